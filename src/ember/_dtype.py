@@ -1,0 +1,177 @@
+"""Dtype objects (``ember.float32`` …) and torch's type-promotion rules.
+
+A :class:`dtype` wraps the NumPy dtype that stores its elements. Promotion follows
+``torch.result_type``: operands are split into three priority tiers — tensors with
+dimensions, zero-dimensional tensors, and Python numbers ("wrapped numbers") — and a lower
+tier only matters when it brings a higher *category* (bool < integer < floating < complex).
+"""
+
+from __future__ import annotations
+
+import builtins
+import numpy as np
+
+__all__ = [
+    "dtype", "float16", "float32", "float64", "half", "float", "double",
+    "int8", "int16", "int32", "int64", "short", "int", "long", "uint8", "bool",
+    "complex64", "complex128", "cfloat", "cdouble",
+    "promote_types", "result_type", "get_default_dtype", "set_default_dtype", "can_cast",
+]
+
+
+class dtype:
+    """A tensor element type, printed as ``torch.float32`` like torch's."""
+
+    __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_complex", "is_signed",
+                 "_category", "_rank", "_legacy")
+
+    def __init__(self, name: str, np_dtype, category: int, rank: int, legacy: str):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self._category = category          # 0 bool, 1 integer, 2 floating, 3 complex
+        self._rank = rank                  # order inside the category
+        self.is_floating_point = category == 2
+        self.is_complex = category == 3
+        self.is_signed = name not in ("uint8", "bool")
+        self._legacy = legacy              # torch.FloatTensor style name, used in messages
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    def to_real(self) -> dtype:
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    def to_complex(self) -> dtype:
+        return {float32: complex64, float64: complex128, float16: complex64}.get(self, self)
+
+
+bool = dtype("bool", np.bool_, 0, 0, "BoolTensor")
+uint8 = dtype("uint8", np.uint8, 1, 0, "ByteTensor")
+int8 = dtype("int8", np.int8, 1, 0, "CharTensor")
+int16 = dtype("int16", np.int16, 1, 1, "ShortTensor")
+int32 = dtype("int32", np.int32, 1, 2, "IntTensor")
+int64 = dtype("int64", np.int64, 1, 3, "LongTensor")
+float16 = dtype("float16", np.float16, 2, 0, "HalfTensor")
+float32 = dtype("float32", np.float32, 2, 1, "FloatTensor")
+float64 = dtype("float64", np.float64, 2, 2, "DoubleTensor")
+complex64 = dtype("complex64", np.complex64, 3, 1, "ComplexFloatTensor")
+complex128 = dtype("complex128", np.complex128, 3, 2, "ComplexDoubleTensor")
+
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+cfloat, cdouble = complex64, complex128
+
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+_BY_NP = {d.np: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+
+
+def _by_name(name: str) -> dtype:
+    return _BY_NAME[name]
+
+
+def from_numpy_dtype(np_dtype) -> dtype:
+    """The ember dtype that stores elements as ``np_dtype`` (TypeError if there is none)."""
+    try:
+        return _BY_NP[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint8, and bool.") from None
+
+
+_default = {"dtype": float32}
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of floating tensors made from Python floats (``float32`` unless changed)."""
+    return _default["dtype"]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the default floating dtype; only ``float32`` and ``float64`` (and half) are allowed."""
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default["dtype"] = d
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """The smallest dtype both ``a`` and ``b`` convert to without losing category (torch's table).
+
+    >>> promote_types(int8, uint8)
+    torch.int16
+    """
+    if a is b:
+        return a
+    if a._category != b._category:
+        hi, lo = (a, b) if a._category > b._category else (b, a)
+        if hi.is_complex and lo.is_floating_point and lo is float64:
+            return complex128
+        return hi
+    if a._category == 1 and (a is uint8 or b is uint8):
+        other = b if a is uint8 else a
+        return int16 if other is int8 else other
+    return a if a._rank > b._rank else b
+
+
+def _scalar_dtype(x) -> dtype:
+    """The dtype a Python number takes as a wrapped number."""
+    if isinstance(x, builtins.bool):
+        return bool
+    if isinstance(x, builtins.int):
+        return int64
+    if isinstance(x, builtins.float):
+        return get_default_dtype()
+    if isinstance(x, builtins.complex):
+        return get_default_dtype().to_complex()
+    if isinstance(x, np.generic):
+        return from_numpy_dtype(x.dtype)
+    raise TypeError(f"unsupported scalar type {type(x).__name__}")
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """Merge the result of a higher priority tier with a lower one (torch's combine_categories)."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.is_complex:
+        return higher
+    if lower.is_complex:
+        return higher.to_complex() if higher.is_floating_point else lower
+    if higher.is_floating_point:
+        return higher
+    if higher is bool or lower.is_floating_point:
+        return promote_types(higher, lower)
+    return higher
+
+
+def result_type(*operands) -> dtype:
+    """The dtype of an op's result over tensors and Python numbers (``torch.result_type``).
+
+    >>> import ember
+    >>> result_type(ember.tensor([1, 2], dtype=ember.int32), 2.5)
+    torch.float32
+    """
+    dim = zero = wrapped = None
+    for x in operands:
+        d = getattr(x, "dtype", None)
+        if isinstance(d, dtype):
+            if x.ndim:
+                dim = d if dim is None else promote_types(dim, d)
+            else:
+                zero = d if zero is None else promote_types(zero, d)
+        else:
+            d = _scalar_dtype(x)
+            wrapped = d if wrapped is None else promote_types(wrapped, d)
+    return _combine(dim, _combine(zero, wrapped))
+
+
+def can_cast(from_: dtype, to: dtype) -> builtins.bool:
+    """Whether an in-place op may write a ``from_`` result into a ``to`` tensor (no category loss)."""
+    return from_._category <= to._category or (from_._category == 0)
