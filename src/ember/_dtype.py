@@ -9,6 +9,7 @@ tier only matters when it brings a higher *category* (bool < integer < floating 
 from __future__ import annotations
 
 import builtins
+
 import numpy as np
 
 __all__ = [

@@ -1,0 +1,86 @@
+"""Every user-visible autograd message, torch's text byte for byte, in one place."""
+
+from __future__ import annotations
+
+BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward.")
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
+                     "in-place operation.")
+NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
+IMPLICIT_SCALAR = "grad can be implicitly created only for scalar outputs"
+RETAIN_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+              "instead.")
+INT_REQUIRES_GRAD = "only Tensors of floating point and complex dtype can require gradients"
+INT_REQUIRES_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can require gradients"
+NON_LEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = "
+    "var.detach().")
+UNUSED_INPUT = ("The differentiated Tensor at index {} appears to not have been used in the "
+                "graph. Set allow_unused=True if this is the desired behavior.")
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+INFERENCE_REQUIRES_GRAD = ("Setting requires_grad=True on inference tensor outside "
+                           "InferenceMode is not allowed.")
+INFERENCE_INPLACE = "Inplace update to inference tensor outside InferenceMode is not allowed." \
+    "You can make a clone to get a normal tensor before doing inplace update." \
+    "See https://github.com/pytorch/rfcs/pull/17 for more details."
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
+    "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
+    "See github.com/pytorch/pytorch/pull/30531 for more information.")
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak.")
+VOLATILE_WARNING = "volatile was removed and now has no effect. Use `with torch.no_grad():` instead."
+OUT_REQUIRES_GRAD = ("{}(): functions with out=... arguments don't support automatic "
+                     "differentiation, but one of the arguments requires grad.")
+MULTI_OUTPUT_VIEW_INPLACE = (
+    "Output {} of {} is a view and is being modified inplace. This view is the output of a "
+    "function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one.")
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked).")
+
+
+def modified_inplace(legacy: str, shape: list, node, output_nr: int, version: int,
+                     expected: int) -> str:
+    """The "modified by an inplace operation" message; ``node`` made the saved tensor."""
+    origin = ""
+    if node is not None:
+        name = node.name()
+        name = name[:-len("Backward0")] if name.endswith("Backward0") else name
+        origin = f", which is output {output_nr} of {name},"
+    return ("one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [torch.{legacy} {shape}]{origin} is at version {version}; "
+            f"expected version {expected} instead. Hint: enable anomaly detection to find the "
+            "operation that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+def shape_mismatch(i: int, grad_shape, out_shape) -> str:
+    return (f"Mismatch in shape: grad_output[{i}] has a shape of torch.Size({list(grad_shape)}) "
+            f"and output[{i}] has a shape of torch.Size({list(out_shape)}).")
+
+
+def broadcast(a: int, b: int, dim: int) -> str:
+    return (f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+            f"non-singleton dimension {dim}")

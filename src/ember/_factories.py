@@ -1,0 +1,504 @@
+"""Tensor factories: ``tensor``, ``zeros``, ``arange``, ``randn`` … and their ``_like`` forms.
+
+Python data takes torch's dtypes: floats the default dtype, ints int64, bools bool; NumPy
+arrays keep theirs. Random factories draw from :mod:`ember.random` in torch's exact order.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import warnings
+
+import numpy as np
+
+from . import _dtype as D
+from . import _errors
+from ._device import check as check_device
+from ._device import xp
+from ._ops.util import as_size
+from ._tensor import Tensor
+
+__all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
+           "arange", "range", "linspace", "logspace", "eye", "zeros_like", "ones_like",
+           "full_like", "empty_like", "rand", "randn", "randint", "randperm", "normal",
+           "rand_like", "randn_like", "randint_like", "bernoulli", "multinomial",
+           "scalar_tensor"]
+
+
+def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
+    check_device(device)
+    if requires_grad:
+        dt = t.dtype
+        if not (dt.is_floating_point or dt.is_complex):
+            raise RuntimeError(_errors.INT_REQUIRES_GRAD_FACTORY)
+        t._requires_grad = True
+    return t
+
+
+def _np_dtype(dtype, default=None):
+    if dtype is None:
+        return (default or D.get_default_dtype()).np
+    if not isinstance(dtype, D.dtype):
+        if dtype in (builtins.float,):
+            return np.dtype(np.float64)
+        if dtype in (builtins.int,):
+            return np.dtype(np.int64)
+        if dtype in (builtins.bool,):
+            return np.dtype(np.bool_)
+        raise TypeError(f"dtype must be ember.dtype, not {type(dtype).__name__}")
+    return dtype.np
+
+
+def _infer(data):
+    """Data as a NumPy array with torch's dtype inference."""
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, np.ndarray):
+        D.from_numpy_dtype(data.dtype)
+        return data
+    if isinstance(data, np.generic):
+        return np.asarray(data)
+    try:
+        arr = np.array(data)
+    except ValueError as e:
+        raise ValueError(_ragged_message(data)) from e
+    if arr.dtype == object:
+        raise TypeError(_ragged_message(data) if isinstance(data, (list, tuple))
+                        else f"Could not infer dtype of {type(data).__name__}")
+    kind = arr.dtype.kind
+    if kind == "f":
+        if _has_numpy_floats(data):
+            return arr
+        return arr.astype(D.get_default_dtype().np)
+    if kind == "c":
+        return arr.astype(D.get_default_dtype().to_complex().np)
+    if kind in "iu":
+        return arr if arr.dtype == np.int64 or _has_numpy_floats(data) else arr.astype(np.int64)
+    if kind == "b":
+        return arr
+    if kind in "US":
+        raise TypeError(f"new(): invalid data type '{type(_first(data)).__name__}'")
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _first(data):
+    while isinstance(data, (list, tuple)) and data:
+        data = data[0]
+    return data
+
+
+def _has_numpy_floats(data) -> bool:
+    return isinstance(_first(data), (np.generic, np.ndarray, Tensor))
+
+
+def _ragged_message(data) -> str:
+    def walk(x, dim):
+        if not isinstance(x, (list, tuple)):
+            return None
+        lens = {len(e) if isinstance(e, (list, tuple)) else None for e in x}
+        first = x[0] if x else None
+        n0 = len(first) if isinstance(first, (list, tuple)) else None
+        for e in x:
+            n = len(e) if isinstance(e, (list, tuple)) else None
+            if n != n0:
+                return f"expected sequence of length {n0} at dim {dim + 1} (got {n})"
+        del lens
+        for e in x:
+            r = walk(e, dim + 1)
+            if r:
+                return r
+        return None
+    return walk(data, 0) or "could not build a tensor from the given data"
+
+
+def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
+    """A new tensor holding a copy of ``data`` (nested lists, numbers, arrays).
+
+    >>> import ember
+    >>> ember.tensor([[1, 2], [3, 4]])
+    tensor([[1, 2],
+            [3, 4]])
+    """
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+    arr = _infer(data)
+    arr = np.array(arr, dtype=None if dtype is None else _np_dtype(dtype), copy=True)
+    return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
+    """``data`` as a tensor, sharing memory with a NumPy array or tensor when possible."""
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype is data.dtype else data.to(dtype)
+    arr = _infer(data)
+    if dtype is not None and arr.dtype != dtype.np:
+        arr = arr.astype(dtype.np)
+    check_device(device)
+    return Tensor._wrap(arr if isinstance(data, np.ndarray) else np.array(arr))
+
+
+asarray = as_tensor
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """A tensor sharing memory with ``ndarray``."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    D.from_numpy_dtype(ndarray.dtype)
+    return Tensor._wrap(ndarray)
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+    return _finish(Tensor._wrap(np.array(s, dtype=_np_dtype(dtype))), requires_grad, device)
+
+
+def _filled(size, value, dtype, requires_grad, device, default=None):
+    shape = as_size(size)
+    arr = np.full(shape, value, dtype=_np_dtype(dtype, default))
+    return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
+    """A tensor of zeros of the given size."""
+    shape = as_size(size)
+    return _finish(Tensor._wrap(np.zeros(shape, _np_dtype(dtype))), requires_grad, device)
+
+
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
+    """A tensor of ones of the given size."""
+    shape = as_size(size)
+    return _finish(Tensor._wrap(np.ones(shape, _np_dtype(dtype))), requires_grad, device)
+
+
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False, memory_format=None) -> Tensor:
+    """An uninitialised tensor (ember fills it with zeros)."""
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False) -> Tensor:
+    """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from it)."""
+    if dtype is None:
+        dtype = D._scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor)
+                                else fill_value)
+    return _filled(size, fill_value, dtype, requires_grad, device)
+
+
+def _like(t, dtype):
+    return t.dtype if dtype is None else dtype
+
+
+def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    return zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
+                 device=device)
+
+
+def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    return ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
+                device=device)
+
+
+def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None) -> Tensor:
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad, device=device)
+
+
+def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None) -> Tensor:
+    return full(input.shape, fill_value, dtype=_like(input, dtype), requires_grad=requires_grad,
+                device=device)
+
+
+def _num(x):
+    return x.item() if isinstance(x, Tensor) else x
+
+
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False) -> Tensor:
+    """Values from ``start`` to ``end`` (exclusive) by ``step``, as torch computes them."""
+    start, end, step = _num(start), _num(end), _num(step)
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0 and end != start:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dtype is None:
+        dtype = D.result_type(start, end, step)
+        if dtype is D.bool:
+            dtype = D.int64
+    n = max(0, math.ceil((end - start) / step))
+    if dtype.is_floating_point:
+        arr = (start + step * np.arange(n, dtype=np.float64)).astype(dtype.np)
+    else:
+        arr = (start + step * np.arange(n, dtype=np.int64)).astype(dtype.np)
+    return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False) -> Tensor:
+    """Deprecated ``torch.range``: like arange, but ``end`` included."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    n = int(math.floor((end - start) / step)) + 1
+    arr = (start + step * np.arange(n, dtype=np.float64)).astype(_np_dtype(dtype))
+    return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end``, as torch's kernel makes them."""
+    start, end = _num(start), _num(end)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    npdt = _np_dtype(dtype)
+    if steps == 1:
+        arr = np.array([start], npdt)
+    else:
+        # torch fills the first half forward from start and the second half back from end
+        step = (end - start) / (steps - 1) if steps > 1 else 0.0
+        idx = np.arange(steps, dtype=np.float64)
+        half = steps // 2
+        arr = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
+        if np.dtype(npdt).kind in "iu":
+            arr = np.trunc(arr)
+        arr = arr.astype(npdt)
+    return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
+             device=None, requires_grad=False) -> Tensor:
+    exps = linspace(start, end, steps, dtype=D.float64)._data
+    arr = np.power(base, exps).astype(_np_dtype(dtype))
+    return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None,
+        requires_grad=False) -> Tensor:
+    """The identity matrix (``n`` × ``m``)."""
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    arr = np.eye(n, n if m is None else m, dtype=_np_dtype(dtype))
+    return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+# ----------------------------------------------------------------------------- random
+
+def _gen(generator):
+    from . import random
+    return random._gen(generator)
+
+
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False) -> Tensor:
+    """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
+    t = empty(*size, dtype=dtype)
+    if not t.dtype.is_floating_point:
+        raise RuntimeError(f'"check_uniform_bounds" not implemented for '
+                           f"'{_short(t.dtype)}'")
+    _gen(generator)._uniform_(t._data, 0.0, 1.0)
+    return _finish(t, requires_grad, device)
+
+
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False) -> Tensor:
+    """Standard normal samples, torch's exact numbers after the same seed.
+
+    >>> import ember
+    >>> _ = ember.manual_seed(0)
+    >>> ember.randn(3)
+    tensor([ 1.5410, -0.2934, -2.1788])
+    """
+    t = empty(*size, dtype=dtype)
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
+                                  f"'{_short(t.dtype)}'")
+    _gen(generator)._normal_(t._data, 0.0, 1.0)
+    return _finish(t, requires_grad, device)
+
+
+def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None,
+            requires_grad=False, **kwargs) -> Tensor:
+    """``randint(high, size)`` or ``randint(low, high, size)``: integers in [low, high)."""
+    low = kwargs.pop("low", None)
+    high = kwargs.pop("high", None)
+    size = kwargs.pop("size", None)
+    pos = list(args)
+    if size is None and pos:
+        size = pos.pop()
+    if high is None and pos:
+        high = pos.pop()
+    if low is None:
+        low = pos.pop() if pos else 0
+    t = zeros(tuple(size), dtype=dtype or D.int64)
+    _gen(generator)._random_(t._data, int(low), int(high))
+    return _finish(t, requires_grad, device)
+
+
+def randperm(n, *, generator=None, out=None, dtype=D.int64, layout=None, device=None,
+             requires_grad=False, pin_memory=False) -> Tensor:
+    """A random permutation of ``0 … n-1``, torch's exact one after the same seed."""
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    arr = _gen(generator)._randperm(int(n), dtype.np)
+    return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None,
+           device=None, requires_grad=False) -> Tensor:
+    """Normal samples with the given mean and std (numbers or tensors)."""
+    g = _gen(generator)
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if isinstance(mean, Tensor) and isinstance(std, Tensor):
+            arr = g._normal_tensors(mean._data, std._data)
+        elif isinstance(mean, Tensor):
+            arr = np.empty(mean.shape, mean._data.dtype)
+            g._normal_(arr, 0.0, float(std))
+            arr = (arr + mean._data).astype(mean._data.dtype)
+        else:
+            arr = g._normal_tensors(np.full(std.shape, mean, std._data.dtype), std._data)
+        return _finish(Tensor._wrap(arr), requires_grad, device)
+    t = empty(*((size,) if size is not None else ((),)), dtype=dtype)
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    g._normal_(t._data, float(mean), float(std))
+    return _finish(t, requires_grad, device)
+
+
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None, generator=None) -> Tensor:
+    return rand(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
+                generator=generator)
+
+
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None, generator=None) -> Tensor:
+    return randn(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
+                 generator=generator)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
+                 requires_grad=False, memory_format=None, generator=None) -> Tensor:
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input.shape, dtype=_like(input, dtype), generator=generator,
+                   requires_grad=requires_grad)
+
+
+def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
+    """0/1 samples with probabilities ``input`` (or the number ``p``)."""
+    g = _gen(generator)
+    if p is not None:
+        arr = np.empty(input.shape, input._data.dtype)
+        g._bernoulli_scalar_(arr, float(p))
+        return Tensor._wrap(arr)
+    return Tensor._wrap(g._bernoulli_tensor(input._data))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> Tensor:
+    """Indices sampled from the rows of ``input`` (torch's exact draws)."""
+    return Tensor._wrap(_gen(generator)._multinomial(input._data, int(num_samples),
+                                                     bool(replacement)))
+
+
+def _short(dt: D.dtype) -> str:
+    from ._ops.registry import _scalar_name
+    return _scalar_name(dt)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _legacy_new(cls, *args, **kwargs):
+    """``ember.Tensor(2, 3)`` (uninitialised) or ``ember.Tensor([1, 2])`` (float data)."""
+    if cls is not Tensor and not args:
+        return Tensor._wrap.__func__(cls, np.zeros((0,), D.get_default_dtype().np))
+    if not args:
+        t = Tensor._wrap.__func__(cls, np.zeros((0,), D.get_default_dtype().np))
+    elif all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        t = Tensor._wrap.__func__(cls, np.zeros(args, D.get_default_dtype().np))
+    elif len(args) == 1 and isinstance(args[0], Tensor):
+        t = Tensor._wrap.__func__(cls, args[0]._data)
+    else:
+        arr = np.array(_infer(args[0]), dtype=D.get_default_dtype().np)
+        t = Tensor._wrap.__func__(cls, arr)
+    return t
+
+
+def parse_to(args, kwargs):
+    """The dtype (or None) and the ``copy`` flag of a ``Tensor.to(...)`` call."""
+    dtype = kwargs.get("dtype")
+    copy = kwargs.get("copy", False)
+    if "device" in kwargs:
+        check_device(kwargs["device"])
+    for a in args:
+        if isinstance(a, D.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, (str, int)) or hasattr(a, "type"):
+            if isinstance(a, bool):
+                continue
+            check_device(a)
+    return dtype, copy
+
+
+del xp
+
+
+# ----------------------------------------------------------------------------- in-place samplers
+
+def _sampler(name, fill, doc):
+    def method(self, *args, generator=None, **kwargs):
+        from ._ops.registry import check_inplace
+        check_inplace(self)
+        getattr(_gen(generator), fill)(self._data, *args, **kwargs)
+        self._vc.value += 1
+        return self
+    method.__name__ = name
+    method.__qualname__ = "Tensor." + name
+    method.__doc__ = doc
+    setattr(Tensor, name, method)
+
+
+_sampler("uniform_", "_uniform_", "Fill with uniform samples in ``[from, to)``.")
+_sampler("normal_", "_normal_", "Fill with normal samples of ``mean`` and ``std``.")
+_sampler("random_", "_random_", "Fill with integers in ``[from, to)`` (torch's draws).")
+_sampler("exponential_", "_exponential_", "Fill with exponential samples of rate ``lambd``.")
+_sampler("log_normal_", "_log_normal_", "Fill with log-normal samples.")
+_sampler("cauchy_", "_cauchy_", "Fill with Cauchy samples.")
+_sampler("geometric_", "_geometric_", "Fill with geometric samples.")
+
+
+def _bernoulli_(self, p=0.5, *, generator=None):
+    """Fill with 0/1 samples of probability ``p`` (a number or a tensor)."""
+    from ._ops.registry import check_inplace
+    check_inplace(self)
+    g = _gen(generator)
+    if isinstance(p, Tensor):
+        self._data[...] = g._bernoulli_tensor(xp_broadcast(p._data, self._data.shape))
+    else:
+        g._bernoulli_scalar_(self._data, float(p))
+    self._vc.value += 1
+    return self
+
+
+def xp_broadcast(arr, shape):
+    return np.ascontiguousarray(np.broadcast_to(arr, shape))
+
+
+Tensor.bernoulli_ = _bernoulli_
+Tensor.bernoulli = lambda self, p=None, *, generator=None: bernoulli(self, p,
+                                                                    generator=generator)
+Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=None: \
+    multinomial(self, num_samples, replacement, generator=generator)
+Tensor.zero_ = Tensor.zero_

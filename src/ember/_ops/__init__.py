@@ -1,0 +1,29 @@
+"""Every op, defined once; importing this package installs functions and methods.
+
+``FUNCTIONS`` maps each public name to its function (``ember.<name>``).
+"""
+
+from __future__ import annotations
+
+from . import indexing, linalg, pointwise, reduction, shape  # noqa: F401  (register the ops)
+from .indexing import getitem, setitem  # noqa: F401
+from .registry import FUNCTIONS, OPS, expose  # noqa: F401
+from .shape import _to_copy  # noqa: F401
+
+FUNCTIONS.update(subtract=FUNCTIONS["sub"], multiply=FUNCTIONS["mul"], divide=FUNCTIONS["div"],
+                 negative=FUNCTIONS["neg"], absolute=FUNCTIONS["abs"], clip=FUNCTIONS["clamp"])
+for _alias, _name in (("subtract", "sub"), ("multiply", "mul"), ("divide", "div"),
+                      ("negative", "neg"), ("absolute", "abs"), ("clip", "clamp"),
+                      ("clip_", "clamp_"), ("subtract_", "sub_"), ("multiply_", "mul_"),
+                      ("divide_", "div_"), ("absolute_", "abs_"), ("negative_", "neg_")):
+    from .._tensor import Tensor as _T
+    setattr(_T, _alias, getattr(_T, _name))
+
+globals().update(FUNCTIONS)
+
+
+def scalar_tensor_like(value, like):
+    """A 0-d tensor holding ``value`` (for reflected operators such as ``2 // x``)."""
+    from .. import _dtype as D
+    from .._tensor import Tensor
+    return Tensor._wrap(D.np.array(value, dtype=D.result_type(value, like).np))

@@ -1,0 +1,447 @@
+"""The op-definition mechanism: one table entry per op, forward and backward side by side.
+
+An entry is a kernel (a function of arrays, written with the device's array module) decorated
+with :func:`op`, which names torch's node class (``"MulBackward0"``, written out, never
+inferred) and gives one backward formula per differentiable input::
+
+    @op("MulBackward0", self=lambda grad, other: grad * other,
+                        other=lambda grad, self: grad * self)
+    def mul(self, other):
+        return xp.multiply(self, other)
+
+Formulas are written with ember ops, so double backward works through every op. Their
+parameter names say what they need: ``grad`` (``grads`` for every output), an input's name,
+``result``, ``<input>_shape`` / ``<input>_dtype``, or any other parameter of the kernel. The
+registry saves only what the formulas of the inputs that require grad will read, and releases
+it after backward. From each entry it generates the Node class, the function
+(``ember.mul``), the method (``Tensor.mul``), the in-place method (``Tensor.mul_``) and the
+``out=`` form. Broadcasting and dtype never appear in a formula: the engine sums a gradient
+back to its input's shape and casts it to the input's dtype (``validate_outputs``).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from .. import _dtype as D
+from .. import _errors
+from .._device import xp
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..autograd.graph import Node, SavedTensor
+
+FUNCTIONS: dict = {}      # public ember.<name> functions, filled by the op families
+OPS: dict = {}            # every OpDef by op name
+
+# promotion kinds
+SAME = "same"             # compute and return in the promoted dtype (add, mul, neg …)
+FLOAT = "float"           # like SAME, but integral/bool inputs compute in the default float
+COMPARE = "compare"       # compute in the promoted dtype, return bool
+NONE = None               # the kernel takes the inputs' arrays as they are
+
+_state = grad_mode.state
+_wrap = Tensor._wrap
+
+
+class OpNode(Node):
+    """A node generated from an op entry; ``_op`` is the entry, ``_saved`` what it kept."""
+
+    __slots__ = ("_args", "_nout")
+    _op = None
+
+    def apply(self, grads):
+        op = self._op
+        if self._released:
+            raise RuntimeError(_errors.BACKWARD_TWICE)
+        env = self._args.copy() if self._args else {}
+        if self._saved:
+            for k, st in self._saved.items():
+                env[k] = st.unpack(self) if type(st) is SavedTensor else st.value
+        g = grads[0]
+        if g is None or len(grads) > 1:
+            grads = [gr if gr is not None else _zeros_like_meta(m)
+                     for gr, m in zip(grads, self._nout)]
+            g = grads[0]
+        env["grad"] = g
+        env["grads"] = grads
+        out = []
+        for (name, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
+            if node is None:
+                out.append(None)
+            else:
+                out.append(fn(*[env[a] for a in argnames]))
+        return out
+
+    @property
+    def num_outputs(self) -> int:
+        return len(self._nout) if self._nout else 1
+
+
+def _zeros_like_meta(meta):
+    shape, dt = meta
+    return _wrap(xp.zeros(shape, dt.np))
+
+
+class _Releasable:
+    """A non-tensor value in a tensor position (``x * 2``'s 2): released like a tensor."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    nbytes = 0
+
+
+class OpDef:
+    """One op entry: kernel, formulas, promotion kind, and its generated Node class."""
+
+    def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
+                 view=False):
+        self.name = name
+        self.view = view
+        self.node_name = node_name
+        sig = inspect.signature(kernel)
+        self.signature = sig
+        self.params = list(sig.parameters)
+        kw = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+        if kw:   # the runner passes every argument by position
+            npos = len(self.params) - len(kw)
+            self.kernel = lambda *a: kernel(*a[:npos], **dict(zip(kw, a[npos:])))
+            self.kernel.__doc__ = kernel.__doc__
+        else:
+            self.kernel = kernel
+        if tensors is None:
+            tensors = [p for p in self.params if p in formulas]
+        self.tensors = tuple(tensors)
+        self.tensor_idx = tuple(self.params.index(t) for t in self.tensors)
+        self.diff = tuple(p for p in self.params if p in formulas)
+        self.diff_idx = tuple(self.params.index(p) for p in self.diff)
+        self.formulas = tuple((n, formulas[n], tuple(inspect.signature(formulas[n]).parameters))
+                              for n in self.diff)
+        self.needs = {n: args for n, _, args in self.formulas}
+        self.promote = promote
+        self.outputs = outputs
+        self.node_cls = type(node_name, (OpNode,), {"__slots__": (), "_name": node_name,
+                                                    "_op": self}) if node_name else None
+
+    def __repr__(self) -> str:
+        return f"<op {self.name} ({self.node_name})>"
+
+    def __call__(self, *args):
+        return run(self, args)
+
+
+def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
+       method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
+       view: bool = False, **formulas):
+    """Define an op from its kernel; see the module docstring."""
+    def deco(kernel):
+        opname = name or kernel.__name__.rstrip("_")
+        d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view)
+        OPS[opname] = d
+        _expose(d, opname, method=method, function=function, inplace=inplace)
+        return d
+    return deco
+
+
+# ----------------------------------------------------------------------------- running an op
+
+def _arrays(op, args):
+    """The kernel's arguments: inputs' arrays converted to the computation dtype."""
+    args = list(args)
+    idx = op.tensor_idx
+    promote = op.promote
+    if promote is None:
+        for i in idx:
+            a = args[i]
+            if isinstance(a, Tensor):
+                args[i] = a._data
+        return args, None
+    present = [args[i] for i in idx if args[i] is not None]
+    dt = D.result_type(*present)
+    cdt = dt
+    if promote is FLOAT and dt._category < 2:
+        cdt = D.get_default_dtype()
+    npdt = cdt.np
+    for i in idx:
+        a = args[i]
+        if isinstance(a, Tensor):
+            arr = a._data
+            args[i] = arr if arr.dtype == npdt else arr.astype(npdt)
+        elif a is not None:
+            args[i] = _np_scalar(a, npdt)
+    return args, (D.bool if promote is COMPARE else cdt)
+
+
+def _np_scalar(value, npdt):
+    if isinstance(value, (list, tuple)):
+        raise TypeError(f"expected Tensor or Number, but got {type(value).__name__}")
+    try:
+        return npdt.type(value)
+    except (OverflowError, ValueError):
+        return xp.array(value).astype(npdt)[()]
+
+
+def _as_array(out, dt):
+    if type(out) is not xp.ndarray:
+        out = xp.asarray(out)
+    if dt is not None and out.dtype != dt.np:
+        out = out.astype(dt.np)
+    return out
+
+
+def _requires(op, args):
+    if not _state.enabled:
+        return False
+    for i in op.diff_idx:
+        a = args[i]
+        if isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None):
+            return True
+    return False
+
+
+def run(op, args, out=None):
+    """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed."""
+    kargs, dt = _arrays(op, args)
+    res = op.kernel(*kargs)
+    record = _requires(op, args)
+    if out is not None:
+        if record:
+            raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
+        return _write_out(out, res)
+    if op.outputs == 1:
+        result = _wrap(_as_array(res, dt))
+        if op.view:
+            _share(result, args[0])
+        if record:
+            _record(op, args, (result,))
+        return result
+    results = tuple(_wrap(_as_array(r, None)) for r in res)
+    if op.view:
+        for r in results:
+            _share(r, args[0])
+    if record:
+        _record(op, args, results)
+    return results
+
+
+def _share(view, base):
+    """Make ``view`` a view of ``base``: same version counter, ``_base`` the root base."""
+    view._base = base._base if base._base is not None else base
+    view._vc = base._vc
+
+
+def _write_out(out, res):
+    res = _as_array(res, None)
+    if out._data.shape != res.shape:
+        out._data = xp.empty(res.shape, out._data.dtype)
+    xp.copyto(out._data, res, casting="unsafe")
+    out._vc.value += 1
+    return out
+
+
+def _record(op, args, results, original_self=None):
+    node = op.node_cls()
+    edges = []
+    metas = []
+    needed = set()
+    needs = op.needs
+    for name, i in zip(op.diff, op.diff_idx):
+        a = args[i]
+        if isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None):
+            edges.append(a._edge())
+            metas.append((a._data.shape, _dt_of(a)))
+            needed.update(needs[name])
+        else:
+            edges.append((None, 0))
+            metas.append(None)
+    node.next_functions = tuple(edges)
+    node._input_meta = metas
+    saved = {}
+    kept = {}
+    params = op.params
+    for k in needed:
+        if k == "grad" or k == "grads":
+            continue
+        if k == "result":
+            saved[k] = SavedTensor(results[0], True)
+        elif k in op.tensors:
+            a = args[params.index(k)]
+            if k == "self" and original_self is not None:
+                a = original_self
+            saved[k] = SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
+        elif k.endswith("_shape") or k.endswith("_dtype"):
+            src = args[params.index(k[:-6])]
+            kept[k] = (tuple(src.shape) if k.endswith("_shape") else src.dtype) \
+                if isinstance(src, Tensor) else (() if k.endswith("_shape") else None)
+        else:
+            kept[k] = args[params.index(k)]
+    node._saved = saved
+    node._args = kept
+    if len(results) > 1:
+        node._nout = [(r._data.shape, _dt_of(r)) for r in results]
+    else:
+        node._nout = None
+    for nr, r in enumerate(results):
+        if r.dtype.is_floating_point or r.dtype.is_complex:
+            r.grad_fn = node
+            r._output_nr = nr
+    return node
+
+
+class ListNode(Node):
+    """The node of an op over a list of tensors (cat, stack): ``_fn(grad)`` gives one each."""
+
+    __slots__ = ("_fn",)
+
+    def apply(self, grads):
+        return self._fn(grads[0])
+
+
+_LIST_NODES: dict = {}
+
+
+def _requires_list(tensors) -> bool:
+    return _state.enabled and any(t.requires_grad for t in tensors)
+
+
+def record_list(node_name: str, tensors, result, backward) -> None:
+    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input."""
+    cls = _LIST_NODES.get(node_name)
+    if cls is None:
+        cls = _LIST_NODES[node_name] = type(node_name, (ListNode,), {"__slots__": (),
+                                                                     "_name": node_name})
+    node = cls()
+    node._fn = backward
+    node.next_functions = tuple(t._edge() for t in tensors)
+    node._input_meta = [(t._data.shape, _dt_of(t)) if t.requires_grad else None
+                        for t in tensors]
+    result.grad_fn, result._output_nr = node, 0
+
+
+def _dt_of(t):
+    return D._BY_NP[t._data.dtype]
+
+
+def check_inplace(self: Tensor) -> None:
+    """torch's errors for an in-place op on a leaf (or a view of one) that requires grad."""
+    if not _state.enabled:
+        return
+    if self.grad_fn is None:
+        if self._requires_grad:
+            raise RuntimeError(_errors.LEAF_INPLACE)
+        return
+    base = self._base
+    if base is not None and base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(_errors.VIEW_LEAF_INPLACE)
+
+
+def run_inplace(op, args):
+    """Run ``op`` writing into ``args[0]``; rebase its history when the op is recorded."""
+    self = args[0]
+    check_inplace(self)
+    if self._inference and not _state.inference:
+        raise RuntimeError(_errors.INFERENCE_INPLACE)
+    kargs, dt = _arrays(op, args)
+    if dt is not None and not D.can_cast(dt, self.dtype):
+        raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
+                           f"output type {_scalar_name(self.dtype)}")
+    res = op.kernel(*kargs)
+    record = _requires(op, args)
+    original = None
+    if record:
+        if self._base is not None and self._base.requires_grad:
+            from .views import rebase_view
+            return rebase_view(op, args, res)
+        if any("self" in op.needs[n] for n in op.diff):
+            original = _wrap(self._data.copy())
+            original.grad_fn, original._output_nr = self.grad_fn, self._output_nr
+            original._requires_grad = self._requires_grad
+    data = self._data
+    if getattr(res, "shape", ()) != data.shape:
+        res = xp.broadcast_to(res, data.shape) if data.ndim >= xp.ndim(res) else res
+    xp.copyto(data, res, casting="unsafe")
+    self._vc.value += 1
+    if record:
+        rebase_history(self, op, args, original)
+    return self
+
+
+def rebase_history(self, op, args, original):
+    """Make ``self``'s grad_fn a new node of ``op`` whose self edge is its old history."""
+    old_node, old_nr = self.grad_fn, self._output_nr
+    retain = old_node._retain_grad.pop(old_nr, None) if (
+        old_node is not None and old_node._retain_grad) else None
+    node = _record(op, args, (self,), original)
+    self.grad_fn, self._output_nr = node, 0
+    if retain is not None:
+        node._set_retain_grad(0, self)
+
+
+def _scalar_name(dt) -> str:
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
+            "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+            "complex64": "ComplexFloat", "complex128": "ComplexDouble"}[dt.name]
+
+
+# ----------------------------------------------------------------------------- public forms
+
+def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool) -> None:
+    """Generate ``ember.name``, ``Tensor.name`` and ``Tensor.name_`` with torch's signatures."""
+    params = list(d.signature.parameters.values())
+    doc = d.kernel.__doc__
+    if function:
+        fn = _generate(d, name, params, "input", out=True)
+        fn.__doc__ = doc
+        FUNCTIONS[name] = fn
+    if method:
+        m = _generate(d, name, params, "self", out=False)
+        m.__doc__ = doc
+        setattr(Tensor, name, m)
+    if inplace:
+        m = _generate(d, name + "_", params, "self", out=False, inplace=True)
+        m.__doc__ = f"In-place version of :meth:`Tensor.{name}`."
+        setattr(Tensor, name + "_", m)
+
+
+def _generate(d, name, params, first, out, inplace=False):
+    """Build a function with the entry's exact signature (fast, and torch's TypeErrors)."""
+    parts, call, seen_kw = [], [], False
+    defaults = {}
+    for i, p in enumerate(params):
+        pname = first if i == 0 and p.name == "self" else p.name
+        if p.kind is p.KEYWORD_ONLY and not seen_kw:
+            parts.append("*")
+            seen_kw = True
+        if p.default is not p.empty:
+            defaults[pname] = p.default
+            parts.append(f"{pname}=_d[{pname!r}]")
+        else:
+            parts.append(pname)
+        call.append(pname)
+    if out:
+        if not seen_kw:
+            parts.append("*")
+        parts.append("out=None")
+    runner = "_run_inplace(_op, ({},))" if inplace else (
+        "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
+    src = f"def {name}({', '.join(parts)}):\n    return {runner.format(', '.join(call))}\n"
+    ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace}
+    exec(src, ns)
+    fn = ns[name]
+    fn.__qualname__ = ("Tensor." + name) if first == "self" else name
+    fn.__module__ = "ember"
+    return fn
+
+
+def expose(fn=None, *, name: str | None = None, method: bool = True, function: bool = True):
+    """Publish a hand-written op wrapper as ``ember.<name>`` and/or ``Tensor.<name>``."""
+    def deco(f):
+        n = name or f.__name__
+        if function:
+            FUNCTIONS[n] = f
+        if method:
+            setattr(Tensor, n, f)
+        return f
+    return deco(fn) if fn is not None else deco

@@ -1,0 +1,83 @@
+"""Shared mechanics of the ops: dim normalisation, broadcasting checks, unbroadcasting.
+
+Each piece has exactly one home here; op tables call these, never re-implement them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import _errors
+
+
+def norm_dim(dim: int, ndim: int) -> int:
+    """A dim in ``[-ndim, ndim)`` made non-negative, or torch's IndexError."""
+    lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        dim = int(dim.__index__())
+    if dim < lo or dim > hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
+                         f"but got {dim})")
+    return dim % ndim if ndim > 0 else 0
+
+
+def norm_dims(dim, ndim: int) -> tuple[int, ...]:
+    """``dim`` as int, sequence or None (all dims) made a sorted tuple of non-negative dims."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, int):
+        return (norm_dim(dim, ndim),)
+    out = tuple(norm_dim(d, ndim) for d in dim)
+    if len(set(out)) != len(out):
+        repeated = next(d for d in out if out.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    return tuple(sorted(out))
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    """The broadcast of shapes, or torch's message naming the sizes that clash."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        off = ndim - len(s)
+        for i, n in enumerate(s):
+            j = off + i
+            if out[j] == 1:
+                out[j] = n
+            elif n != 1 and n != out[j]:
+                raise RuntimeError(_errors.broadcast(out[j], n, j))
+    return tuple(out)
+
+
+def sum_to_shape(grad, shape: tuple[int, ...]):
+    """Sum a gradient over the dims that broadcasting added or expanded (an ember op)."""
+    gshape = grad.shape
+    if tuple(gshape) == tuple(shape):
+        return grad
+    lead = len(gshape) - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        i + lead for i, n in enumerate(shape) if n == 1 and gshape[i + lead] != 1)
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    if lead:
+        grad = grad.reshape(shape)
+    elif tuple(grad.shape) != tuple(shape):
+        grad = grad.reshape(shape)
+    return grad
+
+
+def as_size(size) -> tuple[int, ...]:
+    """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the size ``(2, 3)``."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)) or (
+            len(size) == 1 and hasattr(size[0], "__len__") and not isinstance(size[0], int)):
+        size = size[0]
+    out = []
+    for s in size:
+        if isinstance(s, bool) or not hasattr(s, "__index__"):
+            raise TypeError(f"size must be tuple of ints, but got {type(s).__name__}")
+        n = s.__index__()
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"{list(int(x) for x in size)}")
+        out.append(n)
+    return tuple(out)

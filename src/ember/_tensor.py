@@ -1,0 +1,650 @@
+"""The Tensor: a NumPy array plus autograd metadata.
+
+``_data`` is the ndarray holding the elements; views (``view``, ``transpose``, basic
+slicing …) hold NumPy views of their base's array and share its version counter ``_vc``.
+Autograd metadata: ``grad_fn`` (None for leaves) with ``_output_nr``, the leaf flag
+``_requires_grad``, ``_grad``, ``_retains_grad``, hooks of a leaf, and a weak reference to a
+leaf's :class:`AccumulateGrad` node. Operators and methods are thin: they call the ops
+defined once in :mod:`ember._ops`, which also install most methods on this class.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+
+import numpy as np
+
+from . import _dtype as D
+from . import _errors
+from ._device import CPU
+from .autograd import grad_mode
+from .autograd.graph import AccumulateGrad, _HookDict, add_hook
+
+_DT = D._BY_NP
+
+
+class _VersionCounter:
+    """Counts in-place writes; shared by a tensor, its views and its ``detach()``."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``torch.Size([3, 5])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, key):
+        out = tuple.__getitem__(self, key)
+        return Size(out) if isinstance(key, slice) else out
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+    def __reduce__(self):
+        return (Size, (tuple(self),))
+
+
+class Tensor:
+    """A multi-dimensional array that records the operations applied to it for autograd.
+
+    >>> import ember
+    >>> x = ember.tensor([1.0, 2.0], requires_grad=True)
+    >>> (x * x).sum().backward()
+    >>> x.grad
+    tensor([2., 4.])
+    """
+
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr", "_vc", "_base",
+                 "_retains_grad", "_acc", "_hooks", "__weakref__", "__dict__")
+
+    _inference = False
+    __array_priority__ = 1000       # numpy defers to our reflected operators
+
+    def __new__(cls, *args, **kwargs):
+        from ._factories import _legacy_new
+        return _legacy_new(cls, *args, **kwargs)
+
+    @classmethod
+    def _wrap(cls, data: np.ndarray) -> Tensor:
+        """A new leaf around ``data`` (no copy): the fast constructor every op uses."""
+        t = object.__new__(cls)
+        t._data = data
+        t._requires_grad = False
+        t._grad = t.grad_fn = t._base = t._acc = t._hooks = None
+        t._output_nr = 0
+        t._vc = _VersionCounter()
+        t._retains_grad = False
+        if grad_mode.state.inference:
+            t._inference = True
+        return t
+
+    def _inference_flag(self) -> bool:
+        return self._inference
+
+    # ----- basic properties
+    @property
+    def dtype(self) -> D.dtype:
+        return _DT[self._data.dtype]
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        """The shape as a ``Size``, or the length of dimension ``dim``."""
+        if dim is None:
+            return Size(self._data.shape)
+        from ._ops.util import norm_dim
+        return self._data.shape[norm_dim(dim, self._data.ndim)]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    @property
+    def device(self):
+        return CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    is_sparse = is_quantized = is_meta = is_mps = False
+
+    @property
+    def layout(self) -> str:
+        return "torch.strided"
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return self.dtype.is_complex
+
+    def is_signed(self) -> bool:
+        return self.dtype.is_signed
+
+    def is_inference(self) -> bool:
+        return self._inference
+
+    def stride(self, dim: int | None = None):
+        """Strides in elements, like torch's (``x.t().stride() == (1, n)``)."""
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return st
+        from ._ops.util import norm_dim
+        return st[norm_dim(dim, self._data.ndim)]
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        return self._data.flags.c_contiguous
+
+    def storage_offset(self) -> int:
+        base = self._data
+        while isinstance(base.base, np.ndarray):
+            base = base.base
+        off = self._data.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+        return off // self._data.itemsize
+
+    def data_ptr(self) -> int:
+        return self._data.__array_interface__["data"][0]
+
+    def untyped_storage(self):
+        base = self._data
+        while isinstance(base.base, np.ndarray):
+            base = base.base
+        return base
+
+    @property
+    def _version(self) -> int:
+        return self._vc.value
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    # ----- autograd metadata
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._set_requires_grad(bool(value), attribute=True)
+
+    def _set_requires_grad(self, value: bool, attribute: bool = False) -> None:
+        if self.grad_fn is not None:
+            if value and not attribute:
+                return
+            msg = _errors.NON_LEAF_REQUIRES_GRAD
+            raise RuntimeError(msg if not value else msg.split(" If ")[0])
+        if value:
+            dt = self.dtype
+            if not (dt.is_floating_point or dt.is_complex):
+                raise RuntimeError(_errors.INT_REQUIRES_GRAD)
+            if self._inference and not grad_mode.state.inference:
+                raise RuntimeError(_errors.INFERENCE_REQUIRES_GRAD)
+        self._requires_grad = value
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``requires_grad`` in place (leaves only for False) and return self."""
+        self._set_requires_grad(bool(requires_grad))
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError("assigned grad expected to be a Tensor or None but got grad of "
+                                f"type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a "
+                    f"tensor with dtype '{_c_name(self.dtype)}'. Please ensure that the "
+                    "gradient and the tensor have the same dtype")
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a "
+                    f"tensor of size '{list(self.shape)}'. Please ensure that the gradient and "
+                    "the tensor are the same size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` of this non-leaf after backward (a no-op on leaves)."""
+        if not self.requires_grad:
+            raise RuntimeError(_errors.RETAIN_NO_GRAD)
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self.grad_fn._set_retain_grad(self._output_nr, self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """Run ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = _HookDict()
+        return add_hook(self._hooks, hook)
+
+    def _grad_accumulator(self) -> AccumulateGrad:
+        acc = self._acc() if self._acc is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._acc = weakref.ref(acc)
+        return acc
+
+    def _edge(self):
+        """The edge an op's node keeps to this input: ``(node, input_nr)``."""
+        if self.grad_fn is not None:
+            return (self.grad_fn, self._output_nr)
+        if self._requires_grad:
+            return (self._grad_accumulator(), 0)
+        return (None, 0)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulate the gradient of this tensor into the ``.grad`` of the graph's leaves."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    @property
+    def data(self) -> Tensor:
+        """The same storage, cut from autograd, with a version counter of its own."""
+        t = Tensor._wrap(self._data)
+        return t
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        self._data = value._data
+
+    def detach(self) -> Tensor:
+        """A tensor sharing storage and version counter, cut from the graph."""
+        t = Tensor._wrap(self._data)
+        t._vc = self._vc
+        return t
+
+    def detach_(self) -> Tensor:
+        """Cut this tensor from the graph in place, making it a leaf."""
+        self.grad_fn = None
+        self._requires_grad = False
+        self._output_nr = 0
+        return self
+
+    # ----- conversion to Python and NumPy
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The NumPy array behind this tensor (shared memory)."""
+        if self.requires_grad and not force:
+            raise RuntimeError(_errors.NUMPY_GRAD)
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self._data if not self.requires_grad else self._data.view()
+        return arr if dtype is None else arr.astype(dtype)
+
+    def item(self):
+        """The single element as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
+                               "to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def _scalar(self, kind):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return kind(self._data.reshape(()).item())
+
+    def __float__(self) -> float:
+        return self._scalar(float)
+
+    def __int__(self) -> int:
+        return self._scalar(int)
+
+    def __complex__(self) -> complex:
+        return self._scalar(complex)
+
+    def __index__(self) -> int:
+        if self._data.size != 1 or self.dtype.is_floating_point or self.dtype.is_complex:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self._data.reshape(()).item())
+
+    def __bool__(self) -> bool:
+        n = self._data.size
+        if n == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if n > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()).item())
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from ._printing import format_tensor
+        gf = self.grad_fn
+        return format_tensor(self._data, self.dtype.name,
+                             default_dtype_name=D.get_default_dtype().name,
+                             grad_fn_name=gf.name() if gf is not None else None,
+                             requires_grad=self.requires_grad,
+                             is_parameter=getattr(self, "_is_param", False))
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        if id(self) in memo:
+            return memo[id(self)]
+        new = type(self).__new__(type(self), self._data.copy()) if type(self) is not Tensor \
+            else Tensor._wrap(self._data.copy())
+        new._requires_grad = self._requires_grad
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        new.__dict__.update({k: v for k, v in self.__dict__.items()})
+        memo[id(self)] = new
+        return new
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._data.copy(), self._requires_grad))
+
+    # ----- dtype / device conversion
+    def to(self, *args, **kwargs) -> Tensor:
+        """Convert dtype and/or device: ``to(dtype)``, ``to('cpu')``, ``to(other)``."""
+        from ._factories import parse_to
+        dtype, copy = parse_to(args, kwargs)
+        if dtype is None or dtype is self.dtype:
+            return self.clone() if copy else self
+        from ._ops import _to_copy
+        return _to_copy(self, dtype)
+
+    def cpu(self, memory_format=None) -> Tensor:
+        return self
+
+    def cuda(self, *args, **kwargs):
+        from ._device import check
+        check("cuda")
+
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """Without arguments the type name (``'torch.FloatTensor'``); else convert."""
+        if dtype is None:
+            return "torch." + self.dtype._legacy
+        if isinstance(dtype, str):
+            legacy = dtype.rsplit(".", 1)[-1]
+            match = [d for d in D.ALL if d._legacy == legacy]
+            if not match:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = match[0]
+        return self.to(dtype)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.to(other.dtype)
+
+    def float(self, memory_format=None) -> Tensor:
+        return self.to(D.float32)
+
+    def double(self, memory_format=None) -> Tensor:
+        return self.to(D.float64)
+
+    def half(self, memory_format=None) -> Tensor:
+        return self.to(D.float16)
+
+    def long(self, memory_format=None) -> Tensor:
+        return self.to(D.int64)
+
+    def int(self, memory_format=None) -> Tensor:
+        return self.to(D.int32)
+
+    def short(self, memory_format=None) -> Tensor:
+        return self.to(D.int16)
+
+    def char(self, memory_format=None) -> Tensor:
+        return self.to(D.int8)
+
+    def byte(self, memory_format=None) -> Tensor:
+        return self.to(D.uint8)
+
+    def bool(self, memory_format=None) -> Tensor:
+        return self.to(D.bool)
+
+    def cfloat(self) -> Tensor:
+        return self.to(D.complex64)
+
+    def cdouble(self) -> Tensor:
+        return self.to(D.complex128)
+
+    def contiguous(self, memory_format=None) -> Tensor:
+        """Self when already contiguous, else a contiguous copy (``CloneBackward0``)."""
+        if self._data.flags.c_contiguous:
+            return self
+        return self.clone()
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+        from ._factories import tensor
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        from ._factories import zeros
+        return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        from ._factories import ones
+        return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+        from ._factories import empty
+        return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+        from ._factories import full
+        return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    # ----- operators: thin, they call the ops
+    def __add__(self, other):
+        return _ops.add(self, other)
+
+    def __radd__(self, other):
+        return _ops.add(self, other)
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __sub__(self, other):
+        return _ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return _ops.rsub(self, other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __mul__(self, other):
+        return _ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return _ops.mul(self, other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __truediv__(self, other):
+        return _ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops.mul(_ops.reciprocal(self), other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __floordiv__(self, other):
+        return _ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _ops.floor_divide(_ops.scalar_tensor_like(other, self), self)
+
+    def __mod__(self, other):
+        return _ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _ops.remainder(_ops.scalar_tensor_like(other, self), self)
+
+    def __pow__(self, exponent):
+        return _ops.pow(self, exponent)
+
+    def __rpow__(self, other):
+        return _ops.pow(other, self)
+
+    def __ipow__(self, exponent):
+        return self.pow_(exponent)
+
+    def __matmul__(self, other):
+        return _ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops.matmul(other, self)
+
+    def __neg__(self):
+        return _ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _ops.abs(self)
+
+    def __invert__(self):
+        return _ops.bitwise_not(self)
+
+    def __and__(self, other):
+        return _ops.bitwise_and(self, other)
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return _ops.bitwise_or(self, other)
+
+    __ror__ = __or__
+
+    def __xor__(self, other):
+        return _ops.bitwise_xor(self, other)
+
+    __rxor__ = __xor__
+
+    def __eq__(self, other):
+        return _ops.eq(self, other)
+
+    def __ne__(self, other):
+        return _ops.ne(self, other)
+
+    def __lt__(self, other):
+        return _ops.lt(self, other)
+
+    def __le__(self, other):
+        return _ops.le(self, other)
+
+    def __gt__(self, other):
+        return _ops.gt(self, other)
+
+    def __ge__(self, other):
+        return _ops.ge(self, other)
+
+    def __getitem__(self, index):
+        return _ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        _ops.setitem(self, index, value)
+
+    @property
+    def T(self) -> Tensor:
+        return _ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self) -> Tensor:
+        return _ops.transpose(self, -2, -1)
+
+
+def _c_name(dt: D.dtype) -> str:
+    return {"float32": "float", "float64": "double", "float16": "c10::Half",
+            "int64": "long int", "int32": "int", "bool": "bool"}.get(dt.name, dt.name)
+
+
+def _rebuild(data, requires_grad):
+    t = Tensor._wrap(data)
+    t._requires_grad = requires_grad
+    return t
+
+
+from . import _ops  # noqa: E402  (the ops install themselves on Tensor; imported last)

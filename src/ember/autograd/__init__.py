@@ -1,0 +1,102 @@
+"""``ember.autograd``: reverse-mode automatic differentiation, as ``torch.autograd``.
+
+``backward`` accumulates gradients into the leaves' ``.grad``; ``grad`` returns them instead
+and leaves ``.grad`` untouched. The engine is in :mod:`.engine`, the graph in :mod:`.graph`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+from .. import _errors
+from . import grad_mode
+from .engine import execute
+from .function import Function, FunctionCtx, once_differentiable
+from .functional_check import gradcheck, gradgradcheck
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .variable import Variable
+
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "Variable", "gradcheck",
+           "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
+           "is_grad_enabled", "is_inference_mode_enabled", "once_differentiable"]
+
+
+def _as_tuple(x):
+    if x is None:
+        return None
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
+             create_graph: bool = False, grad_variables=None, inputs=None) -> None:
+    """Accumulate d(tensors)/d(leaf) into each leaf's ``.grad`` (or only into ``inputs``).
+
+    >>> import ember
+    >>> x = ember.ones(3, requires_grad=True)
+    >>> ember.autograd.backward((x * 2).sum())
+    >>> x.grad
+    tensor([2., 2., 2.])
+    """
+    tensors = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
+    if create_graph:
+        warnings.warn(_errors.CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    inputs = _as_tuple(inputs)
+    if inputs is not None and len(inputs) == 0:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    non_leaves = [t for t in inputs if t.grad_fn is not None] if inputs else []
+    captured = execute(tensors, grads, retain_graph, create_graph, inputs=inputs,
+                       accumulate=True, allow_unused=True)
+    if non_leaves:   # non-leaf inputs get their .grad like leaves do
+        for t, g in zip(inputs, captured):
+            if t.grad_fn is not None and g is not None:
+                g = g if create_graph else g.detach()
+                t._grad = g if t._grad is None else t._grad + g
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False):
+    """The gradients of ``outputs`` with respect to ``inputs``, as a tuple.
+
+    >>> import ember
+    >>> x = ember.tensor(3.0, requires_grad=True)
+    >>> ember.autograd.grad(x ** 2, x)
+    (tensor(6.),)
+    """
+    outputs = _as_tuple(outputs)
+    inputs_t = _as_tuple(inputs)
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
+                           f"grad_outputs and {len(outputs)} outputs")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    result = execute(outputs, grads, retain_graph, create_graph, inputs=inputs_t,
+                     accumulate=False, allow_unused=allow_unused)
+    out = []
+    for t, g in zip(inputs_t, result):
+        if g is None and materialize_grads:
+            from .._factories import zeros_like
+            g = zeros_like(t)
+        elif g is not None and not create_graph:
+            g = g.detach()
+        out.append(g)
+    return tuple(out)
+
+
+def _is_sequence(x) -> bool:
+    return isinstance(x, Sequence)

@@ -1,0 +1,232 @@
+"""The backward engine: explicit, iterative, small.
+
+1. Walk the graph from the roots over ``next_functions`` and count each node's dependencies.
+2. Run ready nodes newest first (largest sequence number; leaf accumulators at once), with a
+   gradient buffer per node that is summed into and popped when the node runs.
+3. Around each node: the tensors' hooks and ``retain_grad``, the node's pre-hooks, ``apply``,
+   its post-hooks; then each produced gradient is summed back to its input's shape and cast
+   to its dtype (torch's ``validate_outputs``) before it goes into the next node's buffer.
+4. A node's saved tensors are released as soon as it ran, unless ``retain_graph``.
+
+No recursion anywhere: a chain of 10,000 ops backpropagates without ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from .. import _errors
+from .._device import xp
+from . import grad_mode
+from .graph import AccumulateGrad
+
+_state = grad_mode.state
+
+
+def _root_grads(tensors, grad_tensors):
+    from .._tensor import Tensor
+    out = []
+    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+        if not t.requires_grad:
+            raise RuntimeError(_errors.NO_GRAD_FN.format(i))
+        if g is None:
+            if t._data.size != 1:
+                raise RuntimeError(_errors.IMPLICIT_SCALAR)
+            g = Tensor._wrap(xp.ones(t._data.shape, t._data.dtype))
+        else:
+            if not isinstance(g, Tensor):
+                from .._factories import tensor
+                g = tensor(g, dtype=t.dtype)
+            if tuple(g.shape) != tuple(t.shape):
+                raise RuntimeError(_errors.shape_mismatch(i, g.shape, t.shape))
+        out.append(g)
+    return out
+
+
+def _traverse(roots):
+    """Dependency counts of every node reachable from ``roots``, and each node's parents."""
+    deps: dict = {}
+    parents: dict = {}
+    seen = set(roots)
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            parents.setdefault(nxt, []).append(node)
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps, parents
+
+
+def _needed(targets, parents):
+    """Nodes from which some target is reachable: the only ones worth running."""
+    needed = set(targets)
+    stack = list(targets)
+    while stack:
+        for p in parents.get(stack.pop(), ()):
+            if p not in needed:
+                needed.add(p)
+                stack.append(p)
+    return needed
+
+
+def _run_tensor_hooks(node, grads):
+    if node._tensor_pre_hooks:
+        for nr, hooks in node._tensor_pre_hooks.items():
+            g = grads[nr]
+            if g is None:
+                continue
+            for hook in list(hooks.values()):
+                r = hook(g)
+                if r is not None:
+                    g = r
+            grads[nr] = g
+    if node._retain_grad:
+        for nr, ref in node._retain_grad.items():
+            t = ref()
+            g = grads[nr]
+            if t is None or g is None:
+                continue
+            if t._grad is None:
+                t._grad = g.detach().clone() if not _state.enabled else g.clone()
+            else:
+                t._grad = t._grad + g
+
+
+def _validate(node, i, g, meta):
+    """Sum ``g`` back to the input's shape and cast it to the input's dtype."""
+    shape, dt = meta
+    if g._data.shape != shape:
+        from .._ops.util import sum_to_shape
+        if not _expandable(shape, g._data.shape):
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index "
+                               f"{i} - got {list(g.shape)} but expected shape compatible with "
+                               f"{list(shape)}")
+        g = sum_to_shape(g, shape)
+    if g._data.dtype != dt.np:
+        g = g.to(dt)
+    return g
+
+
+def _expandable(shape, to) -> bool:
+    if len(shape) > len(to):
+        return False
+    return all(a == b or a == 1 for a, b in zip(shape[::-1], to[::-1]))
+
+
+def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
+            accumulate=True, allow_unused=False):
+    """Run backward from ``tensors``; return the gradients of ``inputs`` when not accumulating."""
+    grads0 = _root_grads(tensors, grad_tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    buffers: dict = {}
+    roots = []
+    for t, g in zip(tensors, grads0):
+        node, nr = t._edge()
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node.num_outputs
+            roots.append(node)
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    deps, parents = _traverse(roots)
+
+    captures = {}            # (node, nr) -> index in inputs
+    targets = None
+    if inputs is not None:
+        targets = set()
+        for k, t in enumerate(inputs):
+            if not t.requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            edge = t._edge()
+            captures.setdefault(edge, []).append(k)
+            targets.add(edge[0])
+        needed = _needed(targets, parents)
+    else:
+        needed = None
+    captured = [None] * (len(inputs) if inputs is not None else 0)
+
+    counter = itertools.count()
+    heap = [(-n._seq, next(counter), n) for n in roots if n not in deps]
+    heapq.heapify(heap)
+    prev = (_state.enabled, _state.inference)
+    _state.enabled, _state.inference = bool(create_graph), False
+    try:
+        while heap:
+            _, _, node = heapq.heappop(heap)
+            grads = buffers.pop(node, None)
+            if grads is not None:
+                _run_node(node, grads, captures, captured, needed, targets, accumulate,
+                          create_graph, retain_graph, buffers)
+            for nxt, _ in node.next_functions:
+                if nxt is None:
+                    continue
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    heapq.heappush(heap, (-nxt._seq, next(counter), nxt))
+    finally:
+        _state.enabled, _state.inference = prev
+    if inputs is not None and not accumulate:
+        for k, g in enumerate(captured):
+            if g is None and not allow_unused:
+                raise RuntimeError(_errors.UNUSED_INPUT.format(k))
+        return captured
+    return None
+
+
+def _run_node(node, grads, captures, captured, needed, targets, accumulate, create_graph,
+              retain_graph, buffers):
+    is_leaf = type(node) is AccumulateGrad
+    if is_leaf:
+        hooks = node.variable._hooks
+        if hooks and grads[0] is not None:
+            g = grads[0]
+            for hook in list(hooks.values()):
+                r = hook(g)
+                if r is not None:
+                    g = r
+            grads[0] = g
+    else:
+        _run_tensor_hooks(node, grads)
+    if captures:
+        for nr in range(len(grads)):
+            ks = captures.get((node, nr))
+            if ks is not None and grads[nr] is not None:
+                g = grads[nr]
+                for k in ks:
+                    captured[k] = g if captured[k] is None else captured[k] + g
+    if is_leaf:
+        if accumulate and grads[0] is not None and (targets is None or node in targets):
+            node.accumulate(grads[0], create_graph)
+        return
+    if needed is not None and node not in needed:
+        return
+    if node._pre_hooks:
+        for hook in list(node._pre_hooks.values()):
+            r = hook(tuple(grads))
+            if r is not None:
+                grads = list(r)
+    out = node.apply(grads)
+    if node._hooks:
+        for hook in list(node._hooks.values()):
+            r = hook(tuple(out), tuple(grads))
+            if r is not None:
+                out = list(r)
+    if not retain_graph:
+        node._release()
+    metas = node._input_meta
+    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+        if nxt is None or g is None:
+            continue
+        if metas is not None and metas[i] is not None:
+            g = _validate(node, i, g, metas[i])
+        buf = buffers.get(nxt)
+        if buf is None:
+            buf = buffers[nxt] = [None] * nxt.num_outputs
+        buf[nr] = g if buf[nr] is None else buf[nr] + g

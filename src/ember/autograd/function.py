@@ -1,0 +1,201 @@
+"""Custom differentiable functions: ``class F(Function)`` with ``forward``/``backward``.
+
+``F.apply(*args)`` runs ``forward`` without recording and, when an input requires grad,
+creates one node of class ``FBackward`` whose ``backward`` is the user's. The ``ctx`` object
+that both methods receive *is* that node, as in torch.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from .. import _errors
+from . import grad_mode
+from .graph import Node, SavedTensor
+
+
+class FunctionCtx:
+    """What ``forward`` can tell ``backward``: saved tensors and flags."""
+
+    def save_for_backward(self, *tensors) -> None:
+        """Keep tensors (or None) for backward, with in-place checks on use."""
+        self._to_save = tensors
+
+    def save_for_forward(self, *tensors) -> None:
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *tensors) -> None:
+        """Declare inputs that ``forward`` modified in place."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        """Declare outputs that get no gradient (indices, masks …)."""
+        self._non_diff = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Whether missing output gradients reach ``backward`` as zeros (default) or None."""
+        self.materialize_grads = bool(value)
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The node of a custom Function application; also its ``ctx``."""
+
+    _cls = None
+
+    def __init__(self):
+        Node.__init__(self)
+        self._to_save = ()
+        self._dirty = ()
+        self._non_diff = ()
+        self.materialize_grads = True
+        self.needs_input_grad = ()
+        self._nout = []
+        self._out_is_tensor = ()
+        self.next_functions = ()
+
+    @property
+    def saved_tensors(self) -> tuple:
+        if self._released:
+            raise RuntimeError(_errors.BACKWARD_TWICE)
+        if self._saved is None:
+            return tuple(self._to_save)
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    @property
+    def num_outputs(self) -> int:
+        return max(1, len(self._nout))
+
+    def apply(self, grads):
+        from .._tensor import Tensor
+        if self.materialize_grads:
+            grads = [g if g is not None or meta is None else
+                     Tensor._wrap(_zeros(meta)) for g, meta in zip(grads, self._nout)]
+        result = self._cls.backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        n = len(self.next_functions)
+        if len(result) != n:
+            if len(result) > n and all(r is None for r in result[n:]):
+                result = result[:n]
+            else:
+                raise RuntimeError(f"function {self._name} returned an incorrect number of "
+                                   f"gradients (expected {n}, got {len(result)})")
+        out = []
+        for r, (node, _) in zip(result, self.next_functions):
+            if r is not None and not isinstance(r, Tensor):
+                raise TypeError(f"function {self._name} returned a gradient different than "
+                                f"None at position {len(out) + 1}, but the corresponding "
+                                "forward input was not a Variable")
+            out.append(r if node is not None else None)
+        return out
+
+
+def _zeros(meta):
+    from .._device import xp
+    shape, dt = meta
+    return xp.zeros(shape, dt.np)
+
+
+class _FunctionMeta(type):
+    """Gives each Function subclass its own node class, ``<Name>Backward``."""
+
+    def __init__(cls, name, bases, attrs):
+        node_name = name + "Backward"
+        cls._backward_cls = type(node_name, (BackwardCFunction,),
+                                 {"_name": node_name, "_cls": cls})
+        super().__init__(name, bases, attrs)
+
+
+class Function(FunctionCtx, metaclass=_FunctionMeta):
+    """Base class of custom autograd functions.
+
+    >>> import ember
+    >>> class Square(ember.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     def backward(ctx, grad):
+    ...         x, = ctx.saved_tensors
+    ...         return 2 * x * grad
+    >>> x = ember.tensor(3.0, requires_grad=True)
+    >>> Square.apply(x).backward(); x.grad
+    tensor(6.)
+    """
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward "
+                                  "mode AD.")
+
+    vjp = backward
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        from .._tensor import Tensor
+        ctx = cls._backward_cls()
+        tensors = [a if isinstance(a, Tensor) else None for a in args]
+        ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
+        record = grad_mode.state.enabled and any(ctx.needs_input_grad)
+        new_style = cls.setup_context is not Function.setup_context
+        with grad_mode.no_grad():
+            if new_style:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
+        single = not isinstance(output, tuple)
+        outputs = (output,) if single else output
+        if not record:
+            return output
+        ctx.next_functions = tuple(t._edge() if t is not None else (None, 0) for t in tensors)
+        ctx._input_meta = [(t._data.shape, t.dtype) if t is not None and t.requires_grad
+                           else None for t in tensors]
+        dirty = {id(t) for t in ctx._dirty}
+        non_diff = {id(t) for t in ctx._non_diff}
+        wrapped = []
+        for nr, o in enumerate(outputs):
+            if not isinstance(o, Tensor):
+                ctx._nout.append(None)
+                wrapped.append(o)
+                continue
+            if id(o) in dirty:
+                from .._ops.registry import check_inplace
+                check_inplace(o)
+                o._vc.value += 0   # forward already bumped it through its in-place ops
+            elif any(o is t for t in tensors):
+                o = o.detach()           # an input returned as is: a new tensor, as in torch
+            ctx._nout.append((o._data.shape, o.dtype))
+            if id(o) not in non_diff and (o.dtype.is_floating_point or o.dtype.is_complex):
+                o.grad_fn, o._output_nr = ctx, nr
+            wrapped.append(o)
+        out_ids = {id(o): o for o in wrapped if isinstance(o, Tensor)}
+        saved = []
+        for t in ctx._to_save:
+            if t is None:
+                saved.append(None)
+            else:
+                saved.append(SavedTensor(t, is_output=id(t) in out_ids and t.grad_fn is ctx))
+        ctx._saved = saved
+        ctx._to_save = ()
+        return wrapped[0] if single else tuple(wrapped)
+
+
+def once_differentiable(fn):
+    """Mark a ``backward`` that cannot itself be differentiated (runs it under no_grad)."""
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with grad_mode.no_grad():
+            return fn(ctx, *args)
+    return wrapper

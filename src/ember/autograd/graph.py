@@ -1,0 +1,225 @@
+"""The backward graph: nodes (``grad_fn`` objects), leaf accumulators and saved tensors.
+
+A :class:`Node` is created by each recorded op. ``next_functions`` holds one edge
+``(node, input_nr)`` per differentiable input of the op — ``(None, 0)`` for an input that
+needs no gradient — and points to the input's own ``grad_fn``, or to the
+:class:`AccumulateGrad` of a leaf. ``apply(grads)`` maps the gradients of the node's outputs
+to gradients of its inputs. What a node keeps for backward is held in :class:`SavedTensor`
+objects that remember the version of the tensor when it was saved; releasing a node drops
+them, and using them afterwards raises torch's "backward through the graph a second time".
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections import OrderedDict
+
+from .. import _errors
+from . import grad_mode
+
+_sequence = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict):
+        self.hooks_ref = weakref.ref(hooks) if _weakrefable(hooks) else (lambda: hooks)
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self) -> None:
+        hooks = self.hooks_ref()
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _weakrefable(obj) -> bool:
+    try:
+        weakref.ref(obj)
+        return True
+    except TypeError:
+        return False
+
+
+class _HookDict(OrderedDict):
+    """An ordered dict that can be weakly referenced by hook handles."""
+
+
+def add_hook(hooks: _HookDict, fn) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when saved.
+
+    An op's own output is kept as its array and version counter rather than as the Tensor
+    (which references the node): that would be a reference cycle.
+    """
+
+    __slots__ = ("tensor", "data", "vc", "version", "is_output", "requires_grad", "hook_pack",
+                 "name", "output_nr")
+
+    def __init__(self, tensor, is_output: bool = False, name: str = "", node=None):
+        if tensor._inference_flag() and not grad_mode.state.inference:
+            raise RuntimeError(_errors.INFERENCE_SAVED)
+        self.vc = tensor._vc
+        self.version = tensor._vc.value
+        self.is_output = is_output
+        self.requires_grad = tensor.requires_grad
+        self.name = name
+        self.output_nr = tensor._output_nr
+        hooks = grad_mode.state.saved_hooks
+        if hooks:
+            pack, _ = hooks[-1]
+            self.hook_pack = (pack(tensor), hooks[-1][1])
+            self.tensor = self.data = None
+        elif is_output:
+            self.tensor, self.data, self.hook_pack = None, tensor._data, None
+        else:
+            self.tensor, self.data, self.hook_pack = tensor, None, None
+
+    def unpack(self, node):
+        """The saved tensor, after checking that no in-place op changed it since."""
+        if self.hook_pack is not None:
+            packed, unpack = self.hook_pack
+            return unpack(packed)
+        if self.vc.value != self.version:
+            t = self.tensor
+            shape = list(t.shape if t is not None else self.data.shape)
+            dtype = (t.dtype if t is not None else _dtype_of(self.data))
+            origin = node if self.is_output else (t.grad_fn if t is not None else None)
+            raise RuntimeError(_errors.modified_inplace(
+                dtype._legacy, shape, origin, self.output_nr, self.vc.value, self.version))
+        if self.is_output:
+            from .._tensor import Tensor
+            out = Tensor._wrap(self.data)
+            out._vc = self.vc
+            if self.requires_grad:
+                out.grad_fn, out._output_nr = node, self.output_nr
+            return out
+        return self.tensor
+
+    @property
+    def nbytes(self) -> int:
+        data = self.data if self.tensor is None else self.tensor._data
+        return 0 if data is None else data.nbytes
+
+
+def _dtype_of(arr):
+    from .._dtype import from_numpy_dtype
+    return from_numpy_dtype(arr.dtype)
+
+
+class Node:
+    """Base class of every ``grad_fn``: edges to the inputs' nodes, hooks and saved state."""
+
+    __slots__ = ("next_functions", "_saved", "_seq", "_released", "_hooks", "_pre_hooks",
+                 "_tensor_pre_hooks", "_retain_grad", "_input_meta", "metadata",
+                 "__weakref__", "__dict__")
+
+    _name = "Node"
+
+    def __init__(self):
+        self._seq = next(_sequence)
+        self._saved = None
+        self._released = False
+        self._hooks = self._pre_hooks = self._tensor_pre_hooks = self._retain_grad = None
+        self._input_meta = None
+        self.metadata = {}
+
+    # ----- torch's public Node API
+    def name(self) -> str:
+        """The node's class name, e.g. ``'MulBackward0'``."""
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"<{self._name} object at {hex(id(self))}>"
+
+    def _sequence_nr(self) -> int:
+        return self._seq
+
+    def register_hook(self, fn) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after the node; may return new grad_inputs."""
+        if self._hooks is None:
+            self._hooks = _HookDict()
+        return add_hook(self._hooks, fn)
+
+    def register_prehook(self, fn) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before the node; may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = _HookDict()
+        return add_hook(self._pre_hooks, fn)
+
+    def _register_tensor_hook(self, output_nr: int, fn) -> RemovableHandle:
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        hooks = self._tensor_pre_hooks.setdefault(output_nr, _HookDict())
+        return add_hook(hooks, fn)
+
+    def _set_retain_grad(self, output_nr: int, tensor) -> None:
+        if self._retain_grad is None:
+            self._retain_grad = {}
+        self._retain_grad[output_nr] = weakref.ref(tensor)
+
+    @property
+    def num_outputs(self) -> int:
+        return 1
+
+    def _release(self) -> None:
+        if self._saved:
+            self._saved = None
+            self._released = True
+
+    def _check_released(self) -> None:
+        if self._released:
+            raise RuntimeError(_errors.BACKWARD_TWICE)
+
+    def apply(self, grads: list):
+        """Gradients of the inputs (one per edge, None where not needed) from the outputs'."""
+        raise NotImplementedError(self._name)
+
+    def __call__(self, *grads):
+        return self.apply(list(grads))
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf: adds the incoming gradient into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable):
+        super().__init__()
+        self._seq = float("inf")       # runs as soon as it is ready, like torch's UINT64_MAX
+        self.variable = variable
+        self.next_functions = ()
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {hex(id(self))}>"
+
+    def accumulate(self, grad, create_graph: bool) -> None:
+        var = self.variable
+        old = var._grad
+        if old is None:
+            if create_graph:
+                var._grad = grad
+            else:
+                # a gradient may be the very tensor another edge or the caller holds: copy it
+                var._grad = grad.detach().clone()
+        elif create_graph or grad_mode.state.enabled:
+            var._grad = old + grad
+        else:
+            old._data += grad._data.astype(old._data.dtype, copy=False)
+            old._vc.value += 1
+
