@@ -1,0 +1,88 @@
+"""Ember against torch, the same workloads in one process; prints time ratios.
+
+    python bench/run.py [--repeat N]
+
+ratio = ember time / torch time (best of N runs each); lower is better. The machine is
+shared and noisy: compare ratios, not absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+
+def best_time(fn, repeat: int, number: int = 1) -> float:
+    fn()
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / number)
+    return best
+
+
+def op_chain(lib, n_ops: int = 200):
+    """Per-op overhead: a 200-op chain on a 4x4 tensor, forward and backward."""
+    x = lib.tensor(np.random.default_rng(0).standard_normal((4, 4)).astype(np.float32),
+                   requires_grad=True)
+
+    def run():
+        y = x
+        for i in range(n_ops // 4):
+            y = y * 1.0001
+            y = y + 0.5
+            y = y.tanh()
+            y = y - 0.25
+        y.sum().backward()
+    return run
+
+
+def matmul(lib, n: int = 1024):
+    """A 1024x1024 matmul, forward and backward."""
+    rng = np.random.default_rng(0)
+    a = lib.tensor(rng.standard_normal((n, n)).astype(np.float32), requires_grad=True)
+    b = lib.tensor(rng.standard_normal((n, n)).astype(np.float32), requires_grad=True)
+
+    def run():
+        a.grad = b.grad = None
+        (a @ b).sum().backward()
+    return run
+
+
+WORKLOADS = {
+    "op_chain_4x4_200ops_fwd_bwd": (op_chain, 3.0),
+    "matmul_1024_fwd_bwd": (matmul, 1.2),
+}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--only", default=None, help="substring of workload names to run")
+    args = parser.parse_args(argv)
+    import ember
+    try:
+        import torch
+    except ImportError:
+        print("torch is not installed: pip install torch==2.13.0", file=sys.stderr)
+        return 1
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    print(f"{'workload':34s} {'ember ms':>10s} {'torch ms':>10s} {'ratio':>7s} {'target':>7s}")
+    for name, (make, target) in WORKLOADS.items():
+        if args.only and args.only not in name:
+            continue
+        te = best_time(make(ember), args.repeat)
+        tt = best_time(make(torch), args.repeat)
+        ratio = te / tt
+        flag = "ok" if ratio <= target else "OVER"
+        print(f"{name:34s} {te * 1e3:10.3f} {tt * 1e3:10.3f} {ratio:7.2f} {target:6.1f}x {flag}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
