@@ -33,7 +33,7 @@ def op_chain(lib, n_ops: int = 200):
 
     def run():
         y = x
-        for i in range(n_ops // 4):
+        for _ in range(n_ops // 4):
             y = y * 1.0001
             y = y + 0.5
             y = y.tanh()
