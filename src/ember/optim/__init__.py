@@ -1,0 +1,28 @@
+"""``ember.optim``: torch's optimizers and learning-rate schedulers, with torch's exact updates.
+
+Each optimizer follows torch 2.13's default (single-tensor, for-loop) CPU implementation, so
+the same parameters and gradients give the same trajectory, and ``state_dict()`` has torch's
+layout (state keyed by parameter index; ``param_groups`` listing indices).
+"""
+
+from __future__ import annotations
+
+from . import lr_scheduler
+from .adadelta import Adadelta
+from .adagrad import Adagrad
+from .adam import Adam, AdamW
+from .adamax import Adamax
+from .lbfgs import LBFGS
+from .nadam import NAdam
+from .optimizer import (
+    Optimizer,
+    register_optimizer_step_post_hook,
+    register_optimizer_step_pre_hook,
+)
+from .radam import RAdam
+from .rmsprop import RMSprop
+from .sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax",
+           "NAdam", "RAdam", "LBFGS", "lr_scheduler", "register_optimizer_step_pre_hook",
+           "register_optimizer_step_post_hook"]

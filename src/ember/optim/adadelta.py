@@ -1,0 +1,115 @@
+"""Adadelta (torch's ``_single_tensor_adadelta``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _factories as F
+from .._tensor import Tensor
+from .adam import _step_tensor, _upgrade_steps
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _arr,
+    _bump,
+    _get_value,
+    _no_grad_step,
+    _real,
+    _run_closure,
+    _sc,
+    _to_scalar,
+    k_add,
+    k_add_,
+    k_addcmul_,
+    k_mul_,
+)
+from .optimizer import _check_unsupported as _check
+
+__all__ = ["Adadelta"]
+
+
+class Adadelta(Optimizer):
+    """Implements the Adadelta algorithm.
+
+    >>> import ember
+    >>> w = ember.tensor([1.0], requires_grad=True)
+    >>> opt = ember.optim.Adadelta([w])
+    >>> w.grad = ember.tensor([1.0])
+    >>> opt.step()
+    >>> w
+    tensor([0.9968], requires_grad=True)
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1.0, rho: float = 0.9,
+                 eps: float = 1e-6, weight_decay: float = 0, foreach: bool | None = None, *,
+                 capturable: bool = False, maximize: bool = False,
+                 differentiable: bool = False) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check(capturable=capturable, differentiable=differentiable)
+        defaults = {"lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay,
+                    "maximize": maximize, "capturable": capturable, "foreach": foreach,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("capturable", False)
+        _upgrade_steps(self)
+
+    @_no_grad_step
+    def step(self, closure=None):
+        """Perform a single optimization step; ``closure`` re-evaluates the loss."""
+        loss = _run_closure(closure)
+        for group in self.param_groups:
+            lr = _get_value(_to_scalar(group["lr"]))
+            rho, eps, weight_decay = group["rho"], group["eps"], group["weight_decay"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if p.grad.is_sparse:
+                    raise RuntimeError("Adadelta does not support sparse gradients")
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = _step_tensor()
+                    state["square_avg"] = F.zeros_like(p)
+                    state["acc_delta"] = F.zeros_like(p)
+                _arr(state["step"])[...] += 1
+                _bump(state["step"])
+                a, g = _arr(p), _arr(p.grad)
+                if group["maximize"]:
+                    g = -g
+                if weight_decay != 0:
+                    g = k_add(g, a, weight_decay)
+                sq, acc = _arr(state["square_avg"]), _arr(state["acc_delta"])
+                cplx = a.dtype.kind == "c"
+                sq, acc, g = _real(sq), _real(acc), _real(g)
+                k_mul_(sq, rho)
+                k_addcmul_(sq, g, g, 1 - rho)
+                std = np.sqrt(sq + _sc(eps, sq))
+                delta = np.sqrt(acc + _sc(eps, acc))
+                delta /= std
+                delta *= g
+                k_mul_(acc, rho)
+                k_addcmul_(acc, delta, delta, 1 - rho)
+                if cplx:
+                    delta = delta.view(a.dtype).reshape(a.shape)
+                k_add_(a, delta, -lr)
+                _bump(state["square_avg"])
+                _bump(state["acc_delta"])
+                _bump(p)
+        return loss

@@ -1,0 +1,118 @@
+"""Adagrad (torch's ``_single_tensor_adagrad``): state is created for every parameter at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _factories as F
+from .._tensor import Tensor
+from .adam import _step_tensor, _upgrade_steps
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _arr,
+    _bump,
+    _get_value,
+    _no_grad_step,
+    _real,
+    _run_closure,
+    _sc,
+    _to_scalar,
+    k_add,
+    k_addcdiv_,
+    k_addcmul_,
+)
+from .optimizer import _check_unsupported as _check
+
+__all__ = ["Adagrad"]
+
+
+def _init_state(state: dict, p: Tensor, initial_accumulator_value: float) -> None:
+    state["step"] = _step_tensor()
+    init = (complex(initial_accumulator_value, initial_accumulator_value) if p.is_complex()
+            else initial_accumulator_value)
+    state["sum"] = F.full_like(p, init)
+
+
+class Adagrad(Optimizer):
+    """Implements the Adagrad algorithm.
+
+    >>> import ember
+    >>> w = ember.tensor([1.0], requires_grad=True)
+    >>> opt = ember.optim.Adagrad([w], lr=0.1)
+    >>> w.grad = ember.tensor([2.0])
+    >>> opt.step()
+    >>> w
+    tensor([0.9000], requires_grad=True)
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-2, lr_decay: float = 0,
+                 weight_decay: float = 0, initial_accumulator_value: float = 0,
+                 eps: float = 1e-10, foreach: bool | None = None, *, maximize: bool = False,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= lr_decay:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= initial_accumulator_value:
+            raise ValueError(
+                f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        _check(differentiable=differentiable, fused=fused)
+        defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+                    "initial_accumulator_value": initial_accumulator_value,
+                    "foreach": foreach, "maximize": maximize,
+                    "differentiable": differentiable, "fused": fused}
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                _init_state(self.state[p], p, initial_accumulator_value)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", None)
+        _upgrade_steps(self)
+
+    @_no_grad_step
+    def step(self, closure=None):
+        """Perform a single optimization step; ``closure`` re-evaluates the loss."""
+        loss = _run_closure(closure)
+        for group in self.param_groups:
+            lr = _get_value(_to_scalar(group["lr"]))
+            weight_decay, lr_decay, eps = group["weight_decay"], group["lr_decay"], group["eps"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if len(state) == 0:
+                    _init_state(state, p, self.defaults["initial_accumulator_value"])
+                step_t = state["step"]
+                _arr(step_t)[...] += 1
+                _bump(step_t)
+                step = _get_value(step_t)
+                a, g = _arr(p), _arr(p.grad)
+                if group["maximize"]:
+                    g = -g
+                if weight_decay != 0:
+                    g = k_add(g, a, weight_decay)
+                clr = lr / (1 + (step - 1) * lr_decay)
+                a, g = _real(a), _real(g)
+                s = _real(_arr(state["sum"]))
+                k_addcmul_(s, g, g, 1)
+                _bump(state["sum"])
+                std = np.sqrt(s)
+                std += _sc(eps, std)
+                k_addcdiv_(a, g, std, -clr)
+                _bump(p)
+        return loss

@@ -1,0 +1,194 @@
+"""Adam and AdamW (decoupled weight decay), with the AMSGrad variant.
+
+The update is torch's ``_single_tensor_adam`` (non-capturable branch)::
+
+    m.lerp_(g, 1 - beta1);  v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+    denom = (v.sqrt() / sqrt(1 - beta2**t)).add_(eps)
+    p.addcdiv_(m, denom, value=-lr / (1 - beta1**t))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _factories as F
+from .._tensor import Tensor
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _arr,
+    _bump,
+    _get_value,
+    _no_grad_step,
+    _real,
+    _run_closure,
+    _sc,
+    _scalar_dtype,
+    _to_scalar,
+    k_add,
+    k_addcdiv_,
+    k_addcmul_,
+    k_lerp_,
+    k_mul_,
+)
+from .optimizer import _check_unsupported as _check
+
+__all__ = ["Adam", "AdamW"]
+
+
+def _check_betas(lr, eps, betas, weight_decay) -> None:
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+def _step_tensor(value: float = 0.0) -> Tensor:
+    """``state['step']``: a 0-d tensor of the scalar dtype (float32 by default)."""
+    return F.tensor(value, dtype=_scalar_dtype())
+
+
+def _upgrade_steps(opt: Optimizer, extra: tuple[str, ...] = ()) -> None:
+    """Turn number-valued ``step`` (and ``extra``) state entries into tensors (old checkpoints)."""
+    for group in opt.param_groups:
+        for p in group["params"]:
+            p_state = opt.state.get(p, [])
+            if len(p_state) != 0:
+                for key in ("step", *extra):
+                    if key in p_state and not isinstance(p_state[key], Tensor):
+                        p_state[key] = _step_tensor(float(p_state[key]))
+
+
+class Adam(Optimizer):
+    """Implements the Adam algorithm (``decoupled_weight_decay=True`` makes it AdamW).
+
+    >>> import ember
+    >>> w = ember.tensor([1.0, 2.0], requires_grad=True)
+    >>> opt = ember.optim.Adam([w], lr=0.1)
+    >>> w.grad = ember.tensor([1.0, -1.0])
+    >>> opt.step()
+    >>> w
+    tensor([0.9000, 2.1000], requires_grad=True)
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0, amsgrad: bool = False, *,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None,
+                 decoupled_weight_decay: bool = False) -> None:
+        _check_betas(lr, eps, betas, weight_decay)
+        _check(capturable=capturable, differentiable=differentiable, fused=fused)
+        betas = tuple(map(_to_scalar, betas))
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+                    "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
+                    "capturable": capturable, "differentiable": differentiable, "fused": fused,
+                    "decoupled_weight_decay": decoupled_weight_decay}
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("amsgrad", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("capturable", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("decoupled_weight_decay", False)
+            group.setdefault("fused", None)
+        _upgrade_steps(self)
+
+    @_no_grad_step
+    def step(self, closure=None):
+        """Perform a single optimization step; ``closure`` re-evaluates the loss."""
+        loss = _run_closure(closure)
+        for group in self.param_groups:
+            beta1, beta2 = (_get_value(b) for b in group["betas"])
+            lr = _get_value(_to_scalar(group["lr"]))
+            weight_decay, eps = group["weight_decay"], group["eps"]
+            amsgrad = group["amsgrad"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if p.grad.is_sparse:
+                    raise RuntimeError("Adam does not support sparse gradients, please consider "
+                                       "SparseAdam instead")
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = _step_tensor()
+                    state["exp_avg"] = F.zeros_like(p)
+                    state["exp_avg_sq"] = F.zeros_like(p)
+                    if amsgrad:
+                        state["max_exp_avg_sq"] = F.zeros_like(p)
+                a, g = _arr(p), _arr(p.grad)
+                if group["maximize"]:
+                    g = -g
+                step_t = state["step"]
+                _arr(step_t)[...] += 1
+                _bump(step_t)
+                if weight_decay != 0:
+                    if group["decoupled_weight_decay"]:
+                        k_mul_(a, 1 - lr * weight_decay)
+                    else:
+                        g = k_add(g, a, weight_decay)
+                a, g = _real(a), _real(g)
+                m, v = _real(_arr(state["exp_avg"])), _real(_arr(state["exp_avg_sq"]))
+                k_lerp_(m, g, 1 - beta1)
+                k_mul_(v, beta2)
+                k_addcmul_(v, g, g, 1 - beta2)
+                step = _get_value(step_t)
+                bias_correction1 = 1 - beta1 ** step
+                bias_correction2 = 1 - beta2 ** step
+                step_size = lr / bias_correction1
+                bias_correction2_sqrt = bias_correction2 ** 0.5
+                if amsgrad:
+                    vmax = _real(_arr(state["max_exp_avg_sq"]))
+                    np.maximum(vmax, v, out=vmax)
+                    _bump(state["max_exp_avg_sq"])
+                    denom = np.sqrt(vmax) / _sc(bias_correction2_sqrt, vmax)
+                else:
+                    denom = np.sqrt(v) / _sc(bias_correction2_sqrt, v)
+                denom += _sc(eps, denom)
+                k_addcdiv_(a, m, denom, -step_size)
+                _bump(state["exp_avg"])
+                _bump(state["exp_avg_sq"])
+                _bump(p)
+        return loss
+
+
+class AdamW(Adam):
+    """Implements AdamW: Adam with weight decay applied to the parameters, not the gradient.
+
+    >>> import ember
+    >>> w = ember.tensor([1.0], requires_grad=True)
+    >>> opt = ember.optim.AdamW([w], lr=0.1, weight_decay=0.1)
+    >>> w.grad = ember.tensor([1.0])
+    >>> opt.step()
+    >>> w
+    tensor([0.8990], requires_grad=True)
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 1e-2, amsgrad: bool = False, *,
+                 maximize: bool = False, foreach: bool | None = None, capturable: bool = False,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable,
+                         differentiable=differentiable, fused=fused,
+                         decoupled_weight_decay=True)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True

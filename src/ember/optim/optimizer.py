@@ -1,0 +1,523 @@
+"""The optimizer base class: parameter groups, per-parameter state, and torch's state_dict format.
+
+An :class:`Optimizer` holds ``param_groups`` (a list of dicts, each with ``'params'`` and the
+hyper-parameters, filled in from ``defaults``) and ``state`` (a ``defaultdict(dict)`` keyed by
+parameter tensor). ``state_dict()`` replaces the tensors by their integer position across all
+groups, exactly as torch does, so a state dict looks and loads like torch's.
+
+Updates run under :func:`ember.no_grad` and write the parameters' arrays in place (bumping their
+version counters, as an in-place op would). The arithmetic of each update is torch 2.13's
+single-tensor CPU path, operation by operation, in the parameter's dtype: the small kernels at
+the end of this module are NumPy translations of torch's ``add(alpha=)``, ``lerp_``,
+``addcmul_`` and ``addcdiv_`` that evaluate in torch's order.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable
+from copy import deepcopy
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype as D
+from .._tensor import Tensor
+from ..autograd import grad_mode
+
+__all__ = ["Optimizer", "required"]
+
+ParamsT = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]
+
+
+class _RequiredParameter:
+    """Singleton marking a hyper-parameter that each group must give."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+class _RemovableHandle:
+    """Removes a registered hook from its dict when ``remove()`` is called."""
+
+    _next_id = 0
+
+    def __init__(self, hooks: dict) -> None:
+        self._hooks = hooks
+        self.id = _RemovableHandle._next_id
+        _RemovableHandle._next_id += 1
+
+    def remove(self) -> None:
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args) -> None:
+        self.remove()
+
+
+def _typename(obj) -> str:
+    if isinstance(obj, Tensor):
+        return "torch." + {"float32": "FloatTensor", "float64": "DoubleTensor",
+                           "int64": "LongTensor"}.get(obj.dtype.name, "Tensor")
+    module = type(obj).__module__
+    name = type(obj).__qualname__
+    return name if module in ("builtins", "__builtin__") else f"{module}.{name}"
+
+
+def _scalar_dtype() -> D.dtype:
+    """The dtype of ``state['step']``: float64 under a float64 default dtype, else float32."""
+    return D.float64 if D.get_default_dtype() is D.float64 else D.float32
+
+
+def _to_scalar(x):
+    """A 1-element tensor hyper-parameter squeezed to 0-d; numbers pass through."""
+    if isinstance(x, Tensor) and x.dim() != 0:
+        return x.squeeze()
+    return x
+
+
+def _get_value(x):
+    """A 0-d tensor's Python number (``item()``); numbers pass through."""
+    return x.item() if isinstance(x, Tensor) else x
+
+
+def _no_grad_step(func: Callable) -> Callable:
+    """Run ``step`` with grad mode off (torch's ``_use_grad_for_differentiable``)."""
+
+    @functools.wraps(func)
+    def wrapper(self, *args, **kwargs):
+        with grad_mode.set_grad_enabled(bool(self.defaults.get("differentiable", False))):
+            return func(self, *args, **kwargs)
+
+    return wrapper
+
+
+class Optimizer:
+    r"""Base class for all optimizers.
+
+    Args:
+        params: an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts defining
+            parameter groups.
+        defaults: default hyper-parameters, used where a group does not give them.
+
+    >>> import ember
+    >>> w = ember.zeros(2, requires_grad=True)
+    >>> opt = ember.optim.SGD([w], lr=0.1)
+    >>> w.grad = ember.ones(2)
+    >>> opt.step()
+    >>> w
+    tensor([-0.1000, -0.1000], requires_grad=True)
+    """
+
+    def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
+        self.defaults = defaults
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._patch_step_function()
+
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            "Tensors or dicts, but got " + _typename(params))
+        self.state: defaultdict[Tensor, Any] = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
+
+    # ------------------------------------------------------------------ pickling / printing
+    def __getstate__(self) -> dict[str, Any]:
+        return {"defaults": self.defaults, "state": self.state,
+                "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        for name in ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+                     "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+                     "_optimizer_load_state_dict_pre_hooks",
+                     "_optimizer_load_state_dict_post_hooks"):
+            if name not in self.__dict__:
+                setattr(self, name, OrderedDict())
+        self._patch_step_function()
+        self.defaults.setdefault("differentiable", False)
+
+    def __repr__(self) -> str:
+        format_string = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            format_string += "\n"
+            format_string += f"Parameter Group {i}\n"
+            for key in sorted(group.keys()):
+                if key != "params":
+                    format_string += f"    {key}: {group[key]}\n"
+        format_string += ")"
+        return format_string
+
+    # ------------------------------------------------------------------ hooks
+    @staticmethod
+    def _hook_step(func: Callable) -> Callable:
+        @functools.wraps(func)
+        def wrapper(self, *args, **kwargs):
+            for pre_hook in chain(_global_pre_hooks.values(),
+                                  self._optimizer_step_pre_hooks.values()):
+                result = pre_hook(self, args, kwargs)
+                if result is not None:
+                    if isinstance(result, tuple) and len(result) == 2:
+                        args, kwargs = result
+                    else:
+                        raise RuntimeError(f"{func} must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+            out = func(self, *args, **kwargs)
+            for post_hook in chain(self._optimizer_step_post_hooks.values(),
+                                   _global_post_hooks.values()):
+                post_hook(self, args, kwargs)
+            return out
+
+        wrapper.hooked = True  # type: ignore[attr-defined]
+        return wrapper
+
+    def _patch_step_function(self) -> None:
+        cls = self.__class__
+        if not getattr(cls.step, "hooked", False):
+            cls.step = Optimizer._hook_step(cls.step)  # type: ignore[method-assign]
+
+    def _register(self, hooks: OrderedDict, hook: Callable, prepend: bool = False):
+        handle = _RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_step_pre_hook(self, hook: Callable) -> _RemovableHandle:
+        """Register ``hook(optimizer, args, kwargs)`` to run before each ``step``."""
+        return self._register(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable) -> _RemovableHandle:
+        """Register ``hook(optimizer, args, kwargs)`` to run after each ``step``."""
+        return self._register(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook: Callable,
+                                     prepend: bool = False) -> _RemovableHandle:
+        """Register ``hook(optimizer)`` to run before ``state_dict()``."""
+        return self._register(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable,
+                                      prepend: bool = False) -> _RemovableHandle:
+        """Register ``hook(optimizer, state_dict)`` to run after ``state_dict()``."""
+        return self._register(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable,
+                                          prepend: bool = False) -> _RemovableHandle:
+        """Register ``hook(optimizer, state_dict)`` to run before ``load_state_dict``."""
+        return self._register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable,
+                                           prepend: bool = False) -> _RemovableHandle:
+        """Register ``hook(optimizer)`` to run after ``load_state_dict``."""
+        return self._register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
+    # ------------------------------------------------------------------ state dict
+    def state_dict(self) -> dict[str, Any]:
+        """The optimizer's state: ``{'state': {index: {...}}, 'param_groups': [...]}``.
+
+        Parameters are replaced by their position across all groups, in order.
+        """
+        for pre_hook in self._optimizer_state_dict_pre_hooks.values():
+            pre_hook(self)
+        param_mappings: dict[int, int] = {}
+        start_index = 0
+
+        def pack_group(group: dict[str, Any]) -> dict[str, Any]:
+            nonlocal start_index
+            packed = {k: v for k, v in group.items() if k != "params"}
+            param_mappings.update({id(p): i for i, p in enumerate(group["params"], start_index)
+                                   if id(p) not in param_mappings})
+            packed["params"] = [param_mappings[id(p)] for p in group["params"]]
+            start_index += len(packed["params"])
+            return packed
+
+        param_groups = [pack_group(g) for g in self.param_groups]
+        packed_state = {(param_mappings[id(k)] if isinstance(k, Tensor) else k): v
+                        for k, v in self.state.items()}
+        state_dict = {"state": packed_state, "param_groups": param_groups}
+        for post_hook in self._optimizer_state_dict_post_hooks.values():
+            result = post_hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
+
+    @staticmethod
+    def _process_value_according_to_param_policy(param: Tensor, value: Tensor, param_id: int,
+                                                 param_groups: list[dict], key=None) -> Tensor:
+        fused = capturable = False
+        for pg in param_groups:
+            if param_id in pg["params"]:
+                fused = pg.get("fused", False)
+                capturable = pg.get("capturable", False)
+                break
+        if key == "step":
+            return value.to(dtype=D.float32) if (capturable or fused) else value
+        if param.is_floating_point():
+            return value.to(dtype=param.dtype)
+        return value
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Load a state dict made by :meth:`state_dict` (of this or of a torch optimizer)."""
+        state_dict = state_dict.copy()
+        for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
+            result = pre_hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
+
+        def _cast(param, value, param_id=None, param_groups=None, key=None):
+            if isinstance(value, Tensor):
+                return Optimizer._process_value_according_to_param_policy(
+                    param, value, param_id, param_groups, key)
+            if isinstance(value, dict):
+                return {k: _cast(param, v, param_id=param_id, param_groups=param_groups, key=k)
+                        for k, v in value.items()}
+            if isinstance(value, Iterable) and not isinstance(value, str):
+                return type(value)(_cast(param, v, param_id=param_id,
+                                         param_groups=param_groups) for v in value)
+            return value
+
+        state: defaultdict[Tensor, dict] = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = _cast(param, v, param_id=k,
+                                     param_groups=state_dict["param_groups"])
+            else:
+                state[k] = v
+
+        def update_group(group: dict[str, Any], new_group: dict[str, Any]) -> dict[str, Any]:
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+        self.__setstate__({"state": state, "param_groups": param_groups})
+        for post_hook in self._optimizer_load_state_dict_post_hooks.values():
+            post_hook(self)
+
+    # ------------------------------------------------------------------ grads and groups
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all optimized tensors (to None by default, else to zero)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    if set_to_none:
+                        p.grad = None
+                    else:
+                        if p.grad.grad_fn is not None:
+                            p.grad.detach_()
+                        else:
+                            p.grad.requires_grad_(False)
+                        p.grad.zero_()
+
+    def step(self, closure: Callable[[], float] | None = None) -> float | None:
+        """Perform one optimization step (subclasses implement it)."""
+        raise NotImplementedError
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a parameter group (a dict with ``'params'`` and optional hyper-parameters)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, "
+                            "but the ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+        tensors, names = [], []
+        for param in param_group["params"]:
+            if isinstance(param, tuple):
+                names.append(param[0])
+                tensors.append(param[1])
+            else:
+                tensors.append(param)
+        param_group["params"] = tensors
+        if names:
+            if len(names) == len(tensors):
+                param_group["param_names"] = names
+            else:
+                raise ValueError("all optimizer params should be with/without names. Some "
+                                 "param names are missing")
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + _typename(param))
+            if not self.defaults.get("differentiable", None) and not (
+                    param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError("parameter group didn't specify a value of required "
+                                 f"optimization parameter {name}")
+            param_group.setdefault(name, default)
+        params = param_group["params"]
+        if len(params) != len(set(params)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        param_set: set[Tensor] = set()
+        for group in self.param_groups:
+            param_set.update(set(group["params"]))
+            if ("param_names" in param_group) != ("param_names" in group):
+                txt = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {txt} to the optimizer")
+        if not param_set.isdisjoint(set(param_group["params"])):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+
+_global_pre_hooks: OrderedDict = OrderedDict()
+_global_post_hooks: OrderedDict = OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook: Callable) -> _RemovableHandle:
+    """Register a pre-step hook common to all optimizers."""
+    handle = _RemovableHandle(_global_pre_hooks)
+    _global_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_optimizer_step_post_hook(hook: Callable) -> _RemovableHandle:
+    """Register a post-step hook common to all optimizers."""
+    handle = _RemovableHandle(_global_post_hooks)
+    _global_post_hooks[handle.id] = hook
+    return handle
+
+
+# ---------------------------------------------------------------------------- kernels
+# NumPy translations of the torch CPU kernels the update formulas use. Python numbers are
+# rounded to the array's dtype first (torch casts a Scalar to the op's scalar_t), then the
+# arithmetic runs in that dtype in torch's order.
+
+def _arr(t: Tensor) -> np.ndarray:
+    return t._data
+
+
+def _bump(t: Tensor) -> None:
+    """Record an in-place write on ``t`` (its version counter, shared with its views)."""
+    t._vc.value += 1
+
+
+def _sc(x, a: np.ndarray):
+    """Number ``x`` as a scalar of ``a``'s dtype (a 0-d tensor's value is taken too)."""
+    if isinstance(x, Tensor):
+        x = x.item()
+    return a.dtype.type(x)
+
+
+def _fma(x, y, z) -> np.ndarray:
+    """``x * y + z`` rounded once, as torch's vectorized CPU kernels compute it (``fmadd``).
+
+    For float32 the product is exact in float64, so the float64 sum rounded to float32 is the
+    fused result (up to a vanishingly rare double rounding); other dtypes use plain arithmetic.
+    """
+    dt = np.result_type(x, y, z)
+    if dt == np.float32:
+        return (np.float64(x) * np.asarray(y, np.float64) + np.asarray(z, np.float64)
+                ).astype(np.float32)
+    return x * y + z
+
+
+def k_add(a: np.ndarray, b: np.ndarray, alpha=1) -> np.ndarray:
+    """``torch.add(a, b, alpha=alpha)``: ``a + alpha * b`` (fused multiply-add)."""
+    if alpha == 1:
+        return a + b
+    return _fma(_sc(alpha, a), b, a)
+
+
+def k_add_(a: np.ndarray, b: np.ndarray, alpha=1) -> None:
+    """``a.add_(b, alpha=alpha)``."""
+    if alpha == 1:
+        np.add(a, b, out=a)
+    else:
+        a[...] = _fma(_sc(alpha, a), b, a)
+
+
+def k_mul_(a: np.ndarray, s) -> None:
+    """``a.mul_(s)`` for a number ``s``."""
+    np.multiply(a, _sc(s, a), out=a)
+
+
+def k_lerp_(a: np.ndarray, end: np.ndarray, weight) -> None:
+    """``a.lerp_(end, weight)``: torch's two-sided formula ``base + coeff * (end - a)``."""
+    w = _sc(weight, a)
+    if abs(w) < 0.5:
+        a[...] = _fma(w, end - a, a)
+    else:
+        a[...] = _fma(w - a.dtype.type(1), end - a, end)
+
+
+def k_addcmul(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> np.ndarray:
+    """``torch.addcmul(a, t1, t2, value=value)``: ``a + (value * t1) * t2``."""
+    return _fma(_sc(value, a) * t1, t2, a)
+
+
+def k_addcmul_(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> None:
+    """``a.addcmul_(t1, t2, value=value)``."""
+    a[...] = k_addcmul(a, t1, t2, value)
+
+
+def k_addcdiv_(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> None:
+    """``a.addcdiv_(t1, t2, value=value)``: ``a + (value * t1) / t2``."""
+    np.add(a, _sc(value, a) * t1 / t2, out=a)
+
+
+def k_rdiv(s, a: np.ndarray) -> np.ndarray:
+    """``number / tensor``: torch computes ``a.reciprocal() * number``."""
+    return (a.dtype.type(1) / a) * _sc(s, a)
+
+
+def _real(a: np.ndarray) -> np.ndarray:
+    """A complex array seen as real pairs (torch's ``view_as_real``); real arrays unchanged."""
+    if a.dtype.kind == "c":
+        return a.view(a.real.dtype).reshape(*a.shape, 2)
+    return a
+
+
+def _run_closure(closure: Callable | None):
+    """Evaluate ``closure`` with grad enabled (the loss), or None."""
+    if closure is None:
+        return None
+    with grad_mode.enable_grad():
+        return closure()
+
+
+def _check_unsupported(**flags) -> None:
+    """Raise for implementation flags ember does not have (fused, capturable, differentiable)."""
+    for name, value in flags.items():
+        if value:
+            raise NotImplementedError(f"ember.optim: {name}=True is not supported")

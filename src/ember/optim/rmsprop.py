@@ -1,0 +1,133 @@
+"""RMSprop, optionally centered and with momentum (torch's ``_single_tensor_rmsprop``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _factories as F
+from .._tensor import Tensor
+from .adam import _step_tensor, _upgrade_steps
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _arr,
+    _bump,
+    _get_value,
+    _no_grad_step,
+    _real,
+    _run_closure,
+    _sc,
+    _to_scalar,
+    k_add,
+    k_add_,
+    k_addcdiv_,
+    k_addcmul,
+    k_addcmul_,
+    k_lerp_,
+    k_mul_,
+)
+from .optimizer import _check_unsupported as _check
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    """Implements the RMSprop algorithm.
+
+    >>> import ember
+    >>> w = ember.tensor([1.0], requires_grad=True)
+    >>> opt = ember.optim.RMSprop([w], lr=0.01)
+    >>> w.grad = ember.tensor([1.0])
+    >>> opt.step()
+    >>> w
+    tensor([0.9000], requires_grad=True)
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-2, alpha: float = 0.99,
+                 eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0,
+                 centered: bool = False, capturable: bool = False,
+                 foreach: bool | None = None, maximize: bool = False,
+                 differentiable: bool = False) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= momentum:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not 0.0 <= alpha:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        _check(capturable=capturable, differentiable=differentiable)
+        defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps,
+                    "centered": centered, "weight_decay": weight_decay,
+                    "capturable": capturable, "foreach": foreach, "maximize": maximize,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("momentum", 0)
+            group.setdefault("centered", False)
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("capturable", False)
+        _upgrade_steps(self)
+
+    @_no_grad_step
+    def step(self, closure=None):
+        """Perform a single optimization step; ``closure`` re-evaluates the loss."""
+        loss = _run_closure(closure)
+        for group in self.param_groups:
+            lr = _get_value(_to_scalar(group["lr"]))
+            alpha, eps, momentum = group["alpha"], group["eps"], group["momentum"]
+            weight_decay, centered = group["weight_decay"], group["centered"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if p.grad.is_sparse:
+                    raise RuntimeError("RMSprop does not support sparse gradients")
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = _step_tensor()
+                    state["square_avg"] = F.zeros_like(p)
+                    if momentum > 0:
+                        state["momentum_buffer"] = F.zeros_like(p)
+                    if centered:
+                        state["grad_avg"] = F.zeros_like(p)
+                a, g = _arr(p), _arr(p.grad)
+                if group["maximize"]:
+                    g = -g
+                _arr(state["step"])[...] += 1
+                _bump(state["step"])
+                if weight_decay != 0:
+                    g = k_add(g, a, weight_decay)
+                a, g = _real(a), _real(g)
+                sq = _real(_arr(state["square_avg"]))
+                k_mul_(sq, alpha)
+                k_addcmul_(sq, g, g, 1 - alpha)
+                _bump(state["square_avg"])
+                if centered:
+                    ga = _real(_arr(state["grad_avg"]))
+                    k_lerp_(ga, g, 1 - alpha)
+                    _bump(state["grad_avg"])
+                    avg = np.sqrt(k_addcmul(sq, ga, ga, -1))
+                else:
+                    avg = np.sqrt(sq)
+                avg += _sc(eps, avg)
+                if momentum > 0:
+                    buf = _real(_arr(state["momentum_buffer"]))
+                    k_mul_(buf, momentum)
+                    k_addcdiv_(buf, g, avg)
+                    _bump(state["momentum_buffer"])
+                    k_add_(a, buf, -lr)
+                else:
+                    k_addcdiv_(a, g, avg, -lr)
+                _bump(p)
+        return loss

@@ -1,0 +1,105 @@
+"""Stochastic gradient descent, optionally with momentum, dampening, Nesterov and weight decay.
+
+The update is torch's ``_single_tensor_sgd``: the momentum buffer starts as a clone of the first
+gradient, then ``buf = momentum * buf + (1 - dampening) * g`` and ``p -= lr * g'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._tensor import Tensor
+from .optimizer import (
+    Optimizer,
+    ParamsT,
+    _arr,
+    _bump,
+    _no_grad_step,
+    _run_closure,
+    _to_scalar,
+    k_add,
+    k_add_,
+    k_mul_,
+)
+from .optimizer import _check_unsupported as _check
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """Implements stochastic gradient descent (optionally with momentum).
+
+    >>> import ember
+    >>> w = ember.tensor([1.0, 2.0], requires_grad=True)
+    >>> opt = ember.optim.SGD([w], lr=0.5, momentum=0.9)
+    >>> w.grad = ember.tensor([1.0, -1.0])
+    >>> opt.step()
+    >>> w
+    tensor([0.5000, 2.5000], requires_grad=True)
+    """
+
+    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3, momentum: float = 0,
+                 dampening: float = 0, weight_decay: float | Tensor = 0, nesterov: bool = False,
+                 *, maximize: bool = False, foreach: bool | None = None,
+                 differentiable: bool = False, fused: bool | None = None) -> None:
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
+                    "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize,
+                    "foreach": foreach, "differentiable": differentiable, "fused": fused}
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        _check(differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("nesterov", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("differentiable", False)
+            group.setdefault("fused", False)
+
+    @_no_grad_step
+    def step(self, closure=None):
+        """Perform a single optimization step; ``closure`` re-evaluates the loss."""
+        loss = _run_closure(closure)
+        for group in self.param_groups:
+            momentum = group["momentum"]
+            dampening = group["dampening"]
+            weight_decay = group["weight_decay"]
+            lr = _to_scalar(group["lr"])
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                a = _arr(p)
+                g = _arr(p.grad)
+                if group["maximize"]:
+                    g = -g
+                if weight_decay != 0:
+                    g = k_add(g, a, weight_decay)
+                if momentum != 0:
+                    state = self.state[p]
+                    buf = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = Tensor._wrap(g.copy())
+                        state["momentum_buffer"] = buf
+                    else:
+                        b = _arr(buf)
+                        k_mul_(b, momentum)
+                        k_add_(b, g, 1 - dampening)
+                        _bump(buf)
+                    if group["nesterov"]:
+                        g = k_add(g, _arr(buf), momentum)
+                    else:
+                        g = _arr(buf)
+                k_add_(a, g, -lr)
+                _bump(p)
+        return loss
