@@ -23,8 +23,8 @@ from .optimizer import (
     k_add,
     k_addcmul_,
     k_lerp_,
-    k_rdiv,
     k_mul_,
+    k_rdiv,
 )
 from .optimizer import _check_unsupported as _check
 
