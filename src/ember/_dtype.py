@@ -174,5 +174,8 @@ def result_type(*operands) -> dtype:
 
 
 def can_cast(from_: dtype, to: dtype) -> builtins.bool:
-    """Whether an in-place op may write a ``from_`` result into a ``to`` tensor (no category loss)."""
+    """Whether an in-place op may write a ``from_`` result into a ``to`` tensor.
+
+    Allowed unless the category would drop (float into int, int into bool …).
+    """
     return from_._category <= to._category or (from_._category == 0)

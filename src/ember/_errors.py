@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+
+class ArgTypeError(TypeError):
+    """An argument of a type an op does not take; Tensor operators turn it into NotImplemented."""
+
+
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -46,7 +51,8 @@ CREATE_GRAPH_WARNING = (
     "autograd.grad when creating the graph to avoid this. If you have to use this function, "
     "make sure to reset the .grad fields of your parameters to None after use to break the "
     "cycle and avoid the leak.")
-VOLATILE_WARNING = "volatile was removed and now has no effect. Use `with torch.no_grad():` instead."
+VOLATILE_WARNING = ("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                    "instead.")
 OUT_REQUIRES_GRAD = ("{}(): functions with out=... arguments don't support automatic "
                      "differentiation, but one of the arguments requires grad.")
 MULTI_OUTPUT_VIEW_INPLACE = (
@@ -79,6 +85,14 @@ def modified_inplace(legacy: str, shape: list, node, output_nr: int, version: in
 def shape_mismatch(i: int, grad_shape, out_shape) -> str:
     return (f"Mismatch in shape: grad_output[{i}] has a shape of torch.Size({list(grad_shape)}) "
             f"and output[{i}] has a shape of torch.Size({list(out_shape)}).")
+
+
+def out_resized(old, new) -> str:
+    return (f"An output with one or more elements was resized since it had shape {list(old)}, "
+            f"which does not match the required output shape {list(new)}. This behavior is "
+            "deprecated, and in a future PyTorch release outputs will not be resized unless "
+            "they have zero elements. You can explicitly reuse an out tensor t by resizing it, "
+            "inplace, to zero elements with t.resize_(0).")
 
 
 def broadcast(a: int, b: int, dim: int) -> str:

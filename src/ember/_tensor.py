@@ -22,6 +22,7 @@ from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, _HookDict, add_hook
 
 _DT = D._BY_NP
+_ArgTypeError = _errors.ArgTypeError
 
 
 class _VersionCounter:
@@ -514,72 +515,122 @@ class Tensor:
 
     # ----- operators: thin, they call the ops
     def __add__(self, other):
-        return _ops.add(self, other)
+        try:
+            return _ops.add(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __radd__(self, other):
-        return _ops.add(self, other)
+        try:
+            return _ops.add(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __iadd__(self, other):
         return self.add_(other)
 
     def __sub__(self, other):
-        return _ops.sub(self, other)
+        try:
+            return _ops.sub(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __rsub__(self, other):
-        return _ops.rsub(self, other)
+        try:
+            return _ops.rsub(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __isub__(self, other):
         return self.sub_(other)
 
     def __mul__(self, other):
-        return _ops.mul(self, other)
+        try:
+            return _ops.mul(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __rmul__(self, other):
-        return _ops.mul(self, other)
+        try:
+            return _ops.mul(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __imul__(self, other):
         return self.mul_(other)
 
     def __truediv__(self, other):
-        return _ops.div(self, other)
+        try:
+            return _ops.div(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __rtruediv__(self, other):
-        return _ops.mul(_ops.reciprocal(self), other)
+        try:
+            return _ops.mul(_ops.reciprocal(self), other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __itruediv__(self, other):
         return self.div_(other)
 
     def __floordiv__(self, other):
-        return _ops.floor_divide(self, other)
+        try:
+            return _ops.floor_divide(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __rfloordiv__(self, other):
-        return _ops.floor_divide(_ops.scalar_tensor_like(other, self), self)
+        try:
+            return _ops.floor_divide(_ops.scalar_tensor_like(other, self), self)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __mod__(self, other):
-        return _ops.remainder(self, other)
+        try:
+            return _ops.remainder(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __rmod__(self, other):
-        return _ops.remainder(_ops.scalar_tensor_like(other, self), self)
+        try:
+            return _ops.remainder(_ops.scalar_tensor_like(other, self), self)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __pow__(self, exponent):
-        return _ops.pow(self, exponent)
+        try:
+            return _ops.pow(self, exponent)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __rpow__(self, other):
-        return _ops.pow(other, self)
+        try:
+            return _ops.pow(other, self)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __ipow__(self, exponent):
         return self.pow_(exponent)
 
     def __matmul__(self, other):
-        return _ops.matmul(self, other)
+        try:
+            return _ops.matmul(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __rmatmul__(self, other):
-        return _ops.matmul(other, self)
+        try:
+            return _ops.matmul(other, self)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __neg__(self):
         return _ops.neg(self)
 
     def __pos__(self):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
         return self
 
     def __abs__(self):
@@ -589,37 +640,64 @@ class Tensor:
         return _ops.bitwise_not(self)
 
     def __and__(self, other):
-        return _ops.bitwise_and(self, other)
+        try:
+            return _ops.bitwise_and(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     __rand__ = __and__
 
     def __or__(self, other):
-        return _ops.bitwise_or(self, other)
+        try:
+            return _ops.bitwise_or(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     __ror__ = __or__
 
     def __xor__(self, other):
-        return _ops.bitwise_xor(self, other)
+        try:
+            return _ops.bitwise_xor(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     __rxor__ = __xor__
 
     def __eq__(self, other):
-        return _ops.eq(self, other)
+        try:
+            return _ops.eq(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __ne__(self, other):
-        return _ops.ne(self, other)
+        try:
+            return _ops.ne(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __lt__(self, other):
-        return _ops.lt(self, other)
+        try:
+            return _ops.lt(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __le__(self, other):
-        return _ops.le(self, other)
+        try:
+            return _ops.le(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __gt__(self, other):
-        return _ops.gt(self, other)
+        try:
+            return _ops.gt(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __ge__(self, other):
-        return _ops.ge(self, other)
+        try:
+            return _ops.ge(self, other)
+        except _ArgTypeError:
+            return NotImplemented
 
     def __getitem__(self, index):
         return _ops.getitem(self, index)

@@ -101,7 +101,7 @@ def _index(self, index):
 
 
 def _check_advanced(self, index):
-    for k, i in enumerate(index):
+    for i in index:
         if isinstance(i, np.ndarray) and i.dtype.kind == "f":
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         if isinstance(i, (list, tuple)):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
-from .registry import expose, op
+from .registry import _scalar_name, expose, op
 from .shape import _squeeze_matmul, _unsafe_view
 
 
@@ -62,7 +62,10 @@ def mv(input, vec, *, out=None):
     if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.ndim else 0}),"
                            f" mat ({_dims(input)}), vec ({_dims(vec)})")
-    _same_dtype(input, vec)
+    if input.dtype is not vec.dtype:
+        v, m = _scalar_name(vec.dtype), _scalar_name(input.dtype)
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {v}, {m}, "
+                           f"and {v}")
     from .registry import run
     return run(_mv, (input, vec), out)
 
@@ -109,7 +112,9 @@ def bmm(input, mat2, *, out=None):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, "
             f"{mat2.shape[1]}].")
-    _same_dtype(input, mat2)
+    if input.dtype is not mat2.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
+                           f"{_scalar_name(mat2.dtype)}")
     from .registry import run
     return run(_bmm, (input, mat2), out)
 
@@ -142,6 +147,23 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     return run(_addmm, (input, mat1, mat2, beta, alpha), out)
 
 
+def _should_fold(t1, t2) -> bool:
+    """torch's should_fold: run a batched·matrix product as one mm (or mv)."""
+    larger = t1.ndim >= t2.ndim
+    big = t1 if larger else t2.mT
+    small_dim = t2.ndim if larger else t1.ndim
+    if not (big.ndim >= 3 and small_dim <= 2):
+        return False
+    if (t2 if larger else t1).requires_grad:
+        return True
+    if t1.ndim == 2:
+        return False
+    if big._data.size == 0:
+        return True
+    st, sh = big.stride(), big.shape
+    return all(st[i] == st[i + 1] * sh[i + 1] for i in range(big.ndim - 2))
+
+
 @expose
 def matmul(input, other, *, out=None):
     """Matrix product with torch's dispatch over the operands' dims and batch broadcasting."""
@@ -164,40 +186,41 @@ def matmul(input, other, *, out=None):
         return _squeeze_matmul(mm(input.unsqueeze(0), other), 0)
     if d1 == 2 and d2 == 2:
         return mm(input, other, out=out)
-    if d1 >= 3 and d2 <= 2:
-        folded = input.reshape(-1, input.shape[-1])
-        if d2 == 1:
-            if input.shape[-1] != other.shape[0]:
-                raise RuntimeError(f"size mismatch, got input ({folded.shape[0]}), mat "
-                                   f"({_dims(folded)}), vec ({other.shape[0]})")
-            return _unsafe_view(mv(folded, other), input.shape[:-1])
-        if input.shape[-1] != other.shape[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(folded)} and "
-                               f"{_dims(other)})")
-        return _unsafe_view(mm(folded, other), tuple(input.shape[:-1]) + (other.shape[1],))
+    if _should_fold(input, other):
+        # fold the batch of the larger operand into the rows of one mm (or mv)
+        transpose = d2 > d1
+        t1 = other.mT if transpose else input
+        t2 = (input.t() if d1 == 2 else input) if transpose else other
+        shape = tuple(t1.shape[:-1])
+        folded = t1.reshape(-1 if t1._data.shape[-1] else _numel(shape), t1.shape[-1])
+        if t2.ndim == 2:
+            output = _unsafe_view(mm(folded, t2), shape + (t2.shape[1],))
+            return output.mT.contiguous() if transpose else output
+        if t1.shape[-1] != t2.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({folded.shape[0]}), mat "
+                               f"({_dims(folded)}), vec ({t2.shape[0]})")
+        return _unsafe_view(mv(folded, t2), shape)
     # batched: broadcast the batch dims and run one bmm
-    a = input.unsqueeze(0) if d1 == 1 else input
-    b = other.unsqueeze(-1) if d2 == 1 else other
-    n, m1 = a.shape[-2], a.shape[-1]
-    m2, p = b.shape[-2], b.shape[-1]
-    if m1 != m2:
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{_batch(a.shape[:-2], b.shape[:-2])}, {m1}] but got: "
-                           f"[{_batch(a.shape[:-2], b.shape[:-2])}, {m2}].")
+    n = input.shape[-2] if d1 > 1 else 1
+    m1 = input.shape[-1]
+    m2 = other.shape[-2] if d2 > 1 else other.shape[0]
+    p = other.shape[-1] if d2 > 1 else 1
     from .util import broadcast_shapes
-    batch = broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
-    nb = 1
-    for s in batch:
-        nb *= s
-    a3 = a.expand(batch + (n, m1)).reshape(nb, n, m1)
-    b3 = b.expand(batch + (m2, p)).reshape(nb, m2, p)
+    batch = broadcast_shapes(tuple(input.shape[:-2]), tuple(other.shape[:-2]))
+    nb = _numel(batch)
+    a3 = input.expand(batch + (n, m1)).reshape(nb, n, m1)
+    if d2 == 1:
+        b3 = other.expand(batch + (m2,)).reshape(nb, m2).unsqueeze(2)
+    else:
+        b3 = other.expand(batch + (m2, p)).reshape(nb, m2, p)
     shape = batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
-    return _unsafe_view(bmm(a3, b3), shape)
+    res = bmm(a3, b3)
+    return _unsafe_view(res.squeeze(-1) if d2 == 1 else res, shape)
 
 
-def _batch(s1, s2):
+def _numel(shape):
     n = 1
-    for s in s1 or s2:
+    for s in shape:
         n *= s
     return n
 

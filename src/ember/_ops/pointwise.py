@@ -18,17 +18,39 @@ def _scale(grad, alpha):
     return grad if _is_one(alpha) else grad * alpha
 
 
-def _check_alpha(alpha, *operands):
-    if not _is_one(alpha):
-        dt = [o.dtype for o in operands if hasattr(o, "dtype")]
-        if isinstance(alpha, float) and dt and not (dt[0].is_floating_point or dt[0].is_complex):
-            raise RuntimeError("For integral input tensors, argument alpha must not be a "
-                               "floating point number.")
+def _check_alpha(self, other, alpha=1):
+    """torch's alpha_check against the result dtype."""
+    if type(alpha) is int and alpha == 1:
+        return
+    from .. import _dtype as D
+    dt = D.result_type(self, other)
+    if isinstance(alpha, bool) and dt is not D.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                           "floating point number.")
+
+
+def _is_bool(x) -> bool:
+    from .. import _dtype as D
+    return getattr(x, "dtype", None) is D.bool or isinstance(x, bool)
+
+
+def _check_sub(self, other, alpha=1):
+    """torch's sub_check (on the inputs' own dtypes), then alpha_check."""
+    if _is_bool(self) or _is_bool(other):
+        if _is_bool(self) and _is_bool(other):
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                               "supported. Use the `^` or `logical_xor()` operator instead.")
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
+                           "supported. If you are trying to invert a mask, use the `~` or "
+                           "`logical_not()` operator instead.")
+    _check_alpha(self, other, alpha)
 
 
 # ----------------------------------------------------------------------------- arithmetic
 
-@op("AddBackward0", inplace=True,
+@op("AddBackward0", inplace=True, check=_check_alpha,
     self=lambda grad: grad,
     other=lambda grad, alpha: _scale(grad, alpha))
 def add(self, other, *, alpha=1):
@@ -38,20 +60,17 @@ def add(self, other, *, alpha=1):
     return xp.add(self, xp.multiply(other, alpha).astype(xp.result_type(self, other)))
 
 
-@op("SubBackward0", inplace=True,
+@op("SubBackward0", inplace=True, check=_check_sub,
     self=lambda grad: grad,
     other=lambda grad, alpha: -_scale(grad, alpha))
 def sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
-    if getattr(self, "dtype", None) == xp.bool_ or getattr(other, "dtype", None) == xp.bool_:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
     if _is_one(alpha):
         return xp.subtract(self, other)
     return xp.subtract(self, xp.multiply(other, alpha).astype(xp.result_type(self, other)))
 
 
-@op("RsubBackward0", name="rsub_tensor", method=False, function=False,
+@op("RsubBackward0", name="rsub_tensor", method=False, function=False, check=_check_sub,
     self=lambda grad, alpha: -_scale(grad, alpha),
     other=lambda grad: grad)
 def _rsub_tensor(self, other, *, alpha=1):
@@ -59,6 +78,7 @@ def _rsub_tensor(self, other, *, alpha=1):
 
 
 @op("RsubBackward1", name="rsub_scalar", method=False, function=False, tensors=("self", "other"),
+    check=_check_sub,
     self=lambda grad, alpha: -_scale(grad, alpha))
 def _rsub_scalar(self, other, *, alpha=1):
     return xp.subtract(other, self if _is_one(alpha) else xp.multiply(self, alpha))
@@ -124,18 +144,26 @@ def _pow_self(grad, self, exponent):
 @op("PowBackward0", name="pow_scalar", method=False, function=False, tensors=("self", "exponent"),
     self=_pow_self)
 def _pow_scalar(self, exponent):
+    if self.dtype == xp.bool_:   # bool ** bool: NumPy has no bool power
+        return xp.power(self.astype(xp.int8), exponent.astype(xp.int8)).astype(xp.bool_)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.power(self, exponent)
 
 
-def _pow_exp(grad, self, result):
+def _pow_exp(grad, self, exponent, result):
+    """torch's pow_backward_exponent: 0 where the base is 0 and the exponent >= 0."""
     from .._tensor import Tensor
-    base = self if isinstance(self, Tensor) else None
-    if base is None:
-        return grad * result * _log_scalar(self)
-    mask = (base == 0) & (result == result)
-    g = grad * result * log(base)
-    return where(mask, 0.0 * g, g)
+    if not isinstance(self, Tensor):
+        g = grad * (result * _log_scalar(self))
+        return where(exponent >= 0, 0.0 * g, g) if self == 0 else g
+    g = grad * (result * log(self.to(result.dtype)))
+    return where((self == 0) & (exponent >= 0), 0.0 * g, g)
+
+
+def _pow_self_tensor(grad, self, exponent):
+    """torch's pow_backward_self for a tensor exponent: 0 where the exponent is 0."""
+    g = grad * (exponent * self.pow(exponent - 1))
+    return where(exponent == 0, 0.0 * g, g)
 
 
 def _log_scalar(x):
@@ -144,9 +172,9 @@ def _log_scalar(x):
 
 
 @op("PowBackward1", name="pow_tensor", method=False, function=False,
-    self=lambda grad, self, exponent: grad * exponent * self.pow(exponent - 1),
-    exponent=_pow_exp)
+    self=_pow_self_tensor, exponent=_pow_exp)
 def _pow_tensor(self, exponent):
+    _no_bool_pow(self)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.power(self, exponent)
 
@@ -156,6 +184,11 @@ def _pow_tensor(self, exponent):
 def _pow_scalar_base(self, exponent):
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.power(self, exponent)
+
+
+def _no_bool_pow(arr):
+    if arr.dtype == xp.bool_:   # the computation dtype: both operands are bool
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
 
 
 def _pow_dispatch(input, exponent):
@@ -213,6 +246,8 @@ def reciprocal(self):
 @op("AbsBackward0", inplace=True, self=lambda grad, self: grad * self.sgn())
 def abs(self):
     """Absolute value."""
+    if self.dtype == xp.bool_:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return xp.abs(self)
 
 
@@ -282,7 +317,7 @@ def sigmoid(self):
 def relu(self):
     """``max(x, 0)``."""
     if self.dtype == xp.bool_:
-        raise RuntimeError('"clamp_min_scalar_cpu" not implemented for \'Bool\'')
+        raise RuntimeError("Boolean inputs not supported for relu")
     return xp.maximum(self, self.dtype.type(0))
 
 
@@ -293,7 +328,7 @@ def _comparison(name, ufunc, doc):
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    return op(None, promote=COMPARE, tensors=("self", "other"))(kernel)
+    return op(None, promote=COMPARE, tensors=("self", "other"), inplace=True)(kernel)
 
 
 eq = _comparison("eq", xp.equal, "Element-wise ``==`` as a bool tensor.")

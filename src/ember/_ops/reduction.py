@@ -37,12 +37,31 @@ def _sum_dim(self, dim, keepdim=False, dtype=None):
     return xp.sum(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self, dtype))
 
 
+def _reduce_dims(input, dim):
+    """``dim`` normalised for a reduction: ``()`` means every dim; a 0-d tensor has none."""
+    nd = input._data.ndim
+    dims = norm_dims(dim, nd)
+    if nd == 0:
+        return ()
+    return dims if dims or (dim is not None and not isinstance(dim, (tuple, list))) \
+        else tuple(range(nd))
+
+
+_SUM_OUT_ERROR = (
+    "sum() received an invalid combination of arguments - got (Tensor, out=Tensor), but "
+    "expected one of:\n * (Tensor input, *, torch.dtype dtype = None)\n * (Tensor input, tuple "
+    "of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n")
+
+
 @expose
-def sum(input, dim=None, keepdim=False, *, dtype=None):
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over ``dim`` (int or tuple), keeping dims if ``keepdim``."""
+    from .registry import run
     if dim is None:
+        if out is not None:
+            raise TypeError(_SUM_OUT_ERROR)
         return _sum_all(input, dtype)
-    return _sum_dim(input, norm_dims(dim, input._data.ndim), keepdim, dtype)
+    return run(_sum_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
 
 def _mean_check(input, dtype):
@@ -77,12 +96,13 @@ def _mean_dim(self, dim, keepdim=False, dtype=None):
 
 
 @expose
-def mean(input, dim=None, keepdim=False, *, dtype=None):
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
+    from .registry import run
     _mean_check(input, dtype)
     if dim is None:
-        return _mean_all(input, dtype)
-    return _mean_dim(input, norm_dims(dim, input._data.ndim), keepdim, dtype)
+        return run(_mean_all, (input, dtype), out)
+    return run(_mean_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
 
 del D

@@ -65,7 +65,7 @@ class OpNode(Node):
         env["grad"] = g
         env["grads"] = grads
         out = []
-        for (name, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
+        for (_, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
             if node is None:
                 out.append(None)
             else:
@@ -97,8 +97,9 @@ class OpDef:
     """One op entry: kernel, formulas, promotion kind, and its generated Node class."""
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
-                 view=False):
+                 view=False, check=None):
         self.name = name
+        self.check = check
         self.view = view
         self.node_name = node_name
         sig = inspect.signature(kernel)
@@ -134,11 +135,15 @@ class OpDef:
 
 def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
-       view: bool = False, **formulas):
-    """Define an op from its kernel; see the module docstring."""
+       view: bool = False, check=None, **formulas):
+    """Define an op from its kernel; see the module docstring.
+
+    ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
+    and raises torch's errors that depend on the inputs' own dtypes.
+    """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
-        d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view)
+        d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check)
         OPS[opname] = d
         _expose(d, opname, method=method, function=function, inplace=inplace)
         return d
@@ -159,7 +164,11 @@ def _arrays(op, args):
                 args[i] = a._data
         return args, None
     present = [args[i] for i in idx if args[i] is not None]
-    dt = D.result_type(*present)
+    try:
+        dt = D.result_type(*present)
+    except TypeError:
+        _bad_arg(op, args)
+        raise
     cdt = dt
     if promote is FLOAT and dt._category < 2:
         cdt = D.get_default_dtype()
@@ -172,6 +181,26 @@ def _arrays(op, args):
         elif a is not None:
             args[i] = _np_scalar(a, npdt)
     return args, (D.bool if promote is COMPARE else cdt)
+
+
+def _bad_arg(op, args):
+    """torch's TypeError for the first argument that is neither a tensor nor a number."""
+    import numbers
+    for i in op.tensor_idx:
+        a = args[i]
+        if a is not None and not isinstance(a, (Tensor, numbers.Number)):
+            name = "input" if op.params[i] == "self" else op.params[i]
+            raise _errors.ArgTypeError(f"{op.name}(): argument '{name}' (position {i + 1}) must be "
+                               f"Tensor, not {type(a).__name__}")
+
+
+def _kernel_error(op, args, err):
+    """Turn a NumPy error of a kernel into torch's (a broadcast clash); else re-raise."""
+    shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
+    if len(shapes) > 1:
+        from .util import broadcast_shapes
+        broadcast_shapes(*shapes)
+    raise err
 
 
 def _np_scalar(value, npdt):
@@ -203,8 +232,13 @@ def _requires(op, args):
 
 def run(op, args, out=None):
     """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed."""
+    if op.check is not None:
+        op.check(*args)
     kargs, dt = _arrays(op, args)
-    res = op.kernel(*kargs)
+    try:
+        res = op.kernel(*kargs)
+    except ValueError as e:
+        _kernel_error(op, args, e)
     record = _requires(op, args)
     if out is not None:
         if record:
@@ -235,6 +269,10 @@ def _share(view, base):
 def _write_out(out, res):
     res = _as_array(res, None)
     if out._data.shape != res.shape:
+        if out._data.size:
+            import warnings
+            warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
+                          stacklevel=4)
         out._data = xp.empty(res.shape, out._data.dtype)
     xp.copyto(out._data, res, casting="unsafe")
     out._vc.value += 1
@@ -343,11 +381,23 @@ def run_inplace(op, args):
     check_inplace(self)
     if self._inference and not _state.inference:
         raise RuntimeError(_errors.INFERENCE_INPLACE)
+    if op.check is not None:
+        op.check(*args)
     kargs, dt = _arrays(op, args)
     if dt is not None and not D.can_cast(dt, self.dtype):
         raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
                            f"output type {_scalar_name(self.dtype)}")
-    res = op.kernel(*kargs)
+    try:
+        res = op.kernel(*kargs)
+    except ValueError as e:
+        _kernel_error(op, args, e)
+    rshape = getattr(res, "shape", ())
+    if rshape != self._data.shape:
+        from .util import broadcast_shapes
+        full = broadcast_shapes(self._data.shape, rshape)
+        if full != self._data.shape:
+            raise RuntimeError(f"output with shape {list(self._data.shape)} doesn't match the "
+                               f"broadcast shape {list(full)}")
     record = _requires(op, args)
     original = None
     if record:
@@ -359,8 +409,6 @@ def run_inplace(op, args):
             original.grad_fn, original._output_nr = self.grad_fn, self._output_nr
             original._requires_grad = self._requires_grad
     data = self._data
-    if getattr(res, "shape", ()) != data.shape:
-        res = xp.broadcast_to(res, data.shape) if data.ndim >= xp.ndim(res) else res
     xp.copyto(data, res, casting="unsafe")
     self._vc.value += 1
     if record:

@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Sequence
 
 from .. import _errors
-from . import grad_mode
+from . import grad_mode  # noqa: F401  (ember.autograd.grad_mode, as torch has)
 from .engine import execute
 from .function import Function, FunctionCtx, once_differentiable
 from .functional_check import gradcheck, gradgradcheck

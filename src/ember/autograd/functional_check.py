@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import grad_mode
-
 
 class GradcheckError(RuntimeError):
     """Raised by gradcheck when the numerical and analytical gradients differ."""
@@ -28,24 +26,25 @@ def _outputs(fn, inputs):
 def _numerical(fn, inputs, diff, outputs, eps):
     """d(outputs)/d(inputs[i]) by central differences: list over (input, output) pairs."""
     jac = {}
-    with grad_mode.no_grad():
-        for i in diff:
-            x = inputs[i]._data
-            flat = x.reshape(-1) if x.flags.c_contiguous else None
-            if flat is None:
-                raise ValueError("gradcheck expects contiguous inputs")
-            cols = [np.zeros((x.size, o._data.size), np.float64) for o in outputs]
-            for k in range(x.size):
-                orig = flat[k].copy()
-                flat[k] = orig + eps
-                plus = [o._data.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
-                flat[k] = orig - eps
-                minus = [o._data.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
-                flat[k] = orig
-                for j in range(len(outputs)):
-                    cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
+    # perturb the arrays themselves (no version bump); fn may itself need autograd, as
+    # gradgradcheck's first-derivative function does
+    for i in diff:
+        x = inputs[i]._data
+        flat = x.reshape(-1) if x.flags.c_contiguous else None
+        if flat is None:
+            raise ValueError("gradcheck expects contiguous inputs")
+        cols = [np.zeros((x.size, o._data.size), np.float64) for o in outputs]
+        for k in range(x.size):
+            orig = flat[k].copy()
+            flat[k] = orig + eps
+            plus = [o._data.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
+            flat[k] = orig - eps
+            minus = [o._data.astype(np.float64).ravel().copy() for o in _outputs(fn, inputs)]
+            flat[k] = orig
             for j in range(len(outputs)):
-                jac[(i, j)] = cols[j]
+                cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
+        for j in range(len(outputs)):
+            jac[(i, j)] = cols[j]
     return jac
 
 

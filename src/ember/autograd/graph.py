@@ -76,7 +76,9 @@ class SavedTensor:
         self.vc = tensor._vc
         self.version = tensor._vc.value
         self.is_output = is_output
-        self.requires_grad = tensor.requires_grad
+        # an op's own output gets its grad_fn only after the node saved it
+        self.requires_grad = tensor.requires_grad or (is_output and (
+            tensor.dtype.is_floating_point or tensor.dtype.is_complex))
         self.name = name
         self.output_nr = tensor._output_nr
         hooks = grad_mode.state.saved_hooks
