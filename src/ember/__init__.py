@@ -64,6 +64,7 @@ from ._factories import (
     zeros,
     zeros_like,
 )
+from . import _printing as _tensor_str  # torch._tensor_str.printoptions
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor
 from .autograd.grad_mode import (
