@@ -185,6 +185,26 @@ class DataLoader:
         self.persistent_workers = persistent_workers
         self._IterableDataset_len_called = None
         self._initialized = True
+        self.check_worker_number_rationality()
+
+    def check_worker_number_rationality(self) -> None:
+        """Warn, with torch's text, when more workers are asked for than there are CPUs."""
+        if not self.num_workers:
+            return
+        cpuset_checked = hasattr(os, "sched_getaffinity")
+        suggest = len(os.sched_getaffinity(0)) if cpuset_checked else os.cpu_count()
+        if suggest is None or self.num_workers > suggest:
+            if suggest is not None:
+                detail = (f"Our suggested max number of worker in current system is {suggest}"
+                          f"{'' if cpuset_checked else ' (`cpuset` is not taken into account)'}"
+                          ", which is smaller than what this DataLoader is going to create.")
+            else:
+                detail = ("DataLoader is not able to compute a suggested max number of worker "
+                          "in current system.")
+            warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in "
+                          f"total. {detail} Please be aware that excessive worker creation "
+                          "might get DataLoader running slow or even freeze, lower the worker "
+                          "number to avoid potential slowness/freeze if necessary.", stacklevel=2)
 
     def __setattr__(self, attr: str, val: Any) -> None:
         if self._initialized and attr in ("batch_size", "batch_sampler", "sampler", "drop_last",
@@ -196,6 +216,7 @@ class DataLoader:
     def _get_iterator(self):
         if self.num_workers == 0:
             return _SingleProcessDataLoaderIter(self)
+        self.check_worker_number_rationality()
         return _MultiProcessingDataLoaderIter(self)
 
     def __iter__(self):
