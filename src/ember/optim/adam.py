@@ -175,7 +175,7 @@ class AdamW(Adam):
     >>> w.grad = ember.tensor([1.0])
     >>> opt.step()
     >>> w
-    tensor([0.8990], requires_grad=True)
+    tensor([0.8900], requires_grad=True)
     """
 
     def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,

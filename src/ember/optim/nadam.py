@@ -43,7 +43,7 @@ class NAdam(Optimizer):
     >>> w.grad = ember.tensor([1.0])
     >>> opt.step()
     >>> w
-    tensor([0.8648], requires_grad=True)
+    tensor([0.8944], requires_grad=True)
     """
 
     def __init__(self, params: ParamsT, lr: float | Tensor = 2e-3,
