@@ -63,7 +63,8 @@ def _state_summary(state: ember.Tensor) -> dict:
             "seeded": int.from_bytes(b[12:16], "little", signed=True),
             "next": int.from_bytes(b[16:24], "little"),
             "normal_is_valid": int.from_bytes(b[5040:5044], "little", signed=True),
-            "normal_y": float(np.frombuffer(b[5024:5032], "<f8")[0]),
+            "normal_y": float(np.frombuffer(b[5024:5032], "<f8")[0])
+            if b[5040] else None,
             "float_normal_is_valid": bool(b[5052])}
 
 
