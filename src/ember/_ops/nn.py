@@ -1,0 +1,1306 @@
+"""Neural-network ops: softmax, losses, activations, convolution, pooling, normalisation.
+
+Every differentiable op carries torch's node name (``ConvolutionBackward0``,
+``NllLossBackward0`` …). Where torch's backward is itself a linear map (convolution, pooling,
+``nll_loss``, embedding, padding) the backward is defined here as an op of its own whose
+formula is the forward again (the adjoint of an adjoint), so double backward works through
+every entry. Kernels are vectorised: convolution and pooling build strided windows
+(``as_strided``) and reduce them with one batched matmul or one reduction; backward loops at
+most over the kernel's offsets, never over pixels or the batch.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._device import xp
+from .._tensor import Tensor
+from .registry import NONE, expose, op
+from .util import norm_dim
+
+_as_strided = np.lib.stride_tricks.as_strided
+
+
+def _ember():
+    import ember
+    return ember
+
+
+def _where(cond, a, b):
+    from .pointwise import where
+    return where(cond, a, b)
+
+
+def _zeros_like(t):
+    return Tensor._wrap(xp.zeros(t._data.shape, t._data.dtype))
+
+
+# ============================================================================ softmax family
+
+def _softmax_np(x, dim):
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = xp.exp(x - x.max(axis=dim, keepdims=True))
+        return e / e.sum(axis=dim, keepdims=True)
+
+
+def _log_softmax_np(x, dim):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        s = x - x.max(axis=dim, keepdims=True)
+        return s - xp.log(xp.exp(s).sum(axis=dim, keepdims=True))
+
+
+@op("SoftmaxBackward0", name="_softmax", method=False, function=False, promote=NONE,
+    self=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)))
+def _softmax(self, dim):
+    if self.ndim == 0:
+        return xp.ones_like(self)
+    return _softmax_np(self, dim)
+
+
+@op("LogSoftmaxBackward0", name="_log_softmax", method=False, function=False, promote=NONE,
+    self=lambda grad, result, dim: grad - result.exp() * grad.sum(dim, keepdim=True))
+def _log_softmax(self, dim):
+    if self.ndim == 0:
+        return xp.zeros_like(self)
+    return _log_softmax_np(self, dim)
+
+
+def _prep_softmax(input, dim, dtype):
+    if dtype is not None:
+        input = input.to(dtype)
+    elif not input.dtype.is_floating_point:
+        raise RuntimeError(f'"softmax_lastdim_kernel_impl" not implemented for '
+                           f"'{_scalar(input)}'")
+    return input, norm_dim(dim, max(input.ndim, 1)) if input.ndim else 0
+
+
+def _scalar(t):
+    from .registry import _scalar_name
+    return _scalar_name(t.dtype)
+
+
+@expose
+def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)``, computed stably (node ``SoftmaxBackward0``)."""
+    input, dim = _prep_softmax(input, dim, dtype)
+    return _softmax(input, dim)
+
+
+@expose
+def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """``log(softmax(x, dim))``, computed stably (node ``LogSoftmaxBackward0``)."""
+    input, dim = _prep_softmax(input, dim, dtype)
+    return _log_softmax(input, dim)
+
+
+# ============================================================================ losses
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def reduction_enum(reduction: str) -> int:
+    """torch's ``Reduction`` number of a reduction name (``ValueError`` for a bad one)."""
+    try:
+        return _REDUCTIONS[reduction]
+    except KeyError:
+        raise ValueError(f"{reduction} is not a valid value for reduction") from None
+
+
+def _reduce_np(loss, reduction):
+    if reduction == 1:
+        return loss.mean() if loss.size else xp.array(xp.nan, loss.dtype)
+    if reduction == 2:
+        return loss.sum()
+    return loss
+
+
+def _norm(grad, self, reduction):
+    """The incoming gradient of a pointwise loss, divided by n for ``mean``."""
+    if reduction == 1:
+        return grad / max(1, self.numel())
+    return grad
+
+
+# ----- nll_loss
+
+def _nll_targets(self, target, weight, ignore_index):
+    x = self if self.ndim > 1 else self[None]
+    t = target if self.ndim > 1 else target[None]
+    mask = t != ignore_index
+    tt = xp.where(mask, t, 0)
+    c = x.shape[1]
+    bad = (tt < 0) | (tt >= c)
+    if bad.any():
+        raise IndexError(f"Target {int(tt[bad].flat[0])} is out of bounds.")
+    w = (weight[tt] if weight is not None else xp.ones(tt.shape, x.dtype)) * mask
+    return x, tt, w.astype(x.dtype)
+
+
+def _nll_kernel(self, target, weight, reduction, ignore_index):
+    x, t, w = _nll_targets(self, target, weight, ignore_index)
+    picked = xp.take_along_axis(x, t[:, None], axis=1)[:, 0]
+    losses = -picked * w
+    if reduction == 0:
+        return losses if self.ndim > 1 else losses[0]
+    if reduction == 2:
+        return losses.sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (losses.sum() / w.sum()).astype(x.dtype)
+
+
+def _nll_backward_kernel(grad_output, target, weight, sizes, reduction, ignore_index):
+    x = xp.empty(sizes, grad_output.dtype)
+    xx, t, w = _nll_targets(x, target, weight, ignore_index)
+    g = grad_output if self_ndim(sizes) > 1 or reduction != 0 else grad_output[None]
+    if reduction == 1:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            g = g / w.sum()
+    out = xp.zeros(xx.shape, grad_output.dtype)
+    xp.put_along_axis(out, t[:, None], (-w * g)[:, None].astype(out.dtype), axis=1)
+    return out.reshape(sizes)
+
+
+def self_ndim(sizes):
+    return len(sizes)
+
+
+def _make_nll(node):
+    fwd = op(node, name="_nll_loss_" + node, method=False, function=False, promote=NONE,
+             tensors=("self", "target", "weight"),
+             self=lambda grad, target, weight, self_shape, reduction, ignore_index:
+             bwd(grad, target, weight, self_shape, reduction, ignore_index))(_nll_kernel)
+    bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_nll_backward_" + node,
+             method=False, function=False, promote=NONE,
+             tensors=("grad_output", "target", "weight"),
+             grad_output=lambda grad, target, weight, reduction, ignore_index:
+             fwd(grad, target, weight, reduction, ignore_index))(_nll_backward_kernel)
+    return fwd
+
+
+_nll_loss_1d = _make_nll("NllLossBackward0")
+_nll_loss_2d = _make_nll("NllLoss2DBackward0")
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             ignore_index: int = -100, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of ``target`` classes under log-probabilities ``input``."""
+    r = reduction_enum(reduction)
+    if input.ndim >= 1 and target.ndim != input.ndim - 1 and input.ndim > 1:
+        raise ValueError(f"Expected target size {_expected(input)}, got {tuple(target.shape)}")
+    if input.ndim > 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    if target.dtype.is_floating_point:
+        raise RuntimeError("expected scalar type Long but found Float")
+    fn = _nll_loss_1d if input.ndim <= 2 else _nll_loss_2d
+    return fn(input, target, weight, r, int(ignore_index))
+
+
+def _expected(input):
+    return "(" + ", ".join(str(s) for i, s in enumerate(input.shape) if i != 1) + ")"
+
+
+# ----- pointwise losses (formulas in ember ops)
+
+@op("MseLossBackward0", name="_mse_loss", method=False, function=False,
+    self=lambda grad, self, target, reduction: _norm(grad, self, reduction) * 2 * (self - target),
+    target=lambda grad, self, target, reduction:
+    -(_norm(grad, self, reduction) * 2 * (self - target)))
+def _mse_loss(self, target, reduction):
+    d = self - target
+    return _reduce_np(d * d, reduction)
+
+
+def _smooth_l1_grad(grad, self, target, reduction, beta):
+    z = self - target
+    g = _norm(grad, self, reduction)
+    if beta == 0:
+        return g * z.sign()
+    return _where(z < -beta, -g + 0 * z, _where(z > beta, g + 0 * z, g * z / beta))
+
+
+@op("SmoothL1LossBackward0", name="_smooth_l1_loss", method=False, function=False,
+    self=lambda grad, self, target, reduction, beta:
+    _smooth_l1_grad(grad, self, target, reduction, beta),
+    target=lambda grad, self, target, reduction, beta:
+    -_smooth_l1_grad(grad, self, target, reduction, beta))
+def _smooth_l1_loss(self, target, reduction, beta):
+    d = xp.abs(self - target)
+    if beta == 0:
+        return _reduce_np(d, reduction)
+    return _reduce_np(xp.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta).astype(d.dtype),
+                      reduction)
+
+
+def _huber_grad(grad, self, target, reduction, delta):
+    z = self - target
+    g = _norm(grad, self, reduction)
+    return _where(z < -delta, -g * delta + 0 * z, _where(z > delta, g * delta + 0 * z, g * z))
+
+
+@op("HuberLossBackward0", name="_huber_loss", method=False, function=False,
+    self=lambda grad, self, target, reduction, delta:
+    _huber_grad(grad, self, target, reduction, delta),
+    target=lambda grad, self, target, reduction, delta:
+    -_huber_grad(grad, self, target, reduction, delta))
+def _huber_loss(self, target, reduction, delta):
+    d = xp.abs(self - target)
+    return _reduce_np(xp.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)).astype(d.dtype),
+                      reduction)
+
+
+def _bce_grad(grad, self, target, weight, reduction):
+    g = _norm(grad, self, reduction) * (self - target) / ((1 - self) * self).clamp(min=1e-12)
+    return g if weight is None else g * weight
+
+
+def _bce_target_grad(grad, self, weight, reduction):
+    g = _norm(grad, self, reduction) * ((1 - self).log().clamp(min=-100)
+                                        - self.log().clamp(min=-100))
+    return g if weight is None else g * weight
+
+
+@op("BinaryCrossEntropyBackward0", name="_binary_cross_entropy", method=False,
+    function=False, tensors=("self", "target", "weight"),
+    self=_bce_grad,
+    target=lambda grad, self, weight, reduction: _bce_target_grad(grad, self, weight, reduction))
+def _binary_cross_entropy(self, target, weight, reduction):
+    if ((self < 0) | (self > 1)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    with np.errstate(divide="ignore"):
+        lx = xp.maximum(xp.log(self), -100)
+        l1x = xp.maximum(xp.log1p(-self), -100)
+    loss = -(target * lx + (1 - target) * l1x)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce_np(loss.astype(self.dtype), reduction)
+
+
+def _log_sigmoid_np(x):
+    return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+
+
+def _bcel_grad(grad, self, target, weight, pos_weight, reduction):
+    if pos_weight is None:
+        g = self.sigmoid() - target
+    else:
+        t = pos_weight * target
+        g = (t + 1 - target) * self.sigmoid() - t
+    g = g * _norm(grad, self, reduction)
+    return g if weight is None else g * weight
+
+
+def _bcel_target_grad(grad, self, weight, pos_weight, reduction):
+    if pos_weight is None:
+        g = -self
+    else:
+        g = (pos_weight - 1) * log_sigmoid(self) - self
+    g = g * _norm(grad, self, reduction)
+    return g if weight is None else g * weight
+
+
+@op("BinaryCrossEntropyWithLogitsBackward0", name="_bce_with_logits", method=False,
+    function=False, tensors=("self", "target", "weight", "pos_weight"),
+    self=_bcel_grad, target=_bcel_target_grad)
+def _bce_with_logits(self, target, weight, pos_weight, reduction):
+    ls = _log_sigmoid_np(self)
+    if pos_weight is not None:
+        ls = ls * ((pos_weight - 1) * target + 1)
+    loss = (1 - target) * self - ls
+    if weight is not None:
+        loss = loss * weight
+    return _reduce_np(loss.astype(self.dtype), reduction)
+
+
+# ============================================================================ activations
+
+@op("LeakyReluBackward0", name="leaky_relu", method=False, function=False,
+    self=lambda grad, self, negative_slope: _where(self > 0, grad, grad * negative_slope))
+def leaky_relu(self, negative_slope=0.01):
+    """``x`` where positive, ``negative_slope * x`` elsewhere."""
+    return xp.where(self > 0, self, self * self.dtype.type(negative_slope))
+
+
+def _elu_grad(grad, self, alpha, scale, input_scale):
+    neg = grad * (input_scale * alpha * scale) * (self * input_scale).exp()
+    return _where(self > 0, grad * scale, neg)
+
+
+def _elu_np(x, alpha, scale, input_scale):
+    t = x.dtype.type
+    with np.errstate(over="ignore"):
+        neg = xp.expm1(x * t(input_scale)) * t(alpha * scale)
+    return xp.where(x > 0, x * t(scale), neg)
+
+
+@op("EluBackward0", name="elu", method=False, function=False, self=_elu_grad)
+def elu(self, alpha=1.0, scale=1.0, input_scale=1.0):
+    """Exponential linear unit ``scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))``."""
+    return _elu_np(self, alpha, scale, input_scale)
+
+
+@op("CeluBackward0", name="celu", method=False,
+    self=lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1.0, 1.0 / alpha))
+def celu(self, alpha=1.0):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    return _elu_np(self, alpha, 1.0, 1.0 / alpha)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@expose(method=False)
+def selu(input: Tensor) -> Tensor:
+    """Scaled ELU with torch's constants (node ``EluBackward0``)."""
+    return elu(input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+
+
+# erf in NumPy: W. J. Cody's rational approximations (relative error below 1e-16)
+_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
+          3.20937758913846947e03, 1.85777706184603153e-1)
+_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
+          2.84423683343917062e03)
+_ERF_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
+          2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
+          2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
+_ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
+          1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
+          3.43936767414372164e03, 1.23033935480374942e03)
+_ERF_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1,
+          1.60837851487422766e-2, 6.58749161529837803e-4, 1.63153871373020978e-2)
+_ERF_Q = (2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-1,
+          6.05183413124413191e-2, 2.33520497626869185e-3)
+
+
+def erf_np(x: np.ndarray) -> np.ndarray:
+    """The error function, element-wise, computed in float64 (Cody's algorithm)."""
+    x64 = np.asarray(x, dtype=np.float64)
+    y = np.abs(x64)
+    out = np.empty_like(x64)
+    small = y <= 0.46875
+    if small.any():
+        ys = y[small]
+        z = ys * ys
+        num = _ERF_A[4] * z
+        den = z
+        for i in range(3):
+            num = (num + _ERF_A[i]) * z
+            den = (den + _ERF_B[i]) * z
+        out[small] = ys * (num + _ERF_A[3]) / (den + _ERF_B[3])
+    mid = (y > 0.46875) & (y <= 4.0)
+    if mid.any():
+        ym = y[mid]
+        num = _ERF_C[8] * ym
+        den = ym
+        for i in range(7):
+            num = (num + _ERF_C[i]) * ym
+            den = (den + _ERF_D[i]) * ym
+        r = (num + _ERF_C[7]) / (den + _ERF_D[7])
+        z = np.trunc(ym * 16) / 16
+        d = (ym - z) * (ym + z)
+        out[mid] = 1.0 - np.exp(-z * z) * np.exp(-d) * r
+    big = y > 4.0
+    if big.any():
+        yb = y[big]
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            z = 1.0 / (yb * yb)
+            num = _ERF_P[5] * z
+            den = z
+            for i in range(4):
+                num = (num + _ERF_P[i]) * z
+                den = (den + _ERF_Q[i]) * z
+            r = z * (num + _ERF_P[4]) / (den + _ERF_Q[4])
+            r = (1.0 / math.sqrt(math.pi) - r) / yb
+            zz = np.trunc(yb * 16) / 16
+            d = (yb - zz) * (yb + zz)
+            val = 1.0 - np.exp(-zz * zz) * np.exp(-d) * r
+        out[big] = np.where(np.isfinite(yb), val, 1.0)
+    nan = np.isnan(x64)
+    out = np.where(x64 < 0, -out, out)
+    out[nan] = np.nan
+    return out
+
+
+@op("ErfBackward0", name="_nn_erf", method=False, function=False,
+    self=lambda grad, self: grad * (2 / math.sqrt(math.pi)) * (-(self * self)).exp())
+def _erf(self):
+    return erf_np(self).astype(self.dtype)
+
+
+_SQRT_2_PI = math.sqrt(2 / math.pi)
+
+
+def _gelu_grad(grad, self, approximate):
+    if approximate == "tanh":
+        inner = _SQRT_2_PI * (self + 0.044715 * self * self * self)
+        t = inner.tanh()
+        dinner = _SQRT_2_PI * (1 + 3 * 0.044715 * self * self)
+        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * dinner)
+    cdf = 0.5 * (1 + _erf(self * (1 / math.sqrt(2))))
+    pdf = (-0.5 * self * self).exp() * (1 / math.sqrt(2 * math.pi))
+    return grad * (cdf + self * pdf)
+
+
+@op("GeluBackward0", name="gelu", method=False, function=False, self=_gelu_grad)
+def gelu(self, approximate="none"):
+    """Gaussian error linear unit; ``approximate='tanh'`` uses the tanh formula."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    x = self.astype(np.float64)
+    if approximate == "tanh":
+        out = 0.5 * x * (1 + np.tanh(_SQRT_2_PI * (x + 0.044715 * x ** 3)))
+    else:
+        out = 0.5 * x * (1 + erf_np(x / math.sqrt(2)))
+    return out.astype(self.dtype)
+
+
+def _silu_grad(grad, self):
+    s = self.sigmoid()
+    return grad * s * (1 + self * (1 - s))
+
+
+@op("SiluBackward0", name="silu", method=False, function=False, self=_silu_grad)
+def silu(self):
+    """``x * sigmoid(x)``."""
+    with np.errstate(over="ignore"):
+        return self / (1 + xp.exp(-self))
+
+
+def _softplus_np(x, beta, threshold):
+    t = x.dtype.type
+    with np.errstate(over="ignore"):
+        bx = x * t(beta)
+        return xp.where(bx > threshold, x, xp.log1p(xp.exp(bx)) / t(beta))
+
+
+def _mish_grad(grad, self):
+    sp = softplus(self)
+    t = sp.tanh()
+    return grad * (t + self * self.sigmoid() * (1 - t * t))
+
+
+@op("MishBackward0", name="mish", method=False, function=False, self=_mish_grad)
+def mish(self):
+    """``x * tanh(softplus(x))``."""
+    return self * xp.tanh(_softplus_np(self, 1.0, 20.0))
+
+
+@op("SoftplusBackward0", name="softplus", method=False, function=False,
+    self=lambda grad, self, beta, threshold:
+    _where(self * beta > threshold, grad, grad * (self * beta).sigmoid()))
+def softplus(self, beta=1.0, threshold=20.0):
+    """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
+    return _softplus_np(self, beta, threshold)
+
+
+@op("HardtanhBackward0", name="hardtanh", method=False, function=False,
+    self=lambda grad, self, min_val, max_val: grad * ((self > min_val) & (self < max_val)))
+def hardtanh(self, min_val=-1.0, max_val=1.0):
+    """Clamp to ``[min_val, max_val]``."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return xp.clip(self, min_val, max_val).astype(self.dtype)
+
+
+@op("HardsigmoidBackward0", name="hardsigmoid", method=False, function=False,
+    self=lambda grad, self: grad * ((self > -3) & (self < 3)) / 6)
+def hardsigmoid(self):
+    """``relu6(x + 3) / 6``."""
+    return (xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
+
+
+@op("HardswishBackward0", name="hardswish", method=False, function=False,
+    self=lambda grad, self: _where(self < -3, grad * 0,
+                                   _where(self <= 3, grad * (self / 3 + 0.5), grad)))
+def hardswish(self):
+    """``x * relu6(x + 3) / 6``."""
+    return (self * xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
+
+
+@op("LogSigmoidBackward0", name="log_sigmoid", method=False, function=False,
+    self=lambda grad, self: grad * (-self).sigmoid())
+def log_sigmoid(self):
+    """``log(sigmoid(x))``, computed stably."""
+    return _log_sigmoid_np(self).astype(self.dtype)
+
+
+@op("ThresholdBackward0", name="threshold", method=False,
+    self=lambda grad, self, threshold: grad * (self > threshold))
+def threshold(self, threshold, value):
+    """``x`` where ``x > threshold``, else ``value``."""
+    return xp.where(self > threshold, self, self.dtype.type(value))
+
+
+def _prelu_shape(self_ndim, weight):
+    n = weight.numel()
+    if n == 1 or self_ndim < 2:
+        return None
+    return (1, n) + (1,) * (self_ndim - 2)
+
+
+def _prelu_weight_grad(grad, self, weight):
+    g = _where(self > 0, grad * 0, grad * self)
+    if weight.numel() == 1:
+        return g.sum().reshape(weight.shape)
+    dims = tuple(i for i in range(self.ndim) if i != 1)
+    return g.sum(dims) if dims else g
+
+
+def _prelu_self_grad(grad, self, weight):
+    shp = _prelu_shape(self.ndim, weight)
+    w = weight.reshape(shp) if shp else weight.reshape(()) if weight.numel() == 1 else weight
+    return _where(self > 0, grad, grad * w)
+
+
+@op("PreluKernelBackward0", name="prelu",
+    self=_prelu_self_grad, weight=_prelu_weight_grad)
+def prelu(self, weight):
+    """``max(0, x) + weight * min(0, x)``, ``weight`` per channel (dim 1) or shared."""
+    n = weight.size
+    if n != 1 and (self.ndim < 2 and n != (self.shape[0] if self.ndim else 1)
+                   or self.ndim >= 2 and self.shape[1] != n):
+        raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {n} and channel size = "
+                           f"{self.shape[1] if self.ndim >= 2 else 1}.")
+    w = weight.reshape((1, n) + (1,) * (self.ndim - 2)) if n != 1 and self.ndim >= 2 \
+        else weight.reshape(()) if n == 1 else weight
+    return xp.where(self > 0, self, w * self).astype(self.dtype)
+
+
+def _glu_grad(grad, self, dim):
+    n = self.shape[dim] // 2
+    a = self.narrow(dim, 0, n)
+    sb = self.narrow(dim, n, n).sigmoid()
+    return _ember().cat([grad * sb, grad * a * sb * (1 - sb)], dim)
+
+
+@op("GluBackward0", name="glu", method=False, self=_glu_grad)
+def _glu(self, dim=-1):
+    n = self.shape[dim]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {n}")
+    a, b = xp.split(self, 2, axis=dim)
+    with np.errstate(over="ignore"):
+        return a / (1 + xp.exp(-b))
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """``a * sigmoid(b)`` for the halves ``a, b`` of ``input`` along ``dim``."""
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _glu(input, norm_dim(dim, input.ndim))
+
+
+# ============================================================================ convolution
+
+def _windows(x, out, kernel, stride, dilation):
+    """A strided view (N, C, *out, *kernel) of the padded input ``x`` (N, C, *S)."""
+    st = x.strides
+    nd = len(kernel)
+    shape = x.shape[:2] + tuple(out) + tuple(kernel)
+    strides = st[:2] + tuple(st[2 + i] * stride[i] for i in range(nd)) \
+        + tuple(st[2 + i] * dilation[i] for i in range(nd))
+    return _as_strided(x, shape, strides, writeable=False)
+
+
+def _pad_np(x, padding, value=0):
+    if not any(padding):
+        return x
+    return np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding], constant_values=value)
+
+
+def _conv_out(sizes, kernel, stride, padding, dilation):
+    return tuple((s + 2 * p - d * (k - 1) - 1) // st + 1
+                 for s, k, st, p, d in zip(sizes, kernel, stride, padding, dilation))
+
+
+def _conv_fwd(x, w, stride, padding, dilation, groups):
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    kernel = w.shape[2:]
+    nd = len(kernel)
+    out = _conv_out(x.shape[2:], kernel, stride, padding, dilation)
+    win = _windows(_pad_np(x, padding), out, kernel, stride, dilation)
+    g = groups
+    cg, og = c // g, o // g
+    p = int(np.prod(out))
+    kp = int(np.prod(kernel))
+    # (N, g, Cg, *out, *K) -> (g, N, *out, Cg, *K) -> (g, N*P, Cg*K)
+    win = win.reshape((n, g, cg) + out + tuple(kernel))
+    perm = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
+    cols = win.transpose(perm).reshape(g, n * p, cg * kp)
+    wm = w.reshape(g, og, cg * kp).transpose(0, 2, 1)
+    res = cols @ wm                                       # (g, N*P, Og)
+    res = res.reshape((g, n) + out + (og,))
+    perm = (1, 0, 2 + nd) + tuple(range(2, 2 + nd))       # (N, g, Og, *out)
+    return res.transpose(perm).reshape((n, o) + out)
+
+
+def _conv_input_grad_np(go, w, sizes, stride, padding, dilation, groups):
+    n, o = go.shape[:2]
+    out = go.shape[2:]
+    kernel = w.shape[2:]
+    nd = len(kernel)
+    c = sizes[1]
+    g = groups
+    cg, og = c // g, o // g
+    p = int(np.prod(out))
+    kp = int(np.prod(kernel))
+    gm = go.reshape((n, g, og, p)).transpose(1, 0, 3, 2).reshape(g, n * p, og)
+    cols = gm @ w.reshape(g, og, cg * kp)                 # (g, N*P, Cg*K)
+    cols = cols.reshape((g, n) + tuple(out) + (cg,) + tuple(kernel))
+    # -> (N, g, Cg, *K, *out)
+    perm = (1, 0, 2 + nd) + tuple(range(3 + nd, 3 + 2 * nd)) + tuple(range(2, 2 + nd))
+    cols = cols.transpose(perm)
+    padded = tuple(s + 2 * pd for s, pd in zip(sizes[2:], padding))
+    gx = xp.zeros((n, g, cg) + padded, go.dtype)
+    for idx in np.ndindex(*kernel):
+        sl = tuple(slice(i * d, i * d + st * (m - 1) + 1, st)
+                   for i, d, st, m in zip(idx, dilation, stride, out))
+        gx[(slice(None),) * 3 + sl] += cols[(slice(None),) * 3 + idx]
+    gx = gx.reshape((n, c) + padded)
+    crop = tuple(slice(pd, pd + s) for pd, s in zip(padding, sizes[2:]))
+    return gx[(slice(None),) * 2 + crop]
+
+
+def _conv_weight_grad_np(go, x, wsizes, stride, padding, dilation, groups):
+    n, c = x.shape[:2]
+    o = go.shape[1]
+    out = go.shape[2:]
+    kernel = tuple(wsizes[2:])
+    nd = len(kernel)
+    g = groups
+    cg, og = c // g, o // g
+    p = int(np.prod(out))
+    kp = int(np.prod(kernel))
+    win = _windows(_pad_np(x, padding), out, kernel, stride, dilation)
+    win = win.reshape((n, g, cg) + tuple(out) + kernel)
+    # (g, Cg, *K, N, *out) -> (g, Cg*K, N*P)
+    perm = (1, 2) + tuple(range(3 + nd, 3 + 2 * nd)) + (0,) + tuple(range(3, 3 + nd))
+    cols = win.transpose(perm).reshape(g, cg * kp, n * p)
+    gm = go.reshape((n, g, og, p)).transpose(1, 2, 0, 3).reshape(g, og, n * p)
+    gw = gm @ cols.transpose(0, 2, 1)                     # (g, Og, Cg*K)
+    return gw.reshape(tuple(wsizes))
+
+
+@op("ConvolutionBackwardBackward0", name="_conv_input_grad", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "weight"),
+    grad_output=lambda grad, weight, stride, padding, dilation, groups:
+    convolution(grad, weight, None, stride, padding, dilation, False, (0,) * len(stride), groups),
+    weight=lambda grad, grad_output, weight_shape, stride, padding, dilation, groups:
+    _conv_weight_grad(grad_output, grad, weight_shape, stride, padding, dilation, groups))
+def _conv_input_grad(grad_output, weight, sizes, stride, padding, dilation, groups):
+    return _conv_input_grad_np(grad_output, weight, sizes, stride, padding, dilation, groups)
+
+
+@op("ConvolutionBackwardBackward0", name="_conv_weight_grad", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "input"),
+    grad_output=lambda grad, input, stride, padding, dilation, groups:
+    convolution(input, grad, None, stride, padding, dilation, False, (0,) * len(stride), groups),
+    input=lambda grad, grad_output, input_shape, stride, padding, dilation, groups:
+    _conv_input_grad(grad_output, grad, input_shape, stride, padding, dilation, groups))
+def _conv_weight_grad(grad_output, input, wsizes, stride, padding, dilation, groups):
+    return _conv_weight_grad_np(grad_output, input, wsizes, stride, padding, dilation, groups)
+
+
+def _transposed_size(input_shape, weight_shape, stride, padding, dilation, output_padding,
+                     groups):
+    sp = tuple((s - 1) * st - 2 * p + d * (k - 1) + op_ + 1
+               for s, st, p, d, k, op_ in zip(input_shape[2:], stride, padding, dilation,
+                                              weight_shape[2:], output_padding))
+    return (input_shape[0], weight_shape[1] * groups) + sp
+
+
+def _conv_grad_input(grad, input_shape, weight, stride, padding, dilation, transposed,
+                     output_padding, groups):
+    if transposed:
+        return convolution(grad, weight, None, stride, padding, dilation, False,
+                           (0,) * len(stride), groups)
+    return _conv_input_grad(grad, weight, input_shape, stride, padding, dilation, groups)
+
+
+def _conv_grad_weight(grad, input, weight_shape, stride, padding, dilation, transposed,
+                      groups):
+    if transposed:
+        return _conv_weight_grad(input, grad, weight_shape, stride, padding, dilation, groups)
+    return _conv_weight_grad(grad, input, weight_shape, stride, padding, dilation, groups)
+
+
+@op("ConvolutionBackward0", name="convolution", method=False, promote=NONE,
+    input=lambda grad, input_shape, weight, stride, padding, dilation, transposed,
+    output_padding, groups: _conv_grad_input(grad, input_shape, weight, stride, padding,
+                                             dilation, transposed, output_padding, groups),
+    weight=lambda grad, input, weight_shape, stride, padding, dilation, transposed, groups:
+    _conv_grad_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups),
+    bias=lambda grad: grad.sum((0,) + tuple(range(2, grad.ndim))))
+def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+                groups):
+    """aten's ``convolution``: N-d (transposed) convolution with groups and dilation."""
+    if transposed:
+        sizes = _transposed_size(input.shape, weight.shape, stride, padding, dilation,
+                                 output_padding, groups)
+        out = _conv_input_grad_np(input, weight, sizes, stride, padding, dilation, groups)
+    else:
+        out = _conv_fwd(input, weight, stride, padding, dilation, groups)
+    if bias is not None:
+        out = out + bias.reshape((1, -1) + (1,) * (out.ndim - 2))
+    return out
+
+
+# ============================================================================ pooling
+
+def _pool_out(size, k, s, p, d, ceil_mode):
+    num = size + 2 * p - d * (k - 1) - 1
+    o = (-(-num // s) if ceil_mode else num // s) + 1
+    if ceil_mode and (o - 1) * s >= size + p:
+        o -= 1
+    return o
+
+
+def _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode):
+    """Output sizes and the (left, right) padding that makes every window fit."""
+    out, pads = [], []
+    for size, k, s, p, d in zip(shape, kernel, stride, padding, dilation):
+        o = _pool_out(size, k, s, p, d, ceil_mode)
+        if o <= 0:
+            raise RuntimeError(f"Given input size: ({'x'.join(map(str, shape))}). Calculated "
+                               "output size: ... Output size is too small")
+        need = (o - 1) * s + d * (k - 1) + 1
+        pads.append((p, max(0, need - size - p)))
+        out.append(o)
+    return tuple(out), pads
+
+
+def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
+    """Flat (over the spatial dims) indices of each window's maximum: (N, C, *out)."""
+    nd = len(kernel)
+    sp = x.shape[2:]
+    out, pads = _pool_geometry(sp, kernel, stride, padding, dilation, ceil_mode)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    xpad = np.pad(x, [(0, 0), (0, 0)] + pads, constant_values=fill) if any(
+        a or b for a, b in pads) else x
+    win = _windows(xpad, out, kernel, stride, dilation)
+    win = win.reshape(x.shape[:2] + out + (-1,))
+    arg = win.argmax(axis=-1)
+    # coordinates of the chosen element, per spatial dim
+    koff = np.unravel_index(arg, kernel)
+    flat = np.zeros(arg.shape, np.int64)
+    for i in range(nd):
+        o = np.arange(out[i]).reshape((-1,) + (1,) * (nd - 1 - i))
+        coord = o * stride[i] - padding[i] + koff[i] * dilation[i]
+        flat = flat * sp[i] + coord
+    return flat
+
+
+def _gather_flat(x, indices):
+    n, c = x.shape[:2]
+    xf = x.reshape(n, c, -1)
+    return xp.take_along_axis(xf, indices.reshape(n, c, -1), axis=2).reshape(indices.shape)
+
+
+def _scatter_flat(g, indices, sizes):
+    n, c = sizes[:2]
+    p = int(np.prod(sizes[2:]))
+    rows = (np.arange(n * c) * p).reshape(n, c, *([1] * (indices.ndim - 2)))
+    flat = (indices + rows).ravel()
+    out = np.bincount(flat, weights=g.ravel(), minlength=n * c * p)
+    return out.astype(g.dtype).reshape(sizes)
+
+
+def _make_gather(node):
+    gather = op(node, name="_pool_gather_" + node, method=False, function=False, promote=NONE,
+                tensors=("self", "indices"),
+                self=lambda grad, indices, self_shape: scatter(grad, indices, self_shape))(
+        lambda self, indices: _gather_flat(self, indices))
+    scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + node,
+                 method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
+                 grad_output=lambda grad, indices: gather(grad, indices))(
+        lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes))
+    return gather
+
+
+_max_pool_gather = {1: _make_gather("MaxPool2DWithIndicesBackward0"),
+                    2: _make_gather("MaxPool2DWithIndicesBackward0"),
+                    3: _make_gather("MaxPool3DWithIndicesBackward0")}
+_adaptive_max_gather = {1: _make_gather("AdaptiveMaxPool2DBackward0"),
+                        2: _make_gather("AdaptiveMaxPool2DBackward0"),
+                        3: _make_gather("AdaptiveMaxPool3DBackward0")}
+
+
+def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode: bool,
+                nd: int) -> tuple[Tensor, Tensor]:
+    """Max pooling over the last ``nd`` dims of a batched (N, C, ...) input: values, indices."""
+    for p, k, d in zip(padding, kernel_size, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    idx = _max_pool_indices(input._data, kernel_size, stride, padding, dilation, ceil_mode)
+    out = _max_pool_gather[nd](input, Tensor._wrap(idx))
+    return out, Tensor._wrap(idx)
+
+
+def _avg_divisors(size, k, s, p, o, count_include_pad):
+    starts = np.arange(o) * s - p
+    ends = np.minimum(starts + k, size + p)
+    pool = ends - starts
+    if count_include_pad:
+        return pool
+    return np.minimum(ends, size) - np.maximum(starts, 0)
+
+
+def _avg_div(sizes, kernel, stride, padding, out, count_include_pad, divisor_override, dtype):
+    if divisor_override:
+        return np.asarray(divisor_override, dtype)
+    nd = len(kernel)
+    div = np.ones((1,) * nd, np.int64)
+    for i in range(nd):
+        d = _avg_divisors(sizes[i], kernel[i], stride[i], padding[i], out[i],
+                          count_include_pad)
+        div = div * d.reshape((1,) * i + (-1,) + (1,) * (nd - 1 - i))
+    return div.astype(dtype)
+
+
+def _avg_pool_np(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    nd = len(kernel)
+    sp = x.shape[2:]
+    out, pads = _pool_geometry(sp, kernel, stride, padding, (1,) * nd, ceil_mode)
+    xpad = np.pad(x, [(0, 0), (0, 0)] + pads) if any(a or b for a, b in pads) else x
+    win = _windows(xpad, out, kernel, stride, (1,) * nd)
+    s = win.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)))
+    div = _avg_div(sp, kernel, stride, padding, out, count_include_pad, divisor_override,
+                   x.dtype)
+    return (s / div).astype(x.dtype)
+
+
+def _avg_pool_backward_np(go, sizes, kernel, stride, padding, ceil_mode, count_include_pad,
+                          divisor_override):
+    nd = len(kernel)
+    sp = tuple(sizes[2:])
+    out, pads = _pool_geometry(sp, kernel, stride, padding, (1,) * nd, ceil_mode)
+    div = _avg_div(sp, kernel, stride, padding, out, count_include_pad, divisor_override,
+                   go.dtype)
+    g = (go / div).astype(go.dtype)
+    padded = tuple(s + a + b for s, (a, b) in zip(sp, pads))
+    gx = xp.zeros(tuple(sizes[:2]) + padded, go.dtype)
+    for idx in np.ndindex(*kernel):
+        sl = tuple(slice(i, i + st * (m - 1) + 1, st) for i, st, m in zip(idx, stride, out))
+        gx[(slice(None),) * 2 + sl] += g
+    crop = tuple(slice(a, a + s) for (a, _), s in zip(pads, sp))
+    return gx[(slice(None),) * 2 + crop]
+
+
+def _make_avg(node):
+    fwd = op(node, name="_avg_pool_" + node, method=False, function=False, promote=NONE,
+             self=lambda grad, self_shape, kernel, stride, padding, ceil_mode,
+             count_include_pad, divisor_override:
+             bwd(grad, self_shape, kernel, stride, padding, ceil_mode, count_include_pad,
+                 divisor_override))(
+        lambda self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override:
+        _avg_pool_np(self, kernel, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override))
+    bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_avg_pool_bwd_" + node,
+             method=False, function=False, promote=NONE,
+             grad_output=lambda grad, kernel, stride, padding, ceil_mode, count_include_pad,
+             divisor_override: fwd(grad, kernel, stride, padding, ceil_mode,
+                                   count_include_pad, divisor_override))(
+        lambda grad_output, sizes, kernel, stride, padding, ceil_mode, count_include_pad,
+        divisor_override: _avg_pool_backward_np(grad_output, sizes, kernel, stride, padding,
+                                                ceil_mode, count_include_pad, divisor_override))
+    return fwd
+
+
+avg_pool_nd = {1: _make_avg("AvgPool2DBackward0"), 2: _make_avg("AvgPool2DBackward0"),
+               3: _make_avg("AvgPool3DBackward0")}
+
+
+def _adaptive_bounds(size, o):
+    i = np.arange(o)
+    return (i * size) // o, -((-(i + 1) * size) // o)
+
+
+def _adaptive_matrix(size, o, dtype):
+    s, e = _adaptive_bounds(size, o)
+    j = np.arange(size)
+    m = (j[None, :] >= s[:, None]) & (j[None, :] < e[:, None])
+    return (m / (e - s)[:, None]).astype(dtype)
+
+
+def _adaptive_avg_grad(grad, self_shape, output_size):
+    dt = grad._data.dtype
+    ah = Tensor._wrap(_adaptive_matrix(self_shape[-2], output_size[0], dt))
+    aw = Tensor._wrap(_adaptive_matrix(self_shape[-1], output_size[1], dt))
+    return ah.t().matmul(grad).matmul(aw)
+
+
+@op("AdaptiveAvgPool2DBackward0", name="_adaptive_avg_pool2d", method=False, function=False,
+    promote=NONE, self=_adaptive_avg_grad)
+def _adaptive_avg_pool2d(self, output_size):
+    ah = _adaptive_matrix(self.shape[-2], output_size[0], np.float64)
+    aw = _adaptive_matrix(self.shape[-1], output_size[1], np.float64)
+    return (ah @ self.astype(np.float64) @ aw.T).astype(self.dtype)
+
+
+def adaptive_max_indices(x, output_size):
+    """Flat indices of the maxima of torch's adaptive windows over the last 2 dims."""
+    h, w = x.shape[-2:]
+    idx = []
+    for size, o in zip((h, w), output_size):
+        s, e = _adaptive_bounds(size, o)
+        kmax = int((e - s).max())
+        ii = s[:, None] + np.arange(kmax)[None, :]
+        idx.append(np.minimum(ii, (e - 1)[:, None]))
+    ih, iw = idx
+    win = x[..., ih[:, :, None, None], iw[None, None, :, :]]   # (..., OH, KH, OW, KW)
+    nd = win.ndim
+    win = np.moveaxis(win, nd - 3, nd - 2)                       # (..., OH, OW, KH, KW)
+    kh, kw = ih.shape[1], iw.shape[1]
+    arg = win.reshape(win.shape[:-2] + (kh * kw,)).argmax(-1)
+    a, b = np.divmod(arg, kw)
+    oh = np.arange(ih.shape[0])[:, None]
+    ow = np.arange(iw.shape[0])[None, :]
+    return ih[oh, a] * w + iw[ow, b]
+
+
+# ============================================================================ normalisation
+
+def _bn_dims(ndim):
+    return (0,) + tuple(range(2, ndim))
+
+
+def _bcast(t, ndim, dim=1):
+    return t.reshape((1,) * dim + (-1,) + (1,) * (ndim - dim - 1))
+
+
+def _normalized_grad(grad, x, w_b, dims, eps):
+    mean = x.mean(dims, keepdim=True)
+    xc = x - mean
+    invstd = 1 / ((xc * xc).mean(dims, keepdim=True) + eps).sqrt()
+    xhat = xc * invstd
+    g = grad if w_b is None else grad * w_b
+    return invstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+
+
+def _xhat(x, dims, eps):
+    mean = x.mean(dims, keepdim=True)
+    xc = x - mean
+    return xc / ((xc * xc).mean(dims, keepdim=True) + eps).sqrt()
+
+
+def _bn_train_self(grad, self, weight, eps):
+    w_b = None if weight is None else _bcast(weight, self.ndim)
+    return _normalized_grad(grad, self, w_b, _bn_dims(self.ndim), eps)
+
+
+@op("NativeBatchNormBackward0", name="_batch_norm_train", method=False, function=False,
+    promote=NONE, tensors=("self", "weight", "bias"),
+    self=_bn_train_self,
+    weight=lambda grad, self, eps: (grad * _xhat(self, _bn_dims(self.ndim), eps)).sum(
+        _bn_dims(self.ndim)),
+    bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
+def _batch_norm_train(self, weight, bias, eps, mean, var):
+    shp = (1, -1) + (1,) * (self.ndim - 2)
+    invstd = (1 / np.sqrt(var + eps)).astype(self.dtype)
+    out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.reshape(shp)
+    if weight is not None:
+        out = out * weight.reshape(shp)
+    if bias is not None:
+        out = out + bias.reshape(shp)
+    return out.astype(self.dtype)
+
+
+def _bn_eval_scale(running_var, eps, ndim):
+    return _bcast(1 / (running_var + eps).sqrt(), ndim)
+
+
+@op("NativeBatchNormBackward0", name="_batch_norm_eval", method=False, function=False,
+    promote=NONE, tensors=("self", "weight", "bias", "running_mean", "running_var"),
+    self=lambda grad, self, weight, running_var, eps: grad * _bn_eval_scale(
+        running_var, eps, self.ndim) * (1 if weight is None else _bcast(weight, self.ndim)),
+    weight=lambda grad, self, running_mean, running_var, eps: (
+        grad * (self - _bcast(running_mean, self.ndim))
+        * _bn_eval_scale(running_var, eps, self.ndim)).sum(_bn_dims(self.ndim)),
+    bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
+def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
+    shp = (1, -1) + (1,) * (self.ndim - 2)
+    invstd = 1 / np.sqrt(running_var + self.dtype.type(eps))
+    out = (self - running_mean.reshape(shp)) * invstd.reshape(shp)
+    if weight is not None:
+        out = out * weight.reshape(shp)
+    if bias is not None:
+        out = out + bias.reshape(shp)
+    return out.astype(self.dtype)
+
+
+def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Batch normalisation over dim 1; updates the running stats in training mode."""
+    x = input._data
+    dims = _bn_dims(x.ndim)
+    if training:
+        size = x.size // x.shape[1]
+        if size == 1:
+            raise ValueError("Expected more than 1 value per channel when training, got "
+                             f"input size {list(input.shape)}")
+        mean = x.mean(axis=dims, dtype=np.float64)
+        var = x.var(axis=dims, dtype=np.float64)
+        if running_mean is not None:
+            m = momentum
+            rm = running_mean._data
+            rm[...] = (1 - m) * rm + m * mean.astype(rm.dtype)
+            running_mean._vc.value += 1
+        if running_var is not None:
+            rv = running_var._data
+            rv[...] = (1 - momentum) * rv + momentum * (var * size / (size - 1)).astype(rv.dtype)
+            running_var._vc.value += 1
+        return _batch_norm_train(input, weight, bias, eps, mean, var)
+    return _batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
+
+
+def _ln_dims(ndim, k):
+    return tuple(range(ndim - k, ndim))
+
+
+def _ln_lead(ndim, k):
+    return tuple(range(ndim - k))
+
+
+@op("NativeLayerNormBackward0", name="_layer_norm", method=False, function=False,
+    promote=NONE, tensors=("self", "weight", "bias"),
+    self=lambda grad, self, weight, k, eps: _normalized_grad(grad, self, weight,
+                                                             _ln_dims(self.ndim, k), eps),
+    weight=lambda grad, self, k, eps: (grad * _xhat(self, _ln_dims(self.ndim, k), eps)).sum(
+        _ln_lead(self.ndim, k)) if self.ndim > k else grad * _xhat(self, _ln_dims(self.ndim, k),
+                                                                    eps),
+    bias=lambda grad, k: grad.sum(_ln_lead(grad.ndim, k)) if grad.ndim > k else grad)
+def _layer_norm(self, weight, bias, k, eps):
+    dims = _ln_dims(self.ndim, k)
+    x = self.astype(np.float64)
+    mean = x.mean(axis=dims, keepdims=True)
+    var = x.var(axis=dims, keepdims=True)
+    out = ((x - mean) / np.sqrt(var + eps)).astype(self.dtype)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise over the trailing ``normalized_shape`` dims, then scale and shift."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    k = len(normalized_shape)
+    if tuple(input.shape[input.ndim - k:]) != tuple(normalized_shape):
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
+                           f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
+                           f"input of size{input.shape}")
+    return _layer_norm(input, weight, bias, k, eps)
+
+
+def _gn_self(grad, self, weight, groups, eps):
+    n, c = self.shape[:2]
+    xr = self.reshape(n, groups, -1)
+    g = grad if weight is None else grad * _bcast(weight, self.ndim)
+    return _normalized_grad(g.reshape(n, groups, -1), xr, None, (2,), eps).reshape(self.shape)
+
+
+def _gn_xhat(self, groups, eps):
+    n = self.shape[0]
+    return _xhat(self.reshape(n, groups, -1), (2,), eps).reshape(self.shape)
+
+
+@op("NativeGroupNormBackward0", name="_group_norm", method=False, function=False,
+    promote=NONE, tensors=("self", "weight", "bias"),
+    self=_gn_self,
+    weight=lambda grad, self, groups, eps: (grad * _gn_xhat(self, groups, eps)).sum(
+        _bn_dims(self.ndim)),
+    bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
+def _group_norm(self, weight, bias, groups, eps):
+    n, c = self.shape[:2]
+    x = self.astype(np.float64).reshape(n, groups, -1)
+    mean = x.mean(axis=2, keepdims=True)
+    var = x.var(axis=2, keepdims=True)
+    out = ((x - mean) / np.sqrt(var + eps)).reshape(self.shape).astype(self.dtype)
+    shp = (1, -1) + (1,) * (self.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(shp)
+    if bias is not None:
+        out = out + bias.reshape(shp)
+    return out
+
+
+def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise each of ``num_groups`` channel groups per sample, then scale and shift."""
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.ndim}")
+    c = input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {input.shape} and "
+                           f"num_groups={num_groups}")
+    return _group_norm(input, weight, bias, num_groups, eps)
+
+
+# ============================================================================ embedding, padding
+
+def _embedding_backward_np(go, indices, num_weights, padding_idx):
+    d = go.shape[-1]
+    out = np.zeros((num_weights, d), np.float64)
+    np.add.at(out, indices.ravel(), go.reshape(-1, d))
+    if padding_idx is not None and padding_idx >= 0:
+        out[padding_idx] = 0
+    return out.astype(go.dtype)
+
+
+@op("EmbeddingBackward0", name="_embedding", method=False, function=False, promote=NONE,
+    tensors=("weight", "indices"),
+    weight=lambda grad, indices, weight_shape, padding_idx:
+    _embedding_backward(grad, indices, weight_shape[0], padding_idx))
+def _embedding(weight, indices, padding_idx):
+    return weight[indices]
+
+
+@op("EmbeddingBackwardBackward0", name="_embedding_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "indices"),
+    grad_output=lambda grad, indices, padding_idx: _embedding(grad, indices, padding_idx))
+def _embedding_backward(grad_output, indices, num_weights, padding_idx):
+    return _embedding_backward_np(grad_output, indices, num_weights, padding_idx)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Tensor:
+    """Rows of ``weight`` selected by the integer tensor ``input``."""
+    if input.dtype.is_floating_point:
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           "following scalar types: Long, Int; but got torch.FloatTensor "
+                           "instead (while checking arguments for embedding)")
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    idx = input._data
+    n = weight.shape[0]
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise IndexError("index out of range in self")
+    if max_norm is not None:
+        w = weight._data
+        rows = np.unique(idx)
+        norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        w[rows] = (w[rows] * scale[:, None]).astype(w.dtype)
+        weight._vc.value += 1
+    return _embedding(weight, input, padding_idx)
+
+
+def _constant_pad_np(x, pad, value):
+    nd = len(pad) // 2
+    widths = [(0, 0)] * (x.ndim - nd)
+    crop = [slice(None)] * (x.ndim - nd)
+    for i in range(nd):
+        lo, hi = pad[2 * (nd - 1 - i)], pad[2 * (nd - 1 - i) + 1]
+        widths.append((max(lo, 0), max(hi, 0)))
+        size = x.shape[x.ndim - nd + i] + max(lo, 0) + max(hi, 0)
+        crop.append(slice(-min(lo, 0), size + min(hi, 0)))
+    out = np.pad(x, widths, constant_values=value) if any(a or b for a, b in widths) else x
+    return out[tuple(crop)].copy()
+
+
+@op("ConstantPadNdBackward0", name="constant_pad_nd", method=False, promote=NONE,
+    self=lambda grad, pad: constant_pad_nd(grad, tuple(-p for p in pad), 0))
+def constant_pad_nd(self, pad, value=0):
+    """Pad (or crop, for negative sizes) the last ``len(pad) // 2`` dims with ``value``."""
+    return _constant_pad_np(self, pad, value)
+
+
+def _pad_indices(sizes, pad, mode):
+    nd = len(pad) // 2
+    idx = []
+    for i in range(nd):
+        lo, hi = pad[2 * (nd - 1 - i)], pad[2 * (nd - 1 - i) + 1]
+        n = sizes[len(sizes) - nd + i]
+        j = np.arange(-lo, n + hi)
+        if mode == "reflect":
+            if lo >= n or hi >= n:
+                raise RuntimeError(f"Argument #4: Padding size should be less than the "
+                                   f"corresponding input dimension, but got: padding ({lo}, "
+                                   f"{hi}) at dimension {len(sizes) - nd + i} of input "
+                                   f"{list(sizes)}")
+            period = 2 * (n - 1) if n > 1 else 1
+            j = np.abs(j) % period
+            j = np.where(j >= n, period - j, j)
+        elif mode == "replicate":
+            j = np.clip(j, 0, n - 1)
+        else:
+            j = j % n
+        idx.append(j)
+    return idx
+
+
+def _index_pad_np(x, idx):
+    nd = len(idx)
+    grids = np.ix_(*idx)
+    return x[(Ellipsis,) + grids] if nd else x
+
+
+def _index_pad_backward_np(go, idx, sizes):
+    nd = len(idx)
+    lead = tuple(sizes[:len(sizes) - nd])
+    flat = np.zeros(1, np.int64)
+    for i, j in enumerate(idx):
+        flat = (flat[..., None] * sizes[len(lead) + i] + j)
+    m = int(np.prod(sizes[len(lead):]))
+    g = go.reshape(-1, flat.size)
+    out = np.zeros((g.shape[0], m), np.float64)
+    rows = np.arange(g.shape[0])[:, None] * m
+    out = np.bincount((rows + flat.ravel()[None]).ravel(), weights=g.ravel(),
+                      minlength=g.shape[0] * m)
+    return out.astype(go.dtype).reshape(sizes)
+
+
+def _make_index_pad(node):
+    fwd = op(node, name="_index_pad_" + node, method=False, function=False, promote=NONE,
+             self=lambda grad, idx, self_shape: bwd(grad, idx, self_shape))(
+        lambda self, idx: _index_pad_np(self, idx))
+    bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_index_pad_bwd_" + node,
+             method=False, function=False, promote=NONE,
+             grad_output=lambda grad, idx: fwd(grad, idx))(
+        lambda grad_output, idx, sizes: _index_pad_backward_np(grad_output, idx, sizes))
+    return fwd
+
+
+_PAD_OPS = {(m, n): _make_index_pad(f"{name}Pad{n}DBackward0")
+            for m, name in (("reflect", "Reflection"), ("replicate", "Replication"))
+            for n in (1, 2, 3)}
+_PAD_OPS.update({("circular", n): _make_index_pad("CircularPadBackward0") for n in (1, 2, 3)})
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims: ``pad = (left, right, top, bottom, …)``."""
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the "
+                           "input dimension but got padding length "
+                           f"{len(pad)} and input of dimension {input.ndim}")
+    if mode == "constant":
+        return constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument.")
+    n = len(pad) // 2
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if input.ndim not in (n + 1, n + 2):
+        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding "
+                                  "are supported for now")
+    idx = _pad_indices(tuple(input.shape), pad, mode)
+    return _PAD_OPS[(mode, n)](input, tuple(idx))

@@ -1,0 +1,721 @@
+"""``nn.functional``: the stateless forms of every layer, with torch's signatures.
+
+Each function checks its arguments as torch does, then calls one op of
+:mod:`ember._ops.nn` (or composes ember ops exactly where torch composes them, so that the
+``grad_fn`` chain is torch's: ``cross_entropy`` is ``nll_loss(log_softmax(x))``, ``l1_loss`` is
+``(x - y).abs().mean()``, ``dropout`` is ``x * mask``).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import _dtype as D
+from .._ops import nn as _N
+from .._ops.nn import (  # noqa: F401  (re-exported)
+    batch_norm,
+    embedding,
+    glu,
+    group_norm,
+    layer_norm,
+    nll_loss,
+    pad,
+    reduction_enum,
+)
+from .._ops.nn import (
+    log_softmax as _log_softmax,
+)
+from .._ops.nn import (
+    softmax as _softmax,
+)
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+
+
+def _ember():
+    import ember
+    return ember
+
+
+def _tuple(x, n: int) -> tuple:
+    if isinstance(x, (tuple, list)):
+        if len(x) == 1 and n > 1:
+            return tuple(x) * n
+        return tuple(int(v) for v in x)
+    return (int(x),) * n
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  "reduction='mean' instead." if size_average is not False or reduce is not False
+                  else "size_average and reduce args will be deprecated, please use "
+                  "reduction='sum' instead.", stacklevel=3)
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if not reduce:
+        return "none"
+    return "mean" if size_average else "sum"
+
+
+# ============================================================================ activations
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(x, 0)`` (node ``ReluBackward0``)."""
+    return input.relu_() if inplace else input.relu()
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """``min(max(x, 0), 6)`` (node ``HardtanhBackward0``)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def _maybe_inplace(input, out, inplace):
+    if not inplace:
+        return out
+    with no_grad():
+        input.copy_(out)
+    return input
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``x`` where positive, ``negative_slope * x`` elsewhere."""
+    return _maybe_inplace(input, _N.leaky_relu(input, negative_slope), inplace)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
+    return _maybe_inplace(input, _N.elu(input, alpha, 1.0, 1.0), inplace)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """Scaled ELU (node ``EluBackward0``)."""
+    return _maybe_inplace(input, _N.elu(input, _N._SELU_ALPHA, _N._SELU_SCALE, 1.0), inplace)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    return _maybe_inplace(input, _N.celu(input, alpha), inplace)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """Gaussian error linear unit (``approximate='tanh'`` for the tanh form)."""
+    return _N.gelu(input, approximate)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * sigmoid(x)``."""
+    return _maybe_inplace(input, _N.silu(input), inplace)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * tanh(softplus(x))``."""
+    return _maybe_inplace(input, _N.mish(input), inplace)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + exp(beta * x)) / beta``."""
+    return _N.softplus(input, beta, threshold)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
+             inplace: bool = False) -> Tensor:
+    """Clamp to ``[min_val, max_val]`` (node ``HardtanhBackward0``)."""
+    return _maybe_inplace(input, _N.hardtanh(input, min_val, max_val), inplace)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """``relu6(x + 3) / 6``."""
+    return _maybe_inplace(input, _N.hardsigmoid(input), inplace)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * relu6(x + 3) / 6``."""
+    return _maybe_inplace(input, _N.hardswish(input), inplace)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log(sigmoid(x))``, stable."""
+    return _N.log_sigmoid(input)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``x`` where ``x > threshold`` else ``value``."""
+    return _maybe_inplace(input, _N.threshold(input, threshold, value), inplace)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """``max(0, x) + weight * min(0, x)`` with a learnt ``weight``."""
+    return _N.prelu(input, weight)
+
+
+def tanh(input: Tensor) -> Tensor:
+    """Hyperbolic tangent."""
+    return input.tanh()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """Logistic sigmoid."""
+    return input.sigmoid()
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``x / (1 + |x|)``."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """``x - tanh(x)``."""
+    return input - input.tanh()
+
+
+def _softmax_dim(ndim: int) -> int:
+    warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call "
+                  "to include dim=X as an argument.", stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype=None) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)`` (node ``SoftmaxBackward0``)."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim)
+    return _softmax(input, dim, dtype)
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype=None) -> Tensor:
+    """``softmax(-x)``."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim)
+    return _softmax(-input, dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype=None) -> Tensor:
+    """``log(softmax(x))``, stable (node ``LogSoftmaxBackward0``)."""
+    if dim is None:
+        dim = _softmax_dim(input.ndim)
+    return _log_softmax(input, dim, dtype)
+
+
+# ============================================================================ linear, dropout
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias`` (``AddmmBackward0`` for 2-D input with a bias)."""
+    em = _ember()
+    if bias is not None and input.ndim == 2:
+        return em.addmm(bias, input, weight.t())
+    if bias is not None and input.ndim > 2:
+        lead = input.shape[:-1]
+        out = em.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        return out.view(*lead, weight.shape[0])
+    out = input.matmul(weight.t())
+    return out if bias is None else out + bias
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
+             bias: Tensor | None = None) -> Tensor:
+    """``x1^T A x2 + b`` for each output feature."""
+    o, i1, i2 = weight.shape
+    lead = input1.shape[:-1]
+    x1 = input1.reshape(-1, i1)
+    x2 = input2.reshape(-1, i2)
+    t = x1.matmul(weight.permute(1, 0, 2).reshape(i1, o * i2)).reshape(-1, o, i2)
+    out = (t * x2.unsqueeze(1)).sum(-1)
+    if bias is not None:
+        out = out + bias
+    return out.reshape(*lead, o)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    """Zero elements with probability ``p`` and scale the rest by ``1 / (1 - p)``."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    q = 1.0 - p
+    noise = Tensor._wrap(np.empty(input.shape, input._data.dtype))
+    noise.bernoulli_(q)
+    noise.div_(q)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def _feature_dropout(input, p, training, inplace, batched_ndim, name):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    unbatched = input.ndim == batched_ndim - 1
+    shape = (input.shape[0], input.shape[1]) if not unbatched else (input.shape[0],)
+    shape = shape + (1,) * (input.ndim - len(shape))
+    if p == 1:
+        return input.mul_(0) if inplace else input * 0
+    q = 1.0 - p
+    noise = Tensor._wrap(np.empty(shape, input._data.dtype))
+    noise.bernoulli_(q)
+    noise.div_(q)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) input."""
+    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, H, W) input."""
+    return _feature_dropout(input, p, training, inplace, 4, "dropout2d")
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, D, H, W) input."""
+    return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
+
+
+# ============================================================================ convolution
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
+    unbatched = input.ndim == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    if input.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
+                           f"{name}, but got input of size: {list(input.shape)}")
+    stride = _tuple(stride, nd)
+    dilation = _tuple(dilation, nd)
+    c = input.shape[1]
+    if weight.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 2}-dimensional input for {nd + 2}-dimensional "
+                           f"weight {list(weight.shape)}, but got {input.ndim}-dimensional "
+                           f"input of size {list(input.shape)} instead")
+    if c != weight.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, "
+                           f"expected input{list(input.shape)} to have "
+                           f"{weight.shape[1] * groups} channels, but got {c} channels instead")
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0,) * nd
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            left, extra = [], []
+            for d, k in zip(dilation, weight.shape[2:]):
+                total = d * (k - 1)
+                left.append(total // 2)
+                extra.append(total - 2 * (total // 2))
+            if any(extra):
+                pads = []
+                for e in reversed(extra):
+                    pads += [0, e]
+                input = pad(input, pads)
+            padding = tuple(left)
+        else:
+            raise ValueError(f"Invalid padding string '{padding}', should be one of "
+                             "{'valid', 'same'}")
+    else:
+        padding = _tuple(padding, nd)
+    out = _N.convolution(input, weight, bias, stride, padding, dilation, False, (0,) * nd,
+                         groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """1-D convolution over (N, C, L) input (node ``ConvolutionBackward0``)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """2-D convolution over (N, C, H, W) input (node ``ConvolutionBackward0``).
+
+    >>> import ember, ember.nn.functional as F
+    >>> F.conv2d(ember.ones(1, 1, 3, 3), ember.ones(1, 1, 2, 2)).shape
+    torch.Size([1, 1, 2, 2])
+    """
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """3-D convolution over (N, C, D, H, W) input."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
+                    nd):
+    unbatched = input.ndim == nd + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    stride, padding = _tuple(stride, nd), _tuple(padding, nd)
+    output_padding, dilation = _tuple(output_padding, nd), _tuple(dilation, nd)
+    out = _N.convolution(input, weight, bias, stride, padding, dilation, True, output_padding,
+                         groups)
+    return out.squeeze(0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1) -> Tensor:
+    """1-D transposed convolution."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 1)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1) -> Tensor:
+    """2-D transposed convolution (the gradient of conv2d w.r.t. its input)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 2)
+
+
+# ============================================================================ pooling
+
+def _pool_args(kernel_size, stride, padding, dilation, nd):
+    k = _tuple(kernel_size, nd)
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) \
+        else _tuple(stride, nd)
+    return k, s, _tuple(padding, nd), _tuple(dilation, nd)
+
+
+def _batched(input, nd):
+    """(input as (N, C, *spatial), how to undo): unbatched inputs gain a batch dim."""
+    if input.ndim == nd + 1:
+        return input.unsqueeze(0), True
+    if input.ndim != nd + 2:
+        raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D input, but got input of size: "
+                           f"{list(input.shape)}")
+    return input, False
+
+
+def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd):
+    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, nd)
+    x, unb = _batched(input, nd)
+    if nd == 1:
+        x4 = x.unsqueeze(-2)
+        out, idx = _N.max_pool_nd(x4, (1,) + k, (1,) + s, (0,) + p, (1,) + d, ceil_mode, 2)
+        out, idx = out.squeeze(-2), idx.squeeze(-2)
+    else:
+        out, idx = _N.max_pool_nd(x, k, s, p, d, ceil_mode, nd)
+    if unb:
+        out, idx = out.squeeze(0), idx.squeeze(0)
+    return (out, idx) if return_indices else out
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Max over sliding windows of the last dim."""
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                     1)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Max over sliding windows of the last two dims (``MaxPool2DWithIndicesBackward0``)."""
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                     2)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Max over sliding windows of the last three dims."""
+    return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices,
+                     3)
+
+
+def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+              divisor_override, nd):
+    k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, nd)
+    for pp, kk in zip(p, k):
+        if pp > kk // 2:
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad={pp}, kernel_size={kk} and dilation=1")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    x, unb = _batched(input, nd)
+    if nd == 1:
+        out = _N.avg_pool_nd[2](x.unsqueeze(-2), (1,) + k, (1,) + s, (0,) + p, ceil_mode,
+                                count_include_pad, divisor_override).squeeze(-2)
+    else:
+        out = _N.avg_pool_nd[nd](x, k, s, p, ceil_mode, count_include_pad, divisor_override)
+    return out.squeeze(0) if unb else out
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """Mean over sliding windows of the last dim."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, None, 1)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """Mean over sliding windows of the last two dims (``AvgPool2DBackward0``)."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override, 2)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """Mean over sliding windows of the last three dims."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override, 3)
+
+
+def _adaptive_size(output_size, input, nd):
+    out = _tuple(output_size, nd) if not isinstance(output_size, (list, tuple)) else tuple(
+        output_size)
+    sp = input.shape[-nd:]
+    return tuple(sp[i] if o is None else int(o) for i, o in enumerate(out))
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """Average over torch's adaptive windows so that the output is ``output_size``."""
+    size = _adaptive_size(output_size, input, 2)
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    return _N._adaptive_avg_pool2d(input, size)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    """Average over adaptive windows of the last dim."""
+    o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    return _N._adaptive_avg_pool2d(input.unsqueeze(-2), (1, int(o))).squeeze(-2)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    """Max over torch's adaptive windows so that the output is ``output_size``."""
+    size = _adaptive_size(output_size, input, 2)
+    x, unb = _batched(input, 2)
+    idx = Tensor._wrap(_N.adaptive_max_indices(x._data, size))
+    out = _N._adaptive_max_gather[2](x, idx)
+    if unb:
+        out, idx = out.squeeze(0), idx.squeeze(0)
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    """Max over adaptive windows of the last dim."""
+    o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
+    out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, int(o)), True)
+    out, idx = out.squeeze(-2), idx.squeeze(-2)
+    return (out, idx) if return_indices else out
+
+
+# ============================================================================ normalisation
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5) -> Tensor:
+    """Normalise each channel of each sample (group norm with one channel per group)."""
+    return group_norm(input, input.shape[1], weight, bias, eps)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out=None) -> Tensor:
+    """``input / max(||input||_p, eps)`` along ``dim``."""
+    if p == 2:
+        n = (input * input).sum(dim, keepdim=True).sqrt()
+    else:
+        n = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
+    return input / n.clamp(min=eps).expand_as(input)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """Cosine of the angle between ``x1`` and ``x2`` along ``dim``."""
+    n1 = (x1 * x1).sum(dim, keepdim=True).sqrt().clamp(min=eps)
+    n2 = (x2 * x2).sum(dim, keepdim=True).sqrt().clamp(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    """``||x1 - x2 + eps||_p`` along the last dim."""
+    d = x1 - x2 + eps
+    if p == 2:
+        return (d * d).sum(-1, keepdim=keepdim).sqrt()
+    return (d.abs() ** p).sum(-1, keepdim=keepdim) ** (1.0 / p)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Integer class indices to one-hot int64 rows."""
+    if tensor.dtype is not D.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    a = tensor._data
+    if num_classes == -1:
+        num_classes = int(a.max()) + 1 if a.size else 0
+    if a.size and (a.min() < 0):
+        raise RuntimeError("Class values must be non-negative.")
+    if a.size and a.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._wrap((a[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+# ============================================================================ losses
+
+def _check_sizes(input, target, name):
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean",
+             weight=None) -> Tensor:
+    """Mean squared error (node ``MseLossBackward0``)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_sizes(input, target, "mse_loss")
+    if weight is not None:
+        loss = weight * (input - target) ** 2
+        return _apply_reduction(loss, reduction)
+    return _N._mse_loss(input, target, reduction_enum(reduction))
+
+
+def _apply_reduction(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    reduction_enum(reduction)
+    return loss
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
+            weight=None) -> Tensor:
+    """Mean absolute error: ``(input - target).abs().mean()``."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_sizes(input, target, "l1_loss")
+    loss = (input - target).abs()
+    if weight is not None:
+        loss = loss * weight
+    return _apply_reduction(loss, reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
+                   beta: float = 1.0) -> Tensor:
+    """Quadratic below ``beta``, linear above (node ``SmoothL1LossBackward0``)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _check_sizes(input, target, "smooth_l1_loss")
+    return _N._smooth_l1_loss(input, target, reduction_enum(reduction), float(beta))
+
+
+def huber_loss(input, target, reduction="mean", delta: float = 1.0, weight=None) -> Tensor:
+    """Quadratic below ``delta``, ``delta``-linear above (node ``HuberLossBackward0``)."""
+    _check_sizes(input, target, "huber_loss")
+    return _N._huber_loss(input, target, reduction_enum(reduction), float(delta))
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
+                         reduction="mean") -> Tensor:
+    """``-(y log x + (1 - y) log(1 - x))``, logs clamped at -100."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the "
+                         f"input size ({input.shape}) is deprecated. Please ensure they have "
+                         "the same size.")
+    return _N._binary_cross_entropy(input, target, weight, reduction_enum(reduction))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
+                                     reduce=None, reduction="mean", pos_weight=None) -> Tensor:
+    """``binary_cross_entropy(sigmoid(input), target)``, computed stably."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    return _N._bce_with_logits(input, target, weight, pos_weight, reduction_enum(reduction))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
+           log_target: bool = False) -> Tensor:
+    """Kullback-Leibler divergence of ``target`` from ``input`` (log-probabilities)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.", stacklevel=2)
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        from .._ops.pointwise import where
+        xlogy = where(target == 0, target * 0, target * target.log())
+        loss = xlogy - target * input
+    if reduction == "batchmean":
+        if input.ndim == 0:
+            return loss.sum()
+        return loss.sum() / input.shape[0]
+    return _apply_reduction(loss, reduction)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100,
+                  reduce=None, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target)``; also class-probability targets and
+    label smoothing, exactly as torch composes them."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if label_smoothing < 0 or label_smoothing > 1:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing}")
+    class_dim = 0 if input.ndim == 1 else 1
+    n_classes = input.shape[class_dim]
+    logp = _log_softmax(input, class_dim)
+    wshape = [1] * input.ndim
+    wshape[class_dim] = n_classes
+    if target.dtype.is_floating_point:
+        if tuple(target.shape) != tuple(input.shape):
+            raise RuntimeError(f"Expected target size {list(input.shape)}, got "
+                               f"{list(target.shape)}")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        prod = logp * target
+        if weight is not None:
+            prod = prod * weight.view(*wshape)
+        if reduction == "mean":
+            return -prod.sum() / (input.numel() / n_classes)
+        if reduction == "sum":
+            return -prod.sum()
+        reduction_enum(reduction)
+        return -prod.sum(class_dim)
+    nll = nll_loss(logp, target, weight, ignore_index, reduction)
+    if label_smoothing == 0:
+        return nll
+    ignore_mask = target == ignore_index
+    if weight is not None:
+        smooth = -(logp * weight.view(*wshape)).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    from .._ops.pointwise import where
+    smooth = where(ignore_mask, smooth * 0, smooth)
+    if reduction == "mean":
+        keep = ~ignore_mask
+        if weight is not None:
+            ws = Tensor._wrap(weight._data[target._data[keep._data]]).sum()
+            ret = smooth.sum() / ws
+        else:
+            ret = smooth.sum() / keep.sum()
+    elif reduction == "sum":
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return (1 - label_smoothing) * nll + ret * (label_smoothing / n_classes)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean") -> Tensor:
+    """Gaussian negative log-likelihood with predicted variance ``var``."""
+    with no_grad():
+        var = var.clamp(min=eps) if not var.requires_grad else var
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _apply_reduction(loss, reduction)

@@ -1,0 +1,246 @@
+"""``nn.init``: parameter initialisers, drawing from the generator in torch's exact order.
+
+Bounds are computed in Python floats exactly as torch writes them, then handed to
+``Tensor.uniform_`` / ``Tensor.normal_`` (spec rng.md §8), so that after ``manual_seed(s)`` a
+layer holds torch's values bit for bit. Every initialiser works in place under ``no_grad``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+
+__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
+           "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+           "kaiming_normal_", "trunc_normal_", "orthogonal_"]
+
+
+def calculate_gain(nonlinearity: str, param=None) -> float:
+    """The recommended gain for ``nonlinearity`` (``'relu'`` → √2, ``'tanh'`` → 5/3 …)."""
+    linear_fns = ["linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                  "conv_transpose2d", "conv_transpose3d"]
+    if nonlinearity in linear_fns or nonlinearity == "sigmoid":
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            negative_slope = 0.01
+        elif not isinstance(param, bool) and isinstance(param, (int, float)):
+            negative_slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + negative_slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    dimensions = tensor.dim()
+    if dimensions < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 "
+                         "dimensions")
+    num_input_fmaps = tensor.size(1)
+    num_output_fmaps = tensor.size(0)
+    receptive_field_size = 1
+    if tensor.dim() > 2:
+        for s in tensor.shape[2:]:
+            receptive_field_size *= s
+    return num_input_fmaps * receptive_field_size, num_output_fmaps * receptive_field_size
+
+
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+    """Fill with samples of U(a, b)."""
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+    """Fill with samples of N(mean, std²)."""
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
+                  b: float = 2.0, generator=None) -> Tensor:
+    """Fill with N(mean, std²) samples truncated to [a, b] (inverse-CDF method, as torch;
+    not bit-exact: torch's ``erfinv`` is not reproduced)."""
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+    with no_grad():
+        lo = norm_cdf((a - mean) / std)
+        up = norm_cdf((b - mean) / std)
+        tensor.uniform_(2 * lo - 1, 2 * up - 1, generator=generator)
+        d = tensor._data
+        d[...] = _erfinv(d.astype(np.float64)).astype(d.dtype)
+        d *= d.dtype.type(std * math.sqrt(2.0))
+        d += d.dtype.type(mean)
+        np.clip(d, a, b, out=d)
+        tensor._vc.value += 1
+    return tensor
+
+
+def _erfinv(y: np.ndarray) -> np.ndarray:
+    """Inverse error function by Newton iterations on ``erf`` (double precision)."""
+    from .._ops.nn import erf_np
+    a = 0.147
+    ln = np.log1p(-y * y)
+    t = 2 / (math.pi * a) + ln / 2
+    x = np.sign(y) * np.sqrt(np.sqrt(t * t - ln / a) - t)
+    for _ in range(3):
+        err = erf_np(x) - y
+        x = x - err / (2 / math.sqrt(math.pi) * np.exp(-x * x))
+    return x
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill with ``val``."""
+    with no_grad():
+        return tensor.fill_(val)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    """Fill with ones."""
+    return constant_(tensor, 1.0)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    """Fill with zeros."""
+    with no_grad():
+        return tensor.zero_()
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a 2-D tensor with the identity matrix."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with no_grad():
+        tensor._data[...] = np.eye(*tensor.shape, dtype=tensor._data.dtype)
+        tensor._vc.value += 1
+    return tensor
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a {3, 4, 5}-D tensor with the Dirac delta (identity convolution)."""
+    dimensions = tensor.dim()
+    if dimensions not in [3, 4, 5]:
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_chans_per_grp = sizes[0] // groups
+    min_dim = min(out_chans_per_grp, sizes[1])
+    with no_grad():
+        d = tensor._data
+        d[...] = 0
+        for g in range(groups):
+            for i in range(min_dim):
+                idx = (g * out_chans_per_grp + i, i) + tuple(s // 2 for s in sizes[2:])
+                d[idx] = 1
+        tensor._vc.value += 1
+    return tensor
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """Glorot uniform: U(-a, a), ``a = gain * sqrt(6 / (fan_in + fan_out))``."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    a = math.sqrt(3.0) * std
+    return uniform_(tensor, -a, a, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """Glorot normal: N(0, std²), ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return normal_(tensor, 0.0, std, generator)
+
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                     nonlinearity: str = "leaky_relu", generator=None) -> Tensor:
+    """He uniform: U(-bound, bound), ``bound = gain * sqrt(3 / fan)``."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    gain = calculate_gain(nonlinearity, a)
+    std = gain / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std
+    with no_grad():
+        return tensor.uniform_(-bound, bound, generator=generator)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                    nonlinearity: str = "leaky_relu", generator=None) -> Tensor:
+    """He normal: N(0, std²), ``std = gain / sqrt(fan)``."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    fan = _calculate_correct_fan(tensor, mode)
+    gain = calculate_gain(nonlinearity, a)
+    std = gain / math.sqrt(fan)
+    with no_grad():
+        return tensor.normal_(0, std, generator=generator)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
+    """A (semi-)orthogonal matrix from the QR decomposition of a normal sample (not
+    bit-exact: NumPy's QR is not torch's LAPACK call)."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flat = Tensor._wrap(np.empty((rows, cols), tensor._data.dtype))
+    flat.normal_(0, 1, generator=generator)
+    a = flat._data
+    if rows < cols:
+        a = a.T
+    q, r = np.linalg.qr(a)
+    q = q * np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    with no_grad():
+        tensor._data[...] = (q * gain).reshape(tensor.shape).astype(tensor._data.dtype)
+        tensor._vc.value += 1
+    return tensor
+
+
+def _no_grad_fill(tensor, fill):
+    with no_grad():
+        return fill(tensor)
+
+
+# torch's deprecated aliases without the trailing underscore
+def uniform(tensor, a=0.0, b=1.0):
+    warnings.warn("nn.init.uniform is now deprecated in favor of nn.init.uniform_.",
+                  FutureWarning, stacklevel=2)
+    return uniform_(tensor, a, b)
+
+
+def normal(tensor, mean=0.0, std=1.0):
+    warnings.warn("nn.init.normal is now deprecated in favor of nn.init.normal_.",
+                  FutureWarning, stacklevel=2)
+    return normal_(tensor, mean, std)

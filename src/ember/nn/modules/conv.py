@@ -1,0 +1,166 @@
+"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d, initialised as torch does."""
+
+from __future__ import annotations
+
+import math
+
+from ... import _factories as Fac
+from ..._tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+def _ntuple(x, n):
+    if isinstance(x, (tuple, list)):
+        return tuple(x)
+    return (x,) * n
+
+
+class _ConvNd(Module):
+    _nd = 2
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation,
+                 transposed, output_padding, groups, bias, padding_mode, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        valid_padding_strings = {"same", "valid"}
+        if isinstance(padding, str):
+            if padding not in valid_padding_strings:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                                 f"{valid_padding_strings}")
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
+        if padding_mode not in valid_padding_modes:
+            raise ValueError(f"padding_mode must be one of {valid_padding_modes}, but got "
+                             f"padding_mode='{padding_mode}'")
+        self.in_channels = in_channels
+        self.out_channels = out_channels
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.dilation = dilation
+        self.transposed = transposed
+        self.output_padding = output_padding
+        self.groups = groups
+        self.padding_mode = padding_mode
+        if isinstance(self.padding, str):
+            self._reversed_padding_repeated_twice = [0, 0] * len(kernel_size)
+            if padding == "same":
+                for d, k, i in zip(dilation, kernel_size, range(len(kernel_size) - 1, -1, -1)):
+                    total_padding = d * (k - 1)
+                    left_pad = total_padding // 2
+                    self._reversed_padding_repeated_twice[2 * i] = left_pad
+                    self._reversed_padding_repeated_twice[2 * i + 1] = total_padding - left_pad
+        else:
+            self._reversed_padding_repeated_twice = [p for p in reversed(self.padding)
+                                                     for _ in range(2)]
+        if transposed:
+            shape = (in_channels, out_channels // groups, *kernel_size)
+        else:
+            shape = (out_channels, in_channels // groups, *kernel_size)
+        self.weight = Parameter(Fac.empty(shape, dtype=dtype))
+        if bias:
+            self.bias = Parameter(Fac.empty(out_channels, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """kaiming_uniform_(a=√5) for the weight, U(±1/√fan_in) for the bias."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def extra_repr(self) -> str:
+        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}"
+        n = len(self.kernel_size)
+        if self.padding != (0,) * n:
+            s += ", padding={padding}"
+        if self.dilation != (1,) * n:
+            s += ", dilation={dilation}"
+        if self.output_padding != (0,) * n:
+            s += ", output_padding={output_padding}"
+        if self.groups != 1:
+            s += ", groups={groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += ", padding_mode={padding_mode}"
+        return s.format(**self.__dict__)
+
+    def _conv_forward(self, input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+        conv = (F.conv1d, F.conv2d, F.conv3d)[self._nd - 1]
+        if self.padding_mode != "zeros":
+            return conv(F.pad(input, self._reversed_padding_repeated_twice,
+                              mode=self.padding_mode), weight, bias, self.stride,
+                        (0,) * self._nd, self.dilation, self.groups)
+        return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+def _make_conv(nd):
+    class Conv(_ConvNd):
+        _nd = nd
+
+        def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1,
+                     padding=0, dilation=1, groups: int = 1, bias: bool = True,
+                     padding_mode: str = "zeros", device=None, dtype=None) -> None:
+            kernel_size_ = _ntuple(kernel_size, nd)
+            stride_ = _ntuple(stride, nd)
+            padding_ = padding if isinstance(padding, str) else _ntuple(padding, nd)
+            dilation_ = _ntuple(dilation, nd)
+            super().__init__(in_channels, out_channels, kernel_size_, stride_, padding_,
+                             dilation_, False, _ntuple(0, nd), groups, bias, padding_mode,
+                             device, dtype)
+    Conv.__name__ = Conv.__qualname__ = f"Conv{nd}d"
+    Conv.__doc__ = f"{nd}-D convolution layer; weight ``(out, in/groups, *kernel)``."
+    return Conv
+
+
+Conv1d = _make_conv(1)
+Conv2d = _make_conv(2)
+Conv3d = _make_conv(3)
+
+
+def _make_conv_transpose(nd):
+    class ConvTranspose(_ConvNd):
+        _nd = nd
+
+        def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, bias: bool = True,
+                     dilation=1, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+            if padding_mode != "zeros":
+                raise ValueError(f'Only "zeros" padding mode is supported for '
+                                 f"{self.__class__.__name__}")
+            super().__init__(in_channels, out_channels, _ntuple(kernel_size, nd),
+                             _ntuple(stride, nd), _ntuple(padding, nd), _ntuple(dilation, nd),
+                             True, _ntuple(output_padding, nd), groups, bias, padding_mode,
+                             device, dtype)
+
+        def forward(self, input: Tensor, output_size=None) -> Tensor:
+            if output_size is not None:
+                raise NotImplementedError(f"ConvTranspose{nd}d: the output_size argument")
+            fn = (F.conv_transpose1d, F.conv_transpose2d)[nd - 1]
+            return fn(input, self.weight, self.bias, self.stride, self.padding,
+                      self.output_padding, self.groups, self.dilation)
+    ConvTranspose.__name__ = ConvTranspose.__qualname__ = f"ConvTranspose{nd}d"
+    ConvTranspose.__doc__ = f"{nd}-D transposed convolution; weight ``(in, out/groups, *k)``."
+    return ConvTranspose
+
+
+ConvTranspose1d = _make_conv_transpose(1)
+ConvTranspose2d = _make_conv_transpose(2)

@@ -1,0 +1,128 @@
+"""Linear layers: Identity, Linear, Bilinear, and the shape layers Flatten / Unflatten."""
+
+from __future__ import annotations
+
+import math
+
+from ... import _factories as Fac
+from ..._tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+class Identity(Module):
+    """Returns its input unchanged (arguments are accepted and ignored)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input
+
+
+class Linear(Module):
+    """``y = x @ weight.T + bias``; weight ``(out, in)``, initialised as torch does.
+
+    >>> import ember
+    >>> ember.nn.Linear(3, 2)
+    Linear(in_features=3, out_features=2, bias=True)
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(Fac.empty((out_features, in_features), dtype=dtype))
+        if bias:
+            self.bias = Parameter(Fac.empty(out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """kaiming_uniform_(a=√5) for the weight, U(±1/√in) for the bias (torch's order)."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class Bilinear(Module):
+    """``y = x1^T A x2 + b``; weight ``(out, in1, in2)``."""
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int,
+                 bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__()
+        self.in1_features = in1_features
+        self.in2_features = in2_features
+        self.out_features = out_features
+        self.weight = Parameter(Fac.empty((out_features, in1_features, in2_features),
+                                          dtype=dtype))
+        if bias:
+            self.bias = Parameter(Fac.empty(out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """U(±1/√in1) for weight then bias."""
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
+
+
+class Flatten(Module):
+    """Flatten dims ``start_dim..end_dim`` (default: all but the batch dim)."""
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Expand dim ``dim`` into the shape ``unflattened_size``."""
+
+    def __init__(self, dim, unflattened_size) -> None:
+        super().__init__()
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        d = self.dim % input.ndim
+        sizes = list(self.unflattened_size)
+        if -1 in sizes:
+            known = 1
+            for s in sizes:
+                if s != -1:
+                    known *= s
+            sizes[sizes.index(-1)] = input.shape[d] // known
+        return input.view(*input.shape[:d], *sizes, *input.shape[d + 1:])
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -1,0 +1,697 @@
+"""``nn.Module``: the base class of every layer, as torch defines it.
+
+A module keeps three ordered registries: ``_parameters``, ``_buffers`` and ``_modules``;
+``__setattr__`` files Parameters, Modules and registered buffers into them, and
+``__getattr__`` finds them again. Everything else (``state_dict`` key order, ``repr``
+indentation, hooks, ``train``/``eval``) follows torch's ``torch/nn/modules/module.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ... import _dtype as D
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+from ..parameter import Parameter
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _addindent(s_: str, num_spaces: int) -> str:
+    s = s_.split("\n")
+    if len(s) == 1:
+        return s_
+    first = s.pop(0)
+    s = [(num_spaces * " ") + line if line.strip() else line for line in s]
+    return first + "\n" + "\n".join(s)
+
+
+class RemovableHandle:
+    """Returned by ``register_*_hook``; ``remove()`` takes the hook out again."""
+
+    _next_id = 0
+
+    def __init__(self, hooks_dict: dict) -> None:
+        self.hooks_dict = hooks_dict
+        self.id = RemovableHandle._next_id
+        RemovableHandle._next_id += 1
+
+    def remove(self) -> None:
+        self.hooks_dict.pop(self.id, None)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *args) -> None:
+        self.remove()
+
+
+class Module:
+    """Base class for all neural network modules.
+
+    >>> import ember.nn as nn
+    >>> class Net(nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc = nn.Linear(2, 1)
+    ...     def forward(self, x):
+    ...         return self.fc(x)
+    >>> [n for n, _ in Net().named_parameters()]
+    ['fc.weight', 'fc.bias']
+    """
+
+    training: bool
+    _version: int = 1
+    call_super_init: bool = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
+                            f"argument '{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
+                            f"but {len(args) + 1} were given")
+        sa = object.__setattr__
+        sa(self, "training", True)
+        sa(self, "_parameters", {})
+        sa(self, "_buffers", {})
+        sa(self, "_non_persistent_buffers_set", set())
+        sa(self, "_modules", {})
+        sa(self, "_forward_hooks", OrderedDict())
+        sa(self, "_forward_hooks_with_kwargs", {})
+        sa(self, "_forward_pre_hooks", OrderedDict())
+        sa(self, "_forward_pre_hooks_with_kwargs", {})
+        sa(self, "_backward_hooks", OrderedDict())
+        sa(self, "_backward_pre_hooks", OrderedDict())
+        sa(self, "_state_dict_hooks", OrderedDict())
+        sa(self, "_load_state_dict_pre_hooks", OrderedDict())
+
+    forward: Callable[..., Any]
+
+    def forward(self, *input):  # noqa: F811
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required '
+                                  '"forward" function')
+
+    # ------------------------------------------------------------------ registration
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Add a buffer (state that is not a parameter, e.g. BatchNorm's running mean)."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Add a parameter to the module (``None`` registers an absent one)."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"parameter name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            raise KeyError('parameter name can\'t contain "."')
+        if name == "":
+            raise KeyError('parameter name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._parameters:
+            raise KeyError(f"attribute '{name}' already exists")
+        if param is None:
+            self._parameters[name] = None
+        elif not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter "
+                            f"'{name}' (torch.nn.Parameter or None required)")
+        elif param.grad_fn is not None:
+            raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "
+                             "parameters must be created explicitly. To express '"
+                             f"{name}' as a function of another Tensor, compute the value in "
+                             "the forward() method.")
+        else:
+            self._parameters[name] = param
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Add a child module, reachable as the attribute ``name``."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {type(name).__name__}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def get_submodule(self, target: str) -> Module:
+        """The submodule at the dotted path ``target`` (``""`` is the module itself)."""
+        if target == "":
+            return self
+        mod = self
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(mod._get_name() + " has no attribute `" + item + "`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target``."""
+        module_path, _, param_name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, param_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + param_name + "`")
+        param = getattr(mod, param_name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + param_name + "` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path ``target``."""
+        module_path, _, buffer_name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, buffer_name):
+            raise AttributeError(mod._get_name() + " has no attribute `" + buffer_name + "`")
+        if buffer_name not in mod._buffers:
+            raise AttributeError("`" + buffer_name + "` is not a buffer")
+        return getattr(mod, buffer_name)
+
+    # ------------------------------------------------------------------ attribute protocol
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        if "_parameters" in d and name in d["_parameters"]:
+            return d["_parameters"][name]
+        if "_buffers" in d and name in d["_buffers"]:
+            return d["_buffers"][name]
+        if "_modules" in d and name in d["_modules"]:
+            return d["_modules"][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        def remove_from(*dicts_or_sets):
+            for d in dicts_or_sets:
+                if name in d:
+                    if isinstance(d, dict):
+                        del d[name]
+                    else:
+                        d.discard(name)
+
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            remove_from(self.__dict__, self._buffers, self._modules,
+                        self._non_persistent_buffers_set)
+            self.register_parameter(name, value)
+            return
+        if params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+            return
+        modules = self.__dict__.get("_modules")
+        if isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            remove_from(self.__dict__, self._parameters, self._buffers,
+                        self._non_persistent_buffers_set)
+            modules[name] = value
+            return
+        if modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            modules[name] = value
+            return
+        buffers = self.__dict__.get("_buffers")
+        if isinstance(value, Tensor) and hasattr(value, "_buffer_persistent"):
+            persistent = value.__dict__.pop("_buffer_persistent")
+            remove_from(self.__dict__, self._parameters, self._modules)
+            self.register_buffer(name, value, persistent)
+            return
+        if buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            buffers[name] = value
+            return
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def __dir__(self):
+        keys = list(object.__dir__(self)) + list(self._parameters) + list(self._modules) \
+            + list(self._buffers)
+        return sorted(k for k in set(keys) if not k[0].isdigit())
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    # ------------------------------------------------------------------ calling, hooks
+    def _call_impl(self, *args, **kwargs):
+        for hook_id, hook in list(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                res = hook(self, args, kwargs)
+                if res is not None:
+                    if not (isinstance(res, tuple) and len(res) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {res}.")
+                    args, kwargs = res
+            else:
+                res = hook(self, args)
+                if res is not None:
+                    args = res if isinstance(res, tuple) else (res,)
+        bw_hooks = list(self._backward_hooks.values())
+        if bw_hooks or self._backward_pre_hooks:
+            from ._hooks import BackwardHook
+            bw = BackwardHook(self, bw_hooks, list(self._backward_pre_hooks.values()))
+            args = bw.setup_input_hook(args)
+        result = self.forward(*args, **kwargs)
+        for hook_id, hook in list(self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_with_kwargs:
+                res = hook(self, args, kwargs, result)
+            else:
+                res = hook(self, args, result)
+            if res is not None:
+                result = res
+        if bw_hooks or self._backward_pre_hooks:
+            result = bw.setup_output_hook(result)
+        return result
+
+    __call__ = _call_impl
+
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """Call ``hook(module, args)`` before every forward (may return new args)."""
+        handle = RemovableHandle(self._forward_pre_hooks)
+        self._forward_pre_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        if prepend:
+            self._forward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
+                              with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        """Call ``hook(module, args, output)`` after every forward (may return a new output)."""
+        handle = RemovableHandle(self._forward_hooks)
+        self._forward_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if prepend:
+            self._forward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_hook(self, hook: Callable,
+                                    prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(module, grad_input, grad_output)`` when the module's input grads are
+        computed; it may return new ``grad_input``."""
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook: Callable,
+                                        prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(module, grad_output)`` before the module's input grads are computed."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    # ------------------------------------------------------------------ iteration
+    def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
+        memo = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for k, v in get_members_fn(module):
+                if v is None or v in memo:
+                    continue
+                if remove_duplicate:
+                    memo.add(v)
+                name = module_prefix + ("." if module_prefix else "") + k
+                yield name, v
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """The module's parameters (and its descendants' when ``recurse``), each once."""
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """``(dotted name, parameter)`` pairs in registration order."""
+        yield from self._named_members(lambda m: m._parameters.items(), prefix=prefix,
+                                       recurse=recurse, remove_duplicate=remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """The module's buffers (and its descendants')."""
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        """``(dotted name, buffer)`` pairs."""
+        yield from self._named_members(lambda m: m._buffers.items(), prefix=prefix,
+                                       recurse=recurse, remove_duplicate=remove_duplicate)
+
+    def children(self) -> Iterator[Module]:
+        """The immediate child modules."""
+        for _, m in self.named_children():
+            yield m
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """``(name, child)`` pairs of the immediate children, each module once."""
+        memo = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in memo:
+                memo.add(module)
+                yield name, module
+
+    def modules(self) -> Iterator[Module]:
+        """Every module in the tree, this one first (depth first)."""
+        for _, m in self.named_modules():
+            yield m
+
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True):
+        """``(dotted name, module)`` for every module in the tree, this one as ``""``."""
+        if memo is None:
+            memo = set()
+        if self not in memo:
+            if remove_duplicate:
+                memo.add(self)
+            yield prefix, self
+            for name, module in self._modules.items():
+                if module is None:
+                    continue
+                submodule_prefix = prefix + ("." if prefix else "") + name
+                yield from module.named_modules(memo, submodule_prefix, remove_duplicate)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # ------------------------------------------------------------------ modes, conversion
+    def train(self, mode: bool = True) -> Module:
+        """Set training mode on this module and every descendant."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        """Set evaluation mode (``train(False)``)."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Set ``requires_grad`` on every parameter."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset every parameter's ``.grad`` (to None by default, as in torch 2)."""
+        for p in self.parameters():
+            if p.grad is not None:
+                if set_to_none:
+                    p.grad = None
+                else:
+                    g = p.grad
+                    if g.grad_fn is not None:
+                        g.detach_()
+                    else:
+                        g.requires_grad_(False)
+                    g._data[...] = 0
+                    g._vc.value += 1
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Call ``fn`` on every descendant, then on this module (children first)."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    def _apply(self, fn: Callable[[Tensor], Tensor], recurse: bool = True) -> Module:
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with no_grad():
+                new = fn(param)
+            if new is param:
+                continue
+            param.data = new           # torch keeps the Parameter object (optimizers hold it)
+            if param.grad is not None:
+                with no_grad():
+                    param.grad.data = fn(param.grad)
+        for key, buf in self._buffers.items():
+            if buf is not None:
+                self._buffers[key] = fn(buf)
+        return self
+
+    def _cast_float(self, dt) -> Module:
+        return self._apply(lambda t: t.to(dt) if t.is_floating_point() else t)
+
+    def float(self) -> Module:
+        """Cast floating-point parameters and buffers to float32."""
+        return self._cast_float(D.float32)
+
+    def double(self) -> Module:
+        """Cast floating-point parameters and buffers to float64."""
+        return self._cast_float(D.float64)
+
+    def half(self) -> Module:
+        """Cast floating-point parameters and buffers to float16."""
+        return self._cast_float(D.float16)
+
+    def to(self, *args, **kwargs) -> Module:
+        """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: cast floating-point state."""
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, D.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, str) or type(a).__name__ == "device":
+                from ... import _device
+                _device.check(str(a) if not isinstance(a, str) else a) \
+                    if hasattr(_device, "check") else None
+        if dtype is None:
+            return self
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}")
+        return self._cast_float(dtype)
+
+    def cpu(self) -> Module:
+        """No-op: every tensor lives on the CPU."""
+        return self
+
+    def cuda(self, device=None) -> Module:
+        """Move to CUDA (raises: no CUDA device)."""
+        return self._apply(lambda t: t.cuda())
+
+    def type(self, dst_type) -> Module:
+        """Cast all parameters and buffers to ``dst_type``."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def share_memory(self) -> Module:
+        return self
+
+    # ------------------------------------------------------------------ state dict
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buf in self._buffers.items():
+            if buf is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buf if keep_vars else buf.detach()
+
+    def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
+        """An OrderedDict of every parameter and persistent buffer, by dotted name."""
+        if args:
+            destination = args[0] if len(args) > 0 else destination
+            prefix = args[1] if len(args) > 1 else prefix
+            keep_vars = args[2] if len(args) > 2 else keep_vars
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".",
+                                  keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            res = hook(self, destination, prefix, {})
+            if res is not None:
+                destination = res
+        return destination
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs, assign=False):
+        persistent_buffers = {k: v for k, v in self._buffers.items()
+                              if k not in self._non_persistent_buffers_set}
+        local_state = {k: v for k, v in itertools.chain(self._parameters.items(),
+                                                        persistent_buffers.items())
+                       if v is not None}
+        for name, param in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            input_param = state_dict[key]
+            if not isinstance(input_param, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected '
+                                  "torch.Tensor or Tensor-like object from checkpoint but "
+                                  f"received {type(input_param)}")
+                continue
+            if len(param.shape) == 0 and len(input_param.shape) == 1 \
+                    and input_param.shape[0] == 1:
+                input_param = input_param[0]
+            if input_param.shape != param.shape:
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape "
+                                  f"{input_param.shape} from checkpoint, the shape in current "
+                                  f"model is {param.shape}.")
+                continue
+            try:
+                if assign:
+                    if isinstance(param, Parameter):
+                        new = Parameter(input_param.detach(), param.requires_grad)
+                        self._parameters[name] = new
+                    else:
+                        self._buffers[name] = input_param
+                else:
+                    with no_grad():
+                        param.copy_(input_param)
+            except Exception as ex:
+                error_msgs.append(f'While copying the parameter named "{key}", whose '
+                                  f"dimensions in the model are {param.size()} and whose "
+                                  "dimensions in the checkpoint are "
+                                  f"{input_param.size()}, an exception occurred : {ex.args}.")
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix):
+                    input_name = key[len(prefix):].split(".", 1)
+                    if len(input_name) > 1:
+                        if input_name[0] not in self._modules:
+                            unexpected_keys.append(key)
+                    elif input_name[0] not in local_state:
+                        unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
+        """Copy parameters and buffers from ``state_dict``; returns missing/unexpected keys.
+
+        With ``strict`` (the default) any mismatch raises torch's ``RuntimeError``.
+        """
+        if not isinstance(state_dict, dict):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing_keys: list[str] = []
+        unexpected_keys: list[str] = []
+        error_msgs: list[str] = []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+
+        def load(module, local_state_dict, prefix=""):
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True,
+                                         missing_keys, unexpected_keys, error_msgs, assign)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    child_sd = {k: v for k, v in local_state_dict.items()
+                                if k.startswith(child_prefix)}
+                    load(child, child_sd, child_prefix)
+
+        load(self, state_dict)
+        if strict:
+            if unexpected_keys:
+                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected_keys)))
+            if missing_keys:
+                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in missing_keys)))
+        if error_msgs:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                self.__class__.__name__, "\n\t".join(error_msgs)))
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+    # ------------------------------------------------------------------ printing
+    def _get_name(self) -> str:
+        return self.__class__.__name__
+
+    def extra_repr(self) -> str:
+        """The layer's own description inside ``Name(...)``; subclasses override it."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra_lines = []
+        extra_repr = self.extra_repr()
+        if extra_repr:
+            extra_lines = extra_repr.split("\n")
+        child_lines = []
+        for key, module in self._modules.items():
+            mod_str = _addindent(repr(module), 2)
+            child_lines.append("(" + key + "): " + mod_str)
+        lines = extra_lines + child_lines
+        main_str = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main_str += extra_lines[0]
+            else:
+                main_str += "\n  " + "\n  ".join(lines) + "\n"
+        return main_str + ")"
+
+
+def _typename(v) -> str:
+    t = type(v)
+    if isinstance(v, Tensor):
+        return "torch." + {"float32": "FloatTensor", "float64": "DoubleTensor",
+                           "int64": "LongTensor"}.get(v.dtype.name, "Tensor")
+    return t.__module__ + "." + t.__qualname__ if t.__module__ != "builtins" else t.__name__
+

@@ -1,0 +1,29 @@
+"""Flatten parameters into one vector and back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..._tensor import Tensor
+
+
+def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
+    """One 1-D tensor of every parameter's elements, in order (differentiable)."""
+    import ember
+    if isinstance(parameters, Tensor):
+        raise TypeError(f"expected Iterable of Tensors, but got: {type(parameters).__name__}")
+    return ember.cat([p.view(-1) for p in parameters])
+
+
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
+    """Copy consecutive slices of ``vec`` into the parameters' data."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+    pointer = 0
+    for param in parameters:
+        n = param.numel()
+        param._data = np.ascontiguousarray(
+            vec._data[pointer:pointer + n].reshape(param.shape).astype(param._data.dtype))
+        pointer += n
