@@ -1,0 +1,26 @@
+"""The README's examples and the public docstrings' examples, run as doctests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+MODULES = ["ember._dtype", "ember._factories", "ember._tensor", "ember.autograd",
+           "ember.autograd.grad_mode", "ember.autograd.function",
+           "ember.autograd.functional_check", "ember.autograd.variable"]
+
+
+def test_readme_examples():
+    r = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
+                         optionflags=doctest.ELLIPSIS)
+    assert r.attempted > 0 and r.failed == 0
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    r = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert r.failed == 0
