@@ -60,4 +60,5 @@ from .pooling import (  # noqa: F401
     MaxPool2d,
     MaxPool3d,
 )
+from .rnn import GRU, LSTM, RNN, RNNBase  # noqa: F401
 from .sparse import Embedding  # noqa: F401
