@@ -100,8 +100,14 @@ def compare_tensors(tt, et, where: str = "", rtol=None, atol=None, grad_fn=True)
     """One torch tensor against one ember tensor: type, shape, dtype, values, grad_fn name."""
     if not isinstance(tt, torch.Tensor):
         assert not isinstance(et, ember.Tensor), f"{where}: ember gave a tensor, torch {tt!r}"
-        if isinstance(tt, float) and np.isnan(tt):
-            assert np.isnan(et)
+        if isinstance(tt, torch.dtype):
+            assert str(tt) == str(et), f"{where}: {tt} vs {et}"
+        elif isinstance(tt, np.ndarray):
+            assert isinstance(et, np.ndarray) and tt.dtype == et.dtype, f"{where}: {et!r}"
+            assert_close(tt, et, str(tt.dtype), where, rtol, atol)
+        elif isinstance(tt, float):
+            assert type(et) is float, f"{where}: {tt!r} vs {et!r}"
+            assert_close(tt, et, "float64" if rtol is None else "float32", where, rtol, atol)
         else:
             assert type(tt) is type(et) and tt == et, f"{where}: {tt!r} vs {et!r}"
         return

@@ -64,6 +64,9 @@ def _infer(data):
     except ValueError as e:
         raise ValueError(_ragged_message(data)) from e
     if arr.dtype == object:
+        bad = _first_unsupported(data)
+        if bad is not None:
+            raise RuntimeError(f"Could not infer dtype of {type(bad).__name__}")
         raise TypeError(_ragged_message(data) if isinstance(data, (list, tuple))
                         else f"Could not infer dtype of {type(data).__name__}")
     kind = arr.dtype.kind
@@ -78,8 +81,23 @@ def _infer(data):
     if kind == "b":
         return arr
     if kind in "US":
+        if isinstance(data, (list, tuple)):
+            raise ValueError(f"too many dimensions '{type(_first(data)).__name__}'")
         raise TypeError(f"new(): invalid data type '{type(_first(data)).__name__}'")
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _first_unsupported(data):
+    """The first element that is neither a number nor a sequence (torch names its type)."""
+    import numbers
+    stack = [data]
+    while stack:
+        x = stack.pop(0)
+        if isinstance(x, (list, tuple)):
+            stack[:0] = list(x)
+        elif not isinstance(x, (numbers.Number, np.generic, np.ndarray, Tensor, str)):
+            return x
+    return None
 
 
 def _first(data):
@@ -165,7 +183,10 @@ def _filled(size, value, dtype, requires_grad, device, default=None):
 
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
     """A tensor of zeros of the given size."""
-    shape = as_size(size)
+    try:
+        shape = as_size(size)
+    except RuntimeError:
+        raise RuntimeError("zeros: Dimension size must be non-negative.") from None
     return _finish(Tensor._wrap(np.zeros(shape, _np_dtype(dtype))), requires_grad, device)
 
 
@@ -221,25 +242,104 @@ def _num(x):
     return x.item() if isinstance(x, Tensor) else x
 
 
+def _vec_lanes(itemsize: int) -> int:
+    """Lanes of the ``Vectorized`` registers torch's range kernels use: 32 bytes (AVX2, also on
+    AVX512 machines, where these kernels are not built for AVX512), 16 on ARM (NEON)."""
+    import platform
+    wide = platform.machine().lower() not in ("arm64", "aarch64")
+    return max(1, (32 if wide else 16) // itemsize)
+
+
+def _vec_fill(n: int, npdt, scalar, vector):
+    """torch's ``cpu_serial_kernel_vec`` for a nullary kernel over ``n`` elements.
+
+    Pairs of vectors of ``V`` lanes: ``vector(first_index_of_each_lane_block, lane)``; the
+    tail below ``2 * V`` elements: ``scalar(index)``. Both return float64/int64 arrays that
+    are already rounded the way torch's arithmetic rounds them.
+    """
+    lanes = _vec_lanes(np.dtype(npdt).itemsize)
+    nvec = (n // (2 * lanes)) * 2 * lanes
+    out = np.empty(n, npdt)
+    if nvec:
+        idx = np.arange(nvec)
+        out[:nvec] = vector(idx - idx % lanes, idx % lanes)
+    if nvec < n:
+        out[nvec:] = scalar(np.arange(nvec, n))
+    return out
+
+
+def _fma(a, b, c):
+    """``a * b + c`` rounded once, as the FMA instructions torch's CPU kernels compile to.
+
+    float32 (and narrower) operands: exact in float64, then one rounding. float64: Dekker's
+    error-free product and Knuth's two-sum (correctly rounded but for rare double roundings).
+    """
+    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
+    dt = np.result_type(a, b, c)
+    if dt != np.float64:
+        return (a.astype(np.float64) * b + c).astype(dt)
+    p = a * b
+
+    def split(x):
+        t = 134217729.0 * x
+        hi = t - (t - x)
+        return hi, x - hi
+    ah, al = split(a)
+    bh, bl = split(b)
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    return s + (t + e)
+
+
+def _arange_values(start, step, n, dt: D.dtype):
+    """``arange``'s kernel: ``start + step * i`` in torch's accumulate type, vectorized alike."""
+    npdt = dt.np
+    if dt._category < 2:
+        return (np.int64(start) + np.int64(step) * np.arange(n, dtype=np.int64)).astype(npdt)
+    acc = np.float32 if dt is D.float16 else np.float64
+    st, sp = acc(start), acc(step)
+
+    def scalar(i):
+        return _fma(sp, i.astype(acc), st).astype(npdt)
+
+    def vector(base_i, lane):
+        base = _fma(sp, base_i.astype(acc), st).astype(npdt)     # arange(T base, acc step)
+        return (base.astype(acc) + lane.astype(acc) * sp).astype(npdt)
+    return _vec_fill(n, npdt, scalar, vector)
+
+
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``, as torch computes them."""
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0 and end != start:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     if dtype is None:
         dtype = D.result_type(start, end, step)
         if dtype is D.bool:
             dtype = D.int64
-    n = max(0, math.ceil((end - start) / step))
-    if dtype.is_floating_point:
-        arr = (start + step * np.arange(n, dtype=np.float64)).astype(dtype.np)
+    if dtype is D.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    o_start, o_end, o_step = start, end, step
+    if o_step == 0:
+        raise RuntimeError("step must be nonzero")
+    if dtype is D.int64 and int(o_step) == 0:
+        raise ValueError("step must be nonzero")
+    if dtype._category < 2:     # torch's int64 accumulate type truncates the bounds and step
+        start, end, step = int(start), int(end), int(step)
+    if not all(math.isfinite(v) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if not ((o_step > 0 and end >= start) or (o_step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is D.int64:   # torch counts in int64 for int64 results (C division truncates)
+        sgn = (step > 0) - (step < 0)
+        num = end - start + step - sgn
+        n = abs(num) // abs(step) * (1 if (num >= 0) == (step > 0) else -1)
     else:
-        arr = (start + step * np.arange(n, dtype=np.int64)).astype(dtype.np)
+        n = math.ceil((float(o_end) - float(o_start)) / float(o_step))
+    arr = _arange_values(start, step, max(0, int(n)), dtype)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
@@ -257,23 +357,62 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False) -> Tensor:
-    """``steps`` evenly spaced values from ``start`` to ``end``, as torch's kernel makes them."""
+    """``steps`` evenly spaced values from ``start`` to ``end``, as torch's kernel makes them.
+
+    The first half is filled forward from ``start``, the second back from ``end``, in the
+    output dtype's own arithmetic (double steps for integers), vectorized like torch's.
+    """
     start, end = _num(start), _num(end)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    npdt = _np_dtype(dtype)
-    if steps == 1:
-        arr = np.array([start], npdt)
-    else:
-        # torch fills the first half forward from start and the second half back from end
-        step = (end - start) / (steps - 1) if steps > 1 else 0.0
-        idx = np.arange(steps, dtype=np.float64)
-        half = steps // 2
-        arr = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
-        if np.dtype(npdt).kind in "iu":
-            arr = np.trunc(arr)
-        arr = arr.astype(npdt)
+    dt = D.get_default_dtype() if dtype is None else dtype
+    if not isinstance(dt, D.dtype):
+        dt = D.from_numpy_dtype(_np_dtype(dt))
+    if dt is D.bool:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    npdt = dt.np
+    integral = dt._category < 2
+    if integral:
+        info = np.iinfo(npdt)
+        for v in (start, end):
+            if not info.min <= v <= info.max:
+                raise RuntimeError(f"value cannot be converted to type {npdt.name}_t without "
+                                   "overflow")
+    if steps <= 1:
+        arr = np.full(steps, start, npdt if not integral else np.float64)
+        return _finish(Tensor._wrap(_to_dtype(arr, npdt)), requires_grad, device)
+    acc = np.float64 if integral else npdt.type
+    st = acc(npdt.type(start)) if integral else acc(start)
+    en = acc(npdt.type(end)) if integral else acc(end)
+    step = (en - st) / acc(steps - 1)
+    half = steps // 2
+
+    fused = npdt != np.float16     # c10::Half arithmetic is not contracted into FMAs
+
+    def formula(i):
+        i = i.astype(acc)
+        rest = acc(steps - 1) - i
+        if fused:
+            return np.where(i < half, _fma(step, i, st), _fma(-step, rest, en))
+        return np.where(i < half, st + step * i, en - step * rest)
+
+    def scalar(i):
+        return _to_dtype(formula(i), npdt)
+
+    def vector(base_i, lane):
+        base = _to_dtype(formula(base_i), npdt)                # arange(T base, step_t step)
+        lane = lane.astype(acc)
+        return _to_dtype(base.astype(acc) + lane * step, npdt)
+    with np.errstate(over="ignore", invalid="ignore"):
+        arr = _vec_fill(steps, npdt, scalar, vector)
     return _finish(Tensor._wrap(arr), requires_grad, device)
+
+
+def _to_dtype(values, npdt):
+    """Convert like C++ does: floats round, integers truncate toward zero."""
+    if np.dtype(npdt).kind in "iu":
+        values = np.trunc(values)
+    return values.astype(npdt)
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,

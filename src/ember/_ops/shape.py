@@ -281,7 +281,7 @@ def _select_backward(grad_output, input_sizes, dim, index):
 def _select(self, dim, index):
     idx = [builtins.slice(None)] * self.ndim
     idx[dim] = index
-    return self[tuple(idx)]
+    return self[(*idx, ...)]   # the Ellipsis keeps a 0-d result a view
 
 
 @expose
