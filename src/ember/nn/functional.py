@@ -226,10 +226,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
     x1 = input1.reshape(-1, i1)
     x2 = input2.reshape(-1, i2)
     t = x1.matmul(weight.permute(1, 0, 2).reshape(i1, o * i2)).reshape(-1, o, i2)
-    out = (t * x2.unsqueeze(1)).sum(-1)
-    if bias is not None:
-        out = out + bias
-    return out.reshape(*lead, o)
+    out = (t * x2.unsqueeze(1)).sum(-1).view(*lead, o)
+    return out if bias is None else out + bias
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,
