@@ -21,7 +21,10 @@ IMPLICIT_SCALAR = "grad can be implicitly created only for scalar outputs"
 RETAIN_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
-INT_REQUIRES_GRAD = "only Tensors of floating point and complex dtype can require gradients"
+# requires_grad_() and the attribute setter word it differently, as torch does
+INT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
+INT_REQUIRES_GRAD_ATTR = ("only Tensors of floating point and complex dtype can require "
+                          "gradients")
 INT_REQUIRES_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can require gradients"
 NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "

@@ -215,7 +215,8 @@ class Tensor:
         if value:
             dt = self.dtype
             if not (dt.is_floating_point or dt.is_complex):
-                raise RuntimeError(_errors.INT_REQUIRES_GRAD)
+                raise RuntimeError(_errors.INT_REQUIRES_GRAD_ATTR if attribute
+                                   else _errors.INT_REQUIRES_GRAD)
             if self._inference and not grad_mode.state.inference:
                 raise RuntimeError(_errors.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = value
@@ -242,10 +243,14 @@ class Tensor:
                 raise TypeError("assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
             if value.dtype is not self.dtype:
+                from ._ops.registry import _scalar_name
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a "
-                    f"tensor with dtype '{_c_name(self.dtype)}'. Please ensure that the "
-                    "gradient and the tensor have the same dtype")
+                    f"tensor with grad_dtype '{_scalar_name(self.dtype)}'. The gradient must "
+                    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+                    "the tensor's grad_dtype attribute with a specific dtype, or None to allow "
+                    "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor "
+                    "and its gradient may break downstream systems that assume they match.")
             if value.shape != self.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '{list(value.shape)}' to a "

@@ -89,7 +89,8 @@ def rebase_view(op, args, res):
     node._view_data = view._data
     node.next_functions = (base._edge(),) + inner.next_functions[1:]
     node._input_meta = [(base._data.shape, _dt_of(base))] + list(inner._input_meta[1:])
-    inner.next_functions = ((None, 0),) + inner.next_functions[1:]
+    # inner keeps its self edge (never traversed: CopySlices is the node in the graph), so
+    # that its self formula runs and gives the gradient of the view's region
     base.grad_fn, base._output_nr = node, 0
     vnode = AsStridedBackward0()
     vnode._base_data, vnode._view_data = base._data, view._data
