@@ -85,6 +85,9 @@ from .random import (
     set_rng_state,
 )
 
+from . import nn, optim, utils  # noqa: E402  (after the core names they use)
+from .serialization import load, save  # noqa: E402
+
 globals().update(_ops.FUNCTIONS)
 
 __version__ = "0.1.0"

@@ -1,0 +1,274 @@
+"""``ember.save`` / ``ember.load`` in torch's own file format.
+
+A checkpoint is an uncompressed zip archive ``<name>/data.pkl`` (a protocol-2 pickle in which
+tensors are ``torch._utils._rebuild_tensor_v2`` calls over persistent storages), the raw
+little-endian storages ``<name>/data/<key>`` aligned to 64 bytes, and the small records
+torch writes beside them. Files written here load in torch 2.13 and the other way round.
+
+``load`` defaults to ``weights_only=True`` like torch ≥ 2.6: an allow-listed unpickler that
+only rebuilds tensors, parameters, containers and numbers, and refuses any other global, so
+a malicious checkpoint cannot run code.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import os
+import pickle
+import struct
+import types
+import zipfile
+from typing import Any
+
+import numpy as np
+
+from . import _dtype as D
+from ._tensor import Tensor
+
+__all__ = ["save", "load"]
+
+_STORAGE_NAMES = {
+    D.float32: "FloatStorage", D.float64: "DoubleStorage", D.float16: "HalfStorage",
+    D.int64: "LongStorage", D.int32: "IntStorage", D.int16: "ShortStorage",
+    D.int8: "CharStorage", D.uint8: "ByteStorage", D.bool: "BoolStorage",
+    D.complex64: "ComplexFloatStorage", D.complex128: "ComplexDoubleStorage",
+}
+_STORAGE_DTYPES = {v: k for k, v in _STORAGE_NAMES.items()}
+
+
+# ----------------------------------------------------------------------------- markers
+# Stand-ins that pickle as torch's globals without importing torch.
+
+class _StorageType:
+    def __init__(self, name: str):
+        self.name = name
+
+
+_STORAGE_TYPES = {name: _StorageType(name) for name in _STORAGE_NAMES.values()}
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=False,
+                       backward_hooks=None, metadata=None):
+    """Rebuild a tensor from a storage (an ndarray of its dtype), offset, size and stride."""
+    item = storage.itemsize
+    if int(np.prod(size)) == 0:
+        arr = np.zeros(size, storage.dtype)
+    else:
+        arr = np.lib.stride_tricks.as_strided(
+            storage[storage_offset:], shape=tuple(size),
+            strides=tuple(s * item for s in stride)).copy()
+    t = Tensor._wrap(arr)
+    t._requires_grad = bool(requires_grad) and (t.dtype.is_floating_point or
+                                                 t.dtype.is_complex)
+    return t
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks=None):
+    from .nn import Parameter
+    return Parameter(data, requires_grad=requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    p = _rebuild_parameter(data, requires_grad)
+    for k, v in (state or {}).items():
+        setattr(p, k, v)
+    return p
+
+
+_GLOBAL_NAMES = {
+    _rebuild_tensor_v2: ("torch._utils", "_rebuild_tensor_v2"),
+    _rebuild_parameter: ("torch._utils", "_rebuild_parameter"),
+}
+
+
+class _Storage:
+    __slots__ = ("array", "key")
+
+    def __init__(self, array: np.ndarray, key: str):
+        self.array, self.key = array, key
+
+
+class _Pickler(pickle._Pickler):
+    """Writes tensors as torch does: rebuild calls over persistent storages."""
+
+    def __init__(self, file, storages: list):
+        super().__init__(file, protocol=2)
+        self.storages = storages
+
+    def save_global(self, obj, name=None):
+        spec = _GLOBAL_NAMES.get(obj) if callable(obj) and not isinstance(obj, type) else None
+        if isinstance(obj, _StorageType):
+            spec = ("torch", obj.name)
+        if spec is None:
+            return super().save_global(obj, name)
+        self.write(pickle.GLOBAL + f"{spec[0]}\n{spec[1]}\n".encode())
+        self.memoize(obj)
+
+    def save(self, obj, save_persistent_id=True):
+        if isinstance(obj, _StorageType):
+            x = self.memo.get(id(obj))
+            if x is not None:
+                self.write(self.get(x[0]))
+                return
+            return self.save_global(obj)
+        return super().save(obj, save_persistent_id)
+
+    dispatch = pickle._Pickler.dispatch.copy()
+    dispatch[types.FunctionType] = save_global
+
+    def persistent_id(self, obj):
+        if isinstance(obj, _Storage):
+            dt = D.from_numpy_dtype(obj.array.dtype)
+            return ("storage", _STORAGE_TYPES[_STORAGE_NAMES[dt]], obj.key, "cpu",
+                    obj.array.size)
+        return None
+
+    def reducer_override(self, obj):
+        if isinstance(obj, Tensor):
+            if getattr(obj, "_is_param", False):
+                plain = Tensor._wrap(obj._data)
+                return (_rebuild_parameter,
+                        (plain, obj.requires_grad, collections.OrderedDict()))
+            arr = np.asarray(obj._data, order="C")   # (ascontiguousarray makes 0-d 1-d)
+            storage = _Storage(arr.reshape(-1), str(len(self.storages)))
+            self.storages.append(storage)
+            stride = tuple(s // arr.itemsize for s in arr.strides) if arr.ndim else ()
+            if arr.size <= 1:
+                stride = _contiguous_strides(arr.shape)
+            return (_rebuild_tensor_v2, (storage, 0, tuple(arr.shape), stride,
+                                         obj.requires_grad, collections.OrderedDict()))
+        return NotImplemented
+
+
+def _contiguous_strides(shape) -> tuple:
+    out, acc = [], 1
+    for s in reversed(shape):
+        out.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(out))
+
+
+def _write_record(zf: zipfile.ZipFile, name: str, data: bytes) -> None:
+    """Write an uncompressed record whose data starts at a multiple of 64 bytes."""
+    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_STORED
+    offset = zf.fp.tell() if hasattr(zf.fp, "tell") else 0
+    header = 30 + len(name.encode())
+    pad = (-(offset + header + 4)) % 64
+    info.extra = b"FB" + struct.pack("<H", pad) + b"Z" * pad
+    zf.writestr(info, data)
+
+
+def save(obj: Any, f, pickle_module=None, pickle_protocol: int = 2,
+         _use_new_zipfile_serialization: bool = True) -> None:
+    """Save ``obj`` (tensors, state dicts, nested containers) in torch's checkpoint format."""
+    if isinstance(f, (str, os.PathLike)):
+        name = os.path.splitext(os.path.basename(os.fspath(f)))[0] or "archive"
+        with open(f, "wb") as fh:
+            return _save(obj, fh, name)
+    return _save(obj, f, "archive")
+
+
+def _save(obj, fh, name: str) -> None:
+    storages: list = []
+    buf = io.BytesIO()
+    _Pickler(buf, storages).dump(obj)
+    with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_STORED) as zf:
+        _write_record(zf, f"{name}/data.pkl", buf.getvalue())
+        _write_record(zf, f"{name}/.format_version", b"1")
+        _write_record(zf, f"{name}/.storage_alignment", b"64")
+        _write_record(zf, f"{name}/byteorder", b"little")
+        for s in storages:
+            _write_record(zf, f"{name}/data/{s.key}", s.array.astype(
+                s.array.dtype.newbyteorder("<"), copy=False).tobytes())
+        _write_record(zf, f"{name}/version", b"3\n")
+        _write_record(zf, f"{name}/.data/serialization_id", os.urandom(20).hex().encode())
+
+
+# ----------------------------------------------------------------------------- loading
+
+_SAFE = {
+    ("collections", "OrderedDict"): collections.OrderedDict,
+    ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
+    ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
+    ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
+    ("builtins", "set"): set,
+    ("builtins", "frozenset"): frozenset,
+    ("builtins", "complex"): complex,
+    ("torch", "Size"): tuple,
+}
+
+
+def _weights_only_error(module: str, name: str) -> pickle.UnpicklingError:
+    return pickle.UnpicklingError(
+        "Weights only load failed. This file can still be loaded, to do so you have two "
+        "options, do those steps only if you trust the source of the checkpoint. \n\t(1) In "
+        "PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+        "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set "
+        "to `False` will likely succeed, but it can result in arbitrary code execution. Do it "
+        "only if you got the file from a trusted source.\n\t(2) Alternatively, to load with "
+        "`weights_only=True` please check the recommended steps in the following error "
+        "message.\n\tWeightsUnpickler error: Unsupported global: GLOBAL "
+        f"{module}.{name} was not an allowed global by default.")
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, zf: zipfile.ZipFile, prefix: str, weights_only: bool):
+        super().__init__(file)
+        self.zf, self.prefix, self.weights_only = zf, prefix, weights_only
+        self.loaded: dict = {}
+
+    def find_class(self, module, name):
+        if (module, name) in _SAFE:
+            return _SAFE[(module, name)]
+        if module == "torch" and name in _STORAGE_DTYPES:
+            return _STORAGE_TYPES[name]
+        if module == "torch" and name in D._BY_NAME:
+            return D._BY_NAME[name]
+        if self.weights_only:
+            raise _weights_only_error(module, name)
+        if module == "torch" or module.startswith("torch."):
+            import importlib
+            return getattr(importlib.import_module("ember" + module[5:]), name)
+        return super().find_class(module, name)
+
+    def persistent_load(self, pid):
+        kind, storage_type, key, _location, numel = pid
+        if kind != "storage":
+            raise pickle.UnpicklingError(f"unknown persistent id {kind!r}")
+        if isinstance(storage_type, _StorageType):
+            dt = _STORAGE_DTYPES[storage_type.name]
+        else:
+            dt = storage_type
+        arr = self.loaded.get(key)
+        if arr is None:
+            raw = self.zf.read(f"{self.prefix}/data/{key}")
+            arr = np.frombuffer(raw, dtype=dt.np.newbyteorder("<")).astype(dt.np)
+            self.loaded[key] = arr
+        return arr
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None = None,
+         mmap: bool | None = None, **pickle_load_args) -> Any:
+    """Load a checkpoint written by ``ember.save`` or by ``torch.save``.
+
+    ``weights_only`` (default True) refuses any pickled global other than tensors,
+    parameters, containers and numbers. ``map_location`` is accepted (everything is CPU).
+    """
+    if weights_only is None:
+        weights_only = True
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as fh:
+            return _load(fh, weights_only)
+    return _load(f, weights_only)
+
+
+def _load(fh, weights_only: bool):
+    with zipfile.ZipFile(fh) as zf:
+        pkl = next((n for n in zf.namelist() if n.endswith("/data.pkl")), None)
+        if pkl is None:
+            raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not "
+                               "found")
+        prefix = pkl[: -len("/data.pkl")]
+        return _Unpickler(io.BytesIO(zf.read(pkl)), zf, prefix, weights_only).load()
