@@ -97,6 +97,20 @@ def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 
 # ============================================================================ losses
 
+@op("DivBackward1", name="div_scalar", method=False, function=False, tensors=("self",),
+    self=lambda grad, other: grad / other)
+def div_scalar(self, other):
+    """``self / other`` for a Python number ``other`` (aten's ``div.Scalar``)."""
+    return self / self.dtype.type(other)
+
+
+@op("MulBackward1", name="mul_scalar", method=False, function=False, tensors=("self",),
+    self=lambda grad, other: grad * other)
+def mul_scalar(self, other):
+    """``self * other`` for a Python number ``other`` (aten's ``mul.Scalar``)."""
+    return self * self.dtype.type(other)
+
+
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 
@@ -296,7 +310,7 @@ def _bcel_target_grad(grad, self, weight, pos_weight, reduction):
     if pos_weight is None:
         g = -self
     else:
-        g = (pos_weight - 1) * log_sigmoid(self) - self
+        g = -(pos_weight - 1) * log_sigmoid(self) - self
     g = g * _norm(grad, self, reduction)
     return g if weight is None else g * weight
 

@@ -210,7 +210,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     em = _ember()
     if bias is not None and input.ndim == 2:
         return em.addmm(bias, input, weight.t())
-    if bias is not None and input.ndim > 2:
+    if bias is not None and input.ndim != 2 and input.ndim > 0:
         lead = input.shape[:-1]
         out = em.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
         return out.view(*lead, weight.shape[0])
@@ -604,6 +604,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _check_sizes(input, target, "smooth_l1_loss")
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
     return _N._smooth_l1_loss(input, target, reduction_enum(reduction), float(beta))
 
 
@@ -675,12 +677,12 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
             raise RuntimeError(f"Expected target size {list(input.shape)}, got "
                                f"{list(target.shape)}")
         if label_smoothing > 0:
-            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+            target = _N.mul_scalar(target, 1 - label_smoothing) + label_smoothing / n_classes
         prod = logp * target
         if weight is not None:
             prod = prod * weight.view(*wshape)
         if reduction == "mean":
-            return -prod.sum() / (input.numel() / n_classes)
+            return _N.div_scalar(-prod.sum(), input.numel() / n_classes)
         if reduction == "sum":
             return -prod.sum()
         reduction_enum(reduction)
@@ -706,7 +708,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
         ret = smooth.sum()
     else:
         ret = smooth
-    return (1 - label_smoothing) * nll + ret * (label_smoothing / n_classes)
+    return _N.mul_scalar(nll, 1 - label_smoothing) + _N.mul_scalar(ret,
+                                                                    label_smoothing / n_classes)
 
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean") -> Tensor:
