@@ -287,11 +287,12 @@ class ModuleDict(Module):
                 self[m[0]] = m[1]
 
 
-def _param_line(k, p) -> str:
+def _param_line(k, p, typename: bool = False) -> str:
     if isinstance(p, Tensor):
         size_str = "x".join(str(size) for size in p.size())
         kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
-        return f"  ({k}): {kind} containing: [{p.dtype} of size {size_str}]"
+        dt = p.type() if typename else p.dtype      # torch: ParameterDict uses typename
+        return f"  ({k}): {kind} containing: [{dt} of size {size_str}]"
     return f"  ({k}): Object of type: {type(p).__name__}"
 
 
@@ -422,7 +423,7 @@ class ParameterDict(Module):
                 self[p[0]] = p[1]
 
     def extra_repr(self) -> str:
-        return "\n".join(_param_line(k, p) for k, p in self.items())
+        return "\n".join(_param_line(k, p, True) for k, p in self.items())
 
     def __call__(self, input):
         raise RuntimeError("ParameterDict should not be called.")
