@@ -1,0 +1,222 @@
+"""Max/min reductions and arg-reductions: max, min, amax, amin, argmax, argmin, maximum,
+minimum.
+
+``max(dim)`` returns torch's ``(values, indices)`` named tuple; the gradient flows to the
+selected index (``MaxBackward0``). Full ``max()`` and ``amax`` split the gradient evenly
+between tied extremes, as torch does.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from .._device import xp
+from .registry import NONE, SAME, expose, op
+from .util import norm_dim, norm_dims
+
+
+def _return_type(name: str):
+    base = namedtuple(name, ["values", "indices"])
+
+    def __repr__(self):
+        return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
+                f"indices={self.indices!r})")
+    return type(name, (base,), {"__repr__": __repr__, "__slots__": ()})
+
+
+MaxResult, MinResult = _return_type("max"), _return_type("min")
+
+
+def _even(grad, self, result):
+    mask = self == result
+    return mask * (grad / mask.sum())
+
+
+def _even_dims(grad, self, result, dim, keepdim):
+    if not keepdim:
+        for d in dim:
+            result = result.unsqueeze(d)
+            grad = grad.unsqueeze(d)
+    mask = self == result
+    return mask * (grad / mask.sum(dim, keepdim=True))
+
+
+@op("IndexSelectReductionBackward0", name="value_selecting_backward", method=False,
+    function=False, promote=NONE,
+    grad=lambda grad, dim, indices, keepdim: _gather_back(grad, dim, indices, keepdim))
+def _value_selecting_backward(grad, dim, indices, self_shape, keepdim):
+    out = xp.zeros(self_shape, grad.dtype)
+    if not keepdim:
+        grad = xp.expand_dims(grad, dim)
+        indices = xp.expand_dims(indices, dim)
+    xp.put_along_axis(out, indices, grad, axis=dim)
+    return out
+
+
+@op("GatherBackward0", name="gather_reduction", method=False, function=False, promote=NONE)
+def _gather_back(grad, dim, indices, keepdim):
+    idx = indices if keepdim else xp.expand_dims(indices, dim)
+    out = xp.take_along_axis(grad, idx, axis=dim)
+    return out if keepdim else xp.squeeze(out, dim)
+
+
+def _check_nonempty(input, name):
+    if input._data.size == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() "
+                           "== 0. Specify the reduction dim with the 'dim' argument.")
+
+
+@op("MaxBackward1", name="max_all", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result: _even(grad, self, result))
+def _max_all(self):
+    return xp.max(self)
+
+
+@op("MinBackward1", name="min_all", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result: _even(grad, self, result))
+def _min_all(self):
+    return xp.min(self)
+
+
+def _dim_reduction(arg):
+    def kernel(self, dim, keepdim=False):
+        idx = arg(self, axis=dim, keepdims=True)
+        vals = xp.take_along_axis(self, idx, axis=dim)
+        if not keepdim:
+            vals, idx = xp.squeeze(vals, dim), xp.squeeze(idx, dim)
+        return vals, idx.astype(xp.int64)
+    return kernel
+
+
+_max_dim = op("MaxBackward0", name="max_dim", method=False, function=False, promote=NONE,
+              outputs=2, self=lambda grads, self_shape, dim, keepdim, indices:
+              _value_selecting_backward(grads[0], dim, indices, self_shape, keepdim))
+_min_dim = op("MinBackward0", name="min_dim", method=False, function=False, promote=NONE,
+              outputs=2, self=lambda grads, self_shape, dim, keepdim, indices:
+              _value_selecting_backward(grads[0], dim, indices, self_shape, keepdim))
+
+
+def _max_kernel(self, dim, keepdim=False, indices=None):
+    return _dim_reduction(xp.argmax)(self, dim, keepdim)
+
+
+def _min_kernel(self, dim, keepdim=False, indices=None):
+    return _dim_reduction(xp.argmin)(self, dim, keepdim)
+
+
+_max_dim = _max_dim(_max_kernel)
+_min_dim = _min_dim(_min_kernel)
+
+
+def _run_dim(d, input, dim, keepdim, result_type):
+    from .._tensor import Tensor
+    from .registry import run
+    nd = input._data.ndim
+    dim = norm_dim(dim, nd) if nd else 0
+    data = input._data if nd else input._data.reshape(1)
+    idx = (xp.argmax if d is _max_dim else xp.argmin)(data, axis=dim, keepdims=True)
+    if not keepdim or not nd:
+        idx = xp.squeeze(idx, dim) if nd else idx.reshape(())
+    indices = Tensor._wrap(idx.astype(xp.int64))
+    if not nd:
+        values, _ = run(d, (input.reshape(1), 0, False, idx.reshape(1)))
+        values = values.reshape(())
+    else:
+        values, _ = run(d, (input, dim, keepdim, idx))
+    return result_type(values, indices)
+
+
+@expose
+def max(input, dim=None, keepdim=False, *, out=None):
+    """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum."""
+    from .._tensor import Tensor
+    if isinstance(dim, Tensor):
+        return maximum(input, dim)
+    if dim is None:
+        _check_nonempty(input, "max")
+        return _max_all(input)
+    return _run_dim(_max_dim, input, dim, keepdim, MaxResult)
+
+
+@expose
+def min(input, dim=None, keepdim=False, *, out=None):
+    """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum."""
+    from .._tensor import Tensor
+    if isinstance(dim, Tensor):
+        return minimum(input, dim)
+    if dim is None:
+        _check_nonempty(input, "min")
+        return _min_all(input)
+    return _run_dim(_min_dim, input, dim, keepdim, MinResult)
+
+
+@op("AmaxBackward0", name="amax_", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result, dim, keepdim: _even_dims(grad, self, result, dim, keepdim))
+def _amax(self, dim, keepdim=False):
+    return xp.max(self, axis=dim, keepdims=keepdim)
+
+
+@op("AminBackward0", name="amin_", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result, dim, keepdim: _even_dims(grad, self, result, dim, keepdim))
+def _amin(self, dim, keepdim=False):
+    return xp.min(self, axis=dim, keepdims=keepdim)
+
+
+@expose
+def amax(input, dim=(), keepdim=False, *, out=None):
+    """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
+    return _amax(input, norm_dims(dim if dim != () else None, input._data.ndim), keepdim)
+
+
+@expose
+def amin(input, dim=(), keepdim=False, *, out=None):
+    """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
+    return _amin(input, norm_dims(dim if dim != () else None, input._data.ndim), keepdim)
+
+
+def _arg(fn, input, dim, keepdim):
+    from .._tensor import Tensor
+    data = input._data
+    if dim is None:
+        out = fn(data.reshape(-1))
+        if keepdim:
+            out = xp.asarray(out).reshape((1,) * data.ndim)
+        return Tensor._wrap(xp.asarray(out, xp.int64))
+    d = norm_dim(dim, data.ndim) if data.ndim else 0
+    if data.ndim == 0:
+        return Tensor._wrap(xp.asarray(0, xp.int64))
+    return Tensor._wrap(xp.asarray(fn(data, axis=d, keepdims=keepdim), xp.int64))
+
+
+@expose
+def argmax(input, dim=None, keepdim=False):
+    """Index of the largest element (flattened when ``dim`` is None)."""
+    return _arg(xp.argmax, input, dim, keepdim)
+
+
+@expose
+def argmin(input, dim=None, keepdim=False):
+    """Index of the smallest element (flattened when ``dim`` is None)."""
+    return _arg(xp.argmin, input, dim, keepdim)
+
+
+def _pick(grad, self, other, greater):
+    mask = (self > other) if greater else (self < other)
+    tie = self == other
+    return grad * mask + (grad / 2) * tie
+
+
+@op("MaximumBackward0", promote=SAME,
+    self=lambda grad, self, other: _pick(grad, self, other, True),
+    other=lambda grad, self, other: _pick(grad, other, self, True))
+def maximum(self, other):
+    """Element-wise maximum (NaN propagates)."""
+    return xp.maximum(self, other)
+
+
+@op("MinimumBackward0", promote=SAME,
+    self=lambda grad, self, other: _pick(grad, self, other, False),
+    other=lambda grad, self, other: _pick(grad, other, self, False))
+def minimum(self, other):
+    """Element-wise minimum (NaN propagates)."""
+    return xp.minimum(self, other)
