@@ -1,0 +1,1319 @@
+"""PyTorch's CPU random number generator, reproduced bit for bit on NumPy.
+
+This module owns every random draw in ember. A :class:`Generator` is torch's ``mt19937``
+CPU generator: the same 32-bit Mersenne Twister stream, the same 64-bit seeds (only the low
+32 bits reach the engine), the same 5056-byte state layout for ``get_state``/``set_state``
+and the same per-generator cache of the second Box-Muller value. The fill kernels
+(``Generator._uniform_``, ``_normal_``, ``_random_`` ...) work in place on NumPy arrays and
+reproduce torch 2.13's CPU kernels exactly (the AVX2 builds that torch runs on x86-64):
+same number of draws, same element order, same floating-point operations. The tensor layer
+wraps them; nothing here imports torch.
+
+Invariants kept by every kernel:
+
+* **Draw order.** Serial kernels fill elements in *memory order* (dimensions sorted by
+  stride, largest outermost), each element taking its draws in turn; the vector kernels of
+  ``normal_`` (float32/float64, at least 16 elements, contiguous) draw all uniforms first.
+* **Engine.** The 624 state words live in a ``numpy.random.MT19937`` bit generator, whose
+  ``random_raw`` yields exactly the tempered 32-bit outputs of ``std::mt19937``; its ``pos``
+  follows the same convention (624 = twist before the next draw). A 64-bit draw is two
+  32-bit draws, the first being the high word.
+* **Rounding.** Fused multiply-adds of torch's kernels are emulated with a single rounding
+  (float32: exact float64 product and sum with a midpoint fix-up; float64: exact product by
+  Veltkamp splitting and a round-to-odd sum). Double-precision ``log``/``log1p``/``exp``/
+  ``tan``/``sin``/``cos`` are the C library's (through :mod:`math` whenever NumPy's own SIMD
+  versions would differ), and float32 ``log``/``sincos`` are torch's AVX2 polynomials.
+* **Caches.** ``manual_seed``, a new generator and ``set_state`` (from its flag) reset the
+  double normal cache; the float cache is never filled by a CPU kernel and only travels with
+  the state bytes.
+
+Specification: ``shared/spec/rng.md`` (torch 2.13, CPU).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+import warnings
+from fractions import Fraction
+
+import numpy as np
+
+__all__ = [
+    "Generator", "default_generator", "manual_seed", "seed", "initial_seed",
+    "get_rng_state", "set_rng_state",
+]
+
+_f16, _f32, _f64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_FLOATS = (_f16, _f32, _f64)
+_U64 = np.uint64
+
+_DEFAULT_SEED = 67280421310721
+_UNSET = object()
+_STATE_SIZE = 5056
+_N = 624
+_TWO_PI = 6.283185307179586
+_TWO_M53 = 2.0 ** -53
+_MASK53 = _U64((1 << 53) - 1)
+_MASK32 = 0xFFFFFFFF
+_MASK64 = (1 << 64) - 1
+
+# torch's names for dtypes in messages: ScalarType (toString) and C++ type (TypeMeta).
+_SCALAR_NAME = {
+    "float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
+    "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool",
+    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+}
+_CPP_NAME = {
+    "float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
+    "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char",
+    "bool": "bool",
+}
+
+
+def _sname(dt: np.dtype) -> str:
+    return _SCALAR_NAME.get(dt.name, dt.name)
+
+
+def _fmt(x) -> str:
+    """A number as C++ ``ostream <<`` prints it (6 significant digits for doubles)."""
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return str(int(x))
+    return f"{float(x):g}"
+
+
+def _not_implemented(kernel: str, dt: np.dtype) -> NotImplementedError:
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_sname(dt)}\'')
+
+
+# ---------------------------------------------------------------------------------------
+# Double-precision libm: NumPy's float64 ufuncs where they equal the C library, else math.
+# ---------------------------------------------------------------------------------------
+
+def _safe(fn):
+    def f(v):
+        try:
+            return fn(v)
+        except OverflowError:
+            return math.inf
+        except ValueError:
+            if fn is math.log or fn is math.log1p:
+                if v == 0 or (fn is math.log1p and v == -1):
+                    return -math.inf
+            return math.nan
+    return f
+
+
+def _mapped(fn):
+    safe = _safe(fn)
+
+    def f(x: np.ndarray) -> np.ndarray:
+        flat = x.ravel().tolist()
+        try:
+            out = np.fromiter(map(fn, flat), np.float64, count=len(flat))
+        except (ValueError, OverflowError):
+            out = np.fromiter(map(safe, flat), np.float64, count=len(flat))
+        return out.reshape(x.shape)
+    return f
+
+
+def _select_libm():
+    probe = np.random.default_rng(20240229)
+    u = probe.random(4096)
+    args = {
+        "log": u + 2.0 ** -53, "log1p": -u, "sin": u * _TWO_PI, "cos": u * _TWO_PI,
+        "tan": math.pi * (u - 0.5), "exp": (u - 0.5) * 40.0,
+    }
+    chosen = {}
+    for name, x in args.items():
+        ufunc, fn = getattr(np, name), getattr(math, name)
+        with np.errstate(all="ignore"):
+            same = np.array_equal(ufunc(x), np.array([fn(v) for v in x.tolist()]))
+        chosen[name] = ufunc if same else _mapped(fn)
+    return chosen
+
+
+_LIBM = _select_libm()
+_log, _log1p = _LIBM["log"], _LIBM["log1p"]
+_sin, _cos, _tan, _exp = _LIBM["sin"], _LIBM["cos"], _LIBM["tan"], _LIBM["exp"]
+
+
+# ---------------------------------------------------------------------------------------
+# Single-rounding fused multiply-add emulation.
+# ---------------------------------------------------------------------------------------
+
+def _round_to_odd_add(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``x + y`` rounded to odd (truncate, then force the last bit to 1 when inexact)."""
+    s = x + y
+    if np.ndim(s) == 0:
+        s = np.array(s, dtype=np.float64)
+    bb = s - x
+    e = (x - (s - bb)) + (y - bb)
+    bits = s.view(np.int64)
+    fix = (e != 0) & ((bits & 1) == 0)
+    if fix.any():
+        up = (e > 0) == (s > 0)
+        bits[fix] += np.where(up[fix], 1, -1)
+    return s
+
+
+_SPLIT = 134217729.0  # 2**27 + 1
+
+
+def _fma_exact(a: float, b: float, c: float) -> float:
+    """Correctly rounded ``a*b + c`` for one triple (slow path, any finite/special input)."""
+    p = a * b
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        return p + c
+    if a == 0 or b == 0:
+        return p + c
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+def _split(x):
+    """Veltkamp split: ``x == hi + lo`` with both halves of at most 26 significant bits."""
+    t = x * _SPLIT
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+def _fma64(a, b, c) -> np.ndarray:
+    """float64 ``fma(a, b, c)`` element-wise with a single rounding (arrays or scalars)."""
+    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
+    shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
+    with np.errstate(all="ignore"):
+        p = a * b
+        ah, al = _split(a)
+        bh, bl = _split(b)
+        pe = ah * bh
+        pe -= p
+        pe += ah * bl
+        pe += al * bh
+        pe += al * bl                       # p + pe == a * b exactly
+        th = c + p
+        bb = th - c
+        tl = c - (th - bb)
+        tl += p - bb                        # th + tl == c + p exactly
+        r = _round_to_odd_add(tl, pe)
+        r += th
+        r = np.array(np.broadcast_to(r, shape), dtype=np.float64) if r.shape != shape else r
+        ap = np.abs(p)
+        ok = (ap >= 2.0 ** -900) & (ap <= 2.0 ** 990) & (np.abs(th) <= 2.0 ** 990)
+        ok &= (np.abs(th) >= 2.0 ** -900) | (th == 0)
+        zero = (p == 0) & ((a == 0) | (b == 0))
+        if zero.any():                      # exact zero product: the sum is exact
+            r[np.broadcast_to(zero, shape)] = np.broadcast_to(p + c, shape)[
+                np.broadcast_to(zero, shape)]
+            ok |= zero
+        if np.abs(a).max(initial=0) > 2.0 ** 990 or np.abs(b).max(initial=0) > 2.0 ** 990:
+            ok &= (np.abs(a) <= 2.0 ** 990) & (np.abs(b) <= 2.0 ** 990)
+        ok = np.broadcast_to(ok, shape)
+    if not ok.all():
+        ab, bb_, cb = (np.broadcast_to(v, shape) for v in (a, b, c))
+        for i in np.flatnonzero(~ok.ravel()):
+            idx = np.unravel_index(i, shape)
+            r[idx] = _fma_exact(float(ab[idx]), float(bb_[idx]), float(cb[idx]))
+    return r
+
+
+_M29 = _U64(0x1FFFFFFF)
+_MID29 = _U64(0x10000000)
+
+
+def _fma32(a, b, c, check_subnormal: bool = False) -> np.ndarray:
+    """float32 ``fma(a, b, c)``: exact float64 product and sum, then one fix-up pass for the
+    few sums that landed on a float32 rounding midpoint (or in the subnormal range)."""
+    s = np.multiply(a, b, dtype=np.float64)
+    s += c
+    r = s.astype(np.float32)
+    hit = (s.view(np.uint64) & _M29) == _MID29
+    if check_subnormal:
+        hit |= np.abs(s) < 2.0 ** -126
+    if hit.any():
+        idx = np.flatnonzero(hit)
+        aa = np.broadcast_to(np.asarray(a, np.float64), s.shape).ravel()[idx]
+        bv = np.broadcast_to(np.asarray(b, np.float64), s.shape).ravel()[idx]
+        cv = np.broadcast_to(np.asarray(c, np.float64), s.shape).ravel()[idx]
+        r.ravel()[idx] = _round_to_odd_add(aa * bv, cv).astype(np.float32)
+    return r
+
+
+# ---------------------------------------------------------------------------------------
+# Element order and dtype conversion.
+# ---------------------------------------------------------------------------------------
+
+def _memory_order(arr: np.ndarray) -> np.ndarray:
+    """A view of ``arr`` whose row-major order is the order of its elements in memory."""
+    if arr.flags.c_contiguous:
+        return arr
+    view = arr
+    strides = view.strides
+    if any(s < 0 for s in strides):
+        view = view[tuple(slice(None, None, -1) if s < 0 else slice(None) for s in strides)]
+        strides = view.strides
+    order = sorted(range(view.ndim), key=lambda i: -strides[i])
+    return view.transpose(order)
+
+
+def _cast(vals: np.ndarray, dt: np.dtype) -> np.ndarray:
+    """Round double (or float) results to ``dt`` as C++ ``static_cast`` does (half via float)."""
+    if dt == _f16 and vals.dtype == _f64:
+        return vals.astype(np.float32).astype(np.float16)
+    return vals.astype(dt)
+
+
+def _store(arr: np.ndarray, vals: np.ndarray) -> None:
+    """Write the flat ``vals`` into ``arr`` in memory order."""
+    view = _memory_order(arr)
+    view[...] = _cast(vals, arr.dtype).reshape(view.shape)
+
+
+def _check_seed_range(seed: int) -> int:
+    if not -(1 << 63) <= seed < (1 << 64):
+        raise ValueError("Overflow when unpacking long long")
+    return seed & _MASK64
+
+
+def _as_int64(v) -> int:
+    v = int(v)
+    if not -(1 << 63) <= v < (1 << 63):
+        raise ValueError("Overflow when unpacking long long")
+    return v
+
+
+def _cpu_device(device):
+    try:
+        from ._device import check
+    except ImportError:  # pragma: no cover - the device module is part of the package
+        if str(device) != "cpu":
+            raise RuntimeError(f"Device type {device} is not supported") from None
+        return "cpu"
+    return check(device)
+
+
+# ---------------------------------------------------------------------------------------
+# The generator.
+# ---------------------------------------------------------------------------------------
+
+class Generator:
+    """torch's CPU generator (``mt19937``): ``Generator(device='cpu')``.
+
+    A new generator is seeded with 67280421310721. It owns its engine and its own cache of
+    the second Box-Muller value, so drawing from it never touches ``default_generator``.
+    """
+
+    def __init__(self, device="cpu") -> None:
+        self.device = _cpu_device(device)
+        self._bg = np.random.MT19937(0)
+        self._raw = self._bg.random_raw
+        self._seed = 0
+        self._normal: float | None = None        # cached double normal (path A)
+        self._float_normal: float | None = None  # float cache; only carried by the state
+        self._fresh_next: int | None = 0          # `next` to report while untouched at pos 624
+        self.manual_seed(_DEFAULT_SEED)
+
+    # -- seeding ------------------------------------------------------------------------
+    def manual_seed(self, seed: int) -> Generator:
+        """Seed the engine with ``seed`` (an int; negative values wrap mod 2**64)."""
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            if isinstance(seed, np.integer):
+                raise TypeError("an integer is required")
+            raise RuntimeError(
+                f"manual_seed expected a long, but got {type(seed).__name__}")
+        self._set_seed(_check_seed_range(seed))
+        return self
+
+    def _set_seed(self, s: int) -> None:
+        self._seed = s
+        self._bg._legacy_seeding(s & _MASK32)
+        self._normal = None
+        self._float_normal = None
+        self._fresh_next = 0
+
+    def seed(self) -> int:
+        """Seed with a non-deterministic 64-bit value and return it."""
+        s = int.from_bytes(os.urandom(8), "little")
+        self._set_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        """The 64-bit seed last given to this generator."""
+        return self._seed
+
+    # -- state --------------------------------------------------------------------------
+    def _get_state_bytes(self) -> np.ndarray:
+        """The 5056-byte state (torch's ``CPUGeneratorImplState`` layout) as uint8."""
+        st = self._bg.state["state"]
+        pos = int(st["pos"])
+        if pos == _N and self._fresh_next is not None:
+            left, nxt = 1, self._fresh_next
+        else:
+            left, nxt = _N + 1 - pos, pos
+        head = struct.pack("<QiiQ", self._seed, left, 1, nxt)
+        words = np.asarray(st["key"], dtype="<u8").tobytes()
+        dvalid = self._normal is not None
+        fvalid = self._float_normal is not None
+        tail = struct.pack("<dddi4xfB3x", 0.0, self._normal if dvalid else 0.0, 0.0,
+                           int(dvalid), self._float_normal if fvalid else 0.0, int(fvalid))
+        return np.frombuffer(head + words + tail, dtype=np.uint8).copy()
+
+    def _set_state_bytes(self, arr: np.ndarray) -> None:
+        """Restore a state produced by :meth:`_get_state_bytes` (or by torch)."""
+        arr = np.asarray(arr)
+        if arr.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if arr.size != _STATE_SIZE:
+            raise RuntimeError(
+                "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state "
+                f"size to be {arr.size}")
+        buf = np.ascontiguousarray(arr).reshape(-1).tobytes()
+        seed, left, seeded, nxt = struct.unpack_from("<QiiQ", buf, 0)
+        if seeded == 0 or left < 1 or left > _N or nxt > _N:
+            raise RuntimeError("Invalid mt19937 state")
+        key = (np.frombuffer(buf, dtype="<u8", count=_N, offset=24) & _MASK32).astype(np.uint32)
+        _, normal_y, _, dvalid, fnormal, fvalid = struct.unpack_from("<dddi4xfB3x", buf, 5016)
+        pos = _N if left == 1 else nxt
+        self._bg.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        self._seed = seed
+        self._fresh_next = nxt if left == 1 else None
+        self._normal = normal_y if dvalid else None
+        self._float_normal = fnormal if fvalid else None
+
+    def get_state(self):
+        """The generator state as a uint8 tensor of 5056 bytes."""
+        from ._tensor import Tensor
+        return Tensor._wrap(self._get_state_bytes())
+
+    def set_state(self, new_state) -> Generator:
+        """Restore a state from :meth:`get_state` (a uint8 tensor or NumPy array)."""
+        data = getattr(new_state, "_data", None)
+        if data is None:
+            if not isinstance(new_state, np.ndarray):
+                raise TypeError(
+                    f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+            data = new_state
+        self._set_state_bytes(data)
+        return self
+
+    # -- raw draws ----------------------------------------------------------------------
+    def _u32(self, n: int) -> np.ndarray:
+        """``n`` 32-bit draws (as uint64 values below 2**32)."""
+        if n:
+            self._fresh_next = None
+        return self._raw(n)
+
+    def _u64(self, n: int) -> np.ndarray:
+        """``n`` 64-bit draws: two 32-bit draws each, the first one high."""
+        r = self._u32(2 * n)
+        return (r[0::2] << _U64(32)) | r[1::2]
+
+    def _u53(self, n: int) -> np.ndarray:
+        """``n`` doubles uniform in [0, 1): the low 53 bits of a 64-bit draw times 2**-53."""
+        r = self._u32(2 * n)
+        hi = (r[0::2] & _U64(0x1FFFFF)).astype(np.float64)
+        hi *= 2.0 ** -21
+        lo = r[1::2].astype(np.float64)
+        lo *= _TWO_M53
+        hi += lo
+        return hi
+
+    def _u24(self, n: int) -> np.ndarray:
+        """``n`` float32 uniforms in [0, 1): the low 24 bits of a 32-bit draw times 2**-24."""
+        r = (self._u32(n) & _U64(0xFFFFFF)).astype(np.float32)
+        r *= np.float32(2.0 ** -24)
+        return r
+
+    def _standard_normals(self, n: int) -> np.ndarray:
+        """``n`` standard normals of the serial Box-Muller kernel (uses/fills the cache)."""
+        out = np.empty(n)
+        i = 0
+        if n and self._normal is not None:
+            out[0] = self._normal
+            self._normal = None
+            i = 1
+        m = n - i
+        if m > 0:
+            pairs = (m + 1) >> 1
+            u = self._u53(2 * pairs)
+            u1, u2 = u[0::2], u[1::2]
+            r = _log1p(-u2)
+            r *= -2.0
+            np.sqrt(r, out=r)
+            theta = u1 * _TWO_PI
+            z = np.empty(2 * pairs)
+            z[0::2] = r * _cos(theta)
+            z[1::2] = r * _sin(theta)
+            out[i:] = z[:m]
+            if m & 1:
+                self._normal = float(z[-1])
+        return out
+
+    # -- continuous distributions -------------------------------------------------------
+    def _uniform_(self, arr: np.ndarray, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+        """``arr.uniform_(low, high)`` in place: ``fma(u, high - low, low)`` per element."""
+        dt = arr.dtype
+        if dt not in _FLOATS:
+            raise _not_implemented("check_uniform_bounds", dt)
+        low, high = float(low), float(high)
+        fi = np.finfo(dt)
+        lo_lim, hi_lim = float(fi.min), float(fi.max)
+        if not lo_lim <= low <= hi_lim:
+            raise RuntimeError(f"from is out of bounds for {_CPP_NAME[dt.name]}")
+        if not lo_lim <= high <= hi_lim:
+            raise RuntimeError(f"to is out of bounds for {_CPP_NAME[dt.name]}")
+        if low > high:
+            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                               f"from={_fmt(low)} > to={_fmt(high)}")
+        if high - low > hi_lim:
+            raise RuntimeError(
+                f"uniform_ expects to-from <= std::numeric_limits<{_sname(dt)}>::max(), but "
+                f"found to={_fmt(high)} and from={_fmt(low)} which result in to-from to "
+                "exceed the limit")
+        n = arr.size
+        if n == 0:
+            return arr
+        with np.errstate(all="ignore"):
+            if dt == _f64:
+                u = self._u53(n)
+                w = high - low
+                vals = u if (w == 1.0 and low == 0.0) else _fma64(u, w, low)
+                top, bottom = high, low
+            else:
+                # float32, and float16 through float32 arithmetic on float32 bounds
+                u = self._u24(n)
+                a, b = np.float32(low), np.float32(high)
+                w = b - a
+                vals = u if (w == 1 and a == 0) else _fma32(u, w, a, check_subnormal=True)
+                if dt == _f16:
+                    vals = vals.astype(np.float16)
+                top, bottom = dt.type(high), dt.type(low)
+            # a value rounded up to `to` is replaced by `from` (the range is [from, to))
+            vals[vals == top] = bottom
+            _store(arr, vals)
+        return arr
+
+    def _normal_(self, arr: np.ndarray, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
+        """``arr.normal_(mean, std)`` in place (serial path A, or vector paths B/C)."""
+        mean, std = float(mean), float(std)
+        if not std >= 0.0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
+        dt = arr.dtype
+        if dt not in _FLOATS:
+            raise _not_implemented("normal_kernel_cpu", dt)
+        n = arr.size
+        if n == 0:
+            return arr
+        with np.errstate(all="ignore"):
+            if n >= 16 and arr.flags.c_contiguous:
+                flat = arr.reshape(-1)
+                if dt == _f32:
+                    flat[...] = _normal_fill_f32(self._u24(n), self, np.float32(mean),
+                                                 np.float32(std))
+                    return arr
+                if dt == _f64:
+                    flat[...] = _normal_fill_f64(self._u53(n), self, mean, std)
+                    return arr
+                flat[...] = _normal_fill_f16(self, n, mean, std)
+                return arr
+            z = self._standard_normals(n)
+            vals = (z + mean) if std == 1.0 else _fma64(z, std, mean)
+            _store(arr, vals)
+        return arr
+
+    def _normal_tensors(self, mean_arr: np.ndarray, std_arr: np.ndarray) -> np.ndarray:
+        """``torch.normal(mean_t, std_t)``: standard normals (shape of the broadcast, dtype of
+        ``mean_t``) times ``std`` then plus ``mean``, each rounded to that dtype."""
+        mean_arr, std_arr = np.asarray(mean_arr), np.asarray(std_arr)
+        if std_arr.size and not std_arr.min() >= 0:
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        shape = np.broadcast_shapes(mean_arr.shape, std_arr.shape)
+        out = np.empty(shape, dtype=mean_arr.dtype)
+        self._normal_(out, 0.0, 1.0)
+        with np.errstate(all="ignore"):
+            np.multiply(out, std_arr, out=out, casting="unsafe")
+            np.add(out, mean_arr, out=out, casting="unsafe")
+        return out
+
+    def _exponential_(self, arr: np.ndarray, lambd: float = 1.0) -> np.ndarray:
+        """``arr.exponential_(lambd)``: ``(-1/lambd) * log1p(-u53)`` per element."""
+        lambd = float(lambd)
+        if not lambd > 0.0:
+            raise RuntimeError(
+                f"exponential_ expects lambda > 0.0, but found lambda={_fmt(lambd)}")
+        dt = arr.dtype
+        if dt not in _FLOATS:
+            raise RuntimeError("Exponential distribution is a continuous probability "
+                               f"distribution. dtype must be a floating point but you "
+                               f"specified {_sname(dt)}")
+        n = arr.size
+        if n == 0:
+            return arr
+        with np.errstate(all="ignore"):
+            vals = _log1p(-self._u53(n))
+            vals *= -1.0 / lambd
+            _store(arr, vals)
+        return arr
+
+    def _log_normal_(self, arr: np.ndarray, mean: float = 1.0, std: float = 2.0) -> np.ndarray:
+        """``arr.log_normal_(mean, std)``: ``exp(fma(z, std, mean))`` with serial normals."""
+        mean, std = float(mean), float(std)
+        if not std > 0.0:
+            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt(std)}")
+        dt = arr.dtype
+        if dt not in _FLOATS:
+            raise _not_implemented("log_normal_cpu", dt)
+        n = arr.size
+        if n == 0:
+            return arr
+        with np.errstate(all="ignore"):
+            z = self._standard_normals(n)
+            vals = (z + mean) if std == 1.0 else _fma64(z, std, mean)
+            _store(arr, _exp(vals))
+        return arr
+
+    def _cauchy_(self, arr: np.ndarray, median: float = 0.0, sigma: float = 1.0) -> np.ndarray:
+        """``arr.cauchy_(median, sigma)``: ``fma(sigma, tan(pi * (u53 - 0.5)), median)``."""
+        median, sigma = float(median), float(sigma)
+        if not sigma > 0.0:
+            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt(sigma)}")
+        dt = arr.dtype
+        if dt not in _FLOATS:
+            raise RuntimeError("Cauchy distribution is a continuous probability distribution."
+                               " dtype must be a floating point but you specified "
+                               f"{_CPP_NAME.get(dt.name, dt.name)}")
+        n = arr.size
+        if n == 0:
+            return arr
+        with np.errstate(all="ignore"):
+            u = self._u53(n)
+            u -= 0.5
+            u *= math.pi
+            t = _tan(u)
+            vals = (t + median) if sigma == 1.0 else _fma64(sigma, t, median)
+            _store(arr, vals)
+        return arr
+
+    def _geometric_(self, arr: np.ndarray, p: float) -> np.ndarray:
+        """``arr.geometric_(p)``: ``ceil(log(u53) / log1p(-p))`` per element."""
+        p = float(p)
+        if not 0.0 < p < 1.0:
+            raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt(p)}")
+        n = arr.size
+        if n == 0:
+            return arr
+        with np.errstate(all="ignore"):
+            vals = np.ceil(_log(self._u53(n)) / math.log1p(-p))
+            _store(arr, vals)
+        return arr
+
+    # -- discrete distributions ---------------------------------------------------------
+    def _bernoulli_scalar_(self, arr: np.ndarray, p: float = 0.5) -> np.ndarray:
+        """``arr.bernoulli_(p)``: 1 where ``u53 < p`` (double comparison), else 0."""
+        p = float(p)
+        if not 0.0 <= p <= 1.0:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt(p)}")
+        n = arr.size
+        if n == 0:
+            return arr
+        view = _memory_order(arr)
+        view[...] = (self._u53(n) < p).reshape(view.shape)
+        return arr
+
+    def _bernoulli_tensor(self, p_arr: np.ndarray) -> np.ndarray:
+        """``torch.bernoulli(p)``: a new contiguous array like ``p`` (same dtype); float64
+        ``p`` compares ``u53 < p``, other float dtypes ``u24 < p`` in float32."""
+        p_arr = np.asarray(p_arr)
+        dt = p_arr.dtype
+        if dt not in _FLOATS:
+            raise _not_implemented("bernoulli_tensor_cpu_p_", dt)
+        if p_arr.size and not ((p_arr >= 0) & (p_arr <= 1)).all():
+            raise RuntimeError(
+                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                "message be improved?  If so, please report an enhancement request to "
+                "PyTorch.)")
+        n = p_arr.size
+        p = np.ascontiguousarray(p_arr).reshape(-1)
+        if dt == _f64:
+            hit = self._u53(n) < p
+        else:
+            hit = self._u24(n) < p.astype(np.float32)
+        return hit.astype(dt).reshape(p_arr.shape)
+
+    def _random_(self, arr: np.ndarray, low: int | None = None, high=_UNSET,
+                 **bounds) -> np.ndarray:
+        """``random_`` in place, with torch's overloads:
+
+        * ``_random_(arr)``: ``random_()``, the dtype's own range;
+        * ``_random_(arr, to)`` (or ``to=``, or ``low=None, high=to``): [0, to);
+        * ``_random_(arr, low, high)`` (or ``from=``, ``to=``; also ``randint``): [low, high);
+        * ``_random_(arr, low, None)`` (an explicit None): [low, max of the dtype]; from
+          -2**63 it is the full 64-bit range.
+        """
+        if bounds:
+            unknown = set(bounds) - {"from", "to"}
+            if unknown:
+                raise TypeError(f"random_() got an unexpected keyword argument "
+                                f"'{unknown.pop()}'")
+            if "from" in bounds:
+                low = bounds["from"]
+                high = bounds.get("to", _UNSET)
+                if high is _UNSET:
+                    raise TypeError("random_() missing required argument 'to'")
+            elif "to" in bounds:
+                low, high = (None, bounds["to"]) if low is None else (low, bounds["to"])
+        if high is _UNSET:
+            low, high = (None, None) if low is None else (0, low)
+        dt = arr.dtype
+        if low is None and high is None:
+            return self._random_unbounded(arr)
+        frm = 0 if low is None else _as_int64(low)
+        is_float = dt in _FLOATS
+        if high is not None:
+            to = _as_int64(high)
+            if not frm < to:
+                raise RuntimeError("random_ expects 'from' to be less than 'to', but got "
+                                   f"from={frm} >= to={to}")
+            if is_float:
+                frm = _update_from(frm, dt)
+                to = _update_to(to, dt)
+                if not frm < to:
+                    raise RuntimeError(
+                        "random_ expects 'from' casted to dtype to be less than 'to' casted to "
+                        f"dtype, but got from={frm} >= to={to}")
+            _check_from_to_in_range(frm, to - 1, dt)
+            rng = (to - frm) & _MASK64
+        elif frm != -(1 << 63):
+            if is_float:
+                to_inc = min(1 << np.finfo(dt).nmant + 1, (1 << 63) - 1)
+                frm = _update_from(frm, dt)
+                if not frm < to_inc:
+                    raise RuntimeError(
+                        "random_ expects 'from' casted to dtype to be less than or equal to "
+                        f"'to_inc' casted to dtype, but got from={frm} > to_inc={to_inc}")
+            elif dt == np.bool_:
+                to_inc = 1
+            else:
+                to_inc = int(np.iinfo(dt).max)
+            _check_from_to_in_range(frm, to_inc, dt)
+            rng = (to_inc - frm + 1) & _MASK64
+        else:
+            if dt in (_f16, np.dtype(np.bool_)):
+                raise _not_implemented("random_full_64_bits_range_kernel_cpu", dt)
+            if dt not in (_f32, _f64, np.dtype(np.int64)):
+                raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, "
+                                   "double, float and bfloat16")
+            n = arr.size
+            if n == 0:
+                return arr
+            _store_int(arr, self._u64(n).view(np.int64))
+            return arr
+        n = arr.size
+        if n == 0:
+            return arr
+        if rng >= 1 << 28:
+            vals = (self._u64(n) % _U64(rng)) + _U64(frm & _MASK64)
+            vals = vals.view(np.int64)
+        else:
+            vals = (self._u32(n) % _U64(rng)).astype(np.int64) + frm
+        _store_int(arr, vals)
+        return arr
+
+    def _random_unbounded(self, arr: np.ndarray) -> np.ndarray:
+        dt = arr.dtype
+        n = arr.size
+        if dt.kind not in "biuf":
+            raise _not_implemented("random_kernel_cpu", dt)
+        if n == 0:
+            return arr
+        if dt == np.int64:
+            vals = (self._u64(n) & _U64((1 << 63) - 1)).view(np.int64)
+        elif dt == _f64:
+            vals = (self._u64(n) % _U64((1 << 53) + 1)).astype(np.float64)
+        elif dt == np.bool_:
+            vals = (self._u32(n) & _U64(1)).astype(np.bool_)
+        elif dt in (_f32, _f16):
+            mod = (1 << (24 if dt == _f32 else 11)) + 1
+            vals = (self._u32(n) % _U64(mod)).astype(np.float32)
+        else:
+            vals = self._u32(n) & _U64(int(np.iinfo(dt).max))
+        view = _memory_order(arr)
+        view[...] = vals.astype(dt).reshape(view.shape)
+        return arr
+
+    def _randperm(self, n: int, np_dtype=np.int64) -> np.ndarray:
+        """``torch.randperm(n)``: swap shuffle (n < 214748364) or inside-out shuffle."""
+        dt = np.dtype(np_dtype)
+        n = _as_int64(n)
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+        if dt == np.bool_ or dt.kind not in "iuf":
+            raise _not_implemented("randperm", dt)
+        if dt.kind in "iu":
+            top = n - 1 if n > 0 else n
+            if top > np.iinfo(dt).max:
+                raise RuntimeError(
+                    f"value cannot be converted to type {dt.name}_t without overflow")
+        else:
+            digits = np.finfo(dt).nmant + 1
+            if n > (1 << digits) + 1:
+                what = "2049" if dt == _f16 else f"2^{digits}+1"
+                raise RuntimeError(f"n cannot be greater than {what} for {_sname(dt)} type.")
+        if n < 214748364:
+            perm = list(range(n))
+            if n > 1:
+                zs = (self._u32(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+                for i, z in enumerate(zs):
+                    j = i + z
+                    perm[i], perm[j] = perm[j], perm[i]
+            out = np.array(perm, dtype=np.int64)
+        else:
+            out = np.empty(n, dtype=np.int64)
+            chunk = 1 << 20
+            for start in range(0, n, chunk):
+                stop = min(n, start + chunk)
+                zs = (self._u64(stop - start)
+                      % np.arange(start + 1, stop + 1, dtype=np.uint64)).tolist()
+                for i, z in zip(range(start, stop), zs):
+                    out[i] = out[z]
+                    out[z] = i
+        return _cast(out, dt) if dt != np.int64 else out
+
+    def _multinomial(self, probs_arr: np.ndarray, num_samples: int,
+                     replacement: bool = False) -> np.ndarray:
+        """``torch.multinomial(probs, num_samples, replacement)`` as an int64 array."""
+        probs = np.asarray(probs_arr)
+        num_samples = _as_int64(num_samples)
+        if not 1 <= probs.ndim <= 2:
+            raise RuntimeError("prob_dist must be 1 or 2 dim")
+        dt = probs.dtype
+        if dt not in _FLOATS:
+            raise RuntimeError("multinomial only supports floating-point dtypes for input, "
+                               f"got: {_sname(dt)}")
+        if num_samples <= 0:
+            raise RuntimeError("cannot sample n_sample <= 0 samples")
+        n_cat = probs.shape[-1]
+        if not replacement and num_samples > n_cat:
+            raise RuntimeError(
+                "cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+        if n_cat > 1 << 24:
+            raise RuntimeError("number of categories cannot exceed 2^24")
+        out_shape = (num_samples,) if probs.ndim == 1 else (probs.shape[0], num_samples)
+        if probs.size == 0:
+            return np.empty(out_shape, dtype=np.int64)
+        rows = probs.reshape(-1, n_cat)
+        if not replacement or num_samples == 1:
+            with np.errstate(all="ignore"):
+                if not (probs.max() < np.inf and probs.min() >= 0):
+                    raise RuntimeError(
+                        "probability tensor contains either `inf`, `nan` or element < 0")
+                if (rows.sum(axis=1, dtype=dt) == 0).any():
+                    raise RuntimeError(
+                        "invalid multinomial distribution (sum of probabilities <= 0)")
+                q = np.empty_like(probs)
+                self._exponential_(q, 1.0)
+                k = (probs / q).reshape(-1, n_cat)
+            if num_samples == 1:
+                idx = np.argmax(k, axis=1)[:, None]
+            else:
+                idx = np.stack([_topk_largest(row, num_samples) for row in k])
+            return idx.astype(np.int64).reshape(out_shape)
+        acc = np.float32 if dt == _f16 else dt.type
+        out = np.empty((rows.shape[0], num_samples), dtype=np.int64)
+        for r, row in enumerate(rows):
+            vals = row.astype(acc)
+            with np.errstate(invalid="ignore"):
+                negative = ~(vals >= 0)
+            bad = negative | ~np.isfinite(vals)
+            if bad.any():
+                if negative[np.argmax(bad)]:
+                    raise RuntimeError(
+                        "invalid multinomial distribution (encountering probability entry < 0)")
+                raise RuntimeError("invalid multinomial distribution (encountering "
+                                   "probability entry = infinity or NaN)")
+            cum = np.cumsum(vals, dtype=acc)
+            total = cum[-1]
+            if not total > 0:
+                raise RuntimeError(
+                    "invalid multinomial distribution (sum of probabilities <= 0)")
+            cum = (cum / total).astype(acc)
+            cum[-1] = 1
+            u = self._u53(num_samples)
+            out[r] = np.searchsorted(cum.astype(np.float64), u, side="left")
+        return out.reshape(out_shape)
+
+
+Generator.__module__ = "ember"
+Generator.__qualname__ = "Generator"
+
+
+def _store_int(arr: np.ndarray, vals: np.ndarray) -> None:
+    """Store int64 values as ``static_cast<dtype>`` does (wrap for ints, half via float)."""
+    dt = arr.dtype
+    if dt == _f16:
+        vals = vals.astype(np.float32).astype(np.float16)
+    elif dt == np.bool_:
+        vals = vals != 0
+    else:
+        vals = vals.astype(dt)
+    view = _memory_order(arr)
+    view[...] = vals.reshape(view.shape)
+
+
+def _float_to_int64(v) -> int:
+    """``static_cast<int64_t>`` of a float as x86-64 does it (out of range: INT64_MIN)."""
+    v = float(v)
+    if not -2.0 ** 63 <= v < 2.0 ** 63:
+        return -(1 << 63)
+    return int(v)
+
+
+def _round_int(v: int, dt: np.dtype):
+    """``static_cast<scalar_t>(int64)`` (half through float)."""
+    with np.errstate(over="ignore"):
+        f = np.float32(v) if dt != _f64 else np.float64(v)
+        return f.astype(np.float16) if dt == _f16 else f
+
+
+def _update_from(frm: int, dt: np.dtype) -> int:
+    digits = np.finfo(dt).nmant + 1
+    plus1 = _float_to_int64(_round_int(frm + 1, dt))
+    if plus1 < frm:
+        f = abs(frm + 1)
+        n = f.bit_length() - 1
+        frm = plus1 + (1 << (n - digits + 1))
+    return frm
+
+
+def _update_to(to: int, dt: np.dtype) -> int:
+    digits = np.finfo(dt).nmant + 1
+    minus1 = _float_to_int64(_round_int(to - 1, dt))
+    if minus1 >= to:
+        t = abs(to - 1)
+        n = t.bit_length() - 1
+        to = minus1 - (1 << (n - digits + 1))
+    return to
+
+
+def _check_from_to_in_range(frm: int, to_inc: int, dt: np.dtype) -> None:
+    name = _CPP_NAME.get(dt.name, dt.name)
+    if dt in _FLOATS:
+        fi = np.finfo(dt)
+        lo, hi = float(fi.min), float(fi.max)
+        if not lo <= float(frm) <= hi:
+            raise RuntimeError(f"from is out of bounds for {name}")
+        if not lo <= float(to_inc) <= hi:
+            raise RuntimeError(f"to - 1 is out of bounds for {name}")
+        digits = fi.nmant + 1
+        for var, what in ((frm, "from"), (to_inc, "to - 1")):
+            if var < -(1 << digits) or var > (1 << digits):
+                warnings.warn(
+                    f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {name} can support discrete uniform distribution only within "
+                    "this range. This warning will become an error in version 1.7 release, "
+                    "please fix the code in advance", UserWarning, stacklevel=4)
+    elif dt == np.bool_ or dt.kind in "iu":
+        lo, hi = (0, 1) if dt == np.bool_ else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+        if not lo <= frm <= hi:
+            raise RuntimeError(f"from is out of bounds for {name}")
+        if not lo <= to_inc <= hi:
+            raise RuntimeError(f"to - 1 is out of bounds for {name}")
+    else:
+        raise _not_implemented("random_from_to_kernel_cpu", dt)
+
+
+# ---------------------------------------------------------------------------------------
+# topk (multinomial without replacement): torch's CPU loop over libstdc++'s algorithms.
+# ---------------------------------------------------------------------------------------
+
+def _topk_largest(row: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` largest values of ``row``, largest first, as torch's CPU topk.
+
+    Without ties the answer is unique and a stable NumPy sort gives it. With ties (or NaN)
+    the order torch returns is that of libstdc++'s ``nth_element``/``sort`` (or
+    ``partial_sort`` when ``k * 64 <= n``) on (value, index) pairs compared by value only,
+    NaN counting as the largest; those algorithms are replayed exactly.
+    """
+    n = row.size
+    order = np.argsort(-row, kind="stable")
+    if not np.isnan(row).any():
+        top = row[order[: k + 1]]
+        if not (top[1:] == top[:-1]).any():
+            return order[:k]
+    vals = row.astype(np.float64) + 0.0          # -0.0 compares equal to 0.0
+    bits = vals.view(np.int64)
+    keys = np.where(bits < 0, bits ^ np.int64(0x7FFFFFFFFFFFFFFF), bits)
+    keys = np.where(np.isnan(vals), np.iinfo(np.int64).max, keys)
+    if n and (vals == 0).any():
+        keys = np.where(vals == 0, 0, keys)
+    q = list(zip(keys.tolist(), range(n)))
+    if k * 64 <= n:
+        _partial_sort(q, 0, k, n)
+    else:
+        _nth_element(q, 0, k - 1, n)
+        _sort(q, 0, k - 1)
+    return np.array([i for _, i in q[:k]], dtype=np.int64)
+
+
+# libstdc++ algorithms with comp(x, y) = key(x) > key(y) (descending order).
+
+def _lt(x, y) -> bool:
+    return x[0] > y[0]
+
+
+def _insertion_sort(q, first, last):
+    if first == last:
+        return
+    for i in range(first + 1, last):
+        if _lt(q[i], q[first]):
+            v = q[i]
+            q[first + 1:i + 1] = q[first:i]
+            q[first] = v
+        else:
+            _unguarded_linear_insert(q, i)
+
+
+def _unguarded_linear_insert(q, last):
+    v = q[last]
+    nxt = last - 1
+    while _lt(v, q[nxt]):
+        q[last] = q[nxt]
+        last = nxt
+        nxt -= 1
+    q[last] = v
+
+
+def _final_insertion_sort(q, first, last):
+    if last - first > 16:
+        _insertion_sort(q, first, first + 16)
+        for i in range(first + 16, last):
+            _unguarded_linear_insert(q, i)
+    else:
+        _insertion_sort(q, first, last)
+
+
+def _move_median_to_first(q, result, a, b, c):
+    if _lt(q[a], q[b]):
+        if _lt(q[b], q[c]):
+            m = b
+        elif _lt(q[a], q[c]):
+            m = c
+        else:
+            m = a
+    elif _lt(q[a], q[c]):
+        m = a
+    elif _lt(q[b], q[c]):
+        m = c
+    else:
+        m = b
+    q[result], q[m] = q[m], q[result]
+
+
+def _unguarded_partition_pivot(q, first, last):
+    mid = first + (last - first) // 2
+    _move_median_to_first(q, first, first + 1, mid, last - 1)
+    pivot = q[first]
+    lo, hi = first + 1, last
+    while True:
+        while _lt(q[lo], pivot):
+            lo += 1
+        hi -= 1
+        while _lt(pivot, q[hi]):
+            hi -= 1
+        if not lo < hi:
+            return lo
+        q[lo], q[hi] = q[hi], q[lo]
+        lo += 1
+
+
+def _push_heap(q, first, hole, top, value):
+    parent = (hole - 1) // 2
+    while hole > top and _lt(q[first + parent], value):
+        q[first + hole] = q[first + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    q[first + hole] = value
+
+
+def _adjust_heap(q, first, hole, length, value):
+    top = hole
+    child = hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if _lt(q[first + child], q[first + child - 1]):
+            child -= 1
+        q[first + hole] = q[first + child]
+        hole = child
+    if (length & 1) == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        q[first + hole] = q[first + child - 1]
+        hole = child - 1
+    _push_heap(q, first, hole, top, value)
+
+
+def _make_heap(q, first, last):
+    length = last - first
+    if length < 2:
+        return
+    parent = (length - 2) // 2
+    while True:
+        _adjust_heap(q, first, parent, length, q[first + parent])
+        if parent == 0:
+            return
+        parent -= 1
+
+
+def _pop_heap(q, first, last, result):
+    value = q[result]
+    q[result] = q[first]
+    _adjust_heap(q, first, 0, last - first, value)
+
+
+def _heap_select(q, first, middle, last):
+    _make_heap(q, first, middle)
+    for i in range(middle, last):
+        if _lt(q[i], q[first]):
+            _pop_heap(q, first, middle, i)
+
+
+def _sort_heap(q, first, last):
+    while last - first > 1:
+        last -= 1
+        _pop_heap(q, first, last, last)
+
+
+def _partial_sort(q, first, middle, last):
+    _heap_select(q, first, middle, last)
+    _sort_heap(q, first, middle)
+
+
+def _introsort_loop(q, first, last, depth):
+    while last - first > 16:
+        if depth == 0:
+            _partial_sort(q, first, last, last)
+            return
+        depth -= 1
+        cut = _unguarded_partition_pivot(q, first, last)
+        _introsort_loop(q, cut, last, depth)
+        last = cut
+
+
+def _sort(q, first, last):
+    if last - first > 1:
+        _introsort_loop(q, first, last, 2 * ((last - first).bit_length() - 1))
+        _final_insertion_sort(q, first, last)
+
+
+def _nth_element(q, first, nth, last):
+    if first == last or nth == last:
+        return
+    depth = 2 * ((last - first).bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(q, first, nth + 1, last)
+            q[first], q[nth] = q[nth], q[first]
+            return
+        depth -= 1
+        cut = _unguarded_partition_pivot(q, first, last)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(q, first, last)
+
+
+# ---------------------------------------------------------------------------------------
+# normal_ vector paths.
+# ---------------------------------------------------------------------------------------
+
+def _blocks(u: np.ndarray, gen: Generator, draw) -> tuple[np.ndarray, int]:
+    """The (k, 16) blocks transformed by the vector kernels: the complete blocks of ``u``
+    then, when ``n % 16``, one block of 16 fresh uniforms for the last 16 positions."""
+    n = u.size
+    nb = n // 16
+    if n % 16:
+        blocks = np.concatenate([u[: nb * 16], draw(16)]).reshape(nb + 1, 16)
+    else:
+        blocks = u.reshape(nb, 16)
+    return blocks, nb
+
+
+def _unblock(blocks: np.ndarray, nb: int, n: int, dtype) -> np.ndarray:
+    out = np.empty(n, dtype=dtype)
+    out[: nb * 16] = blocks[:nb].reshape(-1)
+    if n % 16:
+        out[n - 16:] = blocks[nb]
+    return out
+
+
+def _normal_fill_f64(u: np.ndarray, gen: Generator, mean: float, std: float) -> np.ndarray:
+    """Path B: float64, contiguous, n >= 16."""
+    n = u.size
+    blocks, nb = _blocks(u, gen, gen._u53)
+    u1 = 1.0 - blocks[:, :8]
+    rho = _log(u1)
+    rho *= -2.0
+    np.sqrt(rho, out=rho)
+    theta = blocks[:, 8:] * _TWO_PI
+    c = rho * _cos(theta)
+    s = rho * _sin(theta)
+    if std == 1.0:
+        c += mean
+        s += mean
+    else:
+        c = _fma64(c, std, mean)
+        s = _fma64(s, std, mean)
+    blocks = np.concatenate([c, s], axis=1)
+    return _unblock(blocks, nb, n, np.float64)
+
+
+# float32 constants of torch's AVX2 log and sincos (avx_mathfun).
+_F = np.float32
+_LOG_P = [_F(v) for v in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
+                          -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+                          2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]
+_LOG_Q1, _LOG_Q2 = _F(-2.12194440e-4), _F(0.693359375)
+_SQRTHF = _F(0.70710677)
+_MIN_NORM = _F(2.0 ** -126)
+_FOPI = _F(1.2732395)
+_DP1, _DP2, _DP3 = _F(-0.78515625), _F(-2.4187564849853515625e-4), _F(-3.77489497744594108e-8)
+_COS_C = [_F(v) for v in (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)]
+_SIN_S = [_F(v) for v in (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)]
+_TWO_PI_F = _F(6.2831855)
+_HALF, _ONE, _TWO = _F(0.5), _F(1.0), _F(2.0)
+
+
+def _log_f32(x: np.ndarray) -> np.ndarray:
+    """torch's AVX2 ``log256_ps`` for positive float32 ``x``."""
+    x = np.maximum(x, _MIN_NORM)
+    bits = x.view(np.int32)
+    e = ((bits >> 23) - 126).astype(np.float32)
+    m = ((bits & np.int32(-2139095041)) | np.int32(0x3F000000)).view(np.float32)
+    small = m < _SQRTHF
+    x = m - _ONE
+    x = np.where(small, x + m, x)
+    e = np.where(small, e - _ONE, e)
+    z = x * x
+    y = _fma32(_LOG_P[0], x, _LOG_P[1])
+    for p in _LOG_P[2:]:
+        y = _fma32(y, x, p)
+    y = y * x
+    y = _fma32(y, z, e * _LOG_Q1)
+    y = y - z * _HALF
+    x = x + y
+    return x + e * _LOG_Q2
+
+
+def _sincos_f32(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """torch's AVX2 ``sincos256_ps`` for non-negative float32 angles."""
+    j = (a * _FOPI).astype(np.int32)
+    j = (j + 1) & ~1
+    y = j.astype(np.float32)
+    swap = (j & 4) != 0
+    first = (j & 2) == 0
+    neg_c = ((j - 2) & 4) == 0
+    a = a + y * _DP1
+    a = a + y * _DP2
+    a = _fma32(y, _DP3, a)
+    z = a * a
+    c = _fma32(_COS_C[0], z, _COS_C[1])
+    c = _fma32(c, z, _COS_C[2])
+    c = c * z
+    c = _fma32(c, z, -(z * _HALF))
+    c = c + _ONE
+    s = _fma32(_SIN_S[0], z, _SIN_S[1])
+    s = _fma32(s, z, _SIN_S[2])
+    s = s * z
+    s = _fma32(s, a, a)
+    sin = np.where(first, s, c)
+    cos = np.where(first, c, s)
+    np.negative(sin, out=sin, where=swap)
+    np.negative(cos, out=cos, where=neg_c)
+    return sin, cos
+
+
+_CHUNK = 1 << 15
+
+
+def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32,
+                     std: np.float32) -> np.ndarray:
+    """Path C: float32, contiguous, n >= 16 (torch's AVX2 ``normal_fill_16_AVX2``)."""
+    n = u.size
+    blocks, nb = _blocks(u, gen, gen._u24)
+    k = blocks.shape[0]
+    res = np.empty_like(blocks)
+    step = max(1, _CHUNK // 8)
+    for start in range(0, k, step):
+        b = blocks[start:start + step]
+        u1 = (_ONE - b[:, :8]).reshape(-1)
+        u2 = b[:, 8:].reshape(-1)
+        rho = np.sqrt(_F(-2.0) * _log_f32(u1))
+        sin, cos = _sincos_f32(_TWO_PI_F * u2)
+        rc, rs = rho * cos, rho * sin
+        if std == 1:
+            rc = rc + mean
+            rs = rs + mean
+        else:
+            rc = _fma32(rc, std, mean, check_subnormal=True)
+            rs = _fma32(rs, std, mean, check_subnormal=True)
+        r = res[start:start + step]
+        r[:, :8] = rc.reshape(-1, 8)
+        r[:, 8:] = rs.reshape(-1, 8)
+    return _unblock(res, nb, n, np.float32)
+
+
+def _normal_fill_f16(gen: Generator, n: int, mean: float, std: float) -> np.ndarray:
+    """float16, contiguous, n >= 16: path C in float32 on each complete block of 16 fresh
+    uniforms, then (when ``n % 16``) on 16 more for the last 16 positions; rounded to half.
+    (Only the complete blocks are drawn first, unlike the float32 kernel.)"""
+    m, s = np.float32(mean), np.float32(std)
+    k = n // 16
+    out = np.empty(n, dtype=np.float16)
+    if k:
+        out[: k * 16] = _normal_fill_f32(gen._u24(k * 16), gen, m, s)
+    if n % 16:
+        out[n - 16:] = _normal_fill_f32(gen._u24(16), gen, m, s)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The default generator and the module-level API.
+# ---------------------------------------------------------------------------------------
+
+default_generator = Generator()
+default_generator.seed()
+
+
+def _gen(generator: Generator | None) -> Generator:
+    """``generator`` if given, else :data:`default_generator`."""
+    return generator or default_generator
+
+
+def manual_seed(seed) -> Generator:
+    """Seed the default generator with ``int(seed)`` and return it."""
+    default_generator._set_seed(_check_seed_range(int(seed)))
+    return default_generator
+
+
+def seed() -> int:
+    """Seed the default generator non-deterministically and return the 64-bit seed."""
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    """The seed last given to the default generator."""
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state as a uint8 tensor of 5056 bytes."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state) -> None:
+    """Restore the default generator's state from :func:`get_rng_state`."""
+    default_generator.set_state(new_state)
