@@ -175,3 +175,25 @@ def test_recurrent(cls, kw):
     assert repr(em) == repr(tm)
     shape = (2, 5, 3) if kw.get("batch_first") else (5, 2, 3)
     check_module(tm, em, rnd(*shape), grad_fn=False, atol=1e-5)
+
+
+@pytest.mark.parametrize("kw", [{}, {"batch_first": True}])
+def test_multihead_attention(kw):
+    tm = tnn.MultiheadAttention(8, 2, **kw)
+    em = enn.MultiheadAttention(8, 2, **kw)
+    assert repr(em) == repr(tm)
+    q, k = (rnd(3, 5, 8), rnd(3, 4, 8)) if kw else (rnd(5, 3, 8), rnd(4, 3, 8))
+    mask = torch.tensor([[False, False, True, False]] * 3)
+    from ._parity import check_fn, copy_params, to_ember
+    copy_params(tm, em)
+    check_fn(lambda a, b: tm(a, b, b, key_padding_mask=mask),
+             lambda a, b: em(a, b, b, key_padding_mask=to_ember(mask)), q, k, grad_fn=False)
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_transformer_encoder_layer(norm_first):
+    tm = tnn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=norm_first)
+    em = enn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=norm_first)
+    assert repr(em) == repr(tm)
+    tm.train()
+    check_module(tm, em, rnd(5, 3, 8), grad_fn=False, atol=1e-5)
