@@ -225,3 +225,6 @@ class AccumulateGrad(Node):
             old._data += grad._data.astype(old._data.dtype, copy=False)
             old._vc.value += 1
 
+
+
+from .visualize import explain, render, summary, to_dot  # noqa: E402,F401  (seeing the graph)
