@@ -144,7 +144,10 @@ def explain(tensor, params=None, file=None) -> dict:
     Under ``no_grad`` there is no graph and every number is zero.
     """
     names = _names(params)
-    p = (lambda *a: print(*a, file=file))
+
+    def p(*args):
+        print(*args, file=file)
+
     totals = summary(tensor)
     if tensor.grad_fn is None:
         p(f"{tuple(tensor.shape)} tensor with no grad_fn: "
