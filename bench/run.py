@@ -54,7 +54,46 @@ def matmul(lib, n: int = 1024):
     return run
 
 
+def mlp_step(lib, batch: int = 128):
+    """One training step of a 784-256-256-10 MLP (SGD), batch 128."""
+    nn = lib.nn
+    lib.manual_seed(0)
+    model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(),
+                          nn.Linear(256, 10))
+    opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal((batch, 784)).astype(np.float32))
+    y = lib.tensor(rng.integers(0, 10, batch))
+
+    def run():
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    return run
+
+
+def cnn_step(lib, batch: int = 32):
+    """One training step of a small CNN: two 3x3 convs + pools on 1x28x28, batch 32."""
+    nn = lib.nn
+    lib.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Flatten(), nn.Linear(16 * 7 * 7, 10))
+    opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal((batch, 1, 28, 28)).astype(np.float32))
+    y = lib.tensor(rng.integers(0, 10, batch))
+
+    def run():
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    return run
+
+
 WORKLOADS = {
+    "mlp_train_step_b128": (mlp_step, 1.3),
+    "cnn_train_step_b32": (cnn_step, 2.0),
     "op_chain_4x4_200ops_fwd_bwd": (op_chain, 3.0),
     "matmul_1024_fwd_bwd": (matmul, 1.2),
 }
@@ -81,6 +120,9 @@ def main(argv=None) -> int:
         ratio = te / tt
         flag = "ok" if ratio <= target else "OVER"
         print(f"{name:34s} {te * 1e3:10.3f} {tt * 1e3:10.3f} {ratio:7.2f} {target:6.1f}x {flag}")
+    if not args.only or "memory" in args.only:
+        from memory import report
+        report()
     return 0
 
 

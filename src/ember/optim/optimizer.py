@@ -439,17 +439,27 @@ def _sc(x, a: np.ndarray):
     return a.dtype.type(x)
 
 
-def _fma(x, y, z) -> np.ndarray:
+def _fma(x, y, z, out: np.ndarray | None = None) -> np.ndarray:
     """``x * y + z`` rounded once, as torch's vectorized CPU kernels compute it (``fmadd``).
 
     For float32 the product is exact in float64, so the float64 sum rounded to float32 is the
     fused result (up to a vanishingly rare double rounding); other dtypes use plain arithmetic.
+    The float64 work happens in one temporary; ``out`` receives the rounded result.
     """
     dt = np.result_type(x, y, z)
-    if dt == np.float32:
-        return (np.float64(x) * np.asarray(y, np.float64) + np.asarray(z, np.float64)
-                ).astype(np.float32)
-    return x * y + z
+    if dt != np.float32:
+        res = x * y + z
+    else:
+        if np.ndim(y) >= np.ndim(z):
+            tmp = np.multiply(y, np.float64(x), dtype=np.float64)
+        else:
+            tmp = np.multiply(np.broadcast_to(y, np.shape(z)), np.float64(x), dtype=np.float64)
+        np.add(tmp, z, out=tmp)
+        res = tmp
+    if out is None:
+        return res.astype(dt, copy=False) if isinstance(res, np.ndarray) else res
+    np.copyto(out, res, casting="unsafe")
+    return out
 
 
 def k_add(a: np.ndarray, b: np.ndarray, alpha=1) -> np.ndarray:
@@ -464,7 +474,7 @@ def k_add_(a: np.ndarray, b: np.ndarray, alpha=1) -> None:
     if alpha == 1:
         np.add(a, b, out=a)
     else:
-        a[...] = _fma(_sc(alpha, a), b, a)
+        _fma(_sc(alpha, a), b, a, out=a)
 
 
 def k_mul_(a: np.ndarray, s) -> None:
@@ -476,9 +486,9 @@ def k_lerp_(a: np.ndarray, end: np.ndarray, weight) -> None:
     """``a.lerp_(end, weight)``: torch's two-sided formula ``base + coeff * (end - a)``."""
     w = _sc(weight, a)
     if abs(w) < 0.5:
-        a[...] = _fma(w, end - a, a)
+        _fma(w, end - a, a, out=a)
     else:
-        a[...] = _fma(w - a.dtype.type(1), end - a, end)
+        _fma(w - a.dtype.type(1), end - a, end, out=a)
 
 
 def k_addcmul(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> np.ndarray:
