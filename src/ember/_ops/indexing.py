@@ -1,9 +1,13 @@
-"""Indexing: ``x[...]`` and ``x[...] = v``.
+"""Indexing: ``x[...]``, ``x[...] = v``, and the gather/scatter/index/mask op family.
 
 Basic indices (ints, slices, None, ``...``) compose views exactly as torch does
-(``SelectBackward0``, ``SliceBackward0``, ``UnsqueezeBackward0``); any tensor, list or bool
-index makes one advanced-indexing copy (``IndexBackward0``). Assignment writes through the
-same view with ``copy_`` (or ``index_put_`` for advanced indices), so it is recorded.
+(``SelectBackward0``, ``SliceBackward0``, ``UnsqueezeBackward0``), applied first; the tensor,
+list and bool indices left then make one advanced-indexing copy (``IndexBackward0``) of that
+view, with NumPy's rule for where the advanced dims go (torch's, once the ints are gone).
+Assignment writes through the same view with ``copy_``/``fill_`` or ``index_put_``, so it is a
+recorded in-place op (``CopySlices`` on the base).
+
+Index tensors reach the kernels as arrays; the formulas get them back as tensors.
 """
 
 from __future__ import annotations
@@ -12,78 +16,682 @@ import builtins
 
 import numpy as np
 
+from .. import _dtype as D
 from .._device import xp
-from .registry import NONE, op
+from .registry import NONE, _scalar_name, expose, op, run, run_inplace
 from .shape import _slice, _unsqueeze, select
 
-
-def _is_basic(i) -> bool:
-    return i is None or i is Ellipsis or isinstance(i, (builtins.int, np.integer, slice)) \
-        and not isinstance(i, builtins.bool)
+# ----------------------------------------------------------------------------- helpers
 
 
-def _normalise(index):
+def _T():
     from .._tensor import Tensor
-    if not isinstance(index, tuple):
-        index = (index,)
+    return Tensor
+
+
+def _zeros(shape, like):
+    return _T()._wrap(xp.zeros(tuple(shape), like._data.dtype))
+
+
+def _grid(index, dim):
+    """NumPy fancy-index tuple that picks ``x[i][index[i][j]]...`` along ``dim``."""
+    nd = index.ndim
     out = []
-    for i in index:
-        if isinstance(i, Tensor):
-            if i.ndim == 0 and i.dtype._category == 1:
-                i = builtins.int(i.item())
-            else:
-                i = i._data
-        out.append(i)
+    for d in range(nd):
+        if d == dim:
+            out.append(index)
+        else:
+            shp = [1] * nd
+            shp[d] = index.shape[d]
+            out.append(xp.arange(index.shape[d]).reshape(shp))
     return tuple(out)
 
 
-def _basic(self, index):
+def _norm(dim, nd):
+    from .util import norm_dim
+    return norm_dim(dim, nd) if nd else norm_dim(dim, 1)
+
+
+def _check_gather(name, self, dim, index, src=None):
+    if not isinstance(index, _T()) or index._data.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
     nd = self._data.ndim
-    n_real = builtins.sum(1 for i in index if i is not None and i is not Ellipsis)
-    if builtins.sum(1 for i in index if i is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    if n_real > nd:
-        raise IndexError(f"too many indices for tensor of dimension {nd}")
-    out, dim = self, 0
-    for i in index:
-        if i is Ellipsis:
-            dim += nd - n_real
-        elif i is None:
-            out = _unsqueeze(out, dim)
-            dim += 1
-        elif isinstance(i, slice):
-            size = out._data.shape[dim]
-            start, stop, step = i.indices(size)
-            if i.step is not None and i.step <= 0:
-                raise ValueError("step must be greater than zero")
-            if (start, stop, step) != (0, size, 1):
-                out = _slice(out, dim, start, builtins.max(start, stop), step)
-            elif out is self:
-                out = _slice(out, dim, 0, size, 1)
-            dim += 1
-        else:
-            size = out._data.shape[dim]
-            if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
-                                 f"{size}")
-            out = select(out, dim, builtins.int(i))
-    if out is self:
-        out = _slice(self, 0, 0, self._data.shape[0], 1) if nd else _alias(self)
+    d = _norm(dim, nd)
+    if builtins.max(index._data.ndim, 1) != builtins.max(nd, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    ishape, sshape = index._data.shape, self._data.shape
+    for k in range(index._data.ndim):
+        if k != d and ishape[k] > sshape[k]:
+            if src is not None:
+                raise RuntimeError(f"Expected index {list(ishape)} to be no larger than self "
+                                   f"{list(sshape)} apart from dimension {d} and to be no larger "
+                                   f"size than src {list(src.shape)}")
+            raise RuntimeError(f"Size does not match at dimension {k} expected index "
+                               f"{list(ishape)} to be no larger than self {list(sshape)} apart "
+                               f"from dimension {d}")
+    if src is not None and isinstance(src, _T()):
+        for k in range(index._data.ndim):
+            if ishape[k] > (src._data.shape[k] if src._data.ndim else 1):
+                raise RuntimeError(f"Expected index {list(ishape)} to be no larger than self "
+                                   f"{list(sshape)} apart from dimension {d} and to be no "
+                                   f"larger size than src {list(src.shape)}")
+    n = sshape[d] if nd else 1
+    if index._data.size:
+        bad = index._data[(index._data < -n) | (index._data >= n)]
+        if bad.size:
+            raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
+                               f"{d} with size {n}")
+    return d
+
+
+def _as1d(a):
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+# ----------------------------------------------------------------------------- gather, scatter
+
+def _gather_backward(grad, self_shape, dim, index):
+    return _zeros(self_shape, grad).scatter_add(dim, index, grad)
+
+
+@op("GatherBackward0", name="gather_", method=False, function=False, promote=NONE,
+    tensors=("self", "index"),
+    self=lambda grad, self_shape, dim, index: _gather_backward(grad, self_shape, dim, index))
+def _gather(self, dim, index):
+    s, i = _as1d(self), _as1d(index)
+    return s[_grid(i % builtins.max(s.shape[dim], 1), dim)].reshape(index.shape)
+
+
+@expose
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    """Values of ``input`` along ``dim`` at ``index`` (``out[i][j] = input[i][index[i][j]]``)."""
+    d = _check_gather("gather", input, dim, index)
+    return run(_gather, (input, d, index), out)
+
+
+def _scatter_kernel(self, dim, index, src, reduce=None):
+    out = self.copy()
+    o, i = _as1d(out), _as1d(index)
+    g = _grid(i % builtins.max(o.shape[dim], 1), dim)
+    if isinstance(src, xp.ndarray) and src.ndim:
+        src = src[tuple(builtins.slice(0, n) for n in i.shape)]
+    if reduce is None:
+        o[g] = src
+    elif reduce == "add":
+        xp.add.at(o, g, xp.broadcast_to(src, i.shape))
+    else:
+        xp.multiply.at(o, g, xp.broadcast_to(src, i.shape))
     return out
 
+
+def _no_reduce_grad(grad, reduce):
+    if reduce is not None:
+        raise NotImplementedError("scatter(reduce=...): backward is not implemented")
+    return grad
+
+
+@op("ScatterBackward0", name="scatter_src", method=False, function=False, promote=NONE,
+    tensors=("self", "index", "src"),
+    self=lambda grad, dim, index, reduce: _no_reduce_grad(grad, reduce).scatter(dim, index, 0.),
+    src=lambda grad, dim, index: grad.gather(dim, index))
+def _scatter_src(self, dim, index, src, reduce):
+    return _scatter_kernel(self, dim, index, src, reduce)
+
+
+@op("ScatterBackward1", name="scatter_value", method=False, function=False, promote=NONE,
+    tensors=("self", "index"),
+    self=lambda grad, dim, index, reduce: _no_reduce_grad(grad, reduce).scatter(dim, index, 0.))
+def _scatter_value(self, dim, index, value, reduce):
+    return _scatter_kernel(self, dim, index, xp.asarray(value).astype(self.dtype), reduce)
+
+
+def _scatter_args(name, self, dim, index, src, value, reduce):
+    if src is None:
+        src = value
+    if src is None:
+        raise TypeError(f"{name}() missing required argument 'src' or 'value'")
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
+    d = _check_gather(name, self, dim, index, src if isinstance(src, _T()) else None)
+    if isinstance(src, _T()):
+        if src.dtype != self.dtype:
+            raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+        return _scatter_src, (self, d, index, src, reduce)
+    return _scatter_value, (self, d, index, src, reduce)
+
+
+@expose
+def scatter(input, dim, index, src=None, value=None, *, reduce=None, out=None):
+    """``input`` with ``src`` (a tensor or number) written at ``index`` along ``dim``."""
+    o, args = _scatter_args("scatter", input, dim, index, src, value, reduce)
+    return run(o, args, out)
+
+
+@expose(function=False)
+def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
+    """In-place :meth:`scatter`."""
+    o, args = _scatter_args("scatter", self, dim, index, src, value, reduce)
+    return run_inplace(o, args)
+
+
+@op("ScatterAddBackward0", name="scatter_add_op", method=False, function=False, promote=NONE,
+    tensors=("self", "index", "src"),
+    self=lambda grad: grad, src=lambda grad, dim, index: grad.gather(dim, index))
+def _scatter_add(self, dim, index, src):
+    return _scatter_kernel(self, dim, index, src, "add")
+
+
+def _scatter_add_args(self, dim, index, src):
+    d = _check_gather("scatter_add", self, dim, index, src)
+    if src.dtype != self.dtype:
+        raise RuntimeError("scatter_add(): Expected self.dtype to be equal to src.dtype")
+    return (self, d, index, src)
+
+
+@expose
+def scatter_add(input, dim, index, src, *, out=None):
+    """``input`` with ``src`` added at ``index`` along ``dim`` (repeats accumulate)."""
+    return run(_scatter_add, _scatter_add_args(input, dim, index, src), out)
+
+
+@expose(function=False)
+def scatter_add_(self, dim, index, src):
+    """In-place :meth:`scatter_add`."""
+    return run_inplace(_scatter_add, _scatter_add_args(self, dim, index, src))
+
+
+_REDUCE_INIT = {"sum": 0, "prod": 1, "mean": 0, "amax": -np.inf, "amin": np.inf}
+
+
+def _scatter_count(self, dim, index, include_self):
+    cnt = xp.zeros(self.shape, xp.int64) + (1 if include_self else 0)
+    _as1d(cnt)
+    xp.add.at(_as1d(cnt), _grid(_as1d(index) % builtins.max(_as1d(cnt).shape[dim], 1), dim), 1)
+    return cnt
+
+
+def _sr_self_grad(grad, self, index, src, dim, reduce, include_self, result):
+    T = _T()
+    hit = _scatter_count(self._data, dim, index._data, False) > 0
+    if reduce == "sum":
+        return grad if include_self else grad.masked_fill(T._wrap(hit), 0.)
+    if reduce == "mean":
+        n = T._wrap(_scatter_count(self._data, dim, index._data, include_self).clip(1, None)
+                    .astype(grad._data.dtype))
+        g = grad / n
+        return g if include_self else g.masked_fill(T._wrap(hit), 0.)
+    if reduce == "prod":
+        g = grad * result / self
+        return g if include_self else grad.masked_fill(T._wrap(hit), 0.)
+    eq = (self == result)
+    if not include_self:
+        eq = eq.logical_and(T._wrap(~hit))
+    n = _amax_count(self, index, src, dim, include_self, result)
+    return grad * eq / n
+
+
+def _amax_count(self, index, src, dim, include_self, result):
+    own = (self == result).to(self.dtype)
+    if not include_self:
+        own = own.masked_fill(_T()._wrap(_scatter_count(self._data, dim, index._data, False) > 0),
+                              0.)
+    return own.scatter_add(dim, index, (src == result.gather(dim, index)).to(src.dtype))
+
+
+def _sr_src_grad(grad, self, index, src, dim, reduce, include_self, result):
+    T = _T()
+    if reduce == "sum":
+        return grad.gather(dim, index)
+    if reduce == "mean":
+        n = T._wrap(_scatter_count(self._data, dim, index._data, include_self).clip(1, None)
+                    .astype(grad._data.dtype))
+        return (grad / n).gather(dim, index)
+    if reduce == "prod":
+        return (grad * result).gather(dim, index) / src
+    n = _amax_count(self, index, src, dim, include_self, result)
+    return (grad / n).gather(dim, index) * (src == result.gather(dim, index))
+
+
+@op("ScatterReduceBackward0", name="scatter_reduce_op", method=False, function=False,
+    promote=NONE, tensors=("self", "index", "src"),
+    self=lambda grad, self, index, src, dim, reduce, include_self, result:
+        _sr_self_grad(grad, self, index, src, dim, reduce, include_self, result),
+    src=lambda grad, self, index, src, dim, reduce, include_self, result:
+        _sr_src_grad(grad, self, index, src, dim, reduce, include_self, result))
+def _scatter_reduce(self, dim, index, src, reduce, include_self):
+    out = self.copy()
+    o, i = _as1d(out), _as1d(index)
+    g = _grid(i % builtins.max(o.shape[dim], 1), dim)
+    s = _as1d(src)[tuple(builtins.slice(0, n) for n in i.shape)]
+    if not include_self:
+        init = _REDUCE_INIT[reduce]
+        if out.dtype.kind in "iub" and not np.isfinite(init):
+            init = np.iinfo(out.dtype).min if init < 0 else np.iinfo(out.dtype).max
+        o[g] = init
+    ufunc = {"sum": xp.add, "mean": xp.add, "prod": xp.multiply, "amax": xp.maximum,
+             "amin": xp.minimum}[reduce]
+    ufunc.at(o, g, s)
+    if reduce == "mean":
+        n = _scatter_count(self, dim, index, include_self)
+        if out.dtype.kind == "f":
+            out[...] = out / xp.maximum(n, 1)
+        else:
+            out[...] = out // xp.maximum(n, 1)
+    return out
+
+
+def _sr_args(self, dim, index, src, reduce, include_self):
+    if reduce not in _REDUCE_INIT:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    d = _check_gather("scatter_reduce", self, dim, index, src)
+    if src.dtype != self.dtype:
+        raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
+    return (self, d, index, src, reduce, bool(include_self))
+
+
+@expose
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
+    """Reduce ``src`` into ``input`` at ``index`` (``sum prod mean amax amin``)."""
+    return run(_scatter_reduce, _sr_args(input, dim, index, src, reduce, include_self), out)
+
+
+@expose(function=False)
+def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+    """In-place :meth:`scatter_reduce`."""
+    return run_inplace(_scatter_reduce, _sr_args(self, dim, index, src, reduce, include_self))
+
+
+# ----------------------------------------------------------------------------- index_* family
+
+def _check_index_vec(name, index, vec_error=IndexError):
+    if not isinstance(index, _T()) or index._data.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}(): Expected dtype int32 or int64 for index")
+    if index._data.ndim > 1:
+        raise vec_error(f"{name}(): Index is supposed to be a vector")
+
+
+def _moved(a, dim):
+    return xp.moveaxis(a.reshape(1) if a.ndim == 0 else a, dim, 0)
+
+
+@op("IndexSelectBackward0", name="index_select_", method=False, function=False, promote=NONE,
+    tensors=("self", "index"),
+    self=lambda grad, self_shape, dim, index: _zeros(self_shape, grad).index_add(dim, index, grad))
+def _index_select(self, dim, index):
+    if self.ndim == 0:
+        return self.reshape(1)[index.reshape(-1) % 1].reshape(index.shape)
+    return xp.take(self, index.reshape(-1), axis=dim)
+
+
+@expose
+def index_select(input, dim, index, *, out=None):
+    """The entries of ``input`` along ``dim`` at the positions in the 1-d ``index``."""
+    _check_index_vec("index_select", index)
+    nd = input._data.ndim
+    d = _norm(dim, nd)
+    n = input._data.shape[d] if nd else 1
+    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+        raise IndexError("index out of range in self")
+    return run(_index_select, (input, d, index), out)
+
+
+def _index_add_src(grad, dim, index, alpha, source_shape):
+    g = grad.index_select(dim, index) if grad.ndim else grad
+    if len(source_shape) == 0:
+        g = g.reshape(())
+    return g * alpha if alpha != 1 else g
+
+
+@op("IndexAddBackward0", name="index_add_op", method=False, function=False, promote=NONE,
+    tensors=("self", "index", "source"), self=lambda grad: grad,
+    source=lambda grad, dim, index, alpha, source_shape:
+        _index_add_src(grad, dim, index, alpha, source_shape))
+def _index_add(self, dim, index, source, alpha):
+    out = self.copy()
+    src = source if alpha == 1 else source * xp.asarray(alpha).astype(source.dtype)
+    xp.add.at(_moved(out, dim), index.reshape(-1), _moved(xp.asarray(src), dim))
+    return out
+
+
+def _index_src_check(name, self, dim, index, source):
+    _check_index_vec(name, index)
+    nd = self._data.ndim
+    d = _norm(dim, nd)
+    ns = source._data.shape[d] if source._data.ndim else 1
+    if index._data.size != ns:
+        if name == "index_add_":
+            raise RuntimeError(f"index_add_(): Number of indices ({index._data.size}) should be "
+                               f"equal to source.size(dim): ({ns}), for dim: {d}")
+        raise IndexError(f"{name}(): Number of indices ({index._data.size}) should be equal to "
+                         f"source.size(dim) ({ns})")
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"{name}(): self ({_scalar_name(self.dtype)}) and source "
+                           f"({_scalar_name(source.dtype)}) must have the same scalar type")
+    n = self._data.shape[d] if nd else 1
+    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+        raise IndexError("index out of range in self")
+    return d
+
+
+@expose
+def index_add(input, dim, index, source, *, alpha=1, out=None):
+    """``input`` with ``alpha * source`` added at ``index`` along ``dim``."""
+    d = _index_src_check("index_add_", input, dim, index, source)
+    return run(_index_add, (input, d, index, source, alpha), out)
+
+
+@expose(function=False)
+def index_add_(self, dim, index, source, *, alpha=1):
+    """In-place :meth:`index_add`."""
+    d = _index_src_check("index_add_", self, dim, index, source)
+    return run_inplace(_index_add, (self, d, index, source, alpha))
+
+
+@op("IndexCopyBackward0", name="index_copy_op", method=False, function=False, promote=NONE,
+    tensors=("self", "index", "source"),
+    self=lambda grad, dim, index: grad.index_fill(dim, index, 0.),
+    source=lambda grad, dim, index, source_shape: _index_add_src(grad, dim, index, 1,
+                                                                 source_shape))
+def _index_copy(self, dim, index, source):
+    out = self.copy()
+    _moved(out, dim)[index.reshape(-1)] = _moved(xp.asarray(source), dim)
+    return out
+
+
+@expose
+def index_copy(input, dim, index, source, *, out=None):
+    """``input`` with the slices of ``source`` copied to ``index`` along ``dim``."""
+    d = _index_src_check("index_copy_", input, dim, index, source)
+    return run(_index_copy, (input, d, index, source), out)
+
+
+@expose(function=False)
+def index_copy_(self, dim, index, source):
+    """In-place :meth:`index_copy`."""
+    d = _index_src_check("index_copy_", self, dim, index, source)
+    return run_inplace(_index_copy, (self, d, index, source))
+
+
+def _index_fill_kernel(self, dim, index, value):
+    out = self.copy()
+    _moved(out, dim)[index.reshape(-1)] = xp.asarray(value).astype(self.dtype)
+    return out
+
+
+@op("IndexFillBackward0", name="index_fill_value", method=False, function=False, promote=NONE,
+    tensors=("self", "index"), self=lambda grad, dim, index: grad.index_fill(dim, index, 0.))
+def _index_fill0(self, dim, index, value):
+    return _index_fill_kernel(self, dim, index, value)
+
+
+@op("IndexFillBackward1", name="index_fill_tensor", method=False, function=False,
+    promote=NONE, tensors=("self", "index", "value"),
+    self=lambda grad, dim, index: grad.index_fill(dim, index, 0.),
+    value=lambda grad, dim, index: (grad.index_select(dim, index) if grad.ndim else grad).sum())
+def _index_fill1(self, dim, index, value):
+    return _index_fill_kernel(self, dim, index, value)
+
+
+def _index_fill_args(self, dim, index, value):
+    _check_index_vec("index_fill_", index)
+    nd = self._data.ndim
+    d = _norm(dim, nd)
+    n = self._data.shape[d] if nd else 1
+    bad = index._data[(index._data < -n) | (index._data >= n)]
+    if bad.size:
+        raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {d} "
+                         f"with size {n}")
+    if isinstance(value, _T()):
+        if value._data.ndim:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                               f"tensor with {value._data.ndim} dimension(s).")
+        return _index_fill1, (self, d, index, value)
+    return _index_fill0, (self, d, index, value)
+
+
+@expose
+def index_fill(input, dim, index, value):
+    """``input`` with ``value`` written at ``index`` along ``dim``."""
+    o, args = _index_fill_args(input, dim, index, value)
+    return run(o, args)
+
+
+@expose(function=False)
+def index_fill_(self, dim, index, value):
+    """In-place :meth:`index_fill`."""
+    o, args = _index_fill_args(self, dim, index, value)
+    return run_inplace(o, args)
+
+
+# ----------------------------------------------------------------------------- masks
+
+def _check_mask(name, mask, legacy=False):
+    if mask.dtype != D.bool:
+        if legacy:
+            raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype "
+                               f"{_scalar_name(mask.dtype)}")
+        c = {"float32": "float", "float64": "double", "int64": "long int"}
+        raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype "
+                           f"{c.get(mask.dtype.name, mask.dtype.name)}")
+
+
+def _masked_fill_kernel(self, mask, value):
+    return xp.where(mask, xp.asarray(value).astype(self.dtype), self)
+
+
+@op("MaskedFillBackward0", name="masked_fill_value", method=False, function=False,
+    promote=NONE, tensors=("self", "mask"), self=lambda grad, mask: grad.masked_fill(mask, 0.))
+def _masked_fill0(self, mask, value):
+    return _masked_fill_kernel(self, mask, value)
+
+
+@op("MaskedFillBackward1", name="masked_fill_tensor", method=False, function=False,
+    promote=NONE, tensors=("self", "mask", "value"),
+    self=lambda grad, mask: grad.masked_fill(mask, 0.),
+    value=lambda grad, mask: _where_mask(grad, mask).sum())
+def _masked_fill1(self, mask, value):
+    return _masked_fill_kernel(self, mask, value)
+
+
+def _where_mask(grad, mask):
+    return grad.masked_fill(mask.logical_not(), 0.)
+
+
+def _masked_fill_args(self, mask, value):
+    _check_mask("masked_fill_", mask)
+    if isinstance(value, _T()):
+        if value._data.ndim:
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value._data.ndim} dimension(s).")
+        return _masked_fill1, (self, mask, value)
+    return _masked_fill0, (self, mask, value)
+
+
+@expose
+def masked_fill(input, mask, value):
+    """``input`` with ``value`` where the (broadcast) bool ``mask`` is True."""
+    o, args = _masked_fill_args(input, mask, value)
+    return run(o, args)
+
+
+@expose(function=False)
+def masked_fill_(self, mask, value):
+    """In-place :meth:`masked_fill`."""
+    o, args = _masked_fill_args(self, mask, value)
+    return run_inplace(o, args)
+
+
+def _masked_scatter_src(grad, mask, source_shape):
+    sel = grad.masked_select(mask)
+    n = 1
+    for s in source_shape:
+        n *= s
+    from .shape import cat
+    pad = n - sel.shape[0]
+    if pad:
+        sel = cat([sel, _zeros((pad,), grad)])
+    return sel.reshape(source_shape)
+
+
+@op("MaskedScatterBackward0", name="masked_scatter_op", method=False, function=False,
+    promote=NONE, tensors=("self", "mask", "source"),
+    self=lambda grad, mask: grad.masked_fill(mask, 0.),
+    source=lambda grad, mask, source_shape: _masked_scatter_src(grad, mask, source_shape))
+def _masked_scatter(self, mask, source):
+    shape = np.broadcast_shapes(self.shape, mask.shape)
+    out = xp.broadcast_to(self, shape).copy()
+    m = xp.broadcast_to(mask, shape)
+    k = int(m.sum())
+    out[m] = source.reshape(-1)[:k]
+    return out
+
+
+def _masked_scatter_args(self, mask, source):
+    if mask.dtype != D.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {_scalar_name(mask.dtype)}")
+    from .util import broadcast_shapes
+    shape = broadcast_shapes(self._data.shape, mask._data.shape)
+    if source._data.size < int(xp.broadcast_to(mask._data, shape).sum()):
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return (self, mask, source)
+
+
+@expose
+def masked_scatter(input, mask, source):
+    """``input`` with the leading elements of ``source`` written where ``mask`` is True."""
+    return run(_masked_scatter, _masked_scatter_args(input, mask, source))
+
+
+@expose(function=False)
+def masked_scatter_(self, mask, source):
+    """In-place :meth:`masked_scatter`."""
+    return run_inplace(_masked_scatter, _masked_scatter_args(self, mask, source))
+
+
+def _masked_select_backward(grad, self_shape, mask):
+    from .util import broadcast_shapes
+    shape = broadcast_shapes(tuple(self_shape), tuple(mask.shape))
+    return _zeros(shape, grad).masked_scatter(mask, grad)
+
+
+@op("MaskedSelectBackward0", name="masked_select_", method=False, function=False,
+    promote=NONE, tensors=("self", "mask"),
+    self=lambda grad, self_shape, mask: _masked_select_backward(grad, self_shape, mask))
+def _masked_select(self, mask):
+    shape = np.broadcast_shapes(self.shape, mask.shape)
+    return xp.broadcast_to(self, shape)[xp.broadcast_to(mask, shape)]
+
+
+@expose
+def masked_select(input, mask, *, out=None):
+    """The 1-d tensor of the elements of ``input`` where the bool ``mask`` is True."""
+    if mask.dtype != D.bool:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    from .util import broadcast_shapes
+    broadcast_shapes(input._data.shape, mask._data.shape)
+    return run(_masked_select, (input, mask), out)
+
+
+# ----------------------------------------------------------------------------- take, nonzero
+
+def _take_backward(grad, self_shape, index):
+    n = 1
+    for s in self_shape:
+        n *= s
+    flat = _zeros((n,), grad).index_add(0, index.reshape(-1), grad.reshape(-1))
+    return flat.reshape(self_shape)
+
+
+@op("TakeBackward0", name="take_", method=False, function=False, promote=NONE,
+    tensors=("self", "index"),
+    self=lambda grad, self_shape, index: _take_backward(grad, self_shape, index))
+def _take(self, index):
+    return self.reshape(-1)[index]
+
+
+@expose
+def take(input, index, *, out=None):
+    """``input`` treated as 1-d, at ``index`` (the result has ``index``'s shape)."""
+    if index._data.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{_scalar_name(index.dtype)}")
+    n = input._data.size
+    i = index._data
+    if i.size and ((i < -n) | (i >= n)).any():
+        bad = int(i[(i < -n) | (i >= n)].reshape(-1)[0])
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                         "elements.")
+    if (i < 0).any():
+        index = _T()._wrap(i % n)
+    return run(_take, (input, index), out)
+
+
+@expose
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """``gather`` with ``indices`` broadcast against ``input`` (flattened when dim is None)."""
+    if indices._data.dtype != np.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{_scalar_name(indices.dtype)}")
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1), out=out)
+    nd = input._data.ndim
+    if indices._data.ndim != nd:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {nd} dimensions for input, and "
+                           f"{indices._data.ndim} dimensions for indices")
+    d = _norm(dim, nd)
+    from .util import broadcast_shapes
+    si, ii = list(input._data.shape), list(indices._data.shape)
+    si[d] = ii[d] = 1
+    shape = broadcast_shapes(si, ii)
+    s_in = tuple(shape[:d]) + (input._data.shape[d],) + tuple(shape[d + 1:])
+    s_ix = tuple(shape[:d]) + (indices._data.shape[d],) + tuple(shape[d + 1:])
+    if s_in != input._data.shape:
+        input = input.expand(s_in)
+    if s_ix != indices._data.shape:
+        indices = indices.expand(s_ix)
+    return gather(input, d, indices, out=out)
+
+
+@expose
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the non-zero elements: an ``(n, ndim)`` int64 tensor, or a tuple."""
+    T = _T()
+    a = input._data
+    if as_tuple:
+        if a.ndim == 0:
+            return (T._wrap(xp.zeros(int(a != 0), xp.int64)),)
+        return tuple(T._wrap(i.astype(xp.int64)) for i in xp.nonzero(a))
+    res = xp.argwhere(a).astype(xp.int64)
+    if out is not None:
+        from .registry import _write_out
+        return _write_out(out, res)
+    return T._wrap(res)
+
+
+@expose
+def argwhere(input):
+    """The indices of the non-zero elements, an ``(n, ndim)`` int64 tensor."""
+    return nonzero(input)
+
+
+@expose
+def count_nonzero(input, dim=None):
+    """The number of non-zero elements (along ``dim``)."""
+    from .util import norm_dims
+    a = input._data
+    dims = None if dim is None else norm_dims(dim, a.ndim)
+    return _T()._wrap(xp.asarray(xp.count_nonzero(a, axis=dims)).astype(xp.int64))
+
+
+# ----------------------------------------------------------------------------- x[...]
 
 @op("AliasBackward0", name="alias", method=False, function=False, view=True, promote=NONE,
     self=lambda grad: grad)
 def _alias(self):
     return self.view()
-
-
-def _index_backward(grad, self_shape, index):
-    from .._tensor import Tensor
-    out = np.zeros(self_shape, grad._data.dtype)
-    np.add.at(out, index, grad._data)
-    return Tensor._wrap(out) if not grad.requires_grad else _index_put_grad(grad, self_shape,
-                                                                             index)
 
 
 @op("IndexPutBackward0", name="index_put_grad", method=False, function=False, promote=NONE,
@@ -100,65 +708,170 @@ def _index(self, index):
     return self[index]
 
 
-def _check_advanced(self, index):
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+              "are valid indices (got {})")
+
+
+def _normalise(index):
+    T = _T()
+    if not isinstance(index, tuple):
+        index = (index,)
+    out = []
     for i in index:
-        if isinstance(i, np.ndarray) and i.dtype.kind == "f":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        if isinstance(i, (list, tuple)):
-            arr = np.asarray(i)
-            if arr.dtype.kind == "f":
+        if isinstance(i, T):
+            a = i._data
+            if a.dtype.kind == "f" or a.dtype.kind == "c":
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
+            if a.ndim == 0 and a.dtype.kind in "iu":
+                i = builtins.int(a)
+            else:
+                i = a if a.dtype.kind != "u" else a.astype(bool)
+        elif isinstance(i, builtins.bool):
+            i = None if i else False
+        elif isinstance(i, (list, range)):
+            a = np.asarray(i)
+            if a.dtype.kind == "f":
+                raise IndexError("tensors used as indices must be long, int, byte or bool "
+                                 "tensors")
+            i = a if a.dtype.kind in "biu" else a.astype(np.int64)
+        elif isinstance(i, (np.integer,)):
+            i = builtins.int(i)
+        elif not (i is None or i is Ellipsis or isinstance(i, (builtins.int, slice))):
+            raise IndexError(_BAD_INDEX.format(type(i).__name__))
+        out.append(i)
+    return tuple(out)
+
+
+def _decompose(self, index):
+    """Apply the basic part of ``index`` as views; return the view and the advanced index."""
+    nd = self._data.ndim
+    consumed = 0
+    for i in index:
+        if isinstance(i, np.ndarray):
+            consumed += i.ndim if i.dtype == bool else 1
+        elif i is not None and i is not Ellipsis and i is not False:
+            consumed += 1
+    if consumed > nd:
+        if nd == 0 and any(isinstance(i, (builtins.int, slice)) for i in index):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+    out, dim = self, 0
+    adv = []             # (dim in out, array)
+    seen_ell = False
+    for i in index:
+        if i is Ellipsis:
+            if not seen_ell:
+                dim += nd - consumed
+            seen_ell = True
+        elif i is None:
+            out = _unsqueeze(out, dim)
+            dim += 1
+        elif i is False:
+            out = _unsqueeze(out, dim)
+            adv.append((dim, np.zeros(0, np.int64)))
+            dim += 1
+        elif isinstance(i, slice):
+            size = out._data.shape[dim]
+            if i.step is not None and i.step <= 0:
+                raise ValueError("step must be greater than zero")
+            start, stop, step = i.indices(size)
+            if (start, stop, step) != (0, size, 1) or (out is self and not adv and
+                                                        len(index) == 1):
+                out = _slice(out, dim, start, builtins.max(start, stop), step)
+            dim += 1
+        elif isinstance(i, np.ndarray):
+            k = i.ndim if i.dtype == bool else 1
+            if i.dtype == bool:
+                want = out._data.shape[dim:dim + k]
+                if i.shape != want:
+                    for j, (a, b) in enumerate(zip(i.shape, want)):
+                        if a != b:
+                            raise IndexError(
+                                f"The shape of the mask {list(i.shape)} at index {j} does not "
+                                f"match the shape of the indexed tensor "
+                                f"{list(out._data.shape)} at index {dim + j}")
+            adv.append((dim, i))
+            dim += k
+        else:
+            size = out._data.shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
+                                 f"{size}")
+            out = select(out, dim, builtins.int(i))
+    return out, adv
+
+
+def _advanced_index(view, adv):
+    idx = []
+    pos = 0
+    arrays = []
+    for dim, a in adv:
+        while pos < dim:
+            idx.append(slice(None))
+            pos += 1
+        idx.append(a)
+        pos += a.ndim if a.dtype == bool else 1
+        if a.dtype != bool:
+            arrays.append((dim, a))
+    shape = view._data.shape
+    for k, (dim, a) in enumerate(arrays):
+        n = shape[dim]
+        bad = a[(a < -n) | (a >= n)]
+        if bad.size:
+            raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
+                             f"{k} with size {n}")
+    shapes = [a.shape if a.dtype != bool else (int(a.sum()),) for _, a in adv]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                         f"shapes {', '.join(str(list(s)) for s in shapes)}") from None
+    return tuple(idx)
 
 
 def getitem(self, index):
     """``self[index]`` with torch's semantics and errors."""
+    if type(index) is builtins.int and self._data.ndim:
+        return select(self, 0, index)
     index = _normalise(index)
-    if builtins.all(_is_basic(i) for i in index):
-        if self._data.ndim == 0 and any(isinstance(i, (builtins.int, slice)) for i in index):
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        return _basic(self, index)
-    _check_advanced(self, index)
-    idx = tuple(np.asarray(i) if isinstance(i, list) else i for i in index)
-    try:
-        self._data[idx]
-    except IndexError as e:
-        raise IndexError(str(e).replace("axis", "dimension").replace("array", "tensor")) \
-            from None
-    return _index(self, idx)
+    view, adv = _decompose(self, index)
+    if not adv:
+        return _alias(self) if view is self else view
+    return _index(view, _advanced_index(view, adv))
 
 
 def setitem(self, index, value):
     """``self[index] = value``: a recorded in-place write."""
-    from .._tensor import Tensor
+    T = _T()
     index = _normalise(index)
-    if builtins.all(_is_basic(i) for i in index):
-        target = _basic(self, index) if index != () else self
-        if isinstance(value, Tensor):
-            target.copy_(value)
+    view, adv = _decompose(self, index)
+    if not adv:
+        if isinstance(value, T):
+            view.copy_(value)
         else:
-            target.fill_(value)
+            view.fill_(value)
         return
-    idx = tuple(np.asarray(i) if isinstance(i, list) else i for i in index)
-    _index_put_(self, idx, value)
+    idx = _advanced_index(view, adv)
+    if isinstance(value, T):
+        if value.dtype != view.dtype:
+            value = value.to(view.dtype)
+    else:
+        value = T._wrap(np.asarray(value, view._data.dtype))
+    run_inplace(_index_put, (view, idx, value))
 
 
-def _index_put_(self, idx, value):
-    from .._tensor import Tensor
-    from .registry import run_inplace
-    val = value if isinstance(value, Tensor) else Tensor._wrap(np.asarray(value, self._data.dtype))
-    return run_inplace(_index_put, (self, idx, val))
-
-
-@op("IndexPutBackward0", name="index_put", method=False, function=False, promote=NONE,
+@op("IndexPutBackward0", name="index_put_op", method=False, function=False, promote=NONE,
     tensors=("self", "values"),
-    self=lambda grad, indices: _masked_zero(grad, indices),
-    values=lambda grad, indices, values_shape: _index(grad, indices).sum_to_size(values_shape)
-    if _index(grad, indices).shape != tuple(values_shape) else _index(grad, indices))
-def _index_put(self, indices, values):
+    self=lambda grad, indices, accumulate: grad if accumulate else _masked_zero(grad, indices),
+    values=lambda grad, indices: _index(grad, indices))
+def _index_put(self, indices, values, accumulate=False):
     out = self.copy()
-    out[indices] = values
+    if accumulate:
+        xp.add.at(out, indices, values)
+    else:
+        out[indices] = values
     return out
 
 
@@ -168,3 +881,30 @@ def _masked_zero(grad, indices):
     out = grad.copy()
     out[indices] = 0
     return out
+
+
+def _index_put_args(self, indices, values, accumulate):
+    if values.dtype != self.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{_scalar_name(self.dtype)} for the destination and "
+                           f"{_scalar_name(values.dtype)} for the source.")
+    index = _normalise(tuple(i if i is not None else slice(None) for i in indices))
+    view, adv = _decompose(self, index)
+    if view is not self:
+        view = self
+        idx = tuple(i if not isinstance(i, builtins.int) else np.asarray(i) for i in index)
+    else:
+        idx = _advanced_index(view, adv) if adv else ()
+    return (view, idx, values, bool(accumulate))
+
+
+@expose
+def index_put(input, indices, values, accumulate=False):
+    """``input`` with ``values`` put at the tensor ``indices`` (added when ``accumulate``)."""
+    return run(_index_put, _index_put_args(input, indices, values, accumulate))
+
+
+@expose(function=False)
+def index_put_(self, indices, values, accumulate=False):
+    """In-place :meth:`index_put`."""
+    return run_inplace(_index_put, _index_put_args(self, indices, values, accumulate))

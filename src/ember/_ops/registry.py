@@ -254,16 +254,31 @@ def run(op, args, out=None):
     results = tuple(_wrap(_as_array(r, None)) for r in res)
     if op.view:
         for r in results:
-            _share(r, args[0])
+            _share(r, args[0], _MULTI)
     if record:
         _record(op, args, results)
     return results
 
 
-def _share(view, base):
+# how a view was made (torch's CreationMeta), kept in ``view.__dict__["_cm"]`` when not default
+_MULTI = "multi"          # one of several views returned by one op (unbind, split …)
+_NO_GRAD = "no_grad"      # made while grad mode was off
+
+
+def _share(view, base, meta=None):
     """Make ``view`` a view of ``base``: same version counter, ``_base`` the root base."""
-    view._base = base._base if base._base is not None else base
+    if base._base is not None:
+        view._base = base._base
+        inherited = base.__dict__.get("_cm")
+        if inherited is not None:
+            meta = inherited
+    else:
+        view._base = base
     view._vc = base._vc
+    if not _state.enabled:
+        meta = _NO_GRAD
+    if meta is not None:
+        view.__dict__["_cm"] = meta
 
 
 def _write_out(out, res):
@@ -366,13 +381,29 @@ def check_inplace(self: Tensor) -> None:
     """torch's errors for an in-place op on a leaf (or a view of one) that requires grad."""
     if not _state.enabled:
         return
+    base = self._base
     if self.grad_fn is None:
         if self._requires_grad:
             raise RuntimeError(_errors.LEAF_INPLACE)
+        if base is not None and base.requires_grad and self.__dict__.get("_cm") == _NO_GRAD:
+            raise RuntimeError(_errors.NO_GRAD_VIEW_INPLACE)
         return
-    base = self._base
-    if base is not None and base.grad_fn is None and base._requires_grad:
-        raise RuntimeError(_errors.VIEW_LEAF_INPLACE)
+    if base is not None:
+        meta = self.__dict__.get("_cm")
+        if meta is not None:
+            _view_meta_error(self, meta)
+        if base.grad_fn is None and base._requires_grad:
+            raise RuntimeError(_errors.VIEW_LEAF_INPLACE)
+
+
+def _view_meta_error(view, meta):
+    """torch's error for an in-place op on a multi-output view or a no_grad-made view."""
+    if meta == _NO_GRAD:
+        raise RuntimeError(_errors.NO_GRAD_VIEW_INPLACE)
+    name = view.grad_fn.name()
+    cut = name.rfind("Backward")
+    raise RuntimeError(_errors.MULTI_OUTPUT_VIEW_INPLACE.format(
+        view._output_nr, name[:cut] if cut > 0 else name))
 
 
 def run_inplace(op, args):
@@ -401,7 +432,7 @@ def run_inplace(op, args):
     record = _requires(op, args)
     original = None
     if record:
-        if self._base is not None and self._base.requires_grad:
+        if self._base is not None:
             from .views import rebase_view
             return rebase_view(op, args, res)
         if any("self" in op.needs[n] for n in op.diff):

@@ -436,3 +436,583 @@ def clone(self, *, memory_format=None):
 def _to_copy(self, dtype):
     return self.astype(dtype.np)
 
+
+
+# ----------------------------------------------------------------------------- more views
+
+def _dims_list(d):
+    return list(d) if isinstance(d, (tuple, list)) else [d]
+
+
+@expose
+def movedim(input, source, destination):
+    """Move the dims ``source`` to the positions ``destination`` (a permuted view)."""
+    nd = input._data.ndim
+    src, dst = _dims_list(source), _dims_list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
+                           f"should contain the same number of dims as destination ({dst} dims)")
+    src = [norm_dim(d, nd) for d in src]
+    dst = [norm_dim(d, nd) for d in dst]
+    if len(set(src)) != len(src):
+        raise RuntimeError(f"movedim: repeated dim in `source` ({_dims_list(source)})")
+    if len(set(dst)) != len(dst):
+        raise RuntimeError(f"movedim: repeated dim in `destination` ({_dims_list(destination)})")
+    perm = [-1] * nd
+    for s, d in zip(src, dst):
+        perm[d] = s
+    rest = iter(d for d in range(nd) if d not in src)
+    perm = [p if p != -1 else next(rest) for p in perm]
+    return _permute(input, tuple(perm))
+
+
+moveaxis = expose(movedim, name="moveaxis")
+
+
+def _matrix_T(self):
+    if self._data.ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {self._data.ndim}-D tensor.")
+    return transpose(self, -2, -1)
+
+
+def _matrix_H(self):
+    if self._data.ndim < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. "
+                           f"Got {self._data.ndim}-D tensor.")
+    return adjoint(self)
+
+
+def _H(self):
+    if self._data.ndim not in (0, 2):
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                           f"{self._data.ndim}-D tensor.")
+    return transpose(self, 0, 1) if self._data.ndim == 2 else self
+
+
+@expose
+def adjoint(input):
+    """The conjugate transpose of the last two dims (a view for real tensors)."""
+    if input._data.ndim < 2:
+        raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of "
+                           f"matrices. Got {input._data.ndim}-D tensor.")
+    out = transpose(input, -2, -1)
+    return out.conj() if input.dtype.is_complex else out
+
+
+def _install_properties():
+    from .._tensor import Tensor
+    Tensor.mT = property(_matrix_T, doc="Transpose of the last two dims (a view).")
+    Tensor.mH = property(_matrix_H, doc="Conjugate transpose of the last two dims.")
+    Tensor.H = property(_H, doc="Conjugate transpose of a matrix.")
+
+
+_install_properties()
+
+
+@expose
+def broadcast_to(input, size):
+    """``input`` expanded to ``size`` (a view)."""
+    return expand(input, tuple(size))
+
+
+@expose(method=False)
+def broadcast_tensors(*tensors):
+    """Expand each tensor to the shapes' broadcast (views; a tensor already that shape as is)."""
+    from .util import broadcast_shapes
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = broadcast_shapes(*[t._data.shape for t in tensors])
+    return tuple(t if t._data.shape == shape else _expand(t, shape) for t in tensors)
+
+
+def _repeat_backward(grad, self_shape, repeats):
+    lead = len(repeats) - len(self_shape)
+    shape = (1,) * lead + tuple(self_shape)
+    inter, dims = [], []
+    for r, s in zip(repeats, shape):
+        if r != 1:
+            dims.append(len(inter))
+            inter.append(r)
+        inter.append(s)
+    g = grad.reshape(inter) if dims else grad
+    if dims:
+        g = g.sum(tuple(dims))
+    return g.reshape(self_shape)
+
+
+@op("RepeatBackward0", name="repeat_", method=False, function=False, promote=NONE,
+    self=lambda grad, self_shape, repeats: _repeat_backward(grad, self_shape, repeats))
+def _repeat(self, repeats):
+    lead = len(repeats) - self.ndim
+    return xp.tile(self.reshape((1,) * lead + self.shape), repeats)
+
+
+@expose(function=False)
+def repeat(self, *sizes):
+    """Tile the tensor ``sizes[i]`` times along each dim (a copy: ``RepeatBackward0``)."""
+    sizes = _shape_arg(sizes)
+    if len(sizes) < self._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    for s in sizes:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
+                               f"{list(sizes)}")
+    return _repeat(self, tuple(int(s) for s in sizes))
+
+
+@expose
+def tile(input, dims):
+    """``repeat`` with ``dims`` padded with leading 1s to the tensor's rank."""
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    dims = (1,) * (input._data.ndim - len(dims)) + dims
+    return repeat(input, dims)
+
+
+@expose
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeat each element ``repeats`` times along ``dim`` (the flattened tensor when None)."""
+    from .._tensor import Tensor
+    from .indexing import index_select
+    if repeats is None:          # torch.repeat_interleave(counts): the indices repeated
+        c = input._data
+        return Tensor._wrap(xp.repeat(xp.arange(c.shape[0]), c))
+    if dim is None:
+        input = flatten(input)
+        dim = 0
+    nd = input._data.ndim
+    dim = norm_dim(dim, nd)
+    if isinstance(repeats, Tensor):
+        if repeats._data.ndim == 0 or repeats._data.size == 1 and repeats._data.ndim == 1:
+            counts = xp.full(input._data.shape[dim], int(repeats._data.reshape(())))
+        else:
+            counts = repeats._data
+            if counts.ndim != 1:
+                raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+            if counts.shape[0] != input._data.shape[dim]:
+                raise RuntimeError("repeats must have the same size as input along dim, but got "
+                                   f"repeats.size(0) = {counts.shape[0]} and input.size({dim})"
+                                   f" = {input._data.shape[dim]}")
+        if (counts < 0).any():
+            raise RuntimeError("repeats can not be negative")
+        idx = Tensor._wrap(xp.repeat(xp.arange(len(counts)), counts))
+        return index_select(input, dim, idx)
+    if repeats < 0:
+        raise RuntimeError("repeats can not be negative")
+    shp = input._data.shape
+    out = unsqueeze(input, dim + 1)
+    out = expand(out, shp[:dim + 1] + (repeats,) + shp[dim + 1:])
+    return view(clone(out), shp[:dim] + (shp[dim] * repeats,) + shp[dim + 1:])
+
+
+# ----------------------------------------------------------------------------- atleast, stacks
+
+@expose(method=False)
+def atleast_1d(*tensors):
+    """Each tensor with at least one dim (0-d tensors become shape ``[1]``)."""
+    if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)):
+        t = tensors[0]
+        return reshape(t, (1,)) if t._data.ndim == 0 else t
+    ts = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(atleast_1d(t) for t in ts)
+
+
+@expose(method=False)
+def atleast_2d(*tensors):
+    """Each tensor with at least two dims (a 1-d tensor becomes a row)."""
+    if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)):
+        t = tensors[0]
+        nd = t._data.ndim
+        return reshape(t, (1, 1)) if nd == 0 else (unsqueeze(t, 0) if nd == 1 else t)
+    ts = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(atleast_2d(t) for t in ts)
+
+
+@expose(method=False)
+def atleast_3d(*tensors):
+    """Each tensor with at least three dims (torch's placement of the new dims)."""
+    if len(tensors) == 1 and not isinstance(tensors[0], (list, tuple)):
+        t = tensors[0]
+        nd = t._data.ndim
+        if nd == 0:
+            return reshape(t, (1, 1, 1))
+        if nd == 1:
+            return unsqueeze(unsqueeze(t, 0), -1)
+        return unsqueeze(t, -1) if nd == 2 else t
+    ts = tensors[0] if len(tensors) == 1 else tensors
+    return tuple(atleast_3d(t) for t in ts)
+
+
+@expose(method=False)
+def hstack(tensors, *, out=None):
+    """Concatenate along dim 1 (dim 0 for 1-d tensors)."""
+    ts = [atleast_1d(t) for t in tensors]
+    if not ts:
+        raise RuntimeError("hstack expects a non-empty TensorList")
+    return cat(ts, 0 if ts[0]._data.ndim == 1 else 1, out=out)
+
+
+@expose(method=False)
+def vstack(tensors, *, out=None):
+    """Concatenate along dim 0 after making each tensor at least 2-d."""
+    ts = [atleast_2d(t) for t in tensors]
+    if not ts:
+        raise RuntimeError("vstack expects a non-empty TensorList")
+    return cat(ts, 0, out=out)
+
+
+row_stack = expose(vstack, name="row_stack", method=False)
+
+
+@expose(method=False)
+def dstack(tensors, *, out=None):
+    """Concatenate along dim 2 after making each tensor at least 3-d."""
+    ts = [atleast_3d(t) for t in tensors]
+    if not ts:
+        raise RuntimeError("dstack expects a non-empty TensorList")
+    return cat(ts, 2, out=out)
+
+
+@expose(method=False)
+def column_stack(tensors, *, out=None):
+    """Stack 0-d and 1-d tensors as columns, then concatenate along dim 1."""
+    ts = [reshape(t, (t._data.size, 1)) if t._data.ndim <= 1 else t for t in tensors]
+    return cat(ts, 1, out=out)
+
+
+# ----------------------------------------------------------------------------- splits
+
+def _cat_grads(grads, dim):
+    return cat(grads, dim)
+
+
+@op("SplitBackward0", name="split_", method=False, function=False, view=True, promote=NONE,
+    outputs=-1, self=lambda grads, dim: _cat_grads(grads, dim))
+def _split(self, split_size, dim):
+    n = self.shape[dim]
+    idx = [builtins.slice(None)] * self.ndim
+    out = []
+    starts = range(0, n, split_size) if split_size else [0]
+    for s in starts:
+        idx[dim] = builtins.slice(s, builtins.min(s + split_size, n) if split_size else 0)
+        out.append(self[tuple(idx)])
+    if n == 0 and split_size:
+        out = [self[tuple(idx)]]
+    return tuple(out)
+
+
+@op("SplitWithSizesBackward0", name="split_with_sizes", method=False, function=False,
+    view=True, promote=NONE, outputs=-1, self=lambda grads, dim: _cat_grads(grads, dim))
+def _split_with_sizes(self, split_sizes, dim):
+    idx = [builtins.slice(None)] * self.ndim
+    out, s = [], 0
+    for k in split_sizes:
+        idx[dim] = builtins.slice(s, s + k)
+        out.append(self[tuple(idx)])
+        s += k
+    return tuple(out)
+
+
+@expose
+def split(tensor, split_size_or_sections, dim=0):
+    """Split into chunks of ``split_size`` (or of the given sizes) along ``dim`` (views)."""
+    nd = tensor._data.ndim
+    if nd == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    d = norm_dim(dim, nd)
+    n = tensor._data.shape[d]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = [int(s) for s in split_size_or_sections]
+        if builtins.any(s < 0 for s in sizes) or builtins.sum(sizes) != n:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} "
+                               f"(input tensor's size at dimension {d}), but got "
+                               f"split_sizes={sizes}")
+        return _split_with_sizes(tensor, tuple(sizes), d)
+    size = int(split_size_or_sections)
+    if size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got "
+                           f"split_size={size}")
+    if size == 0 and n != 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
+                           f"dimension size of {n}")
+    return _split(tensor, size, d)
+
+
+@expose
+def split_with_sizes(input, split_sizes, dim=0):
+    """Split into pieces of the given sizes along ``dim`` (views)."""
+    return split(input, list(split_sizes), dim)
+
+
+@expose
+def chunk(input, chunks, dim=0):
+    """Split into ``chunks`` nearly equal pieces along ``dim`` (the last may be smaller)."""
+    nd = input._data.ndim
+    if nd == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = norm_dim(dim, nd)
+    n = input._data.shape[d]
+    size = (n + chunks - 1) // chunks
+    if size == 0 and n == 0:
+        return _split(input, 1, d)
+    return _split(input, size, d)
+
+
+@expose
+def tensor_split(input, indices_or_sections, dim=0):
+    """Split at the given indices, or into ``sections`` pieces (the first ones larger)."""
+    from .._tensor import Tensor
+    nd = input._data.ndim
+    if nd == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+    d = norm_dim(dim, nd)
+    n = input._data.shape[d]
+    ios = indices_or_sections
+    if isinstance(ios, Tensor):
+        ios = int(ios.item()) if ios._data.ndim == 0 else [int(v) for v in ios._data]
+    if isinstance(ios, (list, tuple)):
+        bounds = [0] + [builtins.min(builtins.max(int(i) + (n if i < 0 else 0), 0), n)
+                        for i in ios] + [n]
+    else:
+        k = int(ios)
+        if k <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {k}")
+        q, r = divmod(n, k)
+        bounds = [0]
+        for i in range(k):
+            bounds.append(bounds[-1] + q + (1 if i < r else 0))
+    return tuple(_slice(input, d, s, builtins.max(s, e), 1)
+                 for s, e in zip(bounds[:-1], bounds[1:]))
+
+
+@expose
+def hsplit(input, indices_or_sections):
+    """``tensor_split`` along dim 1 (dim 0 for 1-d tensors)."""
+    return tensor_split(input, indices_or_sections, 1 if input._data.ndim > 1 else 0)
+
+
+@expose
+def vsplit(input, indices_or_sections):
+    """``tensor_split`` along dim 0."""
+    return tensor_split(input, indices_or_sections, 0)
+
+
+@expose
+def unflatten(input, dim, sizes):
+    """Expand dim ``dim`` into ``sizes`` (a view)."""
+    nd = input._data.ndim
+    d = norm_dim(dim, nd)
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    shp = input._data.shape
+    inner = infer_size(sizes, shp[d]) if -1 in sizes else sizes
+    prod = 1
+    for s in inner:
+        prod *= s
+    if prod != shp[d]:
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({shp[d]}) in the input tensor")
+    return view(input, shp[:d] + tuple(inner) + shp[d + 1:])
+
+
+# ----------------------------------------------------------------------------- flips, rolls
+
+@op("FlipBackward0", promote=NONE, self=lambda grad, dims: grad.flip(dims))
+def _flip(self, dims):
+    return xp.flip(self, dims).copy() if dims else self.copy()
+
+
+@expose
+def flip(input, *dims):
+    """Reverse the order of elements along ``dims`` (a copy)."""
+    dims = _shape_arg(dims)
+    return _flip(input, norm_dims(dims, input._data.ndim) if input._data.ndim else ())
+
+
+@expose
+def fliplr(input):
+    """Flip along dim 1."""
+    if input._data.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return _flip(input, (1,))
+
+
+@expose
+def flipud(input):
+    """Flip along dim 0."""
+    if input._data.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return _flip(input, (0,))
+
+
+def _neg(v):
+    return tuple(-s for s in v)
+
+
+@op("RollBackward0", promote=NONE, self=lambda grad, shifts, dims: grad.roll(_neg(shifts), dims))
+def _roll(self, shifts, dims):
+    if not dims:
+        return xp.roll(self.reshape(-1), shifts).reshape(self.shape)
+    return xp.roll(self, shifts, dims)
+
+
+@expose
+def roll(input, shifts, dims=None):
+    """Shift elements circularly along ``dims`` (the flattened tensor when None)."""
+    shifts = tuple(_dims_list(shifts))
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                               f"dims:0")
+        return _roll(input, shifts, ())
+    dims = tuple(_dims_list(dims))
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
+                           f"dims:{len(dims)}")
+    nd = input._data.ndim
+    return _roll(input, shifts, tuple(norm_dim(d, nd) for d in dims))
+
+
+@op("Rot90Backward0", promote=NONE, self=lambda grad, k, dims: grad.rot90(-k, dims))
+def _rot90(self, k, dims):
+    return xp.rot90(self, k, dims).copy()
+
+
+@expose
+def rot90(input, k=1, dims=(0, 1)):
+    """Rotate by 90 degrees ``k`` times in the plane of ``dims``."""
+    dims = tuple(dims)
+    nd = input._data.ndim
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if nd < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+    d0, d1 = norm_dim(dims[0], nd), norm_dim(dims[1], nd)
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
+                           f"dim1 = {d1}")
+    return _rot90(input, int(k) % 4, (d0, d1))
+
+
+# ----------------------------------------------------------------------------- meshgrid, unfold
+
+@expose(method=False)
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-d tensors (``indexing='ij'`` or ``'xy'``); views."""
+    import warnings
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise ValueError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
+                         f"received: {indexing}")
+    for t in tensors:
+        if t._data.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               f"but got: {t}")
+    ts = list(tensors)
+    swap = indexing == "xy" and len(ts) >= 2
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t._data.size for t in ts)
+    out = []
+    for i, t in enumerate(ts):
+        vs = [1] * len(ts)
+        vs[i] = -1
+        out.append(_expand(view(t, tuple(vs)), shape))
+    if swap:
+        out[0], out[1] = out[1], out[0]
+        out = [transpose(o, 0, 1) for o in out]
+    return tuple(out)
+
+
+@op("UnfoldBackwardBackward0", name="unfold_backward", method=False, function=False,
+    promote=NONE, grad_in=lambda grad, dim, size, step: grad.unfold(dim, size, step))
+def _unfold_backward(grad_in, input_sizes, dim, size, step):
+    out = xp.zeros(input_sizes, grad_in.dtype)
+    win = xp.lib.stride_tricks.sliding_window_view(out, size, axis=dim, writeable=True)
+    idx = [builtins.slice(None)] * len(input_sizes)
+    idx[dim] = builtins.slice(None, None, step)
+    n = grad_in.shape[dim]
+    for j in range(n):       # windows may overlap: add them one at a time
+        idx[dim] = j * step
+        win[tuple(idx)] += grad_in[(builtins.slice(None),) * dim + (j,)]
+    return out
+
+
+@op("UnfoldBackward0", name="unfold_", method=False, function=False, view=True, promote=NONE,
+    self=lambda grad, self_shape, dimension, size, step:
+        _unfold_backward(grad, self_shape, dimension, size, step))
+def _unfold(self, dimension, size, step):
+    win = xp.lib.stride_tricks.sliding_window_view(self, size, axis=dimension)
+    idx = [builtins.slice(None)] * self.ndim
+    idx[dimension] = builtins.slice(None, None, step)
+    return win[tuple(idx)]
+
+
+@expose(function=False)
+def unfold(self, dimension, size, step):
+    """All windows of ``size`` elements with stride ``step`` along ``dimension`` (a view)."""
+    nd = self._data.ndim
+    d = norm_dim(dimension, nd) if nd else 0
+    n = self._data.shape[d] if nd else 1
+    if size > n:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if nd == 0:
+        return _view(self, (1,))
+    return _unfold(self, d, size, step)
+
+
+@op("AsStridedBackward0", name="as_strided_", method=False, function=False, view=True,
+    promote=NONE, self=lambda grad, self_shape, size, stride, offset, geometry:
+        _as_strided_backward(grad, self_shape, size, stride, offset, geometry))
+def _as_strided(self, size, stride, offset, geometry):
+    base = self
+    while isinstance(base.base, xp.ndarray):
+        base = base.base
+    it = self.itemsize
+    return xp.lib.stride_tricks.as_strided(
+        base.reshape(-1)[offset:] if offset else base.reshape(-1),
+        size, tuple(s * it for s in stride))
+
+
+def _positions(size, stride, offset):
+    pos = xp.full(tuple(size), offset, dtype=xp.int64)
+    for d, (n, s) in enumerate(zip(size, stride)):
+        shp = [1] * len(size)
+        shp[d] = n
+        pos = pos + (xp.arange(n) * s).reshape(shp)
+    return pos
+
+
+@op("AsStridedBackwardBackward0", name="as_strided_backward", method=False, function=False,
+    promote=NONE)
+def _as_strided_backward(grad, input_sizes, size, stride, offset, geometry):
+    in_stride, in_offset = geometry
+    out_pos = _positions(size, stride, offset)
+    in_pos = _positions(input_sizes, in_stride, in_offset)
+    n = int(builtins.max(out_pos.max(initial=0), in_pos.max(initial=0))) + 1
+    storage = xp.zeros(n, grad.dtype)
+    xp.add.at(storage, out_pos.reshape(-1), grad.reshape(-1))
+    return storage[in_pos]
+
+
+@expose
+def as_strided(input, size, stride, storage_offset=None):
+    """A view of the storage with the given sizes and strides (in elements)."""
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    off = input.storage_offset() if storage_offset is None else int(storage_offset)
+    geometry = (tuple(input.stride()), input.storage_offset())
+    return _as_strided(input, size, stride, off, geometry)
