@@ -1,16 +1,20 @@
-"""Matrix products: mm, mv, dot, bmm, addmm and matmul composed from them as torch does.
+"""Matrix products and matrix-shaped ops: mm, mv, dot, vdot, bmm, addmm, addmv, baddbmm,
+addbmm, outer, matmul, einsum, tensordot, kron, trace, diagonal, diag, diag_embed, tril, triu.
 
 ``matmul`` dispatches on the operands' dims exactly like torch (1-d·1-d → dot, 2-d·1-d → mv,
 folding batched·matrix into one mm, broadcasting batches into bmm), so results carry torch's
-grad_fn names (``MmBackward0``, ``UnsafeViewBackward0`` …).
+grad_fn names (``MmBackward0``, ``UnsafeViewBackward0`` …). ``einsum``, ``tensordot`` and
+``kron`` are composed from views, ``bmm``/``mm`` and ``mul`` the way ATen composes them, so
+their graphs (and grad_fn names) are torch's. The decompositions (inv, det, svd …) live in
+``decompositions.py``.
 """
 
 from __future__ import annotations
 
-from .. import _dtype as D
 from .._device import xp
 from .registry import _scalar_name, expose, op
 from .shape import _squeeze_matmul, _unsafe_view
+from .util import broadcast_shapes, norm_dim
 
 
 def _dims(t):
@@ -225,4 +229,553 @@ def _numel(shape):
     return n
 
 
-del D
+
+# ----------------------------------------------------------------------------- more products
+
+@op("VdotBackward0", promote=None,
+    self=lambda grad, other: grad * other,
+    other=lambda grad, self: grad * self)
+def _vdot(self, other):
+    return xp.vdot(self, other)
+
+
+@expose
+def vdot(input, other, *, out=None):
+    """Inner product of two 1-d tensors, conjugating the first."""
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D "
+                           "tensors")
+    if input.shape[0] != other.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and "
+                           f"src [{other.shape[0]}] to have the same number of elements, but "
+                           f"got {input.shape[0]} and {other.shape[0]} elements respectively")
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype._legacy[:-6]} and {other.dtype._legacy[:-6]}")
+    from .registry import run
+    return run(_vdot, (input, other), out)
+
+
+@expose
+def outer(input, vec2, *, out=None):
+    """Outer product of two vectors (``input.reshape(-1, 1) * vec2``, as torch computes it)."""
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
+    res = input.reshape(input.shape[0], 1) * vec2
+    if out is not None:
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return res
+
+
+ger = expose(outer, name="ger")
+
+
+def _c(v, arr):
+    return arr.dtype.type(v)
+
+
+@op("AddmvBackward0", promote=None,
+    self=lambda grad, beta: grad if beta == 1 else grad * beta,
+    mat=lambda grad, vec, alpha: _alpha(grad.unsqueeze(1) * vec.unsqueeze(0), alpha),
+    vec=lambda grad, mat, alpha: _alpha(mat.t().mv(grad), alpha))
+def _addmv(self, mat, vec, *, beta=1, alpha=1):
+    prod = xp.matmul(mat, vec)
+    if alpha != 1:
+        prod = prod * _c(alpha, prod)
+    if beta == 0:
+        return xp.broadcast_to(prod, prod.shape).copy()
+    return prod + (self if beta == 1 else self * _c(beta, self))
+
+
+@expose
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * (mat @ vec)``."""
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, "
+                           f"{vec.ndim}")
+    if mat.shape[1] != vec.shape[0] or (input.ndim == 1 and input.shape[0] not in
+                                        (1, mat.shape[0])):
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.ndim else 1}),"
+                           f" mat ({_dims(mat)}), vec ({vec.shape[0]})")
+    if not (input.dtype is mat.dtype is vec.dtype):
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{_scalar_name(input.dtype)}, {_scalar_name(mat.dtype)}, and "
+                           f"{_scalar_name(vec.dtype)}")
+    from .registry import run
+    return run(_addmv, (input, mat, vec, beta, alpha), out)
+
+
+def _expand_msg(target, t):
+    """torch's expand error for an ``input`` that does not broadcast to the product."""
+    try:
+        full = broadcast_shapes(tuple(t.shape), target)
+    except RuntimeError:
+        full = None
+    if full == tuple(target):
+        return None
+    lead = len(target) - t.ndim
+    for i in range(t.ndim - 1, -1, -1):
+        s = t.shape[i]
+        if s != 1 and s != target[i + lead]:
+            return (f"The expanded size of the tensor ({target[i + lead]}) must match the "
+                    f"existing size ({s}) at non-singleton dimension {i + lead}.  Target "
+                    f"sizes: {list(target)}.  Tensor sizes: {list(t.shape)}")
+    return f"expand: input of {t.ndim} dims does not fit {list(target)}"
+
+
+@op("BaddbmmBackward0", promote=None,
+    self=lambda grad, beta: grad if beta == 1 else grad * beta,
+    batch1=lambda grad, batch2, alpha: _alpha(grad.bmm(batch2.transpose(1, 2)), alpha),
+    batch2=lambda grad, batch1, alpha: _alpha(batch1.transpose(1, 2).bmm(grad), alpha))
+def _baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    prod = xp.matmul(batch1, batch2)
+    if alpha != 1:
+        prod = prod * _c(alpha, prod)
+    if beta == 0:
+        return prod
+    return prod + (self if beta == 1 else self * _c(beta, self))
+
+
+def _check_batches(b1, b2, input=None):
+    if input is not None and b1.ndim >= 2 and b2.ndim >= 1:
+        # torch expands ``input`` to the product's size before it checks the dims
+        msg = _expand_msg((b1.shape[0], b1.shape[1], b2.shape[-1]), input)
+        if msg:
+            raise RuntimeError(msg)
+    if b1.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+
+
+@expose
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * bmm(batch1, batch2)``."""
+    if batch1.ndim == 3 and batch2.ndim == 3 and (
+            batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]):
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{batch1.shape[0]}, {batch1.shape[2]}] but got: [{batch2.shape[0]}, "
+            f"{batch2.shape[1]}].")
+    _check_batches(batch1, batch2, input)
+    if not (input.dtype is batch1.dtype is batch2.dtype):
+        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
+                           f"{_scalar_name(batch1.dtype if batch1.dtype is not input.dtype else batch2.dtype)}")  # noqa: E501
+    from .registry import run
+    return run(_baddbmm, (input, batch1, batch2, beta, alpha), out)
+
+
+@op("AddbmmBackward0", promote=None,
+    self=lambda grad, beta: grad if beta == 1 else grad * beta,
+    batch1=lambda grad, batch1, batch2, alpha: _alpha(
+        grad.unsqueeze(0).expand(batch1.shape[0], *grad.shape).bmm(batch2.transpose(1, 2)),
+        alpha),
+    batch2=lambda grad, batch1, batch2, alpha: _alpha(
+        batch1.transpose(1, 2).bmm(grad.unsqueeze(0).expand(batch2.shape[0], *grad.shape)),
+        alpha))
+def _addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    prod = xp.matmul(batch1, batch2).sum(0)
+    if alpha != 1:
+        prod = prod * _c(alpha, prod)
+    if beta == 0:
+        return prod
+    return prod + (self if beta == 1 else self * _c(beta, self))
+
+
+@expose
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
+    _check_batches(batch1, batch2)
+    if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
+        if batch1.shape[2] != batch2.shape[1]:
+            raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x"
+                               f"{batch1.shape[2]} and {batch2.shape[1]}x{batch2.shape[2]})")
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                           f"{batch1.shape[0]} and {batch2.shape[0]}")
+    msg = _expand_msg((batch1.shape[1], batch2.shape[2]), input)
+    if msg:
+        raise RuntimeError(msg)
+    from .registry import run
+    return run(_addbmm, (input, batch1, batch2, beta, alpha), out)
+
+
+# ----------------------------------------------------------------------------- diagonals
+
+def _diag_view(a, offset, dim1, dim2):
+    """A writable NumPy view of a diagonal (NumPy's own is read-only)."""
+    d = xp.diagonal(a, offset, dim1, dim2)
+    if a.flags.writeable:
+        d.flags.writeable = True
+    return d
+
+
+@op("DiagonalBackwardBackward0", name="diagonal_backward", method=False, function=False,
+    promote=None,
+    grad_output=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
+def _diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
+    out = xp.zeros(input_sizes, grad_output.dtype)
+    _diag_view(out, offset, dim1, dim2)[...] = grad_output
+    return out
+
+
+@op("DiagonalBackward0", name="diagonal_", method=False, function=False, view=True,
+    promote=None,
+    self=lambda grad, self_shape, offset, dim1, dim2:
+        _diagonal_backward(grad, self_shape, offset, dim1, dim2))
+def _diagonal(self, offset, dim1, dim2):
+    return _diag_view(self, offset, dim1, dim2)
+
+
+def _diag_dims(nd, dim1, dim2):
+    d1, d2 = norm_dim(dim1, nd), norm_dim(dim2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return d1, d2
+
+
+@expose
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """A view of the diagonal ``offset`` of the planes spanned by ``dim1`` and ``dim2``."""
+    d1, d2 = _diag_dims(input.ndim, dim1, dim2)
+    return _diagonal(input, offset, d1, d2)
+
+
+@op("DiagonalBackward0_copy", name="diagonal_copy", method=False, function=False,
+    promote=None,
+    self=lambda grad, self_shape, offset, dim1, dim2:
+        _diagonal_backward(grad, self_shape, offset, dim1, dim2))
+def _diagonal_copy(self, offset, dim1, dim2):
+    return xp.diagonal(self, offset, dim1, dim2).copy()
+
+
+@op("DiagEmbedBackward0", name="diag_embed_", method=False, function=False, promote=None,
+    self=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
+def _diag_embed(self, offset, dim1, dim2):
+    n = self.shape[-1] + abs(offset) if self.ndim else 1
+    nd = self.ndim + 1
+    rest = list(self.shape[:-1])
+    shape = []
+    it = iter(rest)
+    for i in range(nd):
+        shape.append(n if i in (dim1, dim2) else next(it))
+    out = xp.zeros(shape, self.dtype)
+    _diag_view(out, offset, dim1, dim2)[...] = self
+    return out
+
+
+@expose
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Tensors whose diagonals (over ``dim1``, ``dim2``) are the last dim of ``input``."""
+    d1, d2 = _diag_dims(input.ndim + 1, dim1, dim2)
+    return _diag_embed(input, offset, d1, d2)
+
+
+@expose
+def diag(input, diagonal=0, *, out=None):
+    """A 1-d input's diagonal matrix, or a 2-d input's diagonal (a copy)."""
+    if input.ndim == 1:
+        res = _diag_embed(input, diagonal, 0, 1)
+    elif input.ndim == 2:
+        res = _diagonal_copy(input, diagonal, 0, 1)
+    else:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+    if out is not None:
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return res
+
+
+@op("TraceBackward0", promote=None,
+    self=lambda grad, self_shape: _trace_backward(grad, self_shape))
+def _trace(self):
+    out = xp.trace(self)
+    if self.dtype.kind in "biu":
+        return xp.asarray(out, xp.int64)
+    return xp.asarray(out, self.dtype)
+
+
+def _trace_backward(grad, shape):
+    n = min(shape)
+    return _diagonal_backward(grad.expand(n), shape, 0, 0, 1)
+
+
+@expose
+def trace(input):
+    """The sum of a matrix's diagonal."""
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    from .registry import run
+    return run(_trace, (input,))
+
+
+def _tri_check(name):
+    def check(self, diagonal=0):
+        if self.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return check
+
+
+@op("TrilBackward0", promote=None, inplace=True, check=_tri_check("tril"),
+    self=lambda grad, diagonal: grad.tril(diagonal))
+def tril(self, diagonal=0):
+    """The lower triangle (``diagonal`` shifts it) of the last two dims; the rest zero."""
+    return xp.tril(self, diagonal)
+
+
+@op("TriuBackward0", promote=None, inplace=True, check=_tri_check("triu"),
+    self=lambda grad, diagonal: grad.triu(diagonal))
+def triu(self, diagonal=0):
+    """The upper triangle (``diagonal`` shifts it) of the last two dims; the rest zero."""
+    return xp.triu(self, diagonal)
+
+
+# ----------------------------------------------------------------------------- einsum
+
+def _einsum_parse(equation, operands):
+    """Labels per operand (``None`` stands for the ellipsis) and the output's labels."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) > len(operands):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the "
+                           "equation")
+    if len(terms) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation")
+
+    def labels(term, where):
+        out, i = [], 0
+        while i < len(term):
+            if term.startswith("...", i):
+                out.append(None)
+                i += 3
+            elif term[i].isalpha():
+                out.append(term[i])
+                i += 1
+            else:
+                raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the "
+                                   f"equation string, subscripts must be in [a-zA-Z]")
+        return out
+    ops = [labels(t, i) for i, t in enumerate(terms)]
+    for i, (lab, t) in enumerate(zip(ops, operands)):
+        n = len([x for x in lab if x is not None])
+        if None in lab:
+            if n > t.ndim:
+                raise RuntimeError(f"einsum(): the number of subscripts in the equation ({n}) "
+                                   f"is more than the number of dimensions ({t.ndim}) for "
+                                   f"operand {i}")
+        elif n != t.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({n}) does "
+                               f"not match the number of dimensions ({t.ndim}) for operand "
+                               f"{i} and no ellipsis was given")
+    if arrow:
+        out = labels(rhs, None)
+        seen = set()
+        for x in out:
+            if x in seen:
+                raise RuntimeError(f"einsum(): output subscript {x} appears more than once in "
+                                   f"the output")
+            seen.add(x)
+            if x is not None and not any(x in lab for lab in ops):
+                raise RuntimeError(f"einsum(): output subscript {x} does not appear in the "
+                                   f"equation for any input operand")
+    else:
+        counts: dict = {}
+        for lab in ops:
+            for x in lab:
+                if x is not None:
+                    counts[x] = counts.get(x, 0) + 1
+        out = ([None] if any(None in lab for lab in ops) else []) + sorted(
+            (x for x, c in counts.items() if c == 1), key=lambda c: (c.islower(), c))
+    return ops, out
+
+
+@expose(method=False)
+def einsum(equation, *operands):
+    """Einstein summation, composed (like ATen) of diagonals, permutes, ``mul`` and ``bmm``.
+
+    >>> import ember
+    >>> ember.einsum("ij,jk->ik", ember.ones(2, 3), ember.ones(3, 2))
+    tensor([[3., 3.],
+            [3., 3.]])
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not operands:
+        raise RuntimeError("einsum(): must provide at least one operand")
+    ops, out = _einsum_parse(equation, operands)
+    # the ellipsis spans as many dims as the widest operand leaves over
+    ell = max((t.ndim - (len(lab) - 1) for lab, t in zip(ops, operands) if None in lab),
+              default=0)
+    ell_labels = [("...", k) for k in range(ell)]
+
+    def expand(lab, nd):
+        res = []
+        for x in lab:
+            if x is None:
+                k = nd - (len(lab) - 1)
+                res.extend(ell_labels[ell - k:])
+            else:
+                res.append(x)
+        return res
+    ops = [expand(lab, t.ndim) for lab, t in zip(ops, operands)]
+    out = expand(out, len(out) - 1 + ell) if None in out else out
+    seen_order = []
+    for lab in ops:
+        for x in lab:
+            if x not in seen_order:
+                seen_order.append(x)
+    contracted = [x for x in seen_order if x not in out]
+    order = list(out) + contracted
+    pos = {x: i for i, x in enumerate(order)}
+    sizes: dict = {}
+    aligned = []
+    for i, (lab, t) in enumerate(zip(ops, operands)):
+        # repeated labels take the diagonal, then every operand is permuted to ``order``
+        lab = list(lab)
+        j = 0
+        while j < len(lab):
+            x = lab[j]
+            first = lab.index(x)
+            if first < j:
+                if t.shape[first] != t.shape[j]:
+                    raise RuntimeError(f"einsum(): subscript {x} is repeated for operand {i} "
+                                       f"but the sizes don't match, {t.shape[j]} != "
+                                       f"{t.shape[first]}")
+                d = t.diagonal(0, first, j)
+                rest = list(range(d.ndim - 1))
+                t = d.permute(rest[:first] + [d.ndim - 1] + rest[first:])
+                del lab[j]
+            else:
+                j += 1
+        for x, s in zip(lab, t.shape):
+            prev = sizes.get(x)
+            if prev is None or prev == 1:
+                sizes[x] = s
+            elif s != 1 and s != prev:
+                name = "subscript " + x if isinstance(x, str) else "dimension"
+                raise RuntimeError(f"einsum(): {name} has size {s} for operand {i} which "
+                                   f"does not broadcast with previously seen size {prev}")
+        nd = t.ndim
+        for _ in range(len(order) - len(lab)):
+            t = t.unsqueeze(-1)
+        missing = iter(range(nd, len(order)))
+        perm = [lab.index(x) if x in lab else next(missing) for x in order]
+        aligned.append(t.permute(perm))
+    nout = len(out)
+    if len(aligned) == 1:
+        res = aligned[0]
+        return res.sum(tuple(range(nout, len(order)))) if contracted else res
+    last = {x: max(i for i, lab in enumerate(ops) if x in lab) for x in contracted}
+    res = aligned[0]
+    for i in range(1, len(aligned)):
+        b = aligned[i]
+        sum_dims = [pos[x] for x in contracted if last[x] <= i]
+        res = _sumproduct_pair(res, b, [d for d in sum_dims
+                                        if res.shape[d] != 1 or b.shape[d] != 1])
+    if contracted:
+        return res.view(res.shape[:nout])
+    return res
+
+
+def _sumproduct_pair(left, right, sum_dims):
+    """``(left * right).sum(sum_dims, keepdim=True)`` by permutes and one ``bmm`` (ATen's)."""
+    if not sum_dims:
+        return left * right
+    lro, lo, ro, sd = [], [], [], []
+    for i in range(left.ndim):
+        sl, sr = left.shape[i] != 1, right.shape[i] != 1
+        if i in sum_dims:
+            if sl and sr:
+                sd.append(i)
+            else:
+                if sl:
+                    left = left.sum(i, keepdim=True)
+                elif sr:
+                    right = right.sum(i, keepdim=True)
+                lo.append(i)
+        elif sl and sr:
+            lro.append(i)
+        elif sl:
+            lo.append(i)
+        elif sr:
+            ro.append(i)
+        else:
+            lo.append(i)
+    sz = left.shape
+    rsz = right.shape
+    lro_size, lo_size, ro_size, sum_size = (_numel(sz[d] for d in lro), _numel(sz[d] for d in lo),
+                                            _numel(rsz[d] for d in ro), _numel(sz[d] for d in sd))
+    out_size = [sz[d] for d in lro] + [sz[d] for d in lo] + [1] * len(sd) + \
+        [rsz[d] for d in ro]
+    lperm = lro + lo + sd + ro
+    rperm = lro + sd + ro + lo
+    operm = [0] * len(lperm)
+    for k, d in enumerate(lro + lo + sd + ro):
+        operm[d] = k
+    lm = left.permute(lperm).reshape(lro_size, lo_size, sum_size)
+    rm = right.permute(rperm).reshape(lro_size, sum_size, ro_size)
+    return bmm(lm, rm).view(out_size).permute(operm)
+
+
+# ----------------------------------------------------------------------------- tensordot, kron
+
+@expose(method=False)
+def tensordot(a, b, dims=2, out=None):
+    """Contract ``dims`` (a count, or two lists) of ``a`` with those of ``b``.
+
+    >>> import ember
+    >>> ember.tensordot(ember.ones(2, 3), ember.ones(3, 4), dims=1).shape
+    torch.Size([2, 4])
+    """
+    from .._tensor import Tensor
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > a.ndim or dims > b.ndim:
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        da, db = list(range(-dims, 0)), list(range(dims))
+    else:
+        da, db = dims
+        da = [da] if isinstance(da, int) else list(da)
+        db = [db] if isinstance(db, int) else list(db)
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    csize = 1
+    for x, y in zip(da, db):
+        sa, sb = a.shape[norm_dim(x, a.ndim)], b.shape[norm_dim(y, b.ndim)]
+        if sa != sb:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {sa} "
+                               f"in dim {x} and second has size {sb} in dim {y}")
+        csize *= sa
+    da = [norm_dim(d, a.ndim) for d in da]
+    db = [norm_dim(d, b.ndim) for d in db]
+    fa = [d for d in range(a.ndim) if d not in da]
+    fb = [d for d in range(b.ndim) if d not in db]
+    pa, pb = _numel(a.shape[d] for d in fa), _numel(b.shape[d] for d in fb)
+    am = a.permute(fa + da).reshape(pa, csize)
+    bm = b.permute(db + fb).reshape(csize, pb)
+    res = mm(am, bm).reshape([a.shape[d] for d in fa] + [b.shape[d] for d in fb])
+    if out is not None:
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return res
+
+
+@expose(method=False)
+def kron(input, other, *, out=None):
+    """The Kronecker product of two tensors (dims padded to the larger count)."""
+    nd = max(input.ndim, other.ndim)
+    sa = (1,) * (nd - input.ndim) + tuple(input.shape)
+    sb = (1,) * (nd - other.ndim) + tuple(other.shape)
+    a = input.reshape([x for s in sa for x in (s, 1)])
+    b = other.reshape([x for s in sb for x in (1, s)])
+    res = _unsafe_view(a * b, tuple(x * y for x, y in zip(sa, sb)))
+    if out is not None:
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return res
