@@ -386,10 +386,11 @@ def cat(tensors, dim=0, *, out=None):
         return _write_out(out, arr)
     if _requires_list(tensors):
         sizes = [t._data.shape[d] if t._data.ndim else 0 for t in tensors]
-        sizes = [0 if (t._data.ndim == 1 and t._data.shape[0] == 0 and nd != 1) else s
-                 for t, s in zip(tensors, sizes)]
+        legacy = [t._data.ndim == 1 and t._data.shape[0] == 0 and nd != 1 for t in tensors]
+        sizes = [0 if e else s for e, s in zip(legacy, sizes)]
         record_list("CatBackward0", tensors, result,
-                    lambda grad: _split_grad(grad, sizes, d) if nd else [grad])
+                    lambda grad: [g[:0, 0] if e else g for g, e in
+                                  zip(_split_grad(grad, sizes, d), legacy)])
     return result
 
 
@@ -854,7 +855,8 @@ def _neg(v):
     return tuple(-s for s in v)
 
 
-@op("RollBackward0", promote=NONE, self=lambda grad, shifts, dims: grad.roll(_neg(shifts), dims))
+@op("RollBackward0", promote=NONE,
+    self=lambda grad, shifts, dims: grad.roll(_neg(shifts), dims or None))
 def _roll(self, shifts, dims):
     if not dims:
         return xp.roll(self.reshape(-1), shifts).reshape(self.shape)
@@ -930,7 +932,6 @@ def meshgrid(*tensors, indexing=None):
         out.append(_expand(view(t, tuple(vs)), shape))
     if swap:
         out[0], out[1] = out[1], out[0]
-        out = [transpose(o, 0, 1) for o in out]
     return tuple(out)
 
 
@@ -995,8 +996,21 @@ def _positions(size, stride, offset):
     return pos
 
 
+def _as_strided_double(gg, input_sizes, size, stride, offset, geometry):
+    """The adjoint of the as_strided backward: ``gg`` placed in storage, read as the view."""
+    from .._tensor import Tensor
+    out_pos = _positions(size, stride, offset)
+    in_pos = _positions(input_sizes, *geometry)
+    n = int(builtins.max(out_pos.max(initial=0), in_pos.max(initial=0))) + 1
+    storage = Tensor._wrap(xp.zeros(n, gg._data.dtype)).index_put(
+        (Tensor._wrap(in_pos.reshape(-1)),), gg.reshape(-1))
+    return storage[Tensor._wrap(out_pos)]
+
+
 @op("AsStridedBackwardBackward0", name="as_strided_backward", method=False, function=False,
-    promote=NONE)
+    promote=NONE, tensors=("grad",),
+    grad=lambda grad, input_sizes, size, stride, offset, geometry:
+        _as_strided_double(grad, input_sizes, size, stride, offset, geometry))
 def _as_strided_backward(grad, input_sizes, size, stride, offset, geometry):
     in_stride, in_offset = geometry
     out_pos = _positions(size, stride, offset)
