@@ -1,7 +1,11 @@
-"""Reductions: sum and mean (whole tensor and over dims).
+"""Reductions: sum, mean, prod, var/std (and their ``_mean`` pairs), norms, logsumexp, the
+cumulative ops (cumsum, cumprod, cummax, cummin), all/any/count_nonzero, nansum/nanmean.
 
 torch names the full reduction ``…Backward0`` and the one over dims ``…Backward1``; the
-public ``sum``/``mean`` pick the entry from the arguments, as torch's overloads do.
+public ``sum``/``mean``/``prod`` pick the entry from the arguments, as torch's overloads do.
+``dim`` is normalised once (:func:`_reduce_dims`: int, tuple or None, with torch's errors);
+kernels receive the sorted tuple of reduced dims. Backward formulas are torch's
+(``derivatives.yaml``), written with ember ops; masks are constants built from the data.
 """
 
 from __future__ import annotations
@@ -9,7 +13,11 @@ from __future__ import annotations
 from .. import _dtype as D
 from .._device import xp
 from .registry import NONE, expose, op
-from .util import norm_dims
+from .search import _return_type
+from .util import norm_dim, norm_dims
+
+CummaxResult, CumminResult = _return_type("cummax"), _return_type("cummin")
+_NO_DIM = object()
 
 
 def _expand_back(grad, self_shape, dim, keepdim):
@@ -28,13 +36,15 @@ def _sum_dtype(self, dtype):
 @op("SumBackward0", name="sum_all", method=False, function=False, promote=NONE,
     self=lambda grad, self_shape: grad.expand(self_shape))
 def _sum_all(self, dtype=None):
-    return xp.sum(self, dtype=_sum_dtype(self, dtype))
+    a = _cast(self, dtype)
+    return xp.sum(a, dtype=_sum_dtype(a, dtype))
 
 
 @op("SumBackward1", name="sum_dim", method=False, function=False, promote=NONE,
     self=lambda grad, self_shape, dim, keepdim: _expand_back(grad, self_shape, dim, keepdim))
 def _sum_dim(self, dim, keepdim=False, dtype=None):
-    return xp.sum(self, axis=dim, keepdims=keepdim, dtype=_sum_dtype(self, dtype))
+    a = _cast(self, dtype)
+    return xp.sum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
 
 
 def _reduce_dims(input, dim):
@@ -103,6 +113,709 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if dim is None:
         return run(_mean_all, (input, dtype), out)
     return run(_mean_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
+
+
+# ----------------------------------------------------------------------------- shared helpers
+
+def _wrap(arr):
+    from .._tensor import Tensor
+    return Tensor._wrap(arr)
+
+
+def _unsq(t, dims, keepdim):
+    """Re-insert the reduced ``dims`` (sorted) of a reduction's output when not ``keepdim``."""
+    if not keepdim:
+        for d in dims:
+            t = t.unsqueeze(d)
+    return t
+
+
+def _scalar_name(dt):
+    from .registry import _scalar_name as name
+    return name(dt)
+
+
+def _check_float(input, msg):
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(msg)
+
+
+@op("FlipBackward0", name="reduction_flip", method=False, function=False, promote=NONE,
+    self=lambda grad, dims: _flip(grad, dims))
+def _flip(self, dims):
+    return xp.flip(self, dims).copy()
+
+
+def _rev_cumsum(grad, dim):
+    """``grad.flip(dim).cumsum(dim).flip(dim)``: the backward of cumsum (torch's order)."""
+    if grad._data.size <= 1 or grad._data.shape[dim] == 1:
+        return grad
+    return _flip(cumsum(_flip(grad, (dim,)), dim), (dim,))
+
+
+# ----------------------------------------------------------------------------- prod
+
+def _prod_safe_zeros(grad, inp, dim):
+    """torch's prod_safe_zeros_backward: exclusive products from the left and the right."""
+    from .shape import cat
+    n = inp._data.shape[dim]
+    if inp._data.size == 0:
+        return grad.expand(inp.shape)
+    ones_shape = list(inp._data.shape)
+    ones_shape[dim] = 1
+    ones = _wrap(xp.ones(ones_shape, grad._data.dtype))
+    left = cumprod(cat([ones, inp.narrow(dim, 0, n - 1)], dim), dim)
+    right = cumprod(cat([ones, _flip(inp.narrow(dim, 1, n - 1), (dim,))], dim), dim)
+    return grad * (left * _flip(right, (dim,)))
+
+
+def _prod_back_all(grad, self, result):
+    if self._data.ndim == 0:
+        return grad
+    if not (self._data == 0).any():
+        return grad * (result / self)
+    return _prod_safe_zeros(grad, self.reshape(-1), 0).reshape(self.shape)
+
+
+def _prod_back_dim(grad, self, result, dim, keepdim):
+    if self._data.ndim == 0:
+        return grad
+    if not keepdim:
+        grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
+    if not (self._data == 0).any():
+        return grad * (result / self)
+    return _prod_safe_zeros(grad, self, dim)
+
+
+def _cast(a, dtype):
+    return a if dtype is None or a.dtype == dtype.np else a.astype(dtype.np)
+
+
+@op("ProdBackward0", name="prod_all", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result: _prod_back_all(grad, self, result))
+def _prod_all(self, dtype=None):
+    a = _cast(self, dtype)
+    return xp.prod(a, dtype=_sum_dtype(a, dtype))
+
+
+@op("ProdBackward1", name="prod_dim", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result, dim, keepdim: _prod_back_dim(grad, self, result, dim,
+                                                                 keepdim))
+def _prod_dim(self, dim, keepdim=False, dtype=None):
+    a = _cast(self, dtype)
+    if a.ndim == 0:
+        return a.astype(_sum_dtype(a, dtype))
+    return xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
+
+
+_PROD_ERROR = (
+    "prod() received an invalid combination of arguments - got ({}), but expected one of:\n"
+    " * (*, torch.dtype dtype = None)\n"
+    " * (int dim, bool keepdim = False, *, torch.dtype dtype = None)\n")
+
+
+@expose
+def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
+    """Product of all elements, or over one ``dim``; integral inputs give int64.
+
+    >>> ember.tensor([[1., 2.], [3., 4.]]).prod(0)
+    tensor([3., 8.])
+    """
+    from .registry import run
+    if dim is _NO_DIM:
+        return run(_prod_all, (input, dtype), out)
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        got = "dim=NoneType, " if dim is None else type(dim).__name__
+        raise TypeError(_PROD_ERROR.format(got))
+    nd = input._data.ndim
+    return run(_prod_dim, (input, norm_dim(dim, nd), keepdim, dtype), out)
+
+
+# ----------------------------------------------------------------------------- var / std
+
+def _var_args(fname, dim, unbiased, correction):
+    """torch's overloads: ``var(dim, unbiased, keepdim)``, ``var(unbiased)``, ``correction=``."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{fname}(): argument 'correction' cannot be passed together with "
+                        "'unbiased'")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    return dim, correction
+
+
+def _dof_warn(fname, input, dims, correction):
+    n = _numel([input._data.shape[d] for d in dims]) if input._data.ndim else 1
+    if n - correction <= 0:
+        import warnings
+        warnings.warn(f"{fname}(): degrees of freedom is <= 0. Correction should be strictly "
+                      "less than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+
+
+def _var_kernel(self, dim, correction, keepdim):
+    with xp.errstate(invalid="ignore", divide="ignore"):
+        if self.ndim == 0:
+            return xp.asarray(xp.nan if correction else 0.0, self.dtype) + self * 0
+        if self.size == 0 or _numel([self.shape[d] for d in dim]) == 0:
+            shape = [1 if d in dim else s for d, s in enumerate(self.shape)] if keepdim else \
+                [s for d, s in enumerate(self.shape) if d not in dim]
+            return xp.full(shape, xp.nan, self.dtype)
+        n = _numel([self.shape[d] for d in dim])
+        mean = xp.mean(self, axis=dim, keepdims=True)
+        dev = self - mean
+        sq = (dev * xp.conj(dev)).real if xp.iscomplexobj(dev) else dev * dev
+        total = xp.sum(sq, axis=dim, keepdims=keepdim)
+        return (total / max(n - correction, 0)).astype(total.dtype)
+
+
+def _var_back(grad, self, dim, correction, keepdim, full):
+    """torch's var_backward: ``2 / (N - correction) * grad * (self - mean)``."""
+    if self._data.ndim == 0 or full:
+        dof = self._data.size - correction
+        if dof <= 0:
+            inf = xp.where(self._data == xp.mean(self._data), xp.nan, xp.inf)
+            return grad * _wrap(inf.astype(self._data.dtype))
+        return (2.0 / dof) * grad * (self - self.mean())
+    grad = _unsq(grad, dim, keepdim)
+    dof = _numel([self._data.shape[d] for d in dim]) - correction
+    scale = 2.0 / dof if dof else float("inf")
+    return scale * grad * (self - self.mean(dim, keepdim=True))
+
+
+def _std_back(grad, self, result, dim, correction, keepdim, full):
+    zero = _wrap(result._data == 0)
+    g = ember_where(zero, 0.0, grad / (result * 2))
+    return _var_back(g, self, dim, correction, keepdim, full)
+
+
+def ember_where(cond, a, b):
+    from .pointwise import where
+    return where(cond, a, b)
+
+
+def _mean_back(grad, self, dim, keepdim, full):
+    if full or self._data.ndim == 0:
+        return grad.expand(self.shape) / max(1, self._data.size)
+    return _unsq(grad, dim, keepdim).expand(self.shape) / _numel(
+        [self._data.shape[d] for d in dim])
+
+
+@op("VarBackward0", name="var_", method=False, function=False, promote=NONE,
+    self=lambda grad, self, dim, correction, keepdim, full:
+        _var_back(grad, self, dim, correction, keepdim, full))
+def _var(self, dim, correction, keepdim, full):
+    return _var_kernel(self, dim, correction, keepdim)
+
+
+@op("StdBackward0", name="std_", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result, dim, correction, keepdim, full:
+        _std_back(grad, self, result, dim, correction, keepdim, full))
+def _std(self, dim, correction, keepdim, full):
+    return xp.sqrt(_var_kernel(self, dim, correction, keepdim))
+
+
+def _mean_kernel(self, dim, keepdim):
+    with xp.errstate(invalid="ignore", divide="ignore"):
+        if self.ndim == 0:
+            return self.copy()
+        return xp.mean(self, axis=dim, keepdims=keepdim)
+
+
+@op("VarMeanBackward0", name="var_mean_", method=False, function=False, promote=NONE,
+    outputs=2, self=lambda grads, self, dim, correction, keepdim, full:
+        _var_back(grads[0], self, dim, correction, keepdim, full)
+        + _mean_back(grads[1], self, dim, keepdim, full))
+def _var_mean(self, dim, correction, keepdim, full):
+    return _var_kernel(self, dim, correction, keepdim), _mean_kernel(self, dim, keepdim)
+
+
+@op("StdMeanBackward0", name="std_mean_", method=False, function=False, promote=NONE,
+    outputs=2, self=lambda grads, self, result, dim, correction, keepdim, full:
+        _std_back(grads[0], self, result, dim, correction, keepdim, full)
+        + _mean_back(grads[1], self, dim, keepdim, full))
+def _std_mean(self, dim, correction, keepdim, full):
+    return (xp.sqrt(_var_kernel(self, dim, correction, keepdim)),
+            _mean_kernel(self, dim, keepdim))
+
+
+def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
+    from .registry import run
+    _check_float(input, "std and var only support floating point and complex dtypes")
+    dim, correction = _var_args(fname, dim, unbiased, correction)
+    full = dim is None
+    dims = _reduce_dims(input, dim)
+    _dof_warn(fname, input, dims, correction)
+    return run(d, (input, dims, correction, keepdim, full), out)
+
+
+@expose
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Variance over ``dim`` (all dims when None), Bessel-corrected unless ``correction=0``.
+
+    >>> ember.tensor([1., 2., 3., 4.]).var()
+    tensor(1.6667)
+    """
+    return _var_family(_var, "var", input, dim, unbiased, keepdim, correction, out)
+
+
+@expose
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """Standard deviation over ``dim``; see :func:`var` for ``unbiased``/``correction``.
+
+    >>> ember.tensor([1., 2., 3., 4.]).std()
+    tensor(1.2910)
+    """
+    return _var_family(_std, "std", input, dim, unbiased, keepdim, correction, out)
+
+
+@expose(method=False)
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """``(var, mean)`` over ``dim`` in one pass (a plain tuple, as torch returns).
+
+    >>> ember.var_mean(ember.tensor([1., 2., 3.]))
+    (tensor(1.), tensor(2.))
+    """
+    return _var_family(_var_mean, "var_mean", input, dim, unbiased, keepdim, correction, out)
+
+
+@expose(method=False)
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """``(std, mean)`` over ``dim`` (a plain tuple, as torch returns).
+
+    >>> ember.std_mean(ember.tensor([1., 2., 3.]))
+    (tensor(1.), tensor(2.))
+    """
+    return _var_family(_std_mean, "std_mean", input, dim, unbiased, keepdim, correction, out)
+
+
+# ----------------------------------------------------------------------------- norms
+
+def _norm_back(grad, self, result, ord, dim, keepdim):
+    """torch's norm_backward, written with ember ops (``dim`` is the sorted reduced dims)."""
+    p = float(ord)
+    if self._data.ndim and not keepdim:
+        grad, result = _unsq(grad, dim, False), _unsq(result, dim, False)
+    if p == 0.0:
+        return None                       # torch: an undefined gradient
+    if p == 1.0:
+        return self.sgn() * grad
+    if p == 2.0:
+        return grad * ember_where(_wrap(result._data == 0), 0.0, self / result)
+    if p in (float("inf"), float("-inf")):
+        a = xp.abs(self._data)
+        mask = _wrap((a == result._data) | xp.isnan(a))
+        count = _wrap(xp.sum(mask._data, axis=dim, keepdims=True)) if dim else \
+            _wrap(xp.asarray(mask._data.sum()))
+        return self.sgn() * ((grad / count) * mask)
+    if p < 1.0:
+        scaled = self.sgn() * ember_where(_wrap(self._data == 0), 0.0, self.abs() ** (p - 1))
+        return scaled * grad * result ** (1 - p)
+    zero = _wrap(result._data == 0)
+    if p < 2.0:
+        scaled = self.sgn() * self.abs() ** (p - 1)
+    else:
+        scaled = self * self.abs() ** (p - 2)
+    return scaled * ember_where(zero, 0.0, grad / result ** (p - 1))
+
+
+@op("LinalgVectorNormBackward0", name="linalg_vector_norm", method=False, function=False,
+    promote=NONE, self=lambda grad, self, result, ord, dim, keepdim:
+        _norm_back(grad, self, result, ord, dim, keepdim))
+def _vector_norm(self, ord, dim, keepdim, dtype):
+    a = _cast(self, dtype)
+    ax = dim if a.ndim else None
+    a = xp.abs(a)
+    p = float(ord)
+    with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if p == float("inf"):
+            out = xp.max(a, axis=ax, keepdims=keepdim)
+        elif p == float("-inf"):
+            out = xp.min(a, axis=ax, keepdims=keepdim)
+        elif p == 0:
+            out = xp.sum(a != 0, axis=ax, keepdims=keepdim).astype(a.dtype)
+        elif p == 1:
+            out = xp.sum(a, axis=ax, keepdims=keepdim)
+        elif p == 2:
+            out = xp.sqrt(xp.sum(a * a, axis=ax, keepdims=keepdim))
+        else:
+            out = xp.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
+    return xp.asarray(out, a.dtype)
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The vector ``ord``-norm over ``dim`` (all elements when None), as torch.linalg.
+
+    >>> ember.linalg.vector_norm(ember.tensor([3., 4.]))
+    tensor(5.)
+    """
+    import numbers
+
+    from .registry import run
+    if isinstance(ord, bool) or not isinstance(ord, numbers.Number):
+        raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
+                        f"{type(ord).__name__}")
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {_scalar_name(x.dtype)}")
+    nd = x._data.ndim
+    dims = _reduce_dims(x, dim)
+    if float(ord) < 0 or ord == float("inf"):
+        if dim is None or not nd:
+            if x._data.size == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {_ord_name(ord)} "
+                                   "norm on an empty tensor because the operation does not "
+                                   "have an identity")
+        else:
+            for d in dims:
+                if x._data.shape[d] == 0:
+                    raise RuntimeError(
+                        f"linalg.vector_norm cannot compute the {_ord_name(ord)} norm on the "
+                        f"dimension {d}because this dimension is empty and the operation does "
+                        "not have an identity")
+    return run(_vector_norm, (x, ord, dims, keepdim, dtype), out)
+
+
+def _ord_name(ord):
+    f = float(ord)
+    if f == float("inf"):
+        return "inf"
+    if f == float("-inf"):
+        return "-inf"
+    return str(ord)
+
+
+expose(vector_norm, name="linalg_vector_norm", method=False)
+
+
+@expose
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """The ``p``-norm (``'fro'``: the 2-norm) over ``dim``; torch.norm's dispatch.
+
+    >>> ember.tensor([[3., 4.], [0., 0.]]).norm()
+    tensor(5.)
+    """
+    if isinstance(dim, int) and not isinstance(dim, bool):
+        dim = (dim,)
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or len(dim) <= 2):
+            return vector_norm(input, 2, dim, keepdim, dtype=dtype, out=out)
+        try:
+            from ..linalg import matrix_norm
+        except ImportError:
+            raise NotImplementedError(f"ember.norm: p={p!r} (matrix norms) is not "
+                                      "supported yet") from None
+        return matrix_norm(input, p, dim if dim is not None else tuple(range(input.ndim)),
+                           keepdim, dtype=dtype, out=out)
+    return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype, out=out)
+
+
+# ----------------------------------------------------------------------------- logsumexp
+
+def _lse_back(grad, self, result, dim, keepdim):
+    if self._data.ndim:
+        grad, result = _unsq(grad, dim, keepdim), _unsq(result, dim, keepdim)
+    return grad * (self - result).exp()
+
+
+@op("LogsumexpBackward0", name="logsumexp_", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result, dim, keepdim: _lse_back(grad, self, result, dim, keepdim))
+def _logsumexp(self, dim, keepdim):
+    if self.ndim == 0:
+        return self.copy()
+    with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if self.size == 0:
+            return xp.log(xp.sum(xp.exp(self), axis=dim, keepdims=keepdim))
+        m = xp.max(self, axis=dim, keepdims=True)
+        m = xp.where(xp.abs(m) == xp.inf, 0, m).astype(self.dtype)
+        s = xp.log(xp.sum(xp.exp(self - m), axis=dim, keepdims=keepdim))
+        return s + (m if keepdim else xp.squeeze(m, dim))
+
+
+@expose
+def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
+    """``log(sum(exp(input)))`` over ``dim``, computed stably (integers give floats).
+
+    >>> ember.tensor([0., 0.]).logsumexp(0)
+    tensor(0.6931)
+    """
+    from .. import _dtype as D
+    from .registry import run
+    if dim is _NO_DIM:
+        raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        input = input.to(D.get_default_dtype())
+    if isinstance(dim, (tuple, list)) and len(dim) == 0 and not keepdim and input._data.ndim:
+        raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                           f"{[1] * input._data.ndim}")
+    return run(_logsumexp, (input, _reduce_dims(input, dim), keepdim), out)
+
+
+# ----------------------------------------------------------------------------- cumulative ops
+
+def _cum_dtype(a, dtype):
+    if dtype is not None:
+        return dtype.np
+    return xp.int64 if a.dtype.kind in "biu" else a.dtype
+
+
+@op("CumsumBackward0", name="cumsum_", method=False, function=False, promote=NONE,
+    self=lambda grad, dim: _rev_cumsum(grad, dim))
+def _cumsum(self, dim, dtype=None):
+    a = self.astype(_cum_dtype(self, dtype))
+    return a.copy() if a.ndim == 0 else xp.cumsum(a, axis=dim)
+
+
+def _cumprod_zeros_back(grad, self, dim):
+    """Gradient of cumprod when the input has zeros: ``sum_{j>=i} g_j prod_{m<=j, m!=i} x_m``."""
+    from .shape import cat
+    x = self.transpose(dim, -1)
+    g = grad.transpose(dim, -1)
+    n = x._data.shape[-1]
+    upper = _wrap(xp.triu(xp.ones((n, n), bool), 1))           # [i, m]: m > i
+    rows = ember_where(upper, x.unsqueeze(-2).expand(*x.shape[:-1], n, n), 1.0)
+    span = cumprod(rows, -1)                                    # [i, j]: prod_{i<m<=j} x_m
+    keep = _wrap(xp.triu(xp.ones((n, n), bool)))                # j >= i
+    s = (ember_where(keep, span, 0.0) * g.unsqueeze(-2)).sum(-1)
+    ones = _wrap(xp.ones(x._data.shape[:-1] + (1,), x._data.dtype))
+    left = cumprod(cat([ones, x.narrow(-1, 0, n - 1)], -1), -1)
+    return (left * s).transpose(dim, -1)
+
+
+def _cumprod_back(grad, self, dim, result):
+    if self._data.size <= 1 or self._data.shape[dim] == 1:
+        return grad
+    if (self._data != 0).all():
+        return _rev_cumsum(result * grad, dim) / self
+    return _cumprod_zeros_back(grad, self, dim)
+
+
+@op("CumprodBackward0", name="cumprod_", method=False, function=False, promote=NONE,
+    self=lambda grad, self, dim, result: _cumprod_back(grad, self, dim, result))
+def _cumprod(self, dim, dtype=None):
+    a = self.astype(_cum_dtype(self, dtype))
+    return a.copy() if a.ndim == 0 else xp.cumprod(a, axis=dim)
+
+
+def _cum(d, input, dim, dtype, out):
+    from .registry import run
+    return run(d, (input, norm_dim(dim, input._data.ndim), dtype), out)
+
+
+@expose
+def cumsum(input, dim, *, dtype=None, out=None):
+    """Cumulative sum along ``dim``; integral inputs give int64.
+
+    >>> ember.tensor([1, 2, 3]).cumsum(0)
+    tensor([1, 3, 6])
+    """
+    return _cum(_cumsum, input, dim, dtype, out)
+
+
+@expose
+def cumprod(input, dim, *, dtype=None, out=None):
+    """Cumulative product along ``dim``; integral inputs give int64.
+
+    >>> ember.tensor([1., 2., 3.]).cumprod(0)
+    tensor([1., 2., 6.])
+    """
+    return _cum(_cumprod, input, dim, dtype, out)
+
+
+@expose(function=False)
+def cumsum_(self, dim, *, dtype=None):
+    """In-place :meth:`Tensor.cumsum`."""
+    from .registry import run_inplace
+    return run_inplace(_cumsum, (self, norm_dim(dim, self._data.ndim), dtype))
+
+
+@expose(function=False)
+def cumprod_(self, dim, *, dtype=None):
+    """In-place :meth:`Tensor.cumprod`."""
+    from .registry import run_inplace
+    return run_inplace(_cumprod, (self, norm_dim(dim, self._data.ndim), dtype))
+
+
+@op("ScatterAddBackward0", name="reduction_scatter_add", method=False, function=False,
+    promote=NONE, grad=lambda grad, dim, indices: _gather(grad, dim, indices))
+def _scatter_add(grad, dim, indices, shape):
+    out = xp.zeros(shape, grad.dtype)
+    ix = list(xp.ix_(*[xp.arange(s) for s in shape]))
+    ix[dim] = indices
+    xp.add.at(out, tuple(ix), grad)
+    return out
+
+
+@op("GatherBackward0", name="reduction_gather", method=False, function=False, promote=NONE,
+    self=lambda grad, self_shape, dim, indices: _scatter_add(grad, dim, indices, self_shape))
+def _gather(self, dim, indices):
+    return xp.take_along_axis(self, indices, axis=dim)
+
+
+def _cummax_back(grads, self_shape, dim, indices):
+    if _numel(self_shape) == 0 or not self_shape:
+        return grads[0]
+    return _scatter_add(grads[0], dim, indices, self_shape)
+
+
+def _cum_extreme_indices(a, dim, greater):
+    """torch's cummax/cummin indices: the latest index of the running extreme; NaN wins."""
+    acc = (xp.maximum if greater else xp.minimum).accumulate
+    vals = acc(a, axis=dim)
+    n = a.shape[dim]
+    prev = xp.concatenate([xp.take(vals, [0], axis=dim), xp.take(vals, range(n - 1), axis=dim)],
+                          axis=dim) if n else vals
+    cmp = (a >= prev) if greater else (a <= prev)
+    if a.dtype.kind in "fc":
+        upd = xp.isnan(a) | (~xp.isnan(prev) & cmp)
+    else:
+        upd = cmp
+    shape = [1] * a.ndim
+    shape[dim] = n
+    pos = xp.arange(n).reshape(shape)
+    return xp.maximum.accumulate(xp.where(upd, pos, 0), axis=dim).astype(xp.int64)
+
+
+def _cum_extreme_kernel(self, dim, indices):
+    if self.ndim == 0:
+        return self.copy(), indices
+    return xp.take_along_axis(self, indices, axis=dim), indices
+
+
+_cummax = op("CummaxBackward0", name="cummax_", method=False, function=False, promote=NONE,
+             outputs=2, self=_cummax_back)(_cum_extreme_kernel)
+_cummin = op("CumminBackward0", name="cummin_", method=False, function=False, promote=NONE,
+             outputs=2, self=_cummax_back)(_cum_extreme_kernel)
+
+
+def _cum_extreme(d, rt, input, dim, greater):
+    from .registry import run
+    nd = input._data.ndim
+    dim = norm_dim(dim, nd)
+    idx = _cum_extreme_indices(input._data, dim, greater) if input._data.size and nd else \
+        xp.zeros(input._data.shape, xp.int64)
+    values, indices = run(d, (input, dim, idx))
+    return rt(values, indices)
+
+
+@expose
+def cummax(input, dim, *, out=None):
+    """Running maximum along ``dim`` and the index where it was (last) reached.
+
+    >>> ember.tensor([1., 3., 2.]).cummax(0).values
+    tensor([1., 3., 3.])
+    """
+    return _cum_extreme(_cummax, CummaxResult, input, dim, True)
+
+
+@expose
+def cummin(input, dim, *, out=None):
+    """Running minimum along ``dim`` and the index where it was (last) reached.
+
+    >>> ember.tensor([3., 1., 2.]).cummin(0).indices
+    tensor([0, 1, 1])
+    """
+    return _cum_extreme(_cummin, CumminResult, input, dim, False)
+
+
+# ----------------------------------------------------------------------------- logical reductions
+
+def _logical(fn, input, dim, keepdim, out):
+    a = input._data
+    rdt = xp.uint8 if a.dtype == xp.uint8 else xp.bool_
+    if dim is None:
+        res = xp.asarray(fn(a != 0 if a.dtype != xp.bool_ else a))
+        if keepdim:
+            res = res.reshape((1,) * a.ndim)
+    else:
+        dims = _reduce_dims(input, dim)
+        b = a != 0 if a.dtype != xp.bool_ else a
+        res = fn(b, axis=dims, keepdims=keepdim) if a.ndim else b.copy()
+    res = _wrap(xp.asarray(res).astype(rdt))
+    if out is not None:
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return res
+
+
+@expose
+def all(input, dim=None, keepdim=False, *, out=None):
+    """True if every element (over ``dim``) is non-zero; uint8 inputs give uint8.
+
+    >>> ember.tensor([1, 0]).all()
+    tensor(False)
+    """
+    return _logical(xp.all, input, dim, keepdim, out)
+
+
+@expose
+def any(input, dim=None, keepdim=False, *, out=None):
+    """True if some element (over ``dim``) is non-zero; uint8 inputs give uint8.
+
+    >>> ember.tensor([1, 0]).any()
+    tensor(True)
+    """
+    return _logical(xp.any, input, dim, keepdim, out)
+
+
+@expose
+def count_nonzero(input, dim=None):
+    """The number of non-zero elements (over ``dim``, int or tuple), as int64.
+
+    >>> ember.tensor([[0, 1], [2, 3]]).count_nonzero(0)
+    tensor([1, 2])
+    """
+    a = input._data
+    dims = _reduce_dims(input, dim)
+    return _wrap(xp.asarray(xp.count_nonzero(a, axis=dims) if a.ndim else int(a != 0),
+                            xp.int64))
+
+
+# ----------------------------------------------------------------------------- nan reductions
+
+@op("NansumBackward0", name="nansum_", method=False, function=False, promote=NONE,
+    self=lambda grad, self, dim, keepdim:
+        _unsq(grad, dim, keepdim) * _wrap(~xp.isnan(self._data)))
+def _nansum(self, dim, keepdim, dtype):
+    a = _cast(self, dtype)
+    if a.ndim == 0:
+        return xp.nan_to_num(a, nan=0.0) if a.dtype.kind == "f" else a.astype(
+            _sum_dtype(a, dtype))
+    return xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
+
+
+@expose
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Sum treating NaN as zero.
+
+    >>> ember.tensor([1., float('nan'), 2.]).nansum()
+    tensor(3.)
+    """
+    from .registry import run
+    return run(_nansum, (input, _reduce_dims(input, dim), keepdim, dtype), out)
+
+
+@expose
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Mean of the non-NaN elements (torch computes it as nansum / count: DivBackward0).
+
+    >>> ember.tensor([1., float('nan'), 2.]).nanmean()
+    tensor(1.5000)
+    """
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {_scalar_name(input.dtype)}")
+    dims = _reduce_dims(input, dim)
+    a = input._data
+    cnt = xp.sum(~xp.isnan(a), axis=dims, keepdims=keepdim) if a.ndim else \
+        xp.asarray(int(not xp.isnan(a)))
+    count = _wrap(xp.asarray(cnt, xp.int64))
+    res = nansum(input, dim, keepdim, dtype=dtype) / count
+    if out is not None:
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return res
 
 
 del D

@@ -14,21 +14,34 @@ from .._device import xp
 from .registry import NONE, SAME, expose, op
 from .util import norm_dim, norm_dims
 
+RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
+
 
 def _return_type(name: str):
+    """torch.return_types.<name>: a ``(values, indices)`` named tuple with torch's repr."""
+    if name in RETURN_TYPES:
+        return RETURN_TYPES[name]
     base = namedtuple(name, ["values", "indices"])
 
     def __repr__(self):
         return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
                 f"indices={self.indices!r})")
-    return type(name, (base,), {"__repr__": __repr__, "__slots__": ()})
+    cls = type(name, (base,), {"__repr__": __repr__, "__slots__": (),
+                               "__module__": "torch.return_types"})
+    RETURN_TYPES[name] = cls
+    return cls
 
 
 MaxResult, MinResult = _return_type("max"), _return_type("min")
 
 
 def _even(grad, self, result):
+    """torch's evenly_distribute_backward: ties (or NaNs, when the result is NaN) share."""
+    r = result._data
     mask = self == result
+    if r.dtype.kind in "fc" and xp.isnan(r):
+        from .._tensor import Tensor
+        mask = Tensor._wrap(xp.isnan(self._data))
     return mask * (grad / mask.sum())
 
 
@@ -45,6 +58,8 @@ def _even_dims(grad, self, result, dim, keepdim):
     function=False, promote=NONE,
     grad=lambda grad, dim, indices, keepdim: _gather_back(grad, dim, indices, keepdim))
 def _value_selecting_backward(grad, dim, indices, self_shape, keepdim):
+    if not self_shape:
+        return grad.copy()
     out = xp.zeros(self_shape, grad.dtype)
     if not keepdim:
         grad = xp.expand_dims(grad, dim)
@@ -55,6 +70,8 @@ def _value_selecting_backward(grad, dim, indices, self_shape, keepdim):
 
 @op("GatherBackward0", name="gather_reduction", method=False, function=False, promote=NONE)
 def _gather_back(grad, dim, indices, keepdim):
+    if grad.ndim == 0:
+        return grad.copy()
     idx = indices if keepdim else xp.expand_dims(indices, dim)
     out = xp.take_along_axis(grad, idx, axis=dim)
     return out if keepdim else xp.squeeze(out, dim)
@@ -80,6 +97,8 @@ def _min_all(self):
 
 def _dim_reduction(arg):
     def kernel(self, dim, keepdim=False):
+        if self.ndim == 0:
+            return self.copy(), xp.zeros((), xp.int64)
         idx = arg(self, axis=dim, keepdims=True)
         vals = xp.take_along_axis(self, idx, axis=dim)
         if not keepdim:
@@ -118,11 +137,7 @@ def _run_dim(d, input, dim, keepdim, result_type):
     if not keepdim or not nd:
         idx = xp.squeeze(idx, dim) if nd else idx.reshape(())
     indices = Tensor._wrap(idx.astype(xp.int64))
-    if not nd:
-        values, _ = run(d, (input.reshape(1), 0, False, idx.reshape(1)))
-        values = values.reshape(())
-    else:
-        values, _ = run(d, (input, dim, keepdim, idx))
+    values, _ = run(d, (input, dim, keepdim, idx))
     return result_type(values, indices)
 
 

@@ -1,0 +1,501 @@
+"""Sorting and order statistics: sort, argsort, msort, topk, kthvalue, median, nanmedian,
+mode, unique, unique_consecutive.
+
+torch's CPU rules, followed here: NaN sorts as the largest value (last ascending, first
+descending); ``sort(stable=True)`` keeps ties in input order; ``median`` is the lower median
+and picks, among ties, the index a stable sort puts there (torch's comparator breaks ties by
+index), with the first NaN winning; ``nanmedian`` ignores NaN; ``kthvalue`` replays torch's
+quickselect (Sedgewick's partition) on rows where the k-th value is tied, so the index is
+torch's; ``mode`` is the smallest of the most frequent values and its last index.
+
+Gradients flow to the selected indices (torch's ``value_selecting_reduction_backward``);
+the full ``median()`` splits the gradient evenly between tied values.
+"""
+
+from __future__ import annotations
+
+from .._device import xp
+from .registry import NONE, expose, op, run
+from .search import _even, _return_type, _value_selecting_backward
+from .util import norm_dim
+
+SortResult = _return_type("sort")
+TopkResult = _return_type("topk")
+KthvalueResult = _return_type("kthvalue")
+MedianResult = _return_type("median")
+NanmedianResult = _return_type("nanmedian")
+ModeResult = _return_type("mode")
+
+
+def _wrap(arr):
+    from .._tensor import Tensor
+    return Tensor._wrap(arr)
+
+
+def _select_back(grads, self_shape, dim, indices, keepdim):
+    grad = grads[0] if keepdim else grads[0].unsqueeze(dim)
+    return _value_selecting_backward(grad, dim, indices, self_shape, True)
+
+
+def _take(self, dim, indices, keepdim):
+    """The kernel of every index-selecting op: values at ``indices`` (given with kept dims)."""
+    if self.ndim == 0:
+        return self.copy(), indices.reshape(())
+    vals = xp.take_along_axis(self, indices, axis=dim)
+    if not keepdim:
+        vals, indices = xp.squeeze(vals, dim), xp.squeeze(indices, dim)
+    return vals, indices
+
+
+def _selecting(node_name, name):
+    return op(node_name, name=name, method=False, function=False, promote=NONE, outputs=2,
+              self=_select_back)(_take)
+
+
+_sort0 = _selecting("SortBackward0", "sort_")
+_sort1 = _selecting("SortBackward1", "sort_stable")
+_topk = _selecting("TopkBackward0", "topk_")
+_kthvalue = _selecting("KthvalueBackward0", "kthvalue_")
+_median_dim = _selecting("MedianBackward1", "median_dim")
+_nanmedian_dim = _selecting("NanmedianBackward1", "nanmedian_dim")
+_mode = _selecting("ModeBackward0", "mode_")
+
+
+def _run_selecting(d, rt, input, dim, idx, keepdim, out=None):
+    """Run a selecting op; ``idx`` has the reduced dim kept."""
+    res = rt(*run(d, (input, dim, idx, keepdim)))
+    if out is not None:
+        return _write_outs(out, res, rt)
+    return res
+
+
+def _write_outs(out, res, rt):
+    from .registry import _write_out
+    values, indices = out
+    _write_out(values, res[0]._data)
+    _write_out(indices, res[1]._data)
+    return rt(values, indices)
+
+
+def _rows(a, dim):
+    """``a`` with ``dim`` moved last and flattened to rows, and how to undo it."""
+    moved = xp.moveaxis(a, dim, -1)
+    shape = moved.shape
+    return moved.reshape(-1, shape[-1]), lambda r: xp.moveaxis(
+        r.reshape(shape[:-1] + (r.shape[-1],)), -1, dim)
+
+
+def _check_nonempty_dim(input, dim, fname):
+    if input._data.ndim and input._data.shape[dim] == 0:
+        raise IndexError(f"{fname}(): Expected reduction dim {dim} to have non-zero size.")
+
+
+def _not_implemented_bool(input, kernel):
+    if input._data.dtype == xp.bool_:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+# ----------------------------------------------------------------------------- sort
+
+def _argsort(a, dim, descending):
+    """Stable argsort along ``dim``; NaN is the largest value, as in torch."""
+    if not descending:
+        return xp.argsort(a, axis=dim, kind="stable")
+    n = a.shape[dim]
+    idx = xp.argsort(xp.flip(a, dim), axis=dim, kind="stable")
+    return (n - 1) - xp.flip(idx, dim)
+
+
+def _sort_indices(input, dim, descending):
+    a = input._data
+    if a.ndim == 0:
+        return xp.zeros((), xp.int64)
+    if input.dtype.is_complex:
+        raise RuntimeError("sort(): input tensor must be of non-complex type")
+    return _argsort(a, dim, descending).astype(xp.int64)
+
+
+@expose
+def sort(input, dim=-1, descending=False, stable=None, *, out=None):
+    """Sorted values along ``dim`` and their indices (``stable=True`` keeps ties in order).
+
+    >>> ember.tensor([3., 1., 2.]).sort()
+    torch.return_types.sort(
+    values=tensor([1., 2., 3.]),
+    indices=tensor([1, 2, 0]))
+    """
+    dim = norm_dim(dim, input._data.ndim)
+    idx = _sort_indices(input, dim, descending)
+    return _run_selecting(_sort0 if stable is None else _sort1, SortResult, input, dim, idx,
+                          True, out)
+
+
+@expose
+def argsort(input, dim=-1, descending=False, stable=False):
+    """The indices that sort ``input`` along ``dim``.
+
+    >>> ember.tensor([3., 1., 2.]).argsort()
+    tensor([1, 2, 0])
+    """
+    dim = norm_dim(dim, input._data.ndim)
+    return _wrap(_sort_indices(input, dim, descending))
+
+
+@expose
+def msort(input, *, out=None):
+    """``input`` sorted along its first dim (``sort(input, 0).values``).
+
+    >>> ember.tensor([[2., 1.], [1., 3.]]).msort()
+    tensor([[1., 1.],
+            [2., 3.]])
+    """
+    res = sort(input, 0).values
+    if out is not None:
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return res
+
+
+# ----------------------------------------------------------------------------- topk
+
+@expose
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    """The ``k`` largest (``largest=False``: smallest) values along ``dim`` and their indices.
+
+    >>> ember.tensor([1., 5., 3.]).topk(2)
+    torch.return_types.topk(
+    values=tensor([5., 3.]),
+    indices=tensor([1, 2]))
+    """
+    a = input._data
+    nd = a.ndim
+    dim = norm_dim(dim, nd)
+    if not 0 <= k <= (a.shape[dim] if nd else 1):
+        raise RuntimeError("selected index k out of range")
+    if a.dtype == xp.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    if nd == 0:
+        return _run_selecting(_topk, TopkResult, input, 0, xp.zeros((), xp.int64), True, out)
+    idx = xp.take(_argsort(a, dim, largest), range(k), axis=dim).astype(xp.int64)
+    return _run_selecting(_topk, TopkResult, input, dim, idx, True, out)
+
+
+# ----------------------------------------------------------------------------- kthvalue
+
+def _gt_or_nan(x, y):
+    return (x != x and y == y) or x > y
+
+
+def _quickselect(vals, k):
+    """torch's quick_select_template (Sedgewick): the original index it leaves at ``k``."""
+    arr = list(vals)
+    ind = list(range(len(arr)))
+
+    def swap(i, j):
+        arr[i], arr[j] = arr[j], arr[i]
+        ind[i], ind[j] = ind[j], ind[i]
+
+    lo, hi = 0, len(arr) - 1
+    while True:
+        if hi <= lo:
+            return ind[k]
+        if hi == lo + 1:
+            if _gt_or_nan(arr[lo], arr[hi]):
+                swap(lo, hi)
+            return ind[k]
+        p = (lo + hi) >> 1
+        swap(p, lo + 1)
+        if _gt_or_nan(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if _gt_or_nan(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if _gt_or_nan(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j = lo + 1, hi
+        piv = arr[lo]
+        while True:
+            i += 1
+            while _gt_or_nan(piv, arr[i]):
+                i += 1
+            j -= 1
+            while _gt_or_nan(arr[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+
+
+def _same(a, v):
+    return (a == v) | (xp.isnan(a) & xp.isnan(v)) if a.dtype.kind in "fc" else a == v
+
+
+@expose
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    """The ``k``-th smallest value along ``dim`` (1-based) and its index.
+
+    >>> ember.tensor([3., 1., 2.]).kthvalue(2)
+    torch.return_types.kthvalue(
+    values=tensor(2.),
+    indices=tensor(2))
+    """
+    a = input._data
+    nd = a.ndim
+    dim = norm_dim(dim, nd)
+    _check_nonempty_dim(input, dim, "kthvalue")
+    if not 0 < k <= (a.shape[dim] if nd else 1):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    _not_implemented_bool(input, "kthvalue_cpu")
+    if nd == 0:
+        return _run_selecting(_kthvalue, KthvalueResult, input, 0, xp.zeros((), xp.int64),
+                              keepdim, out)
+    rows, back = _rows(a, dim)
+    if rows.size == 0:
+        idx = xp.zeros(rows.shape[:-1] + (1,), xp.int64)
+    else:
+        order = xp.argsort(rows, axis=-1, kind="stable")
+        idx = order[:, k - 1:k].astype(xp.int64)
+        kth = xp.take_along_axis(rows, idx, axis=-1)
+        ties = _same(rows, kth).sum(-1) > 1
+        for r in xp.nonzero(ties)[0]:
+            idx[r, 0] = _quickselect(rows[r].tolist(), k - 1)
+    return _run_selecting(_kthvalue, KthvalueResult, input, dim, back(idx), keepdim, out)
+
+
+# ----------------------------------------------------------------------------- median
+
+@op("MedianBackward0", name="median_all", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result: _even(grad, self, result))
+def _median_all(self):
+    return _lower_median(self.reshape(-1), False)
+
+
+@op("NanmedianBackward0", name="nanmedian_all", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result: _even(grad, self, result))
+def _nanmedian_all(self):
+    return _lower_median(self.reshape(-1), True)
+
+
+def _lower_median(a, ignore_nan):
+    if a.size == 0:
+        return xp.asarray(xp.nan, a.dtype)
+    nan = xp.isnan(a) if a.dtype.kind == "f" else None
+    if nan is not None and nan.any():
+        if not ignore_nan or nan.all():
+            return xp.asarray(xp.nan, a.dtype)
+        a = a[~nan]
+    return xp.partition(a, (a.size - 1) // 2)[(a.size - 1) // 2]
+
+
+def _median_indices(rows, ignore_nan):
+    """torch's median index per row: a stable sort's position ``(n - 1) // 2``."""
+    n = rows.shape[-1]
+    order = xp.argsort(rows, axis=-1, kind="stable")
+    if rows.dtype.kind != "f":
+        return order[:, (n - 1) // 2:(n - 1) // 2 + 1]
+    nan = xp.isnan(rows)
+    if ignore_nan:
+        pos = xp.trunc((n - nan.sum(-1) - 1) / 2).astype(xp.int64)
+        return xp.take_along_axis(order, pos[:, None], axis=-1)
+    first_nan = xp.argmax(nan, axis=-1)
+    pick = order[:, (n - 1) // 2]
+    return xp.where(nan.any(-1), first_nan, pick)[:, None]
+
+
+def _median(d_all, d_dim, rt, fname, input, dim, keepdim, out):
+    if dim is None:
+        _not_implemented_bool(input, "median_cpu")
+        res = run(d_all, (input,))
+        if out is not None:
+            from .registry import _write_out
+            return _write_out(out, res._data)
+        return res
+    a = input._data
+    nd = a.ndim
+    dim = norm_dim(dim, nd)
+    _check_nonempty_dim(input, dim, fname)
+    _not_implemented_bool(input, "median_out")
+    if nd == 0:
+        return _run_selecting(d_dim, rt, input, 0, xp.zeros((), xp.int64), keepdim, out)
+    rows, back = _rows(a, dim)
+    idx = _median_indices(rows, d_dim is _nanmedian_dim) if rows.size else \
+        xp.zeros(rows.shape[:-1] + (1,), xp.int64)
+    return _run_selecting(d_dim, rt, input, dim, back(idx.astype(xp.int64)), keepdim, out)
+
+
+@expose
+def median(input, dim=None, keepdim=False, *, out=None):
+    """The lower median of all elements (NaN if any); with ``dim``, ``(values, indices)``.
+
+    >>> ember.tensor([1., 4., 2., 3.]).median()
+    tensor(2.)
+    """
+    return _median(_median_all, _median_dim, MedianResult, "median", input, dim, keepdim, out)
+
+
+@expose
+def nanmedian(input, dim=None, keepdim=False, *, out=None):
+    """The lower median ignoring NaN; with ``dim``, ``(values, indices)``.
+
+    >>> ember.tensor([1., float('nan'), 2.]).nanmedian()
+    tensor(1.)
+    """
+    return _median(_nanmedian_all, _nanmedian_dim, NanmedianResult, "median", input, dim,
+                   keepdim, out)
+
+
+# ----------------------------------------------------------------------------- mode
+
+def _mode_index(row):
+    vals = xp.sort(row, kind="stable")
+    n = vals.size
+    ends = xp.flatnonzero(xp.append(vals[1:] != vals[:-1], True))
+    lengths = xp.diff(xp.append(-1, ends))
+    value = vals[ends[xp.argmax(lengths)]]                # the smallest most frequent value
+    hits = xp.flatnonzero(row == value) if value == value else xp.flatnonzero(row != row)
+    return hits[-1] if hits.size else n - 1
+
+
+@expose
+def mode(input, dim=-1, keepdim=False, *, out=None):
+    """The most frequent value along ``dim`` (the smallest on ties) and its last index.
+
+    >>> ember.tensor([1., 2., 2., 3.]).mode()
+    torch.return_types.mode(
+    values=tensor(2.),
+    indices=tensor(2))
+    """
+    a = input._data
+    nd = a.ndim
+    dim = norm_dim(dim, nd)
+    _check_nonempty_dim(input, dim, "mode")
+    if nd == 0:
+        return _run_selecting(_mode, ModeResult, input, 0, xp.zeros((), xp.int64), keepdim, out)
+    rows, back = _rows(a, dim)
+    idx = xp.zeros(rows.shape[:-1] + (1,), xp.int64)
+    for r in range(rows.shape[0]):
+        idx[r, 0] = _mode_index(rows[r])
+    return _run_selecting(_mode, ModeResult, input, dim, back(idx), keepdim, out)
+
+
+# ----------------------------------------------------------------------------- unique
+
+def _no_derivative(name):
+    def formula(grad):
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+    return formula
+
+
+def _unique_kernel(self, values):
+    return values
+
+
+_unique2 = op("Unique2Backward0", name="unique2", method=False, function=False, promote=NONE,
+              self=_no_derivative("_unique2"))(_unique_kernel)
+_unique_dim = op("UniqueDimBackward0", name="unique_dim", method=False, function=False,
+                 promote=NONE, self=_no_derivative("unique_dim"))(_unique_kernel)
+_unique_consec = op("UniqueConsecutiveBackward0", name="unique_consecutive_", method=False,
+                    function=False, promote=NONE,
+                    self=_no_derivative("unique_consecutive"))(_unique_kernel)
+
+
+def _unique_flat(a):
+    """Sorted unique values, inverse and counts; every NaN is its own value, as in torch."""
+    flat = a.reshape(-1)
+    order = xp.argsort(flat, kind="stable")
+    s = flat[order]
+    new = xp.ones(s.size, bool)
+    if s.size:
+        new[1:] = s[1:] != s[:-1]
+    group = xp.cumsum(new) - 1
+    inverse = xp.empty(flat.size, xp.int64)
+    inverse[order] = group
+    starts = xp.flatnonzero(new)
+    counts = xp.diff(xp.append(starts, s.size)).astype(xp.int64)
+    return s[starts], inverse.reshape(a.shape), counts
+
+
+def _unique_along(a, dim):
+    moved = xp.moveaxis(a, dim, 0)
+    n = moved.shape[0]
+    flat = moved.reshape(n, -1)
+    if n == 0:
+        return a.copy(), xp.zeros(0, xp.int64), xp.zeros(0, xp.int64)
+    order = xp.lexsort(flat.T[::-1]) if flat.shape[1] else xp.arange(n)
+    s = flat[order]
+    new = xp.ones(n, bool)
+    new[1:] = (s[1:] != s[:-1]).any(-1) if flat.shape[1] else False
+    group = xp.cumsum(new) - 1
+    inverse = xp.empty(n, xp.int64)
+    inverse[order] = group
+    starts = xp.flatnonzero(new)
+    counts = xp.diff(xp.append(starts, n)).astype(xp.int64)
+    vals = s[starts].reshape((starts.size,) + moved.shape[1:])
+    return xp.moveaxis(vals, 0, dim), inverse, counts
+
+
+def _unique_result(d, input, vals, inverse, counts, return_inverse, return_counts):
+    values = run(d, (input, vals))
+    out = (values,)
+    if return_inverse:
+        out += (_wrap(inverse),)
+    if return_counts:
+        out += (_wrap(counts),)
+    return out[0] if len(out) == 1 else out
+
+
+@expose
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The unique elements (sorted), optionally with the inverse map and the counts.
+
+    >>> ember.tensor([2, 1, 2]).unique(return_counts=True)
+    (tensor([1, 2]), tensor([1, 2]))
+    """
+    a = input._data
+    if dim is None:
+        vals, inverse, counts = _unique_flat(a)
+        return _unique_result(_unique2, input, vals, inverse, counts, return_inverse,
+                              return_counts)
+    if a.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    dim = norm_dim(dim, a.ndim)
+    vals, inverse, counts = _unique_along(a, dim)
+    return _unique_result(_unique_dim, input, vals, inverse, counts, return_inverse,
+                          return_counts)
+
+
+@expose
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Collapse runs of equal consecutive elements (flattened unless ``dim``).
+
+    >>> ember.tensor([1, 1, 2, 1]).unique_consecutive()
+    tensor([1, 2, 1])
+    """
+    a = input._data
+    if dim is None:
+        moved = a.reshape(-1, 1)
+        shape = a.shape
+    else:
+        if a.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        dim = norm_dim(dim, a.ndim)
+        m = xp.moveaxis(a, dim, 0)
+        moved = m.reshape(m.shape[0], -1)
+        shape = (m.shape[0],)
+    n = moved.shape[0]
+    new = xp.ones(n, bool)
+    if n > 1:
+        new[1:] = (moved[1:] != moved[:-1]).any(-1) if moved.shape[1] else False
+    inverse = (xp.cumsum(new) - 1).astype(xp.int64).reshape(shape)
+    starts = xp.flatnonzero(new)
+    counts = xp.diff(xp.append(starts, n)).astype(xp.int64)
+    if dim is None:
+        vals = a.reshape(-1)[starts]
+    else:
+        vals = xp.take(a, starts, axis=dim)
+    return _unique_result(_unique_consec, input, vals, inverse, counts, return_inverse,
+                          return_counts)
