@@ -53,8 +53,10 @@ def _norm(dim, nd):
 
 
 def _check_gather(name, self, dim, index, src=None):
-    if not isinstance(index, _T()) or index._data.dtype.kind not in "iu":
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+    if not isinstance(index, _T()) or index._data.dtype.kind not in "iu" or (
+            name != "gather" and index._data.dtype != np.int64):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index" if name == "gather"
+                           else f"{name}(): Expected dtype int64 for index")
     nd = self._data.ndim
     d = _norm(dim, nd)
     if builtins.max(index._data.ndim, 1) != builtins.max(nd, 1):
@@ -225,7 +227,7 @@ def _sr_self_grad(grad, self, index, src, dim, reduce, include_self, result):
         return g if include_self else grad.masked_fill(T._wrap(hit), 0.)
     eq = (self == result)
     if not include_self:
-        eq = eq.logical_and(T._wrap(~hit))
+        eq = T._wrap(eq._data & ~hit)
     n = _amax_count(self, index, src, dim, include_self, result)
     return grad * eq / n
 
@@ -358,6 +360,13 @@ def _index_src_check(name, self, dim, index, source):
     _check_index_vec(name, index)
     nd = self._data.ndim
     d = _norm(dim, nd)
+    if source.dtype != self.dtype:
+        sn, on = _scalar_name(self.dtype), _scalar_name(source.dtype)
+        if name == "index_copy_":
+            raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, "
+                               f"but got (self) {sn} and (source) {on}")
+        raise RuntimeError(f"{name}(): self ({sn}) and source ({on}) must have the same scalar "
+                           "type")
     ns = source._data.shape[d] if source._data.ndim else 1
     if index._data.size != ns:
         if name == "index_add_":
@@ -495,11 +504,13 @@ def _masked_fill1(self, mask, value):
 
 
 def _where_mask(grad, mask):
-    return grad.masked_fill(mask.logical_not(), 0.)
+    return grad.masked_fill(_T()._wrap(~mask._data), 0.)
 
 
 def _masked_fill_args(self, mask, value):
     _check_mask("masked_fill_", mask)
+    from .util import broadcast_shapes
+    broadcast_shapes(mask._data.shape, self._data.shape)
     if isinstance(value, _T()):
         if value._data.ndim:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but "
@@ -548,6 +559,9 @@ def _masked_scatter(self, mask, source):
 
 
 def _masked_scatter_args(self, mask, source):
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got{_scalar_name(self.dtype)} and {_scalar_name(source.dtype)}")
     if mask.dtype != D.bool:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {_scalar_name(mask.dtype)}")
@@ -834,6 +848,9 @@ def _advanced_index(view, adv):
 def getitem(self, index):
     """``self[index]`` with torch's semantics and errors."""
     if type(index) is builtins.int and self._data.ndim:
+        n = self._data.shape[0]
+        if not -n <= index < n:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
         return select(self, 0, index)
     index = _normalise(index)
     view, adv = _decompose(self, index)
@@ -854,12 +871,9 @@ def setitem(self, index, value):
             view.fill_(value)
         return
     idx = _advanced_index(view, adv)
-    if isinstance(value, T):
-        if value.dtype != view.dtype:
-            value = value.to(view.dtype)
-    else:
+    if not isinstance(value, T):
         value = T._wrap(np.asarray(value, view._data.dtype))
-    run_inplace(_index_put, (view, idx, value))
+    run_inplace(_index_put, _index_put_args(view, idx, value, False, prepared=True))
 
 
 @op("IndexPutBackward0", name="index_put_op", method=False, function=False, promote=NONE,
@@ -883,11 +897,13 @@ def _masked_zero(grad, indices):
     return out
 
 
-def _index_put_args(self, indices, values, accumulate):
+def _index_put_args(self, indices, values, accumulate, prepared=False):
     if values.dtype != self.dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{_scalar_name(self.dtype)} for the destination and "
                            f"{_scalar_name(values.dtype)} for the source.")
+    if prepared:
+        return (self, indices, values, accumulate)
     index = _normalise(tuple(i if i is not None else slice(None) for i in indices))
     view, adv = _decompose(self, index)
     if view is not self:
