@@ -68,7 +68,9 @@ def _value_selecting_backward(grad, dim, indices, self_shape, keepdim):
     return out
 
 
-@op("GatherBackward0", name="gather_reduction", method=False, function=False, promote=NONE)
+@op("GatherBackward0", name="gather_reduction", method=False, function=False, promote=NONE,
+    grad=lambda grad, dim, indices, keepdim, grad_shape:
+        _value_selecting_backward(grad, dim, indices, grad_shape, keepdim))
 def _gather_back(grad, dim, indices, keepdim):
     if grad.ndim == 0:
         return grad.copy()

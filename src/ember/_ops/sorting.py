@@ -6,7 +6,8 @@ descending); ``sort(stable=True)`` keeps ties in input order; ``median`` is the 
 and picks, among ties, the index a stable sort puts there (torch's comparator breaks ties by
 index), with the first NaN winning; ``nanmedian`` ignores NaN; ``kthvalue`` replays torch's
 quickselect (Sedgewick's partition) on rows where the k-th value is tied, so the index is
-torch's; ``mode`` is the smallest of the most frequent values and its last index.
+torch's; ``topk`` and ``mode`` replay GCC's std::nth_element / partial_sort / sort on rows
+with ties (``mode``: the smallest of the most frequent values, torch's tie index).
 
 Gradients flow to the selected indices (torch's ``value_selecting_reduction_backward``);
 the full ``median()`` splits the gradient evenly between tied values.
@@ -95,6 +96,211 @@ def _not_implemented_bool(input, kernel):
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
+# ----------------------------------------------------------------------------- libstdc++ replay
+# torch's CPU topk and mode run std::nth_element / std::partial_sort / std::sort on
+# (value, index) pairs compared by value only, so tied values come out in the order those
+# algorithms leave them. On rows with ties ember replays GCC's algorithms (introsort,
+# introselect, heap select) step by step, so the indices are torch's. (A torch build that
+# sorts with x86-simd-sort on AVX-512 machines orders ties differently; the wheels checked
+# here use std::sort.)
+
+_THRESHOLD = 16
+_REPLAY_LIMIT = 1 << 16   # elements per call; beyond it ties keep a stable order (faster)
+
+
+def _lg(n):
+    return n.bit_length() - 1
+
+
+def _move_median_to_first(a, result, x, y, z, less):
+    if less(a[x], a[y]):
+        if less(a[y], a[z]):
+            m = y
+        elif less(a[x], a[z]):
+            m = z
+        else:
+            m = x
+    elif less(a[x], a[z]):
+        m = x
+    elif less(a[y], a[z]):
+        m = z
+    else:
+        m = y
+    a[result], a[m] = a[m], a[result]
+
+
+def _unguarded_partition(a, first, last, pivot, less):
+    while True:
+        while less(a[first], a[pivot]):
+            first += 1
+        last -= 1
+        while less(a[pivot], a[last]):
+            last -= 1
+        if not first < last:
+            return first
+        a[first], a[last] = a[last], a[first]
+        first += 1
+
+
+def _partition_pivot(a, first, last, less):
+    mid = first + (last - first) // 2
+    _move_median_to_first(a, first, first + 1, mid, last - 1, less)
+    return _unguarded_partition(a, first + 1, last, first, less)
+
+
+def _adjust_heap(a, first, hole, length, value, less):
+    top = hole
+    child = hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if less(a[first + child], a[first + child - 1]):
+            child -= 1
+        a[first + hole] = a[first + child]
+        hole = child
+    if length & 1 == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        a[first + hole] = a[first + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and less(a[first + parent], value):
+        a[first + hole] = a[first + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    a[first + hole] = value
+
+
+def _make_heap(a, first, last, less):
+    n = last - first
+    if n < 2:
+        return
+    parent = (n - 2) // 2
+    while True:
+        _adjust_heap(a, first, parent, n, a[first + parent], less)
+        if parent == 0:
+            return
+        parent -= 1
+
+
+def _pop_heap(a, first, last, result, less):
+    value = a[result]
+    a[result] = a[first]
+    _adjust_heap(a, first, 0, last - first, value, less)
+
+
+def _heap_select(a, first, middle, last, less):
+    _make_heap(a, first, middle, less)
+    for i in range(middle, last):
+        if less(a[i], a[first]):
+            _pop_heap(a, first, middle, i, less)
+
+
+def _sort_heap(a, first, last, less):
+    while last - first > 1:
+        last -= 1
+        _pop_heap(a, first, last, last, less)
+
+
+def _partial_sort(a, first, middle, last, less):
+    _heap_select(a, first, middle, last, less)
+    _sort_heap(a, first, middle, less)
+
+
+def _insertion_sort(a, first, last, less):
+    if first == last:
+        return
+    for i in range(first + 1, last):
+        val = a[i]
+        if less(val, a[first]):
+            a[first + 1:i + 1] = a[first:i]
+            a[first] = val
+        else:
+            _linear_insert(a, i, less)
+
+
+def _linear_insert(a, last, less):
+    val = a[last]
+    nxt = last - 1
+    while less(val, a[nxt]):
+        a[last] = a[nxt]
+        last = nxt
+        nxt -= 1
+    a[last] = val
+
+
+def _introsort_loop(a, first, last, depth, less):
+    while last - first > _THRESHOLD:
+        if depth == 0:
+            _partial_sort(a, first, last, last, less)
+            return
+        depth -= 1
+        cut = _partition_pivot(a, first, last, less)
+        _introsort_loop(a, cut, last, depth, less)
+        last = cut
+
+
+def stl_sort(a, first, last, less):
+    """GCC's ``std::sort`` of ``a[first:last]`` in place."""
+    if first == last:
+        return
+    _introsort_loop(a, first, last, _lg(last - first) * 2, less)
+    if last - first > _THRESHOLD:
+        _insertion_sort(a, first, first + _THRESHOLD, less)
+        for i in range(first + _THRESHOLD, last):
+            _linear_insert(a, i, less)
+    else:
+        _insertion_sort(a, first, last, less)
+
+
+def stl_nth_element(a, nth, less):
+    """GCC's ``std::nth_element`` over all of ``a``, in place."""
+    first, last = 0, len(a)
+    if first == last or nth == last:
+        return
+    depth = _lg(last - first) * 2
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(a, first, nth + 1, last, less)
+            a[first], a[nth] = a[nth], a[first]
+            return
+        depth -= 1
+        cut = _partition_pivot(a, first, last, less)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(a, first, last, less)
+
+
+def _greater_nan(x, y):
+    return (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+
+
+def _less_nan(x, y):
+    return (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+
+
+def _topk_row(row, k, largest, sorted):
+    """torch's topk_impl_loop on one row: the indices it returns."""
+    q = [(v, j) for j, v in enumerate(row)]
+    less = _greater_nan if largest else _less_nan
+    if k * 64 <= len(q):
+        _partial_sort(q, 0, k, len(q), less)
+    else:
+        stl_nth_element(q, k - 1, less)
+        if sorted:
+            stl_sort(q, 0, k - 1, less)
+    return [j for _, j in q[:k]]
+
+
+def _has_ties(rows):
+    """Per row: does some value occur twice (NaNs count as equal)?"""
+    s = xp.sort(rows, axis=-1)
+    eq = s[:, 1:] == s[:, :-1]
+    if rows.dtype.kind == "f":
+        eq |= xp.isnan(s[:, 1:]) & xp.isnan(s[:, :-1])
+    return eq.any(-1)
+
+
 # ----------------------------------------------------------------------------- sort
 
 def _argsort(a, dim, descending):
@@ -106,13 +312,25 @@ def _argsort(a, dim, descending):
     return (n - 1) - xp.flip(idx, dim)
 
 
-def _sort_indices(input, dim, descending):
+def _sort_indices(input, dim, descending, stable):
     a = input._data
     if a.ndim == 0:
         return xp.zeros((), xp.int64)
     if input.dtype.is_complex:
         raise RuntimeError("sort(): input tensor must be of non-complex type")
-    return _argsort(a, dim, descending).astype(xp.int64)
+    idx = _argsort(a, dim, descending).astype(xp.int64)
+    if not stable and a.size and a.size <= _REPLAY_LIMIT:
+        rows, back = _rows(a, dim)
+        ties = _has_ties(rows)
+        if ties.any():
+            ridx = _rows(idx, dim)[0].copy()
+            less = _greater_nan if descending else _less_nan
+            for r in xp.nonzero(ties)[0]:
+                q = [(v, j) for j, v in enumerate(rows[r].tolist())]
+                stl_sort(q, 0, len(q), less)
+                ridx[r] = [j for _, j in q]
+            idx = back(ridx)
+    return idx
 
 
 @expose
@@ -125,7 +343,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     indices=tensor([1, 2, 0]))
     """
     dim = norm_dim(dim, input._data.ndim)
-    idx = _sort_indices(input, dim, descending)
+    idx = _sort_indices(input, dim, descending, stable)
     return _run_selecting(_sort0 if stable is None else _sort1, SortResult, input, dim, idx,
                           True, out)
 
@@ -138,7 +356,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
     tensor([1, 2, 0])
     """
     dim = norm_dim(dim, input._data.ndim)
-    return _wrap(_sort_indices(input, dim, descending))
+    return _wrap(_sort_indices(input, dim, descending, stable))
 
 
 @expose
@@ -177,6 +395,14 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if nd == 0:
         return _run_selecting(_topk, TopkResult, input, 0, xp.zeros((), xp.int64), True, out)
     idx = xp.take(_argsort(a, dim, largest), range(k), axis=dim).astype(xp.int64)
+    if k and a.size and a.size <= _REPLAY_LIMIT:
+        rows, back = _rows(a, dim)
+        ridx, _ = _rows(idx, dim)
+        ridx = ridx.copy()
+        redo = xp.ones(rows.shape[0], bool) if not sorted else _has_ties(rows)
+        for r in xp.nonzero(redo)[0]:
+            ridx[r] = _topk_row(rows[r].tolist(), k, largest, sorted)
+        idx = back(ridx)
     return _run_selecting(_topk, TopkResult, input, dim, idx, True, out)
 
 
@@ -351,13 +577,26 @@ def nanmedian(input, dim=None, keepdim=False, *, out=None):
 # ----------------------------------------------------------------------------- mode
 
 def _mode_index(row):
-    vals = xp.sort(row, kind="stable")
-    n = vals.size
-    ends = xp.flatnonzero(xp.append(vals[1:] != vals[:-1], True))
-    lengths = xp.diff(xp.append(-1, ends))
-    value = vals[ends[xp.argmax(lengths)]]                # the smallest most frequent value
-    hits = xp.flatnonzero(row == value) if value == value else xp.flatnonzero(row != row)
-    return hits[-1] if hits.size else n - 1
+    """torch's mode kernel on one row: std::sort the (value, index) pairs by value, then
+    take the last pair of the first longest run."""
+    n = row.size
+    if n <= _THRESHOLD or n > _REPLAY_LIMIT:  # small: std::sort is an insertion sort (stable)
+        vals = xp.sort(row, kind="stable")
+        ends = xp.flatnonzero(xp.append(vals[1:] != vals[:-1], True))
+        lengths = xp.diff(xp.append(-1, ends))
+        value = vals[ends[xp.argmax(lengths)]]            # the smallest most frequent value
+        hits = xp.flatnonzero(row == value) if value == value else xp.flatnonzero(row != row)
+        return hits[-1] if hits.size else n - 1
+    q = [(v, j) for j, v in enumerate(row.tolist())]
+    stl_sort(q, 0, n, lambda x, y: x[0] < y[0])
+    best, best_i, run = 0, 0, 0
+    for i in range(n):
+        run += 1
+        if i == n - 1 or q[i][0] != q[i + 1][0]:
+            if run > best:
+                best, best_i = run, q[i][1]
+            run = 0
+    return best_i
 
 
 @expose
@@ -422,9 +661,9 @@ def _unique_flat(a):
 def _unique_along(a, dim):
     moved = xp.moveaxis(a, dim, 0)
     n = moved.shape[0]
+    if n == 0 or a.size == 0:
+        return a.copy(), xp.zeros(n, xp.int64), xp.zeros(min(n, 1), xp.int64)
     flat = moved.reshape(n, -1)
-    if n == 0:
-        return a.copy(), xp.zeros(0, xp.int64), xp.zeros(0, xp.int64)
     order = xp.lexsort(flat.T[::-1]) if flat.shape[1] else xp.arange(n)
     s = flat[order]
     new = xp.ones(n, bool)
