@@ -1,0 +1,862 @@
+"""Matrix functions and decompositions: inv, det, slogdet, solve, cholesky, qr, svd, eigh,
+pinv, matrix_norm, and torch's legacy forms (``torch.inverse``, ``torch.svd`` …).
+
+Every kernel is NumPy's LAPACK routine on the (batched) input. Every backward is the standard
+formula written with ember ops (so double backward works): inv ``-A⁻ᵀ g A⁻ᵀ``; det
+``g·det·A⁻ᵀ`` (through the SVD's adjugate when a matrix is singular); solve; cholesky
+(Murray's formula); qr (the ``copyltu`` formula); svd (the usual F-matrix, ``E_jk = S_k² −
+S_j²``); eigh (``V (skew(VᵀgV)/E + diag(gλ)) Vᵀ``). The decompositions return torch's named
+tuples (``torch.return_types.linalg_svd(U=, S=, Vh=)`` …), and their node keeps every output
+it needs (the registry's entries keep only the first), through :func:`_record`.
+
+Errors are torch's: a singular matrix raises ``torch.linalg.LinAlgError`` naming LAPACK's
+pivot (``The diagonal element 2 is zero …``), found by re-running the factorization that
+failed on the failing batch element.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import namedtuple
+
+from .. import _dtype as D
+from .._device import xp
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..autograd.graph import Node, SavedTensor
+from .registry import _dt_of, _scalar_name, _write_out, expose, op, run
+from .util import norm_dim
+
+_state = grad_mode.state
+_wrap = Tensor._wrap
+
+
+class LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError: a matrix is singular or not positive-definite."""
+
+
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"   # torch._C._LinAlgError
+
+
+# ----------------------------------------------------------------------------- return types
+
+def _return_type(name: str, fields: tuple):
+    base = namedtuple(name, fields)
+
+    def __repr__(self):
+        body = ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields)
+        return f"torch.return_types.{name}(\n{body})"
+    return type(name, (base,), {"__repr__": __repr__, "__slots__": (),
+                                "__module__": "torch.return_types"})
+
+
+linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
+slogdet_t = _return_type("slogdet", ("sign", "logabsdet"))
+linalg_qr = _return_type("linalg_qr", ("Q", "R"))
+qr_t = _return_type("qr", ("Q", "R"))
+linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
+svd_t = _return_type("svd", ("U", "S", "V"))
+linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
+linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
+
+
+# ----------------------------------------------------------------------------- a multi-output node
+
+class DecompNode(Node):
+    """The node of a decomposition: ``_fn(grads, **saved)`` gives the input's gradient.
+
+    ``grads`` has one entry per output, ``None`` where no gradient reached that output.
+    """
+
+    __slots__ = ("_fn", "_nout")
+
+    def apply(self, grads):
+        self._check_released()
+        saved = {k: s.unpack(self) for k, s in self._saved.items()} if self._saved else {}
+        return [self._fn(list(grads), **saved)]
+
+    @property
+    def num_outputs(self) -> int:
+        return self._nout
+
+
+_NODES: dict = {}
+
+
+def _record(node_name, A, outputs, fn, **save):
+    """Record ``outputs = f(A)``; ``save`` names the tensors (outputs or ``A``) ``fn`` reads."""
+    if not (_state.enabled and (A._requires_grad or A.grad_fn is not None)):
+        return
+    cls = _NODES.get(node_name)
+    if cls is None:
+        cls = _NODES[node_name] = type(node_name, (DecompNode,), {"__slots__": (),
+                                                                  "_name": node_name})
+    node = cls()
+    node._fn = fn
+    node._nout = len(outputs)
+    node.next_functions = (A._edge(),)
+    node._input_meta = [(A._data.shape, _dt_of(A))]
+    for k, r in enumerate(outputs):
+        r._output_nr = k
+    node._saved = {k: SavedTensor(t, any(t is r for r in outputs)) for k, t in save.items()}
+    for r in outputs:
+        if r.dtype.is_floating_point:
+            r.grad_fn = node
+
+
+# ----------------------------------------------------------------------------- checks
+
+def _check_matrix(A, fname, square=True, floating=True, kernel=None):
+    """torch's checks: at least 2 dims, square, floating point (in torch's order).
+
+    ``kernel`` names the CPU kernel whose NotImplementedError a half input meets (``lu_cpu``);
+    without it a half input gets linalg's "Low precision dtypes not supported".
+    """
+    if not isinstance(A, Tensor):
+        raise TypeError(f"{fname.split('.')[-1]}(): argument 'input' (position 1) must be "
+                        f"Tensor, not {type(A).__name__}")
+    if A.ndim < 2:
+        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
+    if square and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{fname}: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    if floating and not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. "
+                           f"Got {_scalar_name(A.dtype)}")
+    low = A.dtype in (D.float16, getattr(D, "bfloat16", D.float16))
+    if low and kernel:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_scalar_name(A.dtype)}'")
+    if low and floating:
+        raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got "
+                           f"{_scalar_name(A.dtype)}")
+
+
+def _batch_prefix(a, idx):
+    if a.ndim <= 2:
+        return ""
+    flat = int(xp.ravel_multi_index(idx, a.shape[:-2])) if a.ndim > 2 else 0
+    return f"(Batch element {flat}): "
+
+
+def _each_matrix(a):
+    for idx in xp.ndindex(*a.shape[:-2]):
+        yield idx, a[idx]
+
+
+def _lu_info(m):
+    """LAPACK getrf's ``info`` for one matrix: the 1-based index of the first zero pivot."""
+    a = xp.array(m, dtype=xp.float64 if m.dtype == xp.float64 else m.dtype, copy=True)
+    n = a.shape[0]
+    info = 0
+    for k in range(n):
+        p = k + int(xp.argmax(xp.abs(a[k:, k])))
+        if a[p, k] == 0:
+            if not info:
+                info = k + 1
+            continue
+        if p != k:
+            a[[k, p]] = a[[p, k]]
+        a[k + 1:, k] /= a[k, k]
+        a[k + 1:, k + 1:] -= xp.outer(a[k + 1:, k], a[k, k + 1:])
+    return info
+
+
+def _singular_error(a, fname):
+    for idx, m in _each_matrix(a):
+        info = _lu_info(m)
+        if info:
+            raise LinAlgError(f"{fname}: {_batch_prefix(a, idx)}The diagonal element {info} is "
+                              f"zero, the inversion could not be completed because the input "
+                              f"matrix is singular.")
+    raise LinAlgError(f"{fname}: The inversion could not be completed because the input matrix "
+                      f"is singular.")
+
+
+def _chol_info(m):
+    """LAPACK potrf's ``info``: the order of the first leading minor that is not PD."""
+    for k in range(1, m.shape[0] + 1):
+        try:
+            xp.linalg.cholesky(m[:k, :k])
+        except xp.linalg.LinAlgError:
+            return k
+    return 0
+
+
+def _chol_error(a, fname):
+    for idx, m in _each_matrix(a):
+        info = _chol_info(m)
+        if info:
+            raise LinAlgError(f"{fname}: {_batch_prefix(a, idx)}The factorization could not be "
+                              f"completed because the input is not positive-definite (the "
+                              f"leading minor of order {info} is not positive-definite).")
+    raise LinAlgError(f"{fname}: The factorization could not be completed because the input "
+                      f"is not positive-definite.")
+
+
+def _out(res, out):
+    """Write ``res`` (a tensor or a tuple of them) into ``out``; return ``out``."""
+    if out is None:
+        return res
+    if isinstance(res, tuple):
+        for o, r in zip(out, res):
+            _write_out(o, r._data)
+        return out
+    return _write_out(out, res._data)
+
+
+def _mT(t):
+    return t.transpose(-2, -1)
+
+
+def _eye_like(n, like):
+    return _wrap(xp.eye(n, dtype=like._data.dtype))
+
+
+# ----------------------------------------------------------------------------- inv, det, slogdet
+
+def _inv_kernel(A, fname="linalg.inv"):
+    if A.shape[-1] == 0:
+        return xp.empty(A.shape, A.dtype)
+    try:
+        return xp.linalg.inv(A)
+    except xp.linalg.LinAlgError:
+        _singular_error(A, fname)
+
+
+@op("LinalgInvExBackward0", name="linalg_inv", method=False, function=False, promote=None,
+    A=lambda grad, result: -(_mT(result) @ grad @ _mT(result)))
+def _inv(A):
+    return _inv_kernel(A)
+
+
+def inv(A, *, out=None):
+    """The inverse of a square matrix (or of each in a batch).
+
+    >>> import ember
+    >>> ember.linalg.inv(ember.tensor([[2., 0.], [0., 4.]]))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.2500]])
+    """
+    _check_matrix(A, "linalg.inv")
+    return run(_inv, (A,), out)
+
+
+@expose
+def inverse(input, *, out=None):
+    """``torch.inverse``: the same as :func:`ember.linalg.inv`."""
+    return inv(input, out=out)
+
+
+def inv_ex(A, *, check_errors=False, out=None):
+    """The inverse and LAPACK's ``info`` (0 where a matrix was invertible)."""
+    _check_matrix(A, "linalg.inv")
+    a = A._data
+    infos = xp.zeros(a.shape[:-2], xp.int32)
+    for idx, m in _each_matrix(a):
+        infos[idx] = _lu_info(m) if m.size else 0
+    if check_errors and infos.any():
+        _singular_error(a, "linalg.inv_ex")
+    if not infos.any():
+        res = run(_inv, (A,))
+    else:
+        with _quiet():
+            res = _wrap(xp.stack([xp.linalg.inv(m) if not i else
+                                  xp.full(m.shape, xp.nan, m.dtype)
+                                  for (_, m), i in zip(_each_matrix(a), infos.ravel())]
+                                 ).reshape(a.shape))
+    return _out(linalg_inv_ex(res, _wrap(infos)), out)
+
+
+class _quiet:
+    def __enter__(self):
+        self._s = xp.seterr(all="ignore")
+
+    def __exit__(self, *exc):
+        xp.seterr(**self._s)
+
+
+def _det_backward(grad, A, result):
+    """``g·det·A⁻ᵀ``; where ``det`` is exactly 0 torch's formula gives 0, and so does this."""
+    g = (grad * result).unsqueeze(-1).unsqueeze(-1)
+    singular = result._data == 0
+    if singular.any():
+        from .pointwise import where
+        eye = _eye_like(A.shape[-1], A)
+        A = where(_wrap(singular[..., None, None]), eye, A)
+    return g * _mT(inv(A))
+
+
+@op("LinalgDetBackward0", name="linalg_det", method=False, function=False, promote=None,
+    A=_det_backward)
+def _det(A):
+    if A.shape[-1] == 0:
+        return xp.ones(A.shape[:-2], A.dtype)
+    return xp.linalg.det(A)
+
+
+def det(A, *, out=None):
+    """The determinant of a square matrix (or of each in a batch)."""
+    _check_matrix(A, "linalg.det", kernel="lu_cpu")
+    return run(_det, (A,), out)
+
+
+@expose(name="det")
+def _det_fn(input):
+    """``torch.det``: the same as :func:`ember.linalg.det`."""
+    return det(input)
+
+
+@op("LinalgSlogdetBackward0", name="linalg_slogdet_", method=False, function=False,
+    promote=None, outputs=2,
+    A=lambda grads, A: grads[1].unsqueeze(-1).unsqueeze(-1) * _mT(inv(A)))
+def _slogdet(A):
+    if A.shape[-1] == 0:
+        return xp.ones(A.shape[:-2], A.dtype), xp.zeros(A.shape[:-2], A.dtype)
+    sign, logabs = xp.linalg.slogdet(A)
+    return sign.astype(A.dtype), logabs.astype(A.dtype)
+
+
+def slogdet(A, *, out=None):
+    """``(sign, logabsdet)`` of the determinant, as ``torch.return_types.linalg_slogdet``."""
+    _check_matrix(A, "linalg.slogdet")
+    return _out(linalg_slogdet(*run(_slogdet, (A,))), out)
+
+
+@expose(name="slogdet")
+def _slogdet_fn(input):
+    """``torch.slogdet``: ``(sign, logabsdet)`` as ``torch.return_types.slogdet``."""
+    _check_matrix(input, "linalg.slogdet")
+    return slogdet_t(*run(_slogdet, (input,)))
+
+
+@expose
+def logdet(input):
+    """The log of the determinant (``nan`` where it is negative)."""
+    _check_matrix(input, "logdet")
+    sign, logabs = run(_slogdet, (input,))
+    from .pointwise import where
+    nan = _wrap(xp.array(xp.nan, logabs._data.dtype))
+    return where(sign < 0, nan, logabs)
+
+
+# ----------------------------------------------------------------------------- solve
+
+def _is_vector_rhs(A, B):
+    return B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+def _solve_kernel(A, B, left=True):
+    if not left:
+        return _mT_np(_solve_kernel(_mT_np(A), _mT_np(B)))
+    vec = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
+    b = B[..., None] if vec else B
+    batch = xp.broadcast_shapes(A.shape[:-2], b.shape[:-2])
+    a = xp.broadcast_to(A, batch + A.shape[-2:])
+    b = xp.broadcast_to(b, batch + b.shape[-2:])
+    try:
+        x = xp.linalg.solve(a, b) if a.shape[-1] else xp.zeros(b.shape, b.dtype)
+    except xp.linalg.LinAlgError:
+        prefix = next((_batch_prefix(a, idx) for idx, m in _each_matrix(a) if _lu_info(m)), "")
+        raise LinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input "
+                          f"matrix is singular.") from None
+    return x[..., 0] if vec else x
+
+
+def _mT_np(a):
+    return xp.swapaxes(a, -1, -2)
+
+
+def _solve_grad_B(grad, A, left):
+    if not left:
+        return _mT(solve(A, _mT(grad), left=True))   # X A = B: gB = g A⁻¹ … as Aᵀ
+    return solve(_mT(A), grad)
+
+
+def _solve_grad_A(grad, A, B, result, left):
+    gB = _solve_grad_B(grad, A, left)
+    if not left:       # X A = B: gA = -Xᵀ gB
+        return -(_mT(result) @ gB)
+    if _is_vector_rhs(A, B):
+        return -(gB.unsqueeze(-1) * result.unsqueeze(-2))
+    return -(gB @ _mT(result))
+
+
+@op("LinalgSolveExBackward0", name="linalg_solve", method=False, function=False, promote=None,
+    A=_solve_grad_A, B=lambda grad, A, left: _solve_grad_B(grad, A, left))
+def _solve(A, B, left=True):
+    return _solve_kernel(A, B, left)
+
+
+def solve(A, B, *, left=True, out=None):
+    """The solution ``X`` of ``A X = B`` (``X A = B`` when ``left=False``)."""
+    _check_matrix(A, "linalg.solve", square=False, kernel="lu_cpu")
+    _check_matrix(A, "linalg.solve", kernel="lu_cpu")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A "
+                           f"of type {_scalar_name(A.dtype)} and B of type "
+                           f"{_scalar_name(B.dtype)} instead")
+    n = A.shape[-1]
+    if left:
+        vec = _is_vector_rhs(A, B)
+        rows = B.shape[-1] if vec else (B.shape[-2] if B.ndim >= 2 else 1)
+        if rows != n:
+            shape = f"{B.shape[-1]}x1" if vec or B.ndim == 1 else \
+                f"{B.shape[-2]}x{B.shape[-1]}"
+            raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                               f"AX = B ({A.shape[-2]}x{n} and {shape})")
+    elif B.shape[-1] != n:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"XA = B ({A.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    return run(_solve, (A, B, left), out)
+
+
+# ----------------------------------------------------------------------------- cholesky
+
+def _cholesky_backward(gL, L):
+    """Murray's formula: ``gA = L⁻ᴴ Φ(Lᴴ gL) L⁻¹``, symmetrized (Φ: tril, half diagonal)."""
+    P = _mT(L) @ gL
+    phi = P.tril() - 0.5 * P.diagonal(0, -2, -1).diag_embed()
+    Linv = inv(L)
+    gA = _mT(Linv) @ phi @ Linv
+    return 0.5 * (gA + _mT(gA))
+
+
+def _chol_kernel(A, upper, fname):
+    if A.shape[-1] == 0:
+        return xp.empty(A.shape, A.dtype)
+    try:
+        L = xp.linalg.cholesky(xp.tril(A) + _mT_np(xp.tril(A, -1)))
+    except xp.linalg.LinAlgError:
+        _chol_error(A, fname)
+    return _mT_np(L).copy() if upper else L
+
+
+@op("LinalgCholeskyExBackward0", name="linalg_cholesky", method=False, function=False,
+    promote=None,
+    A=lambda grad, result, upper: _cholesky_backward(_mT(grad), _mT(result)) if upper
+    else _cholesky_backward(grad, result))
+def _cholesky(A, upper=False):
+    return _chol_kernel(A, upper, "linalg.cholesky")
+
+
+def cholesky(A, *, upper=False, out=None):
+    """The Cholesky factor ``L`` (``A = L Lᴴ``) of a positive-definite matrix."""
+    _check_matrix(A, "linalg.cholesky", kernel="cholesky_cpu")
+    return run(_cholesky, (A, upper), out)
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+    """The Cholesky factor and LAPACK's ``info`` (0 where the factorization succeeded)."""
+    _check_matrix(A, "linalg.cholesky", kernel="cholesky_cpu")
+    a = A._data
+    infos = xp.zeros(a.shape[:-2], xp.int32)
+    for idx, m in _each_matrix(a):
+        try:
+            xp.linalg.cholesky(m) if m.size else None
+        except xp.linalg.LinAlgError:
+            infos[idx] = _chol_info(m)
+    if check_errors and infos.any():
+        _chol_error(a, "linalg.cholesky_ex")
+    if not infos.any():
+        res = run(_cholesky, (A, upper))
+    else:
+        res = _wrap(xp.zeros(a.shape, a.dtype))
+    return _out(linalg_cholesky_ex(res, _wrap(infos)), out)
+
+
+_CHOLESKY_WARNING = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+    "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+    "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\n"
+    "should be replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
+    "equivalent results for all valid (symmetric positive definite) inputs.")
+
+
+_cholesky_warned = False
+
+
+@op("CholeskyBackward0", name="cholesky_legacy", method=False, function=False, promote=None,
+    self=lambda grad, result, upper: _cholesky_backward(_mT(grad), _mT(result)) if upper
+    else _cholesky_backward(grad, result))
+def _cholesky_legacy(self, upper=False):
+    return _chol_kernel(self, upper, "cholesky")
+
+
+@expose(name="cholesky")
+def _cholesky_fn(input, upper=False, *, out=None):
+    """``torch.cholesky`` (deprecated in torch): the factor ``L``, or ``U = Lᴴ`` if upper."""
+    global _cholesky_warned
+    if not _cholesky_warned:       # TORCH_WARN_ONCE
+        _cholesky_warned = True
+        warnings.warn(_CHOLESKY_WARNING, UserWarning, stacklevel=2)
+    _check_matrix(input, "cholesky", floating=False)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"cholesky_cpu" not implemented for '
+                                  f"'{_scalar_name(input.dtype)}'")
+    return run(_cholesky_legacy, (input, upper), out)
+
+
+# ----------------------------------------------------------------------------- qr
+
+def _copyltu(M):
+    """The symmetric matrix whose lower triangle is ``M``'s."""
+    low = M.tril(-1)
+    return low + _mT(low) + M.diagonal(0, -2, -1).diag_embed()
+
+
+def _qr_square_backward(gQ, gR, Q, R):
+    """gA for A = QR with m >= n (Q: m×n, R: n×n)."""
+    M = R @ _mT(gR) - _mT(gQ) @ Q
+    return (gQ + Q @ _copyltu(M)) @ _mT(inv(R))
+
+
+def _qr_backward(grads, Q, R, mode):
+    gQ, gR = grads
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
+                           "when mode='r'. Please use linalg.qr(A, mode='reduced') if you are "
+                           "going to differentiate through linalg.qr.")
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                           "and nrows > ncols.")
+    if gQ is None:
+        gQ = Q * 0
+    if gR is None:
+        gR = R * 0
+    if m >= n:
+        return _qr_square_backward(gQ, gR, Q, R)
+    # wide: A = Q [X Y], R = [U V]; gY = Q gV and X = Q U gets gQ + Y gVᵀ
+    from .shape import cat
+    U, gU = R.narrow(-1, 0, m), gR.narrow(-1, 0, m)
+    V, gV = R.narrow(-1, m, n - m), gR.narrow(-1, m, n - m)
+    Y = Q @ V
+    gX = _qr_square_backward(gQ + Y @ _mT(gV), gU, Q, U)
+    return cat([gX, Q @ gV], -1)
+
+
+def qr(A, mode="reduced", *, out=None):
+    """``A = QR`` with orthonormal ``Q`` and upper-triangular ``R`` (``torch.return_types.
+    linalg_qr``); ``mode`` is ``'reduced'``, ``'complete'`` or ``'r'``."""
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           f"'reduced' (default), 'r', or 'complete'")
+    _check_matrix(A, "linalg.qr", square=False, kernel="geqrf_cpu")
+    return _out(linalg_qr(*_qr_run(A, mode)), out)
+
+
+def _qr_run(A, mode):
+    a = A._data
+    m, n = a.shape[-2:]
+    if a.size == 0:
+        k = m if mode == "complete" else min(m, n)
+        q = xp.zeros(a.shape[:-2] + (m, k), a.dtype)
+        if k:
+            q[...] = xp.eye(m, k, dtype=a.dtype)
+        r = xp.zeros(a.shape[:-2] + (k, n), a.dtype)
+    elif mode == "r":
+        r, q = xp.linalg.qr(a, mode="r"), xp.empty((0,), a.dtype)
+    else:
+        q, r = xp.linalg.qr(a, mode=mode)
+    Q, R = _wrap(xp.ascontiguousarray(q)), _wrap(xp.ascontiguousarray(r.astype(a.dtype)))
+    _record("LinalgQrBackward0", A, (Q, R), lambda grads, Q, R: _qr_backward(grads, Q, R, mode),
+            Q=Q, R=R)
+    return Q, R
+
+
+_QR_WARNING = (
+    "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
+    "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string parameter "
+    "'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, "
+    "'reduced' if some else 'complete')")
+_qr_warned = False
+
+
+@expose(name="qr")
+def _qr_fn(input, some=True, *, out=None):
+    """``torch.qr`` (legacy): ``some=False`` gives the complete ``Q``."""
+    global _qr_warned
+    if not _qr_warned:       # TORCH_WARN_ONCE
+        _qr_warned = True
+        warnings.warn(_QR_WARNING, UserWarning, stacklevel=2)
+    _check_matrix(input, "linalg.qr", square=False, kernel="geqrf_cpu")
+    return _out(qr_t(*_qr_run(input, "reduced" if some else "complete")), out)
+
+
+# ----------------------------------------------------------------------------- svd
+
+def _svd_backward(grads, U, S, Vh, full_matrices):
+    gU, gS, gVh = grads
+    if full_matrices:      # torch differentiates the reduced factors
+        k = S.shape[-1]
+        U, Vh = U.narrow(-1, 0, k), Vh.narrow(-2, 0, k)
+        gU = gU.narrow(-1, 0, k) if gU is not None else None
+        gVh = gVh.narrow(-2, 0, k) if gVh is not None else None
+    m, n = U.shape[-2], Vh.shape[-1]
+    if gU is None and gVh is None:
+        if gS is None:
+            return None
+        return U @ (gS.unsqueeze(-1) * Vh) if m >= n else (U * gS.unsqueeze(-2)) @ Vh
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
+    E = E + _eye_like(S.shape[-1], E)
+    if gU is not None:
+        UhgU = _mT(U) @ gU
+        UhgU = UhgU - _mT(UhgU)
+    if gVh is not None:
+        VhgV = Vh @ _mT(gVh)
+        VhgV = VhgV - _mT(VhgV)
+    if gU is not None and gVh is not None:
+        ret = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
+    elif gU is not None:
+        ret = (UhgU / E) * S.unsqueeze(-2)
+    else:
+        ret = S.unsqueeze(-1) * (VhgV / E)
+    if gS is not None:
+        ret = ret + gS.diag_embed()
+    if m > n and gU is not None:
+        gA = U @ ret
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = gA + gUSinv - U @ (_mT(U) @ gUSinv)
+        return gA @ Vh
+    if m < n and gVh is not None:
+        gA = ret @ Vh
+        SinvgVh = gVh / S.unsqueeze(-1)
+        gA = gA + SinvgVh - (SinvgVh @ _mT(Vh)) @ Vh
+        return U @ gA
+    return U @ (ret @ Vh) if m >= n else (U @ ret) @ Vh
+
+
+def _svd_run(A, full_matrices):
+    a = A._data
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if a.size == 0:
+        bu, bv = (m, m) if full_matrices else (m, k), (n, n) if full_matrices else (k, n)
+        u = xp.zeros(a.shape[:-2] + bu, a.dtype)
+        v = xp.zeros(a.shape[:-2] + bv, a.dtype)
+        if u.size:
+            u[...] = xp.eye(*bu, dtype=a.dtype)
+        if v.size:
+            v[...] = xp.eye(*bv, dtype=a.dtype)
+        s = xp.zeros(a.shape[:-2] + (k,), a.dtype)
+    else:
+        u, s, v = xp.linalg.svd(a, full_matrices=full_matrices)
+    U, S, Vh = (_wrap(xp.ascontiguousarray(x.astype(a.dtype, copy=False))) for x in (u, s, v))
+    _record("LinalgSvdBackward0", A, (U, S, Vh),
+            lambda grads, U, S, Vh: _svd_backward(grads, U, S, Vh, full_matrices),
+            U=U, S=S, Vh=Vh)
+    return U, S, Vh
+
+
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    """``A = U diag(S) Vh`` (``torch.return_types.linalg_svd``); singular values descending."""
+    _check_matrix(A, "linalg.svd", square=False, kernel="linalg_svd_cpu")
+    return _out(linalg_svd(*_svd_run(A, full_matrices)), out)
+
+
+def svdvals(A, *, driver=None, out=None):
+    """The singular values of ``A``, in descending order."""
+    _check_matrix(A, "linalg.svd", square=False, kernel="linalg_svd_cpu")
+    return _out(_svd_run(A, False)[1], out)
+
+
+@expose(name="svd")
+def _svd_fn(input, some=True, compute_uv=True, *, out=None):
+    """``torch.svd`` (legacy): ``(U, S, V)`` with ``V`` not transposed."""
+    _check_matrix(input, "linalg.svd", square=False, kernel="linalg_svd_cpu")
+    U, S, Vh = _svd_run(input, not some)
+    if not compute_uv:     # torch returns zero-filled square U and V
+        a = input._data
+        m, n = a.shape[-2:]
+        return _out(svd_t(_wrap(xp.zeros(a.shape[:-2] + (m, m), a.dtype)), S,
+                          _wrap(xp.zeros(a.shape[:-2] + (n, n), a.dtype))), out)
+    return _out(svd_t(U, S, Vh.transpose(-2, -1)), out)
+
+
+# ----------------------------------------------------------------------------- eigh
+
+def _eigh_backward(grads, L, V):
+    gL, gV = grads
+    if gV is None:
+        if gL is None:
+            return None
+        return (V * gL.unsqueeze(-2)) @ _mT(V)
+    VhgV = _mT(V) @ gV
+    VhgV = 0.5 * (VhgV - _mT(VhgV))
+    E = L.unsqueeze(-2) - L.unsqueeze(-1)
+    E = E + _eye_like(L.shape[-1], E)
+    ret = VhgV / E
+    if gL is not None:
+        ret = ret + gL.diag_embed()
+    return V @ (ret @ _mT(V))
+
+
+def _eigh_run(A, UPLO):
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    a = A._data
+    if a.size == 0:
+        w, v = xp.zeros(a.shape[:-1], a.dtype), xp.zeros(a.shape, a.dtype)
+    else:
+        w, v = xp.linalg.eigh(a, UPLO=UPLO)
+    L, V = _wrap(w.astype(a.dtype, copy=False)), _wrap(xp.ascontiguousarray(v))
+    _record("LinalgEighBackward0", A, (L, V), _eigh_backward, L=L, V=V)
+    return L, V
+
+
+def _check_eigh(A):
+    _check_matrix(A, "linalg.eigh", floating=False)
+    if not A.dtype.is_floating_point or A.dtype is D.float16:
+        raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
+                                  f"'{_scalar_name(A.dtype)}'")
+
+
+def eigh(A, UPLO="L", *, out=None):
+    """Eigenvalues (ascending) and eigenvectors of a symmetric matrix
+    (``torch.return_types.linalg_eigh``); only the ``UPLO`` triangle is read."""
+    _check_eigh(A)
+    return _out(linalg_eigh(*_eigh_run(A, UPLO)), out)
+
+
+def eigvalsh(A, UPLO="L", *, out=None):
+    """The eigenvalues of a symmetric matrix, ascending."""
+    _check_eigh(A)
+    return _out(_eigh_run(A, UPLO)[0], out)
+
+
+# ----------------------------------------------------------------------------- pinv, norms
+
+def _pinv_backward(grad, result, self):
+    pinvA, A = result, self
+    m, n = A.shape[-2], A.shape[-1]
+    pinvAh = _mT(pinvA)
+    gradh = _mT(grad)
+    if m <= n:
+        K = gradh @ pinvA
+        KpinvAh = K @ pinvAh
+        return (-_mT(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh
+                + (pinvAh @ pinvA) @ (gradh - K @ A))
+    K = pinvA @ gradh
+    pinvAhK = pinvAh @ K
+    return (-_mT(K @ pinvA) + ((gradh - A @ K) @ pinvA) @ pinvAh + pinvAhK
+            - (pinvAhK @ pinvA) @ A)
+
+
+def _cutoffs(s_max, a, atol, rtol):
+    m, n = a.shape[-2:]
+    eps = xp.finfo(a.dtype).eps
+    if atol is None and rtol is None:
+        rtol = eps * max(m, n)
+    atol = 0.0 if atol is None else atol
+    rtol = 0.0 if rtol is None else rtol
+    atol = atol._data if isinstance(atol, Tensor) else atol
+    rtol = rtol._data if isinstance(rtol, Tensor) else rtol
+    return xp.maximum(xp.asarray(atol)[..., None], xp.asarray(rtol)[..., None] * s_max)
+
+
+@op("LinalgPinvBackward0", name="linalg_pinv", method=False, function=False, promote=None,
+    tensors=("self",), self=_pinv_backward)
+def _pinv(self, atol=None, rtol=None, hermitian=False):
+    A = self
+    m, n = A.shape[-2:]
+    if A.size == 0:
+        return xp.zeros(A.shape[:-2] + (n, m), A.dtype)
+    if hermitian:
+        w, v = xp.linalg.eigh(A)
+        cut = _cutoffs(xp.abs(w).max(-1, keepdims=True), A, atol, rtol)
+        winv = xp.where(xp.abs(w) > cut, 1 / xp.where(w == 0, 1, w), 0).astype(A.dtype)
+        return (v * winv[..., None, :]) @ _mT_np(v)
+    u, s, vh = xp.linalg.svd(A, full_matrices=False)
+    cut = _cutoffs(s[..., :1], A, atol, rtol)
+    sinv = xp.where(s > cut, 1 / xp.where(s == 0, 1, s), 0).astype(A.dtype)
+    return (_mT_np(vh) * sinv[..., None, :]) @ _mT_np(u)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """The Moore–Penrose pseudo-inverse (singular values below the cutoff are dropped)."""
+    if A.ndim < 2 or A.dtype not in (D.float32, D.float64):
+        raise RuntimeError(f"linalg.pinv({_scalar_name(A.dtype)}{{{list(A.shape)}}}): expected "
+                           f"a tensor with 2 or more dimensions of float, double, cfloat or "
+                           f"cdouble types")
+    return run(_pinv, (A, atol, rtol, hermitian), out)
+
+
+@expose
+def pinverse(input, rcond=1e-15):
+    """``torch.pinverse``: :func:`ember.linalg.pinv` with ``rtol=rcond``."""
+    return pinv(input, rtol=rcond)
+
+
+def _vector_norm(A, ord, dim, keepdim, dtype):
+    from . import FUNCTIONS
+    vn = FUNCTIONS.get("vector_norm")
+    if vn is None:
+        vn = globals().get("_fallback_vector_norm")
+    return vn(A, ord, dim, keepdim, dtype=dtype)
+
+
+def _fallback_vector_norm(A, ord=2, dim=None, keepdim=False, *, dtype=None):
+    if ord != 2:
+        raise NotImplementedError("vector_norm: only ord=2 until reduction.vector_norm lands")
+    return (A * A).sum(dim, keepdim=keepdim).sqrt()
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """The Frobenius (``'fro'``), nuclear (``'nuc'``), spectral (``2``, ``-2``) or max-column/
+    row-sum (``1``, ``-1``, ``inf``, ``-inf``) norm over the two dims ``dim``."""
+    _check_matrix(A, "linalg.matrix_norm", square=False,
+                  floating=A.dtype is not D.float16 or ord in ("nuc", 2, -2))
+    if not A.dtype.is_floating_point:
+        _check_matrix(A, "linalg.matrix_norm", square=False)
+    if dtype is not None:
+        A = A.to(dtype)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           f"{' '.join(str(d) for d in dim)}")
+    d0, d1 = norm_dim(dim[0], A.ndim), norm_dim(dim[1], A.ndim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
+                           f"{dim[1]})")
+    inf = float("inf")
+    if ord == "fro":
+        res = _vector_norm(A, 2, (d0, d1), keepdim, None)
+    elif ord == "nuc" or ord in (2, -2):
+        perm = [i for i in range(A.ndim) if i not in (d0, d1)] + [d0, d1]
+        S = svdvals(A.permute(perm))
+        if ord == "nuc":
+            res = S.sum(-1, keepdim=keepdim)
+        else:
+            from .search import amax, amin
+            res = (amax if ord == 2 else amin)(S, -1, keepdim=keepdim)
+        if keepdim:     # torch: unsqueeze, then undo the permutation
+            inv = [0] * A.ndim
+            for k, p in enumerate(perm):
+                inv[p] = k
+            res = res.unsqueeze(-1).permute(inv)
+    elif ord in (1, -1, inf, -inf):
+        from .search import amax, amin
+        sum_dim, red_dim = (d0, d1) if ord in (1, -1) else (d1, d0)
+        if not keepdim and sum_dim < red_dim:
+            red_dim -= 1
+        res = (amax if ord > 0 else amin)(A.abs().sum(sum_dim, keepdim=keepdim), red_dim,
+                                          keepdim=keepdim)
+    else:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    return _out(res, out)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+    """A vector norm (``ord`` a number, ``dim`` an int or None) or a matrix norm (``ord`` a
+    string, or ``dim`` a 2-tuple, or a 2-d input with ``ord`` given)."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None and len(dim) == 2 or dim is None and ord is not None and A.ndim == 2:
+        return matrix_norm(A, "fro" if ord is None else ord,
+                           (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
+    if isinstance(ord, str):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
+                           f"1D or 2D. Got {A.ndim}D.")
+    return _out(_vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype), out)
