@@ -86,6 +86,7 @@ from .random import (
 )
 
 from . import nn, optim, utils  # noqa: E402  (after the core names they use)
+from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 from .serialization import load, save  # noqa: E402
 
 globals().update(_ops.FUNCTIONS)
