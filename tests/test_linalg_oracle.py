@@ -436,3 +436,17 @@ def test_decompositions_gradcheck():
     assert ggc(lambda x: ember.linalg.det(x), (A,))
     assert ggc(lambda x: ember.linalg.cholesky(spd(ember, x)), (A,))
     assert ggc(lambda x: ember.linalg.svdvals(x), (W,))
+
+
+def test_out_forms():
+    a = well((3, 3))
+    for lib in (torch, ember):
+        A = lib.from_numpy(a)
+        o, s, ld = (lib.empty(0, dtype=lib.float64) for _ in range(3))
+        assert lib.linalg.inv(A, out=o) is o
+        r = lib.linalg.slogdet(A, out=(s, ld))
+        assert type(r).__name__ == "linalg_slogdet_out" and r.sign is s
+    check(lambda lib, x: [lib.linalg.inv(x, out=lib.empty(0, dtype=x.dtype)),
+                          lib.tril(x, out=lib.empty(0, dtype=x.dtype)),
+                          lib.kron(x, x, out=lib.empty(0, dtype=x.dtype)),
+                          lib.diag(x, out=lib.empty(0, dtype=x.dtype))], a, grad=False)

@@ -202,8 +202,15 @@ def _out(res, out):
     if isinstance(res, tuple):
         for o, r in zip(out, res):
             _write_out(o, r._data)
-        return out
+        name = type(res).__name__ + "_out"     # torch: torch.return_types.linalg_slogdet_out
+        cls = _OUT_TYPES.get(name)
+        if cls is None:
+            cls = _OUT_TYPES[name] = _return_type(name, type(res)._fields)
+        return cls(*out)
     return _write_out(out, res._data)
+
+
+_OUT_TYPES: dict = {}
 
 
 def _mT(t):
