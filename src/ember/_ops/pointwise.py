@@ -1,13 +1,23 @@
-"""Pointwise ops: arithmetic, unary math, comparisons, clamping and in-place fills.
+"""Pointwise ops of two or more inputs: arithmetic, binary math (atan2, fmod, xlogy …),
+lerp/addcmul/addcdiv, comparisons, logical and bitwise ops, where, clamping and fills.
 
 Each entry: torch's node name, the kernel, and one formula per differentiable input
 (torch's ``derivatives.yaml``), written with ember ops so that they differentiate again.
+Where torch has overloads with different node names (a number or a tensor ``other``:
+``RemainderBackward0``/``1``, ``ClampBackward1``/``0`` …), each overload is its own entry
+and a hand-written wrapper picks one. Unary math lives in ``unary.py``.
 """
 
 from __future__ import annotations
 
 from .._device import xp
 from .registry import COMPARE, FLOAT, NONE, expose, op
+from .registry import run as _run
+from .registry import run_inplace as _run_inplace
+
+
+def _zero_grad(grad):
+    return grad * 0
 
 
 def _is_one(alpha) -> bool:
@@ -101,38 +111,220 @@ def mul(self, other):
     return xp.multiply(self, other)
 
 
-@op("DivBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, other: grad / other,
-    other=lambda grad, self, other: -grad * ((self / other) / other))
-def div(self, other):
-    """True division; integer inputs give the default float dtype."""
+def _div_other(grad, self, other):
+    return -grad * ((self / other) / other)
+
+
+@op("DivBackward0", name="div_true", method=False, function=False, promote=FLOAT,
+    self=lambda grad, other: grad / other, other=_div_other)
+def _div_true(self, other):
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.true_divide(self, other)
 
 
-@op("DivBackward0", name="true_divide", promote=FLOAT, inplace=True,
-    self=lambda grad, other: grad / other,
-    other=lambda grad, self, other: -grad * ((self / other) / other))
-def true_divide(self, other):
-    """Alias of :func:`div`."""
-    with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.true_divide(self, other)
+def _int_zero_check(self, other):
+    """torch's error for an integer division (or modulo) by zero."""
+    if self.dtype.kind in "iub" and xp.any(xp.asarray(other) == 0):
+        raise RuntimeError("ZeroDivisionError")
 
 
-@op("FloorDivideBackward0", tensors=("self", "other"), inplace=True)
-def floor_divide(self, other):
-    """Division rounded down (no gradient, as in torch)."""
+def _floor_div(self, other):
+    if self.dtype == xp.bool_:
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    _int_zero_check(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
-        if self.dtype.kind in "iu" and xp.any(xp.asarray(other) == 0):
-            raise RuntimeError("ZeroDivisionError")
         return xp.floor_divide(self, other)
 
 
-@op("RemainderBackward0", inplace=True, self=lambda grad: grad, tensors=("self", "other"))
-def remainder(self, other):
-    """Python-style remainder (the sign of the divisor)."""
+def _trunc_div(self, other):
+    if self.dtype == xp.bool_:
+        raise NotImplementedError("\"div_trunc_cpu\" not implemented for 'Bool'")
+    _int_zero_check(self, other)
+    if self.dtype.kind in "iu":
+        q = xp.floor_divide(self, other)
+        return q + ((xp.remainder(self, other) != 0) & ((self < 0) != (other < 0)))
     with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.remainder(self, other)
+        return xp.trunc(xp.true_divide(self, other))
+
+
+@op("DivBackward2", name="div_rounding", method=False, function=False,
+    tensors=("self", "other"), self=_zero_grad, other=_zero_grad)
+def _div_rounding(self, other, rounding_mode):
+    return _floor_div(self, other) if rounding_mode == "floor" else _trunc_div(self, other)
+
+
+def _div_entry(input, other, rounding_mode):
+    if rounding_mode is None:
+        return _div_true, (input, other)
+    if rounding_mode not in ("trunc", "floor"):
+        if not isinstance(rounding_mode, str):
+            raise TypeError(f"div() received an invalid combination of arguments - got "
+                            f"(Tensor, {type(other).__name__}, rounding_mode="
+                            f"{type(rounding_mode).__name__}), but expected one of:\n"
+                            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                            " * (Tensor input, Tensor other, *, str rounding_mode, "
+                            "Tensor out = None)\n"
+                            " * (Tensor input, Number other, *, str rounding_mode)\n")
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    return _div_rounding, (input, other, rounding_mode)
+
+
+@expose
+def div(input, other, *, rounding_mode=None, out=None):
+    """Division: true division by default (integers give the default float dtype);
+    ``rounding_mode='trunc'`` or ``'floor'`` rounds the quotient and keeps integer dtypes.
+
+    >>> ember.div(ember.tensor([5., -5.]), 2, rounding_mode="floor")
+    tensor([ 2., -3.])
+    """
+    d, args = _div_entry(input, other, rounding_mode)
+    return _run(d, args, out)
+
+
+def _div_(self, other, *, rounding_mode=None):
+    """In-place version of :meth:`Tensor.div`."""
+    d, args = _div_entry(self, other, rounding_mode)
+    return _run_inplace(d, args)
+
+
+_div_.__name__ = "div_"
+expose(_div_, function=False)
+divide = div
+
+
+@op("DivBackward0", name="true_divide", promote=FLOAT, inplace=True,
+    self=lambda grad, other: grad / other, other=_div_other)
+def true_divide(self, other):
+    """Alias of :func:`div` without rounding."""
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.true_divide(self, other)
+
+
+def _not_implemented(name):
+    def formula(grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
+@op("NotImplemented", tensors=("self", "other"), inplace=True,
+    self=_not_implemented("floor_divide"), other=_not_implemented("floor_divide"))
+def floor_divide(self, other):
+    """Division rounded down, like Python's ``//`` (not differentiable, as in torch).
+
+    >>> ember.floor_divide(ember.tensor([5, -5]), 2)
+    tensor([ 2, -3])
+    """
+    return _floor_div(self, other)
+
+
+def _float_mod(self, other, python: bool):
+    """fmod, or torch's remainder (``fmod`` shifted by ``other`` where the signs differ)."""
+    if self.dtype.kind in "iu":
+        _int_zero_check(self, other)
+        return (xp.remainder if python else xp.fmod)(self, other)
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        mod = xp.fmod(self, other)
+        if python:
+            shift = (mod != 0) & ((xp.asarray(other) < 0) != (mod < 0))
+            mod = xp.where(shift, mod + other, mod).astype(mod.dtype, copy=False)
+        return mod
+
+
+def _no_bool_mod(name):
+    def check(self, other):
+        if _is_bool(self) and _is_bool(other):
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for 'Bool'")
+    return check
+
+
+@op("RemainderBackward0", name="remainder_scalar", method=False, function=False,
+    tensors=("self", "other"), check=_no_bool_mod("remainder"), self=lambda grad: grad)
+def _remainder_scalar(self, other):
+    return _float_mod(self, other, True)
+
+
+@op("RemainderBackward1", name="remainder_tensor", method=False, function=False,
+    check=_no_bool_mod("remainder"), self=lambda grad: grad,
+    other=lambda grad, self, other: -grad * self.div(other, rounding_mode="floor"))
+def _remainder_tensor(self, other):
+    return _float_mod(self, other, True)
+
+
+@op("NotImplemented", name="remainder_scalar_self", method=False, function=False,
+    tensors=("self", "other"), other=_not_implemented("remainder"))
+def _remainder_scalar_self(self, other):
+    return _float_mod(self, other, True)
+
+
+def _remainder_entry(input, other):
+    from .._tensor import Tensor
+    if not isinstance(input, Tensor):
+        return _remainder_scalar_self
+    return _remainder_tensor if isinstance(other, Tensor) else _remainder_scalar
+
+
+@expose
+def remainder(input, other, *, out=None):
+    """Python-style modulus: the result has the sign of ``other``.
+
+    >>> ember.remainder(ember.tensor([-3., 3.]), 2)
+    tensor([1., 1.])
+    """
+    return _run(_remainder_entry(input, other), (input, other), out)
+
+
+def _remainder_(self, other):
+    """In-place version of :meth:`Tensor.remainder`."""
+    return _run_inplace(_remainder_entry(self, other), (self, other))
+
+
+_remainder_.__name__ = "remainder_"
+expose(_remainder_, function=False)
+
+
+@op("FmodBackward0", name="fmod_scalar", method=False, function=False,
+    tensors=("self", "other"), check=_no_bool_mod("fmod"), self=lambda grad: grad)
+def _fmod_scalar(self, other):
+    return _float_mod(self, other, False)
+
+
+@op("FmodBackward1", name="fmod_tensor", method=False, function=False,
+    check=_no_bool_mod("fmod"), self=lambda grad: grad,
+    other=lambda grad, self, other: -grad * self.div(other, rounding_mode="trunc"))
+def _fmod_tensor(self, other):
+    return _float_mod(self, other, False)
+
+
+def _tensor_first(name, input, other):
+    from .._tensor import Tensor
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"({type(input).__name__}, {type(other).__name__}), but expected one "
+                        f"of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                        f" * (Tensor input, Number other, *, Tensor out = None)\n")
+    return isinstance(other, Tensor)
+
+
+@expose
+def fmod(input, other, *, out=None):
+    """C-style modulus: the result has the sign of ``input``.
+
+    >>> ember.fmod(ember.tensor([-3., 3.]), 2)
+    tensor([-1.,  1.])
+    """
+    d = _fmod_tensor if _tensor_first("fmod", input, other) else _fmod_scalar
+    return _run(d, (input, other), out)
+
+
+def _fmod_(self, other):
+    """In-place version of :meth:`Tensor.fmod`."""
+    d = _fmod_tensor if _tensor_first("fmod", self, other) else _fmod_scalar
+    return _run_inplace(d, (self, other))
+
+
+_fmod_.__name__ = "fmod_"
+expose(_fmod_, function=False)
 
 
 def _pow_self(grad, self, exponent):
@@ -146,7 +338,7 @@ def _pow_self(grad, self, exponent):
 def _pow_scalar(self, exponent):
     if self.dtype == xp.bool_:   # bool ** bool: NumPy has no bool power
         return xp.power(self.astype(xp.int8), exponent.astype(xp.int8)).astype(xp.bool_)
-    with xp.errstate(divide="ignore", invalid="ignore"):
+    with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return xp.power(self, exponent)
 
 
@@ -156,7 +348,7 @@ def _pow_exp(grad, self, exponent, result):
     if not isinstance(self, Tensor):
         g = grad * (result * _log_scalar(self))
         return where(exponent >= 0, 0.0 * g, g) if self == 0 else g
-    g = grad * (result * log(self.to(result.dtype)))
+    g = grad * (result * self.to(result.dtype).log())
     return where((self == 0) & (exponent >= 0), 0.0 * g, g)
 
 
@@ -233,86 +425,6 @@ def neg(self):
 negative = neg
 
 
-@op("ReciprocalBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: -grad * (result * result))
-def reciprocal(self):
-    """``1 / self``."""
-    with xp.errstate(divide="ignore"):
-        return xp.reciprocal(self)
-
-
-# ----------------------------------------------------------------------------- unary math
-
-@op("AbsBackward0", inplace=True, self=lambda grad, self: grad * self.sgn())
-def abs(self):
-    """Absolute value."""
-    if self.dtype == xp.bool_:
-        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
-    return xp.abs(self)
-
-
-@op("SgnBackward0", self=lambda grad: grad * 0)
-def sgn(self):
-    """Sign (``x / |x|`` for complex)."""
-    return xp.sign(self)
-
-
-@op("SignBackward0", self=lambda grad: grad * 0, inplace=True)
-def sign(self):
-    """Sign: -1, 0 or 1."""
-    return xp.sign(self)
-
-
-@op("ExpBackward0", promote=FLOAT, inplace=True, self=lambda grad, result: grad * result)
-def exp(self):
-    """Exponential."""
-    with xp.errstate(over="ignore"):
-        return xp.exp(self)
-
-
-@op("LogBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad / self)
-def log(self):
-    """Natural logarithm."""
-    with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.log(self)
-
-
-@op("SqrtBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad / (2 * result))
-def sqrt(self):
-    """Square root."""
-    with xp.errstate(invalid="ignore"):
-        return xp.sqrt(self)
-
-
-@op("SinBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cos())
-def sin(self):
-    """Sine."""
-    return xp.sin(self)
-
-
-@op("CosBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * -self.sin())
-def cos(self):
-    """Cosine."""
-    return xp.cos(self)
-
-
-@op("TanhBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad * (1 - result * result))
-def tanh(self):
-    """Hyperbolic tangent."""
-    return xp.tanh(self)
-
-
-@op("SigmoidBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad * (result * (1 - result)))
-def sigmoid(self):
-    """Logistic sigmoid ``1 / (1 + exp(-x))``."""
-    with xp.errstate(over="ignore"):
-        out = xp.exp(-xp.abs(self))
-        return xp.where(self >= 0, 1 / (1 + out), out / (1 + out)).astype(out.dtype)
-
-
 @op("ReluBackward0", inplace=True, self=lambda grad, result: grad * (result > 0))
 def relu(self):
     """``max(x, 0)``."""
@@ -321,14 +433,358 @@ def relu(self):
     return xp.maximum(self, self.dtype.type(0))
 
 
+# ----------------------------------------------------------------------------- float_power
+
+def _to_double(x):
+    from .. import _dtype as D
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return x.to(D.complex128 if x.dtype.is_complex else D.float64)
+    return complex(x) if isinstance(x, complex) else float(x)
+
+
+@expose
+def float_power(input, exponent, *, out=None):
+    """``input ** exponent`` computed in double precision (float64 result).
+
+    >>> ember.float_power(ember.tensor([2, 3]), 2)
+    tensor([4., 9.], dtype=torch.float64)
+    """
+    return pow(_to_double(input), _to_double(exponent), out=out)
+
+
+def _float_power_(self, exponent):
+    """In-place version of :meth:`Tensor.float_power` (``self`` must be float64)."""
+    from .. import _dtype as D
+    if self.dtype is not D.float64 and self.dtype is not D.complex128:
+        from .registry import _scalar_name
+        raise RuntimeError(f"the base given to float_power_ has dtype {_scalar_name(self.dtype)} "
+                           "but the operation's result requires dtype Double")
+    return self.pow_(_to_double(exponent))
+
+
+_float_power_.__name__ = "float_power_"
+expose(_float_power_, function=False)
+
+
+# ----------------------------------------------------------------------------- binary math
+
+def _tensor_other(name):
+    """A ``check`` raising torch's TypeError when ``other`` is a number, not a tensor."""
+    def check(self, other, *rest):
+        from .._tensor import Tensor
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                            f"{type(other).__name__}")
+    return check
+
+
+def _atan2_self(grad, self, other):
+    return grad * (other * (self * self + other * other).reciprocal())
+
+
+def _atan2_other(grad, self, other):
+    return grad * (-self * (self * self + other * other).reciprocal())
+
+
+@op("Atan2Backward0", promote=FLOAT, inplace=True, check=_tensor_other("atan2"),
+    self=_atan2_self, other=_atan2_other)
+def atan2(self, other):
+    """The angle of the point ``(other, self)``: ``atan(self / other)`` in the right quadrant.
+
+    >>> ember.atan2(ember.tensor([1.0]), ember.tensor([-1.0]))
+    tensor([2.3562])
+    """
+    return xp.arctan2(self, other)
+
+
+@op("HypotBackward0", inplace=True, check=_tensor_other("hypot"),
+    self=lambda grad, self, result: grad * (self / result),
+    other=lambda grad, other, result: grad * (other / result))
+def hypot(self, other):
+    """``sqrt(self**2 + other**2)`` without overflow.
+
+    >>> ember.hypot(ember.tensor([3.0]), ember.tensor([4.0]))
+    tensor([5.])
+    """
+    if self.dtype.kind not in "fc":
+        from .unary import _not_for
+        _not_for(self, "hypot_cpu", "biu")
+    return xp.hypot(self, other)
+
+
+def _fmax_self(grad, self, other):
+    return grad.where((self >= other).logical_or(other.isnan()), 0.0)
+
+
+def _fmax_other(grad, self, other):
+    return grad.where((self >= other).logical_or(other.isnan()).logical_not(), 0.0)
+
+
+def _fmin_self(grad, self, other):
+    return grad.where((self <= other).logical_or(other.isnan()), 0.0)
+
+
+def _fmin_other(grad, self, other):
+    return grad.where((self <= other).logical_or(other.isnan()).logical_not(), 0.0)
+
+
+@op("FmaxBackward0", check=_tensor_other("fmax"), self=_fmax_self, other=_fmax_other)
+def fmax(self, other):
+    """Element-wise maximum that ignores NaN (NaN only where both are NaN).
+
+    >>> ember.fmax(ember.tensor([1.0, float('nan')]), ember.tensor([2.0, 0.0]))
+    tensor([2., 0.])
+    """
+    return xp.fmax(self, other)
+
+
+@op("FminBackward0", check=_tensor_other("fmin"), self=_fmin_self, other=_fmin_other)
+def fmin(self, other):
+    """Element-wise minimum that ignores NaN."""
+    return xp.fmin(self, other)
+
+
+def _copysign_self(grad, self, result):
+    """torch's copysign_tensor_self_backward: ``result / self``, 0 where ``self`` is 0."""
+    return grad * (result / self).where(self != 0, 0.0)
+
+
+@op("CopysignBackward0", name="copysign_tensor", method=False, function=False, promote=FLOAT,
+    self=_copysign_self, other=lambda grad: grad * 0)
+def _copysign_tensor(self, other):
+    return xp.copysign(self, other)
+
+
+@op("CopysignBackward1", name="copysign_scalar", method=False, function=False, promote=FLOAT,
+    tensors=("self", "other"), self=_copysign_self)
+def _copysign_scalar(self, other):
+    return xp.copysign(self, other)
+
+
+@expose
+def copysign(input, other, *, out=None):
+    """``|input|`` with the sign of ``other`` (integers give the default float dtype).
+
+    >>> ember.copysign(ember.tensor([1.0, -2.0]), -1.0)
+    tensor([-1., -2.])
+    """
+    d = _copysign_tensor if _tensor_first("copysign", input, other) else _copysign_scalar
+    return _run(d, (input, other), out)
+
+
+def _copysign_(self, other):
+    """In-place version of :meth:`Tensor.copysign`."""
+    d = _copysign_tensor if _tensor_first("copysign", self, other) else _copysign_scalar
+    return _run_inplace(d, (self, other))
+
+
+_copysign_.__name__ = "copysign_"
+expose(_copysign_, function=False)
+
+
+def _xlogy_kernel(self, other):
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        out = xp.where(self == 0, 0, xp.multiply(self, xp.log(other)))
+        return xp.where(xp.isnan(other), other, out).astype(xp.result_type(self, other),
+                                                              copy=False)
+
+
+def _xlogy_self(grad, self, other):
+    from .._tensor import Tensor
+    nonzero = self != 0
+    return grad * xlogy(nonzero if isinstance(other, Tensor) else nonzero.to(grad.dtype), other)
+
+
+@op("XlogyBackward0", name="xlogy_tensor", method=False, function=False, promote=FLOAT,
+    self=_xlogy_self, other=lambda grad, self, other: grad * self / other)
+def _xlogy_tensor(self, other):
+    return _xlogy_kernel(self, other)
+
+
+@op("XlogyBackward1", name="xlogy_scalar_self", method=False, function=False, promote=FLOAT,
+    tensors=("self", "other"), other=lambda grad, self, other: grad * self / other)
+def _xlogy_scalar_self(self, other):
+    return _xlogy_kernel(self, other)
+
+
+@op("XlogyBackward2", name="xlogy_scalar_other", method=False, function=False,
+    promote=FLOAT, tensors=("self", "other"), self=_xlogy_self)
+def _xlogy_scalar_other(self, other):
+    return _xlogy_kernel(self, other)
+
+
+def _xlogy_entry(input, other):
+    from .._tensor import Tensor
+    if not isinstance(input, Tensor):
+        return _xlogy_scalar_self
+    return _xlogy_tensor if isinstance(other, Tensor) else _xlogy_scalar_other
+
+
+@expose
+def xlogy(input, other, *, out=None):
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN).
+
+    >>> ember.xlogy(ember.tensor([0.0, 2.0]), ember.tensor([0.0, 1.0]))
+    tensor([0., 0.])
+    """
+    return _run(_xlogy_entry(input, other), (input, other), out)
+
+
+def _xlogy_(self, other):
+    """In-place version of :meth:`Tensor.xlogy`."""
+    return _run_inplace(_xlogy_entry(self, other), (self, other))
+
+
+_xlogy_.__name__ = "xlogy_"
+expose(_xlogy_, function=False)
+
+
+# ----------------------------------------------------------------------------- lerp, addc*
+
+_C_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+           "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+           "bool": "bool", "complex64": "c10::complex<float>",
+           "complex128": "c10::complex<double>"}
+
+
+def _lerp_check(self, end, weight):
+    from .._tensor import Tensor
+    if end.dtype is not self.dtype:
+        raise RuntimeError(f"expected dtype {_C_TYPE[self.dtype.name]} for `end` but got dtype "
+                           f"{_C_TYPE[end.dtype.name]}")
+    tensor_w = isinstance(weight, Tensor)
+    if tensor_w and weight.dim() and weight.dtype is not self.dtype:
+        raise RuntimeError(f"expected dtype {_C_TYPE[self.dtype.name]} for `weight` but got "
+                           f"dtype {_C_TYPE[weight.dtype.name]}")
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        from .registry import _scalar_name
+        kernel = "lerp_kernel_tensor" if tensor_w else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{_scalar_name(self.dtype)}'")
+
+
+def _lerp_kernel(self, end, weight):
+    t = self.dtype.type
+    w = weight.astype(self.dtype) if hasattr(weight, "astype") else t(weight)
+    with xp.errstate(invalid="ignore", over="ignore"):
+        diff = end - self
+        return xp.where(xp.abs(w) < 0.5, self + w * diff, end - diff * (t(1) - w))
+
+
+@op("LerpBackward0", name="lerp_scalar", method=False, function=False, promote=NONE,
+    tensors=("self", "end"), check=_lerp_check,
+    self=lambda grad, weight: grad * (1 - weight), end=lambda grad, weight: grad * weight)
+def _lerp_scalar(self, end, weight):
+    return _lerp_kernel(self, end, weight)
+
+
+@op("LerpBackward1", name="lerp_tensor", method=False, function=False, promote=NONE,
+    check=_lerp_check,
+    self=lambda grad, weight: grad * (1 - weight), end=lambda grad, weight: grad * weight,
+    weight=lambda grad, self, end: grad * (end - self))
+def _lerp_tensor(self, end, weight):
+    return _lerp_kernel(self, end, weight)
+
+
+def _lerp_entry(weight):
+    from .._tensor import Tensor
+    return _lerp_tensor if isinstance(weight, Tensor) else _lerp_scalar
+
+
+@expose
+def lerp(input, end, weight, *, out=None):
+    """Linear interpolation ``input + weight * (end - input)``.
+
+    >>> ember.lerp(ember.tensor([0.0, 1.0]), ember.tensor([10.0, 3.0]), 0.5)
+    tensor([5., 2.])
+    """
+    return _run(_lerp_entry(weight), (input, end, weight), out)
+
+
+def _lerp_(self, end, weight):
+    """In-place version of :meth:`Tensor.lerp`."""
+    return _run_inplace(_lerp_entry(weight), (self, end, weight))
+
+
+_lerp_.__name__ = "lerp_"
+expose(_lerp_, function=False)
+
+
+def _value(value, dtype):
+    return value if dtype.kind in "fc" else dtype.type(value)
+
+
+@op("AddcmulBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
+    self=lambda grad: grad,
+    tensor1=lambda grad, tensor2, value: grad * (tensor2 * value),
+    tensor2=lambda grad, tensor1, value: grad * (tensor1 * value))
+def addcmul(self, tensor1, tensor2, *, value=1):
+    """``self + value * tensor1 * tensor2``.
+
+    >>> ember.addcmul(ember.ones(2), ember.tensor([1.0, 2.0]), ember.tensor([3.0, 4.0]), value=2)
+    tensor([ 7., 17.])
+    """
+    if self.dtype == xp.bool_:
+        raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+    v = _value(value, self.dtype)
+    if _is_one(v) and self.dtype.kind in "fc":
+        return self + tensor1 * tensor2
+    return self + v * tensor1 * tensor2
+
+
+def _addcdiv_check(self, tensor1, tensor2, value=1):
+    if not tensor1.dtype.is_floating_point and not tensor1.dtype.is_complex and \
+            not tensor2.dtype.is_floating_point and not tensor2.dtype.is_complex:
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+
+
+@op("AddcdivBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
+    check=_addcdiv_check,
+    self=lambda grad: grad,
+    tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
+    tensor2=lambda grad, tensor1, tensor2, value: -grad * (value * tensor1 / (tensor2 * tensor2)))
+def addcdiv(self, tensor1, tensor2, *, value=1):
+    """``self + value * tensor1 / tensor2``.
+
+    >>> ember.addcdiv(ember.zeros(2), ember.tensor([1.0, 2.0]), ember.tensor([4.0, 4.0]))
+    tensor([0.2500, 0.5000])
+    """
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        if _is_one(value):
+            return self + tensor1 / tensor2
+        return self + _value(value, self.dtype) * tensor1 / tensor2
+
+
 # ----------------------------------------------------------------------------- comparisons
 
 def _comparison(name, ufunc, doc):
+    """A comparison, and its in-place form, which torch records (``EqBackward0`` for a number
+    ``other``, ``EqBackward1`` for a tensor) with zero gradients."""
     def kernel(self, other):
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    return op(None, promote=COMPARE, tensors=("self", "other"), inplace=True)(kernel)
+    entry = op(None, promote=COMPARE, tensors=("self", "other"))(kernel)
+    node = name.capitalize() + "Backward"
+    scalar = op(node + "0", name=name + "_inplace_scalar", method=False, function=False,
+                promote=COMPARE, tensors=("self", "other"), self=_zero_grad)(kernel)
+    tensor = op(node + "1", name=name + "_inplace_tensor", method=False, function=False,
+                promote=COMPARE, self=_zero_grad, other=_zero_grad)(kernel)
+
+    def inplace(self, other):
+        from .._tensor import Tensor
+        return _run_inplace(tensor if isinstance(other, Tensor) else scalar, (self, other))
+    inplace.__name__ = name + "_"
+    inplace.__doc__ = f"In-place version of :meth:`Tensor.{name}` (keeps ``self``'s dtype)."
+    expose(inplace, function=False)
+    return entry
 
 
 eq = _comparison("eq", xp.equal, "Element-wise ``==`` as a bool tensor.")
@@ -338,11 +794,142 @@ le = _comparison("le", xp.less_equal, "Element-wise ``<=`` as a bool tensor.")
 gt = _comparison("gt", xp.greater, "Element-wise ``>`` as a bool tensor.")
 ge = _comparison("ge", xp.greater_equal, "Element-wise ``>=`` as a bool tensor.")
 
+# torch's long names of the comparisons: functions, methods and in-place methods
+ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
+           "not_equal": "ne", "arctan2": "atan2", "clip": "clamp", "divide": "div"}
+
+
+def _check_same_dtype(self, other):
+    if self.dtype is not other.dtype:
+        from .registry import _scalar_name
+        raise RuntimeError(f"{_scalar_name(self.dtype)} did not match "
+                           f"{_scalar_name(other.dtype)}")
+
+
+def _need_tensor(name, value, position=2):
+    from .._tensor import Tensor
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}")
+
+
+@expose
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Element-wise ``|input - other| <= atol + rtol * |other|`` (equal values always close).
+
+    >>> ember.isclose(ember.tensor([1.0, 2.0]), ember.tensor([1.0 + 1e-9, 2.1]))
+    tensor([ True, False])
+    """
+    from .. import _dtype as D
+    from .._tensor import Tensor
+    _need_tensor("isclose", other)
+    _check_same_dtype(input, other)
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
+    a, b = input._data, other._data
+    close = a == b
+    floating = a.dtype.kind in "fc"
+    if equal_nan and floating:
+        close = close | (xp.isnan(a) & xp.isnan(b))
+    if rtol == 0 and atol == 0:
+        return Tensor._wrap(xp.asarray(close))
+    with xp.errstate(invalid="ignore", over="ignore"):
+        if not floating:
+            ft = D.get_default_dtype().np
+            actual = xp.abs(a.astype(xp.int64) - b.astype(xp.int64)).astype(ft)
+            b = b.astype(ft)
+        else:
+            actual = xp.abs(a - b)
+        allowed = atol + xp.abs(rtol * b)
+        close = close | (xp.isfinite(actual) & (actual <= allowed))
+    return Tensor._wrap(xp.asarray(close))
+
+
+@expose
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True when every element of ``input`` is close to ``other`` (see :func:`isclose`).
+
+    >>> ember.allclose(ember.tensor([1.0]), ember.tensor([1.0 + 1e-9]))
+    True
+    """
+    _need_tensor("allclose", other)
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+@expose
+def equal(input, other):
+    """True when both tensors have the same shape and equal elements.
+
+    >>> ember.equal(ember.tensor([1, 2]), ember.tensor([1, 2]))
+    True
+    """
+    _need_tensor("equal", other)
+    if input._data.shape != other._data.shape:
+        return False
+    return bool(xp.array_equal(input._data, other._data))
+
+
+# ----------------------------------------------------------------------------- logical, bitwise
+
+def _write_inplace(self, result):
+    """Store a non-differentiable result in ``self`` (no leaf check, history kept, as torch)."""
+    from .util import broadcast_shapes
+    shape = self._data.shape
+    if result._data.shape != shape and broadcast_shapes(shape, result._data.shape) != shape:
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                           f"{list(broadcast_shapes(shape, result._data.shape))}")
+    xp.copyto(self._data, result._data, casting="unsafe")
+    self._vc.value += 1
+    return self
+
+
+def _logical(name, ufunc):
+    def kernel(self, other):
+        return ufunc(self, other)
+    kernel.__name__ = name
+    kernel.__doc__ = f"Element-wise logical ``{name[8:]}`` (nonzero is True) as a bool tensor."
+    entry = op(None, promote=COMPARE, tensors=("self", "other"), check=_tensor_other(name))(kernel)
+
+    def inplace(self, other):
+        _need_tensor(name + "_", other, 1)
+        return _write_inplace(self, _run(entry, (self, other)))
+    inplace.__name__ = name + "_"
+    inplace.__doc__ = f"In-place version of :meth:`Tensor.{name}` (keeps ``self``'s dtype)."
+    expose(inplace, function=False)
+    return entry
+
+
+logical_and = _logical("logical_and", xp.logical_and)
+logical_or = _logical("logical_or", xp.logical_or)
+logical_xor = _logical("logical_xor", xp.logical_xor)
+
+
+@op(None, promote=NONE, tensors=("self",))
+def logical_not(self):
+    """Element-wise logical NOT (zero is True) as a bool tensor."""
+    return xp.logical_not(self)
+
+
+def _logical_not_(self):
+    """In-place version of :meth:`Tensor.logical_not` (keeps ``self``'s dtype)."""
+    return _write_inplace(self, _run(logical_not, (self,)))
+
+
+_logical_not_.__name__ = "logical_not_"
+expose(_logical_not_, function=False)
+
+
+def _no_float(arr, kernel):
+    if arr.dtype.kind in "fc":
+        from .unary import _not_for
+        _not_for(arr, kernel, "fc")
+
 
 def _bitwise(name, ufunc):
     def kernel(self, other):
-        if self.dtype.kind == "f" or getattr(other, "dtype", xp.dtype(int)).kind == "f":
-            raise RuntimeError(f'"{name}_cpu" not implemented for \'Float\'')
+        _no_float(self, f"{name}_cpu")
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = f"Element-wise ``{name}`` of integer or bool tensors."
@@ -357,47 +944,278 @@ bitwise_xor = _bitwise("bitwise_xor", xp.bitwise_xor)
 @op(None, tensors=("self",), inplace=True)
 def bitwise_not(self):
     """Bitwise NOT (logical NOT on bool tensors)."""
-    if self.dtype.kind == "f":
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    _no_float(self, "bitwise_not_cpu")
     return xp.invert(self)
 
 
-# ----------------------------------------------------------------------------- where, clamp
+@op(None, tensors=("self", "other"), inplace=True)
+def bitwise_left_shift(self, other):
+    """``self << other``; shifts past the width give 0.
 
-def _between(self, lo, hi):
-    mask = None
-    if lo is not None:
-        mask = self >= lo
-    if hi is not None:
-        m = self <= hi
-        mask = m if mask is None else mask & m
-    return mask
-
-
-@op("WhereBackward0", promote=NONE, tensors=("condition", "self", "other"),
-    self=lambda grad, condition: where(condition, grad, 0.0 * grad),
-    other=lambda grad, condition: where(condition, 0.0 * grad, grad))
-def where(condition, self, other):
-    """``self`` where ``condition`` holds, else ``other``."""
-    return xp.where(condition, self, other)
+    >>> ember.bitwise_left_shift(ember.tensor([1, 3]), 2)
+    tensor([ 4, 12])
+    """
+    from .unary import _not_for
+    _not_for(self, "lshift_cpu", "fcb")
+    bits = self.dtype.itemsize * 8
+    other = xp.asarray(other)
+    bad = (other < 0) | (other >= bits)
+    out = xp.left_shift(self, xp.where(bad, 0, other).astype(self.dtype))
+    return xp.where(bad, self.dtype.type(0), out)
 
 
-@op("ClampBackward1", inplace=True, tensors=("self", "min", "max"),
-    self=lambda grad, self, min, max: grad * _between(self, min, max))
-def clamp(self, min=None, max=None):
-    """Limit values to ``[min, max]`` (either bound may be None)."""
+@op(None, tensors=("self", "other"), inplace=True)
+def bitwise_right_shift(self, other):
+    """``self >> other`` (arithmetic for signed integers).
+
+    >>> ember.bitwise_right_shift(ember.tensor([-8, 8]), 2)
+    tensor([-2,  2])
+    """
+    from .unary import _not_for
+    _not_for(self, "rshift_cpu", "fcb")
+    top = self.dtype.itemsize * 8 - (self.dtype.kind == "i")
+    other = xp.asarray(other)
+    bad = (other < 0) | (other >= top)
+    return xp.right_shift(self, xp.where(bad, top, other).astype(self.dtype))
+
+
+# ----------------------------------------------------------------------------- where
+
+def _where_check(condition, self, other):
+    from .registry import _scalar_name
+    if condition.dtype.name != "bool":
+        if condition.dtype.name == "uint8":
+            import warnings
+            warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
+                          "and will be removed in a future version of PyTorch. Use a boolean "
+                          "condition instead.", UserWarning, stacklevel=4)
+            return
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {_scalar_name(condition.dtype)}")
+
+
+@op("WhereBackward0", name="where_op", method=False, function=False, tensors=("self", "other"),
+    check=_where_check,
+    self=lambda grad, condition: where(condition, grad, 0.0),
+    other=lambda grad, condition: where(condition, 0.0, grad))
+def _where(condition, self, other):
+    c = condition._data
+    return xp.where(c if c.dtype == xp.bool_ else c.astype(xp.bool_), self, other)
+
+
+_WHERE_SIGS = (" * (Tensor condition)\n"
+               " * (Tensor condition, Tensor input, Tensor other, *, Tensor out = None)\n"
+               " * (Tensor condition, Number self, Tensor other)\n"
+               " * (Tensor condition, Tensor input, Number other)\n"
+               " * (Tensor condition, Number self, Number other)\n")
+
+
+@expose(method=False)
+def where(condition, input=None, other=None, *, out=None):
+    """``input`` where ``condition`` holds, else ``other`` (broadcast together);
+    ``where(condition)`` is ``condition.nonzero(as_tuple=True)``.
+
+    >>> ember.where(ember.tensor([True, False]), ember.tensor([1.0, 2.0]), 0.0)
+    tensor([1., 0.])
+    """
+    from .._tensor import Tensor
+    if input is None and other is None:
+        return tuple(Tensor._wrap(i.astype(xp.int64)) for i in xp.nonzero(condition._data))
+    if input is None or other is None:
+        got = ", ".join(type(a).__name__ if not isinstance(a, Tensor) else "Tensor"
+                        for a in (condition, input, other) if a is not None)
+        raise TypeError("where() received an invalid combination of arguments - got "
+                        f"({got}), but expected one of:\n" + _WHERE_SIGS)
+    if out is not None:
+        for pos, (pname, a) in enumerate((("input", input), ("other", other)), 2):
+            if not isinstance(a, Tensor):
+                raise TypeError(f"where(): argument '{pname}' (position {pos}) must be Tensor, "
+                                f"not {type(a).__name__}")
+    return _run(_where, (condition, input, other), out)
+
+
+def _where_method(self, condition, other):
+    """``self`` where ``condition`` holds, else ``other`` (torch's ``Tensor.where``)."""
+    return _run(_where, (condition, self, other))
+
+
+_where_method.__name__ = "where"
+expose(_where_method, function=False)
+
+
+# ----------------------------------------------------------------------------- clamp
+
+def _clamp_self(grad, self, min, max):
+    """torch's clamp_backward: the gradient passes where ``min <= self <= max``."""
+    if min is not None and max is not None:
+        return grad.where((self >= min).logical_and(self <= max), 0.0)
+    if min is not None:
+        return grad.where(self >= min, 0.0)
+    return grad.where(self <= max, 0.0)
+
+
+def _clamp_min_grad(grad, self, min, max):
+    if max is None:
+        return grad.where(self < min, 0.0)
+    return grad.where((self < min).logical_and(min < max), 0.0)
+
+
+def _clamp_max_grad(grad, self, min, max):
+    if min is None:
+        return grad.where(self > max, 0.0)
+    return grad.where((self > max).logical_or(max < min), 0.0)
+
+
+def _clamp_kernel(self, min, max):
+    out = self
+    if min is not None:
+        out = xp.maximum(out, min)
+    if max is not None:
+        out = xp.minimum(out, max)
+    return out if out is not self else self.copy()
+
+
+@op("ClampBackward1", name="clamp_scalar", method=False, function=False,
+    tensors=("self", "min", "max"), self=_clamp_self)
+def _clamp_scalar(self, min, max):
+    return _clamp_kernel(self, min, max)
+
+
+@op("ClampBackward0", name="clamp_tensor", method=False, function=False,
+    tensors=("self", "min", "max"), self=_clamp_self, min=_clamp_min_grad, max=_clamp_max_grad)
+def _clamp_tensor(self, min, max):
+    return _clamp_kernel(self, min, max)
+
+
+_CLAMP_FN_SIGS = (" * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
+                  " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n")
+
+
+def _clamp_entry(name, self, min, max, method):
+    from .._tensor import Tensor
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if max is None:
-        return xp.where(self < min, min, self).astype(self.dtype)
-    if min is None:
-        return xp.where(self > max, max, self).astype(self.dtype)
-    out = xp.where(self < min, min, self)
-    return xp.where(out > max, max, out).astype(self.dtype)
+    tmin, tmax = isinstance(min, Tensor), isinstance(max, Tensor)
+    if (tmin or tmax) and not ((tmin or min is None) and (tmax or max is None)):
+        types = [type(b).__name__ if not isinstance(b, Tensor) else "Tensor" for b in (min, max)]
+        if method:
+            bad = ", ".join(f"!{t}!" for t in types)
+            raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                            f"({', '.join(types)}), but expected one of:\n"
+                            f" * (Tensor min = None, Tensor max = None)\n"
+                            f"      didn't match because some of the arguments have invalid "
+                            f"types: ({bad})\n"
+                            f" * (Number min = None, Number max = None)\n"
+                            f"      didn't match because some of the arguments have invalid "
+                            f"types: ({bad})\n")
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"(Tensor, {', '.join(types)}), but expected one of:\n" + _CLAMP_FN_SIGS)
+    return _clamp_tensor if (tmin or tmax) else _clamp_scalar
 
 
+@expose(method=False)
+def clamp(input, min=None, max=None, *, out=None):
+    """Limit values to ``[min, max]``; bounds are numbers or tensors (either may be None).
+
+    >>> ember.clamp(ember.tensor([-2.0, 0.5, 3.0]), -1, 1)
+    tensor([-1.0000,  0.5000,  1.0000])
+    """
+    return _run(_clamp_entry("clamp", input, min, max, False), (input, min, max), out)
+
+
+def _clamp_method(self, min=None, max=None):
+    """Limit values to ``[min, max]`` (see :func:`ember.clamp`)."""
+    return _run(_clamp_entry("clamp", self, min, max, True), (self, min, max))
+
+
+def _inplace_cast_check(self, *bounds):
+    """torch's message when an in-place clamp with number bounds would change the dtype."""
+    from .. import _dtype as D
+    from .registry import _scalar_name
+    nums = [b for b in bounds if b is not None and not hasattr(b, "dtype")]
+    if nums:
+        dt = D.result_type(self, *nums)
+        if not D.can_cast(dt, self.dtype):
+            raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
+                               f"output type {_C_TYPE[self.dtype.name]}")
+
+
+def _clamp_(self, min=None, max=None):
+    """In-place version of :meth:`Tensor.clamp`."""
+    d = _clamp_entry("clamp_", self, min, max, True)
+    _inplace_cast_check(self, min, max)
+    return _run_inplace(d, (self, min, max))
+
+
+_clamp_method.__name__ = "clamp"
+_clamp_.__name__ = "clamp_"
+expose(_clamp_method, function=False)
+expose(_clamp_, function=False)
 clip = clamp
 
+
+@op("ClampMinBackward0", name="clamp_min_scalar", method=False, function=False,
+    tensors=("self", "min"), self=lambda grad, self, min: grad.where(self >= min, 0.0))
+def _clamp_min_scalar(self, min):
+    return xp.maximum(self, min)
+
+
+@op("ClampMinBackward1", name="clamp_min_tensor", method=False, function=False,
+    self=lambda grad, self, min: grad.where(self >= min, 0.0),
+    min=lambda grad, self, min: grad.where(self < min, 0.0))
+def _clamp_min_tensor(self, min):
+    return xp.maximum(self, min)
+
+
+@op("ClampMaxBackward0", name="clamp_max_scalar", method=False, function=False,
+    tensors=("self", "max"), self=lambda grad, self, max: grad.where(self <= max, 0.0))
+def _clamp_max_scalar(self, max):
+    return xp.minimum(self, max)
+
+
+@op("ClampMaxBackward1", name="clamp_max_tensor", method=False, function=False,
+    self=lambda grad, self, max: grad.where(self <= max, 0.0),
+    max=lambda grad, self, max: grad.where(self > max, 0.0))
+def _clamp_max_tensor(self, max):
+    return xp.minimum(self, max)
+
+
+def _bound_op(scalar, tensor, bound):
+    from .._tensor import Tensor
+    return tensor if isinstance(bound, Tensor) else scalar
+
+
+@expose
+def clamp_min(input, min, *, out=None):
+    """``max(input, min)`` element-wise (``min`` a number or a tensor)."""
+    return _run(_bound_op(_clamp_min_scalar, _clamp_min_tensor, min), (input, min), out)
+
+
+@expose
+def clamp_max(input, max, *, out=None):
+    """``min(input, max)`` element-wise (``max`` a number or a tensor)."""
+    return _run(_bound_op(_clamp_max_scalar, _clamp_max_tensor, max), (input, max), out)
+
+
+def _clamp_min_(self, min):
+    """In-place version of :meth:`Tensor.clamp_min`."""
+    _inplace_cast_check(self, min)
+    return _run_inplace(_bound_op(_clamp_min_scalar, _clamp_min_tensor, min), (self, min))
+
+
+def _clamp_max_(self, max):
+    """In-place version of :meth:`Tensor.clamp_max`."""
+    _inplace_cast_check(self, max)
+    return _run_inplace(_bound_op(_clamp_max_scalar, _clamp_max_tensor, max), (self, max))
+
+
+_clamp_min_.__name__ = "clamp_min_"
+_clamp_max_.__name__ = "clamp_max_"
+expose(_clamp_min_, function=False)
+expose(_clamp_max_, function=False)
+
+
+# ----------------------------------------------------------------------------- fills
 
 @op("ZeroBackward0", name="zero", method=False, function=False, inplace=True, promote=NONE,
     self=lambda grad: grad * 0)
@@ -419,3 +1237,45 @@ def _fill(self, value):
 def _copy(self, src, non_blocking=False):
     return xp.broadcast_to(src, self.shape).astype(self.dtype, copy=False)
 
+
+
+# ----------------------------------------------------------------------------- aliases, dunders
+
+def _install_aliases():
+    """torch's alternative names (``greater``, ``arctan2``, ``clip`` …) and the shift operators."""
+    from .._tensor import Tensor
+    from .registry import FUNCTIONS
+    for alias, name in ALIASES.items():
+        FUNCTIONS[alias] = FUNCTIONS[name]
+        setattr(Tensor, alias, getattr(Tensor, name))
+        setattr(Tensor, alias + "_", getattr(Tensor, name + "_"))
+
+    def lshift(self, other):
+        return bitwise_left_shift(self, other)
+
+    def rshift(self, other):
+        return bitwise_right_shift(self, other)
+
+    def rlshift(self, other):
+        from . import scalar_tensor_like
+        return bitwise_left_shift(scalar_tensor_like(other, self), self)
+
+    def rrshift(self, other):
+        from . import scalar_tensor_like
+        return bitwise_right_shift(scalar_tensor_like(other, self), self)
+
+    def ilshift(self, other):
+        return self.bitwise_left_shift_(other)
+
+    def irshift(self, other):
+        return self.bitwise_right_shift_(other)
+
+    for dunder, fn in (("__lshift__", lshift), ("__rshift__", rshift),
+                       ("__rlshift__", rlshift), ("__rrshift__", rrshift),
+                       ("__ilshift__", ilshift), ("__irshift__", irshift)):
+        if dunder not in Tensor.__dict__:
+            fn.__name__ = dunder
+            setattr(Tensor, dunder, fn)
+
+
+_install_aliases()

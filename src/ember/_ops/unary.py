@@ -1,0 +1,662 @@
+"""Unary math: exponentials, logarithms, trigonometry, the error function, rounding, and the
+floating-point predicates (``isnan`` …).
+
+Each entry is torch's node name, a NumPy kernel and the formula of ``derivatives.yaml``,
+written with ember ops (tensor methods) so that it differentiates again. Integer and bool
+inputs of the transcendental ops compute in the default float dtype (``promote=FLOAT``);
+rounding ops keep integer dtypes. NumPy has no ``erf``: ``_erf``/``_erfc`` below are a
+vectorised port of the fdlibm algorithm (Sun Microsystems' ``s_erf.c``, < 1 ulp in
+float64), and ``_erfinv64`` refines a rational first guess by Newton steps on erf (erfc in the
+tails), to within an ulp of the correctly rounded value, as torch's MKL kernel is.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._device import xp
+from .registry import FLOAT, NONE, OPS, expose, op
+from .registry import run as _run
+from .registry import run_inplace as _run_inplace
+
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+def _type_name(arr) -> str:
+    """torch's scalar-type name of an array's dtype (``'Long'``, ``'Bool'`` …)."""
+    from .. import _dtype as D
+    from .registry import _scalar_name
+    return _scalar_name(D._BY_NP[arr.dtype])
+
+
+def _not_for(arr, kernel: str, kinds: str) -> None:
+    """torch's NotImplementedError when ``arr``'s dtype kind is one of ``kinds``."""
+    if arr.dtype.kind in kinds:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(arr)}'")
+
+
+# ----------------------------------------------------------------------------- abs, sign
+
+@op("AbsBackward0", inplace=True, self=lambda grad, self: grad * self.sgn())
+def abs(self):
+    """Absolute value.
+
+    >>> ember.abs(ember.tensor([-1.5, 2.0]))
+    tensor([1.5000, 2.0000])
+    """
+    if self.dtype == xp.bool_:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    return xp.abs(self)
+
+
+def _sign(self):
+    if self.dtype == xp.bool_:
+        return self.copy()
+    out = xp.sign(self)
+    if self.dtype.kind == "f":   # torch's sign(nan) is 0
+        out = xp.where(xp.isnan(out), out.dtype.type(0), out)
+    return out
+
+
+@op("SgnBackward0", inplace=True, self=lambda grad: grad * 0)
+def sgn(self):
+    """Sign (``x / |x|`` for complex; the same as :func:`sign` for real tensors)."""
+    return _sign(self)
+
+
+@op("SignBackward0", inplace=True, self=lambda grad: grad * 0)
+def sign(self):
+    """Sign: -1, 0 or 1 (NaN stays NaN).
+
+    >>> ember.sign(ember.tensor([-2.0, 0.0, 3.0]))
+    tensor([-1.,  0.,  1.])
+    """
+    return _sign(self)
+
+
+@op(None, promote=NONE, tensors=("self",))
+def signbit(self):
+    """True where the sign bit is set (``-0.0`` included)."""
+    if self.dtype.kind in "fc":
+        return xp.signbit(self)
+    return self < 0 if self.dtype.kind == "i" else xp.zeros(self.shape, xp.bool_)
+
+
+# ----------------------------------------------------------------------------- exp, log
+
+@op("ExpBackward0", promote=FLOAT, inplace=True, self=lambda grad, result: grad * result)
+def exp(self):
+    """Exponential.
+
+    >>> ember.exp(ember.tensor([0.0, 1.0]))
+    tensor([1.0000, 2.7183])
+    """
+    with xp.errstate(over="ignore"):
+        return xp.exp(self)
+
+
+@op("Exp2Backward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: grad * (result * _LN2))
+def exp2(self):
+    """``2 ** x``.
+
+    >>> ember.exp2(ember.tensor([0.0, 3.0]))
+    tensor([1., 8.])
+    """
+    with xp.errstate(over="ignore"):
+        return xp.exp2(self)
+
+
+@op("Expm1Backward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: grad * (result + 1))
+def expm1(self):
+    """``exp(x) - 1``, accurate near 0."""
+    with xp.errstate(over="ignore"):
+        return xp.expm1(self)
+
+
+@op("LogBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad / self)
+def log(self):
+    """Natural logarithm.
+
+    >>> ember.log(ember.tensor([1.0, 2.0]))
+    tensor([0.0000, 0.6931])
+    """
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.log(self)
+
+
+@op("Log2Backward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: grad / (self * _LN2))
+def log2(self):
+    """Base-2 logarithm."""
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.log2(self)
+
+
+@op("Log10Backward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: grad / (self * _LN10))
+def log10(self):
+    """Base-10 logarithm."""
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.log10(self)
+
+
+@op("Log1PBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad / (self + 1))
+def log1p(self):
+    """``log(1 + x)``, accurate near 0."""
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.log1p(self)
+
+
+@op("SqrtBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: grad / (2 * result))
+def sqrt(self):
+    """Square root.
+
+    >>> ember.sqrt(ember.tensor([4.0, 2.0]))
+    tensor([2.0000, 1.4142])
+    """
+    with xp.errstate(invalid="ignore"):
+        return xp.sqrt(self)
+
+
+@op("RsqrtBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: -0.5 * grad * result.pow(3))
+def rsqrt(self):
+    """``1 / sqrt(x)``.
+
+    >>> ember.rsqrt(ember.tensor([4.0]))
+    tensor([0.5000])
+    """
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.reciprocal(xp.sqrt(self))
+
+
+@op("ReciprocalBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: -grad * (result * result))
+def reciprocal(self):
+    """``1 / self``."""
+    with xp.errstate(divide="ignore"):
+        return xp.reciprocal(self)
+
+
+@expose
+def square(input, *, out=None):
+    """``input ** 2`` (``PowBackward0``, as in torch); bool squares to int64.
+
+    >>> ember.square(ember.tensor([3.0, -2.0]))
+    tensor([9., 4.])
+    """
+    from .. import _dtype as D
+    if input.dtype is D.bool:
+        input = input.to(D.int64)
+    return input.pow(2) if out is None else _pointwise().pow(input, 2, out=out)
+
+
+def _square_(self):
+    """In-place version of :meth:`Tensor.square`."""
+    return self.pow_(2)
+
+
+_square_.__name__ = "square_"
+expose(_square_, function=False)
+
+
+def _pointwise():
+    from . import pointwise
+    return pointwise
+
+
+# ----------------------------------------------------------------------------- trigonometry
+
+@op("SinBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cos())
+def sin(self):
+    """Sine."""
+    with xp.errstate(invalid="ignore"):
+        return xp.sin(self)
+
+
+@op("CosBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * -self.sin())
+def cos(self):
+    """Cosine."""
+    with xp.errstate(invalid="ignore"):
+        return xp.cos(self)
+
+
+@op("TanBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: grad * (1 + result.pow(2)))
+def tan(self):
+    """Tangent."""
+    with xp.errstate(invalid="ignore"):
+        return xp.tan(self)
+
+
+@op("AsinBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: grad * (-self * self + 1).rsqrt())
+def asin(self):
+    """Arcsine (NaN outside ``[-1, 1]``)."""
+    with xp.errstate(invalid="ignore"):
+        return xp.arcsin(self)
+
+
+@op("AcosBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: grad * -((-self * self + 1).rsqrt()))
+def acos(self):
+    """Arccosine (NaN outside ``[-1, 1]``)."""
+    with xp.errstate(invalid="ignore"):
+        return xp.arccos(self)
+
+
+@op("AtanBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: grad / (self * self + 1))
+def atan(self):
+    """Arctangent."""
+    return xp.arctan(self)
+
+
+@op("SinhBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cosh())
+def sinh(self):
+    """Hyperbolic sine."""
+    with xp.errstate(over="ignore"):
+        return xp.sinh(self)
+
+
+@op("CoshBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.sinh())
+def cosh(self):
+    """Hyperbolic cosine."""
+    with xp.errstate(over="ignore"):
+        return xp.cosh(self)
+
+
+@op("TanhBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: grad * (1 - result * result))
+def tanh(self):
+    """Hyperbolic tangent."""
+    return xp.tanh(self)
+
+
+@op("AsinhBackward0", promote=FLOAT,
+    self=lambda grad, self: grad * (self.pow(2) + 1).rsqrt())
+def asinh(self):
+    """Inverse hyperbolic sine."""
+    return xp.arcsinh(self)
+
+
+@op("AcoshBackward0", promote=FLOAT,
+    self=lambda grad, self: grad * (self.pow(2) - 1).rsqrt())
+def acosh(self):
+    """Inverse hyperbolic cosine (NaN below 1)."""
+    with xp.errstate(invalid="ignore"):
+        return xp.arccosh(self)
+
+
+@op("AtanhBackward0", promote=FLOAT,
+    self=lambda grad, self: grad * (1 / (1 - self.pow(2))))
+def atanh(self):
+    """Inverse hyperbolic tangent (NaN outside ``[-1, 1]``)."""
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.arctanh(self)
+
+
+def _no_derivative(what):
+    def formula(grad):
+        raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
+    return formula
+
+
+def _inverse_hyperbolic_inplace():
+    """torch records the in-place inverse hyperbolics as ``AsinhBackward1`` …, nodes whose
+    backward raises (torch has no derivative for them)."""
+    for name, fn in (("asinh", xp.arcsinh), ("acosh", xp.arccosh), ("atanh", xp.arctanh)):
+        forward = OPS[name]
+        node = forward.node_name[:-1] + "1"
+
+        def kernel(self, _fn=fn):
+            with xp.errstate(divide="ignore", invalid="ignore"):
+                return _fn(self)
+        kernel.__name__ = name + "_inplace"
+
+        entry = op(node, promote=FLOAT, method=False, function=False,
+                   self=_no_derivative(f"inplace version of {name}"))(kernel)
+
+        def method(self, _entry=entry):
+            return _run_inplace(_entry, (self,))
+        method.__name__ = name + "_"
+        method.__doc__ = f"In-place version of :meth:`Tensor.{name}`."
+        expose(method, function=False)
+
+
+_inverse_hyperbolic_inplace()
+
+
+@op("Deg2RadBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad: grad * (math.pi / 180))
+def deg2rad(self):
+    """Degrees to radians."""
+    return xp.multiply(self, self.dtype.type(math.pi / 180))
+
+
+@op("Rad2DegBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad: grad * (180 / math.pi))
+def rad2deg(self):
+    """Radians to degrees."""
+    return xp.multiply(self, self.dtype.type(180 / math.pi))
+
+
+# ----------------------------------------------------------------------------- sigmoid, logit
+
+@op("SigmoidBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: grad * (result * (1 - result)))
+def sigmoid(self):
+    """Logistic sigmoid ``1 / (1 + exp(-x))``."""
+    with xp.errstate(over="ignore"):
+        out = xp.exp(-xp.abs(self))
+        return xp.where(self >= 0, 1 / (1 + out), out / (1 + out)).astype(out.dtype)
+
+
+def _logit_back(grad, self, eps):
+    """torch's infinitely_differentiable_logit_backward."""
+    lo, hi = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+    inside = (self >= lo).logical_and(self <= hi)
+    return (grad / (self * (1.0 - self))).where(inside, float("nan") if eps is None else 0.0)
+
+
+@op("LogitBackward0", promote=FLOAT, inplace=True, self=_logit_back)
+def logit(self, eps=None):
+    """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``.
+
+    >>> ember.logit(ember.tensor([0.5, 0.75]))
+    tensor([0.0000, 1.0986])
+    """
+    if eps is not None and eps >= 0:
+        self = xp.clip(self, self.dtype.type(eps), self.dtype.type(1 - eps))
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        return xp.log(self / (1 - self))
+
+
+# ----------------------------------------------------------------------------- erf family
+
+_ERX = 8.45062911510467529297e-01
+_EFX = 1.28379167095512586316e-01
+# erf on [0, 0.84375)
+_PP = (1.28379167095512558561e-01, -3.25042107247001499370e-01, -2.84817495755985104766e-02,
+       -5.77027029648944159157e-03, -2.37630166566501626084e-05)
+_QQ = (1.0, 3.97917223959155352819e-01, 6.50222499887672944485e-02,
+       5.08130628187576562776e-03, 1.32494738004321644526e-04, -3.96022827877536812320e-06)
+# erf on [0.84375, 1.25)
+_PA = (-2.36211856075265944077e-03, 4.14856118683748331666e-01, -3.72207876035701323847e-01,
+       3.18346619901161753674e-01, -1.10894694282396677476e-01, 3.54783043256182359371e-02,
+       -2.16637559486879084300e-03)
+_QA = (1.0, 1.06420880400844228286e-01, 5.40397917702171048937e-01,
+       7.18286544141962662868e-02, 1.26171219808761642112e-01, 1.36370839120290507362e-02,
+       1.19844998467991074170e-02)
+# erfc on [1.25, 1/0.35)
+_RA = (-9.86494403484714822705e-03, -6.93858572707181764372e-01, -1.05586262253232909814e+01,
+       -6.23753324503260060396e+01, -1.62396669462573470355e+02, -1.84605092906711035994e+02,
+       -8.12874355063065934246e+01, -9.81432934416914548592e+00)
+_SA = (1.0, 1.96512716674392571292e+01, 1.37657754143519042600e+02,
+       4.34565877475229228821e+02, 6.45387271733267880336e+02, 4.29008140027567833386e+02,
+       1.08635005541779435134e+02, 6.57024977031928170135e+00, -6.04244152148580987438e-02)
+# erfc on [1/0.35, 28)
+_RB = (-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.77579549177547519889e+01,
+       -1.60636384855821916062e+02, -6.37566443368389627722e+02, -1.02509513161107724954e+03,
+       -4.83519191608651397019e+02)
+_SB = (1.0, 3.03380607434824582924e+01, 3.25792512996573918826e+02,
+       1.53672958608443695994e+03, 3.19985821950859553908e+03, 2.55305040643316442583e+03,
+       4.74528541206955367215e+02, -2.24409524465858183362e+01)
+
+
+def _poly(coefs, z):
+    """Horner's rule: ``coefs[0] + coefs[1] z + …``."""
+    acc = coefs[-1]
+    for c in coefs[-2::-1]:
+        acc = acc * z + c
+    return acc
+
+
+def _erfc_tail(ax):
+    """``erfc(|x|)`` for ``1.25 <= |x| < 28``: exp(-x²) times a rational correction."""
+    s = 1.0 / (ax * ax)
+    near = ax < 1 / 0.35
+    rs = xp.where(near, _poly(_RA, s) / _poly(_SA, s), _poly(_RB, s) / _poly(_SB, s))
+    z = (ax.view(xp.uint64) & xp.uint64(0xFFFFFFFF00000000)).view(xp.float64)
+    return xp.exp(-z * z - 0.5625) * xp.exp((z - ax) * (z + ax) + rs) / ax
+
+
+def _erf_parts(x):
+    """The three ranges of fdlibm's erf/erfc, as masks and per-range values (float64)."""
+    ax = xp.abs(x)
+    small = ax < 0.84375
+    mid = (ax >= 0.84375) & (ax < 1.25)
+    tail = (ax >= 1.25) & (ax < 28)
+    return ax, small, mid, tail
+
+
+def _erf64(x):
+    x = xp.asarray(x, xp.float64)
+    with xp.errstate(all="ignore"):
+        ax, small, mid, tail = _erf_parts(x)
+        out = xp.where(xp.isnan(x), x, xp.sign(x))          # |x| >= 28 (and inf): ±1
+        if small.any():
+            xs = x[small]
+            z = xs * xs
+            out[small] = xs + xs * (_poly(_PP, z) / _poly(_QQ, z))
+        if mid.any():
+            s = ax[mid] - 1
+            out[mid] = xp.copysign(_ERX + _poly(_PA, s) / _poly(_QA, s), x[mid])
+        if tail.any():
+            r = _erfc_tail(ax[tail])
+            out[tail] = xp.copysign(1 - r, x[tail])
+    return out
+
+
+def _erfc64(x):
+    x = xp.asarray(x, xp.float64)
+    with xp.errstate(all="ignore"):
+        ax, small, mid, tail = _erf_parts(x)
+        out = xp.where(xp.isnan(x), x, xp.where(x > 0, 0.0, 2.0))   # |x| >= 28
+        if small.any():
+            xs = x[small]
+            z = xs * xs
+            y = _poly(_PP, z) / _poly(_QQ, z)
+            out[small] = xp.where(xs < 0.25, 1 - (xs + xs * y), 0.5 - (xs - 0.5 + xs * y))
+        if mid.any():
+            pq = _poly(_PA, ax[mid] - 1) / _poly(_QA, ax[mid] - 1)
+            out[mid] = xp.where(x[mid] >= 0, 1 - _ERX - pq, 1 + (_ERX + pq))
+        if tail.any():
+            r = _erfc_tail(ax[tail])
+            out[tail] = xp.where(x[tail] > 0, r, 2 - r)
+    return out
+
+
+def _in_precision(fn, arr):
+    """Evaluate a float64 special function and round it to ``arr``'s float dtype."""
+    return fn(arr).astype(arr.dtype, copy=False)
+
+
+_ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+_ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+_ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+_ERFINV_D = (3.543889200, 1.637067800)
+
+
+def _erfinv64(y):
+    """erfinv in float64: Pavlis' rational first guess, then Newton steps on ``erf(x) = |y|``
+    in the centre and on ``erfc(x) = 1 - |y|`` (exact there) in the tails, which keeps the
+    result within an ulp all the way to ``±1``."""
+    y = xp.asarray(y, xp.float64)
+    a, b, c, d = _ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D
+    with xp.errstate(all="ignore"):
+        ay = xp.abs(y)
+        z = ay * ay
+        central = ay * _poly(a, z) / _poly((1.0,) + b, z)
+        z = xp.sqrt(-xp.log((1.0 - ay) / 2.0))
+        x = xp.where(ay <= 0.7, central, _poly(c, z) / _poly((1.0,) + d, z))
+        tail = ay > 0.5
+        q = 1.0 - ay
+        for _ in range(3):
+            slope = _TWO_OVER_SQRT_PI * xp.exp(-x * x)
+            x = xp.where(tail, x + (_erfc64(x) - q) / slope, x - (_erf64(x) - ay) / slope)
+        x = xp.where(ay == 1.0, xp.inf, x)
+        x = xp.where(ay > 1.0, xp.nan, x)
+        return xp.where(xp.isnan(y), y, xp.copysign(x, y))
+
+
+@op("ErfBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: (_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
+def erf(self):
+    """The error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``.
+
+    >>> ember.erf(ember.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.8427])
+    """
+    return _in_precision(_erf64, self)
+
+
+@op("ErfcBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: (-_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
+def erfc(self):
+    """The complementary error function ``1 - erf(x)``, accurate where erf is near 1."""
+    return _in_precision(_erfc64, self)
+
+
+@op("ErfinvBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, result: (0.5 * math.sqrt(math.pi) * result.pow(2).exp()) * grad)
+def erfinv(self):
+    """The inverse error function (``±inf`` at ``±1``, NaN outside ``[-1, 1]``).
+
+    >>> ember.erfinv(ember.tensor([0.0, 0.5]))
+    tensor([0.0000, 0.4769])
+    """
+    return _in_precision(_erfinv64, self)
+
+
+# ----------------------------------------------------------------------------- rounding
+
+def _zero_grad(grad):
+    return grad * 0
+
+
+def _rounding(name, ufunc, node, doc):
+    def kernel(self):
+        if self.dtype.kind in "iu":
+            return self.copy()
+        _not_for(self, f"{name}_vml_cpu", "b")
+        return ufunc(self)
+    kernel.__name__ = name
+    kernel.__doc__ = doc
+    return op(node, inplace=True, self=_zero_grad)(kernel)
+
+
+floor = _rounding("floor", xp.floor, "FloorBackward0", "Round down to an integer value.")
+ceil = _rounding("ceil", xp.ceil, "CeilBackward0", "Round up to an integer value.")
+trunc = _rounding("trunc", xp.trunc, "TruncBackward0", "Round towards zero.")
+_round0 = _rounding("round", xp.rint, "RoundBackward0", "Round half to even.")
+
+
+@op("RoundBackward1", name="round_decimals", method=False, function=False, inplace=True,
+    self=_zero_grad)
+def _round_decimals(self, decimals):
+    _not_for(self, "round_cpu", "biu")
+    t = self.dtype.type
+    if decimals >= 0:
+        p = t(10.0 ** decimals)
+        return xp.rint(self * p) / p
+    p = t(10.0 ** -decimals)
+    return xp.rint(self / p) * p
+
+
+@expose
+def round(input, *, decimals=None, out=None):
+    """Round half to even; ``decimals`` digits after the point (negative: before it).
+
+    >>> ember.round(ember.tensor([1.5, 2.5, 0.125]), decimals=2)
+    tensor([1.5000, 2.5000, 0.1200])
+    """
+    from .registry import run
+    if decimals is None:
+        return run(_round0, (input,), out)
+    return run(_round_decimals, (input, decimals), out)
+
+
+def _round_(self, *, decimals=None):
+    """In-place version of :meth:`Tensor.round`."""
+    from .registry import run_inplace
+    if decimals is None:
+        return run_inplace(_round0, (self,))
+    return run_inplace(_round_decimals, (self, decimals))
+
+
+_round_.__name__ = "round_"
+expose(_round_, function=False)
+
+
+@op("FracBackward0", inplace=True, self=lambda grad: grad)
+def frac(self):
+    """The fractional part ``x - trunc(x)`` (sign of ``x``)."""
+    _not_for(self, "frac_cpu", "biu")
+    with xp.errstate(invalid="ignore"):
+        return self - xp.trunc(self)
+
+
+# ----------------------------------------------------------------------------- predicates
+
+def _predicate(name, fn, doc):
+    def kernel(self):
+        if self.dtype.kind in "fc":
+            return fn(self)
+        return xp.zeros(self.shape, xp.bool_) if name != "isfinite" else \
+            xp.ones(self.shape, xp.bool_)
+    kernel.__name__ = name
+    kernel.__doc__ = doc
+    entry = op(None, promote=NONE, tensors=("self",), function=False)(kernel)
+
+    def function(input):
+        return _run(entry, (input,))
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    return expose(function, method=False)
+
+
+isnan = _predicate("isnan", xp.isnan, "True where the element is NaN.")
+isinf = _predicate("isinf", xp.isinf, "True where the element is ±inf.")
+isfinite = _predicate("isfinite", xp.isfinite, "True where the element is neither inf nor NaN.")
+isposinf = _predicate("isposinf", xp.isposinf, "True where the element is +inf.")
+isneginf = _predicate("isneginf", xp.isneginf, "True where the element is -inf.")
+
+
+@op("NanToNumBackward0", promote=NONE, inplace=True,
+    self=lambda grad, self: grad * self.isfinite())
+def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes).
+
+    >>> ember.nan_to_num(ember.tensor([float('nan'), 1.0]))
+    tensor([0., 1.])
+    """
+    if self.dtype.kind not in "fc":
+        return self.copy()
+    info = xp.finfo(self.dtype)
+    t = self.dtype.type
+    with xp.errstate(over="ignore"):
+        out = xp.where(xp.isnan(self), t(nan), self)
+        out = xp.where(xp.isposinf(self), t(info.max if posinf is None else posinf), out)
+        return xp.where(xp.isneginf(self), t(info.min if neginf is None else neginf), out)
+
+
+
+def _install_aliases():
+    """torch's alternative names: ``arcsin`` for ``asin``, ``fix`` for ``trunc`` …"""
+    from .._tensor import Tensor
+    from .registry import FUNCTIONS
+    for alias, name in (("arcsin", "asin"), ("arccos", "acos"), ("arctan", "atan"),
+                        ("arcsinh", "asinh"), ("arccosh", "acosh"), ("arctanh", "atanh"),
+                        ("fix", "trunc"), ("absolute", "abs")):
+        FUNCTIONS[alias] = FUNCTIONS[name]
+        setattr(Tensor, alias, getattr(Tensor, name))
+        setattr(Tensor, alias + "_", getattr(Tensor, name + "_"))
+
+
+_install_aliases()
