@@ -450,3 +450,11 @@ def test_out_forms():
                           lib.tril(x, out=lib.empty(0, dtype=x.dtype)),
                           lib.kron(x, x, out=lib.empty(0, dtype=x.dtype)),
                           lib.diag(x, out=lib.empty(0, dtype=x.dtype))], a, grad=False)
+
+
+def test_inplace_products():
+    m, v, b1, b2 = arr((3, 4)), arr((4,)), arr((2, 3, 4), seed=1), arr((2, 4, 5), seed=2)
+    check(lambda lib, i, a, x: (i * 1).addmv_(a, x, beta=2), arr((3,)), m, v)
+    check(lambda lib, i, a, x: (i * 1).baddbmm_(a, x, alpha=2), arr((2, 3, 5)), b1, b2)
+    check(lambda lib, i, a, x: (i * 1).addbmm_(a, x), arr((3, 5)), b1, b2)
+    check(lambda lib, a, x: a.kron(x), arr((2, 2)), arr((3,)))

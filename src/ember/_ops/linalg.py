@@ -766,7 +766,7 @@ def tensordot(a, b, dims=2, out=None):
     return res
 
 
-@expose(method=False)
+@expose
 def kron(input, other, *, out=None):
     """The Kronecker product of two tensors (dims padded to the larger count)."""
     nd = max(input.ndim, other.ndim)
@@ -779,3 +779,29 @@ def kron(input, other, *, out=None):
         from .registry import _write_out
         return _write_out(out, res._data)
     return res
+
+
+# ----------------------------------------------------------------------------- in-place forms
+
+@expose(function=False)
+def addmv_(self, mat, vec, *, beta=1, alpha=1):
+    """In-place :func:`addmv`."""
+    addmv(self.detach(), mat.detach(), vec.detach(), beta=beta, alpha=alpha)   # the checks
+    from .registry import run_inplace
+    return run_inplace(_addmv, (self, mat, vec, beta, alpha))
+
+
+@expose(function=False)
+def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    """In-place :func:`baddbmm`."""
+    baddbmm(self.detach(), batch1.detach(), batch2.detach(), beta=beta, alpha=alpha)
+    from .registry import run_inplace
+    return run_inplace(_baddbmm, (self, batch1, batch2, beta, alpha))
+
+
+@expose(function=False)
+def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+    """In-place :func:`addbmm`."""
+    addbmm(self.detach(), batch1.detach(), batch2.detach(), beta=beta, alpha=alpha)
+    from .registry import run_inplace
+    return run_inplace(_addbmm, (self, batch1, batch2, beta, alpha))
