@@ -67,6 +67,7 @@ from ._factories import (
 from . import _printing as _tensor_str  # torch._tensor_str.printoptions
 from ._printing import get_printoptions, printoptions, set_printoptions
 from ._tensor import Size, Tensor
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,

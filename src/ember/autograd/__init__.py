@@ -10,7 +10,13 @@ import warnings
 from collections.abc import Sequence
 
 from .. import _errors
-from . import grad_mode  # noqa: F401  (ember.autograd.grad_mode, as torch has)
+from . import functional, grad_mode, graph  # noqa: F401  (ember.autograd.functional …)
+from .anomaly_mode import (
+    detect_anomaly,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_detect_anomaly,
+)
 from .engine import execute
 from .function import Function, FunctionCtx, once_differentiable
 from .functional_check import gradcheck, gradgradcheck
@@ -26,7 +32,9 @@ from .variable import Variable
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "Variable", "gradcheck",
            "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "is_grad_enabled", "is_inference_mode_enabled", "once_differentiable"]
+           "is_grad_enabled", "is_inference_mode_enabled", "once_differentiable", "detect_anomaly",
+           "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+           "functional", "graph"]
 
 
 def _as_tuple(x):

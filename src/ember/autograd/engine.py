@@ -220,6 +220,8 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
                 out = list(r)
     if not retain_graph:
         node._release()
+    if _state.anomaly and _state.anomaly_check_nan:
+        _check_nan(node, out)
     metas = node._input_meta
     for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
         if nxt is None or g is None:
@@ -230,3 +232,11 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
         if buf is None:
             buf = buffers[nxt] = [None] * nxt.num_outputs
         buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+
+def _check_nan(node, out):
+    """Anomaly mode: torch's error when a node returned NaN in one of its outputs."""
+    for i, g in enumerate(out):
+        if g is not None and g._data.dtype.kind in "fc" and xp.isnan(g._data).any():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
+                               "output.")

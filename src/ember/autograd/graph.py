@@ -228,3 +228,63 @@ class AccumulateGrad(Node):
 
 
 from .visualize import explain, render, summary, to_dot  # noqa: E402,F401  (seeing the graph)
+
+# ----------------------------------------------------------------------------- saved-tensor hooks
+
+class saved_tensors_hooks:
+    """Context manager: ``pack_hook(t)`` runs when an op saves ``t`` for backward, and
+    ``unpack_hook(packed)`` when backward needs it back.
+
+    >>> import ember
+    >>> x = ember.ones(2, requires_grad=True)
+    >>> with ember.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t):
+    ...     y = x * x
+    >>> y.sum().backward(); x.grad
+    tensor([2., 2.])
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        st = grad_mode.state
+        if st.saved_hooks_disabled is not None:
+            raise RuntimeError(st.saved_hooks_disabled)
+        st.saved_hooks = st.saved_hooks + ((self.pack_hook, self.unpack_hook),)
+        return self
+
+    def __exit__(self, *exc):
+        st = grad_mode.state
+        st.saved_hooks = st.saved_hooks[:-1]
+        return False
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors are moved to the CPU when packed and back when unpacked (a no-op here)."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda"):
+        def pack(t):
+            return (t.device, t.cpu())
+
+        def unpack(packed):
+            device, t = packed
+            return t.to(device)
+        super().__init__(pack, unpack)
+
+
+class disable_saved_tensors_hooks:
+    """Context manager under which registering saved-tensor hooks raises ``error_message``."""
+
+    def __init__(self, error_message: str):
+        self.error_message = error_message
+
+    def __enter__(self):
+        st = grad_mode.state
+        self._prev = st.saved_hooks_disabled
+        st.saved_hooks_disabled = self.error_message
+        return self
+
+    def __exit__(self, *exc):
+        grad_mode.state.saved_hooks_disabled = self._prev
+        return False

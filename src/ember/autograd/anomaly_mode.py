@@ -1,0 +1,83 @@
+"""Anomaly detection: ``detect_anomaly`` and ``set_detect_anomaly``, as torch's.
+
+While enabled (per thread, in ``grad_mode.state``), the engine checks every gradient a node
+returns and raises ``RuntimeError("Function 'DivBackward0' returned nan values in its 1th
+output.")`` on a NaN (unless ``check_nan=False``).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from . import grad_mode
+
+__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
+           "is_anomaly_check_nan_enabled"]
+
+
+def is_anomaly_enabled() -> bool:
+    """True while anomaly detection is on in this thread."""
+    return grad_mode.state.anomaly
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """True while anomaly detection checks backward outputs for NaN."""
+    return grad_mode.state.anomaly_check_nan
+
+
+class detect_anomaly:
+    """Context manager and decorator that turns anomaly detection on.
+
+    >>> import ember, warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     with ember.autograd.detect_anomaly():
+    ...         ember.autograd.is_anomaly_enabled()
+    True
+    """
+
+    def __init__(self, check_nan: bool = True):
+        self.check_nan = check_nan
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
+                      "and should only be enabled for debugging.", UserWarning, stacklevel=2)
+
+    def __enter__(self):
+        st = grad_mode.state
+        self._prev = (st.anomaly, st.anomaly_check_nan)
+        st.anomaly, st.anomaly_check_nan = True, self.check_nan
+
+    def __exit__(self, *exc):
+        st = grad_mode.state
+        st.anomaly, st.anomaly_check_nan = self._prev
+        return False
+
+    def __call__(self, func):
+        import functools
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            st = grad_mode.state
+            prev = (st.anomaly, st.anomaly_check_nan)
+            st.anomaly, st.anomaly_check_nan = True, self.check_nan
+            try:
+                return func(*args, **kwargs)
+            finally:
+                st.anomaly, st.anomaly_check_nan = prev
+        return wrapper
+
+
+class set_detect_anomaly:
+    """Turn anomaly detection on or off; takes effect at once and works as a context manager."""
+
+    def __init__(self, mode: bool, check_nan: bool = True):
+        st = grad_mode.state
+        self._prev = (st.anomaly, st.anomaly_check_nan)
+        st.anomaly, st.anomaly_check_nan = bool(mode), check_nan
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        st = grad_mode.state
+        st.anomaly, st.anomaly_check_nan = self._prev
+        return False
