@@ -7,6 +7,7 @@ The ops are defined in :mod:`ember._ops.decompositions` (and the products in
 from __future__ import annotations
 
 from ._ops import linalg as _products
+from ._ops.reduction import vector_norm as _vector_norm_fn
 from ._ops.decompositions import (  # noqa: F401
     LinAlgError,
     cholesky,
@@ -34,12 +35,4 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     """The diagonals of the matrices in the last two dims (a view)."""
     return _products.diagonal(A, offset, dim1, dim2)
 
-
-def __getattr__(name):
-    # vector_norm lives in the reductions (written elsewhere); published here once it exists
-    if name == "vector_norm":
-        from . import _ops
-        fn = getattr(_ops, "vector_norm", None) or _ops.FUNCTIONS.get("vector_norm")
-        if fn is not None:
-            return fn
-    raise AttributeError(f"module 'ember.linalg' has no attribute '{name}'")
+vector_norm = _vector_norm_fn

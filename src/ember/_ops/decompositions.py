@@ -798,17 +798,8 @@ def pinverse(input, rcond=1e-15):
 
 
 def _vector_norm(A, ord, dim, keepdim, dtype):
-    from . import FUNCTIONS
-    vn = FUNCTIONS.get("vector_norm")
-    if vn is None:
-        vn = globals().get("_fallback_vector_norm")
-    return vn(A, ord, dim, keepdim, dtype=dtype)
-
-
-def _fallback_vector_norm(A, ord=2, dim=None, keepdim=False, *, dtype=None):
-    if ord != 2:
-        raise NotImplementedError("vector_norm: only ord=2 until reduction.vector_norm lands")
-    return (A * A).sum(dim, keepdim=keepdim).sqrt()
+    from .reduction import vector_norm
+    return vector_norm(A, ord, dim, keepdim, dtype=dtype)
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
