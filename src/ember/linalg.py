@@ -7,7 +7,6 @@ The ops are defined in :mod:`ember._ops.decompositions` (and the products in
 from __future__ import annotations
 
 from ._ops import linalg as _products
-from ._ops.reduction import vector_norm as _vector_norm_fn
 from ._ops.decompositions import (  # noqa: F401
     LinAlgError,
     cholesky,
@@ -26,6 +25,7 @@ from ._ops.decompositions import (  # noqa: F401
     svd,
     svdvals,
 )
+from ._ops.reduction import vector_norm as _vector_norm_fn
 
 matmul = _products.matmul
 tensordot = _products.tensordot
