@@ -797,8 +797,20 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
     xpad = np.pad(x, [(0, 0), (0, 0)] + pads, constant_values=fill) if any(
         a or b for a, b in pads) else x
     win = _windows(xpad, out, kernel, stride, dilation)
-    win = win.reshape(x.shape[:2] + out + (-1,))
-    arg = win.argmax(axis=-1)
+    # scan the kernel offsets (a loop over the window, vectorised over every pixel): the
+    # first maximum wins and NaN counts as the maximum, as in torch's kernel
+    arg = np.zeros(x.shape[:2] + out, np.int64)
+    best = win[(Ellipsis,) + (0,) * nd]
+    for k, off in enumerate(np.ndindex(*kernel)):
+        if k == 0:
+            best = best.copy()
+            continue
+        cand = win[(Ellipsis,) + off]
+        take = cand > best
+        if x.dtype.kind == "f":
+            take |= np.isnan(cand) & ~np.isnan(best)
+        np.copyto(best, cand, where=take)
+        arg[take] = k
     # coordinates of the chosen element, per spatial dim
     koff = np.unravel_index(arg, kernel)
     flat = np.zeros(arg.shape, np.int64)
