@@ -221,6 +221,8 @@ def _permute(self, dims):
 @expose
 def permute(input, *dims):
     """A view with the dims reordered."""
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _shape_arg(dims)
     nd = input._data.ndim
     if len(dims) != nd:
@@ -233,7 +235,7 @@ def permute(input, *dims):
 @op("TransposeBackward0", name="transpose_", method=False, function=False, view=True,
     promote=NONE, self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
 def _transpose(self, dim0, dim1):
-    return xp.swapaxes(self, dim0, dim1)
+    return xp.swapaxes(self, dim0, dim1) if self.ndim else self.view()
 
 
 @expose
@@ -459,6 +461,9 @@ def movedim(input, source, destination):
         raise RuntimeError(f"movedim: repeated dim in `source` ({_dims_list(source)})")
     if len(set(dst)) != len(dst):
         raise RuntimeError(f"movedim: repeated dim in `destination` ({_dims_list(destination)})")
+    if nd == 0:
+        from .indexing import _alias
+        return _alias(input)
     perm = [-1] * nd
     for s, d in zip(src, dst):
         perm[d] = s
