@@ -182,13 +182,19 @@ def _amin(self, dim, keepdim=False):
 @expose
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
-    return _amax(input, norm_dims(dim if dim != () else None, input._data.ndim), keepdim)
+    return _amax(input, _reduction_dims(input, dim), keepdim)
 
 
 @expose
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
-    return _amin(input, norm_dims(dim if dim != () else None, input._data.ndim), keepdim)
+    return _amin(input, _reduction_dims(input, dim), keepdim)
+
+
+def _reduction_dims(input, dim) -> tuple:
+    """``dim`` normalised; a 0-d tensor accepts dim 0 / -1 and reduces over nothing."""
+    dims = norm_dims(dim if dim != () else None, input._data.ndim)
+    return dims if input._data.ndim else ()
 
 
 def _arg(fn, input, dim, keepdim):
@@ -223,7 +229,16 @@ def _pick(grad, self, other, greater):
     return grad * mask + (grad / 2) * tie
 
 
-@op("MaximumBackward0", promote=SAME,
+def _tensors_only(name):
+    def check(self, other):
+        from .._tensor import Tensor
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                            f"{type(other).__name__}")
+    return check
+
+
+@op("MaximumBackward0", promote=SAME, check=_tensors_only("maximum"),
     self=lambda grad, self, other: _pick(grad, self, other, True),
     other=lambda grad, self, other: _pick(grad, other, self, True))
 def maximum(self, other):
@@ -231,7 +246,7 @@ def maximum(self, other):
     return xp.maximum(self, other)
 
 
-@op("MinimumBackward0", promote=SAME,
+@op("MinimumBackward0", promote=SAME, check=_tensors_only("minimum"),
     self=lambda grad, self, other: _pick(grad, self, other, False),
     other=lambda grad, self, other: _pick(grad, other, self, False))
 def minimum(self, other):
