@@ -797,20 +797,18 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
     xpad = np.pad(x, [(0, 0), (0, 0)] + pads, constant_values=fill) if any(
         a or b for a, b in pads) else x
     win = _windows(xpad, out, kernel, stride, dilation)
-    # scan the kernel offsets (a loop over the window, vectorised over every pixel): the
-    # first maximum wins and NaN counts as the maximum, as in torch's kernel
-    arg = np.zeros(x.shape[:2] + out, np.int64)
-    best = win[(Ellipsis,) + (0,) * nd]
-    for k, off in enumerate(np.ndindex(*kernel)):
-        if k == 0:
-            best = best.copy()
-            continue
+    # scan the kernel offsets (a loop over the window, vectorised over every pixel): a later
+    # element wins when it is larger or NaN, as in torch's kernel (`val > max || isnan(val)`)
+    offsets = list(np.ndindex(*kernel))
+    best = win[(Ellipsis,) + offsets[0]]
+    arg = np.zeros(best.shape, np.int32)
+    for k, off in enumerate(offsets[1:], 1):
         cand = win[(Ellipsis,) + off]
         take = cand > best
         if x.dtype.kind == "f":
-            take |= np.isnan(cand) & ~np.isnan(best)
-        np.copyto(best, cand, where=take)
-        arg[take] = k
+            take |= np.isnan(cand)
+        best = np.where(take, cand, best)
+        arg = np.where(take, np.int32(k), arg)
     # coordinates of the chosen element, per spatial dim
     koff = np.unravel_index(arg, kernel)
     flat = np.zeros(arg.shape, np.int64)
