@@ -215,9 +215,9 @@ def _run_program(seed):
                          atol=1e-4 if dtype == "float32" else 1e-10)
 
 
-@pytest.mark.parametrize("block", range(8))
+@pytest.mark.parametrize("block", range(16))
 def test_random_programs(block):
-    """8 blocks x 150 programs x 2-6 steps: a few thousand op cases."""
+    """16 blocks x 150 programs x 2-6 steps: about ten thousand op cases."""
     for seed in range(block * 150, (block + 1) * 150):
         _run_program(seed)
 
@@ -248,3 +248,21 @@ def test_scalar_maximum_is_tensor_only():
 
 def test_amax_0d():
     _both(lambda L, a: a.amax(0), np.array(1.5))
+
+
+def test_transpose_and_flip_of_0d_check_dims():
+    _both(lambda L, a: a.transpose(0, 1), np.array(1.5))
+    _both(lambda L, a: a.flip(1), np.array(1.5))
+
+
+def test_relu_backward_masks_nan():
+    _both(lambda L, a: (lambda z: (z / z).mean(0).sin())(
+        a.relu().repeat(2).index_select(0, L.tensor([0, 1, 2, 4]))), np.array([0.7, -0.3, -1.2]))
+
+
+def test_inplace_on_view_of_fortran_ordered_base():
+    def fn(L, a):
+        b = a.t().clone().t() * 1       # a base whose memory is not C-ordered
+        b[:, 0].mul_(2.0)
+        return b
+    _both(fn, np.arange(6.0).reshape(2, 3))

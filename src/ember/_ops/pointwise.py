@@ -425,7 +425,8 @@ def neg(self):
 negative = neg
 
 
-@op("ReluBackward0", inplace=True, self=lambda grad, result: grad * (result > 0))
+@op("ReluBackward0", inplace=True,
+    self=lambda grad, result: where(result > 0, grad, 0.0))   # threshold_backward: masks NaN
 def relu(self):
     """``max(x, 0)``."""
     if self.dtype == xp.bool_:

@@ -242,9 +242,8 @@ def _transpose(self, dim0, dim1):
 def transpose(input, dim0, dim1):
     """A view with ``dim0`` and ``dim1`` swapped."""
     nd = input._data.ndim
-    if nd == 0:
-        return _transpose(input, 0, 0)
-    return _transpose(input, norm_dim(dim0, nd), norm_dim(dim1, nd))
+    d0, d1 = norm_dim(dim0, nd), norm_dim(dim1, nd)   # a 0-d tensor accepts 0 and -1
+    return _transpose(input, d0, d1) if nd else _transpose(input, 0, 0)
 
 
 swapaxes = expose(transpose, name="swapaxes")
@@ -837,7 +836,8 @@ def _flip(self, dims):
 def flip(input, *dims):
     """Reverse the order of elements along ``dims`` (a copy)."""
     dims = _shape_arg(dims)
-    return _flip(input, norm_dims(dims, input._data.ndim) if input._data.ndim else ())
+    dims = norm_dims(dims, input._data.ndim)      # a 0-d tensor accepts 0 and -1
+    return _flip(input, dims if input._data.ndim else ())
 
 
 @expose

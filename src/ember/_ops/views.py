@@ -15,14 +15,26 @@ from ..autograd.graph import Node
 from .registry import _dt_of, _record
 
 
+def _like_base(base_data, fill=None):
+    """A new array with ``base_data``'s exact strides, over a contiguous buffer of its own,
+    so that any view of the base maps onto it by byte offset (``_region``)."""
+    shape, strides, item = base_data.shape, base_data.strides, base_data.itemsize
+    lo = sum((n - 1) * st for n, st in zip(shape, strides) if st < 0)
+    hi = sum((n - 1) * st for n, st in zip(shape, strides) if st > 0) + item
+    buf = xp.zeros(max(hi - lo, item), xp.uint8)
+    return xp.ndarray(shape, base_data.dtype, buffer=buf, offset=-lo, strides=strides)
+
+
 def _region(arr, like_base, view):
-    """The part of ``arr`` (laid out like ``like_base``) that ``view`` covers."""
+    """The part of ``arr`` (made by ``_like_base(like_base)``) that ``view`` covers."""
     off = view.__array_interface__["data"][0] - like_base.__array_interface__["data"][0]
-    return xp.ndarray(view.shape, arr.dtype, buffer=arr, offset=off, strides=view.strides)
+    start = arr.__array_interface__["data"][0] - arr.base.__array_interface__["data"][0]
+    return xp.ndarray(view.shape, arr.dtype, buffer=arr.base, offset=start + off,
+                      strides=view.strides)
 
 
 def _base_layout_copy(grad, base_data):
-    g = xp.empty_like(base_data)
+    g = _like_base(base_data)
     g[...] = grad
     return g
 
@@ -64,7 +76,7 @@ class AsStridedBackward0(Node):
     _name = "AsStridedBackward0"
 
     def apply(self, grads):
-        g = xp.zeros_like(self._base_data)
+        g = _like_base(self._base_data)
         _region(g, self._base_data, self._view_data)[...] += grads[0]._data
         return [Tensor._wrap(g)]
 
