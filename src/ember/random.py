@@ -40,6 +40,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import _stl
+
 __all__ = [
     "Generator", "default_generator", "manual_seed", "seed", "initial_seed",
     "get_rng_state", "set_rng_state",
@@ -952,178 +954,16 @@ def _topk_largest(row: np.ndarray, k: int) -> np.ndarray:
         keys = np.where(vals == 0, 0, keys)
     q = list(zip(keys.tolist(), range(n)))
     if k * 64 <= n:
-        _partial_sort(q, 0, k, n)
+        _stl.partial_sort(q, 0, k, n, _lt)
     else:
-        _nth_element(q, 0, k - 1, n)
-        _sort(q, 0, k - 1)
+        _stl.nth_element(q, k - 1, _lt)
+        _stl.sort(q, 0, k - 1, _lt)
     return np.array([i for _, i in q[:k]], dtype=np.int64)
 
 
-# libstdc++ algorithms with comp(x, y) = key(x) > key(y) (descending order).
-
 def _lt(x, y) -> bool:
+    """The comparator of torch's topk: descending by key (libstdc++ replay in ``_stl``)."""
     return x[0] > y[0]
-
-
-def _insertion_sort(q, first, last):
-    if first == last:
-        return
-    for i in range(first + 1, last):
-        if _lt(q[i], q[first]):
-            v = q[i]
-            q[first + 1:i + 1] = q[first:i]
-            q[first] = v
-        else:
-            _unguarded_linear_insert(q, i)
-
-
-def _unguarded_linear_insert(q, last):
-    v = q[last]
-    nxt = last - 1
-    while _lt(v, q[nxt]):
-        q[last] = q[nxt]
-        last = nxt
-        nxt -= 1
-    q[last] = v
-
-
-def _final_insertion_sort(q, first, last):
-    if last - first > 16:
-        _insertion_sort(q, first, first + 16)
-        for i in range(first + 16, last):
-            _unguarded_linear_insert(q, i)
-    else:
-        _insertion_sort(q, first, last)
-
-
-def _move_median_to_first(q, result, a, b, c):
-    if _lt(q[a], q[b]):
-        if _lt(q[b], q[c]):
-            m = b
-        elif _lt(q[a], q[c]):
-            m = c
-        else:
-            m = a
-    elif _lt(q[a], q[c]):
-        m = a
-    elif _lt(q[b], q[c]):
-        m = c
-    else:
-        m = b
-    q[result], q[m] = q[m], q[result]
-
-
-def _unguarded_partition_pivot(q, first, last):
-    mid = first + (last - first) // 2
-    _move_median_to_first(q, first, first + 1, mid, last - 1)
-    pivot = q[first]
-    lo, hi = first + 1, last
-    while True:
-        while _lt(q[lo], pivot):
-            lo += 1
-        hi -= 1
-        while _lt(pivot, q[hi]):
-            hi -= 1
-        if not lo < hi:
-            return lo
-        q[lo], q[hi] = q[hi], q[lo]
-        lo += 1
-
-
-def _push_heap(q, first, hole, top, value):
-    parent = (hole - 1) // 2
-    while hole > top and _lt(q[first + parent], value):
-        q[first + hole] = q[first + parent]
-        hole = parent
-        parent = (hole - 1) // 2
-    q[first + hole] = value
-
-
-def _adjust_heap(q, first, hole, length, value):
-    top = hole
-    child = hole
-    while child < (length - 1) // 2:
-        child = 2 * (child + 1)
-        if _lt(q[first + child], q[first + child - 1]):
-            child -= 1
-        q[first + hole] = q[first + child]
-        hole = child
-    if (length & 1) == 0 and child == (length - 2) // 2:
-        child = 2 * (child + 1)
-        q[first + hole] = q[first + child - 1]
-        hole = child - 1
-    _push_heap(q, first, hole, top, value)
-
-
-def _make_heap(q, first, last):
-    length = last - first
-    if length < 2:
-        return
-    parent = (length - 2) // 2
-    while True:
-        _adjust_heap(q, first, parent, length, q[first + parent])
-        if parent == 0:
-            return
-        parent -= 1
-
-
-def _pop_heap(q, first, last, result):
-    value = q[result]
-    q[result] = q[first]
-    _adjust_heap(q, first, 0, last - first, value)
-
-
-def _heap_select(q, first, middle, last):
-    _make_heap(q, first, middle)
-    for i in range(middle, last):
-        if _lt(q[i], q[first]):
-            _pop_heap(q, first, middle, i)
-
-
-def _sort_heap(q, first, last):
-    while last - first > 1:
-        last -= 1
-        _pop_heap(q, first, last, last)
-
-
-def _partial_sort(q, first, middle, last):
-    _heap_select(q, first, middle, last)
-    _sort_heap(q, first, middle)
-
-
-def _introsort_loop(q, first, last, depth):
-    while last - first > 16:
-        if depth == 0:
-            _partial_sort(q, first, last, last)
-            return
-        depth -= 1
-        cut = _unguarded_partition_pivot(q, first, last)
-        _introsort_loop(q, cut, last, depth)
-        last = cut
-
-
-def _sort(q, first, last):
-    if last - first > 1:
-        _introsort_loop(q, first, last, 2 * ((last - first).bit_length() - 1))
-        _final_insertion_sort(q, first, last)
-
-
-def _nth_element(q, first, nth, last):
-    if first == last or nth == last:
-        return
-    depth = 2 * ((last - first).bit_length() - 1)
-    while last - first > 3:
-        if depth == 0:
-            _heap_select(q, first, nth + 1, last)
-            q[first], q[nth] = q[nth], q[first]
-            return
-        depth -= 1
-        cut = _unguarded_partition_pivot(q, first, last)
-        if cut <= nth:
-            first = cut
-        else:
-            last = cut
-    _insertion_sort(q, first, last)
 
 
 # ---------------------------------------------------------------------------------------

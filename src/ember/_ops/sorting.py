@@ -15,6 +15,7 @@ the full ``median()`` splits the gradient evenly between tied values.
 
 from __future__ import annotations
 
+from .. import _stl
 from .._device import xp
 from .registry import NONE, expose, op, run
 from .search import _even, _return_type, _value_selecting_backward
@@ -104,171 +105,7 @@ def _not_implemented_bool(input, kernel):
 # sorts with x86-simd-sort on AVX-512 machines orders ties differently; the wheels checked
 # here use std::sort.)
 
-_THRESHOLD = 16
 _REPLAY_LIMIT = 1 << 16   # elements per call; beyond it ties keep a stable order (faster)
-
-
-def _lg(n):
-    return n.bit_length() - 1
-
-
-def _move_median_to_first(a, result, x, y, z, less):
-    if less(a[x], a[y]):
-        if less(a[y], a[z]):
-            m = y
-        elif less(a[x], a[z]):
-            m = z
-        else:
-            m = x
-    elif less(a[x], a[z]):
-        m = x
-    elif less(a[y], a[z]):
-        m = z
-    else:
-        m = y
-    a[result], a[m] = a[m], a[result]
-
-
-def _unguarded_partition(a, first, last, pivot, less):
-    while True:
-        while less(a[first], a[pivot]):
-            first += 1
-        last -= 1
-        while less(a[pivot], a[last]):
-            last -= 1
-        if not first < last:
-            return first
-        a[first], a[last] = a[last], a[first]
-        first += 1
-
-
-def _partition_pivot(a, first, last, less):
-    mid = first + (last - first) // 2
-    _move_median_to_first(a, first, first + 1, mid, last - 1, less)
-    return _unguarded_partition(a, first + 1, last, first, less)
-
-
-def _adjust_heap(a, first, hole, length, value, less):
-    top = hole
-    child = hole
-    while child < (length - 1) // 2:
-        child = 2 * (child + 1)
-        if less(a[first + child], a[first + child - 1]):
-            child -= 1
-        a[first + hole] = a[first + child]
-        hole = child
-    if length & 1 == 0 and child == (length - 2) // 2:
-        child = 2 * (child + 1)
-        a[first + hole] = a[first + child - 1]
-        hole = child - 1
-    parent = (hole - 1) // 2
-    while hole > top and less(a[first + parent], value):
-        a[first + hole] = a[first + parent]
-        hole = parent
-        parent = (hole - 1) // 2
-    a[first + hole] = value
-
-
-def _make_heap(a, first, last, less):
-    n = last - first
-    if n < 2:
-        return
-    parent = (n - 2) // 2
-    while True:
-        _adjust_heap(a, first, parent, n, a[first + parent], less)
-        if parent == 0:
-            return
-        parent -= 1
-
-
-def _pop_heap(a, first, last, result, less):
-    value = a[result]
-    a[result] = a[first]
-    _adjust_heap(a, first, 0, last - first, value, less)
-
-
-def _heap_select(a, first, middle, last, less):
-    _make_heap(a, first, middle, less)
-    for i in range(middle, last):
-        if less(a[i], a[first]):
-            _pop_heap(a, first, middle, i, less)
-
-
-def _sort_heap(a, first, last, less):
-    while last - first > 1:
-        last -= 1
-        _pop_heap(a, first, last, last, less)
-
-
-def _partial_sort(a, first, middle, last, less):
-    _heap_select(a, first, middle, last, less)
-    _sort_heap(a, first, middle, less)
-
-
-def _insertion_sort(a, first, last, less):
-    if first == last:
-        return
-    for i in range(first + 1, last):
-        val = a[i]
-        if less(val, a[first]):
-            a[first + 1:i + 1] = a[first:i]
-            a[first] = val
-        else:
-            _linear_insert(a, i, less)
-
-
-def _linear_insert(a, last, less):
-    val = a[last]
-    nxt = last - 1
-    while less(val, a[nxt]):
-        a[last] = a[nxt]
-        last = nxt
-        nxt -= 1
-    a[last] = val
-
-
-def _introsort_loop(a, first, last, depth, less):
-    while last - first > _THRESHOLD:
-        if depth == 0:
-            _partial_sort(a, first, last, last, less)
-            return
-        depth -= 1
-        cut = _partition_pivot(a, first, last, less)
-        _introsort_loop(a, cut, last, depth, less)
-        last = cut
-
-
-def stl_sort(a, first, last, less):
-    """GCC's ``std::sort`` of ``a[first:last]`` in place."""
-    if first == last:
-        return
-    _introsort_loop(a, first, last, _lg(last - first) * 2, less)
-    if last - first > _THRESHOLD:
-        _insertion_sort(a, first, first + _THRESHOLD, less)
-        for i in range(first + _THRESHOLD, last):
-            _linear_insert(a, i, less)
-    else:
-        _insertion_sort(a, first, last, less)
-
-
-def stl_nth_element(a, nth, less):
-    """GCC's ``std::nth_element`` over all of ``a``, in place."""
-    first, last = 0, len(a)
-    if first == last or nth == last:
-        return
-    depth = _lg(last - first) * 2
-    while last - first > 3:
-        if depth == 0:
-            _heap_select(a, first, nth + 1, last, less)
-            a[first], a[nth] = a[nth], a[first]
-            return
-        depth -= 1
-        cut = _partition_pivot(a, first, last, less)
-        if cut <= nth:
-            first = cut
-        else:
-            last = cut
-    _insertion_sort(a, first, last, less)
 
 
 def _greater_nan(x, y):
@@ -284,11 +121,11 @@ def _topk_row(row, k, largest, sorted):
     q = [(v, j) for j, v in enumerate(row)]
     less = _greater_nan if largest else _less_nan
     if k * 64 <= len(q):
-        _partial_sort(q, 0, k, len(q), less)
+        _stl.partial_sort(q, 0, k, len(q), less)
     else:
-        stl_nth_element(q, k - 1, less)
+        _stl.nth_element(q, k - 1, less)
         if sorted:
-            stl_sort(q, 0, k - 1, less)
+            _stl.sort(q, 0, k - 1, less)
     return [j for _, j in q[:k]]
 
 
@@ -327,7 +164,7 @@ def _sort_indices(input, dim, descending, stable):
             less = _greater_nan if descending else _less_nan
             for r in xp.nonzero(ties)[0]:
                 q = [(v, j) for j, v in enumerate(rows[r].tolist())]
-                stl_sort(q, 0, len(q), less)
+                _stl.sort(q, 0, len(q), less)
                 ridx[r] = [j for _, j in q]
             idx = back(ridx)
     return idx
@@ -580,7 +417,7 @@ def _mode_index(row):
     """torch's mode kernel on one row: std::sort the (value, index) pairs by value, then
     take the last pair of the first longest run."""
     n = row.size
-    if n <= _THRESHOLD or n > _REPLAY_LIMIT:  # small: std::sort is an insertion sort (stable)
+    if n <= _stl.THRESHOLD or n > _REPLAY_LIMIT:  # small: std::sort is an insertion sort
         vals = xp.sort(row, kind="stable")
         ends = xp.flatnonzero(xp.append(vals[1:] != vals[:-1], True))
         lengths = xp.diff(xp.append(-1, ends))
@@ -588,7 +425,7 @@ def _mode_index(row):
         hits = xp.flatnonzero(row == value) if value == value else xp.flatnonzero(row != row)
         return hits[-1] if hits.size else n - 1
     q = [(v, j) for j, v in enumerate(row.tolist())]
-    stl_sort(q, 0, n, lambda x, y: x[0] < y[0])
+    _stl.sort(q, 0, n, lambda x, y: x[0] < y[0])
     best, best_i, run = 0, 0, 0
     for i in range(n):
         run += 1
