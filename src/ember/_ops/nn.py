@@ -59,6 +59,17 @@ def _softmax(self, dim):
     return _softmax_np(self, dim)
 
 
+@op("SafeSoftmaxBackward0", name="_safe_softmax", method=False, function=False, promote=NONE,
+    self=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)))
+def _safe_softmax(self, dim):
+    """Softmax whose rows that are ``-inf`` everywhere give zeros (attention's masked rows)."""
+    if self.ndim == 0:
+        return xp.ones_like(self)
+    out = _softmax_np(self, dim)
+    dead = xp.all(self == -xp.inf, axis=dim, keepdims=True)
+    return xp.where(dead, xp.zeros((), out.dtype), out) if dead.any() else out
+
+
 @op("LogSoftmaxBackward0", name="_log_softmax", method=False, function=False, promote=NONE,
     self=lambda grad, result, dim: grad - result.exp() * grad.sum(dim, keepdim=True))
 def _log_softmax(self, dim):

@@ -720,3 +720,100 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
     return _apply_reduction(loss, reduction)
+
+
+def _loss_reduction(size_average, reduce, reduction):
+    """The reduction name after the legacy arguments, validated as torch's ``get_enum``."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction_enum(reduction)
+    return reduction
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """``1 - cos(x1, x2)`` where ``target == 1``, ``max(0, cos - margin)`` where ``-1``.
+
+    >>> import ember, ember.nn.functional as F
+    >>> F.cosine_embedding_loss(ember.ones(2, 3), ember.ones(2, 3), ember.ones(2)).item()
+    0.0
+    """
+    reduction = _loss_reduction(size_average, reduce, reduction)
+    em = _ember()
+    td = target.ndim
+    if td not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if td == 1 and (input1.ndim != 2 or input2.ndim != 2):
+        raise RuntimeError("1D target tensor expects 2D input tensors, but found inputs with "
+                           f"sizes {list(input1.shape)} and {list(input2.shape)}.")
+    if td == 0 and (input1.ndim != 1 or input2.ndim != 1):
+        raise RuntimeError("0D target tensor expects 1D input tensors, but found inputs with "
+                           f"sizes {list(input1.shape)} and {list(input2.shape)}.")
+    prod_sum = (input1 * input2).sum(td)
+    mag1 = (input1 * input1).sum(td) + 1e-12
+    mag2 = (input2 * input2).sum(td) + 1e-12
+    cos = prod_sum / (mag1 * mag2).sqrt_()
+    zeros = em.zeros_like(cos)
+    pos = 1 - cos
+    neg = (cos - margin).clamp_min_(0)
+    out = em.where(target == 1, pos, zeros) + em.where(target == -1, neg, zeros)
+    return _apply_reduction(out, reduction)
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                        size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)``.
+
+    >>> import ember, ember.nn.functional as F
+    >>> F.margin_ranking_loss(ember.tensor([1.]), ember.tensor([2.]), ember.tensor([1.])).item()
+    1.0
+    """
+    reduction = _loss_reduction(size_average, reduce, reduction)
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
+                           f"target: {target.size()} ")
+    out = (-target * (input1 - input2) + margin).clamp_min_(0)
+    return _apply_reduction(out, reduction)
+
+
+# ============================================================================ attention
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask=None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, scale=None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """``softmax(q @ k^T * scale + mask) @ v``, composed as torch's math backend.
+
+    Bool masks keep ``True`` positions (others get ``-inf``); float masks are added. Rows
+    masked everywhere give zeros (torch's ``_safe_softmax``).
+
+    >>> import ember, ember.nn.functional as F
+    >>> q = ember.ones(1, 2, 4)
+    >>> F.scaled_dot_product_attention(q, q, q).shape
+    torch.Size([1, 2, 4])
+    """
+    em = _ember()
+    if attn_mask is not None and is_causal:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
+    L, S = query.shape[-2], key.shape[-2]
+    sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
+    root = math.sqrt(abs(sc))
+    if is_causal:
+        attn_mask = Tensor._wrap(np.tril(np.ones((L, S), dtype=bool)))
+    if attn_mask is not None and attn_mask.dtype is D.bool:
+        attn_mask = Tensor._wrap(np.where(attn_mask._data, 0.0, -np.inf).astype(
+            query._data.dtype))
+    if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
+        rep = query.shape[-3] // key.shape[-3]
+        key = key.repeat_interleave(rep, -3)
+        value = value.repeat_interleave(rep, -3)
+    q = query * (-root if sc < 0 else root)
+    attn = em.matmul(q, key.transpose(-2, -1) * root)
+    if attn_mask is not None:
+        attn = attn + attn_mask
+    attn = _N._safe_softmax(attn, attn.ndim - 1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return em.matmul(attn, value)
+
