@@ -124,3 +124,63 @@ def test_sdpa_errors_and_grad():
     m = ember.from_numpy(arr((3, 3), "float64", 7))
     gradcheck(lambda a, b, c: EF.scaled_dot_product_attention(a, b, c, attn_mask=m), q,
               arr((2, 3, 4), "float64", 2), arr((2, 3, 4), "float64", 3))
+
+
+# ============================================================================ interpolate
+
+INTERP_CASES = [
+    {"size": 7}, {"size": 3}, {"size": 10}, {"scale_factor": 2}, {"scale_factor": 1.7},
+    {"scale_factor": 0.6}, {"scale_factor": 2.3}, {"scale_factor": 1.7,
+                                                   "recompute_scale_factor": True},
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("kw", INTERP_CASES)
+@pytest.mark.parametrize("mode", ["nearest", "linear", "linear_ac"])
+def test_interpolate_1d(dtype, kw, mode):
+    kw = dict(kw)
+    if mode == "linear_ac":
+        mode, kw["align_corners"] = "linear", True
+    check(lambda lib, x: F(lib).interpolate(x, mode=mode, **kw), arr((2, 3, 5), dtype, 1))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("kw", INTERP_CASES[:7] + [{"size": (3, 11)}, {"size": (1, 1)},
+                                                   {"scale_factor": (0.6, 2.3)}])
+@pytest.mark.parametrize("mode", ["nearest", "bilinear", "bilinear_ac"])
+def test_interpolate_2d(dtype, kw, mode):
+    kw = dict(kw)
+    if mode == "bilinear_ac":
+        mode, kw["align_corners"] = "bilinear", True
+    check(lambda lib, x: F(lib).interpolate(x, mode=mode, **kw), NC(arr((2, 3, 5, 7), dtype, 1)))
+
+
+def test_interpolate_errors():
+    x = arr((1, 2, 5, 6), "float32", 1)
+    for kw in ({"size": 0}, {"size": (3, 0), "mode": "bilinear"}, {"size": 2, "scale_factor": 2},
+               {}, {"size": (2,)}, {"size": (2.0, 3)}, {"scale_factor": (2, 2, 2)},
+               {"size": 2, "align_corners": True}, {"size": 2, "mode": "linear"},
+               {"size": 3, "recompute_scale_factor": True}, {"scale_factor": 0.1}):
+        check(lambda lib, a, kw=kw: F(lib).interpolate(a, **kw), x)
+    check(lambda lib, a: F(lib).interpolate(a, size=0), arr((1, 2, 5), "float32", 1))
+    check(lambda lib, a: F(lib).interpolate(a, size=3, mode="bilinear"), arr((1, 2, 5), "float32"))
+    check(lambda lib, a: F(lib).interpolate(a, size=3, mode="xyz"), arr((1, 2, 5), "float32"))
+    check(lambda lib, a: F(lib).interpolate(a, size=3), arr((5, 2), "float32"))
+
+
+def test_interpolate_gradcheck_and_modules():
+    x = arr((1, 2, 3, 4), "float64", 1)
+    for mode, ac in (("nearest", None), ("bilinear", False), ("bilinear", True)):
+        gradcheck(lambda a, m=mode, ac=ac: EF.interpolate(a, size=(5, 3), mode=m, align_corners=ac),
+                  x)
+    assert ember.autograd.gradgradcheck(
+        lambda a: EF.interpolate(a, scale_factor=1.5, mode="bilinear"),
+        (ember.from_numpy(x).requires_grad_(),))
+    for args in ({"scale_factor": 2}, {"size": (4, 5), "mode": "bilinear"}):
+        assert repr(ember.nn.Upsample(**args)) == repr(torch.nn.Upsample(**args))
+        t = torch.nn.Upsample(**args)(torch.from_numpy(x))
+        e = ember.nn.Upsample(**args)(ember.from_numpy(x))
+        _close(t, e, 1e-12)
+    t = torch.nn.UpsamplingBilinear2d(scale_factor=2)(torch.from_numpy(x))
+    _close(t, ember.nn.UpsamplingBilinear2d(scale_factor=2)(ember.from_numpy(x)), 1e-12)

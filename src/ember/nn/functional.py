@@ -817,3 +817,101 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         attn = dropout(attn, dropout_p, True)
     return em.matmul(attn, value)
 
+
+
+# ============================================================================ upsampling
+
+def _is_int(x) -> bool:
+    import numbers
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool) or (
+        isinstance(x, Tensor) and not x.dtype.is_floating_point)
+
+
+def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+                align_corners=None, recompute_scale_factor=None,
+                antialias: bool = False) -> Tensor:
+    """Resample the spatial dims of (N, C, L) or (N, C, H, W) input to ``size`` or by
+    ``scale_factor``; modes ``'nearest'``, ``'linear'`` (3-D) and ``'bilinear'`` (4-D).
+
+    >>> import ember, ember.nn.functional as F
+    >>> F.interpolate(ember.arange(3.).view(1, 1, 3), scale_factor=2).tolist()
+    [[[0.0, 0.0, 1.0, 1.0, 2.0, 2.0]]]
+    """
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.ndim - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        scales = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size "
+                    f"of {size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                    "and output size in (o1, o2, ...,oK) format.")
+            if not all(_is_int(x) for x in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] "
+                                "or Tuple[int, int, int], but got size with types "
+                                f"{[type(x) for x in size]}")
+            out_size = [int(s) for s in size]
+        else:
+            out_size = [int(size)] * dim
+    elif scale_factor is not None:
+        out_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. Please provide input tensor in "
+                    "(N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+            scales = [float(s) for s in scale_factor]
+        else:
+            scales = [float(scale_factor)] * dim
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor:
+        out_size = [int(input.shape[i + 2] * scales[i]) for i in range(dim)]
+        scales = None
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported by ember")
+    key = (mode, dim)
+    if key not in _N.RESAMPLE_OPS:
+        for m, need in (("bilinear", 4), ("trilinear", 5), ("linear", 3)):
+            if mode == m and input.ndim in (3, 4, 5) and input.ndim != need:
+                raise NotImplementedError(f"Got {input.ndim}D input, but {m} mode needs "
+                                          f"{need}D input")
+        if input.ndim not in (3, 4, 5) or mode not in (
+                "nearest", "linear", "bilinear", "bicubic", "trilinear", "lanczos", "area",
+                "nearest-exact"):
+            raise NotImplementedError(
+                "Input Error: Only 3D, 4D and 5D input Tensors supported"
+                f" (got {input.ndim}D) for the modes: nearest | linear | bilinear | bicubic | "
+                f"trilinear | lanczos | area | nearest-exact (got {mode})")
+        raise NotImplementedError(f"interpolate: mode '{mode}' on {input.ndim}D input is not "
+                                  "supported by ember")
+    if out_size is None:
+        out_size = [int(input.shape[i + 2] * scales[i]) for i in range(dim)]
+    if any(s <= 0 for s in out_size) or any(s <= 0 for s in input.shape[2:]):
+        names = ("H", "W")[-dim:] if dim <= 2 else ("D", "H", "W")
+        i = ", ".join(f"{n}: {s}" for n, s in zip(names, input.shape[2:]))
+        o = ", ".join(f"{n}: {s}" for n, s in zip(names, out_size))
+        sep = " and" if dim == 1 else ""
+        raise RuntimeError("Input and output sizes should be greater than 0, but got "
+                           f"input ({i}){sep} output ({o})")
+    plan = _N.resample_plan(tuple(input.shape), out_size, mode, align_corners, scales,
+                            input._data.dtype)
+    return _N.RESAMPLE_OPS[key](input, plan)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated alias of :func:`interpolate`."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
