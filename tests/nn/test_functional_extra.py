@@ -184,3 +184,56 @@ def test_interpolate_gradcheck_and_modules():
         _close(t, e, 1e-12)
     t = torch.nn.UpsamplingBilinear2d(scale_factor=2)(torch.from_numpy(x))
     _close(t, ember.nn.UpsamplingBilinear2d(scale_factor=2)(ember.from_numpy(x)), 1e-12)
+
+
+# ============================================================================ unfold / fold
+
+BLOCKS = [{"kernel_size": 2}, {"kernel_size": (2, 3), "stride": 2},
+          {"kernel_size": (3, 2), "dilation": (2, 1), "padding": (1, 2), "stride": (2, 3)},
+          {"kernel_size": 1, "padding": 1}]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("kw", BLOCKS)
+def test_unfold_fold(dtype, kw):
+    x = arr((2, 3, 7, 8), dtype, 1)
+    check(lambda lib, a: F(lib).unfold(a, **kw), x)
+    check(lambda lib, a: F(lib).unfold(a, **kw), NC(x))
+    check(lambda lib, a: F(lib).unfold(a, **kw), x[0])
+    cols = TF.unfold(torch.from_numpy(x), **kw).numpy()
+    check(lambda lib, a: F(lib).fold(a, (7, 8), **kw), cols)
+    check(lambda lib, a: F(lib).fold(a, (7, 8), **kw), NC(cols))
+    check(lambda lib, a: F(lib).fold(a, (7, 8), **kw), cols[0])
+
+
+def test_unfold_fold_empty_and_errors():
+    check(lambda lib, a: F(lib).unfold(a, 2), arr((0, 3, 4, 4)))
+    check(lambda lib, a: F(lib).fold(a, (3, 3), 2), arr((0, 12, 4)))
+    x = arr((2, 3, 5, 6))
+    for args, kw in (((2,), {"stride": 0}), ((0,), {}), ((7,), {}), ((2,), {"dilation": 0}),
+                     ((2,), {"padding": -1}), ((2,), {"padding": -1, "stride": 0})):
+        check(lambda lib, a, args=args, kw=kw: F(lib).unfold(a, *args, **kw), x)
+    for shape in ((5, 6), (6,), (2, 0, 4, 4), (0, 4, 4), (1, 2, 3, 4, 5)):
+        check(lambda lib, a: F(lib).unfold(a, 2), arr(shape))
+    for shape, args, kw in (((2, 12, 4), ((3, 3), 2), {}), ((2, 13, 4), ((3, 3), 2), {}),
+                            ((2, 12, 5), ((3, 3), 2), {}), ((2, 12, 4, 1), ((3, 3), 2), {}),
+                            ((2, 12, 1), ((1, 1), 2), {}), ((2, 12, 4), ((3, 3), 2),
+                                                           {"stride": 0, "dilation": 0}),
+                            ((2, 12, 4), ((3, 3), 2), {"dilation": 0, "padding": -1}),
+                            ((2, 12, 4), ((3, 3), 0), {"stride": 0}), ((2, 0, 4), ((3, 3), 2), {}),
+                            ((2, 12, 1), ((0, 0), 2), {"padding": 1})):
+        check(lambda lib, a, args=args, kw=kw: F(lib).fold(a, *args, **kw), arr(shape))
+
+
+def test_unfold_fold_gradcheck_and_modules():
+    x = arr((1, 2, 4, 5), "float64", 1)
+    kw = {"kernel_size": (2, 3), "dilation": (1, 2), "padding": 1, "stride": (2, 1)}
+    gradcheck(lambda a: EF.unfold(a, **kw), x)
+    cols = TF.unfold(torch.from_numpy(x), **kw).numpy()
+    gradcheck(lambda a: EF.fold(a, (4, 5), **kw), cols)
+    assert ember.autograd.gradgradcheck(lambda a: EF.unfold(a, **kw) ** 2,
+                                        (ember.from_numpy(x).requires_grad_(),))
+    for em, tm, inp in ((ember.nn.Unfold(**kw), torch.nn.Unfold(**kw), x),
+                        (ember.nn.Fold((4, 5), **kw), torch.nn.Fold((4, 5), **kw), cols)):
+        assert repr(em) == repr(tm)
+        _close(tm(torch.from_numpy(inp)), em(ember.from_numpy(inp)), 1e-12)

@@ -1442,3 +1442,55 @@ RESAMPLE_OPS = {("nearest", 1): _make_resample("UpsampleNearest1DBackward0"),
                 ("nearest", 2): _make_resample("UpsampleNearest2DBackward0"),
                 ("linear", 1): _make_resample("UpsampleLinear1DBackward0"),
                 ("bilinear", 2): _make_resample("UpsampleBilinear2DBackward0")}
+
+
+# ============================================================================ im2col / col2im
+# ``unfold`` gathers every sliding block through one strided view; ``fold`` adds the blocks
+# back with one vectorised slice-add per kernel offset. Each is the other's backward.
+
+def _im2col_np(x, kernel, dilation, padding, stride):
+    unb = x.ndim == 3
+    if unb:
+        x = x[None]
+    n, c = x.shape[:2]
+    out = _conv_out(x.shape[2:], kernel, stride, padding, dilation)
+    win = _windows(_pad_np(x, padding), out, kernel, stride, dilation)   # N, C, oh, ow, kh, kw
+    cols = win.transpose(0, 1, 4, 5, 2, 3).reshape(n, c * kernel[0] * kernel[1],
+                                                   out[0] * out[1])
+    return cols[0] if unb else cols
+
+
+def _col2im_np(cols, output_size, kernel, dilation, padding, stride):
+    unb = cols.ndim == 2
+    if unb:
+        cols = cols[None]
+    (kh, kw), (dh, dw), (sh, sw) = kernel, dilation, stride
+    n = cols.shape[0]
+    c = cols.shape[1] // (kh * kw)
+    oh, ow = _conv_out(output_size, kernel, stride, padding, dilation)
+    blocks = cols.reshape(n, c, kh, kw, oh, ow)
+    hp, wp = output_size[0] + 2 * padding[0], output_size[1] + 2 * padding[1]
+    out = xp.zeros((n, c, hp, wp), cols.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                j * dw:j * dw + sw * (ow - 1) + 1:sw] += blocks[:, :, i, j]
+    out = out[:, :, padding[0]:padding[0] + output_size[0], padding[1]:padding[1] + output_size[1]]
+    out = xp.ascontiguousarray(out)
+    return out[0] if unb else out
+
+
+@op("Im2ColBackward0", name="im2col", method=False, function=False, promote=NONE,
+    self=lambda grad, self_shape, kernel_size, dilation, padding, stride:
+    col2im(grad, tuple(self_shape[-2:]), kernel_size, dilation, padding, stride))
+def im2col(self, kernel_size, dilation, padding, stride):
+    """Sliding blocks of (N, C, H, W) as columns (N, C * kh * kw, L)."""
+    return _im2col_np(self, kernel_size, dilation, padding, stride)
+
+
+@op("Col2ImBackward0", name="col2im", method=False, function=False, promote=NONE,
+    self=lambda grad, kernel_size, dilation, padding, stride:
+    im2col(grad, kernel_size, dilation, padding, stride))
+def col2im(self, output_size, kernel_size, dilation, padding, stride):
+    """Sum columns (N, C * kh * kw, L) back into (N, C, *output_size)."""
+    return _col2im_np(self, output_size, kernel_size, dilation, padding, stride)

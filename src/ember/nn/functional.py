@@ -915,3 +915,93 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated alias of :func:`interpolate`."""
     return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+# ============================================================================ unfold / fold
+
+def _pair(x) -> tuple:
+    return tuple(int(v) for v in x) if isinstance(x, (list, tuple)) else (int(x), int(x))
+
+
+def _block_args_check(k, d, p, s, order):
+    msgs = {"k": (k, "kernel size should be greater than zero, but got kernel_height: "
+                  f"{k[0]} kernel_width: {k[1]}"),
+            "d": (d, "dilation should be greater than zero, but got dilation_height: "
+                  f"{d[0]} dilation_width: {d[1]}"),
+            "s": (s, "stride should be greater than zero, but got stride_height: "
+                  f"{s[0]} stride_width: {s[1]}")}
+    for key in order:
+        if key == "p":
+            if p[0] < 0 or p[1] < 0:
+                raise RuntimeError("padding should be non-negative, but got pad_height: "
+                                   f"{p[0]} pad_width: {p[1]}")
+            continue
+        v, msg = msgs[key]
+        if v[0] <= 0 or v[1] <= 0:
+            raise RuntimeError(msg)
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Extract sliding blocks of (N, C, H, W) input as columns (N, C * kh * kw, L)
+    (node ``Im2ColBackward0``).
+
+    >>> import ember, ember.nn.functional as F
+    >>> F.unfold(ember.ones(1, 2, 3, 3), 2).shape
+    torch.Size([1, 8, 4])
+    """
+    from .._ops.util import norm_dim
+    k, d, p, s = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    _block_args_check(k, d, p, s, "kdps")
+    sh = input.shape
+    nd = input.ndim
+    if nd == 1 and input.requires_grad and _ember().is_grad_enabled():
+        norm_dim(-2, nd)   # torch's autograd kernel reads size(-2) first
+    valid = sh[norm_dim(1, nd)] != 0 and sh[norm_dim(2, nd)] != 0
+    if not ((nd == 3 and sh[0] != 0 and valid) or (nd == 4 and valid and sh[3] != 0)):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and "
+                           f"other non-zero dimensions for input, but got: {list(sh)}")
+    h, w = sh[-2:]
+    oh, ow = _N._conv_out((h, w), k, s, p, d)
+    if oh < 1 or ow < 1:
+        raise RuntimeError(f"Given input with spatial size ({h}, {w}), kernel_size=({k[0]}, "
+                           f"{k[1]}), dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), "
+                           f"calculated shape of the array of sliding blocks as ({oh}, {ow}), "
+                           "but its components must be at least one.")
+    return _N.im2col(input, k, d, p, s)
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Sum columns (N, C * kh * kw, L) of sliding blocks into (N, C, *output_size)
+    (node ``Col2ImBackward0``); the adjoint of :func:`unfold`.
+
+    >>> import ember, ember.nn.functional as F
+    >>> F.fold(ember.ones(1, 4, 4), (3, 3), 2)[0, 0].tolist()
+    [[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]
+    """
+    o = _pair(output_size)
+    k, d, p, s = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    _block_args_check(k, d, p, s, "ksdp")
+    sh = input.shape
+    nd = input.ndim
+    if not ((nd == 2 and sh[0] != 0 and sh[1] != 0) or (nd == 3 and sh[1] != 0 and sh[2] != 0)):
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: {list(sh)}")
+    planes, length = sh[-2], sh[-1]
+    if planes % (k[0] * k[1]):
+        raise RuntimeError("Expected size of input's dimension 1 to be divisible by the product "
+                           f"of kernel_size, but got input.size(1)={planes} and "
+                           f"kernel_size=({k[0]}, {k[1]}).")
+    bh, bw = _N._conv_out(o, k, s, p, d)
+    given = (f"Given output_size=({o[0]}, {o[1]}), kernel_size=({k[0]}, {k[1]}), "
+             f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), ")
+    if length != bh * bw:
+        raise RuntimeError(given + "expected size of input's dimension 2 to match the calculated "
+                           f"number of sliding blocks {bh} * {bw} = {bh * bw}, but got "
+                           f"input.size(2)={length}.")
+    if bh < 1 or bw < 1:
+        raise RuntimeError(given + f"calculated shape of the array of sliding blocks as ({bh}, "
+                           f"{bw}), which is too small (non-positive)")
+    if o[0] < 1 or o[1] < 1:
+        raise RuntimeError("Expected output spatial size to be positive, but got: "
+                           f"output_size=({o[0]}, {o[1]}).")
+    return _N.col2im(input, o, k, d, p, s)
