@@ -278,3 +278,31 @@ def test_lbfgs(line_search):
     np.testing.assert_allclose(pe, pt, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(le, lt, rtol=1e-5, atol=1e-7)
     assert (ft, nt) == (fe, ne)
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "NAdam", "RMSprop", "SGD", "Adagrad",
+                                  "Adadelta", "Adamax", "RAdam"])
+def test_old_checkpoint_is_upgraded_like_torch(name):
+    """A state dict with number-valued steps and missing group options loads as in torch."""
+    import torch
+
+    res = []
+    for lib in (torch, ember):
+        w = lib.nn.Parameter(lib.ones(3))
+        opt = getattr(lib.optim, name)([w], lr=0.1)
+        w.grad = lib.ones(3)
+        opt.step()
+        sd = opt.state_dict()
+        for st in sd["state"].values():
+            for key in ("step", "mu_product"):
+                if key in st:
+                    st[key] = float(st[key])
+        for group in sd["param_groups"]:
+            group.pop("maximize", None)
+            group.pop("foreach", None)
+        opt2 = getattr(lib.optim, name)([w], lr=0.1)
+        opt2.load_state_dict(sd)
+        group = opt2.param_groups[0]
+        res.append((sorted((k, str(v)) for k, v in group.items() if k != "params"),
+                    sorted((k, type(v).__name__) for k, v in opt2.state[w].items())))
+    assert res[0] == res[1]

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from .. import _factories as F
 from .._tensor import Tensor
-from .adam import _step_tensor, _upgrade_steps
 from .optimizer import (
     Optimizer,
     ParamsT,
@@ -19,6 +16,7 @@ from .optimizer import (
     _real,
     _run_closure,
     _sc,
+    _step_tensor,
     _to_scalar,
     k_add,
     k_add_,
@@ -62,14 +60,9 @@ class Adadelta(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-        _upgrade_steps(self)
+    _group_defaults = {
+        "foreach": None, "maximize": False, "differentiable": False, "capturable": False}
+    _tensor_state = ("step",)
 
     @_no_grad_step
     def step(self, closure=None):

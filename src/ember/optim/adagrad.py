@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from .. import _factories as F
 from .._tensor import Tensor
-from .adam import _step_tensor, _upgrade_steps
 from .optimizer import (
     Optimizer,
     ParamsT,
@@ -19,6 +16,7 @@ from .optimizer import (
     _real,
     _run_closure,
     _sc,
+    _step_tensor,
     _to_scalar,
     k_add,
     k_addcdiv_,
@@ -75,14 +73,8 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 _init_state(self.state[p], p, initial_accumulator_value)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
-        _upgrade_steps(self)
+    _group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "fused": None}
+    _tensor_state = ("step",)
 
     @_no_grad_step
     def step(self, closure=None):

@@ -25,7 +25,7 @@ from .optimizer import (
     _real,
     _run_closure,
     _sc,
-    _scalar_dtype,
+    _step_tensor,
     _to_scalar,
     k_add,
     k_addcdiv_,
@@ -51,22 +51,6 @@ def _check_betas(lr, eps, betas, weight_decay) -> None:
         raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
     if not 0.0 <= weight_decay:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-
-
-def _step_tensor(value: float = 0.0) -> Tensor:
-    """``state['step']``: a 0-d tensor of the scalar dtype (float32 by default)."""
-    return F.tensor(value, dtype=_scalar_dtype())
-
-
-def _upgrade_steps(opt: Optimizer, extra: tuple[str, ...] = ()) -> None:
-    """Turn number-valued ``step`` (and ``extra``) state entries into tensors (old checkpoints)."""
-    for group in opt.param_groups:
-        for p in group["params"]:
-            p_state = opt.state.get(p, [])
-            if len(p_state) != 0:
-                for key in ("step", *extra):
-                    if key in p_state and not isinstance(p_state[key], Tensor):
-                        p_state[key] = _step_tensor(float(p_state[key]))
 
 
 class Adam(Optimizer):
@@ -96,17 +80,10 @@ class Adam(Optimizer):
                     "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("fused", None)
-        _upgrade_steps(self)
+    _group_defaults = {
+        "amsgrad": False, "maximize": False, "foreach": None, "capturable": False,
+        "differentiable": False, "decoupled_weight_decay": False, "fused": None}
+    _tensor_state = ("step",)
 
     @_no_grad_step
     def step(self, closure=None):

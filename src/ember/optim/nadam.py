@@ -5,13 +5,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from .. import _factories as F
 from .._tensor import Tensor
-from .adam import _check_betas, _step_tensor, _upgrade_steps
+from .adam import _check_betas
 from .optimizer import (
     Optimizer,
     ParamsT,
@@ -22,6 +20,7 @@ from .optimizer import (
     _real,
     _run_closure,
     _sc,
+    _step_tensor,
     _to_scalar,
     k_add,
     k_addcdiv_,
@@ -63,15 +62,10 @@ class NAdam(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-        _upgrade_steps(self, ("mu_product",))
+    _group_defaults = {
+        "maximize": False, "foreach": None, "capturable": False, "differentiable": False,
+        "decoupled_weight_decay": False}
+    _tensor_state = ("step", "mu_product")
 
     @_no_grad_step
     def step(self, closure=None):

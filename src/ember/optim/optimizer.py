@@ -77,6 +77,22 @@ def _scalar_dtype() -> D.dtype:
     return D.float64 if D.get_default_dtype() is D.float64 else D.float32
 
 
+def _step_tensor(value: float = 0.0) -> Tensor:
+    """``state['step']``: a 0-d tensor of the scalar dtype (float32 by default)."""
+    return Tensor._wrap(np.array(value, dtype=_scalar_dtype().np))
+
+
+def _upgrade_steps(opt: Optimizer, keys: tuple[str, ...]) -> None:
+    """Turn number-valued state entries ``keys`` into tensors (old checkpoints)."""
+    for group in opt.param_groups:
+        for p in group["params"]:
+            p_state = opt.state.get(p, [])
+            if len(p_state) != 0:
+                for key in keys:
+                    if key in p_state and not isinstance(p_state[key], Tensor):
+                        p_state[key] = _step_tensor(float(p_state[key]))
+
+
 def _to_scalar(x):
     """A 1-element tensor hyper-parameter squeezed to 0-d; numbers pass through."""
     if isinstance(x, Tensor) and x.dim() != 0:
@@ -141,6 +157,11 @@ class Optimizer:
             self.add_param_group(param_group)
 
     # ------------------------------------------------------------------ pickling / printing
+    # group options an older checkpoint may lack, with their defaults (torch's __setstate__),
+    # and the per-parameter state entries kept as tensors that old checkpoints stored as numbers
+    _group_defaults: dict[str, Any] = {}
+    _tensor_state: tuple[str, ...] = ()
+
     def __getstate__(self) -> dict[str, Any]:
         return {"defaults": self.defaults, "state": self.state,
                 "param_groups": self.param_groups}
@@ -155,6 +176,11 @@ class Optimizer:
                 setattr(self, name, OrderedDict())
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:      # keys an older checkpoint may lack
+            for key, value in self._group_defaults.items():
+                group.setdefault(key, value)
+        if self._tensor_state:
+            _upgrade_steps(self, self._tensor_state)
 
     def __repr__(self) -> str:
         format_string = self.__class__.__name__ + " ("

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from .. import _factories as F
 from .._tensor import Tensor
-from .adam import _check_betas, _step_tensor, _upgrade_steps
+from .adam import _check_betas
 from .optimizer import (
     Optimizer,
     ParamsT,
@@ -19,6 +17,7 @@ from .optimizer import (
     _real,
     _run_closure,
     _sc,
+    _step_tensor,
     _to_scalar,
     k_add,
     k_addcmul_,
@@ -56,15 +55,10 @@ class RAdam(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("capturable", False)
-        _upgrade_steps(self)
+    _group_defaults = {
+        "foreach": None, "maximize": False, "differentiable": False,
+        "decoupled_weight_decay": False, "capturable": False}
+    _tensor_state = ("step",)
 
     @_no_grad_step
     def step(self, closure=None):

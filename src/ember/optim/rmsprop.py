@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from .. import _factories as F
 from .._tensor import Tensor
-from .adam import _step_tensor, _upgrade_steps
 from .optimizer import (
     Optimizer,
     ParamsT,
@@ -19,6 +16,7 @@ from .optimizer import (
     _real,
     _run_closure,
     _sc,
+    _step_tensor,
     _to_scalar,
     k_add,
     k_add_,
@@ -69,16 +67,10 @@ class RMSprop(Optimizer):
                     "differentiable": differentiable}
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("momentum", 0)
-            group.setdefault("centered", False)
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-        _upgrade_steps(self)
+    _group_defaults = {
+        "momentum": 0, "centered": False, "foreach": None, "maximize": False,
+        "differentiable": False, "capturable": False}
+    _tensor_state = ("step",)
 
     @_no_grad_step
     def step(self, closure=None):

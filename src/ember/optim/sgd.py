@@ -6,8 +6,6 @@ gradient, then ``buf = momentum * buf + (1 - dampening) * g`` and ``p -= lr * g'
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -58,14 +56,9 @@ class SGD(Optimizer):
         _check(differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
+    _group_defaults = {
+        "nesterov": False, "maximize": False, "foreach": None, "differentiable": False,
+        "fused": False}
 
     @_no_grad_step
     def step(self, closure=None):
