@@ -114,14 +114,12 @@ def _ragged_message(data) -> str:
     def walk(x, dim):
         if not isinstance(x, (list, tuple)):
             return None
-        lens = {len(e) if isinstance(e, (list, tuple)) else None for e in x}
         first = x[0] if x else None
         n0 = len(first) if isinstance(first, (list, tuple)) else None
         for e in x:
             n = len(e) if isinstance(e, (list, tuple)) else None
             if n != n0:
                 return f"expected sequence of length {n0} at dim {dim + 1} (got {n})"
-        del lens
         for e in x:
             r = walk(e, dim + 1)
             if r:
@@ -624,15 +622,12 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     check_inplace(self)
     g = _gen(generator)
     if isinstance(p, Tensor):
-        self._data[...] = g._bernoulli_tensor(xp_broadcast(p._data, self._data.shape))
+        self._data[...] = g._bernoulli_tensor(
+            np.ascontiguousarray(np.broadcast_to(p._data, self._data.shape)))
     else:
         g._bernoulli_scalar_(self._data, float(p))
     self._vc.value += 1
     return self
-
-
-def xp_broadcast(arr, shape):
-    return np.ascontiguousarray(np.broadcast_to(arr, shape))
 
 
 Tensor.bernoulli_ = _bernoulli_
@@ -640,4 +635,3 @@ Tensor.bernoulli = lambda self, p=None, *, generator=None: bernoulli(self, p,
                                                                     generator=generator)
 Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=None: \
     multinomial(self, num_samples, replacement, generator=generator)
-Tensor.zero_ = Tensor.zero_

@@ -7,7 +7,6 @@ and leaves ``.grad`` untouched. The engine is in :mod:`.engine`, the graph in :m
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 
 from .. import _errors
 from . import functional, grad_mode, graph  # noqa: F401  (ember.autograd.functional …)
@@ -104,7 +103,3 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
             g = g.detach()
         out.append(g)
     return tuple(out)
-
-
-def _is_sequence(x) -> bool:
-    return isinstance(x, Sequence)

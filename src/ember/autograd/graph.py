@@ -22,7 +22,8 @@ _sequence = itertools.count()
 
 
 class RemovableHandle:
-    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+    """Returned by every ``register_*hook`` (tensors, nodes, modules, optimizers);
+    ``remove()`` takes the hook out of its dict again."""
 
     _ids = itertools.count()
 

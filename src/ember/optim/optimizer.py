@@ -27,6 +27,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor
 from ..autograd import grad_mode
+from ..autograd.graph import RemovableHandle
 
 __all__ = ["Optimizer", "required"]
 
@@ -41,26 +42,6 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
-
-
-class _RemovableHandle:
-    """Removes a registered hook from its dict when ``remove()`` is called."""
-
-    _next_id = 0
-
-    def __init__(self, hooks: dict) -> None:
-        self._hooks = hooks
-        self.id = _RemovableHandle._next_id
-        _RemovableHandle._next_id += 1
-
-    def remove(self) -> None:
-        self._hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *args) -> None:
-        self.remove()
 
 
 def _typename(obj) -> str:
@@ -222,37 +203,37 @@ class Optimizer:
             cls.step = Optimizer._hook_step(cls.step)  # type: ignore[method-assign]
 
     def _register(self, hooks: OrderedDict, hook: Callable, prepend: bool = False):
-        handle = _RemovableHandle(hooks)
+        handle = RemovableHandle(hooks)
         hooks[handle.id] = hook
         if prepend:
             hooks.move_to_end(handle.id, last=False)
         return handle
 
-    def register_step_pre_hook(self, hook: Callable) -> _RemovableHandle:
+    def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
         """Register ``hook(optimizer, args, kwargs)`` to run before each ``step``."""
         return self._register(self._optimizer_step_pre_hooks, hook)
 
-    def register_step_post_hook(self, hook: Callable) -> _RemovableHandle:
+    def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
         """Register ``hook(optimizer, args, kwargs)`` to run after each ``step``."""
         return self._register(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook: Callable,
-                                     prepend: bool = False) -> _RemovableHandle:
+                                     prepend: bool = False) -> RemovableHandle:
         """Register ``hook(optimizer)`` to run before ``state_dict()``."""
         return self._register(self._optimizer_state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook: Callable,
-                                      prepend: bool = False) -> _RemovableHandle:
+                                      prepend: bool = False) -> RemovableHandle:
         """Register ``hook(optimizer, state_dict)`` to run after ``state_dict()``."""
         return self._register(self._optimizer_state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook: Callable,
-                                          prepend: bool = False) -> _RemovableHandle:
+                                          prepend: bool = False) -> RemovableHandle:
         """Register ``hook(optimizer, state_dict)`` to run before ``load_state_dict``."""
         return self._register(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook: Callable,
-                                           prepend: bool = False) -> _RemovableHandle:
+                                           prepend: bool = False) -> RemovableHandle:
         """Register ``hook(optimizer)`` to run after ``load_state_dict``."""
         return self._register(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
@@ -430,16 +411,16 @@ _global_pre_hooks: OrderedDict = OrderedDict()
 _global_post_hooks: OrderedDict = OrderedDict()
 
 
-def register_optimizer_step_pre_hook(hook: Callable) -> _RemovableHandle:
+def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
     """Register a pre-step hook common to all optimizers."""
-    handle = _RemovableHandle(_global_pre_hooks)
+    handle = RemovableHandle(_global_pre_hooks)
     _global_pre_hooks[handle.id] = hook
     return handle
 
 
-def register_optimizer_step_post_hook(hook: Callable) -> _RemovableHandle:
+def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
     """Register a post-step hook common to all optimizers."""
-    handle = _RemovableHandle(_global_post_hooks)
+    handle = RemovableHandle(_global_post_hooks)
     _global_post_hooks[handle.id] = hook
     return handle
 

@@ -16,6 +16,7 @@ from typing import Any
 from ... import _dtype as D
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ...autograd.graph import RemovableHandle
 from ..parameter import Parameter
 
 
@@ -37,26 +38,6 @@ def _addindent(s_: str, num_spaces: int) -> str:
     first = s.pop(0)
     s = [(num_spaces * " ") + line if line.strip() else line for line in s]
     return first + "\n" + "\n".join(s)
-
-
-class RemovableHandle:
-    """Returned by ``register_*_hook``; ``remove()`` takes the hook out again."""
-
-    _next_id = 0
-
-    def __init__(self, hooks_dict: dict) -> None:
-        self.hooks_dict = hooks_dict
-        self.id = RemovableHandle._next_id
-        RemovableHandle._next_id += 1
-
-    def remove(self) -> None:
-        self.hooks_dict.pop(self.id, None)
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *args) -> None:
-        self.remove()
 
 
 class Module:
