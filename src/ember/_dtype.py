@@ -24,9 +24,10 @@ class dtype:
     """A tensor element type, printed as ``torch.float32`` like torch's."""
 
     __slots__ = ("name", "np", "itemsize", "is_floating_point", "is_complex", "is_signed",
-                 "_category", "_rank", "_legacy")
+                 "_category", "_rank", "_legacy", "scalar_name", "cpp_name")
 
-    def __init__(self, name: str, np_dtype, category: int, rank: int, legacy: str):
+    def __init__(self, name: str, np_dtype, category: int, rank: int, legacy: str,
+                 scalar_name: str, cpp_name: str):
         self.name = name
         self.np = np.dtype(np_dtype)
         self.itemsize = self.np.itemsize
@@ -36,6 +37,8 @@ class dtype:
         self.is_complex = category == 3
         self.is_signed = name not in ("uint8", "bool")
         self._legacy = legacy              # torch.FloatTensor style name, used in messages
+        self.scalar_name = scalar_name     # torch's ScalarType name in messages ("Float")
+        self.cpp_name = cpp_name           # the C++ type torch's messages name ("float")
 
     def __repr__(self) -> str:
         return "torch." + self.name
@@ -50,17 +53,19 @@ class dtype:
         return {float32: complex64, float64: complex128, float16: complex64}.get(self, self)
 
 
-bool = dtype("bool", np.bool_, 0, 0, "BoolTensor")
-uint8 = dtype("uint8", np.uint8, 1, 0, "ByteTensor")
-int8 = dtype("int8", np.int8, 1, 0, "CharTensor")
-int16 = dtype("int16", np.int16, 1, 1, "ShortTensor")
-int32 = dtype("int32", np.int32, 1, 2, "IntTensor")
-int64 = dtype("int64", np.int64, 1, 3, "LongTensor")
-float16 = dtype("float16", np.float16, 2, 0, "HalfTensor")
-float32 = dtype("float32", np.float32, 2, 1, "FloatTensor")
-float64 = dtype("float64", np.float64, 2, 2, "DoubleTensor")
-complex64 = dtype("complex64", np.complex64, 3, 1, "ComplexFloatTensor")
-complex128 = dtype("complex128", np.complex128, 3, 2, "ComplexDoubleTensor")
+bool = dtype("bool", np.bool_, 0, 0, "BoolTensor", "Bool", "bool")
+uint8 = dtype("uint8", np.uint8, 1, 0, "ByteTensor", "Byte", "unsigned char")
+int8 = dtype("int8", np.int8, 1, 0, "CharTensor", "Char", "signed char")
+int16 = dtype("int16", np.int16, 1, 1, "ShortTensor", "Short", "short int")
+int32 = dtype("int32", np.int32, 1, 2, "IntTensor", "Int", "int")
+int64 = dtype("int64", np.int64, 1, 3, "LongTensor", "Long", "long int")
+float16 = dtype("float16", np.float16, 2, 0, "HalfTensor", "Half", "c10::Half")
+float32 = dtype("float32", np.float32, 2, 1, "FloatTensor", "Float", "float")
+float64 = dtype("float64", np.float64, 2, 2, "DoubleTensor", "Double", "double")
+complex64 = dtype("complex64", np.complex64, 3, 1, "ComplexFloatTensor", "ComplexFloat",
+                  "c10::complex<float>")
+complex128 = dtype("complex128", np.complex128, 3, 2, "ComplexDoubleTensor", "ComplexDouble",
+                   "c10::complex<double>")
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64

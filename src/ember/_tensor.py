@@ -245,7 +245,7 @@ class Tensor:
             if value.dtype is not self.dtype:
                 from ._ops.registry import _scalar_name
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a "
+                    f"attempting to assign a gradient with dtype '{value.dtype.cpp_name}' to a "
                     f"tensor with grad_dtype '{_scalar_name(self.dtype)}'. The gradient must "
                     "match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
                     "the tensor's grad_dtype attribute with a specific dtype, or None to allow "
@@ -717,11 +717,6 @@ class Tensor:
     @property
     def mT(self) -> Tensor:
         return _ops.transpose(self, -2, -1)
-
-
-def _c_name(dt: D.dtype) -> str:
-    return {"float32": "float", "float64": "double", "float16": "c10::Half",
-            "int64": "long int", "int32": "int", "bool": "bool"}.get(dt.name, dt.name)
 
 
 def _rebuild(data, requires_grad):

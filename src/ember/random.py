@@ -40,6 +40,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import _dtype as D
 from . import _stl
 
 __all__ = [
@@ -61,21 +62,14 @@ _MASK53 = _U64((1 << 53) - 1)
 _MASK32 = 0xFFFFFFFF
 _MASK64 = (1 << 64) - 1
 
-# torch's names for dtypes in messages: ScalarType (toString) and C++ type (TypeMeta).
-_SCALAR_NAME = {
-    "float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
-    "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool",
-    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-}
-_CPP_NAME = {
-    "float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
-    "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char",
-    "bool": "bool",
-}
-
-
 def _sname(dt: np.dtype) -> str:
-    return _SCALAR_NAME.get(dt.name, dt.name)
+    """torch's ScalarType name of a NumPy dtype, for messages ("Float")."""
+    return D.from_numpy_dtype(dt).scalar_name
+
+
+def _cpp_name(dt: np.dtype) -> str:
+    """The C++ type torch's messages name for a NumPy dtype ("float")."""
+    return D.from_numpy_dtype(dt).cpp_name
 
 
 def _fmt(x) -> str:
@@ -465,9 +459,9 @@ class Generator:
         fi = np.finfo(dt)
         lo_lim, hi_lim = float(fi.min), float(fi.max)
         if not lo_lim <= low <= hi_lim:
-            raise RuntimeError(f"from is out of bounds for {_CPP_NAME[dt.name]}")
+            raise RuntimeError(f"from is out of bounds for {_cpp_name(dt)}")
         if not lo_lim <= high <= hi_lim:
-            raise RuntimeError(f"to is out of bounds for {_CPP_NAME[dt.name]}")
+            raise RuntimeError(f"to is out of bounds for {_cpp_name(dt)}")
         if low > high:
             raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                                f"from={_fmt(low)} > to={_fmt(high)}")
@@ -587,7 +581,7 @@ class Generator:
         if dt not in _FLOATS:
             raise RuntimeError("Cauchy distribution is a continuous probability distribution."
                                " dtype must be a floating point but you specified "
-                               f"{_CPP_NAME.get(dt.name, dt.name)}")
+                               f"{_cpp_name(dt)}")
         n = arr.size
         if n == 0:
             return arr
@@ -902,7 +896,7 @@ def _update_to(to: int, dt: np.dtype) -> int:
 
 
 def _check_from_to_in_range(frm: int, to_inc: int, dt: np.dtype) -> None:
-    name = _CPP_NAME.get(dt.name, dt.name)
+    name = _cpp_name(dt)
     if dt in _FLOATS:
         fi = np.finfo(dt)
         lo, hi = float(fi.min), float(fi.max)

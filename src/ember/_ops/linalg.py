@@ -21,15 +21,10 @@ def _dims(t):
     return "x".join(str(s) for s in t.shape)
 
 
-def _c_type(dt):
-    return {"float32": "float", "float64": "double", "float16": "c10::Half",
-            "int64": "long int", "int32": "int"}.get(dt.name, dt.name)
-
-
 def _same_dtype(a, b):
     if a.dtype is not b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
-                           f"{_c_type(a.dtype)} != {_c_type(b.dtype)}")
+                           f"{a.dtype.cpp_name} != {b.dtype.cpp_name}")
 
 
 @op("MmBackward0", promote=None,

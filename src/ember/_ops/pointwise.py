@@ -643,21 +643,16 @@ expose(_xlogy_, function=False)
 
 # ----------------------------------------------------------------------------- lerp, addc*
 
-_C_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-           "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-           "bool": "bool", "complex64": "c10::complex<float>",
-           "complex128": "c10::complex<double>"}
-
 
 def _lerp_check(self, end, weight):
     from .._tensor import Tensor
     if end.dtype is not self.dtype:
-        raise RuntimeError(f"expected dtype {_C_TYPE[self.dtype.name]} for `end` but got dtype "
-                           f"{_C_TYPE[end.dtype.name]}")
+        raise RuntimeError(f"expected dtype {self.dtype.cpp_name} for `end` but got dtype "
+                           f"{end.dtype.cpp_name}")
     tensor_w = isinstance(weight, Tensor)
     if tensor_w and weight.dim() and weight.dtype is not self.dtype:
-        raise RuntimeError(f"expected dtype {_C_TYPE[self.dtype.name]} for `weight` but got "
-                           f"dtype {_C_TYPE[weight.dtype.name]}")
+        raise RuntimeError(f"expected dtype {self.dtype.cpp_name} for `weight` but got "
+                           f"dtype {weight.dtype.cpp_name}")
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         from .registry import _scalar_name
         kernel = "lerp_kernel_tensor" if tensor_w else "lerp_kernel_scalar"
@@ -1138,7 +1133,7 @@ def _inplace_cast_check(self, *bounds):
         dt = D.result_type(self, *nums)
         if not D.can_cast(dt, self.dtype):
             raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
-                               f"output type {_C_TYPE[self.dtype.name]}")
+                               f"output type {self.dtype.cpp_name}")
 
 
 def _clamp_(self, min=None, max=None):

@@ -459,9 +459,7 @@ def rebase_history(self, op, args, original):
 
 
 def _scalar_name(dt) -> str:
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long",
-            "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-            "complex64": "ComplexFloat", "complex128": "ComplexDouble"}[dt.name]
+    return dt.scalar_name
 
 
 # ----------------------------------------------------------------------------- public forms
