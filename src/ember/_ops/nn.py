@@ -18,6 +18,7 @@ import numpy as np
 from .._device import xp
 from .._tensor import Tensor
 from .registry import NONE, expose, op
+from .unary import _erf64, erf
 from .util import norm_dim
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -383,78 +384,6 @@ def selu(input: Tensor) -> Tensor:
     return elu(input, _SELU_ALPHA, _SELU_SCALE, 1.0)
 
 
-# erf in NumPy: W. J. Cody's rational approximations (relative error below 1e-16)
-_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
-          3.20937758913846947e03, 1.85777706184603153e-1)
-_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
-          2.84423683343917062e03)
-_ERF_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
-          2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
-          2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
-_ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
-          1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
-          3.43936767414372164e03, 1.23033935480374942e03)
-_ERF_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1,
-          1.60837851487422766e-2, 6.58749161529837803e-4, 1.63153871373020978e-2)
-_ERF_Q = (2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-1,
-          6.05183413124413191e-2, 2.33520497626869185e-3)
-
-
-def erf_np(x: np.ndarray) -> np.ndarray:
-    """The error function, element-wise, computed in float64 (Cody's algorithm)."""
-    x64 = np.asarray(x, dtype=np.float64)
-    y = np.abs(x64)
-    out = np.empty_like(x64)
-    small = y <= 0.46875
-    if small.any():
-        ys = y[small]
-        z = ys * ys
-        num = _ERF_A[4] * z
-        den = z
-        for i in range(3):
-            num = (num + _ERF_A[i]) * z
-            den = (den + _ERF_B[i]) * z
-        out[small] = ys * (num + _ERF_A[3]) / (den + _ERF_B[3])
-    mid = (y > 0.46875) & (y <= 4.0)
-    if mid.any():
-        ym = y[mid]
-        num = _ERF_C[8] * ym
-        den = ym
-        for i in range(7):
-            num = (num + _ERF_C[i]) * ym
-            den = (den + _ERF_D[i]) * ym
-        r = (num + _ERF_C[7]) / (den + _ERF_D[7])
-        z = np.trunc(ym * 16) / 16
-        d = (ym - z) * (ym + z)
-        out[mid] = 1.0 - np.exp(-z * z) * np.exp(-d) * r
-    big = y > 4.0
-    if big.any():
-        yb = y[big]
-        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-            z = 1.0 / (yb * yb)
-            num = _ERF_P[5] * z
-            den = z
-            for i in range(4):
-                num = (num + _ERF_P[i]) * z
-                den = (den + _ERF_Q[i]) * z
-            r = z * (num + _ERF_P[4]) / (den + _ERF_Q[4])
-            r = (1.0 / math.sqrt(math.pi) - r) / yb
-            zz = np.trunc(yb * 16) / 16
-            d = (yb - zz) * (yb + zz)
-            val = 1.0 - np.exp(-zz * zz) * np.exp(-d) * r
-        out[big] = np.where(np.isfinite(yb), val, 1.0)
-    nan = np.isnan(x64)
-    out = np.where(x64 < 0, -out, out)
-    out[nan] = np.nan
-    return out
-
-
-@op("ErfBackward0", name="_nn_erf", method=False, function=False,
-    self=lambda grad, self: grad * (2 / math.sqrt(math.pi)) * (-(self * self)).exp())
-def _erf(self):
-    return erf_np(self).astype(self.dtype)
-
-
 _SQRT_2_PI = math.sqrt(2 / math.pi)
 
 
@@ -464,7 +393,7 @@ def _gelu_grad(grad, self, approximate):
         t = inner.tanh()
         dinner = _SQRT_2_PI * (1 + 3 * 0.044715 * self * self)
         return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * dinner)
-    cdf = 0.5 * (1 + _erf(self * (1 / math.sqrt(2))))
+    cdf = 0.5 * (1 + erf(self * (1 / math.sqrt(2))))
     pdf = (-0.5 * self * self).exp() * (1 / math.sqrt(2 * math.pi))
     return grad * (cdf + self * pdf)
 
@@ -478,7 +407,7 @@ def gelu(self, approximate="none"):
     if approximate == "tanh":
         out = 0.5 * x * (1 + np.tanh(_SQRT_2_PI * (x + 0.044715 * x ** 3)))
     else:
-        out = 0.5 * x * (1 + erf_np(x / math.sqrt(2)))
+        out = 0.5 * x * (1 + _erf64(x / math.sqrt(2)))
     return out.astype(self.dtype)
 
 

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from .._ops.unary import _erfinv64
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
@@ -93,25 +94,12 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
         up = norm_cdf((b - mean) / std)
         tensor.uniform_(2 * lo - 1, 2 * up - 1, generator=generator)
         d = tensor._data
-        d[...] = _erfinv(d.astype(np.float64)).astype(d.dtype)
+        d[...] = _erfinv64(d).astype(d.dtype)
         d *= d.dtype.type(std * math.sqrt(2.0))
         d += d.dtype.type(mean)
         np.clip(d, a, b, out=d)
         tensor._vc.value += 1
     return tensor
-
-
-def _erfinv(y: np.ndarray) -> np.ndarray:
-    """Inverse error function by Newton iterations on ``erf`` (double precision)."""
-    from .._ops.nn import erf_np
-    a = 0.147
-    ln = np.log1p(-y * y)
-    t = 2 / (math.pi * a) + ln / 2
-    x = np.sign(y) * np.sqrt(np.sqrt(t * t - ln / a) - t)
-    for _ in range(3):
-        err = erf_np(x) - y
-        x = x - err / (2 / math.sqrt(math.pi) * np.exp(-x * x))
-    return x
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
