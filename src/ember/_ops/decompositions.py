@@ -17,7 +17,6 @@ failed on the failing batch element.
 from __future__ import annotations
 
 import warnings
-from collections import namedtuple
 
 from .. import _dtype as D
 from .._device import xp
@@ -25,6 +24,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor
 from .registry import _dt_of, _scalar_name, _write_out, expose, op, run
+from .search import _return_type
 from .util import norm_dim
 
 _state = grad_mode.state
@@ -39,16 +39,6 @@ LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"   # torch._C._L
 
 
 # ----------------------------------------------------------------------------- return types
-
-def _return_type(name: str, fields: tuple):
-    base = namedtuple(name, fields)
-
-    def __repr__(self):
-        body = ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields)
-        return f"torch.return_types.{name}(\n{body})"
-    return type(name, (base,), {"__repr__": __repr__, "__slots__": (),
-                                "__module__": "torch.return_types"})
-
 
 linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 slogdet_t = _return_type("slogdet", ("sign", "logabsdet"))

@@ -17,15 +17,16 @@ from .util import norm_dim, norm_dims
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
 
 
-def _return_type(name: str):
-    """torch.return_types.<name>: a ``(values, indices)`` named tuple with torch's repr."""
+def _return_type(name: str, fields: tuple = ("values", "indices")):
+    """torch.return_types.<name>: a named tuple with torch's repr (``values, indices`` by
+    default)."""
     if name in RETURN_TYPES:
         return RETURN_TYPES[name]
-    base = namedtuple(name, ["values", "indices"])
+    base = namedtuple(name, fields)
 
     def __repr__(self):
-        return (f"torch.return_types.{name}(\nvalues={self.values!r},\n"
-                f"indices={self.indices!r})")
+        body = ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields)
+        return f"torch.return_types.{name}(\n{body})"
     cls = type(name, (base,), {"__repr__": __repr__, "__slots__": (),
                                "__module__": "torch.return_types"})
     RETURN_TYPES[name] = cls
