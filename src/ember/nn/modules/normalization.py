@@ -12,6 +12,21 @@ from ..parameter import Parameter
 from .module import Module
 
 
+def _affine_parameters(module, enabled: bool, shape, bias: bool, dtype) -> None:
+    """Register ``weight`` (and ``bias``) of ``shape``, or None for both when not ``enabled``."""
+    module.register_parameter("weight", Parameter(Fac.empty(shape, dtype=dtype))
+                              if enabled else None)
+    module.register_parameter("bias", Parameter(Fac.empty(shape, dtype=dtype))
+                              if enabled and bias else None)
+
+
+def _reset_affine(module) -> None:
+    """weight ← 1, bias ← 0 (those that exist)."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
 class _NormBase(Module):
     _version = 2
 
@@ -122,23 +137,12 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if self.elementwise_affine:
-            self.weight = Parameter(Fac.empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(Fac.empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, self.elementwise_affine, self.normalized_shape, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """weight ← 1, bias ← 0."""
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -160,23 +164,12 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if self.affine:
-            self.weight = Parameter(Fac.empty(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(Fac.empty(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, self.affine, num_channels, bias, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """weight ← 1, bias ← 0."""
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
