@@ -271,7 +271,30 @@ class _LambdaState:
 
 
 class _ContainerState:
-    """state_dict of schedulers made of schedulers: each child's own state_dict."""
+    """What schedulers made of schedulers share: checking the children, and a state_dict
+    holding each child's own state_dict."""
+
+    def _check_children(self, schedulers, optimizer) -> None:
+        """torch's checks that every child is a plain scheduler of ``optimizer``."""
+        for scheduler_idx, scheduler in enumerate(schedulers):
+            if not hasattr(scheduler, "optimizer"):
+                raise TypeError(
+                    f"{self.__class__.__name__} at index {scheduler_idx} should have `optimizer` "
+                    "as its attribute."
+                )
+            if isinstance(scheduler, ReduceLROnPlateau):
+                raise ValueError(
+                    f"{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler "
+                    "as it requires additional kwargs to be specified when calling `step`, but "
+                    f"got one at index {scheduler_idx} in the given schedulers sequence."
+                )
+            if optimizer != scheduler.optimizer:
+                raise ValueError(
+                    f"{self.__class__.__name__} expects all schedulers to belong to the same "
+                    f"optimizer, but got scheduler {scheduler.__class__.__name__} at index "
+                    f"{scheduler_idx} has {scheduler.optimizer}, which is different from "
+                    f"{optimizer.__class__.__name__}."
+                )
 
     def state_dict(self) -> dict[str, Any]:
         state_dict = {
@@ -519,25 +542,7 @@ class SequentialLR(_ContainerState, LRScheduler):
             raise ValueError(
                 f"{self.__class__.__name__} expects at least one scheduler, but got no scheduler."
             )
-        for scheduler_idx, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(
-                    f"{self.__class__.__name__} at index {scheduler_idx} should have `optimizer` "
-                    "as its attribute."
-                )
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(
-                    f"{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler "
-                    "as it requires additional kwargs to be specified when calling `step`, but "
-                    f"got one at index {scheduler_idx} in the given schedulers sequence."
-                )
-            if optimizer != scheduler.optimizer:
-                raise ValueError(
-                    f"{self.__class__.__name__} expects all schedulers to belong to the same "
-                    f"optimizer, but got scheduler {scheduler.__class__.__name__} at index "
-                    f"{scheduler_idx} has {scheduler.optimizer}, which is different from "
-                    f"{optimizer.__class__.__name__}."
-                )
+        self._check_children(schedulers, optimizer)
         if len(milestones) != len(schedulers) - 1:
             raise ValueError(
                 "Sequential Schedulers expects number of schedulers provided to be one more "
@@ -657,25 +662,7 @@ class ChainedScheduler(_ContainerState, LRScheduler):
                 "got no scheduler."
             )
         optimizer = optimizer or schedulers[0].optimizer
-        for scheduler_idx, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(
-                    f"{self.__class__.__name__} at index {scheduler_idx} should have `optimizer` "
-                    "as its attribute."
-                )
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(
-                    f"{self.__class__.__name__} does not support `ReduceLROnPlateau` scheduler "
-                    "as it requires additional kwargs to be specified when calling `step`, but "
-                    f"got one at index {scheduler_idx} in the given schedulers sequence."
-                )
-            if optimizer != scheduler.optimizer:
-                raise ValueError(
-                    f"{self.__class__.__name__} expects all schedulers to belong to the same "
-                    f"optimizer, but got scheduler {scheduler.__class__.__name__} at index "
-                    f"{scheduler_idx} has {scheduler.optimizer}, which is different from "
-                    f"{optimizer.__class__.__name__}."
-                )
+        self._check_children(schedulers, optimizer)
         self._schedulers = schedulers
         self.optimizer = optimizer
         self._last_lr = _param_groups_val_list(self._schedulers[-1].optimizer, "lr")
