@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._ops import nn as _N
+from .._ops import resample as _R
 from .._ops.nn import (  # noqa: F401  (re-exported)
     batch_norm,
     embedding,
@@ -884,7 +885,7 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if antialias:
         raise NotImplementedError("interpolate: antialias=True is not supported by ember")
     key = (mode, dim)
-    if key not in _N.RESAMPLE_OPS:
+    if key not in _R.RESAMPLE_OPS:
         for m, need in (("bilinear", 4), ("trilinear", 5), ("linear", 3)):
             if mode == m and input.ndim in (3, 4, 5) and input.ndim != need:
                 raise NotImplementedError(f"Got {input.ndim}D input, but {m} mode needs "
@@ -907,9 +908,9 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         sep = " and" if dim == 1 else ""
         raise RuntimeError("Input and output sizes should be greater than 0, but got "
                            f"input ({i}){sep} output ({o})")
-    plan = _N.resample_plan(tuple(input.shape), out_size, mode, align_corners, scales,
+    plan = _R.resample_plan(tuple(input.shape), out_size, mode, align_corners, scales,
                             input._data.dtype)
-    return _N.RESAMPLE_OPS[key](input, plan)
+    return _R.RESAMPLE_OPS[key](input, plan)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
