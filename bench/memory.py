@@ -28,6 +28,11 @@ def rss():
         for line in f:
             if line.startswith("VmHWM"):
                 return int(line.split()[1]) * 1024
+try:                        # hand freed heap memory back first, so that memory freed while
+    import ctypes           # building the model is not reused by the forward unseen
+    ctypes.CDLL(None).malloc_trim(0)
+except (OSError, AttributeError):
+    pass
 with open("/proc/self/clear_refs", "w") as f:
     f.write("5")            # reset the peak (VmHWM) to the current RSS
 before = rss()

@@ -6,6 +6,10 @@ random numbers after the same seed, the same printed tensors, the same gradients
 
 from __future__ import annotations
 
+from . import _malloc
+
+_malloc.tune()
+
 from . import _dtype, _ops, autograd, cuda, random
 from ._device import device
 from ._dtype import (
