@@ -266,3 +266,20 @@ def test_inplace_on_view_of_fortran_ordered_base():
         b[:, 0].mul_(2.0)
         return b
     _both(fn, np.arange(6.0).reshape(2, 3))
+
+
+def test_relu_backward_is_threshold_backward():
+    """NaN inputs pass their gradient (``self <= 0`` is false); double backward is
+    ThresholdBackwardBackward0 whose ``self`` edge points at the relu."""
+    for dtype in ("float32", "float64", "float16"):
+        x = np.array([[np.nan, 1.0, -1.0, 0.0], [-0.0, 2.5, -3.0, np.inf]], dtype)
+        _both(lambda L, a: a.relu(), x)
+        _both(lambda L, a: L.relu(a.t()), x)
+        _both(lambda L, a: a.relu(), x[0, 1])                # 0-d
+
+    def second(L, a):
+        g, = L.autograd.grad(L.relu(a).sum(), a, create_graph=True)
+        return g, g.grad_fn.name(), type(g.grad_fn.next_functions[1][0]).__name__
+    _both(second, np.array([np.nan, 1.0, -1.0, 0.0]), grad=False)
+    _both(lambda L, a: L.autograd.grad((L.relu(a * 2) * a).sum(), a, create_graph=True)[0],
+          np.array([0.5, -1.0, 2.0]))
