@@ -27,9 +27,35 @@ def _same_dtype(a, b):
                            f"{a.dtype.cpp_name} != {b.dtype.cpp_name}")
 
 
+def _colmajor(shape, strides) -> bool:
+    """torch's test for a column-major matrix, whose gradient it returns column-major too."""
+    return strides[0] == 1 and strides[1] == shape[0]
+
+
+def _mat1_grad(grad, mat2, mat1_shape, mat1_strides, alpha=1):
+    """torch's ``mm_mat1_backward``: the gradient laid out like ``mat1``."""
+    if _colmajor(mat1_shape, mat1_strides):
+        return _alpha(mat2.mm(grad.t()).t(), alpha)
+    return _alpha(grad.mm(mat2.t()), alpha)
+
+
+def _mat2_grad(grad, mat1, mat2_shape, mat2_strides, alpha=1):
+    """torch's ``mm_mat2_backward``: the gradient laid out like ``mat2`` (a linear layer's
+    ``weight.t()`` gets its gradient as ``(grad.t() @ input).t()``, contiguous for the weight)."""
+    if _colmajor(mat2_shape, mat2_strides):
+        return _alpha(grad.t().mm(mat1).t(), alpha)
+    return _alpha(mat1.t().mm(grad), alpha)
+
+
+def _alpha(g, alpha):
+    return g if alpha == 1 else g * alpha
+
+
 @op("MmBackward0", promote=None,
-    self=lambda grad, mat2: grad.mm(mat2.t()),
-    mat2=lambda grad, self: self.t().mm(grad))
+    self=lambda grad, mat2, self_shape, self_strides: _mat1_grad(grad, mat2, self_shape,
+                                                                 self_strides),
+    mat2=lambda grad, self, mat2_shape, mat2_strides: _mat2_grad(grad, self, mat2_shape,
+                                                                 mat2_strides))
 def _mm(self, mat2):
     return xp.matmul(self, mat2)
 
@@ -120,8 +146,8 @@ def bmm(input, mat2, *, out=None):
 
 @op("AddmmBackward0", promote=None,
     self=lambda grad, beta: grad if beta == 1 else grad * beta,
-    mat1=lambda grad, mat2, alpha: _alpha(grad.mm(mat2.t()), alpha),
-    mat2=lambda grad, mat1, alpha: _alpha(mat1.t().mm(grad), alpha))
+    mat1=_mat1_grad, mat2=lambda grad, mat1, mat2_shape, mat2_strides, alpha: _mat2_grad(
+        grad, mat1, mat2_shape, mat2_strides, alpha))
 def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
     prod = xp.matmul(mat1, mat2)
     if alpha != 1:
@@ -129,10 +155,6 @@ def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
     if beta == 0:
         return prod
     return prod + (self if beta == 1 else self * self.dtype.type(beta))
-
-
-def _alpha(g, alpha):
-    return g if alpha == 1 else g * alpha
 
 
 @expose

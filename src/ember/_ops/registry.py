@@ -11,12 +11,13 @@ inferred) and gives one backward formula per differentiable input::
 
 Formulas are written with ember ops, so double backward works through every op. Their
 parameter names say what they need: ``grad`` (``grads`` for every output), an input's name,
-``result``, ``<input>_shape`` / ``<input>_dtype``, or any other parameter of the kernel. The
-registry saves only what the formulas of the inputs that require grad will read, and releases
-it after backward. From each entry it generates the Node class, the function
-(``ember.mul``), the method (``Tensor.mul``), the in-place method (``Tensor.mul_``) and the
-``out=`` form. Broadcasting and dtype never appear in a formula: the engine sums a gradient
-back to its input's shape and casts it to the input's dtype (``validate_outputs``).
+``result``, ``<input>_shape`` / ``<input>_dtype`` / ``<input>_strides`` (its layout, in
+elements), or any other parameter of the kernel. The registry saves only what the formulas
+of the inputs that require grad will read, and releases it after backward. From each entry
+it generates the Node class, the function (``ember.mul``), the method (``Tensor.mul``), the
+in-place method (``Tensor.mul_``) and the ``out=`` form. Broadcasting and dtype never appear
+in a formula: the engine sums a gradient back to its input's shape and casts it to the
+input's dtype (``validate_outputs``).
 """
 
 from __future__ import annotations
@@ -328,6 +329,9 @@ def _record(op, args, results, original_self=None):
             src = args[params.index(k[:-6])]
             kept[k] = (tuple(src.shape) if k.endswith("_shape") else src.dtype) \
                 if isinstance(src, Tensor) else (() if k.endswith("_shape") else None)
+        elif k.endswith("_strides"):
+            src = args[params.index(k[:-8])]._data
+            kept[k] = tuple(b // src.itemsize for b in src.strides)
         else:
             kept[k] = args[params.index(k)]
     node._saved = saved

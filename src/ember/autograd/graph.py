@@ -12,6 +12,7 @@ them, and using them afterwards raises torch's "backward through the graph a sec
 from __future__ import annotations
 
 import itertools
+import sys
 import weakref
 from collections import OrderedDict
 
@@ -217,6 +218,8 @@ class AccumulateGrad(Node):
         if old is None:
             if create_graph:
                 var._grad = grad
+            elif _exclusive(grad, var):
+                var._grad = grad
             else:
                 # a gradient may be the very tensor another edge or the caller holds: copy it
                 var._grad = grad.detach().clone()
@@ -226,6 +229,63 @@ class AccumulateGrad(Node):
             old._data += grad._data.astype(old._data.dtype, copy=False)
             old._vc.value += 1
 
+
+
+# torch's AccumulateGrad takes an incoming gradient as ``.grad`` without a copy when nothing
+# else can see it (its use count) and its strides are the variable's. The same test here, by
+# reference counts: of the tensor, of its array, and of every array down the array's
+# ``base`` chain. Each limit is the count of an object with no other holder, measured below
+# through code of the same shape as ``_exclusive`` (so no Python version's counting is
+# assumed).
+
+def _exclusive(grad, var) -> bool:
+    """True when ``grad``, passed as ``accumulate(grads[0])``, can become ``var.grad`` as is."""
+    if sys.getrefcount(grad) > _TENSOR_REFS or grad.grad_fn is not None \
+            or grad._requires_grad or grad._base is not None:
+        return False
+    if sys.getrefcount(grad._data) > _ARRAY_REFS:
+        return False
+    a = grad._data
+    if a.strides != var._data.strides or not a.flags.writeable \
+            or not (a.flags.c_contiguous or a.flags.f_contiguous):
+        return False
+    ndarray = type(a)
+    while True:
+        base = a.base
+        if base is None:
+            return True
+        if type(base) is not ndarray or sys.getrefcount(base) > _BASE_REFS:
+            return False
+        a = base
+
+
+class _Holder:
+    __slots__ = ("_data",)
+
+
+def _tensor_count(grad, var):
+    return sys.getrefcount(grad)
+
+
+class _Probe:
+    def accumulate(self, grad, create_graph):
+        return _tensor_count(grad, None)
+
+
+def _sole_counts():
+    import numpy as np
+    grads = [object()]
+    tensor_refs = _Probe().accumulate(grads[0], False)
+    grad = _Holder()
+    grad._data = np.empty(1)
+    array_refs = sys.getrefcount(grad._data)
+    a = np.empty(2)[1:]
+    base = a.base
+    base_refs = sys.getrefcount(base)
+    return tensor_refs, array_refs, base_refs
+
+
+_TENSOR_REFS, _ARRAY_REFS, _BASE_REFS = _sole_counts()
 
 
 from .visualize import explain, render, summary, to_dot  # noqa: E402,F401  (seeing the graph)
