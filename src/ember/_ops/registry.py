@@ -124,6 +124,7 @@ class OpDef:
         self.needs = {n: args for n, _, args in self.formulas}
         self.promote = promote
         self.outputs = outputs
+        self.plans = {}           # save plans by the mask of inputs that require grad
         self.node_cls = type(node_name, (OpNode,), {"__slots__": (), "_name": node_name,
                                                     "_op": self}) if node_name else None
 
@@ -295,45 +296,80 @@ def _write_out(out, res):
     return out
 
 
+# what a node keeps of one needed name: kinds of entries in an op's save plan
+_RESULT, _TENSOR, _SHAPE, _DTYPE, _STRIDES, _ARG = range(6)
+_NO_EDGE = (None, 0)
+
+
+def _save_plan(op, mask):
+    """``(name, kind, arg index)`` for what the formulas of the inputs in ``mask`` read."""
+    needed = set()
+    for bit, name in enumerate(op.diff):
+        if mask >> bit & 1:
+            needed.update(op.needs[name])
+    needed.discard("grad")
+    needed.discard("grads")
+    plan = []
+    params = op.params
+    for k in sorted(needed):
+        if k == "result":
+            plan.append((k, _RESULT, 0))
+        elif k in op.tensors:
+            plan.append((k, _TENSOR, params.index(k)))
+        elif k.endswith("_shape"):
+            plan.append((k, _SHAPE, params.index(k[:-6])))
+        elif k.endswith("_dtype"):
+            plan.append((k, _DTYPE, params.index(k[:-6])))
+        elif k.endswith("_strides"):
+            plan.append((k, _STRIDES, params.index(k[:-8])))
+        else:
+            plan.append((k, _ARG, params.index(k)))
+    plan = tuple(plan)
+    op.plans[mask] = plan
+    return plan
+
+
 def _record(op, args, results, original_self=None):
     node = op.node_cls()
     edges = []
     metas = []
-    needed = set()
-    needs = op.needs
-    for name, i in zip(op.diff, op.diff_idx):
+    mask = 0
+    bit = 1
+    for i in op.diff_idx:
         a = args[i]
         if isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None):
             edges.append(a._edge())
             metas.append((a._data.shape, _dt_of(a)))
-            needed.update(needs[name])
+            mask |= bit
         else:
-            edges.append((None, 0))
+            edges.append(_NO_EDGE)
             metas.append(None)
+        bit <<= 1
     node.next_functions = tuple(edges)
     node._input_meta = metas
+    plan = op.plans.get(mask)
+    if plan is None:
+        plan = _save_plan(op, mask)
     saved = {}
     kept = {}
-    params = op.params
-    for k in needed:
-        if k == "grad" or k == "grads":
-            continue
-        if k == "result":
-            saved[k] = SavedTensor(results[0], True)
-        elif k in op.tensors:
-            a = args[params.index(k)]
-            if k == "self" and original_self is not None:
-                a = original_self
+    for k, kind, i in plan:
+        if kind is _TENSOR:
+            a = original_self if original_self is not None and k == "self" else args[i]
             saved[k] = SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
-        elif k.endswith("_shape") or k.endswith("_dtype"):
-            src = args[params.index(k[:-6])]
-            kept[k] = (tuple(src.shape) if k.endswith("_shape") else src.dtype) \
-                if isinstance(src, Tensor) else (() if k.endswith("_shape") else None)
-        elif k.endswith("_strides"):
-            src = args[params.index(k[:-8])]._data
-            kept[k] = tuple(b // src.itemsize for b in src.strides)
+        elif kind is _RESULT:
+            saved[k] = SavedTensor(results[0], True)
+        elif kind is _ARG:
+            kept[k] = args[i]
         else:
-            kept[k] = args[params.index(k)]
+            src = args[i]
+            if not isinstance(src, Tensor):
+                kept[k] = () if kind is _SHAPE else None
+            elif kind is _SHAPE:
+                kept[k] = src._data.shape
+            elif kind is _DTYPE:
+                kept[k] = src.dtype
+            else:
+                kept[k] = tuple(b // src._data.itemsize for b in src._data.strides)
     node._saved = saved
     node._args = kept
     if len(results) > 1:
@@ -341,7 +377,7 @@ def _record(op, args, results, original_self=None):
     else:
         node._nout = None
     for nr, r in enumerate(results):
-        if r.dtype.is_floating_point or r.dtype.is_complex:
+        if r._data.dtype.kind in "fc":
             r.grad_fn = node
             r._output_nr = nr
     return node

@@ -73,17 +73,18 @@ class SavedTensor:
                  "name", "output_nr")
 
     def __init__(self, tensor, is_output: bool = False, name: str = "", node=None):
-        if tensor._inference_flag() and not grad_mode.state.inference:
+        state = grad_mode.state
+        if tensor._inference and not state.inference:
             raise RuntimeError(_errors.INFERENCE_SAVED)
-        self.vc = tensor._vc
-        self.version = tensor._vc.value
+        vc = self.vc = tensor._vc
+        self.version = vc.value
         self.is_output = is_output
         # an op's own output gets its grad_fn only after the node saved it
-        self.requires_grad = tensor.requires_grad or (is_output and (
-            tensor.dtype.is_floating_point or tensor.dtype.is_complex))
+        self.requires_grad = tensor._requires_grad or tensor.grad_fn is not None or (
+            is_output and tensor._data.dtype.kind in "fc")
         self.name = name
         self.output_nr = tensor._output_nr
-        hooks = grad_mode.state.saved_hooks
+        hooks = state.saved_hooks
         if hooks:
             pack, _ = hooks[-1]
             self.hook_pack = (pack(tensor), hooks[-1][1])
@@ -129,18 +130,23 @@ class Node:
     """Base class of every ``grad_fn``: edges to the inputs' nodes, hooks and saved state."""
 
     __slots__ = ("next_functions", "_saved", "_seq", "_released", "_hooks", "_pre_hooks",
-                 "_tensor_pre_hooks", "_retain_grad", "_input_meta", "metadata",
+                 "_tensor_pre_hooks", "_retain_grad", "_input_meta", "_metadata",
                  "__weakref__", "__dict__")
 
     _name = "Node"
 
     def __init__(self):
         self._seq = next(_sequence)
-        self._saved = None
+        self._saved = self._hooks = self._pre_hooks = self._tensor_pre_hooks = None
+        self._retain_grad = self._input_meta = self._metadata = None
         self._released = False
-        self._hooks = self._pre_hooks = self._tensor_pre_hooks = self._retain_grad = None
-        self._input_meta = None
-        self.metadata = {}
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for the user's own annotations of this node (made on first use)."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     # ----- torch's public Node API
     def name(self) -> str:
