@@ -42,6 +42,7 @@ NONE = None               # the kernel takes the inputs' arrays as they are
 
 _state = grad_mode.state
 _wrap = Tensor._wrap
+_BY_NP = D._BY_NP
 
 
 class OpNode(Node):
@@ -165,6 +166,28 @@ def _arrays(op, args):
             if isinstance(a, Tensor):
                 args[i] = a._data
         return args, None
+    # the common case first: tensors of one dtype (a Python float beside floating tensors)
+    npdt = None
+    for i in idx:
+        a = args[i]
+        if isinstance(a, Tensor):
+            d = a._data.dtype
+            if npdt is None:
+                npdt = d
+            elif d != npdt:
+                break
+        elif a is not None and type(a) is not float:
+            break
+    else:
+        if npdt is not None and npdt.kind == "f":
+            for i in idx:
+                a = args[i]
+                if isinstance(a, Tensor):
+                    args[i] = a._data
+                elif a is not None:
+                    args[i] = _np_scalar(a, npdt)
+            dt = _BY_NP[npdt]
+            return args, (D.bool if promote is COMPARE else dt)
     present = [args[i] for i in idx if args[i] is not None]
     try:
         dt = D.result_type(*present)
