@@ -561,9 +561,18 @@ def _windows(x, out, kernel, stride, dilation):
 
 
 def _pad_np(x, padding, value=0):
-    if not any(padding):
+    """``x`` (N, C, *S) padded by ``padding`` (per spatial dim: ``p`` or ``(left, right)``).
+
+    One allocation and one slice copy (``np.pad`` is several times slower for small inputs).
+    """
+    pairs = [(p, p) if np.ndim(p) == 0 else tuple(p) for p in padding]
+    if not any(a or b for a, b in pairs):
         return x
-    return np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding], constant_values=value)
+    sp = x.shape[2:]
+    shape = x.shape[:2] + tuple(s + a + b for s, (a, b) in zip(sp, pairs))
+    out = xp.zeros(shape, x.dtype) if value == 0 else xp.full(shape, value, x.dtype)
+    out[(slice(None),) * 2 + tuple(slice(a, a + s) for s, (a, _) in zip(sp, pairs))] = x
+    return out
 
 
 def _conv_out(sizes, kernel, stride, padding, dilation):
@@ -571,73 +580,71 @@ def _conv_out(sizes, kernel, stride, padding, dilation):
                  for s, k, st, p, d in zip(sizes, kernel, stride, padding, dilation))
 
 
-def _conv_fwd(x, w, stride, padding, dilation, groups):
-    n, c = x.shape[:2]
-    o = w.shape[0]
-    kernel = w.shape[2:]
+def _cols(x, kernel, out, stride, padding, dilation, groups):
+    """im2col: the columns (N, g, Cg * K, P) of ``x`` (N, C, *S), one copy of a strided view.
+
+    Laid out per sample so that each sample's product is a small contiguous BLAS call (the
+    spatial positions P innermost: the copy moves whole rows of the input).
+    """
+    xpad = _pad_np(x, padding)
+    n, c = xpad.shape[:2]
     nd = len(kernel)
+    st = xpad.strides
+    shape = (n, c) + tuple(kernel) + tuple(out)
+    strides = st[:2] + tuple(st[2 + i] * dilation[i] for i in range(nd)) \
+        + tuple(st[2 + i] * stride[i] for i in range(nd))
+    win = _as_strided(xpad, shape, strides, writeable=False)
+    return win.reshape(n, groups, (c // groups) * math.prod(kernel), math.prod(out))
+
+
+def _conv_fwd(x, w, stride, padding, dilation, groups):
+    n = x.shape[0]
+    o = w.shape[0]
+    kernel = tuple(w.shape[2:])
     out = _conv_out(x.shape[2:], kernel, stride, padding, dilation)
-    win = _windows(_pad_np(x, padding), out, kernel, stride, dilation)
-    g = groups
-    cg, og = c // g, o // g
-    p = int(np.prod(out))
-    kp = int(np.prod(kernel))
-    # (N, g, Cg, *out, *K) -> (g, N, *out, Cg, *K) -> (g, N*P, Cg*K)
-    win = win.reshape((n, g, cg) + out + tuple(kernel))
-    perm = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
-    cols = win.transpose(perm).reshape(g, n * p, cg * kp)
-    wm = w.reshape(g, og, cg * kp).transpose(0, 2, 1)
-    res = cols @ wm                                       # (g, N*P, Og)
-    res = res.reshape((g, n) + out + (og,))
-    perm = (1, 0, 2 + nd) + tuple(range(2, 2 + nd))       # (N, g, Og, *out)
-    return res.transpose(perm).reshape((n, o) + out)
+    cols = _cols(x, kernel, out, stride, padding, dilation, groups)      # (N, g, CgK, P)
+    wm = w.reshape(groups, o // groups, cols.shape[2])                    # (g, Og, CgK)
+    return xp.matmul(wm, cols).reshape((n, o) + out)                      # (N, g, Og, P)
 
 
 def _conv_input_grad_np(go, w, sizes, stride, padding, dilation, groups):
+    """col2im of ``w^T @ go``: the gradient of a convolution's input (N, C, *sizes[2:])."""
     n, o = go.shape[:2]
-    out = go.shape[2:]
-    kernel = w.shape[2:]
-    nd = len(kernel)
+    out = tuple(go.shape[2:])
+    kernel = tuple(w.shape[2:])
     c = sizes[1]
     g = groups
     cg, og = c // g, o // g
-    p = int(np.prod(out))
-    kp = int(np.prod(kernel))
-    gm = go.reshape((n, g, og, p)).transpose(1, 0, 3, 2).reshape(g, n * p, og)
-    cols = gm @ w.reshape(g, og, cg * kp)                 # (g, N*P, Cg*K)
-    cols = cols.reshape((g, n) + tuple(out) + (cg,) + tuple(kernel))
-    # -> (N, g, Cg, *K, *out)
-    perm = (1, 0, 2 + nd) + tuple(range(3 + nd, 3 + 2 * nd)) + tuple(range(2, 2 + nd))
-    cols = cols.transpose(perm)
-    padded = tuple(s + 2 * pd for s, pd in zip(sizes[2:], padding))
-    gx = xp.zeros((n, g, cg) + padded, go.dtype)
+    wt = w.reshape(g, og, cg * math.prod(kernel)).transpose(0, 2, 1)     # (g, CgK, Og)
+    cols = xp.matmul(wt, go.reshape(n, g, og, math.prod(out)))           # (N, g, CgK, P)
+    cols = cols.reshape((n, c) + kernel + out)
+    gx = xp.zeros((n, c) + tuple(sizes[2:]), cols.dtype)
+    # one slice-add per kernel offset, clipped to the input (no padded buffer, no crop)
     for idx in np.ndindex(*kernel):
-        sl = tuple(slice(i * d, i * d + st * (m - 1) + 1, st)
-                   for i, d, st, m in zip(idx, dilation, stride, out))
-        gx[(slice(None),) * 3 + sl] += cols[(slice(None),) * 3 + idx]
-    gx = gx.reshape((n, c) + padded)
-    crop = tuple(slice(pd, pd + s) for pd, s in zip(padding, sizes[2:]))
-    return gx[(slice(None),) * 2 + crop]
+        src, dst = [], []
+        for i, d, s, m, size, pd in zip(idx, dilation, stride, out, sizes[2:], padding):
+            off = i * d - pd                     # output position q reads input q * s + off
+            lo = max(0, -(off // s))
+            hi = min(m, (size - 1 - off) // s + 1)
+            if hi <= lo:
+                break
+            src.append(slice(lo, hi))
+            dst.append(slice(lo * s + off, (hi - 1) * s + off + 1, s))
+        else:
+            gx[(slice(None),) * 2 + tuple(dst)] += cols[(slice(None),) * 2 + idx + tuple(src)]
+    return gx
 
 
 def _conv_weight_grad_np(go, x, wsizes, stride, padding, dilation, groups):
-    n, c = x.shape[:2]
+    """``go @ im2col(x)^T`` summed over the batch: the gradient of a convolution's weight."""
+    n = x.shape[0]
     o = go.shape[1]
-    out = go.shape[2:]
+    out = tuple(go.shape[2:])
     kernel = tuple(wsizes[2:])
-    nd = len(kernel)
-    g = groups
-    cg, og = c // g, o // g
-    p = int(np.prod(out))
-    kp = int(np.prod(kernel))
-    win = _windows(_pad_np(x, padding), out, kernel, stride, dilation)
-    win = win.reshape((n, g, cg) + tuple(out) + kernel)
-    # (g, Cg, *K, N, *out) -> (g, Cg*K, N*P)
-    perm = (1, 2) + tuple(range(3 + nd, 3 + 2 * nd)) + (0,) + tuple(range(3, 3 + nd))
-    cols = win.transpose(perm).reshape(g, cg * kp, n * p)
-    gm = go.reshape((n, g, og, p)).transpose(1, 2, 0, 3).reshape(g, og, n * p)
-    gw = gm @ cols.transpose(0, 2, 1)                     # (g, Og, Cg*K)
-    return gw.reshape(tuple(wsizes))
+    cols = _cols(x, kernel, out, stride, padding, dilation, groups)      # (N, g, CgK, P)
+    gm = go.reshape(n, groups, o // groups, cols.shape[3])                # (N, g, Og, P)
+    gw = xp.matmul(gm, cols.transpose(0, 1, 3, 2))                        # (N, g, Og, CgK)
+    return gw.sum(0).reshape(tuple(wsizes))
 
 
 @op("ConvolutionBackwardBackward0", name="_conv_input_grad", method=False, function=False,
@@ -700,7 +707,11 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     else:
         out = _conv_fwd(input, weight, stride, padding, dilation, groups)
     if bias is not None:
-        out = out + bias.reshape((1, -1) + (1,) * (out.ndim - 2))
+        b = bias.reshape((1, -1) + (1,) * (out.ndim - 2))
+        if b.dtype == out.dtype:
+            out += b                     # ``out`` is the kernel's own fresh array
+        else:
+            out = out + b
     return out
 
 
@@ -729,27 +740,58 @@ def _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode):
 
 
 def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
-    """Flat (over the spatial dims) indices of each window's maximum: (N, C, *out)."""
+    """Flat (over the spatial dims) indices of each window's maximum: (N, C, *out).
+
+    One strided view of the input per kernel offset: the windows' maxima are a chain of
+    ``maximum`` over the views, and each window's index is its first offset (in torch's scan
+    order) whose element equals the maximum. Windows holding a NaN (torch: the last NaN wins),
+    and padded windows whose maximum is the padding value, take the exact scan instead.
+    """
     nd = len(kernel)
     sp = x.shape[2:]
     out, pads = _pool_geometry(sp, kernel, stride, padding, dilation, ceil_mode)
+    padded = any(a or b for a, b in pads)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    xpad = np.pad(x, [(0, 0), (0, 0)] + pads, constant_values=fill) if any(
-        a or b for a, b in pads) else x
+    xpad = _pad_np(x, pads, fill) if padded else x
+    rows = [math.prod(sp[i + 1:]) for i in range(nd)]       # flat stride of each spatial dim
+    views, offs = [], []
+    for off in np.ndindex(*kernel):
+        views.append(xpad[(slice(None),) * 2 + tuple(
+            slice(i * d, i * d + s * (o - 1) + 1, s)
+            for i, d, s, o in zip(off, dilation, stride, out))])
+        offs.append(sum(i * d * r for i, d, r in zip(off, dilation, rows)))
+    best = views[0]
+    for v in views[1:]:
+        best = xp.maximum(best, v)
+    if best.size and ((x.dtype.kind == "f" and np.isnan(best).any())
+                      or (padded and (best == fill).any())):
+        return _max_pool_scan(xpad, x.dtype, out, kernel, stride, padding, dilation, sp)
+    flat = xp.full(best.shape, offs[-1], np.int64)
+    for v, o in zip(views[-2::-1], offs[-2::-1]):
+        flat = xp.where(v == best, np.int64(o), flat)
+    base = np.zeros((1,) * nd, np.int64)
+    for i in range(nd):
+        start = np.arange(out[i], dtype=np.int64) * stride[i] - padding[i]
+        base = base + (start * rows[i]).reshape((1,) * i + (-1,) + (1,) * (nd - 1 - i))
+    flat += base
+    return flat
+
+
+def _max_pool_scan(xpad, dtype, out, kernel, stride, padding, dilation, sp):
+    """torch's exact scan over the kernel offsets (vectorised over every window): a later
+    element wins when it is larger or NaN (``val > max || isnan(val)``)."""
+    nd = len(kernel)
     win = _windows(xpad, out, kernel, stride, dilation)
-    # scan the kernel offsets (a loop over the window, vectorised over every pixel): a later
-    # element wins when it is larger or NaN, as in torch's kernel (`val > max || isnan(val)`)
     offsets = list(np.ndindex(*kernel))
     best = win[(Ellipsis,) + offsets[0]]
     arg = np.zeros(best.shape, np.int32)
     for k, off in enumerate(offsets[1:], 1):
         cand = win[(Ellipsis,) + off]
         take = cand > best
-        if x.dtype.kind == "f":
+        if dtype.kind == "f":
             take |= np.isnan(cand)
         best = np.where(take, cand, best)
         arg = np.where(take, np.int32(k), arg)
-    # coordinates of the chosen element, per spatial dim
     koff = np.unravel_index(arg, kernel)
     flat = np.zeros(arg.shape, np.int64)
     for i in range(nd):
@@ -759,36 +801,54 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
     return flat
 
 
+def _plane_offsets(n, c, p, extra):
+    """The flat offset of each (sample, channel) plane, broadcastable over ``extra`` dims."""
+    return (np.arange(n * c, dtype=np.int64) * p).reshape((n, c) + (1,) * extra)
+
+
 def _gather_flat(x, indices):
     n, c = x.shape[:2]
-    xf = x.reshape(n, c, -1)
-    return xp.take_along_axis(xf, indices.reshape(n, c, -1), axis=2).reshape(indices.shape)
+    p = math.prod(x.shape[2:])
+    return x.reshape(-1).take(indices + _plane_offsets(n, c, p, indices.ndim - 2))
 
 
-def _scatter_flat(g, indices, sizes):
+def _scatter_flat(g, indices, sizes, unique=False):
+    """The adjoint of :func:`_gather_flat`: ``g`` added into zeros of ``sizes`` at ``indices``.
+
+    ``unique``: no two windows share an element (non-overlapping pooling), so one vectorised
+    assignment replaces the accumulation.
+    """
     n, c = sizes[:2]
-    p = int(np.prod(sizes[2:]))
-    rows = (np.arange(n * c) * p).reshape(n, c, *([1] * (indices.ndim - 2)))
-    flat = (indices + rows).ravel()
+    p = math.prod(sizes[2:])
+    flat = (indices + _plane_offsets(n, c, p, indices.ndim - 2)).ravel()
+    if unique:
+        out = xp.zeros(n * c * p, g.dtype)
+        out[flat] = g.ravel()
+        return out.reshape(sizes)
     out = np.bincount(flat, weights=g.ravel(), minlength=n * c * p)
     return out.astype(g.dtype).reshape(sizes)
 
 
-def _make_gather(node):
-    gather = op(node, name="_pool_gather_" + node, method=False, function=False, promote=NONE,
+def _make_gather(node, unique=False):
+    tag = node + ("_unique" if unique else "")
+    gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
                 tensors=("self", "indices"),
                 self=lambda grad, indices, self_shape: scatter(grad, indices, self_shape))(
         lambda self, indices: _gather_flat(self, indices))
-    scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + node,
+    scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
                  grad_output=lambda grad, indices: gather(grad, indices))(
-        lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes))
+        lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes, unique))
     return gather
 
 
-_max_pool_gather = {1: _make_gather("MaxPool2DWithIndicesBackward0"),
-                    2: _make_gather("MaxPool2DWithIndicesBackward0"),
-                    3: _make_gather("MaxPool3DWithIndicesBackward0")}
+_MAX_POOL_2D = _make_gather("MaxPool2DWithIndicesBackward0")
+_MAX_POOL_3D = _make_gather("MaxPool3DWithIndicesBackward0")
+_MAX_POOL_2D_U = _make_gather("MaxPool2DWithIndicesBackward0", unique=True)
+_MAX_POOL_3D_U = _make_gather("MaxPool3DWithIndicesBackward0", unique=True)
+# windows that may overlap (any stride, dilation) and windows that never do
+_max_pool_gather = {1: _MAX_POOL_2D, 2: _MAX_POOL_2D, 3: _MAX_POOL_3D}
+_max_pool_gather_unique = {1: _MAX_POOL_2D_U, 2: _MAX_POOL_2D_U, 3: _MAX_POOL_3D_U}
 _adaptive_max_gather = {1: _make_gather("AdaptiveMaxPool2DBackward0"),
                         2: _make_gather("AdaptiveMaxPool2DBackward0"),
                         3: _make_gather("AdaptiveMaxPool3DBackward0")}
@@ -802,7 +862,9 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
     idx = _max_pool_indices(input._data, kernel_size, stride, padding, dilation, ceil_mode)
-    out = _max_pool_gather[nd](input, Tensor._wrap(idx))
+    apart = all(s >= d * (k - 1) + 1 for s, k, d in zip(stride, kernel_size, dilation))
+    gather = (_max_pool_gather_unique if apart else _max_pool_gather)[nd]
+    out = gather(input, Tensor._wrap(idx))
     return out, Tensor._wrap(idx)
 
 
