@@ -12,7 +12,7 @@ their graphs (and grad_fn names) are torch's. The decompositions (inv, det, svd 
 from __future__ import annotations
 
 from .._device import xp
-from .registry import _scalar_name, expose, op
+from .registry import _scalar_name, expose, op, run
 from .shape import _squeeze_matmul, _unsafe_view
 from .util import broadcast_shapes, norm_dim
 
@@ -63,14 +63,14 @@ def _mm(self, mat2):
 @expose
 def mm(input, mat2, *, out=None):
     """Matrix product of two 2-d tensors."""
-    if input.ndim != 2 or mat2.ndim != 2:
-        bad = input if input.ndim != 2 else mat2
-        raise RuntimeError(f"{'self' if bad is input else 'mat2'} must be a matrix")
-    if input.shape[1] != mat2.shape[0]:
+    a, b = input._data, mat2._data
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError(f"{'self' if a.ndim != 2 else 'mat2'} must be a matrix")
+    if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(input)} and "
                            f"{_dims(mat2)})")
-    _same_dtype(input, mat2)
-    from .registry import run
+    if a.dtype != b.dtype:
+        _same_dtype(input, mat2)
     return run(_mm, (input, mat2), out)
 
 
@@ -91,7 +91,6 @@ def mv(input, vec, *, out=None):
         v, m = _scalar_name(vec.dtype), _scalar_name(input.dtype)
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {v}, {m}, "
                            f"and {v}")
-    from .registry import run
     return run(_mv, (input, vec), out)
 
 
@@ -115,7 +114,6 @@ def dot(input, tensor, *, out=None):
     if input.dtype is not tensor.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{input.dtype._legacy[:-6]} and {tensor.dtype._legacy[:-6]}")
-    from .registry import run
     return run(_dot, (input, tensor), out)
 
 
@@ -140,7 +138,6 @@ def bmm(input, mat2, *, out=None):
     if input.dtype is not mat2.dtype:
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
                            f"{_scalar_name(mat2.dtype)}")
-    from .registry import run
     return run(_bmm, (input, mat2), out)
 
 
@@ -160,11 +157,12 @@ def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
 @expose
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat1 @ mat2)``."""
-    if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
+    a, b = mat1._data, mat2._data
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(mat1)} and "
                            f"{_dims(mat2)})")
-    _same_dtype(mat1, mat2)
-    from .registry import run
+    if a.dtype != b.dtype:
+        _same_dtype(mat1, mat2)
     return run(_addmm, (input, mat1, mat2, beta, alpha), out)
 
 
@@ -226,7 +224,6 @@ def matmul(input, other, *, out=None):
     m1 = input.shape[-1]
     m2 = other.shape[-2] if d2 > 1 else other.shape[0]
     p = other.shape[-1] if d2 > 1 else 1
-    from .util import broadcast_shapes
     batch = broadcast_shapes(tuple(input.shape[:-2]), tuple(other.shape[:-2]))
     nb = _numel(batch)
     a3 = input.expand(batch + (n, m1)).reshape(nb, n, m1)
@@ -269,7 +266,6 @@ def vdot(input, other, *, out=None):
     if input.dtype is not other.dtype:
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{input.dtype._legacy[:-6]} and {other.dtype._legacy[:-6]}")
-    from .registry import run
     return run(_vdot, (input, other), out)
 
 
@@ -320,7 +316,6 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{_scalar_name(input.dtype)}, {_scalar_name(mat.dtype)}, and "
                            f"{_scalar_name(vec.dtype)}")
-    from .registry import run
     return run(_addmv, (input, mat, vec, beta, alpha), out)
 
 
@@ -380,7 +375,6 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     if not (input.dtype is batch1.dtype is batch2.dtype):
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
                            f"{_scalar_name(batch1.dtype if batch1.dtype is not input.dtype else batch2.dtype)}")  # noqa: E501
-    from .registry import run
     return run(_baddbmm, (input, batch1, batch2, beta, alpha), out)
 
 
@@ -414,7 +408,6 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     msg = _expand_msg((batch1.shape[1], batch2.shape[2]), input)
     if msg:
         raise RuntimeError(msg)
-    from .registry import run
     return run(_addbmm, (input, batch1, batch2, beta, alpha), out)
 
 
@@ -523,7 +516,6 @@ def trace(input):
     """The sum of a matrix's diagonal."""
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
-    from .registry import run
     return run(_trace, (input,))
 
 

@@ -397,9 +397,8 @@ def _pow_dispatch(input, exponent):
 @expose
 def pow(input, exponent, *, out=None):
     """``input ** exponent`` (tensor or number on either side)."""
-    from .registry import run
     d, args = _pow_dispatch(input, exponent)
-    return run(d, args, out)
+    return _run(d, args, out)
 
 
 def _pow_(self, exponent):

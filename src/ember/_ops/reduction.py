@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
-from .registry import NONE, expose, op
+from .registry import NONE, expose, op, run
 from .search import _return_type
 from .util import norm_dim, norm_dims
 
@@ -44,7 +44,7 @@ def _sum_all(self, dtype=None):
     self=lambda grad, self_shape, dim, keepdim: _expand_back(grad, self_shape, dim, keepdim))
 def _sum_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
-    return xp.sum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
+    return xp.add.reduce(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
 
 
 def _reduce_dims(input, dim):
@@ -66,7 +66,6 @@ _SUM_OUT_ERROR = (
 @expose
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over ``dim`` (int or tuple), keeping dims if ``keepdim``."""
-    from .registry import run
     if dim is None:
         if out is not None:
             raise TypeError(_SUM_OUT_ERROR)
@@ -108,7 +107,6 @@ def _mean_dim(self, dim, keepdim=False, dtype=None):
 @expose
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
-    from .registry import run
     _mean_check(input, dtype)
     if dim is None:
         return run(_mean_all, (input, dtype), out)
@@ -221,7 +219,6 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
     >>> ember.tensor([[1., 2.], [3., 4.]]).prod(0)
     tensor([3., 8.])
     """
-    from .registry import run
     if dim is _NO_DIM:
         return run(_prod_all, (input, dtype), out)
     if not isinstance(dim, int) or isinstance(dim, bool):
@@ -341,7 +338,6 @@ def _std_mean(self, dim, correction, keepdim, full):
 
 
 def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
-    from .registry import run
     _check_float(input, "std and var only support floating point and complex dtypes")
     dim, correction = _var_args(fname, dim, unbiased, correction)
     full = dim is None
@@ -452,7 +448,6 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """
     import numbers
 
-    from .registry import run
     if isinstance(ord, bool) or not isinstance(ord, numbers.Number):
         raise TypeError("linalg_vector_norm(): argument 'ord' (position 2) must be Number, not "
                         f"{type(ord).__name__}")
@@ -541,7 +536,6 @@ def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     tensor(0.6931)
     """
     from .. import _dtype as D
-    from .registry import run
     if dim is _NO_DIM:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
@@ -599,7 +593,6 @@ def _cumprod(self, dim, dtype=None):
 
 
 def _cum(d, input, dim, dtype, out):
-    from .registry import run
     return run(d, (input, norm_dim(dim, input._data.ndim), dtype), out)
 
 
@@ -690,7 +683,6 @@ _cummin = op("CumminBackward0", name="cummin_", method=False, function=False, pr
 
 
 def _cum_extreme(d, rt, input, dim, greater):
-    from .registry import run
     nd = input._data.ndim
     dim = norm_dim(dim, nd)
     idx = _cum_extreme_indices(input._data, dim, greater) if input._data.size and nd else \
@@ -792,7 +784,6 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     >>> ember.tensor([1., float('nan'), 2.]).nansum()
     tensor(3.)
     """
-    from .registry import run
     return run(_nansum, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
 

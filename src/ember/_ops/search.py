@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from .._device import xp
-from .registry import NONE, SAME, expose, op
+from .registry import NONE, SAME, expose, op, run
 from .util import norm_dim, norm_dims
 
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
@@ -132,7 +132,6 @@ _min_dim = _min_dim(_min_kernel)
 
 def _run_dim(d, input, dim, keepdim, result_type):
     from .._tensor import Tensor
-    from .registry import run
     nd = input._data.ndim
     dim = norm_dim(dim, nd) if nd else 0
     data = input._data if nd else input._data.reshape(1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 
+from .. import _dtype as D
 from .._device import xp
 from .registry import NONE, expose, op
 from .util import norm_dim, norm_dims
@@ -69,7 +70,6 @@ def view(self, *shape):
 
     ``view(dtype)`` reinterprets the bytes as another dtype.
     """
-    from .. import _dtype as D
     if len(shape) == 1 and isinstance(shape[0], D.dtype):
         from .._tensor import Tensor
         return Tensor._wrap(self._data.view(shape[0].np))
@@ -80,10 +80,11 @@ def view(self, *shape):
 def reshape(input, *shape):
     """A view when the strides allow it, else a copy, with the new shape."""
     shape = infer_size(_shape_arg(shape), input._data.size)
-    try:
-        xp.reshape(input._data, shape, copy=False)
-    except ValueError:
-        return _unsafe_view(clone(input), shape)
+    if not input._data.flags.c_contiguous:
+        try:
+            xp.reshape(input._data, shape, copy=False)
+        except ValueError:
+            return _unsafe_view(clone(input), shape)
     return _view(input, shape)
 
 
@@ -359,7 +360,6 @@ def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    from .. import _dtype as D
     dt = D.result_type(*tensors) if builtins.len(tensors) > 0 else None
     real = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
     if not real:
@@ -412,7 +412,6 @@ def stack(tensors, dim=0, *, out=None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{list(shape)} at entry 0 and {list(t.shape)} at entry {i}")
     d = norm_dim(dim, builtins.len(shape) + 1)
-    from .. import _dtype as D
     dt = D.result_type(*tensors)
     arr = xp.stack([t._data.astype(dt.np, copy=False) for t in tensors], axis=d)
     from .._tensor import Tensor

@@ -576,10 +576,9 @@ def round(input, *, decimals=None, out=None):
     >>> ember.round(ember.tensor([1.5, 2.5, 0.125]), decimals=2)
     tensor([1.5000, 2.5000, 0.1200])
     """
-    from .registry import run
     if decimals is None:
-        return run(_round0, (input,), out)
-    return run(_round_decimals, (input, decimals), out)
+        return _run(_round0, (input,), out)
+    return _run(_round_decimals, (input, decimals), out)
 
 
 def _round_(self, *, decimals=None):
