@@ -760,20 +760,27 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
             slice(i * d, i * d + s * (o - 1) + 1, s)
             for i, d, s, o in zip(off, dilation, stride, out))])
         offs.append(sum(i * d * r for i, d, r in zip(off, dilation, rows)))
-    best = views[0]
-    for v in views[1:]:
-        best = xp.maximum(best, v)
+    if len(views) == 1:
+        best = views[0]
+    else:
+        best = xp.maximum(views[0], views[1])
+        for v in views[2:]:
+            xp.maximum(best, v, out=best)
     if best.size and ((x.dtype.kind == "f" and np.isnan(best).any())
                       or (padded and (best == fill).any())):
         return _max_pool_scan(xpad, x.dtype, out, kernel, stride, padding, dilation, sp)
-    flat = xp.full(best.shape, offs[-1], np.int64)
-    for v, o in zip(views[-2::-1], offs[-2::-1]):
-        flat = xp.where(v == best, np.int64(o), flat)
-    base = np.zeros((1,) * nd, np.int64)
+    # the first offset equal to the maximum: k = how many leading offsets differ from it
+    k = xp.zeros(best.shape, np.uint8 if len(views) < 256 else np.int32)
+    if len(views) > 1:
+        ahead = views[0] != best
+        k += ahead
+        for v in views[1:-1]:
+            ahead &= v != best
+            k += ahead
+    flat = np.asarray(offs, np.int64).take(k)
     for i in range(nd):
         start = np.arange(out[i], dtype=np.int64) * stride[i] - padding[i]
-        base = base + (start * rows[i]).reshape((1,) * i + (-1,) + (1,) * (nd - 1 - i))
-    flat += base
+        flat += (start * rows[i]).reshape((-1,) + (1,) * (nd - 1 - i))
     return flat
 
 
