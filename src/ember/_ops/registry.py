@@ -108,9 +108,15 @@ class OpDef:
         self.signature = sig
         self.params = list(sig.parameters)
         kw = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
-        if kw:   # the runner passes every argument by position
-            npos = len(self.params) - len(kw)
-            self.kernel = lambda *a: kernel(*a[:npos], **dict(zip(kw, a[npos:])))
+        if kw:   # the runner passes every argument by position: a positional adapter
+            pos = self.params[:len(self.params) - len(kw)]
+            heads = [p.name if p.default is p.empty else f"{p.name}=_d[{p.name!r}]"
+                     for p in sig.parameters.values()]
+            src = (f"def adapter({', '.join(heads)}):\n"
+                   f"    return kernel({', '.join(pos + [f'{k}={k}' for k in kw])})\n")
+            ns = {"kernel": kernel, "_d": {p.name: p.default for p in sig.parameters.values()}}
+            exec(src, ns)
+            self.kernel = ns["adapter"]
             self.kernel.__doc__ = kernel.__doc__
         else:
             self.kernel = kernel
