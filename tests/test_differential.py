@@ -271,9 +271,11 @@ def test_inplace_on_view_of_fortran_ordered_base():
 def test_relu_backward_is_threshold_backward():
     """NaN inputs pass their gradient (``self <= 0`` is false); double backward is
     ThresholdBackwardBackward0 whose ``self`` edge points at the relu."""
+    big = np.resize(np.array([np.nan, 1.0, -1.0, 0.0, -0.0, 2.5, -3.0, np.inf]), (64, 80))
     for dtype in ("float32", "float64", "float16"):
         x = np.array([[np.nan, 1.0, -1.0, 0.0], [-0.0, 2.5, -3.0, np.inf]], dtype)
         _both(lambda L, a: a.relu(), x)
+        _both(lambda L, a: a.relu(), big.astype(dtype))              # the masked-bits path
         _both(lambda L, a: L.relu(a.t()), x)
         _both(lambda L, a: a.relu(), x[0, 1])                # 0-d
 

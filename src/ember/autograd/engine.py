@@ -226,8 +226,10 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
     for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
         if nxt is None or g is None:
             continue
-        if metas is not None and metas[i] is not None:
-            g = _validate(node, i, g, metas[i])
+        if metas is not None:
+            meta = metas[i]
+            if meta is not None and (g._data.shape != meta[0] or g._data.dtype != meta[1].np):
+                g = _validate(node, i, g, meta)
         buf = buffers.get(nxt)
         if buf is None:
             buf = buffers[nxt] = [None] * nxt.num_outputs
