@@ -42,6 +42,7 @@ NONE = None               # the kernel takes the inputs' arrays as they are
 
 _state = grad_mode.state
 _wrap = Tensor._wrap
+_ndarray = xp.ndarray
 _BY_NP = D._BY_NP
 
 
@@ -276,7 +277,10 @@ def run(op, args, out=None):
             raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
         return _write_out(out, res)
     if op.outputs == 1:
-        result = _wrap(_as_array(res, dt))
+        if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
+            result = _wrap(res)
+        else:
+            result = _wrap(_as_array(res, dt))
         if op.view:
             _share(result, args[0])
         if record:
