@@ -192,7 +192,7 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
                 if r is not None:
                     g = r
             grads[0] = g
-    else:
+    elif node._tensor_pre_hooks or node._retain_grad:
         _run_tensor_hooks(node, grads)
     if captures:
         for nr in range(len(grads)):
