@@ -31,6 +31,12 @@ CONVS = [
     ("kernel_1x1", lambda F, x, w, b: F.conv2d(x, w, b), (2, 3, 4, 5), (5, 3, 1, 1)),
     ("pad_beyond", lambda F, x, w, b: F.conv2d(x, w, b, stride=3, padding=2),
      (1, 1, 4, 4), (2, 1, 2, 2)),
+    # stride 1 and little padding: the "wide" im2col on the padded grid's rows
+    ("wide_pad1", lambda F, x, w, b: F.conv2d(x, w, b, padding=1), (2, 4, 10, 12), (3, 4, 3, 3)),
+    ("wide_dil_groups", lambda F, x, w, b: F.conv2d(x, w, b, dilation=2, padding=2, groups=2),
+     (1, 6, 20, 20), (2, 3, 3, 3)),
+    ("wide_transposed_outpad", lambda F, x, w, b: F.conv_transpose2d(
+        x, w, b, dilation=2, output_padding=1), (1, 2, 30, 30), (2, 3, 3, 3)),
     ("conv1d", lambda F, x, w, b: F.conv1d(x, w, b, stride=2, padding=1), (2, 3, 9), (4, 3, 3)),
     ("conv3d", lambda F, x, w, b: F.conv3d(x, w, b, padding=(1, 0, 1), stride=(1, 2, 1)),
      (1, 2, 4, 5, 4), (3, 2, 2, 3, 3)),

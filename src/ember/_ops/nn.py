@@ -597,13 +597,69 @@ def _cols(x, kernel, out, stride, padding, dilation, groups):
     return win.reshape(n, groups, (c // groups) * math.prod(kernel), math.prod(out))
 
 
+# ----- the "wide" layout (stride 1): positions on the padded grid's rows
+# With stride 1, kernel offset ``k`` of output position ``q`` reads the padded input's flat
+# element ``q + off[k]`` when ``q`` runs over the output rows laid on the padded grid (its
+# trailing dims at their padded sizes, L = out[0] * prod(padded[1:]) positions, the extra
+# ones garbage). Each column of the im2col is then one contiguous run of the flat input (a
+# memcpy, several times faster than gathering short rows) and col2im adds whole runs; the
+# price is the garbage positions (cropped from outputs, zeros in gradients).
+
+def _wide_ok(padded, out, stride):
+    p = math.prod(out)
+    return (len(out) > 1 and p > 0 and all(s == 1 for s in stride)
+            and out[0] * math.prod(padded[1:]) <= 1.25 * p)
+
+
+def _wide_geometry(padded, out, kernel, dilation):
+    """(row strides of the padded grid, L, each kernel offset's flat shift, buffer size)."""
+    nd = len(padded)
+    rows = tuple(math.prod(padded[i + 1:]) for i in range(nd))
+    length = out[0] * rows[0]
+    offs = [sum(i * d * r for i, d, r in zip(idx, dilation, rows)) for idx in np.ndindex(*kernel)]
+    return rows, length, offs, max(math.prod(padded), offs[-1] + length)
+
+
+def _interior(padding, sizes):
+    return (slice(None),) * 2 + tuple(slice(p, p + s) for p, s in zip(padding, sizes))
+
+
+def _cols_wide(x, kernel, padding, dilation, groups, out):
+    """The wide im2col (N, g, Cg * K, L) of ``x`` (stride 1) and the padded grid's sizes."""
+    n, c = x.shape[:2]
+    padded = tuple(s + 2 * p for s, p in zip(x.shape[2:], padding))
+    rows, length, _, size = _wide_geometry(padded, out, kernel, dilation)
+    buf = xp.zeros((n, c, size), x.dtype)
+    buf[:, :, :math.prod(padded)].reshape((n, c) + padded)[_interior(padding, x.shape[2:])] = x
+    st = buf.strides
+    win = _as_strided(buf, (n, c) + tuple(kernel) + (length,),
+                      st[:2] + tuple(st[2] * d * r for d, r in zip(dilation, rows)) + st[2:],
+                      writeable=False)
+    return win.reshape(n, groups, (c // groups) * math.prod(kernel), length), padded
+
+
+def _widen(go, padded):
+    """``go`` (N, O, *out) laid on the wide grid (N, O, L), zeros at the garbage positions."""
+    n, o = go.shape[:2]
+    out = go.shape[2:]
+    wide = xp.zeros((n, o, out[0]) + tuple(padded[1:]), go.dtype)
+    wide[(slice(None),) * 3 + tuple(slice(0, m) for m in out[1:])] = go
+    return wide.reshape(n, o, out[0] * math.prod(padded[1:]))
+
+
 def _conv_fwd(x, w, stride, padding, dilation, groups):
-    n = x.shape[0]
+    n, c = x.shape[:2]
     o = w.shape[0]
     kernel = tuple(w.shape[2:])
     out = _conv_out(x.shape[2:], kernel, stride, padding, dilation)
+    padded = tuple(s + 2 * p for s, p in zip(x.shape[2:], padding))
+    kp = math.prod(kernel)
+    wm = w.reshape(groups, o // groups, (c // groups) * kp)              # (g, Og, CgK)
+    if c * kp >= 2 * o and _wide_ok(padded, out, stride):
+        cols, padded = _cols_wide(x, kernel, padding, dilation, groups, out)
+        res = xp.matmul(wm, cols).reshape((n, o, out[0]) + padded[1:])
+        return xp.ascontiguousarray(res[(slice(None),) * 3 + tuple(slice(0, m) for m in out[1:])])
     cols = _cols(x, kernel, out, stride, padding, dilation, groups)      # (N, g, CgK, P)
-    wm = w.reshape(groups, o // groups, cols.shape[2])                    # (g, Og, CgK)
     return xp.matmul(wm, cols).reshape((n, o) + out)                      # (N, g, Og, P)
 
 
@@ -615,7 +671,19 @@ def _conv_input_grad_np(go, w, sizes, stride, padding, dilation, groups):
     c = sizes[1]
     g = groups
     cg, og = c // g, o // g
-    wt = w.reshape(g, og, cg * math.prod(kernel)).transpose(0, 2, 1)     # (g, CgK, Og)
+    kp = math.prod(kernel)
+    wt = w.reshape(g, og, cg * kp).transpose(0, 2, 1)                    # (g, CgK, Og)
+    padded = tuple(s + 2 * p for s, p in zip(sizes[2:], padding))
+    if kp > 1 and _wide_ok(padded, out, stride):
+        _, length, offs, size = _wide_geometry(padded, out, kernel, dilation)
+        cols = xp.matmul(wt, _widen(go, padded).reshape(n, g, og, length))
+        cols = cols.reshape(n, c, kp, length)
+        buf = xp.zeros((n, c, size), cols.dtype)
+        for k, off in enumerate(offs):
+            dst = buf[:, :, off:off + length]
+            xp.add(dst, cols[:, :, k], out=dst)
+        gx = buf[:, :, :math.prod(padded)].reshape((n, c) + padded)
+        return xp.ascontiguousarray(gx[_interior(padding, sizes[2:])])
     cols = xp.matmul(wt, go.reshape(n, g, og, math.prod(out)))           # (N, g, CgK, P)
     cols = cols.reshape((n, c) + kernel + out)
     gx = xp.zeros((n, c) + tuple(sizes[2:]), cols.dtype)
@@ -631,18 +699,25 @@ def _conv_input_grad_np(go, w, sizes, stride, padding, dilation, groups):
             src.append(slice(lo, hi))
             dst.append(slice(lo * s + off, (hi - 1) * s + off + 1, s))
         else:
-            gx[(slice(None),) * 2 + tuple(dst)] += cols[(slice(None),) * 2 + idx + tuple(src)]
+            view = gx[(slice(None),) * 2 + tuple(dst)]
+            xp.add(view, cols[(slice(None),) * 2 + idx + tuple(src)], out=view)
     return gx
 
 
 def _conv_weight_grad_np(go, x, wsizes, stride, padding, dilation, groups):
     """``go @ im2col(x)^T`` summed over the batch: the gradient of a convolution's weight."""
-    n = x.shape[0]
+    n, c = x.shape[:2]
     o = go.shape[1]
     out = tuple(go.shape[2:])
     kernel = tuple(wsizes[2:])
-    cols = _cols(x, kernel, out, stride, padding, dilation, groups)      # (N, g, CgK, P)
-    gm = go.reshape(n, groups, o // groups, cols.shape[3])                # (N, g, Og, P)
+    padded = tuple(s + 2 * p for s, p in zip(x.shape[2:], padding))
+    if c * math.prod(kernel) >= 2 * o and _wide_ok(padded, out, stride):
+        cols, padded = _cols_wide(x, kernel, padding, dilation, groups, out)
+        gm = _widen(go, padded)
+    else:
+        cols = _cols(x, kernel, out, stride, padding, dilation, groups)  # (N, g, CgK, P)
+        gm = go
+    gm = gm.reshape(n, groups, o // groups, cols.shape[3])               # (N, g, Og, P)
     gw = xp.matmul(gm, cols.transpose(0, 1, 3, 2))                        # (N, g, Og, CgK)
     return gw.sum(0).reshape(tuple(wsizes))
 
@@ -678,8 +753,12 @@ def _transposed_size(input_shape, weight_shape, stride, padding, dilation, outpu
 def _conv_grad_input(grad, input_shape, weight, stride, padding, dilation, transposed,
                      output_padding, groups):
     if transposed:
-        return convolution(grad, weight, None, stride, padding, dilation, False,
-                           (0,) * len(stride), groups)
+        gx = convolution(grad, weight, None, stride, padding, dilation, False,
+                         (0,) * len(stride), groups)
+        if tuple(gx.shape[2:]) != tuple(input_shape[2:]):
+            # output padding that the stride's floor does not absorb (stride 1, dilation > 1)
+            gx = gx[(slice(None),) * 2 + tuple(slice(0, s) for s in input_shape[2:])]
+        return gx
     return _conv_input_grad(grad, weight, input_shape, stride, padding, dilation, groups)
 
 
