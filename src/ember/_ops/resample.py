@@ -1,6 +1,18 @@
-"""Upsampling (``F.interpolate``): a per-axis resampling plan applied as gathers, whose
-backward is the plan's transposed weight matrix; each is the other's backward, so double
-backward works.
+"""Resampling (``F.interpolate``, ``adaptive_avg_pool3d``): separable per-axis plans.
+
+A plan holds one entry per spatial axis, ``(taps, M)``: output ``o`` of that axis reads
+``sum_j w_j[o] * x[i_j[o]]`` over the taps ``(i_j, w_j)`` (``w_j is None``: nearest, one tap),
+summed left to right in the input's precision (torch's opmath for float32/float64), and ``M``
+is the ``(out, in)`` matrix of those weights. Axes apply last first (width, then height, then
+depth), which is the nesting order of torch's CPU kernels (``upsample_generic_Nd`` computes
+the innermost, contiguous axis first; the antialiased kernels resample horizontally first),
+so float32 results equal torch's up to rounding of fused multiply-adds. ``taps is None`` marks
+an averaging axis (adaptive average pooling), applied as ``M`` in float64 and rounded once.
+The backward is the transposed plan (``g @ M`` per axis); forward and backward are each
+other's backward, so double backward works. Weights and indices mirror torch's index
+arithmetic (``area_pixel_compute_source_index``, ``nearest_idx``, ``nearest_exact_idx``,
+``guard_index_and_lambda``, the cubic A=-0.75 convolution, the antialias filters' support),
+in float32 where torch uses float32.
 """
 
 from __future__ import annotations
@@ -10,90 +22,282 @@ import numpy as np
 from .._device import xp
 from .registry import NONE, op
 
-# ============================================================================ upsampling
-# A resampling plan holds, per spatial axis, (i0, i1, l0, l1, M): output o reads
-# ``l0[o] * x[i0[o]] + l1[o] * x[i1[o]]`` (``l0 is None``: nearest, ``x[i0[o]]``) and M is the
-# (out, in) matrix of those weights, whose transpose is the backward (a scatter-add).
+# ============================================================================ per-axis plans
+
 
 def _opmath(np_dtype):
     return np.float64 if np_dtype == np.float64 else np.float32
 
 
-def _nearest_axis(n_in, n_out, scale, np_dtype):
-    """torch's ``nearest_idx``: ``min(floor(o * ratio), in - 1)`` with a float32 ratio."""
+def _fma(a, b, c, T):
+    """``a * b + c`` rounded once, as the fused multiply-add torch's AVX2/AVX-512 kernels are
+    compiled to (float32 exactly through float64; float64 as two roundings)."""
+    if T == np.float32:
+        return (np.asarray(a, np.float64) * np.asarray(b, np.float64)
+                + np.asarray(c, np.float64)).astype(T)
+    a, b, c = np.asarray(a, T), np.asarray(b, T), np.asarray(c, T)
+    p = a * b                      # Dekker's exact product p + e, then Knuth's two-sum
+    sa = a * 134217729.0
+    ah = sa - (sa - a)
+    sb = b * 134217729.0
+    bh = sb - (sb - b)
+    e = ((ah * bh - p) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)
+    s = p + c
+    bb = s - p
+    t = (p - (s - bb)) + (c - bb)
+    return s + (t + e)
+
+
+def _matrix(n_out, n_in, taps, np_dtype):
+    m = np.zeros((n_out, n_in), np_dtype)
     o = np.arange(n_out)
-    if n_out == n_in:
+    for i, w in taps:
+        np.add.at(m, (o, i), 1 if w is None else w)
+    return m
+
+
+def _identity(n, np_dtype):
+    o = np.arange(n)
+    return ((o, None),), np.eye(n, dtype=np_dtype)
+
+
+def _scale_value(n_in, n_out, scale, T):
+    """torch's ``compute_scales_value``: ``1/scale`` when given, else ``in / out``."""
+    if scale is not None and scale > 0:
+        return T(1.0 / scale)
+    return T(n_in) / T(n_out)
+
+
+def _area_scale(n_in, n_out, align_corners, scale, T):
+    """torch's ``area_pixel_compute_scale``."""
+    if align_corners:
+        return T(n_in - 1) / T(n_out - 1) if n_out > 1 else T(0)
+    return _scale_value(n_in, n_out, scale, T)
+
+
+def _nearest_axis(n_in, n_out, scale, exact, np_dtype):
+    """torch's ``nearest_idx`` (``floor(o * r)``, exact shortcuts for 1x and 2x) or
+    ``nearest_exact_idx`` (``floorf((o + 0.5) * r)`` with a float32 ratio)."""
+    o = np.arange(n_out)
+    r = _scale_value(n_in, n_out, scale, np.float32)
+    if exact:
+        src = ((o + 0.5) * np.float64(r)).astype(np.float32)
+        i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
+    elif n_out == n_in:
         i0 = o
     elif n_out == 2 * n_in:
         i0 = o >> 1
     else:
-        r = np.float32(1.0 / scale) if scale is not None and scale > 0 else \
-            np.float32(n_in) / np.float32(n_out)
         i0 = np.minimum(np.floor(o.astype(np.float32) * r).astype(np.int64), n_in - 1)
-    m = np.zeros((n_out, n_in), np_dtype)
-    m[o, i0] = 1
-    return i0, i0, None, None, m
+    taps = ((i0, None),)
+    return taps, _matrix(n_out, n_in, taps, np_dtype)
+
+
+def _source_index(n_in, n_out, align_corners, scale, cubic, T):
+    """torch's ``area_pixel_compute_source_index`` for every output index, in ``T``."""
+    o = np.arange(n_out).astype(T)
+    r = _area_scale(n_in, n_out, align_corners, scale, T)
+    if align_corners:
+        return r * o
+    src = _fma(r, o + T(0.5), T(-0.5), T)
+    return src if cubic else np.maximum(src, T(0))
+
+
+def _guard(src, n_in, T):
+    """torch's ``guard_index_and_lambda``: ``floorf`` index (clamped above) and its lambda."""
+    i0 = np.minimum(np.floor(src.astype(np.float32)).astype(np.int64), n_in - 1)
+    lam = np.minimum(np.maximum(src - i0.astype(T), T(0)), T(1))
+    return i0, lam
 
 
 def _linear_axis(n_in, n_out, align_corners, scale, np_dtype):
     """torch's ``compute_source_index_and_lambda`` in the kernel's opmath precision."""
-    o = np.arange(n_out)
     if n_out == n_in:
-        i0 = i1 = o
-        l0, l1 = np.ones(n_out, np_dtype), np.zeros(n_out, np_dtype)
+        o = np.arange(n_out)
+        taps = ((o, np.ones(n_out, np_dtype)), (o, np.zeros(n_out, np_dtype)))
     else:
         T = _opmath(np_dtype)
-        if align_corners:
-            r = T(n_in - 1) / T(n_out - 1) if n_out > 1 else T(0)
-            src = r * o.astype(T)
-        else:
-            r = T(1.0 / scale) if scale is not None and scale > 0 else T(n_in) / T(n_out)
-            src = np.maximum(r * (o.astype(T) + T(0.5)) - T(0.5), T(0))
-        i0 = np.minimum(np.floor(src).astype(np.int64), n_in - 1)
-        l1 = np.clip(src - i0.astype(T), 0, 1).astype(np_dtype)
+        i0, l1 = _guard(_source_index(n_in, n_out, align_corners, scale, False, T), n_in, T)
         i1 = i0 + (i0 < n_in - 1)
-        l0 = (1 - l1).astype(np_dtype)
-    m = np.zeros((n_out, n_in), np_dtype)
-    np.add.at(m, (o, i0), l0)
-    np.add.at(m, (o, i1), l1)
-    return i0, i1, l0, l1, m
+        l0 = (T(1) - l1).astype(np_dtype)
+        taps = ((i0, l0), (i1, l1.astype(np_dtype)))
+    return taps, _matrix(n_out, n_in, taps, np_dtype)
 
 
-def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype):
+def _cubic1(x, A, T):
+    """``((A + 2) * x - (A + 3)) * x * x + 1`` as torch's compiled kernel rounds it."""
+    return ((A + 2) * x - (A + 3)) * x * x + 1
+
+
+def _cubic2(x, A, T):
+    """``((A * x - 5 * A) * x + 8 * A) * x - 4 * A``, its first two steps fused."""
+    return _fma(_fma(A, x, -5 * A, T), x, 8 * A, T) * x - 4 * A
+
+
+def _cubic_axis(n_in, n_out, align_corners, scale, np_dtype):
+    """torch's ``HelperInterpCubic``: 4 taps at ``floor(src) - 1 .. + 2`` (clamped), with the
+    A=-0.75 cubic-convolution weights of ``get_cubic_upsample_coefficients``."""
+    T = _opmath(np_dtype)
+    i0, t = _guard(_source_index(n_in, n_out, align_corners, scale, True, T), n_in, T)
+    A = T(-0.75)
+    x2 = (T(1) - t).astype(T)
+    ws = (_cubic2(t + T(1), A, T), _cubic1(t, A, T), _cubic1(x2, A, T),
+          _cubic2(x2 + T(1), A, T))
+    taps = tuple((np.clip(i0 + j - 1, 0, n_in - 1), w.astype(np_dtype))
+                 for j, w in enumerate(ws))
+    return taps, _matrix(n_out, n_in, taps, np_dtype)
+
+
+# antialiased filters (torch's ``aa_filter``s; bicubic's uses A=-0.5, as PIL), in ``T``
+def _aa_linear(x, T):
+    x = np.abs(x)
+    return np.where(x < 1, (T(1) - x).astype(T), T(0)).astype(T)
+
+
+def _aa_cubic(x, T):
+    x = np.abs(x)
+    a = T(-0.5)
+    c1 = _fma(_fma(a + 2, x, -(a + 3), T) * x, x, T(1), T)        # fully fused here
+    c2 = _fma(_fma(_fma(a, x, -5 * a, T), x, 8 * a, T), x, -4 * a, T)
+    return np.where(x < 1, c1, np.where(x < 2, c2, T(0))).astype(T)
+
+
+def _sinc(x):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        y = np.sin(np.pi * x) / (np.pi * x)
+    return np.where(x == 0, 1.0, y)
+
+
+def _aa_lanczos(x, T):
+    x64 = x.astype(np.float64)
+    return np.where((x64 > -3) & (x64 < 3), _sinc(x64) * _sinc(x64 / 3), 0.0).astype(T)
+
+
+_AA_FILTERS = {"bilinear": (_aa_linear, 2), "bicubic": (_aa_cubic, 4),
+               "lanczos": (_aa_lanczos, 6)}
+
+
+def _aa_axis(n_in, n_out, mode, align_corners, scale, np_dtype):
+    """torch's ``_compute_index_ranges_weights`` with antialias: the filter's support widens
+    by the downscale factor; weights are normalised to sum to one, in the tensor's dtype."""
+    if n_in == n_out:
+        return _identity(n_out, np_dtype)
+    T = np.float64 if np_dtype == np.float64 else np.float32
+    filt, interp = _AA_FILTERS[mode]
+    r = _area_scale(n_in, n_out, align_corners, scale, T)
+    r64 = np.float64(r)
+    support = T(interp * 0.5 * r64) if r >= 1 else T(interp * 0.5)
+    invscale = T(1.0 / r64) if r >= 1 else T(1)
+    kmax = int(np.ceil(support)) * 2 + 1
+    o = np.arange(n_out)
+    center = (r64 * (o + 0.5)).astype(T)
+    xmin = np.maximum(((center - support).astype(np.float64) + 0.5).astype(np.int64), 0)
+    xsize = np.minimum(((center + support).astype(np.float64) + 0.5).astype(np.int64), n_in)
+    xsize = np.clip(xsize - xmin, 0, kmax)
+    j = np.arange(kmax)[:, None]
+    arg = ((((j + xmin).astype(T) - center).astype(np.float64) + 0.5) * np.float64(invscale))
+    w = filt(arg.astype(T), T)
+    w = np.where(j < xsize, w, T(0)).astype(T)
+    total = np.zeros(n_out, T)
+    for k in range(kmax):
+        total = (total + w[k]).astype(T)
+    w = np.where(total != 0, w / np.where(total != 0, total, T(1)), w).astype(T)
+    idx = np.minimum(xmin + j, n_in - 1)
+    taps = tuple((idx[k], w[k].astype(np_dtype)) for k in range(kmax)
+                 if (j[k, 0] < xsize).any())
+    return taps, _matrix(n_out, n_in, taps, np_dtype)
+
+
+def _adaptive_axis(n_in, n_out):
+    """torch's adaptive windows ``[floor(o*in/out), ceil((o+1)*in/out))``, averaged (float64)."""
+    o = np.arange(n_out)
+    s = (o * n_in) // n_out
+    e = -((-(o + 1) * n_in) // n_out)
+    m = np.zeros((n_out, n_in))
+    cols = np.arange(n_in)
+    inside = (cols[None, :] >= s[:, None]) & (cols[None, :] < e[:, None])
+    m[inside] = 1.0
+    return None, m / (e - s)[:, None]
+
+
+def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antialias=False):
     """The plan of ``interpolate`` over the trailing ``len(out_size)`` dims of ``shape``."""
     nd = len(out_size)
     plan = []
     for k in range(nd):
-        n_in, s = shape[-nd + k], scales[k] if scales is not None else None
-        if mode == "nearest":
-            plan.append(_nearest_axis(n_in, out_size[k], s, np_dtype))
+        n_in, n_out = shape[-nd + k], out_size[k]
+        s = scales[k] if scales is not None else None
+        if align_corners:
+            s = None
+        acc = "first"
+        if antialias:
+            entry = _aa_axis(n_in, n_out, mode, align_corners, s, np_dtype)
+            acc = "chain" if n_out > n_in else "plain"    # the closest to torch's rounding
+        elif mode in ("nearest", "nearest-exact"):
+            entry = _nearest_axis(n_in, n_out, s, mode == "nearest-exact", np_dtype)
+        elif mode == "bicubic":
+            entry = _cubic_axis(n_in, n_out, align_corners, s, np_dtype)
+        elif mode == "area":
+            entry = _adaptive_axis(n_in, n_out)
         else:
-            plan.append(_linear_axis(n_in, out_size[k], align_corners,
-                                     None if align_corners else s, np_dtype))
+            entry = _linear_axis(n_in, n_out, align_corners, s, np_dtype)
+        plan.append(entry + (acc,))
     return tuple(plan)
+
+
+# ============================================================================ kernels
+
+def _apply_axis(x, axis, taps, m, acc):
+    if taps is None:      # an averaging axis: float64 matrix, rounded by the caller
+        return xp.moveaxis(xp.moveaxis(x, axis, -1) @ m.T, -1, axis)
+    if len(taps) == 1 and taps[0][1] is None:
+        return xp.take(x, taps[0][0], axis=axis)
+    sh = [1] * x.ndim
+    sh[axis] = -1
+    terms = [(xp.take(x, i, axis=axis), w.reshape(sh)) for i, w in taps]
+    if x.dtype != np.float32 or acc == "plain":
+        out = terms[0][0] * terms[0][1]
+        for t, w in terms[1:]:
+            out = out + t * w
+        return out
+    # torch's compiled float32 kernels fuse multiply-adds: ``t0*w0 + t1*w1`` is
+    # ``fma(t0, w0, t1*w1)`` in the generic kernels ("first"), the antialiased loop is a
+    # chain from ``t0*w0`` ("chain"); every further tap is one more fma
+    f64 = np.float64
+    if acc == "first":
+        (t0, w0), (t1, w1) = terms[:2]
+        out = (t0.astype(f64) * w0 + (t1 * w1)).astype(np.float32)
+        rest = terms[2:]
+    else:
+        out = terms[0][0] * terms[0][1]
+        rest = terms[1:]
+    for t, w in rest:
+        out = (t.astype(f64) * w + out).astype(np.float32)
+    return out
 
 
 def _resample_np(x, plan):
     nd = len(plan)
+    dt = x.dtype
+    if plan[0][0] is None:
+        x = x.astype(np.float64)
+    elif dt not in (np.float32, np.float64):
+        x = x.astype(np.float32)         # torch's opmath for half precision
     for k in reversed(range(nd)):
-        axis = x.ndim - nd + k
-        i0, i1, l0, l1, _ = plan[k]
-        if l0 is None:
-            x = xp.take(x, i0, axis=axis)
-        else:
-            sh = [1] * x.ndim
-            sh[axis] = -1
-            x = xp.take(x, i0, axis=axis) * l0.reshape(sh) + \
-                xp.take(x, i1, axis=axis) * l1.reshape(sh)
-    return x
+        x = _apply_axis(x, x.ndim - nd + k, *plan[k])
+    return x.astype(dt, copy=False)
 
 
 def _resample_t_np(g, plan):
     nd = len(plan)
+    dt = g.dtype
+    avg = plan[0][0] is None
+    if avg:
+        g = g.astype(np.float64)
     for k in reversed(range(nd)):
-        m = plan[k][4].astype(g.dtype, copy=False)
+        m = plan[k][1] if avg else plan[k][1].astype(g.dtype, copy=False)
         g = xp.moveaxis(xp.moveaxis(g, g.ndim - nd + k, -1) @ m, -1, g.ndim - nd + k)
-    return g
+    return g.astype(dt, copy=False)
 
 
 def _make_resample(node):
@@ -109,5 +313,25 @@ def _make_resample(node):
 
 RESAMPLE_OPS = {("nearest", 1): _make_resample("UpsampleNearest1DBackward0"),
                 ("nearest", 2): _make_resample("UpsampleNearest2DBackward0"),
+                ("nearest", 3): _make_resample("UpsampleNearest3DBackward0"),
+                ("nearest-exact", 1): _make_resample("UpsampleNearestExact1DBackward0"),
+                ("nearest-exact", 2): _make_resample("UpsampleNearestExact2DBackward0"),
+                ("nearest-exact", 3): _make_resample("UpsampleNearestExact3DBackward0"),
                 ("linear", 1): _make_resample("UpsampleLinear1DBackward0"),
-                ("bilinear", 2): _make_resample("UpsampleBilinear2DBackward0")}
+                ("bilinear", 2): _make_resample("UpsampleBilinear2DBackward0"),
+                ("trilinear", 3): _make_resample("UpsampleTrilinear3DBackward0"),
+                ("bicubic", 2): _make_resample("UpsampleBicubic2DBackward0"),
+                ("bilinear-aa", 2): _make_resample("UpsampleBilinear2DAaBackward0"),
+                ("bicubic-aa", 2): _make_resample("UpsampleBicubic2DAaBackward0"),
+                ("lanczos-aa", 2): _make_resample("UpsampleLanczos2DAaBackward0"),
+                ("area", 3): _make_resample("AdaptiveAvgPool3DBackward0")}
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """Average over torch's adaptive windows of the last 3 dims (``AdaptiveAvgPool3DBackward0``;
+    a ``(1, 1, 1)`` output is torch's ``mean`` shortcut)."""
+    size = tuple(int(s) for s in output_size)
+    if size == (1, 1, 1):
+        return input.mean((-1, -2, -3), keepdim=True)
+    plan = resample_plan(tuple(input.shape), size, "area", None, None, input._data.dtype)
+    return RESAMPLE_OPS[("area", 3)](input, plan)

@@ -831,8 +831,10 @@ def _is_int(x) -> bool:
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
                 align_corners=None, recompute_scale_factor=None,
                 antialias: bool = False) -> Tensor:
-    """Resample the spatial dims of (N, C, L) or (N, C, H, W) input to ``size`` or by
-    ``scale_factor``; modes ``'nearest'``, ``'linear'`` (3-D) and ``'bilinear'`` (4-D).
+    """Resample the spatial dims of (N, C, L), (N, C, H, W) or (N, C, D, H, W) input to
+    ``size`` or by ``scale_factor``: modes ``'nearest'``, ``'nearest-exact'``, ``'linear'``
+    (3-D), ``'bilinear'`` and ``'bicubic'`` (4-D, optionally ``antialias``), ``'trilinear'``
+    (5-D), ``'area'`` (adaptive average pooling) and ``'lanczos'`` (4-D, antialias).
 
     >>> import ember, ember.nn.functional as F
     >>> F.interpolate(ember.arange(3.).view(1, 1, 3), scale_factor=2).tolist()
@@ -879,26 +881,35 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         raise ValueError("either size or scale_factor should be defined")
     if recompute_scale_factor and size is not None:
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and out_size is None:
+        recompute_scale_factor = True
     if recompute_scale_factor:
         out_size = [int(input.shape[i + 2] * scales[i]) for i in range(dim)]
         scales = None
-    if antialias:
-        raise NotImplementedError("interpolate: antialias=True is not supported by ember")
-    key = (mode, dim)
-    if key not in _R.RESAMPLE_OPS:
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos "
+                         "modes and requires a 4-D tensor as input")
+    key = _INTERP_KEYS.get((mode, input.ndim))
+    if key is None:
         for m, need in (("bilinear", 4), ("trilinear", 5), ("linear", 3)):
             if mode == m and input.ndim in (3, 4, 5) and input.ndim != need:
                 raise NotImplementedError(f"Got {input.ndim}D input, but {m} mode needs "
                                           f"{need}D input")
-        if input.ndim not in (3, 4, 5) or mode not in (
-                "nearest", "linear", "bilinear", "bicubic", "trilinear", "lanczos", "area",
-                "nearest-exact"):
-            raise NotImplementedError(
-                "Input Error: Only 3D, 4D and 5D input Tensors supported"
-                f" (got {input.ndim}D) for the modes: nearest | linear | bilinear | bicubic | "
-                f"trilinear | lanczos | area | nearest-exact (got {mode})")
-        raise NotImplementedError(f"interpolate: mode '{mode}' on {input.ndim}D input is not "
-                                  "supported by ember")
+        raise NotImplementedError(
+            "Input Error: Only 3D, 4D and 5D input Tensors supported"
+            f" (got {input.ndim}D) for the modes: nearest | linear | bilinear | bicubic | "
+            f"trilinear | lanczos | area | nearest-exact (got {mode})")
+    if mode == "area":
+        if dim == 1:
+            return adaptive_avg_pool2d(input.unsqueeze(-2), (1, out_size[0])).squeeze(-2)
+        if dim == 2:
+            return adaptive_avg_pool2d(input, out_size)
+        return adaptive_avg_pool3d(input, out_size)
+    if mode == "lanczos":
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
     if out_size is None:
         out_size = [int(input.shape[i + 2] * scales[i]) for i in range(dim)]
     if any(s <= 0 for s in out_size) or any(s <= 0 for s in input.shape[2:]):
@@ -909,8 +920,27 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         raise RuntimeError("Input and output sizes should be greater than 0, but got "
                            f"input ({i}){sep} output ({o})")
     plan = _R.resample_plan(tuple(input.shape), out_size, mode, align_corners, scales,
-                            input._data.dtype)
-    return _R.RESAMPLE_OPS[key](input, plan)
+                            input._data.dtype, antialias)
+    return _R.RESAMPLE_OPS[key + "-aa" if antialias else key, dim](input, plan)
+
+
+_INTERP_KEYS = {("nearest", 3): "nearest", ("nearest", 4): "nearest", ("nearest", 5): "nearest",
+                ("nearest-exact", 3): "nearest-exact", ("nearest-exact", 4): "nearest-exact",
+                ("nearest-exact", 5): "nearest-exact", ("area", 3): "area", ("area", 4): "area",
+                ("area", 5): "area", ("linear", 3): "linear", ("bilinear", 4): "bilinear",
+                ("trilinear", 5): "trilinear", ("bicubic", 4): "bicubic",
+                ("lanczos", 4): "lanczos"}
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+    """Average over torch's adaptive windows of the last 3 dims so the output is
+    ``output_size`` (``None`` entries keep the input's size).
+
+    >>> import ember, ember.nn.functional as F
+    >>> F.adaptive_avg_pool3d(ember.ones(1, 2, 4, 4, 4), 2).shape
+    torch.Size([1, 2, 2, 2, 2])
+    """
+    return _R.adaptive_avg_pool3d(input, _adaptive_size(output_size, input, 3))
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
