@@ -26,12 +26,43 @@ _ArgTypeError = _errors.ArgTypeError
 
 
 class _VersionCounter:
-    """Counts in-place writes; shared by a tensor, its views and its ``detach()``."""
+    """Counts in-place writes; shared by a tensor, its views and its ``detach()``.
 
-    __slots__ = ("value",)
+    ``views`` is set only once the counter has float views (then it is a
+    :class:`_WatchedCounter`): weak references to those of them whose ``grad_fn`` is current.
+    """
+
+    __slots__ = ("value", "views")
 
     def __init__(self):
         self.value = 0
+
+
+_vc_get = _VersionCounter.value.__get__
+_vc_set = _VersionCounter.value.__set__
+
+
+class _WatchedCounter(_VersionCounter):
+    """The counter of a base that has float views: each write marks them stale.
+
+    This is torch's ``attr_version`` check, turned around so that it costs nothing on tensors
+    without views: a write turns the live views into :class:`_StaleView`, whose ``grad_fn``
+    is regenerated (an ``AsStridedBackward0`` on the base's current history) when next read.
+    """
+
+    __slots__ = ()
+
+    def _bump(self, value):
+        _vc_set(self, value)
+        views = self.views
+        if views:
+            for r in views:
+                t = r()
+                if t is not None and t.__class__ is Tensor:
+                    t.__class__ = _StaleView
+            views.clear()
+
+    value = property(_vc_get, _bump)
 
 
 class Size(tuple):
@@ -197,10 +228,26 @@ class Tensor:
     def _is_view(self) -> bool:
         return self._base is not None
 
+    def _watch(self, _ref=weakref.ref, _plain=_VersionCounter) -> None:
+        """Register this float view with its version counter, to be marked stale by writes."""
+        vc = self._vc
+        if vc.__class__ is _plain:
+            vc.__class__ = _WatchedCounter
+            vc.views = [_ref(self)]
+            return
+        views = vc.views
+        views.append(_ref(self))
+        n = len(views)
+        if n >= 64 and not n & (n - 1):     # drop dead references now and then
+            views[:] = [r for r in views if r() is not None]
+
     # ----- autograd metadata
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad or self.grad_fn is not None
+        if self._requires_grad or self.grad_fn is not None:
+            return True
+        base = self._base     # a view of a base that requires grad (made in no_grad …) does
+        return base is not None and base.requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -394,10 +441,14 @@ class Tensor:
 
     def __repr__(self, *, tensor_contents=None) -> str:
         from ._printing import format_tensor
-        gf = self.grad_fn
+        try:
+            gf = self.grad_fn
+            name = gf.name() if gf is not None else None
+        except RuntimeError:    # a view that may not follow its base's write (torch's repr)
+            name = "Invalid"
         return format_tensor(self._data, self.dtype.name,
                              default_dtype_name=D.get_default_dtype().name,
-                             grad_fn_name=gf.name() if gf is not None else None,
+                             grad_fn_name=name,
                              requires_grad=self.requires_grad,
                              is_parameter=getattr(self, "_is_param", False))
 
@@ -415,7 +466,8 @@ class Tensor:
                                "https://github.com/pytorch/pytorch/pull/103001")
         if id(self) in memo:
             return memo[id(self)]
-        new = type(self).__new__(type(self), self._data.copy()) if type(self) is not Tensor \
+        cls = type(self)
+        new = cls.__new__(cls, self._data.copy()) if cls is not Tensor and cls is not _StaleView \
             else Tensor._wrap(self._data.copy())
         new._requires_grad = self._requires_grad
         if self._grad is not None:
@@ -717,6 +769,41 @@ class Tensor:
     @property
     def mT(self) -> Tensor:
         return _ops.transpose(self, -2, -1)
+
+
+_gf_get = Tensor.grad_fn.__get__
+_gf_set = Tensor.grad_fn.__set__
+
+
+def _stale_grad_fn(self):
+    from ._ops.views import regenerate
+    return regenerate(self)
+
+
+def _fresh_grad_fn(self, fn):
+    _gf_set(self, fn)
+    self.__class__ = Tensor
+    self._watch()
+
+
+def _stale_requires_grad(self):
+    # torch's DifferentiableViewMeta::requires_grad: no regeneration, the base counts
+    return self._requires_grad or _gf_get(self) is not None or self._base.requires_grad
+
+
+class _StaleView(Tensor):
+    """A float view whose base was written since its ``grad_fn`` was set.
+
+    Reading ``grad_fn`` regenerates it (torch's ``VariableHooks::grad_fn``) and turns the view
+    back into a plain :class:`Tensor`; setting it makes the view current again.
+    """
+
+    __slots__ = ()
+    grad_fn = property(_stale_grad_fn, _fresh_grad_fn)
+    requires_grad = property(_stale_requires_grad, Tensor.requires_grad.fset)
+
+
+_StaleView.__name__ = _StaleView.__qualname__ = "Tensor"
 
 
 def _rebuild(data, requires_grad):

@@ -298,6 +298,7 @@ def run(op, args, out=None):
 # how a view was made (torch's CreationMeta), kept in ``view.__dict__["_cm"]`` when not default
 _MULTI = "multi"          # one of several views returned by one op (unbind, split …)
 _NO_GRAD = "no_grad"      # made while grad mode was off
+_INFERENCE = "inference"  # made in inference mode
 
 
 def _share(view, base, meta=None):
@@ -311,9 +312,11 @@ def _share(view, base, meta=None):
         view._base = base
     view._vc = base._vc
     if not _state.enabled:
-        meta = _NO_GRAD
+        meta = _INFERENCE if _state.inference else _NO_GRAD
     if meta is not None:
         view.__dict__["_cm"] = meta
+    if view._data.dtype.kind in "fc":     # differentiable: its grad_fn follows base writes
+        view._watch()
 
 
 def _write_out(out, res):
@@ -455,11 +458,23 @@ def check_inplace(self: Tensor) -> None:
     if not _state.enabled:
         return
     base = self._base
+    if self.__class__ is not Tensor and base is not None and self.requires_grad:
+        # a stale view: torch checks it as it stands, before regenerating its grad_fn
+        meta = self.__dict__.get("_cm")
+        if meta is not None:
+            _view_meta_error(self, meta)
+        if Tensor.grad_fn.__get__(self) is None:
+            raise RuntimeError(_errors.VIEW_LEAF_INPLACE if base.grad_fn is None
+                               else _errors.LEAF_INPLACE)
     if self.grad_fn is None:
         if self._requires_grad:
             raise RuntimeError(_errors.LEAF_INPLACE)
-        if base is not None and base.requires_grad and self.__dict__.get("_cm") == _NO_GRAD:
-            raise RuntimeError(_errors.NO_GRAD_VIEW_INPLACE)
+        if base is not None and base.requires_grad:
+            meta = self.__dict__.get("_cm")
+            if meta is not None:
+                _view_meta_error(self, meta)
+            raise RuntimeError(_errors.VIEW_LEAF_INPLACE if base.grad_fn is None
+                               else _errors.LEAF_INPLACE)
         return
     if base is not None:
         meta = self.__dict__.get("_cm")
@@ -469,14 +484,11 @@ def check_inplace(self: Tensor) -> None:
             raise RuntimeError(_errors.VIEW_LEAF_INPLACE)
 
 
-def _view_meta_error(view, meta):
-    """torch's error for an in-place op on a multi-output view or a no_grad-made view."""
-    if meta == _NO_GRAD:
-        raise RuntimeError(_errors.NO_GRAD_VIEW_INPLACE)
-    name = view.grad_fn.name()
-    cut = name.rfind("Backward")
-    raise RuntimeError(_errors.MULTI_OUTPUT_VIEW_INPLACE.format(
-        view._output_nr, name[:cut] if cut > 0 else name))
+def _view_meta_error(view, meta, indirect=False):
+    """torch's error for an in-place op on (``indirect``: on the base or another view of the
+    base of) a multi-output view or a view made in no_grad or inference mode."""
+    from .views import view_rebase_message
+    raise RuntimeError(view_rebase_message(view, meta, indirect))
 
 
 def run_inplace(op, args):
