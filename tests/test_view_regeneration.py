@@ -338,3 +338,16 @@ def test_view_of_the_written_view():
         u = v[1:]
         return u, type(u.grad_fn.next_functions[0][0]).__name__
     assert check(fn, arr((3, 4), "float64")) is not None
+
+
+def test_pickled_regenerated_view_keeps_requires_grad():
+    import pickle
+    out = []
+    for lib in (torch, ember):
+        a = lib.tensor(arr((3,), "float64"), requires_grad=True)
+        b = a.clone()
+        v = b[:2]
+        b.add_(1)
+        r = pickle.loads(pickle.dumps(v))
+        out.append((r.tolist(), r.requires_grad, r.is_leaf))
+    assert out[0] == out[1]

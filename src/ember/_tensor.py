@@ -477,7 +477,7 @@ class Tensor:
         return new
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (self._data.copy(), self._requires_grad))
+        return (_rebuild, (self._data.copy(), self.requires_grad))
 
     # ----- dtype / device conversion
     def to(self, *args, **kwargs) -> Tensor:
