@@ -672,6 +672,15 @@ def _conv_input_grad_np(go, w, sizes, stride, padding, dilation, groups):
     g = groups
     cg, og = c // g, o // g
     kp = math.prod(kernel)
+    if all(s == 1 for s in stride) and o <= 3 * c:
+        # stride 1: the full convolution of ``go`` with the flipped, transposed kernel (an
+        # im2col copy of ``go`` and one product per sample, no col2im adds)
+        full = tuple(d * (k - 1) - p for d, k, p in zip(dilation, kernel, padding))
+        if min(full) >= 0 and all(m + 2 * f - d * (k - 1) == s for m, f, d, k, s in zip(
+                out, full, dilation, kernel, sizes[2:])):
+            wf = w.reshape((g, og, cg) + kernel).swapaxes(1, 2).reshape((c, og) + kernel)
+            wf = xp.ascontiguousarray(wf[(slice(None),) * 2 + (slice(None, None, -1),) * len(out)])
+            return _conv_fwd(go, wf, stride, full, dilation, groups)
     wt = w.reshape(g, og, cg * kp).transpose(0, 2, 1)                    # (g, CgK, Og)
     padded = tuple(s + 2 * p for s, p in zip(sizes[2:], padding))
     if kp > 1 and _wide_ok(padded, out, stride):
