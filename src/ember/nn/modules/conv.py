@@ -136,8 +136,39 @@ Conv2d = _make_conv(2)
 Conv3d = _make_conv(3)
 
 
+class _ConvTransposeNd(_ConvNd):
+    def _output_padding(self, input, output_size, stride, padding, kernel_size,
+                        num_spatial_dims, dilation=None) -> list:
+        """torch's output padding that makes the output ``output_size`` (or the module's)."""
+        if output_size is None:
+            return list(_ntuple(self.output_padding, 1))
+        has_batch_dim = input.dim() == num_spatial_dims + 2
+        num_non_spatial_dims = 2 if has_batch_dim else 1
+        if len(output_size) == num_non_spatial_dims + num_spatial_dims:
+            output_size = output_size[num_non_spatial_dims:]
+        if len(output_size) != num_spatial_dims:
+            raise ValueError(
+                f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, output_size must "
+                f"have {num_spatial_dims} or {num_non_spatial_dims + num_spatial_dims} elements "
+                f"(got {len(output_size)})")
+        min_sizes, max_sizes = [], []
+        for d in range(num_spatial_dims):
+            dim_size = ((input.size(d + num_non_spatial_dims) - 1) * stride[d] - 2 * padding[d]
+                        + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1)
+                        + 1)
+            min_sizes.append(dim_size)
+            max_sizes.append(min_sizes[d] + stride[d] - 1)
+        for i in range(len(output_size)):
+            size = output_size[i]
+            if size < min_sizes[i] or size > max_sizes[i]:
+                raise ValueError(
+                    f"requested an output size of {output_size}, but valid sizes range "
+                    f"from {min_sizes} to {max_sizes} (for an input of {input.size()[2:]})")
+        return [output_size[d] - min_sizes[d] for d in range(num_spatial_dims)]
+
+
 def _make_conv_transpose(nd):
-    class ConvTranspose(_ConvNd):
+    class ConvTranspose(_ConvTransposeNd):
         _nd = nd
 
         def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1,
@@ -152,11 +183,15 @@ def _make_conv_transpose(nd):
                              device, dtype)
 
         def forward(self, input: Tensor, output_size=None) -> Tensor:
-            if output_size is not None:
-                raise NotImplementedError(f"ConvTranspose{nd}d: the output_size argument")
+            if self.padding_mode != "zeros":
+                raise ValueError("Only `zeros` padding mode is supported for "
+                                 f"ConvTranspose{nd}d")
+            output_padding = self._output_padding(input, output_size, self.stride,
+                                                  self.padding, self.kernel_size, nd,
+                                                  self.dilation)
             fn = (F.conv_transpose1d, F.conv_transpose2d)[nd - 1]
             return fn(input, self.weight, self.bias, self.stride, self.padding,
-                      self.output_padding, self.groups, self.dilation)
+                      output_padding, self.groups, self.dilation)
     ConvTranspose.__name__ = ConvTranspose.__qualname__ = f"ConvTranspose{nd}d"
     ConvTranspose.__doc__ = f"{nd}-D transposed convolution; weight ``(in, out/groups, *k)``."
     return ConvTranspose

@@ -2,16 +2,25 @@
 
 Parameters are registered in torch's order (``weight_ih_l0, weight_hh_l0, bias_ih_l0,
 bias_hh_l0``, then the reverse direction, then the next layer) and initialised
-U(±1/√hidden) in that order, so seeded construction matches torch. The time loop composes
-ember ops (``addmm``, ``sigmoid``, ``tanh``), so gradients are exact but the graph's node
-names are those of the pieces, not torch's fused kernels.
+U(±1/√hidden) in that order, so seeded construction matches torch (an LSTM with
+``proj_size`` adds ``weight_hr_l{k}`` after the biases, as torch). The time loop composes
+ember ops (``addmm``, ``sigmoid``, ``tanh``, ``matmul`` for the projection), so gradients are
+exact. The outputs carry torch's CPU node names: ``StackBackward0`` / ``CatBackward0`` for
+the composed (native) path; a float32 LSTM without projections runs through oneDNN in torch,
+so each of its layers ends in one ``MkldnnRnnLayerBackward0`` node (an identity here, over the
+layer's output, h and c); a batch-first RNN/GRU output is torch's in-place
+``transpose_`` (``TransposeBackward1``).
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from ... import _dtype as D
 from ... import _factories as Fac
+from ..._ops.registry import NONE, op
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -43,26 +52,56 @@ class RNNBase(Module):
         self.dropout = float(dropout)
         self.bidirectional = bidirectional
         self.proj_size = proj_size
-        if proj_size:
-            raise NotImplementedError("LSTM: proj_size")
-        if not 0 <= dropout <= 1:
+        if not 0 <= dropout <= 1 or isinstance(dropout, bool):
             raise ValueError("dropout should be a number in range [0, 1] representing the "
                              "probability of an element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            import warnings
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
+                          "non-zero dropout expects num_layers greater than 1, but got "
+                          f"dropout={dropout} and num_layers={num_layers}", stacklevel=3)
+        if not isinstance(bias, bool):
+            raise TypeError(f"bias should be of type bool, got: {type(bias).__name__}")
+        if not isinstance(batch_first, bool):
+            raise TypeError(f"batch_first should be of type bool, got: "
+                            f"{type(batch_first).__name__}")
+        if not isinstance(input_size, int):
+            raise TypeError(f"input_size should be of type int, got: {type(input_size).__name__}")
+        if input_size <= 0:
+            raise ValueError("input_size must be greater than zero")
+        if not isinstance(hidden_size, int):
+            raise TypeError(f"hidden_size should be of type int, got: "
+                            f"{type(hidden_size).__name__}")
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
         num_directions = 2 if bidirectional else 1
         gate_size = self._gates * hidden_size
+        real_hidden = proj_size if proj_size > 0 else hidden_size
         self._flat_weights_names = []
+        self._all_weights = []
         for layer in range(num_layers):
             for direction in range(num_directions):
-                layer_input_size = input_size if layer == 0 else hidden_size * num_directions
+                layer_input_size = input_size if layer == 0 else real_hidden * num_directions
                 suffix = "_reverse" if direction == 1 else ""
                 names = [f"weight_ih_l{layer}{suffix}", f"weight_hh_l{layer}{suffix}"]
-                shapes = [(gate_size, layer_input_size), (gate_size, hidden_size)]
+                shapes = [(gate_size, layer_input_size), (gate_size, real_hidden)]
                 if bias:
                     names += [f"bias_ih_l{layer}{suffix}", f"bias_hh_l{layer}{suffix}"]
                     shapes += [(gate_size,), (gate_size,)]
-                for n, s in zip(names, shapes):
-                    setattr(self, n, Parameter(Fac.empty(s, dtype=dtype)))
+                if proj_size > 0:
+                    names.append(f"weight_hr_l{layer}{suffix}")
+                    shapes.append((proj_size, hidden_size))
+                for n, sh in zip(names, shapes):
+                    setattr(self, n, Parameter(Fac.empty(sh, dtype=dtype)))
                 self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -73,6 +112,10 @@ class RNNBase(Module):
 
     @property
     def all_weights(self):
+        return [[getattr(self, n) for n in names] for names in self._all_weights]
+
+    @property
+    def _flat_weights(self):
         return [getattr(self, n) for n in self._flat_weights_names]
 
     def extra_repr(self) -> str:
@@ -91,26 +134,76 @@ class RNNBase(Module):
             s += ", bidirectional={bidirectional}"
         return s.format(**self.__dict__)
 
-    def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh):
+    def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
         raise NotImplementedError
 
-    def _init_state(self, n, dtype):
-        raise NotImplementedError
+    def _check_forward_args(self, input, hx):
+        """torch's ``check_input`` and hidden-size checks."""
+        w0 = getattr(self, self._flat_weights_names[0])
+        if input.dtype != w0.dtype:
+            raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
+                             f"({w0.dtype}). Convert input: input.to({w0.dtype}), or convert "
+                             f"model: model.to({input.dtype})")
+        if input.dim() != 3:
+            raise RuntimeError(f"input must have 3 dimensions, got {input.dim()}")
+        if self.input_size != input.size(-1):
+            raise RuntimeError("input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {input.size(-1)}")
+        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        nd = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        expected = (self.num_layers * nd, mini_batch, real_hidden)
+        if isinstance(hx, tuple):
+            if tuple(hx[0].size()) != expected:
+                raise RuntimeError(f"Expected hidden[0] size {expected}, got "
+                                   f"{list(hx[0].size())}")
+            expected_c = (self.num_layers * nd, mini_batch, self.hidden_size)
+            if tuple(hx[1].size()) != expected_c:
+                raise RuntimeError(f"Expected hidden[1] size {expected_c}, got "
+                                   f"{list(hx[1].size())}")
+        elif tuple(hx.size()) != expected:
+            raise RuntimeError(f"Expected hidden size {expected}, got {list(hx.size())}")
 
     def forward(self, input: Tensor, hx=None):
         em = _ember()
-        unbatched = input.ndim == 2
-        if unbatched:
-            input = input.unsqueeze(1)
+        lstm = self.mode == "LSTM"
+        if input.dim() not in (2, 3):
+            what = {"LSTM": "LSTM: Expected input to be 2D or 3D, got {}D instead",
+                    "GRU": "GRU: Expected input to be 2D or 3D, got {}D instead"}.get(
+                self.mode, "RNN: Expected input to be 2D or 3D, got {}D tensor instead")
+            raise ValueError(what.format(input.dim()))
+        is_batched = input.dim() == 3
+        batch_dim = 0 if self.batch_first else 1
+        if not is_batched:
+            input = input.unsqueeze(batch_dim)
             if hx is not None:
-                hx = tuple(h.unsqueeze(1) for h in hx) if isinstance(hx, tuple) \
-                    else hx.unsqueeze(1)
-        elif self.batch_first:
-            input = input.transpose(0, 1)
-        seq_len, n = input.shape[0], input.shape[1]
+                if lstm:
+                    if hx[0].dim() != 2 or hx[1].dim() != 2:
+                        raise RuntimeError("For unbatched 2-D input, hx and cx should also be "
+                                           f"2-D but got ({hx[0].dim()}-D, {hx[1].dim()}-D) "
+                                           "tensors")
+                    hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
+                else:
+                    if hx.dim() != 2:
+                        raise RuntimeError("For unbatched 2-D input, hx should also be 2-D but "
+                                           f"got {hx.dim()}-D tensor")
+                    hx = hx.unsqueeze(1)
+        elif hx is not None:
+            if lstm and (hx[0].dim() != 3 or hx[1].dim() != 3):
+                raise RuntimeError("For batched 3-D input, hx and cx should also be 3-D but "
+                                   f"got ({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
+            if not lstm and hx.dim() != 3:
+                raise RuntimeError("For batched 3-D input, hx should also be 3-D but got "
+                                   f"{hx.dim()}-D tensor")
         nd = 2 if self.bidirectional else 1
+        n = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
             hx = self._init_state(self.num_layers * nd, n, input.dtype)
+        self._check_forward_args(input, hx)
+        if self.batch_first:
+            input = input.transpose(0, 1)
+        seq_len = input.shape[0]
+        mkldnn = lstm and self.proj_size == 0 and input.dtype is D.float32
         layer_input = input
         finals = []
         for layer in range(self.num_layers):
@@ -125,28 +218,49 @@ class RNNBase(Module):
                           getattr(self, f"bias_hh_l{layer}{suffix}")]
                 else:
                     w += [None, None]
-                state = tuple(h[idx] for h in hx) if isinstance(hx, tuple) else hx[idx]
+                if self.proj_size > 0:
+                    w.append(getattr(self, f"weight_hr_l{layer}{suffix}"))
+                state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
                 steps = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
                 ys = [None] * seq_len
                 for t in steps:
                     state = self._cell(layer_input[t], state, *w)
-                    ys[t] = state[0] if isinstance(state, tuple) else state
-                outs.append(em.stack(ys, 0))
+                    ys[t] = state[0] if lstm else state
+                y = em.stack(ys, 0)
+                if mkldnn:
+                    y, h, c = _mkldnn_rnn_layer(y, state[0], state[1])
+                    state = (h, c)
+                outs.append(y)
                 finals.append(state)
             layer_input = outs[0] if nd == 1 else em.cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
         output = layer_input
-        if isinstance(finals[0], tuple):
+        if lstm:
             h_n = (em.stack([f[0] for f in finals], 0), em.stack([f[1] for f in finals], 0))
         else:
             h_n = em.stack(finals, 0)
-        if unbatched:
-            output = output.squeeze(1)
-            h_n = tuple(h.squeeze(1) for h in h_n) if isinstance(h_n, tuple) else h_n.squeeze(1)
-        elif self.batch_first:
-            output = output.transpose(0, 1)
+        if self.batch_first:
+            output = output.transpose(0, 1) if lstm else _transpose_(output)
+        if not is_batched:
+            output = output.squeeze(batch_dim)
+            h_n = (h_n[0].squeeze(1), h_n[1].squeeze(1)) if lstm else h_n.squeeze(1)
         return output, h_n
+
+
+@op("MkldnnRnnLayerBackward0", name="_mkldnn_rnn_layer", method=False, function=False,
+    promote=NONE, outputs=3, output=lambda grads: grads[0], hy=lambda grads: grads[1],
+    cy=lambda grads: grads[2])
+def _mkldnn_rnn_layer(output, hy, cy):
+    """Identity over one LSTM layer's (output, h, c): torch's oneDNN layer node."""
+    return output.copy(), hy.copy(), cy.copy()
+
+
+@op("TransposeBackward1", name="_rnn_transpose_", method=False, function=False,
+    promote=NONE, self=lambda grad: grad.transpose(0, 1))
+def _transpose_(self):
+    """torch's ``output.transpose_(0, 1)`` of a batch-first RNN/GRU result."""
+    return np.swapaxes(self, 0, 1)
 
 
 def _lin(x, w, b):
@@ -194,15 +308,18 @@ class LSTM(RNNBase):
                          dropout, bidirectional, proj_size, device, dtype)
 
     def _init_state(self, layers, n, dtype):
-        z = Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
-        return (z, z)
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return (Fac.zeros((layers, n, real_hidden), dtype=dtype),
+                Fac.zeros((layers, n, self.hidden_size), dtype=dtype))
 
-    def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh):
+    def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
         h, c = state
         gates = _lin(x, w_ih, b_ih) + _lin(h, w_hh, b_hh)
         i, f, g, o = _split(gates, 4)
         c2 = f.sigmoid() * c + i.sigmoid() * g.tanh()
         h2 = o.sigmoid() * c2.tanh()
+        if w_hr is not None:
+            h2 = h2.matmul(w_hr.t())
         return (h2, c2)
 
 
