@@ -52,8 +52,31 @@ def _log_softmax_np(x, dim):
         return s - xp.log(xp.exp(s).sum(axis=dim, keepdims=True))
 
 
+# The backward of softmax and log_softmax is an op of its own, as in torch
+# (``_softmax_backward_data``): one kernel call in backward, and torch's nodes under
+# double backward.
+
+@op("SoftmaxBackwardDataBackward0", name="_softmax_backward_data", method=False,
+    function=False, promote=NONE,
+    grad_output=lambda grad, output, dim: _softmax_backward_data(grad, output, dim),
+    output=lambda grad, grad_output, output, dim: grad_output * grad
+    - (output * grad_output).sum(dim, keepdim=True) * grad
+    - grad_output * (output * grad).sum(dim, keepdim=True))
+def _softmax_backward_data(grad_output, output, dim):
+    return output * (grad_output - (grad_output * output).sum(axis=dim, keepdims=True))
+
+
+@op("LogSoftmaxBackwardDataBackward0", name="_log_softmax_backward_data", method=False,
+    function=False, promote=NONE,
+    grad_output=lambda grad, output, dim: grad - (grad * output.exp()).sum(dim, keepdim=True),
+    output=lambda grad, grad_output, output, dim:
+    -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
+def _log_softmax_backward_data(grad_output, output, dim):
+    return grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True)
+
+
 @op("SoftmaxBackward0", name="_softmax", method=False, function=False, promote=NONE,
-    self=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)))
+    self=lambda grad, result, dim: _softmax_backward_data(grad, result, dim))
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
@@ -61,7 +84,7 @@ def _softmax(self, dim):
 
 
 @op("SafeSoftmaxBackward0", name="_safe_softmax", method=False, function=False, promote=NONE,
-    self=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)))
+    self=lambda grad, result, dim: _softmax_backward_data(grad, result, dim))
 def _safe_softmax(self, dim):
     """Softmax whose rows that are ``-inf`` everywhere give zeros (attention's masked rows)."""
     if self.ndim == 0:
@@ -72,7 +95,7 @@ def _safe_softmax(self, dim):
 
 
 @op("LogSoftmaxBackward0", name="_log_softmax", method=False, function=False, promote=NONE,
-    self=lambda grad, result, dim: grad - result.exp() * grad.sum(dim, keepdim=True))
+    self=lambda grad, result, dim: _log_softmax_backward_data(grad, result, dim))
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)
@@ -152,56 +175,66 @@ def _norm(grad, self, reduction):
 # ----- nll_loss
 
 def _nll_targets(self, target, weight, ignore_index):
+    """Rows as (N, C), the targets with ignored ones set to 0, and each row's weight (None:
+    every row counts 1)."""
     x = self if self.ndim > 1 else self[None]
     t = target if self.ndim > 1 else target[None]
     mask = t != ignore_index
-    tt = xp.where(mask, t, 0)
+    keep_all = mask.all()
+    tt = t if keep_all else xp.where(mask, t, 0)
     c = x.shape[1]
-    bad = (tt < 0) | (tt >= c)
-    if bad.any():
+    if tt.size and (tt.min() < 0 or tt.max() >= c):
+        bad = (tt < 0) | (tt >= c)
         raise IndexError(f"Target {int(tt[bad].flat[0])} is out of bounds.")
+    if weight is None and keep_all:
+        return x, tt, None
     w = (weight[tt] if weight is not None else xp.ones(tt.shape, x.dtype)) * mask
     return x, tt, w.astype(x.dtype)
 
 
 def _nll_kernel(self, target, weight, reduction, ignore_index):
     x, t, w = _nll_targets(self, target, weight, ignore_index)
-    picked = xp.take_along_axis(x, t[:, None], axis=1)[:, 0]
-    losses = -picked * w
+    if x.ndim == 2:
+        picked = x[xp.arange(x.shape[0]), t]
+    else:
+        picked = xp.take_along_axis(x, t[:, None], axis=1)[:, 0]
+    losses = -picked if w is None else -picked * w
     if reduction == 0:
         return losses if self.ndim > 1 else losses[0]
     if reduction == 2:
         return losses.sum()
+    total = x.dtype.type(t.size) if w is None else w.sum()
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (losses.sum() / w.sum()).astype(x.dtype)
+        return (losses.sum() / total).astype(x.dtype)
 
 
-def _nll_backward_kernel(grad_output, target, weight, sizes, reduction, ignore_index):
-    x = xp.empty(sizes, grad_output.dtype)
-    xx, t, w = _nll_targets(x, target, weight, ignore_index)
-    g = grad_output if self_ndim(sizes) > 1 or reduction != 0 else grad_output[None]
+def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_index):
+    x, t, w = _nll_targets(self, target, weight, ignore_index)
+    g = grad_output if self.ndim > 1 or reduction != 0 else grad_output[None]
     if reduction == 1:
+        total = x.dtype.type(t.size) if w is None else w.sum()
         with np.errstate(invalid="ignore", divide="ignore"):
-            g = g / w.sum()
-    out = xp.zeros(xx.shape, grad_output.dtype)
-    xp.put_along_axis(out, t[:, None], (-w * g)[:, None].astype(out.dtype), axis=1)
-    return out.reshape(sizes)
-
-
-def self_ndim(sizes):
-    return len(sizes)
+            g = g / total
+    out = xp.zeros(x.shape, grad_output.dtype)
+    vals = (-g if w is None else -w * g).astype(out.dtype, copy=False)
+    if x.ndim == 2:
+        out[xp.arange(x.shape[0]), t] = vals
+    else:
+        xp.put_along_axis(out, t[:, None], xp.broadcast_to(vals, t.shape)[:, None], axis=1)
+    return out.reshape(self.shape)
 
 
 def _make_nll(node):
     fwd = op(node, name="_nll_loss_" + node, method=False, function=False, promote=NONE,
              tensors=("self", "target", "weight"),
-             self=lambda grad, target, weight, self_shape, reduction, ignore_index:
-             bwd(grad, target, weight, self_shape, reduction, ignore_index))(_nll_kernel)
+             self=lambda grad, self, target, weight, reduction, ignore_index:
+             bwd(grad, self, target, weight, reduction, ignore_index))(_nll_kernel)
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_nll_backward_" + node,
              method=False, function=False, promote=NONE,
-             tensors=("grad_output", "target", "weight"),
+             tensors=("grad_output", "self", "target", "weight"),
              grad_output=lambda grad, target, weight, reduction, ignore_index:
-             fwd(grad, target, weight, reduction, ignore_index))(_nll_backward_kernel)
+             fwd(grad, target, weight, reduction, ignore_index),
+             self=lambda grad: grad.new_zeros(grad.shape))(_nll_backward_kernel)
     return fwd
 
 
