@@ -131,3 +131,41 @@ def test_linear_weight_gradient_is_contiguous_and_its_double_backward_graph_is_t
           np.ones((4, 5)), np.full((3, 5), 0.5), np.zeros(3))
     check(lambda L, x, w, b: L.addmm(b, x.t(), w, alpha=2.0, beta=0.5),
           np.ones((5, 4)), np.full((5, 3), 0.5), np.zeros(3))
+
+
+def test_a_view_of_a_gradient_another_leaf_shares_is_copied():
+    a, b = _leaves((3, 2), (2, 3))
+    ((a.t() + b) * 2.0).sum().backward()     # one gradient: b's, and a's through a transpose
+    assert not np.shares_memory(a.grad._data, b.grad._data)
+    a.grad.zero_()
+    assert b.grad.tolist() == [[2.0] * 3] * 2
+    c, d = _leaves((2, 3), (3, 2))
+    ((d.t() * 1.0) + c).mul(2.0).sum().backward()
+    assert not np.shares_memory(c.grad._data, d.grad._data)
+
+
+def test_a_linear_layers_gradients_are_taken_without_a_copy():
+    """The weight's gradient is the transpose of a fresh product and the bias's a reshape of
+    a fresh sum: both are kept as they are (their arrays are views of those results)."""
+    lin = ember.nn.Linear(5, 3)
+    lin(ember.ones(4, 5)).pow(2).sum().backward()
+    assert lin.weight.grad._data.base is not None and lin.weight.grad._base is None
+    assert lin.bias.grad._data.base is not None and lin.bias.grad._base is None
+    assert lin.weight.grad.is_contiguous()
+
+
+def test_a_view_of_the_callers_gradient_is_copied():
+    a, = _leaves((2, 3))
+    g = ember.ones(6, dtype=ember.float64)
+    a.view(6).backward(g)                    # a's gradient is g.view(2, 3): a view of g
+    assert not np.shares_memory(a.grad._data, g._data)
+    kept = []
+    b, = _leaves((2, 3))
+    h = b * 2.0
+    h.register_hook(lambda grad: kept.append(grad))
+    (h.view(6) * 1.0).sum().backward()
+    c, = _leaves((6,))
+    r = c * 1.0
+    r.register_hook(lambda grad: kept.append(grad))
+    r.view(2, 3).mul(2.0).sum().backward()   # c's gradient is a view of what the hook keeps
+    assert not np.shares_memory(c.grad._data, kept[-1]._data)

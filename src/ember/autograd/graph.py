@@ -225,6 +225,9 @@ class AccumulateGrad(Node):
             if create_graph:
                 var._grad = grad
             elif _exclusive(grad, var):
+                if grad._base is not None:          # a view: keep its array, drop the view
+                    from .._tensor import Tensor
+                    grad = Tensor._wrap(grad._data)
                 var._grad = grad
             else:
                 # a gradient may be the very tensor another edge or the caller holds: copy it
@@ -245,12 +248,24 @@ class AccumulateGrad(Node):
 # assumed).
 
 def _exclusive(grad, var) -> bool:
-    """True when ``grad``, passed as ``accumulate(grads[0])``, can become ``var.grad`` as is."""
+    """True when ``grad``, passed as ``accumulate(grads[0])``, can become ``var.grad`` as is.
+
+    ``grad`` may be a view (a transpose's or a reshape's output) of a tensor that nothing but
+    that view holds; that tensor's array then has one holder more, its own tensor.
+    """
     if sys.getrefcount(grad) > _TENSOR_REFS or grad.grad_fn is not None \
-            or grad._requires_grad or grad._base is not None:
+            or grad._requires_grad:
         return False
     if sys.getrefcount(grad._data) > _ARRAY_REFS:
         return False
+    owner_data = None
+    if grad._base is not None:
+        owner = grad._base
+        if sys.getrefcount(owner) > _OWNER_REFS or owner.grad_fn is not None \
+                or owner._requires_grad or owner._base is not None:
+            return False
+        owner_data = owner._data
+        del owner
     a = grad._data
     if a.strides != var._data.strides or not a.flags.writeable \
             or not (a.flags.c_contiguous or a.flags.f_contiguous):
@@ -259,8 +274,9 @@ def _exclusive(grad, var) -> bool:
     while True:
         base = a.base
         if base is None:
-            return True
-        if type(base) is not ndarray or sys.getrefcount(base) > _BASE_REFS:
+            return owner_data is None or a is owner_data
+        limit = _BASE_REFS + 2 if base is owner_data else _BASE_REFS
+        if type(base) is not ndarray or sys.getrefcount(base) > limit:
             return False
         a = base
 
@@ -288,10 +304,14 @@ def _sole_counts():
     a = np.empty(2)[1:]
     base = a.base
     base_refs = sys.getrefcount(base)
-    return tensor_refs, array_refs, base_refs
+    view = _Holder()
+    view._data = object()        # stands in for grad._base
+    owner = view._data
+    owner_refs = sys.getrefcount(owner)
+    return tensor_refs, array_refs, base_refs, owner_refs
 
 
-_TENSOR_REFS, _ARRAY_REFS, _BASE_REFS = _sole_counts()
+_TENSOR_REFS, _ARRAY_REFS, _BASE_REFS, _OWNER_REFS = _sole_counts()
 
 
 from .visualize import explain, render, summary, to_dot  # noqa: E402,F401  (seeing the graph)
