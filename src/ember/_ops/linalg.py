@@ -151,7 +151,10 @@ def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
         prod = prod * prod.dtype.type(alpha)
     if beta == 0:
         return prod
-    return prod + (self if beta == 1 else self * self.dtype.type(beta))
+    other = self if beta == 1 else self * self.dtype.type(beta)
+    if other.dtype == prod.dtype and prod.ndim == 2 and other.shape == prod.shape[other.ndim - 2:]:
+        return xp.add(prod, other, out=prod)          # the product is fresh: add in place
+    return prod + other
 
 
 @expose
