@@ -285,3 +285,10 @@ def test_relu_backward_is_threshold_backward():
     _both(second, np.array([np.nan, 1.0, -1.0, 0.0]), grad=False)
     _both(lambda L, a: L.autograd.grad((L.relu(a * 2) * a).sum(), a, create_graph=True)[0],
           np.array([0.5, -1.0, 2.0]))
+
+
+def test_reflected_remainder_is_not_differentiable():
+    """``2.0 % y`` is torch's remainder(Scalar, Tensor): a NotImplemented node."""
+    _both(lambda L, a: (2.0 % a, (2.0 % a).grad_fn.name()), np.array([1.5, -2.5]), grad=False)
+    _both(lambda L, a: (2.0 % a).sum().backward(), np.array([1.5, -2.5]))
+    _both(lambda L, a: 7 % a.long(), np.array([3.0, -4.0]), grad=False)

@@ -651,7 +651,7 @@ class Tensor:
 
     def __rmod__(self, other):
         try:
-            return _ops.remainder(_ops.scalar_tensor_like(other, self), self)
+            return _ops.remainder(other, self)     # remainder(Scalar, Tensor): NotImplemented
         except _ArgTypeError:
             return NotImplemented
 
