@@ -256,3 +256,21 @@ def test_getitem_gradgradcheck():
 
 def test_raw():
     assert Raw(0).value == 0
+
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+def test_scatter_with_reduce_is_not_differentiable(reduce):
+    """torch: a NotImplemented node, and its error on backward; values as torch's."""
+    import warnings
+    idx = np.array([0, 1, 0])
+    x, s = np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)     # torch's deprecation of Tensor src
+        check(lambda L, x, s: (x * 1).scatter(0, L.tensor(idx), s, reduce=reduce), x, s,
+              grad=False)
+        check(lambda L, x, s: (x * 1).scatter(0, L.tensor(idx), s, reduce=reduce)
+              .sum().backward(), x, s)
+        check(lambda L, x: (x * 1).scatter(0, L.tensor(idx), 2.0, reduce=reduce)
+              .sum().backward(), x)
+        check(lambda L, x: (x * 1).scatter_(0, L.tensor(idx), 2.0, reduce=reduce)
+              .grad_fn.name(), x, grad=False)

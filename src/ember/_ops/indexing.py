@@ -126,24 +126,35 @@ def _scatter_kernel(self, dim, index, src, reduce=None):
     return out
 
 
-def _no_reduce_grad(grad, reduce):
-    if reduce is not None:
-        raise NotImplementedError("scatter(reduce=...): backward is not implemented")
-    return grad
-
-
 @op("ScatterBackward0", name="scatter_src", method=False, function=False, promote=NONE,
     tensors=("self", "index", "src"),
-    self=lambda grad, dim, index, reduce: _no_reduce_grad(grad, reduce).scatter(dim, index, 0.),
+    self=lambda grad, dim, index: grad.scatter(dim, index, 0.),
     src=lambda grad, dim, index: grad.gather(dim, index))
 def _scatter_src(self, dim, index, src, reduce):
-    return _scatter_kernel(self, dim, index, src, reduce)
+    return _scatter_kernel(self, dim, index, src)
 
 
 @op("ScatterBackward1", name="scatter_value", method=False, function=False, promote=NONE,
     tensors=("self", "index"),
-    self=lambda grad, dim, index, reduce: _no_reduce_grad(grad, reduce).scatter(dim, index, 0.))
+    self=lambda grad, dim, index: grad.scatter(dim, index, 0.))
 def _scatter_value(self, dim, index, value, reduce):
+    return _scatter_kernel(self, dim, index, xp.asarray(value).astype(self.dtype))
+
+
+def _no_scatter_derivative(grad):
+    raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+# scatter(reduce="add" | "multiply") has no derivative in torch: a NotImplemented node
+@op("NotImplemented", name="scatter_reduce_src", method=False, function=False, promote=NONE,
+    tensors=("self", "index", "src"), self=_no_scatter_derivative, src=_no_scatter_derivative)
+def _scatter_reduce_src(self, dim, index, src, reduce):
+    return _scatter_kernel(self, dim, index, src, reduce)
+
+
+@op("NotImplemented", name="scatter_reduce_value", method=False, function=False,
+    promote=NONE, tensors=("self", "index"), self=_no_scatter_derivative)
+def _scatter_reduce_value(self, dim, index, value, reduce):
     return _scatter_kernel(self, dim, index, xp.asarray(value).astype(self.dtype), reduce)
 
 
@@ -158,8 +169,15 @@ def _scatter_args(name, self, dim, index, src, value, reduce):
     if isinstance(src, _T()):
         if src.dtype != self.dtype:
             raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
-        return _scatter_src, (self, d, index, src, reduce)
-    return _scatter_value, (self, d, index, src, reduce)
+        if reduce is None:
+            return _scatter_src, (self, d, index, src, reduce)
+        import warnings
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                      "instead for more reduction options.", UserWarning, stacklevel=3)
+        return _scatter_reduce_src, (self, d, index, src, reduce)
+    return (_scatter_value if reduce is None else _scatter_reduce_value), (self, d, index, src,
+                                                                           reduce)
 
 
 @expose
