@@ -910,6 +910,18 @@ def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
     return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
 
 
+def _split_heads(t, static, name, heads, head_dim):
+    """Keys or values as (batch * heads, length, head_dim): ``t`` split, or ``static``."""
+    if static is None:
+        return t.view(t.shape[0], heads, head_dim).transpose(0, 1)
+    if static.size(0) != heads:
+        raise AssertionError(f"expecting {name}.size(0) of {heads}, but got {static.size(0)}")
+    if static.size(2) != head_dim:
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got "
+                             f"{static.size(2)}")
+    return static
+
+
 def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num_heads: int,
                                  in_proj_weight, in_proj_bias, bias_k, bias_v,
                                  add_zero_attn: bool, dropout_p: float, out_proj_weight,
@@ -1005,26 +1017,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     elif bias_v is not None:
         raise AssertionError("bias_v is set but bias_k is None")
     q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
-    if static_k is None:
-        k = k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
-    else:
-        if static_k.size(0) != bsz * num_heads:
-            raise AssertionError(f"expecting static_k.size(0) of {bsz * num_heads}, but got "
-                                 f"{static_k.size(0)}")
-        if static_k.size(2) != head_dim:
-            raise AssertionError(f"expecting static_k.size(2) of {head_dim}, but got "
-                                 f"{static_k.size(2)}")
-        k = static_k
-    if static_v is None:
-        v = v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
-    else:
-        if static_v.size(0) != bsz * num_heads:
-            raise AssertionError(f"expecting static_v.size(0) of {bsz * num_heads}, but got "
-                                 f"{static_v.size(0)}")
-        if static_v.size(2) != head_dim:
-            raise AssertionError(f"expecting static_v.size(2) of {head_dim}, but got "
-                                 f"{static_v.size(2)}")
-        v = static_v
+    k = _split_heads(k, static_k, "static_k", bsz * num_heads, head_dim)
+    v = _split_heads(v, static_v, "static_v", bsz * num_heads, head_dim)
     if add_zero_attn:
         zshape = (bsz * num_heads, 1, head_dim)
         k = em.cat([k, em.zeros(zshape, dtype=k.dtype)], dim=1)
