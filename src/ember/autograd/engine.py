@@ -102,15 +102,22 @@ def _validate(node, i, g, meta):
     """Sum ``g`` back to the input's shape and cast it to the input's dtype."""
     shape, dt = meta
     if g._data.shape != shape:
-        from .._ops.util import sum_to_shape
         if not _expandable(shape, g._data.shape):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index "
                                f"{i} - got {list(g.shape)} but expected shape compatible with "
                                f"{list(shape)}")
-        g = sum_to_shape(g, shape)
+        g = _sum_to_shape(g, shape)
     if g._data.dtype != dt.np:
         g = g.to(dt)
     return g
+
+
+def _sum_to_shape(grad, shape):
+    """``ember._ops.util.sum_to_shape`` (the ops import this module: bound on first use)."""
+    global _sum_to_shape
+    from .._ops.util import sum_to_shape
+    _sum_to_shape = sum_to_shape
+    return sum_to_shape(grad, shape)
 
 
 def _expandable(shape, to) -> bool:

@@ -62,6 +62,14 @@ def add_hook(hooks: _HookDict, fn) -> RemovableHandle:
     return handle
 
 
+def _wrap(data):
+    """``Tensor._wrap`` (the tensor module imports this one: bound on first use)."""
+    global _wrap
+    from .._tensor import Tensor
+    _wrap = Tensor._wrap
+    return _wrap(data)
+
+
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved.
 
@@ -107,8 +115,7 @@ class SavedTensor:
             raise RuntimeError(_errors.modified_inplace(
                 dtype._legacy, shape, origin, self.output_nr, self.vc.value, self.version))
         if self.is_output:
-            from .._tensor import Tensor
-            out = Tensor._wrap(self.data)
+            out = _wrap(self.data)
             out._vc = self.vc
             if self.requires_grad:
                 out.grad_fn, out._output_nr = node, self.output_nr
@@ -226,8 +233,7 @@ class AccumulateGrad(Node):
                 var._grad = grad
             elif _exclusive(grad, var):
                 if grad._base is not None:          # a view: keep its array, drop the view
-                    from .._tensor import Tensor
-                    grad = Tensor._wrap(grad._data)
+                    grad = _wrap(grad._data)
                 var._grad = grad
             else:
                 # a gradient may be the very tensor another edge or the caller holds: copy it
