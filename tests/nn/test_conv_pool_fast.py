@@ -183,3 +183,23 @@ def test_cnn_step_matches_torch():
     np.testing.assert_allclose(el, tl, rtol=1e-5, atol=1e-6)
     for a, b in zip(ep, tp):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: L.nn.functional.max_pool2d(x, 2),
+    lambda L, x: L.nn.functional.max_pool2d(x, 3, stride=1, padding=1),
+    lambda L, x: L.nn.functional.max_pool2d(x, 2, return_indices=True),
+    lambda L, x: L.nn.functional.adaptive_max_pool2d(x, (2, 3), return_indices=True),
+    lambda L, x: L.nn.functional.max_pool1d(x[0], 2),
+    lambda L, x: L.nn.functional.max_pool3d(x[None], 2),
+])
+def test_unbatched_pooling_is_torchs_node(fn):
+    """(C, H, W) input: torch's pooling node on the output itself, no squeeze around it."""
+    x = np.random.default_rng(5).standard_normal((3, 6, 6))
+    check(fn, x)
+    check(lambda L, x: L.autograd.grad((_first(fn(L, x)) ** 2).sum(), x, create_graph=True)[0],
+          x)
+
+
+def _first(out):
+    return out[0] if isinstance(out, tuple) else out

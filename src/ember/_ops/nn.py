@@ -929,67 +929,76 @@ def _max_pool_scan(xpad, dtype, out, kernel, stride, padding, dilation, sp):
     return flat
 
 
-def _plane_offsets(n, c, p, extra):
-    """The flat offset of each (sample, channel) plane, broadcastable over ``extra`` dims."""
-    return (np.arange(n * c, dtype=np.int64) * p).reshape((n, c) + (1,) * extra)
+def _plane_offsets(lead, p, extra):
+    """The flat offset of each plane (each index of the ``lead`` dims), broadcastable over
+    ``extra`` dims."""
+    return (np.arange(math.prod(lead), dtype=np.int64) * p).reshape(tuple(lead) + (1,) * extra)
 
 
-def _gather_flat(x, indices):
-    n, c = x.shape[:2]
-    p = math.prod(x.shape[2:])
-    return x.reshape(-1).take(indices + _plane_offsets(n, c, p, indices.ndim - 2))
+def _gather_flat(x, indices, nd):
+    """``x``'s elements at per-plane flat ``indices`` over its last ``nd`` (spatial) dims."""
+    p = math.prod(x.shape[x.ndim - nd:])
+    return x.reshape(-1).take(indices + _plane_offsets(x.shape[:x.ndim - nd], p, nd))
 
 
-def _scatter_flat(g, indices, sizes, unique=False):
+def _scatter_flat(g, indices, sizes, nd, unique=False):
     """The adjoint of :func:`_gather_flat`: ``g`` added into zeros of ``sizes`` at ``indices``.
 
     ``unique``: no two windows share an element (non-overlapping pooling), so one vectorised
     assignment replaces the accumulation.
     """
-    n, c = sizes[:2]
-    p = math.prod(sizes[2:])
-    flat = (indices + _plane_offsets(n, c, p, indices.ndim - 2)).ravel()
+    lead = sizes[:len(sizes) - nd]
+    p = math.prod(sizes[len(sizes) - nd:])
+    total = math.prod(lead) * p
+    flat = (indices + _plane_offsets(lead, p, nd)).ravel()
     if unique:
-        out = xp.zeros(n * c * p, g.dtype)
+        out = xp.zeros(total, g.dtype)
         out[flat] = g.ravel()
         return out.reshape(sizes)
-    out = np.bincount(flat, weights=g.ravel(), minlength=n * c * p)
+    out = np.bincount(flat, weights=g.ravel(), minlength=total)
     return out.astype(g.dtype).reshape(sizes)
 
 
-def _make_gather(node, unique=False):
+def _make_gather(node, nd, unique=False):
     tag = node + ("_unique" if unique else "")
     gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
                 tensors=("self", "indices"),
                 self=lambda grad, indices, self_shape: scatter(grad, indices, self_shape))(
-        lambda self, indices: _gather_flat(self, indices))
+        lambda self, indices: _gather_flat(self, indices, nd))
     scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
                  grad_output=lambda grad, indices: gather(grad, indices))(
-        lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes, unique))
+        lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes, nd,
+                                                          unique))
     return gather
 
 
-_MAX_POOL_2D = _make_gather("MaxPool2DWithIndicesBackward0")
-_MAX_POOL_3D = _make_gather("MaxPool3DWithIndicesBackward0")
-_MAX_POOL_2D_U = _make_gather("MaxPool2DWithIndicesBackward0", unique=True)
-_MAX_POOL_3D_U = _make_gather("MaxPool3DWithIndicesBackward0", unique=True)
+_MAX_POOL_2D = _make_gather("MaxPool2DWithIndicesBackward0", 2)
+_MAX_POOL_3D = _make_gather("MaxPool3DWithIndicesBackward0", 3)
+_MAX_POOL_2D_U = _make_gather("MaxPool2DWithIndicesBackward0", 2, unique=True)
+_MAX_POOL_3D_U = _make_gather("MaxPool3DWithIndicesBackward0", 3, unique=True)
 # windows that may overlap (any stride, dilation) and windows that never do
 _max_pool_gather = {1: _MAX_POOL_2D, 2: _MAX_POOL_2D, 3: _MAX_POOL_3D}
 _max_pool_gather_unique = {1: _MAX_POOL_2D_U, 2: _MAX_POOL_2D_U, 3: _MAX_POOL_3D_U}
-_adaptive_max_gather = {1: _make_gather("AdaptiveMaxPool2DBackward0"),
-                        2: _make_gather("AdaptiveMaxPool2DBackward0"),
-                        3: _make_gather("AdaptiveMaxPool3DBackward0")}
+_adaptive_max_gather = {1: _make_gather("AdaptiveMaxPool2DBackward0", 2),
+                        2: _make_gather("AdaptiveMaxPool2DBackward0", 2),
+                        3: _make_gather("AdaptiveMaxPool3DBackward0", 3)}
 
 
 def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode: bool,
                 nd: int) -> tuple[Tensor, Tensor]:
-    """Max pooling over the last ``nd`` dims of a batched (N, C, ...) input: values, indices."""
+    """Max pooling over the last ``nd`` dims of an (N, C, ...) or unbatched (C, ...) input:
+    values, indices."""
     for p, k, d in zip(padding, kernel_size, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
-    idx = _max_pool_indices(input._data, kernel_size, stride, padding, dilation, ceil_mode)
+    x = input._data
+    unbatched = x.ndim == nd + 1
+    idx = _max_pool_indices(x[None] if unbatched else x, kernel_size, stride, padding,
+                            dilation, ceil_mode)
+    if unbatched:
+        idx = idx[0]
     apart = all(s >= d * (k - 1) + 1 for s, k, d in zip(stride, kernel_size, dilation))
     gather = (_max_pool_gather_unique if apart else _max_pool_gather)[nd]
     out = gather(input, Tensor._wrap(idx))

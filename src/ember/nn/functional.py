@@ -399,15 +399,13 @@ def _batched(input, nd):
 
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd):
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, nd)
-    x, unb = _batched(input, nd)
-    if nd == 1:
-        x4 = x.unsqueeze(-2)
+    _batched(input, nd)              # (checks the dims)
+    if nd == 1:                      # torch: a 2-d pooling of the unsqueezed input
+        x4 = input.unsqueeze(-2)
         out, idx = _N.max_pool_nd(x4, (1,) + k, (1,) + s, (0,) + p, (1,) + d, ceil_mode, 2)
         out, idx = out.squeeze(-2), idx.squeeze(-2)
     else:
-        out, idx = _N.max_pool_nd(x, k, s, p, d, ceil_mode, nd)
-    if unb:
-        out, idx = out.squeeze(0), idx.squeeze(0)
+        out, idx = _N.max_pool_nd(input, k, s, p, d, ceil_mode, nd)
     return (out, idx) if return_indices else out
 
 
@@ -495,10 +493,9 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
     """Max over torch's adaptive windows so that the output is ``output_size``."""
     size = _adaptive_size(output_size, input, 2)
     x, unb = _batched(input, 2)
-    idx = Tensor._wrap(_N.adaptive_max_indices(x._data, size))
-    out = _N._adaptive_max_gather[2](x, idx)
-    if unb:
-        out, idx = out.squeeze(0), idx.squeeze(0)
+    idx = _N.adaptive_max_indices(x._data, size)
+    idx = Tensor._wrap(idx[0] if unb else idx)
+    out = _N._adaptive_max_gather[2](input, idx)
     return (out, idx) if return_indices else out
 
 
