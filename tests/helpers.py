@@ -116,8 +116,8 @@ def compare_tensors(tt, et, where: str = "", rtol=None, atol=None, grad_fn=True)
     assert str(tt.dtype) == str(et.dtype), f"{where}: dtype {tt.dtype} vs {et.dtype}"
     assert tt.requires_grad == et.requires_grad, f"{where}: requires_grad differs"
     if grad_fn:
-        tn = type(tt.grad_fn).__name__ if tt.grad_fn is not None else None
-        en = et.grad_fn.name() if et.grad_fn is not None else None
+        tn = (type(tt.grad_fn).__name__, tt.grad_fn.name()) if tt.grad_fn is not None else None
+        en = (type(et.grad_fn).__name__, et.grad_fn.name()) if et.grad_fn is not None else None
         assert tn == en, f"{where}: grad_fn {tn} vs {en}"
     assert_close(to_np(tt), to_np(et), dtype_name(tt.dtype), where, rtol, atol)
 

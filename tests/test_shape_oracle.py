@@ -183,7 +183,9 @@ def test_setitem_non_leaf_grad_fn():
         c[0] = 5.
         return c
     t, e = check(fn, A)
-    assert type(t.grad_fn).__name__ == e.grad_fn.name() == "CopySlices"
+    assert type(t.grad_fn).__name__ == type(e.grad_fn).__name__ == "CopySlices"
+    assert t.grad_fn.name() == e.grad_fn.name() == "torch::autograd::CopySlices"
+    assert repr(t) == repr(e)
 
 
 @pytest.mark.parametrize("make", [lambda x: x.unbind()[0], lambda x: x.split(2)[1],

@@ -351,3 +351,29 @@ def test_pickled_regenerated_view_keeps_requires_grad():
         r = pickle.loads(pickle.dumps(v))
         out.append((r.tolist(), r.requires_grad, r.is_leaf))
     assert out[0] == out[1]
+
+
+def test_function_marking_a_view_dirty_rewrites_the_base():
+    """A custom Function that writes into a view (mark_dirty): the base's history becomes a
+    CopySlices around the Function, other views regenerate onto it (torch: rebase_history)."""
+    res = {}
+    for L in (torch, ember):
+        class Double(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+        a = L.ones(4, requires_grad=True)
+        b = a.clone()
+        v, w = b[:2], b[1:3]
+        out = Double.apply(v)
+        names = (out.grad_fn.name(), b.grad_fn.name(), w.grad_fn.name(), repr(b)[-20:])
+        (b.sum() + w.sum() + (out * 3).sum()).backward()
+        res[L.__name__] = (names, a.grad.tolist(), b._version, out._version)
+    assert res["ember"] == res["torch"]

@@ -443,7 +443,7 @@ class Tensor:
         from ._printing import format_tensor
         try:
             gf = self.grad_fn
-            name = gf.name() if gf is not None else None
+            name = type(gf).__name__ if gf is not None else None     # as torch prints it
         except RuntimeError:    # a view that may not follow its base's write (torch's repr)
             name = "Invalid"
         return format_tensor(self._data, self.dtype.name,

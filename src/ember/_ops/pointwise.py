@@ -1246,8 +1246,8 @@ def _fill(self, value):
     return xp.full_like(self, value)
 
 
-@op("CopyBackwards", name="copy", method=False, function=False, inplace=True, promote=NONE,
-    self=lambda grad: grad * 0, src=lambda grad: grad)
+@op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,
+    promote=NONE, self=lambda grad: grad * 0, src=lambda grad: grad)
 def _copy(self, src, non_blocking=False):
     return xp.broadcast_to(src, self.shape).astype(self.dtype, copy=False)
 

@@ -133,8 +133,10 @@ class OpDef:
         self.promote = promote
         self.outputs = outputs
         self.plans = {}           # save plans by the mask of inputs that require grad
-        self.node_cls = type(node_name, (OpNode,), {"__slots__": (), "_name": node_name,
-                                                    "_op": self}) if node_name else None
+        # "torch::autograd::CopyBackwards": torch's name() for its C++-named nodes, whose
+        # Python class is the last part
+        self.node_cls = type(node_name.rsplit("::", 1)[-1], (OpNode,), {
+            "__slots__": (), "_name": node_name, "_op": self}) if node_name else None
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.node_name})>"

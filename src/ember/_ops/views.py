@@ -55,7 +55,7 @@ class CopySlices(Node):
     """Gradient of a base after an in-place op on one of its views."""
 
     __slots__ = ("_op_node", "_base_data", "_view_data")
-    _name = "CopySlices"
+    _name = "torch::autograd::CopySlices"       # torch's name(); its class is CopySlices
 
     def apply(self, grads):
         grad = grads[0]
@@ -214,27 +214,17 @@ def view_rebase_message(view, meta, indirect: bool) -> str:
                   "both outside (if you want the inplace to be tracked).")
 
 
-def rebase_view(op, args, res):
-    """Run an in-place op on a view whose base is in a graph, rewriting the base's history."""
-    view = args[0]
+def rebase_onto_base(view, inner, old_node=None, old_nr=0):
+    """After ``inner`` (an op's node, or a custom Function's) wrote into ``view`` in place:
+    the base's history becomes a CopySlices around ``inner`` and the view's an
+    ``AsStridedBackward0`` of the base, as torch's ``rebase_history`` does."""
     base = view._base
-    old_node, old_nr = view.grad_fn, view._output_nr
-    original = None
-    if any("self" in op.needs[n] for n in op.diff):
-        original = Tensor._wrap(view._data.copy())
-        original.grad_fn, original._output_nr = old_node, old_nr
-        original._requires_grad = view._requires_grad
-    data = view._data
-    xp.copyto(data, res, casting="unsafe")
-    view._vc.value += 1       # marks every view of the base stale, this one too:
     view.__class__ = Tensor   # its grad_fn is set below (the inner node's self edge is unused)
-    # the op's node, as if applied to the view out of place
-    inner = _record(op, args, (view,), original)
     node = CopySlices()
     node._op_node = inner
     node._base_data = base._data
     node._view_data = view._data
-    node.next_functions = (base._edge(),) + inner.next_functions[1:]
+    node.next_functions = (base._edge(),) + tuple(inner.next_functions[1:])
     node._input_meta = [(base._data.shape, _dt_of(base))] + list(inner._input_meta[1:])
     # inner keeps its self edge (never traversed: CopySlices is the node in the graph), so
     # that its self formula runs and gives the gradient of the view's region
@@ -246,6 +236,24 @@ def rebase_view(op, args, res):
     if old_node is not None and old_node._retain_grad and old_node._retain_grad.pop(old_nr, None):
         vnode._set_retain_grad(0, view)
     view.grad_fn, view._output_nr = vnode, 0
-    if data.dtype.kind in "fc":
+    if view._data.dtype.kind in "fc":
         view._watch()
+
+
+def rebase_view(op, args, res):
+    """Run an in-place op on a view whose base is in a graph, rewriting the base's history."""
+    view = args[0]
+    old_node, old_nr = view.grad_fn, view._output_nr
+    original = None
+    if any("self" in op.needs[n] for n in op.diff):
+        original = Tensor._wrap(view._data.copy())
+        original.grad_fn, original._output_nr = old_node, old_nr
+        original._requires_grad = view._requires_grad
+    data = view._data
+    xp.copyto(data, res, casting="unsafe")
+    view._vc.value += 1       # marks every view of the base stale, this one too:
+    view.__class__ = Tensor   # its grad_fn is set below
+    # the op's node, as if applied to the view out of place
+    inner = _record(op, args, (view,), original)
+    rebase_onto_base(view, inner, old_node, old_nr)
     return view

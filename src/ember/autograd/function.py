@@ -165,6 +165,7 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         dirty = {id(t) for t in ctx._dirty}
         non_diff = {id(t) for t in ctx._non_diff}
         wrapped = []
+        rebased = []
         for nr, o in enumerate(outputs):
             if not isinstance(o, Tensor):
                 ctx._nout.append(None)
@@ -173,13 +174,21 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
             if id(o) in dirty:
                 from .._ops.registry import check_inplace
                 check_inplace(o)
-                o._vc.value += 0   # forward already bumped it through its in-place ops
+                o._vc.value += 1           # torch bumps a dirty tensor's version once more
+                if nr == 0 and o._base is not None and o._base.requires_grad \
+                        and tensors and tensors[0] is o:
+                    rebased.append(o)      # a view written in place: see below
             elif any(o is t for t in tensors):
                 o = o.detach()           # an input returned as is: a new tensor, as in torch
             ctx._nout.append((o._data.shape, o.dtype))
             if id(o) not in non_diff and (o.dtype.is_floating_point or o.dtype.is_complex):
                 o.grad_fn, o._output_nr = ctx, nr
             wrapped.append(o)
+        for view in rebased:
+            # torch's rebase_history: the base's history becomes a CopySlices around this
+            # Function (whose first input is the view), the view an AsStridedBackward0
+            from .._ops.views import rebase_onto_base
+            rebase_onto_base(view, ctx)
         out_ids = {id(o): o for o in wrapped if isinstance(o, Tensor)}
         saved = []
         for t in ctx._to_save:

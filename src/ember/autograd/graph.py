@@ -161,7 +161,7 @@ class Node:
         return self._name
 
     def __repr__(self) -> str:
-        return f"<{self._name} object at {hex(id(self))}>"
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     def _sequence_nr(self) -> int:
         return self._seq
@@ -221,9 +221,6 @@ class AccumulateGrad(Node):
         self._seq = float("inf")       # runs as soon as it is ready, like torch's UINT64_MAX
         self.variable = variable
         self.next_functions = ()
-
-    def __repr__(self) -> str:
-        return f"<AccumulateGrad object at {hex(id(self))}>"
 
     def accumulate(self, grad, create_graph: bool) -> None:
         var = self.variable
