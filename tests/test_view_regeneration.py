@@ -377,3 +377,25 @@ def test_function_marking_a_view_dirty_rewrites_the_base():
         (b.sum() + w.sum() + (out * 3).sum()).backward()
         res[L.__name__] = (names, a.grad.tolist(), b._version, out._version)
     assert res["ember"] == res["torch"]
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, v: v * 2,
+    lambda L, v: v.exp().sum(),
+    lambda L, v: L.cat([v, v]),
+    lambda L, v: v.t() if v.ndim > 1 else v.unsqueeze(0),
+])
+def test_ops_on_a_no_grad_view_of_a_base_that_requires_grad(fn):
+    """torch records such an op with no edge to the view: the result requires grad, its
+    backward runs, and the base gets no gradient."""
+    res = {}
+    for L in (torch, ember):
+        a = L.ones(2, 3, requires_grad=True)
+        with L.no_grad():
+            v = a[0]
+        r = fn(L, v)
+        edges = tuple(n is None for n, _ in r.grad_fn.next_functions)
+        r.sum().backward()
+        res[L.__name__] = (v.requires_grad, v.is_leaf, r.requires_grad, r.grad_fn.name(), edges,
+                           a.grad)
+    assert res["ember"] == res["torch"]

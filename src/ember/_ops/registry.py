@@ -259,7 +259,10 @@ def _requires(op, args):
         return False
     for i in op.diff_idx:
         a = args[i]
-        if isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None):
+        if isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None or (
+                a._base is not None and a._base.requires_grad)):
+            # (a view made under no_grad of a base that requires grad: torch records the
+            # op with no edge to it)
             return True
     return False
 
