@@ -93,6 +93,8 @@ LAYERS = [
     ("adaptive_avg_uneven", "AdaptiveAvgPool2d", ((3, 5),), {}, [(2, 2, 7, 7)]),
     ("adaptive_avg_1", "AdaptiveAvgPool2d", (1,), {}, [(2, 3, 5, 5)]),
     ("adaptive_avg1d", "AdaptiveAvgPool1d", (3,), {}, [(2, 3, 7)]),
+    ("adaptive_avg3d", "AdaptiveAvgPool3d", ((2, 3, 1),), {}, [(2, 2, 5, 6, 4)]),
+    ("adaptive_avg3d_int", "AdaptiveAvgPool3d", (2,), {}, [(3, 4, 4, 5)]),
     ("adaptive_max", "AdaptiveMaxPool2d", ((3, 2),), {}, [(2, 3, 7, 5)]),
     ("adaptive_max1d", "AdaptiveMaxPool1d", (4,), {}, [(2, 3, 9)]),
     ("batchnorm1d", "BatchNorm1d", (5,), {}, [(8, 5)]),

@@ -124,6 +124,17 @@ class AdaptiveAvgPool2d(_AdaptivePool):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
+class AdaptiveAvgPool3d(_AdaptivePool):
+    """Average pooling of (N, C, D, H, W) input to a fixed output size."""
+
+    def __init__(self, output_size) -> None:
+        super().__init__(output_size)
+        del self.return_indices
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
 class AdaptiveMaxPool1d(_AdaptivePool):
     """Max pooling to a fixed output length."""
 
