@@ -34,10 +34,6 @@ def _where(cond, a, b):
     return where(cond, a, b)
 
 
-def _zeros_like(t):
-    return Tensor._wrap(xp.zeros(t._data.shape, t._data.dtype))
-
-
 # ============================================================================ softmax family
 
 def _softmax_np(x, dim):
@@ -608,6 +604,11 @@ def _pad_np(x, padding, value=0):
     return out
 
 
+def _padded(sizes, padding):
+    """Spatial sizes after symmetric ``padding``."""
+    return tuple(s + 2 * p for s, p in zip(sizes, padding))
+
+
 def _conv_out(sizes, kernel, stride, padding, dilation):
     return tuple((s + 2 * p - d * (k - 1) - 1) // st + 1
                  for s, k, st, p, d in zip(sizes, kernel, stride, padding, dilation))
@@ -644,6 +645,12 @@ def _wide_ok(padded, out, stride):
             and out[0] * math.prod(padded[1:]) <= 1.25 * p)
 
 
+def _wide_cols_ok(c, kp, o, padded, out, stride):
+    """Whether the forward and weight-gradient products take the wide im2col: enough rows
+    (C * K against O) for the faster copy to pay for the garbage positions."""
+    return c * kp >= 2 * o and _wide_ok(padded, out, stride)
+
+
 def _wide_geometry(padded, out, kernel, dilation):
     """(row strides of the padded grid, L, each kernel offset's flat shift, buffer size)."""
     nd = len(padded)
@@ -657,10 +664,9 @@ def _interior(padding, sizes):
     return (slice(None),) * 2 + tuple(slice(p, p + s) for p, s in zip(padding, sizes))
 
 
-def _cols_wide(x, kernel, padding, dilation, groups, out):
-    """The wide im2col (N, g, Cg * K, L) of ``x`` (stride 1) and the padded grid's sizes."""
+def _cols_wide(x, kernel, padded, padding, dilation, groups, out):
+    """The wide im2col (N, g, Cg * K, L) of ``x`` (stride 1) on its ``padded`` grid."""
     n, c = x.shape[:2]
-    padded = tuple(s + 2 * p for s, p in zip(x.shape[2:], padding))
     rows, length, _, size = _wide_geometry(padded, out, kernel, dilation)
     buf = xp.zeros((n, c, size), x.dtype)
     buf[:, :, :math.prod(padded)].reshape((n, c) + padded)[_interior(padding, x.shape[2:])] = x
@@ -668,7 +674,7 @@ def _cols_wide(x, kernel, padding, dilation, groups, out):
     win = _as_strided(buf, (n, c) + tuple(kernel) + (length,),
                       st[:2] + tuple(st[2] * d * r for d, r in zip(dilation, rows)) + st[2:],
                       writeable=False)
-    return win.reshape(n, groups, (c // groups) * math.prod(kernel), length), padded
+    return win.reshape(n, groups, (c // groups) * math.prod(kernel), length)
 
 
 def _widen(go, padded):
@@ -685,11 +691,11 @@ def _conv_fwd(x, w, stride, padding, dilation, groups):
     o = w.shape[0]
     kernel = tuple(w.shape[2:])
     out = _conv_out(x.shape[2:], kernel, stride, padding, dilation)
-    padded = tuple(s + 2 * p for s, p in zip(x.shape[2:], padding))
+    padded = _padded(x.shape[2:], padding)
     kp = math.prod(kernel)
     wm = w.reshape(groups, o // groups, (c // groups) * kp)              # (g, Og, CgK)
-    if c * kp >= 2 * o and _wide_ok(padded, out, stride):
-        cols, padded = _cols_wide(x, kernel, padding, dilation, groups, out)
+    if _wide_cols_ok(c, kp, o, padded, out, stride):
+        cols = _cols_wide(x, kernel, padded, padding, dilation, groups, out)
         res = xp.matmul(wm, cols).reshape((n, o, out[0]) + padded[1:])
         return xp.ascontiguousarray(res[(slice(None),) * 3 + tuple(slice(0, m) for m in out[1:])])
     cols = _cols(x, kernel, out, stride, padding, dilation, groups)      # (N, g, CgK, P)
@@ -715,7 +721,7 @@ def _conv_input_grad_np(go, w, sizes, stride, padding, dilation, groups):
             wf = xp.ascontiguousarray(wf[(slice(None),) * 2 + (slice(None, None, -1),) * len(out)])
             return _conv_fwd(go, wf, stride, full, dilation, groups)
     wt = w.reshape(g, og, cg * kp).transpose(0, 2, 1)                    # (g, CgK, Og)
-    padded = tuple(s + 2 * p for s, p in zip(sizes[2:], padding))
+    padded = _padded(sizes[2:], padding)
     if kp > 1 and _wide_ok(padded, out, stride):
         _, length, offs, size = _wide_geometry(padded, out, kernel, dilation)
         cols = xp.matmul(wt, _widen(go, padded).reshape(n, g, og, length))
@@ -752,9 +758,9 @@ def _conv_weight_grad_np(go, x, wsizes, stride, padding, dilation, groups):
     o = go.shape[1]
     out = tuple(go.shape[2:])
     kernel = tuple(wsizes[2:])
-    padded = tuple(s + 2 * p for s, p in zip(x.shape[2:], padding))
-    if c * math.prod(kernel) >= 2 * o and _wide_ok(padded, out, stride):
-        cols, padded = _cols_wide(x, kernel, padding, dilation, groups, out)
+    padded = _padded(x.shape[2:], padding)
+    if _wide_cols_ok(c, math.prod(kernel), o, padded, out, stride):
+        cols = _cols_wide(x, kernel, padded, padding, dilation, groups, out)
         gm = _widen(go, padded)
     else:
         cols = _cols(x, kernel, out, stride, padding, dilation, groups)  # (N, g, CgK, P)
