@@ -465,28 +465,32 @@ def check_inplace(self: Tensor) -> None:
     base = self._base
     if self.__class__ is not Tensor and base is not None and self.requires_grad:
         # a stale view: torch checks it as it stands, before regenerating its grad_fn
-        meta = self.__dict__.get("_cm")
-        if meta is not None:
-            _view_meta_error(self, meta)
+        _check_view_meta(self)
         if Tensor.grad_fn.__get__(self) is None:
-            raise RuntimeError(_errors.VIEW_LEAF_INPLACE if base.grad_fn is None
-                               else _errors.LEAF_INPLACE)
+            raise RuntimeError(_view_without_history(base))
     if self.grad_fn is None:
         if self._requires_grad:
             raise RuntimeError(_errors.LEAF_INPLACE)
         if base is not None and base.requires_grad:
-            meta = self.__dict__.get("_cm")
-            if meta is not None:
-                _view_meta_error(self, meta)
-            raise RuntimeError(_errors.VIEW_LEAF_INPLACE if base.grad_fn is None
-                               else _errors.LEAF_INPLACE)
+            _check_view_meta(self)
+            raise RuntimeError(_view_without_history(base))
         return
     if base is not None:
-        meta = self.__dict__.get("_cm")
-        if meta is not None:
-            _view_meta_error(self, meta)
+        _check_view_meta(self)
         if base.grad_fn is None and base._requires_grad:
             raise RuntimeError(_errors.VIEW_LEAF_INPLACE)
+
+
+def _check_view_meta(view) -> None:
+    """Raise torch's error when ``view`` was made in a way that forbids writing into it."""
+    meta = view.__dict__.get("_cm")
+    if meta is not None:
+        _view_meta_error(view, meta)
+
+
+def _view_without_history(base) -> str:
+    """The error for writing into a view that has no grad_fn of its own."""
+    return _errors.VIEW_LEAF_INPLACE if base.grad_fn is None else _errors.LEAF_INPLACE
 
 
 def _view_meta_error(view, meta, indirect=False):

@@ -163,6 +163,19 @@ def _as_strided_backward(grad, base, view, like):
     return storage[bidx]
 
 
+def _view_of_base(view, old_fn, old_nr):
+    """An ``AsStridedBackward0`` from ``view`` to its base's current history; a
+    ``retain_grad`` on the view's old node (``old_fn``, output ``old_nr``) moves to it."""
+    base = view._base
+    node = AsStridedBackward0()
+    node._base_data, node._view_data = base._data, view._data
+    node.next_functions = (base._edge(),)
+    node._input_meta = [(base._data.shape, _dt_of(base))]
+    if old_fn is not None and old_fn._retain_grad and old_fn._retain_grad.pop(old_nr, None):
+        node._set_retain_grad(0, view)
+    return node
+
+
 def regenerate(view):
     """The ``grad_fn`` of a stale view: its own, while neither it nor its base is in a graph;
     else a new ``AsStridedBackward0`` on the base's current history (torch's view regeneration).
@@ -174,12 +187,7 @@ def regenerate(view):
     meta = view.__dict__.get("_cm")
     if meta is not None:
         raise RuntimeError(view_rebase_message(view, meta, True))
-    node = AsStridedBackward0()
-    node._base_data, node._view_data = base._data, view._data
-    node.next_functions = (base._edge(),)
-    node._input_meta = [(base._data.shape, _dt_of(base))]
-    if fn is not None and fn._retain_grad and fn._retain_grad.pop(view._output_nr, None):
-        node._set_retain_grad(0, view)
+    node = _view_of_base(view, fn, view._output_nr)
     _gf_set(view, node)
     view._output_nr = 0
     view.__class__ = Tensor
@@ -229,13 +237,7 @@ def rebase_onto_base(view, inner, old_node=None, old_nr=0):
     # inner keeps its self edge (never traversed: CopySlices is the node in the graph), so
     # that its self formula runs and gives the gradient of the view's region
     base.grad_fn, base._output_nr = node, 0
-    vnode = AsStridedBackward0()
-    vnode._base_data, vnode._view_data = base._data, view._data
-    vnode.next_functions = ((node, 0),)
-    vnode._input_meta = [(base._data.shape, _dt_of(base))]
-    if old_node is not None and old_node._retain_grad and old_node._retain_grad.pop(old_nr, None):
-        vnode._set_retain_grad(0, view)
-    view.grad_fn, view._output_nr = vnode, 0
+    view.grad_fn, view._output_nr = _view_of_base(view, old_node, old_nr), 0
     if view._data.dtype.kind in "fc":
         view._watch()
 
