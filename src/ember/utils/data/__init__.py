@@ -27,8 +27,11 @@ from .sampler import (
     SubsetRandomSampler,
     WeightedRandomSampler,
 )
+from . import distributed
+from .distributed import DistributedSampler
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split", "DataLoader", "default_collate",
            "default_convert", "get_worker_info", "WorkerInfo", "Sampler", "SequentialSampler",
-           "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler"]
+           "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
+           "DistributedSampler"]

@@ -1,0 +1,791 @@
+"""torch.distributed's process groups and collectives, carried out by MPI.
+
+Every rank and the world size come from MPI (``mpiexec -n N`` or the launcher
+``python -m ember.distributed.run``). Tensors travel through MPI's buffer interface straight
+from and into their NumPy arrays. Each collective first compares a fingerprint of the call
+(its name, dtype, shape, op and root) across the group, so ranks making different calls get
+a clear error instead of a hang or garbage, and every wait is bounded by the group's timeout.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import pickle
+import warnings
+import zlib
+from datetime import timedelta
+from enum import Enum
+
+import numpy as np
+
+from . import _mpi
+from ._mpi import DistBackendError
+
+__all__ = ["Backend", "ReduceOp", "ProcessGroup", "GroupMember", "group", "Work",
+           "is_available", "is_mpi_available", "is_gloo_available", "is_nccl_available",
+           "is_initialized", "init_process_group", "destroy_process_group", "get_backend",
+           "get_rank", "get_world_size", "new_group", "get_group_rank", "get_global_rank",
+           "get_process_group_ranks", "barrier", "broadcast", "all_reduce", "reduce",
+           "all_gather", "all_gather_into_tensor", "reduce_scatter_tensor", "gather",
+           "scatter", "send", "recv", "isend", "irecv", "broadcast_object_list",
+           "all_gather_object", "default_pg_timeout"]
+
+default_pg_timeout = timedelta(minutes=30)
+
+
+class Backend(str):
+    """Backend names; ``mpi`` is the one there is (``gloo`` is taken as its alias)."""
+
+    UNDEFINED = "undefined"
+    GLOO = "gloo"
+    NCCL = "nccl"
+    MPI = "mpi"
+
+    def __new__(cls, name: str):
+        if not isinstance(name, str):
+            raise ValueError("Backend constructor parameter must be string-ish")
+        return super().__new__(cls, name.lower())
+
+
+class ReduceOp(Enum):
+    """How ``all_reduce`` and its kin combine the ranks' tensors."""
+
+    SUM = 0
+    AVG = 1
+    PRODUCT = 2
+    MIN = 3
+    MAX = 4
+    BAND = 5
+    BOR = 6
+    BXOR = 7
+
+    def __repr__(self) -> str:
+        return f"<RedOpType.{self.name}: {self.value}>"
+
+    def __str__(self) -> str:
+        return f"RedOpType.{self.name}"
+
+
+class ProcessGroup:
+    """A set of ranks that make collective calls together (an MPI communicator)."""
+
+    def __init__(self, comm, ranks: list[int], timeout: timedelta, name: str) -> None:
+        self._comm = comm
+        self._ranks = ranks                  # global ranks, by group rank
+        self._group_rank = {g: i for i, g in enumerate(ranks)}
+        self._timeout = timeout.total_seconds()
+        self.group_name = name
+
+    def rank(self) -> int:
+        """This process's rank in the group."""
+        return self._comm.Get_rank()
+
+    def size(self) -> int:
+        """The number of ranks in the group."""
+        return len(self._ranks)
+
+    def name(self) -> str:
+        return Backend.MPI
+
+    def __repr__(self) -> str:
+        return f"<ember.distributed.ProcessGroup {self.group_name} ranks={self._ranks}>"
+
+
+class GroupMember:
+    """``GroupMember.WORLD`` is the default group; ``NON_GROUP_MEMBER`` what ``new_group``
+    returns to ranks outside the new group."""
+
+    WORLD: ProcessGroup | None = None
+    NON_GROUP_MEMBER = object()
+
+
+class group:
+    """``dist.group.WORLD``: the default process group."""
+
+    WORLD: ProcessGroup | None = None
+
+
+class _World:
+    exit_comm = None
+    groups: list = []
+    backend = None
+
+
+_world = _World()
+
+
+class Work:
+    """An operation started with ``async_op=True``: ``wait()`` ends it."""
+
+    def __init__(self, request, pg: ProcessGroup, what: str, finish=None, keep=()) -> None:
+        self._request, self._pg, self._what = request, pg, what
+        self._finish, self._keep = finish, keep
+        self._done, self._status, self._exception = False, None, None
+
+    def wait(self, timeout: timedelta | None = None) -> bool:
+        """Block until the operation has completed (raising ``DistBackendError`` past the
+        group's timeout, or ``timeout`` if given)."""
+        if not self._done:
+            limit = self._pg._timeout if timeout is None else timeout.total_seconds()
+            try:
+                self._status = _mpi.wait(self._request, limit, self._what, _global_rank())
+            except DistBackendError as e:
+                self._exception = e
+                raise
+            self._complete()
+        return True
+
+    def _complete(self) -> None:
+        self._done = True
+        if self._finish is not None:
+            self._finish()
+        self._finish = self._keep = None
+
+    def is_completed(self) -> bool:
+        """Whether the operation has finished (without blocking)."""
+        if not self._done and self._request.Test():
+            self._complete()
+        return self._done
+
+    def is_success(self) -> bool:
+        return self.is_completed() and self._exception is None
+
+    def exception(self):
+        return self._exception
+
+    def source_rank(self) -> int:
+        """For ``irecv``: the global rank the message came from."""
+        if self._status is None:
+            raise RuntimeError("source_rank is only available after a completed irecv")
+        return self._pg._ranks[self._status.Get_source()]
+
+    def result(self) -> list:
+        return []
+
+
+# ------------------------------------------------------------------ availability and init
+
+def is_available() -> bool:
+    """Whether ``ember.distributed`` can run: mpi4py (and so MPI) is installed."""
+    return _mpi.available()
+
+
+def is_mpi_available() -> bool:
+    """Whether the MPI backend is available."""
+    return _mpi.available()
+
+
+def is_gloo_available() -> bool:
+    return False
+
+
+def is_nccl_available() -> bool:
+    return False
+
+
+def is_initialized() -> bool:
+    """Whether the default process group has been initialised."""
+    return GroupMember.WORLD is not None
+
+
+def _default() -> ProcessGroup:
+    if GroupMember.WORLD is None:
+        raise ValueError("Default process group has not been initialized, please make sure to "
+                         "call init_process_group.")
+    return GroupMember.WORLD
+
+
+def _global_rank() -> int:
+    return _mpi.mpi().COMM_WORLD.Get_rank() if _mpi.initialized() else -1
+
+
+def _resolve_backend(backend) -> str:
+    if backend is None:
+        return Backend.MPI
+    name = str(backend).lower()
+    for part in name.split(","):               # "cpu:gloo,cuda:nccl"
+        b = part.split(":")[-1].strip()
+        if b == "nccl" and ":" not in part:
+            raise RuntimeError("Distributed package doesn't have NCCL built in")
+        if b not in ("mpi", "gloo", "nccl"):
+            raise ValueError(f"Invalid backend: '{b}'")
+    return Backend.MPI
+
+
+def _check_env(name: str, value: int, mpi_value: int) -> None:
+    env = os.environ.get(name)
+    if env is not None and env != "" and int(env) != mpi_value:
+        raise ValueError(f"environment variable {name}={env} does not match MPI's {mpi_value}; "
+                         f"start the ranks with mpiexec or python -m ember.distributed.run")
+    if value not in (-1, None) and value != mpi_value:
+        raise ValueError(f"{name.lower()}={value} was passed but MPI gives this process "
+                         f"{name.lower()} {mpi_value}")
+
+
+def init_process_group(backend=None, init_method: str | None = None,
+                       timeout: timedelta | None = None, world_size: int = -1, rank: int = -1,
+                       store=None, group_name: str = "", pg_options=None,
+                       device_id=None) -> None:
+    """Initialise the default process group over ``MPI.COMM_WORLD``.
+
+    The rank and world size are MPI's; ``rank``, ``world_size`` and the ``RANK`` and
+    ``WORLD_SIZE`` environment variables are accepted where they agree. Rendezvous is MPI's
+    own, so ``init_method`` (``env://``, ``tcp://…``, ``file://…``) names no address that is
+    used. An uncaught exception on any rank afterwards aborts every rank.
+    """
+    if GroupMember.WORLD is not None:
+        raise ValueError("trying to initialize the default process group twice!")
+    _resolve_backend(backend)
+    if init_method is not None and not init_method.startswith(("env://", "tcp://", "file://")):
+        raise ValueError(f"unsupported init_method {init_method!r}: MPI starts the ranks "
+                         "(use env://, or leave it out)")
+    if timeout is not None and not isinstance(timeout, timedelta):
+        raise TypeError(f"Expected timeout argument to be of type datetime.timedelta, got "
+                        f"{type(timeout)}")
+    MPI = _mpi.mpi()
+    world = MPI.COMM_WORLD
+    _check_env("RANK", rank, world.Get_rank())
+    _check_env("WORLD_SIZE", world_size, world.Get_size())
+    _mpi.install_abort_on_failure()
+    comm = world.Dup()
+    _world.exit_comm = world.Dup()
+    _world.groups = []
+    _world.backend = Backend.MPI
+    pg = ProcessGroup(comm, list(range(world.Get_size())), timeout or default_pg_timeout,
+                      group_name or "0")
+    GroupMember.WORLD = group.WORLD = pg
+
+
+def destroy_process_group(group: ProcessGroup | None = None) -> None:
+    """Free a group, or with no argument every group and the default one."""
+    if group is None or group is GroupMember.WORLD:
+        if GroupMember.WORLD is None:
+            raise ValueError("Invalid process group specified")
+        for pg in (*_world.groups, GroupMember.WORLD):
+            pg._comm.Free()
+        _world.exit_comm.Free()
+        _world.groups, _world.exit_comm = [], None
+        GroupMember.WORLD = globals()["group"].WORLD = None
+        return
+    if group is GroupMember.NON_GROUP_MEMBER:
+        return
+    if group not in _world.groups:
+        raise ValueError("Invalid process group specified or has been destroyed.")
+    _world.groups.remove(group)
+    group._comm.Free()
+
+
+def get_backend(group: ProcessGroup | None = None) -> str:
+    """The backend of a group: ``'mpi'``."""
+    _pg(group)
+    return Backend.MPI
+
+
+def _pg(grp) -> ProcessGroup:
+    if grp is None or grp is GroupMember.WORLD:
+        return _default()
+    if grp is GroupMember.NON_GROUP_MEMBER:
+        return grp
+    if not isinstance(grp, ProcessGroup):
+        raise ValueError(f"Expecting a ProcessGroup, but got a {type(grp)}.")
+    return grp
+
+
+def get_rank(group: ProcessGroup | None = None) -> int:
+    """This process's rank in ``group`` (the default group when None); -1 outside it."""
+    pg = _pg(group)
+    return -1 if pg is GroupMember.NON_GROUP_MEMBER else pg.rank()
+
+
+def get_world_size(group: ProcessGroup | None = None) -> int:
+    """The number of ranks in ``group``; -1 outside it."""
+    pg = _pg(group)
+    return -1 if pg is GroupMember.NON_GROUP_MEMBER else pg.size()
+
+
+def new_group(ranks: list[int] | None = None, timeout: timedelta | None = None, backend=None,
+              pg_options=None, use_local_synchronization: bool = False, group_desc=None,
+              device_id=None):
+    """A group of the given global ranks; every rank of the world must call it."""
+    world = _default()
+    ranks = sorted(ranks) if ranks else list(range(world.size()))
+    for r in ranks:
+        if r < 0 or r >= world.size():
+            raise ValueError("The new group's rank should be within the world_size set by "
+                             "init_process_group")
+    if len(set(ranks)) != len(ranks):
+        raise ValueError("the new group cannot have duplicate ranks")
+    _fingerprint(world, f"new_group(ranks={ranks})")
+    MPI = _mpi.mpi()
+    comm = world._comm.Create(world._comm.Get_group().Incl(ranks))
+    if comm == MPI.COMM_NULL:
+        return GroupMember.NON_GROUP_MEMBER
+    pg = ProcessGroup(comm, ranks, timeout or timedelta(seconds=world._timeout),
+                      str(len(_world.groups) + 1))
+    _world.groups.append(pg)
+    return pg
+
+
+def get_group_rank(group: ProcessGroup, global_rank: int) -> int:
+    """The rank in ``group`` of a global rank."""
+    pg = _pg(group)
+    if global_rank not in pg._group_rank:
+        raise ValueError(f"Global rank {global_rank} is not part of group {group}")
+    return pg._group_rank[global_rank]
+
+
+def get_global_rank(group: ProcessGroup, group_rank: int) -> int:
+    """The global rank of a rank of ``group``."""
+    pg = _pg(group)
+    if not 0 <= group_rank < pg.size():
+        raise ValueError(f"Group rank {group_rank} is not part of group {group}")
+    return pg._ranks[group_rank]
+
+
+def get_process_group_ranks(group: ProcessGroup | None) -> list[int]:
+    """The global ranks of ``group``, by group rank."""
+    return list(_pg(group)._ranks)
+
+
+def _at_exit() -> None:
+    """A rank that ends while others still wait on it would leave them hanging: at exit
+    the ranks meet once more, and a rank that does not arrive in time aborts the job."""
+    pg = GroupMember.WORLD
+    if pg is None or not _mpi.initialized() or _world.exit_comm is None:
+        return
+    try:
+        _mpi.wait(_world.exit_comm.Ibarrier(), pg._timeout, "the exit barrier",
+                  _global_rank())
+    except DistBackendError as e:
+        _mpi.abort(1, str(e))
+
+
+atexit.register(_at_exit)
+
+
+# ------------------------------------------------------------------ checks shared by the calls
+
+def _array(tensor, name: str = "tensor") -> np.ndarray:
+    from .._tensor import Tensor
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
+                        f"torch.Tensor\n             but got {type(tensor)} instead.")
+    # a non-contiguous tensor travels through a contiguous copy, written back by _bump
+    arr = tensor._data
+    return arr if arr.flags.c_contiguous else arr.copy(order="C")
+
+
+def _tensor_list(tensors, name: str) -> list:
+    from .._tensor import Tensor
+    if not isinstance(tensors, list):
+        raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
+                        f"List[torch.Tensor]\n             but got {type(tensors)} instead.")
+    if not all(isinstance(t, Tensor) for t in tensors):
+        raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
+                        f"List[torch.Tensor]\n             but got {type(tensors)} with "
+                        f"elements of type {[type(t) for t in tensors]}.")
+    return tensors
+
+
+def _member(pg, name: str) -> bool:
+    if pg is GroupMember.NON_GROUP_MEMBER:
+        warnings.warn(f"Running {name} on global rank {_global_rank()} which does not belong "
+                      "to the given group.", stacklevel=3)
+        return False
+    return True
+
+
+def _root(pg: ProcessGroup, global_rank: int) -> int:
+    r = pg._group_rank.get(global_rank)
+    if r is None:
+        if pg is GroupMember.WORLD:
+            raise RuntimeError(f"invalid root rank: {global_rank}")
+        raise ValueError(f"Global rank {global_rank} is not part of group {pg}")
+    return r
+
+
+def _describe(tensor) -> str:
+    return f"dtype={tensor.dtype}, shape={list(tensor.shape)}"
+
+
+def _fingerprint(pg: ProcessGroup, desc: str) -> None:
+    """Check that every rank of ``pg`` is making the same call; raise on every rank if not."""
+    MPI = _mpi.mpi()
+    h = zlib.crc32(desc.encode())
+    sig = np.array([h, -h], np.int64)
+    _mpi.wait(pg._comm.Iallreduce(MPI.IN_PLACE, [sig, MPI.INT64_T], MPI.MAX), pg._timeout,
+              desc, _global_rank())
+    if sig[0] == -sig[1]:
+        return
+    raw = desc.encode()[:500].ljust(512)
+    everyone = np.empty((pg.size(), 512), np.uint8)
+    _mpi.wait(pg._comm.Iallgather([np.frombuffer(raw, np.uint8), MPI.BYTE],
+                                  [everyone, MPI.BYTE]), pg._timeout, desc, _global_rank())
+    calls = [bytes(row).decode(errors="replace").rstrip() for row in everyone]
+    me = pg.rank()
+    other = next(i for i, c in enumerate(calls) if c != calls[me])
+    raise DistBackendError(
+        f"Detected mismatch between collectives on ranks. Rank {pg._ranks[me]} is running "
+        f"collective: {calls[me]}, but Rank {pg._ranks[other]} is running collective: "
+        f"{calls[other]}")
+
+
+def _run(pg: ProcessGroup, desc: str, start, async_op: bool, finish=None, keep=()):
+    """Fingerprint the call, start it, and wait for it (or hand back its ``Work``)."""
+    _fingerprint(pg, desc)
+    try:
+        request = start()
+    except _mpi.mpi().Exception as e:
+        raise DistBackendError(f"MPI error in {desc}: {e.Get_error_string()}") from None
+    work = Work(request, pg, desc, finish, keep)
+    if async_op:
+        return work
+    work.wait()
+    return None
+
+
+def _op_name(op, tensor, what: str) -> str:
+    if not isinstance(op, ReduceOp):
+        raise TypeError(f"{what}: op must be a ReduceOp, got {op!r}")
+    kind = tensor._data.dtype.kind
+    if kind == "c" and op not in (ReduceOp.SUM, ReduceOp.AVG):
+        raise ValueError(f"{what} does not support {op} on complex tensors")
+    if op is ReduceOp.AVG and kind not in "fc":
+        raise ValueError(f"{what}: ReduceOp.AVG needs a floating-point or complex tensor, "
+                         f"got {tensor.dtype}")
+    if op in (ReduceOp.BAND, ReduceOp.BOR, ReduceOp.BXOR) and kind not in "biu":
+        raise ValueError(f"{what}: {op} needs an integer or bool tensor, got {tensor.dtype}")
+    return "SUM" if op is ReduceOp.AVG else op.name
+
+
+def _bump(tensor, arr: np.ndarray) -> None:
+    """``tensor`` received ``arr``: copy it back if it was a staging copy; bump the version."""
+    if arr is not tensor._data:
+        tensor._data[...] = arr.reshape(tensor._data.shape)
+    tensor._vc.value += 1
+
+
+# ------------------------------------------------------------------ collectives
+
+def barrier(group: ProcessGroup | None = None, async_op: bool = False, device_ids=None):
+    """Wait until every rank of the group has reached this call."""
+    pg = _pg(group)
+    if not _member(pg, "barrier"):
+        return None
+    return _run(pg, "barrier()", pg._comm.Ibarrier, async_op)
+
+
+def broadcast(tensor, src: int | None = None, group: ProcessGroup | None = None,
+              async_op: bool = False, group_src: int | None = None):
+    """Copy ``tensor`` of rank ``src`` (a global rank) into ``tensor`` on every rank."""
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "broadcast"):
+        return None
+    root = group_src if group_src is not None else _root(pg, 0 if src is None else src)
+    return _run(pg, f"broadcast({_describe(tensor)}, src={pg._ranks[root]})",
+                lambda: pg._comm.Ibcast(_mpi.as_bytes(arr), root=root), async_op,
+                lambda: _bump(tensor, arr), (arr,))
+
+
+def all_reduce(tensor, op: ReduceOp = ReduceOp.SUM, group: ProcessGroup | None = None,
+               async_op: bool = False):
+    """Reduce ``tensor`` over the group, leaving the result in ``tensor`` on every rank."""
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "all_reduce"):
+        return None
+    name = _op_name(op, tensor, "all_reduce")
+    mpi_op = _mpi.reduce_op(name, arr.dtype)
+    MPI = _mpi.mpi()
+
+    def finish():
+        if op is ReduceOp.AVG:
+            np.divide(arr, pg.size(), out=arr, casting="unsafe")
+        _bump(tensor, arr)
+
+    return _run(pg, f"all_reduce({_describe(tensor)}, op={op.name})",
+                lambda: pg._comm.Iallreduce(MPI.IN_PLACE, _mpi.as_typed(arr), mpi_op),
+                async_op, finish, (arr,))
+
+
+def reduce(tensor, dst: int | None = None, op: ReduceOp = ReduceOp.SUM,
+           group: ProcessGroup | None = None, async_op: bool = False,
+           group_dst: int | None = None):
+    """Reduce ``tensor`` over the group into ``tensor`` on rank ``dst`` only."""
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "reduce"):
+        return None
+    root = group_dst if group_dst is not None else _root(pg, 0 if dst is None else dst)
+    name = _op_name(op, tensor, "reduce")
+    mpi_op = _mpi.reduce_op(name, arr.dtype)
+    MPI = _mpi.mpi()
+    is_root = pg.rank() == root
+
+    def start():
+        if is_root:
+            return pg._comm.Ireduce(MPI.IN_PLACE, _mpi.as_typed(arr), mpi_op, root=root)
+        return pg._comm.Ireduce(_mpi.as_typed(arr), None, mpi_op, root=root)
+
+    def finish():
+        if is_root:
+            if op is ReduceOp.AVG:
+                np.divide(arr, pg.size(), out=arr, casting="unsafe")
+            _bump(tensor, arr)
+
+    return _run(pg, f"reduce({_describe(tensor)}, op={op.name}, dst={pg._ranks[root]})",
+                start, async_op, finish, (arr,))
+
+
+def _check_same(tensor, others, what: str) -> None:
+    for t in others:
+        if t.dtype != tensor.dtype:
+            raise ValueError(f"{what}: every tensor must have the input's dtype "
+                             f"({tensor.dtype}), got {t.dtype}")
+        if t.numel() != tensor.numel():
+            raise RuntimeError(f"{what}: invalid tensor size (expected "
+                               f"{tuple(tensor.shape)}, got {tuple(t.shape)})")
+
+
+def all_gather(tensor_list: list, tensor, group: ProcessGroup | None = None,
+               async_op: bool = False):
+    """Gather ``tensor`` from every rank into ``tensor_list`` (one tensor per rank)."""
+    _tensor_list(tensor_list, "tensor_list")
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "all_gather"):
+        return None
+    if len(tensor_list) != pg.size():
+        raise ValueError(f"all_gather: tensor_list must hold {pg.size()} tensors (the group's "
+                         f"size), got {len(tensor_list)}")
+    _check_same(tensor, tensor_list, "all_gather")
+    out = np.empty((pg.size(), *arr.shape), arr.dtype)
+
+    def finish():
+        for t, part in zip(tensor_list, out):
+            _bump(t, part)
+
+    return _run(pg, f"all_gather({_describe(tensor)})",
+                lambda: pg._comm.Iallgather(_mpi.as_bytes(arr), _mpi.as_bytes(out)),
+                async_op, finish, (arr, out))
+
+
+def all_gather_into_tensor(output_tensor, input_tensor, group: ProcessGroup | None = None,
+                           async_op: bool = False):
+    """Gather ``input_tensor`` from every rank into ``output_tensor``, rank after rank."""
+    out, arr = _array(output_tensor, "output_tensor"), _array(input_tensor, "input_tensor")
+    pg = _pg(group)
+    if not _member(pg, "all_gather_into_tensor"):
+        return None
+    if out.dtype != arr.dtype:
+        raise ValueError("output tensor must have the same type as input tensor")
+    if out.size != arr.size * pg.size():
+        raise ValueError("output tensor size must be equal to world_size times input tensor "
+                         "size")
+    return _run(pg, f"all_gather_into_tensor({_describe(input_tensor)})",
+                lambda: pg._comm.Iallgather(_mpi.as_bytes(arr), _mpi.as_bytes(out)),
+                async_op, lambda: _bump(output_tensor, out), (arr, out))
+
+
+def reduce_scatter_tensor(output, input, op: ReduceOp = ReduceOp.SUM,
+                          group: ProcessGroup | None = None, async_op: bool = False):
+    """Reduce ``input`` over the group and give rank ``i`` the ``i``-th chunk in ``output``."""
+    out, arr = _array(output, "output"), _array(input, "input")
+    pg = _pg(group)
+    if not _member(pg, "reduce_scatter_tensor"):
+        return None
+    if out.dtype != arr.dtype:
+        raise ValueError("input tensor must be the same type as the output tensor.")
+    if arr.size != out.size * pg.size():
+        raise ValueError("input tensor must be the same size as output size times world size")
+    name = _op_name(op, input, "reduce_scatter_tensor")
+    mpi_op = _mpi.reduce_op(name, arr.dtype)
+
+    def finish():
+        if op is ReduceOp.AVG:
+            np.divide(out, pg.size(), out=out, casting="unsafe")
+        _bump(output, out)
+
+    return _run(pg, f"reduce_scatter_tensor({_describe(input)}, op={op.name})",
+                lambda: pg._comm.Ireduce_scatter_block(_mpi.as_typed(arr), _mpi.as_typed(out),
+                                                       mpi_op),
+                async_op, finish, (arr, out))
+
+
+def gather(tensor, gather_list: list | None = None, dst: int | None = None,
+           group: ProcessGroup | None = None, async_op: bool = False,
+           group_dst: int | None = None):
+    """Gather ``tensor`` from every rank into ``gather_list`` on rank ``dst``."""
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "gather"):
+        return None
+    root = group_dst if group_dst is not None else _root(pg, 0 if dst is None else dst)
+    is_root = pg.rank() == root
+    if is_root:
+        if not gather_list:
+            raise ValueError("Argument ``gather_list`` must be specified on destination rank.")
+        _tensor_list(gather_list, "gather_list")
+        if len(gather_list) != pg.size():
+            raise ValueError(f"gather: gather_list must hold {pg.size()} tensors (the group's "
+                             f"size), got {len(gather_list)}")
+        _check_same(tensor, gather_list, "gather")
+    elif gather_list:
+        raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
+                         "ranks.")
+    out = np.empty((pg.size(), *arr.shape), arr.dtype) if is_root else None
+
+    def finish():
+        if is_root:
+            for t, part in zip(gather_list, out):
+                _bump(t, part)
+
+    return _run(pg, f"gather({_describe(tensor)}, dst={pg._ranks[root]})",
+                lambda: pg._comm.Igather(_mpi.as_bytes(arr),
+                                         _mpi.as_bytes(out) if is_root else None, root=root),
+                async_op, finish, (arr, out))
+
+
+def scatter(tensor, scatter_list: list | None = None, src: int | None = None,
+            group: ProcessGroup | None = None, async_op: bool = False,
+            group_src: int | None = None):
+    """Give rank ``i`` the ``i``-th tensor of ``scatter_list`` of rank ``src``."""
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "scatter"):
+        return None
+    root = group_src if group_src is not None else _root(pg, 0 if src is None else src)
+    is_root = pg.rank() == root
+    if is_root:
+        if not scatter_list:
+            raise ValueError("Argument ``scatter_list`` must be specified on source rank.")
+        _tensor_list(scatter_list, "scatter_list")
+        if len(scatter_list) != pg.size():
+            raise ValueError(f"scatter: scatter_list must hold {pg.size()} tensors (the "
+                             f"group's size), got {len(scatter_list)}")
+        _check_same(tensor, scatter_list, "scatter")
+        send = np.stack([t._data.reshape(arr.shape) for t in scatter_list])
+    elif scatter_list:
+        raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
+    else:
+        send = None
+    return _run(pg, f"scatter({_describe(tensor)}, src={pg._ranks[root]})",
+                lambda: pg._comm.Iscatter(_mpi.as_bytes(send) if is_root else None,
+                                          _mpi.as_bytes(arr), root=root),
+                async_op, lambda: _bump(tensor, arr), (arr, send))
+
+
+# ------------------------------------------------------------------ point to point
+
+def _peer(pg: ProcessGroup, rank: int, what: str) -> int:
+    if rank == _global_rank():
+        raise ValueError(f"Invalid {what} rank: {what} rank should not be the same as the "
+                         "rank of the current process.")
+    return _root(pg, rank)
+
+
+def isend(tensor, dst: int | None = None, group: ProcessGroup | None = None, tag: int = 0,
+          group_dst: int | None = None) -> Work | None:
+    """Start sending ``tensor`` to global rank ``dst``; returns a ``Work``."""
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "isend"):
+        return None
+    peer = group_dst if group_dst is not None else _peer(pg, dst, "destination")
+    return Work(pg._comm.Isend(_mpi.as_bytes(arr), dest=peer, tag=tag), pg,
+                f"isend({_describe(tensor)}, dst={pg._ranks[peer]}, tag={tag})", keep=(arr,))
+
+
+def irecv(tensor, src: int | None = None, group: ProcessGroup | None = None, tag: int = 0,
+          group_src: int | None = None) -> Work | None:
+    """Start receiving into ``tensor`` from global rank ``src`` (any rank when None)."""
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "irecv"):
+        return None
+    MPI = _mpi.mpi()
+    if group_src is not None:
+        peer = group_src
+    else:
+        peer = MPI.ANY_SOURCE if src is None else _peer(pg, src, "source")
+    return Work(pg._comm.Irecv(_mpi.as_bytes(arr), source=peer, tag=tag), pg,
+                f"irecv({_describe(tensor)}, src={src}, tag={tag})", lambda: _bump(tensor, arr),
+                (arr,))
+
+
+def send(tensor, dst: int | None = None, group: ProcessGroup | None = None, tag: int = 0,
+         group_dst: int | None = None) -> None:
+    """Send ``tensor`` to global rank ``dst``."""
+    work = isend(tensor, dst, group, tag, group_dst)
+    if work is not None:
+        _wait_p2p(work)
+
+
+def recv(tensor, src: int | None = None, group: ProcessGroup | None = None, tag: int = 0,
+         group_src: int | None = None) -> int:
+    """Receive into ``tensor`` from global rank ``src`` (any when None); returns the sender."""
+    work = irecv(tensor, src, group, tag, group_src)
+    if work is None:
+        return -1
+    _wait_p2p(work)
+    return work.source_rank()
+
+
+def _wait_p2p(work: Work) -> None:
+    try:
+        work.wait()
+    except _mpi.mpi().Exception as e:
+        raise DistBackendError(f"MPI error in {work._what}: {e.Get_error_string()}") from None
+
+
+# ------------------------------------------------------------------ Python objects
+
+def _gather_bytes(pg: ProcessGroup, payload: bytes) -> list[bytes]:
+    """Every rank's bytes, by group rank (sizes first, then the padded payloads)."""
+    from .._tensor import Tensor
+    size = Tensor._wrap(np.array([len(payload)], np.int64))
+    sizes = Tensor._wrap(np.empty(pg.size(), np.int64))
+    all_gather_into_tensor(sizes, size, group=pg)
+    width = int(sizes._data.max())
+    mine = Tensor._wrap(np.frombuffer(payload.ljust(width, b"\0"), np.uint8).copy())
+    everyone = Tensor._wrap(np.empty(width * pg.size(), np.uint8))
+    all_gather_into_tensor(everyone, mine, group=pg)
+    rows = everyone._data.reshape(pg.size(), width)
+    return [rows[i, :n].tobytes() for i, n in enumerate(sizes._data)]
+
+
+def all_gather_object(object_list: list, obj, group: ProcessGroup | None = None) -> None:
+    """Fill ``object_list`` with every rank's (picklable) ``obj``, by rank."""
+    pg = _pg(group)
+    if not _member(pg, "all_gather_object"):
+        return
+    if len(object_list) != pg.size():
+        raise ValueError(f"all_gather_object: object_list must hold {pg.size()} entries (the "
+                         f"group's size), got {len(object_list)}")
+    for i, raw in enumerate(_gather_bytes(pg, pickle.dumps(obj))):
+        object_list[i] = pickle.loads(raw)
+
+
+def broadcast_object_list(object_list: list, src: int | None = None,
+                          group: ProcessGroup | None = None, device=None,
+                          group_src: int | None = None) -> None:
+    """Replace ``object_list``'s entries by rank ``src``'s (lists of the same length)."""
+    from .._tensor import Tensor
+    pg = _pg(group)
+    if not _member(pg, "broadcast_object_list"):
+        return
+    root = group_src if group_src is not None else _root(pg, 0 if src is None else src)
+    mine = pickle.dumps(list(object_list)) if pg.rank() == root else b""
+    size = Tensor._wrap(np.array([len(mine)], np.int64))
+    broadcast(size, group=pg, group_src=root)
+    data = Tensor._wrap(np.frombuffer(mine, np.uint8).copy() if mine
+                        else np.empty(int(size._data[0]), np.uint8))
+    broadcast(data, group=pg, group_src=root)
+    if pg.rank() != root:
+        theirs = pickle.loads(data._data.tobytes())
+        if len(theirs) != len(object_list):
+            raise ValueError(f"broadcast_object_list: rank {pg._ranks[root]} sent "
+                             f"{len(theirs)} objects into a list of {len(object_list)}")
+        object_list[:] = theirs
