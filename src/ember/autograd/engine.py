@@ -211,6 +211,10 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
     if is_leaf:
         if accumulate and grads[0] is not None and (targets is None or node in targets):
             node.accumulate(grads[0], create_graph)
+            post = node.variable.__dict__.get("_post_accumulate_grad_hooks")
+            if post:
+                for hook in list(post.values()):
+                    hook(node.variable)
         return
     if needed is not None and node not in needed:
         return

@@ -789,3 +789,12 @@ def broadcast_object_list(object_list: list, src: int | None = None,
             raise ValueError(f"broadcast_object_list: rank {pg._ranks[root]} sent "
                              f"{len(theirs)} objects into a list of {len(object_list)}")
         object_list[:] = theirs
+
+
+def _start_all_reduce(arr: np.ndarray, pg: ProcessGroup, what: str) -> Work:
+    """A SUM all_reduce of a contiguous array in place, started without the fingerprint
+    exchange (for callers such as DDP's reducer that already know every rank makes the same
+    calls, and must not wait for the others before starting)."""
+    MPI = _mpi.mpi()
+    return Work(pg._comm.Iallreduce(MPI.IN_PLACE, _mpi.as_typed(arr),
+                                    _mpi.reduce_op("SUM", arr.dtype)), pg, what, keep=(arr,))

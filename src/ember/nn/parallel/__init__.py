@@ -1,0 +1,3 @@
+"""``ember.nn.parallel``: data parallelism (``DistributedDataParallel`` over MPI)."""
+
+from .distributed import DistributedDataParallel
