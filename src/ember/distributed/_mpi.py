@@ -54,6 +54,10 @@ class DistStoreError(DistError):
     """torch.distributed's store error (kept for ``except`` clauses written for torch)."""
 
 
+for _cls in (DistError, DistBackendError, DistNetworkError, DistStoreError):
+    _cls.__module__ = "ember.distributed"
+
+
 # ------------------------------------------------------------------ datatypes and reduce ops
 
 _DATATYPES: dict = {}
@@ -169,16 +173,19 @@ def install_abort_on_failure() -> None:
 
 def abort(code: int, why: str) -> None:
     """Print why, then end every rank of the job with exit status ``code``."""
-    rank = os.environ.get("RANK") or os.environ.get("PMI_RANK") or "?"
+    code = code or 1
     if initialized():
         MPI = mpi()
         rank, size = MPI.COMM_WORLD.Get_rank(), MPI.COMM_WORLD.Get_size()
-        sys.stderr.write(f"ember.distributed: rank {rank} failed ({why}); aborting all "
-                         f"{size} ranks\n")
-        sys.stderr.flush()
-        sys.stdout.flush()
-        MPI.COMM_WORLD.Abort(code or 1)
-    sys.stderr.write(f"ember.distributed: rank {rank} failed ({why})\n")
-    sys.stderr.flush()
+        _say(f"ember.distributed: rank {rank} failed ({why}); aborting all {size} ranks")
+        MPI.COMM_WORLD.Abort(code)
+    else:
+        rank = os.environ.get("RANK") or os.environ.get("PMI_RANK") or "?"
+        _say(f"ember.distributed: rank {rank} failed ({why})")
+    os._exit(code)
+
+
+def _say(line: str) -> None:
     sys.stdout.flush()
-    os._exit(code or 1)
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
