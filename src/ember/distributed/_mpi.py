@@ -100,7 +100,7 @@ def reduce_op(name: str, dtype: np.dtype):
     if dtype.kind == "b":
         return getattr(MPI, _BOOL_OPS[name])
     if _native(dtype) is not None:
-        return getattr(MPI, name)
+        return getattr(MPI, "PROD" if name == "PRODUCT" else name)
     op = _USER_OPS.get((name, dtype))
     if op is None:
         ufunc = _NUMPY_OPS[name]
@@ -178,6 +178,7 @@ def abort(code: int, why: str) -> None:
         MPI = mpi()
         rank, size = MPI.COMM_WORLD.Get_rank(), MPI.COMM_WORLD.Get_size()
         _say(f"ember.distributed: rank {rank} failed ({why}); aborting all {size} ranks")
+        time.sleep(0.3)     # let mpiexec forward this rank's last output before it kills it
         MPI.COMM_WORLD.Abort(code)
     else:
         rank = os.environ.get("RANK") or os.environ.get("PMI_RANK") or "?"
