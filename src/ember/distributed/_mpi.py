@@ -21,15 +21,21 @@ def available() -> bool:
     return importlib.util.find_spec("mpi4py") is not None
 
 
+_MPI = None
+
+
 def mpi():
     """The ``mpi4py.MPI`` module (initialising MPI on the first call)."""
-    try:
-        from mpi4py import MPI
-    except ImportError as e:
-        raise RuntimeError(
-            "ember.distributed needs mpi4py and an MPI library: pip install 'ember[dist]' "
-            "(mpi4py and mpich)") from e
-    return MPI
+    global _MPI
+    if _MPI is None:
+        try:
+            from mpi4py import MPI
+        except ImportError as e:
+            raise RuntimeError(
+                "ember.distributed needs mpi4py and an MPI library: pip install 'ember[dist]' "
+                "(mpi4py and mpich)") from e
+        _MPI = MPI
+    return _MPI
 
 
 def initialized() -> bool:
@@ -61,7 +67,7 @@ for _cls in (DistError, DistBackendError, DistNetworkError, DistStoreError):
 # ------------------------------------------------------------------ datatypes and reduce ops
 
 _DATATYPES: dict = {}
-_USER_OPS: dict = {}
+_USER_OPS: dict = {}            # (op name, dtype) -> MPI op, MPI's own or made here
 
 
 def datatype(dtype: np.dtype):
@@ -96,13 +102,15 @@ def reduce_op(name: str, dtype: np.dtype):
     """The MPI op reducing ``dtype`` elements by ``name`` (SUM, PRODUCT, MIN, MAX, B*): MPI's
     own where it has the datatype, else one made from NumPy's ufunc; on bool, the logical
     op (SUM and MAX are ``or``, PRODUCT and MIN ``and``)."""
+    op = _USER_OPS.get((name, dtype))
+    if op is not None:
+        return op
     MPI = mpi()
     if dtype.kind == "b":
-        return getattr(MPI, _BOOL_OPS[name])
-    if _native(dtype) is not None:
-        return getattr(MPI, "PROD" if name == "PRODUCT" else name)
-    op = _USER_OPS.get((name, dtype))
-    if op is None:
+        op = getattr(MPI, _BOOL_OPS[name])
+    elif _native(dtype) is not None:
+        op = getattr(MPI, "PROD" if name == "PRODUCT" else name)
+    else:
         ufunc = _NUMPY_OPS[name]
 
         def apply(inbuf, inoutbuf, _datatype, ufunc=ufunc, dtype=dtype):
@@ -110,7 +118,8 @@ def reduce_op(name: str, dtype: np.dtype):
             b = np.frombuffer(inoutbuf, dtype)
             ufunc(a, b, out=b)
 
-        op = _USER_OPS[(name, dtype)] = MPI.Op.Create(apply, commute=True)
+        op = MPI.Op.Create(apply, commute=True)
+    _USER_OPS[(name, dtype)] = op
     return op
 
 
@@ -129,6 +138,11 @@ def as_typed(arr: np.ndarray) -> list:
 
 # ------------------------------------------------------------------ waiting with a timeout
 
+def _timeout_message(what: str, timeout: float, rank: int) -> str:
+    return (f"[rank {rank}] {what} did not complete within {timeout:g} s (the process group's "
+            "timeout): another rank has failed, exited, or is not making the same call")
+
+
 def wait(request, timeout: float, what: str, rank: int):
     """Wait for an MPI request, driving MPI's progress; raise ``DistBackendError`` if it is
     not done within ``timeout`` seconds. Returns the request's status."""
@@ -143,11 +157,56 @@ def wait(request, timeout: float, what: str, rank: int):
         if spins > 64:
             os.sched_yield()        # ranks may outnumber cores: let the others run
         if spins & 255 == 0 and time.monotonic() > deadline:
-            raise DistBackendError(
-                f"[rank {rank}] {what} did not complete within {timeout:g} s (the process "
-                "group's timeout): another rank has failed, exited, or is not making the same "
-                "call")
+            raise DistBackendError(_timeout_message(what, timeout, rank))
     return status
+
+
+class _Watchdog:
+    """Bounds MPI's blocking calls: the main thread names the call and its deadline (two
+    attribute writes, nothing more per call) and a daemon thread, looking a few times a
+    second, aborts the job with a clear message once a call outlives its deadline. Blocking
+    calls keep MPI's own (fastest) algorithms; ``Work.wait`` raises instead."""
+
+    def __init__(self) -> None:
+        self.call = None            # (what, deadline, timeout) of the blocking call under way
+        self.thread = None
+
+    def start(self) -> None:
+        if self.thread is None:
+            import threading
+            self.thread = threading.Thread(target=self._watch, name="ember.distributed watchdog",
+                                           daemon=True)
+            self.thread.start()
+
+    def _watch(self) -> None:
+        while True:
+            call = self.call
+            if call is not None and time.monotonic() > call[1]:
+                self._fire(*call)
+            time.sleep(0.05 if call is None else min(0.05, max(call[1] - time.monotonic(), 0)))
+
+    def _fire(self, what: str, _deadline: float, timeout: float) -> None:
+        import threading
+        import traceback
+        frame = sys._current_frames().get(threading.main_thread().ident)
+        if frame is not None:              # where the program waits (ember's own frames left out)
+            here = os.path.dirname(os.path.abspath(__file__))
+            frames = [f for f in traceback.extract_stack(frame)
+                      if not f.filename.startswith(("<frozen", here))]
+            _say("The call that waited (most recent call last):\n"
+                 + "".join(traceback.format_list(frames)).rstrip())
+        abort(1, _timeout_message(what, timeout, mpi().COMM_WORLD.Get_rank()))
+
+    def run(self, what: str, timeout: float, fn, *args, **kwargs):
+        """``fn(*args, **kwargs)`` (a blocking MPI call), watched."""
+        self.call = (what, time.monotonic() + timeout, timeout)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            self.call = None
+
+
+watchdog = _Watchdog()
 
 
 # ------------------------------------------------------------------ one failure ends the job

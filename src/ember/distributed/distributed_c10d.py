@@ -13,7 +13,6 @@ import atexit
 import os
 import pickle
 import warnings
-import zlib
 from datetime import timedelta
 from enum import Enum
 
@@ -71,7 +70,11 @@ class ProcessGroup:
     """A set of ranks that make collective calls together (an MPI communicator)."""
 
     def __init__(self, comm, ranks: list[int], timeout: timedelta, name: str) -> None:
+        errors_return = _mpi.mpi().ERRORS_RETURN     # MPI errors raise, not kill the rank
+        comm.Set_errhandler(errors_return)
         self._comm = comm
+        self._fp_comm = comm.Dup()           # the calls' fingerprints travel apart from data
+        self._fp_comm.Set_errhandler(errors_return)
         self._ranks = ranks                  # global ranks, by group rank
         self._group_rank = {g: i for i, g in enumerate(ranks)}
         self._timeout = timeout.total_seconds()
@@ -248,6 +251,7 @@ def init_process_group(backend=None, init_method: str | None = None,
     _check_env("RANK", rank, world.Get_rank())
     _check_env("WORLD_SIZE", world_size, world.Get_size())
     _mpi.install_abort_on_failure()
+    _mpi.watchdog.start()
     comm = world.Dup()
     _world.exit_comm = world.Dup()
     _world.groups = []
@@ -264,6 +268,7 @@ def destroy_process_group(group: ProcessGroup | None = None) -> None:
             raise ValueError("Invalid process group specified")
         for pg in (*_world.groups, GroupMember.WORLD):
             pg._comm.Free()
+            pg._fp_comm.Free()
         _world.exit_comm.Free()
         _world.groups, _world.exit_comm = [], None
         GroupMember.WORLD = globals()["group"].WORLD = None
@@ -274,6 +279,7 @@ def destroy_process_group(group: ProcessGroup | None = None) -> None:
         raise ValueError("Invalid process group specified or has been destroyed.")
     _world.groups.remove(group)
     group._comm.Free()
+    group._fp_comm.Free()
 
 
 def get_backend(group: ProcessGroup | None = None) -> str:
@@ -316,7 +322,7 @@ def new_group(ranks: list[int] | None = None, timeout: timedelta | None = None, 
                              "init_process_group")
     if len(set(ranks)) != len(ranks):
         raise ValueError("the new group cannot have duplicate ranks")
-    _fingerprint(world, f"new_group(ranks={ranks})")
+    _Fingerprint(world, f"new_group(ranks={ranks})").check()
     MPI = _mpi.mpi()
     comm = world._comm.Create(world._comm.Get_group().Incl(ranks))
     if comm == MPI.COMM_NULL:
@@ -354,11 +360,7 @@ def _at_exit() -> None:
     pg = GroupMember.WORLD
     if pg is None or not _mpi.initialized() or _world.exit_comm is None:
         return
-    try:
-        _mpi.wait(_world.exit_comm.Ibarrier(), pg._timeout, "the exit barrier",
-                  _global_rank())
-    except DistBackendError as e:
-        _mpi.abort(1, str(e))
+    _mpi.watchdog.run("the barrier at exit", pg._timeout, _world.exit_comm.Barrier)
 
 
 atexit.register(_at_exit)
@@ -409,39 +411,49 @@ def _describe(tensor) -> str:
     return f"dtype={tensor.dtype}, shape={list(tensor.shape)}"
 
 
-def _fingerprint(pg: ProcessGroup, desc: str) -> None:
-    """Check that every rank of ``pg`` is making the same call; raise on every rank if not."""
-    MPI = _mpi.mpi()
-    h = zlib.crc32(desc.encode())
-    sig = np.array([h, -h], np.int64)
-    _mpi.wait(pg._comm.Iallreduce(MPI.IN_PLACE, [sig, MPI.INT64_T], MPI.MAX), pg._timeout,
-              desc, _global_rank())
-    if sig[0] == -sig[1]:
-        return
-    raw = desc.encode()[:500].ljust(512)
-    everyone = np.empty((pg.size(), 512), np.uint8)
-    _mpi.wait(pg._comm.Iallgather([np.frombuffer(raw, np.uint8), MPI.BYTE],
-                                  [everyone, MPI.BYTE]), pg._timeout, desc, _global_rank())
-    calls = [bytes(row).decode(errors="replace").rstrip() for row in everyone]
-    me = pg.rank()
-    other = next(i for i, c in enumerate(calls) if c != calls[me])
-    raise DistBackendError(
-        f"Detected mismatch between collectives on ranks. Rank {pg._ranks[me]} is running "
-        f"collective: {calls[me]}, but Rank {pg._ranks[other]} is running collective: "
-        f"{calls[other]}")
+class _Fingerprint:
+    """Every rank's description of the call it is about to make (name, dtype, shape, op,
+    root), gathered on the group's fingerprint communicator before the call itself, so that
+    ranks making different calls get a clear error instead of a hang or garbage."""
+
+    WIDTH = 256
+
+    def __init__(self, pg: ProcessGroup, desc: str) -> None:
+        self.pg, self.desc = pg, desc
+        self.mine = desc.encode()[:self.WIDTH].ljust(self.WIDTH)
+        self.rows = bytearray(pg.size() * self.WIDTH)
+
+    def check(self) -> None:
+        """Gather every rank's description; raise ``DistBackendError`` if they differ."""
+        _mpi.watchdog.run(self.desc, self.pg._timeout, self.pg._fp_comm.Allgather, self.mine,
+                          self.rows)
+        if self.rows == self.mine * self.pg.size():
+            return
+        me, w = self.pg.rank(), self.WIDTH
+        calls = [self.rows[i * w:(i + 1) * w].decode(errors="replace").rstrip()
+                 for i in range(self.pg.size())]
+        other = next(i for i, c in enumerate(calls) if c != calls[me])
+        raise DistBackendError(
+            f"Detected mismatch between collectives on ranks. Rank {self.pg._ranks[me]} is "
+            f"running collective: {calls[me]}, but Rank {self.pg._ranks[other]} is running "
+            f"collective: {calls[other]}")
 
 
-def _run(pg: ProcessGroup, desc: str, start, async_op: bool, finish=None, keep=()):
-    """Fingerprint the call, start it, and wait for it (or hand back its ``Work``)."""
-    _fingerprint(pg, desc)
+def _run(pg: ProcessGroup, desc: str, method: str, args: tuple, kwargs: dict, async_op: bool,
+         finish=None, keep=()):
+    """Check the call's fingerprint, then make it: MPI's blocking ``method`` under the
+    watchdog, or with ``async_op`` its nonblocking form (``I`` + method) as a ``Work``."""
+    _Fingerprint(pg, desc).check()
+    comm = pg._comm
     try:
-        request = start()
+        if async_op:
+            request = getattr(comm, "I" + method[0].lower() + method[1:])(*args, **kwargs)
+            return Work(request, pg, desc, finish, keep)
+        _mpi.watchdog.run(desc, pg._timeout, getattr(comm, method), *args, **kwargs)
     except _mpi.mpi().Exception as e:
         raise DistBackendError(f"MPI error in {desc}: {e.Get_error_string()}") from None
-    work = Work(request, pg, desc, finish, keep)
-    if async_op:
-        return work
-    work.wait()
+    if finish is not None:
+        finish()
     return None
 
 
@@ -473,7 +485,7 @@ def barrier(group: ProcessGroup | None = None, async_op: bool = False, device_id
     pg = _pg(group)
     if not _member(pg, "barrier"):
         return None
-    return _run(pg, "barrier()", pg._comm.Ibarrier, async_op)
+    return _run(pg, "barrier()", "Barrier", (), {}, async_op)
 
 
 def broadcast(tensor, src: int | None = None, group: ProcessGroup | None = None,
@@ -485,7 +497,7 @@ def broadcast(tensor, src: int | None = None, group: ProcessGroup | None = None,
         return None
     root = group_src if group_src is not None else _root(pg, 0 if src is None else src)
     return _run(pg, f"broadcast({_describe(tensor)}, src={pg._ranks[root]})",
-                lambda: pg._comm.Ibcast(_mpi.as_bytes(arr), root=root), async_op,
+                "Bcast", (_mpi.as_bytes(arr),), {"root": root}, async_op,
                 lambda: _bump(tensor, arr), (arr,))
 
 
@@ -506,8 +518,8 @@ def all_reduce(tensor, op: ReduceOp = ReduceOp.SUM, group: ProcessGroup | None =
         _bump(tensor, arr)
 
     return _run(pg, f"all_reduce({_describe(tensor)}, op={op.name})",
-                lambda: pg._comm.Iallreduce(MPI.IN_PLACE, _mpi.as_typed(arr), mpi_op),
-                async_op, finish, (arr,))
+                "Allreduce", (MPI.IN_PLACE, _mpi.as_typed(arr), mpi_op), {}, async_op, finish,
+                (arr,))
 
 
 def reduce(tensor, dst: int | None = None, op: ReduceOp = ReduceOp.SUM,
@@ -524,11 +536,6 @@ def reduce(tensor, dst: int | None = None, op: ReduceOp = ReduceOp.SUM,
     MPI = _mpi.mpi()
     is_root = pg.rank() == root
 
-    def start():
-        if is_root:
-            return pg._comm.Ireduce(MPI.IN_PLACE, _mpi.as_typed(arr), mpi_op, root=root)
-        return pg._comm.Ireduce(_mpi.as_typed(arr), None, mpi_op, root=root)
-
     def finish():
         if is_root:
             if op is ReduceOp.AVG:
@@ -536,7 +543,9 @@ def reduce(tensor, dst: int | None = None, op: ReduceOp = ReduceOp.SUM,
             _bump(tensor, arr)
 
     return _run(pg, f"reduce({_describe(tensor)}, op={op.name}, dst={pg._ranks[root]})",
-                start, async_op, finish, (arr,))
+                "Reduce", (MPI.IN_PLACE, _mpi.as_typed(arr)) if is_root
+                else (_mpi.as_typed(arr), None), {"op": mpi_op, "root": root}, async_op, finish,
+                (arr,))
 
 
 def _check_same(tensor, others, what: str) -> None:
@@ -567,9 +576,8 @@ def all_gather(tensor_list: list, tensor, group: ProcessGroup | None = None,
         for t, part in zip(tensor_list, out):
             _bump(t, part)
 
-    return _run(pg, f"all_gather({_describe(tensor)})",
-                lambda: pg._comm.Iallgather(_mpi.as_bytes(arr), _mpi.as_bytes(out)),
-                async_op, finish, (arr, out))
+    return _run(pg, f"all_gather({_describe(tensor)})", "Allgather",
+                (_mpi.as_bytes(arr), _mpi.as_bytes(out)), {}, async_op, finish, (arr, out))
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group: ProcessGroup | None = None,
@@ -584,9 +592,9 @@ def all_gather_into_tensor(output_tensor, input_tensor, group: ProcessGroup | No
     if out.size != arr.size * pg.size():
         raise ValueError("output tensor size must be equal to world_size times input tensor "
                          "size")
-    return _run(pg, f"all_gather_into_tensor({_describe(input_tensor)})",
-                lambda: pg._comm.Iallgather(_mpi.as_bytes(arr), _mpi.as_bytes(out)),
-                async_op, lambda: _bump(output_tensor, out), (arr, out))
+    return _run(pg, f"all_gather_into_tensor({_describe(input_tensor)})", "Allgather",
+                (_mpi.as_bytes(arr), _mpi.as_bytes(out)), {}, async_op,
+                lambda: _bump(output_tensor, out), (arr, out))
 
 
 def reduce_scatter_tensor(output, input, op: ReduceOp = ReduceOp.SUM,
@@ -609,8 +617,7 @@ def reduce_scatter_tensor(output, input, op: ReduceOp = ReduceOp.SUM,
         _bump(output, out)
 
     return _run(pg, f"reduce_scatter_tensor({_describe(input)}, op={op.name})",
-                lambda: pg._comm.Ireduce_scatter_block(_mpi.as_typed(arr), _mpi.as_typed(out),
-                                                       mpi_op),
+                "Reduce_scatter_block", (_mpi.as_typed(arr), _mpi.as_typed(out), mpi_op), {},
                 async_op, finish, (arr, out))
 
 
@@ -643,9 +650,8 @@ def gather(tensor, gather_list: list | None = None, dst: int | None = None,
                 _bump(t, part)
 
     return _run(pg, f"gather({_describe(tensor)}, dst={pg._ranks[root]})",
-                lambda: pg._comm.Igather(_mpi.as_bytes(arr),
-                                         _mpi.as_bytes(out) if is_root else None, root=root),
-                async_op, finish, (arr, out))
+                "Gather", (_mpi.as_bytes(arr), _mpi.as_bytes(out) if is_root else None),
+                {"root": root}, async_op, finish, (arr, out))
 
 
 def scatter(tensor, scatter_list: list | None = None, src: int | None = None,
@@ -672,9 +678,8 @@ def scatter(tensor, scatter_list: list | None = None, src: int | None = None,
     else:
         send = None
     return _run(pg, f"scatter({_describe(tensor)}, src={pg._ranks[root]})",
-                lambda: pg._comm.Iscatter(_mpi.as_bytes(send) if is_root else None,
-                                          _mpi.as_bytes(arr), root=root),
-                async_op, lambda: _bump(tensor, arr), (arr, send))
+                "Scatter", (_mpi.as_bytes(send) if is_root else None, _mpi.as_bytes(arr)),
+                {"root": root}, async_op, lambda: _bump(tensor, arr), (arr, send))
 
 
 # ------------------------------------------------------------------ point to point
@@ -718,26 +723,39 @@ def irecv(tensor, src: int | None = None, group: ProcessGroup | None = None, tag
 def send(tensor, dst: int | None = None, group: ProcessGroup | None = None, tag: int = 0,
          group_dst: int | None = None) -> None:
     """Send ``tensor`` to global rank ``dst``."""
-    work = isend(tensor, dst, group, tag, group_dst)
-    if work is not None:
-        _wait_p2p(work)
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "send"):
+        return
+    peer = group_dst if group_dst is not None else _peer(pg, dst, "destination")
+    what = f"send({_describe(tensor)}, dst={pg._ranks[peer]}, tag={tag})"
+    _p2p(pg, what, pg._comm.Send, _mpi.as_bytes(arr), dest=peer, tag=tag)
 
 
 def recv(tensor, src: int | None = None, group: ProcessGroup | None = None, tag: int = 0,
          group_src: int | None = None) -> int:
     """Receive into ``tensor`` from global rank ``src`` (any when None); returns the sender."""
-    work = irecv(tensor, src, group, tag, group_src)
-    if work is None:
+    arr = _array(tensor)
+    pg = _pg(group)
+    if not _member(pg, "recv"):
         return -1
-    _wait_p2p(work)
-    return work.source_rank()
+    MPI = _mpi.mpi()
+    if group_src is not None:
+        peer = group_src
+    else:
+        peer = MPI.ANY_SOURCE if src is None else _peer(pg, src, "source")
+    status = MPI.Status()
+    what = f"recv({_describe(tensor)}, src={src}, tag={tag})"
+    _p2p(pg, what, pg._comm.Recv, _mpi.as_bytes(arr), source=peer, tag=tag, status=status)
+    _bump(tensor, arr)
+    return pg._ranks[status.Get_source()]
 
 
-def _wait_p2p(work: Work) -> None:
+def _p2p(pg: ProcessGroup, what: str, fn, *args, **kwargs) -> None:
     try:
-        work.wait()
+        _mpi.watchdog.run(what, pg._timeout, fn, *args, **kwargs)
     except _mpi.mpi().Exception as e:
-        raise DistBackendError(f"MPI error in {work._what}: {e.Get_error_string()}") from None
+        raise DistBackendError(f"MPI error in {what}: {e.Get_error_string()}") from None
 
 
 # ------------------------------------------------------------------ Python objects
