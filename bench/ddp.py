@@ -9,6 +9,8 @@ on the whole batch; the N-rank run trains DistributedDataParallel with the batch
 between the ranks (the same global batch, so the same training).
 
 speed-up = steps/s on N ranks / steps/s on 1 rank (target >= 1.6 with 2 ranks on 2 cores);
+ceiling = the same with the N ranks training independently, without any communication: the
+speed-up the free cores allow at the time (on a busy machine it is well below N);
 all_reduce ratio = mpi4py time / ember time, best of several rounds (target >= 0.9).
 """
 
@@ -54,7 +56,7 @@ def worker(args) -> None:
     for name, make in (("digits CNN", build_model), ("MLP", _mlp)):
         torch.manual_seed(0)
         model = make(torch.nn)
-        if world > 1:
+        if world > 1 and not args.local:
             model = DDP(model)
         opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
         loss_fn = torch.nn.CrossEntropyLoss()
@@ -69,7 +71,7 @@ def worker(args) -> None:
             _step(model, opt, loss_fn, x[s:s + per_rank], y[s:s + per_rank])
         dist.barrier()
         result[name] = args.steps / (time.perf_counter() - t0)
-    if world > 1:
+    if world > 1 and not args.local:
         comm = dist.group.WORLD._comm
         from mpi4py import MPI
         for mb in (1, 64):
@@ -94,13 +96,13 @@ def worker(args) -> None:
     dist.destroy_process_group()
 
 
-def run_job(ranks: int, args) -> dict:
+def run_job(ranks: int, args, local: bool = False) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
                PYTHONPATH=os.pathsep.join([str(ROOT / "src"),
                                            *filter(None, [os.environ.get("PYTHONPATH")])]))
     cmd = [sys.executable, "-m", "ember.distributed.run", "--nproc-per-node", str(ranks),
            __file__, "--worker", "--batch-size", str(args.batch_size), "--steps",
-           str(args.steps)]
+           str(args.steps), *(["--local"] if local else [])]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
     for line in out.stdout.splitlines():
         if line.startswith("RESULT "):
@@ -114,17 +116,21 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=30)
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--local", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.worker:
         worker(args)
         return 0
     one, many = run_job(1, args), run_job(args.ranks, args)
+    alone = run_job(args.ranks, args, local=True)
     print(f"global batch {args.batch_size}, {args.steps} steps; one BLAS thread per rank")
     print(f"{'model':<12} {'1 rank steps/s':>15} {f'{args.ranks} ranks steps/s':>16} "
-          f"{'speed-up':>9}")
+          f"{'speed-up':>9} {'ceiling':>8}")
     for name in ("digits CNN", "MLP"):
         print(f"{name:<12} {one[name]:>15.1f} {many[name]:>16.1f} "
-              f"{many[name] / one[name]:>8.2f}x")
+              f"{many[name] / one[name]:>8.2f}x {alone[name] / one[name]:>7.2f}x")
+    print("ceiling: the same ranks each training on its share with no communication at all "
+          "(what the machine's free cores allow now)")
     for mb in (1, 64):
         r = many[f"all_reduce {mb} MB"]
         print(f"all_reduce {mb:>2} MB on {args.ranks} ranks: ember {r['ember_s'] * 1e3:8.3f} ms"

@@ -1,7 +1,7 @@
 """Train a small CNN on the 8×8 handwritten digits shipped with ember.
 
     python -m ember.examples.digits [--epochs 12] [--batch-size 32] [--lr 0.01] [--seed 0]
-                                     [--out DIR] [--backend ember|torch]
+                                     [--out DIR] [--backend ember|torch] [--ranks N]
 
 The same script runs under real torch (``--backend torch``) for a side-by-side check: after
 the same seed both draw the same initial weights and the same batches, so their losses
@@ -159,11 +159,16 @@ def parse_args(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="out")
     p.add_argument("--backend", choices=("ember", "torch"), default="ember")
+    p.add_argument("--ranks", type=int, default=1,
+                   help="train on this many processes (DistributedDataParallel over MPI)")
     return p.parse_args(argv)
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.ranks > 1:
+        from .digits_ranks import main as main_ranks
+        return main_ranks(args, sys.argv[1:] if argv is None else list(argv))
     if args.backend == "torch":
         try:
             import torch  # noqa: F401
