@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
 from tests.helpers import ember, same_error, torch
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def _compare(t, e, where="out"):
