@@ -27,6 +27,7 @@ from ._ops.decompositions import (  # noqa: F401
     svdvals,
 )
 from ._ops.reduction import vector_norm as _vector_norm_fn
+from ._ops.triangular import solve_triangular  # noqa: F401
 
 matmul = _products.matmul
 tensordot = _products.tensordot
