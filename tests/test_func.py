@@ -7,47 +7,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.helpers import ember, same_error, torch
+from tests.helpers import ember, torch
+from tests.tree_compare import both as _both
+from tests.tree_compare import compare_trees as _compare
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-def _compare(t, e, where="out"):
-    if isinstance(t, torch.Tensor):
-        assert isinstance(e, ember.Tensor), f"{where}: {type(e)}"
-        assert tuple(t.shape) == tuple(e.shape), f"{where}: shape {t.shape} vs {e.shape}"
-        assert str(t.dtype) == str(e.dtype), where
-        assert t.requires_grad == e.requires_grad, f"{where}: requires_grad"
-        np.testing.assert_allclose(e.detach().numpy(), t.detach().numpy(), rtol=1e-5,
-                                   atol=1e-6, err_msg=where)
-    elif isinstance(t, (tuple, list)):
-        assert type(t).__name__ == type(e).__name__ and len(t) == len(e), where
-        for k, (a, b) in enumerate(zip(t, e)):
-            _compare(a, b, f"{where}[{k}]")
-    elif isinstance(t, dict):
-        assert list(t) == list(e), where
-        for k in t:
-            _compare(t[k], e[k], f"{where}[{k!r}]")
-    else:
-        assert t == e, where
-
-
 def both(fn):
     """``fn(lib, func)`` in torch and in ember: the same results or the same error."""
-    outs = []
-    for L in (torch, ember):
-        try:
-            outs.append(("ok", fn(L, L.func)))
-        except Exception as err:  # noqa: BLE001
-            outs.append(("err", err))
-    (tk, t), (ek, e) = outs
-    if tk == "err":
-        assert ek == "err", f"ember did not raise; torch raised {t!r}"
-        same_error(t, e)
-    else:
-        if ek == "err":
-            raise e
-        _compare(t, e)
+    _both(lambda L: fn(L, L.func))
 
 
 X = [0.5, -1.0, 2.0]
