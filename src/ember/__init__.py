@@ -94,6 +94,8 @@ from . import nn, optim, utils  # noqa: E402  (after the core names they use)
 from . import distributed  # noqa: E402  (torch.distributed over MPI; MPI starts on first use)
 from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 from .serialization import load, save  # noqa: E402
+from . import distributions, func, profiler, testing  # noqa: E402  (torch.distributions …)
+from .func import vmap  # noqa: E402
 
 globals().update(_ops.FUNCTIONS)
 

@@ -7,6 +7,7 @@ The ops are defined in :mod:`ember._ops.decompositions` (and the products in
 from __future__ import annotations
 
 from ._ops import linalg as _products
+from ._ops.cross import linalg_cross as cross  # noqa: F401
 from ._ops.decompositions import (  # noqa: F401
     LinAlgError,
     cholesky,
@@ -26,6 +27,7 @@ from ._ops.decompositions import (  # noqa: F401
     svdvals,
 )
 from ._ops.reduction import vector_norm as _vector_norm_fn
+from ._ops.triangular import solve_triangular  # noqa: F401
 
 matmul = _products.matmul
 tensordot = _products.tensordot

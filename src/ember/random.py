@@ -243,6 +243,19 @@ def _fma32(a, b, c, check_subnormal: bool = False) -> np.ndarray:
 # Element order and dtype conversion.
 # ---------------------------------------------------------------------------------------
 
+def _empty_like(arr: np.ndarray) -> np.ndarray:
+    """torch's ``empty_like``: the layout of a dense (possibly permuted) array, row-major for
+    any other (an expanded one), so that a fill in memory order draws as torch's does."""
+    dims = sorted((i for i in range(arr.ndim) if arr.shape[i] != 1),
+                  key=lambda i: -arr.strides[i])
+    step = arr.itemsize
+    for i in reversed(dims):
+        if arr.strides[i] != step:
+            return np.empty(arr.shape, arr.dtype)
+        step *= arr.shape[i]
+    return np.empty_like(arr)
+
+
 def _memory_order(arr: np.ndarray) -> np.ndarray:
     """A view of ``arr`` whose row-major order is the order of its elements in memory."""
     if arr.flags.c_contiguous:
@@ -810,7 +823,7 @@ class Generator:
                 if (rows.sum(axis=1, dtype=dt) == 0).any():
                     raise RuntimeError(
                         "invalid multinomial distribution (sum of probabilities <= 0)")
-                q = np.empty_like(probs)
+                q = _empty_like(probs)
                 self._exponential_(q, 1.0)
                 k = (probs / q).reshape(-1, n_cat)
             if num_samples == 1:

@@ -576,6 +576,9 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
         setattr(Tensor, name + "_", m)
 
 
+_NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
+
+
 def _generate(d, name, params, first, out, inplace=False):
     """Build a function with the entry's exact signature (fast, and torch's TypeErrors)."""
     parts, call, seen_kw = [], [], False
@@ -599,6 +602,7 @@ def _generate(d, name, params, first, out, inplace=False):
         "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
     src = f"def {name}({', '.join(parts)}):\n    return {runner.format(', '.join(call))}\n"
     ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace}
+    _NAMESPACES.append(ns)
     exec(src, ns)
     fn = ns[name]
     fn.__qualname__ = ("Tensor." + name) if first == "self" else name
@@ -616,3 +620,28 @@ def expose(fn=None, *, name: str | None = None, method: bool = True, function: b
             setattr(Tensor, n, f)
         return f
     return deco(fn) if fn is not None else deco
+
+
+# ----------------------------------------------------------------------------- profiling hook
+
+PLAIN_RUNNERS = (run, run_inplace)
+
+
+def route(new_run, new_run_inplace) -> None:
+    """Send every op through ``new_run``/``new_run_inplace`` instead of the current runners
+    (the profiler's recording ones; ``route(*PLAIN_RUNNERS)`` restores the plain ones).
+
+    The runners are rebound where they are looked up (the generated functions' globals and the
+    modules that imported them), so an op pays nothing for profiling while none is active.
+    """
+    import sys
+    old_run, old_inplace = globals()["run"], globals()["run_inplace"]
+    swap = {id(old_run): new_run, id(old_inplace): new_run_inplace}
+    prefix = __name__.split(".")[0] + "."
+    spaces = list(_NAMESPACES)
+    spaces += [vars(m) for k, m in list(sys.modules.items()) if k.startswith(prefix) and m]
+    for ns in spaces:
+        for k, v in list(ns.items()):
+            new = swap.get(id(v))
+            if new is not None and (v is old_run or v is old_inplace):
+                ns[k] = new

@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _errors
-from . import functional, grad_mode, graph  # noqa: F401  (ember.autograd.functional …)
+from . import forward_ad, functional, grad_mode, graph, profiler  # noqa: F401  (.functional …)
 from .anomaly_mode import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,

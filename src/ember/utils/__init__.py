@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from . import data
+from . import benchmark, data
 
-__all__ = ["data"]
+__all__ = ["benchmark", "data"]

@@ -1,0 +1,10 @@
+"""``ember.func``: torch.func's function transforms on the eager autograd graph."""
+
+from __future__ import annotations
+
+from ._functional_call import functional_call, stack_module_state
+from ._transforms import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp
+from ._vmap import vmap
+
+__all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian",
+           "functional_call", "stack_module_state"]

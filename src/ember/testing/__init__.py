@@ -1,0 +1,8 @@
+"""``ember.testing``: ``assert_close`` and ``make_tensor``, as ``torch.testing``."""
+
+from __future__ import annotations
+
+from ._comparison import assert_allclose, assert_close
+from ._creation import make_tensor
+
+__all__ = ["assert_close", "assert_allclose", "make_tensor"]

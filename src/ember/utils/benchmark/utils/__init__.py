@@ -1,0 +1,1 @@
+"""The modules of ``ember.utils.benchmark`` (``common``, ``timer``, ``compare``), as torch's."""
