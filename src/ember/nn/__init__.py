@@ -9,3 +9,4 @@ from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .modules.module import _IncompatibleKeys  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401
+from .parameter import UninitializedBuffer, UninitializedParameter  # noqa: F401

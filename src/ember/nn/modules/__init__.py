@@ -28,9 +28,27 @@ from .activation import (  # noqa: F401
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
+from .conv import (  # noqa: F401
+    ConvTranspose3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d  # noqa: F401
 from .fold import Fold, Unfold  # noqa: F401
-from .linear import Bilinear, Flatten, Identity, Linear, Unflatten  # noqa: F401
+from .instancenorm import (  # noqa: F401
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+)
+from .lazy import LazyModuleMixin  # noqa: F401
+from .linear import Bilinear, Flatten, Identity, LazyLinear, Linear, Unflatten  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
@@ -51,6 +69,10 @@ from .normalization import (  # noqa: F401
     BatchNorm3d,
     GroupNorm,
     LayerNorm,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    RMSNorm,
 )
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d,
