@@ -349,3 +349,114 @@ class GRU(RNNBase):
 def _split(t, k):
     n = t.shape[1] // k
     return [t.narrow(1, i * n, n) for i in range(k)]
+
+
+class RNNCellBase(Module):
+    """Shared parameters of the cells: ``weight_ih, weight_hh, bias_ih, bias_hh``, each
+    U(±1/√hidden) in that order, as torch."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int,
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(Fac.empty((num_chunks * hidden_size, input_size), dtype=dtype))
+        self.weight_hh = Parameter(Fac.empty((num_chunks * hidden_size, hidden_size),
+                                             dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(Fac.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_hh = Parameter(Fac.empty(num_chunks * hidden_size, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if "bias" in self.__dict__ and self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self) -> None:
+        """Every parameter U(±1/√hidden_size), in registration order."""
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _prepare(self, input, hx, name, what):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D "
+                             "instead")
+        for i, h in enumerate(hx if isinstance(hx, tuple) else (hx,)):
+            if h is not None and h.dim() not in (1, 2):
+                label = f"hx[{i}]" if isinstance(hx, tuple) else "hidden"
+                raise ValueError(f"{name}: Expected {label} to be 1D or 2D, got {h.dim()}D "
+                                 "instead")
+        batched = input.dim() == 2
+        if not batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            zeros = Fac.zeros((input.size(0), self.hidden_size), dtype=input.dtype)
+            hx = (zeros, zeros) if what == "lstm" else zeros
+        elif not batched:
+            hx = tuple(h.unsqueeze(0) for h in hx) if isinstance(hx, tuple) else hx.unsqueeze(0)
+        return input, hx, batched
+
+
+class RNNCell(RNNCellBase):
+    """One step of an Elman RNN: ``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` (or ReLU)."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
+                 nonlinearity: str = "tanh", device=None, dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        input, hx, batched = self._prepare(input, hx, "RNNCell", "rnn")
+        pre = _lin(input, self.weight_ih, self.bias_ih) + _lin(hx, self.weight_hh, self.bias_hh)
+        if self.nonlinearity == "tanh":
+            ret = pre.tanh()
+        elif self.nonlinearity == "relu":
+            ret = pre.relu()
+        else:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        return ret if batched else ret.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step; returns ``(h', c')`` (gates in torch's order: input, forget, cell,
+    output)."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
+
+    def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None):
+        input, (h, c), batched = self._prepare(input, hx, "LSTMCell", "lstm")
+        gates = _lin(input, self.weight_ih, self.bias_ih) + _lin(h, self.weight_hh,
+                                                                 self.bias_hh)
+        i, f, g, o = gates.unsafe_chunk(4, 1)
+        cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
+        hy = o.sigmoid() * cy.tanh()
+        return (hy, cy) if batched else (hy.squeeze(0), cy.squeeze(0))
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step, as torch's ``gru_cell``: ``h' = n + z * (h - n)``."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        input, hx, batched = self._prepare(input, hx, "GRUCell", "gru")
+        ir, iz, in_ = _lin(input, self.weight_ih, self.bias_ih).unsafe_chunk(3, 1)
+        hr, hz, hn = _lin(hx, self.weight_hh, self.bias_hh).unsafe_chunk(3, 1)
+        r = (ir + hr).sigmoid()
+        z = (iz + hz).sigmoid()
+        n = (in_ + r * hn).tanh()
+        hy = n + z * (hx - n)
+        return hy if batched else hy.squeeze(0)
