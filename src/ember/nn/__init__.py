@@ -10,3 +10,5 @@ from .modules import Module  # noqa: F401
 from .modules.module import _IncompatibleKeys  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401
 from .parameter import UninitializedBuffer, UninitializedParameter  # noqa: F401
+from . import parallel  # noqa: E402,F401
+from .parallel import DataParallel  # noqa: E402,F401
