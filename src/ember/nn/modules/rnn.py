@@ -25,6 +25,7 @@ from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 
@@ -137,19 +138,24 @@ class RNNBase(Module):
     def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
         raise NotImplementedError
 
-    def _check_forward_args(self, input, hx):
+    def _check_forward_args(self, input, hx, batch_sizes=None):
         """torch's ``check_input`` and hidden-size checks."""
         w0 = getattr(self, self._flat_weights_names[0])
         if input.dtype != w0.dtype:
             raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
                              f"({w0.dtype}). Convert input: input.to({w0.dtype}), or convert "
                              f"model: model.to({input.dtype})")
-        if input.dim() != 3:
-            raise RuntimeError(f"input must have 3 dimensions, got {input.dim()}")
+        packed = batch_sizes is not None
+        if input.dim() != (2 if packed else 3):
+            raise RuntimeError(f"input must have {2 if packed else 3} dimensions, got "
+                               f"{input.dim()}")
         if self.input_size != input.size(-1):
             raise RuntimeError("input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.size(-1)}")
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        if packed:
+            mini_batch = batch_sizes[0]
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
         nd = 2 if self.bidirectional else 1
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         expected = (self.num_layers * nd, mini_batch, real_hidden)
@@ -164,7 +170,92 @@ class RNNBase(Module):
         elif tuple(hx.size()) != expected:
             raise RuntimeError(f"Expected hidden size {expected}, got {list(hx.size())}")
 
+    def _layer_weights(self, layer: int, suffix: str) -> list:
+        w = [getattr(self, f"weight_ih_l{layer}{suffix}"),
+             getattr(self, f"weight_hh_l{layer}{suffix}")]
+        if self.bias:
+            w += [getattr(self, f"bias_ih_l{layer}{suffix}"),
+                  getattr(self, f"bias_hh_l{layer}{suffix}")]
+        else:
+            w += [None, None]
+        if self.proj_size > 0:
+            w.append(getattr(self, f"weight_hr_l{layer}{suffix}"))
+        return w
+
+    def _forward_packed(self, packed: PackedSequence, hx):
+        """torch's packed layers: each step runs the sequences still going; a forward
+        direction sets aside the finished rows' states, a reverse one adds rows as they
+        start."""
+        lstm = self.mode == "LSTM"
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        bs = batch_sizes.tolist()
+        nd = 2 if self.bidirectional else 1
+        if hx is None:
+            hx = self._init_state(self.num_layers * nd, bs[0], data.dtype)
+        elif sorted_indices is not None:
+            hx = _permute_hidden(hx, sorted_indices)
+        self._check_forward_args(data, hx, bs)
+        offs = [0]
+        for b in bs:
+            offs.append(offs[-1] + b)
+        layer_input = data
+        finals = []
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(nd):
+                idx = layer * nd + direction
+                w = self._layer_weights(layer, "_reverse" if direction else "")
+                state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
+                y, final = self._packed_layer(layer_input, bs, offs, state, w, direction == 1)
+                outs.append(y)
+                finals.append(final)
+            layer_input = outs[0] if nd == 1 else _cat(outs, 1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        if lstm:
+            h_n = (_stack([f[0] for f in finals]), _stack([f[1] for f in finals]))
+        else:
+            h_n = _stack(finals)
+        if unsorted_indices is not None:
+            h_n = _permute_hidden(h_n, unsorted_indices)
+        return PackedSequence(layer_input, batch_sizes, sorted_indices, unsorted_indices), h_n
+
+    def _packed_layer(self, x, bs, offs, state, w, reverse: bool):
+        lstm = isinstance(state, tuple)
+
+        def cut(s, a, b):
+            return tuple(p[a:b] for p in s) if lstm else s[a:b]
+
+        def join(parts):
+            return tuple(_cat(list(p), 0) for p in zip(*parts)) if lstm else _cat(parts, 0)
+        steps = len(bs)
+        ys = []
+        if not reverse:
+            parts, cur, last = [], state, bs[0]
+            for t in range(steps):
+                b = bs[t]
+                if b < last:
+                    parts.append(cut(cur, b, last))
+                    cur = cut(cur, 0, b)
+                last = b
+                cur = self._cell(x[offs[t]:offs[t] + b], cur, *w)
+                ys.append(cur[0] if lstm else cur)
+            parts.append(cur)
+            return _cat(ys, 0), join(parts[::-1])
+        last = bs[-1]
+        cur = cut(state, 0, last)
+        for t in range(steps - 1, -1, -1):
+            b = bs[t]
+            if b > last:
+                cur = join([cur, cut(state, last, b)])
+            last = b
+            cur = self._cell(x[offs[t]:offs[t] + b], cur, *w)
+            ys.append(cur[0] if lstm else cur)
+        return _cat(ys[::-1], 0), cur
+
     def forward(self, input: Tensor, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         em = _ember()
         lstm = self.mode == "LSTM"
         if input.dim() not in (2, 3):
@@ -211,15 +302,7 @@ class RNNBase(Module):
             for direction in range(nd):
                 idx = layer * nd + direction
                 suffix = "_reverse" if direction == 1 else ""
-                w = [getattr(self, f"weight_ih_l{layer}{suffix}"),
-                     getattr(self, f"weight_hh_l{layer}{suffix}")]
-                if self.bias:
-                    w += [getattr(self, f"bias_ih_l{layer}{suffix}"),
-                          getattr(self, f"bias_hh_l{layer}{suffix}")]
-                else:
-                    w += [None, None]
-                if self.proj_size > 0:
-                    w.append(getattr(self, f"weight_hr_l{layer}{suffix}"))
+                w = self._layer_weights(layer, suffix)
                 state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
                 steps = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
                 ys = [None] * seq_len
@@ -344,6 +427,22 @@ class GRU(RNNBase):
         z = (gi[1] + gh[1]).sigmoid()
         nn_ = (gi[2] + r * gh[2]).tanh()
         return (1 - z) * nn_ + z * h
+
+
+def _cat(ts, dim):
+    from ..._ops.shape import cat
+    return cat(ts, dim)
+
+
+def _stack(ts):
+    from ..._ops.shape import stack
+    return stack(ts, 0)
+
+
+def _permute_hidden(hx, permutation):
+    if isinstance(hx, tuple):
+        return (hx[0].index_select(1, permutation), hx[1].index_select(1, permutation))
+    return hx.index_select(1, permutation)
 
 
 def _split(t, k):
