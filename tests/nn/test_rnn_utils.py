@@ -145,9 +145,8 @@ def test_rnn_packed_input(name, kw, sorted_, with_state):
     assert eout.data.grad_fn.name() == tout.data.grad_fn.name()
     th = th if isinstance(th, tuple) else (th,)
     eh = eh if isinstance(eh, tuple) else (eh,)
-    loss_t = (tout.data * torch.randn(tout.data.shape, generator=G)).sum()
     up = [torch.randn(h.shape, generator=G) for h in th]
-    for t, e, u in zip(th, eh, up):
+    for t, e in zip(th, eh):
         close(e, t, "h_n")
         assert e.grad_fn.name() == t.grad_fn.name()
     g_data = torch.randn(tout.data.shape, generator=G)
