@@ -332,6 +332,16 @@ class Tensor:
             self._hooks = _HookDict()
         return add_hook(self._hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Run ``hook(tensor)`` on this leaf each time backward has accumulated its ``.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        hooks = self.__dict__.setdefault("_post_accumulate_grad_hooks", _HookDict())
+        return add_hook(hooks, hook)
+
     def _grad_accumulator(self) -> AccumulateGrad:
         acc = self._acc() if self._acc is not None else None
         if acc is None:

@@ -221,6 +221,11 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
                 grads = list(r)
     out = node.apply(grads)
     if node._hooks:
+        metas = node._input_meta
+        if metas is not None:      # torch validates (sums to shape, casts) before post hooks
+            out = [g if g is None or m is None or (g._data.shape == m[0]
+                                                   and g._data.dtype == m[1].np)
+                   else _validate(node, i, g, m) for i, (g, m) in enumerate(zip(out, metas))]
         for hook in list(node._hooks.values()):
             r = hook(tuple(out), tuple(grads))
             if r is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -19,6 +20,9 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...autograd.graph import RemovableHandle
 from ..parameter import Parameter, is_lazy
+
+_MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks on a "
+                         "single Module. Please use only one of them.")
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -57,6 +61,7 @@ class Module:
 
     training: bool
     _version: int = 1
+    _is_full_backward_hook: bool | None = None
     call_super_init: bool = False
 
     def __init__(self, *args, **kwargs) -> None:
@@ -282,10 +287,13 @@ class Module:
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
-        bw_hooks = list(self._backward_hooks.values())
-        if bw_hooks or self._backward_pre_hooks:
+        full_hooks = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
+        legacy_hooks = list(self._backward_hooks.values()) \
+            if self._is_full_backward_hook is False else []
+        bw = None
+        if full_hooks or self._backward_pre_hooks:
             from ._hooks import BackwardHook
-            bw = BackwardHook(self, bw_hooks, list(self._backward_pre_hooks.values()))
+            bw = BackwardHook(self, full_hooks, list(self._backward_pre_hooks.values()))
             args = bw.setup_input_hook(args)
         result = self.forward(*args, **kwargs)
         for hook_id, hook in list(self._forward_hooks.items()):
@@ -295,8 +303,15 @@ class Module:
                 res = hook(self, args, result)
             if res is not None:
                 result = res
-        if bw_hooks or self._backward_pre_hooks:
+        if bw is not None:
+            if not isinstance(result, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a "
+                              f"Tensor or a tuple of Tensors but received {type(result)}",
+                              stacklevel=2)
             result = bw.setup_output_hook(result)
+        if legacy_hooks:
+            from ._hooks import register_legacy_hooks
+            register_legacy_hooks(self, legacy_hooks, args, result)
         return result
 
     __call__ = _call_impl
@@ -324,10 +339,23 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """Deprecated: ``hook(module, grad_input, grad_output)`` on the output's ``grad_fn``
+        (its inputs' gradients are not always the module's: torch warns when they are not)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+        self._is_full_backward_hook = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
     def register_full_backward_hook(self, hook: Callable,
                                     prepend: bool = False) -> RemovableHandle:
         """Call ``hook(module, grad_input, grad_output)`` when the module's input grads are
         computed; it may return new ``grad_input``."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+        self._is_full_backward_hook = True
         handle = RemovableHandle(self._backward_hooks)
         self._backward_hooks[handle.id] = hook
         if prepend:
@@ -525,6 +553,12 @@ class Module:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
         return self._cast_float(dtype)
+
+    def to_empty(self, *, device, recurse: bool = True) -> Module:
+        """Replace every parameter's and buffer's data with uninitialised storage on
+        ``device`` (the Parameter objects stay)."""
+        from ... import _factories as Fac
+        return self._apply(lambda t: Fac.empty_like(t, device=device), recurse=recurse)
 
     def cpu(self) -> Module:
         """No-op: every tensor lives on the CPU."""
