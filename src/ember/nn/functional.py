@@ -34,6 +34,7 @@ from .._ops.nn import (
 )
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
+from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
 
 
 def _ember():
@@ -68,6 +69,11 @@ def _legacy_reduction(size_average, reduce, reduction):
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` (node ``ReluBackward0``)."""
     return input.relu_() if inplace else input.relu()
+
+
+def relu_(input: Tensor) -> Tensor:
+    """In-place ``relu`` (node ``ReluBackward0``)."""
+    return input.relu_()
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
