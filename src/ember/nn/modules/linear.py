@@ -61,6 +61,10 @@ class Linear(Module):
                 f"bias={self.bias is not None}")
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear (torch's name for MultiheadAttention's output projection)."""
+
+
 class Bilinear(Module):
     """``y = x1^T A x2 + b``; weight ``(out, in1, in2)``."""
 
