@@ -35,6 +35,7 @@ from .._ops.nn import (
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
+from ._grid_sample import affine_grid, grid_sample  # noqa: F401  (re-exported)
 from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
 
 
