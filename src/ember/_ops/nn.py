@@ -1469,10 +1469,36 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if input.ndim not in (n + 1, n + 2):
-        raise NotImplementedError("Only 2D, 3D, 4D, 5D padding with non-constant padding "
-                                  "are supported for now")
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "circular" and all(0 <= p <= s for p, s in
+                                  zip(pad, [d for d in input.shape[::-1] for _ in (0, 1)])):
+        return _pad_circular(input, pad)
     idx = _pad_indices(tuple(input.shape), pad, mode)
     return _PAD_OPS[(mode, n)](input, tuple(idx))
+
+
+def _pad_circular(input: Tensor, pad) -> Tensor:
+    """torch's composite circular padding: the input copied into the middle of a new tensor,
+    then each padded dim's wrapped borders copied from its other end (node ``CopySlices``)."""
+    n, nd = len(pad) // 2, input.ndim
+    pads = [(pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]) for i in range(n)]
+    lead = list(input.shape[:nd - n])
+    out_shape = lead + [input.shape[nd - n + i] + pl + pr for i, (pl, pr) in enumerate(pads)]
+    out = input.new_empty(out_shape)
+    out[(slice(None),) * len(lead) + tuple(slice(pl, pl + input.shape[nd - n + i])
+                                           for i, (pl, _) in enumerate(pads))] = input
+    for i, (pl, pr) in enumerate(pads):
+        dim, size = nd - n + i, out_shape[nd - n + i]
+        if pl > 0:
+            out.narrow(dim, 0, pl).copy_(out.narrow(dim, size - pl - pr, pl))
+        if pr > 0:
+            out.narrow(dim, size - pr, pr).copy_(out.narrow(dim, pl, pr))
+    return out
 
 
 # ============================================================================ im2col / col2im

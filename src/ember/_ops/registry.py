@@ -304,6 +304,7 @@ def run(op, args, out=None):
 _MULTI = "multi"          # one of several views returned by one op (unbind, split …)
 _NO_GRAD = "no_grad"      # made while grad mode was off
 _INFERENCE = "inference"  # made in inference mode
+_IN_CUSTOM_FUNCTION = "in_custom_function"  # returned by a custom Function (module hooks)
 
 
 def _share(view, base, meta=None):

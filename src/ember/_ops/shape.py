@@ -782,6 +782,39 @@ def chunk(input, chunks, dim=0):
     return _split(input, size, d)
 
 
+@op("UnsafeSplitBackward0", name="unsafe_split_", method=False, function=False, promote=NONE,
+    outputs=-1, self=lambda grads, dim: _cat_grads(grads, dim))
+def _unsafe_split(self, split_size, dim):
+    n = self.shape[dim]
+    return tuple(p.copy() for p in xp.split(self, range(split_size, n, split_size), axis=dim))
+
+
+@expose
+def unsafe_split(tensor, split_size, dim=0):
+    """``split`` whose pieces are not tracked as views (node ``UnsafeSplitBackward0``)."""
+    nd = tensor._data.ndim
+    if nd == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if int(split_size) <= 0:
+        return split(tensor, split_size, dim)
+    return _unsafe_split(tensor, int(split_size), norm_dim(dim, nd))
+
+
+@expose
+def unsafe_chunk(input, chunks, dim=0):
+    """``chunk`` whose pieces are not tracked as views (node ``UnsafeSplitBackward0``)."""
+    nd = input._data.ndim
+    if nd == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = norm_dim(dim, nd)
+    n = input._data.shape[d]
+    if n == 0:
+        return chunk(input, chunks, dim)
+    return _unsafe_split(input, (n + chunks - 1) // chunks, d)
+
+
 @expose
 def tensor_split(input, indices_or_sections, dim=0):
     """Split at the given indices, or into ``sections`` pieces (the first ones larger)."""

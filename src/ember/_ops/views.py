@@ -20,7 +20,7 @@ from .._device import xp
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node
-from .registry import _INFERENCE, _MULTI, _NO_GRAD, _dt_of, _record
+from .registry import _IN_CUSTOM_FUNCTION, _INFERENCE, _MULTI, _NO_GRAD, _dt_of, _record
 
 _state = grad_mode.state
 _gf_get = _T._gf_get
@@ -210,6 +210,12 @@ def view_rebase_message(view, meta, indirect: bool) -> str:
     else:
         msg = (f"A view was created in no_grad mode and {modified} modified inplace with grad "
                "mode enabled.")
+    if meta is _IN_CUSTOM_FUNCTION:
+        return msg + (" This view was created inside a custom Function (or because an input "
+                      "was returned as-is) and the autograd logic to handle view+inplace would "
+                      "override the custom backward associated with the custom Function, "
+                      "leading to incorrect gradients. This behavior is forbidden. You can fix "
+                      "this by cloning the output of the custom Function.")
     if meta is _MULTI:
         return msg + (" This view is the output of a function that returns multiple views. "
                       "Such functions do not allow the output views to be modified inplace. "

@@ -211,10 +211,6 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
     if is_leaf:
         if accumulate and grads[0] is not None and (targets is None or node in targets):
             node.accumulate(grads[0], create_graph)
-            post = node.variable.__dict__.get("_post_accumulate_grad_hooks")
-            if post:
-                for hook in list(post.values()):
-                    hook(node.variable)
         return
     if needed is not None and node not in needed:
         return
@@ -225,6 +221,11 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
                 grads = list(r)
     out = node.apply(grads)
     if node._hooks:
+        metas = node._input_meta
+        if metas is not None:      # torch validates (sums to shape, casts) before post hooks
+            out = [g if g is None or m is None or (g._data.shape == m[0]
+                                                   and g._data.dtype == m[1].np)
+                   else _validate(node, i, g, m) for i, (g, m) in enumerate(zip(out, metas))]
         for hook in list(node._hooks.values()):
             r = hook(tuple(out), tuple(grads))
             if r is not None:

@@ -240,6 +240,10 @@ class AccumulateGrad(Node):
         else:
             old._data += grad._data.astype(old._data.dtype, copy=False)
             old._vc.value += 1
+        post = var.__dict__.get("_post_accumulate_grad_hooks")
+        if post:
+            for hook in list(post.values()):
+                hook(var)
 
 
 

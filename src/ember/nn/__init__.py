@@ -9,4 +9,6 @@ from .modules import *  # noqa: F401,F403
 from .modules import Module  # noqa: F401
 from .modules.module import _IncompatibleKeys  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401
-from . import parallel  # noqa: F401  (torch.nn.parallel.DistributedDataParallel)
+from .parameter import UninitializedBuffer, UninitializedParameter  # noqa: F401
+from . import parallel  # noqa: E402,F401
+from .parallel import DataParallel  # noqa: E402,F401

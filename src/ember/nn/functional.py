@@ -34,6 +34,9 @@ from .._ops.nn import (
 )
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
+from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
+from ._grid_sample import affine_grid, grid_sample  # noqa: F401  (re-exported)
+from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
 
 
 def _ember():
@@ -68,6 +71,11 @@ def _legacy_reduction(size_average, reduce, reduction):
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` (node ``ReluBackward0``)."""
     return input.relu_() if inplace else input.relu()
+
+
+def relu_(input: Tensor) -> Tensor:
+    """In-place ``relu`` (node ``ReluBackward0``)."""
+    return input.relu_()
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
@@ -378,6 +386,13 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            dilation, 2)
 
 
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+                     groups=1, dilation=1) -> Tensor:
+    """3-D transposed convolution."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 3)
+
+
 # ============================================================================ pooling
 
 def _pool_args(kernel_size, stride, padding, dilation, nd):
@@ -509,10 +524,62 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
 
 # ============================================================================ normalisation
 
-def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
-                  use_input_stats=True, momentum=0.1, eps=1e-5) -> Tensor:
-    """Normalise each channel of each sample (group norm with one channel per group)."""
-    return group_norm(input, input.shape[1], weight, bias, eps)
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel of each sample, as torch: a batch norm of the input viewed as
+    ``(1, N*C, *)`` with weight, bias and running stats repeated N times; the running stats
+    are then the mean over the batch (output node ``ViewBackward0``)."""
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError("Expected more than 1 spatial element when training, got input size "
+                         f"{input.shape}")
+    b, c = input.shape[0], input.shape[1]
+
+    def rep(t):
+        return None if t is None else t.repeat(b)
+    rm, rv = rep(running_mean), rep(running_var)
+    out = batch_norm(input.contiguous().view(1, b * c, *input.shape[2:]), rm, rv, rep(weight),
+                     rep(bias), use_input_stats, momentum, eps)
+    with no_grad():
+        if running_mean is not None:
+            running_mean.copy_(rm.view(b, c).mean(0))
+        if running_var is not None:
+            running_var.copy_(rv.view(b, c).mean(0))
+    return out.view(input.shape)
+
+
+def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
+             eps: float | None = None) -> Tensor:
+    """Root-mean-square normalisation over the trailing ``normalized_shape`` dims, composed as
+    torch composes it: ``x * rsqrt(x.pow(2).mean(dims, keepdim=True) + eps) * weight`` (half
+    precision is computed in float32); ``eps`` defaults to the compute dtype's epsilon."""
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    shape = [int(s) for s in normalized_shape]
+    k = len(shape)
+    if k < 1:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    if weight is not None and list(weight.shape) != shape:
+        raise RuntimeError("Expected weight to be of same shape as normalized_shape, but got "
+                           f"weight of shape {list(weight.shape)} and normalized_shape = "
+                           f"{shape}")
+    if input.ndim < k:
+        raise ValueError(f"Input tensor must have at least {k} dimensions, but got "
+                         f"{input.ndim}")
+    if list(input.shape[input.ndim - k:]) != shape:
+        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape "
+                           f"[*{', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    x = input.float() if input.dtype.is_floating_point and input.element_size() < 4 else input
+    if eps is None:
+        eps = float(np.finfo(np.float64 if x.dtype is D.float64 else np.float32).eps)
+    dims = tuple(range(input.ndim - 1, input.ndim - 1 - k, -1))
+    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight
+    return out.to(input.dtype) if x is not input else out
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,

@@ -222,13 +222,26 @@ def _no_grad_fill(tensor, fill):
 
 
 # torch's deprecated aliases without the trailing underscore
-def uniform(tensor, a=0.0, b=1.0):
-    warnings.warn("nn.init.uniform is now deprecated in favor of nn.init.uniform_.",
-                  FutureWarning, stacklevel=2)
-    return uniform_(tensor, a, b)
+def _make_deprecate(meth):
+    new_name = meth.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of "
+                      f"`nn.init.{new_name}`.", FutureWarning, stacklevel=2)
+        return meth(*args, **kwargs)
+    deprecated_init.__doc__ = f"Deprecated alias of :func:`{new_name}`."
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    return deprecated_init
 
 
-def normal(tensor, mean=0.0, std=1.0):
-    warnings.warn("nn.init.normal is now deprecated in favor of nn.init.normal_.",
-                  FutureWarning, stacklevel=2)
-    return normal_(tensor, mean, std)
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+dirac = _make_deprecate(dirac_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _factories as Fac
 from .._tensor import Tensor
 
 
@@ -64,3 +65,114 @@ class Buffer(Tensor):
         t = t.detach()
         t._buffer_persistent = persistent
         return t
+
+
+# torch's UninitializedTensorMixin._allowed_methods (by name)
+_LAZY_ALLOWED = frozenset({"size", "copy_", "is_complex", "is_floating_point", "half", "float",
+                           "double", "char", "short", "int", "long", "cuda", "cpu", "to",
+                           "get_device", "materialize", "share_memory_"})
+
+
+class UninitializedTensorMixin:
+    """A parameter or buffer whose shape is not known yet (a lazy module's, before its first call).
+
+    Only dtype/device conversions and :meth:`materialize` work on it; any other tensor method
+    raises torch's ``ValueError`` and ``.shape`` raises its ``RuntimeError``.
+    """
+
+    __slots__ = ()
+    cls_to_become: type
+
+    def __getattribute__(self, name: str):
+        if name[:1] != "_" and name not in _LAZY_ALLOWED and callable(getattr(Tensor, name, None)):
+            cls = type(self).__name__
+            raise ValueError(
+                f"Attempted to use an uninitialized parameter in <method '{name}' of "
+                "'torch._C.TensorBase' objects>. This error happens when you are using a "
+                "`LazyModule` or explicitly manipulating `torch.nn.parameter."
+                f"{cls}` objects. When using LazyModules Call `forward` with a dummy batch "
+                "to initialize the parameters before calling torch functions")
+        return object.__getattribute__(self, name)
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Give the tensor ``shape`` (keeping its dtype unless ``dtype``) and turn it into
+        ``cls_to_become`` (``Parameter`` or ``Tensor``) in place."""
+        self.data = Fac.empty(shape, dtype=self.dtype if dtype is None else dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error usually "
+            "happens in `load_state_dict` when trying to load an uninitialized parameter into "
+            "an initialized one. Call `forward` to initialize the parameters before accessing "
+            "their attributes.")
+
+    def share_memory_(self):
+        raise RuntimeError(
+            "Can't share memory on an uninitialized parameter or buffer. Call `forward` to "
+            "initialize the parameters before calling `module.share_memory()`.")
+
+    def __repr__(self) -> str:
+        return f"<{self.__class__.__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (self.__class__, (self.requires_grad,))
+
+
+def is_lazy(param) -> bool:
+    """Whether ``param`` is an ``UninitializedParameter`` or ``UninitializedBuffer``."""
+    return isinstance(param, UninitializedTensorMixin)
+
+
+def _empty_data(dtype) -> np.ndarray:
+    return Fac.empty(0, dtype=dtype)._data
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A Parameter of unknown shape; :meth:`materialize` makes it a ``Parameter``."""
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
+        t = Tensor._wrap.__func__(cls, _empty_data(dtype))
+        t._requires_grad = bool(requires_grad)
+        return t
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None) -> None:
+        pass
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.requires_grad, None, self.dtype)
+        memo[id(self)] = result
+        return result
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer of unknown shape; :meth:`materialize` makes it a plain ``Tensor``."""
+
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None,
+                persistent: bool = True):
+        t = Tensor._wrap.__func__(cls, _empty_data(dtype))
+        t._requires_grad = bool(requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        t._buffer_persistent = persistent      # registers it when assigned to a Module
+        return t
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None,
+                 persistent: bool = True) -> None:
+        pass
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.requires_grad, None, self.dtype)
+        memo[id(self)] = result
+        return result

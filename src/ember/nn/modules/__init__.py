@@ -28,9 +28,27 @@ from .activation import (  # noqa: F401
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
+from .conv import (  # noqa: F401
+    ConvTranspose3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+)
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d  # noqa: F401
 from .fold import Fold, Unfold  # noqa: F401
-from .linear import Bilinear, Flatten, Identity, Linear, Unflatten  # noqa: F401
+from .instancenorm import (  # noqa: F401
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
+)
+from .lazy import LazyModuleMixin  # noqa: F401
+from .linear import Bilinear, Flatten, Identity, LazyLinear, Linear, Unflatten  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
@@ -51,7 +69,29 @@ from .normalization import (  # noqa: F401
     BatchNorm3d,
     GroupNorm,
     LayerNorm,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+    RMSNorm,
 )
+from .padding import (  # noqa: F401
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
+from .pixelshuffle import PixelShuffle, PixelUnshuffle  # noqa: F401
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -64,7 +104,14 @@ from .pooling import (  # noqa: F401
     MaxPool2d,
     MaxPool3d,
 )
-from .rnn import GRU, LSTM, RNN, RNNBase  # noqa: F401
-from .sparse import Embedding  # noqa: F401
-from .transformer import MultiheadAttention, TransformerEncoderLayer  # noqa: F401
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
+from .sparse import Embedding, EmbeddingBag  # noqa: F401
+from .transformer import (  # noqa: F401
+    MultiheadAttention,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401

@@ -294,3 +294,6 @@ class LogSoftmax(_SoftmaxBase):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+from .transformer import MultiheadAttention  # noqa: E402,F401  (torch defines it here)

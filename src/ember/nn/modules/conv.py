@@ -1,4 +1,5 @@
-"""Convolution layers: Conv1d/2d/3d and ConvTranspose1d/2d, initialised as torch does."""
+"""Convolution layers: Conv1d/2d/3d, ConvTranspose1d/2d/3d and their lazy forms, initialised
+as torch does."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from ... import _factories as Fac
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 
@@ -189,7 +191,7 @@ def _make_conv_transpose(nd):
             output_padding = self._output_padding(input, output_size, self.stride,
                                                   self.padding, self.kernel_size, nd,
                                                   self.dilation)
-            fn = (F.conv_transpose1d, F.conv_transpose2d)[nd - 1]
+            fn = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[nd - 1]
             return fn(input, self.weight, self.bias, self.stride, self.padding,
                       output_padding, self.groups, self.dilation)
     ConvTranspose.__name__ = ConvTranspose.__qualname__ = f"ConvTranspose{nd}d"
@@ -199,3 +201,82 @@ def _make_conv_transpose(nd):
 
 ConvTranspose1d = _make_conv_transpose(1)
 ConvTranspose2d = _make_conv_transpose(2)
+ConvTranspose3d = _make_conv_transpose(3)
+
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    """Infers ``in_channels`` from the first input and materialises weight and bias."""
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor, *args, **kwargs) -> None:
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            if self.transposed:
+                self.weight.materialize((self.in_channels, self.out_channels // self.groups,
+                                         *self.kernel_size))
+            else:
+                self.weight.materialize((self.out_channels, self.in_channels // self.groups,
+                                         *self.kernel_size))
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+    def _get_in_channels(self, input: Tensor) -> int:
+        num_dims_no_batch = self._nd + 1
+        num_dims_batch = num_dims_no_batch + 1
+        if input.dim() not in (num_dims_no_batch, num_dims_batch):
+            raise RuntimeError(
+                f"Expected {num_dims_no_batch}D (unbatched) or {num_dims_batch}D (batched) "
+                f"input to {self.__class__.__name__}, but got input of size: {input.shape}")
+        return input.shape[1] if input.dim() == num_dims_batch else input.shape[0]
+
+
+def _make_lazy_conv(base):
+    class LazyConv(_LazyConvXdMixin, base):
+        cls_to_become = base
+
+        def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                     groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                     device=None, dtype=None) -> None:
+            super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                             padding_mode, device, dtype)
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            self.out_channels = out_channels
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+    LazyConv.__name__ = LazyConv.__qualname__ = "Lazy" + base.__name__
+    LazyConv.__doc__ = f"A :class:`{base.__name__}` whose ``in_channels`` is inferred from " \
+        "the first input's channel dim."
+    return LazyConv
+
+
+def _make_lazy_conv_transpose(base):
+    class LazyConvTranspose(_LazyConvXdMixin, base):
+        cls_to_become = base
+
+        def __init__(self, out_channels: int, kernel_size, stride=1, padding=0,
+                     output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                     padding_mode: str = "zeros", device=None, dtype=None) -> None:
+            super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups,
+                             False, dilation, padding_mode, device, dtype)
+            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            self.out_channels = out_channels
+            if bias:
+                self.bias = UninitializedParameter(device=device, dtype=dtype)
+    LazyConvTranspose.__name__ = LazyConvTranspose.__qualname__ = "Lazy" + base.__name__
+    LazyConvTranspose.__doc__ = f"A :class:`{base.__name__}` whose ``in_channels`` is " \
+        "inferred from the first input's channel dim."
+    return LazyConvTranspose
+
+
+LazyConv1d = _make_lazy_conv(Conv1d)
+LazyConv2d = _make_lazy_conv(Conv2d)
+LazyConv3d = _make_lazy_conv(Conv3d)
+LazyConvTranspose1d = _make_lazy_conv_transpose(ConvTranspose1d)
+LazyConvTranspose2d = _make_lazy_conv_transpose(ConvTranspose2d)
+LazyConvTranspose3d = _make_lazy_conv_transpose(ConvTranspose3d)

@@ -1,4 +1,5 @@
-"""Linear layers: Identity, Linear, Bilinear, and the shape layers Flatten / Unflatten."""
+"""Linear layers: Identity, Linear, LazyLinear, Bilinear, and the shape layers Flatten /
+Unflatten."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import math
 
 from ... import _factories as Fac
 from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 
@@ -56,6 +59,10 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear (torch's name for MultiheadAttention's output projection)."""
 
 
 class Bilinear(Module):
@@ -126,3 +133,43 @@ class Unflatten(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """A :class:`Linear` whose ``in_features`` is inferred from the first input's last dim.
+
+    >>> import ember
+    >>> m = ember.nn.LazyLinear(2)
+    >>> m(ember.ones(3, 4)).shape, m
+    (torch.Size([3, 2]), Linear(in_features=4, out_features=2, bias=True))
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__(0, 0, False)
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        """Linear's initialisation, once the parameters are materialised."""
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Infer ``in_features`` from ``input`` and initialise the parameters."""
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+        if self.in_features == 0:
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(
+                    f"The in_features inferred from input: {input.shape[-1]} is not equal to "
+                    f"in_features from self.weight: {self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]

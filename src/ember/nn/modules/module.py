@@ -8,7 +8,9 @@ indentation, hooks, ``train``/``eval``) follows torch's ``torch/nn/modules/modul
 
 from __future__ import annotations
 
+import functools
 import itertools
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -17,7 +19,10 @@ from ... import _dtype as D
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...autograd.graph import RemovableHandle
-from ..parameter import Parameter
+from ..parameter import Parameter, is_lazy
+
+_MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks on a "
+                         "single Module. Please use only one of them.")
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -56,6 +61,7 @@ class Module:
 
     training: bool
     _version: int = 1
+    _is_full_backward_hook: bool | None = None
     call_super_init: bool = False
 
     def __init__(self, *args, **kwargs) -> None:
@@ -281,10 +287,13 @@ class Module:
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
-        bw_hooks = list(self._backward_hooks.values())
-        if bw_hooks or self._backward_pre_hooks:
+        full_hooks = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
+        legacy_hooks = list(self._backward_hooks.values()) \
+            if self._is_full_backward_hook is False else []
+        bw = None
+        if full_hooks or self._backward_pre_hooks:
             from ._hooks import BackwardHook
-            bw = BackwardHook(self, bw_hooks, list(self._backward_pre_hooks.values()))
+            bw = BackwardHook(self, full_hooks, list(self._backward_pre_hooks.values()))
             args = bw.setup_input_hook(args)
         result = self.forward(*args, **kwargs)
         for hook_id, hook in list(self._forward_hooks.items()):
@@ -294,8 +303,15 @@ class Module:
                 res = hook(self, args, result)
             if res is not None:
                 result = res
-        if bw_hooks or self._backward_pre_hooks:
+        if bw is not None:
+            if not isinstance(result, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a "
+                              f"Tensor or a tuple of Tensors but received {type(result)}",
+                              stacklevel=2)
             result = bw.setup_output_hook(result)
+        if legacy_hooks:
+            from ._hooks import register_legacy_hooks
+            register_legacy_hooks(self, legacy_hooks, args, result)
         return result
 
     __call__ = _call_impl
@@ -323,10 +339,23 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """Deprecated: ``hook(module, grad_input, grad_output)`` on the output's ``grad_fn``
+        (its inputs' gradients are not always the module's: torch warns when they are not)."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+        self._is_full_backward_hook = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
     def register_full_backward_hook(self, hook: Callable,
                                     prepend: bool = False) -> RemovableHandle:
         """Call ``hook(module, grad_input, grad_output)`` when the module's input grads are
         computed; it may return new ``grad_input``."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS)
+        self._is_full_backward_hook = True
         handle = RemovableHandle(self._backward_hooks)
         self._backward_hooks[handle.id] = hook
         if prepend:
@@ -341,6 +370,21 @@ class Module:
         if prepend:
             self._backward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable,
+                                           with_module: bool = False) -> RemovableHandle:
+        """Call ``hook(state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` (``module`` first when ``with_module``) before this
+        module loads its part of a state dict."""
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = \
+            functools.partial(hook, self) if with_module else hook
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` before this module loads its part of a state dict."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     # ------------------------------------------------------------------ iteration
     def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
@@ -510,6 +554,12 @@ class Module:
                             f"got desired dtype={dtype}")
         return self._cast_float(dtype)
 
+    def to_empty(self, *, device, recurse: bool = True) -> Module:
+        """Replace every parameter's and buffer's data with uninitialised storage on
+        ``device`` (the Parameter objects stay)."""
+        from ... import _factories as Fac
+        return self._apply(lambda t: Fac.empty_like(t, device=device), recurse=recurse)
+
     def cpu(self) -> Module:
         """No-op: every tensor lives on the CPU."""
         return self
@@ -558,6 +608,9 @@ class Module:
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
                               unexpected_keys, error_msgs, assign=False):
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                 error_msgs)
         persistent_buffers = {k: v for k, v in self._buffers.items()
                               if k not in self._non_persistent_buffers_set}
         local_state = {k: v for k, v in itertools.chain(self._parameters.items(),
@@ -575,10 +628,11 @@ class Module:
                                   "torch.Tensor or Tensor-like object from checkpoint but "
                                   f"received {type(input_param)}")
                 continue
-            if len(param.shape) == 0 and len(input_param.shape) == 1 \
+            param_lazy = is_lazy(param)     # its shape is unknown: copy_ then raises
+            if not param_lazy and len(param.shape) == 0 and len(input_param.shape) == 1 \
                     and input_param.shape[0] == 1:
                 input_param = input_param[0]
-            if input_param.shape != param.shape:
+            if not param_lazy and input_param.shape != param.shape:
                 error_msgs.append(f"size mismatch for {key}: copying a param with shape "
                                   f"{input_param.shape} from checkpoint, the shape in current "
                                   f"model is {param.shape}.")

@@ -25,6 +25,7 @@ from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 
@@ -137,19 +138,24 @@ class RNNBase(Module):
     def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
         raise NotImplementedError
 
-    def _check_forward_args(self, input, hx):
+    def _check_forward_args(self, input, hx, batch_sizes=None):
         """torch's ``check_input`` and hidden-size checks."""
         w0 = getattr(self, self._flat_weights_names[0])
         if input.dtype != w0.dtype:
             raise ValueError(f"RNN input dtype ({input.dtype}) does not match weight dtype "
                              f"({w0.dtype}). Convert input: input.to({w0.dtype}), or convert "
                              f"model: model.to({input.dtype})")
-        if input.dim() != 3:
-            raise RuntimeError(f"input must have 3 dimensions, got {input.dim()}")
+        packed = batch_sizes is not None
+        if input.dim() != (2 if packed else 3):
+            raise RuntimeError(f"input must have {2 if packed else 3} dimensions, got "
+                               f"{input.dim()}")
         if self.input_size != input.size(-1):
             raise RuntimeError("input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.size(-1)}")
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        if packed:
+            mini_batch = batch_sizes[0]
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
         nd = 2 if self.bidirectional else 1
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
         expected = (self.num_layers * nd, mini_batch, real_hidden)
@@ -164,7 +170,92 @@ class RNNBase(Module):
         elif tuple(hx.size()) != expected:
             raise RuntimeError(f"Expected hidden size {expected}, got {list(hx.size())}")
 
+    def _layer_weights(self, layer: int, suffix: str) -> list:
+        w = [getattr(self, f"weight_ih_l{layer}{suffix}"),
+             getattr(self, f"weight_hh_l{layer}{suffix}")]
+        if self.bias:
+            w += [getattr(self, f"bias_ih_l{layer}{suffix}"),
+                  getattr(self, f"bias_hh_l{layer}{suffix}")]
+        else:
+            w += [None, None]
+        if self.proj_size > 0:
+            w.append(getattr(self, f"weight_hr_l{layer}{suffix}"))
+        return w
+
+    def _forward_packed(self, packed: PackedSequence, hx):
+        """torch's packed layers: each step runs the sequences still going; a forward
+        direction sets aside the finished rows' states, a reverse one adds rows as they
+        start."""
+        lstm = self.mode == "LSTM"
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        bs = batch_sizes.tolist()
+        nd = 2 if self.bidirectional else 1
+        if hx is None:
+            hx = self._init_state(self.num_layers * nd, bs[0], data.dtype)
+        elif sorted_indices is not None:
+            hx = _permute_hidden(hx, sorted_indices)
+        self._check_forward_args(data, hx, bs)
+        offs = [0]
+        for b in bs:
+            offs.append(offs[-1] + b)
+        layer_input = data
+        finals = []
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(nd):
+                idx = layer * nd + direction
+                w = self._layer_weights(layer, "_reverse" if direction else "")
+                state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
+                y, final = self._packed_layer(layer_input, bs, offs, state, w, direction == 1)
+                outs.append(y)
+                finals.append(final)
+            layer_input = outs[0] if nd == 1 else _cat(outs, 1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                layer_input = F.dropout(layer_input, self.dropout, True)
+        if lstm:
+            h_n = (_stack([f[0] for f in finals]), _stack([f[1] for f in finals]))
+        else:
+            h_n = _stack(finals)
+        if unsorted_indices is not None:
+            h_n = _permute_hidden(h_n, unsorted_indices)
+        return PackedSequence(layer_input, batch_sizes, sorted_indices, unsorted_indices), h_n
+
+    def _packed_layer(self, x, bs, offs, state, w, reverse: bool):
+        lstm = isinstance(state, tuple)
+
+        def cut(s, a, b):
+            return tuple(p[a:b] for p in s) if lstm else s[a:b]
+
+        def join(parts):
+            return tuple(_cat(list(p), 0) for p in zip(*parts)) if lstm else _cat(parts, 0)
+        steps = len(bs)
+        ys = []
+        if not reverse:
+            parts, cur, last = [], state, bs[0]
+            for t in range(steps):
+                b = bs[t]
+                if b < last:
+                    parts.append(cut(cur, b, last))
+                    cur = cut(cur, 0, b)
+                last = b
+                cur = self._cell(x[offs[t]:offs[t] + b], cur, *w)
+                ys.append(cur[0] if lstm else cur)
+            parts.append(cur)
+            return _cat(ys, 0), join(parts[::-1])
+        last = bs[-1]
+        cur = cut(state, 0, last)
+        for t in range(steps - 1, -1, -1):
+            b = bs[t]
+            if b > last:
+                cur = join([cur, cut(state, last, b)])
+            last = b
+            cur = self._cell(x[offs[t]:offs[t] + b], cur, *w)
+            ys.append(cur[0] if lstm else cur)
+        return _cat(ys[::-1], 0), cur
+
     def forward(self, input: Tensor, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         em = _ember()
         lstm = self.mode == "LSTM"
         if input.dim() not in (2, 3):
@@ -211,15 +302,7 @@ class RNNBase(Module):
             for direction in range(nd):
                 idx = layer * nd + direction
                 suffix = "_reverse" if direction == 1 else ""
-                w = [getattr(self, f"weight_ih_l{layer}{suffix}"),
-                     getattr(self, f"weight_hh_l{layer}{suffix}")]
-                if self.bias:
-                    w += [getattr(self, f"bias_ih_l{layer}{suffix}"),
-                          getattr(self, f"bias_hh_l{layer}{suffix}")]
-                else:
-                    w += [None, None]
-                if self.proj_size > 0:
-                    w.append(getattr(self, f"weight_hr_l{layer}{suffix}"))
+                w = self._layer_weights(layer, suffix)
                 state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
                 steps = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
                 ys = [None] * seq_len
@@ -346,6 +429,133 @@ class GRU(RNNBase):
         return (1 - z) * nn_ + z * h
 
 
+def _cat(ts, dim):
+    from ..._ops.shape import cat
+    return cat(ts, dim)
+
+
+def _stack(ts):
+    from ..._ops.shape import stack
+    return stack(ts, 0)
+
+
+def _permute_hidden(hx, permutation):
+    if isinstance(hx, tuple):
+        return (hx[0].index_select(1, permutation), hx[1].index_select(1, permutation))
+    return hx.index_select(1, permutation)
+
+
 def _split(t, k):
     n = t.shape[1] // k
     return [t.narrow(1, i * n, n) for i in range(k)]
+
+
+class RNNCellBase(Module):
+    """Shared parameters of the cells: ``weight_ih, weight_hh, bias_ih, bias_hh``, each
+    U(±1/√hidden) in that order, as torch."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int,
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(Fac.empty((num_chunks * hidden_size, input_size), dtype=dtype))
+        self.weight_hh = Parameter(Fac.empty((num_chunks * hidden_size, hidden_size),
+                                             dtype=dtype))
+        if bias:
+            self.bias_ih = Parameter(Fac.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_hh = Parameter(Fac.empty(num_chunks * hidden_size, dtype=dtype))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if "bias" in self.__dict__ and self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self) -> None:
+        """Every parameter U(±1/√hidden_size), in registration order."""
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _prepare(self, input, hx, name, what):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D "
+                             "instead")
+        for i, h in enumerate(hx if isinstance(hx, tuple) else (hx,)):
+            if h is not None and h.dim() not in (1, 2):
+                label = f"hx[{i}]" if isinstance(hx, tuple) else "hidden"
+                raise ValueError(f"{name}: Expected {label} to be 1D or 2D, got {h.dim()}D "
+                                 "instead")
+        batched = input.dim() == 2
+        if not batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            zeros = Fac.zeros((input.size(0), self.hidden_size), dtype=input.dtype)
+            hx = (zeros, zeros) if what == "lstm" else zeros
+        elif not batched:
+            hx = tuple(h.unsqueeze(0) for h in hx) if isinstance(hx, tuple) else hx.unsqueeze(0)
+        return input, hx, batched
+
+
+class RNNCell(RNNCellBase):
+    """One step of an Elman RNN: ``h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)`` (or ReLU)."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True,
+                 nonlinearity: str = "tanh", device=None, dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, 1, device, dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        input, hx, batched = self._prepare(input, hx, "RNNCell", "rnn")
+        pre = _lin(input, self.weight_ih, self.bias_ih) + _lin(hx, self.weight_hh, self.bias_hh)
+        if self.nonlinearity == "tanh":
+            ret = pre.tanh()
+        elif self.nonlinearity == "relu":
+            ret = pre.relu()
+        else:
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        return ret if batched else ret.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step; returns ``(h', c')`` (gates in torch's order: input, forget, cell,
+    output)."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
+
+    def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None):
+        input, (h, c), batched = self._prepare(input, hx, "LSTMCell", "lstm")
+        gates = _lin(input, self.weight_ih, self.bias_ih) + _lin(h, self.weight_hh,
+                                                                 self.bias_hh)
+        i, f, g, o = gates.unsafe_chunk(4, 1)
+        cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
+        hy = o.sigmoid() * cy.tanh()
+        return (hy, cy) if batched else (hy.squeeze(0), cy.squeeze(0))
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step, as torch's ``gru_cell``: ``h' = n + z * (h - n)``."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
+
+    def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
+        input, hx, batched = self._prepare(input, hx, "GRUCell", "gru")
+        ir, iz, in_ = _lin(input, self.weight_ih, self.bias_ih).unsafe_chunk(3, 1)
+        hr, hz, hn = _lin(hx, self.weight_hh, self.bias_hh).unsafe_chunk(3, 1)
+        r = (ir + hr).sigmoid()
+        z = (iz + hz).sigmoid()
+        n = (in_ + r * hn).tanh()
+        hy = n + z * (hx - n)
+        return hy if batched else hy.squeeze(0)
