@@ -50,8 +50,11 @@ def _np_dtype(dtype, default=None):
     return dtype.np
 
 
-def _infer(data):
-    """Data as a NumPy array with torch's dtype inference."""
+def _infer(data, target: np.dtype | None = None):
+    """Data as a NumPy array with torch's dtype inference.
+
+    With ``target``, Python numbers go straight to that dtype, as torch stores them (a
+    float64 request keeps ``1e-300``; an int64 request keeps ints beyond 2**53 exact)."""
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, np.ndarray):
@@ -63,6 +66,10 @@ def _infer(data):
         arr = np.array(data)
     except ValueError as e:
         raise ValueError(_ragged_message(data)) from e
+    if target is not None and arr.dtype.kind in "fcuiO" and not _has_numpy_floats(data):
+        return _python_to(data, arr, target)
+    if arr.dtype.kind == "u" or (arr.dtype == object and _has_big_int(data)):
+        raise ValueError("Overflow when unpacking long long")
     if arr.dtype == object:
         bad = _first_unsupported(data)
         if bad is not None:
@@ -85,6 +92,87 @@ def _infer(data):
             raise ValueError(f"too many dimensions '{type(_first(data)).__name__}'")
         raise TypeError(f"new(): invalid data type '{type(_first(data)).__name__}'")
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _has_big_int(data) -> bool:
+    """Whether ``data`` holds a Python int that does not fit int64."""
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, int) and not -2 ** 63 <= x < 2 ** 63:
+            return True
+    return False
+
+
+def _overflow(npdt, cname: bool = False) -> RuntimeError:
+    """torch's error for a number that does not fit ``npdt`` (``cname``: C++ type names)."""
+    name = _C_NAMES.get(npdt.name, npdt.name + "_t") if cname else npdt.name
+    return RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+_C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int32": "int",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
+    """Python numbers (``arr`` is NumPy's exact reading of them) stored as ``npdt``."""
+    kind = npdt.kind
+    if arr.dtype == object or arr.dtype.kind == "u":     # ints beyond int64
+        if kind not in "fc":
+            raise ValueError("Overflow when unpacking long long")
+        return np.array(data, dtype=npdt)
+    if kind in "fc":       # a Python float is a double: one rounding to the target
+        if arr.dtype.kind == "c" and kind == "f":
+            raise TypeError("must be real number, not complex")
+        with np.errstate(over="ignore"):
+            return arr.astype(npdt)
+    if kind == "b":
+        return arr.astype(npdt)
+    if arr.dtype.kind == "c":
+        raise TypeError("must be real number, not complex")
+    info = np.iinfo(npdt)
+    low = info.min if info.min < 0 else -info.max      # unsigned: negatives wrap, as torch
+    if arr.dtype.kind == "f":
+        if arr.size and not (np.isfinite(arr).all() and arr.min() >= info.min
+                             and arr.max() <= info.max):
+            raise _overflow(npdt)
+        arr = np.array(data, dtype=np.int64)            # each number on its own: ints exact
+    elif arr.size and (arr.min() < low or arr.max() > info.max):
+        raise _overflow(npdt)
+    return arr.astype(npdt)
+
+
+def _fill_value(value, npdt: np.dtype, numel: int):
+    """``value`` checked as torch's ``fill_`` converts a Scalar (``checked_convert``; torch's
+    one-element fill stores a float16 unchecked)."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    kind = npdt.kind
+    if kind == "b" or (npdt.itemsize < 4 and kind == "f" and numel == 1) or isinstance(
+            value, np.generic):
+        return value
+    if isinstance(value, complex):
+        if kind != "c" and value.imag != 0:
+            raise _overflow(npdt, True)
+        if kind != "c":
+            value = value.real
+    if kind in "fc":
+        finfo = np.finfo(npdt)
+        parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
+        if any(np.isfinite(v) and abs(v) > finfo.max for v in parts):
+            raise _overflow(npdt, True)
+        return value
+    info = np.iinfo(npdt)
+    low = info.min if info.min < 0 else -info.max
+    if isinstance(value, float) and not (np.isfinite(value) and info.min <= value <= info.max):
+        raise _overflow(npdt, True)
+    if isinstance(value, int) and not low <= value <= info.max:
+        raise _overflow(npdt, True)
+    if isinstance(value, int) and value < 0 and info.min == 0:
+        return value % (info.max + 1)      # a negative int wraps, as in torch
+    return value
 
 
 def _first_unsupported(data):
@@ -142,8 +230,9 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                       "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
-    arr = _infer(data)
-    arr = np.array(arr, dtype=None if dtype is None else _np_dtype(dtype), copy=True)
+    target = None if dtype is None else _np_dtype(dtype)
+    arr = _infer(data, target)
+    arr = np.array(arr, dtype=target, copy=True)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
@@ -151,7 +240,7 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     """``data`` as a tensor, sharing memory with a NumPy array or tensor when possible."""
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
-    arr = _infer(data)
+    arr = _infer(data, None if dtype is None else dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
         arr = arr.astype(dtype.np)
     check_device(device)
@@ -175,7 +264,9 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 def _filled(size, value, dtype, requires_grad, device, default=None):
     shape = as_size(size)
-    arr = np.full(shape, value, dtype=_np_dtype(dtype, default))
+    npdt = _np_dtype(dtype, default)
+    with np.errstate(over="ignore"):
+        arr = np.full(shape, _fill_value(value, npdt, math.prod(shape)), dtype=npdt)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
