@@ -157,6 +157,16 @@ def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     return higher
 
 
+def result_type_of(tensor=None, other=None, *, scalar=None, scalar1=None,
+                   scalar2=None) -> dtype:
+    """``torch.result_type(tensor, other)`` under each of torch's parameter names (``scalar``,
+    ``scalar1``, ``scalar2`` name a number in its other overloads)."""
+    given = [v for v in (scalar, scalar1, tensor, other, scalar2) if v is not None]
+    if len(given) != 2:
+        raise TypeError("result_type() takes 2 arguments")
+    return result_type(*given)
+
+
 def result_type(*operands) -> dtype:
     """The dtype of an op's result over tensors and Python numbers (``torch.result_type``).
 

@@ -258,7 +258,8 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return Tensor._wrap(ndarray)
 
 
-def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False) -> Tensor:
     return _finish(Tensor._wrap(np.array(s, dtype=_np_dtype(dtype))), requires_grad, device)
 
 
@@ -270,29 +271,40 @@ def _filled(size, value, dtype, requires_grad, device, default=None):
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
+def _sizes(sizes: tuple, size) -> tuple:
+    """The size given by position (``zeros(2, 3)``, ``zeros((2, 3))``) or as ``size=``."""
+    if size is None:
+        return sizes
+    if sizes:
+        raise TypeError("got multiple values for argument 'size'")
+    return (size,)
+
+
+def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of zeros of the given size."""
     try:
-        shape = as_size(size)
+        shape = as_size(_sizes(sizes, size))
     except RuntimeError:
         raise RuntimeError("zeros: Dimension size must be non-negative.") from None
     return _finish(Tensor._wrap(np.zeros(shape, _np_dtype(dtype))), requires_grad, device)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
+def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of ones of the given size."""
-    shape = as_size(size)
+    shape = as_size(_sizes(sizes, size))
     return _finish(Tensor._wrap(np.ones(shape, _np_dtype(dtype))), requires_grad, device)
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None) -> Tensor:
     """An uninitialised tensor (ember fills it with zeros)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros(*_sizes(sizes, size), dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False) -> Tensor:
+         requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from it)."""
     if dtype is None:
         dtype = D._scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor)
@@ -305,24 +317,24 @@ def _like(t, dtype):
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None) -> Tensor:
+               pin_memory=False, memory_format=None) -> Tensor:
     return zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
                  device=device)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None) -> Tensor:
+              pin_memory=False, memory_format=None) -> Tensor:
     return ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
                 device=device)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None) -> Tensor:
+               pin_memory=False, memory_format=None) -> Tensor:
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad, device=device)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None) -> Tensor:
+              pin_memory=False, memory_format=None) -> Tensor:
     return full(input.shape, fill_value, dtype=_like(input, dtype), requires_grad=requires_grad,
                 device=device)
 
@@ -400,7 +412,7 @@ def _arange_values(start, step, n, dt: D.dtype):
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False) -> Tensor:
+           requires_grad=False, pin_memory=False) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``, as torch computes them."""
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
@@ -445,7 +457,7 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False) -> Tensor:
+             requires_grad=False, pin_memory=False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end``, as torch's kernel makes them.
 
     The first half is filled forward from ``start``, the second back from ``end``, in the
@@ -505,14 +517,14 @@ def _to_dtype(values, npdt):
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
-             device=None, requires_grad=False) -> Tensor:
+             device=None, requires_grad=False, pin_memory=False) -> Tensor:
     exps = linspace(start, end, steps, dtype=D.float64)._data
     arr = np.power(base, exps).astype(_np_dtype(dtype))
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None,
-        requires_grad=False) -> Tensor:
+        requires_grad=False, pin_memory=False) -> Tensor:
     """The identity matrix (``n`` × ``m``)."""
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
@@ -527,10 +539,10 @@ def _gen(generator):
     return random._gen(generator)
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
-    t = empty(*size, dtype=dtype)
+    t = empty(*_sizes(sizes, size), dtype=dtype)
     if not t.dtype.is_floating_point:
         raise RuntimeError(f'"check_uniform_bounds" not implemented for '
                            f"'{_short(t.dtype)}'")
@@ -538,7 +550,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     return _finish(t, requires_grad, device)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False) -> Tensor:
     """Standard normal samples, torch's exact numbers after the same seed.
 
@@ -547,7 +559,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     >>> ember.randn(3)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    t = empty(*size, dtype=dtype)
+    t = empty(*_sizes(sizes, size), dtype=dtype)
     if not t.dtype.is_floating_point:
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                   f"'{_short(t.dtype)}'")
