@@ -284,3 +284,27 @@ def test_call_by_position_and_keyword(label, name, e, t, method):
         assert _same(_plain(res_kw), _plain(er_kw)), f"{label}({sorted(kw)}) by keyword"
     if not tried:
         pytest.skip("no synthesised call that torch accepts")
+
+
+# callables without an ATen schema of their own (bindings written by hand in torch)
+HAND_WRITTEN = {
+    "promote_types": lambda lib: lib.promote_types(type1=lib.int32, type2=lib.float32),
+    "can_cast": lambda lib: lib.can_cast(from_=lib.int32, to=lib.float32),
+    "asarray": lambda lib: lib.asarray(obj=[1.5, 2.0], dtype=lib.float64, requires_grad=True),
+    "asarray_copy": lambda lib: lib.asarray(obj=lib.ones(2), copy=True),
+    "tensor": lambda lib: lib.tensor(data=[1, 2], dtype=lib.int32, requires_grad=False),
+    "is_nonzero": lambda lib: lib.is_nonzero(input=lib.tensor([1])),
+    "new_tensor": lambda lib: lib.ones(2).new_tensor(data=[1, 2], dtype=lib.float64),
+    "type": lambda lib: lib.ones(2).type(dtype=lib.float64),
+    "where": lambda lib: lib.arange(3.).where(condition=lib.arange(3) > 0, other=-1.),
+    "split_with_sizes": lambda lib: lib.arange(3.).split_with_sizes(split_sizes=[1, 2], dim=0),
+    "unflatten": lambda lib: lib.unflatten(lib.arange(6.), dim=0, sizes=(2, 3)),
+    "view_dtype": lambda lib: lib.arange(2.).view(dtype=lib.int32),
+    "flip": lambda lib: lib.arange(3.).flip(dims=[0]),
+}
+
+
+@pytest.mark.parametrize("case", list(HAND_WRITTEN))
+def test_hand_written_bindings(case):
+    fn = HAND_WRITTEN[case]
+    assert _same(_plain(fn(torch)), _plain(fn(ember)))

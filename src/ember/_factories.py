@@ -247,7 +247,20 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     return Tensor._wrap(arr if isinstance(data, np.ndarray) else np.array(arr))
 
 
-asarray = as_tensor
+def asarray(obj, *, dtype: D.dtype | None = None, device=None, copy: bool | None = None,
+            requires_grad: bool = False) -> Tensor:
+    """``obj`` as a tensor, sharing memory unless ``copy`` (or a dtype change) needs a copy."""
+    if copy is False and dtype is not None and isinstance(obj, (Tensor, np.ndarray)) and (
+            (obj.dtype if isinstance(obj, Tensor) else D.from_numpy_dtype(obj.dtype)) is not dtype):
+        src = obj.dtype if isinstance(obj, Tensor) else D.from_numpy_dtype(obj.dtype)
+        raise ValueError(f"can't alias tensor with dtype '{_short(src)}' into dtype "
+                         f"'{_short(dtype)}'.")
+    t = as_tensor(obj, dtype=dtype, device=device)
+    if copy:
+        t = Tensor._wrap(t._data.copy())
+    if requires_grad:
+        t = _finish(t if t is not obj else Tensor._wrap(t._data), True)
+    return t
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
