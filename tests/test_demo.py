@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -34,3 +35,69 @@ def test_same_losses_as_torch(tmp_path):
                                              "--backend", "torch"]))
     np.testing.assert_allclose(ours["step_losses"], theirs["step_losses"], rtol=1e-4,
                                atol=1e-5)
+
+
+class _Tty:
+    """A terminal stand-in: collects writes, reports itself as a tty."""
+
+    def __init__(self, tty: bool):
+        self.tty, self.parts = tty, []
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, s: str) -> int:
+        self.parts.append(s)
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+def _train_epoch(monkeypatch, tmp_path, tty: bool) -> str:
+    """The demo's output for one epoch, written to a (fake) terminal or a log file, under a
+    clock that advances 0.1 s each time tqdm reads it."""
+    std = pytest.importorskip("tqdm.std")
+    clock = [1000.0]
+
+    def tick():
+        clock[0] += 0.1
+        return clock[0]
+    monkeypatch.setattr(std, "time", tick)
+    out = _Tty(tty)
+    monkeypatch.setattr(digits.sys, "stdout", out)
+    digits.train(digits.parse_args(["--epochs", "1", "--out", str(tmp_path)]))
+    return "".join(out.parts)
+
+
+def test_progress_moves_during_the_epoch_on_a_terminal(monkeypatch, tmp_path):
+    text = _train_epoch(monkeypatch, tmp_path, tty=True)
+    counts = {int(m) for m in re.findall(r"(\d+)/45", text)}
+    assert {0, 45} <= counts and len(counts) >= 5     # intermediate counts, not 0 then 45
+    assert re.search(r" [1-9]\d?/45 .*loss \d", text)  # the postfix rides on those redraws
+    assert text.count("\r") < 30                      # not one redraw per batch
+
+
+def test_progress_in_a_log_file_stays_short(monkeypatch, tmp_path):
+    text = _train_epoch(monkeypatch, tmp_path, tty=False)
+    bar = text.split("test loss")[0]
+    assert bar.count("\r") <= 3 and len(bar) < 400
+    assert re.search(r"45/45 .*loss \d\.\d{4} acc", bar)   # the final count and postfix
+
+
+def test_demo_log_is_short(tmp_path, capsys):
+    digits.train(digits.parse_args(["--epochs", "2", "--out", str(tmp_path)]))
+    log = capsys.readouterr().out
+    assert log.count("\r") <= 8 and len(log) < 1500   # was about 4 KB of redraws an epoch
+
+
+def test_plot_has_integer_epoch_ticks():
+    plt = pytest.importorskip("matplotlib.pyplot")
+    history = {"epoch": [1, 2], "train_loss": [1.0, 0.5], "test_loss": [1.1, 0.6],
+               "train_acc": [0.5, 0.8], "test_acc": [0.4, 0.7], "backend": "ember"}
+    fig = digits._figure(plt, history)
+    fig.canvas.draw()
+    for ax in fig.axes:
+        ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+        assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    plt.close(fig)

@@ -82,4 +82,51 @@ def test_render(tmp_path):
             render(y, str(tmp_path / "g.svg"))
     else:
         path = render(y, str(tmp_path / "g.svg"))
-        assert "<svg" in open(path).read()
+        text = open(path).read()
+        assert "<svg" in text and ">x<" in text        # the leaf named by its variable
+
+
+def _mlp(lib):
+    lib.manual_seed(0)
+    nn = lib.nn
+    return nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Sequential(nn.Linear(4, 2)))
+
+
+def test_leaves_named_by_a_modules_qualified_names():
+    model = _mlp(ember)
+    loss = model(ember.ones(5, 3)).sum()
+    out = io.StringIO()
+    explain(loss, model, file=out)
+    named = re.findall(r"leaf (\S+) \(", out.getvalue())
+    torch = pytest.importorskip("torch")
+    expected = [n for n, _ in _mlp(torch).named_parameters()]   # 0.weight … 2.0.bias
+    assert sorted(named) == sorted(expected)
+    labels = re.findall(r'label="([^"\\]+)\\n\(', to_dot(loss, model))
+    assert sorted(x for x in labels if x != "output") == sorted(expected)
+
+
+def test_leaves_named_by_the_callers_variables():
+    weight = ember.randn(3, requires_grad=True)
+    bias = ember.zeros(1, requires_grad=True)
+    loss = (weight * 2 + bias).sum()
+    out = io.StringIO()
+    explain(loss, file=out)
+    text = out.getvalue()
+    assert "leaf weight (3,)" in text and "leaf bias (1,)" in text
+    dot = to_dot(loss)
+    assert 'label="weight\\n(3,)' in dot and 'label="bias\\n(1,)' in dot
+    # a name given in params wins over the variable's
+    assert 'label="w\\n(3,)' in to_dot(loss, {"w": weight})
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+@pytest.mark.parametrize("fmt,magic", [("svg", b"<svg"), ("png", b"\x89PNG")])
+def test_render_with_the_graphviz_package(tmp_path, fmt, magic):
+    pytest.importorskip("graphviz", reason="the [viz] extra is not installed")
+    weight = ember.randn(3, requires_grad=True)
+    loss = (weight.exp() * 2).sum()
+    path = render(loss, str(tmp_path / f"g.{fmt}"))
+    data = open(path, "rb").read()
+    assert magic in data[:400]
+    if fmt == "svg":
+        assert b">weight<" in data and b"ExpBackward0" in data

@@ -26,3 +26,13 @@ def test_seed_session(path):
     proc = subprocess.run([sys.executable, "-c", RUNNER, str(path)], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_walkthrough_shows_the_statement_before_its_warning(capsys):
+    from ember.examples import seeds
+    seeds.main()
+    out = capsys.readouterr().out
+    lesson = out.split("# 4.")[1].split("# 5.")[0].strip().splitlines()
+    assert lesson[1] == ">>> v = Variable(torch.ones(1), volatile=True)"
+    assert lesson[2] == ("UserWarning: volatile was removed and now has no effect. Use "
+                         "`with torch.no_grad():` instead.")

@@ -33,7 +33,7 @@ from ._dtype import (
     int64,
     long,
     promote_types,
-    result_type,
+    result_type_of as result_type,
     set_default_dtype,
     short,
     uint8,

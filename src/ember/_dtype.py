@@ -106,23 +106,24 @@ def set_default_dtype(d: dtype) -> None:
     _default["dtype"] = d
 
 
-def promote_types(a: dtype, b: dtype) -> dtype:
-    """The smallest dtype both ``a`` and ``b`` convert to without losing category (torch's table).
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """The smallest dtype both ``type1`` and ``type2`` convert to without losing category
+    (torch's table).
 
     >>> promote_types(int8, uint8)
     torch.int16
     """
-    if a is b:
-        return a
-    if a._category != b._category:
-        hi, lo = (a, b) if a._category > b._category else (b, a)
+    if type1 is type2:
+        return type1
+    if type1._category != type2._category:
+        hi, lo = (type1, type2) if type1._category > type2._category else (type2, type1)
         if hi.is_complex and lo.is_floating_point and lo is float64:
             return complex128
         return hi
-    if a._category == 1 and (a is uint8 or b is uint8):
-        other = b if a is uint8 else a
+    if type1._category == 1 and (type1 is uint8 or type2 is uint8):
+        other = type2 if type1 is uint8 else type1
         return int16 if other is int8 else other
-    return a if a._rank > b._rank else b
+    return type1 if type1._rank > type2._rank else type2
 
 
 def _scalar_dtype(x) -> dtype:
@@ -155,6 +156,16 @@ def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     if higher is bool or lower.is_floating_point:
         return promote_types(higher, lower)
     return higher
+
+
+def result_type_of(tensor=None, other=None, *, scalar=None, scalar1=None,
+                   scalar2=None) -> dtype:
+    """``torch.result_type(tensor, other)`` under each of torch's parameter names (``scalar``,
+    ``scalar1``, ``scalar2`` name a number in its other overloads)."""
+    given = [v for v in (scalar, scalar1, tensor, other, scalar2) if v is not None]
+    if len(given) != 2:
+        raise TypeError("result_type() takes 2 arguments")
+    return result_type(*given)
 
 
 def result_type(*operands) -> dtype:

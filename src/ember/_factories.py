@@ -50,8 +50,11 @@ def _np_dtype(dtype, default=None):
     return dtype.np
 
 
-def _infer(data):
-    """Data as a NumPy array with torch's dtype inference."""
+def _infer(data, target: np.dtype | None = None):
+    """Data as a NumPy array with torch's dtype inference.
+
+    With ``target``, Python numbers go straight to that dtype, as torch stores them (a
+    float64 request keeps ``1e-300``; an int64 request keeps ints beyond 2**53 exact)."""
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, np.ndarray):
@@ -63,6 +66,10 @@ def _infer(data):
         arr = np.array(data)
     except ValueError as e:
         raise ValueError(_ragged_message(data)) from e
+    if target is not None and arr.dtype.kind in "fcuiO" and not _has_numpy_floats(data):
+        return _python_to(data, arr, target)
+    if arr.dtype.kind == "u" or (arr.dtype == object and _has_big_int(data)):
+        raise ValueError("Overflow when unpacking long long")
     if arr.dtype == object:
         bad = _first_unsupported(data)
         if bad is not None:
@@ -85,6 +92,87 @@ def _infer(data):
             raise ValueError(f"too many dimensions '{type(_first(data)).__name__}'")
         raise TypeError(f"new(): invalid data type '{type(_first(data)).__name__}'")
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _has_big_int(data) -> bool:
+    """Whether ``data`` holds a Python int that does not fit int64."""
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, int) and not -2 ** 63 <= x < 2 ** 63:
+            return True
+    return False
+
+
+def _overflow(npdt, cname: bool = False) -> RuntimeError:
+    """torch's error for a number that does not fit ``npdt`` (``cname``: C++ type names)."""
+    name = _C_NAMES.get(npdt.name, npdt.name + "_t") if cname else npdt.name
+    return RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+_C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int32": "int",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
+    """Python numbers (``arr`` is NumPy's exact reading of them) stored as ``npdt``."""
+    kind = npdt.kind
+    if arr.dtype == object or arr.dtype.kind == "u":     # ints beyond int64
+        if kind not in "fc":
+            raise ValueError("Overflow when unpacking long long")
+        return np.array(data, dtype=npdt)
+    if kind in "fc":       # a Python float is a double: one rounding to the target
+        if arr.dtype.kind == "c" and kind == "f":
+            raise TypeError("must be real number, not complex")
+        with np.errstate(over="ignore"):
+            return arr.astype(npdt)
+    if kind == "b":
+        return arr.astype(npdt)
+    if arr.dtype.kind == "c":
+        raise TypeError("must be real number, not complex")
+    info = np.iinfo(npdt)
+    low = info.min if info.min < 0 else -info.max      # unsigned: negatives wrap, as torch
+    if arr.dtype.kind == "f":
+        if arr.size and not (np.isfinite(arr).all() and arr.min() >= info.min
+                             and arr.max() <= info.max):
+            raise _overflow(npdt)
+        arr = np.array(data, dtype=np.int64)            # each number on its own: ints exact
+    elif arr.size and (arr.min() < low or arr.max() > info.max):
+        raise _overflow(npdt)
+    return arr.astype(npdt)
+
+
+def _fill_value(value, npdt: np.dtype, numel: int):
+    """``value`` checked as torch's ``fill_`` converts a Scalar (``checked_convert``; torch's
+    one-element fill stores a float16 unchecked)."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    kind = npdt.kind
+    if kind == "b" or (npdt.itemsize < 4 and kind == "f" and numel == 1) or isinstance(
+            value, np.generic):
+        return value
+    if isinstance(value, complex):
+        if kind != "c" and value.imag != 0:
+            raise _overflow(npdt, True)
+        if kind != "c":
+            value = value.real
+    if kind in "fc":
+        finfo = np.finfo(npdt)
+        parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
+        if any(np.isfinite(v) and abs(v) > finfo.max for v in parts):
+            raise _overflow(npdt, True)
+        return value
+    info = np.iinfo(npdt)
+    low = info.min if info.min < 0 else -info.max
+    if isinstance(value, float) and not (np.isfinite(value) and info.min <= value <= info.max):
+        raise _overflow(npdt, True)
+    if isinstance(value, int) and not low <= value <= info.max:
+        raise _overflow(npdt, True)
+    if isinstance(value, int) and value < 0 and info.min == 0:
+        return value % (info.max + 1)      # a negative int wraps, as in torch
+    return value
 
 
 def _first_unsupported(data):
@@ -142,8 +230,9 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                       "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
-    arr = _infer(data)
-    arr = np.array(arr, dtype=None if dtype is None else _np_dtype(dtype), copy=True)
+    target = None if dtype is None else _np_dtype(dtype)
+    arr = _infer(data, target)
+    arr = np.array(arr, dtype=target, copy=True)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
@@ -151,14 +240,27 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     """``data`` as a tensor, sharing memory with a NumPy array or tensor when possible."""
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
-    arr = _infer(data)
+    arr = _infer(data, None if dtype is None else dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
         arr = arr.astype(dtype.np)
     check_device(device)
     return Tensor._wrap(arr if isinstance(data, np.ndarray) else np.array(arr))
 
 
-asarray = as_tensor
+def asarray(obj, *, dtype: D.dtype | None = None, device=None, copy: bool | None = None,
+            requires_grad: bool = False) -> Tensor:
+    """``obj`` as a tensor, sharing memory unless ``copy`` (or a dtype change) needs a copy."""
+    if copy is False and dtype is not None and isinstance(obj, (Tensor, np.ndarray)) and (
+            (obj.dtype if isinstance(obj, Tensor) else D.from_numpy_dtype(obj.dtype)) is not dtype):
+        src = obj.dtype if isinstance(obj, Tensor) else D.from_numpy_dtype(obj.dtype)
+        raise ValueError(f"can't alias tensor with dtype '{_short(src)}' into dtype "
+                         f"'{_short(dtype)}'.")
+    t = as_tensor(obj, dtype=dtype, device=device)
+    if copy:
+        t = Tensor._wrap(t._data.copy())
+    if requires_grad:
+        t = _finish(t if t is not obj else Tensor._wrap(t._data), True)
+    return t
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
@@ -169,39 +271,53 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return Tensor._wrap(ndarray)
 
 
-def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False) -> Tensor:
     return _finish(Tensor._wrap(np.array(s, dtype=_np_dtype(dtype))), requires_grad, device)
 
 
 def _filled(size, value, dtype, requires_grad, device, default=None):
     shape = as_size(size)
-    arr = np.full(shape, value, dtype=_np_dtype(dtype, default))
+    npdt = _np_dtype(dtype, default)
+    with np.errstate(over="ignore"):
+        arr = np.full(shape, _fill_value(value, npdt, math.prod(shape)), dtype=npdt)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
+def _sizes(sizes: tuple, size) -> tuple:
+    """The size given by position (``zeros(2, 3)``, ``zeros((2, 3))``) or as ``size=``."""
+    if size is None:
+        return sizes
+    if sizes:
+        raise TypeError("got multiple values for argument 'size'")
+    return (size,)
+
+
+def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
+          requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of zeros of the given size."""
     try:
-        shape = as_size(size)
+        shape = as_size(_sizes(sizes, size))
     except RuntimeError:
         raise RuntimeError("zeros: Dimension size must be non-negative.") from None
     return _finish(Tensor._wrap(np.zeros(shape, _np_dtype(dtype))), requires_grad, device)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
+def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
+         requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of ones of the given size."""
-    shape = as_size(size)
+    shape = as_size(_sizes(sizes, size))
     return _finish(Tensor._wrap(np.ones(shape, _np_dtype(dtype))), requires_grad, device)
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None) -> Tensor:
     """An uninitialised tensor (ember fills it with zeros)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros(*_sizes(sizes, size), dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
-         requires_grad=False) -> Tensor:
+         requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from it)."""
     if dtype is None:
         dtype = D._scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor)
@@ -214,24 +330,24 @@ def _like(t, dtype):
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None) -> Tensor:
+               pin_memory=False, memory_format=None) -> Tensor:
     return zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
                  device=device)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None) -> Tensor:
+              pin_memory=False, memory_format=None) -> Tensor:
     return ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
                 device=device)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
-               memory_format=None) -> Tensor:
+               pin_memory=False, memory_format=None) -> Tensor:
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad, device=device)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
-              memory_format=None) -> Tensor:
+              pin_memory=False, memory_format=None) -> Tensor:
     return full(input.shape, fill_value, dtype=_like(input, dtype), requires_grad=requires_grad,
                 device=device)
 
@@ -309,7 +425,7 @@ def _arange_values(start, step, n, dt: D.dtype):
 
 
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False) -> Tensor:
+           requires_grad=False, pin_memory=False) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``, as torch computes them."""
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
@@ -354,7 +470,7 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None,
-             requires_grad=False) -> Tensor:
+             requires_grad=False, pin_memory=False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end``, as torch's kernel makes them.
 
     The first half is filled forward from ``start``, the second back from ``end``, in the
@@ -414,14 +530,14 @@ def _to_dtype(values, npdt):
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
-             device=None, requires_grad=False) -> Tensor:
+             device=None, requires_grad=False, pin_memory=False) -> Tensor:
     exps = linspace(start, end, steps, dtype=D.float64)._data
     arr = np.power(base, exps).astype(_np_dtype(dtype))
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None,
-        requires_grad=False) -> Tensor:
+        requires_grad=False, pin_memory=False) -> Tensor:
     """The identity matrix (``n`` × ``m``)."""
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
@@ -436,10 +552,10 @@ def _gen(generator):
     return random._gen(generator)
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
-    t = empty(*size, dtype=dtype)
+    t = empty(*_sizes(sizes, size), dtype=dtype)
     if not t.dtype.is_floating_point:
         raise RuntimeError(f'"check_uniform_bounds" not implemented for '
                            f"'{_short(t.dtype)}'")
@@ -447,7 +563,7 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     return _finish(t, requires_grad, device)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
+def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False) -> Tensor:
     """Standard normal samples, torch's exact numbers after the same seed.
 
@@ -456,7 +572,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     >>> ember.randn(3)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    t = empty(*size, dtype=dtype)
+    t = empty(*_sizes(sizes, size), dtype=dtype)
     if not t.dtype.is_floating_point:
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                   f"'{_short(t.dtype)}'")

@@ -563,23 +563,28 @@ class Tensor:
             return self
         return self.clone()
 
-    def new_tensor(self, data, dtype=None, device=None, requires_grad=False) -> Tensor:
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None,
+                   pin_memory=False) -> Tensor:
         from ._factories import tensor
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
+                  layout=None, pin_memory=False) -> Tensor:
         from ._factories import zeros
-        return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return zeros(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
+                  layout=None, pin_memory=False) -> Tensor:
         from ._factories import ones
-        return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ones(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False) -> Tensor:
+    def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
+                  layout=None, pin_memory=False) -> Tensor:
         from ._factories import empty
-        return empty(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return empty(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False) -> Tensor:
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False,
+                 layout=None, pin_memory=False) -> Tensor:
         from ._factories import full
         return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
 

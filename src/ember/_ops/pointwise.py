@@ -1247,9 +1247,9 @@ def _fill(self, value):
 
 
 @op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,
-    promote=NONE, self=lambda grad: grad * 0, src=lambda grad: grad)
-def _copy(self, src, non_blocking=False):
-    return xp.broadcast_to(src, self.shape).astype(self.dtype, copy=False)
+    promote=NONE, self=lambda grad: grad * 0, other=lambda grad: grad)
+def _copy(self, other, non_blocking=False):
+    return xp.broadcast_to(other, self.shape).astype(self.dtype, copy=False)
 
 
 

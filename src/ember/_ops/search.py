@@ -144,9 +144,11 @@ def _run_dim(d, input, dim, keepdim, result_type):
 
 
 @expose
-def max(input, dim=None, keepdim=False, *, out=None):
+def max(input, dim=None, keepdim=False, *, other=None, out=None):
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum."""
     from .._tensor import Tensor
+    if other is not None:
+        return maximum(input, other)
     if isinstance(dim, Tensor):
         return maximum(input, dim)
     if dim is None:
@@ -156,9 +158,11 @@ def max(input, dim=None, keepdim=False, *, out=None):
 
 
 @expose
-def min(input, dim=None, keepdim=False, *, out=None):
+def min(input, dim=None, keepdim=False, *, other=None, out=None):
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum."""
     from .._tensor import Tensor
+    if other is not None:
+        return minimum(input, other)
     if isinstance(dim, Tensor):
         return minimum(input, dim)
     if dim is None:
@@ -193,7 +197,7 @@ def amin(input, dim=(), keepdim=False, *, out=None):
 
 def _reduction_dims(input, dim) -> tuple:
     """``dim`` normalised; a 0-d tensor accepts dim 0 / -1 and reduces over nothing."""
-    dims = norm_dims(dim if dim != () else None, input._data.ndim)
+    dims = norm_dims(dim if dim != () and dim != [] else None, input._data.ndim)
     return dims if input._data.ndim else ()
 
 

@@ -45,7 +45,13 @@ def infer_size(shape, numel: int) -> tuple[int, ...]:
     return shape
 
 
-def _shape_arg(shape):
+def _shape_arg(shape, given=None, name: str = "size", op: str = ""):
+    """A torch ``*size`` argument: ints by position or one sequence, or (``given``) the same
+    passed by torch's keyword ``name``."""
+    if given is not None:
+        if shape:
+            raise TypeError(f"{op}() got multiple values for argument '{name}'")
+        shape = (given,)
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)) or (
             len(shape) == 1 and type(shape[0]).__name__ == "Size"):
         return tuple(shape[0])
@@ -74,21 +80,23 @@ def _unsafe_view(self, shape):
 
 
 @expose(function=False)
-def view(self, *shape):
+def view(self, *sizes, size=None, dtype=None):
     """A view with another shape (one dim may be -1); shares storage.
 
     ``view(dtype)`` reinterprets the bytes as another dtype.
     """
-    if len(shape) == 1 and isinstance(shape[0], D.dtype):
+    if dtype is None and len(sizes) == 1 and isinstance(sizes[0], D.dtype):
+        dtype = sizes[0]
+    if dtype is not None:
         from .._tensor import Tensor
-        return Tensor._wrap(self._data.view(shape[0].np))
-    return _view(self, infer_size(_shape_arg(shape), self._data.size))
+        return Tensor._wrap(self._data.view(dtype.np))
+    return _view(self, infer_size(_shape_arg(sizes, size, "size", "view"), self._data.size))
 
 
 @expose
-def reshape(input, *shape):
+def reshape(input, *sizes, shape=None):
     """A view when the strides allow it, else a copy, with the new shape."""
-    shape = infer_size(_shape_arg(shape), input._data.size)
+    shape = infer_size(_shape_arg(sizes, shape, "shape", "reshape"), input._data.size)
     if not input._data.flags.c_contiguous:
         try:
             xp.reshape(input._data, shape, copy=False)
@@ -184,9 +192,9 @@ def _expand(self, size):
 
 
 @expose(function=False)
-def expand(self, *sizes):
+def expand(self, *sizes, size=None, implicit=False):
     """A broadcast view with ``sizes`` (-1 keeps a dim); no copy."""
-    sizes = _shape_arg(sizes)
+    sizes = _shape_arg(sizes, size, "size", "expand")
     nd = self._data.ndim
     if len(sizes) < nd:
         raise RuntimeError(f"expand(torch.FloatTensor{{{list(self.shape)}}}, size={list(sizes)}):"
@@ -217,10 +225,10 @@ def expand_as(self, other):
 
 
 @expose(function=False)
-def sum_to_size(self, *size):
+def sum_to_size(self, *sizes, size=None):
     """Sum ``self`` down to ``size`` (the inverse of broadcasting)."""
     from .util import sum_to_shape
-    return sum_to_shape(self, _shape_arg(size))
+    return sum_to_shape(self, _shape_arg(sizes, size, "size", "sum_to_size"))
 
 
 def _inverse(perm):
@@ -237,11 +245,11 @@ def _permute(self, dims):
 
 
 @expose
-def permute(input, *dims):
+def permute(input, *order, dims=None):
     """A view with the dims reordered."""
-    if not dims:
+    if not order and dims is None:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    dims = _shape_arg(dims)
+    dims = _shape_arg(order, dims, "dims", "permute")
     nd = input._data.ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
@@ -264,7 +272,10 @@ def transpose(input, dim0, dim1):
     return _transpose(input, d0, d1) if nd else _transpose(input, 0, 0)
 
 
-swapaxes = expose(transpose, name="swapaxes")
+@expose
+def swapaxes(input, axis0, axis1):
+    """``transpose`` under NumPy's name and parameter names."""
+    return transpose(input, axis0, axis1)
 swapdims = expose(transpose, name="swapdims")
 
 
@@ -570,9 +581,9 @@ def _repeat(self, repeats):
 
 
 @expose(function=False)
-def repeat(self, *sizes):
+def repeat(self, *sizes, repeats=None):
     """Tile the tensor ``sizes[i]`` times along each dim (a copy: ``RepeatBackward0``)."""
-    sizes = _shape_arg(sizes)
+    sizes = _shape_arg(sizes, repeats, "repeats", "repeat")
     if len(sizes) < self._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
@@ -592,10 +603,12 @@ def tile(input, dims):
 
 
 @expose
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     """Repeat each element ``repeats`` times along ``dim`` (the flattened tensor when None)."""
     from .._tensor import Tensor
     from .indexing import index_select
+    if input is None:            # torch.repeat_interleave(repeats=counts)
+        input, repeats = repeats, None
     if repeats is None:          # torch.repeat_interleave(counts): the indices repeated
         c = input._data
         return Tensor._wrap(xp.repeat(xp.arange(c.shape[0]), c))
@@ -735,7 +748,7 @@ def _split_with_sizes(self, split_sizes, dim):
     return tuple(out)
 
 
-@expose
+@expose(method=False)
 def split(tensor, split_size_or_sections, dim=0):
     """Split into chunks of ``split_size`` (or of the given sizes) along ``dim`` (views)."""
     nd = tensor._data.ndim
@@ -758,6 +771,12 @@ def split(tensor, split_size_or_sections, dim=0):
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                            f"dimension size of {n}")
     return _split(tensor, size, d)
+
+
+@expose(function=False, name="split")
+def _split_method(self, split_size, dim=0):
+    """Split into chunks of ``split_size`` (or of the given sizes) along ``dim`` (views)."""
+    return split(self, split_size, dim)
 
 
 @expose
@@ -815,10 +834,23 @@ def unsafe_chunk(input, chunks, dim=0):
     return _unsafe_split(input, (n + chunks - 1) // chunks, d)
 
 
+def _sections(indices_or_sections, sections, indices, tensor_indices_or_sections):
+    """The one of torch's overload names (``sections``, ``indices`` …) that was given."""
+    for v in (sections, indices, tensor_indices_or_sections):
+        if v is not None:
+            return v
+    if indices_or_sections is None:
+        raise TypeError("missing 1 required positional argument: 'indices_or_sections'")
+    return indices_or_sections
+
+
 @expose
-def tensor_split(input, indices_or_sections, dim=0):
+def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indices=None,
+                 tensor_indices_or_sections=None):
     """Split at the given indices, or into ``sections`` pieces (the first ones larger)."""
     from .._tensor import Tensor
+    indices_or_sections = _sections(indices_or_sections, sections, indices,
+                                    tensor_indices_or_sections)
     nd = input._data.ndim
     if nd == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
@@ -844,15 +876,16 @@ def tensor_split(input, indices_or_sections, dim=0):
 
 
 @expose
-def hsplit(input, indices_or_sections):
+def hsplit(input, indices_or_sections=None, *, sections=None, indices=None):
     """``tensor_split`` along dim 1 (dim 0 for 1-d tensors)."""
-    return tensor_split(input, indices_or_sections, 1 if input._data.ndim > 1 else 0)
+    ios = _sections(indices_or_sections, sections, indices, None)
+    return tensor_split(input, ios, 1 if input._data.ndim > 1 else 0)
 
 
 @expose
-def vsplit(input, indices_or_sections):
+def vsplit(input, indices_or_sections=None, *, sections=None, indices=None):
     """``tensor_split`` along dim 0."""
-    return tensor_split(input, indices_or_sections, 0)
+    return tensor_split(input, _sections(indices_or_sections, sections, indices, None), 0)
 
 
 @expose
@@ -882,9 +915,9 @@ def _flip(self, dims):
 
 
 @expose
-def flip(input, *dims):
+def flip(input, *order, dims=None):
     """Reverse the order of elements along ``dims`` (a copy)."""
-    dims = _shape_arg(dims)
+    dims = _shape_arg(order, dims, "dims", "flip")
     dims = norm_dims(dims, input._data.ndim)      # a 0-d tensor accepts 0 and -1
     return _flip(input, dims if input._data.ndim else ())
 
@@ -921,7 +954,7 @@ def _roll(self, shifts, dims):
 def roll(input, shifts, dims=None):
     """Shift elements circularly along ``dims`` (the flattened tensor when None)."""
     shifts = tuple(_dims_list(shifts))
-    if dims is None:
+    if dims is None or (isinstance(dims, (list, tuple)) and not dims):
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                                f"dims:0")

@@ -6,12 +6,17 @@ and whether it requires and retains grad), edges in the direction gradients flow
 prints the same graph as text: which tensors are leaves and will receive ``.grad``, which
 nodes hold saved tensors (and how many bytes) and which were already freed by a backward.
 Both are exported from :mod:`ember.autograd.graph`.
+
+Leaves are named as the user names them: a Module passed as ``params`` names its parameters
+by their qualified names (``fc1.weight``, as ``named_parameters`` gives them); other leaves
+take the name of the caller's variable that holds them, where there is one.
 """
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 
 from .graph import AccumulateGrad, SavedTensor
 
@@ -47,11 +52,30 @@ def _saved(node) -> list:
     return out
 
 
-def _names(params) -> dict:
-    if params is None:
-        return {}
-    items = params.items() if isinstance(params, dict) else params
-    return {id(t): name for name, t in items}
+def _names(params, frame) -> dict:
+    """``id(tensor) -> name``: from ``params`` (a Module, a dict or ``(name, tensor)`` pairs)
+    first, then from the variables of ``frame`` (its locals before its globals)."""
+    from .._tensor import Tensor
+    names = {}
+    if frame is not None:
+        for scope in (frame.f_globals, frame.f_locals):
+            for k, v in scope.items():
+                if isinstance(v, Tensor) and not k.startswith("_"):
+                    names[id(v)] = k
+    if params is not None:
+        if hasattr(params, "named_parameters"):
+            params = params.named_parameters()
+        items = params.items() if isinstance(params, dict) else params
+        names.update((id(t), name) for name, t in items)
+    return names
+
+
+def _caller(depth: int = 2):
+    """The frame of the user's code that called a public function here."""
+    try:
+        return sys._getframe(depth)
+    except ValueError:      # pragma: no cover - called from the outermost frame
+        return None
 
 
 def _leaf_label(var, names: dict) -> str:
@@ -63,18 +87,19 @@ def _leaf_label(var, names: dict) -> str:
     return f"{head}{tuple(var.shape)} {var.dtype.name}\\n{', '.join(flags)}"
 
 
-def to_dot(tensor, params=None) -> str:
+def to_dot(tensor, params=None, *, _frame=None) -> str:
     """Graphviz DOT text of the backward graph of ``tensor``.
 
-    ``params``: a dict or ``(name, tensor)`` pairs (e.g. ``model.named_parameters()``)
-    naming the leaves, like torchviz's ``params=``.
+    ``params``: a Module (its parameters' qualified names), a dict or ``(name, tensor)``
+    pairs naming the leaves, like torchviz's ``params=``; other leaves are named by the
+    caller's variables.
 
     >>> import ember
     >>> x = ember.ones(2, requires_grad=True)
     >>> print(to_dot((x * 2).sum()).splitlines()[0])
     digraph backward {
     """
-    names = _names(params)
+    names = _names(params, _frame or _caller())
     lines = ["digraph backward {", '  node [fontname="monospace", fontsize=10];',
              '  rankdir="BT";']
     out_id = f"t{id(tensor)}"
@@ -107,19 +132,26 @@ def to_dot(tensor, params=None) -> str:
 
 
 def render(tensor, path: str, params=None, format: str | None = None) -> str:
-    """Write the graph to ``path`` (SVG or PNG, from the suffix) with Graphviz's ``dot``.
+    """Write the graph to ``path`` (SVG or PNG, from the suffix) with Graphviz's ``dot``,
+    leaves named as in :func:`to_dot`.
 
-    Needs the Graphviz ``dot`` program (``apt-get install graphviz``); without it, raises a
-    RuntimeError saying so, and ``to_dot`` still gives the text.
+    Uses the ``graphviz`` package where installed (``pip install 'ember[viz]'``), else the
+    ``dot`` program directly; both need Graphviz itself (``apt-get install graphviz``).
+    Without it, raises a RuntimeError saying so, and ``to_dot`` still gives the text.
     """
     fmt = format or (path.rsplit(".", 1)[-1] if "." in path else "svg")
-    dot = shutil.which("dot")
-    if dot is None:
+    text = to_dot(tensor, params, _frame=_caller())
+    if shutil.which("dot") is None:
         raise RuntimeError("render() needs Graphviz's `dot` program: install it with "
                            "`apt-get install graphviz` (or `brew install graphviz`), or use "
                            "to_dot() and paste the text into any Graphviz viewer")
-    subprocess.run([dot, f"-T{fmt}", "-o", path], input=to_dot(tensor, params).encode(),
-                   check=True)
+    try:
+        import graphviz
+    except ImportError:
+        subprocess.run(["dot", f"-T{fmt}", "-o", path], input=text.encode(), check=True)
+        return path
+    with open(path, "wb") as f:
+        f.write(graphviz.Source(text).pipe(format=fmt))
     return path
 
 
@@ -141,9 +173,11 @@ def explain(tensor, params=None, file=None) -> dict:
 
     Shows which tensors are leaves (and will receive ``.grad`` after backward), which nodes
     keep saved tensors and how many bytes, and which were freed by an earlier backward.
-    Under ``no_grad`` there is no graph and every number is zero.
+    Under ``no_grad`` there is no graph and every number is zero. ``params`` names the
+    leaves as in :func:`to_dot` (a Module: its parameters' qualified names); other leaves
+    are named by the caller's variables.
     """
-    names = _names(params)
+    names = _names(params, _caller())
 
     def p(*args):
         print(*args, file=file)

@@ -45,8 +45,10 @@ def _progress(iterable, total, desc):
         from tqdm import tqdm
     except ImportError:
         return _PlainProgress(iterable, total, desc)
+    # a terminal redraws the bar twice a second; a log file (not a tty) gets a line at most
+    # every 30 s, so an epoch writes two lines there, not one per batch
     return tqdm(iterable, total=total, desc=desc, leave=True, file=sys.stdout,
-                dynamic_ncols=False, ncols=90, mininterval=0.5)
+                dynamic_ncols=False, ncols=90, mininterval=0.5 if sys.stdout.isatty() else 30)
 
 
 class _PlainProgress:
@@ -105,7 +107,10 @@ def train(args) -> dict:
             total += loss.item() * len(yb)
             correct += int((logits.argmax(1) == yb).sum().item())
             seen += len(yb)
-            bar.set_postfix_str(f"loss {total / seen:.4f} acc {correct / seen:.3f}")
+            # shown at the bar's own redraws (a refresh here would redraw every batch, with
+            # the count tqdm has not yet stored: 0/45 until the epoch ends)
+            bar.set_postfix_str(f"loss {total / seen:.4f} acc {correct / seen:.3f}",
+                                refresh=False)
         sched.step()
         test_loss, test_acc = evaluate(torch, model, x_test, y_test)
         for k, v in (("epoch", epoch), ("train_loss", total / seen),
@@ -134,7 +139,18 @@ def _plot(history: dict, out: pathlib.Path) -> None:
         print("no plot: matplotlib is not installed (pip install 'ember[plot]' or "
               f"pip install matplotlib); the metrics are in {out / 'metrics.json'}")
         return
+    fig = _figure(plt, history)
+    fig.savefig(out / "curves.png", dpi=100)
+    plt.close(fig)
+    print(f"plot {out / 'curves.png'}")
+
+
+def _figure(plt, history: dict):
+    """The loss and accuracy curves, one tick per whole epoch (never 0.5 on short runs)."""
+    from matplotlib.ticker import MaxNLocator
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    for ax in (ax1, ax2):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax1.plot(history["epoch"], history["train_loss"], label="train")
     ax1.plot(history["epoch"], history["test_loss"], label="test")
     ax1.set_xlabel("epoch")
@@ -147,8 +163,7 @@ def _plot(history: dict, out: pathlib.Path) -> None:
     ax2.legend()
     fig.suptitle(f"digits CNN ({history['backend']})")
     fig.tight_layout()
-    fig.savefig(out / "curves.png", dpi=100)
-    print(f"plot {out / 'curves.png'}")
+    return fig
 
 
 def parse_args(argv=None):

@@ -77,8 +77,9 @@ def main() -> None:
     say("4. volatile is gone: it warns and does nothing; use no_grad instead")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        Variable(torch.ones(1), volatile=True)
+        run("v = Variable(torch.ones(1), volatile=True)", env)
     print("UserWarning:", caught[0].message)
+    show("v.requires_grad", env)
 
     say("5. under no_grad nothing is recorded: no graph, no saved buffers")
     run("x = torch.tensor([1.0], requires_grad=True)", env)

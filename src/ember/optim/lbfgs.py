@@ -18,6 +18,14 @@ from .optimizer import Optimizer, ParamsT, _arr, _bump, _to_scalar, k_add_
 __all__ = ["LBFGS"]
 
 
+def _absmax(a: np.ndarray):
+    """``a.abs().max()``, with torch's error for an empty ``a``."""
+    if a.size == 0:
+        raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() "
+                           "== 0. Specify the reduction dim with the 'dim' argument.")
+    return np.abs(a).max()
+
+
 def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
     if bounds is not None:
         xmin_bound, xmax_bound = bounds
@@ -37,7 +45,7 @@ def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
 
 def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change=1e-9,
                   max_ls=25):
-    d_norm = np.abs(d).max()
+    d_norm = _absmax(d)
     g = g.copy()
     f_new, g_new = obj_func(x, t, d)
     ls_func_evals = 1
@@ -249,7 +257,7 @@ class LBFGS(Optimizer):
         current_evals = 1
         state["func_evals"] += 1
         flat_grad = self._gather_flat_grad()
-        opt_cond = np.abs(flat_grad).max() <= tolerance_grad
+        opt_cond = _absmax(flat_grad) <= tolerance_grad
         if opt_cond:
             return orig_loss
 
@@ -322,13 +330,13 @@ class LBFGS(Optimizer):
                     obj_func, x_init, t, d, loss, flat_grad, gtd,
                     max_ls=max_eval - current_evals)
                 self._add_grad(t, d)
-                opt_cond = np.abs(flat_grad).max() <= tolerance_grad
+                opt_cond = _absmax(flat_grad) <= tolerance_grad
             else:
                 self._add_grad(t, d)
                 if n_iter != max_iter:
                     loss = float(closure())
                     flat_grad = self._gather_flat_grad()
-                    opt_cond = np.abs(flat_grad).max() <= tolerance_grad
+                    opt_cond = _absmax(flat_grad) <= tolerance_grad
                     ls_func_evals = 1
             current_evals += ls_func_evals
             state["func_evals"] += ls_func_evals
@@ -338,7 +346,7 @@ class LBFGS(Optimizer):
                 break
             if opt_cond:
                 break
-            if np.abs(d * dt(t)).max() <= tolerance_change:
+            if _absmax(d * dt(t)) <= tolerance_change:
                 break
             if abs(loss - prev_loss) < tolerance_change:
                 break
