@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
+from ._exact import cascade_sum, exact_dtype
 from .registry import NONE, expose, op, run
 from .search import _return_type
 from .util import norm_dim, norm_dims
@@ -37,6 +38,8 @@ def _sum_dtype(self, dtype):
     self=lambda grad, self_shape: grad.expand(self_shape))
 def _sum_all(self, dtype=None):
     a = _cast(self, dtype)
+    if a.dtype in exact_dtype:
+        return cascade_sum(a, (), False)
     return xp.sum(a, dtype=_sum_dtype(a, dtype))
 
 
@@ -44,7 +47,20 @@ def _sum_all(self, dtype=None):
     self=lambda grad, self_shape, dim, keepdim: _expand_back(grad, self_shape, dim, keepdim))
 def _sum_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
+    if a.dtype in exact_dtype and a.ndim:
+        return cascade_sum(a, dim, keepdim)
     return xp.add.reduce(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
+
+
+def _fmean(a, dim, keepdim, dtype):
+    """torch's CPU mean: the sum in torch's order, then divided by the count."""
+    a = _cast(a, dtype)
+    if a.dtype not in exact_dtype:
+        return xp.mean(a, axis=dim, keepdims=keepdim)
+    if a.ndim == 0:
+        return a + xp.zeros((), a.dtype)
+    dims = dim or tuple(range(a.ndim))
+    return cascade_sum(a, dims, keepdim) / a.dtype.type(_numel([a.shape[d] for d in dims]))
 
 
 def _reduce_dims(input, dim):
@@ -85,7 +101,7 @@ def _mean_check(input, dtype):
     self=lambda grad, self_shape: grad.expand(self_shape) / max(1, _numel(self_shape)))
 def _mean_all(self, dtype=None):
     with xp.errstate(invalid="ignore", divide="ignore"):
-        return xp.mean(self, dtype=None if dtype is None else dtype.np)
+        return _fmean(self, (), False, dtype)
 
 
 def _numel(shape):
@@ -100,8 +116,7 @@ def _numel(shape):
         _expand_back(grad, self_shape, dim, keepdim) / _numel([self_shape[d] for d in dim]))
 def _mean_dim(self, dim, keepdim=False, dtype=None):
     with xp.errstate(invalid="ignore", divide="ignore"):
-        return xp.mean(self, axis=dim, keepdims=keepdim, dtype=None if dtype is None else
-                       dtype.np)
+        return _fmean(self, dim, keepdim, dtype)
 
 
 @expose
@@ -774,6 +789,8 @@ def _nansum(self, dim, keepdim, dtype):
     if a.ndim == 0:
         return xp.nan_to_num(a, nan=0.0) if a.dtype.kind == "f" else a.astype(
             _sum_dtype(a, dtype))
+    if a.dtype in exact_dtype:
+        return cascade_sum(a, dim, keepdim, nan=True)
     return xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
 
 

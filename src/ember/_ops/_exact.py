@@ -1,0 +1,380 @@
+"""torch's CPU reduction order, reproduced with NumPy so that sums round as torch's do.
+
+torch reduces through a TensorIterator: the dims are reordered (reduced dims first, then by
+input stride), adjacent dims are coalesced, and a 2-D loop runs over the first two dims while
+the outer ones are iterated one by one, each call adding its partial results into the output.
+Floating sums (``SumKernel.cpp``, ``cascade_sum``) use a four-level cascade with 4-way
+interleaved accumulators and, on a contiguous row, ``Vectorized<T>`` lanes (AVX2 here: 8
+floats, 4 doubles); products (``Reduce.h``, ``binary_kernel_reduce_vec``) use four vector
+accumulators. Inputs of 32768 elements or more are split between threads as
+``TensorIteratorReduce.cpp`` does (``set_num_threads`` says how many torch would use).
+
+Every helper reduces along axis 0 of an array whose other axes are independent columns; a
+NumPy reduction over an axis that is not the innermost in memory runs sequentially, which is
+what torch's scalar accumulators do.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+GRAIN = 32768
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_ast = np.lib.stride_tricks.as_strided
+
+
+def _default_threads() -> int:
+    env = os.environ.get("OMP_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        cores, cur = set(), {}
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                k = k.strip()
+                if k in ("physical id", "core id"):
+                    cur[k] = v.strip()
+                elif not k and cur:
+                    cores.add((cur.get("physical id"), cur.get("core id")))
+                    cur = {}
+        if cur:
+            cores.add((cur.get("physical id"), cur.get("core id")))
+        if len(cores) > 0 and all(c != (None, None) for c in cores):
+            return min(len(cores), os.cpu_count() or len(cores))
+    except OSError:
+        pass
+    return os.cpu_count() or 1
+
+
+_threads = [_default_threads()]
+
+
+def get_num_threads() -> int:
+    """The intra-op thread count torch would use (its reductions split work by it)."""
+    return _threads[0]
+
+
+def set_num_threads(n: int) -> None:
+    _threads[0] = max(1, int(n))
+
+
+exact_dtype = frozenset(_LANES)     # the dtypes the emulated kernels cover
+
+
+# ----------------------------------------------------------------------------- sequential sums
+
+def seqsum(a, start=None):
+    """``((start + a[0]) + a[1]) + …`` along axis 0 (``start`` +0 when None)."""
+    n = a.shape[0]
+    if n == 0:
+        z = np.zeros(a.shape[1:], a.dtype)
+        return z if start is None else start + z
+    if n <= 4:
+        acc = a[0] + np.zeros((), a.dtype) if start is None else start + a[0]
+        for i in range(1, n):
+            acc = acc + a[i]
+        return acc
+    if a[0].size <= 1:
+        r = np.add.accumulate(a, axis=0)[-1]
+        return r + np.zeros((), a.dtype) if start is None else start + r
+    if not _outer_axis0(a):
+        a = np.ascontiguousarray(a)
+    r = np.add.reduce(a, axis=0)
+    return r + np.zeros((), a.dtype) if start is None else start + r
+
+
+def _outer_axis0(a) -> bool:
+    """True when axis 0 is not the innermost in memory (NumPy then adds sequentially)."""
+    s0 = abs(a.strides[0])
+    return any(abs(st) < s0 and n > 1 for st, n in zip(a.strides[1:], a.shape[1:]))
+
+
+def cascade(x):
+    """SumKernel's ``multi_row_sum``: the four-level cascade over axis 0, per column."""
+    n = x.shape[0]
+    cols = x.shape[1:]
+    p = max(4, ((n - 1).bit_length() if n > 2 else 1) // 4)
+    s = 1 << p
+    nb = n // s
+    tail = seqsum(x[nb * s:])
+    if nb == 0:
+        return tail
+    lv = seqsum(_blocks(x[:nb * s], s, cols))
+    rest = []
+    for _ in range(2):
+        g = lv.shape[0] // s
+        rest.append(seqsum(lv[g * s:]))
+        lv = seqsum(_blocks(lv[:g * s], s, cols)) if g else lv[:0]
+    return ((tail + rest[0]) + rest[1]) + seqsum(lv)
+
+
+def _blocks(x, s, cols):
+    """``x`` (n·s, *cols) as (s, n, *cols): axis 0 runs within each block of ``s`` items."""
+    return np.moveaxis(x.reshape((x.shape[0] // s, s) + cols), 1, 0)
+
+
+def row_sum(x):
+    """SumKernel's ``row_sum``: four interleaved cascades, the leftovers, then p0+p1+p2+p3."""
+    n = x.shape[0]
+    m = n // 4
+    part = cascade(x[:m * 4].reshape((m, 4) + x.shape[1:]))
+    p0 = part[0]
+    for i in range(m * 4, n):
+        p0 = p0 + x[i]
+    return ((p0 + part[1]) + part[2]) + part[3]
+
+
+def _inner_vec(x, lanes):
+    """``vectorized_inner_sum``: rows contiguous along axis 0 (the reduced one)."""
+    n = x.shape[0]
+    vs = n // lanes
+    cols = x.shape[1:]
+    v = row_sum(x[:vs * lanes].reshape((vs, lanes) + cols))
+    acc = seqsum(x[vs * lanes:])
+    for k in range(lanes):
+        acc = acc + v[k]
+    return acc
+
+
+def _col_blocks(x, width, fn):
+    """Apply ``fn`` to the columns (axis 1) in blocks of ``width``, concatenated back."""
+    n1 = x.shape[1]
+    nb = n1 // width
+    if nb == 0:
+        return None, 0
+    blk = x[:, :nb * width].reshape((x.shape[0], nb, width) + x.shape[2:])
+    return fn(blk).reshape((nb * width,) + x.shape[2:]), nb * width
+
+
+def loop2d(y, esize, lanes, ignore_nan=False):
+    """The 2-D loop of ``cascade_sum`` on ``y`` (size0, size1, *outer): dim 0 is reduced.
+
+    Returns the partial stored for each (dim-1 index, outer index)."""
+    s0, s1 = y.shape[:2]
+    st0, st1 = y.strides[:2]
+    if ignore_nan:
+        y = np.where(np.isnan(y), np.zeros((), y.dtype), y)
+    if lanes and st0 == esize and s0 >= lanes:
+        return _inner_vec(y, lanes)
+    if lanes and st1 == esize and s1 >= lanes:
+        w = 4 * lanes
+        head, j = _col_blocks(y, w, cascade)
+        parts = [] if head is None else [head]
+        if j + lanes <= s1:
+            mid, k = _col_blocks(y[:, j:], lanes, row_sum)
+            parts.append(mid)
+            j += k
+        if j < s1:
+            parts.append(row_sum(y[:, j:]))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=0)
+    if st0 < st1:
+        return row_sum(y)
+    head, j = _col_blocks(y, 4, cascade)
+    if j == s1:
+        return head
+    tail = row_sum(y[:, j:])
+    return tail if head is None else np.concatenate([head, tail], axis=0)
+
+
+# ----------------------------------------------------------------------------- the iterator
+
+def reduce_layout(shape, strides, dims):
+    """TensorIterator's dims for a reduction of an array (``strides`` in bytes) over ``dims``:
+    a list of (size, input stride, output stride, reduced), fastest first, coalesced."""
+    red = set(dims)
+    out_st, acc = {}, 1
+    for d in range(len(shape) - 1, -1, -1):
+        if d not in red:
+            out_st[d] = acc
+            acc *= shape[d]
+    dl = [(shape[d], strides[d], 0 if d in red else out_st[d], d in red)
+          for d in range(len(shape)) if shape[d] != 1]
+    perm = list(range(len(dl) - 1, -1, -1))
+
+    def swap(a, b):
+        (na, ia, oa, _), (nb, ib, ob, _) = dl[a], dl[b]
+        if (oa == 0) != (ob == 0):
+            return 1 if ob == 0 else -1
+        for sa, sb in ((oa, ob), (ia, ib)):
+            if sa == 0 or sb == 0:
+                continue
+            if sa < sb:
+                return -1
+            if sa > sb:
+                return 1
+            if na > nb:
+                return 1
+        return 0
+
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    it = [list(dl[p]) for p in perm]
+    merged = []
+    for d in it:
+        if merged:
+            p = merged[-1]
+            if p[0] * p[1] == d[1] and p[0] * p[2] == d[2]:
+                p[0] *= d[0]
+                continue
+        merged.append(d)
+    return [tuple(d) for d in merged]
+
+
+def _view(a, layout, which):
+    shape = [d[0] for d in layout]
+    strides = [d[which] for d in layout]
+    return _ast(a, shape=shape, strides=strides, writeable=False)
+
+
+def _pad2(y):
+    while y.ndim < 2:
+        y = y.reshape(y.shape + (1,))
+    return y
+
+
+def _serial(y, nred, esize, lanes, nan):
+    """All loop calls over the full range: partials per (dim1, outer…), then the sequential
+    accumulation over the reduced dims beyond dim 0 (dim 1 fastest)."""
+    part = loop2d(y, esize, lanes, nan)
+    if nred <= 1:
+        return part
+    k = nred - 1
+    red_shape = part.shape[:k]
+    rest = part.shape[k:]
+    seq = np.transpose(part, tuple(range(k - 1, -1, -1)) + tuple(range(k, part.ndim)))
+    return seqsum(seq.reshape((_prod(red_shape),) + rest))
+
+
+def _prod(xs):
+    r = 1
+    for x in xs:
+        r *= x
+    return r
+
+
+def _calls(shape, begin, end):
+    """``serial_for_each``'s loop calls over [begin, end): (start index, step0, step1)."""
+    vals = []
+    rem = begin
+    for n in shape:
+        vals.append(rem % n)
+        rem //= n
+    off = begin
+    out = []
+    while off < end:
+        s0 = min(shape[0] - vals[0], end - off)
+        s1 = 1
+        if s0 == shape[0] and len(shape) > 1:
+            s1 = min(shape[1] - vals[1], (end - off) // shape[0])
+        out.append((tuple(vals), s0, s1))
+        off += s0 * s1
+        i, over = (1, s1) if s1 != 1 else (0, s0)
+        while i < len(shape) and over > 0:
+            v = vals[i] + over
+            if v >= shape[i]:
+                over, v = 1, v - shape[i]
+            else:
+                over = 0
+            vals[i] = v
+            i += 1
+    return out
+
+
+def _two_pass(y, esize, lanes, nan, threads):
+    """A full reduction split between threads: each sums its share of the flat range into
+    its own slot, then the slots are summed as a tensor of ``threads`` elements."""
+    numel = y.size
+    nt = min(threads, -(-numel // GRAIN))
+    if numel <= GRAIN:
+        nt = 1
+    chunk = -(-numel // nt)
+    buf = np.zeros(threads, y.dtype)
+    shape = y.shape
+    for t in range(nt):
+        b, e = t * chunk, min(numel, (t + 1) * chunk)
+        if b >= e:
+            continue
+        seq = []
+        for vals, s0, s1 in _calls(shape, b, e):
+            idx = (slice(vals[0], vals[0] + s0), slice(vals[1], vals[1] + s1)) + vals[2:] \
+                if len(shape) > 1 else (slice(vals[0], vals[0] + s0),)
+            blk = _pad2(y[idx])
+            seq.append(loop2d(blk, esize, lanes, nan).reshape(-1))
+        buf[t] = seqsum(np.concatenate(seq))
+    return cascade_sum(buf, (0,), False, nan)
+
+
+def _split_cols(y, layout, nred, esize, lanes, nan, threads):
+    """``parallel_dim_reduction`` when the split falls on dim 1 of the 2-D loop and columns
+    are not rounded to 128 bytes: each thread's loop sees only its columns."""
+    cols = y.shape[1]
+    nt = min(threads, cols)
+    chunk = -(-cols // nt)
+    parts = [loop2d(y[:, b:min(cols, b + chunk)], esize, lanes, nan)
+             for b in range(0, cols, chunk)]
+    return np.concatenate(parts, axis=0)
+
+
+def cascade_sum(a, dims, keepdim, nan=False):
+    """``torch.sum(a, dims, keepdim)`` (``nansum`` with ``nan``) for float32/float64 arrays,
+    added in torch's order. ``dims`` is the sorted tuple of reduced dims (all when empty)."""
+    shape = a.shape
+    if not dims:
+        dims = tuple(range(a.ndim))
+    out_shape = tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim else \
+        tuple(n for d, n in enumerate(shape) if d not in dims)
+    if a.size == 0 or any(s < 0 for s in a.strides):
+        if a.size == 0:
+            return np.zeros(out_shape, a.dtype)
+        a = np.ascontiguousarray(a)
+    esize = a.itemsize
+    lanes = _LANES[a.dtype]
+    layout = reduce_layout(shape, a.strides, dims)
+    if not layout:
+        layout = [(1, esize, 0, True)]
+    nred = sum(1 for d in layout if d[3])
+    threads = _threads[0]
+    y = _view(a, layout, 1)
+    if nred == 0:
+        r = y + np.zeros((), a.dtype)
+        if nan:
+            r = np.where(np.isnan(r), np.zeros((), a.dtype), r)
+    else:
+        y = _pad2(y)
+        big = a.size >= GRAIN and threads > 1
+        if big and nred == len(layout):
+            r = _two_pass(y, esize, lanes, nan, threads)
+        elif big and nred == 1 and len(layout) > 1 and split_dim(layout, nred, threads) == 1 \
+                and layout[1][1] != esize:
+            r = _split_cols(y, layout, nred, esize, lanes, nan, threads)
+        else:
+            r = _serial(y, nred, esize, lanes, nan)
+    out = np.zeros(out_shape, a.dtype)
+    if out.size:
+        kept = [d for d in layout if not d[3]]
+        elem = np.lib.stride_tricks.as_strided(
+            out, shape=[d[0] for d in kept], strides=[d[2] * a.itemsize for d in kept])
+        elem[...] = r
+    return out
+
+
+def split_dim(layout, nred, threads):
+    """``find_split_dim``: the outermost kept dim with at least ``threads`` entries, else
+    the largest kept one."""
+    best = len(layout) - 1
+    for d in range(len(layout) - 1, nred - 1, -1):
+        if layout[d][0] >= threads:
+            return d
+        if layout[d][0] > layout[best][0]:
+            best = d
+    return best

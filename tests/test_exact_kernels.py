@@ -1,0 +1,120 @@
+"""Float kernels bit for bit: ember's results must equal torch 2.13 CPU's to the last bit.
+
+Each case runs the same op on the same data (contiguous, transposed and strided views) in
+both libraries and compares the raw bits. Sizes cross torch's thresholds: vector width, the
+cascade's block sizes, and the 32768-element grain where work is split between threads.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from ember._ops import _exact
+from tests.helpers import ember, torch
+
+DTYPES = (np.float32, np.float64)
+
+
+@pytest.fixture(autouse=True)
+def _same_threads():
+    """Both libraries split reductions by the same thread count."""
+    saved = torch.get_num_threads()
+    torch.set_num_threads(_exact.get_num_threads())
+    yield
+    torch.set_num_threads(saved)
+
+
+def data(shape, dt, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * np.exp(rng.uniform(-4, 4, shape))).astype(dt)
+
+
+def bits_equal(t, e):
+    a, b = t.detach().numpy(), e.detach().numpy()
+    assert a.shape == b.shape and a.dtype == b.dtype
+    ai = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+    bi = np.ascontiguousarray(b).reshape(-1).view(np.uint8)
+    if not np.array_equal(ai, bi):
+        bad = np.flatnonzero(a.reshape(-1) != b.reshape(-1))
+        raise AssertionError(f"{bad.size} of {a.size} differ, e.g. {a.reshape(-1)[bad[:3]]} "
+                             f"vs {b.reshape(-1)[bad[:3]]}")
+
+
+VIEWS = {
+    "contiguous": lambda lib, t: t,
+    "transposed": lambda lib, t: t.permute(*range(t.dim() - 1, -1, -1)),
+    "strided": lambda lib, t: t[..., ::2],
+    "sliced": lambda lib, t: t[1:],
+}
+
+
+def both(arr, view, fn):
+    tt = VIEWS[view](torch, torch.tensor(arr))
+    te = VIEWS[view](ember, ember.tensor(arr))
+    return fn(torch, tt), fn(ember, te)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("n", [1, 3, 7, 8, 9, 15, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257,
+                               1000, 4097, 32767, 32768, 32769, 70001, 600001])
+def test_full_sum_and_mean(dt, n):
+    a = data(n, dt, n)
+    for fn in (lambda lib, t: t.sum(), lambda lib, t: t.mean(), lambda lib, t: t.nansum()):
+        bits_equal(*both(a, "contiguous", fn))
+
+
+SHAPES = [(3, 5), (7, 9), (16, 33), (33, 16), (100, 40), (257, 129), (5, 17, 9), (8, 8, 8),
+          (3, 200, 7), (2, 3, 4, 5), (40000, 3), (3, 40000), (6000, 7, 5), (130, 300, 3)]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_sum_mean_every_dim_combination(dt, shape, view):
+    a = data(shape, dt)
+    nd = len(shape)
+    for r in range(1, nd + 1):
+        for dims in itertools.combinations(range(nd), r):
+            for keep, name in itertools.product((False, True), ("sum", "mean")):
+                bits_equal(*both(a, view, lambda lib, t, d=dims, k=keep, f=name:
+                                 getattr(t, f)(d, keepdim=k)))
+    bits_equal(*both(a, view, lambda lib, t: t.sum()))
+    bits_equal(*both(a, view, lambda lib, t: t.mean()))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_nansum_skips_nan_in_torch_order(dt):
+    a = data((300, 70), dt)
+    a[3, 4] = np.nan
+    a[7, :] = np.nan
+    a[:, 9] = np.nan
+    for view in VIEWS:
+        for dims in (None, 0, 1):
+            bits_equal(*both(a, view, lambda lib, t, dims=dims: lib.nansum(t, dims)))
+
+
+def test_signed_zero_and_specials():
+    a = np.array([-0.0, -0.0, -0.0], np.float32)
+    bits_equal(*both(a, "contiguous", lambda lib, t: t.sum()))
+    b = np.array([np.inf, -np.inf, 1.0, np.nan, 2.0] * 5, np.float32)
+    for fn in (lambda lib, t: t.sum(), lambda lib, t: t.nansum(), lambda lib, t: t.mean()):
+        bits_equal(*both(b, "contiguous", fn))
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_other_thread_counts(threads):
+    saved = _exact.get_num_threads()
+    _exact.set_num_threads(threads)
+    torch.set_num_threads(threads)
+    try:
+        for shape in [(70001,), (40000, 3), (3, 40000), (130, 300, 3)]:
+            a = data(shape, np.float32)
+            for view in VIEWS:
+                for d in range(len(shape)):
+                    bits_equal(*both(a, view, lambda lib, t, d=d: t.sum(d)))
+                bits_equal(*both(a, view, lambda lib, t: t.sum()))
+    finally:
+        _exact.set_num_threads(saved)
