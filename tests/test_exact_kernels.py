@@ -118,3 +118,38 @@ def test_other_thread_counts(threads):
                 bits_equal(*both(a, view, lambda lib, t: t.sum()))
     finally:
         _exact.set_num_threads(saved)
+
+
+def unit_data(shape, dt, seed=0):
+    """Factors near 1, so that long products stay finite and every rounding shows."""
+    rng = np.random.default_rng(seed)
+    return (1 + rng.standard_normal(shape) * 0.05).astype(dt)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(5,), (31,), (32,), (33,), (100,), (1000,), (40000,),
+                                   (70001,), (7, 9), (33, 40), (64, 70), (5, 17, 9),
+                                   (3, 200, 7), (40000, 3), (300, 130)], ids=str)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_prod(dt, shape, view):
+    if view == "sliced" and shape[0] < 2:
+        return
+    a = unit_data(shape, dt)
+    bits_equal(*both(a, view, lambda lib, t: t.prod()))
+    for d in range(len(shape)):
+        bits_equal(*both(a, view, lambda lib, t, d=d: t.prod(d)))
+        bits_equal(*both(a, view, lambda lib, t, d=d: t.prod(d, keepdim=True)))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(1,), (9,), (1000,), (7, 9), (40, 33), (5, 17, 9)], ids=str)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_cumsum_cumprod(dt, shape, view):
+    if view == "sliced" and shape[0] < 2:
+        return
+    a, u = data(shape, dt), unit_data(shape, dt)
+    for d in range(len(shape)):
+        bits_equal(*both(a, view, lambda lib, t, d=d: t.cumsum(d)))
+        bits_equal(*both(u, view, lambda lib, t, d=d: t.cumprod(d)))
+    big = np.array([1e8, 1.0, -1e8], dt)
+    bits_equal(*both(big, "contiguous", lambda lib, t: t.cumsum(0)))

@@ -66,6 +66,21 @@ exact_dtype = frozenset(_LANES)     # the dtypes the emulated kernels cover
 
 # ----------------------------------------------------------------------------- sequential sums
 
+def seqprod(a):
+    """``(a[0] * a[1]) * …`` along axis 0 (1 when empty)."""
+    n = a.shape[0]
+    if n <= 4:
+        acc = np.ones(a.shape[1:], a.dtype)
+        for i in range(n):
+            acc = acc * a[i]
+        return acc
+    if a[0].size <= 1:
+        return np.multiply.accumulate(a, axis=0)[-1]
+    if not _outer_axis0(a):
+        a = np.ascontiguousarray(a)
+    return np.multiply.reduce(a, axis=0)
+
+
 def seqsum(a, start=None):
     """``((start + a[0]) + a[1]) + …`` along axis 0 (``start`` +0 when None)."""
     n = a.shape[0]
@@ -378,3 +393,72 @@ def split_dim(layout, nred, threads):
         if layout[d][0] > layout[best][0]:
             best = d
     return best
+
+
+# ----------------------------------------------------------------------------- products
+
+def _prod_factors(y, esize, lanes):
+    """The factors one loop call multiplies into each output, in order, along axis 0.
+
+    ``binary_kernel_reduce_vec``: a contiguous row of at least four vectors is multiplied
+    in four vector accumulators, folded ``(a0*a1)*(a2*a3)`` and then lane by lane; the rest
+    of the row, and every other layout, multiplies in element by element."""
+    w = 4 * lanes
+    s0 = y.shape[0]
+    if y.strides[0] != esize or s0 < w:
+        return y
+    cnt = s0 // w
+    acc = seqprod(y[:cnt * w].reshape((cnt, 4, lanes) + y.shape[1:]))
+    acc = (acc[0] * acc[1]) * (acc[2] * acc[3])
+    b = acc[0]
+    for k in range(1, lanes):
+        b = b * acc[k]
+    return np.concatenate([b[None], y[cnt * w:]], axis=0)
+
+
+def _prod_seq(f, nred):
+    """Factors (nf, d1, …) to one sequence per output: factors fastest, then d1, d2 …"""
+    k = nred
+    seq = np.transpose(f, tuple(range(k - 1, -1, -1)) + tuple(range(k, f.ndim)))
+    return seq.reshape((-1,) + f.shape[k:])
+
+
+def reduce_prod(a, dims, keepdim):
+    """``torch.prod`` over ``dims`` (all when empty) for float32/float64, in torch's order."""
+    if not dims:
+        dims = tuple(range(a.ndim))
+    out_shape = tuple(1 if d in dims else n for d, n in enumerate(a.shape)) if keepdim else \
+        tuple(n for d, n in enumerate(a.shape) if d not in dims)
+    if a.size == 0:
+        return np.ones(out_shape, a.dtype)
+    if any(s < 0 for s in a.strides):
+        a = np.ascontiguousarray(a)
+    esize, lanes = a.itemsize, _LANES[a.dtype]
+    layout = reduce_layout(a.shape, a.strides, dims) or [(1, esize, 0, True)]
+    nred = sum(1 for d in layout if d[3])
+    y = _pad2(_view(a, layout, 1))
+    threads = _threads[0]
+    if nred == 0:
+        r = y.reshape([d[0] for d in layout]) * np.ones((), a.dtype)
+    elif a.size >= GRAIN and threads > 1 and nred == len(layout):
+        numel = y.size
+        nt = 1 if numel <= GRAIN else min(threads, -(-numel // GRAIN))
+        chunk = -(-numel // nt)
+        buf = np.ones(threads, a.dtype)
+        for t in range(nt):
+            b, e = t * chunk, min(numel, (t + 1) * chunk)
+            seq = []
+            for vals, s0, s1 in _calls(y.shape, b, e):
+                idx = (slice(vals[0], vals[0] + s0), slice(vals[1], vals[1] + s1)) + vals[2:]
+                f = _prod_factors(_pad2(y[idx]), esize, lanes)
+                seq.append(_prod_seq(f, 2).reshape(-1))
+            buf[t] = seqprod(np.concatenate(seq))
+        r = seqprod(buf)
+    else:
+        r = seqprod(_prod_seq(_prod_factors(y, esize, lanes), nred))
+    out = np.ones(out_shape, a.dtype)
+    if out.size:
+        kept = [d for d in layout if not d[3]]
+        elem = _ast(out, shape=[d[0] for d in kept], strides=[d[2] * esize for d in kept])
+        elem[...] = r
+    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
-from ._exact import cascade_sum, exact_dtype
+from ._exact import cascade_sum, exact_dtype, reduce_prod
 from .registry import NONE, expose, op, run
 from .search import _return_type
 from .util import norm_dim, norm_dims
@@ -208,6 +208,8 @@ def _cast(a, dtype):
     self=lambda grad, self, result: _prod_back_all(grad, self, result))
 def _prod_all(self, dtype=None):
     a = _cast(self, dtype)
+    if a.dtype in exact_dtype:
+        return reduce_prod(a, (), False)
     return xp.prod(a, dtype=_sum_dtype(a, dtype))
 
 
@@ -218,6 +220,8 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.ndim == 0:
         return a.astype(_sum_dtype(a, dtype))
+    if a.dtype in exact_dtype:
+        return reduce_prod(a, (dim,), keepdim)
     return xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
 
 
@@ -573,7 +577,14 @@ def _cum_dtype(a, dtype):
     self=lambda grad, dim: _rev_cumsum(grad, dim))
 def _cumsum(self, dim, dtype=None):
     a = self.astype(_cum_dtype(self, dtype))
-    return a.copy() if a.ndim == 0 else xp.cumsum(a, axis=dim)
+    if a.ndim == 0:
+        return a.copy()
+    acc = _CUM_ACC.get(a.dtype)
+    return xp.cumsum(a, axis=dim, dtype=acc).astype(a.dtype, copy=False)
+
+
+# torch's cumulative kernels accumulate in at::acc_type<T, /*is_cuda=*/false>
+_CUM_ACC = {xp.dtype(xp.float16): xp.float32, xp.dtype(xp.float32): xp.float64}
 
 
 def _cumprod_zeros_back(grad, self, dim):
@@ -604,7 +615,10 @@ def _cumprod_back(grad, self, dim, result):
     self=lambda grad, self, dim, result: _cumprod_back(grad, self, dim, result))
 def _cumprod(self, dim, dtype=None):
     a = self.astype(_cum_dtype(self, dtype))
-    return a.copy() if a.ndim == 0 else xp.cumprod(a, axis=dim)
+    if a.ndim == 0:
+        return a.copy()
+    acc = _CUM_ACC.get(a.dtype)
+    return xp.cumprod(a, axis=dim, dtype=acc).astype(a.dtype, copy=False)
 
 
 def _cum(d, input, dim, dtype, out):
