@@ -16,13 +16,13 @@ what torch's scalar accumulators do.
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
 
 GRAIN = 32768
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
-_ast = np.lib.stride_tricks.as_strided
 
 
 def _default_threads() -> int:
@@ -147,6 +147,14 @@ def _inner_vec(x, lanes):
     n = x.shape[0]
     vs = n // lanes
     cols = x.shape[1:]
+    if vs < 4:
+        # row_sum of fewer than four vectors: one accumulator adds them in turn; then the
+        # scalar tail, then the lanes, in one sequential sum
+        v = x[:lanes]
+        for i in range(1, vs):
+            v = v + x[i * lanes:(i + 1) * lanes]
+        seq = np.concatenate([x[vs * lanes:], v], axis=0)
+        return np.add.accumulate(seq, axis=0)[-1] + np.zeros((), x.dtype)
     v = row_sum(x[:vs * lanes].reshape((vs, lanes) + cols))
     acc = seqsum(x[vs * lanes:])
     for k in range(lanes):
@@ -196,17 +204,21 @@ def loop2d(y, esize, lanes, ignore_nan=False):
 
 # ----------------------------------------------------------------------------- the iterator
 
-def reduce_layout(shape, strides, dims):
-    """TensorIterator's dims for a reduction of an array (``strides`` in bytes) over ``dims``:
-    a list of (size, input stride, output stride, reduced), fastest first, coalesced."""
+@functools.lru_cache(maxsize=512)
+def reduce_plan(shape, strides, dims):
+    """TensorIterator's dims for a reduction of an array (``strides`` in bytes) over ``dims``.
+
+    Returns ``(layout, order, sizes)``: ``layout`` lists (size, input stride, output stride,
+    reduced) per iterator dim, fastest first, after reordering and coalescing; the input as
+    ``a.transpose(order).reshape(sizes)`` is that iterator's view (axis 0 fastest)."""
     red = set(dims)
     out_st, acc = {}, 1
     for d in range(len(shape) - 1, -1, -1):
         if d not in red:
             out_st[d] = acc
             acc *= shape[d]
-    dl = [(shape[d], strides[d], 0 if d in red else out_st[d], d in red)
-          for d in range(len(shape)) if shape[d] != 1]
+    keep = [d for d in range(len(shape)) if shape[d] != 1]
+    dl = [(shape[d], strides[d], 0 if d in red else out_st[d], d in red) for d in keep]
     perm = list(range(len(dl) - 1, -1, -1))
 
     def swap(a, b):
@@ -233,22 +245,55 @@ def reduce_layout(shape, strides, dims):
                 d1 = d0
             elif c < 0:
                 break
-    it = [list(dl[p]) for p in perm]
-    merged = []
-    for d in it:
+    merged, members = [], []
+    for p in perm:
+        d = list(dl[p])
         if merged:
-            p = merged[-1]
-            if p[0] * p[1] == d[1] and p[0] * p[2] == d[2]:
-                p[0] *= d[0]
+            q = merged[-1]
+            if q[0] * q[1] == d[1] and q[0] * q[2] == d[2]:
+                q[0] *= d[0]
+                members[-1].append(keep[p])
                 continue
         merged.append(d)
-    return [tuple(d) for d in merged]
+        members.append([keep[p]])
+    order = [m for grp in members for m in reversed(grp)]
+    order += [d for d in range(len(shape)) if shape[d] == 1]
+    layout = tuple(tuple(d) for d in merged)
+    return layout, tuple(order), tuple(d[0] for d in layout)
 
 
-def _view(a, layout, which):
-    shape = [d[0] for d in layout]
-    strides = [d[which] for d in layout]
-    return _ast(a, shape=shape, strides=strides, writeable=False)
+def reduce_layout(shape, strides, dims):
+    """The iterator dims of :func:`reduce_plan` alone."""
+    return list(reduce_plan(tuple(shape), tuple(strides), tuple(dims))[0])
+
+
+@functools.lru_cache(maxsize=512)
+def _plan(shape, strides, dims, keepdim):
+    if not dims:
+        dims = tuple(range(len(shape)))
+    out_shape = tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim else \
+        tuple(n for d, n in enumerate(shape) if d not in dims)
+    layout, order, sizes = reduce_plan(shape, strides, dims)
+    if not layout:
+        layout, order, sizes = ((1, 0, 0, True),), tuple(range(len(shape))), (1,)
+    return list(layout), order, sizes, out_shape, sum(1 for d in layout if d[3])
+
+
+def _prepare(a, dims, keepdim):
+    """(iterator layout, the input as the iterator's view or None when empty, the output
+    shape, the number of reduced iterator dims)."""
+    if min(a.strides, default=0) < 0:
+        a = np.ascontiguousarray(a)
+    layout, order, sizes, out_shape, nred = _plan(a.shape, a.strides, tuple(dims), keepdim)
+    if a.size == 0:
+        return layout, None, out_shape, nred
+    return layout, a.transpose(order).reshape(sizes), out_shape, nred
+
+
+def _to_out(r, out_shape):
+    """The result over the kept iterator dims (reverse logical order) as a fresh array."""
+    r = np.transpose(r).reshape(out_shape)
+    return r if r.flags.c_contiguous else r.copy()
 
 
 def _pad2(y):
@@ -343,23 +388,12 @@ def _split_cols(y, layout, nred, esize, lanes, nan, threads):
 def cascade_sum(a, dims, keepdim, nan=False):
     """``torch.sum(a, dims, keepdim)`` (``nansum`` with ``nan``) for float32/float64 arrays,
     added in torch's order. ``dims`` is the sorted tuple of reduced dims (all when empty)."""
-    shape = a.shape
-    if not dims:
-        dims = tuple(range(a.ndim))
-    out_shape = tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim else \
-        tuple(n for d, n in enumerate(shape) if d not in dims)
-    if a.size == 0 or any(s < 0 for s in a.strides):
-        if a.size == 0:
-            return np.zeros(out_shape, a.dtype)
-        a = np.ascontiguousarray(a)
+    layout, y, out_shape, nred = _prepare(a, dims, keepdim)
+    if y is None:
+        return np.zeros(out_shape, a.dtype)
     esize = a.itemsize
     lanes = _LANES[a.dtype]
-    layout = reduce_layout(shape, a.strides, dims)
-    if not layout:
-        layout = [(1, esize, 0, True)]
-    nred = sum(1 for d in layout if d[3])
     threads = _threads[0]
-    y = _view(a, layout, 1)
     if nred == 0:
         r = y + np.zeros((), a.dtype)
         if nan:
@@ -374,13 +408,7 @@ def cascade_sum(a, dims, keepdim, nan=False):
             r = _split_cols(y, layout, nred, esize, lanes, nan, threads)
         else:
             r = _serial(y, nred, esize, lanes, nan)
-    out = np.zeros(out_shape, a.dtype)
-    if out.size:
-        kept = [d for d in layout if not d[3]]
-        elem = np.lib.stride_tricks.as_strided(
-            out, shape=[d[0] for d in kept], strides=[d[2] * a.itemsize for d in kept])
-        elem[...] = r
-    return out
+    return _to_out(r, out_shape)
 
 
 def split_dim(layout, nred, threads):
@@ -425,18 +453,11 @@ def _prod_seq(f, nred):
 
 def reduce_prod(a, dims, keepdim):
     """``torch.prod`` over ``dims`` (all when empty) for float32/float64, in torch's order."""
-    if not dims:
-        dims = tuple(range(a.ndim))
-    out_shape = tuple(1 if d in dims else n for d, n in enumerate(a.shape)) if keepdim else \
-        tuple(n for d, n in enumerate(a.shape) if d not in dims)
-    if a.size == 0:
+    layout, y, out_shape, nred = _prepare(a, dims, keepdim)
+    if y is None:
         return np.ones(out_shape, a.dtype)
-    if any(s < 0 for s in a.strides):
-        a = np.ascontiguousarray(a)
     esize, lanes = a.itemsize, _LANES[a.dtype]
-    layout = reduce_layout(a.shape, a.strides, dims) or [(1, esize, 0, True)]
-    nred = sum(1 for d in layout if d[3])
-    y = _pad2(_view(a, layout, 1))
+    y = _pad2(y)
     threads = _threads[0]
     if nred == 0:
         r = y.reshape([d[0] for d in layout]) * np.ones((), a.dtype)
@@ -456,9 +477,4 @@ def reduce_prod(a, dims, keepdim):
         r = seqprod(buf)
     else:
         r = seqprod(_prod_seq(_prod_factors(y, esize, lanes), nred))
-    out = np.ones(out_shape, a.dtype)
-    if out.size:
-        kept = [d for d in layout if not d[3]]
-        elem = _ast(out, shape=[d[0] for d in kept], strides=[d[2] * esize for d in kept])
-        elem[...] = r
-    return out
+    return _to_out(r, out_shape)
