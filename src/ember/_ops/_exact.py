@@ -478,3 +478,52 @@ def reduce_prod(a, dims, keepdim):
     else:
         r = seqprod(_prod_seq(_prod_factors(y, esize, lanes), nred))
     return _to_out(r, out_shape)
+
+
+# ----------------------------------------------------------------------------- variance
+
+def welford(a, dims, correction, take_sqrt, keepdim):
+    """``WelfordOps`` over ``dims`` in double: (var or std, mean) as ``a``'s dtype, each
+    output's elements taken in the iterator's order (one output's elements are never split
+    between threads: torch splits the outputs)."""
+    layout, y, out_shape, nred = _prepare(a, dims, keepdim)
+    k = max(nred, 1)
+    seq = np.transpose(y, tuple(range(k - 1, -1, -1)) + tuple(range(k, y.ndim)))
+    seq = seq.reshape((-1,) + y.shape[k:]).astype(np.float64)
+    mean = np.zeros(seq.shape[1:])
+    m2 = np.zeros(seq.shape[1:])
+    for i in range(seq.shape[0]):
+        x = seq[i]
+        delta = x - mean
+        mean = mean + delta / float(i + 1)
+        m2 = m2 + delta * (x - mean)
+    n = float(seq.shape[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / np.float64(n - correction if n > correction else 0.0)
+        if take_sqrt:
+            var = np.sqrt(var)
+    return _to_out(var.astype(a.dtype), out_shape), _to_out(mean.astype(a.dtype), out_shape)
+
+
+
+def var_all(a, mean, correction, take_sqrt):
+    """``std_var_all_cpu``: the squared deviations from ``mean`` (torch's float mean) added
+    in double, in memory order, one run per thread."""
+    if min(a.strides, default=0) < 0:
+        a = np.ascontiguousarray(a)
+    layout, y, _, _ = _prepare(a, tuple(range(a.ndim)), False)
+    flat = y.reshape(-1) if y.ndim <= 1 else np.transpose(y).reshape(-1)
+    dx = flat.astype(np.float64) - float(mean)
+    sq = dx * dx
+    numel = sq.size
+    threads = _threads[0]
+    nt = 1 if numel <= GRAIN or threads == 1 else min(threads, -(-numel // GRAIN))
+    chunk = -(-numel // nt)
+    total = 0.0
+    for t in range(nt):
+        part = sq[t * chunk:(t + 1) * chunk]
+        if part.size:
+            total = total + float(np.add.accumulate(part)[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = np.float64(total) / np.float64(max(0.0, numel - correction))
+        return np.sqrt(var) if take_sqrt else var

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
+from . import _exact
 from ._exact import cascade_sum, exact_dtype, reduce_prod
 from .registry import NONE, expose, op, run
 from .search import _return_type
@@ -270,14 +271,50 @@ def _dof_warn(fname, input, dims, correction):
                       UserWarning, stacklevel=3)
 
 
-def _var_kernel(self, dim, correction, keepdim):
+def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False):
+    """var (std with ``take_sqrt``) over ``dim``; with ``with_mean`` the pair (that, mean)."""
     with xp.errstate(invalid="ignore", divide="ignore"):
         if self.ndim == 0:
-            return xp.asarray(xp.nan if correction else 0.0, self.dtype) + self * 0
+            r = xp.asarray(xp.nan if correction else 0.0, self.dtype) + self * 0
+            return (r, self.copy()) if with_mean else r
         if self.size == 0 or _numel([self.shape[d] for d in dim]) == 0:
             shape = [1 if d in dim else s for d, s in enumerate(self.shape)] if keepdim else \
                 [s for d, s in enumerate(self.shape) if d not in dim]
-            return xp.full(shape, xp.nan, self.dtype)
+            r = xp.full(shape, xp.nan, self.dtype)
+            return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
+        if self.dtype in exact_dtype:
+            return _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean)
+        r = _var_numpy(self, dim, correction, keepdim)
+        r = xp.sqrt(r) if take_sqrt else r
+        return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
+
+
+# Welford steps one element at a time for every output at once: past this many elements
+# per output, a two-pass double computation stands in (within an ulp)
+_WELFORD_MAX = 8192
+
+
+def _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean):
+    """torch's CPU var/std: ``std_var_all_cpu`` for one output (squared deviations from
+    the float mean, in double), ``WelfordOps`` in double over dims."""
+    n = _numel([self.shape[d] for d in dim])
+    full = n == self.size
+    if full and not with_mean:
+        r = _exact.var_all(self, _fmean(self, dim, False, None), correction, take_sqrt)
+        r = xp.asarray(r).astype(self.dtype)
+        return r.reshape([1] * self.ndim) if keepdim else r
+    small = not full or self.size < _exact.GRAIN or _exact.get_num_threads() == 1
+    if n <= _WELFORD_MAX and small:
+        r, m = _exact.welford(self, dim, correction, take_sqrt, keepdim)
+        return (r, m) if with_mean else r
+    a = self.astype(xp.float64)
+    r = _var_numpy(a, dim, correction, keepdim)
+    r = (xp.sqrt(r) if take_sqrt else r).astype(self.dtype)
+    return (r, xp.mean(a, axis=dim, keepdims=keepdim).astype(self.dtype)) if with_mean else r
+
+
+def _var_numpy(self, dim, correction, keepdim):
+    with xp.errstate(invalid="ignore", divide="ignore"):
         n = _numel([self.shape[d] for d in dim])
         mean = xp.mean(self, axis=dim, keepdims=True)
         dev = self - mean
@@ -329,7 +366,7 @@ def _var(self, dim, correction, keepdim, full):
     self=lambda grad, self, result, dim, correction, keepdim, full:
         _std_back(grad, self, result, dim, correction, keepdim, full))
 def _std(self, dim, correction, keepdim, full):
-    return xp.sqrt(_var_kernel(self, dim, correction, keepdim))
+    return _var_kernel(self, dim, correction, keepdim, take_sqrt=True)
 
 
 def _mean_kernel(self, dim, keepdim):
@@ -344,7 +381,7 @@ def _mean_kernel(self, dim, keepdim):
         _var_back(grads[0], self, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _var_mean(self, dim, correction, keepdim, full):
-    return _var_kernel(self, dim, correction, keepdim), _mean_kernel(self, dim, keepdim)
+    return _var_kernel(self, dim, correction, keepdim, with_mean=True)
 
 
 @op("StdMeanBackward0", name="std_mean_", method=False, function=False, promote=NONE,
@@ -352,8 +389,7 @@ def _var_mean(self, dim, correction, keepdim, full):
         _std_back(grads[0], self, result, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _std_mean(self, dim, correction, keepdim, full):
-    return (xp.sqrt(_var_kernel(self, dim, correction, keepdim)),
-            _mean_kernel(self, dim, keepdim))
+    return _var_kernel(self, dim, correction, keepdim, take_sqrt=True, with_mean=True)
 
 
 def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
