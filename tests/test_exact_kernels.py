@@ -176,3 +176,17 @@ def test_var_std_welford(dt, shape, view):
             rt, re_ = both(a, view, fn)
             bits_equal(rt[0], re_[0])
             bits_equal(rt[1], re_[1])
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(5,), (8,), (17,), (1000,), (70001,), (7, 9), (100, 40),
+                                   (5, 17, 9), (40000, 3)], ids=str)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_vector_norm(dt, shape, view):
+    a = data(shape, dt)
+    nd = len(shape)
+    dims = [None] + [c for r in range(1, nd + 1) for c in itertools.combinations(range(nd), r)]
+    for p, d in itertools.product((2, 1, float("inf"), 0), dims):
+        bits_equal(*both(a, view, lambda lib, t, p=p, d=d: lib.linalg.vector_norm(t, p, d)))
+    bits_equal(*both(a, view, lambda lib, t: t.norm()))
+    bits_equal(*both(a, view, lambda lib, t: t.norm(dim=-1)))

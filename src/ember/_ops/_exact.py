@@ -527,3 +527,97 @@ def var_all(a, mean, correction, take_sqrt):
     with np.errstate(divide="ignore", invalid="ignore"):
         var = np.float64(total) / np.float64(max(0.0, numel - correction))
         return np.sqrt(var) if take_sqrt else var
+
+
+# ----------------------------------------------------------------------------- norms
+
+def fma(a, b, c):
+    """``a * b + c`` rounded once (the compiler contracts some of torch's scalar loops).
+
+    float32: the product is exact in double and the sum is rounded twice only when the
+    double result lies exactly halfway between two floats, which is corrected from the
+    sum's exact error. float64: Dekker's error-free product and sum."""
+    if a.dtype == np.float32:
+        p = a.astype(np.float64) * b
+        s = p + c
+        r = s.astype(np.float32)
+        half = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+        if half.any():
+            bb = s - p
+            err = (p - (s - bb)) + (c - bb)
+            nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
+            r = np.where(half & (err != 0), nudged.astype(np.float32), r)
+        return r
+    p = a * b
+    sp = 134217729.0
+    ah = a * sp
+    ah = ah - (ah - a)
+    al = a - ah
+    bh = b * sp
+    bh = bh - (bh - b)
+    bl = b - bh
+    pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    se = (p - (s - bb)) + (c - bb)
+    return s + (se + pe)
+
+
+def _sequence(y, nred):
+    """Each output's reduced elements in the iterator's order, along axis 0."""
+    k = max(nred, 1)
+    seq = np.transpose(y, tuple(range(k - 1, -1, -1)) + tuple(range(k, y.ndim)))
+    return seq.reshape((-1,) + y.shape[k:])
+
+
+def _binary_reduce(seq, step, combine_zero=True):
+    """``binary_kernel_reduce`` with an additive accumulator from 0: one run per output,
+    or, for a single output of 32768 elements or more, one run per thread then combined."""
+    n = seq.shape[0]
+    threads = _threads[0]
+    terms = step(seq)
+    if seq[0].size == 1 and n >= GRAIN and threads > 1:
+        nt = min(threads, -(-n // GRAIN))
+        chunk = -(-n // nt)
+        total = np.zeros(seq.shape[1:], seq.dtype)
+        for t in range(nt):
+            total = total + seqsum(terms[t * chunk:(t + 1) * chunk])
+        return total
+    return seqsum(terms)
+
+
+def vector_norm(a, p, dims, keepdim):
+    """``norm_stub`` for p = 1, 2 or another finite p > 0 on float32/float64: torch's
+    vectorised sum of squares over a contiguous last dim (p = 2), else a float accumulator
+    per output in the iterator's order."""
+    layout, y, out_shape, nred = _prepare(a, dims, keepdim)
+    if y is None:
+        return np.zeros(out_shape, a.dtype)
+    lanes = _LANES[a.dtype]
+    if p == 2 and nred == 1 and y.strides[0] == a.itemsize:
+        n0 = y.shape[0]
+        vs = n0 // lanes
+        v = y[:vs * lanes].reshape((vs, lanes) + y.shape[1:])
+        acc = seqsum(v * v)
+        b = acc[0]
+        for k in range(1, lanes):
+            b = b + acc[k]
+        # the compiled tail: a block of four multiply-then-adds, the rest fused
+        plain = vs * lanes + (4 if n0 - vs * lanes >= 4 else 0)
+        for i in range(vs * lanes, n0):
+            b = b + y[i] * y[i] if i < plain else fma(y[i], y[i], b)
+        return _to_out(np.sqrt(b), out_shape)
+    seq = _sequence(y, nred)
+    if p == 2:
+        r = np.sqrt(_binary_reduce(seq, lambda s: s * s))
+    elif p == 1:
+        r = _binary_reduce(seq, np.abs)
+    else:
+        pf = a.dtype.type(p)
+        # powf is (almost always) pow in double rounded once; an array exponent keeps
+        # NumPy off its sqrt/square shortcuts
+        r = _binary_reduce(seq, lambda s: np.power(
+            np.abs(s).astype(np.float64), np.full(s.shape, float(pf))).astype(a.dtype))
+        with np.errstate(all="ignore"):
+            r = np.power(r, a.dtype.type(1) / pf)
+    return _to_out(r, out_shape)

@@ -477,8 +477,11 @@ def _norm_back(grad, self, result, ord, dim, keepdim):
 def _vector_norm(self, ord, dim, keepdim, dtype):
     a = _cast(self, dtype)
     ax = dim if a.ndim else None
-    a = xp.abs(a)
     p = float(ord)
+    if a.dtype in exact_dtype and a.ndim and (p in (1.0, 2.0) or 0 < p < float("inf")):
+        with xp.errstate(over="ignore", invalid="ignore"):
+            return _exact.vector_norm(a, p, dim or tuple(range(a.ndim)), keepdim)
+    a = xp.abs(a)
     with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if p == float("inf"):
             out = xp.max(a, axis=ax, keepdims=keepdim)
