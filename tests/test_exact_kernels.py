@@ -33,12 +33,16 @@ def data(shape, dt, seed=0):
 
 
 def bits_equal(t, e):
+    """Same shape, dtype and bits (a nan matches any nan: its sign and payload are not
+    part of a result torch defines)."""
     a, b = t.detach().numpy(), e.detach().numpy()
     assert a.shape == b.shape and a.dtype == b.dtype
-    ai = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
-    bi = np.ascontiguousarray(b).reshape(-1).view(np.uint8)
+    a, b = np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1)
+    nan = np.isnan(a) if a.dtype.kind == "f" else np.zeros(a.shape, bool)
+    assert np.array_equal(nan, np.isnan(b) if b.dtype.kind == "f" else nan)
+    ai, bi = a[~nan].view(np.uint8), b[~nan].view(np.uint8)
     if not np.array_equal(ai, bi):
-        bad = np.flatnonzero(a.reshape(-1) != b.reshape(-1))
+        bad = np.flatnonzero((a != b) & ~nan)
         raise AssertionError(f"{bad.size} of {a.size} differ, e.g. {a.reshape(-1)[bad[:3]]} "
                              f"vs {b.reshape(-1)[bad[:3]]}")
 
@@ -190,3 +194,23 @@ def test_vector_norm(dt, shape, view):
         bits_equal(*both(a, view, lambda lib, t, p=p, d=d: lib.linalg.vector_norm(t, p, d)))
     bits_equal(*both(a, view, lambda lib, t: t.norm()))
     bits_equal(*both(a, view, lambda lib, t: t.norm(dim=-1)))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int64"])
+def test_linspace_all_lengths(dt):
+    for n in list(range(0, 70)) + [100, 1000, 4097, 40000, 100003]:
+        for a, b in ((-3.7, 11.3), (0, 1), (5, -20), (1e6, -2.5)):
+            if dt == "int64" and not float(a).is_integer():
+                continue
+            t = torch.linspace(a, b, n, dtype=getattr(torch, dt))
+            e = ember.linspace(a, b, n, dtype=getattr(ember, dt))
+            bits_equal(t, e)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_pow_scalar_special_exponents(dt):
+    x = data(1000, dt)
+    x[:6] = [0.0, -0.0, np.inf, -np.inf, np.nan, -2.0]
+    for e in (2, 3, -0.5, -1, -2, 2.0, -1.0):     # 0.5 is sqrt: see docs/differences.md
+        bits_equal(*both(x, "contiguous", lambda lib, t, e=e: t ** e))
+        bits_equal(*both(x, "contiguous", lambda lib, t, e=e: lib.pow(t, e)))
