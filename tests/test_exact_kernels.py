@@ -214,3 +214,17 @@ def test_pow_scalar_special_exponents(dt):
     for e in (2, 3, -0.5, -1, -2, 2.0, -1.0):     # 0.5 is sqrt: see docs/differences.md
         bits_equal(*both(x, "contiguous", lambda lib, t, e=e: t ** e))
         bits_equal(*both(x, "contiguous", lambda lib, t, e=e: lib.pow(t, e)))
+
+
+@pytest.mark.parametrize("shape", [(8,), (16,), (17,), (33,), (1000,), (40001,), (7, 9),
+                                   (100, 37), (5, 17, 9), (300, 300)], ids=str)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_sigmoid_silu_float32(shape, view):
+    """Sleef's expf in the vectors, glibc's in the scalar tail and on strided rows."""
+    if view == "sliced" and shape[0] < 2:
+        return
+    a = data(shape, np.float32)
+    special = [0.0, -0.0, np.inf, -np.inf, np.nan, 88.7, -104.5, 1e-30]
+    a.reshape(-1)[:8] = special[:min(8, a.size)]
+    bits_equal(*both(a, view, lambda lib, t: t.sigmoid()))
+    bits_equal(*both(a, view, lambda lib, t: lib.nn.functional.silu(t)))
