@@ -113,7 +113,17 @@ def table() -> str:
                      f"{yes if sup and name in tested else '-'} | "
                      f"{yes if sup and name in graded else '-'} |")
     lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines) + "".join("\n" + b + "\n" for b in _kept_sections())
+
+
+def _kept_sections() -> list[str]:
+    """Sections other tools write into docs/parity.md between ``<!-- NAME:begin -->`` and
+    ``<!-- NAME:end -->`` markers: kept as they are, after the generated table."""
+    import re
+    path = ROOT / "docs" / "parity.md"
+    text = path.read_text() if path.exists() else ""
+    return [m.group(0) for m in re.finditer(r"<!-- ([\w-]+):begin -->.*?<!-- \1:end -->",
+                                            text, flags=re.S)]
 
 
 def untested_supported() -> list[str]:

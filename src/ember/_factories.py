@@ -474,7 +474,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     """``steps`` evenly spaced values from ``start`` to ``end``, as torch's kernel makes them.
 
     The first half is filled forward from ``start``, the second back from ``end``, in the
-    output dtype's own arithmetic (double steps for integers), vectorized like torch's.
+    output dtype's own arithmetic (double steps for integers), one element at a time as
+    torch's kernel does (its multiply-adds fused).
     """
     start, end = _num(start), _num(end)
     if steps < 0:
@@ -498,27 +499,21 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     acc = np.float64 if integral else npdt.type
     st = acc(npdt.type(start)) if integral else acc(start)
     en = acc(npdt.type(end)) if integral else acc(end)
-    step = (en - st) / acc(steps - 1)
+    with np.errstate(over="ignore"):
+        step = (en - st) / acc(steps - 1)
     half = steps // 2
 
     fused = npdt != np.float16     # c10::Half arithmetic is not contracted into FMAs
 
-    def formula(i):
-        i = i.astype(acc)
-        rest = acc(steps - 1) - i
+    def formula(idx):
+        i = idx.astype(acc)
+        rest = (steps - 1 - idx).astype(acc)     # counted in int64, then converted
         if fused:
             return np.where(i < half, _fma(step, i, st), _fma(-step, rest, en))
         return np.where(i < half, st + step * i, en - step * rest)
 
-    def scalar(i):
-        return _to_dtype(formula(i), npdt)
-
-    def vector(base_i, lane):
-        base = _to_dtype(formula(base_i), npdt)                # arange(T base, step_t step)
-        lane = lane.astype(acc)
-        return _to_dtype(base.astype(acc) + lane * step, npdt)
     with np.errstate(over="ignore", invalid="ignore"):
-        arr = _vec_fill(steps, npdt, scalar, vector)
+        arr = _to_dtype(formula(np.arange(steps)), npdt)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from .._device import xp
 from .._tensor import Tensor
+from . import _sleef
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
 from .util import norm_dim
@@ -448,6 +449,8 @@ def _silu_grad(grad, self):
 @op("SiluBackward0", name="silu", method=False, function=False, self=_silu_grad)
 def silu(self):
     """``x * sigmoid(x)``."""
+    if self.dtype == xp.float32:
+        return _sleef.silu(self)
     with np.errstate(over="ignore"):
         return self / (1 + xp.exp(-self))
 

@@ -339,7 +339,22 @@ def _pow_scalar(self, exponent):
     if self.dtype == xp.bool_:   # bool ** bool: NumPy has no bool power
         return xp.power(self.astype(xp.int8), exponent.astype(xp.int8)).astype(xp.bool_)
     with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if self.dtype.kind == "f" and xp.ndim(exponent) == 0:
+            special = _POW_SPECIAL.get(float(exponent))
+            if special is not None:
+                return special(self)
         return xp.power(self, exponent)
+
+
+# torch's pow_tensor_scalar_kernel: these exponents are other kernels, in float arithmetic
+_POW_SPECIAL = {
+    0.5: xp.sqrt,
+    -0.5: lambda b: xp.reciprocal(xp.sqrt(b)),
+    -1.0: xp.reciprocal,
+    2.0: lambda b: b * b,
+    3.0: lambda b: b * b * b,
+    -2.0: lambda b: xp.reciprocal(b * b),
+}
 
 
 def _pow_exp(grad, self, exponent, result):

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
+from . import _exact
+from ._exact import cascade_sum, exact_dtype, reduce_prod
 from .registry import NONE, expose, op, run
 from .search import _return_type
 from .util import norm_dim, norm_dims
@@ -37,6 +39,8 @@ def _sum_dtype(self, dtype):
     self=lambda grad, self_shape: grad.expand(self_shape))
 def _sum_all(self, dtype=None):
     a = _cast(self, dtype)
+    if a.dtype in exact_dtype:
+        return cascade_sum(a, (), False)
     return xp.sum(a, dtype=_sum_dtype(a, dtype))
 
 
@@ -44,7 +48,20 @@ def _sum_all(self, dtype=None):
     self=lambda grad, self_shape, dim, keepdim: _expand_back(grad, self_shape, dim, keepdim))
 def _sum_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
+    if a.dtype in exact_dtype and a.ndim:
+        return cascade_sum(a, dim, keepdim)
     return xp.add.reduce(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
+
+
+def _fmean(a, dim, keepdim, dtype):
+    """torch's CPU mean: the sum in torch's order, then divided by the count."""
+    a = _cast(a, dtype)
+    if a.dtype not in exact_dtype:
+        return xp.mean(a, axis=dim, keepdims=keepdim)
+    if a.ndim == 0:
+        return a + xp.zeros((), a.dtype)
+    dims = dim or tuple(range(a.ndim))
+    return cascade_sum(a, dims, keepdim) / a.dtype.type(_numel([a.shape[d] for d in dims]))
 
 
 def _reduce_dims(input, dim):
@@ -85,7 +102,7 @@ def _mean_check(input, dtype):
     self=lambda grad, self_shape: grad.expand(self_shape) / max(1, _numel(self_shape)))
 def _mean_all(self, dtype=None):
     with xp.errstate(invalid="ignore", divide="ignore"):
-        return xp.mean(self, dtype=None if dtype is None else dtype.np)
+        return _fmean(self, (), False, dtype)
 
 
 def _numel(shape):
@@ -100,8 +117,7 @@ def _numel(shape):
         _expand_back(grad, self_shape, dim, keepdim) / _numel([self_shape[d] for d in dim]))
 def _mean_dim(self, dim, keepdim=False, dtype=None):
     with xp.errstate(invalid="ignore", divide="ignore"):
-        return xp.mean(self, axis=dim, keepdims=keepdim, dtype=None if dtype is None else
-                       dtype.np)
+        return _fmean(self, dim, keepdim, dtype)
 
 
 @expose
@@ -193,6 +209,8 @@ def _cast(a, dtype):
     self=lambda grad, self, result: _prod_back_all(grad, self, result))
 def _prod_all(self, dtype=None):
     a = _cast(self, dtype)
+    if a.dtype in exact_dtype:
+        return reduce_prod(a, (), False)
     return xp.prod(a, dtype=_sum_dtype(a, dtype))
 
 
@@ -203,6 +221,8 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.ndim == 0:
         return a.astype(_sum_dtype(a, dtype))
+    if a.dtype in exact_dtype:
+        return reduce_prod(a, (dim,), keepdim)
     return xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
 
 
@@ -251,14 +271,50 @@ def _dof_warn(fname, input, dims, correction):
                       UserWarning, stacklevel=3)
 
 
-def _var_kernel(self, dim, correction, keepdim):
+def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False):
+    """var (std with ``take_sqrt``) over ``dim``; with ``with_mean`` the pair (that, mean)."""
     with xp.errstate(invalid="ignore", divide="ignore"):
         if self.ndim == 0:
-            return xp.asarray(xp.nan if correction else 0.0, self.dtype) + self * 0
+            r = xp.asarray(xp.nan if correction else 0.0, self.dtype) + self * 0
+            return (r, self.copy()) if with_mean else r
         if self.size == 0 or _numel([self.shape[d] for d in dim]) == 0:
             shape = [1 if d in dim else s for d, s in enumerate(self.shape)] if keepdim else \
                 [s for d, s in enumerate(self.shape) if d not in dim]
-            return xp.full(shape, xp.nan, self.dtype)
+            r = xp.full(shape, xp.nan, self.dtype)
+            return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
+        if self.dtype in exact_dtype:
+            return _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean)
+        r = _var_numpy(self, dim, correction, keepdim)
+        r = xp.sqrt(r) if take_sqrt else r
+        return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
+
+
+# Welford steps one element at a time for every output at once: past this many elements
+# per output, a two-pass double computation stands in (within an ulp)
+_WELFORD_MAX = 8192
+
+
+def _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean):
+    """torch's CPU var/std: ``std_var_all_cpu`` for one output (squared deviations from
+    the float mean, in double), ``WelfordOps`` in double over dims."""
+    n = _numel([self.shape[d] for d in dim])
+    full = n == self.size
+    if full and not with_mean:
+        r = _exact.var_all(self, _fmean(self, dim, False, None), correction, take_sqrt)
+        r = xp.asarray(r).astype(self.dtype)
+        return r.reshape([1] * self.ndim) if keepdim else r
+    small = not full or self.size < _exact.GRAIN or _exact.get_num_threads() == 1
+    if n <= _WELFORD_MAX and small:
+        r, m = _exact.welford(self, dim, correction, take_sqrt, keepdim)
+        return (r, m) if with_mean else r
+    a = self.astype(xp.float64)
+    r = _var_numpy(a, dim, correction, keepdim)
+    r = (xp.sqrt(r) if take_sqrt else r).astype(self.dtype)
+    return (r, xp.mean(a, axis=dim, keepdims=keepdim).astype(self.dtype)) if with_mean else r
+
+
+def _var_numpy(self, dim, correction, keepdim):
+    with xp.errstate(invalid="ignore", divide="ignore"):
         n = _numel([self.shape[d] for d in dim])
         mean = xp.mean(self, axis=dim, keepdims=True)
         dev = self - mean
@@ -310,7 +366,7 @@ def _var(self, dim, correction, keepdim, full):
     self=lambda grad, self, result, dim, correction, keepdim, full:
         _std_back(grad, self, result, dim, correction, keepdim, full))
 def _std(self, dim, correction, keepdim, full):
-    return xp.sqrt(_var_kernel(self, dim, correction, keepdim))
+    return _var_kernel(self, dim, correction, keepdim, take_sqrt=True)
 
 
 def _mean_kernel(self, dim, keepdim):
@@ -325,7 +381,7 @@ def _mean_kernel(self, dim, keepdim):
         _var_back(grads[0], self, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _var_mean(self, dim, correction, keepdim, full):
-    return _var_kernel(self, dim, correction, keepdim), _mean_kernel(self, dim, keepdim)
+    return _var_kernel(self, dim, correction, keepdim, with_mean=True)
 
 
 @op("StdMeanBackward0", name="std_mean_", method=False, function=False, promote=NONE,
@@ -333,8 +389,7 @@ def _var_mean(self, dim, correction, keepdim, full):
         _std_back(grads[0], self, result, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _std_mean(self, dim, correction, keepdim, full):
-    return (xp.sqrt(_var_kernel(self, dim, correction, keepdim)),
-            _mean_kernel(self, dim, keepdim))
+    return _var_kernel(self, dim, correction, keepdim, take_sqrt=True, with_mean=True)
 
 
 def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
@@ -422,8 +477,11 @@ def _norm_back(grad, self, result, ord, dim, keepdim):
 def _vector_norm(self, ord, dim, keepdim, dtype):
     a = _cast(self, dtype)
     ax = dim if a.ndim else None
-    a = xp.abs(a)
     p = float(ord)
+    if a.dtype in exact_dtype and a.ndim and (p in (1.0, 2.0) or 0 < p < float("inf")):
+        with xp.errstate(over="ignore", invalid="ignore"):
+            return _exact.vector_norm(a, p, dim or tuple(range(a.ndim)), keepdim)
+    a = xp.abs(a)
     with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if p == float("inf"):
             out = xp.max(a, axis=ax, keepdims=keepdim)
@@ -558,7 +616,14 @@ def _cum_dtype(a, dtype):
     self=lambda grad, dim: _rev_cumsum(grad, dim))
 def _cumsum(self, dim, dtype=None):
     a = self.astype(_cum_dtype(self, dtype))
-    return a.copy() if a.ndim == 0 else xp.cumsum(a, axis=dim)
+    if a.ndim == 0:
+        return a.copy()
+    acc = _CUM_ACC.get(a.dtype)
+    return xp.cumsum(a, axis=dim, dtype=acc).astype(a.dtype, copy=False)
+
+
+# torch's cumulative kernels accumulate in at::acc_type<T, /*is_cuda=*/false>
+_CUM_ACC = {xp.dtype(xp.float16): xp.float32, xp.dtype(xp.float32): xp.float64}
 
 
 def _cumprod_zeros_back(grad, self, dim):
@@ -589,7 +654,10 @@ def _cumprod_back(grad, self, dim, result):
     self=lambda grad, self, dim, result: _cumprod_back(grad, self, dim, result))
 def _cumprod(self, dim, dtype=None):
     a = self.astype(_cum_dtype(self, dtype))
-    return a.copy() if a.ndim == 0 else xp.cumprod(a, axis=dim)
+    if a.ndim == 0:
+        return a.copy()
+    acc = _CUM_ACC.get(a.dtype)
+    return xp.cumprod(a, axis=dim, dtype=acc).astype(a.dtype, copy=False)
 
 
 def _cum(d, input, dim, dtype, out):
@@ -774,6 +842,8 @@ def _nansum(self, dim, keepdim, dtype):
     if a.ndim == 0:
         return xp.nan_to_num(a, nan=0.0) if a.dtype.kind == "f" else a.astype(
             _sum_dtype(a, dtype))
+    if a.dtype in exact_dtype:
+        return cascade_sum(a, dim, keepdim, nan=True)
     return xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
 
 

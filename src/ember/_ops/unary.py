@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from .._device import xp
+from . import _sleef
 from .registry import FLOAT, NONE, OPS, expose, op
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
@@ -352,6 +353,8 @@ def rad2deg(self):
     self=lambda grad, result: grad * (result * (1 - result)))
 def sigmoid(self):
     """Logistic sigmoid ``1 / (1 + exp(-x))``."""
+    if self.dtype == xp.float32:
+        return _sleef.sigmoid(self)
     with xp.errstate(over="ignore"):
         out = xp.exp(-xp.abs(self))
         return xp.where(self >= 0, 1 / (1 + out), out / (1 + out)).astype(out.dtype)

@@ -1,0 +1,623 @@
+"""torch's CPU reduction order, reproduced with NumPy so that sums round as torch's do.
+
+torch reduces through a TensorIterator: the dims are reordered (reduced dims first, then by
+input stride), adjacent dims are coalesced, and a 2-D loop runs over the first two dims while
+the outer ones are iterated one by one, each call adding its partial results into the output.
+Floating sums (``SumKernel.cpp``, ``cascade_sum``) use a four-level cascade with 4-way
+interleaved accumulators and, on a contiguous row, ``Vectorized<T>`` lanes (AVX2 here: 8
+floats, 4 doubles); products (``Reduce.h``, ``binary_kernel_reduce_vec``) use four vector
+accumulators. Inputs of 32768 elements or more are split between threads as
+``TensorIteratorReduce.cpp`` does (``set_num_threads`` says how many torch would use).
+
+Every helper reduces along axis 0 of an array whose other axes are independent columns; a
+NumPy reduction over an axis that is not the innermost in memory runs sequentially, which is
+what torch's scalar accumulators do.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+
+GRAIN = 32768
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+
+
+def _default_threads() -> int:
+    env = os.environ.get("OMP_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        cores, cur = set(), {}
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                k = k.strip()
+                if k in ("physical id", "core id"):
+                    cur[k] = v.strip()
+                elif not k and cur:
+                    cores.add((cur.get("physical id"), cur.get("core id")))
+                    cur = {}
+        if cur:
+            cores.add((cur.get("physical id"), cur.get("core id")))
+        if len(cores) > 0 and all(c != (None, None) for c in cores):
+            return min(len(cores), os.cpu_count() or len(cores))
+    except OSError:
+        pass
+    return os.cpu_count() or 1
+
+
+_threads = [_default_threads()]
+
+
+def get_num_threads() -> int:
+    """The intra-op thread count torch would use (its reductions split work by it)."""
+    return _threads[0]
+
+
+def set_num_threads(n: int) -> None:
+    _threads[0] = max(1, int(n))
+
+
+exact_dtype = frozenset(_LANES)     # the dtypes the emulated kernels cover
+
+
+# ----------------------------------------------------------------------------- sequential sums
+
+def seqprod(a):
+    """``(a[0] * a[1]) * …`` along axis 0 (1 when empty)."""
+    n = a.shape[0]
+    if n <= 4:
+        acc = np.ones(a.shape[1:], a.dtype)
+        for i in range(n):
+            acc = acc * a[i]
+        return acc
+    if a[0].size <= 1:
+        return np.multiply.accumulate(a, axis=0)[-1]
+    if not _outer_axis0(a):
+        a = np.ascontiguousarray(a)
+    return np.multiply.reduce(a, axis=0)
+
+
+def seqsum(a, start=None):
+    """``((start + a[0]) + a[1]) + …`` along axis 0 (``start`` +0 when None)."""
+    n = a.shape[0]
+    if n == 0:
+        z = np.zeros(a.shape[1:], a.dtype)
+        return z if start is None else start + z
+    if n <= 4:
+        acc = a[0] + np.zeros((), a.dtype) if start is None else start + a[0]
+        for i in range(1, n):
+            acc = acc + a[i]
+        return acc
+    if a[0].size <= 1:
+        r = np.add.accumulate(a, axis=0)[-1]
+        return r + np.zeros((), a.dtype) if start is None else start + r
+    if not _outer_axis0(a):
+        a = np.ascontiguousarray(a)
+    r = np.add.reduce(a, axis=0)
+    return r + np.zeros((), a.dtype) if start is None else start + r
+
+
+def _outer_axis0(a) -> bool:
+    """True when axis 0 is not the innermost in memory (NumPy then adds sequentially)."""
+    s0 = abs(a.strides[0])
+    return any(abs(st) < s0 and n > 1 for st, n in zip(a.strides[1:], a.shape[1:]))
+
+
+def cascade(x):
+    """SumKernel's ``multi_row_sum``: the four-level cascade over axis 0, per column."""
+    n = x.shape[0]
+    cols = x.shape[1:]
+    p = max(4, ((n - 1).bit_length() if n > 2 else 1) // 4)
+    s = 1 << p
+    nb = n // s
+    tail = seqsum(x[nb * s:])
+    if nb == 0:
+        return tail
+    lv = seqsum(_blocks(x[:nb * s], s, cols))
+    rest = []
+    for _ in range(2):
+        g = lv.shape[0] // s
+        rest.append(seqsum(lv[g * s:]))
+        lv = seqsum(_blocks(lv[:g * s], s, cols)) if g else lv[:0]
+    return ((tail + rest[0]) + rest[1]) + seqsum(lv)
+
+
+def _blocks(x, s, cols):
+    """``x`` (n·s, *cols) as (s, n, *cols): axis 0 runs within each block of ``s`` items."""
+    return np.moveaxis(x.reshape((x.shape[0] // s, s) + cols), 1, 0)
+
+
+def row_sum(x):
+    """SumKernel's ``row_sum``: four interleaved cascades, the leftovers, then p0+p1+p2+p3."""
+    n = x.shape[0]
+    m = n // 4
+    part = cascade(x[:m * 4].reshape((m, 4) + x.shape[1:]))
+    p0 = part[0]
+    for i in range(m * 4, n):
+        p0 = p0 + x[i]
+    return ((p0 + part[1]) + part[2]) + part[3]
+
+
+def _inner_vec(x, lanes):
+    """``vectorized_inner_sum``: rows contiguous along axis 0 (the reduced one)."""
+    n = x.shape[0]
+    vs = n // lanes
+    cols = x.shape[1:]
+    if vs < 4:
+        # row_sum of fewer than four vectors: one accumulator adds them in turn; then the
+        # scalar tail, then the lanes, in one sequential sum
+        v = x[:lanes]
+        for i in range(1, vs):
+            v = v + x[i * lanes:(i + 1) * lanes]
+        seq = np.concatenate([x[vs * lanes:], v], axis=0)
+        return np.add.accumulate(seq, axis=0)[-1] + np.zeros((), x.dtype)
+    v = row_sum(x[:vs * lanes].reshape((vs, lanes) + cols))
+    acc = seqsum(x[vs * lanes:])
+    for k in range(lanes):
+        acc = acc + v[k]
+    return acc
+
+
+def _col_blocks(x, width, fn):
+    """Apply ``fn`` to the columns (axis 1) in blocks of ``width``, concatenated back."""
+    n1 = x.shape[1]
+    nb = n1 // width
+    if nb == 0:
+        return None, 0
+    blk = x[:, :nb * width].reshape((x.shape[0], nb, width) + x.shape[2:])
+    return fn(blk).reshape((nb * width,) + x.shape[2:]), nb * width
+
+
+def loop2d(y, esize, lanes, ignore_nan=False):
+    """The 2-D loop of ``cascade_sum`` on ``y`` (size0, size1, *outer): dim 0 is reduced.
+
+    Returns the partial stored for each (dim-1 index, outer index)."""
+    s0, s1 = y.shape[:2]
+    st0, st1 = y.strides[:2]
+    if ignore_nan:
+        y = np.where(np.isnan(y), np.zeros((), y.dtype), y)
+    if lanes and st0 == esize and s0 >= lanes:
+        return _inner_vec(y, lanes)
+    if lanes and st1 == esize and s1 >= lanes:
+        w = 4 * lanes
+        head, j = _col_blocks(y, w, cascade)
+        parts = [] if head is None else [head]
+        if j + lanes <= s1:
+            mid, k = _col_blocks(y[:, j:], lanes, row_sum)
+            parts.append(mid)
+            j += k
+        if j < s1:
+            parts.append(row_sum(y[:, j:]))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=0)
+    if st0 < st1:
+        return row_sum(y)
+    head, j = _col_blocks(y, 4, cascade)
+    if j == s1:
+        return head
+    tail = row_sum(y[:, j:])
+    return tail if head is None else np.concatenate([head, tail], axis=0)
+
+
+# ----------------------------------------------------------------------------- the iterator
+
+@functools.lru_cache(maxsize=512)
+def reduce_plan(shape, strides, dims):
+    """TensorIterator's dims for a reduction of an array (``strides`` in bytes) over ``dims``.
+
+    Returns ``(layout, order, sizes)``: ``layout`` lists (size, input stride, output stride,
+    reduced) per iterator dim, fastest first, after reordering and coalescing; the input as
+    ``a.transpose(order).reshape(sizes)`` is that iterator's view (axis 0 fastest)."""
+    red = set(dims)
+    out_st, acc = {}, 1
+    for d in range(len(shape) - 1, -1, -1):
+        if d not in red:
+            out_st[d] = acc
+            acc *= shape[d]
+    keep = [d for d in range(len(shape)) if shape[d] != 1]
+    dl = [(shape[d], strides[d], 0 if d in red else out_st[d], d in red) for d in keep]
+    perm = list(range(len(dl) - 1, -1, -1))
+
+    def swap(a, b):
+        (na, ia, oa, _), (nb, ib, ob, _) = dl[a], dl[b]
+        if (oa == 0) != (ob == 0):
+            return 1 if ob == 0 else -1
+        for sa, sb in ((oa, ob), (ia, ib)):
+            if sa == 0 or sb == 0:
+                continue
+            if sa < sb:
+                return -1
+            if sa > sb:
+                return 1
+            if na > nb:
+                return 1
+        return 0
+
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    merged, members = [], []
+    for p in perm:
+        d = list(dl[p])
+        if merged:
+            q = merged[-1]
+            if q[0] * q[1] == d[1] and q[0] * q[2] == d[2]:
+                q[0] *= d[0]
+                members[-1].append(keep[p])
+                continue
+        merged.append(d)
+        members.append([keep[p]])
+    order = [m for grp in members for m in reversed(grp)]
+    order += [d for d in range(len(shape)) if shape[d] == 1]
+    layout = tuple(tuple(d) for d in merged)
+    return layout, tuple(order), tuple(d[0] for d in layout)
+
+
+def reduce_layout(shape, strides, dims):
+    """The iterator dims of :func:`reduce_plan` alone."""
+    return list(reduce_plan(tuple(shape), tuple(strides), tuple(dims))[0])
+
+
+@functools.lru_cache(maxsize=512)
+def _plan(shape, strides, dims, keepdim):
+    if not dims:
+        dims = tuple(range(len(shape)))
+    out_shape = tuple(1 if d in dims else n for d, n in enumerate(shape)) if keepdim else \
+        tuple(n for d, n in enumerate(shape) if d not in dims)
+    layout, order, sizes = reduce_plan(shape, strides, dims)
+    if not layout:
+        layout, order, sizes = ((1, 0, 0, True),), tuple(range(len(shape))), (1,)
+    return list(layout), order, sizes, out_shape, sum(1 for d in layout if d[3])
+
+
+def _prepare(a, dims, keepdim):
+    """(iterator layout, the input as the iterator's view or None when empty, the output
+    shape, the number of reduced iterator dims)."""
+    if min(a.strides, default=0) < 0:
+        a = np.ascontiguousarray(a)
+    layout, order, sizes, out_shape, nred = _plan(a.shape, a.strides, tuple(dims), keepdim)
+    if a.size == 0:
+        return layout, None, out_shape, nred
+    return layout, a.transpose(order).reshape(sizes), out_shape, nred
+
+
+def _to_out(r, out_shape):
+    """The result over the kept iterator dims (reverse logical order) as a fresh array."""
+    r = np.transpose(r).reshape(out_shape)
+    return r if r.flags.c_contiguous else r.copy()
+
+
+def _pad2(y):
+    while y.ndim < 2:
+        y = y.reshape(y.shape + (1,))
+    return y
+
+
+def _serial(y, nred, esize, lanes, nan):
+    """All loop calls over the full range: partials per (dim1, outer…), then the sequential
+    accumulation over the reduced dims beyond dim 0 (dim 1 fastest)."""
+    part = loop2d(y, esize, lanes, nan)
+    if nred <= 1:
+        return part
+    k = nred - 1
+    red_shape = part.shape[:k]
+    rest = part.shape[k:]
+    seq = np.transpose(part, tuple(range(k - 1, -1, -1)) + tuple(range(k, part.ndim)))
+    return seqsum(seq.reshape((_prod(red_shape),) + rest))
+
+
+def _prod(xs):
+    r = 1
+    for x in xs:
+        r *= x
+    return r
+
+
+def _calls(shape, begin, end):
+    """``serial_for_each``'s loop calls over [begin, end): (start index, step0, step1)."""
+    vals = []
+    rem = begin
+    for n in shape:
+        vals.append(rem % n)
+        rem //= n
+    off = begin
+    out = []
+    while off < end:
+        s0 = min(shape[0] - vals[0], end - off)
+        s1 = 1
+        if s0 == shape[0] and len(shape) > 1:
+            s1 = min(shape[1] - vals[1], (end - off) // shape[0])
+        out.append((tuple(vals), s0, s1))
+        off += s0 * s1
+        i, over = (1, s1) if s1 != 1 else (0, s0)
+        while i < len(shape) and over > 0:
+            v = vals[i] + over
+            if v >= shape[i]:
+                over, v = 1, v - shape[i]
+            else:
+                over = 0
+            vals[i] = v
+            i += 1
+    return out
+
+
+def _two_pass(y, esize, lanes, nan, threads):
+    """A full reduction split between threads: each sums its share of the flat range into
+    its own slot, then the slots are summed as a tensor of ``threads`` elements."""
+    numel = y.size
+    nt = min(threads, -(-numel // GRAIN))
+    if numel <= GRAIN:
+        nt = 1
+    chunk = -(-numel // nt)
+    buf = np.zeros(threads, y.dtype)
+    shape = y.shape
+    for t in range(nt):
+        b, e = t * chunk, min(numel, (t + 1) * chunk)
+        if b >= e:
+            continue
+        seq = []
+        for vals, s0, s1 in _calls(shape, b, e):
+            idx = (slice(vals[0], vals[0] + s0), slice(vals[1], vals[1] + s1)) + vals[2:] \
+                if len(shape) > 1 else (slice(vals[0], vals[0] + s0),)
+            blk = _pad2(y[idx])
+            seq.append(loop2d(blk, esize, lanes, nan).reshape(-1))
+        buf[t] = seqsum(np.concatenate(seq))
+    return cascade_sum(buf, (0,), False, nan)
+
+
+def _split_cols(y, layout, nred, esize, lanes, nan, threads):
+    """``parallel_dim_reduction`` when the split falls on dim 1 of the 2-D loop and columns
+    are not rounded to 128 bytes: each thread's loop sees only its columns."""
+    cols = y.shape[1]
+    nt = min(threads, cols)
+    chunk = -(-cols // nt)
+    parts = [loop2d(y[:, b:min(cols, b + chunk)], esize, lanes, nan)
+             for b in range(0, cols, chunk)]
+    return np.concatenate(parts, axis=0)
+
+
+def cascade_sum(a, dims, keepdim, nan=False):
+    """``torch.sum(a, dims, keepdim)`` (``nansum`` with ``nan``) for float32/float64 arrays,
+    added in torch's order. ``dims`` is the sorted tuple of reduced dims (all when empty)."""
+    layout, y, out_shape, nred = _prepare(a, dims, keepdim)
+    if y is None:
+        return np.zeros(out_shape, a.dtype)
+    esize = a.itemsize
+    lanes = _LANES[a.dtype]
+    threads = _threads[0]
+    if nred == 0:
+        r = y + np.zeros((), a.dtype)
+        if nan:
+            r = np.where(np.isnan(r), np.zeros((), a.dtype), r)
+    else:
+        y = _pad2(y)
+        big = a.size >= GRAIN and threads > 1
+        if big and nred == len(layout):
+            r = _two_pass(y, esize, lanes, nan, threads)
+        elif big and nred == 1 and len(layout) > 1 and split_dim(layout, nred, threads) == 1 \
+                and layout[1][1] != esize:
+            r = _split_cols(y, layout, nred, esize, lanes, nan, threads)
+        else:
+            r = _serial(y, nred, esize, lanes, nan)
+    return _to_out(r, out_shape)
+
+
+def split_dim(layout, nred, threads):
+    """``find_split_dim``: the outermost kept dim with at least ``threads`` entries, else
+    the largest kept one."""
+    best = len(layout) - 1
+    for d in range(len(layout) - 1, nred - 1, -1):
+        if layout[d][0] >= threads:
+            return d
+        if layout[d][0] > layout[best][0]:
+            best = d
+    return best
+
+
+# ----------------------------------------------------------------------------- products
+
+def _prod_factors(y, esize, lanes):
+    """The factors one loop call multiplies into each output, in order, along axis 0.
+
+    ``binary_kernel_reduce_vec``: a contiguous row of at least four vectors is multiplied
+    in four vector accumulators, folded ``(a0*a1)*(a2*a3)`` and then lane by lane; the rest
+    of the row, and every other layout, multiplies in element by element."""
+    w = 4 * lanes
+    s0 = y.shape[0]
+    if y.strides[0] != esize or s0 < w:
+        return y
+    cnt = s0 // w
+    acc = seqprod(y[:cnt * w].reshape((cnt, 4, lanes) + y.shape[1:]))
+    acc = (acc[0] * acc[1]) * (acc[2] * acc[3])
+    b = acc[0]
+    for k in range(1, lanes):
+        b = b * acc[k]
+    return np.concatenate([b[None], y[cnt * w:]], axis=0)
+
+
+def _prod_seq(f, nred):
+    """Factors (nf, d1, …) to one sequence per output: factors fastest, then d1, d2 …"""
+    k = nred
+    seq = np.transpose(f, tuple(range(k - 1, -1, -1)) + tuple(range(k, f.ndim)))
+    return seq.reshape((-1,) + f.shape[k:])
+
+
+def reduce_prod(a, dims, keepdim):
+    """``torch.prod`` over ``dims`` (all when empty) for float32/float64, in torch's order."""
+    layout, y, out_shape, nred = _prepare(a, dims, keepdim)
+    if y is None:
+        return np.ones(out_shape, a.dtype)
+    esize, lanes = a.itemsize, _LANES[a.dtype]
+    y = _pad2(y)
+    threads = _threads[0]
+    if nred == 0:
+        r = y.reshape([d[0] for d in layout]) * np.ones((), a.dtype)
+    elif a.size >= GRAIN and threads > 1 and nred == len(layout):
+        numel = y.size
+        nt = 1 if numel <= GRAIN else min(threads, -(-numel // GRAIN))
+        chunk = -(-numel // nt)
+        buf = np.ones(threads, a.dtype)
+        for t in range(nt):
+            b, e = t * chunk, min(numel, (t + 1) * chunk)
+            seq = []
+            for vals, s0, s1 in _calls(y.shape, b, e):
+                idx = (slice(vals[0], vals[0] + s0), slice(vals[1], vals[1] + s1)) + vals[2:]
+                f = _prod_factors(_pad2(y[idx]), esize, lanes)
+                seq.append(_prod_seq(f, 2).reshape(-1))
+            buf[t] = seqprod(np.concatenate(seq))
+        r = seqprod(buf)
+    else:
+        r = seqprod(_prod_seq(_prod_factors(y, esize, lanes), nred))
+    return _to_out(r, out_shape)
+
+
+# ----------------------------------------------------------------------------- variance
+
+def welford(a, dims, correction, take_sqrt, keepdim):
+    """``WelfordOps`` over ``dims`` in double: (var or std, mean) as ``a``'s dtype, each
+    output's elements taken in the iterator's order (one output's elements are never split
+    between threads: torch splits the outputs)."""
+    layout, y, out_shape, nred = _prepare(a, dims, keepdim)
+    k = max(nred, 1)
+    seq = np.transpose(y, tuple(range(k - 1, -1, -1)) + tuple(range(k, y.ndim)))
+    seq = seq.reshape((-1,) + y.shape[k:]).astype(np.float64)
+    mean = np.zeros(seq.shape[1:])
+    m2 = np.zeros(seq.shape[1:])
+    for i in range(seq.shape[0]):
+        x = seq[i]
+        delta = x - mean
+        mean = mean + delta / float(i + 1)
+        m2 = m2 + delta * (x - mean)
+    n = float(seq.shape[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / np.float64(n - correction if n > correction else 0.0)
+        if take_sqrt:
+            var = np.sqrt(var)
+    return _to_out(var.astype(a.dtype), out_shape), _to_out(mean.astype(a.dtype), out_shape)
+
+
+
+def var_all(a, mean, correction, take_sqrt):
+    """``std_var_all_cpu``: the squared deviations from ``mean`` (torch's float mean) added
+    in double, in memory order, one run per thread."""
+    if min(a.strides, default=0) < 0:
+        a = np.ascontiguousarray(a)
+    layout, y, _, _ = _prepare(a, tuple(range(a.ndim)), False)
+    flat = y.reshape(-1) if y.ndim <= 1 else np.transpose(y).reshape(-1)
+    dx = flat.astype(np.float64) - float(mean)
+    sq = dx * dx
+    numel = sq.size
+    threads = _threads[0]
+    nt = 1 if numel <= GRAIN or threads == 1 else min(threads, -(-numel // GRAIN))
+    chunk = -(-numel // nt)
+    total = 0.0
+    for t in range(nt):
+        part = sq[t * chunk:(t + 1) * chunk]
+        if part.size:
+            total = total + float(np.add.accumulate(part)[-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = np.float64(total) / np.float64(max(0.0, numel - correction))
+        return np.sqrt(var) if take_sqrt else var
+
+
+# ----------------------------------------------------------------------------- norms
+
+def fma(a, b, c):
+    """``a * b + c`` rounded once (the compiler contracts some of torch's scalar loops).
+
+    float32: the product is exact in double and the sum is rounded twice only when the
+    double result lies exactly halfway between two floats, which is corrected from the
+    sum's exact error. float64: Dekker's error-free product and sum."""
+    if a.dtype == np.float32:
+        p = a.astype(np.float64) * b
+        s = p + c
+        r = s.astype(np.float32)
+        half = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+        if half.any():
+            bb = s - p
+            err = (p - (s - bb)) + (c - bb)
+            nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
+            r = np.where(half & (err != 0), nudged.astype(np.float32), r)
+        return r
+    p = a * b
+    sp = 134217729.0
+    ah = a * sp
+    ah = ah - (ah - a)
+    al = a - ah
+    bh = b * sp
+    bh = bh - (bh - b)
+    bl = b - bh
+    pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    bb = s - p
+    se = (p - (s - bb)) + (c - bb)
+    return s + (se + pe)
+
+
+def _sequence(y, nred):
+    """Each output's reduced elements in the iterator's order, along axis 0."""
+    k = max(nred, 1)
+    seq = np.transpose(y, tuple(range(k - 1, -1, -1)) + tuple(range(k, y.ndim)))
+    return seq.reshape((-1,) + y.shape[k:])
+
+
+def _binary_reduce(seq, step, combine_zero=True):
+    """``binary_kernel_reduce`` with an additive accumulator from 0: one run per output,
+    or, for a single output of 32768 elements or more, one run per thread then combined."""
+    n = seq.shape[0]
+    threads = _threads[0]
+    terms = step(seq)
+    if seq[0].size == 1 and n >= GRAIN and threads > 1:
+        nt = min(threads, -(-n // GRAIN))
+        chunk = -(-n // nt)
+        total = np.zeros(seq.shape[1:], seq.dtype)
+        for t in range(nt):
+            total = total + seqsum(terms[t * chunk:(t + 1) * chunk])
+        return total
+    return seqsum(terms)
+
+
+def vector_norm(a, p, dims, keepdim):
+    """``norm_stub`` for p = 1, 2 or another finite p > 0 on float32/float64: torch's
+    vectorised sum of squares over a contiguous last dim (p = 2), else a float accumulator
+    per output in the iterator's order."""
+    layout, y, out_shape, nred = _prepare(a, dims, keepdim)
+    if y is None:
+        return np.zeros(out_shape, a.dtype)
+    lanes = _LANES[a.dtype]
+    if p == 2 and nred == 1 and y.strides[0] == a.itemsize:
+        n0 = y.shape[0]
+        vs = n0 // lanes
+        v = y[:vs * lanes].reshape((vs, lanes) + y.shape[1:])
+        acc = seqsum(v * v)
+        b = acc[0]
+        for k in range(1, lanes):
+            b = b + acc[k]
+        # the compiled tail: a block of four multiply-then-adds, the rest fused
+        plain = vs * lanes + (4 if n0 - vs * lanes >= 4 else 0)
+        for i in range(vs * lanes, n0):
+            b = b + y[i] * y[i] if i < plain else fma(y[i], y[i], b)
+        return _to_out(np.sqrt(b), out_shape)
+    seq = _sequence(y, nred)
+    if p == 2:
+        r = np.sqrt(_binary_reduce(seq, lambda s: s * s))
+    elif p == 1:
+        r = _binary_reduce(seq, np.abs)
+    else:
+        pf = a.dtype.type(p)
+        # powf is (almost always) pow in double rounded once; an array exponent keeps
+        # NumPy off its sqrt/square shortcuts
+        r = _binary_reduce(seq, lambda s: np.power(
+            np.abs(s).astype(np.float64), np.full(s.shape, float(pf))).astype(a.dtype))
+        with np.errstate(all="ignore"):
+            r = np.power(r, a.dtype.type(1) / pf)
+    return _to_out(r, out_shape)

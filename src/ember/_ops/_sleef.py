@@ -1,0 +1,136 @@
+"""torch's vectorised float32 math, bit for bit: Sleef's AVX2 algorithms and the loop that
+applies them.
+
+torch's elementwise kernels (``cpu_kernel_vec``) run a vector function over each contiguous
+row in steps of two vectors (16 floats) and a scalar function (``std::`` = glibc) on the
+rest of the row; a row whose elements are not adjacent runs the scalar function throughout,
+and inputs of 32768 elements or more are cut between threads first. :func:`elementwise`
+reproduces that split; the vector functions are Sleef's, written with exact fused
+multiply-adds (:func:`ember._ops._exact.fma`). Functions that torch hands to MKL's VML
+(``exp``, ``log``, ``sin`` …) are not here: VML's algorithms are not published.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _exact
+from ._exact import GRAIN, fma
+
+_f32 = np.float32
+_R_LN2 = _f32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_EXP_POLY = (0.00139304355252534151077271, 0.00833336077630519866943359,
+             0.0416664853692054748535156, 0.166666671633720397949219, 0.5)
+
+
+def _pow2i(q):
+    return ((q + 127) << 23).view(_f32)
+
+
+def expf(d):
+    """``Sleef_expf8_u10`` (AVX2, FMA) on a float32 array."""
+    with np.errstate(all="ignore"):
+        t = np.rint(d * _R_LN2)
+        q = np.where(np.abs(t) < 2.0 ** 31, t, -2.0 ** 31).astype(np.int32)
+        qf = q.astype(_f32)
+        s = fma(qf, _f32(-0.693145751953125), d)
+        s = fma(qf, _f32(-1.428606765330187045e-06), s)
+        u = np.full(d.shape, _f32(0.000198527617612853646278381))
+        for c in _EXP_POLY:
+            u = fma(u, s, _f32(c))
+        u = _f32(1) + fma(s * s, u, s)
+        h = q >> 1
+        u = u * _pow2i(h) * _pow2i(q - h)
+        u = np.where(d < -104, _f32(0), u)
+        u = np.where(d > 100, _f32(np.inf), u)
+        return np.where(np.isnan(d), d, u)
+
+
+_H = float.fromhex
+_EXPF_TAB = np.array([int(np.exp2(np.float64(i) / 32).view(np.int64)) - (i << 47)
+                      for i in range(32)], np.int64)
+_EXPF_C = (_H("0x1.c6af84b912394p-5") / 32 ** 3, _H("0x1.ebfce50fac4f3p-3") / 32 ** 2,
+           _H("0x1.62e42ff0c52d6p-1") / 32)
+_EXPF_INV, _EXPF_SHIFT = _H("0x1.71547652b82fep+0") * 32, _H("0x1.8p+52")
+
+
+def expf_scalar(x):
+    """glibc's ``expf`` (``std::exp`` on a float): 2^(k/32) from its table times a cubic
+    in double, rounded once to float."""
+    xd = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        z = _EXPF_INV * xd
+        kd = z + _EXPF_SHIFT
+        ki = kd.view(np.int64)
+        r = z - (kd - _EXPF_SHIFT)
+        s = (_EXPF_TAB[ki % 32] + (ki << 47)).view(np.float64)
+        c0, c1, c2 = _EXPF_C
+        y = ((c0 * r + c1) * (r * r) + (c2 * r + 1)) * s
+        y = y.astype(_f32)
+        y = np.where(x > _H("0x1.62e42ep6"), _f32(np.inf), y)
+        y = np.where(x < _H("-0x1.9fe368p6"), _f32(0), y)
+        return np.where(np.isnan(x), x, y)
+
+
+def _scalar_mask(a, lanes2):
+    """Which elements of ``a`` torch computes with the scalar function (True) in
+    ``cpu_kernel_vec``, for a unary op whose output takes the input's layout."""
+    if min(a.strides, default=0) < 0:
+        return np.ones(a.shape, bool)
+    keep = [d for d in range(a.ndim) if a.shape[d] != 1]
+    order = sorted(keep, key=lambda d: (a.strides[d], a.shape[d]))
+    dims = []                                 # [size, stride, logical dims fastest first]
+    for d in order:
+        if dims and dims[-1][0] * dims[-1][1] == a.strides[d]:
+            dims[-1][0] *= a.shape[d]
+            dims[-1][2].append(d)
+        else:
+            dims.append([a.shape[d], a.strides[d], [d]])
+    if not dims:
+        return np.ones(a.shape, bool)
+    shape = [d[0] for d in dims] + ([1] if len(dims) == 1 else [])
+    mi = np.zeros(shape, bool)                # iterator order, fastest first
+    if dims[0][1] != a.itemsize:
+        mi[...] = True
+    else:
+        numel = a.size
+        threads = _exact.get_num_threads()
+        nt = 1 if numel <= GRAIN or threads == 1 else min(threads, -(-numel // GRAIN))
+        chunk = -(-numel // nt)
+        for t in range(nt):
+            for vals, s0, s1 in _exact._calls(shape, t * chunk, min(numel, (t + 1) * chunk)):
+                v0 = vals[0] + (s0 // lanes2) * lanes2
+                if v0 < vals[0] + s0:
+                    mi[(slice(v0, vals[0] + s0), slice(vals[1], vals[1] + s1)) +
+                       tuple(vals[2:])] = True
+    mi = np.transpose(mi).reshape(-1)
+    axes = [m for grp in dims for m in grp[2]][::-1]          # slowest first
+    full = mi.reshape([a.shape[m] for m in axes])
+    return np.transpose(full, np.argsort(axes)).reshape(a.shape)
+
+
+def elementwise(a, vec_fn, scalar_fn):
+    """``cpu_kernel_vec`` for a float32 unary op: ``vec_fn`` where torch runs vectors,
+    ``scalar_fn`` on the elements it runs one by one."""
+    out = vec_fn(a)
+    if a.size:
+        mask = _scalar_mask(a, 16)
+        if mask.any():
+            out[mask] = scalar_fn(a[mask])
+    return out
+
+
+def sigmoid(a):
+    """torch's float32 sigmoid: ``1 / (1 + exp(-x))`` with Sleef's exp in the vectors."""
+    one = _f32(1)
+    with np.errstate(all="ignore"):
+        return elementwise(a, lambda x: one / (one + expf(-x)),
+                           lambda x: one / (one + expf_scalar(-x)))
+
+
+def silu(a):
+    """torch's float32 silu: ``x / (1 + exp(-x))``."""
+    one = _f32(1)
+    with np.errstate(all="ignore"):
+        return elementwise(a, lambda x: x / (one + expf(-x)),
+                           lambda x: x / (one + expf_scalar(-x)))
