@@ -809,14 +809,14 @@ def _unsafe_split(self, split_size, dim):
 
 
 @expose
-def unsafe_split(tensor, split_size, dim=0):
+def unsafe_split(input, split_size, dim=0):
     """``split`` whose pieces are not tracked as views (node ``UnsafeSplitBackward0``)."""
-    nd = tensor._data.ndim
+    nd = input._data.ndim
     if nd == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     if int(split_size) <= 0:
-        return split(tensor, split_size, dim)
-    return _unsafe_split(tensor, int(split_size), norm_dim(dim, nd))
+        return split(input, split_size, dim)
+    return _unsafe_split(input, int(split_size), norm_dim(dim, nd))
 
 
 @expose
