@@ -293,7 +293,8 @@ def _prepare(a, dims, keepdim):
 def _to_out(r, out_shape):
     """The result over the kept iterator dims (reverse logical order) as a fresh array."""
     r = np.transpose(r).reshape(out_shape)
-    return r if r.flags.c_contiguous else r.copy()
+    # an array of its own (not a view of a temporary), as NumPy's reductions return
+    return r if r.base is None and r.flags.c_contiguous else r.copy()
 
 
 def _pad2(y):

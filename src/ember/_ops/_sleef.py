@@ -113,6 +113,8 @@ def elementwise(a, vec_fn, scalar_fn):
     """``cpu_kernel_vec`` for a float32 unary op: ``vec_fn`` where torch runs vectors,
     ``scalar_fn`` on the elements it runs one by one."""
     out = vec_fn(a)
+    if a.ndim == 0:
+        return np.array(scalar_fn(a))
     if a.size:
         mask = _scalar_mask(a, 16)
         if mask.any():
