@@ -785,9 +785,8 @@ def split_with_sizes(input, split_sizes, dim=0):
     return split(input, list(split_sizes), dim)
 
 
-@expose
-def chunk(input, chunks, dim=0):
-    """Split into ``chunks`` nearly equal pieces along ``dim`` (the last may be smaller)."""
+def _chunk_size(input, chunks, dim):
+    """torch's checks for ``chunk``; the normalised dim, its length and the piece size."""
     nd = input._data.ndim
     if nd == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
@@ -795,7 +794,13 @@ def chunk(input, chunks, dim=0):
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = norm_dim(dim, nd)
     n = input._data.shape[d]
-    size = (n + chunks - 1) // chunks
+    return d, n, (n + chunks - 1) // chunks
+
+
+@expose
+def chunk(input, chunks, dim=0):
+    """Split into ``chunks`` nearly equal pieces along ``dim`` (the last may be smaller)."""
+    d, n, size = _chunk_size(input, chunks, dim)
     if size == 0 and n == 0:
         return _split(input, 1, d)
     return _split(input, size, d)
@@ -822,16 +827,10 @@ def unsafe_split(input, split_size, dim=0):
 @expose
 def unsafe_chunk(input, chunks, dim=0):
     """``chunk`` whose pieces are not tracked as views (node ``UnsafeSplitBackward0``)."""
-    nd = input._data.ndim
-    if nd == 0:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = norm_dim(dim, nd)
-    n = input._data.shape[d]
+    d, n, size = _chunk_size(input, chunks, dim)
     if n == 0:
         return chunk(input, chunks, dim)
-    return _unsafe_split(input, (n + chunks - 1) // chunks, d)
+    return _unsafe_split(input, size, d)
 
 
 def _sections(indices_or_sections, sections, indices, tensor_indices_or_sections):

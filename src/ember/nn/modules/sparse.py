@@ -11,6 +11,14 @@ from ..parameter import Parameter
 from .module import Module
 
 
+def _normal_with_zero_padding(weight: Tensor, padding_idx: int | None) -> None:
+    """torch's embedding init: N(0, 1), then the padding row set to zero."""
+    init.normal_(weight)
+    if padding_idx is not None:
+        with no_grad():
+            weight[padding_idx].fill_(0)
+
+
 class Embedding(Module):
     """Rows of a ``(num_embeddings, embedding_dim)`` table selected by integer indices."""
 
@@ -43,10 +51,7 @@ class Embedding(Module):
 
     def reset_parameters(self) -> None:
         """N(0, 1), then zero the padding row."""
-        init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        _normal_with_zero_padding(self.weight, self.padding_idx)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm,
@@ -116,10 +121,7 @@ class EmbeddingBag(Module):
 
     def reset_parameters(self) -> None:
         """weight ~ N(0, 1), then the padding row zeroed."""
-        init.normal_(self.weight)
-        if self.padding_idx is not None:
-            with no_grad():
-                self.weight[self.padding_idx].fill_(0)
+        _normal_with_zero_padding(self.weight, self.padding_idx)
 
     def forward(self, input: Tensor, offsets: Tensor | None = None,
                 per_sample_weights: Tensor | None = None) -> Tensor:
