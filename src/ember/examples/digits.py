@@ -61,7 +61,7 @@ class _PlainProgress:
         yield from self.iterable
         print(f"{self.desc}: {self.postfix}")
 
-    def set_postfix_str(self, s):
+    def set_postfix_str(self, s="", refresh=True):
         self.postfix = s
 
 
