@@ -28,11 +28,14 @@ def test_healthy_job_passes():
                      "op=SUM)"]),
     ("other-collective", 1, ["is running collective: broadcast(dtype=torch.float32, shape=[3], "
                              "src=0)"]),
-    ("killed", 4, []),
+    # a rank gone without its exit handlers (os._exit(4)): mpiexec (MPICH's hydra) reports
+    # whichever failure it registers first, the rank's own status 4 or SIGKILL (9) of the
+    # peer it then kills; both end the job at once
+    ("killed", (4, 9), []),
 ])
 def test_a_failing_rank_ends_the_job(mode, status, messages):
     job = run_ranks(2, "faults.py", mode, TIMEOUT, timeout=LIMIT)
-    assert job.returncode == status, job.output
+    assert job.returncode in (status if isinstance(status, tuple) else (status,)), job.output
     assert "OK rank 0" not in job.output, job.output
     for m in messages:
         assert m in job.output, job.output
