@@ -452,7 +452,7 @@ def clone(self, *, memory_format=None):
 @op("ToCopyBackward0", name="_to_copy", method=False, function=False, promote=NONE,
     self=lambda grad: grad)
 def _to_copy(self, dtype):
-    return self.astype(dtype.np)
+    return D.cast(self, dtype)
 
 
 
