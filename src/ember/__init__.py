@@ -108,6 +108,21 @@ import math as _math
 from . import _compile, _dynamo, _logging, _runtime, accelerator, amp, backends, compiler
 from . import cpu, functional, jit, torch_version, version
 from ._compile import compile
+from . import _tensor_methods
+from ._finfo import finfo, iinfo
+from ._tensor_methods import ravel
+from ._legacy import (
+    BFloat16Tensor,
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from ._dtype import (
     bfloat16,
     float8_e4m3fn,
@@ -141,6 +156,7 @@ from .amp import set_autocast_dtype, set_autocast_enabled
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
 __version__ = torch_version.TorchVersion(version.__version__)   # the torch API level
 nn.Module.compile = _compile.module_compile
+amp.autocast_mode.install(_ops.OPS)
 
 def is_tensor(obj) -> bool:
     """True if ``obj`` is an ember Tensor."""

@@ -55,7 +55,7 @@ def _infer(data):
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, np.ndarray):
-        D.from_numpy_dtype(data.dtype)
+        D.check_numpy_dtype(data.dtype)
         return data
     if isinstance(data, np.generic):
         return np.asarray(data)
@@ -143,6 +143,8 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
                       "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
     arr = _infer(data)
+    if isinstance(dtype, D.dtype) and dtype.np in D.REDUCED:
+        arr = D.cast(np.asarray(arr), dtype)
     arr = np.array(arr, dtype=None if dtype is None else _np_dtype(dtype), copy=True)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
@@ -165,7 +167,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray``."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    D.from_numpy_dtype(ndarray.dtype)
+    D.check_numpy_dtype(ndarray.dtype)
     return Tensor._wrap(ndarray)
 
 
@@ -175,7 +177,10 @@ def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False) -> Tensor:
 
 def _filled(size, value, dtype, requires_grad, device, default=None):
     shape = as_size(size)
-    arr = np.full(shape, value, dtype=_np_dtype(dtype, default))
+    npdt = _np_dtype(dtype, default)
+    if npdt in D.REDUCED:
+        value = D.cast(np.asarray(value), D.REDUCED[npdt])
+    arr = np.full(shape, value, dtype=npdt)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
@@ -197,7 +202,8 @@ def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=Fa
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None) -> Tensor:
     """An uninitialised tensor (ember fills it with zeros)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    t = zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return t if memory_format is None else _laid_out(t, t, memory_format)
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
@@ -213,27 +219,40 @@ def _like(t, dtype):
     return t.dtype if dtype is None else dtype
 
 
+def _laid_out(t, like, memory_format):
+    """``t`` with the layout torch gives a ``*_like(like, memory_format=...)`` result (by
+    default, ``preserve_format``: a dense input's strides)."""
+    if memory_format is None and like._data.flags.c_contiguous:
+        return t
+    from ._memory_format import empty_like
+    arr = empty_like(like._data, t._data.dtype, memory_format)
+    arr[...] = t._data
+    t._data = arr
+    return t
+
+
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
-    return zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
-                 device=device)
+    return _laid_out(zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
+                           device=device), input, memory_format)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
-    return ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
-                device=device)
+    return _laid_out(ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
+                          device=device), input, memory_format)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None) -> Tensor:
-    return zeros_like(input, dtype=dtype, requires_grad=requires_grad, device=device)
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad, device=device,
+                      memory_format=memory_format)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None) -> Tensor:
-    return full(input.shape, fill_value, dtype=_like(input, dtype), requires_grad=requires_grad,
-                device=device)
+    return _laid_out(full(input.shape, fill_value, dtype=_like(input, dtype),
+                          requires_grad=requires_grad, device=device), input, memory_format)
 
 
 def _num(x):

@@ -28,6 +28,7 @@ from .. import _dtype as D
 from .. import _errors
 from .._device import xp
 from .._tensor import Tensor
+from ..amp.autocast_mode import state as _amp
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor
 
@@ -64,6 +65,14 @@ class OpNode(Node):
         if g is None or len(grads) > 1:
             grads = [gr if gr is not None else _zeros_like_meta(m)
                      for gr, m in zip(grads, self._nout)]
+            g = grads[0]
+        if g._data.dtype in _REDUCED:
+            # torch's backward kernels for reduced types compute in float32 and round once:
+            # so does the whole formula here (the engine rounds each gradient to its input's
+            # dtype)
+            env = {k: v.float() if isinstance(v, Tensor) and v._data.dtype in _REDUCED else v
+                   for k, v in env.items()}
+            grads = [gr.float() if gr._data.dtype in _REDUCED else gr for gr in grads]
             g = grads[0]
         env["grad"] = g
         env["grads"] = grads
@@ -108,6 +117,8 @@ class OpDef:
         sig = inspect.signature(kernel)
         self.signature = sig
         self.params = list(sig.parameters)
+        self.dtype_idx = self.params.index("dtype") if "dtype" in self.params else None
+        self.autocast = None      # LOWER or FP32 for ops on torch's autocast lists
         kw = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
         if kw:   # the runner passes every argument by position: a positional adapter
             pos = self.params[:len(self.params) - len(kw)]
@@ -181,6 +192,8 @@ def _arrays(op, args):
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr
+        if low is not None and op.dtype_idx is not None and args[op.dtype_idx] is not None:
+            low = _Low(None, low.quiet)     # the kernel gives the dtype asked for
         return args, low
     # the common case first: tensors of one dtype (a Python float beside floating tensors)
     npdt = None
@@ -346,6 +359,9 @@ def _requires(op, args):
 
 def run(op, args, out=None):
     """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed."""
+    if op.autocast is not None and _amp.enabled:
+        from ..amp.autocast_mode import cast_args
+        args = cast_args(op.autocast, args)
     if op.check is not None:
         op.check(*args)
     kargs, dt = _arrays(op, args)

@@ -16,36 +16,22 @@ from .. import _dtype as D
 __all__ = ["autocast", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype",
            "set_autocast_enabled", "set_autocast_dtype"]
 
-# torch's CPU autocast lists (ops ember has); the value says how inputs are cast
+# torch's CPU autocast lists (autocast_mode.cpp), by the names of ember's ops that implement
+# them: the lower-precision list (conv*, conv_transpose*, mm, bmm, addmm, baddbmm, addbmm,
+# linear and matmul, which reach these ops, prelu) and, of the float32 list, the ops ember has
 LOWER = "lower"
 FP32 = "fp32"
-CPU_OPS = {
-    **dict.fromkeys(("conv1d", "conv2d", "conv3d", "bmm", "mm", "linalg_vecdot", "baddbmm",
-                     "addmm", "addbmm", "linear", "conv_transpose1d", "conv_transpose2d",
-                     "conv_transpose3d", "matmul", "prelu", "scaled_dot_product_attention"),
-                    LOWER),
-    **dict.fromkeys(("avg_pool3d", "binary_cross_entropy", "grid_sampler",
-                     "polar", "prod", "quantile", "nanquantile", "stft", "cdist", "trace",
-                     "view_as_complex", "cholesky", "cholesky_inverse", "cholesky_solve",
-                     "inverse", "lu_solve", "orgqr", "ormqr", "pinverse", "max_pool3d",
-                     "max_unpool2d", "max_unpool3d", "adaptive_avg_pool3d", "reflection_pad1d",
-                     "reflection_pad2d", "replication_pad1d", "replication_pad2d",
-                     "replication_pad3d", "mse_loss", "cosine_embedding_loss", "nll_loss",
-                     "nll_loss2d", "hinge_embedding_loss", "poisson_nll_loss",
-                     "smooth_l1_loss", "cross_entropy_loss", "l1_loss", "huber_loss",
-                     "margin_ranking_loss", "soft_margin_loss", "triplet_margin_loss",
-                     "multi_margin_loss", "ctc_loss", "kl_div", "multilabel_margin_loss",
-                     "binary_cross_entropy_with_logits", "fft_fft", "fft_ifft", "fft_fft2",
-                     "fft_ifft2", "fft_fftn", "fft_ifftn", "fft_rfft", "fft_irfft",
-                     "fft_rfft2", "fft_irfft2", "fft_rfftn", "fft_irfftn", "fft_hfft",
-                     "fft_ihfft", "linalg_cond", "linalg_matrix_rank", "linalg_solve",
-                     "linalg_cholesky", "linalg_svdvals", "linalg_eigvals", "linalg_eigvalsh",
-                     "linalg_inv", "linalg_householder_product", "linalg_tensorinv",
-                     "linalg_tensorsolve", "fake_quantize_per_tensor_affine", "geqrf",
-                     "_lu_with_info", "qr", "svd", "triangular_solve", "fractional_max_pool2d",
-                     "fractional_max_pool3d", "adaptive_max_pool3d",
-                     "linalg_qr", "linalg_cholesky_ex", "linalg_svd", "linalg_eig",
-                     "linalg_eigh", "linalg_lstsq", "linalg_inv_ex"), FP32),
+EMBER_OPS = {
+    **dict.fromkeys(("_mm", "_bmm", "_addmm", "_baddbmm", "_addbmm", "_mv", "_dot", "_addmv",
+                     "convolution", "prelu"), LOWER),
+    **dict.fromkeys(("_mse_loss", "_smooth_l1_loss", "_huber_loss", "_binary_cross_entropy",
+                     "_bce_with_logits", "_nll_loss_NllLossBackward0",
+                     "_nll_loss_NllLoss2DBackward0", "_trace", "prod_all", "prod_dim",
+                     "_avg_pool_AvgPool3DBackward0", "_pool_gather_MaxPool3DWithIndicesBackward0",
+                     "_pool_gather_MaxPool3DWithIndicesBackward0_unique",
+                     "_resample_AdaptiveAvgPool3DBackward0",
+                     "_pool_gather_AdaptiveMaxPool3DBackward0", "cholesky_legacy",
+                     "linalg_cholesky", "linalg_inv", "linalg_pinv", "linalg_solve"), FP32),
 }
 
 _DEVICES = ("cpu", "cuda", "mps", "xpu", "hpu", "mtia", "xla", "ipu", "maia")
@@ -158,6 +144,13 @@ class autocast:
         return decorated
 
 
+def install(ops: dict) -> None:
+    """Mark the listed ops of the registry's table for autocast."""
+    for name, kind in EMBER_OPS.items():
+        if name in ops:
+            ops[name].autocast = kind
+
+
 def _cast(t, to: D.dtype):
     """``t`` cast to ``to`` as autocast casts (floating tensors only; cached leaves)."""
     from .._tensor import Tensor
@@ -179,5 +172,4 @@ def _cast(t, to: D.dtype):
 def cast_args(kind: str, args):
     """The arguments of an autocast-listed op, cast as its list says."""
     to = state.dtype if kind == LOWER else D.float32
-    return tuple(_cast(a, to) if not isinstance(a, (list, tuple)) else type(a)(
-        _cast(x, to) for x in a) for a in args)
+    return tuple(_cast(a, to) for a in args)

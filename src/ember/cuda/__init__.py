@@ -10,6 +10,9 @@ import collections
 import contextlib
 
 from . import amp
+from .._legacy import CUDA_TYPES as _CUDA_TYPES
+
+globals().update(_CUDA_TYPES)     # cuda.FloatTensor …: no tensor is one
 
 _NOT_COMPILED = "Torch not compiled with CUDA enabled"
 
