@@ -10,6 +10,12 @@ from . import _malloc
 
 _malloc.tune()
 
+import numpy as _np
+
+# torch never warns for inf * 0, 0 / 0, log(0), the mean of nothing …: NumPy's floating-point
+# error state is set once here rather than around each kernel (docs/differences.md)
+_np.seterr(all="ignore")
+
 from . import _dtype, _ops, autograd, cuda, random
 from ._device import device
 from ._dtype import (
@@ -99,7 +105,61 @@ from .func import vmap  # noqa: E402
 
 globals().update(_ops.FUNCTIONS)
 
-__version__ = "0.1.0"
+# ----- torch's API around the tensors: constants, versions, dtypes, devices, compile, amp
+import math as _math
+
+from . import _compile, _dynamo, _logging, _runtime, accelerator, amp, backends, compiler
+from . import cpu, functional, jit, torch_version, version
+from ._compile import compile
+from . import _tensor_methods
+from ._finfo import finfo, iinfo
+from ._tensor_methods import ravel
+from ._legacy import (
+    BFloat16Tensor,
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
+from ._dtype import (
+    bfloat16,
+    float8_e4m3fn,
+    float8_e4m3fnuz,
+    float8_e5m2,
+    float8_e5m2fnuz,
+)
+from ._memory_format import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
+from ._runtime import (
+    are_deterministic_algorithms_enabled,
+    get_default_device,
+    get_float32_matmul_precision,
+    get_num_interop_threads,
+    get_num_threads,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_default_device,
+    set_float32_matmul_precision,
+    set_num_interop_threads,
+    set_num_threads,
+    use_deterministic_algorithms,
+)
+from .amp import autocast, get_autocast_dtype, is_autocast_available, is_autocast_enabled
+from .amp import set_autocast_dtype, set_autocast_enabled
+
+inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
+__version__ = torch_version.TorchVersion(version.__version__)   # the torch API level
+nn.Module.compile = _compile.module_compile
+amp.autocast_mode.install(_ops.OPS)
 
 def is_tensor(obj) -> bool:
     """True if ``obj`` is an ember Tensor."""

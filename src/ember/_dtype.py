@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 
+import ml_dtypes
 import numpy as np
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "int8", "int16", "int32", "int64", "short", "int", "long", "uint8", "bool",
     "complex64", "complex128", "cfloat", "cdouble",
     "promote_types", "result_type", "get_default_dtype", "set_default_dtype", "can_cast",
+    "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
 ]
 
 
@@ -50,7 +52,8 @@ class dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
 
     def to_complex(self) -> dtype:
-        return {float32: complex64, float64: complex128, float16: complex64}.get(self, self)
+        return {float32: complex64, float64: complex128, float16: complex64,
+                bfloat16: complex64}.get(self, self)
 
 
 bool = dtype("bool", np.bool_, 0, 0, "BoolTensor", "Bool", "bool")
@@ -67,11 +70,27 @@ complex64 = dtype("complex64", np.complex64, 3, 1, "ComplexFloatTensor", "Comple
 complex128 = dtype("complex128", np.complex128, 3, 2, "ComplexDoubleTensor", "ComplexDouble",
                    "c10::complex<double>")
 
+# the reduced floating types, stored with ml_dtypes' NumPy types: bfloat16 computes in float32
+# and rounds, as torch's CPU kernels do; the float8 types only store (rank -1: no promotion)
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, 2, 0, "BFloat16Tensor", "BFloat16",
+                 "c10::BFloat16")
+float8_e4m3fn = dtype("float8_e4m3fn", ml_dtypes.float8_e4m3fn, 2, -1, "Float8_e4m3fnTensor",
+                      "Float8_e4m3fn", "c10::Float8_e4m3fn")
+float8_e5m2 = dtype("float8_e5m2", ml_dtypes.float8_e5m2, 2, -1, "Float8_e5m2Tensor",
+                    "Float8_e5m2", "c10::Float8_e5m2")
+float8_e4m3fnuz = dtype("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz, 2, -1,
+                        "Float8_e4m3fnuzTensor", "Float8_e4m3fnuz", "c10::Float8_e4m3fnuz")
+float8_e5m2fnuz = dtype("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz, 2, -1,
+                        "Float8_e5m2fnuzTensor", "Float8_e5m2fnuz", "c10::Float8_e5m2fnuz")
+FLOAT8 = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz)
+REDUCED = {d.np: d for d in (bfloat16, *FLOAT8)}    # NumPy has no kernels of its own for these
+
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128,
+       bfloat16, *FLOAT8)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 
@@ -115,6 +134,11 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
     """
     if type1 is type2:
         return type1
+    if type1._rank < 0 or type2._rank < 0:
+        raise RuntimeError("Promotion for Float8 Types is not supported, attempted to promote "
+                           f"{type1.scalar_name} and {type2.scalar_name}")
+    if type1._category == type2._category == 2 and type1._rank == type2._rank:  # f16, bf16
+        return float32
     if type1._category != type2._category:
         hi, lo = (type1, type2) if type1._category > type2._category else (type2, type1)
         if hi.is_complex and lo.is_floating_point and lo is float64:
@@ -195,3 +219,39 @@ def can_cast(from_: dtype, to: dtype) -> builtins.bool:
     Allowed unless the category would drop (float into int, int into bool …).
     """
     return from_._category <= to._category or (from_._category == 0)
+
+
+# ----------------------------------------------------------------------------- reduced types
+
+_F32 = np.dtype(np.float32)
+_SATURATE = {float8_e4m3fn.np: 448.0}       # torch's casts to e4m3fn saturate at its maximum
+
+
+def is_reduced(np_dtype) -> builtins.bool:
+    """Whether ``np_dtype`` is bfloat16 or a float8 type (no NumPy kernels of its own)."""
+    return np_dtype in REDUCED
+
+
+def cast(arr: np.ndarray, d: dtype) -> np.ndarray:
+    """``arr`` converted to ``d`` as torch converts: into a reduced type through float32."""
+    if d.np not in REDUCED or arr.dtype == d.np:
+        return arr.astype(d.np)
+    if arr.dtype.kind == "c":
+        arr = arr.real
+    if arr.dtype != _F32:
+        arr = arr.astype(_F32)
+    hi = _SATURATE.get(d.np)
+    if hi is not None:
+        arr = np.clip(arr, -hi, hi)
+    return arr.astype(d.np)
+
+
+def check_numpy_dtype(np_dtype) -> None:
+    """torch's TypeError for a NumPy array of a type it cannot take (ml_dtypes' included)."""
+    if np_dtype in REDUCED:
+        t = REDUCED[np_dtype].np.type
+        raise TypeError(
+            f"can't convert np.ndarray of type {t.__module__}.{t.__name__}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint8, and bool.")
+    from_numpy_dtype(np_dtype)

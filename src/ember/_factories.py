@@ -58,7 +58,7 @@ def _infer(data, target: np.dtype | None = None):
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, np.ndarray):
-        D.from_numpy_dtype(data.dtype)
+        D.check_numpy_dtype(data.dtype)
         return data
     if isinstance(data, np.generic):
         return np.asarray(data)
@@ -230,6 +230,9 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
                       "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
                       "requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
+    if isinstance(dtype, D.dtype) and dtype.np in D.REDUCED:
+        arr = D.cast(np.asarray(_infer(data)), dtype)
+        return _finish(Tensor._wrap(np.array(arr, copy=True)), requires_grad, device)
     target = None if dtype is None else _np_dtype(dtype)
     arr = _infer(data, target)
     arr = np.array(arr, dtype=target, copy=True)
@@ -267,7 +270,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray``."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    D.from_numpy_dtype(ndarray.dtype)
+    D.check_numpy_dtype(ndarray.dtype)
     return Tensor._wrap(ndarray)
 
 
@@ -279,8 +282,13 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def _filled(size, value, dtype, requires_grad, device, default=None):
     shape = as_size(size)
     npdt = _np_dtype(dtype, default)
-    with np.errstate(over="ignore"):
-        arr = np.full(shape, _fill_value(value, npdt, math.prod(shape)), dtype=npdt)
+    if npdt in D.REDUCED:
+        value = D.cast(np.asarray(value.item() if isinstance(value, Tensor) else value),
+                       D.REDUCED[npdt])
+        arr = np.full(shape, value, dtype=npdt)
+    else:
+        with np.errstate(over="ignore"):
+            arr = np.full(shape, _fill_value(value, npdt, math.prod(shape)), dtype=npdt)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
@@ -313,7 +321,8 @@ def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None) -> Tensor:
     """An uninitialised tensor (ember fills it with zeros)."""
-    return zeros(*_sizes(sizes, size), dtype=dtype, device=device, requires_grad=requires_grad)
+    t = zeros(*_sizes(sizes, size), dtype=dtype, device=device, requires_grad=requires_grad)
+    return t if memory_format is None else _laid_out(t, t, memory_format)
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
@@ -329,27 +338,40 @@ def _like(t, dtype):
     return t.dtype if dtype is None else dtype
 
 
+def _laid_out(t, like, memory_format):
+    """``t`` with the layout torch gives a ``*_like(like, memory_format=...)`` result (by
+    default, ``preserve_format``: a dense input's strides)."""
+    if memory_format is None and like._data.flags.c_contiguous:
+        return t
+    from ._memory_format import empty_like
+    arr = empty_like(like._data, t._data.dtype, memory_format)
+    arr[...] = t._data
+    t._data = arr
+    return t
+
+
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                pin_memory=False, memory_format=None) -> Tensor:
-    return zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
-                 device=device)
+    return _laid_out(zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
+                           device=device), input, memory_format)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               pin_memory=False, memory_format=None) -> Tensor:
-    return ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
-                device=device)
+    return _laid_out(ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
+                          device=device), input, memory_format)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                pin_memory=False, memory_format=None) -> Tensor:
-    return zeros_like(input, dtype=dtype, requires_grad=requires_grad, device=device)
+    return zeros_like(input, dtype=dtype, requires_grad=requires_grad, device=device,
+                      memory_format=memory_format)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               pin_memory=False, memory_format=None) -> Tensor:
-    return full(input.shape, fill_value, dtype=_like(input, dtype), requires_grad=requires_grad,
-                device=device)
+    return _laid_out(full(input.shape, fill_value, dtype=_like(input, dtype),
+                          requires_grad=requires_grad, device=device), input, memory_format)
 
 
 def _num(x):

@@ -203,7 +203,11 @@ class Tensor:
         return st[norm_dim(dim, self._data.ndim)]
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return self._data.flags.c_contiguous
+        """Whether the strides are those of ``memory_format`` (sizes of 1 do not count)."""
+        if memory_format is None:
+            return self._data.flags.c_contiguous
+        from ._memory_format import is_contiguous
+        return is_contiguous(self._data, memory_format)
 
     def storage_offset(self) -> int:
         base = self._data
@@ -214,12 +218,6 @@ class Tensor:
 
     def data_ptr(self) -> int:
         return self._data.__array_interface__["data"][0]
-
-    def untyped_storage(self):
-        base = self._data
-        while isinstance(base.base, np.ndarray):
-            base = base.base
-        return base
 
     @property
     def _version(self) -> int:
@@ -395,9 +393,13 @@ class Tensor:
         """The NumPy array behind this tensor (shared memory)."""
         if self.requires_grad and not force:
             raise RuntimeError(_errors.NUMPY_GRAD)
+        if self._data.dtype in D.REDUCED:
+            raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
         return self._data
 
     def __array__(self, dtype=None, copy=None):
+        if self._data.dtype in D.REDUCED:
+            raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
         arr = self._data if not self.requires_grad else self._data.view()
         return arr if dtype is None else arr.astype(dtype)
 
@@ -496,7 +498,13 @@ class Tensor:
     def to(self, *args, **kwargs) -> Tensor:
         """Convert dtype and/or device: ``to(dtype)``, ``to('cpu')``, ``to(other)``."""
         from ._factories import parse_to
+        fmt = kwargs.pop("memory_format", None)
         dtype, copy = parse_to(args, kwargs)
+        if fmt is not None and fmt.name != "preserve_format":
+            out = self if dtype is None or dtype is self.dtype else self.to(dtype)
+            if copy and out is self:
+                return self.clone(memory_format=fmt)
+            return out.contiguous(memory_format=fmt)
         if dtype is None or dtype is self.dtype:
             return self.clone() if copy else self
         from ._ops import _to_copy
@@ -513,12 +521,21 @@ class Tensor:
         """Without arguments the type name (``'torch.FloatTensor'``); else convert."""
         if dtype is None:
             return "torch." + self.dtype._legacy
+        from . import _legacy
         if isinstance(dtype, str):
             legacy = dtype.rsplit(".", 1)[-1]
             match = [d for d in D.ALL if d._legacy == legacy]
-            if not match:
+            if match and dtype == "torch.cuda." + legacy:
+                raise RuntimeError(_legacy.CUDA_NOT_LOADED)
+            if not match or dtype != "torch." + legacy:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = match[0]
+        elif isinstance(dtype, _legacy.tensortype):
+            dtype = dtype.dtype
+        elif isinstance(dtype, type) and getattr(dtype, "is_cuda", False):
+            raise RuntimeError(_legacy.CUDA_NOT_LOADED)
+        elif not isinstance(dtype, D.dtype):
+            raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
 
     def type_as(self, other: Tensor) -> Tensor:
@@ -532,6 +549,9 @@ class Tensor:
 
     def half(self, memory_format=None) -> Tensor:
         return self.to(D.float16)
+
+    def bfloat16(self, memory_format=None) -> Tensor:
+        return self.to(D.bfloat16)
 
     def long(self, memory_format=None) -> Tensor:
         return self.to(D.int64)
@@ -558,10 +578,19 @@ class Tensor:
         return self.to(D.complex128)
 
     def contiguous(self, memory_format=None) -> Tensor:
-        """Self when already contiguous, else a contiguous copy (``CloneBackward0``)."""
-        if self._data.flags.c_contiguous:
+        """Self when already contiguous in ``memory_format``, else a copy laid out so
+        (``CloneBackward0``)."""
+        if memory_format is None or memory_format.name in ("contiguous_format",
+                                                           "preserve_format"):
+            if self._data.flags.c_contiguous:
+                return self
+            from ._memory_format import contiguous_format
+            return self.clone(memory_format=contiguous_format)
+        from ._memory_format import _check_rank, is_contiguous
+        _check_rank(self._data.ndim, memory_format)
+        if is_contiguous(self._data, memory_format):
             return self
-        return self.clone()
+        return self.clone(memory_format=memory_format)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None,
                    pin_memory=False) -> Tensor:

@@ -466,6 +466,9 @@ class Generator:
     def _uniform_(self, arr: np.ndarray, low: float = 0.0, high: float = 1.0) -> np.ndarray:
         """``arr.uniform_(low, high)`` in place: ``fma(u, high - low, low)`` per element."""
         dt = arr.dtype
+        if dt in D.REDUCED:
+            return self._reduced(arr, self._uniform_, "check_uniform_bounds", low, high,
+                                 high=high, low=low)
         if dt not in _FLOATS:
             raise _not_implemented("check_uniform_bounds", dt)
         low, high = float(low), float(high)
@@ -512,6 +515,8 @@ class Generator:
         if not std >= 0.0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
         dt = arr.dtype
+        if dt in D.REDUCED:
+            return self._reduced(arr, self._normal_, "normal_kernel_cpu", mean, std)
         if dt not in _FLOATS:
             raise _not_implemented("normal_kernel_cpu", dt)
         n = arr.size
@@ -532,6 +537,24 @@ class Generator:
             z = self._standard_normals(n)
             vals = (z + mean) if std == 1.0 else _fma64(z, std, mean)
             _store(arr, vals)
+        return arr
+
+    def _reduced(self, arr, fill, kernel, *args, high=None, low=None):
+        """A fill of a bfloat16 array: torch's float16 algorithm (float32 arithmetic on the
+        same draws), rounded to bfloat16; float8 has no random kernels."""
+        if arr.dtype != D.bfloat16.np:
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{D.REDUCED[arr.dtype].scalar_name}'")
+        if fill == self._normal_ and arr.size >= 16 and arr.flags.c_contiguous:
+            vals = _normal_fill_f16(self, arr.size, *args, out_dtype=np.float32)
+        else:
+            vals = np.empty(arr.size, np.float32)
+            fill(vals, *args)
+        vals = D.cast(vals.reshape(arr.shape), D.bfloat16)
+        if high is not None:        # [from, to): a value rounded up to `to` becomes `from`
+            vals[vals == D.cast(np.array(high, np.float32), D.bfloat16)] = \
+                D.cast(np.array(low, np.float32), D.bfloat16)
+        arr[...] = vals
         return arr
 
     def _normal_tensors(self, mean_arr: np.ndarray, std_arr: np.ndarray) -> np.ndarray:
@@ -1113,13 +1136,14 @@ def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32,
     return _unblock(res, nb, n, np.float32)
 
 
-def _normal_fill_f16(gen: Generator, n: int, mean: float, std: float) -> np.ndarray:
+def _normal_fill_f16(gen: Generator, n: int, mean: float, std: float,
+                     out_dtype=np.float16) -> np.ndarray:
     """float16, contiguous, n >= 16: path C in float32 on each complete block of 16 fresh
     uniforms, then (when ``n % 16``) on 16 more for the last 16 positions; rounded to half.
     (Only the complete blocks are drawn first, unlike the float32 kernel.)"""
     m, s = np.float32(mean), np.float32(std)
     k = n // 16
-    out = np.empty(n, dtype=np.float16)
+    out = np.empty(n, dtype=out_dtype)
     if k:
         out[: k * 16] = _normal_fill_f32(gen._u24(k * 16), gen, m, s)
     if n % 16:

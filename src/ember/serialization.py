@@ -33,6 +33,7 @@ _STORAGE_NAMES = {
     D.int64: "LongStorage", D.int32: "IntStorage", D.int16: "ShortStorage",
     D.int8: "CharStorage", D.uint8: "ByteStorage", D.bool: "BoolStorage",
     D.complex64: "ComplexFloatStorage", D.complex128: "ComplexDoubleStorage",
+    D.bfloat16: "BFloat16Storage",
 }
 _STORAGE_DTYPES = {v: k for k, v in _STORAGE_NAMES.items()}
 
@@ -130,6 +131,10 @@ class _Pickler(pickle._Pickler):
                 plain = Tensor._wrap(obj._data)
                 return (_rebuild_parameter,
                         (plain, obj.requires_grad, collections.OrderedDict()))
+            if obj.dtype in D.FLOAT8:
+                raise RuntimeError(f"ember.save cannot write {obj.dtype} tensors yet (torch "
+                                   "keeps them in untyped storages); save them converted, "
+                                   "e.g. with .float()")
             arr = np.asarray(obj._data, order="C")   # (ascontiguousarray makes 0-d 1-d)
             storage = _Storage(arr.reshape(-1), str(len(self.storages)))
             self.storages.append(storage)
@@ -180,8 +185,10 @@ def _save(obj, fh, name: str) -> None:
         _write_record(zf, f"{name}/.storage_alignment", b"64")
         _write_record(zf, f"{name}/byteorder", b"little")
         for s in storages:
-            _write_record(zf, f"{name}/data/{s.key}", s.array.astype(
-                s.array.dtype.newbyteorder("<"), copy=False).tobytes())
+            a = s.array
+            if a.dtype not in D.REDUCED:
+                a = a.astype(a.dtype.newbyteorder("<"), copy=False)
+            _write_record(zf, f"{name}/data/{s.key}", a.tobytes())
         _write_record(zf, f"{name}/version", b"3\n")
         _write_record(zf, f"{name}/.data/serialization_id", os.urandom(20).hex().encode())
 
@@ -244,7 +251,9 @@ class _Unpickler(pickle.Unpickler):
         arr = self.loaded.get(key)
         if arr is None:
             raw = self.zf.read(f"{self.prefix}/data/{key}")
-            arr = np.frombuffer(raw, dtype=dt.np.newbyteorder("<")).astype(dt.np)
+            # (ml_dtypes' types have one byte order: this machine's, little-endian as torch's)
+            le = dt.np if dt.np in D.REDUCED else dt.np.newbyteorder("<")
+            arr = np.frombuffer(raw, dtype=le).astype(dt.np)
             self.loaded[key] = arr
         return arr
 

@@ -28,6 +28,7 @@ from .. import _dtype as D
 from .. import _errors
 from .._device import xp
 from .._tensor import Tensor
+from ..amp.autocast_mode import state as _amp
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor
 
@@ -64,6 +65,14 @@ class OpNode(Node):
         if g is None or len(grads) > 1:
             grads = [gr if gr is not None else _zeros_like_meta(m)
                      for gr, m in zip(grads, self._nout)]
+            g = grads[0]
+        if g._data.dtype in _REDUCED:
+            # torch's backward kernels for reduced types compute in float32 and round once:
+            # so does the whole formula here (the engine rounds each gradient to its input's
+            # dtype)
+            env = {k: v.float() if isinstance(v, Tensor) and v._data.dtype in _REDUCED else v
+                   for k, v in env.items()}
+            grads = [gr.float() if gr._data.dtype in _REDUCED else gr for gr in grads]
             g = grads[0]
         env["grad"] = g
         env["grads"] = grads
@@ -108,6 +117,8 @@ class OpDef:
         sig = inspect.signature(kernel)
         self.signature = sig
         self.params = list(sig.parameters)
+        self.dtype_idx = self.params.index("dtype") if "dtype" in self.params else None
+        self.autocast = None      # LOWER or FP32 for ops on torch's autocast lists
         kw = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
         if kw:   # the runner passes every argument by position: a positional adapter
             pos = self.params[:len(self.params) - len(kw)]
@@ -170,11 +181,20 @@ def _arrays(op, args):
     idx = op.tensor_idx
     promote = op.promote
     if promote is None:
+        low = None
         for i in idx:
             a = args[i]
             if isinstance(a, Tensor):
-                args[i] = a._data
-        return args, None
+                arr = a._data
+                if arr.dtype in _REDUCED and not op.view and op.name not in _MOVES:
+                    low = _low_inputs(op, arr)
+                    arr = arr.astype(_F32)
+                if not arr.size:
+                    low = _Low(low.dtype if low else None, True)
+                args[i] = arr
+        if low is not None and op.dtype_idx is not None and args[op.dtype_idx] is not None:
+            low = _Low(None, low.quiet)     # the kernel gives the dtype asked for
+        return args, low
     # the common case first: tensors of one dtype (a Python float beside floating tensors)
     npdt = None
     for i in idx:
@@ -188,7 +208,7 @@ def _arrays(op, args):
         elif a is not None and type(a) is not float:
             break
     else:
-        if npdt is not None and npdt.kind == "f":
+        if npdt is not None and npdt.char in "efd":     # float16/32/64 (not ml_dtypes')
             for i in idx:
                 a = args[i]
                 if isinstance(a, Tensor):
@@ -207,6 +227,8 @@ def _arrays(op, args):
     if promote is FLOAT and dt._category < 2:
         cdt = D.get_default_dtype()
     npdt = cdt.np
+    if npdt in _REDUCED:
+        return _reduced_arrays(op, args, cdt), (D.bool if promote is COMPARE else cdt)
     for i in idx:
         a = args[i]
         if isinstance(a, Tensor):
@@ -215,6 +237,72 @@ def _arrays(op, args):
         elif a is not None:
             args[i] = _np_scalar(a, npdt)
     return args, (D.bool if promote is COMPARE else cdt)
+
+
+_REDUCED = D.REDUCED
+_F32 = xp.dtype(xp.float32)
+
+
+class _Low:
+    """What an op whose kernel takes arrays as they are must do after its kernel: round
+    float32 results back to ``dtype`` (its inputs were reduced-type arrays, computed in
+    float32), and, when ``quiet`` (an input is empty), have run it without NumPy's Python-level
+    RuntimeWarnings ("Mean of empty slice"), which torch does not give."""
+
+    __slots__ = ("dtype", "quiet")
+    np = xp.dtype("V7")      # equal to no result's dtype: results always pass through back()
+
+    def __init__(self, dtype, quiet=False):
+        self.dtype = dtype
+        self.quiet = quiet
+
+    def back(self, out):
+        if type(out) is not xp.ndarray:
+            out = xp.asarray(out)
+        if self.dtype is None or out.dtype != _F32:
+            return out
+        return out.astype(self.dtype.np)
+
+
+def _quiet(op, kargs):
+    """Run ``op``'s kernel without NumPy's Python-level RuntimeWarnings."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return op.kernel(*kargs)
+
+
+def _float8_unsupported(op, dt):
+    raise NotImplementedError(f'"{op.name}" not implemented for \'{dt.scalar_name}\'')
+
+
+def _low_inputs(op, arr):
+    dt = _REDUCED[arr.dtype]
+    if dt._rank < 0:            # torch has no float8 arithmetic
+        _float8_unsupported(op, dt)
+    return _Low(dt)
+
+
+# ops that only move or convert elements: they take reduced-type arrays as they are
+_MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather",
+                    "masked_select", "constant_pad_nd", "repeat", "tril", "triu"))
+
+
+def _reduced_arrays(op, args, cdt):
+    """Arguments of an op whose result type is reduced (bfloat16): float32 arrays, as torch's
+    kernels compute; tensors are first converted to ``cdt``, numbers keep their value."""
+    if cdt._rank < 0:
+        _float8_unsupported(op, cdt)
+    for i in op.tensor_idx:
+        a = args[i]
+        if isinstance(a, Tensor):
+            arr = a._data
+            if arr.ndim and arr.dtype != cdt.np:
+                arr = D.cast(arr, cdt)
+            args[i] = arr.astype(_F32)
+        elif a is not None:
+            args[i] = _np_scalar(a, _F32)
+    return args
 
 
 def _bad_arg(op, args):
@@ -247,6 +335,8 @@ def _np_scalar(value, npdt):
 
 
 def _as_array(out, dt):
+    if dt.__class__ is _Low:
+        return dt.back(out)
     if type(out) is not xp.ndarray:
         out = xp.asarray(out)
     if dt is not None and out.dtype != dt.np:
@@ -269,11 +359,15 @@ def _requires(op, args):
 
 def run(op, args, out=None):
     """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed."""
+    if op.autocast is not None and _amp.enabled:
+        from ..amp.autocast_mode import cast_args
+        args = cast_args(op.autocast, args)
     if op.check is not None:
         op.check(*args)
     kargs, dt = _arrays(op, args)
     try:
-        res = op.kernel(*kargs)
+        res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
+            _quiet(op, kargs)
     except ValueError as e:
         _kernel_error(op, args, e)
     record = _requires(op, args)
@@ -291,7 +385,8 @@ def run(op, args, out=None):
         if record:
             _record(op, args, (result,))
         return result
-    results = tuple(_wrap(_as_array(r, None)) for r in res)
+    low = dt if dt.__class__ is _Low else None
+    results = tuple(_wrap(_as_array(r, low)) for r in res)
     if op.view:
         for r in results:
             _share(r, args[0], _MULTI)
@@ -321,7 +416,8 @@ def _share(view, base, meta=None):
         meta = _INFERENCE if _state.inference else _NO_GRAD
     if meta is not None:
         view.__dict__["_cm"] = meta
-    if view._data.dtype.kind in "fc":     # differentiable: its grad_fn follows base writes
+    if view._data.dtype.kind in "fc" or view._data.dtype in _REDUCED:   # differentiable: its
+        # grad_fn follows base writes
         view._watch()
 
 
@@ -419,7 +515,7 @@ def _record(op, args, results, original_self=None):
     else:
         node._nout = None
     for nr, r in enumerate(results):
-        if r._data.dtype.kind in "fc":
+        if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
             r.grad_fn = node
             r._output_nr = nr
     return node
@@ -510,11 +606,12 @@ def run_inplace(op, args):
     if op.check is not None:
         op.check(*args)
     kargs, dt = _arrays(op, args)
-    if dt is not None and not D.can_cast(dt, self.dtype):
+    if dt is not None and dt.__class__ is not _Low and not D.can_cast(dt, self.dtype):
         raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
                            f"output type {_scalar_name(self.dtype)}")
     try:
-        res = op.kernel(*kargs)
+        res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
+            _quiet(op, kargs)
     except ValueError as e:
         _kernel_error(op, args, e)
     rshape = getattr(res, "shape", ())

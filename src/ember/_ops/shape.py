@@ -456,14 +456,18 @@ def stack(tensors, dim=0, *, out=None):
 
 @op("CloneBackward0", promote=NONE, self=lambda grad: grad)
 def clone(self, *, memory_format=None):
-    """A copy that stays in the graph (``CloneBackward0``)."""
-    return self.copy()
+    """A copy that stays in the graph (``CloneBackward0``); by default it keeps a dense
+    layout's strides, as torch's ``preserve_format``."""
+    if memory_format is None and self.flags.c_contiguous:
+        return self.copy()
+    from .._memory_format import copy_to_format
+    return copy_to_format(self, memory_format)
 
 
 @op("ToCopyBackward0", name="_to_copy", method=False, function=False, promote=NONE,
     self=lambda grad: grad)
 def _to_copy(self, dtype):
-    return self.astype(dtype.np)
+    return D.cast(self, dtype)
 
 
 

@@ -1,0 +1,120 @@
+"""Memory formats: ``ember.contiguous_format``, ``channels_last`` … and the layouts they name.
+
+A tensor's strides are its NumPy array's, so a channels-last tensor is truly laid out
+channels-last: its array is a transposed view of an NHWC (NDHWC) buffer, and NumPy's
+ufuncs, which keep their inputs' layout, give channels-last results as torch's
+TensorIterator does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last",
+           "channels_last_3d"]
+
+
+class memory_format:
+    """A memory layout, printed as ``torch.channels_last`` like torch's."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+# the order of dimensions from the innermost outwards, and the rank each format needs
+_ORDER = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
+
+
+def _by_name(name: str) -> memory_format:
+    return globals()[name]
+
+
+def _check_rank(ndim: int, fmt: memory_format) -> None:
+    order = _ORDER.get(fmt)
+    if order is not None and ndim != len(order):
+        raise RuntimeError(f"required rank {len(order)} tensor to use {fmt.name} format")
+
+
+def _check_format(fmt) -> None:
+    if fmt is not None and not isinstance(fmt, memory_format):
+        raise TypeError(f"memory_format must be torch.memory_format, not "
+                        f"{type(fmt).__name__}")
+
+
+def is_contiguous(arr: np.ndarray, fmt=None) -> bool:
+    """torch's ``is_contiguous(memory_format=fmt)``: dimensions of size 1 do not count."""
+    if fmt is None or fmt is contiguous_format or fmt is preserve_format:
+        return arr.flags.c_contiguous
+    order = _ORDER.get(fmt)
+    if order is None:
+        _check_format(fmt)
+    if arr.ndim != len(order):
+        return False
+    expected = arr.itemsize
+    for d in order:
+        n = arr.shape[d]
+        if n != 1:
+            if arr.strides[d] != expected:
+                return False
+            expected *= n
+    return True
+
+
+def suggest(arr: np.ndarray) -> memory_format:
+    """torch's suggest_memory_format: channels-last when the strides say so."""
+    for fmt, order in _ORDER.items():
+        if arr.ndim == len(order) and not arr.flags.c_contiguous and is_contiguous(arr, fmt):
+            return fmt
+    return contiguous_format
+
+
+def empty(shape, npdt, fmt) -> np.ndarray:
+    """An uninitialised array of ``shape`` laid out in ``fmt`` (contiguous or channels-last)."""
+    order = _ORDER.get(fmt)
+    if order is None:
+        return np.empty(shape, npdt)
+    _check_rank(len(shape), fmt)
+    outer = order[::-1]                      # outermost first: N, H, W, C (N, D, H, W, C)
+    buf = np.empty([shape[d] for d in outer], npdt)
+    return buf.transpose(np.argsort(outer))
+
+
+def _dense(arr: np.ndarray) -> bool:
+    """Non-overlapping and dense: some permutation of the dims makes it C-contiguous."""
+    if arr.flags.c_contiguous or arr.size == 0:
+        return True
+    perm = sorted(range(arr.ndim), key=lambda d: -arr.strides[d] if arr.shape[d] != 1 else 0)
+    return arr.transpose(perm).flags.c_contiguous and min(arr.strides, default=0) >= 0
+
+
+def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
+    """An uninitialised array like ``arr``: ``preserve_format`` (None) keeps a dense
+    layout's strides exactly (torch's empty_like), else the format's layout."""
+    _check_format(fmt)
+    if fmt is None or fmt is preserve_format:
+        if arr.flags.c_contiguous:
+            return np.empty(arr.shape, npdt)
+        if _dense(arr):
+            return np.empty_like(arr, npdt, order="K")
+        fmt = suggest(arr)
+    return empty(arr.shape, npdt, fmt)
+
+
+def copy_to_format(arr: np.ndarray, fmt=None) -> np.ndarray:
+    """A copy of ``arr`` laid out as :func:`empty_like` lays it out."""
+    out = empty_like(arr, arr.dtype, fmt)
+    np.copyto(out, arr)
+    return out

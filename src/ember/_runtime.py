@@ -1,0 +1,88 @@
+"""Process-wide settings torch keeps: threads, determinism, matmul precision, default device.
+
+Ember computes with NumPy on the CPU, so these are kept and reported as torch reports them
+without changing a result (as on a CPU torch, where none of them changes one either).
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+from ._device import CPU, check, device
+
+__all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
+           "get_num_interop_threads", "use_deterministic_algorithms",
+           "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
+           "set_float32_matmul_precision", "get_float32_matmul_precision",
+           "set_default_device", "get_default_device"]
+
+_state = {"threads": os.cpu_count() or 1, "interop": os.cpu_count() or 1,
+          "deterministic": False, "warn_only": False, "precision": "highest"}
+
+
+def _int_arg(value, fn: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuntimeError(f"{fn} expects an int, but got {type(value).__name__}")
+    if value <= 0:
+        raise RuntimeError(f"{fn} expects a positive integer")
+    return value
+
+
+def set_num_threads(num: int) -> None:
+    """Set the number of intra-op threads torch would use (kept, reported back)."""
+    _state["threads"] = _int_arg(num, "set_num_threads")
+
+
+def get_num_threads() -> int:
+    return _state["threads"]
+
+
+def set_num_interop_threads(num: int) -> None:
+    _state["interop"] = _int_arg(num, "set_num_interop_threads")
+
+
+def get_num_interop_threads() -> int:
+    return _state["interop"]
+
+
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+    """Ask for deterministic algorithms; ember's are all deterministic already."""
+    if not isinstance(mode, bool):
+        raise TypeError("_set_deterministic_algorithms(): argument 'mode' (position 1) must be "
+                        f"bool, not {type(mode).__name__}")
+    _state["deterministic"], _state["warn_only"] = mode, bool(warn_only)
+
+
+def are_deterministic_algorithms_enabled() -> bool:
+    return _state["deterministic"]
+
+
+def is_deterministic_algorithms_warn_only_enabled() -> bool:
+    return _state["warn_only"]
+
+
+def set_float32_matmul_precision(precision: str) -> None:
+    """``"highest"``, ``"high"`` or ``"medium"``; ember's matmuls are always full float32."""
+    if not isinstance(precision, str):
+        raise RuntimeError("set_float32_matmul_precision expects a str, but got "
+                           f"{type(precision).__name__}")
+    if precision not in ("highest", "high", "medium"):
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+        return
+    _state["precision"] = precision
+
+
+def get_float32_matmul_precision() -> str:
+    return _state["precision"]
+
+
+def set_default_device(dev) -> None:
+    """Set the device factories use; only the CPU exists (others raise torch's error)."""
+    if dev is not None:
+        check(dev)
+
+
+def get_default_device() -> device:
+    return CPU

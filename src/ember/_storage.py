@@ -1,0 +1,134 @@
+"""Storages: the memory behind a tensor, as torch's ``UntypedStorage`` (bytes) and the
+deprecated ``TypedStorage`` (elements) present it.
+
+A tensor's storage is the NumPy array at the root of its views' ``base`` chain.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _dtype as D
+from ._device import CPU
+
+__all__ = ["UntypedStorage", "TypedStorage", "root_array"]
+
+_TYPED_DEPRECATED = (
+    "TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be "
+    "the only storage class. This should only matter to you if you are using storages "
+    "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of "
+    "tensor.storage()")
+
+
+def root_array(arr: np.ndarray) -> np.ndarray:
+    """The array that owns ``arr``'s memory (the end of its ``base`` chain)."""
+    while isinstance(arr.base, np.ndarray):
+        arr = arr.base
+    return arr
+
+
+class UntypedStorage:
+    """The bytes of a tensor's memory."""
+
+    def __init__(self, array: np.ndarray):
+        self._array = root_array(array)
+
+    @property
+    def device(self):
+        return CPU
+
+    def _bytes(self) -> np.ndarray:
+        return self._array.reshape(-1).view(np.uint8) if self._array.flags.c_contiguous \
+            else np.ascontiguousarray(self._array).reshape(-1).view(np.uint8)
+
+    def size(self) -> int:
+        return self._array.nbytes
+
+    nbytes = size
+
+    def __len__(self) -> int:
+        return self._array.nbytes
+
+    def element_size(self) -> int:
+        return 1
+
+    def data_ptr(self) -> int:
+        return self._array.__array_interface__["data"][0]
+
+    def __getitem__(self, i):
+        return int(self._bytes()[i]) if isinstance(i, int) else self._bytes()[i].tolist()
+
+    def tolist(self) -> list:
+        return self._bytes().tolist()
+
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self, device="cuda") -> bool:
+        return False
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, UntypedStorage) and other._array is self._array
+
+    def __hash__(self) -> int:
+        return id(self._array)
+
+    def __repr__(self) -> str:
+        body = "\n".join(f" {b}" for b in self.tolist())
+        return (f"{body}\n" if body else "") + \
+            f"[torch.storage.UntypedStorage(device=cpu) of size {self.size()}]"
+
+
+class TypedStorage:
+    """The elements of a tensor's memory, in its dtype (deprecated in torch)."""
+
+    def __init__(self, array: np.ndarray, warn: bool = True):
+        if warn:
+            warnings.warn(_TYPED_DEPRECATED, UserWarning, stacklevel=3)
+        self._array = root_array(array)
+        self.dtype = D._BY_NP[self._array.dtype]
+
+    @property
+    def device(self):
+        return CPU
+
+    def _flat(self) -> np.ndarray:
+        return self._array.reshape(-1)
+
+    def size(self) -> int:
+        return self._array.size
+
+    __len__ = size
+
+    def element_size(self) -> int:
+        return self._array.itemsize
+
+    def nbytes(self) -> int:
+        return self._array.nbytes
+
+    def data_ptr(self) -> int:
+        return self._array.__array_interface__["data"][0]
+
+    def untyped(self) -> UntypedStorage:
+        return UntypedStorage(self._array)
+
+    def __getitem__(self, i):
+        v = self._flat()[i]
+        return v.tolist() if isinstance(i, slice) else v.item()
+
+    def tolist(self) -> list:
+        return self._flat().tolist()
+
+    def is_shared(self) -> bool:
+        return False
+
+    def is_pinned(self, device="cuda") -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        body = "\n".join(f" {v}" for v in self.tolist())
+        return (f"{body}\n" if body else "") + (
+            f"[torch.storage.TypedStorage(dtype={self.dtype}, device=cpu) of size "
+            f"{self.size()}]")

@@ -1,0 +1,149 @@
+"""Tensor methods around the ops: resizing, in-place squeeze/unsqueeze, ``new``, storages,
+and what a CPU tensor answers about pinned memory and other devices."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ._legacy import legacy_new
+from ._ops.registry import check_inplace, expose
+from ._storage import TypedStorage, UntypedStorage, root_array
+from ._tensor import Size, Tensor
+from .autograd.function import Function
+
+__all__ = ["ravel"]
+
+
+def _sizes(sizes) -> tuple:
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, Size)):
+        sizes = tuple(sizes[0])
+    return tuple(int(s) for s in sizes)
+
+
+def _resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
+    """Give ``self`` the shape ``sizes`` over its own storage (grown with zeros when short)."""
+    sizes = _sizes(sizes)
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    for n in sizes:
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"{list(sizes)}")
+    n = int(np.prod(sizes, dtype=np.int64))
+    root = root_array(self._data)
+    start = self.storage_offset()
+    if root.flags.c_contiguous and start + n <= root.size:
+        self._data = root.reshape(-1)[start:start + n].reshape(sizes)
+    else:
+        flat = np.zeros(n, self._data.dtype)
+        old = np.ascontiguousarray(self._data).reshape(-1)[:n]
+        flat[:old.size] = old
+        self._data = flat.reshape(sizes)
+    self._vc.value += 1
+    return self
+
+
+class Resize(Function):
+    """torch's ``Tensor.resize``: a reshape to as many elements (``ResizeBackward``)."""
+
+    @staticmethod
+    def forward(ctx, tensor, sizes):
+        numel = int(np.prod(sizes, dtype=np.int64))
+        if tensor.numel() != numel:
+            raise RuntimeError(
+                f"requested resize to {'x'.join(map(str, sizes))} ({numel} elements in total), "
+                f"but the given tensor has a size of {'x'.join(map(str, tensor.size()))} "
+                f"({tensor.numel()} elements). autograd's resize can only change the shape of "
+                "a given tensor, while preserving the number of elements. ")
+        ctx.input_sizes = tensor.size()
+        return tensor.contiguous().clone().view(*sizes)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output.contiguous().view(ctx.input_sizes), None
+
+
+def _resize(self: Tensor, *sizes) -> Tensor:
+    """Deprecated in torch: a copy of ``self`` in the shape ``sizes`` (same element count)."""
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    return Resize.apply(self, _sizes(sizes))
+
+
+def _resize_as_(self: Tensor, the_template: Tensor, *, memory_format=None) -> Tensor:
+    return _resize_(self, the_template.size())
+
+
+@expose
+def ravel(input: Tensor) -> Tensor:
+    """The elements as one dimension (a view when the layout allows, as ``reshape``)."""
+    return input.reshape(-1)
+
+
+def _in_place_view(self: Tensor, view: Tensor) -> Tensor:
+    """Make ``self`` take ``view``'s shape, and its history when it is recorded."""
+    self._data = view._data
+    if view.grad_fn is not None:
+        self.grad_fn, self._output_nr = view.grad_fn, view._output_nr
+    self._vc.value += 1
+    return self
+
+
+def _unsqueeze_(self: Tensor, dim: int) -> Tensor:
+    """In-place ``unsqueeze``."""
+    check_inplace(self)
+    return _in_place_view(self, self.unsqueeze(dim))
+
+
+def _squeeze_(self: Tensor, dim=None) -> Tensor:
+    """In-place ``squeeze``."""
+    check_inplace(self)
+    return _in_place_view(self, self.squeeze() if dim is None else self.squeeze(dim))
+
+
+def _new(self: Tensor, *args, **kwargs) -> Tensor:
+    """torch's legacy constructor in ``self``'s dtype: ``x.new(2, 3)``, ``x.new([1, 2])``."""
+    return legacy_new(self.dtype, args, kwargs)
+
+
+def _pin_memory(self: Tensor, device=None) -> Tensor:
+    raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+def _is_pinned(self: Tensor, device=None) -> bool:
+    return False
+
+
+def _record_stream(self: Tensor, stream) -> None:
+    raise RuntimeError("unknown parameter type")
+
+
+def _storage(self: Tensor) -> TypedStorage:
+    """The deprecated typed storage of ``self`` (it warns as torch does)."""
+    return TypedStorage(self._data)
+
+
+def _untyped_storage(self: Tensor) -> UntypedStorage:
+    """The bytes behind ``self`` (shared by its views)."""
+    return UntypedStorage(self._data)
+
+
+def _share_memory_(self: Tensor) -> Tensor:
+    return self
+
+
+Tensor.resize_ = _resize_
+Tensor.resize = _resize
+Tensor.resize_as_ = _resize_as_
+Tensor.unsqueeze_ = _unsqueeze_
+Tensor.squeeze_ = _squeeze_
+Tensor.new = _new
+Tensor.pin_memory = _pin_memory
+Tensor.is_pinned = _is_pinned
+Tensor.record_stream = _record_stream
+Tensor.storage = _storage
+Tensor.untyped_storage = _untyped_storage
+Tensor.share_memory_ = _share_memory_
+Tensor.is_nested = Tensor.is_xpu = False
+

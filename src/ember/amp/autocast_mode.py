@@ -1,0 +1,175 @@
+"""``autocast``: CPU autocast runs torch's lower-precision ops in bfloat16 (or float16) and
+its float32 ops in float32; CUDA autocast on a CPU-only build warns and stays off.
+
+The op lists are torch's CPU lists (``autocast_mode.cpp``); ops not listed run in the dtype
+their inputs promote to. The casts are recorded ops (``ToCopyBackward0``), and a float32 leaf
+that requires grad is cast once per autocast region (torch's cast cache).
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+from .. import _dtype as D
+
+__all__ = ["autocast", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype",
+           "set_autocast_enabled", "set_autocast_dtype"]
+
+# torch's CPU autocast lists (autocast_mode.cpp), by the names of ember's ops that implement
+# them: the lower-precision list (conv*, conv_transpose*, mm, bmm, addmm, baddbmm, addbmm,
+# linear and matmul, which reach these ops, prelu) and, of the float32 list, the ops ember has
+LOWER = "lower"
+FP32 = "fp32"
+EMBER_OPS = {
+    **dict.fromkeys(("_mm", "_bmm", "_addmm", "_baddbmm", "_addbmm", "_mv", "_dot", "_addmv",
+                     "convolution", "prelu"), LOWER),
+    **dict.fromkeys(("_mse_loss", "_smooth_l1_loss", "_huber_loss", "_binary_cross_entropy",
+                     "_bce_with_logits", "_nll_loss_NllLossBackward0",
+                     "_nll_loss_NllLoss2DBackward0", "_trace", "prod_all", "prod_dim",
+                     "_avg_pool_AvgPool3DBackward0", "_pool_gather_MaxPool3DWithIndicesBackward0",
+                     "_pool_gather_MaxPool3DWithIndicesBackward0_unique",
+                     "_resample_AdaptiveAvgPool3DBackward0",
+                     "_pool_gather_AdaptiveMaxPool3DBackward0", "cholesky_legacy",
+                     "linalg_cholesky", "linalg_inv", "linalg_pinv", "linalg_solve"), FP32),
+}
+
+_DEVICES = ("cpu", "cuda", "mps", "xpu", "hpu", "mtia", "xla", "ipu", "maia")
+_DEFAULT_DTYPE = {"cpu": D.bfloat16, "cuda": D.float16}
+
+
+class _State:
+    __slots__ = ("enabled", "dtype", "cache", "depth", "cache_enabled")
+
+    def __init__(self):
+        self.enabled = False            # CPU autocast on
+        self.dtype = D.bfloat16         # its lower-precision dtype
+        self.cache = {}                 # id(leaf) -> (leaf, cast) inside the outermost region
+        self.depth = 0
+        self.cache_enabled = True
+
+
+state = _State()
+_other_enabled = {d: False for d in _DEVICES if d != "cpu"}
+_other_dtype = {d: D.float16 for d in _DEVICES if d != "cpu"}
+
+
+def is_autocast_available(device_type: str) -> bool:
+    return device_type in ("cpu", "cuda", "xpu", "mps", "hpu", "mtia", "maia", "xla")
+
+
+def is_autocast_enabled(device_type: str | None = None) -> bool:
+    """Whether autocast is on for ``device_type`` (CUDA when omitted, as torch)."""
+    if device_type is None or device_type == "cuda":
+        return _other_enabled["cuda"]
+    if device_type == "cpu":
+        return state.enabled
+    return _other_enabled.get(device_type, False)
+
+
+def set_autocast_enabled(device_type, enabled=None) -> None:
+    if enabled is None:         # the deprecated one-argument form: CUDA
+        device_type, enabled = "cuda", device_type
+    if device_type == "cpu":
+        state.enabled = bool(enabled)
+    else:
+        _other_enabled[device_type] = bool(enabled)
+
+
+def get_autocast_dtype(device_type: str) -> D.dtype:
+    return state.dtype if device_type == "cpu" else _other_dtype.get(device_type, D.float16)
+
+
+def set_autocast_dtype(device_type: str, dtype: D.dtype) -> None:
+    if device_type == "cpu":
+        state.dtype = dtype
+    else:
+        _other_dtype[device_type] = dtype
+
+
+class autocast:
+    """A context (and decorator) in which ops run in mixed precision as torch's autocast."""
+
+    def __init__(self, device_type: str, dtype: D.dtype | None = None, enabled: bool = True,
+                 cache_enabled: bool | None = None):
+        if not isinstance(device_type, str):
+            raise ValueError("Expected `device_type` of type `str`, got: "
+                             f"`{type(device_type)}`")
+        from .._device import device
+        device(device_type)         # torch's error for an unknown device type
+        self.device = device_type
+        self.fast_dtype = _DEFAULT_DTYPE.get(device_type, D.float16) if dtype is None \
+            else dtype
+        self._cache_enabled = True if cache_enabled is None else bool(cache_enabled)
+        if enabled and device_type == "cuda":
+            warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.",
+                          UserWarning, stacklevel=2)
+            enabled = False
+        elif enabled and device_type == "cpu" and self.fast_dtype not in (D.bfloat16,
+                                                                          D.float16):
+            warnings.warn("In CPU autocast, but the target dtype is not supported. Disabling "
+                          "autocast.\nCPU Autocast only supports dtypes of torch.bfloat16, "
+                          "torch.float16 currently.", UserWarning, stacklevel=2)
+            enabled = False
+        self._enabled = bool(enabled)
+
+    def __enter__(self):
+        if self.device == "cpu":
+            self.prev = (state.enabled, state.dtype, state.cache_enabled)
+            state.enabled, state.dtype = self._enabled, self.fast_dtype
+            state.cache_enabled = self._cache_enabled
+            state.depth += 1
+        else:
+            self.prev = (_other_enabled.get(self.device, False),
+                         _other_dtype.get(self.device, D.float16))
+            _other_enabled[self.device] = self._enabled
+            _other_dtype[self.device] = self.fast_dtype
+        return self
+
+    def __exit__(self, *exc):
+        if self.device == "cpu":
+            state.enabled, state.dtype, state.cache_enabled = self.prev
+            state.depth -= 1
+            if state.depth == 0:
+                state.cache.clear()
+        else:
+            _other_enabled[self.device], _other_dtype[self.device] = self.prev
+        return False
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def decorated(*args, **kwargs):
+            with self:
+                return func(*args, **kwargs)
+        return decorated
+
+
+def install(ops: dict) -> None:
+    """Mark the listed ops of the registry's table for autocast."""
+    for name, kind in EMBER_OPS.items():
+        if name in ops:
+            ops[name].autocast = kind
+
+
+def _cast(t, to: D.dtype):
+    """``t`` cast to ``to`` as autocast casts (floating tensors only; cached leaves)."""
+    from .._tensor import Tensor
+    if not isinstance(t, Tensor) or not t.dtype.is_floating_point or t.dtype is to or \
+            t.dtype is D.float64:
+        return t
+    cacheable = (to is state.dtype and t.dtype is D.float32 and state.cache_enabled
+                 and t._requires_grad and t.grad_fn is None and t._base is None)
+    if cacheable:
+        hit = state.cache.get(id(t))
+        if hit is not None and hit[0] is t:
+            return hit[1]
+    out = t.to(to)
+    if cacheable:
+        state.cache[id(t)] = (t, out)
+    return out
+
+
+def cast_args(kind: str, args):
+    """The arguments of an autocast-listed op, cast as its list says."""
+    to = state.dtype if kind == LOWER else D.float32
+    return tuple(_cast(a, to) for a in args)

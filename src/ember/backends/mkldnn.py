@@ -1,0 +1,9 @@
+"""``ember.backends.mkldnn``: reported as a CPU torch build reports it (available)."""
+
+from __future__ import annotations
+
+enabled = True
+
+
+def is_available() -> bool:
+    return True

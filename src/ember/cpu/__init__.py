@@ -1,0 +1,18 @@
+"""``ember.cpu``: the CPU device module (``ember.cpu.amp.autocast`` …)."""
+
+from __future__ import annotations
+
+from . import amp
+
+
+def is_available() -> bool:
+    """True: ember runs on the CPU."""
+    return True
+
+
+def device_count() -> int:
+    return 1
+
+
+def synchronize(device=None) -> None:
+    """Nothing to wait for: CPU ops finish before they return."""

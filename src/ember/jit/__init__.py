@@ -1,0 +1,98 @@
+"""``ember.jit``: TorchScript's entry points, run eagerly.
+
+``script`` and ``trace`` return the module or function they are given (a traced function is
+run once on its example inputs, as torch runs it to record); the decorators that steer the
+compiler return what they decorate. ``save``/``load`` keep a whole module with
+:func:`ember.save` (a pickle in torch's checkpoint format, not a TorchScript archive).
+"""
+
+from __future__ import annotations
+
+from typing import Final  # noqa: F401  (torch.jit.Final)
+
+__all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "is_scripting",
+           "is_tracing", "save", "load", "freeze", "optimize_for_inference", "interface",
+           "Final", "fork", "wait", "annotate"]
+
+
+def script(obj, optimize=None, _frames_up: int = 0, _rcb=None, example_inputs=None):
+    """Return ``obj`` itself: it runs eagerly, with the same results."""
+    return obj
+
+
+def trace(func, example_inputs=None, optimize=None, check_trace: bool = True,
+          check_inputs=None, check_tolerance: float = 1e-05, strict: bool = True,
+          _force_outplace: bool = False, _module_class=None, _compilation_unit=None,
+          example_kwarg_inputs=None, _store_inputs: bool = True):
+    """Run ``func`` once on ``example_inputs`` (as tracing does) and return it."""
+    from .. import no_grad
+    if example_inputs is not None or example_kwarg_inputs is not None:
+        args = example_inputs if isinstance(example_inputs, tuple) else (
+            () if example_inputs is None else (example_inputs,))
+        with no_grad():
+            func(*args, **(example_kwarg_inputs or {}))
+    return func
+
+
+def trace_module(mod, inputs, *args, **kwargs):
+    """Run each named method on its example inputs and return the module."""
+    for name, example in inputs.items():
+        trace(getattr(mod, name), example)
+    return mod
+
+
+def _identity(fn=None, *args, **kwargs):
+    if fn is None or not callable(fn):
+        return lambda f: f
+    return fn
+
+
+ignore = unused = export = interface = _identity
+
+
+def is_scripting() -> bool:
+    return False
+
+
+def is_tracing() -> bool:
+    return False
+
+
+def annotate(the_type, the_value):
+    return the_value
+
+
+def fork(func, *args, **kwargs):
+    """Run ``func`` now; ``wait`` returns its result."""
+    return _Future(func(*args, **kwargs))
+
+
+def wait(future):
+    return future.value
+
+
+class _Future:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+def freeze(mod, preserved_attrs=None, optimize_numerics: bool = True):
+    return mod
+
+
+def optimize_for_inference(mod, other_methods=None):
+    return mod
+
+
+def save(m, f, _extra_files=None) -> None:
+    """Write the whole module ``m`` to ``f`` with :func:`ember.save`."""
+    from ..serialization import save as _save
+    _save(m, f)
+
+
+def load(f, map_location=None, _extra_files=None):
+    """Read a module written by :func:`save`."""
+    from ..serialization import load as _load
+    return _load(f, weights_only=False)
