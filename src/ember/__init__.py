@@ -93,6 +93,7 @@ from .random import (
 from . import nn, optim, utils  # noqa: E402  (after the core names they use)
 from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 from .serialization import load, save  # noqa: E402
+from ._torch_alias import install_torch_alias, remove_torch_alias  # noqa: E402
 
 globals().update(_ops.FUNCTIONS)
 

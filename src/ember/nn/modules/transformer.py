@@ -24,11 +24,6 @@ class NonDynamicallyQuantizableLinear(Linear):
     """A Linear (torch's name for MultiheadAttention's output projection)."""
 
 
-def _ember():
-    import ember
-    return ember
-
-
 class MultiheadAttention(Module):
     """Multi-head attention (torch's slow path, ``F.multi_head_attention_forward``).
 
