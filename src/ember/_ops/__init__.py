@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import indexing, linalg, pointwise, reduction, shape  # noqa: F401  (register the ops)
 from . import search, sorting  # noqa: F401  (max, min, argmax, sort, topk, unique …)
 from . import unary  # noqa: F401  (exp, log, erf, rounding, isnan …)
+from . import bucketing  # noqa: F401  (bincount, searchsorted, bucketize)
 from . import nn as _nn_ops  # noqa: F401  (nn op family: conv, pool, losses …)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
@@ -22,6 +23,9 @@ for _alias, _name in (("subtract", "sub"), ("multiply", "mul"), ("divide", "div"
     from .._tensor import Tensor as _T
     setattr(_T, _alias, getattr(_T, _name))
 
+from . import numpy_names as _numpy_names  # noqa: E402
+
+_numpy_names.install(FUNCTIONS, _T)   # axis= / keepdims= for dim= / keepdim=
 globals().update(FUNCTIONS)
 
 

@@ -461,6 +461,8 @@ def _fma(x, y, z, out: np.ndarray | None = None) -> np.ndarray:
             tmp = np.multiply(y, np.float64(x), dtype=np.float64)
         else:
             tmp = np.multiply(np.broadcast_to(y, np.shape(z)), np.float64(x), dtype=np.float64)
+        if type(tmp) is not np.ndarray:     # 0-d operands give a NumPy scalar
+            tmp = np.array(tmp)
         np.add(tmp, z, out=tmp)
         res = tmp
     if out is None:

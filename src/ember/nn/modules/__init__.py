@@ -66,5 +66,9 @@ from .pooling import (  # noqa: F401
 )
 from .rnn import GRU, LSTM, RNN, RNNBase  # noqa: F401
 from .sparse import Embedding  # noqa: F401
-from .transformer import MultiheadAttention, TransformerEncoderLayer  # noqa: F401
+from .transformer import (  # noqa: F401
+    MultiheadAttention,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401

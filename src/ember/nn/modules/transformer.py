@@ -1,4 +1,4 @@
-"""MultiheadAttention and TransformerEncoderLayer, composed from ember ops.
+"""MultiheadAttention, TransformerEncoderLayer and TransformerEncoder, composed from ember ops.
 
 Parameters, their registration and initialisation order are torch's (``in_proj_weight``
 xavier-uniform after ``out_proj`` was built as a Linear; biases zeroed), so seeded
@@ -182,3 +182,109 @@ class TransformerEncoderLayer(Module):
             x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
             x = self.norm2(x + self._ff_block(x))
         return x
+
+
+def _get_seq_len(src: Tensor, batch_first: bool) -> int:
+    return src.shape[0] if src.dim() == 2 else src.shape[1 if batch_first else 0]
+
+
+def _detect_is_causal_mask(mask, is_causal=None, size=None) -> bool:
+    """torch's check: ``is_causal`` as given, else whether ``mask`` is the causal float mask."""
+    if is_causal is not None or mask is None:
+        return is_causal is True
+    sz = size if size is not None else mask.size(-2)
+    causal = Fac.full((sz, sz), float("-inf"), dtype=mask.dtype).triu(1)
+    return mask.size() == causal.size() and bool((mask == causal).all())
+
+
+class TransformerEncoder(Module):
+    """A stack of ``num_layers`` deep copies of ``encoder_layer`` (then ``norm``, if given).
+
+    As torch, ``enable_nested_tensor`` warns when the layer cannot take the nested-tensor fast
+    path; where torch takes it (eval mode, no grad, a left-aligned ``src_key_padding_mask``) the
+    padded positions of the output are zeros, as torch's nested tensor gives them back.
+    """
+
+    __constants__ = ["norm"]
+
+    def __init__(self, encoder_layer: TransformerEncoderLayer, num_layers: int, norm=None,
+                 enable_nested_tensor: bool = True, mask_check: bool = True) -> None:
+        import copy
+
+        from .container import ModuleList
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = enable_nested_tensor
+        self.mask_check = mask_check
+        why_not = _why_not_nested(encoder_layer)
+        if enable_nested_tensor and why_not:
+            import warnings
+            warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False "
+                          f"because {why_not}", stacklevel=2)
+            self.use_nested_tensor = False
+
+    def forward(self, src: Tensor, mask=None, src_key_padding_mask=None,
+                is_causal: bool | None = None) -> Tensor:
+        src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
+                                                 F._none_or_dtype(mask), "mask", src.dtype)
+        mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
+        first = self.layers[0]
+        batch_first = first.self_attn.batch_first
+        is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
+        output = src
+        for mod in self.layers:
+            output = mod(output, src_mask=mask, is_causal=is_causal,
+                         src_key_padding_mask=src_key_padding_mask)
+        if self._takes_nested_path(src, mask, src_key_padding_mask):
+            padded = (src_key_padding_mask != 0).unsqueeze(-1)
+            output = output.masked_fill(padded if batch_first else padded.transpose(0, 1), 0.0)
+        if self.norm is not None:
+            output = self.norm(output)
+        return output
+
+    def _takes_nested_path(self, src, mask, key_padding_mask) -> bool:
+        """torch's conditions for converting ``src`` to a nested tensor (CPU, no autocast)."""
+        from ...autograd.grad_mode import is_grad_enabled
+        first = self.layers[0]
+        if (not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3
+                or key_padding_mask is None or mask is not None):
+            return False
+        if self.mask_check:
+            valid = (key_padding_mask == 0).to(dtype=src.dtype)
+            if not bool((valid[:, 1:] <= valid[:, :-1]).all()):     # not left-aligned
+                return False
+        attn, n1, n2 = first.self_attn, first.norm1, first.norm2
+        args = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight,
+                attn.out_proj.bias, n1.weight, n1.bias, n2.weight, n2.bias,
+                first.linear1.weight, first.linear1.bias, first.linear2.weight,
+                first.linear2.bias)
+        return not (is_grad_enabled() and any(a is not None and a.requires_grad for a in args))
+
+
+def _why_not_nested(layer) -> str:
+    """Why torch's TransformerEncoder would not use nested tensors with ``layer`` ('' if it
+    would)."""
+    e = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{e} was not TransformerEncoderLayer"
+    attn = layer.self_attn
+    if layer.norm_first:
+        return f"{e}.norm_first was True"
+    if not attn.batch_first:
+        return (f"{e}.self_attn.batch_first was not True"
+                "(use batch_first for better inference performance)")
+    if not attn._qkv_same_embed_dim:
+        return f"{e}.self_attn._qkv_same_embed_dim was not True"
+    if attn.in_proj_bias is None:
+        return f"{e}.self_attn was passed bias=False"
+    if layer.activation not in (F.relu, F.gelu) and not isinstance(layer.activation,
+                                                                     (ReLU, GELU)):
+        return f"{e}.activation_relu_or_gelu was not True"
+    if layer.norm1.eps != layer.norm2.eps:
+        return f"{e}.norm1.eps was not equal to {e}.norm2.eps"
+    if attn.num_heads % 2 == 1:
+        return f"{e}.self_attn.num_heads is odd"
+    return ""
