@@ -821,9 +821,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
     (solution, residuals, rank, singular_values)``.
 
     What torch's CPU drivers fill is filled: ``rank`` for ``gelsy`` (the default), ``gelsd``
-    and ``gelss``; ``singular_values`` and (for ``m > n`` and full rank) ``residuals`` for
-    ``gelsd``/``gelss``; the others are empty. The solution comes from NumPy's SVD-based
-    solver whatever the driver (the same answer to rounding for full-rank systems).
+    and ``gelss``; ``singular_values`` for ``gelsd``/``gelss``; ``residuals`` (for ``m > n``
+    and full rank) for every driver but ``gelsy``; the others are empty. The solution comes
+    from NumPy's SVD-based solver whatever the driver (the same answer to rounding for
+    full-rank systems).
     """
     _check_matrix(A, "linalg.lstsq", square=False)
     if A.dtype is not B.dtype:
@@ -850,13 +851,11 @@ def lstsq(A, B, rcond=None, *, driver=None):
     residuals = singular = empty
     if driver in ("gelsd", "gelss"):
         singular = Tensor._wrap(xp.linalg.svd(a, compute_uv=False).astype(a.dtype))
-        m, n = a.shape[-2:]
-        if m > n and bool((rank._data == n).all()):
-            r = A @ (solution.unsqueeze(-1) if vec else solution) - (
-                B.unsqueeze(-1) if vec else B)
-            residuals = r.pow(2).sum(-2)
-            if vec:
-                residuals = residuals.squeeze(-1)
+    m, n = a.shape[-2:]
+    full_rank = bool((xp.linalg.matrix_rank(a) == n).all()) if a.size else False
+    if driver != "gelsy" and m > n and full_rank:
+        r = A @ (solution.unsqueeze(-1) if vec else solution) - (B.unsqueeze(-1) if vec else B)
+        residuals = r.pow(2).sum(-2)
     return linalg_lstsq(solution, residuals, rank, singular)
 
 
