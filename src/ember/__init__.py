@@ -102,6 +102,7 @@ from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd â
 from .serialization import load, save  # noqa: E402
 from . import distributions, func, profiler, testing  # noqa: E402  (torch.distributions â€¦)
 from .func import vmap  # noqa: E402
+from ._torch_alias import install_torch_alias, remove_torch_alias  # noqa: E402
 
 globals().update(_ops.FUNCTIONS)
 

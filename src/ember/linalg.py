@@ -17,6 +17,7 @@ from ._ops.decompositions import (  # noqa: F401
     eigvalsh,
     inv,
     inv_ex,
+    lstsq,
     matrix_norm,
     norm,
     pinv,

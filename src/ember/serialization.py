@@ -237,7 +237,7 @@ class _Unpickler(pickle.Unpickler):
             raise _weights_only_error(module, name)
         if module == "torch" or module.startswith("torch."):
             import importlib
-            return getattr(importlib.import_module("ember" + module[5:]), name)
+            return getattr(importlib.import_module(__package__ + module[5:]), name)
         return super().find_class(module, name)
 
     def persistent_load(self, pid):

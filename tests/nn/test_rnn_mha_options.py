@@ -231,6 +231,70 @@ def test_transformer_encoder_layer(kw):
     compare_module(make, lambda m, lib, a: m(a, src_key_padding_mask=lib.from_numpy(kpm)), x)
 
 
+# ============================================================================ TransformerEncoder
+
+def _encoder(lib, batch_first=False, norm=False, **kw):
+    layer = lib.nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, batch_first=batch_first)
+    return lib.nn.TransformerEncoder(layer, 2, norm=lib.nn.LayerNorm(4) if norm else None, **kw)
+
+
+@pytest.mark.parametrize("kw", [{}, {"batch_first": True}, {"norm": True},
+                                {"batch_first": True, "enable_nested_tensor": False}])
+def test_transformer_encoder(kw):
+    x = arr((2, 3, 4) if kw.get("batch_first") else (3, 2, 4), "float32", 7)
+    mask = np.triu(np.full((3, 3), -np.inf, np.float32), 1)
+    kpm = np.array([[False, False, True], [False, False, False]])       # (N=2, S=3)
+    make = lambda lib: _encoder(lib, **kw)  # noqa: E731
+    compare_module(make, lambda m, lib, a: m(a), x)
+    compare_module(make, lambda m, lib, a: m(a, mask=lib.from_numpy(mask)), x)
+    compare_module(make, lambda m, lib, a: m(a, src_key_padding_mask=lib.from_numpy(kpm)), x)
+
+
+def test_transformer_encoder_eval_padding_is_zero_as_torch_nested_path():
+    x = arr((2, 3, 4), "float32", 8)
+    kpm = np.array([[False, False, True], [False, False, False]])
+    outs = []
+    for lib in (torch, ember):
+        lib.manual_seed(0)
+        enc = _encoder(lib, batch_first=True).eval()
+        with lib.no_grad():
+            outs.append(enc(lib.from_numpy(x.copy()),
+                            src_key_padding_mask=lib.from_numpy(kpm)).numpy())
+        with lib.no_grad():      # not left-aligned: no nested path, padded rows computed
+            outs.append(enc(lib.from_numpy(x.copy()),
+                            src_key_padding_mask=lib.from_numpy(kpm[:, ::-1].copy())).numpy())
+    assert (outs[0][0, 2] == 0).all()
+    np.testing.assert_allclose(outs[2], outs[0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(outs[3], outs[1], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("kw, why", [
+    ({}, "encoder_layer.self_attn.batch_first was not True(use batch_first for better "
+         "inference performance)"),
+    ({"norm_first": True}, "encoder_layer.norm_first was True"),
+    ({"batch_first": True, "nhead": 1}, "encoder_layer.self_attn.num_heads is odd")])
+def test_transformer_encoder_nested_tensor_warning(kw, why):
+    nhead = kw.pop("nhead", 2)
+    for lib in (torch, ember):
+        layer = lib.nn.TransformerEncoderLayer(4, nhead, 8, **kw)
+        with pytest.warns(UserWarning) as rec:
+            enc = lib.nn.TransformerEncoder(layer, 1)
+        assert str(rec[0].message) == ("enable_nested_tensor is True, but "
+                                       f"self.use_nested_tensor is False because {why}")
+        assert enc.use_nested_tensor is False
+
+
+def test_transformer_encoder_layers_are_copies():
+    layer = ember.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True)
+    enc = ember.nn.TransformerEncoder(layer, 3)
+    assert len(enc.layers) == 3 and enc.num_layers == 3
+    assert enc.layers[0] is not layer and enc.layers[0].linear1.weight is not layer.linear1.weight
+    names = [n for n, _ in enc.named_parameters()]
+    tnames = [n for n, _ in torch.nn.TransformerEncoder(
+        torch.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 3).named_parameters()]
+    assert names == tnames
+
+
 # ============================================================================ ConvTranspose
 
 @pytest.mark.parametrize("case", [

@@ -10,6 +10,7 @@ from . import search, sorting  # noqa: F401  (max, min, argmax, sort, topk, uniq
 from . import unary  # noqa: F401  (exp, log, erf, rounding, isnan …)
 from . import cross as _cross  # noqa: F401  (cross, linalg.cross)
 from . import triangular as _triangular  # noqa: F401  (linalg.solve_triangular)
+from . import bucketing  # noqa: F401  (bincount, searchsorted, bucketize)
 from . import nn as _nn_ops  # noqa: F401  (nn op family: conv, pool, losses …)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
@@ -24,6 +25,9 @@ for _alias, _name in (("subtract", "sub"), ("multiply", "mul"), ("divide", "div"
     from .._tensor import Tensor as _T
     setattr(_T, _alias, getattr(_T, _name))
 
+from . import numpy_names as _numpy_names  # noqa: E402
+
+_numpy_names.install(FUNCTIONS, _T)   # axis= / keepdims= for dim= / keepdim=
 globals().update(FUNCTIONS)
 
 

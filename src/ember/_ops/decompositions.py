@@ -781,6 +781,84 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     return run(_pinv, (A, atol, rtol, hermitian), out)
 
 
+# ----------------------------------------------------------------------------- lstsq
+
+linalg_lstsq = _return_type("linalg_lstsq", ("solution", "residuals", "rank",
+                                             "singular_values"))
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _lstsq_grad_A(grad, A, B):
+    vec = _is_vector_rhs(A, B)
+    g, b = (grad.unsqueeze(-1), B.unsqueeze(-1)) if vec else (grad, B)
+    pinvA = pinv(A)
+    return _pinv_backward(g @ _mT(b), pinvA, A)
+
+
+def _lstsq_grad_B(grad, A, B):
+    vec = _is_vector_rhs(A, B)
+    g = grad.unsqueeze(-1) if vec else grad
+    out = _mT(pinv(A)) @ g
+    return out.squeeze(-1) if vec else out
+
+
+@op("LinalgLstsqBackward0", name="linalg_lstsq_", method=False, function=False, promote=None,
+    A=_lstsq_grad_A, B=_lstsq_grad_B)
+def _lstsq(A, B):
+    vec = B.ndim == A.ndim - 1
+    b = B[..., None] if vec else B
+    batch = xp.broadcast_shapes(A.shape[:-2], b.shape[:-2])
+    a = xp.broadcast_to(A, batch + A.shape[-2:]).reshape((-1,) + A.shape[-2:])
+    bb = xp.broadcast_to(b, batch + b.shape[-2:]).reshape((-1,) + b.shape[-2:])
+    x = xp.stack([xp.linalg.lstsq(ai, bi, rcond=None)[0] for ai, bi in zip(a, bb)]) \
+        if a.shape[0] else xp.empty((0, A.shape[-1], b.shape[-1]), A.dtype)
+    x = x.reshape(batch + (A.shape[-1], b.shape[-1])).astype(A.dtype)
+    return x[..., 0] if vec else x
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution ``X`` of ``A X = B``, as ``torch.return_types.linalg_lstsq
+    (solution, residuals, rank, singular_values)``.
+
+    What torch's CPU drivers fill is filled: ``rank`` for ``gelsy`` (the default), ``gelsd``
+    and ``gelss``; ``singular_values`` for ``gelsd``/``gelss``; ``residuals`` (for ``m > n``
+    and full rank) for every driver but ``gelsy``; the others are empty. The solution comes
+    from NumPy's SVD-based solver whatever the driver (the same answer to rounding for
+    full-rank systems).
+    """
+    _check_matrix(A, "linalg.lstsq", square=False)
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {A.dtype} and other's dtype "
+                           f"{B.dtype}")
+    if driver is not None and driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of "
+                           f"{_LSTSQ_DRIVERS}")
+    vec = _is_vector_rhs(A, B)
+    rows = B.shape[-1] if vec else B.shape[-2]
+    if rows != A.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    driver = driver or "gelsy"
+    solution = run(_lstsq, (A, B))
+    a = A._data
+    batch = a.shape[:-2]
+    empty = Tensor._wrap(xp.empty((0,), a.dtype))
+    if driver == "gels":
+        rank = Tensor._wrap(xp.empty((0,), xp.int64))
+    else:
+        ranks = xp.linalg.matrix_rank(a) if a.size else xp.zeros(batch, xp.int64)
+        rank = Tensor._wrap(xp.asarray(ranks, dtype=xp.int64))
+    residuals = singular = empty
+    if driver in ("gelsd", "gelss"):
+        singular = Tensor._wrap(xp.linalg.svd(a, compute_uv=False).astype(a.dtype))
+    m, n = a.shape[-2:]
+    full_rank = bool((xp.linalg.matrix_rank(a) == n).all()) if a.size else False
+    if driver != "gelsy" and m > n and full_rank:
+        r = A @ (solution.unsqueeze(-1) if vec else solution) - (B.unsqueeze(-1) if vec else B)
+        residuals = r.pow(2).sum(-2)
+    return linalg_lstsq(solution, residuals, rank, singular)
+
+
 @expose
 def pinverse(input, rcond=1e-15):
     """``torch.pinverse``: :func:`ember.linalg.pinv` with ``rtol=rcond``."""

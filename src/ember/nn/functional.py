@@ -14,6 +14,8 @@ import warnings
 import numpy as np
 
 from .. import _dtype as D
+from .. import _factories as _Fac
+from .. import _ops
 from .._ops import nn as _N
 from .._ops import resample as _R
 from .._ops.nn import (  # noqa: F401  (re-exported)
@@ -33,15 +35,10 @@ from .._ops.nn import (
     softmax as _softmax,
 )
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import is_grad_enabled, no_grad
 from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
 from ._grid_sample import affine_grid, grid_sample  # noqa: F401  (re-exported)
 from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
-
-
-def _ember():
-    import ember
-    return ember
 
 
 def _tuple(x, n: int) -> tuple:
@@ -216,12 +213,11 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias`` (``AddmmBackward0`` for 2-D input with a bias)."""
-    em = _ember()
     if bias is not None and input.ndim == 2:
-        return em.addmm(bias, input, weight.t())
+        return _ops.addmm(bias, input, weight.t())
     if bias is not None and input.ndim != 2 and input.ndim > 0:
         lead = input.shape[:-1]
-        out = em.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        out = _ops.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
         return out.view(*lead, weight.shape[0])
     out = input.matmul(weight.t())
     return out if bias is None else out + bias
@@ -804,7 +800,6 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     0.0
     """
     reduction = _loss_reduction(size_average, reduce, reduction)
-    em = _ember()
     td = target.ndim
     if td not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -818,10 +813,10 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     mag1 = (input1 * input1).sum(td) + 1e-12
     mag2 = (input2 * input2).sum(td) + 1e-12
     cos = prod_sum / (mag1 * mag2).sqrt_()
-    zeros = em.zeros_like(cos)
+    zeros = _Fac.zeros_like(cos)
     pos = 1 - cos
     neg = (cos - margin).clamp_min_(0)
-    out = em.where(target == 1, pos, zeros) + em.where(target == -1, neg, zeros)
+    out = _ops.where(target == 1, pos, zeros) + _ops.where(target == -1, neg, zeros)
     return _apply_reduction(out, reduction)
 
 
@@ -857,7 +852,6 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     >>> F.scaled_dot_product_attention(q, q, q).shape
     torch.Size([1, 2, 4])
     """
-    em = _ember()
     if attn_mask is not None and is_causal:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")
@@ -874,13 +868,13 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         key = key.repeat_interleave(rep, -3)
         value = value.repeat_interleave(rep, -3)
     q = query * (-root if sc < 0 else root)
-    attn = em.matmul(q, key.transpose(-2, -1) * root)
+    attn = _ops.matmul(q, key.transpose(-2, -1) * root)
     if attn_mask is not None:
         attn = attn + attn_mask
     attn = _N._safe_softmax(attn, attn.ndim - 1)
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
-    return em.matmul(attn, value)
+    return _ops.matmul(attn, value)
 
 
 
@@ -888,7 +882,6 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
 def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
     """torch's mask canonicalisation: a bool mask becomes a float one with ``-inf``."""
     if mask is not None:
-        em = _ember()
         is_float = mask.dtype.is_floating_point
         if mask.dtype is not D.bool and not is_float:
             raise AssertionError(f"only bool and floating types of {mask_name} are supported")
@@ -896,7 +889,7 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
             warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
                           "Use same type for both instead.", stacklevel=3)
         if not is_float:
-            mask = em.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+            mask = _Fac.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
     return mask
 
 
@@ -1006,7 +999,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     ...                                ember.eye(4), None)[0].shape
     torch.Size([2, 1, 4])
     """
-    em = _ember()
     is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not is_batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -1070,8 +1062,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
             raise AssertionError("bias cannot be added to static key.")
         if static_v is not None:
             raise AssertionError("bias cannot be added to static value.")
-        k = em.cat([k, bias_k.repeat(1, bsz, 1)])
-        v = em.cat([v, bias_v.repeat(1, bsz, 1)])
+        k = _ops.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = _ops.cat([v, bias_v.repeat(1, bsz, 1)])
         if attn_mask is not None:
             attn_mask = pad(attn_mask, (0, 1))
         if key_padding_mask is not None:
@@ -1085,8 +1077,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     v = _split_heads(v, static_v, "static_v", bsz * num_heads, head_dim)
     if add_zero_attn:
         zshape = (bsz * num_heads, 1, head_dim)
-        k = em.cat([k, em.zeros(zshape, dtype=k.dtype)], dim=1)
-        v = em.cat([v, em.zeros(zshape, dtype=v.dtype)], dim=1)
+        k = _ops.cat([k, _Fac.zeros(zshape, dtype=k.dtype)], dim=1)
+        v = _ops.cat([v, _Fac.zeros(zshape, dtype=v.dtype)], dim=1)
         if attn_mask is not None:
             attn_mask = pad(attn_mask, (0, 1))
         if key_padding_mask is not None:
@@ -1110,13 +1102,13 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
         if is_causal and attn_mask is None:
             raise AssertionError("FIXME: is_causal not implemented for need_weights")
         if attn_mask is not None:
-            weights = em.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+            weights = _ops.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
         else:
-            weights = em.bmm(q_scaled, k.transpose(-2, -1))
+            weights = _ops.bmm(q_scaled, k.transpose(-2, -1))
         weights = softmax(weights, dim=-1)
         if dropout_p > 0.0:
             weights = dropout(weights, p=dropout_p)
-        out = em.bmm(weights, v)
+        out = _ops.bmm(weights, v)
         out = out.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
         out = linear(out, out_proj_weight, out_proj_bias)
         out = out.view(tgt_len, bsz, out.size(1))
@@ -1308,7 +1300,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     _block_args_check(k, d, p, s, "kdps")
     sh = input.shape
     nd = input.ndim
-    if nd == 1 and input.requires_grad and _ember().is_grad_enabled():
+    if nd == 1 and input.requires_grad and is_grad_enabled():
         norm_dim(-2, nd)   # torch's autograd kernel reads size(-2) first
     valid = sh[norm_dim(1, nd)] != 0 and sh[norm_dim(2, nd)] != 0
     if not ((nd == 3 and sh[0] != 0 and valid) or (nd == 4 and valid and sh[3] != 0)):

@@ -12,7 +12,6 @@ import warnings
 
 import numpy as np
 
-from .._ops.unary import _erfinv64
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
@@ -81,8 +80,16 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None)
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
                   b: float = 2.0, generator=None) -> Tensor:
-    """Fill with N(mean, std²) samples truncated to [a, b] (inverse-CDF method, as torch;
-    not bit-exact: torch's ``erfinv`` is not reproduced)."""
+    """Fill with N(mean, std²) samples truncated to [a, b], by torch's rejection sampling.
+
+    When [a, b] holds more than 30 % of the mass, normal draws outside it are redrawn (a full
+    ``normal_`` of the tensor per round, kept where rejected); otherwise candidates are drawn
+    uniformly on [a, b] and accepted against the density's peak with a second uniform draw.
+    The draws, their order and the acceptance tests are torch's, so seeded results agree.
+    """
+    from .._factories import empty_like
+    from .._ops import where
+
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
@@ -90,15 +97,38 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
     with no_grad():
-        lo = norm_cdf((a - mean) / std)
-        up = norm_cdf((b - mean) / std)
-        tensor.uniform_(2 * lo - 1, 2 * up - 1, generator=generator)
-        d = tensor._data
-        d[...] = _erfinv64(d).astype(d.dtype)
-        d *= d.dtype.type(std * math.sqrt(2.0))
-        d += d.dtype.type(mean)
-        np.clip(d, a, b, out=d)
-        tensor._vc.value += 1
+        p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
+        if p > 0.3:
+            lo = tensor.new_tensor(a).item()     # the bounds as the tensor's dtype holds them
+            hi = tensor.new_tensor(b).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not mask.any():
+                    break
+                result = where(mask, empty_like(result).normal_(mean, std,
+                                                                generator=generator), result)
+            if tensor is not result:
+                tensor.copy_(result)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+        candidates = empty_like(tensor)
+        accept_buf = empty_like(tensor)
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+        pending = accept_buf.uniform_(generator=generator).log_().gt(candidates)
+        if pending.any():
+            result = tensor
+            while True:
+                candidates.uniform_(a, b, generator=generator)
+                result = where(pending, candidates, result)
+                candidates.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+                pending = where(pending, accept_buf.uniform_(generator=generator).log_()
+                                .gt(candidates), pending)
+                if not pending.any():
+                    break
+            tensor.copy_(result)
     return tensor
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from ... import _dtype as D
 from ... import _factories as Fac
+from ... import _ops
 from ..._ops.registry import NONE, op
 from ..._tensor import Tensor
 from .. import functional as F
@@ -27,11 +28,6 @@ from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
 from .module import Module
-
-
-def _ember():
-    import ember
-    return ember
 
 
 class RNNBase(Module):
@@ -256,7 +252,6 @@ class RNNBase(Module):
     def forward(self, input: Tensor, hx=None):
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
-        em = _ember()
         lstm = self.mode == "LSTM"
         if input.dim() not in (2, 3):
             what = {"LSTM": "LSTM: Expected input to be 2D or 3D, got {}D instead",
@@ -309,20 +304,20 @@ class RNNBase(Module):
                 for t in steps:
                     state = self._cell(layer_input[t], state, *w)
                     ys[t] = state[0] if lstm else state
-                y = em.stack(ys, 0)
+                y = _ops.stack(ys, 0)
                 if mkldnn:
                     y, h, c = _mkldnn_rnn_layer(y, state[0], state[1])
                     state = (h, c)
                 outs.append(y)
                 finals.append(state)
-            layer_input = outs[0] if nd == 1 else em.cat(outs, 2)
+            layer_input = outs[0] if nd == 1 else _ops.cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 layer_input = F.dropout(layer_input, self.dropout, True)
         output = layer_input
         if lstm:
-            h_n = (em.stack([f[0] for f in finals], 0), em.stack([f[1] for f in finals], 0))
+            h_n = (_ops.stack([f[0] for f in finals], 0), _ops.stack([f[1] for f in finals], 0))
         else:
-            h_n = em.stack(finals, 0)
+            h_n = _ops.stack(finals, 0)
         if self.batch_first:
             output = output.transpose(0, 1) if lstm else _transpose_(output)
         if not is_batched:
@@ -347,10 +342,9 @@ def _transpose_(self):
 
 
 def _lin(x, w, b):
-    em = _ember()
     if b is None:
         return x.matmul(w.t())
-    return em.addmm(b, x, w.t())
+    return _ops.addmm(b, x, w.t())
 
 
 class RNN(RNNBase):

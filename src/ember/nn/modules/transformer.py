@@ -24,11 +24,6 @@ from .module import Module
 from .normalization import LayerNorm
 
 
-def _ember():
-    import ember
-    return ember
-
-
 class MultiheadAttention(Module):
     """Multi-head attention (torch's slow path, ``F.multi_head_attention_forward``).
 
@@ -250,15 +245,36 @@ class TransformerEncoder(Module):
         src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                  F._none_or_dtype(mask), "mask", src.dtype)
         mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
-        seq_len = _get_seq_len(src, self.layers[0].self_attn.batch_first)
-        is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
+        batch_first = self.layers[0].self_attn.batch_first
+        is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         output = src
         for mod in self.layers:
             output = mod(output, src_mask=mask, is_causal=is_causal,
                          src_key_padding_mask=src_key_padding_mask)
+        if self._takes_nested_path(src, mask, src_key_padding_mask):
+            padded = (src_key_padding_mask != 0).unsqueeze(-1)
+            output = output.masked_fill(padded if batch_first else padded.transpose(0, 1), 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+    def _takes_nested_path(self, src, mask, key_padding_mask) -> bool:
+        """torch's conditions for converting ``src`` to a nested tensor (CPU, no autocast)."""
+        from ...autograd.grad_mode import is_grad_enabled
+        first = self.layers[0]
+        if (not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3
+                or key_padding_mask is None or mask is not None):
+            return False
+        if self.mask_check:
+            valid = (key_padding_mask == 0).to(dtype=src.dtype)
+            if not bool((valid[:, 1:] <= valid[:, :-1]).all()):     # not left-aligned
+                return False
+        attn, n1, n2 = first.self_attn, first.norm1, first.norm2
+        args = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight,
+                attn.out_proj.bias, n1.weight, n1.bias, n2.weight, n2.bias,
+                first.linear1.weight, first.linear1.bias, first.linear2.weight,
+                first.linear2.bias)
+        return not (is_grad_enabled() and any(a is not None and a.requires_grad for a in args))
 
 
 def _why_not_sparsity_fast_path(layer) -> str:

@@ -11,10 +11,10 @@ from ..._tensor import Tensor
 
 def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     """One 1-D tensor of every parameter's elements, in order (differentiable)."""
-    import ember
+    from ..._ops import cat
     if isinstance(parameters, Tensor):
         raise TypeError(f"expected Iterable of Tensors, but got: {type(parameters).__name__}")
-    return ember.cat([p.view(-1) for p in parameters])
+    return cat([p.view(-1) for p in parameters])
 
 
 def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
