@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import indexing, linalg, pointwise, reduction, shape  # noqa: F401  (register the ops)
 from . import search, sorting  # noqa: F401  (max, min, argmax, sort, topk, unique …)
 from . import unary  # noqa: F401  (exp, log, erf, rounding, isnan …)
+from . import special  # noqa: F401  (lgamma, digamma, polygamma, mvlgamma)
 from . import nn as _nn_ops  # noqa: F401  (nn op family: conv, pool, losses …)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
