@@ -98,6 +98,7 @@ from .random import (
 
 from . import nn, optim, utils  # noqa: E402  (after the core names they use)
 from . import distributed  # noqa: E402  (torch.distributed over MPI; MPI starts on first use)
+from . import multiprocessing  # noqa: E402  (torch.multiprocessing)
 from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 from .serialization import load, save  # noqa: E402
 from . import distributions, func, profiler, testing  # noqa: E402  (torch.distributions …)

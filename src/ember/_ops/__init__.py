@@ -11,6 +11,7 @@ from . import unary  # noqa: F401  (exp, log, erf, rounding, isnan …)
 from . import cross as _cross  # noqa: F401  (cross, linalg.cross)
 from . import triangular as _triangular  # noqa: F401  (linalg.solve_triangular)
 from . import bucketing  # noqa: F401  (bincount, searchsorted, bucketize)
+from . import special  # noqa: F401  (lgamma, digamma, polygamma, mvlgamma)
 from . import nn as _nn_ops  # noqa: F401  (nn op family: conv, pool, losses …)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401

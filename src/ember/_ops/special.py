@@ -1,0 +1,216 @@
+"""Gamma-function family: ``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma``.
+
+NumPy has none of them. ``lgamma`` maps C's ``lgamma`` (Python's :func:`math.lgamma`, the
+same libm torch calls) over the finite, non-pole elements; ``digamma``, the trigamma function
+and the Hurwitz zeta behind ``polygamma(n >= 2)`` are vectorised ports of the algorithms in
+torch's ``ATen/native/Math.h`` (Cephes), computed in float64 and rounded to the input's dtype.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._device import xp
+from .._tensor import Tensor
+from .registry import FLOAT, expose, op
+from .registry import run as _run
+
+
+def _libm(name: str, ctype):
+    """C's ``lgamma`` (within an ulp of torch's; math.lgamma is Python's own, coarser)."""
+    import ctypes
+    import ctypes.util
+    try:
+        fn = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"), name)
+    except (OSError, AttributeError):
+        return math.lgamma
+    fn.restype, fn.argtypes = getattr(ctypes, ctype), [getattr(ctypes, ctype)]
+    return fn
+
+
+_lgamma_scalar = xp.frompyfunc(_libm("lgamma", "c_double"), 1, 1)
+
+
+def _work(x):
+    """The computation dtype torch's kernels use: float for float32/float16, else double."""
+    return xp.float32 if x.dtype in (xp.float32, xp.float16) else xp.float64
+
+
+def _lgamma64(x):
+    x = xp.asarray(x, dtype=xp.float64)
+    out = xp.full(x.shape, xp.inf)
+    ok = xp.isfinite(x) & ~((x <= 0) & (x == xp.floor(x)))
+    if ok.any():
+        out[ok] = _lgamma_scalar(x[ok]).astype(xp.float64)
+    out[xp.isnan(x)] = xp.nan
+    return out
+
+
+_PSI_A = (8.33333333333333333333e-2, -2.10927960927960927961e-2, 7.57575757575757575758e-3,
+          -4.16666666666666666667e-3, 3.96825396825396825397e-3, -8.33333333333333333333e-3,
+          8.33333333333333333333e-2)
+_PSI_10 = 2.25175258906672110764
+
+
+def _digamma64(x):
+    x = xp.array(x, dtype=_work(xp.asarray(x)))
+    with xp.errstate(all="ignore"):
+        neg = x < 0
+        integer = x == xp.trunc(x)
+        # reflection: digamma(x) = digamma(1 - x) - pi / tan(pi * frac(x))
+        zero = x.dtype.type(0)
+        refl = xp.where(neg & ~integer, -math.pi / xp.tan(math.pi * xp.fmod(x, 1.0)), zero)
+        z = xp.where(neg, 1 - x, x)
+        result = xp.zeros_like(z)
+        for _ in range(10):                     # push z up to >= 10
+            low = z < 10
+            result = xp.where(low, result - 1 / z, result)
+            z = xp.where(low, z + 1, z)
+        zz = 1.0 / (z * z)
+        poly = xp.zeros_like(z)
+        for a in _PSI_A:
+            poly = poly * zz + a
+        y = xp.where(z < 1e17, zz * poly, zero)
+        asym = result + xp.log(z) - 0.5 / z - y
+        out = xp.where(z == 10, result + _PSI_10, asym) + refl
+        out = xp.where(neg & integer, x.dtype.type(xp.nan), out)
+        out = xp.where(x == 0, xp.copysign(x.dtype.type(xp.inf), -x), out)
+        out = xp.where(xp.isnan(x), x, out)
+    return out
+
+
+def _trigamma64(x):
+    x = xp.array(x, dtype=_work(xp.asarray(x)))
+    with xp.errstate(all="ignore"):
+        low = x < 0.5
+        s = xp.sin(math.pi * x)
+        result = xp.where(low, -(math.pi * math.pi) / (s * s), x.dtype.type(0))
+        sign = xp.where(low, x.dtype.type(-1), x.dtype.type(1))
+        x = xp.where(low, 1 - x, x)
+        for _ in range(6):
+            result = result + 1 / (x * x)
+            x = x + 1
+        ixx = 1 / (x * x)
+        result = result + (1 + 1 / (2 * x) + ixx * (1 / 6 - ixx * (1 / 30 - ixx * (1 / 42)))) / x
+    return sign * result
+
+
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
+           7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
+           -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
+
+
+def _zeta64(s: float, q):
+    """Hurwitz zeta(s, q) for s > 1 (Cephes' Euler-Maclaurin summation, as torch's zeta)."""
+    q = xp.array(q, dtype=xp.float64)
+    with xp.errstate(all="ignore"):
+        total = q ** -s
+        a = q.copy()
+        b = xp.zeros_like(q)
+        steps = 0
+        while True:    # sum the first terms until every element's a exceeds 9 (9 at least)
+            more = (a <= 9) & xp.isfinite(a) if steps >= 9 else xp.ones(a.shape, bool)
+            if not more.any() or steps > 100_000:
+                break
+            a = xp.where(more, a + 1, a)
+            b = xp.where(more, a ** -s, b)
+            total = total + xp.where(more, b, 0.0)
+            steps += 1
+        w = a
+        total = total + b * w / (s - 1) - 0.5 * b
+        fac, k = 1.0, 0.0
+        for coef in _ZETA_A:
+            fac = fac * (s + k)
+            b = b / w
+            total = total + fac * b / coef
+            k += 1
+            fac = fac * (s + k)
+            b = b / w
+        pole = (q <= 0) & (q == xp.floor(q))
+        total = xp.where(pole, xp.inf, total)
+    return total
+
+
+def _polygamma64(n: int, x):
+    if n == 0:
+        return _digamma64(x)
+    if n == 1:
+        return _trigamma64(x)
+    sign = 1.0 if (n + 1) % 2 == 0 else -1.0
+    return sign * math.factorial(n) * _zeta64(n + 1.0, x)
+
+
+def _like(out, x):
+    return out.astype(x.dtype, copy=False)
+
+
+@op("LgammaBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: grad * self.digamma())
+def lgamma(self):
+    """Natural log of the absolute value of the gamma function.
+
+    >>> ember.lgamma(ember.tensor([0.5, 3.0]))
+    tensor([0.5724, 0.6931])
+    """
+    return _like(_lgamma64(self), self)
+
+
+@op("DigammaBackward0", promote=FLOAT, inplace=True,
+    self=lambda grad, self: grad * _polygamma_op(self, 1))
+def digamma(self):
+    """The logarithmic derivative of the gamma function, ``psi(x)``.
+
+    >>> ember.digamma(ember.tensor([1.0, 0.5]))
+    tensor([-0.5772, -1.9635])
+    """
+    return _like(_digamma64(self), self)
+
+
+@op("PolygammaBackward0", name="polygamma_", method=False, function=False, promote=FLOAT,
+    self=lambda grad, self, n: grad * _polygamma_op(self, n + 1))
+def _polygamma_kernel(self, n):
+    return _like(_polygamma64(n, self), self)
+
+
+def _polygamma_op(x, n):
+    return _run(_polygamma_kernel, (x, n))
+
+
+def _check_n(n) -> None:
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+
+
+@expose(method=False)
+def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:
+    """The ``n``-th derivative of :func:`digamma`."""
+    _check_n(n)
+    return _run(_polygamma_kernel, (input, n), out)
+
+
+def _polygamma_method(self, n: int) -> Tensor:
+    """The ``n``-th derivative of :func:`digamma`."""
+    _check_n(n)
+    return _run(_polygamma_kernel, (self, n))
+
+
+def _polygamma_inplace(self, n: int) -> Tensor:
+    """In-place :meth:`Tensor.polygamma`."""
+    return self.copy_(_polygamma_method(self, n))
+
+
+Tensor.polygamma = _polygamma_method
+Tensor.polygamma_ = _polygamma_inplace
+
+
+@expose
+def mvlgamma(input: Tensor, p: int) -> Tensor:
+    """The multivariate log-gamma function of dimension ``p``."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("mvlgamma is not implemented for "
+                           f"{str(input.dtype).replace('torch.', '').capitalize()}")
+    if bool((input <= (p - 1) / 2).any()):
+        raise RuntimeError("All elements must be greater than (p-1)/2")
+    halves = Tensor._wrap(xp.arange(p, dtype=input.dtype.np) / 2)
+    args = input.unsqueeze(-1) - halves
+    return args.lgamma().sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
