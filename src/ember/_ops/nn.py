@@ -17,7 +17,7 @@ import numpy as np
 
 from .._device import xp
 from .._tensor import Tensor
-from . import _sleef
+from . import _exact, _norms, _sleef
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
 from .util import norm_dim
@@ -1157,26 +1157,61 @@ def _xhat(x, dims, eps):
     return xc / ((xc * xc).mean(dims, keepdim=True) + eps).sqrt()
 
 
-def _bn_train_self(grad, self, weight, eps):
+def _bn_kernel_grads(grad, self, weight, mean, invstd):
+    """torch's backward kernel (grad_input, grad_weight, grad_bias) as tensors, for a
+    backward that records no graph; None where the formulas must stay differentiable or
+    the dtypes are not emulated."""
+    from ..autograd.grad_mode import state
+    w = None if weight is None else weight._data
+    if state.enabled and any(t is not None and t.requires_grad for t in (grad, self, weight)):
+        return None
+    if not _bn_exact(self._data, w, mean, invstd) or grad._data.dtype != self._data.dtype:
+        return None
+    return tuple(Tensor._wrap(np.asarray(a)) for a in
+                 _norms.batch_norm_backward(grad._data, self._data, w, mean, invstd))
+
+
+def _bn_train_self(grad, self, weight, eps, mean, invstd):
+    exact = _bn_kernel_grads(grad, self, weight, mean, invstd)
+    if exact is not None:
+        return exact[0]
     w_b = None if weight is None else _bcast(weight, self.ndim)
     return _normalized_grad(grad, self, w_b, _bn_dims(self.ndim), eps)
 
 
+def _bn_train_weight(grad, self, eps, mean, invstd):
+    exact = _bn_kernel_grads(grad, self, None, mean, invstd)
+    if exact is not None:
+        return exact[1]
+    return (grad * _xhat(self, _bn_dims(self.ndim), eps)).sum(_bn_dims(self.ndim))
+
+
+def _bn_train_bias(grad, self, mean, invstd):
+    exact = _bn_kernel_grads(grad, self, None, mean, invstd)
+    if exact is not None:
+        return exact[2]
+    return grad.sum(_bn_dims(grad.ndim))
+
+
 @op("NativeBatchNormBackward0", name="_batch_norm_train", method=False, function=False,
     promote=NONE, tensors=("self", "weight", "bias"),
-    self=_bn_train_self,
-    weight=lambda grad, self, eps: (grad * _xhat(self, _bn_dims(self.ndim), eps)).sum(
-        _bn_dims(self.ndim)),
-    bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
-def _batch_norm_train(self, weight, bias, eps, mean, var):
+    self=_bn_train_self, weight=_bn_train_weight, bias=_bn_train_bias)
+def _batch_norm_train(self, weight, bias, eps, mean, invstd):
+    if _bn_exact(self, weight, bias, mean):
+        return _norms.batch_norm_apply(self, weight, bias, mean, invstd)
     shp = (1, -1) + (1,) * (self.ndim - 2)
-    invstd = (1 / np.sqrt(var + eps)).astype(self.dtype)
-    out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.reshape(shp)
+    out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.astype(self.dtype).reshape(shp)
     if weight is not None:
         out = out * weight.reshape(shp)
     if bias is not None:
         out = out + bias.reshape(shp)
     return out.astype(self.dtype)
+
+
+def _bn_exact(x, *arrays):
+    """Whether torch's float kernels are emulated: float32/float64 throughout."""
+    return x.dtype in _exact.exact_dtype and x.size > 0 and all(
+        a is None or a.dtype == x.dtype for a in arrays)
 
 
 def _bn_eval_scale(running_var, eps, ndim):
@@ -1192,6 +1227,9 @@ def _bn_eval_scale(running_var, eps, ndim):
         * _bn_eval_scale(running_var, eps, self.ndim)).sum(_bn_dims(self.ndim)),
     bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
 def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
+    if _bn_exact(self, weight, bias, running_mean, running_var):
+        return _norms.batch_norm_apply(self, weight, bias, running_mean,
+                                       _norms.eval_invstd(running_var, eps))
     shp = (1, -1) + (1,) * (self.ndim - 2)
     invstd = 1 / np.sqrt(running_var + self.dtype.type(eps))
     out = (self - running_mean.reshape(shp)) * invstd.reshape(shp)
@@ -1212,6 +1250,15 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
         if size == 1:
             raise ValueError("Expected more than 1 value per channel when training, got "
                              f"input size {list(input.shape)}")
+        rm = None if running_mean is None else running_mean._data
+        rv = None if running_var is None else running_var._data
+        if _bn_exact(x, rm, rv) and all(t is None or t._data.dtype == x.dtype
+                                        for t in (weight, bias)):
+            mean, invstd = _norms.batch_norm_stats(x, rm, rv, momentum, eps)
+            for t in (running_mean, running_var):
+                if t is not None:
+                    t._vc.value += 1
+            return _batch_norm_train(input, weight, bias, eps, mean, invstd)
         mean = x.mean(axis=dims, dtype=np.float64)
         var = x.var(axis=dims, dtype=np.float64)
         if running_mean is not None:
@@ -1223,7 +1270,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             rv = running_var._data
             rv[...] = (1 - momentum) * rv + momentum * (var * size / (size - 1)).astype(rv.dtype)
             running_var._vc.value += 1
-        return _batch_norm_train(input, weight, bias, eps, mean, var)
+        return _batch_norm_train(input, weight, bias, eps, mean, 1 / np.sqrt(var + eps))
     return _batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
 
 
