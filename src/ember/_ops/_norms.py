@@ -269,3 +269,165 @@ def batch_norm_backward(grad, x, weight, mean, invstd):
     gi = (x - mean.reshape(shp)) * k
     gi = ((grad - (s / dt(n)).reshape(shp)) - gi) * invstd.reshape(shp) * w.reshape(shp)
     return gi, (dotp * invstd).astype(dt), s
+
+
+# ----------------------------------------------------------------------------- moments
+
+def _add_moments_vec(m0_add, m1_add, m2_add, m0, m1, m2, dt):
+    """``AddMomentsVec``: merge (m0_add, m1_add, m2_add) into (m0, m1, m2), the counts
+    Python ints shared by every row; the compiled code adds the two M2s first and fuses
+    ``delta * (delta * (c * m0))`` into that sum."""
+    n = m0 + m0_add
+    c = dt(0) if n == 0 else dt(m0_add) / dt(n)
+    delta = m1_add - m1
+    m1 = m1 + c * delta
+    m2 = fma(delta, delta * (c * dt(m0)), m2 + m2_add)
+    return n, m1, m2
+
+
+def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2, dt):
+    """``AddMoments`` (scalar): ``m1 += c * delta`` and the last product of
+    ``m2_add + delta * delta * c * m0`` fused."""
+    n = m0 + m0_add
+    c = dt(0) if n == 0 else dt(m0_add) / dt(n)
+    delta = m1_add - m1
+    m1 = fma(np.broadcast_to(c, delta.shape), delta, m1)
+    t = delta * delta * c
+    return n, m1, m2 + fma(t, np.broadcast_to(dt(m0), t.shape), m2_add)
+
+
+def _welford(vecs, dt):
+    """The Welford steps of ``UpdateMomentsVec`` along axis -2 (fused updates)."""
+    shape = vecs.shape[:-2] + vecs.shape[-1:]
+    m1 = np.zeros(shape, dt)
+    m2 = np.zeros(shape, dt)
+    for j in range(vecs.shape[-2]):
+        xv = vecs[..., j, :]
+        delta = xv - m1
+        m1 = fma(delta, np.broadcast_to(dt(1) / dt(j + 1), shape), m1)
+        m2 = fma(delta, xv - m1, m2)
+    return m1, m2
+
+
+def _cascade(m1, m2, counts, dt):
+    """The stack of ``RowwiseMomentsImpl`` over chunk states (axis 0), level by level: each
+    pair merges the later into the earlier; an unpaired node waits in its level's slot and
+    the slots are finally merged, lowest first, into slot 0."""
+    k = len(counts)
+    depth = max(1, (k - 1).bit_length())
+    slots = {}
+    level = 0
+    while True:
+        k = len(counts)
+        if level == depth:
+            slots[depth - 1] = (counts[0], m1[0], m2[0])
+            break
+        if k % 2:
+            slots[level] = (counts[-1], m1[-1], m2[-1])
+        if k < 2:
+            break
+        h = k // 2
+        cl, cr = counts[0:2 * h:2], counts[1:2 * h:2]
+        n = cl + cr
+        c = (cr.astype(dt) / n.astype(dt)).reshape((h,) + (1,) * (m1.ndim - 1))
+        delta = m1[1:2 * h:2] - m1[0:2 * h:2]
+        m1, m2 = (m1[0:2 * h:2] + c * delta, fma(
+            delta, delta * (c * cl.astype(dt).reshape(c.shape)), m2[0:2 * h:2] + m2[1:2 * h:2]))
+        counts = n
+        level += 1
+    res = slots.get(0)
+    for i in range(1, depth):
+        if i not in slots:
+            continue
+        if res is None:
+            res = slots[i]
+            continue
+        m0, a1, a2 = res
+        res = _add_moments_vec(*slots[i], m0, a1, a2, dt)
+    return res
+
+
+def rowwise_moments(x):
+    """``RowwiseMoments``: (mean, biased variance) of each row of a (M, N) float array, by
+    Welford steps over chunks of 16 vectors merged in a cascade, then the scalar tail and
+    the lanes."""
+    dt = x.dtype.type
+    lanes = _exact._LANES[x.dtype]
+    rows, size = x.shape
+    nv = size // lanes
+    full, part = divmod(nv, 16)
+    m1 = np.zeros((0, rows, lanes), dt)
+    m2 = m1
+    counts = [16] * full
+    if full:
+        vec = x[:, :full * 16 * lanes].reshape(rows, full, 16, lanes).transpose(1, 0, 2, 3)
+        m1, m2 = _welford(vec, dt)
+    if part:
+        vec = x[:, full * 16 * lanes:nv * lanes].reshape(rows, part, lanes)
+        p1, p2 = _welford(vec, dt)
+        m1 = np.concatenate([m1, p1[None]])
+        m2 = np.concatenate([m2, p2[None]])
+        counts.append(part)
+    zero = np.zeros(rows, dt)
+    m0, a1, a2 = (0, None, None) if not counts else _cascade(
+        m1, m2, np.array(counts, np.int64), dt)
+    m0 = 0
+    m1 = zero
+    m2 = zero
+    for i in range(nv * lanes, size):
+        xi = x[:, i]
+        delta = xi - m1
+        m0 += 1
+        m1 = m1 + delta / dt(m0)
+        m2 = m2 + delta * (xi - m1)
+    if a1 is not None:
+        for k in range(lanes):
+            m0, m1, m2 = _add_moments(nv, a1[:, k], a2[:, k], m0, m1, m2, dt)
+    return m1, m2 / dt(size)
+
+
+def layer_norm(x, weight, bias, k, eps):
+    """``LayerNormKernelImpl`` on a float32/float64 array normalised over its last ``k``
+    dims: (output, mean, rstd), the statistics shaped as torch's (trailing dims of 1)."""
+    dt = x.dtype.type
+    lead = x.shape[:x.ndim - k]
+    m = int(np.prod(lead, dtype=np.int64))
+    n = x.size // m if m else 0
+    rows = np.ascontiguousarray(x).reshape(m, n)
+    mean, var = rowwise_moments(rows)
+    rstd = dt(1) / np.sqrt(var + dt(eps))
+    y = (rows - mean[:, None]) * rstd[:, None]
+    if weight is not None and bias is not None:
+        shape = rows.shape
+        y = fma(y, np.broadcast_to(weight.reshape(1, n), shape),
+                np.broadcast_to(bias.reshape(1, n), shape))
+    elif weight is not None:
+        y = y * weight.reshape(1, n)
+    elif bias is not None:
+        y = y + bias.reshape(1, n)
+    stat_shape = lead + (1,) * k
+    return y.reshape(x.shape), mean.reshape(stat_shape), rstd.reshape(stat_shape)
+
+
+def group_norm(x, weight, bias, groups, eps):
+    """``GroupNormKernelImpl`` on a float32/float64 (N, C, *) array, taken contiguous:
+    (output, mean, rstd), the statistics shaped (N, groups); rstd is rounded from double,
+    the output is ``scale * x + shift`` fused, with ``shift = b - scale * mean`` fused."""
+    dt = x.dtype.type
+    n, c = x.shape[:2]
+    rows = np.ascontiguousarray(x).reshape(n * groups, -1)
+    mean, var = rowwise_moments(rows)
+    rstd = (1 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
+    stats = mean.reshape(n, groups), rstd.reshape(n, groups)
+    if weight is None and bias is None:
+        return ((rows - mean[:, None]) * rstd[:, None]).reshape(x.shape), *stats
+    d = c // groups
+    g = np.ones(c, dt) if weight is None else weight
+    b = np.zeros(c, dt) if bias is None else bias
+    scale = rstd.reshape(n, groups, 1) * g.reshape(1, groups, d)          # (n, G, D)
+    shift = fma(-scale, np.broadcast_to(mean.reshape(n, groups, 1), scale.shape),
+                np.broadcast_to(b.reshape(1, groups, d), scale.shape))
+    xr = x.reshape(n, groups, d, -1)
+    y = fma(np.broadcast_to(scale[..., None], xr.shape), xr,
+            np.broadcast_to(shift[..., None], xr.shape))
+    return y.reshape(x.shape), *stats
