@@ -18,6 +18,7 @@ import numpy as np
 from .._device import xp
 from .._tensor import Tensor
 from . import _exact, _norms, _sleef
+from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
 from .util import norm_dim
@@ -72,6 +73,8 @@ def _log_softmax_backward_data(grad_output, output, dim):
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
+    if self.dtype == np.float32:
+        return _softmax_kernel.softmax(self, dim)
     return _softmax_np(self, dim)
 
 
