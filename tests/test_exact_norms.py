@@ -149,3 +149,27 @@ def test_softmax_float32(shape, dim):
         outs.append((lib.softmax(x, dim), lib.softmax(x.transpose(0, -1), dim)))
     for t, e in zip(*outs):
         bits_equal(t, e)
+
+
+@pytest.mark.parametrize("n", [80016, 7, 33 * 17, 100003])
+def test_gelu_float32_contiguous(n):
+    rng = np.random.default_rng(6)
+    a = (rng.standard_normal(n) * 3).astype(np.float32)
+    a[:6] = [0.0, -0.0, -10.0, 5.5, -5.5, np.inf]
+    t = torch.nn.functional.gelu(torch.tensor(a))
+    e = ember.nn.functional.gelu(ember.tensor(a))
+    bits_equal(t, e)
+    # a strided input runs one by one on glibc's erff, which is not emulated
+    t, e = (lib.nn.functional.gelu(lib.tensor(a)[::2]) for lib in (torch, ember))
+    np.testing.assert_allclose(t.numpy(), e.numpy(), rtol=2e-6, atol=1e-7)
+    assert np.signbit(t.numpy()[:3]).tolist() == np.signbit(e.numpy()[:3]).tolist()
+
+
+@pytest.mark.parametrize("name", ["sinh", "cosh"])
+def test_sinh_cosh_overflow_like_torch(name):
+    a = np.random.default_rng(7).uniform(-100, 100, 40003).astype(np.float32)
+    for view in (lambda t: t, lambda t: t[::2]):
+        t = view(getattr(torch, name)(torch.tensor(a))).numpy()
+        e = view(getattr(ember, name)(ember.tensor(a))).numpy()
+        assert np.array_equal(np.isinf(t), np.isinf(e))
+        np.testing.assert_allclose(t[np.isfinite(t)], e[np.isfinite(t)], rtol=3e-7)

@@ -431,6 +431,8 @@ def gelu(self, approximate="none"):
     """Gaussian error linear unit; ``approximate='tanh'`` uses the tanh formula."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
+    if approximate == "none" and self.dtype == np.float32:
+        return _sleef.gelu(self, _erf64)
     x = self.astype(np.float64)
     if approximate == "tanh":
         out = 0.5 * x * (1 + np.tanh(_SQRT_2_PI * (x + 0.044715 * x ** 3)))
