@@ -173,3 +173,15 @@ def test_sinh_cosh_overflow_like_torch(name):
         e = view(getattr(ember, name)(ember.tensor(a))).numpy()
         assert np.array_equal(np.isinf(t), np.isinf(e))
         np.testing.assert_allclose(t[np.isfinite(t)], e[np.isfinite(t)], rtol=3e-7)
+
+
+@pytest.mark.parametrize("shape", [(10, 7), (30, 100), (5, 1000), (200, 3), (7, 33), (4, 5, 17)])
+def test_log_softmax_and_cross_entropy_float32_lastdim(shape):
+    rng = np.random.default_rng(8)
+    a = (rng.standard_normal(shape) * 3).astype(np.float32)
+    outs = []
+    for lib in (torch, ember):
+        x = lib.tensor(a)
+        outs.append((lib.log_softmax(x, -1), lib.log_softmax(x.transpose(0, -1), -1)))
+    for t, e in zip(*outs):
+        bits_equal(t, e)

@@ -208,3 +208,49 @@ def exp_overflow(a, out, odd=True):
     big &= ~_scalar_mask(a, 16)
     inf = np.copysign(_f32(np.inf), a) if odd else np.full(a.shape, _f32(np.inf))
     return np.where(big, inf, out)
+
+
+def _fms(a, b, c):
+    """``a * b - c`` rounded once."""
+    return fma(a, b, -c)
+
+
+def _df_add2(x, y):
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+_LN2_HI, _LN2_LO = _f32(0.69314718246459960938), _f32(-1.904654323148236017e-09)
+
+
+def logf(d):
+    """``Sleef_logf8_u10`` (AVX2, FMA) on a float32 array: double-float arithmetic."""
+    full = np.full
+    with np.errstate(all="ignore"):
+        o = d < np.finfo(_f32).tiny
+        d2 = np.where(o, d * _f32(2.0 ** 64), d)
+        e = ((((d2 * _f32(1 / 0.75)).view(np.int32) >> 23) & 0xff) - 0x7f).astype(np.int32)
+        m = (d2.view(np.int32) - (e << 23)).view(_f32)
+        ef = np.where(o, e - 64, e).astype(_f32)
+        sx = _LN2_HI * ef
+        sy = fma(full(ef.shape, _LN2_LO), ef, _fms(full(ef.shape, _LN2_HI), ef, sx))
+        nx, ny = _df_add2(full(m.shape, _f32(-1)), m)
+        dx, dy = _df_add2(full(m.shape, _f32(1)), m)
+        t = _f32(1) / dx
+        xx = nx * t
+        u = _fms(t, nx, xx)
+        v = fma(-dy, t, fma(-dx, t, full(m.shape, _f32(1))))
+        xy = fma(xx, v, fma(ny, t, u))
+        x2 = xx * xx
+        p = fma(full(m.shape, _f32(0.3027294874)), x2, full(m.shape, _f32(0.3996108174)))
+        p = fma(p, x2, full(m.shape, _f32(0.6666694880)))
+        ax, ay = xx * _f32(2), xy * _f32(2)
+        s1 = sx + ax
+        s1y = (((sx - s1) + ax) + sy) + ay
+        y = (x2 * xx) * p
+        s2 = s1 + y
+        r = s2 + (((s1 - s2) + y) + s1y)
+        r = np.where(np.isposinf(d), _f32(np.inf), r)
+        r = np.where((d < 0) | np.isnan(d), _f32(np.nan), r)
+        return np.where(d == 0, _f32(-np.inf), r)

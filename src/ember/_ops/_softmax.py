@@ -1,10 +1,12 @@
-"""torch's float32 CPU softmax, bit for bit (``SoftMaxKernel.cpp``).
+"""torch's float32 CPU softmax (and log_softmax over the last dim), bit for bit
+(``SoftMaxKernel.cpp``).
 
 Over the last dim each row takes its max, Sleef's ``exp`` of the differences, their
 vectorised sum (``vec::reduce_all``) and multiplies by its reciprocal. Over another dim
 (``_vec_softmax``) eight inner positions run as one vector: the max and a sum added in
 turn along the dim, then a division; positions that do not fill a vector (the end of an
-inner row or of a thread's share) run the same steps with glibc's ``expf``.
+inner row or of a thread's share) run the same steps with glibc's ``expf``. log_softmax
+over the last dim subtracts the max and Sleef's ``log`` of the vectorised sum of exps.
 """
 
 from __future__ import annotations
@@ -64,3 +66,19 @@ def softmax(x, dim):
     if dim == x.ndim - 1:
         return _lastdim(x.reshape(outer, n)).reshape(shape)
     return _inner(x.reshape(outer, n, inner)).reshape(shape)
+
+
+def _log_lastdim(x):
+    """``_vec_log_softmax_lastdim`` on a C-contiguous (rows, n) float32 array."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        m = x.max(axis=1, keepdims=True)
+        lse = _sleef.logf(_norms.vec_sum_rows(_sleef.expf(x - m)))
+        return (x - m) - lse[:, None]
+
+
+def log_softmax(x, dim):
+    """torch's CPU log_softmax of a float32 array along its last dim (taken contiguous)."""
+    x = np.ascontiguousarray(x)
+    if x.size == 0:
+        return x.copy()
+    return _log_lastdim(x.reshape(-1, x.shape[-1])).reshape(x.shape)

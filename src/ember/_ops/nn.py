@@ -94,6 +94,8 @@ def _safe_softmax(self, dim):
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)
+    if self.dtype == np.float32 and dim == self.ndim - 1:
+        return _softmax_kernel.log_softmax(self, dim)
     return _log_softmax_np(self, dim)
 
 
