@@ -435,6 +435,15 @@ def gelu(self, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     if approximate == "none" and self.dtype == np.float32:
         return _sleef.gelu(self, _erf64)
+    if self.dtype == np.float32:
+        # torch's float32 steps; the tanh (Sleef's, within an ulp) from double, and ±1
+        # past Sleef's cut-off
+        f = np.float32
+        with np.errstate(all="ignore"):
+            inner = f(_SQRT_2_PI) * (self + f(0.044715) * (self * self * self))
+            t = np.tanh(inner.astype(np.float64)).astype(f)
+            t = np.where(np.abs(inner) > f(8.664339742), np.sign(inner), t).astype(f)
+            return f(0.5) * self * (f(1) + t)
     x = self.astype(np.float64)
     if approximate == "tanh":
         out = 0.5 * x * (1 + np.tanh(_SQRT_2_PI * (x + 0.044715 * x ** 3)))
