@@ -141,7 +141,19 @@ REDUCE = {
     "layer_norm": lambda lib, a: [lib.nn.functional.layer_norm(a, (100,))],
     "batch_norm": lambda lib, a: [lib.nn.functional.batch_norm(a, None, None, training=True)],
     "group_norm": lambda lib, a: [lib.nn.functional.group_norm(a.reshape(100, 20, 50), 4)],
+    "batch_norm (NCHW, stats)": lambda lib, a: _bn_nchw(lib, a),
 }
+
+
+def _bn_nchw(lib, a):
+    """Training batch norm of an NCHW input with affine parameters: the output and the
+    updated running statistics."""
+    x = a.reshape(10, 10, 10, 100)
+    rm, rv = lib.zeros(10, dtype=a.dtype), lib.ones(10, dtype=a.dtype)
+    w, b = a[0, :10] * 0.1 + 1, a[1, :10] * 0.1
+    out = lib.nn.functional.batch_norm(x, rm, rv, w, b, training=True)
+    return [out, rm, rv, lib.nn.functional.batch_norm(x.transpose(2, 3), None, None, w, b,
+                                                      training=True)]
 UNIT = {"prod": _red("prod"), "cumprod": _dims(lambda lib, a, d: a.cumprod(0 if d is None
                                                                             else d))}
 

@@ -136,3 +136,121 @@ def silu(a):
     with np.errstate(all="ignore"):
         return elementwise(a, lambda x: x / (one + expf(-x)),
                            lambda x: x / (one + expf_scalar(-x)))
+
+
+def _bits(h):
+    return np.array([h], np.uint32).view(_f32)[0]
+
+
+_LOG2E, _LN2 = _bits(0x3fb8aa3b), _bits(0x3f317218)
+_LN_MIN, _LN_MAX = _bits(0xc2aeac50), _bits(0x42b17218)
+_EXP_U20 = (0.166676521, 0.499991506, 0.999999701, 1.0)
+
+
+def exp_u20(d):
+    """``Vectorized<float>::exp_u20``: torch's own fast exp (2^n times a quintic)."""
+    full = np.full
+    with np.errstate(all="ignore"):
+        src = np.maximum(np.minimum(d, _LN_MAX), _LN_MIN)
+        fx = np.floor(fma(src, full(d.shape, _LOG2E), full(d.shape, _f32(0.5))))
+        p = fma(-fx, full(d.shape, _LN2), src)
+        r = fma(p, full(d.shape, _f32(0.00828929059)), full(d.shape, _f32(0.0418978221)))
+        for c in _EXP_U20:
+            r = fma(p, r, full(d.shape, _f32(c)))
+        n = np.rint(fx - _f32(1)).astype(np.int32)
+        scale = np.where(d < _LN_MIN, _f32(0), ((n + 127) << 23).view(_f32))
+        return r * scale * _f32(2)
+
+
+_ERF_P = (1.421413741, -0.284496736, 0.254829592)
+
+
+def erf_vec(x):
+    """``Vectorized<float>::erf``: Abramowitz and Stegun's 7.1.26 with ``exp_u20``."""
+    full = np.full
+    with np.errstate(all="ignore"):
+        t = _f32(1) / fma(full(x.shape, _f32(0.3275911)), np.abs(x), full(x.shape, _f32(1)))
+        r = fma(full(x.shape, _f32(1.061405429)), t, full(x.shape, _f32(-1.453152027)))
+        for c in _ERF_P:
+            r = fma(r, t, full(x.shape, _f32(c)))
+        y = fma(t * -exp_u20(-(x * x)), r, full(x.shape, _f32(1)))
+        return np.where(np.signbit(x), -y, y)
+
+
+_SQRT1_2 = _f32(0.70710678118654752440)
+
+
+def gelu(a, erf_scalar):
+    """torch's float32 gelu: on a C-contiguous input every element (the tail too) takes
+    ``0.5x + 0.5x * erf(x / sqrt 2)`` fused, with the vector erf; any other layout runs
+    one by one as ``x * 0.5 * (1 + erf)`` with glibc's ``erff``, for which ``erf_scalar``
+    (float64, rounded) stands in: close, not bit for bit."""
+    half = _f32(0.5)
+    with np.errstate(all="ignore"):
+        if a.flags.c_contiguous:
+            h = a * half
+            return fma(h, erf_vec(a * _SQRT1_2), h)
+        e = erf_scalar((a * _SQRT1_2).astype(np.float64)).astype(_f32)
+        return a * half * (_f32(1) + e)
+
+
+_EXP_LIMIT = _f32(88.72283)          # the largest float whose exp is finite
+
+
+def exp_overflow(a, out, odd=True):
+    """sinh/cosh as torch's float32 vectors compute them, from exp: infinite once exp
+    overflows (``|x| > 88.72283``), where the one-by-one elements keep ``out``."""
+    if a.dtype != np.float32 or a.ndim == 0 or not a.size:
+        return out
+    big = np.abs(a) > _EXP_LIMIT
+    if not big.any():
+        return out
+    big &= ~_scalar_mask(a, 16)
+    inf = np.copysign(_f32(np.inf), a) if odd else np.full(a.shape, _f32(np.inf))
+    return np.where(big, inf, out)
+
+
+def _fms(a, b, c):
+    """``a * b - c`` rounded once."""
+    return fma(a, b, -c)
+
+
+def _df_add2(x, y):
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+_LN2_HI, _LN2_LO = _f32(0.69314718246459960938), _f32(-1.904654323148236017e-09)
+
+
+def logf(d):
+    """``Sleef_logf8_u10`` (AVX2, FMA) on a float32 array: double-float arithmetic."""
+    full = np.full
+    with np.errstate(all="ignore"):
+        o = d < np.finfo(_f32).tiny
+        d2 = np.where(o, d * _f32(2.0 ** 64), d)
+        e = ((((d2 * _f32(1 / 0.75)).view(np.int32) >> 23) & 0xff) - 0x7f).astype(np.int32)
+        m = (d2.view(np.int32) - (e << 23)).view(_f32)
+        ef = np.where(o, e - 64, e).astype(_f32)
+        sx = _LN2_HI * ef
+        sy = fma(full(ef.shape, _LN2_LO), ef, _fms(full(ef.shape, _LN2_HI), ef, sx))
+        nx, ny = _df_add2(full(m.shape, _f32(-1)), m)
+        dx, dy = _df_add2(full(m.shape, _f32(1)), m)
+        t = _f32(1) / dx
+        xx = nx * t
+        u = _fms(t, nx, xx)
+        v = fma(-dy, t, fma(-dx, t, full(m.shape, _f32(1))))
+        xy = fma(xx, v, fma(ny, t, u))
+        x2 = xx * xx
+        p = fma(full(m.shape, _f32(0.3027294874)), x2, full(m.shape, _f32(0.3996108174)))
+        p = fma(p, x2, full(m.shape, _f32(0.6666694880)))
+        ax, ay = xx * _f32(2), xy * _f32(2)
+        s1 = sx + ax
+        s1y = (((sx - s1) + ax) + sy) + ay
+        y = (x2 * xx) * p
+        s2 = s1 + y
+        r = s2 + (((s1 - s2) + y) + s1y)
+        r = np.where(np.isposinf(d), _f32(np.inf), r)
+        r = np.where((d < 0) | np.isnan(d), _f32(np.nan), r)
+        return np.where(d == 0, _f32(-np.inf), r)

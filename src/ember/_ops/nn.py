@@ -17,7 +17,8 @@ import numpy as np
 
 from .._device import xp
 from .._tensor import Tensor
-from . import _sleef
+from . import _exact, _norms, _sleef
+from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
 from .util import norm_dim
@@ -72,6 +73,8 @@ def _log_softmax_backward_data(grad_output, output, dim):
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
+    if self.dtype == np.float32:
+        return _softmax_kernel.softmax(self, dim)
     return _softmax_np(self, dim)
 
 
@@ -91,6 +94,8 @@ def _safe_softmax(self, dim):
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)
+    if self.dtype == np.float32 and dim == self.ndim - 1:
+        return _softmax_kernel.log_softmax(self, dim)
     return _log_softmax_np(self, dim)
 
 
@@ -428,6 +433,17 @@ def gelu(self, approximate="none"):
     """Gaussian error linear unit; ``approximate='tanh'`` uses the tanh formula."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
+    if approximate == "none" and self.dtype == np.float32:
+        return _sleef.gelu(self, _erf64)
+    if self.dtype == np.float32:
+        # torch's float32 steps; the tanh (Sleef's, within an ulp) from double, and ±1
+        # past Sleef's cut-off
+        f = np.float32
+        with np.errstate(all="ignore"):
+            inner = f(_SQRT_2_PI) * (self + f(0.044715) * (self * self * self))
+            t = np.tanh(inner.astype(np.float64)).astype(f)
+            t = np.where(np.abs(inner) > f(8.664339742), np.sign(inner), t).astype(f)
+            return f(0.5) * self * (f(1) + t)
     x = self.astype(np.float64)
     if approximate == "tanh":
         out = 0.5 * x * (1 + np.tanh(_SQRT_2_PI * (x + 0.044715 * x ** 3)))
@@ -1157,26 +1173,61 @@ def _xhat(x, dims, eps):
     return xc / ((xc * xc).mean(dims, keepdim=True) + eps).sqrt()
 
 
-def _bn_train_self(grad, self, weight, eps):
+def _bn_kernel_grads(grad, self, weight, mean, invstd):
+    """torch's backward kernel (grad_input, grad_weight, grad_bias) as tensors, for a
+    backward that records no graph; None where the formulas must stay differentiable or
+    the dtypes are not emulated."""
+    from ..autograd.grad_mode import state
+    w = None if weight is None else weight._data
+    if state.enabled and any(t is not None and t.requires_grad for t in (grad, self, weight)):
+        return None
+    if not _bn_exact(self._data, w, mean, invstd) or grad._data.dtype != self._data.dtype:
+        return None
+    return tuple(Tensor._wrap(np.asarray(a)) for a in
+                 _norms.batch_norm_backward(grad._data, self._data, w, mean, invstd))
+
+
+def _bn_train_self(grad, self, weight, eps, mean, invstd):
+    exact = _bn_kernel_grads(grad, self, weight, mean, invstd)
+    if exact is not None:
+        return exact[0]
     w_b = None if weight is None else _bcast(weight, self.ndim)
     return _normalized_grad(grad, self, w_b, _bn_dims(self.ndim), eps)
 
 
+def _bn_train_weight(grad, self, eps, mean, invstd):
+    exact = _bn_kernel_grads(grad, self, None, mean, invstd)
+    if exact is not None:
+        return exact[1]
+    return (grad * _xhat(self, _bn_dims(self.ndim), eps)).sum(_bn_dims(self.ndim))
+
+
+def _bn_train_bias(grad, self, mean, invstd):
+    exact = _bn_kernel_grads(grad, self, None, mean, invstd)
+    if exact is not None:
+        return exact[2]
+    return grad.sum(_bn_dims(grad.ndim))
+
+
 @op("NativeBatchNormBackward0", name="_batch_norm_train", method=False, function=False,
     promote=NONE, tensors=("self", "weight", "bias"),
-    self=_bn_train_self,
-    weight=lambda grad, self, eps: (grad * _xhat(self, _bn_dims(self.ndim), eps)).sum(
-        _bn_dims(self.ndim)),
-    bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
-def _batch_norm_train(self, weight, bias, eps, mean, var):
+    self=_bn_train_self, weight=_bn_train_weight, bias=_bn_train_bias)
+def _batch_norm_train(self, weight, bias, eps, mean, invstd):
+    if _bn_exact(self, weight, bias, mean):
+        return _norms.batch_norm_apply(self, weight, bias, mean, invstd)
     shp = (1, -1) + (1,) * (self.ndim - 2)
-    invstd = (1 / np.sqrt(var + eps)).astype(self.dtype)
-    out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.reshape(shp)
+    out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.astype(self.dtype).reshape(shp)
     if weight is not None:
         out = out * weight.reshape(shp)
     if bias is not None:
         out = out + bias.reshape(shp)
     return out.astype(self.dtype)
+
+
+def _bn_exact(x, *arrays):
+    """Whether torch's float kernels are emulated: float32/float64 throughout."""
+    return x.dtype in _exact.exact_dtype and x.size > 0 and all(
+        a is None or a.dtype == x.dtype for a in arrays)
 
 
 def _bn_eval_scale(running_var, eps, ndim):
@@ -1192,6 +1243,9 @@ def _bn_eval_scale(running_var, eps, ndim):
         * _bn_eval_scale(running_var, eps, self.ndim)).sum(_bn_dims(self.ndim)),
     bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
 def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
+    if _bn_exact(self, weight, bias, running_mean, running_var):
+        return _norms.batch_norm_apply(self, weight, bias, running_mean,
+                                       _norms.eval_invstd(running_var, eps))
     shp = (1, -1) + (1,) * (self.ndim - 2)
     invstd = 1 / np.sqrt(running_var + self.dtype.type(eps))
     out = (self - running_mean.reshape(shp)) * invstd.reshape(shp)
@@ -1212,6 +1266,15 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
         if size == 1:
             raise ValueError("Expected more than 1 value per channel when training, got "
                              f"input size {list(input.shape)}")
+        rm = None if running_mean is None else running_mean._data
+        rv = None if running_var is None else running_var._data
+        if _bn_exact(x, rm, rv) and all(t is None or t._data.dtype == x.dtype
+                                        for t in (weight, bias)):
+            mean, invstd = _norms.batch_norm_stats(x, rm, rv, momentum, eps)
+            for t in (running_mean, running_var):
+                if t is not None:
+                    t._vc.value += 1
+            return _batch_norm_train(input, weight, bias, eps, mean, invstd)
         mean = x.mean(axis=dims, dtype=np.float64)
         var = x.var(axis=dims, dtype=np.float64)
         if running_mean is not None:
@@ -1223,7 +1286,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             rv = running_var._data
             rv[...] = (1 - momentum) * rv + momentum * (var * size / (size - 1)).astype(rv.dtype)
             running_var._vc.value += 1
-        return _batch_norm_train(input, weight, bias, eps, mean, var)
+        return _batch_norm_train(input, weight, bias, eps, mean, 1 / np.sqrt(var + eps))
     return _batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
 
 
@@ -1244,6 +1307,8 @@ def _ln_lead(ndim, k):
                                                                     eps),
     bias=lambda grad, k: grad.sum(_ln_lead(grad.ndim, k)) if grad.ndim > k else grad)
 def _layer_norm(self, weight, bias, k, eps):
+    if _bn_exact(self, weight, bias):
+        return _norms.layer_norm(self, weight, bias, k, eps)[0]
     dims = _ln_dims(self.ndim, k)
     x = self.astype(np.float64)
     mean = x.mean(axis=dims, keepdims=True)
@@ -1288,6 +1353,8 @@ def _gn_xhat(self, groups, eps):
         _bn_dims(self.ndim)),
     bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
 def _group_norm(self, weight, bias, groups, eps):
+    if _bn_exact(self, weight, bias):
+        return _norms.group_norm(self, weight, bias, groups, eps)[0]
     n, c = self.shape[:2]
     x = self.astype(np.float64).reshape(n, groups, -1)
     mean = x.mean(axis=2, keepdims=True)

@@ -262,14 +262,14 @@ def atan(self):
 def sinh(self):
     """Hyperbolic sine."""
     with xp.errstate(over="ignore"):
-        return xp.sinh(self)
+        return _sleef.exp_overflow(self, xp.sinh(self))
 
 
 @op("CoshBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.sinh())
 def cosh(self):
     """Hyperbolic cosine."""
     with xp.errstate(over="ignore"):
-        return xp.cosh(self)
+        return _sleef.exp_overflow(self, xp.cosh(self), odd=False)
 
 
 @op("TanhBackward0", promote=FLOAT, inplace=True,

@@ -1,0 +1,433 @@
+"""torch's CPU normalisation kernels, bit for bit: batch norm's statistics and transform.
+
+``batch_norm_cpu_update_stats_template`` (``Normalization.cpp``) and the kernels of
+``batch_norm_kernel.cpp``: on a contiguous input each channel's sum is taken in double in
+memory order, the mean rounded to the input's dtype, and the squared deviations (in that
+dtype) added in double; a channels-last input (or one with a single element per channel
+and sample) is reduced by rows, each thread adding its share of the rows into a vector of
+the input's dtype; any other layout takes its mean from ``torch.mean`` and its squared
+deviations in double in the iterator's order. The output of a contiguous input is
+``x * alpha + beta`` per channel with ``alpha = invstd * w`` and ``beta = b - mean * alpha``,
+both fused by the compiler; otherwise ``((x - mean) * invstd) * w + b`` element by element.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._memory_format import channels_last, is_contiguous
+from . import _exact
+from ._exact import fma, seqsum
+
+
+def _rows(x):
+    """``x`` as (rows, C) in memory order when C is innermost (channels-last or one element
+    per channel and sample), else None."""
+    if x.flags.c_contiguous and x[0, 0].size == 1:
+        return x.reshape(x.shape[0], x.shape[1])
+    if x.ndim == 4 and is_contiguous(x, channels_last):
+        return x.transpose(0, 2, 3, 1).reshape(-1, x.shape[1])
+    return None
+
+
+def _fma_seq(d, acc):
+    """``acc = fma(d[i], d[i], acc)`` for each row ``i`` in turn."""
+    for i in range(d.shape[0]):
+        acc = fma(d[i], d[i], acc)
+    return acc
+
+
+def _stats_rows(r, dt):
+    """``batch_norm_cpu_collect_stats_channels_last_impl``: (mean, var_sum) of (N, C) rows."""
+    n, c = r.shape
+    threads = _exact.get_num_threads()
+    if n > threads:
+        ch = -(-n // threads)
+        parts = range(0, n, ch)
+        buf = np.zeros((threads, c), dt)
+        for t, b in enumerate(parts):
+            buf[t] = seqsum(r[b:b + ch], np.zeros(c, dt))
+        mean = (seqsum(buf.astype(np.float64), np.zeros(c)) / n).astype(dt)
+        d = r - mean
+        buf = np.zeros((threads, c), dt)
+        for t, b in enumerate(parts):
+            buf[t] = _fma_seq(d[b:b + ch], buf[t])
+        return mean, seqsum(buf.astype(np.float64), np.zeros(c)).astype(dt)
+    mean = (seqsum(r.astype(np.float64), np.zeros(c)) / n).astype(dt)
+    d = r - mean
+    if dt == np.float64:
+        return mean, _fma_seq(d, np.zeros(c))
+    return mean, seqsum((d * d).astype(np.float64), np.zeros(c)).astype(dt)
+
+
+def _stats_contiguous(x, dt):
+    """``batch_norm_cpu_collect_stats_contiguous_impl``: (mean, var_sum) per channel."""
+    n, c = x.shape[:2]
+    seq = x.reshape(n, c, -1).transpose(0, 2, 1).reshape(-1, c)
+    mean = (seqsum(seq.astype(np.float64), np.zeros(c)) / seq.shape[0]).astype(dt)
+    d = seq - mean
+    return mean, seqsum((d * d).astype(np.float64), np.zeros(c)).astype(dt)
+
+
+def _iter_order(x):
+    """The axes of ``x`` slowest first as TensorIterator walks one channel (dim 1 after
+    them): the other dims by stride, fastest innermost."""
+    dims = sorted((d for d in range(x.ndim) if d != 1 and x.shape[d] != 1),
+                  key=lambda d: abs(x.strides[d]))
+    return dims[::-1] + [d for d in range(x.ndim) if d != 1 and x.shape[d] == 1] + [1]
+
+
+def _iter_seq(x):
+    """(elements of each channel in TensorIterator's order, C)."""
+    return np.transpose(x, _iter_order(x)).reshape(-1, x.shape[1])
+
+
+def _invstd(var, eps):
+    """``InvStd<double>``: 0 when both var and eps are 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = 1.0 / np.sqrt(var + eps)
+    return np.where((var == 0) & (eps == 0), 0.0, r)
+
+
+def batch_norm_stats(x, running_mean, running_var, momentum, eps):
+    """Training statistics of ``x`` (float32/float64, N×C×…): (mean, invstd) in x's dtype;
+    ``running_mean``/``running_var`` arrays (or None) are updated in place as torch does."""
+    dt = x.dtype.type
+    n = x.size // x.shape[1]
+    m = dt(momentum)
+    om = dt(1) - m
+    if min(x.strides, default=0) >= 0 and (x.flags.c_contiguous or _rows(x) is not None):
+        rows = _rows(x)
+        mean, vs = _stats_contiguous(x, dt) if rows is None else _stats_rows(rows, dt)
+        invstd = _invstd((vs / dt(n)).astype(np.float64), eps).astype(dt)
+        if running_mean is not None:
+            running_mean[...] = m * mean + om * running_mean
+        if running_var is not None:
+            unbiased = (vs / dt(n - 1)).astype(np.float64)
+            running_var[...] = (np.float64(m) * unbiased + om * running_var).astype(dt)
+        return mean, invstd
+    from .reduction import _fmean
+    mean = _fmean(x, (0,) + tuple(range(2, x.ndim)), False, None)
+    d = _iter_seq(x).astype(np.float64) - mean.astype(np.float64)
+    vs = seqsum(d * d, np.zeros(x.shape[1]))
+    invstd = _invstd(vs / n, eps).astype(dt)
+    if running_mean is not None:
+        running_mean[...] = (momentum * mean.astype(np.float64)
+                             + (1 - momentum) * running_mean.astype(np.float64)).astype(dt)
+    if running_var is not None:
+        running_var[...] = (momentum * (vs / (n - 1))
+                            + (1 - momentum) * running_var.astype(np.float64)).astype(dt)
+    return mean, invstd
+
+
+def batch_norm_apply(x, weight, bias, mean, invstd):
+    """``batch_norm_cpu_transform_input_template``: the normalised output of ``x`` given
+    each channel's mean and invstd (float32/float64, all of x's dtype)."""
+    dt = x.dtype.type
+    c = x.shape[1]
+    shp = (1, c) + (1,) * (x.ndim - 2)
+    w = np.ones(c, dt) if weight is None else weight
+    b = np.zeros(c, dt) if bias is None else bias
+    contiguous = min(x.strides, default=0) >= 0 and (
+        x.flags.c_contiguous or _rows(x) is not None)
+    if contiguous:
+        alpha = invstd * w
+        beta = fma(-mean, alpha, b)
+        shape = x.shape
+        return fma(x, np.broadcast_to(alpha.reshape(shp), shape),
+                   np.broadcast_to(beta.reshape(shp), shape))
+    return ((x - mean.reshape(shp)) * invstd.reshape(shp)) * w.reshape(shp) + b.reshape(shp)
+
+
+def eval_invstd(running_var, eps):
+    """invstd from the running variance: ``1 / sqrt(var + eps)`` in the dtype."""
+    dt = running_var.dtype.type
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (dt(1) / np.sqrt(running_var + dt(eps))).astype(dt)
+
+
+# ----------------------------------------------------------------------------- backward
+
+def _plain(a, b, c):
+    return a * b + c
+
+
+def _tailed(a, b, c, tail):
+    """``fma(a, b, c)`` on the full vectors of each row (last axis), ``tail`` on the rest."""
+    lanes = _exact._LANES[a.dtype]
+    full = a.shape[-1] - a.shape[-1] % lanes
+    out = fma(a, b, c)
+    if full < a.shape[-1]:
+        out[..., full:] = tail(a[..., full:], b[..., full:], c[..., full:])
+    return out
+
+def _lanes_reduce(acc, dt):
+    """``vec_reduce_all`` of a vector sum (last axis, one vector): AVX2 folds eight floats
+    in halves, four doubles one after another."""
+    if dt == np.float32:
+        v = acc[..., :4] + acc[..., 4:]
+        v = v[..., :2] + v[..., 2:]
+        return v[..., 0] + v[..., 1]
+    r = acc[..., 0]
+    for k in range(1, acc.shape[-1]):
+        r = r + acc[..., k]
+    return r
+
+
+def vec_sum_rows(rows, fused=None):
+    """``vec::reduce_all`` (``map2_reduce_all`` with ``fused = (a, b)``: the sum of a * b,
+    each product added by a fused multiply-add) along the last axis of (R, S) arrays."""
+    dt = (rows if fused is None else fused[0]).dtype.type
+    lanes = _exact._LANES[np.dtype(dt)]
+    if fused is not None:
+        a, b = fused
+        size = a.shape[-1]
+    else:
+        size = rows.shape[-1]
+    if size < lanes:
+        v = rows if fused is None else fused[0] * fused[1]
+        r = v[..., 0] + dt(0)
+        for k in range(1, size):
+            r = r + v[..., k]
+        return r
+    full = size - size % lanes
+    if fused is None:
+        acc = rows[..., :lanes].copy()
+        for d in range(lanes, full, lanes):
+            acc = acc + rows[..., d:d + lanes]
+        if full < size:
+            acc[..., :size - full] = acc[..., :size - full] + rows[..., full:]
+    else:
+        acc = a[..., :lanes] * b[..., :lanes]
+        # the compiler fuses the product into the sum on the partial vector only
+        for d in range(lanes, full, lanes):
+            acc = acc + a[..., d:d + lanes] * b[..., d:d + lanes]
+        if full < size:
+            t = size - full
+            acc[..., :t] = fma(a[..., full:], b[..., full:], acc[..., :t])
+    return _lanes_reduce(acc, dt)
+
+
+def _same_format(x, g):
+    return x.strides == g.strides and min(x.strides, default=0) >= 0 and (
+        x.flags.c_contiguous or _rows(x) is not None)
+
+
+def batch_norm_backward(grad, x, weight, mean, invstd):
+    """``native_batch_norm_backward`` in training mode: (grad_input, grad_weight,
+    grad_bias) as torch's CPU kernels compute them (float32/float64 arrays of one dtype)."""
+    dt = x.dtype.type
+    n_b, c = x.shape[:2]
+    n = x.size // c
+    w = np.ones(c, dt) if weight is None else weight
+    shp = (1, c) + (1,) * (x.ndim - 2)
+    rows = _rows(x) if _same_format(x, grad) else None
+    if rows is not None:
+        # batch_norm_cpu_backward_channels_last_impl: per-thread vectors of the dtype
+        gr = _rows(grad)
+        threads = _exact.get_num_threads()
+        ch = -(-rows.shape[0] // threads)
+        sums = np.zeros((threads, c), dt)
+        dots = np.zeros((threads, c), dt)
+        d = rows - mean
+        for t, b in enumerate(range(0, rows.shape[0], ch)):
+            sums[t] = seqsum(gr[b:b + ch], np.zeros(c, dt))
+            acc = np.zeros(c, dt)
+            for i in range(b, min(b + ch, rows.shape[0])):
+                acc = fma(d[i], gr[i], acc)
+            dots[t] = acc
+        s = seqsum(sums.astype(np.float64), np.zeros(c)).astype(dt)
+        dotp = seqsum(dots.astype(np.float64), np.zeros(c)).astype(dt)
+        k = dotp * invstd * invstd / dt(n)
+        gi = _tailed(-d, np.broadcast_to(k, d.shape), gr - s / dt(n), _plain) * invstd * w
+        if x.flags.c_contiguous:
+            gi = gi.reshape(x.shape)
+        else:
+            sh = (x.shape[0],) + x.shape[2:] + (c,)
+            gi = gi.reshape(sh).transpose(0, x.ndim - 1, *range(1, x.ndim - 1))
+        return gi, dotp * invstd, s
+    if x.flags.c_contiguous and _same_format(x, grad):
+        # batch_norm_cpu_backward_contiguous_impl: a vector reduction per (sample, channel)
+        xr = x.reshape(n_b * c, -1)
+        gr = grad.reshape(n_b * c, -1)
+        xc = xr - np.broadcast_to(mean, (n_b, c)).reshape(-1, 1)
+        s = seqsum(vec_sum_rows(gr).reshape(n_b, c).astype(np.float64), np.zeros(c))
+        dotp = seqsum(vec_sum_rows(None, (xc, gr)).reshape(n_b, c).astype(np.float64),
+                      np.zeros(c))
+        k = (dotp.astype(dt) * invstd * invstd / dt(n)).reshape(shp)
+        gm = (s / n).astype(dt).reshape(shp)
+        xc = xc.reshape(x.shape)
+        gi = fma(-xc, np.broadcast_to(k, x.shape), grad - gm) * invstd.reshape(shp) \
+            * w.reshape(shp)
+        return gi, (dotp * invstd).astype(dt), s.astype(dt)
+    # the generic path: at::sum for the bias, a serial dot product in double
+    s = _exact.cascade_sum(grad, (0,) + tuple(range(2, x.ndim)), False)
+    xs = _iter_seq(x)
+    gs = np.transpose(np.broadcast_to(grad, x.shape), _iter_order(x)).reshape(-1, c)
+    dotp = seqsum(((xs - mean) * gs).astype(np.float64), np.zeros(c))
+    k = (dotp.astype(dt) * invstd * invstd / dt(n)).reshape(shp)
+    gi = (x - mean.reshape(shp)) * k
+    gi = ((grad - (s / dt(n)).reshape(shp)) - gi) * invstd.reshape(shp) * w.reshape(shp)
+    return gi, (dotp * invstd).astype(dt), s
+
+
+# ----------------------------------------------------------------------------- moments
+
+def _add_moments_vec(m0_add, m1_add, m2_add, m0, m1, m2, dt):
+    """``AddMomentsVec``: merge (m0_add, m1_add, m2_add) into (m0, m1, m2), the counts
+    Python ints shared by every row; the compiled code adds the two M2s first and fuses
+    ``delta * (delta * (c * m0))`` into that sum."""
+    n = m0 + m0_add
+    c = dt(0) if n == 0 else dt(m0_add) / dt(n)
+    delta = m1_add - m1
+    m1 = m1 + c * delta
+    m2 = fma(delta, delta * (c * dt(m0)), m2 + m2_add)
+    return n, m1, m2
+
+
+def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2, dt):
+    """``AddMoments`` (scalar): ``m1 += c * delta`` and the last product of
+    ``m2_add + delta * delta * c * m0`` fused."""
+    n = m0 + m0_add
+    c = dt(0) if n == 0 else dt(m0_add) / dt(n)
+    delta = m1_add - m1
+    m1 = fma(np.broadcast_to(c, delta.shape), delta, m1)
+    t = delta * delta * c
+    return n, m1, m2 + fma(t, np.broadcast_to(dt(m0), t.shape), m2_add)
+
+
+def _welford(vecs, dt):
+    """The Welford steps of ``UpdateMomentsVec`` along axis -2 (fused updates)."""
+    shape = vecs.shape[:-2] + vecs.shape[-1:]
+    m1 = np.zeros(shape, dt)
+    m2 = np.zeros(shape, dt)
+    for j in range(vecs.shape[-2]):
+        xv = vecs[..., j, :]
+        delta = xv - m1
+        m1 = fma(delta, np.broadcast_to(dt(1) / dt(j + 1), shape), m1)
+        m2 = fma(delta, xv - m1, m2)
+    return m1, m2
+
+
+def _cascade(m1, m2, counts, dt):
+    """The stack of ``RowwiseMomentsImpl`` over chunk states (axis 0), level by level: each
+    pair merges the later into the earlier; an unpaired node waits in its level's slot and
+    the slots are finally merged, lowest first, into slot 0."""
+    k = len(counts)
+    depth = max(1, (k - 1).bit_length())
+    slots = {}
+    level = 0
+    while True:
+        k = len(counts)
+        if level == depth:
+            slots[depth - 1] = (counts[0], m1[0], m2[0])
+            break
+        if k % 2:
+            slots[level] = (counts[-1], m1[-1], m2[-1])
+        if k < 2:
+            break
+        h = k // 2
+        cl, cr = counts[0:2 * h:2], counts[1:2 * h:2]
+        n = cl + cr
+        c = (cr.astype(dt) / n.astype(dt)).reshape((h,) + (1,) * (m1.ndim - 1))
+        delta = m1[1:2 * h:2] - m1[0:2 * h:2]
+        m1, m2 = (m1[0:2 * h:2] + c * delta, fma(
+            delta, delta * (c * cl.astype(dt).reshape(c.shape)), m2[0:2 * h:2] + m2[1:2 * h:2]))
+        counts = n
+        level += 1
+    res = slots.get(0)
+    for i in range(1, depth):
+        if i not in slots:
+            continue
+        if res is None:
+            res = slots[i]
+            continue
+        m0, a1, a2 = res
+        res = _add_moments_vec(*slots[i], m0, a1, a2, dt)
+    return res
+
+
+def rowwise_moments(x):
+    """``RowwiseMoments``: (mean, biased variance) of each row of a (M, N) float array, by
+    Welford steps over chunks of 16 vectors merged in a cascade, then the scalar tail and
+    the lanes."""
+    dt = x.dtype.type
+    lanes = _exact._LANES[x.dtype]
+    rows, size = x.shape
+    nv = size // lanes
+    full, part = divmod(nv, 16)
+    m1 = np.zeros((0, rows, lanes), dt)
+    m2 = m1
+    counts = [16] * full
+    if full:
+        vec = x[:, :full * 16 * lanes].reshape(rows, full, 16, lanes).transpose(1, 0, 2, 3)
+        m1, m2 = _welford(vec, dt)
+    if part:
+        vec = x[:, full * 16 * lanes:nv * lanes].reshape(rows, part, lanes)
+        p1, p2 = _welford(vec, dt)
+        m1 = np.concatenate([m1, p1[None]])
+        m2 = np.concatenate([m2, p2[None]])
+        counts.append(part)
+    zero = np.zeros(rows, dt)
+    m0, a1, a2 = (0, None, None) if not counts else _cascade(
+        m1, m2, np.array(counts, np.int64), dt)
+    m0 = 0
+    m1 = zero
+    m2 = zero
+    for i in range(nv * lanes, size):
+        xi = x[:, i]
+        delta = xi - m1
+        m0 += 1
+        m1 = m1 + delta / dt(m0)
+        m2 = m2 + delta * (xi - m1)
+    if a1 is not None:
+        for k in range(lanes):
+            m0, m1, m2 = _add_moments(nv, a1[:, k], a2[:, k], m0, m1, m2, dt)
+    return m1, m2 / dt(size)
+
+
+def layer_norm(x, weight, bias, k, eps):
+    """``LayerNormKernelImpl`` on a float32/float64 array normalised over its last ``k``
+    dims: (output, mean, rstd), the statistics shaped as torch's (trailing dims of 1)."""
+    dt = x.dtype.type
+    lead = x.shape[:x.ndim - k]
+    m = int(np.prod(lead, dtype=np.int64))
+    n = x.size // m if m else 0
+    rows = np.ascontiguousarray(x).reshape(m, n)
+    mean, var = rowwise_moments(rows)
+    rstd = dt(1) / np.sqrt(var + dt(eps))
+    y = (rows - mean[:, None]) * rstd[:, None]
+    if weight is not None and bias is not None:
+        shape = rows.shape
+        y = fma(y, np.broadcast_to(weight.reshape(1, n), shape),
+                np.broadcast_to(bias.reshape(1, n), shape))
+    elif weight is not None:
+        y = y * weight.reshape(1, n)
+    elif bias is not None:
+        y = y + bias.reshape(1, n)
+    stat_shape = lead + (1,) * k
+    return y.reshape(x.shape), mean.reshape(stat_shape), rstd.reshape(stat_shape)
+
+
+def group_norm(x, weight, bias, groups, eps):
+    """``GroupNormKernelImpl`` on a float32/float64 (N, C, *) array, taken contiguous:
+    (output, mean, rstd), the statistics shaped (N, groups); rstd is rounded from double,
+    the output is ``scale * x + shift`` fused, with ``shift = b - scale * mean`` fused."""
+    dt = x.dtype.type
+    n, c = x.shape[:2]
+    rows = np.ascontiguousarray(x).reshape(n * groups, -1)
+    mean, var = rowwise_moments(rows)
+    rstd = (1 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
+    stats = mean.reshape(n, groups), rstd.reshape(n, groups)
+    if weight is None and bias is None:
+        return ((rows - mean[:, None]) * rstd[:, None]).reshape(x.shape), *stats
+    d = c // groups
+    g = np.ones(c, dt) if weight is None else weight
+    b = np.zeros(c, dt) if bias is None else bias
+    scale = rstd.reshape(n, groups, 1) * g.reshape(1, groups, d)          # (n, G, D)
+    shift = fma(-scale, np.broadcast_to(mean.reshape(n, groups, 1), scale.shape),
+                np.broadcast_to(b.reshape(1, groups, d), scale.shape))
+    xr = x.reshape(n, groups, d, -1)
+    y = fma(np.broadcast_to(scale[..., None], xr.shape), xr,
+            np.broadcast_to(shift[..., None], xr.shape))
+    return y.reshape(x.shape), *stats
