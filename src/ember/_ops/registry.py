@@ -695,8 +695,11 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
     names = list(d.params)
     fast = _fast_source(d, names)
     if fast:        # calling the entry itself (``op(...)``) takes the fast path too
-        src = f"def _call({', '.join(names)}):\n{fast}    return _run(_op, ({', '.join(names)},))\n"
-        d._call = _exec(d, "_call", src, {})
+        defaults = {p.name: p.default for p in params if p.default is not p.empty}
+        heads = [f"{n}=_d[{n!r}]" if n in defaults else n for n in names]
+        src = (f"def _call({', '.join(heads)}):\n{fast}"
+               f"    return _run(_op, ({', '.join(names)},))\n")
+        d._call = _exec(d, "_call", src, defaults)
     doc = d.kernel.__doc__
     if function:
         fn = _generate(d, name, params, "input", out=True)
