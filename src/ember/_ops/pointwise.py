@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
-from .registry import COMPARE, FLOAT, NONE, expose, op
+from .registry import COMPARE, FLOAT, NONE, expose, op, raw_scalar
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
 
@@ -104,9 +104,19 @@ def rsub(input, other, *, alpha=1):
     return _rsub_scalar(input, other, alpha)
 
 
+def _mul_raw(grad, other):
+    """``grad * other`` on arrays (``other`` an array of grad's dtype, or a number)."""
+    if other.__class__ is not xp.ndarray:
+        other = raw_scalar(other, grad)
+        if other is None:
+            return None
+    return xp.multiply(grad, other)
+
+
 @op("MulBackward0", inplace=True,
     self=lambda grad, other: grad * other,
-    other=lambda grad, self: grad * self)
+    other=lambda grad, self: grad * self,
+    raw={"self": _mul_raw, "other": lambda grad, self: _mul_raw(grad, self)})
 def mul(self, other):
     """Element-wise product."""
     return xp.multiply(self, other)

@@ -79,8 +79,14 @@ class OpNode(Node):
             g = grads[0]
         env["grad"] = g
         env["grads"] = grads
+        op = self._op
+        if op.raw is not None and not _state.enabled and run is PLAIN_RUNNERS[0]:
+            # (a profiler, which replaces ``run``, sees the formulas' ops)
+            out = _apply_raw(op, self.next_functions, env, g)
+            if out is not None:
+                return out
         out = []
-        for (_, fn, argnames), (node, _) in zip(self._op.formulas, self.next_functions):
+        for (_, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
             if node is None:
                 out.append(None)
             elif len(argnames) == 1:
@@ -92,6 +98,45 @@ class OpNode(Node):
     @property
     def num_outputs(self) -> int:
         return len(self._nout) if self._nout else 1
+
+
+def _apply_raw(op, edges, env, g):
+    """The entry's raw formulas (NumPy, for a measured hot op) in place of its ember ones, when
+    they compute the same: no graph is built (not ``create_graph``), the gradient and every
+    tensor a formula reads are plain tensors of one dtype, float16/32/64. None otherwise, or
+    when a raw formula declines its arguments (returns None)."""
+    dt = g._data.dtype
+    if g.__class__ is not Tensor or dt.char not in "efd":
+        return None
+    out = []
+    for (_, _, argnames), raw, (node, _) in zip(op.formulas, op.raw, edges):
+        if node is None:
+            out.append(None)
+            continue
+        if raw is None:
+            return None
+        args = []
+        for a in argnames:
+            v = env[a]
+            if isinstance(v, Tensor):
+                if v.__class__ is not Tensor or v._data.dtype != dt:
+                    return None
+                v = v._data
+            args.append(v)
+        r = raw(*args)
+        if r is None:
+            return None
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+    return out
+
+
+def raw_scalar(value, like):
+    """A number as NumPy computes it beside the array ``like`` in an ember op (``x * 2.0``:
+    the number in the tensor's dtype); None for a value an ember op would promote."""
+    c = value.__class__
+    if c is float or c is int:
+        return _np_scalar(value, like.dtype)
+    return None
 
 
 def _zeros_like_meta(meta):
@@ -114,7 +159,7 @@ class OpDef:
     """One op entry: kernel, formulas, promotion kind, and its generated Node class."""
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
-                 view=False, check=None):
+                 view=False, check=None, raw=None):
         self.name = name
         self.check = check
         self.view = view
@@ -146,6 +191,13 @@ class OpDef:
         self.formulas = tuple((n, formulas[n], tuple(inspect.signature(formulas[n]).parameters))
                               for n in self.diff)
         self.needs = {n: args for n, _, args in self.formulas}
+        self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
+        if raw:
+            for n, fn in raw.items():
+                if tuple(inspect.signature(fn).parameters) != self.needs[n]:
+                    raise TypeError(f"{name}: the raw formula of {n} must read what its "
+                                    f"formula reads, {self.needs[n]}")
+            self.raw = tuple(raw.get(n) for n in self.diff)
         self.promote = promote
         self.outputs = outputs
         self.plans = {}           # save plans by the mask of inputs that require grad
@@ -166,15 +218,19 @@ class OpDef:
 
 def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
-       view: bool = False, check=None, **formulas):
+       view: bool = False, check=None, raw=None, **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
-    and raises torch's errors that depend on the inputs' own dtypes.
+    and raises torch's errors that depend on the inputs' own dtypes. ``raw`` (for a measured
+    hot op only) gives NumPy versions of some formulas, by input, with the same parameters:
+    they see arrays for tensors and must compute exactly what the ember formula computes;
+    backward uses them when it builds no graph (see ``_apply_raw``).
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
-        d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check)
+        d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
+                  raw)
         OPS[opname] = d
         _expose(d, opname, method=method, function=function, inplace=inplace)
         return d
