@@ -178,3 +178,15 @@ def test_engine_inline_path_keeps_released_graph_errors():
     y.backward(retain_graph=True)
     y.backward()
     assert np.array_equal(x.grad._data, once + once)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,to", [((128, 10), (10,)), ((4, 3, 5), (3, 1)),
+                                      ((2, 3), (1, 3)), ((40, 7), (40, 1)), ((3,), (1,))])
+def test_sum_to_shape_without_a_graph_is_the_sum_op(shape, to, dtype):
+    from ember._ops.util import sum_to_shape
+    g = _leaf(shape, dtype, requires_grad=False)
+    with ember.no_grad():
+        fast = sum_to_shape(g, to)
+    general = sum_to_shape(g, to)
+    assert _bits(fast) == _bits(general) and tuple(fast.shape) == to
