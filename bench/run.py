@@ -4,7 +4,9 @@
 
 ratio = ember time / torch time (best of N alternating rounds each); lower is better. The
 machine is shared and noisy: compare ratios, not absolute times. Both run on one thread
-(torch's intra-op pool and NumPy's BLAS), unless OMP_NUM_THREADS says otherwise.
+(torch's intra-op pool and NumPy's BLAS), unless OMP_NUM_THREADS says otherwise; on one
+thread the times are the thread's CPU time, which time spent waiting for a core under load
+does not inflate (with more threads, wall time).
 """
 
 from __future__ import annotations
@@ -18,16 +20,18 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")      # before NumPy loads its BLAS
 
 import numpy as np  # noqa: E402
 
+_clock = time.thread_time if os.environ["OMP_NUM_THREADS"] == "1" else time.perf_counter
+
 
 def best_time(fn, repeat: int, number: int = 1) -> float:
     """Best per-call time of ``fn`` over ``repeat`` rounds of ``number`` calls."""
     fn()
     best = float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = _clock()
         for _ in range(number):
             fn()
-        best = min(best, (time.perf_counter() - t0) / number)
+        best = min(best, (_clock() - t0) / number)
     return best
 
 
