@@ -18,6 +18,13 @@ it generates the Node class, the function (``ember.mul``), the method (``Tensor.
 in-place method (``Tensor.mul_``) and the ``out=`` form. Broadcasting and dtype never appear
 in a formula: the engine sums a gradient back to its input's shape and casts it to the
 input's dtype (``validate_outputs``).
+
+Small tensors make the Python around a kernel the cost, so the common case has fast paths
+that compute exactly what the general one does: each generated function carries its op's
+unrolled path for a floating first input beside tensors of its dtype or Python numbers
+(:func:`_fast_source`), and a measured hot op may give NumPy versions of its formulas
+(``raw=``), which backward uses when it builds no graph. A profiler that is recording takes
+the general path, so it sees every op.
 """
 
 from __future__ import annotations
