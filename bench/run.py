@@ -3,16 +3,24 @@
     python bench/run.py [--repeat N]
 
 ratio = ember time / torch time (best of N alternating rounds each); lower is better. The
-machine is shared and noisy: compare ratios, not absolute times.
+machine is shared and noisy: compare ratios, not absolute times. Both run on one thread
+(torch's intra-op pool and NumPy's BLAS), unless OMP_NUM_THREADS says otherwise; on one
+thread the times are the thread's CPU time, which time spent waiting for a core under load
+does not inflate (with more threads, wall time).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
-import numpy as np
+os.environ.setdefault("OMP_NUM_THREADS", "1")      # before NumPy loads its BLAS
+
+import numpy as np  # noqa: E402
+
+_clock = time.thread_time if os.environ["OMP_NUM_THREADS"] == "1" else time.perf_counter
 
 
 def best_time(fn, repeat: int, number: int = 1) -> float:
@@ -20,10 +28,10 @@ def best_time(fn, repeat: int, number: int = 1) -> float:
     fn()
     best = float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = _clock()
         for _ in range(number):
             fn()
-        best = min(best, (time.perf_counter() - t0) / number)
+        best = min(best, (_clock() - t0) / number)
     return best
 
 
@@ -105,9 +113,29 @@ def cnn_step(lib, batch: int = 32):
     return run
 
 
+def cnn_adam_step(lib, batch: int = 32):
+    """One Adam step of a small CNN: two 3x3 convs + pools, two linear layers, batch 32."""
+    nn = lib.nn
+    lib.manual_seed(0)
+    model = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                          nn.Flatten(), nn.Linear(16 * 7 * 7, 64), nn.ReLU(), nn.Linear(64, 10))
+    opt = lib.optim.Adam(model.parameters(), lr=1e-3)
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal((batch, 1, 28, 28)).astype(np.float32))
+    y = lib.tensor(rng.integers(0, 10, batch))
+
+    def run():
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    return run
+
+
 WORKLOADS = {
     "mlp_train_step_b128": (mlp_step, 1.3),
     "cnn_train_step_b32": (cnn_step, 2.0),
+    "cnn_adam_step_b32": (cnn_adam_step, 1.5),
     "op_chain_4x4_200ops_fwd_bwd": (op_chain, 3.0),
     "matmul_1024_fwd_bwd": (matmul, 1.2),
 }
@@ -124,7 +152,7 @@ def main(argv=None) -> int:
     except ImportError:
         print("torch is not installed: pip install torch==2.13.0", file=sys.stderr)
         return 1
-    torch.set_num_threads(max(1, torch.get_num_threads()))
+    torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
     print(f"{'workload':34s} {'ember ms':>10s} {'torch ms':>10s} {'ratio':>7s} {'target':>7s}")
     for name, (make, target) in WORKLOADS.items():
         if args.only and args.only not in name:

@@ -128,7 +128,7 @@ def cascade(x):
 
 def _blocks(x, s, cols):
     """``x`` (n·s, *cols) as (s, n, *cols): axis 0 runs within each block of ``s`` items."""
-    return np.moveaxis(x.reshape((x.shape[0] // s, s) + cols), 1, 0)
+    return x.reshape((x.shape[0] // s, s) + cols).swapaxes(0, 1)
 
 
 def row_sum(x):

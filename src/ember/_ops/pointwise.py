@@ -10,8 +10,10 @@ and a hand-written wrapper picks one. Unary math lives in ``unary.py``.
 
 from __future__ import annotations
 
+from .. import _dtype as D
 from .._device import xp
-from .registry import COMPARE, FLOAT, NONE, expose, op
+from .._tensor import Tensor
+from .registry import COMPARE, FLOAT, NONE, expose, op, raw_scalar
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
 
@@ -32,7 +34,6 @@ def _check_alpha(self, other, alpha=1):
     """torch's alpha_check against the result dtype."""
     if type(alpha) is int and alpha == 1:
         return
-    from .. import _dtype as D
     dt = D.result_type(self, other)
     if isinstance(alpha, bool) and dt is not D.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -42,7 +43,8 @@ def _check_alpha(self, other, alpha=1):
 
 
 def _is_bool(x) -> bool:
-    from .. import _dtype as D
+    if x.__class__ is float:
+        return False
     return getattr(x, "dtype", None) is D.bool or isinstance(x, bool)
 
 
@@ -97,15 +99,24 @@ def _rsub_scalar(self, other, *, alpha=1):
 @expose(method=False)
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (what ``1 - x`` computes)."""
-    from .._tensor import Tensor
     if isinstance(other, Tensor):
         return _rsub_tensor(input, other, alpha)
     return _rsub_scalar(input, other, alpha)
 
 
+def _mul_raw(grad, other):
+    """``grad * other`` on arrays (``other`` an array of grad's dtype, or a number)."""
+    if other.__class__ is not xp.ndarray:
+        other = raw_scalar(other, grad)
+        if other is None:
+            return None
+    return xp.multiply(grad, other)
+
+
 @op("MulBackward0", inplace=True,
     self=lambda grad, other: grad * other,
-    other=lambda grad, self: grad * self)
+    other=lambda grad, self: grad * self,
+    raw={"self": _mul_raw, "other": lambda grad, self: _mul_raw(grad, self)})
 def mul(self, other):
     """Element-wise product."""
     return xp.multiply(self, other)

@@ -18,6 +18,13 @@ it generates the Node class, the function (``ember.mul``), the method (``Tensor.
 in-place method (``Tensor.mul_``) and the ``out=`` form. Broadcasting and dtype never appear
 in a formula: the engine sums a gradient back to its input's shape and casts it to the
 input's dtype (``validate_outputs``).
+
+Small tensors make the Python around a kernel the cost, so the common case has fast paths
+that compute exactly what the general one does: each generated function carries its op's
+unrolled path for a floating first input beside tensors of its dtype or Python numbers
+(:func:`_fast_source`), and a measured hot op may give NumPy versions of its formulas
+(``raw=``), which backward uses when it builds no graph. A profiler that is recording takes
+the general path, so it sees every op.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from .._device import xp
 from .._tensor import Tensor
 from ..amp.autocast_mode import state as _amp
 from ..autograd import grad_mode
-from ..autograd.graph import Node, SavedTensor
+from ..autograd.graph import Node, SavedTensor, _sequence
 
 FUNCTIONS: dict = {}      # public ember.<name> functions, filled by the op families
 OPS: dict = {}            # every OpDef by op name
@@ -45,6 +52,8 @@ _state = grad_mode.state
 _wrap = Tensor._wrap
 _ndarray = xp.ndarray
 _BY_NP = D._BY_NP
+_new = object.__new__
+_next = next
 
 
 class OpNode(Node):
@@ -54,19 +63,20 @@ class OpNode(Node):
     _op = None
 
     def apply(self, grads):
-        op = self._op
         if self._released:
             raise RuntimeError(_errors.BACKWARD_TWICE)
-        env = self._args.copy() if self._args else {}
-        if self._saved:
-            for k, st in self._saved.items():
-                env[k] = st.unpack(self) if type(st) is SavedTensor else st.value
+        args = self._args
+        env = args.copy() if args else {}
+        saved = self._saved
+        if saved:
+            for k, st in saved.items():
+                env[k] = st.unpack(self) if st.__class__ is SavedTensor else st.value
         g = grads[0]
         if g is None or len(grads) > 1:
             grads = [gr if gr is not None else _zeros_like_meta(m)
                      for gr, m in zip(grads, self._nout)]
             g = grads[0]
-        if g._data.dtype in _REDUCED:
+        if g._data.dtype.char not in "efd" and g._data.dtype in _REDUCED:
             # torch's backward kernels for reduced types compute in float32 and round once:
             # so does the whole formula here (the engine rounds each gradient to its input's
             # dtype)
@@ -76,10 +86,18 @@ class OpNode(Node):
             g = grads[0]
         env["grad"] = g
         env["grads"] = grads
+        op = self._op
+        if op.raw is not None and not _state.enabled and run is PLAIN_RUNNERS[0]:
+            # (a profiler, which replaces ``run``, sees the formulas' ops)
+            out = _apply_raw(op, self.next_functions, env, g)
+            if out is not None:
+                return out
         out = []
         for (_, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
             if node is None:
                 out.append(None)
+            elif len(argnames) == 1:
+                out.append(fn(env[argnames[0]]))
             else:
                 out.append(fn(*[env[a] for a in argnames]))
         return out
@@ -87,6 +105,45 @@ class OpNode(Node):
     @property
     def num_outputs(self) -> int:
         return len(self._nout) if self._nout else 1
+
+
+def _apply_raw(op, edges, env, g):
+    """The entry's raw formulas (NumPy, for a measured hot op) in place of its ember ones, when
+    they compute the same: no graph is built (not ``create_graph``), the gradient and every
+    tensor a formula reads are plain tensors of one dtype, float16/32/64. None otherwise, or
+    when a raw formula declines its arguments (returns None)."""
+    dt = g._data.dtype
+    if g.__class__ is not Tensor or dt.char not in "efd":
+        return None
+    out = []
+    for (_, _, argnames), raw, (node, _) in zip(op.formulas, op.raw, edges):
+        if node is None:
+            out.append(None)
+            continue
+        if raw is None:
+            return None
+        args = []
+        for a in argnames:
+            v = env[a]
+            if isinstance(v, Tensor):
+                if v.__class__ is not Tensor or v._data.dtype != dt:
+                    return None
+                v = v._data
+            args.append(v)
+        r = raw(*args)
+        if r is None:
+            return None
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+    return out
+
+
+def raw_scalar(value, like):
+    """A number as NumPy computes it beside the array ``like`` in an ember op (``x * 2.0``:
+    the number in the tensor's dtype); None for a value an ember op would promote."""
+    c = value.__class__
+    if c is float or c is int:
+        return _np_scalar(value, like.dtype)
+    return None
 
 
 def _zeros_like_meta(meta):
@@ -109,7 +166,7 @@ class OpDef:
     """One op entry: kernel, formulas, promotion kind, and its generated Node class."""
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
-                 view=False, check=None):
+                 view=False, check=None, raw=None):
         self.name = name
         self.check = check
         self.view = view
@@ -141,6 +198,13 @@ class OpDef:
         self.formulas = tuple((n, formulas[n], tuple(inspect.signature(formulas[n]).parameters))
                               for n in self.diff)
         self.needs = {n: args for n, _, args in self.formulas}
+        self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
+        if raw:
+            for n, fn in raw.items():
+                if tuple(inspect.signature(fn).parameters) != self.needs[n]:
+                    raise TypeError(f"{name}: the raw formula of {n} must read what its "
+                                    f"formula reads, {self.needs[n]}")
+            self.raw = tuple(raw.get(n) for n in self.diff)
         self.promote = promote
         self.outputs = outputs
         self.plans = {}           # save plans by the mask of inputs that require grad
@@ -153,20 +217,27 @@ class OpDef:
         return f"<op {self.name} ({self.node_name})>"
 
     def __call__(self, *args):
+        return self._call(*args)
+
+    def _call(self, *args):
         return run(self, args)
 
 
 def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
-       view: bool = False, check=None, **formulas):
+       view: bool = False, check=None, raw=None, **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
-    and raises torch's errors that depend on the inputs' own dtypes.
+    and raises torch's errors that depend on the inputs' own dtypes. ``raw`` (for a measured
+    hot op only) gives NumPy versions of some formulas, by input, with the same parameters:
+    they see arrays for tensors and must compute exactly what the ember formula computes;
+    backward uses them when it builds no graph (see ``_apply_raw``).
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
-        d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check)
+        d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
+                  raw)
         OPS[opname] = d
         _expose(d, opname, method=method, function=function, inplace=inplace)
         return d
@@ -177,10 +248,10 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
 
 def _arrays(op, args):
     """The kernel's arguments: inputs' arrays converted to the computation dtype."""
-    args = list(args)
     idx = op.tensor_idx
     promote = op.promote
     if promote is None:
+        args = list(args)
         low = None
         for i in idx:
             a = args[i]
@@ -195,28 +266,34 @@ def _arrays(op, args):
         if low is not None and op.dtype_idx is not None and args[op.dtype_idx] is not None:
             low = _Low(None, low.quiet)     # the kernel gives the dtype asked for
         return args, low
-    # the common case first: tensors of one dtype (a Python float beside floating tensors)
+    # the common case first, in one pass: tensors of one floating dtype (Python floats and
+    # ints beside them take that dtype too)
+    kargs = list(args)
     npdt = None
+    scalars = False
     for i in idx:
-        a = args[i]
+        a = kargs[i]
         if isinstance(a, Tensor):
-            d = a._data.dtype
+            arr = a._data
+            d = arr.dtype
             if npdt is None:
                 npdt = d
-            elif d != npdt:
+            elif d is not npdt and d != npdt:
                 break
-        elif a is not None and type(a) is not float:
+            kargs[i] = arr
+        elif a.__class__ is float or a.__class__ is int:
+            scalars = True
+        elif a is not None:
             break
     else:
         if npdt is not None and npdt.char in "efd":     # float16/32/64 (not ml_dtypes')
-            for i in idx:
-                a = args[i]
-                if isinstance(a, Tensor):
-                    args[i] = a._data
-                elif a is not None:
-                    args[i] = _np_scalar(a, npdt)
-            dt = _BY_NP[npdt]
-            return args, (D.bool if promote is COMPARE else dt)
+            if scalars:
+                for i in idx:
+                    a = kargs[i]
+                    if a.__class__ is float or a.__class__ is int:
+                        kargs[i] = _np_scalar(a, npdt)
+            return kargs, (D.bool if promote is COMPARE else _BY_NP[npdt])
+    args = list(args)
     present = [args[i] for i in idx if args[i] is not None]
     try:
         dt = D.result_type(*present)
@@ -370,7 +447,7 @@ def run(op, args, out=None):
             _quiet(op, kargs)
     except ValueError as e:
         _kernel_error(op, args, e)
-    record = _requires(op, args)
+    record = _state.enabled and _requires(op, args)
     if out is not None:
         if record:
             raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
@@ -468,16 +545,28 @@ def _save_plan(op, mask):
 
 
 def _record(op, args, results, original_self=None):
-    node = op.node_cls()
+    node = _new(op.node_cls)        # Node.__init__'s work, inline
+    node._seq = _next(_sequence)
+    node._released = False
     edges = []
     metas = []
     mask = 0
     bit = 1
     for i in op.diff_idx:
         a = args[i]
-        if isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None):
-            edges.append(a._edge())
-            metas.append((a._data.shape, _dt_of(a)))
+        if isinstance(a, Tensor):
+            fn = a.grad_fn
+            if fn is not None:
+                edges.append((fn, a._output_nr))
+            elif a._requires_grad:
+                edges.append(a._edge())
+            else:
+                edges.append(_NO_EDGE)
+                metas.append(None)
+                bit <<= 1
+                continue
+            arr = a._data
+            metas.append((arr.shape, _BY_NP[arr.dtype]))
             mask |= bit
         else:
             edges.append(_NO_EDGE)
@@ -488,36 +577,43 @@ def _record(op, args, results, original_self=None):
     plan = op.plans.get(mask)
     if plan is None:
         plan = _save_plan(op, mask)
-    saved = {}
-    kept = {}
-    for k, kind, i in plan:
-        if kind is _TENSOR:
-            a = original_self if original_self is not None and k == "self" else args[i]
-            saved[k] = SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
-        elif kind is _RESULT:
-            saved[k] = SavedTensor(results[0], True)
-        elif kind is _ARG:
-            kept[k] = args[i]
-        else:
-            src = args[i]
-            if not isinstance(src, Tensor):
-                kept[k] = () if kind is _SHAPE else None
-            elif kind is _SHAPE:
-                kept[k] = src._data.shape
-            elif kind is _DTYPE:
-                kept[k] = src.dtype
+    if plan:
+        saved = {}
+        kept = {}
+        for k, kind, i in plan:
+            if kind is _TENSOR:
+                a = original_self if original_self is not None and k == "self" else args[i]
+                saved[k] = SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
+            elif kind is _RESULT:
+                saved[k] = SavedTensor(results[0], True)
+            elif kind is _ARG:
+                kept[k] = args[i]
             else:
-                kept[k] = tuple(b // src._data.itemsize for b in src._data.strides)
-    node._saved = saved
-    node._args = kept
+                src = args[i]
+                if not isinstance(src, Tensor):
+                    kept[k] = () if kind is _SHAPE else None
+                elif kind is _SHAPE:
+                    kept[k] = src._data.shape
+                elif kind is _DTYPE:
+                    kept[k] = src.dtype
+                else:
+                    kept[k] = tuple(b // src._data.itemsize for b in src._data.strides)
+        node._saved = saved
+        node._args = kept
+    else:
+        node._saved = node._args = None
     if len(results) > 1:
         node._nout = [(r._data.shape, _dt_of(r)) for r in results]
+        for nr, r in enumerate(results):
+            if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
+                r.grad_fn = node
+                r._output_nr = nr
     else:
         node._nout = None
-    for nr, r in enumerate(results):
+        r = results[0]
         if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
             r.grad_fn = node
-            r._output_nr = nr
+            r._output_nr = 0
     return node
 
 
@@ -659,6 +755,14 @@ def _scalar_name(dt) -> str:
 def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool) -> None:
     """Generate ``ember.name``, ``Tensor.name`` and ``Tensor.name_`` with torch's signatures."""
     params = list(d.signature.parameters.values())
+    names = list(d.params)
+    fast = _fast_source(d, names)
+    if fast:        # calling the entry itself (``op(...)``) takes the fast path too
+        defaults = {p.name: p.default for p in params if p.default is not p.empty}
+        heads = [f"{n}=_d[{n!r}]" if n in defaults else n for n in names]
+        src = (f"def _call({', '.join(heads)}):\n{fast}"
+               f"    return _run(_op, ({', '.join(names)},))\n")
+        d._call = _exec(d, "_call", src, defaults)
     doc = d.kernel.__doc__
     if function:
         fn = _generate(d, name, params, "input", out=True)
@@ -675,6 +779,10 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
 
 
 _NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
+_FAST_NAMES = {"_T": Tensor, "_amp": _amp, "_np_scalar": _np_scalar, "_kernel_error": _kernel_error,
+               "_nd": _ndarray, "_as_array": _as_array, "_wrap": _wrap, "_state": _state,
+               "_requires": _requires, "_record": _record, "_BY_NP": _BY_NP,
+               "_BOOL": D.bool, "_BOOL_NP": D.bool.np}
 
 
 def _generate(d, name, params, first, out, inplace=False):
@@ -698,14 +806,70 @@ def _generate(d, name, params, first, out, inplace=False):
         parts.append("out=None")
     runner = "_run_inplace(_op, ({},))" if inplace else (
         "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
-    src = f"def {name}({', '.join(parts)}):\n    return {runner.format(', '.join(call))}\n"
-    ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace}
-    _NAMESPACES.append(ns)
-    exec(src, ns)
-    fn = ns[name]
+    fast = "" if inplace else _fast_source(d, call, "out is None and " if out else "")
+    src = (f"def {name}({', '.join(parts)}):\n{fast}"
+           f"    return {runner.format(', '.join(call))}\n")
+    fn = _exec(d, name, src, defaults)
     fn.__qualname__ = ("Tensor." + name) if first == "self" else name
     fn.__module__ = "ember"
     return fn
+
+
+def _exec(d, name, src, defaults):
+    ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace, "_plain": run,
+          "_kernel": d.kernel, "_check": d.check, **_FAST_NAMES}
+    _NAMESPACES.append(ns)
+    exec(src, ns)
+    return ns[name]
+
+
+def _fast_source(d, names, guard=""):
+    """The generated fast path of an op's function, for its common case: the first input a
+    tensor of a floating dtype (float16/32/64), the other tensor inputs tensors of the same
+    dtype or Python floats/ints. It does what :func:`run` does in that case, without the
+    per-call inspection; every other call (and every call while a profiler records, whose
+    runner replaces ``_run``) takes ``run``. Empty when the op has no such case."""
+    if d.promote not in (SAME, FLOAT, COMPARE) or d.outputs != 1 or d.view \
+            or not d.tensor_idx or d.tensor_idx[0] != 0:
+        return ""
+    t0 = names[0]
+    others = [names[i] for i in d.tensor_idx[1:]]
+    conds = "".join(f" and ({t}.__class__ is float or {t}.__class__ is int or "
+                    f"(isinstance({t}, _T) and {t}._data.dtype == _dt))" for t in others)
+    kargs = []
+    for i, n in enumerate(names):
+        if i == 0:
+            kargs.append(f"{t0}._data")
+        elif n in others:
+            kargs.append(f"({n}._data if isinstance({n}, _T) else _np_scalar({n}, _dt))")
+        else:
+            kargs.append(n)
+    call = ", ".join(names) + ","
+    if all(d.params[i] in d.tensors for i in d.diff_idx):
+        req = " or ".join(
+            f"(isinstance({n}, _T) and ({n}._requires_grad or {n}.grad_fn is not None or "
+            f"({n}._base is not None and {n}._base.requires_grad)))"
+            for n in (names[i] for i in d.diff_idx)) or "False"
+    else:
+        req = f"_requires(_op, ({call}))"
+    rdt, rdt_e = ("_BOOL_NP", "_BOOL") if d.promote is COMPARE else ("_dt", "_BY_NP[_dt]")
+    check = f"            _check({', '.join(names)})\n" if d.check is not None else ""
+    return (
+        f"    if {guard}_run is _plain and isinstance({t0}, _T) and (\n"
+        f"            _op.autocast is None or not _amp.enabled):\n"
+        f"        _dt = {t0}._data.dtype\n"
+        f"        if _dt.char in 'efd'{conds}:\n"
+        f"{check}"
+        f"            try:\n"
+        f"                _r = _kernel({', '.join(kargs)})\n"
+        f"            except ValueError as _e:\n"
+        f"                _kernel_error(_op, ({call}), _e)\n"
+        f"            if _r.__class__ is not _nd or _r.dtype != {rdt}:\n"
+        f"                _r = _as_array(_r, {rdt_e})\n"
+        f"            _res = _wrap(_r)\n"
+        f"            if _state.enabled and ({req}):\n"
+        f"                _record(_op, ({call}), (_res,))\n"
+        f"            return _res\n")
 
 
 def expose(fn=None, *, name: str | None = None, method: bool = True, function: bool = True):
@@ -741,5 +905,5 @@ def route(new_run, new_run_inplace) -> None:
     for ns in spaces:
         for k, v in list(ns.items()):
             new = swap.get(id(v))
-            if new is not None and (v is old_run or v is old_inplace):
+            if new is not None and (v is old_run or v is old_inplace) and k != "_plain":
                 ns[k] = new

@@ -273,7 +273,9 @@ def cosh(self):
 
 
 @op("TanhBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad * (1 - result * result))
+    self=lambda grad, result: grad * (1 - result * result),
+    raw={"self": lambda grad, result: xp.multiply(
+        grad, xp.subtract(result.dtype.type(1), xp.multiply(result, result)))})
 def tanh(self):
     """Hyperbolic tangent."""
     return xp.tanh(self)
@@ -350,7 +352,9 @@ def rad2deg(self):
 # ----------------------------------------------------------------------------- sigmoid, logit
 
 @op("SigmoidBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad * (result * (1 - result)))
+    self=lambda grad, result: grad * (result * (1 - result)),
+    raw={"self": lambda grad, result: xp.multiply(
+        grad, xp.multiply(result, xp.subtract(result.dtype.type(1), result)))})
 def sigmoid(self):
     """Logistic sigmoid ``1 / (1 + exp(-x))``."""
     if self.dtype == xp.float32:

@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import _errors
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ._exact import cascade_sum, exact_dtype
 
 
 def norm_dim(dim: int, ndim: int) -> int:
@@ -58,6 +61,11 @@ def sum_to_shape(grad, shape: tuple[int, ...]):
     dims = tuple(range(lead)) + tuple(
         i + lead for i, n in enumerate(shape) if n == 1 and gshape[i + lead] != 1)
     if dims:
+        a = grad._data
+        if a.size and a.dtype in exact_dtype and grad.__class__ is Tensor \
+                and not grad_mode.state.enabled:
+            # no graph to build (the engine's common case): the sum's kernel, without its op
+            return Tensor._wrap(cascade_sum(a, dims, True).reshape(shape))
         grad = grad.sum(dims, keepdim=True)
     if lead:
         grad = grad.reshape(shape)

@@ -44,8 +44,9 @@ def _root_grads(tensors, grad_tensors):
     return out
 
 
-def _traverse(roots):
-    """Dependency counts of every node reachable from ``roots``, and each node's parents."""
+def _traverse(roots, with_parents=True):
+    """Dependency counts of every node reachable from ``roots``, and each node's parents
+    (when ``with_parents``)."""
     deps: dict = {}
     parents: dict = {}
     seen = set(roots)
@@ -56,7 +57,8 @@ def _traverse(roots):
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
-            parents.setdefault(nxt, []).append(node)
+            if with_parents:
+                parents.setdefault(nxt, []).append(node)
             if nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)
@@ -141,7 +143,7 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             buf = buffers[node] = [None] * node.num_outputs
             roots.append(node)
         buf[nr] = g if buf[nr] is None else buf[nr] + g
-    deps, parents = _traverse(roots)
+    deps, parents = _traverse(roots, inputs is not None)
 
     captures = {}            # (node, nr) -> index in inputs
     targets = None
@@ -161,22 +163,41 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     counter = itertools.count()
     heap = [(-n._seq, next(counter), n) for n in roots if n not in deps]
     heapq.heapify(heap)
+    heappop, heappush = heapq.heappop, heapq.heappush
+    # the common case (every node runs, nothing captured) takes the inline path below for
+    # nodes without hooks; the others go through _run_node
+    plain = not captures and needed is None and _run_node is _RUN_NODE   # (not profiling)
     prev = (_state.enabled, _state.inference)
     _state.enabled, _state.inference = bool(create_graph), False
     try:
         while heap:
-            _, _, node = heapq.heappop(heap)
+            node = heappop(heap)[2]
             grads = buffers.pop(node, None)
             if grads is not None:
-                _run_node(node, grads, captures, captured, needed, targets, accumulate,
-                          create_graph, retain_graph, buffers)
+                if not plain or node._tensor_pre_hooks or node._retain_grad or node._pre_hooks \
+                        or node._hooks or _state.anomaly:
+                    _run_node(node, grads, captures, captured, needed, targets, accumulate,
+                              create_graph, retain_graph, buffers)
+                elif node.__class__ is AccumulateGrad:
+                    if node.variable._hooks:
+                        _run_node(node, grads, captures, captured, needed, targets, accumulate,
+                                  create_graph, retain_graph, buffers)
+                    elif accumulate and grads[0] is not None:
+                        node.accumulate(grads[0], create_graph)
+                else:
+                    out = node.apply(grads)
+                    if not retain_graph:
+                        node._release()
+                    _distribute(node, out, buffers)
+                    del out     # the gradients' only holders are the buffers (AccumulateGrad
+                    # takes a gradient nothing else holds without a copy)
             for nxt, _ in node.next_functions:
                 if nxt is None:
                     continue
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
-                    heapq.heappush(heap, (-nxt._seq, next(counter), nxt))
+                    heappush(heap, (-nxt._seq, next(counter), nxt))
     finally:
         _state.enabled, _state.inference = prev
     if inputs is not None and not accumulate:
@@ -234,6 +255,14 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
         node._release()
     if _state.anomaly and _state.anomaly_check_nan:
         _check_nan(node, out)
+    _distribute(node, out, buffers)
+
+
+_RUN_NODE = _run_node     # the profiler rebinds ``_run_node`` to a recording one
+
+
+def _distribute(node, out, buffers):
+    """Put each gradient a node produced, validated, into the buffer of the node it feeds."""
     metas = node._input_meta
     for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
         if nxt is None or g is None:

@@ -20,6 +20,7 @@ from .. import _errors
 from . import grad_mode
 
 _sequence = itertools.count()
+_state = grad_mode.state
 
 
 class RemovableHandle:
@@ -81,7 +82,7 @@ class SavedTensor:
                  "name", "output_nr")
 
     def __init__(self, tensor, is_output: bool = False, name: str = "", node=None):
-        state = grad_mode.state
+        state = _state
         if tensor._inference and not state.inference:
             raise RuntimeError(_errors.INFERENCE_SAVED)
         vc = self.vc = tensor._vc
@@ -136,16 +137,16 @@ def _dtype_of(arr):
 class Node:
     """Base class of every ``grad_fn``: edges to the inputs' nodes, hooks and saved state."""
 
-    __slots__ = ("next_functions", "_saved", "_seq", "_released", "_hooks", "_pre_hooks",
-                 "_tensor_pre_hooks", "_retain_grad", "_input_meta", "_metadata",
-                 "__weakref__", "__dict__")
+    __slots__ = ("next_functions", "_saved", "_seq", "_released", "_input_meta", "__weakref__",
+                 "__dict__")
 
     _name = "Node"
+    # set on few nodes: class defaults until a node gets its own (in its __dict__)
+    _hooks = _pre_hooks = _tensor_pre_hooks = _retain_grad = _metadata = None
 
     def __init__(self):
         self._seq = next(_sequence)
-        self._saved = self._hooks = self._pre_hooks = self._tensor_pre_hooks = None
-        self._retain_grad = self._input_meta = self._metadata = None
+        self._saved = self._input_meta = None
         self._released = False
 
     @property

@@ -1,0 +1,192 @@
+"""The fast paths give what the general paths give: values to the bit, dtypes, graphs.
+
+Each fast path (the generated per-op path for same-dtype floating inputs, the raw NumPy
+backward formulas of hot ops, the engine's inline path for nodes without hooks) is compared
+with the general one it stands in for, on the cases it takes and on its edges.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+from ember._ops import registry as R
+
+
+def _bits(t):
+    a = t._data
+    return a.dtype, a.shape, a.tobytes()
+
+
+def _graph(t):
+    """The graph below ``t`` as names and edges, newest first (the nodes' identity aside)."""
+    out, stack, seen = [], [t.grad_fn], set()
+    while stack:
+        n = stack.pop()
+        if n is None or id(n) in seen:
+            continue
+        seen.add(id(n))
+        out.append((n.name(), tuple((None if f is None else f.name(), nr)
+                                    for f, nr in n.next_functions)))
+        stack.extend(f for f, _ in n.next_functions)
+    return out
+
+
+def _leaf(shape, dtype, seed=0, requires_grad=True):
+    a = np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+    return ember.tensor(a, requires_grad=requires_grad)
+
+
+# (op name, the other arguments after the first tensor; "T" is a second tensor like the first)
+CASES = [
+    ("add", ("T", 1)), ("add", (0.5, 1)), ("add", (3, 1)), ("add", ("T", 2)),
+    ("sub", ("T", 1)), ("sub", (0.25, 1)), ("mul", ("T",)), ("mul", (1.0001,)), ("mul", (-2,)),
+    ("div_true", ("T",)), ("div_true", (3.0,)), ("rsub_scalar", (1, 1)),
+    ("rsub_scalar", (2.5, 1)), ("tanh", ()), ("sigmoid", ()), ("exp", ()), ("neg", ()),
+    ("gt", ("T",)), ("gt", (0,)), ("eq", (0.5,)), ("maximum", ("T",)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("shape", [(4, 4), (), (3, 1)])
+@pytest.mark.parametrize("name,rest", CASES, ids=[f"{n}{i}" for i, (n, _) in enumerate(CASES)])
+def test_fast_op_path_is_the_general_path(name, rest, shape, dtype):
+    op = R.OPS[name]
+    results = []
+    for fast in (True, False):
+        x = _leaf(shape, dtype)
+        y = _leaf(shape, dtype, seed=1)
+        args = (x,) + tuple(y if a == "T" else a for a in rest)
+        out = op(*args) if fast else R.run(op, args)
+        results.append((out, x, y))
+    (fo, fx, fy), (go, gx, gy) = results
+    assert _bits(fo) == _bits(go)
+    assert _graph(fo) == _graph(go)
+    assert fo.requires_grad == go.requires_grad
+    if fo.requires_grad:
+        fo.sum().backward()
+        go.sum().backward()
+        for a, b in ((fx, gx), (fy, gy)):
+            assert (a.grad is None) == (b.grad is None)
+            if a.grad is not None:
+                assert _bits(a.grad) == _bits(b.grad)
+
+
+def test_fast_path_leaves_other_cases_to_the_general_path():
+    x = _leaf((3,), "float32")
+    # promotion (float64 scalar tensor, int tensor, bool), reduced types, out=: the general path
+    assert (x + ember.tensor(2.0, dtype=ember.float64)).dtype is ember.float32
+    assert (x + ember.ones(3, dtype=ember.float64)).dtype is ember.float64
+    assert (ember.ones(3, dtype=ember.int64) * 2.5).dtype is ember.float32
+    assert (x * True).dtype is ember.float32
+    assert (x.bfloat16() * 2).dtype is ember.bfloat16
+    out = ember.empty(3)
+    with pytest.raises(RuntimeError, match="out=... arguments don't support automatic"):
+        ember.mul(x, 2, out=out)
+    with ember.no_grad():
+        assert ember.mul(x, 2, out=out) is out
+    with pytest.raises(RuntimeError, match="The size of tensor a"):
+        x + ember.ones(4)
+    with pytest.raises(TypeError):
+        ember.add(x, "a")
+    with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with a bool"):
+        x - ember.tensor([True, False, True])
+
+
+def test_fast_path_records_a_view_of_a_base_that_requires_grad():
+    base = _leaf((2, 3), "float32")
+    with ember.no_grad():
+        v = base[0]
+    y = v * 2.0
+    assert y.grad_fn is not None and y.grad_fn.name() == "MulBackward0"
+
+
+def test_fast_path_is_off_while_profiling():
+    x = _leaf((2,), "float32", requires_grad=False)
+    with ember.profiler.profile() as prof:
+        x * 2.0
+        x.tanh()
+    names = [e.name for e in prof.events()]
+    assert "aten::mul" in names and "aten::tanh" in names
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda x, y: (x * 1.0001 + 0.5).tanh() - y * 0.25,
+    lambda x, y: (x * y).sigmoid() * x,
+    lambda x, y: (x * 3).tanh() * (y * -2).sigmoid(),
+])
+def test_raw_backward_formulas_are_the_ember_formulas(fn, dtype):
+    grads = []
+    for create_graph in (False, True):     # create_graph runs the ember formulas
+        x = _leaf((3, 4), dtype)
+        y = _leaf((3, 4), dtype, seed=1)
+        gx, gy = ember.autograd.grad(fn(x, y).sum(), (x, y), create_graph=create_graph)
+        grads.append((_bits(gx), _bits(gy)))
+    assert grads[0] == grads[1]
+
+
+def test_raw_formulas_decline_what_they_do_not_cover():
+    # a float64 gradient into a float32 result, inputs of two dtypes: the ember formulas run
+    x = _leaf((3,), "float32")
+    y = x.tanh()
+    g = ember.ones(3, dtype=ember.float64)
+    y.backward(g)
+    ref = (1 - y.detach().double() * y.detach().double())
+    assert x.grad.dtype is ember.float32
+    assert np.allclose(x.grad._data, ref._data.astype(np.float32))
+    z = _leaf((2,), "float64")
+    w = _leaf((2,), "float32", seed=1)
+    (z * w).sum().backward()        # other of another dtype: the ember formula promotes
+    assert z.grad.dtype is ember.float64 and w.grad.dtype is ember.float32
+    assert np.array_equal(z.grad._data, w._data.astype(np.float64))
+
+
+def _chain(x):
+    y = x
+    for _ in range(5):
+        y = (y * 1.5 + 0.25).tanh() - 0.5
+    return y
+
+
+def test_engine_inline_path_is_the_hooked_path():
+    results = []
+    for hooked in (False, True):
+        x = _leaf((4, 4), "float32")
+        y = _chain(x)
+        if hooked:      # a hook on every node sends each one through _run_node
+            n, seen = y.grad_fn, []
+            while n is not None and n.next_functions:
+                n.register_hook(lambda gi, go: None)
+                seen.append(n)
+                n = n.next_functions[0][0]
+        y.sum().backward()
+        results.append(_bits(x.grad))
+    assert results[0] == results[1]
+
+
+def test_engine_inline_path_keeps_released_graph_errors():
+    x = _leaf((2,), "float32")
+    y = (x * 2.0).tanh().sum()
+    y.backward()
+    once = x.grad._data.copy()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second"):
+        y.backward()
+    x.grad = None
+    y = (x * 2.0).tanh().sum()
+    y.backward(retain_graph=True)
+    y.backward()
+    assert np.array_equal(x.grad._data, once + once)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,to", [((128, 10), (10,)), ((4, 3, 5), (3, 1)),
+                                      ((2, 3), (1, 3)), ((40, 7), (40, 1)), ((3,), (1,))])
+def test_sum_to_shape_without_a_graph_is_the_sum_op(shape, to, dtype):
+    from ember._ops.util import sum_to_shape
+    g = _leaf(shape, dtype, requires_grad=False)
+    with ember.no_grad():
+        fast = sum_to_shape(g, to)
+    general = sum_to_shape(g, to)
+    assert _bits(fast) == _bits(general) and tuple(fast.shape) == to
