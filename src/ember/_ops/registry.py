@@ -209,12 +209,14 @@ def _arrays(op, args):
             break
     else:
         if npdt is not None and npdt.char in "efd":     # float16/32/64 (not ml_dtypes')
+            # torch's float16 mul/div read a number operand as float, not rounded to half
+            sdt = _F32 if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR else npdt
             for i in idx:
                 a = args[i]
                 if isinstance(a, Tensor):
                     args[i] = a._data
                 elif a is not None:
-                    args[i] = _np_scalar(a, npdt)
+                    args[i] = _np_scalar(a, sdt)
             dt = _BY_NP[npdt]
             return args, (D.bool if promote is COMPARE else dt)
     present = [args[i] for i in idx if args[i] is not None]
@@ -241,6 +243,7 @@ def _arrays(op, args):
 
 _REDUCED = D.REDUCED
 _F32 = xp.dtype(xp.float32)
+_HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
 
 
 class _Low:
@@ -313,7 +316,7 @@ def _bad_arg(op, args):
         if a is not None and not isinstance(a, (Tensor, numbers.Number)):
             name = "input" if op.params[i] == "self" else op.params[i]
             raise _errors.ArgTypeError(f"{op.name}(): argument '{name}' (position {i + 1}) must be "
-                               f"Tensor, not {type(a).__name__}")
+                               f"Tensor, not {_errors.type_name(a)}")
 
 
 def _kernel_error(op, args, err):
