@@ -282,3 +282,23 @@ def test_argument_type_errors_print_as_type_error():
         ember.add(ember.ones(1), np.ones(1))
     assert type(info.value).__name__ == "TypeError"
     assert str(info.value).endswith("must be Tensor, not numpy.ndarray")
+
+
+# ----- torch.random.fork_rng
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_fork_rng(enabled):
+    def run(lib):
+        lib.manual_seed(3)
+        with lib.random.fork_rng(enabled=enabled):
+            lib.manual_seed(0)
+            inside = lib.rand(2)
+        try:
+            with lib.random.fork_rng(devices=[]):
+                lib.rand(5)
+                raise KeyError("left by an error")
+        except KeyError:
+            pass
+        return lib.cat([inside, lib.rand(3)])
+    same(run(ember), run(torch))
+    assert "fork_rng" in ember.random.__all__
