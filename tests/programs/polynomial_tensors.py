@@ -14,7 +14,7 @@ b = torch.randn((), device=device, dtype=dtype)
 c = torch.randn((), device=device, dtype=dtype)
 d = torch.randn((), device=device, dtype=dtype)
 learning_rate = 1e-6
-for t in range(1000):
+for t in range(500):
     y_pred = a + b * x + c * x ** 2 + d * x ** 3
     loss = (y_pred - y).pow(2).sum().item()
     if t % 250 == 99:
@@ -34,7 +34,7 @@ a = torch.randn((), dtype=dtype, requires_grad=True)
 b = torch.randn((), dtype=dtype, requires_grad=True)
 c = torch.randn((), dtype=dtype, requires_grad=True)
 d = torch.randn((), dtype=dtype, requires_grad=True)
-for t in range(1000):
+for t in range(500):
     y_pred = a + b * x + c * x ** 2 + d * x ** 3
     loss = (y_pred - y).pow(2).sum()
     if t % 250 == 99:

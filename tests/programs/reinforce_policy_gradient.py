@@ -88,7 +88,7 @@ def finish_episode():
 
 
 running_reward = -1.0
-for i_episode in range(1, 31):
+for i_episode in range(1, 21):
     state, ep_reward = env.reset(), 0
     for t in range(1, 40):
         action = select_action(state)
