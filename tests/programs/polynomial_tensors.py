@@ -56,7 +56,7 @@ xx = x.unsqueeze(-1).pow(p)
 model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
 loss_fn = torch.nn.MSELoss(reduction="sum")
 optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-3)
-for t in range(500):
+for t in range(400):
     y_pred = model(xx)
     loss = loss_fn(y_pred, y)
     if t % 100 == 99:
