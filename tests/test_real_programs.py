@@ -27,7 +27,10 @@ steps; almost all agree to 1e-7), so ``REL = 1e-4`` leaves a margin of about a h
 still catching any real discrepancy: a wrong formula, a missed term or a different random draw
 changes values at 1e-2 or more. (Optimizers that normalise steps by the gradient's size amplify
 round-off fastest: ``polynomial_tensors``' RMSprop fit reached 5e-5 at step 500 and stops at
-400.) Most programs (38 of 49 when this was written) print byte-identical output.
+400.) A parameter whose gradient is zero up to round-off (a convolution's bias before a
+BatchNorm) takes Adam steps of size ``lr`` in a direction set by round-off alone; the programs
+leave such parameters out, as real code does (``bias=False``). Most programs (38 of 49 when
+this was written) print byte-identical output.
 ``ABS = 1e-6`` absorbs float32 round-off in quantities that are zero up to cancellation
 (gradients of ~1e-8, means of normalised activations). ``test_tolerance_catches_real_changes``
 checks the comparison itself.
