@@ -1,6 +1,9 @@
 """Regression tests for what tests/test_real_programs.py found, each against torch 2.13:
 ``bincount``, ``searchsorted``/``bucketize``, ``linalg.lstsq``, torch 2.13's rejection-sampling
-``nn.init.trunc_normal_``, and NumPy's ``axis=``/``keepdims=`` names for ``dim``/``keepdim``."""
+``nn.init.trunc_normal_``, NumPy's ``axis=``/``keepdims=`` names for ``dim``/``keepdim``; float16
+``mul``/``div`` by a number, the dim a broadcast or ``expand`` clash names, ``nll_loss`` and
+``cross_entropy``'s argument checks, a kernel larger than a convolution's padded input, and NumPy
+arrays as operator operands."""
 
 from __future__ import annotations
 
@@ -137,3 +140,165 @@ def test_numpy_axis_names_keep_signatures_and_errors():
     assert "axis" not in inspect.signature(ember.sum).parameters
     assert ember.sum is ember.Tensor.sum
     errors_alike(lambda lib: lib.ones(2, 2).sum(dim=0, axis=1))
+
+
+# ----- float16 mul/div read a number operand as float (torch's opmath), then round once
+
+@pytest.mark.parametrize("call", [lambda x: x * 3.3e-5, lambda x: 3.3e-5 * x, lambda x: x / 3.3,
+                                  lambda x: 3.3 / x, lambda x: x.clone().mul_(3.3e-5),
+                                  lambda x: x.clone().div_(3.3), lambda x: x * 1e-5,
+                                  lambda x: x + 3.3e-3, lambda x: x - 0.1, lambda x: x * 2])
+def test_half_times_number(call):
+    vals = [0.1, -2.5, 1000.0, 3.14159265, 1e-3, 7.0, 65504.0, 6e-8]
+    same(call(ember.tensor(vals, dtype=ember.float16)),
+         call(torch.tensor(vals, dtype=torch.float16)))
+
+
+# ----- broadcast and expand clashes name the last clashing dim, as torch's infer_size
+
+@pytest.mark.parametrize("bad", [
+    lambda lib: lib.randn(2, 3) + lib.randn(4, 5),
+    lambda lib: lib.randn(2, 3, 4) * lib.randn(5, 4),
+    lambda lib: lib.randn(2, 3).add_(lib.randn(4, 5)),
+    lambda lib: lib.addcmul(lib.ones(2, 3), lib.ones(4, 1), lib.ones(1, 5)),
+    lambda lib: lib.where(lib.ones(2, 3) > 0, lib.ones(4, 3), lib.ones(2, 5)),
+    lambda lib: lib.randn(2, 3).expand(4, 5),
+    lambda lib: lib.randn(1, 3).expand(-1, 2, 4),
+    lambda lib: lib.randn(2, 3).expand(3),
+    lambda lib: lib.arange(3).expand(2, 3, 1),
+    lambda lib: lib.arange(3).expand(5),
+])
+def test_broadcast_clash_messages(bad):
+    errors_alike(bad)
+
+
+# ----- nll_loss / cross_entropy: torch's checks in torch's order
+
+_L = "long"
+_NLL_CASES = [((2, 3), (2,), "float32"), ((2, 3), (2, 4), _L), ((2, 3), (3,), _L),
+              ((3,), (2,), _L), ((3,), (2,), "float32"), ((2, 3, 4), (2, 3), _L),
+              ((2, 3, 4), (3, 4), _L), ((2, 3, 4), (2, 4), "float32"),
+              ((2, 3, 4, 5), (2, 4, 5), "float32"), ((2, 3, 4, 5), (2, 4, 6), _L),
+              ((2, 3, 4, 5), (2, 4, 6), "float32"), ((2, 3, 4, 5), (2, 4), _L),
+              ((2, 3, 4, 5), (2, 4, 5), "uint8"), ((2, 3, 4), (2, 4), "uint8"),
+              ((2, 3), (2,), "int32"), ((2, 3), (2,), "bool"),
+              ((2, 3, 4, 5, 6), (2, 4, 5, 7), _L)]
+
+
+@pytest.mark.parametrize("fn", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("shape,tshape,dtype", _NLL_CASES)
+def test_nll_argument_errors(fn, shape, tshape, dtype):
+    errors_alike(lambda lib: getattr(lib.nn.functional, fn)(
+        lib.zeros(shape), lib.zeros(tshape, dtype=getattr(lib, dtype))))
+
+
+@pytest.mark.parametrize("bad", [
+    lambda F, lib: F.nll_loss(lib.zeros(2, 3), lib.zeros(2, dtype=lib.long), lib.ones(4)),
+    lambda F, lib: F.nll_loss(lib.zeros(3), lib.zeros((), dtype=lib.long), lib.ones(4)),
+    lambda F, lib: F.nll_loss(lib.zeros(2, 3, 4), lib.zeros(2, 4, dtype=lib.long), lib.ones(4)),
+    lambda F, lib: F.nll_loss(lib.zeros(2, 3), lib.zeros(2), lib.ones(4)),
+    lambda F, lib: F.nll_loss(lib.zeros(2, 3), lib.zeros((), dtype=lib.long)),
+    lambda F, lib: F.nll_loss(lib.tensor(1.0), lib.zeros((), dtype=lib.long)),
+    lambda F, lib: F.cross_entropy(lib.zeros(2, 3), lib.zeros(2, 3, dtype=lib.long)),
+    lambda F, lib: F.cross_entropy(lib.zeros(2, 3), lib.zeros(2, 3), ignore_index=1),
+    lambda F, lib: F.cross_entropy(lib.zeros(2, 3), lib.zeros(2), label_smoothing=0.1),
+])
+def test_nll_weight_and_probability_errors(bad):
+    errors_alike(lambda lib: bad(lib.nn.functional, lib))
+
+
+@pytest.mark.parametrize("fn", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("shape,tshape", [((2, 3), (2,)), ((3,), ()), ((3,), (1,)),
+                                          ((2, 3, 4, 5), (2, 4, 5))])
+def test_nll_byte_and_long_targets(fn, shape, tshape):
+    x = np.random.default_rng(0).normal(size=shape).astype(np.float32)
+    t = np.random.default_rng(1).integers(0, 3, size=tshape)
+    dtypes = ["long", "uint8"] if len(shape) < 4 else ["long"]
+    for dt in dtypes:
+        def run(lib, dt=dt):
+            return getattr(lib.nn.functional, fn)(lib.from_numpy(x.copy()),
+                                                  lib.from_numpy(t.copy()).to(getattr(lib, dt)))
+        same(run(ember), run(torch), exact=False)
+    same(ember.nn.functional.cross_entropy(ember.from_numpy(x.copy()), ember.from_numpy(x.copy())),
+         torch.nn.functional.cross_entropy(torch.from_numpy(x.copy()), torch.from_numpy(x.copy())),
+         exact=False)
+
+
+# ----- a kernel larger than the padded input
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.nn.functional.conv2d(lib.ones(1, 1, 2, 2), lib.ones(1, 1, 3, 3)),
+    lambda lib: lib.nn.functional.conv2d(lib.ones(1, 1, 4, 6), lib.ones(1, 1, 3, 3), dilation=2),
+    lambda lib: lib.nn.functional.conv1d(lib.ones(1, 1, 4), lib.ones(1, 1, 5)),
+    lambda lib: lib.nn.functional.conv3d(lib.ones(1, 1, 1, 3, 3), lib.ones(1, 1, 2, 2, 2)),
+    lambda lib: lib.nn.functional.conv1d(lib.ones(1, 3), lib.ones(1, 1, 4)),
+])
+def test_conv_kernel_larger_than_input(call):
+    errors_alike(call)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.nn.functional.conv2d(lib.ones(1, 1, 2, 2), lib.ones(1, 1, 3, 3), padding=1),
+    lambda lib: lib.nn.functional.conv2d(lib.ones(1, 1, 1, 1), lib.ones(1, 1, 3, 3),
+                                         padding="same"),
+    lambda lib: lib.nn.functional.conv1d(lib.ones(1, 1, 3), lib.ones(1, 1, 3)),
+])
+def test_conv_kernel_as_large_as_input(call):
+    same(call(ember), call(torch))
+
+
+# ----- NumPy arrays as operands: NumPy computes, the result comes back as a tensor
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: x / np.array(2.0), lambda lib, x: x * np.array(2.0),
+    lambda lib, x: x + np.array([1.0, 2.0, 3.0, 4.0]),
+    lambda lib, x: x + np.array([1, 2, 3, 4], dtype=np.float32), lambda lib, x: x - np.arange(4),
+    lambda lib, x: x ** np.array(2.0), lambda lib, x: x @ np.ones(4, dtype=np.float32),
+    lambda lib, x: x * np.array([True, False, True, True]),
+])
+def test_numpy_array_operands(call):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)     # NumPy 2 on __array_wrap__
+        e, t = call(ember, ember.arange(4.0)), call(torch, torch.arange(4.0))
+    assert type(e) is ember.Tensor
+    same(e, t)
+
+
+@pytest.mark.parametrize("bad", [
+    lambda lib: np.array(2.0) * lib.arange(4.0), lambda lib: lib.arange(4.0) < np.array(2.0),
+    lambda lib: lib.add(lib.arange(4.0), np.array(2.0)),
+    lambda lib: lib.matmul(lib.ones(2), np.ones(2)),
+    lambda lib: lib.matmul(np.ones(2), lib.ones(2)),
+    lambda lib: lib.matmul(lib.ones(2), 3), lambda lib: lib.ones(2) @ 3,
+    lambda lib: lib.add(lib.ones(2), "a"),
+])
+def test_numpy_array_operand_errors(bad):
+    errors_alike(bad)
+
+
+def test_argument_type_errors_print_as_type_error():
+    with pytest.raises(TypeError) as info:
+        ember.add(ember.ones(1), np.ones(1))
+    assert type(info.value).__name__ == "TypeError"
+    assert str(info.value).endswith("must be Tensor, not numpy.ndarray")
+
+
+# ----- torch.random.fork_rng
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_fork_rng(enabled):
+    def run(lib):
+        lib.manual_seed(3)
+        with lib.random.fork_rng(enabled=enabled):
+            lib.manual_seed(0)
+            inside = lib.rand(2)
+        try:
+            with lib.random.fork_rng(devices=[]):
+                lib.rand(5)
+                raise KeyError("left by an error")
+        except KeyError:
+            pass
+        return lib.cat([inside, lib.rand(3)])
+    same(run(ember), run(torch))
+    assert "fork_rng" in ember.random.__all__

@@ -4,7 +4,22 @@ from __future__ import annotations
 
 
 class ArgTypeError(TypeError):
-    """An argument of a type an op does not take; Tensor operators turn it into NotImplemented."""
+    """An argument of a type an op does not take; Tensor operators turn it into NotImplemented.
+
+    It prints as the ``TypeError`` torch raises (in tracebacks and ``type(e).__name__``)."""
+
+
+ArgTypeError.__name__ = ArgTypeError.__qualname__ = "TypeError"
+ArgTypeError.__module__ = "builtins"
+
+
+def type_name(obj) -> str:
+    """The type name torch's argument errors show: CPython's ``tp_name``, which for a static
+    (C) type names its module too (``numpy.ndarray``), for a class defined in Python not."""
+    t = type(obj)
+    if t.__flags__ & (1 << 9) or t.__module__ == "builtins":     # Py_TPFLAGS_HEAPTYPE
+        return t.__name__
+    return f"{t.__module__}.{t.__name__}"
 
 
 BACKWARD_TWICE = (

@@ -397,6 +397,14 @@ class Tensor:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
         return self._data
 
+    def __array_wrap__(self, array):
+        """NumPy's result of an operator the tensor deferred to (``t * ndarray``), as a tensor;
+        torch's signature (NumPy 2 warns that it takes no ``context``), bool as uint8."""
+        if array.dtype == bool:
+            array = array.astype("uint8")
+        from ._factories import from_numpy
+        return from_numpy(np.asarray(array))
+
     def __array__(self, dtype=None, copy=None):
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")

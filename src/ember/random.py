@@ -32,6 +32,7 @@ Specification: ``shared/spec/rng.md`` (torch 2.13, CPU).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import struct
@@ -45,7 +46,7 @@ from . import _stl
 
 __all__ = [
     "Generator", "default_generator", "manual_seed", "seed", "initial_seed",
-    "get_rng_state", "set_rng_state",
+    "get_rng_state", "set_rng_state", "fork_rng",
 ]
 
 _f16, _f32, _f64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
@@ -1188,3 +1189,18 @@ def get_rng_state():
 def set_rng_state(new_state) -> None:
     """Restore the default generator's state from :func:`get_rng_state`."""
     default_generator.set_state(new_state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
+             device_type=None):
+    """Run the block, then put the default generator back in the state it had before (the CPU
+    generator: the only one there is). ``enabled=False`` runs the block without forking."""
+    if device_type == "meta" or not enabled:
+        yield
+        return
+    state = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(state)

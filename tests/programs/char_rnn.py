@@ -27,7 +27,7 @@ torch.manual_seed(5)
 model = CharRNN(len(chars), 48)
 opt = torch.optim.Adam(model.parameters(), lr=0.01)
 seq_len, batch = 20, 4
-for step in range(40):
+for step in range(30):
     ix = torch.randint(0, len(data) - seq_len - 1, (batch,))
     x = torch.stack([data[i:i + seq_len] for i in ix])
     y = torch.stack([data[i + 1:i + seq_len + 1] for i in ix])

@@ -27,7 +27,7 @@ y = torch.sin(x)
 model = Polynomial3()
 criterion = torch.nn.MSELoss(reduction="sum")
 optimizer = torch.optim.SGD(model.parameters(), lr=1e-6)
-for t in range(2000):
+for t in range(1000):
     y_pred = model(x)
     loss = criterion(y_pred, y)
     if t % 200 == 99:

@@ -14,7 +14,7 @@ b = torch.randn((), device=device, dtype=dtype)
 c = torch.randn((), device=device, dtype=dtype)
 d = torch.randn((), device=device, dtype=dtype)
 learning_rate = 1e-6
-for t in range(1000):
+for t in range(500):
     y_pred = a + b * x + c * x ** 2 + d * x ** 3
     loss = (y_pred - y).pow(2).sum().item()
     if t % 250 == 99:
@@ -34,7 +34,7 @@ a = torch.randn((), dtype=dtype, requires_grad=True)
 b = torch.randn((), dtype=dtype, requires_grad=True)
 c = torch.randn((), dtype=dtype, requires_grad=True)
 d = torch.randn((), dtype=dtype, requires_grad=True)
-for t in range(1000):
+for t in range(500):
     y_pred = a + b * x + c * x ** 2 + d * x ** 3
     loss = (y_pred - y).pow(2).sum()
     if t % 250 == 99:
@@ -56,7 +56,7 @@ xx = x.unsqueeze(-1).pow(p)
 model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
 loss_fn = torch.nn.MSELoss(reduction="sum")
 optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-3)
-for t in range(500):
+for t in range(400):
     y_pred = model(xx)
     loss = loss_fn(y_pred, y)
     if t % 100 == 99:

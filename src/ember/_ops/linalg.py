@@ -191,8 +191,10 @@ def matmul(input, other, *, out=None):
     """Matrix product with torch's dispatch over the operands' dims and batch broadcasting."""
     from .._tensor import Tensor
     if not isinstance(input, Tensor) or not isinstance(other, Tensor):
-        raise TypeError(f"matmul(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other if isinstance(input, Tensor) else input).__name__}")
+        from .._errors import ArgTypeError, type_name
+        which = "'other' (position 2)" if isinstance(input, Tensor) else "'input' (position 1)"
+        raise ArgTypeError(f"matmul(): argument {which} must be Tensor, not "
+                           f"{type_name(other if isinstance(input, Tensor) else input)}")
     d1, d2 = input.ndim, other.ndim
     if d1 == 0 or d2 == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "

@@ -243,19 +243,45 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
              ignore_index: int = -100, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood of ``target`` classes under log-probabilities ``input``."""
     r = reduction_enum(reduction)
-    if input.ndim >= 1 and target.ndim != input.ndim - 1 and input.ndim > 1:
-        raise ValueError(f"Expected target size {_expected(input)}, got {tuple(target.shape)}")
-    if input.ndim > 1 and input.shape[0] != target.shape[0]:
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0]}).")
-    if target.dtype.is_floating_point:
-        raise RuntimeError("expected scalar type Long but found Float")
+    _nll_check(input, target, weight)
     fn = _nll_loss_1d if input.ndim <= 2 else _nll_loss_2d
     return fn(input, target, weight, r, int(ignore_index))
 
 
-def _expected(input):
-    return "(" + ", ".join(str(s) for i, s in enumerate(input.shape) if i != 1) + ")"
+def _nll_check(input, target, weight):
+    """torch's checks of ``nll_loss``'s arguments, in torch's order, with its messages."""
+    nd, shape, tshape = input.ndim, tuple(input.shape), tuple(target.shape)
+    if nd < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {nd})")
+    if nd != 1 and shape[0] != (tshape[0] if tshape else 0):
+        raise ValueError(f"Expected input batch_size ({shape[0]}) to match target "
+                         f"batch_size ({tshape[0] if tshape else 0}).")
+    if nd not in (1, 2, 4) and tshape[1:] != shape[2:]:
+        raise RuntimeError(f"Expected target size {[shape[0], *shape[2:]]}, got {list(tshape)}")
+    if nd <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if nd == 4 and target.ndim != 3:
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {target.ndim}")
+    name = target.dtype.scalar_name
+    if name not in ("Long", "Byte"):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {name}")
+    c = shape[-1] if nd == 1 else shape[1]
+    if nd <= 2:
+        if nd == 1 and tshape and tshape[0] != 1:
+            raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                             f"{tshape[0]}")
+        if weight is not None and weight.numel() != c:
+            raise RuntimeError(f"weight tensor should be defined either for all {c} classes or "
+                               f"no classes but got weight tensor of shape: "
+                               f"{list(weight.shape)}")
+        return
+    if weight is not None and weight.numel() != c:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if tshape[1:] != shape[2:]:
+        raise RuntimeError(f"size mismatch (got input: {list(shape)} , target: {list(tshape)}")
+    if name != "Long":
+        raise RuntimeError(f"expected scalar type Long but found {name}")
 
 
 # ----- pointwise losses (formulas in ember ops)

@@ -288,10 +288,12 @@ def _arrays(op, args):
     else:
         if npdt is not None and npdt.char in "efd":     # float16/32/64 (not ml_dtypes')
             if scalars:
+                # torch's float16 mul/div read a number operand as float, not rounded to half
+                sdt = _F32 if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR else npdt
                 for i in idx:
                     a = kargs[i]
                     if a.__class__ is float or a.__class__ is int:
-                        kargs[i] = _np_scalar(a, npdt)
+                        kargs[i] = _np_scalar(a, sdt)
             return kargs, (D.bool if promote is COMPARE else _BY_NP[npdt])
     args = list(args)
     present = [args[i] for i in idx if args[i] is not None]
@@ -318,6 +320,7 @@ def _arrays(op, args):
 
 _REDUCED = D.REDUCED
 _F32 = xp.dtype(xp.float32)
+_HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
 
 
 class _Low:
@@ -390,7 +393,7 @@ def _bad_arg(op, args):
         if a is not None and not isinstance(a, (Tensor, numbers.Number)):
             name = "input" if op.params[i] == "self" else op.params[i]
             raise _errors.ArgTypeError(f"{op.name}(): argument '{name}' (position {i + 1}) must be "
-                               f"Tensor, not {type(a).__name__}")
+                               f"Tensor, not {_errors.type_name(a)}")
 
 
 def _kernel_error(op, args, err):
@@ -853,12 +856,13 @@ def _fast_source(d, names, guard=""):
     else:
         req = f"_requires(_op, ({call}))"
     rdt, rdt_e = ("_BOOL_NP", "_BOOL") if d.promote is COMPARE else ("_dt", "_BY_NP[_dt]")
+    kinds = "fd" if d.name in _HALF_OPMATH_SCALAR else "efd"    # float16's number: general path
     check = f"            _check({', '.join(names)})\n" if d.check is not None else ""
     return (
         f"    if {guard}_run is _plain and isinstance({t0}, _T) and (\n"
         f"            _op.autocast is None or not _amp.enabled):\n"
         f"        _dt = {t0}._data.dtype\n"
-        f"        if _dt.char in 'efd'{conds}:\n"
+        f"        if _dt.char in '{kinds}'{conds}:\n"
         f"{check}"
         f"            try:\n"
         f"                _r = _kernel({', '.join(kargs)})\n"

@@ -197,16 +197,17 @@ def expand(self, *sizes, size=None, implicit=False):
     sizes = _shape_arg(sizes, size, "size", "expand")
     nd = self._data.ndim
     if len(sizes) < nd:
-        raise RuntimeError(f"expand(torch.FloatTensor{{{list(self.shape)}}}, size={list(sizes)}):"
-                           " the number of sizes provided ({len(sizes)}) must be greater or "
+        raise RuntimeError(f"expand({self.type()}{{{list(self.shape)}}}, size={list(sizes)}):"
+                           f" the number of sizes provided ({len(sizes)}) must be greater or "
                            f"equal to the number of dimensions in the tensor ({nd})")
     lead = len(sizes) - nd
-    out = []
-    for i, s in enumerate(sizes):
+    out = list(sizes)
+    for i in range(len(sizes) - 1, -1, -1):     # torch checks from the last dim
+        s = sizes[i]
         if i >= lead:
             cur = self._data.shape[i - lead]
             if s == -1:
-                s = cur
+                out[i] = cur
             elif cur != 1 and cur != s:
                 raise RuntimeError(
                     f"The expanded size of the tensor ({s}) must match the existing size "
@@ -215,7 +216,6 @@ def expand(self, *sizes, size=None, implicit=False):
         elif s == -1:
             raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
                                f"leading, non-existing dimension {i}")
-        out.append(s)
     return _expand(self, tuple(out))
 
 

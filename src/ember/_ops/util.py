@@ -43,8 +43,8 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     out = [1] * ndim
     for s in shapes:
         off = ndim - len(s)
-        for i, n in enumerate(s):
-            j = off + i
+        for i in range(len(s) - 1, -1, -1):     # torch names the last dim that clashes
+            n, j = s[i], off + i
             if out[j] == 1:
                 out[j] = n
             elif n != 1 and n != out[j]:

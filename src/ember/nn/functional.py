@@ -328,6 +328,13 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
                              "{'valid', 'same'}")
     else:
         padding = _tuple(padding, nd)
+    padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
+    reach = [d * (k - 1) + 1 for d, k in zip(dilation, weight.shape[2:])]
+    if any(n < k for n, k in zip(padded, reach)):
+        raise RuntimeError(f"Calculated padded input size per channel: "
+                           f"({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, reach))}). Kernel size can't be greater "
+                           f"than actual input size")
     out = _N.convolution(input, weight, bias, stride, padding, dilation, False, (0,) * nd,
                          groups)
     return out.squeeze(0) if unbatched else out
@@ -733,10 +740,12 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     logp = _log_softmax(input, class_dim)
     wshape = [1] * input.ndim
     wshape[class_dim] = n_classes
-    if target.dtype.is_floating_point:
-        if tuple(target.shape) != tuple(input.shape):
-            raise RuntimeError(f"Expected target size {list(input.shape)}, got "
-                               f"{list(target.shape)}")
+    if tuple(target.shape) == tuple(input.shape):       # class probabilities, as torch decides
+        if not target.dtype.is_floating_point:
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {target.dtype.scalar_name}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
         if label_smoothing > 0:
             target = _N.mul_scalar(target, 1 - label_smoothing) + label_smoothing / n_classes
         prod = logp * target
