@@ -36,7 +36,6 @@ import math
 import os
 import struct
 import warnings
-from fractions import Fraction
 
 import numpy as np
 
@@ -114,25 +113,40 @@ def _mapped(fn):
     return f
 
 
-def _select_libm():
+def _select_libm(name: str):
+    """NumPy's ``name`` ufunc where it agrees with the C library's on a probe of 4096
+    arguments, else the C library's function mapped over the elements."""
     probe = np.random.default_rng(20240229)
     u = probe.random(4096)
-    args = {
+    x = {
         "log": u + 2.0 ** -53, "log1p": -u, "sin": u * _TWO_PI, "cos": u * _TWO_PI,
         "tan": math.pi * (u - 0.5), "exp": (u - 0.5) * 40.0,
-    }
-    chosen = {}
-    for name, x in args.items():
-        ufunc, fn = getattr(np, name), getattr(math, name)
-        with np.errstate(all="ignore"):
-            same = np.array_equal(ufunc(x), np.array([fn(v) for v in x.tolist()]))
-        chosen[name] = ufunc if same else _mapped(fn)
-    return chosen
+    }[name]
+    ufunc, fn = getattr(np, name), getattr(math, name)
+    with np.errstate(all="ignore"):
+        same = np.array_equal(ufunc(x), np.array([fn(v) for v in x.tolist()]))
+    return ufunc if same else _mapped(fn)
 
 
-_LIBM = _select_libm()
-_log, _log1p = _LIBM["log"], _LIBM["log1p"]
-_sin, _cos, _tan, _exp = _LIBM["sin"], _LIBM["cos"], _LIBM["tan"], _LIBM["exp"]
+class _Libm:
+    """A double-precision libm function, chosen by :func:`_select_libm` on its first call
+    (the probe costs an import-time delay otherwise)."""
+
+    __slots__ = ("name", "fn")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.fn = None
+
+    def __call__(self, x):
+        fn = self.fn
+        if fn is None:
+            fn = self.fn = _select_libm(self.name)
+        return fn(x)
+
+
+_log, _log1p = _Libm("log"), _Libm("log1p")
+_sin, _cos, _tan, _exp = _Libm("sin"), _Libm("cos"), _Libm("tan"), _Libm("exp")
 
 
 # ---------------------------------------------------------------------------------------
@@ -164,6 +178,8 @@ def _fma_exact(a: float, b: float, c: float) -> float:
         return p + c
     if a == 0 or b == 0:
         return p + c
+    from fractions import Fraction
+
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     try:
         return float(exact)
@@ -318,13 +334,21 @@ class Generator:
 
     def __init__(self, device="cpu") -> None:
         self.device = _cpu_device(device)
-        self._bg = np.random.MT19937(0)
-        self._raw = self._bg.random_raw
         self._seed = 0
         self._normal: float | None = None        # cached double normal (path A)
         self._float_normal: float | None = None  # float cache; only carried by the state
         self._fresh_next: int | None = 0          # `next` to report while untouched at pos 624
         self.manual_seed(_DEFAULT_SEED)
+
+    def __getattr__(self, name: str):
+        # the engine is made on its first use, seeded as the generator is: numpy.random
+        # would otherwise be a large share of `import ember`
+        if name in ("_bg", "_raw"):
+            bg = np.random.MT19937(0)
+            bg._legacy_seeding(self._seed & _MASK32)
+            self._bg, self._raw = bg, bg.random_raw
+            return getattr(self, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     # -- seeding ------------------------------------------------------------------------
     def manual_seed(self, seed: int) -> Generator:
@@ -339,7 +363,8 @@ class Generator:
 
     def _set_seed(self, s: int) -> None:
         self._seed = s
-        self._bg._legacy_seeding(s & _MASK32)
+        if "_bg" in self.__dict__:       # else the engine is seeded from _seed when made
+            self._bg._legacy_seeding(s & _MASK32)
         self._normal = None
         self._float_normal = None
         self._fresh_next = 0

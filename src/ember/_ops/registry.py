@@ -22,8 +22,6 @@ input's dtype (``validate_outputs``).
 
 from __future__ import annotations
 
-import inspect
-
 from .. import _dtype as D
 from .. import _errors
 from .._device import xp
@@ -31,6 +29,7 @@ from .._tensor import Tensor
 from ..amp.autocast_mode import state as _amp
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor
+from ._params import parameters
 
 FUNCTIONS: dict = {}      # public ember.<name> functions, filled by the op families
 OPS: dict = {}            # every OpDef by op name
@@ -114,19 +113,19 @@ class OpDef:
         self.check = check
         self.view = view
         self.node_name = node_name
-        sig = inspect.signature(kernel)
+        sig = parameters(kernel)
         self.signature = sig
-        self.params = list(sig.parameters)
+        self.params = [p.name for p in sig]
         self.dtype_idx = self.params.index("dtype") if "dtype" in self.params else None
         self.autocast = None      # LOWER or FP32 for ops on torch's autocast lists
-        kw = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+        kw = [p.name for p in sig if p.kind is p.KEYWORD_ONLY]
         if kw:   # the runner passes every argument by position: a positional adapter
             pos = self.params[:len(self.params) - len(kw)]
             heads = [p.name if p.default is p.empty else f"{p.name}=_d[{p.name!r}]"
-                     for p in sig.parameters.values()]
+                     for p in sig]
             src = (f"def adapter({', '.join(heads)}):\n"
                    f"    return kernel({', '.join(pos + [f'{k}={k}' for k in kw])})\n")
-            ns = {"kernel": kernel, "_d": {p.name: p.default for p in sig.parameters.values()}}
+            ns = {"kernel": kernel, "_d": {p.name: p.default for p in sig}}
             exec(src, ns)
             self.kernel = ns["adapter"]
             self.kernel.__doc__ = kernel.__doc__
@@ -138,7 +137,7 @@ class OpDef:
         self.tensor_idx = tuple(self.params.index(t) for t in self.tensors)
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
-        self.formulas = tuple((n, formulas[n], tuple(inspect.signature(formulas[n]).parameters))
+        self.formulas = tuple((n, formulas[n], tuple(p.name for p in parameters(formulas[n])))
                               for n in self.diff)
         self.needs = {n: args for n, _, args in self.formulas}
         self.promote = promote
@@ -658,7 +657,7 @@ def _scalar_name(dt) -> str:
 
 def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool) -> None:
     """Generate ``ember.name``, ``Tensor.name`` and ``Tensor.name_`` with torch's signatures."""
-    params = list(d.signature.parameters.values())
+    params = d.signature
     doc = d.kernel.__doc__
     if function:
         fn = _generate(d, name, params, "input", out=True)
