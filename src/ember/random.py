@@ -1073,7 +1073,6 @@ _LOG_P = [_F(v) for v in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
                           2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]
 _LOG_Q1, _LOG_Q2 = _F(-2.12194440e-4), _F(0.693359375)
 _SQRTHF = _F(0.70710677)
-_MIN_NORM = _F(2.0 ** -126)
 _FOPI = _F(1.2732395)
 _DP1, _DP2, _DP3 = _F(-0.78515625), _F(-2.4187564849853515625e-4), _F(-3.77489497744594108e-8)
 _COS_C = [_F(v) for v in (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)]
@@ -1082,53 +1081,105 @@ _TWO_PI_F = _F(6.2831855)
 _HALF, _ONE, _TWO = _F(0.5), _F(1.0), _F(2.0)
 
 
-def _log_f32(x: np.ndarray) -> np.ndarray:
-    """torch's AVX2 ``log256_ps`` for positive float32 ``x``."""
-    x = np.maximum(x, _MIN_NORM)
+class _Fma32:
+    """float32 ``fma`` on float32 values held as float64 (arrays or scalars), into a float32
+    ``out``: the product is exact in float64 and the sum rounds once there, then once more to
+    float32. That second rounding errs only for a sum on a float32 rounding midpoint; with
+    ``check`` those are found and redone with a round-to-odd sum (as :func:`_fma32`).
+
+    The normal kernel's polynomials run unchecked: over every input they can get (2**24
+    uniforms each) no such midpoint changes a result, which ``tests/test_random_vectors.py``
+    verifies exhaustively by running them checked and unchecked."""
+
+    def __init__(self, size: int, check: bool = False) -> None:
+        self.s = np.empty(size)
+        self.check = check
+
+    def __call__(self, a, b, c, out: np.ndarray) -> np.ndarray:
+        s = self.s[: out.size]
+        np.multiply(a, b, out=s)
+        np.add(s, c, out=s)
+        np.copyto(out, s, casting="same_kind")
+        if self.check:
+            hit = (s.view(np.uint64) & _M29) == _MID29
+            if hit.any():
+                idx = np.flatnonzero(hit)
+                av, bv, cv = (np.broadcast_to(np.asarray(v, np.float64), s.shape)[idx]
+                              for v in (a, b, c))
+                out[idx] = _round_to_odd_add(av * bv, cv).astype(np.float32)
+        return out
+
+
+def _wide(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float64)
+
+
+_LOG_P64 = [float(p) for p in _LOG_P]
+_COS_C64 = [float(v) for v in _COS_C]
+_SIN_S64 = [float(v) for v in _SIN_S]
+
+
+def _log_f32(x: np.ndarray, fma: _Fma32) -> np.ndarray:
+    """torch's AVX2 ``log256_ps`` for float32 ``x`` in [2**-24, 1] (``x`` is overwritten;
+    its clamp to the smallest normal never acts there)."""
     bits = x.view(np.int32)
     e = ((bits >> 23) - 126).astype(np.float32)
-    m = ((bits & np.int32(-2139095041)) | np.int32(0x3F000000)).view(np.float32)
-    small = m < _SQRTHF
+    bits &= np.int32(-2139095041)
+    bits |= np.int32(0x3F000000)
+    m = x                                   # the mantissa, in [0.5, 1)
+    # where m < sqrt(1/2): x = (m - 1) + m and e - 1, in exact arithmetic rather than
+    # np.where, whose branches mispredict on random masks
+    small = (m < _SQRTHF).astype(np.float32)
     x = m - _ONE
-    x = np.where(small, x + m, x)
-    e = np.where(small, e - _ONE, e)
+    x += m * small
+    e -= small
     z = x * x
-    y = _fma32(_LOG_P[0], x, _LOG_P[1])
-    for p in _LOG_P[2:]:
-        y = _fma32(y, x, p)
-    y = y * x
-    y = _fma32(y, z, e * _LOG_Q1)
-    y = y - z * _HALF
-    x = x + y
-    return x + e * _LOG_Q2
+    x64, z64 = _wide(x), _wide(z)
+    y = np.empty_like(x)
+    fma(_LOG_P64[0], x64, _LOG_P64[1], y)
+    for p in _LOG_P64[2:]:
+        fma(_wide(y), x64, p, y)
+    y *= x
+    fma(_wide(y), z64, _wide(e * _LOG_Q1), y)
+    y -= z * _HALF
+    x += y
+    e *= _LOG_Q2
+    x += e
+    return x
 
 
-def _sincos_f32(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """torch's AVX2 ``sincos256_ps`` for non-negative float32 angles."""
+def _sincos_f32(a: np.ndarray, fma: _Fma32) -> tuple[np.ndarray, np.ndarray]:
+    """torch's AVX2 ``sincos256_ps`` for non-negative float32 angles ``a``."""
     j = (a * _FOPI).astype(np.int32)
-    j = (j + 1) & ~1
+    j += 1
+    j &= ~1
     y = j.astype(np.float32)
-    swap = (j & 4) != 0
-    first = (j & 2) == 0
-    neg_c = ((j - 2) & 4) == 0
+    pick = ((j & 2) >> 1) - 1               # all ones where sin takes the sine polynomial
+    sin_sign = (j & 4) << 29                # bit 2 of j, moved to the sign bit
+    j -= 2
+    cos_sign = (~j & 4) << 29
     a = a + y * _DP1
-    a = a + y * _DP2
-    a = _fma32(y, _DP3, a)
+    a += y * _DP2
+    fma(_wide(y), float(_DP3), _wide(a), a)
+    a64 = _wide(a)
     z = a * a
-    c = _fma32(_COS_C[0], z, _COS_C[1])
-    c = _fma32(c, z, _COS_C[2])
-    c = c * z
-    c = _fma32(c, z, -(z * _HALF))
-    c = c + _ONE
-    s = _fma32(_SIN_S[0], z, _SIN_S[1])
-    s = _fma32(s, z, _SIN_S[2])
-    s = s * z
-    s = _fma32(s, a, a)
-    sin = np.where(first, s, c)
-    cos = np.where(first, c, s)
-    np.negative(sin, out=sin, where=swap)
-    np.negative(cos, out=cos, where=neg_c)
-    return sin, cos
+    z64 = _wide(z)
+    c = np.empty_like(a)
+    fma(_COS_C64[0], z64, _COS_C64[1], c)
+    fma(_wide(c), z64, _COS_C64[2], c)
+    c *= z
+    fma(_wide(c), z64, _wide(-(z * _HALF)), c)
+    c += _ONE
+    s = np.empty_like(a)
+    fma(_SIN_S64[0], z64, _SIN_S64[1], s)
+    fma(_wide(s), z64, _SIN_S64[2], s)
+    s *= z
+    fma(_wide(s), a64, a64, s)
+    sb, cb = s.view(np.int32), c.view(np.int32)
+    diff = (sb ^ cb) & pick                 # a branch-free select of the two polynomials
+    sin = (cb ^ diff) ^ sin_sign
+    cos = (sb ^ diff) ^ cos_sign
+    return sin.view(np.float32), cos.view(np.float32)
 
 
 _CHUNK = 1 << 15
@@ -1142,22 +1193,28 @@ def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32,
     k = blocks.shape[0]
     res = np.empty_like(blocks)
     step = max(1, _CHUNK // 8)
+    fma = _Fma32(min(k, step) * 8)
     for start in range(0, k, step):
         b = blocks[start:start + step]
         u1 = (_ONE - b[:, :8]).reshape(-1)
-        u2 = b[:, 8:].reshape(-1)
-        rho = np.sqrt(_F(-2.0) * _log_f32(u1))
-        sin, cos = _sincos_f32(_TWO_PI_F * u2)
-        rc, rs = rho * cos, rho * sin
+        rho = _log_f32(u1, fma)
+        rho *= _F(-2.0)
+        np.sqrt(rho, out=rho)
+        a = b[:, 8:].reshape(-1) * _TWO_PI_F
+        sin, cos = _sincos_f32(a, fma)
+        cos *= rho
+        sin *= rho
         if std == 1:
-            rc = rc + mean
-            rs = rs + mean
+            cos += mean
+            sin += mean
         else:
-            rc = _fma32(rc, std, mean, check_subnormal=True)
-            rs = _fma32(rs, std, mean, check_subnormal=True)
+            cos = _fma32(cos, std, mean, check_subnormal=True)
+            sin = _fma32(sin, std, mean, check_subnormal=True)
         r = res[start:start + step]
-        r[:, :8] = rc.reshape(-1, 8)
-        r[:, 8:] = rs.reshape(-1, 8)
+        r[:, :8] = cos.reshape(-1, 8)
+        r[:, 8:] = sin.reshape(-1, 8)
+    if n % 16 == 0:
+        return res.reshape(-1)
     return _unblock(res, nb, n, np.float32)
 
 
