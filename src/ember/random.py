@@ -458,9 +458,11 @@ class Generator:
 
     def _u24(self, n: int) -> np.ndarray:
         """``n`` float32 uniforms in [0, 1): the low 24 bits of a 32-bit draw times 2**-24."""
-        r = (self._u32(n) & _U64(0xFFFFFF)).astype(np.float32)
-        r *= np.float32(2.0 ** -24)
-        return r
+        r = self._u32(n).astype(np.int32)      # the low 32 bits (a quicker float conversion)
+        r &= 0xFFFFFF
+        u = r.astype(np.float32)
+        u *= np.float32(2.0 ** -24)
+        return u
 
     def _standard_normals(self, n: int) -> np.ndarray:
         """``n`` standard normals of the serial Box-Muller kernel (uses/fills the cache)."""
@@ -529,8 +531,10 @@ class Generator:
                 if dt == _f16:
                     vals = vals.astype(np.float16)
                 top, bottom = dt.type(high), dt.type(low)
-            # a value rounded up to `to` is replaced by `from` (the range is [from, to))
-            vals[vals == top] = bottom
+            # a value rounded up to `to` is replaced by `from` (the range is [from, to));
+            # plain draws in [0, 1) never reach 1
+            if vals is not u:
+                vals[vals == top] = bottom
             _store(arr, vals)
         return arr
 
@@ -551,8 +555,8 @@ class Generator:
             if n >= 16 and arr.flags.c_contiguous:
                 flat = arr.reshape(-1)
                 if dt == _f32:
-                    flat[...] = _normal_fill_f32(self._u24(n), self, np.float32(mean),
-                                                 np.float32(std))
+                    _normal_fill_f32(self._u24(n), self, np.float32(mean), np.float32(std),
+                                     out=flat)
                     return arr
                 if dt == _f64:
                     flat[...] = _normal_fill_f64(self._u53(n), self, mean, std)
@@ -1185,13 +1189,15 @@ def _sincos_f32(a: np.ndarray, fma: _Fma32) -> tuple[np.ndarray, np.ndarray]:
 _CHUNK = 1 << 15
 
 
-def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32,
-                     std: np.float32) -> np.ndarray:
-    """Path C: float32, contiguous, n >= 16 (torch's AVX2 ``normal_fill_16_AVX2``)."""
+def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32, std: np.float32,
+                     out: np.ndarray | None = None) -> np.ndarray:
+    """Path C: float32, contiguous, n >= 16 (torch's AVX2 ``normal_fill_16_AVX2``); into
+    ``out`` (flat, float32) when given."""
     n = u.size
     blocks, nb = _blocks(u, gen, gen._u24)
     k = blocks.shape[0]
-    res = np.empty_like(blocks)
+    direct = out is not None and n % 16 == 0
+    res = out.reshape(k, 16) if direct else np.empty_like(blocks)
     step = max(1, _CHUNK // 8)
     fma = _Fma32(min(k, step) * 8)
     for start in range(0, k, step):
@@ -1200,7 +1206,7 @@ def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32,
         rho = _log_f32(u1, fma)
         rho *= _F(-2.0)
         np.sqrt(rho, out=rho)
-        a = b[:, 8:].reshape(-1) * _TWO_PI_F
+        a = np.multiply(b[:, 8:], _TWO_PI_F).reshape(-1)
         sin, cos = _sincos_f32(a, fma)
         cos *= rho
         sin *= rho
@@ -1213,9 +1219,12 @@ def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32,
         r = res[start:start + step]
         r[:, :8] = cos.reshape(-1, 8)
         r[:, 8:] = sin.reshape(-1, 8)
-    if n % 16 == 0:
-        return res.reshape(-1)
-    return _unblock(res, nb, n, np.float32)
+    if direct:
+        return out
+    res = res.reshape(-1) if n % 16 == 0 else _unblock(res, nb, n, np.float32)
+    if out is not None:
+        out[...] = res
+    return res
 
 
 def _normal_fill_f16(gen: Generator, n: int, mean: float, std: float,
