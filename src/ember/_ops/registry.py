@@ -22,6 +22,8 @@ input's dtype (``validate_outputs``).
 
 from __future__ import annotations
 
+import functools
+
 from .. import _dtype as D
 from .. import _errors
 from .._device import xp
@@ -143,10 +145,15 @@ class OpDef:
         self.promote = promote
         self.outputs = outputs
         self.plans = {}           # save plans by the mask of inputs that require grad
-        # "torch::autograd::CopyBackwards": torch's name() for its C++-named nodes, whose
-        # Python class is the last part
-        self.node_cls = type(node_name.rsplit("::", 1)[-1], (OpNode,), {
-            "__slots__": (), "_name": node_name, "_op": self}) if node_name else None
+
+    @functools.cached_property
+    def node_cls(self) -> type | None:
+        """The grad_fn class, made on the op's first recorded use (hundreds of classes would
+        otherwise be built while ``import ember`` runs). "torch::autograd::CopyBackwards":
+        torch's name() for its C++-named nodes, whose Python class is the last part."""
+        name = self.node_name
+        return type(name.rsplit("::", 1)[-1], (OpNode,), {
+            "__slots__": (), "_name": name, "_op": self}) if name else None
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.node_name})>"
