@@ -23,6 +23,7 @@ input's dtype (``validate_outputs``).
 from __future__ import annotations
 
 import functools
+import types
 
 from .. import _dtype as D
 from .. import _errors
@@ -683,33 +684,51 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
 _NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
 
 
+_CODES: dict = {}         # compiled bodies by source: ops of one signature share one
+
+
 def _generate(d, name, params, first, out, inplace=False):
-    """Build a function with the entry's exact signature (fast, and torch's TypeErrors)."""
-    parts, call, seen_kw = [], [], False
-    defaults = {}
+    """Build a function with the entry's exact signature (fast, and torch's TypeErrors).
+
+    The body is compiled once per distinct parameter list and reused, with this op's
+    defaults, name and globals, for every op that has the same list."""
+    heads, call, pos_defaults, kw_defaults, seen_kw = [], [], [], {}, False
     for i, p in enumerate(params):
         pname = first if i == 0 and p.name == "self" else p.name
         if p.kind is p.KEYWORD_ONLY and not seen_kw:
-            parts.append("*")
+            heads.append("*")
             seen_kw = True
         if p.default is not p.empty:
-            defaults[pname] = p.default
-            parts.append(f"{pname}=_d[{pname!r}]")
+            if seen_kw:
+                kw_defaults[pname] = p.default
+            else:
+                pos_defaults.append(p.default)
+            heads.append(f"{pname}=None")      # a placeholder: the function gets the real one
         else:
-            parts.append(pname)
+            heads.append(pname)
         call.append(pname)
     if out:
         if not seen_kw:
-            parts.append("*")
-        parts.append("out=None")
+            heads.append("*")
+        heads.append("out=None")
+        kw_defaults["out"] = None
     runner = "_run_inplace(_op, ({},))" if inplace else (
         "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
-    src = f"def {name}({', '.join(parts)}):\n    return {runner.format(', '.join(call))}\n"
-    ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace}
+    src = f"def _f({', '.join(heads)}):\n    return {runner.format(', '.join(call))}\n"
+    code = _CODES.get(src)
+    if code is None:
+        scope: dict = {}
+        exec(src, scope)
+        code = _CODES[src] = scope["_f"].__code__
+    qualname = ("Tensor." + name) if first == "self" else name
+    names = {"co_name": name}
+    if hasattr(code, "co_qualname"):        # Python 3.11+
+        names["co_qualname"] = qualname
+    ns = {"_op": d, "_run": run, "_run_inplace": run_inplace}
     _NAMESPACES.append(ns)
-    exec(src, ns)
-    fn = ns[name]
-    fn.__qualname__ = ("Tensor." + name) if first == "self" else name
+    fn = types.FunctionType(code.replace(**names), ns, name, tuple(pos_defaults) or None)
+    fn.__kwdefaults__ = kw_defaults or None
+    fn.__qualname__ = qualname
     fn.__module__ = "ember"
     return fn
 
