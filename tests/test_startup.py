@@ -124,3 +124,18 @@ def test_lazy_engine_gives_torch_streams():
             "b = {lib}.randn(20).tolist()\n"
             "print(json.dumps([fresh_state, a, b, {lib}.initial_seed()]))")
     assert fresh(code.format(lib="ember")) == fresh(code.format(lib="torch"))
+
+
+def test_compile_turns_distribution_validation_off_as_torch_does():
+    code = ("import json, {lib} as L\n"
+            "r = [L.distributions.Distribution._validate_args]\n"
+            "L.compile(lambda x: x, disable=True)\n"
+            "r.append(L.distributions.Distribution._validate_args)\n"
+            "L.compile(lambda x: x)\n"
+            "r.append(L.distributions.Distribution._validate_args)\n"
+            "L.distributions.Distribution.set_default_validate_args(True)\n"
+            "L.nn.Linear(2, 2).compile()\n"
+            "r.append(L.distributions.Distribution._validate_args)\n"
+            "print(json.dumps(r))")
+    assert fresh(code.format(lib="ember")) == fresh(code.format(lib="torch")) == \
+        [True, True, False, True]
