@@ -12,6 +12,14 @@ from tests.tree_compare import both
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
+@pytest.fixture(autouse=True)
+def _default_validation():
+    """torch.compile (and so ember.compile) turns argument validation off for the whole
+    process; these tests start from the default, validation on."""
+    for L in (torch, ember):
+        L.distributions.Distribution.set_default_validate_args(True)
+
+
 def T(L, x):
     return L.tensor(x)
 

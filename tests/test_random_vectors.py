@@ -352,6 +352,40 @@ def test_fma_emulations_against_exact_arithmetic():
     assert not np.signbit(R._fma64(np.array([-0.0]), np.array([1.0]), np.array([0.0]))[0])
 
 
+def test_checked_wide_fma_is_the_single_rounding_fma():
+    rng = np.random.default_rng(1)
+    a = (rng.standard_normal(20000) * 2.0 ** rng.integers(-20, 20, 20000)).astype(np.float32)
+    b = rng.standard_normal(20000).astype(np.float32)
+    c = (-(a.astype(np.float64) * b) * (1 + 2.0 ** -25)).astype(np.float32)
+    # (1 + 2**-23) + 2**-24 - 2**-70 rounds to a float32 midpoint in float64, then to even:
+    # one rounding gives 1 + 2**-23
+    a[0], b[0], c[0] = 1 + 2.0 ** -23, 2.0 ** -24 * (1 - 2.0 ** -23), 1 + 2.0 ** -23
+    out = np.empty_like(a)
+    R._Fma32(a.size, check=True)(a.astype(np.float64), b.astype(np.float64),
+                                 c.astype(np.float64), out)
+    assert out.tobytes() == R._fma32(a, b, c).tobytes()
+    unchecked = R._Fma32(a.size)(a.astype(np.float64), b.astype(np.float64),
+                                 c.astype(np.float64), np.empty_like(a))
+    assert out[0] == np.float32(1 + 2.0 ** -23) != unchecked[0]
+    assert unchecked[1:].tobytes() == out[1:].tobytes()
+
+
+def test_normal_kernel_polynomials_need_no_midpoint_fixup():
+    """The float32 normal kernel evaluates torch's log and sincos polynomials with the
+    unchecked fma: over every input they can be given (1 - u and 2*pi*u for the 2**24
+    uniforms u) the checked and unchecked evaluations agree bit for bit."""
+    step = 1 << 20
+    checked, unchecked = R._Fma32(step, check=True), R._Fma32(step)
+    for start in range(0, 1 << 24, step):
+        u = (np.arange(start, start + step) * 2.0 ** -24).astype(np.float32)
+        u1 = R._ONE - u
+        assert R._log_f32(u1.copy(), checked).tobytes() == \
+            R._log_f32(u1.copy(), unchecked).tobytes()
+        a = u * R._TWO_PI_F
+        for x, y in zip(R._sincos_f32(a, checked), R._sincos_f32(a, unchecked)):
+            assert x.tobytes() == y.tobytes()
+
+
 # ---------------------------------------------------------------------------------------
 # against torch directly (errors, dtypes outside the vectors)
 # ---------------------------------------------------------------------------------------

@@ -97,13 +97,7 @@ from .random import (
 )
 
 from . import nn, optim, utils  # noqa: E402  (after the core names they use)
-from . import distributed  # noqa: E402  (torch.distributed over MPI; MPI starts on first use)
-from . import multiprocessing  # noqa: E402  (torch.multiprocessing)
 from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
-from .serialization import load, save  # noqa: E402
-from . import distributions, func, profiler, testing  # noqa: E402  (torch.distributions …)
-from .func import vmap  # noqa: E402
-from ._torch_alias import install_torch_alias, remove_torch_alias  # noqa: E402
 
 globals().update(_ops.FUNCTIONS)
 
@@ -186,3 +180,26 @@ def is_nonzero(input: Tensor) -> bool:
 
 def can_cast(from_: dtype, to: dtype) -> bool:
     return _dtype.can_cast(from_, to)
+
+
+# ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
+# `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
+_LAZY_MODULES = ("distributed", "distributions", "func", "multiprocessing", "profiler",
+                 "serialization", "testing")
+_LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
+               "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY_MODULES or name in _LAZY_NAMES:
+        import importlib
+
+        module = importlib.import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
+        value = getattr(module, name) if name in _LAZY_NAMES else module
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_MODULES, *_LAZY_NAMES})

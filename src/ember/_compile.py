@@ -34,6 +34,14 @@ def _check(mode, options, backend) -> None:
                              "`torch._dynamo.list_backends()` for available backends.")
 
 
+@functools.cache
+def _patch_once() -> None:
+    """What torch's first compile does to the process: distributions stop validating their
+    arguments by default (dynamo's ``TorchPatcher.patch``)."""
+    from .distributions import Distribution
+    Distribution.set_default_validate_args(False)
+
+
 def compile(model=None, *, fullgraph: bool = False, dynamic=None, backend="inductor",
             mode=None, options=None, name=None, disable: bool = False, recompile_limit=None,
             isolate_recompiles: bool = False, shapes_spec=None):
@@ -47,6 +55,8 @@ def compile(model=None, *, fullgraph: bool = False, dynamic=None, backend="induc
             return compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
                            mode=mode, options=options, disable=disable)
         return deco
+    if not disable:
+        _patch_once()
     if not callable(model):
         raise AssertionError(f"A callable function is expected, but {type(model)} is provided.")
     from .nn import Module

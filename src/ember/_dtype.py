@@ -9,8 +9,8 @@ tier only matters when it brings a higher *category* (bool < integer < floating 
 from __future__ import annotations
 
 import builtins
+import sys
 
-import ml_dtypes
 import numpy as np
 
 __all__ = [
@@ -29,10 +29,12 @@ class dtype:
                  "_category", "_rank", "_legacy", "scalar_name", "cpp_name")
 
     def __init__(self, name: str, np_dtype, category: int, rank: int, legacy: str,
-                 scalar_name: str, cpp_name: str):
+                 scalar_name: str, cpp_name: str, itemsize: builtins.int = 0):
         self.name = name
-        self.np = np.dtype(np_dtype)
-        self.itemsize = self.np.itemsize
+        if np_dtype is not None:        # None: a reduced type, its NumPy dtype set on first use
+            self.np = np.dtype(np_dtype)
+            itemsize = self.np.itemsize
+        self.itemsize = itemsize
         self._category = category          # 0 bool, 1 integer, 2 floating, 3 complex
         self._rank = rank                  # order inside the category
         self.is_floating_point = category == 2
@@ -41,6 +43,13 @@ class dtype:
         self._legacy = legacy              # torch.FloatTensor style name, used in messages
         self.scalar_name = scalar_name     # torch's ScalarType name in messages ("Float")
         self.cpp_name = cpp_name           # the C++ type torch's messages name ("float")
+
+    def __getattr__(self, attr: str):
+        # only reached for an unset slot: ``np`` of a reduced type before ml_dtypes is loaded
+        if attr == "np" and self.name in _REDUCED_NAMES:
+            load_reduced()
+            return self.np
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def __repr__(self) -> str:
         return "torch." + self.name
@@ -71,19 +80,20 @@ complex128 = dtype("complex128", np.complex128, 3, 2, "ComplexDoubleTensor", "Co
                    "c10::complex<double>")
 
 # the reduced floating types, stored with ml_dtypes' NumPy types: bfloat16 computes in float32
-# and rounds, as torch's CPU kernels do; the float8 types only store (rank -1: no promotion)
-bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, 2, 0, "BFloat16Tensor", "BFloat16",
-                 "c10::BFloat16")
-float8_e4m3fn = dtype("float8_e4m3fn", ml_dtypes.float8_e4m3fn, 2, -1, "Float8_e4m3fnTensor",
-                      "Float8_e4m3fn", "c10::Float8_e4m3fn")
-float8_e5m2 = dtype("float8_e5m2", ml_dtypes.float8_e5m2, 2, -1, "Float8_e5m2Tensor",
-                    "Float8_e5m2", "c10::Float8_e5m2")
-float8_e4m3fnuz = dtype("float8_e4m3fnuz", ml_dtypes.float8_e4m3fnuz, 2, -1,
-                        "Float8_e4m3fnuzTensor", "Float8_e4m3fnuz", "c10::Float8_e4m3fnuz")
-float8_e5m2fnuz = dtype("float8_e5m2fnuz", ml_dtypes.float8_e5m2fnuz, 2, -1,
-                        "Float8_e5m2fnuzTensor", "Float8_e5m2fnuz", "c10::Float8_e5m2fnuz")
+# and rounds, as torch's CPU kernels do; the float8 types only store (rank -1: no promotion).
+# ml_dtypes takes long to import, so their NumPy dtypes are attached on first use (load_reduced)
+bfloat16 = dtype("bfloat16", None, 2, 0, "BFloat16Tensor", "BFloat16", "c10::BFloat16", 2)
+float8_e4m3fn = dtype("float8_e4m3fn", None, 2, -1, "Float8_e4m3fnTensor", "Float8_e4m3fn",
+                      "c10::Float8_e4m3fn", 1)
+float8_e5m2 = dtype("float8_e5m2", None, 2, -1, "Float8_e5m2Tensor", "Float8_e5m2",
+                    "c10::Float8_e5m2", 1)
+float8_e4m3fnuz = dtype("float8_e4m3fnuz", None, 2, -1, "Float8_e4m3fnuzTensor",
+                        "Float8_e4m3fnuz", "c10::Float8_e4m3fnuz", 1)
+float8_e5m2fnuz = dtype("float8_e5m2fnuz", None, 2, -1, "Float8_e5m2fnuzTensor",
+                        "Float8_e5m2fnuz", "c10::Float8_e5m2fnuz", 1)
 FLOAT8 = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz)
-REDUCED = {d.np: d for d in (bfloat16, *FLOAT8)}    # NumPy has no kernels of its own for these
+_REDUCED_NAMES = frozenset(d.name for d in (bfloat16, *FLOAT8))
+REDUCED: dict = {}      # NumPy dtype -> reduced ember dtype (no NumPy kernels of their own)
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
@@ -91,8 +101,31 @@ cfloat, cdouble = complex64, complex128
 
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128,
        bfloat16, *FLOAT8)
-_BY_NP = {d.np: d for d in ALL}
+_BY_NP = {d.np: d for d in ALL if d.name not in _REDUCED_NAMES}    # the reduced join on load
 _BY_NAME = {d.name: d for d in ALL}
+_SATURATE: dict = {}        # torch's casts to e4m3fn saturate at its maximum
+
+
+def load_reduced() -> None:
+    """Import ml_dtypes and attach its NumPy dtypes to bfloat16 and the float8 types (once)."""
+    if REDUCED:
+        return
+    import ml_dtypes
+
+    for d in (bfloat16, *FLOAT8):
+        d.np = np.dtype(getattr(ml_dtypes, d.name))
+    REDUCED.update({d.np: d for d in (bfloat16, *FLOAT8)})
+    _BY_NP.update(REDUCED)
+    _SATURATE[float8_e4m3fn.np] = 448.0
+
+
+def _load_if_foreign() -> builtins.bool:
+    """Load the reduced types when ml_dtypes is imported elsewhere (an array of its types may
+    reach ember from outside); whether that added any."""
+    if REDUCED or "ml_dtypes" not in sys.modules:
+        return False
+    load_reduced()
+    return True
 
 
 def _by_name(name: str) -> dtype:
@@ -104,6 +137,8 @@ def from_numpy_dtype(np_dtype) -> dtype:
     try:
         return _BY_NP[np.dtype(np_dtype)]
     except KeyError:
+        if _load_if_foreign():
+            return from_numpy_dtype(np_dtype)
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
             "supported types are: float64, float32, float16, complex64, complex128, int64, "
@@ -224,7 +259,6 @@ def can_cast(from_: dtype, to: dtype) -> builtins.bool:
 # ----------------------------------------------------------------------------- reduced types
 
 _F32 = np.dtype(np.float32)
-_SATURATE = {float8_e4m3fn.np: 448.0}       # torch's casts to e4m3fn saturate at its maximum
 
 
 def is_reduced(np_dtype) -> builtins.bool:
@@ -248,7 +282,7 @@ def cast(arr: np.ndarray, d: dtype) -> np.ndarray:
 
 def check_numpy_dtype(np_dtype) -> None:
     """torch's TypeError for a NumPy array of a type it cannot take (ml_dtypes' included)."""
-    if np_dtype in REDUCED:
+    if np_dtype in REDUCED or (_load_if_foreign() and np_dtype in REDUCED):
         t = REDUCED[np_dtype].np.type
         raise TypeError(
             f"can't convert np.ndarray of type {t.__module__}.{t.__name__}. The only "

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import ml_dtypes
 import numpy as np
 
 from . import _dtype as D
@@ -29,7 +28,12 @@ class finfo:
             raise TypeError("torch.finfo() requires a floating point input type. Use "
                             "torch.iinfo to handle 'torch.finfo'")
         type = type.to_real()
-        fi = (ml_dtypes.finfo if type.np in D.REDUCED else np.finfo)(type.np)
+        if type.np in D.REDUCED:
+            import ml_dtypes
+
+            fi = ml_dtypes.finfo(type.np)
+        else:
+            fi = np.finfo(type.np)
         self.bits = type.itemsize * 8
         self.eps = _TORCH_EPS.get(type.name, float(fi.eps))
         self.max = float(fi.max)

@@ -37,7 +37,6 @@ import math
 import os
 import struct
 import warnings
-from fractions import Fraction
 
 import numpy as np
 
@@ -115,25 +114,40 @@ def _mapped(fn):
     return f
 
 
-def _select_libm():
+def _select_libm(name: str):
+    """NumPy's ``name`` ufunc where it agrees with the C library's on a probe of 4096
+    arguments, else the C library's function mapped over the elements."""
     probe = np.random.default_rng(20240229)
     u = probe.random(4096)
-    args = {
+    x = {
         "log": u + 2.0 ** -53, "log1p": -u, "sin": u * _TWO_PI, "cos": u * _TWO_PI,
         "tan": math.pi * (u - 0.5), "exp": (u - 0.5) * 40.0,
-    }
-    chosen = {}
-    for name, x in args.items():
-        ufunc, fn = getattr(np, name), getattr(math, name)
-        with np.errstate(all="ignore"):
-            same = np.array_equal(ufunc(x), np.array([fn(v) for v in x.tolist()]))
-        chosen[name] = ufunc if same else _mapped(fn)
-    return chosen
+    }[name]
+    ufunc, fn = getattr(np, name), getattr(math, name)
+    with np.errstate(all="ignore"):
+        same = np.array_equal(ufunc(x), np.array([fn(v) for v in x.tolist()]))
+    return ufunc if same else _mapped(fn)
 
 
-_LIBM = _select_libm()
-_log, _log1p = _LIBM["log"], _LIBM["log1p"]
-_sin, _cos, _tan, _exp = _LIBM["sin"], _LIBM["cos"], _LIBM["tan"], _LIBM["exp"]
+class _Libm:
+    """A double-precision libm function, chosen by :func:`_select_libm` on its first call
+    (the probe costs an import-time delay otherwise)."""
+
+    __slots__ = ("name", "fn")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.fn = None
+
+    def __call__(self, x):
+        fn = self.fn
+        if fn is None:
+            fn = self.fn = _select_libm(self.name)
+        return fn(x)
+
+
+_log, _log1p = _Libm("log"), _Libm("log1p")
+_sin, _cos, _tan, _exp = _Libm("sin"), _Libm("cos"), _Libm("tan"), _Libm("exp")
 
 
 # ---------------------------------------------------------------------------------------
@@ -165,6 +179,8 @@ def _fma_exact(a: float, b: float, c: float) -> float:
         return p + c
     if a == 0 or b == 0:
         return p + c
+    from fractions import Fraction
+
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     try:
         return float(exact)
@@ -319,13 +335,21 @@ class Generator:
 
     def __init__(self, device="cpu") -> None:
         self.device = _cpu_device(device)
-        self._bg = np.random.MT19937(0)
-        self._raw = self._bg.random_raw
         self._seed = 0
         self._normal: float | None = None        # cached double normal (path A)
         self._float_normal: float | None = None  # float cache; only carried by the state
         self._fresh_next: int | None = 0          # `next` to report while untouched at pos 624
         self.manual_seed(_DEFAULT_SEED)
+
+    def __getattr__(self, name: str):
+        # the engine is made on its first use, seeded as the generator is: numpy.random
+        # would otherwise be a large share of `import ember`
+        if name in ("_bg", "_raw"):
+            bg = np.random.MT19937(0)
+            bg._legacy_seeding(self._seed & _MASK32)
+            self._bg, self._raw = bg, bg.random_raw
+            return getattr(self, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     # -- seeding ------------------------------------------------------------------------
     def manual_seed(self, seed: int) -> Generator:
@@ -340,7 +364,8 @@ class Generator:
 
     def _set_seed(self, s: int) -> None:
         self._seed = s
-        self._bg._legacy_seeding(s & _MASK32)
+        if "_bg" in self.__dict__:       # else the engine is seeded from _seed when made
+            self._bg._legacy_seeding(s & _MASK32)
         self._normal = None
         self._float_normal = None
         self._fresh_next = 0
@@ -434,9 +459,11 @@ class Generator:
 
     def _u24(self, n: int) -> np.ndarray:
         """``n`` float32 uniforms in [0, 1): the low 24 bits of a 32-bit draw times 2**-24."""
-        r = (self._u32(n) & _U64(0xFFFFFF)).astype(np.float32)
-        r *= np.float32(2.0 ** -24)
-        return r
+        r = self._u32(n).astype(np.int32)      # the low 32 bits (a quicker float conversion)
+        r &= 0xFFFFFF
+        u = r.astype(np.float32)
+        u *= np.float32(2.0 ** -24)
+        return u
 
     def _standard_normals(self, n: int) -> np.ndarray:
         """``n`` standard normals of the serial Box-Muller kernel (uses/fills the cache)."""
@@ -505,8 +532,10 @@ class Generator:
                 if dt == _f16:
                     vals = vals.astype(np.float16)
                 top, bottom = dt.type(high), dt.type(low)
-            # a value rounded up to `to` is replaced by `from` (the range is [from, to))
-            vals[vals == top] = bottom
+            # a value rounded up to `to` is replaced by `from` (the range is [from, to));
+            # plain draws in [0, 1) never reach 1
+            if vals is not u:
+                vals[vals == top] = bottom
             _store(arr, vals)
         return arr
 
@@ -527,8 +556,8 @@ class Generator:
             if n >= 16 and arr.flags.c_contiguous:
                 flat = arr.reshape(-1)
                 if dt == _f32:
-                    flat[...] = _normal_fill_f32(self._u24(n), self, np.float32(mean),
-                                                 np.float32(std))
+                    _normal_fill_f32(self._u24(n), self, np.float32(mean), np.float32(std),
+                                     out=flat)
                     return arr
                 if dt == _f64:
                     flat[...] = _normal_fill_f64(self._u53(n), self, mean, std)
@@ -1049,7 +1078,6 @@ _LOG_P = [_F(v) for v in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
                           2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]
 _LOG_Q1, _LOG_Q2 = _F(-2.12194440e-4), _F(0.693359375)
 _SQRTHF = _F(0.70710677)
-_MIN_NORM = _F(2.0 ** -126)
 _FOPI = _F(1.2732395)
 _DP1, _DP2, _DP3 = _F(-0.78515625), _F(-2.4187564849853515625e-4), _F(-3.77489497744594108e-8)
 _COS_C = [_F(v) for v in (2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)]
@@ -1058,83 +1086,146 @@ _TWO_PI_F = _F(6.2831855)
 _HALF, _ONE, _TWO = _F(0.5), _F(1.0), _F(2.0)
 
 
-def _log_f32(x: np.ndarray) -> np.ndarray:
-    """torch's AVX2 ``log256_ps`` for positive float32 ``x``."""
-    x = np.maximum(x, _MIN_NORM)
+class _Fma32:
+    """float32 ``fma`` on float32 values held as float64 (arrays or scalars), into a float32
+    ``out``: the product is exact in float64 and the sum rounds once there, then once more to
+    float32. That second rounding errs only for a sum on a float32 rounding midpoint; with
+    ``check`` those are found and redone with a round-to-odd sum (as :func:`_fma32`).
+
+    The normal kernel's polynomials run unchecked: over every input they can get (2**24
+    uniforms each) no such midpoint changes a result, which ``tests/test_random_vectors.py``
+    verifies exhaustively by running them checked and unchecked."""
+
+    def __init__(self, size: int, check: bool = False) -> None:
+        self.s = np.empty(size)
+        self.check = check
+
+    def __call__(self, a, b, c, out: np.ndarray) -> np.ndarray:
+        s = self.s[: out.size]
+        np.multiply(a, b, out=s)
+        np.add(s, c, out=s)
+        np.copyto(out, s, casting="same_kind")
+        if self.check:
+            hit = (s.view(np.uint64) & _M29) == _MID29
+            if hit.any():
+                idx = np.flatnonzero(hit)
+                av, bv, cv = (np.broadcast_to(np.asarray(v, np.float64), s.shape)[idx]
+                              for v in (a, b, c))
+                out[idx] = _round_to_odd_add(av * bv, cv).astype(np.float32)
+        return out
+
+
+def _wide(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float64)
+
+
+_LOG_P64 = [float(p) for p in _LOG_P]
+_COS_C64 = [float(v) for v in _COS_C]
+_SIN_S64 = [float(v) for v in _SIN_S]
+
+
+def _log_f32(x: np.ndarray, fma: _Fma32) -> np.ndarray:
+    """torch's AVX2 ``log256_ps`` for float32 ``x`` in [2**-24, 1] (``x`` is overwritten;
+    its clamp to the smallest normal never acts there)."""
     bits = x.view(np.int32)
     e = ((bits >> 23) - 126).astype(np.float32)
-    m = ((bits & np.int32(-2139095041)) | np.int32(0x3F000000)).view(np.float32)
-    small = m < _SQRTHF
+    bits &= np.int32(-2139095041)
+    bits |= np.int32(0x3F000000)
+    m = x                                   # the mantissa, in [0.5, 1)
+    # where m < sqrt(1/2): x = (m - 1) + m and e - 1, in exact arithmetic rather than
+    # np.where, whose branches mispredict on random masks
+    small = (m < _SQRTHF).astype(np.float32)
     x = m - _ONE
-    x = np.where(small, x + m, x)
-    e = np.where(small, e - _ONE, e)
+    x += m * small
+    e -= small
     z = x * x
-    y = _fma32(_LOG_P[0], x, _LOG_P[1])
-    for p in _LOG_P[2:]:
-        y = _fma32(y, x, p)
-    y = y * x
-    y = _fma32(y, z, e * _LOG_Q1)
-    y = y - z * _HALF
-    x = x + y
-    return x + e * _LOG_Q2
+    x64, z64 = _wide(x), _wide(z)
+    y = np.empty_like(x)
+    fma(_LOG_P64[0], x64, _LOG_P64[1], y)
+    for p in _LOG_P64[2:]:
+        fma(_wide(y), x64, p, y)
+    y *= x
+    fma(_wide(y), z64, _wide(e * _LOG_Q1), y)
+    y -= z * _HALF
+    x += y
+    e *= _LOG_Q2
+    x += e
+    return x
 
 
-def _sincos_f32(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """torch's AVX2 ``sincos256_ps`` for non-negative float32 angles."""
+def _sincos_f32(a: np.ndarray, fma: _Fma32) -> tuple[np.ndarray, np.ndarray]:
+    """torch's AVX2 ``sincos256_ps`` for non-negative float32 angles ``a``."""
     j = (a * _FOPI).astype(np.int32)
-    j = (j + 1) & ~1
+    j += 1
+    j &= ~1
     y = j.astype(np.float32)
-    swap = (j & 4) != 0
-    first = (j & 2) == 0
-    neg_c = ((j - 2) & 4) == 0
+    pick = ((j & 2) >> 1) - 1               # all ones where sin takes the sine polynomial
+    sin_sign = (j & 4) << 29                # bit 2 of j, moved to the sign bit
+    j -= 2
+    cos_sign = (~j & 4) << 29
     a = a + y * _DP1
-    a = a + y * _DP2
-    a = _fma32(y, _DP3, a)
+    a += y * _DP2
+    fma(_wide(y), float(_DP3), _wide(a), a)
+    a64 = _wide(a)
     z = a * a
-    c = _fma32(_COS_C[0], z, _COS_C[1])
-    c = _fma32(c, z, _COS_C[2])
-    c = c * z
-    c = _fma32(c, z, -(z * _HALF))
-    c = c + _ONE
-    s = _fma32(_SIN_S[0], z, _SIN_S[1])
-    s = _fma32(s, z, _SIN_S[2])
-    s = s * z
-    s = _fma32(s, a, a)
-    sin = np.where(first, s, c)
-    cos = np.where(first, c, s)
-    np.negative(sin, out=sin, where=swap)
-    np.negative(cos, out=cos, where=neg_c)
-    return sin, cos
+    z64 = _wide(z)
+    c = np.empty_like(a)
+    fma(_COS_C64[0], z64, _COS_C64[1], c)
+    fma(_wide(c), z64, _COS_C64[2], c)
+    c *= z
+    fma(_wide(c), z64, _wide(-(z * _HALF)), c)
+    c += _ONE
+    s = np.empty_like(a)
+    fma(_SIN_S64[0], z64, _SIN_S64[1], s)
+    fma(_wide(s), z64, _SIN_S64[2], s)
+    s *= z
+    fma(_wide(s), a64, a64, s)
+    sb, cb = s.view(np.int32), c.view(np.int32)
+    diff = (sb ^ cb) & pick                 # a branch-free select of the two polynomials
+    sin = (cb ^ diff) ^ sin_sign
+    cos = (sb ^ diff) ^ cos_sign
+    return sin.view(np.float32), cos.view(np.float32)
 
 
 _CHUNK = 1 << 15
 
 
-def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32,
-                     std: np.float32) -> np.ndarray:
-    """Path C: float32, contiguous, n >= 16 (torch's AVX2 ``normal_fill_16_AVX2``)."""
+def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32, std: np.float32,
+                     out: np.ndarray | None = None) -> np.ndarray:
+    """Path C: float32, contiguous, n >= 16 (torch's AVX2 ``normal_fill_16_AVX2``); into
+    ``out`` (flat, float32) when given."""
     n = u.size
     blocks, nb = _blocks(u, gen, gen._u24)
     k = blocks.shape[0]
-    res = np.empty_like(blocks)
+    direct = out is not None and n % 16 == 0
+    res = out.reshape(k, 16) if direct else np.empty_like(blocks)
     step = max(1, _CHUNK // 8)
+    fma = _Fma32(min(k, step) * 8)
     for start in range(0, k, step):
         b = blocks[start:start + step]
         u1 = (_ONE - b[:, :8]).reshape(-1)
-        u2 = b[:, 8:].reshape(-1)
-        rho = np.sqrt(_F(-2.0) * _log_f32(u1))
-        sin, cos = _sincos_f32(_TWO_PI_F * u2)
-        rc, rs = rho * cos, rho * sin
+        rho = _log_f32(u1, fma)
+        rho *= _F(-2.0)
+        np.sqrt(rho, out=rho)
+        a = np.multiply(b[:, 8:], _TWO_PI_F).reshape(-1)
+        sin, cos = _sincos_f32(a, fma)
+        cos *= rho
+        sin *= rho
         if std == 1:
-            rc = rc + mean
-            rs = rs + mean
+            cos += mean
+            sin += mean
         else:
-            rc = _fma32(rc, std, mean, check_subnormal=True)
-            rs = _fma32(rs, std, mean, check_subnormal=True)
+            cos = _fma32(cos, std, mean, check_subnormal=True)
+            sin = _fma32(sin, std, mean, check_subnormal=True)
         r = res[start:start + step]
-        r[:, :8] = rc.reshape(-1, 8)
-        r[:, 8:] = rs.reshape(-1, 8)
-    return _unblock(res, nb, n, np.float32)
+        r[:, :8] = cos.reshape(-1, 8)
+        r[:, 8:] = sin.reshape(-1, 8)
+    if direct:
+        return out
+    res = res.reshape(-1) if n % 16 == 0 else _unblock(res, nb, n, np.float32)
+    if out is not None:
+        out[...] = res
+    return res
 
 
 def _normal_fill_f16(gen: Generator, n: int, mean: float, std: float,

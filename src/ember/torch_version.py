@@ -7,17 +7,23 @@ tuple such as ``(2, 1)``), falling back to string comparison when one side is no
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
 __all__ = ["TorchVersion"]
 
-_PEP440 = re.compile(
-    r"^\s*v?(?:(\d+)!)?(\d+(?:\.\d+)*)"                 # epoch, release
-    r"(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d*))?"
-    r"(?:-(\d+)|[-_.]?(?:post|rev|r)[-_.]?(\d*))?"
-    r"(?:[-_.]?(dev)[-_.]?(\d*))?"
-    r"(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$", re.IGNORECASE)
+
+@functools.cache
+def _pep440() -> re.Pattern:
+    """PEP 440's version pattern, compiled on the first comparison rather than at import."""
+    return re.compile(
+        r"^\s*v?(?:(\d+)!)?(\d+(?:\.\d+)*)"                 # epoch, release
+        r"(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d*))?"
+        r"(?:-(\d+)|[-_.]?(?:post|rev|r)[-_.]?(\d*))?"
+        r"(?:[-_.]?(dev)[-_.]?(\d*))?"
+        r"(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$", re.IGNORECASE)
+
 _PRE = {"a": "a", "alpha": "a", "b": "b", "beta": "b", "c": "rc", "rc": "rc", "pre": "rc",
         "preview": "rc"}
 _INF = float("inf")
@@ -25,7 +31,7 @@ _INF = float("inf")
 
 def _key(text: str) -> tuple:
     """PEP 440's ordering key of ``text`` (ValueError if it is no version)."""
-    m = _PEP440.match(text)
+    m = _pep440().match(text)
     if m is None:
         raise ValueError(text)
     epoch, release, pre_l, pre_n, post_a, post_n, dev, dev_n, local = m.groups()

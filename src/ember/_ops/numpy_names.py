@@ -9,8 +9,9 @@ keyword before the call; the signature shown stays torch's (``inspect`` follows
 from __future__ import annotations
 
 import functools
-import inspect
 import types
+
+from ._params import parameters
 
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 _WRAPPED: dict = {}
@@ -22,7 +23,7 @@ def with_numpy_names(fn):
     if id(fn) in _WRAPPED:
         return _WRAPPED[id(fn)][1]
     try:
-        params = inspect.signature(fn).parameters
+        params = {p.name: p for p in parameters(fn)}
     except (TypeError, ValueError):
         return fn
     names = tuple(a for a, t in _ALIASES.items() if t in params and a not in params)

@@ -29,7 +29,8 @@ the general path, so it sees every op.
 
 from __future__ import annotations
 
-import inspect
+import functools
+import types
 
 from .. import _dtype as D
 from .. import _errors
@@ -38,6 +39,7 @@ from .._tensor import Tensor
 from ..amp.autocast_mode import state as _amp
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor, _sequence
+from ._params import parameters
 
 FUNCTIONS: dict = {}      # public ember.<name> functions, filled by the op families
 OPS: dict = {}            # every OpDef by op name
@@ -171,19 +173,19 @@ class OpDef:
         self.check = check
         self.view = view
         self.node_name = node_name
-        sig = inspect.signature(kernel)
+        sig = parameters(kernel)
         self.signature = sig
-        self.params = list(sig.parameters)
+        self.params = [p.name for p in sig]
         self.dtype_idx = self.params.index("dtype") if "dtype" in self.params else None
         self.autocast = None      # LOWER or FP32 for ops on torch's autocast lists
-        kw = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+        kw = [p.name for p in sig if p.kind is p.KEYWORD_ONLY]
         if kw:   # the runner passes every argument by position: a positional adapter
             pos = self.params[:len(self.params) - len(kw)]
             heads = [p.name if p.default is p.empty else f"{p.name}=_d[{p.name!r}]"
-                     for p in sig.parameters.values()]
+                     for p in sig]
             src = (f"def adapter({', '.join(heads)}):\n"
                    f"    return kernel({', '.join(pos + [f'{k}={k}' for k in kw])})\n")
-            ns = {"kernel": kernel, "_d": {p.name: p.default for p in sig.parameters.values()}}
+            ns = {"kernel": kernel, "_d": {p.name: p.default for p in sig}}
             exec(src, ns)
             self.kernel = ns["adapter"]
             self.kernel.__doc__ = kernel.__doc__
@@ -195,23 +197,28 @@ class OpDef:
         self.tensor_idx = tuple(self.params.index(t) for t in self.tensors)
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
-        self.formulas = tuple((n, formulas[n], tuple(inspect.signature(formulas[n]).parameters))
+        self.formulas = tuple((n, formulas[n], tuple(p.name for p in parameters(formulas[n])))
                               for n in self.diff)
         self.needs = {n: args for n, _, args in self.formulas}
         self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
         if raw:
             for n, fn in raw.items():
-                if tuple(inspect.signature(fn).parameters) != self.needs[n]:
+                if tuple(p.name for p in parameters(fn)) != self.needs[n]:
                     raise TypeError(f"{name}: the raw formula of {n} must read what its "
                                     f"formula reads, {self.needs[n]}")
             self.raw = tuple(raw.get(n) for n in self.diff)
         self.promote = promote
         self.outputs = outputs
         self.plans = {}           # save plans by the mask of inputs that require grad
-        # "torch::autograd::CopyBackwards": torch's name() for its C++-named nodes, whose
-        # Python class is the last part
-        self.node_cls = type(node_name.rsplit("::", 1)[-1], (OpNode,), {
-            "__slots__": (), "_name": node_name, "_op": self}) if node_name else None
+
+    @functools.cached_property
+    def node_cls(self) -> type | None:
+        """The grad_fn class, made on the op's first recorded use (hundreds of classes would
+        otherwise be built while ``import ember`` runs). "torch::autograd::CopyBackwards":
+        torch's name() for its C++-named nodes, whose Python class is the last part."""
+        name = self.node_name
+        return type(name.rsplit("::", 1)[-1], (OpNode,), {
+            "__slots__": (), "_name": name, "_op": self}) if name else None
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.node_name})>"
@@ -757,7 +764,7 @@ def _scalar_name(dt) -> str:
 
 def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool) -> None:
     """Generate ``ember.name``, ``Tensor.name`` and ``Tensor.name_`` with torch's signatures."""
-    params = list(d.signature.parameters.values())
+    params = d.signature
     names = list(d.params)
     fast = _fast_source(d, names)
     if fast:        # calling the entry itself (``op(...)``) takes the fast path too
@@ -788,40 +795,67 @@ _FAST_NAMES = {"_T": Tensor, "_amp": _amp, "_np_scalar": _np_scalar, "_kernel_er
                "_BOOL": D.bool, "_BOOL_NP": D.bool.np}
 
 
+_CODES: dict = {}         # compiled bodies by source: ops of one signature share one
+
+
 def _generate(d, name, params, first, out, inplace=False):
-    """Build a function with the entry's exact signature (fast, and torch's TypeErrors)."""
-    parts, call, seen_kw = [], [], False
-    defaults = {}
+    """Build a function with the entry's exact signature (fast, and torch's TypeErrors).
+
+    The body is compiled once per distinct parameter list and reused, with this op's
+    defaults, name and globals, for every op that has the same list."""
+    heads, call, pos_defaults, kw_defaults, seen_kw = [], [], [], {}, False
     for i, p in enumerate(params):
         pname = first if i == 0 and p.name == "self" else p.name
         if p.kind is p.KEYWORD_ONLY and not seen_kw:
-            parts.append("*")
+            heads.append("*")
             seen_kw = True
         if p.default is not p.empty:
-            defaults[pname] = p.default
-            parts.append(f"{pname}=_d[{pname!r}]")
+            if seen_kw:
+                kw_defaults[pname] = p.default
+            else:
+                pos_defaults.append(p.default)
+            heads.append(f"{pname}=None")      # a placeholder: the function gets the real one
         else:
-            parts.append(pname)
+            heads.append(pname)
         call.append(pname)
     if out:
         if not seen_kw:
-            parts.append("*")
-        parts.append("out=None")
+            heads.append("*")
+        heads.append("out=None")
+        kw_defaults["out"] = None
     runner = "_run_inplace(_op, ({},))" if inplace else (
         "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
     fast = "" if inplace else _fast_source(d, call, "out is None and " if out else "")
-    src = (f"def {name}({', '.join(parts)}):\n{fast}"
+    src = (f"def _f({', '.join(heads)}):\n{fast}"
            f"    return {runner.format(', '.join(call))}\n")
-    fn = _exec(d, name, src, defaults)
-    fn.__qualname__ = ("Tensor." + name) if first == "self" else name
+    code = _CODES.get(src)
+    if code is None:
+        scope: dict = {}
+        exec(src, scope)
+        code = _CODES[src] = scope["_f"].__code__
+    qualname = ("Tensor." + name) if first == "self" else name
+    names = {"co_name": name}
+    if hasattr(code, "co_qualname"):        # Python 3.11+
+        names["co_qualname"] = qualname
+    ns = _namespace(d, {})
+    fn = types.FunctionType(code.replace(**names), ns, name, tuple(pos_defaults) or None)
+    fn.__kwdefaults__ = kw_defaults or None
+    fn.__qualname__ = qualname
     fn.__module__ = "ember"
     return fn
 
 
-def _exec(d, name, src, defaults):
+def _namespace(d, defaults) -> dict:
+    """The globals of one op's generated functions (registered so the runners can be
+    rebound in them)."""
     ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace, "_plain": run,
           "_kernel": d.kernel, "_check": d.check, **_FAST_NAMES}
     _NAMESPACES.append(ns)
+    return ns
+
+
+def _exec(d, name, src, defaults):
+    ns = _namespace(d, defaults)
     exec(src, ns)
     return ns[name]
 

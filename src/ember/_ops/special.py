@@ -8,6 +8,7 @@ torch's ``ATen/native/Math.h`` (Cephes), computed in float64 and rounded to the 
 
 from __future__ import annotations
 
+import functools
 import math
 
 from .._device import xp
@@ -28,7 +29,10 @@ def _libm(name: str, ctype):
     return fn
 
 
-_lgamma_scalar = xp.frompyfunc(_libm("lgamma", "c_double"), 1, 1)
+@functools.cache
+def _lgamma_scalar():
+    """The element-wise C ``lgamma``, bound on first use (finding libm runs a subprocess)."""
+    return xp.frompyfunc(_libm("lgamma", "c_double"), 1, 1)
 
 
 def _work(x):
@@ -41,7 +45,7 @@ def _lgamma64(x):
     out = xp.full(x.shape, xp.inf)
     ok = xp.isfinite(x) & ~((x <= 0) & (x == xp.floor(x)))
     if ok.any():
-        out[ok] = _lgamma_scalar(x[ok]).astype(xp.float64)
+        out[ok] = _lgamma_scalar()(x[ok]).astype(xp.float64)
     out[xp.isnan(x)] = xp.nan
     return out
 

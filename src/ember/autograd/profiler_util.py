@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 
 __all__ = ["EventList", "FunctionEvent", "FunctionEventAvg"]
@@ -204,6 +203,7 @@ class EventList(list):
 
     def export_chrome_trace(self, path: str) -> None:
         """Write the events as a Chrome trace (``chrome://tracing``, Perfetto) JSON file."""
+        import json
         import os
         pid = os.getpid()
         events = [{"ph": "X", "cat": "user_annotation" if e.is_user_annotation else "cpu_op",

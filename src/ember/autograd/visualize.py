@@ -14,8 +14,6 @@ take the name of the caller's variable that holds them, where there is one.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import sys
 
 from .graph import AccumulateGrad, SavedTensor
@@ -139,6 +137,9 @@ def render(tensor, path: str, params=None, format: str | None = None) -> str:
     ``dot`` program directly; both need Graphviz itself (``apt-get install graphviz``).
     Without it, raises a RuntimeError saying so, and ``to_dot`` still gives the text.
     """
+    import shutil
+    import subprocess
+
     fmt = format or (path.rsplit(".", 1)[-1] if "." in path else "svg")
     text = to_dot(tensor, params, _frame=_caller())
     if shutil.which("dot") is None:

@@ -8,7 +8,6 @@ is asked for.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import time
@@ -18,6 +17,8 @@ import numpy as np
 
 def available() -> bool:
     """Whether mpi4py (and so an MPI library) can be imported, without initialising MPI."""
+    import importlib.util
+
     return importlib.util.find_spec("mpi4py") is not None
 
 

@@ -7,9 +7,7 @@ and NumPy's global generator with torch's ``_generate_state(base_seed, i)``; ins
 
 from __future__ import annotations
 
-import random
 import sys
-import traceback
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +39,8 @@ class ExceptionWrapper:
         if exc_info is None:
             exc_info = sys.exc_info()
         self.exc_type = exc_info[0]
+        import traceback
+
         self.exc_msg = "".join(traceback.format_exception(*exc_info))
         self.where = where
 
@@ -101,6 +101,8 @@ def _worker_loop(dataset_kind, dataset, index_queue, data_queue, done_event, aut
                  collate_fn, drop_last, base_seed, init_fn, worker_id, num_workers) -> None:
     """Serve ``(idx, indices)`` tasks from ``index_queue`` until it yields None."""
     global _worker_info
+    import random
+
     from ... import random as _random
     from .dataloader import _DatasetKind
     try:

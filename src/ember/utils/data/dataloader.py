@@ -9,9 +9,7 @@ fetch and collate batches; the results come back in order.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
-import queue
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -301,6 +299,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     def __init__(self, loader: DataLoader) -> None:
         super().__init__(loader)
         self._prefetch_factor = loader.prefetch_factor
+        import multiprocessing
+
         ctx = loader.multiprocessing_context
         if ctx is None:
             ctx = multiprocessing.get_context("fork" if os.name == "posix" else None)
@@ -352,6 +352,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._send_idx += 1
 
     def _get_data(self):
+        import queue
+
         timeout = self._timeout if self._timeout > 0 else 5.0
         while True:
             try:

@@ -1,0 +1,141 @@
+"""`import ember` loads only the core: the rest of torch's namespace loads on first use.
+
+Each check runs in a fresh interpreter, since what one test imports stays imported for the next.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+SRC = pathlib.Path(__file__).resolve().parents[1] / "src"
+
+LAZY = ["distributed", "distributions", "func", "multiprocessing", "profiler", "serialization",
+        "testing"]
+
+
+def fresh(code: str, *args: str) -> dict:
+    """Run ``code`` in a new interpreter with ember on the path; it prints one JSON value."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), *filter(None, [env.get("PYTHONPATH")])])
+    res = subprocess.run([sys.executable, *args, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_import_leaves_heavy_parts_unloaded():
+    got = fresh("import json, sys, ember\n"
+                "print(json.dumps(sorted(sys.modules)))")
+    loaded = set(got)
+    for name in ("mpi4py", "ml_dtypes", "numpy.random", "ember.utils.benchmark",
+                 *(f"ember.{m}" for m in LAZY if m not in ("distributed", "func"))):
+        assert name not in loaded, name
+    assert "mpi4py.MPI" not in loaded
+
+
+@pytest.mark.parametrize("name", LAZY)
+def test_attribute_access_loads_the_submodule(name):
+    got = fresh("import json, sys, types, ember\n"
+                f"m = ember.{name}\n"
+                f"print(json.dumps([isinstance(m, types.ModuleType), m.__name__, "
+                f"'ember.{name}' in sys.modules, '{name}' in dir(ember), "
+                f"vars(ember)['{name}'] is m]))")
+    assert got == [True, f"ember.{name}", True, True, True]
+
+
+def test_import_forms_and_attributes():
+    got = fresh("import json, ember\n"
+                "import ember.distributions\n"
+                "from ember import func, vmap, load, save\n"
+                "from ember.testing import assert_close\n"
+                "x = ember.distributions.Normal(ember.tensor(0.), ember.tensor(1.))\n"
+                "print(json.dumps([type(x).__name__, vmap is func.vmap, load.__module__,\n"
+                "                  save is ember.serialization.save, callable(assert_close),\n"
+                "                  ember.install_torch_alias.__module__,\n"
+                "                  ember.utils.benchmark.Timer.__name__]))")
+    assert got == ["Normal", True, "ember.serialization", True, True, "ember._torch_alias",
+                   "Timer"]
+
+
+def test_dir_lists_lazy_names_and_unknown_names_fail():
+    got = fresh("import json, ember\n"
+                "names = dir(ember)\n"
+                "try:\n"
+                "    ember.no_such_name\n"
+                "except AttributeError as e:\n"
+                "    err = str(e)\n"
+                "missing = [n for n in names if not hasattr(ember, n)]\n"
+                "print(json.dumps([names == sorted(names), missing, err,\n"
+                "                  'benchmark' in dir(ember.utils)]))")
+    assert got[:2] == [True, []]
+    assert got[2] == "module 'ember' has no attribute 'no_such_name'"
+    assert got[3] is True
+    names = fresh("import json, ember; print(json.dumps(dir(ember)))")
+    for name in [*LAZY, "vmap", "load", "save", "install_torch_alias", "Tensor", "nn"]:
+        assert name in names
+
+
+def test_launcher_resolves_lazy_torch_modules():
+    got = fresh("import torch.distributions, torch.testing\n"
+                "import torch.distributed as dist\n"
+                "from torch.func import vmap\n"
+                "from torch.profiler import profile\n"
+                "import json, sys\n"
+                "print(json.dumps([torch.distributions.Normal.__module__, dist.__name__,\n"
+                "                  vmap.__module__, profile.__name__,\n"
+                "                  sys.modules['torch.testing'].__name__]))", "-m", "ember")
+    assert got == ["ember.distributions.normal", "ember.distributed", "ember.func._vmap",
+                   "profile", "ember.testing"]
+
+
+def test_reduced_dtypes_load_on_first_use():
+    got = fresh("import json, sys, ember\n"
+                "before = 'ml_dtypes' in sys.modules\n"
+                "t = ember.ones(2, dtype=ember.bfloat16) + 1\n"
+                "print(json.dumps([before, 'ml_dtypes' in sys.modules, str(t.dtype),\n"
+                "                  t.tolist(), ember.float8_e4m3fn.itemsize,\n"
+                "                  ember.tensor([500.0]).to(ember.float8_e4m3fn).tolist()]))")
+    assert got == [False, True, "torch.bfloat16", [2.0, 2.0], 1, [448.0]]
+
+
+def test_foreign_reduced_arrays_are_refused_as_torch_does():
+    import torch
+    code = ("import json, ml_dtypes, numpy as np, {lib}\n"
+            "try:\n"
+            "    {lib}.from_numpy(np.zeros(2, ml_dtypes.bfloat16))\n"
+            "except TypeError as e:\n"
+            "    print(json.dumps(str(e).split('.')[0:2]))")
+    assert fresh(code.format(lib="ember")) == fresh(code.format(lib="torch"))
+    assert torch.bfloat16.itemsize == 2
+
+
+def test_lazy_engine_gives_torch_streams():
+    code = ("import json, {lib}\n"
+            "g = {lib}.Generator()\n"
+            "fresh_state = g.get_state().tolist()[:40]\n"
+            "a = {lib}.rand(3, generator=g).tolist()\n"
+            "{lib}.manual_seed(7)\n"
+            "b = {lib}.randn(20).tolist()\n"
+            "print(json.dumps([fresh_state, a, b, {lib}.initial_seed()]))")
+    assert fresh(code.format(lib="ember")) == fresh(code.format(lib="torch"))
+
+
+def test_compile_turns_distribution_validation_off_as_torch_does():
+    code = ("import json, {lib} as L\n"
+            "r = [L.distributions.Distribution._validate_args]\n"
+            "L.compile(lambda x: x, disable=True)\n"
+            "r.append(L.distributions.Distribution._validate_args)\n"
+            "L.compile(lambda x: x)\n"
+            "r.append(L.distributions.Distribution._validate_args)\n"
+            "L.distributions.Distribution.set_default_validate_args(True)\n"
+            "L.nn.Linear(2, 2).compile()\n"
+            "r.append(L.distributions.Distribution._validate_args)\n"
+            "print(json.dumps(r))")
+    assert fresh(code.format(lib="ember")) == fresh(code.format(lib="torch")) == \
+        [True, True, False, True]
