@@ -47,7 +47,7 @@ class Backend(str):
     def __new__(cls, name: str):
         if not isinstance(name, str):
             raise ValueError("Backend constructor parameter must be string-ish")
-        return super().__new__(cls, name.lower())
+        return name.lower()          # a plain str, as torch's
 
 
 class ReduceOp(Enum):
