@@ -186,3 +186,16 @@ def is_nonzero(input: Tensor) -> bool:
 
 def can_cast(from_: dtype, to: dtype) -> bool:
     return _dtype.can_cast(from_, to)
+
+# ----- torch's smaller namespaces: layouts, futures, the conversion switches, FFTs, aten ops
+from . import __future__, futures  # noqa: E402
+from ._layout import (  # noqa: E402
+    jagged,
+    layout,
+    sparse_bsc,
+    sparse_bsr,
+    sparse_coo,
+    sparse_csc,
+    sparse_csr,
+    strided,
+)
