@@ -189,6 +189,7 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 
 # ----- torch's smaller namespaces: layouts, futures, the conversion switches, FFTs, aten ops
 from . import __future__, futures  # noqa: E402
+from ._aten import ops  # noqa: E402
 from ._layout import (  # noqa: E402
     jagged,
     layout,
