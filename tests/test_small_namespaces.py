@@ -132,3 +132,57 @@ def test_safe_globals_lists_its_entries_inside_the_block_only():
     with ember.serialization.safe_globals([fractions.Fraction]):
         assert ember.serialization.get_safe_globals() == [fractions.Fraction]
     assert ember.serialization.get_safe_globals() == []
+
+
+def _swapped(lib):
+    a, b = lib.ones(2, requires_grad=True), lib.zeros(3)
+    p = lib.nn.Parameter(lib.full((1,), 5.0))
+    lib.utils.swap_tensors(a, b)
+    lib.utils.swap_tensors(p, b)
+    (b * 2).sum().backward()
+    return (a.tolist(), a.requires_grad, type(p).__name__, p.tolist(), type(b).__name__,
+            b.tolist(), b.grad.tolist())
+
+
+def test_swap_tensors_as_torchs():
+    assert _swapped(ember) == _swapped(torch)
+
+
+def test_load_url_downloads_once_into_model_dir(tmp_path):
+    src = tmp_path / "w-1234.pt"
+    ember.save({"a": ember.arange(3)}, src)
+    hub = tmp_path / "hub"
+    for _ in range(2):
+        got = ember.utils.model_zoo.load_url(f"file://{src}", model_dir=str(hub))
+        assert got["a"].tolist() == [0, 1, 2]
+    assert [f.name for f in hub.iterdir()] == ["w-1234.pt"]
+    with pytest.raises(RuntimeError, match="invalid hash value"):
+        ember.hub.load_state_dict_from_url(f"file://{src}", model_dir=str(tmp_path / "h2"),
+                                           check_hash=True)
+
+
+def test_cuda_tools_fail_as_a_cpu_torchs():
+    for name in ("memory._record_memory_history", "memory._snapshot", "nccl.version"):
+        errs = []
+        for lib in (torch, ember):
+            fn = lib.cuda
+            for part in name.split("."):
+                fn = getattr(fn, part)
+            with pytest.raises(AttributeError) as e:
+                fn()
+            errs.append(str(e.value))
+        assert errs[0] == errs[1]
+    assert ember.backends.quantized.engine == torch.backends.quantized.engine
+    assert ember.backends.quantized.supported_engines == \
+        torch.backends.quantized.supported_engines
+
+
+def test_amp_foreach_unscale_as_torchs():
+    def run(lib):
+        g = [lib.tensor([2.0, 4.0]), lib.tensor([1.0, float("inf")])]
+        f = lib.zeros(1)
+        lib._amp_foreach_non_finite_check_and_unscale_(g[:1], f, lib.tensor(0.5))
+        first = f.item()
+        lib._amp_foreach_non_finite_check_and_unscale_(g, f, lib.tensor(0.25))
+        return first, f.item(), [t.tolist() for t in g]
+    assert run(ember) == run(torch)

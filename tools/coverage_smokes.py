@@ -590,6 +590,14 @@ TORCH.update({
                               "all_gather(out, x)); out",
     "utils.benchmark.Language": "L = _import('utils.benchmark').Language; (str(L.PYTHON), "
                                 "list(L.__members__))",
+    "cuda.memory._record_memory_history": "torch.cuda.memory._record_memory_history()",
+    "cuda.memory._snapshot": "torch.cuda.memory._snapshot()",
+    "cuda.nccl.version": "torch.cuda.nccl.version()",
+    "backends.quantized.engine": "(torch.backends.quantized.engine, "
+                                 "torch.backends.quantized.supported_engines)",
+    "utils.benchmark.Measurement":
+        "m = _import('utils.benchmark').Timer('a + a', globals={'a': x}).timeit(3)\n"
+        "(type(m).__name__, m.number_per_run, len(m.times), m.mean > 0, m.task_spec.stmt)",
     "_dynamo.allow_in_graph": "torch._dynamo.allow_in_graph(math.sqrt)(4.0)",
     "_dynamo.config.suppress_errors": "torch._dynamo.config.suppress_errors",
     "profiler.tensorboard_trace_handler":
