@@ -188,7 +188,7 @@ def can_cast(from_: dtype, to: dtype) -> bool:
     return _dtype.can_cast(from_, to)
 
 # ----- torch's smaller namespaces: layouts, futures, the conversion switches, FFTs, aten ops
-from . import __future__, futures, hub  # noqa: E402
+from . import __future__, fft, futures, hub  # noqa: E402
 from ._aten import ops  # noqa: E402
 from .amp.grad_scaler import _amp_foreach_non_finite_check_and_unscale_  # noqa: E402
 from ._layout import (  # noqa: E402
