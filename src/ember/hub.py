@@ -11,7 +11,7 @@ import sys
 import urllib.request
 from urllib.parse import urlparse
 
-from .serialization import load
+from .serialization import load as _load
 
 __all__ = ["get_dir", "set_dir", "download_url_to_file", "load_state_dict_from_url"]
 
@@ -63,4 +63,4 @@ def load_state_dict_from_url(url: str, model_dir: str | None = None, map_locatio
         sys.stdout.write(f'Downloading: "{url}" to {cached}\n')
         match = _HASH.search(filename) if check_hash else None
         download_url_to_file(url, cached, match.group(1) if match else None, progress)
-    return load(cached, map_location=map_location, weights_only=weights_only)
+    return _load(cached, map_location=map_location, weights_only=weights_only)
