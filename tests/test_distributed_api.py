@@ -66,3 +66,23 @@ def test_post_accumulate_grad_hook_errors_as_torchs():
         with pytest.raises(RuntimeError, match="cannot register a hook on a tensor that "
                                                "doesn't require gradient"):
             mod.ones(2).register_post_accumulate_grad_hook(print)
+
+
+@pytest.mark.parametrize("backend", [None, "gloo", "GLOO", "cpu:gloo", "mpi"])
+def test_backend_names_are_reported_as_torch_reports_them(backend, tmp_path):
+    def names(mod):
+        d = mod.distributed
+        d.init_process_group(backend, init_method=f"file://{tmp_path}/{mod.__name__}", rank=0,
+                             world_size=1)
+        try:
+            return (type(d.get_backend()), d.get_backend(), d.get_backend(d.new_group([0])),
+                    d.get_backend(d.new_group([0], backend="gloo")), d.get_rank(),
+                    d.get_world_size(), d.get_default_backend_for_device("cpu"),
+                    d.get_default_backend_for_device(mod.device("cuda")),
+                    d.Backend.default_device_backend_map["cpu"])
+        finally:
+            d.destroy_process_group()
+    want = (str, "mpi", "mpi", "gloo", 0, 1, "gloo", "nccl", "gloo") if backend == "mpi" \
+        else names(torch)      # torch 2.13 has no MPI backend built in
+    assert names(ember) == want
+    assert dist.is_gloo_available() is dist.is_mpi_available()

@@ -567,6 +567,45 @@ for _n in ("destroy_process_group", "get_rank", "get_world_size", "get_backend")
 for _n in ("make_dual", "unpack_dual"):
     TORCH[f"autograd.forward_ad.{_n}"] = TORCH["autograd.forward_ad.dual_level"]
 
+# names that had no smoke call: what a CPU-only torch answers, errors included
+TORCH.update({
+    "_logging.set_logs":
+        "import logging\ntorch._logging.set_logs(dynamo=logging.INFO, graph_breaks=True)\n"
+        "torch._logging.set_logs()\ntry:\n    torch._logging.set_logs(bogus=True)\n"
+        "except TypeError as e:\n    r = str(e)\nr",
+    "jit.load": "m = torch.jit.script(torch.nn.Linear(4, 2)); p = tmpfile(); torch.jit.save(m, p);"
+                " torch.jit.load(p)(x)",
+    "jit.freeze": "torch.jit.freeze(torch.jit.script(torch.nn.Linear(4, 2).eval()))(x)",
+    "jit.export": "class M(torch.nn.Module):\n    def forward(self, a):\n        return a * 2\n"
+                  "    @torch.jit.export\n    def twice(self, a):\n        return a * 4\n"
+                  "M().twice(x)",
+    "accelerator.device_index":
+        "with torch.accelerator.device_index(None):\n    r = 1\ntry:\n"
+        "    with torch.accelerator.device_index(0):\n        pass\n"
+        "except RuntimeError as e:\n    r = (r, str(e))\nr",
+    "cuda.stream": "with torch.cuda.stream(None):\n    r = x * 2\nr",
+    "distributed.scatter": "t = torch.zeros(3, 4); _dist(lambda: torch.distributed.scatter(t, [x],"
+                           " src=0)); t",
+    "distributed.all_gather": "out = [torch.zeros(3, 4)]; _dist(lambda: torch.distributed."
+                              "all_gather(out, x)); out",
+    "utils.benchmark.Language": "L = _import('utils.benchmark').Language; (str(L.PYTHON), "
+                                "list(L.__members__))",
+    "cuda.memory._record_memory_history": "torch.cuda.memory._record_memory_history()",
+    "cuda.memory._snapshot": "torch.cuda.memory._snapshot()",
+    "cuda.nccl.version": "torch.cuda.nccl.version()",
+    "backends.quantized.engine": "(torch.backends.quantized.engine, "
+                                 "torch.backends.quantized.supported_engines)",
+    "utils.benchmark.Measurement":
+        "m = _import('utils.benchmark').Timer('a + a', globals={'a': x}).timeit(3)\n"
+        "(type(m).__name__, m.number_per_run, len(m.times), m.mean > 0, m.task_spec.stmt)",
+    "_dynamo.allow_in_graph": "torch._dynamo.allow_in_graph(math.sqrt)(4.0)",
+    "_dynamo.config.suppress_errors": "torch._dynamo.config.suppress_errors",
+    "profiler.tensorboard_trace_handler":
+        "d = tmpfile(); h = torch.profiler.tensorboard_trace_handler(d)\n"
+        "with torch.profiler.profile(on_trace_ready=h):\n    x.relu()\n"
+        "[f.endswith('.pt.trace.json') for f in os.listdir(d)]",
+})
+
 # ----------------------------------------------------------------------------- torch.nn
 # class -> (constructor arguments, call arguments); the result is _mod(module, *args)
 NN = {
@@ -695,6 +734,14 @@ NN_SNIPPETS = {
     "init._calculate_fan_in_and_fan_out": "torch.nn.init._calculate_fan_in_and_fan_out("
                                           "torch.empty(3, 4, 5))",
 }
+
+# the single-process helpers of nn.parallel refuse CPU devices, as in torch
+NN_SNIPPETS.update({
+    "parallel.scatter": "torch.nn.parallel.scatter(x, ['cpu'])",
+    "parallel.gather": "torch.nn.parallel.gather([x, x], 'cpu')",
+    "parallel.replicate": "torch.nn.parallel.replicate(torch.nn.Linear(4, 2), ['cpu'])",
+    "parallel.parallel_apply": "torch.nn.parallel.parallel_apply([torch.nn.Linear(4, 2)], [x])",
+})
 
 # torch.nn.init.<name>(tensor, args): the arguments after the tensor
 INIT = {"normal_": "0, 0.02", "kaiming_uniform_": "a=math.sqrt(5)", "uniform_": "-0.1, 0.1",

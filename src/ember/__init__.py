@@ -182,10 +182,26 @@ def can_cast(from_: dtype, to: dtype) -> bool:
     return _dtype.can_cast(from_, to)
 
 
+# ----- torch's smaller namespaces: layouts, the conversion switches, aten ops
+from . import __future__  # noqa: E402
+from ._aten import ops  # noqa: E402
+from .amp.grad_scaler import _amp_foreach_non_finite_check_and_unscale_  # noqa: E402
+from ._layout import (  # noqa: E402
+    jagged,
+    layout,
+    sparse_bsc,
+    sparse_bsr,
+    sparse_coo,
+    sparse_csc,
+    sparse_csr,
+    strided,
+)
+
+
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
-_LAZY_MODULES = ("distributed", "distributions", "func", "multiprocessing", "profiler",
-                 "serialization", "testing")
+_LAZY_MODULES = ("distributed", "distributions", "fft", "func", "futures", "hub",
+                 "multiprocessing", "profiler", "serialization", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
 

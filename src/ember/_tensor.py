@@ -18,6 +18,7 @@ import numpy as np
 from . import _dtype as D
 from . import _errors
 from ._device import CPU
+from ._layout import strided as _STRIDED
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, _HookDict, add_hook
 
@@ -179,8 +180,8 @@ class Tensor:
     is_sparse = is_quantized = is_meta = is_mps = False
 
     @property
-    def layout(self) -> str:
-        return "torch.strided"
+    def layout(self):
+        return _STRIDED
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point

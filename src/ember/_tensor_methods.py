@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from . import _dtype as D
 from ._legacy import legacy_new
 from ._ops.registry import check_inplace, expose
 from ._storage import TypedStorage, UntypedStorage, root_array
@@ -147,3 +148,11 @@ Tensor.untyped_storage = _untyped_storage
 Tensor.share_memory_ = _share_memory_
 Tensor.is_nested = Tensor.is_xpu = False
 
+
+
+def _dequantize(self: Tensor) -> Tensor:
+    """A tensor that is not quantized, as float32: itself when it is float32 (as torch)."""
+    return self if self.dtype is D.float32 else self.detach().float()
+
+
+Tensor.dequantize = _dequantize

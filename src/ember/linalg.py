@@ -27,6 +27,7 @@ from ._ops.decompositions import (  # noqa: F401
     svd,
     svdvals,
 )
+from ._ops.eig import eig, eigvals  # noqa: F401
 from ._ops.reduction import vector_norm as _vector_norm_fn
 from ._ops.triangular import solve_triangular  # noqa: F401
 

@@ -13,6 +13,7 @@ a malicious checkpoint cannot run code.
 from __future__ import annotations
 
 import collections
+import contextlib
 import io
 import os
 import pickle
@@ -26,7 +27,8 @@ import numpy as np
 from . import _dtype as D
 from ._tensor import Tensor
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
+           "safe_globals"]
 
 _STORAGE_NAMES = {
     D.float32: "FloatStorage", D.float64: "DoubleStorage", D.float16: "HalfStorage",
@@ -217,7 +219,53 @@ def _weights_only_error(module: str, name: str) -> pickle.UnpicklingError:
         "only if you got the file from a trusted source.\n\t(2) Alternatively, to load with "
         "`weights_only=True` please check the recommended steps in the following error "
         "message.\n\tWeightsUnpickler error: Unsupported global: GLOBAL "
-        f"{module}.{name} was not an allowed global by default.")
+        f"{module}.{name} was not an allowed global by default. Please use "
+        f"`torch.serialization.add_safe_globals([{module}.{name}])` or the "
+        f"`torch.serialization.safe_globals([{module}.{name}])` context manager to allowlist "
+        "this global if you trust this class/function.\n\nCheck the documentation of torch.load to "
+        "learn more about types accepted by default with weights_only "
+        "https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
+_USER_SAFE: dict = {}     # (module, name) -> object: what add_safe_globals allowed
+_USER_ENTRIES: list = []  # the entries as given, for get_safe_globals
+
+
+def add_safe_globals(safe_globals: list) -> None:
+    """Allow ``load(weights_only=True)`` to rebuild these classes and functions; an entry is
+    the object or ``(object, "module.name")`` (the name the checkpoint uses)."""
+    for entry in safe_globals:
+        if isinstance(entry, tuple):
+            obj, full = entry
+            module, _, name = full.rpartition(".")
+        else:
+            obj, module, name = entry, entry.__module__, entry.__qualname__
+        _USER_SAFE[(module, name)] = obj
+        _USER_ENTRIES.append(entry)
+
+
+def get_safe_globals() -> list:
+    """The entries :func:`add_safe_globals` allowed."""
+    return list(_USER_ENTRIES)
+
+
+def clear_safe_globals() -> None:
+    """Forget every entry :func:`add_safe_globals` allowed."""
+    _USER_SAFE.clear()
+    _USER_ENTRIES.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals: list):
+    """Within the block, allow these globals as :func:`add_safe_globals` does."""
+    saved, entries = dict(_USER_SAFE), list(_USER_ENTRIES)
+    add_safe_globals(safe_globals)
+    try:
+        yield
+    finally:
+        _USER_SAFE.clear()
+        _USER_SAFE.update(saved)
+        _USER_ENTRIES[:] = entries
 
 
 class _Unpickler(pickle.Unpickler):
@@ -229,6 +277,8 @@ class _Unpickler(pickle.Unpickler):
     def find_class(self, module, name):
         if (module, name) in _SAFE:
             return _SAFE[(module, name)]
+        if (module, name) in _USER_SAFE:
+            return _USER_SAFE[(module, name)]
         if module == "torch" and name in _STORAGE_DTYPES:
             return _STORAGE_TYPES[name]
         if module == "torch" and name in D._BY_NAME:

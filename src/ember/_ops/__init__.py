@@ -13,6 +13,10 @@ from . import triangular as _triangular  # noqa: F401  (linalg.solve_triangular)
 from . import bucketing  # noqa: F401  (bincount, searchsorted, bucketize)
 from . import special  # noqa: F401  (lgamma, digamma, polygamma, mvlgamma)
 from . import nn as _nn_ops  # noqa: F401  (nn op family: conv, pool, losses …)
+from . import attention as _attention  # noqa: F401  (scaled dot-product attention)
+from . import distances as _distances  # noqa: F401  (dist, cdist)
+from . import histograms as _histograms  # noqa: F401  (histc, histogram)
+from . import complex_views as _complex_views  # noqa: F401  (view_as_real …)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
 from .shape import _to_copy  # noqa: F401

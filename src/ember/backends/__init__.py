@@ -6,4 +6,4 @@ changes a CPU torch's results either.
 
 from __future__ import annotations
 
-from . import cpu, cuda, cudnn, mkldnn, mps, openmp
+from . import cpu, cuda, cudnn, mkldnn, mps, openmp, quantized

@@ -160,3 +160,5 @@ class device:
 
     def __exit__(self, *exc):
         return False
+
+from . import memory, nccl  # noqa: E402,F401  (torch.cuda.memory, torch.cuda.nccl)

@@ -23,6 +23,7 @@ from .distributed_c10d import (
     destroy_process_group,
     gather,
     get_backend,
+    get_default_backend_for_device,
     get_global_rank,
     get_group_rank,
     get_process_group_ranks,

@@ -24,6 +24,7 @@ from ._mpi import DistBackendError
 __all__ = ["Backend", "ReduceOp", "ProcessGroup", "GroupMember", "group", "Work",
            "is_available", "is_mpi_available", "is_gloo_available", "is_nccl_available",
            "is_initialized", "init_process_group", "destroy_process_group", "get_backend",
+           "get_default_backend_for_device",
            "get_rank", "get_world_size", "new_group", "get_group_rank", "get_global_rank",
            "get_process_group_ranks", "barrier", "broadcast", "all_reduce", "reduce",
            "all_gather", "all_gather_into_tensor", "reduce_scatter_tensor", "gather",
@@ -34,17 +35,19 @@ default_pg_timeout = timedelta(minutes=30)
 
 
 class Backend(str):
-    """Backend names; ``mpi`` is the one there is (``gloo`` is taken as its alias)."""
+    """Backend names. MPI carries every collective; ``gloo``, torch's CPU backend, names it
+    too, and ``get_backend`` reports the name the group was made with, as torch does."""
 
     UNDEFINED = "undefined"
     GLOO = "gloo"
     NCCL = "nccl"
     MPI = "mpi"
+    default_device_backend_map = {"cpu": "gloo", "cuda": "nccl", "xpu": "xccl", "mps": "gloo"}
 
     def __new__(cls, name: str):
         if not isinstance(name, str):
             raise ValueError("Backend constructor parameter must be string-ish")
-        return super().__new__(cls, name.lower())
+        return name.lower()          # a plain str, as torch's
 
 
 class ReduceOp(Enum):
@@ -69,7 +72,9 @@ class ReduceOp(Enum):
 class ProcessGroup:
     """A set of ranks that make collective calls together (an MPI communicator)."""
 
-    def __init__(self, comm, ranks: list[int], timeout: timedelta, name: str) -> None:
+    def __init__(self, comm, ranks: list[int], timeout: timedelta, name: str,
+                 backend: str = "undefined") -> None:
+        self._backend = Backend(backend)
         errors_return = _mpi.mpi().ERRORS_RETURN     # MPI errors raise, not kill the rank
         comm.Set_errhandler(errors_return)
         self._comm = comm
@@ -89,7 +94,7 @@ class ProcessGroup:
         return len(self._ranks)
 
     def name(self) -> str:
-        return Backend.MPI
+        return self._backend
 
     def __repr__(self) -> str:
         return f"<ember.distributed.ProcessGroup {self.group_name} ranks={self._ranks}>"
@@ -180,7 +185,8 @@ def is_mpi_available() -> bool:
 
 
 def is_gloo_available() -> bool:
-    return False
+    """Whether ``backend="gloo"`` can be asked for (it runs on MPI): MPI is installed."""
+    return _mpi.available()
 
 
 def is_nccl_available() -> bool:
@@ -204,8 +210,9 @@ def _global_rank() -> int:
 
 
 def _resolve_backend(backend) -> str:
+    """The name a group reports for ``backend`` (torch's ``Backend(backend)``), once checked."""
     if backend is None:
-        return Backend.MPI
+        return Backend.UNDEFINED
     name = str(backend).lower()
     for part in name.split(","):               # "cpu:gloo,cuda:nccl"
         b = part.split(":")[-1].strip()
@@ -213,7 +220,7 @@ def _resolve_backend(backend) -> str:
             raise RuntimeError("Distributed package doesn't have NCCL built in")
         if b not in ("mpi", "gloo", "nccl"):
             raise ValueError(f"Invalid backend: '{b}'")
-    return Backend.MPI
+    return Backend(name)
 
 
 def _check_env(name: str, value: int, mpi_value: int) -> None:
@@ -239,7 +246,7 @@ def init_process_group(backend=None, init_method: str | None = None,
     """
     if GroupMember.WORLD is not None:
         raise ValueError("trying to initialize the default process group twice!")
-    _resolve_backend(backend)
+    name = _resolve_backend(backend)
     if init_method is not None and not init_method.startswith(("env://", "tcp://", "file://")):
         raise ValueError(f"unsupported init_method {init_method!r}: MPI starts the ranks "
                          "(use env://, or leave it out)")
@@ -255,9 +262,9 @@ def init_process_group(backend=None, init_method: str | None = None,
     comm = world.Dup()
     _world.exit_comm = world.Dup()
     _world.groups = []
-    _world.backend = Backend.MPI
+    _world.backend = name
     pg = ProcessGroup(comm, list(range(world.Get_size())), timeout or default_pg_timeout,
-                      group_name or "0")
+                      group_name or "0", name)
     GroupMember.WORLD = group.WORLD = pg
 
 
@@ -283,9 +290,21 @@ def destroy_process_group(group: ProcessGroup | None = None) -> None:
 
 
 def get_backend(group: ProcessGroup | None = None) -> str:
-    """The backend of a group: ``'mpi'``."""
-    _pg(group)
-    return Backend.MPI
+    """The backend name a group was made with (``'undefined'`` when none was given, as in
+    torch); MPI carries the collectives whatever the name."""
+    pg = _pg(group)
+    if pg is GroupMember.NON_GROUP_MEMBER:
+        raise ValueError("Invalid process group specified")
+    return pg._backend
+
+
+def get_default_backend_for_device(device) -> str:
+    """torch's default backend name for a device type (``'gloo'`` for ``'cpu'``)."""
+    from .._device import device as _device
+    kind = _device(device).type if isinstance(device, str) else device.type
+    if kind not in Backend.default_device_backend_map:
+        raise ValueError(f"Default backend not registered for device : {kind}")
+    return Backend.default_device_backend_map[kind]
 
 
 def _pg(grp) -> ProcessGroup:
@@ -328,7 +347,8 @@ def new_group(ranks: list[int] | None = None, timeout: timedelta | None = None, 
     if comm == MPI.COMM_NULL:
         return GroupMember.NON_GROUP_MEMBER
     pg = ProcessGroup(comm, ranks, timeout or timedelta(seconds=world._timeout),
-                      str(len(_world.groups) + 1))
+                      str(len(_world.groups) + 1),
+                      world._backend if backend is None else _resolve_backend(backend))
     _world.groups.append(pg)
     return pg
 

@@ -12,12 +12,14 @@ from .exponential import Exponential
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
+from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .uniform import Uniform
 
 __all__ = ["Bernoulli", "Categorical", "Distribution", "ExponentialFamily", "Exponential",
-           "Independent", "Laplace", "MultivariateNormal", "Normal", "OneHotCategorical",
+           "Independent", "Laplace", "Multinomial", "MultivariateNormal", "Normal",
+           "OneHotCategorical",
            "OneHotCategoricalStraightThrough", "Uniform", "constraints", "kl_divergence",
            "register_kl"]

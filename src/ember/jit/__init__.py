@@ -79,7 +79,22 @@ class _Future:
 
 
 def freeze(mod, preserved_attrs=None, optimize_numerics: bool = True):
-    return mod
+    """A copy of an eval-mode module whose parameters are constants (plain tensors that do
+    not require grad), as torch's frozen modules have them; ``preserved_attrs`` stay
+    parameters."""
+    import copy
+    if mod.training:
+        raise RuntimeError("Freezing is currently only implemented for modules in eval mode. "
+                           "Please call .eval() on your module before freezing.")
+    keep = set(preserved_attrs or ())
+    frozen = copy.deepcopy(mod)
+    for prefix, sub in frozen.named_modules():
+        for name in list(sub._parameters):
+            if f"{prefix}.{name}".lstrip(".") in keep or name in keep:
+                continue
+            p = sub._parameters.pop(name)
+            object.__setattr__(sub, name, None if p is None else p.detach())
+    return frozen
 
 
 def optimize_for_inference(mod, other_methods=None):

@@ -10,5 +10,6 @@ from .modules import Module  # noqa: F401
 from .modules.module import _IncompatibleKeys  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401
 from .parameter import UninitializedBuffer, UninitializedParameter  # noqa: F401
+from . import attention  # noqa: E402,F401  (torch.nn.attention: sdpa_kernel, SDPBackend)
 from . import parallel  # noqa: E402,F401
 from .parallel import DataParallel  # noqa: E402,F401

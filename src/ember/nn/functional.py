@@ -16,6 +16,7 @@ import numpy as np
 from .. import _dtype as D
 from .. import _factories as _Fac
 from .. import _ops
+from .._ops import attention as _attention
 from .._ops import nn as _N
 from .._ops import resample as _R
 from .._ops.nn import (  # noqa: F401  (re-exported)
@@ -851,7 +852,8 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask=None,
                                  dropout_p: float = 0.0, is_causal: bool = False, scale=None,
                                  enable_gqa: bool = False) -> Tensor:
-    """``softmax(q @ k^T * scale + mask) @ v``, composed as torch's math backend.
+    """``softmax(q @ k^T * scale + mask) @ v``: torch's CPU flash kernel where it applies
+    (``_ops/attention.py``), else composed as torch's math backend.
 
     Bool masks keep ``True`` positions (others get ``-inf``); float masks are added. Rows
     masked everywhere give zeros (torch's ``_safe_softmax``).
@@ -864,6 +866,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if attn_mask is not None and is_causal:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")
+    _attention.check_inputs(query, key, value, attn_mask)
     L, S = query.shape[-2], key.shape[-2]
     sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     root = math.sqrt(abs(sc))
@@ -872,6 +875,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if attn_mask is not None and attn_mask.dtype is D.bool:
         attn_mask = Tensor._wrap(np.where(attn_mask._data, 0.0, -np.inf).astype(
             query._data.dtype))
+    if _attention.flash_applies(query, key, value, attn_mask, dropout_p, enable_gqa):
+        return _attention.flash(query, key, value, attn_mask, scale, enable_gqa)
+    _attention.check_math_enabled()
     if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
         rep = query.shape[-3] // key.shape[-3]
         key = key.repeat_interleave(rep, -3)

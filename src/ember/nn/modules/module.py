@@ -15,6 +15,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ... import __future__ as _future
 from ... import _dtype as D
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
@@ -504,12 +505,20 @@ class Module:
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for param in self._parameters.values():
+        for key, param in self._parameters.items():
             if param is None:
                 continue
             with no_grad():
                 new = fn(param)
             if new is param:
+                continue
+            if _future.get_overwrite_module_params_on_conversion() and \
+                    not _future.get_swap_module_params_on_conversion():
+                fresh = Parameter(new, param.requires_grad)     # torch.__future__'s choice
+                if param.grad is not None:
+                    with no_grad():
+                        fresh.grad = fn(param.grad)
+                self._parameters[key] = fresh
                 continue
             param.data = new           # torch keeps the Parameter object (optimizers hold it)
             if param.grad is not None:

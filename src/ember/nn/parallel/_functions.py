@@ -14,6 +14,8 @@ def broadcast(tensors, devices, detach: bool):
 
 def scatter_tensor(target_gpus, dim, tensor):
     """Chunks of ``tensor`` for each device (torch's ``Scatter``)."""
+    for d in target_gpus:
+        device_index(d)
     raise AttributeError("module 'torch._C' has no attribute '_scatter'")
 
 

@@ -1,0 +1,99 @@
+"""``ember.ops``: torch's operator namespace, ``torch.ops.aten.<op>[.<overload>](...)``.
+
+``torch.ops.aten.add`` (an op packet) and ``torch.ops.aten.add.Tensor`` (one overload) call
+Ember's own ``add``; in-place ops (``add_``) call the tensor method. Ember's functions choose
+by their arguments what torch's overloads choose by schema, so every overload name resolves
+to the same function.
+
+>>> import ember
+>>> ember.ops.aten.add.Tensor(ember.ones(2), ember.ones(2), alpha=2)
+tensor([3., 3.])
+"""
+
+from __future__ import annotations
+
+import types
+
+from ._ops import FUNCTIONS
+from ._tensor import Tensor
+
+__all__ = ["ops"]
+
+
+class OpOverload:
+    """One overload of an operator (``aten.add.Tensor``)."""
+
+    def __init__(self, packet: OpOverloadPacket, overload: str) -> None:
+        self.overloadpacket, self._overloadname = packet, overload
+        self._fn = packet._fn
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    def name(self) -> str:
+        """The schema name: ``aten::add.Tensor`` (``aten::neg`` for the default)."""
+        base = f"{self.overloadpacket._ns}::{self.overloadpacket._name}"
+        return base if self._overloadname == "default" else f"{base}.{self._overloadname}"
+
+    def __repr__(self) -> str:
+        return f"<OpOverload(op='{self.overloadpacket}', overload='{self._overloadname}')>"
+
+    def __str__(self) -> str:
+        return f"{self.overloadpacket}.{self._overloadname}"
+
+
+class OpOverloadPacket:
+    """An operator with all its overloads (``aten.add``); calling it picks by the arguments."""
+
+    def __init__(self, ns: str, name: str, fn) -> None:
+        self._ns, self._name, self._fn = ns, name, fn
+        self.__name__ = name
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    def __getattr__(self, overload: str) -> OpOverload:
+        if overload.startswith("__"):
+            raise AttributeError(overload)
+        ov = OpOverload(self, overload)
+        self.__dict__[overload] = ov
+        return ov
+
+    def __repr__(self) -> str:
+        return f"<OpOverloadPacket(op='{self}')>"
+
+    def __str__(self) -> str:
+        return f"{self._ns}.{self._name}"
+
+
+def _resolve(name: str):
+    if name.endswith("_") and not name.endswith("__") and hasattr(Tensor, name):
+        return getattr(Tensor, name)
+    if name in FUNCTIONS:
+        return FUNCTIONS[name]
+    from .nn import functional as F  # (nn is imported after the ops it is built on)
+    return getattr(F, name, None)
+
+
+class _OpNamespace(types.ModuleType):
+    """``torch.ops.aten``: its attributes are the operators."""
+
+    def __getattr__(self, name: str) -> OpOverloadPacket:
+        fn = None if name.startswith("__") else _resolve(name)
+        if fn is None:
+            raise AttributeError(f"'_OpNamespace' '{self.__name__.rsplit('.', 1)[-1]}' object "
+                                 f"has no attribute '{name}'")
+        packet = OpOverloadPacket("aten", name, fn)
+        setattr(self, name, packet)
+        return packet
+
+
+class _Ops(types.ModuleType):
+    """``torch.ops``: operator namespaces (``aten``)."""
+
+    def __init__(self) -> None:
+        super().__init__("torch.ops")
+        self.aten = _OpNamespace("torch.ops.aten")
+
+
+ops = _Ops()

@@ -1,0 +1,38 @@
+"""Tensor layouts: ``ember.strided`` (every ember tensor's), and torch's other layout names.
+
+``sparse_coo``, ``sparse_csr`` … and ``jagged`` exist as the constants code compares
+against or passes on; ember makes strided tensors only.
+"""
+
+from __future__ import annotations
+
+__all__ = ["layout", "strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr",
+           "sparse_bsc", "jagged"]
+
+
+class layout:
+    """A memory layout of tensor data, printed as torch's (``torch.strided``)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+def _by_name(name: str) -> layout:
+    return globals()[name]
+
+
+strided = layout("strided")
+sparse_coo = layout("sparse_coo")
+sparse_csr = layout("sparse_csr")
+sparse_csc = layout("sparse_csc")
+sparse_bsr = layout("sparse_bsr")
+sparse_bsc = layout("sparse_bsc")
+jagged = layout("jagged")

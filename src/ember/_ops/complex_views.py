@@ -1,0 +1,78 @@
+"""``view_as_real``, ``view_as_complex`` (views sharing memory, as torch's) and ``polar``."""
+
+from __future__ import annotations
+
+from .._device import xp
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from .registry import NONE, expose, op
+
+_as_strided = xp.lib.stride_tricks.as_strided
+_COMPLEX_OF = {"float16": None, "float32": xp.complex64, "float64": xp.complex128}
+
+
+def _check_real(self) -> None:
+    if not self.dtype.is_complex:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+
+
+def _check_complex(self) -> None:
+    if self.dtype.name not in ("float32", "float64"):
+        name = self.dtype.scalar_name
+        if self.dtype.name == "float16":
+            raise NotImplementedError("view_as_complex: complex32 is not supported")
+        raise RuntimeError("view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: {name}")
+    if not self.ndim or self.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if self.stride(-1) != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in self.stride()[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last "
+                           "dimension")
+
+
+@op("ViewAsRealBackward0", promote=NONE, method=False, view=True, check=_check_real,
+    self=lambda grad: view_as_complex(grad.contiguous()))
+def view_as_real(self):
+    """A real view of a complex tensor: a last dimension of (real, imaginary)."""
+    re = self.real
+    return _as_strided(re, self.shape + (2,), self.strides + (re.itemsize,))
+
+
+@op("ViewAsComplexBackward0", promote=NONE, method=False, view=True, check=_check_complex,
+    self=lambda grad: view_as_real(grad))
+def view_as_complex(self):
+    """A complex view of a real tensor whose last dimension (of size 2) is (real, imag)."""
+    return self.view(_COMPLEX_OF[self.dtype.name])[..., 0]
+
+
+def _no_grad_support(name: str, *tensors) -> None:
+    """Raise rather than silently drop a gradient torch would compute."""
+    if grad_mode.state.enabled and any(isinstance(t, Tensor) and t.requires_grad
+                                       for t in tensors):
+        raise NotImplementedError(f"{name}: ember has no complex autograd yet")
+
+
+@expose(method=False)
+def polar(abs: Tensor, angle: Tensor, *, out=None) -> Tensor:
+    """The complex tensor ``abs * (cos(angle) + i sin(angle))``.
+
+    >>> ember.polar(ember.tensor([2.]), ember.tensor([0.]))
+    tensor([2.+0.j])
+    """
+    if abs.dtype != angle.dtype:
+        raise RuntimeError(f"Expected object of scalar type {abs.dtype.scalar_name} but got "
+                           f"scalar type {angle.dtype.scalar_name} for second argument")
+    if abs.dtype.name not in ("float32", "float64"):
+        raise RuntimeError(f'"polar_cpu" not implemented for \'{abs.dtype.scalar_name}\'')
+    _no_grad_support("polar", abs, angle)
+    a, t = xp.broadcast_arrays(abs._data, angle._data)
+    res = xp.empty(a.shape, _COMPLEX_OF[abs.dtype.name])
+    res.real = a * xp.cos(t)
+    res.imag = a * xp.sin(t)
+    result = Tensor._wrap(res)
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+__all__ = ["view_as_real", "view_as_complex", "polar"]

@@ -1,0 +1,125 @@
+"""Distances: ``dist`` (the p-norm of a difference) and ``cdist`` (pairwise p-norm distances).
+
+``dist`` records ``DistBackward0`` and differentiates as torch's ``norm_backward``; ``cdist``
+records ``CdistBackward0`` (torch's ``_cdist_forward``) with ``_cdist_backward``'s formulas,
+and for p = 2 on more than 25 rows (or ``compute_mode="use_mm_for_euclid_dist"``) takes
+torch's matrix-product route, ``‖a‖² - 2a·b + ‖b‖²``, composed of ordinary ops.
+"""
+
+from __future__ import annotations
+
+from .._device import xp
+from .._tensor import Tensor
+from .reduction import _norm_back, _vector_norm, ember_where
+from .registry import SAME, expose, op
+from .shape import cat
+
+_wrap = Tensor._wrap
+
+
+def _check_float(self, other, p=2) -> None:
+    for t in (self, other):
+        if isinstance(t, Tensor) and not (t.dtype.is_floating_point or t.dtype.is_complex):
+            raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                               f"Got {t.dtype.scalar_name} instead.")
+
+
+def _dist_grad(grad, self, other, p, result):
+    diff = self - other
+    return _norm_back(grad, diff, result, p, tuple(range(diff.ndim)), False)
+
+
+@op("DistBackward0", name="dist", promote=SAME, check=_check_float,
+    self=_dist_grad,
+    other=lambda grad, self, other, p, result: -_dist_grad(grad, self, other, p, result))
+def dist(self, other, p=2):
+    """The ``p``-norm of ``self - other`` (broadcast), as one number.
+
+    >>> ember.dist(ember.tensor([0., 3.]), ember.tensor([4., 0.]))
+    tensor(5.)
+    """
+    diff = xp.subtract(self, other)
+    return _vector_norm.kernel(diff, p, tuple(range(diff.ndim)), False, None)
+
+
+# ----------------------------------------------------------------------------- cdist
+
+def _pair_diff(x1, x2):
+    return x1.unsqueeze(-2) - x2.unsqueeze(-3)          # (..., r1, r2, m)
+
+
+def _cdist_diff_grad(grad, x1, x2, p, result):
+    """The gradient with respect to each pairwise difference (torch's ``_cdist_backward``)."""
+    diff = _pair_diff(x1, x2)
+    g, d = grad.unsqueeze(-1), result.unsqueeze(-1)
+    zero = _wrap(d._data == 0)
+    if p == 0:
+        return diff * 0
+    if p == 1:
+        return diff.sgn() * g
+    if p == 2:
+        return ember_where(zero, 0.0, diff * g / d)
+    if p == float("inf"):
+        return diff.sgn() * _wrap(xp.abs(diff._data) == d._data) * g
+    if p < 2:
+        dead = zero | _wrap(diff._data == 0) if p < 1 else zero
+        return ember_where(dead, 0.0, diff.sgn() * diff.abs() ** (p - 1) * g / d ** (p - 1))
+    return ember_where(zero, 0.0, diff * diff.abs() ** (p - 2) * g / d ** (p - 1))
+
+
+@op("CdistBackward0", name="_cdist_forward", method=False, function=False, promote=SAME,
+    x1=lambda grad, x1, x2, p, result: _cdist_diff_grad(grad, x1, x2, p, result).sum(-2),
+    x2=lambda grad, x1, x2, p, result: -_cdist_diff_grad(grad, x1, x2, p, result).sum(-3))
+def _cdist_forward(x1, x2, p):
+    diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    if p == 0:
+        return (diff != 0).sum(-1).astype(diff.dtype)
+    if p == 1:
+        return diff.sum(-1)
+    if p == 2:
+        return xp.sqrt((diff * diff).sum(-1))
+    if p == float("inf"):
+        return diff.max(-1) if diff.shape[-1] else diff.sum(-1)
+    return (diff ** p).sum(-1) ** (1.0 / p)
+
+
+def _euclidean_dist(x1, x2):
+    """torch's ``_euclidean_dist``: distances from one matrix product."""
+    n1, n2 = x1.pow(2).sum(-1, keepdim=True), x2.pow(2).sum(-1, keepdim=True)
+    a = cat([x1.mul(-2), n1, n1.new_ones(n1.shape)], -1)
+    b = cat([x2, n2.new_ones(n2.shape), n2], -1)
+    return a.matmul(b.mT).clamp_min_(1e-30).sqrt_()
+
+
+_MODES = (None, "use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+          "donot_use_mm_for_euclid_dist")
+
+
+@expose(method=False)
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = None) -> Tensor:
+    """The ``p``-norm distance between each row of ``x1`` and each row of ``x2`` (batched).
+
+    >>> ember.cdist(ember.tensor([[0., 0.]]), ember.tensor([[3., 4.], [0., 1.]]))
+    tensor([[5., 1.]])
+    """
+    if compute_mode not in _MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: "
+                               f"{t.ndim}D")
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{t.dtype.scalar_name}")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1.shape[-1]} X2: {x2.shape[-1]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    r1, r2 = x1.shape[-2], x2.shape[-2]
+    mm = compute_mode == "use_mm_for_euclid_dist" or (
+        compute_mode in _MODES[:2] and (r1 > 25 or r2 > 25))
+    if p == 2 and mm and x1.numel() and x2.numel():
+        out = _euclidean_dist(x1, x2)
+        return out.view(out.shape)           # torch views the batched result back
+    return _cdist_forward(x1, x2, float(p))
