@@ -186,3 +186,6 @@ def is_nonzero(input: Tensor) -> bool:
 
 def can_cast(from_: dtype, to: dtype) -> bool:
     return _dtype.can_cast(from_, to)
+
+
+del annotations  # keep dir() to torch's names

@@ -39,3 +39,6 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return _products.diagonal(A, offset, dim1, dim2)
 
 vector_norm = _vector_norm_fn
+
+
+del annotations  # keep dir() to torch's names

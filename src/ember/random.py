@@ -1188,3 +1188,6 @@ def get_rng_state():
 def set_rng_state(new_state) -> None:
     """Restore the default generator's state from :func:`get_rng_state`."""
     default_generator.set_state(new_state)
+
+
+del annotations  # keep dir() to torch's names

@@ -281,3 +281,6 @@ def _load(fh, weights_only: bool):
                                "found")
         prefix = pkl[: -len("/data.pkl")]
         return _Unpickler(io.BytesIO(zf.read(pkl)), zf, prefix, weights_only).load()
+
+
+del annotations  # keep dir() to torch's names

@@ -94,3 +94,6 @@ class TorchVersion(str):
         return not self.__eq__(other)
 
     __hash__ = str.__hash__
+
+
+del annotations  # keep dir() to torch's names

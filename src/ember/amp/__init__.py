@@ -14,3 +14,6 @@ from .grad_scaler import GradScaler
 
 __all__ = ["autocast", "GradScaler", "is_autocast_available", "is_autocast_enabled",
            "get_autocast_dtype", "set_autocast_enabled", "set_autocast_dtype"]
+
+
+del annotations  # keep dir() to torch's names

@@ -173,3 +173,6 @@ def cast_args(kind: str, args):
     """The arguments of an autocast-listed op, cast as its list says."""
     to = state.dtype if kind == LOWER else D.float32
     return tuple(_cast(a, to) for a in args)
+
+
+del annotations  # keep dir() to torch's names

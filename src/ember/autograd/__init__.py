@@ -103,3 +103,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
             g = g.detach()
         out.append(g)
     return tuple(out)
+
+
+del annotations  # keep dir() to torch's names

@@ -81,3 +81,6 @@ class set_detect_anomaly:
         st = grad_mode.state
         st.anomaly, st.anomaly_check_nan = self._prev
         return False
+
+
+del annotations  # keep dir() to torch's names

@@ -254,3 +254,6 @@ def _check_nan(node, out):
         if g is not None and g._data.dtype.kind in "fc" and xp.isnan(g._data).any():
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
                                "output.")
+
+
+del annotations  # keep dir() to torch's names

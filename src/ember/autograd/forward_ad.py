@@ -99,3 +99,6 @@ def unpack_dual(tensor, *, level: int | None = None) -> UnpackedDualTensor:
         (jt,) = _grad([g for g, _ in used], [u], [t for _, t in used], allow_unused=True,
                       create_graph=user_graph)
     return UnpackedDualTensor(primal, zeros_like(tensor) if jt is None else jt)
+
+
+del annotations  # keep dir() to torch's names

@@ -208,3 +208,6 @@ def once_differentiable(fn):
         with grad_mode.no_grad():
             return fn(ctx, *args)
     return wrapper
+
+
+del annotations  # keep dir() to torch's names

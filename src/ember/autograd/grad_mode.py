@@ -186,3 +186,6 @@ class inference_mode(_Mode):
             state.inference = True
         else:
             state.inference = False
+
+
+del annotations  # keep dir() to torch's names

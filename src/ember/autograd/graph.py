@@ -379,3 +379,6 @@ class disable_saved_tensors_hooks:
     def __exit__(self, *exc):
         grad_mode.state.saved_hooks_disabled = self._prev
         return False
+
+
+del annotations  # keep dir() to torch's names

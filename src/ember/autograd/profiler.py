@@ -293,3 +293,6 @@ class profile:
     def export_chrome_trace(self, path: str) -> None:
         self._check_finish()
         self._function_events.export_chrome_trace(path)
+
+
+del annotations  # keep dir() to torch's names

@@ -39,3 +39,6 @@ class Variable(metaclass=_VariableMeta):
         t._vc = data._vc
         t.requires_grad_(requires_grad)
         return t
+
+
+del annotations  # keep dir() to torch's names

@@ -53,3 +53,6 @@ allow_tf32 = True
 benchmark_limit = 10
 
 sys.modules[__name__].__class__ = _CudnnModule
+
+
+del annotations  # keep dir() to torch's names

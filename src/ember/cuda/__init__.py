@@ -160,3 +160,6 @@ class device:
 
     def __exit__(self, *exc):
         return False
+
+
+del annotations  # keep dir() to torch's names

@@ -34,3 +34,6 @@ class GradScaler(_GradScaler):
         super().__init__("cuda", init_scale=init_scale, growth_factor=growth_factor,
                          backoff_factor=backoff_factor, growth_interval=growth_interval,
                          enabled=enabled)
+
+
+del annotations  # keep dir() to torch's names

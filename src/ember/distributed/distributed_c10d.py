@@ -816,3 +816,6 @@ def _start_all_reduce(arr: np.ndarray, pg: ProcessGroup, what: str) -> Work:
     MPI = _mpi.mpi()
     return Work(pg._comm.Iallreduce(MPI.IN_PLACE, _mpi.as_typed(arr),
                                     _mpi.reduce_op("SUM", arr.dtype)), pg, what, keep=(arr,))
+
+
+del annotations  # keep dir() to torch's names

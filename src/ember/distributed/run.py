@@ -119,3 +119,6 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+del annotations  # keep dir() to torch's names

@@ -21,3 +21,6 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "ExponentialFamily", "Exp
            "Independent", "Laplace", "MultivariateNormal", "Normal", "OneHotCategorical",
            "OneHotCategoricalStraightThrough", "Uniform", "constraints", "kl_divergence",
            "register_kl"]
+
+
+del annotations  # keep dir() to torch's names

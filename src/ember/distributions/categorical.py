@@ -168,3 +168,6 @@ class Categorical(Distribution):
         if expand:
             values = values.expand((-1,) + self._batch_shape)
         return values
+
+
+del annotations  # keep dir() to torch's names

@@ -759,3 +759,6 @@ positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()
 cat = _Cat
 stack = _Stack
+
+
+del annotations  # keep dir() to torch's names

@@ -334,3 +334,6 @@ def _add_kl_info():
     if kl_divergence.__doc__:
         # pyrefly: ignore [missing-attribute]
         kl_divergence.__doc__ += kl_info
+
+
+del annotations  # keep dir() to torch's names

@@ -271,3 +271,6 @@ class MultivariateNormal(Distribution):
             return H
         else:
             return H.expand(self._batch_shape)
+
+
+del annotations  # keep dir() to torch's names

@@ -220,3 +220,6 @@ def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
     tril_mask = arange < arange.view(-1, 1) + (diag + 1)
     mat[..., tril_mask] = vec
     return mat
+
+
+del annotations  # keep dir() to torch's names

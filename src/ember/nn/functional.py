@@ -1351,3 +1351,6 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
         raise RuntimeError("Expected output spatial size to be positive, but got: "
                            f"output_size=({o[0]}, {o[1]}).")
     return _N.col2im(input, o, k, d, p, s)
+
+
+del annotations  # keep dir() to torch's names

@@ -176,3 +176,6 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
         result = type(self)(self.requires_grad, None, self.dtype)
         memo[id(self)] = result
         return result
+
+
+del annotations  # keep dir() to torch's names

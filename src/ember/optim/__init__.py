@@ -26,3 +26,6 @@ from .sgd import SGD
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax",
            "NAdam", "RAdam", "LBFGS", "lr_scheduler", "register_optimizer_step_pre_hook",
            "register_optimizer_step_post_hook"]
+
+
+del annotations  # keep dir() to torch's names

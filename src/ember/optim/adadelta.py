@@ -106,3 +106,6 @@ class Adadelta(Optimizer):
                 _bump(state["acc_delta"])
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

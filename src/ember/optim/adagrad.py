@@ -108,3 +108,6 @@ class Adagrad(Optimizer):
                 k_addcdiv_(a, g, std, -clr)
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

@@ -169,3 +169,6 @@ class AdamW(Adam):
         super().__setstate__(state)
         for group in self.param_groups:
             group["decoupled_weight_decay"] = True
+
+
+del annotations  # keep dir() to torch's names

@@ -97,3 +97,6 @@ class Adamax(Optimizer):
                 _bump(state["exp_inf"])
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

@@ -360,3 +360,6 @@ class LBFGS(Optimizer):
         state["prev_flat_grad"] = _wrap(prev_flat_grad)
         state["prev_loss"] = prev_loss
         return orig_loss
+
+
+del annotations  # keep dir() to torch's names

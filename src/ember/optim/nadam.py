@@ -120,3 +120,6 @@ class NAdam(Optimizer):
                 _bump(state["exp_avg_sq"])
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

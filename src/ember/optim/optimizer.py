@@ -540,3 +540,6 @@ def _check_unsupported(**flags) -> None:
     for name, value in flags.items():
         if value:
             raise NotImplementedError(f"ember.optim: {name}=True is not supported")
+
+
+del annotations  # keep dir() to torch's names

@@ -114,3 +114,6 @@ class RAdam(Optimizer):
                 _bump(state["exp_avg_sq"])
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

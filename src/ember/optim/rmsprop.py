@@ -123,3 +123,6 @@ class RMSprop(Optimizer):
                     k_addcdiv_(a, g, avg, -lr)
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

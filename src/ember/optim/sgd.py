@@ -96,3 +96,6 @@ class SGD(Optimizer):
                 k_add_(a, g, -lr)
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

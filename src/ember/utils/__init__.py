@@ -5,3 +5,6 @@ from __future__ import annotations
 from . import benchmark, data
 
 __all__ = ["benchmark", "data"]
+
+
+del annotations  # keep dir() to torch's names

@@ -297,3 +297,5 @@ class LogSoftmax(_SoftmaxBase):
 
 
 from .transformer import MultiheadAttention  # noqa: E402,F401  (torch defines it here)
+
+del annotations  # keep dir() to torch's names

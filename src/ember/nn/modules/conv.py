@@ -280,3 +280,6 @@ LazyConv3d = _make_lazy_conv(Conv3d)
 LazyConvTranspose1d = _make_lazy_conv_transpose(ConvTranspose1d)
 LazyConvTranspose2d = _make_lazy_conv_transpose(ConvTranspose2d)
 LazyConvTranspose3d = _make_lazy_conv_transpose(ConvTranspose3d)
+
+
+del annotations  # keep dir() to torch's names

@@ -105,3 +105,6 @@ class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
 
     cls_to_become = InstanceNorm3d
     _no_batch_dim = 4
+
+
+del annotations  # keep dir() to torch's names

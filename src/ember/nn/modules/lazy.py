@@ -75,3 +75,6 @@ class LazyModuleMixin:
         raise RuntimeError("Modules with uninitialized parameters can't be used with "
                            "`DataParallel`. Run a dummy forward pass to correctly initialize "
                            "the modules")
+
+
+del annotations  # keep dir() to torch's names

@@ -173,3 +173,6 @@ class LazyLinear(LazyModuleMixin, Linear):
                     f"The in_features inferred from input: {input.shape[-1]} is not equal to "
                     f"in_features from self.weight: {self.weight.shape[-1]}")
             self.in_features = input.shape[-1]
+
+
+del annotations  # keep dir() to torch's names

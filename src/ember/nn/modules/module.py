@@ -733,3 +733,5 @@ def _typename(v) -> str:
                            "int64": "LongTensor"}.get(v.dtype.name, "Tensor")
     return t.__module__ + "." + t.__qualname__ if t.__module__ != "builtins" else t.__name__
 
+
+del annotations  # keep dir() to torch's names

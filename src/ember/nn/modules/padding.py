@@ -99,3 +99,6 @@ def _make_zero(base, n):
 
 ZeroPad1d, ZeroPad2d, ZeroPad3d = (_make_zero(b, n) for b, n in
                                    ((ConstantPad1d, 1), (ConstantPad2d, 2), (ConstantPad3d, 3)))
+
+
+del annotations  # keep dir() to torch's names

@@ -553,3 +553,6 @@ class GRUCell(RNNCellBase):
         n = (in_ + r * hn).tanh()
         hy = n + z * (hx - n)
         return hy if batched else hy.squeeze(0)
+
+
+del annotations  # keep dir() to torch's names

@@ -158,3 +158,6 @@ class EmbeddingBag(Module):
                   padding_idx=padding_idx)
         bag.weight.requires_grad = not freeze
         return bag
+
+
+del annotations  # keep dir() to torch's names

@@ -443,3 +443,6 @@ class Transformer(Module):
         for p in self.parameters():
             if p.dim() > 1:
                 init.xavier_uniform_(p)
+
+
+del annotations  # keep dir() to torch's names

@@ -314,3 +314,6 @@ def _verify_same_model(params: list, pg) -> None:
                     f"DDP expects same model across all ranks, but Rank {pg.rank()} has "
                     f"parameter {i} of shape {list(a[0])} ({a[1]}), while rank "
                     f"{pg._ranks[r]} has one of shape {list(b[0])} ({b[1]}).")
+
+
+del annotations  # keep dir() to torch's names

@@ -26,3 +26,6 @@ def parallel_apply(modules, inputs, kwargs_tup=None, devices=None) -> list:
     if devices:
         raise RuntimeError("Cannot access accelerator device when none is available.")
     raise AssertionError("No available accelerator found.")
+
+
+del annotations  # keep dir() to torch's names

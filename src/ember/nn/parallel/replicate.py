@@ -51,3 +51,6 @@ def replicate(network, devices, detach: bool = False) -> list:
                 copies[j][i]._parameters[key] = None if param is None else \
                     param_copies[j][param_index[id(param)]]
     return [copies[j][0] for j in range(n)]
+
+
+del annotations  # keep dir() to torch's names

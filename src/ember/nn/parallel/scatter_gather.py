@@ -57,3 +57,6 @@ def gather(outputs, target_device, dim: int = 0):
             return type(out)._make(map(gather_map, zip(*outputs, strict=True)))
         return type(out)(map(gather_map, zip(*outputs, strict=True)))
     return gather_map(outputs)
+
+
+del annotations  # keep dir() to torch's names

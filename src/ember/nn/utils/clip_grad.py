@@ -65,3 +65,6 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
         for g in _grads(parameters):
             np.clip(g._data, -clip_value, clip_value, out=g._data)
             g._vc.value += 1
+
+
+del annotations  # keep dir() to torch's names

@@ -27,3 +27,6 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         param._data = np.ascontiguousarray(
             vec._data[pointer:pointer + n].reshape(param.shape).astype(param._data.dtype))
         pointer += n
+
+
+del annotations  # keep dir() to torch's names

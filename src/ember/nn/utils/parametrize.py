@@ -341,3 +341,6 @@ def transfer_parametrizations_and_params(from_module: Module, to_module: Module,
                     setattr(dst, f"original{num}", getattr(src, f"original{num}"))
                     num += 1
     return to_module
+
+
+del annotations  # keep dir() to torch's names

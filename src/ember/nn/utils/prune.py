@@ -519,3 +519,6 @@ def _compute_norm(t, n, dim):
     dims.remove(dim)
     norm = t.norm(p=n, dim=dims)
     return norm
+
+
+del annotations  # keep dir() to torch's names

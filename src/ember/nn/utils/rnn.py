@@ -236,3 +236,6 @@ def unpack_sequence(packed_sequences: PackedSequence) -> list:
     """The list of sequences of a packed batch."""
     padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
     return unpad_sequence(padded, lengths, batch_first=True)
+
+
+del annotations  # keep dir() to torch's names

@@ -19,3 +19,6 @@ def functional_call(module, parameters_and_buffers, args=None, kwargs=None, *,
                   FutureWarning, stacklevel=2)
     return _functional_call(module, parameters_and_buffers, args, kwargs,
                             tie_weights=tie_weights, strict=strict)
+
+
+del annotations  # keep dir() to torch's names

@@ -35,3 +35,6 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "Conca
            "default_convert", "get_worker_info", "WorkerInfo", "Sampler", "SequentialSampler",
            "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
            "DistributedSampler"]
+
+
+del annotations  # keep dir() to torch's names

@@ -216,3 +216,6 @@ def random_split(dataset: Dataset[T], lengths: Sequence[int | float],
     indices = _factories.randperm(sum(lengths), generator=generator).tolist()
     return [Subset(dataset, indices[offset - length:offset])
             for offset, length in zip(itertools.accumulate(lengths), lengths)]
+
+
+del annotations  # keep dir() to torch's names

@@ -79,3 +79,6 @@ class DistributedSampler(Sampler[T_co]):
     def set_epoch(self, epoch: int) -> None:
         """Set the epoch: with ``shuffle``, each epoch draws another order."""
         self.epoch = epoch
+
+
+del annotations  # keep dir() to torch's names

@@ -177,3 +177,6 @@ class BatchSampler(Sampler[list[int]]):
         if self.drop_last:
             return len(self.sampler) // self.batch_size  # type: ignore[arg-type]
         return (len(self.sampler) + self.batch_size - 1) // self.batch_size  # type: ignore
+
+
+del annotations  # keep dir() to torch's names

@@ -218,3 +218,6 @@ def set_torch_threads(n: int) -> Iterator[None]:
         yield
     finally:
         put(prior)
+
+
+del annotations  # keep dir() to torch's names

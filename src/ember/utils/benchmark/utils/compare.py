@@ -254,3 +254,6 @@ class Compare:
             grouped[r.label].append(r)
         return [Table(g, self._colorize, self._trim_significant_figures,
                       self._highlight_warnings).render() for g in grouped.values()]
+
+
+del annotations  # keep dir() to torch's names

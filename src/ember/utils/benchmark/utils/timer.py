@@ -137,3 +137,6 @@ class Timer:
                                                 min_run_time, max_run_time, callback=callback)
         return common.Measurement(number_per_run=number, raw_times=times,
                                   task_spec=self._task_spec)
+
+
+del annotations  # keep dir() to torch's names
