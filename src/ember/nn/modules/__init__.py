@@ -1,5 +1,7 @@
 """The layer classes of ``ember.nn``."""
 
+from types import ModuleType as _ModuleType
+
 from .activation import (  # noqa: F401
     CELU,
     ELU,
@@ -47,7 +49,6 @@ from .instancenorm import (  # noqa: F401
     LazyInstanceNorm2d,
     LazyInstanceNorm3d,
 )
-from .lazy import LazyModuleMixin  # noqa: F401
 from .linear import Bilinear, Flatten, Identity, LazyLinear, Linear, Unflatten  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
@@ -115,3 +116,6 @@ from .transformer import (  # noqa: F401
     TransformerEncoderLayer,
 )
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
+
+# what ``from .modules import *`` gives ``ember.nn``: the layers, not the submodules' names
+__all__ = [n for n, v in globals().items() if n[0] != "_" and not isinstance(v, _ModuleType)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
-from ... import _factories as Fac
+from ... import _factories as _Fac
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
+from ...autograd.grad_mode import no_grad as _no_grad
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter, UninitializedParameter
@@ -38,9 +38,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(Fac.empty((out_features, in_features), dtype=dtype))
+        self.weight = Parameter(_Fac.empty((out_features, in_features), dtype=dtype))
         if bias:
-            self.bias = Parameter(Fac.empty(out_features, dtype=dtype))
+            self.bias = Parameter(_Fac.empty(out_features, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -74,10 +74,10 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(Fac.empty((out_features, in1_features, in2_features),
+        self.weight = Parameter(_Fac.empty((out_features, in1_features, in2_features),
                                           dtype=dtype))
         if bias:
-            self.bias = Parameter(Fac.empty(out_features, dtype=dtype))
+            self.bias = Parameter(_Fac.empty(out_features, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -161,7 +161,7 @@ class LazyLinear(LazyModuleMixin, Linear):
     def initialize_parameters(self, input: Tensor) -> None:
         """Infer ``in_features`` from ``input`` and initialise the parameters."""
         if self.has_uninitialized_params():
-            with no_grad():
+            with _no_grad():
                 self.in_features = input.shape[-1]
                 self.weight.materialize((self.out_features, self.in_features))
                 if self.bias is not None:

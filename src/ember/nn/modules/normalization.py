@@ -3,22 +3,24 @@ GroupNorm, RMSNorm."""
 
 from __future__ import annotations
 
-from ... import _dtype as D
-from ... import _factories as Fac
+from ... import _dtype as _D
+from ... import _factories as _Fac
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
+from ...autograd.grad_mode import no_grad as _no_grad
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
-from .lazy import LazyModuleMixin
+from ..parameter import Parameter
+from ..parameter import UninitializedBuffer as _UninitializedBuffer
+from ..parameter import UninitializedParameter as _UninitializedParameter
+from .lazy import LazyModuleMixin as _LazyModuleMixin
 from .module import Module
 
 
 def _affine_parameters(module, enabled: bool, shape, bias: bool, dtype) -> None:
     """Register ``weight`` (and ``bias``) of ``shape``, or None for both when not ``enabled``."""
-    module.register_parameter("weight", Parameter(Fac.empty(shape, dtype=dtype))
+    module.register_parameter("weight", Parameter(_Fac.empty(shape, dtype=dtype))
                               if enabled else None)
-    module.register_parameter("bias", Parameter(Fac.empty(shape, dtype=dtype))
+    module.register_parameter("bias", Parameter(_Fac.empty(shape, dtype=dtype))
                               if enabled and bias else None)
 
 
@@ -42,18 +44,18 @@ class _NormBase(Module):
         self.affine = affine
         self.track_running_stats = track_running_stats
         if self.affine:
-            self.weight = Parameter(Fac.empty(num_features, dtype=dtype))
+            self.weight = Parameter(_Fac.empty(num_features, dtype=dtype))
             if bias:
-                self.bias = Parameter(Fac.empty(num_features, dtype=dtype))
+                self.bias = Parameter(_Fac.empty(num_features, dtype=dtype))
             else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if self.track_running_stats:
-            self.register_buffer("running_mean", Fac.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", Fac.ones(num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", Fac.tensor(0, dtype=D.int64))
+            self.register_buffer("running_mean", _Fac.zeros(num_features, dtype=dtype))
+            self.register_buffer("running_var", _Fac.ones(num_features, dtype=dtype))
+            self.register_buffer("num_batches_tracked", _Fac.tensor(0, dtype=_D.int64))
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
@@ -63,7 +65,7 @@ class _NormBase(Module):
     def reset_running_stats(self) -> None:
         """Zero the running mean, fill the running variance with ones."""
         if self.track_running_stats:
-            with no_grad():
+            with _no_grad():
                 self.running_mean.zero_()
                 self.running_var.fill_(1)
                 self.num_batches_tracked.zero_()
@@ -90,7 +92,7 @@ class _BatchNorm(_NormBase):
         self._check_input_dim(input)
         eaf = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            with no_grad():
+            with _no_grad():
                 self.num_batches_tracked.add_(1)
             if self.momentum is None:
                 eaf = 1.0 / float(self.num_batches_tracked)
@@ -198,7 +200,7 @@ class RMSNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if self.elementwise_affine:
-            self.weight = Parameter(Fac.empty(self.normalized_shape, dtype=dtype))
+            self.weight = Parameter(_Fac.empty(self.normalized_shape, dtype=dtype))
         else:
             self.register_parameter("weight", None)
         self.reset_parameters()
@@ -216,7 +218,7 @@ class RMSNorm(Module):
             **self.__dict__)
 
 
-class _LazyNormBase(LazyModuleMixin, _NormBase):
+class _LazyNormBase(_LazyModuleMixin, _NormBase):
     """A norm layer whose ``num_features`` is inferred from the first input's dim 1."""
 
     def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
@@ -226,13 +228,13 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
         self.affine = affine
         self.track_running_stats = track_running_stats
         if self.affine:
-            self.weight = UninitializedParameter(device=device, dtype=dtype)
+            self.weight = _UninitializedParameter(device=device, dtype=dtype)
             if bias:
-                self.bias = UninitializedParameter(device=device, dtype=dtype)
+                self.bias = _UninitializedParameter(device=device, dtype=dtype)
         if self.track_running_stats:
-            self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
-            self.running_var = UninitializedBuffer(device=device, dtype=dtype)
-            self.num_batches_tracked = Fac.tensor(0, dtype=D.int64)
+            self.running_mean = _UninitializedBuffer(device=device, dtype=dtype)
+            self.running_var = _UninitializedBuffer(device=device, dtype=dtype)
+            self.num_batches_tracked = _Fac.tensor(0, dtype=_D.int64)
 
     def reset_parameters(self) -> None:
         if not self.has_uninitialized_params() and self.num_features != 0:

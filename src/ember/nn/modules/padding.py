@@ -6,7 +6,7 @@ Each pads the last 1, 2 or 3 dims by ``padding`` (an int for every side, or a tu
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable as _Iterable
 
 from ..._tensor import Tensor
 from .. import functional as F
@@ -19,7 +19,7 @@ __all__ = ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "
 
 
 def _ntuple(x, n: int) -> tuple:
-    return tuple(x) if isinstance(x, Iterable) else (x,) * n
+    return tuple(x) if isinstance(x, _Iterable) else (x,) * n
 
 
 class _PadNd(Module):
