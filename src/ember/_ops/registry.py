@@ -41,7 +41,7 @@ FLOAT = "float"           # like SAME, but integral/bool inputs compute in the d
 COMPARE = "compare"       # compute in the promoted dtype, return bool
 NONE = None               # the kernel takes the inputs' arrays as they are
 
-_state = grad_mode.state
+_state = grad_mode._state
 _wrap = Tensor._wrap
 _ndarray = xp.ndarray
 _BY_NP = D._BY_NP

@@ -21,7 +21,7 @@ from .._device import xp
 from . import grad_mode
 from .graph import AccumulateGrad
 
-_state = grad_mode.state
+_state = grad_mode._state
 
 
 def _root_grads(tensors, grad_tensors):
