@@ -28,7 +28,7 @@ from .. import _dtype as D
 from .. import _errors
 from .._device import xp
 from .._tensor import Tensor
-from ..amp.autocast_mode import state as _amp
+from ..amp.autocast_mode import _state as _amp
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor
 
@@ -360,8 +360,8 @@ def _requires(op, args):
 def run(op, args, out=None):
     """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed."""
     if op.autocast is not None and _amp.enabled:
-        from ..amp.autocast_mode import cast_args
-        args = cast_args(op.autocast, args)
+        from ..amp.autocast_mode import _cast_args
+        args = _cast_args(op.autocast, args)
     if op.check is not None:
         op.check(*args)
     kargs, dt = _arrays(op, args)
