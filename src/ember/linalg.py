@@ -31,7 +31,6 @@ from ._ops.reduction import vector_norm as _vector_norm_fn
 from ._ops.triangular import solve_triangular  # noqa: F401
 
 matmul = _products.matmul
-tensordot = _products.tensordot
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):

@@ -7,17 +7,17 @@ tuple such as ``(2, 1)``), falling back to string comparison when one side is no
 
 from __future__ import annotations
 
-import re
+import re as _re
 from collections.abc import Iterable
 
 __all__ = ["TorchVersion"]
 
-_PEP440 = re.compile(
+_PEP440 = _re.compile(
     r"^\s*v?(?:(\d+)!)?(\d+(?:\.\d+)*)"                 # epoch, release
     r"(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d*))?"
     r"(?:-(\d+)|[-_.]?(?:post|rev|r)[-_.]?(\d*))?"
     r"(?:[-_.]?(dev)[-_.]?(\d*))?"
-    r"(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$", re.IGNORECASE)
+    r"(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$", _re.IGNORECASE)
 _PRE = {"a": "a", "alpha": "a", "b": "b", "beta": "b", "c": "rc", "rc": "rc", "pre": "rc",
         "preview": "rc"}
 _INF = float("inf")
@@ -43,7 +43,7 @@ def _key(text: str) -> tuple:
     post_k = (-_INF, 0) if post is None else (post, 0)
     dev_k = (_INF, 0) if dev is None else (int(dev_n or 0), 0)
     local_k = () if local is None else tuple(
-        (int(p), "") if p.isdigit() else (-1, p.lower()) for p in re.split(r"[-_.]", local))
+        (int(p), "") if p.isdigit() else (-1, p.lower()) for p in _re.split(r"[-_.]", local))
     return (int(epoch or 0), tuple(rel), pre, post_k, dev_k, local_k)
 
 
