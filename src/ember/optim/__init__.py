@@ -10,7 +10,8 @@ from __future__ import annotations
 from . import lr_scheduler
 from .adadelta import Adadelta
 from .adagrad import Adagrad
-from .adam import Adam, AdamW
+from .adam import Adam
+from .adamw import AdamW
 from .adamax import Adamax
 from .lbfgs import LBFGS
 from .nadam import NAdam
@@ -25,5 +26,5 @@ __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta"
 
 # the implementation modules stay importable (``ember.optim.adam``) but, as in torch, out of
 # the package's namespace
-del adadelta, adagrad, adam, adamax, lbfgs, nadam, optimizer, radam, rmsprop, sgd  # noqa: F821
+del adadelta, adagrad, adam, adamw, adamax, lbfgs, nadam, optimizer, radam, rmsprop, sgd  # noqa: F821
 del annotations  # keep dir() to torch's names

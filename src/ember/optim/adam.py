@@ -1,4 +1,4 @@
-"""Adam and AdamW (decoupled weight decay), with the AMSGrad variant.
+"""Adam (AdamW, decoupled weight decay, is in :mod:`.adamw`), with the AMSGrad variant.
 
 The update is torch's ``_single_tensor_adam`` (non-capturable branch)::
 
@@ -8,8 +8,6 @@ The update is torch's ``_single_tensor_adam`` (non-capturable branch)::
 """
 
 from __future__ import annotations
-
-from typing import Any as _Any
 
 import numpy as _np
 
@@ -35,7 +33,7 @@ from .optimizer import (
 )
 from .optimizer import _check_unsupported as _check
 
-__all__ = ["Adam", "AdamW"]
+__all__ = ["Adam"]
 
 
 def _check_betas(lr, eps, betas, weight_decay) -> None:
@@ -141,34 +139,6 @@ class Adam(Optimizer):
                 _bump(state["exp_avg_sq"])
                 _bump(p)
         return loss
-
-
-class AdamW(Adam):
-    """Implements AdamW: Adam with weight decay applied to the parameters, not the gradient.
-
-    >>> import ember
-    >>> w = ember.tensor([1.0], requires_grad=True)
-    >>> opt = ember.optim.AdamW([w], lr=0.1, weight_decay=0.1)
-    >>> w.grad = ember.tensor([1.0])
-    >>> opt.step()
-    >>> w
-    tensor([0.8900], requires_grad=True)
-    """
-
-    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
-                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 1e-2, amsgrad: bool = False, *,
-                 maximize: bool = False, foreach: bool | None = None, capturable: bool = False,
-                 differentiable: bool = False, fused: bool | None = None) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
-                         maximize=maximize, capturable=capturable,
-                         differentiable=differentiable, fused=fused,
-                         decoupled_weight_decay=True)
-
-    def __setstate__(self, state: dict[str, _Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group["decoupled_weight_decay"] = True
 
 
 del annotations  # keep dir() to torch's names

@@ -6,7 +6,7 @@ import warnings
 
 from ..._tensor import Tensor
 from .. import functional as F
-from .normalization import _LazyNormBase, _NormBase
+from .batchnorm import _LazyNormBase, _NormBase
 
 
 class _InstanceNorm(_NormBase):
