@@ -254,9 +254,15 @@ def _quiet_fd2():
 
 def measure() -> dict:
     """Classify every counted name; returns the rows and the figures."""
-    with _quiet_fd2(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return _measure()
+    import torch
+    validate = torch.distributions.Distribution._validate_args
+    try:
+        with _quiet_fd2(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _measure()
+    finally:
+        # torch.compile's smoke turns off torch's distribution argument checks process-wide
+        torch.distributions.Distribution.set_default_validate_args(validate)
 
 
 def _measure() -> dict:

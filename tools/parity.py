@@ -114,17 +114,7 @@ def table() -> str:
                      f"{yes if sup and name in tested else '-'} | "
                      f"{yes if sup and name in graded else '-'} |")
     lines.append("")
-    return "\n".join(lines) + "".join("\n" + b + "\n" for b in _kept_sections())
-
-
-def _kept_sections() -> list[str]:
-    """Sections other tools write into docs/parity.md between ``<!-- NAME:begin -->`` and
-    ``<!-- NAME:end -->`` markers: kept as they are, after the generated table."""
-    import re
-    path = ROOT / "docs" / "parity.md"
-    text = path.read_text() if path.exists() else ""
-    return [m.group(0) for m in re.finditer(r"<!-- ([\w-]+):begin -->.*?<!-- \1:end -->",
-                                            text, flags=re.S)]
+    return "\n".join(lines)
 
 
 def untested_supported() -> list[str]:
@@ -137,11 +127,13 @@ def untested_supported() -> list[str]:
     return out
 
 
-BLOCK = re.compile(r"\n*<!-- (\w+):begin -->.*?<!-- \1:end -->\n*", re.S)
+# Sections other tools write between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->``
+# (coverage.py's, ulp_report.py's): kept as they are, after the generated table.
+BLOCK = re.compile(r"\n*<!-- ([\w-]+):begin -->.*?<!-- \1:end -->\n*", re.S)
 
 
 def own_part(text: str) -> str:
-    """The page without the sections other tools keep between markers (coverage.py's)."""
+    """The page without the sections other tools keep between markers."""
     return BLOCK.sub("\n", text).rstrip("\n") + "\n" if BLOCK.search(text) else text
 
 

@@ -78,10 +78,10 @@ def get_float32_matmul_precision() -> str:
     return _state["precision"]
 
 
-def set_default_device(dev) -> None:
+def set_default_device(device) -> None:
     """Set the device factories use; only the CPU exists (others raise torch's error)."""
-    if dev is not None:
-        check(dev)
+    if device is not None:
+        check(device)
 
 
 def get_default_device() -> device:
