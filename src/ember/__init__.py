@@ -75,7 +75,7 @@ from ._factories import (
     zeros_like,
 )
 from . import _printing as _tensor_str  # torch._tensor_str.printoptions
-from ._printing import get_printoptions, printoptions, set_printoptions
+from ._printing import set_printoptions
 from ._tensor import Size, Tensor
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
@@ -100,6 +100,7 @@ from . import nn, optim, utils  # noqa: E402  (after the core names they use)
 from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 
 globals().update(_ops.FUNCTIONS)
+del annotations  # keep dir() to torch's names
 
 # ----- torch's API around the tensors: constants, versions, dtypes, devices, compile, amp
 import math as _math
@@ -149,13 +150,14 @@ from ._runtime import (
     set_num_threads,
     use_deterministic_algorithms,
 )
-from .amp import autocast, get_autocast_dtype, is_autocast_available, is_autocast_enabled
-from .amp import set_autocast_dtype, set_autocast_enabled
+from .amp import autocast
+from .amp.autocast_mode import get_autocast_dtype, is_autocast_enabled
+from .amp.autocast_mode import set_autocast_dtype, set_autocast_enabled
 
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
 __version__ = torch_version.TorchVersion(version.__version__)   # the torch API level
 nn.Module.compile = _compile.module_compile
-amp.autocast_mode.install(_ops.OPS)
+amp.autocast_mode._install(_ops.OPS)
 
 def is_tensor(obj) -> bool:
     """True if ``obj`` is an ember Tensor."""

@@ -20,7 +20,7 @@ from . import _errors
 from ._device import CPU
 from ._layout import strided as _STRIDED
 from .autograd import grad_mode
-from .autograd.graph import AccumulateGrad, _HookDict, add_hook
+from .autograd.graph import AccumulateGrad, _add_hook, _HookDict
 
 _DT = D._BY_NP
 _ArgTypeError = _errors.ArgTypeError
@@ -121,7 +121,7 @@ class Tensor:
         t._output_nr = 0
         t._vc = _VersionCounter()
         t._retains_grad = False
-        if grad_mode.state.inference:
+        if grad_mode._state.inference:
             t._inference = True
         return t
 
@@ -263,7 +263,7 @@ class Tensor:
             if not (dt.is_floating_point or dt.is_complex):
                 raise RuntimeError(_errors.INT_REQUIRES_GRAD_ATTR if attribute
                                    else _errors.INT_REQUIRES_GRAD)
-            if self._inference and not grad_mode.state.inference:
+            if self._inference and not grad_mode._state.inference:
                 raise RuntimeError(_errors.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = value
 
@@ -329,7 +329,7 @@ class Tensor:
             return self.grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = _HookDict()
-        return add_hook(self._hooks, hook)
+        return _add_hook(self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Run ``hook(self)`` each time backward has accumulated a gradient into ``self.grad``
@@ -342,7 +342,7 @@ class Tensor:
         hooks = self.__dict__.get("_post_accumulate_grad_hooks")
         if hooks is None:
             hooks = self._post_accumulate_grad_hooks = _HookDict()
-        return add_hook(hooks, hook)
+        return _add_hook(hooks, hook)
 
     def _grad_accumulator(self) -> AccumulateGrad:
         acc = self._acc() if self._acc is not None else None

@@ -47,3 +47,6 @@ class device_index:
 
     def __exit__(self, *exc):
         return False
+
+
+del annotations  # keep dir() to torch's names

@@ -12,3 +12,6 @@ _NAMES = ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadca
 
 globals().update({n: _ops.FUNCTIONS[n] for n in _NAMES if n in _ops.FUNCTIONS})
 __all__ = [n for n in _NAMES if n in globals()]
+
+
+del annotations  # keep dir() to torch's names

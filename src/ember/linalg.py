@@ -32,7 +32,6 @@ from ._ops.reduction import vector_norm as _vector_norm_fn
 from ._ops.triangular import solve_triangular  # noqa: F401
 
 matmul = _products.matmul
-tensordot = _products.tensordot
 
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
@@ -40,3 +39,6 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return _products.diagonal(A, offset, dim1, dim2)
 
 vector_norm = _vector_norm_fn
+
+
+del annotations  # keep dir() to torch's names

@@ -32,15 +32,15 @@ Specification: ``shared/spec/rng.md`` (torch 2.13, CPU).
 
 from __future__ import annotations
 
-import contextlib
-import math
-import os
-import struct
+import contextlib as _contextlib
+import math as _math
+import os as _os
+import struct as _struct
 import warnings
 
-import numpy as np
+import numpy as _np
 
-from . import _dtype as D
+from . import _dtype as _D
 from . import _stl
 
 __all__ = [
@@ -48,9 +48,9 @@ __all__ = [
     "get_rng_state", "set_rng_state", "fork_rng",
 ]
 
-_f16, _f32, _f64 = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_f16, _f32, _f64 = _np.dtype(_np.float16), _np.dtype(_np.float32), _np.dtype(_np.float64)
 _FLOATS = (_f16, _f32, _f64)
-_U64 = np.uint64
+_U64 = _np.uint64
 
 _DEFAULT_SEED = 67280421310721
 _UNSET = object()
@@ -62,24 +62,24 @@ _MASK53 = _U64((1 << 53) - 1)
 _MASK32 = 0xFFFFFFFF
 _MASK64 = (1 << 64) - 1
 
-def _sname(dt: np.dtype) -> str:
+def _sname(dt: _np.dtype) -> str:
     """torch's ScalarType name of a NumPy dtype, for messages ("Float")."""
-    return D.from_numpy_dtype(dt).scalar_name
+    return _D.from_numpy_dtype(dt).scalar_name
 
 
-def _cpp_name(dt: np.dtype) -> str:
+def _cpp_name(dt: _np.dtype) -> str:
     """The C++ type torch's messages name for a NumPy dtype ("float")."""
-    return D.from_numpy_dtype(dt).cpp_name
+    return _D.from_numpy_dtype(dt).cpp_name
 
 
 def _fmt(x) -> str:
     """A number as C++ ``ostream <<`` prints it (6 significant digits for doubles)."""
-    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+    if isinstance(x, (int, _np.integer)) and not isinstance(x, bool):
         return str(int(x))
     return f"{float(x):g}"
 
 
-def _not_implemented(kernel: str, dt: np.dtype) -> NotImplementedError:
+def _not_implemented(kernel: str, dt: _np.dtype) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{_sname(dt)}\'')
 
 
@@ -92,24 +92,24 @@ def _safe(fn):
         try:
             return fn(v)
         except OverflowError:
-            return math.inf
+            return _math.inf
         except ValueError:
-            if fn is math.log or fn is math.log1p:
-                if v == 0 or (fn is math.log1p and v == -1):
-                    return -math.inf
-            return math.nan
+            if fn is _math.log or fn is _math.log1p:
+                if v == 0 or (fn is _math.log1p and v == -1):
+                    return -_math.inf
+            return _math.nan
     return f
 
 
 def _mapped(fn):
     safe = _safe(fn)
 
-    def f(x: np.ndarray) -> np.ndarray:
+    def f(x: _np.ndarray) -> _np.ndarray:
         flat = x.ravel().tolist()
         try:
-            out = np.fromiter(map(fn, flat), np.float64, count=len(flat))
+            out = _np.fromiter(map(fn, flat), _np.float64, count=len(flat))
         except (ValueError, OverflowError):
-            out = np.fromiter(map(safe, flat), np.float64, count=len(flat))
+            out = _np.fromiter(map(safe, flat), _np.float64, count=len(flat))
         return out.reshape(x.shape)
     return f
 
@@ -117,15 +117,15 @@ def _mapped(fn):
 def _select_libm(name: str):
     """NumPy's ``name`` ufunc where it agrees with the C library's on a probe of 4096
     arguments, else the C library's function mapped over the elements."""
-    probe = np.random.default_rng(20240229)
+    probe = _np.random.default_rng(20240229)
     u = probe.random(4096)
     x = {
         "log": u + 2.0 ** -53, "log1p": -u, "sin": u * _TWO_PI, "cos": u * _TWO_PI,
-        "tan": math.pi * (u - 0.5), "exp": (u - 0.5) * 40.0,
+        "tan": _math.pi * (u - 0.5), "exp": (u - 0.5) * 40.0,
     }[name]
-    ufunc, fn = getattr(np, name), getattr(math, name)
-    with np.errstate(all="ignore"):
-        same = np.array_equal(ufunc(x), np.array([fn(v) for v in x.tolist()]))
+    ufunc, fn = getattr(_np, name), getattr(_math, name)
+    with _np.errstate(all="ignore"):
+        same = _np.array_equal(ufunc(x), _np.array([fn(v) for v in x.tolist()]))
     return ufunc if same else _mapped(fn)
 
 
@@ -154,18 +154,18 @@ _sin, _cos, _tan, _exp = _Libm("sin"), _Libm("cos"), _Libm("tan"), _Libm("exp")
 # Single-rounding fused multiply-add emulation.
 # ---------------------------------------------------------------------------------------
 
-def _round_to_odd_add(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _round_to_odd_add(x: _np.ndarray, y: _np.ndarray) -> _np.ndarray:
     """``x + y`` rounded to odd (truncate, then force the last bit to 1 when inexact)."""
     s = x + y
-    if np.ndim(s) == 0:
-        s = np.array(s, dtype=np.float64)
+    if _np.ndim(s) == 0:
+        s = _np.array(s, dtype=_np.float64)
     bb = s - x
     e = (x - (s - bb)) + (y - bb)
-    bits = s.view(np.int64)
+    bits = s.view(_np.int64)
     fix = (e != 0) & ((bits & 1) == 0)
     if fix.any():
         up = (e > 0) == (s > 0)
-        bits[fix] += np.where(up[fix], 1, -1)
+        bits[fix] += _np.where(up[fix], 1, -1)
     return s
 
 
@@ -175,7 +175,7 @@ _SPLIT = 134217729.0  # 2**27 + 1
 def _fma_exact(a: float, b: float, c: float) -> float:
     """Correctly rounded ``a*b + c`` for one triple (slow path, any finite/special input)."""
     p = a * b
-    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+    if not (_math.isfinite(a) and _math.isfinite(b) and _math.isfinite(c)):
         return p + c
     if a == 0 or b == 0:
         return p + c
@@ -185,7 +185,7 @@ def _fma_exact(a: float, b: float, c: float) -> float:
     try:
         return float(exact)
     except OverflowError:
-        return math.inf if exact > 0 else -math.inf
+        return _math.inf if exact > 0 else -_math.inf
 
 
 def _split(x):
@@ -195,11 +195,11 @@ def _split(x):
     return hi, x - hi
 
 
-def _fma64(a, b, c) -> np.ndarray:
+def _fma64(a, b, c) -> _np.ndarray:
     """float64 ``fma(a, b, c)`` element-wise with a single rounding (arrays or scalars)."""
-    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
-    shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
-    with np.errstate(all="ignore"):
+    a, b, c = (_np.asarray(v, _np.float64) for v in (a, b, c))
+    shape = _np.broadcast_shapes(a.shape, b.shape, c.shape)
+    with _np.errstate(all="ignore"):
         p = a * b
         ah, al = _split(a)
         bh, bl = _split(b)
@@ -214,22 +214,22 @@ def _fma64(a, b, c) -> np.ndarray:
         tl += p - bb                        # th + tl == c + p exactly
         r = _round_to_odd_add(tl, pe)
         r += th
-        r = np.array(np.broadcast_to(r, shape), dtype=np.float64) if r.shape != shape else r
-        ap = np.abs(p)
-        ok = (ap >= 2.0 ** -900) & (ap <= 2.0 ** 990) & (np.abs(th) <= 2.0 ** 990)
-        ok &= (np.abs(th) >= 2.0 ** -900) | (th == 0)
+        r = _np.array(_np.broadcast_to(r, shape), dtype=_np.float64) if r.shape != shape else r
+        ap = _np.abs(p)
+        ok = (ap >= 2.0 ** -900) & (ap <= 2.0 ** 990) & (_np.abs(th) <= 2.0 ** 990)
+        ok &= (_np.abs(th) >= 2.0 ** -900) | (th == 0)
         zero = (p == 0) & ((a == 0) | (b == 0))
         if zero.any():                      # exact zero product: the sum is exact
-            r[np.broadcast_to(zero, shape)] = np.broadcast_to(p + c, shape)[
-                np.broadcast_to(zero, shape)]
+            r[_np.broadcast_to(zero, shape)] = _np.broadcast_to(p + c, shape)[
+                _np.broadcast_to(zero, shape)]
             ok |= zero
-        if np.abs(a).max(initial=0) > 2.0 ** 990 or np.abs(b).max(initial=0) > 2.0 ** 990:
-            ok &= (np.abs(a) <= 2.0 ** 990) & (np.abs(b) <= 2.0 ** 990)
-        ok = np.broadcast_to(ok, shape)
+        if _np.abs(a).max(initial=0) > 2.0 ** 990 or _np.abs(b).max(initial=0) > 2.0 ** 990:
+            ok &= (_np.abs(a) <= 2.0 ** 990) & (_np.abs(b) <= 2.0 ** 990)
+        ok = _np.broadcast_to(ok, shape)
     if not ok.all():
-        ab, bb_, cb = (np.broadcast_to(v, shape) for v in (a, b, c))
-        for i in np.flatnonzero(~ok.ravel()):
-            idx = np.unravel_index(i, shape)
+        ab, bb_, cb = (_np.broadcast_to(v, shape) for v in (a, b, c))
+        for i in _np.flatnonzero(~ok.ravel()):
+            idx = _np.unravel_index(i, shape)
             r[idx] = _fma_exact(float(ab[idx]), float(bb_[idx]), float(cb[idx]))
     return r
 
@@ -238,21 +238,21 @@ _M29 = _U64(0x1FFFFFFF)
 _MID29 = _U64(0x10000000)
 
 
-def _fma32(a, b, c, check_subnormal: bool = False) -> np.ndarray:
+def _fma32(a, b, c, check_subnormal: bool = False) -> _np.ndarray:
     """float32 ``fma(a, b, c)``: exact float64 product and sum, then one fix-up pass for the
     few sums that landed on a float32 rounding midpoint (or in the subnormal range)."""
-    s = np.multiply(a, b, dtype=np.float64)
+    s = _np.multiply(a, b, dtype=_np.float64)
     s += c
-    r = s.astype(np.float32)
-    hit = (s.view(np.uint64) & _M29) == _MID29
+    r = s.astype(_np.float32)
+    hit = (s.view(_np.uint64) & _M29) == _MID29
     if check_subnormal:
-        hit |= np.abs(s) < 2.0 ** -126
+        hit |= _np.abs(s) < 2.0 ** -126
     if hit.any():
-        idx = np.flatnonzero(hit)
-        aa = np.broadcast_to(np.asarray(a, np.float64), s.shape).ravel()[idx]
-        bv = np.broadcast_to(np.asarray(b, np.float64), s.shape).ravel()[idx]
-        cv = np.broadcast_to(np.asarray(c, np.float64), s.shape).ravel()[idx]
-        r.ravel()[idx] = _round_to_odd_add(aa * bv, cv).astype(np.float32)
+        idx = _np.flatnonzero(hit)
+        aa = _np.broadcast_to(_np.asarray(a, _np.float64), s.shape).ravel()[idx]
+        bv = _np.broadcast_to(_np.asarray(b, _np.float64), s.shape).ravel()[idx]
+        cv = _np.broadcast_to(_np.asarray(c, _np.float64), s.shape).ravel()[idx]
+        r.ravel()[idx] = _round_to_odd_add(aa * bv, cv).astype(_np.float32)
     return r
 
 
@@ -260,7 +260,7 @@ def _fma32(a, b, c, check_subnormal: bool = False) -> np.ndarray:
 # Element order and dtype conversion.
 # ---------------------------------------------------------------------------------------
 
-def _empty_like(arr: np.ndarray) -> np.ndarray:
+def _empty_like(arr: _np.ndarray) -> _np.ndarray:
     """torch's ``empty_like``: the layout of a dense (possibly permuted) array, row-major for
     any other (an expanded one), so that a fill in memory order draws as torch's does."""
     dims = sorted((i for i in range(arr.ndim) if arr.shape[i] != 1),
@@ -268,12 +268,12 @@ def _empty_like(arr: np.ndarray) -> np.ndarray:
     step = arr.itemsize
     for i in reversed(dims):
         if arr.strides[i] != step:
-            return np.empty(arr.shape, arr.dtype)
+            return _np.empty(arr.shape, arr.dtype)
         step *= arr.shape[i]
-    return np.empty_like(arr)
+    return _np.empty_like(arr)
 
 
-def _memory_order(arr: np.ndarray) -> np.ndarray:
+def _memory_order(arr: _np.ndarray) -> _np.ndarray:
     """A view of ``arr`` whose row-major order is the order of its elements in memory."""
     if arr.flags.c_contiguous:
         return arr
@@ -286,14 +286,14 @@ def _memory_order(arr: np.ndarray) -> np.ndarray:
     return view.transpose(order)
 
 
-def _cast(vals: np.ndarray, dt: np.dtype) -> np.ndarray:
+def _cast(vals: _np.ndarray, dt: _np.dtype) -> _np.ndarray:
     """Round double (or float) results to ``dt`` as C++ ``static_cast`` does (half via float)."""
     if dt == _f16 and vals.dtype == _f64:
-        return vals.astype(np.float32).astype(np.float16)
+        return vals.astype(_np.float32).astype(_np.float16)
     return vals.astype(dt)
 
 
-def _store(arr: np.ndarray, vals: np.ndarray) -> None:
+def _store(arr: _np.ndarray, vals: _np.ndarray) -> None:
     """Write the flat ``vals`` into ``arr`` in memory order."""
     view = _memory_order(arr)
     view[...] = _cast(vals, arr.dtype).reshape(view.shape)
@@ -345,7 +345,7 @@ class Generator:
         # the engine is made on its first use, seeded as the generator is: numpy.random
         # would otherwise be a large share of `import ember`
         if name in ("_bg", "_raw"):
-            bg = np.random.MT19937(0)
+            bg = _np.random.MT19937(0)
             bg._legacy_seeding(self._seed & _MASK32)
             self._bg, self._raw = bg, bg.random_raw
             return getattr(self, name)
@@ -355,7 +355,7 @@ class Generator:
     def manual_seed(self, seed: int) -> Generator:
         """Seed the engine with ``seed`` (an int; negative values wrap mod 2**64)."""
         if not isinstance(seed, int) or isinstance(seed, bool):
-            if isinstance(seed, np.integer):
+            if isinstance(seed, _np.integer):
                 raise TypeError("an integer is required")
             raise RuntimeError(
                 f"manual_seed expected a long, but got {type(seed).__name__}")
@@ -372,7 +372,7 @@ class Generator:
 
     def seed(self) -> int:
         """Seed with a non-deterministic 64-bit value and return it."""
-        s = int.from_bytes(os.urandom(8), "little")
+        s = int.from_bytes(_os.urandom(8), "little")
         self._set_seed(s)
         return s
 
@@ -381,7 +381,7 @@ class Generator:
         return self._seed
 
     # -- state --------------------------------------------------------------------------
-    def _get_state_bytes(self) -> np.ndarray:
+    def _get_state_bytes(self) -> _np.ndarray:
         """The 5056-byte state (torch's ``CPUGeneratorImplState`` layout) as uint8."""
         st = self._bg.state["state"]
         pos = int(st["pos"])
@@ -389,29 +389,29 @@ class Generator:
             left, nxt = 1, self._fresh_next
         else:
             left, nxt = _N + 1 - pos, pos
-        head = struct.pack("<QiiQ", self._seed, left, 1, nxt)
-        words = np.asarray(st["key"], dtype="<u8").tobytes()
+        head = _struct.pack("<QiiQ", self._seed, left, 1, nxt)
+        words = _np.asarray(st["key"], dtype="<u8").tobytes()
         dvalid = self._normal is not None
         fvalid = self._float_normal is not None
-        tail = struct.pack("<dddi4xfB3x", 0.0, self._normal if dvalid else 0.0, 0.0,
+        tail = _struct.pack("<dddi4xfB3x", 0.0, self._normal if dvalid else 0.0, 0.0,
                            int(dvalid), self._float_normal if fvalid else 0.0, int(fvalid))
-        return np.frombuffer(head + words + tail, dtype=np.uint8).copy()
+        return _np.frombuffer(head + words + tail, dtype=_np.uint8).copy()
 
-    def _set_state_bytes(self, arr: np.ndarray) -> None:
+    def _set_state_bytes(self, arr: _np.ndarray) -> None:
         """Restore a state produced by :meth:`_get_state_bytes` (or by torch)."""
-        arr = np.asarray(arr)
-        if arr.dtype != np.uint8:
+        arr = _np.asarray(arr)
+        if arr.dtype != _np.uint8:
             raise TypeError("RNG state must be a torch.ByteTensor")
         if arr.size != _STATE_SIZE:
             raise RuntimeError(
                 "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state "
                 f"size to be {arr.size}")
-        buf = np.ascontiguousarray(arr).reshape(-1).tobytes()
-        seed, left, seeded, nxt = struct.unpack_from("<QiiQ", buf, 0)
+        buf = _np.ascontiguousarray(arr).reshape(-1).tobytes()
+        seed, left, seeded, nxt = _struct.unpack_from("<QiiQ", buf, 0)
         if seeded == 0 or left < 1 or left > _N or nxt > _N:
             raise RuntimeError("Invalid mt19937 state")
-        key = (np.frombuffer(buf, dtype="<u8", count=_N, offset=24) & _MASK32).astype(np.uint32)
-        _, normal_y, _, dvalid, fnormal, fvalid = struct.unpack_from("<dddi4xfB3x", buf, 5016)
+        key = (_np.frombuffer(buf, dtype="<u8", count=_N, offset=24) & _MASK32).astype(_np.uint32)
+        _, normal_y, _, dvalid, fnormal, fvalid = _struct.unpack_from("<dddi4xfB3x", buf, 5016)
         pos = _N if left == 1 else nxt
         self._bg.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
         self._seed = seed
@@ -428,7 +428,7 @@ class Generator:
         """Restore a state from :meth:`get_state` (a uint8 tensor or NumPy array)."""
         data = getattr(new_state, "_data", None)
         if data is None:
-            if not isinstance(new_state, np.ndarray):
+            if not isinstance(new_state, _np.ndarray):
                 raise TypeError(
                     f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
             data = new_state
@@ -436,38 +436,38 @@ class Generator:
         return self
 
     # -- raw draws ----------------------------------------------------------------------
-    def _u32(self, n: int) -> np.ndarray:
+    def _u32(self, n: int) -> _np.ndarray:
         """``n`` 32-bit draws (as uint64 values below 2**32)."""
         if n:
             self._fresh_next = None
         return self._raw(n)
 
-    def _u64(self, n: int) -> np.ndarray:
+    def _u64(self, n: int) -> _np.ndarray:
         """``n`` 64-bit draws: two 32-bit draws each, the first one high."""
         r = self._u32(2 * n)
         return (r[0::2] << _U64(32)) | r[1::2]
 
-    def _u53(self, n: int) -> np.ndarray:
+    def _u53(self, n: int) -> _np.ndarray:
         """``n`` doubles uniform in [0, 1): the low 53 bits of a 64-bit draw times 2**-53."""
         r = self._u32(2 * n)
-        hi = (r[0::2] & _U64(0x1FFFFF)).astype(np.float64)
+        hi = (r[0::2] & _U64(0x1FFFFF)).astype(_np.float64)
         hi *= 2.0 ** -21
-        lo = r[1::2].astype(np.float64)
+        lo = r[1::2].astype(_np.float64)
         lo *= _TWO_M53
         hi += lo
         return hi
 
-    def _u24(self, n: int) -> np.ndarray:
+    def _u24(self, n: int) -> _np.ndarray:
         """``n`` float32 uniforms in [0, 1): the low 24 bits of a 32-bit draw times 2**-24."""
-        r = self._u32(n).astype(np.int32)      # the low 32 bits (a quicker float conversion)
+        r = self._u32(n).astype(_np.int32)      # the low 32 bits (a quicker float conversion)
         r &= 0xFFFFFF
-        u = r.astype(np.float32)
-        u *= np.float32(2.0 ** -24)
+        u = r.astype(_np.float32)
+        u *= _np.float32(2.0 ** -24)
         return u
 
-    def _standard_normals(self, n: int) -> np.ndarray:
+    def _standard_normals(self, n: int) -> _np.ndarray:
         """``n`` standard normals of the serial Box-Muller kernel (uses/fills the cache)."""
-        out = np.empty(n)
+        out = _np.empty(n)
         i = 0
         if n and self._normal is not None:
             out[0] = self._normal
@@ -480,9 +480,9 @@ class Generator:
             u1, u2 = u[0::2], u[1::2]
             r = _log1p(-u2)
             r *= -2.0
-            np.sqrt(r, out=r)
+            _np.sqrt(r, out=r)
             theta = u1 * _TWO_PI
-            z = np.empty(2 * pairs)
+            z = _np.empty(2 * pairs)
             z[0::2] = r * _cos(theta)
             z[1::2] = r * _sin(theta)
             out[i:] = z[:m]
@@ -491,16 +491,16 @@ class Generator:
         return out
 
     # -- continuous distributions -------------------------------------------------------
-    def _uniform_(self, arr: np.ndarray, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+    def _uniform_(self, arr: _np.ndarray, low: float = 0.0, high: float = 1.0) -> _np.ndarray:
         """``arr.uniform_(low, high)`` in place: ``fma(u, high - low, low)`` per element."""
         dt = arr.dtype
-        if dt in D.REDUCED:
+        if dt in _D.REDUCED:
             return self._reduced(arr, self._uniform_, "check_uniform_bounds", low, high,
                                  high=high, low=low)
         if dt not in _FLOATS:
             raise _not_implemented("check_uniform_bounds", dt)
         low, high = float(low), float(high)
-        fi = np.finfo(dt)
+        fi = _np.finfo(dt)
         lo_lim, hi_lim = float(fi.min), float(fi.max)
         if not lo_lim <= low <= hi_lim:
             raise RuntimeError(f"from is out of bounds for {_cpp_name(dt)}")
@@ -517,7 +517,7 @@ class Generator:
         n = arr.size
         if n == 0:
             return arr
-        with np.errstate(all="ignore"):
+        with _np.errstate(all="ignore"):
             if dt == _f64:
                 u = self._u53(n)
                 w = high - low
@@ -526,11 +526,11 @@ class Generator:
             else:
                 # float32, and float16 through float32 arithmetic on float32 bounds
                 u = self._u24(n)
-                a, b = np.float32(low), np.float32(high)
+                a, b = _np.float32(low), _np.float32(high)
                 w = b - a
                 vals = u if (w == 1 and a == 0) else _fma32(u, w, a, check_subnormal=True)
                 if dt == _f16:
-                    vals = vals.astype(np.float16)
+                    vals = vals.astype(_np.float16)
                 top, bottom = dt.type(high), dt.type(low)
             # a value rounded up to `to` is replaced by `from` (the range is [from, to));
             # plain draws in [0, 1) never reach 1
@@ -539,24 +539,24 @@ class Generator:
             _store(arr, vals)
         return arr
 
-    def _normal_(self, arr: np.ndarray, mean: float = 0.0, std: float = 1.0) -> np.ndarray:
+    def _normal_(self, arr: _np.ndarray, mean: float = 0.0, std: float = 1.0) -> _np.ndarray:
         """``arr.normal_(mean, std)`` in place (serial path A, or vector paths B/C)."""
         mean, std = float(mean), float(std)
         if not std >= 0.0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
         dt = arr.dtype
-        if dt in D.REDUCED:
+        if dt in _D.REDUCED:
             return self._reduced(arr, self._normal_, "normal_kernel_cpu", mean, std)
         if dt not in _FLOATS:
             raise _not_implemented("normal_kernel_cpu", dt)
         n = arr.size
         if n == 0:
             return arr
-        with np.errstate(all="ignore"):
+        with _np.errstate(all="ignore"):
             if n >= 16 and arr.flags.c_contiguous:
                 flat = arr.reshape(-1)
                 if dt == _f32:
-                    _normal_fill_f32(self._u24(n), self, np.float32(mean), np.float32(std),
+                    _normal_fill_f32(self._u24(n), self, _np.float32(mean), _np.float32(std),
                                      out=flat)
                     return arr
                 if dt == _f64:
@@ -572,36 +572,36 @@ class Generator:
     def _reduced(self, arr, fill, kernel, *args, high=None, low=None):
         """A fill of a bfloat16 array: torch's float16 algorithm (float32 arithmetic on the
         same draws), rounded to bfloat16; float8 has no random kernels."""
-        if arr.dtype != D.bfloat16.np:
+        if arr.dtype != _D.bfloat16.np:
             raise NotImplementedError(f'"{kernel}" not implemented for '
-                                      f"'{D.REDUCED[arr.dtype].scalar_name}'")
+                                      f"'{_D.REDUCED[arr.dtype].scalar_name}'")
         if fill == self._normal_ and arr.size >= 16 and arr.flags.c_contiguous:
-            vals = _normal_fill_f16(self, arr.size, *args, out_dtype=np.float32)
+            vals = _normal_fill_f16(self, arr.size, *args, out_dtype=_np.float32)
         else:
-            vals = np.empty(arr.size, np.float32)
+            vals = _np.empty(arr.size, _np.float32)
             fill(vals, *args)
-        vals = D.cast(vals.reshape(arr.shape), D.bfloat16)
+        vals = _D.cast(vals.reshape(arr.shape), _D.bfloat16)
         if high is not None:        # [from, to): a value rounded up to `to` becomes `from`
-            vals[vals == D.cast(np.array(high, np.float32), D.bfloat16)] = \
-                D.cast(np.array(low, np.float32), D.bfloat16)
+            vals[vals == _D.cast(_np.array(high, _np.float32), _D.bfloat16)] = \
+                _D.cast(_np.array(low, _np.float32), _D.bfloat16)
         arr[...] = vals
         return arr
 
-    def _normal_tensors(self, mean_arr: np.ndarray, std_arr: np.ndarray) -> np.ndarray:
+    def _normal_tensors(self, mean_arr: _np.ndarray, std_arr: _np.ndarray) -> _np.ndarray:
         """``torch.normal(mean_t, std_t)``: standard normals (shape of the broadcast, dtype of
         ``mean_t``) times ``std`` then plus ``mean``, each rounded to that dtype."""
-        mean_arr, std_arr = np.asarray(mean_arr), np.asarray(std_arr)
+        mean_arr, std_arr = _np.asarray(mean_arr), _np.asarray(std_arr)
         if std_arr.size and not std_arr.min() >= 0:
             raise RuntimeError("normal expects all elements of std >= 0.0")
-        shape = np.broadcast_shapes(mean_arr.shape, std_arr.shape)
-        out = np.empty(shape, dtype=mean_arr.dtype)
+        shape = _np.broadcast_shapes(mean_arr.shape, std_arr.shape)
+        out = _np.empty(shape, dtype=mean_arr.dtype)
         self._normal_(out, 0.0, 1.0)
-        with np.errstate(all="ignore"):
-            np.multiply(out, std_arr, out=out, casting="unsafe")
-            np.add(out, mean_arr, out=out, casting="unsafe")
+        with _np.errstate(all="ignore"):
+            _np.multiply(out, std_arr, out=out, casting="unsafe")
+            _np.add(out, mean_arr, out=out, casting="unsafe")
         return out
 
-    def _exponential_(self, arr: np.ndarray, lambd: float = 1.0) -> np.ndarray:
+    def _exponential_(self, arr: _np.ndarray, lambd: float = 1.0) -> _np.ndarray:
         """``arr.exponential_(lambd)``: ``(-1/lambd) * log1p(-u53)`` per element."""
         lambd = float(lambd)
         if not lambd > 0.0:
@@ -615,13 +615,13 @@ class Generator:
         n = arr.size
         if n == 0:
             return arr
-        with np.errstate(all="ignore"):
+        with _np.errstate(all="ignore"):
             vals = _log1p(-self._u53(n))
             vals *= -1.0 / lambd
             _store(arr, vals)
         return arr
 
-    def _log_normal_(self, arr: np.ndarray, mean: float = 1.0, std: float = 2.0) -> np.ndarray:
+    def _log_normal_(self, arr: _np.ndarray, mean: float = 1.0, std: float = 2.0) -> _np.ndarray:
         """``arr.log_normal_(mean, std)``: ``exp(fma(z, std, mean))`` with serial normals."""
         mean, std = float(mean), float(std)
         if not std > 0.0:
@@ -632,13 +632,13 @@ class Generator:
         n = arr.size
         if n == 0:
             return arr
-        with np.errstate(all="ignore"):
+        with _np.errstate(all="ignore"):
             z = self._standard_normals(n)
             vals = (z + mean) if std == 1.0 else _fma64(z, std, mean)
             _store(arr, _exp(vals))
         return arr
 
-    def _cauchy_(self, arr: np.ndarray, median: float = 0.0, sigma: float = 1.0) -> np.ndarray:
+    def _cauchy_(self, arr: _np.ndarray, median: float = 0.0, sigma: float = 1.0) -> _np.ndarray:
         """``arr.cauchy_(median, sigma)``: ``fma(sigma, tan(pi * (u53 - 0.5)), median)``."""
         median, sigma = float(median), float(sigma)
         if not sigma > 0.0:
@@ -651,16 +651,16 @@ class Generator:
         n = arr.size
         if n == 0:
             return arr
-        with np.errstate(all="ignore"):
+        with _np.errstate(all="ignore"):
             u = self._u53(n)
             u -= 0.5
-            u *= math.pi
+            u *= _math.pi
             t = _tan(u)
             vals = (t + median) if sigma == 1.0 else _fma64(sigma, t, median)
             _store(arr, vals)
         return arr
 
-    def _geometric_(self, arr: np.ndarray, p: float) -> np.ndarray:
+    def _geometric_(self, arr: _np.ndarray, p: float) -> _np.ndarray:
         """``arr.geometric_(p)``: ``ceil(log(u53) / log1p(-p))`` per element."""
         p = float(p)
         if not 0.0 < p < 1.0:
@@ -668,13 +668,13 @@ class Generator:
         n = arr.size
         if n == 0:
             return arr
-        with np.errstate(all="ignore"):
-            vals = np.ceil(_log(self._u53(n)) / math.log1p(-p))
+        with _np.errstate(all="ignore"):
+            vals = _np.ceil(_log(self._u53(n)) / _math.log1p(-p))
             _store(arr, vals)
         return arr
 
     # -- discrete distributions ---------------------------------------------------------
-    def _bernoulli_scalar_(self, arr: np.ndarray, p: float = 0.5) -> np.ndarray:
+    def _bernoulli_scalar_(self, arr: _np.ndarray, p: float = 0.5) -> _np.ndarray:
         """``arr.bernoulli_(p)``: 1 where ``u53 < p`` (double comparison), else 0."""
         p = float(p)
         if not 0.0 <= p <= 1.0:
@@ -686,10 +686,10 @@ class Generator:
         view[...] = (self._u53(n) < p).reshape(view.shape)
         return arr
 
-    def _bernoulli_tensor(self, p_arr: np.ndarray) -> np.ndarray:
+    def _bernoulli_tensor(self, p_arr: _np.ndarray) -> _np.ndarray:
         """``torch.bernoulli(p)``: a new contiguous array like ``p`` (same dtype); float64
         ``p`` compares ``u53 < p``, other float dtypes ``u24 < p`` in float32."""
-        p_arr = np.asarray(p_arr)
+        p_arr = _np.asarray(p_arr)
         dt = p_arr.dtype
         if dt not in _FLOATS:
             raise _not_implemented("bernoulli_tensor_cpu_p_", dt)
@@ -699,15 +699,15 @@ class Generator:
                 "message be improved?  If so, please report an enhancement request to "
                 "PyTorch.)")
         n = p_arr.size
-        p = np.ascontiguousarray(p_arr).reshape(-1)
+        p = _np.ascontiguousarray(p_arr).reshape(-1)
         if dt == _f64:
             hit = self._u53(n) < p
         else:
-            hit = self._u24(n) < p.astype(np.float32)
+            hit = self._u24(n) < p.astype(_np.float32)
         return hit.astype(dt).reshape(p_arr.shape)
 
-    def _random_(self, arr: np.ndarray, low: int | None = None, high=_UNSET,
-                 **bounds) -> np.ndarray:
+    def _random_(self, arr: _np.ndarray, low: int | None = None, high=_UNSET,
+                 **bounds) -> _np.ndarray:
         """``random_`` in place, with torch's overloads:
 
         * ``_random_(arr)``: ``random_()``, the dtype's own range;
@@ -751,104 +751,104 @@ class Generator:
             rng = (to - frm) & _MASK64
         elif frm != -(1 << 63):
             if is_float:
-                to_inc = min(1 << np.finfo(dt).nmant + 1, (1 << 63) - 1)
+                to_inc = min(1 << _np.finfo(dt).nmant + 1, (1 << 63) - 1)
                 frm = _update_from(frm, dt)
                 if not frm < to_inc:
                     raise RuntimeError(
                         "random_ expects 'from' casted to dtype to be less than or equal to "
                         f"'to_inc' casted to dtype, but got from={frm} > to_inc={to_inc}")
-            elif dt == np.bool_:
+            elif dt == _np.bool_:
                 to_inc = 1
             else:
-                to_inc = int(np.iinfo(dt).max)
+                to_inc = int(_np.iinfo(dt).max)
             _check_from_to_in_range(frm, to_inc, dt)
             rng = (to_inc - frm + 1) & _MASK64
         else:
-            if dt in (_f16, np.dtype(np.bool_)):
+            if dt in (_f16, _np.dtype(_np.bool_)):
                 raise _not_implemented("random_full_64_bits_range_kernel_cpu", dt)
-            if dt not in (_f32, _f64, np.dtype(np.int64)):
+            if dt not in (_f32, _f64, _np.dtype(_np.int64)):
                 raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, "
                                    "double, float and bfloat16")
             n = arr.size
             if n == 0:
                 return arr
-            _store_int(arr, self._u64(n).view(np.int64))
+            _store_int(arr, self._u64(n).view(_np.int64))
             return arr
         n = arr.size
         if n == 0:
             return arr
         if rng >= 1 << 28:
             vals = (self._u64(n) % _U64(rng)) + _U64(frm & _MASK64)
-            vals = vals.view(np.int64)
+            vals = vals.view(_np.int64)
         else:
-            vals = (self._u32(n) % _U64(rng)).astype(np.int64) + frm
+            vals = (self._u32(n) % _U64(rng)).astype(_np.int64) + frm
         _store_int(arr, vals)
         return arr
 
-    def _random_unbounded(self, arr: np.ndarray) -> np.ndarray:
+    def _random_unbounded(self, arr: _np.ndarray) -> _np.ndarray:
         dt = arr.dtype
         n = arr.size
         if dt.kind not in "biuf":
             raise _not_implemented("random_kernel_cpu", dt)
         if n == 0:
             return arr
-        if dt == np.int64:
-            vals = (self._u64(n) & _U64((1 << 63) - 1)).view(np.int64)
+        if dt == _np.int64:
+            vals = (self._u64(n) & _U64((1 << 63) - 1)).view(_np.int64)
         elif dt == _f64:
-            vals = (self._u64(n) % _U64((1 << 53) + 1)).astype(np.float64)
-        elif dt == np.bool_:
-            vals = (self._u32(n) & _U64(1)).astype(np.bool_)
+            vals = (self._u64(n) % _U64((1 << 53) + 1)).astype(_np.float64)
+        elif dt == _np.bool_:
+            vals = (self._u32(n) & _U64(1)).astype(_np.bool_)
         elif dt in (_f32, _f16):
             mod = (1 << (24 if dt == _f32 else 11)) + 1
-            vals = (self._u32(n) % _U64(mod)).astype(np.float32)
+            vals = (self._u32(n) % _U64(mod)).astype(_np.float32)
         else:
-            vals = self._u32(n) & _U64(int(np.iinfo(dt).max))
+            vals = self._u32(n) & _U64(int(_np.iinfo(dt).max))
         view = _memory_order(arr)
         view[...] = vals.astype(dt).reshape(view.shape)
         return arr
 
-    def _randperm(self, n: int, np_dtype=np.int64) -> np.ndarray:
+    def _randperm(self, n: int, np_dtype=_np.int64) -> _np.ndarray:
         """``torch.randperm(n)``: swap shuffle (n < 214748364) or inside-out shuffle."""
-        dt = np.dtype(np_dtype)
+        dt = _np.dtype(np_dtype)
         n = _as_int64(n)
         if n < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-        if dt == np.bool_ or dt.kind not in "iuf":
+        if dt == _np.bool_ or dt.kind not in "iuf":
             raise _not_implemented("randperm", dt)
         if dt.kind in "iu":
             top = n - 1 if n > 0 else n
-            if top > np.iinfo(dt).max:
+            if top > _np.iinfo(dt).max:
                 raise RuntimeError(
                     f"value cannot be converted to type {dt.name}_t without overflow")
         else:
-            digits = np.finfo(dt).nmant + 1
+            digits = _np.finfo(dt).nmant + 1
             if n > (1 << digits) + 1:
                 what = "2049" if dt == _f16 else f"2^{digits}+1"
                 raise RuntimeError(f"n cannot be greater than {what} for {_sname(dt)} type.")
         if n < 214748364:
             perm = list(range(n))
             if n > 1:
-                zs = (self._u32(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+                zs = (self._u32(n - 1) % _np.arange(n, 1, -1, dtype=_np.uint64)).tolist()
                 for i, z in enumerate(zs):
                     j = i + z
                     perm[i], perm[j] = perm[j], perm[i]
-            out = np.array(perm, dtype=np.int64)
+            out = _np.array(perm, dtype=_np.int64)
         else:
-            out = np.empty(n, dtype=np.int64)
+            out = _np.empty(n, dtype=_np.int64)
             chunk = 1 << 20
             for start in range(0, n, chunk):
                 stop = min(n, start + chunk)
                 zs = (self._u64(stop - start)
-                      % np.arange(start + 1, stop + 1, dtype=np.uint64)).tolist()
+                      % _np.arange(start + 1, stop + 1, dtype=_np.uint64)).tolist()
                 for i, z in zip(range(start, stop), zs):
                     out[i] = out[z]
                     out[z] = i
-        return _cast(out, dt) if dt != np.int64 else out
+        return _cast(out, dt) if dt != _np.int64 else out
 
-    def _multinomial(self, probs_arr: np.ndarray, num_samples: int,
-                     replacement: bool = False) -> np.ndarray:
+    def _multinomial(self, probs_arr: _np.ndarray, num_samples: int,
+                     replacement: bool = False) -> _np.ndarray:
         """``torch.multinomial(probs, num_samples, replacement)`` as an int64 array."""
-        probs = np.asarray(probs_arr)
+        probs = _np.asarray(probs_arr)
         num_samples = _as_int64(num_samples)
         if not 1 <= probs.ndim <= 2:
             raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -866,11 +866,11 @@ class Generator:
             raise RuntimeError("number of categories cannot exceed 2^24")
         out_shape = (num_samples,) if probs.ndim == 1 else (probs.shape[0], num_samples)
         if probs.size == 0:
-            return np.empty(out_shape, dtype=np.int64)
+            return _np.empty(out_shape, dtype=_np.int64)
         rows = probs.reshape(-1, n_cat)
         if not replacement or num_samples == 1:
-            with np.errstate(all="ignore"):
-                if not (probs.max() < np.inf and probs.min() >= 0):
+            with _np.errstate(all="ignore"):
+                if not (probs.max() < _np.inf and probs.min() >= 0):
                     raise RuntimeError(
                         "probability tensor contains either `inf`, `nan` or element < 0")
                 if (rows.sum(axis=1, dtype=dt) == 0).any():
@@ -880,24 +880,24 @@ class Generator:
                 self._exponential_(q, 1.0)
                 k = (probs / q).reshape(-1, n_cat)
             if num_samples == 1:
-                idx = np.argmax(k, axis=1)[:, None]
+                idx = _np.argmax(k, axis=1)[:, None]
             else:
-                idx = np.stack([_topk_largest(row, num_samples) for row in k])
-            return idx.astype(np.int64).reshape(out_shape)
-        acc = np.float32 if dt == _f16 else dt.type
-        out = np.empty((rows.shape[0], num_samples), dtype=np.int64)
+                idx = _np.stack([_topk_largest(row, num_samples) for row in k])
+            return idx.astype(_np.int64).reshape(out_shape)
+        acc = _np.float32 if dt == _f16 else dt.type
+        out = _np.empty((rows.shape[0], num_samples), dtype=_np.int64)
         for r, row in enumerate(rows):
             vals = row.astype(acc)
-            with np.errstate(invalid="ignore"):
+            with _np.errstate(invalid="ignore"):
                 negative = ~(vals >= 0)
-            bad = negative | ~np.isfinite(vals)
+            bad = negative | ~_np.isfinite(vals)
             if bad.any():
-                if negative[np.argmax(bad)]:
+                if negative[_np.argmax(bad)]:
                     raise RuntimeError(
                         "invalid multinomial distribution (encountering probability entry < 0)")
                 raise RuntimeError("invalid multinomial distribution (encountering "
                                    "probability entry = infinity or NaN)")
-            cum = np.cumsum(vals, dtype=acc)
+            cum = _np.cumsum(vals, dtype=acc)
             total = cum[-1]
             if not total > 0:
                 raise RuntimeError(
@@ -905,7 +905,7 @@ class Generator:
             cum = (cum / total).astype(acc)
             cum[-1] = 1
             u = self._u53(num_samples)
-            out[r] = np.searchsorted(cum.astype(np.float64), u, side="left")
+            out[r] = _np.searchsorted(cum.astype(_np.float64), u, side="left")
         return out.reshape(out_shape)
 
 
@@ -913,12 +913,12 @@ Generator.__module__ = "ember"
 Generator.__qualname__ = "Generator"
 
 
-def _store_int(arr: np.ndarray, vals: np.ndarray) -> None:
+def _store_int(arr: _np.ndarray, vals: _np.ndarray) -> None:
     """Store int64 values as ``static_cast<dtype>`` does (wrap for ints, half via float)."""
     dt = arr.dtype
     if dt == _f16:
-        vals = vals.astype(np.float32).astype(np.float16)
-    elif dt == np.bool_:
+        vals = vals.astype(_np.float32).astype(_np.float16)
+    elif dt == _np.bool_:
         vals = vals != 0
     else:
         vals = vals.astype(dt)
@@ -934,15 +934,15 @@ def _float_to_int64(v) -> int:
     return int(v)
 
 
-def _round_int(v: int, dt: np.dtype):
+def _round_int(v: int, dt: _np.dtype):
     """``static_cast<scalar_t>(int64)`` (half through float)."""
-    with np.errstate(over="ignore"):
-        f = np.float32(v) if dt != _f64 else np.float64(v)
-        return f.astype(np.float16) if dt == _f16 else f
+    with _np.errstate(over="ignore"):
+        f = _np.float32(v) if dt != _f64 else _np.float64(v)
+        return f.astype(_np.float16) if dt == _f16 else f
 
 
-def _update_from(frm: int, dt: np.dtype) -> int:
-    digits = np.finfo(dt).nmant + 1
+def _update_from(frm: int, dt: _np.dtype) -> int:
+    digits = _np.finfo(dt).nmant + 1
     plus1 = _float_to_int64(_round_int(frm + 1, dt))
     if plus1 < frm:
         f = abs(frm + 1)
@@ -951,8 +951,8 @@ def _update_from(frm: int, dt: np.dtype) -> int:
     return frm
 
 
-def _update_to(to: int, dt: np.dtype) -> int:
-    digits = np.finfo(dt).nmant + 1
+def _update_to(to: int, dt: _np.dtype) -> int:
+    digits = _np.finfo(dt).nmant + 1
     minus1 = _float_to_int64(_round_int(to - 1, dt))
     if minus1 >= to:
         t = abs(to - 1)
@@ -961,10 +961,10 @@ def _update_to(to: int, dt: np.dtype) -> int:
     return to
 
 
-def _check_from_to_in_range(frm: int, to_inc: int, dt: np.dtype) -> None:
+def _check_from_to_in_range(frm: int, to_inc: int, dt: _np.dtype) -> None:
     name = _cpp_name(dt)
     if dt in _FLOATS:
-        fi = np.finfo(dt)
+        fi = _np.finfo(dt)
         lo, hi = float(fi.min), float(fi.max)
         if not lo <= float(frm) <= hi:
             raise RuntimeError(f"from is out of bounds for {name}")
@@ -978,8 +978,8 @@ def _check_from_to_in_range(frm: int, to_inc: int, dt: np.dtype) -> None:
                     f"limitations {name} can support discrete uniform distribution only within "
                     "this range. This warning will become an error in version 1.7 release, "
                     "please fix the code in advance", UserWarning, stacklevel=4)
-    elif dt == np.bool_ or dt.kind in "iu":
-        lo, hi = (0, 1) if dt == np.bool_ else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+    elif dt == _np.bool_ or dt.kind in "iu":
+        lo, hi = (0, 1) if dt == _np.bool_ else (int(_np.iinfo(dt).min), int(_np.iinfo(dt).max))
         if not lo <= frm <= hi:
             raise RuntimeError(f"from is out of bounds for {name}")
         if not lo <= to_inc <= hi:
@@ -992,7 +992,7 @@ def _check_from_to_in_range(frm: int, to_inc: int, dt: np.dtype) -> None:
 # topk (multinomial without replacement): torch's CPU loop over libstdc++'s algorithms.
 # ---------------------------------------------------------------------------------------
 
-def _topk_largest(row: np.ndarray, k: int) -> np.ndarray:
+def _topk_largest(row: _np.ndarray, k: int) -> _np.ndarray:
     """Indices of the ``k`` largest values of ``row``, largest first, as torch's CPU topk.
 
     Without ties the answer is unique and a stable NumPy sort gives it. With ties (or NaN)
@@ -1001,24 +1001,24 @@ def _topk_largest(row: np.ndarray, k: int) -> np.ndarray:
     NaN counting as the largest; those algorithms are replayed exactly.
     """
     n = row.size
-    order = np.argsort(-row, kind="stable")
-    if not np.isnan(row).any():
+    order = _np.argsort(-row, kind="stable")
+    if not _np.isnan(row).any():
         top = row[order[: k + 1]]
         if not (top[1:] == top[:-1]).any():
             return order[:k]
-    vals = row.astype(np.float64) + 0.0          # -0.0 compares equal to 0.0
-    bits = vals.view(np.int64)
-    keys = np.where(bits < 0, bits ^ np.int64(0x7FFFFFFFFFFFFFFF), bits)
-    keys = np.where(np.isnan(vals), np.iinfo(np.int64).max, keys)
+    vals = row.astype(_np.float64) + 0.0          # -0.0 compares equal to 0.0
+    bits = vals.view(_np.int64)
+    keys = _np.where(bits < 0, bits ^ _np.int64(0x7FFFFFFFFFFFFFFF), bits)
+    keys = _np.where(_np.isnan(vals), _np.iinfo(_np.int64).max, keys)
     if n and (vals == 0).any():
-        keys = np.where(vals == 0, 0, keys)
+        keys = _np.where(vals == 0, 0, keys)
     q = list(zip(keys.tolist(), range(n)))
     if k * 64 <= n:
         _stl.partial_sort(q, 0, k, n, _lt)
     else:
         _stl.nth_element(q, k - 1, _lt)
         _stl.sort(q, 0, k - 1, _lt)
-    return np.array([i for _, i in q[:k]], dtype=np.int64)
+    return _np.array([i for _, i in q[:k]], dtype=_np.int64)
 
 
 def _lt(x, y) -> bool:
@@ -1030,34 +1030,34 @@ def _lt(x, y) -> bool:
 # normal_ vector paths.
 # ---------------------------------------------------------------------------------------
 
-def _blocks(u: np.ndarray, gen: Generator, draw) -> tuple[np.ndarray, int]:
+def _blocks(u: _np.ndarray, gen: Generator, draw) -> tuple[_np.ndarray, int]:
     """The (k, 16) blocks transformed by the vector kernels: the complete blocks of ``u``
     then, when ``n % 16``, one block of 16 fresh uniforms for the last 16 positions."""
     n = u.size
     nb = n // 16
     if n % 16:
-        blocks = np.concatenate([u[: nb * 16], draw(16)]).reshape(nb + 1, 16)
+        blocks = _np.concatenate([u[: nb * 16], draw(16)]).reshape(nb + 1, 16)
     else:
         blocks = u.reshape(nb, 16)
     return blocks, nb
 
 
-def _unblock(blocks: np.ndarray, nb: int, n: int, dtype) -> np.ndarray:
-    out = np.empty(n, dtype=dtype)
+def _unblock(blocks: _np.ndarray, nb: int, n: int, dtype) -> _np.ndarray:
+    out = _np.empty(n, dtype=dtype)
     out[: nb * 16] = blocks[:nb].reshape(-1)
     if n % 16:
         out[n - 16:] = blocks[nb]
     return out
 
 
-def _normal_fill_f64(u: np.ndarray, gen: Generator, mean: float, std: float) -> np.ndarray:
+def _normal_fill_f64(u: _np.ndarray, gen: Generator, mean: float, std: float) -> _np.ndarray:
     """Path B: float64, contiguous, n >= 16."""
     n = u.size
     blocks, nb = _blocks(u, gen, gen._u53)
     u1 = 1.0 - blocks[:, :8]
     rho = _log(u1)
     rho *= -2.0
-    np.sqrt(rho, out=rho)
+    _np.sqrt(rho, out=rho)
     theta = blocks[:, 8:] * _TWO_PI
     c = rho * _cos(theta)
     s = rho * _sin(theta)
@@ -1067,12 +1067,12 @@ def _normal_fill_f64(u: np.ndarray, gen: Generator, mean: float, std: float) -> 
     else:
         c = _fma64(c, std, mean)
         s = _fma64(s, std, mean)
-    blocks = np.concatenate([c, s], axis=1)
-    return _unblock(blocks, nb, n, np.float64)
+    blocks = _np.concatenate([c, s], axis=1)
+    return _unblock(blocks, nb, n, _np.float64)
 
 
 # float32 constants of torch's AVX2 log and sincos (avx_mathfun).
-_F = np.float32
+_F = _np.float32
 _LOG_P = [_F(v) for v in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
                           -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
                           2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]
@@ -1097,26 +1097,26 @@ class _Fma32:
     verifies exhaustively by running them checked and unchecked."""
 
     def __init__(self, size: int, check: bool = False) -> None:
-        self.s = np.empty(size)
+        self.s = _np.empty(size)
         self.check = check
 
-    def __call__(self, a, b, c, out: np.ndarray) -> np.ndarray:
+    def __call__(self, a, b, c, out: _np.ndarray) -> _np.ndarray:
         s = self.s[: out.size]
-        np.multiply(a, b, out=s)
-        np.add(s, c, out=s)
-        np.copyto(out, s, casting="same_kind")
+        _np.multiply(a, b, out=s)
+        _np.add(s, c, out=s)
+        _np.copyto(out, s, casting="same_kind")
         if self.check:
-            hit = (s.view(np.uint64) & _M29) == _MID29
+            hit = (s.view(_np.uint64) & _M29) == _MID29
             if hit.any():
-                idx = np.flatnonzero(hit)
-                av, bv, cv = (np.broadcast_to(np.asarray(v, np.float64), s.shape)[idx]
+                idx = _np.flatnonzero(hit)
+                av, bv, cv = (_np.broadcast_to(_np.asarray(v, _np.float64), s.shape)[idx]
                               for v in (a, b, c))
-                out[idx] = _round_to_odd_add(av * bv, cv).astype(np.float32)
+                out[idx] = _round_to_odd_add(av * bv, cv).astype(_np.float32)
         return out
 
 
-def _wide(x: np.ndarray) -> np.ndarray:
-    return x.astype(np.float64)
+def _wide(x: _np.ndarray) -> _np.ndarray:
+    return x.astype(_np.float64)
 
 
 _LOG_P64 = [float(p) for p in _LOG_P]
@@ -1124,23 +1124,23 @@ _COS_C64 = [float(v) for v in _COS_C]
 _SIN_S64 = [float(v) for v in _SIN_S]
 
 
-def _log_f32(x: np.ndarray, fma: _Fma32) -> np.ndarray:
+def _log_f32(x: _np.ndarray, fma: _Fma32) -> _np.ndarray:
     """torch's AVX2 ``log256_ps`` for float32 ``x`` in [2**-24, 1] (``x`` is overwritten;
     its clamp to the smallest normal never acts there)."""
-    bits = x.view(np.int32)
-    e = ((bits >> 23) - 126).astype(np.float32)
-    bits &= np.int32(-2139095041)
-    bits |= np.int32(0x3F000000)
+    bits = x.view(_np.int32)
+    e = ((bits >> 23) - 126).astype(_np.float32)
+    bits &= _np.int32(-2139095041)
+    bits |= _np.int32(0x3F000000)
     m = x                                   # the mantissa, in [0.5, 1)
     # where m < sqrt(1/2): x = (m - 1) + m and e - 1, in exact arithmetic rather than
     # np.where, whose branches mispredict on random masks
-    small = (m < _SQRTHF).astype(np.float32)
+    small = (m < _SQRTHF).astype(_np.float32)
     x = m - _ONE
     x += m * small
     e -= small
     z = x * x
     x64, z64 = _wide(x), _wide(z)
-    y = np.empty_like(x)
+    y = _np.empty_like(x)
     fma(_LOG_P64[0], x64, _LOG_P64[1], y)
     for p in _LOG_P64[2:]:
         fma(_wide(y), x64, p, y)
@@ -1153,12 +1153,12 @@ def _log_f32(x: np.ndarray, fma: _Fma32) -> np.ndarray:
     return x
 
 
-def _sincos_f32(a: np.ndarray, fma: _Fma32) -> tuple[np.ndarray, np.ndarray]:
+def _sincos_f32(a: _np.ndarray, fma: _Fma32) -> tuple[_np.ndarray, _np.ndarray]:
     """torch's AVX2 ``sincos256_ps`` for non-negative float32 angles ``a``."""
-    j = (a * _FOPI).astype(np.int32)
+    j = (a * _FOPI).astype(_np.int32)
     j += 1
     j &= ~1
-    y = j.astype(np.float32)
+    y = j.astype(_np.float32)
     pick = ((j & 2) >> 1) - 1               # all ones where sin takes the sine polynomial
     sin_sign = (j & 4) << 29                # bit 2 of j, moved to the sign bit
     j -= 2
@@ -1169,36 +1169,36 @@ def _sincos_f32(a: np.ndarray, fma: _Fma32) -> tuple[np.ndarray, np.ndarray]:
     a64 = _wide(a)
     z = a * a
     z64 = _wide(z)
-    c = np.empty_like(a)
+    c = _np.empty_like(a)
     fma(_COS_C64[0], z64, _COS_C64[1], c)
     fma(_wide(c), z64, _COS_C64[2], c)
     c *= z
     fma(_wide(c), z64, _wide(-(z * _HALF)), c)
     c += _ONE
-    s = np.empty_like(a)
+    s = _np.empty_like(a)
     fma(_SIN_S64[0], z64, _SIN_S64[1], s)
     fma(_wide(s), z64, _SIN_S64[2], s)
     s *= z
     fma(_wide(s), a64, a64, s)
-    sb, cb = s.view(np.int32), c.view(np.int32)
+    sb, cb = s.view(_np.int32), c.view(_np.int32)
     diff = (sb ^ cb) & pick                 # a branch-free select of the two polynomials
     sin = (cb ^ diff) ^ sin_sign
     cos = (sb ^ diff) ^ cos_sign
-    return sin.view(np.float32), cos.view(np.float32)
+    return sin.view(_np.float32), cos.view(_np.float32)
 
 
 _CHUNK = 1 << 15
 
 
-def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32, std: np.float32,
-                     out: np.ndarray | None = None) -> np.ndarray:
+def _normal_fill_f32(u: _np.ndarray, gen: Generator, mean: _np.float32, std: _np.float32,
+                     out: _np.ndarray | None = None) -> _np.ndarray:
     """Path C: float32, contiguous, n >= 16 (torch's AVX2 ``normal_fill_16_AVX2``); into
     ``out`` (flat, float32) when given."""
     n = u.size
     blocks, nb = _blocks(u, gen, gen._u24)
     k = blocks.shape[0]
     direct = out is not None and n % 16 == 0
-    res = out.reshape(k, 16) if direct else np.empty_like(blocks)
+    res = out.reshape(k, 16) if direct else _np.empty_like(blocks)
     step = max(1, _CHUNK // 8)
     fma = _Fma32(min(k, step) * 8)
     for start in range(0, k, step):
@@ -1206,8 +1206,8 @@ def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32, std: np.fl
         u1 = (_ONE - b[:, :8]).reshape(-1)
         rho = _log_f32(u1, fma)
         rho *= _F(-2.0)
-        np.sqrt(rho, out=rho)
-        a = np.multiply(b[:, 8:], _TWO_PI_F).reshape(-1)
+        _np.sqrt(rho, out=rho)
+        a = _np.multiply(b[:, 8:], _TWO_PI_F).reshape(-1)
         sin, cos = _sincos_f32(a, fma)
         cos *= rho
         sin *= rho
@@ -1222,20 +1222,20 @@ def _normal_fill_f32(u: np.ndarray, gen: Generator, mean: np.float32, std: np.fl
         r[:, 8:] = sin.reshape(-1, 8)
     if direct:
         return out
-    res = res.reshape(-1) if n % 16 == 0 else _unblock(res, nb, n, np.float32)
+    res = res.reshape(-1) if n % 16 == 0 else _unblock(res, nb, n, _np.float32)
     if out is not None:
         out[...] = res
     return res
 
 
 def _normal_fill_f16(gen: Generator, n: int, mean: float, std: float,
-                     out_dtype=np.float16) -> np.ndarray:
+                     out_dtype=_np.float16) -> _np.ndarray:
     """float16, contiguous, n >= 16: path C in float32 on each complete block of 16 fresh
     uniforms, then (when ``n % 16``) on 16 more for the last 16 positions; rounded to half.
     (Only the complete blocks are drawn first, unlike the float32 kernel.)"""
-    m, s = np.float32(mean), np.float32(std)
+    m, s = _np.float32(mean), _np.float32(std)
     k = n // 16
-    out = np.empty(n, dtype=out_dtype)
+    out = _np.empty(n, dtype=out_dtype)
     if k:
         out[: k * 16] = _normal_fill_f32(gen._u24(k * 16), gen, m, s)
     if n % 16:
@@ -1282,7 +1282,7 @@ def set_rng_state(new_state) -> None:
     default_generator.set_state(new_state)
 
 
-@contextlib.contextmanager
+@_contextlib.contextmanager
 def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
              device_type=None):
     """Run the block, then put the default generator back in the state it had before (the CPU
@@ -1295,3 +1295,6 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
         yield
     finally:
         set_rng_state(state)
+
+
+del annotations  # keep dir() to torch's names

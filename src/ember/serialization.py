@@ -12,30 +12,30 @@ a malicious checkpoint cannot run code.
 
 from __future__ import annotations
 
-import collections
-import contextlib
+import collections as _collections
+import contextlib as _contextlib
 import io
 import os
 import pickle
 import struct
-import types
-import zipfile
+import types as _types
+import zipfile as _zipfile
 from typing import Any
 
-import numpy as np
+import numpy as _np
 
-from . import _dtype as D
-from ._tensor import Tensor
+from . import _dtype as _D
+from ._tensor import Tensor as _Tensor
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals"]
 
 _STORAGE_NAMES = {
-    D.float32: "FloatStorage", D.float64: "DoubleStorage", D.float16: "HalfStorage",
-    D.int64: "LongStorage", D.int32: "IntStorage", D.int16: "ShortStorage",
-    D.int8: "CharStorage", D.uint8: "ByteStorage", D.bool: "BoolStorage",
-    D.complex64: "ComplexFloatStorage", D.complex128: "ComplexDoubleStorage",
-    D.bfloat16: "BFloat16Storage",
+    _D.float32: "FloatStorage", _D.float64: "DoubleStorage", _D.float16: "HalfStorage",
+    _D.int64: "LongStorage", _D.int32: "IntStorage", _D.int16: "ShortStorage",
+    _D.int8: "CharStorage", _D.uint8: "ByteStorage", _D.bool: "BoolStorage",
+    _D.complex64: "ComplexFloatStorage", _D.complex128: "ComplexDoubleStorage",
+    _D.bfloat16: "BFloat16Storage",
 }
 _STORAGE_DTYPES = {v: k for k, v in _STORAGE_NAMES.items()}
 
@@ -55,13 +55,13 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
                        backward_hooks=None, metadata=None):
     """Rebuild a tensor from a storage (an ndarray of its dtype), offset, size and stride."""
     item = storage.itemsize
-    if int(np.prod(size)) == 0:
-        arr = np.zeros(size, storage.dtype)
+    if int(_np.prod(size)) == 0:
+        arr = _np.zeros(size, storage.dtype)
     else:
-        arr = np.lib.stride_tricks.as_strided(
+        arr = _np.lib.stride_tricks.as_strided(
             storage[storage_offset:], shape=tuple(size),
             strides=tuple(s * item for s in stride)).copy()
-    t = Tensor._wrap(arr)
+    t = _Tensor._wrap(arr)
     t._requires_grad = bool(requires_grad) and (t.dtype.is_floating_point or
                                                  t.dtype.is_complex)
     return t
@@ -88,7 +88,7 @@ _GLOBAL_NAMES = {
 class _Storage:
     __slots__ = ("array", "key")
 
-    def __init__(self, array: np.ndarray, key: str):
+    def __init__(self, array: _np.ndarray, key: str):
         self.array, self.key = array, key
 
 
@@ -118,33 +118,33 @@ class _Pickler(pickle._Pickler):
         return super().save(obj, save_persistent_id)
 
     dispatch = pickle._Pickler.dispatch.copy()
-    dispatch[types.FunctionType] = save_global
+    dispatch[_types.FunctionType] = save_global
 
     def persistent_id(self, obj):
         if isinstance(obj, _Storage):
-            dt = D.from_numpy_dtype(obj.array.dtype)
+            dt = _D.from_numpy_dtype(obj.array.dtype)
             return ("storage", _STORAGE_TYPES[_STORAGE_NAMES[dt]], obj.key, "cpu",
                     obj.array.size)
         return None
 
     def reducer_override(self, obj):
-        if isinstance(obj, Tensor):
+        if isinstance(obj, _Tensor):
             if getattr(obj, "_is_param", False):
-                plain = Tensor._wrap(obj._data)
+                plain = _Tensor._wrap(obj._data)
                 return (_rebuild_parameter,
-                        (plain, obj.requires_grad, collections.OrderedDict()))
-            if obj.dtype in D.FLOAT8:
+                        (plain, obj.requires_grad, _collections.OrderedDict()))
+            if obj.dtype in _D.FLOAT8:
                 raise RuntimeError(f"ember.save cannot write {obj.dtype} tensors yet (torch "
                                    "keeps them in untyped storages); save them converted, "
                                    "e.g. with .float()")
-            arr = np.asarray(obj._data, order="C")   # (ascontiguousarray makes 0-d 1-d)
+            arr = _np.asarray(obj._data, order="C")   # (ascontiguousarray makes 0-d 1-d)
             storage = _Storage(arr.reshape(-1), str(len(self.storages)))
             self.storages.append(storage)
             stride = tuple(s // arr.itemsize for s in arr.strides) if arr.ndim else ()
             if arr.size <= 1:
                 stride = _contiguous_strides(arr.shape)
             return (_rebuild_tensor_v2, (storage, 0, tuple(arr.shape), stride,
-                                         obj.requires_grad, collections.OrderedDict()))
+                                         obj.requires_grad, _collections.OrderedDict()))
         return NotImplemented
 
 
@@ -156,10 +156,10 @@ def _contiguous_strides(shape) -> tuple:
     return tuple(reversed(out))
 
 
-def _write_record(zf: zipfile.ZipFile, name: str, data: bytes) -> None:
+def _write_record(zf: _zipfile.ZipFile, name: str, data: bytes) -> None:
     """Write an uncompressed record whose data starts at a multiple of 64 bytes."""
-    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-    info.compress_type = zipfile.ZIP_STORED
+    info = _zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    info.compress_type = _zipfile.ZIP_STORED
     offset = zf.fp.tell() if hasattr(zf.fp, "tell") else 0
     header = 30 + len(name.encode())
     pad = (-(offset + header + 4)) % 64
@@ -181,14 +181,14 @@ def _save(obj, fh, name: str) -> None:
     storages: list = []
     buf = io.BytesIO()
     _Pickler(buf, storages).dump(obj)
-    with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_STORED) as zf:
+    with _zipfile.ZipFile(fh, "w", compression=_zipfile.ZIP_STORED) as zf:
         _write_record(zf, f"{name}/data.pkl", buf.getvalue())
         _write_record(zf, f"{name}/.format_version", b"1")
         _write_record(zf, f"{name}/.storage_alignment", b"64")
         _write_record(zf, f"{name}/byteorder", b"little")
         for s in storages:
             a = s.array
-            if a.dtype not in D.REDUCED:
+            if a.dtype not in _D.REDUCED:
                 a = a.astype(a.dtype.newbyteorder("<"), copy=False)
             _write_record(zf, f"{name}/data/{s.key}", a.tobytes())
         _write_record(zf, f"{name}/version", b"3\n")
@@ -198,7 +198,7 @@ def _save(obj, fh, name: str) -> None:
 # ----------------------------------------------------------------------------- loading
 
 _SAFE = {
-    ("collections", "OrderedDict"): collections.OrderedDict,
+    ("collections", "OrderedDict"): _collections.OrderedDict,
     ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
     ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
@@ -255,7 +255,7 @@ def clear_safe_globals() -> None:
     _USER_ENTRIES.clear()
 
 
-@contextlib.contextmanager
+@_contextlib.contextmanager
 def safe_globals(safe_globals: list):
     """Within the block, allow these globals as :func:`add_safe_globals` does."""
     saved, entries = dict(_USER_SAFE), list(_USER_ENTRIES)
@@ -269,7 +269,7 @@ def safe_globals(safe_globals: list):
 
 
 class _Unpickler(pickle.Unpickler):
-    def __init__(self, file, zf: zipfile.ZipFile, prefix: str, weights_only: bool):
+    def __init__(self, file, zf: _zipfile.ZipFile, prefix: str, weights_only: bool):
         super().__init__(file)
         self.zf, self.prefix, self.weights_only = zf, prefix, weights_only
         self.loaded: dict = {}
@@ -281,8 +281,8 @@ class _Unpickler(pickle.Unpickler):
             return _USER_SAFE[(module, name)]
         if module == "torch" and name in _STORAGE_DTYPES:
             return _STORAGE_TYPES[name]
-        if module == "torch" and name in D._BY_NAME:
-            return D._BY_NAME[name]
+        if module == "torch" and name in _D._BY_NAME:
+            return _D._BY_NAME[name]
         if self.weights_only:
             raise _weights_only_error(module, name)
         if module == "torch" or module.startswith("torch."):
@@ -302,8 +302,8 @@ class _Unpickler(pickle.Unpickler):
         if arr is None:
             raw = self.zf.read(f"{self.prefix}/data/{key}")
             # (ml_dtypes' types have one byte order: this machine's, little-endian as torch's)
-            le = dt.np if dt.np in D.REDUCED else dt.np.newbyteorder("<")
-            arr = np.frombuffer(raw, dtype=le).astype(dt.np)
+            le = dt.np if dt.np in _D.REDUCED else dt.np.newbyteorder("<")
+            arr = _np.frombuffer(raw, dtype=le).astype(dt.np)
             self.loaded[key] = arr
         return arr
 
@@ -324,10 +324,13 @@ def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None 
 
 
 def _load(fh, weights_only: bool):
-    with zipfile.ZipFile(fh) as zf:
+    with _zipfile.ZipFile(fh) as zf:
         pkl = next((n for n in zf.namelist() if n.endswith("/data.pkl")), None)
         if pkl is None:
             raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not "
                                "found")
         prefix = pkl[: -len("/data.pkl")]
         return _Unpickler(io.BytesIO(zf.read(pkl)), zf, prefix, weights_only).load()
+
+
+del annotations  # keep dir() to torch's names

@@ -7,22 +7,22 @@ tuple such as ``(2, 1)``), falling back to string comparison when one side is no
 
 from __future__ import annotations
 
-import functools
-import re
+import functools as _functools
+import re as _re
 from collections.abc import Iterable
 
 __all__ = ["TorchVersion"]
 
 
-@functools.cache
-def _pep440() -> re.Pattern:
+@_functools.cache
+def _pep440() -> _re.Pattern:
     """PEP 440's version pattern, compiled on the first comparison rather than at import."""
-    return re.compile(
+    return _re.compile(
         r"^\s*v?(?:(\d+)!)?(\d+(?:\.\d+)*)"                 # epoch, release
         r"(?:[-_.]?(a|b|c|rc|alpha|beta|pre|preview)[-_.]?(\d*))?"
         r"(?:-(\d+)|[-_.]?(?:post|rev|r)[-_.]?(\d*))?"
         r"(?:[-_.]?(dev)[-_.]?(\d*))?"
-        r"(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$", re.IGNORECASE)
+        r"(?:\+([a-z0-9]+(?:[-_.][a-z0-9]+)*))?\s*$", _re.IGNORECASE)
 
 _PRE = {"a": "a", "alpha": "a", "b": "b", "beta": "b", "c": "rc", "rc": "rc", "pre": "rc",
         "preview": "rc"}
@@ -49,7 +49,7 @@ def _key(text: str) -> tuple:
     post_k = (-_INF, 0) if post is None else (post, 0)
     dev_k = (_INF, 0) if dev is None else (int(dev_n or 0), 0)
     local_k = () if local is None else tuple(
-        (int(p), "") if p.isdigit() else (-1, p.lower()) for p in re.split(r"[-_.]", local))
+        (int(p), "") if p.isdigit() else (-1, p.lower()) for p in _re.split(r"[-_.]", local))
     return (int(epoch or 0), tuple(rel), pre, post_k, dev_k, local_k)
 
 
@@ -100,3 +100,6 @@ class TorchVersion(str):
         return not self.__eq__(other)
 
     __hash__ = str.__hash__
+
+
+del annotations  # keep dir() to torch's names

@@ -16,3 +16,6 @@ git_version = "Unknown"
 hip: str | None = None
 rocm: str | None = None
 xpu: str | None = None
+
+
+del annotations  # keep dir() to torch's names

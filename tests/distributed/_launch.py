@@ -16,13 +16,13 @@ import pytest
 pytest.importorskip("mpi4py")
 
 import ember  # noqa: E402
-from ember.distributed.run import find_mpiexec  # noqa: E402
+from ember.distributed.run import _find_mpiexec  # noqa: E402
 
 WORKERS = pathlib.Path(__file__).with_name("workers")
 SRC = str(pathlib.Path(ember.__file__).resolve().parent.parent)
 
 try:
-    find_mpiexec()
+    _find_mpiexec()
 except SystemExit:
     pytest.skip("no mpiexec (pip install mpich)", allow_module_level=True)
 

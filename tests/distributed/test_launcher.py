@@ -10,7 +10,7 @@ from ember.distributed import _rank, run
 def test_command_for_one_node():
     args = run.parse_args(["--nproc_per_node", "3", "--mpiexec", "mpiexec", "train.py", "--lr",
                            "0.1"])
-    assert run.command(args) == ["mpiexec", "-n", "3", sys.executable, "-m",
+    assert run._command(args) == ["mpiexec", "-n", "3", sys.executable, "-m",
                                  "ember.distributed._rank", "train.py", "--lr", "0.1"]
 
 
@@ -18,11 +18,11 @@ def test_command_for_several_nodes_and_a_module():
     args = run.parse_args(["--nnodes", "2", "--nproc-per-node", "4", "--hostfile", "hosts",
                            "--mpiexec", "mpiexec", "--node-rank", "0", "--master-addr", "h0",
                            "-m", "pkg.train", "x"])
-    assert run.command(args) == ["mpiexec", "-n", "8", "-ppn", "4", "-f", "hosts",
+    assert run._command(args) == ["mpiexec", "-n", "8", "-ppn", "4", "-f", "hosts",
                                  sys.executable, "-m", "ember.distributed._rank", "-m",
                                  "pkg.train", "x"]
     with pytest.raises(SystemExit, match="needs --hostfile or --hosts"):
-        run.command(run.parse_args(["--nnodes", "2", "--mpiexec", "m", "t.py"]))
+        run._command(run.parse_args(["--nnodes", "2", "--mpiexec", "m", "t.py"]))
 
 
 def test_rank_environment_from_mpich_and_open_mpi():

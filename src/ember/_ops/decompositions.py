@@ -27,7 +27,7 @@ from .registry import _dt_of, _scalar_name, _write_out, expose, op, run
 from .search import _return_type
 from .util import norm_dim
 
-_state = grad_mode.state
+_state = grad_mode._state
 _wrap = Tensor._wrap
 
 

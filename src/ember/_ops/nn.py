@@ -601,7 +601,7 @@ def _glu_grad(grad, self, dim):
     return cat([grad * sb, grad * a * sb * (1 - sb)], dim)
 
 
-@op("GluBackward0", name="glu", method=False, self=_glu_grad)
+@op("GluBackward0", name="glu", method=False, function=False, self=_glu_grad)
 def _glu(self, dim=-1):
     n = self.shape[dim]
     if n % 2:

@@ -539,9 +539,6 @@ def _ord_name(ord):
     return str(ord)
 
 
-expose(vector_norm, name="linalg_vector_norm", method=False)
-
-
 @expose
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """The ``p``-norm (``'fro'``: the 2-norm) over ``dim``; torch.norm's dispatch.

@@ -36,7 +36,7 @@ from .. import _dtype as D
 from .. import _errors
 from .._device import xp
 from .._tensor import Tensor
-from ..amp.autocast_mode import state as _amp
+from ..amp.autocast_mode import _state as _amp
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor, _sequence
 from ._params import parameters
@@ -50,7 +50,7 @@ FLOAT = "float"           # like SAME, but integral/bool inputs compute in the d
 COMPARE = "compare"       # compute in the promoted dtype, return bool
 NONE = None               # the kernel takes the inputs' arrays as they are
 
-_state = grad_mode.state
+_state = grad_mode._state
 _wrap = Tensor._wrap
 _ndarray = xp.ndarray
 _BY_NP = D._BY_NP
@@ -447,8 +447,8 @@ def _requires(op, args):
 def run(op, args, out=None):
     """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed."""
     if op.autocast is not None and _amp.enabled:
-        from ..amp.autocast_mode import cast_args
-        args = cast_args(op.autocast, args)
+        from ..amp.autocast_mode import _cast_args
+        args = _cast_args(op.autocast, args)
     if op.check is not None:
         op.check(*args)
     kargs, dt = _arrays(op, args)

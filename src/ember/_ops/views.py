@@ -22,7 +22,7 @@ from ..autograd import grad_mode
 from ..autograd.graph import Node
 from .registry import _IN_CUSTOM_FUNCTION, _INFERENCE, _MULTI, _NO_GRAD, _dt_of, _record
 
-_state = grad_mode.state
+_state = grad_mode._state
 _gf_get = _T._gf_get
 _gf_set = _T._gf_set
 

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from .autocast_mode import (
-    autocast,
-    get_autocast_dtype,
-    is_autocast_available,
-    is_autocast_enabled,
-    set_autocast_dtype,
-    set_autocast_enabled,
-)
+from .autocast_mode import autocast, is_autocast_available
 from .grad_scaler import GradScaler
 
-__all__ = ["autocast", "GradScaler", "is_autocast_available", "is_autocast_enabled",
-           "get_autocast_dtype", "set_autocast_enabled", "set_autocast_dtype"]
+__all__ = ["autocast", "GradScaler", "is_autocast_available"]
+
+
+del annotations  # keep dir() to torch's names

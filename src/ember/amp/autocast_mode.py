@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import warnings
 
-from .. import _dtype as D
+from .. import _dtype as _D
 
 __all__ = ["autocast", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype",
            "set_autocast_enabled", "set_autocast_dtype"]
@@ -19,11 +19,11 @@ __all__ = ["autocast", "is_autocast_available", "is_autocast_enabled", "get_auto
 # torch's CPU autocast lists (autocast_mode.cpp), by the names of ember's ops that implement
 # them: the lower-precision list (conv*, conv_transpose*, mm, bmm, addmm, baddbmm, addbmm,
 # linear and matmul, which reach these ops, prelu) and, of the float32 list, the ops ember has
-LOWER = "lower"
-FP32 = "fp32"
-EMBER_OPS = {
+_LOWER = "lower"
+_FP32 = "fp32"
+_EMBER_OPS = {
     **dict.fromkeys(("_mm", "_bmm", "_addmm", "_baddbmm", "_addbmm", "_mv", "_dot", "_addmv",
-                     "convolution", "prelu"), LOWER),
+                     "convolution", "prelu"), _LOWER),
     **dict.fromkeys(("_mse_loss", "_smooth_l1_loss", "_huber_loss", "_binary_cross_entropy",
                      "_bce_with_logits", "_nll_loss_NllLossBackward0",
                      "_nll_loss_NllLoss2DBackward0", "_trace", "prod_all", "prod_dim",
@@ -31,11 +31,11 @@ EMBER_OPS = {
                      "_pool_gather_MaxPool3DWithIndicesBackward0_unique",
                      "_resample_AdaptiveAvgPool3DBackward0",
                      "_pool_gather_AdaptiveMaxPool3DBackward0", "cholesky_legacy",
-                     "linalg_cholesky", "linalg_inv", "linalg_pinv", "linalg_solve"), FP32),
+                     "linalg_cholesky", "linalg_inv", "linalg_pinv", "linalg_solve"), _FP32),
 }
 
 _DEVICES = ("cpu", "cuda", "mps", "xpu", "hpu", "mtia", "xla", "ipu", "maia")
-_DEFAULT_DTYPE = {"cpu": D.bfloat16, "cuda": D.float16}
+_DEFAULT_DTYPE = {"cpu": _D.bfloat16, "cuda": _D.float16}
 
 
 class _State:
@@ -43,15 +43,15 @@ class _State:
 
     def __init__(self):
         self.enabled = False            # CPU autocast on
-        self.dtype = D.bfloat16         # its lower-precision dtype
+        self.dtype = _D.bfloat16         # its lower-precision dtype
         self.cache = {}                 # id(leaf) -> (leaf, cast) inside the outermost region
         self.depth = 0
         self.cache_enabled = True
 
 
-state = _State()
+_state = _State()
 _other_enabled = {d: False for d in _DEVICES if d != "cpu"}
-_other_dtype = {d: D.float16 for d in _DEVICES if d != "cpu"}
+_other_dtype = {d: _D.float16 for d in _DEVICES if d != "cpu"}
 
 
 def is_autocast_available(device_type: str) -> bool:
@@ -63,7 +63,7 @@ def is_autocast_enabled(device_type: str | None = None) -> bool:
     if device_type is None or device_type == "cuda":
         return _other_enabled["cuda"]
     if device_type == "cpu":
-        return state.enabled
+        return _state.enabled
     return _other_enabled.get(device_type, False)
 
 
@@ -71,18 +71,18 @@ def set_autocast_enabled(device_type, enabled=None) -> None:
     if enabled is None:         # the deprecated one-argument form: CUDA
         device_type, enabled = "cuda", device_type
     if device_type == "cpu":
-        state.enabled = bool(enabled)
+        _state.enabled = bool(enabled)
     else:
         _other_enabled[device_type] = bool(enabled)
 
 
-def get_autocast_dtype(device_type: str) -> D.dtype:
-    return state.dtype if device_type == "cpu" else _other_dtype.get(device_type, D.float16)
+def get_autocast_dtype(device_type: str) -> _D.dtype:
+    return _state.dtype if device_type == "cpu" else _other_dtype.get(device_type, _D.float16)
 
 
-def set_autocast_dtype(device_type: str, dtype: D.dtype) -> None:
+def set_autocast_dtype(device_type: str, dtype: _D.dtype) -> None:
     if device_type == "cpu":
-        state.dtype = dtype
+        _state.dtype = dtype
     else:
         _other_dtype[device_type] = dtype
 
@@ -90,7 +90,7 @@ def set_autocast_dtype(device_type: str, dtype: D.dtype) -> None:
 class autocast:
     """A context (and decorator) in which ops run in mixed precision as torch's autocast."""
 
-    def __init__(self, device_type: str, dtype: D.dtype | None = None, enabled: bool = True,
+    def __init__(self, device_type: str, dtype: _D.dtype | None = None, enabled: bool = True,
                  cache_enabled: bool | None = None):
         if not isinstance(device_type, str):
             raise ValueError("Expected `device_type` of type `str`, got: "
@@ -98,15 +98,15 @@ class autocast:
         from .._device import device
         device(device_type)         # torch's error for an unknown device type
         self.device = device_type
-        self.fast_dtype = _DEFAULT_DTYPE.get(device_type, D.float16) if dtype is None \
+        self.fast_dtype = _DEFAULT_DTYPE.get(device_type, _D.float16) if dtype is None \
             else dtype
         self._cache_enabled = True if cache_enabled is None else bool(cache_enabled)
         if enabled and device_type == "cuda":
             warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.",
                           UserWarning, stacklevel=2)
             enabled = False
-        elif enabled and device_type == "cpu" and self.fast_dtype not in (D.bfloat16,
-                                                                          D.float16):
+        elif enabled and device_type == "cpu" and self.fast_dtype not in (_D.bfloat16,
+                                                                          _D.float16):
             warnings.warn("In CPU autocast, but the target dtype is not supported. Disabling "
                           "autocast.\nCPU Autocast only supports dtypes of torch.bfloat16, "
                           "torch.float16 currently.", UserWarning, stacklevel=2)
@@ -115,23 +115,23 @@ class autocast:
 
     def __enter__(self):
         if self.device == "cpu":
-            self.prev = (state.enabled, state.dtype, state.cache_enabled)
-            state.enabled, state.dtype = self._enabled, self.fast_dtype
-            state.cache_enabled = self._cache_enabled
-            state.depth += 1
+            self.prev = (_state.enabled, _state.dtype, _state.cache_enabled)
+            _state.enabled, _state.dtype = self._enabled, self.fast_dtype
+            _state.cache_enabled = self._cache_enabled
+            _state.depth += 1
         else:
             self.prev = (_other_enabled.get(self.device, False),
-                         _other_dtype.get(self.device, D.float16))
+                         _other_dtype.get(self.device, _D.float16))
             _other_enabled[self.device] = self._enabled
             _other_dtype[self.device] = self.fast_dtype
         return self
 
     def __exit__(self, *exc):
         if self.device == "cpu":
-            state.enabled, state.dtype, state.cache_enabled = self.prev
-            state.depth -= 1
-            if state.depth == 0:
-                state.cache.clear()
+            _state.enabled, _state.dtype, _state.cache_enabled = self.prev
+            _state.depth -= 1
+            if _state.depth == 0:
+                _state.cache.clear()
         else:
             _other_enabled[self.device], _other_dtype[self.device] = self.prev
         return False
@@ -144,32 +144,35 @@ class autocast:
         return decorated
 
 
-def install(ops: dict) -> None:
+def _install(ops: dict) -> None:
     """Mark the listed ops of the registry's table for autocast."""
-    for name, kind in EMBER_OPS.items():
+    for name, kind in _EMBER_OPS.items():
         if name in ops:
             ops[name].autocast = kind
 
 
-def _cast(t, to: D.dtype):
+def _cast(t, to: _D.dtype):
     """``t`` cast to ``to`` as autocast casts (floating tensors only; cached leaves)."""
     from .._tensor import Tensor
     if not isinstance(t, Tensor) or not t.dtype.is_floating_point or t.dtype is to or \
-            t.dtype is D.float64:
+            t.dtype is _D.float64:
         return t
-    cacheable = (to is state.dtype and t.dtype is D.float32 and state.cache_enabled
+    cacheable = (to is _state.dtype and t.dtype is _D.float32 and _state.cache_enabled
                  and t._requires_grad and t.grad_fn is None and t._base is None)
     if cacheable:
-        hit = state.cache.get(id(t))
+        hit = _state.cache.get(id(t))
         if hit is not None and hit[0] is t:
             return hit[1]
     out = t.to(to)
     if cacheable:
-        state.cache[id(t)] = (t, out)
+        _state.cache[id(t)] = (t, out)
     return out
 
 
-def cast_args(kind: str, args):
+def _cast_args(kind: str, args):
     """The arguments of an autocast-listed op, cast as its list says."""
-    to = state.dtype if kind == LOWER else D.float32
+    to = _state.dtype if kind == _LOWER else _D.float32
     return tuple(_cast(a, to) for a in args)
+
+
+del annotations  # keep dir() to torch's names

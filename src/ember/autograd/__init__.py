@@ -10,30 +10,16 @@ import warnings
 
 from .. import _errors
 from . import forward_ad, functional, grad_mode, graph, profiler  # noqa: F401  (.functional …)
-from .anomaly_mode import (
-    detect_anomaly,
-    is_anomaly_check_nan_enabled,
-    is_anomaly_enabled,
-    set_detect_anomaly,
-)
-from .engine import execute
-from .function import Function, FunctionCtx, once_differentiable
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
+from .engine import execute as _execute
+from .function import Function
 from .functional_check import gradcheck, gradgradcheck
-from .grad_mode import (
-    enable_grad,
-    inference_mode,
-    is_grad_enabled,
-    is_inference_mode_enabled,
-    no_grad,
-    set_grad_enabled,
-)
+from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from .variable import Variable
 
-__all__ = ["backward", "grad", "Function", "FunctionCtx", "Variable", "gradcheck",
-           "gradgradcheck", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "is_grad_enabled", "is_inference_mode_enabled", "once_differentiable", "detect_anomaly",
-           "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-           "functional", "graph"]
+__all__ = ["backward", "grad", "Function", "Variable", "gradcheck", "gradgradcheck", "no_grad",
+           "enable_grad", "set_grad_enabled", "inference_mode", "detect_anomaly",
+           "set_detect_anomaly", "functional", "graph"]
 
 
 def _as_tuple(x):
@@ -65,7 +51,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     if inputs is not None and len(inputs) == 0:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
     non_leaves = [t for t in inputs if t.grad_fn is not None] if inputs else []
-    captured = execute(tensors, grads, retain_graph, create_graph, inputs=inputs,
+    captured = _execute(tensors, grads, retain_graph, create_graph, inputs=inputs,
                        accumulate=True, allow_unused=True)
     if non_leaves:   # non-leaf inputs get their .grad like leaves do
         for t, g in zip(inputs, captured):
@@ -92,7 +78,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
                            f"grad_outputs and {len(outputs)} outputs")
     if allow_unused is None:
         allow_unused = materialize_grads
-    result = execute(outputs, grads, retain_graph, create_graph, inputs=inputs_t,
+    result = _execute(outputs, grads, retain_graph, create_graph, inputs=inputs_t,
                      accumulate=False, allow_unused=allow_unused)
     out = []
     for t, g in zip(inputs_t, result):
@@ -103,3 +89,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
             g = g.detach()
         out.append(g)
     return tuple(out)
+
+
+# the engine, gradcheck and the graph pictures are importable modules, but not names of the
+# package (torch.autograd has none of them)
+del engine, functional_check, visualize  # noqa: F821
+del annotations  # keep dir() to torch's names

@@ -1,6 +1,6 @@
 """Anomaly detection: ``detect_anomaly`` and ``set_detect_anomaly``, as torch's.
 
-While enabled (per thread, in ``grad_mode.state``), the engine checks every gradient a node
+While enabled (per thread, in ``grad_mode._state``), the engine checks every gradient a node
 returns and raises ``RuntimeError("Function 'DivBackward0' returned nan values in its 1th
 output.")`` on a NaN (unless ``check_nan=False``).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from . import grad_mode
+from . import grad_mode as _grad_mode
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
@@ -17,12 +17,12 @@ __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
 
 def is_anomaly_enabled() -> bool:
     """True while anomaly detection is on in this thread."""
-    return grad_mode.state.anomaly
+    return _grad_mode._state.anomaly
 
 
 def is_anomaly_check_nan_enabled() -> bool:
     """True while anomaly detection checks backward outputs for NaN."""
-    return grad_mode.state.anomaly_check_nan
+    return _grad_mode._state.anomaly_check_nan
 
 
 class detect_anomaly:
@@ -32,7 +32,7 @@ class detect_anomaly:
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
     ...     with ember.autograd.detect_anomaly():
-    ...         ember.autograd.is_anomaly_enabled()
+    ...         ember.is_anomaly_enabled()
     True
     """
 
@@ -42,12 +42,12 @@ class detect_anomaly:
                       "and should only be enabled for debugging.", UserWarning, stacklevel=2)
 
     def __enter__(self):
-        st = grad_mode.state
+        st = _grad_mode._state
         self._prev = (st.anomaly, st.anomaly_check_nan)
         st.anomaly, st.anomaly_check_nan = True, self.check_nan
 
     def __exit__(self, *exc):
-        st = grad_mode.state
+        st = _grad_mode._state
         st.anomaly, st.anomaly_check_nan = self._prev
         return False
 
@@ -56,7 +56,7 @@ class detect_anomaly:
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            st = grad_mode.state
+            st = _grad_mode._state
             prev = (st.anomaly, st.anomaly_check_nan)
             st.anomaly, st.anomaly_check_nan = True, self.check_nan
             try:
@@ -70,7 +70,7 @@ class set_detect_anomaly:
     """Turn anomaly detection on or off; takes effect at once and works as a context manager."""
 
     def __init__(self, mode: bool, check_nan: bool = True):
-        st = grad_mode.state
+        st = _grad_mode._state
         self._prev = (st.anomaly, st.anomaly_check_nan)
         st.anomaly, st.anomaly_check_nan = bool(mode), check_nan
 
@@ -78,6 +78,9 @@ class set_detect_anomaly:
         return None
 
     def __exit__(self, *exc):
-        st = grad_mode.state
+        st = _grad_mode._state
         st.anomaly, st.anomaly_check_nan = self._prev
         return False
+
+
+del annotations  # keep dir() to torch's names

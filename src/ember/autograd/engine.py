@@ -21,7 +21,7 @@ from .._device import xp
 from . import grad_mode
 from .graph import AccumulateGrad
 
-_state = grad_mode.state
+_state = grad_mode._state
 
 
 def _root_grads(tensors, grad_tensors):
@@ -283,3 +283,6 @@ def _check_nan(node, out):
         if g is not None and g._data.dtype.kind in "fc" and xp.isnan(g._data).any():
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
                                "output.")
+
+
+del annotations  # keep dir() to torch's names

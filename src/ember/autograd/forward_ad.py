@@ -8,7 +8,7 @@ are torch's; a dual tensor prints as a plain tensor.
 
 from __future__ import annotations
 
-from collections import namedtuple
+from collections import namedtuple as _namedtuple
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
            "UnpackedDualTensor"]
@@ -16,7 +16,7 @@ __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "un
 _levels: list[list] = []      # per level: [(dual, tangent, primal required grad)]
 
 
-class UnpackedDualTensor(namedtuple("UnpackedDualTensor", ["primal", "tangent"])):
+class UnpackedDualTensor(_namedtuple("UnpackedDualTensor", ["primal", "tangent"])):
     """The primal and tangent of a dual tensor (tangent None when it has none)."""
 
 
@@ -99,3 +99,6 @@ def unpack_dual(tensor, *, level: int | None = None) -> UnpackedDualTensor:
         (jt,) = _grad([g for g, _ in used], [u], [t for _, t in used], allow_unused=True,
                       create_graph=user_graph)
     return UnpackedDualTensor(primal, zeros_like(tensor) if jt is None else jt)
+
+
+del annotations  # keep dir() to torch's names

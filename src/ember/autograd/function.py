@@ -10,8 +10,9 @@ from __future__ import annotations
 import functools
 
 from .. import _errors
-from . import grad_mode
-from .graph import Node, SavedTensor
+from . import grad_mode as _grad_mode
+from .graph import Node as _Node
+from .graph import SavedTensor as _SavedTensor
 
 
 class FunctionCtx:
@@ -37,13 +38,13 @@ class FunctionCtx:
         self.materialize_grads = bool(value)
 
 
-class BackwardCFunction(Node, FunctionCtx):
+class BackwardCFunction(_Node, FunctionCtx):
     """The node of a custom Function application; also its ``ctx``."""
 
     _cls = None
 
     def __init__(self):
-        Node.__init__(self)
+        _Node.__init__(self)
         self._to_save = ()
         self._dirty = ()
         self._non_diff = ()
@@ -147,9 +148,9 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         ctx = cls._backward_cls()
         tensors = [a if isinstance(a, Tensor) else None for a in args]
         ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
-        record = grad_mode.state.enabled and any(ctx.needs_input_grad)
+        record = _grad_mode._state.enabled and any(ctx.needs_input_grad)
         new_style = cls.setup_context is not Function.setup_context
-        with grad_mode.no_grad():
+        with _grad_mode.no_grad():
             if new_style:
                 output = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, output)
@@ -195,7 +196,7 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
             if t is None:
                 saved.append(None)
             else:
-                saved.append(SavedTensor(t, is_output=id(t) in out_ids and t.grad_fn is ctx))
+                saved.append(_SavedTensor(t, is_output=id(t) in out_ids and t.grad_fn is ctx))
         ctx._saved = saved
         ctx._to_save = ()
         return wrapped[0] if single else tuple(wrapped)
@@ -205,6 +206,9 @@ def once_differentiable(fn):
     """Mark a ``backward`` that cannot itself be differentiated (runs it under no_grad)."""
     @functools.wraps(fn)
     def wrapper(ctx, *args):
-        with grad_mode.no_grad():
+        with _grad_mode.no_grad():
             return fn(ctx, *args)
     return wrapper
+
+
+del annotations  # keep dir() to torch's names

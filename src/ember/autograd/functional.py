@@ -268,3 +268,6 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), H v)`` for a scalar ``func`` (H is symmetric: same as ``vhp``)."""
     return _hv(func, inputs, v, create_graph, strict, "hvp", True)
+
+
+del annotations  # keep dir() to torch's names

@@ -1,6 +1,6 @@
 """Grad mode: whether ops record a graph, per thread.
 
-All of autograd's mutable global state lives in one ``threading.local`` object, ``state``; a
+All of autograd's mutable global state lives in one ``threading.local`` object, ``_state``; a
 new thread starts with grad enabled and inference mode off, as in torch. The context managers
 below also work as decorators, on plain functions and on generator functions (each resumption
 of the generator runs under the mode).
@@ -8,15 +8,15 @@ of the generator runs under the mode).
 
 from __future__ import annotations
 
-import functools
-import inspect
-import threading
+import functools as _functools
+import inspect as _inspect
+import threading as _threading
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled"]
 
 
-class _State(threading.local):
+class _State(_threading.local):
     enabled = True          # grad mode
     inference = False       # inference mode (implies grad mode off)
     anomaly = False         # anomaly detection
@@ -25,36 +25,36 @@ class _State(threading.local):
     saved_hooks_disabled = None  # error message while disable_saved_tensors_hooks is active
 
 
-state = _State()
+_state = _State()
 
 
 def is_grad_enabled() -> bool:
     """True when ops record a graph in this thread."""
-    return state.enabled
+    return _state.enabled
 
 
 def is_inference_mode_enabled() -> bool:
     """True inside ``inference_mode()`` in this thread."""
-    return state.inference
+    return _state.inference
 
 
 class _Mode:
     """Base of the grad-mode context managers; subclasses set ``_enter``'s new state."""
 
     def __call__(self, func):
-        if inspect.isclass(func):
+        if _inspect.isclass(func):
             raise TypeError("grad mode decorators apply to functions, not classes")
-        if inspect.isgeneratorfunction(func):
+        if _inspect.isgeneratorfunction(func):
             return self._wrap_generator(func)
 
-        @functools.wraps(func)
+        @_functools.wraps(func)
         def wrapper(*args, **kwargs):
             with self._clone():
                 return func(*args, **kwargs)
         return wrapper
 
     def _wrap_generator(self, func):
-        @functools.wraps(func)
+        @_functools.wraps(func)
         def wrapper(*args, **kwargs):
             gen = func(*args, **kwargs)
             try:
@@ -81,12 +81,12 @@ class _Mode:
         return self.__class__()
 
     def __enter__(self):
-        self._prev = (state.enabled, state.inference)
+        self._prev = (_state.enabled, _state.inference)
         self._set()
         return None
 
     def __exit__(self, *exc):
-        state.enabled, state.inference = self._prev
+        _state.enabled, _state.inference = self._prev
         return False
 
 
@@ -110,14 +110,14 @@ class no_grad(_Mode):
         pass
 
     def _set(self):
-        state.enabled = False
+        _state.enabled = False
 
 
 class enable_grad(no_grad):
     """Context manager and decorator that turns graph recording on (inside ``no_grad``)."""
 
     def _set(self):
-        state.enabled = True
+        _state.enabled = True
 
 
 class set_grad_enabled(_Mode):
@@ -131,18 +131,18 @@ class set_grad_enabled(_Mode):
 
     def __init__(self, mode: bool):
         self.mode = bool(mode)
-        self._prev = (state.enabled, state.inference)
-        state.enabled = self.mode
+        self._prev = (_state.enabled, _state.inference)
+        _state.enabled = self.mode
 
     def __call__(self, func):
-        state.enabled, state.inference = self._prev   # as a decorator it only applies inside
+        _state.enabled, _state.inference = self._prev   # as a decorator it only applies inside
         return super().__call__(func)
 
     def __enter__(self):
         return None
 
     def _set(self):
-        state.enabled = self.mode
+        _state.enabled = self.mode
 
     def _clone(self):
         return _Switch(self)
@@ -155,11 +155,11 @@ class _Switch:
         self.mode = mode
 
     def __enter__(self):
-        self._prev = (state.enabled, state.inference)
+        self._prev = (_state.enabled, _state.inference)
         self.mode._set()
 
     def __exit__(self, *exc):
-        state.enabled, state.inference = self._prev
+        _state.enabled, _state.inference = self._prev
         return False
 
 
@@ -182,7 +182,10 @@ class inference_mode(_Mode):
 
     def _set(self):
         if self.mode:
-            state.enabled = False
-            state.inference = True
+            _state.enabled = False
+            _state.inference = True
         else:
-            state.inference = False
+            _state.inference = False
+
+
+del annotations  # keep dir() to torch's names

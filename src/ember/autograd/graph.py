@@ -11,26 +11,26 @@ them, and using them afterwards raises torch's "backward through the graph a sec
 
 from __future__ import annotations
 
-import itertools
-import sys
-import weakref
-from collections import OrderedDict
+import itertools as _itertools
+import sys as _sys
+import weakref as _weakref
+from collections import OrderedDict as _OrderedDict
 
 from .. import _errors
-from . import grad_mode
+from . import grad_mode as _grad_mode
 
-_sequence = itertools.count()
-_state = grad_mode.state
+_sequence = _itertools.count()
+_state = _grad_mode._state
 
 
 class RemovableHandle:
     """Returned by every ``register_*hook`` (tensors, nodes, modules, optimizers);
     ``remove()`` takes the hook out of its dict again."""
 
-    _ids = itertools.count()
+    _ids = _itertools.count()
 
     def __init__(self, hooks: dict):
-        self.hooks_ref = weakref.ref(hooks) if _weakrefable(hooks) else (lambda: hooks)
+        self.hooks_ref = _weakref.ref(hooks) if _weakrefable(hooks) else (lambda: hooks)
         self.id = next(RemovableHandle._ids)
 
     def remove(self) -> None:
@@ -47,17 +47,17 @@ class RemovableHandle:
 
 def _weakrefable(obj) -> bool:
     try:
-        weakref.ref(obj)
+        _weakref.ref(obj)
         return True
     except TypeError:
         return False
 
 
-class _HookDict(OrderedDict):
+class _HookDict(_OrderedDict):
     """An ordered dict that can be weakly referenced by hook handles."""
 
 
-def add_hook(hooks: _HookDict, fn) -> RemovableHandle:
+def _add_hook(hooks: _HookDict, fn) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = fn
     return handle
@@ -171,24 +171,24 @@ class Node:
         """``fn(grad_inputs, grad_outputs)`` runs after the node; may return new grad_inputs."""
         if self._hooks is None:
             self._hooks = _HookDict()
-        return add_hook(self._hooks, fn)
+        return _add_hook(self._hooks, fn)
 
     def register_prehook(self, fn) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before the node; may return new grad_outputs."""
         if self._pre_hooks is None:
             self._pre_hooks = _HookDict()
-        return add_hook(self._pre_hooks, fn)
+        return _add_hook(self._pre_hooks, fn)
 
     def _register_tensor_hook(self, output_nr: int, fn) -> RemovableHandle:
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
         hooks = self._tensor_pre_hooks.setdefault(output_nr, _HookDict())
-        return add_hook(hooks, fn)
+        return _add_hook(hooks, fn)
 
     def _set_retain_grad(self, output_nr: int, tensor) -> None:
         if self._retain_grad is None:
             self._retain_grad = {}
-        self._retain_grad[output_nr] = weakref.ref(tensor)
+        self._retain_grad[output_nr] = _weakref.ref(tensor)
 
     @property
     def num_outputs(self) -> int:
@@ -236,7 +236,7 @@ class AccumulateGrad(Node):
             else:
                 # a gradient may be the very tensor another edge or the caller holds: copy it
                 var._grad = grad.detach().clone()
-        elif create_graph or grad_mode.state.enabled:
+        elif create_graph or _grad_mode._state.enabled:
             var._grad = old + grad
         else:
             old._data += grad._data.astype(old._data.dtype, copy=False)
@@ -261,16 +261,16 @@ def _exclusive(grad, var) -> bool:
     ``grad`` may be a view (a transpose's or a reshape's output) of a tensor that nothing but
     that view holds; that tensor's array then has one holder more, its own tensor.
     """
-    if sys.getrefcount(grad) > _TENSOR_REFS or grad.grad_fn is not None \
+    if _sys.getrefcount(grad) > _TENSOR_REFS or grad.grad_fn is not None \
             or grad._requires_grad:
         return False
-    if sys.getrefcount(grad._data) > _ARRAY_REFS:
+    if _sys.getrefcount(grad._data) > _ARRAY_REFS:
         return False
     owner_data = None
     if grad._base is not None:
         owner = grad._base
         # held like an array's base: by one attribute (grad._base), a local, the argument
-        if sys.getrefcount(owner) > _BASE_REFS or owner.grad_fn is not None \
+        if _sys.getrefcount(owner) > _BASE_REFS or owner.grad_fn is not None \
                 or owner._requires_grad or owner._base is not None:
             return False
         owner_data = owner._data
@@ -285,7 +285,7 @@ def _exclusive(grad, var) -> bool:
         if base is None:
             return owner_data is None or a is owner_data
         limit = _BASE_REFS + 2 if base is owner_data else _BASE_REFS
-        if type(base) is not ndarray or sys.getrefcount(base) > limit:
+        if type(base) is not ndarray or _sys.getrefcount(base) > limit:
             return False
         a = base
 
@@ -295,7 +295,7 @@ class _Holder:
 
 
 def _tensor_count(grad, var):
-    return sys.getrefcount(grad)
+    return _sys.getrefcount(grad)
 
 
 class _Probe:
@@ -309,10 +309,10 @@ def _sole_counts():
     tensor_refs = _Probe().accumulate(grads[0], False)
     grad = _Holder()
     grad._data = np.empty(1)
-    array_refs = sys.getrefcount(grad._data)
+    array_refs = _sys.getrefcount(grad._data)
     a = np.empty(2)[1:]
     base = a.base
-    base_refs = sys.getrefcount(base)
+    base_refs = _sys.getrefcount(base)
     return tensor_refs, array_refs, base_refs
 
 
@@ -340,14 +340,14 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
-        st = grad_mode.state
+        st = _grad_mode._state
         if st.saved_hooks_disabled is not None:
             raise RuntimeError(st.saved_hooks_disabled)
         st.saved_hooks = st.saved_hooks + ((self.pack_hook, self.unpack_hook),)
         return self
 
     def __exit__(self, *exc):
-        st = grad_mode.state
+        st = _grad_mode._state
         st.saved_hooks = st.saved_hooks[:-1]
         return False
 
@@ -372,11 +372,14 @@ class disable_saved_tensors_hooks:
         self.error_message = error_message
 
     def __enter__(self):
-        st = grad_mode.state
+        st = _grad_mode._state
         self._prev = st.saved_hooks_disabled
         st.saved_hooks_disabled = self.error_message
         return self
 
     def __exit__(self, *exc):
-        grad_mode.state.saved_hooks_disabled = self._prev
+        _grad_mode._state.saved_hooks_disabled = self._prev
         return False
+
+
+del annotations  # keep dir() to torch's names

@@ -9,16 +9,16 @@ An op is named as torch's (``aten::<op>``), a backward node as torch's engine na
 
 from __future__ import annotations
 
-import threading
-import time
-from contextlib import ContextDecorator
+import threading as _threading
+import time as _time
+from contextlib import ContextDecorator as _ContextDecorator
 from typing import Any
 
 from .profiler_util import EventList, FunctionEvent
 
 __all__ = ["profile", "record_function", "EventList", "FunctionEvent"]
 
-_perf_ns = time.perf_counter_ns
+_perf_ns = _time.perf_counter_ns
 
 
 class _Recorder:
@@ -29,14 +29,14 @@ class _Recorder:
         self.events: list[FunctionEvent] = []
         self.open: list[FunctionEvent] = []
         self.t0 = _perf_ns()
-        self.thread = threading.get_ident()
+        self.thread = _threading.get_ident()
         self.tids: dict[int, int] = {}
 
     def begin(self, name: str, args=None) -> FunctionEvent:
         shapes = None
         if self.record_shapes:
             shapes = [] if args is None else [_shape(a) for a in args]
-        tid = self.tids.setdefault(threading.get_ident(), len(self.tids) + 1)
+        tid = self.tids.setdefault(_threading.get_ident(), len(self.tids) + 1)
         # numbered steps are one key in the tables, and keep their number in a trace
         key = "ProfilerStep*" if name.startswith("ProfilerStep#") else name
         ev = FunctionEvent(len(self.events) + 1, key, tid, (_perf_ns() - self.t0) / 1000,
@@ -85,7 +85,7 @@ def _snake(camel: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", camel).lower()
 
 
-def aten_name(op) -> str:
+def _aten_name(op) -> str:
     """torch's ``aten::`` name of a registry entry (``_mm`` is ``aten::mm``, ``sum_all`` is
     ``aten::sum``, ``_index_pad_ReflectionPad2DBackward0`` is ``aten::reflection_pad2d``)."""
     name = _ATEN_NAMES.get(op.name)
@@ -118,7 +118,7 @@ class _Recording:
     @staticmethod
     def run(op, args, out=None):
         rec = _current
-        ev = rec.begin(aten_name(op), args)
+        ev = rec.begin(_aten_name(op), args)
         try:
             return _PLAIN[0](op, args, out)
         finally:
@@ -127,7 +127,7 @@ class _Recording:
     @staticmethod
     def run_inplace(op, args):
         rec = _current
-        ev = rec.begin(aten_name(op) + "_", args)
+        ev = rec.begin(_aten_name(op) + "_", args)
         try:
             return _PLAIN[1](op, args)
         finally:
@@ -180,7 +180,7 @@ def _stop(rec: _Recorder | None) -> list[FunctionEvent]:
 _PLAIN: list = [None, None, None]
 
 
-class record_function(ContextDecorator):
+class record_function(_ContextDecorator):
     """A named range in the profile (a context manager or a decorator); free when no profile
     is recording."""
 
@@ -293,3 +293,6 @@ class profile:
     def export_chrome_trace(self, path: str) -> None:
         self._check_finish()
         self._function_events.export_chrome_trace(path)
+
+
+del annotations  # keep dir() to torch's names

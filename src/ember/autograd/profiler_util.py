@@ -320,3 +320,6 @@ def _build_table(events, sort_by=None, header=None, row_limit=100, max_src_colum
     append(header_sep)
     append(f"Self CPU time total: {unit(total_self, _format_time(total_self))}")
     return "".join(result)
+
+
+del annotations  # keep dir() to torch's names

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-import warnings
+import warnings as _warnings
 
 from .. import _errors
 
@@ -29,7 +29,7 @@ class Variable(metaclass=_VariableMeta):
     def __new__(cls, data=None, requires_grad: bool = False, volatile: bool | None = None):
         from .._tensor import Tensor
         if volatile is not None:
-            warnings.warn(_errors.VOLATILE_WARNING, UserWarning, stacklevel=2)
+            _warnings.warn(_errors.VOLATILE_WARNING, UserWarning, stacklevel=2)
         if data is None:
             from .._factories import empty
             data = empty(0)
@@ -39,3 +39,6 @@ class Variable(metaclass=_VariableMeta):
         t._vc = data._vc
         t.requires_grad_(requires_grad)
         return t
+
+
+del annotations  # keep dir() to torch's names

@@ -211,3 +211,5 @@ def explain(tensor, params=None, file=None) -> dict:
       f"tensors, {totals['saved_bytes']} bytes held for backward")
     return totals
 
+
+del annotations  # keep dir() to torch's names

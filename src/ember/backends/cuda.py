@@ -69,3 +69,6 @@ def enable_mem_efficient_sdp(enabled: bool) -> None:
 
 def enable_math_sdp(enabled: bool) -> None:
     _sdp["math"] = enabled
+
+
+del annotations  # keep dir() to torch's names

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
-import types
+import types as _types
 
-from ._flags import check_bool, scoped
+from ._flags import check_bool as _check_bool
+from ._flags import scoped as _scoped
 
 __all__ = ["is_available", "version", "flags", "enabled", "benchmark", "deterministic",
            "allow_tf32", "benchmark_limit"]
@@ -32,17 +33,17 @@ def is_acceptable(tensor) -> bool:
 def flags(enabled=False, benchmark=False, benchmark_limit=10, deterministic=False,
           allow_tf32=True, fp32_precision="none", depthwise_kernel="auto"):
     """A context in which cuDNN's flags take the given values (torch's defaults when omitted)."""
-    return scoped(sys.modules[__name__], enabled=enabled, benchmark=benchmark,
+    return _scoped(sys.modules[__name__], enabled=enabled, benchmark=benchmark,
                   benchmark_limit=benchmark_limit, deterministic=deterministic,
                   allow_tf32=allow_tf32)
 
 
-class _CudnnModule(types.ModuleType):
+class _CudnnModule(_types.ModuleType):
     """Checks the type of each flag set, as torch's ``CudnnModule`` does."""
 
     def __setattr__(self, name, value):
         if name in _SETTERS:
-            check_bool(value, _SETTERS[name])
+            _check_bool(value, _SETTERS[name])
         super().__setattr__(name, value)
 
 
@@ -53,3 +54,6 @@ allow_tf32 = True
 benchmark_limit = 10
 
 sys.modules[__name__].__class__ = _CudnnModule
+
+
+del annotations  # keep dir() to torch's names

@@ -7,3 +7,6 @@ enabled = True
 
 def is_available() -> bool:
     return True
+
+
+del annotations  # keep dir() to torch's names

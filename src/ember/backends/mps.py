@@ -13,3 +13,6 @@ def is_available() -> bool:
 def is_built() -> bool:
     """False: ember has no Metal backend."""
     return False
+
+
+del annotations  # keep dir() to torch's names

@@ -5,3 +5,6 @@ from __future__ import annotations
 
 def is_available() -> bool:
     return True
+
+
+del annotations  # keep dir() to torch's names

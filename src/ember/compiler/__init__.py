@@ -7,3 +7,6 @@ from .._dynamo import allow_in_graph, disable, is_compiling, reset
 __all__ = ["reset", "disable", "is_compiling", "is_dynamo_compiling", "allow_in_graph"]
 
 is_dynamo_compiling = is_compiling
+
+
+del annotations  # keep dir() to torch's names

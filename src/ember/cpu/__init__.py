@@ -16,3 +16,6 @@ def device_count() -> int:
 
 def synchronize(device=None) -> None:
     """Nothing to wait for: CPU ops finish before they return."""
+
+
+del annotations  # keep dir() to torch's names

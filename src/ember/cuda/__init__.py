@@ -6,8 +6,8 @@ including the ``AttributeError`` some calls raise there on its missing CUDA bind
 
 from __future__ import annotations
 
-import collections
-import contextlib
+import collections as _collections
+import contextlib as _contextlib
 
 from . import amp
 from .._legacy import CUDA_TYPES as _CUDA_TYPES
@@ -72,8 +72,8 @@ max_memory_allocated = memory_reserved = max_memory_reserved = memory_allocated
 memory_cached = max_memory_cached = memory_allocated
 
 
-def memory_stats(device=None) -> collections.OrderedDict:
-    return collections.OrderedDict()
+def memory_stats(device=None) -> _collections.OrderedDict:
+    return _collections.OrderedDict()
 
 
 def memory_summary(device=None, abbreviated: bool = False) -> str:
@@ -131,7 +131,7 @@ class Stream:
         raise RuntimeError("torch.cuda.Stream requires CUDA support")
 
 
-class StreamContext(contextlib.AbstractContextManager):
+class StreamContext(_contextlib.AbstractContextManager):
     """``with cuda.stream(s):``; a None stream is a no-op, as in torch."""
 
     def __init__(self, stream):
@@ -162,3 +162,5 @@ class device:
         return False
 
 from . import memory, nccl  # noqa: E402,F401  (torch.cuda.memory, torch.cuda.nccl)
+
+del annotations  # keep dir() to torch's names

@@ -5,6 +5,7 @@ Start the ranks with ``mpiexec -n N python script.py`` or ``python -m ember.dist
 MPI is only initialised by ``init_process_group`` (importing this package does not).
 """
 
+from . import _mpi
 from ._mpi import DistBackendError, DistError, DistNetworkError, DistStoreError
 from .distributed_c10d import (
     Backend,
@@ -32,7 +33,6 @@ from .distributed_c10d import (
     group,
     init_process_group,
     irecv,
-    is_available,
     is_gloo_available,
     is_initialized,
     is_mpi_available,
@@ -45,3 +45,8 @@ from .distributed_c10d import (
     scatter,
     send,
 )
+
+
+def is_available() -> bool:
+    """Whether ``ember.distributed`` can run: mpi4py (and so MPI) is installed."""
+    return _mpi.available()

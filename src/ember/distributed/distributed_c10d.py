@@ -9,20 +9,20 @@ a clear error instead of a hang or garbage, and every wait is bounded by the gro
 
 from __future__ import annotations
 
-import atexit
+import atexit as _atexit
 import os
 import pickle
 import warnings
 from datetime import timedelta
-from enum import Enum
+from enum import Enum as _Enum
 
-import numpy as np
+import numpy as _np
 
 from . import _mpi
-from ._mpi import DistBackendError
+from ._mpi import DistBackendError as _DistBackendError
 
 __all__ = ["Backend", "ReduceOp", "ProcessGroup", "GroupMember", "group", "Work",
-           "is_available", "is_mpi_available", "is_gloo_available", "is_nccl_available",
+           "is_mpi_available", "is_gloo_available", "is_nccl_available",
            "is_initialized", "init_process_group", "destroy_process_group", "get_backend",
            "get_default_backend_for_device",
            "get_rank", "get_world_size", "new_group", "get_group_rank", "get_global_rank",
@@ -50,7 +50,7 @@ class Backend(str):
         return name.lower()          # a plain str, as torch's
 
 
-class ReduceOp(Enum):
+class ReduceOp(_Enum):
     """How ``all_reduce`` and its kin combine the ranks' tensors."""
 
     SUM = 0
@@ -138,7 +138,7 @@ class Work:
             limit = self._pg._timeout if timeout is None else timeout.total_seconds()
             try:
                 self._status = _mpi.wait(self._request, limit, self._what, _global_rank())
-            except DistBackendError as e:
+            except _DistBackendError as e:
                 self._exception = e
                 raise
             self._complete()
@@ -173,11 +173,6 @@ class Work:
 
 
 # ------------------------------------------------------------------ availability and init
-
-def is_available() -> bool:
-    """Whether ``ember.distributed`` can run: mpi4py (and so MPI) is installed."""
-    return _mpi.available()
-
 
 def is_mpi_available() -> bool:
     """Whether the MPI backend is available."""
@@ -383,12 +378,12 @@ def _at_exit() -> None:
     _mpi.watchdog.run("the barrier at exit", pg._timeout, _world.exit_comm.Barrier)
 
 
-atexit.register(_at_exit)
+_atexit.register(_at_exit)
 
 
 # ------------------------------------------------------------------ checks shared by the calls
 
-def _array(tensor, name: str = "tensor") -> np.ndarray:
+def _array(tensor, name: str = "tensor") -> _np.ndarray:
     from .._tensor import Tensor
     if not isinstance(tensor, Tensor):
         raise TypeError(f"Invalid function argument. Expected parameter `{name}` of type "
@@ -453,7 +448,7 @@ class _Fingerprint:
         calls = [self.rows[i * w:(i + 1) * w].decode(errors="replace").rstrip()
                  for i in range(self.pg.size())]
         other = next(i for i, c in enumerate(calls) if c != calls[me])
-        raise DistBackendError(
+        raise _DistBackendError(
             f"Detected mismatch between collectives on ranks. Rank {self.pg._ranks[me]} is "
             f"running collective: {calls[me]}, but Rank {self.pg._ranks[other]} is running "
             f"collective: {calls[other]}")
@@ -471,7 +466,7 @@ def _run(pg: ProcessGroup, desc: str, method: str, args: tuple, kwargs: dict, as
             return Work(request, pg, desc, finish, keep)
         _mpi.watchdog.run(desc, pg._timeout, getattr(comm, method), *args, **kwargs)
     except _mpi.mpi().Exception as e:
-        raise DistBackendError(f"MPI error in {desc}: {e.Get_error_string()}") from None
+        raise _DistBackendError(f"MPI error in {desc}: {e.Get_error_string()}") from None
     if finish is not None:
         finish()
     return None
@@ -491,7 +486,7 @@ def _op_name(op, tensor, what: str) -> str:
     return "SUM" if op is ReduceOp.AVG else op.name
 
 
-def _bump(tensor, arr: np.ndarray) -> None:
+def _bump(tensor, arr: _np.ndarray) -> None:
     """``tensor`` received ``arr``: copy it back if it was a staging copy; bump the version."""
     if arr is not tensor._data:
         tensor._data[...] = arr.reshape(tensor._data.shape)
@@ -534,7 +529,7 @@ def all_reduce(tensor, op: ReduceOp = ReduceOp.SUM, group: ProcessGroup | None =
 
     def finish():
         if op is ReduceOp.AVG:
-            np.divide(arr, pg.size(), out=arr, casting="unsafe")
+            _np.divide(arr, pg.size(), out=arr, casting="unsafe")
         _bump(tensor, arr)
 
     return _run(pg, f"all_reduce({_describe(tensor)}, op={op.name})",
@@ -559,7 +554,7 @@ def reduce(tensor, dst: int | None = None, op: ReduceOp = ReduceOp.SUM,
     def finish():
         if is_root:
             if op is ReduceOp.AVG:
-                np.divide(arr, pg.size(), out=arr, casting="unsafe")
+                _np.divide(arr, pg.size(), out=arr, casting="unsafe")
             _bump(tensor, arr)
 
     return _run(pg, f"reduce({_describe(tensor)}, op={op.name}, dst={pg._ranks[root]})",
@@ -590,7 +585,7 @@ def all_gather(tensor_list: list, tensor, group: ProcessGroup | None = None,
         raise ValueError(f"all_gather: tensor_list must hold {pg.size()} tensors (the group's "
                          f"size), got {len(tensor_list)}")
     _check_same(tensor, tensor_list, "all_gather")
-    out = np.empty((pg.size(), *arr.shape), arr.dtype)
+    out = _np.empty((pg.size(), *arr.shape), arr.dtype)
 
     def finish():
         for t, part in zip(tensor_list, out):
@@ -633,7 +628,7 @@ def reduce_scatter_tensor(output, input, op: ReduceOp = ReduceOp.SUM,
 
     def finish():
         if op is ReduceOp.AVG:
-            np.divide(out, pg.size(), out=out, casting="unsafe")
+            _np.divide(out, pg.size(), out=out, casting="unsafe")
         _bump(output, out)
 
     return _run(pg, f"reduce_scatter_tensor({_describe(input)}, op={op.name})",
@@ -662,7 +657,7 @@ def gather(tensor, gather_list: list | None = None, dst: int | None = None,
     elif gather_list:
         raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination "
                          "ranks.")
-    out = np.empty((pg.size(), *arr.shape), arr.dtype) if is_root else None
+    out = _np.empty((pg.size(), *arr.shape), arr.dtype) if is_root else None
 
     def finish():
         if is_root:
@@ -692,7 +687,7 @@ def scatter(tensor, scatter_list: list | None = None, src: int | None = None,
             raise ValueError(f"scatter: scatter_list must hold {pg.size()} tensors (the "
                              f"group's size), got {len(scatter_list)}")
         _check_same(tensor, scatter_list, "scatter")
-        send = np.stack([t._data.reshape(arr.shape) for t in scatter_list])
+        send = _np.stack([t._data.reshape(arr.shape) for t in scatter_list])
     elif scatter_list:
         raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
     else:
@@ -775,7 +770,7 @@ def _p2p(pg: ProcessGroup, what: str, fn, *args, **kwargs) -> None:
     try:
         _mpi.watchdog.run(what, pg._timeout, fn, *args, **kwargs)
     except _mpi.mpi().Exception as e:
-        raise DistBackendError(f"MPI error in {what}: {e.Get_error_string()}") from None
+        raise _DistBackendError(f"MPI error in {what}: {e.Get_error_string()}") from None
 
 
 # ------------------------------------------------------------------ Python objects
@@ -783,12 +778,12 @@ def _p2p(pg: ProcessGroup, what: str, fn, *args, **kwargs) -> None:
 def _gather_bytes(pg: ProcessGroup, payload: bytes) -> list[bytes]:
     """Every rank's bytes, by group rank (sizes first, then the padded payloads)."""
     from .._tensor import Tensor
-    size = Tensor._wrap(np.array([len(payload)], np.int64))
-    sizes = Tensor._wrap(np.empty(pg.size(), np.int64))
+    size = Tensor._wrap(_np.array([len(payload)], _np.int64))
+    sizes = Tensor._wrap(_np.empty(pg.size(), _np.int64))
     all_gather_into_tensor(sizes, size, group=pg)
     width = int(sizes._data.max())
-    mine = Tensor._wrap(np.frombuffer(payload.ljust(width, b"\0"), np.uint8).copy())
-    everyone = Tensor._wrap(np.empty(width * pg.size(), np.uint8))
+    mine = Tensor._wrap(_np.frombuffer(payload.ljust(width, b"\0"), _np.uint8).copy())
+    everyone = Tensor._wrap(_np.empty(width * pg.size(), _np.uint8))
     all_gather_into_tensor(everyone, mine, group=pg)
     rows = everyone._data.reshape(pg.size(), width)
     return [rows[i, :n].tobytes() for i, n in enumerate(sizes._data)]
@@ -816,10 +811,10 @@ def broadcast_object_list(object_list: list, src: int | None = None,
         return
     root = group_src if group_src is not None else _root(pg, 0 if src is None else src)
     mine = pickle.dumps(list(object_list)) if pg.rank() == root else b""
-    size = Tensor._wrap(np.array([len(mine)], np.int64))
+    size = Tensor._wrap(_np.array([len(mine)], _np.int64))
     broadcast(size, group=pg, group_src=root)
-    data = Tensor._wrap(np.frombuffer(mine, np.uint8).copy() if mine
-                        else np.empty(int(size._data[0]), np.uint8))
+    data = Tensor._wrap(_np.frombuffer(mine, _np.uint8).copy() if mine
+                        else _np.empty(int(size._data[0]), _np.uint8))
     broadcast(data, group=pg, group_src=root)
     if pg.rank() != root:
         theirs = pickle.loads(data._data.tobytes())
@@ -829,10 +824,13 @@ def broadcast_object_list(object_list: list, src: int | None = None,
         object_list[:] = theirs
 
 
-def _start_all_reduce(arr: np.ndarray, pg: ProcessGroup, what: str) -> Work:
+def _start_all_reduce(arr: _np.ndarray, pg: ProcessGroup, what: str) -> Work:
     """A SUM all_reduce of a contiguous array in place, started without the fingerprint
     exchange (for callers such as DDP's reducer that already know every rank makes the same
     calls, and must not wait for the others before starting)."""
     MPI = _mpi.mpi()
     return Work(pg._comm.Iallreduce(MPI.IN_PLACE, _mpi.as_typed(arr),
                                     _mpi.reduce_op("SUM", arr.dtype)), pg, what, keep=(arr,))
+
+
+del annotations  # keep dir() to torch's names

@@ -14,11 +14,11 @@ this one command, so torchrun's rendezvous flags (``--node-rank``, ``--rdzv-*``,
 
 from __future__ import annotations
 
-import argparse
+import argparse as _argparse
 import os
-import shutil
-import signal
-import subprocess
+import shutil as _shutil
+import signal as _signal
+import subprocess as _subprocess
 import sys
 
 
@@ -32,8 +32,8 @@ def _flag(p, *names, **kw):
     p.add_argument(*spellings, **kw)
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m ember.distributed.run",
+def parse_args(argv=None) -> _argparse.Namespace:
+    p = _argparse.ArgumentParser(prog="python -m ember.distributed.run",
                                 description="Start the ranks of a distributed script with MPI.")
     _flag(p, "--nproc-per-node", default="1",
           help="ranks per node: a number, or 'cpu'/'auto' for the number of cores")
@@ -59,25 +59,25 @@ def parse_args(argv=None) -> argparse.Namespace:
     _flag(p, "--no-python", action="store_true",
           help="run the target as a program, not with Python")
     p.add_argument("training_script")
-    p.add_argument("training_script_args", nargs=argparse.REMAINDER)
+    p.add_argument("training_script_args", nargs=_argparse.REMAINDER)
     return p.parse_args(argv)
 
 
-def find_mpiexec(explicit: str | None = None) -> str:
+def _find_mpiexec(explicit: str | None = None) -> str:
     """The ``mpiexec`` beside this Python (a venv's, from the mpich wheel), else on PATH."""
     if explicit:
         return explicit
     here = os.path.join(os.path.dirname(sys.executable), "mpiexec")
     if os.path.exists(here):
         return here
-    found = shutil.which("mpiexec")
+    found = _shutil.which("mpiexec")
     if found is None:
         raise SystemExit("ember.distributed.run: no mpiexec found; pip install 'ember[dist]' "
                          "(mpi4py and mpich)")
     return found
 
 
-def command(args: argparse.Namespace) -> list[str]:
+def _command(args: _argparse.Namespace) -> list[str]:
     """The mpiexec command line for the parsed arguments."""
     per_node = args.nproc_per_node
     per_node = os.cpu_count() or 1 if per_node in ("cpu", "auto") else int(per_node)
@@ -85,7 +85,7 @@ def command(args: argparse.Namespace) -> list[str]:
     if args.max_restarts:
         raise SystemExit("ember.distributed.run: --max-restarts is not supported (an MPI job "
                          "runs once)")
-    cmd = [find_mpiexec(args.mpiexec), "-n", str(per_node * nnodes)]
+    cmd = [_find_mpiexec(args.mpiexec), "-n", str(per_node * nnodes)]
     if nnodes > 1 or args.hostfile or args.hosts:
         if not (args.hostfile or args.hosts):
             raise SystemExit("ember.distributed.run: --nnodes > 1 needs --hostfile or --hosts "
@@ -105,17 +105,20 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     os.environ.update(MASTER_ADDR=args.master_addr, MASTER_PORT=str(args.master_port),
                       TORCHELASTIC_RUN_ID=args.rdzv_id)
-    proc = subprocess.Popen(command(args))
+    proc = _subprocess.Popen(_command(args))
     try:
         return proc.wait()
     except KeyboardInterrupt:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(_signal.SIGINT)
         try:
             return proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
+        except _subprocess.TimeoutExpired:
             proc.kill()
             return proc.wait()
 
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+del annotations  # keep dir() to torch's names

@@ -23,3 +23,6 @@ __all__ = ["Bernoulli", "Categorical", "Distribution", "ExponentialFamily", "Exp
            "OneHotCategorical",
            "OneHotCategoricalStraightThrough", "Uniform", "constraints", "kl_divergence",
            "register_kl"]
+
+
+del annotations  # keep dir() to torch's names

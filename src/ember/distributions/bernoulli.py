@@ -143,3 +143,6 @@ class Bernoulli(ExponentialFamily):
     # pyrefly: ignore [bad-override]
     def _log_normalizer(self, x):
         return torch.log1p(torch.exp(x))
+
+
+del annotations  # keep dir() to torch's names

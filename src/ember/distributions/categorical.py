@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from . import constraints
-from ._torch import Tensor, finfo, nan, torch
+from ._torch import Tensor, nan, torch
+from ._torch import finfo as _finfo
 from .distribution import Distribution
 from .utils import lazy_property, logits_to_probs, probs_to_logits
 
@@ -156,7 +157,7 @@ class Categorical(Distribution):
         return log_pmf.gather(-1, value).squeeze(-1)
 
     def entropy(self):
-        min_real = finfo(self.logits.dtype).min
+        min_real = _finfo(self.logits.dtype).min
         logits = torch.clamp(self.logits, min=min_real)
         p_log_p = logits * self.probs
         return -p_log_p.sum(-1)
@@ -168,3 +169,6 @@ class Categorical(Distribution):
         if expand:
             values = values.expand((-1,) + self._batch_shape)
         return values
+
+
+del annotations  # keep dir() to torch's names

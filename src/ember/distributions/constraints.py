@@ -4,7 +4,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._torch import finfo, torch
+from ._torch import finfo as _finfo
+from ._torch import torch
 
 r"""
 The following constraints are implemented:
@@ -591,7 +592,7 @@ class _CorrCholesky(Constraint):
 
     def check(self, value):
         tol = (
-            finfo(value.dtype).eps * value.size(-1) * 10
+            _finfo(value.dtype).eps * value.size(-1) * 10
         )  # 10 is an adjustable fudge factor
         row_norm = torch.linalg.norm(value.detach(), dim=-1)
         unit_row_norm = (row_norm - 1.0).abs().le(tol).all(dim=-1)
@@ -759,3 +760,6 @@ positive_semidefinite = _PositiveSemidefinite()
 positive_definite = _PositiveDefinite()
 cat = _Cat
 stack = _Stack
+
+
+del annotations  # keep dir() to torch's names

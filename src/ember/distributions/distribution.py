@@ -343,3 +343,6 @@ class Distribution:
             ]
         )
         return self.__class__.__name__ + "(" + args_string + ")"
+
+
+del annotations  # keep dir() to torch's names

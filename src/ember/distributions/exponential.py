@@ -90,3 +90,6 @@ class Exponential(ExponentialFamily):
     # pyrefly: ignore [bad-override]
     def _log_normalizer(self, x):
         return -torch.log(-x)
+
+
+del annotations  # keep dir() to torch's names

@@ -136,3 +136,6 @@ class Independent(Distribution, Generic[D]):
             self.__class__.__name__
             + f"({self.base_dist}, {self.reinterpreted_batch_ndims})"
         )
+
+
+del annotations  # keep dir() to torch's names

@@ -9,7 +9,8 @@ import warnings
 from collections.abc import Callable
 from functools import total_ordering
 
-from ._torch import Tensor, broadcast_shapes, inf, torch
+from ._torch import Tensor, inf, torch
+from ._torch import broadcast_shapes as _broadcast_shapes
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .distribution import Distribution
@@ -238,7 +239,7 @@ def _kl_multivariatenormal_multivariatenormal(p, q):
     half_term1 = q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(
         -1
     ) - p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-    combined_batch_shape = broadcast_shapes(
+    combined_batch_shape = _broadcast_shapes(
         q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_scale_tril.shape[:-2]
     )
     n = p.event_shape[0]
@@ -334,3 +335,6 @@ def _add_kl_info():
     if kl_divergence.__doc__:
         # pyrefly: ignore [missing-attribute]
         kl_divergence.__doc__ += kl_info
+
+
+del annotations  # keep dir() to torch's names

@@ -101,3 +101,6 @@ class Laplace(Distribution):
 
     def entropy(self):
         return 1 + torch.log(2 * self.scale)
+
+
+del annotations  # keep dir() to torch's names

@@ -4,7 +4,9 @@ from __future__ import annotations
 import math
 
 from . import constraints
-from ._torch import Tensor, _size, broadcast_shapes, cholesky_inverse, torch
+from ._torch import Tensor, _size, torch
+from ._torch import broadcast_shapes as _broadcast_shapes
+from ._torch import cholesky_inverse as _cholesky_inverse
 from .distribution import Distribution
 from .utils import _standard_normal, lazy_property
 
@@ -154,7 +156,7 @@ class MultivariateNormal(Distribution):
                     "scale_tril matrix must be at least two-dimensional, "
                     "with optional leading batch dimensions"
                 )
-            batch_shape = broadcast_shapes(scale_tril.shape[:-2], loc.shape[:-1])
+            batch_shape = _broadcast_shapes(scale_tril.shape[:-2], loc.shape[:-1])
             # pyrefly: ignore [read-only]
             self.scale_tril = scale_tril.expand(batch_shape + (-1, -1))
         elif covariance_matrix is not None:
@@ -163,7 +165,7 @@ class MultivariateNormal(Distribution):
                     "covariance_matrix must be at least two-dimensional, "
                     "with optional leading batch dimensions"
                 )
-            batch_shape = broadcast_shapes(
+            batch_shape = _broadcast_shapes(
                 covariance_matrix.shape[:-2], loc.shape[:-1]
             )
             # pyrefly: ignore [read-only]
@@ -176,7 +178,7 @@ class MultivariateNormal(Distribution):
                     "precision_matrix must be at least two-dimensional, "
                     "with optional leading batch dimensions"
                 )
-            batch_shape = broadcast_shapes(
+            batch_shape = _broadcast_shapes(
                 precision_matrix.shape[:-2], loc.shape[:-1]
             )
             # pyrefly: ignore [read-only]
@@ -227,7 +229,7 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def precision_matrix(self) -> Tensor:
-        return cholesky_inverse(self._unbroadcasted_scale_tril).expand(
+        return _cholesky_inverse(self._unbroadcasted_scale_tril).expand(
             self._batch_shape + self._event_shape + self._event_shape
         )
 
@@ -271,3 +273,6 @@ class MultivariateNormal(Distribution):
             return H
         else:
             return H.expand(self._batch_shape)
+
+
+del annotations  # keep dir() to torch's names

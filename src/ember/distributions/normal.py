@@ -119,3 +119,6 @@ class Normal(ExponentialFamily):
     # pyrefly: ignore [bad-override]
     def _log_normalizer(self, x, y):
         return -0.25 * x.pow(2) / y + 0.5 * torch.log(-math.pi / y)
+
+
+del annotations  # keep dir() to torch's names

@@ -104,3 +104,6 @@ class Uniform(Distribution):
 
     def entropy(self):
         return torch.log(self.high - self.low)
+
+
+del annotations  # keep dir() to torch's names

@@ -5,7 +5,8 @@ from collections.abc import Callable, Sequence
 from functools import update_wrapper
 from typing import Any, Final, Generic, TypeVar, overload
 
-from ._torch import Device, Number, SymInt, Tensor, _dtype, _Number, finfo, is_tensor_like, torch
+from ._torch import Device, Number, SymInt, Tensor, _dtype, _Number, is_tensor_like, torch
+from ._torch import finfo as _finfo
 
 F = torch.nn.functional
 
@@ -121,7 +122,7 @@ def clamp_probs(probs: Tensor) -> Tensor:
         tensor([2.2204e-16, 5.0000e-01, 1.0000e+00], dtype=torch.float64)
 
     """
-    eps = finfo(probs.dtype).eps
+    eps = _finfo(probs.dtype).eps
     return probs.clamp(min=eps, max=1 - eps)
 
 
@@ -208,7 +209,7 @@ def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
         -(1 + 2 * diag)
         + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5
     ) / 2
-    eps = finfo(vec.dtype).eps
+    eps = _finfo(vec.dtype).eps
     if not False and (round(n) - n > eps):
         raise ValueError(
             f"The size of last dimension is {vec.shape[-1]} which cannot be expressed as "
@@ -220,3 +221,6 @@ def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
     tril_mask = arange < arange.view(-1, 1) + (diag + 1)
     mat[..., tril_mask] = vec
     return mat
+
+
+del annotations  # keep dir() to torch's names

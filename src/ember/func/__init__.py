@@ -8,3 +8,6 @@ from ._vmap import vmap
 
 __all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian",
            "functional_call", "stack_module_state"]
+
+
+del annotations  # keep dir() to torch's names

@@ -38,3 +38,6 @@ def set_sharing_strategy(new_strategy: str) -> None:
 
 def get_sharing_strategy() -> str:
     return _sharing_strategy
+
+
+del annotations  # keep dir() to torch's names

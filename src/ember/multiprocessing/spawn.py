@@ -152,3 +152,6 @@ def spawn(fn, args=(), nprocs: int = 1, join: bool = True, daemon: bool = False,
             "To use a different start_method use:\n\t\t torch.multiprocessing.start_processes(...)",
             FutureWarning, stacklevel=2)
     return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")
+
+
+del annotations  # keep dir() to torch's names

@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype as D
+from .. import _dtype as _D
 from .. import _factories as _Fac
 from .. import _ops
 from .._ops import attention as _attention
@@ -27,16 +27,19 @@ from .._ops.nn import (  # noqa: F401  (re-exported)
     layer_norm,
     nll_loss,
     pad,
-    reduction_enum,
 )
 from .._ops.nn import (
     log_softmax as _log_softmax,
 )
 from .._ops.nn import (
+    reduction_enum as _reduction_enum,
+)
+from .._ops.nn import (
     softmax as _softmax,
 )
 from .._tensor import Tensor
-from ..autograd.grad_mode import is_grad_enabled, no_grad
+from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
+from ..autograd.grad_mode import no_grad as _no_grad
 from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
 from ._grid_sample import affine_grid, grid_sample  # noqa: F401  (re-exported)
 from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
@@ -84,7 +87,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 def _maybe_inplace(input, out, inplace):
     if not inplace:
         return out
-    with no_grad():
+    with _no_grad():
         input.copy_(out)
     return input
 
@@ -545,7 +548,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
     rm, rv = rep(running_mean), rep(running_var)
     out = batch_norm(input.contiguous().view(1, b * c, *input.shape[2:]), rm, rv, rep(weight),
                      rep(bias), use_input_stats, momentum, eps)
-    with no_grad():
+    with _no_grad():
         if running_mean is not None:
             running_mean.copy_(rm.view(b, c).mean(0))
         if running_var is not None:
@@ -578,7 +581,7 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
                            f"{list(input.shape)}")
     x = input.float() if input.dtype.is_floating_point and input.element_size() < 4 else input
     if eps is None:
-        eps = float(np.finfo(np.float64 if x.dtype is D.float64 else np.float32).eps)
+        eps = float(np.finfo(np.float64 if x.dtype is _D.float64 else np.float32).eps)
     dims = tuple(range(input.ndim - 1, input.ndim - 1 - k, -1))
     out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     if weight is not None:
@@ -614,7 +617,7 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Integer class indices to one-hot int64 rows."""
-    if tensor.dtype is not D.int64:
+    if tensor.dtype is not _D.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     a = tensor._data
     if num_classes == -1:
@@ -643,7 +646,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean",
     if weight is not None:
         loss = weight * (input - target) ** 2
         return _apply_reduction(loss, reduction)
-    return _N._mse_loss(input, target, reduction_enum(reduction))
+    return _N._mse_loss(input, target, _reduction_enum(reduction))
 
 
 def _apply_reduction(loss, reduction):
@@ -651,7 +654,7 @@ def _apply_reduction(loss, reduction):
         return loss.mean()
     if reduction == "sum":
         return loss.sum()
-    reduction_enum(reduction)
+    _reduction_enum(reduction)
     return loss
 
 
@@ -675,13 +678,13 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     _check_sizes(input, target, "smooth_l1_loss")
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
-    return _N._smooth_l1_loss(input, target, reduction_enum(reduction), float(beta))
+    return _N._smooth_l1_loss(input, target, _reduction_enum(reduction), float(beta))
 
 
 def huber_loss(input, target, reduction="mean", delta: float = 1.0, weight=None) -> Tensor:
     """Quadratic below ``delta``, ``delta``-linear above (node ``HuberLossBackward0``)."""
     _check_sizes(input, target, "huber_loss")
-    return _N._huber_loss(input, target, reduction_enum(reduction), float(delta))
+    return _N._huber_loss(input, target, _reduction_enum(reduction), float(delta))
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None,
@@ -692,7 +695,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
                          f"input size ({input.shape}) is deprecated. Please ensure they have "
                          "the same size.")
-    return _N._binary_cross_entropy(input, target, weight, reduction_enum(reduction))
+    return _N._binary_cross_entropy(input, target, weight, _reduction_enum(reduction))
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,
@@ -702,7 +705,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
-    return _N._bce_with_logits(input, target, weight, pos_weight, reduction_enum(reduction))
+    return _N._bce_with_logits(input, target, weight, pos_weight, _reduction_enum(reduction))
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
@@ -756,7 +759,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
             return _N.div_scalar(-prod.sum(), input.numel() / n_classes)
         if reduction == "sum":
             return -prod.sum()
-        reduction_enum(reduction)
+        _reduction_enum(reduction)
         return -prod.sum(class_dim)
     nll = nll_loss(logp, target, weight, ignore_index, reduction)
     if label_smoothing == 0:
@@ -785,7 +788,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
 
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean") -> Tensor:
     """Gaussian negative log-likelihood with predicted variance ``var``."""
-    with no_grad():
+    with _no_grad():
         var = var.clamp(min=eps) if not var.requires_grad else var
     loss = 0.5 * (var.log() + (input - target) ** 2 / var)
     if full:
@@ -797,7 +800,7 @@ def _loss_reduction(size_average, reduce, reduction):
     """The reduction name after the legacy arguments, validated as torch's ``get_enum``."""
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce, reduction)
-    reduction_enum(reduction)
+    _reduction_enum(reduction)
     return reduction
 
 
@@ -872,7 +875,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     root = math.sqrt(abs(sc))
     if is_causal:
         attn_mask = Tensor._wrap(np.tril(np.ones((L, S), dtype=bool)))
-    if attn_mask is not None and attn_mask.dtype is D.bool:
+    if attn_mask is not None and attn_mask.dtype is _D.bool:
         attn_mask = Tensor._wrap(np.where(attn_mask._data, 0.0, -np.inf).astype(
             query._data.dtype))
     if _attention.flash_applies(query, key, value, attn_mask, dropout_p, enable_gqa):
@@ -898,7 +901,7 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
     """torch's mask canonicalisation: a bool mask becomes a float one with ``-inf``."""
     if mask is not None:
         is_float = mask.dtype.is_floating_point
-        if mask.dtype is not D.bool and not is_float:
+        if mask.dtype is not _D.bool and not is_float:
             raise AssertionError(f"only bool and floating types of {mask_name} are supported")
         if check_other and other_type is not None and mask.dtype != other_type:
             warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
@@ -1315,7 +1318,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     _block_args_check(k, d, p, s, "kdps")
     sh = input.shape
     nd = input.ndim
-    if nd == 1 and input.requires_grad and is_grad_enabled():
+    if nd == 1 and input.requires_grad and _is_grad_enabled():
         norm_dim(-2, nd)   # torch's autograd kernel reads size(-2) first
     valid = sh[norm_dim(1, nd)] != 0 and sh[norm_dim(2, nd)] != 0
     if not ((nd == 3 and sh[0] != 0 and valid) or (nd == 4 and valid and sh[3] != 0)):
@@ -1366,3 +1369,6 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
         raise RuntimeError("Expected output spatial size to be positive, but got: "
                            f"output_size=({o[0]}, {o[1]}).")
     return _N.col2im(input, o, k, d, p, s)
+
+
+del annotations  # keep dir() to torch's names

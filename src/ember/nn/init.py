@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 import warnings
 
-import numpy as np
+import numpy as _np
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import no_grad as _no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
            "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
@@ -68,13 +68,13 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
     """Fill with samples of U(a, b)."""
-    with no_grad():
+    with _no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
     """Fill with samples of N(mean, std²)."""
-    with no_grad():
+    with _no_grad():
         return tensor.normal_(mean, std, generator=generator)
 
 
@@ -96,7 +96,7 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
     if (mean < a - 2 * std) or (mean > b + 2 * std):
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
                       "The distribution of values may be incorrect.", stacklevel=2)
-    with no_grad():
+    with _no_grad():
         p = norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std)
         if p > 0.3:
             lo = tensor.new_tensor(a).item()     # the bounds as the tensor's dtype holds them
@@ -134,7 +134,7 @@ def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
     """Fill with ``val``."""
-    with no_grad():
+    with _no_grad():
         return tensor.fill_(val)
 
 
@@ -145,7 +145,7 @@ def ones_(tensor: Tensor) -> Tensor:
 
 def zeros_(tensor: Tensor) -> Tensor:
     """Fill with zeros."""
-    with no_grad():
+    with _no_grad():
         return tensor.zero_()
 
 
@@ -153,8 +153,8 @@ def eye_(tensor: Tensor) -> Tensor:
     """Fill a 2-D tensor with the identity matrix."""
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    with no_grad():
-        tensor._data[...] = np.eye(*tensor.shape, dtype=tensor._data.dtype)
+    with _no_grad():
+        tensor._data[...] = _np.eye(*tensor.shape, dtype=tensor._data.dtype)
         tensor._vc.value += 1
     return tensor
 
@@ -169,7 +169,7 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
         raise ValueError("dim 0 must be divisible by groups")
     out_chans_per_grp = sizes[0] // groups
     min_dim = min(out_chans_per_grp, sizes[1])
-    with no_grad():
+    with _no_grad():
         d = tensor._data
         d[...] = 0
         for g in range(groups):
@@ -205,7 +205,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
     bound = math.sqrt(3.0) * std
-    with no_grad():
+    with _no_grad():
         return tensor.uniform_(-bound, bound, generator=generator)
 
 
@@ -218,7 +218,7 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
     fan = _calculate_correct_fan(tensor, mode)
     gain = calculate_gain(nonlinearity, a)
     std = gain / math.sqrt(fan)
-    with no_grad():
+    with _no_grad():
         return tensor.normal_(0, std, generator=generator)
 
 
@@ -231,23 +231,23 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flat = Tensor._wrap(np.empty((rows, cols), tensor._data.dtype))
+    flat = Tensor._wrap(_np.empty((rows, cols), tensor._data.dtype))
     flat.normal_(0, 1, generator=generator)
     a = flat._data
     if rows < cols:
         a = a.T
-    q, r = np.linalg.qr(a)
-    q = q * np.sign(np.diag(r))
+    q, r = _np.linalg.qr(a)
+    q = q * _np.sign(_np.diag(r))
     if rows < cols:
         q = q.T
-    with no_grad():
+    with _no_grad():
         tensor._data[...] = (q * gain).reshape(tensor.shape).astype(tensor._data.dtype)
         tensor._vc.value += 1
     return tensor
 
 
 def _no_grad_fill(tensor, fill):
-    with no_grad():
+    with _no_grad():
         return fill(tensor)
 
 
@@ -275,3 +275,6 @@ xavier_normal = _make_deprecate(xavier_normal_)
 kaiming_uniform = _make_deprecate(kaiming_uniform_)
 kaiming_normal = _make_deprecate(kaiming_normal_)
 orthogonal = _make_deprecate(orthogonal_)
+
+
+del annotations  # keep dir() to torch's names

@@ -6,13 +6,13 @@ requires grad by default. Operations on a Parameter return plain Tensors.
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
-from .. import _factories as Fac
-from .._tensor import Tensor
+from .. import _factories as _Fac
+from .._tensor import Tensor as _Tensor
 
 
-class Parameter(Tensor):
+class Parameter(_Tensor):
     """A tensor that is a module parameter; prints as ``Parameter containing:``.
 
     >>> import ember
@@ -23,15 +23,15 @@ class Parameter(Tensor):
 
     _is_param = True
 
-    def __new__(cls, data: Tensor | np.ndarray | None = None, requires_grad: bool = True):
+    def __new__(cls, data: _Tensor | _np.ndarray | None = None, requires_grad: bool = True):
         if data is None:
-            arr = np.empty((0,), dtype=np.float32)
-        elif isinstance(data, Tensor):
+            arr = _np.empty((0,), dtype=_np.float32)
+        elif isinstance(data, _Tensor):
             arr = data._data
         else:
-            arr = np.asarray(data)
-        t = Tensor._wrap.__func__(cls, arr)
-        if isinstance(data, Tensor):
+            arr = _np.asarray(data)
+        t = _Tensor._wrap.__func__(cls, arr)
+        if isinstance(data, _Tensor):
             t._vc = data._vc
         if requires_grad:
             t.requires_grad_(True)
@@ -43,7 +43,7 @@ class Parameter(Tensor):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
-        new = Parameter(Tensor._wrap(self._data.copy()), self.requires_grad)
+        new = Parameter(_Tensor._wrap(self._data.copy()), self.requires_grad)
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
         memo[id(self)] = new
@@ -54,14 +54,14 @@ class Parameter(Tensor):
 
 
 def _rebuild_parameter(data, requires_grad):
-    return Parameter(Tensor._wrap(data), requires_grad)
+    return Parameter(_Tensor._wrap(data), requires_grad)
 
 
-class Buffer(Tensor):
+class Buffer(_Tensor):
     """Marker type: ``nn.Buffer(t)`` assigned to a Module registers ``t`` as a buffer."""
 
-    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True):
-        t = data if data is not None else Tensor._wrap(np.empty((0,), np.float32))
+    def __new__(cls, data: _Tensor | None = None, *, persistent: bool = True):
+        t = data if data is not None else _Tensor._wrap(_np.empty((0,), _np.float32))
         t = t.detach()
         t._buffer_persistent = persistent
         return t
@@ -84,7 +84,7 @@ class UninitializedTensorMixin:
     cls_to_become: type
 
     def __getattribute__(self, name: str):
-        if name[:1] != "_" and name not in _LAZY_ALLOWED and callable(getattr(Tensor, name, None)):
+        if name[:1] != "_" and name not in _LAZY_ALLOWED and callable(getattr(_Tensor, name, None)):
             cls = type(self).__name__
             raise ValueError(
                 f"Attempted to use an uninitialized parameter in <method '{name}' of "
@@ -97,7 +97,7 @@ class UninitializedTensorMixin:
     def materialize(self, shape, device=None, dtype=None) -> None:
         """Give the tensor ``shape`` (keeping its dtype unless ``dtype``) and turn it into
         ``cls_to_become`` (``Parameter`` or ``Tensor``) in place."""
-        self.data = Fac.empty(shape, dtype=self.dtype if dtype is None else dtype)
+        self.data = _Fac.empty(shape, dtype=self.dtype if dtype is None else dtype)
         self.__class__ = self.cls_to_become
 
     @property
@@ -127,8 +127,8 @@ def is_lazy(param) -> bool:
     return isinstance(param, UninitializedTensorMixin)
 
 
-def _empty_data(dtype) -> np.ndarray:
-    return Fac.empty(0, dtype=dtype)._data
+def _empty_data(dtype) -> _np.ndarray:
+    return _Fac.empty(0, dtype=dtype)._data
 
 
 class UninitializedParameter(UninitializedTensorMixin, Parameter):
@@ -137,7 +137,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     cls_to_become = Parameter
 
     def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
-        t = Tensor._wrap.__func__(cls, _empty_data(dtype))
+        t = _Tensor._wrap.__func__(cls, _empty_data(dtype))
         t._requires_grad = bool(requires_grad)
         return t
 
@@ -152,14 +152,14 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
         return result
 
 
-class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+class UninitializedBuffer(UninitializedTensorMixin, _Tensor):
     """A buffer of unknown shape; :meth:`materialize` makes it a plain ``Tensor``."""
 
-    cls_to_become = Tensor
+    cls_to_become = _Tensor
 
     def __new__(cls, requires_grad: bool = False, device=None, dtype=None,
                 persistent: bool = True):
-        t = Tensor._wrap.__func__(cls, _empty_data(dtype))
+        t = _Tensor._wrap.__func__(cls, _empty_data(dtype))
         t._requires_grad = bool(requires_grad)
         t.persistent = persistent
         t._is_buffer = True
@@ -176,3 +176,6 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
         result = type(self)(self.requires_grad, None, self.dtype)
         memo[id(self)] = result
         return result
+
+
+del annotations  # keep dir() to torch's names

@@ -10,19 +10,21 @@ from __future__ import annotations
 from . import lr_scheduler
 from .adadelta import Adadelta
 from .adagrad import Adagrad
-from .adam import Adam, AdamW
+from .adam import Adam
+from .adamw import AdamW
 from .adamax import Adamax
 from .lbfgs import LBFGS
 from .nadam import NAdam
-from .optimizer import (
-    Optimizer,
-    register_optimizer_step_post_hook,
-    register_optimizer_step_pre_hook,
-)
+from .optimizer import Optimizer
 from .radam import RAdam
 from .rmsprop import RMSprop
 from .sgd import SGD
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax",
-           "NAdam", "RAdam", "LBFGS", "lr_scheduler", "register_optimizer_step_pre_hook",
-           "register_optimizer_step_post_hook"]
+           "NAdam", "RAdam", "LBFGS", "lr_scheduler"]
+
+
+# the implementation modules stay importable (``ember.optim.adam``) but, as in torch, out of
+# the package's namespace
+del adadelta, adagrad, adam, adamw, adamax, lbfgs, nadam, optimizer, radam, rmsprop, sgd  # noqa: F821
+del annotations  # keep dir() to torch's names

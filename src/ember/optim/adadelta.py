@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
-from .. import _factories as F
+from .. import _factories as _F
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -12,16 +12,16 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _k_add,
+    _k_add_,
+    _k_addcmul_,
+    _k_mul_,
     _no_grad_step,
     _real,
     _run_closure,
     _sc,
     _step_tensor,
     _to_scalar,
-    k_add,
-    k_add_,
-    k_addcmul_,
-    k_mul_,
 )
 from .optimizer import _check_unsupported as _check
 
@@ -79,30 +79,33 @@ class Adadelta(Optimizer):
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _step_tensor()
-                    state["square_avg"] = F.zeros_like(p)
-                    state["acc_delta"] = F.zeros_like(p)
+                    state["square_avg"] = _F.zeros_like(p)
+                    state["acc_delta"] = _F.zeros_like(p)
                 _arr(state["step"])[...] += 1
                 _bump(state["step"])
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
                     g = -g
                 if weight_decay != 0:
-                    g = k_add(g, a, weight_decay)
+                    g = _k_add(g, a, weight_decay)
                 sq, acc = _arr(state["square_avg"]), _arr(state["acc_delta"])
                 cplx = a.dtype.kind == "c"
                 sq, acc, g = _real(sq), _real(acc), _real(g)
-                k_mul_(sq, rho)
-                k_addcmul_(sq, g, g, 1 - rho)
-                std = np.sqrt(sq + _sc(eps, sq))
-                delta = np.sqrt(acc + _sc(eps, acc))
+                _k_mul_(sq, rho)
+                _k_addcmul_(sq, g, g, 1 - rho)
+                std = _np.sqrt(sq + _sc(eps, sq))
+                delta = _np.sqrt(acc + _sc(eps, acc))
                 delta /= std
                 delta *= g
-                k_mul_(acc, rho)
-                k_addcmul_(acc, delta, delta, 1 - rho)
+                _k_mul_(acc, rho)
+                _k_addcmul_(acc, delta, delta, 1 - rho)
                 if cplx:
                     delta = delta.view(a.dtype).reshape(a.shape)
-                k_add_(a, delta, -lr)
+                _k_add_(a, delta, -lr)
                 _bump(state["square_avg"])
                 _bump(state["acc_delta"])
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

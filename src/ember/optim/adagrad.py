@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
-from .. import _factories as F
+from .. import _factories as _F
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -12,15 +12,15 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _k_add,
+    _k_addcdiv_,
+    _k_addcmul_,
     _no_grad_step,
     _real,
     _run_closure,
     _sc,
     _step_tensor,
     _to_scalar,
-    k_add,
-    k_addcdiv_,
-    k_addcmul_,
 )
 from .optimizer import _check_unsupported as _check
 
@@ -31,7 +31,7 @@ def _init_state(state: dict, p: Tensor, initial_accumulator_value: float) -> Non
     state["step"] = _step_tensor()
     init = (complex(initial_accumulator_value, initial_accumulator_value) if p.is_complex()
             else initial_accumulator_value)
-    state["sum"] = F.full_like(p, init)
+    state["sum"] = _F.full_like(p, init)
 
 
 class Adagrad(Optimizer):
@@ -97,14 +97,17 @@ class Adagrad(Optimizer):
                 if group["maximize"]:
                     g = -g
                 if weight_decay != 0:
-                    g = k_add(g, a, weight_decay)
+                    g = _k_add(g, a, weight_decay)
                 clr = lr / (1 + (step - 1) * lr_decay)
                 a, g = _real(a), _real(g)
                 s = _real(_arr(state["sum"]))
-                k_addcmul_(s, g, g, 1)
+                _k_addcmul_(s, g, g, 1)
                 _bump(state["sum"])
-                std = np.sqrt(s)
+                std = _np.sqrt(s)
                 std += _sc(eps, std)
-                k_addcdiv_(a, g, std, -clr)
+                _k_addcdiv_(a, g, std, -clr)
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

@@ -1,4 +1,4 @@
-"""Adam and AdamW (decoupled weight decay), with the AMSGrad variant.
+"""Adam (AdamW, decoupled weight decay, is in :mod:`.adamw`), with the AMSGrad variant.
 
 The update is torch's ``_single_tensor_adam`` (non-capturable branch)::
 
@@ -9,11 +9,9 @@ The update is torch's ``_single_tensor_adam`` (non-capturable branch)::
 
 from __future__ import annotations
 
-from typing import Any
+import numpy as _np
 
-import numpy as np
-
-from .. import _factories as F
+from .. import _factories as _F
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -21,21 +19,21 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _k_add,
+    _k_addcdiv_,
+    _k_addcmul_,
+    _k_lerp_,
+    _k_mul_,
     _no_grad_step,
     _real,
     _run_closure,
     _sc,
     _step_tensor,
     _to_scalar,
-    k_add,
-    k_addcdiv_,
-    k_addcmul_,
-    k_lerp_,
-    k_mul_,
 )
 from .optimizer import _check_unsupported as _check
 
-__all__ = ["Adam", "AdamW"]
+__all__ = ["Adam"]
 
 
 def _check_betas(lr, eps, betas, weight_decay) -> None:
@@ -103,10 +101,10 @@ class Adam(Optimizer):
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _step_tensor()
-                    state["exp_avg"] = F.zeros_like(p)
-                    state["exp_avg_sq"] = F.zeros_like(p)
+                    state["exp_avg"] = _F.zeros_like(p)
+                    state["exp_avg_sq"] = _F.zeros_like(p)
                     if amsgrad:
-                        state["max_exp_avg_sq"] = F.zeros_like(p)
+                        state["max_exp_avg_sq"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
                     g = -g
@@ -115,14 +113,14 @@ class Adam(Optimizer):
                 _bump(step_t)
                 if weight_decay != 0:
                     if group["decoupled_weight_decay"]:
-                        k_mul_(a, 1 - lr * weight_decay)
+                        _k_mul_(a, 1 - lr * weight_decay)
                     else:
-                        g = k_add(g, a, weight_decay)
+                        g = _k_add(g, a, weight_decay)
                 a, g = _real(a), _real(g)
                 m, v = _real(_arr(state["exp_avg"])), _real(_arr(state["exp_avg_sq"]))
-                k_lerp_(m, g, 1 - beta1)
-                k_mul_(v, beta2)
-                k_addcmul_(v, g, g, 1 - beta2)
+                _k_lerp_(m, g, 1 - beta1)
+                _k_mul_(v, beta2)
+                _k_addcmul_(v, g, g, 1 - beta2)
                 step = _get_value(step_t)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
@@ -130,42 +128,17 @@ class Adam(Optimizer):
                 bias_correction2_sqrt = bias_correction2 ** 0.5
                 if amsgrad:
                     vmax = _real(_arr(state["max_exp_avg_sq"]))
-                    np.maximum(vmax, v, out=vmax)
+                    _np.maximum(vmax, v, out=vmax)
                     _bump(state["max_exp_avg_sq"])
-                    denom = np.sqrt(vmax) / _sc(bias_correction2_sqrt, vmax)
+                    denom = _np.sqrt(vmax) / _sc(bias_correction2_sqrt, vmax)
                 else:
-                    denom = np.sqrt(v) / _sc(bias_correction2_sqrt, v)
+                    denom = _np.sqrt(v) / _sc(bias_correction2_sqrt, v)
                 denom += _sc(eps, denom)
-                k_addcdiv_(a, m, denom, -step_size)
+                _k_addcdiv_(a, m, denom, -step_size)
                 _bump(state["exp_avg"])
                 _bump(state["exp_avg_sq"])
                 _bump(p)
         return loss
 
 
-class AdamW(Adam):
-    """Implements AdamW: Adam with weight decay applied to the parameters, not the gradient.
-
-    >>> import ember
-    >>> w = ember.tensor([1.0], requires_grad=True)
-    >>> opt = ember.optim.AdamW([w], lr=0.1, weight_decay=0.1)
-    >>> w.grad = ember.tensor([1.0])
-    >>> opt.step()
-    >>> w
-    tensor([0.8900], requires_grad=True)
-    """
-
-    def __init__(self, params: ParamsT, lr: float | Tensor = 1e-3,
-                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
-                 weight_decay: float = 1e-2, amsgrad: bool = False, *,
-                 maximize: bool = False, foreach: bool | None = None, capturable: bool = False,
-                 differentiable: bool = False, fused: bool | None = None) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
-                         maximize=maximize, capturable=capturable,
-                         differentiable=differentiable, fused=fused,
-                         decoupled_weight_decay=True)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group["decoupled_weight_decay"] = True
+del annotations  # keep dir() to torch's names

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
-from .. import _factories as F
+from .. import _factories as _F
 from .._tensor import Tensor
 from .adam import _check_betas
 from .optimizer import (
@@ -13,16 +13,16 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _k_add,
+    _k_addcdiv_,
+    _k_lerp_,
+    _k_mul_,
     _no_grad_step,
     _real,
     _run_closure,
     _sc,
     _step_tensor,
     _to_scalar,
-    k_add,
-    k_addcdiv_,
-    k_lerp_,
-    k_mul_,
 )
 from .optimizer import _check_unsupported as _check
 
@@ -73,8 +73,8 @@ class Adamax(Optimizer):
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _step_tensor()
-                    state["exp_avg"] = F.zeros_like(p)
-                    state["exp_inf"] = F.zeros_like(p)
+                    state["exp_avg"] = _F.zeros_like(p)
+                    state["exp_inf"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
                     g = -g
@@ -82,18 +82,21 @@ class Adamax(Optimizer):
                 _arr(step_t)[...] += 1
                 _bump(step_t)
                 if weight_decay != 0:
-                    g = k_add(g, a, weight_decay)
+                    g = _k_add(g, a, weight_decay)
                 a, g = _real(a), _real(g)
                 m, u = _real(_arr(state["exp_avg"])), _real(_arr(state["exp_inf"]))
-                k_lerp_(m, g, 1 - beta1)
-                k_mul_(u, beta2)
-                gabs = np.abs(g)
+                _k_lerp_(m, g, 1 - beta1)
+                _k_mul_(u, beta2)
+                gabs = _np.abs(g)
                 gabs += _sc(eps, gabs)
-                np.maximum(u, gabs, out=u)
+                _np.maximum(u, gabs, out=u)
                 bias_correction = 1 - beta1 ** _get_value(step_t)
                 clr = lr / bias_correction
-                k_addcdiv_(a, m, u, -clr)
+                _k_addcdiv_(a, m, u, -clr)
                 _bump(state["exp_avg"])
                 _bump(state["exp_inf"])
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

@@ -7,23 +7,23 @@ torch's 0-d tensors do. What goes into ``state`` is wrapped back into ember tens
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable as _Callable
 
-import numpy as np
+import numpy as _np
 
 from .._tensor import Tensor
-from ..autograd import grad_mode
-from .optimizer import Optimizer, ParamsT, _arr, _bump, _to_scalar, k_add_
+from ..autograd import grad_mode as _grad_mode
+from .optimizer import Optimizer, ParamsT, _arr, _bump, _k_add_, _to_scalar
 
 __all__ = ["LBFGS"]
 
 
-def _absmax(a: np.ndarray):
+def _absmax(a: _np.ndarray):
     """``a.abs().max()``, with torch's error for an empty ``a``."""
     if a.size == 0:
         raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() "
                            "== 0. Specify the reduction dim with the 'dim' argument.")
-    return np.abs(a).max()
+    return _np.abs(a).max()
 
 
 def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
@@ -34,7 +34,7 @@ def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
     d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2)
     d2_square = d1 ** 2 - g1 * g2
     if d2_square >= 0:
-        d2 = np.sqrt(d2_square)
+        d2 = _np.sqrt(d2_square)
         if x1 <= x2:
             min_pos = x2 - (x2 - x1) * ((g2 + d2 - d1) / (g2 - g1 + 2 * d2))
         else:
@@ -49,7 +49,7 @@ def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_chang
     g = g.copy()
     f_new, g_new = obj_func(x, t, d)
     ls_func_evals = 1
-    gtd_new = np.dot(g_new, d)
+    gtd_new = _np.dot(g_new, d)
     t_prev, f_prev, g_prev, gtd_prev = 0, f, g, gtd
     done = False
     ls_iter = 0
@@ -81,7 +81,7 @@ def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_chang
         gtd_prev = gtd_new
         f_new, g_new = obj_func(x, t, d)
         ls_func_evals += 1
-        gtd_new = np.dot(g_new, d)
+        gtd_new = _np.dot(g_new, d)
         ls_iter += 1
     if ls_iter == max_ls:
         bracket = [0, t]
@@ -108,7 +108,7 @@ def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_chang
             insuf_progress = False
         f_new, g_new = obj_func(x, t, d)
         ls_func_evals += 1
-        gtd_new = np.dot(g_new, d)
+        gtd_new = _np.dot(g_new, d)
         ls_iter += 1
         if f_new > (f + c1 * t * gtd) or f_new >= bracket_f[low_pos]:
             bracket[high_pos] = t
@@ -138,8 +138,8 @@ def _wrap(x):
     """State value: arrays and NumPy scalars as ember tensors, lists element-wise."""
     if isinstance(x, list):
         return [_wrap(v) for v in x]
-    if isinstance(x, (np.ndarray, np.generic)):
-        return Tensor._wrap(np.array(x))
+    if isinstance(x, (_np.ndarray, _np.generic)):
+        return Tensor._wrap(_np.array(x))
     return x
 
 
@@ -194,35 +194,35 @@ class LBFGS(Optimizer):
                                     for p in self._params)
         return self._numel_cache
 
-    def _gather_flat_grad(self) -> np.ndarray:
+    def _gather_flat_grad(self) -> _np.ndarray:
         views = []
         for p in self._params:
             if p.grad is None:
-                view = np.zeros(p.numel(), p._data.dtype)
+                view = _np.zeros(p.numel(), p._data.dtype)
             else:
                 view = _arr(p.grad).reshape(-1)
             if view.dtype.kind == "c":
                 view = view.view(view.real.dtype)
             views.append(view)
-        return np.concatenate(views, 0)
+        return _np.concatenate(views, 0)
 
-    def _add_grad(self, step_size, update: np.ndarray) -> None:
+    def _add_grad(self, step_size, update: _np.ndarray) -> None:
         offset = 0
         for p in self._params:
             a = _arr(p)
             if a.dtype.kind == "c":
                 a = a.view(a.real.dtype).reshape(*a.shape, 2)
             numel = a.size
-            k_add_(a, update[offset:offset + numel].reshape(a.shape), step_size)
+            _k_add_(a, update[offset:offset + numel].reshape(a.shape), step_size)
             _bump(p)
             offset += numel
         if offset != self._numel():
             raise AssertionError(f"Expected offset {offset} to equal {self._numel()}")
 
-    def _clone_param(self) -> list[np.ndarray]:
+    def _clone_param(self) -> list[_np.ndarray]:
         return [_arr(p).copy() for p in self._params]
 
-    def _set_param(self, params_data: list[np.ndarray]) -> None:
+    def _set_param(self, params_data: list[_np.ndarray]) -> None:
         for p, pdata in zip(self._params, params_data):
             _arr(p)[...] = pdata
             _bump(p)
@@ -234,13 +234,13 @@ class LBFGS(Optimizer):
         self._set_param(x)
         return loss, flat_grad
 
-    def step(self, closure: Callable[[], Tensor]):  # type: ignore[override]
+    def step(self, closure: _Callable[[], Tensor]):  # type: ignore[override]
         """Perform a single optimization step; ``closure`` re-evaluates and returns the loss."""
-        with grad_mode.no_grad():
+        with _grad_mode.no_grad():
             return self._step(closure)
 
     def _step(self, closure):
-        closure = grad_mode.enable_grad()(closure)
+        closure = _grad_mode.enable_grad()(closure)
         group = self.param_groups[0]
         lr = _to_scalar(group["lr"])
         if isinstance(lr, Tensor):
@@ -282,7 +282,7 @@ class LBFGS(Optimizer):
             else:
                 y = flat_grad - prev_flat_grad
                 s = d * dt(t)
-                ys = np.dot(y, s)
+                ys = _np.dot(y, s)
                 if ys > 1e-10:
                     if len(old_dirs) == history_size:
                         old_dirs.pop(0)
@@ -291,19 +291,19 @@ class LBFGS(Optimizer):
                     old_dirs.append(y)
                     old_stps.append(s)
                     ro.append(1.0 / ys)
-                    H_diag = ys / np.dot(y, y)
+                    H_diag = ys / _np.dot(y, y)
                 num_old = len(old_dirs)
                 if "al" not in state:
                     state["al"] = [None] * history_size
                 al = _unwrap(state["al"])
                 q = -flat_grad
                 for i in range(num_old - 1, -1, -1):
-                    al[i] = np.dot(old_stps[i], q) * ro[i]
-                    k_add_(q, old_dirs[i], -al[i])
+                    al[i] = _np.dot(old_stps[i], q) * ro[i]
+                    _k_add_(q, old_dirs[i], -al[i])
                 d = r = q * H_diag
                 for i in range(num_old):
-                    be_i = np.dot(old_dirs[i], r) * ro[i]
-                    k_add_(r, old_stps[i], al[i] - be_i)
+                    be_i = _np.dot(old_dirs[i], r) * ro[i]
+                    _k_add_(r, old_stps[i], al[i] - be_i)
                 state["al"] = _wrap(al)
             if prev_flat_grad is None:
                 prev_flat_grad = flat_grad.copy()
@@ -311,10 +311,10 @@ class LBFGS(Optimizer):
                 prev_flat_grad[...] = flat_grad
             prev_loss = loss
             if state["n_iter"] == 1:
-                t = min(1.0, 1.0 / np.abs(flat_grad).sum()) * lr
+                t = min(1.0, 1.0 / _np.abs(flat_grad).sum()) * lr
             else:
                 t = lr
-            gtd = np.dot(flat_grad, d)
+            gtd = _np.dot(flat_grad, d)
             if gtd > -tolerance_change:
                 break
             ls_func_evals = 0
@@ -360,3 +360,6 @@ class LBFGS(Optimizer):
         state["prev_flat_grad"] = _wrap(prev_flat_grad)
         state["prev_loss"] = prev_loss
         return orig_loss
+
+
+del annotations  # keep dir() to torch's names

@@ -13,7 +13,9 @@ import types
 import warnings
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable as _Callable
+from collections.abc import Iterable as _Iterable
+from collections.abc import Sequence as _Sequence
 from functools import partial, wraps
 from typing import Any, Literal, SupportsFloat, TypedDict, cast
 from weakref import ref
@@ -234,7 +236,7 @@ class _initial_mode:
         self.o._is_initial = False
 
 
-def _lambda_list(optimizer: Optimizer, lr_lambda) -> list[Callable[[int], float]]:
+def _lambda_list(optimizer: Optimizer, lr_lambda) -> list[_Callable[[int], float]]:
     """One lr function per param group (a single function is used for every group)."""
     if not isinstance(lr_lambda, list) and (not isinstance(lr_lambda, tuple)):
         return [lr_lambda] * len(optimizer.param_groups)
@@ -328,7 +330,7 @@ class LambdaLR(_LambdaState, LRScheduler):
     def __init__(
         self,
         optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+        lr_lambda: _Callable[[int], float] | list[_Callable[[int], float]],
         last_epoch: int = -1,
     ) -> None:
         self.optimizer = optimizer
@@ -349,7 +351,7 @@ class MultiplicativeLR(_LambdaState, LRScheduler):
     def __init__(
         self,
         optimizer: Optimizer,
-        lr_lambda: Callable[[int], float] | list[Callable[[int], float]],
+        lr_lambda: _Callable[[int], float] | list[_Callable[[int], float]],
         last_epoch: int = -1,
     ) -> None:
         self.optimizer = optimizer
@@ -400,7 +402,7 @@ class MultiStepLR(LRScheduler):
     def __init__(
         self,
         optimizer: Optimizer,
-        milestones: Iterable[int],
+        milestones: _Iterable[int],
         gamma: float = 0.1,
         last_epoch: int = -1,
     ) -> None:
@@ -654,7 +656,7 @@ class ChainedScheduler(_ContainerState, LRScheduler):
     """Steps several schedulers of one optimizer together, each on the others' result."""
 
     def __init__(
-        self, schedulers: Sequence[LRScheduler], optimizer: Optimizer | None = None
+        self, schedulers: _Sequence[LRScheduler], optimizer: Optimizer | None = None
     ) -> None:
         if len(schedulers) < 1:
             raise ValueError(
@@ -804,7 +806,7 @@ class CyclicLR(LRScheduler):
         step_size_down: int | None = None,
         mode: Literal["triangular", "triangular2", "exp_range"] = "triangular",
         gamma: float = 1.0,
-        scale_fn: Callable[[float], float] | None = None,
+        scale_fn: _Callable[[float], float] | None = None,
         scale_mode: Literal["cycle", "iterations"] = "cycle",
         cycle_momentum: bool = True,
         base_momentum: float = 0.8,
@@ -827,7 +829,7 @@ class CyclicLR(LRScheduler):
             raise ValueError("mode is invalid and scale_fn is None")
         self.mode = mode
         self.gamma = gamma
-        self._scale_fn_ref: Callable[[float], float]
+        self._scale_fn_ref: _Callable[[float], float]
         self._scale_fn_custom = scale_fn
         self.scale_mode = scale_mode
         self._init_scale_fn()

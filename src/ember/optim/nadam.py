@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
-from .. import _factories as F
+from .. import _factories as _F
 from .._tensor import Tensor
 from .adam import _check_betas
 from .optimizer import (
@@ -16,17 +16,17 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _k_add,
+    _k_addcdiv_,
+    _k_addcmul_,
+    _k_lerp_,
+    _k_mul_,
     _no_grad_step,
     _real,
     _run_closure,
     _sc,
     _step_tensor,
     _to_scalar,
-    k_add,
-    k_addcdiv_,
-    k_addcmul_,
-    k_lerp_,
-    k_mul_,
 )
 from .optimizer import _check_unsupported as _check
 
@@ -85,8 +85,8 @@ class NAdam(Optimizer):
                 if len(state) == 0:
                     state["step"] = _step_tensor()
                     state["mu_product"] = _step_tensor(1.0)
-                    state["exp_avg"] = F.zeros_like(p)
-                    state["exp_avg_sq"] = F.zeros_like(p)
+                    state["exp_avg"] = _F.zeros_like(p)
+                    state["exp_avg_sq"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
                     g = -g
@@ -97,26 +97,29 @@ class NAdam(Optimizer):
                 bias_correction2 = 1 - beta2 ** step
                 if weight_decay != 0:
                     if group["decoupled_weight_decay"]:
-                        k_mul_(a, 1 - lr * weight_decay)
+                        _k_mul_(a, 1 - lr * weight_decay)
                     else:
-                        g = k_add(g, a, weight_decay)
+                        g = _k_add(g, a, weight_decay)
                 a, g = _real(a), _real(g)
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
                 mp = _arr(mu_t)
-                np.multiply(mp, _sc(mu, mp), out=mp)
+                _np.multiply(mp, _sc(mu, mp), out=mp)
                 _bump(mu_t)
                 m, v = _real(_arr(state["exp_avg"])), _real(_arr(state["exp_avg_sq"]))
-                k_lerp_(m, g, 1 - beta1)
-                k_mul_(v, beta2)
-                k_addcmul_(v, g, g, 1 - beta2)
-                denom = np.sqrt(v / _sc(bias_correction2, v))
+                _k_lerp_(m, g, 1 - beta1)
+                _k_mul_(v, beta2)
+                _k_addcmul_(v, g, g, 1 - beta2)
+                denom = _np.sqrt(v / _sc(bias_correction2, v))
                 mu_product = _get_value(mu_t)
                 mu_product_next = mu_product * mu_next
                 denom += _sc(eps, denom)
-                k_addcdiv_(a, g, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
-                k_addcdiv_(a, m, denom, (-lr * mu_next) / (1.0 - mu_product_next))
+                _k_addcdiv_(a, g, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
+                _k_addcdiv_(a, m, denom, (-lr * mu_next) / (1.0 - mu_product_next))
                 _bump(state["exp_avg"])
                 _bump(state["exp_avg_sq"])
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

@@ -22,16 +22,16 @@ from copy import deepcopy
 from itertools import chain
 from typing import Any
 
-import numpy as np
+import numpy as _np
 
-from .. import _dtype as D
-from .._tensor import Tensor
-from ..autograd import grad_mode
+from .. import _dtype as _D
+from .._tensor import Tensor as _Tensor
+from ..autograd import grad_mode as _grad_mode
 from ..autograd.graph import RemovableHandle
 
 __all__ = ["Optimizer", "required"]
 
-ParamsT = Iterable[Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, Tensor]]
+ParamsT = Iterable[_Tensor] | Iterable[dict[str, Any]] | Iterable[tuple[str, _Tensor]]
 
 
 class _RequiredParameter:
@@ -45,7 +45,7 @@ required = _RequiredParameter()
 
 
 def _typename(obj) -> str:
-    if isinstance(obj, Tensor):
+    if isinstance(obj, _Tensor):
         return "torch." + {"float32": "FloatTensor", "float64": "DoubleTensor",
                            "int64": "LongTensor"}.get(obj.dtype.name, "Tensor")
     module = type(obj).__module__
@@ -53,14 +53,14 @@ def _typename(obj) -> str:
     return name if module in ("builtins", "__builtin__") else f"{module}.{name}"
 
 
-def _scalar_dtype() -> D.dtype:
+def _scalar_dtype() -> _D.dtype:
     """The dtype of ``state['step']``: float64 under a float64 default dtype, else float32."""
-    return D.float64 if D.get_default_dtype() is D.float64 else D.float32
+    return _D.float64 if _D.get_default_dtype() is _D.float64 else _D.float32
 
 
-def _step_tensor(value: float = 0.0) -> Tensor:
+def _step_tensor(value: float = 0.0) -> _Tensor:
     """``state['step']``: a 0-d tensor of the scalar dtype (float32 by default)."""
-    return Tensor._wrap(np.array(value, dtype=_scalar_dtype().np))
+    return _Tensor._wrap(_np.array(value, dtype=_scalar_dtype().np))
 
 
 def _upgrade_steps(opt: Optimizer, keys: tuple[str, ...]) -> None:
@@ -70,20 +70,20 @@ def _upgrade_steps(opt: Optimizer, keys: tuple[str, ...]) -> None:
             p_state = opt.state.get(p, [])
             if len(p_state) != 0:
                 for key in keys:
-                    if key in p_state and not isinstance(p_state[key], Tensor):
+                    if key in p_state and not isinstance(p_state[key], _Tensor):
                         p_state[key] = _step_tensor(float(p_state[key]))
 
 
 def _to_scalar(x):
     """A 1-element tensor hyper-parameter squeezed to 0-d; numbers pass through."""
-    if isinstance(x, Tensor) and x.dim() != 0:
+    if isinstance(x, _Tensor) and x.dim() != 0:
         return x.squeeze()
     return x
 
 
 def _get_value(x):
     """A 0-d tensor's Python number (``item()``); numbers pass through."""
-    return x.item() if isinstance(x, Tensor) else x
+    return x.item() if isinstance(x, _Tensor) else x
 
 
 def _no_grad_step(func: Callable) -> Callable:
@@ -91,7 +91,7 @@ def _no_grad_step(func: Callable) -> Callable:
 
     @functools.wraps(func)
     def wrapper(self, *args, **kwargs):
-        with grad_mode.set_grad_enabled(bool(self.defaults.get("differentiable", False))):
+        with _grad_mode.set_grad_enabled(bool(self.defaults.get("differentiable", False))):
             return func(self, *args, **kwargs)
 
     return wrapper
@@ -124,10 +124,10 @@ class Optimizer:
         self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
         self._patch_step_function()
 
-        if isinstance(params, Tensor):
+        if isinstance(params, _Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of "
                             "Tensors or dicts, but got " + _typename(params))
-        self.state: defaultdict[Tensor, Any] = defaultdict(dict)
+        self.state: defaultdict[_Tensor, Any] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         param_groups = list(params)
         if len(param_groups) == 0:
@@ -258,7 +258,7 @@ class Optimizer:
             return packed
 
         param_groups = [pack_group(g) for g in self.param_groups]
-        packed_state = {(param_mappings[id(k)] if isinstance(k, Tensor) else k): v
+        packed_state = {(param_mappings[id(k)] if isinstance(k, _Tensor) else k): v
                         for k, v in self.state.items()}
         state_dict = {"state": packed_state, "param_groups": param_groups}
         for post_hook in self._optimizer_state_dict_post_hooks.values():
@@ -268,8 +268,8 @@ class Optimizer:
         return state_dict
 
     @staticmethod
-    def _process_value_according_to_param_policy(param: Tensor, value: Tensor, param_id: int,
-                                                 param_groups: list[dict], key=None) -> Tensor:
+    def _process_value_according_to_param_policy(param: _Tensor, value: _Tensor, param_id: int,
+                                                 param_groups: list[dict], key=None) -> _Tensor:
         fused = capturable = False
         for pg in param_groups:
             if param_id in pg["params"]:
@@ -277,7 +277,7 @@ class Optimizer:
                 capturable = pg.get("capturable", False)
                 break
         if key == "step":
-            return value.to(dtype=D.float32) if (capturable or fused) else value
+            return value.to(dtype=_D.float32) if (capturable or fused) else value
         if param.is_floating_point():
             return value.to(dtype=param.dtype)
         return value
@@ -300,7 +300,7 @@ class Optimizer:
                           chain.from_iterable(g["params"] for g in groups)))
 
         def _cast(param, value, param_id=None, param_groups=None, key=None):
-            if isinstance(value, Tensor):
+            if isinstance(value, _Tensor):
                 return Optimizer._process_value_according_to_param_policy(
                     param, value, param_id, param_groups, key)
             if isinstance(value, dict):
@@ -311,7 +311,7 @@ class Optimizer:
                                          param_groups=param_groups) for v in value)
             return value
 
-        state: defaultdict[Tensor, dict] = defaultdict(dict)
+        state: defaultdict[_Tensor, dict] = defaultdict(dict)
         for k, v in state_dict["state"].items():
             if k in id_map:
                 param = id_map[k]
@@ -355,7 +355,7 @@ class Optimizer:
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
-        if isinstance(params, Tensor):
+        if isinstance(params, _Tensor):
             param_group["params"] = [params]
         elif isinstance(params, set):
             raise TypeError("optimizer parameters need to be organized in ordered collections, "
@@ -378,7 +378,7 @@ class Optimizer:
                 raise ValueError("all optimizer params should be with/without names. Some "
                                  "param names are missing")
         for param in param_group["params"]:
-            if not isinstance(param, Tensor):
+            if not isinstance(param, _Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
                                 + _typename(param))
             if not self.defaults.get("differentiable", None) and not (
@@ -395,7 +395,7 @@ class Optimizer:
                           "future, this will cause an error; see "
                           "github.com/pytorch/pytorch/issues/40967 for more information",
                           stacklevel=3)
-        param_set: set[Tensor] = set()
+        param_set: set[_Tensor] = set()
         for group in self.param_groups:
             param_set.update(set(group["params"]))
             if ("param_names" in param_group) != ("param_names" in group):
@@ -430,68 +430,68 @@ def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
 # rounded to the array's dtype first (torch casts a Scalar to the op's scalar_t), then the
 # arithmetic runs in that dtype in torch's order.
 
-def _arr(t: Tensor) -> np.ndarray:
+def _arr(t: _Tensor) -> _np.ndarray:
     return t._data
 
 
-def _bump(t: Tensor) -> None:
+def _bump(t: _Tensor) -> None:
     """Record an in-place write on ``t`` (its version counter, shared with its views)."""
     t._vc.value += 1
 
 
-def _sc(x, a: np.ndarray):
+def _sc(x, a: _np.ndarray):
     """Number ``x`` as a scalar of ``a``'s dtype (a 0-d tensor's value is taken too)."""
-    if isinstance(x, Tensor):
+    if isinstance(x, _Tensor):
         x = x.item()
     return a.dtype.type(x)
 
 
-def _fma(x, y, z, out: np.ndarray | None = None) -> np.ndarray:
+def _fma(x, y, z, out: _np.ndarray | None = None) -> _np.ndarray:
     """``x * y + z`` rounded once, as torch's vectorized CPU kernels compute it (``fmadd``).
 
     For float32 the product is exact in float64, so the float64 sum rounded to float32 is the
     fused result (up to a vanishingly rare double rounding); other dtypes use plain arithmetic.
     The float64 work happens in one temporary; ``out`` receives the rounded result.
     """
-    dt = np.result_type(x, y, z)
-    if dt != np.float32:
+    dt = _np.result_type(x, y, z)
+    if dt != _np.float32:
         res = x * y + z
     else:
-        if np.ndim(y) >= np.ndim(z):
-            tmp = np.multiply(y, np.float64(x), dtype=np.float64)
+        if _np.ndim(y) >= _np.ndim(z):
+            tmp = _np.multiply(y, _np.float64(x), dtype=_np.float64)
         else:
-            tmp = np.multiply(np.broadcast_to(y, np.shape(z)), np.float64(x), dtype=np.float64)
-        if type(tmp) is not np.ndarray:     # 0-d operands give a NumPy scalar
-            tmp = np.array(tmp)
-        np.add(tmp, z, out=tmp)
+            tmp = _np.multiply(_np.broadcast_to(y, _np.shape(z)), _np.float64(x), dtype=_np.float64)
+        if type(tmp) is not _np.ndarray:     # 0-d operands give a NumPy scalar
+            tmp = _np.array(tmp)
+        _np.add(tmp, z, out=tmp)
         res = tmp
     if out is None:
-        return res.astype(dt, copy=False) if isinstance(res, np.ndarray) else res
-    np.copyto(out, res, casting="unsafe")
+        return res.astype(dt, copy=False) if isinstance(res, _np.ndarray) else res
+    _np.copyto(out, res, casting="unsafe")
     return out
 
 
-def k_add(a: np.ndarray, b: np.ndarray, alpha=1) -> np.ndarray:
+def _k_add(a: _np.ndarray, b: _np.ndarray, alpha=1) -> _np.ndarray:
     """``torch.add(a, b, alpha=alpha)``: ``a + alpha * b`` (fused multiply-add)."""
     if alpha == 1:
         return a + b
     return _fma(_sc(alpha, a), b, a)
 
 
-def k_add_(a: np.ndarray, b: np.ndarray, alpha=1) -> None:
+def _k_add_(a: _np.ndarray, b: _np.ndarray, alpha=1) -> None:
     """``a.add_(b, alpha=alpha)``."""
     if alpha == 1:
-        np.add(a, b, out=a)
+        _np.add(a, b, out=a)
     else:
         _fma(_sc(alpha, a), b, a, out=a)
 
 
-def k_mul_(a: np.ndarray, s) -> None:
+def _k_mul_(a: _np.ndarray, s) -> None:
     """``a.mul_(s)`` for a number ``s``."""
-    np.multiply(a, _sc(s, a), out=a)
+    _np.multiply(a, _sc(s, a), out=a)
 
 
-def k_lerp_(a: np.ndarray, end: np.ndarray, weight) -> None:
+def _k_lerp_(a: _np.ndarray, end: _np.ndarray, weight) -> None:
     """``a.lerp_(end, weight)``: torch's two-sided formula ``base + coeff * (end - a)``."""
     w = _sc(weight, a)
     if abs(w) < 0.5:
@@ -500,27 +500,27 @@ def k_lerp_(a: np.ndarray, end: np.ndarray, weight) -> None:
         _fma(w - a.dtype.type(1), end - a, end, out=a)
 
 
-def k_addcmul(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> np.ndarray:
+def _k_addcmul(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> _np.ndarray:
     """``torch.addcmul(a, t1, t2, value=value)``: ``a + (value * t1) * t2``."""
     return _fma(_sc(value, a) * t1, t2, a)
 
 
-def k_addcmul_(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> None:
+def _k_addcmul_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:
     """``a.addcmul_(t1, t2, value=value)``."""
-    a[...] = k_addcmul(a, t1, t2, value)
+    a[...] = _k_addcmul(a, t1, t2, value)
 
 
-def k_addcdiv_(a: np.ndarray, t1: np.ndarray, t2: np.ndarray, value=1) -> None:
+def _k_addcdiv_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:
     """``a.addcdiv_(t1, t2, value=value)``: ``a + (value * t1) / t2``."""
-    np.add(a, _sc(value, a) * t1 / t2, out=a)
+    _np.add(a, _sc(value, a) * t1 / t2, out=a)
 
 
-def k_rdiv(s, a: np.ndarray) -> np.ndarray:
+def _k_rdiv(s, a: _np.ndarray) -> _np.ndarray:
     """``number / tensor``: torch computes ``a.reciprocal() * number``."""
     return (a.dtype.type(1) / a) * _sc(s, a)
 
 
-def _real(a: np.ndarray) -> np.ndarray:
+def _real(a: _np.ndarray) -> _np.ndarray:
     """A complex array seen as real pairs (torch's ``view_as_real``); real arrays unchanged."""
     if a.dtype.kind == "c":
         return a.view(a.real.dtype).reshape(*a.shape, 2)
@@ -531,7 +531,7 @@ def _run_closure(closure: Callable | None):
     """Evaluate ``closure`` with grad enabled (the loss), or None."""
     if closure is None:
         return None
-    with grad_mode.enable_grad():
+    with _grad_mode.enable_grad():
         return closure()
 
 
@@ -540,3 +540,6 @@ def _check_unsupported(**flags) -> None:
     for name, value in flags.items():
         if value:
             raise NotImplementedError(f"ember.optim: {name}=True is not supported")
+
+
+del annotations  # keep dir() to torch's names

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
-from .. import _factories as F
+from .. import _factories as _F
 from .._tensor import Tensor
 from .adam import _check_betas
 from .optimizer import (
@@ -13,17 +13,17 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _k_add,
+    _k_addcmul_,
+    _k_lerp_,
+    _k_mul_,
+    _k_rdiv,
     _no_grad_step,
     _real,
     _run_closure,
     _sc,
     _step_tensor,
     _to_scalar,
-    k_add,
-    k_addcmul_,
-    k_lerp_,
-    k_mul_,
-    k_rdiv,
 )
 from .optimizer import _check_unsupported as _check
 
@@ -76,8 +76,8 @@ class RAdam(Optimizer):
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _step_tensor()
-                    state["exp_avg"] = F.zeros_like(p)
-                    state["exp_avg_sq"] = F.zeros_like(p)
+                    state["exp_avg"] = _F.zeros_like(p)
+                    state["exp_avg_sq"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
                     g = -g
@@ -87,30 +87,33 @@ class RAdam(Optimizer):
                 step = _get_value(step_t)
                 if weight_decay != 0:
                     if group["decoupled_weight_decay"]:
-                        k_mul_(a, 1 - lr * weight_decay)
+                        _k_mul_(a, 1 - lr * weight_decay)
                     else:
-                        g = k_add(g, a, weight_decay)
+                        g = _k_add(g, a, weight_decay)
                 a, g = _real(a), _real(g)
                 m, v = _real(_arr(state["exp_avg"])), _real(_arr(state["exp_avg_sq"]))
-                k_lerp_(m, g, 1 - beta1)
-                k_mul_(v, beta2)
-                k_addcmul_(v, g, g, 1 - beta2)
+                _k_lerp_(m, g, 1 - beta1)
+                _k_mul_(v, beta2)
+                _k_addcmul_(v, g, g, 1 - beta2)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
                 corrected = m / _sc(bias_correction1, m)
                 rho_inf = 2 / (1 - beta2) - 1
                 rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
                 if rho_t > 5.0:
-                    sq = np.sqrt(v)
+                    sq = _np.sqrt(v)
                     sq += _sc(eps, sq)
-                    adaptive = k_rdiv(bias_correction2 ** 0.5, sq)
+                    adaptive = _k_rdiv(bias_correction2 ** 0.5, sq)
                     rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
                             / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
                     update = corrected * _sc(lr, corrected) * adaptive * _sc(rect, corrected)
                 else:
                     update = corrected * _sc(lr, corrected)
-                np.subtract(a, update, out=a)
+                _np.subtract(a, update, out=a)
                 _bump(state["exp_avg"])
                 _bump(state["exp_avg_sq"])
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
-from .. import _factories as F
+from .. import _factories as _F
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -12,19 +12,19 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _k_add,
+    _k_add_,
+    _k_addcdiv_,
+    _k_addcmul,
+    _k_addcmul_,
+    _k_lerp_,
+    _k_mul_,
     _no_grad_step,
     _real,
     _run_closure,
     _sc,
     _step_tensor,
     _to_scalar,
-    k_add,
-    k_add_,
-    k_addcdiv_,
-    k_addcmul,
-    k_addcmul_,
-    k_lerp_,
-    k_mul_,
 )
 from .optimizer import _check_unsupported as _check
 
@@ -88,38 +88,41 @@ class RMSprop(Optimizer):
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _step_tensor()
-                    state["square_avg"] = F.zeros_like(p)
+                    state["square_avg"] = _F.zeros_like(p)
                     if momentum > 0:
-                        state["momentum_buffer"] = F.zeros_like(p)
+                        state["momentum_buffer"] = _F.zeros_like(p)
                     if centered:
-                        state["grad_avg"] = F.zeros_like(p)
+                        state["grad_avg"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
                     g = -g
                 _arr(state["step"])[...] += 1
                 _bump(state["step"])
                 if weight_decay != 0:
-                    g = k_add(g, a, weight_decay)
+                    g = _k_add(g, a, weight_decay)
                 a, g = _real(a), _real(g)
                 sq = _real(_arr(state["square_avg"]))
-                k_mul_(sq, alpha)
-                k_addcmul_(sq, g, g, 1 - alpha)
+                _k_mul_(sq, alpha)
+                _k_addcmul_(sq, g, g, 1 - alpha)
                 _bump(state["square_avg"])
                 if centered:
                     ga = _real(_arr(state["grad_avg"]))
-                    k_lerp_(ga, g, 1 - alpha)
+                    _k_lerp_(ga, g, 1 - alpha)
                     _bump(state["grad_avg"])
-                    avg = np.sqrt(k_addcmul(sq, ga, ga, -1))
+                    avg = _np.sqrt(_k_addcmul(sq, ga, ga, -1))
                 else:
-                    avg = np.sqrt(sq)
+                    avg = _np.sqrt(sq)
                 avg += _sc(eps, avg)
                 if momentum > 0:
                     buf = _real(_arr(state["momentum_buffer"]))
-                    k_mul_(buf, momentum)
-                    k_addcdiv_(buf, g, avg)
+                    _k_mul_(buf, momentum)
+                    _k_addcdiv_(buf, g, avg)
                     _bump(state["momentum_buffer"])
-                    k_add_(a, buf, -lr)
+                    _k_add_(a, buf, -lr)
                 else:
-                    k_addcdiv_(a, g, avg, -lr)
+                    _k_addcdiv_(a, g, avg, -lr)
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

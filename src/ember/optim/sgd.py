@@ -12,12 +12,12 @@ from .optimizer import (
     ParamsT,
     _arr,
     _bump,
+    _k_add,
+    _k_add_,
+    _k_mul_,
     _no_grad_step,
     _run_closure,
     _to_scalar,
-    k_add,
-    k_add_,
-    k_mul_,
 )
 from .optimizer import _check_unsupported as _check
 
@@ -77,7 +77,7 @@ class SGD(Optimizer):
                 if group["maximize"]:
                     g = -g
                 if weight_decay != 0:
-                    g = k_add(g, a, weight_decay)
+                    g = _k_add(g, a, weight_decay)
                 if momentum != 0:
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
@@ -86,13 +86,16 @@ class SGD(Optimizer):
                         state["momentum_buffer"] = buf
                     else:
                         b = _arr(buf)
-                        k_mul_(b, momentum)
-                        k_add_(b, g, 1 - dampening)
+                        _k_mul_(b, momentum)
+                        _k_add_(b, g, 1 - dampening)
                         _bump(buf)
                     if group["nesterov"]:
-                        g = k_add(g, _arr(buf), momentum)
+                        g = _k_add(g, _arr(buf), momentum)
                     else:
                         g = _arr(buf)
-                k_add_(a, g, -lr)
+                _k_add_(a, g, -lr)
                 _bump(p)
         return loss
+
+
+del annotations  # keep dir() to torch's names

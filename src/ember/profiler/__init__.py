@@ -14,3 +14,6 @@ from .profiler import (
 
 __all__ = ["profile", "schedule", "supported_activities", "tensorboard_trace_handler",
            "ProfilerAction", "ProfilerActivity", "record_function"]
+
+
+del annotations  # keep dir() to torch's names

@@ -3,21 +3,22 @@ of steps (wait, warm-up, record, save), as torch's."""
 
 from __future__ import annotations
 
-import enum
+import enum as _enum
 import os
-import warnings
-from collections.abc import Callable, Iterable
+import warnings as _warnings
+from collections.abc import Callable as _Callable
+from collections.abc import Iterable as _Iterable
 from functools import partial
 from typing import Any
 
 from ..autograd import profiler as _prof
-from ..autograd.profiler_util import EventList
+from ..autograd.profiler_util import EventList as _EventList
 
 __all__ = ["ProfilerAction", "ProfilerActivity", "profile", "schedule", "supported_activities",
            "tensorboard_trace_handler"]
 
 
-class ProfilerActivity(enum.Enum):
+class ProfilerActivity(_enum.Enum):
     """What to profile; a CPU build records ``CPU`` only."""
 
     CPU = 0
@@ -32,7 +33,7 @@ def supported_activities() -> set[ProfilerActivity]:
     return {ProfilerActivity.CPU}
 
 
-class ProfilerAction(enum.Enum):
+class ProfilerAction(_enum.Enum):
     """What the profiler does at a step."""
 
     NONE = 0
@@ -43,7 +44,7 @@ class ProfilerAction(enum.Enum):
 
 
 def schedule(*, wait: int, warmup: int, active: int, repeat: int = 0, skip_first: int = 0,
-             skip_first_wait: int = 0) -> Callable[[int], ProfilerAction]:
+             skip_first_wait: int = 0) -> _Callable[[int], ProfilerAction]:
     """The action of each step: skip ``skip_first``, then cycles of ``wait`` idle,
     ``warmup`` warm-up and ``active`` recorded steps (``repeat`` cycles; 0: no limit)."""
     def schedule_fn(step: int) -> ProfilerAction:
@@ -71,7 +72,7 @@ def schedule(*, wait: int, warmup: int, active: int, repeat: int = 0, skip_first
             f"(need >= 0), active={active} (need > 0), repeat={repeat} (need >= 0), "
             f"skip_first={skip_first} (need >= 0).")
     if warmup == 0:
-        warnings.warn("Profiler won't be using warmup, this can skew profiler results",
+        _warnings.warn("Profiler won't be using warmup, this can skew profiler results",
                       stacklevel=2)
     return schedule_fn
 
@@ -117,9 +118,9 @@ class profile:
     ``stop()``), following ``schedule`` over ``prof.step()`` calls as torch's profiler does;
     ``on_trace_ready(prof)`` runs at the end of each recorded cycle."""
 
-    def __init__(self, *, activities: Iterable | None = None,
-                 schedule: Callable[[int], ProfilerAction] | None = None,
-                 on_trace_ready: Callable[..., Any] | None = None, record_shapes: bool = False,
+    def __init__(self, *, activities: _Iterable | None = None,
+                 schedule: _Callable[[int], ProfilerAction] | None = None,
+                 on_trace_ready: _Callable[..., Any] | None = None, record_shapes: bool = False,
                  profile_memory: bool = False, with_stack: bool = False,
                  with_flops: bool = False, with_modules: bool = False, experimental_config=None,
                  execution_trace_observer=None, acc_events: bool = False,
@@ -135,7 +136,7 @@ class profile:
         else:
             acts = supported_activities()
         if use_cuda is not None:
-            warnings.warn("`use_cuda` is deprecated, use `activities` argument instead",
+            _warnings.warn("`use_cuda` is deprecated, use `activities` argument instead",
                           FutureWarning, stacklevel=2)
             if use_cuda:
                 acts.add(ProfilerActivity.CUDA)
@@ -158,7 +159,7 @@ class profile:
         self.step_num = 0
         self.step_rec_fn: _prof.record_function | None = None
         self._rec = None
-        self._events: EventList | None = None
+        self._events: _EventList | None = None
         self._traced = False
         action = self.schedule(self.step_num)
         if action == ProfilerAction.DEVICE_STOPPED:
@@ -171,14 +172,14 @@ class profile:
         self.action_map = {
             (A.NONE, A.NONE): [], (A.NONE, A.WARMUP): [prepare],
             (A.NONE, A.RECORD): [prepare, start], (A.NONE, A.RECORD_AND_SAVE): [prepare, start],
-            (A.WARMUP, A.NONE): [partial(warnings.warn,
+            (A.WARMUP, A.NONE): [partial(_warnings.warn,
                                          "Incorrect schedule: WARMUP followed by NONE"),
                                  start, stop],
             (A.WARMUP, A.WARMUP): [], (A.WARMUP, A.RECORD): [start],
             (A.WARMUP, A.RECORD_AND_SAVE): [start],
-            (A.RECORD, A.NONE): [partial(warnings.warn,
+            (A.RECORD, A.NONE): [partial(_warnings.warn,
                                          "Incorrect schedule: RECORD followed by NONE"), stop],
-            (A.RECORD, A.WARMUP): [partial(warnings.warn,
+            (A.RECORD, A.WARMUP): [partial(_warnings.warn,
                                            "Incorrect schedule: RECORD followed by WARMUP"),
                                    stop],
             (A.RECORD, A.RECORD): [], (A.RECORD, A.RECORD_AND_SAVE): [],
@@ -238,7 +239,7 @@ class profile:
         if self._traced and not self.acc_events:
             if not _warned_clears:
                 _warned_clears = True
-                warnings.warn("Warning: Profiler clears events at the end of each cycle. Only "
+                _warnings.warn("Warning: Profiler clears events at the end of each cycle. Only "
                               "events from the current cycle will be reported. To keep events "
                               "across cycles, set acc_events=True.", stacklevel=2)
             self._events = None
@@ -252,14 +253,14 @@ class profile:
         self._traced = True
         if self.acc_events and self._events is not None:
             events = [*self._events, *events]
-        self._events = EventList(events)
+        self._events = _EventList(events)
 
-    def events(self) -> EventList | None:
+    def events(self) -> _EventList | None:
         """The events of the last recorded cycle."""
         return self._events
 
     def key_averages(self, group_by_input_shape: bool = False, group_by_stack_n: int = 0,
-                     group_by_overload_name: bool = False) -> EventList:
+                     group_by_overload_name: bool = False) -> _EventList:
         """The events averaged by name (and input shapes when ``group_by_input_shape``)."""
         if self._events is None:
             raise AssertionError("Expected profiling results")

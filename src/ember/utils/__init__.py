@@ -52,3 +52,6 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted({*globals(), "benchmark", "model_zoo"})
+
+
+del annotations  # keep dir() to torch's names

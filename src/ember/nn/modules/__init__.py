@@ -1,5 +1,7 @@
 """The layer classes of ``ember.nn``."""
 
+from types import ModuleType as _ModuleType
+
 from .activation import (  # noqa: F401
     CELU,
     ELU,
@@ -26,6 +28,14 @@ from .activation import (  # noqa: F401
     Tanhshrink,
     Threshold,
 )
+from .batchnorm import (  # noqa: F401
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
+)
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
 from .conv import (  # noqa: F401
@@ -47,8 +57,8 @@ from .instancenorm import (  # noqa: F401
     LazyInstanceNorm2d,
     LazyInstanceNorm3d,
 )
-from .lazy import LazyModuleMixin  # noqa: F401
-from .linear import Bilinear, Flatten, Identity, LazyLinear, Linear, Unflatten  # noqa: F401
+from .flatten import Flatten, Unflatten  # noqa: F401
+from .linear import Bilinear, Identity, LazyLinear, Linear  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss,
     BCEWithLogitsLoss,
@@ -63,17 +73,7 @@ from .loss import (  # noqa: F401
     SmoothL1Loss,
 )
 from .module import Module  # noqa: F401
-from .normalization import (  # noqa: F401
-    BatchNorm1d,
-    BatchNorm2d,
-    BatchNorm3d,
-    GroupNorm,
-    LayerNorm,
-    LazyBatchNorm1d,
-    LazyBatchNorm2d,
-    LazyBatchNorm3d,
-    RMSNorm,
-)
+from .normalization import GroupNorm, LayerNorm, RMSNorm  # noqa: F401
 from .padding import (  # noqa: F401
     CircularPad1d,
     CircularPad2d,
@@ -115,3 +115,6 @@ from .transformer import (  # noqa: F401
     TransformerEncoderLayer,
 )
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
+
+# what ``from .modules import *`` gives ``ember.nn``: the layers, not the submodules' names
+__all__ = [n for n, v in globals().items() if n[0] != "_" and not isinstance(v, _ModuleType)]

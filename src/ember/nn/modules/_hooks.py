@@ -78,7 +78,7 @@ class BackwardHook:
     def _apply_on_tensors(self, fn, args):
         tensors_idx = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         tensors = [args[i] for i in tensors_idx]
-        if not (any(t.requires_grad for t in tensors) and grad_mode.state.enabled):
+        if not (any(t.requires_grad for t in tensors) and grad_mode._state.enabled):
             return args, None
         new_tensors = BackwardHookFunction.apply(*tensors)
         if len(new_tensors) == 0:

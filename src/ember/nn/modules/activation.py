@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ... import _factories as Fac
+from ... import _factories as _Fac
 from ..._tensor import Tensor
 from .. import functional as F
 from ..parameter import Parameter
@@ -192,7 +192,7 @@ class PReLU(Module):
         self.num_parameters = num_parameters
         super().__init__()
         self.init = init
-        self.weight = Parameter(Fac.empty(num_parameters, dtype=dtype))
+        self.weight = Parameter(_Fac.empty(num_parameters, dtype=dtype))
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -297,3 +297,5 @@ class LogSoftmax(_SoftmaxBase):
 
 
 from .transformer import MultiheadAttention  # noqa: E402,F401  (torch defines it here)
+
+del annotations  # keep dir() to torch's names

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable as _Iterable
+from collections.abc import Iterator as _Iterator
+from collections.abc import Mapping as _Mapping
 from itertools import chain, islice
 
-from ..._tensor import Tensor
+from ..._tensor import Tensor as _Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
 
@@ -80,7 +82,7 @@ class Sequential(Module):
             self.add_module(str(i + offset), module)
         return self
 
-    def __iter__(self) -> Iterator[Module]:
+    def __iter__(self) -> _Iterator[Module]:
         return iter(self._modules.values())
 
     def __dir__(self):
@@ -105,7 +107,7 @@ class Sequential(Module):
         self._modules[str(index)] = module
         return self
 
-    def extend(self, sequential: Iterable[Module]) -> Sequential:
+    def extend(self, sequential: _Iterable[Module]) -> Sequential:
         """Append every module of ``sequential``."""
         for layer in sequential:
             self.append(layer)
@@ -126,7 +128,7 @@ class Sequential(Module):
 class ModuleList(Module):
     """A list of modules, registered (so their parameters are the container's)."""
 
-    def __init__(self, modules: Iterable[Module] | None = None) -> None:
+    def __init__(self, modules: _Iterable[Module] | None = None) -> None:
         super().__init__()
         if modules is not None:
             self += modules
@@ -160,13 +162,13 @@ class ModuleList(Module):
     def __len__(self) -> int:
         return len(self._modules)
 
-    def __iter__(self) -> Iterator[Module]:
+    def __iter__(self) -> _Iterator[Module]:
         return iter(self._modules.values())
 
-    def __iadd__(self, modules: Iterable[Module]) -> ModuleList:
+    def __iadd__(self, modules: _Iterable[Module]) -> ModuleList:
         return self.extend(modules)
 
-    def __add__(self, other: Iterable[Module]) -> ModuleList:
+    def __add__(self, other: _Iterable[Module]) -> ModuleList:
         combined = ModuleList()
         for i, module in enumerate(chain(self, other)):
             combined.add_module(str(i), module)
@@ -215,9 +217,9 @@ class ModuleList(Module):
         del self[key]
         return v
 
-    def extend(self, modules: Iterable[Module]) -> ModuleList:
+    def extend(self, modules: _Iterable[Module]) -> ModuleList:
         """Append every module of ``modules``."""
-        if not isinstance(modules, Iterable):
+        if not isinstance(modules, _Iterable):
             raise TypeError("ModuleList.extend should be called with an iterable, but got "
                             + type(modules).__name__)
         offset = len(self)
@@ -229,7 +231,7 @@ class ModuleList(Module):
 class ModuleDict(Module):
     """An ordered dict of modules, registered under their keys."""
 
-    def __init__(self, modules: Mapping[str, Module] | None = None) -> None:
+    def __init__(self, modules: _Mapping[str, Module] | None = None) -> None:
         super().__init__()
         if modules is not None:
             self.update(modules)
@@ -246,7 +248,7 @@ class ModuleDict(Module):
     def __len__(self) -> int:
         return len(self._modules)
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> _Iterator[str]:
         return iter(self._modules)
 
     def __contains__(self, key: str) -> bool:
@@ -276,7 +278,7 @@ class ModuleDict(Module):
 
     def update(self, modules) -> None:
         """Add modules from a mapping or an iterable of pairs."""
-        if isinstance(modules, (OrderedDict, ModuleDict, Mapping)):
+        if isinstance(modules, (OrderedDict, ModuleDict, _Mapping)):
             for key, module in modules.items():
                 self[key] = module
         else:
@@ -288,7 +290,7 @@ class ModuleDict(Module):
 
 
 def _param_line(k, p, typename: bool = False) -> str:
-    if isinstance(p, Tensor):
+    if isinstance(p, _Tensor):
         size_str = "x".join(str(size) for size in p.size())
         kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
         dt = p.type() if typename else p.dtype      # torch: ParameterDict uses typename
@@ -299,7 +301,7 @@ def _param_line(k, p, typename: bool = False) -> str:
 class ParameterList(Module):
     """A list of parameters (tensors are made Parameters), registered as ``"0"``, ``"1"`` …"""
 
-    def __init__(self, values: Iterable | None = None) -> None:
+    def __init__(self, values: _Iterable | None = None) -> None:
         super().__init__()
         self._size = 0
         if values is not None:
@@ -325,7 +327,7 @@ class ParameterList(Module):
 
     def __setitem__(self, idx: int, param) -> None:
         idx = self._get_abs_string_index(idx)
-        if isinstance(param, Tensor) and not isinstance(param, Parameter):
+        if isinstance(param, _Tensor) and not isinstance(param, Parameter):
             param = Parameter(param)
         return setattr(self, str(idx), param)
 
@@ -375,7 +377,7 @@ class ParameterDict(Module):
 
     def __setitem__(self, key: str, value) -> None:
         self._keys[key] = None
-        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+        if isinstance(value, _Tensor) and not isinstance(value, Parameter):
             value = Parameter(value)
         setattr(self, key, value)
 
@@ -415,7 +417,7 @@ class ParameterDict(Module):
         if isinstance(parameters, (OrderedDict, ParameterDict)):
             for key, parameter in parameters.items():
                 self[key] = parameter
-        elif isinstance(parameters, Mapping):
+        elif isinstance(parameters, _Mapping):
             for key, parameter in sorted(parameters.items()):
                 self[key] = parameter
         else:

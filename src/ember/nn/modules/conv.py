@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ... import _factories as Fac
+from ... import _factories as _Fac
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -69,9 +69,9 @@ class _ConvNd(Module):
             shape = (in_channels, out_channels // groups, *kernel_size)
         else:
             shape = (out_channels, in_channels // groups, *kernel_size)
-        self.weight = Parameter(Fac.empty(shape, dtype=dtype))
+        self.weight = Parameter(_Fac.empty(shape, dtype=dtype))
         if bias:
-            self.bias = Parameter(Fac.empty(out_channels, dtype=dtype))
+            self.bias = Parameter(_Fac.empty(out_channels, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -280,3 +280,6 @@ LazyConv3d = _make_lazy_conv(Conv3d)
 LazyConvTranspose1d = _make_lazy_conv_transpose(ConvTranspose1d)
 LazyConvTranspose2d = _make_lazy_conv_transpose(ConvTranspose2d)
 LazyConvTranspose3d = _make_lazy_conv_transpose(ConvTranspose3d)
+
+
+del annotations  # keep dir() to torch's names

@@ -45,3 +45,6 @@ class Dropout3d(_DropoutNd):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+del annotations  # keep dir() to torch's names

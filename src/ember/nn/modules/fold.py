@@ -53,3 +53,6 @@ class Unfold(Module):
     def extra_repr(self) -> str:
         return ("kernel_size={kernel_size}, dilation={dilation}, padding={padding}, "
                 "stride={stride}".format(**self.__dict__))
+
+
+del annotations  # keep dir() to torch's names

@@ -6,7 +6,7 @@ import warnings
 
 from ..._tensor import Tensor
 from .. import functional as F
-from .normalization import _LazyNormBase, _NormBase
+from .batchnorm import _LazyNormBase, _NormBase
 
 
 class _InstanceNorm(_NormBase):
@@ -105,3 +105,6 @@ class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
 
     cls_to_become = InstanceNorm3d
     _no_batch_dim = 4
+
+
+del annotations  # keep dir() to torch's names

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 
-from ...autograd.grad_mode import no_grad
+from ...autograd.grad_mode import no_grad as _no_grad
 from ..parameter import is_lazy
 
 
@@ -46,7 +46,7 @@ class LazyModuleMixin:
             if key in state_dict and param is not None:
                 input_param = state_dict[key]
                 if is_lazy(param) and not is_lazy(input_param):
-                    with no_grad():
+                    with _no_grad():
                         param.materialize(input_param.shape)
 
     def initialize_parameters(self, *args, **kwargs) -> None:
@@ -75,3 +75,6 @@ class LazyModuleMixin:
         raise RuntimeError("Modules with uninitialized parameters can't be used with "
                            "`DataParallel`. Run a dummy forward pass to correctly initialize "
                            "the modules")
+
+
+del annotations  # keep dir() to torch's names

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 
-from ... import _factories as Fac
+from ... import _factories as _Fac
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
+from ...autograd.grad_mode import no_grad as _no_grad
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter, UninitializedParameter
@@ -38,9 +38,9 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(Fac.empty((out_features, in_features), dtype=dtype))
+        self.weight = Parameter(_Fac.empty((out_features, in_features), dtype=dtype))
         if bias:
-            self.bias = Parameter(Fac.empty(out_features, dtype=dtype))
+            self.bias = Parameter(_Fac.empty(out_features, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -74,10 +74,10 @@ class Bilinear(Module):
         self.in1_features = in1_features
         self.in2_features = in2_features
         self.out_features = out_features
-        self.weight = Parameter(Fac.empty((out_features, in1_features, in2_features),
+        self.weight = Parameter(_Fac.empty((out_features, in1_features, in2_features),
                                           dtype=dtype))
         if bias:
-            self.bias = Parameter(Fac.empty(out_features, dtype=dtype))
+            self.bias = Parameter(_Fac.empty(out_features, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -95,44 +95,6 @@ class Bilinear(Module):
     def extra_repr(self) -> str:
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
                 f"out_features={self.out_features}, bias={self.bias is not None}")
-
-
-class Flatten(Module):
-    """Flatten dims ``start_dim..end_dim`` (default: all but the batch dim)."""
-
-    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
-        super().__init__()
-        self.start_dim = start_dim
-        self.end_dim = end_dim
-
-    def forward(self, input: Tensor) -> Tensor:
-        return input.flatten(self.start_dim, self.end_dim)
-
-    def extra_repr(self) -> str:
-        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
-
-
-class Unflatten(Module):
-    """Expand dim ``dim`` into the shape ``unflattened_size``."""
-
-    def __init__(self, dim, unflattened_size) -> None:
-        super().__init__()
-        self.dim = dim
-        self.unflattened_size = unflattened_size
-
-    def forward(self, input: Tensor) -> Tensor:
-        d = self.dim % input.ndim
-        sizes = list(self.unflattened_size)
-        if -1 in sizes:
-            known = 1
-            for s in sizes:
-                if s != -1:
-                    known *= s
-            sizes[sizes.index(-1)] = input.shape[d] // known
-        return input.view(*input.shape[:d], *sizes, *input.shape[d + 1:])
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
 class LazyLinear(LazyModuleMixin, Linear):
@@ -161,7 +123,7 @@ class LazyLinear(LazyModuleMixin, Linear):
     def initialize_parameters(self, input: Tensor) -> None:
         """Infer ``in_features`` from ``input`` and initialise the parameters."""
         if self.has_uninitialized_params():
-            with no_grad():
+            with _no_grad():
                 self.in_features = input.shape[-1]
                 self.weight.materialize((self.out_features, self.in_features))
                 if self.bias is not None:
@@ -173,3 +135,6 @@ class LazyLinear(LazyModuleMixin, Linear):
                     f"The in_features inferred from input: {input.shape[-1]} is not equal to "
                     f"in_features from self.weight: {self.weight.shape[-1]}")
             self.in_features = input.shape[-1]
+
+
+del annotations  # keep dir() to torch's names

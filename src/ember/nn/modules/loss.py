@@ -150,3 +150,6 @@ class MarginRankingLoss(_Loss):
     def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
         return F.margin_ranking_loss(input1, input2, target, margin=self.margin,
                                      reduction=self.reduction)
+
+
+del annotations  # keep dir() to torch's names

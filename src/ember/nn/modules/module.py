@@ -16,11 +16,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ... import __future__ as _future
-from ... import _dtype as D
+from ... import _dtype as _D
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
+from ...autograd.grad_mode import no_grad as _no_grad
 from ...autograd.graph import RemovableHandle
-from ..parameter import Parameter, is_lazy
+from ..parameter import Parameter
+from ..parameter import is_lazy as _is_lazy
 
 _MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks on a "
                          "single Module. Please use only one of them.")
@@ -508,7 +509,7 @@ class Module:
         for key, param in self._parameters.items():
             if param is None:
                 continue
-            with no_grad():
+            with _no_grad():
                 new = fn(param)
             if new is param:
                 continue
@@ -516,13 +517,13 @@ class Module:
                     not _future.get_swap_module_params_on_conversion():
                 fresh = Parameter(new, param.requires_grad)     # torch.__future__'s choice
                 if param.grad is not None:
-                    with no_grad():
+                    with _no_grad():
                         fresh.grad = fn(param.grad)
                 self._parameters[key] = fresh
                 continue
             param.data = new           # torch keeps the Parameter object (optimizers hold it)
             if param.grad is not None:
-                with no_grad():
+                with _no_grad():
                     param.grad.data = fn(param.grad)
         for key, buf in self._buffers.items():
             if buf is not None:
@@ -534,21 +535,21 @@ class Module:
 
     def float(self) -> Module:
         """Cast floating-point parameters and buffers to float32."""
-        return self._cast_float(D.float32)
+        return self._cast_float(_D.float32)
 
     def double(self) -> Module:
         """Cast floating-point parameters and buffers to float64."""
-        return self._cast_float(D.float64)
+        return self._cast_float(_D.float64)
 
     def half(self) -> Module:
         """Cast floating-point parameters and buffers to float16."""
-        return self._cast_float(D.float16)
+        return self._cast_float(_D.float16)
 
     def to(self, *args, **kwargs) -> Module:
         """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: cast floating-point state."""
         dtype = kwargs.get("dtype")
         for a in args:
-            if isinstance(a, D.dtype):
+            if isinstance(a, _D.dtype):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
@@ -637,7 +638,7 @@ class Module:
                                   "torch.Tensor or Tensor-like object from checkpoint but "
                                   f"received {type(input_param)}")
                 continue
-            param_lazy = is_lazy(param)     # its shape is unknown: copy_ then raises
+            param_lazy = _is_lazy(param)     # its shape is unknown: copy_ then raises
             if not param_lazy and len(param.shape) == 0 and len(input_param.shape) == 1 \
                     and input_param.shape[0] == 1:
                 input_param = input_param[0]
@@ -654,7 +655,7 @@ class Module:
                     else:
                         self._buffers[name] = input_param
                 else:
-                    with no_grad():
+                    with _no_grad():
                         param.copy_(input_param)
             except Exception as ex:
                 error_msgs.append(f'While copying the parameter named "{key}", whose '
@@ -742,3 +743,5 @@ def _typename(v) -> str:
                            "int64": "LongTensor"}.get(v.dtype.name, "Tensor")
     return t.__module__ + "." + t.__qualname__ if t.__module__ != "builtins" else t.__name__
 
+
+del annotations  # keep dir() to torch's names

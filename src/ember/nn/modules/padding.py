@@ -6,7 +6,7 @@ Each pads the last 1, 2 or 3 dims by ``padding`` (an int for every side, or a tu
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable as _Iterable
 
 from ..._tensor import Tensor
 from .. import functional as F
@@ -19,7 +19,7 @@ __all__ = ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "
 
 
 def _ntuple(x, n: int) -> tuple:
-    return tuple(x) if isinstance(x, Iterable) else (x,) * n
+    return tuple(x) if isinstance(x, _Iterable) else (x,) * n
 
 
 class _PadNd(Module):
@@ -99,3 +99,6 @@ def _make_zero(base, n):
 
 ZeroPad1d, ZeroPad2d, ZeroPad3d = (_make_zero(b, n) for b, n in
                                    ((ConstantPad1d, 1), (ConstantPad2d, 2), (ConstantPad3d, 3)))
+
+
+del annotations  # keep dir() to torch's names

@@ -35,3 +35,6 @@ class PixelUnshuffle(Module):
 
     def extra_repr(self) -> str:
         return f"downscale_factor={self.downscale_factor}"
+
+
+del annotations  # keep dir() to torch's names

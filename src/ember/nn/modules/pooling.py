@@ -147,3 +147,6 @@ class AdaptiveMaxPool2d(_AdaptivePool):
 
     def forward(self, input: Tensor):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+del annotations  # keep dir() to torch's names

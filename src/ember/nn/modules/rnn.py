@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
+import numpy as _np
 
-from ... import _dtype as D
-from ... import _factories as Fac
+from ... import _dtype as _D
+from ... import _factories as _Fac
 from ... import _ops
-from ..._ops.registry import NONE, op
+from ..._ops.registry import NONE as _NONE
+from ..._ops.registry import op as _op
 from ..._tensor import Tensor
-from .. import functional as F
+from .. import functional as _F
 from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
@@ -96,7 +97,7 @@ class RNNBase(Module):
                     names.append(f"weight_hr_l{layer}{suffix}")
                     shapes.append((proj_size, hidden_size))
                 for n, sh in zip(names, shapes):
-                    setattr(self, n, Parameter(Fac.empty(sh, dtype=dtype)))
+                    setattr(self, n, Parameter(_Fac.empty(sh, dtype=dtype)))
                 self._flat_weights_names.extend(names)
                 self._all_weights.append(names)
         self.reset_parameters()
@@ -207,7 +208,7 @@ class RNNBase(Module):
                 finals.append(final)
             layer_input = outs[0] if nd == 1 else _cat(outs, 1)
             if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
+                layer_input = _F.dropout(layer_input, self.dropout, True)
         if lstm:
             h_n = (_stack([f[0] for f in finals]), _stack([f[1] for f in finals]))
         else:
@@ -289,7 +290,7 @@ class RNNBase(Module):
         if self.batch_first:
             input = input.transpose(0, 1)
         seq_len = input.shape[0]
-        mkldnn = lstm and self.proj_size == 0 and input.dtype is D.float32
+        mkldnn = lstm and self.proj_size == 0 and input.dtype is _D.float32
         layer_input = input
         finals = []
         for layer in range(self.num_layers):
@@ -312,7 +313,7 @@ class RNNBase(Module):
                 finals.append(state)
             layer_input = outs[0] if nd == 1 else _ops.cat(outs, 2)
             if self.dropout and self.training and layer < self.num_layers - 1:
-                layer_input = F.dropout(layer_input, self.dropout, True)
+                layer_input = _F.dropout(layer_input, self.dropout, True)
         output = layer_input
         if lstm:
             h_n = (_ops.stack([f[0] for f in finals], 0), _ops.stack([f[1] for f in finals], 0))
@@ -326,19 +327,19 @@ class RNNBase(Module):
         return output, h_n
 
 
-@op("MkldnnRnnLayerBackward0", name="_mkldnn_rnn_layer", method=False, function=False,
-    promote=NONE, outputs=3, output=lambda grads: grads[0], hy=lambda grads: grads[1],
+@_op("MkldnnRnnLayerBackward0", name="_mkldnn_rnn_layer", method=False, function=False,
+    promote=_NONE, outputs=3, output=lambda grads: grads[0], hy=lambda grads: grads[1],
     cy=lambda grads: grads[2])
 def _mkldnn_rnn_layer(output, hy, cy):
     """Identity over one LSTM layer's (output, h, c): torch's oneDNN layer node."""
     return output.copy(), hy.copy(), cy.copy()
 
 
-@op("TransposeBackward1", name="_rnn_transpose_", method=False, function=False,
-    promote=NONE, self=lambda grad: grad.transpose(0, 1))
+@_op("TransposeBackward1", name="_rnn_transpose_", method=False, function=False,
+    promote=_NONE, self=lambda grad: grad.transpose(0, 1))
 def _transpose_(self):
     """torch's ``output.transpose_(0, 1)`` of a batch-first RNN/GRU result."""
-    return np.swapaxes(self, 0, 1)
+    return _np.swapaxes(self, 0, 1)
 
 
 def _lin(x, w, b):
@@ -365,7 +366,7 @@ class RNN(RNNBase):
                          0, device, dtype)
 
     def _init_state(self, layers, n, dtype):
-        return Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
+        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
 
     def _cell(self, x, h, w_ih, w_hh, b_ih, b_hh):
         pre = _lin(x, w_ih, b_ih) + _lin(h, w_hh, b_hh)
@@ -386,8 +387,8 @@ class LSTM(RNNBase):
 
     def _init_state(self, layers, n, dtype):
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
-        return (Fac.zeros((layers, n, real_hidden), dtype=dtype),
-                Fac.zeros((layers, n, self.hidden_size), dtype=dtype))
+        return (_Fac.zeros((layers, n, real_hidden), dtype=dtype),
+                _Fac.zeros((layers, n, self.hidden_size), dtype=dtype))
 
     def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
         h, c = state
@@ -412,7 +413,7 @@ class GRU(RNNBase):
                          dropout, bidirectional, 0, device, dtype)
 
     def _init_state(self, layers, n, dtype):
-        return Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
+        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
 
     def _cell(self, x, h, w_ih, w_hh, b_ih, b_hh):
         gi = _split(_lin(x, w_ih, b_ih), 3)
@@ -454,12 +455,12 @@ class RNNCellBase(Module):
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
-        self.weight_ih = Parameter(Fac.empty((num_chunks * hidden_size, input_size), dtype=dtype))
-        self.weight_hh = Parameter(Fac.empty((num_chunks * hidden_size, hidden_size),
+        self.weight_ih = Parameter(_Fac.empty((num_chunks * hidden_size, input_size), dtype=dtype))
+        self.weight_hh = Parameter(_Fac.empty((num_chunks * hidden_size, hidden_size),
                                              dtype=dtype))
         if bias:
-            self.bias_ih = Parameter(Fac.empty(num_chunks * hidden_size, dtype=dtype))
-            self.bias_hh = Parameter(Fac.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_ih = Parameter(_Fac.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_hh = Parameter(_Fac.empty(num_chunks * hidden_size, dtype=dtype))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
@@ -492,7 +493,7 @@ class RNNCellBase(Module):
         if not batched:
             input = input.unsqueeze(0)
         if hx is None:
-            zeros = Fac.zeros((input.size(0), self.hidden_size), dtype=input.dtype)
+            zeros = _Fac.zeros((input.size(0), self.hidden_size), dtype=input.dtype)
             hx = (zeros, zeros) if what == "lstm" else zeros
         elif not batched:
             hx = tuple(h.unsqueeze(0) for h in hx) if isinstance(hx, tuple) else hx.unsqueeze(0)
@@ -553,3 +554,6 @@ class GRUCell(RNNCellBase):
         n = (in_ + r * hn).tanh()
         hy = n + z * (hx - n)
         return hy if batched else hy.squeeze(0)
+
+
+del annotations  # keep dir() to torch's names

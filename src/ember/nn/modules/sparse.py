@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ... import _factories as Fac
+from ... import _factories as _Fac
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
+from ...autograd.grad_mode import no_grad as _no_grad
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -15,7 +15,7 @@ def _normal_with_zero_padding(weight: Tensor, padding_idx: int | None) -> None:
     """torch's embedding init: N(0, 1), then the padding row set to zero."""
     init.normal_(weight)
     if padding_idx is not None:
-        with no_grad():
+        with _no_grad():
             weight[padding_idx].fill_(0)
 
 
@@ -42,7 +42,7 @@ class Embedding(Module):
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
         if _weight is None:
-            self.weight = Parameter(Fac.empty((num_embeddings, embedding_dim), dtype=dtype),
+            self.weight = Parameter(_Fac.empty((num_embeddings, embedding_dim), dtype=dtype),
                                     requires_grad=not _freeze)
             self.reset_parameters()
         else:
@@ -108,7 +108,7 @@ class EmbeddingBag(Module):
                 padding_idx = self.num_embeddings + padding_idx
         self.padding_idx = padding_idx
         if _weight is None:
-            self.weight = Parameter(Fac.empty((num_embeddings, embedding_dim), dtype=dtype))
+            self.weight = Parameter(_Fac.empty((num_embeddings, embedding_dim), dtype=dtype))
             self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
@@ -158,3 +158,6 @@ class EmbeddingBag(Module):
                   padding_idx=padding_idx)
         bag.weight.requires_grad = not freeze
         return bag
+
+
+del annotations  # keep dir() to torch's names

@@ -11,15 +11,17 @@ from __future__ import annotations
 import copy
 import warnings
 
-from ... import _factories as Fac
+from ... import _factories as _Fac
 from ..._tensor import Tensor
 from .. import functional as F
-from .. import init
-from ..parameter import Parameter
-from .activation import GELU, ReLU
+from .. import init as _init
+from ..parameter import Parameter as _Parameter
+from .activation import GELU as _GELU
+from .activation import ReLU as _ReLU
 from .container import ModuleList
 from .dropout import Dropout
-from .linear import Linear, NonDynamicallyQuantizableLinear
+from .linear import Linear
+from .linear import NonDynamicallyQuantizableLinear as _NonDynamicallyQuantizableLinear
 from .module import Module
 from .normalization import LayerNorm
 
@@ -57,24 +59,24 @@ class MultiheadAttention(Module):
         if self.head_dim * num_heads != self.embed_dim:
             raise AssertionError("embed_dim must be divisible by num_heads")
         if not self._qkv_same_embed_dim:
-            self.q_proj_weight = Parameter(Fac.empty((embed_dim, embed_dim), dtype=dtype))
-            self.k_proj_weight = Parameter(Fac.empty((embed_dim, self.kdim), dtype=dtype))
-            self.v_proj_weight = Parameter(Fac.empty((embed_dim, self.vdim), dtype=dtype))
+            self.q_proj_weight = _Parameter(_Fac.empty((embed_dim, embed_dim), dtype=dtype))
+            self.k_proj_weight = _Parameter(_Fac.empty((embed_dim, self.kdim), dtype=dtype))
+            self.v_proj_weight = _Parameter(_Fac.empty((embed_dim, self.vdim), dtype=dtype))
             self.register_parameter("in_proj_weight", None)
         else:
-            self.in_proj_weight = Parameter(Fac.empty((3 * embed_dim, embed_dim), dtype=dtype))
+            self.in_proj_weight = _Parameter(_Fac.empty((3 * embed_dim, embed_dim), dtype=dtype))
             self.register_parameter("q_proj_weight", None)
             self.register_parameter("k_proj_weight", None)
             self.register_parameter("v_proj_weight", None)
         if bias:
-            self.in_proj_bias = Parameter(Fac.empty(3 * embed_dim, dtype=dtype))
+            self.in_proj_bias = _Parameter(_Fac.empty(3 * embed_dim, dtype=dtype))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
+        self.out_proj = _NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
                                                         dtype=dtype)
         if add_bias_kv:
-            self.bias_k = Parameter(Fac.empty((1, 1, embed_dim), dtype=dtype))
-            self.bias_v = Parameter(Fac.empty((1, 1, embed_dim), dtype=dtype))
+            self.bias_k = _Parameter(_Fac.empty((1, 1, embed_dim), dtype=dtype))
+            self.bias_v = _Parameter(_Fac.empty((1, 1, embed_dim), dtype=dtype))
         else:
             self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
@@ -82,18 +84,18 @@ class MultiheadAttention(Module):
 
     def _reset_parameters(self) -> None:
         if self._qkv_same_embed_dim:
-            init.xavier_uniform_(self.in_proj_weight)
+            _init.xavier_uniform_(self.in_proj_weight)
         else:
-            init.xavier_uniform_(self.q_proj_weight)
-            init.xavier_uniform_(self.k_proj_weight)
-            init.xavier_uniform_(self.v_proj_weight)
+            _init.xavier_uniform_(self.q_proj_weight)
+            _init.xavier_uniform_(self.k_proj_weight)
+            _init.xavier_uniform_(self.v_proj_weight)
         if self.in_proj_bias is not None:
-            init.constant_(self.in_proj_bias, 0.0)
-            init.constant_(self.out_proj.bias, 0.0)
+            _init.constant_(self.in_proj_bias, 0.0)
+            _init.constant_(self.out_proj.bias, 0.0)
         if self.bias_k is not None:
-            init.xavier_normal_(self.bias_k)
+            _init.xavier_normal_(self.bias_k)
         if self.bias_v is not None:
-            init.xavier_normal_(self.bias_v)
+            _init.xavier_normal_(self.bias_v)
 
     def __setstate__(self, state):
         if "_qkv_same_embed_dim" not in state:
@@ -154,9 +156,9 @@ class TransformerEncoderLayer(Module):
         self.dropout2 = Dropout(dropout)
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
-        if activation is F.relu or isinstance(activation, ReLU):
+        if activation is F.relu or isinstance(activation, _ReLU):
             self.activation_relu_or_gelu = 1
-        elif activation is F.gelu or isinstance(activation, GELU):
+        elif activation is F.gelu or isinstance(activation, _GELU):
             self.activation_relu_or_gelu = 2
         else:
             self.activation_relu_or_gelu = 0
@@ -202,7 +204,7 @@ def _get_clones(module: Module, n: int) -> ModuleList:
 
 def _generate_square_subsequent_mask(sz: int, device=None, dtype=None) -> Tensor:
     """``-inf`` above the diagonal, 0 elsewhere: position i attends to positions <= i."""
-    return Fac.full((sz, sz), float("-inf"), dtype=dtype).triu(1)
+    return _Fac.full((sz, sz), float("-inf"), dtype=dtype).triu(1)
 
 
 def _get_seq_len(src: Tensor, batch_first: bool) -> int:
@@ -442,4 +444,7 @@ class Transformer(Module):
     def _reset_parameters(self) -> None:
         for p in self.parameters():
             if p.dim() > 1:
-                init.xavier_uniform_(p)
+                _init.xavier_uniform_(p)
+
+
+del annotations  # keep dir() to torch's names

@@ -53,3 +53,6 @@ class UpsamplingBilinear2d(Upsample):
 
     def __init__(self, size=None, scale_factor=None) -> None:
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
+del annotations  # keep dir() to torch's names

@@ -52,3 +52,6 @@ def data_parallel(module: Module, inputs, device_ids=None, output_device=None, d
                   module_kwargs=None):
     """The functional ``DataParallel``: it needs a device type, which a CPU-only build lacks."""
     raise RuntimeError("device type could not be determined")
+
+
+del annotations  # keep dir() to torch's names

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-import numpy as np
+import numpy as _np
 
 from ... import distributed as dist
-from ...autograd.grad_mode import is_grad_enabled
-from ...distributed import distributed_c10d as c10d
+from ...autograd.grad_mode import is_grad_enabled as _is_grad_enabled
+from ...distributed import distributed_c10d as _c10d
 from ..modules.module import Module
 
 __all__ = ["DistributedDataParallel"]
@@ -38,12 +38,12 @@ class _Bucket:
     def __init__(self, params: list, indices: list[int]) -> None:
         self.params, self.indices = params, indices
         self.sizes = [p.numel() for p in params]
-        self.offsets = np.cumsum([0, *self.sizes]).tolist()
-        self.flat = np.empty(self.offsets[-1], params[0]._data.dtype)
+        self.offsets = _np.cumsum([0, *self.sizes]).tolist()
+        self.flat = _np.empty(self.offsets[-1], params[0]._data.dtype)
         self.pending = len(params)
         self.work = None
 
-    def slot(self, k: int) -> np.ndarray:
+    def slot(self, k: int) -> _np.ndarray:
         return self.flat[self.offsets[k]:self.offsets[k + 1]]
 
 
@@ -118,7 +118,7 @@ class _Reducer:
                 f"function. 2) Reused parameters in multiple reentrant backward passes. "
                 f"Parameter at index {i} has been marked as ready twice.")
         self.ready.add(i)
-        np.multiply(p._grad._data.reshape(-1), 1.0 / self.world, out=b.slot(k),
+        _np.multiply(p._grad._data.reshape(-1), 1.0 / self.world, out=b.slot(k),
                     casting="unsafe")
         b.pending -= 1
         if b.pending == 0:
@@ -134,9 +134,9 @@ class _Reducer:
                     if g is None:
                         b.slot(k)[...] = 0
                     else:
-                        np.multiply(g._data.reshape(-1), 1.0 / self.world, out=b.slot(k),
+                        _np.multiply(g._data.reshape(-1), 1.0 / self.world, out=b.slot(k),
                                     casting="unsafe")
-            b.work = c10d._start_all_reduce(b.flat, self.pg, f"DDP bucket {self.next}")
+            b.work = _c10d._start_all_reduce(b.flat, self.pg, f"DDP bucket {self.next}")
             self.next += 1
             for earlier in buckets[:self.next - 1]:  # let MPI move the earlier ones along
                 earlier.work.is_completed()
@@ -150,9 +150,9 @@ class _Reducer:
             b.work.wait()
         skip = set()
         if self.find_unused:
-            used = np.zeros(len(self.params), np.int32)
+            used = _np.zeros(len(self.params), _np.int32)
             used[list(self.ready)] = 1
-            c10d._start_all_reduce(used, self.pg, "DDP used parameters").wait()
+            _c10d._start_all_reduce(used, self.pg, "DDP used parameters").wait()
             skip = {i for i in self.unused if used[i] == 0}
         from ..._tensor import Tensor
         for b in self.buckets:
@@ -207,7 +207,7 @@ def _broadcast_coalesced(tensors: list, pg, src: int = 0) -> None:
     for t in tensors:
         by_dtype.setdefault(t._data.dtype, []).append(t)
     for group in by_dtype.values():
-        flat = Tensor._wrap(np.concatenate([t._data.reshape(-1) for t in group]))
+        flat = Tensor._wrap(_np.concatenate([t._data.reshape(-1) for t in group]))
         dist.broadcast(flat, src=src, group=pg)
         offset = 0
         for t in group:
@@ -247,7 +247,7 @@ class DistributedDataParallel(Module):
             raise RuntimeError("DistributedDataParallel is not needed when a module doesn't "
                                "have any parameter that requires a gradient.")
         self.module = module
-        pg = c10d._pg(process_group)
+        pg = _c10d._pg(process_group)
         self.process_group = pg
         self.dim = dim
         self.device_ids = None
@@ -270,7 +270,7 @@ class DistributedDataParallel(Module):
                                for p in params]
 
     def forward(self, *inputs, **kwargs):
-        sync = is_grad_enabled() and self.require_backward_grad_sync
+        sync = _is_grad_enabled() and self.require_backward_grad_sync
         if sync:
             self.reducer.check_finished()
         if self.require_forward_param_sync and self.broadcast_buffers and self._buffers_to_sync:
@@ -314,3 +314,6 @@ def _verify_same_model(params: list, pg) -> None:
                     f"DDP expects same model across all ranks, but Rank {pg.rank()} has "
                     f"parameter {i} of shape {list(a[0])} ({a[1]}), while rank "
                     f"{pg._ranks[r]} has one of shape {list(b[0])} ({b[1]}).")
+
+
+del annotations  # keep dir() to torch's names

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._functions import device_index
+from ._functions import device_index as _device_index
 
 
 def parallel_apply(modules, inputs, kwargs_tup=None, devices=None) -> list:
@@ -22,7 +22,10 @@ def parallel_apply(modules, inputs, kwargs_tup=None, devices=None) -> list:
     else:
         devices = [None] * len(modules)
     for d in devices:
-        device_index(d, "cuda")
+        _device_index(d, "cuda")
     if devices:
         raise RuntimeError("Cannot access accelerator device when none is available.")
     raise AssertionError("No available accelerator found.")
+
+
+del annotations  # keep dir() to torch's names

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from ._functions import broadcast, device_index
+from ._functions import broadcast as _broadcast
+from ._functions import device_index as _device_index
 
 
 def _replica(module):
@@ -22,13 +23,13 @@ def replicate(network, devices, detach: bool = False) -> list:
     fails as on a CPU-only torch, so only parameter- and buffer-free networks replicate)."""
     if not devices:
         return []
-    devices = [device_index(d) for d in devices]
+    devices = [_device_index(d) for d in devices]
     n = len(devices)
     params = list(network.parameters())
-    param_copies = broadcast(params, devices, detach)
+    param_copies = _broadcast(params, devices, detach)
     buffers = list(network.buffers())
-    broadcast([b for b in buffers if b.requires_grad and not detach], devices, detach)
-    broadcast([b for b in buffers if not (b.requires_grad and not detach)], devices, True)
+    _broadcast([b for b in buffers if b.requires_grad and not detach], devices, detach)
+    _broadcast([b for b in buffers if not (b.requires_grad and not detach)], devices, True)
     param_index = {id(p): k for k, p in enumerate(params)}
     modules = list(network.modules())
     index = {m: i for i, m in enumerate(modules)}
@@ -51,3 +52,6 @@ def replicate(network, devices, detach: bool = False) -> list:
                 copies[j][i]._parameters[key] = None if param is None else \
                     param_copies[j][param_index[id(param)]]
     return [copies[j][0] for j in range(n)]
+
+
+del annotations  # keep dir() to torch's names

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..._tensor import Tensor
-from ._functions import gather_tensors, scatter_tensor
+from ..._tensor import Tensor as _Tensor
+from ._functions import gather_tensors as _gather_tensors
+from ._functions import scatter_tensor as _scatter_tensor
 
 
 def _is_namedtuple(obj: Any) -> bool:
@@ -16,8 +17,8 @@ def scatter(inputs, target_gpus, dim: int = 0):
     """One copy of ``inputs`` per target device, tensors split along ``dim``; containers are
     walked as torch walks them (non-tensor leaves are repeated)."""
     def scatter_map(obj):
-        if isinstance(obj, Tensor):
-            return scatter_tensor(target_gpus, dim, obj)
+        if isinstance(obj, _Tensor):
+            return _scatter_tensor(target_gpus, dim, obj)
         if _is_namedtuple(obj):
             return [type(obj)(*args) for args in zip(*map(scatter_map, obj))]
         if isinstance(obj, tuple) and len(obj) > 0:
@@ -45,8 +46,8 @@ def gather(outputs, target_device, dim: int = 0):
     """Join the per-device ``outputs`` into one object on ``target_device``."""
     def gather_map(outputs):
         out = outputs[0]
-        if isinstance(out, Tensor):
-            return gather_tensors(target_device, dim, *outputs)
+        if isinstance(out, _Tensor):
+            return _gather_tensors(target_device, dim, *outputs)
         if out is None:
             return None
         if isinstance(out, dict):
@@ -57,3 +58,6 @@ def gather(outputs, target_device, dim: int = 0):
             return type(out)._make(map(gather_map, zip(*outputs, strict=True)))
         return type(out)(map(gather_map, zip(*outputs, strict=True)))
     return gather_map(outputs)
+
+
+del annotations  # keep dir() to torch's names

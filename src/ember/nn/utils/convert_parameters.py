@@ -4,26 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
+import numpy as _np
 
-from ..._tensor import Tensor
+from ..._tensor import Tensor as _Tensor
 
 
-def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
+def parameters_to_vector(parameters: Iterable[_Tensor]) -> _Tensor:
     """One 1-D tensor of every parameter's elements, in order (differentiable)."""
     from ..._ops import cat
-    if isinstance(parameters, Tensor):
+    if isinstance(parameters, _Tensor):
         raise TypeError(f"expected Iterable of Tensors, but got: {type(parameters).__name__}")
     return cat([p.view(-1) for p in parameters])
 
 
-def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
+def vector_to_parameters(vec: _Tensor, parameters: Iterable[_Tensor]) -> None:
     """Copy consecutive slices of ``vec`` into the parameters' data."""
-    if not isinstance(vec, Tensor):
+    if not isinstance(vec, _Tensor):
         raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
     pointer = 0
     for param in parameters:
         n = param.numel()
-        param._data = np.ascontiguousarray(
+        param._data = _np.ascontiguousarray(
             vec._data[pointer:pointer + n].reshape(param.shape).astype(param._data.dtype))
         pointer += n
+
+
+del annotations  # keep dir() to torch's names

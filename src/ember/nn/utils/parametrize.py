@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from copy import deepcopy
 
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
+from ...autograd.grad_mode import no_grad as _no_grad
 from ..modules.container import ModuleDict, ModuleList
 from ..modules.module import Module
 from ..parameter import Parameter
@@ -66,7 +66,7 @@ class ParametrizationList(ModuleList):
         self.unsafe = unsafe
         original_shape = original.shape
         original_dtype = original.dtype
-        with no_grad():
+        with _no_grad():
             new = original
             for module in reversed(self):
                 if hasattr(module, "right_inverse"):
@@ -84,7 +84,7 @@ class ParametrizationList(ModuleList):
                 raise ValueError("When `right_inverse` outputs one tensor, it may not change "
                                  f"the dtype.\noriginal.dtype: {original.dtype}\n"
                                  f"right_inverse(original).dtype: {new.dtype}")
-            with no_grad():
+            with _no_grad():
                 _maybe_set(original, new)
             _register_parameter_or_buffer(self, "original", original)
         else:
@@ -115,7 +115,7 @@ class ParametrizationList(ModuleList):
 
     def right_inverse(self, value: Tensor) -> None:
         """Set the originals so that the parametrized tensor becomes ``value``."""
-        with no_grad():
+        with _no_grad():
             for module in reversed(self):
                 if hasattr(module, "right_inverse"):
                     value = module.right_inverse(value)
@@ -294,7 +294,7 @@ def remove_parametrizations(module: Module, tensor_name: str,
     if parametrizations.is_tensor:
         original = parametrizations.original
         if leave_parametrized:
-            with no_grad():
+            with _no_grad():
                 t = getattr(module, tensor_name)
                 _maybe_set(original, t)
     elif leave_parametrized:
@@ -341,3 +341,6 @@ def transfer_parametrizations_and_params(from_module: Module, to_module: Module,
                     setattr(dst, f"original{num}", getattr(src, f"original{num}"))
                     num += 1
     return to_module
+
+
+del annotations  # keep dir() to torch's names

@@ -13,8 +13,8 @@ import numbers
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 
-from ... import _factories as Fac
-from ..utils.convert_parameters import parameters_to_vector
+from ... import _factories as _Fac
+from ..utils.convert_parameters import parameters_to_vector as _parameters_to_vector
 
 
 class BasePruningMethod(ABC):
@@ -84,7 +84,7 @@ class BasePruningMethod(ABC):
         if not isinstance(method, PruningContainer):
             module.register_parameter(name + "_orig", orig)
             del module._parameters[name]
-            default_mask = Fac.ones_like(orig)
+            default_mask = _Fac.ones_like(orig)
         else:
             default_mask = getattr(module, name + "_mask").detach().clone()
         try:
@@ -110,7 +110,7 @@ class BasePruningMethod(ABC):
                 )
         else:
             importance_scores = t
-        default_mask = default_mask if default_mask is not None else Fac.ones_like(t)
+        default_mask = default_mask if default_mask is not None else _Fac.ones_like(t)
         return t * self.compute_mask(importance_scores, default_mask=default_mask)
 
     def remove(self, module) -> None:
@@ -231,7 +231,7 @@ class RandomUnstructured(BasePruningMethod):
         _validate_pruning_amount(nparams_toprune, tensor_size)
         mask = default_mask.clone()
         if nparams_toprune != 0:
-            prob = Fac.rand_like(t)
+            prob = _Fac.rand_like(t)
             topk = prob.view(-1).topk(k=nparams_toprune)
             mask.view(-1)[topk.indices] = 0
         return mask
@@ -283,10 +283,10 @@ class RandomStructured(BasePruningMethod):
         _validate_pruning_amount(nparams_toprune, tensor_size)
 
         def make_mask(t, dim, nchannels, nchannels_toprune):
-            prob = Fac.rand(nchannels)
+            prob = _Fac.rand(nchannels)
             threshold = prob.kthvalue(k=nchannels_toprune).values
             channel_mask = prob > threshold
-            mask = Fac.zeros_like(t)
+            mask = _Fac.zeros_like(t)
             slc = [slice(None)] * len(t.shape)
             slc[dim] = channel_mask
             slc = tuple(slc)
@@ -327,7 +327,7 @@ class LnStructured(BasePruningMethod):
         topk = norm.topk(k=nparams_tokeep, largest=True)
 
         def make_mask(t, dim, indices):
-            mask = Fac.zeros_like(t)
+            mask = _Fac.zeros_like(t)
             slc = [slice(None)] * len(t.shape)
             slc[dim] = indices
             slc = tuple(slc)
@@ -407,15 +407,15 @@ def global_unstructured(parameters, pruning_method, importance_scores=None, **kw
     importance_scores = importance_scores if importance_scores is not None else {}
     if not isinstance(importance_scores, dict):
         raise TypeError("global_unstructured(): importance_scores must be of type dict")
-    relevant_importance_scores = parameters_to_vector(
+    relevant_importance_scores = _parameters_to_vector(
         [
             importance_scores.get((module, name), getattr(module, name))
             for module, name in parameters
         ]
     )
-    default_mask = parameters_to_vector(
+    default_mask = _parameters_to_vector(
         [
-            getattr(module, name + "_mask", Fac.ones_like(getattr(module, name)))
+            getattr(module, name + "_mask", _Fac.ones_like(getattr(module, name)))
             for module, name in parameters
         ]
     )
@@ -519,3 +519,6 @@ def _compute_norm(t, n, dim):
     dims.remove(dim)
     norm = t.norm(p=n, dim=dims)
     return norm
+
+
+del annotations  # keep dir() to torch's names

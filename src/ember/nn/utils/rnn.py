@@ -9,13 +9,14 @@ packing is one ``PackPaddedSequenceBackward0`` node, padding writes slices of a 
 
 from __future__ import annotations
 
-from collections import namedtuple
+from collections import namedtuple as _namedtuple
 
-import numpy as np
+import numpy as _np
 
-from ... import _dtype as D
-from ... import _factories as Fac
-from ..._ops.registry import NONE, op
+from ... import _dtype as _D
+from ... import _factories as _Fac
+from ..._ops.registry import NONE as _NONE
+from ..._ops.registry import op as _op
 from ..._tensor import Tensor
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
@@ -23,7 +24,7 @@ __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
            "unpack_sequence"]
 
 
-class PackedSequence(namedtuple("PackedSequence",
+class PackedSequence(_namedtuple("PackedSequence",
                                 ["data", "batch_sizes", "sorted_indices", "unsorted_indices"])):
     """The packed form of a batch of sequences (made by :func:`pack_padded_sequence`)."""
 
@@ -57,28 +58,28 @@ class PackedSequence(namedtuple("PackedSequence",
         return self._with_data(self.data.cuda(*args, **kwargs))
 
     def double(self) -> PackedSequence:
-        return self.to(dtype=D.float64)
+        return self.to(dtype=_D.float64)
 
     def float(self) -> PackedSequence:
-        return self.to(dtype=D.float32)
+        return self.to(dtype=_D.float32)
 
     def half(self) -> PackedSequence:
-        return self.to(dtype=D.float16)
+        return self.to(dtype=_D.float16)
 
     def long(self) -> PackedSequence:
-        return self.to(dtype=D.int64)
+        return self.to(dtype=_D.int64)
 
     def int(self) -> PackedSequence:
-        return self.to(dtype=D.int32)
+        return self.to(dtype=_D.int32)
 
     def short(self) -> PackedSequence:
-        return self.to(dtype=D.int16)
+        return self.to(dtype=_D.int16)
 
     def char(self) -> PackedSequence:
-        return self.to(dtype=D.int8)
+        return self.to(dtype=_D.int8)
 
     def byte(self) -> PackedSequence:
-        return self.to(dtype=D.uint8)
+        return self.to(dtype=_D.uint8)
 
     @property
     def is_cuda(self) -> bool:
@@ -92,25 +93,25 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     """The inverse of an index permutation (``None`` stays ``None``)."""
     if permutation is None:
         return None
-    inv = np.empty_like(permutation._data)
-    inv[permutation._data] = np.arange(permutation.numel(), dtype=inv.dtype)
+    inv = _np.empty_like(permutation._data)
+    inv[permutation._data] = _np.arange(permutation.numel(), dtype=inv.dtype)
     return Tensor._wrap(inv)
 
 
-def _pack_index(lengths, batch: int) -> np.ndarray:
+def _pack_index(lengths, batch: int) -> _np.ndarray:
     """Flat (time-major) positions of the packed elements, and the batch sizes."""
-    lens = np.asarray(lengths, dtype=np.int64)
-    batch_sizes = np.array([(lens > i).sum() for i in range(int(lens[0]))], dtype=np.int64)
-    idx = np.concatenate([t * batch + np.arange(bs) for t, bs in enumerate(batch_sizes)])
+    lens = _np.asarray(lengths, dtype=_np.int64)
+    batch_sizes = _np.array([(lens > i).sum() for i in range(int(lens[0]))], dtype=_np.int64)
+    idx = _np.concatenate([t * batch + _np.arange(bs) for t, bs in enumerate(batch_sizes)])
     return idx, batch_sizes
 
 
-@op("PackPaddedSequenceBackward0", name="_pack_padded_sequence", method=False,
-    function=False, promote=NONE, outputs=2,
+@_op("PackPaddedSequenceBackward0", name="_pack_padded_sequence", method=False,
+    function=False, promote=_NONE, outputs=2,
     input=lambda grads, input_shape, lengths, batch_first:
         _pack_padded_sequence_backward(grads[0], input_shape, lengths, batch_first))
 def _pack_padded_sequence_op(input, lengths, batch_first):
-    x = np.swapaxes(input, 0, 1) if batch_first else input
+    x = _np.swapaxes(input, 0, 1) if batch_first else input
     idx, batch_sizes = _pack_index(lengths, x.shape[1])
     return x.reshape(x.shape[0] * x.shape[1], *x.shape[2:])[idx], batch_sizes
 
@@ -130,9 +131,9 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
     """Pack a padded batch ``(T, B, *)`` (``(B, T, *)`` if ``batch_first``) of sequences of the
     given ``lengths`` (decreasing, unless ``enforce_sorted=False``)."""
     if not isinstance(lengths, Tensor):
-        lengths = Fac.as_tensor(lengths, dtype=D.int64)
+        lengths = _Fac.as_tensor(lengths, dtype=_D.int64)
     else:
-        lengths = lengths.to(dtype=D.int64)
+        lengths = lengths.to(dtype=_D.int64)
     if enforce_sorted:
         sorted_indices = None
     else:
@@ -142,7 +143,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
         raise RuntimeError("'lengths' argument should be a 1D CPU int64 tensor, but got "
                            f"{lengths.dim()}D cpu Long tensor")
     lens = lengths._data
-    if lens.size and np.any(lens[:-1] < lens[1:]):
+    if lens.size and _np.any(lens[:-1] < lens[1:]):
         raise RuntimeError("`lengths` array must be sorted in decreasing order when "
                            "`enforce_sorted` is True. You can pass `enforce_sorted=False` to "
                            "pack_padded_sequence and/or pack_sequence to sidestep this "
@@ -174,12 +175,12 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False,
         max_seq_length = total_length
     data = sequence.data
     b = batch_sizes[0]
-    out = Fac.full((max_seq_length, b, *data.shape[1:]), padding_value, dtype=data.dtype)
+    out = _Fac.full((max_seq_length, b, *data.shape[1:]), padding_value, dtype=data.dtype)
     off = 0
     for t, bs in enumerate(batch_sizes):
         out[t, :bs] = data[off:off + bs]
         off += bs
-    lengths = np.zeros(b, dtype=np.int64)
+    lengths = _np.zeros(b, dtype=_np.int64)
     for bs in batch_sizes:
         lengths[:bs] += 1
     lengths = Tensor._wrap(lengths)
@@ -207,7 +208,7 @@ def pad_sequence(sequences, batch_first: bool = False, padding_value: float = 0.
     trailing = tuple(sequences[0].shape[1:])
     n = len(sequences)
     dims = (n, max_len, *trailing) if batch_first else (max_len, n, *trailing)
-    out = Fac.full(dims, padding_value, dtype=sequences[0].dtype)
+    out = _Fac.full(dims, padding_value, dtype=sequences[0].dtype)
     for i, seq in enumerate(sequences):
         length = seq.size(0)
         start = max_len - length if padding_side == "left" else 0
@@ -227,7 +228,7 @@ def unpad_sequence(padded_sequences: Tensor, lengths: Tensor, batch_first: bool 
 
 def pack_sequence(sequences, enforce_sorted: bool = True) -> PackedSequence:
     """Pack a list of variable-length sequences (longest first, unless not enforced)."""
-    lengths = Fac.as_tensor([v.size(0) for v in sequences], dtype=D.int64)
+    lengths = _Fac.as_tensor([v.size(0) for v in sequences], dtype=_D.int64)
     return pack_padded_sequence(pad_sequence(sequences), lengths,
                                 enforce_sorted=enforce_sorted)
 
@@ -236,3 +237,6 @@ def unpack_sequence(packed_sequences: PackedSequence) -> list:
     """The list of sequences of a packed batch."""
     padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
     return unpad_sequence(padded, lengths, batch_first=True)
+
+
+del annotations  # keep dir() to torch's names

@@ -8,3 +8,6 @@ from .utils.timer import Language, Timer, timer
 
 __all__ = ["Timer", "timer", "Language", "Measurement", "TaskSpec", "Compare", "Colorize",
            "select_unit", "trim_sigfig", "unit_to_english"]
+
+
+del annotations  # keep dir() to torch's names

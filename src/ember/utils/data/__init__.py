@@ -7,7 +7,7 @@ visit the same indices as torch's.
 from __future__ import annotations
 
 from ._collate import default_collate, default_convert
-from ._worker import WorkerInfo, get_worker_info
+from ._worker import get_worker_info
 from .dataloader import DataLoader
 from .dataset import (
     ChainDataset,
@@ -32,6 +32,9 @@ from .distributed import DistributedSampler
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split", "DataLoader", "default_collate",
-           "default_convert", "get_worker_info", "WorkerInfo", "Sampler", "SequentialSampler",
+           "default_convert", "get_worker_info", "Sampler", "SequentialSampler",
            "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
            "DistributedSampler"]
+
+
+del annotations  # keep dir() to torch's names

@@ -11,11 +11,12 @@ from __future__ import annotations
 import itertools
 import os
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable as _Iterable
 from typing import Any
 
-from ... import _dtype as D
-from ... import _factories as F
+from ... import _dtype as _D
+from ... import _factories as _F
 from ._collate import default_collate, default_convert
 from ._worker import ExceptionWrapper, _IterableDatasetStopIteration, _worker_loop
 from .dataset import IterableDataset
@@ -105,8 +106,8 @@ class DataLoader:
     _initialized = False
 
     def __init__(self, dataset, batch_size: int | None = 1, shuffle: bool | None = None,
-                 sampler: Sampler | Iterable | None = None,
-                 batch_sampler: Sampler | Iterable | None = None, num_workers: int = 0,
+                 sampler: Sampler | _Iterable | None = None,
+                 batch_sampler: Sampler | _Iterable | None = None, num_workers: int = 0,
                  collate_fn: Callable | None = None, pin_memory: bool = False,
                  drop_last: bool = False, timeout: float = 0,
                  worker_init_fn: Callable[[int], None] | None = None,
@@ -251,7 +252,7 @@ class _BaseDataLoaderIter:
         self._timeout = loader.timeout
         self._collate_fn = loader.collate_fn
         self._sampler_iter = iter(self._index_sampler)
-        self._base_seed = F.empty((), dtype=D.int64).random_(generator=loader.generator).item()
+        self._base_seed = _F.empty((), dtype=_D.int64).random_(generator=loader.generator).item()
         self._num_yielded = 0
 
     def __iter__(self):
@@ -299,13 +300,13 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     def __init__(self, loader: DataLoader) -> None:
         super().__init__(loader)
         self._prefetch_factor = loader.prefetch_factor
-        import multiprocessing
+        import multiprocessing as _multiprocessing
 
         ctx = loader.multiprocessing_context
         if ctx is None:
-            ctx = multiprocessing.get_context("fork" if os.name == "posix" else None)
+            ctx = _multiprocessing.get_context("fork" if os.name == "posix" else None)
         elif isinstance(ctx, str):
-            ctx = multiprocessing.get_context(ctx)
+            ctx = _multiprocessing.get_context(ctx)
         self._worker_result_queue = ctx.Queue()
         self._workers_done_event = ctx.Event()
         self._index_queues = []

@@ -11,35 +11,36 @@ import itertools
 import math
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any as _Any
+from typing import Generic, TypeVar
 
 from ..._tensor import Tensor
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset",
            "ChainDataset", "Subset", "random_split"]
 
-T_co = TypeVar("T_co", covariant=True)
-T = TypeVar("T")
+_T_co = TypeVar("T_co", covariant=True)
+_T = TypeVar("T")
 
 
-class Dataset(Generic[T_co]):
+class Dataset(Generic[_T_co]):
     """A map from keys (usually ``0 … len-1``) to samples; subclasses define ``__getitem__``."""
 
-    def __getitem__(self, index) -> T_co:
+    def __getitem__(self, index) -> _T_co:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
 
-    def __add__(self, other: Dataset[T_co]) -> ConcatDataset[T_co]:
+    def __add__(self, other: Dataset[_T_co]) -> ConcatDataset[_T_co]:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset[T_co], Iterable[T_co]):
+class IterableDataset(Dataset[_T_co], Iterable[_T_co]):
     """A stream of samples; subclasses define ``__iter__``.
 
     With ``num_workers > 0`` every worker iterates its own copy: use
     :func:`ember.utils.data.get_worker_info` in ``__iter__`` to split the work.
     """
 
-    def __add__(self, other: Dataset[T_co]):
+    def __add__(self, other: Dataset[_T_co]):
         return ChainDataset([self, other])
 
 
@@ -96,7 +97,7 @@ class StackDataset(Dataset):
         return self._length
 
 
-class ConcatDataset(Dataset[T_co]):
+class ConcatDataset(Dataset[_T_co]):
     """Several map-style datasets one after another.
 
     >>> ds = ConcatDataset([[1, 2], [3]])
@@ -104,7 +105,7 @@ class ConcatDataset(Dataset[T_co]):
     (3, 3, 3)
     """
 
-    datasets: list[Dataset[T_co]]
+    datasets: list[Dataset[_T_co]]
     cumulative_sizes: list[int]
 
     @staticmethod
@@ -161,14 +162,14 @@ class ChainDataset(IterableDataset):
         return total
 
 
-class Subset(Dataset[T_co]):
+class Subset(Dataset[_T_co]):
     """The samples of ``dataset`` at ``indices``, in that order.
 
     >>> Subset([10, 20, 30], [2, 0])[0]
     30
     """
 
-    def __init__(self, dataset: Dataset[T_co], indices: Sequence[int]) -> None:
+    def __init__(self, dataset: Dataset[_T_co], indices: Sequence[int]) -> None:
         self.dataset = dataset
         self.indices = indices
 
@@ -186,8 +187,8 @@ class Subset(Dataset[T_co]):
         return len(self.indices)
 
 
-def random_split(dataset: Dataset[T], lengths: Sequence[int | float],
-                 generator: Any = None) -> list[Subset[T]]:
+def random_split(dataset: Dataset[_T], lengths: Sequence[int | float],
+                 generator: _Any = None) -> list[Subset[_T]]:
     """Split ``dataset`` into non-overlapping random subsets of the given lengths or fractions.
 
     The permutation is ``randperm(n, generator=generator)`` (the default generator if None),
@@ -216,3 +217,6 @@ def random_split(dataset: Dataset[T], lengths: Sequence[int | float],
     indices = _factories.randperm(sum(lengths), generator=generator).tolist()
     return [Subset(dataset, indices[offset - length:offset])
             for offset, length in zip(itertools.accumulate(lengths), lengths)]
+
+
+del annotations  # keep dir() to torch's names

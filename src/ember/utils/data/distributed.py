@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sized
+from collections.abc import Iterator
+from collections.abc import Sized as _Sized
 from typing import TypeVar
 
 from .sampler import Sampler
 
 __all__ = ["DistributedSampler"]
 
-T_co = TypeVar("T_co", covariant=True)
+_T_co = TypeVar("T_co", covariant=True)
 
 
-class DistributedSampler(Sampler[T_co]):
+class DistributedSampler(Sampler[_T_co]):
     """The indices of ``dataset`` that rank ``rank`` of ``num_replicas`` visits.
 
     As torch's: with ``shuffle`` a permutation drawn from a generator seeded with
@@ -26,7 +27,7 @@ class DistributedSampler(Sampler[T_co]):
     [1, 3, 0]
     """
 
-    def __init__(self, dataset: Sized, num_replicas: int | None = None, rank: int | None = None,
+    def __init__(self, dataset: _Sized, num_replicas: int | None = None, rank: int | None = None,
                  shuffle: bool = True, seed: int = 0, drop_last: bool = False) -> None:
         from ... import distributed as dist
         if num_replicas is None:
@@ -54,7 +55,7 @@ class DistributedSampler(Sampler[T_co]):
         self.shuffle = shuffle
         self.seed = seed
 
-    def __iter__(self) -> Iterator[T_co]:
+    def __iter__(self) -> Iterator[_T_co]:
         if self.shuffle:
             from ..._factories import randperm
             from ...random import Generator
@@ -79,3 +80,6 @@ class DistributedSampler(Sampler[T_co]):
     def set_epoch(self, epoch: int) -> None:
         """Set the epoch: with ``shuffle``, each epoch draws another order."""
         self.epoch = epoch
+
+
+del annotations  # keep dir() to torch's names

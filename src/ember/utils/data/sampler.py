@@ -11,27 +11,27 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from typing import Generic, TypeVar
 
-from ... import _dtype as D
-from ... import _factories as F
+from ... import _dtype as _D
+from ... import _factories as _F
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler"]
 
-T_co = TypeVar("T_co", covariant=True)
+_T_co = TypeVar("T_co", covariant=True)
 
 
 def _draw_seed(generator=None) -> int:
     """torch's ``int(torch.empty((), dtype=torch.int64).random_(generator=g).item())``."""
-    return int(F.empty((), dtype=D.int64).random_(generator=generator).item())
+    return int(_F.empty((), dtype=_D.int64).random_(generator=generator).item())
 
 
-class Sampler(Generic[T_co]):
+class Sampler(Generic[_T_co]):
     """Base class: an iterable over dataset indices (or batches of them)."""
 
     def __init__(self, data_source: Sized | None = None) -> None:
         pass
 
-    def __iter__(self) -> Iterator[T_co]:
+    def __iter__(self) -> Iterator[_T_co]:
         raise NotImplementedError
 
 
@@ -83,14 +83,14 @@ class RandomSampler(Sampler[int]):
             generator = self.generator
         if self.replacement:
             for _ in range(self.num_samples // 32):
-                yield from F.randint(high=n, size=(32,), dtype=D.int64,
+                yield from _F.randint(high=n, size=(32,), dtype=_D.int64,
                                      generator=generator).tolist()
-            yield from F.randint(high=n, size=(self.num_samples % 32,), dtype=D.int64,
+            yield from _F.randint(high=n, size=(self.num_samples % 32,), dtype=_D.int64,
                                  generator=generator).tolist()
         else:
             for _ in range(self.num_samples // n):
-                yield from F.randperm(n, generator=generator).tolist()
-            yield from F.randperm(n, generator=generator).tolist()[:self.num_samples % n]
+                yield from _F.randperm(n, generator=generator).tolist()
+            yield from _F.randperm(n, generator=generator).tolist()[:self.num_samples % n]
 
     def __len__(self) -> int:
         return self.num_samples
@@ -104,7 +104,7 @@ class SubsetRandomSampler(Sampler[int]):
         self.generator = generator
 
     def __iter__(self) -> Iterator[int]:
-        for i in F.randperm(len(self.indices), generator=self.generator).tolist():
+        for i in _F.randperm(len(self.indices), generator=self.generator).tolist():
             yield self.indices[i]
 
     def __len__(self) -> int:
@@ -124,7 +124,7 @@ class WeightedRandomSampler(Sampler[int]):
         if not isinstance(replacement, bool):
             raise ValueError("replacement should be a boolean value, but got "
                              f"replacement={replacement}")
-        weights_tensor = F.as_tensor(weights, dtype=D.float64)
+        weights_tensor = _F.as_tensor(weights, dtype=_D.float64)
         if len(weights_tensor.shape) != 1:
             raise ValueError("weights should be a 1d sequence but given weights have shape "
                              f"{tuple(weights_tensor.shape)}")
@@ -134,7 +134,7 @@ class WeightedRandomSampler(Sampler[int]):
         self.generator = generator
 
     def __iter__(self) -> Iterator[int]:
-        rand_tensor = F.multinomial(self.weights, self.num_samples, self.replacement,
+        rand_tensor = _F.multinomial(self.weights, self.num_samples, self.replacement,
                                     generator=self.generator)
         yield from iter(rand_tensor.tolist())
 
@@ -177,3 +177,6 @@ class BatchSampler(Sampler[list[int]]):
         if self.drop_last:
             return len(self.sampler) // self.batch_size  # type: ignore[arg-type]
         return (len(self.sampler) + self.batch_size - 1) // self.batch_size  # type: ignore
+
+
+del annotations  # keep dir() to torch's names

@@ -5,14 +5,14 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
-import sys
+import sys as _sys
 import textwrap
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import numpy as np
+import numpy as _np
 
-from ...._factories import from_numpy
+from ...._factories import from_numpy as _from_numpy
 
 __all__ = ["TaskSpec", "Measurement", "select_unit", "unit_to_english", "trim_sigfig",
            "ordered_unique", "set_torch_threads"]
@@ -22,7 +22,7 @@ _MIN_CONFIDENCE_INTERVAL = 25e-9  # 25 ns
 _IQR_WARN_THRESHOLD = 0.1
 _IQR_GROSS_WARN_THRESHOLD = 0.25
 
-_f32 = np.float32
+_f32 = _np.float32
 
 
 @dataclasses.dataclass(init=True, repr=False, eq=True, frozen=True)
@@ -111,11 +111,11 @@ class Measurement:
         """The significant figures the spread of the inner half of the times supports."""
         self._lazy_init()
         n = len(self._sorted_times)
-        inner = self._sorted_times[n // 4:int(np.ceil(_f32(3 * n / 4)))]
-        std = float(np.std(np.array(inner, np.float32)))
-        sqrt_n = float(np.sqrt(_f32(len(inner))))
+        inner = self._sorted_times[n // 4:int(_np.ceil(_f32(3 * n / 4)))]
+        std = float(_np.std(_np.array(inner, _np.float32)))
+        sqrt_n = float(_np.sqrt(_f32(len(inner))))
         ci = max(1.645 * std / sqrt_n, _MIN_CONFIDENCE_INTERVAL)
-        figures = int(np.floor(np.log10(_f32(self._median / ci))))
+        figures = int(_np.floor(_np.log10(_f32(self._median / ci))))
         return min(max(figures, 1), _MAX_SIGNIFICANT_FIGURES)
 
     @property
@@ -126,11 +126,11 @@ class Measurement:
     def _lazy_init(self) -> None:
         if self.raw_times and not self._sorted_times:
             self._sorted_times = tuple(sorted(self.times))
-            t = np.array(self._sorted_times, np.float64)
-            self._median = float(np.quantile(t, 0.5))
-            self._mean = from_numpy(t).mean().item()    # torch's summation order
-            self._p25 = float(np.quantile(t, 0.25))
-            self._p75 = float(np.quantile(t, 0.75))
+            t = _np.array(self._sorted_times, _np.float64)
+            self._median = float(_np.quantile(t, 0.5))
+            self._mean = _from_numpy(t).mean().item()    # torch's summation order
+            self._p25 = float(_np.quantile(t, 0.25))
+            self._p75 = float(_np.quantile(t, 0.75))
 
             def add_warning(msg: str) -> None:
                 rel_iqr = self.iqr / self.median * 100
@@ -182,7 +182,7 @@ class Measurement:
 
 def select_unit(t: float) -> tuple[str, float]:
     """The unit (ns, us, ms, s) to print a time of ``t`` seconds in, and its scale."""
-    unit = {-3: "ns", -2: "us", -1: "ms"}.get(int(float(np.log10(_f32(t))) // 3), "s")
+    unit = {-3: "ns", -2: "us", -1: "ms"}.get(int(float(_np.log10(_f32(t))) // 3), "s")
     return unit, {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1}[unit]
 
 
@@ -194,9 +194,9 @@ def trim_sigfig(x: float, n: int) -> float:
     """``x`` rounded to ``n`` significant figures."""
     if n != int(n):
         raise AssertionError("Number of significant figures must be an integer")
-    magnitude = int(np.ceil(np.log10(np.abs(_f32(x)))))
+    magnitude = int(_np.ceil(_np.log10(_np.abs(_f32(x)))))
     scale = 10 ** (magnitude - n)
-    return float(np.round(_f32(x / scale)) * scale)
+    return float(_np.round(_f32(x / scale)) * scale)
 
 
 def ordered_unique(elements: Iterable[Any]) -> list[Any]:
@@ -207,7 +207,7 @@ def ordered_unique(elements: Iterable[Any]) -> list[Any]:
 def set_torch_threads(n: int) -> Iterator[None]:
     """Run with ``n`` intra-op threads where the package can set them (NumPy's own pool is
     not under its control)."""
-    pkg = sys.modules[__name__.split(".")[0]]
+    pkg = _sys.modules[__name__.split(".")[0]]
     get, put = getattr(pkg, "get_num_threads", None), getattr(pkg, "set_num_threads", None)
     if get is None or put is None:
         yield
@@ -218,3 +218,6 @@ def set_torch_threads(n: int) -> Iterator[None]:
         yield
     finally:
         put(prior)
+
+
+del annotations  # keep dir() to torch's names

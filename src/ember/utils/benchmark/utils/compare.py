@@ -7,7 +7,7 @@ import enum
 import itertools as it
 import operator
 
-import numpy as np
+import numpy as _np
 
 from . import common
 
@@ -28,7 +28,7 @@ class Colorize(enum.Enum):
 
 
 def _leading_digits(x: float) -> int:
-    return int(np.ceil(np.log10(np.float32(x))))
+    return int(_np.ceil(_np.log10(_np.float32(x))))
 
 
 class _Column:
@@ -254,3 +254,6 @@ class Compare:
             grouped[r.label].append(r)
         return [Table(g, self._colorize, self._trim_significant_figures,
                       self._highlight_warnings).render() for g in grouped.values()]
+
+
+del annotations  # keep dir() to torch's names

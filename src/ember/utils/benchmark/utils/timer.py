@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import enum
-import sys
+import sys as _sys
 import textwrap
 import timeit
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+import numpy as _np
 
 from . import common
 
@@ -45,7 +45,7 @@ class Timer:
             raise ValueError("Currently only a `str` stmt is supported.")
         self._globals = dict(globals or {})
         if language in (Language.PYTHON, "py", "python"):
-            self._globals.setdefault("torch", sys.modules[__name__.split(".")[0]])
+            self._globals.setdefault("torch", _sys.modules[__name__.split(".")[0]])
             self._language = Language.PYTHON
             if global_setup:
                 raise ValueError(f"global_setup is C++ only, got `{global_setup}`. Most likely "
@@ -102,7 +102,7 @@ class Timer:
     def _estimate_block_size(self, min_run_time: float) -> int:
         with common.set_torch_threads(self._task_spec.num_threads):
             # torch takes the lower median of the five
-            overhead = float(np.sort([self._timeit(0) for _ in range(5)])[2])
+            overhead = float(_np.sort([self._timeit(0) for _ in range(5)])[2])
             number = 1
             while True:
                 taken = self._timeit(number)
@@ -137,3 +137,6 @@ class Timer:
                                                 min_run_time, max_run_time, callback=callback)
         return common.Measurement(number_per_run=number, raw_times=times,
                                   task_spec=self._task_spec)
+
+
+del annotations  # keep dir() to torch's names
