@@ -8,10 +8,10 @@ that requires grad they raise ``NotImplementedError`` rather than drop the gradi
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
-from . import _dtype as D
-from ._factories import arange
+from . import _dtype as _D
+from ._factories import arange as _arange
 from ._ops.complex_views import _no_grad_support
 from ._tensor import Tensor
 
@@ -19,17 +19,17 @@ __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "
            "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 _NORMS = (None, "backward", "ortho", "forward")
-_COMPLEX = {np.dtype(np.float32): np.complex64, np.dtype(np.float64): np.complex128,
-            np.dtype(np.complex64): np.complex64, np.dtype(np.complex128): np.complex128}
-_REAL = {np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}
+_COMPLEX = {_np.dtype(_np.float32): _np.complex64, _np.dtype(_np.float64): _np.complex128,
+            _np.dtype(_np.complex64): _np.complex64, _np.dtype(_np.complex128): _np.complex128}
+_REAL = {_np.dtype(_np.complex64): _np.float32, _np.dtype(_np.complex128): _np.float64}
 
 
 def _input(x: Tensor, name: str):
     _no_grad_support(f"fft.{name}", x)
     a = x._data
     if a.dtype.kind in "biu":
-        a = a.astype(D.get_default_dtype().np)
-    elif a.dtype == np.float16 or a.dtype not in _COMPLEX:
+        a = a.astype(_D.get_default_dtype().np)
+    elif a.dtype == _np.float16 or a.dtype not in _COMPLEX:
         raise RuntimeError(f"Unsupported dtype {x.dtype.scalar_name}")
     return a
 
@@ -67,13 +67,13 @@ def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = N
     >>> ember.fft.fft(ember.tensor([1., 0., 0., 0.]))
     tensor([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
     """
-    return _c2c(np.fft.fft, input, n, dim, norm, "fft")
+    return _c2c(_np.fft.fft, input, n, dim, norm, "fft")
 
 
 def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
          out=None) -> Tensor:
     """The inverse of :func:`fft`."""
-    return _c2c(np.fft.ifft, input, n, dim, norm, "ifft")
+    return _c2c(_np.fft.ifft, input, n, dim, norm, "ifft")
 
 
 def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
@@ -82,45 +82,45 @@ def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
     if input.dtype.is_complex:
         raise RuntimeError("rfft expects a real input tensor, but got "
                            f"{input.dtype.scalar_name}")
-    return _c2c(np.fft.rfft, input, n, dim, norm, "rfft")
+    return _c2c(_np.fft.rfft, input, n, dim, norm, "rfft")
 
 
 def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
           out=None) -> Tensor:
     """The inverse of :func:`rfft`: a real signal of length ``n`` (``2 * (m - 1)``)."""
-    return _c2r(np.fft.irfft, input, n, dim, norm, "irfft")
+    return _c2r(_np.fft.irfft, input, n, dim, norm, "irfft")
 
 
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
          out=None) -> Tensor:
     """The transform of a Hermitian-symmetric signal given by its first half: real."""
-    return _c2r(np.fft.hfft, input, n, dim, norm, "hfft")
+    return _c2r(_np.fft.hfft, input, n, dim, norm, "hfft")
 
 
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
           out=None) -> Tensor:
     """The inverse of :func:`hfft`."""
-    return _c2c(np.fft.ihfft, input, n, dim, norm, "ihfft")
+    return _c2c(_np.fft.ihfft, input, n, dim, norm, "ihfft")
 
 
 def fftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
     """The N-dimensional transform over ``dim`` (all dimensions by default)."""
-    return _c2c_n(np.fft.fftn, input, s, dim, norm, "fftn")
+    return _c2c_n(_np.fft.fftn, input, s, dim, norm, "fftn")
 
 
 def ifftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
     """The inverse of :func:`fftn`."""
-    return _c2c_n(np.fft.ifftn, input, s, dim, norm, "ifftn")
+    return _c2c_n(_np.fft.ifftn, input, s, dim, norm, "ifftn")
 
 
 def rfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
     """The N-dimensional transform of a real signal (the last dimension halved)."""
-    return _c2c_n(np.fft.rfftn, input, s, dim, norm, "rfftn")
+    return _c2c_n(_np.fft.rfftn, input, s, dim, norm, "rfftn")
 
 
 def irfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
     """The inverse of :func:`rfftn`."""
-    return _c2r(np.fft.irfftn, input, s, dim, norm, "irfftn", nd=True)
+    return _c2r(_np.fft.irfftn, input, s, dim, norm, "irfftn", nd=True)
 
 
 def fft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None) -> Tensor:
@@ -148,15 +148,15 @@ def fftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device
             requires_grad: bool = False) -> Tensor:
     """The sample frequencies of an ``n``-point transform with spacing ``d`` (torch's
     arithmetic: integers, then one multiplication by ``1 / (n * d)``)."""
-    result = arange(n, dtype=dtype or D.get_default_dtype())
-    result[(n + 1) // 2:] = arange(-(n // 2), 0, dtype=result.dtype)
+    result = _arange(n, dtype=dtype or _D.get_default_dtype())
+    result[(n + 1) // 2:] = _arange(-(n // 2), 0, dtype=result.dtype)
     return result.mul_(1.0 / (n * d)).requires_grad_(requires_grad)
 
 
 def rfftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """The non-negative sample frequencies of an ``n``-point real transform."""
-    result = arange(n // 2 + 1, dtype=dtype or D.get_default_dtype())
+    result = _arange(n // 2 + 1, dtype=dtype or _D.get_default_dtype())
     return result.mul_(1.0 / (n * d)).requires_grad_(requires_grad)
 
 
@@ -177,3 +177,6 @@ def ifftshift(input: Tensor, dim=None) -> Tensor:
     """The inverse of :func:`fftshift`."""
     dims, shifts = _shift_dims(input, dim)
     return input.roll([-s for s in shifts], dims)
+
+
+del annotations  # keep dir() to torch's names

@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import Any
+import threading as _threading
+from collections.abc import Callable as _Callable
+from typing import Any as _Any
 
 __all__ = ["Future", "collect_all", "wait_all"]
 
@@ -24,7 +24,7 @@ class Future:
     """A result that is set once (``set_result``/``set_exception``) and waited for."""
 
     def __init__(self, *, devices=None) -> None:
-        self._cond = threading.Condition()
+        self._cond = _threading.Condition()
         self._done = False
         self._value = None
         self._error: BaseException | None = None
@@ -34,20 +34,20 @@ class Future:
         """Whether a result or an exception has been set."""
         return self._done
 
-    def wait(self) -> Any:
+    def wait(self) -> _Any:
         """Block until the result is set; return it (or raise the exception that was set)."""
         with self._cond:
             while not self._done:
                 self._cond.wait()
         return self.value()
 
-    def value(self) -> Any:
+    def value(self) -> _Any:
         """The result of a completed future (raises the exception that was set)."""
         if self._error is not None:
             raise self._error
         return self._value
 
-    def set_result(self, result: Any) -> None:
+    def set_result(self, result: _Any) -> None:
         """Complete the future with ``result`` and run its callbacks."""
         self._complete(result, None)
 
@@ -67,7 +67,7 @@ class Future:
         for cb in callbacks:
             cb(self)
 
-    def add_done_callback(self, callback: Callable[[Future], None]) -> None:
+    def add_done_callback(self, callback: _Callable[[Future], None]) -> None:
         """Run ``callback(self)`` once the future completes (now, if it has)."""
         with self._cond:
             if not self._done:
@@ -75,7 +75,7 @@ class Future:
                 return
         callback(self)
 
-    def then(self, callback: Callable[[Future], Any]) -> Future:
+    def then(self, callback: _Callable[[Future], _Any]) -> Future:
         """A new future holding ``callback(self)`` once this one completes."""
         out = Future()
 
@@ -92,7 +92,7 @@ def collect_all(futures: list[Future]) -> Future:
     """A future completed, with the list of ``futures``, once every one of them is."""
     out = Future()
     pending = [len(futures)]
-    lock = threading.Lock()
+    lock = _threading.Lock()
     if not futures:
         out.set_result([])
 

@@ -8,8 +8,8 @@ import os
 import re
 import shutil
 import sys
-import urllib.request
 from urllib.parse import urlparse
+from urllib.request import urlopen as _urlopen
 
 from .serialization import load as _load
 
@@ -38,7 +38,7 @@ def download_url_to_file(url: str, dst: str, hash_prefix: str | None = None,
     """Copy what ``url`` holds to the file ``dst`` (checking its sha256 prefix if given)."""
     tmp = dst + ".partial"
     digest = hashlib.sha256()
-    with urllib.request.urlopen(url) as src, open(tmp, "wb") as out:  # noqa: S310
+    with _urlopen(url) as src, open(tmp, "wb") as out:  # noqa: S310
         while chunk := src.read(1 << 20):
             digest.update(chunk)
             out.write(chunk)
@@ -64,3 +64,6 @@ def load_state_dict_from_url(url: str, model_dir: str | None = None, map_locatio
         match = _HASH.search(filename) if check_hash else None
         download_url_to_file(url, cached, match.group(1) if match else None, progress)
     return _load(cached, map_location=map_location, weights_only=weights_only)
+
+
+del annotations  # keep dir() to torch's names

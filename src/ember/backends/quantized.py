@@ -7,3 +7,6 @@ __all__ = ["engine", "supported_engines"]
 
 supported_engines = ["qnnpack", "onednn", "x86", "fbgemm"]
 engine = "x86"
+
+
+del annotations  # keep dir() to torch's names

@@ -17,3 +17,6 @@ from . import (  # noqa: F401  (torch.cuda.memory re-exports the counters)
 _record_memory_history = _missing_binding("_cuda_record_memory_history")
 _snapshot = _missing_binding("_cuda_memorySnapshot")
 _dump_snapshot = _missing_binding("_cuda_memorySnapshot")
+
+
+del annotations  # keep dir() to torch's names

@@ -8,7 +8,8 @@ from . import constraints
 from ._torch import Tensor, inf, torch
 from .categorical import Categorical
 from .distribution import Distribution
-from .utils import broadcast_all, probs_to_logits
+from .utils import broadcast_all
+from .utils import probs_to_logits as _probs_to_logits
 
 __all__ = ["Multinomial"]
 
@@ -19,7 +20,7 @@ def _clamp_by_zero(x):
 
 def _binomial_log_prob(total_count, probs, value):
     """``Binomial(total_count, probs).log_prob(value)`` (torch's formula)."""
-    logits = probs_to_logits(probs, is_binary=True)
+    logits = _probs_to_logits(probs, is_binary=True)
     log_factorial_n = torch.lgamma(torch.tensor(float(total_count)) + 1)
     log_factorial_k = torch.lgamma(value + 1)
     log_factorial_nmk = torch.lgamma(total_count - value + 1)
@@ -135,3 +136,6 @@ class Multinomial(Distribution):
         logits[(value == 0) & (logits == -inf)] = 0
         log_powers = (logits * value).sum(-1)
         return log_factorial_n - log_factorial_xs + log_powers
+
+
+del annotations  # keep dir() to torch's names

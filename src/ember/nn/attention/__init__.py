@@ -14,14 +14,14 @@ elsewhere; ``sdpa_kernel`` limits the choice within a ``with`` block.
 from __future__ import annotations
 
 import contextlib
-from enum import Enum
+from enum import Enum as _Enum
 
 from ...backends import cuda as _flags
 
 __all__ = ["SDPBackend", "sdpa_kernel"]
 
 
-class SDPBackend(Enum):
+class SDPBackend(_Enum):
     """The kernels of scaled dot-product attention."""
 
     ERROR = -1
@@ -58,3 +58,6 @@ def sdpa_kernel(backends, set_priority: bool = False):
     finally:
         _flags._sdp.clear()
         _flags._sdp.update(saved)
+
+
+del annotations  # keep dir() to torch's names
