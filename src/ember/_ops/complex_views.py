@@ -49,7 +49,7 @@ def view_as_complex(self):
 
 def _no_grad_support(name: str, *tensors) -> None:
     """Raise rather than silently drop a gradient torch would compute."""
-    if grad_mode.state.enabled and any(isinstance(t, Tensor) and t.requires_grad
+    if grad_mode._state.enabled and any(isinstance(t, Tensor) and t.requires_grad
                                        for t in tensors):
         raise NotImplementedError(f"{name}: ember has no complex autograd yet")
 

@@ -1203,7 +1203,7 @@ def _bn_kernel_grads(grad, self, weight, mean, invstd):
     """torch's backward kernel (grad_input, grad_weight, grad_bias) as tensors, for a
     backward that records no graph; None where the formulas must stay differentiable or
     the dtypes are not emulated."""
-    from ..autograd.grad_mode import state
+    from ..autograd.grad_mode import _state as state
     w = None if weight is None else weight._data
     if state.enabled and any(t is not None and t.requires_grad for t in (grad, self, weight)):
         return None

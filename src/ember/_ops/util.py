@@ -63,7 +63,7 @@ def sum_to_shape(grad, shape: tuple[int, ...]):
     if dims:
         a = grad._data
         if a.size and a.dtype in exact_dtype and grad.__class__ is Tensor \
-                and not grad_mode.state.enabled:
+                and not grad_mode._state.enabled:
             # no graph to build (the engine's common case): the sum's kernel, without its op
             return Tensor._wrap(cascade_sum(a, dims, True).reshape(shape))
         grad = grad.sum(dims, keepdim=True)
