@@ -10,6 +10,7 @@ import os
 import warnings
 
 from ._device import CPU, check, device
+from ._ops import _exact
 
 __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
            "get_num_interop_threads", "use_deterministic_algorithms",
@@ -17,7 +18,7 @@ __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
            "set_float32_matmul_precision", "get_float32_matmul_precision",
            "set_default_device", "get_default_device"]
 
-_state = {"threads": os.cpu_count() or 1, "interop": os.cpu_count() or 1,
+_state = {"interop": os.cpu_count() or 1,
           "deterministic": False, "warn_only": False, "precision": "highest"}
 
 
@@ -30,12 +31,13 @@ def _int_arg(value, fn: str) -> int:
 
 
 def set_num_threads(num: int) -> None:
-    """Set the number of intra-op threads torch would use (kept, reported back)."""
-    _state["threads"] = _int_arg(num, "set_num_threads")
+    """Set the number of intra-op threads torch would use: its reductions split their work by
+    it, so the emulated kernels do too (the results' last bits follow it, as torch's)."""
+    _exact.set_num_threads(_int_arg(num, "set_num_threads"))
 
 
 def get_num_threads() -> int:
-    return _state["threads"]
+    return _exact.get_num_threads()
 
 
 def set_num_interop_threads(num: int) -> None:

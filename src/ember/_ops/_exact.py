@@ -26,9 +26,15 @@ _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
 
 def _default_threads() -> int:
+    """torch's intra-op default: the physical cores, fewer where ``OMP_NUM_THREADS`` asks."""
+    cores = _physical_cores()
     env = os.environ.get("OMP_NUM_THREADS", "")
     if env.isdigit() and int(env) > 0:
-        return int(env)
+        return min(int(env), cores)
+    return cores
+
+
+def _physical_cores() -> int:
     try:
         cores, cur = set(), {}
         with open("/proc/cpuinfo") as f:
