@@ -76,6 +76,19 @@ def matmul(lib, n: int = 1024):
     return run
 
 
+def _train_step(lib, model, opt, shape):
+    """One cross-entropy training step of ``model`` on fixed random inputs of ``shape``."""
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal(shape).astype(np.float32))
+    y = lib.tensor(rng.integers(0, 10, shape[0]))
+
+    def run():
+        opt.zero_grad()
+        lib.nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    return run
+
+
 def mlp_step(lib, batch: int = 128):
     """One training step of a 784-256-256-10 MLP (SGD), batch 128."""
     nn = lib.nn
@@ -83,15 +96,7 @@ def mlp_step(lib, batch: int = 128):
     model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(),
                           nn.Linear(256, 10))
     opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    rng = np.random.default_rng(0)
-    x = lib.tensor(rng.standard_normal((batch, 784)).astype(np.float32))
-    y = lib.tensor(rng.integers(0, 10, batch))
-
-    def run():
-        opt.zero_grad()
-        nn.functional.cross_entropy(model(x), y).backward()
-        opt.step()
-    return run
+    return _train_step(lib, model, opt, (batch, 784))
 
 
 def cnn_step(lib, batch: int = 32):
@@ -102,15 +107,7 @@ def cnn_step(lib, batch: int = 32):
                           nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
                           nn.Flatten(), nn.Linear(16 * 7 * 7, 10))
     opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    rng = np.random.default_rng(0)
-    x = lib.tensor(rng.standard_normal((batch, 1, 28, 28)).astype(np.float32))
-    y = lib.tensor(rng.integers(0, 10, batch))
-
-    def run():
-        opt.zero_grad()
-        nn.functional.cross_entropy(model(x), y).backward()
-        opt.step()
-    return run
+    return _train_step(lib, model, opt, (batch, 1, 28, 28))
 
 
 def cnn_adam_step(lib, batch: int = 32):
@@ -121,15 +118,7 @@ def cnn_adam_step(lib, batch: int = 32):
                           nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
                           nn.Flatten(), nn.Linear(16 * 7 * 7, 64), nn.ReLU(), nn.Linear(64, 10))
     opt = lib.optim.Adam(model.parameters(), lr=1e-3)
-    rng = np.random.default_rng(0)
-    x = lib.tensor(rng.standard_normal((batch, 1, 28, 28)).astype(np.float32))
-    y = lib.tensor(rng.integers(0, 10, batch))
-
-    def run():
-        opt.zero_grad()
-        nn.functional.cross_entropy(model(x), y).backward()
-        opt.step()
-    return run
+    return _train_step(lib, model, opt, (batch, 1, 28, 28))
 
 
 WORKLOADS = {

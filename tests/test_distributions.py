@@ -9,13 +9,6 @@ import pytest
 from tests.helpers import caught_warnings, ember, torch
 from tests.tree_compare import both
 
-
-@pytest.fixture(autouse=True)
-def _torch_validates_arguments():
-    # torch.compile (tests/test_api_core.py compiles) turns torch's checks off process-wide
-    torch.distributions.Distribution.set_default_validate_args(True)
-
-
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 

@@ -11,19 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ember._ops import _exact
 from tests.helpers import ember, torch
-from tests.test_exact_kernels import bits_equal
+from tests.test_exact_kernels import _same_threads, bits_equal  # noqa: F401  (autouse)
 
 DTYPES = (np.float32, np.float64)
-
-
-@pytest.fixture(autouse=True)
-def _same_threads():
-    saved = torch.get_num_threads()
-    torch.set_num_threads(_exact.get_num_threads())
-    yield
-    torch.set_num_threads(saved)
 
 
 def data(shape, dt, seed=0):

@@ -255,14 +255,17 @@ def _quiet_fd2():
 def measure() -> dict:
     """Classify every counted name; returns the rows and the figures."""
     import torch
-    validate = torch.distributions.Distribution._validate_args
+
+    import ember
+    validate = [(L, L.distributions.Distribution._validate_args) for L in (torch, ember)]
     try:
         with _quiet_fd2(), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return _measure()
     finally:
-        # torch.compile's smoke turns off torch's distribution argument checks process-wide
-        torch.distributions.Distribution.set_default_validate_args(validate)
+        # the compile smoke turns off distribution argument checks process-wide, in both
+        for L, v in validate:
+            L.distributions.Distribution.set_default_validate_args(v)
 
 
 def _measure() -> dict:

@@ -121,6 +121,13 @@ class UninitializedTensorMixin:
     def __reduce_ex__(self, proto):
         return (self.__class__, (self.requires_grad,))
 
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.requires_grad, None, self.dtype)
+        memo[id(self)] = result
+        return result
+
 
 def is_lazy(param) -> bool:
     """Whether ``param`` is an ``UninitializedParameter`` or ``UninitializedBuffer``."""
@@ -144,13 +151,6 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     def __init__(self, requires_grad: bool = True, device=None, dtype=None) -> None:
         pass
 
-    def __deepcopy__(self, memo):
-        if id(self) in memo:
-            return memo[id(self)]
-        result = type(self)(self.requires_grad, None, self.dtype)
-        memo[id(self)] = result
-        return result
-
 
 class UninitializedBuffer(UninitializedTensorMixin, _Tensor):
     """A buffer of unknown shape; :meth:`materialize` makes it a plain ``Tensor``."""
@@ -169,13 +169,6 @@ class UninitializedBuffer(UninitializedTensorMixin, _Tensor):
     def __init__(self, requires_grad: bool = False, device=None, dtype=None,
                  persistent: bool = True) -> None:
         pass
-
-    def __deepcopy__(self, memo):
-        if id(self) in memo:
-            return memo[id(self)]
-        result = type(self)(self.requires_grad, None, self.dtype)
-        memo[id(self)] = result
-        return result
 
 
 del annotations  # keep dir() to torch's names
