@@ -1,84 +1,137 @@
-"""torch's float32 CPU softmax (and log_softmax over the last dim), bit for bit
-(``SoftMaxKernel.cpp``).
+"""torch's CPU softmax and log_softmax (float32 and float64), bit for bit
+(``SoftMaxKernel.cpp``, ``LogSoftmaxKernelImpl.h``).
 
-Over the last dim each row takes its max, Sleef's ``exp`` of the differences, their
-vectorised sum (``vec::reduce_all``) and multiplies by its reciprocal. Over another dim
-(``_vec_softmax``) eight inner positions run as one vector: the max and a sum added in
-turn along the dim, then a division; positions that do not fill a vector (the end of an
-inner row or of a thread's share) run the same steps with glibc's ``expf``. log_softmax
-over the last dim subtracts the max and Sleef's ``log`` of the vectorised sum of exps.
+Over the last dim each row takes its max, Sleef's ``exp`` of the differences and their
+vectorised sum (``vec::reduce_all``); softmax multiplies by the sum's reciprocal, log_softmax
+subtracts the max and Sleef's ``log`` of the sum. Over another dim softmax
+(``_vec_softmax``) runs one vector of inner positions (8 floats, 4 doubles) at a time: the
+max and a sum added in turn along the dim, then a division; positions that do not fill a
+vector (the end of an inner row or of a thread's share) run the same steps with glibc's
+``exp``. log_softmax over another dim (``_vec_logsoftmax``) cuts each inner row into chunks
+of about 128 KiB of the dim and runs each chunk's full vectors with Sleef's ``exp`` and the
+rest of the chunk with glibc's, then Sleef's ``log`` of every sum.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import _exact, _norms, _sleef
+from . import _exact, _norms, _sleef, _sleef_d
 
-_f32 = np.float32
+# (vector exp, one-by-one exp, vector log, lanes) per dtype
+_MATH = {np.dtype(np.float32): (_sleef.expf, _sleef.expf_scalar, _sleef.logf, 8),
+         np.dtype(np.float64): (_sleef_d.expd, _sleef_d.exp_scalar, _sleef_d.logd, 4)}
 
 
 def _lastdim(x):
-    """``_vec_softmax_lastdim`` on a C-contiguous (rows, n) float32 array."""
+    """``_vec_softmax_lastdim`` on a C-contiguous (rows, n) array."""
+    exp = _MATH[x.dtype][0]
     with np.errstate(invalid="ignore", over="ignore"):
-        e = _sleef.expf(x - x.max(axis=1, keepdims=True))
-        inv = _f32(1) / _norms.vec_sum_rows(e)
+        e = exp(x - x.max(axis=1, keepdims=True))
+        inv = x.dtype.type(1) / _norms.vec_sum_rows(e)
         return e * inv[:, None]
 
 
-def _scalar_positions(outer, inner):
+def _parallel_chunk(total, grain):
+    """The share of ``[0, total)`` each thread of ``at::parallel_for`` takes."""
+    threads = _exact.get_num_threads()
+    if total <= grain or total <= 1 or threads == 1:
+        return total
+    nt = min(threads, -(-total // grain))
+    return -(-total // nt)
+
+
+def _scalar_positions(outer, inner, lanes):
     """Which flat (outer × inner) positions ``_vec_softmax`` computes one by one: the
-    positions are shared between all threads, and each thread's share runs in vectors
-    of eight along each inner row, the rest of a row (or of the share) one by one."""
+    positions are shared between the threads (every position is worth a thread's start
+    here), and each thread's share runs in vectors along each inner row, the rest of a row
+    (or of the share) one by one."""
     total = outer * inner
-    chunk = -(-total // min(_exact.get_num_threads(), total))
+    chunk = _parallel_chunk(total, 1)
     idx = np.arange(total)
     b = idx // chunk * chunk
     e = np.minimum(b + chunk, total)
     row = idx // inner * inner
     s = np.maximum(row, b)
     end = np.minimum(row + inner, e)
-    return (idx - s) >= (end - s) // 8 * 8
+    return (idx - s) >= (end - s) // lanes * lanes
 
 
 def _inner(x):
-    """``_vec_softmax`` on a C-contiguous (outer, dim, inner) float32 array."""
+    """``_vec_softmax`` on a C-contiguous (outer, dim, inner) array."""
     outer, dim, inner = x.shape
+    exp, exp1, _, lanes = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore"):
         d = x - x.max(axis=1, keepdims=True)
-        e = _sleef.expf(d)
-        scalar = _scalar_positions(outer, inner).reshape(outer, 1, inner)
+        e = exp(d)
+        scalar = _scalar_positions(outer, inner, lanes).reshape(outer, inner)
         if scalar.any():
-            e = np.where(scalar, _sleef.expf_scalar(d), e)
-        s = _exact.seqsum(np.moveaxis(e, 1, 0), np.zeros((outer, inner), _f32))
+            sel = np.broadcast_to(scalar[:, None, :], d.shape)
+            e[sel] = exp1(d[sel])
+        s = _exact.seqsum(np.moveaxis(e, 1, 0), np.zeros((outer, inner), x.dtype))
         return e / s[:, None, :]
 
 
-def softmax(x, dim):
-    """torch's CPU softmax of a float32 array along ``dim`` (taken contiguous)."""
-    x = np.ascontiguousarray(x)
+def _split(x, dim):
     shape = x.shape
-    n = shape[dim]
     outer = int(np.prod(shape[:dim], dtype=np.int64))
     inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    return outer, shape[dim], inner
+
+
+def softmax(x, dim):
+    """torch's CPU softmax of a float32/float64 array along ``dim`` (taken contiguous)."""
+    x = np.ascontiguousarray(x)
     if x.size == 0:
         return x.copy()
+    outer, n, inner = _split(x, dim)
     if dim == x.ndim - 1:
-        return _lastdim(x.reshape(outer, n)).reshape(shape)
-    return _inner(x.reshape(outer, n, inner)).reshape(shape)
+        return _lastdim(x.reshape(outer, n)).reshape(x.shape)
+    return _inner(x.reshape(outer, n, inner)).reshape(x.shape)
 
 
 def _log_lastdim(x):
-    """``_vec_log_softmax_lastdim`` on a C-contiguous (rows, n) float32 array."""
+    """``serial_vec_log_softmax_lastdim_range`` on a C-contiguous (rows, n) array."""
+    exp, _, log, _ = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         m = x.max(axis=1, keepdims=True)
-        lse = _sleef.logf(_norms.vec_sum_rows(_sleef.expf(x - m)))
+        lse = log(_norms.vec_sum_rows(exp(x - m)))
         return (x - m) - lse[:, None]
 
 
+def _log_scalar_inner(inner, dim, itemsize, lanes):
+    """Which inner positions ``serial_vec_logsoftmax_range`` runs one by one: the inner
+    row is cut into chunks of ``128 KiB / (dim · itemsize)`` (whole vectors, at most the
+    row), and the end of each chunk that does not fill a vector is scalar."""
+    ch = max((128 * 1024) // dim // itemsize, lanes) // lanes * lanes
+    ch = min(ch, inner)
+    j = np.arange(inner)
+    start = j // ch * ch
+    size = np.minimum(ch, inner - start)
+    return (j - start) >= size - size % lanes
+
+
+def _log_inner(x):
+    """``serial_vec_logsoftmax_range`` on a C-contiguous (outer, dim, inner) array."""
+    outer, dim, inner = x.shape
+    exp, exp1, log, lanes = _MATH[x.dtype]
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        m = x.max(axis=1, keepdims=True)
+        d = x - m
+        e = exp(d)
+        scalar = _log_scalar_inner(inner, dim, x.itemsize, lanes)
+        if scalar.any():
+            e[:, :, scalar] = exp1(d[:, :, scalar])
+        s = _exact.seqsum(np.moveaxis(e, 1, 0), np.zeros((outer, inner), x.dtype))
+        return d - log(s)[:, None, :]
+
+
 def log_softmax(x, dim):
-    """torch's CPU log_softmax of a float32 array along its last dim (taken contiguous)."""
+    """torch's CPU log_softmax of a float32/float64 array along ``dim`` (taken contiguous)."""
     x = np.ascontiguousarray(x)
     if x.size == 0:
         return x.copy()
-    return _log_lastdim(x.reshape(-1, x.shape[-1])).reshape(x.shape)
+    outer, n, inner = _split(x, dim)
+    if dim == x.ndim - 1:
+        return _log_lastdim(x.reshape(outer, n)).reshape(x.shape)
+    return _log_inner(x.reshape(outer, n, inner)).reshape(x.shape)

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._device import xp
 from .._tensor import Tensor
-from . import _exact, _norms, _sleef
+from . import _exact, _norms, _sleef, _sleef_d
 from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
@@ -73,7 +73,7 @@ def _log_softmax_backward_data(grad_output, output, dim):
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
-    if self.dtype == np.float32:
+    if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.softmax(self, dim)
     return _softmax_np(self, dim)
 
@@ -94,7 +94,7 @@ def _safe_softmax(self, dim):
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)
-    if self.dtype == np.float32 and dim == self.ndim - 1:
+    if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.log_softmax(self, dim)
     return _log_softmax_np(self, dim)
 
@@ -488,6 +488,8 @@ def silu(self):
     """``x * sigmoid(x)``."""
     if self.dtype == xp.float32:
         return _sleef.silu(self)
+    if self.dtype == xp.float64:
+        return _sleef_d.silu(self)
     with np.errstate(over="ignore"):
         return self / (1 + xp.exp(-self))
 

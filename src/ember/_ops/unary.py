@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from .._device import xp
-from . import _sleef
+from . import _sleef, _sleef_d
 from .registry import FLOAT, NONE, OPS, expose, op
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
@@ -359,6 +359,8 @@ def sigmoid(self):
     """Logistic sigmoid ``1 / (1 + exp(-x))``."""
     if self.dtype == xp.float32:
         return _sleef.sigmoid(self)
+    if self.dtype == xp.float64:
+        return _sleef_d.sigmoid(self)
     with xp.errstate(over="ignore"):
         out = xp.exp(-xp.abs(self))
         return xp.where(self >= 0, 1 / (1 + out), out / (1 + out)).astype(out.dtype)
