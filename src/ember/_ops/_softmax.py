@@ -9,7 +9,9 @@ max and a sum added in turn along the dim, then a division; positions that do no
 vector (the end of an inner row or of a thread's share) run the same steps with glibc's
 ``exp``. log_softmax over another dim (``_vec_logsoftmax``) cuts each inner row into chunks
 of about 128 KiB of the dim and runs each chunk's full vectors with Sleef's ``exp`` and the
-rest of the chunk with glibc's, then Sleef's ``log`` of every sum.
+rest of the chunk with glibc's, then Sleef's ``log`` of every sum. The backward kernels
+(``_vec_host_softmax_backward_lastdim``, ``_vec_softmax_backward``,
+``_vec_log_softmax_backward``) follow the same layouts.
 """
 
 from __future__ import annotations
@@ -135,3 +137,49 @@ def log_softmax(x, dim):
     if dim == x.ndim - 1:
         return _log_lastdim(x.reshape(outer, n)).reshape(x.shape)
     return _log_inner(x.reshape(outer, n, inner)).reshape(x.shape)
+
+
+# ----------------------------------------------------------------------------- backward
+# (the compiler fuses the products of these loops into their sums, except in the last
+# dim's dot product)
+
+def _rows3(a, dim):
+    a = np.ascontiguousarray(a)
+    return a, a.reshape(_split(a, dim))
+
+
+def softmax_backward(grad, out, dim):
+    """``softmax_backward_cpu``: ``(grad - sum(grad * out)) * out`` along ``dim``."""
+    out, o = _rows3(out, dim)
+    grad, g = _rows3(grad, dim)
+    if out.size == 0:
+        return out.copy()
+    if dim == out.ndim - 1:
+        g, o = g[:, :, 0], o[:, :, 0]
+        return ((g - _norms.vec_sum_rows(g * o)[:, None]) * o).reshape(out.shape)
+    acc = np.zeros((o.shape[0], o.shape[2]), out.dtype)
+    for d in range(o.shape[1]):
+        acc = _exact.fma(g[:, d], o[:, d], acc)
+    return (o * (g - acc[:, None, :])).reshape(out.shape)
+
+
+def log_softmax_backward(grad, out, dim):
+    """``log_softmax_backward_cpu``: ``grad - exp(out) * sum(grad)`` along ``dim``, Sleef's
+    exp in the vectors (glibc's on the ends of the inner chunks that do not fill one)."""
+    out, o = _rows3(out, dim)
+    grad, g = _rows3(grad, dim)
+    if out.size == 0:
+        return out.copy()
+    outer, n, inner = o.shape
+    exp, exp1, _, lanes = _MATH[out.dtype]
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = exp(o)
+        if dim == out.ndim - 1:
+            s = _norms.vec_sum_rows(g[:, :, 0])[:, None, None]
+        else:
+            s = _exact.seqsum(np.moveaxis(g, 1, 0), np.zeros((outer, inner), out.dtype))
+            s = s[:, None, :]
+            tail = _log_scalar_inner(inner, n, out.itemsize, lanes)
+            if tail.any():
+                e[:, :, tail] = exp1(o[:, :, tail])
+        return _exact.fma(-e, np.broadcast_to(s, e.shape), g).reshape(out.shape)

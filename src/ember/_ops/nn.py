@@ -56,6 +56,8 @@ def _log_softmax_np(x, dim):
     - (output * grad_output).sum(dim, keepdim=True) * grad
     - grad_output * (output * grad).sum(dim, keepdim=True))
 def _softmax_backward_data(grad_output, output, dim):
+    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
+        return _softmax_kernel.softmax_backward(grad_output, output, dim)
     return output * (grad_output - (grad_output * output).sum(axis=dim, keepdims=True))
 
 
@@ -65,6 +67,8 @@ def _softmax_backward_data(grad_output, output, dim):
     output=lambda grad, grad_output, output, dim:
     -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
 def _log_softmax_backward_data(grad_output, output, dim):
+    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
+        return _softmax_kernel.log_softmax_backward(grad_output, output, dim)
     return grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True)
 
 

@@ -579,8 +579,11 @@ def _logsumexp(self, dim, keepdim):
             return xp.log(xp.sum(xp.exp(self), axis=dim, keepdims=keepdim))
         m = xp.max(self, axis=dim, keepdims=True)
         m = xp.where(xp.abs(m) == xp.inf, 0, m).astype(self.dtype)
-        s = xp.log(xp.sum(xp.exp(self - m), axis=dim, keepdims=keepdim))
-        return s + (m if keepdim else xp.squeeze(m, dim))
+        e = xp.exp(self - m)
+        # torch adds the exps in its reduction order (its exp and log are MKL's)
+        s = cascade_sum(e, dim, keepdim) if self.dtype in exact_dtype else \
+            xp.sum(e, axis=dim, keepdims=keepdim)
+        return xp.log(s) + (m if keepdim else xp.squeeze(m, dim))
 
 
 @expose
