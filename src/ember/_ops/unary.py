@@ -352,9 +352,9 @@ def rad2deg(self):
 # ----------------------------------------------------------------------------- sigmoid, logit
 
 @op("SigmoidBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad * (result * (1 - result)),
+    self=lambda grad, result: grad * (1 - result) * result,
     raw={"self": lambda grad, result: xp.multiply(
-        grad, xp.multiply(result, xp.subtract(result.dtype.type(1), result)))})
+        xp.multiply(grad, xp.subtract(result.dtype.type(1), result)), result)})
 def sigmoid(self):
     """Logistic sigmoid ``1 / (1 + exp(-x))``."""
     if self.dtype == xp.float32:
