@@ -202,11 +202,59 @@ def _nll_kernel(self, target, weight, reduction, ignore_index):
     losses = -picked if w is None else -picked * w
     if reduction == 0:
         return losses if self.ndim > 1 else losses[0]
+    if x.dtype in _exact.exact_dtype and t.size:
+        valid = (target if self.ndim > 1 else target[None]) != ignore_index
+        loss, total = _nll_sums(picked, valid, None if weight is None else weight[t],
+                                x.dtype.type)
+    else:
+        loss = losses.sum()
+        total = x.dtype.type(t.size) if w is None else w.sum()
     if reduction == 2:
-        return losses.sum()
-    total = x.dtype.type(t.size) if w is None else w.sum()
+        return loss
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (losses.sum() / total).astype(x.dtype)
+        return (loss / total).astype(x.dtype)
+
+
+def _nll_sums(picked, valid, wt, dt):
+    """``nll_loss_out_frame``'s reduction: the loss (and weight) added by an eight-level
+    cascade, one level per ``2^p`` steps of the target's flat index (ignored targets
+    skipped), the levels then added in order."""
+    picked, valid = picked.reshape(-1), valid.reshape(-1)
+    n = picked.size
+    p = max(4, (n - 1).bit_length() // 8) if n > 1 else 4
+    idx = np.flatnonzero(valid)
+    wv = None if wt is None else wt.reshape(-1)[idx]
+    loss = _cascade8(idx, picked[idx] if wv is None else picked[idx] * wv, p, dt, neg=True)
+    if wv is None:
+        return loss, dt(idx.size)
+    return loss, _cascade8(idx, wv, p, dt, neg=False)
+
+
+def _cascade8(idx, vals, p, dt, neg):
+    """The levels of torch's cascade after each value arrives at level 0 with its index:
+    a level's running sum moves up (and restarts) when the arriving index is a multiple of
+    ``2^p``, arriving there with index // 2^p; the top level keeps everything."""
+    total = dt(0)
+    step = 1 << p
+    for level in range(8):
+        if not idx.size:
+            break
+        top = level == 7
+        ends = np.flatnonzero(idx % step == 0) if not top else np.zeros(0, np.int64)
+        starts = np.concatenate([[0], ends[:-1] + 1]) if ends.size else ends
+        rest = vals[ends[-1] + 1:] if ends.size else vals
+        acc = np.zeros(ends.size, dt)
+        lens = ends - starts + 1
+        for j in range(int(lens.max()) if lens.size else 0):
+            m = lens > j
+            v = vals[starts[m] + j]
+            acc[m] = acc[m] - v if neg and level == 0 else acc[m] + v
+        kept = dt(0)
+        for v in rest:
+            kept = kept - v if neg and level == 0 else kept + v
+        total = total + kept
+        idx, vals = idx[ends] // step, acc
+    return total
 
 
 def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_index):
