@@ -154,6 +154,32 @@ def _bn_nchw(lib, a):
     out = lib.nn.functional.batch_norm(x, rm, rv, w, b, training=True)
     return [out, rm, rv, lib.nn.functional.batch_norm(x.transpose(2, 3), None, None, w, b,
                                                       training=True)]
+def _inner3(name):
+    """The op over the middle dim of a (10, 100, 100) view: torch's inner-dim kernels."""
+    return lambda lib, a: [getattr(lib, name)(a.reshape(10, 100, 100), 1),
+                           getattr(lib, name)(a.reshape(100, 100, 10), 1)]
+
+
+def _grad(fn):
+    """The gradient of ``fn`` (one result) at ``a`` for a fixed upstream gradient."""
+    def f(lib, a):
+        x = a.detach().requires_grad_(True)
+        y = fn(lib, x)
+        y.backward(lib.tensor(table_data(y.detach().numpy().dtype.type, seed=3)).reshape(
+            y.shape))
+        return [x.grad]
+    return f
+
+
+REDUCE.update({
+    "softmax (inner dim)": _inner3("softmax"), "log_softmax (inner dim)": _inner3("log_softmax"),
+    "softmax backward": _grad(lambda lib, a: lib.softmax(a, 1)),
+    "softmax backward (dim 0)": _grad(lambda lib, a: lib.softmax(a, 0)),
+    "log_softmax backward": _grad(lambda lib, a: lib.log_softmax(a, 1)),
+    "log_softmax backward (dim 0)": _grad(lambda lib, a: lib.log_softmax(a, 0)),
+    "sigmoid backward": _grad(lambda lib, a: a.sigmoid()),
+    "silu backward": _grad(lambda lib, a: lib.nn.functional.silu(a)),
+})
 UNIT = {"prod": _red("prod"), "cumprod": _dims(lambda lib, a, d: a.cumprod(0 if d is None
                                                                             else d))}
 
