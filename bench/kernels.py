@@ -3,9 +3,9 @@
     python bench/kernels.py [--repeat N]
 
 ratio = ember time / NumPy time (best of N rounds) for the same op on the same float32
-array, contiguous (1000, 1000) unless the row says otherwise. Ember's kernels add, multiply
-and round in torch's order; NumPy's are its own (pairwise sums, SIMD loops). Target: each
-ratio at most 3.
+array (float64 where the row says so), contiguous (1000, 1000) unless the row says
+otherwise. Ember's kernels add, multiply and round in torch's order; NumPy's are its own
+(pairwise sums, SIMD loops). Target: each ratio at most 3.
 """
 
 from __future__ import annotations
@@ -54,6 +54,47 @@ def cases():
          lambda: np.exp(a - a.max(1, keepdims=True)) / np.exp(
              a - a.max(1, keepdims=True)).sum(1, keepdims=True)),
         ("var dim 1", lambda: e.var(1), lambda: a.var(1, ddof=1)),
+        ("log_softmax dim 0", lambda: e.log_softmax(0), lambda: _np_log_softmax(a, 0)),
+    ] + _softmax_family(rng.standard_normal((1000, 1000)))
+
+
+def _np_softmax(a, d):
+    x = np.exp(a - a.max(d, keepdims=True))
+    return x / x.sum(d, keepdims=True)
+
+
+def _np_log_softmax(a, d):
+    x = a - a.max(d, keepdims=True)
+    return x - np.log(np.exp(x).sum(d, keepdims=True))
+
+
+def _np_grad(a, g):
+    y = _np_softmax(a, 1)
+    return y * (g - (g * y).sum(1, keepdims=True))
+
+
+def _softmax_family(a):
+    """The float64 softmax family (Sleef's double vectors) against NumPy's formulas."""
+    e, g = ember.tensor(a), ember.tensor(a[::-1].copy())
+    F = ember.nn.functional
+    x = e.detach().requires_grad_(True)
+    y = F.softmax(x, 1)
+    t = ember.tensor(np.random.default_rng(1).integers(0, 1000, 1000))
+    return [
+        ("softmax dim 1, f64", lambda: e.softmax(1), lambda: _np_softmax(a, 1)),
+        ("softmax dim 0, f64", lambda: e.softmax(0), lambda: _np_softmax(a, 0)),
+        ("log_softmax dim 1, f64", lambda: e.log_softmax(1), lambda: _np_log_softmax(a, 1)),
+        ("log_softmax dim 0, f64", lambda: e.log_softmax(0), lambda: _np_log_softmax(a, 0)),
+        ("logsumexp dim 1, f64", lambda: e.logsumexp(1),
+         lambda: np.log(np.exp(a - a.max(1, keepdims=True)).sum(1)) + a.max(1)),
+        ("sigmoid, f64", lambda: e.sigmoid(), lambda: 1 / (1 + np.exp(-a))),
+        ("silu, f64", lambda: F.silu(e), lambda: a / (1 + np.exp(-a))),
+        ("sigmoid strided, f64", lambda: e[:, ::2].sigmoid(),
+         lambda: 1 / (1 + np.exp(-a[:, ::2]))),
+        ("softmax backward, f64", lambda: ember.autograd.grad(y, x, g, retain_graph=True),
+         lambda: _np_grad(a, a[::-1])),
+        ("cross_entropy, f64", lambda: F.cross_entropy(e, t),
+         lambda: -_np_log_softmax(a, 1)[np.arange(1000), t.numpy()].mean()),
     ]
 
 
@@ -61,7 +102,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--repeat", type=int, default=10)
     args = p.parse_args(argv)
-    print(f"{'op (10^6 float32)':28s} {'ember ms':>9s} {'numpy ms':>9s} {'ratio':>6s}")
+    print(f"{'op (10^6 elements)':28s} {'ember ms':>9s} {'numpy ms':>9s} {'ratio':>6s}")
     for name, fe, fn in cases():
         te, tn = best(fe, args.repeat), best(fn, args.repeat)
         flag = "" if te <= 3 * tn else "  OVER"

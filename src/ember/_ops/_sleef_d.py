@@ -27,6 +27,24 @@ _EXP_C = (+0.2081276378237164457e-8, +0.2511210703042288022e-7, +0.2755762628169
           +0.1666666666666669072e+0)
 
 
+_BLOCK = 1 << 14
+
+
+def _blocked(fn):
+    """``fn`` applied to cache-sized pieces of a large array (each of its many passes then
+    stays in cache)."""
+    def run(d):
+        if d.size <= 2 * _BLOCK:
+            return fn(d)
+        out = np.empty(d.shape, _f64)
+        src, dst = d.reshape(-1), out.reshape(-1)
+        for i in range(0, src.size, _BLOCK):
+            dst[i:i + _BLOCK] = fn(src[i:i + _BLOCK])
+        return out
+    run.__doc__, run.__name__ = fn.__doc__, fn.__name__
+    return run
+
+
 def _pow2i(q):
     return ((q.astype(np.int64) + 0x3ff) << 52).view(_f64)
 
@@ -36,24 +54,44 @@ def _ldexp2(u, q):
     return u * _pow2i(h) * _pow2i(q - h)
 
 
+def _split(k):
+    kh = k * 134217729.0
+    kh = kh - (kh - k)
+    return kh, k - kh
+
+
+def _fmak(a, k, c):
+    """``fma(a, k, c)`` for a constant ``k`` (its halves precomputed): the same error-free
+    product and sum as :func:`ember._ops._exact.fma`."""
+    kh, kl = _split(k)
+    p = a * k
+    ah = a * 134217729.0
+    ah = ah - (ah - a)
+    al = a - ah
+    pe = ((ah * kh - p) + ah * kl + al * kh) + al * kl
+    s = p + c
+    bb = s - p
+    return s + (((p - (s - bb)) + (c - bb)) + pe)
+
+
+@_blocked
 def expd(d):
     """``Sleef_expd4_u10`` (AVX2, FMA) on a float64 array."""
-    full = np.full
     with np.errstate(all="ignore"):
         u = np.rint(d * _R_LN2)
         q = np.clip(np.nan_to_num(u), -2000, 2000).astype(np.int32)
-        s = fma(u, full(d.shape, -_L2U), d)
-        s = fma(u, full(d.shape, -_L2L), s)
+        s = _fmak(u, -_L2U, d)
+        s = _fmak(u, -_L2L, s)
         s2 = s * s
         s4 = s2 * s2
         s8 = s4 * s4
-        c = [full(d.shape, _f64(v)) for v in _EXP_C]
-        p = fma(s8, fma(s, c[0], c[1]),
-                fma(s4, fma(s2, fma(s, c[2], c[3]), fma(s, c[4], c[5])),
-                    fma(s2, fma(s, c[6], c[7]), fma(s, c[8], c[9]))))
-        p = fma(p, s, full(d.shape, 0.5))
-        p = fma(p, s, full(d.shape, 1.0))
-        p = fma(p, s, full(d.shape, 1.0))
+        c = _EXP_C
+        p = fma(s8, _fmak(s, c[0], c[1]),
+                fma(s4, fma(s2, _fmak(s, c[2], c[3]), _fmak(s, c[4], c[5])),
+                    fma(s2, _fmak(s, c[6], c[7]), _fmak(s, c[8], c[9]))))
+        p = fma(p, s, 0.5)
+        p = fma(p, s, 1.0)
+        p = fma(p, s, 1.0)
         u = _ldexp2(p, q)
         u = np.where(d > _H("0x1.62e42fefa39efp+9"), np.inf, u)
         return np.where(d < -1000, 0.0, u)
@@ -71,33 +109,32 @@ _LOG_C = (0.1532076988502701353, 0.1525629051003428716, 0.1818605932937785996,
 _LN2_HI, _LN2_LO = 0.693147180559945286226764, 2.319046813846299558417771e-17
 
 
+@_blocked
 def logd(d):
     """``Sleef_logd4_u10`` (AVX2, FMA) on a float64 array: double-double arithmetic."""
-    full = np.full
     with np.errstate(all="ignore"):
         o = d < _H("0x1p-1022")
         d = np.where(o, d * (4294967296.0 * 4294967296.0), d)
         e = (((d * (1.0 / 0.75)).view(np.int64) >> 52) & 0x7ff) - 0x3ff
         m = (d.view(np.int64) - (e << 52)).view(_f64)
         ef = np.where(o, e - 64, e).astype(_f64)
-        one = full(m.shape, 1.0)
-        nx, ny = _dd_add2(-one, m)
-        dx, dy = _dd_add2(one, m)
+        nx, ny = _dd_add2(-1.0, m)
+        dx, dy = _dd_add2(1.0, m)
         # dddiv: (nx, ny) / (dx, dy)
         t = 1.0 / dx
         xx = nx * t
         u = fma(t, nx, -xx)
-        v = fma(-dy, t, fma(-dx, t, one))
+        v = fma(-dy, t, fma(-dx, t, 1.0))
         xy = fma(xx, v, fma(ny, t, u))
         x2 = xx * xx
         x4 = x2 * x2
         x8 = x4 * x4
-        c = [full(m.shape, v) for v in _LOG_C]
-        p = fma(x8, fma(x4, c[0], fma(x2, c[1], c[2])),
-                fma(x4, fma(x2, c[3], c[4]), fma(x2, c[5], c[6])))
+        c = _LOG_C
+        p = fma(x8, _fmak(x4, c[0], _fmak(x2, c[1], c[2])),
+                fma(x4, _fmak(x2, c[3], c[4]), _fmak(x2, c[5], c[6])))
         # ddmul((ln2 hi, lo), e)
         sx = _LN2_HI * ef
-        sy = fma(full(ef.shape, _LN2_LO), ef, fma(full(ef.shape, _LN2_HI), ef, -sx))
+        sy = _fmak(ef, _LN2_LO, _fmak(ef, _LN2_HI, -sx))
         # ddadd(s, 2x)
         ax, ay = xx * 2, xy * 2
         s1 = sx + ax
@@ -136,22 +173,21 @@ _C2, _C3, _C4, _C5 = (_H("0x1.ffffffffffdbdp-2"), _H("0x1.555555555543cp-3"),
                       _H("0x1.55555cf172b91p-5"), _H("0x1.1111167a4d017p-7"))
 
 
+@_blocked
 def exp_scalar(x):
     """glibc's ``exp`` (``std::exp`` on a double; its FMA build): 2^(k/128) from its table
     times a quintic, with the scale split where the result is near overflow or subnormal."""
     x = np.asarray(x, _f64)
-    full = np.full
     with np.errstate(all="ignore"):
-        kd = fma(full(x.shape, _INV_LN2N), x, full(x.shape, _SHIFT))
+        kd = _fmak(x, _INV_LN2N, _SHIFT)
         ki = kd.view(np.int64)
         kd = kd - _SHIFT
-        r = fma(kd, full(x.shape, _NEG_LN2_LO_N), fma(kd, full(x.shape, _NEG_LN2_HI_N), x))
+        r = _fmak(kd, _NEG_LN2_LO_N, _fmak(kd, _NEG_LN2_HI_N, x))
         idx = 2 * (ki % 128)
         tail = _EXP_TAB[idx].view(_f64)
         sbits = _EXP_TAB[idx + 1] + (ki << 45)
         r2 = r * r
-        tmp = fma(r2 * r2, fma(r, full(x.shape, _C5), full(x.shape, _C4)),
-                  fma(r2, fma(r, full(x.shape, _C3), full(x.shape, _C2)), tail + r))
+        tmp = fma(r2 * r2, _fmak(r, _C5, _C4), fma(r2, _fmak(r, _C3, _C2), tail + r))
         scale = sbits.view(_f64)
         y = fma(scale, tmp, scale)
         ab = np.abs(x)
@@ -188,11 +224,14 @@ def elementwise(a, vec_fn, scalar_fn):
     of four lanes per step), ``scalar_fn`` on the elements it runs one by one."""
     if a.ndim == 0:
         return np.array(scalar_fn(a.reshape(1))[0])
+    if not a.size:
+        return vec_fn(a)
+    mask = _sleef._scalar_mask(a, 8)
+    if mask.all():
+        return scalar_fn(a)
     out = vec_fn(a)
-    if a.size:
-        mask = _sleef._scalar_mask(a, 8)
-        if mask.any():
-            out[mask] = scalar_fn(a[mask])
+    if mask.any():
+        out[mask] = scalar_fn(a[mask])
     return out
 
 

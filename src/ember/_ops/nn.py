@@ -67,7 +67,9 @@ def _softmax_backward_data(grad_output, output, dim):
     output=lambda grad, grad_output, output, dim:
     -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
 def _log_softmax_backward_data(grad_output, output, dim):
-    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
+    # float32 keeps NumPy's exp: Sleef's (emulated) would cost a small training step more
+    # than the rest of its loss
+    if output.dtype == np.float64 and output.ndim and grad_output.dtype == output.dtype:
         return _softmax_kernel.log_softmax_backward(grad_output, output, dim)
     return grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True)
 
@@ -234,6 +236,8 @@ def _cascade8(idx, vals, p, dt, neg):
     """The levels of torch's cascade after each value arrives at level 0 with its index:
     a level's running sum moves up (and restarts) when the arriving index is a multiple of
     ``2^p``, arriving there with index // 2^p; the top level keeps everything."""
+    if idx.size and idx[-1] == idx.size - 1:
+        return _cascade8_dense(vals, 1 << p, dt, neg)
     total = dt(0)
     step = 1 << p
     for level in range(8):
@@ -255,6 +259,39 @@ def _cascade8(idx, vals, p, dt, neg):
         total = total + kept
         idx, vals = idx[ends] // step, acc
     return total
+
+
+def _seq(v, dt):
+    """``((0 + v[0]) + v[1]) + …`` (0 when empty)."""
+    return np.add.accumulate(v)[-1] if v.size else dt(0)
+
+
+def _cascade8_dense(vals, step, dt, neg):
+    """:func:`_cascade8` when every index from 0 arrives: each level moves up its first
+    value, then each run of ``step`` values, and keeps the rest."""
+    total = dt(0)
+    top = dt(0)
+    for level in range(8):
+        n = vals.size
+        if level == 7 or n == 1:
+            top = _seq(vals, dt)
+            break
+        m = (n - 1) // step
+        blocks = vals[1:1 + m * step].reshape(m, step)
+        pushed = np.empty(m + 1, dt)
+        pushed[0] = vals[0]
+        if m:
+            pushed[1:] = np.add.accumulate(blocks, axis=1)[:, -1]
+        kept = _seq(vals[1 + m * step:], dt)
+        if neg and level == 0:
+            pushed, kept = -pushed, -kept
+        total = total + kept
+        vals = pushed
+    if neg and vals.size == 1 and level == 0:
+        top = -top
+    for _ in range(level, 7):
+        total = total + dt(0)
+    return total + top
 
 
 def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_index):
