@@ -30,20 +30,30 @@ def fma(a, b, c):
     operands near the overflow threshold keep an exact error term."""
     if a.dtype == _f32:
         return _exact.fma(a, b, c)
-    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64), c)
+    a, b, c = np.broadcast_arrays(np.asarray(a, _f64), np.asarray(b, _f64), c)
     p = a * b
-    big = ~((np.abs(a) < 2.0 ** 960) & (np.abs(b) < 2.0 ** 960) & (np.abs(p) < 2.0 ** 960))
-    if big.any():
-        ma, ea = np.frexp(a)
-        mb, eb = np.frexp(b)
-        pe = np.ldexp(_prod_err(ma, mb, ma * mb), ea + eb)
-        pe = np.where(big, pe, _prod_err(a, b, p))
-    else:
-        pe = _prod_err(a, b, p)
+    pe = _prod_err(a, b, p)
+    bad = ~np.isfinite(pe) & np.isfinite(p)
+    if bad.any():                       # a half overflowed: split on the mantissas instead
+        ma, ea = np.frexp(a[bad])
+        mb, eb = np.frexp(b[bad])
+        pe[bad] = np.ldexp(_prod_err(ma, mb, ma * mb), ea + eb)
     s = p + c
     bb = s - p
     se = (p - (s - bb)) + (c - bb)
     return s + (se + pe)
+
+
+def _perr(a, b, p):
+    """``fma(a, b, -p)`` for ``p = a * b``: the product's rounding error (exact)."""
+    if p.dtype == _f32:
+        return (a.astype(_f64) * b - p).astype(_f32)
+    a, b = np.broadcast_arrays(a, b)
+    pe = _prod_err(a, b, p)
+    bad = ~np.isfinite(pe) & np.isfinite(p)
+    if bad.any():
+        pe[bad] = fma(a[bad], b[bad], -p[bad])
+    return pe
 
 
 def _prod_err(a, b, p):
@@ -102,22 +112,22 @@ def _sub_f2f2(x, y):                # dfsub_vf2_vf2_vf2
 
 def _mul_ff(x, y):                  # dfmul_vf2_vf_vf
     rx = x * y
-    return rx, fma(x, y, -rx)
+    return rx, _perr(x, y, rx)
 
 
 def _mul_f2f(x, y):                 # dfmul_vf2_vf2_vf
     rx = x[0] * y
-    return rx, fma(x[1], y, fma(x[0], y, -rx))
+    return rx, fma(x[1], y, _perr(x[0], y, rx))
 
 
 def _mul_f2f2(x, y):                # dfmul_vf2_vf2_vf2
     rx = x[0] * y[0]
-    return rx, fma(x[0], y[1], fma(x[1], y[0], fma(x[0], y[0], -rx)))
+    return rx, fma(x[0], y[1], fma(x[1], y[0], _perr(x[0], y[0], rx)))
 
 
 def _squ(x):                        # dfsqu_vf2_vf2
     rx = x[0] * x[0]
-    return rx, fma(x[0] + x[0], x[1], fma(x[0], x[0], -rx))
+    return rx, fma(x[0] + x[0], x[1], _perr(x[0], x[0], rx))
 
 
 def _rec(d):                        # dfrec_vf2_vf2
@@ -128,7 +138,7 @@ def _rec(d):                        # dfrec_vf2_vf2
 def _div(n, d):                     # dfdiv_vf2_vf2_vf2
     t = 1 / d[0]
     qx = n[0] * t
-    u = fma(t, n[0], -qx)
+    u = _perr(t, n[0], qx)
     qy = fma(-d[1], t, fma(-d[0], t, np.ones_like(t)))
     return qx, fma(qx, qy, fma(n[1], t, u))
 
