@@ -1,4 +1,4 @@
-"""expm1, log1p, sinh, cosh, pow and gelu(tanh) bit for bit against torch: Sleef's vector
+"""expm1, log1p, sinh, cosh, pow and gelu bit for bit against torch: Sleef's vector
 kernels, torch's split between vectors and the scalar tail, strided inputs, special values."""
 
 import numpy as np
@@ -95,6 +95,13 @@ def test_gelu_tanh_float32():
     for n in (x.size, 1003, 9):
         _same(torch.nn.functional.gelu(torch.tensor(x[:n]), approximate="tanh"),
               ember.nn.functional.gelu(ember.tensor(x[:n]), approximate="tanh"))
+
+
+def test_gelu_erf_float64():
+    """Sleef's double erf in the vectors (the scalar tail is glibc's, not compared)."""
+    x = _values(np.float64)
+    x = x[:x.size // 16 * 16]
+    _same(torch.nn.functional.gelu(torch.tensor(x)), ember.nn.functional.gelu(ember.tensor(x)))
 
 
 def test_backward_uses_the_kernels():
