@@ -55,7 +55,7 @@ def cases():
              a - a.max(1, keepdims=True)).sum(1, keepdims=True)),
         ("var dim 1", lambda: e.var(1), lambda: a.var(1, ddof=1)),
         ("log_softmax dim 0", lambda: e.log_softmax(0), lambda: _np_log_softmax(a, 0)),
-    ] + _softmax_family(rng.standard_normal((1000, 1000)))
+    ] + _softmax_family(rng.standard_normal((1000, 1000))) + sleef_cases(a)
 
 
 def _np_softmax(a, d):
@@ -96,6 +96,39 @@ def _softmax_family(a):
         ("cross_entropy, f64", lambda: F.cross_entropy(e, t),
          lambda: -_np_log_softmax(a, 1)[np.arange(1000), t.numpy()].mean()),
     ]
+
+
+def _gelu_tanh_np(x):
+    k = x.dtype.type
+    return k(0.5) * x * (k(1) + np.tanh(k(0.7978845608) * (x + k(0.044715) * x * x * x)))
+
+
+def sleef_cases(a):
+    """torch's Sleef kernels (and the float32 MKL ops computed in double) against NumPy's
+    loops for the same function, float32 and float64."""
+    out = []
+    gelu = ember.nn.functional.gelu
+    for dt in (np.float32, np.float64):
+        x = a.astype(dt)
+        ax, y = np.abs(x), x[::-1].copy()
+        e, eax, ey = ember.tensor(x), ember.tensor(ax), ember.tensor(y)
+        tag = "" if dt == np.float32 else " (f64)"
+        k15 = dt(1.5)
+        out += [
+            ("expm1" + tag, lambda e=e: e.expm1(), lambda x=x: np.expm1(x)),
+            ("log1p" + tag, lambda e=eax: e.log1p(), lambda x=ax: np.log1p(x)),
+            ("sinh" + tag, lambda e=e: e.sinh(), lambda x=x: np.sinh(x)),
+            ("cosh" + tag, lambda e=e: e.cosh(), lambda x=x: np.cosh(x)),
+            ("pow 1.5" + tag, lambda e=eax: e ** 1.5, lambda x=ax, k=k15: x ** k),
+            ("pow tensor" + tag, lambda e=eax, f=ey: e ** f, lambda x=ax, z=y: x ** z),
+            ("gelu tanh" + tag, lambda e=e: gelu(e, approximate="tanh"),
+             lambda x=x: _gelu_tanh_np(x)),
+        ]
+    e = ember.tensor(a)
+    out += [(f"{n} (MKL op, in double)", lambda n=n: getattr(e, n)(),
+             lambda f=f: f(a)) for n, f in (("log2", np.log2), ("log10", np.log10),
+                                             ("tan", np.tan), ("asin", np.arcsin))]
+    return out
 
 
 def main(argv=None) -> int:

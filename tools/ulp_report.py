@@ -9,7 +9,9 @@ nan, large arguments); reductions and losses run on (rows, cols) arrays over eac
 dims and a transposed view. An element is bit-identical when both results have the same
 bits (any nan counts as the same nan); the ulp distance counts representable floats between
 the two results (inf where only one is nan). Matrix products and convolutions run on BLAS in
-both libraries; their rows are informational.
+both libraries; their rows are informational. So are the rows marked (MKL VML): torch hands
+those ops to Intel MKL's vector math library (``vml.h``: ``vsExp``/``vdExp`` … in high-accuracy
+mode), whose algorithms are not published, so they cannot be reproduced bit for bit.
 """
 
 from __future__ import annotations
@@ -199,6 +201,11 @@ def _aranges(lib, dt):
             lib.arange(0, 100003, 1.5, dtype=t), lib.arange(1e6, 1e6 + 20, 0.1, dtype=t)]
 
 
+# ops torch 2.13 (USE_MKL=ON) computes with MKL's VML: vml.h's IMPLEMENT_VML_MKL list (acos,
+# asin, atan, cos, erf, exp, log, log10, log2, sin, sqrt, tan, tanh) and pow 0.5 (sqrt_kernel)
+MKL = frozenset({"exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "erf", "atan",
+                 "asin", "acos", "sqrt", "pow 0.5"})
+
 INFO = {
     "matmul (info)": lambda lib, a: [a @ a.t(), a.t() @ a],
     "conv2d (info)": lambda lib, a: [lib.nn.functional.conv2d(
@@ -257,7 +264,8 @@ def _rows(dt):
     rows = []
     for ops, arr in groups:
         for name, fn in ops.items():
-            rows.append((name, dname) + run_op(fn, lambda lib, arr=arr: lib.tensor(arr)))
+            label = name + " (MKL VML)" if name in MKL else name
+            rows.append((label, dname) + run_op(fn, lambda lib, arr=arr: lib.tensor(arr)))
     rows.append(("linspace", dname) + run_op(lambda lib, _: _factories(lib, dt), _none))
     rows.append(("arange", dname) + run_op(lambda lib, _: _aranges(lib, dt), _none))
     return rows
@@ -278,7 +286,10 @@ def markdown(rows) -> str:
              "dtype (normal, wide-range and special values; reductions over each dim, all "
              "dims and a transposed view). *identical* = share of result elements with "
              "torch's exact bits; *max ulp* = the largest distance in units in the last "
-             "place. Rows marked (info) run on BLAS in both libraries.", "",
+             "place. Rows marked (info) run on BLAS in both libraries; rows marked (MKL VML) "
+             "are ops torch hands to Intel MKL's vector math library, whose unpublished "
+             "algorithms ember approximates (float32 log2, log10, tan, asin: in float64, "
+             "rounded once).", "",
              "| op | dtype | elements | identical | max ulp |", "|---|---|---|---|---|"]
     for name, dname, tot, same, worst in rows:
         share = 100.0 * same / tot if tot else 100.0

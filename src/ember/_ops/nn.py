@@ -17,7 +17,7 @@ import numpy as np
 
 from .._device import xp
 from .._tensor import Tensor
-from . import _exact, _norms, _sleef, _sleef_d
+from . import _exact, _norms, _sleef, _sleef_d, _sleef_ext
 from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
@@ -550,21 +550,53 @@ def gelu(self, approximate="none"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     if approximate == "none" and self.dtype == np.float32:
         return _sleef.gelu(self, _erf64)
-    if self.dtype == np.float32:
-        # torch's float32 steps; the tanh (Sleef's, within an ulp) from double, and ±1
-        # past Sleef's cut-off
-        f = np.float32
-        with np.errstate(all="ignore"):
-            inner = f(_SQRT_2_PI) * (self + f(0.044715) * (self * self * self))
-            t = np.tanh(inner.astype(np.float64)).astype(f)
-            t = np.where(np.abs(inner) > f(8.664339742), np.sign(inner), t).astype(f)
-            return f(0.5) * self * (f(1) + t)
+    if approximate == "tanh" and self.dtype in (np.float32, np.float64):
+        return _gelu_tanh(self)
+    if self.dtype == np.float64:
+        return _gelu_erf64(self)
     x = self.astype(np.float64)
     if approximate == "tanh":
         out = 0.5 * x * (1 + np.tanh(_SQRT_2_PI * (x + 0.044715 * x ** 3)))
     else:
         out = 0.5 * x * (1 + _erf64(x / math.sqrt(2)))
     return out.astype(self.dtype)
+
+
+_GELU_BETA = 1.41421356237309504880 * 1.12837916709551257390 * 0.5   # M_SQRT2*M_2_SQRTPI/2
+
+
+def _gelu_tanh(x):
+    """torch's ``0.5x(1 + tanh(beta (x + kappa x^3)))`` with Sleef's tanh in the vectors
+    (float32: ``x + kappa x^3`` contracted to one fused multiply-add), glibc's ``tanh``
+    one by one."""
+    t = x.dtype.type
+    beta, kappa, half, one = t(_GELU_BETA), t(0.044715), t(0.5), t(1)
+    f32 = x.dtype == np.float32
+
+    def vec(v):
+        cube = v * v * v
+        if f32:
+            inner = beta * _exact.fma(np.full(v.shape, kappa), cube, v)
+        else:
+            inner = beta * (v + kappa * cube)
+        return half * v * (one + (_sleef_ext.tanhf if f32 else _sleef_ext.tanhd)(inner))
+
+    def scalar(v):                  # glibc's tanh, for float32 from double (within an ulp)
+        inner = beta * (v + kappa * (v * v * v))
+        return half * v * (one + np.tanh(inner.astype(np.float64)).astype(v.dtype))
+
+    with np.errstate(all="ignore"):
+        return _sleef_ext.elementwise(x, vec, scalar)
+
+
+def _gelu_erf64(x):
+    """torch's float64 ``x * 0.5 * (1 + erf(x / sqrt 2))``: Sleef's erf in the vectors,
+    glibc's one by one (for which the fdlibm port stands in: within an ulp)."""
+    k = 0.70710678118654752440
+
+    with np.errstate(all="ignore"):
+        return _sleef_ext.elementwise(x, lambda v: v * 0.5 * (1 + _sleef_ext.erfd(v * k)),
+                                      lambda v: v * 0.5 * (1 + _erf64(v * k)))
 
 
 def _silu_grad(grad, self):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
+from . import _sleef_ext
 from .registry import COMPARE, FLOAT, NONE, expose, op, raw_scalar
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
@@ -354,6 +355,8 @@ def _pow_scalar(self, exponent):
             special = _POW_SPECIAL.get(float(exponent))
             if special is not None:
                 return special(self)
+            if self.dtype in (xp.float32, xp.float64):
+                return _sleef_ext.pow_scalar(self, exponent)
         return xp.power(self, exponent)
 
 
@@ -393,6 +396,8 @@ def _log_scalar(x):
     self=_pow_self_tensor, exponent=_pow_exp)
 def _pow_tensor(self, exponent):
     _no_bool_pow(self)
+    if self.dtype == exponent.dtype and self.dtype in (xp.float32, xp.float64):
+        return _sleef_ext.pow_tensor(self, exponent)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.power(self, exponent)
 

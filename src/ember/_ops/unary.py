@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from .._device import xp
-from . import _sleef, _sleef_d
+from . import _sleef, _sleef_d, _sleef_ext
 from .registry import FLOAT, NONE, OPS, expose, op
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
@@ -114,6 +114,9 @@ def exp2(self):
     self=lambda grad, result: grad * (result + 1))
 def expm1(self):
     """``exp(x) - 1``, accurate near 0."""
+    out = _sleef_ext.unary("expm1", self)
+    if out is not None:
+        return out
     with xp.errstate(over="ignore"):
         return xp.expm1(self)
 
@@ -134,7 +137,7 @@ def log(self):
 def log2(self):
     """Base-2 logarithm."""
     with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.log2(self)
+        return _sleef_ext.via_double(xp.log2, self)
 
 
 @op("Log10Backward0", promote=FLOAT, inplace=True,
@@ -142,12 +145,15 @@ def log2(self):
 def log10(self):
     """Base-10 logarithm."""
     with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.log10(self)
+        return _sleef_ext.via_double(xp.log10, self)
 
 
 @op("Log1PBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad / (self + 1))
 def log1p(self):
     """``log(1 + x)``, accurate near 0."""
+    out = _sleef_ext.unary("log1p", self)
+    if out is not None:
+        return out
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.log1p(self)
 
@@ -232,7 +238,7 @@ def cos(self):
 def tan(self):
     """Tangent."""
     with xp.errstate(invalid="ignore"):
-        return xp.tan(self)
+        return _sleef_ext.via_double(xp.tan, self)
 
 
 @op("AsinBackward0", promote=FLOAT, inplace=True,
@@ -240,7 +246,7 @@ def tan(self):
 def asin(self):
     """Arcsine (NaN outside ``[-1, 1]``)."""
     with xp.errstate(invalid="ignore"):
-        return xp.arcsin(self)
+        return _sleef_ext.via_double(xp.arcsin, self)
 
 
 @op("AcosBackward0", promote=FLOAT, inplace=True,
@@ -261,15 +267,21 @@ def atan(self):
 @op("SinhBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cosh())
 def sinh(self):
     """Hyperbolic sine."""
+    out = _sleef_ext.unary("sinh", self)
+    if out is not None:
+        return out
     with xp.errstate(over="ignore"):
-        return _sleef.exp_overflow(self, xp.sinh(self))
+        return xp.sinh(self)
 
 
 @op("CoshBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.sinh())
 def cosh(self):
     """Hyperbolic cosine."""
+    out = _sleef_ext.unary("cosh", self)
+    if out is not None:
+        return out
     with xp.errstate(over="ignore"):
-        return _sleef.exp_overflow(self, xp.cosh(self), odd=False)
+        return xp.cosh(self)
 
 
 @op("TanhBackward0", promote=FLOAT, inplace=True,
