@@ -2,7 +2,7 @@
 ``poisson``, ``binomial`` and the reparameterisation gradients ``_standard_gamma_grad`` and
 ``_dirichlet_grad``.
 
-Each follows torch's CPU kernel element by element in memory order (``ATen/native/
+Each follows torch's CPU kernel element by element in row-major order (``ATen/native/
 Distributions.cpp`` and ``Distributions.h``): the same rejection loops drawing the same doubles
 from the generator (``u53`` uniforms and the cached serial Box-Muller normals), with each step
 in the precision the C++ computes it in (``float`` steps for float32 tensors where the kernel
@@ -40,8 +40,8 @@ def _gen(generator):
 
 def _check_float(arr, kernel: str) -> None:
     if arr.dtype.char not in "fd":
-        from ..random import _cpp_name
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_cpp_name(arr.dtype)}\'')
+        from ..random import _not_implemented
+        raise _not_implemented(kernel, arr.dtype)
 
 
 def _cmax(lo, x):
@@ -222,13 +222,10 @@ def _draws(gen):
 
 
 def _serial(arr, fn):
-    """``fn`` over the elements of ``arr`` in memory order, into a new array of its shape."""
-    from ..random import _memory_order
-    out = xp.empty_like(arr)
-    vals = [fn(v) for v in _memory_order(arr).reshape(-1).tolist()]
-    view = _memory_order(out)
-    view[...] = xp.array(vals, dtype=xp.float64).astype(arr.dtype).reshape(view.shape)
-    return xp.ascontiguousarray(out)
+    """``fn`` over the elements of ``arr`` into a new array of its shape, in row-major order
+    (torch's kernels write a new contiguous tensor, whose order the iteration follows)."""
+    vals = [fn(v) for v in arr.reshape(-1).tolist()]
+    return xp.array(vals, dtype=xp.float64).astype(arr.dtype).reshape(arr.shape)
 
 
 def _gamma_kernel(alpha, generator=None):
@@ -284,8 +281,8 @@ def _binomial_check(count, prob, generator=None):
 
 
 def _cpp_dt(t):
-    from ..random import _cpp_name
-    return _cpp_name(t._data.dtype)
+    from ..random import _sname
+    return _sname(t._data.dtype)
 
 
 @op(None, promote=NONE, method=False, check=_binomial_check, tensors=("count", "prob"))

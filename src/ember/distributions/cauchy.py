@@ -1,4 +1,4 @@
-# ruff: noqa: E501, B008, I001, UP, B  (ported line for line from torch.distributions)
+# ruff: noqa: E501, E402, B008, I001, UP, B  (ported line for line from torch.distributions)
 import math
 
 from ._torch import torch

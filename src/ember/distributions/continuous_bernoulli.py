@@ -1,4 +1,4 @@
-# ruff: noqa: E501, B008, I001, UP, B  (ported line for line from torch.distributions)
+# ruff: noqa: E501, E402, B008, I001, UP, B  (ported line for line from torch.distributions)
 import math
 
 from ._torch import torch
@@ -6,7 +6,6 @@ from ._torch import Tensor
 from . import constraints
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits
-from ._torch import torch
 binary_cross_entropy_with_logits = torch.nn.functional.binary_cross_entropy_with_logits
 from ._torch import _Number, _size, Number
 
@@ -239,7 +238,7 @@ class ContinuousBernoulli(ExponentialFamily):
             out_unst_reg, x, (self._lims[0] - 0.5) * torch.ones_like(x)
         )
         log_norm = torch.log(
-            torch.abs(torch.special.expm1(cut_nat_params))
+            torch.abs(torch.expm1(cut_nat_params))
         ) - torch.log(torch.abs(cut_nat_params))
         taylor = 0.5 * x + torch.pow(x, 2) / 24.0 - torch.pow(x, 4) / 2880.0
         return torch.where(out_unst_reg, log_norm, taylor)

@@ -1,4 +1,4 @@
-# ruff: noqa: E501, B008, I001, UP, B  (ported line for line from torch.distributions)
+# ruff: noqa: E501, E402, B008, I001, UP, B  (ported line for line from torch.distributions)
 
 from ._torch import torch
 from ._torch import Tensor
@@ -6,6 +6,7 @@ from . import constraints
 from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 from ._torch import _Number, _size
+from ._torch import gammainc as _gammainc
 
 
 __all__ = ["Gamma"]
@@ -116,4 +117,4 @@ class Gamma(ExponentialFamily):
     def cdf(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        return torch.special.gammainc(self.concentration, self.rate * value)
+        return _gammainc(self.concentration, self.rate * value)

@@ -1,11 +1,10 @@
-# ruff: noqa: E501, B008, I001, UP, B  (ported line for line from torch.distributions)
+# ruff: noqa: E501, E402, B008, I001, UP, B  (ported line for line from torch.distributions)
 
 from ._torch import torch
 from ._torch import Tensor
 from . import constraints
 from .distribution import Distribution
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
-from ._torch import torch
 binary_cross_entropy_with_logits = torch.nn.functional.binary_cross_entropy_with_logits
 from ._torch import _Number, Number
 
@@ -117,7 +116,7 @@ class Geometric(Distribution):
         shape = self._extended_shape(sample_shape)
         tiny = torch.finfo(self.probs.dtype).tiny
         with torch.no_grad():
-            if torch._C._get_tracing_state():
+            if torch.jit.is_tracing():
                 # [JIT WORKAROUND] lack of support for .uniform_()
                 u = torch.rand(shape, dtype=self.probs.dtype, device=self.probs.device)
                 u = u.clamp(min=tiny)

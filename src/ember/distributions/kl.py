@@ -1,4 +1,4 @@
-# ruff: noqa: E501, B008, I001, UP, B  (ported line for line from torch.distributions)
+# ruff: noqa: E501, E402, B008, I001, UP, B  (ported line for line from torch.distributions)
 import math
 import warnings
 from collections.abc import Callable
@@ -149,7 +149,7 @@ def _x_log_x(tensor):
     """
     Utility function for calculating x log x
     """
-    return torch.special.xlogy(tensor, tensor)  # produces correct result for x=0
+    return torch.xlogy(tensor, tensor)  # produces correct result for x=0
 
 
 def _batch_trace_XXT(bmat):
@@ -418,7 +418,7 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
     term3 = _batch_mahalanobis(q._unbroadcasted_scale_tril, (q.loc - p.loc))
     # Expands term2 according to
     # inv(qcov) @ pcov = inv(q_tril @ q_tril.T) @ (pW @ pW.T + pD)
-    combined_batch_shape = torch._C._infer_size(
+    combined_batch_shape = torch.broadcast_shapes(
         q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_cov_factor.shape[:-2]
     )
     n = p.event_shape[0]
@@ -451,7 +451,7 @@ def _kl_multivariatenormal_multivariatenormal(p, q):
     half_term1 = q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(
         -1
     ) - p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-    combined_batch_shape = torch._C._infer_size(
+    combined_batch_shape = torch.broadcast_shapes(
         q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_scale_tril.shape[:-2]
     )
     n = p.event_shape[0]

@@ -1,10 +1,9 @@
-# ruff: noqa: E501, B008, I001, UP, B  (ported line for line from torch.distributions)
+# ruff: noqa: E501, E402, B008, I001, UP, B  (ported line for line from torch.distributions)
 import functools
 import math
 import operator
 from collections.abc import Sequence
 
-from ._torch import torch
 from ._torch import torch
 F = torch.nn.functional
 from ._torch import Tensor
