@@ -21,6 +21,7 @@ from .special import _digamma64, _libm
 _F32 = xp.float32
 _FLT_MIN = float(xp.finfo(xp.float32).tiny)
 _DBL_MIN = float(xp.finfo(xp.float64).tiny)
+_TWO_PI = 6.283185307179586
 _THIRD_F = float(_F32(1.0) / _F32(3.0))      # 1.0f / 3.0f
 _C0331 = float(_F32(0.0331))                 # 0.0331f
 _lgamma = None
@@ -214,11 +215,53 @@ def _sample_binomial(count, prob, S: _Scalar, uniform):
 
 # ----------------------------------------------------------------------------- the draws
 
-def _draws(gen):
-    """The two samplers of the kernels: ``at::uniform_real_distribution<double>(0, 1)`` and
-    ``at::normal_distribution<double>(0, 1)`` (the serial, cached Box-Muller)."""
-    u53, normals = gen._u53, gen._standard_normals
-    return (lambda: float(u53(1)[0])), (lambda: float(normals(1)[0]))
+class _Draws:
+    """The two samplers of the kernels, ``at::uniform_real_distribution<double>(0, 1)`` (one
+    ``u53``) and ``at::normal_distribution<double>(0, 1)`` (the serial Box-Muller with the
+    generator's cached second value), read from blocks of engine words; ``close`` rewinds the
+    engine to just after the words used (a rejection loop's count is not known ahead)."""
+
+    def __init__(self, gen, hint: int) -> None:
+        self.gen = gen
+        self.bg = gen._bg
+        self.start = self.bg.state
+        self.buf: list = []
+        self.i = 0
+        self.block = max(64, 4 * hint)
+
+    def uniform(self) -> float:
+        i = self.i
+        if i + 2 > len(self.buf):
+            self.buf += self.bg.random_raw(self.block).tolist()
+            self.block *= 2
+        hi, lo = self.buf[i], self.buf[i + 1]
+        self.i = i + 2
+        return float(((hi & 0x1FFFFF) << 32) | lo) * 2.0 ** -53
+
+    def normal(self) -> float:
+        gen = self.gen
+        if gen._normal is not None:
+            z, gen._normal = gen._normal, None
+            return z
+        u1 = self.uniform()
+        u2 = self.uniform()
+        r = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = _TWO_PI * u1
+        gen._normal = r * math.sin(theta)
+        return r * math.cos(theta)
+
+    def close(self) -> None:
+        self.bg.state = self.start
+        if self.i:
+            self.gen._u32(self.i)
+
+
+def _with_draws(generator, hint: int, fn):
+    d = _Draws(_gen(generator), hint)
+    try:
+        return fn(d)
+    finally:
+        d.close()
 
 
 def _serial(arr, fn):
@@ -232,12 +275,13 @@ def _gamma_kernel(alpha, generator=None):
     _check_float(alpha, "gamma_cpu")
     f32 = alpha.dtype == _F32
     mn = _FLT_MIN if f32 else _DBL_MIN
-    uniform, normal = _draws(_gen(generator))
 
-    def one(a):
-        s = _sample_gamma(a, f32, uniform, normal)
-        return _cmax(mn, float(_F32(s)) if f32 else s)
-    return _serial(alpha, one)
+    def run(d):
+        def one(a):
+            s = _sample_gamma(a, f32, d.uniform, d.normal)
+            return _cmax(mn, float(_F32(s)) if f32 else s)
+        return _serial(alpha, one)
+    return _with_draws(generator, alpha.size, run)
 
 
 @op("StandardGammaBackward0", promote=NONE, method=False,
@@ -251,9 +295,9 @@ def _standard_gamma(self, generator=None):
 def _sample_dirichlet(self, generator=None):
     """Samples of the Dirichlet distribution of concentration ``self`` (last dim)."""
     _check_float(self, "dirichlet")
-    uniform, normal = _draws(_gen(generator))
-    gamma = _serial(self.astype(xp.float64), lambda a: _cmax(
-        _DBL_MIN, _sample_gamma(a, False, uniform, normal)))
+    gamma = _with_draws(generator, self.size, lambda d: _serial(
+        self.astype(xp.float64),
+        lambda a: _cmax(_DBL_MIN, _sample_gamma(a, False, d.uniform, d.normal))))
     from .. import _factories
     total = _factories.tensor(gamma).sum(-1, keepdim=True)._data
     ratio = gamma / total
@@ -271,8 +315,8 @@ def _sample_dirichlet(self, generator=None):
 def poisson(self, generator=None):
     """Poisson samples of rates ``self`` (torch's transformed-rejection sampler)."""
     _check_float(self, "poisson_cpu")
-    uniform, _ = _draws(_gen(generator))
-    return _serial(self, lambda lam: float(_sample_poisson(lam, uniform)))
+    return _with_draws(generator, self.size, lambda d: _serial(
+        self, lambda lam: float(_sample_poisson(lam, d.uniform))))
 
 
 def _binomial_check(count, prob, generator=None):
@@ -291,13 +335,10 @@ def binomial(count, prob, generator=None):
     _check_float(count, "binomial_cpu")
     count, prob = xp.broadcast_arrays(count, prob)
     S = _Scalar(count.dtype == _F32)
-    uniform, _ = _draws(_gen(generator))
-    pairs = xp.stack([count, prob], -1)
-    out = xp.empty(count.shape, dtype=count.dtype)
-    flat = out.reshape(-1)
-    for i, (c, p) in enumerate(pairs.reshape(-1, 2).tolist()):
-        flat[i] = _sample_binomial(c, p, S, uniform)
-    return out
+    pairs = xp.stack([count, prob], -1).reshape(-1, 2).tolist()
+    vals = _with_draws(generator, count.size, lambda d: [
+        _sample_binomial(c, p, S, d.uniform) for c, p in pairs])
+    return xp.array(vals, dtype=xp.float64).astype(count.dtype).reshape(count.shape)
 
 
 # ----------------------------------------------------------------------------- gradients
