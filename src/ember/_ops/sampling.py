@@ -311,12 +311,12 @@ def _sample_dirichlet(self, generator=None):
 
 
 @op("PoissonBackward0", promote=NONE, method=False,
-    self=lambda grad, self: grad * 0)
-def poisson(self, generator=None):
-    """Poisson samples of rates ``self`` (torch's transformed-rejection sampler)."""
-    _check_float(self, "poisson_cpu")
-    return _with_draws(generator, self.size, lambda d: _serial(
-        self, lambda lam: float(_sample_poisson(lam, d.uniform))))
+    input=lambda grad, input: grad * 0)
+def poisson(input, generator=None):
+    """Poisson samples of rates ``input`` (torch's transformed-rejection sampler)."""
+    _check_float(input, "poisson_cpu")
+    return _with_draws(generator, input.size, lambda d: _serial(
+        input, lambda lam: float(_sample_poisson(lam, d.uniform))))
 
 
 def _binomial_check(count, prob, generator=None):

@@ -102,10 +102,13 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None
 
 
 @expose(method=False)
-def cholesky_solve(B, L, upper: bool = False):
-    """The solution ``X`` of ``A X = B`` for ``A = L Lᴴ`` (``Uᴴ U`` if ``upper``), from the
-    Cholesky factor, by two triangular solves."""
+def cholesky_solve(input, input2, upper: bool = False, *, out=None):
+    """The solution ``X`` of ``A X = B`` (``B = input``) for ``A = L Lᴴ`` (``Uᴴ U`` if
+    ``upper``), from the Cholesky factor ``L = input2``, by two triangular solves."""
     from ..linalg import solve_triangular
+    B, L = input, input2
+    if out is not None:
+        return out.copy_(cholesky_solve(B, L, upper))
     if upper:
         y = solve_triangular(L.mH, B, upper=False)
         return solve_triangular(L, y, upper=True)
