@@ -50,6 +50,11 @@ def _identity(fn=None, *args, **kwargs):
 ignore = unused = export = interface = _identity
 
 
+def script_if_tracing(fn):
+    """Return ``fn`` itself (it is compiled only while tracing, which runs eagerly here)."""
+    return fn
+
+
 def is_scripting() -> bool:
     return False
 
