@@ -109,12 +109,12 @@ def _softmax(name):
     return _dims(f)
 
 
-def _loss(name, target, **kw):
+def _loss(name, target, reduction_kw=True, **kw):
     def f(lib, a):
         t = target(lib, a)
         fn = getattr(lib.nn.functional, name)
-        return [fn(a, t, **kw), fn(a, t, reduction="sum", **kw),
-                fn(a, t, reduction="none", **kw)]
+        first = fn(a, t, **kw) if reduction_kw else fn(a, t, reduction="batchmean", **kw)
+        return [first, fn(a, t, reduction="sum", **kw), fn(a, t, reduction="none", **kw)]
     return f
 
 
@@ -136,6 +136,9 @@ REDUCE = {
     "softmax": _softmax("softmax"), "log_softmax": _softmax("log_softmax"),
     "mse_loss": _loss("mse_loss", lambda lib, a: a.flip(0)),
     "l1_loss": _loss("l1_loss", lambda lib, a: a.flip(0)),
+    "smooth_l1_loss": _loss("smooth_l1_loss", lambda lib, a: a.flip(0)),
+    "huber_loss": _loss("huber_loss", lambda lib, a: a.flip(0), delta=0.5),
+    "kl_div": lambda lib, a: _loss("kl_div", _probs, reduction_kw=False)(lib, a),
     "nll_loss": _loss("nll_loss", _targets),
     "cross_entropy": _loss("cross_entropy", _targets),
     "binary_cross_entropy": lambda lib, a: _loss("binary_cross_entropy", _probs)(lib, a.sigmoid()),

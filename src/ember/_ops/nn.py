@@ -18,6 +18,7 @@ import numpy as np
 from .._device import xp
 from .._tensor import Tensor
 from . import _exact, _norms, _sleef, _sleef_d, _sleef_ext
+from . import _loss_math as _lm
 from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
@@ -375,21 +376,52 @@ def _nll_check(input, target, weight):
 
 # ----- pointwise losses (formulas in ember ops)
 
+def _mul_d(t, c):
+    """``t * c`` with ``c`` a C++ double: a float32 product rounded once from double."""
+    if t.dtype.itemsize == 4 and float(np.float32(c)) != c:
+        return (t.double() * c).to(t.dtype)
+    return mul_scalar(t, c)
+
+
+def _div_d(t, c):
+    """``t / c`` with ``c`` a C++ double."""
+    if t.dtype.itemsize == 4 and float(np.float32(c)) != c:
+        return (t.double() / c).to(t.dtype)
+    return div_scalar(t, c)
+
+
+def _norm_value(self, reduction, scale=1.0):
+    return scale / max(1, self.numel()) if reduction == 1 else scale
+
+
+def _lanes_mask(grad, self, target):
+    """The elements a ternary backward kernel computes one by one (a bool tensor)."""
+    return Tensor._wrap(_lm.scalar_lanes(self._data, target._data, grad._data))
+
+
 @op("MseLossBackward0", name="_mse_loss", method=False, function=False,
-    self=lambda grad, self, target, reduction: _norm(grad, self, reduction) * 2 * (self - target),
+    self=lambda grad, self, target, reduction:
+    mul_scalar(self - target, _norm_value(self, reduction, 2.0)) * grad,
     target=lambda grad, self, target, reduction:
-    -(_norm(grad, self, reduction) * 2 * (self - target)))
+    mul_scalar(target - self, _norm_value(self, reduction, 2.0)) * grad)
 def _mse_loss(self, target, reduction):
     d = self - target
-    return _reduce_np(d * d, reduction)
+    return _lm.reduce(d * d, reduction)
 
 
 def _smooth_l1_grad(grad, self, target, reduction, beta):
-    z = self - target
-    g = _norm(grad, self, reduction)
-    if beta == 0:
-        return g * z.sign()
-    return _where(z < -beta, -g + 0 * z, _where(z > beta, g + 0 * z, g * z / beta))
+    """``smooth_l1_backward``: ``norm * (x / beta or +-1) * g`` in the vectors, ``norm * x *
+    g / beta`` (a double ``beta``) or ``+-norm * g`` one by one."""
+    x = self - target
+    norm = _norm_value(self, reduction)
+    xd = x.detach().double()
+    one = x.new_ones(())
+    sign = _where(x > 0, one, -one)
+    vec = mul_scalar(_where(x.abs() >= beta, sign, x / beta), norm) * grad
+    inner = _div_d(mul_scalar(x, norm) * grad, beta)
+    ng = mul_scalar(grad, norm)
+    one_by_one = _where(xd <= -beta, -ng, _where(xd >= beta, ng, inner))
+    return _where(_lanes_mask(grad, self, target), one_by_one, vec)
 
 
 @op("SmoothL1LossBackward0", name="_smooth_l1_loss", method=False, function=False,
@@ -400,15 +432,24 @@ def _smooth_l1_grad(grad, self, target, reduction, beta):
 def _smooth_l1_loss(self, target, reduction, beta):
     d = xp.abs(self - target)
     if beta == 0:
-        return _reduce_np(d, reduction)
-    return _reduce_np(xp.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta).astype(d.dtype),
-                      reduction)
+        return _lm.reduce(d, reduction)
+    b = d.dtype.type(beta)
+    half = d.dtype.type(0.5)
+    return _lm.reduce(xp.where(d < b, half * d * d / b, d - half * b), reduction)
 
 
 def _huber_grad(grad, self, target, reduction, delta):
-    z = self - target
-    g = _norm(grad, self, reduction)
-    return _where(z < -delta, -g * delta + 0 * z, _where(z > delta, g * delta + 0 * z, g * z))
+    """``huber_backward``: ``norm * (x or +-delta) * g`` in the vectors, ``+-norm * g *
+    delta`` (a double ``delta``) or ``norm * x * g`` one by one."""
+    x = self - target
+    norm = _norm_value(self, reduction)
+    xd = x.detach().double()
+    d = x.new_full((), delta)
+    vec = mul_scalar(_where(x.abs() >= delta, _where(x > 0, d, -d), x), norm) * grad
+    ng = mul_scalar(grad, norm)
+    one_by_one = _where(xd <= -delta, _mul_d(-ng, delta),
+                        _where(xd >= delta, _mul_d(ng, delta), mul_scalar(x, norm) * grad))
+    return _where(_lanes_mask(grad, self, target), one_by_one, vec)
 
 
 @op("HuberLossBackward0", name="_huber_loss", method=False, function=False,
@@ -418,19 +459,26 @@ def _huber_grad(grad, self, target, reduction, delta):
     -_huber_grad(grad, self, target, reduction, delta))
 def _huber_loss(self, target, reduction, delta):
     d = xp.abs(self - target)
-    return _reduce_np(xp.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)).astype(d.dtype),
-                      reduction)
+    dv = d.dtype.type(delta)
+    half = d.dtype.type(0.5)
+    return _lm.reduce(xp.where(d < dv, half * d * d, dv * (d - half * dv)), reduction)
+
+
+def _finish(g, weight, reduction, n):
+    """A loss backward's last steps in torch's order: the weight, then ``/ numel``."""
+    if weight is not None:
+        g = g * weight
+    return g / n if reduction == 1 else g
 
 
 def _bce_grad(grad, self, target, weight, reduction):
-    g = _norm(grad, self, reduction) * (self - target) / ((1 - self) * self).clamp(min=1e-12)
-    return g if weight is None else g * weight
+    eps = float(np.float32(1e-12))
+    g = grad * (self - target) / ((1 - self) * self).clamp(min=eps)
+    return _finish(g, weight, reduction, self.numel())
 
 
 def _bce_target_grad(grad, self, weight, reduction):
-    g = _norm(grad, self, reduction) * ((1 - self).log().clamp(min=-100)
-                                        - self.log().clamp(min=-100))
-    return g if weight is None else g * weight
+    return _finish(-self.logit() * grad, weight, reduction, self.numel())
 
 
 @op("BinaryCrossEntropyBackward0", name="_binary_cross_entropy", method=False,
@@ -438,51 +486,44 @@ def _bce_target_grad(grad, self, weight, reduction):
     self=_bce_grad,
     target=lambda grad, self, weight, reduction: _bce_target_grad(grad, self, weight, reduction))
 def _binary_cross_entropy(self, target, weight, reduction):
-    if ((self < 0) | (self > 1)).any():
+    if not ((self >= 0) & (self <= 1)).all():
         raise RuntimeError("all elements of input should be between 0 and 1")
-    with np.errstate(divide="ignore"):
-        lx = xp.maximum(xp.log(self), -100)
-        l1x = xp.maximum(xp.log1p(-self), -100)
-    loss = -(target * lx + (1 - target) * l1x)
+    loss = _lm.bce(self, target)
     if weight is not None:
         loss = loss * weight
-    return _reduce_np(loss.astype(self.dtype), reduction)
-
-
-def _log_sigmoid_np(x):
-    return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+    return _lm.reduce(loss.astype(self.dtype, copy=False), reduction)
 
 
 def _bcel_grad(grad, self, target, weight, pos_weight, reduction):
     if pos_weight is None:
-        g = self.sigmoid() - target
+        g = (self.sigmoid() - target) * grad
     else:
         t = pos_weight * target
-        g = (t + 1 - target) * self.sigmoid() - t
-    g = g * _norm(grad, self, reduction)
-    return g if weight is None else g * weight
+        g = ((t + 1 - target) * self.sigmoid() - t) * grad
+    return _finish(g, weight, reduction, self.numel())
 
 
 def _bcel_target_grad(grad, self, weight, pos_weight, reduction):
     if pos_weight is None:
-        g = -self
+        g = -self * grad
     else:
-        g = -(pos_weight - 1) * log_sigmoid(self) - self
-    g = g * _norm(grad, self, reduction)
-    return g if weight is None else g * weight
+        g = (log_sigmoid(-self) - log_sigmoid(self) * pos_weight) * grad
+    return _finish(g, weight, reduction, self.numel())
 
 
 @op("BinaryCrossEntropyWithLogitsBackward0", name="_bce_with_logits", method=False,
     function=False, tensors=("self", "target", "weight", "pos_weight"),
     self=_bcel_grad, target=_bcel_target_grad)
 def _bce_with_logits(self, target, weight, pos_weight, reduction):
-    ls = _log_sigmoid_np(self)
+    """``(1 - t) * x - log_sigmoid(x)`` (times ``(pos_weight - 1) * t + 1``), as ATen's
+    composite computes it."""
+    ls = _lm.log_sigmoid(self)
     if pos_weight is not None:
-        ls = ls * ((pos_weight - 1) * target + 1)
+        ls = ((pos_weight - 1) * target + 1) * ls
     loss = (1 - target) * self - ls
     if weight is not None:
         loss = loss * weight
-    return _reduce_np(loss.astype(self.dtype), reduction)
+    return _lm.reduce(loss.astype(self.dtype, copy=False), reduction)
 
 
 # ============================================================================ activations
@@ -695,7 +736,7 @@ def hardswish(self):
     self=lambda grad, self: grad * (-self).sigmoid())
 def log_sigmoid(self):
     """``log(sigmoid(x))``, computed stably."""
-    return _log_sigmoid_np(self).astype(self.dtype)
+    return _lm.log_sigmoid(self).astype(self.dtype, copy=False)
 
 
 @op("ThresholdBackward0", name="threshold", method=False,

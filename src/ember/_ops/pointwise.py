@@ -635,7 +635,15 @@ expose(_copysign_, function=False)
 
 def _xlogy_kernel(self, other):
     with xp.errstate(divide="ignore", invalid="ignore"):
-        out = xp.where(self == 0, 0, xp.multiply(self, xp.log(other)))
+        log = xp.log
+        if isinstance(other, xp.ndarray) and other.dtype in (xp.float32, xp.float64) \
+                and xp.result_type(self, other) == other.dtype:
+            # torch's kernel calls the C library's log element by element
+            from ._loss_math import libm
+
+            def log(y):
+                return libm("log", y)
+        out = xp.where(self == 0, 0, xp.multiply(self, log(other)))
         return xp.where(xp.isnan(other), other, out).astype(xp.result_type(self, other),
                                                               copy=False)
 

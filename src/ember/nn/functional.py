@@ -721,9 +721,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
     if log_target:
         loss = target.exp() * (target - input)
     else:
-        from .._ops.pointwise import where
-        xlogy = where(target == 0, target * 0, target * target.log())
-        loss = xlogy - target * input
+        loss = _ops.xlogy(target, target) - target * input
     if reduction == "batchmean":
         if input.ndim == 0:
             return loss.sum()
@@ -769,8 +767,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
         smooth = -(logp * weight.view(*wshape)).sum(class_dim)
     else:
         smooth = -logp.sum(class_dim)
-    from .._ops.pointwise import where
-    smooth = where(ignore_mask, smooth * 0, smooth)
+    smooth = smooth.masked_fill(ignore_mask, 0.0)
     if reduction == "mean":
         keep = ~ignore_mask
         if weight is not None:
