@@ -15,7 +15,7 @@ import functools
 
 import numpy as np
 
-from . import _exact, _sleef
+from . import _exact, _sleef, _sleef_d, _sleef_ext
 
 
 @functools.cache
@@ -91,54 +91,16 @@ def bce_grad(g, x, t):
 
 
 _f32 = np.float32
-_LN2_HI, _LN2_LO = _f32(0.69314718246459960938), _f32(-1.904654323148236017e-09)
-
-
-def log1pf(d):
-    """``Sleef_log1pf8_u10`` (AVX2, FMA) on a float32 array: double-float arithmetic, and
-    Sleef's logf above 1e23."""
-    fma = _exact.fma
-    with np.errstate(all="ignore"):
-        dp1 = d + _f32(1)
-        o = dp1 < np.finfo(_f32).tiny
-        dp1 = np.where(o, dp1 * _f32(2.0 ** 64), dp1)
-        e = (((dp1 * _f32(1 / 0.75)).view(np.int32) >> 23) & 0xff) - 0x7f
-        t = (np.full(d.shape, _f32(1)).view(np.int32) + (-e << 23)).view(_f32)
-        m = fma(d, t, t - _f32(1))
-        ef = np.where(o, e - 64, e).astype(_f32)
-        sx = _LN2_HI * ef
-        sy = fma(np.full(d.shape, _LN2_LO), ef, fma(np.full(d.shape, _LN2_HI), ef, -sx))
-        dx = _f32(2) + m
-        dy = (_f32(2) - dx) + m
-        rec = _f32(1) / dx
-        qx = m * rec
-        u = fma(rec, m, -qx)
-        qy = fma(-dy, rec, fma(-dx, rec, np.full(d.shape, _f32(1))))
-        qy = fma(qx, qy, fma(np.zeros(d.shape, _f32), rec, u))
-        x2 = qx * qx
-        p = fma(np.full(d.shape, _f32(0.3027294874)), x2, np.full(d.shape, _f32(0.3996108174)))
-        p = fma(p, x2, np.full(d.shape, _f32(0.6666694880)))
-        ax, ay = qx * _f32(2), qy * _f32(2)
-        rx = sx + ax
-        ry = (((sx - rx) + ax) + sy) + ay
-        y = (x2 * qx) * p
-        r2x = rx + y
-        r2y = ((rx - r2x) + y) + ry
-        r = r2x + r2y
-        r = np.where(d > _f32(1e38), _f32(np.inf), r)
-        r = np.where((d < _f32(-1)) | np.isnan(d), _f32(np.nan), r)
-        r = np.where(d == _f32(-1), _f32(-np.inf), r)
-        r = np.where((d == 0) & np.signbit(d), _f32(-0.0), r)
-        big = d > _f32(1e23)
-        return np.where(big, _sleef.logf(np.where(big, d, _f32(1))), r) if big.any() else r
 
 
 def log_sigmoid(x):
     """``log_sigmoid``'s vector kernel on every element: ``min(x, 0) - log1p(exp(-|x|))``
-    (float32: Sleef's exp and log1p; float64: NumPy's, within an ulp of Sleef's)."""
+    with Sleef's exp and log1p (float or double)."""
     with np.errstate(all="ignore"):
         if x.dtype == np.float32:
-            return np.minimum(x, _f32(0)) - log1pf(_sleef.expf(-np.abs(x)))
+            return np.minimum(x, _f32(0)) - _sleef_ext.log1pf(_sleef.expf(-np.abs(x)))
+        if x.dtype == np.float64:
+            return np.minimum(x, 0.0) - _sleef_ext.log1pd(_sleef_d.expd(-np.abs(x)))
         return np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x)))
 
 
