@@ -398,3 +398,40 @@ def test_deprecated_eps_warning():
         warnings.simplefilter("always")
         ember.nn.functional.gumbel_softmax(ember.ones(3), eps=1e-3)
     assert "`eps` parameter is deprecated" in str(w[0].message)
+
+
+def test_gradgradcheck():
+    F = ember.nn.functional
+
+    def ggc(fn, *shapes):
+        ins = [ember.from_numpy(arr(s, "float64", seed=i)).requires_grad_()
+               for i, s in enumerate(shapes)]
+        assert ember.autograd.gradgradcheck(fn, ins)
+    ggc(lambda x: F.hardshrink(x, 0.3), (3, 4))
+    ggc(lambda x: F.soft_margin_loss(x, ember.ones(3, 4)), (3, 4))
+    ggc(lambda x: F.max_unpool2d(*F.max_pool2d(x, 2, return_indices=True), 2), (1, 2, 4, 4))
+    ggc(lambda x: F.fractional_max_pool2d(x, 2, output_size=2), (1, 2, 4, 4))
+    ggc(lambda x, w, b: F.conv_tbc(x, w, b, 1), (5, 2, 3), (2, 3, 4), (4,))
+    ggc(lambda x: F.channel_shuffle(x, 2), (2, 4, 3))
+    ggc(lambda x: F.celu_(x * 1, 1.5), (3, 4))
+    ggc(lambda x, y: F.pairwise_distance(x, y), (3, 4), (3, 4))
+
+
+@pytest.mark.parametrize("case", ["pdist", "multi_margin", "multilabel_margin", "ctc"])
+def test_double_backward_not_implemented(case):
+    def fn(lib):
+        f = _f(lib)
+        x = lib.from_numpy(arr((3, 4), "float64")).requires_grad_()
+        if case == "pdist":
+            y = f.pdist(x)
+        elif case == "multi_margin":
+            y = f.multi_margin_loss(x, lib.tensor([0, 1, 2]), p=2)
+        elif case == "multilabel_margin":
+            y = f.multilabel_margin_loss(x, lib.tensor([[0, 2, -1, 1]] * 3))
+        else:
+            x = lib.from_numpy(_ctc_inputs().astype(np.float64)).requires_grad_()
+            y = f.ctc_loss(x, lib.tensor([[1, 2], [3, 3], [2, 4]]), [8, 7, 8], [2, 2, 1])
+        (g,) = lib.autograd.grad(y.sum(), x, create_graph=True)
+        assert g.requires_grad
+        g.sum().backward()
+    errors_alike(fn)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from .nn_extra import no_double_backward
 from .registry import NONE, op
 
 _wrap = Tensor._wrap
@@ -96,7 +97,6 @@ def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, ze
               result):
     lp_all = log_probs._data
     nll = result._data
-    g_out = grad._data
     out = np.zeros(lp_all.shape, lp_all.dtype)
     for b, lp, ext, T in _samples(lp_all, targets._data, input_lengths, target_lengths, blank):
         if T == 0 or (zero_infinity and nll[b] == np.inf):
@@ -107,8 +107,9 @@ def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, ze
         for s, c in enumerate(ext):
             lcab[:, c] = _lse(lcab[:, c], ab[:, s])
         with np.errstate(over="ignore", invalid="ignore"):
-            out[:T, b] = (np.exp(lp[:T]) - np.exp(lcab + nll[b] - lp[:T])) * g_out[b]
-    return _wrap(out)
+            out[:T, b] = np.exp(lp[:T]) - np.exp(lcab + nll[b] - lp[:T])
+    return no_double_backward(_wrap(out) * grad.reshape(1, -1, 1), log_probs,
+                              "_ctc_loss_backward")
 
 
 @op("CtcLossBackward0", name="_ctc_loss", method=False, function=False, promote=NONE,

@@ -26,6 +26,32 @@ def _const(mask, like):
     return _wrap(mask.astype(like._data.dtype))
 
 
+# ============================================================================ double backward
+
+def _raise(message, error=RuntimeError):
+    def formula(grad):
+        raise error(message)
+    return formula
+
+
+_NO_DOUBLE = {}
+
+
+def no_double_backward(t: Tensor, input: Tensor, name: str, message: str | None = None,
+                       error=RuntimeError) -> Tensor:
+    """``t`` (a gradient with respect to ``input``) behind a node that raises torch's error
+    for the derivative of the backward function ``name`` (torch defines none for some); the
+    node depends on ``input``, so ``t`` requires grad where torch's does."""
+    fn = _NO_DOUBLE.get(name)
+    if fn is None:
+        text = message or f"derivative for aten::{name} is not implemented"
+        fn = _NO_DOUBLE[name] = op("NotImplemented", name="_no_derivative_" + name,
+                                   method=False, function=False, promote=NONE,
+                                   tensors=("self", "input"), self=_raise(text, error),
+                                   input=_raise(text, error))(lambda self, input: self)
+    return fn(t, input)
+
+
 # ============================================================================ shrinkage
 
 def _inside(x, lambd):
@@ -179,7 +205,9 @@ def _pdist_grad(grad, self, result, p):
     k = np.arange(i.size)
     s[i, k] = 1
     s[j, k] = -1
-    return _wrap(s).matmul(gd)
+    return no_double_backward(_wrap(s).matmul(gd), self, "_pdist_backward",
+                              "the derivative for '_pdist_backward' is not implemented.",
+                              NotImplementedError)
 
 
 @op("PdistBackward0", name="_pdist_forward", method=False, function=False, promote=NONE,
@@ -237,7 +265,8 @@ def _multi_margin_grad(grad, self, target, p, margin, weight, reduction):
     if reduction == 1:
         g = g / max(1, d.shape[0])
     g = _wrap(g.reshape(self.shape).astype(self._data.dtype))
-    return g * (grad if reduction else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
+    g = g * (grad if reduction else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
+    return no_double_backward(g, self, "multi_margin_loss_backward")
 
 
 @op("MultiMarginLossBackward0", name="_multi_margin_loss", method=False, function=False,
@@ -282,7 +311,8 @@ def _multilabel_grad(grad, self, target, reduction):
     if reduction == 1:
         g = g / max(1, n)
     g = _wrap(g.reshape(self.shape).astype(self._data.dtype))
-    return g * (grad if reduction else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
+    g = g * (grad if reduction else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
+    return no_double_backward(g, self, "multilabel_margin_loss_backward")
 
 
 @op("MultilabelMarginLossBackward0", name="_multilabel_margin_loss", method=False,
@@ -311,15 +341,10 @@ def channel_shuffle(self, groups):
     return _shuffle_np(self, groups)
 
 
-def _no_derivative(name):
-    def formula(grad):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-    return formula
-
-
 native_channel_shuffle = op("NotImplemented", name="_native_channel_shuffle", method=False,
                             function=False, promote=NONE,
-                            self=_no_derivative("native_channel_shuffle"))(
+                            self=_raise("derivative for aten::native_channel_shuffle is not "
+                                        "implemented"))(
     lambda self, groups: _shuffle_np(self, groups))
 
 
