@@ -18,6 +18,7 @@ from . import attention as _attention  # noqa: F401  (scaled dot-product attenti
 from . import distances as _distances  # noqa: F401  (dist, cdist)
 from . import histograms as _histograms  # noqa: F401  (histc, histogram)
 from . import complex_views as _complex_views  # noqa: F401  (view_as_real …)
+from . import ctc as _ctc, nn_extra as _nn_extra, pool_extra as _pool_extra  # noqa: F401
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
 from .shape import _to_copy  # noqa: F401

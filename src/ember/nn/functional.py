@@ -18,6 +18,7 @@ from .. import _factories as _Fac
 from .. import _ops
 from .._ops import attention as _attention
 from .._ops import nn as _N
+from .._ops import nn_extra as _X
 from .._ops import resample as _R
 from .._ops.nn import (  # noqa: F401  (re-exported)
     batch_norm,
@@ -84,32 +85,29 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
-def _maybe_inplace(input, out, inplace):
-    if not inplace:
-        return out
-    with _no_grad():
-        input.copy_(out)
-    return input
+def _activation(op, input, *args, inplace=False):
+    """``op(input, *args)``; ``inplace``: written into ``input`` with torch's in-place node."""
+    return _X.inplace(op, input, *args) if inplace else op(input, *args)
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``negative_slope * x`` elsewhere."""
-    return _maybe_inplace(input, _N.leaky_relu(input, negative_slope), inplace)
+    return _activation(_N.leaky_relu, input, negative_slope, inplace=inplace)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
-    return _maybe_inplace(input, _N.elu(input, alpha, 1.0, 1.0), inplace)
+    return _activation(_N.elu, input, alpha, 1.0, 1.0, inplace=inplace)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU (node ``EluBackward0``)."""
-    return _maybe_inplace(input, _N.elu(input, _N._SELU_ALPHA, _N._SELU_SCALE, 1.0), inplace)
+    return _activation(_N.elu, input, _N._SELU_ALPHA, _N._SELU_SCALE, 1.0, inplace=inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
-    return _maybe_inplace(input, _N.celu(input, alpha), inplace)
+    return _activation(_N.celu, input, alpha, inplace=inplace)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -119,12 +117,12 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * sigmoid(x)``."""
-    return _maybe_inplace(input, _N.silu(input), inplace)
+    return _activation(_N.silu, input, inplace=inplace)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    return _maybe_inplace(input, _N.mish(input), inplace)
+    return _activation(_N.mish, input, inplace=inplace)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -135,17 +133,17 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
              inplace: bool = False) -> Tensor:
     """Clamp to ``[min_val, max_val]`` (node ``HardtanhBackward0``)."""
-    return _maybe_inplace(input, _N.hardtanh(input, min_val, max_val), inplace)
+    return _activation(_N.hardtanh, input, min_val, max_val, inplace=inplace)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``relu6(x + 3) / 6``."""
-    return _maybe_inplace(input, _N.hardsigmoid(input), inplace)
+    return _activation(_N.hardsigmoid, input, inplace=inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * relu6(x + 3) / 6``."""
-    return _maybe_inplace(input, _N.hardswish(input), inplace)
+    return _activation(_N.hardswish, input, inplace=inplace)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
@@ -155,7 +153,7 @@ def logsigmoid(input: Tensor) -> Tensor:
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``x`` where ``x > threshold`` else ``value``."""
-    return _maybe_inplace(input, _N.threshold(input, threshold, value), inplace)
+    return _activation(_N.threshold, input, threshold, value, inplace=inplace)
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
@@ -599,22 +597,6 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
     return input / n.clamp(min=eps).expand_as(input)
 
 
-def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
-    """Cosine of the angle between ``x1`` and ``x2`` along ``dim``."""
-    n1 = (x1 * x1).sum(dim, keepdim=True).sqrt().clamp(min=eps)
-    n2 = (x2 * x2).sum(dim, keepdim=True).sqrt().clamp(min=eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
-
-
-def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
-                      keepdim: bool = False) -> Tensor:
-    """``||x1 - x2 + eps||_p`` along the last dim."""
-    d = x1 - x2 + eps
-    if p == 2:
-        return (d * d).sum(-1, keepdim=keepdim).sqrt()
-    return (d.abs() ** p).sum(-1, keepdim=keepdim) ** (1.0 / p)
-
-
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Integer class indices to one-hot int64 rows."""
     if tensor.dtype is not _D.int64:
@@ -781,16 +763,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
         ret = smooth
     return _N.mul_scalar(nll, 1 - label_smoothing) + _N.mul_scalar(ret,
                                                                     label_smoothing / n_classes)
-
-
-def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean") -> Tensor:
-    """Gaussian negative log-likelihood with predicted variance ``var``."""
-    with _no_grad():
-        var = var.clamp(min=eps) if not var.requires_grad else var
-    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
-    if full:
-        loss = loss + 0.5 * math.log(2 * math.pi)
-    return _apply_reduction(loss, reduction)
 
 
 def _loss_reduction(size_average, reduce, reduction):
@@ -1367,5 +1339,58 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
                            f"output_size=({o[0]}, {o[1]}).")
     return _N.col2im(input, o, k, d, p, s)
 
+
+# the rest of torch's functional names (composed in ._functional_extra)
+from ._functional_extra import (  # noqa: E402,F401  (re-exported)
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    alpha_dropout,
+    celu_,
+    channel_shuffle,
+    conv_tbc,
+    cosine_similarity,
+    ctc_loss,
+    elu_,
+    feature_alpha_dropout,
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+    gaussian_nll_loss,
+    gumbel_softmax,
+    hardshrink,
+    hardtanh_,
+    hinge_embedding_loss,
+    leaky_relu_,
+    local_response_norm,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_pool3d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    native_channel_shuffle,
+    pairwise_distance,
+    pdist,
+    poisson_nll_loss,
+    rrelu,
+    rrelu_,
+    selu_,
+    soft_margin_loss,
+    softshrink,
+    threshold_,
+    triplet_margin_loss,
+    triplet_margin_with_distance_loss,
+    upsample_bilinear,
+    upsample_nearest,
+)
 
 del annotations  # keep dir() to torch's names

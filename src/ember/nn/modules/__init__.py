@@ -116,5 +116,39 @@ from .transformer import (  # noqa: F401
 )
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
 
+from . import adaptive, channelshuffle, distance  # noqa: E402,F401  (torch's module paths)
+from .activation import RReLU, Hardshrink, Softmax2d, Softshrink  # noqa: E402,F401
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: E402,F401
+from .channelshuffle import ChannelShuffle  # noqa: E402,F401
+from .container import Container  # noqa: E402,F401
+from .distance import CosineSimilarity, PairwiseDistance  # noqa: E402,F401
+from .dropout import AlphaDropout, FeatureAlphaDropout  # noqa: E402,F401
+from .loss import (  # noqa: E402,F401
+    CTCLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    NLLLoss2d,
+    PoissonNLLLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
+)
+from .normalization import CrossMapLRN2d, LocalResponseNorm  # noqa: E402,F401
+from .pooling import (  # noqa: E402,F401
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
+
 # what ``from .modules import *`` gives ``ember.nn``: the layers, not the submodules' names
 __all__ = [n for n, v in globals().items() if n[0] != "_" and not isinstance(v, _ModuleType)]

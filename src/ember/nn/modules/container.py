@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import warnings as _warnings
 from collections import OrderedDict
 from collections.abc import Iterable as _Iterable
 from collections.abc import Iterator as _Iterator
@@ -429,3 +430,15 @@ class ParameterDict(Module):
 
     def __call__(self, input):
         raise RuntimeError("ParameterDict should not be called.")
+
+
+class Container(Module):
+    """Deprecated: a module holding the keyword modules (subclass :class:`Module` instead)."""
+
+    def __init__(self, **kwargs) -> None:
+        _warnings.warn("`nn.Container` is deprecated. All of its functionality is now "
+                       "implemented in `nn.Module`. Subclass that instead.", FutureWarning,
+                       stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)

@@ -1,0 +1,385 @@
+"""More neural-network ops, each a primitive in torch: the shrinkage activations, rrelu, the
+in-place activation nodes (``EluBackward1`` …, whose formulas read the result where torch's
+do), the margin
+losses, ``pdist``, ``norm`` over one dim and ``add`` of a number as ATen's C++ composites
+record them (``NormBackward1``, ``AddBackward1``), ``channel_shuffle`` and ``conv_tbc``.
+
+Backward formulas are written with ember ops (masks and index matrices are constants), so
+double backward runs through them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._device import xp
+from .._tensor import Tensor
+from . import nn as _nn
+from .reduction import _norm_back, _vector_norm
+from .registry import NONE, op, run_inplace
+
+_wrap = Tensor._wrap
+
+
+def _const(mask, like):
+    """A boolean mask as a constant tensor of ``like``'s dtype."""
+    return _wrap(mask.astype(like._data.dtype))
+
+
+# ============================================================================ double backward
+
+def _raise(message, error=RuntimeError):
+    def formula(grad):
+        raise error(message)
+    return formula
+
+
+_NO_DOUBLE = {}
+
+
+def no_double_backward(t: Tensor, input: Tensor, name: str, message: str | None = None,
+                       error=RuntimeError) -> Tensor:
+    """``t`` (a gradient with respect to ``input``) behind a node that raises torch's error
+    for the derivative of the backward function ``name`` (torch defines none for some); the
+    node depends on ``input``, so ``t`` requires grad where torch's does."""
+    fn = _NO_DOUBLE.get(name)
+    if fn is None:
+        text = message or f"derivative for aten::{name} is not implemented"
+        fn = _NO_DOUBLE[name] = op("NotImplemented", name="_no_derivative_" + name,
+                                   method=False, function=False, promote=NONE,
+                                   tensors=("self", "input"), self=_raise(text, error),
+                                   input=_raise(text, error))(lambda self, input: self)
+    return fn(t, input)
+
+
+# ============================================================================ shrinkage
+
+def _inside(x, lambd):
+    lam = x.dtype.type(lambd)
+    return (x >= -lam) & (x <= lam)
+
+
+@op("HardshrinkBackward0", name="hardshrink", function=True, method=True, promote=NONE,
+    self=lambda grad, self, lambd: grad * _const(~_inside(self._data, lambd), grad))
+def hardshrink(self, lambd=0.5):
+    """``x`` where ``|x| > lambd``, else 0 (node ``HardshrinkBackward0``)."""
+    return xp.where(_inside(self, lambd), self.dtype.type(0), self)
+
+
+@op("SoftshrinkBackward0", name="softshrink", function=False, method=False, promote=NONE,
+    self=lambda grad, self, lambd: grad * _const(~_inside(self._data, lambd), grad))
+def softshrink(self, lambd=0.5):
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
+    lam = self.dtype.type(lambd)
+    return xp.where(self > lam, self - lam, xp.where(self < -lam, self + lam,
+                                                     self.dtype.type(0)))
+
+
+# ============================================================================ rrelu
+
+@op("RreluWithNoiseBackward0", name="_rrelu_with_noise", method=False, function=False,
+    promote=NONE, tensors=("self", "noise"), self=lambda grad, noise: grad * noise)
+def rrelu_with_noise(self, noise):
+    """``x * noise`` (the noise is 1 where ``x > 0``, the sampled or mean slope elsewhere)."""
+    return self * noise
+
+
+_rrelu_inplace = op("RreluWithNoiseBackward1", name="_rrelu_with_noise_", method=False,
+                    function=False, promote=NONE, tensors=("self", "noise"),
+                    self=lambda grad, noise: grad * noise)(rrelu_with_noise.kernel)
+
+
+def rrelu_noise(x, lower, upper, training, generator):
+    """torch's noise of ``rrelu_with_noise``: in training, one ``uniform(lower, upper)`` draw
+    (53 bits of a 64-bit draw, in double) per element ``<= 0``, in order; else the mean
+    slope ``(lower + upper) / 2``; 1 where ``x > 0``."""
+    dt = x.dtype
+    neg = ~(x > 0)
+    if training:
+        lo, hi = float(dt.type(lower)), float(dt.type(upper))
+        noise = np.ones(x.shape, dt)
+        k = int(neg.sum())
+        if k:
+            noise[neg] = (generator._u53(k) * (hi - lo) + lo).astype(dt)
+        return noise
+    slope = dt.type((lower + upper) / 2)
+    return np.where(neg, slope, dt.type(1))
+
+
+def rrelu(input: Tensor, lower: float, upper: float, training: bool, inplace: bool,
+          generator) -> Tensor:
+    """``rrelu_with_noise`` (in place: node ``RreluWithNoiseBackward1``)."""
+    noise = _wrap(rrelu_noise(input._data, lower, upper, training, generator))
+    if inplace:
+        return run_inplace(_rrelu_inplace, (input, noise))
+    return rrelu_with_noise(input, noise)
+
+
+# ============================================================================ in-place nodes
+
+_NEG_ELU = ("In-place elu backward calculation is triggered with a negative slope which is not "
+            "supported. This is caused by calling in-place forward function with a negative "
+            "slope, please call out-of-place version instead.")
+_NEG_LEAKY = ("In-place leakyReLu backward calculation is triggered with a negative slope which "
+              "is not supported. This is caused by calling in-place forward function with a "
+              "negative slope, please call out-of-place version instead. File an issue at "
+              "https://github.com/pytorch/pytorch if you do require supporting in-place "
+              "leakRelu backward calculation with negative slope")
+
+
+def _elu_result_grad(grad, result, alpha, scale, input_scale):
+    if alpha < 0:
+        raise RuntimeError(_NEG_ELU)
+    neg = _const(result._data <= 0, grad)
+    return grad * (neg * (input_scale * (result + alpha * scale)) + (1 - neg) * scale)
+
+
+_elu_ = op("EluBackward1", name="_elu_", method=False, function=False, promote=NONE,
+           self=_elu_result_grad)(_nn.elu.kernel)
+
+
+def _celu_result_grad(grad, result, alpha):
+    return _elu_result_grad(grad, result, alpha, 1.0, 1.0 / alpha)
+
+
+_celu_ = op("CeluBackward1", name="_celu_", method=False, function=False, promote=NONE,
+            self=_celu_result_grad)(_nn.celu.kernel)
+
+
+def _leaky_result_grad(grad, result, negative_slope):
+    if negative_slope < 0:
+        raise RuntimeError(_NEG_LEAKY)
+    pos = _const(result._data > 0, grad)
+    return grad * (pos + (1 - pos) * negative_slope)
+
+
+_leaky_relu_ = op("LeakyReluBackward1", name="_leaky_relu_", method=False, function=False,
+                  promote=NONE, self=_leaky_result_grad)(_nn.leaky_relu.kernel)
+
+_threshold_ = op("ThresholdBackward1", name="_threshold_", method=False, function=False,
+                 promote=NONE,
+                 self=lambda grad, self, threshold:
+                 grad * _const(self._data > threshold, grad))(_nn.threshold.kernel)
+
+INPLACE = {"elu": _elu_, "celu": _celu_, "leaky_relu": _leaky_relu_, "threshold": _threshold_}
+
+
+def inplace(op_def, input: Tensor, *args) -> Tensor:
+    """Run ``op_def`` writing into ``input`` (its in-place node where torch has one)."""
+    return run_inplace(INPLACE.get(op_def.name, op_def), (input,) + args)
+
+
+# ============================================================================ numbers, norms
+
+@op("AddBackward1", name="_add_scalar", method=False, function=False, tensors=("self",),
+    self=lambda grad: grad)
+def add_scalar(self, other):
+    """``self + other`` for a Python number (ATen's ``add.Scalar``)."""
+    return self + self.dtype.type(other)
+
+
+@op("NormBackward1", name="_norm_dim", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result, p, dim, keepdim:
+    _norm_back(grad, self, result, p, (dim,), keepdim))
+def norm_dim(self, p, dim, keepdim):
+    """``self.norm(p, dim, keepdim)`` as ATen's ``norm.ScalarOpt_dim`` (``dim`` >= 0)."""
+    return _vector_norm.kernel(self, p, (dim,), keepdim, None)
+
+
+# ============================================================================ pdist
+
+def _pairs(n):
+    return np.triu_indices(n, 1)
+
+
+def _pdist_grad(grad, self, result, p):
+    n = self.shape[0]
+    i, j = _pairs(n)
+    if not i.size:
+        return self * 0
+    diff = self[_wrap(i)] - self[_wrap(j)]
+    gd = _norm_back(grad, diff, result, p, (1,), False)
+    if gd is None:
+        return self * 0
+    s = np.zeros((n, i.size), self._data.dtype)
+    k = np.arange(i.size)
+    s[i, k] = 1
+    s[j, k] = -1
+    return no_double_backward(_wrap(s).matmul(gd), self, "_pdist_backward",
+                              "the derivative for '_pdist_backward' is not implemented.",
+                              NotImplementedError)
+
+
+@op("PdistBackward0", name="_pdist_forward", method=False, function=False, promote=NONE,
+    self=_pdist_grad)
+def pdist_forward(self, p):
+    """The p-norm distance of every pair of rows ``i < j``, in row-major order."""
+    i, j = _pairs(self.shape[0])
+    if not i.size:
+        return xp.zeros((0,), self.dtype)
+    return _vector_norm.kernel(self[i] - self[j], p, (1,), False, None)
+
+
+# ============================================================================ margin losses
+
+def _soft_margin_grad(grad, self, target, reduction):
+    z = (-target * self).exp()
+    return _nn._norm(grad, self, reduction) * (-target * z / (z + 1))
+
+
+@op("SoftMarginLossBackward0", name="_soft_margin_loss", method=False, function=False,
+    tensors=("self", "target"), self=_soft_margin_grad)
+def soft_margin_loss(self, target, reduction):
+    """``log(1 + exp(-target * self))``, reduced."""
+    with np.errstate(over="ignore"):
+        return _nn._reduce_np(xp.log1p(xp.exp(-self * target)), reduction)
+
+
+def _margin_terms(self, target, p, margin, weight):
+    """Per (sample, class): the hinge ``z = margin - x[y] + x[d]`` (0 at ``d == y``) and its
+    derivative factor (``1`` or ``2z``, times ``weight[y]``), as (N, C) arrays."""
+    x = self if self.ndim == 2 else self.reshape(1, -1)
+    t = target.reshape(-1).astype(np.int64)
+    n, c = x.shape
+    if t.size and (t.min() < 0 or t.max() >= c):
+        raise RuntimeError("target out of range")
+    rows = np.arange(n)
+    xt = x[rows, t][:, None]
+    z = self.dtype.type(margin) - xt + x
+    on = z > 0
+    on[rows, t] = False
+    h = np.where(on, z if p == 1 else z * z, 0).astype(x.dtype)
+    d = np.where(on, 1 if p == 1 else 2 * z, 0).astype(x.dtype)
+    if weight is not None:
+        w = weight[t][:, None]
+        h, d = h * w, d * w
+    return h, d, rows, t
+
+
+def _multi_margin_grad(grad, self, target, p, margin, weight, reduction):
+    _, d, rows, t = _margin_terms(self._data, target._data, p, margin,
+                                  None if weight is None else weight._data)
+    c = d.shape[1]
+    g = d / c
+    g[rows, t] = -g.sum(1)
+    if reduction == 1:
+        g = g / max(1, d.shape[0])
+    g = _wrap(g.reshape(self.shape).astype(self._data.dtype))
+    g = g * (grad if reduction else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
+    return no_double_backward(g, self, "multi_margin_loss_backward")
+
+
+@op("MultiMarginLossBackward0", name="_multi_margin_loss", method=False, function=False,
+    promote=NONE, tensors=("self", "target", "weight"), self=_multi_margin_grad)
+def multi_margin_loss(self, target, p, margin, weight, reduction):
+    """``sum_{d != y} max(0, margin - x[y] + x[d])^p / C`` per sample, reduced."""
+    h, _, _, _ = _margin_terms(self, target, p, margin, weight)
+    per = h.sum(1) / self.dtype.type(h.shape[1])
+    if reduction == 0:
+        return per.reshape(-1) if target.ndim else per.reshape(())
+    return _nn._reduce_np(per, reduction).astype(self.dtype)
+
+
+def _multilabel_terms(x, target):
+    """(N, C) arrays: ``is_target`` and, per target ``j`` and class ``i`` not a target, the
+    active hinges ``1 - (x[y_j] - x[i]) > 0``: the loss sums and the per-class counts."""
+    x2 = x if x.ndim == 2 else x.reshape(1, -1)
+    t2 = target if target.ndim == 2 else target.reshape(1, -1)
+    n, c = x2.shape
+    if t2.size and (t2.min() < -1 or t2.max() >= c):
+        raise RuntimeError("argument #2 'target' is out of range")
+    ends = np.where((t2 == -1).any(1), (t2 == -1).argmax(1), c)
+    valid = np.arange(c)[None, :] < ends[:, None]           # target slots before the first -1
+    tt = np.where(valid, t2, 0)
+    is_target = np.zeros((n, c), bool)
+    rows = np.repeat(np.arange(n), c).reshape(n, c)
+    is_target[rows[valid], tt[valid]] = True
+    xt = np.take_along_axis(x2, tt, 1)                       # x[y_j]: (N, J)
+    z = 1 - (xt[:, :, None] - x2[:, None, :])                # (N, J, C)
+    on = (z > 0) & valid[:, :, None] & ~is_target[:, None, :]
+    return x2, tt, valid, on, z, is_target
+
+
+def _multilabel_grad(grad, self, target, reduction):
+    x2, tt, valid, on, _, _ = _multilabel_terms(self._data, target._data)
+    n, c = x2.shape
+    onf = on.astype(x2.dtype) / x2.dtype.type(c)
+    g = onf.sum(1)                                           # + for each non-target class
+    neg = onf.sum(2)                                         # - for each target slot
+    np.add.at(g, (np.repeat(np.arange(n), tt.shape[1]).reshape(tt.shape)[valid], tt[valid]),
+              -neg[valid])
+    if reduction == 1:
+        g = g / max(1, n)
+    g = _wrap(g.reshape(self.shape).astype(self._data.dtype))
+    g = g * (grad if reduction else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
+    return no_double_backward(g, self, "multilabel_margin_loss_backward")
+
+
+@op("MultilabelMarginLossBackward0", name="_multilabel_margin_loss", method=False,
+    function=False, promote=NONE, tensors=("self", "target"), self=_multilabel_grad)
+def multilabel_margin_loss(self, target, reduction):
+    """``sum_j sum_{i not a target} max(0, 1 - (x[y_j] - x[i])) / C`` per sample, reduced."""
+    x2, _, _, on, z, _ = _multilabel_terms(self, target)
+    per = (np.where(on, z, 0).sum((1, 2)) / x2.dtype.type(x2.shape[1])).astype(self.dtype)
+    if reduction == 0:
+        return per if self.ndim == 2 else per.reshape(())
+    return _nn._reduce_np(per, reduction).astype(self.dtype)
+
+
+# ============================================================================ channel shuffle
+
+def _shuffle_np(x, groups):
+    n, c = x.shape[:2]
+    return x.reshape((n, groups, c // groups) + x.shape[2:]).swapaxes(1, 2).reshape(x.shape)
+
+
+@op("ChannelShuffleBackward0", name="_channel_shuffle", method=False, function=False,
+    promote=NONE, self=lambda grad, self_shape, groups:
+    channel_shuffle(grad, self_shape[1] // groups))
+def channel_shuffle(self, groups):
+    """Channels regrouped: (N, g, C/g, *) transposed to (N, C/g, g, *)."""
+    return _shuffle_np(self, groups)
+
+
+native_channel_shuffle = op("NotImplemented", name="_native_channel_shuffle", method=False,
+                            function=False, promote=NONE,
+                            self=_raise("derivative for aten::native_channel_shuffle is not "
+                                        "implemented"))(
+    lambda self, groups: _shuffle_np(self, groups))
+
+
+# ============================================================================ conv_tbc
+
+def _conv_tbc_np(x, w, b, pad):
+    k = w.shape[0]
+    if pad >= 0:
+        xpad = np.pad(x, ((pad, pad), (0, 0), (0, 0)))
+    else:
+        xpad = x[-pad:x.shape[0] + pad]
+    t_out = xpad.shape[0] - k + 1
+    out = np.broadcast_to(b, (t_out, x.shape[1], w.shape[2])).astype(x.dtype)
+    for i in range(k):
+        out = out + xpad[i:i + t_out] @ w[i]
+    return out.astype(x.dtype)
+
+
+def _tbc_weight_grad(grad, input, weight, pad):
+    k = weight.shape[0]
+    t_out = grad.shape[0]
+    xpad = _nn.constant_pad_nd(input, (0, 0, 0, 0, pad, pad)) if pad else input
+    g = grad.reshape(-1, grad.shape[2])
+    from .shape import stack
+    return stack([xpad[i:i + t_out].reshape(-1, input.shape[2]).t().matmul(g)
+                  for i in range(k)])
+
+
+@op("ConvTbcBackward0", name="_conv_tbc", method=False, function=False, promote=NONE,
+    self=lambda grad, weight, pad: conv_tbc(
+        grad, weight.flip(0).transpose(1, 2),
+        _wrap(np.zeros(weight.shape[1], weight._data.dtype)), weight.shape[0] - 1 - pad),
+    weight=lambda grad, self, weight, pad: _tbc_weight_grad(grad, self, weight, pad),
+    bias=lambda grad: grad.sum((0, 1)))
+def conv_tbc(self, weight, bias, pad):
+    """Temporal convolution of (time, batch, channel) input with a (k, in, out) weight."""
+    return _conv_tbc_np(self, weight, bias, pad)
+
