@@ -17,6 +17,7 @@ from . import attention as _attention  # noqa: F401  (scaled dot-product attenti
 from . import distances as _distances  # noqa: F401  (dist, cdist)
 from . import histograms as _histograms  # noqa: F401  (histc, histogram)
 from . import complex_views as _complex_views  # noqa: F401  (view_as_real …)
+from . import statistics as _statistics  # noqa: F401  (cov, corrcoef, quantile, aminmax)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
 from .shape import _to_copy  # noqa: F401
