@@ -18,6 +18,8 @@ from . import distances as _distances  # noqa: F401  (dist, cdist)
 from . import histograms as _histograms  # noqa: F401  (histc, histogram)
 from . import complex_views as _complex_views  # noqa: F401  (view_as_real …)
 from . import statistics as _statistics  # noqa: F401  (cov, corrcoef, quantile, aminmax)
+from . import constructions as _constructions  # noqa: F401  (broadcast_shapes, diff, matrix_exp …)
+from . import elementwise as _elementwise  # noqa: F401  (logaddexp, sinc, frexp, gcd …)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
 from .shape import _to_copy  # noqa: F401
@@ -42,3 +44,16 @@ def scalar_tensor_like(value, like):
     from .. import _dtype as D
     from .._tensor import Tensor
     return Tensor._wrap(D.np.array(value, dtype=D.result_type(value, like).np))
+
+# torch's top-level in-place functions: ``torch.sin_(x)`` is ``x.sin_()``
+for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_",
+              "arcsinh_", "arctan_", "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_",
+              "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_",
+              "detach_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_", "floor_",
+              "frac_", "gcd_", "index_put_", "lcm_", "ldexp_", "log10_", "log1p_", "log2_",
+              "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_",
+              "relu_", "resize_as_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_",
+              "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_"):
+    if hasattr(_T, _name) and _name not in FUNCTIONS:
+        FUNCTIONS[_name] = getattr(_T, _name)
+globals().update(FUNCTIONS)

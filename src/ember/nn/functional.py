@@ -27,10 +27,10 @@ from .._ops.nn import (  # noqa: F401  (re-exported)
     layer_norm,
     pad,
 )
-from .._ops.nn import nll_loss as _nll_loss
 from .._ops.nn import (
     log_softmax as _log_softmax,
 )
+from .._ops.nn import nll_loss as _nll_loss
 from .._ops.nn import (
     reduction_enum as _reduction_enum,
 )
