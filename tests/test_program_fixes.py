@@ -368,3 +368,24 @@ def test_in_place_view_nodes(call):
         names.append((x.grad_fn.name(), tuple(x.shape)))
         x.sum().backward()
     assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("call", [
+    "leaky_relu(x, 0.2, inplace=True)", "elu(x, inplace=True)", "selu(x, inplace=True)",
+    "celu(x, 0.5, inplace=True)", "hardtanh(x, inplace=True)", "relu6(x, inplace=True)",
+    "threshold(x, 0.1, 2.0, inplace=True)", "silu(x, inplace=True)",
+    "hardswish(x, inplace=True)", "hardsigmoid(x, inplace=True)", "mish(x, inplace=True)"])
+def test_in_place_activation_gradients(call):
+    """An in-place activation records its node (DCGAN's LeakyReLU(inplace=True) after a
+    BatchNorm trained wrongly when it did not)."""
+    data = np.random.default_rng(0).standard_normal(6).astype(np.float32)
+    res = []
+    for lib in (torch, ember):
+        a = lib.from_numpy(data.copy()).requires_grad_()
+        x = a * 1
+        y = eval("lib.nn.functional." + call)   # noqa: S307
+        (y * lib.arange(6.0)).sum().backward()
+        res.append((y is x, y.grad_fn.name(), y.detach().numpy(), a.grad.numpy()))
+    assert res[0][:2] == res[1][:2]
+    np.testing.assert_allclose(res[1][2], res[0][2], rtol=1e-6)
+    np.testing.assert_allclose(res[1][3], res[0][3], rtol=1e-6)

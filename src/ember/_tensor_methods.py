@@ -86,26 +86,33 @@ def _in_place_view(self: Tensor, view: Tensor) -> Tensor:
     """Make ``self`` take ``view``'s shape, and its history when it is recorded (under the
     in-place op's node name: ``squeeze_(0)`` records ``SqueezeBackward4``)."""
     self._data = view._data
-    node = view.grad_fn
-    if node is not None:
-        cls = node.__class__
-        name = _IN_PLACE_NODES.get(cls.__name__)
-        if name is not None:
-            sub = _IN_PLACE_CLASSES.get(cls)
-            if sub is None:
-                sub = _IN_PLACE_CLASSES[cls] = type(name, (cls,), {"__slots__": (),
-                                                                   "_name": name})
-            node.__class__ = sub
-        self.grad_fn, self._output_nr = node, view._output_nr
+    if view.grad_fn is not None:
+        self.grad_fn, self._output_nr = in_place_node(view).grad_fn, view._output_nr
     self._vc.value += 1
     return self
+
+
+def in_place_node(t: Tensor) -> Tensor:
+    """``t``, its grad_fn renamed to the op's in-place node where torch's differs
+    (``SqueezeBackward1`` -> ``SqueezeBackward4``, ``LeakyReluBackward0`` -> ``…1``)."""
+    node = t.grad_fn
+    cls = node.__class__ if node is not None else None
+    name = _IN_PLACE_NODES.get(cls.__name__) if node is not None else None
+    if name is not None:
+        sub = _IN_PLACE_CLASSES.get(cls)
+        if sub is None:
+            sub = _IN_PLACE_CLASSES[cls] = type(name, (cls,), {"__slots__": (), "_name": name})
+        node.__class__ = sub
+    return t
 
 
 # the node of each view op's in-place form (derivatives.yaml's squeeze_, transpose_ … entries)
 _IN_PLACE_NODES = {"SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
                    "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0":
                    "UnsqueezeBackward1", "TransposeBackward0": "TransposeBackward1",
-                   "TBackward0": "TBackward1"}
+                   "TBackward0": "TBackward1", "LeakyReluBackward0": "LeakyReluBackward1",
+                   "EluBackward0": "EluBackward1", "CeluBackward0": "CeluBackward1",
+                   "ThresholdBackward0": "ThresholdBackward1"}
 _IN_PLACE_CLASSES: dict = {}
 
 

@@ -31,6 +31,8 @@ from .._ops.nn import (
     log_softmax as _log_softmax,
 )
 from .._ops.nn import nll_loss as _nll_loss
+from .._ops.registry import run_inplace as _run_inplace
+from .._tensor_methods import in_place_node as _in_place_node
 from .._ops.nn import (
     reduction_enum as _reduction_enum,
 )
@@ -83,32 +85,32 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     return hardtanh(input, 0.0, 6.0, inplace)
 
 
-def _maybe_inplace(input, out, inplace):
+def _maybe_inplace(op, args, inplace):
+    """``op(*args)``; with ``inplace``, written into ``args[0]`` with its history rebased
+    under torch's in-place node (``LeakyReluBackward1`` …), so gradients flow as torch's."""
     if not inplace:
-        return out
-    with _no_grad():
-        input.copy_(out)
-    return input
+        return op(*args)
+    return _in_place_node(_run_inplace(op, args))
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``negative_slope * x`` elsewhere."""
-    return _maybe_inplace(input, _N.leaky_relu(input, negative_slope), inplace)
+    return _maybe_inplace(_N.leaky_relu, (input, negative_slope), inplace)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
-    return _maybe_inplace(input, _N.elu(input, alpha, 1.0, 1.0), inplace)
+    return _maybe_inplace(_N.elu, (input, alpha, 1.0, 1.0), inplace)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU (node ``EluBackward0``)."""
-    return _maybe_inplace(input, _N.elu(input, _N._SELU_ALPHA, _N._SELU_SCALE, 1.0), inplace)
+    return _maybe_inplace(_N.elu, (input, _N._SELU_ALPHA, _N._SELU_SCALE, 1.0), inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
-    return _maybe_inplace(input, _N.celu(input, alpha), inplace)
+    return _maybe_inplace(_N.celu, (input, alpha), inplace)
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -118,12 +120,12 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * sigmoid(x)``."""
-    return _maybe_inplace(input, _N.silu(input), inplace)
+    return _maybe_inplace(_N.silu, (input,), inplace)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * tanh(softplus(x))``."""
-    return _maybe_inplace(input, _N.mish(input), inplace)
+    return _maybe_inplace(_N.mish, (input,), inplace)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
@@ -134,17 +136,17 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
              inplace: bool = False) -> Tensor:
     """Clamp to ``[min_val, max_val]`` (node ``HardtanhBackward0``)."""
-    return _maybe_inplace(input, _N.hardtanh(input, min_val, max_val), inplace)
+    return _maybe_inplace(_N.hardtanh, (input, min_val, max_val), inplace)
 
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``relu6(x + 3) / 6``."""
-    return _maybe_inplace(input, _N.hardsigmoid(input), inplace)
+    return _maybe_inplace(_N.hardsigmoid, (input,), inplace)
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``x * relu6(x + 3) / 6``."""
-    return _maybe_inplace(input, _N.hardswish(input), inplace)
+    return _maybe_inplace(_N.hardswish, (input,), inplace)
 
 
 def logsigmoid(input: Tensor) -> Tensor:
@@ -154,7 +156,7 @@ def logsigmoid(input: Tensor) -> Tensor:
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``x`` where ``x > threshold`` else ``value``."""
-    return _maybe_inplace(input, _N.threshold(input, threshold, value), inplace)
+    return _maybe_inplace(_N.threshold, (input, threshold, value), inplace)
 
 
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
