@@ -31,15 +31,15 @@ from .._ops.nn import (
     log_softmax as _log_softmax,
 )
 from .._ops.nn import nll_loss as _nll_loss
-from .._ops.registry import run_inplace as _run_inplace
-from .._tensor_methods import in_place_node as _in_place_node
 from .._ops.nn import (
     reduction_enum as _reduction_enum,
 )
 from .._ops.nn import (
     softmax as _softmax,
 )
+from .._ops.registry import run_inplace as _run_inplace
 from .._tensor import Tensor
+from .._tensor_methods import in_place_node as _in_place_node
 from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
 from ..autograd.grad_mode import no_grad as _no_grad
 from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
