@@ -375,6 +375,64 @@ def matrix_exp(self):
     return _expm(self)
 
 
+def _gram(L, upper):
+    """``L Lᴴ`` (``Uᴴ U`` when ``upper``) of the factor arrays."""
+    Lt = xp.swapaxes(L, -1, -2).conj()
+    return Lt @ L if upper else L @ Lt
+
+
+def _cholesky_solve_backward_b(grad, input2, upper):
+    return cholesky_solve(grad, input2, upper)
+
+
+def _cholesky_solve_backward_L(grad, input2, upper, result):
+    g = cholesky_solve(grad, input2, upper)
+    common = g.matmul(result.mH)
+    common = common + common.mH
+    return -input2.matmul(common) if upper else -common.matmul(input2)
+
+
+def _cholesky_check(self, input2, upper=False):
+    for t, name in ((self, "A"), (input2, "A")):
+        if t.ndim < 2:
+            raise RuntimeError(f"b should have at least 2 dimensions, but has {self.ndim} "
+                               "dimensions instead" if t is self else
+                               f"u should have at least 2 dimensions, but has {input2.ndim} "
+                               "dimensions instead")
+    if self.dtype is not input2.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{self.dtype.scalar_name} and A of type "
+                           f"{input2.dtype.scalar_name} instead.")
+
+
+@op("CholeskySolveBackward0", name="cholesky_solve", promote=NONE, check=_cholesky_check,
+    self=_cholesky_solve_backward_b, input2=_cholesky_solve_backward_L)
+def cholesky_solve(self, input2, upper=False):
+    """The solution ``X`` of ``A X = B`` for ``A = L Lᴴ`` given its Cholesky factor ``input2``
+    (``L``, or ``U`` with ``upper``)."""
+    a = _gram(input2, upper)
+    shape = xp.broadcast_shapes(a.shape[:-2], self.shape[:-2])
+    a = xp.broadcast_to(a, shape + a.shape[-2:])
+    b = xp.broadcast_to(self, shape + self.shape[-2:])
+    return xp.linalg.solve(a, b).astype(self.dtype)
+
+
+def _cholesky_inverse_backward(grad, self, upper, result):
+    common = grad + grad.mH
+    common = result.matmul(common.matmul(result))
+    return -self.matmul(common) if upper else -common.matmul(self)
+
+
+@op("CholeskyInverseBackward0", name="cholesky_inverse", promote=NONE,
+    self=_cholesky_inverse_backward)
+def cholesky_inverse(self, upper=False):
+    """The inverse of ``A = L Lᴴ`` from its Cholesky factor ``L`` (``U`` with ``upper``)."""
+    if self.ndim < 2:
+        raise RuntimeError(f"cholesky_inverse: The input tensor A must have at least 2 "
+                           f"dimensions.")
+    return xp.linalg.inv(_gram(self, upper)).astype(self.dtype)
+
+
 @expose(method=False)
 def spmm(input: Tensor, mat2: Tensor) -> Tensor:
     """The matrix product (torch's sparse × dense entry point, for strided tensors ``mm``)."""
@@ -463,5 +521,6 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
 
 __all__ = ["broadcast_shapes", "tril_indices", "triu_indices", "cartesian_prod",
            "combinations", "block_diag", "vander", "diagflat", "diff", "trapezoid", "trapz",
-           "cumulative_trapezoid", "inner", "matrix_power", "matrix_exp", "spmm", "real",
+           "cumulative_trapezoid", "inner", "matrix_power", "matrix_exp", "cholesky_solve",
+           "cholesky_inverse", "spmm", "real",
            "imag", "positive", "isreal", "isin"]
