@@ -170,3 +170,35 @@ def test_matrix_exp_double_backward():
         g, = lib.autograd.grad(lib.matrix_exp(t).sin().sum(), t, create_graph=True)
         outs.append(lib.autograd.grad(g.pow(2).sum(), t)[0].numpy())
     np.testing.assert_allclose(outs[1], outs[0], rtol=1e-8)
+
+
+P = arr((6,), "float64", positive=True, high=0.95)
+R = arr((6,), "float64", low=-6, high=3)
+UNIT = ("logit", "erfinv", "ndtri", "entr", "gammaln", "digamma", "psi", "log1p")
+
+
+@pytest.mark.parametrize("dt", ["float64", "float32"])
+@pytest.mark.parametrize("name", ["expit", "logit", "erf", "erfc", "erfinv", "gammaln", "digamma",
+                                  "psi", "entr", "ndtr", "ndtri", "log_ndtr", "sinc", "round",
+                                  "log1p", "expm1", "exp2"])
+def test_special(name, dt):
+    check(lambda L, a: getattr(L.special, name)(a), (P if name in UNIT else R).astype(dt))
+
+
+@pytest.mark.parametrize("case", [
+    (lambda L, a, b: L.special.xlog1py(a, b), R, P),
+    (lambda L, a: L.special.xlogy(a, a), P),
+    (lambda L, a: L.special.logsumexp(a, 0), R),
+    (lambda L, a: L.special.softmax(a, 0), R),
+    (lambda L: L.special.entr(L.tensor([0.0, -1.0, 2.0])),),
+    (lambda L: L.special.round(L.tensor([0.5, 1.5, 2.46]), decimals=1),)])
+def test_special_more(case):
+    check(*case)
+
+
+@pytest.mark.parametrize("bad", [
+    lambda L: L.cholesky_solve(L.ones(2), L.eye(2)),
+    lambda L: L.cholesky_solve(L.ones(2, 2), L.ones(2)),
+    lambda L: L.cholesky_solve(L.ones(2, 2), L.eye(2, dtype=L.float64))])
+def test_cholesky_solve_errors(bad):
+    errors_alike(bad)

@@ -83,5 +83,6 @@ with torch.no_grad():
 inter = (pred * mask).sum(dim=(1, 2, 3))
 union = ((pred + mask) > 0).float().sum(dim=(1, 2, 3))
 print("IoU per image", inter / union.clamp(min=1))
-print("mean Dice", round((2 * inter / (pred.sum((1, 2, 3)) + mask.sum((1, 2, 3)))).mean().item(), 4))
+dice = 2 * inter / (pred.sum((1, 2, 3)) + mask.sum((1, 2, 3)))
+print("mean Dice", round(dice.mean().item(), 4))
 print("upsampled", F.interpolate(pred[:1], scale_factor=0.5, mode="nearest").shape)

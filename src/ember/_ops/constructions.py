@@ -393,11 +393,9 @@ def _cholesky_solve_backward_L(grad, input2, upper, result):
 
 
 def _cholesky_check(self, input2, upper=False):
-    for t, name in ((self, "A"), (input2, "A")):
+    for t, name in ((self, "b"), (input2, "u")):
         if t.ndim < 2:
-            raise RuntimeError(f"b should have at least 2 dimensions, but has {self.ndim} "
-                               "dimensions instead" if t is self else
-                               f"u should have at least 2 dimensions, but has {input2.ndim} "
+            raise RuntimeError(f"{name} should have at least 2 dimensions, but has {t.ndim} "
                                "dimensions instead")
     if self.dtype is not input2.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
@@ -428,8 +426,8 @@ def _cholesky_inverse_backward(grad, self, upper, result):
 def cholesky_inverse(self, upper=False):
     """The inverse of ``A = L Lᴴ`` from its Cholesky factor ``L`` (``U`` with ``upper``)."""
     if self.ndim < 2:
-        raise RuntimeError(f"cholesky_inverse: The input tensor A must have at least 2 "
-                           f"dimensions.")
+        raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 "
+                           "dimensions.")
     return xp.linalg.inv(_gram(self, upper)).astype(self.dtype)
 
 
