@@ -134,6 +134,11 @@ def _transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return _in_place_view(self, self.transpose(dim0, dim1))
 
 
+def _swapaxes_(self: Tensor, axis0: int, axis1: int) -> Tensor:
+    """In-place ``swapaxes``."""
+    return _transpose_(self, axis0, axis1)
+
+
 def _t_(self: Tensor) -> Tensor:
     """In-place ``t``."""
     check_inplace(self)
@@ -176,7 +181,8 @@ Tensor.resize = _resize
 Tensor.resize_as_ = _resize_as_
 Tensor.unsqueeze_ = _unsqueeze_
 Tensor.squeeze_ = _squeeze_
-Tensor.transpose_ = Tensor.swapdims_ = Tensor.swapaxes_ = _transpose_
+Tensor.transpose_ = Tensor.swapdims_ = _transpose_
+Tensor.swapaxes_ = _swapaxes_
 Tensor.t_ = _t_
 Tensor.new = _new
 Tensor.pin_memory = _pin_memory

@@ -46,6 +46,18 @@ def scalar_tensor_like(value, like):
     return Tensor._wrap(D.np.array(value, dtype=D.result_type(value, like).np))
 
 # torch's top-level in-place functions: ``torch.sin_(x)`` is ``x.sin_()``
+
+
+def _in_place_function(name):
+    method = getattr(_T, name)
+
+    def fn(input, *args, **kwargs):
+        return method(input, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = method.__doc__
+    return fn
+
+
 for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_",
               "arcsinh_", "arctan_", "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_",
               "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_",
@@ -55,5 +67,5 @@ for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsi
               "relu_", "resize_as_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_",
               "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_"):
     if hasattr(_T, _name) and _name not in FUNCTIONS:
-        FUNCTIONS[_name] = getattr(_T, _name)
+        FUNCTIONS[_name] = _in_place_function(_name)
 globals().update(FUNCTIONS)

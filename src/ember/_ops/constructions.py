@@ -376,7 +376,9 @@ def matrix_exp(self):
 
 
 def _gram(L, upper):
-    """``L Lᴴ`` (``Uᴴ U`` when ``upper``) of the factor arrays."""
+    """``L Lᴴ`` (``Uᴴ U`` when ``upper``) of the factor arrays (LAPACK reads only their
+    triangle)."""
+    L = xp.triu(L) if upper else xp.tril(L)
     Lt = xp.swapaxes(L, -1, -2).conj()
     return Lt @ L if upper else L @ Lt
 
@@ -502,13 +504,16 @@ def isreal(input: Tensor) -> Tensor:
 
 
 @expose(method=False)
-def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False,
-         out=None) -> Tensor:
+def isin(elements=None, test_elements=None, *, assume_unique: bool = False,
+         invert: bool = False, out=None, element=None, test_element=None) -> Tensor:
     """True where an element of ``elements`` occurs in ``test_elements``.
 
     >>> ember.isin(ember.tensor([1, 2, 3]), ember.tensor([2, 5]))
     tensor([False,  True, False])
     """
+    # (torch's overloads name a number operand ``element`` / ``test_element``)
+    elements = element if elements is None else elements
+    test_elements = test_element if test_elements is None else test_elements
     if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
         raise TypeError("isin() received an invalid combination of arguments")
     a = elements._data if isinstance(elements, Tensor) else xp.asarray(elements)
