@@ -12,7 +12,7 @@ import pytest
 
 import ember
 
-from .helpers import errors_alike, torch
+from .helpers import caught_warnings, errors_alike, torch
 
 
 def same(e, t, exact=True):
@@ -302,3 +302,90 @@ def test_fork_rng(enabled):
         return lib.cat([inside, lib.rand(3)])
     same(run(ember), run(torch))
     assert "fork_rng" in ember.random.__all__
+
+
+# ----- factories without a size, float16 opmath, legacy loss arguments, 0-d cross_entropy
+
+@pytest.mark.parametrize("name", ["randn", "rand", "zeros", "ones", "empty"])
+def test_factory_without_size(name):
+    errors_alike(lambda lib: getattr(lib, name)())
+    same(getattr(ember, name)(()).zero_(), getattr(torch, name)(()).zero_())
+
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+def test_reduced_float_opmath(dt):
+    def run(lib):
+        d = getattr(lib, dt)
+        a = lib.tensor([1.001, 2.0, -3.3, 7.77], dtype=d)
+        t1 = lib.tensor([3.1, 5.7, 1.9, 0.33], dtype=d)
+        t2 = lib.tensor([0.3, 0.77, 1.11, 7.1], dtype=d)
+        s = lib.tensor(3.3)
+        y = a.clone()
+        y *= s
+        return [a * s, s * a, a / s, a * lib.tensor(3.3, dtype=lib.float64), y,
+                lib.addcmul(a, t1, t2, value=0.37), lib.addcdiv(a, t1, t2, value=0.37),
+                a.clone().addcmul_(t1, t2, value=0.37), lib.lerp(a, t1, 0.37),
+                lib.lerp(a, t1, t2)]
+    for e, t in zip(run(ember), run(torch)):
+        assert e.dtype == ember.float16 or dt == "bfloat16"
+        np.testing.assert_array_equal(e.float().numpy(), t.float().numpy())
+
+
+@pytest.mark.parametrize("args", [(None, None, 2, None), (None, False), (None, None, -100, False),
+                                  (None, True, -100, True, "sum"), (None, False, -100, False)])
+def test_nll_loss_legacy_positional(args):
+    def run(lib):
+        x = lib.tensor([[-1.0, -2.0, -3.0], [-0.5, -1.0, -2.0]])
+        return lib.nn.functional.nll_loss(x, lib.tensor([0, 2]), *args)
+    same(run(ember), run(torch))
+    assert caught_warnings(run, ember) == caught_warnings(run, torch)
+
+
+@pytest.mark.parametrize("bad", [
+    lambda lib: lib.nn.functional.cross_entropy(lib.tensor(1.0), lib.tensor(0)),
+    lambda lib: lib.nn.functional.cross_entropy(lib.tensor(1.0), lib.tensor(1.0)),
+    lambda lib: lib.nn.functional.cross_entropy(lib.tensor(1.0), lib.tensor([0])),
+    lambda lib: lib.log_softmax(lib.tensor(1.0), 1)])
+def test_cross_entropy_0d_errors(bad):
+    errors_alike(bad)
+
+
+def test_cross_entropy_1d_input():
+    for args in ((ember.tensor([1.0, 2.0, 3.0]), ember.tensor(0)),
+                 (ember.tensor([1.0, 2.0]), ember.tensor([0.3, 0.7]))):
+        targs = [torch.from_numpy(a.numpy()) for a in args]
+        same(ember.nn.functional.cross_entropy(*args), torch.nn.functional.cross_entropy(*targs),
+             exact=False)
+
+
+@pytest.mark.parametrize("call", ["squeeze_(0)", "squeeze_()", "squeeze_((0,))", "unsqueeze_(0)",
+                                  "t_()", "transpose_(0, 1)", "swapdims_(0, 1)"])
+def test_in_place_view_nodes(call):
+    names = []
+    for lib in (torch, ember):
+        x = lib.ones(1, 3, requires_grad=True) * 2
+        eval("x." + call)   # noqa: S307
+        names.append((x.grad_fn.name(), tuple(x.shape)))
+        x.sum().backward()
+    assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("call", [
+    "leaky_relu(x, 0.2, inplace=True)", "elu(x, inplace=True)", "selu(x, inplace=True)",
+    "celu(x, 0.5, inplace=True)", "hardtanh(x, inplace=True)", "relu6(x, inplace=True)",
+    "threshold(x, 0.1, 2.0, inplace=True)", "silu(x, inplace=True)",
+    "hardswish(x, inplace=True)", "hardsigmoid(x, inplace=True)", "mish(x, inplace=True)"])
+def test_in_place_activation_gradients(call):
+    """An in-place activation records its node (DCGAN's LeakyReLU(inplace=True) after a
+    BatchNorm trained wrongly when it did not)."""
+    data = np.random.default_rng(0).standard_normal(6).astype(np.float32)
+    res = []
+    for lib in (torch, ember):
+        a = lib.from_numpy(data.copy()).requires_grad_()
+        x = a * 1
+        y = eval("lib.nn.functional." + call)   # noqa: S307
+        (y * lib.arange(6.0)).sum().backward()
+        res.append((y is x, y.grad_fn.name(), y.detach().numpy(), a.grad.numpy()))
+    assert res[0][:2] == res[1][:2]
+    np.testing.assert_allclose(res[1][2], res[0][2], rtol=1e-6)
+    np.testing.assert_allclose(res[1][3], res[0][3], rtol=1e-6)

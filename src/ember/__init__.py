@@ -203,7 +203,7 @@ from ._layout import (  # noqa: E402
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
 _LAZY_MODULES = ("distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "profiler", "serialization", "testing")
+                 "multiprocessing", "profiler", "serialization", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
 

@@ -292,9 +292,23 @@ def _filled(size, value, dtype, requires_grad, device, default=None):
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
-def _sizes(sizes: tuple, size) -> tuple:
-    """The size given by position (``zeros(2, 3)``, ``zeros((2, 3))``) or as ``size=``."""
+_RANDOM_SIGNATURE = (
+    " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = "
+    "None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n"
+    " * (tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout "
+    "= None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
+    """The size given by position (``zeros(2, 3)``, ``zeros((2, 3))``) or as ``size=``;
+    torch's TypeError for none (``name``: the calling factory, whose error it raises)."""
     if size is None:
+        if not sizes and name is not None:
+            if name in ("rand", "randn"):
+                raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                                f"(), but expected one of:\n{_RANDOM_SIGNATURE}")
+            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
         return sizes
     if sizes:
         raise TypeError("got multiple values for argument 'size'")
@@ -305,7 +319,7 @@ def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
           requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of zeros of the given size."""
     try:
-        shape = as_size(_sizes(sizes, size))
+        shape = as_size(_sizes(sizes, size, "zeros"))
     except RuntimeError:
         raise RuntimeError("zeros: Dimension size must be non-negative.") from None
     return _finish(Tensor._wrap(np.zeros(shape, _np_dtype(dtype))), requires_grad, device)
@@ -314,14 +328,15 @@ def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
 def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of ones of the given size."""
-    shape = as_size(_sizes(sizes, size))
+    shape = as_size(_sizes(sizes, size, "ones"))
     return _finish(Tensor._wrap(np.ones(shape, _np_dtype(dtype))), requires_grad, device)
 
 
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None) -> Tensor:
     """An uninitialised tensor (ember fills it with zeros)."""
-    t = zeros(*_sizes(sizes, size), dtype=dtype, device=device, requires_grad=requires_grad)
+    t = zeros(*_sizes(sizes, size, "empty"), dtype=dtype, device=device,
+              requires_grad=requires_grad)
     return t if memory_format is None else _laid_out(t, t, memory_format)
 
 
@@ -572,7 +587,7 @@ def _gen(generator):
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
-    t = empty(*_sizes(sizes, size), dtype=dtype)
+    t = empty(*_sizes(sizes, size, "rand"), dtype=dtype)
     if not t.dtype.is_floating_point:
         raise RuntimeError(f'"check_uniform_bounds" not implemented for '
                            f"'{_short(t.dtype)}'")
@@ -589,7 +604,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     >>> ember.randn(3)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    t = empty(*_sizes(sizes, size), dtype=dtype)
+    t = empty(*_sizes(sizes, size, "randn"), dtype=dtype)
     if not t.dtype.is_floating_point:
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                   f"'{_short(t.dtype)}'")

@@ -83,12 +83,37 @@ def ravel(input: Tensor) -> Tensor:
 
 
 def _in_place_view(self: Tensor, view: Tensor) -> Tensor:
-    """Make ``self`` take ``view``'s shape, and its history when it is recorded."""
+    """Make ``self`` take ``view``'s shape, and its history when it is recorded (under the
+    in-place op's node name: ``squeeze_(0)`` records ``SqueezeBackward4``)."""
     self._data = view._data
     if view.grad_fn is not None:
-        self.grad_fn, self._output_nr = view.grad_fn, view._output_nr
+        self.grad_fn, self._output_nr = in_place_node(view).grad_fn, view._output_nr
     self._vc.value += 1
     return self
+
+
+def in_place_node(t: Tensor) -> Tensor:
+    """``t``, its grad_fn renamed to the op's in-place node where torch's differs
+    (``SqueezeBackward1`` -> ``SqueezeBackward4``, ``LeakyReluBackward0`` -> ``…1``)."""
+    node = t.grad_fn
+    cls = node.__class__ if node is not None else None
+    name = _IN_PLACE_NODES.get(cls.__name__) if node is not None else None
+    if name is not None:
+        sub = _IN_PLACE_CLASSES.get(cls)
+        if sub is None:
+            sub = _IN_PLACE_CLASSES[cls] = type(name, (cls,), {"__slots__": (), "_name": name})
+        node.__class__ = sub
+    return t
+
+
+# the node of each view op's in-place form (derivatives.yaml's squeeze_, transpose_ … entries)
+_IN_PLACE_NODES = {"SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
+                   "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0":
+                   "UnsqueezeBackward1", "TransposeBackward0": "TransposeBackward1",
+                   "TBackward0": "TBackward1", "LeakyReluBackward0": "LeakyReluBackward1",
+                   "EluBackward0": "EluBackward1", "CeluBackward0": "CeluBackward1",
+                   "ThresholdBackward0": "ThresholdBackward1"}
+_IN_PLACE_CLASSES: dict = {}
 
 
 def _unsqueeze_(self: Tensor, dim: int) -> Tensor:
@@ -101,6 +126,23 @@ def _squeeze_(self: Tensor, dim=None) -> Tensor:
     """In-place ``squeeze``."""
     check_inplace(self)
     return _in_place_view(self, self.squeeze() if dim is None else self.squeeze(dim))
+
+
+def _transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    """In-place ``transpose``."""
+    check_inplace(self)
+    return _in_place_view(self, self.transpose(dim0, dim1))
+
+
+def _swapaxes_(self: Tensor, axis0: int, axis1: int) -> Tensor:
+    """In-place ``swapaxes``."""
+    return _transpose_(self, axis0, axis1)
+
+
+def _t_(self: Tensor) -> Tensor:
+    """In-place ``t``."""
+    check_inplace(self)
+    return _in_place_view(self, self.t())
 
 
 def _new(self: Tensor, *args, **kwargs) -> Tensor:
@@ -139,6 +181,9 @@ Tensor.resize = _resize
 Tensor.resize_as_ = _resize_as_
 Tensor.unsqueeze_ = _unsqueeze_
 Tensor.squeeze_ = _squeeze_
+Tensor.transpose_ = Tensor.swapdims_ = _transpose_
+Tensor.swapaxes_ = _swapaxes_
+Tensor.t_ = _t_
 Tensor.new = _new
 Tensor.pin_memory = _pin_memory
 Tensor.is_pinned = _is_pinned

@@ -7,6 +7,7 @@ The ops are defined in :mod:`ember._ops.decompositions` (and the products in
 from __future__ import annotations
 
 from ._ops import linalg as _products
+from ._ops.constructions import matrix_exp, matrix_power  # noqa: F401
 from ._ops.cross import linalg_cross as cross  # noqa: F401
 from ._ops.decompositions import (  # noqa: F401
     LinAlgError,

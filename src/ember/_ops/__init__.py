@@ -19,6 +19,9 @@ from . import distances as _distances  # noqa: F401  (dist, cdist)
 from . import histograms as _histograms  # noqa: F401  (histc, histogram)
 from . import complex_views as _complex_views  # noqa: F401  (view_as_real …)
 from . import ctc as _ctc, nn_extra as _nn_extra, pool_extra as _pool_extra  # noqa: F401
+from . import statistics as _statistics  # noqa: F401  (cov, corrcoef, quantile, aminmax)
+from . import constructions as _constructions  # noqa: F401  (broadcast_shapes, diff, matrix_exp …)
+from . import elementwise as _elementwise  # noqa: F401  (logaddexp, sinc, frexp, gcd …)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
 from .shape import _to_copy  # noqa: F401
@@ -43,3 +46,28 @@ def scalar_tensor_like(value, like):
     from .. import _dtype as D
     from .._tensor import Tensor
     return Tensor._wrap(D.np.array(value, dtype=D.result_type(value, like).np))
+
+# torch's top-level in-place functions: ``torch.sin_(x)`` is ``x.sin_()``
+
+
+def _in_place_function(name):
+    method = getattr(_T, name)
+
+    def fn(input, *args, **kwargs):
+        return method(input, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = method.__doc__
+    return fn
+
+
+for _name in ("abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_",
+              "arcsinh_", "arctan_", "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_",
+              "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_",
+              "detach_", "erf_", "erfc_", "exp2_", "exp_", "expm1_", "fill_", "fix_", "floor_",
+              "frac_", "gcd_", "index_put_", "lcm_", "ldexp_", "log10_", "log1p_", "log2_",
+              "log_", "logit_", "nan_to_num_", "neg_", "negative_", "rad2deg_", "reciprocal_",
+              "relu_", "resize_as_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_", "sinh_",
+              "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_"):
+    if hasattr(_T, _name) and _name not in FUNCTIONS:
+        FUNCTIONS[_name] = _in_place_function(_name)
+globals().update(FUNCTIONS)

@@ -112,7 +112,7 @@ def _prep_softmax(input, dim, dtype):
     elif not input.dtype.is_floating_point:
         raise RuntimeError(f'"softmax_lastdim_kernel_impl" not implemented for '
                            f"'{_scalar(input)}'")
-    return input, norm_dim(dim, max(input.ndim, 1)) if input.ndim else 0
+    return input, norm_dim(dim, input.ndim)
 
 
 def _scalar(t):

@@ -718,6 +718,9 @@ def _lerp_check(self, end, weight):
 
 
 def _lerp_kernel(self, end, weight):
+    if self.dtype.char == "e":      # torch's float16 lerp: float32 opmath, one rounding
+        w = weight.astype(_F32) if hasattr(weight, "astype") else weight
+        return _lerp_kernel(self.astype(_F32), end.astype(_F32), w).astype(self.dtype)
     t = self.dtype.type
     w = weight.astype(self.dtype) if hasattr(weight, "astype") else t(weight)
     with xp.errstate(invalid="ignore", over="ignore"):
@@ -780,10 +783,22 @@ def addcmul(self, tensor1, tensor2, *, value=1):
     """
     if self.dtype == xp.bool_:
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
+    if self.dtype.char == "e":      # torch computes float16 in float32 and rounds once
+        return _in_float32(addcmul, self, tensor1, tensor2, value)
     v = _value(value, self.dtype)
     if _is_one(v) and self.dtype.kind in "fc":
         return self + tensor1 * tensor2
     return self + v * tensor1 * tensor2
+
+
+def _in_float32(entry, self, tensor1, tensor2, value):
+    """A float16 ``addcmul``/``addcdiv``: float32 opmath, one rounding (as torch's CPU
+    kernels)."""
+    f32 = [a.astype(_F32) if a.dtype.char == "e" else a for a in (self, tensor1, tensor2)]
+    return entry.kernel(*f32, value).astype(self.dtype)
+
+
+_F32 = xp.dtype(xp.float32)
 
 
 def _addcdiv_check(self, tensor1, tensor2, value=1):
@@ -809,6 +824,8 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
     >>> ember.addcdiv(ember.zeros(2), ember.tensor([1.0, 2.0]), ember.tensor([4.0, 4.0]))
     tensor([0.2500, 0.5000])
     """
+    if self.dtype.char == "e":
+        return _in_float32(addcdiv, self, tensor1, tensor2, value)
     with xp.errstate(divide="ignore", invalid="ignore"):
         if _is_one(value):
             return self + tensor1 / tensor2

@@ -322,6 +322,12 @@ def _arrays(op, args):
             args[i] = arr if arr.dtype == npdt else arr.astype(npdt)
         elif a is not None:
             args[i] = _np_scalar(a, npdt)
+    if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR and len(idx) == 2:
+        # torch's float16 mul/div read a 0-d float tensor as the second operand at its own
+        # value (float32 opmath), rounding the product once
+        b = present[-1] if len(present) == 2 else None
+        if isinstance(b, Tensor) and not b._data.ndim and b._data.dtype.char in "fd":
+            args[idx[1]] = b._data.astype(_F32)[()]
     return args, (D.bool if promote is COMPARE else cdt)
 
 

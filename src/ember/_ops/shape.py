@@ -562,30 +562,6 @@ def broadcast_tensors(*tensors):
     return tuple(t if t._data.shape == shape else _expand(t, shape) for t in tensors)
 
 
-@expose(method=False)
-def broadcast_shapes(*shapes):
-    """The ``Size`` the shapes (sequences or ints) broadcast to, as ``broadcast_tensors`` would
-    give."""
-    from .._tensor import Size
-    shapes = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
-    if any(n < 0 for s in shapes for n in s):
-        raise ValueError("Attempting to broadcast a dimension with negative length!")
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for k, s in enumerate(shapes):
-        off = ndim - len(s)
-        for i in range(len(s) - 1, -1, -1):
-            n, j = s[i], off + i
-            if out[j] == 1:
-                out[j] = n
-            elif n != 1 and n != out[j]:
-                raise RuntimeError(
-                    f"Attempting to broadcast a dimension of length {n} at {j - ndim}! "
-                    f"Mismatching argument at index {k} had {s}; but expected shape should be "
-                    f"broadcastable to {list(out)}")
-    return Size(out)
-
-
 def _repeat_backward(grad, self_shape, repeats):
     lead = len(repeats) - len(self_shape)
     shape = (1,) * lead + tuple(self_shape)

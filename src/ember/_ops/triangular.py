@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from .._device import xp
-from .._tensor import Tensor
-from .registry import expose, op, run
+from .registry import op, run
 
 
 def _mH(t):
@@ -77,40 +76,3 @@ def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: boo
     return run(_solve_triangular, (A, B, upper, left, unitriangular), out)
 
 
-def _tri_indices(fn, row, col, offset, dtype):
-    from .. import _dtype as _D
-    if row < 0 or col < 0:
-        raise RuntimeError(f"row must be non-negative, got{row}" if row < 0
-                           else f"col must be non-negative, got{col}")
-    r, c = fn(row, offset, col)
-    dt = _D.int64 if dtype is None else dtype
-    return Tensor._wrap(xp.stack([r, c]).astype(dt.np).reshape(2, -1))
-
-
-@expose(method=False)
-def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
-                 layout=None):
-    """The ``2 x N`` (row, column) indices of the lower triangle of a ``row x col`` matrix."""
-    return _tri_indices(xp.tril_indices, row, col, offset, dtype)
-
-
-@expose(method=False)
-def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
-                 layout=None):
-    """The ``2 x N`` (row, column) indices of the upper triangle of a ``row x col`` matrix."""
-    return _tri_indices(xp.triu_indices, row, col, offset, dtype)
-
-
-@expose(method=False)
-def cholesky_solve(input, input2, upper: bool = False, *, out=None):
-    """The solution ``X`` of ``A X = B`` (``B = input``) for ``A = L Lᴴ`` (``Uᴴ U`` if
-    ``upper``), from the Cholesky factor ``L = input2``, by two triangular solves."""
-    from ..linalg import solve_triangular
-    B, L = input, input2
-    if out is not None:
-        return out.copy_(cholesky_solve(B, L, upper))
-    if upper:
-        y = solve_triangular(L.mH, B, upper=False)
-        return solve_triangular(L, y, upper=True)
-    y = solve_triangular(L, B, upper=False)
-    return solve_triangular(L.mH, y, upper=True)

@@ -41,23 +41,6 @@ def finfo(dtype=None):
     return _FInfo(dtype if dtype is not None else torch.get_default_dtype())
 
 
-def broadcast_shapes(*shapes) -> Size:
-    """``torch.broadcast_shapes``."""
-    own = getattr(torch, "broadcast_shapes", None)
-    if own is not None:
-        return own(*shapes)
-    from .._ops.util import broadcast_shapes as _bs
-    return Size(_bs(*shapes))
-
-
-def cholesky_inverse(L, upper: bool = False):
-    """``torch.cholesky_inverse``: ``(L Lᴴ)⁻¹`` from a Cholesky factor (``(Uᴴ U)⁻¹`` if upper),
-    by two triangular solves."""
-    eye = torch.eye(L.shape[-1], dtype=L.dtype).expand(L.shape)
-    Linv = torch.linalg.solve_triangular(L, eye, upper=upper)
-    return Linv @ Linv.mT if upper else Linv.mT @ Linv
-
-
 def is_tensor_like(x) -> bool:
     return isinstance(x, Tensor)
 

@@ -5,8 +5,6 @@ import math
 
 from . import constraints
 from ._torch import Tensor, _size, torch
-from ._torch import broadcast_shapes as _broadcast_shapes
-from ._torch import cholesky_inverse as _cholesky_inverse
 from .distribution import Distribution
 from .utils import _standard_normal, lazy_property
 
@@ -156,7 +154,7 @@ class MultivariateNormal(Distribution):
                     "scale_tril matrix must be at least two-dimensional, "
                     "with optional leading batch dimensions"
                 )
-            batch_shape = _broadcast_shapes(scale_tril.shape[:-2], loc.shape[:-1])
+            batch_shape = torch.broadcast_shapes(scale_tril.shape[:-2], loc.shape[:-1])
             # pyrefly: ignore [read-only]
             self.scale_tril = scale_tril.expand(batch_shape + (-1, -1))
         elif covariance_matrix is not None:
@@ -165,7 +163,7 @@ class MultivariateNormal(Distribution):
                     "covariance_matrix must be at least two-dimensional, "
                     "with optional leading batch dimensions"
                 )
-            batch_shape = _broadcast_shapes(
+            batch_shape = torch.broadcast_shapes(
                 covariance_matrix.shape[:-2], loc.shape[:-1]
             )
             # pyrefly: ignore [read-only]
@@ -178,7 +176,7 @@ class MultivariateNormal(Distribution):
                     "precision_matrix must be at least two-dimensional, "
                     "with optional leading batch dimensions"
                 )
-            batch_shape = _broadcast_shapes(
+            batch_shape = torch.broadcast_shapes(
                 precision_matrix.shape[:-2], loc.shape[:-1]
             )
             # pyrefly: ignore [read-only]
@@ -229,7 +227,7 @@ class MultivariateNormal(Distribution):
 
     @lazy_property
     def precision_matrix(self) -> Tensor:
-        return _cholesky_inverse(self._unbroadcasted_scale_tril).expand(
+        return torch.cholesky_inverse(self._unbroadcasted_scale_tril).expand(
             self._batch_shape + self._event_shape + self._event_shape
         )
 

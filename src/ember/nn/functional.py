@@ -26,12 +26,12 @@ from .._ops.nn import (  # noqa: F401  (re-exported)
     glu,
     group_norm,
     layer_norm,
-    nll_loss,
     pad,
 )
 from .._ops.nn import (
     log_softmax as _log_softmax,
 )
+from .._ops.nn import nll_loss as _nll_loss
 from .._ops.nn import (
     reduction_enum as _reduction_enum,
 )
@@ -55,17 +55,16 @@ def _tuple(x, n: int) -> tuple:
 
 
 def _legacy_reduction(size_average, reduce, reduction):
+    """torch's ``_Reduction.legacy_get_string``: the reduction that the legacy
+    ``size_average``/``reduce`` pair names, with its deprecation warning."""
     if size_average is None and reduce is None:
         return reduction
-    warnings.warn("size_average and reduce args will be deprecated, please use "
-                  "reduction='mean' instead." if size_average is not False or reduce is not False
-                  else "size_average and reduce args will be deprecated, please use "
-                  "reduction='sum' instead.", stacklevel=3)
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
-    if not reduce:
-        return "none"
-    return "mean" if size_average else "sum"
+    ret = ("mean" if size_average else "sum") if reduce else "none"
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  f"reduction='{ret}' instead.", stacklevel=3)
+    return ret
 
 
 # ============================================================================ activations
@@ -711,6 +710,14 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
     return _apply_reduction(loss, reduction)
 
 
+def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100,
+             reduce=None, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of ``target`` classes under log-probabilities ``input``
+    (torch's argument order, with the legacy ``size_average``/``reduce``)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    return _nll_loss(input, target, weight, ignore_index, reduction)
+
+
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100,
                   reduce=None, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target)``; also class-probability targets and
@@ -720,16 +727,20 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
     class_dim = 0 if input.ndim == 1 else 1
-    n_classes = input.shape[class_dim]
-    logp = _log_softmax(input, class_dim)
-    wshape = [1] * input.ndim
-    wshape[class_dim] = n_classes
-    if tuple(target.shape) == tuple(input.shape):       # class probabilities, as torch decides
+    probabilities = tuple(target.shape) == tuple(input.shape)   # as torch decides
+    if probabilities:
         if not target.dtype.is_floating_point:
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {target.dtype.scalar_name}")
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
+        if not input.ndim:
+            raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+    logp = _log_softmax(input, class_dim)
+    n_classes = input.shape[class_dim]
+    wshape = [1] * input.ndim
+    wshape[class_dim] = n_classes
+    if probabilities:
         if label_smoothing > 0:
             target = _N.mul_scalar(target, 1 - label_smoothing) + label_smoothing / n_classes
         prod = logp * target
@@ -741,7 +752,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
             return -prod.sum()
         _reduction_enum(reduction)
         return -prod.sum(class_dim)
-    nll = nll_loss(logp, target, weight, ignore_index, reduction)
+    nll = _nll_loss(logp, target, weight, ignore_index, reduction)
     if label_smoothing == 0:
         return nll
     ignore_mask = target == ignore_index

@@ -1,0 +1,529 @@
+"""torch's smaller top-level functions: shapes and index grids (``broadcast_shapes``,
+``tril_indices``, ``cartesian_prod``, ``combinations``, ``block_diag``, ``vander``,
+``diagflat``), finite differences and integrals (``diff``, ``trapezoid``,
+``cumulative_trapezoid``), matrix functions (``matrix_power``, ``matrix_exp``, ``inner``,
+``spmm``) and the real/complex accessors (``real``, ``imag``, ``positive``, ``isreal``).
+
+Composites follow torch's own composition op for op, so the last node of the chain and the
+gradients are torch's; ``matrix_exp`` and ``block_diag`` are ops with their own nodes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from .. import _dtype as D
+from .._device import xp
+from .._tensor import Size, Tensor
+from .nn import div_scalar, mul_scalar
+from .registry import NONE, _requires_list, _write_out, expose, op, record_list
+from .util import norm_dim
+
+_wrap = Tensor._wrap
+
+
+@expose(method=False)
+def broadcast_shapes(*shapes) -> Size:
+    """The shape that tensors of ``shapes`` broadcast to.
+
+    >>> ember.broadcast_shapes((2, 1), (3, 1, 4))
+    torch.Size([3, 2, 4])
+    """
+    sizes = [(int(s),) if isinstance(s, int) else tuple(int(n) for n in s) for s in shapes]
+    result = [1] * max((len(s) for s in sizes), default=0)
+    for k, s in enumerate(sizes):
+        for i in range(-1, -1 - len(s), -1):
+            n = s[i]
+            if n < 0:
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            if n == 1 or n == result[i]:
+                continue
+            if result[i] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {n} at {i}! "
+                                   f"Mismatching argument at index {k} had {s}; but expected "
+                                   f"shape should be broadcastable to {result}")
+            result[i] = n
+    return Size(result)
+
+
+def _indices(row, col, offset, dtype, upper):
+    dt = D.int64 if dtype is None else dtype
+    if dt not in (D.int32, D.int64):
+        name = "triu_indices" if upper else "tril_indices"
+        raise RuntimeError(f'"{name}" not implemented for \'{dt.scalar_name}\'')
+    f = xp.triu_indices if upper else xp.tril_indices
+    r, c = f(row, offset, col) if row and col else (xp.zeros(0, int), xp.zeros(0, int))
+    return _wrap(xp.stack([r, c]).astype(dt.np).reshape(2, -1))
+
+
+@expose(method=False)
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
+                 layout=None, pin_memory=False) -> Tensor:
+    """The ``(2, N)`` coordinates of a ``row × col`` matrix's lower triangle, row by row.
+
+    >>> ember.tril_indices(2, 2)
+    tensor([[0, 1, 1],
+            [0, 0, 1]])
+    """
+    return _indices(row, col, offset, dtype, False)
+
+
+@expose(method=False)
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
+                 layout=None, pin_memory=False) -> Tensor:
+    """The ``(2, N)`` coordinates of a ``row × col`` matrix's upper triangle, row by row."""
+    return _indices(row, col, offset, dtype, True)
+
+
+@expose(method=False)
+def cartesian_prod(*tensors: Tensor) -> Tensor:
+    """The Cartesian product of 1-D tensors, one row per combination.
+
+    >>> ember.cartesian_prod(ember.tensor([1, 2]), ember.tensor([3, 4]))
+    tensor([[1, 3],
+            [1, 4],
+            [2, 3],
+            [2, 4]])
+    """
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError("Expect a 1D vector, but got shape "
+                               f"{list(t.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = _meshgrid(tensors)
+    return _stack([g.flatten() for g in grids], 1)
+
+
+def _meshgrid(tensors):
+    from .shape import meshgrid
+    return meshgrid(*tensors, indexing="ij")
+
+
+def _stack(tensors, dim):
+    from .shape import stack
+    return stack(tensors, dim)
+
+
+@expose(method=False)
+def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
+    """The length-``r`` combinations of a 1-D tensor's elements, as ``itertools`` orders them.
+
+    >>> ember.combinations(ember.tensor([1, 2, 3]))
+    tensor([[1, 2],
+            [1, 3],
+            [2, 3]])
+    """
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_empty(0)
+    pick = itertools.combinations_with_replacement if with_replacement else \
+        itertools.combinations
+    idx = xp.array(list(pick(range(input.shape[0]), r)), dtype=xp.int64).reshape(-1, r)
+    return _stack([input[_wrap(idx[:, j].copy())] for j in range(r)], 1)
+
+
+@expose(method=False)
+def block_diag(*tensors: Tensor) -> Tensor:
+    """A block-diagonal matrix of the given tensors (0-d and 1-d ones as rows).
+
+    >>> ember.block_diag(ember.tensor([[1, 2]]), ember.tensor([[3], [4]]))
+    tensor([[1, 2, 0],
+            [0, 0, 3],
+            [0, 0, 4]])
+    """
+    mats = []
+    for i, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
+                               f"dimensions. Input {i} has {t.ndim} dimensions")
+        mats.append(t._data.reshape(1, -1) if t.ndim < 2 else t._data)
+    dt = D.result_type(*tensors) if tensors else D.get_default_dtype()
+    rows = sum(m.shape[0] for m in mats)
+    cols = sum(m.shape[1] for m in mats)
+    out = xp.zeros((rows, cols), dt.np)
+    spans = []
+    r = c = 0
+    for m in mats:
+        out[r:r + m.shape[0], c:c + m.shape[1]] = m
+        spans.append((r, c, m.shape))
+        r, c = r + m.shape[0], c + m.shape[1]
+    result = _wrap(out)
+    if _requires_list(tensors):
+        shapes = [t.shape for t in tensors]
+
+        def backward(grad):
+            return [grad[r:r + s[0], c:c + s[1]].reshape(shape)
+                    for (r, c, s), shape in zip(spans, shapes)]
+        record_list("BlockDiagBackward0", tensors, result, backward)
+    return result
+
+
+@expose
+def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
+    """The Vandermonde matrix of a 1-D tensor: columns ``x**(N-1) … x**0`` (or increasing).
+
+    >>> ember.vander(ember.tensor([1, 2, 3]))
+    tensor([[1, 1, 1],
+            [4, 2, 1],
+            [9, 3, 1]])
+    """
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dt = D.promote_types(x.dtype, D.int64)
+    result = x.new_ones((x.shape[0], n), dtype=dt)
+    if n > 1:
+        result[:, 1:] = x.unsqueeze(1).expand(x.shape[0], n - 1).cumprod(1)
+    return result if increasing else result.flip(1)
+
+
+@expose
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """A 2-D matrix with the flattened ``input`` on its ``offset`` diagonal."""
+    from .linalg import diag_embed
+    return diag_embed(input.contiguous().view(-1), offset)
+
+
+# ----------------------------------------------------------------------------- differences
+
+@expose
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None,
+         append: Tensor | None = None, *, out=None) -> Tensor:
+    """The ``n``-th forward difference along ``dim`` (``prepend``/``append`` joined first).
+
+    >>> ember.diff(ember.tensor([1, 3, 6, 10]))
+    tensor([2, 3, 4])
+    """
+    from .shape import cat
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    d = norm_dim(dim, input.ndim)
+    parts = [t for t in (prepend, input, append) if t is not None]
+    x = cat(parts, d) if len(parts) > 1 else input
+    for _ in range(n):
+        m = x.shape[d]
+        if m == 0:
+            break
+        hi, lo = x.narrow(d, 1, m - 1), x.narrow(d, 0, m - 1)
+        x = hi.logical_xor(lo) if x.dtype is D.bool else hi - lo
+    return x if out is None else _write_out(out, x._data)
+
+
+@expose(method=False)
+def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
+    """The trapezoidal rule along ``dim``, with sample points ``x`` or spacing ``dx``.
+
+    >>> ember.trapezoid(ember.tensor([1., 2., 3.]))
+    tensor(4.)
+    """
+    if isinstance(x, Tensor):
+        if dx is not None:
+            raise TypeError("trapezoid() received an invalid combination of arguments")
+        d = norm_dim(dim, y.ndim)
+        if y.shape[d] == 0:
+            return y.sum(d) * 0
+        if x.ndim == 1:
+            if x.shape[0] != y.shape[d]:
+                raise RuntimeError("trapezoid: There must be one `x` value for each sample "
+                                   "point")
+            shape = [1] * y.ndim
+            shape[d] = x.shape[0] - 1
+            dxs = x.diff().view(shape)
+        else:
+            dxs = x.diff(dim=dim)
+        return div_scalar((dxs * (y.narrow(d, 1, y.shape[d] - 1) +
+                               y.narrow(d, 0, y.shape[d] - 1))).sum(d), 2.0)
+    spacing = 1 if dx is None and x is None else (dx if dx is not None else x)
+    d = norm_dim(dim, y.ndim)
+    if y.shape[d] == 0:
+        return y.sum(d) * 0
+    if isinstance(spacing, Tensor):
+        raise TypeError("trapezoid(): dx must be a number")
+    ends = mul_scalar(y.select(d, 0) + y.select(d, -1), 0.5)
+    return mul_scalar(y.sum(d) - ends, spacing)
+
+
+@expose(method=False)
+def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
+    """An alias of :func:`trapezoid`."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+@expose(method=False)
+def cumulative_trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
+    """The running trapezoidal integral along ``dim`` (one element fewer than ``y``)."""
+    d = norm_dim(dim, y.ndim)
+    m = y.shape[d]
+    left, right = y.narrow(d, 0, max(m - 1, 0)), y.narrow(d, min(1, m), max(m - 1, 0))
+    if isinstance(x, Tensor):
+        if x.ndim == 1:
+            shape = [1] * y.ndim
+            shape[d] = x.shape[0] - 1
+            dxs = x.diff().view(shape)
+        else:
+            dxs = x.diff(dim=dim)
+        return div_scalar((dxs * (left + right)).cumsum(d), 2.0)
+    spacing = 1 if dx is None and x is None else (dx if dx is not None else x)
+    return mul_scalar(left + right, spacing / 2.0).cumsum(d)
+
+
+# ----------------------------------------------------------------------------- matrices
+
+@expose
+def inner(input: Tensor, other: Tensor, *, out=None) -> Tensor:
+    """The inner product over the last dims (a product for a 0-d operand)."""
+    if input.ndim == 0 or other.ndim == 0:
+        res = input * other
+    else:
+        if input.shape[-1] != other.shape[-1]:
+            raise RuntimeError(f"inner() the last dimension must match on both input "
+                               f"tensors but got shapes {list(input.shape)} and "
+                               f"{list(other.shape)}")
+        from .linalg import tensordot
+        res = tensordot(input, other, ([-1], [-1]))
+    return res if out is None else _write_out(out, res._data)
+
+
+@expose
+def matrix_power(input: Tensor, n: int, *, out=None) -> Tensor:
+    """``input`` (square matrices) to the integer power ``n``, by repeated squaring."""
+    if input.ndim < 2 or input.shape[-1] != input.shape[-2]:
+        raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but "
+                           f"they are {input.shape[-2] if input.ndim > 1 else 1} by "
+                           f"{input.shape[-1] if input.ndim else 1} matrices")
+    from .linalg import matmul
+    a = input
+    if n == 0:
+        eye = _wrap(xp.eye(a.shape[-1], dtype=a._data.dtype))
+        res = a.clone(memory_format=None).copy_(eye.expand(a.shape))
+    else:
+        if n < 0:
+            a, n = a.inverse(), -n
+        if n == 1:
+            res = a.clone()
+        elif n == 2:
+            res = matmul(a, a)
+        elif n == 3:
+            res = matmul(matmul(a, a), a)
+        else:
+            z = res = None
+            while n > 0:
+                bit, n = n % 2, n // 2
+                z = a if z is None else matmul(z, z)
+                if bit:
+                    res = z if res is None else matmul(res, z)
+    return res if out is None else _write_out(out, res._data)
+
+
+def _expm(a):
+    """exp of square matrices (float32/64, batched): scaling and squaring of a degree-18
+    Taylor polynomial, computed in float64."""
+    x = a.astype(xp.float64)
+    norm = xp.abs(x).sum(-2).max(-1) if x.size else xp.zeros(x.shape[:-2])
+    s = int(max(0, math.ceil(math.log2(float(norm.max())))) + 1) if x.size and \
+        float(norm.max()) > 0.5 else 0
+    x = x / 2.0 ** s
+    eye = xp.broadcast_to(xp.eye(x.shape[-1]), x.shape)
+    term, res = eye, eye.copy()
+    for k in range(1, 19):
+        term = term @ x / k
+        res = res + term
+    for _ in range(s):
+        res = res @ res
+    return res.astype(a.dtype)
+
+
+def _matrix_exp_backward(grad, self):
+    """torch's backward: the upper-right block of exp([[Aᴴ, G], [0, Aᴴ]])."""
+    from .shape import cat
+    n = self.shape[-1]
+    at = self.transpose(-2, -1)
+    top = cat([at, grad], -1)
+    bottom = cat([at.new_zeros(at.shape), at], -1)
+    big = matrix_exp(cat([top, bottom], -2))
+    return big[..., :n, n:]
+
+
+def _matrix_exp_check(self):
+    if self.ndim < 2 or self.shape[-1] != self.shape[-2]:
+        raise RuntimeError("linalg.matrix_exp: A must be batches of square matrices, but they "
+                           f"are {self.shape[-2] if self.ndim > 1 else 1} by "
+                           f"{self.shape[-1] if self.ndim else 1} matrices")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("linalg.matrix_exp: Expected a floating point or complex tensor as "
+                           f"input. Got {self.dtype.scalar_name}")
+
+
+@op("LinalgMatrixExpBackward0", name="matrix_exp", promote=NONE, check=_matrix_exp_check,
+    self=_matrix_exp_backward)
+def matrix_exp(self):
+    """The matrix exponential of square matrices (batched).
+
+    >>> ember.matrix_exp(ember.zeros(2, 2))
+    tensor([[1., 0.],
+            [0., 1.]])
+    """
+    return _expm(self)
+
+
+def _gram(L, upper):
+    """``L Lᴴ`` (``Uᴴ U`` when ``upper``) of the factor arrays (LAPACK reads only their
+    triangle)."""
+    L = xp.triu(L) if upper else xp.tril(L)
+    Lt = xp.swapaxes(L, -1, -2).conj()
+    return Lt @ L if upper else L @ Lt
+
+
+def _cholesky_solve_backward_b(grad, input2, upper):
+    return cholesky_solve(grad, input2, upper)
+
+
+def _cholesky_solve_backward_L(grad, input2, upper, result):
+    g = cholesky_solve(grad, input2, upper)
+    common = g.matmul(result.mH)
+    common = common + common.mH
+    return -input2.matmul(common) if upper else -common.matmul(input2)
+
+
+def _cholesky_check(self, input2, upper=False):
+    for t, name in ((self, "b"), (input2, "u")):
+        if t.ndim < 2:
+            raise RuntimeError(f"{name} should have at least 2 dimensions, but has {t.ndim} "
+                               "dimensions instead")
+    if self.dtype is not input2.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{self.dtype.scalar_name} and A of type "
+                           f"{input2.dtype.scalar_name} instead.")
+
+
+@op("CholeskySolveBackward0", name="cholesky_solve", promote=NONE, check=_cholesky_check,
+    self=_cholesky_solve_backward_b, input2=_cholesky_solve_backward_L)
+def cholesky_solve(self, input2, upper=False):
+    """The solution ``X`` of ``A X = B`` for ``A = L Lᴴ`` given its Cholesky factor ``input2``
+    (``L``, or ``U`` with ``upper``)."""
+    a = _gram(input2, upper)
+    shape = xp.broadcast_shapes(a.shape[:-2], self.shape[:-2])
+    a = xp.broadcast_to(a, shape + a.shape[-2:])
+    b = xp.broadcast_to(self, shape + self.shape[-2:])
+    return xp.linalg.solve(a, b).astype(self.dtype)
+
+
+def _cholesky_inverse_backward(grad, self, upper, result):
+    common = grad + grad.mH
+    common = result.matmul(common.matmul(result))
+    return -self.matmul(common) if upper else -common.matmul(self)
+
+
+@op("CholeskyInverseBackward0", name="cholesky_inverse", promote=NONE,
+    self=_cholesky_inverse_backward)
+def cholesky_inverse(self, upper=False):
+    """The inverse of ``A = L Lᴴ`` from its Cholesky factor ``L`` (``U`` with ``upper``)."""
+    if self.ndim < 2:
+        raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 "
+                           "dimensions.")
+    return xp.linalg.inv(_gram(self, upper)).astype(self.dtype)
+
+
+@expose(method=False)
+def spmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """The matrix product (torch's sparse × dense entry point, for strided tensors ``mm``)."""
+    return input.mm(mat2)
+
+
+# ----------------------------------------------------------------------------- real, imag
+
+@op(None, name="real_view", method=False, function=False, promote=NONE, view=True,
+    tensors=("self",))
+def _real_view(self):
+    return self.real
+
+
+@op(None, name="imag_view", method=False, function=False, promote=NONE, view=True,
+    tensors=("self",))
+def _imag_view(self):
+    return self.imag
+
+
+def _no_complex_grad(name, t):
+    from .complex_views import _no_grad_support
+    _no_grad_support(name, t)
+
+
+@expose(method=False)
+def real(input: Tensor) -> Tensor:
+    """The real part of a complex tensor, as a view (a real tensor is returned as is)."""
+    if not input.dtype.is_complex:
+        return input
+    _no_complex_grad("real", input)
+    return _real_view(input)
+
+
+@expose(method=False)
+def imag(input: Tensor) -> Tensor:
+    """The imaginary part of a complex tensor, as a view."""
+    if not input.dtype.is_complex:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    _no_complex_grad("imag", input)
+    return _imag_view(input)
+
+
+def _set_part(part):
+    def setter(self, value):
+        getattr(self, part).copy_(value if isinstance(value, Tensor) else
+                                  _wrap(xp.asarray(value)))
+    return setter
+
+
+Tensor.real = property(real, _set_part("real"), doc="The real part (a view).")
+Tensor.imag = property(imag, _set_part("imag"), doc="The imaginary part (a view).")
+
+
+@expose
+def positive(input: Tensor) -> Tensor:
+    """``input`` itself (``+x``); bool tensors are refused, as torch refuses them."""
+    if input.dtype is D.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+@expose
+def isreal(input: Tensor) -> Tensor:
+    """True where an element has no imaginary part (everywhere, for a real tensor)."""
+    if input.dtype.is_complex:
+        return _wrap(input._data.imag == 0)
+    return _wrap(xp.ones(input._data.shape, bool))
+
+
+@expose(method=False)
+def isin(elements=None, test_elements=None, *, assume_unique: bool = False,
+         invert: bool = False, out=None, element=None, test_element=None) -> Tensor:
+    """True where an element of ``elements`` occurs in ``test_elements``.
+
+    >>> ember.isin(ember.tensor([1, 2, 3]), ember.tensor([2, 5]))
+    tensor([False,  True, False])
+    """
+    # (torch's overloads name a number operand ``element`` / ``test_element``)
+    elements = element if elements is None else elements
+    test_elements = test_element if test_elements is None else test_elements
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise TypeError("isin() received an invalid combination of arguments")
+    a = elements._data if isinstance(elements, Tensor) else xp.asarray(elements)
+    b = test_elements._data if isinstance(test_elements, Tensor) else xp.asarray(test_elements)
+    res = _wrap(xp.asarray(xp.isin(a, b, invert=invert)))
+    return res if out is None else _write_out(out, res._data)
+
+
+__all__ = ["broadcast_shapes", "tril_indices", "triu_indices", "cartesian_prod",
+           "combinations", "block_diag", "vander", "diagflat", "diff", "trapezoid", "trapz",
+           "cumulative_trapezoid", "inner", "matrix_power", "matrix_exp", "cholesky_solve",
+           "cholesky_inverse", "spmm", "real",
+           "imag", "positive", "isreal", "isin"]

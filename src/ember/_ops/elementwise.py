@@ -1,0 +1,219 @@
+"""Element-wise functions beside the core pointwise family: ``logaddexp``/``logaddexp2``,
+``sinc``, ``frexp``/``ldexp``, ``nextafter``, ``heaviside``, ``gcd``/``lcm``, and the running
+``logcumsumexp``, each with torch's node and backward formula (derivatives.yaml).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._device import xp
+from .._tensor import Tensor
+from .registry import FLOAT, NONE, SAME, _write_out, expose, op
+from .search import _return_type
+from .util import norm_dim
+
+_wrap = Tensor._wrap
+FrexpResult = _return_type("frexp", ("mantissa", "exponent"))
+_LN2 = math.log(2.0)
+
+
+def _float_only(name):
+    def check(self, other=None):
+        for t in (self, other):
+            if isinstance(t, Tensor) and not (t.dtype.is_floating_point or t.dtype.is_complex):
+                raise NotImplementedError(f'"{name}" not implemented for '
+                                          f"'{t.dtype.scalar_name}'")
+    return check
+
+
+@op("LogaddexpBackward0", tensors=("self", "other"), check=_float_only("logaddexp_cpu"),
+    self=lambda grad, self, other: grad / (1 + (other - self).exp()),
+    other=lambda grad, self, other: grad / (1 + (self - other).exp()))
+def logaddexp(self, other):
+    """``log(exp(self) + exp(other))``, computed stably.
+
+    >>> ember.logaddexp(ember.tensor([0.]), ember.tensor([0.]))
+    tensor([0.6931])
+    """
+    return xp.logaddexp(self, other)
+
+
+@op("Logaddexp2Backward0", tensors=("self", "other"), check=_float_only("logaddexp2_cpu"),
+    self=lambda grad, self, other: grad / (1 + (other - self).exp2()),
+    other=lambda grad, self, other: grad / (1 + (self - other).exp2()))
+def logaddexp2(self, other):
+    """``log2(2**self + 2**other)``, computed stably."""
+    return xp.logaddexp2(self, other)
+
+
+def _sinc_grad(grad, self):
+    px = self * math.pi
+    d = ((px * px.cos() - px.sin()) / (px * self))
+    return grad * d.masked_fill(self == 0, 0)
+
+
+@op("SincBackward0", promote=FLOAT, inplace=True, self=_sinc_grad)
+def sinc(self):
+    """The normalised sinc, ``sin(pi x) / (pi x)`` (1 at 0).
+
+    >>> ember.sinc(ember.tensor([0., 0.5]))
+    tensor([1.0000, 0.6366])
+    """
+    return xp.sinc(self)
+
+
+@op("FrexpBackward0", name="frexp", promote=NONE, outputs=2, inplace=False,
+    self=lambda grads, self: grads[0] * _wrap(xp.ldexp(xp.ones((), self._data.dtype),
+                                                       -xp.frexp(self._data)[1])))
+def _frexp(self):
+    m, e = xp.frexp(self)
+    return m, e.astype(xp.int32)
+
+
+def _frexp_check(input):
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+
+
+@expose
+def frexp(input: Tensor, *, out=None):
+    """``(mantissa, exponent)`` with ``input == mantissa * 2**exponent``, ``|mantissa|`` in
+    [0.5, 1).
+
+    >>> ember.frexp(ember.tensor([8.]))
+    torch.return_types.frexp(
+    mantissa=tensor([0.5000]),
+    exponent=tensor([4], dtype=torch.int32))
+    """
+    _frexp_check(input)
+    m, e = _frexp(input)
+    if out is not None:
+        _write_out(out[0], m._data)
+        _write_out(out[1], e._data)
+        return FrexpResult(out[0], out[1])
+    return FrexpResult(m, e)
+
+
+def _pow2(other):
+    """``2**other`` as torch's backward takes it: in integers for an integral exponent (so 0
+    for a negative one)."""
+    if not isinstance(other, Tensor) or other.dtype.is_floating_point:
+        return other.exp2() if isinstance(other, Tensor) else 2.0 ** other
+    e = other._data.astype(xp.int64)
+    return _wrap(xp.where(e < 0, 0, xp.left_shift(1, xp.clip(e, 0, 62))))
+
+
+@op("LdexpBackward0", promote=FLOAT, inplace=True, tensors=("self", "other"),
+    self=lambda grad, other: grad * _pow2(other),
+    other=lambda grad, result: grad * result * _LN2)
+def ldexp(self, other):
+    """``self * 2**other``.
+
+    >>> ember.ldexp(ember.tensor([1.]), ember.tensor([3]))
+    tensor([8.])
+    """
+    return self * xp.exp2(other.astype(self.dtype))
+
+
+def _not_differentiable(name):
+    def formula(grad):
+        raise RuntimeError(f"the derivative for '{name}' is not implemented.")
+    return formula
+
+
+@op("NextafterBackward0", inplace=True, tensors=("self", "other"),
+    self=_not_differentiable("nextafter"), other=_not_differentiable("nextafter"))
+def nextafter(self, other):
+    """The next representable float after ``self`` towards ``other``."""
+    if self.dtype.kind not in "f":
+        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for "
+                                  f"'{_name(self)}'")
+    return xp.nextafter(self, other)
+
+
+def _name(arr):
+    from .. import _dtype as D
+    return D._BY_NP[arr.dtype].scalar_name
+
+
+def _heaviside_check(input, values):
+    if input.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes")
+    if input.dtype.is_complex:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+
+
+@op(None, promote=SAME, inplace=True, tensors=("self", "values"), check=_heaviside_check)
+def heaviside(self, values):
+    """0 where ``self < 0``, 1 where ``self > 0``, ``values`` where it is 0."""
+    return xp.where(self == 0, values, (self > 0)).astype(xp.result_type(self, values))
+
+
+def _integral(name):
+    def check(self, other):
+        for t in (self, other):
+            if isinstance(t, Tensor) and (t.dtype.is_floating_point or t.dtype.is_complex):
+                raise NotImplementedError(f'"{name}" not implemented for '
+                                          f"'{t.dtype.scalar_name}'")
+    return check
+
+
+@op(None, inplace=True, tensors=("self", "other"), check=_integral("gcd_cpu"))
+def gcd(self, other):
+    """The greatest common divisor, element-wise (integers).
+
+    >>> ember.gcd(ember.tensor([4, 6]), ember.tensor([6, 9]))
+    tensor([2, 3])
+    """
+    return xp.gcd(self, other)
+
+
+@op(None, inplace=True, tensors=("self", "other"), check=_integral("lcm_cpu"))
+def lcm(self, other):
+    """The least common multiple, element-wise (integers)."""
+    return xp.lcm(self, other)
+
+
+# ----------------------------------------------------------------------------- logcumsumexp
+
+def _logcumsumexp_backward(grad, self, result, dim):
+    """torch's stable form: the reversed running logsumexp of log|grad| - result, split by
+    the gradient's sign."""
+    low = xp.finfo(grad._data.dtype).min
+
+    def reverse(x):
+        return logcumsumexp(x.flip([dim]), dim).flip([dim])
+    log_abs = grad.abs().log()
+    pos = log_abs.where(grad > 0, low)
+    neg = log_abs.where(grad < 0, low)
+    return (reverse(pos - result) + self).exp() - (reverse(neg - result) + self).exp()
+
+
+@op("LogcumsumexpBackward0", name="logcumsumexp_", method=False, function=False,
+    promote=NONE, self=_logcumsumexp_backward)
+def _logcumsumexp(self, dim):
+    if self.ndim == 0:
+        return self.copy()
+    with xp.errstate(invalid="ignore", over="ignore"):
+        return xp.logaddexp.accumulate(self, axis=dim)
+
+
+@expose
+def logcumsumexp(input: Tensor, dim: int, *, out=None) -> Tensor:
+    """The running ``log(sum(exp(input)))`` along ``dim``.
+
+    >>> ember.logcumsumexp(ember.tensor([0., 0.]), 0)
+    tensor([0.0000, 0.6931])
+    """
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        from .. import _dtype as D
+        input = input.to(D.get_default_dtype())
+    d = norm_dim(dim, input.ndim)
+    res = _logcumsumexp(input, d)
+    return res if out is None else _write_out(out, res._data)
+
+
+__all__ = ["logaddexp", "logaddexp2", "sinc", "frexp", "ldexp", "nextafter", "heaviside",
+           "gcd", "lcm", "logcumsumexp"]
