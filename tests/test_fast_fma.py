@@ -37,9 +37,9 @@ arrays = st.lists(st.tuples(floats, floats, floats), min_size=1, max_size=40)
 def _midpoint_cases():
     """a * b + c whose double sum lies halfway between two floats, exactly or not."""
     h = 1 + 2.0 ** -12                  # h * h = 1 + 2^-11 + 2^-24, a midpoint
-    a = np.array([h, h, h, h, 2 * h], _f32)
-    b = np.array([h, h, -h, -h, h], _f32)
-    c = np.array([2.0 ** -80, -(2.0 ** -80), -(2.0 ** -80), 2.0 ** -80, 2.0 ** -79], _f32)
+    a = np.array([h, h, h, h, 2 * h, h], _f32)
+    b = np.array([h, h, -h, -h, h, h], _f32)
+    c = np.array([2.0 ** -80, -(2.0 ** -80), -(2.0 ** -80), 2.0 ** -80, 2.0 ** -79, 0], _f32)
     return a, b, c
 
 
@@ -72,10 +72,17 @@ def test_chain_flags_the_double_roundings():
         r = ch.fma(a, b, c)
         ref = _ref_fma(a, b, c)
         assert _same(_exact.fma(a, b, c), ref)
-    mid = ch.midpoints()
-    assert mid is not None and mid.all()
-    wrong = r.view(np.int32) != ref.view(np.int32)      # the double roundings it flags
-    assert wrong.tolist() == [True, False, True, False, True]
+    mid = ch.midpoints()                # inexact sums on a midpoint; not the exact one
+    assert mid is not None and mid.tolist() == [True] * 5 + [False]
+    wrong = r.view(np.int32) != ref.view(np.int32)      # the double roundings among them
+    assert wrong.tolist() == [True, False, True, False, True, False]
+    for op, ref_c in (("fms", -c), ("nfma", c)):
+        ch = _exact.FmaChain(a.shape, 1)
+        with np.errstate(all="ignore"):
+            r = getattr(ch, op)(a, b, c) if op == "fms" else ch.nfma(-a, b, c)
+        got = ch.midpoints()
+        assert got is not None and got.tolist() == mid.tolist()
+        assert _same(np.where(got, _ref_fma(a, b, ref_c), r), _ref_fma(a, b, ref_c))
     assert _exact.FmaChain(a.shape, 1).midpoints() is None
 
 

@@ -584,46 +584,67 @@ class FmaChain:
     """float32 fused multiply-adds on arrays of one shape, for a kernel that runs many.
 
     Each result is the exact double product plus the addend, rounded to float32 (:func:`fma`
-    without its check); the doubles are kept, so that :meth:`midpoints` finds at the end,
-    in one pass over all of them, the elements where a double rounding may have hit. The
-    kernel recomputes those few elements with :func:`fma`. A step whose double sum is
-    exact (``exact=True``, the kernel's proof) cannot round twice and is not kept. Operands
-    are float32 arrays or numbers that are floats (a float64 operand is taken as the float32
-    it holds exactly)."""
+    without its check); the doubles and the operands are kept, so that :meth:`midpoints`
+    finds at the end, in one pass over all of them, the elements where a double rounding
+    hit (a sum halfway between two floats that was not exact). The kernel recomputes those
+    few elements with :func:`fma`. A step whose double sum is exact (``exact=True``, the
+    kernel's proof) cannot round twice and is not kept. Operands are float32 arrays or
+    numbers that are floats (a float64 operand is taken as the float32 it holds exactly)."""
 
-    __slots__ = ("buf", "n")
+    __slots__ = ("buf", "n", "ops")
 
     def __init__(self, shape, steps: int):
         self.buf = np.empty((steps + 1,) + tuple(shape))       # the last row: exact steps
         self.n = 0
+        self.ops = []
 
-    def _row(self, exact):
+    def _row(self, exact, a, b, c, sign):
         if exact:
             return self.buf[-1]
         s = self.buf[self.n]
         self.n += 1
+        self.ops.append((a, b, c, sign))
         return s
 
     def fma(self, a, b, c, exact=False):
         """``a * b + c`` rounded once (unless :meth:`midpoints` says otherwise)."""
-        s = np.multiply(a, b, out=self._row(exact), dtype=np.float64)
+        s = np.multiply(a, b, out=self._row(exact, a, b, c, 1), dtype=np.float64)
         return np.add(s, c, out=s).astype(np.float32)
 
     def fms(self, a, b, c, exact=False):
         """``a * b - c`` rounded once."""
-        s = np.multiply(a, b, out=self._row(exact), dtype=np.float64)
+        s = np.multiply(a, b, out=self._row(exact, a, b, c, 2), dtype=np.float64)
         return np.subtract(s, c, out=s).astype(np.float32)
 
     def nfma(self, a, b, c, exact=False):
         """``-a * b + c`` (``c - a * b``) rounded once."""
-        s = np.multiply(a, b, out=self._row(exact), dtype=np.float64)
+        s = np.multiply(a, b, out=self._row(exact, a, b, c, 3), dtype=np.float64)
         return np.subtract(c, s, out=s).astype(np.float32)
 
     def midpoints(self):
-        """Where any kept sum lay exactly halfway between two floats (None: nowhere)."""
+        """Where a kept sum was rounded twice (None: nowhere)."""
         hit = np.bitwise_and(self.buf[:self.n].view(np.int64), _LOW29)
         hit = hit == _MID29
-        return hit.any(axis=0) if np.count_nonzero(hit) else None
+        if not np.count_nonzero(hit):
+            return None
+        shape = self.buf.shape[1:]
+        redo = np.zeros(shape, bool).reshape(-1)
+        for row, (a, b, c, sign) in enumerate(self.ops):
+            idx = np.flatnonzero(hit[row])
+            if not idx.size:
+                continue
+            a, b, c = (np.broadcast_to(np.asarray(v, np.float64), shape).reshape(-1)[idx]
+                       for v in (a, b, c))
+            p = a * b
+            if sign == 2:
+                c = -c
+            elif sign == 3:
+                p = -p
+            s = self.buf[row].reshape(-1)[idx]
+            bb = s - p
+            err = (p - (s - bb)) + (c - bb)
+            redo[idx[err != 0]] = True
+        return redo.reshape(shape) if redo.any() else None
 
 
 def _sequence(y, nred):
