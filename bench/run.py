@@ -3,6 +3,8 @@
     python bench/run.py [--repeat N]
 
 ratio = ember time / torch time (best of N alternating rounds each); lower is better. The
+last rows are fresh processes: the first training step, and ``import`` (whose target is
+ember's own time, in seconds, with its bytecode cached and compiled from source). The
 machine is shared and noisy: compare ratios, not absolute times. Both run on one thread
 (torch's intra-op pool and NumPy's BLAS), unless OMP_NUM_THREADS says otherwise; on one
 thread the times are the thread's CPU time, which time spent waiting for a core under load
@@ -130,6 +132,67 @@ WORKLOADS = {
 }
 
 
+_COLD = """
+import json, sys, time
+t0 = time.perf_counter()
+import {lib}
+t1 = time.perf_counter()
+sys.path.insert(0, {bench!r})
+import run
+step = run.mlp_step({lib})
+t2 = time.perf_counter()
+step()
+print(json.dumps({{"import": t1 - t0, "first_step": time.perf_counter() - t2}}))
+"""
+
+
+def cold(lib: str, repeat: int, pyc: bool = True) -> dict:
+    """Fresh-process times (best of ``repeat``, wall clock): ``import lib`` and the first MLP
+    SGD step after it. ember runs from a copy of its package, with its bytecode cached in the
+    copy (``pyc``, after one warm-up run) or compiled from source every time (as with
+    PYTHONDONTWRITEBYTECODE=1 and no ``__pycache__``); torch runs as installed."""
+    import json
+    import shutil
+    import subprocess
+    import tempfile
+    bench = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    with tempfile.TemporaryDirectory() as tmp:
+        if lib == "ember":
+            import ember
+            shutil.copytree(os.path.dirname(ember.__file__), os.path.join(tmp, "ember"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            env["PYTHONPATH"] = tmp
+            if pyc:
+                env.pop("PYTHONDONTWRITEBYTECODE", None)
+            else:
+                env["PYTHONDONTWRITEBYTECODE"] = "1"
+        code = _COLD.format(lib=lib, bench=bench)
+        runs = []
+        for _ in range(repeat + (1 if pyc else 0)):
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                 text=True, check=True, cwd=tmp).stdout
+            runs.append(json.loads(out.strip().splitlines()[-1]))
+        runs = runs[1:] if pyc else runs
+    return {k: min(r[k] for r in runs) for k in runs[0]}
+
+
+def report_cold(repeat: int) -> None:
+    """The fresh-process rows: the first training step (ratio to torch's) and the import."""
+    t = cold("torch", repeat)
+    e = cold("ember", repeat)
+    e_src = cold("ember", repeat, pyc=False)
+    rows = [("cold_first_mlp_step", e["first_step"], t["first_step"], 1.5, None),
+            ("import_ms_pyc", e["import"], t["import"], None, 0.25),
+            ("import_ms_no_pyc", e_src["import"], t["import"], None, 0.25)]
+    for name, te, tt, target, limit in rows:
+        ratio = te / tt
+        ok = ratio <= target if target else te <= limit
+        goal = f"{target:6.1f}x" if target else f"{limit:5.2f}s "
+        print(f"{name:34s} {te * 1e3:10.3f} {tt * 1e3:10.3f} {ratio:7.2f} {goal} "
+              f"{'ok' if ok else 'OVER'}")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7)
@@ -153,6 +216,8 @@ def main(argv=None) -> int:
     if not args.only or "memory" in args.only:
         from memory import report
         report()
+    if not args.only or "cold" in args.only or "import" in args.only:
+        report_cold(min(args.repeat, 5))
     return 0
 
 

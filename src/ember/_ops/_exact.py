@@ -538,22 +538,21 @@ def var_all(a, mean, correction, take_sqrt):
 
 # ----------------------------------------------------------------------------- norms
 
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_LOW29, _MID29 = np.int64(0x1FFFFFFF), np.int64(0x10000000)
+
+
 def fma(a, b, c):
     """``a * b + c`` rounded once (the compiler contracts some of torch's scalar loops).
 
     float32: the product is exact in double and the sum is rounded twice only when the
     double result lies exactly halfway between two floats, which is corrected from the
     sum's exact error. float64: Dekker's error-free product and sum."""
-    if a.dtype == np.float32:
-        p = a.astype(np.float64) * b
-        s = p + c
+    if a.dtype == _F32:
+        s = np.multiply(a, b, dtype=np.float64) + c
         r = s.astype(np.float32)
-        half = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
-        if half.any():
-            bb = s - p
-            err = (p - (s - bb)) + (c - bb)
-            nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
-            r = np.where(half & (err != 0), nudged.astype(np.float32), r)
+        if ((s.view(np.int64) & _LOW29) == _MID29).any():
+            return _fix_midpoints(a, b, c, s, r)
         return r
     p = a * b
     sp = 134217729.0
@@ -568,6 +567,84 @@ def fma(a, b, c):
     bb = s - p
     se = (p - (s - bb)) + (c - bb)
     return s + (se + pe)
+
+
+def _fix_midpoints(a, b, c, s, r):
+    """The float32 fma ``r`` (rounded from the double ``s``) where ``s`` fell exactly
+    halfway between two floats: the sum's exact error says which way it really lies."""
+    p = np.multiply(a, b, dtype=np.float64)
+    half = (s.view(np.int64) & _LOW29) == _MID29
+    bb = s - p
+    err = (p - (s - bb)) + (c - bb)
+    nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
+    return np.where(half & (err != 0), nudged.astype(np.float32), r)
+
+
+class FmaChain:
+    """float32 fused multiply-adds on arrays of one shape, for a kernel that runs many.
+
+    Each result is the exact double product plus the addend, rounded to float32 (:func:`fma`
+    without its check); the doubles and the operands are kept, so that :meth:`midpoints`
+    finds at the end, in one pass over all of them, the elements where a double rounding
+    hit (a sum halfway between two floats that was not exact). The kernel recomputes those
+    few elements with :func:`fma`. A step whose double sum is exact (``exact=True``, the
+    kernel's proof) cannot round twice and is not kept. Operands are float32 arrays or
+    numbers that are floats (a float64 operand is taken as the float32 it holds exactly)."""
+
+    __slots__ = ("buf", "n", "ops")
+
+    def __init__(self, shape, steps: int):
+        self.buf = np.empty((steps + 1,) + tuple(shape))       # the last row: exact steps
+        self.n = 0
+        self.ops = []
+
+    def _row(self, exact, a, b, c, sign):
+        if exact:
+            return self.buf[-1]
+        s = self.buf[self.n]
+        self.n += 1
+        self.ops.append((a, b, c, sign))
+        return s
+
+    def fma(self, a, b, c, exact=False):
+        """``a * b + c`` rounded once (unless :meth:`midpoints` says otherwise)."""
+        s = np.multiply(a, b, out=self._row(exact, a, b, c, 1), dtype=np.float64)
+        return np.add(s, c, out=s).astype(np.float32)
+
+    def fms(self, a, b, c, exact=False):
+        """``a * b - c`` rounded once."""
+        s = np.multiply(a, b, out=self._row(exact, a, b, c, 2), dtype=np.float64)
+        return np.subtract(s, c, out=s).astype(np.float32)
+
+    def nfma(self, a, b, c, exact=False):
+        """``-a * b + c`` (``c - a * b``) rounded once."""
+        s = np.multiply(a, b, out=self._row(exact, a, b, c, 3), dtype=np.float64)
+        return np.subtract(c, s, out=s).astype(np.float32)
+
+    def midpoints(self):
+        """Where a kept sum was rounded twice (None: nowhere)."""
+        hit = np.bitwise_and(self.buf[:self.n].view(np.int64), _LOW29)
+        hit = hit == _MID29
+        if not np.count_nonzero(hit):
+            return None
+        shape = self.buf.shape[1:]
+        redo = np.zeros(shape, bool).reshape(-1)
+        for row, (a, b, c, sign) in enumerate(self.ops):
+            idx = np.flatnonzero(hit[row])
+            if not idx.size:
+                continue
+            a, b, c = (np.broadcast_to(np.asarray(v, np.float64), shape).reshape(-1)[idx]
+                       for v in (a, b, c))
+            p = a * b
+            if sign == 2:
+                c = -c
+            elif sign == 3:
+                p = -p
+            s = self.buf[row].reshape(-1)[idx]
+            bb = s - p
+            err = (p - (s - bb)) + (c - bb)
+            redo[idx[err != 0]] = True
+        return redo.reshape(shape) if redo.any() else None
 
 
 def _sequence(y, nred):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _exact
-from ._exact import GRAIN, fma
+from ._exact import GRAIN, FmaChain, fma
 
 _f32 = np.float32
 _R_LN2 = _f32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -29,6 +29,74 @@ def _pow2i(q):
 
 def expf(d):
     """``Sleef_expf8_u10`` (AVX2, FMA) on a float32 array."""
+    return _by_chunks(d, _expf_chunk, _expf_ref)
+
+
+_CHUNK = 1 << 14                # elements per pass: the kernels' doubles stay in cache
+
+
+def _by_chunks(d, kernel, ref):
+    """``kernel`` (on a flat float32 array) over ``d`` in chunks, as a C-contiguous array of
+    ``d``'s shape; ``ref`` takes empty, 0-d and other-dtype arrays."""
+    if d.dtype != _f32 or d.ndim == 0 or d.size == 0:
+        return ref(d)
+    flat = d.reshape(-1) if d.flags.c_contiguous else np.ascontiguousarray(d).reshape(-1)
+    n = flat.size
+    if n <= _CHUNK:
+        return kernel(flat).reshape(d.shape)
+    r = np.empty(n, _f32)
+    for i in range(0, n, _CHUNK):
+        r[i:i + _CHUNK] = kernel(flat[i:i + _CHUNK])
+    return r.reshape(d.shape)
+
+
+_EXP_CW = (_f32(-0.693145751953125), np.float64(_f32(-1.428606765330187045e-06)))
+_EXP_U0 = np.float64(_f32(0.000198527617612853646278381))
+_EXP_C = tuple(np.float64(_f32(c)) for c in _EXP_POLY)
+_BIAS, _SHIFT = np.int32(127), np.int32(23)
+
+
+def _expf_chunk(x):
+    """:func:`expf` on a flat array with the fused multiply-adds in one :class:`FmaChain`;
+    arguments outside [-104, 100] (and NaN) and the chain's midpoints go to the reference.
+    Inside, ``q`` is the rounded ``t`` itself, and ``u * 2^(q//2) * 2^(q - q//2)`` (exact
+    but for the last product) is ``ldexp(u, q)``, rounded once. The reduction is exact in
+    double: ``t * C0`` is exact in float; for q != 0, |x| > 0.34 is a multiple of 2^-25 and
+    ``t * C0`` one of 2^-16 below 2^7 (33 bits); the next ``s`` is a multiple of 2^-25
+    below 1 and ``t * C1`` one of 2^-43 (43 bits)."""
+    with np.errstate(all="ignore"):
+        lo, hi = x.min(), x.max()
+        inside = lo >= -104 and hi <= 100
+        f = FmaChain(x.shape, 6)
+        t = np.multiply(x, _R_LN2)
+        np.rint(t, out=t)
+        s = t * _EXP_CW[0]              # 8 bits by 16: exact in float
+        s += x
+        s = f.fma(t, _EXP_CW[1], s, exact=True)
+        s64 = s.astype(np.float64)
+        u = f.fma(s64, _EXP_U0, _EXP_C[0])
+        for c in _EXP_C[1:]:
+            u = f.fma(u, s64, c)
+        u = f.fma(s * s, u, s64)
+        u += _f32(1)
+        if lo >= -86 and hi <= 87:      # 2^q is a normal float, u * 2^q exact or infinite
+            q = t.astype(np.int32)
+            q += _BIAS
+            q <<= _SHIFT
+            r = u * q.view(_f32)
+        else:
+            r = np.ldexp(u, t.astype(np.int32))
+        redo = f.midpoints()
+        if not inside:
+            far = ~((x >= -104) & (x <= 100))
+            redo = far if redo is None else redo | far
+        if redo is not None:
+            r[redo] = _expf_ref(x[redo])
+        return r
+
+
+def _expf_ref(d):
+    """:func:`expf` step by step, with :func:`fma` checking every sum."""
     with np.errstate(all="ignore"):
         t = np.rint(d * _R_LN2)
         q = np.where(np.abs(t) < 2.0 ** 31, t, -2.0 ** 31).astype(np.int32)
@@ -226,6 +294,65 @@ _LN2_HI, _LN2_LO = _f32(0.69314718246459960938), _f32(-1.904654323148236017e-09)
 
 def logf(d):
     """``Sleef_logf8_u10`` (AVX2, FMA) on a float32 array: double-float arithmetic."""
+    return _by_chunks(d, _logf_chunk, _logf_ref)
+
+
+_R075 = _f32(1 / 0.75)
+_LOG_C = tuple(np.float64(_f32(c)) for c in (0.3027294874, 0.3996108174, 0.6666694880))
+_LN2_HI64, _LN2_LO64 = np.float64(_LN2_HI), np.float64(_LN2_LO)
+_ONE64 = np.float64(1)
+_NORMAL = np.int32(0x00800000), np.int32(0x7F800000)
+
+
+def _logf_chunk(x):
+    """:func:`logf` on a flat array with the fused multiply-adds in one :class:`FmaChain`;
+    arguments that are not positive normal finite floats and the chain's midpoints go to
+    the reference. For the others the mantissa ``m`` lies in [0.75, 1.5], so ``m - 1`` is
+    exact (its error term is +0, and ``fma(+0, t, u)`` is ``u``), and the error of ``1 + m``
+    is exact in double. A product's rounding error (``ef * ln2_hi - sx``, ``t * nx - xx``)
+    and the reciprocal's residual ``w = 1 - dx * t`` are exact in double (Sterbenz), and so
+    is ``w - dy * t``: both are multiples of 2^-49 below 2^-22 (``dy`` is 0 or ±ulp(m))."""
+    iv = x.view(np.int32)
+    normal = iv.min() >= _NORMAL[0] and iv.max() < _NORMAL[1]
+    one = _f32(1)
+    with np.errstate(all="ignore"):
+        f = FmaChain(x.shape, 4)
+        e = np.multiply(x, _R075).view(np.int32)
+        e >>= _SHIFT
+        e -= _BIAS
+        m = (iv - (e << _SHIFT)).view(_f32)
+        ef = e.astype(_f32)
+        sx = _LN2_HI * ef
+        sy = f.fma(ef, _LN2_LO64, f.fms(ef, _LN2_HI64, sx, exact=True))
+        nx = m - one
+        dx = m + one
+        dy = np.add(m, _ONE64, dtype=np.float64)
+        dy -= dx
+        t = one / dx
+        xx = nx * t
+        u = f.fms(t, nx, xx, exact=True)
+        v = f.nfma(dy, t, f.nfma(dx, t, _ONE64, exact=True), exact=True)
+        xy = f.fma(xx, v, u)
+        x2 = xx * xx
+        p = f.fma(x2, _LOG_C[0], _LOG_C[1])
+        p = f.fma(p, x2, _LOG_C[2])
+        ax, ay = xx * _f32(2), xy * _f32(2)
+        s1 = sx + ax
+        s1y = (((sx - s1) + ax) + sy) + ay
+        y = (x2 * xx) * p
+        s2 = s1 + y
+        r = s2 + (((s1 - s2) + y) + s1y)
+        redo = f.midpoints()
+        if not normal:
+            odd = (iv < _NORMAL[0]) | (iv >= _NORMAL[1])
+            redo = odd if redo is None else redo | odd
+        if redo is not None:
+            r[redo] = _logf_ref(x[redo])
+        return r
+
+
+def _logf_ref(d):
+    """:func:`logf` step by step, with :func:`fma` checking every sum."""
     full = np.full
     with np.errstate(all="ignore"):
         o = d < np.finfo(_f32).tiny

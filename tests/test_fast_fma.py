@@ -1,0 +1,127 @@
+"""The chained float32 fused multiply-adds and the Sleef kernels built on them give, bit for
+bit, what the step-by-step reference (:func:`ember._ops._exact.fma` at every step) gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ember._ops import _exact, _sleef
+
+_f32 = np.float32
+
+
+def _ref_fma(a, b, c):
+    """The float32 fma from the exact sum's error (the definition the fast paths keep)."""
+    p = a.astype(np.float64) * b
+    s = p + c
+    r = s.astype(np.float32)
+    half = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+    bb = s - p
+    err = (p - (s - bb)) + (c - bb)
+    nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
+    return np.where(half & (err != 0), nudged.astype(np.float32), r)
+
+
+def _same(a, b):
+    a, b = np.asarray(a, _f32), np.asarray(b, _f32)
+    return a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+floats = st.floats(width=32, allow_nan=False)
+arrays = st.lists(st.tuples(floats, floats, floats), min_size=1, max_size=40)
+
+
+def _midpoint_cases():
+    """a * b + c whose double sum lies halfway between two floats, exactly or not."""
+    h = 1 + 2.0 ** -12                  # h * h = 1 + 2^-11 + 2^-24, a midpoint
+    a = np.array([h, h, h, h, 2 * h, h], _f32)
+    b = np.array([h, h, -h, -h, h, h], _f32)
+    c = np.array([2.0 ** -80, -(2.0 ** -80), -(2.0 ** -80), 2.0 ** -80, 2.0 ** -79, 0], _f32)
+    return a, b, c
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays)
+def test_fma_is_the_reference(rows):
+    a, b, c = (np.array(col, _f32) for col in zip(*rows))
+    with np.errstate(all="ignore"):
+        assert _same(_exact.fma(a, b, c), _ref_fma(a, b, c))
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays)
+def test_chain_is_the_reference_where_it_claims_no_midpoint(rows):
+    a, b, c = (np.array(col, _f32) for col in zip(*rows))
+    with np.errstate(all="ignore"):
+        ch = _exact.FmaChain(a.shape, 3)
+        r = [ch.fma(a, b, c), ch.fms(a, b, c), ch.nfma(a, b, c)]
+        ref = [_ref_fma(a, b, c), _ref_fma(a, b, -c), _ref_fma(-a, b, c)]
+        mid = ch.midpoints()
+    ok = np.ones(a.shape, bool) if mid is None else ~mid
+    for x, y in zip(r, ref):
+        assert _same(x[ok], y[ok])
+
+
+def test_chain_flags_the_double_roundings():
+    a, b, c = _midpoint_cases()
+    with np.errstate(all="ignore"):
+        ch = _exact.FmaChain(a.shape, 1)
+        r = ch.fma(a, b, c)
+        ref = _ref_fma(a, b, c)
+        assert _same(_exact.fma(a, b, c), ref)
+    mid = ch.midpoints()                # inexact sums on a midpoint; not the exact one
+    assert mid is not None and mid.tolist() == [True] * 5 + [False]
+    wrong = r.view(np.int32) != ref.view(np.int32)      # the double roundings among them
+    assert wrong.tolist() == [True, False, True, False, True, False]
+    for op, ref_c in (("fms", -c), ("nfma", c)):
+        ch = _exact.FmaChain(a.shape, 1)
+        with np.errstate(all="ignore"):
+            r = getattr(ch, op)(a, b, c) if op == "fms" else ch.nfma(-a, b, c)
+        got = ch.midpoints()
+        assert got is not None and got.tolist() == mid.tolist()
+        assert _same(np.where(got, _ref_fma(a, b, ref_c), r), _ref_fma(a, b, ref_c))
+    assert _exact.FmaChain(a.shape, 1).midpoints() is None
+
+
+def _kernel_inputs(rng):
+    bits = rng.integers(0, 2 ** 32, 20000, dtype=np.uint64).astype(np.uint32).view(_f32)
+    typical = (rng.standard_normal(20000) * 30).astype(_f32)
+    edges = np.array([0, -0.0, np.inf, -np.inf, np.nan, -104, -104.00001, 100, 100.00001,
+                      -86, 87, -87.5, 88.7, 88.8, 1e-40, -1e-40, 1.1754944e-38, 3.4e38,
+                      0.75, 1.5, 1, 2], _f32)
+    return np.concatenate([bits, typical, np.abs(typical), edges])
+
+
+@pytest.mark.parametrize("name", ["expf", "logf"])
+def test_sleef_kernels_are_the_step_by_step_reference(name):
+    fast, ref = getattr(_sleef, name), getattr(_sleef, f"_{name}_ref")
+    x = _kernel_inputs(np.random.default_rng(0))
+    assert _same(fast(x), ref(x))                               # several chunks
+    for shape in [(128, 10), (7,), (), (0,), (3, 5, 2)]:
+        y = x[:int(np.prod(shape, dtype=np.int64))].reshape(shape)
+        assert _same(fast(y), ref(y))
+    z = x[:600].reshape(20, 30)
+    for view in (z.T, z[:, ::3], z[::-1]):
+        r = fast(view)
+        assert _same(r, ref(view)) and r.strides == ref(view).strides
+
+
+@pytest.mark.parametrize("name", ["expf", "logf"])
+def test_sleef_kernels_redo_the_flagged_elements(name, monkeypatch):
+    """Every element flagged as a possible double rounding takes the reference."""
+    x = _kernel_inputs(np.random.default_rng(1))[:5000]
+    x = x[np.isfinite(x)]
+    want = getattr(_sleef, f"_{name}_ref")(x)
+    monkeypatch.setattr(_exact.FmaChain, "midpoints", lambda self: np.ones(x.shape, bool))
+    assert _same(getattr(_sleef, name)(x), want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(floats | st.just(float("nan")), min_size=1, max_size=64))
+def test_sleef_kernels_on_any_floats(vals):
+    x = np.array(vals, _f32)
+    for name in ("expf", "logf"):
+        assert _same(getattr(_sleef, name)(x), getattr(_sleef, f"_{name}_ref")(x))
