@@ -3,7 +3,11 @@ pass over the whole array (specials, subnormals and huge values mixed in)."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from ember._ops import _exact
+from ember._ops import _sleef_d as D
 from ember._ops import _sleef_ext as S
 
 UNARY = ["expm1f", "sinhf", "coshf", "tanhf", "log1pf",
@@ -46,3 +50,21 @@ def test_pow_blocked(name, dt):
     for e in (1.5, 2.0, -0.5, 3.0):
         _same(fn(x, dt(e)), fn.__wrapped__(x, dt(e)))
     _same(fn(x, y[:1]), fn.__wrapped__(x, y[:1]))     # broadcast operand
+
+
+_F64 = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True, width=64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_F64, min_size=1, max_size=40), _F64, st.lists(_F64, min_size=1, max_size=40),
+       st.booleans(), st.booleans())
+def test_fmak_in_place(a, k, c, scalar_c, split):
+    """The in-place ``fma(a, constant, c)`` of the double kernels against the reference fma
+    (specials, huge, tiny and subnormal operands)."""
+    n = min(len(a), len(c))
+    a = np.array(a[:n] * 3, np.float64)
+    c = np.float64(c[0]) if scalar_c else np.array(c[:n] * 3, np.float64)
+    with np.errstate(all="ignore"):
+        ref = _exact.fma(a, np.full_like(a, k), c)
+        got = D._fmak(a, k, c, D._split(a) if split else None)
+    _same(np.asarray(got), np.asarray(ref))
