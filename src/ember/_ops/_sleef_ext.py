@@ -371,11 +371,13 @@ def powf(x, y):
     """``Sleef_powf8_u10`` on broadcast float32 arrays."""
     x, y = np.broadcast_arrays(x, y)
     with np.errstate(all="ignore"):
+        r = _expk(_mul_f2f(_logk(np.abs(x)), y))
+        r = np.where(np.isnan(r), _f32(np.inf), r)
+        if ((x > 0) & (x < np.inf) & (np.abs(y) < np.inf) & (y != 0) & (x != 1)).all():
+            return r                    # none of the fixups below applies
         ay = np.abs(y)
         yisint = (np.trunc(y) == y) | (ay > _f32(1 << 24))
         yisodd = ((_trunc_i(y) & 1) == 1) & yisint & (ay < _f32(1 << 24))
-        r = _expk(_mul_f2f(_logk(np.abs(x)), y))
-        r = np.where(np.isnan(r), _f32(np.inf), r)
         sgn = np.where(yisint, np.where(yisodd, _f32(-1), _ONE), _f32(np.nan))
         r = r * np.where(x > 0, _ONE, sgn)
         efx = _mulsign(np.abs(x) - _ONE, y)
@@ -703,11 +705,13 @@ def powd(x, y):
     """``Sleef_powd4_u10`` on broadcast float64 arrays."""
     x, y = np.broadcast_arrays(x, y)
     with np.errstate(all="ignore"):
-        yisint = np.trunc(y) == y
-        yisodd = (np.trunc(0.5 * y) != 0.5 * y) & yisint
         d = _mul_f2f(_logkd(np.abs(x)), y)
         r = _expkd(d)
         r = np.where(d[0] > 709.782712893383996732223, np.inf, r)
+        if ((x > 0) & (x < np.inf) & (np.abs(y) < np.inf) & (y != 0) & (x != 1)).all():
+            return r                    # none of the fixups below applies
+        yisint = np.trunc(y) == y
+        yisodd = (np.trunc(0.5 * y) != 0.5 * y) & yisint
         sgn = np.where(yisint, np.where(yisodd, -1.0, 1.0), np.nan)
         r = r * np.where(x > 0, 1.0, sgn)
         efx = _mulsign(np.abs(x) - 1, y)
