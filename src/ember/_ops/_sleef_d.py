@@ -60,18 +60,35 @@ def _split(k):
     return kh, k - kh
 
 
-def _fmak(a, k, c):
-    """``fma(a, k, c)`` for a constant ``k`` (its halves precomputed): the same error-free
-    product and sum as :func:`ember._ops._exact.fma`."""
+def _fmak(a, k, c, halves=None):
+    """``fma(a, k, c)`` for a constant ``k`` (its halves precomputed, and ``a``'s when
+    given as ``halves``, ``_split(a)``): the same error-free product and sum as
+    :func:`ember._ops._exact.fma`."""
     kh, kl = _split(k)
+    if not (isinstance(a, np.ndarray) and a.ndim and np.shape(c) in ((), a.shape)):
+        return fma(a, np.full_like(a, k), c)
     p = a * k
-    ah = a * 134217729.0
-    ah = ah - (ah - a)
-    al = a - ah
-    pe = ((ah * kh - p) + ah * kl + al * kh) + al * kl
+    if halves is None:
+        ah = a * 134217729.0
+        t = ah - a
+        ah -= t                                     # in place: the same operations in order
+        al = a - ah
+    else:
+        ah, al = halves[0].copy(), halves[1].copy()
+        t = np.empty_like(a)
+    pe = ah * kh
+    pe -= p
+    pe += np.multiply(ah, kl, out=t)
+    pe += np.multiply(al, kh, out=ah)
+    al *= kl
+    pe += al
     s = p + c
     bb = s - p
-    return s + (((p - (s - bb)) + (c - bb)) + pe)
+    p -= np.subtract(s, bb, out=t)
+    p += np.subtract(c, bb, out=bb)
+    p += pe
+    s += p
+    return s
 
 
 @_blocked
@@ -86,9 +103,10 @@ def expd(d):
         s4 = s2 * s2
         s8 = s4 * s4
         c = _EXP_C
-        p = fma(s8, _fmak(s, c[0], c[1]),
-                fma(s4, fma(s2, _fmak(s, c[2], c[3]), _fmak(s, c[4], c[5])),
-                    fma(s2, _fmak(s, c[6], c[7]), _fmak(s, c[8], c[9]))))
+        h = _split(s)
+        p = fma(s8, _fmak(s, c[0], c[1], h),
+                fma(s4, fma(s2, _fmak(s, c[2], c[3], h), _fmak(s, c[4], c[5], h)),
+                    fma(s2, _fmak(s, c[6], c[7], h), _fmak(s, c[8], c[9], h))))
         p = fma(p, s, 0.5)
         p = fma(p, s, 1.0)
         p = fma(p, s, 1.0)

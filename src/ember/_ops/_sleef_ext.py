@@ -23,6 +23,32 @@ _ONE = _f32(1)
 _LN2_DF = (_f32(0.69314718246459960938), _f32(-1.904654323148236017e-09))
 
 
+_BLOCK = 1 << 14
+
+
+def _blocked(fn):
+    """``fn`` (elementwise) applied to cache-sized pieces of large arrays, so that each of
+    its many passes stays in cache; scalar operands are passed whole."""
+    def run(*args):
+        big = [a for a in args if isinstance(a, np.ndarray) and a.ndim]
+        if not big or big[0].size <= 2 * _BLOCK:
+            return fn(*args)
+        shape = np.broadcast_shapes(*(a.shape for a in big))
+        flat = [np.broadcast_to(a, shape).reshape(-1)
+                if isinstance(a, np.ndarray) and a.ndim else a for a in args]
+        out = None
+        n = int(np.prod(shape))
+        for i in range(0, n, _BLOCK):
+            r = fn(*(a[i:i + _BLOCK] if isinstance(a, np.ndarray) and a.ndim else a
+                     for a in flat))
+            if out is None:
+                out = np.empty(n, r.dtype)
+            out[i:i + _BLOCK] = r
+        return out.reshape(shape)
+    run.__doc__, run.__name__, run.__wrapped__ = fn.__doc__, fn.__name__, fn
+    return run
+
+
 # ----------------------------------------------------------------------------- df.h (FMA)
 
 def fma(a, b, c):
@@ -223,6 +249,7 @@ def _pair(a):
     return a, np.zeros_like(a)
 
 
+@_blocked
 def expm1f(a):
     """``Sleef_expm1f8_u10``."""
     with np.errstate(all="ignore"):
@@ -234,6 +261,7 @@ def expm1f(a):
         return np.where(np.isnan(a), a, x)
 
 
+@_blocked
 def sinhf(a):
     """``Sleef_sinhf8_u10``."""
     with np.errstate(all="ignore"):
@@ -245,6 +273,7 @@ def sinhf(a):
         return np.where(np.isnan(a), _f32(np.nan), y)
 
 
+@_blocked
 def coshf(a):
     """``Sleef_coshf8_u10``."""
     with np.errstate(all="ignore"):
@@ -255,6 +284,7 @@ def coshf(a):
         return np.where(np.isnan(a), _f32(np.nan), y)
 
 
+@_blocked
 def tanhf(a):
     """``Sleef_tanhf8_u10``."""
     with np.errstate(all="ignore"):
@@ -271,6 +301,7 @@ _TWO64 = _f32(2.0 ** 64)
 _FLT_MIN = _f32(np.finfo(_f32).tiny)
 
 
+@_blocked
 def log1pf(d):
     """``Sleef_log1pf8_u10``."""
     with np.errstate(all="ignore"):
@@ -335,15 +366,18 @@ def _expk(d):
     return np.where(d[0] < -104, _f32(0), u)
 
 
+@_blocked
 def powf(x, y):
     """``Sleef_powf8_u10`` on broadcast float32 arrays."""
     x, y = np.broadcast_arrays(x, y)
     with np.errstate(all="ignore"):
+        r = _expk(_mul_f2f(_logk(np.abs(x)), y))
+        r = np.where(np.isnan(r), _f32(np.inf), r)
+        if ((x > 0) & (x < np.inf) & (np.abs(y) < np.inf) & (y != 0) & (x != 1)).all():
+            return r                    # none of the fixups below applies
         ay = np.abs(y)
         yisint = (np.trunc(y) == y) | (ay > _f32(1 << 24))
         yisodd = ((_trunc_i(y) & 1) == 1) & yisint & (ay < _f32(1 << 24))
-        r = _expk(_mul_f2f(_logk(np.abs(x)), y))
-        r = np.where(np.isnan(r), _f32(np.inf), r)
         sgn = np.where(yisint, np.where(yisodd, _f32(-1), _ONE), _f32(np.nan))
         r = r * np.where(x > 0, _ONE, sgn)
         efx = _mulsign(np.abs(x) - _ONE, y)
@@ -390,6 +424,7 @@ def _checkint(iy):
                                                                        np.where(odd, 1, 2))))
 
 
+@_blocked
 def powf_scalar(x, y):
     """glibc's ``powf`` (``std::pow`` on floats, the one-by-one path): log2 from a 16-entry
     table and a quintic, exp2 from a 32-entry table and a cubic, in double."""
@@ -508,6 +543,7 @@ def _expk2d(d):
     return (np.where(tiny, 0.0, _ldexp2d(t[0], q)), np.where(tiny, 0.0, _ldexp2d(t[1], q)))
 
 
+@_blocked
 def expm1d(a):
     """``Sleef_expm1d4_u10``."""
     with np.errstate(all="ignore"):
@@ -519,6 +555,7 @@ def expm1d(a):
         return np.where(np.isnan(a), a, x)
 
 
+@_blocked
 def sinhd(a):
     """``Sleef_sinhd4_u10``."""
     with np.errstate(all="ignore"):
@@ -529,6 +566,7 @@ def sinhd(a):
         return np.where(np.isnan(a), np.nan, _mulsign(y, a))
 
 
+@_blocked
 def coshd(a):
     """``Sleef_coshd4_u10``."""
     with np.errstate(all="ignore"):
@@ -539,6 +577,7 @@ def coshd(a):
         return np.where(np.isnan(a), np.nan, y)
 
 
+@_blocked
 def tanhd(a):
     """``Sleef_tanhd4_u10``."""
     with np.errstate(all="ignore"):
@@ -589,6 +628,7 @@ def _log_u1d(d):
     return np.where(d == 0, -np.inf, r)
 
 
+@_blocked
 def log1pd(d):
     """``Sleef_log1pd4_u10``."""
     with np.errstate(all="ignore"):
@@ -660,15 +700,18 @@ def _expkd(d):
     return np.where(d[0] < -1000, 0.0, u)
 
 
+@_blocked
 def powd(x, y):
     """``Sleef_powd4_u10`` on broadcast float64 arrays."""
     x, y = np.broadcast_arrays(x, y)
     with np.errstate(all="ignore"):
-        yisint = np.trunc(y) == y
-        yisodd = (np.trunc(0.5 * y) != 0.5 * y) & yisint
         d = _mul_f2f(_logkd(np.abs(x)), y)
         r = _expkd(d)
         r = np.where(d[0] > 709.782712893383996732223, np.inf, r)
+        if ((x > 0) & (x < np.inf) & (np.abs(y) < np.inf) & (y != 0) & (x != 1)).all():
+            return r                    # none of the fixups below applies
+        yisint = np.trunc(y) == y
+        yisodd = (np.trunc(0.5 * y) != 0.5 * y) & yisint
         sgn = np.where(yisint, np.where(yisodd, -1.0, 1.0), np.nan)
         r = r * np.where(x > 0, 1.0, sgn)
         efx = _mulsign(np.abs(x) - 1, y)
@@ -791,6 +834,7 @@ def _poly21(x, x2, x4, x8, x16, c):
     return fma(x16, p5, p16)
 
 
+@_blocked
 def erfd(a):
     """``Sleef_erfd4_u10``."""
     with np.errstate(all="ignore"):
