@@ -50,6 +50,29 @@ def _by_chunks(d, kernel, ref):
     return r.reshape(d.shape)
 
 
+def blocked(fn):
+    """``fn`` (elementwise) applied to cache-sized pieces of large arrays, so that each of
+    its many passes stays in cache; scalar operands are passed whole."""
+    def run(*args):
+        big = [a for a in args if isinstance(a, np.ndarray) and a.ndim]
+        if not big or big[0].size <= 2 * _CHUNK:
+            return fn(*args)
+        shape = np.broadcast_shapes(*(a.shape for a in big))
+        flat = [np.broadcast_to(a, shape).reshape(-1)
+                if isinstance(a, np.ndarray) and a.ndim else a for a in args]
+        out = None
+        n = int(np.prod(shape))
+        for i in range(0, n, _CHUNK):
+            r = fn(*(a[i:i + _CHUNK] if isinstance(a, np.ndarray) and a.ndim else a
+                     for a in flat))
+            if out is None:
+                out = np.empty(n, r.dtype)
+            out[i:i + _CHUNK] = r
+        return out.reshape(shape)
+    run.__doc__, run.__name__, run.__wrapped__ = fn.__doc__, fn.__name__, fn
+    return run
+
+
 _EXP_CW = (_f32(-0.693145751953125), np.float64(_f32(-1.428606765330187045e-06)))
 _EXP_U0 = np.float64(_f32(0.000198527617612853646278381))
 _EXP_C = tuple(np.float64(_f32(c)) for c in _EXP_POLY)
@@ -178,15 +201,19 @@ def _scalar_mask(a, lanes2):
 
 
 def elementwise(a, vec_fn, scalar_fn):
-    """``cpu_kernel_vec`` for a float32 unary op: ``vec_fn`` where torch runs vectors,
-    ``scalar_fn`` on the elements it runs one by one."""
-    out = vec_fn(a)
+    """``cpu_kernel_vec`` for a float32/float64 unary op: ``vec_fn`` where torch runs
+    vectors (two per step: 16 floats, 8 doubles), ``scalar_fn`` (the C library's function)
+    on the elements it runs one by one."""
     if a.ndim == 0:
-        return np.array(scalar_fn(a))
-    if a.size:
-        mask = _scalar_mask(a, 16)
-        if mask.any():
-            out[mask] = scalar_fn(a[mask])
+        return np.asarray(scalar_fn(a.reshape(1))[0], a.dtype)
+    if not a.size:
+        return vec_fn(a)
+    mask = _scalar_mask(a, 16 if a.dtype == _f32 else 8)
+    if mask.all():
+        return scalar_fn(a)
+    out = vec_fn(a)
+    if mask.any():
+        out[mask] = scalar_fn(a[mask])
     return out
 
 

@@ -27,22 +27,7 @@ _EXP_C = (+0.2081276378237164457e-8, +0.2511210703042288022e-7, +0.2755762628169
           +0.1666666666666669072e+0)
 
 
-_BLOCK = 1 << 14
-
-
-def _blocked(fn):
-    """``fn`` applied to cache-sized pieces of a large array (each of its many passes then
-    stays in cache)."""
-    def run(d):
-        if d.size <= 2 * _BLOCK:
-            return fn(d)
-        out = np.empty(d.shape, _f64)
-        src, dst = d.reshape(-1), out.reshape(-1)
-        for i in range(0, src.size, _BLOCK):
-            dst[i:i + _BLOCK] = fn(src[i:i + _BLOCK])
-        return out
-    run.__doc__, run.__name__ = fn.__doc__, fn.__name__
-    return run
+_blocked = _sleef.blocked
 
 
 def _pow2i(q):
@@ -237,20 +222,7 @@ def _exp_special(x, tmp, sbits, ki):
 
 # ----------------------------------------------------------------------------- the loop
 
-def elementwise(a, vec_fn, scalar_fn):
-    """``cpu_kernel_vec`` for a float64 unary op: ``vec_fn`` where torch runs vectors (two
-    of four lanes per step), ``scalar_fn`` on the elements it runs one by one."""
-    if a.ndim == 0:
-        return np.array(scalar_fn(a.reshape(1))[0])
-    if not a.size:
-        return vec_fn(a)
-    mask = _sleef._scalar_mask(a, 8)
-    if mask.all():
-        return scalar_fn(a)
-    out = vec_fn(a)
-    if mask.any():
-        out[mask] = scalar_fn(a[mask])
-    return out
+elementwise = _sleef.elementwise
 
 
 def sigmoid(a):

@@ -23,30 +23,7 @@ _ONE = _f32(1)
 _LN2_DF = (_f32(0.69314718246459960938), _f32(-1.904654323148236017e-09))
 
 
-_BLOCK = 1 << 14
-
-
-def _blocked(fn):
-    """``fn`` (elementwise) applied to cache-sized pieces of large arrays, so that each of
-    its many passes stays in cache; scalar operands are passed whole."""
-    def run(*args):
-        big = [a for a in args if isinstance(a, np.ndarray) and a.ndim]
-        if not big or big[0].size <= 2 * _BLOCK:
-            return fn(*args)
-        shape = np.broadcast_shapes(*(a.shape for a in big))
-        flat = [np.broadcast_to(a, shape).reshape(-1)
-                if isinstance(a, np.ndarray) and a.ndim else a for a in args]
-        out = None
-        n = int(np.prod(shape))
-        for i in range(0, n, _BLOCK):
-            r = fn(*(a[i:i + _BLOCK] if isinstance(a, np.ndarray) and a.ndim else a
-                     for a in flat))
-            if out is None:
-                out = np.empty(n, r.dtype)
-            out[i:i + _BLOCK] = r
-        return out.reshape(shape)
-    run.__doc__, run.__name__, run.__wrapped__ = fn.__doc__, fn.__name__, fn
-    return run
+_blocked = _sleef.blocked
 
 
 # ----------------------------------------------------------------------------- df.h (FMA)
@@ -735,18 +712,7 @@ def via_double(fn, a):
 
 # ----------------------------------------------------------------------------- torch's loops
 
-def elementwise(a, vec_fn, scalar_fn):
-    """``cpu_kernel_vec`` for a unary op: ``vec_fn`` where torch runs vectors (two per
-    step: 16 floats, 8 doubles), ``scalar_fn`` (glibc's function) elsewhere."""
-    if a.ndim == 0 or not a.size:
-        return np.asarray(scalar_fn(a), a.dtype)
-    mask = _sleef._scalar_mask(a, 16 if a.dtype == _f32 else 8)
-    if mask.all():
-        return scalar_fn(a)
-    out = vec_fn(a)
-    if mask.any():
-        out[mask] = scalar_fn(a[mask])
-    return out
+elementwise = _sleef.elementwise
 
 
 _VML = {"expm1": (expm1f, expm1d), "log1p": (log1pf, log1pd)}
