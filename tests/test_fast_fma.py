@@ -125,3 +125,18 @@ def test_sleef_kernels_on_any_floats(vals):
     x = np.array(vals, _f32)
     for name in ("expf", "logf"):
         assert _same(getattr(_sleef, name)(x), getattr(_sleef, f"_{name}_ref")(x))
+
+
+@pytest.mark.parametrize("scale_a,scale_b", [(1e305, 1.0), (1e300, 1e7), (1.0, 1e306)])
+def test_float64_fma_near_the_largest_double(scale_a, scale_b):
+    """Splitting an operand near 1.8e308 overflows Dekker's product; the error term then
+    comes from the mantissas, and the result is still the exactly rounded a * b + c."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-2, 2, 300) * scale_a
+    b = rng.uniform(-1.5, 1.5, 300) * scale_b
+    c = rng.standard_normal(300) * scale_a * scale_b * rng.choice([1, 1e-10, 1e-17], 300)
+    got = _exact.fma(a, b, c)
+    want = [float(Fraction(x) * Fraction(y) + Fraction(z)) for x, y, z in zip(a, b, c)]
+    np.testing.assert_array_equal(got, np.array(want))

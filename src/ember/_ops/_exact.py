@@ -563,10 +563,32 @@ def fma(a, b, c):
     bh = bh - (bh - b)
     bl = b - bh
     pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    if not np.isfinite(pe).all():
+        pe = _large_product_error(a, b, p, pe)
     s = p + c
     bb = s - p
     se = (p - (s - bb)) + (c - bb)
     return s + (se + pe)
+
+
+def _large_product_error(a, b, p, pe):
+    """Dekker's ``a * b - p`` where splitting an operand overflowed (operands near the
+    largest double): the split is done on the mantissas instead and scaled back."""
+    a, b, p, pe = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, p, pe)))
+    pe = pe.copy()
+    bad = ~np.isfinite(pe) & np.isfinite(p)
+    ma, ea = np.frexp(a[bad])
+    mb, eb = np.frexp(b[bad])
+    mp = ma * mb
+    sp = 134217729.0
+    ah = ma * sp
+    ah = ah - (ah - ma)
+    al = ma - ah
+    bh = mb * sp
+    bh = bh - (bh - mb)
+    bl = mb - bh
+    pe[bad] = np.ldexp(((ah * bh - mp) + ah * bl + al * bh) + al * bl, ea + eb)
+    return pe
 
 
 def _fix_midpoints(a, b, c, s, r):

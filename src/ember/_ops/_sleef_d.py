@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _sleef
+from . import _exact, _sleef
 from ._exact import fma
 
 _f64 = np.float64
@@ -67,6 +67,8 @@ def _fmak(a, k, c, halves=None):
     pe += np.multiply(al, kh, out=ah)
     al *= kl
     pe += al
+    if not np.isfinite(pe).all():         # a split overflowed: operands near 1.8e308
+        pe = _exact._large_product_error(a, k, p, pe)
     s = p + c
     bb = s - p
     p -= np.subtract(s, bb, out=t)

@@ -29,22 +29,8 @@ _blocked = _sleef.blocked
 # ----------------------------------------------------------------------------- df.h (FMA)
 
 def fma(a, b, c):
-    """``a * b + c`` rounded once; float64 products split on their mantissas, so that
-    operands near the overflow threshold keep an exact error term."""
-    if a.dtype == _f32:
-        return _exact.fma(a, b, c)
-    a, b, c = np.broadcast_arrays(np.asarray(a, _f64), np.asarray(b, _f64), c)
-    p = a * b
-    pe = _prod_err(a, b, p)
-    bad = ~np.isfinite(pe) & np.isfinite(p)
-    if bad.any():                       # a half overflowed: split on the mantissas instead
-        ma, ea = np.frexp(a[bad])
-        mb, eb = np.frexp(b[bad])
-        pe[bad] = np.ldexp(_prod_err(ma, mb, ma * mb), ea + eb)
-    s = p + c
-    bb = s - p
-    se = (p - (s - bb)) + (c - bb)
-    return s + (se + pe)
+    """``a * b + c`` rounded once (:func:`_exact.fma`; float64 operands as arrays)."""
+    return _exact.fma(a if a.dtype == _f32 else np.asarray(a, _f64), b, c)
 
 
 def _perr(a, b, p):
