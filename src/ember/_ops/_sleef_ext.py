@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _exact, _sleef
+from . import _exact, _sleef, _sleef_d
 
 _f32 = np.float32
 _f64 = np.float64
@@ -474,13 +474,7 @@ def _rint_id(x):
     return np.where(np.abs(x) < 2.0 ** 31, x, -2.0 ** 31).astype(np.int64)
 
 
-def _pow2id(q):
-    return ((q + 0x3ff) << 52).view(_f64)
-
-
-def _ldexp2d(d, e):
-    h = e >> 1
-    return d * _pow2id(h) * _pow2id(e - h)
+_ldexp2d = _sleef_d._ldexp2
 
 
 _EXPK2D = (+0.1602472219709932072e-9, +0.2092255183563157007e-8, +0.2505230023782644465e-7,
