@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
-from . import _sleef_ext
+from . import _sleef_ext, _vml
 from .registry import COMPARE, FLOAT, NONE, expose, op, raw_scalar
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
@@ -362,7 +362,7 @@ def _pow_scalar(self, exponent):
 
 # torch's pow_tensor_scalar_kernel: these exponents are other kernels, in float arithmetic
 _POW_SPECIAL = {
-    0.5: xp.sqrt,
+    0.5: _vml.sqrt,
     -0.5: lambda b: xp.reciprocal(xp.sqrt(b)),
     -1.0: xp.reciprocal,
     2.0: lambda b: b * b,

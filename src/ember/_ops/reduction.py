@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
-from . import _exact
+from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod
 from .registry import NONE, expose, op, run
 from .search import _return_type
@@ -579,11 +579,11 @@ def _logsumexp(self, dim, keepdim):
             return xp.log(xp.sum(xp.exp(self), axis=dim, keepdims=keepdim))
         m = xp.max(self, axis=dim, keepdims=True)
         m = xp.where(xp.abs(m) == xp.inf, 0, m).astype(self.dtype)
-        e = xp.exp(self - m)
+        e = _vml.exp(self - m)
         # torch adds the exps in its reduction order (its exp and log are MKL's)
         s = cascade_sum(e, dim, keepdim) if self.dtype in exact_dtype else \
             xp.sum(e, axis=dim, keepdims=keepdim)
-        return xp.log(s) + (m if keepdim else xp.squeeze(m, dim))
+        return _vml.log(s) + (m if keepdim else xp.squeeze(m, dim))
 
 
 @expose

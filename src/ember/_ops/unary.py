@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from .._device import xp
-from . import _sleef, _sleef_d, _sleef_ext
+from . import _sleef, _sleef_d, _sleef_ext, _vml
 from .registry import FLOAT, NONE, OPS, expose, op
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
@@ -88,6 +88,7 @@ def signbit(self):
 # ----------------------------------------------------------------------------- exp, log
 
 @op("ExpBackward0", promote=FLOAT, inplace=True, self=lambda grad, result: grad * result)
+@_vml.first("Exp")
 def exp(self):
     """Exponential.
 
@@ -122,6 +123,7 @@ def expm1(self):
 
 
 @op("LogBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad / self)
+@_vml.first("Ln")
 def log(self):
     """Natural logarithm.
 
@@ -134,6 +136,7 @@ def log(self):
 
 @op("Log2Backward0", promote=FLOAT, inplace=True,
     self=lambda grad, self: grad / (self * _LN2))
+@_vml.first("Log2")
 def log2(self):
     """Base-2 logarithm."""
     with xp.errstate(divide="ignore", invalid="ignore"):
@@ -142,6 +145,7 @@ def log2(self):
 
 @op("Log10Backward0", promote=FLOAT, inplace=True,
     self=lambda grad, self: grad / (self * _LN10))
+@_vml.first("Log10")
 def log10(self):
     """Base-10 logarithm."""
     with xp.errstate(divide="ignore", invalid="ignore"):
@@ -160,6 +164,7 @@ def log1p(self):
 
 @op("SqrtBackward0", promote=FLOAT, inplace=True,
     self=lambda grad, result: grad / (2 * result))
+@_vml.first("Sqrt")
 def sqrt(self):
     """Square root.
 
@@ -220,6 +225,7 @@ def _pointwise():
 # ----------------------------------------------------------------------------- trigonometry
 
 @op("SinBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cos())
+@_vml.first("Sin")
 def sin(self):
     """Sine."""
     with xp.errstate(invalid="ignore"):
@@ -227,6 +233,7 @@ def sin(self):
 
 
 @op("CosBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * -self.sin())
+@_vml.first("Cos")
 def cos(self):
     """Cosine."""
     with xp.errstate(invalid="ignore"):
@@ -235,6 +242,7 @@ def cos(self):
 
 @op("TanBackward0", promote=FLOAT, inplace=True,
     self=lambda grad, result: grad * (1 + result.pow(2)))
+@_vml.first("Tan")
 def tan(self):
     """Tangent."""
     with xp.errstate(invalid="ignore"):
@@ -243,6 +251,7 @@ def tan(self):
 
 @op("AsinBackward0", promote=FLOAT, inplace=True,
     self=lambda grad, self: grad * (-self * self + 1).rsqrt())
+@_vml.first("Asin")
 def asin(self):
     """Arcsine (NaN outside ``[-1, 1]``)."""
     with xp.errstate(invalid="ignore"):
@@ -251,6 +260,7 @@ def asin(self):
 
 @op("AcosBackward0", promote=FLOAT, inplace=True,
     self=lambda grad, self: grad * -((-self * self + 1).rsqrt()))
+@_vml.first("Acos")
 def acos(self):
     """Arccosine (NaN outside ``[-1, 1]``)."""
     with xp.errstate(invalid="ignore"):
@@ -259,6 +269,7 @@ def acos(self):
 
 @op("AtanBackward0", promote=FLOAT, inplace=True,
     self=lambda grad, self: grad / (self * self + 1))
+@_vml.first("Atan")
 def atan(self):
     """Arctangent."""
     return xp.arctan(self)
@@ -288,6 +299,7 @@ def cosh(self):
     self=lambda grad, result: grad * (1 - result * result),
     raw={"self": lambda grad, result: xp.multiply(
         grad, xp.subtract(result.dtype.type(1), xp.multiply(result, result)))})
+@_vml.first("Tanh")
 def tanh(self):
     """Hyperbolic tangent."""
     return xp.tanh(self)
@@ -528,6 +540,7 @@ def _erfinv64(y):
 
 @op("ErfBackward0", promote=FLOAT, inplace=True,
     self=lambda grad, self: (_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
+@_vml.first("Erf")
 def erf(self):
     """The error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``.
 
@@ -539,6 +552,7 @@ def erf(self):
 
 @op("ErfcBackward0", promote=FLOAT, inplace=True,
     self=lambda grad, self: (-_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
+@_vml.first("Erfc")
 def erfc(self):
     """The complementary error function ``1 - erf(x)``, accurate where erf is near 1."""
     return _in_precision(_erfc64, self)
@@ -546,6 +560,7 @@ def erfc(self):
 
 @op("ErfinvBackward0", promote=FLOAT, inplace=True,
     self=lambda grad, result: (0.5 * math.sqrt(math.pi) * result.pow(2).exp()) * grad)
+@_vml.first("ErfInv")
 def erfinv(self):
     """The inverse error function (``±inf`` at ``±1``, NaN outside ``[-1, 1]``).
 

@@ -1,0 +1,140 @@
+"""MKL's vector math library (VML): torch's kernel for float ``exp``, ``log``, ``sin`` ….
+
+torch's CPU build (``USE_MKL=ON``) hands ``exp``, ``log``, ``log2``, ``log10``, ``sqrt``,
+``sin``, ``cos``, ``tan``, ``tanh``, ``asin``, ``acos``, ``atan``, ``erf``, ``erfc`` and
+``erfinv`` on float32/float64 tensors to VML in high-accuracy mode (ATen's ``vml.h``:
+``VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE``). VML's algorithms are not published, so its
+bits can only come from MKL itself. Where MKL's runtime is installed (``pip install
+ember[mkl]``: the ``mkl`` wheel puts ``libmkl_rt`` in the environment's ``lib``), Ember calls
+the same functions through ctypes and gets torch's results bit for bit; elsewhere the ops use
+NumPy's loops, within 1-3 ulp. ``EMBER_MKL=0`` switches VML off; ``EMBER_MKL_LIB`` names the
+library file to load.
+
+The library is found at import (a few ``stat`` calls) and loaded at the first call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import glob
+import os
+import sys
+
+import numpy as np
+
+# ATen's vml.h: VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE
+_MODE = ctypes.c_int64(0x2 | 0x140000 | 0x100)
+_CHUNK = 1 << 30                     # VML's lengths are 32-bit (the LP64 interface)
+_SEQUENTIAL = 1                      # MKL_THREADING_SEQUENTIAL: no OpenMP runtime needed
+_PREFIX = {np.dtype(np.float32): "vms", np.dtype(np.float64): "vmd"}
+
+
+def _candidates() -> list[str]:
+    """Paths where a ``libmkl_rt`` may lie, most specific first."""
+    named = os.environ.get("EMBER_MKL_LIB")
+    if named:
+        return [named]
+    found: list[str] = []
+    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
+        for sub in ("lib", "Library/bin", "Lib"):
+            found += sorted(glob.glob(os.path.join(prefix, sub, "*mkl_rt*")), reverse=True)
+    return [p for p in found if os.path.isfile(p)]
+
+
+def _find() -> str | None:
+    if os.environ.get("EMBER_MKL", "1") == "0":
+        return None
+    paths = _candidates()
+    return paths[0] if paths else None
+
+
+_PATH = _find()
+_lib = None
+
+
+def available() -> bool:
+    """Whether MKL's VML computes Ember's float ``exp``, ``log``, ``sin`` … (torch's bits)."""
+    return _load() is not None
+
+
+def _load():
+    global _lib, _PATH
+    if _lib is None and _PATH is not None:
+        try:
+            lib = ctypes.CDLL(_PATH)
+            lib.MKL_Set_Threading_Layer(ctypes.c_int(_SEQUENTIAL))
+            _lib = lib
+        except (OSError, AttributeError):
+            _PATH = None
+    return _lib
+
+
+@functools.cache
+def _function(name: str, dtype: np.dtype):
+    fn = getattr(_load(), _PREFIX[dtype] + name)
+    fn.restype = None
+    fn.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
+    return fn
+
+
+def call(name: str, a: np.ndarray) -> np.ndarray | None:
+    """VML's ``name`` (``"Exp"``, ``"Ln"`` …) of a float32/float64 array, or None where VML
+    is not installed or ``a`` has another dtype."""
+    if _PATH is None or a.dtype not in _PREFIX or _load() is None:
+        return None
+    fn = _function(name, a.dtype)
+    # the result keeps the input's memory order, as torch's TensorIterator does: a later
+    # reduction adds in that order
+    src = a if a.flags.c_contiguous or a.flags.f_contiguous else a.copy(order="K")
+    if not (src.flags.c_contiguous or src.flags.f_contiguous):
+        src = np.ascontiguousarray(src)
+    out = np.empty_like(src)
+    n, size, step = src.size, src.itemsize, _CHUNK
+    for start in range(0, n, step):
+        fn(min(step, n - start), src.ctypes.data + start * size,
+           out.ctypes.data + start * size, _MODE)
+    return out
+
+
+def first(name: str):
+    """Decorator: the kernel computes with VML's ``name`` where it can, else as written.
+
+    Without an MKL runtime the kernel is returned as it is (no cost per call)."""
+    def wrap(kernel):
+        if _PATH is None:
+            return kernel
+
+        @functools.wraps(kernel)
+        def kernel_vml(self):
+            out = call(name, self)
+            return kernel(self) if out is None else out
+        return kernel_vml
+    return wrap
+
+
+def exp(a: np.ndarray) -> np.ndarray:
+    """torch's ``exp`` of an array: VML's where installed, NumPy's otherwise."""
+    out = call("Exp", a)
+    if out is None:
+        with np.errstate(over="ignore"):
+            out = np.exp(a)
+    return out
+
+
+def log(a: np.ndarray) -> np.ndarray:
+    """torch's ``log`` of an array: VML's where installed, NumPy's otherwise."""
+    out = call("Ln", a)
+    if out is None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.log(a)
+    return out
+
+
+def sqrt(a: np.ndarray) -> np.ndarray:
+    """torch's ``sqrt`` of an array: VML's where installed, NumPy's otherwise."""
+    out = call("Sqrt", a)
+    if out is None:
+        with np.errstate(invalid="ignore"):
+            out = np.sqrt(a)
+    return out
