@@ -101,3 +101,26 @@ def test_switched_off_by_environment():
                          text=True, check=True).stdout.split(maxsplit=1)
     assert out[0] == "False"
     assert np.allclose(eval(out[1]), [1.0, np.e])
+
+
+def _train(lib, name, kw):
+    w0 = np.random.default_rng(0).standard_normal((20, 30)).astype(np.float32)
+    p = lib.nn.Parameter(lib.tensor(w0))
+    opt = getattr(lib.optim, name)([p], lr=1e-2, **kw)
+    rng = np.random.default_rng(1)
+    for _ in range(15):
+        g = lib.tensor(rng.standard_normal((20, 30)).astype(np.float32))
+        opt.zero_grad()
+        (p * g).sum().backward()
+        opt.step()
+    return p.detach().numpy()
+
+
+@needs_mkl
+@pytest.mark.parametrize("name, kw", [
+    ("Adam", {}), ("Adam", {"amsgrad": True}), ("AdamW", {}), ("NAdam", {}),
+    ("RMSprop", {}), ("RMSprop", {"centered": True}), ("Adagrad", {}), ("Adadelta", {}),
+    ("RAdam", {})])
+def test_optimizers_with_sqrt_are_bit_exact(name, kw):
+    """torch's optimizers take sqrt with at::sqrt (VML): with MKL, every bit agrees."""
+    assert _same_bits(_train(ember, name, kw), _train(torch, name, kw))

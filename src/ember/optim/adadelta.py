@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as _np
-
 from .. import _factories as _F
+from .._ops import _vml
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -93,8 +92,8 @@ class Adadelta(Optimizer):
                 sq, acc, g = _real(sq), _real(acc), _real(g)
                 _k_mul_(sq, rho)
                 _k_addcmul_(sq, g, g, 1 - rho)
-                std = _np.sqrt(sq + _sc(eps, sq))
-                delta = _np.sqrt(acc + _sc(eps, acc))
+                std = _vml.sqrt(sq + _sc(eps, sq))
+                delta = _vml.sqrt(acc + _sc(eps, acc))
                 delta /= std
                 delta *= g
                 _k_mul_(acc, rho)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as _np
-
 from .. import _factories as _F
+from .._ops import _vml
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -103,7 +102,7 @@ class Adagrad(Optimizer):
                 s = _real(_arr(state["sum"]))
                 _k_addcmul_(s, g, g, 1)
                 _bump(state["sum"])
-                std = _np.sqrt(s)
+                std = _vml.sqrt(s)
                 std += _sc(eps, std)
                 _k_addcdiv_(a, g, std, -clr)
                 _bump(p)

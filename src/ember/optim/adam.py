@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as _np
 
 from .. import _factories as _F
+from .._ops import _vml
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -130,9 +131,9 @@ class Adam(Optimizer):
                     vmax = _real(_arr(state["max_exp_avg_sq"]))
                     _np.maximum(vmax, v, out=vmax)
                     _bump(state["max_exp_avg_sq"])
-                    denom = _np.sqrt(vmax) / _sc(bias_correction2_sqrt, vmax)
+                    denom = _vml.sqrt(vmax) / _sc(bias_correction2_sqrt, vmax)
                 else:
-                    denom = _np.sqrt(v) / _sc(bias_correction2_sqrt, v)
+                    denom = _vml.sqrt(v) / _sc(bias_correction2_sqrt, v)
                 denom += _sc(eps, denom)
                 _k_addcdiv_(a, m, denom, -step_size)
                 _bump(state["exp_avg"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as _np
 
 from .. import _factories as _F
+from .._ops import _vml
 from .._tensor import Tensor
 from .adam import _check_betas
 from .optimizer import (
@@ -110,7 +111,7 @@ class NAdam(Optimizer):
                 _k_lerp_(m, g, 1 - beta1)
                 _k_mul_(v, beta2)
                 _k_addcmul_(v, g, g, 1 - beta2)
-                denom = _np.sqrt(v / _sc(bias_correction2, v))
+                denom = _vml.sqrt(v / _sc(bias_correction2, v))
                 mu_product = _get_value(mu_t)
                 mu_product_next = mu_product * mu_next
                 denom += _sc(eps, denom)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as _np
 
 from .. import _factories as _F
+from .._ops import _vml
 from .._tensor import Tensor
 from .adam import _check_betas
 from .optimizer import (
@@ -101,7 +102,7 @@ class RAdam(Optimizer):
                 rho_inf = 2 / (1 - beta2) - 1
                 rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
                 if rho_t > 5.0:
-                    sq = _np.sqrt(v)
+                    sq = _vml.sqrt(v)
                     sq += _sc(eps, sq)
                     adaptive = _k_rdiv(bias_correction2 ** 0.5, sq)
                     rect = ((rho_t - 4) * (rho_t - 2) * rho_inf

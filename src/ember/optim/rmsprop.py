@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as _np
-
 from .. import _factories as _F
+from .._ops import _vml
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
@@ -109,9 +108,9 @@ class RMSprop(Optimizer):
                     ga = _real(_arr(state["grad_avg"]))
                     _k_lerp_(ga, g, 1 - alpha)
                     _bump(state["grad_avg"])
-                    avg = _np.sqrt(_k_addcmul(sq, ga, ga, -1))
+                    avg = _vml.sqrt(_k_addcmul(sq, ga, ga, -1))
                 else:
-                    avg = _np.sqrt(sq)
+                    avg = _vml.sqrt(sq)
                 avg += _sc(eps, avg)
                 if momentum > 0:
                     buf = _real(_arr(state["momentum_buffer"]))
