@@ -50,50 +50,66 @@ def _find() -> str | None:
 
 
 _PATH = _find()
-_lib = None
+_TABLES: dict | None = None          # dtype -> {VML name: bound function}, set at first call
 
 
 def available() -> bool:
     """Whether MKL's VML computes Ember's float ``exp``, ``log``, ``sin`` … (torch's bits)."""
-    return _load() is not None
+    return bool(_tables())
 
 
-def _load():
-    global _lib, _PATH
-    if _lib is None and _PATH is not None:
-        try:
-            lib = ctypes.CDLL(_PATH)
-            lib.MKL_Set_Threading_Layer(ctypes.c_int(_SEQUENTIAL))
-            _lib = lib
-        except (OSError, AttributeError):
-            _PATH = None
-    return _lib
+def _tables() -> dict:
+    """Load MKL's runtime (once): a table of bound functions per dtype, empty without MKL."""
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = {}
+        if _PATH is not None:
+            try:
+                lib = ctypes.CDLL(_PATH)
+                lib.MKL_Set_Threading_Layer(ctypes.c_int(_SEQUENTIAL))
+            except (OSError, AttributeError):
+                return _TABLES
+            _TABLES = {dtype: {} for dtype in _PREFIX}
+            _TABLES["lib"] = lib
+    return _TABLES
 
 
-@functools.cache
-def _function(name: str, dtype: np.dtype):
-    fn = getattr(_load(), _PREFIX[dtype] + name)
+def _bind(name: str, dtype: np.dtype):
+    fn = getattr(_TABLES["lib"], _PREFIX[dtype] + name)
     fn.restype = None
     fn.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
+    _TABLES[dtype][name] = fn
     return fn
+
+
+def _address(a: np.ndarray) -> int:
+    try:                             # cheaper than a.ctypes.data where the buffer allows it
+        return ctypes.addressof(ctypes.c_char.from_buffer(a))
+    except (TypeError, ValueError, BufferError):
+        return a.ctypes.data
 
 
 def call(name: str, a: np.ndarray) -> np.ndarray | None:
     """VML's ``name`` (``"Exp"``, ``"Ln"`` …) of a float32/float64 array, or None where VML
     is not installed or ``a`` has another dtype."""
-    if _PATH is None or a.dtype not in _PREFIX or _load() is None:
+    table = (_TABLES if _TABLES is not None else _tables()).get(a.dtype)
+    if table is None:
         return None
-    fn = _function(name, a.dtype)
+    fn = table.get(name) or _bind(name, a.dtype)
     # the result keeps the input's memory order, as torch's TensorIterator does: a later
     # reduction adds in that order
-    src = a if a.flags.c_contiguous or a.flags.f_contiguous else a.copy(order="K")
+    flags = a.flags
+    src = a if flags.c_contiguous or flags.f_contiguous else a.copy(order="K")
     if not (src.flags.c_contiguous or src.flags.f_contiguous):
         src = np.ascontiguousarray(src)
     out = np.empty_like(src)
-    n, size, step = src.size, src.itemsize, _CHUNK
-    for start in range(0, n, step):
-        fn(min(step, n - start), src.ctypes.data + start * size,
-           out.ctypes.data + start * size, _MODE)
+    n = src.size
+    if n <= _CHUNK:
+        fn(n, _address(src), _address(out), _MODE)
+        return out
+    size, pin, pout = src.itemsize, src.ctypes.data, out.ctypes.data
+    for start in range(0, n, _CHUNK):
+        fn(min(_CHUNK, n - start), pin + start * size, pout + start * size, _MODE)
     return out
 
 
