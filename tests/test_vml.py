@@ -124,3 +124,10 @@ def _train(lib, name, kw):
 def test_optimizers_with_sqrt_are_bit_exact(name, kw):
     """torch's optimizers take sqrt with at::sqrt (VML): with MKL, every bit agrees."""
     assert _same_bits(_train(ember, name, kw), _train(torch, name, kw))
+
+
+@needs_mkl
+def test_numpy_scalars_give_scalars():
+    out = _vml.call("Sqrt", np.float32(2.0))
+    assert isinstance(out, np.float32)
+    assert _same_bits(out, torch.tensor(2.0).sqrt().numpy())

@@ -96,6 +96,8 @@ def call(name: str, a: np.ndarray) -> np.ndarray | None:
     if table is None:
         return None
     fn = table.get(name) or _bind(name, a.dtype)
+    if type(a) is not np.ndarray:    # a NumPy scalar: its result is a scalar too
+        return call(name, np.asarray(a))[()]
     # the result keeps the input's memory order, as torch's TensorIterator does: a later
     # reduction adds in that order
     flags = a.flags
