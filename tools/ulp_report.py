@@ -188,6 +188,11 @@ REDUCE.update({
     "sigmoid backward": _grad(lambda lib, a: a.sigmoid()),
     "silu backward": _grad(lambda lib, a: lib.nn.functional.silu(a)),
 })
+for _name, _kw in (("elu", {}), ("selu", {}), ("celu", {"alpha": 0.7}), ("softplus", {}),
+                   ("mish", {})):
+    UNARY[_name] = _nnf(_name, **_kw)
+    REDUCE[_name + " backward"] = _grad(
+        lambda lib, a, _n=_name, _k=_kw: getattr(lib.nn.functional, _n)(a, **_k))
 UNIT = {"prod": _red("prod"), "cumprod": _dims(lambda lib, a, d: a.cumprod(0 if d is None
                                                                             else d))}
 

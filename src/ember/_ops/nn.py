@@ -17,7 +17,7 @@ import numpy as np
 
 from .._device import xp
 from .._tensor import Tensor
-from . import _exact, _norms, _sleef, _sleef_d, _sleef_ext
+from . import _activation_math, _exact, _norms, _sleef, _sleef_d, _sleef_ext
 from . import _loss_math as _lm
 from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
@@ -536,25 +536,38 @@ def leaky_relu(self, negative_slope=0.01):
 
 
 def _elu_grad(grad, self, alpha, scale, input_scale):
-    neg = grad * (input_scale * alpha * scale) * (self * input_scale).exp()
+    # torch's elu_double_backward differentiates the exponential only where self < 0
+    x = _where(self < 0, self, self.detach())
+    neg = grad * (input_scale * alpha * scale) * (x * input_scale).exp()
     return _where(self > 0, grad * scale, neg)
 
 
 def _elu_np(x, alpha, scale, input_scale):
+    out = _activation_math.elu(x, alpha, scale, input_scale)
+    if out is not None:
+        return out
     t = x.dtype.type
     with np.errstate(over="ignore"):
         neg = xp.expm1(x * t(input_scale)) * t(alpha * scale)
     return xp.where(x > 0, x * t(scale), neg)
 
 
-@op("EluBackward0", name="elu", method=False, function=False, self=_elu_grad)
+@op("EluBackward0", name="elu", method=False, function=False, self=_elu_grad,
+    raw={"self": _activation_math.elu_backward})
 def elu(self, alpha=1.0, scale=1.0, input_scale=1.0):
     """Exponential linear unit ``scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))``."""
     return _elu_np(self, alpha, scale, input_scale)
 
 
+def _f32_of(value) -> float:
+    """A number as a C++ ``float`` holds it (derivatives.yaml's ``alpha.toFloat()``)."""
+    return float(np.float32(value))
+
+
 @op("CeluBackward0", name="celu", method=False,
-    self=lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1.0, 1.0 / alpha))
+    self=lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1.0, 1.0 / _f32_of(alpha)),
+    raw={"self": lambda grad, self, alpha:
+         _activation_math.elu_backward(grad, self, alpha, 1.0, 1.0 / _f32_of(alpha))})
 def celu(self, alpha=1.0):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
     return _elu_np(self, alpha, 1.0, 1.0 / alpha)
@@ -681,7 +694,17 @@ def silu(self):
         return self / (1 + xp.exp(-self))
 
 
+def _softplus_slope(self, beta, threshold):
+    """``sigmoid(beta * x)``, differentiable where ``beta * x < threshold`` (torch's
+    softplus_double_backward)."""
+    bx = self * beta
+    return _where(bx < threshold, bx, bx.detach()).sigmoid()
+
+
 def _softplus_np(x, beta, threshold):
+    out = _activation_math.softplus(x, beta, threshold)
+    if out is not None:
+        return out
     t = x.dtype.type
     with np.errstate(over="ignore"):
         bx = x * t(beta)
@@ -694,15 +717,20 @@ def _mish_grad(grad, self):
     return grad * (t + self * self.sigmoid() * (1 - t * t))
 
 
-@op("MishBackward0", name="mish", method=False, function=False, self=_mish_grad)
+@op("MishBackward0", name="mish", method=False, function=False, self=_mish_grad,
+    raw={"self": _activation_math.mish_backward})
 def mish(self):
     """``x * tanh(softplus(x))``."""
+    out = _activation_math.mish(self)
+    if out is not None:
+        return out
     return self * xp.tanh(_softplus_np(self, 1.0, 20.0))
 
 
 @op("SoftplusBackward0", name="softplus", method=False, function=False,
     self=lambda grad, self, beta, threshold:
-    _where(self * beta > threshold, grad, grad * (self * beta).sigmoid()))
+    _where(self * beta > threshold, grad, grad * _softplus_slope(self, beta, threshold)),
+    raw={"self": _activation_math.softplus_backward})
 def softplus(self, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
     return _softplus_np(self, beta, threshold)

@@ -1,0 +1,160 @@
+"""torch's CPU kernels of ``elu`` (``selu``, ``celu``), ``softplus`` and ``mish``, forward and
+backward, rounded as torch rounds them.
+
+Each is a ``cpu_kernel_vec``: Sleef's vector functions (``Vectorized::exp``, ``log1p``,
+``expm1``, ``tanh``) where torch runs vectors, the C library's one by one
+(``_sleef.elementwise`` decides which elements are which). The coefficients are computed in
+the tensor's dtype, as ATen's ``Scalar::to<scalar_t>()`` products are. The backward kernels
+run vectors only where the gradient and the input share one dense layout; elsewhere they
+return None and the ember formula runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _exact, _loss_math, _sleef, _sleef_d, _sleef_ext
+
+_f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
+
+
+class _Math:
+    """One dtype's vector (``*_v``) and one-by-one (``*_s``) functions."""
+
+    def __init__(self, dtype):
+        if dtype == _f32:
+            libm = _loss_math._float_libm
+            self.exp_v, self.exp_s = _sleef.expf, _sleef.expf_scalar
+            self.log1p_v, self.log1p_s = _sleef_ext.log1pf, libm("log1p")
+            self.expm1_v, self.expm1_s = _sleef_ext.expm1f, libm("expm1")
+            self.tanh_v, self.tanh_s = _sleef_ext.tanhf, libm("tanh")
+            self.lanes = 16
+        else:
+            self.exp_v, self.exp_s = _sleef_d.expd, _sleef_d.exp_scalar
+            self.log1p_v, self.log1p_s = _sleef_ext.log1pd, np.log1p
+            self.expm1_v, self.expm1_s = _sleef_ext.expm1d, np.expm1
+            self.tanh_v, self.tanh_s = _sleef_ext.tanhd, np.tanh
+            self.lanes = 8
+
+
+_MATH: dict = {}
+
+
+def _math(dtype):
+    if dtype not in (_f32, _f64):
+        return None
+    m = _MATH.get(dtype)
+    if m is None:
+        m = _MATH[dtype] = _Math(dtype)
+    return m
+
+
+def _binary(grad, x, m, vec, one):
+    """A two-input ``cpu_kernel_vec`` (``grad``, ``x``) of one shape and dense layout."""
+    if grad.shape != x.shape or grad.strides != x.strides or grad.dtype != x.dtype:
+        return None
+    with np.errstate(all="ignore"):
+        if not x.ndim:
+            return np.asarray(one(grad.reshape(1), x.reshape(1))[0], x.dtype)
+        mask = _sleef._scalar_mask(x, m.lanes)
+        out = vec(grad, x)
+        if mask.any():
+            out[mask] = one(grad[mask], x[mask])
+        return out
+
+
+# ----------------------------------------------------------------------------- elu
+
+def _elu_coefs(dtype, alpha, scale, input_scale):
+    t = dtype.type
+    return t(alpha) * t(scale), t(scale), t(input_scale)
+
+
+def elu(x, alpha, scale, input_scale):
+    """``elu_kernel`` (ATen's Elu.h): ``expm1(x * input_scale) * alpha * scale`` below 0."""
+    m = _math(x.dtype)
+    if m is None:
+        return None
+    neg, pos, ipt = _elu_coefs(x.dtype, alpha, scale, input_scale)
+    with np.errstate(all="ignore"):
+        return _sleef.elementwise(
+            x, lambda a: np.where(a >= 0, a * pos, m.expm1_v(a * ipt) * neg),
+            lambda a: np.where(a < 0, m.expm1_s(a * ipt) * neg, a * pos))
+
+
+def elu_backward(grad, self, alpha, scale, input_scale):
+    """``elu_backward_kernel`` on the input (``is_result=False``)."""
+    x = self
+    m = _math(x.dtype)
+    if m is None:
+        return None
+    neg, pos, ipt = _elu_coefs(x.dtype, alpha, scale, input_scale)
+    return _binary(
+        grad, x, m,
+        lambda a, b: np.where(b > 0, a * pos, a * ipt * neg * m.exp_v(b * ipt)),
+        lambda a, b: np.where(b <= 0, a * ipt * neg * m.exp_s(b * ipt), a * pos))
+
+
+# ----------------------------------------------------------------------------- softplus
+
+def softplus(x, beta, threshold):
+    """``softplus_kernel``: ``log1p(exp(x * beta)) / beta``, ``x`` above the threshold."""
+    m = _math(x.dtype)
+    if m is None:
+        return None
+    t = x.dtype.type
+    b, th = t(beta), t(threshold)
+
+    def f(exp, log1p):
+        return lambda a: np.where(a * b > th, a, log1p(exp(a * b)) / b)
+    with np.errstate(all="ignore"):
+        return _sleef.elementwise(x, f(m.exp_v, m.log1p_v), f(m.exp_s, m.log1p_s))
+
+
+def softplus_backward(grad, self, beta, threshold):
+    """``softplus_backward_kernel``: ``grad * z / (z + 1)`` with ``z = exp(x * beta)``."""
+    x = self
+    m = _math(x.dtype)
+    if m is None:
+        return None
+    t = x.dtype.type
+    b, th, one = t(beta), t(threshold), t(1)
+
+    def f(exp):
+        def g(a, x):
+            z = exp(x * b)
+            return np.where(x * b > th, a, a * z / (z + one))
+        return g
+    return _binary(grad, x, m, f(m.exp_v), f(m.exp_s))
+
+
+# ----------------------------------------------------------------------------- mish
+
+def mish(x):
+    """``mish_kernel``: ``x * tanh(log1p(exp(x)))``."""
+    m = _math(x.dtype)
+    if m is None:
+        return None
+    with np.errstate(all="ignore"):
+        return _sleef.elementwise(x, lambda a: a * m.tanh_v(m.log1p_v(m.exp_v(a))),
+                                  lambda a: a * m.tanh_s(m.log1p_s(m.exp_s(a))))
+
+
+def mish_backward(grad, self):
+    """``mish_backward_kernel``: ``dy * (t + x * sigmoid(x) * (1 - t * t))``, ``t`` the
+    tanh of softplus, with its two multiply-adds fused (the compiler contracts them)."""
+    x = self
+    m = _math(x.dtype)
+    if m is None:
+        return None
+    one = x.dtype.type(1)
+
+    def f(exp, log1p, tanh):
+        def g(dy, a):
+            sig = one / (one + exp(-a))
+            ts = tanh(log1p(exp(a)))
+            ones = np.full(a.shape, one)
+            return dy * _exact.fma(a * sig, _exact.fma(-ts, ts, ones), ts)
+        return g
+    return _binary(grad, x, m, f(m.exp_v, m.log1p_v, m.tanh_v),
+                   f(m.exp_s, m.log1p_s, m.tanh_s))

@@ -1,0 +1,67 @@
+"""elu, selu, celu, softplus and mish: torch's CPU kernels bit for bit, values and gradients."""
+
+import numpy as np
+import pytest
+import torch
+
+import ember
+
+CASES = [("elu", {}), ("elu", {"alpha": 0.3}), ("selu", {}), ("celu", {}),
+         ("celu", {"alpha": 0.7}), ("softplus", {}), ("softplus", {"beta": 2, "threshold": 3}),
+         ("mish", {})]
+SHAPES = [(), (1,), (5, 7), (3, 17), (33,), (64, 40)]
+SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 30.0, -30.0, 1e-40, 88.0, -104.0]
+
+
+def _same(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))))
+
+
+def _run(lib, name, kw, x, g, layout):
+    t = layout(lib.tensor(x)).requires_grad_(True)
+    y = getattr(lib.nn.functional, name)(t, **kw)
+    y.backward(layout(lib.tensor(g)))
+    return y.detach().numpy(), t.grad.numpy(), type(y.grad_fn).__name__
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name, kw", CASES)
+def test_values_and_gradients_are_torchs(name, kw, dtype):
+    rng = np.random.default_rng(11)
+    for shape in SHAPES:
+        x = (rng.standard_normal(shape) * 4).astype(dtype)
+        if x.size >= len(SPECIAL):
+            with np.errstate(over="ignore"):
+                x.flat[:len(SPECIAL)] = np.array(SPECIAL).astype(dtype)
+        g = rng.standard_normal(shape).astype(dtype)
+        layouts = [lambda t: t] + ([lambda t: t.t()] if len(shape) == 2 else [])
+        for layout in layouts:
+            got = _run(ember, name, kw, x, g, layout)
+            want = _run(torch, name, kw, x, g, layout)
+            assert got[2] == want[2]
+            assert _same(got[0], want[0]), (shape, "value")
+            assert _same(got[1], want[1]), (shape, "grad")
+
+
+@pytest.mark.parametrize("name, kw", CASES)
+def test_double_backward_and_other_dtypes(name, kw):
+    x = np.linspace(-3, 3, 13)
+    grads = []
+    for lib in (ember, torch):
+        t = lib.tensor(x, requires_grad=True)
+        (gx,) = lib.autograd.grad(getattr(lib.nn.functional, name)(t, **kw).sum(), t,
+                                  create_graph=True)
+        gx.sum().backward()
+        grads.append(t.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-12)
+    h = getattr(ember.nn.functional, name)(ember.tensor(x, dtype=ember.bfloat16), **kw)
+    ref = getattr(torch.nn.functional, name)(torch.tensor(x, dtype=torch.bfloat16), **kw)
+    np.testing.assert_allclose(h.float().numpy(), ref.float().numpy(), rtol=2e-2, atol=2e-2)
+
+
+def test_inplace_elu_keeps_its_node():
+    for lib in (ember, torch):
+        t = lib.tensor([-1.0, 2.0], requires_grad=True).clone()
+        y = lib.nn.functional.elu(t, inplace=True)
+        assert type(y.grad_fn).__name__ == "EluBackward1"
