@@ -131,3 +131,13 @@ def test_numpy_scalars_give_scalars():
     out = _vml.call("Sqrt", np.float32(2.0))
     assert isinstance(out, np.float32)
     assert _same_bits(out, torch.tensor(2.0).sqrt().numpy())
+
+
+@needs_mkl
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_logit_is_mkls_log_of_the_odds(dtype):
+    x = (np.random.default_rng(5).random((37, 53)) * 1.2 - 0.1).astype(dtype)
+    x.flat[:3] = [0, 1, 0.5]
+    for eps in (None, 1e-6, 0.1, -1.0):
+        assert _same_bits(ember.logit(ember.tensor(x), eps).numpy(),
+                          torch.logit(torch.tensor(x), eps).numpy())

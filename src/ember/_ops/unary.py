@@ -407,7 +407,7 @@ def logit(self, eps=None):
     if eps is not None and eps >= 0:
         self = xp.clip(self, self.dtype.type(eps), self.dtype.type(1 - eps))
     with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.log(self / (1 - self))
+        return _vml.log(self / (1 - self))      # torch's log here is MKL's
 
 
 # ----------------------------------------------------------------------------- erf family
