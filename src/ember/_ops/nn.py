@@ -597,13 +597,14 @@ def _gelu_grad(grad, self, approximate):
     return grad * (cdf + self * pdf)
 
 
-@op("GeluBackward0", name="gelu", method=False, function=False, self=_gelu_grad)
+@op("GeluBackward0", name="gelu", method=False, function=False, self=_gelu_grad,
+    raw={"self": _activation_math.gelu_backward})
 def gelu(self, approximate="none"):
     """Gaussian error linear unit; ``approximate='tanh'`` uses the tanh formula."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     if approximate == "none" and self.dtype == np.float32:
-        return _sleef.gelu(self, _erf64)
+        return _sleef.gelu(self, _lm._c_float("erff"))
     if approximate == "tanh" and self.dtype in (np.float32, np.float64):
         return _gelu_tanh(self)
     if self.dtype == np.float64:
@@ -620,37 +621,33 @@ _GELU_BETA = 1.41421356237309504880 * 1.12837916709551257390 * 0.5   # M_SQRT2*M
 
 
 def _gelu_tanh(x):
-    """torch's ``0.5x(1 + tanh(beta (x + kappa x^3)))`` with Sleef's tanh in the vectors
-    (float32: ``x + kappa x^3`` contracted to one fused multiply-add), glibc's ``tanh``
-    one by one."""
+    """torch's ``0.5x(1 + tanh(beta (x + kappa x^3)))``, ``x + kappa x^3`` contracted to one
+    fused multiply-add: Sleef's tanh in the vectors, glibc's one by one."""
     t = x.dtype.type
     beta, kappa, half, one = t(_GELU_BETA), t(0.044715), t(0.5), t(1)
     f32 = x.dtype == np.float32
+    tanh_v = _sleef_ext.tanhf if f32 else _sleef_ext.tanhd
+    tanh_s = _lm._float_libm("tanh") if f32 else _activation_math._libm64("tanh")
 
-    def vec(v):
-        cube = v * v * v
-        if f32:
-            inner = beta * _exact.fma(np.full(v.shape, kappa), cube, v)
-        else:
-            inner = beta * (v + kappa * cube)
-        return half * v * (one + (_sleef_ext.tanhf if f32 else _sleef_ext.tanhd)(inner))
-
-    def scalar(v):                  # glibc's tanh, for float32 from double (within an ulp)
-        inner = beta * (v + kappa * (v * v * v))
-        return half * v * (one + np.tanh(inner.astype(np.float64)).astype(v.dtype))
+    def form(tanh):
+        def f(v):
+            inner = beta * _exact.fma(np.full(v.shape, kappa), v * v * v, v)
+            return half * v * (one + tanh(inner))
+        return f
 
     with np.errstate(all="ignore"):
-        return _sleef_ext.elementwise(x, vec, scalar)
+        return _sleef_ext.elementwise(x, form(tanh_v), form(tanh_s))
 
 
 def _gelu_erf64(x):
     """torch's float64 ``x * 0.5 * (1 + erf(x / sqrt 2))``: Sleef's erf in the vectors,
-    glibc's one by one (for which the fdlibm port stands in: within an ulp)."""
+    glibc's one by one."""
     k = 0.70710678118654752440
+    erf_s = _activation_math._libm64("erf")
 
     with np.errstate(all="ignore"):
         return _sleef_ext.elementwise(x, lambda v: v * 0.5 * (1 + _sleef_ext.erfd(v * k)),
-                                      lambda v: v * 0.5 * (1 + _erf64(v * k)))
+                                      lambda v: v * 0.5 * (1 + erf_s(v * k)))
 
 
 def _silu_grad(grad, self):
