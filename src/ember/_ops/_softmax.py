@@ -16,6 +16,8 @@ rest of the chunk with glibc's, then Sleef's ``log`` of every sum. The backward 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _exact, _norms, _sleef, _sleef_d
@@ -76,9 +78,7 @@ def _inner(x):
 
 def _split(x, dim):
     shape = x.shape
-    outer = int(np.prod(shape[:dim], dtype=np.int64))
-    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
-    return outer, shape[dim], inner
+    return math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:])
 
 
 def softmax(x, dim):

@@ -68,9 +68,7 @@ def _softmax_backward_data(grad_output, output, dim):
     output=lambda grad, grad_output, output, dim:
     -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
 def _log_softmax_backward_data(grad_output, output, dim):
-    # float32 keeps NumPy's exp: Sleef's (emulated) would cost a small training step more
-    # than the rest of its loss
-    if output.dtype == np.float64 and output.ndim and grad_output.dtype == output.dtype:
+    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
         return _softmax_kernel.log_softmax_backward(grad_output, output, dim)
     return grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True)
 
