@@ -568,16 +568,21 @@ def fma(a, b, c):
     s = p + c
     bb = s - p
     se = (p - (s - bb)) + (c - bb)
-    out = s + (se + pe)
-    if not np.isfinite(s).all():          # an infinite product or addend: the plain sum
-        out = np.where(np.isfinite(s), out, s)
-    tiny = np.abs(p) < _DEKKER_MIN        # the product's error lies below the subnormals
+    return fma_specials(a, b, c, np.abs(p) < _DEKKER_MIN, s, s + (se + pe))
+
+
+_DEKKER_MIN = 2.0 ** -960         # below this, a product's error lies under the subnormals
+
+
+def fma_specials(a, b, c, tiny, plain, out):
+    """The emulated float64 fma ``out`` put right where the error terms fail: an infinite
+    product or addend (``plain``, the rounded sum, is then IEEE's answer) and products
+    flagged ``tiny``."""
+    if not np.isfinite(plain).all():
+        out = np.where(np.isfinite(plain), out, plain)
     if tiny.any():
         out = _tiny_products(a, b, c, out, tiny)
     return out
-
-
-_DEKKER_MIN = 2.0 ** -960
 
 
 def _tiny_products(a, b, c, out, tiny):

@@ -53,6 +53,7 @@ def _fmak(a, k, c, halves=None):
     if not (isinstance(a, np.ndarray) and a.ndim and np.shape(c) in ((), a.shape)):
         return fma(a, np.full_like(a, k), c)
     p = a * k
+    tiny = np.abs(p) < _exact._DEKKER_MIN
     if halves is None:
         ah = a * 134217729.0
         t = ah - a
@@ -70,12 +71,13 @@ def _fmak(a, k, c, halves=None):
     if not np.isfinite(pe).all():         # a split overflowed: operands near 1.8e308
         pe = _exact._large_product_error(a, k, p, pe)
     s = p + c
+    plain = s if np.isfinite(s).all() else s.copy()
     bb = s - p
     p -= np.subtract(s, bb, out=t)
     p += np.subtract(c, bb, out=bb)
     p += pe
     s += p
-    return s
+    return _exact.fma_specials(a, k, c, tiny, plain, s)
 
 
 @_blocked
