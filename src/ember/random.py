@@ -236,6 +236,7 @@ def _fma64(a, b, c) -> _np.ndarray:
 
 _M29 = _U64(0x1FFFFFFF)
 _MID29 = _U64(0x10000000)
+_M24 = _U64(0xFFFFFF)
 
 
 def _fma32(a, b, c, check_subnormal: bool = False) -> _np.ndarray:
@@ -556,8 +557,7 @@ class Generator:
             if n >= 16 and arr.flags.c_contiguous:
                 flat = arr.reshape(-1)
                 if dt == _f32:
-                    _normal_fill_f32(self._u24(n), self, _np.float32(mean), _np.float32(std),
-                                     out=flat)
+                    _normal_fast_f32(self, n, _np.float32(mean), _np.float32(std), flat)
                     return arr
                 if dt == _f64:
                     flat[...] = _normal_fill_f64(self._u53(n), self, mean, std)
@@ -1187,6 +1187,159 @@ def _sincos_f32(a: _np.ndarray, fma: _Fma32) -> tuple[_np.ndarray, _np.ndarray]:
     return sin.view(_np.float32), cos.view(_np.float32)
 
 
+class _Lanes:
+    """Scratch arrays of the fast float32 normal kernel, for up to ``m`` lanes (pairs)."""
+
+    def __init__(self, m: int) -> None:
+        self.m = m
+        self.s = _np.empty(m)                   # float64 sums of the fused multiply-adds
+        self.x64 = _np.empty(m)
+        self.z64 = _np.empty(m)
+        self.i = _np.empty(m, _np.int32)
+        self.y = _np.empty(m, _np.float32)
+
+
+def _fma_h(y: _np.ndarray, x64: _np.ndarray, c, s: _np.ndarray) -> None:
+    """``y = fma(y, x, c)`` in float32 (unchecked, as :class:`_Fma32`): the exact float64
+    product and one float64 sum, rounded to float32 straight into ``y``."""
+    _np.multiply(y, x64, out=s)
+    _np.add(s, c, out=y, casting="same_kind")
+
+
+def _rho_fast(lo: _np.ndarray, w: _Lanes, m: int) -> _np.ndarray:
+    """``sqrt(-2 * LOG(1 - u))`` for the radius lanes, from their raw draws ``lo`` (uint64,
+    ``m`` of them in any shape): :func:`_log_f32` on ``1 - u24`` in fewer passes."""
+    s, x64, z64, k = w.s[:m], w.x64[:m], w.z64[:m], w.i[:m]
+    _np.bitwise_and(lo, _M24, out=k.reshape(lo.shape), casting="unsafe")
+    _np.subtract(1 << 24, k, out=k)             # 1 - u == k * 2**-24, k in [1, 2**24]
+    m_ = k.astype(_np.float32)                  # exact; the 2**-24 goes into the exponent
+    bits = m_.view(_np.int32)
+    e = (bits >> 23).astype(_np.float32)
+    e -= _F(126 + 24)
+    bits &= _np.int32(-2139095041)
+    bits |= _np.int32(0x3F000000)
+    small = (m_ < _SQRTHF).astype(_np.float32)
+    x = m_ - _ONE
+    small *= m_
+    x += small                                  # (m - 1) + m where m < sqrt(1/2)
+    _np.not_equal(small, 0, out=small, casting="unsafe")
+    e -= small
+    z = x * x
+    x64[...] = x
+    z64[...] = z
+    y = w.y[:m]
+    _np.multiply(x64, _LOG_P64[0], out=s)
+    _np.add(s, _LOG_P64[1], out=y, casting="same_kind")
+    for p in _LOG_P64[2:]:
+        _fma_h(y, x64, p, s)
+    y *= x
+    _np.multiply(y, z64, out=s)
+    s += e * _LOG_Q1                            # e * Q1 rounded to float32 on its own
+    _np.copyto(y, s, casting="same_kind")
+    z *= _HALF
+    y -= z
+    x += y
+    e *= _LOG_Q2
+    x += e
+    x *= _F(-2.0)
+    _np.sqrt(x, out=x)
+    return x
+
+
+def _sincos_fast(hi: _np.ndarray, w: _Lanes, m: int) -> tuple[_np.ndarray, _np.ndarray]:
+    """torch's ``sincos256_ps`` of ``2*pi*u24`` for the angle lanes, from their raw draws
+    ``hi`` (uint64, ``m`` of them): :func:`_sincos_f32` in fewer passes."""
+    s, a64, z64, k = w.s[:m], w.x64[:m], w.z64[:m], w.i[:m]
+    _np.bitwise_and(hi, _M24, out=k.reshape(hi.shape), casting="unsafe")
+    a = k.astype(_np.float32)
+    a *= _F(2.0 ** -24)
+    a *= _TWO_PI_F
+    j = a * _FOPI
+    j = j.astype(_np.int32)
+    j += 1
+    j &= ~1
+    y = j.astype(_np.float32)
+    pick = j & 2
+    pick >>= 1
+    pick -= 1                                   # all ones where sin takes the sine one
+    sin_sign = (j & 4) << 29
+    j -= 2
+    j = ~j
+    j &= 4
+    j <<= 29                                    # cos sign
+    t = y * _DP1
+    a += t
+    _np.multiply(y, _DP2, out=t)
+    a += t
+    _np.multiply(y, _DP3, out=s, dtype=_np.float64)
+    _np.add(s, a, out=a, casting="same_kind")
+    a64[...] = a
+    z = a * a
+    z64[...] = z
+    c = w.y[:m]
+    _np.multiply(z64, _COS_C64[0], out=s)
+    _np.add(s, _COS_C64[1], out=c, casting="same_kind")
+    _fma_h(c, z64, _COS_C64[2], s)
+    c *= z
+    _np.multiply(c, z64, out=s)
+    s -= z * _HALF
+    _np.copyto(c, s, casting="same_kind")
+    c += _ONE
+    sn = _np.empty(m, _np.float32)
+    _np.multiply(z64, _SIN_S64[0], out=s)
+    _np.add(s, _SIN_S64[1], out=sn, casting="same_kind")
+    _fma_h(sn, z64, _SIN_S64[2], s)
+    sn *= z
+    _fma_h(sn, a64, a64, s)
+    sb, cb = sn.view(_np.int32), c.view(_np.int32)
+    diff = sb ^ cb
+    diff &= pick
+    sin = cb ^ diff
+    sin ^= sin_sign
+    cos = sb ^ diff
+    cos ^= j
+    return sin.view(_np.float32), cos.view(_np.float32)
+
+
+def _normal_fast_f32(gen: Generator, n: int, mean: _np.float32, std: _np.float32,
+                     out: _np.ndarray) -> _np.ndarray:
+    """Path C into the flat float32 ``out`` (n >= 16), drawing chunk by chunk: the complete
+    blocks, then the ``n % 16`` draws torch overwrites, then the tail block of 16."""
+    nb = n // 16
+    step = _CHUNK // 8
+    w = _Lanes(min(nb, step) * 8 or 8)
+    res = out.reshape(-1, 16) if n % 16 == 0 else None
+
+    def blocks(raw: _np.ndarray, dst: _np.ndarray) -> None:
+        kb = raw.size // 16
+        r = raw.reshape(kb, 2, 8)
+        m = kb * 8
+        rho = _rho_fast(r[:, 0], w, m)
+        sin, cos = _sincos_fast(r[:, 1], w, m)
+        cos *= rho
+        sin *= rho
+        d = dst.reshape(kb, 2, 8)
+        if std == 1:
+            cos += mean
+            sin += mean
+        else:
+            cos = _fma32(cos, std, mean, check_subnormal=True)
+            sin = _fma32(sin, std, mean, check_subnormal=True)
+        d[:, 0] = cos.reshape(kb, 8)
+        d[:, 1] = sin.reshape(kb, 8)
+
+    for start in range(0, nb, step):
+        kb = min(step, nb - start)
+        dst = res[start:start + kb] if res is not None else out[start * 16:(start + kb) * 16]
+        blocks(gen._u32(16 * kb), dst)
+    if n % 16:
+        gen._u32(n % 16)
+        tail = _np.empty(16, _np.float32)
+        blocks(gen._u32(16), tail)
+        out[n - 16:] = tail
+    return out
+
+
 _CHUNK = 1 << 15
 
 
@@ -1237,9 +1390,9 @@ def _normal_fill_f16(gen: Generator, n: int, mean: float, std: float,
     k = n // 16
     out = _np.empty(n, dtype=out_dtype)
     if k:
-        out[: k * 16] = _normal_fill_f32(gen._u24(k * 16), gen, m, s)
+        out[: k * 16] = _normal_fast_f32(gen, k * 16, m, s, _np.empty(k * 16, _np.float32))
     if n % 16:
-        out[n - 16:] = _normal_fill_f32(gen._u24(16), gen, m, s)
+        out[n - 16:] = _normal_fast_f32(gen, 16, m, s, _np.empty(16, _np.float32))
     return out
 
 
