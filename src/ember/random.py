@@ -1212,18 +1212,18 @@ def _rho_fast(lo: _np.ndarray, w: _Lanes, m: int) -> _np.ndarray:
     s, x64, z64, k = w.s[:m], w.x64[:m], w.z64[:m], w.i[:m]
     _np.bitwise_and(lo, _M24, out=k.reshape(lo.shape), casting="unsafe")
     _np.subtract(1 << 24, k, out=k)             # 1 - u == k * 2**-24, k in [1, 2**24]
-    m_ = k.astype(_np.float32)                  # exact; the 2**-24 goes into the exponent
-    bits = m_.view(_np.int32)
-    e = (bits >> 23).astype(_np.float32)
-    e -= _F(126 + 24)
-    bits &= _np.int32(-2139095041)
-    bits |= _np.int32(0x3F000000)
-    small = (m_ < _SQRTHF).astype(_np.float32)
-    x = m_ - _ONE
-    small *= m_
-    x += small                                  # (m - 1) + m where m < sqrt(1/2)
-    _np.not_equal(small, 0, out=small, casting="unsafe")
+    bits = k.astype(_np.float32).view(_np.int32)   # exact; 2**-24 goes into the exponent
+    e = bits >> 23
+    bits &= 0x7FFFFF
+    small = bits < 0x3504F3                     # the mantissa m (in [0.5, 1)) < sqrt(1/2)
     e -= small
+    e -= 126 + 24
+    e = e.astype(_np.float32)
+    # m, or 2 m where m < sqrt(1/2): then (m - 1) + m == 2 m - 1 exactly
+    bits |= 0x3F000000
+    bits += _np.left_shift(small, 23, dtype=_np.int32)
+    x = bits.view(_np.float32)
+    x -= _ONE
     z = x * x
     x64[...] = x
     z64[...] = z
@@ -1251,9 +1251,8 @@ def _sincos_fast(hi: _np.ndarray, w: _Lanes, m: int) -> tuple[_np.ndarray, _np.n
     ``hi`` (uint64, ``m`` of them): :func:`_sincos_f32` in fewer passes."""
     s, a64, z64, k = w.s[:m], w.x64[:m], w.z64[:m], w.i[:m]
     _np.bitwise_and(hi, _M24, out=k.reshape(hi.shape), casting="unsafe")
-    a = k.astype(_np.float32)
-    a *= _F(2.0 ** -24)
-    a *= _TWO_PI_F
+    # 2*pi*u, u = k * 2**-24: one rounding of k * (2*pi * 2**-24), as of u * 2*pi
+    a = _np.multiply(k, _TWO_PI_F * _F(2.0 ** -24), dtype=_np.float32, casting="unsafe")
     j = a * _FOPI
     j = j.astype(_np.int32)
     j += 1
@@ -1319,14 +1318,12 @@ def _normal_fast_f32(gen: Generator, n: int, mean: _np.float32, std: _np.float32
         cos *= rho
         sin *= rho
         d = dst.reshape(kb, 2, 8)
-        if std == 1:
-            cos += mean
-            sin += mean
+        if std == 1:                            # fma(x, 1, mean) == x + mean
+            _np.add(cos.reshape(kb, 8), mean, out=d[:, 0])
+            _np.add(sin.reshape(kb, 8), mean, out=d[:, 1])
         else:
-            cos = _fma32(cos, std, mean, check_subnormal=True)
-            sin = _fma32(sin, std, mean, check_subnormal=True)
-        d[:, 0] = cos.reshape(kb, 8)
-        d[:, 1] = sin.reshape(kb, 8)
+            d[:, 0] = _fma32(cos, std, mean, check_subnormal=True).reshape(kb, 8)
+            d[:, 1] = _fma32(sin, std, mean, check_subnormal=True).reshape(kb, 8)
 
     for start in range(0, nb, step):
         kb = min(step, nb - start)
@@ -1340,7 +1337,7 @@ def _normal_fast_f32(gen: Generator, n: int, mean: _np.float32, std: _np.float32
     return out
 
 
-_CHUNK = 1 << 15
+_CHUNK = 1 << 16
 
 
 def _normal_fill_f32(u: _np.ndarray, gen: Generator, mean: _np.float32, std: _np.float32,
