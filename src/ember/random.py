@@ -526,9 +526,12 @@ class Generator:
                 top, bottom = high, low
             else:
                 # float32, and float16 through float32 arithmetic on float32 bounds
-                u = self._u24(n)
                 a, b = _np.float32(low), _np.float32(high)
                 w = b - a
+                if dt == _f32 and arr.flags.c_contiguous and _uniform_exact_in_f64(a, w):
+                    _uniform_fast_f32(self, arr.reshape(-1), a, w, b)
+                    return arr
+                u = self._u24(n)
                 vals = u if (w == 1 and a == 0) else _fma32(u, w, a, check_subnormal=True)
                 if dt == _f16:
                     vals = vals.astype(_np.float16)
@@ -911,6 +914,54 @@ class Generator:
 
 Generator.__module__ = "ember"
 Generator.__qualname__ = "Generator"
+
+
+def _uniform_exact_in_f64(a: _np.float32, w: _np.float32) -> bool:
+    """Whether ``u * w + a`` is exact in float64 for every float32 uniform ``u = k * 2**-24``
+    (so that rounding it to float32 is the single rounding of ``fma(u, w, a)``): the product
+    has at most 48 significant bits and the sum spans at most 53."""
+    a, w = float(a), float(w)
+    if not (_math.isfinite(a) and _math.isfinite(w)):
+        return False
+    if w == 0:
+        return True
+    low = _math.frexp(w)[1] - 48                # the product's lowest bit: 2**-24 * ulp(w)
+    if a != 0:
+        low = min(low, _math.frexp(a)[1] - 24)
+    high = _math.frexp(abs(a) + abs(w))[1] + 1  # |u * w + a| < 2**high
+    return high - low <= 53
+
+
+_UCHUNK = 1 << 16
+
+
+def _uniform_fast_f32(gen: Generator, flat: _np.ndarray, a: _np.float32,
+                      w: _np.float32, top: _np.float32) -> None:
+    """``uniform_`` of a flat float32 array, chunk by chunk: ``rand`` (``a == 0, w == 1``)
+    is ``k * 2**-24`` itself; otherwise ``fma(u, w, a)`` is the float32 rounding of the
+    exact float64 ``k * (w * 2**-24) + a`` (see :func:`_uniform_exact_in_f64`)."""
+    n = flat.size
+    plain = w == 1 and a == 0
+    scale = float(w) * 2.0 ** -24
+    af = float(a)
+    # the largest value, from the largest uniform (fma rounds monotonically): only if it
+    # reaches `to` can any value need replacing by `from`
+    may_hit = not plain and _np.float32((1 - 2.0 ** -24) * float(w) + af) == top
+    k = _np.empty(min(n, _UCHUNK), _np.int32)
+    sbuf = _np.empty(min(n, _UCHUNK)) if not plain else None
+    for start in range(0, n, _UCHUNK):
+        m = min(_UCHUNK, n - start)
+        kk = k[:m]
+        _np.bitwise_and(gen._u32(m), _M24, out=kk, casting="unsafe")
+        dst = flat[start:start + m]
+        if plain:
+            _np.multiply(kk, _F(2.0 ** -24), out=dst, dtype=_np.float32, casting="unsafe")
+            continue
+        sb = sbuf[:m]
+        _np.multiply(kk, scale, out=sb)
+        _np.add(sb, af, out=dst, casting="same_kind")
+        if may_hit:
+            dst[dst == top] = a
 
 
 def _store_int(arr: _np.ndarray, vals: _np.ndarray) -> None:
