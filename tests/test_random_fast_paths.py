@@ -199,3 +199,36 @@ def test_umod_is_remainder():
     y = x.astype(np.uint32)
     for d in (1, 7, 2 ** 24 + 1, 2 ** 28 - 1):
         assert np.array_equal(R._umod(y.copy(), d), y % np.uint32(d))
+
+
+def _swap_loop(js, n):
+    perm = list(range(n))
+    for i, j in enumerate(js.tolist()):
+        perm[i], perm[j] = perm[j], perm[i]
+    return np.array(perm, dtype=np.int64)
+
+
+def test_swap_shuffle_equals_the_loop():
+    bg = np.random.MT19937(1)
+    for n in list(range(2, 40)) + [255, 256, 257, 258, 300, 1000, 4097, 30011]:
+        for _ in range(3):
+            raw = bg.random_raw(n - 1)
+            js = (raw % np.arange(n, 1, -1, dtype=np.uint64)).astype(np.int64)
+            js += np.arange(n - 1)
+            assert np.array_equal(R._swap_shuffle(js, n), _swap_loop(js, n)), n
+    # targets all equal to the last position, and all self-swaps
+    for n in (300, 1000):
+        for js in (np.full(n - 1, n - 1), np.arange(n - 1)):
+            assert np.array_equal(R._swap_shuffle(js, n), _swap_loop(js, n))
+
+
+def test_randperm_matches_torch():
+    torch = _torch()
+    for seed in (0, 5):
+        torch.manual_seed(seed)
+        ember.manual_seed(seed)
+        for n in (0, 1, 2, 7, 256, 257, 1000, 10 ** 5 + 3):
+            for dt in ("int64", "int32", "float32", "float64"):
+                assert _same(torch.randperm(n, dtype=getattr(torch, dt)),
+                             ember.randperm(n, dtype=getattr(ember, dt))), (n, dt)
+            assert _same_state(torch)

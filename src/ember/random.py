@@ -831,13 +831,12 @@ class Generator:
                 what = "2049" if dt == _f16 else f"2^{digits}+1"
                 raise RuntimeError(f"n cannot be greater than {what} for {_sname(dt)} type.")
         if n < 214748364:
-            perm = list(range(n))
             if n > 1:
-                zs = (self._u32(n - 1) % _np.arange(n, 1, -1, dtype=_np.uint64)).tolist()
-                for i, z in enumerate(zs):
-                    j = i + z
-                    perm[i], perm[j] = perm[j], perm[i]
-            out = _np.array(perm, dtype=_np.int64)
+                js = (self._u32(n - 1) % _np.arange(n, 1, -1, dtype=_np.uint64)).view(_np.int64)
+                js += _np.arange(n - 1)
+                out = _swap_shuffle(js, n)
+            else:
+                out = _np.arange(n, dtype=_np.int64)
         else:
             out = _np.empty(n, dtype=_np.int64)
             chunk = 1 << 20
@@ -974,6 +973,48 @@ def _umod(x: _np.ndarray, d: int) -> _np.ndarray:
     q *= d
     x -= q
     return x
+
+
+def _swap_shuffle(js: _np.ndarray, n: int) -> _np.ndarray:
+    """``0, 1, ..., n-1`` after the swaps ``(i, js[i])`` for i = 0 ... n-2 in order
+    (``js[i] >= i``): torch's randperm loop, without the loop for larger ``n``.
+
+    Position ``i`` is final after step ``i``, so the result is ``out[i]`` = the value at
+    ``js[i]`` just before step ``i``: that of the latest earlier step with the same target
+    (the value it moved there), else ``js[i]`` itself. The value a step ``k`` moves is the one
+    at position ``k`` then: that of the latest earlier step targeting ``k``, and so on back
+    to a position nothing wrote before (a root, whose value is itself), found by pointer
+    jumping. The last element is the value at ``n - 1`` after all steps.
+    """
+    if n <= 256:
+        perm = list(range(n))
+        for i, j in enumerate(js.tolist()):
+            perm[i], perm[j] = perm[j], perm[i]
+        return _np.array(perm, dtype=_np.int64)
+    m = n - 1
+    order = _np.argsort(js * n + _np.arange(m))     # by target, then step (keys < n**2)
+    t = js[order]
+    dup = t[1:] == t[:-1]
+    same_prev = _np.concatenate(([False], dup))     # the previous step has the same target
+    last = _np.concatenate((~dup, [True]))          # the group's last (latest) step
+    # par[p]: the latest step k < p with target p, else p itself
+    par = _np.arange(n)
+    sel = last & (order < t)
+    par[t[sel]] = order[sel]
+    idx = _np.flatnonzero(last & (order == t) & same_prev)
+    par[t[idx]] = order[idx - 1]
+    while True:
+        nxt = par[par]
+        if _np.array_equal(nxt, par):
+            break
+        par = nxt
+    vals = t.copy()
+    idx = _np.flatnonzero(same_prev)
+    vals[idx] = par[order[idx - 1]]
+    out = _np.empty(n, dtype=_np.int64)
+    out[order] = vals
+    out[m] = par[m]
+    return out
 
 
 def _store_int(arr: _np.ndarray, vals: _np.ndarray) -> None:
