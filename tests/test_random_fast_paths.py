@@ -62,6 +62,17 @@ def test_fast_normal_equals_reference_fill():
             assert g1._get_state_bytes().tobytes() == g2._get_state_bytes().tobytes()
 
 
+def test_fast_normal_f64_equals_reference_fill():
+    g1, g2 = R.Generator().manual_seed(8), R.Generator().manual_seed(8)
+    for n in (16, 17, 48, 65536 + 16, 65536 + 9):
+        for mean, std in ((0.0, 1.0), (1.5, 0.25)):
+            out = np.empty(n)
+            R._normal_fast_f64(g1, n, mean, std, out)
+            ref = R._normal_fill_f64(g2._u53(n), g2, mean, std)
+            assert out.tobytes() == ref.tobytes()
+            assert g1._get_state_bytes().tobytes() == g2._get_state_bytes().tobytes()
+
+
 @pytest.mark.parametrize("seed", [0, 12345])
 def test_normal_sizes_dtypes_match_torch(seed):
     torch = _torch()
