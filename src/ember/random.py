@@ -14,6 +14,9 @@ Invariants kept by every kernel:
 * **Draw order.** Serial kernels fill elements in *memory order* (dimensions sorted by
   stride, largest outermost), each element taking its draws in turn; the vector kernels of
   ``normal_`` (float32/float64, at least 16 elements, contiguous) draw all uniforms first.
+  Ember's fast paths (these vector kernels, float32 ``uniform_``) draw and transform chunk
+  by chunk instead, which consumes the same stream in the same order, and write straight
+  into the tensor; the reference formulations stay here and the tests hold the two equal.
 * **Engine.** The 624 state words live in a ``numpy.random.MT19937`` bit generator, whose
   ``random_raw`` yields exactly the tempered 32-bit outputs of ``std::mt19937``; its ``pos``
   follows the same convention (624 = twist before the next draw). A 64-bit draw is two
