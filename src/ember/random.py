@@ -523,8 +523,13 @@ class Generator:
             return arr
         with _np.errstate(all="ignore"):
             if dt == _f64:
-                u = self._u53(n)
                 w = high - low
+                if w == 1.0 and low == 0.0 and arr.flags.c_contiguous:
+                    flat = arr.reshape(-1)
+                    for start in range(0, n, _UCHUNK):   # rand: the uniforms themselves
+                        flat[start:start + _UCHUNK] = self._u53(min(_UCHUNK, n - start))
+                    return arr
+                u = self._u53(n)
                 vals = u if (w == 1.0 and low == 0.0) else _fma64(u, w, low)
                 top, bottom = high, low
             else:
