@@ -773,12 +773,9 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
     params = d.signature
     names = list(d.params)
     fast = _fast_source(d, names)
-    if fast:        # calling the entry itself (``op(...)``) takes the fast path too
-        defaults = {p.name: p.default for p in params if p.default is not p.empty}
-        heads = [f"{n}=_d[{n!r}]" if n in defaults else n for n in names]
-        src = (f"def _call({', '.join(heads)}):\n{fast}"
-               f"    return _run(_op, ({', '.join(names)},))\n")
-        d._call = _exec(d, "_call", src, defaults)
+    if fast:        # calling the entry itself (``op(...)``) takes the fast path too,
+        # compiled on the entry's first call (hundreds of sources otherwise at import)
+        d._call = _LazyCall(d, names, fast)
     doc = d.kernel.__doc__
     if function:
         fn = _generate(d, name, params, "input", out=True)
@@ -854,10 +851,29 @@ def _generate(d, name, params, first, out, inplace=False):
 def _namespace(d, defaults) -> dict:
     """The globals of one op's generated functions (registered so the runners can be
     rebound in them)."""
-    ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace, "_plain": run,
+    ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace,
+          "_plain": PLAIN_RUNNERS[0],
           "_kernel": d.kernel, "_check": d.check, **_FAST_NAMES}
     _NAMESPACES.append(ns)
     return ns
+
+
+class _LazyCall:
+    """An entry's ``_call`` until its first call, which compiles the fast one in its place."""
+
+    __slots__ = ("_d", "_names", "_fast")
+
+    def __init__(self, d, names, fast):
+        self._d, self._names, self._fast = d, names, fast
+
+    def __call__(self, *args, **kwargs):
+        d, names = self._d, self._names
+        defaults = {p.name: p.default for p in d.signature if p.default is not p.empty}
+        heads = [f"{n}=_d[{n!r}]" if n in defaults else n for n in names]
+        src = (f"def _call({', '.join(heads)}):\n{self._fast}"
+               f"    return _run(_op, ({', '.join(names)},))\n")
+        fn = d._call = _exec(d, "_call", src, defaults)
+        return fn(*args, **kwargs)
 
 
 def _exec(d, name, src, defaults):
