@@ -96,7 +96,7 @@ from .random import (
     set_rng_state,
 )
 
-from . import nn, optim, utils  # noqa: E402  (after the core names they use)
+from . import nn, utils  # noqa: E402  (after the core names they use)
 from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 
 globals().update(_ops.FUNCTIONS)
@@ -187,7 +187,6 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 # ----- torch's smaller namespaces: layouts, the conversion switches, aten ops
 from . import __future__  # noqa: E402
 from ._aten import ops  # noqa: E402
-from .amp.grad_scaler import _amp_foreach_non_finite_check_and_unscale_  # noqa: E402
 from ._layout import (  # noqa: E402
     jagged,
     layout,
@@ -203,8 +202,9 @@ from ._layout import (  # noqa: E402
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
 _LAZY_MODULES = ("distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "profiler", "serialization", "special", "testing")
+                 "multiprocessing", "optim", "profiler", "serialization", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
+               "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
 
 
@@ -217,6 +217,9 @@ def __getattr__(name: str):
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+globals().pop("_lazy", None)      # (ember._lazy: the mechanism, not a name of torch's)
 
 
 def __dir__() -> list[str]:
