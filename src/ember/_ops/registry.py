@@ -197,9 +197,7 @@ class OpDef:
         self.tensor_idx = tuple(self.params.index(t) for t in self.tensors)
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
-        self.formulas = tuple((n, formulas[n], tuple(p.name for p in parameters(formulas[n])))
-                              for n in self.diff)
-        self.needs = {n: args for n, _, args in self.formulas}
+        self._formula_fns = formulas
         self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
         if raw:
             for n, fn in raw.items():
@@ -210,6 +208,18 @@ class OpDef:
         self.promote = promote
         self.outputs = outputs
         self.plans = {}           # save plans by the mask of inputs that require grad
+
+    @functools.cached_property
+    def formulas(self) -> tuple:
+        """``(input, formula, names it reads)`` by differentiable input, read on the op's first
+        recorded use (hundreds of formulas otherwise at import)."""
+        fns = self._formula_fns
+        return tuple((n, fns[n], tuple(p.name for p in parameters(fns[n]))) for n in self.diff)
+
+    @functools.cached_property
+    def needs(self) -> dict:
+        """What each input's formula reads, by input."""
+        return {n: args for n, _, args in self.formulas}
 
     @functools.cached_property
     def node_cls(self) -> type | None:
@@ -798,7 +808,18 @@ _FAST_NAMES = {"_T": Tensor, "_amp": _amp, "_np_scalar": _np_scalar, "_kernel_er
                "_BOOL": D.bool, "_BOOL_NP": D.bool.np}
 
 
-_CODES: dict = {}         # compiled bodies by source: ops of one signature share one
+_CODES: dict = {}         # compiled bodies by what their source depends on (_fast_key): ops
+                          # of one signature and kind share one
+
+
+def _fast_key(d):
+    """What :func:`_fast_source` reads of the entry, besides the parameter names."""
+    if d.promote not in (SAME, FLOAT, COMPARE) or d.outputs != 1 or d.view \
+            or not d.tensor_idx or d.tensor_idx[0] != 0:
+        return None
+    return (d.promote, d.tensor_idx, d.diff_idx,
+            all(d.params[i] in d.tensors for i in d.diff_idx),
+            d.name in _HALF_OPMATH_SCALAR, d.check is not None)
 
 
 def _generate(d, name, params, first, out, inplace=False):
@@ -826,16 +847,17 @@ def _generate(d, name, params, first, out, inplace=False):
             heads.append("*")
         heads.append("out=None")
         kw_defaults["out"] = None
-    runner = "_run_inplace(_op, ({},))" if inplace else (
-        "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
-    fast = "" if inplace else _fast_source(d, call, "out is None and " if out else "")
-    src = (f"def _f({', '.join(heads)}):\n{fast}"
-           f"    return {runner.format(', '.join(call))}\n")
-    code = _CODES.get(src)
+    key = (tuple(heads), tuple(call), inplace, out, None if inplace else _fast_key(d))
+    code = _CODES.get(key)
     if code is None:
+        runner = "_run_inplace(_op, ({},))" if inplace else (
+            "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
+        fast = "" if inplace else _fast_source(d, call, "out is None and " if out else "")
+        src = (f"def _f({', '.join(heads)}):\n{fast}"
+               f"    return {runner.format(', '.join(call))}\n")
         scope: dict = {}
         exec(src, scope)
-        code = _CODES[src] = scope["_f"].__code__
+        code = _CODES[key] = scope["_f"].__code__
     qualname = ("Tensor." + name) if first == "self" else name
     names = {"co_name": name}
     if hasattr(code, "co_qualname"):        # Python 3.11+

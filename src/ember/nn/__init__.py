@@ -11,5 +11,7 @@ from .modules.module import _IncompatibleKeys  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401
 from .parameter import UninitializedBuffer, UninitializedParameter  # noqa: F401
 from . import attention  # noqa: E402,F401  (torch.nn.attention: sdpa_kernel, SDPBackend)
-from . import parallel  # noqa: E402,F401
-from .parallel import DataParallel  # noqa: E402,F401
+from .. import _lazy  # noqa: E402
+
+_lazy.package(globals(), modules=("parallel",), names={"DataParallel": "parallel"})
+del _lazy
