@@ -42,7 +42,6 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
 from ..autograd.grad_mode import no_grad as _no_grad
 from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
-from ._grid_sample import affine_grid, grid_sample  # noqa: F401  (re-exported)
 from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
 
 
@@ -1368,7 +1367,8 @@ _EXTRA = (
     "poisson_nll_loss", "rrelu", "rrelu_", "selu_", "soft_margin_loss", "softshrink",
     "threshold_", "triplet_margin_loss", "triplet_margin_with_distance_loss",
     "upsample_bilinear", "upsample_nearest")
-_lazy.package(globals(), names=dict.fromkeys(_EXTRA, "_functional_extra"))
+_lazy.package(globals(), names={**dict.fromkeys(_EXTRA, "_functional_extra"),
+                                "affine_grid": "_grid_sample", "grid_sample": "_grid_sample"})
 del _lazy, _EXTRA
 
 del annotations  # keep dir() to torch's names
