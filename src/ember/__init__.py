@@ -74,8 +74,6 @@ from ._factories import (
     zeros,
     zeros_like,
 )
-from . import _printing as _tensor_str  # torch._tensor_str.printoptions
-from ._printing import set_printoptions
 from ._tensor import Size, Tensor
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
@@ -201,10 +199,11 @@ from ._layout import (  # noqa: E402
 
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
-_LAZY_MODULES = ("distributed", "distributions", "fft", "func", "futures", "hub",
+_LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "futures", "hub",
                  "multiprocessing", "optim", "profiler", "serialization", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
+               "set_printoptions": "_printing", "_tensor_str": "_printing",
                "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
 
 
@@ -213,7 +212,8 @@ def __getattr__(name: str):
         import importlib
 
         module = importlib.import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
-        value = getattr(module, name) if name in _LAZY_NAMES else module
+        value = module if name in _LAZY_MODULES or name == "_tensor_str" else getattr(module, name)
+        # (torch._tensor_str.printoptions: ember._printing, where the printing lives)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
