@@ -15,7 +15,13 @@ import math
 
 import numpy as np
 
-from . import _exact, _loss_math, _sleef, _sleef_d, _sleef_ext
+from .. import _lazy
+from . import _exact, _sleef, _sleef_d
+
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
+_loss_math = _lazy.defer(globals(), "_loss_math", "ember._ops._loss_math")  # (on first use)
+del _lazy
+
 
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 

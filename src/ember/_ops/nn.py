@@ -15,14 +15,18 @@ import math
 
 import numpy as np
 
+from .. import _lazy
 from .._device import xp
 from .._tensor import Tensor
-from . import _activation_math, _exact, _norms, _sleef, _sleef_d, _sleef_ext
-from . import _loss_math as _lm
+from . import _activation_math, _exact, _norms, _sleef, _sleef_d
 from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
 from .util import norm_dim
+
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
+_lm = _lazy.defer(globals(), "_lm", "ember._ops._loss_math")  # (on first use)
+del _lazy
 
 _as_strided = np.lib.stride_tricks.as_strided
 
