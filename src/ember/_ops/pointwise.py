@@ -10,10 +10,12 @@ and a hand-written wrapper picks one. Unary math lives in ``unary.py``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
-from . import _sleef_ext, _vml
+from . import _sleef_ext, _sleef_fmod, _vml
 from .registry import COMPARE, FLOAT, NONE, expose, op, raw_scalar
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
@@ -235,6 +237,8 @@ def _float_mod(self, other, python: bool):
     if self.dtype.kind in "iu":
         _int_zero_check(self, other)
         return (xp.remainder if python else xp.fmod)(self, other)
+    if xp is np and self.dtype in (np.float32, np.float64):
+        return (_sleef_fmod.remainder if python else _sleef_fmod.fmod)(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
         mod = xp.fmod(self, other)
         if python:

@@ -1,0 +1,94 @@
+"""fmod/remainder, the special functions and the Bessel family bit for bit against torch:
+Sleef's vectors and the C library one by one, special values (inf, nan, zero divisors,
+signed zeros), broadcasting and strided operands, and gradients."""
+
+import numpy as np
+import pytest
+import torch
+
+import ember
+from ember._ops import _exact
+
+
+@pytest.fixture(autouse=True)
+def _threads():
+    old = torch.get_num_threads()
+    torch.set_num_threads(_exact.get_num_threads())
+    yield
+    torch.set_num_threads(old)
+
+
+def _values(dt, n=3000, seed=0):
+    rng = np.random.default_rng(seed)
+    fi = np.finfo(dt)
+    emax = 38 if dt == np.float32 else 300
+    wide = np.sign(rng.standard_normal(n)) * 10.0 ** rng.uniform(-emax - 6, emax, n)
+    spec = [0.0, -0.0, fi.smallest_subnormal, -fi.smallest_subnormal, fi.tiny, -fi.tiny,
+            np.inf, -np.inf, np.nan, fi.max, -fi.max, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0,
+            1e-8, 1e30, -1e30, 7.5, -7.5, 30.0, -30.0, 700.0, 1e4]
+    x = np.concatenate([rng.standard_normal(n) * 3, wide, np.array(spec * 30)])
+    with np.errstate(over="ignore"):
+        x = x.astype(dt)
+    return x[rng.permutation(x.size)]
+
+
+def _same(ref, got):
+    r, g = ref.detach().numpy(), got.detach().numpy()
+    assert r.dtype == g.dtype and r.shape == g.shape
+    ints = np.uint32 if r.dtype == np.float32 else np.uint64
+    eq = (r.view(ints) == g.view(ints)) | (np.isnan(r) & np.isnan(g))
+    bad = np.flatnonzero(~eq.reshape(-1))
+    assert bad.size == 0, (bad.size, r.reshape(-1)[bad[:5]], g.reshape(-1)[bad[:5]])
+
+
+def _both(fn, *arrays):
+    return fn(torch, *[torch.tensor(a) for a in arrays]), \
+        fn(ember, *[ember.tensor(a) for a in arrays])
+
+
+MODS = {
+    "fmod": lambda t, a, b: t.fmod(a, b),
+    "remainder": lambda t, a, b: t.remainder(a, b),
+    "fmod scalar": lambda t, a, b: t.fmod(a, 1e-30),
+    "remainder scalar": lambda t, a, b: t.remainder(a, -3.5),
+    "% operator": lambda t, a, b: a % b,
+    "remainder rows": lambda t, a, b: t.remainder(a.reshape(-1, 50), b.reshape(-1, 50)[:1]),
+    "fmod column": lambda t, a, b: t.fmod(a.reshape(-1, 50), b.reshape(-1, 50)[:, :1]),
+    "fmod strided": lambda t, a, b: t.fmod(a.reshape(-1, 50)[:, :37], b.reshape(-1, 50)[:, 3:40]),
+    "remainder transposed": lambda t, a, b: t.remainder(a.reshape(-1, 50).T, b.reshape(-1, 50).T),
+}
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("name", list(MODS))
+def test_mod_values(name, dt):
+    x = _values(dt)
+    x = x[: x.size // 50 * 50]
+    y = x[::-1].copy()
+    _same(*_both(MODS[name], x, y))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_mod_special_pairs(dt):
+    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.5, -2.5, 1e-45, 3e38],
+                  dt)
+    x, y = (a.reshape(-1) for a in np.meshgrid(sp, sp))
+    x, y = np.tile(x, 20), np.tile(y, 20)     # vectors and the scalar tail both
+    for fn in ("fmod", "remainder"):
+        _same(*_both(lambda t, a, b, fn=fn: getattr(t, fn)(a, b), x, y))
+        _same(*_both(lambda t, a, b, fn=fn: getattr(t, fn)(a[:3], b[:3]), x, y))
+
+
+@pytest.mark.parametrize("fn", ["fmod", "remainder"])
+def test_mod_grads(fn):
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-5, 5, 40)
+    y = rng.uniform(0.5, 2, 40) * np.sign(rng.standard_normal(40))
+    out = []
+    for lib in (torch, ember):
+        a = lib.tensor(x, requires_grad=True)
+        b = lib.tensor(y, requires_grad=True)
+        getattr(lib, fn)(a, b).sum().backward()
+        out.append((a.grad, b.grad))
+    _same(out[0][0], out[1][0])
+    _same(out[0][1], out[1][1])
