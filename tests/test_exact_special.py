@@ -157,3 +157,41 @@ def test_special_dtypes_and_errors(name, dtype):
         except NotImplementedError as e:
             got.append(str(e))
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_angle_real(dt):
+    x = _values(dt)
+    _same(*_both(lambda t, a: t.angle(a), x))
+    _same(*_both(lambda t, a: a.angle(), x[::2]))
+    for dtype in ("int64", "bool", "uint8", "float16"):
+        r, g = _both(lambda t, a, dtype=dtype: t.angle(a.to(getattr(t, dtype))), x[:50])
+        assert str(r.dtype).split(".")[-1] == str(g.dtype).split(".")[-1]
+        np.testing.assert_array_equal(r.numpy(), g.numpy())
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_angle_complex(dt):
+    rng = np.random.default_rng(2)
+    re, im = rng.standard_normal((2, 500)) * 3
+    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0])
+    re = np.concatenate([re, np.repeat(sp, sp.size)])
+    im = np.concatenate([im, np.tile(sp, sp.size)])
+    z = (re + 1j * im).astype(dt)
+    z.real, z.imag = re, im
+    r, g = _both(lambda t, a: t.angle(a), z)
+    assert r.dtype == getattr(torch, "float32" if dt == np.complex64 else "float64")
+    np.testing.assert_allclose(g.numpy(), r.numpy(), rtol=2e-7 if dt == np.complex64 else 1e-15)
+    grads = []
+    for lib in (torch, ember):
+        a = lib.tensor(z[:500], requires_grad=True)
+        grads.append(lib.autograd.grad(lib.angle(a).sum(), a)[0].numpy())
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-5)
+
+
+def test_angle_real_grad():
+    for lib in (torch, ember):
+        a = lib.tensor([-1.0, 0.0, 2.0], requires_grad=True)
+        y = lib.angle(a)
+        assert y.grad_fn.name() == "AngleBackward0"
+        assert lib.autograd.grad(y.sum(), a)[0].tolist() == [0.0, 0.0, 0.0]
