@@ -195,3 +195,29 @@ def test_angle_real_grad():
         y = lib.angle(a)
         assert y.grad_fn.name() == "AngleBackward0"
         assert lib.autograd.grad(y.sum(), a)[0].tolist() == [0.0, 0.0, 0.0]
+
+
+LAE = {
+    "logaddexp": lambda t, a, b: t.logaddexp(a, b),
+    "logaddexp rows": lambda t, a, b: t.logaddexp(a.reshape(-1, 50), b.reshape(-1, 50)[:1]),
+    "logaddexp strided": lambda t, a, b: t.logaddexp(a[::3], b[::3]),
+}
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("name", list(LAE))
+def test_logaddexp_values(name, dt):
+    x = _values(dt)
+    x = x[: x.size // 50 * 50]
+    _same(*_both(LAE[name], x, x[::-1].copy()))
+
+
+def test_logaddexp_grads():
+    rng = np.random.default_rng(4)
+    x, y = rng.standard_normal((2, 40)) * 5
+    grads = []
+    for lib in (torch, ember):
+        a, b = lib.tensor(x, requires_grad=True), lib.tensor(y, requires_grad=True)
+        grads.append(lib.autograd.grad(lib.logaddexp(a, b).sum(), (a, b)))
+    _same(grads[0][0], grads[1][0])
+    _same(grads[0][1], grads[1][1])

@@ -62,7 +62,7 @@ def _c_fmod(x, y):
 
 def fmod(x, y):
     """torch's float ``fmod`` of two same-dtype float32/float64 arrays (broadcast)."""
-    return _binary(x, y, fmod_vec, _c_fmod)
+    return binary(x, y, fmod_vec, _c_fmod)
 
 
 def _rem(mod, y):
@@ -73,11 +73,13 @@ def _rem(mod, y):
 
 def remainder(x, y):
     """torch's float ``remainder``: ``fmod`` shifted by ``y`` where the signs differ."""
-    return _binary(x, y, lambda a, b: _rem(fmod_vec(a, b), b),
+    return binary(x, y, lambda a, b: _rem(fmod_vec(a, b), b),
                    lambda a, b: _rem(_c_fmod(a, b), b))
 
 
-def _binary(x, y, vec, scalar):
+def binary(x, y, vec, scalar):
+    """torch's ``cpu_kernel_vec`` for a binary float op: ``vec`` where it runs vectors,
+    ``scalar`` on the elements it runs one by one."""
     x, y = np.asarray(x), np.asarray(y)
     if y.dtype != x.dtype:
         y = y.astype(x.dtype)

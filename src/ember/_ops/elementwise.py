@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .._device import xp
 from .._tensor import Tensor
+from . import _loss_math, _sleef, _sleef_d, _sleef_ext, _sleef_fmod
 from .registry import FLOAT, NONE, SAME, _write_out, expose, op
 from .search import _return_type
 from .util import norm_dim
@@ -36,7 +39,30 @@ def logaddexp(self, other):
     >>> ember.logaddexp(ember.tensor([0.]), ember.tensor([0.]))
     tensor([0.6931])
     """
+    if xp is np and self.dtype == other.dtype and self.dtype in (np.float32, np.float64):
+        return _sleef_fmod.binary(self, other, _logaddexp_vec, _logaddexp_scalar)
     return xp.logaddexp(self, other)
+
+
+def _logaddexp_vec(a, b):
+    """torch's vector loop: ``max(a, b) + log1p(exp(-|a - b|))`` with Sleef's ``exp`` and
+    ``log1p`` (nan-propagating max), ``a`` where both are the same infinity."""
+    f32 = a.dtype == np.float32
+    with np.errstate(all="ignore"):
+        d = -np.abs(a - b)
+        e = _sleef.expf(d) if f32 else _sleef_d.expd(d)
+        r = np.maximum(a, b) + (_sleef_ext.log1pf(e) if f32 else _sleef_ext.log1pd(e))
+        return np.where((a == b) & (np.abs(a) == np.inf), a, r)
+
+
+def _logaddexp_scalar(a, b):
+    """torch's one-by-one loop: ``std::max`` (``a`` unless ``a < b``), glibc's exp/log1p."""
+    f32 = a.dtype == np.float32
+    with np.errstate(all="ignore"):
+        d = -np.abs(a - b)
+        e = _sleef.expf_scalar(d) if f32 else _sleef_d.exp_scalar(d)
+        r = np.where(a < b, b, a) + _loss_math.libm("log1p", e)
+        return np.where(np.isinf(a) & (a == b), a, r)
 
 
 @op("Logaddexp2Backward0", tensors=("self", "other"), check=_float_only("logaddexp2_cpu"),
