@@ -221,3 +221,21 @@ def test_logaddexp_grads():
         grads.append(lib.autograd.grad(lib.logaddexp(a, b).sum(), (a, b)))
     _same(grads[0][0], grads[1][0])
     _same(grads[0][1], grads[1][1])
+
+
+ATAN2 = {
+    "atan2": lambda t, a, b: t.atan2(a, b),
+    "atan2 rows": lambda t, a, b: t.atan2(a.reshape(-1, 50), b.reshape(-1, 50)[:1]),
+    "atan2 strided": lambda t, a, b: t.atan2(a[::3], b[::3]),
+    "atan2 scalar tensor": lambda t, a, b: t.atan2(a, b[:1]),
+}
+
+
+@pytest.mark.parametrize("name", list(ATAN2))
+def test_atan2_float32(name):
+    x = _values(np.float32)
+    x = x[: x.size // 50 * 50]
+    _same(*_both(ATAN2[name], x, x[::-1].copy()))
+    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45, -3e38], np.float32)
+    a, b = (v.reshape(-1) for v in np.meshgrid(sp, sp))
+    _same(*_both(ATAN2["atan2"], np.tile(a, 4), np.tile(b, 4)))

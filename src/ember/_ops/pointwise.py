@@ -549,6 +549,9 @@ def atan2(self, other):
     >>> ember.atan2(ember.tensor([1.0]), ember.tensor([-1.0]))
     tensor([2.3562])
     """
+    if xp is np and self.dtype == np.float32 and getattr(other, "dtype", None) == np.float32:
+        from . import _sleef_atan2
+        return _sleef_atan2.atan2(self, other)
     return xp.arctan2(self, other)
 
 
