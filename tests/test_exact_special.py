@@ -239,3 +239,26 @@ def test_atan2_float32(name):
     sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45, -3e38], np.float32)
     a, b = (v.reshape(-1) for v in np.meshgrid(sp, sp))
     _same(*_both(ATAN2["atan2"], np.tile(a, 4), np.tile(b, 4)))
+
+
+EXP2 = {
+    "exp2": lambda t, x: t.exp2(x),
+    "exp2 strided": lambda t, x: t.exp2(x[::3]),
+    "exp2 rows": lambda t, x: t.exp2(x.reshape(-1, 37)[:, :30]),
+    "special.exp2": lambda t, x: t.special.exp2(x),
+}
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("name", list(EXP2))
+def test_exp2(name, dt):
+    rng = np.random.default_rng(9)
+    x = np.concatenate([_values(dt), rng.uniform(-1100, 1100, 2000).astype(dt),
+                        rng.uniform(-160, 130, 2000).astype(dt)])
+    x = x[: x.size // 37 * 37]
+    _same(*_both(EXP2[name], x))
+    grads = []
+    for lib in (torch, ember):
+        a = lib.tensor(x[:100], requires_grad=True)
+        grads.append(lib.autograd.grad(lib.exp2(a).sum(), a)[0])
+    _same(*grads)

@@ -1,6 +1,6 @@
-"""torch's float32 ``atan2`` bit for bit: ``Sleef_atan2f8_u10`` (Sleef's ``xatan2f_u1``, a
-double-float arctangent with FMA) in the vectors of ``cpu_kernel_vec``, glibc's ``atan2f``
-one by one."""
+"""torch's float32 ``atan2`` and float32/float64 ``exp2`` bit for bit: Sleef's
+``xatan2f_u1`` (``Sleef_atan2f8_u10``, a double-float arctangent with FMA) and ``xexp2f`` /
+``xexp2`` in the vectors of ``cpu_kernel_vec``, glibc's ``atan2f`` / ``exp2`` one by one."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import functools
 
 import numpy as np
 
+from . import _sleef, _sleef_d
 from ._sleef_ext import _add, _add_f2f2, _add_ff2, _div, _mul_f2f, _mul_f2f2, _mulsign, _squ, fma
 from ._sleef_fmod import binary
 
@@ -92,3 +93,73 @@ def atan2f_scalar(y, x):
 def atan2(y, x):
     """torch's float32 ``atan2``."""
     return binary(y, x, atan2f_vec, atan2f_scalar)
+
+
+# ----------------------------------------------------------------------------- exp2
+
+_EXP2F_POLY = (0.1339262701e-2, 0.9618384764e-2, 0.5550347269e-1, 0.2402264476e+0,
+               0.6931471825e+0)
+
+
+def exp2f_vec(d):
+    """``Sleef_exp2f8_u10`` (``xexp2f``, FMA) on a float32 array."""
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = np.where(np.abs(u) < 2.0 ** 31, u, -2.0 ** 31).astype(np.int32)
+        s = d - u
+        p = np.full_like(d, _f32(0.1535920892e-3))
+        for c in _EXP2F_POLY:
+            p = fma(p, s, _f32(c))
+        p = fma(p, s, _f32(1))
+        h = q >> 1
+        p = p * ((h + 127) << 23).view(_f32) * (((q - h) + 127) << 23).view(_f32)
+        p = np.where(d >= 128, _f32(np.inf), p)
+        p = np.where(d < -150, _f32(0), p)
+        return np.where(np.isnan(d), d, p)
+
+
+def exp2f(a):
+    """torch's float32 ``exp2``: Sleef's vectors, glibc's ``exp2f`` one by one."""
+    from ._loss_math import _c_float
+    return _sleef.elementwise(a, exp2f_vec, _c_float("exp2f"))
+
+
+_EXP2D_POLY = (0.4434359082926529454e-9, 0.7073164598085707425e-8, 0.1017819260921760451e-6,
+               0.1321543872511327615e-5, 0.1525273353517584730e-4, 0.1540353045101147808e-3,
+               0.1333355814670499073e-2, 0.9618129107597600536e-2, 0.5550410866482046596e-1,
+               0.2402265069591012214e+0)
+
+
+@_sleef.blocked
+def exp2d_vec(d):
+    """``Sleef_exp2d4_u10`` (``xexp2``, FMA): Estrin's scheme for the degree-9 part."""
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = np.where(np.abs(u) < 2.0 ** 31, u, -2.0 ** 31).astype(np.int64)
+        s = d - u
+        s2 = s * s
+        s4 = s2 * s2
+        s8 = s4 * s4
+        c = _EXP2D_POLY                                        # c9 .. c0
+        halves = _sleef_d._split(s)
+
+        def p2(a, b):
+            return _sleef_d._fmak(s, a, b, halves)
+
+        def p4(a, b, e, f):
+            return fma(s2, p2(a, b), p2(e, f))
+        p8 = fma(s4, p4(*c[2:6]), p4(*c[6:10]))
+        p = fma(s8, p2(c[0], c[1]), p8)
+        p = fma(p, s, np.full_like(d, 0.6931471805599452862e+0))
+        p = fma(p, s, np.ones_like(d))
+        h = q >> 1
+        p = p * ((h + 1023) << 52).view(np.float64) * (((q - h) + 1023) << 52).view(np.float64)
+        p = np.where(d >= 1024, np.inf, p)
+        p = np.where(d < -2000, 0.0, p)
+        return np.where(np.isnan(d), d, p)
+
+
+def exp2d(a):
+    """torch's float64 ``exp2``: Sleef's vectors, glibc's ``exp2`` one by one."""
+    from ._cephes import _c_double
+    return _sleef.elementwise(a, exp2d_vec, _c_double("exp2"))
