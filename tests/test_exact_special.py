@@ -262,3 +262,18 @@ def test_exp2(name, dt):
         a = lib.tensor(x[:100], requires_grad=True)
         grads.append(lib.autograd.grad(lib.exp2(a).sum(), a)[0])
     _same(*grads)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_digamma(dt):
+    rng = np.random.default_rng(11)
+    x = np.concatenate([_values(dt), (rng.standard_normal(3000) * 10).astype(dt),
+                        rng.uniform(0, 3, 2000).astype(dt), -np.arange(5, dtype=dt)])
+    _same(*_both(lambda t, a: t.digamma(a), x))
+    _same(*_both(lambda t, a: t.special.psi(a[::2]), x))
+    grads = []
+    for lib in (torch, ember):
+        a = lib.tensor(rng.uniform(0.5, 20, 50), requires_grad=True) if lib is torch else \
+            lib.tensor(grads[0][1], requires_grad=True)
+        grads.append((lib.autograd.grad(lib.digamma(a).sum(), a)[0], a.detach().numpy()))
+    np.testing.assert_allclose(grads[1][0].numpy(), grads[0][0].numpy(), rtol=1e-12)

@@ -560,3 +560,43 @@ def log_ndtr(x):
             th = t[~low]
             out[~low] = libm("log1p", -c_call("erfc", th) / T(2))
         return out
+
+
+# ----------------------------------------------------------------------------- digamma
+
+_PSI_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+          -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+          8.33333333333333333333E-2)
+
+
+def _digamma_pos(x):
+    """``calc_digamma`` for ``x >= 1`` (or nan/inf) in the dtype of ``x``."""
+    T = x.dtype.type
+    result = np.zeros_like(x)
+    for _ in range(10):
+        low = x < 10
+        if not low.any():
+            break
+        result = np.where(low, result - T(1) / x, result)
+        x = np.where(low, x + T(1), x)
+    z = T(1) / (x * x)
+    y = np.where(x < T(1e17), z * _polevl(z, _PSI_A), T(0))
+    out = result + libm("log", x) - (T(0.5) / x) - y
+    return np.where(x == 10, result + T(2.25175258906672110764), out)
+
+
+def digamma(x):
+    """``calc_digamma`` (Cephes' psi with torch's reflection) on a float32/float64 array."""
+    from .. import random
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        integer = x == np.trunc(x)
+        neg = x < 0
+        xs = np.where(neg, T(1) - x, x)
+        out = np.where(np.isnan(xs), xs, _digamma_pos(np.where(xs == 0, T(1), xs)))
+        if neg.any():
+            r = np.modf(x[neg].astype(np.float64))[0]
+            refl = np.pi / random._tan(np.pi * r)
+            out[neg] = out[neg] - refl.astype(x.dtype)   # float: the quotient in double
+            out[neg & integer] = T(np.nan)
+        return np.where(x == 0, np.copysign(T(np.inf), -x), out).astype(x.dtype)
