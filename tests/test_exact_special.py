@@ -277,3 +277,14 @@ def test_digamma(dt):
             lib.tensor(grads[0][1], requires_grad=True)
         grads.append((lib.autograd.grad(lib.digamma(a).sum(), a)[0], a.detach().numpy()))
     np.testing.assert_allclose(grads[1][0].numpy(), grads[0][0].numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [0, 1])
+def test_polygamma_low_orders(dt, n):
+    rng = np.random.default_rng(12)
+    x = np.concatenate([_values(dt), (rng.standard_normal(3000) * 10).astype(dt),
+                        rng.uniform(0, 3, 2000).astype(dt)])
+    _same(*_both(lambda t, a: t.polygamma(n, a), x))
+    _same(*_both(lambda t, a: a.polygamma(n), x[::2]))
+    _same(*_both(lambda t, a: t.special.polygamma(n, a), x[:100]))

@@ -600,3 +600,27 @@ def digamma(x):
             out[neg] = out[neg] - refl.astype(x.dtype)   # float: the quotient in double
             out[neg & integer] = T(np.nan)
         return np.where(x == 0, np.copysign(T(np.inf), -x), out).astype(x.dtype)
+
+
+def trigamma(x):
+    """ATen's ``trigamma`` (reflection below 0.5, six recurrence steps, then the asymptotic
+    series) on a float32/float64 array, in its dtype, with fused multiply-adds."""
+    from .. import random
+    T = x.dtype.type
+    f32 = x.dtype == _f32
+    with np.errstate(all="ignore"):
+        low = x < T(0.5)
+        pix = T(np.pi) * x
+        s = c_call("sin", pix) if f32 else random._sin(pix)
+        result = np.where(low, -(T(np.pi) * T(np.pi)) / (s * s), T(0)).astype(x.dtype)
+        sign = np.where(low, T(-1), T(1))
+        x = np.where(low, T(1) - x, x)
+        for _ in range(6):
+            result = result + T(1) / (x * x)
+            x = x + T(1)
+        ixx = T(1) / (x * x)
+        inner = _fma(-ixx, np.full_like(x, T(1) / T(42)), np.full_like(x, T(1) / T(30)))
+        inner = _fma(-ixx, inner, np.full_like(x, T(1) / T(6)))
+        series = _fma(ixx, inner, T(1) + T(1) / (T(2) * x))
+        result = result + series / x
+        return (sign * result).astype(x.dtype)

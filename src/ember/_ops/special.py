@@ -176,6 +176,9 @@ def digamma(self):
 @op("PolygammaBackward0", name="polygamma_", method=False, function=False, promote=FLOAT,
     self=lambda grad, self, n: grad * _polygamma_op(self, n + 1))
 def _polygamma_kernel(self, n):
+    if n in (0, 1) and self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+        from . import _cephes
+        return (_cephes.digamma if n == 0 else _cephes.trigamma)(self)
     return _like(_polygamma64(n, self), self)
 
 
