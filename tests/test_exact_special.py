@@ -288,3 +288,10 @@ def test_polygamma_low_orders(dt, n):
     _same(*_both(lambda t, a: t.polygamma(n, a), x))
     _same(*_both(lambda t, a: a.polygamma(n), x[::2]))
     _same(*_both(lambda t, a: t.special.polygamma(n, a), x[:100]))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_sinc(dt):
+    x = _values(dt)
+    _same(*_both(lambda t, a: t.sinc(a), x))
+    _same(*_both(lambda t, a: t.special.sinc(a[::2]), x))
