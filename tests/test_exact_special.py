@@ -295,3 +295,9 @@ def test_sinc(dt):
     x = _values(dt)
     _same(*_both(lambda t, a: t.sinc(a), x))
     _same(*_both(lambda t, a: t.special.sinc(a[::2]), x))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_entr(dt):
+    x = _values(dt)
+    _same(*_both(lambda t, a: t.special.entr(a), x))

@@ -9,6 +9,7 @@ import math
 
 from .._device import xp
 from . import _cephes
+from ._loss_math import libm
 from .registry import FLOAT, op
 from .special import i0
 from .unary import erf
@@ -20,7 +21,9 @@ _TWO_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 def _entr_kernel(x):
     with xp.errstate(all="ignore"):
-        out = xp.where(x > 0, -x * xp.log(xp.where(x > 0, x, 1)), xp.where(x == 0, 0, -xp.inf))
+        pos = xp.where(x > 0, x, 1)
+        lg = libm("log", pos) if x.dtype in (xp.float32, xp.float64) else xp.log(pos)
+        out = xp.where(x > 0, -x * lg, xp.where(x == 0, 0, -xp.inf))
     return xp.where(xp.isnan(x), x, out).astype(x.dtype)
 
 
