@@ -301,3 +301,15 @@ def test_sinc(dt):
 def test_entr(dt):
     x = _values(dt)
     _same(*_both(lambda t, a: t.special.entr(a), x))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,dim", [((60, 50), 1), ((60, 50), 0), ((3000,), 0),
+                                       ((3, 5000), 0)])
+def test_logcumsumexp(dt, shape, dim):
+    x = _values(dt)
+    n = int(np.prod(shape))
+    x = np.resize(x, n).reshape(shape)
+    _same(*_both(lambda t, a: t.logcumsumexp(a, dim), x))
+    if dim == 1:
+        _same(*_both(lambda t, a: t.logcumsumexp(a.t(), 0), x))

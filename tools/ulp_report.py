@@ -209,6 +209,7 @@ UNARY.update({     # binary ops run on (x, x reversed); the special functions on
     "special.ndtri": lambda lib, x: lib.special.ndtri(x.abs() / (1 + x.abs())),
     "special.log_ndtr": lambda lib, x: lib.special.log_ndtr(x),
     "special.entr": lambda lib, x: lib.special.entr(x),
+    "logcumsumexp": lambda lib, x: lib.logcumsumexp(x.reshape(1000, -1), 1),
 })
 UNIT = {"prod": _red("prod"), "cumprod": _dims(lambda lib, a, d: a.cumprod(0 if d is None
                                                                             else d))}

@@ -230,8 +230,54 @@ def _logcumsumexp_backward(grad, self, result, dim):
 def _logcumsumexp(self, dim):
     if self.ndim == 0:
         return self.copy()
+    if xp is np and self.dtype in (np.float32, np.float64) and self.size:
+        return _logcumsumexp_exact(self, dim)
     with xp.errstate(invalid="ignore", over="ignore"):
         return xp.logaddexp.accumulate(self, axis=dim)
+
+
+def _log_add_exp(x, acc):
+    """ATen's ``_log_add_exp_helper`` in double: ``log1p(exp(min - max)) + max`` (glibc's
+    exp and log1p), ``x`` where both are the same infinity; a nan ``acc`` stays."""
+    nan_y = np.isnan(acc)
+    mn = np.where(nan_y, acc, np.where(acc < x, acc, x))       # std::min(x, acc)
+    mx = np.where(nan_y, acc, np.where(x < acc, acc, x))       # std::max(x, acc)
+    r = _loss_math.libm("log1p", _sleef_d.exp_scalar(mn - mx)) + mx
+    return np.where((mn != mx) | np.isfinite(mn), r, x)
+
+
+def _logcumsumexp_exact(a, dim):
+    """torch's CPU loop: each line accumulated in order, in double (the acc type)."""
+    a = np.moveaxis(a, dim, 0)
+    out = np.empty(a.shape, np.float64)
+    with np.errstate(all="ignore"):
+        if a[0].size < 4096:        # up to thousands of lines: Python's math (glibc's) per element
+            flat = a.reshape(a.shape[0], -1).astype(np.float64)
+            res = out.reshape(flat.shape)
+            for j in range(flat.shape[1]):
+                acc = -math.inf
+                for i, x in enumerate(flat[:, j].tolist()):
+                    acc = _log_add_exp_one(x, acc)
+                    res[i, j] = acc
+        else:
+            acc = np.full(a.shape[1:], -np.inf)
+            for i in range(a.shape[0]):
+                acc = _log_add_exp(a[i].astype(np.float64), acc)
+                out[i] = acc
+    return np.moveaxis(out.astype(a.dtype), 0, dim)
+
+
+def _log_add_exp_one(x, acc):
+    if acc != acc:
+        return acc
+    mn = acc if acc < x else x
+    mx = acc if x < acc else x
+    if mn != mx or math.isfinite(mn):
+        try:
+            return math.log1p(math.exp(mn - mx)) + mx
+        except (ValueError, OverflowError):
+            return math.nan
+    return x
 
 
 @expose
