@@ -530,12 +530,16 @@ def erfcx(x, fused=True):
         y = _erfcx_y100(T(400) / (T(4) + np.abs(ax)))
         xx = ax * ax                                   # in the dtype
         xd, xxd = ax.astype(_f64), xx.astype(_f64)
+        # ispi * (xx * (xx + 4.5) + 2) / (x * (xx * (xx + 5) + 3.75)): the literals 4.5
+        # and 3.75 are doubles, 5 an int, so on a float xx * (xx + 5) stays in float
+        prod5 = (xx * (xx + T(5))).astype(_f64)
         if fused:
             num = _fma(xxd, xxd + 4.5, np.full_like(xxd, 2.0))
-            den = xd * _fma(xxd, xxd + 5.0, np.full_like(xxd, 3.75))
+            inner = prod5 + 3.75 if f32 else _fma(xxd, xxd + 5.0, np.full_like(xxd, 3.75))
         else:
             num = xxd * (xxd + 4.5) + 2.0
-            den = xd * (xxd * (xxd + 5.0) + 3.75)
+            inner = prod5 + 3.75
+        den = xd * inner
         cf = (_f64(ispi) * num / den).astype(x.dtype)
         big = np.where(ax > T(5e7), ispi / ax, cf)
         posv = np.where(ax > T(50), big, y)
