@@ -195,6 +195,22 @@ for _name, _kw in (("elu", {}), ("selu", {}), ("celu", {"alpha": 0.7}), ("softpl
     UNARY[_name] = _nnf(_name, **_kw)
     REDUCE[_name + " backward"] = _grad(
         lambda lib, a, _n=_name, _k=_kw: getattr(lib.nn.functional, _n)(a, **_k))
+UNARY.update({     # binary ops run on (x, x reversed); the special functions on x
+    "exp2": _unary("exp2"), "atan2": lambda lib, x: lib.atan2(x, x.flip(0)),
+    "logaddexp": lambda lib, x: lib.logaddexp(x, x.flip(0)),
+    "fmod": lambda lib, x: lib.fmod(x, x.flip(0)),
+    "remainder": lambda lib, x: lib.remainder(x, x.flip(0)),
+    "digamma": _unary("digamma"), "polygamma 1": lambda lib, x: lib.polygamma(1, x),
+    "angle": _unary("angle"), "i0": _unary("i0"), "sinc": _unary("sinc"),
+    "special.i0e": lambda lib, x: lib.special.i0e(x),
+    "special.i1": lambda lib, x: lib.special.i1(x),
+    "special.i1e": lambda lib, x: lib.special.i1e(x),
+    "special.erfcx": lambda lib, x: lib.special.erfcx(x),
+    "special.ndtri": lambda lib, x: lib.special.ndtri(x.abs() / (1 + x.abs())),
+    "special.log_ndtr": lambda lib, x: lib.special.log_ndtr(x),
+    "special.entr": lambda lib, x: lib.special.entr(x),
+    "logcumsumexp": lambda lib, x: lib.logcumsumexp(x.reshape(1000, -1), 1),
+})
 UNIT = {"prod": _red("prod"), "cumprod": _dims(lambda lib, a, d: a.cumprod(0 if d is None
                                                                             else d))}
 

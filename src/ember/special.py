@@ -3,7 +3,18 @@
 namespace holds (``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``, ``xlog1py``)."""
 
 from ._ops import FUNCTIONS as _F
-from ._ops.special_functions import entr, log_ndtr, ndtr, ndtri, xlog1py  # noqa: F401
+from ._ops.special_functions import (  # noqa: F401
+    entr,
+    erfcx,
+    i0,
+    i0e,
+    i1,
+    i1e,
+    log_ndtr,
+    ndtr,
+    ndtri,
+    xlog1py,
+)
 
 expit = _F["sigmoid"]
 logit = _F["logit"]

@@ -623,12 +623,23 @@ def _large_product_error(a, b, p, pe):
 def _fix_midpoints(a, b, c, s, r):
     """The float32 fma ``r`` (rounded from the double ``s``) where ``s`` fell exactly
     halfway between two floats: the sum's exact error says which way it really lies."""
-    p = np.multiply(a, b, dtype=np.float64)
     half = (s.view(np.int64) & _LOW29) == _MID29
-    bb = s - p
-    err = (p - (s - bb)) + (c - bb)
-    nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
-    return np.where(half & (err != 0), nudged.astype(np.float32), r)
+    if np.ndim(s) == 0 or half.sum() > s.size // 8:
+        p = np.multiply(a, b, dtype=np.float64)
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
+        return np.where(half & (err != 0), nudged.astype(np.float32), r)
+    idx = np.nonzero(half)                 # the few halfway sums only
+    sh = s[idx]
+    a, b, c = (np.broadcast_to(v, s.shape)[idx] for v in (a, b, c))
+    p = np.multiply(a, b, dtype=np.float64)
+    bb = sh - p
+    err = (p - (sh - bb)) + (c - bb)
+    nudged = np.where(err > 0, np.nextafter(sh, np.inf), np.nextafter(sh, -np.inf))
+    r = r.copy() if not r.flags.writeable else r
+    r[idx] = np.where(err != 0, nudged.astype(np.float32), r[idx])
+    return r
 
 
 class FmaChain:

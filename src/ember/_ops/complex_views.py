@@ -76,3 +76,30 @@ def polar(abs: Tensor, angle: Tensor, *, out=None) -> Tensor:
 
 
 __all__ = ["view_as_real", "view_as_complex", "polar"]
+
+
+def _angle_grad(grad, self):
+    """``angle_backward``: 0 for real inputs; ``grad * z / |z|^2 * i`` (0 at 0) for complex."""
+    from .._factories import zeros_like
+    if not self.dtype.is_complex:
+        return zeros_like(self)
+    from .pointwise import where
+    return where(self == 0.0, zeros_like(self), grad * self / self.abs().pow(2) * 1j)
+
+
+@op("AngleBackward0", promote=NONE, self=_angle_grad)
+def angle(self):
+    """The argument of each element: ``atan2(imag, real)`` for complex inputs (a real
+    result), ``pi`` for negative and 0 for other real inputs (nan stays nan).
+
+    >>> ember.angle(ember.tensor([-1.0, 2.0]))
+    tensor([3.1416, 0.0000])
+    """
+    if self.dtype.kind == "c":
+        with xp.errstate(all="ignore"):
+            return xp.arctan2(self.imag, self.real)
+    if self.dtype.kind in "biu":
+        from .. import _dtype as D
+        self = self.astype(D.get_default_dtype().np)
+    out = xp.where(self < 0, self.dtype.type(xp.pi), self.dtype.type(0))
+    return xp.where(xp.isnan(self), self, out)

@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from .. import _lazy
 from .._device import xp
 from .._tensor import Tensor
+from . import _sleef, _sleef_d
 from .registry import FLOAT, NONE, SAME, _write_out, expose, op
 from .search import _return_type
 from .util import norm_dim
+
+_loss_math = _lazy.defer(globals(), "_loss_math", "ember._ops._loss_math")    # (on first use)
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")
+_sleef_fmod = _lazy.defer(globals(), "_sleef_fmod", "ember._ops._sleef_fmod")
+del _lazy
 
 _wrap = Tensor._wrap
 FrexpResult = _return_type("frexp", ("mantissa", "exponent"))
@@ -36,7 +45,30 @@ def logaddexp(self, other):
     >>> ember.logaddexp(ember.tensor([0.]), ember.tensor([0.]))
     tensor([0.6931])
     """
+    if xp is np and self.dtype == other.dtype and self.dtype in (np.float32, np.float64):
+        return _sleef_fmod.binary(self, other, _logaddexp_vec, _logaddexp_scalar)
     return xp.logaddexp(self, other)
+
+
+def _logaddexp_vec(a, b):
+    """torch's vector loop: ``max(a, b) + log1p(exp(-|a - b|))`` with Sleef's ``exp`` and
+    ``log1p`` (nan-propagating max), ``a`` where both are the same infinity."""
+    f32 = a.dtype == np.float32
+    with np.errstate(all="ignore"):
+        d = -np.abs(a - b)
+        e = _sleef.expf(d) if f32 else _sleef_d.expd(d)
+        r = np.maximum(a, b) + (_sleef_ext.log1pf(e) if f32 else _sleef_ext.log1pd(e))
+        return np.where((a == b) & (np.abs(a) == np.inf), a, r)
+
+
+def _logaddexp_scalar(a, b):
+    """torch's one-by-one loop: ``std::max`` (``a`` unless ``a < b``), glibc's exp/log1p."""
+    f32 = a.dtype == np.float32
+    with np.errstate(all="ignore"):
+        d = -np.abs(a - b)
+        e = _sleef.expf_scalar(d) if f32 else _sleef_d.exp_scalar(d)
+        r = np.where(a < b, b, a) + _loss_math.libm("log1p", e)
+        return np.where(np.isinf(a) & (a == b), a, r)
 
 
 @op("Logaddexp2Backward0", tensors=("self", "other"), check=_float_only("logaddexp2_cpu"),
@@ -60,6 +92,14 @@ def sinc(self):
     >>> ember.sinc(ember.tensor([0., 0.5]))
     tensor([1.0000, 0.6366])
     """
+    if xp is np and self.dtype in (np.float32, np.float64):
+        # torch's loop: std::sin(pi * x) / (pi * x) in the dtype (glibc's sinf / sin)
+        from .. import random
+        from ._cephes import c_call
+        with np.errstate(all="ignore"):
+            p = self.dtype.type(math.pi) * self
+            s = c_call("sin", p) if self.dtype == np.float32 else random._sin(p)
+            return np.where(self == 0, self.dtype.type(1), s / p).astype(self.dtype)
     return xp.sinc(self)
 
 
@@ -196,8 +236,54 @@ def _logcumsumexp_backward(grad, self, result, dim):
 def _logcumsumexp(self, dim):
     if self.ndim == 0:
         return self.copy()
+    if xp is np and self.dtype in (np.float32, np.float64) and self.size:
+        return _logcumsumexp_exact(self, dim)
     with xp.errstate(invalid="ignore", over="ignore"):
         return xp.logaddexp.accumulate(self, axis=dim)
+
+
+def _log_add_exp(x, acc):
+    """ATen's ``_log_add_exp_helper`` in double: ``log1p(exp(min - max)) + max`` (glibc's
+    exp and log1p), ``x`` where both are the same infinity; a nan ``acc`` stays."""
+    nan_y = np.isnan(acc)
+    mn = np.where(nan_y, acc, np.where(acc < x, acc, x))       # std::min(x, acc)
+    mx = np.where(nan_y, acc, np.where(x < acc, acc, x))       # std::max(x, acc)
+    r = _loss_math.libm("log1p", _sleef_d.exp_scalar(mn - mx)) + mx
+    return np.where((mn != mx) | np.isfinite(mn), r, x)
+
+
+def _logcumsumexp_exact(a, dim):
+    """torch's CPU loop: each line accumulated in order, in double (the acc type)."""
+    a = np.moveaxis(a, dim, 0)
+    out = np.empty(a.shape, np.float64)
+    with np.errstate(all="ignore"):
+        if a[0].size < 4096:        # up to thousands of lines: Python's math (glibc's) per element
+            flat = a.reshape(a.shape[0], -1).astype(np.float64)
+            res = out.reshape(flat.shape)
+            for j in range(flat.shape[1]):
+                acc = -math.inf
+                for i, x in enumerate(flat[:, j].tolist()):
+                    acc = _log_add_exp_one(x, acc)
+                    res[i, j] = acc
+        else:
+            acc = np.full(a.shape[1:], -np.inf)
+            for i in range(a.shape[0]):
+                acc = _log_add_exp(a[i].astype(np.float64), acc)
+                out[i] = acc
+    return np.moveaxis(out.astype(a.dtype), 0, dim)
+
+
+def _log_add_exp_one(x, acc):
+    if acc != acc:
+        return acc
+    mn = acc if acc < x else x
+    mx = acc if x < acc else x
+    if mn != mx or math.isfinite(mn):
+        try:
+            return math.log1p(math.exp(mn - mx)) + mx
+        except (ValueError, OverflowError):
+            return math.nan
+    return x
 
 
 @expose

@@ -10,6 +10,8 @@ and a hand-written wrapper picks one. Unary math lives in ``unary.py``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _dtype as D
 from .. import _lazy
 from .._device import xp
@@ -20,6 +22,7 @@ from .registry import run as _run
 from .registry import run_inplace as _run_inplace
 
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
+_sleef_fmod = _lazy.defer(globals(), "_sleef_fmod", "ember._ops._sleef_fmod")
 del _lazy
 
 
@@ -239,6 +242,8 @@ def _float_mod(self, other, python: bool):
     if self.dtype.kind in "iu":
         _int_zero_check(self, other)
         return (xp.remainder if python else xp.fmod)(self, other)
+    if xp is np and self.dtype in (np.float32, np.float64):
+        return (_sleef_fmod.remainder if python else _sleef_fmod.fmod)(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
         mod = xp.fmod(self, other)
         if python:
@@ -549,6 +554,9 @@ def atan2(self, other):
     >>> ember.atan2(ember.tensor([1.0]), ember.tensor([-1.0]))
     tensor([2.3562])
     """
+    if xp is np and self.dtype == np.float32 and getattr(other, "dtype", None) == np.float32:
+        from . import _sleef_atan2
+        return _sleef_atan2.atan2(self, other)
     return xp.arctan2(self, other)
 
 

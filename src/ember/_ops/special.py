@@ -167,12 +167,18 @@ def digamma(self):
     >>> ember.digamma(ember.tensor([1.0, 0.5]))
     tensor([-0.5772, -1.9635])
     """
+    if self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+        from . import _cephes
+        return _cephes.digamma(self)
     return _like(_digamma64(self), self)
 
 
 @op("PolygammaBackward0", name="polygamma_", method=False, function=False, promote=FLOAT,
     self=lambda grad, self, n: grad * _polygamma_op(self, n + 1))
 def _polygamma_kernel(self, n):
+    if n in (0, 1) and self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+        from . import _cephes
+        return (_cephes.digamma if n == 0 else _cephes.trigamma)(self)
     return _like(_polygamma64(n, self), self)
 
 
@@ -218,3 +224,31 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
     halves = Tensor._wrap(xp.arange(p, dtype=input.dtype.np) / 2)
     args = input.unsqueeze(-1) - halves
     return args.lgamma().sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
+
+
+# ----------------------------------------------------------------------------- i0
+
+def _i0_check(self):
+    if self.dtype.is_complex:
+        raise NotImplementedError(f"\"i0_vml_cpu\" not implemented for '{self.dtype.scalar_name}'")
+
+
+def _i1(x):
+    from .special_functions import i1
+    return i1(x)
+
+
+@op("I0Backward0", promote=FLOAT, inplace=True, check=_i0_check,
+    self=lambda grad, self: grad * _i1(self))
+def i0(self):
+    """The modified Bessel function of the first kind, order 0 (Cephes' Chebyshev series,
+    as torch computes it).
+
+    >>> ember.i0(ember.tensor([0.0, 1.0]))
+    tensor([1.0000, 1.2661])
+    """
+    from . import _cephes
+    if self.dtype not in (xp.float32, xp.float64):
+        return _cephes.i0(self.astype(xp.float64)).astype(self.dtype)
+    return _cephes.i0(self)
+

@@ -7,17 +7,26 @@ from __future__ import annotations
 
 import math
 
+from .. import _lazy
 from .._device import xp
 from .registry import FLOAT, op
-from .unary import _erfc64, _in_precision, erf, erfinv
+from .special import i0
+from .unary import erf
+
+_cephes = _lazy.defer(globals(), "_cephes", "ember._ops._cephes")    # (on first use)
+_loss_math = _lazy.defer(globals(), "_loss_math", "ember._ops._loss_math")
+del _lazy
 
 _SQRT1_2 = math.sqrt(0.5)
 _SQRT_2PI = math.sqrt(2 * math.pi)
+_TWO_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 def _entr_kernel(x):
     with xp.errstate(all="ignore"):
-        out = xp.where(x > 0, -x * xp.log(xp.where(x > 0, x, 1)), xp.where(x == 0, 0, -xp.inf))
+        pos = xp.where(x > 0, x, 1)
+        lg = _loss_math.libm("log", pos) if x.dtype in (xp.float32, xp.float64) else xp.log(pos)
+        out = xp.where(x > 0, -x * lg, xp.where(x == 0, 0, -xp.inf))
     return xp.where(xp.isnan(x), x, out).astype(x.dtype)
 
 
@@ -35,25 +44,85 @@ def ndtr(input):
                                          else input, _SQRT1_2)), 0.5)
 
 
+def _floats_only(kernel, reduced=False):
+    """torch's NotImplementedError for complex inputs (and half/bfloat16 where the kernel
+    has no reduced-precision loop); integers and bools promote to float32."""
+    def check(self):
+        dt = self.dtype
+        if dt.is_complex or (not reduced and dt.is_floating_point and dt.itemsize == 2):
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{dt.scalar_name}'")
+    return check
+
+
+def _cephes_kernel(fn, self):
+    """A ``Math.h`` kernel on float32/float64 (half and bfloat16 arrive as float32)."""
+    if self.dtype not in (xp.float32, xp.float64):
+        return fn(self.astype(xp.float64)).astype(self.dtype)
+    return fn(self)
+
+
 @op("SpecialNdtriBackward0", name="special_ndtri", method=False, function=False,
-    promote=FLOAT, self=lambda grad, result: grad * (_SQRT_2PI * (result.pow(2) / 2).exp()))
+    check=_floats_only("ndtri_cpu"),
+    promote=FLOAT, self=lambda grad, result: grad * _SQRT_2PI * (result.pow(2) / 2).exp())
 def ndtri(self):
-    """The inverse of the standard normal CDF."""
-    return (math.sqrt(2.0) * erfinv.kernel(2 * self.astype(xp.float64) - 1)).astype(self.dtype)
-
-
-def _log_ndtr64(x):
-    x = xp.asarray(x, xp.float64)
-    with xp.errstate(all="ignore"):
-        return xp.log(0.5 * _erfc64(-x * _SQRT1_2))
+    """The inverse of the standard normal CDF (Cephes' ``ndtri``, as torch computes it)."""
+    return _cephes_kernel(_cephes.ndtri, self)
 
 
 @op("SpecialLogNdtrBackward0", name="special_log_ndtr", method=False, function=False,
+    check=_floats_only("log_ndtr_cpu"),
     promote=FLOAT,
     self=lambda grad, self, result: grad / _SQRT_2PI * (-(result + self.pow(2) / 2)).exp())
 def log_ndtr(self):
-    """The log of the standard normal CDF, accurate far into the left tail."""
-    return _in_precision(_log_ndtr64, self)
+    """The log of the standard normal CDF, accurate far into the left tail (erfcx there)."""
+    return _cephes_kernel(_cephes.log_ndtr, self)
+
+
+@op("SpecialErfcxBackward0", name="special_erfcx", method=False, function=False,
+    check=_floats_only("erfcx_cpu"),
+    promote=FLOAT, self=lambda grad, self, result: (2.0 * self * result - _TWO_SQRT_PI) * grad)
+def erfcx(self):
+    """The scaled complementary error function ``exp(x^2) erfc(x)``."""
+    return _cephes_kernel(_cephes.erfcx, self)
+
+
+@op("SpecialI0EBackward0", name="special_i0e", method=False, function=False,
+    check=_floats_only("i0e_cpu", True), promote=FLOAT,
+    self=lambda grad, self, result: grad * (i1e(self) - self.sgn() * result))
+def i0e(self):
+    """``exp(-|x|) i0(x)``."""
+    return _cephes_kernel(_cephes.i0e, self)
+
+
+def _divided_by_x_grad(lead, shift):
+    """``i1_backward``/``i1e_backward``: ``lead(x) - result * shift(x)``, 0.5 where
+    ``|x|`` is within epsilon of 0."""
+    def formula(grad, self, result):
+        from .._factories import full_like
+        from .pointwise import where
+        eps = float(xp.finfo(self._data.dtype).eps)
+        big = self.abs() > eps
+        safe = where(big, self, full_like(self, eps))
+        slope = lead(safe) - result * shift(safe)
+        return grad * where(big, slope, full_like(self, 0.5))
+    return formula
+
+
+@op("SpecialI1Backward0", name="special_i1", method=False, function=False,
+    check=_floats_only("i1_cpu", True), promote=FLOAT,
+    self=_divided_by_x_grad(lambda x: i0(x), lambda x: x.reciprocal()))
+def i1(self):
+    """The modified Bessel function of the first kind, order 1."""
+    return _cephes_kernel(_cephes.i1, self)
+
+
+@op("SpecialI1EBackward0", name="special_i1e", method=False, function=False,
+    check=_floats_only("i1e_cpu", True), promote=FLOAT,
+    self=_divided_by_x_grad(lambda x: i0e(x), lambda x: x.sgn() + x.reciprocal()))
+def i1e(self):
+    """``exp(-|x|) i1(x)``."""
+    return _cephes_kernel(_cephes.i1e, self)
 
 
 def _xlog1py_kernel(self, other):
@@ -75,4 +144,4 @@ def _xlog1py(mask, other):
     return xlog1py(mask.to(other.dtype), other)
 
 
-__all__ = ["entr", "ndtr", "ndtri", "log_ndtr", "xlog1py"]
+__all__ = ["entr", "ndtr", "ndtri", "log_ndtr", "xlog1py", "erfcx", "i0", "i0e", "i1", "i1e"]
