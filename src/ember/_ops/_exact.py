@@ -120,9 +120,14 @@ def cascade(x):
     p = max(4, ((n - 1).bit_length() if n > 2 else 1) // 4)
     s = 1 << p
     nb = n // s
-    tail = seqsum(x[nb * s:])
     if nb == 0:
-        return tail
+        return seqsum(x)
+    if nb < s:
+        # one level of blocks (n < 256): ((tail + rest0) + 0) + 0 with the levels above
+        # empty; no sequential sum is -0, so the +0s change nothing and a missing tail is +0
+        r = seqsum(seqsum(_blocks(x[:nb * s], s, cols)))
+        return r if nb * s == n else seqsum(x[nb * s:]) + r
+    tail = seqsum(x[nb * s:])
     lv = seqsum(_blocks(x[:nb * s], s, cols))
     rest = []
     for _ in range(2):
