@@ -174,8 +174,10 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             node = heappop(heap)[2]
             grads = buffers.pop(node, None)
             if grads is not None:
-                if not plain or node._tensor_pre_hooks or node._retain_grad or node._pre_hooks \
-                        or node._hooks or _state.anomaly:
+                # (hooks and retained grads live in a node's __dict__: none there, none set)
+                if not plain or (node.__dict__ and (
+                        node._tensor_pre_hooks or node._retain_grad or node._pre_hooks
+                        or node._hooks)) or _state.anomaly:
                     _run_node(node, grads, captures, captured, needed, targets, accumulate,
                               create_graph, retain_graph, buffers)
                 elif node.__class__ is AccumulateGrad:
@@ -188,8 +190,25 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     out = node.apply(grads)
                     if not retain_graph:
                         node._release()
-                    _distribute(node, out, buffers)
-                    del out     # the gradients' only holders are the buffers (AccumulateGrad
+                    # _distribute, inline
+                    metas = node._input_meta
+                    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+                        if nxt is None or g is None:
+                            continue
+                        if metas is not None:
+                            meta = metas[i]
+                            if meta is not None and (g._data.shape != meta[0]
+                                                     or g._data.dtype != meta[1].np):
+                                g = _validate(node, i, g, meta)
+                        buf = buffers.get(nxt)
+                        if buf is None:
+                            buffers[nxt] = [g] if nxt.num_outputs == 1 else \
+                                [g if k == nr else None for k in range(nxt.num_outputs)]
+                        elif buf[nr] is None:
+                            buf[nr] = g
+                        else:
+                            buf[nr] = buf[nr] + g
+                    out = g = None  # the gradients' only holders are the buffers (AccumulateGrad
                     # takes a gradient nothing else holds without a copy)
             for nxt, _ in node.next_functions:
                 if nxt is None:
