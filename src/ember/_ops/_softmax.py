@@ -16,6 +16,8 @@ rest of the chunk with glibc's, then Sleef's ``log`` of every sum. The backward 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _exact, _norms, _sleef, _sleef_d
@@ -76,8 +78,8 @@ def _inner(x):
 
 def _split(x, dim):
     shape = x.shape
-    outer = int(np.prod(shape[:dim], dtype=np.int64))
-    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    outer = math.prod(shape[:dim])
+    inner = math.prod(shape[dim + 1:])
     return outer, shape[dim], inner
 
 
@@ -96,9 +98,9 @@ def _log_lastdim(x):
     """``serial_vec_log_softmax_lastdim_range`` on a C-contiguous (rows, n) array."""
     exp, _, log, _ = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        m = x.max(axis=1, keepdims=True)
-        lse = log(_norms.vec_sum_rows(exp(x - m)))
-        return (x - m) - lse[:, None]
+        d = x - x.max(axis=1, keepdims=True)
+        lse = log(_norms.vec_sum_rows(exp(d)))
+        return np.subtract(d, lse[:, None], out=d)
 
 
 def _log_scalar_inner(inner, dim, itemsize, lanes):
