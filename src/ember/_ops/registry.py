@@ -73,6 +73,18 @@ class OpNode(Node):
             out = _apply_raw_direct(self, op, grads[0])
             if out is not None:
                 return out
+        if op.grad_only is not None and len(grads) == 1:
+            g = grads[0]
+            if g is not None and g._data.dtype.char in "efd":
+                # the formulas of the edges that exist read the gradient alone (add, sub, a
+                # number's operand aside …): no environment to build
+                edges = self.next_functions
+                for only, (nxt, _) in zip(op.grad_only, edges):
+                    if not only and nxt is not None:
+                        break
+                else:
+                    return [None if nxt is None else fn(g)
+                            for (_, fn, _), (nxt, _) in zip(op.formulas, edges)]
         args = self._args
         env = args.copy() if args else {}
         saved = self._saved
@@ -260,6 +272,9 @@ class OpDef:
         self.formulas = tuple((n, formulas[n], tuple(p.name for p in parameters(formulas[n])))
                               for n in self.diff)
         self.needs = {n: args for n, _, args in self.formulas}
+        # which formulas read the gradient alone (None: none does)
+        only = tuple(args == ("grad",) for _, _, args in self.formulas)
+        self.grad_only = only if any(only) else None
         self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
         if raw:
             for n, fn in raw.items():
