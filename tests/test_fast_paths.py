@@ -299,3 +299,18 @@ def test_gradient_only_formulas_skip_the_environment(create_graph, dtype, monkey
             rec.append(_bits(ember.autograd.grad(gx.sum(), x)[0]))
         results.append(rec)
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(2, 8), (128, 10), (128, 256), (255, 33), (17, 100), (5, 4),
+                                   (64, 96), (200, 7)])
+def test_row_sum_fast_path_is_the_iterator_path(shape, dtype):
+    from ember._ops import _exact as E
+    a = np.random.default_rng(7).standard_normal(shape).astype(dtype)
+    a[::3, ::2] *= 1e6
+    for keepdim in (False, True):
+        layout, y, out_shape, nred = E._prepare(a, (0,), keepdim)
+        general = E._to_out(E._serial(E._pad2(y), nred, a.itemsize, E._LANES[a.dtype], False),
+                            out_shape)
+        fast = E.cascade_sum(a, (0,), keepdim)
+        assert fast.shape == general.shape and fast.tobytes() == general.tobytes()
