@@ -314,3 +314,26 @@ def test_row_sum_fast_path_is_the_iterator_path(shape, dtype):
                             out_shape)
         fast = E.cascade_sum(a, (0,), keepdim)
         assert fast.shape == general.shape and fast.tobytes() == general.tobytes()
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+@pytest.mark.parametrize("shape", [(3, 4), (5,), ()])
+def test_t_without_a_graph_is_the_op_path(mode, shape, monkeypatch):
+    def made(base_of):
+        x = _leaf(shape, "float32")
+        v = x[...] if base_of else x
+        with getattr(ember, mode)():
+            r = v.t()
+        return x, v, r
+
+    def summary(x, v, r):
+        return (_bits(r), r._base is (x if v._base is None else v._base), r._vc is x._vc,
+                r.__dict__.get("_cm"), r.grad_fn, r.requires_grad, r.is_inference(),
+                tuple(r.stride()))
+
+    for base_of in (False, True):
+        fast = summary(*made(base_of))
+        with monkeypatch.context() as m:
+            m.setattr(R, "PLAIN_RUNNERS", (None, None))      # the op's own path
+            general = summary(*made(base_of))
+        assert fast == general
