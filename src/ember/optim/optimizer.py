@@ -522,7 +522,10 @@ def _k_addcmul(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> _np
 
 def _k_addcmul_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:
     """``a.addcmul_(t1, t2, value=value)``."""
-    a[...] = _k_addcmul(a, t1, t2, value)
+    if a.dtype == _np.float32 and _np.shape(t1) == a.shape and _np.shape(t2) == a.shape:
+        _fma(_sc(value, a) * t1, t2, a, out=a)      # the double sum rounded straight into a
+    else:
+        a[...] = _k_addcmul(a, t1, t2, value)
 
 
 def _k_addcdiv_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:
