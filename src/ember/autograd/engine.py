@@ -202,12 +202,8 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                                 g = _validate(node, i, g, meta)
                         buf = buffers.get(nxt)
                         if buf is None:
-                            buffers[nxt] = [g] if nxt.num_outputs == 1 else \
-                                [g if k == nr else None for k in range(nxt.num_outputs)]
-                        elif buf[nr] is None:
-                            buf[nr] = g
-                        else:
-                            buf[nr] = buf[nr] + g
+                            buf = buffers[nxt] = [None] * nxt.num_outputs
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g
                     out = g = None  # the gradients' only holders are the buffers (AccumulateGrad
                     # takes a gradient nothing else holds without a copy)
             for nxt, _ in node.next_functions:
