@@ -337,3 +337,17 @@ def test_t_without_a_graph_is_the_op_path(mode, shape, monkeypatch):
             m.setattr(R, "PLAIN_RUNNERS", (None, None))      # the op's own path
             general = summary(*made(base_of))
         assert fast == general
+
+
+@pytest.mark.parametrize("name", ["Tanh", "Exp", "Ln", "Sqrt"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_vml_contiguous_call_is_the_general_call(name, dtype):
+    from ember._ops import _vml
+    if not _vml.available():
+        pytest.skip("MKL's VML is not installed")
+    a = np.abs(np.random.default_rng(3).standard_normal((5, 7)).astype(dtype)) + 0.5
+    ro = a.copy()
+    ro.flags.writeable = False                   # the general path (copy of the input)
+    fast, general = _vml.call(name, a), _vml.call(name, ro)
+    assert fast.flags.c_contiguous and fast.shape == a.shape
+    assert fast.tobytes() == general.tobytes()
