@@ -351,3 +351,64 @@ def test_vml_contiguous_call_is_the_general_call(name, dtype):
     fast, general = _vml.call(name, a), _vml.call(name, ro)
     assert fast.flags.c_contiguous and fast.shape == a.shape
     assert fast.tobytes() == general.tobytes()
+
+
+def _heap_order(root):
+    """The engine's order by its definition: ready nodes newest first (ties in push order)."""
+    import heapq
+    import itertools
+    deps, stack, seen = {}, [root], {root}
+    while stack:
+        n = stack.pop()
+        for f, _ in n.next_functions:
+            if f is None:
+                continue
+            deps[f] = deps.get(f, 0) + 1
+            if f not in seen:
+                seen.add(f)
+                stack.append(f)
+    c = itertools.count()
+    heap, order = [(-root._seq, next(c), root)], []
+    while heap:
+        n = heapq.heappop(heap)[2]
+        order.append(n)
+        for f, _ in n.next_functions:
+            if f is None:
+                continue
+            deps[f] -= 1
+            if deps[f] == 0:
+                heapq.heappush(heap, (-f._seq, next(c), f))
+    return order
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+def test_engine_runs_nodes_in_heap_order_when_chains_skip_the_heap(hooked):
+    x = _leaf((3,), "float32")
+    w = _leaf((3,), "float32", seed=1)
+    a = x * 2.0
+    b = a.tanh()
+    c = (a * w).sigmoid()
+    d = (b + c) * b - 0.5
+    loss = (d * w).sum() + b.sum()
+    expected = [n for n in _heap_order(loss.grad_fn)]
+    ran = []
+    real_apply = {}
+    for n in expected:
+        if hooked and type(n).__name__ != "AccumulateGrad":
+            n.register_prehook(lambda go, n=n: ran.append(n))
+        elif type(n).__name__ != "AccumulateGrad":
+            cls = type(n)
+            if cls not in real_apply:
+                real_apply[cls] = cls.apply
+
+                def apply(self, grads, _real=cls.apply):
+                    ran.append(self)
+                    return _real(self, grads)
+                cls.apply = apply
+    try:
+        loss.backward()
+    finally:
+        for cls, fn in real_apply.items():
+            cls.apply = fn
+    want = [n for n in expected if type(n).__name__ != "AccumulateGrad"]
+    assert [id(n) for n in ran] == [id(n) for n in want]

@@ -169,9 +169,12 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     plain = not captures and needed is None and _run_node is _RUN_NODE   # (not profiling)
     prev = (_state.enabled, _state.inference)
     _state.enabled, _state.inference = bool(create_graph), False
+    node = None              # the next node when it is the only one ready (a chain): it
+    # skips the heap, which would pop it next anyway
     try:
-        while heap:
-            node = heappop(heap)[2]
+        while node is not None or heap:
+            if node is None:
+                node = heappop(heap)[2]
             grads = buffers.pop(node, None)
             if grads is not None:
                 # (hooks and retained grads live in a node's __dict__: none there, none set)
@@ -206,13 +209,21 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                         buf[nr] = g if buf[nr] is None else buf[nr] + g
                     out = g = None  # the gradients' only holders are the buffers (AccumulateGrad
                     # takes a gradient nothing else holds without a copy)
+            single = None
             for nxt, _ in node.next_functions:
                 if nxt is None:
                     continue
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
+                    if single is None and not heap:
+                        single = nxt
+                        continue
+                    if single is not None:
+                        heappush(heap, (-single._seq, next(counter), single))
+                        single = None
                     heappush(heap, (-nxt._seq, next(counter), nxt))
+            node = single
     finally:
         _state.enabled, _state.inference = prev
     if inputs is not None and not accumulate:
