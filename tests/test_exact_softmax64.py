@@ -68,7 +68,7 @@ def test_softmax_forward(dt, name, shape):
 
 
 @pytest.mark.parametrize("dt, name", [(np.float64, "softmax"), (np.float64, "log_softmax"),
-                                      (np.float32, "softmax")])
+                                      (np.float32, "softmax"), (np.float32, "log_softmax")])
 @pytest.mark.parametrize("shape", [(4, 9), (64, 10), (3, 5, 20), (5, 100, 21), (7, 33, 3),
                                    (2, 3)])
 def test_softmax_backward(dt, name, shape):

@@ -140,3 +140,26 @@ def test_float64_fma_near_the_largest_double(scale_a, scale_b):
     got = _exact.fma(a, b, c)
     want = [float(Fraction(x) * Fraction(y) + Fraction(z)) for x, y, z in zip(a, b, c)]
     np.testing.assert_array_equal(got, np.array(want))
+
+
+def test_float64_fma_with_infinities_and_subnormal_products():
+    """An infinite product or addend gives IEEE's infinity or nan (not Dekker's inf - inf),
+    and a product in the subnormals (whose error Dekker's split cannot hold) the exactly
+    rounded result."""
+    from fractions import Fraction
+
+    inf = np.inf
+    a = np.array([1e200, 2.0, 0.5, -inf, 3.0, 1e300, 0.0])
+    b = np.array([1e200, inf, 1.0, 2.0, 4.0, -1e300, inf])
+    c = np.array([1.0, -1.0, inf, inf, -inf, 5.0, 1.0])
+    want = a * b + c
+    with np.errstate(invalid="ignore"):
+        got = _exact.fma(a, b, c)
+    np.testing.assert_array_equal(got, want)
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-40, -36, 200)
+    tiny = np.exp(-x * x / 2) * 0.4
+    c = np.where(rng.random(200) < 0.5, 0.0, tiny * rng.standard_normal(200))
+    got = _exact.fma(x, tiny, c)
+    want = [float(Fraction(p) * Fraction(q) + Fraction(r)) for p, q, r in zip(x, tiny, c)]
+    np.testing.assert_array_equal(got, np.array(want))

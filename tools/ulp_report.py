@@ -187,6 +187,8 @@ REDUCE.update({
     "log_softmax backward (dim 0)": _grad(lambda lib, a: lib.log_softmax(a, 0)),
     "sigmoid backward": _grad(lambda lib, a: a.sigmoid()),
     "silu backward": _grad(lambda lib, a: lib.nn.functional.silu(a)),
+    "gelu backward": _grad(lambda lib, a: lib.nn.functional.gelu(a)),
+    "gelu (tanh) backward": _grad(lambda lib, a: lib.nn.functional.gelu(a, approximate="tanh")),
 })
 for _name, _kw in (("elu", {}), ("selu", {}), ("celu", {"alpha": 0.7}), ("softplus", {}),
                    ("mish", {})):

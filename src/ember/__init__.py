@@ -74,8 +74,6 @@ from ._factories import (
     zeros,
     zeros_like,
 )
-from . import _printing as _tensor_str  # torch._tensor_str.printoptions
-from ._printing import set_printoptions
 from ._tensor import Size, Tensor
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
@@ -96,7 +94,7 @@ from .random import (
     set_rng_state,
 )
 
-from . import nn, optim, utils  # noqa: E402  (after the core names they use)
+from . import nn, utils  # noqa: E402  (after the core names they use)
 from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 
 globals().update(_ops.FUNCTIONS)
@@ -187,7 +185,6 @@ def can_cast(from_: dtype, to: dtype) -> bool:
 # ----- torch's smaller namespaces: layouts, the conversion switches, aten ops
 from . import __future__  # noqa: E402
 from ._aten import ops  # noqa: E402
-from .amp.grad_scaler import _amp_foreach_non_finite_check_and_unscale_  # noqa: E402
 from ._layout import (  # noqa: E402
     jagged,
     layout,
@@ -202,9 +199,11 @@ from ._layout import (  # noqa: E402
 
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
-_LAZY_MODULES = ("distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "profiler", "serialization", "special", "testing")
+_LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "futures", "hub",
+                 "multiprocessing", "optim", "profiler", "serialization", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
+               "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
+               "set_printoptions": "_printing", "_tensor_str": "_printing",
                "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
 
 
@@ -213,10 +212,14 @@ def __getattr__(name: str):
         import importlib
 
         module = importlib.import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
-        value = getattr(module, name) if name in _LAZY_NAMES else module
+        value = module if name in _LAZY_MODULES or name == "_tensor_str" else getattr(module, name)
+        # (torch._tensor_str.printoptions: ember._printing, where the printing lives)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+globals().pop("_lazy", None)      # (ember._lazy: the mechanism, not a name of torch's)
 
 
 def __dir__() -> list[str]:

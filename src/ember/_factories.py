@@ -16,6 +16,7 @@ from . import _dtype as D
 from . import _errors
 from ._device import check as check_device
 from ._device import xp
+from ._ops import _exact
 from ._ops.util import as_size
 from ._tensor import Tensor
 
@@ -420,28 +421,9 @@ def _vec_fill(n: int, npdt, scalar, vector):
 
 
 def _fma(a, b, c):
-    """``a * b + c`` rounded once, as the FMA instructions torch's CPU kernels compile to.
-
-    float32 (and narrower) operands: exact in float64, then one rounding. float64: Dekker's
-    error-free product and Knuth's two-sum (correctly rounded but for rare double roundings).
-    """
-    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
+    """``a * b + c`` rounded once, as the FMA instructions torch's CPU kernels compile to."""
     dt = np.result_type(a, b, c)
-    if dt != np.float64:
-        return (a.astype(np.float64) * b + c).astype(dt)
-    p = a * b
-
-    def split(x):
-        t = 134217729.0 * x
-        hi = t - (t - x)
-        return hi, x - hi
-    ah, al = split(a)
-    bh, bl = split(b)
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    bb = s - p
-    t = (p - (s - bb)) + (c - bb)
-    return s + (t + e)
+    return _exact.fma(*(np.asarray(v, dt) for v in (a, b, c)))
 
 
 def _arange_values(start, step, n, dt: D.dtype):
@@ -457,6 +439,8 @@ def _arange_values(start, step, n, dt: D.dtype):
 
     def vector(base_i, lane):
         base = _fma(sp, base_i.astype(acc), st).astype(npdt)     # arange(T base, acc step)
+        if npdt == np.float64:          # base + lane * step, contracted
+            return _fma(lane.astype(acc), sp, base)
         return (base.astype(acc) + lane.astype(acc) * sp).astype(npdt)
     return _vec_fill(n, npdt, scalar, vector)
 

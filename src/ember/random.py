@@ -14,6 +14,9 @@ Invariants kept by every kernel:
 * **Draw order.** Serial kernels fill elements in *memory order* (dimensions sorted by
   stride, largest outermost), each element taking its draws in turn; the vector kernels of
   ``normal_`` (float32/float64, at least 16 elements, contiguous) draw all uniforms first.
+  Ember's fast paths (these vector kernels, float32 ``uniform_``) draw and transform chunk
+  by chunk instead, which consumes the same stream in the same order, and write straight
+  into the tensor; the reference formulations stay here and the tests hold the two equal.
 * **Engine.** The 624 state words live in a ``numpy.random.MT19937`` bit generator, whose
   ``random_raw`` yields exactly the tempered 32-bit outputs of ``std::mt19937``; its ``pos``
   follows the same convention (624 = twist before the next draw). A 64-bit draw is two
@@ -236,6 +239,7 @@ def _fma64(a, b, c) -> _np.ndarray:
 
 _M29 = _U64(0x1FFFFFFF)
 _MID29 = _U64(0x10000000)
+_M24 = _U64(0xFFFFFF)
 
 
 def _fma32(a, b, c, check_subnormal: bool = False) -> _np.ndarray:
@@ -290,7 +294,7 @@ def _cast(vals: _np.ndarray, dt: _np.dtype) -> _np.ndarray:
     """Round double (or float) results to ``dt`` as C++ ``static_cast`` does (half via float)."""
     if dt == _f16 and vals.dtype == _f64:
         return vals.astype(_np.float32).astype(_np.float16)
-    return vals.astype(dt)
+    return vals.astype(dt, copy=False)
 
 
 def _store(arr: _np.ndarray, vals: _np.ndarray) -> None:
@@ -519,15 +523,23 @@ class Generator:
             return arr
         with _np.errstate(all="ignore"):
             if dt == _f64:
-                u = self._u53(n)
                 w = high - low
+                if w == 1.0 and low == 0.0 and arr.flags.c_contiguous:
+                    flat = arr.reshape(-1)
+                    for start in range(0, n, _UCHUNK):   # rand: the uniforms themselves
+                        flat[start:start + _UCHUNK] = self._u53(min(_UCHUNK, n - start))
+                    return arr
+                u = self._u53(n)
                 vals = u if (w == 1.0 and low == 0.0) else _fma64(u, w, low)
                 top, bottom = high, low
             else:
                 # float32, and float16 through float32 arithmetic on float32 bounds
-                u = self._u24(n)
                 a, b = _np.float32(low), _np.float32(high)
                 w = b - a
+                if dt == _f32 and arr.flags.c_contiguous and _uniform_exact_in_f64(a, w):
+                    _uniform_fast_f32(self, arr.reshape(-1), a, w, b)
+                    return arr
+                u = self._u24(n)
                 vals = u if (w == 1 and a == 0) else _fma32(u, w, a, check_subnormal=True)
                 if dt == _f16:
                     vals = vals.astype(_np.float16)
@@ -556,11 +568,10 @@ class Generator:
             if n >= 16 and arr.flags.c_contiguous:
                 flat = arr.reshape(-1)
                 if dt == _f32:
-                    _normal_fill_f32(self._u24(n), self, _np.float32(mean), _np.float32(std),
-                                     out=flat)
+                    _normal_fast_f32(self, n, _np.float32(mean), _np.float32(std), flat)
                     return arr
                 if dt == _f64:
-                    flat[...] = _normal_fill_f64(self._u53(n), self, mean, std)
+                    _normal_fast_f64(self, n, mean, std, flat)
                     return arr
                 flat[...] = _normal_fill_f16(self, n, mean, std)
                 return arr
@@ -778,10 +789,12 @@ class Generator:
         if n == 0:
             return arr
         if rng >= 1 << 28:
-            vals = (self._u64(n) % _U64(rng)) + _U64(frm & _MASK64)
+            vals = _umod(self._u64(n), rng)
+            vals += _U64(frm & _MASK64)
             vals = vals.view(_np.int64)
         else:
-            vals = (self._u32(n) % _U64(rng)).astype(_np.int64) + frm
+            r = self._u32(n).astype(_np.uint32)
+            vals = _np.add(_umod(r, rng), _np.int64(frm), dtype=_np.int64)
         _store_int(arr, vals)
         return arr
 
@@ -795,12 +808,12 @@ class Generator:
         if dt == _np.int64:
             vals = (self._u64(n) & _U64((1 << 63) - 1)).view(_np.int64)
         elif dt == _f64:
-            vals = (self._u64(n) % _U64((1 << 53) + 1)).astype(_np.float64)
+            vals = _umod(self._u64(n), (1 << 53) + 1).astype(_np.float64)
         elif dt == _np.bool_:
             vals = (self._u32(n) & _U64(1)).astype(_np.bool_)
         elif dt in (_f32, _f16):
             mod = (1 << (24 if dt == _f32 else 11)) + 1
-            vals = (self._u32(n) % _U64(mod)).astype(_np.float32)
+            vals = _umod(self._u32(n).astype(_np.uint32), mod).astype(_np.float32)
         else:
             vals = self._u32(n) & _U64(int(_np.iinfo(dt).max))
         view = _memory_order(arr)
@@ -826,13 +839,12 @@ class Generator:
                 what = "2049" if dt == _f16 else f"2^{digits}+1"
                 raise RuntimeError(f"n cannot be greater than {what} for {_sname(dt)} type.")
         if n < 214748364:
-            perm = list(range(n))
             if n > 1:
-                zs = (self._u32(n - 1) % _np.arange(n, 1, -1, dtype=_np.uint64)).tolist()
-                for i, z in enumerate(zs):
-                    j = i + z
-                    perm[i], perm[j] = perm[j], perm[i]
-            out = _np.array(perm, dtype=_np.int64)
+                js = (self._u32(n - 1) % _np.arange(n, 1, -1, dtype=_np.uint64)).view(_np.int64)
+                js += _np.arange(n - 1)
+                out = _swap_shuffle(js, n)
+            else:
+                out = _np.arange(n, dtype=_np.int64)
         else:
             out = _np.empty(n, dtype=_np.int64)
             chunk = 1 << 20
@@ -913,6 +925,106 @@ Generator.__module__ = "ember"
 Generator.__qualname__ = "Generator"
 
 
+def _uniform_exact_in_f64(a: _np.float32, w: _np.float32) -> bool:
+    """Whether ``u * w + a`` is exact in float64 for every float32 uniform ``u = k * 2**-24``
+    (so that rounding it to float32 is the single rounding of ``fma(u, w, a)``): the product
+    has at most 48 significant bits and the sum spans at most 53."""
+    a, w = float(a), float(w)
+    if not (_math.isfinite(a) and _math.isfinite(w)):
+        return False
+    if w == 0:
+        return True
+    low = _math.frexp(w)[1] - 48                # the product's lowest bit: 2**-24 * ulp(w)
+    if a != 0:
+        low = min(low, _math.frexp(a)[1] - 24)
+    high = _math.frexp(abs(a) + abs(w))[1] + 1  # |u * w + a| < 2**high
+    return high - low <= 53
+
+
+_UCHUNK = 1 << 16
+
+
+def _uniform_fast_f32(gen: Generator, flat: _np.ndarray, a: _np.float32,
+                      w: _np.float32, top: _np.float32) -> None:
+    """``uniform_`` of a flat float32 array, chunk by chunk: ``rand`` (``a == 0, w == 1``)
+    is ``k * 2**-24`` itself; otherwise ``fma(u, w, a)`` is the float32 rounding of the
+    exact float64 ``k * (w * 2**-24) + a`` (see :func:`_uniform_exact_in_f64`)."""
+    n = flat.size
+    plain = w == 1 and a == 0
+    scale = float(w) * 2.0 ** -24
+    af = float(a)
+    # the largest value, from the largest uniform (fma rounds monotonically): only if it
+    # reaches `to` can any value need replacing by `from`
+    may_hit = not plain and _np.float32((1 - 2.0 ** -24) * float(w) + af) == top
+    k = _np.empty(min(n, _UCHUNK), _np.int32)
+    sbuf = _np.empty(min(n, _UCHUNK)) if not plain else None
+    for start in range(0, n, _UCHUNK):
+        m = min(_UCHUNK, n - start)
+        kk = k[:m]
+        _np.bitwise_and(gen._u32(m), _M24, out=kk, casting="unsafe")
+        dst = flat[start:start + m]
+        if plain:
+            _np.multiply(kk, _F(2.0 ** -24), out=dst, dtype=_np.float32, casting="unsafe")
+            continue
+        sb = sbuf[:m]
+        _np.multiply(kk, scale, out=sb)
+        _np.add(sb, af, out=dst, casting="same_kind")
+        if may_hit:
+            dst[dst == top] = a
+
+
+def _umod(x: _np.ndarray, d: int) -> _np.ndarray:
+    """``x % d`` in place for an unsigned array and a positive scalar ``d`` (NumPy divides
+    by a scalar with a multiply-and-shift, many times quicker than its ``%``)."""
+    d = x.dtype.type(d)
+    q = x // d
+    q *= d
+    x -= q
+    return x
+
+
+def _swap_shuffle(js: _np.ndarray, n: int) -> _np.ndarray:
+    """``0, 1, ..., n-1`` after the swaps ``(i, js[i])`` for i = 0 ... n-2 in order
+    (``js[i] >= i``): torch's randperm loop, without the loop for larger ``n``.
+
+    Position ``i`` is final after step ``i``, so the result is ``out[i]`` = the value at
+    ``js[i]`` just before step ``i``: that of the latest earlier step with the same target
+    (the value it moved there), else ``js[i]`` itself. The value a step ``k`` moves is the one
+    at position ``k`` then: that of the latest earlier step targeting ``k``, and so on back
+    to a position nothing wrote before (a root, whose value is itself), found by pointer
+    jumping. The last element is the value at ``n - 1`` after all steps.
+    """
+    if n <= 256:
+        perm = list(range(n))
+        for i, j in enumerate(js.tolist()):
+            perm[i], perm[j] = perm[j], perm[i]
+        return _np.array(perm, dtype=_np.int64)
+    m = n - 1
+    order = _np.argsort(js * n + _np.arange(m))     # by target, then step (keys < n**2)
+    t = js[order]
+    dup = t[1:] == t[:-1]
+    same_prev = _np.concatenate(([False], dup))     # the previous step has the same target
+    last = _np.concatenate((~dup, [True]))          # the group's last (latest) step
+    # par[p]: the latest step k < p with target p, else p itself
+    par = _np.arange(n)
+    sel = last & (order < t)
+    par[t[sel]] = order[sel]
+    idx = _np.flatnonzero(last & (order == t) & same_prev)
+    par[t[idx]] = order[idx - 1]
+    while True:
+        nxt = par[par]
+        if _np.array_equal(nxt, par):
+            break
+        par = nxt
+    vals = t.copy()
+    idx = _np.flatnonzero(same_prev)
+    vals[idx] = par[order[idx - 1]]
+    out = _np.empty(n, dtype=_np.int64)
+    out[order] = vals
+    out[m] = par[m]
+    return out
+
+
 def _store_int(arr: _np.ndarray, vals: _np.ndarray) -> None:
     """Store int64 values as ``static_cast<dtype>`` does (wrap for ints, half via float)."""
     dt = arr.dtype
@@ -921,7 +1033,7 @@ def _store_int(arr: _np.ndarray, vals: _np.ndarray) -> None:
     elif dt == _np.bool_:
         vals = vals != 0
     else:
-        vals = vals.astype(dt)
+        vals = vals.astype(dt, copy=False)
     view = _memory_order(arr)
     view[...] = vals.reshape(view.shape)
 
@@ -1071,6 +1183,44 @@ def _normal_fill_f64(u: _np.ndarray, gen: Generator, mean: float, std: float) ->
     return _unblock(blocks, nb, n, _np.float64)
 
 
+def _normal_fast_f64(gen: Generator, n: int, mean: float, std: float,
+                     out: _np.ndarray) -> _np.ndarray:
+    """Path B into the flat float64 ``out`` (n >= 16), drawing chunk by chunk as
+    :func:`_normal_fast_f32` does (the same values as :func:`_normal_fill_f64`)."""
+    nb = n // 16
+    step = _CHUNK // 16
+
+    def blocks(u: _np.ndarray, dst: _np.ndarray) -> None:
+        kb = u.size // 16
+        b = u.reshape(kb, 2, 8)
+        rho = _np.subtract(1.0, b[:, 0])
+        rho = _log(rho)
+        rho *= -2.0
+        _np.sqrt(rho, out=rho)
+        theta = b[:, 1] * _TWO_PI
+        c = _cos(theta)
+        c *= rho
+        sn = _sin(theta)
+        sn *= rho
+        d = dst.reshape(kb, 2, 8)
+        if std == 1.0:
+            _np.add(c, mean, out=d[:, 0])
+            _np.add(sn, mean, out=d[:, 1])
+        else:
+            d[:, 0] = _fma64(c, std, mean)
+            d[:, 1] = _fma64(sn, std, mean)
+
+    for start in range(0, nb, step):
+        kb = min(step, nb - start)
+        blocks(gen._u53(16 * kb), out[start * 16:(start + kb) * 16])
+    if n % 16:
+        gen._u32(2 * (n % 16))
+        tail = _np.empty(16)
+        blocks(gen._u53(16), tail)
+        out[n - 16:] = tail
+    return out
+
+
 # float32 constants of torch's AVX2 log and sincos (avx_mathfun).
 _F = _np.float32
 _LOG_P = [_F(v) for v in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
@@ -1187,7 +1337,157 @@ def _sincos_f32(a: _np.ndarray, fma: _Fma32) -> tuple[_np.ndarray, _np.ndarray]:
     return sin.view(_np.float32), cos.view(_np.float32)
 
 
-_CHUNK = 1 << 15
+class _Lanes:
+    """Scratch arrays of the fast float32 normal kernel, for up to ``m`` lanes (pairs)."""
+
+    def __init__(self, m: int) -> None:
+        self.m = m
+        self.s = _np.empty(m)                   # float64 sums of the fused multiply-adds
+        self.x64 = _np.empty(m)
+        self.z64 = _np.empty(m)
+        self.i = _np.empty(m, _np.int32)
+        self.y = _np.empty(m, _np.float32)
+
+
+def _fma_h(y: _np.ndarray, x64: _np.ndarray, c, s: _np.ndarray) -> None:
+    """``y = fma(y, x, c)`` in float32 (unchecked, as :class:`_Fma32`): the exact float64
+    product and one float64 sum, rounded to float32 straight into ``y``."""
+    _np.multiply(y, x64, out=s)
+    _np.add(s, c, out=y, casting="same_kind")
+
+
+def _rho_fast(lo: _np.ndarray, w: _Lanes, m: int) -> _np.ndarray:
+    """``sqrt(-2 * LOG(1 - u))`` for the radius lanes, from their raw draws ``lo`` (uint64,
+    ``m`` of them in any shape): :func:`_log_f32` on ``1 - u24`` in fewer passes."""
+    s, x64, z64, k = w.s[:m], w.x64[:m], w.z64[:m], w.i[:m]
+    _np.bitwise_and(lo, _M24, out=k.reshape(lo.shape), casting="unsafe")
+    _np.subtract(1 << 24, k, out=k)             # 1 - u == k * 2**-24, k in [1, 2**24]
+    bits = k.astype(_np.float32).view(_np.int32)   # exact; 2**-24 goes into the exponent
+    e = bits >> 23
+    bits &= 0x7FFFFF
+    small = bits < 0x3504F3                     # the mantissa m (in [0.5, 1)) < sqrt(1/2)
+    e -= small
+    e -= 126 + 24
+    e = e.astype(_np.float32)
+    # m, or 2 m where m < sqrt(1/2): then (m - 1) + m == 2 m - 1 exactly
+    bits |= 0x3F000000
+    bits += _np.left_shift(small, 23, dtype=_np.int32)
+    x = bits.view(_np.float32)
+    x -= _ONE
+    z = x * x
+    x64[...] = x
+    z64[...] = z
+    y = w.y[:m]
+    _np.multiply(x64, _LOG_P64[0], out=s)
+    _np.add(s, _LOG_P64[1], out=y, casting="same_kind")
+    for p in _LOG_P64[2:]:
+        _fma_h(y, x64, p, s)
+    y *= x
+    _np.multiply(y, z64, out=s)
+    s += e * _LOG_Q1                            # e * Q1 rounded to float32 on its own
+    _np.copyto(y, s, casting="same_kind")
+    z *= _HALF
+    y -= z
+    x += y
+    e *= _LOG_Q2
+    x += e
+    x *= _F(-2.0)
+    _np.sqrt(x, out=x)
+    return x
+
+
+def _sincos_fast(hi: _np.ndarray, w: _Lanes, m: int) -> tuple[_np.ndarray, _np.ndarray]:
+    """torch's ``sincos256_ps`` of ``2*pi*u24`` for the angle lanes, from their raw draws
+    ``hi`` (uint64, ``m`` of them): :func:`_sincos_f32` in fewer passes."""
+    s, a64, z64, k = w.s[:m], w.x64[:m], w.z64[:m], w.i[:m]
+    _np.bitwise_and(hi, _M24, out=k.reshape(hi.shape), casting="unsafe")
+    # 2*pi*u, u = k * 2**-24: one rounding of k * (2*pi * 2**-24), as of u * 2*pi
+    a = _np.multiply(k, _TWO_PI_F * _F(2.0 ** -24), dtype=_np.float32, casting="unsafe")
+    j = a * _FOPI
+    j = j.astype(_np.int32)
+    j += 1
+    j &= ~1
+    y = j.astype(_np.float32)
+    pick = j & 2
+    pick >>= 1
+    pick -= 1                                   # all ones where sin takes the sine one
+    sin_sign = (j & 4) << 29
+    j -= 2
+    j = ~j
+    j &= 4
+    j <<= 29                                    # cos sign
+    t = y * _DP1
+    a += t
+    _np.multiply(y, _DP2, out=t)
+    a += t
+    _np.multiply(y, _DP3, out=s, dtype=_np.float64)
+    _np.add(s, a, out=a, casting="same_kind")
+    a64[...] = a
+    z = a * a
+    z64[...] = z
+    c = w.y[:m]
+    _np.multiply(z64, _COS_C64[0], out=s)
+    _np.add(s, _COS_C64[1], out=c, casting="same_kind")
+    _fma_h(c, z64, _COS_C64[2], s)
+    c *= z
+    _np.multiply(c, z64, out=s)
+    s -= z * _HALF
+    _np.copyto(c, s, casting="same_kind")
+    c += _ONE
+    sn = _np.empty(m, _np.float32)
+    _np.multiply(z64, _SIN_S64[0], out=s)
+    _np.add(s, _SIN_S64[1], out=sn, casting="same_kind")
+    _fma_h(sn, z64, _SIN_S64[2], s)
+    sn *= z
+    _fma_h(sn, a64, a64, s)
+    sb, cb = sn.view(_np.int32), c.view(_np.int32)
+    diff = sb ^ cb
+    diff &= pick
+    sin = cb ^ diff
+    sin ^= sin_sign
+    cos = sb ^ diff
+    cos ^= j
+    return sin.view(_np.float32), cos.view(_np.float32)
+
+
+def _normal_fast_f32(gen: Generator, n: int, mean: _np.float32, std: _np.float32,
+                     out: _np.ndarray) -> _np.ndarray:
+    """Path C into the flat float32 ``out`` (n >= 16), drawing chunk by chunk: the complete
+    blocks, then the ``n % 16`` draws torch overwrites, then the tail block of 16."""
+    nb = n // 16
+    step = _CHUNK // 8
+    w = _Lanes(min(nb, step) * 8 or 8)
+    res = out.reshape(-1, 16) if n % 16 == 0 else None
+
+    def blocks(raw: _np.ndarray, dst: _np.ndarray) -> None:
+        kb = raw.size // 16
+        r = raw.reshape(kb, 2, 8)
+        m = kb * 8
+        rho = _rho_fast(r[:, 0], w, m)
+        sin, cos = _sincos_fast(r[:, 1], w, m)
+        cos *= rho
+        sin *= rho
+        d = dst.reshape(kb, 2, 8)
+        if std == 1:                            # fma(x, 1, mean) == x + mean
+            _np.add(cos.reshape(kb, 8), mean, out=d[:, 0])
+            _np.add(sin.reshape(kb, 8), mean, out=d[:, 1])
+        else:
+            d[:, 0] = _fma32(cos, std, mean, check_subnormal=True).reshape(kb, 8)
+            d[:, 1] = _fma32(sin, std, mean, check_subnormal=True).reshape(kb, 8)
+
+    for start in range(0, nb, step):
+        kb = min(step, nb - start)
+        dst = res[start:start + kb] if res is not None else out[start * 16:(start + kb) * 16]
+        blocks(gen._u32(16 * kb), dst)
+    if n % 16:
+        gen._u32(n % 16)
+        tail = _np.empty(16, _np.float32)
+        blocks(gen._u32(16), tail)
+        out[n - 16:] = tail
+    return out
+
+
+_CHUNK = 1 << 16
 
 
 def _normal_fill_f32(u: _np.ndarray, gen: Generator, mean: _np.float32, std: _np.float32,
@@ -1237,9 +1537,9 @@ def _normal_fill_f16(gen: Generator, n: int, mean: float, std: float,
     k = n // 16
     out = _np.empty(n, dtype=out_dtype)
     if k:
-        out[: k * 16] = _normal_fill_f32(gen._u24(k * 16), gen, m, s)
+        out[: k * 16] = _normal_fast_f32(gen, k * 16, m, s, _np.empty(k * 16, _np.float32))
     if n % 16:
-        out[n - 16:] = _normal_fill_f32(gen._u24(16), gen, m, s)
+        out[n - 16:] = _normal_fast_f32(gen, 16, m, s, _np.empty(16, _np.float32))
     return out
 
 

@@ -11,9 +11,17 @@ return None and the ember formula runs.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from . import _exact, _loss_math, _sleef, _sleef_d, _sleef_ext
+from .. import _lazy
+from . import _exact, _sleef, _sleef_d
+
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
+_loss_math = _lazy.defer(globals(), "_loss_math", "ember._ops._loss_math")  # (on first use)
+del _lazy
+
 
 _f32, _f64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -33,8 +41,28 @@ class _Math:
             self.exp_v, self.exp_s = _sleef_d.expd, _sleef_d.exp_scalar
             self.log1p_v, self.log1p_s = _sleef_ext.log1pd, np.log1p
             self.expm1_v, self.expm1_s = _sleef_ext.expm1d, np.expm1
-            self.tanh_v, self.tanh_s = _sleef_ext.tanhd, np.tanh
+            self.tanh_v, self.tanh_s = _sleef_ext.tanhd, _libm64("tanh")
             self.lanes = 8
+
+
+_LIBM64: dict = {}
+
+
+def _libm64(name: str):
+    """glibc's float64 ``name`` (``math.name``, one by one), or NumPy's where it gives the
+    same bits on a probe of 4096 arguments."""
+    f = _LIBM64.get(name)
+    if f is None:
+        one = getattr(math, name)
+
+        def by_element(x):
+            flat = np.asarray(x, _f64).reshape(-1).tolist()
+            return np.fromiter(map(one, flat), _f64, count=len(flat)).reshape(np.shape(x))
+        u = np.random.default_rng(20240229).standard_normal(4096) * 4
+        vec = getattr(np, name, None)
+        same = vec is not None and np.array_equal(vec(u), by_element(u))
+        f = _LIBM64[name] = vec if same else by_element
+    return f
 
 
 _MATH: dict = {}
@@ -50,12 +78,16 @@ def _math(dtype):
 
 
 def _binary(grad, x, m, vec, one):
-    """A two-input ``cpu_kernel_vec`` (``grad``, ``x``) of one shape and dense layout."""
-    if grad.shape != x.shape or grad.strides != x.strides or grad.dtype != x.dtype:
+    """A two-input ``cpu_kernel_vec`` (``grad``, ``x``) of one shape: vectors where both
+    share one layout, one by one everywhere where their layouts differ (one of them then
+    steps with a stride in the inner loop)."""
+    if grad.shape != x.shape or grad.dtype != x.dtype:
         return None
     with np.errstate(all="ignore"):
         if not x.ndim:
             return np.asarray(one(grad.reshape(1), x.reshape(1))[0], x.dtype)
+        if grad.strides != x.strides:
+            return one(grad, x)
         mask = _sleef._scalar_mask(x, m.lanes)
         out = vec(grad, x)
         if mask.any():
@@ -158,3 +190,58 @@ def mish_backward(grad, self):
         return g
     return _binary(grad, x, m, f(m.exp_v, m.log1p_v, m.tanh_v),
                    f(m.exp_s, m.log1p_s, m.tanh_s))
+
+
+# ----------------------------------------------------------------------------- gelu
+
+_GELU_BETA = 1.41421356237309504880 * 1.12837916709551257390 * 0.5   # M_SQRT2*M_2_SQRTPI/2
+_GELU_PDF = 1.12837916709551257390 * 0.70710678118654752440 * 0.5    # M_2_SQRTPI*M_SQRT1_2/2
+_SQRT1_2 = 0.70710678118654752440
+
+
+def gelu_backward(grad, self, approximate):
+    """``GeluBackwardKernelImpl``, with the multiply-adds the compiler contracts fused.
+    float32's erf form on a C-contiguous input of two or more elements goes to oneDNN's
+    kernel instead: None there, the ember formula runs (close, not bit for bit)."""
+    x = self
+    m = _math(x.dtype)
+    if m is None or (approximate != "tanh" and x.dtype == _f32 and x.flags.c_contiguous
+                     and x.size > 1):
+        return None
+    t = x.dtype.type
+    one, half = t(1), t(0.5)
+    if approximate == "tanh":
+        beta, kappa = t(_GELU_BETA), t(0.044715)
+        three_kappa = t(3) * kappa
+
+        def tanh_form(tanh, fused):
+            def g(dy, a):
+                ones = np.full(a.shape, one)
+                x_sq = a * a
+                cube = x_sq * a
+                if fused:
+                    inner = beta * _exact.fma(np.full(a.shape, kappa), cube, a)
+                    th = tanh(inner)
+                    dtanh = _exact.fma(-th, th, ones)
+                    dinner = beta * _exact.fma(np.full(a.shape, three_kappa), x_sq, ones)
+                else:
+                    th = tanh(beta * (a + kappa * cube))
+                    dtanh = one - th * th
+                    dinner = beta * (one + three_kappa * x_sq)
+                return dy * (half * (one + th) + half * a * dtanh * dinner)
+            return g
+        return _binary(grad, x, m, tanh_form(m.tanh_v, True), tanh_form(m.tanh_s, True))
+    alpha, pdf_k, minus_half = t(_SQRT1_2), t(_GELU_PDF), t(-0.5)
+
+    def erf_form(erf, exp, fused):
+        def g(dy, a):
+            cdf = half * (one + erf(a * alpha))
+            pdf = pdf_k * exp(a * a * minus_half)
+            return dy * (_exact.fma(a, pdf, cdf) if fused else cdf + a * pdf)
+        return g
+    if x.dtype == _f32:
+        return _binary(grad, x, m, erf_form(lambda v: _sleef.erf_vec(v, _sleef.expf), m.exp_v,
+                                            True),
+                       erf_form(_loss_math._c_float("erff"), m.exp_s, False))
+    return _binary(grad, x, m, erf_form(_sleef_ext.erfd, m.exp_v, True),
+                   erf_form(_libm64("erf"), m.exp_s, False))

@@ -588,7 +588,36 @@ def fma(a, b, c):
     s = p + c
     bb = s - p
     se = (p - (s - bb)) + (c - bb)
-    return s + (se + pe)
+    return fma_specials(a, b, c, np.abs(p) < _DEKKER_MIN, s, s + (se + pe))
+
+
+_DEKKER_MIN = 2.0 ** -960         # below this, a product's error lies under the subnormals
+
+
+def fma_specials(a, b, c, tiny, plain, out):
+    """The emulated float64 fma ``out`` put right where the error terms fail: an infinite
+    product or addend (``plain``, the rounded sum, is then IEEE's answer) and products
+    flagged ``tiny``."""
+    if not np.isfinite(plain).all():
+        out = np.where(np.isfinite(plain), out, plain)
+    if tiny.any():
+        out = _tiny_products(a, b, c, out, tiny)
+    return out
+
+
+def _tiny_products(a, b, c, out, tiny):
+    """The fma where the product is too small for Dekker's error term, exactly in
+    rationals (Python rounds their quotient correctly, subnormals included)."""
+    from fractions import Fraction
+
+    a, b, c, out = (np.broadcast_to(np.asarray(v, np.float64), np.shape(out))
+                    for v in (a, b, c, out))
+    tiny = np.broadcast_to(tiny, out.shape) & (a != 0) & (b != 0) & np.isfinite(c)
+    out = out.copy()
+    fixed = [float(Fraction(x) * Fraction(y) + Fraction(z)) or x * y + z
+             for x, y, z in zip(a[tiny].tolist(), b[tiny].tolist(), c[tiny].tolist())]
+    out[tiny] = fixed
+    return out
 
 
 def _large_product_error(a, b, p, pe):

@@ -260,15 +260,17 @@ def exp_u20(d):
 _ERF_P = (1.421413741, -0.284496736, 0.254829592)
 
 
-def erf_vec(x):
-    """``Vectorized<float>::erf``: Abramowitz and Stegun's 7.1.26 with ``exp_u20``."""
+def erf_vec(x, exp=None):
+    """Abramowitz and Stegun's 7.1.26 as torch's vectors compute it: with oneDNN's exp
+    (``exp_u20``) by default, ``Vectorized<float>::erf`` with ``exp=expf`` (Sleef's)."""
+    exp = exp_u20 if exp is None else exp
     full = np.full
     with np.errstate(all="ignore"):
         t = _f32(1) / fma(full(x.shape, _f32(0.3275911)), np.abs(x), full(x.shape, _f32(1)))
         r = fma(full(x.shape, _f32(1.061405429)), t, full(x.shape, _f32(-1.453152027)))
         for c in _ERF_P:
             r = fma(r, t, full(x.shape, _f32(c)))
-        y = fma(t * -exp_u20(-(x * x)), r, full(x.shape, _f32(1)))
+        y = fma(t * -exp(-(x * x)), r, full(x.shape, _f32(1)))
         return np.where(np.signbit(x), -y, y)
 
 
@@ -276,17 +278,17 @@ _SQRT1_2 = _f32(0.70710678118654752440)
 
 
 def gelu(a, erf_scalar):
-    """torch's float32 gelu: on a C-contiguous input every element (the tail too) takes
-    ``0.5x + 0.5x * erf(x / sqrt 2)`` fused, with the vector erf; any other layout runs
-    one by one as ``x * 0.5 * (1 + erf)`` with glibc's ``erff``, for which ``erf_scalar``
-    (float64, rounded) stands in: close, not bit for bit."""
-    half = _f32(0.5)
+    """torch's float32 gelu. A C-contiguous input of two or more elements goes to oneDNN:
+    every element (the tail too) takes ``0.5x + 0.5x * erf(x / sqrt 2)`` fused, with the
+    vector erf. Any other input runs ATen's ``cpu_kernel_vec``: ``x * 0.5 * (1 + erf)``
+    with the vector erf, and with ``erf_scalar`` (glibc's ``erff``) one by one."""
+    half, one = _f32(0.5), _f32(1)
     with np.errstate(all="ignore"):
-        if a.flags.c_contiguous:
+        if a.flags.c_contiguous and a.size > 1:
             h = a * half
             return fma(h, erf_vec(a * _SQRT1_2), h)
-        e = erf_scalar((a * _SQRT1_2).astype(np.float64)).astype(_f32)
-        return a * half * (_f32(1) + e)
+        return elementwise(a, lambda x: x * half * (one + erf_vec(x * _SQRT1_2, expf)),
+                           lambda x: x * half * (one + erf_scalar(x * _SQRT1_2)))
 
 
 _EXP_LIMIT = _f32(88.72283)          # the largest float whose exp is finite

@@ -53,6 +53,7 @@ def _fmak(a, k, c, halves=None):
     if not (isinstance(a, np.ndarray) and a.ndim and np.shape(c) in ((), a.shape)):
         return fma(a, np.full_like(a, k), c)
     p = a * k
+    tiny = np.abs(p) < _exact._DEKKER_MIN
     if halves is None:
         ah = a * 134217729.0
         t = ah - a
@@ -70,12 +71,13 @@ def _fmak(a, k, c, halves=None):
     if not np.isfinite(pe).all():         # a split overflowed: operands near 1.8e308
         pe = _exact._large_product_error(a, k, p, pe)
     s = p + c
+    plain = s if np.isfinite(s).all() else s.copy()
     bb = s - p
     p -= np.subtract(s, bb, out=t)
     p += np.subtract(c, bb, out=bb)
     p += pe
     s += p
-    return s
+    return _exact.fma_specials(a, k, c, tiny, plain, s)
 
 
 @_blocked
@@ -170,7 +172,7 @@ def _exp_table():
     return tab
 
 
-_EXP_TAB = _exp_table()
+_EXP_TAB = None       # built on first use: 128 60-digit powers cost a share of `import ember`
 _INV_LN2N = _H("0x1.71547652b82fep0") * 128
 _NEG_LN2_HI_N, _NEG_LN2_LO_N = _H("-0x1.62e42fefa0000p-8"), _H("-0x1.cf79abc9e3b3ap-47")
 _SHIFT = _H("0x1.8p52")
@@ -182,6 +184,9 @@ _C2, _C3, _C4, _C5 = (_H("0x1.ffffffffffdbdp-2"), _H("0x1.555555555543cp-3"),
 def exp_scalar(x):
     """glibc's ``exp`` (``std::exp`` on a double; its FMA build): 2^(k/128) from its table
     times a quintic, with the scale split where the result is near overflow or subnormal."""
+    global _EXP_TAB
+    if _EXP_TAB is None:
+        _EXP_TAB = _exp_table()
     x = np.asarray(x, _f64)
     with np.errstate(all="ignore"):
         kd = _fmak(x, _INV_LN2N, _SHIFT)

@@ -78,9 +78,7 @@ def _inner(x):
 
 def _split(x, dim):
     shape = x.shape
-    outer = math.prod(shape[:dim])
-    inner = math.prod(shape[dim + 1:])
-    return outer, shape[dim], inner
+    return math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:])
 
 
 def softmax(x, dim):

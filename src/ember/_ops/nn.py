@@ -15,14 +15,18 @@ import math
 
 import numpy as np
 
+from .. import _lazy
 from .._device import xp
 from .._tensor import Tensor
-from . import _activation_math, _exact, _norms, _sleef, _sleef_d, _sleef_ext
-from . import _loss_math as _lm
+from . import _activation_math, _exact, _norms, _sleef, _sleef_d
 from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
 from .util import norm_dim
+
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
+_lm = _lazy.defer(globals(), "_lm", "ember._ops._loss_math")  # (on first use)
+del _lazy
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -68,9 +72,7 @@ def _softmax_backward_data(grad_output, output, dim):
     output=lambda grad, grad_output, output, dim:
     -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
 def _log_softmax_backward_data(grad_output, output, dim):
-    # float32 keeps NumPy's exp: Sleef's (emulated) would cost a small training step more
-    # than the rest of its loss
-    if output.dtype == np.float64 and output.ndim and grad_output.dtype == output.dtype:
+    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
         return _softmax_kernel.log_softmax_backward(grad_output, output, dim)
     return grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True)
 
@@ -597,13 +599,14 @@ def _gelu_grad(grad, self, approximate):
     return grad * (cdf + self * pdf)
 
 
-@op("GeluBackward0", name="gelu", method=False, function=False, self=_gelu_grad)
+@op("GeluBackward0", name="gelu", method=False, function=False, self=_gelu_grad,
+    raw={"self": _activation_math.gelu_backward})
 def gelu(self, approximate="none"):
     """Gaussian error linear unit; ``approximate='tanh'`` uses the tanh formula."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     if approximate == "none" and self.dtype == np.float32:
-        return _sleef.gelu(self, _erf64)
+        return _sleef.gelu(self, _lm._c_float("erff"))
     if approximate == "tanh" and self.dtype in (np.float32, np.float64):
         return _gelu_tanh(self)
     if self.dtype == np.float64:
@@ -620,37 +623,33 @@ _GELU_BETA = 1.41421356237309504880 * 1.12837916709551257390 * 0.5   # M_SQRT2*M
 
 
 def _gelu_tanh(x):
-    """torch's ``0.5x(1 + tanh(beta (x + kappa x^3)))`` with Sleef's tanh in the vectors
-    (float32: ``x + kappa x^3`` contracted to one fused multiply-add), glibc's ``tanh``
-    one by one."""
+    """torch's ``0.5x(1 + tanh(beta (x + kappa x^3)))``, ``x + kappa x^3`` contracted to one
+    fused multiply-add: Sleef's tanh in the vectors, glibc's one by one."""
     t = x.dtype.type
     beta, kappa, half, one = t(_GELU_BETA), t(0.044715), t(0.5), t(1)
     f32 = x.dtype == np.float32
+    tanh_v = _sleef_ext.tanhf if f32 else _sleef_ext.tanhd
+    tanh_s = _lm._float_libm("tanh") if f32 else _activation_math._libm64("tanh")
 
-    def vec(v):
-        cube = v * v * v
-        if f32:
-            inner = beta * _exact.fma(np.full(v.shape, kappa), cube, v)
-        else:
-            inner = beta * (v + kappa * cube)
-        return half * v * (one + (_sleef_ext.tanhf if f32 else _sleef_ext.tanhd)(inner))
-
-    def scalar(v):                  # glibc's tanh, for float32 from double (within an ulp)
-        inner = beta * (v + kappa * (v * v * v))
-        return half * v * (one + np.tanh(inner.astype(np.float64)).astype(v.dtype))
+    def form(tanh):
+        def f(v):
+            inner = beta * _exact.fma(np.full(v.shape, kappa), v * v * v, v)
+            return half * v * (one + tanh(inner))
+        return f
 
     with np.errstate(all="ignore"):
-        return _sleef_ext.elementwise(x, vec, scalar)
+        return _sleef_ext.elementwise(x, form(tanh_v), form(tanh_s))
 
 
 def _gelu_erf64(x):
     """torch's float64 ``x * 0.5 * (1 + erf(x / sqrt 2))``: Sleef's erf in the vectors,
-    glibc's one by one (for which the fdlibm port stands in: within an ulp)."""
+    glibc's one by one."""
     k = 0.70710678118654752440
+    erf_s = _activation_math._libm64("erf")
 
     with np.errstate(all="ignore"):
         return _sleef_ext.elementwise(x, lambda v: v * 0.5 * (1 + _sleef_ext.erfd(v * k)),
-                                      lambda v: v * 0.5 * (1 + _erf64(v * k)))
+                                      lambda v: v * 0.5 * (1 + erf_s(v * k)))
 
 
 def _silu_grad(grad, self):

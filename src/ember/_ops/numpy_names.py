@@ -9,6 +9,7 @@ keyword before the call; the signature shown stays torch's (``inspect`` follows
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 
 from ._params import parameters
@@ -22,6 +23,14 @@ def with_numpy_names(fn):
     has neither). One wrapper per function, so a function published twice stays one object."""
     if id(fn) in _WRAPPED:
         return _WRAPPED[id(fn)][1]
+    code = getattr(fn, "__code__", None)
+    if type(fn) is types.FunctionType and not hasattr(fn, "__wrapped__"):
+        # (the common case, read off the code object: hundreds of functions at import)
+        if code.co_flags & inspect.CO_VARKEYWORDS:
+            return fn
+        argnames = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        if "dim" not in argnames and "keepdim" not in argnames:
+            return fn
     try:
         params = {p.name: p for p in parameters(fn)}
     except (TypeError, ValueError):

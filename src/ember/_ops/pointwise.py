@@ -11,12 +11,16 @@ and a hand-written wrapper picks one. Unary math lives in ``unary.py``.
 from __future__ import annotations
 
 from .. import _dtype as D
+from .. import _lazy
 from .._device import xp
 from .._tensor import Tensor
-from . import _sleef_ext, _vml
+from . import _vml
 from .registry import COMPARE, FLOAT, NONE, expose, op, raw_scalar
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
+
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
+del _lazy
 
 
 def _zero_grad(grad):

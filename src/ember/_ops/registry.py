@@ -269,12 +269,7 @@ class OpDef:
         self.tensor_idx = tuple(self.params.index(t) for t in self.tensors)
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
-        self.formulas = tuple((n, formulas[n], tuple(p.name for p in parameters(formulas[n])))
-                              for n in self.diff)
-        self.needs = {n: args for n, _, args in self.formulas}
-        # which formulas read the gradient alone (None: none does)
-        only = tuple(args == ("grad",) for _, _, args in self.formulas)
-        self.grad_only = only if any(only) else None
+        self._formula_fns = formulas
         self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
         if raw:
             for n, fn in raw.items():
@@ -285,6 +280,25 @@ class OpDef:
         self.promote = promote
         self.outputs = outputs
         self.plans = {}           # save plans by the mask of inputs that require grad
+
+    @functools.cached_property
+    def formulas(self) -> tuple:
+        """``(input, formula, names it reads)`` by differentiable input, read on the op's first
+        recorded use (hundreds of formulas otherwise at import)."""
+        fns = self._formula_fns
+        return tuple((n, fns[n], tuple(p.name for p in parameters(fns[n]))) for n in self.diff)
+
+    @functools.cached_property
+    def grad_only(self) -> tuple | None:
+        """Which formulas read the gradient alone (None: none does), for backward's path
+        without an environment."""
+        only = tuple(args == ("grad",) for _, _, args in self.formulas)
+        return only if any(only) else None
+
+    @functools.cached_property
+    def needs(self) -> dict:
+        """What each input's formula reads, by input."""
+        return {n: args for n, _, args in self.formulas}
 
     @functools.cached_property
     def node_cls(self) -> type | None:
@@ -846,25 +860,23 @@ def _scalar_name(dt) -> str:
 def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool) -> None:
     """Generate ``ember.name``, ``Tensor.name`` and ``Tensor.name_`` with torch's signatures."""
     params = d.signature
-    names = list(d.params)
-    fast = _fast_source(d, names)
-    if fast:        # calling the entry itself (``op(...)``) takes the fast path too
-        defaults = {p.name: p.default for p in params if p.default is not p.empty}
-        heads = [f"{n}=_d[{n!r}]" if n in defaults else n for n in names]
-        src = (f"def _call({', '.join(heads)}):\n{fast}"
-               f"    return _run(_op, ({', '.join(names)},))\n")
-        d._call = _exec(d, "_call", src, defaults)
+    fkey = _fast_key(d)
+    if fkey is not None:    # calling the entry itself (``op(...)``) takes the fast path too,
+        # compiled on the entry's first call (hundreds of sources otherwise at import)
+        d._call = _LazyCall(d)
     doc = d.kernel.__doc__
+    ns = _namespace(d, {}) if function or method or inplace else None   # (one for the op's
+    # generated functions)
     if function:
-        fn = _generate(d, name, params, "input", out=True)
+        fn = _generate(d, name, params, "input", out=True, ns=ns, fkey=fkey)
         fn.__doc__ = doc
         FUNCTIONS[name] = fn
     if method:
-        m = _generate(d, name, params, "self", out=False)
+        m = _generate(d, name, params, "self", out=False, ns=ns, fkey=fkey)
         m.__doc__ = doc
         setattr(Tensor, name, m)
     if inplace:
-        m = _generate(d, name + "_", params, "self", out=False, inplace=True)
+        m = _generate(d, name + "_", params, "self", out=False, inplace=True, ns=ns, fkey=None)
         m.__doc__ = f"In-place version of :meth:`Tensor.{name}`."
         setattr(Tensor, name + "_", m)
 
@@ -876,10 +888,21 @@ _FAST_NAMES = {"_T": Tensor, "_amp": _amp, "_np_scalar": _np_scalar, "_kernel_er
                "_BOOL": D.bool, "_BOOL_NP": D.bool.np}
 
 
-_CODES: dict = {}         # compiled bodies by source: ops of one signature share one
+_CODES: dict = {}         # compiled bodies by what their source depends on (_fast_key): ops
+                          # of one signature and kind share one
 
 
-def _generate(d, name, params, first, out, inplace=False):
+def _fast_key(d):
+    """What :func:`_fast_source` reads of the entry, besides the parameter names."""
+    if d.promote not in (SAME, FLOAT, COMPARE) or d.outputs != 1 or d.view \
+            or not d.tensor_idx or d.tensor_idx[0] != 0:
+        return None
+    return (d.promote, d.tensor_idx, d.diff_idx,
+            all(d.params[i] in d.tensors for i in d.diff_idx),
+            d.name in _HALF_OPMATH_SCALAR, d.check is not None)
+
+
+def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     """Build a function with the entry's exact signature (fast, and torch's TypeErrors).
 
     The body is compiled once per distinct parameter list and reused, with this op's
@@ -904,35 +927,100 @@ def _generate(d, name, params, first, out, inplace=False):
             heads.append("*")
         heads.append("out=None")
         kw_defaults["out"] = None
-    runner = "_run_inplace(_op, ({},))" if inplace else (
-        "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
-    fast = "" if inplace else _fast_source(d, call, "out is None and " if out else "")
-    src = (f"def _f({', '.join(heads)}):\n{fast}"
-           f"    return {runner.format(', '.join(call))}\n")
-    code = _CODES.get(src)
+    if fkey is False:
+        fkey = _fast_key(d)
+    key = (tuple(heads), tuple(call), inplace, out, None if inplace else fkey)
+    kind = "_fn_inplace" if inplace else ("_fn_function" if out else "_fn_method")
+    code = _CODES.get(key)
     if code is None:
-        scope: dict = {}
-        exec(src, scope)
-        code = _CODES[src] = scope["_f"].__code__
+        # until its first call the function runs a stub of the same signature, which puts
+        # the body in its place (compiled once per key): hundreds of bodies otherwise at import
+        skey = (key[0], kind)
+        code = _STUBS.get(skey)
+        if code is None:
+            args = ", ".join(f"{c}={c}" if "*" in heads[:heads.index(h)] else c
+                             for h, c in zip((h for h in heads if h != "*"), call))
+            if out:
+                args += ", out=out"
+            src = f"def _f({', '.join(heads)}):\n    return _realize({kind})({args})\n"
+            scope: dict = {}
+            exec(src, scope)
+            code = _STUBS[skey] = scope["_f"].__code__
+        pending = True
+    else:
+        pending = False
     qualname = ("Tensor." + name) if first == "self" else name
     names = {"co_name": name}
     if hasattr(code, "co_qualname"):        # Python 3.11+
         names["co_qualname"] = qualname
-    ns = _namespace(d, {})
+    if ns is None:
+        ns = _namespace(d, {})
     fn = types.FunctionType(code.replace(**names), ns, name, tuple(pos_defaults) or None)
     fn.__kwdefaults__ = kw_defaults or None
     fn.__qualname__ = qualname
     fn.__module__ = "ember"
+    if pending:
+        ns[kind] = fn
+        _PENDING[fn] = (d, key, call)
+    return fn
+
+
+_STUBS: dict = {}         # stub bodies by signature and kind
+_PENDING: dict = {}       # generated functions still running their stub: what makes the body
+
+
+def _realize(fn):
+    """Give ``fn`` (a generated function still on its stub) its real body; ``fn``."""
+    spec = _PENDING.get(fn)
+    if spec is None:
+        return fn
+    d, key, call = spec
+    code = _CODES.get(key)
+    if code is None:
+        heads, _, inplace, out, _ = key
+        runner = "_run_inplace(_op, ({},))" if inplace else (
+            "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
+        fast = "" if inplace else _fast_source(d, list(call), "out is None and " if out else "")
+        src = (f"def _f({', '.join(heads)}):\n{fast}"
+               f"    return {runner.format(', '.join(call))}\n")
+        scope: dict = {}
+        exec(src, scope)
+        code = _CODES[key] = scope["_f"].__code__
+    names = {"co_name": fn.__code__.co_name}
+    if hasattr(code, "co_qualname"):
+        names["co_qualname"] = fn.__code__.co_qualname
+    fn.__code__ = code.replace(**names)
+    _PENDING.pop(fn, None)
     return fn
 
 
 def _namespace(d, defaults) -> dict:
     """The globals of one op's generated functions (registered so the runners can be
     rebound in them)."""
-    ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace, "_plain": run,
+    ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace,
+          "_plain": PLAIN_RUNNERS[0], "_realize": _realize,
           "_kernel": d.kernel, "_check": d.check, **_FAST_NAMES}
     _NAMESPACES.append(ns)
     return ns
+
+
+class _LazyCall:
+    """An entry's ``_call`` until its first call, which compiles the fast one in its place."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, d):
+        self._d = d
+
+    def __call__(self, *args, **kwargs):
+        d = self._d
+        names = list(d.params)
+        defaults = {p.name: p.default for p in d.signature if p.default is not p.empty}
+        heads = [f"{n}=_d[{n!r}]" if n in defaults else n for n in names]
+        src = (f"def _call({', '.join(heads)}):\n{_fast_source(d, names)}"
+               f"    return _run(_op, ({', '.join(names)},))\n")
+        fn = d._call = _exec(d, "_call", src, defaults)
+        return fn(*args, **kwargs)
 
 
 def _exec(d, name, src, defaults):

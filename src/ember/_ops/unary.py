@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import math
 
+from .. import _lazy
 from .._device import xp
-from . import _sleef, _sleef_d, _sleef_ext, _vml
+from . import _sleef, _sleef_d, _vml
 from .registry import FLOAT, NONE, OPS, expose, op
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
+
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
+del _lazy
 
 _LN2 = math.log(2.0)
 _LN10 = math.log(10.0)

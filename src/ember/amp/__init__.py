@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .autocast_mode import autocast, is_autocast_available
-from .grad_scaler import GradScaler
+from .. import _lazy
 
 __all__ = ["autocast", "GradScaler", "is_autocast_available"]
 
-
+_lazy.package(globals(), modules=("grad_scaler",), names={"GradScaler": "grad_scaler"})
+del _lazy
 del annotations  # keep dir() to torch's names

@@ -9,11 +9,11 @@ from __future__ import annotations
 import warnings
 
 from .. import _errors
-from . import forward_ad, functional, grad_mode, graph, profiler  # noqa: F401  (.functional …)
+from .. import _lazy
+from . import grad_mode, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import execute as _execute
 from .function import Function
-from .functional_check import gradcheck, gradgradcheck
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from .variable import Variable
 
@@ -93,5 +93,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
 
 # the engine, gradcheck and the graph pictures are importable modules, but not names of the
 # package (torch.autograd has none of them)
-del engine, functional_check, visualize  # noqa: F821
+# forward_ad, functional and profiler load on first use
+_lazy.package(globals(), modules=("forward_ad", "functional", "profiler", "profiler_util"),
+              names={"gradcheck": "functional_check", "gradgradcheck": "functional_check"},
+              hide=("engine", "functional_check", "visualize"))
+del engine, _lazy  # noqa: F821
 del annotations  # keep dir() to torch's names

@@ -319,7 +319,12 @@ def _sole_counts():
 _TENSOR_REFS, _ARRAY_REFS, _BASE_REFS = _sole_counts()
 
 
-from .visualize import explain, render, summary, to_dot  # noqa: E402,F401  (seeing the graph)
+from .. import _lazy  # noqa: E402
+
+# seeing the graph: loaded on first use
+_lazy.package(globals(), names={n: "visualize" for n in ("explain", "render", "summary",
+                                                          "to_dot")})
+del _lazy
 
 # ----------------------------------------------------------------------------- saved-tensor hooks
 

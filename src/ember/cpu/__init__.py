@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import amp
+from .. import _lazy
 
 
 def is_available() -> bool:
@@ -18,4 +18,6 @@ def synchronize(device=None) -> None:
     """Nothing to wait for: CPU ops finish before they return."""
 
 
+_lazy.package(globals(), modules=("amp",))   # (GradScaler's spellings: loaded on first use)
+del _lazy
 del annotations  # keep dir() to torch's names

@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections as _collections
 import contextlib as _contextlib
 
-from . import amp
+from .. import _lazy
 from .._legacy import CUDA_TYPES as _CUDA_TYPES
 
 globals().update(_CUDA_TYPES)     # cuda.FloatTensor …: no tensor is one
@@ -163,4 +163,6 @@ class device:
 
 from . import memory, nccl  # noqa: E402,F401  (torch.cuda.memory, torch.cuda.nccl)
 
+_lazy.package(globals(), modules=("amp",))   # (GradScaler's spellings: loaded on first use)
+del _lazy
 del annotations  # keep dir() to torch's names

@@ -5,11 +5,18 @@ Mirrors ``torch.nn``: ``nn.Module`` with registration by attribute, the layers o
 """
 
 from . import functional, init, utils  # noqa: F401
-from .modules import *  # noqa: F401,F403
+from . import modules as _modules
 from .modules import Module  # noqa: F401
 from .modules.module import _IncompatibleKeys  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401
 from .parameter import UninitializedBuffer, UninitializedParameter  # noqa: F401
 from . import attention  # noqa: E402,F401  (torch.nn.attention: sdpa_kernel, SDPBackend)
-from . import parallel  # noqa: E402,F401
-from .parallel import DataParallel  # noqa: E402,F401
+from .. import _lazy  # noqa: E402
+
+# the layers of modules' __all__; those it loads on first use (the transformer's) load on first
+# use here too, as does nn.parallel
+_LATER = [n for n in _modules.__all__ if n not in vars(_modules)]
+globals().update({n: getattr(_modules, n) for n in _modules.__all__ if n not in _LATER})
+_lazy.package(globals(), modules=("parallel",),
+              names={"DataParallel": "parallel", **dict.fromkeys(_LATER, "modules")})
+del _lazy, _modules, _LATER

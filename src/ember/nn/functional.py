@@ -42,7 +42,6 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
 from ..autograd.grad_mode import no_grad as _no_grad
 from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
-from ._grid_sample import affine_grid, grid_sample  # noqa: F401  (re-exported)
 from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
 
 
@@ -1351,57 +1350,25 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     return _N.col2im(input, o, k, d, p, s)
 
 
-# the rest of torch's functional names (composed in ._functional_extra)
-from ._functional_extra import (  # noqa: E402,F401  (re-exported)
-    adaptive_max_pool1d_with_indices,
-    adaptive_max_pool2d_with_indices,
-    adaptive_max_pool3d,
-    adaptive_max_pool3d_with_indices,
-    alpha_dropout,
-    celu_,
-    channel_shuffle,
-    conv_tbc,
-    cosine_similarity,
-    ctc_loss,
-    elu_,
-    feature_alpha_dropout,
-    fractional_max_pool2d,
-    fractional_max_pool2d_with_indices,
-    fractional_max_pool3d,
-    fractional_max_pool3d_with_indices,
-    gaussian_nll_loss,
-    gumbel_softmax,
-    hardshrink,
-    hardtanh_,
-    hinge_embedding_loss,
-    leaky_relu_,
-    local_response_norm,
-    lp_pool1d,
-    lp_pool2d,
-    lp_pool3d,
-    max_pool1d_with_indices,
-    max_pool2d_with_indices,
-    max_pool3d_with_indices,
-    max_unpool1d,
-    max_unpool2d,
-    max_unpool3d,
-    multi_margin_loss,
-    multilabel_margin_loss,
-    multilabel_soft_margin_loss,
-    native_channel_shuffle,
-    pairwise_distance,
-    pdist,
-    poisson_nll_loss,
-    rrelu,
-    rrelu_,
-    selu_,
-    soft_margin_loss,
-    softshrink,
-    threshold_,
-    triplet_margin_loss,
-    triplet_margin_with_distance_loss,
-    upsample_bilinear,
-    upsample_nearest,
-)
+# the rest of torch's functional names (composed in ._functional_extra, loaded on first use)
+from .. import _lazy  # noqa: E402
+
+_EXTRA = (
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "alpha_dropout", "celu_",
+    "channel_shuffle", "conv_tbc", "cosine_similarity", "ctc_loss", "elu_",
+    "feature_alpha_dropout", "fractional_max_pool2d", "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d", "fractional_max_pool3d_with_indices", "gaussian_nll_loss",
+    "gumbel_softmax", "hardshrink", "hardtanh_", "hinge_embedding_loss", "leaky_relu_",
+    "local_response_norm", "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices",
+    "max_pool2d_with_indices", "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d",
+    "max_unpool3d", "multi_margin_loss", "multilabel_margin_loss",
+    "multilabel_soft_margin_loss", "native_channel_shuffle", "pairwise_distance", "pdist",
+    "poisson_nll_loss", "rrelu", "rrelu_", "selu_", "soft_margin_loss", "softshrink",
+    "threshold_", "triplet_margin_loss", "triplet_margin_with_distance_loss",
+    "upsample_bilinear", "upsample_nearest")
+_lazy.package(globals(), names={**dict.fromkeys(_EXTRA, "_functional_extra"),
+                                "affine_grid": "_grid_sample", "grid_sample": "_grid_sample"})
+del _lazy, _EXTRA
 
 del annotations  # keep dir() to torch's names

@@ -7,24 +7,16 @@ layout (state keyed by parameter index; ``param_groups`` listing indices).
 
 from __future__ import annotations
 
-from . import lr_scheduler
-from .adadelta import Adadelta
-from .adagrad import Adagrad
-from .adam import Adam
-from .adamw import AdamW
-from .adamax import Adamax
-from .lbfgs import LBFGS
-from .nadam import NAdam
-from .optimizer import Optimizer
-from .radam import RAdam
-from .rmsprop import RMSprop
-from .sgd import SGD
+from .. import _lazy
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax",
            "NAdam", "RAdam", "LBFGS", "lr_scheduler"]
 
-
-# the implementation modules stay importable (``ember.optim.adam``) but, as in torch, out of
-# the package's namespace
-del adadelta, adagrad, adam, adamw, adamax, lbfgs, nadam, optimizer, radam, rmsprop, sgd  # noqa: F821
+# each optimizer (and the schedulers) loads on first use; the implementation modules stay
+# importable (``ember.optim.adam``) but, as in torch, out of the package's namespace
+_CLASSES = {"Adadelta": "adadelta", "Adagrad": "adagrad", "Adam": "adam", "AdamW": "adamw",
+            "Adamax": "adamax", "LBFGS": "lbfgs", "NAdam": "nadam", "Optimizer": "optimizer",
+            "RAdam": "radam", "RMSprop": "rmsprop", "SGD": "sgd"}
+_lazy.package(globals(), modules=("lr_scheduler",), names=_CLASSES, hide=_CLASSES.values())
+del _lazy, _CLASSES
 del annotations  # keep dir() to torch's names

@@ -7,7 +7,6 @@ torch.utils.benchmark``, but an attribute access works too).
 from __future__ import annotations
 
 from .._tensor import Tensor as _Tensor
-from . import data
 
 __all__ = ["benchmark", "data", "swap_tensors"]
 
@@ -43,7 +42,7 @@ def swap_tensors(t1: _Tensor, t2: _Tensor) -> None:
 
 
 def __getattr__(name: str):
-    if name in ("benchmark", "model_zoo"):
+    if name in ("benchmark", "data", "model_zoo"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
@@ -51,7 +50,7 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "benchmark", "model_zoo"})
+    return sorted({*globals(), "benchmark", "data", "model_zoo"})
 
 
 del annotations  # keep dir() to torch's names

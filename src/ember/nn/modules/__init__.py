@@ -104,16 +104,7 @@ from .pooling import (  # noqa: F401
     MaxPool2d,
     MaxPool3d,
 )
-from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .sparse import Embedding, EmbeddingBag  # noqa: F401
-from .transformer import (  # noqa: F401
-    MultiheadAttention,
-    Transformer,
-    TransformerDecoder,
-    TransformerDecoderLayer,
-    TransformerEncoder,
-    TransformerEncoderLayer,
-)
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
 
 from . import adaptive, channelshuffle, distance  # noqa: E402,F401  (torch's module paths)
@@ -151,4 +142,15 @@ from .pooling import (  # noqa: E402,F401
 )
 
 # what ``from .modules import *`` gives ``ember.nn``: the layers, not the submodules' names
+from ... import _lazy  # noqa: E402
+
+# the recurrent, attention and transformer layers load on first use
+_DEFERRED = {**dict.fromkeys(("GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell",
+                              "RNNCellBase"), "rnn"),
+             **dict.fromkeys(("MultiheadAttention", "Transformer", "TransformerDecoder",
+                              "TransformerDecoderLayer", "TransformerEncoder",
+                              "TransformerEncoderLayer"), "transformer")}
+_lazy.package(globals(), modules=("rnn", "transformer"), names=_DEFERRED)
 __all__ = [n for n, v in globals().items() if n[0] != "_" and not isinstance(v, _ModuleType)]
+__all__ += _DEFERRED
+del _lazy, _DEFERRED

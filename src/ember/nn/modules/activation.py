@@ -296,7 +296,11 @@ class LogSoftmax(_SoftmaxBase):
         return F.log_softmax(input, self.dim, _stacklevel=5)
 
 
-from .transformer import MultiheadAttention  # noqa: E402,F401  (torch defines it here)
+from ... import _lazy  # noqa: E402
+
+# MultiheadAttention (torch defines it here; ember in .transformer) loads on first use
+_lazy.package(globals(), names={"MultiheadAttention": "transformer"})
+del _lazy
 
 
 class Hardshrink(Module):

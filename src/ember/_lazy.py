@@ -1,0 +1,109 @@
+"""Modules loaded on first use, so that ``import ember`` compiles and runs only what scripts use.
+
+:func:`package` gives a package a module ``__getattr__`` (PEP 562): submodules and names
+listed there are imported on first access (``ember.optim.lr_scheduler``, ``from ember.optim
+import LBFGS``, ``import ember.utils.data``), and ``dir()`` lists them as if they were loaded.
+:func:`defer` stands in for a module that another one imports but uses only inside functions
+(``_sleef_ext`` in the op families): the first attribute read imports it and rebinds the name
+to the module itself, so later reads cost nothing extra.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+
+_HOOKS = ("__getattr__", "__dir__")
+
+
+def package(ns: dict, modules=(), names=None, hide=()) -> None:
+    """Load ``modules`` (submodules of the package whose globals are ``ns``) and ``names``
+    (``{name: submodule defining it}``, relative to the package, or to a module's own
+    package) on first access. A submodule imported for a name alone stays out of the
+    namespace, and ``dir()`` leaves out the submodules in ``hide`` (as the package's own
+    ``del`` of them did when it imported them itself)."""
+    modules = frozenset(modules)
+    names = dict(names or {})
+    pkg = ns["__name__"]
+    base_pkg = ns.get("__package__") or pkg
+    prev_getattr = ns.get("__getattr__")
+    prev_dir = ns.get("__dir__")
+    hidden = {h for h in _HOOKS if h not in ns}
+    hide = frozenset(hide)
+
+    def __getattr__(name: str):
+        if name in names:
+            sub = names[name]
+            had = sub in ns
+            module = importlib.import_module(f"{base_pkg}.{sub}")
+            value = getattr(module, name)
+            if not had and sub not in modules and "." not in sub:
+                ns.pop(sub, None)
+        elif name in modules:
+            value = importlib.import_module(f"{pkg}.{name}")
+        elif prev_getattr is not None:
+            return prev_getattr(name)
+        else:
+            raise AttributeError(f"module {pkg!r} has no attribute {name!r}")
+        ns[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        base = prev_dir() if prev_dir is not None else ns
+        return sorted({*base, *modules, *names} - hidden - hide)
+
+    ns["__getattr__"] = __getattr__
+    ns["__dir__"] = __dir__
+    if hide:    # the import system sets a loaded submodule on its package: not these
+        sys.modules[pkg].__class__ = type("module", (types.ModuleType,), {
+            "__slots__": (), "__setattr__": _setter(hide)})
+
+
+def _setter(hide):
+    def __setattr__(self, name, value):
+        if name in hide and isinstance(value, types.ModuleType):
+            return
+        types.ModuleType.__setattr__(self, name, value)
+    return __setattr__
+
+
+class _Deferred:
+    """A module not yet imported, bound as ``name`` in the namespace ``ns``."""
+
+    __slots__ = ("_deferred_ns", "_deferred_name", "_deferred_target")
+
+    def __init__(self, ns, name, target):
+        object.__setattr__(self, "_deferred_ns", ns)
+        object.__setattr__(self, "_deferred_name", name)
+        object.__setattr__(self, "_deferred_target", target)
+
+    def _deferred_load(self):
+        module = importlib.import_module(object.__getattribute__(self, "_deferred_target"))
+        ns = object.__getattribute__(self, "_deferred_ns")
+        name = object.__getattribute__(self, "_deferred_name")
+        if ns.get(name) is self:
+            ns[name] = module
+        return module
+
+    def __getattr__(self, attr):
+        return getattr(self._deferred_load(), attr)
+
+    def __setattr__(self, attr, value):
+        setattr(self._deferred_load(), attr, value)
+
+    def __delattr__(self, attr):
+        delattr(self._deferred_load(), attr)
+
+    def __dir__(self):
+        return dir(self._deferred_load())
+
+    def __repr__(self) -> str:
+        return f"<deferred module {object.__getattribute__(self, '_deferred_target')!r}>"
+
+
+def defer(ns: dict, name: str, target: str):
+    """The module ``target`` (absolute name) if it is loaded, else a stand-in that imports it
+    on first use and rebinds ``ns[name]`` to it."""
+    module = sys.modules.get(target)
+    return module if module is not None else _Deferred(ns, name, target)
