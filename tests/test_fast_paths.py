@@ -190,3 +190,225 @@ def test_sum_to_shape_without_a_graph_is_the_sum_op(shape, to, dtype):
         fast = sum_to_shape(g, to)
     general = sum_to_shape(g, to)
     assert _bits(fast) == _bits(general) and tuple(fast.shape) == to
+
+
+@pytest.mark.parametrize("n", [1, 31, 32, 33, 64, 100, 4099, 200704])
+def test_blas_fused_axpy_is_the_exact_fused_multiply_add(n):
+    from ember._ops import _exact
+    from ember.optim.optimizer import _fma_
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal(n).astype(np.float32)
+    b = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 3, n)).astype(np.float32)
+    s = np.float32(-0.0123)
+    want = _exact.fma(np.full(n, s), b, a)
+    got = a.copy()
+    _fma_(got, s, b)
+    assert np.array_equal(want.view(np.int32), got.view(np.int32))
+
+
+def test_blas_fused_axpy_declines_what_it_does_not_cover():
+    from ember._ops._blas import axpy_blocks
+    a = np.ones(64, np.float32)
+    s = np.float32(0.5)
+    assert axpy_blocks(a[::2].copy(), s, np.ones(64, np.float32)[::2]) == 0   # strided
+    assert axpy_blocks(a, s, a) == 0                                          # overlapping
+    assert axpy_blocks(a.astype(np.float64), np.float64(0.5), a.astype(np.float64)) == 0
+    assert axpy_blocks(np.ones(16, np.float32), s, np.ones(16, np.float32)) == 0  # no block
+    assert np.array_equal(a, np.ones(64, np.float32))
+
+
+def test_sgd_and_adam_steps_with_and_without_the_blas_kernel():
+    from ember._ops import _blas
+    runs = []
+    for fn in (None, "default"):
+        saved = list(_blas._FN)
+        if fn is None:
+            _blas._FN[:] = [None]
+        try:
+            ember.manual_seed(0)
+            model = ember.nn.Linear(40, 33)
+            sgd = ember.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+            adam = ember.optim.Adam(model.parameters(), lr=1e-3)
+            x = ember.randn(8, 40)
+            for opt in (sgd, adam, sgd, adam):
+                opt.zero_grad()
+                model(x).square().mean().backward()
+                opt.step()
+            runs.append([_bits(p) for p in model.parameters()])
+        finally:
+            _blas._FN[:] = saved
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda x, y: (x * 1.0001 + 0.5).tanh() - y * 0.25,
+    lambda x, y: (x * y).sigmoid() * x,
+    lambda x, y: ember.nn.functional.silu(x) * ember.nn.functional.elu(y),
+    lambda x, y: ember.nn.functional.softplus(x) + ember.nn.functional.mish(y * 2),
+])
+def test_raw_direct_path_is_the_raw_path_through_the_environment(fn, dtype, monkeypatch):
+    grads = []
+    for direct in (True, False):
+        if not direct:
+            monkeypatch.setattr(R, "_apply_raw_direct", lambda node, op, g: None)
+        x = _leaf((3, 4), dtype)
+        y = _leaf((3, 4), dtype, seed=1)
+        gx, gy = ember.autograd.grad(fn(x, y).sum(), (x, y))
+        grads.append((_bits(gx), _bits(gy)))
+    assert grads[0] == grads[1]
+
+
+def test_raw_direct_path_leaves_modified_and_hooked_saved_tensors_to_the_general_path():
+    x = _leaf((3,), "float32")
+    y = x.tanh()
+    z = y * 2.0
+    with ember.no_grad():
+        y.add_(1.0)                      # tanh's saved result is now stale
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        z.sum().backward()
+    packed = []
+
+    def pack(t):
+        packed.append(1)
+        return t
+
+    x = _leaf((3,), "float32")
+    with ember.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        y = x.tanh()
+    y.sum().backward()
+    assert packed and np.allclose(x.grad._data, 1 - np.tanh(x._data) ** 2, atol=1e-6)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_gradient_only_formulas_skip_the_environment(create_graph, dtype, monkeypatch):
+    results = []
+    for fast in (True, False):
+        if not fast:
+            for d in R.OPS.values():
+                if d.grad_only is not None:
+                    monkeypatch.setattr(d, "grad_only", None)
+        x = _leaf((3, 4), "float32").to(getattr(ember, dtype)).detach().requires_grad_()
+        y = _leaf((3, 4), "float32", seed=1).to(getattr(ember, dtype)).detach().requires_grad_()
+        out = ((x + y) - 0.5 + (y - x) * x).neg().sum()
+        gx, gy = ember.autograd.grad(out, (x, y), create_graph=create_graph)
+        rec = [_bits(gx), _bits(gy)]
+        if create_graph:
+            rec.append(_graph(gx))
+            rec.append(_bits(ember.autograd.grad(gx.sum(), x)[0]))
+        results.append(rec)
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(2, 8), (128, 10), (128, 256), (255, 33), (17, 100), (5, 4),
+                                   (64, 96), (200, 7)])
+def test_row_sum_fast_path_is_the_iterator_path(shape, dtype):
+    from ember._ops import _exact as E
+    a = np.random.default_rng(7).standard_normal(shape).astype(dtype)
+    a[::3, ::2] *= 1e6
+    for keepdim in (False, True):
+        layout, y, out_shape, nred = E._prepare(a, (0,), keepdim)
+        general = E._to_out(E._serial(E._pad2(y), nred, a.itemsize, E._LANES[a.dtype], False),
+                            out_shape)
+        fast = E.cascade_sum(a, (0,), keepdim)
+        assert fast.shape == general.shape and fast.tobytes() == general.tobytes()
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+@pytest.mark.parametrize("shape", [(3, 4), (5,), ()])
+def test_t_without_a_graph_is_the_op_path(mode, shape, monkeypatch):
+    def made(base_of):
+        x = _leaf(shape, "float32")
+        v = x[...] if base_of else x
+        with getattr(ember, mode)():
+            r = v.t()
+        return x, v, r
+
+    def summary(x, v, r):
+        return (_bits(r), r._base is (x if v._base is None else v._base), r._vc is x._vc,
+                r.__dict__.get("_cm"), r.grad_fn, r.requires_grad, r.is_inference(),
+                tuple(r.stride()))
+
+    for base_of in (False, True):
+        fast = summary(*made(base_of))
+        with monkeypatch.context() as m:
+            m.setattr(R, "PLAIN_RUNNERS", (None, None))      # the op's own path
+            general = summary(*made(base_of))
+        assert fast == general
+
+
+@pytest.mark.parametrize("name", ["Tanh", "Exp", "Ln", "Sqrt"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_vml_contiguous_call_is_the_general_call(name, dtype):
+    from ember._ops import _vml
+    if not _vml.available():
+        pytest.skip("MKL's VML is not installed")
+    a = np.abs(np.random.default_rng(3).standard_normal((5, 7)).astype(dtype)) + 0.5
+    ro = a.copy()
+    ro.flags.writeable = False                   # the general path (copy of the input)
+    fast, general = _vml.call(name, a), _vml.call(name, ro)
+    assert fast.flags.c_contiguous and fast.shape == a.shape
+    assert fast.tobytes() == general.tobytes()
+
+
+def _heap_order(root):
+    """The engine's order by its definition: ready nodes newest first (ties in push order)."""
+    import heapq
+    import itertools
+    deps, stack, seen = {}, [root], {root}
+    while stack:
+        n = stack.pop()
+        for f, _ in n.next_functions:
+            if f is None:
+                continue
+            deps[f] = deps.get(f, 0) + 1
+            if f not in seen:
+                seen.add(f)
+                stack.append(f)
+    c = itertools.count()
+    heap, order = [(-root._seq, next(c), root)], []
+    while heap:
+        n = heapq.heappop(heap)[2]
+        order.append(n)
+        for f, _ in n.next_functions:
+            if f is None:
+                continue
+            deps[f] -= 1
+            if deps[f] == 0:
+                heapq.heappush(heap, (-f._seq, next(c), f))
+    return order
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+def test_engine_runs_nodes_in_heap_order_when_chains_skip_the_heap(hooked):
+    x = _leaf((3,), "float32")
+    w = _leaf((3,), "float32", seed=1)
+    a = x * 2.0
+    b = a.tanh()
+    c = (a * w).sigmoid()
+    d = (b + c) * b - 0.5
+    loss = (d * w).sum() + b.sum()
+    expected = [n for n in _heap_order(loss.grad_fn)]
+    ran = []
+    real_apply = {}
+    for n in expected:
+        if hooked and type(n).__name__ != "AccumulateGrad":
+            n.register_prehook(lambda go, n=n: ran.append(n))
+        elif type(n).__name__ != "AccumulateGrad":
+            cls = type(n)
+            if cls not in real_apply:
+                real_apply[cls] = cls.apply
+
+                def apply(self, grads, _real=cls.apply):
+                    ran.append(self)
+                    return _real(self, grads)
+                cls.apply = apply
+    try:
+        loss.backward()
+    finally:
+        for cls, fn in real_apply.items():
+            cls.apply = fn
+    want = [n for n in expected if type(n).__name__ != "AccumulateGrad"]
+    assert [id(n) for n in ran] == [id(n) for n in want]

@@ -39,6 +39,7 @@ class _VersionCounter:
         self.value = 0
 
 
+_new_object = object.__new__
 _vc_get = _VersionCounter.value.__get__
 _vc_set = _VersionCounter.value.__set__
 
@@ -119,7 +120,8 @@ class Tensor:
         t._requires_grad = False
         t._grad = t.grad_fn = t._base = t._acc = t._hooks = None
         t._output_nr = 0
-        t._vc = _VersionCounter()
+        t._vc = vc = _new_object(_VersionCounter)     # _VersionCounter(), without a call
+        vc.value = 0
         t._retains_grad = False
         if grad_mode._state.inference:
             t._inference = True

@@ -120,9 +120,14 @@ def cascade(x):
     p = max(4, ((n - 1).bit_length() if n > 2 else 1) // 4)
     s = 1 << p
     nb = n // s
-    tail = seqsum(x[nb * s:])
     if nb == 0:
-        return tail
+        return seqsum(x)
+    if nb < s:
+        # one level of blocks (n < 256): ((tail + rest0) + 0) + 0 with the levels above
+        # empty; no sequential sum is -0, so the +0s change nothing and a missing tail is +0
+        r = seqsum(seqsum(_blocks(x[:nb * s], s, cols)))
+        return r if nb * s == n else seqsum(x[nb * s:]) + r
+    tail = seqsum(x[nb * s:])
     lv = seqsum(_blocks(x[:nb * s], s, cols))
     rest = []
     for _ in range(2):
@@ -395,6 +400,21 @@ def _split_cols(y, layout, nred, esize, lanes, nan, threads):
 def cascade_sum(a, dims, keepdim, nan=False):
     """``torch.sum(a, dims, keepdim)`` (``nansum`` with ``nan``) for float32/float64 arrays,
     added in torch's order. ``dims`` is the sorted tuple of reduced dims (all when empty)."""
+    if dims == (0,) and not nan and a.ndim == 2 and 2 <= a.shape[0] < 256 \
+            and a.shape[1] >= _LANES[a.dtype] and a.flags.c_contiguous \
+            and (a.size < GRAIN or _threads[0] == 1):
+        # a bias gradient's sum over rows: the iterator's 2-D loop on (rows, columns) is
+        # loop2d's column blocks, each column added on its own, so the blocks of 4 vectors
+        # (cascade) and the rest (row_sum) run on all their columns at once
+        w = 4 * _LANES[a.dtype]
+        h = a.shape[1] - a.shape[1] % w
+        if h == a.shape[1]:
+            r = cascade(a)
+        elif h == 0:
+            r = row_sum(a)
+        else:
+            r = np.concatenate([cascade(a[:, :h]), row_sum(a[:, h:])])
+        return _to_out(r, (1, a.shape[1]) if keepdim else (a.shape[1],))
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
     if y is None:
         return np.zeros(out_shape, a.dtype)

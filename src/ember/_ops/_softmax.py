@@ -96,9 +96,9 @@ def _log_lastdim(x):
     """``serial_vec_log_softmax_lastdim_range`` on a C-contiguous (rows, n) array."""
     exp, _, log, _ = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        m = x.max(axis=1, keepdims=True)
-        lse = log(_norms.vec_sum_rows(exp(x - m)))
-        return (x - m) - lse[:, None]
+        d = x - x.max(axis=1, keepdims=True)
+        lse = log(_norms.vec_sum_rows(exp(d)))
+        return np.subtract(d, lse[:, None], out=d)
 
 
 def _log_scalar_inner(inner, dim, itemsize, lanes):

@@ -82,6 +82,10 @@ def _bind(name: str, dtype: np.dtype):
     return fn
 
 
+_addressof = ctypes.addressof
+_from_buffer = ctypes.c_char.from_buffer
+
+
 def _address(a: np.ndarray) -> int:
     try:                             # cheaper than a.ctypes.data where the buffer allows it
         return ctypes.addressof(ctypes.c_char.from_buffer(a))
@@ -98,9 +102,16 @@ def call(name: str, a: np.ndarray) -> np.ndarray | None:
     fn = table.get(name) or _bind(name, a.dtype)
     if type(a) is not np.ndarray:    # a NumPy scalar: its result is a scalar too
         return call(name, np.asarray(a))[()]
+    flags = a.flags
+    if flags.c_contiguous and flags.writeable:
+        # the common case: a C-contiguous input, one call (addresses without the fallback)
+        n = a.size
+        if 0 < n <= _CHUNK:
+            out = np.empty(a.shape, a.dtype)
+            fn(n, _addressof(_from_buffer(a)), _addressof(_from_buffer(out)), _MODE)
+            return out
     # the result keeps the input's memory order, as torch's TensorIterator does: a later
     # reduction adds in that order
-    flags = a.flags
     src = a if flags.c_contiguous or flags.f_contiguous else a.copy(order="K")
     if not (src.flags.c_contiguous or src.flags.f_contiguous):
         src = np.ascontiguousarray(src)

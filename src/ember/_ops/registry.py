@@ -67,6 +67,24 @@ class OpNode(Node):
     def apply(self, grads):
         if self._released:
             raise RuntimeError(_errors.BACKWARD_TWICE)
+        op = self._op
+        if op.raw is not None and len(grads) == 1 and not _state.enabled \
+                and run is PLAIN_RUNNERS[0]:
+            out = _apply_raw_direct(self, op, grads[0])
+            if out is not None:
+                return out
+        if op.grad_only is not None and len(grads) == 1:
+            g = grads[0]
+            if g is not None and g._data.dtype.char in "efd":
+                # the formulas of the edges that exist read the gradient alone (add, sub, a
+                # number's operand aside …): no environment to build
+                edges = self.next_functions
+                for only, (nxt, _) in zip(op.grad_only, edges):
+                    if not only and nxt is not None:
+                        break
+                else:
+                    return [None if nxt is None else fn(g)
+                            for (_, fn, _), (nxt, _) in zip(op.formulas, edges)]
         args = self._args
         env = args.copy() if args else {}
         saved = self._saved
@@ -107,6 +125,60 @@ class OpNode(Node):
     @property
     def num_outputs(self) -> int:
         return len(self._nout) if self._nout else 1
+
+
+def _apply_raw_direct(node, op, g):
+    """:func:`_apply_raw` read straight from the node's saved values (no environment, no
+    tensor made for a saved result): None where anything asks for the general path (a
+    missing gradient, a saved tensor with hooks or modified since, another dtype or class),
+    which then computes (or raises) as it always does."""
+    if g is None or g.__class__ is not Tensor:
+        return None
+    gd = g._data
+    dt = gd.dtype
+    if dt.char not in "efd":
+        return None
+    saved = node._saved
+    kept = node._args
+    out = []
+    for (_, _, argnames), raw, (nxt, _) in zip(op.formulas, op.raw, node.next_functions):
+        if nxt is None:
+            out.append(None)
+            continue
+        if raw is None:
+            return None
+        vals = []
+        for a in argnames:
+            if a == "grad":
+                vals.append(gd)
+                continue
+            st = saved.get(a) if saved else None
+            if st is None:
+                if kept is None or a not in kept:
+                    return None
+                v = kept[a]
+            elif st.__class__ is SavedTensor:
+                if st.hook_pack is not None or st.vc.value != st.version:
+                    return None
+                if st.is_output:
+                    v = st.data
+                    if v.dtype != dt:
+                        return None
+                    vals.append(v)
+                    continue
+                v = st.tensor
+            else:
+                v = st.value
+            if isinstance(v, Tensor):
+                if v.__class__ is not Tensor or v._data.dtype != dt:
+                    return None
+                v = v._data
+            vals.append(v)
+        r = raw(*vals)
+        if r is None:
+            return None
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+    return out
 
 
 def _apply_raw(op, edges, env, g):
@@ -215,6 +287,13 @@ class OpDef:
         recorded use (hundreds of formulas otherwise at import)."""
         fns = self._formula_fns
         return tuple((n, fns[n], tuple(p.name for p in parameters(fns[n]))) for n in self.diff)
+
+    @functools.cached_property
+    def grad_only(self) -> tuple | None:
+        """Which formulas read the gradient alone (None: none does), for backward's path
+        without an environment."""
+        only = tuple(args == ("grad",) for _, _, args in self.formulas)
+        return only if any(only) else None
 
     @functools.cached_property
     def needs(self) -> dict:

@@ -11,6 +11,7 @@ import builtins
 
 from .. import _dtype as D
 from .._device import xp
+from . import registry as _R
 from .registry import NONE, expose, op
 from .util import norm_dim, norm_dims
 
@@ -291,6 +292,11 @@ def t(input):
     if input._data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input._data.ndim}D")
+    if not _R._state.enabled and input.__class__ is _R.Tensor and _R.run is _R.PLAIN_RUNNERS[0]:
+        # no graph to record (backward's formulas): what ``run`` does for this view, inline
+        res = _R._wrap(input._data.T)
+        _R._share(res, input)
+        return res
     return _t(input)
 
 

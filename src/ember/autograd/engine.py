@@ -169,13 +169,18 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     plain = not captures and needed is None and _run_node is _RUN_NODE   # (not profiling)
     prev = (_state.enabled, _state.inference)
     _state.enabled, _state.inference = bool(create_graph), False
+    node = None              # the next node when it is the only one ready (a chain): it
+    # skips the heap, which would pop it next anyway
     try:
-        while heap:
-            node = heappop(heap)[2]
+        while node is not None or heap:
+            if node is None:
+                node = heappop(heap)[2]
             grads = buffers.pop(node, None)
             if grads is not None:
-                if not plain or node._tensor_pre_hooks or node._retain_grad or node._pre_hooks \
-                        or node._hooks or _state.anomaly:
+                # (hooks and retained grads live in a node's __dict__: none there, none set)
+                if not plain or (node.__dict__ and (
+                        node._tensor_pre_hooks or node._retain_grad or node._pre_hooks
+                        or node._hooks)) or _state.anomaly:
                     _run_node(node, grads, captures, captured, needed, targets, accumulate,
                               create_graph, retain_graph, buffers)
                 elif node.__class__ is AccumulateGrad:
@@ -188,16 +193,37 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     out = node.apply(grads)
                     if not retain_graph:
                         node._release()
-                    _distribute(node, out, buffers)
-                    del out     # the gradients' only holders are the buffers (AccumulateGrad
+                    # _distribute, inline
+                    metas = node._input_meta
+                    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+                        if nxt is None or g is None:
+                            continue
+                        if metas is not None:
+                            meta = metas[i]
+                            if meta is not None and (g._data.shape != meta[0]
+                                                     or g._data.dtype != meta[1].np):
+                                g = _validate(node, i, g, meta)
+                        buf = buffers.get(nxt)
+                        if buf is None:
+                            buf = buffers[nxt] = [None] * nxt.num_outputs
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g
+                    out = g = None  # the gradients' only holders are the buffers (AccumulateGrad
                     # takes a gradient nothing else holds without a copy)
+            single = None
             for nxt, _ in node.next_functions:
                 if nxt is None:
                     continue
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
+                    if single is None and not heap:
+                        single = nxt
+                        continue
+                    if single is not None:
+                        heappush(heap, (-single._seq, next(counter), single))
+                        single = None
                     heappush(heap, (-nxt._seq, next(counter), nxt))
+            node = single
     finally:
         _state.enabled, _state.inference = prev
     if inputs is not None and not accumulate:

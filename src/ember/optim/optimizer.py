@@ -483,7 +483,22 @@ def _k_add_(a: _np.ndarray, b: _np.ndarray, alpha=1) -> None:
     if alpha == 1:
         _np.add(a, b, out=a)
     else:
-        _fma(_sc(alpha, a), b, a, out=a)
+        _fma_(a, _sc(alpha, a), b)
+
+
+def _fma_(a: _np.ndarray, s, b: _np.ndarray) -> None:
+    """``a = s * b + a`` rounded once, in place (``s`` a number of ``a``'s dtype): float32's
+    whole blocks by the BLAS's fused kernel where it qualifies (``_ops._blas``), the rest
+    by :func:`_fma`."""
+    if a.dtype == _np.float32 and a.size >= 32:
+        from .._ops._blas import axpy_blocks
+        done = axpy_blocks(a, s, b)
+        if done:
+            if done < a.size:
+                fa = a.reshape(-1)
+                _fma(s, b.reshape(-1)[done:], fa[done:], out=fa[done:])
+            return
+    _fma(s, b, a, out=a)
 
 
 def _k_mul_(a: _np.ndarray, s) -> None:
@@ -495,7 +510,7 @@ def _k_lerp_(a: _np.ndarray, end: _np.ndarray, weight) -> None:
     """``a.lerp_(end, weight)``: torch's two-sided formula ``base + coeff * (end - a)``."""
     w = _sc(weight, a)
     if abs(w) < 0.5:
-        _fma(w, end - a, a, out=a)
+        _fma_(a, w, end - a)
     else:
         _fma(w - a.dtype.type(1), end - a, end, out=a)
 
@@ -507,7 +522,10 @@ def _k_addcmul(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> _np
 
 def _k_addcmul_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:
     """``a.addcmul_(t1, t2, value=value)``."""
-    a[...] = _k_addcmul(a, t1, t2, value)
+    if a.dtype == _np.float32 and _np.shape(t1) == a.shape and _np.shape(t2) == a.shape:
+        _fma(_sc(value, a) * t1, t2, a, out=a)      # the double sum rounded straight into a
+    else:
+        a[...] = _k_addcmul(a, t1, t2, value)
 
 
 def _k_addcdiv_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:
