@@ -11,33 +11,13 @@ and ``std::log`` are glibc's (:func:`_sleef.expf_scalar`, :func:`_sleef_d.exp_sc
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import functools
-
 import numpy as np
 
 from . import _sleef, _sleef_d
-from ._loss_math import _c_float, libm
+from ._loss_math import _c_double, _c_float, libm
 from ._sleef_ext import fma as _fma
 
 _f32, _f64 = np.float32, np.float64
-
-
-@functools.cache
-def _c_double(name: str):
-    """The C library's double function ``name`` over an array, element by element."""
-    try:
-        lib = ctypes.CDLL("libm.so.6")
-    except OSError:
-        lib = ctypes.CDLL(ctypes.util.find_library("m"))
-    fn = getattr(lib, name)
-    fn.restype, fn.argtypes = ctypes.c_double, [ctypes.c_double]
-
-    def f(x):
-        flat = np.asarray(x, _f64).reshape(-1).tolist()
-        return np.fromiter(map(fn, flat), _f64, count=len(flat)).reshape(np.shape(x))
-    return f
 
 
 def c_call(name, x):

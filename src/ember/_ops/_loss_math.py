@@ -19,21 +19,33 @@ from . import _exact, _sleef, _sleef_d, _sleef_ext
 
 
 @functools.cache
-def _c_float(name: str):
-    """The C library's float function ``name`` over an array, element by element."""
+def _c_libm(name: str, dtype: type):
+    """The C library's function ``name`` on ``dtype`` (float32: ``c_float``, float64:
+    ``c_double``) over an array, element by element."""
     import ctypes
     import ctypes.util
     try:
         lib = ctypes.CDLL("libm.so.6")
     except OSError:
         lib = ctypes.CDLL(ctypes.util.find_library("m"))
+    ctype = ctypes.c_float if dtype == np.float32 else ctypes.c_double
     fn = getattr(lib, name)
-    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+    fn.restype, fn.argtypes = ctype, [ctype]
 
     def f(x):
-        flat = x.reshape(-1).tolist()
-        return np.fromiter(map(fn, flat), np.float32, count=len(flat)).reshape(x.shape)
+        flat = np.asarray(x, dtype).reshape(-1).tolist()
+        return np.fromiter(map(fn, flat), dtype, count=len(flat)).reshape(np.shape(x))
     return f
+
+
+def _c_float(name: str):
+    """glibc's float function ``name`` (``expf``, ``erff`` …) over an array."""
+    return _c_libm(name, np.float32)
+
+
+def _c_double(name: str):
+    """glibc's double function ``name`` over an array."""
+    return _c_libm(name, np.float64)
 
 
 @functools.cache
