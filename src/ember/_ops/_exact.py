@@ -571,8 +571,9 @@ def fma(a, b, c):
     if a.dtype == _F32:
         s = np.multiply(a, b, dtype=np.float64) + c
         r = s.astype(np.float32)
-        if ((s.view(np.int64) & _LOW29) == _MID29).any():
-            return _fix_midpoints(a, b, c, s, r)
+        half = (s.view(np.int64) & _LOW29) == _MID29
+        if half.any():
+            return _fix_midpoints(a, b, c, s, r, half)
         return r
     p = a * b
     sp = 134217729.0
@@ -640,25 +641,41 @@ def _large_product_error(a, b, p, pe):
     return pe
 
 
-def _fix_midpoints(a, b, c, s, r):
+def _fix_midpoints(a, b, c, s, r, half=None):
     """The float32 fma ``r`` (rounded from the double ``s``) where ``s`` fell exactly
     halfway between two floats: the sum's exact error says which way it really lies."""
-    half = (s.view(np.int64) & _LOW29) == _MID29
-    if np.ndim(s) == 0 or half.sum() > s.size // 8:
+    if half is None:
+        half = (s.view(np.int64) & _LOW29) == _MID29
+    if np.ndim(s) == 0:
         p = np.multiply(a, b, dtype=np.float64)
         bb = s - p
         err = (p - (s - bb)) + (c - bb)
         nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
         return np.where(half & (err != 0), nudged.astype(np.float32), r)
-    idx = np.nonzero(half)                 # the few halfway sums only
-    sh = s[idx]
-    a, b, c = (np.broadcast_to(v, s.shape)[idx] for v in (a, b, c))
+    idx = np.flatnonzero(half)             # the halfway sums only
+    if idx.size > s.size // 8:
+        p = np.multiply(a, b, dtype=np.float64)
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
+        return np.where(half & (err != 0), nudged.astype(np.float32), r)
+    shape = s.shape
+    sh = s.reshape(-1)[idx]
+    a, b, c = (v.reshape(-1)[idx] if isinstance(v, np.ndarray) and v.shape == shape
+               else np.broadcast_to(v, shape).reshape(-1)[idx] for v in (a, b, c))
     p = np.multiply(a, b, dtype=np.float64)
     bb = sh - p
     err = (p - (sh - bb)) + (c - bb)
-    nudged = np.where(err > 0, np.nextafter(sh, np.inf), np.nextafter(sh, -np.inf))
+    wrong = np.flatnonzero(err)
+    if not wrong.size:
+        return r
+    sh, err = sh[wrong], err[wrong]
     r = r.copy() if not r.flags.writeable else r
-    r[idx] = np.where(err != 0, nudged.astype(np.float32), r[idx])
+    fixed = np.nextafter(sh, np.copysign(np.inf, err)).astype(np.float32)
+    if r.flags.c_contiguous:
+        r.reshape(-1)[idx[wrong]] = fixed
+    else:
+        r[np.unravel_index(idx[wrong], shape)] = fixed
     return r
 
 

@@ -182,4 +182,4 @@ def log_softmax_backward(grad, out, dim):
             tail = _log_scalar_inner(inner, n, out.itemsize, lanes)
             if tail.any():
                 e[:, :, tail] = exp1(o[:, :, tail])
-        return _exact.fma(-e, np.broadcast_to(s, e.shape), g).reshape(out.shape)
+        return _exact.fma(e, -s, g).reshape(out.shape)

@@ -470,7 +470,10 @@ def relu(self):
     """``max(x, 0)``."""
     if self.dtype == xp.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
-    return xp.maximum(self, self.dtype.type(0))
+    # keep -0.0 as torch does: NumPy's SIMD maximum returns its second operand on ties,
+    # its float16 loop the first
+    zero = self.dtype.type(0)
+    return xp.maximum(self, zero) if self.dtype == xp.float16 else xp.maximum(zero, self)
 
 
 _SAME_WIDTH_INT = {2: xp.int16, 4: xp.int32, 8: xp.int64}
