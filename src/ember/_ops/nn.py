@@ -198,7 +198,32 @@ def _nll_targets(self, target, weight, ignore_index):
     return x, tt, w.astype(x.dtype)
 
 
+def _nll_plain(self, target, weight, reduction, ignore_index):
+    """The flat indices of the picked elements of a C-contiguous (N, C) float32/float64
+    ``self`` when nothing is weighted or ignored, every target is in range and the loss is
+    reduced (None otherwise: the general path, which also raises torch's errors)."""
+    if (weight is not None or reduction == 0 or self.ndim != 2 or target.ndim != 1
+            or not target.size or self.dtype not in _exact.exact_dtype
+            or not self.flags.c_contiguous):
+        return None
+    lo, hi = int(target.min()), int(target.max())
+    n, c = self.shape
+    if lo < 0 or hi >= c or lo <= ignore_index <= hi:
+        return None
+    return target + np.arange(0, n * c, c)
+
+
 def _nll_kernel(self, target, weight, reduction, ignore_index):
+    flat = _nll_plain(self, target, weight, reduction, ignore_index)
+    if flat is not None:            # _nll_sums' dense cascade without its masks
+        n, dt = target.size, self.dtype.type
+        picked = self.reshape(-1)[flat]
+        loss = _cascade8_dense(picked, 1 << (max(4, (n - 1).bit_length() // 8) if n > 1
+                                             else 4), dt, True)
+        if reduction == 2:
+            return loss
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (loss / dt(n)).astype(self.dtype)
     x, t, w = _nll_targets(self, target, weight, ignore_index)
     if x.ndim == 2:
         picked = x[xp.arange(x.shape[0]), t]
@@ -292,12 +317,21 @@ def _cascade8_dense(vals, step, dt, neg):
         vals = pushed
     if neg and vals.size == 1 and level == 0:
         top = -top
-    for _ in range(level, 7):
+    if level < 7:                   # the empty levels' +0 (only turns a -0 into +0)
         total = total + dt(0)
     return total + top
 
 
 def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_index):
+    flat = _nll_plain(self, target, weight, reduction, ignore_index)
+    if flat is not None:
+        g = grad_output
+        if reduction == 1:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                g = g / self.dtype.type(target.size)
+        out = xp.zeros(self.shape, grad_output.dtype)
+        out.reshape(-1)[flat] = (-g).astype(out.dtype, copy=False)
+        return out
     x, t, w = _nll_targets(self, target, weight, ignore_index)
     g = grad_output if self.ndim > 1 or reduction != 0 else grad_output[None]
     if reduction == 1:
