@@ -153,3 +153,29 @@ def test_training_loop_items():
                     F.binary_cross_entropy(xt.sigmoid(), yt).item(),
                     F.binary_cross_entropy_with_logits(xt, yt).item()])
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("reduction", ("mean", "sum"))
+@pytest.mark.parametrize("n, ignore", [(1, -100), (17, -100), (128, -100), (128, 3),
+                                       (128, 20), (5000, -100)])
+def test_cross_entropy_class_targets(n, ignore, reduction, dt):
+    """cross_entropy on class indices (nll_loss's fast path when nothing is ignored or
+    weighted): the loss, the input's gradient and the graph's nodes are torch's."""
+    rng = np.random.default_rng(n)
+    x, t = _normal(rng, (n, 10), dt), rng.integers(0, 10, n)
+    _check("cross_entropy", [x, t], ignore_index=ignore, reduction=reduction)
+    e = ember.nn.functional.cross_entropy(ember.tensor(x, requires_grad=True),
+                                          ember.tensor(t), reduction=reduction)
+    assert e.grad_fn.name() == "NllLossBackward0"
+    assert e.grad_fn.next_functions[0][0].name() == "LogSoftmaxBackward0"
+
+
+@pytest.mark.parametrize("dt", ("float32", "float64", "float16", "bfloat16"))
+def test_relu_keeps_signed_zero(dt):
+    vals = [-0.0, 0.0, -1.0, float("nan"), 2.0, -3.5] * 7
+    got = [lib.relu(lib.tensor(vals).to(getattr(lib, dt))).float().numpy()
+           for lib in (torch, ember)]
+    num = ~np.isnan(got[0])             # (a nan's sign is not part of the result)
+    assert np.array_equal(np.signbit(got[0])[num], np.signbit(got[1])[num])
+    assert np.array_equal(got[0], got[1], equal_nan=True)

@@ -340,6 +340,10 @@ def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_in
             g = g / total
     out = xp.zeros(x.shape, grad_output.dtype)
     vals = (-g if w is None else -w * g).astype(out.dtype, copy=False)
+    if w is not None and ignore_index in target:
+        # torch writes nothing for an ignored target (+0, where -0 * g is -0)
+        valid = (target if self.ndim > 1 else target[None]) != ignore_index
+        vals = xp.where(valid, vals, out.dtype.type(0))
     if x.ndim == 2:
         out[xp.arange(x.shape[0]), t] = vals
     else:
