@@ -166,6 +166,15 @@ def softmax_backward(grad, out, dim):
 def log_softmax_backward(grad, out, dim):
     """``log_softmax_backward_cpu``: ``grad - exp(out) * sum(grad)`` along ``dim``, Sleef's
     exp in the vectors (glibc's on the ends of the inner chunks that do not fill one)."""
+    if dim == out.ndim - 1 and out.size and out.flags.c_contiguous \
+            and grad.flags.c_contiguous and out.dtype in _MATH:
+        # the last dim of contiguous rows: the general steps on (rows, n) views
+        n = out.shape[-1]
+        o, g = out.reshape(-1, n), grad.reshape(-1, n)
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = _MATH[out.dtype][0](o)
+            s = _norms.vec_sum_rows(g)
+            return _exact.fma(e, -s[:, None], g).reshape(out.shape)
     out, o = _rows3(out, dim)
     grad, g = _rows3(grad, dim)
     if out.size == 0:
