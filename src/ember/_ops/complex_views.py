@@ -33,6 +33,7 @@ def _check_complex(self) -> None:
 
 
 @op("ViewAsRealBackward0", promote=NONE, method=False, view=True, check=_check_real,
+    holomorphic=False,
     self=lambda grad: view_as_complex(grad.contiguous()))
 def view_as_real(self):
     """A real view of a complex tensor: a last dimension of (real, imaginary)."""
@@ -41,6 +42,7 @@ def view_as_real(self):
 
 
 @op("ViewAsComplexBackward0", promote=NONE, method=False, view=True, check=_check_complex,
+    holomorphic=False,
     self=lambda grad: view_as_real(grad))
 def view_as_complex(self):
     """A complex view of a real tensor whose last dimension (of size 2) is (real, imag)."""
@@ -75,7 +77,60 @@ def polar(abs: Tensor, angle: Tensor, *, out=None) -> Tensor:
     return result if out is None else out.resize_(result.shape).copy_(result)
 
 
-__all__ = ["view_as_real", "view_as_complex", "polar"]
+@op("ConjBackward0", name="conj_op", method=False, function=False, promote=NONE,
+    holomorphic=False, self=lambda grad: grad.conj())
+def _conj_op(self):
+    return xp.conj(self)
+
+
+@op("ConjPhysicalBackward0", name="conj_physical_op", method=False, function=False,
+    promote=NONE, holomorphic=False, self=lambda grad: grad.conj_physical())
+def _conj_physical_op(self):
+    return xp.conj(self)
+
+
+@expose
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate (the tensor itself for non-complex dtypes). torch returns a lazy
+    view with the conjugate bit set; ember computes the values (``is_conj`` is False)."""
+    if not input.dtype.is_complex:
+        return input
+    return _conj_op(input)
+
+
+@expose
+def conj_physical(input: Tensor, *, out=None) -> Tensor:
+    """The complex conjugate, computed (a copy of a non-complex tensor)."""
+    result = _conj_physical_op(input)
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+@expose
+def resolve_conj(input: Tensor) -> Tensor:
+    """``input`` itself: ember never holds a lazy conjugate."""
+    return input
+
+
+@expose
+def is_conj(input: Tensor) -> bool:
+    """False: ember's conjugates are computed, never lazy."""
+    return False
+
+
+@expose
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` itself: ember never holds a lazy negation."""
+    return input
+
+
+@expose
+def is_neg(input: Tensor) -> bool:
+    """False: ember's negations are computed, never lazy."""
+    return False
+
+
+__all__ = ["view_as_real", "view_as_complex", "polar", "conj", "conj_physical",
+           "resolve_conj", "is_conj"]
 
 
 def _angle_grad(grad, self):

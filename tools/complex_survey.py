@@ -1,0 +1,182 @@
+"""Survey of complex autograd: ember against torch (the oracle), op by op.
+
+For each case and dtype (complex64, complex128) it compares the value, the gradient of a real
+loss, the grad_fn's name and any error (class and message), then prints the mismatches and a
+count::
+
+    PYTHONPATH=src python tools/complex_survey.py [-v]
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import torch
+
+import ember
+
+RNG = np.random.default_rng(0)
+
+
+def _data(shape, dtype):
+    re = RNG.standard_normal(shape)
+    im = RNG.standard_normal(shape)
+    return (re + 1j * im).astype(dtype)
+
+
+# name, input shapes, function of (module, *inputs), loss kind
+def _cases():
+    c = []
+
+    def add(name, shapes, fn, loss="abs"):
+        c.append((name, shapes, fn, loss))
+
+    for u in ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sinh", "cosh", "sigmoid",
+              "neg", "reciprocal", "rsqrt", "square", "abs", "angle", "sgn", "conj",
+              "conj_physical", "resolve_conj", "log1p", "expm1", "asin", "acos", "atan",
+              "asinh", "acosh", "atanh", "log2", "log10", "exp2"]:
+        add(u, [(3,)], lambda m, x, u=u: getattr(m, u)(x))
+    add("real", [(3,)], lambda m, x: x.real * 2, "sum")
+    add("imag", [(3,)], lambda m, x: x.imag * 2, "sum")
+    add("real_write", [(3,)], lambda m, x: _real_write(m, x), "abs")
+    for b in ["add", "sub", "mul", "div"]:
+        add(b, [(3,), (3,)], lambda m, x, y, b=b: getattr(m, b)(x, y))
+        add(b + "_scalar", [(3,)], lambda m, x, b=b: getattr(m, b)(x, 1.5 - 0.5j))
+        add(b + "_real_other", [(3,)], lambda m, x, b=b: getattr(m, b)(
+            x, m.tensor([0.5, 2.0, -1.0], dtype=x.real.dtype)))
+    add("pow_scalar", [(3,)], lambda m, x: x ** 2)
+    add("pow_frac", [(3,)], lambda m, x: x ** 1.5)
+    add("pow_tensor", [(3,), (3,)], lambda m, x, y: x ** y)
+    add("sum", [(2, 3)], lambda m, x: x.sum(0))
+    add("mean", [(2, 3)], lambda m, x: x.mean(1))
+    add("prod", [(2, 3)], lambda m, x: x.prod(1))
+    add("cumsum", [(4,)], lambda m, x: x.cumsum(0))
+    add("matmul", [(2, 3), (3, 2)], lambda m, x, y: x @ y)
+    add("mm", [(2, 3), (3, 2)], lambda m, x, y: m.mm(x, y))
+    add("bmm", [(2, 2, 3), (2, 3, 2)], lambda m, x, y: m.bmm(x, y))
+    add("mv", [(2, 3), (3,)], lambda m, x, y: m.mv(x, y))
+    add("dot", [(3,), (3,)], lambda m, x, y: m.dot(x, y))
+    add("vdot", [(3,), (3,)], lambda m, x, y: m.vdot(x, y))
+    add("reshape", [(2, 3)], lambda m, x: x.reshape(3, 2) * x.reshape(3, 2)[0])
+    add("view", [(2, 3)], lambda m, x: x.view(6).exp())
+    add("t", [(2, 3)], lambda m, x: x.t().sin())
+    add("mT", [(2, 3)], lambda m, x: x.mT.exp())
+    add("mH", [(2, 3)], lambda m, x: x.mH.exp())
+    add("index", [(4,)], lambda m, x: x[1:3].exp() * x[m.tensor([0, 0, 3])].sum())
+    add("cat", [(2,), (3,)], lambda m, x, y: m.cat([x, y]).exp())
+    add("stack", [(2,), (2,)], lambda m, x, y: m.stack([x, y]).sin())
+    add("where", [(3,), (3,)], lambda m, x, y: m.where(
+        m.tensor([True, False, True]), x, y).exp())
+    add("mul_conj", [(3,)], lambda m, x: x * x.conj())
+    add("x_exp_x_sin", [(2,)], lambda m, x: x * x.exp() + x.sin())
+    add("fft", [(4,)], lambda m, x: m.fft.fft(x))
+    add("ifft", [(4,)], lambda m, x: m.fft.ifft(x))
+    add("fft_n", [(4,)], lambda m, x: m.fft.fft(x, n=6))
+    add("fft_ortho", [(4,)], lambda m, x: m.fft.fft(x, norm="ortho"))
+    add("rfft", [(5,)], lambda m, x: m.fft.rfft(x.real), "abs")
+    add("irfft", [(3,)], lambda m, x: m.fft.irfft(x), "sq")
+    add("fft2", [(2, 4)], lambda m, x: m.fft.fft2(x))
+    add("linalg.norm", [(3,)], lambda m, x: m.linalg.norm(x), "sum")
+    add("linalg.vector_norm", [(3,)], lambda m, x: m.linalg.vector_norm(x, 3), "sum")
+    add("linalg.det", [(3, 3)], lambda m, x: m.linalg.det(x))
+    add("linalg.inv", [(3, 3)], lambda m, x: m.linalg.inv(x))
+    add("linalg.solve", [(3, 3), (3,)], lambda m, x, y: m.linalg.solve(x, y))
+    add("view_as_real", [(3,)], lambda m, x: m.view_as_real(x) * 2, "sum")
+    add("view_as_complex", [(3,)], lambda m, x: m.view_as_complex(
+        m.view_as_real(x) * 2).exp())
+    add("polar", [(3,)], lambda m, x: m.polar(x.abs(), x.angle()), "mulreal")
+    add("complex", [(3,)], lambda m, x: m.complex(x.real, x.imag).exp())
+    add("abs_sum_real", [(3,)], lambda m, x: x.abs(), "sum")
+    add("isreal_err", [(3,)], lambda m, x: m.max(x))
+    add("clamp_err", [(3,)], lambda m, x: m.clamp(x, 0, 1))
+    add("relu_err", [(3,)], lambda m, x: m.relu(x))
+    add("sort_err", [(3,)], lambda m, x: m.sort(x).values)
+    add("softmax", [(3,)], lambda m, x: m.softmax(x, 0))
+    add("atan2_err", [(3,), (3,)], lambda m, x, y: m.atan2(x, y))
+    return c
+
+
+def _real_write(m, x):
+    y = x.clone()
+    y.real.mul_(2)
+    y.imag[0] = 1.0
+    return y
+
+
+def _loss(m, y, kind, c):
+    if kind == "abs":
+        return y.abs().sum() if y.is_complex() else (y * y).sum()
+    if kind == "sum":
+        return y.sum().real if y.is_complex() else y.sum()
+    if kind == "sq":
+        return (y * y).sum()
+    if kind == "mulreal":
+        return (y * c).real.sum()
+    raise ValueError(kind)
+
+
+def _close(a, b, dtype):
+    tol = 1e-4 if dtype == np.complex64 else 1e-10
+    a = np.asarray(a)
+    b = np.asarray(b)
+    return a.shape == b.shape and np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True)
+
+
+def _run(m, name, arrays, fn, loss, dtype):
+    """(value, grads, grad_fn name) or ("error", class name, message)."""
+    xs = [m.tensor(a, requires_grad=True) for a in arrays]
+    c = m.tensor(np.array(0.7 - 1.3j, dtype=dtype))
+    try:
+        y = fn(m, *xs)
+        gf = y.grad_fn.name() if y.grad_fn is not None else None
+        val = y.detach().resolve_conj().numpy().copy()
+        if y.requires_grad:
+            _loss(m, y, loss, c).backward()
+        grads = [None if x.grad is None else x.grad.resolve_conj().numpy().copy() for x in xs]
+        return val, grads, gf
+    except Exception as e:  # noqa: BLE001 -- the survey compares errors
+        return "error", type(e).__name__, str(e).split("\n")[0]
+
+
+def survey(verbose=False):
+    bad = []
+    n = 0
+    for name, shapes, fn, loss in _cases():
+        for dtype in (np.complex64, np.complex128):
+            n += 1
+            arrays = [_data(s, dtype) for s in shapes]
+            if name in ("log", "sqrt", "rsqrt", "reciprocal", "acosh", "asin", "acos",
+                        "atanh", "log2", "log10", "pow_frac"):
+                arrays = [a + 2 for a in arrays]
+            t = _run(torch, name, arrays, fn, loss, dtype)
+            e = _run(ember, name, arrays, fn, loss, dtype)
+            why = []
+            te = isinstance(t[0], str)
+            ee = isinstance(e[0], str)
+            if te or ee:
+                if not (te and ee and t[1:] == e[1:]):
+                    why.append(f"error: torch {t[1:] if te else 'ok'} "
+                               f"ember {e[1:] if ee else 'ok'}")
+            else:
+                if not _close(t[0], e[0], dtype):
+                    why.append("value")
+                for i, (gt, ge) in enumerate(zip(t[1], e[1])):
+                    if (gt is None) != (ge is None) or (gt is not None
+                                                        and not _close(gt, ge, dtype)):
+                        why.append(f"grad{i}")
+                if t[2] != e[2]:
+                    why.append(f"grad_fn {t[2]} vs {e[2]}")
+            if why:
+                bad.append((name, np.dtype(dtype).name, why))
+            elif verbose:
+                print(f"ok   {name} {np.dtype(dtype).name}")
+    for name, dt, why in bad:
+        print(f"BAD  {name:22s} {dt:10s} {'; '.join(why)}")
+    print(f"{len(bad)} mismatches in {n} cases "
+          f"({len({b[0] for b in bad})} ops of {len(_cases())})")
+    return len(bad)
+
+
+if __name__ == "__main__":
+    sys.exit(1 if survey("-v" in sys.argv) else 0)
