@@ -56,6 +56,35 @@ def _no_grad_support(name: str, *tensors) -> None:
         raise NotImplementedError(f"{name}: ember has no complex autograd yet")
 
 
+def _check_parts(a, b) -> None:
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"Expected object of scalar type {a.dtype.scalar_name} but got "
+                           f"scalar type {b.dtype.scalar_name} for second argument")
+    if a.dtype.name == "float16":
+        raise RuntimeError('"polar_cpu" not implemented for \'Half\'')
+    if a.dtype.name not in ("float32", "float64"):
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")
+
+
+def _polar_abs_grad(grad, result):
+    return (grad.conj() * result.sgn()).real
+
+
+def _polar_angle_grad(grad, result):
+    return (grad.conj() * (result * 1j)).real
+
+
+@op("PolarBackward0", name="polar_op", method=False, function=False, promote=NONE,
+    holomorphic=False, check=_check_parts, abs=_polar_abs_grad, angle=_polar_angle_grad)
+def _polar_op(abs, angle):
+    a, t = xp.broadcast_arrays(abs, angle)
+    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
+    res.real = a * xp.cos(t)
+    res.imag = a * xp.sin(t)
+    return res
+
+
 @expose(method=False)
 def polar(abs: Tensor, angle: Tensor, *, out=None) -> Tensor:
     """The complex tensor ``abs * (cos(angle) + i sin(angle))``.
@@ -63,17 +92,29 @@ def polar(abs: Tensor, angle: Tensor, *, out=None) -> Tensor:
     >>> ember.polar(ember.tensor([2.]), ember.tensor([0.]))
     tensor([2.+0.j])
     """
-    if abs.dtype != angle.dtype:
-        raise RuntimeError(f"Expected object of scalar type {abs.dtype.scalar_name} but got "
-                           f"scalar type {angle.dtype.scalar_name} for second argument")
-    if abs.dtype.name not in ("float32", "float64"):
-        raise RuntimeError(f'"polar_cpu" not implemented for \'{abs.dtype.scalar_name}\'')
-    _no_grad_support("polar", abs, angle)
-    a, t = xp.broadcast_arrays(abs._data, angle._data)
-    res = xp.empty(a.shape, _COMPLEX_OF[abs.dtype.name])
-    res.real = a * xp.cos(t)
-    res.imag = a * xp.sin(t)
-    result = Tensor._wrap(res)
+    result = _polar_op(abs, angle)
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+@op("ComplexBackward0", name="complex_op", method=False, function=False, promote=NONE,
+    holomorphic=False, check=_check_parts, real=lambda grad: grad.real,
+    imag=lambda grad: grad.imag)
+def _complex_op(real, imag):
+    a, b = xp.broadcast_arrays(real, imag)
+    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
+    res.real = a
+    res.imag = b
+    return res
+
+
+@expose(method=False)
+def complex(real: Tensor, imag: Tensor, *, out=None) -> Tensor:
+    """The complex tensor ``real + i imag``.
+
+    >>> ember.complex(ember.tensor([1.]), ember.tensor([2.]))
+    tensor([1.+2.j])
+    """
+    result = _complex_op(real, imag)
     return result if out is None else out.resize_(result.shape).copy_(result)
 
 
@@ -129,7 +170,7 @@ def is_neg(input: Tensor) -> bool:
     return False
 
 
-__all__ = ["view_as_real", "view_as_complex", "polar", "conj", "conj_physical",
+__all__ = ["view_as_real", "view_as_complex", "polar", "complex", "conj", "conj_physical",
            "resolve_conj", "is_conj"]
 
 

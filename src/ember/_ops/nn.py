@@ -112,7 +112,8 @@ def _prep_softmax(input, dim, dtype):
     if dtype is not None:
         input = input.to(dtype)
     elif not input.dtype.is_floating_point:
-        raise RuntimeError(f'"softmax_lastdim_kernel_impl" not implemented for '
+        err = NotImplementedError if input.dtype.is_complex else RuntimeError
+        raise err(f'"softmax_lastdim_kernel_impl" not implemented for '
                            f"'{_scalar(input)}'")
     return input, norm_dim(dim, input.ndim)
 

@@ -96,28 +96,18 @@ class OpNode(Node):
             grads = [gr if gr is not None else _zeros_like_meta(m)
                      for gr, m in zip(grads, self._nout)]
             g = grads[0]
-        if g._data.dtype.char in "FD" and op.holomorphic:
-            # torch's convention for complex gradients: grad * conj(f'(z)), which is
-            # conj(formula(conj(grad))) for a formula written as grad * f'(z)
-            env["grad"] = g = g.conj()
-            env["grads"] = grads = [gr.conj() if gr._data.dtype.char in "FD" else gr
-                                    for gr in grads]
-            out = []
-            for (_, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
-                if node is None:
-                    out.append(None)
-                    continue
-                r = fn(*[env[a] for a in argnames])
-                out.append(r.conj() if r is not None and r._data.dtype.char in "FD" else r)
-            return out
-        if g._data.dtype.char not in "efd" and g._data.dtype in _REDUCED:
-            # torch's backward kernels for reduced types compute in float32 and round once:
-            # so does the whole formula here (the engine rounds each gradient to its input's
-            # dtype)
-            env = {k: v.float() if isinstance(v, Tensor) and v._data.dtype in _REDUCED else v
-                   for k, v in env.items()}
-            grads = [gr.float() if gr._data.dtype in _REDUCED else gr for gr in grads]
-            g = grads[0]
+        if g._data.dtype.char not in "efd":
+            if g._data.dtype.char in "FD":
+                if op.holomorphic:
+                    return _apply_conjugate(self, op, env, grads)
+            elif g._data.dtype in _REDUCED:
+                # torch's backward kernels for reduced types compute in float32 and round
+                # once: so does the whole formula here (the engine rounds each gradient to its
+                # input's dtype)
+                env = {k: v.float() if isinstance(v, Tensor) and v._data.dtype in _REDUCED
+                       else v for k, v in env.items()}
+                grads = [gr.float() if gr._data.dtype in _REDUCED else gr for gr in grads]
+                g = grads[0]
         env["grad"] = g
         env["grads"] = grads
         op = self._op
@@ -139,6 +129,22 @@ class OpNode(Node):
     @property
     def num_outputs(self) -> int:
         return len(self._nout) if self._nout else 1
+
+
+def _apply_conjugate(node, op, env, grads):
+    """torch's convention for a complex gradient, ``grad * conj(f'(z))``: that is
+    ``conj(formula(conj(grad)))`` for a formula written as ``grad * f'(z)`` (and the formula
+    itself for a real-linear one: sum, reshape, indexing …)."""
+    env["grad"] = grads[0].conj()
+    env["grads"] = [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]
+    out = []
+    for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
+        if nxt is None:
+            out.append(None)
+            continue
+        r = fn(*[env[a] for a in argnames])
+        out.append(r.conj() if r is not None and r._data.dtype.char in "FD" else r)
+    return out
 
 
 def _apply_raw_direct(node, op, g):
