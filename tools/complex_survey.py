@@ -88,6 +88,47 @@ def _cases():
     add("polar", [(3,)], lambda m, x: m.polar(x.abs(), x.angle()), "mulreal")
     add("complex", [(3,)], lambda m, x: m.complex(x.real, x.imag).exp())
     add("abs_sum_real", [(3,)], lambda m, x: x.abs(), "sum")
+    add("cumprod", [(4,)], lambda m, x: x.cumprod(0))
+    add("var", [(2, 3)], lambda m, x: x.var(1), "sum")
+    add("std", [(2, 3)], lambda m, x: x.std(), "sum")
+    add("outer", [(2,), (3,)], lambda m, x, y: m.outer(x, y))
+    add("einsum", [(2, 3), (3, 2)], lambda m, x, y: m.einsum("ij,jk->ik", x, y))
+    add("tensordot", [(2, 3), (3, 2)], lambda m, x, y: m.tensordot(x, y, 1))
+    add("trace", [(3, 3)], lambda m, x: m.trace(x) * x)
+    add("diag", [(3, 3)], lambda m, x: m.diag(x).exp())
+    add("flip_roll", [(4,)], lambda m, x: x.flip(0).roll(1) * x)
+    add("expand_repeat", [(1, 3)], lambda m, x: x.expand(2, 3) * x.repeat(2, 1))
+    add("gather", [(2, 3)], lambda m, x: x.gather(1, m.tensor([[0, 2], [1, 1]])).exp())
+    add("index_select", [(4,)], lambda m, x: x.index_select(0, m.tensor([3, 0, 0])).sin())
+    add("masked_fill", [(3,)], lambda m, x: x.masked_fill(m.tensor([True, False, False]),
+                                                         2.0) * x)
+    add("addmm", [(2, 2), (2, 3), (3, 2)], lambda m, a, x, y: m.addmm(a, x, y, beta=0.5,
+                                                                     alpha=2))
+    add("baddbmm", [(2, 2, 2), (2, 2, 3), (2, 3, 2)], lambda m, a, x, y: m.baddbmm(a, x, y))
+    add("kron", [(2,), (2,)], lambda m, x, y: m.kron(x, y))
+    add("triu", [(3, 3)], lambda m, x: x.triu().exp())
+    add("pad", [(3,)], lambda m, x: m.nn.functional.pad(x, (1, 2)) * 2)
+    add("matrix_norm", [(3, 3)], lambda m, x: m.linalg.matrix_norm(x), "sum")
+    add("norm_p1", [(3,)], lambda m, x: m.linalg.vector_norm(x, 1), "sum")
+    add("slogdet", [(3, 3)], lambda m, x: m.linalg.slogdet(x)[1], "sum")
+    add("logdet_abs", [(3, 3)], lambda m, x: m.linalg.det(x).abs().log(), "sum")
+    add("cholesky", [(3, 3)], lambda m, x: m.linalg.cholesky(x @ x.mH + 3 * m.eye(3)))
+    add("qr", [(3, 3)], lambda m, x: m.linalg.qr(x)[1].diagonal().abs(), "sum")
+    add("svdvals", [(3, 3)], lambda m, x: m.linalg.svdvals(x), "sum")
+    add("eigvalsh", [(3, 3)], lambda m, x: m.linalg.eigvalsh(x + x.mH), "sum")
+    add("pinv", [(3, 2)], lambda m, x: m.linalg.pinv(x))
+    add("lstsq", [(3, 2), (3, 1)], lambda m, x, y: m.linalg.lstsq(x, y).solution)
+    add("cross", [(3,), (3,)], lambda m, x, y: m.linalg.cross(x, y))
+    add("mse_loss", [(3,), (3,)], lambda m, x, y: m.nn.functional.mse_loss(x, y), "sum")
+    add("l1_loss", [(3,), (3,)], lambda m, x, y: m.nn.functional.l1_loss(x, y), "sum")
+    add("linear", [(2, 3), (4, 3)], lambda m, x, w: m.nn.functional.linear(x, w))
+    add("real_pow", [(3,)], lambda m, x: m.tensor([0.5, 2.0, 1.5], dtype=x.real.dtype) ** x)
+    add("exp_real_to_complex", [(3,)], lambda m, x: (x.real * 1j).exp() * x)
+    add("rsub_scalar", [(3,)], lambda m, x: 2 - x * (1 + 1j))
+    add("rdiv_scalar", [(3,)], lambda m, x: (1 + 1j) / x)
+    add("abs_square", [(3,)], lambda m, x: x.abs() ** 2, "sum")
+    add("sum_dim_keep", [(2, 3)], lambda m, x: x.sum(1, keepdim=True) * x)
+    add("double_backward", [(3,)], lambda m, x: _double(m, x), "sum")
     add("isreal_err", [(3,)], lambda m, x: m.max(x))
     add("clamp_err", [(3,)], lambda m, x: m.clamp(x, 0, 1))
     add("relu_err", [(3,)], lambda m, x: m.relu(x))
@@ -95,6 +136,12 @@ def _cases():
     add("softmax", [(3,)], lambda m, x: m.softmax(x, 0))
     add("atan2_err", [(3,), (3,)], lambda m, x, y: m.atan2(x, y))
     return c
+
+
+def _double(m, x):
+    y = (x * x.exp()).abs().sum()
+    (g,) = m.autograd.grad(y, x, create_graph=True)
+    return (g * g.conj()).real + g.real * 0
 
 
 def _real_write(m, x):
