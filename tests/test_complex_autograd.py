@@ -56,6 +56,16 @@ CASES = {
     "complex": ([(3,)], lambda m, x: m.complex(x.real * x.imag, x.imag).exp()),
     "sigmoid": ([(3,)], lambda m, x: x.sigmoid()),
     "real_write": ([(3,)], lambda m, x: _write_parts(x)),
+    "cross": ([(3,), (3,)], lambda m, x, y: m.linalg.cross(x, y)),
+    "solve_triangular": ([(3, 3), (3, 2)], lambda m, x, y: m.linalg.solve_triangular(
+        x.triu() + 3 * m.eye(3), y, upper=True)),
+    "mean_std_all": ([(2, 3)], lambda m, x: x.mean() * x + x.std()),
+    "cholesky": ([(3, 3)], lambda m, x: m.linalg.cholesky(x @ x.mH + 3 * m.eye(3))),
+    "cholesky_upper": ([(3, 3)], lambda m, x: m.linalg.cholesky(x @ x.mH + 3 * m.eye(3),
+                                                                upper=True)),
+    "normalize": ([(2, 3)], lambda m, x: m.nn.functional.normalize(x, dim=1)),
+    "shape_ops": ([(2, 3)], lambda m, x: m.cat([x.permute(1, 0).reshape(-1), *x.unbind(0),
+                                                x.diagonal(), x.take(m.tensor([0, 5]))]).exp()),
     "holomorphic_mix": ([(2,)], lambda m, x: x * x.exp() + x.sin()),
 }
 
@@ -149,6 +159,7 @@ ERRORS = {
     "sort": lambda m, x: m.sort(x),
     "softmax": lambda m, x: m.softmax(x, 0),
     "atan2": lambda m, x: m.atan2(x, x),
+    "mse_loss": lambda m, x: m.nn.functional.mse_loss(x, x),
 }
 
 

@@ -413,6 +413,13 @@ def solve(A, B, *, left=True, out=None):
 
 def _cholesky_backward(gL, L):
     """Murray's formula: ``gA = L⁻ᴴ Φ(Lᴴ gL) L⁻¹``, symmetrized (Φ: tril, half diagonal)."""
+    if L.dtype.is_complex:
+        # torch's cholesky_backward: Φ = (P + tril(P, -1)ᴴ) / 2, P = tril(Lᴴ gL), unsymmetrized
+        # (the diagonal keeps its imaginary part)
+        P = (_mT(L).conj() @ gL).tril()
+        phi = 0.5 * (P + _mT(P.tril(-1)).conj())
+        Linv = inv(L)
+        return _mT(Linv).conj() @ phi @ Linv
     P = _mT(L) @ gL
     phi = P.tril() - 0.5 * P.diagonal(0, -2, -1).diag_embed()
     Linv = inv(L)
@@ -424,16 +431,19 @@ def _chol_kernel(A, upper, fname):
     if A.shape[-1] == 0:
         return xp.empty(A.shape, A.dtype)
     try:
-        L = xp.linalg.cholesky(xp.tril(A) + _mT_np(xp.tril(A, -1)))
+        low = _mT_np(xp.tril(A, -1))
+        L = xp.linalg.cholesky(xp.tril(A) + (low.conj() if A.dtype.kind == "c" else low))
     except xp.linalg.LinAlgError:
         _chol_error(A, fname)
-    return _mT_np(L).copy() if upper else L
+    if not upper:
+        return L
+    return (_mT_np(L).conj() if L.dtype.kind == "c" else _mT_np(L)).copy()
 
 
 @op("LinalgCholeskyExBackward0", name="linalg_cholesky", method=False, function=False,
-    promote=None,
-    A=lambda grad, result, upper: _cholesky_backward(_mT(grad), _mT(result)) if upper
-    else _cholesky_backward(grad, result))
+    promote=None, holomorphic=False,
+    A=lambda grad, result, upper: _cholesky_backward(_mT(grad).conj(), _mT(result).conj())
+    if upper else _cholesky_backward(grad, result))
 def _cholesky(A, upper=False):
     return _chol_kernel(A, upper, "linalg.cholesky")
 
@@ -475,8 +485,9 @@ _cholesky_warned = False
 
 
 @op("CholeskyBackward0", name="cholesky_legacy", method=False, function=False, promote=None,
-    self=lambda grad, result, upper: _cholesky_backward(_mT(grad), _mT(result)) if upper
-    else _cholesky_backward(grad, result))
+    holomorphic=False,
+    self=lambda grad, result, upper: _cholesky_backward(_mT(grad).conj(), _mT(result).conj())
+    if upper else _cholesky_backward(grad, result))
 def _cholesky_legacy(self, upper=False):
     return _chol_kernel(self, upper, "cholesky")
 

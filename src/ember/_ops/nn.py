@@ -408,6 +408,9 @@ def _lanes_mask(grad, self, target):
     target=lambda grad, self, target, reduction:
     mul_scalar(target - self, _norm_value(self, reduction, 2.0)) * grad)
 def _mse_loss(self, target, reduction):
+    if self.dtype.kind == "c":
+        from .unary import _type_name
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{_type_name(self)}'")
     d = self - target
     return _lm.reduce(d * d, reduction)
 
