@@ -66,6 +66,11 @@ CASES = {
     "normalize": ([(2, 3)], lambda m, x: m.nn.functional.normalize(x, dim=1)),
     "shape_ops": ([(2, 3)], lambda m, x: m.cat([x.permute(1, 0).reshape(-1), *x.unbind(0),
                                                 x.diagonal(), x.take(m.tensor([0, 5]))]).exp()),
+    "svdvals": ([(3, 2)], lambda m, x: m.linalg.svdvals(x) * 1j),
+    "svd": ([(3, 4)], lambda m, x: _svd_invariant(m, x)),
+    "qr": ([(4, 3)], lambda m, x: m.linalg.qr(x)[0] * 2 + m.linalg.qr(x)[1][0]),
+    "qr_wide": ([(2, 3)], lambda m, x: m.linalg.qr(x)[1] * 1j),
+    "eigh": ([(3, 3)], lambda m, x: _eigh_invariant(m, x)),
     "holomorphic_mix": ([(2,)], lambda m, x: x * x.exp() + x.sin()),
 }
 
@@ -75,6 +80,17 @@ def _write_parts(x):
     y.real.mul_(2)
     y.imag[0] = 1.0
     return y * x
+
+
+def _svd_invariant(m, x):
+    """Functions of the SVD that do not depend on the singular vectors' phases."""
+    U, S, Vh = m.linalg.svd(x, full_matrices=False)
+    return (U.abs() ** 2).sum(0) * S + (U * S.unsqueeze(-2)) @ Vh[:, :1]
+
+
+def _eigh_invariant(m, x):
+    L, V = m.linalg.eigh(x + x.mH)
+    return (V.abs() ** 2).sum(0) * L + m.linalg.eigvalsh(x @ x.mH)
 
 
 def _loss(m, y):

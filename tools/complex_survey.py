@@ -177,6 +177,14 @@ def _real_write(m, x):
     return y
 
 
+def _np(t):
+    """The values (torch's lazy conjugates resolved; an ember without resolve_conj has
+    none)."""
+    if hasattr(t, "resolve_conj"):
+        t = t.resolve_conj()
+    return t.numpy().copy()
+
+
 def _loss(m, y, kind, c):
     if kind == "abs":
         return y.abs().sum() if y.is_complex() else (y * y).sum()
@@ -203,10 +211,10 @@ def _run(m, name, arrays, fn, loss, dtype):
     try:
         y = fn(m, *xs)
         gf = y.grad_fn.name() if y.grad_fn is not None else None
-        val = y.detach().resolve_conj().numpy().copy()
+        val = _np(y.detach())
         if y.requires_grad:
             _loss(m, y, loss, c).backward()
-        grads = [None if x.grad is None else x.grad.resolve_conj().numpy().copy() for x in xs]
+        grads = [None if x.grad is None else _np(x.grad) for x in xs]
         return val, grads, gf
     except Exception as e:  # noqa: BLE001 -- the survey compares errors
         return "error", type(e).__name__, str(e).split("\n")[0]
