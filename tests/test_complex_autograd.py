@@ -71,6 +71,9 @@ CASES = {
     "qr": ([(4, 3)], lambda m, x: m.linalg.qr(x)[0] * 2 + m.linalg.qr(x)[1][0]),
     "qr_wide": ([(2, 3)], lambda m, x: m.linalg.qr(x)[1] * 1j),
     "eigh": ([(3, 3)], lambda m, x: _eigh_invariant(m, x)),
+    "pinv": ([(3, 2)], lambda m, x: m.linalg.pinv(x)),
+    "pinv_hermitian": ([(3, 3)], lambda m, x: m.linalg.pinv(x + x.mH, hermitian=True)),
+    "lstsq": ([(3, 2), (3, 1)], lambda m, x, y: m.linalg.lstsq(x, y).solution),
     "holomorphic_mix": ([(2,)], lambda m, x: x * x.exp() + x.sin()),
 }
 

@@ -209,6 +209,9 @@ def _mT(t):
     return t.transpose(-2, -1)
 
 
+_mT_t = _mT
+
+
 def _eye_like(n, like):
     return _wrap(xp.eye(n, dtype=like._data.dtype))
 
@@ -811,9 +814,14 @@ def eigvalsh(A, UPLO="L", *, out=None):
 
 # ----------------------------------------------------------------------------- pinv, norms
 
+def _mH(t):
+    return t.transpose(-2, -1).conj()
+
+
 def _pinv_backward(grad, result, self):
     pinvA, A = result, self
     m, n = A.shape[-2], A.shape[-1]
+    _mT = _mH if A.dtype.is_complex else _mT_t       # torch's formula has conjugate transposes
     pinvAh = _mT(pinvA)
     gradh = _mT(grad)
     if m <= n:
@@ -840,7 +848,7 @@ def _cutoffs(s_max, a, atol, rtol):
 
 
 @op("LinalgPinvBackward0", name="linalg_pinv", method=False, function=False, promote=None,
-    tensors=("self",), self=_pinv_backward)
+    holomorphic=False, tensors=("self",), self=_pinv_backward)
 def _pinv(self, atol=None, rtol=None, hermitian=False):
     A = self
     m, n = A.shape[-2:]
@@ -850,16 +858,19 @@ def _pinv(self, atol=None, rtol=None, hermitian=False):
         w, v = xp.linalg.eigh(A)
         cut = _cutoffs(xp.abs(w).max(-1, keepdims=True), A, atol, rtol)
         winv = xp.where(xp.abs(w) > cut, 1 / xp.where(w == 0, 1, w), 0).astype(A.dtype)
-        return (v * winv[..., None, :]) @ _mT_np(v)
+        vh = _mT_np(v)
+        return (v * winv[..., None, :]) @ (vh.conj() if A.dtype.kind == "c" else vh)
     u, s, vh = xp.linalg.svd(A, full_matrices=False)
     cut = _cutoffs(s[..., :1], A, atol, rtol)
     sinv = xp.where(s > cut, 1 / xp.where(s == 0, 1, s), 0).astype(A.dtype)
+    if A.dtype.kind == "c":
+        return (_mT_np(vh).conj() * sinv[..., None, :]) @ _mT_np(u).conj()
     return (_mT_np(vh) * sinv[..., None, :]) @ _mT_np(u)
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     """The Moore–Penrose pseudo-inverse (singular values below the cutoff are dropped)."""
-    if A.ndim < 2 or A.dtype not in (D.float32, D.float64):
+    if A.ndim < 2 or A.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
         raise RuntimeError(f"linalg.pinv({_scalar_name(A.dtype)}{{{list(A.shape)}}}): expected "
                            f"a tensor with 2 or more dimensions of float, double, cfloat or "
                            f"cdouble types")
@@ -877,18 +888,18 @@ def _lstsq_grad_A(grad, A, B):
     vec = _is_vector_rhs(A, B)
     g, b = (grad.unsqueeze(-1), B.unsqueeze(-1)) if vec else (grad, B)
     pinvA = pinv(A)
-    return _pinv_backward(g @ _mT(b), pinvA, A)
+    return _pinv_backward(g @ (_mH(b) if A.dtype.is_complex else _mT(b)), pinvA, A)
 
 
 def _lstsq_grad_B(grad, A, B):
     vec = _is_vector_rhs(A, B)
     g = grad.unsqueeze(-1) if vec else grad
-    out = _mT(pinv(A)) @ g
+    out = (_mH if A.dtype.is_complex else _mT)(pinv(A)) @ g
     return out.squeeze(-1) if vec else out
 
 
 @op("LinalgLstsqBackward0", name="linalg_lstsq_", method=False, function=False, promote=None,
-    A=_lstsq_grad_A, B=_lstsq_grad_B)
+    holomorphic=False, A=_lstsq_grad_A, B=_lstsq_grad_B)
 def _lstsq(A, B):
     vec = B.ndim == A.ndim - 1
     b = B[..., None] if vec else B
