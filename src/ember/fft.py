@@ -1,9 +1,11 @@
 """``ember.fft``: discrete Fourier transforms (NumPy's pocketfft, in the input's precision),
 with torch's signatures, result dtypes (float32 in, complex64 out) and ``norm`` modes.
 
-The transforms are not differentiable yet (ember has no complex autograd): with an input
-that requires grad they raise ``NotImplementedError`` rather than drop the gradient.
-``fftshift``/``ifftshift`` are rolls and differentiate as rolls.
+The complex-to-complex, real-to-complex and complex-to-real transforms differentiate as
+torch's (``FftC2CBackward0``, ``FftR2CBackward0``, ``FftC2RBackward0``); ``hfft``/``ihfft``
+are not differentiable yet: with an input that requires grad they raise
+``NotImplementedError`` rather than drop the gradient. ``fftshift``/``ifftshift`` are rolls
+and differentiate as rolls.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numpy as _np
 from . import _dtype as _D
 from ._factories import arange as _arange
 from ._ops.complex_views import _no_grad_support
+from ._ops.registry import NONE, op
 from ._tensor import Tensor
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
@@ -24,8 +27,9 @@ _COMPLEX = {_np.dtype(_np.float32): _np.complex64, _np.dtype(_np.float64): _np.c
 _REAL = {_np.dtype(_np.complex64): _np.float32, _np.dtype(_np.complex128): _np.float64}
 
 
-def _input(x: Tensor, name: str):
-    _no_grad_support(f"fft.{name}", x)
+def _input(x: Tensor, name: str, grad: bool = False):
+    if not grad:
+        _no_grad_support(f"fft.{name}", x)
     a = x._data
     if a.dtype.kind in "biu":
         a = a.astype(_D.get_default_dtype().np)
@@ -40,19 +44,151 @@ def _norm(norm):
     return norm
 
 
+# ----------------------------------------------------------------------------- autograd
+# Each transform is linear: its formula is its transpose (the registry conjugates for the
+# complex gradient, giving the adjoint), a resize back to the input's sizes on ``dims``.
+
+def _resize(g, shape, dims):
+    """``g`` trimmed or zero-padded on ``dims`` to ``shape``'s sizes there."""
+    from ._factories import zeros
+    from ._ops.shape import cat
+    for d in dims:
+        have, want = g.shape[d], shape[d]
+        if have > want:
+            g = g.narrow(d, 0, want)
+        elif have < want:
+            pad = list(g.shape)
+            pad[d] = want - have
+            g = cat([g, zeros(pad, dtype=g.dtype)], d)
+    return g
+
+
+def _sizes(g, dims):
+    return tuple(g.shape[d] for d in dims)
+
+
+_SWAP = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+@op("FftC2CBackward0", name="fft_c2c", method=False, function=False, promote=NONE,
+    tensors=("self",),
+    self=lambda grad, self_shape, dims, norm, inverse: _resize(
+        _fft_c2c(grad, _sizes(grad, dims), dims, norm, inverse), self_shape, dims))
+def _fft_c2c(self, s, dims, norm, inverse):
+    a = self.astype(_COMPLEX[self.dtype], copy=False) if self.dtype.kind != "c" else self
+    out = (_np.fft.ifftn if inverse else _np.fft.fftn)(a, s=s, axes=dims, norm=norm)
+    return out.astype(_COMPLEX[self.dtype], copy=False)
+
+
+def _r2c_grad(grad, self_shape, s, dims, norm):
+    full = list(grad.shape)
+    full[dims[-1]] = s[-1]
+    g = _resize(grad, full, dims[-1:])
+    return _resize(_fft_c2c(g, tuple(full[d] for d in dims), dims, norm, False), self_shape,
+                   dims)
+
+
+@op("FftR2CBackward0", name="fft_r2c", method=False, function=False, promote=NONE,
+    tensors=("self",), self=_r2c_grad)
+def _fft_r2c(self, s, dims, norm):
+    out = _np.fft.rfftn(self, s=s, axes=dims, norm=norm)
+    return out.astype(_COMPLEX[self.dtype], copy=False)
+
+
+def _c2r_grad(grad, self_shape, s, dims, norm):
+    """torch's fft_c2r_backward: the one-sided transform of the gradient, the entries that
+    stand for two (conjugate) frequencies doubled."""
+    gi = _fft_r2c(grad, _sizes(grad, dims), dims, _SWAP[norm])
+    double = grad.shape[dims[-1]] - gi.shape[dims[-1]]
+    if double > 0:
+        from ._factories import ones
+        w = ones(gi.shape[dims[-1]], dtype=gi.real.dtype)
+        w[1:1 + double] = 2.0
+        shape = [1] * gi.ndim
+        shape[dims[-1]] = -1
+        gi = gi * w.reshape(shape)
+    return _resize(gi, self_shape, dims)
+
+
+@op("FftC2RBackward0", name="fft_c2r", method=False, function=False, promote=NONE,
+    holomorphic=False, tensors=("self",), self=_c2r_grad)
+def _fft_c2r(self, s, dims, norm):
+    out = _np.fft.irfftn(self, s=s, axes=dims, norm=norm)
+    return out.astype(_REAL.get(self.dtype, self.dtype.type), copy=False)
+
+
+def _dims_sizes(x, s, dim, one):
+    """Normalized dims and sizes (torch's defaults) for a transform of ``x``."""
+    nd = x.ndim
+    if one:
+        dims = ((dim if dim >= 0 else dim + nd),)
+        if not 0 <= dims[0] < nd:
+            return None
+        sizes = None if s is None else (s,)
+    else:
+        if dim is None:
+            dims = tuple(range(nd)) if s is None else tuple(range(nd - len(s), nd))
+        else:
+            dims = tuple(d if d >= 0 else d + nd for d in ((dim,) if isinstance(dim, int)
+                                                             else dim))
+        sizes = None if s is None else tuple(s)
+    return dims, sizes
+
+
+def _wants_grad(x) -> bool:
+    from .autograd import grad_mode
+    return grad_mode._state.enabled and isinstance(x, Tensor) and x.requires_grad
+
+
+def _diff(kind, x, s, dim, norm, one, inverse=False):
+    """The differentiable transform, or None where the plain path should answer (and
+    raise torch's errors)."""
+    if not _wants_grad(x) or x.dtype.name not in ("float32", "float64", "complex64",
+                                                  "complex128"):
+        return None
+    ds = _dims_sizes(x, s, dim, one)
+    if ds is None:
+        return None
+    dims, sizes = ds
+    _norm(norm)
+    if kind == "c2c":
+        if sizes is None:
+            sizes = tuple(x.shape[d] for d in dims)
+        return _fft_c2c(x, sizes, dims, norm, inverse)
+    if kind == "r2c":
+        if sizes is None:
+            sizes = tuple(x.shape[d] for d in dims)
+        return _fft_r2c(x, sizes, dims, norm)
+    if sizes is None:
+        sizes = tuple(x.shape[d] for d in dims[:-1]) + (2 * (x.shape[dims[-1]] - 1),)
+    return _fft_c2r(x, sizes, dims, norm)
+
+
 def _c2c(fn, x, n, dim, norm, name):
+    d = _diff("r2c" if fn is _np.fft.rfft else "c2c", x, n, dim, norm, True,
+              fn is _np.fft.ifft) if fn is not _np.fft.ihfft else None
+    if d is not None:
+        return d
     a = _input(x, name)
     out = fn(a, n=n, axis=dim, norm=_norm(norm))
     return Tensor._wrap(out.astype(_COMPLEX[a.dtype], copy=False))
 
 
 def _c2c_n(fn, x, s, dim, norm, name):
+    d = _diff("r2c" if fn is _np.fft.rfftn else "c2c", x, s, dim, norm, False,
+              fn is _np.fft.ifftn)
+    if d is not None:
+        return d
     a = _input(x, name)
     out = fn(a, s=s, axes=dim, norm=_norm(norm))
     return Tensor._wrap(out.astype(_COMPLEX[a.dtype], copy=False))
 
 
 def _c2r(fn, x, n, dim, norm, name, nd=False):
+    if fn in (_np.fft.irfft, _np.fft.irfftn):
+        d = _diff("c2r", x, n, dim, norm, not nd)
+        if d is not None:
+            return d
     a = _input(x, name)
     out = fn(a, s=n, axes=dim, norm=_norm(norm)) if nd else fn(a, n=n, axis=dim,
                                                                  norm=_norm(norm))

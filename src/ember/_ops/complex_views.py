@@ -33,6 +33,7 @@ def _check_complex(self) -> None:
 
 
 @op("ViewAsRealBackward0", promote=NONE, method=False, view=True, check=_check_real,
+    holomorphic=False,
     self=lambda grad: view_as_complex(grad.contiguous()))
 def view_as_real(self):
     """A real view of a complex tensor: a last dimension of (real, imaginary)."""
@@ -41,6 +42,7 @@ def view_as_real(self):
 
 
 @op("ViewAsComplexBackward0", promote=NONE, method=False, view=True, check=_check_complex,
+    holomorphic=False,
     self=lambda grad: view_as_real(grad))
 def view_as_complex(self):
     """A complex view of a real tensor whose last dimension (of size 2) is (real, imag)."""
@@ -54,6 +56,35 @@ def _no_grad_support(name: str, *tensors) -> None:
         raise NotImplementedError(f"{name}: ember has no complex autograd yet")
 
 
+def _check_parts(a, b) -> None:
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"Expected object of scalar type {a.dtype.scalar_name} but got "
+                           f"scalar type {b.dtype.scalar_name} for second argument")
+    if a.dtype.name == "float16":
+        raise RuntimeError('"polar_cpu" not implemented for \'Half\'')
+    if a.dtype.name not in ("float32", "float64"):
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")
+
+
+def _polar_abs_grad(grad, result):
+    return (grad.conj() * result.sgn()).real
+
+
+def _polar_angle_grad(grad, result):
+    return (grad.conj() * (result * 1j)).real
+
+
+@op("PolarBackward0", name="polar_op", method=False, function=False, promote=NONE,
+    holomorphic=False, check=_check_parts, abs=_polar_abs_grad, angle=_polar_angle_grad)
+def _polar_op(abs, angle):
+    a, t = xp.broadcast_arrays(abs, angle)
+    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
+    res.real = a * xp.cos(t)
+    res.imag = a * xp.sin(t)
+    return res
+
+
 @expose(method=False)
 def polar(abs: Tensor, angle: Tensor, *, out=None) -> Tensor:
     """The complex tensor ``abs * (cos(angle) + i sin(angle))``.
@@ -61,21 +92,86 @@ def polar(abs: Tensor, angle: Tensor, *, out=None) -> Tensor:
     >>> ember.polar(ember.tensor([2.]), ember.tensor([0.]))
     tensor([2.+0.j])
     """
-    if abs.dtype != angle.dtype:
-        raise RuntimeError(f"Expected object of scalar type {abs.dtype.scalar_name} but got "
-                           f"scalar type {angle.dtype.scalar_name} for second argument")
-    if abs.dtype.name not in ("float32", "float64"):
-        raise RuntimeError(f'"polar_cpu" not implemented for \'{abs.dtype.scalar_name}\'')
-    _no_grad_support("polar", abs, angle)
-    a, t = xp.broadcast_arrays(abs._data, angle._data)
-    res = xp.empty(a.shape, _COMPLEX_OF[abs.dtype.name])
-    res.real = a * xp.cos(t)
-    res.imag = a * xp.sin(t)
-    result = Tensor._wrap(res)
+    result = _polar_op(abs, angle)
     return result if out is None else out.resize_(result.shape).copy_(result)
 
 
-__all__ = ["view_as_real", "view_as_complex", "polar"]
+@op("ComplexBackward0", name="complex_op", method=False, function=False, promote=NONE,
+    holomorphic=False, check=_check_parts, real=lambda grad: grad.real,
+    imag=lambda grad: grad.imag)
+def _complex_op(real, imag):
+    a, b = xp.broadcast_arrays(real, imag)
+    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
+    res.real = a
+    res.imag = b
+    return res
+
+
+@expose(method=False)
+def complex(real: Tensor, imag: Tensor, *, out=None) -> Tensor:
+    """The complex tensor ``real + i imag``.
+
+    >>> ember.complex(ember.tensor([1.]), ember.tensor([2.]))
+    tensor([1.+2.j])
+    """
+    result = _complex_op(real, imag)
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+@op("ConjBackward0", name="conj_op", method=False, function=False, promote=NONE,
+    holomorphic=False, self=lambda grad: grad.conj())
+def _conj_op(self):
+    return xp.conj(self)
+
+
+@op("ConjPhysicalBackward0", name="conj_physical_op", method=False, function=False,
+    promote=NONE, holomorphic=False, self=lambda grad: grad.conj_physical())
+def _conj_physical_op(self):
+    return xp.conj(self)
+
+
+@expose
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate (the tensor itself for non-complex dtypes). torch returns a lazy
+    view with the conjugate bit set; ember computes the values (``is_conj`` is False)."""
+    if not input.dtype.is_complex:
+        return input
+    return _conj_op(input)
+
+
+@expose
+def conj_physical(input: Tensor, *, out=None) -> Tensor:
+    """The complex conjugate, computed (a copy of a non-complex tensor)."""
+    result = _conj_physical_op(input)
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+@expose
+def resolve_conj(input: Tensor) -> Tensor:
+    """``input`` itself: ember never holds a lazy conjugate."""
+    return input
+
+
+@expose
+def is_conj(input: Tensor) -> bool:
+    """False: ember's conjugates are computed, never lazy."""
+    return False
+
+
+@expose
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` itself: ember never holds a lazy negation."""
+    return input
+
+
+@expose
+def is_neg(input: Tensor) -> bool:
+    """False: ember's negations are computed, never lazy."""
+    return False
+
+
+__all__ = ["view_as_real", "view_as_complex", "polar", "complex", "conj", "conj_physical",
+           "resolve_conj", "is_conj"]
 
 
 def _angle_grad(grad, self):

@@ -453,9 +453,9 @@ def _imag_view(self):
     return self.imag
 
 
-def _no_complex_grad(name, t):
-    from .complex_views import _no_grad_support
-    _no_grad_support(name, t)
+def _grad_enabled() -> bool:
+    from ..autograd import grad_mode
+    return grad_mode._state.enabled
 
 
 @expose(method=False)
@@ -463,7 +463,10 @@ def real(input: Tensor) -> Tensor:
     """The real part of a complex tensor, as a view (a real tensor is returned as is)."""
     if not input.dtype.is_complex:
         return input
-    _no_complex_grad("real", input)
+    if input.requires_grad and _grad_enabled():
+        # torch's real is select(view_as_real(input), -1, 0): its grad_fn is SelectBackward0
+        from .complex_views import view_as_real
+        return view_as_real(input).select(-1, 0)
     return _real_view(input)
 
 
@@ -472,7 +475,9 @@ def imag(input: Tensor) -> Tensor:
     """The imaginary part of a complex tensor, as a view."""
     if not input.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    _no_complex_grad("imag", input)
+    if input.requires_grad and _grad_enabled():
+        from .complex_views import view_as_real
+        return view_as_real(input).select(-1, 1)
     return _imag_view(input)
 
 

@@ -21,6 +21,7 @@ def _conj(t):
 
 
 @op("LinalgCrossBackward0", name="linalg_cross", method=False, function=False, promote=None,
+    holomorphic=False,
     self=lambda grad, other, dim: _linalg_cross(_conj(other), grad, dim),
     other=lambda grad, self, dim: _linalg_cross(grad, _conj(self), dim))
 def _linalg_cross(self, other, dim):

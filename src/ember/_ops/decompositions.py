@@ -74,8 +74,10 @@ class DecompNode(Node):
 _NODES: dict = {}
 
 
-def _record(node_name, A, outputs, fn, **save):
-    """Record ``outputs = f(A)``; ``save`` names the tensors (outputs or ``A``) ``fn`` reads."""
+def _record(node_name, A, outputs, fn, complex_ok=False, **save):
+    """Record ``outputs = f(A)``; ``save`` names the tensors (outputs or ``A``) ``fn`` reads.
+    Complex outputs join the graph only where ``fn`` follows torch's complex convention
+    (``complex_ok``)."""
     if not (_state.enabled and (A._requires_grad or A.grad_fn is not None)):
         return
     cls = _NODES.get(node_name)
@@ -91,7 +93,7 @@ def _record(node_name, A, outputs, fn, **save):
         r._output_nr = k
     node._saved = {k: SavedTensor(t, any(t is r for r in outputs)) for k, t in save.items()}
     for r in outputs:
-        if r.dtype.is_floating_point:
+        if r.dtype.is_floating_point or (complex_ok and r.dtype.is_complex):
             r.grad_fn = node
 
 
@@ -205,6 +207,9 @@ _OUT_TYPES: dict = {}
 
 def _mT(t):
     return t.transpose(-2, -1)
+
+
+_mT_t = _mT
 
 
 def _eye_like(n, like):
@@ -413,6 +418,13 @@ def solve(A, B, *, left=True, out=None):
 
 def _cholesky_backward(gL, L):
     """Murray's formula: ``gA = L⁻ᴴ Φ(Lᴴ gL) L⁻¹``, symmetrized (Φ: tril, half diagonal)."""
+    if L.dtype.is_complex:
+        # torch's cholesky_backward: Φ = (P + tril(P, -1)ᴴ) / 2, P = tril(Lᴴ gL), unsymmetrized
+        # (the diagonal keeps its imaginary part)
+        P = (_mT(L).conj() @ gL).tril()
+        phi = 0.5 * (P + _mT(P.tril(-1)).conj())
+        Linv = inv(L)
+        return _mT(Linv).conj() @ phi @ Linv
     P = _mT(L) @ gL
     phi = P.tril() - 0.5 * P.diagonal(0, -2, -1).diag_embed()
     Linv = inv(L)
@@ -424,16 +436,19 @@ def _chol_kernel(A, upper, fname):
     if A.shape[-1] == 0:
         return xp.empty(A.shape, A.dtype)
     try:
-        L = xp.linalg.cholesky(xp.tril(A) + _mT_np(xp.tril(A, -1)))
+        low = _mT_np(xp.tril(A, -1))
+        L = xp.linalg.cholesky(xp.tril(A) + (low.conj() if A.dtype.kind == "c" else low))
     except xp.linalg.LinAlgError:
         _chol_error(A, fname)
-    return _mT_np(L).copy() if upper else L
+    if not upper:
+        return L
+    return (_mT_np(L).conj() if L.dtype.kind == "c" else _mT_np(L)).copy()
 
 
 @op("LinalgCholeskyExBackward0", name="linalg_cholesky", method=False, function=False,
-    promote=None,
-    A=lambda grad, result, upper: _cholesky_backward(_mT(grad), _mT(result)) if upper
-    else _cholesky_backward(grad, result))
+    promote=None, holomorphic=False,
+    A=lambda grad, result, upper: _cholesky_backward(_mT(grad).conj(), _mT(result).conj())
+    if upper else _cholesky_backward(grad, result))
 def _cholesky(A, upper=False):
     return _chol_kernel(A, upper, "linalg.cholesky")
 
@@ -475,8 +490,9 @@ _cholesky_warned = False
 
 
 @op("CholeskyBackward0", name="cholesky_legacy", method=False, function=False, promote=None,
-    self=lambda grad, result, upper: _cholesky_backward(_mT(grad), _mT(result)) if upper
-    else _cholesky_backward(grad, result))
+    holomorphic=False,
+    self=lambda grad, result, upper: _cholesky_backward(_mT(grad).conj(), _mT(result).conj())
+    if upper else _cholesky_backward(grad, result))
 def _cholesky_legacy(self, upper=False):
     return _chol_kernel(self, upper, "cholesky")
 
@@ -509,6 +525,17 @@ def _qr_square_backward(gQ, gR, Q, R):
     return (gQ + Q @ _copyltu(M)) @ _mT(inv(R))
 
 
+def _qr_square_backward_complex(gQ, gR, Q, R):
+    """torch's linalg_qr_backward (m >= n) for complex factors: ``gA = gR Rᴴ - Qᴴ gQ``, its
+    upper triangle made Hermitian (the real diagonal halved), ``(Q · + gQ) R⁻ᴴ``."""
+    def mH(t):
+        return _mT(t).conj()
+    t = (gR @ mH(R) - mH(Q) @ gQ).triu()
+    s = t + mH(t)
+    s = s - 0.5 * s.diagonal(0, -2, -1).real.diag_embed()
+    return (Q @ s + gQ) @ inv(mH(R))
+
+
 def _qr_backward(grads, Q, R, mode):
     gQ, gR = grads
     if mode == "r":
@@ -523,14 +550,16 @@ def _qr_backward(grads, Q, R, mode):
         gQ = Q * 0
     if gR is None:
         gR = R * 0
+    cplx = Q.dtype.is_complex
+    square = _qr_square_backward_complex if cplx else _qr_square_backward
     if m >= n:
-        return _qr_square_backward(gQ, gR, Q, R)
-    # wide: A = Q [X Y], R = [U V]; gY = Q gV and X = Q U gets gQ + Y gVᵀ
+        return square(gQ, gR, Q, R)
+    # wide: A = Q [X Y], R = [U V]; gY = Q gV and X = Q U gets gQ + Y gVᴴ
     from .shape import cat
     U, gU = R.narrow(-1, 0, m), gR.narrow(-1, 0, m)
     V, gV = R.narrow(-1, m, n - m), gR.narrow(-1, m, n - m)
     Y = Q @ V
-    gX = _qr_square_backward(gQ + Y @ _mT(gV), gU, Q, U)
+    gX = square(gQ + Y @ (_mT(gV).conj() if cplx else _mT(gV)), gU, Q, U)
     return cat([gX, Q @ gV], -1)
 
 
@@ -559,7 +588,7 @@ def _qr_run(A, mode):
         q, r = xp.linalg.qr(a, mode=mode)
     Q, R = _wrap(xp.ascontiguousarray(q)), _wrap(xp.ascontiguousarray(r.astype(a.dtype)))
     _record("LinalgQrBackward0", A, (Q, R), lambda grads, Q, R: _qr_backward(grads, Q, R, mode),
-            Q=Q, R=R)
+            complex_ok=True, Q=Q, R=R)
     return Q, R
 
 
@@ -596,6 +625,8 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
         if gS is None:
             return None
         return U @ (gS.unsqueeze(-1) * Vh) if m >= n else (U * gS.unsqueeze(-2)) @ Vh
+    if U.dtype.is_complex:
+        return _svd_backward_complex(gU, gS, gVh, U, S, Vh, m, n)
     S2 = S * S
     E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
     E = E + _eye_like(S.shape[-1], E)
@@ -626,6 +657,43 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
     return U @ (ret @ Vh) if m >= n else (U @ ret) @ Vh
 
 
+def _svd_backward_complex(gU, gS, gVh, U, S, Vh, m, n):
+    """torch's svd_backward for complex factors: ``_svd_backward`` with conjugate transposes,
+    and the (imaginary) diagonal of ``Uᴴ gU`` over ``2 S``."""
+    def mH(t):
+        return _mT(t).conj()
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
+    E = E + _eye_like(S.shape[-1], E)
+    if gU is not None:
+        UhgU = mH(U) @ gU
+        UhgU = UhgU - mH(UhgU)
+    if gVh is not None:
+        VhgV = Vh @ mH(gVh)
+        VhgV = VhgV - mH(VhgV)
+    if gU is not None and gVh is not None:
+        ret = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
+    elif gU is not None:
+        ret = (UhgU / E) * S.unsqueeze(-2)
+    else:
+        ret = S.unsqueeze(-1) * (VhgV / E)
+    if gS is not None:
+        ret = ret + gS.diag_embed()
+    if gU is not None:
+        ret = ret + (UhgU.diagonal(0, -2, -1) / (2 * S)).diag_embed()
+    if m > n and gU is not None:
+        gA = U @ ret
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = gA + gUSinv - U @ (mH(U) @ gUSinv)
+        return gA @ Vh
+    if m < n and gVh is not None:
+        gA = ret @ Vh
+        SinvgVh = gVh / S.unsqueeze(-1)
+        gA = gA + SinvgVh - (SinvgVh @ mH(Vh)) @ Vh
+        return U @ gA
+    return U @ (ret @ Vh) if m >= n else (U @ ret) @ Vh
+
+
 def _svd_run(A, full_matrices):
     a = A._data
     m, n = a.shape[-2:]
@@ -641,10 +709,11 @@ def _svd_run(A, full_matrices):
         s = xp.zeros(a.shape[:-2] + (k,), a.dtype)
     else:
         u, s, v = xp.linalg.svd(a, full_matrices=full_matrices)
-    U, S, Vh = (_wrap(xp.ascontiguousarray(x.astype(a.dtype, copy=False))) for x in (u, s, v))
+    U, S, Vh = (_wrap(xp.ascontiguousarray(x.astype(dt, copy=False)))
+                for x, dt in ((u, a.dtype), (s, a.real.dtype), (v, a.dtype)))
     _record("LinalgSvdBackward0", A, (U, S, Vh),
             lambda grads, U, S, Vh: _svd_backward(grads, U, S, Vh, full_matrices),
-            U=U, S=S, Vh=Vh)
+            complex_ok=True, U=U, S=S, Vh=Vh)
     return U, S, Vh
 
 
@@ -675,8 +744,27 @@ def _svd_fn(input, some=True, compute_uv=True, *, out=None):
 
 # ----------------------------------------------------------------------------- eigh
 
+def _eigh_backward_complex(gL, gV, L, V):
+    """torch's linalg_eig_backward (Hermitian) for complex eigenvectors: conjugate
+    transposes, and ``gL`` in place of the diagonal."""
+    def mH(t):
+        return _mT(t).conj()
+    if gV is None:
+        return (V * gL.unsqueeze(-2)) @ mH(V)
+    VhgV = mH(V) @ gV
+    VhgV = 0.5 * (VhgV - mH(VhgV))
+    E = L.unsqueeze(-2) - L.unsqueeze(-1)
+    E = E + _eye_like(L.shape[-1], E)
+    ret = VhgV / E
+    if gL is not None:
+        ret = ret - ret.diagonal(0, -2, -1).diag_embed() + gL.diag_embed()
+    return V @ (ret @ mH(V))
+
+
 def _eigh_backward(grads, L, V):
     gL, gV = grads
+    if V.dtype.is_complex and (gL is not None or gV is not None):
+        return _eigh_backward_complex(gL, gV, L, V)
     if gV is None:
         if gL is None:
             return None
@@ -696,17 +784,17 @@ def _eigh_run(A, UPLO):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     a = A._data
     if a.size == 0:
-        w, v = xp.zeros(a.shape[:-1], a.dtype), xp.zeros(a.shape, a.dtype)
+        w, v = xp.zeros(a.shape[:-1], a.real.dtype), xp.zeros(a.shape, a.dtype)
     else:
         w, v = xp.linalg.eigh(a, UPLO=UPLO)
-    L, V = _wrap(w.astype(a.dtype, copy=False)), _wrap(xp.ascontiguousarray(v))
-    _record("LinalgEighBackward0", A, (L, V), _eigh_backward, L=L, V=V)
+    L, V = _wrap(w.astype(a.real.dtype, copy=False)), _wrap(xp.ascontiguousarray(v))
+    _record("LinalgEighBackward0", A, (L, V), _eigh_backward, complex_ok=True, L=L, V=V)
     return L, V
 
 
 def _check_eigh(A):
     _check_matrix(A, "linalg.eigh", floating=False)
-    if not A.dtype.is_floating_point or A.dtype is D.float16:
+    if not (A.dtype.is_floating_point or A.dtype.is_complex) or A.dtype is D.float16:
         raise NotImplementedError(f'"linalg_eigh_cpu" not implemented for '
                                   f"'{_scalar_name(A.dtype)}'")
 
@@ -726,9 +814,14 @@ def eigvalsh(A, UPLO="L", *, out=None):
 
 # ----------------------------------------------------------------------------- pinv, norms
 
+def _mH(t):
+    return t.transpose(-2, -1).conj()
+
+
 def _pinv_backward(grad, result, self):
     pinvA, A = result, self
     m, n = A.shape[-2], A.shape[-1]
+    _mT = _mH if A.dtype.is_complex else _mT_t       # torch's formula has conjugate transposes
     pinvAh = _mT(pinvA)
     gradh = _mT(grad)
     if m <= n:
@@ -755,7 +848,7 @@ def _cutoffs(s_max, a, atol, rtol):
 
 
 @op("LinalgPinvBackward0", name="linalg_pinv", method=False, function=False, promote=None,
-    tensors=("self",), self=_pinv_backward)
+    holomorphic=False, tensors=("self",), self=_pinv_backward)
 def _pinv(self, atol=None, rtol=None, hermitian=False):
     A = self
     m, n = A.shape[-2:]
@@ -765,16 +858,19 @@ def _pinv(self, atol=None, rtol=None, hermitian=False):
         w, v = xp.linalg.eigh(A)
         cut = _cutoffs(xp.abs(w).max(-1, keepdims=True), A, atol, rtol)
         winv = xp.where(xp.abs(w) > cut, 1 / xp.where(w == 0, 1, w), 0).astype(A.dtype)
-        return (v * winv[..., None, :]) @ _mT_np(v)
+        vh = _mT_np(v)
+        return (v * winv[..., None, :]) @ (vh.conj() if A.dtype.kind == "c" else vh)
     u, s, vh = xp.linalg.svd(A, full_matrices=False)
     cut = _cutoffs(s[..., :1], A, atol, rtol)
     sinv = xp.where(s > cut, 1 / xp.where(s == 0, 1, s), 0).astype(A.dtype)
+    if A.dtype.kind == "c":
+        return (_mT_np(vh).conj() * sinv[..., None, :]) @ _mT_np(u).conj()
     return (_mT_np(vh) * sinv[..., None, :]) @ _mT_np(u)
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
     """The Moore–Penrose pseudo-inverse (singular values below the cutoff are dropped)."""
-    if A.ndim < 2 or A.dtype not in (D.float32, D.float64):
+    if A.ndim < 2 or A.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
         raise RuntimeError(f"linalg.pinv({_scalar_name(A.dtype)}{{{list(A.shape)}}}): expected "
                            f"a tensor with 2 or more dimensions of float, double, cfloat or "
                            f"cdouble types")
@@ -792,18 +888,18 @@ def _lstsq_grad_A(grad, A, B):
     vec = _is_vector_rhs(A, B)
     g, b = (grad.unsqueeze(-1), B.unsqueeze(-1)) if vec else (grad, B)
     pinvA = pinv(A)
-    return _pinv_backward(g @ _mT(b), pinvA, A)
+    return _pinv_backward(g @ (_mH(b) if A.dtype.is_complex else _mT(b)), pinvA, A)
 
 
 def _lstsq_grad_B(grad, A, B):
     vec = _is_vector_rhs(A, B)
     g = grad.unsqueeze(-1) if vec else grad
-    out = _mT(pinv(A)) @ g
+    out = (_mH if A.dtype.is_complex else _mT)(pinv(A)) @ g
     return out.squeeze(-1) if vec else out
 
 
 @op("LinalgLstsqBackward0", name="linalg_lstsq_", method=False, function=False, promote=None,
-    A=_lstsq_grad_A, B=_lstsq_grad_B)
+    holomorphic=False, A=_lstsq_grad_A, B=_lstsq_grad_B)
 def _lstsq(A, B):
     vec = B.ndim == A.ndim - 1
     b = B[..., None] if vec else B

@@ -251,8 +251,8 @@ def _numel(shape):
 
 # ----------------------------------------------------------------------------- more products
 
-@op("VdotBackward0", promote=None,
-    self=lambda grad, other: grad * other,
+@op("VdotBackward0", promote=None, holomorphic=False,
+    self=lambda grad, other: grad.conj() * other,
     other=lambda grad, self: grad * self)
 def _vdot(self, other):
     return xp.vdot(self, other)

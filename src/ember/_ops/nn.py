@@ -112,7 +112,8 @@ def _prep_softmax(input, dim, dtype):
     if dtype is not None:
         input = input.to(dtype)
     elif not input.dtype.is_floating_point:
-        raise RuntimeError(f'"softmax_lastdim_kernel_impl" not implemented for '
+        err = NotImplementedError if input.dtype.is_complex else RuntimeError
+        raise err(f'"softmax_lastdim_kernel_impl" not implemented for '
                            f"'{_scalar(input)}'")
     return input, norm_dim(dim, input.ndim)
 
@@ -445,6 +446,9 @@ def _lanes_mask(grad, self, target):
     target=lambda grad, self, target, reduction:
     mul_scalar(target - self, _norm_value(self, reduction, 2.0)) * grad)
 def _mse_loss(self, target, reduction):
+    if self.dtype.kind == "c":
+        from .unary import _type_name
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{_type_name(self)}'")
     d = self - target
     return _lm.reduce(d * d, reduction)
 

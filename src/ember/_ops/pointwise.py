@@ -470,6 +470,8 @@ def relu(self):
     """``max(x, 0)``."""
     if self.dtype == xp.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
+    if self.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
     # keep -0.0 as torch does: NumPy's SIMD maximum returns its second operand on ties,
     # its float16 loop the first
     zero = self.dtype.type(0)
@@ -560,6 +562,9 @@ def atan2(self, other):
     if xp is np and self.dtype == np.float32 and getattr(other, "dtype", None) == np.float32:
         from . import _sleef_atan2
         return _sleef_atan2.atan2(self, other)
+    if self.dtype.kind == "c":
+        from .unary import _type_name
+        raise NotImplementedError(f"\"atan2_cpu\" not implemented for '{_type_name(self)}'")
     return xp.arctan2(self, other)
 
 
@@ -1178,6 +1183,8 @@ _CLAMP_FN_SIGS = (" * (Tensor input, Tensor min = None, Tensor max = None, *, Te
 
 def _clamp_entry(name, self, min, max, method):
     from .._tensor import Tensor
+    if self.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     tmin, tmax = isinstance(min, Tensor), isinstance(max, Tensor)

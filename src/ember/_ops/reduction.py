@@ -56,8 +56,8 @@ def _sum_dim(self, dim, keepdim=False, dtype=None):
 def _fmean(a, dim, keepdim, dtype):
     """torch's CPU mean: the sum in torch's order, then divided by the count."""
     a = _cast(a, dtype)
-    if a.dtype not in exact_dtype:
-        return xp.mean(a, axis=dim, keepdims=keepdim)
+    if a.dtype not in exact_dtype:     # (complex …: ``()`` is every dim, NumPy's None)
+        return xp.mean(a, axis=dim or None, keepdims=keepdim)
     if a.ndim == 0:
         return a + xp.zeros((), a.dtype)
     dims = dim or tuple(range(a.ndim))

@@ -96,14 +96,18 @@ class OpNode(Node):
             grads = [gr if gr is not None else _zeros_like_meta(m)
                      for gr, m in zip(grads, self._nout)]
             g = grads[0]
-        if g._data.dtype.char not in "efd" and g._data.dtype in _REDUCED:
-            # torch's backward kernels for reduced types compute in float32 and round once:
-            # so does the whole formula here (the engine rounds each gradient to its input's
-            # dtype)
-            env = {k: v.float() if isinstance(v, Tensor) and v._data.dtype in _REDUCED else v
-                   for k, v in env.items()}
-            grads = [gr.float() if gr._data.dtype in _REDUCED else gr for gr in grads]
-            g = grads[0]
+        if g._data.dtype.char not in "efd":
+            if g._data.dtype.char in "FD":
+                if op.holomorphic:
+                    return _apply_conjugate(self, op, env, grads)
+            elif g._data.dtype in _REDUCED:
+                # torch's backward kernels for reduced types compute in float32 and round
+                # once: so does the whole formula here (the engine rounds each gradient to its
+                # input's dtype)
+                env = {k: v.float() if isinstance(v, Tensor) and v._data.dtype in _REDUCED
+                       else v for k, v in env.items()}
+                grads = [gr.float() if gr._data.dtype in _REDUCED else gr for gr in grads]
+                g = grads[0]
         env["grad"] = g
         env["grads"] = grads
         op = self._op
@@ -125,6 +129,22 @@ class OpNode(Node):
     @property
     def num_outputs(self) -> int:
         return len(self._nout) if self._nout else 1
+
+
+def _apply_conjugate(node, op, env, grads):
+    """torch's convention for a complex gradient, ``grad * conj(f'(z))``: that is
+    ``conj(formula(conj(grad)))`` for a formula written as ``grad * f'(z)`` (and the formula
+    itself for a real-linear one: sum, reshape, indexing …)."""
+    env["grad"] = grads[0].conj()
+    env["grads"] = [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]
+    out = []
+    for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
+        if nxt is None:
+            out.append(None)
+            continue
+        r = fn(*[env[a] for a in argnames])
+        out.append(r.conj() if r is not None and r._data.dtype.char in "FD" else r)
+    return out
 
 
 def _apply_raw_direct(node, op, g):
@@ -239,6 +259,8 @@ class _Releasable:
 class OpDef:
     """One op entry: kernel, formulas, promotion kind, and its generated Node class."""
 
+    holomorphic = True        # see ``op``: complex gradients take torch's conjugate
+
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
                  view=False, check=None, raw=None):
         self.name = name
@@ -321,7 +343,7 @@ class OpDef:
 
 def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
-       view: bool = False, check=None, raw=None, **formulas):
+       view: bool = False, check=None, raw=None, holomorphic: bool = True, **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
@@ -329,11 +351,19 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
     hot op only) gives NumPy versions of some formulas, by input, with the same parameters:
     they see arrays for tensors and must compute exactly what the ember formula computes;
     backward uses them when it builds no graph (see ``_apply_raw``).
+
+    Formulas are written as the derivative, ``grad * f'(z)``; on a complex gradient the
+    registry gives torch's convention, ``grad * conj(f'(z))``, by running the formulas on
+    ``conj(grad)`` and conjugating what they return (exact for holomorphic and for real-linear
+    ops). ``holomorphic=False`` marks an op whose formulas already follow torch's convention
+    (``abs``: ``grad * sgn(self)``, ``real``, ``angle`` …): they run as written. Real
+    gradients never take this path.
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
                   raw)
+        d.holomorphic = holomorphic
         OPS[opname] = d
         _expose(d, opname, method=method, function=function, inplace=inplace)
         return d
@@ -522,6 +552,8 @@ def _as_array(out, dt):
     if type(out) is not xp.ndarray:
         out = xp.asarray(out)
     if dt is not None and out.dtype != dt.np:
+        if out.dtype.kind == "f" and dt.np.kind == "c":
+            return out      # a real result of complex inputs (abs): torch's dtype too
         out = out.astype(dt.np)
     return out
 

@@ -89,13 +89,21 @@ def _check_nonempty(input, name):
 @op("MaxBackward1", name="max_all", method=False, function=False, promote=NONE,
     self=lambda grad, self, result: _even(grad, self, result))
 def _max_all(self):
+    _no_complex("max_all", self)
     return xp.max(self)
 
 
 @op("MinBackward1", name="min_all", method=False, function=False, promote=NONE,
     self=lambda grad, self, result: _even(grad, self, result))
 def _min_all(self):
+    _no_complex("min_all", self)
     return xp.min(self)
+
+
+def _no_complex(kernel, arr) -> None:
+    if arr.dtype.kind == "c":
+        from .unary import _type_name
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(arr)}'")
 
 
 def _dim_reduction(arg):

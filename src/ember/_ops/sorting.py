@@ -154,7 +154,7 @@ def _sort_indices(input, dim, descending, stable):
     if a.ndim == 0:
         return xp.zeros((), xp.int64)
     if input.dtype.is_complex:
-        raise RuntimeError("sort(): input tensor must be of non-complex type")
+        raise RuntimeError(" Sort does not support complex dtypes on CPU")
     idx = _argsort(a, dim, descending).astype(xp.int64)
     if not stable and a.size and a.size <= _REPLAY_LIMIT:
         rows, back = _rows(a, dim)

@@ -37,7 +37,7 @@ def _substitute(A, B, upper, unitriangular):
 
 
 @op("LinalgSolveTriangularBackward0", name="linalg_solve_triangular", method=False,
-    function=False, promote=None, self=_grad_A,
+    function=False, promote=None, holomorphic=False, self=_grad_A,
     B=lambda grad, self, upper, left, unitriangular: _grad_B(grad, self, upper, left,
                                                              unitriangular))
 def _solve_triangular(self, B, upper, left=True, unitriangular=False):

@@ -65,7 +65,17 @@ def _sign(self):
     return out
 
 
-@op("SgnBackward0", inplace=True, self=lambda grad: grad * 0)
+def _sgn_grad(grad, self, result):
+    """0 for real inputs; torch's sgn_backward for complex ones:
+    ``(grad - sgn * real(grad * conj(sgn))) / |z|``, 0 at 0."""
+    if not result.dtype.is_complex:
+        return grad * 0
+    from .pointwise import where
+    a = self.abs()
+    return where(a == 0, 0.0, (grad - result * (grad * result.conj()).real) / a)
+
+
+@op("SgnBackward0", inplace=True, holomorphic=False, self=_sgn_grad)
 def sgn(self):
     """Sign (``x / |x|`` for complex; the same as :func:`sign` for real tensors)."""
     return _sign(self)
@@ -392,6 +402,9 @@ def sigmoid(self):
         return _sleef.sigmoid(self)
     if self.dtype == xp.float64:
         return _sleef_d.sigmoid(self)
+    if self.dtype.kind == "c":
+        with xp.errstate(all="ignore"):
+            return 1 / (1 + xp.exp(-self))
     with xp.errstate(over="ignore"):
         out = xp.exp(-xp.abs(self))
         return xp.where(self >= 0, 1 / (1 + out), out / (1 + out)).astype(out.dtype)

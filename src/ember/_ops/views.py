@@ -41,7 +41,9 @@ def _region(arr, like_base, view):
     """The part of ``arr`` (made by ``_like_base(like_base)``) that ``view`` covers."""
     off = view.__array_interface__["data"][0] - like_base.__array_interface__["data"][0]
     start = arr.__array_interface__["data"][0] - arr.base.__array_interface__["data"][0]
-    return xp.ndarray(view.shape, arr.dtype, buffer=arr.base, offset=start + off,
+    # (a real view of a complex base, ``real``/``imag``/``view_as_real``: the view's dtype)
+    dt = view.dtype if arr.dtype == like_base.dtype else arr.dtype
+    return xp.ndarray(view.shape, dt, buffer=arr.base, offset=start + off,
                       strides=view.strides)
 
 

@@ -110,6 +110,8 @@ def _validate(node, i, g, meta):
                                f"{list(shape)}")
         g = _sum_to_shape(g, shape)
     if g._data.dtype != dt.np:
+        if g._data.dtype.char in "FD" and dt.np.kind != "c":
+            g = g.real      # torch: a real input's gradient is the real part
         g = g.to(dt)
     return g
 

@@ -588,7 +588,7 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
               out=None) -> Tensor:
     """``input / max(||input||_p, eps)`` along ``dim``."""
-    if p == 2:
+    if p == 2 and not input.dtype.is_complex:
         n = (input * input).sum(dim, keepdim=True).sqrt()
     else:
         n = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
