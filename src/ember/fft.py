@@ -15,7 +15,8 @@ import numpy as _np
 from . import _dtype as _D
 from ._factories import arange as _arange
 from ._ops.complex_views import _no_grad_support
-from ._ops.registry import NONE, op
+from ._ops.registry import NONE as _NONE
+from ._ops.registry import op as _op
 from ._tensor import Tensor
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
@@ -70,7 +71,7 @@ def _sizes(g, dims):
 _SWAP = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
 
 
-@op("FftC2CBackward0", name="fft_c2c", method=False, function=False, promote=NONE,
+@_op("FftC2CBackward0", name="fft_c2c", method=False, function=False, promote=_NONE,
     tensors=("self",),
     self=lambda grad, self_shape, dims, norm, inverse: _resize(
         _fft_c2c(grad, _sizes(grad, dims), dims, norm, inverse), self_shape, dims))
@@ -88,7 +89,7 @@ def _r2c_grad(grad, self_shape, s, dims, norm):
                    dims)
 
 
-@op("FftR2CBackward0", name="fft_r2c", method=False, function=False, promote=NONE,
+@_op("FftR2CBackward0", name="fft_r2c", method=False, function=False, promote=_NONE,
     tensors=("self",), self=_r2c_grad)
 def _fft_r2c(self, s, dims, norm):
     out = _np.fft.rfftn(self, s=s, axes=dims, norm=norm)
@@ -110,7 +111,7 @@ def _c2r_grad(grad, self_shape, s, dims, norm):
     return _resize(gi, self_shape, dims)
 
 
-@op("FftC2RBackward0", name="fft_c2r", method=False, function=False, promote=NONE,
+@_op("FftC2RBackward0", name="fft_c2r", method=False, function=False, promote=_NONE,
     holomorphic=False, tensors=("self",), self=_c2r_grad)
 def _fft_c2r(self, s, dims, norm):
     out = _np.fft.irfftn(self, s=s, axes=dims, norm=norm)
