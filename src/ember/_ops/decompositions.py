@@ -209,7 +209,9 @@ def _mT(t):
     return t.transpose(-2, -1)
 
 
-_mT_t = _mT
+def _mH(t):
+    """The conjugate transpose of the last two dims (``_mT`` for real tensors)."""
+    return t.mH
 
 
 def _eye_like(n, like):
@@ -421,10 +423,10 @@ def _cholesky_backward(gL, L):
     if L.dtype.is_complex:
         # torch's cholesky_backward: Φ = (P + tril(P, -1)ᴴ) / 2, P = tril(Lᴴ gL), unsymmetrized
         # (the diagonal keeps its imaginary part)
-        P = (_mT(L).conj() @ gL).tril()
-        phi = 0.5 * (P + _mT(P.tril(-1)).conj())
+        P = (_mH(L) @ gL).tril()
+        phi = 0.5 * (P + _mH(P.tril(-1)))
         Linv = inv(L)
-        return _mT(Linv).conj() @ phi @ Linv
+        return _mH(Linv) @ phi @ Linv
     P = _mT(L) @ gL
     phi = P.tril() - 0.5 * P.diagonal(0, -2, -1).diag_embed()
     Linv = inv(L)
@@ -447,7 +449,7 @@ def _chol_kernel(A, upper, fname):
 
 @op("LinalgCholeskyExBackward0", name="linalg_cholesky", method=False, function=False,
     promote=None, holomorphic=False,
-    A=lambda grad, result, upper: _cholesky_backward(_mT(grad).conj(), _mT(result).conj())
+    A=lambda grad, result, upper: _cholesky_backward(_mH(grad), _mH(result))
     if upper else _cholesky_backward(grad, result))
 def _cholesky(A, upper=False):
     return _chol_kernel(A, upper, "linalg.cholesky")
@@ -491,7 +493,7 @@ _cholesky_warned = False
 
 @op("CholeskyBackward0", name="cholesky_legacy", method=False, function=False, promote=None,
     holomorphic=False,
-    self=lambda grad, result, upper: _cholesky_backward(_mT(grad).conj(), _mT(result).conj())
+    self=lambda grad, result, upper: _cholesky_backward(_mH(grad), _mH(result))
     if upper else _cholesky_backward(grad, result))
 def _cholesky_legacy(self, upper=False):
     return _chol_kernel(self, upper, "cholesky")
@@ -528,12 +530,10 @@ def _qr_square_backward(gQ, gR, Q, R):
 def _qr_square_backward_complex(gQ, gR, Q, R):
     """torch's linalg_qr_backward (m >= n) for complex factors: ``gA = gR Rᴴ - Qᴴ gQ``, its
     upper triangle made Hermitian (the real diagonal halved), ``(Q · + gQ) R⁻ᴴ``."""
-    def mH(t):
-        return _mT(t).conj()
-    t = (gR @ mH(R) - mH(Q) @ gQ).triu()
-    s = t + mH(t)
+    t = (gR @ _mH(R) - _mH(Q) @ gQ).triu()
+    s = t + _mH(t)
     s = s - 0.5 * s.diagonal(0, -2, -1).real.diag_embed()
-    return (Q @ s + gQ) @ inv(mH(R))
+    return (Q @ s + gQ) @ inv(_mH(R))
 
 
 def _qr_backward(grads, Q, R, mode):
@@ -559,7 +559,7 @@ def _qr_backward(grads, Q, R, mode):
     U, gU = R.narrow(-1, 0, m), gR.narrow(-1, 0, m)
     V, gV = R.narrow(-1, m, n - m), gR.narrow(-1, m, n - m)
     Y = Q @ V
-    gX = square(gQ + Y @ (_mT(gV).conj() if cplx else _mT(gV)), gU, Q, U)
+    gX = square(gQ + Y @ _mH(gV), gU, Q, U)
     return cat([gX, Q @ gV], -1)
 
 
@@ -625,17 +625,15 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
         if gS is None:
             return None
         return U @ (gS.unsqueeze(-1) * Vh) if m >= n else (U * gS.unsqueeze(-2)) @ Vh
-    if U.dtype.is_complex:
-        return _svd_backward_complex(gU, gS, gVh, U, S, Vh, m, n)
     S2 = S * S
     E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
     E = E + _eye_like(S.shape[-1], E)
     if gU is not None:
-        UhgU = _mT(U) @ gU
-        UhgU = UhgU - _mT(UhgU)
+        UhgU = _mH(U) @ gU
+        UhgU = UhgU - _mH(UhgU)
     if gVh is not None:
-        VhgV = Vh @ _mT(gVh)
-        VhgV = VhgV - _mT(VhgV)
+        VhgV = Vh @ _mH(gVh)
+        VhgV = VhgV - _mH(VhgV)
     if gU is not None and gVh is not None:
         ret = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
     elif gU is not None:
@@ -644,52 +642,17 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
         ret = S.unsqueeze(-1) * (VhgV / E)
     if gS is not None:
         ret = ret + gS.diag_embed()
-    if m > n and gU is not None:
-        gA = U @ ret
-        gUSinv = gU / S.unsqueeze(-2)
-        gA = gA + gUSinv - U @ (_mT(U) @ gUSinv)
-        return gA @ Vh
-    if m < n and gVh is not None:
-        gA = ret @ Vh
-        SinvgVh = gVh / S.unsqueeze(-1)
-        gA = gA + SinvgVh - (SinvgVh @ _mT(Vh)) @ Vh
-        return U @ gA
-    return U @ (ret @ Vh) if m >= n else (U @ ret) @ Vh
-
-
-def _svd_backward_complex(gU, gS, gVh, U, S, Vh, m, n):
-    """torch's svd_backward for complex factors: ``_svd_backward`` with conjugate transposes,
-    and the (imaginary) diagonal of ``Uᴴ gU`` over ``2 S``."""
-    def mH(t):
-        return _mT(t).conj()
-    S2 = S * S
-    E = S2.unsqueeze(-2) - S2.unsqueeze(-1)
-    E = E + _eye_like(S.shape[-1], E)
-    if gU is not None:
-        UhgU = mH(U) @ gU
-        UhgU = UhgU - mH(UhgU)
-    if gVh is not None:
-        VhgV = Vh @ mH(gVh)
-        VhgV = VhgV - mH(VhgV)
-    if gU is not None and gVh is not None:
-        ret = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
-    elif gU is not None:
-        ret = (UhgU / E) * S.unsqueeze(-2)
-    else:
-        ret = S.unsqueeze(-1) * (VhgV / E)
-    if gS is not None:
-        ret = ret + gS.diag_embed()
-    if gU is not None:
+    if gU is not None and U.dtype.is_complex:     # the (imaginary) diagonal of Uᴴ gU
         ret = ret + (UhgU.diagonal(0, -2, -1) / (2 * S)).diag_embed()
     if m > n and gU is not None:
         gA = U @ ret
         gUSinv = gU / S.unsqueeze(-2)
-        gA = gA + gUSinv - U @ (mH(U) @ gUSinv)
+        gA = gA + gUSinv - U @ (_mH(U) @ gUSinv)
         return gA @ Vh
     if m < n and gVh is not None:
         gA = ret @ Vh
         SinvgVh = gVh / S.unsqueeze(-1)
-        gA = gA + SinvgVh - (SinvgVh @ mH(Vh)) @ Vh
+        gA = gA + SinvgVh - (SinvgVh @ _mH(Vh)) @ Vh
         return U @ gA
     return U @ (ret @ Vh) if m >= n else (U @ ret) @ Vh
 
@@ -744,39 +707,24 @@ def _svd_fn(input, some=True, compute_uv=True, *, out=None):
 
 # ----------------------------------------------------------------------------- eigh
 
-def _eigh_backward_complex(gL, gV, L, V):
-    """torch's linalg_eig_backward (Hermitian) for complex eigenvectors: conjugate
-    transposes, and ``gL`` in place of the diagonal."""
-    def mH(t):
-        return _mT(t).conj()
-    if gV is None:
-        return (V * gL.unsqueeze(-2)) @ mH(V)
-    VhgV = mH(V) @ gV
-    VhgV = 0.5 * (VhgV - mH(VhgV))
-    E = L.unsqueeze(-2) - L.unsqueeze(-1)
-    E = E + _eye_like(L.shape[-1], E)
-    ret = VhgV / E
-    if gL is not None:
-        ret = ret - ret.diagonal(0, -2, -1).diag_embed() + gL.diag_embed()
-    return V @ (ret @ mH(V))
-
-
 def _eigh_backward(grads, L, V):
+    """torch's linalg_eig_backward for Hermitian input (conjugate transposes; for complex
+    eigenvectors ``gL`` takes the place of the diagonal)."""
     gL, gV = grads
-    if V.dtype.is_complex and (gL is not None or gV is not None):
-        return _eigh_backward_complex(gL, gV, L, V)
     if gV is None:
         if gL is None:
             return None
-        return (V * gL.unsqueeze(-2)) @ _mT(V)
-    VhgV = _mT(V) @ gV
-    VhgV = 0.5 * (VhgV - _mT(VhgV))
+        return (V * gL.unsqueeze(-2)) @ _mH(V)
+    VhgV = _mH(V) @ gV
+    VhgV = 0.5 * (VhgV - _mH(VhgV))
     E = L.unsqueeze(-2) - L.unsqueeze(-1)
     E = E + _eye_like(L.shape[-1], E)
     ret = VhgV / E
     if gL is not None:
+        if V.dtype.is_complex:
+            ret = ret - ret.diagonal(0, -2, -1).diag_embed()
         ret = ret + gL.diag_embed()
-    return V @ (ret @ _mT(V))
+    return V @ (ret @ _mH(V))
 
 
 def _eigh_run(A, UPLO):
@@ -814,24 +762,19 @@ def eigvalsh(A, UPLO="L", *, out=None):
 
 # ----------------------------------------------------------------------------- pinv, norms
 
-def _mH(t):
-    return t.transpose(-2, -1).conj()
-
-
 def _pinv_backward(grad, result, self):
     pinvA, A = result, self
     m, n = A.shape[-2], A.shape[-1]
-    _mT = _mH if A.dtype.is_complex else _mT_t       # torch's formula has conjugate transposes
-    pinvAh = _mT(pinvA)
-    gradh = _mT(grad)
+    pinvAh = _mH(pinvA)
+    gradh = _mH(grad)
     if m <= n:
         K = gradh @ pinvA
         KpinvAh = K @ pinvAh
-        return (-_mT(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh
+        return (-_mH(pinvA @ K) + KpinvAh - (A @ pinvA) @ KpinvAh
                 + (pinvAh @ pinvA) @ (gradh - K @ A))
     K = pinvA @ gradh
     pinvAhK = pinvAh @ K
-    return (-_mT(K @ pinvA) + ((gradh - A @ K) @ pinvA) @ pinvAh + pinvAhK
+    return (-_mH(K @ pinvA) + ((gradh - A @ K) @ pinvA) @ pinvAh + pinvAhK
             - (pinvAhK @ pinvA) @ A)
 
 
@@ -888,13 +831,13 @@ def _lstsq_grad_A(grad, A, B):
     vec = _is_vector_rhs(A, B)
     g, b = (grad.unsqueeze(-1), B.unsqueeze(-1)) if vec else (grad, B)
     pinvA = pinv(A)
-    return _pinv_backward(g @ (_mH(b) if A.dtype.is_complex else _mT(b)), pinvA, A)
+    return _pinv_backward(g @ _mH(b), pinvA, A)
 
 
 def _lstsq_grad_B(grad, A, B):
     vec = _is_vector_rhs(A, B)
     g = grad.unsqueeze(-1) if vec else grad
-    out = (_mH if A.dtype.is_complex else _mT)(pinv(A)) @ g
+    out = _mH(pinv(A)) @ g
     return out.squeeze(-1) if vec else out
 
 
