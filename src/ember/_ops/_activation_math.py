@@ -11,8 +11,6 @@ return None and the ember formula runs.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import _lazy
@@ -41,28 +39,8 @@ class _Math:
             self.exp_v, self.exp_s = _sleef_d.expd, _sleef_d.exp_scalar
             self.log1p_v, self.log1p_s = _sleef_ext.log1pd, np.log1p
             self.expm1_v, self.expm1_s = _sleef_ext.expm1d, np.expm1
-            self.tanh_v, self.tanh_s = _sleef_ext.tanhd, _libm64("tanh")
+            self.tanh_v, self.tanh_s = _sleef_ext.tanhd, _loss_math._double_libm("tanh")
             self.lanes = 8
-
-
-_LIBM64: dict = {}
-
-
-def _libm64(name: str):
-    """glibc's float64 ``name`` (``math.name``, one by one), or NumPy's where it gives the
-    same bits on a probe of 4096 arguments."""
-    f = _LIBM64.get(name)
-    if f is None:
-        one = getattr(math, name)
-
-        def by_element(x):
-            flat = np.asarray(x, _f64).reshape(-1).tolist()
-            return np.fromiter(map(one, flat), _f64, count=len(flat)).reshape(np.shape(x))
-        u = np.random.default_rng(20240229).standard_normal(4096) * 4
-        vec = getattr(np, name, None)
-        same = vec is not None and np.array_equal(vec(u), by_element(u))
-        f = _LIBM64[name] = vec if same else by_element
-    return f
 
 
 _MATH: dict = {}
@@ -245,7 +223,7 @@ def gelu_backward(grad, self, approximate):
                                             True),
                        erf_form(_loss_math._c_float("erff"), m.exp_s, False))
     return _binary(grad, x, m, erf_form(_sleef_ext.erfd, m.exp_v, True),
-                   erf_form(_libm64("erf"), m.exp_s, False))
+                   erf_form(_loss_math._double_libm("erf"), m.exp_s, False))
 
 
 def _gelu_erf_onednn_backward(grad, x):

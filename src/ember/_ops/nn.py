@@ -671,7 +671,7 @@ def _gelu_tanh(x):
     beta, kappa, half, one = t(_GELU_BETA), t(0.044715), t(0.5), t(1)
     f32 = x.dtype == np.float32
     tanh_v = _sleef_ext.tanhf if f32 else _sleef_ext.tanhd
-    tanh_s = _lm._float_libm("tanh") if f32 else _activation_math._libm64("tanh")
+    tanh_s = _lm._float_libm("tanh") if f32 else _lm._double_libm("tanh")
 
     def form(tanh):
         def f(v):
@@ -687,7 +687,7 @@ def _gelu_erf64(x):
     """torch's float64 ``x * 0.5 * (1 + erf(x / sqrt 2))``: Sleef's erf in the vectors,
     glibc's one by one."""
     k = 0.70710678118654752440
-    erf_s = _activation_math._libm64("erf")
+    erf_s = _lm._double_libm("erf")
 
     with np.errstate(all="ignore"):
         return _sleef_ext.elementwise(x, lambda v: v * 0.5 * (1 + _sleef_ext.erfd(v * k)),
