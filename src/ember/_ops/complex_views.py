@@ -75,14 +75,20 @@ def _polar_angle_grad(grad, result):
     return (grad.conj() * (result * 1j)).real
 
 
+def _from_parts(real, imag):
+    """The complex array ``real + i imag`` of two broadcast real arrays."""
+    a, b = xp.broadcast_arrays(real, imag)
+    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
+    res.real = a
+    res.imag = b
+    return res
+
+
 @op("PolarBackward0", name="polar_op", method=False, function=False, promote=NONE,
     holomorphic=False, check=_check_parts, abs=_polar_abs_grad, angle=_polar_angle_grad)
 def _polar_op(abs, angle):
     a, t = xp.broadcast_arrays(abs, angle)
-    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
-    res.real = a * xp.cos(t)
-    res.imag = a * xp.sin(t)
-    return res
+    return _from_parts(a * xp.cos(t), a * xp.sin(t))
 
 
 @expose(method=False)
@@ -100,11 +106,7 @@ def polar(abs: Tensor, angle: Tensor, *, out=None) -> Tensor:
     holomorphic=False, check=_check_parts, real=lambda grad: grad.real,
     imag=lambda grad: grad.imag)
 def _complex_op(real, imag):
-    a, b = xp.broadcast_arrays(real, imag)
-    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
-    res.real = a
-    res.imag = b
-    return res
+    return _from_parts(real, imag)
 
 
 @expose(method=False)
