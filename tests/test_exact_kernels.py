@@ -18,13 +18,7 @@ from tests.helpers import ember, torch
 DTYPES = (np.float32, np.float64)
 
 
-@pytest.fixture(autouse=True)
-def _same_threads():
-    """Both libraries split reductions by the same thread count."""
-    saved = torch.get_num_threads()
-    torch.set_num_threads(_exact.get_num_threads())
-    yield
-    torch.set_num_threads(saved)
+pytestmark = pytest.mark.usefixtures("same_threads")
 
 
 def data(shape, dt, seed=0):

@@ -12,18 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ember._ops import _exact
 from tests.helpers import ember, torch
 
 DTYPES = (np.float64, np.float32)
 
 
-@pytest.fixture(autouse=True)
-def _same_threads():
-    saved = torch.get_num_threads()
-    torch.set_num_threads(_exact.get_num_threads())
-    yield
-    torch.set_num_threads(saved)
+pytestmark = pytest.mark.usefixtures("same_threads")
 
 
 def data(shape, dt, seed=0, special=0.0):

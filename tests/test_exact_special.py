@@ -7,15 +7,8 @@ import pytest
 import torch
 
 import ember
-from ember._ops import _exact
 
-
-@pytest.fixture(autouse=True)
-def _threads():
-    old = torch.get_num_threads()
-    torch.set_num_threads(_exact.get_num_threads())
-    yield
-    torch.set_num_threads(old)
+pytestmark = pytest.mark.usefixtures("same_threads")
 
 
 def _values(dt, n=3000, seed=0):
