@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.helpers import ember, torch
-from tests.test_exact_kernels import _same_threads, bits_equal  # noqa: F401  (autouse)
+from tests.test_exact_kernels import bits_equal
+
+pytestmark = pytest.mark.usefixtures("same_threads")
 
 DTYPES = (np.float32, np.float64)
 REDUCTIONS = ("mean", "sum", "none")

@@ -161,5 +161,5 @@ def exp2d_vec(d):
 
 def exp2d(a):
     """torch's float64 ``exp2``: Sleef's vectors, glibc's ``exp2`` one by one."""
-    from ._cephes import _c_double
+    from ._loss_math import _c_double
     return _sleef.elementwise(a, exp2d_vec, _c_double("exp2"))
