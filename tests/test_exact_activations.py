@@ -69,9 +69,9 @@ def test_inplace_elu_keeps_its_node():
 
 
 def test_gelu_erf_values_and_float64_gradients():
-    """gelu's erf form: float32 values (vectors, one element, strided views) and float64
-    values and gradients are torch's bits; float32's gradient runs another erf kernel in
-    torch (close, see docs/differences.md)."""
+    """gelu's erf form: values and gradients (vectors, one element, strided views) are
+    torch's bits in float32 and float64; float32's gradient of a C-contiguous input runs
+    oneDNN's kernel, of any other ATen's."""
     rng = np.random.default_rng(12)
     for shape in SHAPES:
         for dtype in (np.float32, np.float64):
@@ -88,8 +88,37 @@ def test_gelu_erf_values_and_float64_gradients():
                 ge = rng.standard_normal(tuple(yt.shape)).astype(dtype)
                 ye.backward(ember.tensor(ge))
                 yt.backward(torch.tensor(ge))
-                if dtype == np.float64:
-                    assert _same(te.grad.numpy(), tt.grad.numpy()), (shape, "grad")
-                else:
-                    np.testing.assert_allclose(te.grad.numpy(), tt.grad.numpy(), rtol=1e-5,
-                                               atol=1e-6)
+                assert _same(te.grad.numpy(), tt.grad.numpy()), (shape, dtype, "grad")
+
+
+def _bits_equal(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return (a.view(np.int32) == b.view(np.int32)) | (np.isnan(a) & np.isnan(b))
+
+
+def test_gelu_erf_float32_contiguous_gradient_is_onednns_bits():
+    """float32 GeluBackward on a C-contiguous input (oneDNN's gelu_erf kernel in torch):
+    torch's exact bits on random normal, wide-range and special inputs, times random
+    normal, wide-range and special gradients (subnormal products included)."""
+    rng = np.random.default_rng(13)
+    n = 200_000
+    fi = np.finfo(np.float32)
+    special = np.array([0.0, -0.0, fi.smallest_subnormal, -fi.smallest_subnormal, fi.tiny,
+                        -fi.tiny, np.inf, -np.inf, np.nan, fi.max, -fi.max, 1.0, -1.0, 13.2,
+                        -13.2, 14.0, -14.0, 1e-20, -1e-20, 87.33, -87.33], np.float32)
+    with np.errstate(over="ignore"):
+        xs = [rng.standard_normal(n) * 3, rng.uniform(-16, 16, n),
+              np.sign(rng.standard_normal(n)) * 10.0 ** rng.uniform(-45, 38, n)]
+        gs = [np.ones(n), rng.standard_normal(n),
+              np.sign(rng.standard_normal(n)) * 10.0 ** rng.uniform(-45, 38, n)]
+        xs = [v.astype(np.float32) for v in xs]
+        gs = [v.astype(np.float32) for v in gs]
+    sx, sg = np.meshgrid(special, np.concatenate([special, [0.3, -2.5]]).astype(np.float32))
+    pairs = [(x, g) for x in xs for g in gs] + [(sx.ravel(), sg.ravel())]
+    for x, g in pairs:
+        x, g = np.ascontiguousarray(x), np.ascontiguousarray(g)
+        te, tt = ember.tensor(x).requires_grad_(True), torch.tensor(x).requires_grad_(True)
+        ember.nn.functional.gelu(te).backward(ember.tensor(g))
+        torch.nn.functional.gelu(tt).backward(torch.tensor(g))
+        same = _bits_equal(te.grad.numpy(), tt.grad.numpy())
+        assert same.all(), (x[~same][:5], g[~same][:5])
