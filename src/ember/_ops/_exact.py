@@ -117,6 +117,8 @@ def cascade(x):
     """SumKernel's ``multi_row_sum``: the four-level cascade over axis 0, per column."""
     n = x.shape[0]
     cols = x.shape[1:]
+    if 16 <= n < 256 and x.flags.c_contiguous and x[0].size >= 2:
+        return _cascade_short(x.reshape(n, -1)).reshape(cols)
     p = max(4, ((n - 1).bit_length() if n > 2 else 1) // 4)
     s = 1 << p
     nb = n // s
@@ -135,6 +137,21 @@ def cascade(x):
         rest.append(seqsum(lv[g * s:]))
         lv = seqsum(_blocks(lv[:g * s], s, cols)) if g else lv[:0]
     return ((tail + rest[0]) + rest[1]) + seqsum(lv)
+
+
+def _cascade_short(x):
+    """:func:`cascade` of a C-contiguous (n, cols) array, 16 <= n < 256 and cols >= 2: one
+    level of blocks of 16 rows. NumPy adds along an axis that is not the innermost one row
+    after row, so each block's sum and the sum of the blocks are two reductions; a sum
+    started from the first row rather than +0 differs only in the sign of a zero, which
+    the final +0 settles (a sum started from +0 is never -0)."""
+    n, c = x.shape
+    nb = n >> 4
+    zero = np.zeros((), x.dtype)
+    r = np.add.reduce(np.add.reduce(x[:nb << 4].reshape(nb, 16, c), axis=1), axis=0) + zero
+    if nb << 4 == n:
+        return r
+    return (np.add.reduce(x[nb << 4:], axis=0) + zero) + r
 
 
 def _blocks(x, s, cols):
@@ -414,6 +431,9 @@ def cascade_sum(a, dims, keepdim, nan=False):
             r = row_sum(a)
         else:
             r = np.concatenate([cascade(a[:, :h]), row_sum(a[:, h:])])
+        if r.base is None and r.flags.c_contiguous:
+            r.shape = (1, a.shape[1]) if keepdim else (a.shape[1],)    # fresh: no copy
+            return r
         return _to_out(r, (1, a.shape[1]) if keepdim else (a.shape[1],))
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
     if y is None:

@@ -162,49 +162,64 @@ def _tailed(a, b, c, tail):
     return out
 
 def _lanes_reduce(acc, dt):
-    """``vec_reduce_all`` of a vector sum (last axis, one vector): AVX2 folds eight floats
-    in halves, four doubles one after another."""
+    """``vec_reduce_all`` of a vector sum (axis 0: one vector's lanes): AVX2 folds eight
+    floats in halves, four doubles one after another."""
     if dt == np.float32:
-        v = acc[..., :4] + acc[..., 4:]
-        v = v[..., :2] + v[..., 2:]
-        return v[..., 0] + v[..., 1]
-    r = acc[..., 0]
-    for k in range(1, acc.shape[-1]):
-        r = r + acc[..., k]
+        v = acc[:4] + acc[4:]
+        v = v[:2] + v[2:]
+        return v[0] + v[1]
+    r = acc[0]
+    for k in range(1, acc.shape[0]):
+        r = r + acc[k]
     return r
+
+
+def _columns(a, size):
+    """``a``'s rows (last axis) as the columns of a C-contiguous (size, rows) array: each
+    step below then runs over one contiguous block, not over a strided slice per row."""
+    return np.ascontiguousarray(a.reshape(-1, size).T)
 
 
 def vec_sum_rows(rows, fused=None):
     """``vec::reduce_all`` (``map2_reduce_all`` with ``fused = (a, b)``: the sum of a * b,
     each product added by a fused multiply-add) along the last axis of (R, S) arrays."""
-    dt = (rows if fused is None else fused[0]).dtype.type
-    lanes = _exact._LANES[np.dtype(dt)]
-    if fused is not None:
-        a, b = fused
-        size = a.shape[-1]
-    else:
-        size = rows.shape[-1]
+    src = rows if fused is None else fused[0]
+    lead, size = src.shape[:-1], src.shape[-1]
+    if not size:
+        return np.zeros(lead, src.dtype)
+    if fused is None:
+        return vec_sum_columns(_columns(rows, size)).reshape(lead)
+    a, b = (_columns(np.broadcast_to(v, src.shape), size) for v in fused)
+    return vec_sum_columns(a, b).reshape(lead)
+
+
+def vec_sum_columns(a, b=None):
+    """:func:`vec_sum_rows` of the rows held as the columns of ``a`` (and ``b``): C-contiguous
+    (S, R) arrays, whose every step runs over one contiguous block."""
+    dt = a.dtype.type
+    lanes = _exact._LANES[a.dtype]
+    size = a.shape[0]
     if size < lanes:
-        v = rows if fused is None else fused[0] * fused[1]
-        r = v[..., 0] + dt(0)
+        v = a if b is None else a * b
+        r = v[0] + dt(0)
         for k in range(1, size):
-            r = r + v[..., k]
+            r += v[k]
         return r
     full = size - size % lanes
-    if fused is None:
-        acc = rows[..., :lanes].copy()
+    if b is None:
+        acc = a[:lanes].copy()
         for d in range(lanes, full, lanes):
-            acc = acc + rows[..., d:d + lanes]
+            acc += a[d:d + lanes]
         if full < size:
-            acc[..., :size - full] = acc[..., :size - full] + rows[..., full:]
+            acc[:size - full] += a[full:]
     else:
-        acc = a[..., :lanes] * b[..., :lanes]
+        acc = a[:lanes] * b[:lanes]
         # the compiler fuses the product into the sum on the partial vector only
         for d in range(lanes, full, lanes):
-            acc = acc + a[..., d:d + lanes] * b[..., d:d + lanes]
+            acc += a[d:d + lanes] * b[d:d + lanes]
         if full < size:
             t = size - full
-            acc[..., :t] = fma(a[..., full:], b[..., full:], acc[..., :t])
+            acc[:t] = fma(a[full:], b[full:], acc[:t])
     return _lanes_reduce(acc, dt)
 
 

@@ -28,12 +28,14 @@ _MATH = {np.dtype(np.float32): (_sleef.expf, _sleef.expf_scalar, _sleef.logf, 8)
 
 
 def _lastdim(x):
-    """``_vec_softmax_lastdim`` on a C-contiguous (rows, n) array."""
+    """``_vec_softmax_lastdim`` on a C-contiguous (rows, n) array (computed on its columns,
+    see :func:`_log_lastdim`)."""
     exp = _MATH[x.dtype][0]
     with np.errstate(invalid="ignore", over="ignore"):
-        e = exp(x - x.max(axis=1, keepdims=True))
-        inv = x.dtype.type(1) / _norms.vec_sum_rows(e)
-        return e * inv[:, None]
+        c = np.ascontiguousarray(x.T)
+        e = exp(c - np.maximum.reduce(c, axis=0))
+        e *= x.dtype.type(1) / _norms.vec_sum_columns(e)
+        return np.ascontiguousarray(e.T)
 
 
 def _parallel_chunk(total, grain):
@@ -93,12 +95,16 @@ def softmax(x, dim):
 
 
 def _log_lastdim(x):
-    """``serial_vec_log_softmax_lastdim_range`` on a C-contiguous (rows, n) array."""
+    """``serial_vec_log_softmax_lastdim_range`` on a C-contiguous (rows, n) array, computed
+    on its columns (an (n, rows) copy): each row's max, sum and difference are then
+    operations on contiguous blocks, several times faster than on strided rows when the
+    rows are short."""
     exp, _, log, _ = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        d = x - x.max(axis=1, keepdims=True)
-        lse = log(_norms.vec_sum_rows(exp(d)))
-        return np.subtract(d, lse[:, None], out=d)
+        c = np.ascontiguousarray(x.T)
+        d = c - np.maximum.reduce(c, axis=0)
+        d -= log(_norms.vec_sum_columns(exp(d)))
+        return np.ascontiguousarray(d.T)
 
 
 def _log_scalar_inner(inner, dim, itemsize, lanes):
