@@ -51,11 +51,33 @@ def _alpha(g, alpha):
     return g if alpha == 1 else g * alpha
 
 
+def _mat1_grad_raw(grad, mat2, mat1_shape, mat1_strides, alpha=1):
+    """:func:`_mat1_grad` on arrays (None for a scaled product: the general path)."""
+    if alpha != 1:
+        return None
+    if _colmajor(mat1_shape, mat1_strides):
+        return xp.matmul(mat2, grad.T).T
+    return xp.matmul(grad, mat2.T)
+
+
+def _mat2_grad_raw(grad, mat1, mat2_shape, mat2_strides, alpha=1):
+    """:func:`_mat2_grad` on arrays (None for a scaled product: the general path)."""
+    if alpha != 1:
+        return None
+    if _colmajor(mat2_shape, mat2_strides):
+        return xp.matmul(grad.T, mat1).T
+    return xp.matmul(mat1.T, grad)
+
+
 @op("MmBackward0", promote=None,
     self=lambda grad, mat2, self_shape, self_strides: _mat1_grad(grad, mat2, self_shape,
                                                                  self_strides),
     mat2=lambda grad, self, mat2_shape, mat2_strides: _mat2_grad(grad, self, mat2_shape,
-                                                                 mat2_strides))
+                                                                 mat2_strides),
+    raw={"self": lambda grad, mat2, self_shape, self_strides: _mat1_grad_raw(
+        grad, mat2, self_shape, self_strides),
+         "mat2": lambda grad, self, mat2_shape, mat2_strides: _mat2_grad_raw(
+        grad, self, mat2_shape, mat2_strides)})
 def _mm(self, mat2):
     return xp.matmul(self, mat2)
 
@@ -144,7 +166,10 @@ def bmm(input, mat2, *, out=None):
 @op("AddmmBackward0", promote=None,
     self=lambda grad, beta: grad if beta == 1 else grad * beta,
     mat1=_mat1_grad, mat2=lambda grad, mat1, mat2_shape, mat2_strides, alpha: _mat2_grad(
-        grad, mat1, mat2_shape, mat2_strides, alpha))
+        grad, mat1, mat2_shape, mat2_strides, alpha),
+    raw={"self": lambda grad, beta: grad if beta == 1 else None, "mat1": _mat1_grad_raw,
+         "mat2": lambda grad, mat1, mat2_shape, mat2_strides, alpha: _mat2_grad_raw(
+        grad, mat1, mat2_shape, mat2_strides, alpha)})
 def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
     prod = xp.matmul(mat1, mat2)
     if alpha != 1:

@@ -78,7 +78,8 @@ def _log_softmax_backward_data(grad_output, output, dim):
 
 
 @op("SoftmaxBackward0", name="_softmax", method=False, function=False, promote=NONE,
-    self=lambda grad, result, dim: _softmax_backward_data(grad, result, dim))
+    self=lambda grad, result, dim: _softmax_backward_data(grad, result, dim),
+    raw={"self": lambda grad, result, dim: _softmax_backward_data.kernel(grad, result, dim)})
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
@@ -99,7 +100,9 @@ def _safe_softmax(self, dim):
 
 
 @op("LogSoftmaxBackward0", name="_log_softmax", method=False, function=False, promote=NONE,
-    self=lambda grad, result, dim: _log_softmax_backward_data(grad, result, dim))
+    self=lambda grad, result, dim: _log_softmax_backward_data(grad, result, dim),
+    raw={"self": lambda grad, result, dim: _log_softmax_backward_data.kernel(grad, result,
+                                                                              dim)})
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)

@@ -465,7 +465,8 @@ negative = neg
 
 
 @op("ReluBackward0", inplace=True,
-    self=lambda grad, result: threshold_backward(grad, result, 0))
+    self=lambda grad, result: threshold_backward(grad, result, 0),
+    raw={"self": lambda grad, result: threshold_backward.kernel(grad, result, 0)})
 def relu(self):
     """``max(x, 0)``."""
     if self.dtype == xp.bool_:

@@ -281,7 +281,7 @@ swapdims = expose(transpose, name="swapdims")
 
 
 @op("TBackward0", name="t_", method=False, function=False, view=True, promote=NONE,
-    self=lambda grad: grad.t())
+    self=lambda grad: grad.t(), raw={"self": lambda grad: grad.T})
 def _t(self):
     return self.T
 
