@@ -412,3 +412,63 @@ def test_engine_runs_nodes_in_heap_order_when_chains_skip_the_heap(hooked):
             cls.apply = fn
     want = [n for n in expected if type(n).__name__ != "AccumulateGrad"]
     assert [id(n) for n in ran] == [id(n) for n in want]
+
+
+
+def _bits_and_layout(t):
+    return _bits(t) + (t._data.strides,)
+
+
+F = ember.nn.functional
+# (loss of x, w, b; the nodes whose raw formulas run without a graph)
+LAYER_CASES = [
+    # a linear layer: addmm with the weight's transpose (a column-major operand)
+    (lambda x, w, b: F.linear(x, w, b).relu().sum(), {"ReluBackward0", "AddmmBackward0"}),
+    (lambda x, w, b: F.cross_entropy(F.linear(x, w, b), ember.tensor([0, 2, 1])),
+     {"LogSoftmaxBackward0", "AddmmBackward0"}),
+    (lambda x, w, b: F.log_softmax(F.linear(x, w), dim=1).sum() * 0.5,
+     {"LogSoftmaxBackward0", "MmBackward0"}),
+    (lambda x, w, b: (F.softmax(x.mm(w.t()), dim=0) * b).sum(),
+     {"SoftmaxBackward0", "MmBackward0", "TBackward0"}),
+    (lambda x, w, b: x.t().mm(x).relu().sum() + w.mm(w.t()).softmax(1)[0, 1],
+     {"SoftmaxBackward0", "MmBackward0", "TBackward0", "ReluBackward0"}),
+    (lambda x, w, b: ember.addmm(b, x, w.t(), beta=0.5).sum(), {"TBackward0"}),  # declined
+    (lambda x, w, b: ember.addmm(b, x, w.t(), alpha=2).sum(), {"TBackward0"}),   # declined
+]
+
+
+def _layer_grads(fn, dtype, create_graph=False):
+    x = _leaf((3, 4), dtype)
+    w = _leaf((3, 4), dtype, seed=1)
+    b = _leaf((3,), dtype, seed=2)
+    gs = ember.autograd.grad(fn(x, w, b), (x, w, b), create_graph=create_graph,
+                             allow_unused=True)
+    return [None if g is None else _bits_and_layout(g) for g in gs]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("case", range(len(LAYER_CASES)))
+def test_raw_layer_formulas_are_the_ember_formulas(case, dtype, monkeypatch):
+    """mm/addmm, t, relu, softmax and log_softmax: raw backward (no graph) = ember formulas,
+    values, dtypes and strides alike."""
+    fn, expected = LAYER_CASES[case]
+    took, direct = set(), R._apply_raw_direct
+
+    def counted(node, op, g):
+        out = direct(node, op, g)
+        if out is not None:
+            took.add(node.name())
+        return out
+
+    monkeypatch.setattr(R, "_apply_raw_direct", counted)
+    raw = _layer_grads(fn, dtype)
+    assert expected <= took and not ({"AddmmBackward0"} & took - expected)
+    assert raw == _layer_grads(fn, dtype, create_graph=True)   # create_graph: ember formulas
+
+
+@pytest.mark.parametrize("case", range(len(LAYER_CASES)))
+def test_raw_layer_formulas_through_the_environment(case, monkeypatch):
+    fn, _ = LAYER_CASES[case]
+    direct = _layer_grads(fn, "float32")
+    monkeypatch.setattr(R, "_apply_raw_direct", lambda node, op, g: None)
+    assert direct == _layer_grads(fn, "float32")
