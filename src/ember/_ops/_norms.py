@@ -162,12 +162,14 @@ def _tailed(a, b, c, tail):
     return out
 
 def _lanes_reduce(acc, dt):
-    """``vec_reduce_all`` of a vector sum (axis 0: one vector's lanes): AVX2 folds eight
-    floats in halves, four doubles one after another."""
+    """``vec_reduce_all`` of a vector sum (axis 0: one vector's lanes): floats fold in halves
+    (AVX2's eight, AVX512's sixteen), doubles one after another."""
     if dt == np.float32:
-        v = acc[:4] + acc[4:]
-        v = v[:2] + v[2:]
-        return v[0] + v[1]
+        v = acc
+        while v.shape[0] > 1:
+            h = v.shape[0] // 2
+            v = v[:h] + v[h:]
+        return v[0]
     r = acc[0]
     for k in range(1, acc.shape[0]):
         r = r + acc[k]
@@ -180,24 +182,25 @@ def _columns(a, size):
     return np.ascontiguousarray(a.reshape(-1, size).T)
 
 
-def vec_sum_rows(rows, fused=None):
+def vec_sum_rows(rows, fused=None, lanes=None):
     """``vec::reduce_all`` (``map2_reduce_all`` with ``fused = (a, b)``: the sum of a * b,
-    each product added by a fused multiply-add) along the last axis of (R, S) arrays."""
+    each product added by a fused multiply-add) along the last axis of (R, S) arrays, in
+    vectors of ``lanes`` (default: AVX2's)."""
     src = rows if fused is None else fused[0]
     lead, size = src.shape[:-1], src.shape[-1]
     if not size:
         return np.zeros(lead, src.dtype)
     if fused is None:
-        return vec_sum_columns(_columns(rows, size)).reshape(lead)
+        return vec_sum_columns(_columns(rows, size), lanes=lanes).reshape(lead)
     a, b = (_columns(np.broadcast_to(v, src.shape), size) for v in fused)
-    return vec_sum_columns(a, b).reshape(lead)
+    return vec_sum_columns(a, b, lanes).reshape(lead)
 
 
-def vec_sum_columns(a, b=None):
+def vec_sum_columns(a, b=None, lanes=None):
     """:func:`vec_sum_rows` of the rows held as the columns of ``a`` (and ``b``): C-contiguous
     (S, R) arrays, whose every step runs over one contiguous block."""
     dt = a.dtype.type
-    lanes = _exact._LANES[a.dtype]
+    lanes = lanes or _exact._LANES[a.dtype]
     size = a.shape[0]
     if size < lanes:
         v = a if b is None else a * b

@@ -4,7 +4,8 @@
 Over the last dim each row takes its max, Sleef's ``exp`` of the differences and their
 vectorised sum (``vec::reduce_all``); softmax multiplies by the sum's reciprocal, log_softmax
 subtracts the max and Sleef's ``log`` of the sum. Over another dim softmax
-(``_vec_softmax``) runs one vector of inner positions (8 floats, 4 doubles) at a time: the
+(``_vec_softmax``) runs one vector of inner positions (8 floats, 4 doubles; 16 and 8 on
+AVX512) at a time: the
 max and a sum added in turn along the dim, then a division; positions that do not fill a
 vector (the end of an inner row or of a thread's share) run the same steps with glibc's
 ``exp``. log_softmax over another dim (``_vec_logsoftmax``) cuts each inner row into chunks
@@ -20,11 +21,14 @@ import math
 
 import numpy as np
 
+from .. import _cpu
 from . import _exact, _norms, _sleef, _sleef_d
 
-# (vector exp, one-by-one exp, vector log, lanes) per dtype
-_MATH = {np.dtype(np.float32): (_sleef.expf, _sleef.expf_scalar, _sleef.logf, 8),
-         np.dtype(np.float64): (_sleef_d.expd, _sleef_d.exp_scalar, _sleef_d.logd, 4)}
+# (vector exp, one-by-one exp, vector log, lanes) per dtype: torch also builds these kernels
+# for AVX512, where a vector holds 16 floats or 8 doubles
+_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
+_MATH = {_F32: (_sleef.expf, _sleef.expf_scalar, _sleef.logf, _cpu.avx512_lanes(_F32)),
+         _F64: (_sleef_d.expd, _sleef_d.exp_scalar, _sleef_d.logd, _cpu.avx512_lanes(_F64))}
 
 
 def _lastdim(x):
@@ -34,7 +38,7 @@ def _lastdim(x):
     with np.errstate(invalid="ignore", over="ignore"):
         c = np.ascontiguousarray(x.T)
         e = exp(c - np.maximum.reduce(c, axis=0))
-        e *= x.dtype.type(1) / _norms.vec_sum_columns(e)
+        e *= x.dtype.type(1) / _norms.vec_sum_columns(e, lanes=_MATH[x.dtype][3])
         return np.ascontiguousarray(e.T)
 
 
@@ -103,7 +107,7 @@ def _log_lastdim(x):
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         c = np.ascontiguousarray(x.T)
         d = c - np.maximum.reduce(c, axis=0)
-        d -= log(_norms.vec_sum_columns(exp(d)))
+        d -= log(_norms.vec_sum_columns(exp(d), lanes=_MATH[x.dtype][3]))
         return np.ascontiguousarray(d.T)
 
 
@@ -162,7 +166,8 @@ def softmax_backward(grad, out, dim):
         return out.copy()
     if dim == out.ndim - 1:
         g, o = g[:, :, 0], o[:, :, 0]
-        return ((g - _norms.vec_sum_rows(g * o)[:, None]) * o).reshape(out.shape)
+        return ((g - _norms.vec_sum_rows(g * o, lanes=_MATH[out.dtype][3])[:, None]) * o
+                ).reshape(out.shape)
     acc = np.zeros((o.shape[0], o.shape[2]), out.dtype)
     for d in range(o.shape[1]):
         acc = _exact.fma(g[:, d], o[:, d], acc)
@@ -179,7 +184,7 @@ def log_softmax_backward(grad, out, dim):
         o, g = out.reshape(-1, n), grad.reshape(-1, n)
         with np.errstate(over="ignore", invalid="ignore"):
             e = _MATH[out.dtype][0](o)
-            s = _norms.vec_sum_rows(g)
+            s = _norms.vec_sum_rows(g, lanes=_MATH[out.dtype][3])
             return _exact.fma(e, -s[:, None], g).reshape(out.shape)
     out, o = _rows3(out, dim)
     grad, g = _rows3(grad, dim)
@@ -190,7 +195,7 @@ def log_softmax_backward(grad, out, dim):
     with np.errstate(over="ignore", invalid="ignore"):
         e = exp(o)
         if dim == out.ndim - 1:
-            s = _norms.vec_sum_rows(g[:, :, 0])[:, None, None]
+            s = _norms.vec_sum_rows(g[:, :, 0], lanes=lanes)[:, None, None]
         else:
             s = _exact.seqsum(np.moveaxis(g, 1, 0), np.zeros((outer, inner), out.dtype))
             s = s[:, None, :]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 
 def get_cpu_capability() -> str:
-    """The vector instruction set torch's kernels would use; ember runs NumPy's ("DEFAULT")."""
-    return "DEFAULT"
+    """The vector instruction set torch's kernels use here (``"AVX512"``, ``"AVX2"`` or
+    ``"DEFAULT"``); ember's emulated kernels follow the same one."""
+    from .._cpu import capability
+    return capability()
 
 
 del annotations  # keep dir() to torch's names

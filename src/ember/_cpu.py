@@ -1,0 +1,46 @@
+"""The vector instruction set torch's CPU kernels dispatch to on this machine.
+
+torch compiles each kernel for DEFAULT, AVX2 and AVX512 and picks one at start-up from the
+CPU's features (``ATEN_CPU_CAPABILITY`` overrides it). Kernels registered with
+``ALSO_REGISTER_AVX512_DISPATCH`` (softmax and log_softmax among them) then run on 512-bit
+vectors; the others keep their AVX2 build. Ember's emulated kernels follow the same choice.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import platform
+
+_AVX512 = ("avx512f", "avx512bw", "avx512vl", "avx512dq")
+
+
+def _cpu_flags() -> frozenset:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return frozenset(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+@functools.cache
+def capability() -> str:
+    """``"AVX512"``, ``"AVX2"`` or ``"DEFAULT"``, as ``torch.backends.cpu.get_cpu_capability``."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return "DEFAULT"
+    flags = _cpu_flags()
+    best = "AVX512" if all(f in flags for f in _AVX512 + ("fma",)) else \
+        "AVX2" if {"avx2", "fma"} <= flags else "DEFAULT"
+    asked = os.environ.get("ATEN_CPU_CAPABILITY", "").strip().upper()
+    order = ("DEFAULT", "AVX2", "AVX512")
+    if asked in order and order.index(asked) < order.index(best):
+        return asked
+    return best
+
+
+def avx512_lanes(dtype) -> int:
+    """Lanes of a kernel that torch also builds for AVX512: 64 bytes there, else 32."""
+    return (64 if capability() == "AVX512" else 32) // dtype.itemsize
