@@ -12,7 +12,8 @@ import functools
 import os
 import platform
 
-_AVX512 = ("avx512f", "avx512bw", "avx512vl", "avx512dq")
+_AVX512 = frozenset(("avx512f", "avx512bw", "avx512vl", "avx512dq", "fma"))
+_AVX2 = frozenset(("avx2", "fma"))
 
 
 def _cpu_flags() -> frozenset:
@@ -32,8 +33,7 @@ def capability() -> str:
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return "DEFAULT"
     flags = _cpu_flags()
-    best = "AVX512" if all(f in flags for f in _AVX512 + ("fma",)) else \
-        "AVX2" if {"avx2", "fma"} <= flags else "DEFAULT"
+    best = "AVX512" if _AVX512 <= flags else "AVX2" if _AVX2 <= flags else "DEFAULT"
     asked = os.environ.get("ATEN_CPU_CAPABILITY", "").strip().upper()
     order = ("DEFAULT", "AVX2", "AVX512")
     if asked in order and order.index(asked) < order.index(best):

@@ -5,12 +5,12 @@ Over the last dim each row takes its max, Sleef's ``exp`` of the differences and
 vectorised sum (``vec::reduce_all``); softmax multiplies by the sum's reciprocal, log_softmax
 subtracts the max and Sleef's ``log`` of the sum. Over another dim softmax
 (``_vec_softmax``) runs one vector of inner positions (8 floats, 4 doubles; 16 and 8 on
-AVX512) at a time: the
-max and a sum added in turn along the dim, then a division; positions that do not fill a
-vector (the end of an inner row or of a thread's share) run the same steps with glibc's
-``exp``. log_softmax over another dim (``_vec_logsoftmax``) cuts each inner row into chunks
-of about 128 KiB of the dim and runs each chunk's full vectors with Sleef's ``exp`` and the
-rest of the chunk with glibc's, then Sleef's ``log`` of every sum. The backward kernels
+AVX512) at a time: the max and a sum added in turn along the dim, then a division;
+positions that do not fill a vector (the end of an inner row or of a thread's share) run
+the same steps with glibc's ``exp``. log_softmax over another dim (``_vec_logsoftmax``)
+cuts each inner row into chunks of about 128 KiB of the dim and runs each chunk's full
+vectors with Sleef's ``exp`` and the rest of the chunk with glibc's, then Sleef's ``log``
+of every sum. The backward kernels
 (``_vec_host_softmax_backward_lastdim``, ``_vec_softmax_backward``,
 ``_vec_log_softmax_backward``) follow the same layouts.
 """
@@ -34,11 +34,11 @@ _MATH = {_F32: (_sleef.expf, _sleef.expf_scalar, _sleef.logf, _cpu.avx512_lanes(
 def _lastdim(x):
     """``_vec_softmax_lastdim`` on a C-contiguous (rows, n) array (computed on its columns,
     see :func:`_log_lastdim`)."""
-    exp = _MATH[x.dtype][0]
+    exp, _, _, lanes = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore"):
         c = np.ascontiguousarray(x.T)
         e = exp(c - np.maximum.reduce(c, axis=0))
-        e *= x.dtype.type(1) / _norms.vec_sum_columns(e, lanes=_MATH[x.dtype][3])
+        e *= x.dtype.type(1) / _norms.vec_sum_columns(e, lanes=lanes)
         return np.ascontiguousarray(e.T)
 
 
@@ -103,11 +103,11 @@ def _log_lastdim(x):
     on its columns (an (n, rows) copy): each row's max, sum and difference are then
     operations on contiguous blocks, several times faster than on strided rows when the
     rows are short."""
-    exp, _, log, _ = _MATH[x.dtype]
+    exp, _, log, lanes = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         c = np.ascontiguousarray(x.T)
         d = c - np.maximum.reduce(c, axis=0)
-        d -= log(_norms.vec_sum_columns(exp(d), lanes=_MATH[x.dtype][3]))
+        d -= log(_norms.vec_sum_columns(exp(d), lanes=lanes))
         return np.ascontiguousarray(d.T)
 
 
@@ -182,9 +182,10 @@ def log_softmax_backward(grad, out, dim):
         # the last dim of contiguous rows: the general steps on (rows, n) views
         n = out.shape[-1]
         o, g = out.reshape(-1, n), grad.reshape(-1, n)
+        exp, _, _, lanes = _MATH[out.dtype]
         with np.errstate(over="ignore", invalid="ignore"):
-            e = _MATH[out.dtype][0](o)
-            s = _norms.vec_sum_rows(g, lanes=_MATH[out.dtype][3])
+            e = exp(o)
+            s = _norms.vec_sum_rows(g, lanes=lanes)
             return _exact.fma(e, -s[:, None], g).reshape(out.shape)
     out, o = _rows3(out, dim)
     grad, g = _rows3(grad, dim)
