@@ -44,3 +44,10 @@ def capability() -> str:
 def avx512_lanes(dtype) -> int:
     """Lanes of a kernel that torch also builds for AVX512: 64 bytes there, else 32."""
     return (64 if capability() == "AVX512" else 32) // dtype.itemsize
+
+
+def kernel_step(dtype, avx512: bool = True) -> int:
+    """Elements one step of ``cpu_kernel_vec`` takes (two vectors): 64 bytes, or 128 in a
+    kernel torch also builds for AVX512 (``avx512``) on an AVX512 machine. The elements left
+    after the last full step run one by one."""
+    return 2 * avx512_lanes(dtype) if avx512 else 64 // dtype.itemsize

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _lazy
-from . import _exact, _sleef, _sleef_d
+from .. import _cpu, _lazy
+from . import _exact, _libm, _sleef, _sleef_d
 
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
-_loss_math = _lazy.defer(globals(), "_loss_math", "ember._ops._loss_math")  # (on first use)
 del _lazy
 
 
@@ -29,18 +28,16 @@ class _Math:
 
     def __init__(self, dtype):
         if dtype == _f32:
-            libm = _loss_math._float_libm
+            libm = _libm.float_fn
             self.exp_v, self.exp_s = _sleef.expf, _sleef.expf_scalar
             self.log1p_v, self.log1p_s = _sleef_ext.log1pf, libm("log1p")
             self.expm1_v, self.expm1_s = _sleef_ext.expm1f, libm("expm1")
             self.tanh_v, self.tanh_s = _sleef_ext.tanhf, libm("tanh")
-            self.lanes = 16
         else:
             self.exp_v, self.exp_s = _sleef_d.expd, _sleef_d.exp_scalar
-            self.log1p_v, self.log1p_s = _sleef_ext.log1pd, np.log1p
-            self.expm1_v, self.expm1_s = _sleef_ext.expm1d, np.expm1
-            self.tanh_v, self.tanh_s = _sleef_ext.tanhd, _loss_math._double_libm("tanh")
-            self.lanes = 8
+            self.log1p_v, self.log1p_s = _sleef_ext.log1pd, _libm.double_fn("log1p")
+            self.expm1_v, self.expm1_s = _sleef_ext.expm1d, _libm.double_fn("expm1")
+            self.tanh_v, self.tanh_s = _sleef_ext.tanhd, _libm.double_fn("tanh")
 
 
 _MATH: dict = {}
@@ -66,7 +63,7 @@ def _binary(grad, x, m, vec, one):
             return np.asarray(one(grad.reshape(1), x.reshape(1))[0], x.dtype)
         if grad.strides != x.strides:
             return one(grad, x)
-        mask = _sleef._scalar_mask(x, m.lanes)
+        mask = _sleef._scalar_mask(x, _cpu.kernel_step(x.dtype))
         out = vec(grad, x)
         if mask.any():
             out[mask] = one(grad[mask], x[mask])
@@ -221,9 +218,9 @@ def gelu_backward(grad, self, approximate):
     if x.dtype == _f32:
         return _binary(grad, x, m, erf_form(lambda v: _sleef.erf_vec(v, _sleef.expf), m.exp_v,
                                             True),
-                       erf_form(_loss_math._c_float("erff"), m.exp_s, False))
+                       erf_form(_libm.c_float("erff"), m.exp_s, False))
     return _binary(grad, x, m, erf_form(_sleef_ext.erfd, m.exp_v, True),
-                   erf_form(_loss_math._double_libm("erf"), m.exp_s, False))
+                   erf_form(_libm.double_fn("erf"), m.exp_s, False))
 
 
 _ONE_OVER_SQRT_PI = np.uint32(0x3f106eba).view(np.float32)   # oneDNN's table entry

@@ -6,7 +6,7 @@ torch compiles these loops with FMA enabled and GCC's default contraction, so ev
 Cephes constants are rounded to float and the loops run in float, except where the
 source calls a double function (``::log`` on a float is glibc's double ``log``). ``std::exp``
 and ``std::log`` are glibc's (:func:`_sleef.expf_scalar`, :func:`_sleef_d.exp_scalar`,
-:func:`_loss_math.libm`); ``std::erfc``/``std::log1p`` are glibc's, called one by one.
+:func:`_libm.libm`); ``std::erfc``/``std::log1p`` are glibc's, called one by one.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _sleef, _sleef_d
-from ._loss_math import _c_double, _c_float, libm
+from ._libm import c_double, c_float, libm
 from ._sleef_ext import fma as _fma
 
 _f32, _f64 = np.float32, np.float64
@@ -22,7 +22,7 @@ _f32, _f64 = np.float32, np.float64
 
 def c_call(name, x):
     """glibc's ``name`` (``std::name``) on a float32 or float64 array."""
-    return _c_float(name + "f")(x) if x.dtype == _f32 else _c_double(name)(x)
+    return c_float(name + "f")(x) if x.dtype == _f32 else c_double(name)(x)
 
 
 def _exp(x):

@@ -11,73 +11,11 @@ different formulas; :func:`scalar_lanes` says which elements take the tail.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
+from .. import _cpu
 from . import _exact, _sleef, _sleef_d, _sleef_ext
-
-
-@functools.cache
-def _c_libm(name: str, dtype: type):
-    """The C library's function ``name`` on ``dtype`` (float32: ``c_float``, float64:
-    ``c_double``) over an array, element by element."""
-    import ctypes
-    import ctypes.util
-    try:
-        lib = ctypes.CDLL("libm.so.6")
-    except OSError:
-        lib = ctypes.CDLL(ctypes.util.find_library("m"))
-    ctype = ctypes.c_float if dtype == np.float32 else ctypes.c_double
-    fn = getattr(lib, name)
-    fn.restype, fn.argtypes = ctype, [ctype]
-
-    def f(x):
-        flat = np.asarray(x, dtype).reshape(-1).tolist()
-        return np.fromiter(map(fn, flat), dtype, count=len(flat)).reshape(np.shape(x))
-    return f
-
-
-def _c_float(name: str):
-    """glibc's float function ``name`` (``expf``, ``erff`` …) over an array."""
-    return _c_libm(name, np.float32)
-
-
-def _c_double(name: str):
-    """glibc's double function ``name`` over an array."""
-    return _c_libm(name, np.float64)
-
-
-@functools.cache
-def _float_libm(name: str):
-    """NumPy's float32 ``name`` where it equals glibc's on a probe of 4096 arguments, else
-    glibc's called element by element."""
-    c = _c_float(name + "f")
-    u = np.random.default_rng(20240229).random(4096).astype(np.float32)
-    x = u * np.float32(8) if name == "log" else -u
-    with np.errstate(all="ignore"):
-        same = np.array_equal(getattr(np, name)(x), c(x))
-    return getattr(np, name) if same else c
-
-
-@functools.cache
-def _double_libm(name: str):
-    """NumPy's float64 ``name`` where it equals glibc's on a probe of 4096 arguments, else
-    glibc's called element by element."""
-    c = _c_double(name)
-    x = np.random.default_rng(20240229).standard_normal(4096) * 4
-    vec = getattr(np, name, None)
-    with np.errstate(all="ignore"):
-        same = vec is not None and np.array_equal(vec(x), c(x))
-    return vec if same else c
-
-
-def libm(name: str, x):
-    """glibc's ``log`` or ``log1p`` of a float32/float64 array (what ``std::`` calls)."""
-    if x.dtype == np.float32:
-        return _float_libm(name)(x)
-    from .. import random
-    return getattr(random, "_" + name)(x).astype(x.dtype, copy=False)
+from ._libm import libm
 
 
 def reduce(loss, reduction: int):
@@ -138,5 +76,5 @@ def scalar_lanes(*arrays):
         return np.ones(shape, bool)
     if not shape:
         return np.ones(shape, bool)
-    lanes2 = 16 if arrays[0].dtype == np.float32 else 8
-    return _sleef._scalar_mask(np.empty(shape, arrays[0].dtype), lanes2)
+    dtype = arrays[0].dtype
+    return _sleef._scalar_mask(np.empty(shape, dtype), _cpu.kernel_step(dtype, avx512=False))

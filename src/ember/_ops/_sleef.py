@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _cpu
 from . import _exact
 from ._exact import GRAIN, FmaChain, fma
 
@@ -208,7 +209,7 @@ def elementwise(a, vec_fn, scalar_fn):
         return np.asarray(scalar_fn(a.reshape(1))[0], a.dtype)
     if not a.size:
         return vec_fn(a)
-    mask = _scalar_mask(a, 16 if a.dtype == _f32 else 8)
+    mask = _scalar_mask(a, _cpu.kernel_step(a.dtype))
     if mask.all():
         return scalar_fn(a)
     out = vec_fn(a)
@@ -302,7 +303,7 @@ def exp_overflow(a, out, odd=True):
     big = np.abs(a) > _EXP_LIMIT
     if not big.any():
         return out
-    big &= ~_scalar_mask(a, 16)
+    big &= ~_scalar_mask(a, _cpu.kernel_step(a.dtype))
     inf = np.copysign(_f32(np.inf), a) if odd else np.full(a.shape, _f32(np.inf))
     return np.where(big, inf, out)
 

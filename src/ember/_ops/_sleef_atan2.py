@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from . import _sleef, _sleef_d
+from . import _libm, _sleef, _sleef_d
 from ._sleef_ext import _add, _add_f2f2, _add_ff2, _div, _mul_f2f, _mul_f2f2, _mulsign, _squ, fma
 from ._sleef_fmod import binary
 
@@ -120,8 +120,7 @@ def exp2f_vec(d):
 
 def exp2f(a):
     """torch's float32 ``exp2``: Sleef's vectors, glibc's ``exp2f`` one by one."""
-    from ._loss_math import _c_float
-    return _sleef.elementwise(a, exp2f_vec, _c_float("exp2f"))
+    return _sleef.elementwise(a, exp2f_vec, _libm.c_float("exp2f"))
 
 
 _EXP2D_POLY = (0.4434359082926529454e-9, 0.7073164598085707425e-8, 0.1017819260921760451e-6,
@@ -161,5 +160,4 @@ def exp2d_vec(d):
 
 def exp2d(a):
     """torch's float64 ``exp2``: Sleef's vectors, glibc's ``exp2`` one by one."""
-    from ._loss_math import _c_double
-    return _sleef.elementwise(a, exp2d_vec, _c_double("exp2"))
+    return _sleef.elementwise(a, exp2d_vec, _libm.double_fn("exp2"))

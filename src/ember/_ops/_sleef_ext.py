@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _exact, _sleef, _sleef_d
+from .. import _cpu
+from . import _exact, _libm, _sleef, _sleef_d
 
 _f32 = np.float32
 _f64 = np.float64
@@ -696,7 +697,7 @@ elementwise = _sleef.elementwise
 
 
 _VML = {"expm1": (expm1f, expm1d), "log1p": (log1pf, log1pd)}
-_VEC = {"sinh": (sinhf, sinhd, np.sinh), "cosh": (coshf, coshd, np.cosh)}
+_VEC = {"sinh": (sinhf, sinhd), "cosh": (coshf, coshd)}
 
 
 def unary(name, a):
@@ -709,9 +710,9 @@ def unary(name, a):
     i = a.dtype == _f64
     if name in _VML:
         return _VML[name][i](a)
-    vec = _VEC[name]
     with np.errstate(all="ignore"):
-        return elementwise(a, vec[i], vec[2])
+        return elementwise(a, _VEC[name][i],
+                           _libm.double_fn(name) if i else _libm.float_fn(name))
 
 
 def pow_scalar(a, e):
@@ -722,20 +723,20 @@ def pow_scalar(a, e):
     e = a.dtype.type(e)
     with np.errstate(all="ignore"):        # one by one: std::pow(float, double), in double
         return elementwise(a, lambda x: f(x, e),
-                           lambda x: np.power(x.astype(_f64), e64).astype(x.dtype))
+                           lambda x: _libm.double_fn("pow")(x, e64).astype(x.dtype))
 
 
 def pow_tensor(a, b):
     """``pow(tensor, tensor)`` on same-dtype float operands: Sleef's pow where torch's
     binary loop runs vectors (both operands contiguous, of the output's shape), ``std::pow``
     elsewhere."""
-    f, g = (powf, powf_scalar) if a.dtype == _f32 else (powd, np.power)
+    f, g = (powf, powf_scalar) if a.dtype == _f32 else (powd, _libm.double_fn("pow"))
     with np.errstate(all="ignore"):
         if a.shape != b.shape or not (a.flags.c_contiguous and b.flags.c_contiguous) \
                 or a.ndim == 0 or not a.size:
             return g(a, b)
         out = f(a, b)
-        mask = _sleef._scalar_mask(a, 16 if a.dtype == _f32 else 8)
+        mask = _sleef._scalar_mask(a, _cpu.kernel_step(a.dtype))
         if mask.any():
             out[mask] = g(a[mask], b[mask])
         return out

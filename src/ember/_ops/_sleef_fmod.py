@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _cpu
 from . import _sleef
 from ._sleef_ext import _add2_f2f2, _mul_ff, _mulsign
 
@@ -62,7 +63,7 @@ def _c_fmod(x, y):
 
 def fmod(x, y):
     """torch's float ``fmod`` of two same-dtype float32/float64 arrays (broadcast)."""
-    return binary(x, y, fmod_vec, _c_fmod)
+    return binary(x, y, fmod_vec, _c_fmod, avx512=False)
 
 
 def _rem(mod, y):
@@ -74,16 +75,17 @@ def _rem(mod, y):
 def remainder(x, y):
     """torch's float ``remainder``: ``fmod`` shifted by ``y`` where the signs differ."""
     return binary(x, y, lambda a, b: _rem(fmod_vec(a, b), b),
-                   lambda a, b: _rem(_c_fmod(a, b), b))
+                  lambda a, b: _rem(_c_fmod(a, b), b), avx512=False)
 
 
-def binary(x, y, vec, scalar):
+def binary(x, y, vec, scalar, avx512: bool = True):
     """torch's ``cpu_kernel_vec`` for a binary float op: ``vec`` where it runs vectors,
-    ``scalar`` on the elements it runs one by one."""
+    ``scalar`` on the elements it runs one by one; ``avx512``: torch also builds the kernel
+    for AVX512 (fmod and remainder it does not)."""
     x, y = np.asarray(x), np.asarray(y)
     if y.dtype != x.dtype:
         y = y.astype(x.dtype)
-    mask = _vector_mask(x, y)
+    mask = _vector_mask(x, y, avx512)
     if mask is None:
         return scalar(*np.broadcast_arrays(x, y))
     x, y = np.broadcast_arrays(x, y)
@@ -93,14 +95,14 @@ def binary(x, y, vec, scalar):
     return out
 
 
-def _vector_mask(x, y):
+def _vector_mask(x, y, avx512):
     """Which elements torch's binary loop computes one by one (True), or None where it
     runs no vectors: the operands' shared innermost dims coalesce into the loop's rows,
     a broadcast operand (stride 0) still runs vectors; other layouts run one by one."""
     shape = np.broadcast_shapes(x.shape, y.shape)
     if not shape or not np.prod(shape):
         return None
-    lanes = 16 if x.dtype == _f32 else 8
+    lanes = _cpu.kernel_step(x.dtype, avx512)
     if x.shape == y.shape and x.strides == y.strides:
         return _sleef._scalar_mask(x, lanes)
     item = x.dtype.itemsize

@@ -12,12 +12,11 @@ import numpy as np
 from .. import _lazy
 from .._device import xp
 from .._tensor import Tensor
-from . import _sleef, _sleef_d
+from . import _libm, _sleef, _sleef_d
 from .registry import FLOAT, NONE, SAME, _write_out, expose, op
 from .search import _return_type
 from .util import norm_dim
 
-_loss_math = _lazy.defer(globals(), "_loss_math", "ember._ops._loss_math")    # (on first use)
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")
 _sleef_fmod = _lazy.defer(globals(), "_sleef_fmod", "ember._ops._sleef_fmod")
 del _lazy
@@ -67,7 +66,7 @@ def _logaddexp_scalar(a, b):
     with np.errstate(all="ignore"):
         d = -np.abs(a - b)
         e = _sleef.expf_scalar(d) if f32 else _sleef_d.exp_scalar(d)
-        r = np.where(a < b, b, a) + _loss_math.libm("log1p", e)
+        r = np.where(a < b, b, a) + _libm.libm("log1p", e)
         return np.where(np.isinf(a) & (a == b), a, r)
 
 
@@ -248,7 +247,7 @@ def _log_add_exp(x, acc):
     nan_y = np.isnan(acc)
     mn = np.where(nan_y, acc, np.where(acc < x, acc, x))       # std::min(x, acc)
     mx = np.where(nan_y, acc, np.where(x < acc, acc, x))       # std::max(x, acc)
-    r = _loss_math.libm("log1p", _sleef_d.exp_scalar(mn - mx)) + mx
+    r = _libm.libm("log1p", _sleef_d.exp_scalar(mn - mx)) + mx
     return np.where((mn != mx) | np.isfinite(mn), r, x)
 
 

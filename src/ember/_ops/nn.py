@@ -15,10 +15,10 @@ import math
 
 import numpy as np
 
-from .. import _lazy
+from .. import _cpu, _lazy
 from .._device import xp
 from .._tensor import Tensor
-from . import _activation_math, _exact, _norms, _sleef, _sleef_d
+from . import _activation_math, _exact, _libm, _norms, _sleef, _sleef_d
 from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
 from .unary import _erf64, erf
@@ -651,7 +651,7 @@ def gelu(self, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     if approximate == "none" and self.dtype == np.float32:
-        return _sleef.gelu(self, _lm._c_float("erff"))
+        return _sleef.gelu(self, _libm.c_float("erff"))
     if approximate == "tanh" and self.dtype in (np.float32, np.float64):
         return _gelu_tanh(self)
     if self.dtype == np.float64:
@@ -674,7 +674,7 @@ def _gelu_tanh(x):
     beta, kappa, half, one = t(_GELU_BETA), t(0.044715), t(0.5), t(1)
     f32 = x.dtype == np.float32
     tanh_v = _sleef_ext.tanhf if f32 else _sleef_ext.tanhd
-    tanh_s = _lm._float_libm("tanh") if f32 else _lm._double_libm("tanh")
+    tanh_s = _libm.float_fn("tanh") if f32 else _libm.double_fn("tanh")
 
     def form(tanh):
         def f(v):
@@ -690,7 +690,7 @@ def _gelu_erf64(x):
     """torch's float64 ``x * 0.5 * (1 + erf(x / sqrt 2))``: Sleef's erf in the vectors,
     glibc's one by one."""
     k = 0.70710678118654752440
-    erf_s = _lm._double_libm("erf")
+    erf_s = _libm.double_fn("erf")
 
     with np.errstate(all="ignore"):
         return _sleef_ext.elementwise(x, lambda v: v * 0.5 * (1 + _sleef_ext.erfd(v * k)),
@@ -707,9 +707,9 @@ def _silu_grad_raw(grad, self):
     fused, ``s`` from Sleef's exp in the vectors and glibc's one by one."""
     x = self
     if x.dtype == np.float32:
-        exp, exp1, lanes2 = _sleef.expf, _sleef.expf_scalar, 16
+        exp, exp1 = _sleef.expf, _sleef.expf_scalar
     elif x.dtype == np.float64:
-        exp, exp1, lanes2 = _sleef_d.expd, _sleef_d.exp_scalar, 8
+        exp, exp1 = _sleef_d.expd, _sleef_d.exp_scalar
     else:
         return None
     if grad.shape != x.shape or grad.strides != x.strides or not x.ndim:
@@ -717,7 +717,7 @@ def _silu_grad_raw(grad, self):
     one = x.dtype.type(1)
     with np.errstate(all="ignore"):
         s = one / (one + exp(-x))
-        mask = _sleef._scalar_mask(x, lanes2)
+        mask = _sleef._scalar_mask(x, _cpu.kernel_step(x.dtype))
         if mask.any():
             s[mask] = one / (one + exp1(-x[mask]))
         t = _exact.fma(x, one - s, np.full(x.shape, one))

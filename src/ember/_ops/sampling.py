@@ -16,7 +16,8 @@ import math
 from .._device import xp
 from .._tensor import Tensor
 from .registry import NONE, op
-from .special import _digamma64, _libm
+from . import _libm
+from .special import _digamma64
 
 _F32 = xp.float32
 _FLT_MIN = float(xp.finfo(xp.float32).tiny)
@@ -24,14 +25,8 @@ _DBL_MIN = float(xp.finfo(xp.float64).tiny)
 _TWO_PI = 6.283185307179586
 _THIRD_F = float(_F32(1.0) / _F32(3.0))      # 1.0f / 3.0f
 _C0331 = float(_F32(0.0331))                 # 0.0331f
-_lgamma = None
-
-
 def _c_lgamma(x: float) -> float:
-    global _lgamma
-    if _lgamma is None:
-        _lgamma = _libm("lgamma", "c_double")
-    return _lgamma(x)
+    return _libm.c_fn("lgamma")(x)
 
 
 def _gen(generator):
@@ -161,7 +156,7 @@ def _binomial_inversion(count, prob, S: _Scalar, uniform):
 
 def _log1p_s(x: float, f32: bool) -> float:
     if f32:
-        return float(xp.log1p(_F32(x)))
+        return _libm.c_fn("log1pf", xp.float32)(x)
     return math.log1p(x) if x > -1 else (-math.inf if x == -1 else math.nan)
 
 
@@ -395,11 +390,11 @@ def _gamma_grad_one(alpha: float, x: float) -> float:
         cv = [_COEF_UV[0][i] + u * (_COEF_UV[1][i] + u * _COEF_UV[2][i]) for i in range(8)]
         p = cv[0] + v * (cv[1] + v * (cv[2] + v * cv[3]))
         q = cv[4] + v * (cv[5] + v * (cv[6] + v * cv[7]))
-        return float(xp.exp(xp.float64(p) / xp.float64(q)))
+        return _libm.c_fn("exp")(p / q)
 
 
 def _pow(a: float, b: float) -> float:
-    return float(xp.power(xp.float64(a), xp.float64(b)))
+    return _libm.c_fn("pow")(a, b)
 
 
 def _div(a: float, b: float) -> float:

@@ -9,12 +9,12 @@ import math
 
 from .. import _lazy
 from .._device import xp
+from . import _libm
 from .registry import FLOAT, op
 from .special import i0
 from .unary import erf
 
 _cephes = _lazy.defer(globals(), "_cephes", "ember._ops._cephes")    # (on first use)
-_loss_math = _lazy.defer(globals(), "_loss_math", "ember._ops._loss_math")
 del _lazy
 
 _SQRT1_2 = math.sqrt(0.5)
@@ -25,7 +25,7 @@ _TWO_SQRT_PI = 2.0 / math.sqrt(math.pi)
 def _entr_kernel(x):
     with xp.errstate(all="ignore"):
         pos = xp.where(x > 0, x, 1)
-        lg = _loss_math.libm("log", pos) if x.dtype in (xp.float32, xp.float64) else xp.log(pos)
+        lg = _libm.libm("log", pos) if x.dtype in (xp.float32, xp.float64) else xp.log(pos)
         out = xp.where(x > 0, -x * lg, xp.where(x == 0, 0, -xp.inf))
     return xp.where(xp.isnan(x), x, out).astype(x.dtype)
 
