@@ -28,6 +28,12 @@ def _cpu_flags() -> frozenset:
 
 
 @functools.cache
+def has_avx512() -> bool:
+    """Whether the CPU has the AVX512 features torch and oneDNN build for."""
+    return platform.machine().lower() in ("x86_64", "amd64") and _AVX512 <= _cpu_flags()
+
+
+@functools.cache
 def capability() -> str:
     """``"AVX512"``, ``"AVX2"`` or ``"DEFAULT"``, as ``torch.backends.cpu.get_cpu_capability``."""
     if platform.machine().lower() not in ("x86_64", "amd64"):

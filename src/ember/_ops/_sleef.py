@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _cpu
-from . import _exact
+from . import _exact, _onednn
 from ._exact import GRAIN, FmaChain, fma
 
 _f32 = np.float32
@@ -281,11 +281,14 @@ _SQRT1_2 = _f32(0.70710678118654752440)
 def gelu(a, erf_scalar):
     """torch's float32 gelu. A C-contiguous input of two or more elements goes to oneDNN:
     every element (the tail too) takes ``0.5x + 0.5x * erf(x / sqrt 2)`` fused, with the
-    vector erf. Any other input runs ATen's ``cpu_kernel_vec``: ``x * 0.5 * (1 + erf)``
-    with the vector erf, and with ``erf_scalar`` (glibc's ``erff``) one by one."""
+    vector erf (on AVX512 its own polynomial, :func:`_onednn.gelu_erf`). Any other input
+    runs ATen's ``cpu_kernel_vec``: ``x * 0.5 * (1 + erf)`` with the vector erf, and with
+    ``erf_scalar`` (glibc's ``erff``) one by one."""
     half, one = _f32(0.5), _f32(1)
     with np.errstate(all="ignore"):
         if a.flags.c_contiguous and a.size > 1:
+            if _onednn.avx512():
+                return _onednn.gelu_erf(a)
             h = a * half
             return fma(h, erf_vec(a * _SQRT1_2), h)
         return elementwise(a, lambda x: x * half * (one + erf_vec(x * _SQRT1_2, expf)),

@@ -15,8 +15,8 @@ import math
 
 from .._device import xp
 from .._tensor import Tensor
-from .registry import NONE, op
 from . import _libm
+from .registry import NONE, op
 from .special import _digamma64
 
 _F32 = xp.float32
