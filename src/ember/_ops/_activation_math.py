@@ -52,7 +52,7 @@ def _math(dtype):
     return m
 
 
-def _binary(grad, x, m, vec, one):
+def _binary(grad, x, m, vec, one, grain=_exact.GRAIN):
     """A two-input ``cpu_kernel_vec`` (``grad``, ``x``) of one shape: vectors where both
     share one layout, one by one everywhere where their layouts differ (one of them then
     steps with a stride in the inner loop)."""
@@ -63,7 +63,7 @@ def _binary(grad, x, m, vec, one):
             return np.asarray(one(grad.reshape(1), x.reshape(1))[0], x.dtype)
         if grad.strides != x.strides:
             return one(grad, x)
-        mask = _sleef._scalar_mask(x, _cpu.kernel_step(x.dtype))
+        mask = _sleef._scalar_mask(x, _cpu.kernel_step(x.dtype), grain)
         out = vec(grad, x)
         if mask.any():
             out[mask] = one(grad[mask], x[mask])
@@ -206,7 +206,8 @@ def gelu_backward(grad, self, approximate):
                     dinner = beta * (one + three_kappa * x_sq)
                 return dy * (half * (one + th) + half * a * dtanh * dinner)
             return g
-        return _binary(grad, x, m, tanh_form(m.tanh_v, True), tanh_form(m.tanh_s, True))
+        return _binary(grad, x, m, tanh_form(m.tanh_v, True), tanh_form(m.tanh_s, True),
+                       _sleef.gelu_grain(x.size))
     alpha, pdf_k, minus_half = t(_SQRT1_2), t(_GELU_PDF), t(-0.5)
 
     def erf_form(erf, exp, fused):
@@ -218,9 +219,9 @@ def gelu_backward(grad, self, approximate):
     if x.dtype == _f32:
         return _binary(grad, x, m, erf_form(lambda v: _sleef.erf_vec(v, _sleef.expf), m.exp_v,
                                             True),
-                       erf_form(_libm.c_float("erff"), m.exp_s, False))
+                       erf_form(_libm.c_float("erff"), m.exp_s, False), _sleef.gelu_grain(x.size))
     return _binary(grad, x, m, erf_form(_sleef_ext.erfd, m.exp_v, True),
-                   erf_form(_libm.double_fn("erf"), m.exp_s, False))
+                   erf_form(_libm.double_fn("erf"), m.exp_s, False), _sleef.gelu_grain(x.size))
 
 
 _ONE_OVER_SQRT_PI = np.uint32(0x3f106eba).view(np.float32)   # oneDNN's table entry

@@ -164,7 +164,7 @@ def expf_scalar(x):
         return np.where(np.isnan(x), x, y)
 
 
-def _scalar_mask(a, lanes2):
+def _scalar_mask(a, lanes2, grain=GRAIN):
     """Which elements of ``a`` torch computes with the scalar function (True) in
     ``cpu_kernel_vec``, for a unary op whose output takes the input's layout."""
     if min(a.strides, default=0) < 0:
@@ -187,7 +187,7 @@ def _scalar_mask(a, lanes2):
     else:
         numel = a.size
         threads = _exact.get_num_threads()
-        nt = 1 if numel <= GRAIN or threads == 1 else min(threads, -(-numel // GRAIN))
+        nt = 1 if numel <= grain or threads == 1 else min(threads, -(-numel // grain))
         chunk = -(-numel // nt)
         for t in range(nt):
             for vals, s0, s1 in _exact._calls(shape, t * chunk, min(numel, (t + 1) * chunk)):
@@ -201,15 +201,22 @@ def _scalar_mask(a, lanes2):
     return np.transpose(full, np.argsort(axes)).reshape(a.shape)
 
 
-def elementwise(a, vec_fn, scalar_fn):
+def gelu_grain(numel: int) -> int:
+    """The grain of ``GeluKernelImpl``/``GeluBackwardKernelImpl``: above 16384 elements
+    each thread takes an equal share, whose tail runs one by one."""
+    return max(1, numel // _exact.get_num_threads()) if numel > 16384 else GRAIN
+
+
+def elementwise(a, vec_fn, scalar_fn, grain=GRAIN):
     """``cpu_kernel_vec`` for a float32/float64 unary op: ``vec_fn`` where torch runs
-    vectors (two per step: 16 floats, 8 doubles), ``scalar_fn`` (the C library's function)
-    on the elements it runs one by one."""
+    vectors (two per step, :func:`_cpu.kernel_step`), ``scalar_fn`` (the C library's
+    function) on the elements it runs one by one; each thread's share of ``grain`` or more
+    elements has its own tail."""
     if a.ndim == 0:
         return np.asarray(scalar_fn(a.reshape(1))[0], a.dtype)
     if not a.size:
         return vec_fn(a)
-    mask = _scalar_mask(a, _cpu.kernel_step(a.dtype))
+    mask = _scalar_mask(a, _cpu.kernel_step(a.dtype), grain)
     if mask.all():
         return scalar_fn(a)
     out = vec_fn(a)
@@ -292,7 +299,8 @@ def gelu(a, erf_scalar):
             h = a * half
             return fma(h, erf_vec(a * _SQRT1_2), h)
         return elementwise(a, lambda x: x * half * (one + erf_vec(x * _SQRT1_2, expf)),
-                           lambda x: x * half * (one + erf_scalar(x * _SQRT1_2)))
+                           lambda x: x * half * (one + erf_scalar(x * _SQRT1_2)),
+                           gelu_grain(a.size))
 
 
 _EXP_LIMIT = _f32(88.72283)          # the largest float whose exp is finite

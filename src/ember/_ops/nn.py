@@ -683,7 +683,8 @@ def _gelu_tanh(x):
         return f
 
     with np.errstate(all="ignore"):
-        return _sleef_ext.elementwise(x, form(tanh_v), form(tanh_s))
+        return _sleef_ext.elementwise(x, form(tanh_v), form(tanh_s),
+                                      _sleef.gelu_grain(x.size))
 
 
 def _gelu_erf64(x):
@@ -694,7 +695,8 @@ def _gelu_erf64(x):
 
     with np.errstate(all="ignore"):
         return _sleef_ext.elementwise(x, lambda v: v * 0.5 * (1 + _sleef_ext.erfd(v * k)),
-                                      lambda v: v * 0.5 * (1 + erf_s(v * k)))
+                                      lambda v: v * 0.5 * (1 + erf_s(v * k)),
+                                      _sleef.gelu_grain(x.size))
 
 
 def _silu_grad(grad, self):
