@@ -14,3 +14,10 @@ def same_threads():
     torch.set_num_threads(_exact.get_num_threads())
     yield
     torch.set_num_threads(saved)
+
+
+def pytest_report_header(config):
+    """The kernels torch dispatches to here decide the bits the exact tests compare."""
+    from ember import _cpu
+    from ember._ops import _onednn
+    return [f"cpu capability: {_cpu.capability()} (oneDNN AVX512: {_onednn.avx512()})"]
