@@ -4,8 +4,8 @@ torch's ``a.add_(b, alpha=s)`` on float32 is ``fmadd(b, s, a)`` per element, one
 NumPy has no fused multiply-add, so the optimizers emulate it in float64 (three passes with
 conversions). OpenBLAS's AVX2 ``saxpy`` kernel computes whole blocks of 32 elements with the
 CPU's fused multiply-add (its last, partial block with a separate product and sum), so Ember
-calls that kernel (single-threaded, the one the running core uses) on the 32-element blocks
-and emulates the rest. It is used only after a probe at the first call found its blocks
+calls that kernel (single-threaded; the AVX2 build, on AVX512 cores too) on the 32-element
+blocks and emulates the rest. It is used only after a probe at the first call found its blocks
 equal to the exact fused result (on values where a fused and an unfused update differ);
 ``EMBER_BLAS_AXPY=0`` switches it off.
 """
@@ -20,7 +20,8 @@ import numpy as np
 
 _F32 = np.dtype(np.float32)
 _BLOCK = 32
-_KERNELS = {b"Haswell": "saxpy_k_HASWELL", b"Zen": "saxpy_k_HASWELL"}
+_KERNELS = {core: "saxpy_k_HASWELL" for core in
+            (b"Haswell", b"Zen", b"SkylakeX", b"Cooperlake", b"SapphireRapids")}
 _FN: list = []               # [the bound kernel or None], set at the first call
 
 
