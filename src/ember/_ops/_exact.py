@@ -817,10 +817,11 @@ def vector_norm(a, p, dims, keepdim):
         r = _binary_reduce(seq, np.abs)
     else:
         pf = a.dtype.type(p)
-        # powf is (almost always) pow in double rounded once; an array exponent keeps
-        # NumPy off its sqrt/square shortcuts
-        r = _binary_reduce(seq, lambda s: np.power(
-            np.abs(s).astype(np.float64), np.full(s.shape, float(pf))).astype(a.dtype))
+        # glibc's pow/powf one by one (NumPy's AVX512 loops round otherwise); an array
+        # exponent keeps NumPy off its sqrt/square shortcuts where it is glibc's
+        from ._libm import c_float, double_fn
+        pw = c_float("powf") if a.dtype == np.float32 else double_fn("pow")
+        r = _binary_reduce(seq, lambda s: pw(np.abs(s), np.full(s.shape, pf)))
         with np.errstate(all="ignore"):
-            r = np.power(r, a.dtype.type(1) / pf)
+            r = pw(r, np.full(r.shape, a.dtype.type(1) / pf))
     return _to_out(r, out_shape)
