@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _cpu, _lazy
+from .. import _lazy
 from . import _exact, _libm, _sleef, _sleef_d
 
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
@@ -63,7 +63,7 @@ def _binary(grad, x, m, vec, one, grain=_exact.GRAIN):
             return np.asarray(one(grad.reshape(1), x.reshape(1))[0], x.dtype)
         if grad.strides != x.strides:
             return one(grad, x)
-        mask = _sleef._scalar_mask(x, _cpu.kernel_step(x.dtype), grain)
+        mask = _sleef._scalar_mask(x, grain=grain)
         out = vec(grad, x)
         if mask.any():
             out[mask] = one(grad[mask], x[mask])

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _cpu
 from . import _exact, _sleef, _sleef_d, _sleef_ext
 from ._libm import libm
 
@@ -76,5 +75,4 @@ def scalar_lanes(*arrays):
         return np.ones(shape, bool)
     if not shape:
         return np.ones(shape, bool)
-    dtype = arrays[0].dtype
-    return _sleef._scalar_mask(np.empty(shape, dtype), _cpu.kernel_step(dtype, avx512=False))
+    return _sleef._scalar_mask(np.empty(shape, arrays[0].dtype), avx512=False)

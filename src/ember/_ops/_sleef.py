@@ -164,9 +164,11 @@ def expf_scalar(x):
         return np.where(np.isnan(x), x, y)
 
 
-def _scalar_mask(a, lanes2, grain=GRAIN):
+def _scalar_mask(a, avx512=True, grain=GRAIN):
     """Which elements of ``a`` torch computes with the scalar function (True) in
-    ``cpu_kernel_vec``, for a unary op whose output takes the input's layout."""
+    ``cpu_kernel_vec``, for a unary op whose output takes the input's layout: steps of
+    :func:`_cpu.kernel_step` (``avx512``: torch also builds the kernel for AVX512), each
+    thread's share of ``grain`` or more elements with its own tail."""
     if min(a.strides, default=0) < 0:
         return np.ones(a.shape, bool)
     keep = [d for d in range(a.ndim) if a.shape[d] != 1]
@@ -186,12 +188,13 @@ def _scalar_mask(a, lanes2, grain=GRAIN):
         mi[...] = True
     else:
         numel = a.size
+        step = _cpu.kernel_step(a.dtype, avx512)
         threads = _exact.get_num_threads()
         nt = 1 if numel <= grain or threads == 1 else min(threads, -(-numel // grain))
         chunk = -(-numel // nt)
         for t in range(nt):
             for vals, s0, s1 in _exact._calls(shape, t * chunk, min(numel, (t + 1) * chunk)):
-                v0 = vals[0] + (s0 // lanes2) * lanes2
+                v0 = vals[0] + (s0 // step) * step
                 if v0 < vals[0] + s0:
                     mi[(slice(v0, vals[0] + s0), slice(vals[1], vals[1] + s1)) +
                        tuple(vals[2:])] = True
@@ -216,7 +219,7 @@ def elementwise(a, vec_fn, scalar_fn, grain=GRAIN):
         return np.asarray(scalar_fn(a.reshape(1))[0], a.dtype)
     if not a.size:
         return vec_fn(a)
-    mask = _scalar_mask(a, _cpu.kernel_step(a.dtype), grain)
+    mask = _scalar_mask(a, grain=grain)
     if mask.all():
         return scalar_fn(a)
     out = vec_fn(a)
@@ -314,7 +317,7 @@ def exp_overflow(a, out, odd=True):
     big = np.abs(a) > _EXP_LIMIT
     if not big.any():
         return out
-    big &= ~_scalar_mask(a, _cpu.kernel_step(a.dtype))
+    big &= ~_scalar_mask(a)
     inf = np.copysign(_f32(np.inf), a) if odd else np.full(a.shape, _f32(np.inf))
     return np.where(big, inf, out)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _cpu
 from . import _exact, _libm, _sleef, _sleef_d
 
 _f32 = np.float32
@@ -736,7 +735,7 @@ def pow_tensor(a, b):
                 or a.ndim == 0 or not a.size:
             return g(a, b)
         out = f(a, b)
-        mask = _sleef._scalar_mask(a, _cpu.kernel_step(a.dtype))
+        mask = _sleef._scalar_mask(a)
         if mask.any():
             out[mask] = g(a[mask], b[mask])
         return out

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _cpu
 from . import _sleef
 from ._sleef_ext import _add2_f2f2, _mul_ff, _mulsign
 
@@ -102,9 +101,8 @@ def _vector_mask(x, y, avx512):
     shape = np.broadcast_shapes(x.shape, y.shape)
     if not shape or not np.prod(shape):
         return None
-    lanes = _cpu.kernel_step(x.dtype, avx512)
     if x.shape == y.shape and x.strides == y.strides:
-        return _sleef._scalar_mask(x, lanes)
+        return _sleef._scalar_mask(x, avx512)
     item = x.dtype.itemsize
     keep = [d for d in range(len(shape)) if shape[d] != 1]
     sizes = [shape[d] for d in keep]
@@ -121,4 +119,4 @@ def _vector_mask(x, y, avx512):
     outer = int(np.prod(sizes[:len(sizes) - k]))
     dummy = np.empty((outer, inner + 1), x.dtype)[:, :inner] if outer > 1 \
         else np.empty(inner, x.dtype)
-    return _sleef._scalar_mask(dummy, lanes).reshape(shape)
+    return _sleef._scalar_mask(dummy, avx512).reshape(shape)

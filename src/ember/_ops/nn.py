@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from .. import _cpu, _lazy
+from .. import _lazy
 from .._device import xp
 from .._tensor import Tensor
 from . import _activation_math, _exact, _libm, _norms, _sleef, _sleef_d
@@ -719,7 +719,7 @@ def _silu_grad_raw(grad, self):
     one = x.dtype.type(1)
     with np.errstate(all="ignore"):
         s = one / (one + exp(-x))
-        mask = _sleef._scalar_mask(x, _cpu.kernel_step(x.dtype))
+        mask = _sleef._scalar_mask(x)
         if mask.any():
             s[mask] = one / (one + exp1(-x[mask]))
         t = _exact.fma(x, one - s, np.full(x.shape, one))
