@@ -27,19 +27,22 @@ def _cpu_flags() -> frozenset:
     return frozenset()
 
 
+def _x86() -> bool:
+    return platform.machine().lower() in ("x86_64", "amd64")
+
+
 @functools.cache
 def has_avx512() -> bool:
     """Whether the CPU has the AVX512 features torch and oneDNN build for."""
-    return platform.machine().lower() in ("x86_64", "amd64") and _AVX512 <= _cpu_flags()
+    return _x86() and _AVX512 <= _cpu_flags()
 
 
 @functools.cache
 def capability() -> str:
     """``"AVX512"``, ``"AVX2"`` or ``"DEFAULT"``, as ``torch.backends.cpu.get_cpu_capability``."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
+    if not _x86():
         return "DEFAULT"
-    flags = _cpu_flags()
-    best = "AVX512" if _AVX512 <= flags else "AVX2" if _AVX2 <= flags else "DEFAULT"
+    best = "AVX512" if has_avx512() else "AVX2" if _AVX2 <= _cpu_flags() else "DEFAULT"
     asked = os.environ.get("ATEN_CPU_CAPABILITY", "").strip().upper()
     order = ("DEFAULT", "AVX2", "AVX512")
     if asked in order and order.index(asked) < order.index(best):

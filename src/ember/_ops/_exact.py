@@ -21,6 +21,8 @@ import os
 
 import numpy as np
 
+from . import _libm
+
 GRAIN = 32768
 _LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 
@@ -819,8 +821,7 @@ def vector_norm(a, p, dims, keepdim):
         pf = a.dtype.type(p)
         # glibc's pow/powf one by one (NumPy's AVX512 loops round otherwise); an array
         # exponent keeps NumPy off its sqrt/square shortcuts where it is glibc's
-        from ._libm import c_float, double_fn
-        pw = c_float("powf") if a.dtype == np.float32 else double_fn("pow")
+        pw = _libm.c_float("powf") if a.dtype == np.float32 else _libm.double_fn("pow")
         r = _binary_reduce(seq, lambda s: pw(np.abs(s), np.full(s.shape, pf)))
         with np.errstate(all="ignore"):
             r = pw(r, np.full(r.shape, a.dtype.type(1) / pf))

@@ -13,26 +13,16 @@ import math
 
 from .._device import xp
 from .._tensor import Tensor
+from . import _libm
 from .registry import FLOAT, expose, op
 from .registry import run as _run
 
 
-def _libm(name: str, ctype):
-    """C's ``lgamma`` (within an ulp of torch's; math.lgamma is Python's own, coarser)."""
-    import ctypes
-    import ctypes.util
-    try:
-        fn = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"), name)
-    except (OSError, AttributeError):
-        return math.lgamma
-    fn.restype, fn.argtypes = getattr(ctypes, ctype), [getattr(ctypes, ctype)]
-    return fn
-
-
 @functools.cache
 def _lgamma_scalar():
-    """The element-wise C ``lgamma``, bound on first use (finding libm runs a subprocess)."""
-    return xp.frompyfunc(_libm("lgamma", "c_double"), 1, 1)
+    """The element-wise C ``lgamma`` (within an ulp of torch's; ``math.lgamma`` is Python's
+    own, coarser), bound on first use."""
+    return xp.frompyfunc(_libm.c_fn("lgamma"), 1, 1)
 
 
 def _work(x):
