@@ -22,6 +22,10 @@ from . import grad_mode
 from .graph import AccumulateGrad
 
 _state = grad_mode._state
+_task_ids = itertools.count()
+# (id, has inputs) of the backward call running now: torch's current graph task, whose
+# ``exec_info`` is non-empty when only some inputs' gradients are asked for
+current_task = [(-1, False)]
 
 
 def _root_grads(tensors, grad_tensors):
@@ -171,6 +175,8 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     plain = not captures and needed is None and _run_node is _RUN_NODE   # (not profiling)
     prev = (_state.enabled, _state.inference)
     _state.enabled, _state.inference = bool(create_graph), False
+    prev_task = current_task[0]
+    current_task[0] = (next(_task_ids), inputs is not None)
     node = None              # the next node when it is the only one ready (a chain): it
     # skips the heap, which would pop it next anyway
     try:
@@ -228,6 +234,7 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             node = single
     finally:
         _state.enabled, _state.inference = prev
+        current_task[0] = prev_task
     if inputs is not None and not accumulate:
         for k, g in enumerate(captured):
             if g is None and not allow_unused:

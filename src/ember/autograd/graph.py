@@ -79,7 +79,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "vc", "version", "is_output", "requires_grad", "hook_pack",
-                 "name", "output_nr")
+                 "name", "output_nr", "origin")
 
     def __init__(self, tensor, is_output: bool = False, name: str = "", node=None):
         state = _state
@@ -98,6 +98,10 @@ class SavedTensor:
             pack, _ = hooks[-1]
             self.hook_pack = (pack(tensor), hooks[-1][1])
             self.tensor = self.data = None
+            # what the unpacked tensor is to autograd (torch's SavedVariable keeps the same):
+            # the node that made it, or the accumulator of a leaf
+            self.origin = None if is_output or not self.requires_grad else (
+                tensor.grad_fn if tensor.grad_fn is not None else tensor._grad_accumulator())
         elif is_output:
             self.tensor, self.data, self.hook_pack = None, tensor._data, None
         else:
@@ -107,7 +111,7 @@ class SavedTensor:
         """The saved tensor, after checking that no in-place op changed it since."""
         if self.hook_pack is not None:
             packed, unpack = self.hook_pack
-            return unpack(packed)
+            return self._as_saved(unpack(packed), node)
         if self.vc.value != self.version:
             t = self.tensor
             shape = list(t.shape if t is not None else self.data.shape)
@@ -122,6 +126,20 @@ class SavedTensor:
                 out.grad_fn, out._output_nr = node, self.output_nr
             return out
         return self.tensor
+
+    def _as_saved(self, t, node):
+        """What an unpack hook returned, with the saved tensor's place in the graph."""
+        from .._tensor import Tensor
+        if not self.requires_grad or not isinstance(t, Tensor):
+            return t
+        out = _wrap(t._data)
+        origin = node if self.is_output else self.origin
+        if isinstance(origin, AccumulateGrad):
+            out._requires_grad = True
+            out._acc = _weakref.ref(origin)
+        else:
+            out.grad_fn, out._output_nr = origin, self.output_nr
+        return out
 
     @property
     def nbytes(self) -> int:

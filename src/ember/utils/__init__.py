@@ -1,14 +1,14 @@
 """``ember.utils``: utilities outside the tensor core; ``ember.utils.data`` loads datasets.
 
-``ember.utils.benchmark`` loads on first use (as torch, which leaves it to ``import
-torch.utils.benchmark``, but an attribute access works too).
+``ember.utils.benchmark``, ``checkpoint`` and ``hooks`` load on first use (torch leaves
+``benchmark`` to ``import torch.utils.benchmark``, but an attribute access works too).
 """
 
 from __future__ import annotations
 
 from .._tensor import Tensor as _Tensor
 
-__all__ = ["benchmark", "data", "swap_tensors"]
+__all__ = ["benchmark", "checkpoint", "data", "hooks", "swap_tensors"]
 
 
 def swap_tensors(t1: _Tensor, t2: _Tensor) -> None:
@@ -41,8 +41,11 @@ def swap_tensors(t1: _Tensor, t2: _Tensor) -> None:
     t1.__class__, t2.__class__ = t2.__class__, t1.__class__
 
 
+_SUBMODULES = ("benchmark", "checkpoint", "data", "hooks", "model_zoo")
+
+
 def __getattr__(name: str):
-    if name in ("benchmark", "data", "model_zoo"):
+    if name in _SUBMODULES:
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
@@ -50,7 +53,7 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), "benchmark", "data", "model_zoo"})
+    return sorted({*globals(), *_SUBMODULES})
 
 
 del annotations  # keep dir() to torch's names
