@@ -13,8 +13,9 @@ import warnings
 
 from .. import _dtype as _D
 
-__all__ = ["autocast", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype",
-           "set_autocast_enabled", "set_autocast_dtype"]
+__all__ = ["autocast", "custom_bwd", "custom_fwd", "is_autocast_available",
+           "is_autocast_enabled", "get_autocast_dtype", "set_autocast_enabled",
+           "set_autocast_dtype"]
 
 # torch's CPU autocast lists (autocast_mode.cpp), by the names of ember's ops that implement
 # them: the lower-precision list (conv*, conv_transpose*, mm, bmm, addmm, baddbmm, addbmm,
@@ -173,6 +174,68 @@ def _cast_args(kind: str, args):
     """The arguments of an autocast-listed op, cast as its list says."""
     to = _state.dtype if kind == _LOWER else _D.float32
     return tuple(_cast(a, to) for a in args)
+
+
+def _cast_tree(value, device_type: str, dtype: _D.dtype):
+    """``value`` with its floating tensors (not float64) cast to ``dtype``, through lists,
+    tuples and dicts, as ``custom_fwd``'s ``cast_inputs`` casts."""
+    from .._tensor import Tensor
+    if isinstance(value, Tensor):
+        eligible = (value.is_floating_point() and value.device.type == device_type
+                    and value.dtype is not _D.float64)
+        return value.to(dtype) if eligible else value
+    if isinstance(value, (str, bytes)) or type(value).__module__ == "numpy":
+        return value
+    if isinstance(value, dict):
+        return {_cast_tree(k, device_type, dtype): _cast_tree(v, device_type, dtype)
+                for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_tree(v, device_type, dtype) for v in value)
+    return value
+
+
+def _check_device_type(device_type) -> None:
+    if not isinstance(device_type, str):
+        raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+
+
+def custom_fwd(fwd=None, *, device_type: str, cast_inputs: _D.dtype | None = None):
+    """Decorator for a custom Function's ``forward``: it records the autocast state for
+    ``backward`` and, with ``cast_inputs``, runs with autocast off on inputs cast to that
+    dtype when called inside an autocast region."""
+    _check_device_type(device_type)
+    if fwd is None:
+        return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
+
+    @functools.wraps(fwd)
+    def decorate_fwd(*args, **kwargs):
+        args[0]._dtype = get_autocast_dtype(device_type)
+        enabled = is_autocast_enabled(device_type)
+        if cast_inputs is None:
+            args[0]._fwd_used_autocast = enabled
+            return fwd(*args, **kwargs)
+        args[0]._fwd_used_autocast = False
+        if not enabled:
+            return fwd(*args, **kwargs)
+        with autocast(device_type=device_type, enabled=False):
+            return fwd(*_cast_tree(args, device_type, cast_inputs),
+                       **_cast_tree(kwargs, device_type, cast_inputs))
+    return decorate_fwd
+
+
+def custom_bwd(bwd=None, *, device_type: str):
+    """Decorator for a custom Function's ``backward``: it runs under the autocast state its
+    ``forward`` (decorated with :func:`custom_fwd`) saw."""
+    _check_device_type(device_type)
+    if bwd is None:
+        return functools.partial(custom_bwd, device_type=device_type)
+
+    @functools.wraps(bwd)
+    def decorate_bwd(*args, **kwargs):
+        with autocast(device_type=device_type, enabled=args[0]._fwd_used_autocast,
+                      dtype=args[0]._dtype):
+            return bwd(*args, **kwargs)
+    return decorate_bwd
 
 
 del annotations  # keep dir() to torch's names
