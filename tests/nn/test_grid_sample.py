@@ -1,6 +1,6 @@
-"""F.affine_grid and F.grid_sample against torch 2.13: every mode × padding × align_corners
-(values, input and grid gradients, grad_fn names), in float64 and float32, the default
-align_corners warning, and torch's errors."""
+"""F.affine_grid and F.grid_sample against torch 2.13: every mode (bilinear, nearest, bicubic) ×
+padding × align_corners (values, input and grid gradients, grad_fn names), in float64 and
+float32, the default align_corners warning, and torch's errors."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import ember.nn.functional as eF  # noqa: E402
 
 from ._parity import close  # noqa: E402
 
-CASES = list(itertools.product(["bilinear", "nearest"], ["zeros", "border", "reflection"],
+CASES = list(itertools.product(["bilinear", "nearest", "bicubic"], ["zeros", "border", "reflection"],
                                [True, False], ["float64", "float32"]))
 
 

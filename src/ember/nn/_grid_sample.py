@@ -1,6 +1,7 @@
-"""``affine_grid`` and ``grid_sample`` (2-D, bilinear/nearest, zeros/border/reflection
+"""``affine_grid`` and ``grid_sample`` (2-D, bilinear/nearest/bicubic, zeros/border/reflection
 padding), following ATen's CPU ``grid_sampler_2d`` and its backward formula for formula:
-unnormalise, pad (with the coordinate's gradient factor), interpolate."""
+unnormalise, pad (with the coordinate's gradient factor), interpolate. Bicubic pads each of
+the 4x4 neighbours' coordinates instead of the sampled point's (``get_value_bounded``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .._ops import _exact
 from .._ops.registry import NONE, op
 from .._tensor import Tensor
 
@@ -85,44 +87,52 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
 # ----------------------------------------------------------------------------- grid_sample
 
 def _unnormalize(coord, size, align_corners):
+    """The vectorised kernel's ``unnormalize`` (``ComputeLocationBase``): ``(x + 1) * s`` with
+    ``s = (size - 1) / 2``, or ``(x + 1) * (size / 2) - 0.5`` as one fused multiply-add (as
+    the compiler contracts it); and ``s``, the factor of the coordinate's gradient."""
+    t = coord.dtype.type
     if align_corners:
-        return (coord + 1) / 2 * (size - 1), (size - 1) / 2
-    return ((coord + 1) * size - 1) / 2, size / 2
+        s = t(size - 1) / t(2)
+        return (coord + t(1)) * s, s
+    s = t(size) / t(2)
+    a = coord + t(1)
+    return _exact.fma(a, np.full_like(a, s), np.full_like(a, t(-0.5))), s
 
 
 def _clip(x, size):
-    g = ((x > 0) & (x < size - 1)).astype(x.dtype)
-    return np.clip(x, 0, size - 1), g
+    """``clip_coordinates_get_grad``: ``x`` within [0, size - 1], and where it was inside."""
+    top = x.dtype.type(size - 1)
+    return np.minimum(top, np.maximum(x, 0)), (x > 0) & (x < top)
 
 
-def _reflect(x, twice_low, twice_high):
-    if twice_low == twice_high:
+def _reflect(x, size, align_corners):
+    """``reflect_coordinates_get_grad``: ``x`` folded into the span it is reflected in
+    ([0, size - 1], or [-0.5, size - 0.5] without ``align_corners``), and the sign of its
+    gradient."""
+    t = x.dtype.type
+    twice = t(2 * (size - 1) if align_corners else 2 * size)
+    if twice <= 0:
         return np.zeros_like(x), np.zeros_like(x)
-    lo, span = twice_low / 2, (twice_high - twice_low) / 2
-    x = x - lo
-    mult = np.where(x < 0, -1.0, 1.0).astype(x.dtype)
-    x = np.abs(x)
-    extra = np.fmod(x, span)
-    flips = np.floor(x / span)
-    even = flips % 2 == 0
-    return (np.where(even, extra + lo, span - extra + lo).astype(x.dtype),
-            np.where(even, mult, -mult).astype(x.dtype))
+    low = t(0 if align_corners else -0.5)
+    x = x - low
+    a = np.abs(x)
+    extra = a - np.trunc(a / twice) * twice
+    flipped = twice - extra
+    more = extra > flipped
+    return np.where(more, flipped, extra) + low, np.where(more ^ (x < 0), t(-1), t(1))
 
 
 def _source_index(coord, size, padding, align_corners):
-    """ATen's ``grid_sampler_compute_source_index_set_grad``."""
-    x, g = _unnormalize(coord, size, align_corners)
-    g = np.full_like(coord, g)
-    if padding == 1:
-        x, gc = _clip(x, size)
-        g = g * gc
-    elif padding == 2:
-        if align_corners:
-            x, gr = _reflect(x, 0, 2 * (size - 1))
-        else:
-            x, gr = _reflect(x, -1, 2 * size - 1)
-        x, gc = _clip(x, size)
-        g = g * gr * gc
+    """``ComputeLocation::apply_get_grad``: the coordinate in pixels, padded, and the factor
+    of its gradient."""
+    x, s = _unnormalize(coord, size, align_corners)
+    g = np.full_like(x, s)
+    if padding == 2:
+        x, sign = _reflect(x, size, align_corners)
+        g = g * sign
+    if padding:
+        x, inside = _clip(x, size)
+        g = np.where(inside, g, x.dtype.type(0))
     return x, g
 
 
@@ -150,21 +160,108 @@ def _corners(inp, grid, padding, align_corners):
     return ix, iy, gx, gy
 
 
+_A = -0.75         # the cubic convolution's parameter (as in bicubic upsampling)
+
+
+def _cubic_coefficients(t):
+    """ATen's ``get_cubic_upsample_coefficients``: the weights of the neighbours at offsets
+    -1, 0, 1, 2 of a point ``t`` past the first."""
+    a = t.dtype.type(_A)
+    one, two = t.dtype.type(1), t.dtype.type(2)
+    x = t + one
+    c0 = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    c1 = ((a + 2) * t - (a + 3)) * t * t + one
+    x = one - t
+    c2 = ((a + 2) * x - (a + 3)) * x * x + one
+    x = two - t
+    c3 = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return c0, c1, c2, c3
+
+
+def _cubic_coefficients_grad(t):
+    """ATen's ``get_cubic_coefficients_grad``: the weights' derivatives in ``t``."""
+    a = t.dtype.type(_A)
+    x = -1 - t
+    c0 = (-3 * a * x - 10 * a) * x - 8 * a
+    x = -t
+    c1 = (-3 * (a + 2) * x - 2 * (a + 3)) * x
+    x = 1 - t
+    c2 = (3 * (a + 2) * x - 2 * (a + 3)) * x
+    x = 2 - t
+    c3 = (3 * a * x - 10 * a) * x + 8 * a
+    return c0, c1, c2, c3
+
+
+def _bounded(coord, size, padding, align_corners):
+    """ATen's ``compute_coordinates`` then the integer index ``get_value_bounded`` reads."""
+    if padding == 2:
+        coord = _reflect(coord, size, align_corners)[0]
+    if padding:
+        coord = _clip(coord, size)[0]
+    return coord.astype(np.int64)       # truncation, as C's cast
+
+
+def _bicubic_taps(inp, grid, padding, align_corners):
+    """The unnormalised point, its 4x4 neighbours' indices (after padding) and weights."""
+    h, w = inp.shape[2], inp.shape[3]
+    x, sx = _unnormalize(grid[..., 0], w, align_corners)
+    y, sy = _unnormalize(grid[..., 1], h, align_corners)
+    x0, y0 = np.floor(x), np.floor(y)
+    cols = [_bounded(x0 + (k - 1), w, padding, align_corners) for k in range(4)]
+    rows = [_bounded(y0 + (k - 1), h, padding, align_corners) for k in range(4)]
+    return x - x0, y - y0, cols, rows, sx, sy
+
+
+def _bicubic(inp, grid, padding, align_corners):
+    tx, ty, cols, rows, _, _ = _bicubic_taps(inp, grid, padding, align_corners)
+    cx = [c[:, None] for c in _cubic_coefficients(tx)]
+    cy = [c[:, None] for c in _cubic_coefficients(ty)]
+    out = 0
+    for i, r in enumerate(rows):
+        row = (cx[0] * _gather(inp, r, cols[0])[0] + cx[1] * _gather(inp, r, cols[1])[0]
+               + cx[2] * _gather(inp, r, cols[2])[0] + cx[3] * _gather(inp, r, cols[3])[0])
+        out = out + cy[i] * row
+    return out.astype(inp.dtype)
+
+
+def _bicubic_backward(grad, inp, grid, padding, align_corners):
+    tx, ty, cols, rows, sx, sy = _bicubic_taps(inp, grid, padding, align_corners)
+    cx, cy = _cubic_coefficients(tx), _cubic_coefficients(ty)
+    dx, dy = _cubic_coefficients_grad(tx), _cubic_coefficients_grad(ty)
+    grad_in = np.zeros_like(inp)
+    gix = np.zeros_like(tx)
+    giy = np.zeros_like(ty)
+    for i in range(4):
+        for j in range(4):
+            _scatter(grad_in, rows[j], cols[i], grad * (cx[i] * cy[j])[:, None])
+            v = (_gather(inp, rows[j], cols[i])[0] * grad).sum(1)
+            gix -= v * dx[i] * cy[j]
+            giy -= v * dy[j] * cx[i]
+    return grad_in, np.stack([gix * sx, giy * sy], -1).astype(grid.dtype)
+
+
 def _grid_sample_np(inp, grid, mode, padding, align_corners):
+    if mode == 2:
+        return _bicubic(inp, grid, padding, align_corners)
     ix, iy, _, _ = _corners(inp, grid, padding, align_corners)
     if mode == 1:
         return _gather(inp, np.rint(iy).astype(np.int64), np.rint(ix).astype(np.int64))[0]
     x0, y0 = np.floor(ix), np.floor(iy)
     x0i, y0i = x0.astype(np.int64), y0.astype(np.int64)
-    out = 0
-    for dy in (0, 1):
-        for dx in (0, 1):
-            wgt = (1 - np.abs(ix - (x0 + dx))) * (1 - np.abs(iy - (y0 + dy)))
-            out = out + _gather(inp, y0i + dy, x0i + dx)[0] * wgt[:, None].astype(inp.dtype)
+    one = ix.dtype.type(1)
+    w, n = ix - x0, iy - y0
+    e, s = one - w, one - n
+    out = None          # nw * v_nw, then each next corner fused in: as the kernel compiles
+    for wgt, dy, dx in ((s * e, 0, 0), (s * w, 0, 1), (n * e, 1, 0), (n * w, 1, 1)):
+        v = _gather(inp, y0i + dy, x0i + dx)[0]
+        wgt = np.broadcast_to(wgt[:, None], v.shape)
+        out = v * wgt if out is None else _exact.fma(v, wgt, out)
     return out.astype(inp.dtype)
 
 
 def _grid_sample_backward_np(grad, inp, grid, mode, padding, align_corners):
+    if mode == 2:
+        return _bicubic_backward(grad, inp, grid, padding, align_corners)
     ix, iy, gx, gy = _corners(inp, grid, padding, align_corners)
     grad_in = np.zeros_like(inp)
     if mode == 1:
@@ -206,8 +303,8 @@ def _grid_sampler_2d_backward(grad_output, input, grid, mode, padding_mode, alig
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
     """Sample ``input`` ``(N, C, H, W)`` at the normalised locations ``grid``
-    ``(N, Ho, Wo, 2)`` (x then y, in [-1, 1]); bilinear or nearest, padded with zeros, the
-    border or reflections."""
+    ``(N, Ho, Wo, 2)`` (x then y, in [-1, 1]); bilinear, nearest or bicubic, padded with
+    zeros, the border or reflections."""
     if mode not in _MODES:
         raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', "
                          f"'nearest' or 'bicubic', but got: '{mode}'")
@@ -224,8 +321,6 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                            f"last dimension, but got grid with sizes {list(grid.shape)}")
     if input.dim() != 4 or grid.dim() != 4:
         raise NotImplementedError("grid_sample supports 4-D input and grid (2-D sampling) only")
-    if mode == "bicubic":
-        raise NotImplementedError("grid_sample: mode='bicubic' is not supported")
     for i in (2, 3):
         if input.size(i) <= 0:
             raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
