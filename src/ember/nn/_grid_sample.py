@@ -9,6 +9,8 @@ import warnings
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
+from .._factories import linspace
 from .._ops import _exact
 from .._ops.registry import NONE, op
 from .._tensor import Tensor
@@ -20,8 +22,8 @@ _PADDING = {"zeros": 0, "border": 1, "reflection": 2}
 def _linspace_from_neg_one(n: int, align_corners: bool, dtype) -> np.ndarray:
     if n <= 1:
         return np.zeros(1, dtype)
-    r = np.linspace(-1, 1, n).astype(dtype)
-    return r if align_corners else (r * (n - 1) / n).astype(dtype)
+    r = linspace(-1, 1, n, dtype=from_numpy_dtype(dtype))._data       # torch's own values
+    return r if align_corners else r * (n - 1) / n
 
 
 def _base_grid(n, h, w, align_corners, dtype) -> np.ndarray:
@@ -38,7 +40,10 @@ def _base_grid(n, h, w, align_corners, dtype) -> np.ndarray:
 def _affine_grid_generator(theta, size, align_corners):
     n, _, h, w = size
     base = _base_grid(n, h, w, align_corners, theta.dtype).reshape(n, h * w, 3)
-    return np.matmul(base, np.swapaxes(theta, 1, 2)).reshape(n, h, w, 2)
+    x, y = base[..., 0], base[..., 1]
+    # torch's bmm of the base grid by theta: three-term sums, as MKL rounds them
+    return np.stack([x * theta[:, k, :1] + y * theta[:, k, 1:2] + theta[:, k, 2:]
+                     for k in range(2)], -1).reshape(n, h, w, 2)
 
 
 def _affine_grid_backward(grad, size, align_corners):
@@ -76,7 +81,12 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
     else:
         raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
                                   f"affine transforms, respectively. Got size {size}.")
-    if min(spatial) <= 0:
+    if align_corners and min(spatial) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size "
+                      "grids when align_corners=True. This is not an intended use case of "
+                      "affine_grid. See the documentation of affine_grid for details.",
+                      stacklevel=2)
+    elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     if theta.size(0) != size[0]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
@@ -269,18 +279,65 @@ def _grid_sample_backward_np(grad, inp, grid, mode, padding, align_corners):
         return grad_in, np.zeros_like(grid)
     x0, y0 = np.floor(ix), np.floor(iy)
     x0i, y0i = x0.astype(np.int64), y0.astype(np.int64)
+    one = ix.dtype.type(1)
+    w, n = ix - x0, iy - y0
+    e, s = one - w, one - n
+    corners = [(y0i + dy, x0i + dx, wgt) for wgt, dy, dx in
+               ((s * e, 0, 0), (s * w, 0, 1), (n * e, 1, 0), (n * w, 1, 1))]
+    _scatter_in_order(grad_in, grad, corners, _chunks(grid))
+    vnw, vne, vsw, vse = (_gather(inp, yy, xx)[0] for yy, xx, _ in corners)
+    s, n, e, w = (v[:, None] for v in (s, n, e, w))
+    tx = _exact.fma(vse - vsw, np.broadcast_to(n, vse.shape), (vne - vnw) * s)
+    ty = _exact.fma(vse - vne, np.broadcast_to(w, vse.shape), (vsw - vnw) * e)
     gix = np.zeros_like(ix)
     giy = np.zeros_like(iy)
-    for dy in (0, 1):
-        for dx in (0, 1):
-            wx = 1 - np.abs(ix - (x0 + dx))
-            wy = 1 - np.abs(iy - (y0 + dy))
-            _scatter(grad_in, y0i + dy, x0i + dx, grad * (wx * wy)[:, None])
-            v = (_gather(inp, y0i + dy, x0i + dx)[0] * grad).sum(1)
-            gix += v * wy * (1 if dx else -1)
-            giy += v * wx * (1 if dy else -1)
-    grad_grid = np.stack([gix * gx, giy * gy], -1).astype(grid.dtype)
-    return grad_in, grad_grid
+    for c in range(inp.shape[1]):                   # the kernel's loop over channels
+        gix = _exact.fma(tx[:, c], grad[:, c], gix)
+        giy = _exact.fma(ty[:, c], grad[:, c], giy)
+    return grad_in, np.stack([gix * gx, giy * gy], -1).astype(grid.dtype)
+
+
+def _contiguous(sizes, strides) -> bool:
+    """``at::geometry_is_contiguous``."""
+    expected = 1
+    for size, stride in zip(reversed(sizes), reversed(strides)):
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def _chunks(grid):
+    """Each output point's vector in the kernel's walk over a batch's grid (32-byte vectors):
+    runs of the flattened (Ho, Wo) when that is contiguous, else of each row."""
+    _, ho, wo, _ = grid.shape
+    sh, sw, sc = (st // grid.itemsize for st in grid.strides[1:])
+    lanes = 32 // grid.itemsize
+    p = np.arange(ho * wo)
+    if _contiguous((ho, wo, 2), (sh, sw, sc)) or (
+            (sw == 1 or wo == 1) and _contiguous((ho, wo), (sh, sw))):
+        return p // lanes
+    return p // wo * -(-wo // lanes) + p % wo // lanes
+
+
+def _scatter_in_order(grad_in, grad, corners, chunks):
+    """The input's gradient, ``grad * weight`` added at each corner as the kernel adds them
+    (``safe_add_2d``): vector by vector of output points, corner by corner, lane by lane."""
+    nb, nc, h, w = grad_in.shape
+    npts = chunks.size
+    corner = np.repeat(np.arange(4), npts)
+    point = np.tile(np.arange(npts), 4)
+    order = np.lexsort((point, corner, np.tile(chunks, 4)))
+    corner, point = corner[order], point[order]
+    iy = np.stack([c[0].reshape(nb, -1) for c in corners], 1).reshape(nb, -1)[:, order]
+    ix = np.stack([c[1].reshape(nb, -1) for c in corners], 1).reshape(nb, -1)[:, order]
+    wt = np.stack([c[2].reshape(nb, -1) for c in corners], 1).reshape(nb, -1)[:, order]
+    vals = wt[:, None] * grad.reshape(nb, nc, -1)[:, :, point]        # (N, C, 4P)
+    ok = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
+    bi, k = np.nonzero(ok)
+    np.add.at(grad_in, (bi[:, None], np.arange(nc)[None], iy[bi, k][:, None],
+                        ix[bi, k][:, None]), np.moveaxis(vals, 1, -1)[bi, k])
 
 
 @op("GridSampler2DBackward0", name="_grid_sampler_2d", method=False, function=False,
