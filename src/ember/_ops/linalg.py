@@ -12,7 +12,7 @@ their graphs (and grad_fn names) are torch's. The decompositions (inv, det, svd 
 from __future__ import annotations
 
 from .._device import xp
-from .registry import _scalar_name, expose, op, run
+from .registry import _scalar_name, autocast_inputs, expose, op, run
 from .shape import _squeeze_matmul, _unsafe_view
 from .util import broadcast_shapes, norm_dim
 
@@ -85,6 +85,7 @@ def _mm(self, mat2):
 @expose
 def mm(input, mat2, *, out=None):
     """Matrix product of two 2-d tensors."""
+    input, mat2 = autocast_inputs(_mm, input, mat2)
     a, b = input._data, mat2._data
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(f"{'self' if a.ndim != 2 else 'mat2'} must be a matrix")
@@ -106,6 +107,7 @@ def _mv(self, vec):
 @expose
 def mv(input, vec, *, out=None):
     """Matrix-vector product."""
+    input, vec = autocast_inputs(_mv, input, vec)
     if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.ndim else 0}),"
                            f" mat ({_dims(input)}), vec ({_dims(vec)})")
@@ -126,6 +128,7 @@ def _dot(self, tensor):
 @expose
 def dot(input, tensor, *, out=None):
     """Inner product of two 1-d tensors."""
+    input, tensor = autocast_inputs(_dot, input, tensor)
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D "
                            "tensors")
@@ -149,6 +152,7 @@ def _bmm(self, mat2):
 @expose
 def bmm(input, mat2, *, out=None):
     """Batched matrix product of two 3-d tensors."""
+    input, mat2 = autocast_inputs(_bmm, input, mat2)
     if input.ndim != 3 or mat2.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor" if input.ndim != 3 else
                            "batch2 must be a 3D tensor")
@@ -185,6 +189,7 @@ def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
 @expose
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat1 @ mat2)``."""
+    input, mat1, mat2 = autocast_inputs(_addmm, input, mat1, mat2)
     a, b = mat1._data, mat2._data
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(mat1)} and "
@@ -220,6 +225,7 @@ def matmul(input, other, *, out=None):
         which = "'other' (position 2)" if isinstance(input, Tensor) else "'input' (position 1)"
         raise ArgTypeError(f"matmul(): argument {which} must be Tensor, not "
                            f"{type_name(other if isinstance(input, Tensor) else input)}")
+    input, other = autocast_inputs(_mm, input, other)     # matmul is on mm's autocast list
     d1, d2 = input.ndim, other.ndim
     if d1 == 0 or d2 == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
@@ -335,6 +341,7 @@ def _addmv(self, mat, vec, *, beta=1, alpha=1):
 @expose
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat @ vec)``."""
+    input, mat, vec = autocast_inputs(_addmv, input, mat, vec)
     if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, "
                            f"{vec.ndim}")
@@ -395,6 +402,7 @@ def _check_batches(b1, b2, input=None):
 @expose
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * bmm(batch1, batch2)``."""
+    input, batch1, batch2 = autocast_inputs(_baddbmm, input, batch1, batch2)
     if batch1.ndim == 3 and batch2.ndim == 3 and (
             batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]):
         raise RuntimeError(
@@ -428,6 +436,7 @@ def _addbmm(self, batch1, batch2, *, beta=1, alpha=1):
 @expose
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``."""
+    input, batch1, batch2 = autocast_inputs(_addbmm, input, batch1, batch2)
     _check_batches(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
         if batch1.shape[2] != batch2.shape[1]:

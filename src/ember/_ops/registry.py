@@ -571,6 +571,16 @@ def _requires(op, args):
     return False
 
 
+def autocast_inputs(op, *tensors):
+    """``tensors`` as an autocast region casts them for ``op``: torch casts at dispatch,
+    before any of the op's checks, so a function that checks its inputs' dtypes first
+    takes its inputs from here."""
+    if op.autocast is not None and _amp.enabled:
+        from ..amp.autocast_mode import _cast_args
+        return _cast_args(op.autocast, tensors)
+    return tensors
+
+
 def run(op, args, out=None):
     """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed."""
     if op.autocast is not None and _amp.enabled:

@@ -19,12 +19,13 @@ __all__ = ["autocast", "custom_bwd", "custom_fwd", "is_autocast_available",
 
 # torch's CPU autocast lists (autocast_mode.cpp), by the names of ember's ops that implement
 # them: the lower-precision list (conv*, conv_transpose*, mm, bmm, addmm, baddbmm, addbmm,
-# linear and matmul, which reach these ops, prelu) and, of the float32 list, the ops ember has
+# linear, which reaches these ops, prelu; matmul casts as mm before it dispatches, and mv,
+# dot, addmv are not on the list) and, of the float32 list, the ops ember has
 _LOWER = "lower"
 _FP32 = "fp32"
 _EMBER_OPS = {
-    **dict.fromkeys(("_mm", "_bmm", "_addmm", "_baddbmm", "_addbmm", "_mv", "_dot", "_addmv",
-                     "convolution", "prelu"), _LOWER),
+    **dict.fromkeys(("_mm", "_bmm", "_addmm", "_baddbmm", "_addbmm", "convolution", "prelu"),
+                    _LOWER),
     **dict.fromkeys(("_mse_loss", "_smooth_l1_loss", "_huber_loss", "_binary_cross_entropy",
                      "_bce_with_logits", "_nll_loss_NllLossBackward0",
                      "_nll_loss_NllLoss2DBackward0", "_trace", "prod_all", "prod_dim",
