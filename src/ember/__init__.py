@@ -94,7 +94,7 @@ from .random import (
     set_rng_state,
 )
 
-from . import nn, utils  # noqa: E402  (after the core names they use)
+from . import utils  # noqa: E402  (after the core names they use)
 from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 
 globals().update(_ops.FUNCTIONS)
@@ -154,7 +154,6 @@ from .amp.autocast_mode import set_autocast_dtype, set_autocast_enabled
 
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
 __version__ = torch_version.TorchVersion(version.__version__)   # the torch API level
-nn.Module.compile = _compile.module_compile
 amp.autocast_mode._install(_ops.OPS)
 
 def is_tensor(obj) -> bool:
@@ -200,7 +199,8 @@ from ._layout import (  # noqa: E402
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
 _LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "optim", "profiler", "serialization", "special", "testing")
+                 "multiprocessing", "nn", "optim", "profiler", "serialization", "special",
+                 "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",

@@ -976,18 +976,12 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     code = _CODES.get(key)
     if code is None:
         # until its first call the function runs a stub of the same signature, which puts
-        # the body in its place (compiled once per key): hundreds of bodies otherwise at import
-        skey = (key[0], kind)
-        code = _STUBS.get(skey)
-        if code is None:
-            args = ", ".join(f"{c}={c}" if "*" in heads[:heads.index(h)] else c
-                             for h, c in zip((h for h in heads if h != "*"), call))
-            if out:
-                args += ", out=out"
-            src = f"def _f({', '.join(heads)}):\n    return _realize({kind})({args})\n"
-            scope: dict = {}
-            exec(src, scope)
-            code = _STUBS[skey] = scope["_f"].__code__
+        # the body in its place (compiled once per key): hundreds of bodies otherwise at import.
+        # The stub's code is a template given these parameters, not compiled.
+        varnames = (*call, "out") if out else tuple(call)
+        nkw = len(heads) - heads.index("*") - 1 if "*" in heads else 0
+        code = _STUBS[kind].replace(co_varnames=varnames, co_nlocals=len(varnames),
+                                    co_argcount=len(varnames) - nkw, co_kwonlyargcount=nkw)
         pending = True
     else:
         pending = False
@@ -1007,7 +1001,21 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     return fn
 
 
-_STUBS: dict = {}         # stub bodies by signature and kind
+def _stub_function():
+    return _realize(_fn_function)(**locals())      # noqa: F821  (names of the op's namespace)
+
+
+def _stub_method():
+    return _realize(_fn_method)(**locals())        # noqa: F821
+
+
+def _stub_inplace():
+    return _realize(_fn_inplace)(**locals())       # noqa: F821
+
+
+# the stubs' code by kind: given an op's parameters, each passes them all by name to the body
+_STUBS = {"_fn_function": _stub_function.__code__, "_fn_method": _stub_method.__code__,
+          "_fn_inplace": _stub_inplace.__code__}
 _PENDING: dict = {}       # generated functions still running their stub: what makes the body
 
 

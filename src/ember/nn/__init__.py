@@ -12,6 +12,9 @@ from .parameter import Buffer, Parameter  # noqa: F401
 from .parameter import UninitializedBuffer, UninitializedParameter  # noqa: F401
 from . import attention  # noqa: E402,F401  (torch.nn.attention: sdpa_kernel, SDPBackend)
 from .. import _lazy  # noqa: E402
+from .._compile import module_compile as _module_compile  # noqa: E402
+
+Module.compile = _module_compile
 
 # the layers of modules' __all__; those it loads on first use (the transformer's) load on first
 # use here too, as does nn.parallel
@@ -19,4 +22,4 @@ _LATER = [n for n in _modules.__all__ if n not in vars(_modules)]
 globals().update({n: getattr(_modules, n) for n in _modules.__all__ if n not in _LATER})
 _lazy.package(globals(), modules=("parallel",),
               names={"DataParallel": "parallel", **dict.fromkeys(_LATER, "modules")})
-del _lazy, _modules, _LATER
+del _lazy, _modules, _LATER, _module_compile
