@@ -242,3 +242,20 @@ def test_randperm_matches_torch():
                 assert _same(torch.randperm(n, dtype=getattr(torch, dt)),
                              ember.randperm(n, dtype=getattr(ember, dt))), (n, dt)
             assert _same_state(torch)
+
+
+@pytest.mark.parametrize("seed", [1, 77, 2 ** 40 + 5])
+def test_randn_float32_chunk_boundaries_match_torch(seed):
+    """The float32 kernel draws in chunks of 65536 (4096 blocks): sizes around a chunk
+    and a block boundary, from a stream position shifted by other draws."""
+    torch = _torch()
+    torch.manual_seed(seed)
+    ember.manual_seed(seed)
+    for n in (16, 31, 65520, 65536, 65537, 65551, 65552, 65553, 131087, 100003):
+        shift = seed % 97 + n % 5
+        assert _same(torch.rand(shift), ember.rand(shift))
+        assert _same(torch.randn(n), ember.randn(n)), n
+        a = torch.empty(n).normal_(-0.5, 1.7)
+        b = ember.empty(n).normal_(-0.5, 1.7)
+        assert _same(a, b), n
+        assert _same_state(torch)

@@ -1369,7 +1369,7 @@ class _Lanes:
         self.raw = _np.empty(2 * m, _np.int32)      # the de-interleaved draws
         self.res = _np.empty(2 * m, _np.float32)    # cos then sin lanes of the result
         self.f = [_np.empty(m, _np.float32) for _ in range(7)]
-        self.d = [_np.empty(m) for _ in range(4)]
+        self.d = [_np.empty(m) for _ in range(3)]
         self.i = [_np.empty(m, _np.int32) for _ in range(4)]
 
 
@@ -1422,7 +1422,7 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     ``k`` (int32) of their draws: :func:`_sincos_f32` in fewer passes."""
     m = k.size
     a, yf, z, c, s, tf = (arr[:m] for arr in w.f[1:7])
-    t64, zh64, a64, z64 = (arr[:m] for arr in w.d)
+    t64, a64, z64 = (arr[:m] for arr in w.d)
     j, mask, ss, d = (arr[:m] for arr in w.i)
     # 2*pi*u, u = k * 2**-24: one rounding of k * (2*pi * 2**-24), as of u * 2*pi
     _np.copyto(a, k, casting="unsafe")
@@ -1451,9 +1451,10 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     _np.copyto(c, t64, casting="same_kind")
     c *= z
     _np.copyto(t64, c)
+    # c*z - z/2 as (c - 1/2) * z: not always the exact float64 sum, but it rounds to
+    # the same float32 for every input (as does (s + 1) * a below; the exhaustive test)
+    t64 -= 0.5
     t64 *= z64
-    _np.multiply(z64, 0.5, out=zh64)
-    t64 -= zh64
     _np.copyto(c, t64, casting="same_kind")
     c += _ONE
     # sin: likewise, then s*z, fma(s, a, a)
@@ -1466,8 +1467,8 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     _np.copyto(s, t64, casting="same_kind")
     s *= z
     _np.copyto(t64, s)
+    t64 += 1.0                                  # s*a + a as (s + 1) * a
     t64 *= a64
-    t64 += a64
     _np.copyto(s, t64, casting="same_kind")
     # j is 0, 2, 4, 6 or 8: sin and cos swap where bit 1 of j is set; sin is negated
     # where bit 2 of j is set, cos where bit 2 of j + 2 is
