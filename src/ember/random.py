@@ -348,10 +348,13 @@ class Generator:
     def __getattr__(self, name: str):
         # the engine is made on its first use, seeded as the generator is: numpy.random
         # would otherwise be a large share of `import ember`
-        if name in ("_bg", "_raw"):
+        if name in ("_bg", "_raw", "_ints"):
             bg = _np.random.MT19937(0)
             bg._legacy_seeding(self._seed & _MASK32)
+            # integers(0, 2**32, dtype=uint32) returns the raw 32-bit draws, as random_raw
+            # does, without widening them to uint64
             self._bg, self._raw = bg, bg.random_raw
+            self._ints = _np.random.Generator(bg).integers
             return getattr(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
@@ -445,6 +448,12 @@ class Generator:
         if n:
             self._fresh_next = None
         return self._raw(n)
+
+    def _u32_32(self, n: int) -> _np.ndarray:
+        """``n`` 32-bit draws as uint32 (the same stream as :meth:`_u32`)."""
+        if n:
+            self._fresh_next = None
+        return self._ints(0, 1 << 32, n, dtype=_np.uint32)
 
     def _u64(self, n: int) -> _np.ndarray:
         """``n`` 64-bit draws: two 32-bit draws each, the first one high."""
@@ -1337,55 +1346,67 @@ def _sincos_f32(a: _np.ndarray, fma: _Fma32) -> tuple[_np.ndarray, _np.ndarray]:
     return sin.view(_np.float32), cos.view(_np.float32)
 
 
+def _magic(e: int) -> float:
+    """``1.5 * 2**(e + 29)``: for a float64 ``v`` with ``2**e <= |v| < 2**(e+1)``, the
+    float64 sum ``v + magic`` rounds ``v`` to float32 precision, once and to nearest even
+    (its last bit weighs 2**(e - 23), a float32 ulp of ``v``), and subtracting it is exact."""
+    return 1.5 * 2.0 ** (e + 29)
+
+
+# the float32 cos/sin polynomials' first two fused steps stay in one binade over
+# z = a*a in [0, (pi/4)**2]: c1 in -[2**-10, 2**-9), c2 in [2**-5, 2**-4), s1 in
+# [2**-7, 2**-6), s2 in -[2**-3, 2**-2) (the exhaustive test holds every input to it)
+_KC1, _KC2, _KS1, _KS2 = _magic(-10), _magic(-5), _magic(-7), _magic(-3)
+_LOG_OFF = 0x3F3504F3                   # the bits of _SQRTHF
+_SIGN = _np.int32(-2 ** 31)
+
+
 class _Lanes:
     """Scratch arrays of the fast float32 normal kernel, for up to ``m`` lanes (pairs)."""
 
     def __init__(self, m: int) -> None:
         self.m = m
-        self.s = _np.empty(m)                   # float64 sums of the fused multiply-adds
-        self.x64 = _np.empty(m)
-        self.z64 = _np.empty(m)
-        self.i = _np.empty(m, _np.int32)
-        self.y = _np.empty(m, _np.float32)
+        self.raw = _np.empty(2 * m, _np.int32)      # the de-interleaved draws
+        self.res = _np.empty(2 * m, _np.float32)    # cos then sin lanes of the result
+        self.f = [_np.empty(m, _np.float32) for _ in range(7)]
+        self.d = [_np.empty(m) for _ in range(3)]
+        self.i = [_np.empty(m, _np.int32) for _ in range(4)]
 
 
-def _fma_h(y: _np.ndarray, x64: _np.ndarray, c, s: _np.ndarray) -> None:
-    """``y = fma(y, x, c)`` in float32 (unchecked, as :class:`_Fma32`): the exact float64
-    product and one float64 sum, rounded to float32 straight into ``y``."""
-    _np.multiply(y, x64, out=s)
-    _np.add(s, c, out=y, casting="same_kind")
-
-
-def _rho_fast(lo: _np.ndarray, w: _Lanes, m: int) -> _np.ndarray:
-    """``sqrt(-2 * LOG(1 - u))`` for the radius lanes, from their raw draws ``lo`` (uint64,
-    ``m`` of them in any shape): :func:`_log_f32` on ``1 - u24`` in fewer passes."""
-    s, x64, z64, k = w.s[:m], w.x64[:m], w.z64[:m], w.i[:m]
-    _np.bitwise_and(lo, _M24, out=k.reshape(lo.shape), casting="unsafe")
-    _np.subtract(1 << 24, k, out=k)             # 1 - u == k * 2**-24, k in [1, 2**24]
-    bits = k.astype(_np.float32).view(_np.int32)   # exact; 2**-24 goes into the exponent
-    e = bits >> 23
-    bits &= 0x7FFFFF
-    small = bits < 0x3504F3                     # the mantissa m (in [0.5, 1)) < sqrt(1/2)
-    e -= small
-    e -= 126 + 24
-    e = e.astype(_np.float32)
-    # m, or 2 m where m < sqrt(1/2): then (m - 1) + m == 2 m - 1 exactly
-    bits |= 0x3F000000
-    bits += _np.left_shift(small, 23, dtype=_np.int32)
-    x = bits.view(_np.float32)
+def _rho_fast(k: _np.ndarray, w: _Lanes) -> _np.ndarray:
+    """``sqrt(-2 * LOG(1 - u))`` for the radius lanes, from the low 24 bits ``k`` (int32)
+    of their draws: :func:`_log_f32` on ``1 - u24`` in fewer passes."""
+    m = k.size
+    x, y, e, z, eq = (a[:m] for a in w.f[:5])
+    x64, y64 = w.d[0][:m], w.d[1][:m]
+    t = w.i[0][:m]
+    _np.subtract(1 << 24, k, out=t)             # 1 - u == t * 2**-24, t in [1, 2**24]
+    _np.copyto(x, t, casting="unsafe")          # exact; 2**-24 goes into the exponent
+    # musl's logf reduction: t - bits(sqrt(1/2)) splits into the exponent e and a
+    # mantissa m in [sqrt(1/2), sqrt(2)), so that x = m - 1 is LOG's (m - 1) + m or m - 1
+    bits = x.view(_np.int32)
+    _np.subtract(bits, _LOG_OFF + (24 << 23), out=t)
+    _np.bitwise_and(t, 0x7FFFFF, out=bits)
+    bits += _LOG_OFF
+    t >>= 23
+    _np.copyto(e, t, casting="unsafe")
     x -= _ONE
-    z = x * x
-    x64[...] = x
-    z64[...] = z
-    y = w.y[:m]
-    _np.multiply(x64, _LOG_P64[0], out=s)
-    _np.add(s, _LOG_P64[1], out=y, casting="same_kind")
+    _np.multiply(x, x, out=z)
+    _np.copyto(x64, x)
+    # the fused Horner steps: exact float64 products, one float64 sum, then float32
+    _np.multiply(x64, _LOG_P64[0], out=y64)
+    y64 += _LOG_P64[1]
     for p in _LOG_P64[2:]:
-        _fma_h(y, x64, p, s)
+        _np.copyto(y, y64, casting="same_kind")
+        _np.copyto(y64, y)
+        y64 *= x64
+        y64 += p
+    _np.copyto(y, y64, casting="same_kind")
     y *= x
-    _np.multiply(y, z64, out=s)
-    s += e * _LOG_Q1                            # e * Q1 rounded to float32 on its own
-    _np.copyto(y, s, casting="same_kind")
+    _np.copyto(y64, y)
+    y64 *= z
+    _np.multiply(e, _LOG_Q1, out=eq)            # e * Q1 rounded to float32 on its own
+    _np.add(y64, eq, out=y, casting="same_kind")
     z *= _HALF
     y -= z
     x += y
@@ -1396,58 +1417,76 @@ def _rho_fast(lo: _np.ndarray, w: _Lanes, m: int) -> _np.ndarray:
     return x
 
 
-def _sincos_fast(hi: _np.ndarray, w: _Lanes, m: int) -> tuple[_np.ndarray, _np.ndarray]:
-    """torch's ``sincos256_ps`` of ``2*pi*u24`` for the angle lanes, from their raw draws
-    ``hi`` (uint64, ``m`` of them): :func:`_sincos_f32` in fewer passes."""
-    s, a64, z64, k = w.s[:m], w.x64[:m], w.z64[:m], w.i[:m]
-    _np.bitwise_and(hi, _M24, out=k.reshape(hi.shape), casting="unsafe")
+def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
+    """torch's ``sincos256_ps`` of ``2*pi*u24`` for the angle lanes, from the low 24 bits
+    ``k`` (int32) of their draws: :func:`_sincos_f32` in fewer passes."""
+    m = k.size
+    a, yf, z, c, s, tf = (arr[:m] for arr in w.f[1:7])
+    t64, a64, z64 = (arr[:m] for arr in w.d)
+    j, mask, ss, d = (arr[:m] for arr in w.i)
     # 2*pi*u, u = k * 2**-24: one rounding of k * (2*pi * 2**-24), as of u * 2*pi
-    a = _np.multiply(k, _TWO_PI_F * _F(2.0 ** -24), dtype=_np.float32, casting="unsafe")
-    j = a * _FOPI
-    j = j.astype(_np.int32)
+    _np.copyto(a, k, casting="unsafe")
+    a *= _TWO_PI_F * _F(2.0 ** -24)
+    _np.multiply(a, _FOPI, out=tf)
+    _np.copyto(j, tf, casting="unsafe")
     j += 1
     j &= ~1
-    y = j.astype(_np.float32)
-    pick = j & 2
-    pick >>= 1
-    pick -= 1                                   # all ones where sin takes the sine one
-    sin_sign = (j & 4) << 29
-    j -= 2
-    j = ~j
-    j &= 4
-    j <<= 29                                    # cos sign
-    t = y * _DP1
-    a += t
-    _np.multiply(y, _DP2, out=t)
-    a += t
-    _np.multiply(y, _DP3, out=s, dtype=_np.float64)
-    _np.add(s, a, out=a, casting="same_kind")
-    a64[...] = a
-    z = a * a
-    z64[...] = z
-    c = w.y[:m]
-    _np.multiply(z64, _COS_C64[0], out=s)
-    _np.add(s, _COS_C64[1], out=c, casting="same_kind")
-    _fma_h(c, z64, _COS_C64[2], s)
+    _np.copyto(yf, j, casting="unsafe")
+    _np.multiply(yf, _DP1, out=tf)
+    a += tf
+    _np.multiply(yf, _DP2, out=tf)
+    a += tf
+    _np.multiply(j, float(_DP3), out=t64)
+    _np.add(t64, a, out=a, casting="same_kind")
+    _np.copyto(a64, a)
+    _np.multiply(a, a, out=z)
+    _np.copyto(z64, z)
+    # cos: the two single-binade fused steps by _magic, then c*z, fma(c, z, -z/2), + 1
+    _np.multiply(z64, _COS_C64[0], out=t64)
+    t64 += _COS_C64[1] + _KC1
+    t64 -= _KC1
+    t64 *= z64
+    t64 += _COS_C64[2] + _KC2
+    t64 -= _KC2
+    _np.copyto(c, t64, casting="same_kind")
     c *= z
-    _np.multiply(c, z64, out=s)
-    s -= z * _HALF
-    _np.copyto(c, s, casting="same_kind")
+    _np.copyto(t64, c)
+    # c*z - z/2 as (c - 1/2) * z: not always the exact float64 sum, but it rounds to
+    # the same float32 for every input (as does (s + 1) * a below; the exhaustive test)
+    t64 -= 0.5
+    t64 *= z64
+    _np.copyto(c, t64, casting="same_kind")
     c += _ONE
-    sn = _np.empty(m, _np.float32)
-    _np.multiply(z64, _SIN_S64[0], out=s)
-    _np.add(s, _SIN_S64[1], out=sn, casting="same_kind")
-    _fma_h(sn, z64, _SIN_S64[2], s)
-    sn *= z
-    _fma_h(sn, a64, a64, s)
-    sb, cb = sn.view(_np.int32), c.view(_np.int32)
-    diff = sb ^ cb
-    diff &= pick
-    sin = cb ^ diff
-    sin ^= sin_sign
-    cos = sb ^ diff
-    cos ^= j
-    return sin.view(_np.float32), cos.view(_np.float32)
+    # sin: likewise, then s*z, fma(s, a, a)
+    _np.multiply(z64, _SIN_S64[0], out=t64)
+    t64 += _SIN_S64[1] + _KS1
+    t64 -= _KS1
+    t64 *= z64
+    t64 += _SIN_S64[2] + _KS2
+    t64 -= _KS2
+    _np.copyto(s, t64, casting="same_kind")
+    s *= z
+    _np.copyto(t64, s)
+    t64 += 1.0                                  # s*a + a as (s + 1) * a
+    t64 *= a64
+    _np.copyto(s, t64, casting="same_kind")
+    # j is 0, 2, 4, 6 or 8: sin and cos swap where bit 1 of j is set; sin is negated
+    # where bit 2 of j is set, cos where bit 2 of j + 2 is
+    _np.left_shift(j, 30, out=mask)
+    mask >>= 31
+    _np.left_shift(j, 29, out=ss)
+    ss &= _SIGN
+    j += 2
+    j <<= 29
+    j &= _SIGN
+    sb, cb = s.view(_np.int32), c.view(_np.int32)
+    _np.bitwise_xor(sb, cb, out=d)
+    d &= mask
+    sb ^= d
+    cb ^= d
+    sb ^= ss
+    cb ^= j
+    return s, c
 
 
 def _normal_fast_f32(gen: Generator, n: int, mean: _np.float32, std: _np.float32,
@@ -1455,34 +1494,35 @@ def _normal_fast_f32(gen: Generator, n: int, mean: _np.float32, std: _np.float32
     """Path C into the flat float32 ``out`` (n >= 16), drawing chunk by chunk: the complete
     blocks, then the ``n % 16`` draws torch overwrites, then the tail block of 16."""
     nb = n // 16
-    step = _CHUNK // 8
+    step = _CHUNK // 16
     w = _Lanes(min(nb, step) * 8 or 8)
-    res = out.reshape(-1, 16) if n % 16 == 0 else None
 
     def blocks(raw: _np.ndarray, dst: _np.ndarray) -> None:
         kb = raw.size // 16
-        r = raw.reshape(kb, 2, 8)
         m = kb * 8
-        rho = _rho_fast(r[:, 0], w, m)
-        sin, cos = _sincos_fast(r[:, 1], w, m)
-        cos *= rho
-        sin *= rho
-        d = dst.reshape(kb, 2, 8)
+        # each block is 8 radius draws then 8 angle draws: gather the two kinds (as
+        # 32-byte items, one pass), then keep the low 24 bits
+        lanes = w.raw[:2 * m]
+        _np.copyto(lanes.view("V32").reshape(2, kb), raw.view("V32").reshape(kb, 2).T)
+        lanes &= 0xFFFFFF
+        rho = _rho_fast(lanes[:m], w)
+        sin, cos = _sincos_fast(lanes[m:], w)
+        res = w.res[:2 * m]
+        _np.multiply(cos, rho, out=res[:m])
+        _np.multiply(sin, rho, out=res[m:])
         if std == 1:                            # fma(x, 1, mean) == x + mean
-            _np.add(cos.reshape(kb, 8), mean, out=d[:, 0])
-            _np.add(sin.reshape(kb, 8), mean, out=d[:, 1])
+            res += mean
         else:
-            d[:, 0] = _fma32(cos, std, mean, check_subnormal=True).reshape(kb, 8)
-            d[:, 1] = _fma32(sin, std, mean, check_subnormal=True).reshape(kb, 8)
+            res[...] = _fma32(res, std, mean, check_subnormal=True)
+        _np.copyto(dst.view("V32").reshape(kb, 2), res.view("V32").reshape(2, kb).T)
 
     for start in range(0, nb, step):
         kb = min(step, nb - start)
-        dst = res[start:start + kb] if res is not None else out[start * 16:(start + kb) * 16]
-        blocks(gen._u32(16 * kb), dst)
+        blocks(gen._u32_32(16 * kb), out[start * 16:(start + kb) * 16])
     if n % 16:
         gen._u32(n % 16)
         tail = _np.empty(16, _np.float32)
-        blocks(gen._u32(16), tail)
+        blocks(gen._u32_32(16), tail)
         out[n - 16:] = tail
     return out
 
