@@ -615,14 +615,18 @@ def fma(a, b, c):
 
 
 _DEKKER_MIN = 2.0 ** -960         # below this, a product's error lies under the subnormals
+_ABSORBS = 2.0 ** -850            # an addend this large swallows such a product whole
 
 
 def fma_specials(a, b, c, tiny, plain, out):
     """The emulated float64 fma ``out`` put right where the error terms fail: an infinite
     product or addend (``plain``, the rounded sum, is then IEEE's answer) and products
-    flagged ``tiny``."""
+    flagged ``tiny``, unless the addend is large enough that the result is the addend
+    (which ``out`` then already is)."""
     if not np.isfinite(plain).all():
         out = np.where(np.isfinite(plain), out, plain)
+    if tiny.any():
+        tiny = tiny & ~(np.abs(c) >= _ABSORBS)
     if tiny.any():
         out = _tiny_products(a, b, c, out, tiny)
     return out
@@ -661,6 +665,27 @@ def _large_product_error(a, b, p, pe):
     bl = mb - bh
     pe[bad] = np.ldexp(((ah * bh - mp) + ah * bl + al * bh) + al * bl, ea + eb)
     return pe
+
+
+def _tiny_product_error(a, b, p):
+    """``a * b - p`` rounded once, for ``p``, the rounded product, under ``_DEKKER_MIN``
+    (where Dekker's terms fall among the subnormals): the mantissas' product, its exact
+    error and the gap between it and ``p`` scaled up, added, and scaled back, which
+    rounds only once (the gap is nonzero only where ``p`` is subnormal, and the error is
+    then under half the smallest subnormal)."""
+    ma, ea = np.frexp(a)
+    mb, eb = np.frexp(b)
+    k = ea + eb
+    mp = ma * mb
+    sp = 134217729.0
+    ah = ma * sp
+    ah = ah - (ah - ma)
+    al = ma - ah
+    bh = mb * sp
+    bh = bh - (bh - mb)
+    bl = mb - bh
+    err = ((ah * bh - mp) + ah * bl + al * bh) + al * bl
+    return np.ldexp(err + (mp - np.ldexp(p, -k)), k)
 
 
 def _fix_midpoints(a, b, c, s, r, half=None):
