@@ -225,14 +225,63 @@ ATAN2 = {
 }
 
 
+ATAN2_SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 3.0, -2.5, 5e-324, -5e-324,
+                 2.2250738585072014e-308, 1e-310, -1e-200, 1e-30, 1e30, -1e300,
+                 1.7976931348623157e308]
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
 @pytest.mark.parametrize("name", list(ATAN2))
-def test_atan2_float32(name):
-    x = _values(np.float32)
+def test_atan2(name, dt):
+    x = _values(dt)
     x = x[: x.size // 50 * 50]
     _same(*_both(ATAN2[name], x, x[::-1].copy()))
-    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-45, -3e38], np.float32)
+    with np.errstate(over="ignore"):
+        sp = np.array(ATAN2_SPECIAL, dt)
     a, b = (v.reshape(-1) for v in np.meshgrid(sp, sp))
     _same(*_both(ATAN2["atan2"], np.tile(a, 4), np.tile(b, 4)))
+
+
+def test_atan2_float64_ratios():
+    """Quotients over the whole range: subnormal and huge ratios, x < 0 on both sides of
+    the diagonal, small integers and dyadic values (exact quotients)."""
+    rng = np.random.default_rng(12)
+    n = 4000
+    wide = [np.sign(rng.standard_normal(n)) * 10.0 ** rng.uniform(-323, 308, n) for _ in "yx"]
+    ints = [rng.integers(-300, 300, n).astype(np.float64) for _ in "yx"]
+    dyadic = [rng.integers(-2 ** 20, 2 ** 20, n) * 2.0 ** rng.integers(-40, 40, n) for _ in "yx"]
+    tiny_x = [rng.standard_normal(n),
+              np.sign(rng.standard_normal(n)) * 10.0 ** rng.uniform(-323, -300, n)]
+    y, x = (np.concatenate(v) for v in zip(wide, ints, dyadic, tiny_x))
+    _same(*_both(ATAN2["atan2"], y, x))
+    _same(*_both(ATAN2["atan2 strided"], y, x))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_atan2_lengths(dt):
+    """Each length splits into full steps of two vectors and a tail that runs one by one."""
+    x = _values(dt, n=100)
+    y = np.roll(x, 7)
+    for n in list(range(1, 40)) + [63, 64, 65, 127, 129]:
+        _same(*_both(ATAN2["atan2"], x[:n], y[:n]))
+    _same(*_both(lambda t, a, b: t.atan2(a.reshape(-1, 1), b[:17]), x[:60], y))
+
+
+def test_atan2_threads():
+    """Above the grain torch splits the elements between threads, each with its own tail."""
+    x = _values(np.float64, n=25000)[:70001]
+    _same(*_both(ATAN2["atan2"], x, x[::-1].copy()))
+
+
+def test_atan2_grads():
+    rng = np.random.default_rng(6)
+    x, y = rng.standard_normal((2, 60)) * 3
+    grads = []
+    for lib in (torch, ember):
+        a, b = lib.tensor(x, requires_grad=True), lib.tensor(y, requires_grad=True)
+        grads.append(lib.autograd.grad(lib.atan2(a, b).sum(), (a, b)))
+    _same(grads[0][0], grads[1][0])
+    _same(grads[0][1], grads[1][1])
 
 
 EXP2 = {

@@ -163,3 +163,41 @@ def test_float64_fma_with_infinities_and_subnormal_products():
     got = _exact.fma(x, tiny, c)
     want = [float(Fraction(p) * Fraction(q) + Fraction(r)) for p, q, r in zip(x, tiny, c)]
     np.testing.assert_array_equal(got, np.array(want))
+
+
+def _c_fma(a, b, c):
+    """glibc's ``fma``, correctly rounded whether or not the CPU fuses."""
+    import ctypes
+    import ctypes.util
+
+    fn = ctypes.CDLL(ctypes.util.find_library("m")).fma
+    fn.restype, fn.argtypes = ctypes.c_double, [ctypes.c_double] * 3
+    return np.array(list(map(fn, a.tolist(), b.tolist(), c.tolist())))
+
+
+def test_float64_fma_tiny_products_and_small_addends():
+    """Products under the subnormals' reach of Dekker's split, with addends of every size
+    (zero, subnormal, the negated product, large enough to swallow it): the exactly
+    rounded result, signed zeros included, and the tiny product's own rounding error."""
+    rng = np.random.default_rng(8)
+    n = 20000
+
+    def spread(lo, hi):
+        return np.sign(rng.standard_normal(n)) * np.exp2(rng.uniform(lo, hi, n))
+    a, b = spread(-1100, 0), spread(-1100, 0)
+    p = a * b
+    c = rng.choice([0.0, -0.0, 5e-324, -5e-324, 2.0 ** -1022], n)
+    c = np.where(rng.random(n) < 0.4, spread(-1150, -800), c)
+    c = np.where(rng.random(n) < 0.2, -p * (1 + rng.integers(-3, 4, n) * 2.0 ** -52), c)
+    a[:4], b[:4], c[:4] = 0.0, [1.0, -1.0, 1e-300, -0.0], [-0.0, -0.0, 0.0, -0.0]
+    assert _exact.fma(a, b, c).tobytes() == _c_fma(a, b, c).tobytes()
+    tiny = np.abs(p) < _exact._DEKKER_MIN
+    pe = _exact._tiny_product_error(a[tiny], b[tiny], p[tiny])
+    assert pe.tobytes() == _c_fma(a[tiny], b[tiny], -p[tiny]).tobytes()
+
+
+def test_float64_fma_overflowing_product_infinite_addend():
+    a, b = np.array([-6.5, 3.0]), np.array([1.7976931348623157e308, -1e308])
+    c = np.array([np.inf, -np.inf])
+    with np.errstate(all="ignore"):
+        assert _exact.fma(a, b, c).tolist() == [np.inf, -np.inf]

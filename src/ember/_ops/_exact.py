@@ -615,32 +615,47 @@ def fma(a, b, c):
 
 
 _DEKKER_MIN = 2.0 ** -960         # below this, a product's error lies under the subnormals
+_ABSORBS = 2.0 ** -850            # an addend this large swallows such a product whole
 
 
 def fma_specials(a, b, c, tiny, plain, out):
     """The emulated float64 fma ``out`` put right where the error terms fail: an infinite
-    product or addend (``plain``, the rounded sum, is then IEEE's answer) and products
-    flagged ``tiny``."""
+    product or addend (``plain``, the rounded sum, is then IEEE's answer, or the addend)
+    and products
+    flagged ``tiny``, unless the addend is large enough that the result is the addend
+    (which ``out`` then already is)."""
     if not np.isfinite(plain).all():
-        out = np.where(np.isfinite(plain), out, plain)
+        # an infinite addend wins over a finite product, even one that overflows
+        inf_c = np.isinf(c) & np.isfinite(a) & np.isfinite(b)
+        out = np.where(np.isfinite(plain), out, np.where(inf_c, c, plain))
+    if not np.all(out):                   # a zero product plus a zero: the sign is the sum's
+        out = np.where((out == 0) & ((a == 0) | (b == 0)), plain, out)
+    if tiny.any():
+        tiny = tiny & ~(np.abs(c) >= _ABSORBS)
     if tiny.any():
         out = _tiny_products(a, b, c, out, tiny)
     return out
 
 
 def _tiny_products(a, b, c, out, tiny):
-    """The fma where the product is too small for Dekker's error term, exactly in
-    rationals (Python rounds their quotient correctly, subnormals included)."""
-    from fractions import Fraction
-
+    """The fma where the product is too small for Dekker's error term, exactly: the
+    operands as integer multiples of 2^-2300, added as Python integers (an object array)
+    and divided back, which Python rounds correctly, subnormals and signed zeros included."""
     a, b, c, out = (np.broadcast_to(np.asarray(v, np.float64), np.shape(out))
                     for v in (a, b, c, out))
     tiny = np.broadcast_to(tiny, out.shape) & (a != 0) & (b != 0) & np.isfinite(c)
     out = out.copy()
-    fixed = [float(Fraction(x) * Fraction(y) + Fraction(z)) or x * y + z
-             for x, y, z in zip(a[tiny].tolist(), b[tiny].tolist(), c[tiny].tolist())]
-    out[tiny] = fixed
+    (ma, ea), (mb, eb), (mc, ec) = (np.frexp(v[tiny]) for v in (a, b, c))
+
+    def ints(m):
+        return (m * 2.0 ** 53).astype(np.int64).astype(object)
+    n = (ints(ma) * ints(mb)) << (ea + eb + (_UNIT - 106)).astype(object)
+    n += ints(mc) << (ec + (_UNIT - 53)).astype(object)
+    out[tiny] = (n / (1 << _UNIT)).astype(np.float64)
     return out
+
+
+_UNIT = 2300          # 2^-2300 divides every product of two doubles and every double
 
 
 def _large_product_error(a, b, p, pe):
@@ -661,6 +676,27 @@ def _large_product_error(a, b, p, pe):
     bl = mb - bh
     pe[bad] = np.ldexp(((ah * bh - mp) + ah * bl + al * bh) + al * bl, ea + eb)
     return pe
+
+
+def _tiny_product_error(a, b, p):
+    """``a * b - p`` rounded once, for ``p``, the rounded product, under ``_DEKKER_MIN``
+    (where Dekker's terms fall among the subnormals): the mantissas' product, its exact
+    error and the gap between it and ``p`` scaled up, added, and scaled back, which
+    rounds only once (the gap is nonzero only where ``p`` is subnormal, and the error is
+    then under half the smallest subnormal)."""
+    ma, ea = np.frexp(a)
+    mb, eb = np.frexp(b)
+    k = ea + eb
+    mp = ma * mb
+    sp = 134217729.0
+    ah = ma * sp
+    ah = ah - (ah - ma)
+    al = ma - ah
+    bh = mb * sp
+    bh = bh - (bh - mb)
+    bl = mb - bh
+    err = ((ah * bh - mp) + ah * bl + al * bh) + al * bl
+    return np.ldexp(err + (mp - np.ldexp(p, -k)), k)
 
 
 def _fix_midpoints(a, b, c, s, r, half=None):

@@ -1,6 +1,7 @@
-"""torch's float32 ``atan2`` and float32/float64 ``exp2`` bit for bit: Sleef's
-``xatan2f_u1`` (``Sleef_atan2f8_u10``, a double-float arctangent with FMA) and ``xexp2f`` /
-``xexp2`` in the vectors of ``cpu_kernel_vec``, glibc's ``atan2f`` / ``exp2`` one by one."""
+"""torch's float ``atan2`` and ``exp2`` bit for bit: Sleef's ``xatan2f_u1`` /
+``xatan2_u1`` (``Sleef_atan2f8_u10``, ``Sleef_atan2d8_u10``: double-float and double-double
+arctangents with FMA) and ``xexp2f`` / ``xexp2`` in the vectors of ``cpu_kernel_vec``,
+glibc's ``atan2f`` / ``atan2`` / ``exp2`` one by one."""
 
 from __future__ import annotations
 
@@ -51,8 +52,9 @@ def _atan2k(y, x):
 
 def _isinf2(d, m):
     """Sleef's ``visinf2``: ``m`` with ``d``'s sign bit or'ed in where ``d`` is infinite, else 0."""
-    bits = (m.view(np.int32) | (d.view(np.int32) & np.int32(-2 ** 31)))
-    return np.where(np.isinf(d), bits.view(_f32), _f32(0))
+    i = np.int32 if d.dtype == _f32 else np.int64
+    bits = m.view(i) | (d.view(i) & i(np.iinfo(i).min))
+    return np.where(np.isinf(d), bits.view(d.dtype), d.dtype.type(0))
 
 
 def atan2f_vec(y, x):
@@ -93,6 +95,78 @@ def atan2f_scalar(y, x):
 def atan2(y, x):
     """torch's float32 ``atan2``."""
     return binary(y, x, atan2f_vec, atan2f_scalar)
+
+
+# ----------------------------------------------------------------------------- float64 atan2
+
+_ATAN2D_POLY = (1.06298484191448746607415e-05, -0.000125620649967286867384336,
+                0.00070557664296393412389774, -0.00251865614498713360352999,
+                0.00646262899036991172313504, -0.0128281333663399031014274,
+                0.0208024799924145797902497, -0.0289002344784740315686289,
+                0.0359785005035104590853656, -0.041848579703592507506027,
+                0.0470843011653283988193763, -0.0524914210588448421068719,
+                0.0587946590969581003860434, -0.0666620884778795497194182,
+                0.0769225330296203768654095, -0.0909090442773387574781907)
+_ATAN2D_HORNER = (0.111111108376896236538123, -0.142857142756268568062339,
+                  0.199999999997977351284817, -0.333333333333317605173818)
+_PI_2_DD = (1.570796326794896557998982, 6.12323399573676603586882e-17)
+
+
+def _atan2k_u1(y, x):
+    """``atan2k_u1`` on (|y|, x) as double-doubles with zero low parts."""
+    q = np.where(np.signbit(x), -2, 0)
+    neg = x < 0
+    zero = np.zeros_like(x)
+    xl = np.where(neg, -zero, zero)             # the sign flip of x reaches its low part too
+    x = np.where(neg, -x, x)
+    p = x < y
+    q = np.where(p, q + 1, q)
+    s = _div((np.where(p, -x, y), np.where(p, -xl, zero)),
+             (np.where(p, y, x), np.where(p, zero, xl)))
+    t = _squ(s)
+    tx = t[0] + t[1]                                  # ddnormalize
+    t = (tx, (t[0] - tx) + t[1])
+    t2 = tx * tx
+    t4 = t2 * t2
+    t8 = t4 * t4
+    halves = _sleef_d._split(tx)
+
+    def poly4(c):                                     # Sleef's POLY4 .. POLY16: Estrin
+        return fma(t2, _sleef_d._fmak(tx, c[0], c[1], halves),
+                   _sleef_d._fmak(tx, c[2], c[3], halves))
+
+    def poly8(c):
+        return fma(t4, poly4(c[:4]), poly4(c[4:]))
+    c = _ATAN2D_POLY
+    u = fma(t8, poly8(c[:8]), poly8(c[8:]))
+    for k in _ATAN2D_HORNER:
+        u = fma(u, tx, np.full_like(tx, k))
+    t = _add_f2f2(s, _mul_f2f(_mul_f2f2(s, t), u))
+    qf = q.astype(np.float64)
+    # ddmul((pi/2 hi, lo), q) is exact for q in {-2, -1, 0, 1}
+    return _add_f2f2((_PI_2_DD[0] * qf, _PI_2_DD[1] * qf), t)
+
+
+@_sleef.blocked
+def atan2d_vec(y, x):
+    """``xatan2_u1`` (``Sleef_atan2d8_u10``, FMA) on float64 arrays of one shape."""
+    with np.errstate(all="ignore"):
+        tiny = np.abs(x) < 5.5626846462680083984e-309
+        x = np.where(tiny, x * 2.0 ** 53, x)
+        y = np.where(tiny, y * 2.0 ** 53, y)
+        d = _atan2k_u1(np.abs(y), x)
+        r = _mulsign(d[0] + d[1], x)
+        half_pi = np.full_like(x, np.pi / 2)
+        r = np.where(np.isinf(x) | (x == 0), np.pi / 2 - _isinf2(x, _mulsign(half_pi, x)), r)
+        r = np.where(np.isinf(y), np.pi / 2 - _isinf2(x, _mulsign(half_pi / 2, x)), r)
+        r = np.where(y == 0, np.where(np.signbit(x), np.pi, 0.0), r)
+        r = _mulsign(r, y)
+        return np.where(np.isnan(x) | np.isnan(y), np.nan, r)
+
+
+def atan2d(y, x):
+    """torch's float64 ``atan2``: Sleef's vectors, glibc's ``atan2`` one by one."""
+    return binary(y, x, atan2d_vec, _libm.double_fn("atan2"))
 
 
 # ----------------------------------------------------------------------------- exp2

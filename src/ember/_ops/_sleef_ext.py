@@ -42,6 +42,9 @@ def _perr(a, b, p):
     bad = ~np.isfinite(pe) & np.isfinite(p)
     if bad.any():
         pe[bad] = fma(a[bad], b[bad], -p[bad])
+    tiny = np.abs(p) < _exact._DEKKER_MIN
+    if tiny.any():
+        pe[tiny] = _exact._tiny_product_error(a[tiny], b[tiny], p[tiny])
     return pe
 
 

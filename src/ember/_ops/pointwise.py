@@ -560,9 +560,11 @@ def atan2(self, other):
     >>> ember.atan2(ember.tensor([1.0]), ember.tensor([-1.0]))
     tensor([2.3562])
     """
-    if xp is np and self.dtype == np.float32 and getattr(other, "dtype", None) == np.float32:
+    if xp is np and self.dtype in (np.float32, np.float64) and \
+            getattr(other, "dtype", None) == self.dtype:
         from . import _sleef_atan2
-        return _sleef_atan2.atan2(self, other)
+        return (_sleef_atan2.atan2 if self.dtype == np.float32 else _sleef_atan2.atan2d)(
+            self, other)
     if self.dtype.kind == "c":
         from .unary import _type_name
         raise NotImplementedError(f"\"atan2_cpu\" not implemented for '{_type_name(self)}'")
