@@ -10,8 +10,6 @@ The parameter takes a decayed SGD step with the rate ``eta``; ``ax`` averages th
 
 from __future__ import annotations
 
-import numpy as _np
-
 from .. import _factories as _F
 from .._tensor import Tensor
 from .optimizer import (
