@@ -245,3 +245,136 @@ def test_repr_and_defaults(name):
         opt = getattr(lib.optim, name)([_param(lib)])
         reps.append((repr(opt), sorted(opt.defaults)))
     assert reps[0] == reps[1]
+
+
+# ----------------------------------------------------------------------------- swa_utils
+
+def _model(lib, values):
+    m = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4), lib.nn.Linear(4, 2))
+    _load(lib, m, values)
+    return m
+
+
+def _load(lib, m, values):
+    with lib.no_grad():
+        for t, v in zip(list(m.parameters()) + list(m.buffers()), values):
+            t.copy_(lib.tensor(v))
+
+
+def _values(seed):
+    rng = np.random.default_rng(seed)
+    shapes = [(4, 3), (4,), (4,), (4,), (2, 4), (2,), (4,), (4,)]
+    vals = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    return vals + [np.array(seed, dtype=np.int64)]          # num_batches_tracked
+
+
+AVG = {
+    "swa": lambda su: {},
+    "ema_multi": lambda su: {"multi_avg_fn": su.get_ema_multi_avg_fn(0.9)},
+    "swa_multi": lambda su: {"multi_avg_fn": su.get_swa_multi_avg_fn()},
+    "ema": lambda su: {"avg_fn": su.get_ema_avg_fn(0.75)},
+    "swa_fn": lambda su: {"avg_fn": su.get_swa_avg_fn()},
+}
+
+
+@pytest.mark.parametrize("use_buffers", [False, True])
+@pytest.mark.parametrize("kind", sorted(AVG))
+def test_averaged_model(kind, use_buffers):
+    def run(lib):
+        m = _model(lib, _values(0))
+        avg = lib.optim.swa_utils.AveragedModel(m, use_buffers=use_buffers,
+                                                **AVG[kind](lib.optim.swa_utils))
+        for seed in range(1, 6):
+            _load(lib, m, _values(seed))
+            avg.update_parameters(m)
+        out = {k: v.numpy() for k, v in avg.state_dict().items()}
+        out["y"] = avg(lib.ones(2, 3)).detach().numpy()
+        return out
+
+    if kind == "swa_multi" and use_buffers:     # the integer batch count: addcdiv refuses it
+        _errors(run)
+        return
+    out = [run(torch), run(ember)]
+    assert list(out[0]) == list(out[1])
+    for k in out[0]:
+        assert out[0][k].dtype == out[1][k].dtype, k
+        if k == "y":    # the forward's matrix products: the BLAS's rounding
+            np.testing.assert_allclose(out[1][k], out[0][k], rtol=1e-6, atol=1e-6)
+        else:
+            np.testing.assert_array_equal(out[1][k], out[0][k], err_msg=k)
+
+
+def test_averaged_model_errors_and_decay():
+    for lib in (torch, ember):
+        su = lib.optim.swa_utils
+        with pytest.raises(AssertionError, match="Only one of avg_fn and multi_avg_fn"):
+            su.AveragedModel(lib.nn.Linear(2, 2), avg_fn=su.get_swa_avg_fn(),
+                             multi_avg_fn=su.get_swa_multi_avg_fn())
+        for bad in (-0.1, 1.5):
+            for fn in (su.get_ema_avg_fn, su.get_ema_multi_avg_fn):
+                with pytest.raises(ValueError, match=r"Invalid decay value .* in \[0,1\] range"):
+                    fn(bad)
+
+
+def test_averaged_model_integer_tensors():
+    out = []
+    for lib in (torch, ember):
+        su = lib.optim.swa_utils
+        avg, cur = [lib.tensor([1.0, 4.0])], [lib.tensor([3.0, 8.0])]
+        su.get_swa_multi_avg_fn()(avg, cur, 3)
+        ints = [lib.tensor([10, 20])]
+        su.get_ema_multi_avg_fn(0.5)(ints, [lib.tensor([20, 40])], None)
+        out.append((avg[0].numpy(), ints[0].numpy(), ints[0].dtype is lib.int64))
+    for a, b in zip(*out):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_update_bn():
+    out = []
+    for lib in (torch, ember):
+        m = _model(lib, _values(0))
+        m.eval()
+        loader = [(lib.tensor(v), 0) for v in np.random.default_rng(2).standard_normal(
+            (4, 5, 3)).astype(np.float32)]
+        lib.optim.swa_utils.update_bn(loader, m)
+        lib.optim.swa_utils.update_bn([], lib.nn.Linear(2, 2))     # no batch norm: no-op
+        bn = m[1]
+        out.append((m.training, bn.momentum, bn.running_mean.numpy(), bn.running_var.numpy(),
+                    int(bn.num_batches_tracked)))
+    assert out[0][:2] == out[1][:2] and out[0][4] == out[1][4]
+    np.testing.assert_allclose(out[1][2], out[0][2], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(out[1][3], out[0][3], rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("kw", [{"swa_lr": 0.05}, {"swa_lr": 0.05, "anneal_epochs": 3},
+                                {"swa_lr": [0.01, 0.2], "anneal_strategy": "linear",
+                                 "anneal_epochs": 4},
+                                {"swa_lr": 0.3, "anneal_epochs": 0}])
+def test_swalr_sequence(kw):
+    seqs = []
+    for lib in (torch, ember):
+        ps = [lib.nn.Parameter(lib.ones(2)), lib.nn.Parameter(lib.ones(3))]
+        opt = lib.optim.SGD([{"params": ps[:1]}, {"params": ps[1:], "lr": 0.5}], lr=0.1)
+        s = lib.optim.swa_utils.SWALR(opt, **kw)
+        seq = [s.get_last_lr()]
+        for _ in range(8):
+            opt.step()
+            s.step()
+            seq.append(s.get_last_lr())
+        sd = s.state_dict()
+        seqs.append((seq, sorted(sd), sd["_anneal_strategy"]))
+        s2 = lib.optim.swa_utils.SWALR(opt, swa_lr=1.0)
+        s2.load_state_dict(sd)
+        assert s2.anneal_func(0.5) == s.anneal_func(0.5)
+    assert seqs[0] == seqs[1]
+
+
+def test_swalr_errors_and_warning():
+    for lib in (torch, ember):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=0.1)
+        _errors(lambda lib, opt=opt: lib.optim.swa_utils.SWALR(opt, 0.1, anneal_strategy="x"))
+        _errors(lambda lib, opt=opt: lib.optim.swa_utils.SWALR(opt, 0.1, anneal_epochs=-1))
+        _errors(lambda lib, opt=opt: lib.optim.swa_utils.SWALR(opt, [0.1, 0.2]))
+        s = lib.optim.swa_utils.SWALR(opt, 0.05)
+        with pytest.warns(UserWarning, match="please use `get_last_lr"):
+            s.get_lr()
