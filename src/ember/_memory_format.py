@@ -92,6 +92,20 @@ def empty(shape, npdt, fmt) -> np.ndarray:
     return buf.transpose(np.argsort(outer))
 
 
+def over_flat(flat: np.ndarray, shape, fmt=None) -> np.ndarray:
+    """The 1-d ``flat`` seen as ``shape`` with ``fmt``'s strides (a view; contiguous unless
+    ``fmt`` is a channels-last format): what ``resize_`` makes of its storage."""
+    order = _ORDER.get(fmt)
+    if order is None:
+        _check_format(fmt)
+        if fmt is preserve_format:
+            raise RuntimeError("Unsupported memory formatPreserve")
+        return flat.reshape(shape)
+    _check_rank(len(shape), fmt)
+    outer = order[::-1]
+    return flat.reshape([shape[d] for d in outer]).transpose(np.argsort(outer))
+
+
 def _dense(arr: np.ndarray) -> bool:
     """Non-overlapping and dense: some permutation of the dims makes it C-contiguous."""
     if arr.flags.c_contiguous or arr.size == 0:

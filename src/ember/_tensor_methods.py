@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
+from . import _memory_format as _MF
 from ._legacy import legacy_new
 from ._ops.registry import check_inplace, expose
 from ._storage import TypedStorage, UntypedStorage, root_array
@@ -36,12 +37,12 @@ def _resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
     root = root_array(self._data)
     start = self.storage_offset()
     if root.flags.c_contiguous and start + n <= root.size:
-        self._data = root.reshape(-1)[start:start + n].reshape(sizes)
+        flat = root.reshape(-1)[start:start + n]
     else:
         flat = np.zeros(n, self._data.dtype)
         old = np.ascontiguousarray(self._data).reshape(-1)[:n]
         flat[:old.size] = old
-        self._data = flat.reshape(sizes)
+    self._data = _MF.over_flat(flat, sizes, memory_format)
     self._vc.value += 1
     return self
 
@@ -73,7 +74,7 @@ def _resize(self: Tensor, *sizes) -> Tensor:
 
 
 def _resize_as_(self: Tensor, the_template: Tensor, *, memory_format=None) -> Tensor:
-    return _resize_(self, the_template.size())
+    return _resize_(self, the_template.size(), memory_format=memory_format)
 
 
 @expose

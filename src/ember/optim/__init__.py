@@ -10,13 +10,17 @@ from __future__ import annotations
 from .. import _lazy
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta", "Adamax",
-           "NAdam", "RAdam", "LBFGS", "lr_scheduler"]
+           "NAdam", "RAdam", "LBFGS", "Rprop", "ASGD", "Adafactor", "SparseAdam", "Muon",
+           "lr_scheduler", "swa_utils"]
 
 # each optimizer (and the schedulers) loads on first use; the implementation modules stay
 # importable (``ember.optim.adam``) but, as in torch, out of the package's namespace
 _CLASSES = {"Adadelta": "adadelta", "Adagrad": "adagrad", "Adam": "adam", "AdamW": "adamw",
             "Adamax": "adamax", "LBFGS": "lbfgs", "NAdam": "nadam", "Optimizer": "optimizer",
-            "RAdam": "radam", "RMSprop": "rmsprop", "SGD": "sgd"}
-_lazy.package(globals(), modules=("lr_scheduler",), names=_CLASSES, hide=_CLASSES.values())
+            "RAdam": "radam", "RMSprop": "rmsprop", "SGD": "sgd", "Rprop": "rprop",
+            "ASGD": "asgd", "Adafactor": "_adafactor", "SparseAdam": "sparse_adam",
+            "Muon": "_muon"}
+_lazy.package(globals(), modules=("lr_scheduler", "swa_utils"), names=_CLASSES,
+              hide=_CLASSES.values())
 del _lazy, _CLASSES
 del annotations  # keep dir() to torch's names

@@ -13,15 +13,18 @@ import types
 import warnings
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable as _Callable
-from collections.abc import Iterable as _Iterable
-from collections.abc import Sequence as _Sequence
 from functools import partial, wraps
-from typing import Any, Literal, SupportsFloat, TypedDict, cast
+from math import inf
+from typing import TYPE_CHECKING, Any, Literal, Self, SupportsFloat, TypedDict, cast
 from weakref import ref
 
 from .._tensor import Tensor
 from .optimizer import Optimizer, _to_scalar
+
+if TYPE_CHECKING:
+    from collections.abc import Callable as _Callable
+    from collections.abc import Iterable as _Iterable
+    from collections.abc import Sequence as _Sequence
 
 __all__ = [
     "LambdaLR",
@@ -217,7 +220,7 @@ class _enable_get_lr_call:
     def __init__(self, o: LRScheduler) -> None:
         self.o = o
 
-    def __enter__(self) -> _enable_get_lr_call:
+    def __enter__(self) -> Self:
         self.o._get_lr_called_within_step = True
         return self
 
@@ -780,9 +783,9 @@ class ReduceLROnPlateau(LRScheduler):
         if threshold_mode not in {"rel", "abs"}:
             raise ValueError("threshold mode " + threshold_mode + " is unknown!")
         if mode == "min":
-            self.mode_worse = math.inf
+            self.mode_worse = inf
         else:
-            self.mode_worse = -math.inf
+            self.mode_worse = -inf
         self.mode = mode
         self.threshold = threshold
         self.threshold_mode = threshold_mode

@@ -553,6 +553,16 @@ def _run_closure(closure: Callable | None):
         return closure()
 
 
+# the devices torch 2.13 accepts for ``capturable=True`` (none of them is the CPU)
+_CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
+
+
+def _capturable_error(tensors: str = "params and state_steps") -> AssertionError:
+    """torch's error when a ``capturable=True`` step meets CPU tensors."""
+    return AssertionError(f"If capturable=True, {tensors} must be on supported devices: "
+                          f"{_CAPTURABLE_DEVICES}.")
+
+
 def _check_unsupported(**flags) -> None:
     """Raise for implementation flags ember does not have (fused, capturable, differentiable)."""
     for name, value in flags.items():

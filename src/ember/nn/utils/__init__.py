@@ -1,10 +1,18 @@
-"""``nn.utils``: gradient clipping, parameter/vector conversion, parametrizations, pruning and
-packed sequences."""
+"""``nn.utils``: gradient clipping, parameter/vector conversion, parametrizations, batch-norm
+fusion, weight layouts, pruning and packed sequences."""
 
 from ... import _lazy
+from .clip_grad import _clip_grads_with_norm_ as clip_grads_with_norm_  # noqa: F401
+from .clip_grad import _get_total_norm as get_total_norm  # noqa: F401
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 
-# parametrize, prune, rnn and stateless (functional_call, deprecated in torch) load on first use
-_lazy.package(globals(), modules=("parametrize", "prune", "rnn", "stateless"))
+# the rest (stateless's functional_call is deprecated in torch) loads on first use
+_lazy.package(globals(), modules=("fusion", "init", "memory_format", "parametrize", "prune",
+                                  "rnn", "stateless"),
+              names={"fuse_conv_bn_eval": "fusion", "fuse_conv_bn_weights": "fusion",
+                     "fuse_linear_bn_eval": "fusion", "fuse_linear_bn_weights": "fusion",
+                     "skip_init": "init",
+                     "convert_conv2d_weight_memory_format": "memory_format",
+                     "convert_conv3d_weight_memory_format": "memory_format"})
 del _lazy
