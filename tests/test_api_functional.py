@@ -331,3 +331,11 @@ def test_reachable_as_torch_names():
     for name in ("conv2d", "dropout", "layer_norm", "max_pool2d", "lstm_cell",
                  "norm_except_dim", "embedding_bag"):
         assert name in dir(ember) and callable(getattr(ember, name))
+
+
+@pytest.mark.parametrize("size", [[0], [2], [1, 0]])
+def test_adaptive_max_pool1d_sizes(size):
+    grad = size != [0]      # (torch's backward refuses an empty output)
+    check(lambda L, x: L.adaptive_max_pool1d(x, size), arr((2, 3), "float64"), grad=grad)
+    check(lambda L, x: L.nn.functional.adaptive_max_pool1d(x, size), arr((2, 3), "float64"),
+          grad=grad)

@@ -1419,6 +1419,8 @@ def _adaptive_avg_pool2d(self, output_size):
 def adaptive_max_indices(x, output_size):
     """Flat indices of the maxima of torch's adaptive windows over the last 2 dims."""
     h, w = x.shape[-2:]
+    if 0 in output_size:
+        return np.zeros(x.shape[:-2] + tuple(output_size), np.int64)
     idx = []
     for size, o in zip((h, w), output_size):
         s, e = _adaptive_bounds(size, o)

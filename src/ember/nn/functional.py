@@ -519,6 +519,9 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
     """Max over adaptive windows of the last dim."""
+    if isinstance(output_size, (list, tuple)) and len(output_size) != 1:
+        raise RuntimeError("adaptive_max_pool1d() argument 'output_size' should contain one "
+                           f"int (got {len(output_size)})")
     o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
     out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, int(o)), True)
     out, idx = out.squeeze(-2), idx.squeeze(-2)
