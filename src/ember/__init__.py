@@ -205,6 +205,20 @@ _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",
                "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
+# torch's top-level forms of the nn kernels (torch.conv2d, torch.dropout …)
+_LAZY_NAMES.update(dict.fromkeys((
+    "adaptive_avg_pool1d", "adaptive_max_pool1d", "affine_grid_generator", "alpha_dropout",
+    "alpha_dropout_", "avg_pool1d", "batch_norm", "bilinear", "binary_cross_entropy_with_logits",
+    "celu_", "channel_shuffle", "conv1d", "conv2d", "conv3d", "conv_tbc", "conv_transpose1d",
+    "conv_transpose2d", "conv_transpose3d", "cosine_embedding_loss", "cosine_similarity",
+    "ctc_loss", "dropout", "dropout_", "embedding", "embedding_bag", "embedding_renorm_",
+    "feature_alpha_dropout", "feature_alpha_dropout_", "feature_dropout", "feature_dropout_",
+    "grid_sampler", "grid_sampler_2d", "group_norm", "gru_cell", "hinge_embedding_loss",
+    "instance_norm", "kl_div", "layer_norm", "lstm_cell", "margin_ranking_loss", "max_pool1d",
+    "max_pool1d_with_indices", "max_pool2d", "max_pool3d", "norm_except_dim",
+    "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss",
+    "rms_norm", "rnn_relu_cell", "rnn_tanh_cell", "rrelu", "rrelu_", "selu_", "threshold_",
+    "triplet_margin_loss"), "_nn_functions"))
 
 
 def __getattr__(name: str):

@@ -1419,6 +1419,8 @@ def _adaptive_avg_pool2d(self, output_size):
 def adaptive_max_indices(x, output_size):
     """Flat indices of the maxima of torch's adaptive windows over the last 2 dims."""
     h, w = x.shape[-2:]
+    if 0 in output_size:
+        return np.zeros(x.shape[:-2] + tuple(output_size), np.int64)
     idx = []
     for size, o in zip((h, w), output_size):
         s, e = _adaptive_bounds(size, o)
@@ -1548,13 +1550,20 @@ def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Batch normalisation over dim 1; updates the running stats in training mode."""
+    if training and input._data.size // input.shape[1] == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got "
+                         f"input size {list(input.shape)}")
+    return batch_norm_unchecked(input, running_mean, running_var, weight, bias, training,
+                             momentum, eps)
+
+
+def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
+                      training: bool, momentum: float, eps: float) -> Tensor:
+    """:func:`batch_norm` without ``nn.functional``'s batch-size check (ATen's kernel)."""
     x = input._data
     dims = _bn_dims(x.ndim)
     if training:
         size = x.size // x.shape[1]
-        if size == 1:
-            raise ValueError("Expected more than 1 value per channel when training, got "
-                             f"input size {list(input.shape)}")
         rm = None if running_mean is None else running_mean._data
         rv = None if running_var is None else running_var._data
         if _bn_exact(x, rm, rv) and all(t is None or t._data.dtype == x.dtype
@@ -1666,7 +1675,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
     c = input.shape[1]
     if c % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
-                           f"num_groups, but got input of shape {input.shape} and "
+                           f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
     return _group_norm(input, weight, bias, num_groups, eps)
 
@@ -1716,13 +1725,19 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise IndexError("index out of range in self")
     if max_norm is not None:
-        w = weight._data
-        rows = np.unique(idx)
-        norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
-        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-        w[rows] = (w[rows] * scale[:, None]).astype(w.dtype)
-        weight._vc.value += 1
+        embedding_renorm(weight, idx, max_norm, norm_type)
     return _embedding(weight, input, padding_idx)
+
+
+def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float) -> None:
+    """Scale, in place, each row of ``weight`` named in ``indices`` whose ``norm_type``-norm
+    exceeds ``max_norm`` down to ``max_norm`` (ATen's ``embedding_renorm_``)."""
+    w = weight._data
+    rows = np.unique(indices)
+    norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    w[rows] = (w[rows] * scale[:, None]).astype(w.dtype)
+    weight._vc.value += 1
 
 
 def _constant_pad_np(x, pad, value):

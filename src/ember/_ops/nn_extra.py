@@ -139,7 +139,8 @@ _elu_ = op("EluBackward1", name="_elu_", method=False, function=False, promote=N
 
 
 def _celu_result_grad(grad, result, alpha):
-    return _elu_result_grad(grad, result, alpha, 1.0, 1.0 / alpha)
+    # torch: elu_backward(grad, alpha, 1, 1.0 / alpha.toFloat(), true, result)
+    return _elu_result_grad(grad, result, alpha, 1.0, 1.0 / _nn._f32_of(alpha))
 
 
 _celu_ = op("CeluBackward1", name="_celu_", method=False, function=False, promote=NONE,
@@ -184,6 +185,14 @@ def add_scalar(self, other):
 def norm_dim(self, p, dim, keepdim):
     """``self.norm(p, dim, keepdim)`` as ATen's ``norm.ScalarOpt_dim`` (``dim`` >= 0)."""
     return _vector_norm.kernel(self, p, (dim,), keepdim, None)
+
+
+@op("NormBackward0", name="_norm_all", method=False, function=False, promote=NONE,
+    self=lambda grad, self, result, p: _norm_back(grad, self, result, p,
+                                                  tuple(range(self.dim())), False))
+def norm_all(self, p):
+    """``self.norm(p)`` over every element, as ATen's ``norm.Scalar``."""
+    return _vector_norm.kernel(self, p, tuple(range(self.ndim)), False, None)
 
 
 # ============================================================================ pdist

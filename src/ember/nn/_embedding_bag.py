@@ -131,6 +131,14 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
                                   "per_sample_weights is only supported for mode='sum' (got "
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
+    return embedding_bag_outputs(weight, input, offs, per_sample_weights, include_last_offset,
+                                 padding_idx, _MODES[mode])[0]
+
+
+def embedding_bag_outputs(weight: Tensor, input: Tensor, offs, per_sample_weights,
+                          include_last_offset: bool, padding_idx, mode: int) -> tuple:
+    """ATen's ``_embedding_bag`` on 1-D ``input`` and integer ``offs``: the bags' reductions
+    and its auxiliary outputs (``offset2bag``, ``bag_size``, ``max_indices``)."""
     idx = input._data.astype(np.int64)
     n = idx.size
     if offs.size and offs[0] != 0:
@@ -146,7 +154,24 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     if padding_idx is not None:
         pad = padding_idx if padding_idx >= 0 else weight.shape[0] + padding_idx
         bag = np.where(idx == pad, -1, bag)
-    return _embedding_bag(weight, per_sample_weights, idx, bag, nbags, _MODES[mode])
+    out = _embedding_bag(weight, per_sample_weights, idx, bag, nbags, mode)
+    starts = np.zeros(n + 1, np.int64)      # ATen's make_offset2bag: a cumsum of the starts
+    np.add.at(starts, offs[:nbags].clip(max=n), 1)
+    starts[0] -= 1
+    offset2bag = np.cumsum(starts)[:n]
+    if mode == 0:       # ATen's sum fills only offset2bag, and not on its fast path
+        fast = (weight.dtype in (D.float32, D.float16, D.bfloat16) and weight.stride(1) == 1
+                and padding_idx is None)
+        zeros = np.zeros(nbags, np.int64)
+        return out, *(Tensor._wrap(a) for a in (offset2bag[:0] if fast else offset2bag, zeros,
+                                                zeros.copy()))
+    bag_size = _counts(bag, nbags).astype(np.int64)
+    if mode == 1:
+        max_indices = bag_size.copy()
+    else:
+        best = _winners(weight._data, idx, bag, nbags)
+        max_indices = np.where(best >= 0, idx[best.clip(min=0)], 0)
+    return out, *(Tensor._wrap(a) for a in (offset2bag, bag_size, max_indices))
 
 
 def _torch_type(t) -> str:

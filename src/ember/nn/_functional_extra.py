@@ -72,16 +72,22 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
           inplace: bool = False) -> Tensor:
     """Leaky ReLU whose negative slope is drawn from ``U(lower, upper)`` per element in
     training (torch's stream) and is ``(lower + upper) / 2`` otherwise."""
-    if not input.dtype.is_floating_point:
-        raise RuntimeError(f'"rrelu_with_noise_out_cpu" not implemented for '
-                           f"'{input.dtype.scalar_name}'")
-    return _X.rrelu(input, lower, upper, training, inplace, default_generator)
+    return _rrelu(input, lower, upper, training, inplace, None)
 
 
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
-           training: bool = False) -> Tensor:
-    """In-place :func:`rrelu` (node ``RreluWithNoiseBackward1``)."""
-    return rrelu(input, lower, upper, training, True)
+           training: bool = False, generator=None) -> Tensor:
+    """In-place :func:`rrelu` (node ``RreluWithNoiseBackward1``); the noise is drawn from
+    ``generator`` (default: the global one)."""
+    return _rrelu(input, lower, upper, training, True, generator)
+
+
+def _rrelu(input, lower, upper, training, inplace, generator):
+    if not input.dtype.is_floating_point:
+        kernel = "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    return _X.rrelu(input, lower, upper, training, inplace, generator or default_generator)
 
 
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -620,6 +626,11 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     red = _reduction(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
+    return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, red)
+
+
+def _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, red):
+    """ATen's ``triplet_margin_loss`` (``red``: the reduction's number)."""
     a, pd, n = anchor.ndim, positive.ndim, negative.ndim
     if not (a == pd and pd == n):
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "

@@ -88,10 +88,20 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
                       stacklevel=2)
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return affine_grid_generator(theta, size, align_corners)
+
+
+def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
+    """ATen's ``affine_grid_generator``: the grid of :func:`affine_grid`, unchecked but for
+    the batch sizes (node ``AffineGridGeneratorBackward0``)."""
+    size = tuple(int(s) for s in size)
+    if len(size) != 4:
+        raise NotImplementedError("affine_grid for 3D affine transforms (5-D sizes) is not "
+                                  "supported")
     if theta.size(0) != size[0]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{theta.size(0)}, 3] but got: [{size[0]}, 3].")
-    return _affine_grid_generator(theta, tuple(int(s) for s in size), bool(align_corners))
+                           f"[{size[0]}, 3] but got: [{theta.size(0)}, 3].")
+    return _affine_grid_generator(theta, size, bool(align_corners))
 
 
 # ----------------------------------------------------------------------------- grid_sample
@@ -369,6 +379,14 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     align_corners = _default_align(align_corners)
+    return grid_sampler(input, grid, _MODES[mode], _PADDING[padding_mode], bool(align_corners))
+
+
+def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                 align_corners: bool) -> Tensor:
+    """ATen's ``grid_sampler``: :func:`grid_sample` with the modes as numbers
+    (interpolation 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2
+    reflection)."""
     if input.size(0) != grid.size(0):
         raise RuntimeError("grid_sampler(): expected grid and input to have same batch size, "
                            f"but got input with sizes {list(input.shape)} and grid with sizes "
@@ -378,14 +396,19 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                            f"last dimension, but got grid with sizes {list(grid.shape)}")
     if input.dim() != 4 or grid.dim() != 4:
         raise NotImplementedError("grid_sample supports 4-D input and grid (2-D sampling) only")
+    return grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                    align_corners: bool) -> Tensor:
+    """ATen's ``grid_sampler_2d`` (node ``GridSampler2DBackward0``)."""
     for i in (2, 3):
         if input.size(i) <= 0:
             raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
                                f"dimensions, but input has sizes {list(input.shape)} with "
                                f"dimension {i} being empty")
     if input.dtype != grid.dtype:
-        raise RuntimeError(f"grid_sampler(): expected input and grid to have the same type, "
-                           f"but got input with type {input.dtype} and grid with type "
-                           f"{grid.dtype}")
-    return _grid_sampler_2d(input, grid, _MODES[mode], _PADDING[padding_mode],
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{grid.dtype.scalar_name}")
+    return _grid_sampler_2d(input, grid, int(interpolation_mode), int(padding_mode),
                             bool(align_corners))

@@ -519,6 +519,9 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
     """Max over adaptive windows of the last dim."""
+    if isinstance(output_size, (list, tuple)) and len(output_size) != 1:
+        raise RuntimeError("adaptive_max_pool1d() argument 'output_size' should contain one "
+                           f"int (got {len(output_size)})")
     o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
     out, idx = adaptive_max_pool2d(input.unsqueeze(-2), (1, int(o)), True)
     out, idx = out.squeeze(-2), idx.squeeze(-2)
@@ -537,13 +540,20 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
     if use_input_stats and math.prod(input.shape[2:]) == 1:
         raise ValueError("Expected more than 1 spatial element when training, got input size "
                          f"{input.shape}")
+    return _instance_norm(input, weight, bias, running_mean, running_var, use_input_stats,
+                          momentum, eps)
+
+
+def _instance_norm(input, weight, bias, running_mean, running_var, use_input_stats: bool,
+                   momentum: float, eps: float) -> Tensor:
+    """ATen's ``instance_norm`` (no spatial-size check: that one is Python's)."""
     b, c = input.shape[0], input.shape[1]
 
     def rep(t):
         return None if t is None else t.repeat(b)
     rm, rv = rep(running_mean), rep(running_var)
-    out = batch_norm(input.contiguous().view(1, b * c, *input.shape[2:]), rm, rv, rep(weight),
-                     rep(bias), use_input_stats, momentum, eps)
+    out = _N.batch_norm_unchecked(input.contiguous().view(1, b * c, *input.shape[2:]), rm, rv,
+                                  rep(weight), rep(bias), use_input_stats, momentum, eps)
     with _no_grad():
         if running_mean is not None:
             running_mean.copy_(rm.view(b, c).mean(0))
@@ -698,14 +708,18 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
                       "support size.'batchmean' divides only by the batch size, and aligns with "
                       "the KL div math definition.'mean' will be changed to behave the same as "
                       "'batchmean' in the next major release.", stacklevel=2)
+    if reduction == "batchmean":
+        loss = _kl_div(input, target, "sum", log_target)
+        return loss if input.ndim == 0 else loss / input.shape[0]
+    return _kl_div(input, target, reduction, log_target)
+
+
+def _kl_div(input, target, reduction: str, log_target: bool) -> Tensor:
+    """ATen's ``kl_div``, without the Python-level warning and ``batchmean``."""
     if log_target:
         loss = target.exp() * (target - input)
     else:
         loss = _ops.xlogy(target, target) - target * input
-    if reduction == "batchmean":
-        if input.ndim == 0:
-            return loss.sum()
-        return loss.sum() / input.shape[0]
     return _apply_reduction(loss, reduction)
 
 
@@ -825,6 +839,11 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
+    return _margin_ranking_loss(input1, input2, target, margin, reduction)
+
+
+def _margin_ranking_loss(input1, input2, target, margin: float, reduction: str) -> Tensor:
+    """ATen's ``margin_ranking_loss`` (it broadcasts; the dims check is Python's)."""
     out = (-target * (input1 - input2) + margin).clamp_min_(0)
     return _apply_reduction(out, reduction)
 

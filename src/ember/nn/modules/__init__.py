@@ -35,6 +35,7 @@ from .batchnorm import (  # noqa: F401
     LazyBatchNorm1d,
     LazyBatchNorm2d,
     LazyBatchNorm3d,
+    SyncBatchNorm,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys as _sys
+
 from ... import _dtype as _D
 from ... import _factories as _Fac
 from ..._tensor import Tensor
@@ -110,6 +112,58 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() != 5:
             raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation whose statistics are synchronised across the processes of a group
+    in training; without an initialised process group (or with one process) it is a plain
+    batch norm, as torch's on CPU, and with one it raises torch's error, its input being on
+    the CPU."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True, track_running_stats: bool = True, process_group=None,
+                 device=None, dtype=None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+
+    def forward(self, input: Tensor) -> Tensor:
+        # a process group exists only once ember.distributed was imported and initialised
+        dist = _sys.modules.get(__package__.rsplit(".", 2)[0] + ".distributed")
+        if self.training and dist is not None and dist.is_initialized():
+            raise ValueError("SyncBatchNorm expected input tensor to be on GPU or XPU or "
+                             "privateuseone")
+        return super().forward(input)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module: Module, process_group=None) -> Module:
+        """Replace every ``BatchNorm*d`` layer in ``module`` by a :class:`SyncBatchNorm` that
+        shares its parameters and buffers (a new layer where ``module`` is one)."""
+        out = module
+        if isinstance(module, _BatchNorm):
+            out = SyncBatchNorm(module.num_features, module.eps, module.momentum, module.affine,
+                                module.track_running_stats, process_group,
+                                bias=module.bias is not None)
+            if module.affine:
+                with _no_grad():
+                    out.weight = module.weight
+                    out.bias = module.bias
+            out.running_mean = module.running_mean
+            out.running_var = module.running_var
+            out.num_batches_tracked = module.num_batches_tracked
+            out.training = module.training
+            if hasattr(module, "qconfig"):
+                out.qconfig = module.qconfig
+        for name, child in module.named_children():
+            out.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        del module
+        return out
 
 
 class _LazyNormBase(LazyModuleMixin, _NormBase):

@@ -21,6 +21,11 @@ import numpy as _np
 from ... import _dtype as _D
 from ... import _factories as _Fac
 from ... import _ops
+from ..._nn_functions import _lin
+from ..._nn_functions import gru_cell as _gru_cell
+from ..._nn_functions import lstm_cell as _lstm_cell
+from ..._nn_functions import rnn_relu_cell as _rnn_relu_cell
+from ..._nn_functions import rnn_tanh_cell as _rnn_tanh_cell
 from ..._ops.registry import NONE as _NONE
 from ..._ops.registry import op as _op
 from ..._tensor import Tensor
@@ -342,12 +347,6 @@ def _transpose_(self):
     return _np.swapaxes(self, 0, 1)
 
 
-def _lin(x, w, b):
-    if b is None:
-        return x.matmul(w.t())
-    return _ops.addmm(b, x, w.t())
-
-
 class RNN(RNNBase):
     """Elman RNN: ``h' = tanh(W_ih x + b_ih + W_hh h + b_hh)`` (or ReLU)."""
 
@@ -510,13 +509,11 @@ class RNNCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, hx, batched = self._prepare(input, hx, "RNNCell", "rnn")
-        pre = _lin(input, self.weight_ih, self.bias_ih) + _lin(hx, self.weight_hh, self.bias_hh)
-        if self.nonlinearity == "tanh":
-            ret = pre.tanh()
-        elif self.nonlinearity == "relu":
-            ret = pre.relu()
-        else:
+        cells = {"tanh": _rnn_tanh_cell, "relu": _rnn_relu_cell}
+        if self.nonlinearity not in cells:
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        ret = cells[self.nonlinearity](input, hx, self.weight_ih, self.weight_hh, self.bias_ih,
+                                       self.bias_hh)
         return ret if batched else ret.squeeze(0)
 
 
@@ -529,12 +526,9 @@ class LSTMCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, 4, device, dtype)
 
     def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None):
-        input, (h, c), batched = self._prepare(input, hx, "LSTMCell", "lstm")
-        gates = _lin(input, self.weight_ih, self.bias_ih) + _lin(h, self.weight_hh,
-                                                                 self.bias_hh)
-        i, f, g, o = gates.unsafe_chunk(4, 1)
-        cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
-        hy = o.sigmoid() * cy.tanh()
+        input, hx, batched = self._prepare(input, hx, "LSTMCell", "lstm")
+        hy, cy = _lstm_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih,
+                            self.bias_hh)
         return (hy, cy) if batched else (hy.squeeze(0), cy.squeeze(0))
 
 
@@ -547,12 +541,7 @@ class GRUCell(RNNCellBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
         input, hx, batched = self._prepare(input, hx, "GRUCell", "gru")
-        ir, iz, in_ = _lin(input, self.weight_ih, self.bias_ih).unsafe_chunk(3, 1)
-        hr, hz, hn = _lin(hx, self.weight_hh, self.bias_hh).unsafe_chunk(3, 1)
-        r = (ir + hr).sigmoid()
-        z = (iz + hz).sigmoid()
-        n = (in_ + r * hn).tanh()
-        hy = n + z * (hx - n)
+        hy = _gru_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return hy if batched else hy.squeeze(0)
 
 
