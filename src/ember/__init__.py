@@ -204,7 +204,11 @@ _LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "fu
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",
-               "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
+               "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias",
+               **dict.fromkeys(("chain_matmul", "eig", "frobenius_norm", "lstsq", "lu", "lu_solve",
+                                "matrix_rank", "nuclear_norm", "solve", "symeig",
+                                "triangular_solve"), "_ops.linalg_legacy"),
+               "lu_unpack": "_ops.factorizations"}
 
 
 def __getattr__(name: str):
