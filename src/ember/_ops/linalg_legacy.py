@@ -207,13 +207,11 @@ def _frobenius(self, dim, keepdim):
     return _vector_norm.kernel(self, 2, dim, keepdim, None)
 
 
-_NO_DIM = object()
-
-
 @expose(method=False)
-def frobenius_norm(input: Tensor, dim=_NO_DIM, keepdim: bool = False, *, out=None) -> Tensor:
-    """``torch.frobenius_norm`` (deprecated in torch): the 2-norm over the dims ``dim``."""
-    if dim is _NO_DIM:
+def frobenius_norm(input: Tensor, dim=None, keepdim: bool = False, *, out=None) -> Tensor:
+    """``torch.frobenius_norm`` (deprecated in torch): the 2-norm over the dims ``dim``
+    (required, as torch's)."""
+    if dim is None:
         raise TypeError('frobenius_norm() missing 1 required positional arguments: "dim"')
     _warn_once(_FRO_WARNING)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
