@@ -219,6 +219,11 @@ _LAZY_NAMES.update(dict.fromkeys((
     "pairwise_distance", "pdist", "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss",
     "rms_norm", "rnn_relu_cell", "rnn_tanh_cell", "rrelu", "rrelu_", "selu_", "threshold_",
     "triplet_margin_loss"), "_nn_functions"))
+# the linear algebra torch keeps at top level (legacy forms that warn, removed ones that raise)
+_LAZY_NAMES.update(dict.fromkeys(("chain_matmul", "eig", "frobenius_norm", "lstsq", "lu",
+                                  "lu_solve", "matrix_rank", "nuclear_norm", "solve", "symeig",
+                                  "triangular_solve"), "_ops.linalg_legacy"))
+_LAZY_NAMES["lu_unpack"] = "_ops.factorizations"
 
 
 def __getattr__(name: str):

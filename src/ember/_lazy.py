@@ -102,6 +102,31 @@ class _Deferred:
         return f"<deferred module {object.__getattribute__(self, '_deferred_target')!r}>"
 
 
+class _LazyMethod:
+    """A method of ``cls`` defined in module ``target``, not yet imported: the first read
+    imports the module, which sets the real method on the class in this one's place."""
+
+    __slots__ = ("_target", "_name")
+
+    def __init__(self, target, name):
+        self._target, self._name = target, name
+
+    def __get__(self, obj, cls=None):
+        importlib.import_module(self._target)
+        cls = cls if cls is not None else type(obj)
+        real = next(k.__dict__[self._name] for k in cls.__mro__ if self._name in k.__dict__)
+        if real is self:
+            raise AttributeError(f"{self._target} did not define {cls.__name__}.{self._name}")
+        return real.__get__(obj, cls) if hasattr(real, "__get__") else real
+
+
+def methods(cls: type, target: str, names) -> None:
+    """Give ``cls`` the methods ``names`` that module ``target`` (absolute name) sets on it,
+    imported on the first read of any of them."""
+    for name in names:
+        setattr(cls, name, _LazyMethod(target, name))
+
+
 def defer(ns: dict, name: str, target: str):
     """The module ``target`` (absolute name) if it is loaded, else a stand-in that imports it
     on first use and rebinds ``ns[name]`` to it."""

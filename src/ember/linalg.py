@@ -6,6 +6,7 @@ The ops are defined in :mod:`ember._ops.decompositions` (and the products in
 
 from __future__ import annotations
 
+from . import _lazy
 from ._ops import linalg as _products
 from ._ops.constructions import matrix_exp, matrix_power  # noqa: F401
 from ._ops.cross import linalg_cross as cross  # noqa: F401
@@ -31,6 +32,7 @@ from ._ops.decompositions import (  # noqa: F401
 from ._ops.eig import eig, eigvals  # noqa: F401
 from ._ops.reduction import vector_norm as _vector_norm_fn
 from ._ops.triangular import solve_triangular  # noqa: F401
+from ._tensor import Tensor as _Tensor
 
 matmul = _products.matmul
 
@@ -40,6 +42,17 @@ def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return _products.diagonal(A, offset, dim1, dim2)
 
 vector_norm = _vector_norm_fn
+
+# the rarer functions load on first use
+_lazy.package(globals(), names={
+    **dict.fromkeys(("lu", "lu_factor", "lu_factor_ex", "lu_solve", "solve_ex"),
+                    "_ops.factorizations"),
+    **dict.fromkeys(("cond", "matrix_rank", "multi_dot", "tensorinv", "tensorsolve", "vander",
+                     "vecdot"), "_ops.linalg_composites"),
+})
+_lazy.methods(_Tensor, "ember._ops.linalg_legacy", ("eig", "lstsq", "lu", "lu_solve", "solve",
+                                                   "symeig", "triangular_solve"))
+del _lazy, _Tensor
 
 
 del annotations  # keep dir() to torch's names
