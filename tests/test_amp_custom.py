@@ -72,6 +72,9 @@ AUTOCAST_CASES = {
     "mm_double": lambda L, x, v: L.mm(x.double(), x),
     "outer": lambda L, x, v: L.outer(v, v),
     "einsum": lambda L, x, v: L.einsum("ij,jk->ik", x, x),
+    "vecdot": lambda L, x, v: L.linalg.vecdot(x, x.bfloat16()),
+    "multi_dot": lambda L, x, v: L.linalg.multi_dot([x, x.bfloat16(), x]),
+    "conv2d": lambda L, x, v: L.conv2d(x[None, None], x[None, None, :2, :2].bfloat16()),
 }
 
 

@@ -20,9 +20,9 @@ from .decompositions import (
     solve,
     svdvals,
 )
-from .linalg import mm, vdot
+from .linalg import _mm, mm, vdot
 from .reduction import cumprod
-from .registry import _scalar_name, op, run
+from .registry import _scalar_name, autocast_inputs, op, run
 from .shape import cat, movedim
 
 _wrap = Tensor._wrap
@@ -251,6 +251,7 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, out=None) -> Tensor:
     >>> ember.linalg.vecdot(ember.tensor([1., 2.]), ember.tensor([3., 4.]))
     tensor(11.)
     """
+    x, y = autocast_inputs(_mm, x, y)        # on autocast's lower-precision list, as mm
     if not _is_float(x):
         raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
                            f"input. Got {_scalar_name(x.dtype)}")
