@@ -572,7 +572,7 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
          requires_grad=False, pin_memory=False) -> Tensor:
     """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
     t = empty(*_sizes(sizes, size, "rand"), dtype=dtype)
-    if not t.dtype.is_floating_point:
+    if not (t.dtype.is_floating_point or t.dtype.is_complex):
         raise RuntimeError(f'"check_uniform_bounds" not implemented for '
                            f"'{_short(t.dtype)}'")
     _gen(generator)._uniform_(t._data, 0.0, 1.0)
@@ -589,7 +589,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     tensor([ 1.5410, -0.2934, -2.1788])
     """
     t = empty(*_sizes(sizes, size, "randn"), dtype=dtype)
-    if not t.dtype.is_floating_point:
+    if not (t.dtype.is_floating_point or t.dtype.is_complex):
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                   f"'{_short(t.dtype)}'")
     _gen(generator)._normal_(t._data, 0.0, 1.0)

@@ -82,6 +82,14 @@ def _fmt(x) -> str:
     return f"{float(x):g}"
 
 
+def _as_real(arr: _np.ndarray) -> _np.ndarray:
+    """A complex array's ``view_as_real``: its real and imaginary parts as a trailing
+    dimension of 2, writable, sharing memory."""
+    part = arr.real
+    return _np.lib.stride_tricks.as_strided(part, arr.shape + (2,),
+                                            arr.strides + (part.itemsize,), writeable=True)
+
+
 def _not_implemented(kernel: str, dt: _np.dtype) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{_sname(dt)}\'')
 
@@ -507,6 +515,9 @@ class Generator:
     def _uniform_(self, arr: _np.ndarray, low: float = 0.0, high: float = 1.0) -> _np.ndarray:
         """``arr.uniform_(low, high)`` in place: ``fma(u, high - low, low)`` per element."""
         dt = arr.dtype
+        if dt.kind == "c":              # torch draws the real and imaginary parts in turn
+            self._uniform_(_as_real(arr), low, high)
+            return arr
         if dt in _D.REDUCED:
             return self._reduced(arr, self._uniform_, "check_uniform_bounds", low, high,
                                  high=high, low=low)
@@ -566,6 +577,10 @@ class Generator:
         if not std >= 0.0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt(std)}")
         dt = arr.dtype
+        if dt.kind == "c":
+            # the real and imaginary parts in turn, each with half the variance
+            self._normal_(_as_real(arr), mean, std / _math.sqrt(2))
+            return arr
         if dt in _D.REDUCED:
             return self._reduced(arr, self._normal_, "normal_kernel_cpu", mean, std)
         if dt not in _FLOATS:
