@@ -165,9 +165,11 @@ def _strided_layout(shape, strides, size, stride, offset):
     return out_pos, _positions(size, stride, offset)
 
 
-def _as_strided_scatter_grads(grad, self_shape, self_strides, size, stride, storage_offset):
-    out_pos, view_pos = _strided_layout(self_shape, self_strides, size, stride,
-                                        storage_offset or 0)
+def _as_strided_scatter_grads(grad, self_shape, size, stride, storage_offset):
+    # (torch's backward reads the view from the gradient made contiguous, whatever the
+    # input's layout)
+    out_pos, view_pos = _strided_layout(self_shape, _dense_strides(self_shape, range(
+        len(self_shape), 0, -1)), size, stride, storage_offset or 0)
     n = int(out_pos.max(initial=-1)) + 1
     owner = xp.zeros(builtins.max(n, int(view_pos.max(initial=-1)) + 1), xp.int64)
     owner[out_pos.reshape(-1)] = xp.arange(out_pos.size)
@@ -188,12 +190,10 @@ def _contiguous_if_grad(self, src, size, stride, storage_offset=None):
 
 
 @op("AsStridedScatterBackward0", promote=NONE, check=_contiguous_if_grad,
-    self=lambda grad, self_shape, self_strides, size, stride, storage_offset:
-        _as_strided_scatter_grads(grad, self_shape, self_strides, size, stride,
-                                  storage_offset)[0],
-    src=lambda grad, self_shape, self_strides, size, stride, storage_offset:
-        _as_strided_scatter_grads(grad, self_shape, self_strides, size, stride,
-                                  storage_offset)[1])
+    self=lambda grad, self_shape, size, stride, storage_offset:
+        _as_strided_scatter_grads(grad, self_shape, size, stride, storage_offset)[0],
+    src=lambda grad, self_shape, size, stride, storage_offset:
+        _as_strided_scatter_grads(grad, self_shape, size, stride, storage_offset)[1])
 def as_strided_scatter(self, src, size, stride, storage_offset=None):
     """``input`` (cloned, its layout kept) with the elements of
     ``as_strided(size, stride, storage_offset)`` of the clone replaced by ``src``.
