@@ -264,6 +264,12 @@ def _fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
     return self.masked_fill_(tensor(mask), fill_value)
 
 
+def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
+    """Deprecated in torch: a copy of ``self`` in ``tensor``'s shape (same element count)."""
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    return Resize.apply(self, tuple(tensor.size()))
+
+
 def _get_device(self: Tensor) -> int:
     """The CUDA ordinal of the tensor's device: -1 on the CPU."""
     return -1
@@ -406,7 +412,7 @@ Tensor.const_data_ptr = _const_data_ptr
 Tensor.module_load = _module_load
 Tensor.is_nonzero = _is_nonzero
 Tensor.int_repr = _int_repr
-Tensor.resize_as = lambda self, the_template: self.resize(the_template.size())
+Tensor.resize_as = _resize_as
 Tensor.is_cpu = True
 Tensor.is_sparse_csr = Tensor.is_mkldnn = Tensor.is_vulkan = Tensor.is_xla = False
 Tensor.is_ipu = Tensor.is_maia = Tensor.is_mtia = False
