@@ -111,6 +111,7 @@ from ._finfo import finfo, iinfo
 from ._tensor_methods import ravel
 from ._misc import (
     as_strided_,
+    conj_physical_,
     eig,
     empty_permuted,
     empty_strided,

@@ -135,6 +135,11 @@ def as_strided_(input: Tensor, size, stride, storage_offset=None) -> Tensor:
     return input.as_strided_(size, stride, storage_offset)
 
 
+def conj_physical_(input: Tensor) -> Tensor:
+    """In-place :func:`conj_physical`."""
+    return input.conj_physical_()
+
+
 def fill(input: Tensor, value) -> Tensor:
     """A tensor like ``input`` filled with ``value`` (out of place)."""
     return input.clone().fill_(value)
