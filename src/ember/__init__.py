@@ -109,6 +109,30 @@ from ._compile import compile
 from . import _tensor_methods
 from ._finfo import finfo, iinfo
 from ._tensor_methods import ravel
+from ._misc import (
+    as_strided_,
+    conj_physical_,
+    eig,
+    empty_permuted,
+    empty_strided,
+    fill,
+    frombuffer,
+    get_device,
+    is_inference,
+    is_same_size,
+    is_signed,
+    is_storage,
+    is_warn_always_enabled,
+    lstsq,
+    newaxis,
+    nonzero_static,
+    set_default_tensor_type,
+    set_flush_denormal,
+    set_warn_always,
+    solve,
+    symeig,
+    typename,
+)
 from ._legacy import (
     BFloat16Tensor,
     BoolTensor,
@@ -199,8 +223,8 @@ from ._layout import (  # noqa: E402
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
 _LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "nn", "optim", "profiler", "serialization", "special",
-                 "testing")
+                 "multiprocessing", "nn", "optim", "profiler", "return_types",
+                 "serialization", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",

@@ -202,3 +202,221 @@ def _dequantize(self: Tensor) -> Tensor:
 
 
 Tensor.dequantize = _dequantize
+
+
+# ----------------------------------------------------------------------------- small methods
+
+def _requires_no_grad(self: Tensor, name: str) -> None:
+    if self.requires_grad:
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
+                           f"var.detach().{name}() instead.")
+
+
+def _apply_(self: Tensor, callable) -> Tensor:
+    """Replace each element ``v`` by ``callable(v)`` (a Python function, element by element)."""
+    _requires_no_grad(self, "apply_")
+    flat = [callable(v) for v in self._data.reshape(-1).tolist()]
+    self._data[...] = np.asarray(flat, dtype=self._data.dtype).reshape(self._data.shape)
+    self._vc.value += 1
+    return self
+
+
+def _map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
+    """``self[i] = callable(self[i], tensor[i])``, ``tensor`` broadcast to ``self``."""
+    _requires_no_grad(self, "map_")
+    other = np.broadcast_to(tensor._data, self._data.shape).reshape(-1).tolist()
+    flat = [callable(a, b) for a, b in zip(self._data.reshape(-1).tolist(), other)]
+    self._data[...] = np.asarray(flat, dtype=self._data.dtype).reshape(self._data.shape)
+    self._vc.value += 1
+    return self
+
+
+def _map2_(self: Tensor, x: Tensor, y: Tensor, callable) -> Tensor:
+    """``self[i] = callable(self[i], x[i], y[i])``, ``x`` and ``y`` broadcast to ``self``."""
+    _requires_no_grad(self, "map2_")
+    shape = self._data.shape
+    xs = np.broadcast_to(x._data, shape).reshape(-1).tolist()
+    ys = np.broadcast_to(y._data, shape).reshape(-1).tolist()
+    flat = [callable(a, b, c) for a, b, c in zip(self._data.reshape(-1).tolist(), xs, ys)]
+    self._data[...] = np.asarray(flat, dtype=self._data.dtype).reshape(shape)
+    self._vc.value += 1
+    return self
+
+
+def _fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
+    """Fill the main diagonal (all indices equal) with ``fill_value``; for a tall matrix,
+    ``wrap`` starts it again ``N + 1`` rows further down, as NumPy's ``fill_diagonal``."""
+    nd = self._data.ndim
+    if nd < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if nd > 2 and len(set(self._data.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    n = min(self._data.shape)
+    rows = self._data.shape[0]
+    if nd == 2 and wrap and rows > n + 1:
+        idx = np.arange(0, rows, n + 1)
+        pos = [(r + i, i) for r in idx for i in range(n) if r + i < rows]
+        index = tuple(np.array(p) for p in zip(*pos))
+    else:
+        index = (np.arange(n),) * nd
+    mask = np.zeros(self._data.shape, bool)
+    mask[index] = True
+    from ._factories import tensor
+    return self.masked_fill_(tensor(mask), fill_value)
+
+
+def _resize_as(self: Tensor, tensor: Tensor) -> Tensor:
+    """Deprecated in torch: a copy of ``self`` in ``tensor``'s shape (same element count)."""
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    return Resize.apply(self, tuple(tensor.size()))
+
+
+def _get_device(self: Tensor) -> int:
+    """The CUDA ordinal of the tensor's device: -1 on the CPU."""
+    return -1
+
+
+def _is_same_size(self: Tensor, other: Tensor) -> bool:
+    return self.shape == other.shape
+
+
+def _is_set_to(self: Tensor, tensor: Tensor) -> bool:
+    """Whether both tensors are the same view of the same storage (sizes, strides, offset)."""
+    return (root_array(self._data) is root_array(tensor._data)
+            and self.storage_offset() == tensor.storage_offset()
+            and self.shape == tensor.shape and self.stride() == tensor.stride())
+
+
+def _new_empty_strided(self: Tensor, size, stride, *, dtype=None, layout=None, device=None,
+                       pin_memory=False, requires_grad=False) -> Tensor:
+    """An uninitialised tensor of the given sizes and strides (``self``'s dtype by default)."""
+    from ._misc import empty_strided
+    return empty_strided(size, stride, dtype=dtype or self.dtype, device=device,
+                         requires_grad=requires_grad)
+
+
+def _as_strided_(self: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """Make ``self`` the view ``as_strided(size, stride, storage_offset)`` of its storage."""
+    check_inplace(self)
+    return _in_place_view(self, self.as_strided(size, stride, storage_offset))
+
+
+def _set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=None) -> Tensor:
+    """Make ``self`` share ``source``'s storage (a tensor, or a storage seen from
+    ``storage_offset`` with ``size``/``stride``); no source: an empty tensor."""
+    if self.requires_grad and self.grad_fn is None:
+        check_inplace(self)
+    if source is None:
+        self._data = np.empty(0, self._data.dtype)
+    elif isinstance(source, Tensor):
+        if source.dtype != self.dtype:
+            raise RuntimeError(f"Could not set tensor of type {source.dtype.scalar_name} to a "
+                               f"tensor of type {self.dtype.scalar_name}")
+        self._data = source._data
+    else:
+        if isinstance(source, TypedStorage):
+            source = source.untyped_storage()
+        flat = source._array.reshape(-1).view(self._data.dtype)
+        size = _sizes((size,)) if size is not None else (flat.size - storage_offset,)
+        if stride is None:
+            stride, step = [], 1
+            for n in reversed(size):
+                stride.insert(0, step)
+                step *= max(n, 1)
+        it = flat.itemsize
+        self._data = np.lib.stride_tricks.as_strided(
+            flat[storage_offset:], size, tuple(int(s) * it for s in stride))
+    self._vc.value += 1
+    return self
+
+
+def _conj_physical_(self: Tensor) -> Tensor:
+    """In-place :meth:`conj_physical`."""
+    return self.copy_(self.conj_physical()) if self.is_complex() else self
+
+
+def _mvlgamma_(self: Tensor, p: int) -> Tensor:
+    """In-place :meth:`mvlgamma`."""
+    return self.copy_(self.mvlgamma(p))
+
+
+def _nonzero_static(self: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
+    """``nonzero()`` cut or padded (with ``fill_value`` rows) to exactly ``size`` rows."""
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got "
+                           f"{size}")
+    found = self.nonzero()._data[:size]
+    out = np.full((size, self._data.ndim), fill_value, np.int64)
+    out[:found.shape[0]] = found
+    return Tensor._wrap(out)
+
+
+def _dim_order(self: Tensor, *, ambiguity_check=False) -> tuple:
+    """The dims from outermost to innermost in memory (strides descending, ties by dim)."""
+    strides = self.stride()
+    if ambiguity_check is not False:
+        sizes = self.shape
+        multiple = any(a == b for a, b in zip(strides, strides[1:])) or 1 in sizes
+        formats = ambiguity_check if isinstance(ambiguity_check, list) else []
+        if multiple and not any(self.is_contiguous(memory_format=f) for f in formats):
+            raise RuntimeError("The tensor does not have unique dim order, or cannot map to "
+                               "exact one of the given memory formats.")
+    return tuple(sorted(range(self._data.ndim), key=lambda d: -strides[d]))
+
+
+def _is_shared(self: Tensor) -> bool:
+    return False
+
+
+def _const_data_ptr(self: Tensor) -> int:
+    return self.data_ptr()
+
+
+def _module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
+    """How ``load_state_dict`` turns ``other`` into the value swapped in for ``self``."""
+    return other.detach() if assign else self.copy_(other).detach()
+
+
+def _is_nonzero(self: Tensor) -> bool:
+    """The truth value of a one-element tensor."""
+    return self.__bool__()
+
+
+def _int_repr(self: Tensor):
+    raise NotImplementedError(_no_cpu_kernel("int_repr"))
+
+
+def _no_cpu_kernel(name: str) -> str:
+    return (f"Could not run 'aten::{name}' with arguments from the 'CPU' backend. This could be "
+            "because the operator doesn't exist for this backend, or was omitted during the "
+            "selective/custom build process (if using custom build). If you are a Facebook "
+            "employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
+            f"possible resolutions. 'aten::{name}' is only available for these backends: ")
+
+
+Tensor.apply_ = _apply_
+Tensor.map_ = _map_
+Tensor.map2_ = _map2_
+Tensor.fill_diagonal_ = _fill_diagonal_
+Tensor.get_device = _get_device
+Tensor.is_same_size = _is_same_size
+Tensor.is_set_to = _is_set_to
+Tensor.new_empty_strided = _new_empty_strided
+Tensor.as_strided_ = _as_strided_
+Tensor.set_ = _set_
+Tensor.conj_physical_ = _conj_physical_
+Tensor.mvlgamma_ = _mvlgamma_
+Tensor.nonzero_static = _nonzero_static
+Tensor.dim_order = _dim_order
+Tensor.is_shared = _is_shared
+Tensor.const_data_ptr = _const_data_ptr
+Tensor.module_load = _module_load
+Tensor.is_nonzero = _is_nonzero
+Tensor.int_repr = _int_repr
+Tensor.resize_as = _resize_as
+Tensor.is_cpu = True
+Tensor.is_sparse_csr = Tensor.is_mkldnn = Tensor.is_vulkan = Tensor.is_xla = False
+Tensor.is_ipu = Tensor.is_maia = Tensor.is_mtia = False
+Tensor.output_nr = property(lambda self: self._output_nr,
+                            doc="The index of this tensor among its grad_fn's outputs.")
+Tensor.is_distributed = lambda self: False

@@ -21,6 +21,7 @@ from . import nn_extra as _nn_extra  # noqa: F401  (hardshrink, …)
 from . import statistics as _statistics  # noqa: F401  (cov, corrcoef, quantile, aminmax)
 from . import constructions as _constructions  # noqa: F401  (broadcast_shapes, diff, matrix_exp …)
 from . import elementwise as _elementwise  # noqa: F401  (logaddexp, sinc, frexp, gcd …)
+from . import view_scatters as _view_scatters  # noqa: F401  (diagonal_scatter, slice_scatter …)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
 from .shape import _to_copy  # noqa: F401

@@ -942,3 +942,137 @@ def index_put(input, indices, values, accumulate=False):
 def index_put_(self, indices, values, accumulate=False):
     """In-place :meth:`index_put`."""
     return run_inplace(_index_put, _index_put_args(self, indices, values, accumulate))
+
+
+# ----------------------------------------------------------------------------- index_reduce
+
+def _index_reduce_args(self, dim, index, source, reduce, include_self):
+    """torch's checks; the arguments of ``scatter_reduce`` doing the same reduction (the
+    index spread over ``source``'s shape along ``dim``)."""
+    import warnings
+    warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
+                  stacklevel=3)
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    if not isinstance(index, _T()) or index._data.dtype.kind not in "iu":
+        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index but got: "
+                           f"{_scalar_name(index.dtype)}")
+    if index._data.ndim > 1:
+        raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: "
+                         f"{index._data.ndim} with type: {_scalar_name(index.dtype)} and size: "
+                         f"{list(index._data.shape)}")
+    nd = self._data.ndim
+    d = _norm(dim, nd)
+    if source.dtype != self.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({_scalar_name(self.dtype)}) and source "
+                           f"({_scalar_name(source.dtype)}) must have the same scalar type")
+    ns = source._data.shape[d] if source._data.ndim else 1
+    if index._data.size != ns:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({index._data.size}) should be "
+                           f"equal to source.size(dim): ({ns}), for dim: {d}")
+    n = self._data.shape[d] if nd else 1
+    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+        raise IndexError("index out of range in self")
+    return (self, d, index, source, reduce, bool(include_self))
+
+
+def _spread(index, source, dim):
+    """``index`` along ``dim``, repeated over ``source``'s other dims (an int64 tensor)."""
+    shape = [1] * source._data.ndim
+    if shape:
+        shape[dim] = -1
+    i = index._data.astype(np.int64).reshape(shape)
+    return _T()._wrap(np.ascontiguousarray(np.broadcast_to(i, source._data.shape)))
+
+
+@op("IndexReduceBackward0", name="index_reduce_op", method=False, function=False,
+    promote=NONE, tensors=("self", "index", "source"),
+    self=lambda grad, self, index, source, dim, reduce, include_self, result:
+        _sr_self_grad(grad, self, _spread(index, source, dim), source, dim, reduce,
+                      include_self, result),
+    source=lambda grad, self, index, source, dim, reduce, include_self, result:
+        _sr_src_grad(grad, self, _spread(index, source, dim), source, dim, reduce,
+                     include_self, result))
+def _index_reduce(self, dim, index, source, reduce, include_self):
+    shape = [1] * source.ndim
+    if shape:
+        shape[dim] = -1
+    spread = np.broadcast_to(index.astype(np.int64).reshape(shape), source.shape)
+    return _scatter_reduce.kernel(self, dim, spread, source, reduce, include_self)
+
+
+@expose
+def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
+    """Reduce the slices of ``source`` into ``input`` at ``index`` along ``dim``
+    (``prod``, ``mean``, ``amax`` or ``amin``), with or without ``input``'s own values.
+
+    >>> ember.index_reduce(ember.ones(2), 0, ember.tensor([0, 0]), ember.tensor([2., 3.]),
+    ...                    'prod')
+    tensor([6., 1.])
+    """
+    return run(_index_reduce, _index_reduce_args(input, dim, index, source, reduce,
+                                                 include_self), out)
+
+
+@expose(function=False)
+def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+    """In-place :meth:`index_reduce`."""
+    return run_inplace(_index_reduce, _index_reduce_args(self, dim, index, source, reduce,
+                                                         include_self))
+
+
+# ----------------------------------------------------------------------------- put
+
+def _put_args(self, index, source, accumulate):
+    if not isinstance(index, _T()) or index._data.dtype != np.int64:
+        raise RuntimeError("put_(): Expected a long tensor for index, but got "
+                           f"{_scalar_name(index.dtype)}")
+    if source.dtype != self.dtype:
+        raise RuntimeError("put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_scalar_name(self.dtype)} and source.dtype = "
+                           f"{_scalar_name(source.dtype)}")
+    if source._data.size != index._data.size:
+        raise IndexError("put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source._data.size}, "
+                         f"index.numel() = {index._data.size}")
+    n = self._data.size
+    i = index._data
+    if i.size and ((i < -n) | (i >= n)).any():
+        bad = int(i[(i < -n) | (i >= n)].reshape(-1)[0])
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
+                         "elements.")
+    return (self, _T()._wrap(i % builtins.max(n, 1)), source, bool(accumulate))
+
+
+@op("PutBackward0", name="put_op", method=False, function=False, promote=NONE,
+    tensors=("self", "index", "source"),
+    self=lambda grad, index, source, accumulate:
+        grad if accumulate else grad.put(index, _zeros(source.shape, grad)),
+    source=lambda grad, index, source_shape: grad.take(index).reshape(source_shape))
+def _put(self, index, source, accumulate):
+    out = self.copy()
+    flat = out.reshape(-1)
+    if accumulate:
+        xp.add.at(flat, index.reshape(-1), source.reshape(-1))
+    else:
+        flat[index.reshape(-1)] = source.reshape(-1)
+    return out
+
+
+@expose
+def put(input, index, source, accumulate=False):
+    """``input`` treated as 1-d, with ``source`` written (or added: ``accumulate``) at
+    ``index``.
+
+    >>> ember.put(ember.zeros(2, 2), ember.tensor([0, 3]), ember.tensor([1., 2.]))
+    tensor([[1., 0.],
+            [0., 2.]])
+    """
+    return run(_put, _put_args(input, index, source, accumulate))
+
+
+@expose(function=False)
+def put_(self, index, source, accumulate=False):
+    """In-place :meth:`put`."""
+    return run_inplace(_put, _put_args(self, index, source, accumulate))

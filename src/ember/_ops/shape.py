@@ -1126,3 +1126,63 @@ def as_strided(input, size, stride, storage_offset=None):
     off = input.storage_offset() if storage_offset is None else int(storage_offset)
     geometry = (tuple(input.stride()), input.storage_offset())
     return _as_strided(input, size, stride, off, geometry)
+
+
+def _narrow_copy_backward(grad, self_shape, dim, given, length):
+    if given < 0 and given + length == 0 < length:
+        # torch's backward slices from the start as given: ``x[-2:0]`` is empty
+        from .. import _errors
+        raise RuntimeError(_errors.broadcast(0, length, dim))
+    return _slice_backward(grad, self_shape, dim, given, given + length, 1)
+
+
+@op("NarrowCopyBackward0", name="narrow_copy_", method=False, function=False, promote=NONE,
+    self=lambda grad, self_shape, dim, given, length:
+        _narrow_copy_backward(grad, self_shape, dim, given, length))
+def _narrow_copy(self, dim, start, length, given):
+    return self[(builtins.slice(None),) * dim + (builtins.slice(start, start + length),)].copy()
+
+
+@expose
+def narrow_copy(input, dim, start, length):
+    """A copy of ``length`` elements of ``dim`` from ``start`` (``narrow``, not a view)."""
+    dim = norm_dim(dim, input._data.ndim)
+    n = input._data.shape[dim]
+    given = start
+    start = start + n if start < 0 else start
+    if start + length > n:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
+    return _narrow_copy(input, dim, start, length, given)
+
+
+@op("UnsafeSplitWithSizesBackward0", name="unsafe_split_with_sizes_", method=False,
+    function=False, promote=NONE, outputs=-1, self=lambda grads, dim: _cat_grads(grads, dim))
+def _unsafe_split_with_sizes(self, split_sizes, dim):
+    bounds = [0]
+    for k in split_sizes:
+        bounds.append(bounds[-1] + k)
+    return tuple(self[(builtins.slice(None),) * dim + (builtins.slice(s, e),)].copy()
+                 for s, e in zip(bounds[:-1], bounds[1:]))
+
+
+@expose
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    """``split_with_sizes`` whose pieces are copies, not tracked as views."""
+    split(input, list(split_sizes), dim)        # torch's checks
+    return _unsafe_split_with_sizes(input, tuple(int(s) for s in split_sizes),
+                                    norm_dim(dim, input._data.ndim))
+
+
+@expose
+def dsplit(input, indices_or_sections=None, *, sections=None, indices=None):
+    """``tensor_split`` along dim 2 (of a tensor of at least 3 dims)."""
+    nd = input._data.ndim
+    if nd < 3:
+        raise RuntimeError("torch.dsplit requires a tensor with at least 3 dimension, but got a "
+                           f"tensor with {nd} dimensions!")
+    ios = _sections(indices_or_sections, sections, indices, None)
+    n = input._data.shape[2]
+    if isinstance(ios, int) and (ios == 0 or n % ios):
+        raise RuntimeError("torch.dsplit attempted to split along dimension 2, but the size of "
+                           f"the dimension {n} is not divisible by the split_size {ios}!")
+    return tensor_split(input, ios, 2)

@@ -1,4 +1,5 @@
-"""Gamma-function family: ``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma``.
+"""Gamma-function family: ``lgamma``, ``digamma``, ``polygamma``, ``mvlgamma`` and the
+regularized incomplete gamma functions ``igamma``/``igammac`` (``_igamma.py``).
 
 NumPy has none of them. ``lgamma`` maps C's ``lgamma`` (Python's :func:`math.lgamma`, the
 same libm torch calls) over the finite, non-pole elements; ``digamma``, the trigamma function
@@ -11,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 
+from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
 from . import _libm
@@ -242,3 +244,54 @@ def i0(self):
         return _cephes.i0(self.astype(xp.float64)).astype(self.dtype)
     return _cephes.i0(self)
 
+
+
+# ----------------------------------------------------------------------------- igamma
+
+def _igamma_check(name):
+    def check(self, other):
+        for pos, (arg, value) in enumerate((("input", self), ("other", other)), 1):
+            if not isinstance(value, Tensor):
+                raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, "
+                                f"not {type(value).__name__}")
+        dt = D.promote_types(self.dtype, other.dtype)
+        if not dt.is_floating_point:
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dt.scalar_name}\'')
+    return check
+
+
+def _igamma_density(self, other):
+    """``d/dx P(a, x) = x**(a - 1) e**-x / Gamma(a)`` (derivatives.yaml's formula)."""
+    return ((self - 1) * other.log() - other - self.lgamma()).exp()
+
+
+def _no_input_derivative(name):
+    def formula(grad):
+        raise NotImplementedError(f"the derivative for '{name}: input' is not implemented.")
+    return formula
+
+
+@op("IgammaBackward0", inplace=True, check=_igamma_check("igamma"),
+    self=_no_input_derivative("igamma"),
+    other=lambda grad, self, other: grad * _igamma_density(self, other))
+def igamma(self, other):
+    """The regularized lower incomplete gamma function ``P(input, other)``.
+
+    >>> ember.igamma(ember.tensor([1.0, 2.0]), ember.tensor([1.0, 2.0]))
+    tensor([0.6321, 0.5940])
+    """
+    from . import _igamma
+    return _igamma.igamma(self, other)
+
+
+@op("IgammacBackward0", inplace=True, check=_igamma_check("igammac"),
+    self=_no_input_derivative("igammac"),
+    other=lambda grad, self, other: -grad * _igamma_density(self, other))
+def igammac(self, other):
+    """The regularized upper incomplete gamma function ``Q(input, other) = 1 - P``.
+
+    >>> ember.igammac(ember.tensor([1.0, 2.0]), ember.tensor([1.0, 2.0]))
+    tensor([0.3679, 0.4060])
+    """
+    from . import _igamma
+    return _igamma.igammac(self, other)

@@ -1,0 +1,272 @@
+"""torch's small top-level functions around tensors and the runtime: strided factories
+(``empty_strided``, ``empty_permuted``, ``frombuffer``), predicates (``is_signed``,
+``is_inference``, ``is_storage``, ``is_same_size``), ``typename``, the legacy switches
+(``set_default_tensor_type``, ``set_flush_denormal``, ``set_warn_always``) and the errors of
+the functions torch removed (``eig``, ``symeig``, ``matrix_rank`` …)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import _dtype as D
+from ._storage import TypedStorage, UntypedStorage
+from ._tensor import Tensor
+
+newaxis = None
+
+
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                  pin_memory=False) -> Tensor:
+    """An uninitialised tensor with the given sizes and strides (in elements); ember fills it
+    with zeros.
+
+    >>> ember.empty_strided((2, 3), (1, 2)).stride()
+    (1, 2)
+    """
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    dt = dtype or D.get_default_dtype()
+    n = 1 + sum((k - 1) * s for k, s in zip(size, stride)) if all(size) else 0
+    flat = np.zeros(n, dt.np)
+    it = flat.itemsize
+    arr = np.lib.stride_tricks.as_strided(flat, size, tuple(s * it for s in stride))
+    t = Tensor._wrap(arr)
+    if requires_grad:
+        t.requires_grad_()
+    return t
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None,
+                   requires_grad=False, pin_memory=False) -> Tensor:
+    """An uninitialised tensor of ``size`` whose dims lie in memory in the order
+    ``physical_layout`` (outermost first); ember fills it with zeros.
+
+    >>> ember.empty_permuted((2, 3, 4), (0, 2, 1)).stride()
+    (12, 1, 3)
+    """
+    size, order = tuple(int(s) for s in size), tuple(int(d) for d in physical_layout)
+    if sorted(order) != list(range(len(size))):
+        raise RuntimeError(f"Dimension {len(size)} is not a permutation of "
+                           f"{list(range(len(size)))}")
+    dt = dtype or D.get_default_dtype()
+    arr = np.zeros(tuple(size[d] for d in order), dt.np)
+    t = Tensor._wrap(arr.transpose(np.argsort(order)))
+    if requires_grad:
+        t.requires_grad_()
+    return t
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False) -> Tensor:
+    """A 1-d tensor sharing the memory of an object with the buffer protocol.
+
+    >>> ember.frombuffer(bytearray(b'\\x01\\x00\\x02\\x00'), dtype=ember.int16)
+    tensor([1, 2], dtype=torch.int16)
+    """
+    view = memoryview(buffer)
+    nbytes = view.nbytes
+    it = dtype.itemsize
+    if nbytes <= 0:
+        raise ValueError(f"both buffer length ({nbytes}) and count ({count}) must not be 0")
+    if not 0 <= offset < nbytes:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({nbytes} bytes) minus 1")
+    if count <= 0 and (nbytes - offset) % it:
+        raise ValueError(f"buffer length ({nbytes - offset} bytes) after offset ({offset} "
+                         f"bytes) must be a multiple of element size ({it})")
+    n = (nbytes - offset) // it if count < 0 else count
+    if offset + n * it > nbytes:
+        raise ValueError(f"requested buffer length ({n} * {it} bytes) after offset ({offset} "
+                         f"bytes) must not be greater than actual buffer length ({nbytes} "
+                         "bytes)")
+    arr = np.frombuffer(buffer, dtype.np, n, offset)
+    if arr.flags.writeable is False:
+        warnings.warn("The given buffer is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means you can write to the underlying "
+                      "(supposedly non-writable) buffer using the tensor. You may want to copy "
+                      "the buffer to protect its data or make it writable before converting it "
+                      "to a tensor. This type of warning will be suppressed for the rest of this "
+                      "program.", UserWarning, stacklevel=2)
+    t = Tensor._wrap(arr)
+    if requires_grad:
+        t.requires_grad_()
+    return t
+
+
+def is_signed(input: Tensor) -> bool:
+    """Whether the tensor's dtype is signed (every floating and complex dtype is)."""
+    return input.dtype.is_signed
+
+
+def is_inference(input: Tensor) -> bool:
+    """Whether ``input`` was made in inference mode."""
+    return input.is_inference()
+
+
+def is_same_size(input: Tensor, other: Tensor) -> bool:
+    return input.shape == other.shape
+
+
+def is_storage(obj) -> bool:
+    """Whether ``obj`` is a storage (typed or untyped)."""
+    return isinstance(obj, (TypedStorage, UntypedStorage))
+
+
+def get_device(input: Tensor) -> int:
+    """The CUDA ordinal of ``input``'s device: -1 for a CPU tensor."""
+    return input.get_device()
+
+
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
+    """``nonzero(input)`` cut or padded (with ``fill_value`` rows) to exactly ``size`` rows.
+
+    >>> ember.nonzero_static(ember.tensor([1, 0, 2]), size=3)
+    tensor([[ 0],
+            [ 2],
+            [-1]])
+    """
+    return input.nonzero_static(size=size, fill_value=fill_value)
+
+
+def as_strided_(input: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """In-place :func:`as_strided`: ``input`` becomes that view of its storage."""
+    return input.as_strided_(size, stride, storage_offset)
+
+
+def conj_physical_(input: Tensor) -> Tensor:
+    """In-place :func:`conj_physical`."""
+    return input.conj_physical_()
+
+
+def fill(input: Tensor, value) -> Tensor:
+    """A tensor like ``input`` filled with ``value`` (out of place)."""
+    return input.clone().fill_(value)
+
+
+def typename(obj) -> str:
+    """The type of ``obj`` as a string: ``torch.FloatTensor`` style for tensors.
+
+    >>> ember.typename(ember.ones(1))
+    'torch.FloatTensor'
+    """
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    qualname = ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    module = "torch" + module[5:] if module.startswith("ember") else module
+    return f"{module}.{qualname}" if module not in ("", "builtins") else qualname
+
+
+def set_default_tensor_type(t, /) -> None:
+    """Deprecated in torch: set the default floating dtype from a tensor type
+    (``torch.DoubleTensor`` or its name)."""
+    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+                  UserWarning, stacklevel=2)
+    name = t if isinstance(t, str) else getattr(t, "__name__", str(t))
+    legacy = {d._legacy: d for d in D.ALL}
+    dt = legacy.get(name.rsplit(".", 1)[-1])
+    if dt is None:
+        raise TypeError(f"invalid type: '{name}'")
+    if not dt.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    D.set_default_dtype(dt)
+
+
+_flags = {"warn_always": False}
+
+
+def set_flush_denormal(mode: bool) -> bool:
+    """Whether denormal floats can be flushed to zero on this CPU: True (SSE3), though
+    NumPy's kernels keep computing denormals."""
+    return True
+
+
+def set_warn_always(b: bool) -> None:
+    """Make warnings that torch gives once per process given every time (a flag only)."""
+    _flags["warn_always"] = bool(b)
+
+
+def is_warn_always_enabled() -> bool:
+    return _flags["warn_always"]
+
+
+_REMOVED = {
+    "eig": "This function was deprecated since version 1.9 and is now removed. "
+           "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather "
+           "than real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be "
+           "replaced with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = "
+           "torch.eig(A, eigenvectors=True) should be replaced with:\nL_complex, V_complex = "
+           "torch.linalg.eig(A)",
+    "symeig": "This function was deprecated since version 1.9 and is now removed. The default "
+              "behavior has changed from using the upper triangular portion of the matrix by "
+              "default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, "
+              "upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if "
+              "upper else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be "
+              "replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')",
+    "lstsq": "This function was deprecated since version 1.9 and is now removed. `torch.lstsq` "
+             "is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has "
+             "reversed arguments and does not return the QR decomposition in the returned tuple "
+             "(although it returns other information about the problem).\n\nTo get the QR "
+             "decomposition consider using `torch.linalg.qr`.\n\nThe returned solution in "
+             "`torch.lstsq` stored the residuals of the solution in the last m - n columns of "
+             "the returned value whenever m > n. In torch.linalg.lstsq, the residuals are in "
+             "the field 'residuals' of the returned named tuple.\n\nThe unpacking of the "
+             "solution, as in\nX, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be "
+             "replaced with:\nX = torch.linalg.lstsq(A, B).solution",
+    "solve": "This function was deprecated since version 1.9 and is now removed. `torch.solve` "
+             "is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has its "
+             "arguments reversed and does not return the LU factorization.\n\nTo get the LU "
+             "factorization see `torch.lu`, which can be used with `torch.lu_solve` or "
+             "`torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced with:\nX = "
+             "torch.linalg.solve(A, B)",
+}
+
+
+def eig(self: Tensor, eigenvectors: bool = False, *, e=None, v=None):
+    """Removed in torch 1.9: raises torch's RuntimeError (use ``linalg.eig``)."""
+    raise RuntimeError(_REMOVED["eig"])
+
+
+def symeig(input: Tensor, eigenvectors: bool = False, upper: bool = True, *, out=None):
+    """Removed in torch 1.9: raises torch's RuntimeError (use ``linalg.eigh``)."""
+    raise RuntimeError(_REMOVED["symeig"])
+
+
+def lstsq(input: Tensor, A: Tensor, *, out=None):
+    """Removed in torch 1.9: raises torch's RuntimeError (use ``linalg.lstsq``)."""
+    raise RuntimeError(_REMOVED["lstsq"])
+
+
+def solve(input: Tensor, A: Tensor, *, out=None):
+    """Removed in torch 1.9: raises torch's RuntimeError (use ``linalg.solve``)."""
+    raise RuntimeError(_REMOVED["solve"])
+
+
+def _eig_method(self, eigenvectors=False):
+    raise RuntimeError(_REMOVED["eig"])
+
+
+def _symeig_method(self, eigenvectors=False):
+    raise RuntimeError(_REMOVED["symeig"])
+
+
+def _lstsq_method(self, other):
+    raise RuntimeError(_REMOVED["lstsq"])
+
+
+def _solve_method(self, other):
+    raise RuntimeError(_REMOVED["solve"])
+
+
+Tensor.eig, Tensor.symeig = _eig_method, _symeig_method
+Tensor.lstsq, Tensor.solve = _lstsq_method, _solve_method
