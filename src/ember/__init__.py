@@ -204,7 +204,10 @@ _LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "fu
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",
-               "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
+               "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias",
+               **dict.fromkeys(("bartlett_window", "blackman_window", "hamming_window",
+                                "hann_window", "kaiser_window", "stft", "istft"),
+                               "_ops.spectral")}
 
 
 def __getattr__(name: str):
