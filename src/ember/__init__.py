@@ -200,7 +200,8 @@ from ._layout import (  # noqa: E402
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
 _LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "optim", "profiler", "serialization", "special", "testing")
+                 "multiprocessing", "optim", "profiler", "quasirandom", "serialization", "signal",
+                 "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",
