@@ -208,7 +208,8 @@ _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias",
                **dict.fromkeys(("bartlett_window", "blackman_window", "hamming_window",
                                 "hann_window", "kaiser_window", "stft", "istft"),
-                               "_ops.spectral")}
+                               "_ops.spectral"),
+               "gradient": "_ops.numerics", "unravel_index": "_ops.numerics"}
 
 
 def __getattr__(name: str):
