@@ -163,9 +163,10 @@ def _dd_checks(input: Tensor, bins, weight) -> None:
                            f"dimensional histogram but got {len(bins)}")
     for d, b in enumerate(bins):
         if b.dtype is not input.dtype:
-            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have "
-                               f"the same dtype, but got input with dtype {input.dtype.cpp_name} and "
-                               f"bins for dimension {d} with dtype {b.dtype.cpp_name}")
+            raise RuntimeError(
+                "torch.histogramdd: input tensor and bins tensors should have the same dtype, "
+                f"but got input with dtype {input.dtype.cpp_name} and bins for dimension {d} "
+                f"with dtype {b.dtype.cpp_name}")
         if b.ndim != 1:
             raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but "
                                f"got {b.ndim} dimensions in the bins tensor for dimension {d}")
