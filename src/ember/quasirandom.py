@@ -10,20 +10,20 @@ seeded engine gives torch's points bit for bit.
 
 from __future__ import annotations
 
-import os
+import os as _os
 
 import numpy as _np
 
 from . import _dtype as _D
 from . import _factories as _F
 from ._ops.shape import cat as _cat
-from ._tensor import Tensor
+from ._tensor import Tensor as _Tensor
 from .random import Generator as _Generator
 
 __all__ = ["SobolEngine"]
 
 _MAXBIT = 30
-_TABLE = os.path.join(os.path.dirname(__file__), "_sobol_directions.npz")
+_TABLE = _os.path.join(_os.path.dirname(__file__), "_sobol_directions.npz")
 
 
 def _directions(dimension: int) -> _np.ndarray:
@@ -106,7 +106,7 @@ class SobolEngine:
         self.seed = seed
         self.scramble = scramble
         self.dimension = dimension
-        self.sobolstate = Tensor._wrap(_directions(dimension))
+        self.sobolstate = _Tensor._wrap(_directions(dimension))
         if not self.scramble:
             self.shift = _F.zeros(self.dimension, dtype=_D.int64)
         else:
@@ -117,17 +117,17 @@ class SobolEngine:
 
     def _advance(self, n: int, offset: int):
         points, quasi = _draw(self.quasi._data, n, self.sobolstate._data, offset)
-        self.quasi = Tensor._wrap(quasi)
+        self.quasi = _Tensor._wrap(quasi)
         return points
 
-    def _points(self, n: int, offset: int, dtype) -> Tensor:
+    def _points(self, n: int, offset: int, dtype) -> _Tensor:
         if dtype not in (_D.float32, _D.float64):
-            raise RuntimeError(f'"_sobol_engine_draw" not implemented for '
-                               f"'{dtype.scalar_name}'")
+            raise NotImplementedError(f'"_sobol_engine_draw" not implemented for '
+                                      f"'{dtype.scalar_name}'")
         points = self._advance(n, offset).astype(dtype.np)
-        return Tensor._wrap(points * dtype.np.type(1.0 / (1 << self.MAXBIT)))
+        return _Tensor._wrap(points * dtype.np.type(1.0 / (1 << self.MAXBIT)))
 
-    def draw(self, n: int = 1, out: Tensor | None = None, dtype=None) -> Tensor:
+    def draw(self, n: int = 1, out: _Tensor | None = None, dtype=None) -> _Tensor:
         """The next ``n`` points, an ``(n, dimension)`` tensor (each draw continues the
         sequence)."""
         if dtype is None:
@@ -146,7 +146,7 @@ class SobolEngine:
             return out
         return result
 
-    def draw_base2(self, m: int, out: Tensor | None = None, dtype=None) -> Tensor:
+    def draw_base2(self, m: int, out: _Tensor | None = None, dtype=None) -> _Tensor:
         """The next ``2 ** m`` points (the total drawn must stay a power of 2, which keeps the
         sequence's balance)."""
         n = 2 ** m
@@ -180,9 +180,9 @@ class SobolEngine:
             g = _Generator()
             g.manual_seed(self.seed)
         shift_ints = _F.randint(2, (self.dimension, self.MAXBIT), generator=g)
-        self.shift = Tensor._wrap((shift_ints._data << _np.arange(self.MAXBIT)).sum(-1))
+        self.shift = _Tensor._wrap((shift_ints._data << _np.arange(self.MAXBIT)).sum(-1))
         ltm = _F.randint(2, (self.dimension, self.MAXBIT, self.MAXBIT), generator=g).tril()
-        self.sobolstate = Tensor._wrap(_scramble(self.sobolstate._data, ltm._data))
+        self.sobolstate = _Tensor._wrap(_scramble(self.sobolstate._data, ltm._data))
 
     def __repr__(self) -> str:
         fmt_string = [f"dimension={self.dimension}"]

@@ -112,6 +112,8 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tupl
             " * (Tensor input, *, tuple of Tensors spacing, int dim = None, int edge_order = 1)\n"
             " * (Tensor input, *, tuple of Tensors spacing, tuple of ints dim, int edge_order ="
             " 1)\n")
+    if spacing is None:
+        spacing = 1.0
     dims = None if dim is None else ([dim] if isinstance(dim, int) else list(dim))
     if isinstance(spacing, (list, tuple)):
         spacings = list(spacing)

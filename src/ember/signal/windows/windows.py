@@ -8,12 +8,12 @@ dtypes and, with ``requires_grad=True``, the graph are torch's).
 
 from __future__ import annotations
 
-import math
+import math as _math
 from collections.abc import Iterable
 
 from ... import _dtype as _D
 from ... import _factories as _F
-from ..._layout import strided
+from ..._layout import strided as _strided
 from ..._ops.registry import FUNCTIONS as _FN
 from ..._tensor import Tensor
 
@@ -24,7 +24,7 @@ __all__ = ["bartlett", "blackman", "cosine", "exponential", "gaussian", "general
 def _checks(name: str, M: int, dtype, layout) -> None:
     if M < 0:
         raise ValueError(f"{name} requires non-negative window length, got M={M}")
-    if layout is not strided:
+    if layout is not _strided:
         raise ValueError(f"{name} is implemented for strided tensors only, got: {layout}")
     if dtype not in (_D.float32, _D.float64):
         raise ValueError(f"{name} expects float32 or float64 dtypes, got: {dtype}")
@@ -44,7 +44,7 @@ def _points(start, end, M, dtype, requires_grad):
 
 
 def exponential(M: int, *, center: float | None = None, tau: float = 1.0, sym: bool = True,
-                dtype=None, layout=strided, device=None, requires_grad: bool = False) -> Tensor:
+                dtype=None, layout=_strided, device=None, requires_grad: bool = False) -> Tensor:
     """The exponential (Poisson) window ``exp(-|n - center| / tau)``.
 
     >>> ember.signal.windows.exponential(3)
@@ -66,7 +66,7 @@ def exponential(M: int, *, center: float | None = None, tau: float = 1.0, sym: b
     return _FN["exp"](-_FN["abs"](k))
 
 
-def cosine(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None,
+def cosine(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None,
            requires_grad: bool = False) -> Tensor:
     """The cosine (sine) window ``sin(pi (n + 0.5) / M)``.
 
@@ -79,12 +79,12 @@ def cosine(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None,
     if short is not None:
         return short
     start = 0.5
-    constant = math.pi / (M + 1 if not sym and M > 1 else M)
+    constant = _math.pi / (M + 1 if not sym and M > 1 else M)
     k = _points(start * constant, (start + (M - 1)) * constant, M, dtype, requires_grad)
     return _FN["sin"](k)
 
 
-def gaussian(M: int, *, std: float = 1.0, sym: bool = True, dtype=None, layout=strided,
+def gaussian(M: int, *, std: float = 1.0, sym: bool = True, dtype=None, layout=_strided,
              device=None, requires_grad: bool = False) -> Tensor:
     """The Gaussian window ``exp(-(n - (M - 1) / 2)^2 / (2 std^2))``.
 
@@ -99,12 +99,12 @@ def gaussian(M: int, *, std: float = 1.0, sym: bool = True, dtype=None, layout=s
     if short is not None:
         return short
     start = -(M if not sym and M > 1 else M - 1) / 2.0
-    constant = 1 / (std * math.sqrt(2))
+    constant = 1 / (std * _math.sqrt(2))
     k = _points(start * constant, (start + (M - 1)) * constant, M, dtype, requires_grad)
     return _FN["exp"](-(k ** 2))
 
 
-def kaiser(M: int, *, beta: float = 12.0, sym: bool = True, dtype=None, layout=strided,
+def kaiser(M: int, *, beta: float = 12.0, sym: bool = True, dtype=None, layout=_strided,
            device=None, requires_grad: bool = False) -> Tensor:
     """The Kaiser window ``I0(beta sqrt(1 - (2n / (M - 1) - 1)^2)) / I0(beta)``.
 
@@ -127,7 +127,7 @@ def kaiser(M: int, *, beta: float = 12.0, sym: bool = True, dtype=None, layout=s
     return i0(_FN["sqrt"](beta * beta - _FN["pow"](k, 2))) / i0(beta)
 
 
-def hamming(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None,
+def hamming(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None,
             requires_grad: bool = False) -> Tensor:
     """The Hamming window: :func:`general_hamming` with ``alpha = 0.54``.
 
@@ -138,7 +138,7 @@ def hamming(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None
                            requires_grad=requires_grad)
 
 
-def hann(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None,
+def hann(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None,
          requires_grad: bool = False) -> Tensor:
     """The Hann window: :func:`general_hamming` with ``alpha = 0.5``.
 
@@ -149,7 +149,7 @@ def hann(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None,
                            requires_grad=requires_grad)
 
 
-def blackman(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None,
+def blackman(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None,
              requires_grad: bool = False) -> Tensor:
     """The Blackman window: :func:`general_cosine` with ``a = [0.42, 0.5, 0.08]``.
 
@@ -162,7 +162,7 @@ def blackman(M: int, *, sym: bool = True, dtype=None, layout=strided, device=Non
                           device=device, requires_grad=requires_grad)
 
 
-def bartlett(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None,
+def bartlett(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None,
              requires_grad: bool = False) -> Tensor:
     """The triangular (Bartlett) window ``1 - |2n / (M - 1) - 1|``.
 
@@ -180,7 +180,7 @@ def bartlett(M: int, *, sym: bool = True, dtype=None, layout=strided, device=Non
     return 1 - _FN["abs"](k)
 
 
-def general_cosine(M, *, a: Iterable, sym: bool = True, dtype=None, layout=strided,
+def general_cosine(M, *, a: Iterable, sym: bool = True, dtype=None, layout=_strided,
                    device=None, requires_grad: bool = False) -> Tensor:
     """The sum of cosines ``sum_i (-1)^i a[i] cos(2 pi i n / (M - 1))``.
 
@@ -196,7 +196,7 @@ def general_cosine(M, *, a: Iterable, sym: bool = True, dtype=None, layout=strid
         raise TypeError("Coefficients must be a list/tuple")
     if not a:
         raise ValueError("Coefficients cannot be empty")
-    constant = 2 * math.pi / (M if not sym else M - 1)
+    constant = 2 * _math.pi / (M if not sym else M - 1)
     k = _points(0, (M - 1) * constant, M, dtype, requires_grad)
     a_i = _F.tensor([(-1) ** i * w for i, w in enumerate(a)], dtype=dtype,
                     requires_grad=requires_grad)
@@ -204,7 +204,7 @@ def general_cosine(M, *, a: Iterable, sym: bool = True, dtype=None, layout=strid
     return (a_i.unsqueeze(-1) * _FN["cos"](i.unsqueeze(-1) * k)).sum(0)
 
 
-def general_hamming(M, *, alpha: float = 0.54, sym: bool = True, dtype=None, layout=strided,
+def general_hamming(M, *, alpha: float = 0.54, sym: bool = True, dtype=None, layout=_strided,
                     device=None, requires_grad: bool = False) -> Tensor:
     """The generalized Hamming window ``alpha - (1 - alpha) cos(2 pi n / (M - 1))``.
 
@@ -215,7 +215,7 @@ def general_hamming(M, *, alpha: float = 0.54, sym: bool = True, dtype=None, lay
                           device=device, requires_grad=requires_grad)
 
 
-def nuttall(M: int, *, sym: bool = True, dtype=None, layout=strided, device=None,
+def nuttall(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None,
             requires_grad: bool = False) -> Tensor:
     """The minimum 4-term Blackman-Harris window of Nuttall.
 
