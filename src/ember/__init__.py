@@ -112,7 +112,6 @@ from ._tensor_methods import ravel
 from ._misc import (
     as_strided_,
     conj_physical_,
-    eig,
     empty_permuted,
     empty_strided,
     fill,
@@ -123,14 +122,11 @@ from ._misc import (
     is_signed,
     is_storage,
     is_warn_always_enabled,
-    lstsq,
     newaxis,
     nonzero_static,
     set_default_tensor_type,
     set_flush_denormal,
     set_warn_always,
-    solve,
-    symeig,
     typename,
 )
 from ._legacy import (
@@ -223,8 +219,8 @@ from ._layout import (  # noqa: E402
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
 _LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "nn", "optim", "profiler", "return_types",
-                 "serialization", "special", "testing")
+                 "multiprocessing", "nn", "optim", "profiler", "quasirandom", "return_types",
+                 "serialization", "signal", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",
@@ -248,6 +244,11 @@ _LAZY_NAMES.update(dict.fromkeys(("chain_matmul", "eig", "frobenius_norm", "lsts
                                   "lu_solve", "matrix_rank", "nuclear_norm", "solve", "symeig",
                                   "triangular_solve"), "_ops.linalg_legacy"))
 _LAZY_NAMES["lu_unpack"] = "_ops.factorizations"
+# signal processing and numerics
+_LAZY_NAMES.update(dict.fromkeys(("bartlett_window", "blackman_window", "hamming_window",
+                                  "hann_window", "kaiser_window", "stft", "istft"),
+                                 "_ops.spectral"))
+_LAZY_NAMES.update(gradient="_ops.numerics", unravel_index="_ops.numerics")
 
 
 def __getattr__(name: str):

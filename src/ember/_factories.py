@@ -455,8 +455,8 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         dtype = D.result_type(start, end, step)
         if dtype is D.bool:
             dtype = D.int64
-    if dtype is D.bool:
-        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if dtype is D.bool or dtype.is_complex:
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype.scalar_name}'")
     o_start, o_end, o_step = start, end, step
     if o_step == 0:
         raise RuntimeError("step must be nonzero")

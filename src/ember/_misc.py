@@ -1,8 +1,9 @@
 """torch's small top-level functions around tensors and the runtime: strided factories
 (``empty_strided``, ``empty_permuted``, ``frombuffer``), predicates (``is_signed``,
 ``is_inference``, ``is_storage``, ``is_same_size``), ``typename``, the legacy switches
-(``set_default_tensor_type``, ``set_flush_denormal``, ``set_warn_always``) and the errors of
-the functions torch removed (``eig``, ``symeig``, ``matrix_rank`` …)."""
+(``set_default_tensor_type``, ``set_flush_denormal``, ``set_warn_always``). The errors of the
+functions torch removed (``eig``, ``symeig`` …) live with the legacy linear algebra
+(``_ops/linalg_legacy.py``)."""
 
 from __future__ import annotations
 
@@ -200,73 +201,3 @@ def is_warn_always_enabled() -> bool:
     return _flags["warn_always"]
 
 
-_REMOVED = {
-    "eig": "This function was deprecated since version 1.9 and is now removed. "
-           "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather "
-           "than real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be "
-           "replaced with:\nL_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = "
-           "torch.eig(A, eigenvectors=True) should be replaced with:\nL_complex, V_complex = "
-           "torch.linalg.eig(A)",
-    "symeig": "This function was deprecated since version 1.9 and is now removed. The default "
-              "behavior has changed from using the upper triangular portion of the matrix by "
-              "default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, "
-              "upper=upper) should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if "
-              "upper else 'L')\n\nand\n\nL, V = torch.symeig(A, eigenvectors=True) should be "
-              "replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')",
-    "lstsq": "This function was deprecated since version 1.9 and is now removed. `torch.lstsq` "
-             "is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has "
-             "reversed arguments and does not return the QR decomposition in the returned tuple "
-             "(although it returns other information about the problem).\n\nTo get the QR "
-             "decomposition consider using `torch.linalg.qr`.\n\nThe returned solution in "
-             "`torch.lstsq` stored the residuals of the solution in the last m - n columns of "
-             "the returned value whenever m > n. In torch.linalg.lstsq, the residuals are in "
-             "the field 'residuals' of the returned named tuple.\n\nThe unpacking of the "
-             "solution, as in\nX, _ = torch.lstsq(B, A).solution[:A.size(1)]\nshould be "
-             "replaced with:\nX = torch.linalg.lstsq(A, B).solution",
-    "solve": "This function was deprecated since version 1.9 and is now removed. `torch.solve` "
-             "is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has its "
-             "arguments reversed and does not return the LU factorization.\n\nTo get the LU "
-             "factorization see `torch.lu`, which can be used with `torch.lu_solve` or "
-             "`torch.lu_unpack`.\nX = torch.solve(B, A).solution should be replaced with:\nX = "
-             "torch.linalg.solve(A, B)",
-}
-
-
-def eig(self: Tensor, eigenvectors: bool = False, *, e=None, v=None):
-    """Removed in torch 1.9: raises torch's RuntimeError (use ``linalg.eig``)."""
-    raise RuntimeError(_REMOVED["eig"])
-
-
-def symeig(input: Tensor, eigenvectors: bool = False, upper: bool = True, *, out=None):
-    """Removed in torch 1.9: raises torch's RuntimeError (use ``linalg.eigh``)."""
-    raise RuntimeError(_REMOVED["symeig"])
-
-
-def lstsq(input: Tensor, A: Tensor, *, out=None):
-    """Removed in torch 1.9: raises torch's RuntimeError (use ``linalg.lstsq``)."""
-    raise RuntimeError(_REMOVED["lstsq"])
-
-
-def solve(input: Tensor, A: Tensor, *, out=None):
-    """Removed in torch 1.9: raises torch's RuntimeError (use ``linalg.solve``)."""
-    raise RuntimeError(_REMOVED["solve"])
-
-
-def _eig_method(self, eigenvectors=False):
-    raise RuntimeError(_REMOVED["eig"])
-
-
-def _symeig_method(self, eigenvectors=False):
-    raise RuntimeError(_REMOVED["symeig"])
-
-
-def _lstsq_method(self, other):
-    raise RuntimeError(_REMOVED["lstsq"])
-
-
-def _solve_method(self, other):
-    raise RuntimeError(_REMOVED["solve"])
-
-
-Tensor.eig, Tensor.symeig = _eig_method, _symeig_method
-Tensor.lstsq, Tensor.solve = _lstsq_method, _solve_method

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
+from . import _lazy
 from . import _memory_format as _MF
 from ._legacy import legacy_new
 from ._ops.registry import check_inplace, expose
@@ -16,6 +17,8 @@ from ._tensor import Size, Tensor
 from .autograd.function import Function
 
 __all__ = ["ravel"]
+
+_spectral = _lazy.defer(globals(), "_spectral", "ember._ops.spectral")   # (on first use)
 
 
 def _sizes(sizes) -> tuple:
@@ -177,6 +180,26 @@ def _share_memory_(self: Tensor) -> Tensor:
     return self
 
 
+def _stft(self: Tensor, n_fft: int, hop_length: int | None = None,
+          win_length: int | None = None, window: Tensor | None = None, center: bool = True,
+          pad_mode: str = "reflect", normalized: bool = False, onesided: bool | None = None,
+          return_complex: bool | None = None, align_to_window: bool | None = None) -> Tensor:
+    """``ember.stft(self, …)``."""
+    return _spectral.stft(self, n_fft, hop_length, win_length, window, center, pad_mode,
+                          normalized, onesided, return_complex, align_to_window)
+
+
+def _istft(self: Tensor, n_fft: int, hop_length: int | None = None,
+           win_length: int | None = None, window: Tensor | None = None, center: bool = True,
+           normalized: bool = False, onesided: bool | None = None, length: int | None = None,
+           return_complex: bool = False) -> Tensor:
+    """``ember.istft(self, …)``."""
+    return _spectral.istft(self, n_fft, hop_length, win_length, window, center, normalized,
+                           onesided, length, return_complex)
+
+
+Tensor.stft = _stft
+Tensor.istft = _istft
 Tensor.resize_ = _resize_
 Tensor.resize = _resize
 Tensor.resize_as_ = _resize_as_

@@ -2,9 +2,9 @@
 with torch's signatures, result dtypes (float32 in, complex64 out) and ``norm`` modes.
 
 The complex-to-complex, real-to-complex and complex-to-real transforms differentiate as
-torch's (``FftC2CBackward0``, ``FftR2CBackward0``, ``FftC2RBackward0``); ``hfft``/``ihfft``
-are not differentiable yet: with an input that requires grad they raise
-``NotImplementedError`` rather than drop the gradient. ``fftshift``/``ifftshift`` are rolls
+torch's (``FftC2CBackward0``, ``FftR2CBackward0``, ``FftC2RBackward0``); the Hermitian ones
+(``hfft``, ``ihfft``, ``hfftn`` …) are composed of them and a conjugation, as ATen composes
+them, and differentiate through them. ``fftshift``/``ifftshift`` are rolls
 and differentiate as rolls.
 """
 
@@ -20,7 +20,8 @@ from ._ops.registry import op as _op
 from ._tensor import Tensor
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn",
-           "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq",
+           "rfftfreq", "fftshift", "ifftshift"]
 
 _NORMS = (None, "backward", "ortho", "forward")
 _COMPLEX = {_np.dtype(_np.float32): _np.complex64, _np.dtype(_np.float64): _np.complex128,
@@ -231,13 +232,125 @@ def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
          out=None) -> Tensor:
     """The transform of a Hermitian-symmetric signal given by its first half: real."""
+    if _wants_grad(input):
+        return _hfftn(input, None if n is None else (n,), (dim,), norm, "hfft")
     return _c2r(_np.fft.hfft, input, n, dim, norm, "hfft")
 
 
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
           out=None) -> Tensor:
     """The inverse of :func:`hfft`."""
+    if _wants_grad(input):
+        return _ihfftn(input, None if n is None else (n,), (dim,), norm, "ihfft")
     return _c2c(_np.fft.ihfft, input, n, dim, norm, "ihfft")
+
+
+def _shape_and_dims(x: Tensor, s, dim):
+    """ATen's ``canonicalize_fft_shape_and_dim_args``: the transformed dims (wrapped, unique)
+    and their signal sizes (``-1`` in ``s`` meaning the input's size)."""
+    from ._ops.util import norm_dim
+    nd = x.ndim
+    if dim is not None:
+        dims = [norm_dim(d, nd) for d in ((dim,) if isinstance(dim, int) else dim)]
+        if len(set(dims)) != len(dims):
+            raise RuntimeError("FFT dims must be unique")
+    if s is not None:
+        s = (s,) if isinstance(s, int) else tuple(s)
+        if dim is not None and len(dims) != len(s):
+            raise RuntimeError("When given, dim and shape arguments must have the same length")
+        if len(s) > nd:
+            raise RuntimeError(f"Got shape with {len(s)} values but input tensor only has {nd} "
+                               "dimensions.")
+        if dim is None:
+            dims = list(range(nd - len(s), nd))
+        sizes = [x.shape[d] if n == -1 else int(n) for d, n in zip(dims, s)]
+    else:
+        if dim is None:
+            dims = list(range(nd))
+        sizes = [x.shape[d] for d in dims]
+    for n in sizes:
+        if n <= 0:
+            raise RuntimeError(f"Invalid number of data points ({n}) specified")
+    return dims, sizes
+
+
+def _promoted(x: Tensor, complex_: bool) -> Tensor:
+    """ATen's ``promote_tensor_fft``: integers to the default float type, half types refused,
+    and (``complex_``) real to complex."""
+    dt = x.dtype
+    if dt.is_complex:
+        return x
+    if not dt.is_floating_point:
+        dt = _D.get_default_dtype()
+    if dt not in (_D.float32, _D.float64):
+        raise RuntimeError(f"Unsupported dtype {dt.scalar_name}")
+    if complex_:
+        dt = _D.complex64 if dt is _D.float32 else _D.complex128
+    return x if dt is x.dtype else x.to(dt)
+
+
+def _hfftn(x: Tensor, s, dim, norm, name: str) -> Tensor:
+    """torch's ``fft_hfftn_impl``: a forward transform over all but the last dim, then the
+    conjugate's complex-to-real transform over the last."""
+    dims, sizes = _shape_and_dims(x, s, dim)
+    if not dims:
+        raise RuntimeError(f"{name} must transform at least one axis")
+    s = None if s is None else ((s,) if isinstance(s, int) else tuple(s))
+    last = 2 * (x.shape[dims[-1]] - 1) if s is None or s[-1] == -1 else sizes[-1]
+    if last < 1:
+        raise RuntimeError(f"Invalid number of data points ({last}) specified")
+    a = _promoted(x, True)
+    _norm(norm)
+    if len(dims) > 1:
+        a = _fft_c2c(a, tuple(sizes[:-1]), tuple(dims[:-1]), norm, False)
+    return _fft_c2r(a.conj(), (last,), (dims[-1],), _SWAP[norm])
+
+
+def _ihfftn(x: Tensor, s, dim, norm, name: str) -> Tensor:
+    """torch's ``fft_ihfftn_impl``: the one-sided inverse transform of a real signal, as
+    the conjugate of its forward transform over the last dim, then an inverse transform
+    over the others."""
+    dims, sizes = _shape_and_dims(x, s, dim)
+    if not dims:
+        raise RuntimeError(f"{name} must transform at least one axis")
+    a = _promoted(x, False)
+    _norm(norm)
+    if a.dtype.is_complex:
+        raise RuntimeError(f"Only supports floating-point dtypes, but found: "
+                           f"{a.dtype.scalar_name}")
+    t = _fft_r2c(a, (sizes[-1],), (dims[-1],), _SWAP[norm])
+    if len(dims) == 1:
+        return t.conj()
+    return _fft_c2c(t.conj_physical(), tuple(sizes[:-1]), tuple(dims[:-1]), norm, True)
+
+
+def hfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
+    """The N-dimensional transform of a signal Hermitian-symmetric in its last transformed
+    dimension, given by that dimension's first half: real, ``2 * (m - 1)`` long there.
+
+    >>> ember.fft.hfftn(ember.ones(2, 2, dtype=ember.complex64))
+    tensor([[4., 0.],
+            [0., 0.]])
+    """
+    return _hfftn(input, s, dim, norm, "hfftn")
+
+
+def ihfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
+    """The inverse of :func:`hfftn`: the one-sided N-dimensional inverse transform of a real
+    signal."""
+    return _ihfftn(input, s, dim, norm, "ihfftn")
+
+
+def hfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *,
+          out=None) -> Tensor:
+    """:func:`hfftn` over the last two dimensions."""
+    return _hfftn(input, s, dim, norm, "hfftn")
+
+
+def ihfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *,
+           out=None) -> Tensor:
+    """The inverse of :func:`hfft2`."""
+    return _ihfftn(input, s, dim, norm, "ihfftn")
 
 
 def fftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:

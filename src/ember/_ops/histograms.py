@@ -1,4 +1,5 @@
-"""Histograms: ``histc`` and ``histogram``, binned as torch's CPU kernel bins.
+"""Histograms: ``histc``, ``histogram`` and ``histogramdd``, binned as torch's CPU kernel
+bins.
 
 Both take the input's dtype for the arithmetic. An element's bin is
 ``int((x - left) * bins / (right - left))`` (``histc``), refined for ``histogram`` by a
@@ -11,6 +12,7 @@ differentiable (torch records no gradient for either).
 
 from __future__ import annotations
 
+import builtins
 import math
 
 from .. import _factories as _F
@@ -21,6 +23,7 @@ from .search import _return_type
 
 _wrap = Tensor._wrap
 HistogramResult = _return_type("histogram", ("hist", "bin_edges"))
+HistogramddResult = _return_type("histogramdd", ("hist", "bin_edges"))
 
 
 def _not_implemented(t: Tensor, kernel: str) -> None:
@@ -86,6 +89,32 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     return hist
 
 
+def _outer_edges(points, range):
+    """ATen's ``select_outer_bin_edges``: each dimension's leftmost and rightmost edge, from
+    ``range`` or the data (``[0, 1]`` without data), an empty range widened by 0.5 each
+    way."""
+    n = points.shape[1]
+    if range is not None:
+        if len(range) != 2 * n:
+            raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range "
+                               f"should have {2 * n} elements, but got {len(range)}")
+        lefts, rights = [float(v) for v in range[::2]], [float(v) for v in range[1::2]]
+    elif points.size:
+        lefts, rights = [float(v) for v in points.min(0)], [float(v) for v in points.max(0)]
+    else:
+        lefts, rights = [0.0] * n, [1.0] * n
+    for d, (left, right) in enumerate(zip(lefts, rights)):
+        if not (math.isfinite(left) and math.isfinite(right)):
+            raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{left:g}, "
+                               f"{right:g}] is not finite")
+        if left > right:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                               f"{left:g} max {right:g} for dimension {d}")
+        if left == right:
+            lefts[d], rights[d] = left - 0.5, right + 0.5
+    return lefts, rights
+
+
 @expose
 def histogram(input: Tensor, bins=100, *, range=None, weight=None, density: bool = False,
               out=None):
@@ -109,20 +138,7 @@ def histogram(input: Tensor, bins=100, *, range=None, weight=None, density: bool
         if bins <= 0:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                                "dimension 0")
-        if range is not None:
-            left, right = float(range[0]), float(range[1])
-        elif a.size:
-            left, right = float(a.min()), float(a.max())
-        else:
-            left, right = 0.0, 1.0
-        if not (math.isfinite(left) and math.isfinite(right)):
-            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{left}, {right}] is "
-                             "not finite")
-        if left > right:
-            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
-                               f"{left} max {right} for dimension 0")
-        if left == right:
-            left, right = left - 0.5, right + 0.5
+        (left,), (right,) = _outer_edges(a[:, None], range)
         edges = _F.linspace(left, right, bins + 1, dtype=input.dtype)._data
         how = "local"
     w = None if weight is None else weight._data.reshape(-1).astype(a.dtype, copy=False)
@@ -136,4 +152,91 @@ def histogram(input: Tensor, bins=100, *, range=None, weight=None, density: bool
         out[0].resize_(result.hist.shape).copy_(result.hist)
         out[1].resize_(result.bin_edges.shape).copy_(result.bin_edges)
         return HistogramResult(*out)
+    return result
+
+
+def _dd_checks(input: Tensor, bins, weight) -> None:
+    """ATen's ``histogramdd_check_inputs`` and the bin counts of ``histogramdd_prepare_out``."""
+    n = input.shape[-1]
+    if len(bins) != n:
+        raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-"
+                           f"dimensional histogram but got {len(bins)}")
+    for d, b in enumerate(bins):
+        if b.dtype is not input.dtype:
+            raise RuntimeError(
+                "torch.histogramdd: input tensor and bins tensors should have the same dtype, "
+                f"but got input with dtype {input.dtype.cpp_name} and bins for dimension {d} "
+                f"with dtype {b.dtype.cpp_name}")
+        if b.ndim != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but "
+                               f"got {b.ndim} dimensions in the bins tensor for dimension {d}")
+        if b.numel() == 0:
+            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, "
+                               f"but got 0 elements in the bins tensor for dimension {d}")
+    if weight is not None:
+        if weight.dtype is not input.dtype:
+            raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor "
+                               "and weight tensor should have the same dtype, but got input("
+                               f"{input.dtype.cpp_name}), and weight({weight.dtype.cpp_name})")
+        if list(input.shape[:-1]) != (list(weight.shape) or [1]):
+            raise RuntimeError(
+                "torch.histogramdd: if weight tensor is provided it should have the same shape "
+                "as the input tensor excluding its innermost dimension, but got input with "
+                f"shape {list(input.shape)} and weight with shape {list(weight.shape)}")
+    for d, b in enumerate(bins):
+        if b.numel() - 1 <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b.numel() - 1} "
+                               f"for dimension {d}")
+
+
+@expose(method=False)
+def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool = False,
+                out=None):
+    """``(hist, bin_edges)``: the histogram of the points in the rows of ``input`` (its last
+    dimension their coordinates), with ``bins`` equal bins per dimension over ``range`` (the
+    data's), or between the given edges, one tensor per dimension.
+
+    >>> ember.histogramdd(ember.tensor([[0., 0.], [1., 1.], [1., 0.]]), bins=[2, 2])
+    torch.return_types.histogramdd(
+    hist=tensor([[1., 0.],
+            [1., 1.]]),
+    bin_edges=(tensor([0.0000, 0.5000, 1.0000]), tensor([0.0000, 0.5000, 1.0000])))
+    """
+    if input.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    n = input.shape[-1]
+    points = input._data.reshape(-1, n)
+    counted = isinstance(bins, int) or not isinstance(bins[0], Tensor)
+    if counted:
+        _not_implemented(input, "histogramdd")
+        counts = [bins] * n if isinstance(bins, int) else [int(b) for b in bins]
+        lefts, rights = _outer_edges(points, range)
+        if len(counts) != n:
+            raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                               "dimension of the input.")
+        bins = [_F.linspace(lo, hi, c + 1, dtype=input.dtype)
+                for lo, hi, c in zip(lefts, rights, counts)]
+    _dd_checks(input, bins, weight)
+    _not_implemented(input, "histogramdd")
+    edges = [b._data for b in bins]
+    inside = xp.ones(points.shape[0], bool)
+    for d, e in enumerate(edges):
+        inside &= (points[:, d] >= e[0]) & (points[:, d] <= e[-1])
+    pos = [_bin(points[inside, d], e, "local" if counted else "binary")[0]
+           for d, e in enumerate(edges)]
+    shape = tuple(e.shape[0] - 1 for e in edges)
+    hist = xp.zeros(shape, points.dtype)
+    w = (xp.ones(points.shape[0], points.dtype) if weight is None
+         else weight._data.reshape(-1).astype(points.dtype, copy=False))
+    xp.add.at(hist, tuple(pos), w[inside])
+    if density:
+        with xp.errstate(invalid="ignore", divide="ignore"):
+            hist = hist / hist.sum(dtype=hist.dtype)
+            for d, e in enumerate(edges):
+                lengths = xp.diff(e).reshape([-1 if k == d else 1 for k in builtins.range(n)])
+                hist = hist / lengths
+    result = HistogramddResult(_wrap(hist), tuple(_wrap(e.copy()) for e in edges))
+    if out is not None:
+        out[0].resize_(result.hist.shape).copy_(result.hist)
+        return HistogramddResult(out[0], result.bin_edges)
     return result

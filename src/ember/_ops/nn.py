@@ -1798,10 +1798,12 @@ def _index_pad_backward_np(go, idx, sizes):
         flat = (flat[..., None] * sizes[len(lead) + i] + j)
     m = int(np.prod(sizes[len(lead):]))
     g = go.reshape(-1, flat.size)
-    out = np.zeros((g.shape[0], m), np.float64)
     rows = np.arange(g.shape[0])[:, None] * m
-    out = np.bincount((rows + flat.ravel()[None]).ravel(), weights=g.ravel(),
-                      minlength=g.shape[0] * m)
+    pos = (rows + flat.ravel()[None]).ravel()
+
+    def add(weights):
+        return np.bincount(pos, weights=weights.ravel(), minlength=g.shape[0] * m)
+    out = add(g.real) + 1j * add(g.imag) if g.dtype.kind == "c" else add(g)
     return out.astype(go.dtype).reshape(sizes)
 
 

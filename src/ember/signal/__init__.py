@@ -1,0 +1,5 @@
+"""``ember.signal``: signal processing, as ``torch.signal`` (its ``windows``)."""
+
+from . import windows
+
+__all__ = ["windows"]
