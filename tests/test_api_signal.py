@@ -494,3 +494,11 @@ def test_new_modules_load_on_first_use():
 def test_raw_helper_kept():
     # (Raw is the helpers' way to pass plain values; windows take plain lengths)
     check(lambda L, n: L.hann_window(n, dtype=L.float64), Raw(9))
+
+
+def test_kaiser_beta_only_after_periodic():
+    """torch's overloads take ``beta`` only with ``periodic``: ``kaiser_window(6, beta=8.0)``
+    is a TypeError, with or without the default window."""
+    errors_alike(lambda lib: lib.kaiser_window(6, beta=8.0))
+    check(lambda lib: lib.kaiser_window(6, periodic=False, beta=8.0), grad=False)
+    check(lambda lib: lib.kaiser_window(7), grad=False)

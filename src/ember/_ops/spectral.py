@@ -131,14 +131,20 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, la
     return _finish(w, n, periodic, requires_grad)
 
 
-def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *,
-                  dtype=None, layout=None, device=None, pin_memory: bool = False,
+def kaiser_window(window_length: int, periodic: bool | None = None, beta: float | None = None,
+                  *, dtype=None, layout=None, device=None, pin_memory: bool = False,
                   requires_grad: bool = False) -> Tensor:
-    """The Kaiser window ``I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)``.
+    """The Kaiser window ``I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)`` (``beta``
+    12 by default; torch's overloads take it only after ``periodic``).
 
     >>> ember.kaiser_window(3, periodic=False, beta=1.0)
     tensor([0.7898, 1.0000, 0.7898])
     """
+    if periodic is None:
+        if beta is not None:
+            raise TypeError(_KAISER_OVERLOADS)
+        periodic = True
+    beta = 12.0 if beta is None else beta
     w, n = _window_start("kaiser_window", window_length, dtype, periodic, requires_grad)
     if n is None:
         return w
@@ -154,6 +160,14 @@ def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0,
     i0b = _cephes.i0(D.np.array([b]))[0]
     w = Tensor._wrap((_cephes.i0(x) / i0b).astype(a.dtype))
     return _finish(w, n, periodic, requires_grad)
+
+
+_KAISER_OVERLOADS = (
+    "kaiser_window() received an invalid combination of arguments - got (int, beta=float), but "
+    "expected one of:\n"
+    + "".join(f" * (int window_length{extra}, *, torch.dtype dtype = None, torch.layout layout "
+              "= None, torch.device device = None, bool pin_memory = False, bool requires_grad "
+              "= False)\n" for extra in ("", ", bool periodic", ", bool periodic, float beta")))
 
 
 # ----------------------------------------------------------------------------- stft / istft
