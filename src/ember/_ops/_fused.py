@@ -45,16 +45,11 @@ def fma(x, y, z, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def fma_(a: np.ndarray, s, b: np.ndarray) -> None:
-    """``a = s * b + a`` rounded once, in place (``s`` a number of ``a``'s dtype): float32's
-    whole blocks by the BLAS's fused kernel where it qualifies (``_ops._blas``), the rest
-    by :func:`fma`."""
-    if a.dtype == np.float32 and a.size >= 32:
+    """``a = s * b + a`` rounded once, in place (``s`` a number of ``a``'s dtype): by the
+    BLAS's fused kernel where it qualifies (``_ops._blas``), else by :func:`fma`."""
+    if a.dtype in _EXACT:
         from ._blas import axpy_blocks
-        done = axpy_blocks(a, s, b)
-        if done:
-            if done < a.size:
-                fa = a.reshape(-1)
-                fma(s, b.reshape(-1)[done:], fa[done:], out=fa[done:])
+        if axpy_blocks(a, s, b):
             return
     fma(s, b, a, out=a)
 
@@ -70,17 +65,18 @@ def add(a, b, alpha, subtract: bool = False):
     if s == 1 or s == -1:                           # the product is exact
         with np.errstate(over="ignore", invalid="ignore"):
             return np.add(a, np.multiply(b, s))
-    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape:
+    if isinstance(a, np.ndarray) and np.shape(b) in (a.shape, ()):
         r = np.array(a, order="K")
-        fma_(r, s, b)
-        return r
-    r = fma(s, b, a)
+        fma_(r, s, b if np.ndim(b) else np.full_like(r, b))
+    else:
+        r = fma(s, b, a)
     if r.ndim:
         mask = _hoisted_mask(np.asarray(a), np.asarray(b), r.shape)
         if mask is not None:
-            a, b = np.broadcast_to(a, r.shape)[mask], np.broadcast_to(b, r.shape)[mask]
+            idx = np.nonzero(mask)
+            a, b = np.broadcast_to(a, r.shape)[idx], np.broadcast_to(b, r.shape)[idx]
             with np.errstate(over="ignore", invalid="ignore"):
-                r[mask] = a + s * b
+                r[idx] = a + s * b
     return r
 
 
@@ -158,7 +154,12 @@ def lerp(a, end, weight):
         diff = end - a
         if not isinstance(weight, np.ndarray):
             w = a.dtype.type(weight)
-            return fma(w, diff, a) if abs(w) < 0.5 else fma(w - one, diff, end)
+            small = abs(w) < 0.5
+            if isinstance(end, np.ndarray) and end.shape == a.shape:
+                r = np.array(a if small else end)
+                fma_(r, w if small else w - one, diff)
+                return r
+            return fma(w, diff, a) if small else fma(w - one, diff, end)
         small = np.abs(weight) < 0.5
         return fma(np.where(small, weight, weight - one), diff, np.where(small, a, end))
 
