@@ -192,18 +192,19 @@ def test_sum_to_shape_without_a_graph_is_the_sum_op(shape, to, dtype):
     assert _bits(fast) == _bits(general) and tuple(fast.shape) == to
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
 @pytest.mark.parametrize("n", [1, 31, 32, 33, 64, 100, 4099, 200704])
-def test_blas_fused_axpy_is_the_exact_fused_multiply_add(n):
+def test_blas_fused_axpy_is_the_exact_fused_multiply_add(n, dt):
     from ember._ops import _exact
-    from ember.optim.optimizer import _fma_
+    from ember._ops._fused import fma_
     rng = np.random.default_rng(n)
-    a = rng.standard_normal(n).astype(np.float32)
-    b = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 3, n)).astype(np.float32)
-    s = np.float32(-0.0123)
+    a = rng.standard_normal(n).astype(dt)
+    b = (rng.standard_normal(n) * 10.0 ** rng.integers(-6, 3, n)).astype(dt)
+    s = dt(-0.0123)
     want = _exact.fma(np.full(n, s), b, a)
     got = a.copy()
-    _fma_(got, s, b)
-    assert np.array_equal(want.view(np.int32), got.view(np.int32))
+    fma_(got, s, b)
+    assert np.array_equal(want.view(np.uint8), got.view(np.uint8))
 
 
 def test_blas_fused_axpy_declines_what_it_does_not_cover():
@@ -212,8 +213,9 @@ def test_blas_fused_axpy_declines_what_it_does_not_cover():
     s = np.float32(0.5)
     assert axpy_blocks(a[::2].copy(), s, np.ones(64, np.float32)[::2]) == 0   # strided
     assert axpy_blocks(a, s, a) == 0                                          # overlapping
-    assert axpy_blocks(a.astype(np.float64), np.float64(0.5), a.astype(np.float64)) == 0
-    assert axpy_blocks(np.ones(16, np.float32), s, np.ones(16, np.float32)) == 0  # no block
+    assert axpy_blocks(a.astype(np.float16), np.float16(0.5), a.astype(np.float16)) == 0
+    assert axpy_blocks(a.astype(np.float64), np.float64(0.5), a) == 0         # mixed dtypes
+    assert axpy_blocks(np.ones(16, np.float32), s, np.ones(16, np.float32)) == 16  # padded
     assert np.array_equal(a, np.ones(64, np.float32))
 
 
@@ -221,9 +223,9 @@ def test_sgd_and_adam_steps_with_and_without_the_blas_kernel():
     from ember._ops import _blas
     runs = []
     for fn in (None, "default"):
-        saved = list(_blas._FN)
+        saved = dict(_blas._FN)
         if fn is None:
-            _blas._FN[:] = [None]
+            _blas._FN.update({np.dtype(np.float32): None, np.dtype(np.float64): None})
         try:
             ember.manual_seed(0)
             model = ember.nn.Linear(40, 33)
@@ -236,7 +238,8 @@ def test_sgd_and_adam_steps_with_and_without_the_blas_kernel():
                 opt.step()
             runs.append([_bits(p) for p in model.parameters()])
         finally:
-            _blas._FN[:] = saved
+            _blas._FN.clear()
+            _blas._FN.update(saved)
     assert runs[0] == runs[1]
 
 

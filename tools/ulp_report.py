@@ -210,6 +210,15 @@ UNARY.update({     # binary ops run on (x, x reversed); the special functions on
     "special.log_ndtr": lambda lib, x: lib.special.log_ndtr(x),
     "special.entr": lambda lib, x: lib.special.entr(x),
     "logcumsumexp": lambda lib, x: lib.logcumsumexp(x.reshape(1000, -1), 1),
+    "add (alpha)": lambda lib, x: lib.add(x, x.flip(0), alpha=-0.37),
+    "add (number, alpha)": lambda lib, x: lib.add(x.reshape(-1, 40)[:, :37], 1.7, alpha=0.3),
+    "sub (alpha)": lambda lib, x: lib.sub(x, x.flip(0), alpha=0.1),
+    "rsub (alpha)": lambda lib, x: lib.rsub(x, x.flip(0), alpha=0.1),
+    "add_ (alpha)": lambda lib, x: x.clone().add_(x.flip(0), alpha=-1e-3),
+    "lerp": lambda lib, x: [lib.lerp(x, x.flip(0), w) for w in (0.3, 0.7, -0.2)],
+    "lerp (tensor weight)": lambda lib, x: lib.lerp(x, x.flip(0), x.roll(1).sigmoid()),
+    "addcmul": lambda lib, x: [lib.addcmul(x, x.flip(0), x.roll(1), value=v) for v in (1, 0.3)],
+    "addcdiv": lambda lib, x: lib.addcdiv(x, x.flip(0), x.roll(1), value=0.3),
 })
 UNIT = {"prod": _red("prod"), "cumprod": _dims(lambda lib, a, d: a.cumprod(0 if d is None
                                                                             else d))}

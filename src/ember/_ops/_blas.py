@@ -1,13 +1,13 @@
-"""A fused ``y += s * x`` for float32 arrays from the BLAS NumPy ships (OpenBLAS).
+"""A fused ``y += s * x`` for float32/float64 arrays from the BLAS NumPy ships (OpenBLAS).
 
-torch's ``a.add_(b, alpha=s)`` on float32 is ``fmadd(b, s, a)`` per element, one rounding;
-NumPy has no fused multiply-add, so the optimizers emulate it in float64 (three passes with
-conversions). OpenBLAS's AVX2 ``saxpy`` kernel computes whole blocks of 32 elements with the
-CPU's fused multiply-add (its last, partial block with a separate product and sum), so Ember
-calls that kernel (single-threaded; the AVX2 build, on AVX512 cores too) on the 32-element
-blocks and emulates the rest. It is used only after a probe at the first call found its blocks
-equal to the exact fused result (on values where a fused and an unfused update differ);
-``EMBER_BLAS_AXPY=0`` switches it off.
+torch's ``a.add_(b, alpha=s)`` is ``fmadd(b, s, a)`` per element, one rounding; NumPy has
+no fused multiply-add, so ``_ops._exact.fma`` emulates it (float32 in float64, float64 with
+error-free transformations: many passes). OpenBLAS's AVX2 ``saxpy``/``daxpy`` kernels
+compute whole blocks with the CPU's fused multiply-add (their last, partial block with a
+separate product and sum), so Ember calls those kernels (single-threaded; the AVX2 build,
+on AVX512 cores too) on 32-element blocks (the last one zero-padded). A kernel is used only
+after a probe at its first call found its blocks equal to the exact fused result (on values
+where a fused and an unfused update differ); ``EMBER_BLAS_AXPY=0`` switches them off.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ import os
 
 import numpy as np
 
-_F32 = np.dtype(np.float32)
 _BLOCK = 32
-_KERNELS = {core: "saxpy_k_HASWELL" for core in
+_KERNELS = {core: "axpy_k_HASWELL" for core in
             (b"Haswell", b"Zen", b"SkylakeX", b"Cooperlake", b"SapphireRapids")}
-_FN: list = []               # [the bound kernel or None], set at the first call
+_TYPES = {np.dtype(np.float32): ("s", ctypes.c_float), np.dtype(np.float64): ("d", ctypes.c_double)}
+_FN: dict = {}               # dtype: the bound kernel or None, set at the first call
 
 
 def _address(a: np.ndarray) -> int:
@@ -32,13 +32,14 @@ def _address(a: np.ndarray) -> int:
         return a.ctypes.data
 
 
-def _load():
+def _load(dt):
     if os.environ.get("EMBER_BLAS_AXPY", "1") == "0":
         return None
     libs = glob.glob(os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs",
                                   "libscipy_openblas*.so"))
     if len(libs) != 1:
         return None
+    prefix, scalar = _TYPES[dt]
     try:
         lib = ctypes.CDLL(libs[0])
         core = lib.scipy_openblas_get_corename64_
@@ -46,48 +47,59 @@ def _load():
         name = _KERNELS.get(core())
         if name is None:
             return None
-        fn = getattr(lib, name)
+        fn = getattr(lib, prefix + name)
     except (OSError, AttributeError):
         return None
     fn.restype = ctypes.c_int
-    fn.argtypes = (ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_float,
+    fn.argtypes = (ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, scalar,
                    ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
                    ctypes.c_void_p, ctypes.c_int64)
-    return fn if _probe(fn) else None
+    return fn if _probe(fn, dt) else None
 
 
-def _probe(fn) -> bool:
+def _probe(fn, dt) -> bool:
     """The kernel's blocks are the exact fused results, and it leaves the rest alone."""
     from ._exact import fma
+    ints = np.int32 if dt == np.float32 else np.int64
     rng = np.random.default_rng(20261204)
     for n in (32, 33, 63, 64, 96, 100, 1024, 4099):
-        x = rng.standard_normal(n).astype(np.float32)
-        y = rng.standard_normal(n).astype(np.float32) * np.float32(1e-3)
-        s = np.float32(-1.0 / 3.0)
+        x = rng.standard_normal(n).astype(dt)
+        y = rng.standard_normal(n).astype(dt) * dt.type(1e-3)
+        s = dt.type(-1.0 / 3.0)
         want = fma(np.full(n, s), x, y)
         got = y.copy()
         n1 = n - n % _BLOCK
         fn(n1, 0, 0, s, _address(x), 1, _address(got), 1, None, 0)
-        if not (np.array_equal(want[:n1].view(np.int32), got[:n1].view(np.int32))
-                and np.array_equal(y[n1:].view(np.int32), got[n1:].view(np.int32))):
+        if not (np.array_equal(want[:n1].view(ints), got[:n1].view(ints))
+                and np.array_equal(y[n1:].view(ints), got[n1:].view(ints))):
             return False
     return True
 
 
 def axpy_blocks(y: np.ndarray, s, x: np.ndarray) -> int:
-    """``y += s * x`` fused, in place, on the whole 32-element blocks of float32 ``y`` and
-    ``x`` (C-contiguous, one shape, not overlapping); returns how many leading elements it
-    updated (0: none, the caller computes everything)."""
-    if not _FN:
-        _FN.append(_load())
-    fn = _FN[0]
-    if fn is None or y.dtype != _F32 or x.dtype != _F32 or type(y) is not np.ndarray \
+    """``y += s * x`` fused, in place, for float32 or float64 ``y`` and ``x`` (one dtype
+    and shape, C-contiguous, not overlapping): the whole 32-element blocks in place, the
+    rest as one zero-padded block. Returns how many elements it updated (0: none, the
+    caller computes everything)."""
+    dt = y.dtype
+    fn = _FN.get(dt, False)
+    if fn is False:
+        fn = _FN[dt] = _load(dt) if dt in _TYPES else None
+    if fn is None or x.dtype != dt or type(y) is not np.ndarray \
             or type(x) is not np.ndarray or y.shape != x.shape:
         return 0
     n = y.size
-    n1 = n - n % _BLOCK
-    if not n1 or not (y.flags.c_contiguous and x.flags.c_contiguous and y.flags.writeable) \
+    if not n or not (y.flags.c_contiguous and x.flags.c_contiguous and y.flags.writeable) \
             or np.may_share_memory(x, y):
         return 0
-    fn(n1, 0, 0, s, _address(x), 1, _address(y), 1, None, 0)
-    return n1
+    n1 = n - n % _BLOCK
+    if n1:
+        fn(n1, 0, 0, s, _address(x), 1, _address(y), 1, None, 0)
+    if n1 < n:
+        yt, xt = np.zeros(_BLOCK, dt), np.zeros(_BLOCK, dt)
+        yf = y.reshape(-1)
+        yt[:n - n1] = yf[n1:]
+        xt[:n - n1] = x.reshape(-1)[n1:]
+        fn(_BLOCK, 0, 0, s, _address(xt), 1, _address(yt), 1, None, 0)
+        yf[n1:] = yt[:n - n1]
+    return n

@@ -597,6 +597,13 @@ def fma(a, b, c):
         if half.any():
             return _fix_midpoints(a, b, c, s, r, half)
         return r
+    out = _fma64(a, b, c)
+    if not np.isfinite(out).all():
+        out = _huge_terms(a, b, c, out)
+    return out
+
+
+def _fma64(a, b, c):
     p = a * b
     sp = 134217729.0
     ah = a * sp
@@ -611,7 +618,47 @@ def fma(a, b, c):
     s = p + c
     bb = s - p
     se = (p - (s - bb)) + (c - bb)
-    return fma_specials(a, b, c, np.abs(p) < _DEKKER_MIN, s, s + (se + pe))
+    return fma_specials(a, b, c, np.abs(p) < _DEKKER_MIN, s, sum_errors(s, se, pe))
+
+
+def _huge_terms(a, b, c, out):
+    """The fma where a term near the largest double overflowed the error-free sums though
+    the operands are finite: computed with the larger factor and the addend scaled by
+    2^-8 and scaled back (an addend that vanishes keeps its sign as the smallest subnormal,
+    all it can still decide: which way a tie rounds)."""
+    a, b, c, out = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c, out)))
+    bad = ~np.isfinite(out) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    if not bad.any():
+        return out
+    out = out.copy()
+    a, b, c = a[bad], b[bad], c[bad]
+    swap = np.abs(a) < np.abs(b)
+    a, b = np.where(swap, b, a) * 2.0 ** -8, np.where(swap, a, b)
+    cs = c * 2.0 ** -8
+    cs = np.where((cs == 0) & (c != 0), np.copysign(5e-324, c), cs)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out[bad] = _fma64(a, b, cs) * 256.0
+    return out
+
+
+def sum_errors(s, se, pe):
+    """``s + se + pe`` rounded once, for ``s`` a rounded sum and ``se``, ``pe`` the exact
+    errors of that sum and of its product term. ``s + (se + pe)`` is that, except where it
+    falls exactly halfway between two doubles while ``se + pe`` was rounded: the rounding
+    error of ``se + pe`` then says which way (a product with a short mantissa, such as
+    ``-1e-3 * -104``, meets a tiny addend)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        t = se + pe
+        r = s + t
+        bb = t - se
+        te = (se - (t - bb)) + (pe - bb)
+        z = r - s
+        e2 = (s - (r - z)) + (t - z)      # r + e2 = s + t exactly
+        cand = (te != 0) & (e2 != 0) & (np.signbit(te) == np.signbit(e2))
+        if not np.any(cand):
+            return r
+        nb = np.nextafter(r, np.copysign(np.inf, e2))
+        return np.where(cand & (nb - r == 2 * e2), nb, r)
 
 
 _DEKKER_MIN = 2.0 ** -960         # below this, a product's error lies under the subnormals

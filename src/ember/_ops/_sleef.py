@@ -182,26 +182,36 @@ def _scalar_mask(a, avx512=True, grain=GRAIN):
             dims.append([a.shape[d], a.strides[d], [d]])
     if not dims:
         return np.ones(a.shape, bool)
-    shape = [d[0] for d in dims] + ([1] if len(dims) == 1 else [])
-    mi = np.zeros(shape, bool)                # iterator order, fastest first
+    groups = [(d[0], d[2]) for d in dims]
     if dims[0][1] != a.itemsize:
-        mi[...] = True
-    else:
-        numel = a.size
-        step = _cpu.kernel_step(a.dtype, avx512)
-        threads = _exact.get_num_threads()
-        nt = 1 if numel <= grain or threads == 1 else min(threads, -(-numel // grain))
-        chunk = -(-numel // nt)
-        for t in range(nt):
-            for vals, s0, s1 in _exact._calls(shape, t * chunk, min(numel, (t + 1) * chunk)):
-                v0 = vals[0] + (s0 // step) * step
-                if v0 < vals[0] + s0:
-                    mi[(slice(v0, vals[0] + s0), slice(vals[1], vals[1] + s1)) +
-                       tuple(vals[2:])] = True
+        return np.ones(a.shape, bool)
+    return tail_mask(a.shape, groups, _cpu.kernel_step(a.dtype, avx512), grain)
+
+
+def tail_mask(shape, groups, step, grain=GRAIN, tail=None):
+    """The elements of a ``cpu_kernel_vec`` loop over ``shape`` that fall in a row's tail,
+    after the steps of ``step`` elements: ``groups`` are the iterator's coalesced dims,
+    fastest first, as (size, logical dims fastest first), the first one contiguous. Each
+    thread's share of ``grain`` or more elements has its own tail; ``tail(n) = (start,
+    stop)`` marks only that part of an ``n``-element tail."""
+    sizes = [g[0] for g in groups] + ([1] if len(groups) == 1 else [])
+    mi = np.zeros(sizes, bool)                # iterator order, fastest first
+    numel = _exact._prod(sizes)
+    threads = _exact.get_num_threads()
+    nt = 1 if numel <= grain or threads == 1 else min(threads, -(-numel // grain))
+    chunk = -(-numel // nt)
+    for t in range(nt):
+        for vals, s0, s1 in _exact._calls(sizes, t * chunk, min(numel, (t + 1) * chunk)):
+            v0, v1 = vals[0] + (s0 // step) * step, vals[0] + s0
+            if tail is not None:
+                lo, hi = tail(v1 - v0)
+                v0, v1 = v0 + lo, v0 + hi
+            if v0 < v1:
+                mi[(slice(v0, v1), slice(vals[1], vals[1] + s1)) + tuple(vals[2:])] = True
     mi = np.transpose(mi).reshape(-1)
-    axes = [m for grp in dims for m in grp[2]][::-1]          # slowest first
-    full = mi.reshape([a.shape[m] for m in axes])
-    return np.transpose(full, np.argsort(axes)).reshape(a.shape)
+    axes = [m for g in groups for m in g[1]][::-1]          # slowest first
+    full = mi.reshape([shape[m] for m in axes])
+    return np.transpose(full, np.argsort(axes)).reshape(shape)
 
 
 def gelu_grain(numel: int) -> int:

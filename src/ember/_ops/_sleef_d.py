@@ -71,13 +71,10 @@ def _fmak(a, k, c, halves=None):
     if not np.isfinite(pe).all():         # a split overflowed: operands near 1.8e308
         pe = _exact._large_product_error(a, k, p, pe)
     s = p + c
-    plain = s if np.isfinite(s).all() else s.copy()
     bb = s - p
     p -= np.subtract(s, bb, out=t)
     p += np.subtract(c, bb, out=bb)
-    p += pe
-    s += p
-    return _exact.fma_specials(a, k, c, tiny, plain, s)
+    return _exact.fma_specials(a, k, c, tiny, s, _exact.sum_errors(s, p, pe))
 
 
 @_blocked

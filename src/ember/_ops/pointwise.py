@@ -23,6 +23,7 @@ from .registry import run_inplace as _run_inplace
 
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
 _sleef_fmod = _lazy.defer(globals(), "_sleef_fmod", "ember._ops._sleef_fmod")
+_fused = _lazy.defer(globals(), "_fused", "ember._ops._fused")
 del _lazy
 
 
@@ -36,6 +37,11 @@ def _is_one(alpha) -> bool:
 
 def _scale(grad, alpha):
     return grad if _is_one(alpha) else grad * alpha
+
+
+def _number(x):
+    """A Scalar argument (a number, or a one-element tensor's array) as a number."""
+    return x.item() if hasattr(x, "item") else x
 
 
 def _check_alpha(self, other, alpha=1):
@@ -77,7 +83,7 @@ def add(self, other, *, alpha=1):
     """``self + alpha * other``, with broadcasting and type promotion."""
     if _is_one(alpha):
         return xp.add(self, other)
-    return xp.add(self, xp.multiply(other, alpha).astype(xp.result_type(self, other)))
+    return _fused.add(self, other, _number(alpha))
 
 
 @op("SubBackward0", inplace=True, check=_check_sub,
@@ -87,21 +93,25 @@ def sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
     if _is_one(alpha):
         return xp.subtract(self, other)
-    return xp.subtract(self, xp.multiply(other, alpha).astype(xp.result_type(self, other)))
+    return _fused.add(self, other, _number(alpha), True)
 
 
 @op("RsubBackward0", name="rsub_tensor", method=False, function=False, check=_check_sub,
     self=lambda grad, alpha: -_scale(grad, alpha),
     other=lambda grad: grad)
 def _rsub_tensor(self, other, *, alpha=1):
-    return xp.subtract(other, self if _is_one(alpha) else xp.multiply(self, alpha))
+    if _is_one(alpha):
+        return xp.subtract(other, self)
+    return _fused.add(other, self, _number(alpha), True)
 
 
 @op("RsubBackward1", name="rsub_scalar", method=False, function=False, tensors=("self", "other"),
     check=_check_sub,
     self=lambda grad, alpha: -_scale(grad, alpha))
 def _rsub_scalar(self, other, *, alpha=1):
-    return xp.subtract(other, self if _is_one(alpha) else xp.multiply(self, alpha))
+    if _is_one(alpha):
+        return xp.subtract(other, self)
+    return _fused.add(other, self, _number(alpha), True)
 
 
 @expose(method=False)
@@ -744,11 +754,9 @@ def _lerp_kernel(self, end, weight):
     if self.dtype.char == "e":      # torch's float16 lerp: float32 opmath, one rounding
         w = weight.astype(_F32) if hasattr(weight, "astype") else weight
         return _lerp_kernel(self.astype(_F32), end.astype(_F32), w).astype(self.dtype)
-    t = self.dtype.type
-    w = weight.astype(self.dtype) if hasattr(weight, "astype") else t(weight)
-    with xp.errstate(invalid="ignore", over="ignore"):
-        diff = end - self
-        return xp.where(xp.abs(w) < 0.5, self + w * diff, end - diff * (t(1) - w))
+    if hasattr(weight, "astype"):
+        weight = weight.astype(self.dtype)
+    return _fused.lerp(self, end, weight)
 
 
 @op("LerpBackward0", name="lerp_scalar", method=False, function=False, promote=NONE,
@@ -808,8 +816,10 @@ def addcmul(self, tensor1, tensor2, *, value=1):
         raise NotImplementedError("\"addcmul_cpu_out\" not implemented for 'Bool'")
     if self.dtype.char == "e":      # torch computes float16 in float32 and rounds once
         return _in_float32(addcmul, self, tensor1, tensor2, value)
+    if self.dtype.kind == "f":
+        return _fused.addcmul(self, tensor1, tensor2, _number(value))
     v = _value(value, self.dtype)
-    if _is_one(v) and self.dtype.kind in "fc":
+    if _is_one(v) and self.dtype.kind == "c":
         return self + tensor1 * tensor2
     return self + v * tensor1 * tensor2
 

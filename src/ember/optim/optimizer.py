@@ -25,6 +25,7 @@ from typing import Any
 import numpy as _np
 
 from .. import _dtype as _D
+from .._ops import _fused
 from .._tensor import Tensor as _Tensor
 from ..autograd import grad_mode as _grad_mode
 from ..autograd.graph import RemovableHandle
@@ -446,59 +447,14 @@ def _sc(x, a: _np.ndarray):
     return a.dtype.type(x)
 
 
-def _fma(x, y, z, out: _np.ndarray | None = None) -> _np.ndarray:
-    """``x * y + z`` rounded once, as torch's vectorized CPU kernels compute it (``fmadd``).
-
-    For float32 the product is exact in float64, so the float64 sum rounded to float32 is the
-    fused result (up to a vanishingly rare double rounding); other dtypes use plain arithmetic.
-    The float64 work happens in one temporary; ``out`` receives the rounded result.
-    """
-    dt = _np.result_type(x, y, z)
-    if dt != _np.float32:
-        res = x * y + z
-    else:
-        if _np.ndim(y) >= _np.ndim(z):
-            tmp = _np.multiply(y, _np.float64(x), dtype=_np.float64)
-        else:
-            tmp = _np.multiply(_np.broadcast_to(y, _np.shape(z)), _np.float64(x), dtype=_np.float64)
-        if type(tmp) is not _np.ndarray:     # 0-d operands give a NumPy scalar
-            tmp = _np.array(tmp)
-        _np.add(tmp, z, out=tmp)
-        res = tmp
-    if out is None:
-        return res.astype(dt, copy=False) if isinstance(res, _np.ndarray) else res
-    _np.copyto(out, res, casting="unsafe")
-    return out
-
-
 def _k_add(a: _np.ndarray, b: _np.ndarray, alpha=1) -> _np.ndarray:
     """``torch.add(a, b, alpha=alpha)``: ``a + alpha * b`` (fused multiply-add)."""
-    if alpha == 1:
-        return a + b
-    return _fma(_sc(alpha, a), b, a)
+    return _fused.add(a, b, _sc(alpha, a))
 
 
 def _k_add_(a: _np.ndarray, b: _np.ndarray, alpha=1) -> None:
     """``a.add_(b, alpha=alpha)``."""
-    if alpha == 1:
-        _np.add(a, b, out=a)
-    else:
-        _fma_(a, _sc(alpha, a), b)
-
-
-def _fma_(a: _np.ndarray, s, b: _np.ndarray) -> None:
-    """``a = s * b + a`` rounded once, in place (``s`` a number of ``a``'s dtype): float32's
-    whole blocks by the BLAS's fused kernel where it qualifies (``_ops._blas``), the rest
-    by :func:`_fma`."""
-    if a.dtype == _np.float32 and a.size >= 32:
-        from .._ops._blas import axpy_blocks
-        done = axpy_blocks(a, s, b)
-        if done:
-            if done < a.size:
-                fa = a.reshape(-1)
-                _fma(s, b.reshape(-1)[done:], fa[done:], out=fa[done:])
-            return
-    _fma(s, b, a, out=a)
+    _fused.add_(a, b, _sc(alpha, a))
 
 
 def _k_mul_(a: _np.ndarray, s) -> None:
@@ -507,25 +463,18 @@ def _k_mul_(a: _np.ndarray, s) -> None:
 
 
 def _k_lerp_(a: _np.ndarray, end: _np.ndarray, weight) -> None:
-    """``a.lerp_(end, weight)``: torch's two-sided formula ``base + coeff * (end - a)``."""
-    w = _sc(weight, a)
-    if abs(w) < 0.5:
-        _fma_(a, w, end - a)
-    else:
-        _fma(w - a.dtype.type(1), end - a, end, out=a)
+    """``a.lerp_(end, weight)`` for a number ``weight``."""
+    _fused.lerp_(a, end, _sc(weight, a))
 
 
-def _k_addcmul(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> _np.ndarray:
-    """``torch.addcmul(a, t1, t2, value=value)``: ``a + (value * t1) * t2``."""
-    return _fma(_sc(value, a) * t1, t2, a)
+def _k_addcmul(a: _np.ndarray, t1: _np.ndarray, t2, value=1) -> _np.ndarray:
+    """``torch.addcmul(a, t1, t2, value=value)``."""
+    return _fused.addcmul(a, t1, t2, _sc(value, a))
 
 
-def _k_addcmul_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:
+def _k_addcmul_(a: _np.ndarray, t1: _np.ndarray, t2, value=1) -> None:
     """``a.addcmul_(t1, t2, value=value)``."""
-    if a.dtype == _np.float32 and _np.shape(t1) == a.shape and _np.shape(t2) == a.shape:
-        _fma(_sc(value, a) * t1, t2, a, out=a)      # the double sum rounded straight into a
-    else:
-        a[...] = _k_addcmul(a, t1, t2, value)
+    _fused.addcmul_(a, t1, t2, _sc(value, a))
 
 
 def _k_addcdiv_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:

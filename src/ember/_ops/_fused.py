@@ -1,0 +1,188 @@
+"""torch's CPU arithmetic for the pointwise ops with a scalar factor, bit for bit.
+
+torch's kernels round these once per element, as fused multiply-adds:
+
+* ``add(self, other, alpha)`` (``ufunc/add.h``) is ``vec::fmadd(other, alpha, self)`` in the
+  vector steps and ``self + alpha * other`` in the scalar loop, which the compiler contracts
+  to the same fma; ``sub`` is ``add`` with ``-alpha`` and ``rsub(self, other)`` is
+  ``sub(other, self)``. One exception: where ``other`` is a single element (a number),
+  the compiler hoists ``alpha * other`` out of the scalar loop and runs the tail of a
+  contiguous row (:func:`_hoisted_tail`) partly on 16-byte vectors that add the rounded
+  product.
+* ``lerp`` (``Lerp.h``, ``LerpKernel.cpp``) is ``fmadd(weight, end - self, self)`` where
+  ``|weight| < 0.5``, else ``fmadd(weight - 1, end - self, end)``.
+* ``addcmul`` (``PointwiseOpsKernel.cpp``) is ``self + value * t1 * t2``, contracted to
+  ``fmadd(value * t1, t2, self)``.
+
+The functions take arrays of one dtype (and numbers); float32 and float64 run the exact fma
+(:func:`ember._ops._exact.fma`), other dtypes plain arithmetic. The in-place forms serve
+the optimizers, whose updates are these same kernels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _cpu
+from . import _sleef
+from ._exact import fma as _exact_fma
+
+_EXACT = frozenset((np.dtype(np.float32), np.dtype(np.float64)))
+
+
+def fma(x, y, z, out: np.ndarray | None = None) -> np.ndarray:
+    """``x * y + z`` rounded once for float32/float64 (plain arithmetic for other dtypes),
+    with broadcasting; ``out`` receives the result."""
+    dt = np.result_type(x, y, z)
+    if dt in _EXACT:
+        res = _exact_fma(np.asarray(x, dt), y, z)
+    else:
+        res = x * y + z
+    if out is None:
+        return np.asarray(res, dt)
+    np.copyto(out, res, casting="unsafe")
+    return out
+
+
+def fma_(a: np.ndarray, s, b: np.ndarray) -> None:
+    """``a = s * b + a`` rounded once, in place (``s`` a number of ``a``'s dtype): by the
+    BLAS's fused kernel where it qualifies (``_ops._blas``), else by :func:`fma`."""
+    if a.dtype in _EXACT:
+        from ._blas import axpy_blocks
+        if axpy_blocks(a, s, b):
+            return
+    fma(s, b, a, out=a)
+
+
+def add(a, b, alpha, subtract: bool = False):
+    """``torch.add(a, b, alpha=alpha)`` (``sub`` where ``subtract``) for arrays (or numbers)
+    of one dtype."""
+    dt = np.result_type(a, b)
+    if dt not in _EXACT:
+        fn = np.subtract if subtract else np.add
+        return fn(a, np.multiply(b, alpha).astype(dt, copy=False))
+    s = dt.type(-alpha if subtract else alpha)
+    if s == 1 or s == -1:                           # the product is exact
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.add(a, np.multiply(b, s))
+    if isinstance(a, np.ndarray) and np.shape(b) in (a.shape, ()):
+        r = np.array(a, order="K")
+        fma_(r, s, b if np.ndim(b) else np.full_like(r, b))
+    else:
+        r = fma(s, b, a)
+    if r.ndim:
+        mask = _hoisted_mask(np.asarray(a), np.asarray(b), r.shape)
+        if mask is not None:
+            idx = np.nonzero(mask)
+            a, b = np.broadcast_to(a, r.shape)[idx], np.broadcast_to(b, r.shape)[idx]
+            with np.errstate(over="ignore", invalid="ignore"):
+                r[idx] = a + s * b
+    return r
+
+
+def _hoisted_mask(a, b, shape):
+    """Where torch's ``add`` adds a rounded ``alpha * b`` (None: nowhere).
+
+    A row of the loop along which the output and ``a`` are contiguous and ``b`` is
+    broadcast (``vectorized_loop`` with ``b`` as its scalar operand) leaves ``b`` constant
+    in its compiled tail, where the compiler hoists the product; after one peeled element
+    it runs whole 16-byte vectors of ``a + product``, then fuses the rest again. The rows
+    are those of torch's iterator: dims ordered (``reorder_dimensions``) and coalesced as
+    ``a``'s and ``b``'s strides allow."""
+    st = [np.broadcast_to(x, shape).strides for x in (a, b)]
+    if min(st[0] + st[1], default=0) < 0:
+        return None
+
+    def swap(d0, d1):                          # torch's should_swap, over a then b
+        for s in st:
+            if s[d0] and s[d1]:
+                if s[d0] != s[d1]:
+                    return 1 if s[d0] > s[d1] else -1
+                if shape[d0] > shape[d1]:
+                    return 1
+        return 0
+    perm = list(range(len(shape)))[::-1]       # fastest first
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    groups = []                                # coalesced: [size, dims fastest first]
+    for d in (d for d in perm if shape[d] != 1):
+        g = groups[-1] if groups else None
+        if g and all(g[0] * s[g[1][0]] == s[d] for s in st):
+            g[0] *= shape[d]
+            g[1].append(d)
+        else:
+            groups.append([shape[d], [d]])
+    if not groups or st[0][groups[0][1][0]] != a.itemsize or st[1][groups[0][1][0]] != 0:
+        return None
+    return _sleef.tail_mask(shape, groups,
+                            _cpu.kernel_step(a.dtype, avx512=False),
+                            tail=_hoisted_tail(a.itemsize))
+
+
+def _hoisted_tail(itemsize: int):
+    """The part of an ``n``-element tail that adds the hoisted product (one element peeled,
+    then whole 16-byte vectors)."""
+    lanes = 16 // itemsize
+
+    def part(n: int) -> tuple[int, int]:
+        return (1, 1 + (n - 1) // lanes * lanes) if n > lanes else (0, 0)
+    return part
+
+
+def add_(a: np.ndarray, b, alpha=1) -> None:
+    """``a.add_(b, alpha=alpha)`` (``b`` the same shape as ``a``, or broadcast to it)."""
+    s = a.dtype.type(alpha)
+    if s == 1:
+        np.add(a, b, out=a)
+    elif np.size(b) == 1 and a.size > 1:
+        a[...] = add(a, b, s)
+    else:
+        fma_(a, s, b)
+
+
+def lerp(a, end, weight):
+    """``torch.lerp(a, end, weight)``: ``weight`` a number or an array of ``a``'s dtype."""
+    one = a.dtype.type(1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        diff = end - a
+        if not isinstance(weight, np.ndarray):
+            w = a.dtype.type(weight)
+            small = abs(w) < 0.5
+            if isinstance(end, np.ndarray) and end.shape == a.shape:
+                r = np.array(a if small else end)
+                fma_(r, w if small else w - one, diff)
+                return r
+            return fma(w, diff, a) if small else fma(w - one, diff, end)
+        small = np.abs(weight) < 0.5
+        return fma(np.where(small, weight, weight - one), diff, np.where(small, a, end))
+
+
+def lerp_(a: np.ndarray, end: np.ndarray, weight) -> None:
+    """``a.lerp_(end, weight)`` for a number ``weight``."""
+    w = a.dtype.type(weight)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if abs(w) < 0.5:
+            fma_(a, w, end - a)
+        else:
+            fma(w - a.dtype.type(1), end - a, end, out=a)
+
+
+def addcmul(a, t1, t2, value=1):
+    """``torch.addcmul(a, t1, t2, value=value)``: ``a + (value * t1) * t2``."""
+    v = np.result_type(a, t1, t2).type(value)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return fma(t1 if v == 1 else v * t1, t2, a)
+
+
+def addcmul_(a: np.ndarray, t1, t2, value=1) -> None:
+    """``a.addcmul_(t1, t2, value=value)``."""
+    v = a.dtype.type(value)
+    with np.errstate(over="ignore", invalid="ignore"):
+        fma(t1 if v == 1 else v * t1, t2, a, out=a)
