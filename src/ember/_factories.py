@@ -59,7 +59,7 @@ def _infer(data, target: np.dtype | None = None):
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, np.ndarray):
-        D.check_numpy_dtype(data.dtype)
+        _check_ndarray(data)
         return data
     if isinstance(data, np.generic):
         return np.asarray(data)
@@ -271,8 +271,15 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray``."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    D.check_numpy_dtype(ndarray.dtype)
+    _check_ndarray(ndarray)
     return Tensor._wrap(ndarray)
+
+
+def _check_ndarray(ndarray: np.ndarray) -> None:
+    """torch's errors for an array it cannot wrap: its dtype, a negative stride."""
+    D.check_numpy_dtype(ndarray.dtype)
+    if any(s < 0 for s in ndarray.strides):
+        raise ValueError(_errors.NUMPY_NEGATIVE_STRIDE)
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,

@@ -1,0 +1,115 @@
+"""Regression tests for what the second round of real programs found, each against torch 2.13:
+``tensor[index] = value`` drops the value's leading size-1 dims (a GAE loop writes a ``[1, N]``
+row into ``advantages[t]``) and skips no-op slices (``c[:] = x`` records ``CopyBackwards``);
+``index_put_``'s "shape mismatch" check; ``copy_`` from a source with more dims; NumPy arrays
+with negative strides refused; ``Tensor.numpy()`` a fresh array object each call."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+
+from .helpers import errors_alike, torch
+
+
+def same(e, t, exact=True):
+    a, b = e.detach().numpy(), t.detach().numpy()
+    assert a.shape == b.shape and a.dtype == b.dtype, (a, b)
+    if exact:
+        np.testing.assert_array_equal(a, b)
+    else:
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+SETITEM_CASES = [
+    ((4,), (slice(None),), (1, 4)),
+    ((4,), (Ellipsis,), (1, 1, 4)),
+    ((3, 4), (1,), (1, 1, 4)),
+    ((3, 4), (slice(0, 2),), (1, 2, 1)),
+    ((3, 4), ([0, 2],), (1, 1, 4)),
+    ((3, 4, 5), (slice(1, None), [0, 1], [[1], [2]]), (1, 2, 2, 1)),
+    ((3, 4, 5), ([0, 1], slice(None), [1, 2]), (1, 4)),
+]
+
+
+@pytest.mark.parametrize("shape,index,vshape", SETITEM_CASES)
+def test_setitem_drops_leading_ones_of_the_value(shape, index, vshape):
+    def go(lib):
+        x = lib.ones(vshape, requires_grad=True)
+        dst = lib.zeros(shape)
+        idx = tuple(lib.tensor(i) if isinstance(i, list) else i for i in index)
+        dst[idx] = x * lib.arange(1.0, 1.0 + vshape[-1])
+        (dst * lib.arange(float(dst.numel())).view(shape)).sum().backward()
+        return dst, x.grad, dst.grad_fn.name()
+    (e, eg, en), (t, tg, tn) = go(ember), go(torch)
+    same(e, t)
+    same(eg, tg)
+    assert en == tn
+
+
+@pytest.mark.parametrize("index", [(slice(None),), (Ellipsis,), (slice(None), slice(0, 3)),
+                                   (slice(0, 2, 1),), (slice(0, 1),), (0,)])
+def test_setitem_through_a_no_op_slice_is_a_copy(index):
+    def go(lib):
+        c = lib.zeros(2, 3)
+        c[index] = lib.ones(2, 3, requires_grad=True)[index] * 2
+        return c.grad_fn.name()
+    assert go(ember) == go(torch)
+
+
+@pytest.mark.parametrize("vshape", [(3,), (2, 1, 4), (2, 4, 1), (5,)])
+def test_setitem_value_shape_errors(vshape):
+    errors_alike(lambda lib: lib.zeros(4).__setitem__(slice(None), lib.ones(vshape)))
+    errors_alike(lambda lib: lib.zeros(3, 4).__setitem__(lib.tensor([0, 1]), lib.ones(vshape)))
+    errors_alike(lambda lib: lib.zeros(3, 4, 5).__setitem__(
+        (lib.tensor([0, 1]), slice(None), lib.tensor([1, 2])), lib.ones(vshape)))
+
+
+@pytest.mark.parametrize("vshape", [(3,), (1, 1, 4), (2, 1, 4)])
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_index_put_shape_mismatch(vshape, accumulate):
+    errors_alike(lambda lib: lib.zeros(3, 4).index_put_((lib.tensor([0, 1]),), lib.ones(vshape),
+                                                        accumulate=accumulate))
+    errors_alike(lambda lib: lib.zeros(3, 4).index_put((lib.tensor([0, 1]),), lib.ones(vshape),
+                                                       accumulate=accumulate))
+
+
+def test_index_put_broadcasts_a_value():
+    for lib_pair in [(ember, torch)]:
+        e, t = (lib.zeros(3, 4).index_put_((lib.tensor([2, 0]),), lib.arange(4.0))
+                for lib in lib_pair)
+        same(e, t)
+
+
+@pytest.mark.parametrize("src", [(1, 4), (2, 4), (3,)])
+def test_copy_from_a_larger_or_clashing_source(src):
+    errors_alike(lambda lib: lib.zeros(4).copy_(lib.ones(src)))
+
+
+@pytest.mark.parametrize("make", [lambda: np.arange(4.0)[::-1],
+                                  lambda: np.arange(6.0).reshape(2, 3)[:, ::-1],
+                                  lambda: np.zeros((2, 1))[:, ::-1]])
+@pytest.mark.parametrize("fn", ["from_numpy", "as_tensor", "tensor", "asarray"])
+def test_negative_strides_refused(make, fn):
+    errors_alike(lambda lib: getattr(lib, fn)(make()))
+
+
+def test_positive_strided_arrays_share_memory():
+    a = np.arange(12.0).reshape(3, 4)[:, ::2]
+    e, t = ember.from_numpy(a), torch.from_numpy(a)
+    assert e.stride() == t.stride() == (4, 2)
+    a[0, 0] = 7
+    assert e[0, 0].item() == t[0, 0].item() == 7
+    same(ember.from_numpy(np.zeros((2, 0))[::-1]), torch.from_numpy(np.zeros((2, 0))[::-1]))
+
+
+def test_numpy_returns_a_new_array_sharing_memory():
+    for lib in (ember, torch):
+        t = lib.zeros(2, 3)
+        n = t.numpy()
+        assert n is not t.numpy() and n.base is not None
+        n.shape = (3, 2)          # the array's shape is its own
+        n[0, 0] = 5
+        assert tuple(t.shape) == (2, 3) and t[0, 0].item() == 5
