@@ -29,7 +29,7 @@ f1 = 2 * precision * recall / (precision + recall).clamp(min=1e-12)
 print("precision", precision)
 print("recall", recall)
 print("f1", f1)
-print("macro f1 %.6f" % f1.mean().item())
+print(f"macro f1 {f1.mean().item():.6f}")
 micro_p = tp.sum() / (tp.sum() + fp.sum())
 print("micro precision", micro_p, "accuracy", (preds == targets).float().mean())
 print("balanced accuracy", recall.mean())
@@ -75,7 +75,8 @@ def average_precision(scores, labels):
 
 binary = (targets == 2)
 auc, tpr, fpr = roc_auc(probs[:, 2], binary)
-print("auc %.6f" % auc.item(), "ap %.6f" % average_precision(probs[:, 2], binary).item())
+ap = average_precision(probs[:, 2], binary)
+print(f"auc {auc.item():.6f} ap {ap.item():.6f}")
 print("tpr head", tpr[:6], "fpr tail", fpr[-3:])
 ranks = probs[:, 2].argsort().argsort().float() + 1
 n_pos = binary.sum()

@@ -8,8 +8,10 @@ import torch.nn as nn
 from torch.distributions.categorical import Categorical
 from torch.distributions.normal import Normal
 
+SQRT2 = np.sqrt(2)
 
-def layer_init(layer, std=np.sqrt(2), bias_const=0.0):
+
+def layer_init(layer, std=SQRT2, bias_const=0.0):
     torch.nn.init.orthogonal_(layer.weight, std)
     torch.nn.init.constant_(layer.bias, bias_const)
     return layer
