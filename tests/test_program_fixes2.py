@@ -113,3 +113,39 @@ def test_numpy_returns_a_new_array_sharing_memory():
         n.shape = (3, 2)          # the array's shape is its own
         n[0, 0] = 5
         assert tuple(t.shape) == (2, 3) and t[0, 0].item() == 5
+
+
+def _views(lib):
+    base = lib.arange(12.0).reshape(3, 4)
+    return {"base": base, "row": base[1], "col": base[:, 2], "t": base.t(),
+            "exp": base[0, :1].expand(3, 2), "other": lib.ones(2), "p": lib.nn.Parameter(base)}
+
+
+@pytest.mark.parametrize("writer,reader", [("ember", "ember"), ("ember", "torch"),
+                                           ("torch", "ember")])
+def test_save_load_keeps_storage_shared_between_views(writer, reader, tmp_path):
+    libs = {"ember": ember, "torch": torch}
+    w, r = libs[writer], libs[reader]
+    w.save(_views(w), tmp_path / "v.pt")
+    got = r.load(tmp_path / "v.pt")
+    want = _views(torch)
+    for k, v in want.items():
+        g = got[k]
+        assert tuple(g.shape) == tuple(v.shape) and g.stride() == v.stride(), k
+        assert g.storage_offset() == v.storage_offset(), k
+        np.testing.assert_array_equal(g.detach().numpy(), v.detach().numpy())
+    got["row"][0] = 100.0
+    assert got["base"][1, 0].item() == 100.0 and got["col"][1].item() == 6.0
+    with r.no_grad():
+        got["p"][0, 0] = -1.0
+    assert got["base"][0, 0].item() == -1.0 and got["exp"][2, 1].item() == -1.0
+    assert got["other"].sum().item() == 2.0
+
+
+def test_save_writes_one_record_per_storage(tmp_path):
+    import zipfile
+    for lib in (ember, torch):
+        lib.save(_views(lib), tmp_path / f"{lib.__name__}.pt")
+        with zipfile.ZipFile(tmp_path / f"{lib.__name__}.pt") as zf:
+            records = sorted(n.split("/data/")[1] for n in zf.namelist() if "/data/" in n)
+        assert records == ["0", "1"], (lib.__name__, records)
