@@ -82,7 +82,8 @@ print("same weights", all(torch.equal(a, b) for a, b in
                           zip(model.state_dict().values(), model2.state_dict().values())))
 print(list(ckpt["optimizer_state_dict"]["state"][0].keys()))
 print(ckpt["optimizer_state_dict"]["param_groups"][0]["params"])
-print(ckpt["scheduler_state_dict"]["last_epoch"], ckpt["model_state_dict"]["bn.num_batches_tracked"])
+print(ckpt["scheduler_state_dict"]["last_epoch"],
+      ckpt["model_state_dict"]["bn.num_batches_tracked"])
 
 sd = model.state_dict()
 sd["extra.weight"] = torch.zeros(1)
