@@ -149,3 +149,122 @@ def test_save_writes_one_record_per_storage(tmp_path):
         with zipfile.ZipFile(tmp_path / f"{lib.__name__}.pt") as zf:
             records = sorted(n.split("/data/")[1] for n in zf.namelist() if "/data/" in n)
         assert records == ["0", "1"], (lib.__name__, records)
+
+
+def _conv_case(lib, fn, xdt, wdt, bdt):
+    F = lib.nn.functional
+    x = lib.ones((1, 2, 5, 5) if "2d" in fn else (1, 2, 5), dtype=getattr(lib, xdt))
+    w = lib.ones((2, 2, 2, 2) if "2d" in fn else (2, 2, 2), dtype=getattr(lib, wdt))
+    b = None if bdt is None else lib.ones(2, dtype=getattr(lib, bdt))
+    return getattr(F, fn)(x, w, b)
+
+
+@pytest.mark.parametrize("fn", ["conv1d", "conv2d", "conv_transpose2d"])
+@pytest.mark.parametrize("xdt,wdt,bdt", [("float64", "float32", "float32"),
+                                         ("float64", "float32", None),
+                                         ("float32", "float64", "float32"),
+                                         ("float32", "float64", "float64"),
+                                         ("float64", "float64", "float32"),
+                                         ("int64", "float32", None),
+                                         ("complex64", "float32", None),
+                                         ("bfloat16", "float32", None)])
+def test_convolution_refuses_mixed_dtypes(fn, xdt, wdt, bdt):
+    if fn == "conv_transpose2d" and xdt == wdt:
+        e, t = (_conv_case(lib, fn, xdt, wdt, bdt) for lib in (ember, torch))
+        same(e, t)
+        return
+    errors_alike(lambda lib: _conv_case(lib, fn, xdt, wdt, bdt))
+
+
+def test_convolution_dtype_checked_before_channels():
+    errors_alike(lambda lib: lib.nn.functional.conv2d(
+        lib.ones(1, 2, 3, 3, dtype=lib.float64), lib.ones(1, 1, 2, 2), lib.ones(1)))
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (4,), (2, 3, 4)])
+@pytest.mark.parametrize("dt", ["int64", "float64"])
+def test_linear_with_bias_names_addmm_dtypes(shape, dt):
+    def go(lib):
+        lin = lib.nn.Linear(4, 2)
+        return lin(lib.ones(shape, dtype=getattr(lib, dt)))
+    errors_alike(go)
+
+
+@pytest.mark.parametrize("args", [((2,), "int64", (3, 4), "float32", (5, 2), "float32"),
+                                  ((2,), "float32", (3, 4), "int64", (5, 2), "float32"),
+                                  ((2,), "float64", (3, 4), "float32", (5, 2), "float32"),
+                                  ((2,), "float32", (3, 4), "float64", (4, 2), "float64")])
+def test_addmm_checks_dtypes_before_shapes(args):
+    s, sd, a, ad, b, bd = args
+    errors_alike(lambda lib: lib.addmm(lib.ones(s, dtype=getattr(lib, sd)),
+                                       lib.ones(a, dtype=getattr(lib, ad)),
+                                       lib.ones(b, dtype=getattr(lib, bd))))
+
+
+@pytest.mark.parametrize("tdt", ["int64", "uint8", "bool"])
+@pytest.mark.parametrize("kw", [{}, {"pos_weight": [1.0, 2.0, 0.5]}, {"weight": [1.0, 2, 3]},
+                                {"reduction": "none"}])
+def test_bce_with_logits_refuses_integral_targets(tdt, kw):
+    def go(lib):
+        k = {n: (lib.tensor(v) if isinstance(v, list) else v) for n, v in kw.items()}
+        target = lib.tensor([1, 0, 1]).to(getattr(lib, tdt))
+        return lib.nn.functional.binary_cross_entropy_with_logits(lib.randn(3), target, **k)
+    errors_alike(go)
+
+
+@pytest.mark.parametrize("xdt,tdt", [("float64", "float32"), ("float32", "float64"),
+                                     ("float32", "float32")])
+def test_bce_with_logits_takes_the_target_dtype(xdt, tdt):
+    def go(lib):
+        x = lib.tensor([0.3, -1.2, 2.0], dtype=getattr(lib, xdt), requires_grad=True)
+        t = lib.tensor([1.0, 0.0, 0.25], dtype=getattr(lib, tdt))
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(x, t, pos_weight=lib.ones(3))
+        loss.backward()
+        return loss, x.grad
+    (el, eg), (tl, tg) = go(ember), go(torch)
+    same(el, tl, exact=False)
+    same(eg, tg, exact=False)
+
+
+@pytest.mark.parametrize("tdt", ["int64", "float64", "bool"])
+def test_bce_requires_the_input_dtype(tdt):
+    errors_alike(lambda lib: lib.nn.functional.binary_cross_entropy(
+        lib.rand(3), lib.tensor([1, 0, 1]).to(getattr(lib, tdt))))
+
+
+@pytest.mark.parametrize("fn,shape,k", [("max_pool2d", (1, 1, 2, 2), 3),
+                                        ("avg_pool2d", (2, 3, 4, 4), (5, 2)),
+                                        ("max_pool2d", (3, 4, 4), (1, 5)),
+                                        ("max_pool1d", (1, 2, 2), 3),
+                                        ("avg_pool1d", (1, 2, 2), 3),
+                                        ("max_pool3d", (1, 2, 2, 2, 2), 3),
+                                        ("avg_pool3d", (1, 2, 3, 3, 3), 4)])
+def test_pooling_output_too_small(fn, shape, k):
+    errors_alike(lambda lib: getattr(lib.nn.functional, fn)(lib.randn(shape), k, stride=1))
+
+
+def test_max_pool1d_with_indices_output_too_small():
+    errors_alike(lambda lib: lib.nn.functional.max_pool1d(lib.randn(1, 2, 2), 3,
+                                                          return_indices=True))
+
+
+@pytest.mark.parametrize("dims", [(0, 0), (0, 1, 1), (1, 0, 0), (-1, 2, 0)])
+def test_permute_duplicate_dims(dims):
+    errors_alike(lambda lib: lib.zeros([2, 3, 4][:len(dims)]).permute(*dims))
+
+
+@pytest.mark.parametrize("std", [-1.0, -1.5, -1e-5, -123456789.0, -2])
+def test_normal_negative_std_printed_as_cpp(std):
+    errors_alike(lambda lib: lib.normal(0.0, std, size=(2,)))
+    errors_alike(lambda lib: lib.zeros(2).normal_(0.0, std))
+
+
+def test_batch_norm_one_value_per_channel_names_the_size():
+    errors_alike(lambda lib: lib.nn.BatchNorm1d(4)(lib.randn(1, 4)))
+    errors_alike(lambda lib: lib.nn.BatchNorm2d(4)(lib.randn(1, 4, 1, 1)))
+
+
+@pytest.mark.parametrize("shape,k,pad", [((1, 2, 2, 3, 3), 3, 1), ((2, 2, 3, 3), (2, 4, 1), 0)])
+def test_avg_pool3d_kernel_larger_than_input(shape, k, pad):
+    errors_alike(lambda lib: lib.nn.functional.avg_pool3d(lib.randn(shape), k, stride=1,
+                                                          padding=pad))

@@ -646,7 +646,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         return _finish(Tensor._wrap(arr), requires_grad, device)
     t = empty(*((size,) if size is not None else ((),)), dtype=dtype)
     if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
     g._normal_(t._data, float(mean), float(std))
     return _finish(t, requires_grad, device)
 

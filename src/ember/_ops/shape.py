@@ -256,7 +256,10 @@ def permute(input, *order, dims=None):
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
                            f"not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
-    return _permute(input, tuple(norm_dim(d, nd) for d in dims))
+    dims = tuple(norm_dim(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _permute(input, dims)
 
 
 @op("TransposeBackward0", name="transpose_", method=False, function=False, view=True,
