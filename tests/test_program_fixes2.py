@@ -268,3 +268,51 @@ def test_batch_norm_one_value_per_channel_names_the_size():
 def test_avg_pool3d_kernel_larger_than_input(shape, k, pad):
     errors_alike(lambda lib: lib.nn.functional.avg_pool3d(lib.randn(shape), k, stride=1,
                                                           padding=pad))
+
+
+LEAF_CASES = [
+    lambda lib: [lib.tensor(1.5), 2, 3.0],
+    lambda lib: [lib.tensor(1, dtype=lib.int8), 2],
+    lambda lib: [np.float32(1), 2.0],
+    lambda lib: [np.float64(1), 2.5],
+    lambda lib: [np.int32(3), 4],
+    lambda lib: [lib.tensor(1.5, dtype=lib.float16), 2.0],
+    lambda lib: [lib.tensor(1, dtype=lib.int32), 2.0],
+    lambda lib: [lib.tensor(2.0, dtype=lib.float64), 1],
+    lambda lib: [[lib.tensor(1.0), 2], [3, 4]],
+    lambda lib: [lib.tensor(True), 2],
+    lambda lib: [lib.tensor(1.0), 1j],
+    lambda lib: [np.float16(1), np.int64(2)],
+    lambda lib: [lib.tensor(1.0, dtype=lib.bfloat16), 2],
+    lambda lib: [lib.tensor([1.0]), lib.tensor([3.0])],          # one-element tensors: scalars
+    lambda lib: [[lib.tensor(1)], [lib.tensor([2])]],
+    lambda lib: (lib.tensor([[7]]), 8),
+]
+
+
+@pytest.mark.parametrize("make", LEAF_CASES)
+def test_tensor_from_a_list_holding_tensors_and_numpy_scalars(make):
+    e, t = ember.tensor(make(ember)), torch.tensor(make(torch))
+    assert e.dtype.name == str(t.dtype).replace("torch.", "")
+    assert tuple(e.shape) == tuple(t.shape)
+    np.testing.assert_array_equal(e.float().numpy(), t.float().numpy())
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: [lib.tensor([1.0, 2.0]), lib.tensor([3.0, 4.0])],
+    lambda lib: [lib.tensor([1, 2]), lib.tensor([3, 4])],
+    lambda lib: [lib.tensor([1]), 2, lib.tensor([1, 2])],
+    lambda lib: (lib.tensor([True, False]), lib.tensor([True, True])),
+    lambda lib: [lib.zeros(0), lib.zeros(0)]])
+def test_tensor_from_a_list_of_larger_tensors_raises(make):
+    errors_alike(lambda lib: lib.tensor(make(lib)))
+
+
+def test_tensor_from_a_list_of_arrays_warns():
+    import warnings
+    for lib in (ember, torch):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            t = lib.tensor([np.ones(2, np.float32), np.zeros(2, np.float32)])
+        assert tuple(t.shape) == (2, 2)
+        assert any("list of numpy.ndarrays is extremely slow" in str(x.message) for x in w)
