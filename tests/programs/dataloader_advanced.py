@@ -6,9 +6,17 @@
 # idiom (num_workers=0 here).
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_sequence
-from torch.utils.data import (BatchSampler, ConcatDataset, DataLoader, Dataset,
-                              IterableDataset, RandomSampler, SequentialSampler,
-                              WeightedRandomSampler, random_split)
+from torch.utils.data import (
+    BatchSampler,
+    ConcatDataset,
+    DataLoader,
+    Dataset,
+    IterableDataset,
+    RandomSampler,
+    SequentialSampler,
+    WeightedRandomSampler,
+    random_split,
+)
 from torch.utils.data.dataloader import default_collate
 
 torch.manual_seed(0)

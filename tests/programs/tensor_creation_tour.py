@@ -49,7 +49,7 @@ print(torch.tensor([1e40]), torch.tensor([1e-50]), torch.tensor(2 ** 40).dtype)
 print(torch.FloatTensor([1, 2]), torch.LongTensor(2).shape, torch.BoolTensor([1, 0]),
       torch.DoubleTensor(1, 2).dtype, torch.IntTensor([3]).dtype)
 print(torch.Tensor([1, 2]).dtype, torch.Tensor(2, 3).shape)
-print(torch.range(0, 4, 2), torch.tensor(range(4)), torch.tensor(list("abc".encode())))
+print(torch.range(0, 4, 2), torch.tensor(range(4)), torch.tensor(list(b"abc")))
 print(torch.scalar_tensor(3), torch.tensor(3.0).item(), torch.tensor([1, 2]).tolist())
 print(torch.tril(torch.ones(3, 3), diagonal=-1), torch.triu(torch.arange(1, 10).view(3, 3)))
 print(torch.rot90(torch.arange(4).view(2, 2)), torch.fliplr(torch.arange(4).view(2, 2)),
