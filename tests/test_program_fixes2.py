@@ -316,3 +316,17 @@ def test_tensor_from_a_list_of_arrays_warns():
             t = lib.tensor([np.ones(2, np.float32), np.zeros(2, np.float32)])
         assert tuple(t.shape) == (2, 2)
         assert any("list of numpy.ndarrays is extremely slow" in str(x.message) for x in w)
+
+
+@pytest.mark.parametrize("shape", [(-2, 6), (3, -3), (3, -5), (-1, -2)])
+@pytest.mark.parametrize("how", ["view", "reshape"])
+def test_invalid_shape_dimension_names_index_and_shape(shape, how):
+    errors_alike(lambda lib: getattr(lib.arange(12), how)(*shape))
+
+
+@pytest.mark.parametrize("value", [lambda lib: lib.ones(1, dtype=lib.long),
+                                   lambda lib: lib.ones(1, dtype=lib.float64),
+                                   lambda lib: lib.ones(1), lambda lib: 3])
+def test_register_parameter_names_the_tensor_type(value):
+    errors_alike(lambda lib: lib.nn.Module().register_parameter("w", value(lib)))
+    errors_alike(lambda lib: setattr(lib.nn.Linear(1, 1), "weight", value(lib)))
