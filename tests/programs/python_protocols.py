@@ -12,7 +12,8 @@ import numpy as np
 import torch
 
 t = torch.tensor(3.14159)
-print(f"{t:.3f}", f"{t}", "{:.2e}".format(t), "%.4f" % t, "%d" % torch.tensor(7))
+print(f"{t:.3f}", f"{t}", "{:.2e}".format(t), "%.4f" % t,  # noqa: UP031, UP032
+      "%d" % torch.tensor(7))  # noqa: UP031
 print(round(t.item(), 2), int(t), float(t), bool(t), abs(torch.tensor(-2.5)), complex(t))
 print(math.sqrt(t), math.isclose(t, 3.14159, rel_tol=1e-6), math.floor(t), math.exp(
     torch.tensor(0.0)))
