@@ -330,3 +330,39 @@ def test_invalid_shape_dimension_names_index_and_shape(shape, how):
 def test_register_parameter_names_the_tensor_type(value):
     errors_alike(lambda lib: lib.nn.Module().register_parameter("w", value(lib)))
     errors_alike(lambda lib: setattr(lib.nn.Linear(1, 1), "weight", value(lib)))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_special_zeta_values_bit_exact(dt):
+    g = np.random.default_rng(0)
+    x = np.concatenate([g.random(500) * 10 + 1.0001, [0.5, 1.0, 2.0, 2.0, 2.5, 3.0, 30.0, 1.5,
+                                                      4.0, 2.0, 1.01, 7.0]])
+    q = np.concatenate([g.random(500) * 20 - 5, [1.0, 1.0, -1.0, -1.5, -1.5, 1e-3, 0.5, 1e5,
+                                                 -2.5, 0.3, 1.0, 100.0]])
+    e = ember.special.zeta(ember.tensor(x.astype(dt)), ember.tensor(q.astype(dt)))
+    t = torch.special.zeta(torch.tensor(x.astype(dt)), torch.tensor(q.astype(dt)))
+    same(e, t)
+
+
+def test_special_zeta_scalars_promotion_grads_and_errors():
+    for make in [lambda lib: lib.special.zeta(lib.tensor([2, 3]), lib.tensor([1, 2])),
+                 lambda lib: lib.special.zeta(2.0, lib.tensor([1.0, 2.5])),
+                 lambda lib: lib.special.zeta(lib.tensor([2.0, 3.0], dtype=lib.float64), 1.5),
+                 lambda lib: lib.special.zeta(lib.tensor(2.0, dtype=lib.float64),
+                                              lib.tensor([1.0, 2.0]))]:
+        same(make(ember), make(torch))
+    for lib_pair in [(ember, torch)]:
+        res = []
+        for lib in lib_pair:
+            q = lib.tensor([1.0, 2.0], requires_grad=True)
+            z = lib.special.zeta(3.0, q)
+            z.sum().backward()
+            z2 = lib.special.zeta(lib.tensor([2.0, 3.0], requires_grad=True), q)
+            z3 = lib.special.zeta(lib.tensor([2.0, 3.0], requires_grad=True), 2.0)
+            res.append((q.grad, z.grad_fn.name(), z2.grad_fn.name(), z3.grad_fn.name()))
+        same(res[0][0], res[1][0])
+        assert res[0][1:] == res[1][1:]
+    errors_alike(lambda lib: lib.special.zeta(lib.tensor([2.0], requires_grad=True),
+                                              2.0).sum().backward())
+    errors_alike(lambda lib: lib.special.zeta(2.0, 3.0))
+    errors_alike(lambda lib: lib.special.zeta(lib.tensor([2.0], dtype=lib.float16), 1.0))
