@@ -36,6 +36,14 @@ IMPLICIT_SCALAR = "grad can be implicitly created only for scalar outputs"
 RETAIN_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
+NUMPY_NEGATIVE_STRIDE = (
+    "At least one stride in the given numpy array is negative, and tensors with negative "
+    "strides are not currently supported. (You can probably work around this by making a copy "
+    "of your array  with array.copy().) ")
+LIST_OF_NDARRAYS = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
+    "tensor.")
 # requires_grad_() and the attribute setter word it differently, as torch does
 INT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
 INT_REQUIRES_GRAD_ATTR = ("only Tensors of floating point and complex dtype can require "

@@ -59,10 +59,17 @@ def _infer(data, target: np.dtype | None = None):
     if isinstance(data, Tensor):
         return data._data
     if isinstance(data, np.ndarray):
-        D.check_numpy_dtype(data.dtype)
+        _check_ndarray(data)
         return data
     if isinstance(data, np.generic):
         return np.asarray(data)
+    leaf = None
+    if isinstance(data, (list, tuple)) and data:
+        if isinstance(_first(data), Tensor):          # tensors in a list are scalars to torch
+            leaf = _leaf_dtype(data)
+            data = _tensor_scalars(data)
+        elif isinstance(data[0], np.ndarray):
+            warnings.warn(_errors.LIST_OF_NDARRAYS, stacklevel=3)
     try:
         arr = np.array(data)
     except ValueError as e:
@@ -78,14 +85,14 @@ def _infer(data, target: np.dtype | None = None):
         raise TypeError(_ragged_message(data) if isinstance(data, (list, tuple))
                         else f"Could not infer dtype of {type(data).__name__}")
     kind = arr.dtype.kind
+    if kind in "fciu" and _has_numpy_floats(data):
+        return D.cast(arr, leaf or _leaf_dtype(data))
     if kind == "f":
-        if _has_numpy_floats(data):
-            return arr
         return arr.astype(D.get_default_dtype().np)
     if kind == "c":
         return arr.astype(D.get_default_dtype().to_complex().np)
     if kind in "iu":
-        return arr if arr.dtype == np.int64 or _has_numpy_floats(data) else arr.astype(np.int64)
+        return arr if arr.dtype == np.int64 else arr.astype(np.int64)
     if kind == "b":
         return arr
     if kind in "US":
@@ -199,6 +206,47 @@ def _has_numpy_floats(data) -> bool:
     return isinstance(_first(data), (np.generic, np.ndarray, Tensor))
 
 
+def _tensor_scalars(x):
+    """``x`` with each tensor replaced by its one element (a 0-d array of its dtype), as torch
+    reads a sequence: a tensor of another size raises what converting it to a number does."""
+    if isinstance(x, Tensor):
+        if x._data.size != 1:
+            x.__index__() if x.dtype.is_floating_point is x.dtype.is_complex else x.__float__()
+        a = x._data.reshape(())
+        return a.astype(np.float32) if a.dtype in D.REDUCED else a
+    if isinstance(x, (list, tuple)):
+        return [_tensor_scalars(e) for e in x]
+    return x
+
+
+def _leaf_dtype(data) -> D.dtype:
+    """torch's infer_scalar_type of a sequence: the promotion of every leaf's own type (a
+    tensor's or array's dtype, a NumPy scalar's, Python's float as the default dtype, int as
+    int64), with no category rules for Python numbers: ``[tensor(1.5), 2.0]`` is float32."""
+    out, stack = None, [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Tensor):
+            d = x.dtype
+        elif isinstance(x, (np.ndarray, np.generic)):
+            d = D.from_numpy_dtype(x.dtype)
+        elif isinstance(x, (list, tuple)):
+            if x:
+                stack.extend(x)
+                continue
+            d = D.get_default_dtype()
+        elif isinstance(x, builtins.bool):
+            d = D.bool
+        elif isinstance(x, builtins.int):
+            d = D.int64
+        elif isinstance(x, builtins.float):
+            d = D.get_default_dtype()
+        else:
+            d = D.get_default_dtype().to_complex()
+        out = d if out is None else D.promote_types(out, d)
+    return out
+
+
 def _ragged_message(data) -> str:
     def walk(x, dim):
         if not isinstance(x, (list, tuple)):
@@ -271,8 +319,15 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray``."""
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    D.check_numpy_dtype(ndarray.dtype)
+    _check_ndarray(ndarray)
     return Tensor._wrap(ndarray)
+
+
+def _check_ndarray(ndarray: np.ndarray) -> None:
+    """torch's errors for an array it cannot wrap: its dtype, a negative stride."""
+    D.check_numpy_dtype(ndarray.dtype)
+    if any(s < 0 for s in ndarray.strides):
+        raise ValueError(_errors.NUMPY_NEGATIVE_STRIDE)
 
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -639,7 +694,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         return _finish(Tensor._wrap(arr), requires_grad, device)
     t = empty(*((size,) if size is not None else ((),)), dtype=dtype)
     if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
     g._normal_(t._data, float(mean), float(std))
     return _finish(t, requires_grad, device)
 

@@ -398,7 +398,7 @@ class Tensor:
             raise RuntimeError(_errors.NUMPY_GRAD)
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
-        return self._data
+        return self._data.view()      # a new array each call, as torch's (its shape is its own)
 
     def __array_wrap__(self, array):
         """NumPy's result of an operator the tensor deferred to (``t * ndarray``), as a tensor;

@@ -57,10 +57,9 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
     item = storage.itemsize
     if int(_np.prod(size)) == 0:
         arr = _np.zeros(size, storage.dtype)
-    else:
-        arr = _np.lib.stride_tricks.as_strided(
-            storage[storage_offset:], shape=tuple(size),
-            strides=tuple(s * item for s in stride)).copy()
+    else:                             # a view: tensors saved over one storage share it again
+        arr = _np.ndarray(tuple(size), storage.dtype, storage, storage_offset * item,
+                          tuple(s * item for s in stride))
     t = _Tensor._wrap(arr)
     t._requires_grad = bool(requires_grad) and (t.dtype.is_floating_point or
                                                  t.dtype.is_complex)
@@ -98,6 +97,7 @@ class _Pickler(pickle._Pickler):
     def __init__(self, file, storages: list):
         super().__init__(file, protocol=2)
         self.storages = storages
+        self.roots: dict = {}         # id(root array) -> (root, its storage)
 
     def save_global(self, obj, name=None):
         spec = _GLOBAL_NAMES.get(obj) if callable(obj) and not isinstance(obj, type) else None
@@ -137,15 +137,41 @@ class _Pickler(pickle._Pickler):
                 raise RuntimeError(f"ember.save cannot write {obj.dtype} tensors yet (torch "
                                    "keeps them in untyped storages); save them converted, "
                                    "e.g. with .float()")
-            arr = _np.asarray(obj._data, order="C")   # (ascontiguousarray makes 0-d 1-d)
-            storage = _Storage(arr.reshape(-1), str(len(self.storages)))
-            self.storages.append(storage)
+            storage, offset, arr = self._shared_storage(obj._data)
+            if storage is None:
+                arr = _np.asarray(obj._data, order="C")   # (ascontiguousarray makes 0-d 1-d)
+                storage = self._new_storage(arr.reshape(-1))
             stride = tuple(s // arr.itemsize for s in arr.strides) if arr.ndim else ()
             if arr.size <= 1:
                 stride = _contiguous_strides(arr.shape)
-            return (_rebuild_tensor_v2, (storage, 0, tuple(arr.shape), stride,
+            return (_rebuild_tensor_v2, (storage, offset, tuple(arr.shape), stride,
                                          obj.requires_grad, _collections.OrderedDict()))
         return NotImplemented
+
+    def _new_storage(self, flat: _np.ndarray, root=None) -> _Storage:
+        storage = _Storage(flat, str(len(self.storages)))
+        self.storages.append(storage)
+        if root is not None:
+            self.roots[id(root)] = (root, storage)
+        return storage
+
+    def _shared_storage(self, arr: _np.ndarray):
+        """(storage, offset, arr) when ``arr`` views a dense array of its dtype (the
+        storage's one record then serves every tensor viewing it, as torch shares a
+        storage), else (None, 0, arr)."""
+        root = arr
+        while isinstance(root.base, _np.ndarray):
+            root = root.base
+        item = arr.itemsize
+        if (arr.size == 0 or root.dtype != arr.dtype or not (root.flags.c_contiguous or
+                                                             root.flags.f_contiguous)
+                or any(s < 0 or s % item for s in arr.strides)):
+            return None, 0, arr
+        hit = self.roots.get(id(root))
+        storage = hit[1] if hit is not None else self._new_storage(root.reshape(-1, order="A"),
+                                                                   root)
+        start = root.__array_interface__["data"][0]
+        return storage, (arr.__array_interface__["data"][0] - start) // item, arr
 
 
 def _contiguous_strides(shape) -> tuple:

@@ -14,6 +14,7 @@ from ._ops.special_functions import (  # noqa: F401
     ndtr,
     ndtri,
     xlog1py,
+    zeta,
 )
 
 expit = _F["sigmoid"]

@@ -882,6 +882,18 @@ def setitem(self, index, value):
     T = _T()
     index = _normalise(index)
     view, adv = _decompose(self, index)
+    if not adv and view is not self and view._data.shape == self._data.shape and \
+            view._data.strides == self._data.strides and \
+            view._data.__array_interface__["data"] == self._data.__array_interface__["data"]:
+        view = self                   # torch skips no-op slices when writing (CopyBackwards)
+    if isinstance(value, T) and value._data.shape != view._data.shape and value._data.ndim:
+        lead = 0                      # torch drops the value's leading size-1 dims first
+        while lead < value._data.ndim and value._data.shape[lead] == 1:
+            lead += 1
+        if lead:
+            value = value.view(value._data.shape[lead:])
+        if not adv:
+            value = value.expand(view._data.shape)
     if not adv:
         if isinstance(value, T):
             view.copy_(value)
@@ -921,15 +933,39 @@ def _index_put_args(self, indices, values, accumulate, prepared=False):
                            f"{_scalar_name(self.dtype)} for the destination and "
                            f"{_scalar_name(values.dtype)} for the source.")
     if prepared:
-        return (self, indices, values, accumulate)
-    index = _normalise(tuple(i if i is not None else slice(None) for i in indices))
-    view, adv = _decompose(self, index)
-    if view is not self:
-        view = self
-        idx = tuple(i if not isinstance(i, builtins.int) else np.asarray(i) for i in index)
+        view, idx = self, indices
     else:
-        idx = _advanced_index(view, adv) if adv else ()
-    return (view, idx, values, bool(accumulate))
+        index = _normalise(tuple(i if i is not None else slice(None) for i in indices))
+        view, adv = _decompose(self, index)
+        if view is not self:
+            view = self
+            idx = tuple(i if not isinstance(i, builtins.int) else np.asarray(i) for i in index)
+        else:
+            idx = _advanced_index(view, adv) if adv else ()
+    want, have = _index_shape(view._data.shape, idx), values._data.shape
+    if len(have) > len(want) or any(h != 1 and h != w for h, w in zip(have[::-1], want[::-1])):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(have)} cannot be "
+                           f"broadcast to indexing result of shape {list(want)}")
+    return (view, idx, values, bool(accumulate) if not prepared else accumulate)
+
+
+def _index_shape(shape, idx):
+    """The shape of ``array[idx]``, ``idx`` full slices and index arrays (NumPy's rule: the
+    indices' broadcast shape replaces their dims if they are adjacent, else leads)."""
+    kept, adv, where, pos = [], [], [], 0
+    for k, i in enumerate(idx):
+        if isinstance(i, slice):
+            kept.append(shape[pos])
+            pos += 1
+        else:
+            adv.append((builtins.int(i.sum()),) if i.dtype == bool else i.shape)
+            where.append(k)
+            pos += i.ndim if i.dtype == bool else 1
+    kept += shape[pos:]
+    if not adv:
+        return tuple(kept)
+    at = where[0] if where[-1] - where[0] == len(where) - 1 else 0
+    return (*kept[:at], *np.broadcast_shapes(*adv), *kept[at:])
 
 
 @expose

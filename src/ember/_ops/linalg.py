@@ -191,11 +191,13 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat1 @ mat2)``."""
     input, mat1, mat2 = autocast_inputs(_addmm, input, mat1, mat2)
     a, b = mat1._data, mat2._data
+    for x, y, names in ((mat1, mat2, "mat1 and mat2"), (input, mat2, "self and mat2")):
+        if x.dtype is not y.dtype:                    # torch checks dtypes before shapes
+            raise RuntimeError(f"{names} must have the same dtype, but got "
+                               f"{x.dtype.scalar_name} and {y.dtype.scalar_name}")
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(mat1)} and "
                            f"{_dims(mat2)})")
-    if a.dtype != b.dtype:
-        _same_dtype(mat1, mat2)
     return run(_addmm, (input, mat1, mat2, beta, alpha), out)
 
 

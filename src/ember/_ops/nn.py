@@ -1121,7 +1121,20 @@ def _conv_grad_weight(grad, input, weight_shape, stride, padding, dilation, tran
     return _conv_weight_grad(grad, input, weight_shape, stride, padding, dilation, groups)
 
 
-@op("ConvolutionBackward0", name="convolution", method=False, promote=NONE,
+def _conv_dtypes(input, weight, bias, *args):
+    """The CPU kernels' refusal of a weight whose dtype is not the input's (no promotion)."""
+    a, w = input.dtype, weight.dtype
+    if a is w:
+        return
+    if a.name == "bfloat16" or a.is_complex:
+        extra = (" or input should be a MKLDNN tensor and weight is a dense tensor"
+                 if a.name == "bfloat16" else "")
+        raise RuntimeError(f"Input type (CPU{a.scalar_name}Type) and weight type "
+                           f"({weight.type()}) should be the same{extra}")
+    raise RuntimeError(f"expected scalar type {a.scalar_name} but found {w.scalar_name}")
+
+
+@op("ConvolutionBackward0", name="convolution", method=False, promote=NONE, check=_conv_dtypes,
     input=lambda grad, input_shape, weight, stride, padding, dilation, transposed,
     output_padding, groups: _conv_grad_input(grad, input_shape, weight, stride, padding,
                                              dilation, transposed, output_padding, groups),
@@ -1156,17 +1169,18 @@ def _pool_out(size, k, s, p, d, ceil_mode):
     return o
 
 
-def _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode):
-    """Output sizes and the (left, right) padding that makes every window fit."""
-    out, pads = [], []
-    for size, k, s, p, d in zip(shape, kernel, stride, padding, dilation):
-        o = _pool_out(size, k, s, p, d, ceil_mode)
-        if o <= 0:
-            raise RuntimeError(f"Given input size: ({'x'.join(map(str, shape))}). Calculated "
-                               "output size: ... Output size is too small")
+def _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode, channels):
+    """Output sizes and the (left, right) padding that makes every window fit; torch's error,
+    its sizes led by the channels, when a window does not fit."""
+    out = [_pool_out(*a, ceil_mode) for a in zip(shape, kernel, stride, padding, dilation)]
+    if min(out) <= 0:
+        raise RuntimeError(f"Given input size: ({channels}x{'x'.join(map(str, shape))}). "
+                           f"Calculated output size: ({channels}x{'x'.join(map(str, out))}). "
+                           "Output size is too small")
+    pads = []
+    for size, k, s, p, d, o in zip(shape, kernel, stride, padding, dilation, out):
         need = (o - 1) * s + d * (k - 1) + 1
         pads.append((p, max(0, need - size - p)))
-        out.append(o)
     return tuple(out), pads
 
 
@@ -1180,7 +1194,7 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
     """
     nd = len(kernel)
     sp = x.shape[2:]
-    out, pads = _pool_geometry(sp, kernel, stride, padding, dilation, ceil_mode)
+    out, pads = _pool_geometry(sp, kernel, stride, padding, dilation, ceil_mode, x.shape[1])
     padded = any(a or b for a, b in pads)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     xpad = _pad_np(x, pads, fill) if padded else x
@@ -1339,7 +1353,7 @@ def _avg_div(sizes, kernel, stride, padding, out, count_include_pad, divisor_ove
 def _avg_pool_np(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
     nd = len(kernel)
     sp = x.shape[2:]
-    out, pads = _pool_geometry(sp, kernel, stride, padding, (1,) * nd, ceil_mode)
+    out, pads = _pool_geometry(sp, kernel, stride, padding, (1,) * nd, ceil_mode, x.shape[1])
     xpad = np.pad(x, [(0, 0), (0, 0)] + pads) if any(a or b for a, b in pads) else x
     win = _windows(xpad, out, kernel, stride, (1,) * nd)
     s = win.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)))
@@ -1352,7 +1366,7 @@ def _avg_pool_backward_np(go, sizes, kernel, stride, padding, ceil_mode, count_i
                           divisor_override):
     nd = len(kernel)
     sp = tuple(sizes[2:])
-    out, pads = _pool_geometry(sp, kernel, stride, padding, (1,) * nd, ceil_mode)
+    out, pads = _pool_geometry(sp, kernel, stride, padding, (1,) * nd, ceil_mode, sizes[1])
     div = _avg_div(sp, kernel, stride, padding, out, count_include_pad, divisor_override,
                    go.dtype)
     g = (go / div).astype(go.dtype)
@@ -1552,7 +1566,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     """Batch normalisation over dim 1; updates the running stats in training mode."""
     if training and input._data.size // input.shape[1] == 1:
         raise ValueError("Expected more than 1 value per channel when training, got "
-                         f"input size {list(input.shape)}")
+                         f"input size {input.shape}")
     return batch_norm_unchecked(input, running_mean, running_var, weight, bias, training,
                              momentum, eps)
 

@@ -1340,7 +1340,10 @@ def _fill(self, value):
 @op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,
     promote=NONE, self=lambda grad: grad * 0, other=lambda grad: grad)
 def _copy(self, other, non_blocking=False):
-    return xp.broadcast_to(other, self.shape).astype(self.dtype, copy=False)
+    # a source with more dims broadcasts to a larger shape, which run_inplace rejects as torch
+    shape = self.shape if xp.ndim(other) <= self.ndim else xp.broadcast_shapes(
+        self.shape, xp.shape(other))
+    return xp.broadcast_to(other, shape).astype(self.dtype, copy=False)
 
 
 

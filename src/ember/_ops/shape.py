@@ -32,10 +32,11 @@ def infer_size(shape, numel: int) -> tuple[int, ...]:
     if len(neg) > 1:
         raise RuntimeError("only one dimension can be inferred")
     known = 1
-    for s in shape:
+    for i, s in enumerate(shape):
         if s != -1:
             if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s}")
+                raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                                   f"{list(shape)}")
             known *= s
     if neg:
         if known == 0 or numel % known:
@@ -256,7 +257,10 @@ def permute(input, *order, dims=None):
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
                            f"not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
-    return _permute(input, tuple(norm_dim(d, nd) for d in dims))
+    dims = tuple(norm_dim(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _permute(input, dims)
 
 
 @op("TransposeBackward0", name="transpose_", method=False, function=False, view=True,

@@ -127,6 +127,64 @@ def _zeta64(s: float, q):
     return total
 
 
+_MACHEP = 1.11022302462515654042e-16
+
+
+def _zeta_cephes(x, q):
+    """Hurwitz zeta(x, q) in float64 as ATen's ``zeta`` (Cephes): the special cases, the
+    direct sum until a term falls below MACHEP (returned as it stands) or past nine terms
+    with ``a > 9``, then Euler-Maclaurin terms until one falls below MACHEP. Each element
+    leaves at the step its scalar loop would."""
+    pow_ = _libm.double_fn("pow")
+    x, q = xp.broadcast_arrays(x, q)
+    # the first term is std::pow(q, -x) in the input's own type (powf for float32)
+    first = _libm.c_float("powf") if x.dtype == xp.float32 else pow_
+    x, q, xn = x.astype(xp.float64), q.astype(xp.float64), x
+    out = xp.full(x.shape, xp.nan)
+    with xp.errstate(all="ignore"):
+        out[x == 1] = xp.inf
+        done = x <= 1
+        neg = ~done & (q <= 0)
+        pole = neg & (q == xp.floor(q))
+        out[pole] = xp.inf
+        done |= pole | (neg & (x != xp.floor(x)))
+        live = xp.flatnonzero(~done)
+        xs, qs = x.reshape(-1)[live], q.reshape(-1)[live]
+        s = first(qs.astype(xn.dtype), -xs.astype(xn.dtype)).astype(xp.float64)
+        a, b = qs.copy(), xp.zeros_like(qs)
+        summed = xp.zeros(qs.shape, bool)            # left in the direct sum
+        run = xp.ones(qs.shape, bool)
+        i = 0
+        while run.any():
+            idx = xp.flatnonzero(run)
+            a[idx] += 1
+            b[idx] = pow_(a[idx], -xs[idx])
+            s[idx] += b[idx]
+            i += 1
+            conv = (-_MACHEP * s[idx] < b[idx]) & (b[idx] < _MACHEP * s[idx])
+            summed[idx[conv]] = True
+            run[idx] = ~conv & ((i < 9) | (a[idx] <= 9.0))
+        idx = xp.flatnonzero(~summed)
+        xs, w, b, t_s = xs[idx], a[idx], b[idx], s[idx]
+        t_s = t_s + b * w / (xs - 1)
+        t_s = t_s - 0.5 * b
+        fac, k = xp.ones_like(t_s), xp.zeros_like(t_s)
+        left = xp.ones(t_s.shape, bool)
+        for coef in _ZETA_A:
+            fac = fac * (xs + k)
+            b = b / w
+            t = fac * b / coef
+            t_s = xp.where(left, t_s + t, t_s)
+            left &= ~(xp.abs(t / t_s) < _MACHEP)
+            k = k + 1
+            fac = fac * (xs + k)
+            b = b / w
+            k = k + 1
+        s[idx] = t_s
+    out.reshape(-1)[live] = s
+    return out
+
+
 def _polygamma64(n: int, x):
     if n == 0:
         return _digamma64(x)

@@ -1,5 +1,5 @@
-"""The functions only ``torch.special`` holds: ``entr``, ``ndtr``, ``ndtri``, ``log_ndtr`` and
-``xlog1py``, with torch's nodes and derivatives.yaml's formulas. (The rest of
+"""The functions only ``torch.special`` holds: ``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``,
+``xlog1py`` and ``zeta``, with torch's nodes and derivatives.yaml's formulas. (The rest of
 ``torch.special`` is the top-level functions under their special names: ``ember.special``.)
 """
 
@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import math
 
+from .. import _dtype as _D
 from .. import _lazy
 from .._device import xp
+from .._errors import ArgTypeError, type_name
 from . import _libm
-from .registry import FLOAT, op
-from .special import i0
+from .registry import FLOAT, _scalar_name, op, run
+from .special import _zeta_cephes, i0
 from .unary import erf
 
 _cephes = _lazy.defer(globals(), "_cephes", "ember._ops._cephes")    # (on first use)
@@ -144,4 +146,57 @@ def _xlog1py(mask, other):
     return xlog1py(mask.to(other.dtype), other)
 
 
-__all__ = ["entr", "ndtr", "ndtri", "log_ndtr", "xlog1py", "erfcx", "i0", "i0e", "i1", "i1e"]
+def _zeta_kernel(self, other):
+    if self.dtype not in (xp.float32, xp.float64):
+        raise NotImplementedError(f'"zeta_cpu" not implemented for '
+                                  f"'{_scalar_name(_D.from_numpy_dtype(self.dtype))}'")
+    return _zeta_cephes(self, other).astype(self.dtype)
+
+
+def _zeta_other_grad(grad, self, other):
+    return grad * -self * zeta(self + 1.0, other)
+
+
+def _zeta_self_grad(grad):
+    raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+
+
+@op("SpecialZetaBackward0", name="special_zeta", method=False, function=False, promote=FLOAT,
+    tensors=("self", "other"), self=_zeta_self_grad, other=_zeta_other_grad)
+def _zeta_tt(self, other):
+    return _zeta_kernel(self, other)
+
+
+@op("SpecialZetaBackward1", name="special_zeta_scalar_self", method=False, function=False,
+    promote=FLOAT, tensors=("self", "other"), other=_zeta_other_grad)
+def _zeta_st(self, other):
+    return _zeta_kernel(self, other)
+
+
+@op("SpecialZetaBackward2", name="special_zeta_scalar_other", method=False, function=False,
+    promote=FLOAT, tensors=("self", "other"), self=_zeta_self_grad)
+def _zeta_ts(self, other):
+    return _zeta_kernel(self, other)
+
+
+def zeta(input, other, *, out=None):
+    """Hurwitz zeta ``sum_k (k + other) ** -input`` (``other = 1``: Riemann's zeta).
+
+    >>> ember.special.zeta(ember.tensor([2.0]), 1.0)
+    tensor([1.6449])
+    """
+    from .._tensor import Tensor
+    a, b = isinstance(input, Tensor), isinstance(other, Tensor)
+    if not (a or b):
+        raise ArgTypeError(
+            f"special_zeta() received an invalid combination of arguments - got "
+            f"({type_name(input)}, {type_name(other)}), but expected one of:\n"
+            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+            " * (Number self, Tensor other, *, Tensor out = None)\n"
+            " * (Tensor input, Number other, *, Tensor out = None)\n")
+    entry = _zeta_tt if a and b else _zeta_ts if a else _zeta_st
+    return run(entry, (input, other), out)
+
+
+__all__ = ["entr", "ndtr", "ndtri", "log_ndtr", "xlog1py", "erfcx", "i0", "i0e", "i1", "i1e",
+           "zeta"]

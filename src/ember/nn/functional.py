@@ -298,6 +298,9 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
     stride = _tuple(stride, nd)
     dilation = _tuple(dilation, nd)
     c = input.shape[1]
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type "
+                           f"({bias.dtype.cpp_name}) should be the same")
     if weight.ndim != nd + 2:
         raise RuntimeError(f"Expected {nd + 2}-dimensional input for {nd + 2}-dimensional "
                            f"weight {list(weight.shape)}, but got {input.ndim}-dimensional "
@@ -419,6 +422,9 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, nd)
     _batched(input, nd)              # (checks the dims)
     if nd == 1:                      # torch: a 2-d pooling of the unsqueezed input
+        length = _N._pool_out(input.shape[-1], k[0], s[0], p[0], d[0], ceil_mode)
+        if length <= 0 and not return_indices:      # (max_pool1d's own kernel checks first)
+            raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")
         x4 = input.unsqueeze(-2)
         out, idx = _N.max_pool_nd(x4, (1,) + k, (1,) + s, (0,) + p, (1,) + d, ceil_mode, 2)
         out, idx = out.squeeze(-2), idx.squeeze(-2)
@@ -458,6 +464,10 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     x, unb = _batched(input, nd)
+    if nd == 3 and any(n < kk for n, kk in zip(x.shape[2:], k)):   # its own check, unpadded
+        (t, h, w), (kt, kh, kw) = x.shape[2:], k
+        raise RuntimeError(f"input image (T: {t} H: {h} W: {w}) smaller than kernel size "
+                           f"(kT: {kt} kH: {kh} kW: {kw})")
     if nd == 1:
         out = _N.avg_pool_nd[2](x.unsqueeze(-2), (1,) + k, (1,) + s, (0,) + p, ceil_mode,
                                 count_include_pad, divisor_override).squeeze(-2)
@@ -685,6 +695,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
                          f"input size ({input.shape}) is deprecated. Please ensure they have "
                          "the same size.")
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {target.dtype.scalar_name} but expected "
+                           f"{input.dtype.scalar_name}")
     return _N._binary_cross_entropy(input, target, weight, _reduction_enum(reduction))
 
 
@@ -695,7 +708,15 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
-    return _N._bce_with_logits(input, target, weight, pos_weight, _reduction_enum(reduction))
+    # ATen computes ``(1 - target).mul_(input).sub_(...)``: in place on ``1 - target``, so
+    # the loss takes the target's dtype and an integral or bool target is refused
+    if target.dtype is _D.bool:
+        _ops.pointwise._check_sub(target, target)
+    if not (target.dtype.is_floating_point or target.dtype.is_complex):
+        raise RuntimeError(f"result type {_D.result_type(input, target).scalar_name} can't "
+                           f"be cast to the desired output type {target.dtype.scalar_name}")
+    loss = _N._bce_with_logits(input, target, weight, pos_weight, _reduction_enum(reduction))
+    return loss if loss.dtype is target.dtype else loss.to(target.dtype)
 
 
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean",

@@ -131,7 +131,7 @@ class Module:
         if param is None:
             self._parameters[name] = None
         elif not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter "
+            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter "
                             f"'{name}' (torch.nn.Parameter or None required)")
         elif param.grad_fn is not None:
             raise ValueError(f"Cannot assign non-leaf Tensor to parameter '{name}'. Model "

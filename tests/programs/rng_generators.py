@@ -1,0 +1,72 @@
+# Models: the random-number APIs as used across public code -- torch.Generator objects passed to
+# factories and samplers, get_state/set_state, torch.random.fork_rng, multinomial with and without
+# replacement, bernoulli with tensor probabilities, normal with tensor mean/std, poisson,
+# randint_like/rand_like, exponential_/geometric_/log_normal_/cauchy_ in-place samplers,
+# randperm shuffling, and torch.initial_seed.
+import torch
+
+torch.manual_seed(2024)
+print("initial seed", torch.initial_seed())
+g = torch.Generator().manual_seed(123)
+print(torch.rand(3, generator=g))
+print(torch.randn(2, 2, generator=g))
+print(torch.randint(0, 10, (5,), generator=g))
+print(torch.randperm(8, generator=g))
+state = g.get_state()
+a = torch.rand(4, generator=g)
+g.set_state(state)
+b = torch.rand(4, generator=g)
+print("replayed", torch.equal(a, b), g.initial_seed(), state.dtype, state.shape)
+
+g2 = torch.Generator()
+g2.manual_seed(7)
+print(torch.empty(3).uniform_(-1, 1, generator=g2))
+print(torch.empty(3).normal_(5.0, 0.1, generator=g2))
+
+x = torch.rand(3)
+with torch.random.fork_rng():
+    torch.manual_seed(0)
+    inner = torch.rand(2)
+y = torch.rand(3)
+torch.manual_seed(2024)
+x2 = torch.rand(3)
+y2 = torch.rand(3)
+print("fork_rng keeps the stream", torch.equal(x, x2), torch.equal(y, y2), inner)
+
+weights = torch.tensor([0.1, 0.2, 0.3, 0.4])
+print(torch.multinomial(weights, 10, replacement=True))
+print(torch.multinomial(weights, 4, replacement=False))
+print(torch.multinomial(torch.tensor([[1.0, 0.0, 3.0], [0.0, 2.0, 2.0]]), 2))
+counts = torch.bincount(torch.multinomial(weights, 4000, replacement=True), minlength=4)
+print("frequencies", counts.tolist())
+p = torch.tensor([[0.0, 0.5, 1.0], [0.25, 0.75, 0.9]])
+print(torch.bernoulli(p))
+print(torch.empty(2, 3).bernoulli_(0.3))
+print(torch.normal(mean=torch.arange(1.0, 6.0), std=torch.arange(1, 0, -0.2)))
+print(torch.normal(2.0, 3.0, size=(2, 3)))
+print(torch.normal(torch.zeros(3), 1.0))
+rates = torch.tensor([[1.0, 5.0], [0.5, 20.0]])
+print(torch.poisson(rates))
+base = torch.zeros(2, 3, dtype=torch.int32)
+print(torch.randint_like(base, 100), torch.randint_like(base, 5, 8).dtype)
+print(torch.rand_like(torch.ones(2, dtype=torch.float64)), torch.randn_like(torch.ones(3)))
+print(torch.empty(4).exponential_(2.0))
+print(torch.empty(4).geometric_(0.3))
+print(torch.empty(3).log_normal_(0.0, 0.5))
+print(torch.empty(3).cauchy_())
+print(torch.empty(5).random_(0, 4), torch.empty(3, dtype=torch.int64).random_(10))
+data = torch.arange(10) * 10
+perm = torch.randperm(len(data))
+print("shuffled", data[perm], perm.dtype)
+idx = torch.randperm(10)[:3]
+print("subsample", data[idx])
+print(torch.randint(3, 6, (2, 2), dtype=torch.int8))
+print(torch.rand(2, dtype=torch.float64), torch.randn(2, dtype=torch.float16))
+torch.manual_seed(5)
+s1 = torch.get_rng_state()
+v1 = torch.randn(3)
+torch.set_rng_state(s1)
+print("rng state replays", torch.equal(v1, torch.randn(3)), s1.shape)
+print(torch.default_generator.initial_seed())
+print(torch.distributions.Bernoulli(probs=torch.tensor([0.3, 0.8])).sample((3,)))
+print(torch.distributions.Uniform(0.0, 2.0).sample((2,)))
