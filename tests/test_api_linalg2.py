@@ -193,3 +193,120 @@ def test_ormqr_grad_through_geqrf_raises():
         h, tau = lib.geqrf(a)
         lib.ormqr(h, tau, lib.ones(4, 2, dtype=lib.float64)).sum().backward()
     errors_alike(fn)
+
+
+# ----------------------------------------------------------------------------- ldl
+
+def _ldl_cases(complex_=False):
+    """Random, symmetric, sparse (indefinite, 2×2 pivots) and singular matrices."""
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        n = int(rng.integers(1, 9))
+        a = rng.standard_normal((3, n, n))
+        if complex_:
+            a = a + 1j * rng.standard_normal((3, n, n))
+        if seed % 3 == 1:
+            a[rng.random(a.shape) < 0.5] = 0
+        yield a
+    yield np.array([[1., 2.], [2., 1.]])
+    yield np.array([[0., 1., 2.], [1., 0., 3.], [2., 3., 0.]])
+    yield np.zeros((2, 3, 3))
+    yield np.array([[1., 2.], [3., np.nan]])
+    yield np.arange(1., 101.).reshape(10, 10) % 7 - 3
+
+
+@pytest.mark.parametrize("dt", [F32, F64])
+def test_ldl_factor_pivots_match_lapack(dt):
+    for a in _ldl_cases():
+        t, e = _both(lambda lib, a: lib.linalg.ldl_factor_ex(a), a.astype(dt))
+        assert type(e).__name__ == "linalg_ldl_factor_ex"
+        np.testing.assert_array_equal(e.pivots.numpy(), t.pivots.numpy())
+        np.testing.assert_array_equal(e.info.numpy(), t.info.numpy())
+        assert e.pivots.dtype is ember.int32 and e.info.dtype is ember.int32
+        if not t.info.any():
+            np.testing.assert_allclose(e.LD.numpy(), t.LD.numpy(), **TOLS[dt])
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("hermitian", [True, False])
+def test_ldl_factor_complex(dt, hermitian):
+    tol = R32 if dt == "complex64" else R64
+    for a in _ldl_cases(complex_=True):
+        t, e = _both(lambda lib, a: lib.linalg.ldl_factor_ex(a, hermitian=hermitian),
+                     a.astype(dt))
+        np.testing.assert_array_equal(e.pivots.numpy(), t.pivots.numpy())
+        np.testing.assert_allclose(e.LD.numpy(), t.LD.numpy(), **tol)
+        if t.info.any():
+            continue
+        b = _cplx(a.shape[:-1] + (2,), dt, 1)
+        t, e = _both(lambda lib, a, b: lib.linalg.ldl_solve(
+            *lib.linalg.ldl_factor(a, hermitian=hermitian), b, hermitian=hermitian),
+            a.astype(dt), b)
+        np.testing.assert_allclose(e.numpy(), t.numpy(), rtol=1e-3 if dt == "complex64"
+                                   else 1e-8, atol=1e-3 if dt == "complex64" else 1e-8)
+
+
+@pytest.mark.parametrize("dt", [F32, F64])
+def test_ldl_solve(dt):
+    for seed in range(12):
+        a = arr((2, 6, 6), dt, seed)
+        a = a + np.swapaxes(a, -1, -2)
+        b = arr((2, 6, 3), dt, seed + 50)
+
+        def fn(lib, a, b):
+            LD, piv = lib.linalg.ldl_factor(a)
+            return lib.linalg.ldl_solve(LD, piv, b)
+        check(fn, a, b, grad=False, rtol=1e-3 if dt == F32 else 1e-8,
+              atol=1e-4 if dt == F32 else 1e-9)
+    check(lambda lib, a, b: lib.linalg.ldl_solve(*lib.linalg.ldl_factor(a), b),
+          arr((5, 5), F64, 3), NC(arr((4, 1, 2, 5), F64, 4)), grad=False, **R64)
+
+
+def test_ldl_not_differentiable_and_out():
+    a = arr((4, 4), F64, 1)
+    a = a + a.T
+
+    def fn(lib, a):
+        r = lib.linalg.ldl_factor_ex(a)
+        return r.LD, r.pivots, r.info
+    check(fn, a, grad=False, **R64)
+    for op in (lambda lib, a: lib.linalg.ldl_factor(a).LD,
+               lambda lib, a: lib.linalg.ldl_solve(*lib.linalg.ldl_factor(a.detach()),
+                                                   a.detach().requires_grad_())):
+        errors_alike(lambda lib, op=op: op(lib, lib.from_numpy(a).requires_grad_())
+                     .sum().backward())
+        for lib in (torch, ember):
+            g = op(lib, lib.from_numpy(a).requires_grad_()).grad_fn
+            assert (type(g).__name__, g.name()) == ("NotImplemented",
+                                                    "torch::autograd::NotImplemented")
+
+    def out(lib, a):
+        LD, piv = lib.empty(0, dtype=lib.float64), lib.empty(0, dtype=lib.int32)
+        r = lib.linalg.ldl_factor(a, out=(LD, piv))
+        return r.LD, r.pivots, LD, piv
+    check(out, a, grad=False, **R64)
+
+
+def test_ldl_errors():
+    o = np.ones
+    for a in (o(3), o((3, 4)), o((3, 3), np.int64), o((3, 3), np.float16), np.zeros((3, 3)),
+              np.zeros((2, 3, 3))):
+        errors_alike(lambda lib, a=a: lib.linalg.ldl_factor(lib.from_numpy(a)))
+    errors_alike(lambda lib: lib.linalg.ldl_factor_ex(lib.zeros(2, 3, 3), check_errors=True))
+    eye = np.eye(3, dtype=np.float32)
+    for ld, piv, b in [(o((3, 4), np.int64), None, o((3, 2), np.float32)),
+                       (eye.astype(np.int64), [1, 2], o((3, 2), np.float32)),
+                       (eye, [1, 2], o(3, np.float32)), (eye, None, o(3)),
+                       (eye, None, o((4, 2))), (eye, [1, 2], o((4, 2), np.float32)),
+                       (eye, [1., 2., 3.], o((3, 2), np.float32)),
+                       (eye.astype(np.float16), None, o((3, 2), np.float16)),
+                       (eye, [1, 2], o((3, 2), np.float32)), (o(3, np.float32), None,
+                                                              o((3, 2), np.float32)),
+                       (np.broadcast_to(eye, (2, 3, 3)), [[1, 2, 3]] * 2,
+                        o((4, 3, 2), np.float32))]:
+        def fn(lib, ld=ld, piv=piv, b=b):
+            p = lib.tensor([1, 2, 3], dtype=lib.int32) if piv is None else lib.tensor(piv)
+            if piv is not None and not isinstance(piv[0], float):
+                p = p.int()
+            return lib.linalg.ldl_solve(lib.from_numpy(np.array(ld)), p, lib.from_numpy(b))
+        errors_alike(fn)
