@@ -310,3 +310,30 @@ def test_ldl_errors():
                 p = p.int()
             return lib.linalg.ldl_solve(lib.from_numpy(np.array(ld)), p, lib.from_numpy(b))
         errors_alike(fn)
+
+
+# ----------------------------------------------------------------------------- low rank
+
+@pytest.mark.parametrize("dt", [F32, F64])
+@pytest.mark.parametrize("shape,q,niter", [((10, 7), 4, 2), ((2, 6, 9), 3, 1), ((8, 8), None, 0)])
+def test_svd_lowrank_same_draws(dt, shape, q, niter):
+    def fn(lib, a, m):
+        lib.manual_seed(5)
+        U, S, V = lib.svd_lowrank(a, q=q, niter=niter)
+        lib.manual_seed(5)
+        res = lib.svd_lowrank(a, q, niter, M=m)
+        return (U @ lib.diag_embed(S) @ V.mH), S, res[1], (res[0].abs(), res[2].abs())
+    tol = {"rtol": 1e-3, "atol": 1e-4} if dt == F32 else R64
+    check(fn, arr(shape, dt, 1), arr(shape[-1:], dt, 2), **tol)
+
+
+@pytest.mark.parametrize("center", [True, False])
+def test_pca_lowrank(center):
+    def fn(lib, a):
+        lib.manual_seed(0)
+        U, S, V = lib.pca_lowrank(a, center=center)
+        return U @ lib.diag_embed(S) @ V.mT, S
+    check(fn, arr((12, 5), F64, 3), **R64)
+    check(fn, arr((3, 7, 9), F32, 4), rtol=1e-3, atol=1e-4)
+    for kw in ({"q": 7}, {"q": -1}, {"niter": -1}):
+        errors_alike(lambda lib, kw=kw: lib.pca_lowrank(lib.ones(6, 5), **kw))

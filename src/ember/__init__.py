@@ -225,6 +225,7 @@ _LAZY_NAMES.update(dict.fromkeys(("chain_matmul", "eig", "frobenius_norm", "lsts
                                   "triangular_solve"), "_ops.linalg_legacy"))
 _LAZY_NAMES["lu_unpack"] = "_ops.factorizations"
 _LAZY_NAMES.update(dict.fromkeys(("geqrf", "orgqr", "ormqr"), "_ops.householder"))
+_LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
 
 
 def __getattr__(name: str):
