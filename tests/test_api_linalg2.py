@@ -337,3 +337,35 @@ def test_pca_lowrank(center):
     check(fn, arr((3, 7, 9), F32, 4), rtol=1e-3, atol=1e-4)
     for kw in ({"q": 7}, {"q": -1}, {"niter": -1}):
         errors_alike(lambda lib, kw=kw: lib.pca_lowrank(lib.ones(6, 5), **kw))
+
+
+# ----------------------------------------------------------------------------- matrix_exp
+
+@pytest.mark.parametrize("dt", [F32, F64, "complex64", "complex128"])
+@pytest.mark.parametrize("scale", [1e-9, 1e-5, 0.01, 0.1, 0.5, 2., 8., 60.])
+def test_matrix_exp_every_degree(dt, scale):
+    """Norms across torch's bounds pick each Taylor degree (1 … 18, scaled and squared)."""
+    a = arr((3, 5, 5), F64, 1) * scale / 5
+    if dt.startswith("complex"):
+        a = a + 1j * arr((3, 5, 5), F64, 2) * scale / 5
+    a = a.astype(dt)
+    t, e = _both(lambda lib, a: lib.linalg.matrix_exp(a), a)
+    assert str(t.dtype) == str(e.dtype)
+    tol = 1e-5 if dt in (F32, "complex64") else 1e-13
+    np.testing.assert_allclose(e.numpy(), t.numpy(), rtol=tol, atol=tol * np.abs(t.numpy()).max())
+
+
+def test_matrix_exp_mixed_batch_grads_and_errors():
+    a = arr((4, 3, 3), F64, 3) * np.array([1e-10, 0.2, 1., 30.])[:, None, None]
+    check(lambda lib, a: lib.matrix_exp(a), a, rtol=1e-12, atol=1e-9)
+    check(lambda lib, a: a.matrix_exp(), NC(arr((4, 4), F32, 4)), **R32)
+    check(lambda lib, a: lib.linalg.matrix_exp(a), arr((2, 1, 1), F64, 5), **R64)
+    c = _cplx((3, 3), "complex128")
+
+    def grads(lib):
+        x = lib.from_numpy(c).requires_grad_()
+        lib.linalg.matrix_exp(x).abs().sum().backward()
+        return x.grad.numpy()
+    np.testing.assert_allclose(grads(ember), grads(torch), **R64)
+    for bad in (np.ones(3), np.ones((2, 3)), np.ones((2, 2), np.int64)):
+        errors_alike(lambda lib, bad=bad: lib.linalg.matrix_exp(lib.from_numpy(bad)))
