@@ -249,6 +249,8 @@ _LAZY_NAMES.update(dict.fromkeys(("bartlett_window", "blackman_window", "hamming
                                   "hann_window", "kaiser_window", "stft", "istft"),
                                  "_ops.spectral"))
 _LAZY_NAMES.update(gradient="_ops.numerics", unravel_index="_ops.numerics")
+_LAZY_NAMES.update(dict.fromkeys(("geqrf", "orgqr", "ormqr"), "_ops.householder"))
+_LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
 
 
 def __getattr__(name: str):

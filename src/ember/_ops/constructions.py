@@ -11,7 +11,6 @@ gradients are torch's; ``matrix_exp`` and ``block_diag`` are ops with their own 
 from __future__ import annotations
 
 import itertools
-import math
 
 from .. import _dtype as D
 from .._device import xp
@@ -324,22 +323,114 @@ def matrix_power(input: Tensor, n: int, *, out=None) -> Tensor:
     return res if out is None else _write_out(out, res._data)
 
 
+# torch's linalg_matrix_exp (Bader, Blanes and Casas, "Computing the matrix exponential with an
+# optimized Taylor polynomial approximation", 2019): the degree (1, 2, 4, 8, 12 or 18) chosen
+# per matrix from its 1-norm, degree 18 with scaling and squaring above the last bound
+_THETAS = {
+    4: (1.192092800768788e-07, 5.978858893805233e-04, 5.116619363445086e-02,
+        5.800524627688768e-01, 1.461661507209034e+00, 3.010066362817634e+00),
+    8: (2.220446049250313e-16, 2.580956802971767e-08, 3.397168839976962e-04,
+        4.991228871115323e-02, 2.996158913811580e-01, 1.090863719290036e+00)}
+_T12 = ((9.0198e-16, 0.46932117595418237389, -0.20099424927047284052,
+         -0.04623946134063071740),
+        (5.31597895759871264183, 1.19926790417132231573, 0.01179296240992997031,
+         0.01108844528519167989),
+        (0.18188869982170434744, 0.05502798439925399070, 0.09351590770535414968,
+         0.00610700528898058230),
+        (-2.0861320e-13, -0.13181061013830184015, -0.02027855540589259079,
+         -0.00675951846863086359))
+_T18 = ((0., -1.00365581030144618291e-01, -8.02924648241156932449e-03,
+         -8.92138498045729985177e-04, 0.),
+        (0., 3.97849749499645077844e-01, 1.36783778460411720168e+00,
+         4.98289622525382669416e-01, -6.37898194594723280150e-04),
+        (-1.09676396052962061844e+01, 1.68015813878906206114e+00,
+         5.71779846478865511061e-02, -6.98210122488052056106e-03,
+         3.34975017086070470649e-05),
+        (-9.04316832390810593223e-02, -6.76404519071381882256e-02,
+         6.75961301770459654925e-02, 2.95552570429315521194e-02,
+         -1.39180257516060693404e-05),
+        (0., 0., -9.23364619367118555360e-02, -1.69364939002081722752e-02,
+         -1.40086798182036094347e-05))
+
+
+def _powers(a, k):
+    """The first ``k`` of ``I, A, A², A³, A⁶``."""
+    p = [xp.broadcast_to(xp.eye(a.shape[-1], dtype=a.dtype), a.shape), a]
+    if k > 2:
+        p.append(a @ a)
+    if k > 3:
+        p.append(a @ p[2])
+    if k > 4:
+        p.append(p[3] @ p[3])
+    return p[:k]
+
+
+def _combine(ps, coeffs, real):
+    """``Σⱼ cⱼ Pⱼ``, the coefficients in the matrices' precision."""
+    res = None
+    for c, p in zip(coeffs, ps):
+        term = real(c) * p
+        res = term if res is None else res + term
+    return res
+
+
+def _taylor(a, degree, real):
+    if degree == 1:
+        return _combine(_powers(a, 2), (1., 1.), real)
+    if degree == 2:
+        return _combine(_powers(a, 3), (1., 1., 0.5), real)
+    if degree == 4:
+        p = _powers(a, 3)
+        p.append(p[2] @ _combine(p, (1 / 2, 1 / 6, 1 / 24), real))
+        return _combine(p, (1., 1., 0., 1.), real)
+    if degree == 8:
+        sqrt_177 = real(0.1330413469565007072504e+2)
+        x3 = real(2. / 3.)
+        x1, x2 = real(x3 * ((1. + sqrt_177) / 88.)), real(x3 * ((1. + sqrt_177) / 352.))
+        x4 = real((-271. + 29. * sqrt_177) / (315. * x3))
+        x5 = real((-11. + 11. * sqrt_177) / (1260. * x3))
+        x6 = real((-99. + 11. * sqrt_177) / (5040. * x3))
+        x7 = real((89. - sqrt_177) / (5040. * x3))
+        y2 = real((857. - 58. * sqrt_177) / 630.)
+        p = _powers(a, 3)
+        p.append(p[2] @ _combine(p[1:], (x1, x2), real))
+        p.append(_combine(p[2:], (x3, 1.), real) @ _combine(p, (x4, x5, x6, x7), real))
+        return _combine(p, (1., 1., y2, 0., 1.), real)
+    p = _powers(a, 4 if degree == 12 else 5)
+    B = [_combine(p, row, real) for row in (_T12 if degree == 12 else _T18)]
+    if degree == 12:
+        B[2] = B[2] + B[3] @ B[3]
+        return B[0] + (B[1] + B[2]) @ B[2]
+    B[3] = B[3] + B[0] @ B[4]
+    return B[1] + (B[2] + B[3]) @ B[3]
+
+
 def _expm(a):
-    """exp of square matrices (float32/64, batched): scaling and squaring of a degree-18
-    Taylor polynomial, computed in float64."""
-    x = a.astype(xp.float64)
-    norm = xp.abs(x).sum(-2).max(-1) if x.size else xp.zeros(x.shape[:-2])
-    s = int(max(0, math.ceil(math.log2(float(norm.max())))) + 1) if x.size and \
-        float(norm.max()) > 0.5 else 0
-    x = x / 2.0 ** s
-    eye = xp.broadcast_to(xp.eye(x.shape[-1]), x.shape)
-    term, res = eye, eye.copy()
-    for k in range(1, 19):
-        term = term @ x / k
-        res = res + term
-    for _ in range(s):
-        res = res @ res
-    return res.astype(a.dtype)
+    """exp of square matrices (batched), as torch's CPU kernel computes it."""
+    if a.shape[-1] <= 1:
+        return xp.exp(a)
+    low = a.dtype not in (xp.float32, xp.float64, xp.complex64, xp.complex128)
+    x = a.astype(xp.float32) if low else a
+    real = xp.dtype(x.dtype.char.lower()).type if x.dtype.kind == "c" else x.dtype.type
+    thetas = _THETAS[4 if x.dtype in (xp.float32, xp.complex64) and not low else 8]
+    flat = x.reshape((-1,) + x.shape[-2:])
+    norm = xp.abs(flat).sum(-2).max(-1)
+    res = xp.empty_like(flat)
+    for i, degree in enumerate((1, 2, 4, 8, 12)):
+        sel = ((thetas[i - 1] if i else -1) < norm) & (norm <= thetas[i])
+        if sel.any():
+            res[sel] = _taylor(flat[sel], degree, real)
+    big = ~(norm < thetas[4])
+    if big.any():
+        with xp.errstate(all="ignore"):
+            s = xp.maximum(0, xp.ceil(xp.log2(norm[big] / real(thetas[5]))))
+        s = xp.nan_to_num(s).astype(xp.int64)
+        m = _taylor(flat[big] / (2.0 ** s).astype(real)[:, None, None], 18, real)
+        for j in range(m.shape[0]):
+            for _ in range(int(s[j])):
+                m[j] = m[j] @ m[j]
+        res[big] = m
+    return res.reshape(a.shape).astype(a.dtype, copy=False)
 
 
 def _matrix_exp_backward(grad, self):
@@ -354,11 +445,13 @@ def _matrix_exp_backward(grad, self):
 
 
 def _matrix_exp_check(self):
-    if self.ndim < 2 or self.shape[-1] != self.shape[-2]:
+    if self.ndim < 2:
+        raise RuntimeError("linalg.matrix_exp: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if self.shape[-1] != self.shape[-2]:
         raise RuntimeError("linalg.matrix_exp: A must be batches of square matrices, but they "
-                           f"are {self.shape[-2] if self.ndim > 1 else 1} by "
-                           f"{self.shape[-1] if self.ndim else 1} matrices")
-    if not self.dtype.is_floating_point:
+                           f"are {self.shape[-2]} by {self.shape[-1]} matrices")
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
         raise RuntimeError("linalg.matrix_exp: Expected a floating point or complex tensor as "
                            f"input. Got {self.dtype.scalar_name}")
 
