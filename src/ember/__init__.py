@@ -224,6 +224,7 @@ _LAZY_NAMES.update(dict.fromkeys(("chain_matmul", "eig", "frobenius_norm", "lsts
                                   "lu_solve", "matrix_rank", "nuclear_norm", "solve", "symeig",
                                   "triangular_solve"), "_ops.linalg_legacy"))
 _LAZY_NAMES["lu_unpack"] = "_ops.factorizations"
+_LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
 
 
 def __getattr__(name: str):
