@@ -225,6 +225,7 @@ _LAZY_NAMES.update(dict.fromkeys(("chain_matmul", "eig", "frobenius_norm", "lsts
                                   "triangular_solve"), "_ops.linalg_legacy"))
 _LAZY_NAMES["lu_unpack"] = "_ops.factorizations"
 _LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
+_LAZY_NAMES.update(dict.fromkeys(("geqrf", "orgqr"), "_ops.householder"))
 
 
 def __getattr__(name: str):

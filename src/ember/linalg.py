@@ -49,7 +49,9 @@ _lazy.package(globals(), names={
                     "_ops.factorizations"),
     **dict.fromkeys(("cond", "matrix_rank", "multi_dot", "tensorinv", "tensorsolve", "vander",
                      "vecdot"), "_ops.linalg_composites"),
+    "householder_product": "_ops.householder",
 })
+_lazy.methods(_Tensor, "ember._ops.householder", ("geqrf", "orgqr"))
 _lazy.methods(_Tensor, "ember._ops.linalg_legacy", ("eig", "lstsq", "lu", "lu_solve", "solve",
                                                    "symeig", "triangular_solve"))
 del _lazy, _Tensor
