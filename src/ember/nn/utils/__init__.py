@@ -16,5 +16,7 @@ _lazy.package(globals(), modules=("fusion", "init", "memory_format", "parametriz
                      "convert_conv2d_weight_memory_format": "memory_format",
                      "convert_conv3d_weight_memory_format": "memory_format",
                      "weight_norm": "weight_norm", "remove_weight_norm": "weight_norm",
-                     "spectral_norm": "spectral_norm", "remove_spectral_norm": "spectral_norm"})
+                     "spectral_norm": "spectral_norm", "remove_spectral_norm": "spectral_norm"},
+              # (their modules' names: importing them must not replace the functions)
+              hide=("weight_norm", "spectral_norm"))
 del _lazy

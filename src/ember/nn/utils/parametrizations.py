@@ -15,18 +15,20 @@ from __future__ import annotations
 from enum import Enum, auto
 
 from ... import _factories
-from ..._finfo import finfo
-from ..._nn_functions import norm_except_dim
-from ..._ops.constructions import matrix_exp
-from ..._ops.householder import geqrf, householder_product
-from ..._ops.linalg import mv, vdot
-from ..._ops.shape import cat
+from ..._finfo import finfo as _finfo
+from ..._nn_functions import norm_except_dim as _norm_except_dim
+from ..._ops.constructions import matrix_exp as _matrix_exp
+from ..._ops.householder import geqrf as _geqrf
+from ..._ops.householder import householder_product as _householder_product
+from ..._ops.linalg import mv as _mv
+from ..._ops.linalg import vdot as _vdot
+from ..._ops.shape import cat as _cat
 from ..._ops.weight_norm import _weight_norm
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
-from ...linalg import solve
+from ...autograd.grad_mode import no_grad as _no_grad
+from ...linalg import solve as _solve
 from .. import functional as F
-from ..modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from ..modules import conv as _conv
 from ..modules.module import Module
 from . import parametrize
 
@@ -36,15 +38,15 @@ __all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 def _is_orthogonal(Q, eps=None):
     n, k = Q.size(-2), Q.size(-1)
     Id = _factories.eye(k, dtype=Q.dtype, device=Q.device)
-    eps = 10.0 * n * finfo(Q.dtype).eps
+    eps = 10.0 * n * _finfo(Q.dtype).eps
     return Q.mH.matmul(Q).allclose(Id, atol=eps)
 
 
 def _make_orthogonal(A):
     """Q of A's QR decomposition, its columns' signs chosen so that R's diagonal is
     positive (the diagonal of the compact form is R's)."""
-    X, tau = geqrf(A)
-    Q = householder_product(X, tau)
+    X, tau = _geqrf(A)
+    Q = _householder_product(X, tau)
     Q *= X.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
     return Q
 
@@ -81,21 +83,21 @@ class _Orthogonal(Module):
             # n·k − k(k−1)/2 parameters: the lower triangle, embedded in a square matrix
             X = X.tril()
             if n != k:
-                X = cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
+                X = _cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
             A = X - X.mH                  # skew-symmetric (skew-Hermitian)
             if self.orthogonal_map == _OrthMaps.matrix_exp:
-                Q = matrix_exp(A)
+                Q = _matrix_exp(A)
             else:
                 # the Cayley retraction (I + A/2)(I − A/2)⁻¹
                 Id = _factories.eye(n, dtype=A.dtype, device=A.device)
-                Q = solve(Id.add(A, alpha=-0.5), Id.add(A, alpha=0.5))
+                Q = _solve(Id.add(A, alpha=-0.5), Id.add(A, alpha=0.5))
             if n != k:
                 Q = Q[..., :k]
         else:
             # real here: the reflectors below the diagonal, ±1 on it choosing the signs
             A = X.tril(diagonal=-1)
             tau = 2.0 / (1.0 + (A * A).sum(dim=-2))
-            Q = householder_product(A, tau)
+            Q = _householder_product(A, tau)
             # the diagonal's signs are not differentiated through, nor updated
             Q = Q * X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
         if hasattr(self, "base"):
@@ -104,7 +106,7 @@ class _Orthogonal(Module):
             Q = Q.mT
         return Q
 
-    @no_grad()
+    @_no_grad()
     def right_inverse(self, Q: Tensor) -> Tensor:
         if Q.shape != self.shape:
             raise ValueError(f"Expected a matrix or batch of matrices of shape {self.shape}. "
@@ -122,7 +124,7 @@ class _Orthogonal(Module):
                 raise NotImplementedError(
                     "It is not possible to assign to the matrix exponential or the Cayley "
                     "parametrizations when use_trivialization=False.")
-            A, tau = geqrf(Q)
+            A, tau = _geqrf(Q)
             # diag(R) > 0 makes the decomposition unique; LAPACK's tau is exactly 0 where it
             # skipped a reflection
             A.diagonal(dim1=-2, dim2=-1).sign_()
@@ -134,7 +136,7 @@ class _Orthogonal(Module):
             # complete Q to an n×n orthogonal matrix
             N = _factories.randn(*(Q.size()[:-2] + (n, n - k)), dtype=Q.dtype,
                                  device=Q.device)
-            Q = _make_orthogonal(cat([Q, N], dim=-1))
+            Q = _make_orthogonal(_cat([Q, N], dim=-1))
         self.base = Q
         # −I: the Householder map then gives householder(zeros) == eye
         neg_Id = _factories.zeros_like(Q_init)
@@ -181,7 +183,7 @@ class _WeightNorm(Module):
         return _weight_norm(weight_v, weight_g, self.dim)
 
     def right_inverse(self, weight):
-        weight_g = norm_except_dim(weight, 2, self.dim)
+        weight_g = _norm_except_dim(weight, 2, self.dim)
         weight_v = weight
         return weight_g, weight_v
 
@@ -245,7 +247,7 @@ class _SpectralNorm(Module):
             weight = weight.permute(self.dim, *(d for d in range(weight.dim()) if d != self.dim))
         return weight.flatten(1)
 
-    @no_grad()
+    @_no_grad()
     def _power_method(self, weight_mat: Tensor, n_power_iterations: int) -> None:
         # u and v are updated in place (module replicas share them); forward clones them
         # so that a graph through an earlier forward still finds the values it saved
@@ -253,8 +255,8 @@ class _SpectralNorm(Module):
             raise AssertionError(
                 f"Expected weight_mat to have more than 1 dimension, got {weight_mat.ndim}")
         for _ in range(n_power_iterations):
-            self._u = F.normalize(mv(weight_mat, self._v), dim=0, eps=self.eps, out=self._u)
-            self._v = F.normalize(mv(weight_mat.H, self._u), dim=0, eps=self.eps,
+            self._u = F.normalize(_mv(weight_mat, self._v), dim=0, eps=self.eps, out=self._u)
+            self._v = F.normalize(_mv(weight_mat.H, self._u), dim=0, eps=self.eps,
                                   out=self._v)
 
     def forward(self, weight: Tensor) -> Tensor:
@@ -266,7 +268,7 @@ class _SpectralNorm(Module):
             self._power_method(weight_mat, self.n_power_iterations)
         u = self._u.clone()
         v = self._v.clone()
-        sigma = vdot(u, mv(weight_mat, v))
+        sigma = _vdot(u, _mv(weight_mat, v))
         return weight / sigma
 
     def right_inverse(self, value: Tensor) -> Tensor:
@@ -287,8 +289,11 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
     if not isinstance(weight, Tensor):
         raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
     if dim is None:
-        dim = 1 if isinstance(module, (ConvTranspose1d, ConvTranspose2d,
-                                       ConvTranspose3d)) else 0
+        dim = 1 if isinstance(module, (_conv.ConvTranspose1d, _conv.ConvTranspose2d,
+                                       _conv.ConvTranspose3d)) else 0
     parametrize.register_parametrization(
         module, name, _SpectralNorm(weight, n_power_iterations, dim, eps))
     return module
+
+
+del annotations  # keep dir() to torch's names

@@ -14,13 +14,14 @@ from typing import Any, TypeVar
 
 from ..._ops.linalg import dot as _dot
 from ..._ops.linalg import mv as _mv
-from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
-from ...linalg import multi_dot
+from ..._tensor import Tensor as _Tensor
+from ...autograd.grad_mode import no_grad as _no_grad
+from ...linalg import multi_dot as _multi_dot
 from .. import functional as F
-from ..modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from ..modules import conv as _conv
 from ..modules.module import Module
-from ..parameter import Parameter, UninitializedParameter
+from ..parameter import Parameter as _Parameter
+from ..parameter import UninitializedParameter as _UninitializedParameter
 
 __all__ = ["SpectralNorm", "SpectralNormLoadStateDictPreHook", "SpectralNormStateDictHook",
            "spectral_norm", "remove_spectral_norm"]
@@ -46,7 +47,7 @@ class SpectralNorm:
         self.n_power_iterations = n_power_iterations
         self.eps = eps
 
-    def reshape_weight_to_matrix(self, weight: Tensor) -> Tensor:
+    def reshape_weight_to_matrix(self, weight: _Tensor) -> _Tensor:
         weight_mat = weight
         if self.dim != 0:
             weight_mat = weight_mat.permute(
@@ -54,7 +55,7 @@ class SpectralNorm:
         height = weight_mat.size(0)
         return weight_mat.reshape(height, -1)
 
-    def compute_weight(self, module: Module, do_power_iteration: bool) -> Tensor:
+    def compute_weight(self, module: Module, do_power_iteration: bool) -> _Tensor:
         weight = getattr(module, self.name + "_orig")
         u = getattr(module, self.name + "_u")
         v = getattr(module, self.name + "_v")
@@ -62,7 +63,7 @@ class SpectralNorm:
         if do_power_iteration:
             # u and v are updated in place (module replicas share them) and cloned before use,
             # so that a graph through an earlier forward still finds the values it saved
-            with no_grad():
+            with _no_grad():
                 for _ in range(self.n_power_iterations):
                     v = F.normalize(_mv(weight_mat.t(), u), dim=0, eps=self.eps, out=v)
                     u = F.normalize(_mv(weight_mat, v), dim=0, eps=self.eps, out=u)
@@ -73,13 +74,13 @@ class SpectralNorm:
         return weight / sigma
 
     def remove(self, module: Module) -> None:
-        with no_grad():
+        with _no_grad():
             weight = self.compute_weight(module, do_power_iteration=False)
         delattr(module, self.name)
         delattr(module, self.name + "_u")
         delattr(module, self.name + "_v")
         delattr(module, self.name + "_orig")
-        module.register_parameter(self.name, Parameter(weight.detach()))
+        module.register_parameter(self.name, _Parameter(weight.detach()))
 
     def __call__(self, module: Module, inputs: Any) -> None:
         setattr(module, self.name,
@@ -87,7 +88,7 @@ class SpectralNorm:
 
     def _solve_v_and_rescale(self, weight_mat, u, target_sigma):
         # a v with u = normalize(W @ v) and u @ W @ v = sigma (pinverse: WᵀW may be singular)
-        v = multi_dot([weight_mat.t().mm(weight_mat).pinverse(), weight_mat.t(),
+        v = _multi_dot([weight_mat.t().mm(weight_mat).pinverse(), weight_mat.t(),
                        u.unsqueeze(1)]).squeeze(1)
         return v.mul_(target_sigma / _dot(u, _mv(weight_mat, v)))
 
@@ -102,11 +103,11 @@ class SpectralNorm:
         weight = module._parameters[name]
         if weight is None:
             raise ValueError(f"`SpectralNorm` cannot be applied as parameter `{name}` is None")
-        if isinstance(weight, UninitializedParameter):
+        if isinstance(weight, _UninitializedParameter):
             raise ValueError(
                 "The module passed to `SpectralNorm` can't have uninitialized parameters. "
                 "Make sure to run the dummy forward before applying spectral normalization")
-        with no_grad():
+        with _no_grad():
             weight_mat = fn.reshape_weight_to_matrix(weight)
             h, w = weight_mat.size()
             u = F.normalize(weight.new_empty(h).normal_(0, 1), dim=0, eps=fn.eps)
@@ -150,7 +151,7 @@ class SpectralNormLoadStateDictPreHook:
                         missing_keys.append(key)
             if has_missing_keys:
                 return
-            with no_grad():
+            with _no_grad():
                 weight_orig = state_dict[weight_key + "_orig"]
                 weight = state_dict.pop(weight_key)
                 sigma = (weight_orig / weight).mean()
@@ -180,8 +181,8 @@ T_module = TypeVar("T_module", bound=Module)
 
 def _default_dim(module, dim):
     if dim is None:
-        return 1 if isinstance(module, (ConvTranspose1d, ConvTranspose2d,
-                                        ConvTranspose3d)) else 0
+        return 1 if isinstance(module, (_conv.ConvTranspose1d, _conv.ConvTranspose2d,
+                                        _conv.ConvTranspose3d)) else 0
     return dim
 
 
@@ -221,3 +222,6 @@ def remove_spectral_norm(module: T_module, name: str = "weight") -> T_module:
             del module._load_state_dict_pre_hooks[k]
             break
     return module
+
+
+del annotations  # keep dir() to torch's names

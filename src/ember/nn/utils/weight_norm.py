@@ -7,7 +7,7 @@ The parameter ``name`` is replaced by ``name_g`` (its norm over every dim but ``
 
 from __future__ import annotations
 
-import warnings
+import warnings as _warnings
 from typing import Any, TypeVar
 
 from ..._nn_functions import norm_except_dim
@@ -41,7 +41,7 @@ class WeightNorm:
 
     @staticmethod
     def apply(module, name: str, dim: int) -> WeightNorm:
-        warnings.warn(_DEPRECATED, FutureWarning, stacklevel=2)
+        _warnings.warn(_DEPRECATED, FutureWarning, stacklevel=2)
         for hook in module._forward_pre_hooks.values():
             if isinstance(hook, WeightNorm) and hook.name == name:
                 raise RuntimeError(
@@ -101,3 +101,6 @@ def remove_weight_norm(module: T_module, name: str = "weight") -> T_module:
             del module._forward_pre_hooks[k]
             return module
     raise ValueError(f"weight_norm of '{name}' not found in {module}")
+
+
+del annotations  # keep dir() to torch's names
