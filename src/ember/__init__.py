@@ -251,6 +251,7 @@ _LAZY_NAMES.update(dict.fromkeys(("bartlett_window", "blackman_window", "hamming
 _LAZY_NAMES.update(gradient="_ops.numerics", unravel_index="_ops.numerics")
 _LAZY_NAMES.update(dict.fromkeys(("geqrf", "orgqr", "ormqr"), "_ops.householder"))
 _LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
+_LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
 
 
 def __getattr__(name: str):

@@ -22,7 +22,7 @@ def package(ns: dict, modules=(), names=None, hide=()) -> None:
     (``{name: submodule defining it}``, relative to the package, or to a module's own
     package) on first access. A submodule imported for a name alone stays out of the
     namespace, and ``dir()`` leaves out the submodules in ``hide`` (as the package's own
-    ``del`` of them did when it imported them itself)."""
+    ``del`` of them did when it imported them itself) unless a listed name shares theirs."""
     modules = frozenset(modules)
     names = dict(names or {})
     pkg = ns["__name__"]
@@ -51,7 +51,7 @@ def package(ns: dict, modules=(), names=None, hide=()) -> None:
 
     def __dir__() -> list[str]:
         base = prev_dir() if prev_dir is not None else ns
-        return sorted({*base, *modules, *names} - hidden - hide)
+        return sorted({*base, *modules, *names} - hidden - (hide - names.keys()))
 
     ns["__getattr__"] = __getattr__
     ns["__dir__"] = __dir__

@@ -449,3 +449,61 @@ def group_norm(x, weight, bias, groups, eps):
     y = fma(np.broadcast_to(scale[..., None], xr.shape), xr,
             np.broadcast_to(shift[..., None], xr.shape))
     return y.reshape(x.shape), *stats
+
+
+# ----------------------------------------------------------------------------- weight norm
+
+def _per_thread_rows(rows, fn, dt):
+    """``WeightNormKernel.cpp``'s vertical reduction over the rows of a (M, N) array: each
+    thread folds its share of the rows into a vector (``acc = fn(acc, i)`` row by row), and
+    the threads' vectors are added in thread order."""
+    m, n = rows.shape
+    threads = _exact.get_num_threads()
+    buf = np.zeros((threads, n), dt)
+    ch = -(-m // threads) if m else 1
+    for t, b in enumerate(range(0, m, ch)):
+        acc = buf[t]
+        for i in range(b, min(b + ch, m)):
+            acc = fn(acc, i)
+        buf[t] = acc
+    total = np.zeros(n, dt)
+    for t in range(threads):
+        total = total + buf[t]
+    return total
+
+
+def weight_norm_norms(v, dim):
+    """The norms of ``_weight_norm_interface`` over every dim of ``v`` but ``dim`` (0 or the
+    last), as torch's CPU kernel sums them: a vector reduction of ``x * x`` along each row for
+    dim 0, a fused ``acc + x * x`` down the rows per thread for the last dim."""
+    dt = v.dtype.type
+    if dim == 0:
+        rows = np.ascontiguousarray(v).reshape(v.shape[0], -1)
+        return np.sqrt(vec_sum_rows(rows * rows))
+    rows = np.ascontiguousarray(v).reshape(-1, v.shape[-1])
+    return np.sqrt(_per_thread_rows(rows, lambda acc, i: fma(rows[i], rows[i], acc), dt))
+
+
+def weight_norm_backward(grad, v, g, norm, dim):
+    """``_weight_norm_interface_backward``: (grad_v, grad_g) with ``s = Σ grad·v`` over each
+    slice (reduced as the forward's norms are, the products fused on the last dim),
+    ``grad_g = s / norm`` and ``grad_v = a·grad − b·v``, ``a = g / norm``, ``b = a·grad_g /
+    norm``, the second product fused into the difference."""
+    dt = v.dtype.type
+    if dim == 0:
+        rows = np.ascontiguousarray(v).reshape(v.shape[0], -1)
+        grows = np.ascontiguousarray(grad).reshape(rows.shape)
+        s = vec_sum_rows(grows * rows)
+        shape = (-1, 1)
+    else:
+        rows = np.ascontiguousarray(v).reshape(-1, v.shape[-1])
+        grows = np.ascontiguousarray(grad).reshape(rows.shape)
+        s = _per_thread_rows(rows, lambda acc, i: fma(grows[i], rows[i], acc), dt)
+        shape = (1, -1)
+    norm = norm.reshape(-1)
+    grad_g = s / norm
+    a = g.reshape(-1) / norm
+    b = a * grad_g / norm
+    a, b = (np.broadcast_to(x.reshape(shape), rows.shape) for x in (a, b))
+    grad_v = fma(-b, rows, a * grows)
+    return grad_v.reshape(v.shape), grad_g

@@ -607,12 +607,11 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
               out=None) -> Tensor:
-    """``input / max(||input||_p, eps)`` along ``dim``."""
-    if p == 2 and not input.dtype.is_complex:
-        n = (input * input).sum(dim, keepdim=True).sqrt()
-    else:
-        n = (input.abs() ** p).sum(dim, keepdim=True) ** (1.0 / p)
-    return input / n.clamp(min=eps).expand_as(input)
+    """``input / max(||input||_p, eps)`` along ``dim`` (written into ``out`` when given)."""
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    if out is None:
+        return input / denom
+    return _ops.FUNCTIONS["div"](input, denom, out=out)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -373,6 +373,13 @@ class Module:
             self._backward_pre_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata)`` after this module wrote
+        its part of a state dict; a result that is not None replaces the state dict."""
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
     def _register_load_state_dict_pre_hook(self, hook: Callable,
                                            with_module: bool = False) -> RemovableHandle:
         """Call ``hook(state_dict, prefix, local_metadata, strict, missing_keys,
@@ -603,15 +610,16 @@ class Module:
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = {"version": self._version}
+            destination._metadata[prefix[:-1]] = local_metadata
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
                                   keep_vars=keep_vars)
         for hook in self._state_dict_hooks.values():
-            res = hook(self, destination, prefix, {})
+            res = hook(self, destination, prefix, local_metadata)
             if res is not None:
                 destination = res
         return destination
