@@ -1,6 +1,15 @@
 """Shared pytest set-up."""
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# CI runs the property tests on a fixed sequence of examples, so a run's result depends on
+# the code alone; HYPOTHESIS_PROFILE=explore draws new examples on every run.
+settings.register_profile("ci", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ pass over the whole array (specials, subnormals and huge values mixed in)."""
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ember._ops import _exact, _sleef
@@ -58,6 +58,8 @@ _F64 = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True, widt
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_F64, min_size=1, max_size=40), _F64, st.lists(_F64, min_size=1, max_size=40),
        st.booleans(), st.booleans())
+@example(a=[9.461542815064822e+307], k=-1.9, c=[2.9517427735750333e+292],
+         scalar_c=False, split=False)                  # the product overflows, the fma not
 def test_fmak_in_place(a, k, c, scalar_c, split):
     """The in-place ``fma(a, constant, c)`` of the double kernels against the reference fma
     (specials, huge, tiny and subnormal operands)."""

@@ -74,7 +74,10 @@ def _fmak(a, k, c, halves=None):
     bb = s - p
     p -= np.subtract(s, bb, out=t)
     p += np.subtract(c, bb, out=bb)
-    return _exact.fma_specials(a, k, c, tiny, s, _exact.sum_errors(s, p, pe))
+    out = _exact.fma_specials(a, k, c, tiny, s, _exact.sum_errors(s, p, pe))
+    if not np.isfinite(out).all():        # a term near the largest double overflowed
+        out = _exact._huge_terms(a, k, c, out)
+    return out
 
 
 @_blocked
