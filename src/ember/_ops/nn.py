@@ -1746,11 +1746,14 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
 def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float) -> None:
     """Scale, in place, each row of ``weight`` named in ``indices`` whose ``norm_type``-norm
     exceeds ``max_norm`` down to ``max_norm`` (ATen's ``embedding_renorm_``)."""
+    from .reduction import _vector_norm
     w = weight._data
-    rows = np.unique(indices)
-    norms = np.linalg.norm(w[rows], ord=norm_type, axis=1)
-    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-    w[rows] = (w[rows] * scale[:, None]).astype(w.dtype)
+    op_dtype = np.dtype(np.float32) if w.dtype.itemsize < 4 else w.dtype   # torch's opmath
+    for r in np.unique(indices):          # torch: one row at a time, ``row.norm(p)``
+        row = w[r]
+        norm = float(_vector_norm.kernel(row, norm_type, (0,), False, None))
+        if norm > max_norm:               # ``row *= scale``: a double scalar, op math
+            w[r] = row.astype(op_dtype) * op_dtype.type(max_norm / (norm + 1e-7))
     weight._vc.value += 1
 
 

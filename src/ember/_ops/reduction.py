@@ -530,6 +530,56 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     return run(_vector_norm, (x, ord, dims, keepdim, dtype), out)
 
 
+def _renorm_acc(dtype):
+    """The dtype torch takes a renorm's norms in: float32 for half precision."""
+    from .._dtype import float32
+    return float32 if dtype.itemsize < 4 else None
+
+
+def _renorm_back(grad, self, p, dim, maxnorm):
+    """torch's renorm_backward: through the norm where it scaled, in the CPU accumulate
+    type (float64 for float32, float32 for half precision)."""
+    from .. import _dtype
+    dims = tuple(d for d in range(self._data.ndim) if d != dim)
+    acc = _dtype.float32 if self._data.dtype.itemsize < 4 else _dtype.float64
+    norm = vector_norm(self, p, dims, True, dtype=acc)
+    go = (self * grad).sum(dims, keepdim=True, dtype=acc)
+    nb = _norm_back(go, self, norm, p, dims, True)
+    invnorm = (norm + 1e-7).reciprocal()
+    scaled = (invnorm * maxnorm * (grad - invnorm * nb)).to(grad.dtype)
+    return ember_where(norm > maxnorm, scaled, grad)
+
+
+def _renorm_check(self, p, dim, maxnorm):
+    if float(p) <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if float(maxnorm) < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
+    if self.ndim <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self.ndim} "
+                           "dimensions")
+    norm_dim(dim, self.ndim)
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {_scalar_name(self.dtype)}")
+
+
+@op("RenormBackward0", promote=NONE, inplace=True, check=_renorm_check,
+    self=lambda grad, self, p, dim, maxnorm: _renorm_back(grad, self, p, norm_dim(
+        dim, self._data.ndim), maxnorm))
+def renorm(self, p, dim, maxnorm):
+    """Scale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` down to norm
+    ``maxnorm`` (by ``maxnorm / (norm + 1e-7)``, as torch)."""
+    dim = norm_dim(dim, self.ndim)
+    dims = tuple(d for d in range(self.ndim) if d != dim)
+    acc = _renorm_acc(self.dtype)
+    norm = _vector_norm.kernel(self, p, dims, True, acc)
+    t = norm.dtype.type
+    with xp.errstate(invalid="ignore", divide="ignore"):
+        factor = xp.where(norm > t(maxnorm), t(maxnorm) / (norm + t(1e-7)), t(1))
+    return self * factor.astype(self.dtype)
+
+
 def _ord_name(ord):
     f = float(ord)
     if f == float("inf"):
