@@ -72,3 +72,59 @@ def test_embedding_max_norm_renormalises_as_torch(dtype, norm_type):
             assert e == t
         else:
             np.testing.assert_array_equal(e, t)
+
+
+def test_classes_print_torchs_names_under_the_launcher(tmp_path):
+    """``print(type(x))`` in a script run by ``python -m ember`` prints what torch prints."""
+    import subprocess
+    import sys
+    script = tmp_path / "types_script.py"
+    script.write_text(
+        "import torch\n"
+        "x = torch.ones(2)\n"
+        "for o in (x, x.shape, torch.float32, torch.device('cpu'), torch.nn.Parameter(x),\n"
+        "          torch.nn.Linear(1, 1), torch.optim.SGD([torch.nn.Parameter(x)], lr=1),\n"
+        "          torch.finfo(torch.float32), torch.utils.data.TensorDataset(x),\n"
+        "          torch.no_grad(), torch.distributions.Normal(0., 1.)):\n"
+        "    print(type(o))\n"
+        "print(torch.Tensor, torch.nn.Module, torch.Size, torch.dtype)\n")
+    src = str(__import__("pathlib").Path(ember.__file__).parents[1])
+    env = {**__import__("os").environ, "PYTHONPATH": src}
+    run = [subprocess.run(cmd, capture_output=True, text=True, env=env, check=True).stdout
+           for cmd in ([sys.executable, "-m", "ember", str(script)],
+                       [sys.executable, str(script)])]
+    assert run[0] == run[1]
+    assert "<class 'ember.Tensor'>" == str(ember.Tensor)   # plain ember: its own package
+
+
+def test_saved_classes_and_dtypes_carry_torchs_names(tmp_path):
+    """A whole model, a dtype, a Size and a device saved by Ember name torch's globals, so
+    torch itself loads the file (without Ember importable) and the model runs."""
+    import pickletools
+    import subprocess
+    import sys
+    import zipfile
+    ember.manual_seed(0)
+    path = tmp_path / "ck.pt"
+    lin = ember.nn.Linear(2, 2)
+    ember.save({"dt": ember.float32, "sz": ember.ones(2, 3).shape, "lin": lin,
+                "dev": ember.device("cpu")}, path)
+    with zipfile.ZipFile(path) as z:
+        data = z.read(next(n for n in z.namelist() if n.endswith("data.pkl")))
+    names = {arg for op, arg, _ in pickletools.genops(data) if op.name == "GLOBAL"}
+    assert not [n for n in names if "ember" in n], names
+    assert {"torch float32", "torch Size", "torch device",
+            "torch.nn.modules.linear Linear"} <= names
+    back = ember.load(path, weights_only=False)
+    assert back["dt"] is ember.float32 and back["sz"] == (2, 3)
+    np.testing.assert_array_equal(back["lin"](ember.ones(1, 2)).detach().numpy(),
+                                  lin(ember.ones(1, 2)).detach().numpy())
+    out = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['ember'] = None\n"
+         "import torch\n"
+         f"d = torch.load({str(path)!r}, weights_only=False)\n"
+         "print(d['dt'], tuple(d['sz']), d['dev'], d['lin'](torch.ones(1, 2)).tolist())"],
+        capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "torch.float32"
+    want = lin(ember.ones(1, 2)).tolist()[0]
+    assert [float(v.strip("[],")) for v in out[-2:]] == want

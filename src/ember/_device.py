@@ -58,6 +58,7 @@ class device:
         return (device, (self.type, self.index))
 
 
+device.__module__ = __package__                       # ``ember.device``, as ``torch.device``
 CPU = device("cpu")
 
 

@@ -103,6 +103,7 @@ ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, comple
        bfloat16, *FLOAT8)
 _BY_NP = {d.np: d for d in ALL if d.name not in _REDUCED_NAMES}    # the reduced join on load
 _BY_NAME = {d.name: d for d in ALL}
+dtype.__module__ = __package__                        # ``ember.dtype``, as ``torch.dtype``
 _SATURATE: dict = {}        # torch's casts to e4m3fn saturate at its maximum
 
 

@@ -81,3 +81,5 @@ class iinfo:
 
 
 builtins_type = type
+
+finfo.__module__ = iinfo.__module__ = __package__     # as torch's: ``torch.finfo``

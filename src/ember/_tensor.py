@@ -870,4 +870,6 @@ def _rebuild(data, requires_grad):
     return t
 
 
+Tensor.__module__ = Size.__module__ = __package__     # ``<class 'ember.Tensor'>``, as torch's
+
 from . import _ops  # noqa: E402  (the ops install themselves on Tensor; imported last)

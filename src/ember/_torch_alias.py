@@ -63,6 +63,8 @@ class TorchAliasFinder(importlib.abc.MetaPathFinder):
     """Resolves ``torch`` and ``torch.X`` to ember's modules (see the module docstring)."""
 
     def find_spec(self, fullname: str, path=None, target=None):
+        if fullname.startswith(_PACKAGE + "."):       # an ember module loading later (a lazy
+            return _renaming_spec(fullname, path, target)   # one): torch's class names too
         if fullname != ALIAS and not fullname.startswith(ALIAS + "."):
             return None
         module = _resolve(fullname)
@@ -93,6 +95,51 @@ def _resolve(fullname: str) -> types.ModuleType:
 _FINDER = TorchAliasFinder()
 
 
+_RENAMED: dict = {}       # class -> its ember module name, while the alias stands
+
+
+def _name_module_classes(name: str, module: types.ModuleType) -> None:
+    """Give the classes defined in ember module ``name`` torch's module name (``ember.nn.
+    modules.linear`` -> ``torch.nn.modules.linear``), so that ``print(type(x))`` prints what
+    torch prints (``<class 'torch.Tensor'>``); the names still resolve, through the alias."""
+    for value in list(vars(module).values()):
+        if isinstance(value, type) and value.__module__ == name and value not in _RENAMED:
+            _RENAMED[value] = name
+            value.__module__ = ALIAS + name[len(_PACKAGE):]
+
+
+def _name_classes_as_torch() -> None:
+    """:func:`_name_module_classes` over every ember module loaded so far."""
+    for name, module in list(sys.modules.items()):
+        if isinstance(module, types.ModuleType) and _is_ember(module) \
+                and name == module.__name__:
+            _name_module_classes(name, module)
+
+
+class _RenamingLoader(importlib.abc.Loader):
+    """An ember module's own loader, which then gives its classes torch's module names."""
+
+    def __init__(self, loader) -> None:
+        self._loader = loader
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        self._loader.exec_module(module)
+        _name_module_classes(module.__name__, module)
+
+    def __getattr__(self, attr: str):            # get_source, get_resource_reader …
+        return getattr(self._loader, attr)
+
+
+def _renaming_spec(fullname: str, path, target):
+    spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+    if spec is not None and hasattr(spec.loader, "exec_module"):
+        spec.loader = _RenamingLoader(spec.loader)
+    return spec
+
+
 def install_torch_alias() -> None:
     """Make ``import torch`` (and every ``torch.X``) resolve to Ember for this process.
 
@@ -107,12 +154,16 @@ def install_torch_alias() -> None:
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
     sys.modules[ALIAS] = package
+    _name_classes_as_torch()
 
 
 def remove_torch_alias() -> None:
     """Undo :func:`install_torch_alias`: drop the finder and every ``torch`` entry it made."""
     while _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
+    for cls, module in _RENAMED.items():
+        cls.__module__ = module
+    _RENAMED.clear()
     for name, module in list(sys.modules.items()):
         if (name == ALIAS or name.startswith(ALIAS + ".")) and _is_ember(module):
             del sys.modules[name]

@@ -91,6 +91,19 @@ class _Storage:
         self.array, self.key = array, key
 
 
+def _torch_name(obj, name=None):
+    """``(module, name)`` torch's files use for an ember class or dtype (``torch.Size``,
+    ``torch.nn.modules.linear.Linear``), so that torch itself can load what Ember saves."""
+    module = getattr(obj, "__module__", None)
+    name = name or getattr(obj, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(name, str) or "." in name:
+        return None
+    package = __package__
+    if module != package and not module.startswith(package + "."):
+        return None
+    return "torch" + module[len(package):], name
+
+
 class _Pickler(pickle._Pickler):
     """Writes tensors as torch does: rebuild calls over persistent storages."""
 
@@ -103,6 +116,8 @@ class _Pickler(pickle._Pickler):
         spec = _GLOBAL_NAMES.get(obj) if callable(obj) and not isinstance(obj, type) else None
         if isinstance(obj, _StorageType):
             spec = ("torch", obj.name)
+        if spec is None:
+            spec = _torch_name(obj, name)
         if spec is None:
             return super().save_global(obj, name)
         self.write(pickle.GLOBAL + f"{spec[0]}\n{spec[1]}\n".encode())
@@ -128,6 +143,8 @@ class _Pickler(pickle._Pickler):
         return None
 
     def reducer_override(self, obj):
+        if isinstance(obj, _D.dtype):
+            return obj.name                   # a global: ``torch.float32``, as torch writes
         if isinstance(obj, _Tensor):
             if getattr(obj, "_is_param", False):
                 plain = _Tensor._wrap(obj._data)
