@@ -791,8 +791,17 @@ def _fix_midpoints(a, b, c, s, r, half=None):
         return np.where(half & (err != 0), nudged.astype(np.float32), r)
     shape = s.shape
     sh = s.reshape(-1)[idx]
-    a, b, c = (v.reshape(-1)[idx] if isinstance(v, np.ndarray) and v.shape == shape
-               else np.broadcast_to(v, shape).reshape(-1)[idx] for v in (a, b, c))
+    at = None
+    picked = []
+    for v in (a, b, c):
+        if not isinstance(v, np.ndarray) or v.ndim == 0:
+            picked.append(v)                        # a number: the same everywhere
+        elif v.shape == shape:
+            picked.append(v.reshape(-1)[idx])
+        else:                                       # broadcast: index it, do not expand it
+            at = np.unravel_index(idx, shape) if at is None else at
+            picked.append(np.broadcast_to(v, shape)[at])
+    a, b, c = picked
     p = np.multiply(a, b, dtype=np.float64)
     bb = sh - p
     err = (p - (sh - bb)) + (c - bb)
