@@ -861,28 +861,43 @@ class FmaChain:
 
     def midpoints(self):
         """Where a kept sum was rounded twice (None: nowhere)."""
-        hit = np.bitwise_and(self.buf[:self.n].view(np.int64), _LOW29)
-        hit = hit == _MID29
-        if not np.count_nonzero(hit):
-            return None
-        shape = self.buf.shape[1:]
-        redo = np.zeros(shape, bool).reshape(-1)
-        for row, (a, b, c, sign) in enumerate(self.ops):
-            idx = np.flatnonzero(hit[row])
-            if not idx.size:
-                continue
-            a, b, c = (np.broadcast_to(np.asarray(v, np.float64), shape).reshape(-1)[idx]
-                       for v in (a, b, c))
-            p = a * b
-            if sign == 2:
-                c = -c
-            elif sign == 3:
-                p = -p
-            s = self.buf[row].reshape(-1)[idx]
-            bb = s - p
-            err = (p - (s - bb)) + (c - bb)
-            redo[idx[err != 0]] = True
-        return redo.reshape(shape) if redo.any() else None
+        return halfway(self.buf[:self.n], self.ops)
+
+
+def _pick(v, shape, idx):
+    """The elements at flat indices ``idx`` of ``v`` broadcast to ``shape``, as doubles."""
+    v = np.asarray(v)
+    if v.shape == shape:
+        return v.reshape(-1)[idx].astype(np.float64)
+    return np.broadcast_to(v, shape).flat[idx].astype(np.float64)
+
+
+def halfway(sums, ops):
+    """Where a float32 fma ``a * b + c`` (``sign`` 1), ``a * b - c`` (2) or ``c - a * b``
+    (3), rounded from its double sum in ``sums[k]`` for ``ops[k] = (a, b, c, sign)``, was
+    rounded twice: the double lies halfway between two floats and was not exact. One pass
+    over all the sums finds the halfway ones; only those are checked (None: nowhere)."""
+    hit = np.bitwise_and(sums.view(np.int64), _LOW29)
+    hit = hit == _MID29
+    if not np.count_nonzero(hit):
+        return None
+    shape = sums.shape[1:]
+    redo = np.zeros(shape, bool).reshape(-1)
+    for row, (a, b, c, sign) in enumerate(ops):
+        idx = np.flatnonzero(hit[row])
+        if not idx.size:
+            continue
+        a, b, c = (_pick(v, shape, idx) for v in (a, b, c))
+        p = a * b
+        if sign == 2:
+            c = -c
+        elif sign == 3:
+            p = -p
+        s = sums[row].reshape(-1)[idx]
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)
+        redo[idx[err != 0]] = True
+    return redo.reshape(shape) if redo.any() else None
 
 
 def _sequence(y, nred):
