@@ -675,11 +675,16 @@ def sum_errors(s, se, pe):
     with np.errstate(invalid="ignore", over="ignore"):
         t = se + pe
         r = s + t
-        bb = t - se
-        te = (se - (t - bb)) + (pe - bb)
         z = r - s
         e2 = (s - (r - z)) + (t - z)      # r + e2 = s + t exactly
-        cand = (te != 0) & (e2 != 0) & (np.signbit(te) == np.signbit(e2))
+        # a tie leaves half a gap between doubles, a power of two (subnormal ones too,
+        # which frexp finds as well): none such, no tie
+        tie = np.abs(np.frexp(e2)[0]) == 0.5
+        if not tie.any():
+            return r
+        bb = t - se
+        te = (se - (t - bb)) + (pe - bb)
+        cand = tie & (te != 0) & (np.signbit(te) == np.signbit(e2))
         if not np.any(cand):
             return r
         nb = np.nextafter(r, np.copysign(np.inf, e2))
