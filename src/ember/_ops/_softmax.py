@@ -114,6 +114,11 @@ def _log_lastdim(x):
     rows are short."""
     exp, _, log, lanes = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if x.shape[1] >= _LONG_ROWS:    # only the sum needs the columns
+            d = x - np.maximum.reduce(x, axis=1, keepdims=True)
+            s = _norms.vec_sum_columns(np.ascontiguousarray(exp(d).T), lanes=lanes)
+            d -= log(s)[:, None]
+            return d
         c = np.ascontiguousarray(x.T)
         d = c - np.maximum.reduce(c, axis=0)
         d -= log(_norms.vec_sum_columns(exp(d), lanes=lanes))
