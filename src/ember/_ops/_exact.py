@@ -796,17 +796,7 @@ def _fix_midpoints(a, b, c, s, r, half=None):
         return np.where(half & (err != 0), nudged.astype(np.float32), r)
     shape = s.shape
     sh = s.reshape(-1)[idx]
-    at = None
-    picked = []
-    for v in (a, b, c):
-        if not isinstance(v, np.ndarray) or v.ndim == 0:
-            picked.append(v)                        # a number: the same everywhere
-        elif v.shape == shape:
-            picked.append(v.reshape(-1)[idx])
-        else:                                       # broadcast: index it, do not expand it
-            at = np.unravel_index(idx, shape) if at is None else at
-            picked.append(np.broadcast_to(v, shape)[at])
-    a, b, c = picked
+    a, b, c = (_pick(v, shape, idx) for v in (a, b, c))
     p = np.multiply(a, b, dtype=np.float64)
     bb = sh - p
     err = (p - (sh - bb)) + (c - bb)
@@ -865,44 +855,38 @@ class FmaChain:
         return np.subtract(c, s, out=s).astype(np.float32)
 
     def midpoints(self):
-        """Where a kept sum was rounded twice (None: nowhere)."""
-        return halfway(self.buf[:self.n], self.ops)
+        """Where a kept sum was rounded twice (None: nowhere): one pass over all the sums
+        finds those halfway between two floats; only these are checked for exactness."""
+        hit = np.bitwise_and(self.buf[:self.n].view(np.int64), _LOW29)
+        hit = hit == _MID29
+        if not np.count_nonzero(hit):
+            return None
+        shape = self.buf.shape[1:]
+        redo = np.zeros(shape, bool).reshape(-1)
+        for row, (a, b, c, sign) in enumerate(self.ops):
+            idx = np.flatnonzero(hit[row])
+            if not idx.size:
+                continue
+            a, b, c = (_pick(v, shape, idx) for v in (a, b, c))
+            p = a * b
+            if sign == 2:
+                c = -c
+            elif sign == 3:
+                p = -p
+            s = self.buf[row].reshape(-1)[idx]
+            bb = s - p
+            err = (p - (s - bb)) + (c - bb)
+            redo[idx[err != 0]] = True
+        return redo.reshape(shape) if redo.any() else None
 
 
 def _pick(v, shape, idx):
-    """The elements at flat indices ``idx`` of ``v`` broadcast to ``shape``, as doubles."""
+    """The elements at flat indices ``idx`` of ``v`` broadcast to ``shape``, as doubles
+    (a broadcast operand is indexed, not expanded)."""
     v = np.asarray(v)
     if v.shape == shape:
         return v.reshape(-1)[idx].astype(np.float64)
     return np.broadcast_to(v, shape).flat[idx].astype(np.float64)
-
-
-def halfway(sums, ops):
-    """Where a float32 fma ``a * b + c`` (``sign`` 1), ``a * b - c`` (2) or ``c - a * b``
-    (3), rounded from its double sum in ``sums[k]`` for ``ops[k] = (a, b, c, sign)``, was
-    rounded twice: the double lies halfway between two floats and was not exact. One pass
-    over all the sums finds the halfway ones; only those are checked (None: nowhere)."""
-    hit = np.bitwise_and(sums.view(np.int64), _LOW29)
-    hit = hit == _MID29
-    if not np.count_nonzero(hit):
-        return None
-    shape = sums.shape[1:]
-    redo = np.zeros(shape, bool).reshape(-1)
-    for row, (a, b, c, sign) in enumerate(ops):
-        idx = np.flatnonzero(hit[row])
-        if not idx.size:
-            continue
-        a, b, c = (_pick(v, shape, idx) for v in (a, b, c))
-        p = a * b
-        if sign == 2:
-            c = -c
-        elif sign == 3:
-            p = -p
-        s = sums[row].reshape(-1)[idx]
-        bb = s - p
-        err = (p - (s - bb)) + (c - bb)
-        redo[idx[err != 0]] = True
-    return redo.reshape(shape) if redo.any() else None
 
 
 def _sequence(y, nred):
