@@ -33,7 +33,7 @@ def expf(d):
     return _by_chunks(d, _expf_chunk, _expf_ref)
 
 
-_CHUNK = 1 << 14                # elements per pass: the kernels' doubles stay in cache
+_CHUNK = 1 << 15                # elements per pass: the kernels' doubles stay in cache
 
 
 def _by_chunks(d, kernel, ref):
