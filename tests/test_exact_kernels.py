@@ -224,3 +224,32 @@ def test_sigmoid_silu_float32(shape, view):
     a.reshape(-1)[:8] = special[:min(8, a.size)]
     bits_equal(*both(a, view, lambda lib, t: t.sigmoid()))
     bits_equal(*both(a, view, lambda lib, t: lib.nn.functional.silu(t)))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_large_sums_in_slices(dt, view):
+    """(1000, 1000): the first cascade level's large strided slices, added one at a time."""
+    a = data((1000, 1000), dt, 3)
+    for fn in (lambda lib, t: t.sum(), lambda lib, t: t.sum(1), lambda lib, t: t.sum(0),
+               lambda lib, t: t.mean(), lambda lib, t: t.nansum(), lambda lib, t: t.var(1)):
+        bits_equal(*both(a, view, fn))
+    a[5, 7] = np.nan
+    bits_equal(*both(a, view, lambda lib, t: t.nansum()))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", [(7, 64), (3, 1000), (2, 5, 200), (50, 77), (128, 10)],
+                         ids=str)
+def test_softmax_rows_with_specials(dt, shape):
+    """Long last-dim rows run on the rows, short ones on the columns: both with inf, nan
+    and rows that are -inf throughout."""
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal(shape) * rng.choice([1, 10, 100], shape)).astype(dt)
+    a.flat[::37] = np.inf
+    a.flat[5::41] = -np.inf
+    a.flat[3::53] = np.nan
+    a[0] = -np.inf
+    for view in ("contiguous", "strided"):
+        for name in ("softmax", "log_softmax"):
+            bits_equal(*both(a, view, lambda lib, t, f=name: getattr(lib, f)(t, -1)))

@@ -2,6 +2,7 @@
 
     python tools/ulp_report.py            # print the table
     python tools/ulp_report.py --write    # also put it in docs/parity.md (between markers)
+    python tools/ulp_report.py --only sum,softmax   # the ops whose names contain a word
 
 Every op runs in ember and in torch on the same 10^5 inputs per dtype: normal values,
 values spread over the whole exponent range, and special values (+-0, subnormals, +-inf,
@@ -295,7 +296,7 @@ def run_op(fn, make):
     return compare(*outs)
 
 
-def _rows(dt):
+def _rows(dt, only=None):
     dname = np.dtype(dt).name
     x = inputs(dt)
     a, u = table_data(dt), 1 + table_data(dt, scale=False) * 0.01
@@ -303,10 +304,13 @@ def _rows(dt):
     rows = []
     for ops, arr in groups:
         for name, fn in ops.items():
+            if only and not any(w in name for w in only):
+                continue
             label = name + " (MKL VML)" if name in MKL else name
             rows.append((label, dname) + run_op(fn, lambda lib, arr=arr: lib.tensor(arr)))
-    rows.append(("linspace", dname) + run_op(lambda lib, _: _factories(lib, dt), _none))
-    rows.append(("arange", dname) + run_op(lambda lib, _: _aranges(lib, dt), _none))
+    if not only:
+        rows.append(("linspace", dname) + run_op(lambda lib, _: _factories(lib, dt), _none))
+        rows.append(("arange", dname) + run_op(lambda lib, _: _aranges(lib, dt), _none))
     return rows
 
 
@@ -314,9 +318,9 @@ def _none(lib):
     return None
 
 
-def report():
+def report(only=None):
     torch.set_num_threads(_exact.get_num_threads())
-    return _rows(np.float32) + _rows(np.float64)
+    return _rows(np.float32, only) + _rows(np.float64, only)
 
 
 def _vml_line() -> str:
@@ -361,9 +365,15 @@ def write(md: str) -> None:
 def main(argv) -> int:
     import warnings
     warnings.simplefilter("ignore")
-    md = markdown(report())
+    if "--help" in argv or "-h" in argv:
+        print(__doc__)
+        return 0
+    only = argv[argv.index("--only") + 1].split(",") if "--only" in argv else None
+    md = markdown(report(only))
     print(md)
     if "--write" in argv:
+        if only:
+            raise SystemExit("--write takes the whole table (no --only)")
         write(md)
     return 0
 

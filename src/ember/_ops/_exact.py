@@ -89,6 +89,19 @@ def seqprod(a):
     return np.multiply.reduce(a, axis=0)
 
 
+_LOOP_ROWS, _LOOP_MIN, _LOOP_RUN = 64, 8192, 64
+
+
+def _run(a) -> int:
+    """How many elements of ``a`` lie next to each other in memory along its fastest axes."""
+    run = 1
+    for st, n in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n > 1):
+        if st != run * a.itemsize:
+            break
+        run *= n
+    return run
+
+
 def seqsum(a, start=None):
     """``((start + a[0]) + a[1]) + …`` along axis 0 (``start`` +0 when None)."""
     n = a.shape[0]
@@ -103,6 +116,19 @@ def seqsum(a, start=None):
     if a[0].size <= 1:
         r = np.add.accumulate(a, axis=0)[-1]
         return r + np.zeros((), a.dtype) if start is None else start + r
+    if n <= _LOOP_ROWS and a[0].size >= _LOOP_MIN and _run(a[0]) <= _LOOP_RUN:
+        # a few large slices made of short runs, which NumPy's reduction over them walks
+        # slowly. einsum adds them slice after slice into its output (from +0, one add
+        # per element: its contiguous inner loop runs over a slice, as long as axis 0 is
+        # not the one nearest in memory), up to three times as fast; else one in-place add
+        # per slice, twice as fast
+        if start is None and abs(a.strides[0]) > min(
+                abs(st) for st, k in zip(a.strides[1:], a.shape[1:]) if k > 1):
+            return np.einsum("i...->...", a)
+        acc = a[0] + np.zeros((), a.dtype) if start is None else start + a[0]
+        for i in range(1, n):
+            np.add(acc, a[i], out=acc)
+        return acc
     if not _outer_axis0(a):
         a = np.ascontiguousarray(a)
     r = np.add.reduce(a, axis=0)
@@ -209,7 +235,9 @@ def loop2d(y, esize, lanes, ignore_nan=False):
     s0, s1 = y.shape[:2]
     st0, st1 = y.strides[:2]
     if ignore_nan:
-        y = np.where(np.isnan(y), np.zeros((), y.dtype), y)
+        nan = np.isnan(y)
+        if nan.any():
+            y = np.where(nan, np.zeros((), y.dtype), y)
     if lanes and st0 == esize and s0 >= lanes:
         return _inner_vec(y, lanes)
     if lanes and st1 == esize and s1 >= lanes:
@@ -538,14 +566,17 @@ def welford(a, dims, correction, take_sqrt, keepdim):
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
     k = max(nred, 1)
     seq = np.transpose(y, tuple(range(k - 1, -1, -1)) + tuple(range(k, y.ndim)))
-    seq = seq.reshape((-1,) + y.shape[k:]).astype(np.float64)
+    seq = np.ascontiguousarray(seq.reshape((-1,) + y.shape[k:]), dtype=np.float64)
     mean = np.zeros(seq.shape[1:])
     m2 = np.zeros(seq.shape[1:])
-    for i in range(seq.shape[0]):
+    delta = np.empty(seq.shape[1:])
+    tmp = np.empty(seq.shape[1:])
+    sub, add, mul, div = np.subtract, np.add, np.multiply, np.divide
+    for i in range(seq.shape[0]):           # in place: one NumPy call per operation
         x = seq[i]
-        delta = x - mean
-        mean = mean + delta / float(i + 1)
-        m2 = m2 + delta * (x - mean)
+        sub(x, mean, out=delta)
+        add(mean, div(delta, float(i + 1), out=tmp), out=mean)
+        add(m2, mul(delta, sub(x, mean, out=tmp), out=tmp), out=m2)
     n = float(seq.shape[0])
     with np.errstate(divide="ignore", invalid="ignore"):
         var = m2 / np.float64(n - correction if n > correction else 0.0)
@@ -650,11 +681,16 @@ def sum_errors(s, se, pe):
     with np.errstate(invalid="ignore", over="ignore"):
         t = se + pe
         r = s + t
-        bb = t - se
-        te = (se - (t - bb)) + (pe - bb)
         z = r - s
         e2 = (s - (r - z)) + (t - z)      # r + e2 = s + t exactly
-        cand = (te != 0) & (e2 != 0) & (np.signbit(te) == np.signbit(e2))
+        # a tie leaves half a gap between doubles, a power of two (subnormal ones too,
+        # which frexp finds as well): none such, no tie
+        tie = np.abs(np.frexp(e2)[0]) == 0.5
+        if not tie.any():
+            return r
+        bb = t - se
+        te = (se - (t - bb)) + (pe - bb)
+        cand = tie & (te != 0) & (np.signbit(te) == np.signbit(e2))
         if not np.any(cand):
             return r
         nb = np.nextafter(r, np.copysign(np.inf, e2))
@@ -766,8 +802,7 @@ def _fix_midpoints(a, b, c, s, r, half=None):
         return np.where(half & (err != 0), nudged.astype(np.float32), r)
     shape = s.shape
     sh = s.reshape(-1)[idx]
-    a, b, c = (v.reshape(-1)[idx] if isinstance(v, np.ndarray) and v.shape == shape
-               else np.broadcast_to(v, shape).reshape(-1)[idx] for v in (a, b, c))
+    a, b, c = (_pick(v, shape, idx) for v in (a, b, c))
     p = np.multiply(a, b, dtype=np.float64)
     bb = sh - p
     err = (p - (sh - bb)) + (c - bb)
@@ -826,7 +861,8 @@ class FmaChain:
         return np.subtract(c, s, out=s).astype(np.float32)
 
     def midpoints(self):
-        """Where a kept sum was rounded twice (None: nowhere)."""
+        """Where a kept sum was rounded twice (None: nowhere): one pass over all the sums
+        finds those halfway between two floats; only these are checked for exactness."""
         hit = np.bitwise_and(self.buf[:self.n].view(np.int64), _LOW29)
         hit = hit == _MID29
         if not np.count_nonzero(hit):
@@ -837,8 +873,7 @@ class FmaChain:
             idx = np.flatnonzero(hit[row])
             if not idx.size:
                 continue
-            a, b, c = (np.broadcast_to(np.asarray(v, np.float64), shape).reshape(-1)[idx]
-                       for v in (a, b, c))
+            a, b, c = (_pick(v, shape, idx) for v in (a, b, c))
             p = a * b
             if sign == 2:
                 c = -c
@@ -849,6 +884,15 @@ class FmaChain:
             err = (p - (s - bb)) + (c - bb)
             redo[idx[err != 0]] = True
         return redo.reshape(shape) if redo.any() else None
+
+
+def _pick(v, shape, idx):
+    """The elements at flat indices ``idx`` of ``v`` broadcast to ``shape``, as doubles
+    (a broadcast operand is indexed, not expanded)."""
+    v = np.asarray(v)
+    if v.shape == shape:
+        return v.reshape(-1)[idx].astype(np.float64)
+    return np.broadcast_to(v, shape).flat[idx].astype(np.float64)
 
 
 def _sequence(y, nred):

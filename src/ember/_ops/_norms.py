@@ -202,12 +202,8 @@ def vec_sum_columns(a, b=None, lanes=None):
     dt = a.dtype.type
     lanes = lanes or _exact._LANES[a.dtype]
     size = a.shape[0]
-    if size < lanes:
-        v = a if b is None else a * b
-        r = v[0] + dt(0)
-        for k in range(1, size):
-            r += v[k]
-        return r
+    if size < lanes:                # no full vector: the elements in turn
+        return _exact.seqsum(a if b is None else a * b)
     full = size - size % lanes
     if b is None:
         acc = a[:lanes].copy()

@@ -33,7 +33,7 @@ def expf(d):
     return _by_chunks(d, _expf_chunk, _expf_ref)
 
 
-_CHUNK = 1 << 14                # elements per pass: the kernels' doubles stay in cache
+_CHUNK = 1 << 15                # elements per pass: the kernels' doubles stay in cache
 
 
 def _by_chunks(d, kernel, ref):
@@ -77,41 +77,58 @@ def blocked(fn):
 _EXP_CW = (_f32(-0.693145751953125), np.float64(_f32(-1.428606765330187045e-06)))
 _EXP_U0 = np.float64(_f32(0.000198527617612853646278381))
 _EXP_C = tuple(np.float64(_f32(c)) for c in _EXP_POLY)
+_LOW29, _MID29 = np.int64(0x1FFFFFFF), np.int64(0x10000000)
 _BIAS, _SHIFT = np.int32(127), np.int32(23)
 
 
+def _grid(c, e):
+    """(c + M, M) for rounding ``p + c`` to float32 in the binade [2^e, 2^(e+1)): adding
+    M = 1.5 * 2^(e+29) in double rounds once, to nearest even, on that binade's float32
+    grid (2^(e-23), the double spacing at M), and subtracting M again is exact."""
+    m = np.float64(1.5 * 2.0 ** (e + 29))
+    return c + m, m
+
+
+# the first four steps of the polynomial stay in one binade each for every reduced
+# argument (|s| <= 0.3466): [2^-10, 2^-9), [2^-7, 2^-6), [2^-5, 2^-4), [2^-3, 2^-2)
+_EXP_GRID = tuple(_grid(c, e) for c, e in zip(_EXP_C[:4], (-10, -7, -5, -3)))
+
+
 def _expf_chunk(x):
-    """:func:`expf` on a flat array with the fused multiply-adds in one :class:`FmaChain`;
-    arguments outside [-104, 100] (and NaN) and the chain's midpoints go to the reference.
-    Inside, ``q`` is the rounded ``t`` itself, and ``u * 2^(q//2) * 2^(q - q//2)`` (exact
-    but for the last product) is ``ldexp(u, q)``, rounded once. The reduction is exact in
-    double: ``t * C0`` is exact in float; for q != 0, |x| > 0.34 is a multiple of 2^-25 and
+    """:func:`expf` on a flat array; arguments outside [-104, 100] (and NaN) and the rare
+    doubly rounded sums go to the reference. Inside, the reduction is exact in double:
+    ``t * C0`` is exact in float; for q != 0, |x| > 0.34 is a multiple of 2^-25 and
     ``t * C0`` one of 2^-16 below 2^7 (33 bits); the next ``s`` is a multiple of 2^-25
-    below 1 and ``t * C1`` one of 2^-43 (43 bits)."""
+    below 1 and ``t * C1`` one of 2^-43 (43 bits). Each product of two floats is exact in
+    double; the first four fused multiply-adds of the polynomial round on their binade's
+    grid (:func:`_grid`), the last two are rounded from double, redone where that double
+    lies halfway between two floats. ``ldexp(u, q)`` is Sleef's ``u * 2^(q//2) *
+    2^(q - q//2)`` (exact but for the last product), rounded once."""
     with np.errstate(all="ignore"):
         lo, hi = x.min(), x.max()
-        inside = lo >= -104 and hi <= 100
-        f = FmaChain(x.shape, 6)
         t = np.multiply(x, _R_LN2)
         np.rint(t, out=t)
         s = t * _EXP_CW[0]              # 8 bits by 16: exact in float
         s += x
-        s = f.fma(t, _EXP_CW[1], s, exact=True)
-        s64 = s.astype(np.float64)
-        u = f.fma(s64, _EXP_U0, _EXP_C[0])
-        for c in _EXP_C[1:]:
-            u = f.fma(u, s64, c)
-        u = f.fma(s * s, u, s64)
+        s64 = np.multiply(t, _EXP_CW[1], dtype=np.float64)
+        s64 += s
+        s = s64.astype(_f32)
+        s64[...] = s
+        u = np.multiply(s64, _EXP_U0)
+        for cm, m in _EXP_GRID:
+            u += cm
+            u -= m
+            u *= s64
+        two = np.empty((2,) + x.shape)  # the sums rounded from double
+        y = np.add(u, _EXP_C[4], out=two[0])
+        w = np.multiply(s * s, y.astype(_f32), out=two[1], dtype=np.float64)
+        w += s64
+        u = w.astype(_f32)
         u += _f32(1)
-        if lo >= -86 and hi <= 87:      # 2^q is a normal float, u * 2^q exact or infinite
-            q = t.astype(np.int32)
-            q += _BIAS
-            q <<= _SHIFT
-            r = u * q.view(_f32)
-        else:
-            r = np.ldexp(u, t.astype(np.int32))
-        redo = f.midpoints()
-        if not inside:
+        r = np.ldexp(u, t.astype(np.int32))
+        hit = np.bitwise_and(two.view(np.int64), _LOW29) == _MID29
+        redo = hit[0] | hit[1] if hit.any() else None
+        if not (lo >= -104 and hi <= 100):
             far = ~((x >= -104) & (x <= 100))
             redo = far if redo is None else redo | far
         if redo is not None:

@@ -36,10 +36,19 @@ def _lastdim(x):
     see :func:`_log_lastdim`)."""
     exp, _, _, lanes = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore"):
+        if x.shape[1] >= _LONG_ROWS:    # only the sum needs the columns
+            e = exp(x - np.maximum.reduce(x, axis=1, keepdims=True))
+            s = _norms.vec_sum_columns(np.ascontiguousarray(e.T), lanes=lanes)
+            e *= (x.dtype.type(1) / s)[:, None]
+            return e
         c = np.ascontiguousarray(x.T)
         e = exp(c - np.maximum.reduce(c, axis=0))
         e *= x.dtype.type(1) / _norms.vec_sum_columns(e, lanes=lanes)
         return np.ascontiguousarray(e.T)
+
+
+# rows at least this long are processed as rows (NumPy's steps on them are long enough)
+_LONG_ROWS = 64
 
 
 def _parallel_chunk(total, grain):
@@ -105,6 +114,11 @@ def _log_lastdim(x):
     rows are short."""
     exp, _, log, lanes = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if x.shape[1] >= _LONG_ROWS:    # only the sum needs the columns
+            d = x - np.maximum.reduce(x, axis=1, keepdims=True)
+            s = _norms.vec_sum_columns(np.ascontiguousarray(exp(d).T), lanes=lanes)
+            d -= log(s)[:, None]
+            return d
         c = np.ascontiguousarray(x.T)
         d = c - np.maximum.reduce(c, axis=0)
         d -= log(_norms.vec_sum_columns(exp(d), lanes=lanes))
