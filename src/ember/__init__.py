@@ -95,7 +95,6 @@ from .random import (
 )
 
 from . import utils  # noqa: E402  (after the core names they use)
-from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 
 globals().update(_ops.FUNCTIONS)
 del annotations  # keep dir() to torch's names
@@ -104,7 +103,7 @@ del annotations  # keep dir() to torch's names
 import math as _math
 
 from . import _compile, _dynamo, _logging, _runtime, accelerator, amp, backends, compiler
-from . import cpu, functional, jit, torch_version, version
+from . import cpu, jit, torch_version, version
 from ._compile import compile
 from . import _tensor_methods
 from ._finfo import finfo, iinfo
@@ -174,7 +173,6 @@ from .amp.autocast_mode import set_autocast_dtype, set_autocast_enabled
 
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
 __version__ = torch_version.TorchVersion(version.__version__)   # the torch API level
-amp.autocast_mode._install(_ops.OPS)
 
 def is_tensor(obj) -> bool:
     """True if ``obj`` is an ember Tensor."""
@@ -218,9 +216,9 @@ from ._layout import (  # noqa: E402
 
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
-_LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "nn", "optim", "profiler", "quasirandom", "return_types",
-                 "serialization", "signal", "special", "testing")
+_LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "functional",
+                 "futures", "hub", "linalg", "multiprocessing", "nn", "optim", "profiler",
+                 "quasirandom", "return_types", "serialization", "signal", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",
@@ -254,7 +252,13 @@ _LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
 _LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
 
 
+_LAZY_OPS = frozenset(_ops._FAMILY)    # the functions of the op families loaded on first use
+
+
 def __getattr__(name: str):
+    if name in _LAZY_OPS:
+        value = globals()[name] = _ops.function(name)
+        return value
     if name in _LAZY_MODULES or name in _LAZY_NAMES:
         import importlib
 
@@ -270,4 +274,4 @@ globals().pop("_lazy", None)      # (ember._lazy: the mechanism, not a name of t
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_MODULES, *_LAZY_NAMES})
+    return sorted({*globals(), *_LAZY_MODULES, *_LAZY_NAMES, *_LAZY_OPS})
