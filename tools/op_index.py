@@ -4,9 +4,10 @@
 one of their names is first read, which needs the list of those names. This script imports
 each of them and records what it adds to ``ember`` and to ``Tensor``::
 
-    PYTHONPATH=src python tools/op_index.py
+    PYTHONPATH=src python tools/op_index.py [--check]
 
-``tests/test_startup.py`` fails when the file is out of date (an op added to a lazy family).
+``--check`` writes nothing and fails when the file is out of date (an op added to a lazy
+family, say), as ``tests/test_startup.py`` does.
 """
 
 from __future__ import annotations
@@ -102,11 +103,17 @@ def main() -> int:
             rows.append(f"    {family!r}: (\n        {body}\n    ),")
         return "\n".join(rows)
 
-    OUT.write_text(
+    text = (
         '"""The names each op family loaded on first use defines (``ember.<name>`` and\n'
         '``Tensor.<name>``), by family: written by ``tools/op_index.py``, checked by\n'
         '``tests/test_startup.py``."""\n\n'
         f"FUNCTIONS = {{\n{table(0)}\n}}\n\nMETHODS = {{\n{table(1)}\n}}\n")
+    if "--check" in sys.argv[1:]:
+        if OUT.read_text() != text:
+            print(f"{OUT} is out of date: run python tools/op_index.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
     print(f"wrote {OUT}")
     return 0
 

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 from ... import _dtype as _D
 from ... import _factories as _F
-from ..._layout import strided as _strided
 from ... import _ops
+from ..._layout import strided as _strided
 from ..._tensor import Tensor
 
 __all__ = ["bartlett", "blackman", "cosine", "exponential", "gaussian", "general_cosine",
