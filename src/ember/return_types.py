@@ -1,6 +1,7 @@
 """``torch.return_types``: the named tuples ops return (``max``, ``sort``, ``topk`` …)."""
 
-from . import _ops, linalg  # noqa: F401  (the families that define most of them)
+from . import _ops
+from . import linalg as _linalg  # noqa: F401  (with the op families, where they are defined)
 from ._ops.search import RETURN_TYPES as _TYPES
 
 _ops.load_all()
