@@ -15,8 +15,8 @@ import pytest
 
 SRC = pathlib.Path(__file__).resolve().parents[1] / "src"
 
-LAZY = ["distributed", "distributions", "func", "multiprocessing", "profiler", "serialization",
-        "testing"]
+LAZY = ["backends", "cuda", "distributed", "distributions", "func", "functional", "jit", "linalg",
+        "multiprocessing", "profiler", "random", "serialization", "testing"]
 
 
 def fresh(code: str, *args: str) -> dict:
@@ -200,3 +200,28 @@ def test_op_family_imported_directly_takes_numpy_names():
                 "print(json.dumps([x.median(axis=1, keepdims=True).values.tolist(),\n"
                 "                  x.logsumexp(axis=0).shape[0]]))")
     assert got == [[[1.0], [2.0]], 2]
+
+
+def test_lazy_top_level_names_resolve():
+    got = fresh("import json, sys, ember\n"
+                "ember.manual_seed(3)\n"
+                "print(json.dumps([ember.initial_seed(), ember.default_generator.initial_seed(),\n"
+                "                  ember.cuda.is_available(),\n"
+                "                  ember.FloatTensor([1.0]).dtype.is_floating_point,\n"
+                "                  ember.finfo(ember.float32).eps, ember.get_num_threads() >= 1,\n"
+                "                  ember.ops.aten.add(ember.ones(1), 1).tolist(),\n"
+                "                  ember.newaxis, ember.typename(ember.ones(1))]))")
+    assert got == [3, 3, False, True, 1.1920928955078125e-07, True, [2.0], None,
+                   "torch.FloatTensor"]
+
+
+def test_nn_layers_load_on_first_use():
+    got = fresh("import json, sys, ember, ember.nn\n"
+                "before = 'ember.nn.modules.conv' in sys.modules\n"
+                "conv = ember.nn.Conv2d(1, 2, 3)\n"
+                "print(json.dumps([before, 'ember.nn.modules.conv' in sys.modules,\n"
+                "                  ember.nn.modules.conv.Conv2d is ember.nn.Conv2d,\n"
+                "                  type(conv).__module__, 'Conv2d' in dir(ember.nn),\n"
+                "                  'Conv2d' in ember.nn.modules.__all__,\n"
+                "                  ember.nn.utils.clip_grad_norm_.__name__]))")
+    assert got == [False, True, True, "ember.nn.modules.conv", True, True, "clip_grad_norm_"]
