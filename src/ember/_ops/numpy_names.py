@@ -70,4 +70,6 @@ def install(functions: dict, cls: type, names=None, methods=None) -> None:
     for name in list(attrs) if methods is None else methods:
         fn = attrs.get(name)
         if isinstance(fn, types.FunctionType) and not name.startswith("__"):
-            setattr(cls, name, with_numpy_names(fn))
+            wrapped = with_numpy_names(fn)
+            if wrapped is not fn:       # (setting a class attribute is not free)
+                setattr(cls, name, wrapped)
