@@ -225,3 +225,16 @@ def test_nn_layers_load_on_first_use():
                 "                  'Conv2d' in ember.nn.modules.__all__,\n"
                 "                  ember.nn.utils.clip_grad_norm_.__name__]))")
     assert got == [False, True, True, "ember.nn.modules.conv", True, True, "clip_grad_norm_"]
+
+
+def test_subclass_reaches_a_lazy_method_through_super():
+    got = fresh("import json, sys, ember, ember.nn\n"
+                "calls = []\n"
+                "class Sorted(ember.nn.Parameter):\n"
+                "    def sort(self, *args, **kwargs):\n"
+                "        calls.append(1)\n"
+                "        return super().sort(*args, **kwargs)\n"
+                "x = Sorted(ember.tensor([3.0, 1.0, 2.0]))\n"
+                "before = 'ember._ops.sorting' in sys.modules\n"
+                "print(json.dumps([before, x.sort().values.tolist(), len(calls)]))")
+    assert got == [False, [1.0, 2.0, 3.0], 1]

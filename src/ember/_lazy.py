@@ -112,10 +112,14 @@ class _LazyMethod:
         self._target, self._name, self._load = target, name, load
 
     def __get__(self, obj, cls=None):
-        self._load(self._target)
         cls = cls if cls is not None else type(obj)
-        real = next(k.__dict__[self._name] for k in cls.__mro__ if self._name in k.__dict__)
-        if real is self:
+        # the class holding this stand-in (a subclass may override the method and reach this
+        # one through super())
+        owners = [k for k in cls.__mro__ if k.__dict__.get(self._name) is self][:1]
+        self._load(self._target)
+        real = next((k.__dict__[self._name] for k in owners or cls.__mro__
+                     if self._name in k.__dict__), None)
+        if real is self or real is None:
             raise AttributeError(f"{self._target} did not define {cls.__name__}.{self._name}")
         return real.__get__(obj, cls) if hasattr(real, "__get__") else real
 
