@@ -66,8 +66,11 @@ _add_in_place_functions(_IN_PLACE)
 globals().update(FUNCTIONS)
 _CORE = frozenset(FUNCTIONS)
 _FAMILY = {name: family for family, names in _index.FUNCTIONS.items() for name in names}
-_IN_PLACE_OF = {family: [n for n in _IN_PLACE if n in names and n not in _FAMILY]
-                for family, names in _index.METHODS.items()}
+_METHOD_FAMILY = {n: family for family, names in _index.METHODS.items() for n in names}
+_IN_PLACE_OF: dict = {}
+for _name in _IN_PLACE:
+    if _name in _METHOD_FAMILY and _name not in _FAMILY:
+        _IN_PLACE_OF.setdefault(_METHOD_FAMILY[_name], []).append(_name)
 _FAMILY.update({n: family for family, names in _IN_PLACE_OF.items() for n in names})
 _LOADED: set = set()
 registry._NUMPY_NAMED.update(f"{__name__}.{family}" for family in LAZY)
