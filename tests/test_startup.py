@@ -15,8 +15,8 @@ import pytest
 
 SRC = pathlib.Path(__file__).resolve().parents[1] / "src"
 
-LAZY = ["distributed", "distributions", "func", "multiprocessing", "profiler", "serialization",
-        "testing"]
+LAZY = ["backends", "cuda", "distributed", "distributions", "func", "functional", "jit", "linalg",
+        "multiprocessing", "profiler", "random", "serialization", "testing"]
 
 
 def fresh(code: str, *args: str) -> dict:
@@ -142,3 +142,102 @@ def test_compile_turns_distribution_validation_off_as_torch_does():
             "print(json.dumps(r))")
     assert fresh(code.format(lib="ember")) == fresh(code.format(lib="torch")) == \
         [True, True, False, True]
+
+
+def test_op_index_is_current():
+    """``ember/_ops/_index.py`` lists exactly what each lazily loaded op family defines."""
+    tool = pathlib.Path(__file__).resolve().parents[1] / "tools" / "op_index.py"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(SRC), *filter(None, [env.get("PYTHONPATH")])])
+    res = subprocess.run([sys.executable, str(tool), "--check"], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+
+
+def test_lazy_op_families_load_on_first_use():
+    got = fresh("import json, sys, ember\n"
+                "before = sorted(f for f in ember._ops.LAZY if f'ember._ops.{f}' in sys.modules)\n"
+                "x = ember.tensor([[3.0, 1.0], [2.0, 4.0]])\n"
+                "values, _ = x.sort(dim=1)\n"
+                "loaded = 'ember._ops.sorting' in sys.modules\n"
+                "y = x.clone()\n"
+                "ember.sin_(y)\n"
+                "print(json.dumps([before, loaded, values.tolist(),\n"
+                "                  ember.sort is ember._ops.FUNCTIONS['sort'],\n"
+                "                  ember.sort is ember._ops.sort, ember.Tensor.sort.__name__,\n"
+                "                  y.tolist() == x.sin().tolist(), ember.sin_.__name__,\n"
+                "                  x.median(axis=1).values.tolist(),\n"
+                "                  ember.logsumexp(x, axis=1, keepdims=True).shape[1],\n"
+                "                  callable(ember.cross),\n"
+                "                  ember.Tensor.abs is ember.Tensor.absolute,\n"
+                "                  'sort' in dir(ember), 'sort' in dir(ember.Tensor)]))")
+    assert got == [[], True, [[1.0, 3.0], [2.0, 4.0]], True, True, "sort", True, "sin_",
+                   [1.0, 2.0], 1, True, True, True, True]
+
+
+def test_every_name_of_ember_and_tensor_resolves():
+    """Every name ``dir()`` lists resolves, each lazy op to the function its family defines,
+    and every op taking ``dim``/``keepdim`` takes NumPy's ``axis``/``keepdims`` too."""
+    got = fresh("import json, types, ember\n"
+                "from ember._ops import numpy_names\n"
+                "bad = [n for n in dir(ember) if not hasattr(ember, n)]\n"
+                "T = ember.Tensor\n"
+                "bad += ['Tensor.' + n for n in dir(T) if not hasattr(T, n)]\n"
+                "ops = ember._ops\n"
+                "bad += [n for n in ops._FAMILY if getattr(ember, n) is not ops.FUNCTIONS[n]]\n"
+                "fns = [*ops.FUNCTIONS.values(), *vars(ember.Tensor).values()]\n"
+                "bare = sorted({f.__name__ for f in fns if isinstance(f, types.FunctionType)\n"
+                "               and f.__module__.startswith(('ember._ops', 'ember'))\n"
+                "               and f.__module__.rpartition('.')[2] in (*ops.LAZY, 'ember')\n"
+                "               and numpy_names.with_numpy_names(f) is not f})\n"
+                "print(json.dumps([bad, bare]))")
+    assert got == [[], []]
+
+
+def test_op_family_imported_directly_takes_numpy_names():
+    """A family another module imports (not through ``ember._ops``) publishes its methods
+    with NumPy's names all the same."""
+    got = fresh("import json, ember\n"
+                "import ember._ops.sorting\n"
+                "x = ember.tensor([[3.0, 1.0], [2.0, 4.0]])\n"
+                "print(json.dumps([x.median(axis=1, keepdims=True).values.tolist(),\n"
+                "                  x.logsumexp(axis=0).shape[0]]))")
+    assert got == [[[1.0], [2.0]], 2]
+
+
+def test_lazy_top_level_names_resolve():
+    got = fresh("import json, sys, ember\n"
+                "ember.manual_seed(3)\n"
+                "print(json.dumps([ember.initial_seed(), ember.default_generator.initial_seed(),\n"
+                "                  ember.cuda.is_available(),\n"
+                "                  ember.FloatTensor([1.0]).dtype.is_floating_point,\n"
+                "                  ember.finfo(ember.float32).eps, ember.get_num_threads() >= 1,\n"
+                "                  ember.ops.aten.add(ember.ones(1), 1).tolist(),\n"
+                "                  ember.newaxis, ember.typename(ember.ones(1))]))")
+    assert got == [3, 3, False, True, 1.1920928955078125e-07, True, [2.0], None,
+                   "torch.FloatTensor"]
+
+
+def test_nn_layers_load_on_first_use():
+    got = fresh("import json, sys, ember, ember.nn\n"
+                "before = 'ember.nn.modules.conv' in sys.modules\n"
+                "conv = ember.nn.Conv2d(1, 2, 3)\n"
+                "print(json.dumps([before, 'ember.nn.modules.conv' in sys.modules,\n"
+                "                  ember.nn.modules.conv.Conv2d is ember.nn.Conv2d,\n"
+                "                  type(conv).__module__, 'Conv2d' in dir(ember.nn),\n"
+                "                  'Conv2d' in ember.nn.modules.__all__,\n"
+                "                  ember.nn.utils.clip_grad_norm_.__name__]))")
+    assert got == [False, True, True, "ember.nn.modules.conv", True, True, "clip_grad_norm_"]
+
+
+def test_subclass_reaches_a_lazy_method_through_super():
+    got = fresh("import json, sys, ember, ember.nn\n"
+                "calls = []\n"
+                "class Sorted(ember.nn.Parameter):\n"
+                "    def sort(self, *args, **kwargs):\n"
+                "        calls.append(1)\n"
+                "        return super().sort(*args, **kwargs)\n"
+                "x = Sorted(ember.tensor([3.0, 1.0, 2.0]))\n"
+                "before = 'ember._ops.sorting' in sys.modules\n"
+                "print(json.dumps([before, x.sort().values.tolist(), len(calls)]))")
+    assert got == [False, [1.0, 2.0, 3.0], 1]

@@ -16,7 +16,7 @@ import numpy as _np
 # error state is set once here rather than around each kernel (docs/differences.md)
 _np.seterr(all="ignore")
 
-from . import _dtype, _ops, autograd, cuda, random
+from . import _dtype, _ops, autograd
 from ._device import device
 from ._dtype import (
     bool,
@@ -84,18 +84,8 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from .random import (
-    Generator,
-    default_generator,
-    get_rng_state,
-    initial_seed,
-    manual_seed,
-    seed,
-    set_rng_state,
-)
 
 from . import utils  # noqa: E402  (after the core names they use)
-from . import linalg  # noqa: E402  (torch.linalg; registers inverse, det, svd …)
 
 globals().update(_ops.FUNCTIONS)
 del annotations  # keep dir() to torch's names
@@ -103,44 +93,8 @@ del annotations  # keep dir() to torch's names
 # ----- torch's API around the tensors: constants, versions, dtypes, devices, compile, amp
 import math as _math
 
-from . import _compile, _dynamo, _logging, _runtime, accelerator, amp, backends, compiler
-from . import cpu, functional, jit, torch_version, version
-from ._compile import compile
-from . import _tensor_methods
-from ._finfo import finfo, iinfo
+from . import _tensor_methods, amp, torch_version, version
 from ._tensor_methods import ravel
-from ._misc import (
-    as_strided_,
-    conj_physical_,
-    empty_permuted,
-    empty_strided,
-    fill,
-    frombuffer,
-    get_device,
-    is_inference,
-    is_same_size,
-    is_signed,
-    is_storage,
-    is_warn_always_enabled,
-    newaxis,
-    nonzero_static,
-    set_default_tensor_type,
-    set_flush_denormal,
-    set_warn_always,
-    typename,
-)
-from ._legacy import (
-    BFloat16Tensor,
-    BoolTensor,
-    ByteTensor,
-    CharTensor,
-    DoubleTensor,
-    FloatTensor,
-    HalfTensor,
-    IntTensor,
-    LongTensor,
-    ShortTensor,
-)
 from ._dtype import (
     bfloat16,
     float8_e4m3fn,
@@ -155,26 +109,13 @@ from ._memory_format import (
     memory_format,
     preserve_format,
 )
-from ._runtime import (
-    are_deterministic_algorithms_enabled,
-    get_default_device,
-    get_float32_matmul_precision,
-    get_num_interop_threads,
-    get_num_threads,
-    is_deterministic_algorithms_warn_only_enabled,
-    set_default_device,
-    set_float32_matmul_precision,
-    set_num_interop_threads,
-    set_num_threads,
-    use_deterministic_algorithms,
-)
 from .amp import autocast
 from .amp.autocast_mode import get_autocast_dtype, is_autocast_enabled
 from .amp.autocast_mode import set_autocast_dtype, set_autocast_enabled
 
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
 __version__ = torch_version.TorchVersion(version.__version__)   # the torch API level
-amp.autocast_mode._install(_ops.OPS)
+
 
 def is_tensor(obj) -> bool:
     """True if ``obj`` is an ember Tensor."""
@@ -201,9 +142,7 @@ def can_cast(from_: dtype, to: dtype) -> bool:
     return _dtype.can_cast(from_, to)
 
 
-# ----- torch's smaller namespaces: layouts, the conversion switches, aten ops
-from . import __future__  # noqa: E402
-from ._aten import ops  # noqa: E402
+# ----- torch's smaller namespaces: layouts
 from ._layout import (  # noqa: E402
     jagged,
     layout,
@@ -218,13 +157,34 @@ from ._layout import (  # noqa: E402
 
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
-_LAZY_MODULES = ("_printing", "distributed", "distributions", "fft", "func", "futures", "hub",
-                 "multiprocessing", "nn", "optim", "profiler", "quasirandom", "return_types",
-                 "serialization", "signal", "special", "testing")
+_LAZY_MODULES = ("__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_legacy",
+                 "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "backends",
+                 "compiler", "cpu", "cuda", "distributed", "distributions", "fft", "func",
+                 "functional", "futures", "hub", "jit", "linalg", "multiprocessing", "nn", "optim",
+                 "profiler", "quasirandom", "random", "return_types", "serialization", "signal",
+                 "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
+               "compile": "_compile", "finfo": "_finfo", "iinfo": "_finfo", "ops": "_aten",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
                "set_printoptions": "_printing", "_tensor_str": "_printing",
                "install_torch_alias": "_torch_alias", "remove_torch_alias": "_torch_alias"}
+_LAZY_NAMES.update(dict.fromkeys((
+    "Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "seed",
+    "set_rng_state"), "random"))
+_LAZY_NAMES.update(dict.fromkeys((
+    "as_strided_", "conj_physical_", "empty_permuted", "empty_strided", "fill", "frombuffer",
+    "get_device", "is_inference", "is_same_size", "is_signed", "is_storage",
+    "is_warn_always_enabled", "newaxis", "nonzero_static", "set_default_tensor_type",
+    "set_flush_denormal", "set_warn_always", "typename"), "_misc"))
+_LAZY_NAMES.update(dict.fromkeys((
+    "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
+    "HalfTensor", "IntTensor", "LongTensor", "ShortTensor"), "_legacy"))
+_LAZY_NAMES.update(dict.fromkeys((
+    "are_deterministic_algorithms_enabled", "get_default_device",
+    "get_float32_matmul_precision", "get_num_interop_threads", "get_num_threads",
+    "is_deterministic_algorithms_warn_only_enabled", "set_default_device",
+    "set_float32_matmul_precision", "set_num_interop_threads", "set_num_threads",
+    "use_deterministic_algorithms"), "_runtime"))
 # torch's top-level forms of the nn kernels (torch.conv2d, torch.dropout …)
 _LAZY_NAMES.update(dict.fromkeys((
     "adaptive_avg_pool1d", "adaptive_max_pool1d", "affine_grid_generator", "alpha_dropout",
@@ -254,7 +214,13 @@ _LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
 _LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
 
 
+_LAZY_OPS = frozenset(_ops._FAMILY)    # the functions of the op families loaded on first use
+
+
 def __getattr__(name: str):
+    if name in _LAZY_OPS:
+        value = globals()[name] = _ops.function(name)
+        return value
     if name in _LAZY_MODULES or name in _LAZY_NAMES:
         import importlib
 
@@ -270,4 +236,4 @@ globals().pop("_lazy", None)      # (ember._lazy: the mechanism, not a name of t
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY_MODULES, *_LAZY_NAMES})
+    return sorted({*globals(), *_LAZY_MODULES, *_LAZY_NAMES, *_LAZY_OPS})

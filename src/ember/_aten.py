@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import types
 
-from ._ops import FUNCTIONS
+from . import _ops
 from ._tensor import Tensor
 
 __all__ = ["ops"]
@@ -69,8 +69,9 @@ class OpOverloadPacket:
 def _resolve(name: str):
     if name.endswith("_") and not name.endswith("__") and hasattr(Tensor, name):
         return getattr(Tensor, name)
-    if name in FUNCTIONS:
-        return FUNCTIONS[name]
+    fn = _ops.function(name) or _ops.FUNCTIONS.get(name)
+    if fn is not None:
+        return fn
     from .nn import functional as F  # (nn is imported after the ops it is built on)
     return getattr(F, name, None)
 

@@ -104,27 +104,31 @@ class _Deferred:
 
 class _LazyMethod:
     """A method of ``cls`` defined in module ``target``, not yet imported: the first read
-    imports the module, which sets the real method on the class in this one's place."""
+    loads the module, which sets the real method on the class in this one's place."""
 
-    __slots__ = ("_target", "_name")
+    __slots__ = ("_target", "_name", "_load")
 
-    def __init__(self, target, name):
-        self._target, self._name = target, name
+    def __init__(self, target, name, load):
+        self._target, self._name, self._load = target, name, load
 
     def __get__(self, obj, cls=None):
-        importlib.import_module(self._target)
         cls = cls if cls is not None else type(obj)
-        real = next(k.__dict__[self._name] for k in cls.__mro__ if self._name in k.__dict__)
-        if real is self:
+        # the class holding this stand-in (a subclass may override the method and reach this
+        # one through super())
+        owners = [k for k in cls.__mro__ if k.__dict__.get(self._name) is self][:1]
+        self._load(self._target)
+        real = next((k.__dict__[self._name] for k in owners or cls.__mro__
+                     if self._name in k.__dict__), None)
+        if real is self or real is None:
             raise AttributeError(f"{self._target} did not define {cls.__name__}.{self._name}")
         return real.__get__(obj, cls) if hasattr(real, "__get__") else real
 
 
-def methods(cls: type, target: str, names) -> None:
+def methods(cls: type, target: str, names, load=importlib.import_module) -> None:
     """Give ``cls`` the methods ``names`` that module ``target`` (absolute name) sets on it,
-    imported on the first read of any of them."""
+    imported on the first read of any of them (``load(target)``)."""
     for name in names:
-        setattr(cls, name, _LazyMethod(target, name))
+        setattr(cls, name, _LazyMethod(target, name, load))
 
 
 def defer(ns: dict, name: str, target: str):

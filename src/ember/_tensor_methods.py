@@ -10,7 +10,6 @@ import numpy as np
 from . import _dtype as D
 from . import _lazy
 from . import _memory_format as _MF
-from ._legacy import legacy_new
 from ._ops.registry import check_inplace, expose
 from ._storage import TypedStorage, UntypedStorage, root_array
 from ._tensor import Size, Tensor
@@ -151,6 +150,7 @@ def _t_(self: Tensor) -> Tensor:
 
 def _new(self: Tensor, *args, **kwargs) -> Tensor:
     """torch's legacy constructor in ``self``'s dtype: ``x.new(2, 3)``, ``x.new([1, 2])``."""
+    from ._legacy import legacy_new
     return legacy_new(self.dtype, args, kwargs)
 
 

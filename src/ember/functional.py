@@ -10,7 +10,7 @@ _NAMES = ("atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "broadca
           "norm", "meshgrid", "pca_lowrank", "split", "stft", "svd_lowrank", "tensordot",
           "unique", "unique_consecutive", "unravel_index")
 
-globals().update({n: _ops.FUNCTIONS[n] for n in _NAMES if n in _ops.FUNCTIONS})
+globals().update({n: _ops.function(n) for n in _NAMES if _ops.function(n) is not None})
 __all__ = [n for n in _NAMES if n in globals()]
 
 

@@ -52,9 +52,6 @@ _lazy.package(globals(), names={
     "householder_product": "_ops.householder",
     **dict.fromkeys(("ldl_factor", "ldl_factor_ex", "ldl_solve"), "_ops.ldl"),
 })
-_lazy.methods(_Tensor, "ember._ops.linalg_legacy", ("eig", "lstsq", "lu", "lu_solve", "solve",
-                                                   "symeig", "triangular_solve"))
-_lazy.methods(_Tensor, "ember._ops.householder", ("geqrf", "orgqr", "ormqr"))
 del _lazy, _Tensor
 
 

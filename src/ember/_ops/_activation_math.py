@@ -14,9 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _lazy
-from . import _exact, _libm, _sleef, _sleef_d
+from . import _exact, _libm
 
-_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
+# (on first use)
+_sleef = _lazy.defer(globals(), "_sleef", "ember._ops._sleef")
+_sleef_d = _lazy.defer(globals(), "_sleef_d", "ember._ops._sleef_d")
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")
 del _lazy
 
 

@@ -13,7 +13,6 @@ where a fused and an unfused update differ); ``EMBER_BLAS_AXPY=0`` switches them
 from __future__ import annotations
 
 import ctypes
-import glob
 import os
 
 import numpy as np
@@ -35,8 +34,12 @@ def _address(a: np.ndarray) -> int:
 def _load(dt):
     if os.environ.get("EMBER_BLAS_AXPY", "1") == "0":
         return None
-    libs = glob.glob(os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs",
-                                  "libscipy_openblas*.so"))
+    folder = os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs")
+    try:
+        libs = [os.path.join(folder, n) for n in os.listdir(folder)
+                if n.startswith("libscipy_openblas") and n.endswith(".so")]
+    except OSError:
+        libs = []
     if len(libs) != 1:
         return None
     prefix, scalar = _TYPES[dt]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import glob
 import os
 import sys
 
@@ -38,8 +37,18 @@ def _candidates() -> list[str]:
     found: list[str] = []
     for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
         for sub in ("lib", "Library/bin", "Lib"):
-            found += sorted(glob.glob(os.path.join(prefix, sub, "*mkl_rt*")), reverse=True)
+            found += sorted(_matching(os.path.join(prefix, sub), "mkl_rt"), reverse=True)
     return [p for p in found if os.path.isfile(p)]
+
+
+def _matching(folder: str, part: str) -> list[str]:
+    """The paths of the entries of ``folder`` whose names hold ``part`` (as the glob
+    ``*part*``: hidden names aside)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names if part in n and not n.startswith(".")]
 
 
 def _find() -> str | None:

@@ -18,14 +18,18 @@ import numpy as np
 from .. import _lazy
 from .._device import xp
 from .._tensor import Tensor
-from . import _activation_math, _exact, _libm, _norms, _sleef, _sleef_d
+from . import _activation_math, _exact, _libm
 from . import _softmax as _softmax_kernel
 from .registry import NONE, expose, op
-from .unary import _erf64, erf
 from .util import norm_dim
 
-_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
-_lm = _lazy.defer(globals(), "_lm", "ember._ops._loss_math")  # (on first use)
+# (on first use)
+_norms = _lazy.defer(globals(), "_norms", "ember._ops._norms")
+_sleef = _lazy.defer(globals(), "_sleef", "ember._ops._sleef")
+_sleef_d = _lazy.defer(globals(), "_sleef_d", "ember._ops._sleef_d")
+_sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")
+_lm = _lazy.defer(globals(), "_lm", "ember._ops._loss_math")
+_unary = _lazy.defer(globals(), "_unary", "ember._ops.unary")
 del _lazy
 
 _as_strided = np.lib.stride_tricks.as_strided
@@ -639,7 +643,7 @@ def _gelu_grad(grad, self, approximate):
         t = inner.tanh()
         dinner = _SQRT_2_PI * (1 + 3 * 0.044715 * self * self)
         return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * dinner)
-    cdf = 0.5 * (1 + erf(self * (1 / math.sqrt(2))))
+    cdf = 0.5 * (1 + _unary.erf(self * (1 / math.sqrt(2))))
     pdf = (-0.5 * self * self).exp() * (1 / math.sqrt(2 * math.pi))
     return grad * (cdf + self * pdf)
 
@@ -660,7 +664,7 @@ def gelu(self, approximate="none"):
     if approximate == "tanh":
         out = 0.5 * x * (1 + np.tanh(_SQRT_2_PI * (x + 0.044715 * x ** 3)))
     else:
-        out = 0.5 * x * (1 + _erf64(x / math.sqrt(2)))
+        out = 0.5 * x * (1 + _unary._erf64(x / math.sqrt(2)))
     return out.astype(self.dtype)
 
 

@@ -15,7 +15,8 @@ import types
 from ._params import parameters
 
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
-_WRAPPED: dict = {}
+_WRAPPED: dict = {}       # id of a function: (the function, its wrapper)
+_WRAPPERS: set = set()    # ids of the wrappers
 
 
 def with_numpy_names(fn):
@@ -23,6 +24,8 @@ def with_numpy_names(fn):
     has neither). One wrapper per function, so a function published twice stays one object."""
     if id(fn) in _WRAPPED:
         return _WRAPPED[id(fn)][1]
+    if id(fn) in _WRAPPERS:
+        return fn
     code = getattr(fn, "__code__", None)
     if type(fn) is types.FunctionType and not hasattr(fn, "__wrapped__"):
         # (the common case, read off the code object: hundreds of functions at import)
@@ -52,14 +55,21 @@ def with_numpy_names(fn):
         return fn(*args, **kwargs)
 
     _WRAPPED[id(fn)] = (fn, wrapper)
+    _WRAPPERS.add(id(wrapper))
     return wrapper
 
 
-def install(functions: dict, cls: type) -> None:
-    """Give every function in ``functions`` and every method of ``cls`` the NumPy names."""
-    for name, fn in list(functions.items()):
+def install(functions: dict, cls: type, names=None, methods=None) -> None:
+    """Give the functions in ``functions`` and the methods of ``cls`` the NumPy names: all of
+    them, or those named in ``names`` and ``methods``."""
+    for name in list(functions) if names is None else names:
+        fn = functions[name]
         if isinstance(fn, types.FunctionType):
             functions[name] = with_numpy_names(fn)
-    for name, fn in list(vars(cls).items()):
+    attrs = vars(cls)
+    for name in list(attrs) if methods is None else methods:
+        fn = attrs.get(name)
         if isinstance(fn, types.FunctionType) and not name.startswith("__"):
-            setattr(cls, name, with_numpy_names(fn))
+            wrapped = with_numpy_names(fn)
+            if wrapped is not fn:       # (setting a class attribute is not free)
+                setattr(cls, name, wrapped)

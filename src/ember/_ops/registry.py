@@ -36,10 +36,12 @@ from .. import _dtype as D
 from .. import _errors
 from .._device import xp
 from .._tensor import Tensor
+from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
 from ..amp.autocast_mode import _state as _amp
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor, _sequence
 from ._params import parameters
+from .numpy_names import with_numpy_names
 
 FUNCTIONS: dict = {}      # public ember.<name> functions, filled by the op families
 OPS: dict = {}            # every OpDef by op name
@@ -264,6 +266,7 @@ class OpDef:
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
                  view=False, check=None, raw=None):
         self.name = name
+        self.module = kernel.__module__
         self.check = check
         self.view = view
         self.node_name = node_name
@@ -364,6 +367,7 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
                   raw)
         d.holomorphic = holomorphic
+        d.autocast = _AUTOCAST.get(opname)
         OPS[opname] = d
         _expose(d, opname, method=method, function=function, inplace=inplace)
         return d
@@ -912,15 +916,26 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
     if function:
         fn = _generate(d, name, params, "input", out=True, ns=ns, fkey=fkey)
         fn.__doc__ = doc
-        FUNCTIONS[name] = fn
+        FUNCTIONS[name] = _published(fn, d.module)
     if method:
         m = _generate(d, name, params, "self", out=False, ns=ns, fkey=fkey)
         m.__doc__ = doc
-        setattr(Tensor, name, m)
+        setattr(Tensor, name, _published(m, d.module))
     if inplace:
         m = _generate(d, name + "_", params, "self", out=False, inplace=True, ns=ns, fkey=None)
         m.__doc__ = f"In-place version of :meth:`Tensor.{name}`."
-        setattr(Tensor, name + "_", m)
+        setattr(Tensor, name + "_", _published(m, d.module))
+
+
+_NUMPY_NAMED: set = set()     # the op families loaded on first use (ember._ops fills it): what
+# they publish takes NumPy's names as it is published, as the others' does when the package
+# installs them
+
+
+def _published(fn, module: str):
+    """``fn`` as an op family publishes it: with NumPy's names where ``module`` is one of the
+    families loaded on first use."""
+    return with_numpy_names(fn) if module in _NUMPY_NAMED else fn
 
 
 _NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
@@ -1133,10 +1148,11 @@ def expose(fn=None, *, name: str | None = None, method: bool = True, function: b
     """Publish a hand-written op wrapper as ``ember.<name>`` and/or ``Tensor.<name>``."""
     def deco(f):
         n = name or f.__name__
+        published = _published(f, f.__module__)
         if function:
-            FUNCTIONS[n] = f
+            FUNCTIONS[n] = published
         if method:
-            setattr(Tensor, n, f)
+            setattr(Tensor, n, published)
         return f
     return deco(fn) if fn is not None else deco
 

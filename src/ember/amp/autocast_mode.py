@@ -146,13 +146,6 @@ class autocast:
         return decorated
 
 
-def _install(ops: dict) -> None:
-    """Mark the listed ops of the registry's table for autocast."""
-    for name, kind in _EMBER_OPS.items():
-        if name in ops:
-            ops[name].autocast = kind
-
-
 def _cast(t, to: _D.dtype):
     """``t`` cast to ``to`` as autocast casts (floating tensors only; cached leaves)."""
     from .._tensor import Tensor

@@ -86,8 +86,8 @@ class GradScaler:
 
     def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16: bool):
         from .. import _dtype as D
-        from .._ops import FUNCTIONS
-        isfinite = FUNCTIONS["isfinite"]
+        from .. import _ops
+        isfinite = _ops.function("isfinite")
         with _no_grad():
             for group in optimizer.param_groups:
                 for param in group["params"]:
@@ -264,13 +264,13 @@ def _no_grad():
 def _amp_foreach_non_finite_check_and_unscale_(scaled_grads, found_inf, inv_scale) -> None:
     """Multiply each of ``scaled_grads`` by ``inv_scale`` in place, and set ``found_inf`` to
     1.0 where any holds an inf or NaN (torch's fused GradScaler step)."""
-    from .._ops import FUNCTIONS
+    from .. import _ops
     if found_inf.numel() != 1:
         raise RuntimeError("found_inf must be a 1-element tensor.")
     if inv_scale.numel() != 1:
         raise RuntimeError("inv_scale must be a 1-element tensor.")
     with _no_grad():
         for g in scaled_grads:
-            if not bool(FUNCTIONS["isfinite"](g).all()):
+            if not bool(_ops.function("isfinite")(g).all()):
                 found_inf.fill_(1.0)
             g.mul_(inv_scale)

@@ -13,7 +13,7 @@ No recursion anywhere: a chain of 10,000 ops backpropagates without ``RecursionE
 
 from __future__ import annotations
 
-import heapq
+import _heapq  # heapq's functions, without loading heapq.py
 import itertools
 
 from .. import _errors
@@ -168,8 +168,8 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
 
     counter = itertools.count()
     heap = [(-n._seq, next(counter), n) for n in roots if n not in deps]
-    heapq.heapify(heap)
-    heappop, heappush = heapq.heappop, heapq.heappush
+    _heapq.heapify(heap)
+    heappop, heappush = _heapq.heappop, _heapq.heappush
     # the common case (every node runs, nothing captured) takes the inline path below for
     # nodes without hooks; the others go through _run_node
     plain = not captures and needed is None and _run_node is _RUN_NODE   # (not profiling)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools as _functools
 import inspect as _inspect
-import threading as _threading
+from _thread import _local as _thread_local  # threading.local, without loading threading
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_grad_enabled", "is_inference_mode_enabled"]
 
 
-class _State(_threading.local):
+class _State(_thread_local):
     enabled = True          # grad mode
     inference = False       # inference mode (implies grad mode off)
     anomaly = False         # anomaly detection

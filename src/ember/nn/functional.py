@@ -15,11 +15,8 @@ import numpy as np
 
 from .. import _dtype as _D
 from .. import _factories as _Fac
-from .. import _ops
-from .._ops import attention as _attention
+from .. import _lazy, _ops
 from .._ops import nn as _N
-from .._ops import nn_extra as _X
-from .._ops import resample as _R
 from .._ops.nn import (  # noqa: F401  (re-exported)
     batch_norm,
     embedding,
@@ -43,6 +40,11 @@ from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
 from ..autograd.grad_mode import no_grad as _no_grad
 from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
 from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
+
+# the kernels of the rarer functions load on their first call
+_attention = _lazy.defer(globals(), "_attention", "ember._ops.attention")
+_X = _lazy.defer(globals(), "_X", "ember._ops.nn_extra")
+_R = _lazy.defer(globals(), "_R", "ember._ops.resample")
 
 
 def _tuple(x, n: int) -> tuple:

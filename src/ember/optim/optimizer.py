@@ -18,7 +18,6 @@ import functools
 import warnings
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
-from copy import deepcopy
 from itertools import chain
 from typing import Any
 
@@ -291,6 +290,7 @@ class Optimizer:
             if result is not None:
                 state_dict = result
         groups = self.param_groups
+        from copy import deepcopy
         saved_groups = deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")

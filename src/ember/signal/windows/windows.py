@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 from ... import _dtype as _D
 from ... import _factories as _F
+from ... import _ops
 from ..._layout import strided as _strided
-from ..._ops.registry import FUNCTIONS as _FN
 from ..._tensor import Tensor
 
 __all__ = ["bartlett", "blackman", "cosine", "exponential", "gaussian", "general_cosine",
@@ -63,7 +63,7 @@ def exponential(M: int, *, center: float | None = None, tau: float = 1.0, sym: b
         center = (M if not sym and M > 1 else M - 1) / 2.0
     constant = 1 / tau
     k = _points(-center * constant, (-center + (M - 1)) * constant, M, dtype, requires_grad)
-    return _FN["exp"](-_FN["abs"](k))
+    return _ops.exp(-_ops.abs(k))
 
 
 def cosine(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None,
@@ -81,7 +81,7 @@ def cosine(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None
     start = 0.5
     constant = _math.pi / (M + 1 if not sym and M > 1 else M)
     k = _points(start * constant, (start + (M - 1)) * constant, M, dtype, requires_grad)
-    return _FN["sin"](k)
+    return _ops.sin(k)
 
 
 def gaussian(M: int, *, std: float = 1.0, sym: bool = True, dtype=None, layout=_strided,
@@ -101,7 +101,7 @@ def gaussian(M: int, *, std: float = 1.0, sym: bool = True, dtype=None, layout=_
     start = -(M if not sym and M > 1 else M - 1) / 2.0
     constant = 1 / (std * _math.sqrt(2))
     k = _points(start * constant, (start + (M - 1)) * constant, M, dtype, requires_grad)
-    return _FN["exp"](-(k ** 2))
+    return _ops.exp(-(k ** 2))
 
 
 def kaiser(M: int, *, beta: float = 12.0, sym: bool = True, dtype=None, layout=_strided,
@@ -121,10 +121,10 @@ def kaiser(M: int, *, beta: float = 12.0, sym: bool = True, dtype=None, layout=_
     beta = _F.tensor(beta, dtype=dtype)     # (in the window's dtype: no NaN at the ends)
     start = -beta
     constant = 2.0 * beta / (M if not sym else M - 1)
-    end = _FN["minimum"](beta, start + (M - 1) * constant)
+    end = _ops.minimum(beta, start + (M - 1) * constant)
     k = _points(start, end, M, dtype, requires_grad)
-    i0 = _FN["i0"]
-    return i0(_FN["sqrt"](beta * beta - _FN["pow"](k, 2))) / i0(beta)
+    i0 = _ops.i0
+    return i0(_ops.sqrt(beta * beta - _ops.pow(k, 2))) / i0(beta)
 
 
 def hamming(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=None,
@@ -177,7 +177,7 @@ def bartlett(M: int, *, sym: bool = True, dtype=None, layout=_strided, device=No
     start = -1
     constant = 2 / (M if not sym else M - 1)
     k = _points(start, start + (M - 1) * constant, M, dtype, requires_grad)
-    return 1 - _FN["abs"](k)
+    return 1 - _ops.abs(k)
 
 
 def general_cosine(M, *, a: Iterable, sym: bool = True, dtype=None, layout=_strided,
@@ -201,7 +201,7 @@ def general_cosine(M, *, a: Iterable, sym: bool = True, dtype=None, layout=_stri
     a_i = _F.tensor([(-1) ** i * w for i, w in enumerate(a)], dtype=dtype,
                     requires_grad=requires_grad)
     i = _F.arange(a_i.shape[0], dtype=a_i.dtype, requires_grad=a_i.requires_grad)
-    return (a_i.unsqueeze(-1) * _FN["cos"](i.unsqueeze(-1) * k)).sum(0)
+    return (a_i.unsqueeze(-1) * _ops.cos(i.unsqueeze(-1) * k)).sum(0)
 
 
 def general_hamming(M, *, alpha: float = 0.54, sym: bool = True, dtype=None, layout=_strided,
