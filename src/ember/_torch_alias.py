@@ -103,9 +103,10 @@ def _name_module_classes(name: str, module: types.ModuleType) -> None:
     modules.linear`` -> ``torch.nn.modules.linear``), so that ``print(type(x))`` prints what
     torch prints (``<class 'torch.Tensor'>``); the names still resolve, through the alias."""
     for value in list(vars(module).values()):
-        if isinstance(value, type) and value.__module__ == name and value not in _RENAMED:
-            _RENAMED[value] = name
-            value.__module__ = ALIAS + name[len(_PACKAGE):]
+        if isinstance(value, type) and value not in _RENAMED \
+                and value.__module__ in (name, _PACKAGE):      # (or a top-level class)
+            _RENAMED[value] = value.__module__
+            value.__module__ = ALIAS + value.__module__[len(_PACKAGE):]
 
 
 def _name_classes_as_torch() -> None:
