@@ -623,10 +623,20 @@ def _gen(generator):
     return random._gen(generator)
 
 
+def _to_fill(sizes, size, name: str, dtype) -> Tensor:
+    """``empty(*sizes, dtype=dtype)`` left uninitialised, for a factory that writes every
+    element (no zeros written first)."""
+    try:
+        shape = as_size(_sizes(_sizes(sizes, size, name), None, "zeros"))
+    except RuntimeError:
+        raise RuntimeError("zeros: Dimension size must be non-negative.") from None
+    return Tensor._wrap(np.empty(shape, _np_dtype(dtype)))
+
+
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
-    t = empty(*_sizes(sizes, size, "rand"), dtype=dtype)
+    t = _to_fill(sizes, size, "rand", dtype)
     if not (t.dtype.is_floating_point or t.dtype.is_complex):
         raise RuntimeError(f'"check_uniform_bounds" not implemented for '
                            f"'{_short(t.dtype)}'")
@@ -643,7 +653,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     >>> ember.randn(3)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    t = empty(*_sizes(sizes, size, "randn"), dtype=dtype)
+    t = _to_fill(sizes, size, "randn", dtype)
     if not (t.dtype.is_floating_point or t.dtype.is_complex):
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                   f"'{_short(t.dtype)}'")

@@ -1372,7 +1372,7 @@ def _magic(e: int) -> float:
 # the float32 cos/sin polynomials' first two fused steps stay in one binade over
 # z = a*a in [0, (pi/4)**2]: c1 in -[2**-10, 2**-9), c2 in [2**-5, 2**-4), s1 in
 # [2**-7, 2**-6), s2 in -[2**-3, 2**-2) (the exhaustive test holds every input to it)
-_KC1, _KC2, _KS1, _KS2 = _magic(-10), _magic(-5), _magic(-7), _magic(-3)
+_KC1, _KS1 = _magic(-10), _magic(-7)
 _LOG_OFF = 0x3F3504F3                   # the bits of _SQRTHF
 
 
@@ -1387,15 +1387,13 @@ _K_LOG_OFF, _K_LOG_OFF24 = _c(_LOG_OFF, _np.int32), _c(_LOG_OFF + (24 << 23), _n
 _K_LOG_P = [_c(p, _np.float64) for p in _LOG_P64]
 _K_Q1, _K_Q2 = _c(_LOG_Q1, _F), _c(_LOG_Q2, _F)
 _K_ONE, _K_HALF, _K_M2 = _c(1, _F), _c(0.5, _F), _c(-2, _F)
-_K_ANGLE, _K_FOPI = _c(_TWO_PI_F * _F(2.0 ** -24), _F), _c(_FOPI, _F)
+_K_ANGLE = _c(_TWO_PI_F * _F(2.0 ** -24), _F)
 _K_DP1, _K_DP2, _K_DP3 = _c(_DP1, _F), _c(_DP2, _F), _c(float(_DP3), _np.float64)
-_K_1, _K_2, _K_NOT1 = (_c(v, _np.int32) for v in (1, 2, ~1))
+_K_1, _K_4, _K_NOT1, _K_21 = (_c(v, _np.int32) for v in (1, 4, ~1, 21))
 _K_29, _K_30, _K_31 = (_c(v, _np.int32) for v in (29, 30, 31))
 _K_SIGN, _K_LOW24 = _c(-2 ** 31, _np.int32), _c(0xFFFFFF, _np.int32)
-_K_COS = [_c(v, _np.float64) for v in (_COS_C64[0], _COS_C64[1] + _KC1, _KC1,
-                                       _COS_C64[2] + _KC2, _KC2)]
-_K_SIN = [_c(v, _np.float64) for v in (_SIN_S64[0], _SIN_S64[1] + _KS1, _KS1,
-                                       _SIN_S64[2] + _KS2, _KS2)]
+_K_COS = [_c(v, _np.float64) for v in (_COS_C64[0], _COS_C64[1] + _KC1, _KC1, _COS_C64[2])]
+_K_SIN = [_c(v, _np.float64) for v in (_SIN_S64[0], _SIN_S64[1] + _KS1, _KS1, _SIN_S64[2])]
 _K_DHALF, _K_DONE = _c(0.5, _np.float64), _c(1, _np.float64)
 _K_U32 = _c(32, _np.uint64)
 
@@ -1473,13 +1471,14 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     m = k.size
     a, yf, z, c, s, tf = (arr[:m] for arr in w.f[1:7])
     t64, a64, z64 = (arr[:m] for arr in w.d)
-    j, mask, ss, d = (arr[:m] for arr in w.i)
+    j, mask, d = (arr[:m] for arr in w.i[1:])
     mul, add, sub = _np.multiply, _np.add, _np.subtract
     # 2*pi*u, u = k * 2**-24: one rounding of k * (2*pi * 2**-24), as of u * 2*pi
     a[...] = k
     mul(a, _K_ANGLE, a)
-    mul(a, _K_FOPI, tf)
-    j[...] = tf
+    # j = (int(a * 4/pi) + 1) & ~1, which is (k >> 21) rounded up to even for every k
+    # (the exhaustive test)
+    _np.right_shift(k, _K_21, j)
     add(j, _K_1, j)
     _np.bitwise_and(j, _K_NOT1, j)
     yf[...] = j
@@ -1495,13 +1494,13 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     a64[...] = a
     mul(a, a, z)
     z64[...] = z
-    # cos: the two single-binade fused steps by _magic, then c*z, fma(c, z, -z/2), + 1
+    # cos: the two single-binade fused steps, the first rounded by _magic, the second by
+    # the conversion to float32 that follows (the same value), then c*z, fma(c, z, -z/2), + 1
     mul(z64, _K_COS[0], t64)
     add(t64, _K_COS[1], t64)
     sub(t64, _K_COS[2], t64)
     mul(t64, z64, t64)
     add(t64, _K_COS[3], t64)
-    sub(t64, _K_COS[4], t64)
     c[...] = t64
     mul(c, z, c)
     t64[...] = c
@@ -1517,7 +1516,6 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     sub(t64, _K_SIN[2], t64)
     mul(t64, z64, t64)
     add(t64, _K_SIN[3], t64)
-    sub(t64, _K_SIN[4], t64)
     s[...] = t64
     mul(s, z, s)
     t64[...] = s
@@ -1525,22 +1523,19 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     mul(t64, a64, t64)
     s[...] = t64
     # j is 0, 2, 4, 6 or 8: sin and cos swap where bit 1 of j is set; sin is negated
-    # where bit 2 of j is set, cos where bit 2 of j + 2 is
-    _np.left_shift(j, _K_30, mask)
-    _np.right_shift(mask, _K_31, mask)
-    _np.left_shift(j, _K_29, ss)
-    _np.bitwise_and(ss, _K_SIGN, ss)
-    add(j, _K_2, j)
-    _np.left_shift(j, _K_29, j)
-    _np.bitwise_and(j, _K_SIGN, j)
+    # where bit 2 of j is set, cos where bit 2 of j + 2 is (bit 2 of j xor bit 1 of j)
+    _np.left_shift(j, _K_30, mask)              # the sign bit where bit 1 of j is set
+    _np.bitwise_and(j, _K_4, j)
+    _np.left_shift(j, _K_29, j)                 # the sign bit where bit 2 of j is set
     sb, cb = s.view(_np.int32), c.view(_np.int32)
     xor = _np.bitwise_xor
     xor(sb, cb, d)
+    xor(cb, mask, cb)
+    _np.right_shift(mask, _K_31, mask)          # all ones where bit 1 of j is set
     _np.bitwise_and(d, mask, d)
+    xor(d, j, d)
     xor(sb, d, sb)
     xor(cb, d, cb)
-    xor(sb, ss, sb)
-    xor(cb, j, cb)
     return s, c
 
 
