@@ -623,10 +623,38 @@ def _gen(generator):
     return random._gen(generator)
 
 
+def _to_fill(sizes, size, name: str, dtype) -> Tensor:
+    """``empty(*sizes, dtype=dtype)`` left uninitialised, for a factory that writes every
+    element (no zeros written first)."""
+    try:
+        shape = as_size(_sizes(_sizes(sizes, size, name), None, "zeros"))
+    except RuntimeError:
+        raise RuntimeError("zeros: Dimension size must be non-negative.") from None
+    return Tensor._wrap(np.empty(shape, _np_dtype(dtype)))
+
+
+def _out_of(sizes, size, name: str, dtype, out: Tensor) -> Tensor:
+    """The ``out=`` tensor of a random factory, checked and resized to the requested size."""
+    if dtype is not None and dtype != out.dtype:
+        raise RuntimeError(f"dtype {_short(dtype)} does not match dtype of out "
+                           f"parameter ({_short(out.dtype)})")
+    if out.requires_grad:
+        if name == "randn":         # torch's randn resizes its out= first
+            raise RuntimeError("cannot resize variables that require grad")
+        raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support "
+                           "automatic differentiation, but one of the arguments requires grad.")
+    shape = as_size(_sizes(sizes, size, name))
+    if tuple(out.shape) != tuple(shape):
+        out.resize_(shape)
+    return out
+
+
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
-    t = empty(*_sizes(sizes, size, "rand"), dtype=dtype)
+    if out is not None:
+        return _out_of(sizes, size, "rand", dtype, out).uniform_(0.0, 1.0, generator=generator)
+    t = _to_fill(sizes, size, "rand", dtype)
     if not (t.dtype.is_floating_point or t.dtype.is_complex):
         raise RuntimeError(f'"check_uniform_bounds" not implemented for '
                            f"'{_short(t.dtype)}'")
@@ -643,7 +671,9 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     >>> ember.randn(3)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    t = empty(*_sizes(sizes, size, "randn"), dtype=dtype)
+    if out is not None:
+        return _out_of(sizes, size, "randn", dtype, out).normal_(0.0, 1.0, generator=generator)
+    t = _to_fill(sizes, size, "randn", dtype)
     if not (t.dtype.is_floating_point or t.dtype.is_complex):
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                   f"'{_short(t.dtype)}'")

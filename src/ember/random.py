@@ -457,11 +457,12 @@ class Generator:
             self._fresh_next = None
         return self._raw(n)
 
-    def _u32_32(self, n: int) -> _np.ndarray:
-        """``n`` 32-bit draws as uint32 (the same stream as :meth:`_u32`)."""
+    def _u32_pairs(self, n: int) -> _np.ndarray:
+        """``2 * n`` 32-bit draws as ``n`` uint64 words, two draws to a word (which half holds
+        the first one: :func:`_pairs_high_first`); NumPy makes them quicker this way."""
         if n:
             self._fresh_next = None
-        return self._ints(0, 1 << 32, n, dtype=_np.uint32)
+        return self._ints(0, 1 << 64, n, dtype=_np.uint64)
 
     def _u64(self, n: int) -> _np.ndarray:
         """``n`` 64-bit draws: two 32-bit draws each, the first one high."""
@@ -1371,9 +1372,30 @@ def _magic(e: int) -> float:
 # the float32 cos/sin polynomials' first two fused steps stay in one binade over
 # z = a*a in [0, (pi/4)**2]: c1 in -[2**-10, 2**-9), c2 in [2**-5, 2**-4), s1 in
 # [2**-7, 2**-6), s2 in -[2**-3, 2**-2) (the exhaustive test holds every input to it)
-_KC1, _KC2, _KS1, _KS2 = _magic(-10), _magic(-5), _magic(-7), _magic(-3)
+_KC1, _KS1 = _magic(-10), _magic(-7)
 _LOG_OFF = 0x3F3504F3                   # the bits of _SQRTHF
-_SIGN = _np.int32(-2 ** 31)
+
+
+def _c(v, dt) -> _np.ndarray:
+    """A 0-d operand: a ufunc takes it about twice as fast as a Python or NumPy scalar."""
+    return _np.array(v, dt)
+
+
+# the fast kernel's operands, each of the dtype of the arrays it meets
+_K_T24, _K_MANT, _K_23 = (_c(v, _np.int32) for v in (1 << 24, 0x7FFFFF, 23))
+_K_LOG_OFF, _K_LOG_OFF24 = _c(_LOG_OFF, _np.int32), _c(_LOG_OFF + (24 << 23), _np.int32)
+_K_LOG_P = [_c(p, _np.float64) for p in _LOG_P64]
+_K_Q1, _K_Q2 = _c(_LOG_Q1, _F), _c(_LOG_Q2, _F)
+_K_ONE, _K_HALF, _K_M2 = _c(1, _F), _c(0.5, _F), _c(-2, _F)
+_K_ANGLE = _c(_TWO_PI_F * _F(2.0 ** -24), _F)
+_K_DP1, _K_DP2, _K_DP3 = _c(_DP1, _F), _c(_DP2, _F), _c(float(_DP3), _np.float64)
+_K_1, _K_4, _K_NOT1, _K_21 = (_c(v, _np.int32) for v in (1, 4, ~1, 21))
+_K_29, _K_30, _K_31 = (_c(v, _np.int32) for v in (29, 30, 31))
+_K_LOW24 = _c(0xFFFFFF, _np.int32)
+_K_COS = [_c(v, _np.float64) for v in (_COS_C64[0], _COS_C64[1] + _KC1, _KC1, _COS_C64[2])]
+_K_SIN = [_c(v, _np.float64) for v in (_SIN_S64[0], _SIN_S64[1] + _KS1, _KS1, _SIN_S64[2])]
+_K_DHALF, _K_DONE = _c(0.5, _np.float64), _c(1, _np.float64)
+_K_U32 = _c(32, _np.uint64)
 
 
 class _Lanes:
@@ -1383,52 +1405,63 @@ class _Lanes:
         self.m = m
         self.raw = _np.empty(2 * m, _np.int32)      # the de-interleaved draws
         self.res = _np.empty(2 * m, _np.float32)    # cos then sin lanes of the result
+        self.swap = _np.empty(m, _np.uint64)
         self.f = [_np.empty(m, _np.float32) for _ in range(7)]
         self.d = [_np.empty(m) for _ in range(3)]
         self.i = [_np.empty(m, _np.int32) for _ in range(4)]
 
+
+# Conversions are written ``dst[...] = src`` (float32 <-> float64 round to nearest, int
+# <-> float as C casts), the quickest NumPy call for them; every ufunc call passes its
+# output positionally and its scalars as 0-d arrays of the arrays' dtype, so that no call
+# runs in a wider type than the one it emulates.
 
 def _rho_fast(k: _np.ndarray, w: _Lanes) -> _np.ndarray:
     """``sqrt(-2 * LOG(1 - u))`` for the radius lanes, from the low 24 bits ``k`` (int32)
     of their draws: :func:`_log_f32` on ``1 - u24`` in fewer passes."""
     m = k.size
     x, y, e, z, eq = (a[:m] for a in w.f[:5])
-    x64, y64 = w.d[0][:m], w.d[1][:m]
+    x64, y64, z64 = (a[:m] for a in w.d)
     t = w.i[0][:m]
-    _np.subtract(1 << 24, k, out=t)             # 1 - u == t * 2**-24, t in [1, 2**24]
-    _np.copyto(x, t, casting="unsafe")          # exact; 2**-24 goes into the exponent
+    mul, add, sub = _np.multiply, _np.add, _np.subtract
+    sub(_K_T24, k, t)                           # 1 - u == t * 2**-24, t in [1, 2**24]
+    x[...] = t                                  # exact; 2**-24 goes into the exponent
     # musl's logf reduction: t - bits(sqrt(1/2)) splits into the exponent e and a
     # mantissa m in [sqrt(1/2), sqrt(2)), so that x = m - 1 is LOG's (m - 1) + m or m - 1
     bits = x.view(_np.int32)
-    _np.subtract(bits, _LOG_OFF + (24 << 23), out=t)
-    _np.bitwise_and(t, 0x7FFFFF, out=bits)
-    bits += _LOG_OFF
-    t >>= 23
-    _np.copyto(e, t, casting="unsafe")
-    x -= _ONE
-    _np.multiply(x, x, out=z)
-    _np.copyto(x64, x)
+    sub(bits, _K_LOG_OFF24, t)
+    _np.bitwise_and(t, _K_MANT, bits)
+    add(bits, _K_LOG_OFF, bits)
+    _np.right_shift(t, _K_23, t)
+    e[...] = t
+    sub(x, _K_ONE, x)
+    mul(x, x, z)
+    x64[...] = x
     # the fused Horner steps: exact float64 products, one float64 sum, then float32
-    _np.multiply(x64, _LOG_P64[0], out=y64)
-    y64 += _LOG_P64[1]
-    for p in _LOG_P64[2:]:
-        _np.copyto(y, y64, casting="same_kind")
-        _np.copyto(y64, y)
-        y64 *= x64
-        y64 += p
-    _np.copyto(y, y64, casting="same_kind")
-    y *= x
-    _np.copyto(y64, y)
-    y64 *= z
-    _np.multiply(e, _LOG_Q1, out=eq)            # e * Q1 rounded to float32 on its own
-    _np.add(y64, eq, out=y, casting="same_kind")
-    z *= _HALF
-    y -= z
-    x += y
-    e *= _LOG_Q2
-    x += e
-    x *= _F(-2.0)
-    _np.sqrt(x, out=x)
+    mul(x64, _K_LOG_P[0], y64)
+    add(y64, _K_LOG_P[1], y64)
+    for p in _K_LOG_P[2:]:
+        y[...] = y64
+        y64[...] = y
+        mul(y64, x64, y64)
+        add(y64, p, y64)
+    y[...] = y64
+    mul(y, x, y)
+    # fma(y, z, e * Q1), e * Q1 rounded to float32 on its own
+    y64[...] = y
+    z64[...] = z
+    mul(y64, z64, y64)
+    mul(e, _K_Q1, eq)
+    x64[...] = eq
+    add(y64, x64, y64)
+    y[...] = y64
+    mul(z, _K_HALF, z)
+    sub(y, z, y)
+    add(x, y, x)
+    mul(e, _K_Q2, e)
+    add(x, e, x)
+    mul(x, _K_M2, x)
+    _np.sqrt(x, x)
     return x
 
 
@@ -1438,108 +1471,136 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     m = k.size
     a, yf, z, c, s, tf = (arr[:m] for arr in w.f[1:7])
     t64, a64, z64 = (arr[:m] for arr in w.d)
-    j, mask, ss, d = (arr[:m] for arr in w.i)
+    j, mask, d = (arr[:m] for arr in w.i[1:])
+    mul, add, sub = _np.multiply, _np.add, _np.subtract
     # 2*pi*u, u = k * 2**-24: one rounding of k * (2*pi * 2**-24), as of u * 2*pi
-    _np.copyto(a, k, casting="unsafe")
-    a *= _TWO_PI_F * _F(2.0 ** -24)
-    _np.multiply(a, _FOPI, out=tf)
-    _np.copyto(j, tf, casting="unsafe")
-    j += 1
-    j &= ~1
-    _np.copyto(yf, j, casting="unsafe")
-    _np.multiply(yf, _DP1, out=tf)
-    a += tf
-    _np.multiply(yf, _DP2, out=tf)
-    a += tf
-    _np.multiply(j, float(_DP3), out=t64)
-    _np.add(t64, a, out=a, casting="same_kind")
-    _np.copyto(a64, a)
-    _np.multiply(a, a, out=z)
-    _np.copyto(z64, z)
-    # cos: the two single-binade fused steps by _magic, then c*z, fma(c, z, -z/2), + 1
-    _np.multiply(z64, _COS_C64[0], out=t64)
-    t64 += _COS_C64[1] + _KC1
-    t64 -= _KC1
-    t64 *= z64
-    t64 += _COS_C64[2] + _KC2
-    t64 -= _KC2
-    _np.copyto(c, t64, casting="same_kind")
-    c *= z
-    _np.copyto(t64, c)
+    a[...] = k
+    mul(a, _K_ANGLE, a)
+    # j = (int(a * 4/pi) + 1) & ~1, which is (k >> 21) rounded up to even for every k
+    # (the exhaustive test)
+    _np.right_shift(k, _K_21, j)
+    add(j, _K_1, j)
+    _np.bitwise_and(j, _K_NOT1, j)
+    yf[...] = j
+    mul(yf, _K_DP1, tf)
+    add(a, tf, a)
+    mul(yf, _K_DP2, tf)
+    add(a, tf, a)
+    t64[...] = yf                               # fma(y, DP3, a): y * DP3 is exact
+    mul(t64, _K_DP3, t64)
+    a64[...] = a
+    add(a64, t64, a64)
+    a[...] = a64
+    a64[...] = a
+    mul(a, a, z)
+    z64[...] = z
+    # cos: the two single-binade fused steps, the first rounded by _magic, the second by
+    # the conversion to float32 that follows (the same value), then c*z, fma(c, z, -z/2), + 1
+    mul(z64, _K_COS[0], t64)
+    add(t64, _K_COS[1], t64)
+    sub(t64, _K_COS[2], t64)
+    mul(t64, z64, t64)
+    add(t64, _K_COS[3], t64)
+    c[...] = t64
+    mul(c, z, c)
+    t64[...] = c
     # c*z - z/2 as (c - 1/2) * z: not always the exact float64 sum, but it rounds to
     # the same float32 for every input (as does (s + 1) * a below; the exhaustive test)
-    t64 -= 0.5
-    t64 *= z64
-    _np.copyto(c, t64, casting="same_kind")
-    c += _ONE
+    sub(t64, _K_DHALF, t64)
+    mul(t64, z64, t64)
+    c[...] = t64
+    add(c, _K_ONE, c)
     # sin: likewise, then s*z, fma(s, a, a)
-    _np.multiply(z64, _SIN_S64[0], out=t64)
-    t64 += _SIN_S64[1] + _KS1
-    t64 -= _KS1
-    t64 *= z64
-    t64 += _SIN_S64[2] + _KS2
-    t64 -= _KS2
-    _np.copyto(s, t64, casting="same_kind")
-    s *= z
-    _np.copyto(t64, s)
-    t64 += 1.0                                  # s*a + a as (s + 1) * a
-    t64 *= a64
-    _np.copyto(s, t64, casting="same_kind")
+    mul(z64, _K_SIN[0], t64)
+    add(t64, _K_SIN[1], t64)
+    sub(t64, _K_SIN[2], t64)
+    mul(t64, z64, t64)
+    add(t64, _K_SIN[3], t64)
+    s[...] = t64
+    mul(s, z, s)
+    t64[...] = s
+    add(t64, _K_DONE, t64)                      # s*a + a as (s + 1) * a
+    mul(t64, a64, t64)
+    s[...] = t64
     # j is 0, 2, 4, 6 or 8: sin and cos swap where bit 1 of j is set; sin is negated
-    # where bit 2 of j is set, cos where bit 2 of j + 2 is
-    _np.left_shift(j, 30, out=mask)
-    mask >>= 31
-    _np.left_shift(j, 29, out=ss)
-    ss &= _SIGN
-    j += 2
-    j <<= 29
-    j &= _SIGN
+    # where bit 2 of j is set, cos where bit 2 of j + 2 is (bit 2 of j xor bit 1 of j)
+    _np.left_shift(j, _K_30, mask)              # the sign bit where bit 1 of j is set
+    _np.bitwise_and(j, _K_4, j)
+    _np.left_shift(j, _K_29, j)                 # the sign bit where bit 2 of j is set
     sb, cb = s.view(_np.int32), c.view(_np.int32)
-    _np.bitwise_xor(sb, cb, out=d)
-    d &= mask
-    sb ^= d
-    cb ^= d
-    sb ^= ss
-    cb ^= j
+    xor = _np.bitwise_xor
+    xor(sb, cb, d)
+    xor(cb, mask, cb)
+    _np.right_shift(mask, _K_31, mask)          # all ones where bit 1 of j is set
+    _np.bitwise_and(d, mask, d)
+    xor(d, j, d)
+    xor(sb, d, sb)
+    xor(cb, d, cb)
     return s, c
 
 
 def _normal_fast_f32(gen: Generator, n: int, mean: _np.float32, std: _np.float32,
                      out: _np.ndarray) -> _np.ndarray:
     """Path C into the flat float32 ``out`` (n >= 16), drawing chunk by chunk: the complete
-    blocks, then the ``n % 16`` draws torch overwrites, then the tail block of 16."""
+    blocks, then the ``n % 16`` draws torch overwrites, then the tail block of 16.
+
+    The draws come two to a 64-bit word (:meth:`Generator._u32_pairs`, quicker than one by
+    one), so the lanes hold each pair of draws in the order of the word's halves and the
+    results are put back in draw order by swapping the halves of each 64-bit pair."""
     nb = n // 16
     step = _CHUNK // 16
     w = _Lanes(min(nb, step) * 8 or 8)
+    swapped = _pairs_high_first()
+    plain = std == 1                            # fma(x, 1, mean) == x + mean
+    mean0 = _c(mean, _F)
 
-    def blocks(raw: _np.ndarray, dst: _np.ndarray) -> None:
-        kb = raw.size // 16
+    def blocks(words: _np.ndarray, dst: _np.ndarray) -> None:
+        kb = words.size // 8
         m = kb * 8
         # each block is 8 radius draws then 8 angle draws: gather the two kinds (as
         # 32-byte items, one pass), then keep the low 24 bits
         lanes = w.raw[:2 * m]
-        _np.copyto(lanes.view("V32").reshape(2, kb), raw.view("V32").reshape(kb, 2).T)
-        lanes &= 0xFFFFFF
+        _np.copyto(lanes.view("V32").reshape(2, kb), words.view("V32").reshape(kb, 2).T)
+        _np.bitwise_and(lanes, _K_LOW24, lanes)
         rho = _rho_fast(lanes[:m], w)
         sin, cos = _sincos_fast(lanes[m:], w)
         res = w.res[:2 * m]
-        _np.multiply(cos, rho, out=res[:m])
-        _np.multiply(sin, rho, out=res[m:])
-        if std == 1:                            # fma(x, 1, mean) == x + mean
-            res += mean
+        _np.multiply(cos, rho, res[:m])
+        _np.multiply(sin, rho, res[m:])
+        if plain:
+            _np.add(res, mean0, res)
         else:
             res[...] = _fma32(res, std, mean, check_subnormal=True)
+        if swapped:
+            r64, tmp = res.view(_np.uint64), w.swap[:m]
+            _np.left_shift(r64, _K_U32, tmp)
+            _np.right_shift(r64, _K_U32, r64)
+            _np.bitwise_or(r64, tmp, r64)
         _np.copyto(dst.view("V32").reshape(kb, 2), res.view("V32").reshape(2, kb).T)
 
     for start in range(0, nb, step):
         kb = min(step, nb - start)
-        blocks(gen._u32_32(16 * kb), out[start * 16:(start + kb) * 16])
+        blocks(gen._u32_pairs(8 * kb), out[start * 16:(start + kb) * 16])
     if n % 16:
         gen._u32(n % 16)
         tail = _np.empty(16, _np.float32)
-        blocks(gen._u32_32(16), tail)
+        blocks(gen._u32_pairs(8), tail)
         out[n - 16:] = tail
     return out
+
+
+_PAIRS_HIGH_FIRST: list[bool] = []
+
+
+def _pairs_high_first() -> bool:
+    """Whether NumPy's 64-bit ``MT19937`` output puts the first of its two 32-bit draws in
+    the high half (C leaves the order of the two calls to the compiler: asked once)."""
+    if not _PAIRS_HIGH_FIRST:
+        word = int(_np.random.Generator(_np.random.MT19937(1)).integers(
+            0, 1 << 64, 1, dtype=_np.uint64)[0])
+        first = int(_np.random.MT19937(1).random_raw(2)[0])
+        _PAIRS_HIGH_FIRST.append(word >> 32 == first)
+    return _PAIRS_HIGH_FIRST[0]
 
 
 _CHUNK = 1 << 16
