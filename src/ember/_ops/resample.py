@@ -208,18 +208,6 @@ def _aa_axis(n_in, n_out, mode, align_corners, scale, np_dtype):
     return taps, _matrix(n_out, n_in, taps, np_dtype)
 
 
-def _adaptive_axis(n_in, n_out):
-    """torch's adaptive windows ``[floor(o*in/out), ceil((o+1)*in/out))``, averaged (float64)."""
-    o = np.arange(n_out)
-    s = (o * n_in) // n_out
-    e = -((-(o + 1) * n_in) // n_out)
-    m = np.zeros((n_out, n_in))
-    cols = np.arange(n_in)
-    inside = (cols[None, :] >= s[:, None]) & (cols[None, :] < e[:, None])
-    m[inside] = 1.0
-    return None, m / (e - s)[:, None]
-
-
 def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antialias=False):
     """The plan of ``interpolate`` over the trailing ``len(out_size)`` dims of ``shape``."""
     nd = len(out_size)
@@ -237,8 +225,6 @@ def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antial
             entry = _nearest_axis(n_in, n_out, s, mode == "nearest-exact", np_dtype)
         elif mode == "bicubic":
             entry = _cubic_axis(n_in, n_out, align_corners, s, np_dtype)
-        elif mode == "area":
-            entry = _adaptive_axis(n_in, n_out)
         else:
             entry = _linear_axis(n_in, n_out, align_corners, s, np_dtype)
         plan.append(entry + (acc,))
@@ -323,15 +309,5 @@ RESAMPLE_OPS = {("nearest", 1): _make_resample("UpsampleNearest1DBackward0"),
                 ("bicubic", 2): _make_resample("UpsampleBicubic2DBackward0"),
                 ("bilinear-aa", 2): _make_resample("UpsampleBilinear2DAaBackward0"),
                 ("bicubic-aa", 2): _make_resample("UpsampleBicubic2DAaBackward0"),
-                ("lanczos-aa", 2): _make_resample("UpsampleLanczos2DAaBackward0"),
-                ("area", 3): _make_resample("AdaptiveAvgPool3DBackward0")}
+                ("lanczos-aa", 2): _make_resample("UpsampleLanczos2DAaBackward0")}
 
-
-def adaptive_avg_pool3d(input, output_size):
-    """Average over torch's adaptive windows of the last 3 dims (``AdaptiveAvgPool3DBackward0``;
-    a ``(1, 1, 1)`` output is torch's ``mean`` shortcut)."""
-    size = tuple(int(s) for s in output_size)
-    if size == (1, 1, 1):
-        return input.mean((-1, -2, -3), keepdim=True)
-    plan = resample_plan(tuple(input.shape), size, "area", None, None, input._data.dtype)
-    return RESAMPLE_OPS[("area", 3)](input, plan)
