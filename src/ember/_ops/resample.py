@@ -17,9 +17,12 @@ in float32 where torch uses float32.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._device import xp
+from . import _exact
 from .registry import NONE, op
 
 # ============================================================================ per-axis plans
@@ -30,22 +33,10 @@ def _opmath(np_dtype):
 
 
 def _fma(a, b, c, T):
-    """``a * b + c`` rounded once, as the fused multiply-add torch's AVX2/AVX-512 kernels are
-    compiled to (float32 exactly through float64; float64 as two roundings)."""
-    if T == np.float32:
-        return (np.asarray(a, np.float64) * np.asarray(b, np.float64)
-                + np.asarray(c, np.float64)).astype(T)
-    a, b, c = np.asarray(a, T), np.asarray(b, T), np.asarray(c, T)
-    p = a * b                      # Dekker's exact product p + e, then Knuth's two-sum
-    sa = a * 134217729.0
-    ah = sa - (sa - a)
-    sb = b * 134217729.0
-    bh = sb - (sb - b)
-    e = ((ah * bh - p) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)
-    s = p + c
-    bb = s - p
-    t = (p - (s - bb)) + (c - bb)
-    return s + (t + e)
+    """``a * b + c`` in ``T`` rounded once, as the fused multiply-add torch's AVX2/AVX-512
+    kernels are compiled to."""
+    a, b, c = np.broadcast_arrays(np.asarray(a, T), np.asarray(b, T), np.asarray(c, T))
+    return _exact.fma(a, b, c)
 
 
 def _matrix(n_out, n_in, taps, np_dtype):
@@ -148,6 +139,29 @@ def _cubic_axis(n_in, n_out, align_corners, scale, np_dtype):
     return taps, _matrix(n_out, n_in, taps, np_dtype)
 
 
+def _cubic_grad_axis(n_in, n_out, align_corners, scale, np_dtype):
+    """The taps of torch's bicubic backward (``upsample_bicubic2d_backward_out_frame``, built
+    without fused multiply-adds): the source index ``scale * (o + 0.5) - 0.5``, its
+    ``floorf`` and the fraction left unclamped, the A=-0.75 coefficients rounded step by
+    step."""
+    T = np.dtype(np_dtype).type
+    r = _area_scale(n_in, n_out, align_corners, scale, T)
+    o = np.arange(n_out).astype(T)
+    src = (r * o).astype(T) if align_corners else ((r * (o + T(0.5))).astype(T) - T(0.5))
+    i0 = np.floor(src.astype(np.float32)).astype(np.int64)
+    t = (src - i0.astype(T)).astype(T)
+    A = T(-0.75)
+    x2 = (T(1) - t).astype(T)
+    ws = (_cubic2_plain((t + T(1)).astype(T), A), _cubic1(t, A, T), _cubic1(x2, A, T),
+          _cubic2_plain((x2 + T(1)).astype(T), A))
+    return tuple((np.clip(i0 + j - 1, 0, n_in - 1), w.astype(T)) for j, w in enumerate(ws))
+
+
+def _cubic2_plain(x, A):
+    """``((A * x - 5 * A) * x + 8 * A) * x - 4 * A`` without fused steps."""
+    return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A
+
+
 # antialiased filters (torch's ``aa_filter``s; bicubic's uses A=-0.5, as PIL), in ``T``
 def _aa_linear(x, T):
     x = np.abs(x)
@@ -221,79 +235,157 @@ def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antial
         if antialias:
             entry = _aa_axis(n_in, n_out, mode, align_corners, s, np_dtype)
             acc = "chain" if n_out > n_in else "plain"    # the closest to torch's rounding
+            kind = "aa"
         elif mode in ("nearest", "nearest-exact"):
             entry = _nearest_axis(n_in, n_out, s, mode == "nearest-exact", np_dtype)
+            kind = "nearest"
         elif mode == "bicubic":
             entry = _cubic_axis(n_in, n_out, align_corners, s, np_dtype)
+            kind = "cubic"
         else:
             entry = _linear_axis(n_in, n_out, align_corners, s, np_dtype)
-        plan.append(entry + (acc,))
+            kind = "linear"
+        grad_taps = entry[0]
+        if kind == "cubic" and np_dtype in (np.float32, np.float64):
+            grad_taps = _cubic_grad_axis(n_in, n_out, align_corners, s, np_dtype)
+        plan.append(entry + (acc, kind, grad_taps))
     return tuple(plan)
 
 
 # ============================================================================ kernels
 
-def _apply_axis(x, axis, taps, m, acc):
-    if taps is None:      # an averaging axis: float64 matrix, rounded by the caller
-        return xp.moveaxis(xp.moveaxis(x, axis, -1) @ m.T, -1, axis)
+def _apply_axis(x, axis, taps, m, acc, kind, grad_taps):
     if len(taps) == 1 and taps[0][1] is None:
         return xp.take(x, taps[0][0], axis=axis)
     sh = [1] * x.ndim
     sh[axis] = -1
     terms = [(xp.take(x, i, axis=axis), w.reshape(sh)) for i, w in taps]
-    if x.dtype != np.float32 or acc == "plain":
+    if (x.dtype not in (np.float32, np.float64) or acc == "plain"
+            or (kind == "aa" and x.dtype == np.float64)):
         out = terms[0][0] * terms[0][1]
         for t, w in terms[1:]:
             out = out + t * w
         return out
-    # torch's compiled float32 kernels fuse multiply-adds: ``t0*w0 + t1*w1`` is
+    # torch's compiled kernels fuse multiply-adds: ``t0*w0 + t1*w1`` is
     # ``fma(t0, w0, t1*w1)`` in the generic kernels ("first"), the antialiased loop is a
     # chain from ``t0*w0`` ("chain"); every further tap is one more fma
-    f64 = np.float64
     if acc == "first":
         (t0, w0), (t1, w1) = terms[:2]
-        out = (t0.astype(f64) * w0 + (t1 * w1)).astype(np.float32)
+        out = _fma(t0, w0, t1 * w1, x.dtype)
         rest = terms[2:]
     else:
         out = terms[0][0] * terms[0][1]
         rest = terms[1:]
     for t, w in rest:
-        out = (t.astype(f64) * w + out).astype(np.float32)
+        out = _fma(t, w, out, x.dtype)
     return out
 
 
 def _resample_np(x, plan):
     nd = len(plan)
     dt = x.dtype
-    if plan[0][0] is None:
-        x = x.astype(np.float64)
-    elif dt not in (np.float32, np.float64):
+    if dt not in (np.float32, np.float64):
         x = x.astype(np.float32)         # torch's opmath for half precision
     for k in reversed(range(nd)):
         x = _apply_axis(x, x.ndim - nd + k, *plan[k])
     return x.astype(dt, copy=False)
 
 
-def _resample_t_np(g, plan):
+def _backward_terms(plan, sizes, dt):
+    """The scatter of torch's backward kernels, as ``(targets, first, second)`` arrays of
+    shape (outputs, terms): each output's terms in the order the kernel adds them.
+
+    ``cpu_upsample_nearest_backward`` adds each output's gradient to its one source;
+    ``cpu_upsample_linear_backward`` adds ``(h_lambda * w_lambda) * grad`` for the taps in
+    ``i00, i01, i10, i11`` order (the weight product rounded first, left to right over the
+    axes: ``first``); the bicubic backward takes the width taps outermost and adds
+    ``(grad * y_coeff) * x_coeff`` (``first``: the height coefficient, ``second``: the
+    width one)."""
     nd = len(plan)
-    dt = g.dtype
-    avg = plan[0][0] is None
-    if avg:
-        g = g.astype(np.float64)
-    for k in reversed(range(nd)):
-        m = plan[k][1] if avg else plan[k][1].astype(g.dtype, copy=False)
-        g = xp.moveaxis(xp.moveaxis(g, g.ndim - nd + k, -1) @ m, -1, g.ndim - nd + k)
-    return g.astype(dt, copy=False)
+    kind = plan[0][3]
+    taps = [p[4] for p in plan]
+    outs = [len(t[0][0]) for t in taps]
+    axes = list(reversed(range(nd))) if kind == "cubic" else list(range(nd))
+    rows = [math.prod(sizes[k + 1:]) for k in range(nd)]
+    grid = [np.arange(n).reshape((-1,) + (1,) * (nd - 1 - k)) for k, n in enumerate(outs)]
+    targets, first, second = [], [], []
+    for combo in np.ndindex(*(len(taps[k]) for k in axes)):
+        tap = [taps[k][j] for k, j in sorted(zip(axes, combo))]
+        flat = sum(tap[k][0][grid[k]] * rows[k] for k in range(nd))
+        targets.append(np.broadcast_to(flat, outs).ravel())
+        if kind == "linear":
+            w = tap[0][1][grid[0]]
+            for k in range(1, nd):
+                w = (w * tap[k][1][grid[k]]).astype(dt)
+            first.append(np.broadcast_to(w, outs).ravel())
+        elif kind == "cubic":
+            first.append(np.broadcast_to(tap[0][1][grid[0]], outs).ravel())
+            second.append(np.broadcast_to(tap[1][1][grid[1]], outs).ravel())
+
+    def stack(a):
+        return np.stack(a, axis=1).astype(dt) if a else None
+    return np.stack(targets, axis=1), stack(first), stack(second)
+
+
+def ordered_scatter(g, targets, n_in, first=None, second=None):
+    """``g`` (planes, outputs) scattered into zeros (planes, ``n_in``): term ``k`` of output
+    ``o`` updates ``acc[targets[o, k]]``, all terms one after another in the order (output,
+    term), as ``acc + g``, ``fma(first, g, acc)`` or, given ``second``,
+    ``acc + (g * first) * second``.
+
+    Vectorised by rank: the terms that reach the same input are ranked in that order, and
+    one pass applies every term of one rank (whose targets are then distinct)."""
+    n_terms = targets.shape[1]
+    t = targets.ravel()
+    order = np.argsort(t, kind="stable")
+    ts = t[order]
+    new = np.ones(len(ts), bool)
+    new[1:] = ts[1:] != ts[:-1]
+    head = np.flatnonzero(new)
+    rank = np.arange(len(ts)) - np.repeat(head, np.diff(np.append(head, len(ts))))
+    acc = xp.zeros((g.shape[0], n_in), g.dtype)
+    for r in range(int(rank.max()) + 1 if len(ts) else 0):
+        seq = order[rank == r]
+        tgt = t[seq]
+        gv = g[:, seq // n_terms]
+        if first is None:
+            acc[:, tgt] += gv
+        elif second is not None:
+            acc[:, tgt] += gv * first.ravel()[seq] * second.ravel()[seq]
+        else:
+            a = np.broadcast_to(first.ravel()[seq], gv.shape)
+            acc[:, tgt] = _exact.fma(a, gv, acc[:, tgt])
+    return acc
+
+
+def _resample_t_np(g, plan, sizes):
+    """The backward of :func:`_resample_np` into an input of trailing ``sizes``: torch's
+    scatter kernels (:func:`_backward_terms`); the antialiased modes' transposed plan."""
+    nd = len(plan)
+    lead = g.shape[:g.ndim - nd]
+    kind = plan[0][3]
+    if kind == "aa" or g.dtype not in (np.float32, np.float64):
+        for k in reversed(range(nd)):
+            m = plan[k][1].astype(g.dtype, copy=False)
+            g = xp.moveaxis(xp.moveaxis(g, g.ndim - nd + k, -1) @ m, -1, g.ndim - nd + k)
+        return g
+    if kind == "cubic" and tuple(g.shape[g.ndim - nd:]) == tuple(sizes):
+        return g.copy()                  # torch's bicubic backward copies same-size grads
+    targets, first, second = _backward_terms(plan, sizes, g.dtype)
+    planes = g.reshape((-1, targets.shape[0]))
+    out = ordered_scatter(planes, targets, math.prod(sizes), first, second)
+    return out.reshape(lead + tuple(sizes))
 
 
 def _make_resample(node):
     fwd = op(node, name="_resample_" + node, method=False, function=False, promote=NONE,
-             self=lambda grad, plan: bwd(grad, plan))(
+             self=lambda grad, self_shape, plan: bwd(grad, tuple(self_shape[-len(plan):]),
+                                                     plan))(
         lambda self, plan: _resample_np(self, plan))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_resample_bwd_" + node,
              method=False, function=False, promote=NONE,
-             grad_output=lambda grad, plan: fwd(grad, plan))(
-        lambda grad_output, plan: _resample_t_np(grad_output, plan))
+             grad_output=lambda grad, sizes, plan: fwd(grad, plan))(
+        lambda grad_output, sizes, plan: _resample_t_np(grad_output, plan, sizes))
     return fwd
 
 
