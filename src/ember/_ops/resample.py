@@ -21,6 +21,8 @@ import math
 
 import numpy as np
 
+from .. import _cpu
+from .. import _memory_format as _mf
 from .._device import xp
 from . import _exact
 from .registry import NONE, op
@@ -284,11 +286,70 @@ def _apply_axis(x, axis, taps, m, acc, kind, grad_taps):
 def _resample_np(x, plan):
     nd = len(plan)
     dt = x.dtype
+    if _uses_channels_last_kernel(x, plan):
+        return _linear_channels_last(x, plan)
     if dt not in (np.float32, np.float64):
         x = x.astype(np.float32)         # torch's opmath for half precision
     for k in reversed(range(nd)):
         x = _apply_axis(x, x.ndim - nd + k, *plan[k])
     return x.astype(dt, copy=False)
+
+
+def _uses_channels_last_kernel(x, plan):
+    """torch's choice of ``cpu_upsample_linear_channels_last`` for bilinear (channels-last
+    input with C > 3, an output of H + W <= 128, or one thread and C == 3) and trilinear
+    (channels-last input with C > 3) float32/float64 input; else the generic kernel."""
+    if plan[0][3] != "linear" or len(plan) == 1 or x.dtype not in (np.float32, np.float64):
+        return False
+    c = x.shape[1]
+    cl = _mf.is_contiguous(x, _mf.channels_last if len(plan) == 2 else _mf.channels_last_3d)
+    if len(plan) == 3:
+        return cl and c > 3
+    out_hw = len(plan[0][0][0][0]) + len(plan[1][0][0][0])
+    return (cl and c > 3) or out_hw <= 128 or (_exact.get_num_threads() == 1 and c == 3)
+
+
+def _linear_channels_last(x, plan):
+    """``cpu_upsample_linear_channels_last``: corner weights ``h_lambda * w_lambda`` (``d``
+    first in 3-d) rounded left to right; the channels in full vectors compute
+    ``fma(t0, w0, fma(t1, w1, … fma(t_last, w_last, t_prev * w_prev)))``, and so do the
+    first half-vector of the channels left over (the compiler vectorises that loop with
+    256-bit vectors); the rest compute ``((t0*w0 + t1*w1) + t2*w2) + …`` fused from the
+    second product on."""
+    nd = len(plan)
+    dt = x.dtype
+    grid = [np.arange(len(p[0][0][0])).reshape((-1,) + (1,) * (nd - 1 - k))
+            for k, p in enumerate(plan)]
+    terms = []
+    for corner in np.ndindex(*(2,) * nd):
+        v = x
+        w = None
+        for k, j in enumerate(corner):
+            i, lam = plan[k][0][j]
+            v = xp.take(v, i, axis=x.ndim - nd + k)
+            lam = lam[grid[k]]
+            w = lam if w is None else (w * lam).astype(dt)
+        terms.append((v, w))
+    c = x.shape[1]
+    lanes = _cpu.avx512_lanes(dt)
+    vec = c - c % lanes
+    if c - vec >= lanes // 2:
+        vec += lanes // 2
+    out = xp.empty(terms[0][0].shape, dt)
+    if vec:
+        part = [(t[:, :vec], w) for t, w in terms]
+        acc = part[-2][0] * part[-2][1]
+        acc = _fma(part[-1][0], part[-1][1], acc, dt)
+        for t, w in reversed(part[:-2]):
+            acc = _fma(t, w, acc, dt)
+        out[:, :vec] = acc
+    if vec < c:
+        part = [(t[:, vec:], w) for t, w in terms]
+        acc = _fma(part[0][0], part[0][1], part[1][0] * part[1][1], dt)
+        for t, w in part[2:]:
+            acc = _fma(t, w, acc, dt)
+        out[:, vec:] = acc
+    return out
 
 
 def _backward_terms(plan, sizes, dt):
