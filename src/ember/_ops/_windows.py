@@ -44,13 +44,16 @@ def holders(bounds, size):
 
 
 def _axis_index(idx, n):
-    """``idx`` (into an axis of length ``n``) as a slice when it is an arithmetic run."""
+    """``idx`` (into an axis of length ``n``; indices past it are clipped) as a slice when
+    it is an arithmetic run inside the axis."""
+    if idx[-1] >= n:
+        return np.minimum(idx, n - 1)
     if idx.size == 1:
         return slice(int(idx[0]), int(idx[0]) + 1)
     step = int(idx[1] - idx[0])
     if step > 0 and (np.diff(idx) == step).all():
         return slice(int(idx[0]), int(idx[-1]) + 1, step)
-    return np.clip(idx, 0, max(n - 1, 0))
+    return idx
 
 
 def window_sum(x, bounds):

@@ -312,9 +312,8 @@ def _uses_channels_last_kernel(x, plan):
 def _linear_channels_last(x, plan):
     """``cpu_upsample_linear_channels_last``: corner weights ``h_lambda * w_lambda`` (``d``
     first in 3-d) rounded left to right; the channels in full vectors compute
-    ``fma(t0, w0, fma(t1, w1, … fma(t_last, w_last, t_prev * w_prev)))``, and so do the
-    first half-vector of the channels left over (the compiler vectorises that loop with
-    256-bit vectors); the rest compute ``((t0*w0 + t1*w1) + t2*w2) + …`` fused from the
+    ``fma(t0, w0, fma(t1, w1, … fma(t_last, w_last, t_prev * w_prev)))`` (the channels of
+    :func:`_cpu.vector_channels`), the rest ``((t0*w0 + t1*w1) + t2*w2) + …`` fused from the
     second product on."""
     nd = len(plan)
     dt = x.dtype
@@ -331,10 +330,7 @@ def _linear_channels_last(x, plan):
             w = lam if w is None else (w * lam).astype(dt)
         terms.append((v, w))
     c = x.shape[1]
-    lanes = _cpu.avx512_lanes(dt)
-    vec = c - c % lanes
-    if c - vec >= lanes // 2:
-        vec += lanes // 2
+    vec = _cpu.vector_channels(c, dt)
     out = xp.empty(terms[0][0].shape, dt)
     if vec:
         part = [(t[:, :vec], w) for t, w in terms]
