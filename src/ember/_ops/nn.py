@@ -4,8 +4,9 @@ Every differentiable op carries torch's node name (``ConvolutionBackward0``,
 ``NllLossBackward0`` …). Where torch's backward is itself a linear map (convolution, pooling,
 ``nll_loss``, embedding, padding) the backward is defined here as an op of its own whose
 formula is the forward again (the adjoint of an adjoint), so double backward works through
-every entry. Kernels are vectorised: convolution and pooling build strided windows
-(``as_strided``) and reduce them with one batched matmul or one reduction; backward loops at
+every entry. Kernels are vectorised: convolution builds strided windows (``as_strided``) and
+reduces them with one batched matmul; average pooling adds each window's elements in torch's
+order (:mod:`._windows`), max pooling scatters its gradients in window order; loops run at
 most over the kernel's offsets, never over pixels or the batch.
 """
 

@@ -1,18 +1,22 @@
-"""Resampling (``F.interpolate``, ``adaptive_avg_pool3d``): separable per-axis plans.
+"""Resampling (``F.interpolate``): separable per-axis plans replayed as torch's CPU kernels.
 
-A plan holds one entry per spatial axis, ``(taps, M)``: output ``o`` of that axis reads
-``sum_j w_j[o] * x[i_j[o]]`` over the taps ``(i_j, w_j)`` (``w_j is None``: nearest, one tap),
-summed left to right in the input's precision (torch's opmath for float32/float64), and ``M``
-is the ``(out, in)`` matrix of those weights. Axes apply last first (width, then height, then
-depth), which is the nesting order of torch's CPU kernels (``upsample_generic_Nd`` computes
-the innermost, contiguous axis first; the antialiased kernels resample horizontally first),
-so float32 results equal torch's up to rounding of fused multiply-adds. ``taps is None`` marks
-an averaging axis (adaptive average pooling), applied as ``M`` in float64 and rounded once.
-The backward is the transposed plan (``g @ M`` per axis); forward and backward are each
-other's backward, so double backward works. Weights and indices mirror torch's index
-arithmetic (``area_pixel_compute_source_index``, ``nearest_idx``, ``nearest_exact_idx``,
-``guard_index_and_lambda``, the cubic A=-0.75 convolution, the antialias filters' support),
-in float32 where torch uses float32.
+A plan holds one entry per spatial axis, ``(taps, M, acc, kind, grad_taps)``: output ``o``
+of that axis reads ``sum_j w_j[o] * x[i_j[o]]`` over the taps ``(i_j, w_j)`` (``w_j is
+None``: nearest, one tap), ``M`` is the ``(out, in)`` matrix of those weights, ``acc`` how
+the taps' products are added, ``kind`` the mode's family and ``grad_taps`` the taps torch's
+backward kernel computes (bicubic's differ from the forward's). Weights and indices mirror
+torch's index arithmetic (``area_pixel_compute_source_index``, ``nearest_idx``,
+``nearest_exact_idx``, ``guard_index_and_lambda``, the cubic A=-0.75 convolution, the
+antialias filters' support) in the kernel's opmath type.
+
+Forward: the generic kernel (``upsample_generic_Nd``) nests the axes with the innermost,
+contiguous one first, ``t0*w0 + t1*w1`` compiled as ``fma(t0, w0, t1*w1)``; bilinear and
+trilinear use ``cpu_upsample_linear_channels_last`` where torch dispatches to it, with its
+corner weights and vector/scalar roundings. Backward (nearest, linear, bicubic): torch's
+scatter loops, replayed term by term in their order (:func:`ordered_scatter`). Both are
+bit-identical to torch for float32 and float64. The antialiased modes apply the plan per
+axis (close to torch's rounding, not identical) and their backward is the transposed plan.
+Forward and backward are each other's backward, so double backward works.
 """
 
 from __future__ import annotations
