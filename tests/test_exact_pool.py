@@ -91,6 +91,21 @@ def test_avg_pool1d_and_lp_pool(dt):
     check(lambda lib, x: F(lib).lp_pool2d(x, 3, 3, 2, ceil_mode=True), (2, 3, 9, 8), dt)
 
 
+def test_avg_pool2d_integers_truncate():
+    a = np.arange(-8, 17).reshape(1, 1, 5, 5)
+    for kw in (dict(kernel_size=2, stride=1, padding=1, count_include_pad=False),
+               dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, divisor_override=4)):
+        bits_equal(F(torch).avg_pool2d(torch.tensor(a), **kw),
+                   F(ember).avg_pool2d(ember.tensor(a), **kw))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_unbatched_pools(dt):
+    check(lambda lib, x: F(lib).avg_pool2d(x, 3, 2, 1), (3, 9, 7), dt)
+    check(lambda lib, x: F(lib).adaptive_avg_pool2d(x, (4, 3)), (3, 9, 7), dt)
+    check(lambda lib, x: F(lib).max_pool2d(x, 3, 2), (3, 9, 7), dt)
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 @pytest.mark.parametrize("shape,kw", [((2, 4, 9, 7), dict(kernel_size=3, stride=2)),
                                       ((2, 3, 10, 9), dict(kernel_size=3, stride=1,
@@ -161,8 +176,9 @@ INTERP = [("nearest", (2, 4, 5, 6), dict(size=(10, 12))),
 
 @pytest.mark.parametrize("dt", DTYPES)
 @pytest.mark.parametrize("mode,shape,kw", INTERP)
-def test_interpolate(dt, mode, shape, kw):
-    check(lambda lib, x: F(lib).interpolate(x, mode=mode, **kw), shape, dt)
+@pytest.mark.parametrize("how", ["contiguous", "strided"])
+def test_interpolate(dt, mode, shape, kw, how):
+    check(lambda lib, x: F(lib).interpolate(x, mode=mode, **kw), shape, dt, how)
 
 
 @pytest.mark.parametrize("dt", DTYPES)

@@ -1351,11 +1351,19 @@ def _avg_plan(sizes, channels, kernel, stride, padding, ceil_mode, count_include
     return bounds, np.where(div == 0, 1, div).astype(dtype)
 
 
+def _divide(s, d):
+    """``s / d`` as torch's kernels divide in ``s``'s dtype: integers truncate."""
+    if s.dtype.kind == "f":
+        return s / d
+    q = np.abs(s) // d
+    return np.where(s < 0, -q, q).astype(s.dtype)
+
+
 def _avg_pool_np(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
     """Each window's elements added one by one from +0 (raster order), then divided."""
     bounds, div = _avg_plan(x.shape[2:], x.shape[1], kernel, stride, padding, ceil_mode,
                             count_include_pad, divisor_override, x.dtype)
-    return _W.window_sum(x, bounds) / div
+    return _divide(_W.window_sum(x, bounds), div)
 
 
 def _avg_pool_backward_np(go, sizes, kernel, stride, padding, ceil_mode, count_include_pad,
@@ -1409,10 +1417,10 @@ def _adaptive_divide(s, bounds, channels_last):
     lens = [(e - b).reshape((-1,) + (1,) * (nd - 1 - i)) for i, (b, e) in enumerate(bounds)]
     r = s
     for n in lens:
-        r = r / n.astype(t)
+        r = _divide(r, n.astype(t))
     vec = _cpu.vector_channels(s.shape[1], s.dtype) if channels_last else 0
     if vec:
-        r[:, :vec] = s[:, :vec] / math.prod(lens).astype(t)
+        r[:, :vec] = _divide(s[:, :vec], math.prod(lens).astype(t))
     return r
 
 
