@@ -1410,15 +1410,15 @@ def _channels_last(a):
 
 def _adaptive_divide(s, bounds, channels_last):
     """``cpu_adaptive_avg_pool``'s average of window sums ``s`` (N, C, *out) or (C, *out):
-    ``sum / kh / kw`` (``/ kd`` first in 3-d); its channels-last kernel divides its vector
-    channels (:func:`_cpu.vector_channels`) by the product ``kh * kw`` instead."""
+    ``sum / kh / kw`` (``/ kd`` first in 3-d); its 2-d channels-last kernel divides its
+    vector channels (:func:`_cpu.vector_channels`) by the product ``kh * kw`` instead."""
     nd = len(bounds)
     t = s.dtype.type
     lens = [(e - b).reshape((-1,) + (1,) * (nd - 1 - i)) for i, (b, e) in enumerate(bounds)]
     r = s
     for n in lens:
         r = _divide(r, n.astype(t))
-    vec = _cpu.vector_channels(s.shape[1], s.dtype) if channels_last else 0
+    vec = _cpu.vector_channels(s.shape[1], s.dtype) if channels_last and nd == 2 else 0
     if vec:
         r[:, :vec] = _divide(s[:, :vec], math.prod(lens).astype(t))
     return r

@@ -122,8 +122,9 @@ def _linear_axis(n_in, n_out, align_corners, scale, np_dtype):
 
 
 def _cubic1(x, A, T):
-    """``((A + 2) * x - (A + 3)) * x * x + 1`` as torch's compiled kernel rounds it."""
-    return ((A + 2) * x - (A + 3)) * x * x + 1
+    """``((A + 2) * x - (A + 3)) * x * x + 1`` as torch's compiled kernel rounds it (its first
+    step fused)."""
+    return _fma(A + 2, x, -(A + 3), T) * x * x + 1
 
 
 def _cubic2(x, A, T):
@@ -158,9 +159,14 @@ def _cubic_grad_axis(n_in, n_out, align_corners, scale, np_dtype):
     t = (src - i0.astype(T)).astype(T)
     A = T(-0.75)
     x2 = (T(1) - t).astype(T)
-    ws = (_cubic2_plain((t + T(1)).astype(T), A), _cubic1(t, A, T), _cubic1(x2, A, T),
+    ws = (_cubic2_plain((t + T(1)).astype(T), A), _cubic1_plain(t, A), _cubic1_plain(x2, A),
           _cubic2_plain((x2 + T(1)).astype(T), A))
     return tuple((np.clip(i0 + j - 1, 0, n_in - 1), w.astype(T)) for j, w in enumerate(ws))
+
+
+def _cubic1_plain(x, A):
+    """``((A + 2) * x - (A + 3)) * x * x + 1`` without fused steps."""
+    return ((A + 2) * x - (A + 3)) * x * x + 1
 
 
 def _cubic2_plain(x, A):
