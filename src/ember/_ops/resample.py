@@ -410,19 +410,20 @@ def ordered_scatter(g, targets, n_in, first=None, second=None):
     new[1:] = ts[1:] != ts[:-1]
     head = np.flatnonzero(new)
     rank = np.arange(len(ts)) - np.repeat(head, np.diff(np.append(head, len(ts))))
-    acc = xp.zeros((g.shape[0], n_in), g.dtype)
+    gt = xp.ascontiguousarray(g.T)             # (outputs, planes): rows gather fast
+    acc = xp.zeros((n_in, g.shape[0]), g.dtype)
     for r in range(int(rank.max()) + 1 if len(ts) else 0):
         seq = order[rank == r]
         tgt = t[seq]
-        gv = g[:, seq // n_terms]
+        gv = gt[seq // n_terms]
         if first is None:
-            acc[:, tgt] += gv
+            acc[tgt] += gv
         elif second is not None:
-            acc[:, tgt] += gv * first.ravel()[seq] * second.ravel()[seq]
+            acc[tgt] += gv * first.ravel()[seq, None] * second.ravel()[seq, None]
         else:
-            a = np.broadcast_to(first.ravel()[seq], gv.shape)
-            acc[:, tgt] = _exact.fma(a, gv, acc[:, tgt])
-    return acc
+            a = np.broadcast_to(first.ravel()[seq, None], gv.shape)
+            acc[tgt] = _exact.fma(a, gv, acc[tgt])
+    return acc.T
 
 
 def _resample_t_np(g, plan, sizes):
