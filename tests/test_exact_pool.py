@@ -215,3 +215,16 @@ def test_double_backward_names():
         gy = ember.ones_like(y).requires_grad_()
         (g,) = ember.autograd.grad(y, x, gy, create_graph=True)
         assert type(g.grad_fn).__name__ == name.replace("Backward0", "BackwardBackward0")
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("c", [4, 16, 19])
+@pytest.mark.parametrize("mode,size,shape", [("bilinear", (13, 17), (2, 5, 6)),
+                                             ("trilinear", (4, 7, 9), (1, 3, 5, 6)),
+                                             ("nearest", (13, 17), (2, 5, 6))])
+def test_channels_last_gradients(dt, c, mode, size, shape):
+    """torch's channels-last backward kernels (taken for a channels-last gradient) add in
+    the same order as the planar ones."""
+    full = shape[:1] + (c,) + shape[1:]
+    check(lambda lib, x: F(lib).interpolate(x, size=size, mode=mode), full, dt,
+          "channels_last", "channels_last")
