@@ -207,7 +207,7 @@ def _aa_axis(n_in, n_out, mode, align_corners, scale, np_dtype):
     """torch's ``_compute_index_ranges_weights`` with antialias: the filter's support widens
     by the downscale factor; weights are normalised to sum to one, in the tensor's dtype."""
     if n_in == n_out:
-        return _identity(n_out, np_dtype)
+        return _identity(n_out, np_dtype) + (np.ones(n_out, np.int64),)
     T = np.float64 if np_dtype == np.float64 else np.float32
     filt, interp = _AA_FILTERS[mode]
     r = _area_scale(n_in, n_out, align_corners, scale, T)
@@ -231,7 +231,7 @@ def _aa_axis(n_in, n_out, mode, align_corners, scale, np_dtype):
     idx = np.minimum(xmin + j, n_in - 1)
     taps = tuple((idx[k], w[k].astype(np_dtype)) for k in range(kmax)
                  if (j[k, 0] < xsize).any())
-    return taps, _matrix(n_out, n_in, taps, np_dtype)
+    return taps, _matrix(n_out, n_in, taps, np_dtype), xsize
 
 
 def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antialias=False):
@@ -245,8 +245,8 @@ def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antial
             s = None
         acc = "first"
         if antialias:
-            entry = _aa_axis(n_in, n_out, mode, align_corners, s, np_dtype)
-            acc = "chain" if n_out > n_in else "plain"    # the closest to torch's rounding
+            *entry, acc = _aa_axis(n_in, n_out, mode, align_corners, s, np_dtype)
+            entry = tuple(entry)
             kind = "aa"
         elif mode in ("nearest", "nearest-exact"):
             entry = _nearest_axis(n_in, n_out, s, mode == "nearest-exact", np_dtype)
@@ -272,24 +272,33 @@ def _apply_axis(x, axis, taps, m, acc, kind, grad_taps):
     sh = [1] * x.ndim
     sh[axis] = -1
     terms = [(xp.take(x, i, axis=axis), w.reshape(sh)) for i, w in taps]
-    if (x.dtype not in (np.float32, np.float64) or acc == "plain"
-            or (kind == "aa" and x.dtype == np.float64)):
+    if x.dtype not in (np.float32, np.float64):
         out = terms[0][0] * terms[0][1]
         for t, w in terms[1:]:
             out = out + t * w
         return out
-    # torch's compiled kernels fuse multiply-adds: ``t0*w0 + t1*w1`` is
-    # ``fma(t0, w0, t1*w1)`` in the generic kernels ("first"), the antialiased loop is a
-    # chain from ``t0*w0`` ("chain"); every further tap is one more fma
-    if acc == "first":
-        (t0, w0), (t1, w1) = terms[:2]
-        out = _fma(t0, w0, t1 * w1, x.dtype)
-        rest = terms[2:]
-    else:
-        out = terms[0][0] * terms[0][1]
-        rest = terms[1:]
-    for t, w in rest:
+    if kind == "aa":
+        return _aa_sum(terms, acc.reshape(sh), x.dtype)
+    # torch's generic kernel ``t0*w0 + t1*w1`` is compiled as ``fma(t0, w0, t1*w1)``; every
+    # further tap is one more fma
+    (t0, w0), (t1, w1) = terms[:2]
+    out = _fma(t0, w0, t1 * w1, x.dtype)
+    for t, w in terms[2:]:
         out = _fma(t, w, out, x.dtype)
+    return out
+
+
+def _aa_sum(terms, sizes, dt):
+    """``interpolate_aa_single_dim``: ``out = t0*w0; out += t_j*w_j`` for the ``sizes[o]``
+    taps of each output. The compiled loop runs its steps in blocks of 16 bytes' worth
+    (4 float32, 2 float64) without fusing (the compiler avoids fma chains in a loop) and
+    fuses the steps left over after the last block."""
+    block = 16 // dt.itemsize
+    fused_after = block * ((sizes - 1) // block)
+    out = terms[0][0] * terms[0][1]
+    for j, (t, w) in enumerate(terms[1:], 1):
+        step = xp.where(j > fused_after, _fma(t, w, out, dt), out + t * w)
+        out = xp.where(j < sizes, step, out)
     return out
 
 
