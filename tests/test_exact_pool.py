@@ -228,3 +228,13 @@ def test_channels_last_gradients(dt, c, mode, size, shape):
     full = shape[:1] + (c,) + shape[1:]
     check(lambda lib, x: F(lib).interpolate(x, size=size, mode=mode), full, dt,
           "channels_last", "channels_last")
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("shape,size", [((2, 3, 20, 17), (7, 9)), ((1, 2, 5, 6), (11, 13)),
+                                        ((1, 3, 33, 21), (50, 8)), ((2, 2, 16, 16), (16, 5))])
+def test_antialias(dt, mode, shape, size):
+    """Windows of 2 to 12 taps: the compiled loop fuses only the steps after its blocks."""
+    check(lambda lib, x: F(lib).interpolate(x, size=size, mode=mode, antialias=True), shape,
+          dt)

@@ -2,21 +2,23 @@
 
 A plan holds one entry per spatial axis, ``(taps, M, acc, kind, grad_taps)``: output ``o``
 of that axis reads ``sum_j w_j[o] * x[i_j[o]]`` over the taps ``(i_j, w_j)`` (``w_j is
-None``: nearest, one tap), ``M`` is the ``(out, in)`` matrix of those weights, ``acc`` how
-the taps' products are added, ``kind`` the mode's family and ``grad_taps`` the taps torch's
-backward kernel computes (bicubic's differ from the forward's). Weights and indices mirror
-torch's index arithmetic (``area_pixel_compute_source_index``, ``nearest_idx``,
-``nearest_exact_idx``, ``guard_index_and_lambda``, the cubic A=-0.75 convolution, the
-antialias filters' support) in the kernel's opmath type.
+None``: nearest, one tap), ``M`` is the ``(out, in)`` matrix of those weights, ``kind`` the
+mode's family (``nearest``, ``linear``, ``cubic``, ``aa``), ``acc`` for ``aa`` each output's
+window size, and ``grad_taps`` the taps torch's backward kernel computes (bicubic's differ
+from the forward's). Weights and indices mirror torch's index arithmetic
+(``area_pixel_compute_source_index``, ``nearest_idx``, ``nearest_exact_idx``,
+``guard_index_and_lambda``, the cubic A=-0.75 convolution, the antialias filters' support)
+in the kernel's opmath type.
 
 Forward: the generic kernel (``upsample_generic_Nd``) nests the axes with the innermost,
 contiguous one first, ``t0*w0 + t1*w1`` compiled as ``fma(t0, w0, t1*w1)``; bilinear and
 trilinear use ``cpu_upsample_linear_channels_last`` where torch dispatches to it, with its
-corner weights and vector/scalar roundings. Backward (nearest, linear, bicubic): torch's
-scatter loops, replayed term by term in their order (:func:`ordered_scatter`). Both are
-bit-identical to torch for float32 and float64. The antialiased modes apply the plan per
-axis (close to torch's rounding, not identical) and their backward is the transposed plan.
-Forward and backward are each other's backward, so double backward works.
+corner weights and vector/scalar roundings; the antialiased modes resample the width first,
+then the height, each output's window summed as the compiled loop does (:func:`_aa_sum`).
+Backward: torch's scatter loops, replayed term by term in their order
+(:func:`ordered_scatter`). float32 and float64 results are bit-identical to torch's (but
+for lanczos in float32, whose weights torch computes with float ``sin``). Forward and
+backward are each other's backward, so double backward works.
 """
 
 from __future__ import annotations
@@ -369,14 +371,16 @@ def _linear_channels_last(x, plan):
 
 def _backward_terms(plan, sizes, dt):
     """The scatter of torch's backward kernels, as ``(targets, first, second)`` arrays of
-    shape (outputs, terms): each output's terms in the order the kernel adds them.
+    shape (outputs, terms): each output's terms in the order the kernel adds them; a term
+    an output does not have (past an antialiased window's size) targets ``prod(sizes)``,
+    one past the input.
 
     ``cpu_upsample_nearest_backward`` adds each output's gradient to its one source;
     ``cpu_upsample_linear_backward`` adds ``(h_lambda * w_lambda) * grad`` for the taps in
     ``i00, i01, i10, i11`` order (the weight product rounded first, left to right over the
-    axes: ``first``); the bicubic backward takes the width taps outermost and adds
-    ``(grad * y_coeff) * x_coeff`` (``first``: the height coefficient, ``second``: the
-    width one)."""
+    axes: ``first``), as ``cpu_upsample_genNd_backward_aa`` does over each output's window;
+    the bicubic backward takes the width taps outermost and adds ``(grad * y_coeff) *
+    x_coeff`` (``first``: the height coefficient, ``second``: the width one)."""
     nd = len(plan)
     kind = plan[0][3]
     taps = [p[4] for p in plan]
@@ -386,13 +390,18 @@ def _backward_terms(plan, sizes, dt):
     grid = [np.arange(n).reshape((-1,) + (1,) * (nd - 1 - k)) for k, n in enumerate(outs)]
     targets, first, second = [], [], []
     for combo in np.ndindex(*(len(taps[k]) for k in axes)):
-        tap = [taps[k][j] for k, j in sorted(zip(axes, combo))]
+        js = dict(zip(axes, combo))
+        tap = [taps[k][js[k]] for k in range(nd)]
         flat = sum(tap[k][0][grid[k]] * rows[k] for k in range(nd))
+        if kind == "aa":
+            for k in range(nd):
+                flat = np.where(js[k] < plan[k][2][grid[k]], flat, math.prod(sizes))
         targets.append(np.broadcast_to(flat, outs).ravel())
-        if kind == "linear":
-            w = tap[0][1][grid[0]]
+        if kind in ("linear", "aa"):
+            ws = [dt.type(1) if t[1] is None else t[1][grid[k]] for k, t in enumerate(tap)]
+            w = ws[0]
             for k in range(1, nd):
-                w = (w * tap[k][1][grid[k]]).astype(dt)
+                w = (w * ws[k]).astype(dt)
             first.append(np.broadcast_to(w, outs).ravel())
         elif kind == "cubic":
             first.append(np.broadcast_to(tap[0][1][grid[0]], outs).ravel())
@@ -437,11 +446,11 @@ def ordered_scatter(g, targets, n_in, first=None, second=None):
 
 def _resample_t_np(g, plan, sizes):
     """The backward of :func:`_resample_np` into an input of trailing ``sizes``: torch's
-    scatter kernels (:func:`_backward_terms`); the antialiased modes' transposed plan."""
+    scatter kernels (:func:`_backward_terms`); other dtypes take the transposed plan."""
     nd = len(plan)
     lead = g.shape[:g.ndim - nd]
     kind = plan[0][3]
-    if kind == "aa" or g.dtype not in (np.float32, np.float64):
+    if g.dtype not in (np.float32, np.float64):
         for k in reversed(range(nd)):
             m = plan[k][1].astype(g.dtype, copy=False)
             g = xp.moveaxis(xp.moveaxis(g, g.ndim - nd + k, -1) @ m, -1, g.ndim - nd + k)
@@ -450,7 +459,8 @@ def _resample_t_np(g, plan, sizes):
         return g.copy()                  # torch's bicubic backward copies same-size grads
     targets, first, second = _backward_terms(plan, sizes, g.dtype)
     planes = g.reshape((-1, targets.shape[0]))
-    out = ordered_scatter(planes, targets, math.prod(sizes), first, second)
+    n_in = math.prod(sizes)
+    out = ordered_scatter(planes, targets, n_in + 1, first, second)[:, :n_in]
     return out.reshape(lead + tuple(sizes))
 
 
