@@ -3,8 +3,8 @@
 avg_pool (padding, ceil_mode, count_include_pad, divisor_override), max_pool's gradient
 through overlapping windows, adaptive average pooling (1/2/3-d, contiguous and
 channels-last: the vectorised kernel divides differently), lp_pool, and interpolate in every
-mode whose kernels ember replays (nearest, nearest-exact, linear, bilinear, bicubic,
-trilinear, area), including the channels-last bilinear kernel torch picks for small outputs
+mode (nearest, nearest-exact, linear, bilinear, bicubic, trilinear, area, and the
+antialiased bilinear, bicubic and lanczos), including the channels-last bilinear kernel torch picks for small outputs
 and channels-last inputs, on float32 and float64, odd sizes, C = 1, 3, 4, 16, 19 and
 non-contiguous inputs.
 """
@@ -231,7 +231,7 @@ def test_channels_last_gradients(dt, c, mode, size, shape):
 
 
 @pytest.mark.parametrize("dt", DTYPES)
-@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic", "lanczos"])
 @pytest.mark.parametrize("shape,size", [((2, 3, 20, 17), (7, 9)), ((1, 2, 5, 6), (11, 13)),
                                         ((1, 3, 33, 21), (50, 8)), ((2, 2, 16, 16), (16, 5))])
 def test_antialias(dt, mode, shape, size):

@@ -16,9 +16,8 @@ trilinear use ``cpu_upsample_linear_channels_last`` where torch dispatches to it
 corner weights and vector/scalar roundings; the antialiased modes resample the width first,
 then the height, each output's window summed as the compiled loop does (:func:`_aa_sum`).
 Backward: torch's scatter loops, replayed term by term in their order
-(:func:`ordered_scatter`). float32 and float64 results are bit-identical to torch's (but
-for lanczos in float32, whose weights torch computes with float ``sin``). Forward and
-backward are each other's backward, so double backward works.
+(:func:`ordered_scatter`). float32 and float64 results are bit-identical to torch's.
+Forward and backward are each other's backward, so double backward works.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ import numpy as np
 from .. import _cpu
 from .. import _memory_format as _mf
 from .._device import xp
-from . import _exact
+from . import _exact, _libm
 from .registry import NONE, op
 
 # ============================================================================ per-axis plans
@@ -191,14 +190,21 @@ def _aa_cubic(x, T):
 
 
 def _sinc(x):
+    """``HelperInterpLanczos::sinc_filter`` in ``x``'s precision: ``x *= pi``, then
+    ``std::sin(x) / x`` (glibc's ``sinf`` for a float)."""
+    p = x * x.dtype.type(np.pi)
+    sin = _libm.float_fn("sin") if x.dtype == np.float32 else _libm.double_fn("sin")
     with np.errstate(invalid="ignore", divide="ignore"):
-        y = np.sin(np.pi * x) / (np.pi * x)
-    return np.where(x == 0, 1.0, y)
+        y = sin(p) / p
+    return np.where(x == 0, x.dtype.type(1), y)
 
 
 def _aa_lanczos(x, T):
-    x64 = x.astype(np.float64)
-    return np.where((x64 > -3) & (x64 < 3), _sinc(x64) * _sinc(x64 / 3), 0.0).astype(T)
+    """Lanczos-3, ``sinc(x) * sinc(x / 3.0)``: the second in double (``x / 3.0`` is a
+    double), their product rounded to ``T``."""
+    x = np.abs(x.astype(T))
+    r = _sinc(x).astype(np.float64) * _sinc(x.astype(np.float64) / 3.0)
+    return np.where(x < 3, r, 0.0).astype(T)
 
 
 _AA_FILTERS = {"bilinear": (_aa_linear, 2), "bicubic": (_aa_cubic, 4),
