@@ -4,9 +4,9 @@ avg_pool (padding, ceil_mode, count_include_pad, divisor_override), max_pool's g
 through overlapping windows, adaptive average pooling (1/2/3-d, contiguous and
 channels-last: the vectorised kernel divides differently), lp_pool, and interpolate in every
 mode (nearest, nearest-exact, linear, bilinear, bicubic, trilinear, area, and the
-antialiased bilinear, bicubic and lanczos), including the channels-last bilinear kernel torch picks for small outputs
-and channels-last inputs, on float32 and float64, odd sizes, C = 1, 3, 4, 16, 19 and
-non-contiguous inputs.
+antialiased bilinear, bicubic and lanczos), including the channels-last bilinear kernel
+torch picks for small outputs and channels-last inputs, on float32 and float64, odd sizes,
+C = 1, 3, 4, 16, 19 and non-contiguous inputs.
 """
 
 from __future__ import annotations

@@ -214,8 +214,6 @@ _AA_FILTERS = {"bilinear": (_aa_linear, 2), "bicubic": (_aa_cubic, 4),
 def _aa_axis(n_in, n_out, mode, align_corners, scale, np_dtype):
     """torch's ``_compute_index_ranges_weights`` with antialias: the filter's support widens
     by the downscale factor; weights are normalised to sum to one, in the tensor's dtype."""
-    if n_in == n_out:
-        return _identity(n_out, np_dtype) + (np.ones(n_out, np.int64),)
     T = np.float64 if np_dtype == np.float64 else np.float32
     filt, interp = _AA_FILTERS[mode]
     r = _area_scale(n_in, n_out, align_corners, scale, T)
@@ -252,8 +250,12 @@ def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antial
         if align_corners:
             s = None
         acc = "first"
+        grad_taps = None
         if antialias:
             *entry, acc = _aa_axis(n_in, n_out, mode, align_corners, s, np_dtype)
+            grad_taps = entry[0]
+            if n_in == n_out:     # the forward skips the axis; the backward filters it
+                entry = _identity(n_out, np_dtype)
             entry = tuple(entry)
             kind = "aa"
         elif mode in ("nearest", "nearest-exact"):
@@ -265,7 +267,8 @@ def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antial
         else:
             entry = _linear_axis(n_in, n_out, align_corners, s, np_dtype)
             kind = "linear"
-        grad_taps = entry[0]
+        if grad_taps is None:
+            grad_taps = entry[0]
         if kind == "cubic" and np_dtype in (np.float32, np.float64):
             grad_taps = _cubic_grad_axis(n_in, n_out, align_corners, s, np_dtype)
         plan.append(entry + (acc, kind, grad_taps))
