@@ -233,8 +233,10 @@ def test_channels_last_gradients(dt, c, mode, size, shape):
 @pytest.mark.parametrize("dt", DTYPES)
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic", "lanczos"])
 @pytest.mark.parametrize("shape,size", [((2, 3, 20, 17), (7, 9)), ((1, 2, 5, 6), (11, 13)),
-                                        ((1, 3, 33, 21), (50, 8)), ((2, 2, 16, 16), (16, 5))])
+                                        ((1, 3, 33, 21), (50, 8)), ((2, 2, 16, 16), (16, 5)),
+                                        ((2, 2, 20, 19), (38, 1)), ((1, 2, 9, 1), (4, 1))])
 def test_antialias(dt, mode, shape, size):
-    """Windows of 2 to 12 taps: the compiled loop fuses only the steps after its blocks."""
+    """Windows of 2 to 12 taps: the compiled loop fuses only the steps after its blocks;
+    a width-1 output repeats its first row (torch's height pass)."""
     check(lambda lib, x: F(lib).interpolate(x, size=size, mode=mode, antialias=True), shape,
           dt)

@@ -322,6 +322,10 @@ def _resample_np(x, plan):
         x = x.astype(np.float32)         # torch's opmath for half precision
     for k in reversed(range(nd)):
         x = _apply_axis(x, x.ndim - nd + k, *plan[k])
+    if plan[0][3] == "aa" and x.shape[-1] == 1 and plan[0][0][0][1] is not None:
+        # torch's antialiased height pass over a width-1 image runs its loop along the rows
+        # with the first row's taps (the loop takes them as constant): every row is row 0
+        x = xp.broadcast_to(x[..., :1, :], x.shape).copy()
     return x.astype(dt, copy=False)
 
 
