@@ -60,3 +60,13 @@ def kernel_step(dtype, avx512: bool = True) -> int:
     kernel torch also builds for AVX512 (``avx512``) on an AVX512 machine. The elements left
     after the last full step run one by one."""
     return 2 * avx512_lanes(dtype) if avx512 else 64 // dtype.itemsize
+
+
+def vector_channels(channels: int, dtype) -> int:
+    """How many of the leading ``channels`` a channels-last kernel of torch's computes with
+    its ``Vectorized`` formula: the full vectors, then one half-vector of the remainder when
+    it has that many (the compiler vectorises the remainder loop with 256-bit vectors, so
+    those channels round as the vector code does); the rest run the scalar loop."""
+    lanes = avx512_lanes(dtype)
+    n = channels - channels % lanes
+    return n + lanes // 2 if channels - n >= lanes // 2 else n

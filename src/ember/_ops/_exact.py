@@ -798,8 +798,13 @@ def _fix_midpoints(a, b, c, s, r, half=None):
         p = np.multiply(a, b, dtype=np.float64)
         bb = s - p
         err = (p - (s - bb)) + (c - bb)
-        nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
-        return np.where(half & (err != 0), nudged.astype(np.float32), r)
+        wrong = half & (err != 0)
+        if not wrong.any():
+            return r
+        nudged = np.nextafter(s[wrong], np.copysign(np.inf, err[wrong]))
+        r = np.array(r, copy=True)
+        r[wrong] = nudged.astype(np.float32)
+        return r
     shape = s.shape
     sh = s.reshape(-1)[idx]
     a, b, c = (_pick(v, shape, idx) for v in (a, b, c))

@@ -4,8 +4,9 @@ Every differentiable op carries torch's node name (``ConvolutionBackward0``,
 ``NllLossBackward0`` …). Where torch's backward is itself a linear map (convolution, pooling,
 ``nll_loss``, embedding, padding) the backward is defined here as an op of its own whose
 formula is the forward again (the adjoint of an adjoint), so double backward works through
-every entry. Kernels are vectorised: convolution and pooling build strided windows
-(``as_strided``) and reduce them with one batched matmul or one reduction; backward loops at
+every entry. Kernels are vectorised: convolution builds strided windows (``as_strided``) and
+reduces them with one batched matmul; average pooling adds each window's elements in torch's
+order (:mod:`._windows`), max pooling scatters its gradients in window order; loops run at
 most over the kernel's offsets, never over pixels or the batch.
 """
 
@@ -15,11 +16,13 @@ import math
 
 import numpy as np
 
-from .. import _lazy
+from .. import _cpu, _lazy
+from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _activation_math, _exact, _libm
 from . import _softmax as _softmax_kernel
+from . import _windows as _W
 from .registry import NONE, expose, op
 from .util import norm_dim
 
@@ -1283,8 +1286,9 @@ def _scatter_flat(g, indices, sizes, nd, unique=False):
         out = xp.zeros(total, g.dtype)
         out[flat] = g.ravel()
         return out.reshape(sizes)
-    out = np.bincount(flat, weights=g.ravel(), minlength=total)
-    return out.astype(g.dtype).reshape(sizes)
+    out = xp.zeros(total, g.dtype)
+    np.add.at(out, flat, g.ravel())       # one by one in the windows' order, as torch adds
+    return out.reshape(sizes)
 
 
 def _make_gather(node, nd, unique=False):
@@ -1333,54 +1337,46 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
     return out, Tensor._wrap(idx)
 
 
-def _avg_divisors(size, k, s, p, o, count_include_pad):
-    starts = np.arange(o) * s - p
-    ends = np.minimum(starts + k, size + p)
-    pool = ends - starts
-    if count_include_pad:
-        return pool
-    return np.minimum(ends, size) - np.maximum(starts, 0)
-
-
-def _avg_div(sizes, kernel, stride, padding, out, count_include_pad, divisor_override, dtype):
-    if divisor_override:
-        return np.asarray(divisor_override, dtype)
+def _avg_plan(sizes, channels, kernel, stride, padding, ceil_mode, count_include_pad,
+              divisor_override, dtype):
+    """``cpu_avg_pool``'s windows (per axis: clipped start and end arrays) and the divisor of
+    each output (the padded pool size, the clipped one, or ``divisor_override``) as
+    ``dtype``; a window left empty by ``ceil_mode`` gets 1 (its sum, +0, stays +0)."""
     nd = len(kernel)
-    div = np.ones((1,) * nd, np.int64)
+    out, _ = _pool_geometry(sizes, kernel, stride, padding, (1,) * nd, ceil_mode, channels)
+    bounds, div = [], np.ones((1,) * nd, np.int64)
     for i in range(nd):
-        d = _avg_divisors(sizes[i], kernel[i], stride[i], padding[i], out[i],
-                          count_include_pad)
+        s, e, pool = _W.pool_bounds(sizes[i], kernel[i], stride[i], padding[i], out[i])
+        bounds.append((s, e))
+        d = pool if count_include_pad else np.maximum(e - s, 0)
         div = div * d.reshape((1,) * i + (-1,) + (1,) * (nd - 1 - i))
-    return div.astype(dtype)
+    if divisor_override:
+        div = np.full(div.shape, divisor_override, np.int64)
+    return bounds, np.where(div == 0, 1, div).astype(dtype)
+
+
+def _divide(s, d):
+    """``s / d`` as torch's kernels divide in ``s``'s dtype: integers truncate."""
+    if s.dtype.kind == "f":
+        return s / d
+    q = np.abs(s) // d
+    return np.where(s < 0, -q, q).astype(s.dtype)
 
 
 def _avg_pool_np(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    nd = len(kernel)
-    sp = x.shape[2:]
-    out, pads = _pool_geometry(sp, kernel, stride, padding, (1,) * nd, ceil_mode, x.shape[1])
-    xpad = np.pad(x, [(0, 0), (0, 0)] + pads) if any(a or b for a, b in pads) else x
-    win = _windows(xpad, out, kernel, stride, (1,) * nd)
-    s = win.sum(axis=tuple(range(2 + nd, 2 + 2 * nd)))
-    div = _avg_div(sp, kernel, stride, padding, out, count_include_pad, divisor_override,
-                   x.dtype)
-    return (s / div).astype(x.dtype)
+    """Each window's elements added one by one from +0 (raster order), then divided."""
+    bounds, div = _avg_plan(x.shape[2:], x.shape[1], kernel, stride, padding, ceil_mode,
+                            count_include_pad, divisor_override, x.dtype)
+    return _divide(_W.window_sum(x, bounds), div)
 
 
 def _avg_pool_backward_np(go, sizes, kernel, stride, padding, ceil_mode, count_include_pad,
                           divisor_override):
-    nd = len(kernel)
+    """``grad / divisor`` of each output added to its window's elements, outputs in order."""
     sp = tuple(sizes[2:])
-    out, pads = _pool_geometry(sp, kernel, stride, padding, (1,) * nd, ceil_mode, sizes[1])
-    div = _avg_div(sp, kernel, stride, padding, out, count_include_pad, divisor_override,
-                   go.dtype)
-    g = (go / div).astype(go.dtype)
-    padded = tuple(s + a + b for s, (a, b) in zip(sp, pads))
-    gx = xp.zeros(tuple(sizes[:2]) + padded, go.dtype)
-    for idx in np.ndindex(*kernel):
-        sl = tuple(slice(i, i + st * (m - 1) + 1, st) for i, st, m in zip(idx, stride, out))
-        gx[(slice(None),) * 2 + sl] += g
-    crop = tuple(slice(a, a + s) for (a, _), s in zip(pads, sp))
-    return gx[(slice(None),) * 2 + crop]
+    bounds, div = _avg_plan(sp, sizes[1], kernel, stride, padding, ceil_mode,
+                            count_include_pad, divisor_override, go.dtype)
+    return _W.window_scatter(go / div, bounds, sp)
 
 
 def _make_avg(node):
@@ -1408,30 +1404,62 @@ avg_pool_nd = {1: _make_avg("AvgPool2DBackward0"), 2: _make_avg("AvgPool2DBackwa
 
 
 def _adaptive_bounds(size, o):
-    i = np.arange(o)
-    return (i * size) // o, -((-(i + 1) * size) // o)
+    return _W.adaptive_bounds(size, o)
 
 
-def _adaptive_matrix(size, o, dtype):
-    s, e = _adaptive_bounds(size, o)
-    j = np.arange(size)
-    m = (j[None, :] >= s[:, None]) & (j[None, :] < e[:, None])
-    return (m / (e - s)[:, None]).astype(dtype)
+def _channels_last(a):
+    """Whether torch's kernels take ``a`` as channels-last (``suggest_memory_format``)."""
+    return _mf.suggest(a) is not _mf.contiguous_format
 
 
-def _adaptive_avg_grad(grad, self_shape, output_size):
-    dt = grad._data.dtype
-    ah = Tensor._wrap(_adaptive_matrix(self_shape[-2], output_size[0], dt))
-    aw = Tensor._wrap(_adaptive_matrix(self_shape[-1], output_size[1], dt))
-    return ah.t().matmul(grad).matmul(aw)
+def _adaptive_divide(s, bounds, channels_last):
+    """``cpu_adaptive_avg_pool``'s average of window sums ``s`` (N, C, *out) or (C, *out):
+    ``sum / kh / kw`` (``/ kd`` first in 3-d); its 2-d channels-last kernel divides its
+    vector channels (:func:`_cpu.vector_channels`) by the product ``kh * kw`` instead."""
+    nd = len(bounds)
+    t = s.dtype.type
+    lens = [(e - b).reshape((-1,) + (1,) * (nd - 1 - i)) for i, (b, e) in enumerate(bounds)]
+    r = s
+    for n in lens:
+        r = _divide(r, n.astype(t))
+    vec = _cpu.vector_channels(s.shape[1], s.dtype) if channels_last and nd == 2 else 0
+    if vec:
+        r[:, :vec] = _divide(s[:, :vec], math.prod(lens).astype(t))
+    return r
 
 
-@op("AdaptiveAvgPool2DBackward0", name="_adaptive_avg_pool2d", method=False, function=False,
-    promote=NONE, self=_adaptive_avg_grad)
-def _adaptive_avg_pool2d(self, output_size):
-    ah = _adaptive_matrix(self.shape[-2], output_size[0], np.float64)
-    aw = _adaptive_matrix(self.shape[-1], output_size[1], np.float64)
-    return (ah @ self.astype(np.float64) @ aw.T).astype(self.dtype)
+def adaptive_avg_np(x, output_size):
+    """``adaptive_avg_pool{2,3}d`` over the last ``len(output_size)`` dims of ``x``."""
+    nd = len(output_size)
+    bounds = [_W.adaptive_bounds(n, o) for n, o in zip(x.shape[x.ndim - nd:], output_size)]
+    return _adaptive_divide(_W.window_sum(x, bounds), bounds, _channels_last(x))
+
+
+def adaptive_avg_backward_np(grad, sizes, nd):
+    """Each output's ``grad / kh / kw`` added to its window, outputs in raster order, into
+    zeros of ``sizes`` (the last ``nd`` spatial)."""
+    sp = tuple(sizes[len(sizes) - nd:])
+    bounds = [_W.adaptive_bounds(n, o) for n, o in zip(sp, grad.shape[grad.ndim - nd:])]
+    d = _adaptive_divide(grad, bounds, _channels_last(grad))
+    return _W.window_scatter(d, bounds, sp)
+
+
+def _make_adaptive_avg(node, name, nd):
+    fwd = op(node, name=name, method=False, function=False, promote=NONE,
+             self=lambda grad, self_shape, output_size: bwd(grad, self_shape))(
+        lambda self, output_size: adaptive_avg_np(self, output_size))
+    bwd = op(node.replace("Backward0", "BackwardBackward0"), name=name + "_backward",
+             method=False, function=False, promote=NONE,
+             grad_output=lambda grad, grad_output_shape: fwd(
+                 grad, tuple(grad_output_shape[len(grad_output_shape) - nd:])))(
+        lambda grad_output, sizes: adaptive_avg_backward_np(grad_output, sizes, nd))
+    return fwd
+
+
+_adaptive_avg_pool2d = _make_adaptive_avg("AdaptiveAvgPool2DBackward0", "_adaptive_avg_pool2d",
+                                          2)
+adaptive_avg_pool3d = _make_adaptive_avg("AdaptiveAvgPool3DBackward0", "_adaptive_avg_pool3d",
+                                         3)
 
 
 def adaptive_max_indices(x, output_size):

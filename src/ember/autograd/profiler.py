@@ -70,7 +70,8 @@ _VARIANTS = ("_inplace_scalar", "_inplace_tensor", "_inplace_dim", "_inplace", "
 # private aten ops that keep their underscore
 _ATEN_PRIVATE = {"_softmax", "_log_softmax", "_to_copy", "_softmax_backward_data",
                  "_log_softmax_backward_data", "_safe_softmax", "_mkldnn_rnn_layer",
-                 "_adaptive_avg_pool2d", "_embedding_backward"}
+                 "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", "_adaptive_avg_pool3d",
+                 "_adaptive_avg_pool3d_backward", "_embedding_backward"}
 # entries whose kernel is a part of a differently named aten op
 _RENAMED = {"batch_norm_eval": "native_batch_norm", "batch_norm_train": "native_batch_norm",
             "layer_norm": "native_layer_norm", "group_norm": "native_group_norm",

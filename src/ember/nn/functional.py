@@ -516,7 +516,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """Average over adaptive windows of the last dim."""
     o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
-    return _N._adaptive_avg_pool2d(input.unsqueeze(-2), (1, int(o))).squeeze(-2)
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, int(o))).squeeze(-2)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
@@ -1293,7 +1293,10 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     >>> F.adaptive_avg_pool3d(ember.ones(1, 2, 4, 4, 4), 2).shape
     torch.Size([1, 2, 2, 2, 2])
     """
-    return _R.adaptive_avg_pool3d(input, _adaptive_size(output_size, input, 3))
+    size = _adaptive_size(output_size, input, 3)
+    if size == (1, 1, 1):
+        return input.mean((-1, -2, -3), keepdim=True)
+    return _N.adaptive_avg_pool3d(input, size)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
