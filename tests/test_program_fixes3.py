@@ -128,3 +128,20 @@ def test_saved_classes_and_dtypes_carry_torchs_names(tmp_path):
     assert out[0] == "torch.float32"
     want = lin(ember.ones(1, 2)).tolist()[0]
     assert [float(v.strip("[],")) for v in out[-2:]] == want
+
+
+@pytest.mark.parametrize("mode,kw", [
+    ("bilinear", {"scale_factor": 2}), ("bicubic", {"scale_factor": 2}),
+    ("nearest", {"scale_factor": 2}), ("bilinear", {"size": (3, 5), "antialias": True}),
+    ("bilinear", {"size": (70, 80)})])
+def test_interpolate_gradient_is_laid_out_as_torchs(mode, kw):
+    """The gradient of an interpolation is contiguous for a contiguous grad_output (sums over
+    it then add in torch's order: the upsampling program printed another last digit)."""
+    x = np.random.default_rng(3).standard_normal((2, 4, 8, 8)).astype(np.float32)
+    got = []
+    for lib in (ember, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = lib.nn.functional.interpolate(t, mode=mode, **kw)
+        g, = lib.autograd.grad((y * y).sum(), t)
+        got.append((g.stride(), g.abs().sum().item()))
+    assert got[0] == got[1]

@@ -474,7 +474,9 @@ def _resample_t_np(g, plan, sizes):
     planes = g.reshape((-1, targets.shape[0]))
     n_in = math.prod(sizes)
     out = ordered_scatter(planes, targets, n_in + 1, first, second)[:, :n_in]
-    return out.reshape(lead + tuple(sizes))
+    out = xp.ascontiguousarray(out).reshape(lead + tuple(sizes))
+    fmt = _mf.suggest(g)                 # torch: grad_output's suggested memory format
+    return out if fmt is _mf.contiguous_format else _mf.copy_to_format(out, fmt)
 
 
 def _make_resample(node):
