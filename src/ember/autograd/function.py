@@ -97,7 +97,7 @@ def _zeros(meta):
     return xp.zeros(shape, dt.np)
 
 
-class _FunctionMeta(type):
+class FunctionMeta(type):
     """Gives each Function subclass its own node class, ``<Name>Backward``."""
 
     def __init__(cls, name, bases, attrs):
@@ -107,7 +107,7 @@ class _FunctionMeta(type):
         super().__init__(name, bases, attrs)
 
 
-class Function(FunctionCtx, metaclass=_FunctionMeta):
+class Function(FunctionCtx, metaclass=FunctionMeta):
     """Base class of custom autograd functions.
 
     >>> import ember
