@@ -16,7 +16,10 @@ import numpy as _np
 # error state is set once here rather than around each kernel (docs/differences.md)
 _np.seterr(all="ignore")
 
-from . import _dtype, _ops, autograd
+from . import _lazy
+
+with _lazy.gc_paused():     # (the op families: thousands of long-lived objects, no garbage)
+    from . import _dtype, _ops, autograd
 from ._device import device
 from ._dtype import (
     bool,
@@ -222,9 +225,9 @@ def __getattr__(name: str):
         value = globals()[name] = _ops.function(name)
         return value
     if name in _LAZY_MODULES or name in _LAZY_NAMES:
-        import importlib
+        from ._lazy import import_module
 
-        module = importlib.import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
+        module = import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
         value = module if name in _LAZY_MODULES or name == "_tensor_str" else getattr(module, name)
         # (torch._tensor_str.printoptions: ember._printing, where the printing lives)
         globals()[name] = value

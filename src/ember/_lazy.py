@@ -6,15 +6,43 @@ import LBFGS``, ``import ember.utils.data``), and ``dir()`` lists them as if the
 :func:`defer` stands in for a module that another one imports but uses only inside functions
 (``_sleef_ext`` in the op families): the first attribute read imports it and rebinds the name
 to the module itself, so later reads cost nothing extra.
+
+Every import made here runs with the cyclic garbage collector paused (:class:`gc_paused`):
+loading a module allocates thousands of long-lived objects (functions, code, classes) and no
+garbage, and the collections those allocations trigger would each walk every object alive.
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 import types
 
 _HOOKS = ("__getattr__", "__dir__")
+
+
+class gc_paused:
+    """A block run with the cyclic garbage collector paused (and enabled again after it, if
+    it was enabled before): for the imports of ember's modules."""
+
+    __slots__ = ("_was_enabled",)
+
+    def __enter__(self):
+        self._was_enabled = gc.isenabled()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc):
+        if self._was_enabled:
+            gc.enable()
+        return False
+
+
+def import_module(name: str, package: str | None = None):
+    """``importlib.import_module(name, package)``, with the garbage collector paused."""
+    with gc_paused():
+        return importlib.import_module(name, package)
 
 
 def package(ns: dict, modules=(), names=None, hide=()) -> None:
@@ -36,12 +64,12 @@ def package(ns: dict, modules=(), names=None, hide=()) -> None:
         if name in names:
             sub = names[name]
             had = sub in ns
-            module = importlib.import_module(f"{base_pkg}.{sub}")
+            module = import_module(f"{base_pkg}.{sub}")
             value = getattr(module, name)
             if not had and sub not in modules and "." not in sub:
                 ns.pop(sub, None)
         elif name in modules:
-            value = importlib.import_module(f"{pkg}.{name}")
+            value = import_module(f"{pkg}.{name}")
         elif prev_getattr is not None:
             return prev_getattr(name)
         else:
@@ -79,7 +107,7 @@ class _Deferred:
         object.__setattr__(self, "_deferred_target", target)
 
     def _deferred_load(self):
-        module = importlib.import_module(object.__getattribute__(self, "_deferred_target"))
+        module = import_module(object.__getattribute__(self, "_deferred_target"))
         ns = object.__getattribute__(self, "_deferred_ns")
         name = object.__getattribute__(self, "_deferred_name")
         if ns.get(name) is self:
@@ -124,7 +152,7 @@ class _LazyMethod:
         return real.__get__(obj, cls) if hasattr(real, "__get__") else real
 
 
-def methods(cls: type, target: str, names, load=importlib.import_module) -> None:
+def methods(cls: type, target: str, names, load=import_module) -> None:
     """Give ``cls`` the methods ``names`` that module ``target`` (absolute name) sets on it,
     imported on the first read of any of them (``load(target)``)."""
     for name in names:

@@ -7,8 +7,6 @@ their names (``ember.sort``, ``Tensor.sort``, ``ember._ops.sort``), which ``_ind
 
 from __future__ import annotations
 
-import importlib
-
 from . import indexing, pointwise, reduction, shape  # noqa: F401  (register the ops)
 from .indexing import getitem, setitem  # noqa: F401
 from .registry import FUNCTIONS, OPS, expose  # noqa: F401
@@ -78,7 +76,7 @@ registry._NUMPY_NAMED.update(f"{__name__}.{family}" for family in LAZY)
 
 def load(family: str):
     """The op family ``family`` (``"sorting"``), imported, its names installed."""
-    module = importlib.import_module(f"{__name__}.{family}")
+    module = _lazy.import_module(f"{__name__}.{family}")
     if family not in _LOADED:
         _LOADED.add(family)
         names = _index.FUNCTIONS.get(family, ())

@@ -25,11 +25,11 @@ class Param:
 def parameters(fn) -> list[Param]:
     """``inspect.signature(fn)``'s parameters, read off a plain function's code object: the
     registry reads hundreds of kernels and formulas at import, where ``inspect`` is slow."""
-    code = getattr(fn, "__code__", None)
-    if (type(fn) is not types.FunctionType or hasattr(fn, "__wrapped__")
-            or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)):
+    if (type(fn) is not types.FunctionType or "__wrapped__" in fn.__dict__
+            or fn.__code__.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)):
         return [Param(p.name, p.kind, p.default)
                 for p in inspect.signature(fn).parameters.values()]
+    code = fn.__code__
     npos, nkw = code.co_argcount, code.co_kwonlyargcount
     defaults, kwdefaults = fn.__defaults__ or (), fn.__kwdefaults__ or {}
     first_default = npos - len(defaults)

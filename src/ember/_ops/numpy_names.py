@@ -26,8 +26,8 @@ def with_numpy_names(fn):
         return _WRAPPED[id(fn)][1]
     if id(fn) in _WRAPPERS:
         return fn
-    code = getattr(fn, "__code__", None)
-    if type(fn) is types.FunctionType and not hasattr(fn, "__wrapped__"):
+    if type(fn) is types.FunctionType and "__wrapped__" not in fn.__dict__:
+        code = fn.__code__
         # (the common case, read off the code object: hundreds of functions at import)
         if code.co_flags & inspect.CO_VARKEYWORDS:
             return fn

@@ -989,6 +989,10 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     key = (tuple(heads), tuple(call), inplace, out, None if inplace else fkey)
     kind = "_fn_inplace" if inplace else ("_fn_function" if out else "_fn_method")
     code = _CODES.get(key)
+    qualname = ("Tensor." + name) if first == "self" else name
+    names = {"co_name": name}
+    if _QUALNAMES:
+        names["co_qualname"] = qualname
     if code is None:
         # until its first call the function runs a stub of the same signature, which puts
         # the body in its place (compiled once per key): hundreds of bodies otherwise at import.
@@ -996,17 +1000,15 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
         varnames = (*call, "out") if out else tuple(call)
         nkw = len(heads) - heads.index("*") - 1 if "*" in heads else 0
         code = _STUBS[kind].replace(co_varnames=varnames, co_nlocals=len(varnames),
-                                    co_argcount=len(varnames) - nkw, co_kwonlyargcount=nkw)
+                                    co_argcount=len(varnames) - nkw, co_kwonlyargcount=nkw,
+                                    **names)
         pending = True
     else:
+        code = code.replace(**names)
         pending = False
-    qualname = ("Tensor." + name) if first == "self" else name
-    names = {"co_name": name}
-    if hasattr(code, "co_qualname"):        # Python 3.11+
-        names["co_qualname"] = qualname
     if ns is None:
         ns = _namespace(d, {})
-    fn = types.FunctionType(code.replace(**names), ns, name, tuple(pos_defaults) or None)
+    fn = types.FunctionType(code, ns, name, tuple(pos_defaults) or None)
     fn.__kwdefaults__ = kw_defaults or None
     fn.__qualname__ = qualname
     fn.__module__ = "ember"
@@ -1031,6 +1033,7 @@ def _stub_inplace():
 # the stubs' code by kind: given an op's parameters, each passes them all by name to the body
 _STUBS = {"_fn_function": _stub_function.__code__, "_fn_method": _stub_method.__code__,
           "_fn_inplace": _stub_inplace.__code__}
+_QUALNAMES = hasattr(_stub_function.__code__, "co_qualname")    # (code objects: Python 3.11+)
 _PENDING: dict = {}       # generated functions still running their stub: what makes the body
 
 
