@@ -28,7 +28,8 @@ def layout(lib, a, how):
     """``a`` as a tensor of ``lib`` laid out ``how``."""
     t = lib.tensor(a)
     if how == "channels_last":
-        return t.contiguous(memory_format=lib.channels_last)
+        fmt = lib.channels_last if a.ndim == 4 else lib.channels_last_3d
+        return t.contiguous(memory_format=fmt)
     if how == "strided":
         return lib.tensor(np.repeat(a, 2, axis=-1))[..., ::2]
     if how == "transposed":

@@ -16,26 +16,11 @@ import pytest
 
 from tests.helpers import ember, torch
 from tests.test_exact_kernels import bits_equal
+from tests.test_exact_norms import data, layout
 
 pytestmark = pytest.mark.usefixtures("same_threads")
 
 DTYPES = (np.float32, np.float64)
-
-
-def data(shape, dt, seed=0):
-    rng = np.random.default_rng(seed)
-    return (rng.standard_normal(shape) * 2 + 0.5).astype(dt)
-
-
-def layout(lib, a, how):
-    """``a`` as a tensor of ``lib`` laid out ``how``."""
-    t = lib.tensor(a)
-    if how == "channels_last":
-        fmt = lib.channels_last if a.ndim == 4 else lib.channels_last_3d
-        return t.contiguous(memory_format=fmt)
-    if how == "strided":
-        return lib.tensor(np.repeat(a, 2, axis=-1))[..., ::2]
-    return t
 
 
 def check(fn, shape, dt, how="contiguous", grad_how="contiguous"):
