@@ -14,6 +14,7 @@ import numpy as np
 from . import _dtype as D
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
+from ._torch_alias import torch_module
 
 newaxis = None
 
@@ -163,7 +164,7 @@ def typename(obj) -> str:
     else:
         module = obj.__class__.__module__ or ""
         qualname = obj.__class__.__qualname__
-    module = "torch" + module[5:] if module.startswith("ember") else module
+    module = torch_module(module) or module
     return f"{module}.{qualname}" if module not in ("", "builtins") else qualname
 
 

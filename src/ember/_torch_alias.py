@@ -54,6 +54,14 @@ def _alias_attributes(name: str, module: types.ModuleType) -> None:
             sys.modules.setdefault(f"{name}.{attr}", value)
 
 
+def torch_module(name: str) -> str | None:
+    """torch's name for the ember module ``name`` (``ember.nn.modules.linear`` ->
+    ``torch.nn.modules.linear``, ``ember`` -> ``torch``); None for any other module."""
+    if name == _PACKAGE or name.startswith(_PACKAGE + "."):
+        return ALIAS + name[len(_PACKAGE):]
+    return None
+
+
 def _is_ember(module: types.ModuleType) -> bool:
     mod_name = getattr(module, "__name__", "")
     return mod_name == _PACKAGE or mod_name.startswith(_PACKAGE + ".")
@@ -106,7 +114,7 @@ def _name_module_classes(name: str, module: types.ModuleType) -> None:
         if isinstance(value, type) and value not in _RENAMED \
                 and value.__module__ in (name, _PACKAGE):      # (or a top-level class)
             _RENAMED[value] = value.__module__
-            value.__module__ = ALIAS + value.__module__[len(_PACKAGE):]
+            value.__module__ = torch_module(value.__module__)
 
 
 def _name_classes_as_torch() -> None:

@@ -26,6 +26,7 @@ import numpy as _np
 
 from . import _dtype as _D
 from ._tensor import Tensor as _Tensor
+from ._torch_alias import torch_module as _torch_module
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
            "safe_globals"]
@@ -98,10 +99,8 @@ def _torch_name(obj, name=None):
     name = name or getattr(obj, "__qualname__", None)
     if not isinstance(module, str) or not isinstance(name, str) or "." in name:
         return None
-    package = __package__
-    if module != package and not module.startswith(package + "."):
-        return None
-    return "torch" + module[len(package):], name
+    module = _torch_module(module)
+    return None if module is None else (module, name)
 
 
 class _Pickler(pickle._Pickler):
