@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _cpu
-from . import _exact, _onednn
+from .. import _cpu, _lazy
+from . import _exact
 from ._exact import GRAIN, FmaChain, fma
+
+_onednn = _lazy.defer(globals(), "_onednn", "ember._ops._onednn")
 
 _f32 = np.float32
 _R_LN2 = _f32(1.442695040888963407359924681001892137426645954152985934135449406931)

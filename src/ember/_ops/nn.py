@@ -22,11 +22,11 @@ from .._device import xp
 from .._tensor import Tensor
 from . import _activation_math, _exact, _libm
 from . import _softmax as _softmax_kernel
-from . import _windows as _W
 from .registry import NONE, expose, op
 from .util import norm_dim
 
 # (on first use)
+_W = _lazy.defer(globals(), "_W", "ember._ops._windows")
 _norms = _lazy.defer(globals(), "_norms", "ember._ops._norms")
 _sleef = _lazy.defer(globals(), "_sleef", "ember._ops._sleef")
 _sleef_d = _lazy.defer(globals(), "_sleef_d", "ember._ops._sleef_d")

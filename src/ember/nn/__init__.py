@@ -11,9 +11,6 @@ from .modules.module import _IncompatibleKeys  # noqa: F401
 from .parameter import Buffer, Parameter  # noqa: F401
 from .parameter import UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .. import _lazy  # noqa: E402
-from .._compile import module_compile as _module_compile  # noqa: E402
-
-Module.compile = _module_compile
 
 # the layers of modules' __all__; those it loads on first use (most) load on first use here
 # too, as do nn.attention, nn.parallel and nn.utils
@@ -21,4 +18,4 @@ _LATER = [n for n in _modules.__all__ if n not in vars(_modules)]
 globals().update({n: getattr(_modules, n) for n in _modules.__all__ if n not in _LATER})
 _lazy.package(globals(), modules=("attention", "parallel", "utils"),
               names={"DataParallel": "parallel", **dict.fromkeys(_LATER, "modules")})
-del _lazy, _modules, _LATER, _module_compile
+del _lazy, _modules, _LATER

@@ -38,8 +38,6 @@ from .._ops.nn import (
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
 from ..autograd.grad_mode import no_grad as _no_grad
-from ._embedding_bag import embedding_bag  # noqa: F401  (re-exported)
-from ._pixel_ops import pixel_shuffle, pixel_unshuffle  # noqa: F401  (re-exported)
 
 # the kernels of the rarer functions load on their first call
 _attention = _lazy.defer(globals(), "_attention", "ember._ops.attention")
@@ -1412,7 +1410,9 @@ _EXTRA = (
     "threshold_", "triplet_margin_loss", "triplet_margin_with_distance_loss",
     "upsample_bilinear", "upsample_nearest")
 _lazy.package(globals(), names={**dict.fromkeys(_EXTRA, "_functional_extra"),
-                                "affine_grid": "_grid_sample", "grid_sample": "_grid_sample"})
+                                "affine_grid": "_grid_sample", "grid_sample": "_grid_sample",
+                                "embedding_bag": "_embedding_bag",
+                                "pixel_shuffle": "_pixel_ops", "pixel_unshuffle": "_pixel_ops"})
 del _lazy, _EXTRA
 
 del annotations  # keep dir() to torch's names

@@ -581,6 +581,12 @@ class Module:
         """No-op: every tensor lives on the CPU."""
         return self
 
+    def compile(self, *args, **kwargs) -> None:
+        """Compile in place, as ``torch.compile`` with ``backend="eager"`` does: the arguments
+        are checked, calls stay eager."""
+        from ..._compile import module_compile
+        module_compile(self, *args, **kwargs)
+
     def cuda(self, device=None) -> Module:
         """Move to CUDA (raises: no CUDA device)."""
         return self._apply(lambda t: t.cuda())
