@@ -379,8 +379,11 @@ def _pow_scalar(self, exponent):
         return xp.power(self, exponent)
 
 
-# torch's pow_tensor_scalar_kernel: these exponents are other kernels, in float arithmetic
+# torch's pow_Tensor_Scalar_out fills 1 for the exponent 0 and copies the base for 1; its
+# pow_tensor_scalar_kernel computes the others here with other kernels, in float arithmetic
 _POW_SPECIAL = {
+    0.0: xp.ones_like,
+    1.0: xp.copy,
     0.5: _vml.sqrt,
     -0.5: lambda b: xp.reciprocal(xp.sqrt(b)),
     -1.0: xp.reciprocal,
