@@ -56,17 +56,16 @@ def _math(dtype):
 
 
 def _binary(grad, x, m, vec, one, grain=_exact.GRAIN):
-    """A two-input ``cpu_kernel_vec`` (``grad``, ``x``) of one shape: vectors where both
-    share one layout, one by one everywhere where their layouts differ (one of them then
-    steps with a stride in the inner loop)."""
+    """A two-input ``cpu_kernel_vec`` (``grad``, ``x``) of one shape: vectors and one by one
+    where torch's loop runs them (:func:`_sleef.binary_mask`)."""
     if grad.shape != x.shape or grad.dtype != x.dtype:
         return None
     with np.errstate(all="ignore"):
         if not x.ndim:
             return np.asarray(one(grad.reshape(1), x.reshape(1))[0], x.dtype)
-        if grad.strides != x.strides:
+        mask = _sleef.binary_mask(grad, x, grain=grain)
+        if mask.all():
             return one(grad, x)
-        mask = _sleef._scalar_mask(x, grain=grain)
         out = vec(grad, x)
         if mask.any():
             out[mask] = one(grad[mask], x[mask])

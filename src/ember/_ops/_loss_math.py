@@ -65,6 +65,22 @@ def log_sigmoid(x):
         return np.minimum(x, x.dtype.type(0)) - np.log1p(np.exp(-np.abs(x)))
 
 
+def log_sigmoid_backward(grad, x):
+    """``log_sigmoid_backward``'s kernel: ``(max_deriv - sign * z / (1 + z)) * grad`` with
+    ``z = exp(-|x|)``, the buffer of the forward kernel (Sleef's exp on every element);
+    ``max_deriv`` and ``sign`` are 1 and 1 where ``x < 0``, else 0 and -1."""
+    if x.dtype == np.float32:
+        exp = _sleef.expf
+    elif x.dtype == np.float64:
+        exp = _sleef_d.expd
+    else:
+        return None
+    with np.errstate(all="ignore"):
+        z = exp(-np.abs(x))
+        q = z / (x.dtype.type(1) + z)
+        return np.where(x < 0, x.dtype.type(1) - q, q) * grad
+
+
 def scalar_lanes(*arrays):
     """Where ``cpu_kernel_vec`` runs the one-by-one function for operands of one shape
     written to a contiguous output: the row tails when every operand is contiguous (or a

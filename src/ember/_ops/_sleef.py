@@ -207,6 +207,62 @@ def _scalar_mask(a, avx512=True, grain=GRAIN):
     return tail_mask(a.shape, groups, _cpu.kernel_step(a.dtype, avx512), grain)
 
 
+def binary_mask(a, b, avx512=True, grain=GRAIN):
+    """:func:`_scalar_mask` for a two-input ``cpu_kernel_vec`` over ``a`` and ``b`` of one
+    shape and dtype: TensorIterator orders the dims by the inputs' strides (a broadcast
+    dim, stride 0, leaves the order to the other input) and merges those that both step
+    through evenly; the inner loop runs vectors where both inputs are contiguous in it, or
+    one is and the other is one value (stride 0, as the gradient of a ``sum``), and one by
+    one otherwise."""
+    if a.strides == b.strides:
+        return _scalar_mask(a, avx512, grain)
+    if min(a.strides + b.strides, default=0) < 0:
+        return np.ones(a.shape, bool)
+    ops = (a.strides, b.strides)
+
+    def should_swap(d0, d1):
+        for st in ops:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if a.shape[d0] > a.shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(a.ndim))[::-1]          # TensorIterator's insertion sort
+    for i in range(1, a.ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    groups = []                               # [size, strides, logical dims fastest first]
+    for d in perm:
+        n, st = a.shape[d], [s[d] for s in ops]
+        if groups and (n == 1 or groups[-1][0] == 1 or all(
+                groups[-1][0] * g == s for g, s in zip(groups[-1][1], st))):
+            g = groups[-1]
+            if g[0] == 1:
+                g[1] = st
+            g[0] *= n
+            g[2].append(d)
+        else:
+            groups.append([n, st, [d]])
+    if not groups or groups[0][0] == 1 and len(groups) == 1:
+        return np.ones(a.shape, bool)
+    inner = groups[0][1]
+    size = a.itemsize
+    if not (inner[0] == inner[1] == size or sorted(inner) == [0, size]):
+        return np.ones(a.shape, bool)
+    return tail_mask(a.shape, [(g[0], g[2]) for g in groups], _cpu.kernel_step(a.dtype, avx512),
+                     grain)
+
+
 def tail_mask(shape, groups, step, grain=GRAIN, tail=None):
     """The elements of a ``cpu_kernel_vec`` loop over ``shape`` that fall in a row's tail,
     after the steps of ``step`` elements: ``groups`` are the iterator's coalesced dims,

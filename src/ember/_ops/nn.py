@@ -721,12 +721,12 @@ def _silu_grad_raw(grad, self):
         exp, exp1 = _sleef_d.expd, _sleef_d.exp_scalar
     else:
         return None
-    if grad.shape != x.shape or grad.strides != x.strides or not x.ndim:
+    if grad.shape != x.shape or not x.ndim:
         return None
     one = x.dtype.type(1)
     with np.errstate(all="ignore"):
         s = one / (one + exp(-x))
-        mask = _sleef._scalar_mask(x)
+        mask = _sleef.binary_mask(grad, x)
         if mask.any():
             s[mask] = one / (one + exp1(-x[mask]))
         t = _exact.fma(x, one - s, np.full(x.shape, one))
@@ -813,8 +813,14 @@ def hardswish(self):
     return (self * xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
 
 
+def _log_sigmoid_grad(grad, self):
+    z = (-self.abs()).exp()
+    q = z / (1 + z)
+    return _where(self < 0, 1 - q, q) * grad
+
+
 @op("LogSigmoidBackward0", name="log_sigmoid", method=False, function=False,
-    self=lambda grad, self: grad * (-self).sigmoid())
+    self=_log_sigmoid_grad, raw={"self": lambda grad, self: _lm.log_sigmoid_backward(grad, self)})
 def log_sigmoid(self):
     """``log(sigmoid(x))``, computed stably."""
     return _lm.log_sigmoid(self).astype(self.dtype, copy=False)

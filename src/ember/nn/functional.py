@@ -735,11 +735,15 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
 
 
 def _kl_div(input, target, reduction: str, log_target: bool) -> Tensor:
-    """ATen's ``kl_div``, without the Python-level warning and ``batchmean``."""
+    """ATen's ``kl_div``, without the Python-level warning and ``batchmean``. Its C++
+    evaluates the right operand of ``-`` and ``*`` first, and that order of the nodes is the
+    order in which ``target``'s gradient terms add up."""
     if log_target:
-        loss = target.exp() * (target - input)
+        diff = target - input
+        loss = target.exp() * diff
     else:
-        loss = _ops.xlogy(target, target) - target * input
+        prod = target * input
+        loss = _ops.xlogy(target, target) - prod
     return _apply_reduction(loss, reduction)
 
 

@@ -1,0 +1,91 @@
+"""Activation gradients bit for bit with torch's when the incoming gradient is laid out
+otherwise than the input: the expanded gradient of ``sum``/``mean`` (stride 0), of a
+reduction over one dim, of a transposed use. torch's TensorIterator then runs its vector
+loop with the broadcast operand as one value, or its one-by-one loop (Sleef's functions in
+the first, glibc's in the second, so the bits tell them apart). Also the kernels whose
+multiply-adds the compiler fuses (``tanh``'s), and ``log_sigmoid``'s, which reads the
+forward's buffer ``exp(-|x|)``."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import ember  # noqa: E402
+
+FUNCTIONS = ["mish", "softplus", "elu", "silu", "gelu", "gelu_tanh", "celu", "selu",
+             "logsigmoid", "hardswish", "sigmoid", "tanh"]
+REDUCTIONS = {
+    "sum": lambda L, y: y.sum(),
+    "mean": lambda L, y: y.mean(),
+    "sum over dim 1": lambda L, y: y.sum(1).pow(2).sum(),
+    "sum over dim 0": lambda L, y: y.sum(0).pow(2).sum(),
+    "keepdim": lambda L, y: y.sum(-1, keepdim=True).sum(),
+    "dense": lambda L, y: (y * L.ones_like(y).cumsum(0)).sum(),
+    "transposed": lambda L, y: (y.t() * L.ones(y.shape[::-1]).cumsum(1)).sum(),
+}
+
+
+def _apply(lib, name, x):
+    if name == "gelu_tanh":
+        return lib.nn.functional.gelu(x, approximate="tanh")
+    if name in ("sigmoid", "tanh"):
+        return getattr(x, name)()
+    return getattr(lib.nn.functional, name)(x)
+
+
+def _grad(lib, name, a, reduce):
+    x = lib.tensor(a, requires_grad=True)
+    reduce(lib, _apply(lib, name, x)).backward()
+    return x.grad.numpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_gradient_bits_under_every_gradient_layout(name, dtype):
+    rng = np.random.default_rng(3)
+    for shape in [(37, 70), (300, 120), (5, 1), (1, 33)]:
+        a = (rng.standard_normal(shape) * 3).astype(dtype)
+        for rname, reduce in REDUCTIONS.items():
+            want = _grad(torch, name, a, reduce)
+            got = _grad(ember, name, a, reduce)
+            assert np.array_equal(want.view(np.uint8), got.view(np.uint8)), (shape, rname)
+
+
+def test_three_dims_with_a_partly_broadcast_gradient():
+    a = np.random.default_rng(4).standard_normal((4, 3, 50)).astype(np.float32)
+    for reduce in (lambda L, y: y.sum((0, 2)).pow(2).sum(),
+                   lambda L, y: y.sum(1).pow(2).sum(),
+                   lambda L, y: y.sum()):
+        for name in ("silu", "mish", "gelu_tanh", "tanh"):
+            assert np.array_equal(_grad(torch, name, a, reduce), _grad(ember, name, a, reduce))
+
+
+def test_binary_mask_follows_tensor_iterator():
+    from ember._ops import _sleef
+    x = np.zeros((37, 70), np.float32)
+    full = np.broadcast_to(np.float32(1), x.shape)
+    rows = np.broadcast_to(np.ones((37, 1), np.float32), x.shape)
+    same = _sleef._scalar_mask(x)
+    assert np.array_equal(_sleef.binary_mask(full, x), same)        # one value: vectors
+    per_row = _sleef.binary_mask(rows, x)                             # a tail in every row
+    assert per_row[:, 64:].all() and not per_row[:, :64].any()
+    assert _sleef.binary_mask(x.T.copy().T, x).all()                 # strided: one by one
+
+
+def test_double_backward_still_differentiates():
+    for L in (torch, ember):
+        x = L.tensor([0.3, -1.2, 2.0], dtype=L.float64, requires_grad=True)
+        for f in (lambda v: v.tanh(), L.nn.functional.logsigmoid):
+            assert L.autograd.gradgradcheck(f, (x,))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("exponent", [0, 1, 0.0, 1.0])
+def test_pow_zero_and_one_fill_and_copy(dtype, exponent):
+    vals = [0.0, -0.0, 1.5, -2.5, float("nan"), float("inf"), -float("inf"), 1e-40, -3.0]
+    want = torch.tensor(vals, dtype=getattr(torch, dtype)).pow(exponent)
+    got = ember.tensor(vals, dtype=getattr(ember, dtype)).pow(exponent)
+    assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
+    assert np.array_equal(want.float().numpy(), got.float().numpy(), equal_nan=True)
+    assert np.array_equal(np.signbit(want.float().numpy()), np.signbit(got.float().numpy()))
