@@ -89,3 +89,38 @@ def test_pow_zero_and_one_fill_and_copy(dtype, exponent):
     assert str(got.dtype).split(".")[1] == str(want.dtype).split(".")[1]
     assert np.array_equal(want.float().numpy(), got.float().numpy(), equal_nan=True)
     assert np.array_equal(np.signbit(want.float().numpy()), np.signbit(got.float().numpy()))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_layer_norm_backward_is_torchs_kernel(dtype, threads):
+    rng = np.random.default_rng(1)
+    saved = torch.get_num_threads(), ember.get_num_threads()
+    torch.set_num_threads(threads)
+    ember.set_num_threads(threads)
+    try:
+        for shape, ns in [((7, 10), (10,)), ((4, 5, 37), (37,)), ((3, 4, 6), (4, 6)),
+                          ((8, 300), (300,)), ((1, 16), (16,)), ((5,), (5,))]:
+            for affine in (True, False):
+                x, g = (rng.standard_normal(shape).astype(dtype) for _ in range(2))
+                w, b = (rng.standard_normal(ns).astype(dtype) for _ in range(2))
+                out = []
+                for L in (torch, ember):
+                    X = L.tensor(x, requires_grad=True)
+                    W, B = ((L.tensor(w, requires_grad=True), L.tensor(b, requires_grad=True))
+                            if affine else (None, None))
+                    (L.nn.functional.layer_norm(X, ns, W, B) * L.tensor(g)).sum().backward()
+                    out.append([X.grad.numpy()] + ([W.grad.numpy(), B.grad.numpy()]
+                                                   if affine else []))
+                for want, got in zip(*out):
+                    assert np.array_equal(want, got), (shape, ns, affine)
+    finally:
+        torch.set_num_threads(saved[0])
+        ember.set_num_threads(saved[1])
+
+
+def test_layer_norm_double_backward_stays_differentiable():
+    x = ember.randn(3, 5, dtype=ember.float64, requires_grad=True)
+    w = ember.randn(5, dtype=ember.float64, requires_grad=True)
+    assert ember.autograd.gradgradcheck(
+        lambda a, b: ember.nn.functional.layer_norm(a, (5,), b), (x, w))

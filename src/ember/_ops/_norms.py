@@ -423,6 +423,44 @@ def layer_norm(x, weight, bias, k, eps):
     return y.reshape(x.shape), mean.reshape(stat_shape), rstd.reshape(stat_shape)
 
 
+def layer_norm_backward(grad, x, weight, k, eps, which):
+    """``LayerNormBackwardKernelImpl`` on float32/float64 arrays normalised over their last
+    ``k`` dims: the gradient ``which`` names (``"input"``, ``"weight"`` or ``"bias"``).
+
+    The statistics are the forward's (:func:`layer_norm`). Per row, with ``a`` the rstd,
+    ``ds = Σ dy·x·γ`` and ``db = Σ dy·γ`` are vector reductions (the products fused into the
+    sums on the partial vector, :func:`vec_sum_rows`), ``b = fma(db, mean, -ds)·a·a·a/N``,
+    ``c = fma(-b, mean, -(db·a/N))`` and ``dx = fma(b, x, a·dy·γ) + c``. ``dγ`` and ``dβ``
+    fold each thread's rows into a vector, ``dγ += dy·fma(a, x, -a·mean)`` fused, and add the
+    threads' vectors in order."""
+    dt = x.dtype.type
+    m = int(np.prod(x.shape[:x.ndim - k], dtype=np.int64))
+    n = x.size // m
+    dy = np.ascontiguousarray(grad).reshape(m, n)
+    if which == "bias":
+        return _per_thread_rows(dy, lambda acc, i: acc + dy[i], dt)
+    rows = np.ascontiguousarray(x).reshape(m, n)
+    mean, var = rowwise_moments(rows)
+    a = dt(1) / np.sqrt(var + dt(eps))
+    if which == "weight":
+        b = -a * mean
+        return _per_thread_rows(rows, lambda acc, i: fma(
+            dy[i], fma(np.full(n, a[i]), rows[i], np.full(n, b[i])), acc), dt)
+    if weight is None:
+        ds = vec_sum_rows(None, (dy, rows))
+        db = vec_sum_rows(dy)
+        ady = a[:, None] * dy
+    else:
+        w = np.broadcast_to(weight.reshape(1, n), dy.shape)
+        ds = vec_sum_rows(None, (dy * rows, w))
+        db = vec_sum_rows(None, (dy, w))
+        ady = a[:, None] * dy * w
+    scale = dt(1) / dt(n)
+    b = fma(db, mean, -ds) * a * a * a * scale
+    c = fma(-b, mean, -(db * a * scale))
+    return (fma(np.broadcast_to(b[:, None], dy.shape), rows, ady) + c[:, None]).reshape(x.shape)
+
+
 def group_norm(x, weight, bias, groups, eps):
     """``GroupNormKernelImpl`` on a float32/float64 (N, C, *) array, taken contiguous:
     (output, mean, rstd), the statistics shaped (N, groups); rstd is rounded from double,
@@ -450,8 +488,9 @@ def group_norm(x, weight, bias, groups, eps):
 # ----------------------------------------------------------------------------- weight norm
 
 def _per_thread_rows(rows, fn, dt):
-    """``WeightNormKernel.cpp``'s vertical reduction over the rows of a (M, N) array: each
-    thread folds its share of the rows into a vector (``acc = fn(acc, i)`` row by row), and
+    """The vertical reduction of ``WeightNormKernel.cpp`` and of the layer norm backward's
+    ``dγ``/``dβ`` over the rows of a (M, N) array: each thread folds its share of the rows
+    into a vector (``acc = fn(acc, i)`` row by row), and
     the threads' vectors are added in thread order."""
     m, n = rows.shape
     threads = _exact.get_num_threads()

@@ -1648,14 +1648,46 @@ def _ln_lead(ndim, k):
     return tuple(range(ndim - k))
 
 
+def _ln_kernel_grad(grad, self, weight, k, eps, which):
+    """torch's backward kernel's gradient ``which`` as a tensor, for a backward that records
+    no graph; None where the formulas must stay differentiable or the dtypes are not
+    emulated."""
+    from ..autograd.grad_mode import _state as state
+    if state.enabled and any(t is not None and t.requires_grad for t in (grad, self, weight)):
+        return None
+    w = None if weight is None else weight._data
+    if not _bn_exact(self._data, w) or grad._data.dtype != self._data.dtype or not self.numel():
+        return None
+    g = _norms.layer_norm_backward(grad._data, self._data, w, k, eps, which)
+    return Tensor._wrap(np.asarray(g).reshape(self.shape[self.ndim - k:] if which != "input"
+                                              else self.shape))
+
+
+def _ln_self(grad, self, weight, k, eps):
+    exact = _ln_kernel_grad(grad, self, weight, k, eps, "input")
+    if exact is not None:
+        return exact
+    return _normalized_grad(grad, self, weight, _ln_dims(self.ndim, k), eps)
+
+
+def _ln_weight(grad, self, k, eps):
+    exact = _ln_kernel_grad(grad, self, None, k, eps, "weight")
+    if exact is not None:
+        return exact
+    xhat = _xhat(self, _ln_dims(self.ndim, k), eps)
+    return (grad * xhat).sum(_ln_lead(self.ndim, k)) if self.ndim > k else grad * xhat
+
+
+def _ln_bias(grad, self, k, eps):
+    exact = _ln_kernel_grad(grad, self, None, k, eps, "bias")
+    if exact is not None:
+        return exact
+    return grad.sum(_ln_lead(grad.ndim, k)) if grad.ndim > k else grad
+
+
 @op("NativeLayerNormBackward0", name="_layer_norm", method=False, function=False,
     promote=NONE, tensors=("self", "weight", "bias"),
-    self=lambda grad, self, weight, k, eps: _normalized_grad(grad, self, weight,
-                                                             _ln_dims(self.ndim, k), eps),
-    weight=lambda grad, self, k, eps: (grad * _xhat(self, _ln_dims(self.ndim, k), eps)).sum(
-        _ln_lead(self.ndim, k)) if self.ndim > k else grad * _xhat(self, _ln_dims(self.ndim, k),
-                                                                    eps),
-    bias=lambda grad, k: grad.sum(_ln_lead(grad.ndim, k)) if grad.ndim > k else grad)
+    self=_ln_self, weight=_ln_weight, bias=_ln_bias)
 def _layer_norm(self, weight, bias, k, eps):
     if _bn_exact(self, weight, bias):
         return _norms.layer_norm(self, weight, bias, k, eps)[0]
