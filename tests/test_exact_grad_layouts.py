@@ -124,3 +124,24 @@ def test_layer_norm_double_backward_stays_differentiable():
     w = ember.randn(5, dtype=ember.float64, requires_grad=True)
     assert ember.autograd.gradgradcheck(
         lambda a, b: ember.nn.functional.layer_norm(a, (5,), b), (x, w))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_formula_gradients_group_as_torchs(dtype):
+    """``derivatives.yaml``'s expressions evaluate left to right: ``grad * other * recip``
+    for atan2 (recip 0 where the sum of squares is 0), ``grad * self / result`` for hypot,
+    ``grad * result * M_LN2`` for exp2."""
+    rng = np.random.default_rng(5)
+    a, b, g = (rng.standard_normal((37, 70)).astype(dtype) for _ in range(3))
+    a[0, :3] = b[0, :3] = 0
+    cases = [("atan2", lambda L, x, y: L.atan2(x, y)), ("exp2", lambda L, x, y: x.exp2())]
+    if dtype == "float32":          # float64 hypot: Sleef's hypot_u05 is not emulated
+        cases.append(("hypot", lambda L, x, y: L.hypot(x, y)))
+    for name, f in cases:
+        out = []
+        for L in (torch, ember):
+            x, y = L.tensor(a, requires_grad=True), L.tensor(b, requires_grad=True)
+            (f(L, x, y) * L.tensor(g)).sum().backward()
+            out.append([x.grad.numpy()] + ([] if y.grad is None else [y.grad.numpy()]))
+        for want, got in zip(*out):
+            assert np.array_equal(want, got, equal_nan=True), name

@@ -557,12 +557,18 @@ def _tensor_other(name):
     return check
 
 
+def _atan2_recip(self, other):
+    """``atan2_backward``'s ``1 / (self² + other²)``, 0 where that sum is 0."""
+    denom = self * self + other * other
+    return denom.reciprocal().masked_fill(denom == 0, 0)
+
+
 def _atan2_self(grad, self, other):
-    return grad * (other * (self * self + other * other).reciprocal())
+    return grad * other * _atan2_recip(self, other)
 
 
 def _atan2_other(grad, self, other):
-    return grad * (-self * (self * self + other * other).reciprocal())
+    return grad * -self * _atan2_recip(self, other)
 
 
 @op("Atan2Backward0", promote=FLOAT, inplace=True, check=_tensor_other("atan2"),
@@ -585,8 +591,8 @@ def atan2(self, other):
 
 
 @op("HypotBackward0", inplace=True, check=_tensor_other("hypot"),
-    self=lambda grad, self, result: grad * (self / result),
-    other=lambda grad, other, result: grad * (other / result))
+    self=lambda grad, self, result: grad * self / result,
+    other=lambda grad, other, result: grad * other / result)
 def hypot(self, other):
     """``sqrt(self**2 + other**2)`` without overflow.
 

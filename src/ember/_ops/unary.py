@@ -114,7 +114,7 @@ def exp(self):
 
 
 @op("Exp2Backward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad * (result * _LN2))
+    self=lambda grad, result: grad * result * _LN2)
 def exp2(self):
     """``2 ** x``.
 
