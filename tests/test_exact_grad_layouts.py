@@ -145,3 +145,25 @@ def test_formula_gradients_group_as_torchs(dtype):
             out.append([x.grad.numpy()] + ([] if y.grad is None else [y.grad.numpy()]))
         for want, got in zip(*out):
             assert np.array_equal(want, got, equal_nan=True), name
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_group_norm_backward_is_torchs_kernel(dtype):
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        for shape, groups in [((2, 6, 5, 5), 3), ((3, 32, 4, 4), 8), ((2, 20, 7), 4),
+                              ((2, 64, 3, 3), 4), ((4, 6, 33), 2), ((2, 4), 2),
+                              ((3, 48, 2, 2, 2), 6), ((2, 24, 50), 1)]:
+            for affine in (True, False):
+                x, g = (rng.standard_normal(shape).astype(dtype) for _ in range(2))
+                w, b = (rng.standard_normal(shape[1]).astype(dtype) for _ in range(2))
+                out = []
+                for L in (torch, ember):
+                    X = L.tensor(x, requires_grad=True)
+                    W, B = ((L.tensor(w, requires_grad=True), L.tensor(b, requires_grad=True))
+                            if affine else (None, None))
+                    (L.nn.functional.group_norm(X, groups, W, B) * L.tensor(g)).sum().backward()
+                    out.append([X.grad.numpy()] + ([W.grad.numpy(), B.grad.numpy()]
+                                                   if affine else []))
+                for want, got in zip(*out):
+                    assert np.array_equal(want, got), (shape, groups, affine)

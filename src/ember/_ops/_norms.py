@@ -182,10 +182,11 @@ def _columns(a, size):
     return np.ascontiguousarray(a.reshape(-1, size).T)
 
 
-def vec_sum_rows(rows, fused=None, lanes=None):
+def vec_sum_rows(rows, fused=None, lanes=None, fuse_tail=True):
     """``vec::reduce_all`` (``map2_reduce_all`` with ``fused = (a, b)``: the sum of a * b,
-    each product added by a fused multiply-add) along the last axis of (R, S) arrays, in
-    vectors of ``lanes`` (default: AVX2's)."""
+    the products of the partial last vector added by fused multiply-adds where the compiler
+    fuses them, ``fuse_tail``) along the last axis of (R, S) arrays, in vectors of ``lanes``
+    (default: AVX2's)."""
     src = rows if fused is None else fused[0]
     lead, size = src.shape[:-1], src.shape[-1]
     if not size:
@@ -193,10 +194,10 @@ def vec_sum_rows(rows, fused=None, lanes=None):
     if fused is None:
         return vec_sum_columns(_columns(rows, size), lanes=lanes).reshape(lead)
     a, b = (_columns(np.broadcast_to(v, src.shape), size) for v in fused)
-    return vec_sum_columns(a, b, lanes).reshape(lead)
+    return vec_sum_columns(a, b, lanes, fuse_tail).reshape(lead)
 
 
-def vec_sum_columns(a, b=None, lanes=None):
+def vec_sum_columns(a, b=None, lanes=None, fuse_tail=True):
     """:func:`vec_sum_rows` of the rows held as the columns of ``a`` (and ``b``): C-contiguous
     (S, R) arrays, whose every step runs over one contiguous block."""
     dt = a.dtype.type
@@ -218,7 +219,8 @@ def vec_sum_columns(a, b=None, lanes=None):
             acc += a[d:d + lanes] * b[d:d + lanes]
         if full < size:
             t = size - full
-            acc[:t] = fma(a[full:], b[full:], acc[:t])
+            acc[:t] = fma(a[full:], b[full:], acc[:t]) if fuse_tail else \
+                acc[:t] + a[full:] * b[full:]
     return _lanes_reduce(acc, dt)
 
 
@@ -438,14 +440,15 @@ def layer_norm_backward(grad, x, weight, k, eps, which):
     n = x.size // m
     dy = np.ascontiguousarray(grad).reshape(m, n)
     if which == "bias":
-        return _per_thread_rows(dy, lambda acc, i: acc + dy[i], dt)
+        return _per_thread_rows(dy, lambda acc, i: acc + dy[i], dt).reshape(x.shape[-k:])
     rows = np.ascontiguousarray(x).reshape(m, n)
     mean, var = rowwise_moments(rows)
     a = dt(1) / np.sqrt(var + dt(eps))
     if which == "weight":
         b = -a * mean
         return _per_thread_rows(rows, lambda acc, i: fma(
-            dy[i], fma(np.full(n, a[i]), rows[i], np.full(n, b[i])), acc), dt)
+            dy[i], fma(np.full(n, a[i]), rows[i], np.full(n, b[i])), acc), dt
+        ).reshape(x.shape[-k:])
     if weight is None:
         ds = vec_sum_rows(None, (dy, rows))
         db = vec_sum_rows(dy)
@@ -483,6 +486,64 @@ def group_norm(x, weight, bias, groups, eps):
     y = fma(np.broadcast_to(scale[..., None], xr.shape), xr,
             np.broadcast_to(shift[..., None], xr.shape))
     return y.reshape(x.shape), *stats
+
+
+def group_norm_backward(grad, x, weight, groups, eps, which):
+    """``GroupNormBackwardKernelImpl`` for a C-contiguous float32/float64 (N, C, *) input:
+    the gradient ``which`` names (``"input"``, ``"weight"`` or ``"bias"``).
+
+    ``ds``/``db`` per (n, c) are vector reductions over the spatial elements (float32's
+    products rounded, float64's last partial vector fused); per (n, g) they are weighted by
+    gamma in vectors of ``K`` and then one by one (fused), giving
+    ``c2 = fma(db, mean, -ds)·rstd³·s`` and ``c3 = -c2·mean - (db·rstd)·s`` (the second
+    product fused); ``dx = fma(rstd·γ, dy, c2·x) + c3``. ``dγ`` adds
+    ``fma(-db, mean, ds)·rstd`` (fused) over n, ``dβ`` adds db over n."""
+    dt = x.dtype.type
+    n, c = x.shape[:2]
+    g, d = groups, c // groups
+    hw = x.size // (n * c)
+    k = _exact._LANES[x.dtype]
+    dy = np.ascontiguousarray(grad).reshape(n * c, hw)
+    rows = x.reshape(n * c, hw)
+    ds = vec_sum_rows(None, (dy, rows), k, dt == np.float64).reshape(n, g, d)
+    db = vec_sum_rows(dy, lanes=k).reshape(n, g, d)
+    if which == "bias":
+        return seqsum(db.reshape(n, c), np.zeros(c, dt))
+    mean, var = rowwise_moments(x.reshape(n * g, -1))
+    rstd = (1 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
+    mean, rstd = mean.reshape(n, g, 1), rstd.reshape(n, g, 1)
+    if which == "weight":
+        t = fma(-db, np.broadcast_to(mean, db.shape), ds)
+        return _fold_rows(t, rstd).reshape(c)
+    gam = np.broadcast_to((np.ones(c, dt) if weight is None else weight).reshape(1, g, d),
+                          ds.shape)
+    full = d - d % k
+    acc_s = np.zeros((n, g, k), dt)
+    acc_b = np.zeros((n, g, k), dt)
+    for j in range(0, full, k):
+        acc_s = fma(ds[..., j:j + k], gam[..., j:j + k], acc_s)
+        acc_b = fma(db[..., j:j + k], gam[..., j:j + k], acc_b)
+    ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), dt))
+    db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), dt))
+    for j in range(full, d):                   # the tail, one by one (fused)
+        ds_val = fma(ds[..., j], gam[..., j], ds_val)
+        db_val = fma(db[..., j], gam[..., j], db_val)
+    ds_val, db_val = ds_val[..., None], db_val[..., None]
+    s = dt(1) / dt(d * hw)
+    c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s
+    c3 = fma(-(db_val * rstd), np.broadcast_to(s, c2.shape), -c2 * mean)
+    c1 = (rstd * gam).reshape(n, g, d, 1)
+    xr = x.reshape(n, g, d, hw)
+    y = fma(np.broadcast_to(c1, xr.shape), dy.reshape(xr.shape), c2[..., None] * xr)
+    return (y + c3[..., None]).reshape(x.shape)
+
+
+def _fold_rows(t, rstd):
+    """``GammaBackward``: ``acc = fma(t[n], rstd[n], acc)`` over the samples n in turn."""
+    acc = np.zeros(t.shape[1:], t.dtype)
+    for i in range(t.shape[0]):
+        acc = fma(t[i], np.broadcast_to(rstd[i], t[i].shape), acc)
+    return acc
 
 
 # ----------------------------------------------------------------------------- weight norm

@@ -260,15 +260,27 @@ def _nll_sums(picked, valid, wt, dt):
     """``nll_loss_out_frame``'s reduction: the loss (and weight) added by an eight-level
     cascade, one level per ``2^p`` steps of the target's flat index (ignored targets
     skipped), the levels then added in order."""
-    picked, valid = picked.reshape(-1), valid.reshape(-1)
-    n = picked.size
-    p = max(4, (n - 1).bit_length() // 8) if n > 1 else 4
-    idx = np.flatnonzero(valid)
-    wv = None if wt is None else wt.reshape(-1)[idx]
+    picked = picked.reshape(-1)
+    idx, wv, p = _nll_valid(valid, wt)
     loss = _cascade8(idx, picked[idx] if wv is None else picked[idx] * wv, p, dt, neg=True)
-    if wv is None:
-        return loss, dt(idx.size)
-    return loss, _cascade8(idx, wv, p, dt, neg=False)
+    return loss, _nll_total(valid, wt, dt)
+
+
+def _nll_valid(valid, wt):
+    """The flat indices of the counted targets, their weights (None: unweighted) and the
+    cascade's level step ``p``."""
+    valid = valid.reshape(-1)
+    n = valid.size
+    idx = np.flatnonzero(valid)
+    return idx, None if wt is None else wt.reshape(-1)[idx], \
+        max(4, (n - 1).bit_length() // 8) if n > 1 else 4
+
+
+def _nll_total(valid, wt, dt):
+    """``total_weight`` as ``nll_loss_out_frame`` adds it: the count of counted targets, or
+    their weights added by the cascade of :func:`_nll_sums`."""
+    idx, wv, p = _nll_valid(valid, wt)
+    return dt(idx.size) if wv is None else _cascade8(idx, wv, p, dt, neg=False)
 
 
 def _cascade8(idx, vals, p, dt, neg):
@@ -346,7 +358,11 @@ def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_in
     x, t, w = _nll_targets(self, target, weight, ignore_index)
     g = grad_output if self.ndim > 1 or reduction != 0 else grad_output[None]
     if reduction == 1:
-        total = x.dtype.type(t.size) if w is None else w.sum()
+        if x.dtype in _exact.exact_dtype and t.size:
+            valid = (target if self.ndim > 1 else target[None]) != ignore_index
+            total = _nll_total(valid, None if weight is None else weight[t], x.dtype.type)
+        else:
+            total = x.dtype.type(t.size) if w is None else w.sum()
         with np.errstate(invalid="ignore", divide="ignore"):
             g = g / total
     out = xp.zeros(x.shape, grad_output.dtype)
@@ -1648,9 +1664,10 @@ def _ln_lead(ndim, k):
     return tuple(range(ndim - k))
 
 
-def _ln_kernel_grad(grad, self, weight, k, eps, which):
-    """torch's backward kernel's gradient ``which`` as a tensor, for a backward that records
-    no graph; None where the formulas must stay differentiable or the dtypes are not
+def _kernel_grad(kernel, grad, self, weight, which, *args):
+    """The gradient ``which`` of a normalisation's backward kernel (``kernel(grad, x,
+    weight, *args, which)``, torch's bits) as a tensor, for a backward that records no
+    graph; None where the formulas must stay differentiable or the dtypes are not
     emulated."""
     from ..autograd.grad_mode import _state as state
     if state.enabled and any(t is not None and t.requires_grad for t in (grad, self, weight)):
@@ -1658,9 +1675,11 @@ def _ln_kernel_grad(grad, self, weight, k, eps, which):
     w = None if weight is None else weight._data
     if not _bn_exact(self._data, w) or grad._data.dtype != self._data.dtype or not self.numel():
         return None
-    g = _norms.layer_norm_backward(grad._data, self._data, w, k, eps, which)
-    return Tensor._wrap(np.asarray(g).reshape(self.shape[self.ndim - k:] if which != "input"
-                                              else self.shape))
+    return Tensor._wrap(np.asarray(kernel(grad._data, self._data, w, *args, which)))
+
+
+def _ln_kernel_grad(grad, self, weight, k, eps, which):
+    return _kernel_grad(_norms.layer_norm_backward, grad, self, weight, which, k, eps)
 
 
 def _ln_self(grad, self, weight, k, eps):
@@ -1716,7 +1735,16 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     return _layer_norm(input, weight, bias, k, eps)
 
 
+def _gn_kernel_grad(grad, self, weight, groups, eps, which):
+    if not self._data.flags.c_contiguous:      # channels-last: torch's other kernel
+        return None
+    return _kernel_grad(_norms.group_norm_backward, grad, self, weight, which, groups, eps)
+
+
 def _gn_self(grad, self, weight, groups, eps):
+    exact = _gn_kernel_grad(grad, self, weight, groups, eps, "input")
+    if exact is not None:
+        return exact
     n, c = self.shape[:2]
     xr = self.reshape(n, groups, -1)
     g = grad if weight is None else grad * _bcast(weight, self.ndim)
@@ -1728,12 +1756,23 @@ def _gn_xhat(self, groups, eps):
     return _xhat(self.reshape(n, groups, -1), (2,), eps).reshape(self.shape)
 
 
+def _gn_weight(grad, self, groups, eps):
+    exact = _gn_kernel_grad(grad, self, None, groups, eps, "weight")
+    if exact is not None:
+        return exact
+    return (grad * _gn_xhat(self, groups, eps)).sum(_bn_dims(self.ndim))
+
+
+def _gn_bias(grad, self, groups, eps):
+    exact = _gn_kernel_grad(grad, self, None, groups, eps, "bias")
+    if exact is not None:
+        return exact
+    return grad.sum(_bn_dims(grad.ndim))
+
+
 @op("NativeGroupNormBackward0", name="_group_norm", method=False, function=False,
     promote=NONE, tensors=("self", "weight", "bias"),
-    self=_gn_self,
-    weight=lambda grad, self, groups, eps: (grad * _gn_xhat(self, groups, eps)).sum(
-        _bn_dims(self.ndim)),
-    bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
+    self=_gn_self, weight=_gn_weight, bias=_gn_bias)
 def _group_norm(self, weight, bias, groups, eps):
     if _bn_exact(self, weight, bias):
         return _norms.group_norm(self, weight, bias, groups, eps)[0]
