@@ -167,3 +167,21 @@ def test_group_norm_backward_is_torchs_kernel(dtype):
                                                    if affine else []))
                 for want, got in zip(*out):
                     assert np.array_equal(want, got), (shape, groups, affine)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("scale_grad_by_freq", [False, True])
+@pytest.mark.parametrize("padding_idx", [None, 2, -1])
+def test_embedding_backward_adds_in_order_in_the_dtype(dtype, scale_grad_by_freq, padding_idx):
+    rng = np.random.default_rng(0)
+    w0 = rng.standard_normal((10, 6)).astype(dtype)
+    idx = rng.integers(0, 10, (7, 13))
+    g = rng.standard_normal((7, 13, 6)).astype(dtype)
+    out = []
+    for L in (torch, ember):
+        w = L.tensor(w0, requires_grad=True)
+        y = L.nn.functional.embedding(L.tensor(idx), w, padding_idx=padding_idx,
+                                      scale_grad_by_freq=scale_grad_by_freq)
+        (y * L.tensor(g)).sum().backward()
+        out.append(w.grad.numpy())
+    assert np.array_equal(*out)

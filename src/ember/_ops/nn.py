@@ -1805,28 +1805,49 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
 
 # ============================================================================ embedding, padding
 
-def _embedding_backward_np(go, indices, num_weights, padding_idx):
+def _embedding_backward_np(go, indices, num_weights, padding_idx, scale_grad_by_freq=False):
+    """``embedding_dense_backward_cpu``: each index's row adds the gradient rows that pick
+    it, in their order, in the dtype (with ``scale_grad_by_freq``, each scaled by 1 / the
+    index's count, cast to the dtype, in a fused multiply-add); the padding row gets none."""
     d = go.shape[-1]
-    out = np.zeros((num_weights, d), np.float64)
-    np.add.at(out, indices.ravel(), go.reshape(-1, d))
+    idx = indices.ravel()
+    rows = go.reshape(-1, d)
     if padding_idx is not None and padding_idx >= 0:
-        out[padding_idx] = 0
-    return out.astype(go.dtype)
+        keep = idx != padding_idx
+        counts_of = np.bincount(idx, minlength=num_weights)    # padding rows count too
+        idx, rows = idx[keep], rows[keep]
+    else:
+        counts_of = np.bincount(idx, minlength=num_weights) if scale_grad_by_freq else None
+    out = np.zeros((num_weights, d), go.dtype)
+    if not scale_grad_by_freq:
+        np.add.at(out, idx, rows)            # in order, one index at a time
+        return out
+    alpha = (1.0 / np.maximum(counts_of, 1)).astype(go.dtype)[:, None]
+    order = np.argsort(idx, kind="stable")
+    ranks = np.empty(idx.size, np.int64)
+    first = np.searchsorted(idx[order], idx[order], side="left")
+    ranks[order] = np.arange(idx.size) - first
+    for r in range(int(ranks.max()) + 1 if idx.size else 0):
+        at = ranks == r                       # each index's r-th row: distinct indices
+        k = idx[at]
+        out[k] = _exact.fma(rows[at], np.broadcast_to(alpha[k], rows[at].shape), out[k])
+    return out
 
 
 @op("EmbeddingBackward0", name="_embedding", method=False, function=False, promote=NONE,
     tensors=("weight", "indices"),
-    weight=lambda grad, indices, weight_shape, padding_idx:
-    _embedding_backward(grad, indices, weight_shape[0], padding_idx))
-def _embedding(weight, indices, padding_idx):
+    weight=lambda grad, indices, weight_shape, padding_idx, scale_grad_by_freq:
+    _embedding_backward(grad, indices, weight_shape[0], padding_idx, scale_grad_by_freq))
+def _embedding(weight, indices, padding_idx, scale_grad_by_freq=False):
     return weight[indices]
 
 
 @op("EmbeddingBackwardBackward0", name="_embedding_backward", method=False, function=False,
     promote=NONE, tensors=("grad_output", "indices"),
     grad_output=lambda grad, indices, padding_idx: _embedding(grad, indices, padding_idx))
-def _embedding_backward(grad_output, indices, num_weights, padding_idx):
-    return _embedding_backward_np(grad_output, indices, num_weights, padding_idx)
+def _embedding_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq=False):
+    return _embedding_backward_np(grad_output, indices, num_weights, padding_idx,
+                                  scale_grad_by_freq)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
@@ -1849,7 +1870,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
         raise IndexError("index out of range in self")
     if max_norm is not None:
         embedding_renorm(weight, idx, max_norm, norm_type)
-    return _embedding(weight, input, padding_idx)
+    return _embedding(weight, input, padding_idx, bool(scale_grad_by_freq))
 
 
 def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float) -> None:
