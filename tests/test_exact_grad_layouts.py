@@ -185,3 +185,24 @@ def test_embedding_backward_adds_in_order_in_the_dtype(dtype, scale_grad_by_freq
         (y * L.tensor(g)).sum().backward()
         out.append(w.grad.numpy())
     assert np.array_equal(*out)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_more_kernels_and_formulas_are_torchs(dtype):
+    """glu's kernel (Sleef's exp in the vectors) and backward, sinc's and log10's
+    gradients (derivatives.yaml's grouping and literal), soft_margin_loss's kernels."""
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal((38, 70)).astype(dtype)
+    t = np.sign(rng.standard_normal((38, 70))).astype(dtype)
+    cases = [lambda L, x: L.nn.functional.glu(x, 1), lambda L, x: L.nn.functional.glu(x, 0),
+             lambda L, x: x.sinc(), lambda L, x: (x.abs() + 0.1).log10(),
+             lambda L, x: L.nn.functional.soft_margin_loss(x, L.tensor(t))]
+    for f in cases:
+        out = []
+        for L in (torch, ember):
+            x = L.tensor(a, requires_grad=True)
+            y = f(L, x)
+            g = np.arange(y.numel(), dtype=dtype).reshape(y.shape) * 0.01
+            (y * L.tensor(g)).sum().backward()
+            out.append((y.detach().numpy(), x.grad.numpy()))
+        assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])

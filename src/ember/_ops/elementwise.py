@@ -79,9 +79,12 @@ def logaddexp2(self, other):
 
 
 def _sinc_grad(grad, self):
+    """torch's ``sinc_backward``: ``grad * ((πx·cos(πx) - sin(πx)) / (x·x·π))``, 0 where
+    that denominator is 0."""
     px = self * math.pi
-    d = ((px * px.cos() - px.sin()) / (px * self))
-    return grad * d.masked_fill(self == 0, 0)
+    sq = self * self * math.pi
+    out = grad * ((px * px.cos() - px.sin()) / sq)
+    return out.masked_fill(sq == 0, 0)
 
 
 @op("SincBackward0", promote=FLOAT, inplace=True, self=_sinc_grad)

@@ -886,21 +886,35 @@ def prelu(self, weight):
 
 
 def _glu_grad(grad, self, dim):
+    """``glu_backward_cpu_out``: ``sigmoid(b) * grad`` and ``(1 - s) * s * a * grad``."""
     n = self.shape[dim] // 2
     a = self.narrow(dim, 0, n)
     sb = self.narrow(dim, n, n).sigmoid()
     from .shape import cat
-    return cat([grad * sb, grad * a * sb * (1 - sb)], dim)
+    return cat([sb * grad, (1 - sb) * sb * a * grad], dim)
 
 
 @op("GluBackward0", name="glu", method=False, function=False, self=_glu_grad)
 def _glu(self, dim=-1):
+    """``glu_kernel``: ``a * (1 / (1 + exp(-b)))``, Sleef's exp in the vectors and the C
+    library's one by one (float32/float64)."""
     n = self.shape[dim]
     if n % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {n}")
     a, b = xp.split(self, 2, axis=dim)
+    one = self.dtype.type(1)
     with np.errstate(over="ignore"):
-        return a / (1 + xp.exp(-b))
+        if self.dtype == np.float32:
+            exp, exp1 = _sleef.expf, _sleef.expf_scalar
+        elif self.dtype == np.float64:
+            exp, exp1 = _sleef_d.expd, _sleef_d.exp_scalar
+        else:
+            return a / (1 + xp.exp(-b))
+        out = a * (one / (one + exp(-b)))
+        mask = _sleef.binary_mask(a, b) if a.ndim else np.ones(a.shape, bool)
+        if mask.any():
+            out[mask] = a[mask] * (one / (one + exp1(-b[mask])))
+        return out
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:

@@ -232,16 +232,23 @@ def pdist_forward(self, p):
 # ============================================================================ margin losses
 
 def _soft_margin_grad(grad, self, target, reduction):
+    """``soft_margin_loss_backward``: ``target * z * -norm / (z + 1) * grad`` with
+    ``z = exp(-target * self)``, in that order."""
+    norm = 1.0 / self.numel() if reduction == 1 else 1.0
     z = (-target * self).exp()
-    return _nn._norm(grad, self, reduction) * (-target * z / (z + 1))
+    return target * z * -norm / (z + 1) * grad
 
 
 @op("SoftMarginLossBackward0", name="_soft_margin_loss", method=False, function=False,
     tensors=("self", "target"), self=_soft_margin_grad)
 def soft_margin_loss(self, target, reduction):
-    """``log(1 + exp(-target * self))``, reduced."""
-    with np.errstate(over="ignore"):
-        return _nn._reduce_np(xp.log1p(xp.exp(-self * target)), reduction)
+    """``log1p(exp(-self * target))`` with torch's exp and log1p kernels, reduced."""
+    from . import _loss_math, _sleef_ext, _vml
+    z = _vml.exp(-self * target)
+    with np.errstate(all="ignore"):
+        loss = _sleef_ext.unary("log1p", z) if z.dtype in (np.float32, np.float64) \
+            else xp.log1p(z)
+    return _loss_math.reduce(loss, reduction)
 
 
 def _margin_terms(self, target, p, margin, weight):
