@@ -206,3 +206,29 @@ def test_more_kernels_and_formulas_are_torchs(dtype):
             (y * L.tensor(g)).sum().backward()
             out.append((y.detach().numpy(), x.grad.numpy()))
         assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_scalar_base_pow_and_addcdiv_are_torchs(dtype):
+    """``2.5 ** x`` runs pow(tensor, tensor) with the base as one value into a contiguous
+    output (one by one when the exponent is transposed); base 0's exponent gradient is 0
+    where the exponent is >= 0; addcdiv's ``value / tensor2`` divides."""
+    rng = np.random.default_rng(0)
+    for base in (2.5, 2, 0, 10):
+        for shape, transpose in [((37, 70), False), ((37, 70), True), ((5,), False), ((), False)]:
+            a = (rng.standard_normal(shape) * 3).astype(dtype)
+            out = []
+            for L in (torch, ember):
+                x = L.tensor(a, requires_grad=True)
+                y = base ** (x.t() if transpose else x)
+                (y * 1.5).sum().backward()
+                out.append((y.detach().numpy(), x.grad.numpy()))
+            assert np.array_equal(out[0][0], out[1][0], equal_nan=True), (base, shape)
+            assert np.array_equal(out[0][1], out[1][1], equal_nan=True), (base, shape)
+    a, b = (rng.standard_normal((37, 70)).astype(dtype) for _ in range(2))
+    out = []
+    for L in (torch, ember):
+        x = L.tensor(a, requires_grad=True)
+        L.addcdiv(x, x, L.tensor(np.abs(b) + 1), value=0.3).sum().backward()
+        out.append(x.grad.numpy())
+    assert np.array_equal(*out)

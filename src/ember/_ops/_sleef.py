@@ -207,18 +207,21 @@ def _scalar_mask(a, avx512=True, grain=GRAIN):
     return tail_mask(a.shape, groups, _cpu.kernel_step(a.dtype, avx512), grain)
 
 
-def binary_mask(a, b, avx512=True, grain=GRAIN):
+def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False):
     """:func:`_scalar_mask` for a two-input ``cpu_kernel_vec`` over ``a`` and ``b`` of one
-    shape and dtype: TensorIterator orders the dims by the inputs' strides (a broadcast
-    dim, stride 0, leaves the order to the other input) and merges those that both step
-    through evenly; the inner loop runs vectors where both inputs are contiguous in it, or
-    one is and the other is one value (stride 0, as the gradient of a ``sum``), and one by
-    one otherwise."""
-    if a.strides == b.strides:
+    shape and dtype: TensorIterator orders the dims by the operands' strides (a broadcast
+    dim, stride 0, leaves the order to the others) and merges those that all step through
+    evenly; the inner loop runs vectors where every operand is contiguous in it, or all but
+    one input, which is one value (stride 0, as the gradient of a ``sum``), and one by one
+    otherwise. The output follows the inputs' order, or is C-contiguous already
+    (``out_contiguous``: an op whose output the structured kernel allocates so)."""
+    if a.strides == b.strides and (not out_contiguous or a.flags.c_contiguous):
         return _scalar_mask(a, avx512, grain)
     if min(a.strides + b.strides, default=0) < 0:
         return np.ones(a.shape, bool)
     ops = (a.strides, b.strides)
+    if out_contiguous:
+        ops = (np.empty(a.shape, a.dtype).strides,) + ops
 
     def should_swap(d0, d1):
         for st in ops:
@@ -257,7 +260,9 @@ def binary_mask(a, b, avx512=True, grain=GRAIN):
         return np.ones(a.shape, bool)
     inner = groups[0][1]
     size = a.itemsize
-    if not (inner[0] == inner[1] == size or sorted(inner) == [0, size]):
+    ins = inner[1:] if out_contiguous else inner
+    if out_contiguous and inner[0] != size or not (
+            ins[0] == ins[1] == size or sorted(ins) == [0, size]):
         return np.ones(a.shape, bool)
     return tail_mask(a.shape, [(g[0], g[2]) for g in groups], _cpu.kernel_step(a.dtype, avx512),
                      grain)

@@ -728,17 +728,18 @@ def pow_scalar(a, e):
                            lambda x: _libm.double_fn("pow")(x, e64).astype(x.dtype))
 
 
-def pow_tensor(a, b):
+def pow_tensor(a, b, out_contiguous=False):
     """``pow(tensor, tensor)`` on same-dtype float operands: Sleef's pow where torch's
     binary loop runs vectors (both operands contiguous, of the output's shape), ``std::pow``
     elsewhere."""
     f, g = (powf, powf_scalar) if a.dtype == _f32 else (powd, _libm.double_fn("pow"))
     with np.errstate(all="ignore"):
-        if a.shape != b.shape or not (a.flags.c_contiguous and b.flags.c_contiguous) \
-                or a.ndim == 0 or not a.size:
+        if a.shape != b.shape or a.ndim == 0 or not a.size:
+            return g(a, b)
+        mask = _sleef.binary_mask(a, b, out_contiguous=out_contiguous)
+        if mask.all():
             return g(a, b)
         out = f(a, b)
-        mask = _sleef._scalar_mask(a)
         if mask.any():
             out[mask] = g(a[mask], b[mask])
         return out

@@ -397,8 +397,8 @@ def _pow_exp(grad, self, exponent, result):
     """torch's pow_backward_exponent: 0 where the base is 0 and the exponent >= 0."""
     from .._tensor import Tensor
     if not isinstance(self, Tensor):
-        g = grad * (result * _log_scalar(self))
-        return where(exponent >= 0, 0.0 * g, g) if self == 0 else g
+        g = result * _log_scalar(self)
+        return grad * (where(exponent >= 0, 0.0, g) if self == 0 else g)
     g = grad * (result * self.to(result.dtype).log())
     return where((self == 0) & (exponent >= 0), 0.0 * g, g)
 
@@ -427,6 +427,11 @@ def _pow_tensor(self, exponent):
 @op("PowBackward2", name="pow_scalar_base", method=False, function=False,
     tensors=("self", "exponent"), exponent=_pow_exp)
 def _pow_scalar_base(self, exponent):
+    if exponent.dtype in (xp.float32, xp.float64) and xp.ndim(self) == 0 \
+            and xp.asarray(self).dtype.kind in "iuf" and self != 1:
+        # torch runs pow(tensor, tensor) with the base as a one-value operand
+        base = xp.broadcast_to(exponent.dtype.type(self), exponent.shape)
+        return _sleef_ext.pow_tensor(base, exponent, out_contiguous=True)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.power(self, exponent)
 
@@ -858,7 +863,8 @@ def _addcdiv_check(self, tensor1, tensor2, value=1):
 @op("AddcdivBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
     check=_addcdiv_check,
     self=lambda grad: grad,
-    tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
+    # derivatives.yaml's ``value / tensor2`` divides (Python's ``0.3 / t`` is 1 / t * 0.3)
+    tensor1=lambda grad, tensor2, value: grad * (tensor2.new_full((), value) / tensor2),
     tensor2=lambda grad, tensor1, tensor2, value: -grad * (value * tensor1 / (tensor2 * tensor2)))
 def addcdiv(self, tensor1, tensor2, *, value=1):
     """``self + value * tensor1 / tensor2``.
