@@ -232,3 +232,22 @@ def test_scalar_base_pow_and_addcdiv_are_torchs(dtype):
         L.addcdiv(x, x, L.tensor(np.abs(b) + 1), value=0.3).sum().backward()
         out.append(x.grad.numpy())
     assert np.array_equal(*out)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta",
+                                  "Adamax", "NAdam", "RAdam", "ASGD", "Rprop"])
+def test_maximize_on_a_zero_dim_parameter_steps_as_torch(name):
+    """``maximize`` negated a 0-d gradient into a NumPy scalar, which SGD's momentum buffer
+    then could not be updated in place."""
+    kw = {"lr": 0.01} | ({"momentum": 0.9} if name == "SGD" else {})
+    rng = np.random.default_rng(2)
+    grads = rng.standard_normal(4).astype(np.float32)
+    out = []
+    for L in (torch, ember):
+        p = L.nn.Parameter(L.tensor(np.float32(0.5)))
+        opt = getattr(L.optim, name)([p], maximize=True, **kw)
+        for g in grads:
+            p.grad = L.tensor(g)
+            opt.step()
+        out.append(p.detach().numpy())
+    assert np.array_equal(*out)

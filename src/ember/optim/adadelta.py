@@ -15,6 +15,7 @@ from .optimizer import (
     _k_add_,
     _k_addcmul_,
     _k_mul_,
+    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -84,7 +85,7 @@ class Adadelta(Optimizer):
                 _bump(state["step"])
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 if weight_decay != 0:
                     g = _k_add(g, a, weight_decay)
                 sq, acc = _arr(state["square_avg"]), _arr(state["acc_delta"])

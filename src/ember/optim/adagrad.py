@@ -14,6 +14,7 @@ from .optimizer import (
     _k_add,
     _k_addcdiv_,
     _k_addcmul_,
+    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -94,7 +95,7 @@ class Adagrad(Optimizer):
                 step = _get_value(step_t)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 if weight_decay != 0:
                     g = _k_add(g, a, weight_decay)
                 clr = lr / (1 + (step - 1) * lr_decay)

@@ -25,6 +25,7 @@ from .optimizer import (
     _k_addcmul_,
     _k_lerp_,
     _k_mul_,
+    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -108,7 +109,7 @@ class Adam(Optimizer):
                         state["max_exp_avg_sq"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 step_t = state["step"]
                 _arr(step_t)[...] += 1
                 _bump(step_t)

@@ -17,6 +17,7 @@ from .optimizer import (
     _k_addcdiv_,
     _k_lerp_,
     _k_mul_,
+    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -77,7 +78,7 @@ class Adamax(Optimizer):
                     state["exp_inf"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 step_t = state["step"]
                 _arr(step_t)[...] += 1
                 _bump(step_t)

@@ -23,6 +23,7 @@ from .optimizer import (
     _k_add_,
     _k_addcmul_,
     _k_mul_,
+    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -89,7 +90,7 @@ class ASGD(Optimizer):
                 state = self.state[p]
                 g = _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 a, g, ax = _real(_arr(p)), _real(g), _real(_arr(state["ax"]))
                 step_t, eta, mu = state["step"], state["eta"], state["mu"]
                 _arr(step_t)[...] += 1

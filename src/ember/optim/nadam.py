@@ -22,6 +22,7 @@ from .optimizer import (
     _k_addcmul_,
     _k_lerp_,
     _k_mul_,
+    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -90,7 +91,7 @@ class NAdam(Optimizer):
                     state["exp_avg_sq"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 step_t, mu_t = state["step"], state["mu_product"]
                 _arr(step_t)[...] += 1
                 _bump(step_t)

@@ -457,6 +457,11 @@ def _k_add_(a: _np.ndarray, b: _np.ndarray, alpha=1) -> None:
     _fused.add_(a, b, _sc(alpha, a))
 
 
+def _k_neg(a: _np.ndarray) -> _np.ndarray:
+    """``-a`` as an array (NumPy's ``-a`` of a 0-d array is a scalar)."""
+    return _np.negative(a, out=_np.empty_like(a))
+
+
 def _k_mul_(a: _np.ndarray, s) -> None:
     """``a.mul_(s)`` for a number ``s``."""
     _np.multiply(a, _sc(s, a), out=a)

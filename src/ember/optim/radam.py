@@ -18,6 +18,7 @@ from .optimizer import (
     _k_addcmul_,
     _k_lerp_,
     _k_mul_,
+    _k_neg,
     _k_rdiv,
     _no_grad_step,
     _real,
@@ -81,7 +82,7 @@ class RAdam(Optimizer):
                     state["exp_avg_sq"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 step_t = state["step"]
                 _arr(step_t)[...] += 1
                 _bump(step_t)

@@ -18,6 +18,7 @@ from .optimizer import (
     _k_addcmul_,
     _k_lerp_,
     _k_mul_,
+    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -94,7 +95,7 @@ class RMSprop(Optimizer):
                         state["grad_avg"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 _arr(state["step"])[...] += 1
                 _bump(state["step"])
                 if weight_decay != 0:

@@ -22,6 +22,7 @@ from .optimizer import (
     _capturable_error,
     _get_value,
     _k_addcmul_,
+    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -90,7 +91,7 @@ class Rprop(Optimizer):
                 state = self.state[p]
                 g = _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 _arr(state["step"])[...] += 1
                 _bump(state["step"])
                 a, g = _real(_arr(p)), _real(g)

@@ -15,6 +15,7 @@ from .optimizer import (
     _k_add,
     _k_add_,
     _k_mul_,
+    _k_neg,
     _no_grad_step,
     _run_closure,
     _to_scalar,
@@ -75,7 +76,7 @@ class SGD(Optimizer):
                 a = _arr(p)
                 g = _arr(p.grad)
                 if group["maximize"]:
-                    g = -g
+                    g = _k_neg(g)
                 if weight_decay != 0:
                     g = _k_add(g, a, weight_decay)
                 if momentum != 0:
