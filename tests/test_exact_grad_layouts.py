@@ -251,3 +251,23 @@ def test_maximize_on_a_zero_dim_parameter_steps_as_torch(name):
             opt.step()
         out.append(p.detach().numpy())
     assert np.array_equal(*out)
+
+
+def test_var_and_std_over_dims_of_size_one():
+    """``var``/``std`` over a dim of size 1 (or every dim of a one-element tensor) crashed:
+    the Welford path took a kept dim for the reduced one, the all-element path read a
+    one-element mean as a number."""
+    import warnings
+    for shape in ((1, 9), (1, 3, 4), (2, 1, 5), (3, 1), (1, 1), ()):
+        b = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+        for d in list(range(len(shape))) + [None]:
+            for f in ("var", "std", "var_mean"):
+                for kw in ({}, {"correction": 0}, {"keepdim": True}):
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        want = getattr(torch, f)(torch.tensor(b), d, **kw)
+                        got = getattr(ember, f)(ember.tensor(b), d, **kw)
+                    for w, g in zip(*(([x] if not isinstance(x, tuple) else x)
+                                      for x in (want, got))):
+                        assert w.shape == tuple(g.shape)
+                        assert np.array_equal(w.numpy(), g.numpy(), equal_nan=True)

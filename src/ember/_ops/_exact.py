@@ -564,9 +564,11 @@ def welford(a, dims, correction, take_sqrt, keepdim):
     output's elements taken in the iterator's order (one output's elements are never split
     between threads: torch splits the outputs)."""
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
-    k = max(nred, 1)
-    seq = np.transpose(y, tuple(range(k - 1, -1, -1)) + tuple(range(k, y.ndim)))
-    seq = np.ascontiguousarray(seq.reshape((-1,) + y.shape[k:]), dtype=np.float64)
+    if nred == 0:                           # reduced dims of size 1: one element each
+        seq = np.asarray(y, dtype=np.float64)[None]
+    else:
+        seq = np.transpose(y, tuple(range(nred - 1, -1, -1)) + tuple(range(nred, y.ndim)))
+        seq = np.ascontiguousarray(seq.reshape((-1,) + y.shape[nred:]), dtype=np.float64)
     mean = np.zeros(seq.shape[1:])
     m2 = np.zeros(seq.shape[1:])
     delta = np.empty(seq.shape[1:])
@@ -593,7 +595,7 @@ def var_all(a, mean, correction, take_sqrt):
         a = np.ascontiguousarray(a)
     layout, y, _, _ = _prepare(a, tuple(range(a.ndim)), False)
     flat = y.reshape(-1) if y.ndim <= 1 else np.transpose(y).reshape(-1)
-    dx = flat.astype(np.float64) - float(mean)
+    dx = flat.astype(np.float64) - float(np.asarray(mean).reshape(-1)[0])
     sq = dx * dx
     numel = sq.size
     threads = _threads[0]

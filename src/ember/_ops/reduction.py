@@ -301,8 +301,9 @@ def _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean):
     full = n == self.size
     if full and not with_mean:
         r = _exact.var_all(self, _fmean(self, dim, False, None), correction, take_sqrt)
-        r = xp.asarray(r).astype(self.dtype)
-        return r.reshape([1] * self.ndim) if keepdim else r
+        shape = [1 if d in dim else s for d, s in enumerate(self.shape)] if keepdim else \
+            [s for d, s in enumerate(self.shape) if d not in dim]
+        return xp.asarray(r).astype(self.dtype).reshape(shape)
     small = not full or self.size < _exact.GRAIN or _exact.get_num_threads() == 1
     if n <= _WELFORD_MAX and small:
         r, m = _exact.welford(self, dim, correction, take_sqrt, keepdim)
