@@ -271,3 +271,26 @@ def test_var_and_std_over_dims_of_size_one():
                                       for x in (want, got))):
                         assert w.shape == tuple(g.shape)
                         assert np.array_equal(w.numpy(), g.numpy(), equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_batch_norm_eval_backward_is_torchs_kernel(dtype):
+    """A frozen (evaluation-mode) BatchNorm's gradients: ``dy * invstd * w`` with the
+    kernel's double invstd, and the training kernel's reductions around the running mean."""
+    rng = np.random.default_rng(0)
+    for shape, channels_last in [((4, 3, 5), False), ((8, 3), False), ((2, 4, 3, 3), False),
+                                 ((2, 4, 3, 3), True), ((5, 16, 7), False)]:
+        c = shape[1]
+        x, g = (rng.standard_normal(shape).astype(dtype) for _ in range(2))
+        rm, rv = rng.standard_normal(c).astype(dtype), (rng.random(c) + 0.5).astype(dtype)
+        w, b = (rng.standard_normal(c).astype(dtype) for _ in range(2))
+        out = []
+        for L in (torch, ember):
+            X = L.tensor(x, requires_grad=True)
+            X2 = X.contiguous(memory_format=L.channels_last) if channels_last else X
+            W, B = L.tensor(w, requires_grad=True), L.tensor(b, requires_grad=True)
+            y = L.nn.functional.batch_norm(X2, L.tensor(rm), L.tensor(rv), W, B, training=False)
+            (y * L.tensor(g)).sum().backward()
+            out.append([X.grad.numpy(), W.grad.numpy(), B.grad.numpy()])
+        for want, got in zip(*out):
+            assert np.array_equal(want, got), (shape, channels_last)

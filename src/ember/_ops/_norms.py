@@ -146,6 +146,13 @@ def eval_invstd(running_var, eps):
         return (dt(1) / np.sqrt(running_var + dt(eps))).astype(dt)
 
 
+def eval_backward_invstd(running_var, eps):
+    """The backward kernel's evaluation-mode invstd: ``1 / std::sqrt(var + eps)`` with the
+    double ``eps``, in double, stored in the dtype."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (1.0 / np.sqrt(running_var.astype(np.float64) + eps)).astype(running_var.dtype)
+
+
 # ----------------------------------------------------------------------------- backward
 
 def _plain(a, b, c):

@@ -1607,14 +1607,52 @@ def _bn_eval_scale(running_var, eps, ndim):
     return _bcast(1 / (running_var + eps).sqrt(), ndim)
 
 
+def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
+    """The evaluation-mode backward kernel's gradient ``which`` (0 input, 1 weight, 2 bias)
+    as a tensor: ``dy * invstd * w``, and the training kernel's reductions around the
+    running mean; None where the formulas must stay differentiable."""
+    if running_mean is None or running_var is None:
+        return None
+    invstd = _norms.eval_backward_invstd(running_var._data, eps)
+    if which == 0:
+        from ..autograd.grad_mode import _state as state
+        w = None if weight is None else weight._data
+        if state.enabled and any(t is not None and t.requires_grad for t in (grad, weight)) \
+                or not _bn_exact(self._data, w, invstd) or grad._data.dtype != invstd.dtype:
+            return None
+        shp = (1, -1) + (1,) * (self.ndim - 2)
+        g = grad._data * invstd.reshape(shp)
+        return Tensor._wrap(g if w is None else g * w.reshape(shp))
+    exact = _bn_kernel_grads(grad, self, weight, running_mean._data, invstd)
+    return None if exact is None else exact[which]
+
+
+def _bn_eval_self(grad, self, weight, running_mean, running_var, eps):
+    exact = _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, 0)
+    if exact is not None:
+        return exact
+    return grad * _bn_eval_scale(running_var, eps, self.ndim) * (
+        1 if weight is None else _bcast(weight, self.ndim))
+
+
+def _bn_eval_weight(grad, self, running_mean, running_var, eps):
+    exact = _bn_eval_kernel(grad, self, None, running_mean, running_var, eps, 1)
+    if exact is not None:
+        return exact
+    return (grad * (self - _bcast(running_mean, self.ndim))
+            * _bn_eval_scale(running_var, eps, self.ndim)).sum(_bn_dims(self.ndim))
+
+
+def _bn_eval_bias(grad, self, running_mean, running_var, eps):
+    exact = _bn_eval_kernel(grad, self, None, running_mean, running_var, eps, 2)
+    if exact is not None:
+        return exact
+    return grad.sum(_bn_dims(grad.ndim))
+
+
 @op("NativeBatchNormBackward0", name="_batch_norm_eval", method=False, function=False,
     promote=NONE, tensors=("self", "weight", "bias", "running_mean", "running_var"),
-    self=lambda grad, self, weight, running_var, eps: grad * _bn_eval_scale(
-        running_var, eps, self.ndim) * (1 if weight is None else _bcast(weight, self.ndim)),
-    weight=lambda grad, self, running_mean, running_var, eps: (
-        grad * (self - _bcast(running_mean, self.ndim))
-        * _bn_eval_scale(running_var, eps, self.ndim)).sum(_bn_dims(self.ndim)),
-    bias=lambda grad: grad.sum(_bn_dims(grad.ndim)))
+    self=_bn_eval_self, weight=_bn_eval_weight, bias=_bn_eval_bias)
 def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
     if _bn_exact(self, weight, bias, running_mean, running_var):
         return _norms.batch_norm_apply(self, weight, bias, running_mean,
