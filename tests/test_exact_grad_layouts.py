@@ -294,3 +294,22 @@ def test_batch_norm_eval_backward_is_torchs_kernel(dtype):
             out.append([X.grad.numpy(), W.grad.numpy(), B.grad.numpy()])
         for want, got in zip(*out):
             assert np.array_equal(want, got), (shape, channels_last)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_pad_gradients_add_in_torchs_order(dtype, mode):
+    """Reflect/replicate: ``cpu_padding_backward`` adds each output position into its input
+    one in order, in the dtype; circular: ATen's composite pads the last dim first."""
+    rng = np.random.default_rng(1)
+    for shape, pad in [((1, 2, 5, 6), (1, 2, 2, 1)), ((2, 3, 7), (3, 2)),
+                       ((1, 1, 3, 4, 5), (1, 1, 2, 1, 1, 2))]:
+        a = rng.standard_normal(shape).astype(dtype)
+        out = []
+        for L in (torch, ember):
+            x = L.tensor(a, requires_grad=True)
+            y = L.nn.functional.pad(x, pad, mode=mode)
+            g = np.random.default_rng(2).standard_normal(tuple(y.shape)).astype(dtype)
+            (y * L.tensor(g)).sum().backward()
+            out.append((y.detach().numpy(), x.grad.numpy()))
+        assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])

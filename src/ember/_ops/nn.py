@@ -2000,10 +2000,11 @@ def _index_pad_backward_np(go, idx, sizes):
     rows = np.arange(g.shape[0])[:, None] * m
     pos = (rows + flat.ravel()[None]).ravel()
 
-    def add(weights):
-        return np.bincount(pos, weights=weights.ravel(), minlength=g.shape[0] * m)
-    out = add(g.real) + 1j * add(g.imag) if g.dtype.kind == "c" else add(g)
-    return out.astype(go.dtype).reshape(sizes)
+    # cpu_padding_backward: each output position adds into its input one, in order, in
+    # the dtype
+    out = np.zeros(g.shape[0] * m, go.dtype)
+    np.add.at(out, pos, g.ravel())
+    return out.reshape(sizes)
 
 
 def _make_index_pad(node):
@@ -2063,7 +2064,7 @@ def _pad_circular(input: Tensor, pad) -> Tensor:
     out = input.new_empty(out_shape)
     out[(slice(None),) * len(lead) + tuple(slice(pl, pl + input.shape[nd - n + i])
                                            for i, (pl, _) in enumerate(pads))] = input
-    for i, (pl, pr) in enumerate(pads):
+    for i, (pl, pr) in reversed(list(enumerate(pads))):     # the last dim first
         dim, size = nd - n + i, out_shape[nd - n + i]
         if pl > 0:
             out.narrow(dim, 0, pl).copy_(out.narrow(dim, size - pl - pr, pl))
