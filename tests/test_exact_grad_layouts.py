@@ -313,3 +313,18 @@ def test_pad_gradients_add_in_torchs_order(dtype, mode):
             (y * L.tensor(g)).sum().backward()
             out.append((y.detach().numpy(), x.grad.numpy()))
         assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cumprod_backward_with_zeros_is_torchs_linear_path(dtype):
+    rng = np.random.default_rng(0)
+    for shape, dim in [((6, 9), 1), ((6, 9), 0), ((3, 4, 5), 2), ((10,), 0)]:
+        for frac in (0.1, 0.5):
+            a = np.where(rng.random(shape) < frac, 0, rng.standard_normal(shape)).astype(dtype)
+            g = rng.standard_normal(shape).astype(dtype)
+            out = []
+            for L in (torch, ember):
+                x = L.tensor(a, requires_grad=True)
+                (x.cumprod(dim) * L.tensor(g)).sum().backward()
+                out.append(x.grad.numpy())
+            assert np.array_equal(*out), (shape, dim, frac)

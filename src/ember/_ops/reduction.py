@@ -693,11 +693,39 @@ def _cumprod_zeros_back(grad, self, dim):
     return (left * s).transpose(dim, -1)
 
 
+def _cumprod_zeros_linear(grad, self, dim, result):
+    """``cumprod_backward``'s O(n) path for inputs with zeros (no graph recorded): before
+    each slice's first zero the reversed cumsum of ``result * grad`` over the input; at the
+    first zero, the products up to the second zero times the grads there, added, times the
+    output before it; 0 from there on."""
+    from .indexing import gather
+    from .pointwise import where
+    w = result * grad
+    zero = self == 0
+    count = zero.cumsum(dim)
+    before = count == 0
+    out = where(before, _rev_cumsum(w.masked_fill(~before, 0), dim) / self,
+                self.new_zeros(()))
+    between = count == 1
+    first = between.long().max(dim, keepdim=True).indices
+    pos = xp.arange(self._data.shape[dim]).reshape(
+        [-1 if d == dim else 1 for d in range(self._data.ndim)])
+    at_first = _wrap(pos == first._data) & between
+    between = between & ~at_first
+    val = (self.masked_fill(~between, 1).cumprod(dim) * grad.masked_fill(count != 1, 0)).sum(
+        dim, keepdim=True)
+    val = val * gather(result, dim, (first - 1).clamp(min=0)).masked_fill(first == 0, 1)
+    return where(at_first, val, out)
+
+
 def _cumprod_back(grad, self, dim, result):
     if self._data.size <= 1 or self._data.shape[dim] == 1:
         return grad
     if (self._data != 0).all():
         return _rev_cumsum(result * grad, dim) / self
+    from ..autograd.grad_mode import is_grad_enabled
+    if not is_grad_enabled() and self._data.dtype.kind == "f":
+        return _cumprod_zeros_linear(grad, self, dim, result)
     return _cumprod_zeros_back(grad, self, dim)
 
 
