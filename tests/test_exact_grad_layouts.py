@@ -328,3 +328,24 @@ def test_cumprod_backward_with_zeros_is_torchs_linear_path(dtype):
                 (x.cumprod(dim) * L.tensor(g)).sum().backward()
                 out.append(x.grad.numpy())
             assert np.array_equal(*out), (shape, dim, frac)
+
+
+def test_dropout_draws_in_the_inputs_memory_order_and_init_sparse():
+    """dropout's noise is ``empty_like(input)`` (the input's layout, strided inputs given
+    dense strides in their dim order), filled in memory order; ``nn.init.sparse_``."""
+    cases = [lambda L: L.nn.functional.dropout(L.ones(8, 9).t(), 0.4),
+             lambda L: L.nn.functional.dropout(L.ones(8, 9)[:, ::2], 0.4),
+             lambda L: L.nn.functional.dropout(L.ones(2, 3, 4).permute(2, 0, 1), 0.3),
+             lambda L: L.nn.init.sparse_(L.empty(6, 4), 0.5),
+             lambda L: L.nn.init.sparse_(L.empty(5, 3), 0.3, std=1,
+                                         generator=L.Generator().manual_seed(3))]
+    for f in cases:
+        out = []
+        for L in (torch, ember):
+            L.manual_seed(5)
+            out.append(f(L).numpy())
+        assert np.array_equal(*out)
+    for L in (torch, ember):
+        x = L.ones(4, 5, 6).permute(2, 0, 1)[::2, :, 1:]
+        out.append(L.empty_like(x).stride())
+    assert out[-1] == out[-2]

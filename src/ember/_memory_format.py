@@ -123,8 +123,39 @@ def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
             return np.empty(arr.shape, npdt)
         if _dense(arr):
             return np.empty_like(arr, npdt, order="K")
+        if min(arr.strides, default=0) >= 0:
+            # strided but not dense: dense strides in the input's dim order
+            # (infer_dense_strides, TensorIterator's ordering)
+            outer = _dense_order(arr.shape, arr.strides)[::-1]
+            return np.empty([arr.shape[d] for d in outer], npdt).transpose(np.argsort(outer))
         fmt = suggest(arr)
     return empty(arr.shape, npdt, fmt)
+
+
+def _dense_order(shape, strides) -> list:
+    """``infer_dense_strides``' permutation, innermost dim first: an insertion sort by
+    stride (a zero stride leaves the order as it is; equal strides put the smaller size
+    first)."""
+    perm = list(range(len(shape)))[::-1]
+
+    def should_swap(d0, d1):
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, len(shape)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
 
 
 def copy_to_format(arr: np.ndarray, fmt=None) -> np.ndarray:

@@ -245,7 +245,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     if p == 1:
         return input.mul_(0) if inplace else input * 0
     q = 1.0 - p
-    noise = Tensor._wrap(np.empty(input.shape, input._data.dtype))
+    noise = _Fac.empty_like(input)            # the input's layout: drawn in memory order
     noise.bernoulli_(q)
     noise.div_(q)
     return input.mul_(noise) if inplace else input * noise

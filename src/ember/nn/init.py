@@ -17,7 +17,7 @@ from ..autograd.grad_mode import no_grad as _no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
            "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
-           "kaiming_normal_", "trunc_normal_", "orthogonal_"]
+           "kaiming_normal_", "trunc_normal_", "orthogonal_", "sparse_"]
 
 
 def calculate_gain(nonlinearity: str, param=None) -> float:
@@ -246,6 +246,23 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     return tensor
 
 
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """A 2-D tensor of N(0, std²) samples with ``ceil(sparsity * rows)`` zeros in each
+    column, at the rows of a ``randperm`` drawn per column from the default generator
+    (``generator`` draws the normal samples only, as in torch)."""
+    if tensor.ndimension() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    from .._factories import randperm
+    rows, cols = tensor.shape
+    num_zeros = int(math.ceil(sparsity * rows))
+    with _no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col_idx in range(cols):
+            row_indices = randperm(rows)
+            tensor[row_indices[:num_zeros], col_idx] = 0
+    return tensor
+
+
 def _no_grad_fill(tensor, fill):
     with _no_grad():
         return fill(tensor)
@@ -273,6 +290,7 @@ dirac = _make_deprecate(dirac_)
 xavier_uniform = _make_deprecate(xavier_uniform_)
 xavier_normal = _make_deprecate(xavier_normal_)
 kaiming_uniform = _make_deprecate(kaiming_uniform_)
+sparse = _make_deprecate(sparse_)
 kaiming_normal = _make_deprecate(kaiming_normal_)
 orthogonal = _make_deprecate(orthogonal_)
 
