@@ -321,8 +321,18 @@ def _tanh_grad_raw(grad, result):
     return xp.multiply(grad, xp.subtract(one, xp.multiply(result, result)))
 
 
+@op("TanhBackwardBackward0", name="tanh_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "output"),
+    grad_output=lambda grad, output: tanh_backward(grad, output),
+    output=lambda grad, output, grad_output: grad * (-2 * output * grad_output))
+def tanh_backward(grad_output, output):
+    """``tanh_backward(grad_output, output)``: tanh's gradient as its own node, so that a
+    second derivative sees torch's ``TanhBackwardBackward0``."""
+    return _tanh_grad_raw(grad_output, output)
+
+
 @op("TanhBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad * (1 - result * result), raw={"self": _tanh_grad_raw})
+    self=lambda grad, result: tanh_backward(grad, result), raw={"self": _tanh_grad_raw})
 @_vml.first("Tanh")
 def tanh(self):
     """Hyperbolic tangent."""
