@@ -349,3 +349,24 @@ def test_dropout_draws_in_the_inputs_memory_order_and_init_sparse():
         x = L.ones(4, 5, 6).permute(2, 0, 1)[::2, :, 1:]
         out.append(L.empty_like(x).stride())
     assert out[-1] == out[-2]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_hardsigmoid_gradient_multiplies_by_the_float_sixth(dtype):
+    a = (np.random.default_rng(4).standard_normal((30, 70)) * 3).astype(dtype)
+    g = np.random.default_rng(5).standard_normal((30, 70)).astype(dtype)
+    out = []
+    for L in (torch, ember):
+        x = L.tensor(a, requires_grad=True)
+        (L.nn.functional.hardsigmoid(x) * L.tensor(g)).sum().backward()
+        out.append(x.grad.numpy())
+    assert np.array_equal(*out)
+
+
+def test_grad_scan_tool_runs():
+    import subprocess
+    import sys
+    root = __import__("pathlib").Path(__file__).resolve().parents[1]
+    res = subprocess.run([sys.executable, str(root / "tools" / "grad_scan.py"), "--only",
+                          "layer_norm"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and "4 of 4 cases identical" in res.stdout

@@ -814,8 +814,12 @@ def hardtanh(self, min_val=-1.0, max_val=1.0):
     return xp.clip(self, min_val, max_val).astype(self.dtype)
 
 
+# hardsigmoid_backward's ``scalar_t(1.0f / 6.0f)``: the float sixth, for doubles too
+_FLOAT_SIXTH = float(np.float32(1.0) / np.float32(6.0))
+
+
 @op("HardsigmoidBackward0", name="hardsigmoid", method=False, function=False,
-    self=lambda grad, self: grad * ((self > -3) & (self < 3)) / 6)
+    self=lambda grad, self: _where((self > -3) & (self < 3), grad * _FLOAT_SIXTH, 0.0))
 def hardsigmoid(self):
     """``relu6(x + 3) / 6``."""
     return (xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
