@@ -314,11 +314,21 @@ def cosh(self):
 
 def _tanh_grad_raw(grad, result):
     """``tanh_backward``'s kernel: ``grad * (1 - y * y)``, the multiply-add fused (the
-    compiler contracts it, in the vectors and one by one) for float32/float64."""
+    compiler contracts it, in the vectors and one by one) for float32/float64. For a float32
+    tanh output (|y| <= 1) ``1 - y*y`` in double, rounded to float, is that fused result:
+    checked on every float in [-1, 1] (the double is exact for |y| >= 2^-3, and below that
+    never lands on a float midpoint)."""
     one = result.dtype.type(1)
+    if result.dtype == xp.float32 and grad.dtype == result.dtype and result.ndim:
+        s = xp.multiply(result, result, dtype=xp.float64)
+        xp.subtract(_ONE64, s, out=s)
+        return xp.multiply(grad, s.astype(xp.float32))
     if result.dtype in (xp.float32, xp.float64) and grad.dtype == result.dtype:
         return xp.multiply(grad, _exact.fma(-result, result, xp.full(result.shape, one)))
     return xp.multiply(grad, xp.subtract(one, xp.multiply(result, result)))
+
+
+_ONE64 = xp.float64(1.0)
 
 
 @op("TanhBackwardBackward0", name="tanh_backward", method=False, function=False,
