@@ -1,7 +1,12 @@
 """Regression tests for what the fourth round of real programs found, each against torch 2.13:
 ``grad_fn._saved_<name>`` / ``grad_fn._raw_saved_<name>`` (what a node keeps for backward, and
 per-tensor saved-tensor hooks) were missing, and so was
-``torch.autograd.graph.register_multi_grad_hook``."""
+``torch.autograd.graph.register_multi_grad_hook``; ``autograd.grad`` with respect to a non-leaf
+ran (and freed) the non-leaf's own node, and ``backward(inputs=[non_leaf])`` crashed;
+``gradcheck`` ran backward once per output element (torch: twice, for its reentrancy check,
+then with zero output gradients), printed Jacobians as NumPy arrays and lacked torch's input
+checks; ``gradgradcheck`` drew its output gradients from NumPy instead of the global generator;
+``torch.autograd.gradcheck`` (the module, holding ``GradcheckError``) could not be imported."""
 
 from __future__ import annotations
 
@@ -120,6 +125,110 @@ def test_register_multi_grad_hook_errors_are_torchs():
 
     errors_alike(bad_mode)
     errors_alike(leaf_in_grad)
+
+
+def _run_log(lib):
+    log = []
+    gen = lib.manual_seed(0)
+    a = lib.rand(3, requires_grad=True)
+    x = a * 3
+    x.register_hook(lambda g: log.append(("hook", g.tolist())))
+    x.grad_fn.register_prehook(lambda g: log.append(("prehook", g[0].tolist())))
+    log.append(lib.autograd.grad((x.sin() * x).sum(), x)[0].tolist())
+    log.append(lib.autograd.grad((x * 2).sum(), a, retain_graph=True)[0].tolist())  # kept
+    w = (x * 2).exp().sum()
+    w.backward(inputs=[x])
+    log.append((x.grad.tolist(), a.grad))
+    try:
+        (x * 2).sum().backward()
+    except RuntimeError as e:
+        log.append(str(e)[:40])
+    del gen
+    return log
+
+
+def test_grad_of_a_non_leaf_does_not_run_its_node_but_backward_inputs_does():
+    assert _run_log(ember) == _run_log(torch)
+
+
+def test_non_leaf_grad_warns_only_while_undefined():
+    import warnings
+    for lib in (ember, torch):
+        x = lib.ones(2, requires_grad=True) * 2
+        (x * x).sum().backward(inputs=[x])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert x.grad.tolist() == [4.0, 4.0]
+        with pytest.warns(UserWarning, match="not a leaf Tensor"):
+            assert (x * 1).grad is None
+
+
+def _counting_function(lib, log):
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            log.append(g.tolist())
+            return g * 2
+    return Scale
+
+
+def test_gradcheck_calls_backward_as_torch_does():
+    logs = []
+    for lib in (ember, torch):
+        log = []
+        x = lib.tensor([0.5, 1.5], dtype=lib.float64, requires_grad=True)
+        assert lib.autograd.gradcheck(_counting_function(lib, log).apply, x)
+        logs.append(log)
+    assert logs[0] == logs[1]
+
+
+def test_gradcheck_messages_are_torchs():
+    def mismatch(lib):
+        x = lib.tensor([0.5, 1.5], dtype=lib.float64, requires_grad=True)
+        lib.autograd.gradcheck(lambda t: (t * 1.5).detach() + t, x)
+
+    def not_multiplied(lib):
+        class NoMul(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return lib.ones_like(g) * 2
+        lib.autograd.gradcheck(NoMul.apply, lib.eye(2, dtype=lib.float64, requires_grad=True),
+                               atol=10.0)
+
+    def no_input(lib):
+        lib.autograd.gradcheck(lib.sin, lib.ones(2, dtype=lib.float64))
+
+    for fn in (mismatch, not_multiplied, no_input):
+        errors_alike(fn)
+    for lib in (ember, torch):
+        with pytest.warns(UserWarning, match="Input #0 requires gradient and is not a double"):
+            lib.autograd.gradcheck(lib.sin, lib.ones(2, requires_grad=True), atol=1e-2)
+
+
+def test_gradgradcheck_draws_grad_outputs_from_the_global_generator():
+    outs = []
+    for lib in (ember, torch):
+        lib.manual_seed(3)
+        x = lib.rand(2, 2, dtype=lib.float64, requires_grad=True)
+        assert lib.autograd.gradgradcheck(lambda t: t.sin() * t, x)
+        outs.append(lib.rand(3).tolist())
+    assert outs[0] == outs[1]
+
+
+def test_gradcheck_module_is_importable():
+    import importlib
+    mod = importlib.import_module("ember.autograd.gradcheck")
+    assert callable(ember.autograd.gradcheck) and ember.autograd.gradcheck.__name__ == "gradcheck"
+    assert issubclass(mod.GradcheckError, RuntimeError)
+    assert "gradcheck" in dir(ember.autograd)
 
 
 if __name__ == "__main__":  # pragma: no cover

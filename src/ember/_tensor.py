@@ -280,7 +280,8 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self._retains_grad:
+        # torch warns only while a non-leaf's grad is undefined (backward(inputs=) sets it)
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(_errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
