@@ -6,7 +6,8 @@ ran (and freed) the non-leaf's own node, and ``backward(inputs=[non_leaf])`` cra
 ``gradcheck`` ran backward once per output element (torch: twice, for its reentrancy check,
 then with zero output gradients), printed Jacobians as NumPy arrays and lacked torch's input
 checks; ``gradgradcheck`` drew its output gradients from NumPy instead of the global generator;
-``torch.autograd.gradcheck`` (the module, holding ``GradcheckError``) could not be imported."""
+``torch.autograd.gradcheck`` (the module, holding ``GradcheckError``) could not be imported;
+``torch.func.linearize`` was missing."""
 
 from __future__ import annotations
 
@@ -229,6 +230,19 @@ def test_gradcheck_module_is_importable():
     assert callable(ember.autograd.gradcheck) and ember.autograd.gradcheck.__name__ == "gradcheck"
     assert issubclass(mod.GradcheckError, RuntimeError)
     assert "gradcheck" in dir(ember.autograd)
+
+
+def test_func_linearize_is_torchs():
+    outs = []
+    for lib in (ember, torch):
+        x = lib.tensor([0.5, -1.0, 2.0])
+        out, jvp_fn = lib.func.linearize(lambda v: (v.sin() * v, v.exp()), x)
+        outs.append((out[0].tolist(), out[1].tolist(),
+                     [t.tolist() for t in jvp_fn(lib.tensor([1.0, 0.0, 2.0]))],
+                     [t.tolist() for t in jvp_fn(lib.ones(3))]))
+    np.testing.assert_allclose(np.array(outs[0][2]), np.array(outs[1][2]), rtol=1e-6)
+    np.testing.assert_allclose(np.array(outs[0][3]), np.array(outs[1][3]), rtol=1e-6)
+    assert outs[0][:2] == outs[1][:2]
 
 
 if __name__ == "__main__":  # pragma: no cover
