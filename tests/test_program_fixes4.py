@@ -7,7 +7,11 @@ ran (and freed) the non-leaf's own node, and ``backward(inputs=[non_leaf])`` cra
 then with zero output gradients), printed Jacobians as NumPy arrays and lacked torch's input
 checks; ``gradgradcheck`` drew its output gradients from NumPy instead of the global generator;
 ``torch.autograd.gradcheck`` (the module, holding ``GradcheckError``) could not be imported;
-``torch.func.linearize`` was missing."""
+``torch.func.linearize`` was missing; BatchNorm lacked torch's ``_load_from_state_dict``
+(a checkpoint without the module's metadata fills in ``num_batches_tracked``, so it is not
+reported missing); ``Module._load_from_state_dict`` took an extra ``assign`` argument, so an
+override with torch's signature broke ``load_state_dict``; ``with torch.device("cpu"):``
+was not a context manager."""
 
 from __future__ import annotations
 
@@ -243,6 +247,51 @@ def test_func_linearize_is_torchs():
     np.testing.assert_allclose(np.array(outs[0][2]), np.array(outs[1][2]), rtol=1e-6)
     np.testing.assert_allclose(np.array(outs[0][3]), np.array(outs[1][3]), rtol=1e-6)
     assert outs[0][:2] == outs[1][:2]
+
+
+def _warmstart(lib):
+    nn = lib.nn
+    lib.manual_seed(0)
+    a = nn.Sequential(nn.Linear(3, 4), nn.ReLU())
+    b = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.InstanceNorm1d(4))
+    res = b.load_state_dict(a.state_dict(), strict=False)
+    sd = dict(a.state_dict())       # no _metadata at all
+    res2 = b.load_state_dict(sd, strict=False)
+    res3 = b.load_state_dict({**sd, "1.weight": lib.ones(4)}, strict=False, assign=True)
+    return (res.missing_keys, res.unexpected_keys, res2.missing_keys, res3.missing_keys,
+            b[1].num_batches_tracked.item(), b[1].weight.tolist(), type(b[1].weight).__name__)
+
+
+def test_batchnorm_fills_num_batches_tracked_as_torch():
+    assert _warmstart(ember) == _warmstart(torch)
+
+
+def test_load_from_state_dict_override_with_torchs_signature():
+    outs = []
+    for lib in (ember, torch):
+        class Logged(lib.nn.Linear):
+            seen: list = []
+
+            def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict,
+                                      missing_keys, unexpected_keys, error_msgs):
+                self.seen.append((prefix, local_metadata.get("assign_to_params_buffers")))
+                super()._load_from_state_dict(state_dict, prefix, local_metadata, strict,
+                                              missing_keys, unexpected_keys, error_msgs)
+
+        m = lib.nn.Sequential(Logged(2, 2))
+        w = lib.ones(2, 2)
+        m.load_state_dict({"0.weight": w, "0.bias": lib.zeros(2)})
+        m.load_state_dict({"0.weight": w, "0.bias": lib.zeros(2)}, assign=True)
+        weight = m[0].weight
+        outs.append((Logged.seen, weight.data_ptr() == w.data_ptr(), weight.requires_grad))
+    assert outs[0] == outs[1]
+
+
+def test_device_is_a_context_manager():
+    for lib in (ember, torch):
+        with lib.device("cpu") as d:
+            assert d == lib.device("cpu")
+            assert lib.nn.Linear(2, 2).weight.device == lib.device("cpu")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -625,7 +625,9 @@ class Module:
         return destination
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs, assign=False):
+                              unexpected_keys, error_msgs):
+        # torch's signature (subclasses override it): assign= arrives in the metadata
+        assign = local_metadata.get("assign_to_params_buffers", False)
         for hook in self._load_state_dict_pre_hooks.values():
             hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                  error_msgs)
@@ -695,8 +697,10 @@ class Module:
 
         def load(module, local_state_dict, prefix=""):
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
             module._load_from_state_dict(local_state_dict, prefix, local_metadata, True,
-                                         missing_keys, unexpected_keys, error_msgs, assign)
+                                         missing_keys, unexpected_keys, error_msgs)
             for name, child in module._modules.items():
                 if child is not None:
                     child_prefix = prefix + name + "."
