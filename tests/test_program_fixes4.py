@@ -11,7 +11,8 @@ checks; ``gradgradcheck`` drew its output gradients from NumPy instead of the gl
 (a checkpoint without the module's metadata fills in ``num_batches_tracked``, so it is not
 reported missing); ``Module._load_from_state_dict`` took an extra ``assign`` argument, so an
 override with torch's signature broke ``load_state_dict``; ``with torch.device("cpu"):``
-was not a context manager."""
+was not a context manager; optimizer step hooks got ``args`` without the optimizer (torch's
+wrapper passes the call's own arguments, the optimizer first)."""
 
 from __future__ import annotations
 
@@ -292,6 +293,27 @@ def test_device_is_a_context_manager():
         with lib.device("cpu") as d:
             assert d == lib.device("cpu")
             assert lib.nn.Linear(2, 2).weight.device == lib.device("cpu")
+
+
+def test_optimizer_step_hooks_see_torchs_args():
+    outs = []
+    for lib in (ember, torch):
+        log = []
+        p = lib.nn.Parameter(lib.ones(2))
+        opt = lib.optim.SGD([p], lr=0.5)
+
+        def pre(o, args, kwargs, log=log, lib=lib):
+            log.append(("pre", len(args), args[0] is o, sorted(kwargs)))
+            return args, {"closure": lambda: log.append("closure") or lib.tensor(1.0)}
+
+        opt.register_step_pre_hook(pre)
+        opt.register_step_post_hook(
+            lambda o, args, kwargs, log=log: log.append(("post", len(args), sorted(kwargs))))
+        p.grad = lib.ones(2)
+        loss = opt.step()
+        log.append((loss.item(), p.tolist()))
+        outs.append(log)
+    assert outs[0] == outs[1]
 
 
 if __name__ == "__main__":  # pragma: no cover
