@@ -12,7 +12,9 @@ checks; ``gradgradcheck`` drew its output gradients from NumPy instead of the gl
 reported missing); ``Module._load_from_state_dict`` took an extra ``assign`` argument, so an
 override with torch's signature broke ``load_state_dict``; ``with torch.device("cpu"):``
 was not a context manager; optimizer step hooks got ``args`` without the optimizer (torch's
-wrapper passes the call's own arguments, the optimizer first)."""
+wrapper passes the call's own arguments, the optimizer first);
+``nn.modules.module.register_module_forward_pre_hook`` / ``register_module_forward_hook`` (hooks
+run by every module) were missing."""
 
 from __future__ import annotations
 
@@ -314,6 +316,29 @@ def test_optimizer_step_hooks_see_torchs_args():
         log.append((loss.item(), p.tolist()))
         outs.append(log)
     assert outs[0] == outs[1]
+
+
+def _global_hook_log(lib):
+    nn = lib.nn
+    log = []
+    seq = nn.Sequential(nn.Linear(3, 4), nn.ReLU())
+    seq[0].register_forward_pre_hook(lambda m, a: log.append(("own pre", type(m).__name__)))
+    seq[0].register_forward_hook(lambda m, a, o: log.append(("own post", type(m).__name__)))
+    h1 = nn.modules.module.register_module_forward_pre_hook(
+        lambda m, a: log.append(("pre", type(m).__name__)))
+    h2 = nn.modules.module.register_module_forward_hook(
+        lambda m, a, o: log.append(("post", type(m).__name__, tuple(o.shape))))
+    h3 = nn.modules.module.register_module_forward_hook(
+        lambda m, a, k, o: o * 0 if isinstance(m, nn.ReLU) else None, with_kwargs=True)
+    out = seq(lib.ones(2, 3))
+    for h in (h1, h2, h3):
+        h.remove()
+    seq(lib.ones(2, 3))
+    return log, out.tolist()
+
+
+def test_global_module_forward_hooks_are_torchs():
+    assert _global_hook_log(ember) == _global_hook_log(torch)
 
 
 if __name__ == "__main__":  # pragma: no cover
