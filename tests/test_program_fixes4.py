@@ -14,7 +14,11 @@ override with torch's signature broke ``load_state_dict``; ``with torch.device("
 was not a context manager; optimizer step hooks got ``args`` without the optimizer (torch's
 wrapper passes the call's own arguments, the optimizer first);
 ``nn.modules.module.register_module_forward_pre_hook`` / ``register_module_forward_hook`` (hooks
-run by every module) were missing."""
+run by every module) were missing; channels-last layouts were lost: VML's unary kernels (exp,
+log, sin …) returned contiguous results, convolution, batch norm, pooling and upsampling did not
+lay out their output as their channels-last input (or weight), ``Module.to(memory_format=)``
+was ignored, and AccumulateGrad did not give ``.grad`` its parameter's strides (torch's layout
+contract); ``storage_offset()`` of an ``as_strided`` view was 0."""
 
 from __future__ import annotations
 
@@ -339,6 +343,45 @@ def _global_hook_log(lib):
 
 def test_global_module_forward_hooks_are_torchs():
     assert _global_hook_log(ember) == _global_hook_log(torch)
+
+
+def _layouts(lib):
+    F = lib.nn.functional
+    lib.manual_seed(0)
+    y = lib.randn(2, 3, 4, 5).to(memory_format=lib.channels_last)
+    out = [y.exp().stride(), y.log().stride(), y.sin().stride(), y.sqrt().stride()]
+    conv = lib.nn.Conv2d(3, 8, 3, padding=1)
+    c = conv(y)
+    out += [c.stride(), lib.nn.BatchNorm2d(8)(c).stride(), lib.nn.BatchNorm2d(8).eval()(c).stride(),
+            F.max_pool2d(c, 2).stride(), F.avg_pool2d(c, 2).stride(),
+            F.adaptive_avg_pool2d(c, 2).stride(), F.interpolate(c, scale_factor=2).stride()]
+    cl = lib.nn.Conv2d(3, 8, 3).to(memory_format=lib.channels_last)
+    out += [cl.weight.stride(), cl(lib.randn(2, 3, 4, 5)).stride()]
+    cl(y).sum().backward()
+    out += [cl.weight.grad.stride(), cl.bias.grad.stride()]
+    w = lib.nn.Parameter(lib.randn(3, 4).t())
+    (w * 2).sum().backward()
+    out.append(w.grad.stride())
+    values = [c.sum().item(), cl.weight.grad.sum().item()]
+    return out, values
+
+
+def test_channels_last_layouts_are_torchs():
+    (le, ve), (lt, vt) = _layouts(ember), _layouts(torch)
+    assert le == lt
+    np.testing.assert_allclose(ve, vt, rtol=1e-5)
+
+
+def test_as_strided_storage_offset_is_torchs():
+    outs = []
+    for lib in (ember, torch):
+        b = lib.arange(9.0)
+        s = lib.as_strided(b, (2, 2), (3, 1), 1)
+        s2 = lib.as_strided(s, (2,), (1,), 4)
+        s2[0] = 100
+        outs.append((s.storage_offset(), s.tolist(), s.as_strided((2,), (1,)).storage_offset(),
+                     s2.storage_offset(), b.tolist()))
+    assert outs[0] == outs[1]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -213,9 +213,8 @@ class Tensor:
         return is_contiguous(self._data, memory_format)
 
     def storage_offset(self) -> int:
-        base = self._data
-        while isinstance(base.base, np.ndarray):
-            base = base.base
+        from ._storage import root_array
+        base = root_array(self._data)
         off = self._data.__array_interface__["data"][0] - base.__array_interface__["data"][0]
         return off // self._data.itemsize
 

@@ -337,7 +337,8 @@ class AccumulateGrad(Node):
                 var._grad = grad
             else:
                 # a gradient may be the very tensor another edge or the caller holds: copy it
-                var._grad = grad.detach().clone()
+                # (torch's clone_obey_contract: laid out as the variable where it is dense)
+                var._grad = _clone_obey_contract(grad, var)
         elif create_graph or _grad_mode._state.enabled:
             var._grad = old + grad
         else:
@@ -348,6 +349,22 @@ class AccumulateGrad(Node):
             for hook in list(post.values()):
                 hook(var)
 
+
+
+def _clone_obey_contract(grad, var):
+    """A copy of ``grad`` with ``var``'s strides where ``var`` is non-overlapping and dense
+    (a channels_last parameter gets a channels_last ``.grad``), else a contiguous copy."""
+    g = grad.detach().clone()
+    v = var._data
+    gd = g._data
+    if gd.strides == v.strides or v.flags.c_contiguous:
+        return g if gd.flags.c_contiguous or gd.strides == v.strides else g.contiguous()
+    import numpy as np
+    like = np.empty_like(v)          # order "K": var's strides where var is dense
+    if like.strides != v.strides:
+        return g.contiguous()
+    like[...] = gd
+    return _wrap(like)
 
 
 # torch's AccumulateGrad takes an incoming gradient as ``.grad`` without a copy when nothing

@@ -582,8 +582,10 @@ class Module:
         return self._cast_float(_D.float16)
 
     def to(self, *args, **kwargs) -> Module:
-        """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: cast floating-point state."""
+        """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: cast floating-point state;
+        ``memory_format=`` lays out the 4-d and 5-d parameters and buffers in that format."""
         dtype = kwargs.get("dtype")
+        memory_format = kwargs.get("memory_format")
         for a in args:
             if isinstance(a, _D.dtype):
                 dtype = a
@@ -593,12 +595,17 @@ class Module:
                 from ... import _device
                 _device.check(str(a) if not isinstance(a, str) else a) \
                     if hasattr(_device, "check") else None
-        if dtype is None:
-            return self
-        if not (dtype.is_floating_point or dtype.is_complex):
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
-        return self._cast_float(dtype)
+        if memory_format is None:
+            return self if dtype is None else self._cast_float(dtype)
+
+        def convert(t):
+            if dtype is not None and t.is_floating_point():
+                t = t.to(dtype)
+            return t.to(memory_format=memory_format) if t.dim() in (4, 5) else t
+        return self._apply(convert)
 
     def to_empty(self, *, device, recurse: bool = True) -> Module:
         """Replace every parameter's and buffer's data with uninitialised storage on
