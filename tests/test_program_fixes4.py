@@ -18,7 +18,9 @@ run by every module) were missing; channels-last layouts were lost: VML's unary 
 log, sin …) returned contiguous results, convolution, batch norm, pooling and upsampling did not
 lay out their output as their channels-last input (or weight), ``Module.to(memory_format=)``
 was ignored, and AccumulateGrad did not give ``.grad`` its parameter's strides (torch's layout
-contract); ``storage_offset()`` of an ``as_strided`` view was 0."""
+contract); ``storage_offset()`` of an ``as_strided`` view was 0; ``as_strided_`` recorded
+``AsStridedBackward0`` (torch: ``AsStridedBackward1``), and ``adaptive_avg_pool2d(x, 1)`` of a
+channels-last ``x`` was not restrided channels-last."""
 
 from __future__ import annotations
 
@@ -381,6 +383,20 @@ def test_as_strided_storage_offset_is_torchs():
         s2[0] = 100
         outs.append((s.storage_offset(), s.tolist(), s.as_strided((2,), (1,)).storage_offset(),
                      s2.storage_offset(), b.tolist()))
+    assert outs[0] == outs[1]
+
+
+def test_adaptive_avg_pool_to_one_and_as_strided_inplace_are_torchs():
+    outs = []
+    for lib in (ember, torch):
+        x = lib.arange(160.0).reshape(2, 8, 2, 5).to(memory_format=lib.channels_last)
+        x.requires_grad_()
+        o = lib.nn.functional.adaptive_avg_pool2d(x, 1)
+        o.sum().backward()
+        y = lib.ones(4, requires_grad=True) * 1
+        y.as_strided_((2,), (2,))
+        outs.append((type(o.grad_fn).__name__, o.stride(), o.flatten().tolist(),
+                     x.grad.stride(), type(y.grad_fn).__name__))
     assert outs[0] == outs[1]
 
 
