@@ -57,6 +57,15 @@ class device:
     def __reduce__(self):
         return (device, (self.type, self.index))
 
+    def __enter__(self) -> device:
+        """``with ember.device('cpu'):`` makes this the factories' default device; only the
+        CPU exists, so any other device raises the error its first factory call would."""
+        check(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
 
 device.__module__ = __package__                       # ``ember.device``, as ``torch.device``
 CPU = device("cpu")

@@ -23,10 +23,16 @@ _TYPED_DEPRECATED = (
 
 
 def root_array(arr: np.ndarray) -> np.ndarray:
-    """The array that owns ``arr``'s memory (the end of its ``base`` chain)."""
-    while isinstance(arr.base, np.ndarray):
-        arr = arr.base
-    return arr
+    """The array that owns ``arr``'s memory (the end of its ``base`` chain; NumPy's
+    ``as_strided`` keeps its source behind a non-array holder, followed too)."""
+    while True:
+        base = arr.base
+        if isinstance(base, np.ndarray):
+            arr = base
+        elif base is not None and isinstance(getattr(base, "base", None), np.ndarray):
+            arr = base.base
+        else:
+            return arr
 
 
 class UntypedStorage:

@@ -213,9 +213,8 @@ class Tensor:
         return is_contiguous(self._data, memory_format)
 
     def storage_offset(self) -> int:
-        base = self._data
-        while isinstance(base.base, np.ndarray):
-            base = base.base
+        from ._storage import root_array
+        base = root_array(self._data)
         off = self._data.__array_interface__["data"][0] - base.__array_interface__["data"][0]
         return off // self._data.itemsize
 
@@ -280,7 +279,8 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self._retains_grad:
+        # torch warns only while a non-leaf's grad is undefined (backward(inputs=) sets it)
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(_errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 

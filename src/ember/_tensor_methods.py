@@ -115,7 +115,8 @@ _IN_PLACE_NODES = {"SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "
                    "UnsqueezeBackward1", "TransposeBackward0": "TransposeBackward1",
                    "TBackward0": "TBackward1", "LeakyReluBackward0": "LeakyReluBackward1",
                    "EluBackward0": "EluBackward1", "CeluBackward0": "CeluBackward1",
-                   "ThresholdBackward0": "ThresholdBackward1"}
+                   "ThresholdBackward0": "ThresholdBackward1",
+                   "AsStridedBackward0": "AsStridedBackward1"}
 _IN_PLACE_CLASSES: dict = {}
 
 

@@ -121,10 +121,13 @@ def call(name: str, a: np.ndarray) -> np.ndarray | None:
             return out
     # the result keeps the input's memory order, as torch's TensorIterator does: a later
     # reduction adds in that order
+    # (a K-order copy is dense, and so is an empty_like of it, with the same strides: one
+    # call over the memory keeps a channels_last layout)
     src = a if flags.c_contiguous or flags.f_contiguous else a.copy(order="K")
-    if not (src.flags.c_contiguous or src.flags.f_contiguous):
-        src = np.ascontiguousarray(src)
     out = np.empty_like(src)
+    if out.strides != src.strides:
+        src = np.ascontiguousarray(src)
+        out = np.empty_like(src)
     n = src.size
     if n <= _CHUNK:
         fn(n, _address(src), _address(out), _MODE)

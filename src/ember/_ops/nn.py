@@ -1203,7 +1203,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
             out += b                     # ``out`` is the kernel's own fresh array
         else:
             out = out + b
-    return out
+    # channels-last in (input or weight) gives channels-last out, as torch's CPU backends
+    return _mf.follow(out, input, weight)
 
 
 # ============================================================================ pooling
@@ -1336,7 +1337,7 @@ def _make_gather(node, nd, unique=False):
     gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
                 tensors=("self", "indices"),
                 self=lambda grad, indices, self_shape: scatter(grad, indices, self_shape))(
-        lambda self, indices: _gather_flat(self, indices, nd))
+        lambda self, indices: _mf.follow(_gather_flat(self, indices, nd), self))
     scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
                  grad_output=lambda grad, indices: gather(grad, indices))(
@@ -1426,8 +1427,8 @@ def _make_avg(node):
              bwd(grad, self_shape, kernel, stride, padding, ceil_mode, count_include_pad,
                  divisor_override))(
         lambda self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override:
-        _avg_pool_np(self, kernel, stride, padding, ceil_mode, count_include_pad,
-                     divisor_override))
+        _mf.follow(_avg_pool_np(self, kernel, stride, padding, ceil_mode, count_include_pad,
+                                divisor_override), self))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_avg_pool_bwd_" + node,
              method=False, function=False, promote=NONE,
              grad_output=lambda grad, kernel, stride, padding, ceil_mode, count_include_pad,
@@ -1487,7 +1488,7 @@ def adaptive_avg_backward_np(grad, sizes, nd):
 def _make_adaptive_avg(node, name, nd):
     fwd = op(node, name=name, method=False, function=False, promote=NONE,
              self=lambda grad, self_shape, output_size: bwd(grad, self_shape))(
-        lambda self, output_size: adaptive_avg_np(self, output_size))
+        lambda self, output_size: _mf.follow(adaptive_avg_np(self, output_size), self))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name=name + "_backward",
              method=False, function=False, promote=NONE,
              grad_output=lambda grad, grad_output_shape: fwd(
@@ -1591,7 +1592,7 @@ def _bn_train_bias(grad, self, mean, invstd):
     self=_bn_train_self, weight=_bn_train_weight, bias=_bn_train_bias)
 def _batch_norm_train(self, weight, bias, eps, mean, invstd):
     if _bn_exact(self, weight, bias, mean):
-        return _norms.batch_norm_apply(self, weight, bias, mean, invstd)
+        return _mf.follow(_norms.batch_norm_apply(self, weight, bias, mean, invstd), self)
     shp = (1, -1) + (1,) * (self.ndim - 2)
     out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.astype(self.dtype).reshape(shp)
     if weight is not None:
@@ -1659,8 +1660,8 @@ def _bn_eval_bias(grad, self, running_mean, running_var, eps):
     self=_bn_eval_self, weight=_bn_eval_weight, bias=_bn_eval_bias)
 def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
     if _bn_exact(self, weight, bias, running_mean, running_var):
-        return _norms.batch_norm_apply(self, weight, bias, running_mean,
-                                       _norms.eval_invstd(running_var, eps))
+        return _mf.follow(_norms.batch_norm_apply(self, weight, bias, running_mean,
+                                                  _norms.eval_invstd(running_var, eps)), self)
     shp = (1, -1) + (1,) * (self.ndim - 2)
     invstd = 1 / np.sqrt(running_var + self.dtype.type(eps))
     out = (self - running_mean.reshape(shp)) * invstd.reshape(shp)

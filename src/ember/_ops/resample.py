@@ -483,7 +483,7 @@ def _make_resample(node):
     fwd = op(node, name="_resample_" + node, method=False, function=False, promote=NONE,
              self=lambda grad, self_shape, plan: bwd(grad, tuple(self_shape[-len(plan):]),
                                                      plan))(
-        lambda self, plan: _resample_np(self, plan))
+        lambda self, plan: _mf.follow(_resample_np(self, plan), self))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_resample_bwd_" + node,
              method=False, function=False, promote=NONE,
              grad_output=lambda grad, sizes, plan: fwd(grad, plan))(

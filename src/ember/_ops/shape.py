@@ -1078,9 +1078,8 @@ def unfold(self, dimension, size, step):
     promote=NONE, self=lambda grad, self_shape, size, stride, offset, geometry:
         _as_strided_backward(grad, self_shape, size, stride, offset, geometry))
 def _as_strided(self, size, stride, offset, geometry):
-    base = self
-    while isinstance(base.base, xp.ndarray):
-        base = base.base
+    from .._storage import root_array
+    base = root_array(self)
     it = self.itemsize
     return xp.lib.stride_tricks.as_strided(
         base.reshape(-1)[offset:] if offset else base.reshape(-1),

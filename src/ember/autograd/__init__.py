@@ -95,7 +95,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
 # package (torch.autograd has none of them)
 # forward_ad, functional and profiler load on first use
 _lazy.package(globals(), modules=("forward_ad", "functional", "profiler", "profiler_util"),
-              names={"gradcheck": "functional_check", "gradgradcheck": "functional_check"},
-              hide=("engine", "functional_check", "visualize"))
+              names={"gradcheck": "gradcheck", "gradgradcheck": "gradcheck"},
+              hide=("engine", "gradcheck", "visualize"))
 del engine, _lazy  # noqa: F821
 del annotations  # keep dir() to torch's names

@@ -26,6 +26,26 @@ _task_ids = itertools.count()
 # (id, has inputs) of the backward call running now: torch's current graph task, whose
 # ``exec_info`` is non-empty when only some inputs' gradients are asked for
 current_task = [(-1, False)]
+# what that call will run: (dependency counts of the reachable nodes, roots, needed or None,
+# targets or None, whether it accumulates into ``.grad``)
+current_graph = [None]
+
+
+def will_execute(node) -> bool:
+    """Whether the backward call running now will run ``node`` (torch's
+    ``_will_engine_execute_node``)."""
+    graph = current_graph[0]
+    if graph is None:
+        raise RuntimeError("_will_engine_execute_node should only be called during the "
+                           "backward pass")
+    deps, roots, needed, targets, accumulate = graph
+    if not accumulate and node.__class__ is AccumulateGrad:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                           "currently running autograd.grad(). This is currently not "
+                           "supported.")
+    if needed is not None:
+        return node in needed or node in targets
+    return node in deps or node in roots
 
 
 def _root_grads(tensors, grad_tensors):
@@ -70,8 +90,9 @@ def _traverse(roots, with_parents=True):
 
 
 def _needed(targets, parents):
-    """Nodes from which some target is reachable: the only ones worth running."""
-    needed = set(targets)
+    """Nodes from which some target is reachable: the only ones worth running (a target
+    itself only where another target lies beyond it: a captured gradient needs no more)."""
+    needed = set()
     stack = list(targets)
     while stack:
         for p in parents.get(stack.pop(), ()):
@@ -162,6 +183,8 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             captures.setdefault(edge, []).append(k)
             targets.add(edge[0])
         needed = _needed(targets, parents)
+        if accumulate:      # backward(inputs=) runs a non-leaf input's node too (torch's
+            needed |= targets   # exec_info marks it needed), grad() only captures there
     else:
         needed = None
     captured = [None] * (len(inputs) if inputs is not None else 0)
@@ -177,6 +200,8 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     _state.enabled, _state.inference = bool(create_graph), False
     prev_task = current_task[0]
     current_task[0] = (next(_task_ids), inputs is not None)
+    prev_graph = current_graph[0]
+    current_graph[0] = (deps, roots, needed, targets, accumulate)
     node = None              # the next node when it is the only one ready (a chain): it
     # skips the heap, which would pop it next anyway
     try:
@@ -235,10 +260,12 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     finally:
         _state.enabled, _state.inference = prev
         current_task[0] = prev_task
-    if inputs is not None and not accumulate:
-        for k, g in enumerate(captured):
-            if g is None and not allow_unused:
-                raise RuntimeError(_errors.UNUSED_INPUT.format(k))
+        current_graph[0] = prev_graph
+    if inputs is not None:
+        if not accumulate:
+            for k, g in enumerate(captured):
+                if g is None and not allow_unused:
+                    raise RuntimeError(_errors.UNUSED_INPUT.format(k))
         return captured
     return None
 

@@ -146,6 +146,46 @@ class SavedTensor:
         data = self.data if self.tensor is None else self.tensor._data
         return 0 if data is None else data.nbytes
 
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        """Pack the saved tensor now with ``pack_hook``; ``unpack_hook`` restores it on use
+        (what ``grad_fn._raw_saved_<name>.register_hooks`` does in torch)."""
+        if self.hook_pack is not None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time.")
+        tensor = self.tensor
+        if tensor is None:
+            tensor = _wrap(self.data)
+            tensor._vc = self.vc
+        elif not self.is_output:
+            self.origin = None if not self.requires_grad else (
+                tensor.grad_fn if tensor.grad_fn is not None else tensor._grad_accumulator())
+        self.hook_pack = (pack_hook(tensor), unpack_hook)
+        self.tensor = self.data = None
+
+
+class _FreedSaved:
+    """``grad_fn._raw_saved_<name>`` after backward freed the graph (or of a tensor the node
+    did not need): torch's SavedTensor refuses hooks then."""
+
+    __slots__ = ("_why",)
+
+    def __init__(self, why: str):
+        self._why = why
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        raise RuntimeError(self._why)
+
+
+_FREED_HOOKS = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+    "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you need "
+    "to access saved variables after calling backward.")
+_NONE_HOOKS = "Calling register_hooks on a saved tensor with value None is forbidden"
+# torch's names for the metadata a node keeps of a tensor, and this library's
+_SAVED_SUFFIXES = (("_sym_sizes", "_shape"), ("_sym_strides", "_strides"))
+
 
 def _dtype_of(arr):
     from .._dtype import from_numpy_dtype
@@ -184,6 +224,50 @@ class Node:
 
     def _sequence_nr(self) -> int:
         return self._seq
+
+    def __getattr__(self, attr: str):
+        # torch's ``_saved_<name>`` (what the node keeps for backward: a tensor, None for one it
+        # did not need, or a number, shape, dim …) and ``_raw_saved_<name>`` (the SavedTensor)
+        raw = attr.startswith("_raw_saved_")
+        if raw or attr.startswith("_saved_"):
+            found, value = self._saved_value(attr[11:] if raw else attr[7:], raw)
+            if found:
+                return value
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+
+    def _saved_value(self, name: str, raw: bool) -> tuple:
+        """``(found, value)`` of the saved ``name`` in torch's naming."""
+        if not raw:
+            ours = name
+            for theirs, mine in _SAVED_SUFFIXES:
+                if name.endswith(theirs):
+                    ours = name[: -len(theirs)] + mine
+                    break
+            kept = getattr(self, "_args", None)
+            if kept and ours in kept:
+                value = kept[ours]
+                return True, tuple(value) if isinstance(value, list) else value
+        op = getattr(type(self), "_op", None)
+        saved = self._saved
+        if op is not None:
+            needs = set()
+            for n in op.diff:
+                needs.update(op.needs[n])
+            known = name in needs and (name == "result" or name in op.tensors)
+        else:
+            known = isinstance(saved, dict) and name in saved
+        if not known and not (isinstance(saved, dict) and name in saved):
+            return False, None
+        if self._released:
+            if raw:
+                return True, _FreedSaved(_FREED_HOOKS)
+            raise RuntimeError(_errors.BACKWARD_TWICE)
+        st = saved.get(name) if saved else None
+        if st is None:
+            return True, _FreedSaved(_NONE_HOOKS) if raw else None
+        if not isinstance(st, SavedTensor):
+            return not raw, getattr(st, "value", st)
+        return True, st if raw else st.unpack(self)
 
     def register_hook(self, fn) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after the node; may return new grad_inputs."""
@@ -253,7 +337,8 @@ class AccumulateGrad(Node):
                 var._grad = grad
             else:
                 # a gradient may be the very tensor another edge or the caller holds: copy it
-                var._grad = grad.detach().clone()
+                # (torch's clone_obey_contract: laid out as the variable where it is dense)
+                var._grad = _clone_obey_contract(grad, var)
         elif create_graph or _grad_mode._state.enabled:
             var._grad = old + grad
         else:
@@ -264,6 +349,22 @@ class AccumulateGrad(Node):
             for hook in list(post.values()):
                 hook(var)
 
+
+
+def _clone_obey_contract(grad, var):
+    """A copy of ``grad`` with ``var``'s strides where ``var`` is non-overlapping and dense
+    (a channels_last parameter gets a channels_last ``.grad``), else a contiguous copy."""
+    g = grad.detach().clone()
+    v = var._data
+    gd = g._data
+    if gd.strides == v.strides or v.flags.c_contiguous:
+        return g if gd.flags.c_contiguous or gd.strides == v.strides else g.contiguous()
+    import numpy as np
+    like = np.empty_like(v)          # order "K": var's strides where var is dense
+    if like.strides != v.strides:
+        return g.contiguous()
+    like[...] = gd
+    return _wrap(like)
 
 
 # torch's AccumulateGrad takes an incoming gradient as ``.grad`` without a copy when nothing
@@ -403,6 +504,76 @@ class disable_saved_tensors_hooks:
     def __exit__(self, *exc):
         _grad_mode._state.saved_hooks_disabled = self._prev
         return False
+
+
+# ----------------------------------------------------------------------------- multi-grad hooks
+
+class _MultiHandle(RemovableHandle):
+    """The handle of :func:`register_multi_grad_hook`: removes every tensor hook it made."""
+
+    def __init__(self, handles: tuple):
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def __getstate__(self):
+        return self.handles
+
+    def __setstate__(self, state) -> None:
+        self.handles = state
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> RemovableHandle:
+    """Call ``fn`` once per backward call over the gradients of ``tensors``.
+
+    ``mode="all"``: after the gradient of every tensor the call will compute, with the list of
+    gradients (None for a tensor outside the call's graph). ``mode="any"``: with the first
+    gradient computed, once per call.
+    """
+    from . import engine as _engine
+
+    supported_modes = ("all", "any")
+    if mode not in supported_modes:
+        raise ValueError(f"Expects mode to be one of {supported_modes} but got {mode}")
+    if mode == "all":
+        count: dict = {}
+        buffer: dict = {}
+        nb_calls = None
+        grad_fns = [t._edge()[0] if t.requires_grad else None for t in tensors]
+
+        def get_inner_hook(idx):
+            def inner_hook(grad):
+                nonlocal nb_calls
+                task = _engine.current_task[0][0]
+                curr_count = count.get(task, 0)
+                count[task] = curr_count + 1
+                slots = buffer.setdefault(task, [None] * len(tensors))
+                if curr_count == 0:
+                    nb_calls = sum(fn_ is not None and _engine.will_execute(fn_)
+                                   for fn_ in grad_fns)
+                slots[idx] = grad
+                if curr_count == nb_calls - 1:
+                    fn(slots)
+                    del count[task]
+                    del buffer[task]
+
+            return inner_hook
+
+        handles = tuple(t.register_hook(get_inner_hook(i)) for i, t in enumerate(tensors))
+    else:
+        ran_hook: dict = {}
+
+        def wrapped_fn(grad):
+            task = _engine.current_task[0][0]
+            if ran_hook.get(task):
+                return
+            ran_hook[task] = True
+            fn(grad)
+
+        handles = tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad)
+    return _MultiHandle(handles)
 
 
 del annotations  # keep dir() to torch's names

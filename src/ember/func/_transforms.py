@@ -212,6 +212,28 @@ def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: boo
     return res
 
 
+def linearize(func: Callable, *primals) -> tuple:
+    """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is the Jacobian of ``func`` at
+    ``primals`` times ``tangents`` (torch.func.linearize).
+
+    >>> import ember
+    >>> out, jvp_fn = ember.func.linearize(ember.sin, ember.zeros(2))
+    >>> jvp_fn(ember.ones(2))
+    tensor([1., 1.])
+    """
+    out = jvp(func, primals, tuple(tree_map(_zeros_like_leaf, primals)))[0]
+
+    def jvp_fn(*tangents):
+        return jvp(func, primals, tangents)[1]
+
+    return out, jvp_fn
+
+
+def _zeros_like_leaf(x):
+    from .._factories import zeros_like
+    return zeros_like(x)
+
+
 def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size=None,
            _preallocate_and_copy: bool = False) -> Callable:
     """The Jacobian of ``func`` with respect to ``argnums``: ``out.shape + in.shape`` for each

@@ -507,7 +507,12 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average over torch's adaptive windows so that the output is ``output_size``."""
     size = _adaptive_size(output_size, input, 2)
     if size == (1, 1):
-        return input.mean((-1, -2), keepdim=True)
+        out = input.mean((-1, -2), keepdim=True)
+        if input.ndim == 4 and _N._channels_last(input._data):
+            # torch restrides the mean channels-last in place (``as_strided_``)
+            n, c = input.shape[:2]
+            out.as_strided_((n, c, 1, 1), (c, 1, c, c))
+        return out
     return _N._adaptive_avg_pool2d(input, size)
 
 

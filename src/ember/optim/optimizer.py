@@ -178,7 +178,9 @@ class Optimizer:
     @staticmethod
     def _hook_step(func: Callable) -> Callable:
         @functools.wraps(func)
-        def wrapper(self, *args, **kwargs):
+        def wrapper(*args, **kwargs):
+            # as torch's: the hooks see ``args`` with the optimizer itself first
+            self = args[0]
             for pre_hook in chain(_global_pre_hooks.values(),
                                   self._optimizer_step_pre_hooks.values()):
                 result = pre_hook(self, args, kwargs)
@@ -188,7 +190,7 @@ class Optimizer:
                     else:
                         raise RuntimeError(f"{func} must return None or a tuple of "
                                            f"(new_args, new_kwargs), but got {result}.")
-            out = func(self, *args, **kwargs)
+            out = func(*args, **kwargs)
             for post_hook in chain(self._optimizer_step_post_hooks.values(),
                                    _global_post_hooks.values()):
                 post_hook(self, args, kwargs)

@@ -65,6 +65,20 @@ class _NormBase(Module):
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
 
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs) -> None:
+        # a checkpoint older than version 2 (or one without metadata for this module) has no
+        # num_batches_tracked: torch keeps the module's own count (0 on the meta device)
+        version = local_metadata.get("version", None)
+        if (version is None or version < 2) and self.track_running_stats:
+            key = prefix + "num_batches_tracked"
+            if key not in state_dict:
+                tracked = self.num_batches_tracked
+                state_dict[key] = (tracked if tracked is not None and tracked.device.type != "meta"
+                                   else _Fac.tensor(0, dtype=_D.int64))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
+                                      unexpected_keys, error_msgs)
+
     def extra_repr(self) -> str:
         return ("{num_features}, eps={eps}, momentum={momentum}, affine={affine}, "
                 "bias={use_bias}, track_running_stats={track_running_stats}".format(

@@ -32,7 +32,7 @@ class _InstanceNorm(_NormBase):
                                self.momentum if self.momentum is not None else 0.0, self.eps)
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs, assign=False) -> None:
+                              unexpected_keys, error_msgs) -> None:
         version = local_metadata.get("version", None)
         if version is None and not self.track_running_stats:
             keys = [prefix + n for n in ("running_mean", "running_var")
@@ -50,7 +50,7 @@ class _InstanceNorm(_NormBase):
                 for key in keys:
                     state_dict.pop(key)
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys,
-                                      unexpected_keys, error_msgs, assign)
+                                      unexpected_keys, error_msgs)
 
     def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)

@@ -27,6 +27,32 @@ _MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backwa
                          "single Module. Please use only one of them.")
 
 
+# hooks every module runs (torch's register_module_forward_pre_hook / _forward_hook)
+_global_forward_pre_hooks: OrderedDict = OrderedDict()
+_global_forward_hooks: OrderedDict = OrderedDict()
+_global_forward_hooks_with_kwargs: OrderedDict = OrderedDict()
+
+
+def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
+    """Call ``hook(module, args)`` before the forward of every module (before the module's own
+    pre-hooks); it may return new args."""
+    handle = RemovableHandle(_global_forward_pre_hooks)
+    _global_forward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """Call ``hook(module, args, output)`` (``hook(module, args, kwargs, output)`` with
+    ``with_kwargs``) after the forward of every module, before the module's own hooks; it may
+    return a new output."""
+    handle = RemovableHandle(_global_forward_hooks)
+    _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    return handle
+
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -275,9 +301,11 @@ class Module:
     # ------------------------------------------------------------------ calling, hooks
     def _call_impl(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
-                or self._backward_pre_hooks):
+                or self._backward_pre_hooks or _global_forward_pre_hooks
+                or _global_forward_hooks):
             return self.forward(*args, **kwargs)
-        for hook_id, hook in list(self._forward_pre_hooks.items()):
+        for hook_id, hook in (*_global_forward_pre_hooks.items(),
+                              *self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
                 res = hook(self, args, kwargs)
                 if res is not None:
@@ -298,8 +326,9 @@ class Module:
             bw = BackwardHook(self, full_hooks, list(self._backward_pre_hooks.values()))
             args = bw.setup_input_hook(args)
         result = self.forward(*args, **kwargs)
-        for hook_id, hook in list(self._forward_hooks.items()):
-            if hook_id in self._forward_hooks_with_kwargs:
+        for hook_id, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_with_kwargs \
+                    or hook_id in _global_forward_hooks_with_kwargs:
                 res = hook(self, args, kwargs, result)
             else:
                 res = hook(self, args, result)
@@ -553,8 +582,10 @@ class Module:
         return self._cast_float(_D.float16)
 
     def to(self, *args, **kwargs) -> Module:
-        """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: cast floating-point state."""
+        """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: cast floating-point state;
+        ``memory_format=`` lays out the 4-d and 5-d parameters and buffers in that format."""
         dtype = kwargs.get("dtype")
+        memory_format = kwargs.get("memory_format")
         for a in args:
             if isinstance(a, _D.dtype):
                 dtype = a
@@ -564,12 +595,17 @@ class Module:
                 from ... import _device
                 _device.check(str(a) if not isinstance(a, str) else a) \
                     if hasattr(_device, "check") else None
-        if dtype is None:
-            return self
-        if not (dtype.is_floating_point or dtype.is_complex):
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
-        return self._cast_float(dtype)
+        if memory_format is None:
+            return self if dtype is None else self._cast_float(dtype)
+
+        def convert(t):
+            if dtype is not None and t.is_floating_point():
+                t = t.to(dtype)
+            return t.to(memory_format=memory_format) if t.dim() in (4, 5) else t
+        return self._apply(convert)
 
     def to_empty(self, *, device, recurse: bool = True) -> Module:
         """Replace every parameter's and buffer's data with uninitialised storage on
@@ -631,7 +667,9 @@ class Module:
         return destination
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs, assign=False):
+                              unexpected_keys, error_msgs):
+        # torch's signature (subclasses override it): assign= arrives in the metadata
+        assign = local_metadata.get("assign_to_params_buffers", False)
         for hook in self._load_state_dict_pre_hooks.values():
             hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                  error_msgs)
@@ -701,8 +739,10 @@ class Module:
 
         def load(module, local_state_dict, prefix=""):
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
             module._load_from_state_dict(local_state_dict, prefix, local_metadata, True,
-                                         missing_keys, unexpected_keys, error_msgs, assign)
+                                         missing_keys, unexpected_keys, error_msgs)
             for name, child in module._modules.items():
                 if child is not None:
                     child_prefix = prefix + name + "."
