@@ -88,7 +88,7 @@ print(layer_summary(nin, (2, 1, 224, 224)))
 
 class Inception(nn.Module):
     def __init__(self, in_channels, c1, c2, c3, c4, **kwargs):
-        super(Inception, self).__init__(**kwargs)
+        super().__init__(**kwargs)
         self.p1_1 = nn.Conv2d(in_channels, c1, kernel_size=1)
         self.p2_1 = nn.Conv2d(in_channels, c2[0], kernel_size=1)
         self.p2_2 = nn.Conv2d(c2[0], c2[1], kernel_size=3, padding=1)
@@ -128,7 +128,7 @@ def conv_block(input_channels, num_channels):
 
 class DenseBlock(nn.Module):
     def __init__(self, num_convs, input_channels, num_channels):
-        super(DenseBlock, self).__init__()
+        super().__init__()
         layer = []
         for i in range(num_convs):
             layer.append(conv_block(num_channels * i + input_channels, num_channels))
