@@ -73,3 +73,59 @@ def test_init_sparse_errors_alias_and_all():
                                                "`nn.init.sparse_`."):
             lib.nn.init.sparse(lib.empty(3, 3), 0.3)
     assert ember.nn.init.__all__ == torch.nn.init.__all__
+
+
+HALF_PRODUCTS = {
+    "addmm": lambda L, c, x, y, **kw: L.addmm(c[0], x[0], y[0], **kw),
+    "addmm_2d_input": lambda L, c, x, y, **kw: L.addmm(c, x[0], y[0], **kw),
+    "baddbmm": lambda L, c, x, y, **kw: L.baddbmm(c, x, y, **kw),
+    "addbmm": lambda L, c, x, y, **kw: L.addbmm(c, x, y, **kw),
+    "linear": lambda L, c, x, y, **kw: L.nn.functional.linear(x, y[0].T, c[0]),
+    "linear_0d_bias": lambda L, c, x, y, **kw: L.nn.functional.linear(x, y[0].T, c[0, 0]),
+    "linear_noncontiguous": lambda L, c, x, y, **kw: L.nn.functional.linear(
+        x.transpose(0, 1), y[0].T, c[0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HALF_PRODUCTS))
+@pytest.mark.parametrize("alpha,beta", [(1, 1), (2, 0.5), (0.3, 0.7), (1, 0)])
+def test_float16_products_round_once_like_torch(name, alpha, beta):
+    """torch's float16 addmm/baddbmm accumulate, scale and add the bias in float32 and round
+    once (``nn.Linear`` in half); addbmm is a loop of addmm_ (one rounding per batch)."""
+    rng = np.random.default_rng(0)
+    c, x, y = (rng.standard_normal(s).astype(np.float16) for s in ((40, 30), (3, 40, 7),
+                                                                    (3, 7, 30)))
+    kw = {} if name.startswith("linear") else {"alpha": alpha, "beta": beta}
+    ours, theirs = (HALF_PRODUCTS[name](L, *map(L.tensor, (c, x, y)), **kw).numpy()
+                    for L in (ember, torch))
+    assert ours.dtype == theirs.dtype == np.float16
+    mismatches = int((ours != theirs).sum())
+    assert mismatches <= 2, mismatches    # float32 accumulation order: an element now and then
+
+
+LINEAR_CASES = [((3, 4, 5), (6,)), ((3, 4, 5), ()), ((3, 4, 5), (1,)), ((4, 3, 5), (6,), True),
+                ((2, 3, 4, 5), ()), ((4, 5), ()), ((5,), (6,)), ((5,), ()), ((4, 5), (4, 6)),
+                ((3, 4, 5), (4, 6)), ((2, 3, 4, 5), (3, 1, 6))]
+
+
+@pytest.mark.parametrize("case", LINEAR_CASES)
+def test_linear_takes_torchs_path(case):
+    """F.linear fuses into one addmm only for 2-D input, or contiguous input with a 1-D bias;
+    otherwise matmul + add (so a bias broadcasting over leading dims works)."""
+    shape, bshape, *transposed = case
+    rng = np.random.default_rng(1)
+    x, w, b, g = (rng.standard_normal(s).astype(np.float32)
+                  for s in (shape, (6, 5), bshape, (*shape[:-1], 6)))
+    outs = []
+    for L in (ember, torch):
+        xt, wt, bt = (L.tensor(a, requires_grad=True) for a in (x, w, b))
+        inp = xt.transpose(0, 1).contiguous().transpose(0, 1) if transposed else xt
+        out = L.nn.functional.linear(inp, wt, bt)
+        fn = out.grad_fn
+        names = [type(fn).__name__, type(fn.next_functions[0][0]).__name__]
+        out.backward(L.tensor(g))
+        outs.append((names, out.detach().numpy(), bt.grad.numpy(), wt.grad.numpy()))
+    (n1, *a1), (n2, *a2) = outs
+    assert n1 == n2
+    for u, v in zip(a1, a2):
+        np.testing.assert_allclose(u, v, rtol=1e-5, atol=1e-5)

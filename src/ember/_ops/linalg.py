@@ -175,6 +175,8 @@ def bmm(input, mat2, *, out=None):
          "mat2": lambda grad, mat1, mat2_shape, mat2_strides, alpha: _mat2_grad_raw(
         grad, mat1, mat2_shape, mat2_strides, alpha)})
 def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
+    if mat1.dtype == xp.float16:
+        return _in_float(_addmm, self, mat1, mat2, beta=beta, alpha=alpha)
     prod = xp.matmul(mat1, mat2)
     if alpha != 1:
         prod = prod * prod.dtype.type(alpha)
@@ -327,6 +329,13 @@ def _c(v, arr):
     return arr.dtype.type(v)
 
 
+def _in_float(op, self, m1, m2, *, beta, alpha):
+    """torch's float16 product kernels: accumulate, scale by ``alpha``/``beta`` and add
+    ``self`` in float32, rounding to float16 once."""
+    f = xp.float32
+    return op.kernel(self.astype(f), m1.astype(f), m2.astype(f), beta, alpha).astype(xp.float16)
+
+
 @op("AddmvBackward0", promote=None,
     self=lambda grad, beta: grad if beta == 1 else grad * beta,
     mat=lambda grad, vec, alpha: _alpha(grad.unsqueeze(1) * vec.unsqueeze(0), alpha),
@@ -381,6 +390,8 @@ def _expand_msg(target, t):
     batch1=lambda grad, batch2, alpha: _alpha(grad.bmm(batch2.transpose(1, 2)), alpha),
     batch2=lambda grad, batch1, alpha: _alpha(batch1.transpose(1, 2).bmm(grad), alpha))
 def _baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    if batch1.dtype == xp.float16:
+        return _in_float(_baddbmm, self, batch1, batch2, beta=beta, alpha=alpha)
     prod = xp.matmul(batch1, batch2)
     if alpha != 1:
         prod = prod * _c(alpha, prod)
@@ -427,6 +438,13 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
         batch1.transpose(1, 2).bmm(grad.unsqueeze(0).expand(batch2.shape[0], *grad.shape)),
         alpha))
 def _addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    if batch1.shape[0] and batch1.dtype.kind == "f":
+        # torch's loop: ``result.addmm_(batch1[b], batch2[b], beta, alpha)``, beta = 1 after the
+        # first batch, so a float16 result is rounded once per batch
+        out = self
+        for b in range(batch1.shape[0]):
+            out = _addmm.kernel(out, batch1[b], batch2[b], beta if b == 0 else 1, alpha)
+        return xp.broadcast_to(out, (batch1.shape[1], batch2.shape[2])).copy()
     prod = xp.matmul(batch1, batch2).sum(0)
     if alpha != 1:
         prod = prod * _c(alpha, prod)
