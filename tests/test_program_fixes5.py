@@ -6,6 +6,7 @@ was not torch's."""
 
 from __future__ import annotations
 
+import functools
 import os
 import pathlib
 import subprocess
@@ -129,3 +130,81 @@ def test_linear_takes_torchs_path(case):
     assert n1 == n2
     for u, v in zip(a1, a2):
         np.testing.assert_allclose(u, v, rtol=1e-5, atol=1e-5)
+
+
+def _module_api_tour(lib):
+    nn = lib.nn
+    out = []
+
+    class Counter(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(2, 2)
+            self.calls = 0
+
+        def get_extra_state(self):
+            return {"calls": self.calls}
+
+        def set_extra_state(self, state):
+            self.calls = state["calls"]
+
+    def attempt(fn):
+        try:
+            return fn()
+        except Exception as e:  # noqa: BLE001
+            return type(e).__name__, str(e).replace("ember", "torch")
+
+    m = nn.Sequential(Counter(), nn.ReLU(), nn.Linear(2, 1))
+    m[0].calls = 2
+    sd = m.state_dict()
+    out += [list(sd), sd["0._extra_state"]]
+    m2 = nn.Sequential(Counter(), nn.ReLU(), nn.Linear(2, 1))
+    out += [repr(m2.load_state_dict(sd)), m2[0].calls]
+    sd2 = {k: v for k, v in sd.items() if k != "0._extra_state"}
+    out += [attempt(lambda: m2.load_state_dict(sd2)), repr(m2.load_state_dict(sd2, strict=False))]
+    out.append(attempt(lambda: nn.Sequential(nn.Linear(2, 2), nn.ReLU(), nn.Linear(2, 1))
+                       .load_state_dict(sd)))
+    calls = []
+    m.register_state_dict_pre_hook(lambda mod, prefix, keep_vars: calls.append((prefix, keep_vars)))
+
+    def post(mod, sd, prefix, meta):
+        sd[prefix + "extra"] = 1
+
+    h = m[2].register_state_dict_post_hook(post)
+    out += [list(m.state_dict(keep_vars=True)), calls]
+    h.remove()
+    h = m.register_state_dict_post_hook(lambda *a: {})
+    out.append(attempt(m.state_dict))
+    out.append(attempt(lambda: m._register_state_dict_hook(m._state_dict_hooks[h.id])))
+    h.remove()
+
+    def lpost(mod, keys):
+        out.append((type(mod).__name__, list(keys.missing_keys), list(keys.unexpected_keys)))
+        keys.unexpected_keys.clear()
+
+    m[0].register_load_state_dict_post_hook(lpost)
+    m.register_load_state_dict_post_hook(lpost)
+    out.append(repr(m.load_state_dict({**sd, "bogus": lib.zeros(1)})))
+    m.register_load_state_dict_post_hook(lambda mod, keys: 1)
+    out.append(attempt(lambda: m.load_state_dict(sd)))
+    out += [str(m.bfloat16()[0].lin.weight.dtype), str(m.float()[2].bias.dtype)]
+    m.set_submodule("0.lin", nn.Linear(2, 2, bias=False))
+    for args in [("", nn.ReLU()), ("1", 3), ("0.nothing", nn.Tanh(), True),
+                 ("0.calls", nn.Tanh()), ("5", nn.Tanh())]:
+        out.append(attempt(functools.partial(m.set_submodule, *args)))
+    out += [repr(m), attempt(lambda: nn.Linear(1, 1).get_extra_state()),
+            attempt(lambda: nn.Linear(1, 1).set_extra_state(0))]
+    s = nn.Sequential(nn.ReLU(), nn.Tanh())
+    out += [repr(s * 2), repr(3 * nn.Sequential(nn.ReLU())), (s * 2)[2] is s[0]]
+    s2 = nn.Sequential(nn.ReLU(), nn.Tanh())
+    s2 *= 2
+    out += [repr(s2), attempt(lambda: s * 0), attempt(lambda: s * 1.5),
+            attempt(lambda: s.__imul__(-1))]
+    return out
+
+
+def test_module_extra_state_state_dict_hooks_bfloat16_set_submodule_sequential_mul():
+    """Module.get_extra_state/set_extra_state, register_state_dict_pre_hook/post_hook,
+    register_load_state_dict_post_hook, bfloat16, set_submodule and ``Sequential * n`` were
+    missing."""
+    assert _module_api_tour(ember) == _module_api_tour(torch)
