@@ -208,3 +208,60 @@ def test_module_extra_state_state_dict_hooks_bfloat16_set_submodule_sequential_m
     register_load_state_dict_post_hook, bfloat16, set_submodule and ``Sequential * n`` were
     missing."""
     assert _module_api_tour(ember) == _module_api_tour(torch)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int64, np.bool_])
+@pytest.mark.parametrize("beta,alpha", [(1, 1), (0.5, 2.0), (0, 3), (2, 0), (1, -1)])
+@pytest.mark.parametrize("self_shape", [(5, 4), (4,), (5, 1), ()])
+def test_addr_is_torchs(dtype, beta, alpha, self_shape):
+    """``torch.addr`` / ``Tensor.addr`` (and ``addr_``) were missing."""
+    rng = np.random.default_rng(2)
+    m, v1, v2 = (rng.standard_normal(s) * 3 for s in (self_shape, (5,), (4,)))
+    m, v1, v2 = (a.astype(dtype) if dtype is not np.bool_ else a > 0 for a in (m, v1, v2))
+    if dtype in (np.int64, np.bool_):
+        beta, alpha = int(beta), int(alpha)
+
+    def fn(L):
+        return L.addr(*map(L.tensor, (m, v1, v2)), beta=beta, alpha=alpha)
+    if dtype is np.bool_ and (beta not in (0, 1) or alpha not in (0, 1)):
+        return
+    np.testing.assert_array_equal(fn(ember).numpy(), fn(torch).numpy())
+    for L in (ember, torch):
+        full = L.tensor(np.broadcast_to(m, (5, 4)).copy())
+        full.addr_(L.tensor(v1), L.tensor(v2), beta=beta, alpha=alpha)
+        np.testing.assert_array_equal(full.numpy(), fn(torch).numpy())
+
+
+def test_addr_gradients_errors_and_addmm_inplace():
+    """``addr``'s AddrBackward0 and errors; ``Tensor.addmm_`` was missing."""
+    rng = np.random.default_rng(3)
+    m, v1, v2 = (rng.standard_normal(s) for s in ((5, 4), (5,), (4,)))
+    grads = []
+    for L in (ember, torch):
+        ts = [L.tensor(a, requires_grad=True) for a in (m[0], v1, v2)]
+        r = L.addr(*ts, beta=0.3, alpha=1.7)
+        assert type(r.grad_fn).__name__ == "AddrBackward0"
+        r.pow(2).sum().backward()
+        grads.append([t.grad.numpy() for t in ts])
+    for a, b in zip(*grads):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    assert ember.autograd.gradcheck(lambda a, b, c: ember.addr(a, b, c, beta=0.3, alpha=1.7),
+                                    [ember.tensor(a, requires_grad=True) for a in (m, v1, v2)])
+    f32 = [a.astype(np.float32) for a in (m, v1, v2)]
+    for fn in [lambda L: L.addr(L.ones(3, 4), L.ones(3, 1), L.ones(4)),
+               lambda L: L.addr(L.ones(3, 5), L.ones(3), L.ones(4)),
+               lambda L: L.addr(L.ones(3, 4, dtype=L.long), L.ones(3, dtype=L.long),
+                                L.ones(4, dtype=L.long), alpha=0.5),
+               lambda L: L.ones(1, 4).addr_(L.ones(3), L.ones(4)),
+               lambda L: L.ones(4).addmm_(L.ones(3, 2), L.ones(2, 4)),
+               lambda L: L.ones(3, 4).addmm_(L.ones(3, 2), L.ones(3, 4)),
+               lambda L: L.ones(3, 4).addmm_(L.ones(3, 2).double(), L.ones(2, 4))]:
+        errors_alike(fn)
+    outs = []
+    for L in (ember, torch):
+        a = L.tensor(f32[0], requires_grad=True) * 1
+        a.addmm_(L.tensor(f32[0][:, :3]), L.tensor(f32[0][:3]), beta=0.5, alpha=2)
+        names = [type(a.grad_fn).__name__, type(a.grad_fn.next_functions[0][0]).__name__]
+        outs.append((names, a.detach().numpy(), L.addr(*map(L.tensor, f32)).dtype is L.float32))
+    assert outs[0][0] == outs[1][0] and outs[0][2] and outs[1][2]
+    np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-6)  # BLAS summation order
