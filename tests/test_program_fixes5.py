@@ -265,3 +265,29 @@ def test_addr_gradients_errors_and_addmm_inplace():
         outs.append((names, a.detach().numpy(), L.addr(*map(L.tensor, f32)).dtype is L.float32))
     assert outs[0][0] == outs[1][0] and outs[0][2] and outs[1][2]
     np.testing.assert_allclose(outs[0][1], outs[1][1], rtol=1e-6)  # BLAS summation order
+
+
+def test_func_linearize_is_torchs():
+    """``torch.func.linearize`` was missing."""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(4).astype(np.float32)
+
+    def tour(L):
+        out = []
+        a = L.tensor(x)
+        o, fn = L.func.linearize(L.sin, a)
+        out += [o.numpy(), fn(L.ones(4)).numpy(), fn(L.arange(4.0)).numpy()]
+        o, fn = L.func.linearize(lambda p, q: ((p * q).sum(), p.exp()), a, a * 2)
+        out += [t.numpy() for t in (*o, *fn(L.ones(4), L.zeros(4)))]
+        for bad in [lambda: fn(L.ones(4)), lambda: fn(L.ones(3), L.ones(4)),
+                    lambda: fn(L.ones(4), L.ones(4).double())]:
+            with pytest.raises(RuntimeError) as info:
+                bad()
+            out.append(str(info.value))
+        return out
+    for u, v in zip(tour(ember), tour(torch)):
+        if isinstance(u, str):
+            assert u == v
+        else:
+            np.testing.assert_allclose(u, v, rtol=1e-6)
+    assert "linearize" in ember.func.__all__

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ._functional_call import functional_call, stack_module_state
-from ._transforms import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp
+from ._transforms import grad, grad_and_value, hessian, jacfwd, jacrev, jvp, linearize, vjp
 from ._vmap import vmap
 
 __all__ = ["vmap", "grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian",
-           "functional_call", "stack_module_state"]
+           "functional_call", "stack_module_state", "linearize"]
 
 
 del annotations  # keep dir() to torch's names
