@@ -71,6 +71,8 @@ NON_LEAF_GRAD_WARNING = (
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
     "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
     "See github.com/pytorch/pytorch/pull/30531 for more information.")
+SCALAR_OF_GRAD_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                          "unexpected behavior.\nConsider using tensor.detach() first.")
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "

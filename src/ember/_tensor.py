@@ -430,12 +430,14 @@ class Tensor:
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
+        _warn_scalar_of_grad(self)
         return self._scalar(float)
 
     def __int__(self) -> int:
         return self._scalar(int)
 
     def __complex__(self) -> complex:
+        _warn_scalar_of_grad(self)
         return self._scalar(complex)
 
     def __index__(self) -> int:
@@ -842,6 +844,18 @@ def _fresh_grad_fn(self, fn):
     _gf_set(self, fn)
     self.__class__ = Tensor
     self._watch()
+
+
+_scalar_of_grad_warned = False
+
+
+def _warn_scalar_of_grad(t: Tensor) -> None:
+    """torch's ``TORCH_WARN_ONCE`` of ``float()``/``complex()`` on a tensor that requires grad
+    while grad mode is on (``int()``, ``bool()`` and ``item()`` do not warn)."""
+    global _scalar_of_grad_warned
+    if not _scalar_of_grad_warned and grad_mode._state.enabled and t.requires_grad:
+        _scalar_of_grad_warned = True
+        warnings.warn(_errors.SCALAR_OF_GRAD_WARNING, UserWarning, stacklevel=3)
 
 
 def _stale_requires_grad(self):

@@ -17,10 +17,10 @@ FUNCTIONS = {
         'unique', 'unique_consecutive',
     ),
     'linalg': (
-        '_addbmm', '_addmm', '_addmv', '_baddbmm', '_bmm', '_dot', '_mm', '_mv', '_trace',
-        '_vdot', 'addbmm', 'addmm', 'addmv', 'baddbmm', 'bmm', 'diag', 'diag_embed',
-        'diagonal', 'dot', 'einsum', 'ger', 'kron', 'matmul', 'mm', 'mv', 'outer',
-        'tensordot', 'trace', 'tril', 'triu', 'vdot',
+        '_addbmm', '_addmm', '_addmv', '_addr', '_baddbmm', '_bmm', '_dot', '_mm', '_mv',
+        '_trace', '_vdot', 'addbmm', 'addmm', 'addmv', 'addr', 'baddbmm', 'bmm', 'diag',
+        'diag_embed', 'diagonal', 'dot', 'einsum', 'ger', 'kron', 'matmul', 'mm', 'mv',
+        'outer', 'tensordot', 'trace', 'tril', 'triu', 'vdot',
     ),
     'cross': (
         'cross',
@@ -93,10 +93,11 @@ METHODS = {
         'unique', 'unique_consecutive',
     ),
     'linalg': (
-        '_addbmm', '_addmm', '_addmv', '_baddbmm', '_bmm', '_dot', '_mm', '_mv', '_trace',
-        '_vdot', 'addbmm', 'addbmm_', 'addmm', 'addmv', 'addmv_', 'baddbmm', 'baddbmm_',
-        'bmm', 'diag', 'diag_embed', 'diagonal', 'dot', 'ger', 'kron', 'matmul', 'mm', 'mv',
-        'outer', 'trace', 'tril', 'tril_', 'triu', 'triu_', 'vdot',
+        '_addbmm', '_addmm', '_addmv', '_addr', '_baddbmm', '_bmm', '_dot', '_mm', '_mv',
+        '_trace', '_vdot', 'addbmm', 'addbmm_', 'addmm', 'addmm_', 'addmv', 'addmv_', 'addr',
+        'addr_', 'baddbmm', 'baddbmm_', 'bmm', 'diag', 'diag_embed', 'diagonal', 'dot',
+        'ger', 'kron', 'matmul', 'mm', 'mv', 'outer', 'trace', 'tril', 'tril_', 'triu',
+        'triu_', 'vdot',
     ),
     'cross': (
         'cross',

@@ -11,6 +11,7 @@ their graphs (and grad_fn names) are torch's. The decompositions (inv, det, svd 
 
 from __future__ import annotations
 
+from .. import _dtype as D
 from .._device import xp
 from .registry import _scalar_name, autocast_inputs, expose, op, run
 from .shape import _squeeze_matmul, _unsafe_view
@@ -175,6 +176,8 @@ def bmm(input, mat2, *, out=None):
          "mat2": lambda grad, mat1, mat2_shape, mat2_strides, alpha: _mat2_grad_raw(
         grad, mat1, mat2_shape, mat2_strides, alpha)})
 def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
+    if mat1.dtype == xp.float16:
+        return _in_float(_addmm, self, mat1, mat2, beta=beta, alpha=alpha)
     prod = xp.matmul(mat1, mat2)
     if alpha != 1:
         prod = prod * prod.dtype.type(alpha)
@@ -307,6 +310,43 @@ def vdot(input, other, *, out=None):
     return run(_vdot, (input, other), out)
 
 
+@op("AddrBackward0", promote=None,
+    self=lambda grad, beta: grad if beta == 1 else grad * beta,
+    vec1=lambda grad, vec2, alpha: grad.mv(vec2) * alpha,
+    vec2=lambda grad, vec1, alpha: grad.t().mv(vec1) * alpha)
+def _addr(self, vec1, vec2, *, beta=1, alpha=1):
+    a, b = vec1[:, None], vec2[None, :]
+    shape = (a.shape[0], b.shape[1])
+    if a.dtype == xp.bool_:                  # torch's logical form for bool tensors
+        prod = a & b if alpha else xp.zeros(shape, bool)
+        return xp.broadcast_to(prod | self if beta else prod, shape).copy()
+    if beta == 0:
+        return xp.broadcast_to(_c(alpha, a) * a * b, shape).copy()
+    scaled = self * _c(beta, self)
+    if alpha == 0:
+        return xp.broadcast_to(scaled, shape).copy()
+    return scaled + _c(alpha, a) * a * b          # torch: beta * self + alpha * v1 * v2
+
+
+@expose
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * outer(vec1, vec2)`` (logical and/or for bool tensors)."""
+    for name, t in (("vec1", vec1), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
+    msg = _expand_msg((vec1.shape[0], vec2.shape[0]), input)
+    if msg:
+        raise RuntimeError(msg)
+    dt = D.result_type(input, vec1, vec2)
+    if not (dt.is_floating_point or dt.is_complex) and dt is not D.bool:
+        for name, v in (("beta", beta), ("alpha", alpha)):
+            if isinstance(v, float):
+                raise RuntimeError(f"For integral input tensors, argument {name} must not be "
+                                   "a floating point number.")
+    input, vec1, vec2 = (t if t.dtype is dt else t.to(dt) for t in (input, vec1, vec2))
+    return run(_addr, (input, vec1, vec2, beta, alpha), out)
+
+
 @expose
 def outer(input, vec2, *, out=None):
     """Outer product of two vectors (``input.reshape(-1, 1) * vec2``, as torch computes it)."""
@@ -325,6 +365,13 @@ ger = expose(outer, name="ger")
 
 def _c(v, arr):
     return arr.dtype.type(v)
+
+
+def _in_float(op, self, m1, m2, *, beta, alpha):
+    """torch's float16 product kernels: accumulate, scale by ``alpha``/``beta`` and add
+    ``self`` in float32, rounding to float16 once."""
+    f = xp.float32
+    return op.kernel(self.astype(f), m1.astype(f), m2.astype(f), beta, alpha).astype(xp.float16)
 
 
 @op("AddmvBackward0", promote=None,
@@ -381,6 +428,8 @@ def _expand_msg(target, t):
     batch1=lambda grad, batch2, alpha: _alpha(grad.bmm(batch2.transpose(1, 2)), alpha),
     batch2=lambda grad, batch1, alpha: _alpha(batch1.transpose(1, 2).bmm(grad), alpha))
 def _baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    if batch1.dtype == xp.float16:
+        return _in_float(_baddbmm, self, batch1, batch2, beta=beta, alpha=alpha)
     prod = xp.matmul(batch1, batch2)
     if alpha != 1:
         prod = prod * _c(alpha, prod)
@@ -427,6 +476,13 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
         batch1.transpose(1, 2).bmm(grad.unsqueeze(0).expand(batch2.shape[0], *grad.shape)),
         alpha))
 def _addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    if batch1.shape[0] and batch1.dtype.kind == "f":
+        # torch's loop: ``result.addmm_(batch1[b], batch2[b], beta, alpha)``, beta = 1 after the
+        # first batch, so a float16 result is rounded once per batch
+        out = self
+        for b in range(batch1.shape[0]):
+            out = _addmm.kernel(out, batch1[b], batch2[b], beta if b == 0 else 1, alpha)
+        return xp.broadcast_to(out, (batch1.shape[1], batch2.shape[2])).copy()
     prod = xp.matmul(batch1, batch2).sum(0)
     if alpha != 1:
         prod = prod * _c(alpha, prod)
@@ -839,6 +895,32 @@ def addmv_(self, mat, vec, *, beta=1, alpha=1):
     addmv(self.detach(), mat.detach(), vec.detach(), beta=beta, alpha=alpha)   # the checks
     from .registry import run_inplace
     return run_inplace(_addmv, (self, mat, vec, beta, alpha))
+
+
+@expose(function=False)
+def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+    """In-place :func:`addmm`."""
+    res = addmm(self.detach(), mat1.detach(), mat2.detach(), beta=beta, alpha=alpha)
+    _same_size_in_place(self, res)
+    from .registry import run_inplace
+    return run_inplace(_addmm, (self, mat1, mat2, beta, alpha))
+
+
+@expose(function=False)
+def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+    """In-place :func:`addr`."""
+    if vec1.ndim == 1 and vec2.ndim == 1 and tuple(self.shape) != (vec1.shape[0], vec2.shape[0]):
+        raise RuntimeError(f"size mismatch, input: {list(self.shape)}, v1: {list(vec1.shape)}, "
+                           f"v2: {list(vec2.shape)}")
+    addr(self.detach(), vec1.detach(), vec2.detach(), beta=beta, alpha=alpha)   # the checks
+    from .registry import run_inplace
+    return run_inplace(_addr, (self, vec1, vec2, beta, alpha))
+
+
+def _same_size_in_place(self, res):
+    if tuple(self.shape) != tuple(res.shape):
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and output "
+                           f"tensor size {list(res.shape)} should match")
 
 
 @expose(function=False)

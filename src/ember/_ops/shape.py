@@ -162,9 +162,11 @@ def _squeeze_dims(self, dim):
     return self.squeeze(tuple(d for d in dim if self.shape[d] == 1))
 
 
-@op("SqueezeBackward4", name="squeeze_inplace_dim", method=False, function=False, view=True,
-    promote=NONE, self=lambda grad, self_shape, dim: grad.reshape(self_shape))
+@op("SqueezeBackward4", name="squeeze_inplace_dim", method=False, function=False, promote=NONE,
+    self=lambda grad, self_shape, dim: grad.reshape(self_shape))
 def _squeeze_matmul(self, dim):
+    """torch's ``mm(...).squeeze_(dim)`` in matmul: in place on a fresh product, so the
+    result is no view (an in-place op on it records no ``CopySlices``)."""
     return self.squeeze(dim)
 
 

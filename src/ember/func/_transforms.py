@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ._pytree import tree_flatten, tree_map, tree_unflatten
+from ._pytree import spec_repr, tree_flatten, tree_map, tree_unflatten
 
 _depth = [0]     # how many transforms are running (nesting)
 
@@ -213,25 +213,26 @@ def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: boo
 
 
 def linearize(func: Callable, *primals) -> tuple:
-    """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is the Jacobian of ``func`` at
-    ``primals`` times ``tangents`` (torch.func.linearize).
-
-    >>> import ember
-    >>> out, jvp_fn = ember.func.linearize(ember.sin, ember.zeros(2))
-    >>> jvp_fn(ember.ones(2))
-    tensor([1., 1.])
-    """
-    out = jvp(func, primals, tuple(tree_map(_zeros_like_leaf, primals)))[0]
+    """``(func(*primals), jvp_fn)``, where ``jvp_fn(*tangents)`` is the Jacobian-vector product
+    of ``func`` at ``primals`` (tangents shaped, typed and nested as the primals)."""
+    output = func(*primals)
+    flat_primals, primals_spec = tree_flatten(primals)
+    meta = [(p.shape, p.device, p.dtype) for p in flat_primals]
 
     def jvp_fn(*tangents):
+        flat_tangents, tangents_spec = tree_flatten(tangents)
+        if tangents_spec != primals_spec:
+            raise RuntimeError(f"Expected the tangents {spec_repr(tangents_spec)} to have the same "
+                               f"argspec as the primals {spec_repr(primals_spec)}")
+        for idx, (t, m) in enumerate(zip(flat_tangents, meta)):
+            for what, have, want in zip(("shape", "device", "dtype"),
+                                        (t.shape, t.device, t.dtype), m):
+                if have != want:
+                    raise RuntimeError(f"tangent:{idx} with {what} {have} in flattened pytree "
+                                       f"doesn't match the {what} {want} of the corresponding "
+                                       "primal.")
         return jvp(func, primals, tangents)[1]
-
-    return out, jvp_fn
-
-
-def _zeros_like_leaf(x):
-    from .._factories import zeros_like
-    return zeros_like(x)
+    return output, jvp_fn
 
 
 def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size=None,

@@ -212,15 +212,17 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
 # ============================================================================ linear, dropout
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``input @ weight.T + bias`` (``AddmmBackward0`` for 2-D input with a bias)."""
+    """``input @ weight.T + bias``, on torch's paths: one ``addmm`` for 2-D input with a bias,
+    and for contiguous input of other dims with a 1-D bias (flattened, then viewed back);
+    otherwise ``matmul`` then the bias added in place (a float16 result rounded twice)."""
     if bias is not None and input.ndim == 2:
         return _ops.addmm(bias, input, weight.t())
-    if bias is not None and input.ndim != 2 and input.ndim > 0:
+    if bias is not None and bias.ndim == 1 and input.ndim > 0 and input.is_contiguous():
         lead = input.shape[:-1]
         out = _ops.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
         return out.view(*lead, weight.shape[0])
     out = input.matmul(weight.t())
-    return out if bias is None else out + bias
+    return out if bias is None else out.add_(bias)
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,

@@ -15,9 +15,11 @@ import numpy as _np
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad as _no_grad
 
-__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "eye_",
-           "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
-           "kaiming_normal_", "trunc_normal_", "orthogonal_", "sparse_"]
+__all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_",
+           "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+           "kaiming_normal_", "orthogonal_", "sparse_", "uniform", "normal", "constant", "eye",
+           "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal",
+           "orthogonal", "sparse"]
 
 
 def calculate_gain(nonlinearity: str, param=None) -> float:
@@ -247,19 +249,22 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
 
 
 def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
-    """A 2-D tensor of N(0, std²) samples with ``ceil(sparsity * rows)`` zeros in each
-    column, at the rows of a ``randperm`` drawn per column from the default generator
-    (``generator`` draws the normal samples only, as in torch)."""
-    if tensor.ndimension() != 2:
-        raise ValueError("Only tensors with 2 dimensions are supported")
+    """Fill a 2-D tensor as a sparse matrix (Martens, 2010): N(0, std²) values, then in each
+    column ``ceil(sparsity * rows)`` rows zeroed, chosen by ``torch.randperm`` from the global
+    generator (as torch does, whatever ``generator`` is given)."""
     from .._factories import randperm
+
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    if tensor.is_meta:
+        return tensor
     rows, cols = tensor.shape
-    num_zeros = int(math.ceil(sparsity * rows))
+    num_zeros = math.ceil(sparsity * rows)
     with _no_grad():
         tensor.normal_(0, std, generator=generator)
         for col_idx in range(cols):
-            row_indices = randperm(rows)
-            tensor[row_indices[:num_zeros], col_idx] = 0
+            zero_indices = randperm(rows)[:num_zeros]
+            tensor[zero_indices, col_idx] = 0
     return tensor
 
 
@@ -290,9 +295,9 @@ dirac = _make_deprecate(dirac_)
 xavier_uniform = _make_deprecate(xavier_uniform_)
 xavier_normal = _make_deprecate(xavier_normal_)
 kaiming_uniform = _make_deprecate(kaiming_uniform_)
-sparse = _make_deprecate(sparse_)
 kaiming_normal = _make_deprecate(kaiming_normal_)
 orthogonal = _make_deprecate(orthogonal_)
+sparse = _make_deprecate(sparse_)
 
 
 del annotations  # keep dir() to torch's names

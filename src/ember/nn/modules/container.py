@@ -83,6 +83,35 @@ class Sequential(Module):
             self.add_module(str(i + offset), module)
         return self
 
+    def _check_factor(self, other) -> None:
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
+    def __mul__(self, other: int) -> Sequential:
+        """A new Sequential holding this one's modules ``other`` times (the same objects)."""
+        self._check_factor(other)
+        combined = Sequential()
+        offset = 0
+        for _ in range(other):
+            for module in self:
+                combined.add_module(str(offset), module)
+                offset += 1
+        return combined
+
+    def __rmul__(self, other: int) -> Sequential:
+        return self.__mul__(other)
+
+    def __imul__(self, other: int) -> Sequential:
+        self._check_factor(other)
+        len_original = offset = len(self)
+        for _ in range(other - 1):
+            for i in range(len_original):
+                self.add_module(str(i + offset), self._modules[str(i)])
+            offset += len_original
+        return self
+
     def __iter__(self) -> _Iterator[Module]:
         return iter(self._modules.values())
 

@@ -73,6 +73,9 @@ def _addindent(s_: str, num_spaces: int) -> str:
     return first + "\n" + "\n".join(s)
 
 
+_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
+
+
 class Module:
     """Base class for all neural network modules.
 
@@ -112,7 +115,9 @@ class Module:
         sa(self, "_backward_hooks", OrderedDict())
         sa(self, "_backward_pre_hooks", OrderedDict())
         sa(self, "_state_dict_hooks", OrderedDict())
+        sa(self, "_state_dict_pre_hooks", OrderedDict())
         sa(self, "_load_state_dict_pre_hooks", OrderedDict())
+        sa(self, "_load_state_dict_post_hooks", OrderedDict())
 
     forward: Callable[..., Any]
 
@@ -182,6 +187,20 @@ class Module:
         self._modules[name] = module
 
     register_module = add_module
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Replace (or, unless ``strict``, add) the submodule at dotted path ``target``."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
+        if hasattr(parent, atoms[-1]) and not isinstance(getattr(parent, atoms[-1]), Module):
+            raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
+        setattr(parent, atoms[-1], module)
 
     def get_submodule(self, target: str) -> Module:
         """The submodule at the dotted path ``target`` (``""`` is the module itself)."""
@@ -405,6 +424,10 @@ class Module:
     def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
         """Call ``hook(module, state_dict, prefix, local_metadata)`` after this module wrote
         its part of a state dict; a result that is not None replaces the state dict."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
         return handle
@@ -423,6 +446,28 @@ class Module:
         """Call ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
         unexpected_keys, error_msgs)`` before this module loads its part of a state dict."""
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, incompatible_keys)`` after this module and its children loaded
+        a state dict; the hook may edit the missing/unexpected key lists in place and must
+        return None."""
+        handle = RemovableHandle(self._load_state_dict_post_hooks)
+        self._load_state_dict_post_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, prefix, keep_vars)`` before this module writes its state dict."""
+        handle = RemovableHandle(self._state_dict_pre_hooks)
+        self._state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata)`` after this module wrote
+        its part of a state dict; the hook edits the state dict in place (returns None)."""
+        hook._from_public_api = True
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
 
     # ------------------------------------------------------------------ iteration
     def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
@@ -581,6 +626,10 @@ class Module:
         """Cast floating-point parameters and buffers to float16."""
         return self._cast_float(_D.float16)
 
+    def bfloat16(self) -> Module:
+        """Cast floating-point parameters and buffers to bfloat16."""
+        return self._cast_float(_D.bfloat16)
+
     def to(self, *args, **kwargs) -> Module:
         """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: cast floating-point state;
         ``memory_format=`` lays out the 4-d and 5-d parameters and buffers in that format."""
@@ -635,6 +684,21 @@ class Module:
         return self
 
     # ------------------------------------------------------------------ state dict
+    def get_extra_state(self) -> Any:
+        """Extra (picklable) state a subclass saves in its state dict under ``_extra_state``
+        by overriding this method (and ``set_extra_state``)."""
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug.")
+
+    def set_extra_state(self, state: Any) -> None:
+        """Restore what ``get_extra_state`` returned (a subclass overrides both)."""
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug.")
+
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, param in self._parameters.items():
             if param is not None:
@@ -642,6 +706,8 @@ class Module:
         for name, buf in self._buffers.items():
             if buf is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
         """An OrderedDict of every parameter and persistent buffer, by dotted name."""
@@ -655,6 +721,8 @@ class Module:
         local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
@@ -663,6 +731,8 @@ class Module:
         for hook in self._state_dict_hooks.values():
             res = hook(self, destination, prefix, local_metadata)
             if res is not None:
+                if getattr(hook, "_from_public_api", False):
+                    raise RuntimeError("state_dict post-hook must return None")
                 destination = res
         return destination
 
@@ -714,9 +784,17 @@ class Module:
                                   f"dimensions in the model are {param.size()} and whose "
                                   "dimensions in the checkpoint are "
                                   f"{input_param.size()}, an exception occurred : {ex.args}.")
+        extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_state_key in state_dict:
+                self.set_extra_state(state_dict[extra_state_key])
+            elif strict:
+                missing_keys.append(extra_state_key)
+        elif strict and extra_state_key in state_dict:
+            unexpected_keys.append(extra_state_key)
         if strict:
             for key in state_dict:
-                if key.startswith(prefix):
+                if key.startswith(prefix) and key != extra_state_key:
                     input_name = key[len(prefix):].split(".", 1)
                     if len(input_name) > 1:
                         if input_name[0] not in self._modules:
@@ -749,6 +827,13 @@ class Module:
                     child_sd = {k: v for k, v in local_state_dict.items()
                                 if k.startswith(child_prefix)}
                     load(child, child_sd, child_prefix)
+            incompatible_keys = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, incompatible_keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace.")
 
         load(self, state_dict)
         if strict:
