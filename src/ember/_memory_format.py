@@ -126,25 +126,29 @@ def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
         if min(arr.strides, default=0) >= 0:
             # strided but not dense: dense strides in the input's dim order
             # (infer_dense_strides, TensorIterator's ordering)
-            outer = _dense_order(arr.shape, arr.strides)[::-1]
+            outer = iter_order(arr.shape, arr.strides)[::-1]
             return np.empty([arr.shape[d] for d in outer], npdt).transpose(np.argsort(outer))
         fmt = suggest(arr)
     return empty(arr.shape, npdt, fmt)
 
 
-def _dense_order(shape, strides) -> list:
-    """``infer_dense_strides``' permutation, innermost dim first: an insertion sort by
-    stride (a zero stride leaves the order as it is; equal strides put the smaller size
-    first)."""
+def iter_order(shape, *strides) -> list:
+    """TensorIterator's dim order for operands with these ``strides``, innermost dim first
+    (also ``infer_dense_strides``'): an insertion sort where the first operand whose strides
+    differ decides (a zero stride leaves the order to the next; equal strides put the smaller
+    size first)."""
     perm = list(range(len(shape)))[::-1]
 
     def should_swap(d0, d1):
-        s0, s1 = strides[d0], strides[d1]
-        if s0 == 0 or s1 == 0:
-            return 0
-        if s0 != s1:
-            return -1 if s0 < s1 else 1
-        return 1 if shape[d0] > shape[d1] else 0
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
 
     for i in range(1, len(shape)):
         d1 = i
@@ -156,27 +160,3 @@ def _dense_order(shape, strides) -> list:
             elif c < 0:
                 break
     return perm
-
-
-def copy_to_format(arr: np.ndarray, fmt=None) -> np.ndarray:
-    """A copy of ``arr`` laid out as :func:`empty_like` lays it out."""
-    out = empty_like(arr, arr.dtype, fmt)
-    np.copyto(out, arr)
-    return out
-
-
-def follow(out: np.ndarray, *inputs: np.ndarray) -> np.ndarray:
-    """``out`` in the first channels-last format that ``inputs`` suggest (a kernel that
-    allocates its output with ``suggest_memory_format``: convolution, batch norm), else as
-    it is."""
-    for a in inputs:
-        fmt = suggest(a)
-        if fmt is not contiguous_format:
-            if out.ndim != a.ndim:
-                return out
-            target = empty(out.shape, out.dtype, fmt)
-            if target.strides == out.strides:
-                return out
-            np.copyto(target, out)
-            return target
-    return out

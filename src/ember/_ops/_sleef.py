@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _cpu, _lazy
+from .. import _memory_format as _mf
 from . import _exact
 from ._exact import GRAIN, FmaChain, fma
 
@@ -222,28 +223,7 @@ def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False):
     ops = (a.strides, b.strides)
     if out_contiguous:
         ops = (np.empty(a.shape, a.dtype).strides,) + ops
-
-    def should_swap(d0, d1):
-        for st in ops:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return 1 if s0 > s1 else -1
-            if a.shape[d0] > a.shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(a.ndim))[::-1]          # TensorIterator's insertion sort
-    for i in range(1, a.ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = _mf.iter_order(a.shape, *ops)
     groups = []                               # [size, strides, logical dims fastest first]
     for d in perm:
         n, st = a.shape[d], [s[d] for s in ops]
