@@ -160,3 +160,27 @@ def iter_order(shape, *strides) -> list:
             elif c < 0:
                 break
     return perm
+
+
+def copy_to_format(arr: np.ndarray, fmt=None) -> np.ndarray:
+    """A copy of ``arr`` laid out as :func:`empty_like` lays it out."""
+    out = empty_like(arr, arr.dtype, fmt)
+    np.copyto(out, arr)
+    return out
+
+
+def follow(out: np.ndarray, *inputs: np.ndarray) -> np.ndarray:
+    """``out`` in the first channels-last format that ``inputs`` suggest (a kernel that
+    allocates its output with ``suggest_memory_format``: convolution, batch norm), else as
+    it is."""
+    for a in inputs:
+        fmt = suggest(a)
+        if fmt is not contiguous_format:
+            if out.ndim != a.ndim:
+                return out
+            target = empty(out.shape, out.dtype, fmt)
+            if target.strides == out.strides:
+                return out
+            np.copyto(target, out)
+            return target
+    return out
