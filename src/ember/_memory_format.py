@@ -162,6 +162,23 @@ def iter_order(shape, *strides) -> list:
     return perm
 
 
+def iter_groups(shape, *strides) -> list:
+    """TensorIterator's dims after reordering (:func:`iter_order`) and coalescing, fastest
+    first: ``[size, each operand's stride, logical dims fastest first]``; dims of size 1 drop
+    out (they coalesce with anything)."""
+    groups = []
+    for d in iter_order(shape, *strides):
+        if shape[d] == 1:
+            continue
+        st = [s[d] for s in strides]
+        if groups and all(groups[-1][0] * g == s for g, s in zip(groups[-1][1], st)):
+            groups[-1][0] *= shape[d]
+            groups[-1][2].append(d)
+        else:
+            groups.append([shape[d], st, [d]])
+    return groups
+
+
 def copy_to_format(arr: np.ndarray, fmt=None) -> np.ndarray:
     """A copy of ``arr`` laid out as :func:`empty_like` lays it out."""
     out = empty_like(arr, arr.dtype, fmt)

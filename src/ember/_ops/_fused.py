@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _cpu
+from .. import _memory_format as _mf
 from . import _sleef
 from ._exact import fma as _exact_fma
 
@@ -92,36 +93,10 @@ def _hoisted_mask(a, b, shape):
     st = [np.broadcast_to(x, shape).strides for x in (a, b)]
     if min(st[0] + st[1], default=0) < 0:
         return None
-
-    def swap(d0, d1):                          # torch's should_swap, over a then b
-        for s in st:
-            if s[d0] and s[d1]:
-                if s[d0] != s[d1]:
-                    return 1 if s[d0] > s[d1] else -1
-                if shape[d0] > shape[d1]:
-                    return 1
-        return 0
-    perm = list(range(len(shape)))[::-1]       # fastest first
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    groups = []                                # coalesced: [size, dims fastest first]
-    for d in (d for d in perm if shape[d] != 1):
-        g = groups[-1] if groups else None
-        if g and all(g[0] * s[g[1][0]] == s[d] for s in st):
-            g[0] *= shape[d]
-            g[1].append(d)
-        else:
-            groups.append([shape[d], [d]])
-    if not groups or st[0][groups[0][1][0]] != a.itemsize or st[1][groups[0][1][0]] != 0:
+    groups = _mf.iter_groups(shape, *st)
+    if not groups or groups[0][1][0] != a.itemsize or groups[0][1][1] != 0:
         return None
-    return _sleef.tail_mask(shape, groups,
+    return _sleef.tail_mask(shape, [(g[0], g[2]) for g in groups],
                             _cpu.kernel_step(a.dtype, avx512=False),
                             tail=_hoisted_tail(a.itemsize))
 

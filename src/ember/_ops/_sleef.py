@@ -223,20 +223,8 @@ def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False):
     ops = (a.strides, b.strides)
     if out_contiguous:
         ops = (np.empty(a.shape, a.dtype).strides,) + ops
-    perm = _mf.iter_order(a.shape, *ops)
-    groups = []                               # [size, strides, logical dims fastest first]
-    for d in perm:
-        n, st = a.shape[d], [s[d] for s in ops]
-        if groups and (n == 1 or groups[-1][0] == 1 or all(
-                groups[-1][0] * g == s for g, s in zip(groups[-1][1], st))):
-            g = groups[-1]
-            if g[0] == 1:
-                g[1] = st
-            g[0] *= n
-            g[2].append(d)
-        else:
-            groups.append([n, st, [d]])
-    if not groups or groups[0][0] == 1 and len(groups) == 1:
+    groups = _mf.iter_groups(a.shape, *ops)
+    if not groups:
         return np.ones(a.shape, bool)
     inner = groups[0][1]
     size = a.itemsize
