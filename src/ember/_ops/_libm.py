@@ -117,20 +117,20 @@ def _near_midpoint(y: np.ndarray) -> np.ndarray:
 
 
 def _in_pieces(fn):
-    """``fn`` (elementwise, on float32 arrays) run on pieces of 32768 elements, whose
-    temporaries stay in cache."""
+    """``fn`` (elementwise) on a C-contiguous float32 array, in :func:`_sleef.blocked`'s
+    cache-sized pieces (``_sleef`` imports this module through ``_exact``: bound on first
+    call)."""
+    blocked = []
+
     @functools.wraps(fn)
     def run(x):
         x = np.asarray(x, np.float32)
         if not x.flags.c_contiguous:
             x = x.copy()
-        if x.size <= 65536:
-            return fn(x)
-        flat, out = x.reshape(-1), np.empty(x.shape, np.float32)
-        dst = out.reshape(-1)
-        for i in range(0, flat.size, 32768):
-            dst[i:i + 32768] = fn(flat[i:i + 32768])
-        return out
+        if not blocked:
+            from . import _sleef
+            blocked.append(_sleef.blocked(fn))
+        return blocked[0](x)
     return run
 
 
