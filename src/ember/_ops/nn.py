@@ -1551,14 +1551,20 @@ def _xhat(x, dims, eps):
     return xc / ((xc * xc).mean(dims, keepdim=True) + eps).sqrt()
 
 
+def _records_graph(*tensors) -> bool:
+    """Whether this backward records a graph through any of ``tensors`` (``create_graph``):
+    the kernels' arrays are not differentiable, so the formulas run instead."""
+    from ..autograd.grad_mode import _state as state
+    return state.enabled and any(t is not None and t.requires_grad for t in tensors)
+
+
 def _bn_kernel_grads(grad, self, weight, mean, invstd):
     """torch's backward kernel (grad_input, grad_weight, grad_bias) as tensors, for a
     backward that records no graph; None where the formulas must stay differentiable or
     the dtypes are not emulated."""
-    from ..autograd.grad_mode import _state as state
-    w = None if weight is None else weight._data
-    if state.enabled and any(t is not None and t.requires_grad for t in (grad, self, weight)):
+    if _records_graph(grad, self, weight):
         return None
+    w = None if weight is None else weight._data
     if not _bn_exact(self._data, w, mean, invstd) or grad._data.dtype != self._data.dtype:
         return None
     return tuple(Tensor._wrap(np.asarray(a)) for a in
@@ -1620,10 +1626,9 @@ def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
         return None
     invstd = _norms.eval_backward_invstd(running_var._data, eps)
     if which == 0:
-        from ..autograd.grad_mode import _state as state
         w = None if weight is None else weight._data
-        if state.enabled and any(t is not None and t.requires_grad for t in (grad, weight)) \
-                or not _bn_exact(self._data, w, invstd) or grad._data.dtype != invstd.dtype:
+        if _records_graph(grad, weight) or not _bn_exact(self._data, w, invstd) \
+                or grad._data.dtype != invstd.dtype:
             return None
         shp = (1, -1) + (1,) * (self.ndim - 2)
         g = grad._data * invstd.reshape(shp)
@@ -1726,11 +1731,10 @@ def _kernel_grad(kernel, grad, self, weight, which, *args):
     weight, *args, which)``, torch's bits) as a tensor, for a backward that records no
     graph; None where the formulas must stay differentiable or the dtypes are not
     emulated."""
-    from ..autograd.grad_mode import _state as state
-    if state.enabled and any(t is not None and t.requires_grad for t in (grad, self, weight)):
+    if _records_graph(grad, self, weight):
         return None
     w = None if weight is None else weight._data
-    if not _bn_exact(self._data, w) or grad._data.dtype != self._data.dtype or not self.numel():
+    if not _bn_exact(self._data, w) or grad._data.dtype != self._data.dtype:
         return None
     return Tensor._wrap(np.asarray(kernel(grad._data, self._data, w, *args, which)))
 
