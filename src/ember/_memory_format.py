@@ -150,7 +150,14 @@ def iter_order(shape, *strides) -> list:
                 return 1
         return 0
 
-    for i in range(1, len(shape)):
+    return sort_dims(perm, should_swap)
+
+
+def sort_dims(perm: list, should_swap) -> list:
+    """TensorIterator's insertion sort of ``perm`` (in place, returned): each entry moves
+    inwards while ``should_swap(outer, inner)`` is positive, and stops at a negative answer;
+    0 (ambiguous) looks further in."""
+    for i in range(1, len(perm)):
         d1 = i
         for d0 in range(i - 1, -1, -1):
             c = should_swap(perm[d0], perm[d1])

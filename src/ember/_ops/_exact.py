@@ -21,6 +21,7 @@ import os
 
 import numpy as np
 
+from .._memory_format import sort_dims
 from . import _libm
 
 GRAIN = 32768
@@ -294,15 +295,7 @@ def reduce_plan(shape, strides, dims):
                 return 1
         return 0
 
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    sort_dims(perm, swap)
     merged, members = [], []
     for p in perm:
         d = list(dl[p])
