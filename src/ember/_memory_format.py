@@ -186,6 +186,40 @@ def iter_groups(shape, *strides) -> list:
     return groups
 
 
+def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
+    """``res``, the result of a pointwise op on ``inputs`` (arrays, or None for numbers), laid
+    out as TensorIterator lays out a new output: in the dim order of the inputs' strides, the
+    first input whose strides tell two dims apart deciding (:func:`iter_order`; broadcast dims
+    count as stride 0). NumPy's ufuncs fall back to C order where their inputs' layouts
+    disagree (``a.t() + b``), where torch follows ``a``."""
+    for a in inputs:
+        if a is not None and not a.flags.c_contiguous:
+            break
+    else:
+        return res          # C-contiguous inputs: C order, as NumPy's
+    shape = res.shape
+    nd = len(shape)
+    if nd < 2 or res.size == 0:
+        return res
+    strides = []
+    for a in inputs:
+        if a is None or a.ndim == 0:
+            continue
+        pad = nd - a.ndim
+        st = [0] * pad
+        for n, s, m in zip(a.shape, a.strides, shape[pad:]):
+            if n != m and n != 1:
+                return res      # not an elementwise result of ``a``
+            st.append(0 if n != m else s)     # a broadcast dim: stride 0
+        strides.append(st)
+    outer = iter_order(shape, *strides)[::-1]
+    target = np.empty([shape[d] for d in outer], res.dtype).transpose(np.argsort(outer))
+    if target.strides == res.strides:
+        return res
+    np.copyto(target, res)
+    return target
+
+
 def copy_to_format(arr: np.ndarray, fmt=None) -> np.ndarray:
     """A copy of ``arr`` laid out as :func:`empty_like` lays it out."""
     out = empty_like(arr, arr.dtype, fmt)

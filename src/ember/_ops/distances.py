@@ -68,6 +68,7 @@ def _cdist_diff_grad(grad, x1, x2, p, result):
 
 
 @op("CdistBackward0", name="_cdist_forward", method=False, function=False, promote=SAME,
+    pointwise=False,
     x1=lambda grad, x1, x2, p, result: _cdist_diff_grad(grad, x1, x2, p, result).sum(-2),
     x2=lambda grad, x1, x2, p, result: -_cdist_diff_grad(grad, x1, x2, p, result).sum(-3))
 def _cdist_forward(x1, x2, p):

@@ -840,6 +840,7 @@ def _log_sigmoid_grad(grad, self):
 
 
 @op("LogSigmoidBackward0", name="log_sigmoid", method=False, function=False,
+    pointwise=False,    # torch's log_sigmoid_forward returns a contiguous result
     self=_log_sigmoid_grad, raw={"self": lambda grad, self: _lm.log_sigmoid_backward(grad, self)})
 def log_sigmoid(self):
     """``log(sigmoid(x))``, computed stably."""
@@ -898,7 +899,7 @@ def _glu_grad(grad, self, dim):
     return cat([sb * grad, (1 - sb) * sb * a * grad], dim)
 
 
-@op("GluBackward0", name="glu", method=False, function=False, self=_glu_grad)
+@op("GluBackward0", name="glu", method=False, function=False, pointwise=False, self=_glu_grad)
 def _glu(self, dim=-1):
     """``glu_kernel``: ``a * (1 / (1 + exp(-b)))``, Sleef's exp in the vectors and the C
     library's one by one (float32/float64)."""

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .. import _lazy
+from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _vml
@@ -774,14 +775,14 @@ def _lerp_kernel(self, end, weight):
 
 
 @op("LerpBackward0", name="lerp_scalar", method=False, function=False, promote=NONE,
-    tensors=("self", "end"), check=_lerp_check,
+    tensors=("self", "end"), check=_lerp_check, pointwise=True,
     self=lambda grad, weight: grad * (1 - weight), end=lambda grad, weight: grad * weight)
 def _lerp_scalar(self, end, weight):
     return _lerp_kernel(self, end, weight)
 
 
 @op("LerpBackward1", name="lerp_tensor", method=False, function=False, promote=NONE,
-    check=_lerp_check,
+    check=_lerp_check, pointwise=True,
     self=lambda grad, weight: grad * (1 - weight), end=lambda grad, weight: grad * weight,
     weight=lambda grad, self, end: grad * (end - self))
 def _lerp_tensor(self, end, weight):
@@ -1113,12 +1114,14 @@ def _where_check(condition, self, other):
 
 
 @op("WhereBackward0", name="where_op", method=False, function=False, tensors=("self", "other"),
-    check=_where_check,
+    check=_where_check, pointwise=False,
     self=lambda grad, condition: where(condition, grad, 0.0),
     other=lambda grad, condition: where(condition, 0.0, grad))
 def _where(condition, self, other):
     c = condition._data
-    return xp.where(c if c.dtype == xp.bool_ else c.astype(xp.bool_), self, other)
+    r = xp.where(c if c.dtype == xp.bool_ else c.astype(xp.bool_), self, other)
+    # TensorIterator's operands: the condition first
+    return _mf.ti_layout(r, c, *[a if a.__class__ is xp.ndarray else None for a in (self, other)])
 
 
 _WHERE_SIGS = (" * (Tensor condition)\n"

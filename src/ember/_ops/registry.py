@@ -34,6 +34,7 @@ import types
 
 from .. import _dtype as D
 from .. import _errors
+from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
@@ -264,7 +265,7 @@ class OpDef:
     holomorphic = True        # see ``op``: complex gradients take torch's conjugate
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
-                 view=False, check=None, raw=None):
+                 view=False, check=None, raw=None, pointwise=None):
         self.name = name
         self.module = kernel.__module__
         self.check = check
@@ -304,6 +305,10 @@ class OpDef:
             self.raw = tuple(raw.get(n) for n in self.diff)
         self.promote = promote
         self.outputs = outputs
+        # a TensorIterator op, whose result takes its inputs' layout (_mf.ti_layout): every
+        # promoting op of one result, unless it says otherwise
+        self.pointwise = (promote in (SAME, FLOAT, COMPARE) and outputs == 1 and not view
+                          and bool(self.tensor_idx)) if pointwise is None else pointwise
         self.plans = {}           # save plans by the mask of inputs that require grad
 
     @functools.cached_property
@@ -346,7 +351,8 @@ class OpDef:
 
 def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
-       view: bool = False, check=None, raw=None, holomorphic: bool = True, **formulas):
+       view: bool = False, check=None, raw=None, holomorphic: bool = True,
+       pointwise: bool | None = None, **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
@@ -365,7 +371,7 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
-                  raw)
+                  raw, pointwise)
         d.holomorphic = holomorphic
         d.autocast = _AUTOCAST.get(opname)
         OPS[opname] = d
@@ -598,6 +604,9 @@ def run(op, args, out=None):
             _quiet(op, kargs)
     except ValueError as e:
         _kernel_error(op, args, e)
+    if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
+        res = _mf.ti_layout(res, *[kargs[i] if kargs[i].__class__ is _ndarray else None
+                                   for i in op.tensor_idx])
     record = _state.enabled and _requires(op, args)
     if out is not None:
         if record:
@@ -942,7 +951,7 @@ _NAMESPACES: list = []    # the globals of the generated functions: where they f
 _FAST_NAMES = {"_T": Tensor, "_amp": _amp, "_np_scalar": _np_scalar, "_kernel_error": _kernel_error,
                "_nd": _ndarray, "_as_array": _as_array, "_wrap": _wrap, "_state": _state,
                "_requires": _requires, "_record": _record, "_BY_NP": _BY_NP,
-               "_BOOL": D.bool, "_BOOL_NP": D.bool.np}
+               "_BOOL": D.bool, "_BOOL_NP": D.bool.np, "_ti_layout": _mf.ti_layout}
 
 
 _CODES: dict = {}         # compiled bodies by what their source depends on (_fast_key): ops
@@ -956,7 +965,7 @@ def _fast_key(d):
         return None
     return (d.promote, d.tensor_idx, d.diff_idx,
             all(d.params[i] in d.tensors for i in d.diff_idx),
-            d.name in _HALF_OPMATH_SCALAR, d.check is not None)
+            d.name in _HALF_OPMATH_SCALAR, d.check is not None, d.pointwise)
 
 
 def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
@@ -1129,6 +1138,12 @@ def _fast_source(d, names, guard=""):
     rdt, rdt_e = ("_BOOL_NP", "_BOOL") if d.promote is COMPARE else ("_dt", "_BY_NP[_dt]")
     kinds = "fd" if d.name in _HALF_OPMATH_SCALAR else "efd"    # float16's number: general path
     check = f"            _check({', '.join(names)})\n" if d.check is not None else ""
+    layout = ""
+    if d.pointwise:     # the result in the inputs' layout (an input not C-contiguous)
+        tensors = "".join(f" or isinstance({t}, _T)" for t in others)
+        arrays = "".join(f", {t}._data if isinstance({t}, _T) else None" for t in others)
+        layout = (f"            if _r.ndim > 1 and (not {t0}._data.flags.c_contiguous{tensors}):\n"
+                  f"                _r = _ti_layout(_r, {t0}._data{arrays})\n")
     return (
         f"    if {guard}_run is _plain and isinstance({t0}, _T) and (\n"
         f"            _op.autocast is None or not _amp.enabled):\n"
@@ -1139,6 +1154,7 @@ def _fast_source(d, names, guard=""):
         f"                _r = _kernel({', '.join(kargs)})\n"
         f"            except ValueError as _e:\n"
         f"                _kernel_error(_op, ({call}), _e)\n"
+        f"{layout}"
         f"            if _r.__class__ is not _nd or _r.dtype != {rdt}:\n"
         f"                _r = _as_array(_r, {rdt_e})\n"
         f"            _res = _wrap(_r)\n"

@@ -1,0 +1,117 @@
+"""Pointwise results are laid out as torch's TensorIterator lays them out: in the dim order of
+the inputs' strides, the first input that tells two dims apart deciding (NumPy's ufuncs fall
+back to C order where their inputs disagree, and Ember's exact kernels compute on flat
+copies). The layout decides ``stride()``, ``is_contiguous()``, whether ``view`` works, and the
+order in which a later reduction adds."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import ember
+
+torch = pytest.importorskip("torch")
+
+SHAPES = [(3, 4), (2, 3, 4), (4, 1, 3)]
+KINDS = "ctpsbr"
+
+
+def make(lib, kind, shape):
+    """A float tensor of ``shape`` in layout ``kind``: C-contiguous, transposed, permuted,
+    strided, broadcast along the last dim, or along the first."""
+    n = int(np.prod(shape))
+    base = lib.arange(float(n)).add(1.0)
+    nd = len(shape)
+    if kind == "c":
+        return base.reshape(shape)
+    if kind == "t":
+        return base.reshape(shape[::-1]).permute(*range(nd)[::-1])
+    if kind == "p":
+        return base.reshape(shape[1:] + shape[:1]).permute(nd - 1, *range(nd - 1))
+    if kind == "s":
+        return lib.arange(float(2 * n)).reshape(*shape[:-1], 2 * shape[-1])[..., ::2]
+    if kind == "b":
+        return base.reshape(shape)[..., :1]
+    return base.reshape(shape)[:1]
+
+
+BINARY = {
+    "add": lambda lib, a, b: a + b,
+    "mul": lambda lib, a, b: lib.mul(a, b),
+    "sub_alpha": lambda lib, a, b: lib.sub(a, b, alpha=2),
+    "atan2": lambda lib, a, b: lib.atan2(a, b),
+    "maximum": lambda lib, a, b: lib.maximum(a, b),
+    "eq": lambda lib, a, b: a == b,
+    "where": lambda lib, a, b: lib.where(a > 2, a, b),
+    "addcmul": lambda lib, a, b: lib.addcmul(a, b, a, value=0.5),
+    "clamp": lambda lib, a, b: lib.clamp(a, min=b),
+    "pow": lambda lib, a, b: lib.pow(a, b),
+    "hypot": lambda lib, a, b: lib.hypot(a, b),
+    "div": lambda lib, a, b: a / b,
+    "lerp": lambda lib, a, b: lib.lerp(a, b, 0.3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_layouts(name):
+    fn = BINARY[name]
+    for shape in SHAPES:
+        for k1, k2 in itertools.product(KINDS, repeat=2):
+            if name == "lerp" and 1 in shape:
+                continue    # torch's lerp orders size-1 dims by size (only their strides)
+            got = fn(ember, make(ember, k1, shape), make(ember, k2, shape))
+            want = fn(torch, make(torch, k1, shape), make(torch, k2, shape))
+            assert got.stride() == want.stride(), (shape, k1, k2)
+            np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+UNARY = ["exp", "expm1", "log1p", "sinh", "cosh", "tanh", "sigmoid", "lgamma", "digamma",
+         "sinc", "sqrt", "abs", "neg", "floor", "erf"]
+ACTIVATIONS = ["gelu", "silu", "mish", "elu", "selu", "celu", "softplus", "logsigmoid",
+               "hardswish", "relu"]
+
+
+@pytest.mark.parametrize("name", UNARY + ACTIVATIONS)
+def test_unary_layouts(name):
+    for shape in [(5, 7), (2, 3, 4), (4, 1, 3)]:
+        nd = len(shape)
+        results = []
+        for lib in (ember, torch):
+            x = lib.linspace(0.1, 0.9, int(np.prod(shape)))
+            x = x.reshape(shape[1:] + shape[:1]).permute(nd - 1, *range(nd - 1))
+            fn = getattr(lib, name, None) if name in UNARY else getattr(lib.nn.functional, name)
+            results.append(fn(x))
+        got, want = results
+        assert got.stride() == want.stride(), shape
+        assert got.is_contiguous() == want.is_contiguous()
+
+
+def test_view_of_a_transposed_sum_fails_as_in_torch():
+    for lib in (ember, torch):
+        a = lib.ones(3, 4).t()
+        b = lib.ones(4, 3)
+        with pytest.raises(RuntimeError, match="view size is not compatible"):
+            (a + b).view(-1)
+
+
+def test_reduction_after_a_transposed_sum_adds_in_torch_order():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((257, 129)).astype(np.float32)
+    y = rng.standard_normal((129, 257)).astype(np.float32)
+    got = (ember.tensor(x).t() * ember.tensor(y)).sum(1)
+    want = (torch.tensor(x).t() * torch.tensor(y)).sum(1)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_grads_keep_torch_layouts():
+    for lib in (ember, torch):
+        w = lib.ones(3, 4, requires_grad=True)
+        b = lib.ones(4, 3)
+        (w.t() * b).exp().sum().backward()
+    ew = ember.ones(3, 4, requires_grad=True)
+    tw = torch.ones(3, 4, requires_grad=True)
+    for lib, w in ((ember, ew), (torch, tw)):
+        (w.t() * lib.arange(12.).reshape(4, 3)).sigmoid().sum().backward()
+    assert ew.grad.stride() == tw.grad.stride()
+    np.testing.assert_array_equal(ew.grad.numpy(), tw.grad.numpy())
