@@ -115,3 +115,47 @@ def test_grads_keep_torch_layouts():
         (w.t() * lib.arange(12.).reshape(4, 3)).sigmoid().sum().backward()
     assert ew.grad.stride() == tw.grad.stride()
     np.testing.assert_array_equal(ew.grad.numpy(), tw.grad.numpy())
+
+
+OTHERS = {
+    "cumsum": lambda lib, x: x.cumsum(0),
+    "cumprod": lambda lib, x: x.cumprod(1),
+    "masked_fill": lambda lib, x: x.masked_fill(x > 0.5, 0.0),
+    "cat": lambda lib, x: lib.cat([x, x], 1),
+    "stack": lambda lib, x: lib.stack([x, x]),
+    "sort": lambda lib, x: x.sort(1)[0],
+    "sort_indices": lambda lib, x: x.sort(0)[1],
+    "argsort": lambda lib, x: x.argsort(1),
+    "flip": lambda lib, x: x.flip(0),
+    "roll": lambda lib, x: x.roll(1, 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OTHERS))
+def test_other_ops_layouts(name):
+    fn = OTHERS[name]
+    got, want = (fn(lib, lib.linspace(0.05, 0.95, 35).reshape(7, 5).t()) for lib in (ember, torch))
+    assert got.stride() == want.stride()
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_cat_of_channels_last_stays_channels_last():
+    for lib in (ember, torch):
+        a = lib.ones(2, 3, 4, 5).to(memory_format=lib.channels_last)
+        assert lib.cat([a, a], 1).is_contiguous(memory_format=lib.channels_last)
+        assert lib.cat([a, lib.ones(2, 3, 4, 5)]).is_contiguous()
+
+
+@pytest.mark.parametrize("name", ["rand_like", "randn_like", "randint_like"])
+def test_random_like_draws_in_memory_order(name):
+    """``rand_like(x.t())`` is ``empty_like(x.t()).uniform_()``: the draws fill memory in
+    order, so a transposed input gets other values at each index than a contiguous one."""
+    results = []
+    for lib in (ember, torch):
+        lib.manual_seed(0)
+        x = lib.zeros(20, 30).t()
+        args = (10,) if name == "randint_like" else ()
+        results.append(getattr(lib, name)(x, *args))
+    got, want = results
+    assert got.stride() == want.stride()
+    np.testing.assert_array_equal(got.numpy(), want.numpy())

@@ -729,24 +729,42 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
     return _finish(t, requires_grad, device)
 
 
+def _random_like(input, dtype, memory_format, requires_grad, fill) -> Tensor | None:
+    """torch's ``empty_like(input).fill_(…)`` where the layout is not C order: a transposed
+    input's draws land in memory order, as torch's do (None: C order, the caller draws)."""
+    if memory_format is None and input._data.flags.c_contiguous:
+        return None
+    from ._memory_format import empty_like
+    t = Tensor._wrap(empty_like(input._data, _like(input, dtype).np, memory_format))
+    fill(t)
+    return t.requires_grad_(requires_grad)
+
+
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None, generator=None) -> Tensor:
-    return rand(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
-                generator=generator)
+    laid = _random_like(input, dtype, memory_format, requires_grad,
+                        lambda t: t.uniform_(generator=generator))
+    return laid if laid is not None else rand(
+        input.shape, dtype=_like(input, dtype), requires_grad=requires_grad, generator=generator)
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None, generator=None) -> Tensor:
-    return randn(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
-                 generator=generator)
+    laid = _random_like(input, dtype, memory_format, requires_grad,
+                        lambda t: t.normal_(generator=generator))
+    return laid if laid is not None else randn(
+        input.shape, dtype=_like(input, dtype), requires_grad=requires_grad, generator=generator)
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
                  requires_grad=False, memory_format=None, generator=None) -> Tensor:
     if high is None:
         low, high = 0, low
-    return randint(low, high, input.shape, dtype=_like(input, dtype), generator=generator,
-                   requires_grad=requires_grad)
+    laid = _random_like(input, dtype, memory_format, requires_grad,
+                        lambda t: t.random_(low, high, generator=generator))
+    return laid if laid is not None else randint(
+        low, high, input.shape, dtype=_like(input, dtype), generator=generator,
+        requires_grad=requires_grad)
 
 
 def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:

@@ -81,6 +81,18 @@ def suggest(arr: np.ndarray) -> memory_format:
     return contiguous_format
 
 
+def common(arrays) -> memory_format:
+    """torch's ``compute_output_memory_format`` (cat's result): the format all ``arrays``
+    suggest, else contiguous."""
+    fmt = None
+    for a in arrays:
+        f = suggest(a)
+        if f is contiguous_format or (fmt is not None and f is not fmt):
+            return contiguous_format
+        fmt = f
+    return fmt or contiguous_format
+
+
 def empty(shape, npdt, fmt) -> np.ndarray:
     """An uninitialised array of ``shape`` laid out in ``fmt`` (contiguous or channels-last)."""
     order = _ORDER.get(fmt)

@@ -504,7 +504,8 @@ def _check_mask(name, mask, legacy=False):
 
 
 def _masked_fill_kernel(self, mask, value):
-    return xp.where(mask, xp.asarray(value).astype(self.dtype), self)
+    # (torch's out-of-place masked_fill clones contiguous: so is NumPy's where here)
+    return xp.ascontiguousarray(xp.where(mask, xp.asarray(value).astype(self.dtype), self))
 
 
 @op("MaskedFillBackward0", name="masked_fill_value", method=False, function=False,

@@ -16,6 +16,7 @@ from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod
 from .registry import NONE, expose, op, run
 from .search import _return_type
+from .shape import _flip
 from .util import norm_dim, norm_dims
 
 CummaxResult, CumminResult = _return_type("cummax"), _return_type("cummin")
@@ -152,12 +153,6 @@ def _scalar_name(dt):
 def _check_float(input, msg):
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(msg)
-
-
-@op("FlipBackward0", name="reduction_flip", method=False, function=False, promote=NONE,
-    self=lambda grad, dims: _flip(grad, dims))
-def _flip(self, dims):
-    return xp.flip(self, dims).copy()
 
 
 def _rev_cumsum(grad, dim):
@@ -669,8 +664,8 @@ def _cumsum(self, dim, dtype=None):
     a = self.astype(_cum_dtype(self, dtype))
     if a.ndim == 0:
         return a.copy()
-    acc = _CUM_ACC.get(a.dtype)
-    return xp.cumsum(a, axis=dim, dtype=acc).astype(a.dtype, copy=False)
+    acc = _CUM_ACC.get(a.dtype)      # (torch's result is contiguous)
+    return xp.ascontiguousarray(xp.cumsum(a, axis=dim, dtype=acc).astype(a.dtype, copy=False))
 
 
 # torch's cumulative kernels accumulate in at::acc_type<T, /*is_cuda=*/false>
@@ -736,7 +731,8 @@ def _cumprod(self, dim, dtype=None):
     if a.ndim == 0:
         return a.copy()
     acc = _CUM_ACC.get(a.dtype)
-    return xp.cumprod(a, axis=dim, dtype=acc).astype(a.dtype, copy=False)
+    return xp.ascontiguousarray(xp.cumprod(a, axis=dim, dtype=acc).astype(a.dtype,
+                                                                          copy=False))
 
 
 def _cum(d, input, dim, dtype, out):

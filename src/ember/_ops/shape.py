@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 
 from .. import _dtype as D
+from .. import _memory_format as _mf
 from .._device import xp
 from . import registry as _R
 from .registry import NONE, expose, op
@@ -419,7 +420,10 @@ def cat(tensors, dim=0, *, out=None):
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. "
                                    f"Expected size {ref[k]} but got size {s[k]} for tensor "
                                    f"number {i} in the list.")
-    arr = xp.concatenate([t._data.astype(dt.np, copy=False) for t in real], axis=d)
+    arrays = [t._data.astype(dt.np, copy=False) for t in real]
+    shape = list(ref)
+    shape[d] = builtins.sum(a.shape[d] for a in arrays)
+    arr = xp.concatenate(arrays, axis=d, out=_mf.empty(shape, dt.np, _mf.common(arrays)))
     from .._tensor import Tensor
     result = Tensor._wrap(arr)
     if out is not None:
@@ -453,7 +457,10 @@ def stack(tensors, dim=0, *, out=None):
                                f"{list(shape)} at entry 0 and {list(t.shape)} at entry {i}")
     d = norm_dim(dim, builtins.len(shape) + 1)
     dt = D.result_type(*tensors)
-    arr = xp.stack([t._data.astype(dt.np, copy=False) for t in tensors], axis=d)
+    arrays = [xp.expand_dims(t._data.astype(dt.np, copy=False), d) for t in tensors]
+    shape = list(arrays[0].shape)
+    shape[d] = builtins.len(arrays)        # torch's stack: cat of the unsqueezed inputs
+    arr = xp.concatenate(arrays, axis=d, out=_mf.empty(shape, dt.np, _mf.common(arrays)))
     from .._tensor import Tensor
     result = Tensor._wrap(arr)
     if out is not None:
@@ -926,7 +933,8 @@ def unflatten(input, dim, sizes):
 
 @op("FlipBackward0", promote=NONE, self=lambda grad, dims: grad.flip(dims))
 def _flip(self, dims):
-    return xp.flip(self, dims).copy() if dims else self.copy()
+    # (torch's result is empty_like(self): self's layout)
+    return xp.flip(self, dims).copy(order="K") if dims else self.copy(order="K")
 
 
 @expose
@@ -962,7 +970,7 @@ def _neg(v):
 def _roll(self, shifts, dims):
     if not dims:
         return xp.roll(self.reshape(-1), shifts).reshape(self.shape)
-    return xp.roll(self, shifts, dims)
+    return xp.ascontiguousarray(xp.roll(self, shifts, dims))     # torch's is contiguous
 
 
 @expose

@@ -15,6 +15,7 @@ the full ``median()`` splits the gradient evenly between tied values.
 
 from __future__ import annotations
 
+from .. import _memory_format as _mf
 from .. import _stl
 from .._device import xp
 from .registry import NONE, expose, op, run
@@ -44,6 +45,8 @@ def _take(self, dim, indices, keepdim):
     if self.ndim == 0:
         return self.copy(), indices.reshape(())
     vals = xp.take_along_axis(self, indices, axis=dim)
+    if not indices.flags.c_contiguous:      # (sort's, laid out as its input)
+        vals = _mf.ti_layout(vals, indices)
     if not keepdim:
         vals, indices = xp.squeeze(vals, dim), xp.squeeze(indices, dim)
     return vals, indices
@@ -180,7 +183,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     indices=tensor([1, 2, 0]))
     """
     dim = norm_dim(dim, input._data.ndim)
-    idx = _sort_indices(input, dim, descending, stable)
+    idx = _mf.ti_layout(_sort_indices(input, dim, descending, stable), input._data)
     return _run_selecting(_sort0 if stable is None else _sort1, SortResult, input, dim, idx,
                           True, out)
 
@@ -193,7 +196,7 @@ def argsort(input, dim=-1, descending=False, stable=False):
     tensor([1, 2, 0])
     """
     dim = norm_dim(dim, input._data.ndim)
-    return _wrap(_sort_indices(input, dim, descending, stable))
+    return _wrap(_mf.ti_layout(_sort_indices(input, dim, descending, stable), input._data))
 
 
 @expose
