@@ -159,3 +159,33 @@ def test_random_like_draws_in_memory_order(name):
     got, want = results
     assert got.stride() == want.stride()
     np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+CHANNELS_LAST = {
+    "pad": lambda lib, x: lib.nn.functional.pad(x, (1, 1, 1, 1)),
+    "pad_reflect": lambda lib, x: lib.nn.functional.pad(x, (1, 1, 1, 1), mode="reflect"),
+    "pad_replicate": lambda lib, x: lib.nn.functional.pad(x, (1, 2, 0, 1), mode="replicate"),
+    "max_pool_indices": lambda lib, x: lib.nn.functional.max_pool2d(x, 2,
+                                                                     return_indices=True)[1],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHANNELS_LAST))
+def test_channels_last_layouts(name):
+    fn = CHANNELS_LAST[name]
+    results = []
+    for lib in (ember, torch):
+        x = lib.linspace(0.05, 0.95, 216).reshape(2, 3, 6, 6)
+        results.append((fn(lib, x.to(memory_format=lib.channels_last)),
+                        fn(lib, x.permute(2, 1, 0, 3)[:, :, :2])))
+    for got, want in zip(*results):
+        assert got.stride() == want.stride()
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_dtype_conversion_of_a_non_dense_input_is_dense():
+    for make_input in (lambda lib: lib.linspace(0.1, 0.9, 4).expand(3, 4),
+                       lambda lib: lib.ones(2, 3, 4, 5).to(memory_format=lib.channels_last)[:, :2],
+                       lambda lib: lib.ones(3, 4).t()):
+        got, want = (make_input(lib).double() for lib in (ember, torch))
+        assert got.stride() == want.stride()

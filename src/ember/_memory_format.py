@@ -239,6 +239,16 @@ def copy_to_format(arr: np.ndarray, fmt=None) -> np.ndarray:
     return out
 
 
+def into(out: np.ndarray, fmt) -> np.ndarray:
+    """``out`` laid out in ``fmt`` (contiguous or channels-last): itself if it is, else a
+    copy."""
+    if is_contiguous(out, fmt):
+        return out
+    target = empty(out.shape, out.dtype, fmt)
+    np.copyto(target, out)
+    return target
+
+
 def follow(out: np.ndarray, *inputs: np.ndarray) -> np.ndarray:
     """``out`` in the first channels-last format that ``inputs`` suggest (a kernel that
     allocates its output with ``suggest_memory_format``: convolution, batch norm), else as

@@ -1373,6 +1373,7 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
                             dilation, ceil_mode)
     if unbatched:
         idx = idx[0]
+    idx = _mf.follow(idx, x)            # torch's indices take the input's memory format
     apart = all(s >= d * (k - 1) + 1 for s, k, d in zip(stride, kernel_size, dilation))
     gather = (_max_pool_gather_unique if apart else _max_pool_gather)[nd]
     out = gather(input, Tensor._wrap(idx))
@@ -1966,7 +1967,7 @@ def _constant_pad_np(x, pad, value):
     self=lambda grad, pad: constant_pad_nd(grad, tuple(-p for p in pad), 0))
 def constant_pad_nd(self, pad, value=0):
     """Pad (or crop, for negative sizes) the last ``len(pad) // 2`` dims with ``value``."""
-    return _constant_pad_np(self, pad, value)
+    return _mf.follow(_constant_pad_np(self, pad, value), self)
 
 
 def _pad_indices(sizes, pad, mode):
@@ -2020,7 +2021,7 @@ def _index_pad_backward_np(go, idx, sizes):
 def _make_index_pad(node):
     fwd = op(node, name="_index_pad_" + node, method=False, function=False, promote=NONE,
              self=lambda grad, idx, self_shape: bwd(grad, idx, self_shape))(
-        lambda self, idx: _index_pad_np(self, idx))
+        lambda self, idx: _mf.into(_index_pad_np(self, idx), _mf.suggest(self)))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_index_pad_bwd_" + node,
              method=False, function=False, promote=NONE,
              grad_output=lambda grad, idx: fwd(grad, idx))(

@@ -486,7 +486,14 @@ def clone(self, *, memory_format=None):
 @op("ToCopyBackward0", name="_to_copy", method=False, function=False, promote=NONE,
     self=lambda grad: grad)
 def _to_copy(self, dtype):
-    return D.cast(self, dtype)
+    r = D.cast(self, dtype)
+    if self.flags.c_contiguous:
+        return r
+    target = _mf.empty_like(self, r.dtype)      # torch's empty_like (preserve_format)
+    if target.strides == r.strides:
+        return r
+    xp.copyto(target, r)
+    return target
 
 
 
