@@ -127,8 +127,32 @@ def test_sleef_kernels_on_any_floats(vals):
         assert _same(getattr(_sleef, name)(x), getattr(_sleef, f"_{name}_ref")(x))
 
 
+@pytest.fixture(params=["fused", "emulated"])
+def fma_path(request, monkeypatch):
+    """Each float64 fma test on both paths: NumPy's fused ``vecdot`` loop (where this NumPy
+    has one) and the error-free emulation."""
+    if request.param == "fused":
+        if not _exact._fused_works():
+            pytest.skip("this NumPy's vecdot does not fuse")
+    monkeypatch.setattr(_exact, "_FUSED", [request.param == "fused"])
+    return request.param
+
+
+def test_float64_fused_fma_is_glibc_fma(fma_path):
+    """Random operands whose product nearly cancels the addend (where a second rounding
+    shows), over the whole exponent range: glibc's fma, bit for bit."""
+    rng = np.random.default_rng(11)
+    n = 20000
+    a, b = rng.standard_normal(n), rng.standard_normal(n)
+    c = -(a * b) * (1 + rng.standard_normal(n) * 2.0 ** -45)
+    c[::3] = rng.standard_normal(c[::3].size) * 2.0 ** rng.integers(-1074, 1000, c[::3].size)
+    a[::7] *= 2.0 ** rng.integers(-600, 500, a[::7].size)
+    with np.errstate(all="ignore"):
+        assert _exact.fma(a, b, c).tobytes() == _c_fma(a, b, c).tobytes()
+
+
 @pytest.mark.parametrize("scale_a,scale_b", [(1e305, 1.0), (1e300, 1e7), (1.0, 1e306)])
-def test_float64_fma_near_the_largest_double(scale_a, scale_b):
+def test_float64_fma_near_the_largest_double(scale_a, scale_b, fma_path):
     """Splitting an operand near 1.8e308 overflows Dekker's product; the error term then
     comes from the mantissas, and the result is still the exactly rounded a * b + c."""
     from fractions import Fraction
@@ -142,7 +166,7 @@ def test_float64_fma_near_the_largest_double(scale_a, scale_b):
     np.testing.assert_array_equal(got, np.array(want))
 
 
-def test_float64_fma_with_infinities_and_subnormal_products():
+def test_float64_fma_with_infinities_and_subnormal_products(fma_path):
     """An infinite product or addend gives IEEE's infinity or nan (not Dekker's inf - inf),
     and a product in the subnormals (whose error Dekker's split cannot hold) the exactly
     rounded result."""
@@ -175,7 +199,7 @@ def _c_fma(a, b, c):
     return np.array(list(map(fn, a.tolist(), b.tolist(), c.tolist())))
 
 
-def test_float64_fma_tiny_products_and_small_addends():
+def test_float64_fma_tiny_products_and_small_addends(fma_path):
     """Products under the subnormals' reach of Dekker's split, with addends of every size
     (zero, subnormal, the negated product, large enough to swallow it): the exactly
     rounded result, signed zeros included, and the tiny product's own rounding error."""
@@ -196,7 +220,7 @@ def test_float64_fma_tiny_products_and_small_addends():
     assert pe.tobytes() == _c_fma(a[tiny], b[tiny], -p[tiny]).tobytes()
 
 
-def test_float64_fma_overflowing_product_infinite_addend():
+def test_float64_fma_overflowing_product_infinite_addend(fma_path):
     a, b = np.array([-6.5, 3.0]), np.array([1.7976931348623157e308, -1e308])
     c = np.array([np.inf, -np.inf])
     with np.errstate(all="ignore"):

@@ -180,69 +180,10 @@ def _round_to_odd_add(x: _np.ndarray, y: _np.ndarray) -> _np.ndarray:
     return s
 
 
-_SPLIT = 134217729.0  # 2**27 + 1
-
-
-def _fma_exact(a: float, b: float, c: float) -> float:
-    """Correctly rounded ``a*b + c`` for one triple (slow path, any finite/special input)."""
-    p = a * b
-    if not (_math.isfinite(a) and _math.isfinite(b) and _math.isfinite(c)):
-        return p + c
-    if a == 0 or b == 0:
-        return p + c
-    from fractions import Fraction
-
-    exact = Fraction(a) * Fraction(b) + Fraction(c)
-    try:
-        return float(exact)
-    except OverflowError:
-        return _math.inf if exact > 0 else -_math.inf
-
-
-def _split(x):
-    """Veltkamp split: ``x == hi + lo`` with both halves of at most 26 significant bits."""
-    t = x * _SPLIT
-    hi = t - (t - x)
-    return hi, x - hi
-
-
 def _fma64(a, b, c) -> _np.ndarray:
     """float64 ``fma(a, b, c)`` element-wise with a single rounding (arrays or scalars)."""
-    a, b, c = (_np.asarray(v, _np.float64) for v in (a, b, c))
-    shape = _np.broadcast_shapes(a.shape, b.shape, c.shape)
-    with _np.errstate(all="ignore"):
-        p = a * b
-        ah, al = _split(a)
-        bh, bl = _split(b)
-        pe = ah * bh
-        pe -= p
-        pe += ah * bl
-        pe += al * bh
-        pe += al * bl                       # p + pe == a * b exactly
-        th = c + p
-        bb = th - c
-        tl = c - (th - bb)
-        tl += p - bb                        # th + tl == c + p exactly
-        r = _round_to_odd_add(tl, pe)
-        r += th
-        r = _np.array(_np.broadcast_to(r, shape), dtype=_np.float64) if r.shape != shape else r
-        ap = _np.abs(p)
-        ok = (ap >= 2.0 ** -900) & (ap <= 2.0 ** 990) & (_np.abs(th) <= 2.0 ** 990)
-        ok &= (_np.abs(th) >= 2.0 ** -900) | (th == 0)
-        zero = (p == 0) & ((a == 0) | (b == 0))
-        if zero.any():                      # exact zero product: the sum is exact
-            r[_np.broadcast_to(zero, shape)] = _np.broadcast_to(p + c, shape)[
-                _np.broadcast_to(zero, shape)]
-            ok |= zero
-        if _np.abs(a).max(initial=0) > 2.0 ** 990 or _np.abs(b).max(initial=0) > 2.0 ** 990:
-            ok &= (_np.abs(a) <= 2.0 ** 990) & (_np.abs(b) <= 2.0 ** 990)
-        ok = _np.broadcast_to(ok, shape)
-    if not ok.all():
-        ab, bb_, cb = (_np.broadcast_to(v, shape) for v in (a, b, c))
-        for i in _np.flatnonzero(~ok.ravel()):
-            idx = _np.unravel_index(i, shape)
-            r[idx] = _fma_exact(float(ab[idx]), float(bb_[idx]), float(cb[idx]))
-    return r
+    from ._ops import _exact
+    return _exact.fma(*(_np.asarray(v, _np.float64) for v in (a, b, c)))
 
 
 _M29 = _U64(0x1FFFFFFF)

@@ -623,10 +623,66 @@ def fma(a, b, c):
         if half.any():
             return _fix_midpoints(a, b, c, s, r, half)
         return r
+    if _FUSED[0] is None:
+        _FUSED[0] = _fused_works()
+    if _FUSED[0]:
+        return _fused64(a, b, c)
+    return _emulated64(a, b, c)
+
+
+def _emulated64(a, b, c):
+    """float64 :func:`fma` from error-free products and sums."""
     out = _fma64(a, b, c)
     if not np.isfinite(out).all():
         out = _huge_terms(a, b, c, out)
     return out
+
+
+_FUSED = [None]     # whether _fused64 rounds once here (probed at the first float64 fma)
+
+
+def _fused64(a, b, c):
+    """float64 ``a * b + c`` rounded once by NumPy's own ``vecdot`` loop, which this NumPy's
+    build contracts into a fused multiply-add: ``[c, a] · [1, b]`` starts from ``c * 1`` and
+    adds ``a * b`` in one rounding (:func:`_fused_works` checks it). A zero result takes its
+    sign from the emulation (the loop's start, +0, loses the sign of an underflowed product):
+    the plain sum where a factor is zero, :func:`_emulated64` elsewhere."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+    ab = np.empty((2, 2) + shape)
+    ab[0, 0] = c
+    ab[0, 1] = a
+    ab[1, 0] = 1.0
+    ab[1, 1] = b
+    with np.errstate(all="ignore"):
+        out = np.asarray(np.vecdot(ab[0], ab[1], axis=0))
+        if not out.all():
+            zero = out == 0
+            av, bv, cv = ab[0, 1], ab[1, 1], ab[0, 0]
+            plain = zero & ((av == 0) | (bv == 0))
+            out[plain] = av[plain] * bv[plain] + cv[plain]
+            rest = zero & ~plain
+            if rest.any():
+                out[rest] = _emulated64(av[rest], bv[rest], cv[rest])
+    return out
+
+
+def _fused_works() -> bool:
+    """Whether :func:`_fused64` gives :func:`_emulated64`'s bits: on products that nearly
+    cancel the addend (where two roundings show), on wide exponents and on special values."""
+    if not hasattr(np, "vecdot"):
+        return False
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(2000), rng.standard_normal(2000)
+    c = -(a * b) * (1 + rng.standard_normal(2000) * 2.0 ** -50)
+    e = rng.standard_normal(3000) * 2.0 ** rng.integers(-1074, 1024, 3000)
+    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -3.0, 5e-324, -1e-300, 1e308])
+    grid = np.array(np.meshgrid(sp, sp, sp)).reshape(3, -1)
+    a, b, c = (np.concatenate(v) for v in ((a, e[:1000], grid[0]), (b, e[1000:2000], grid[1]),
+                                          (c, e[2000:], grid[2])))
+    with np.errstate(all="ignore"):
+        want, got = _emulated64(a, b, c), _fused64(a, b, c)
+    return bool(np.all((want.view(np.int64) == got.view(np.int64))
+                       | (np.isnan(want) & np.isnan(got))))
 
 
 def _fma64(a, b, c):
