@@ -124,3 +124,78 @@ def test_lgamma_half(dt):
 def test_mvlgamma(dt, p):
     x = np.random.default_rng(p).uniform(p, 40, (60, 17)).astype(dt)
     _same(torch.mvlgamma(torch.from_numpy(x), p), ember.mvlgamma(ember.from_numpy(x), p))
+
+
+def _hypot_values(dt, n=100000, seed=3):
+    """Pairs over the whole exponent range (one of them near the other's magnitude, where
+    Sleef's and glibc's roundings part most often), subnormals and specials, all pairs."""
+    rng = np.random.default_rng(seed)
+    fi = np.finfo(dt)
+    emax = 38 if dt == np.float32 else 307
+    x = np.sign(rng.standard_normal(n)) * 10.0 ** rng.uniform(-emax - 7, emax, n)
+    y = np.concatenate([x[: n // 2] * rng.uniform(0.3, 3, n // 2), rng.standard_normal(n // 2)])
+    y = y * np.sign(rng.standard_normal(n))
+    sp = np.array([0, -0.0, np.inf, -np.inf, np.nan, fi.max, fi.tiny, fi.smallest_subnormal, 1, 3])
+    sx, sy = np.meshgrid(sp, sp)
+    with np.errstate(over="ignore"):
+        x = np.concatenate([x, sx.ravel()]).astype(dt)
+        y = np.concatenate([y, sy.ravel()]).astype(dt)
+    return x, y
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_hypot_values(dt):
+    x, y = _hypot_values(dt)
+    tx, ty, ex, ey = (m.from_numpy(v) for m in (torch, ember) for v in (x, y))
+    _same(torch.hypot(tx, ty), ember.hypot(ex, ey))
+    _same(torch.hypot(tx[:-7], ty[7:]), ember.hypot(ex[:-7], ey[7:]))
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_hypot_layouts(dt):
+    """Sleef in the vectors, glibc's hypot on each row's tail and on strided rows."""
+    x, y = _hypot_values(dt, 20000, seed=4)
+    a, b = x[: 137 * 129].reshape(137, 129), y[: 137 * 129].reshape(137, 129)
+    ta, tb, ea, eb = (m.from_numpy(v) for m in (torch, ember) for v in (a, b))
+    cases = [
+        lambda p, q: p.hypot(q),
+        lambda p, q: p.t().hypot(q.t()),
+        lambda p, q: p[:129].hypot(q[:129].t()),
+        lambda p, q: p[:, 3:100].hypot(q[:, 3:100]),
+        lambda p, q: p[:, ::2].hypot(q[:, ::2]),
+        lambda p, q: p.hypot(q[0]),
+        lambda p, q: p.hypot(q[:, :1]),
+        lambda p, q: p.hypot(q[1, 1]),
+        lambda p, q: p.reshape(-1)[:1001].hypot(q.reshape(-1)[:1001]),
+        lambda p, q: p.reshape(-1)[:7].hypot(q.reshape(-1)[:7]),
+    ]
+    for f in cases:
+        _same(f(ta, tb), f(ea, eb))
+    t2, e2 = ta.clone(), ea.clone()
+    t2.hypot_(tb)
+    e2.hypot_(eb)
+    _same(t2, e2)
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_complex_abs(dt):
+    """Sleef's hypot in steps of one vector (8 complex64, 4 complex128), glibc's hypot on
+    the rest of each row and on strided rows; pairs where the two round apart."""
+    fdt = np.float32 if dt == np.complex64 else np.float64
+    x, y = _hypot_values(fdt, 100000, seed=5)
+    z = np.empty(x.size, dt)
+    z.real, z.imag = x, y
+    tz, ez = torch.from_numpy(z), ember.from_numpy(z)
+    _same(tz.abs(), ez.abs())
+    for n in (1, 3, 4, 7, 8, 9, 15, 17, 31, 33):
+        _same(tz[:n].abs(), ez[:n].abs())
+    m = z[: 199 * 201].reshape(199, 201)
+    tm, em = torch.from_numpy(m), ember.from_numpy(m)
+    for f in (
+        lambda a: a,
+        lambda a: a.t(),
+        lambda a: a[:, ::2],
+        lambda a: a[:, 1:],
+        lambda a: a[3],
+    ):
+        _same(f(tm).abs(), f(em).abs())

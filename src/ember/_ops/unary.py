@@ -53,6 +53,9 @@ def abs(self):
     """
     if self.dtype == xp.bool_:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    if self.dtype in (xp.complex64, xp.complex128) and xp.__name__ == "numpy":
+        from . import _sleef_hypot
+        return _sleef_hypot.complex_abs(self)
     return xp.abs(self)
 
 
