@@ -240,3 +240,47 @@ def test_complex_sgn_and_abs_grad(dt):
     tg.abs().sum().backward()
     eg.abs().sum().backward()
     _same_complex(tg.grad, eg.grad)
+
+
+def _pair_values(dt, n=100000, seed=11):
+    rng = np.random.default_rng(seed)
+    fi = np.finfo(dt)
+    a = rng.standard_normal(n) * 10.0 ** rng.uniform(-3, 3, n)
+    b = a + rng.standard_normal(n) * 10.0 ** rng.uniform(-5, 2, n)
+    sp = np.array([0, -0.0, np.inf, -np.inf, np.nan, fi.max, -fi.max, fi.tiny])
+    sp = np.concatenate([sp, [fi.smallest_subnormal, 1, -1, 200, -200, 1e4, -1e4]])
+    sx, sy = np.meshgrid(sp, sp)
+    wide = rng.uniform(-1e30, 1e30, (2, 1000))
+    with np.errstate(over="ignore"):
+        a = np.concatenate([a, sx.ravel(), wide[0]]).astype(dt)
+        b = np.concatenate([b, sy.ravel(), wide[1]]).astype(dt)
+    return a, b
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_logaddexp2(dt):
+    """max + log1p(exp2(-|a - b|)) * (1 / ln 2), the last two fused: Sleef's exp2 and
+    log1p in the vectors, glibc's one by one; its gradient divides by 1 + pow(2, ·)."""
+    a, b = _pair_values(dt)
+    ta, tb, ea, eb = (m.from_numpy(v) for m in (torch, ember) for v in (a, b))
+    _same(torch.logaddexp2(ta, tb), ember.logaddexp2(ea, eb))
+    m = 300 * 301
+    tA, tB = ta[:m].reshape(300, 301), tb[:m].reshape(300, 301)
+    eA, eB = ea[:m].reshape(300, 301), eb[:m].reshape(300, 301)
+    cases = [
+        lambda p, q: p.t().logaddexp2(q.t()),
+        lambda p, q: p[:, ::2].logaddexp2(q[:, ::2]),
+        lambda p, q: p.logaddexp2(q[0]),
+        lambda p, q: p[:300, :300].logaddexp2(q[:300, :300].t()),
+        lambda p, q: p.logaddexp2(q[2, 2]),
+        lambda p, q: p[0, :7].logaddexp2(q[0, :7]),
+    ]
+    for f in cases:
+        _same(f(tA, tB), f(eA, eB))
+    g = np.random.default_rng(1).standard_normal(10007).astype(dt)
+    tg = [torch.from_numpy(v[:10007].copy()).requires_grad_() for v in (a, b)]
+    eg = [ember.from_numpy(v[:10007].copy()).requires_grad_() for v in (a, b)]
+    torch.logaddexp2(*tg).backward(torch.from_numpy(g))
+    ember.logaddexp2(*eg).backward(ember.from_numpy(g))
+    for t, e in zip(tg, eg):
+        _same(t.grad, e.grad)
