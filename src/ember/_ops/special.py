@@ -206,8 +206,11 @@ def lgamma(self):
     >>> ember.lgamma(ember.tensor([0.5, 3.0]))
     tensor([0.5724, 0.6931])
     """
-    if self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+    if xp.__name__ == "numpy" and (self.dtype in (xp.float32, xp.float64, xp.float16)
+                                   or self.dtype.name == "bfloat16"):
         from . import _sleef_gamma
+        if self.dtype.itemsize == 2:        # Vectorized<Half/BFloat16>: the float kernel
+            return _sleef_gamma.lgamma_vec(self.astype(xp.float32)).astype(self.dtype)
         return _sleef_gamma.lgamma_vec(self)
     return _like(_lgamma64(self), self)
 
