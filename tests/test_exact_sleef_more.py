@@ -290,3 +290,16 @@ def test_logaddexp2(dt):
     ember.logaddexp2(*eg).backward(ember.from_numpy(g))
     for t, e in zip(tg, eg):
         _same(t.grad, e.grad)
+
+
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+def test_logaddexp_half(half, name):
+    """float16/bfloat16: the float32 computation (vector or one by one), rounded."""
+    a, b = _pair_values(np.float32, 50003, seed=13)
+    ta, tb = (torch.from_numpy(v).to(getattr(torch, half)) for v in (a, b))
+    ea, eb = (ember.from_numpy(v).to(getattr(ember, half)) for v in (a, b))
+    for f in (lambda p: p, lambda p: p[:1001], lambda p: p[::3], lambda p: p[:77]):
+        t, e = getattr(torch, name)(f(ta), f(tb)), getattr(ember, name)(f(ea), f(eb))
+        assert str(e.dtype) == str(t.dtype)
+        _same(t.float(), e.float())

@@ -46,7 +46,21 @@ def logaddexp(self, other):
     """
     if xp is np and self.dtype == other.dtype and self.dtype in (np.float32, np.float64):
         return _sleef_fmod.binary(self, other, _logaddexp_vec, _logaddexp_scalar)
+    if xp is np and self.dtype == other.dtype and _reduced(self.dtype):
+        return _sleef_fmod.binary(self, other, *_in_float(_logaddexp_vec, _logaddexp_scalar))
     return xp.logaddexp(self, other)
+
+
+def _reduced(dtype):
+    return dtype == np.float16 or dtype.name == "bfloat16"
+
+
+def _in_float(*fns):
+    """float16/bfloat16 kernels: torch converts to float, runs the float computation (the
+    vector one on the vectors) and rounds the result."""
+    def wrap(fn):
+        return lambda a, b: fn(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+    return [wrap(fn) for fn in fns]
 
 
 def _logaddexp_vec(a, b):
@@ -77,6 +91,8 @@ def logaddexp2(self, other):
     """``log2(2**self + 2**other)``, computed stably."""
     if xp is np and self.dtype == other.dtype and self.dtype in (np.float32, np.float64):
         return _sleef_fmod.binary(self, other, _logaddexp2_vec, _logaddexp2_scalar)
+    if xp is np and self.dtype == other.dtype and _reduced(self.dtype):
+        return _sleef_fmod.binary(self, other, *_in_float(_logaddexp2_vec, _logaddexp2_scalar))
     return xp.logaddexp2(self, other)
 
 
