@@ -199,6 +199,11 @@ for _name, _kw in (("elu", {}), ("selu", {}), ("celu", {"alpha": 0.7}), ("softpl
 UNARY.update({     # binary ops run on (x, x reversed); the special functions on x
     "exp2": _unary("exp2"), "atan2": lambda lib, x: lib.atan2(x, x.flip(0)),
     "logaddexp": lambda lib, x: lib.logaddexp(x, x.flip(0)),
+    "logaddexp2": lambda lib, x: lib.logaddexp2(x, x.flip(0)),
+    "hypot": lambda lib, x: lib.hypot(x, x.flip(0)),
+    "complex abs": lambda lib, x: lib.complex(x, x.flip(0)).abs(),
+    "complex sgn": lambda lib, x: lib.view_as_real(lib.complex(x, x.flip(0)).sgn()),
+    "lgamma": _unary("lgamma"), "mvlgamma 3": lambda lib, x: lib.mvlgamma(x.abs() + 1.5, 3),
     "fmod": lambda lib, x: lib.fmod(x, x.flip(0)),
     "remainder": lambda lib, x: lib.remainder(x, x.flip(0)),
     "digamma": _unary("digamma"), "polygamma 1": lambda lib, x: lib.polygamma(1, x),

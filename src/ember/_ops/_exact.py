@@ -734,9 +734,12 @@ def sum_errors(s, se, pe):
         r = s + t
         z = r - s
         e2 = (s - (r - z)) + (t - z)      # r + e2 = s + t exactly
-        # a tie leaves half a gap between doubles, a power of two (subnormal ones too,
-        # which frexp finds as well): none such, no tie
-        tie = np.abs(np.frexp(e2)[0]) == 0.5
+        # a tie leaves half a gap between doubles, a power of two: a normal double with
+        # an empty mantissa, or any nonzero subnormal (kept as a candidate; the check
+        # below keeps only true ties): none such, no tie
+        bits = e2.view(np.int64)
+        expo = bits & _EXP_BITS
+        tie = np.where(expo != 0, (bits & _MANT_BITS) == 0, e2 != 0)
         if not tie.any():
             return r
         bb = t - se
@@ -748,6 +751,7 @@ def sum_errors(s, se, pe):
         return np.where(cand & (nb - r == 2 * e2), nb, r)
 
 
+_EXP_BITS, _MANT_BITS = np.int64(0x7FF0000000000000), np.int64(0x000FFFFFFFFFFFFF)
 _DEKKER_MIN = 2.0 ** -960         # below this, a product's error lies under the subnormals
 _ABSORBS = 2.0 ** -850            # an addend this large swallows such a product whole
 

@@ -46,7 +46,21 @@ def logaddexp(self, other):
     """
     if xp is np and self.dtype == other.dtype and self.dtype in (np.float32, np.float64):
         return _sleef_fmod.binary(self, other, _logaddexp_vec, _logaddexp_scalar)
+    if xp is np and self.dtype == other.dtype and _reduced(self.dtype):
+        return _sleef_fmod.binary(self, other, *_in_float(_logaddexp_vec, _logaddexp_scalar))
     return xp.logaddexp(self, other)
+
+
+def _reduced(dtype):
+    return dtype == np.float16 or dtype.name == "bfloat16"
+
+
+def _in_float(*fns):
+    """float16/bfloat16 kernels: torch converts to float, runs the float computation (the
+    vector one on the vectors) and rounds the result."""
+    def wrap(fn):
+        return lambda a, b: fn(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+    return [wrap(fn) for fn in fns]
 
 
 def _logaddexp_vec(a, b):
@@ -71,11 +85,42 @@ def _logaddexp_scalar(a, b):
 
 
 @op("Logaddexp2Backward0", tensors=("self", "other"), check=_float_only("logaddexp2_cpu"),
-    self=lambda grad, self, other: grad / (1 + (other - self).exp2()),
-    other=lambda grad, self, other: grad / (1 + (self - other).exp2()))
+    self=lambda grad, self, other: grad / (1 + 2 ** (other - self)),
+    other=lambda grad, self, other: grad / (1 + 2 ** (self - other)))
 def logaddexp2(self, other):
     """``log2(2**self + 2**other)``, computed stably."""
+    if xp is np and self.dtype == other.dtype and self.dtype in (np.float32, np.float64):
+        return _sleef_fmod.binary(self, other, _logaddexp2_vec, _logaddexp2_scalar)
+    if xp is np and self.dtype == other.dtype and _reduced(self.dtype):
+        return _sleef_fmod.binary(self, other, *_in_float(_logaddexp2_vec, _logaddexp2_scalar))
     return xp.logaddexp2(self, other)
+
+
+def _logaddexp2_vec(a, b):
+    """torch's vector loop: ``max(a, b) + log1p(exp2(-|a - b|)) / ln 2`` with Sleef's
+    ``exp2`` and ``log1p`` (nan-propagating max; the product and sum fused, as the compiler
+    contracts them), ``a`` where both are the same infinity."""
+    from . import _exact, _sleef_atan2
+    f32 = a.dtype == np.float32
+    with np.errstate(all="ignore"):
+        d = -np.abs(a - b)
+        e = _sleef_atan2.exp2f_vec(d) if f32 else _sleef_atan2.exp2d_vec(d)
+        lg = _sleef_ext.log1pf(e) if f32 else _sleef_ext.log1pd(e)
+        r = _exact.fma(lg, np.full_like(lg, a.dtype.type(1 / _LN2)), np.maximum(a, b))
+        return np.where((a == b) & (np.abs(a) == np.inf), a, r)
+
+
+def _logaddexp2_scalar(a, b):
+    """torch's one-by-one loop: ``std::max`` (``a`` unless ``a < b``) plus glibc's
+    ``log1p(exp2(-|a - b|))`` times 1 / ln 2, fused."""
+    from . import _exact
+    f32 = a.dtype == np.float32
+    with np.errstate(all="ignore"):
+        d = -np.abs(a - b)
+        e = _libm.float_fn("exp2")(d) if f32 else _libm.double_fn("exp2")(d)
+        lg = _libm.libm("log1p", e)
+        r = _exact.fma(lg, np.full_like(lg, a.dtype.type(1 / _LN2)), np.where(a < b, b, a))
+        return np.where(np.isinf(a) & (a == b), a, r)
 
 
 def _sinc_grad(grad, self):

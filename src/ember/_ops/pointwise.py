@@ -608,6 +608,10 @@ def hypot(self, other):
     if self.dtype.kind not in "fc":
         from .unary import _not_for
         _not_for(self, "hypot_cpu", "biu")
+    if xp is np and self.dtype in (np.float32, np.float64) and \
+            getattr(other, "dtype", None) == self.dtype:
+        from . import _sleef_hypot
+        return _sleef_hypot.hypot(self, other)
     return xp.hypot(self, other)
 
 

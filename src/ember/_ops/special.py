@@ -206,6 +206,12 @@ def lgamma(self):
     >>> ember.lgamma(ember.tensor([0.5, 3.0]))
     tensor([0.5724, 0.6931])
     """
+    if xp.__name__ == "numpy" and (self.dtype in (xp.float32, xp.float64, xp.float16)
+                                   or self.dtype.name == "bfloat16"):
+        from . import _sleef_gamma
+        if self.dtype.itemsize == 2:        # Vectorized<Half/BFloat16>: the float kernel
+            return _sleef_gamma.lgamma_vec(self.astype(xp.float32)).astype(self.dtype)
+        return _sleef_gamma.lgamma_vec(self)
     return _like(_lgamma64(self), self)
 
 
@@ -271,9 +277,10 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
                            f"{str(input.dtype).replace('torch.', '').capitalize()}")
     if bool((input <= (p - 1) / 2).any()):
         raise RuntimeError("All elements must be greater than (p-1)/2")
-    halves = Tensor._wrap(xp.arange(p, dtype=input.dtype.np) / 2)
-    args = input.unsqueeze(-1) - halves
-    return args.lgamma().sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
+    # torch: (arange(-(p-1)/2, 1/2, 1/2) + x[..., None]).lgamma_().sum(-1) + p(p-1) log(pi) / 4
+    halves = Tensor._wrap(xp.arange(-p * 0.5 + 0.5, 0.5, 0.5).astype(input.dtype.np))
+    args = halves + input.unsqueeze(-1)
+    return args.lgamma().sum(-1) + float(p * (p - 1)) * math.log(math.pi) * 0.25
 
 
 # ----------------------------------------------------------------------------- i0

@@ -53,6 +53,9 @@ def abs(self):
     """
     if self.dtype == xp.bool_:
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    if self.dtype in (xp.complex64, xp.complex128) and xp.__name__ == "numpy":
+        from . import _sleef_hypot
+        return _sleef_hypot.complex_abs(self)
     return xp.abs(self)
 
 
@@ -78,6 +81,9 @@ def _sgn_grad(grad, self, result):
 @op("SgnBackward0", inplace=True, holomorphic=False, self=_sgn_grad)
 def sgn(self):
     """Sign (``x / |x|`` for complex; the same as :func:`sign` for real tensors)."""
+    if self.dtype in (xp.complex64, xp.complex128) and xp.__name__ == "numpy":
+        from . import _sleef_hypot
+        return _sleef_hypot.complex_sgn(self)
     return _sign(self)
 
 
