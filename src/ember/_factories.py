@@ -296,6 +296,8 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     if dtype is not None and arr.dtype != dtype.np:
         arr = arr.astype(dtype.np)
     check_device(device)
+    if arr is data:
+        _check_writable(arr)
     return Tensor._wrap(arr if isinstance(data, np.ndarray) else np.array(arr))
 
 
@@ -320,7 +322,24 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     _check_ndarray(ndarray)
+    _check_writable(ndarray)
     return Tensor._wrap(ndarray)
+
+
+_writable_warned = [False]
+
+
+def _check_writable(arr: np.ndarray) -> None:
+    """torch's ``TORCH_WARN_ONCE`` for a tensor made over a read-only NumPy array."""
+    if not arr.flags.writeable and not _writable_warned[0]:
+        _writable_warned[0] = True
+        import warnings
+        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means writing to this tensor will result in "
+                      "undefined behavior. You may want to copy the array to protect its data "
+                      "or make it writable before converting it to a tensor. This type of "
+                      "warning will be suppressed for the rest of this program.", UserWarning,
+                      stacklevel=3)
 
 
 def _check_ndarray(ndarray: np.ndarray) -> None:

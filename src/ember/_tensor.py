@@ -824,6 +824,8 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:
+        if self._data.ndim != 2:
+            _warn_reversed_t(self._data.ndim)
         return _ops.permute(self, tuple(range(self._data.ndim - 1, -1, -1)))
 
     @property
@@ -844,6 +846,26 @@ def _fresh_grad_fn(self, fn):
     _gf_set(self, fn)
     self.__class__ = Tensor
     self._watch()
+
+
+_t_warned = {0: False, "other": False}
+
+
+def _warn_reversed_t(ndim: int) -> None:
+    """torch's two ``TORCH_WARN_ONCE`` of ``x.T`` on a tensor that is not a matrix (the 0-d
+    one first, on a 0-d tensor; either warns once per process)."""
+    import warnings
+    if ndim == 0 and not _t_warned[0]:
+        _t_warned[0] = True
+        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                      "these cases.", UserWarning, stacklevel=3)
+    elif not _t_warned["other"]:
+        _t_warned["other"] = True
+        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                      "shape is deprecated and it will throw an error in a future release. "
+                      "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                      "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+                      UserWarning, stacklevel=3)
 
 
 _scalar_of_grad_warned = False

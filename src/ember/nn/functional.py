@@ -179,8 +179,8 @@ def tanhshrink(input: Tensor) -> Tensor:
     return input - input.tanh()
 
 
-def _softmax_dim(ndim: int) -> int:
-    warnings.warn("Implicit dimension choice for softmax has been deprecated. Change the call "
+def _softmax_dim(name: str, ndim: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
                   "to include dim=X as an argument.", stacklevel=3)
     return 0 if ndim in (0, 1, 3) else 1
 
@@ -189,7 +189,7 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
             dtype=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)`` (node ``SoftmaxBackward0``)."""
     if dim is None:
-        dim = _softmax_dim(input.ndim)
+        dim = _softmax_dim("softmax", input.ndim)
     return _softmax(input, dim, dtype)
 
 
@@ -197,7 +197,7 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
             dtype=None) -> Tensor:
     """``softmax(-x)``."""
     if dim is None:
-        dim = _softmax_dim(input.ndim)
+        dim = _softmax_dim("softmin", input.ndim)
     return _softmax(-input, dim, dtype)
 
 
@@ -205,7 +205,7 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                 dtype=None) -> Tensor:
     """``log(softmax(x))``, stable (node ``LogSoftmaxBackward0``)."""
     if dim is None:
-        dim = _softmax_dim(input.ndim)
+        dim = _softmax_dim("log_softmax", input.ndim)
     return _log_softmax(input, dim, dtype)
 
 
@@ -1310,6 +1310,8 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     """Deprecated alias of :func:`interpolate`."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` "
+                  "instead.", stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
