@@ -86,6 +86,14 @@ def _check_nonempty(input, name):
                            "== 0. Specify the reduction dim with the 'dim' argument.")
 
 
+def _check_dims_nonempty(input, dims, name):
+    """torch's error for a reduction without identity (max, argmax …) over an empty dim."""
+    shape = input._data.shape
+    for d in dims:
+        if shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
 @op("MaxBackward1", name="max_all", method=False, function=False, promote=NONE,
     self=lambda grad, self, result: _even(grad, self, result))
 def _max_all(self):
@@ -142,6 +150,8 @@ def _run_dim(d, input, dim, keepdim, result_type):
     from .._tensor import Tensor
     nd = input._data.ndim
     dim = norm_dim(dim, nd) if nd else 0
+    if not input._data.size and nd:
+        _check_dims_nonempty(input, (dim,), "max" if d is _max_dim else "min")
     data = input._data if nd else input._data.reshape(1)
     idx = (xp.argmax if d is _max_dim else xp.argmin)(data, axis=dim, keepdims=True)
     if not keepdim or not nd:
@@ -194,24 +204,35 @@ def _amin(self, dim, keepdim=False):
 @expose
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
-    return _amax(input, _reduction_dims(input, dim), keepdim)
+    return _amax(input, _reduction_dims(input, dim, "amax"), keepdim)
 
 
 @expose
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
-    return _amin(input, _reduction_dims(input, dim), keepdim)
+    return _amin(input, _reduction_dims(input, dim, "amin"), keepdim)
 
 
-def _reduction_dims(input, dim) -> tuple:
+def _reduction_dims(input, dim, name) -> tuple:
     """``dim`` normalised; a 0-d tensor accepts dim 0 / -1 and reduces over nothing."""
-    dims = norm_dims(dim if dim != () and dim != [] else None, input._data.ndim)
+    every = dim == () or dim == [] or dim is None
+    dims = norm_dims(None if every else dim, input._data.ndim)
+    if not input._data.size:
+        if every:
+            _check_nonempty(input, name)
+        _check_dims_nonempty(input, dims, name)
     return dims if input._data.ndim else ()
 
 
 def _arg(fn, input, dim, keepdim):
     from .._tensor import Tensor
     data = input._data
+    if not data.size:
+        name = fn.__name__
+        if dim is None:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        _check_dims_nonempty(input, (norm_dim(dim, data.ndim),), name)
     if dim is None:
         out = fn(data.reshape(-1))
         if keepdim:

@@ -40,6 +40,10 @@ def infer_size(shape, numel: int) -> tuple[int, ...]:
                                    f"{list(shape)}")
             known *= s
     if neg:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} "
+                               "because the unspecified dimension size -1 can be any value "
+                               "and is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = shape[:neg[0]] + (numel // known,) + shape[neg[0] + 1:]
