@@ -60,7 +60,8 @@ def _check_gather(name, self, dim, index, src=None):
     nd = self._data.ndim
     d = _norm(dim, nd)
     if builtins.max(index._data.ndim, 1) != builtins.max(nd, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        raise RuntimeError("Index tensor must have the same number of dimensions as "
+                           f"{'input' if name == 'gather' else 'self'} tensor")
     ishape, sshape = index._data.shape, self._data.shape
     for k in range(index._data.ndim):
         if k != d and ishape[k] > sshape[k]:

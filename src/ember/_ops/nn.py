@@ -118,14 +118,16 @@ def _log_softmax(self, dim):
     return _log_softmax_np(self, dim)
 
 
-def _prep_softmax(input, dim, dtype):
+def _prep_softmax(input, dim, dtype, name="softmax"):
     if dtype is not None:
         input = input.to(dtype)
-    elif not input.dtype.is_floating_point:
-        err = NotImplementedError if input.dtype.is_complex else RuntimeError
-        raise err(f'"softmax_lastdim_kernel_impl" not implemented for '
-                           f"'{_scalar(input)}'")
-    return input, norm_dim(dim, input.ndim)
+    dim = norm_dim(dim, input.ndim)
+    if dtype is None and not input.dtype.is_floating_point:
+        # torch's two kernels: one for rows (nothing after ``dim``), one for the rest
+        kind = "_lastdim" if math.prod(input.shape[dim + 1:]) == 1 else ""
+        raise NotImplementedError(f'"{name}{kind}_kernel_impl" not implemented for '
+                                  f"'{_scalar(input)}'")
+    return input, dim
 
 
 def _scalar(t):
@@ -143,7 +145,7 @@ def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 @expose
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably (node ``LogSoftmaxBackward0``)."""
-    input, dim = _prep_softmax(input, dim, dtype)
+    input, dim = _prep_softmax(input, dim, dtype, "log_softmax")
     return _log_softmax(input, dim)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as _np
 
+from .. import _errors
 from .. import _factories as _Fac
 from .._tensor import Tensor as _Tensor
 
@@ -34,6 +35,8 @@ class Parameter(_Tensor):
         if isinstance(data, _Tensor):
             t._vc = data._vc
         if requires_grad:
+            if not (t.dtype.is_floating_point or t.dtype.is_complex):
+                raise RuntimeError(_errors.INT_REQUIRES_GRAD_FACTORY)
             t.requires_grad_(True)
         return t
 
