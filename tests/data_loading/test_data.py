@@ -228,6 +228,25 @@ def test_workers_in_order_and_seeded():
     _same(run)
 
 
+def test_persistent_workers_keep_their_seed_across_epochs():
+    """A persistent iterator is made once: later epochs draw no new base seed (only the
+    sampler's own), and an iterable dataset starts over in each worker."""
+    def run(lib, D):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lib.manual_seed(0)
+            ds = D.TensorDataset(lib.arange(10))
+            loader = D.DataLoader(ds, batch_size=3, shuffle=True, num_workers=2,
+                                  persistent_workers=True)
+            epochs = [_idx(loader) for _ in range(3)]
+            R = _RangeT if lib is torch else _Range
+            it = D.DataLoader(R(7), batch_size=2, num_workers=2, persistent_workers=True)
+            ranges = [[b.tolist() for b in it] for _ in range(2)]
+            after = lib.rand(2).tolist()
+        return epochs, ranges, after
+    _same(run)
+
+
 class _Boom(ED.Dataset):
     def __len__(self):
         return 4

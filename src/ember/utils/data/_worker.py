@@ -58,6 +58,11 @@ class _IterableDatasetStopIteration:
     worker_id: int
 
 
+@dataclass
+class _ResumeIteration:
+    """Sent to a persistent worker at a new epoch: it answers, then serves the epoch afresh."""
+
+
 def _generate_state(base_seed: int, worker_id: int) -> list[int]:
     """torch's NumPy seed for a worker (a SeedSequence-like hash of base seed and id)."""
     INIT_A, MULT_A = 0x43B0D7E5, 0x931E8875
@@ -126,6 +131,12 @@ def _worker_loop(dataset_kind, dataset, index_queue, data_queue, done_event, aut
             r = index_queue.get()
             if r is None:
                 break
+            if isinstance(r, _ResumeIteration):
+                data_queue.put((r, None))       # acknowledge
+                iteration_end = False
+                fetcher = _DatasetKind.create_fetcher(dataset_kind, dataset, auto_collation,
+                                                      collate_fn, drop_last)
+                continue
             if done_event.is_set() or iteration_end:
                 continue
             idx, index = r

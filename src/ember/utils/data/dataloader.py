@@ -18,7 +18,8 @@ from typing import Any
 from ... import _dtype as _D
 from ... import _factories as _F
 from ._collate import default_collate, default_convert
-from ._worker import ExceptionWrapper, _IterableDatasetStopIteration, _worker_loop
+from ._worker import (ExceptionWrapper, _IterableDatasetStopIteration, _ResumeIteration,
+                      _worker_loop)
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
@@ -182,6 +183,7 @@ class DataLoader:
             collate_fn = default_collate if self._auto_collation else default_convert
         self.collate_fn = collate_fn
         self.persistent_workers = persistent_workers
+        self._iterator = None
         self._IterableDataset_len_called = None
         self._initialized = True
         self.check_worker_number_rationality()
@@ -219,6 +221,13 @@ class DataLoader:
         return _MultiProcessingDataLoaderIter(self)
 
     def __iter__(self):
+        if self.persistent_workers and self.num_workers > 0:
+            # one iterator, its workers kept between epochs (no new base seed drawn)
+            if self._iterator is None:
+                self._iterator = self._get_iterator()
+            else:
+                self._iterator._reset(self)
+            return self._iterator
         return self._get_iterator()
 
     @property
@@ -253,7 +262,17 @@ class _BaseDataLoaderIter:
         self._collate_fn = loader.collate_fn
         self._sampler_iter = iter(self._index_sampler)
         self._base_seed = _F.empty((), dtype=_D.int64).random_(generator=loader.generator).item()
+        self._persistent_workers = loader.persistent_workers
         self._num_yielded = 0
+        if loader.pin_memory:
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                          "then device pinned memory won't be used.", stacklevel=3)
+
+    def _reset(self, loader) -> None:
+        """A new epoch of a persistent iterator: a new pass of the sampler."""
+        self._sampler_iter = iter(self._index_sampler)
+        self._num_yielded = 0
+        self._IterableDataset_len_called = loader._IterableDataset_len_called
 
     def __iter__(self):
         return self
@@ -325,6 +344,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             w.start()
             self._index_queues.append(index_queue)
             self._workers.append(w)
+        self._start_epoch()
+
+    def _start_epoch(self) -> None:
         self._worker_queue_idx_cycle = itertools.cycle(range(self._num_workers))
         self._workers_status = [True] * self._num_workers
         self._send_idx = 0
@@ -333,6 +355,17 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._tasks_outstanding = 0
         for _ in range(self._prefetch_factor * self._num_workers):
             self._try_put_index()
+
+    def _reset(self, loader) -> None:
+        super()._reset(loader)
+        for q in self._index_queues:
+            q.put(_ResumeIteration())
+        waiting = self._num_workers
+        while waiting:
+            idx, _ = self._get_data()
+            if isinstance(idx, _ResumeIteration):
+                waiting -= 1
+        self._start_epoch()
 
     def _try_put_index(self) -> None:
         if self._tasks_outstanding >= self._prefetch_factor * self._num_workers:
@@ -380,7 +413,8 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                     del self._task_info[self._rcvd_idx]
                 self._rcvd_idx += 1
             else:
-                self._shutdown_workers()
+                if not self._persistent_workers:
+                    self._shutdown_workers()
                 raise StopIteration
             if len(self._task_info[self._rcvd_idx]) == 2:
                 data = self._task_info.pop(self._rcvd_idx)[1]
