@@ -22,8 +22,8 @@ from .decompositions import (
 )
 from .linalg import _mm, mm, vdot
 from .reduction import cumprod
-from .registry import _scalar_name, autocast_inputs, op, run
-from .shape import cat, movedim
+from .registry import _scalar_name, autocast_inputs, run
+from .shape import _reshape_alias, cat, movedim
 
 _wrap = Tensor._wrap
 
@@ -185,13 +185,6 @@ def multi_dot(tensors, *, out=None) -> Tensor:
 
 def _prod(shape) -> int:
     return math.prod(shape)
-
-
-@op("ReshapeAliasBackward0", name="_reshape_alias", method=False, function=False, view=True,
-    promote=None, self=lambda grad, self_shape: grad.reshape(self_shape))
-def _reshape_alias(self, shape):
-    """ATen's ``_reshape_alias``: the view that ``reshape`` makes inside a composite."""
-    return self.reshape(shape)
 
 
 def tensorinv(A: Tensor, ind: int = 2, *, out=None) -> Tensor:

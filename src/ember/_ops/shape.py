@@ -109,7 +109,15 @@ def reshape(input, *sizes, shape=None):
             xp.reshape(input._data, shape, copy=False)
         except ValueError:
             return _unsafe_view(clone(input), shape)
+        return _reshape_alias(input, shape)      # torch's view of strided input
     return _view(input, shape)
+
+
+@op("ReshapeAliasBackward0", name="_reshape_alias", method=False, function=False, view=True,
+    promote=None, self=lambda grad, self_shape: grad.reshape(self_shape))
+def _reshape_alias(self, shape):
+    """ATen's ``_reshape_alias``: the view ``reshape`` makes of a strided input."""
+    return self.reshape(shape)
 
 
 @expose(function=False)
