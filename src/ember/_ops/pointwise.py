@@ -284,7 +284,8 @@ def _remainder_tensor(self, other):
 
 
 @op("NotImplemented", name="remainder_scalar_self", method=False, function=False,
-    tensors=("self", "other"), other=_not_implemented("remainder"))
+    tensors=("self", "other"), check=_no_bool_mod("remainder"),
+    other=_not_implemented("remainder"))
 def _remainder_scalar_self(self, other):
     return _float_mod(self, other, True)
 
@@ -368,8 +369,8 @@ def _pow_self(grad, self, exponent):
 @op("PowBackward0", name="pow_scalar", method=False, function=False, tensors=("self", "exponent"),
     self=_pow_self)
 def _pow_scalar(self, exponent):
-    if self.dtype == xp.bool_:   # bool ** bool: NumPy has no bool power
-        return xp.power(self.astype(xp.int8), exponent.astype(xp.int8)).astype(xp.bool_)
+    if self.dtype == xp.bool_:   # bool ** bool: torch's exponent 1 copies, 0 fills (no kernel)
+        return self.copy() if exponent else xp.ones_like(self)
     with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if self.dtype.kind == "f" and xp.ndim(exponent) == 0:
             special = _POW_SPECIAL.get(float(exponent))
@@ -422,19 +423,33 @@ def _pow_tensor(self, exponent):
     if self.dtype == exponent.dtype and self.dtype in (xp.float32, xp.float64):
         return _sleef_ext.pow_tensor(self, exponent)
     with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.power(self, exponent)
+        return _power(self, exponent)
+
+
+def _power(base, exponent):
+    """NumPy's power, with torch's integer rule for negative exponents (``powi``): 1 for the
+    base 1, ±1 for -1 by the exponent's parity, 0 for any other base."""
+    if xp.result_type(base, exponent).kind not in "iu" or not (xp.asarray(exponent) < 0).any():
+        return xp.power(base, exponent)
+    neg = exponent < 0
+    r = xp.power(base, xp.where(neg, 0, exponent))
+    odd = (-exponent) % 2 == 1
+    base = xp.asarray(base)
+    return xp.where(neg, xp.where(base == 1, 1, xp.where(base == -1, xp.where(odd, -1, 1), 0)),
+                    r).astype(r.dtype, copy=False)
 
 
 @op("PowBackward2", name="pow_scalar_base", method=False, function=False,
     tensors=("self", "exponent"), exponent=_pow_exp)
 def _pow_scalar_base(self, exponent):
+    _no_bool_pow(xp.asarray(xp.result_type(self, exponent).type(0)))
     if exponent.dtype in (xp.float32, xp.float64) and xp.ndim(self) == 0 \
             and xp.asarray(self).dtype.kind in "iuf" and self != 1:
         # torch runs pow(tensor, tensor) with the base as a one-value operand
         base = xp.broadcast_to(exponent.dtype.type(self), exponent.shape)
         return _sleef_ext.pow_tensor(base, exponent, out_contiguous=True)
     with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.power(self, exponent)
+        return _power(self, exponent)
 
 
 def _no_bool_pow(arr):
@@ -1050,13 +1065,24 @@ def _no_float(arr, kernel):
         _not_for(arr, kernel, "fc")
 
 
+def _integers_only(kernel, kinds="fc"):
+    """A check naming the promoted dtype (bfloat16 computes in float32 further on) when the
+    bitwise ``kernel`` has no loop for it."""
+    def check(self, other):
+        dt = D.result_type(self, other)
+        if dt.np.kind in kinds or dt.is_floating_point:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
+    return check
+
+
 def _bitwise(name, ufunc):
     def kernel(self, other):
         _no_float(self, f"{name}_cpu")
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = f"Element-wise ``{name}`` of integer or bool tensors."
-    return op(None, tensors=("self", "other"), inplace=True)(kernel)
+    return op(None, tensors=("self", "other"), inplace=True,
+              check=_integers_only(f"{name}_cpu"))(kernel)
 
 
 bitwise_and = _bitwise("bitwise_and", xp.bitwise_and)
@@ -1071,7 +1097,7 @@ def bitwise_not(self):
     return xp.invert(self)
 
 
-@op(None, tensors=("self", "other"), inplace=True)
+@op(None, tensors=("self", "other"), inplace=True, check=_integers_only("lshift_cpu", "fcb"))
 def bitwise_left_shift(self, other):
     """``self << other``; shifts past the width give 0.
 
@@ -1087,7 +1113,7 @@ def bitwise_left_shift(self, other):
     return xp.where(bad, self.dtype.type(0), out)
 
 
-@op(None, tensors=("self", "other"), inplace=True)
+@op(None, tensors=("self", "other"), inplace=True, check=_integers_only("rshift_cpu", "fcb"))
 def bitwise_right_shift(self, other):
     """``self >> other`` (arithmetic for signed integers).
 
@@ -1200,8 +1226,17 @@ def _clamp_kernel(self, min, max):
     return out if out is not self else self.copy()
 
 
+def _no_bool_clamp(self, *bounds):
+    """torch has no clamp kernel for a bool tensor and bool bounds (it names the kernel
+    that one bound or two would run)."""
+    if _is_bool(self) and all(b is None or _is_bool(b) for b in bounds):
+        kind = "" if len(bounds) == 2 and None not in bounds else (
+            "_max" if bounds[0] is None else "_min")
+        raise NotImplementedError(f"\"clamp{kind}_scalar_cpu\" not implemented for 'Bool'")
+
+
 @op("ClampBackward1", name="clamp_scalar", method=False, function=False,
-    tensors=("self", "min", "max"), self=_clamp_self)
+    tensors=("self", "min", "max"), check=_no_bool_clamp, self=_clamp_self)
 def _clamp_scalar(self, min, max):
     return _clamp_kernel(self, min, max)
 
@@ -1282,7 +1317,8 @@ clip = clamp
 
 
 @op("ClampMinBackward0", name="clamp_min_scalar", method=False, function=False,
-    tensors=("self", "min"), self=lambda grad, self, min: grad.where(self >= min, 0.0))
+    tensors=("self", "min"), check=_no_bool_clamp,
+    self=lambda grad, self, min: grad.where(self >= min, 0.0))
 def _clamp_min_scalar(self, min):
     return xp.maximum(self, min)
 
@@ -1295,7 +1331,8 @@ def _clamp_min_tensor(self, min):
 
 
 @op("ClampMaxBackward0", name="clamp_max_scalar", method=False, function=False,
-    tensors=("self", "max"), self=lambda grad, self, max: grad.where(self <= max, 0.0))
+    tensors=("self", "max"), check=lambda self, max: _no_bool_clamp(self, None, max),
+    self=lambda grad, self, max: grad.where(self <= max, 0.0))
 def _clamp_max_scalar(self, max):
     return xp.minimum(self, max)
 
