@@ -88,6 +88,14 @@ class Size(tuple):
     def __add__(self, other):
         return Size(tuple(self) + tuple(other))
 
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, n):
+        return Size(tuple(self) * n)
+
+    __rmul__ = __mul__
+
     def __reduce__(self):
         return (Size, (tuple(self),))
 
@@ -411,8 +419,9 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
-        arr = self._data if not self.requires_grad else self._data.view()
-        return arr if dtype is None else arr.astype(dtype)
+        if self.requires_grad:
+            raise RuntimeError(_errors.NUMPY_GRAD)
+        return self._data if dtype is None else self._data.astype(dtype)
 
     def item(self):
         """The single element as a Python number."""

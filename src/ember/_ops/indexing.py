@@ -752,8 +752,8 @@ def _normalise(index):
         index = (index,)
     out = []
     for i in index:
-        if isinstance(i, T):
-            a = i._data
+        if isinstance(i, (T, np.ndarray)):      # (torch takes a NumPy array as a tensor)
+            a = i._data if isinstance(i, T) else i
             if a.dtype.kind == "f" or a.dtype.kind == "c":
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
