@@ -808,7 +808,8 @@ def softplus(self, beta=1.0, threshold=20.0):
 
 
 @op("HardtanhBackward0", name="hardtanh", method=False, function=False,
-    self=lambda grad, self, min_val, max_val: grad * ((self > min_val) & (self < max_val)))
+    self=lambda grad, self, min_val, max_val: _where((self > min_val) & (self < max_val), grad,
+                                                     0.0))
 def hardtanh(self, min_val=-1.0, max_val=1.0):
     """Clamp to ``[min_val, max_val]``."""
     if min_val > max_val:
@@ -828,7 +829,7 @@ def hardsigmoid(self):
 
 
 @op("HardswishBackward0", name="hardswish", method=False, function=False,
-    self=lambda grad, self: _where(self < -3, grad * 0,
+    self=lambda grad, self: _where(self < -3, 0.0,
                                    _where(self <= 3, grad * (self / 3 + 0.5), grad)))
 def hardswish(self):
     """``x * relu6(x + 3) / 6``."""
@@ -850,7 +851,7 @@ def log_sigmoid(self):
 
 
 @op("ThresholdBackward0", name="threshold", method=False,
-    self=lambda grad, self, threshold: grad * (self > threshold))
+    self=lambda grad, self, threshold: _where(self > threshold, grad, 0.0))
 def threshold(self, threshold, value):
     """``x`` where ``x > threshold``, else ``value``."""
     return xp.where(self > threshold, self, self.dtype.type(value))
@@ -864,7 +865,7 @@ def _prelu_shape(self_ndim, weight):
 
 
 def _prelu_weight_grad(grad, self, weight):
-    g = _where(self > 0, grad * 0, grad * self)
+    g = _where(self > 0, 0.0, grad * self)
     if weight.numel() == 1:
         return g.sum().reshape(weight.shape)
     dims = tuple(i for i in range(self.ndim) if i != 1)

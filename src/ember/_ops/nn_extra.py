@@ -60,14 +60,14 @@ def _inside(x, lambd):
 
 
 @op("HardshrinkBackward0", name="hardshrink", function=True, method=True, promote=NONE,
-    self=lambda grad, self, lambd: grad * _const(~_inside(self._data, lambd), grad))
+    self=lambda grad, self, lambd: grad.where(_wrap(~_inside(self._data, lambd)), 0.0))
 def hardshrink(self, lambd=0.5):
     """``x`` where ``|x| > lambd``, else 0 (node ``HardshrinkBackward0``)."""
     return xp.where(_inside(self, lambd), self.dtype.type(0), self)
 
 
 @op("SoftshrinkBackward0", name="softshrink", function=False, method=False, promote=NONE,
-    self=lambda grad, self, lambd: grad * _const(~_inside(self._data, lambd), grad))
+    self=lambda grad, self, lambd: grad.where(_wrap(~_inside(self._data, lambd)), 0.0))
 def softshrink(self, lambd=0.5):
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
     lam = self.dtype.type(lambd)
@@ -160,7 +160,7 @@ _leaky_relu_ = op("LeakyReluBackward1", name="_leaky_relu_", method=False, funct
 _threshold_ = op("ThresholdBackward1", name="_threshold_", method=False, function=False,
                  promote=NONE,
                  self=lambda grad, self, threshold:
-                 grad * _const(self._data > threshold, grad))(_nn.threshold.kernel)
+                 grad.where(_wrap(self._data > threshold), 0.0))(_nn.threshold.kernel)
 
 INPLACE = {"elu": _elu_, "celu": _celu_, "leaky_relu": _leaky_relu_, "threshold": _threshold_}
 
