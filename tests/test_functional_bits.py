@@ -167,9 +167,9 @@ CASES = {
     "softmax_dtype": lambda L, x, y, t: F(L).softmax(x, 1, dtype=L.float64),
 }
 
-# within an ulp, not yet torch's order: multi_margin_loss's and pdist's backward kernels,
+# within an ulp, not yet torch's order: pdist's backward kernel,
 # and scaled_dot_product_attention (torch's flash kernel and BLAS)
-KNOWN = {"multi_margin": "grad", "pdist_fn": "grad", "sdpa": "forward"}
+KNOWN = {"pdist_fn": "grad", "sdpa": "forward"}
 
 
 def _run(lib, fn):

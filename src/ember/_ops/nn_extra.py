@@ -273,16 +273,35 @@ def _margin_terms(self, target, p, margin, weight):
 
 
 def _multi_margin_grad(grad, self, target, p, margin, weight, reduction):
-    _, d, rows, t = _margin_terms(self._data, target._data, p, margin,
-                                  None if weight is None else weight._data)
-    c = d.shape[1]
-    g = d / c
-    g[rows, t] = -g.sum(1)
-    if reduction == 1:
-        g = g / max(1, d.shape[0])
-    g = _wrap(g.reshape(self.shape).astype(self._data.dtype))
-    g = g * (grad if reduction else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
+    g = _wrap(_multi_margin_backward(self._data, target._data, p, margin,
+                                     None if weight is None else weight._data, reduction))
+    g = g * (grad if reduction or grad.ndim == 0
+             else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
     return no_double_backward(g, self, "multi_margin_loss_backward")
+
+
+def _multi_margin_backward(x, target, p, margin, weight, reduction):
+    """``multi_margin_loss_backward_cpu_kernel`` before its product with the gradient: the
+    hinge ``(margin - x[y]) + x[d]`` and its factor ``g`` or ``(2 g) z`` (times ``weight[y]``)
+    in the input's type, ``g`` the double ``1 / (N·C)`` (mean) or ``1 / C`` rounded once, and
+    the target's entry minus each active factor in class order."""
+    dt = x.dtype.type
+    x2 = x if x.ndim == 2 else x.reshape(1, -1)
+    n, c = x2.shape
+    rows, t = np.arange(n), target.reshape(-1).astype(np.int64)
+    g = dt(1.0 / (n * c) if reduction == 1 else 1.0 / c)
+    z = (dt(margin) - x2[rows, t])[:, None] + x2
+    on = z > 0
+    on[rows, t] = False
+    h = np.full(z.shape, g) if p == 1 else (g * dt(2)) * z
+    if weight is not None:
+        h = h * weight[t][:, None]
+    h = np.where(on, h, dt(0))
+    acc = np.zeros(n, x.dtype)
+    for d in range(c):
+        acc = acc - h[:, d]
+    h[rows, t] = acc
+    return h.reshape(x.shape)
 
 
 @op("MultiMarginLossBackward0", name="_multi_margin_loss", method=False, function=False,
