@@ -126,3 +126,7 @@ def out_resized(old, new) -> str:
 def broadcast(a: int, b: int, dim: int) -> str:
     return (f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
             f"non-singleton dimension {dim}")
+
+INTERNAL_OVERLAP = ("unsupported operation: more than one element of the written-to tensor "
+                    "refers to a single memory location. Please clone() the tensor before "
+                    "performing the operation.")

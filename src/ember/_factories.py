@@ -850,8 +850,9 @@ del xp
 
 def _sampler(name, fill, doc):
     def method(self, *args, generator=None, **kwargs):
-        from ._ops.registry import check_inplace
+        from ._ops.registry import check_inplace, check_no_overlap
         check_inplace(self)
+        check_no_overlap(self._data)
         getattr(_gen(generator), fill)(self._data, *args, **kwargs)
         self._vc.value += 1
         return self
@@ -889,3 +890,58 @@ Tensor.bernoulli = lambda self, p=None, *, generator=None: bernoulli(self, p,
                                                                     generator=generator)
 Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=None: \
     multinomial(self, num_samples, replacement, generator=generator)
+
+
+# ----------------------------------------------------------------------------- out= factories
+
+def _writes_out(fn, name: str, warn_resize: bool = False):
+    """``fn`` with torch's ``out=``: the result computed in ``out``'s dtype (another ``dtype``
+    is an error) and written into ``out``, resized to the result's shape (``arange`` warns),
+    which is returned."""
+    import functools
+
+    @functools.wraps(fn)
+    def factory(*args, out=None, **kwargs):
+        if out is None:
+            return fn(*args, **kwargs)
+        dtype = kwargs.get("dtype")
+        if dtype is not None and dtype is not out.dtype:
+            raise RuntimeError(f"dtype {dtype.scalar_name} does not match dtype of out "
+                               f"parameter ({out.dtype.scalar_name})")
+        from ._ops.registry import check_no_overlap
+        from .autograd import grad_mode
+        if out.requires_grad and grad_mode.is_grad_enabled():
+            raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't "
+                               "support automatic differentiation, but one of the arguments "
+                               "requires grad.")
+        check_no_overlap(out._data)
+        res = fn(*args, **dict(kwargs, dtype=out.dtype))._data
+        if res.shape != out._data.shape:
+            if warn_resize and out._data.size:
+                warnings.warn(f"The number of elements in the out tensor of shape "
+                              f"{list(out._data.shape)} is {out._data.size} which does not "
+                              f"match the computed number of elements {res.size}. Note that "
+                              "this may occur as a result of rounding error. The out tensor "
+                              f"will be resized to a tensor of shape {tuple(res.shape)}.",
+                              UserWarning, stacklevel=2)
+            out._data = np.empty(res.shape, res.dtype)
+        np.copyto(out._data, res)
+        out._vc.value += 1
+        return out
+    return factory
+
+
+zeros = _writes_out(zeros, "zeros")
+ones = _writes_out(ones, "ones")
+empty = _writes_out(empty, "empty")
+full = _writes_out(full, "full")
+arange = _writes_out(arange, "arange", warn_resize=True)
+range = _writes_out(range, "range")
+linspace = _writes_out(linspace, "linspace")
+logspace = _writes_out(logspace, "logspace")
+eye = _writes_out(eye, "eye")
+rand = _writes_out(rand, "rand")
+randn = _writes_out(randn, "randn")
+randint = _writes_out(randint, "randint")
+randperm = _writes_out(randperm, "randperm")
+normal = _writes_out(normal, "normal")

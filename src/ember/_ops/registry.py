@@ -611,6 +611,12 @@ def run(op, args, out=None):
     if out is not None:
         if record:
             raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
+        res = _as_array(res, dt)
+        if op.pointwise:    # TensorIterator's rule for an out= of another dtype
+            rdt = _BY_NP.get(res.dtype)
+            if rdt is not None and not D.can_cast(rdt, out.dtype):
+                raise RuntimeError(f"result type {rdt.scalar_name} can't be cast to the "
+                                   f"desired output type {out.dtype.scalar_name}")
         return _write_out(out, res)
     if op.outputs == 1:
         if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
@@ -660,6 +666,7 @@ def _share(view, base, meta=None):
 
 def _write_out(out, res):
     res = _as_array(res, None)
+    check_no_overlap(out._data)
     if out._data.shape != res.shape:
         if out._data.size:
             import warnings
@@ -811,6 +818,14 @@ def _dt_of(t):
     return D._BY_NP[t._data.dtype]
 
 
+def check_no_overlap(arr) -> None:
+    """torch's error for writing into an array whose elements share memory (an expanded
+    tensor's)."""
+    strides = arr.strides
+    if 0 in strides and any(st == 0 and n > 1 for st, n in zip(strides, arr.shape)):
+        raise RuntimeError(_errors.INTERNAL_OVERLAP)
+
+
 def check_inplace(self: Tensor) -> None:
     """torch's errors for an in-place op on a leaf (or a view of one) that requires grad."""
     if not _state.enabled:
@@ -857,6 +872,7 @@ def run_inplace(op, args):
     """Run ``op`` writing into ``args[0]``; rebase its history when the op is recorded."""
     self = args[0]
     check_inplace(self)
+    check_no_overlap(self._data)
     if self._inference and not _state.inference:
         raise RuntimeError(_errors.INFERENCE_INPLACE)
     if op.check is not None:
