@@ -35,6 +35,27 @@ def root_array(arr: np.ndarray) -> np.ndarray:
             return arr
 
 
+def is_shared(arr: np.ndarray) -> bool:
+    """Whether ``arr``'s memory is a shared mapping (:func:`share`)."""
+    import mmap
+    return isinstance(root_array(arr).base, mmap.mmap)
+
+
+def share(arr: np.ndarray) -> np.ndarray:
+    """``arr`` moved into an anonymous shared mapping, which processes forked afterwards
+    share (torch's ``share_memory_``): a view of the same shape and strides over a copy of
+    its storage."""
+    import mmap
+    root = root_array(arr)
+    if isinstance(root.base, mmap.mmap):
+        return arr
+    buf = mmap.mmap(-1, max(root.nbytes, 1))
+    moved = np.ndarray(root.shape, root.dtype, buffer=buf, strides=root.strides)
+    np.copyto(moved, root)
+    offset = arr.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return np.ndarray(arr.shape, arr.dtype, buffer=buf, offset=offset, strides=arr.strides)
+
+
 class UntypedStorage:
     """The bytes of a tensor's memory."""
 
@@ -70,7 +91,7 @@ class UntypedStorage:
         return self._bytes().tolist()
 
     def is_shared(self) -> bool:
-        return False
+        return is_shared(self._array)
 
     def is_pinned(self, device="cuda") -> bool:
         return False
@@ -128,7 +149,7 @@ class TypedStorage:
         return self._flat().tolist()
 
     def is_shared(self) -> bool:
-        return False
+        return is_shared(self._array)
 
     def is_pinned(self, device="cuda") -> bool:
         return False

@@ -178,6 +178,10 @@ def _untyped_storage(self: Tensor) -> UntypedStorage:
 
 
 def _share_memory_(self: Tensor) -> Tensor:
+    """Move ``self``'s storage into shared memory, which processes forked afterwards share
+    (views made before keep the old storage)."""
+    from ._storage import share
+    self._data = share(self._data)
     return self
 
 
@@ -389,7 +393,8 @@ def _dim_order(self: Tensor, *, ambiguity_check=False) -> tuple:
 
 
 def _is_shared(self: Tensor) -> bool:
-    return False
+    from ._storage import is_shared
+    return is_shared(self._data)
 
 
 def _const_data_ptr(self: Tensor) -> int:

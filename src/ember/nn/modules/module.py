@@ -681,7 +681,8 @@ class Module:
         return self._apply(lambda t: t.type(dst_type))
 
     def share_memory(self) -> Module:
-        return self
+        """Move parameters and buffers into shared memory (see ``Tensor.share_memory_``)."""
+        return self._apply(lambda t: t.share_memory_())
 
     # ------------------------------------------------------------------ state dict
     def get_extra_state(self) -> Any:
