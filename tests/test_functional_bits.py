@@ -167,9 +167,8 @@ CASES = {
     "softmax_dtype": lambda L, x, y, t: F(L).softmax(x, 1, dtype=L.float64),
 }
 
-# within an ulp, not yet torch's order: pdist's backward kernel,
-# and scaled_dot_product_attention (torch's flash kernel and BLAS)
-KNOWN = {"pdist_fn": "grad", "sdpa": "forward"}
+# not torch's bits: scaled_dot_product_attention (torch's flash kernel and BLAS)
+KNOWN = {"sdpa": "forward"}
 
 
 def _run(lib, fn):
@@ -194,3 +193,22 @@ def test_functional_bits_as_torch(name):
         assert got == want
     if KNOWN.get(name) is None:
         assert got_grad == want_grad
+
+
+@pytest.mark.parametrize("p", [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, float("inf")])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pdist_bits_as_torch(p, dtype):
+    """``pdist``: ATen's ``map2_reduce_all`` over each pair (AVX2 lanes), and its backward
+    kernel, which adds each pair's term to one row and takes it from the other, in order."""
+    rng = np.random.default_rng(len(dtype))
+    for n, m in [(1, 3), (2, 1), (5, 9), (7, 20), (4, 33)]:
+        x = rng.standard_normal((n, m)).astype(dtype)
+        if n > 2:
+            x[2] = x[0]             # a zero distance
+        results = []
+        for lib in (ember, torch):
+            t = lib.tensor(x, requires_grad=True)
+            out = lib.nn.functional.pdist(t, p=p)
+            out.backward(lib.tensor(np.cos(np.arange(out.numel())).astype(dtype)))
+            results.append((out.detach().numpy().tobytes(), t.grad.numpy().tobytes()))
+        assert results[0] == results[1], (n, m)

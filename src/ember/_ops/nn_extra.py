@@ -202,31 +202,90 @@ def _pairs(n):
 
 
 def _pdist_grad(grad, self, result, p):
-    n = self.shape[0]
-    i, j = _pairs(n)
-    if not i.size:
-        return self * 0
-    diff = self[_wrap(i)] - self[_wrap(j)]
-    gd = _norm_back(grad, diff, result, p, (1,), False)
-    if gd is None:
-        return self * 0
-    s = np.zeros((n, i.size), self._data.dtype)
-    k = np.arange(i.size)
-    s[i, k] = 1
-    s[j, k] = -1
-    return no_double_backward(_wrap(s).matmul(gd), self, "_pdist_backward",
+    g = _pdist_backward(grad._data, self._data, p, result._data)
+    return no_double_backward(_wrap(g), self, "_pdist_backward",
                               "the derivative for '_pdist_backward' is not implemented.",
                               NotImplementedError)
+
+
+def _sign(v):
+    """``Dist::sign``: -1, 0 or 1 from ceil and floor (NaN stays NaN)."""
+    one = v.dtype.type(1)
+    return (np.minimum(np.maximum(0, np.ceil(v)), one)
+            + np.minimum(np.maximum(-one, np.floor(v)), 0))
+
+
+def _pdist_term(diff, g, d, p):
+    """``Dist``'s backward of one pair for the norm ``p`` (vector Sleef ``pow``), in the
+    input's type; ``g`` and ``d`` (the pair's gradient and distance) are columns."""
+    from . import _sleef_ext
+    dt = diff.dtype.type
+    pw = _sleef_ext.powf if diff.dtype == np.float32 else _sleef_ext.powd
+    p = dt(p)
+    with np.errstate(all="ignore"):
+        if p == 1:
+            return g * _sign(diff)
+        if np.isinf(p):
+            return g * _sign(diff) * (dt(1) - np.minimum(dt(1), np.ceil(np.abs(np.abs(diff) - d))))
+        if p == 2:
+            r = g * diff / d
+        elif p < 2:
+            r = _sign(diff) * pw(np.abs(diff), p - dt(1)) * g / pw(np.broadcast_to(d, diff.shape),
+                                                                  p - dt(1))
+            if p < 1:
+                r = np.where(diff == 0, dt(0), r)
+        else:
+            r = diff * pw(np.abs(diff), p - dt(2)) * g / pw(np.broadcast_to(d, diff.shape),
+                                                         p - dt(1))
+        return np.where(d == 0, dt(0), r)
+
+
+def _pdist_backward(grad, x, p, dist):
+    """``apply_backward_pdist``: for each pair ``i < j`` in row-major order, the pair's term
+    added to row ``i`` and taken from row ``j``, column by column (the columns are
+    independent, so all of them go at once)."""
+    n = x.shape[0]
+    res = np.zeros_like(x)
+    if p == 0 or n < 2 or x.dtype not in (np.float32, np.float64):
+        return res if p == 0 or n < 2 else None
+    k = 0
+    for i in range(n - 1):
+        cnt = n - 1 - i
+        r = _pdist_term(x[i] - x[i + 1:], grad[k:k + cnt, None], dist[k:k + cnt, None], p)
+        res[i] = np.add.accumulate(np.concatenate([res[i][None], r]), axis=0)[-1]
+        res[i + 1:] -= r
+        k += cnt
+    return res
 
 
 @op("PdistBackward0", name="_pdist_forward", method=False, function=False, promote=NONE,
     self=_pdist_grad)
 def pdist_forward(self, p):
-    """The p-norm distance of every pair of rows ``i < j``, in row-major order."""
+    """The p-norm distance of every pair of rows ``i < j``, in row-major order: ATen's
+    ``map2_reduce_all`` of ``|x_i - x_j|`` mapped for ``p`` (Sleef's ``pow`` in general),
+    then its finish (``sqrt``, or ``pow(agg, 1 / p)`` in double)."""
     i, j = _pairs(self.shape[0])
     if not i.size:
         return xp.zeros((0,), self.dtype)
-    return _vector_norm.kernel(self[i] - self[j], p, (1,), False, None)
+    if self.dtype not in (np.float32, np.float64) or not self.shape[1]:
+        return _vector_norm.kernel(self[i] - self[j], p, (1,), False, None)
+    from . import _norms, _sleef_ext
+    dt = self.dtype.type
+    d = np.abs(self[i] - self[j])
+    with np.errstate(all="ignore"):
+        if np.isinf(p):
+            return d.max(axis=1)
+        if p == 0:
+            return _norms.vec_sum_rows(np.minimum(np.ceil(d), dt(1)))
+        if p == 1:
+            return _norms.vec_sum_rows(d)
+        if p == 2:
+            return np.sqrt(_norms.vec_sum_rows(d * d))
+        pw = _sleef_ext.powf if self.dtype == np.float32 else _sleef_ext.powd
+        agg = _norms.vec_sum_rows(pw(d, np.full(d.shape, dt(p))))
+        from ._libm import double_fn
+        root = double_fn("pow")(agg.astype(np.float64), np.float64(1.0 / p))
+        return root.astype(self.dtype)
 
 
 # ============================================================================ margin losses
