@@ -189,3 +189,26 @@ def test_dtype_conversion_of_a_non_dense_input_is_dense():
                        lambda lib: lib.ones(3, 4).t()):
         got, want = (make_input(lib).double() for lib in (ember, torch))
         assert got.stride() == want.stride()
+
+
+RANDOM_LAYOUTS = {
+    "bernoulli_": lambda lib, p: lib.zeros(30, 20).t().bernoulli_(p),
+    "bernoulli_broadcast": lambda lib, p: lib.zeros(30, 20).t().bernoulli_(p[:1]),
+    "alpha_dropout": lambda lib, p: lib.nn.functional.alpha_dropout(p, 0.3, True),
+    "gumbel_softmax": lambda lib, p: lib.nn.functional.gumbel_softmax(p.log(), tau=0.5),
+    "gumbel_softmax_hard": lambda lib, p: lib.nn.functional.gumbel_softmax(p.log(), hard=True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM_LAYOUTS))
+def test_random_draws_follow_torchs_layout(name):
+    """Draws land where torch's do for a transposed input: in its memory order where torch
+    fills ``empty_like`` (``bernoulli_``, ``alpha_dropout``), in C order where torch asks for
+    a contiguous buffer (``gumbel_softmax``)."""
+    probs = np.linspace(0.05, 0.95, 600).reshape(20, 30).astype(np.float32)
+    results = []
+    for lib in (ember, torch):
+        lib.manual_seed(0)
+        y = RANDOM_LAYOUTS[name](lib, lib.tensor(probs.T.copy()).t())
+        results.append((y.stride(), y.numpy().tobytes()))
+    assert results[0] == results[1]

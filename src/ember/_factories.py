@@ -877,8 +877,13 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     check_inplace(self)
     g = _gen(generator)
     if isinstance(p, Tensor):
-        self._data[...] = g._bernoulli_tensor(
-            np.ascontiguousarray(np.broadcast_to(p._data, self._data.shape)))
+        # one draw per element in TensorIterator's order of (self, p): self's memory order
+        from ._memory_format import iter_order
+        shape = self._data.shape
+        probs = np.broadcast_to(p._data, shape)
+        outer = iter_order(shape, self._data.strides, probs.strides)[::-1]
+        draws = g._bernoulli_tensor(np.ascontiguousarray(probs.transpose(outer)))
+        self._data[...] = draws.transpose(np.argsort(outer))
     else:
         g._bernoulli_scalar_(self._data, float(p))
     self._vc.value += 1

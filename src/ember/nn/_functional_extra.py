@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _dtype as _D
 from .. import _factories as _Fac
+from .._memory_format import contiguous_format as _contiguous
 from .. import _ops
 from .._ops import ctc as _C
 from .._ops import nn as _N
@@ -126,12 +127,13 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     soft gradient (straight through). The noise is ``-log(Exp(1))``, torch's stream."""
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
-    gumbels = -_Fac.empty_like(logits).exponential_().log()
+    # (torch draws into legacy_contiguous_format: C order whatever the logits' layout)
+    gumbels = -_Fac.empty_like(logits, memory_format=_contiguous).exponential_().log()
     gumbels = (logits + gumbels) / tau
     y_soft = gumbels.softmax(dim)
     if hard:
         index = y_soft.max(dim, keepdim=True)[1]
-        y_hard = _Fac.zeros_like(logits).scatter_(dim, index, 1.0)
+        y_hard = _Fac.zeros_like(logits, memory_format=_contiguous).scatter_(dim, index, 1.0)
         return y_hard - y_soft.detach() + y_soft
     return y_soft
 
@@ -153,9 +155,9 @@ def _alpha_dropout(input, p, train, inplace, feature):
         if input.ndim < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
+        noise = _wrap(np.empty(shape, input._data.dtype))
     else:
-        shape = tuple(input.shape)
-    noise = _wrap(np.empty(shape, input._data.dtype))
+        noise = _Fac.empty_like(input)      # the input's layout: draws in its memory order
     noise.bernoulli_(1 - p)
     a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
     b = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
