@@ -17,8 +17,8 @@ import numpy as np
 
 from .. import _dtype as _D
 from .. import _factories as _Fac
-from .._memory_format import contiguous_format as _contiguous
 from .. import _ops
+from .._memory_format import contiguous_format as _contiguous
 from .._ops import ctc as _C
 from .._ops import nn as _N
 from .._ops import nn_extra as _X
