@@ -149,3 +149,18 @@ def test_save_on_cpu_and_disable():
             with L.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
                 pass
     errors_alike(fn)
+
+
+def test_grad_with_batched_grad_outputs_and_materialize_checks():
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (ember, torch):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        w = lib.tensor([1.0, -1.0], requires_grad=True)
+        out = (x * w).sin()
+        batch = lib.ones(4, 2, 2) * lib.arange(4.0).reshape(4, 1, 1)
+        gx, gw = lib.autograd.grad(out, [x, w], grad_outputs=batch, is_grads_batched=True)
+        with pytest.raises(ValueError, match="Expected allow_unused to be True"):
+            lib.autograd.grad(x.sum(), x, materialize_grads=True, allow_unused=False)
+        results.append((gx.numpy().tobytes(), gw.numpy().tobytes(), tuple(gx.shape)))
+    assert results[0] == results[1]

@@ -76,8 +76,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     if len(grads) != len(outputs):
         raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
                            f"grad_outputs and {len(outputs)} outputs")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs_t, grads, retain_graph, create_graph,
+                             allow_unused, materialize_grads)
     result = _execute(outputs, grads, retain_graph, create_graph, inputs=inputs_t,
                      accumulate=False, allow_unused=allow_unused)
     out = []
@@ -89,6 +95,20 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
             g = g.detach()
         out.append(g)
     return tuple(out)
+
+
+def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """``grad(..., is_grads_batched=True)``: one backward pass per row of the (batched)
+    ``grad_outputs``, stacked along a new first dim (torch runs them under ``vmap``)."""
+    from .._ops.shape import stack
+    n = grads[0].shape[0]
+    rows = []
+    for b in range(n):
+        keep = True if b < n - 1 else retain_graph
+        rows.append(grad(outputs, inputs, [g[b] for g in grads], keep, create_graph,
+                         allow_unused=allow_unused, materialize_grads=materialize_grads))
+    return tuple(None if col[0] is None else stack(list(col)) for col in zip(*rows))
 
 
 # the engine, gradcheck and the graph pictures are importable modules, but not names of the
