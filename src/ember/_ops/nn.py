@@ -826,8 +826,8 @@ def hardsigmoid(self):
 
 
 @op("HardswishBackward0", name="hardswish", method=False, function=False,
-    self=lambda grad, self: _where(self < -3, grad * 0,
-                                   _where(self <= 3, grad * (self / 3 + 0.5), grad)))
+    self=lambda grad, self: _where(self <= -3, 0.0,
+                                   _where(self < 3, grad * (self / 3 + 0.5), grad)))
 def hardswish(self):
     """``x * relu6(x + 3) / 6``."""
     return (self * xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
