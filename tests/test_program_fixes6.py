@@ -1,6 +1,10 @@
 """Regression tests for what the sixth round of real programs found, each against torch 2.13:
 hardswish's gradient is 0 at ``x = -3`` and 1 at ``x = 3`` (torch's kernel takes the slope
-branch only on the open interval ``-3 < x < 3``)."""
+branch only on the open interval ``-3 < x < 3``); ATen's argument checks with torch's messages
+for batch_norm (each vector one element per channel, running stats required in evaluation
+mode), adaptive pooling (output_size length, ``_list_with_default``, 1-d input rank) and
+bilinear (batch dims, feature sizes, bias); layer_norm's message prints the size as a list and
+GroupNorm's names the counts."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import pytest
 
 import ember
 
-from .helpers import torch
+from .helpers import errors_alike, torch
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -21,3 +25,65 @@ def test_hardswish_grad_at_the_kinks(dtype):
         lib.nn.functional.hardswish(x).backward(lib.full((len(values),), 2.0, dtype=x.dtype))
         grads.append(x.grad.numpy())
     np.testing.assert_array_equal(*grads)
+
+
+def _x(lib, *shape):
+    return lib.ones(*shape)
+
+
+ARG_ERRORS = {
+    "bn_running_mean": lambda L: L.nn.functional.batch_norm(_x(L, 2, 3, 4), L.zeros(4),
+                                                            L.ones(4)),
+    "bn_running_var": lambda L: L.nn.functional.batch_norm(_x(L, 2, 3, 4), L.zeros(3),
+                                                           L.ones(5), training=True),
+    "bn_weight": lambda L: L.nn.functional.batch_norm(_x(L, 2, 3, 4), None, None,
+                                                      L.ones(4), training=True),
+    "bn_bias": lambda L: L.nn.functional.batch_norm(_x(L, 2, 3, 4), L.zeros(3), L.ones(3),
+                                                    bias=L.ones(2)),
+    "bn_eval_no_mean": lambda L: L.nn.functional.batch_norm(_x(L, 2, 3, 4), None, L.ones(3)),
+    "bn_eval_no_var": lambda L: L.nn.functional.batch_norm(_x(L, 2, 3, 4), L.zeros(3), None),
+    "bn_module": lambda L: L.nn.BatchNorm2d(4)(_x(L, 2, 3, 5, 5)),
+    "torch_batch_norm": lambda L: L.batch_norm(_x(L, 2, 3, 4), L.ones(4), None, None, None,
+                                               True, 0.1, 1e-5, False),
+    "aap2d_len": lambda L: L.nn.functional.adaptive_avg_pool2d(_x(L, 2, 3, 8, 8), (2, 2, 2)),
+    "aap2d_one": lambda L: L.nn.functional.adaptive_avg_pool2d(_x(L, 2, 3, 8, 8), [2]),
+    "amp2d_len": lambda L: L.nn.functional.adaptive_max_pool2d(_x(L, 2, 3, 8, 8), (2, 2, 2)),
+    "aap3d_len": lambda L: L.nn.functional.adaptive_avg_pool3d(_x(L, 1, 2, 4, 4, 4), (2, 2)),
+    "amp3d_len": lambda L: L.nn.functional.adaptive_max_pool3d(_x(L, 1, 2, 4, 4, 4), (2, 2)),
+    "amp3d_rank_first": lambda L: L.nn.functional.adaptive_max_pool3d(_x(L, 4, 4), (2, 2)),
+    "aap_list_default": lambda L: L.nn.functional.adaptive_avg_pool2d(_x(L, 3, 8),
+                                                                      (2, None, 2)),
+    "aap1d_len": lambda L: L.nn.functional.adaptive_avg_pool1d(_x(L, 1, 2, 4), (2, 2)),
+    "aap1d_rank": lambda L: L.nn.functional.adaptive_avg_pool1d(_x(L, 4), 2),
+    "amp1d_rank": lambda L: L.nn.functional.adaptive_max_pool1d(_x(L, 1, 2, 3, 4), 2),
+    "bilinear_in1": lambda L: L.nn.functional.bilinear(_x(L, 2, 2), _x(L, 2, 4),
+                                                       _x(L, 2, 3, 4)),
+    "bilinear_in2": lambda L: L.nn.Bilinear(3, 4, 2)(_x(L, 2, 3), _x(L, 2, 3)),
+    "bilinear_batch": lambda L: L.nn.functional.bilinear(_x(L, 2, 3), _x(L, 3, 4),
+                                                         _x(L, 2, 3, 4)),
+    "bilinear_ndim": lambda L: L.nn.functional.bilinear(_x(L, 2, 3), _x(L, 1, 2, 4),
+                                                        _x(L, 2, 3, 4)),
+    "bilinear_bias": lambda L: L.nn.functional.bilinear(_x(L, 2, 3), _x(L, 2, 4),
+                                                        _x(L, 2, 3, 4), _x(L, 3)),
+    "layer_norm_shape": lambda L: L.nn.LayerNorm(4)(_x(L, 2, 3, 8, 8)),
+    "group_norm_divisible": lambda L: L.nn.GroupNorm(2, 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARG_ERRORS))
+def test_argument_checks_raise_torchs_errors(name):
+    errors_alike(ARG_ERRORS[name])
+
+
+def test_adaptive_pool_list_defaults_still_work():
+    for lib in (ember, torch):
+        f = lib.nn.functional
+        x = lib.arange(2 * 3 * 4 * 6.0).reshape(2, 3, 4, 6)
+        assert tuple(f.adaptive_avg_pool2d(x, (None, 2)).shape) == (2, 3, 4, 2)
+        assert tuple(f.adaptive_max_pool2d(x, [2, None]).shape) == (2, 3, 2, 6)
+        assert tuple(f.adaptive_avg_pool1d(x[0], [3]).shape) == (3, 4, 3)
+    x = np.random.default_rng(0).standard_normal((2, 3, 5)).astype(np.float32)
+    w = np.random.default_rng(1).standard_normal((4, 5, 5)).astype(np.float32)
+    outs = [lib.nn.functional.bilinear(lib.tensor(x), lib.tensor(x), lib.tensor(w)).numpy()
+            for lib in (ember, torch)]
+    np.testing.assert_allclose(*outs, rtol=1e-5, atol=1e-5)

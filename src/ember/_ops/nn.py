@@ -1687,9 +1687,25 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                              momentum, eps)
 
 
+def _check_batch_norm_args(input, running_mean, running_var, weight, bias, training):
+    """ATen's ``_batch_norm_impl_index`` checks: each given vector has one element per
+    channel, and the running stats exist in evaluation mode (an empty input skips them)."""
+    if input.numel() == 0:
+        return
+    channels = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is None:
+            if not training and name.startswith("running"):
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+        elif t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+
+
 def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
                       training: bool, momentum: float, eps: float) -> Tensor:
     """:func:`batch_norm` without ``nn.functional``'s batch-size check (ATen's kernel)."""
+    _check_batch_norm_args(input, running_mean, running_var, weight, bias, training)
     x = input._data
     dims = _bn_dims(x.ndim)
     if training:
@@ -1792,7 +1808,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     if tuple(input.shape[input.ndim - k:]) != tuple(normalized_shape):
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
-                           f"input of size{input.shape}")
+                           f"input of size{list(input.shape)}")
     return _layer_norm(input, weight, bias, k, eps)
 
 
