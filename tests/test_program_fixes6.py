@@ -4,7 +4,8 @@ branch only on the open interval ``-3 < x < 3``); ATen's argument checks with to
 for batch_norm (each vector one element per channel, running stats required in evaluation
 mode), adaptive pooling (output_size length, ``_list_with_default``, 1-d input rank) and
 bilinear (batch dims, feature sizes, bias); layer_norm's message prints the size as a list and
-GroupNorm's names the counts."""
+GroupNorm's names the counts; masked_select broadcasts (mask, self) in that order, so a shape
+mismatch names the mask's size first."""
 
 from __future__ import annotations
 
@@ -67,6 +68,9 @@ ARG_ERRORS = {
                                                         _x(L, 2, 3, 4), _x(L, 3)),
     "layer_norm_shape": lambda L: L.nn.LayerNorm(4)(_x(L, 2, 3, 8, 8)),
     "group_norm_divisible": lambda L: L.nn.GroupNorm(2, 3),
+    "masked_select_broadcast": lambda L: _x(L, 3, 4).masked_select(L.ones(2, 4, dtype=L.bool)),
+    "masked_select_broadcast_dim": lambda L: L.masked_select(_x(L, 5, 3, 4),
+                                                             L.ones(2, 4, dtype=L.bool)),
 }
 
 

@@ -622,7 +622,7 @@ def masked_select(input, mask, *, out=None):
     if mask.dtype != D.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     from .util import broadcast_shapes
-    broadcast_shapes(input._data.shape, mask._data.shape)
+    broadcast_shapes(mask._data.shape, input._data.shape)  # ATen: expand_outplace(mask, self)
     return run(_masked_select, (input, mask), out)
 
 
