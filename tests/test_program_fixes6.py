@@ -5,7 +5,9 @@ for batch_norm (each vector one element per channel, running stats required in e
 mode), adaptive pooling (output_size length, ``_list_with_default``, 1-d input rank) and
 bilinear (batch dims, feature sizes, bias); layer_norm's message prints the size as a list and
 GroupNorm's names the counts; masked_select broadcasts (mask, self) in that order, so a shape
-mismatch names the mask's size first."""
+mismatch names the mask's size first; nn.Unflatten checks its sizes are ints (torch dropped the
+named-tensor form) and calls Tensor.unflatten, whose "don't multiply up" message names the
+wrapped dim and also replaces infer_size's "shape is invalid" error."""
 
 from __future__ import annotations
 
@@ -68,6 +70,12 @@ ARG_ERRORS = {
                                                         _x(L, 2, 3, 4), _x(L, 3)),
     "layer_norm_shape": lambda L: L.nn.LayerNorm(4)(_x(L, 2, 3, 8, 8)),
     "group_norm_divisible": lambda L: L.nn.GroupNorm(2, 3),
+    "unflatten_infer": lambda L: _x(L, 2, 12).unflatten(1, (-1, 5)),
+    "unflatten_negative_dim": lambda L: _x(L, 2, 12).unflatten(-1, (5, 3)),
+    "unflatten_module_infer": lambda L: L.nn.Unflatten(-1, [2, -1, 5])(_x(L, 2, 12)),
+    "unflatten_module_named": lambda L: L.nn.Unflatten("x", (("c", 2), ("h", 3))),
+    "unflatten_module_float": lambda L: L.nn.Unflatten(1, (2.0, 6)),
+    "unflatten_module_int": lambda L: L.nn.Unflatten(1, 12),
     "masked_select_broadcast": lambda L: _x(L, 3, 4).masked_select(L.ones(2, 4, dtype=L.bool)),
     "masked_select_broadcast_dim": lambda L: L.masked_select(_x(L, 5, 3, 4),
                                                              L.ones(2, 4, dtype=L.bool)),

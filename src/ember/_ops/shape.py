@@ -912,13 +912,20 @@ def unflatten(input, dim, sizes):
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     shp = input._data.shape
-    inner = infer_size(sizes, shp[d]) if -1 in sizes else sizes
+    bad = RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size "
+                       f"of dim {d} ({shp[d]}) in the input tensor")
+    try:
+        inner = infer_size(sizes, shp[d]) if -1 in sizes else sizes
+    except RuntimeError as e:
+        # ATen rewords infer_size's "shape '[...]' is invalid" error, and only that one
+        if not str(e).startswith("shape '"):
+            raise
+        raise bad from None
     prod = 1
     for s in inner:
         prod *= s
     if prod != shp[d]:
-        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
-                           f"size of dim {dim} ({shp[d]}) in the input tensor")
+        raise bad
     return view(input, shp[:d] + tuple(inner) + shp[d + 1:])
 
 
