@@ -7,7 +7,8 @@ bilinear (batch dims, feature sizes, bias); layer_norm's message prints the size
 GroupNorm's names the counts; masked_select broadcasts (mask, self) in that order, so a shape
 mismatch names the mask's size first; nn.Unflatten checks its sizes are ints (torch dropped the
 named-tensor form) and calls Tensor.unflatten, whose "don't multiply up" message names the
-wrapped dim and also replaces infer_size's "shape is invalid" error."""
+wrapped dim and also replaces infer_size's "shape is invalid" error; complex64 abs is libm's
+hypotf of the parts, bit for bit."""
 
 from __future__ import annotations
 
@@ -99,3 +100,19 @@ def test_adaptive_pool_list_defaults_still_work():
     outs = [lib.nn.functional.bilinear(lib.tensor(x), lib.tensor(x), lib.tensor(w)).numpy()
             for lib in (ember, torch)]
     np.testing.assert_allclose(*outs, rtol=1e-5, atol=1e-5)
+
+
+def test_complex64_abs_is_hypot_bit_for_bit():
+    """torch's |z| for complex64 is libm's hypotf of the parts (numpy's complex abs is off by
+    an ulp in about a third of the elements); assert_close's relative difference shows it."""
+    rng = np.random.default_rng(0)
+    z = (rng.standard_normal(20000) + 1j * rng.standard_normal(20000)).astype(np.complex64)
+    ours, theirs = (lib.from_numpy(z).abs().numpy() for lib in (ember, torch))
+    np.testing.assert_array_equal(ours, theirs)
+    assert ember.tensor([1 + 1.1j]).abs().item() == torch.tensor([1 + 1.1j]).abs().item()
+    msgs = []
+    for lib in (ember, torch):
+        with pytest.raises(AssertionError) as info:
+            lib.testing.assert_close(lib.tensor([1 + 1j]), lib.tensor([1 + 1.1j]))
+        msgs.append(str(info.value))
+    assert msgs[0] == msgs[1]
