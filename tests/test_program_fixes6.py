@@ -8,7 +8,12 @@ GroupNorm's names the counts; masked_select broadcasts (mask, self) in that orde
 mismatch names the mask's size first; nn.Unflatten checks its sizes are ints (torch dropped the
 named-tensor form) and calls Tensor.unflatten, whose "don't multiply up" message names the
 wrapped dim and also replaces infer_size's "shape is invalid" error; complex64 abs is libm's
-hypotf of the parts, bit for bit."""
+hypotf of the parts, bit for bit; factories: negative sizes name the dimension (only zeros says
+"Dimension size must be non-negative"), arange's overflow checks, ``zeros((2, 3), 4)``,
+randint's argument parser (float bounds no longer accepted, torch's TypeErrors), rand's
+NotImplementedError for integer dtypes, ``tensor(None)``'s RuntimeError; as_strided's storage
+bounds check; view(dtype)'s element-size checks; c10's device-string grammar; NumPy type
+names in from_numpy's message."""
 
 from __future__ import annotations
 
@@ -116,3 +121,68 @@ def test_complex64_abs_is_hypot_bit_for_bit():
             lib.testing.assert_close(lib.tensor([1 + 1j]), lib.tensor([1 + 1.1j]))
         msgs.append(str(info.value))
     assert msgs[0] == msgs[1]
+
+
+FACTORY_ERRORS = {
+    "empty_negative": lambda L: L.empty(2, -1),
+    "empty_tuple_negative": lambda L: L.empty((-3,)),
+    "rand_negative": lambda L: L.rand(2, -1),
+    "randn_negative": lambda L: L.randn(-1),
+    "randint_negative": lambda L: L.randint(0, 5, (2, -1)),
+    "zeros_negative": lambda L: L.zeros(2, -1),
+    "zeros_extra_positional": lambda L: L.zeros((2, 3), 4),
+    "ones_extra_positional": lambda L: L.ones((2,), (3,)),
+    "arange_too_long": lambda L: L.arange(0, 1e20, 1),
+    "arange_too_many_bytes": lambda L: L.arange(0, 2**62, 1),
+    "rand_long": lambda L: L.rand(2, dtype=L.int64),
+    "rand_bool": lambda L: L.rand(2, dtype=L.bool),
+    "tensor_none": lambda L: L.tensor(None),
+    "tensor_list_none": lambda L: L.tensor([1, None]),
+    "randint_float_high": lambda L: L.randint(0, 10.5, (3,)),
+    "randint_float_low": lambda L: L.randint(0.0, 10, (3,)),
+    "randint_three_ints": lambda L: L.randint(0, 10, 3),
+    "randint_no_args": lambda L: L.randint(),
+    "randint_int_size": lambda L: L.randint(0, 10),
+    "randint_kw_int_size": lambda L: L.randint(10, size=3),
+    "randint_float_only_high": lambda L: L.randint(10.0, (3,)),
+    "randint_keywords_only": lambda L: L.randint(size=(2,), high=5.0, low=3),
+    "randint_keywords_order": lambda L: L.randint(2, high=5, size=(2,), low=1),
+    "randint_float_size": lambda L: L.randint(5, (2.0,)),
+    "as_strided_out_of_bounds": lambda L: L.arange(4.0).as_strided((3, 3), (1, 1), 2),
+    "as_strided_inplace_out_of_bounds": lambda L: L.arange(8.0).as_strided_((3,), (4,)),
+    "view_dtype_size": lambda L: L.ones(3, dtype=L.int16).view(L.int32),
+    "view_dtype_stride": lambda L: L.ones(4, 2).t().view(L.float64),
+    "view_dtype_0d": lambda L: L.ones(()).view(L.int16),
+    "view_dtype_offset": lambda L: L.ones(8, dtype=L.int16)[1:5].view(L.int32),
+    "view_dtype_down_stride": lambda L: L.ones(4, 4, dtype=L.float64)[:, ::2].view(L.float32),
+    "device_digits": lambda L: L.device("float32"),
+    "device_to_digits": lambda L: L.ones(2).to("float32"),
+    "device_two_colons": lambda L: L.device("cpu:0:1"),
+    "device_leading_zero": lambda L: L.device("cpu:01"),
+    "device_negative": lambda L: L.device("cuda:-1"),
+    "device_empty": lambda L: L.device(""),
+    "device_unknown_name": lambda L: L.device("xyz:3"),
+    "from_numpy_object": lambda L: L.from_numpy(np.array([1, "a"], dtype=object)),
+    "as_tensor_str": lambda L: L.as_tensor(np.array(["a"])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FACTORY_ERRORS))
+def test_factory_and_view_errors_are_torchs(name):
+    errors_alike(FACTORY_ERRORS[name])
+
+
+def test_randint_forms_and_valid_views_still_work():
+    for lib in (ember, torch):
+        lib.manual_seed(0)
+        draws = [lib.randint(5, (2,)), lib.randint(2, 5, size=(2,)), lib.randint(high=5, size=[2]),
+                 lib.randint(low=1, high=5, size=(2,)), lib.randint(lib.tensor(5), (2,)),
+                 lib.randint(0, 10, (2,), dtype=lib.float32)]
+        if lib is ember:
+            ours = [d.tolist() for d in draws]
+        else:
+            assert ours == [d.tolist() for d in draws]
+    for lib in (ember, torch):
+        v = lib.ones(3, 6, dtype=lib.int16)[:, :4].view(lib.int32)
+        assert (tuple(v.shape), v.stride()) == ((3, 2), (3, 1))
+        assert lib.arange(8.0)[2:].as_strided((2, 2), (3, 1)).tolist() == [[2.0, 3.0], [5.0, 6.0]]
