@@ -13,7 +13,10 @@ hypotf of the parts, bit for bit; factories: negative sizes name the dimension (
 randint's argument parser (float bounds no longer accepted, torch's TypeErrors), rand's
 NotImplementedError for integer dtypes, ``tensor(None)``'s RuntimeError; as_strided's storage
 bounds check; view(dtype)'s element-size checks; c10's device-string grammar; NumPy type
-names in from_numpy's message."""
+names in from_numpy's message; softmax-family errors are NotImplementedError naming the
+kernel (lastdim or not); float16 softmax/log_softmax compute in float like bfloat16's;
+reductions over an empty dim raise torch's IndexError (max/min/argmax/argmin/amax/amin);
+var_mean/std_mean name themselves for integer input."""
 
 from __future__ import annotations
 
@@ -186,3 +189,40 @@ def test_randint_forms_and_valid_views_still_work():
         v = lib.ones(3, 6, dtype=lib.int16)[:, :4].view(lib.int32)
         assert (tuple(v.shape), v.stride()) == ((3, 2), (3, 1))
         assert lib.arange(8.0)[2:].as_strided((2, 2), (3, 1)).tolist() == [[2.0, 3.0], [5.0, 6.0]]
+
+
+REDUCTION_ERRORS = {
+    "softmax_long": lambda L: L.nn.functional.softmax(L.arange(6).view(2, 3), 1),
+    "softmax_long_dim0": lambda L: L.nn.functional.softmax(L.arange(6).view(2, 3), 0),
+    "log_softmax_bool": lambda L: L.ones(2, 3, dtype=L.bool).log_softmax(0),
+    "log_softmax_int8_last": lambda L: L.nn.functional.log_softmax(L.ones(2, 3, dtype=L.int8),
+                                                                   -1),
+    "softmax_complex": lambda L: L.softmax(L.ones(3, dtype=L.complex64), 0),
+    "max_empty_dim": lambda L: L.empty(0, 4).max(dim=0),
+    "max_empty_negative_dim": lambda L: L.empty(0, 4).max(dim=-2),
+    "min_empty_dim": lambda L: L.empty(3, 0).min(1),
+    "argmax_empty": lambda L: L.empty(0, 4).argmax(),
+    "argmin_empty_dim": lambda L: L.empty(0, 4).argmin(-2),
+    "amax_empty_dim_as_given": lambda L: L.empty(0, 4).amax((-2, 1)),
+    "amax_empty_all": lambda L: L.empty(0, 4).amax(),
+    "amin_empty_list": lambda L: L.empty(0, 4).amin([]),
+    "var_mean_int": lambda L: L.var_mean(L.arange(6)),
+    "std_mean_int": lambda L: L.std_mean(L.arange(6), dim=0),
+    "var_int": lambda L: L.arange(6).var(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTION_ERRORS))
+def test_reduction_and_softmax_errors_are_torchs(name):
+    errors_alike(REDUCTION_ERRORS[name])
+
+
+@pytest.mark.parametrize("shape,dim", [((64, 37), 1), ((300,), 0), ((4, 1000), -1)])
+def test_float16_last_dim_softmax_is_torchs(shape, dim):
+    a = (np.random.default_rng(0).standard_normal(shape) * 3).astype(np.float32)
+    outs = [lib.softmax(lib.from_numpy(a).half(), dim).float().numpy() for lib in (ember, torch)]
+    np.testing.assert_array_equal(*outs)
+    a = a.reshape(shape[0], -1)
+    outs = [lib.log_softmax(lib.from_numpy(a).half(), 0).float().numpy()
+            for lib in (ember, torch)]
+    np.testing.assert_array_equal(*outs)

@@ -90,6 +90,8 @@ def _log_softmax_backward_data(grad_output, output, dim):
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
+    if self.dtype == xp.float16:      # torch accumulates reduced floats in float (as bfloat16)
+        return _softmax.kernel(self.astype(xp.float32), dim).astype(xp.float16)
     if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.softmax(self, dim)
     return _softmax_np(self, dim)
@@ -113,19 +115,22 @@ def _safe_softmax(self, dim):
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)
+    if self.dtype == xp.float16:
+        return _log_softmax.kernel(self.astype(xp.float32), dim).astype(xp.float16)
     if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.log_softmax(self, dim)
     return _log_softmax_np(self, dim)
 
 
-def _prep_softmax(input, dim, dtype):
+def _prep_softmax(input, dim, dtype, name="softmax"):
     if dtype is not None:
         input = input.to(dtype)
-    elif not input.dtype.is_floating_point:
-        err = NotImplementedError if input.dtype.is_complex else RuntimeError
-        raise err(f'"softmax_lastdim_kernel_impl" not implemented for '
-                           f"'{_scalar(input)}'")
-    return input, norm_dim(dim, input.ndim)
+    dim = norm_dim(dim, input.ndim)
+    if not input.dtype.is_floating_point:
+        kernel = f"{name}_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else name
+        raise NotImplementedError(f'"{kernel}_kernel_impl" not implemented for '
+                                  f"'{_scalar(input)}'")
+    return input, dim
 
 
 def _scalar(t):
@@ -143,7 +148,7 @@ def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 @expose
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably (node ``LogSoftmaxBackward0``)."""
-    input, dim = _prep_softmax(input, dim, dtype)
+    input, dim = _prep_softmax(input, dim, dtype, "log_softmax")
     return _log_softmax(input, dim)
 
 

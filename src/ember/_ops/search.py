@@ -138,10 +138,30 @@ _max_dim = _max_dim(_max_kernel)
 _min_dim = _min_dim(_min_kernel)
 
 
+def _check_reduce_dims(input, dims, name, given=None) -> None:
+    """torch's IndexError for a reduction over a dim of size 0 (``max(dim)``, ``amax``,
+    ``argmax``…; named as ``given``, the dims as passed, else normalised), and for ``name``
+    over all dims of an empty tensor (``dims`` None)."""
+    shape = input._data.shape
+    if dims is None:
+        if input._data.size == 0:
+            if name in ("amax", "amin"):
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                                   "input.numel() == 0. Specify the reduction dim with the "
+                                   "'dim' argument.")
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        return
+    for d, shown in zip(dims, given or dims):
+        if shape and shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {shown} to have non-zero size.")
+
+
 def _run_dim(d, input, dim, keepdim, result_type):
     from .._tensor import Tensor
     nd = input._data.ndim
     dim = norm_dim(dim, nd) if nd else 0
+    _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     data = input._data if nd else input._data.reshape(1)
     idx = (xp.argmax if d is _max_dim else xp.argmin)(data, axis=dim, keepdims=True)
     if not keepdim or not nd:
@@ -194,13 +214,24 @@ def _amin(self, dim, keepdim=False):
 @expose
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
-    return _amax(input, _reduction_dims(input, dim), keepdim)
+    dims = _reduction_dims(input, dim)
+    _check_extreme_dims(input, dim, dims, "amax")
+    return _amax(input, dims, keepdim)
 
 
 @expose
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
-    return _amin(input, _reduction_dims(input, dim), keepdim)
+    dims = _reduction_dims(input, dim)
+    _check_extreme_dims(input, dim, dims, "amin")
+    return _amin(input, dims, keepdim)
+
+
+def _check_extreme_dims(input, dim, dims, name) -> None:
+    if dim == () or dim == []:
+        _check_reduce_dims(input, None, name)
+    else:
+        _check_reduce_dims(input, dims, name, dim if isinstance(dim, (tuple, list)) else (dim,))
 
 
 def _reduction_dims(input, dim) -> tuple:
@@ -212,6 +243,8 @@ def _reduction_dims(input, dim) -> tuple:
 def _arg(fn, input, dim, keepdim):
     from .._tensor import Tensor
     data = input._data
+    _check_reduce_dims(input, None if dim is None else (norm_dim(dim, data.ndim),)
+                       if data.ndim else (), fn.__name__)
     if dim is None:
         out = fn(data.reshape(-1))
         if keepdim:
