@@ -16,7 +16,10 @@ bounds check; view(dtype)'s element-size checks; c10's device-string grammar; Nu
 names in from_numpy's message; softmax-family errors are NotImplementedError naming the
 kernel (lastdim or not); float16 softmax/log_softmax compute in float like bfloat16's;
 reductions over an empty dim raise torch's IndexError (max/min/argmax/argmin/amax/amin);
-var_mean/std_mean name themselves for integer input."""
+var_mean/std_mean name themselves for integer input; indexing: a short list holding
+sequences/slices/None/... is a tuple of indices (torch's treatSequenceAsTuple), int8/int16
+index tensors are rejected, a zero slice step has Python's message, and an out-of-range
+integer index names its position in the index."""
 
 from __future__ import annotations
 
@@ -226,3 +229,46 @@ def test_float16_last_dim_softmax_is_torchs(shape, dim):
     outs = [lib.log_softmax(lib.from_numpy(a).half(), 0).float().numpy()
             for lib in (ember, torch)]
     np.testing.assert_array_equal(*outs)
+
+
+INDEX_CASES = {
+    "nested_list": lambda L, x: x[[[0, 1]]],
+    "list_of_lists": lambda L, x: x[[[0, 1], [1, 2]]],
+    "list_with_slice": lambda L, x: x[[slice(0, 1), 0]],
+    "list_with_none": lambda L, x: x[[None, 0]],
+    "list_with_ellipsis": lambda L, x: x[[..., 0]],
+    "list_with_tensor": lambda L, x: x[[L.tensor(0), 1]],
+    "plain_list": lambda L, x: x[[1, 0]],
+    "int8_scalar_tensor": lambda L, x: x[L.tensor(1, dtype=L.int8)],
+    "int32_tensor": lambda L, x: x[L.tensor([1], dtype=L.int32)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_CASES))
+def test_index_forms_select_what_torch_selects(name):
+    import warnings
+    outs = []
+    for lib in (ember, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            outs.append(INDEX_CASES[name](lib, lib.arange(24).view(2, 3, 4)).numpy())
+    np.testing.assert_array_equal(*outs)
+    assert outs[0].shape == outs[1].shape
+
+
+INDEX_ERRORS = {
+    "int16_tensor": lambda L, x: x[L.tensor([1], dtype=L.int16)],
+    "int8_tensor_setitem": lambda L, x: x.__setitem__(L.tensor([1], dtype=L.int8), 1),
+    "zero_step": lambda L, x: x[::0],
+    "zero_step_later": lambda L, x: x[0, ::0],
+    "negative_step": lambda L, x: x[::-2],
+    "out_of_range_last": lambda L, x: x[0, 0, 4],
+    "out_of_range_after_none": lambda L, x: x[None, 0, None, 5],
+    "out_of_range_after_ellipsis": lambda L, x: x[..., 7],
+    "out_of_range_setitem": lambda L, x: x.__setitem__((0, 0, 4), 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEX_ERRORS))
+def test_index_errors_are_torchs(name):
+    errors_alike(lambda lib: INDEX_ERRORS[name](lib, lib.arange(24).view(2, 3, 4)))
