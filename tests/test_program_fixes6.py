@@ -12,7 +12,8 @@ hypotf of the parts, bit for bit; factories: negative sizes name the dimension (
 "Dimension size must be non-negative"), arange's overflow checks, ``zeros((2, 3), 4)``,
 randint's argument parser (float bounds no longer accepted, torch's TypeErrors), rand's
 NotImplementedError for integer dtypes, ``tensor(None)``'s RuntimeError; as_strided's storage
-bounds check; view(dtype)'s element-size checks; c10's device-string grammar; NumPy type
+bounds check; a str in tensor data raises "too many dimensions" only
+where torch's sizing meets it (the first elements), else "invalid data type"; view(dtype)'s element-size checks; c10's device-string grammar; NumPy type
 names in from_numpy's message; softmax-family errors are NotImplementedError naming the
 kernel (lastdim or not); float16 softmax/log_softmax compute in float like bfloat16's;
 reductions over an empty dim raise torch's IndexError (max/min/argmax/argmin/amax/amin);
@@ -170,6 +171,10 @@ FACTORY_ERRORS = {
     "device_unknown_name": lambda L: L.device("xyz:3"),
     "from_numpy_object": lambda L: L.from_numpy(np.array([1, "a"], dtype=object)),
     "as_tensor_str": lambda L: L.as_tensor(np.array(["a"])),
+    "tensor_str_first": lambda L: L.tensor(["a"]),
+    "tensor_str_later": lambda L: L.tensor([1, "a"]),
+    "tensor_str_nested": lambda L: L.tensor([[1, 2], [3, "b"]]),
+    "tensor_bytes": lambda L: L.tensor([b"a"]),
 }
 
 

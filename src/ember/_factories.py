@@ -96,9 +96,14 @@ def _infer(data, target: np.dtype | None = None):
     if kind == "b":
         return arr
     if kind in "US":
-        if isinstance(data, (list, tuple)):
-            raise ValueError(f"too many dimensions '{type(_first(data)).__name__}'")
-        raise TypeError(f"new(): invalid data type '{type(_first(data)).__name__}'")
+        # torch sizes the data along its first elements (a str there is a sequence without
+        # end), then fails storing a str met elsewhere
+        first = _first(data)
+        if isinstance(data, (list, tuple)) and isinstance(first, str):
+            raise ValueError(f"too many dimensions '{type(first).__name__}'")
+        bad = next(x for x in np.asarray(data, dtype=object).reshape(-1)
+                   if isinstance(x, (str, bytes)))
+        raise TypeError(f"new(): invalid data type '{type(bad).__name__}'")
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
