@@ -1,9 +1,9 @@
 """Regression tests for what the sixth round of real programs found, each against torch 2.13:
 hardswish's gradient is 0 at ``x = -3`` and 1 at ``x = 3`` (torch's kernel takes the slope
 branch only on the open interval ``-3 < x < 3``); ATen's argument checks with torch's messages
-for batch_norm (each vector one element per channel, running stats required in evaluation
-mode), adaptive pooling (output_size length, ``_list_with_default``, 1-d input rank) and
-bilinear (batch dims, feature sizes, bias); layer_norm's message prints the size as a list and
+for batch_norm (each vector one element per channel, running stats required in evaluation mode),
+adaptive pooling (output_size length, ``_list_with_default``, 1-d input rank) and bilinear
+(batch dims, feature sizes, bias); layer_norm's message prints the size as a list and
 GroupNorm's names the counts; masked_select broadcasts (mask, self) in that order, so a shape
 mismatch names the mask's size first; nn.Unflatten checks its sizes are ints (torch dropped the
 named-tensor form) and calls Tensor.unflatten, whose "don't multiply up" message names the
@@ -12,15 +12,15 @@ hypotf of the parts, bit for bit; factories: negative sizes name the dimension (
 "Dimension size must be non-negative"), arange's overflow checks, ``zeros((2, 3), 4)``,
 randint's argument parser (float bounds no longer accepted, torch's TypeErrors), rand's
 NotImplementedError for integer dtypes, ``tensor(None)``'s RuntimeError; as_strided's storage
-bounds check; a str in tensor data raises "too many dimensions" only
-where torch's sizing meets it (the first elements), else "invalid data type"; view(dtype)'s element-size checks; c10's device-string grammar; NumPy type
-names in from_numpy's message; softmax-family errors are NotImplementedError naming the
-kernel (lastdim or not); float16 softmax/log_softmax compute in float like bfloat16's;
-reductions over an empty dim raise torch's IndexError (max/min/argmax/argmin/amax/amin);
-var_mean/std_mean name themselves for integer input; indexing: a short list holding
-sequences/slices/None/... is a tuple of indices (torch's treatSequenceAsTuple), int8/int16
-index tensors are rejected, a zero slice step has Python's message, and an out-of-range
-integer index names its position in the index."""
+bounds check; a str in tensor data raises "too many dimensions" only where torch's sizing meets
+it (the first elements), else "invalid data type"; view(dtype)'s element-size checks; c10's
+device-string grammar; NumPy type names in from_numpy's message; softmax-family errors are
+NotImplementedError naming the kernel (lastdim or not); float16 softmax/log_softmax compute in
+float like bfloat16's; reductions over an empty dim raise torch's IndexError
+(max/min/argmax/argmin/amax/amin); var_mean/std_mean name themselves for integer input;
+indexing: a short list holding sequences/slices/None/... is a tuple of indices (torch's
+treatSequenceAsTuple), int8/int16 index tensors are rejected, a zero slice step has Python's
+message, and an out-of-range integer index names its position in the index."""
 
 from __future__ import annotations
 
