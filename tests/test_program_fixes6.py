@@ -20,7 +20,9 @@ float like bfloat16's; reductions over an empty dim raise torch's IndexError
 (max/min/argmax/argmin/amax/amin); var_mean/std_mean name themselves for integer input;
 indexing: a short list holding sequences/slices/None/... is a tuple of indices (torch's
 treatSequenceAsTuple), int8/int16 index tensors are rejected, a zero slice step has Python's
-message, and an out-of-range integer index names its position in the index."""
+message, and an out-of-range integer index names its position in the index. Padding: reflection
+checks the last dim first (ATen's argument #4, #6, #8), circular padding may wrap at most once
+and not empty a dim; transposed convolutions check output_padding < stride or dilation."""
 
 from __future__ import annotations
 
@@ -277,3 +279,41 @@ INDEX_ERRORS = {
 @pytest.mark.parametrize("name", sorted(INDEX_ERRORS))
 def test_index_errors_are_torchs(name):
     errors_alike(lambda lib: INDEX_ERRORS[name](lib, lib.arange(24).view(2, 3, 4)))
+
+
+PAD_CONV_ERRORS = {
+    "reflect_last_dim_first": lambda L: L.nn.functional.pad(L.ones(1, 1, 4, 4), (4, 0, 4, 0),
+                                                            mode="reflect"),
+    "reflect_height": lambda L: L.nn.functional.pad(L.ones(1, 1, 4, 4), (0, 0, 4, 0),
+                                                    mode="reflect"),
+    "reflect_depth": lambda L: L.nn.functional.pad(L.ones(1, 2, 3, 3, 3), (0, 0, 0, 0, 3, 0),
+                                                   mode="reflect"),
+    "reflect_3d_on_4d": lambda L: L.nn.functional.pad(L.ones(1, 1, 4, 4), (1,) * 6,
+                                                      mode="reflect"),
+    "reflect_conv_padding_mode": lambda L: L.nn.Conv2d(2, 1, 3, padding=7,
+                                                       padding_mode="reflect")(L.ones(1, 2, 7, 6)),
+    "circular_wraps_twice": lambda L: L.nn.functional.pad(L.ones(1, 1, 4, 4), (5, 0, 0, 0),
+                                                          mode="circular"),
+    "circular_empty": lambda L: L.nn.functional.pad(L.ones(1, 1, 4, 4), (-5, 0, 0, 0),
+                                                    mode="circular"),
+    "transpose1d_output_padding": lambda L: L.nn.functional.conv_transpose1d(
+        L.ones(1, 2, 5), L.ones(2, 1, 3), stride=2, output_padding=2),
+    "transpose2d_output_padding": lambda L: L.nn.functional.conv_transpose2d(
+        L.ones(2, 4, 4), L.ones(2, 1, 3, 3), stride=(2, 1), output_padding=(1, 1)),
+    "transpose3d_output_padding": lambda L: L.nn.functional.conv_transpose3d(
+        L.ones(1, 2, 3, 3, 3), L.ones(2, 1, 3, 3, 3), stride=2, output_padding=(0, 2, 0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAD_CONV_ERRORS))
+def test_pad_and_transposed_conv_errors_are_torchs(name):
+    errors_alike(PAD_CONV_ERRORS[name])
+
+
+def test_circular_pad_of_a_whole_period_and_dilated_output_padding_still_work():
+    for lib in (ember, torch):
+        f = lib.nn.functional
+        assert tuple(f.pad(lib.ones(1, 1, 4, 4), (4, 0, 0, 0), mode="circular").shape) == \
+            (1, 1, 4, 8)
+        assert tuple(f.conv_transpose2d(lib.ones(1, 2, 4, 4), lib.ones(2, 1, 3, 3), stride=2,
+                                        dilation=3, output_padding=2).shape) == (1, 1, 15, 15)

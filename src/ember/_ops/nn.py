@@ -1989,7 +1989,28 @@ def constant_pad_nd(self, pad, value=0):
     return _constant_pad_np(self, pad, value)
 
 
+def _check_pad_sizes(sizes, pad, mode):
+    """ATen's size checks: reflection pads from the last dim back (argument #4, #6, #8 of
+    its kernel), circular ones may wrap at most once and not empty a dim."""
+    nd = len(pad) // 2
+    for k in range(nd):             # k = 0: the last dim
+        i = nd - 1 - k if mode == "reflect" else k
+        lo, hi = pad[2 * (nd - 1 - i)], pad[2 * (nd - 1 - i) + 1]
+        n = sizes[len(sizes) - nd + i]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(f"Argument #{4 + 2 * (nd - 1 - i)}: Padding size should be less "
+                               f"than the corresponding input dimension, but got: padding "
+                               f"({lo}, {hi}) at dimension {len(sizes) - nd + i} of input "
+                               f"{list(sizes)}")
+        if mode == "circular":
+            if lo > n or hi > n:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
+            if n + lo + hi < 0:
+                raise RuntimeError("Negative padding value is resulting in an empty dimension")
+
+
 def _pad_indices(sizes, pad, mode):
+    _check_pad_sizes(sizes, pad, mode)
     nd = len(pad) // 2
     idx = []
     for i in range(nd):
@@ -1997,11 +2018,6 @@ def _pad_indices(sizes, pad, mode):
         n = sizes[len(sizes) - nd + i]
         j = np.arange(-lo, n + hi)
         if mode == "reflect":
-            if lo >= n or hi >= n:
-                raise RuntimeError(f"Argument #4: Padding size should be less than the "
-                                   f"corresponding input dimension, but got: padding ({lo}, "
-                                   f"{hi}) at dimension {len(sizes) - nd + i} of input "
-                                   f"{list(sizes)}")
             period = 2 * (n - 1) if n > 1 else 1
             j = np.abs(j) % period
             j = np.where(j >= n, period - j, j)

@@ -382,6 +382,21 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
+def _check_output_padding(output_padding, stride, dilation) -> None:
+    """ATen's transposed-convolution check (1-d runs as 2-d with a unit height)."""
+    if all(o < s or o < d for o, s, d in zip(output_padding, stride, dilation)):
+        return
+    if len(stride) == 1:
+        output_padding, stride, dilation = (0, *output_padding), (1, *stride), (1, *dilation)
+    names = ("depth", "height", "width")[-len(stride):]
+    got = " ".join(f"{what}_{n}: {v}" for what, vals in (("output_padding", output_padding),
+                                                         ("stride", stride),
+                                                         ("dilation", dilation))
+                   for n, v in zip(names, vals))
+    raise RuntimeError(f"output padding must be smaller than either stride or dilation, but "
+                       f"got {got}")
+
+
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     nd):
     unbatched = input.ndim == nd + 1
@@ -389,6 +404,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         input = input.unsqueeze(0)
     stride, padding = _tuple(stride, nd), _tuple(padding, nd)
     output_padding, dilation = _tuple(output_padding, nd), _tuple(dilation, nd)
+    _check_output_padding(output_padding, stride, dilation)
     out = _N.convolution(input, weight, bias, stride, padding, dilation, True, output_padding,
                          groups)
     return out.squeeze(0) if unbatched else out
