@@ -7,11 +7,16 @@ by name so that an array module with NumPy's API can back another device later. 
 
 from __future__ import annotations
 
+import re
+
 import numpy as xp
 
 __all__ = ["device", "xp"]
 
 _TYPES = ("cpu", "cuda", "mps", "meta", "xpu")
+# c10::Device's grammar: a name of letters and underscores, then ':' and an index without
+# leading zeros
+_DEVICE_STRING = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?")
 
 
 class device:
@@ -28,12 +33,17 @@ class device:
         if not isinstance(type, str):
             raise TypeError(f"device() received an invalid combination of arguments - got "
                             f"({type.__class__.__name__})")
-        name, _, idx = type.partition(":")
-        if name not in _TYPES or (idx and not idx.isdigit()):
+        if not type:
+            raise RuntimeError("Device string must not be empty")
+        match = _DEVICE_STRING.fullmatch(type)
+        if match is None:
+            raise RuntimeError(f"Invalid device string: '{type}'")
+        name, idx = match.groups()
+        if name not in _TYPES:
             raise RuntimeError(
                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
                 "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
-                f"at start of device string: {type}")
+                f"at start of device string: {name}")
         if idx:
             index = int(idx)
         self.type, self.index = name, index

@@ -133,6 +133,14 @@ def _by_name(name: str) -> dtype:
     return _BY_NAME[name]
 
 
+def _numpy_type_error(t: type) -> str:
+    """torch's message for a NumPy scalar type ``t`` it has no dtype for (the list is torch's:
+    its unsigned 16-64 bit types are not ember dtypes yet)."""
+    return (f"can't convert np.ndarray of type {t.__module__}.{t.__name__}. The only supported "
+            "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
+            "int8, uint64, uint32, uint16, uint8, and bool.")
+
+
 def from_numpy_dtype(np_dtype) -> dtype:
     """The ember dtype that stores elements as ``np_dtype`` (TypeError if there is none)."""
     try:
@@ -140,10 +148,7 @@ def from_numpy_dtype(np_dtype) -> dtype:
     except KeyError:
         if _load_if_foreign():
             return from_numpy_dtype(np_dtype)
-        raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
-            "supported types are: float64, float32, float16, complex64, complex128, int64, "
-            "int32, int16, int8, uint8, and bool.") from None
+        raise TypeError(_numpy_type_error(np.dtype(np_dtype).type)) from None
 
 
 _default = {"dtype": float32}
@@ -284,9 +289,5 @@ def cast(arr: np.ndarray, d: dtype) -> np.ndarray:
 def check_numpy_dtype(np_dtype) -> None:
     """torch's TypeError for a NumPy array of a type it cannot take (ml_dtypes' included)."""
     if np_dtype in REDUCED or (_load_if_foreign() and np_dtype in REDUCED):
-        t = REDUCED[np_dtype].np.type
-        raise TypeError(
-            f"can't convert np.ndarray of type {t.__module__}.{t.__name__}. The only "
-            "supported types are: float64, float32, float16, complex64, complex128, int64, "
-            "int32, int16, int8, uint8, and bool.")
+        raise TypeError(_numpy_type_error(REDUCED[np_dtype].np.type))
     from_numpy_dtype(np_dtype)

@@ -80,8 +80,8 @@ def _infer(data, target: np.dtype | None = None):
         raise ValueError("Overflow when unpacking long long")
     if arr.dtype == object:
         bad = _first_unsupported(data)
-        if bad is not None:
-            raise RuntimeError(f"Could not infer dtype of {type(bad).__name__}")
+        if bad:
+            raise RuntimeError(f"Could not infer dtype of {type(bad[0]).__name__}")
         raise TypeError(_ragged_message(data) if isinstance(data, (list, tuple))
                         else f"Could not infer dtype of {type(data).__name__}")
     kind = arr.dtype.kind
@@ -96,9 +96,14 @@ def _infer(data, target: np.dtype | None = None):
     if kind == "b":
         return arr
     if kind in "US":
-        if isinstance(data, (list, tuple)):
-            raise ValueError(f"too many dimensions '{type(_first(data)).__name__}'")
-        raise TypeError(f"new(): invalid data type '{type(_first(data)).__name__}'")
+        # torch sizes the data along its first elements (a str there is a sequence without
+        # end), then fails storing a str met elsewhere
+        first = _first(data)
+        if isinstance(data, (list, tuple)) and isinstance(first, str):
+            raise ValueError(f"too many dimensions '{type(first).__name__}'")
+        bad = next(x for x in np.asarray(data, dtype=object).reshape(-1)
+                   if isinstance(x, (str, bytes)))
+        raise TypeError(f"new(): invalid data type '{type(bad).__name__}'")
     raise TypeError(f"Could not infer dtype of {type(data).__name__}")
 
 
@@ -184,7 +189,8 @@ def _fill_value(value, npdt: np.dtype, numel: int):
 
 
 def _first_unsupported(data):
-    """The first element that is neither a number nor a sequence (torch names its type)."""
+    """``(x,)`` for the first element ``x`` that is neither a number nor a sequence (torch
+    names its type; it may be None), else ``()``."""
     import numbers
     stack = [data]
     while stack:
@@ -192,8 +198,8 @@ def _first_unsupported(data):
         if isinstance(x, (list, tuple)):
             stack[:0] = list(x)
         elif not isinstance(x, (numbers.Number, np.generic, np.ndarray, Tensor, str)):
-            return x
-    return None
+            return (x,)
+    return ()
 
 
 def _first(data):
@@ -379,6 +385,8 @@ def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
     """The size given by position (``zeros(2, 3)``, ``zeros((2, 3))``) or as ``size=``;
     torch's TypeError for none (``name``: the calling factory, whose error it raises)."""
     if size is None:
+        if len(sizes) > 1 and isinstance(sizes[0], (tuple, list)) and name is not None:
+            raise TypeError(f"{name}() takes 1 positional argument but {len(sizes)} were given")
         if not sizes and name is not None:
             if name in ("rand", "randn"):
                 raise TypeError(f"{name}() received an invalid combination of arguments - got "
@@ -410,8 +418,8 @@ def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False, memory_format=None) -> Tensor:
     """An uninitialised tensor (ember fills it with zeros)."""
-    t = zeros(*_sizes(sizes, size, "empty"), dtype=dtype, device=device,
-              requires_grad=requires_grad)
+    shape = as_size(_sizes(sizes, size, "empty"))
+    t = zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad)
     return t if memory_format is None else _laid_out(t, t, memory_format)
 
 
@@ -519,6 +527,9 @@ def _arange_values(start, step, n, dt: D.dtype):
     return _vec_fill(n, npdt, scalar, vector)
 
 
+_INT64_MAX = 2**63 - 1
+
+
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False, pin_memory=False) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``, as torch computes them."""
@@ -548,6 +559,10 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         n = abs(num) // abs(step) * (1 if (num >= 0) == (step > 0) else -1)
     else:
         n = math.ceil((float(o_end) - float(o_start)) / float(o_step))
+    if n > _INT64_MAX:
+        raise RuntimeError("invalid size, possible overflow?")
+    if n * dtype.itemsize > _INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{int(n)}]")
     arr = _arange_values(start, step, max(0, int(n)), dtype)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
@@ -645,10 +660,7 @@ def _gen(generator):
 def _to_fill(sizes, size, name: str, dtype) -> Tensor:
     """``empty(*sizes, dtype=dtype)`` left uninitialised, for a factory that writes every
     element (no zeros written first)."""
-    try:
-        shape = as_size(_sizes(_sizes(sizes, size, name), None, "zeros"))
-    except RuntimeError:
-        raise RuntimeError("zeros: Dimension size must be non-negative.") from None
+    shape = as_size(_sizes(_sizes(sizes, size, name), None, "zeros"))
     return Tensor._wrap(np.empty(shape, _np_dtype(dtype)))
 
 
@@ -675,8 +687,8 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
         return _out_of(sizes, size, "rand", dtype, out).uniform_(0.0, 1.0, generator=generator)
     t = _to_fill(sizes, size, "rand", dtype)
     if not (t.dtype.is_floating_point or t.dtype.is_complex):
-        raise RuntimeError(f'"check_uniform_bounds" not implemented for '
-                           f"'{_short(t.dtype)}'")
+        raise NotImplementedError(f'"check_uniform_bounds" not implemented for '
+                                  f"'{_short(t.dtype)}'")
     _gen(generator)._uniform_(t._data, 0.0, 1.0)
     return _finish(t, requires_grad, device)
 
@@ -700,20 +712,59 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     return _finish(t, requires_grad, device)
 
 
+_RANDINT_SIGNATURES = "".join(
+    f" * ({params}, *, {gen}Tensor out = None, torch.dtype dtype = None, torch.layout layout = "
+    "None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n"
+    for params in ("int high, tuple of ints size", "int low, int high, tuple of ints size")
+    for gen in ("torch.Generator generator, ", ""))
+
+
+def _randint_args(args: tuple, named: dict, extra: int) -> tuple:
+    """``(low, high, size)`` from randint's arguments, or torch's argument-parser TypeError:
+    the one overload ``(high, size)`` or ``(low, high, size)`` that fits, else, when several
+    (or none) take that many arguments, the invalid-combination message."""
+    def kind(v):
+        return "Tensor" if isinstance(v, Tensor) else type(v).__name__
+
+    def is_int(v):
+        return not isinstance(v, (bool, float)) and hasattr(v, "__index__")
+
+    for names in (("high", "size"), ("low", "high", "size")):
+        if len(args) > len(names) or any(k not in names[len(args):] for k in named):
+            continue
+        vals = dict(zip(names, args), **named)
+        if len(vals) == len(names) and all(is_int(vals[k]) for k in names[:-1]) and isinstance(
+                vals["size"], (tuple, list)) and all(is_int(e) for e in vals["size"]):
+            return vals.get("low", 0), vals["high"], vals["size"]
+    n = len(args) + len(named) + extra
+    if n == 2:              # only (high, size) without a generator takes two arguments
+        for i, k in enumerate(("high", "size")):
+            v = args[i] if i < len(args) else named.get(k)
+            where = f" (position {i + 1})" if i < len(args) else ""
+            if k == "high" and not is_int(v):
+                raise TypeError(f"randint(): argument 'high'{where} must be int, not {kind(v)}")
+            if k == "size" and not isinstance(v, (tuple, list)):
+                raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, not "
+                                f"{kind(v)}")
+            if k == "size":
+                pos = next(j for j, e in enumerate(v) if not is_int(e))
+                raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, but "
+                                f"found element of type {kind(v[pos])} at pos {pos}")
+    # torch lists the keywords last first, and ends keywords-only with ", "
+    got = ", ".join([kind(v) for v in args] + [f"{k}={kind(v)}"
+                                                for k, v in reversed(named.items())])
+    got += ", " if named and not args else ""
+    raise TypeError(f"randint() received an invalid combination of arguments - got ({got}), "
+                    f"but expected one of:\n{_RANDINT_SIGNATURES}")
+
+
 def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False, **kwargs) -> Tensor:
     """``randint(high, size)`` or ``randint(low, high, size)``: integers in [low, high)."""
-    low = kwargs.pop("low", None)
-    high = kwargs.pop("high", None)
-    size = kwargs.pop("size", None)
-    pos = list(args)
-    if size is None and pos:
-        size = pos.pop()
-    if high is None and pos:
-        high = pos.pop()
-    if low is None:
-        low = pos.pop() if pos else 0
-    t = zeros(tuple(size), dtype=dtype or D.int64)
+    named = {k: kwargs.pop(k) for k in list(kwargs) if k in ("low", "high", "size")}
+    extra = sum(v is not None for v in (generator, out, dtype, layout, device)) + requires_grad
+    low, high, size = _randint_args(args, named, extra)
+    t = zeros(as_size(size), dtype=dtype or D.int64)
     _gen(generator)._random_(t._data, int(low), int(high))
     return _finish(t, requires_grad, device)
 

@@ -624,7 +624,7 @@ def masked_select(input, mask, *, out=None):
     if mask.dtype != D.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     from .util import broadcast_shapes
-    broadcast_shapes(input._data.shape, mask._data.shape)
+    broadcast_shapes(mask._data.shape, input._data.shape)  # ATen: expand_outplace(mask, self)
     return run(_masked_select, (input, mask), out)
 
 
@@ -746,15 +746,33 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or b
               "are valid indices (got {})")
 
 
+_SEQUENCE_INDEX = ("Using a non-tuple sequence for multidimensional indexing is deprecated and "
+                   "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "
+                   "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+                   "which will result either in an error or a different result")
+
+
+def _sequence_as_tuple(index) -> bool:
+    """torch's ``treatSequenceAsTuple`` (NumPy's old heuristic): a short list holding a
+    tensor, a sequence, a slice, ``...`` or None is a tuple of indices."""
+    return isinstance(index, list) and len(index) < 32 and any(
+        isinstance(o, (_T(), list, tuple, range, slice, np.ndarray)) or o is Ellipsis or o is None
+        for o in index)
+
+
 def _normalise(index):
     T = _T()
+    if _sequence_as_tuple(index):
+        import warnings
+        warnings.warn(_SEQUENCE_INDEX, UserWarning, stacklevel=4)
+        index = tuple(index)
     if not isinstance(index, tuple):
         index = (index,)
     out = []
     for i in index:
         if isinstance(i, (T, np.ndarray)):      # (torch takes a NumPy array as a tensor)
             a = i._data if isinstance(i, T) else i
-            if a.dtype.kind == "f" or a.dtype.kind == "c":
+            if a.dtype.kind in "fc" or (a.ndim and a.dtype.kind == "i" and a.itemsize < 4):
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
             if a.ndim == 0 and a.dtype.kind in "iu":
@@ -794,7 +812,7 @@ def _decompose(self, index):
     out, dim = self, 0
     adv = []             # (dim in out, array)
     seen_ell = False
-    for i in index:
+    for pos, i in enumerate(index):
         if i is Ellipsis:
             if not seen_ell:
                 dim += nd - consumed
@@ -808,7 +826,9 @@ def _decompose(self, index):
             dim += 1
         elif isinstance(i, slice):
             size = out._data.shape[dim]
-            if i.step is not None and i.step <= 0:
+            if i.step == 0:
+                raise ValueError("slice step cannot be zero")
+            if i.step is not None and i.step < 0:
                 raise ValueError("step must be greater than zero")
             start, stop, step = i.indices(size)
             if (start, stop, step) != (0, size, 1) or (out is self and not adv and
@@ -830,8 +850,8 @@ def _decompose(self, index):
             dim += k
         else:
             size = out._data.shape[dim]
-            if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
+            if not -size <= i < size:        # torch names the index's position
+                raise IndexError(f"index {i} is out of bounds for dimension {pos} with size "
                                  f"{size}")
             out = select(out, dim, builtins.int(i))
     return out, adv

@@ -90,6 +90,8 @@ def _log_softmax_backward_data(grad_output, output, dim):
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
+    if self.dtype == xp.float16:      # torch accumulates reduced floats in float (as bfloat16)
+        return _softmax.kernel(self.astype(xp.float32), dim).astype(xp.float16)
     if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.softmax(self, dim)
     return _softmax_np(self, dim)
@@ -113,6 +115,8 @@ def _safe_softmax(self, dim):
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)
+    if self.dtype == xp.float16:
+        return _log_softmax.kernel(self.astype(xp.float32), dim).astype(xp.float16)
     if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.log_softmax(self, dim)
     return _log_softmax_np(self, dim)
@@ -122,10 +126,9 @@ def _prep_softmax(input, dim, dtype, name="softmax"):
     if dtype is not None:
         input = input.to(dtype)
     dim = norm_dim(dim, input.ndim)
-    if dtype is None and not input.dtype.is_floating_point:
-        # torch's two kernels: one for rows (nothing after ``dim``), one for the rest
-        kind = "_lastdim" if math.prod(input.shape[dim + 1:]) == 1 else ""
-        raise NotImplementedError(f'"{name}{kind}_kernel_impl" not implemented for '
+    if not input.dtype.is_floating_point:
+        kernel = f"{name}_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else name
+        raise NotImplementedError(f'"{kernel}_kernel_impl" not implemented for '
                                   f"'{_scalar(input)}'")
     return input, dim
 
@@ -829,8 +832,8 @@ def hardsigmoid(self):
 
 
 @op("HardswishBackward0", name="hardswish", method=False, function=False,
-    self=lambda grad, self: _where(self < -3, 0.0,
-                                   _where(self <= 3, grad * (self / 3 + 0.5), grad)))
+    self=lambda grad, self: _where(self <= -3, 0.0,
+                                   _where(self < 3, grad * (self / 3 + 0.5), grad)))
 def hardswish(self):
     """``x * relu6(x + 3) / 6``."""
     return (self * xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
@@ -1692,9 +1695,25 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                              momentum, eps)
 
 
+def _check_batch_norm_args(input, running_mean, running_var, weight, bias, training):
+    """ATen's ``_batch_norm_impl_index`` checks: each given vector has one element per
+    channel, and the running stats exist in evaluation mode (an empty input skips them)."""
+    if input.numel() == 0:
+        return
+    channels = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is None:
+            if not training and name.startswith("running"):
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+        elif t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+
+
 def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
                       training: bool, momentum: float, eps: float) -> Tensor:
     """:func:`batch_norm` without ``nn.functional``'s batch-size check (ATen's kernel)."""
+    _check_batch_norm_args(input, running_mean, running_var, weight, bias, training)
     x = input._data
     dims = _bn_dims(x.ndim)
     if training:
@@ -1797,7 +1816,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     if tuple(input.shape[input.ndim - k:]) != tuple(normalized_shape):
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
-                           f"input of size{input.shape}")
+                           f"input of size{list(input.shape)}")
     return _layer_norm(input, weight, bias, k, eps)
 
 
@@ -1973,7 +1992,28 @@ def constant_pad_nd(self, pad, value=0):
     return _mf.follow(_constant_pad_np(self, pad, value), self)
 
 
+def _check_pad_sizes(sizes, pad, mode):
+    """ATen's size checks: reflection pads from the last dim back (argument #4, #6, #8 of
+    its kernel), circular ones may wrap at most once and not empty a dim."""
+    nd = len(pad) // 2
+    for k in range(nd):             # k = 0: the last dim
+        i = nd - 1 - k if mode == "reflect" else k
+        lo, hi = pad[2 * (nd - 1 - i)], pad[2 * (nd - 1 - i) + 1]
+        n = sizes[len(sizes) - nd + i]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(f"Argument #{4 + 2 * (nd - 1 - i)}: Padding size should be less "
+                               f"than the corresponding input dimension, but got: padding "
+                               f"({lo}, {hi}) at dimension {len(sizes) - nd + i} of input "
+                               f"{list(sizes)}")
+        if mode == "circular":
+            if lo > n or hi > n:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
+            if n + lo + hi < 0:
+                raise RuntimeError("Negative padding value is resulting in an empty dimension")
+
+
 def _pad_indices(sizes, pad, mode):
+    _check_pad_sizes(sizes, pad, mode)
     nd = len(pad) // 2
     idx = []
     for i in range(nd):
@@ -1981,11 +2021,6 @@ def _pad_indices(sizes, pad, mode):
         n = sizes[len(sizes) - nd + i]
         j = np.arange(-lo, n + hi)
         if mode == "reflect":
-            if lo >= n or hi >= n:
-                raise RuntimeError(f"Argument #4: Padding size should be less than the "
-                                   f"corresponding input dimension, but got: padding ({lo}, "
-                                   f"{hi}) at dimension {len(sizes) - nd + i} of input "
-                                   f"{list(sizes)}")
             period = 2 * (n - 1) if n > 1 else 1
             j = np.abs(j) % period
             j = np.where(j >= n, period - j, j)

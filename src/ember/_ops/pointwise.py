@@ -966,6 +966,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
     if atol < 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
+    from .unary import abs as _abs_op
+    _abs = _abs_op.kernel                     # torch's |z| for complex (libm's hypot)
     a, b = input._data, other._data
     close = a == b
     floating = a.dtype.kind in "fc"
@@ -979,8 +981,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
             actual = xp.abs(a.astype(xp.int64) - b.astype(xp.int64)).astype(ft)
             b = b.astype(ft)
         else:
-            actual = xp.abs(a - b)
-        allowed = atol + xp.abs(rtol * b)
+            actual = _abs(a - b)
+        allowed = atol + _abs(rtol * b)
         close = close | (xp.isfinite(actual) & (actual <= allowed))
     return Tensor._wrap(xp.asarray(close))
 

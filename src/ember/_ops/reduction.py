@@ -389,7 +389,9 @@ def _std_mean(self, dim, correction, keepdim, full):
 
 
 def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
-    _check_float(input, "std and var only support floating point and complex dtypes")
+    _check_float(input, f"{fname} only support floating point and complex dtypes"
+                 if fname.endswith("_mean") else
+                 "std and var only support floating point and complex dtypes")
     dim, correction = _var_args(fname, dim, unbiased, correction)
     full = dim is None
     dims = _reduce_dims(input, dim)

@@ -86,14 +86,6 @@ def _check_nonempty(input, name):
                            "== 0. Specify the reduction dim with the 'dim' argument.")
 
 
-def _check_dims_nonempty(input, dims, name):
-    """torch's error for a reduction without identity (max, argmax …) over an empty dim."""
-    shape = input._data.shape
-    for d in dims:
-        if shape[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
-
-
 @op("MaxBackward1", name="max_all", method=False, function=False, promote=NONE,
     self=lambda grad, self, result: _even(grad, self, result))
 def _max_all(self):
@@ -146,12 +138,30 @@ _max_dim = _max_dim(_max_kernel)
 _min_dim = _min_dim(_min_kernel)
 
 
+def _check_reduce_dims(input, dims, name, given=None) -> None:
+    """torch's IndexError for a reduction over a dim of size 0 (``max(dim)``, ``amax``,
+    ``argmax``…; named as ``given``, the dims as passed, else normalised), and for ``name``
+    over all dims of an empty tensor (``dims`` None)."""
+    shape = input._data.shape
+    if dims is None:
+        if input._data.size == 0:
+            if name in ("amax", "amin"):
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                                   "input.numel() == 0. Specify the reduction dim with the "
+                                   "'dim' argument.")
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        return
+    for d, shown in zip(dims, given or dims):
+        if shape and shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {shown} to have non-zero size.")
+
+
 def _run_dim(d, input, dim, keepdim, result_type):
     from .._tensor import Tensor
     nd = input._data.ndim
     dim = norm_dim(dim, nd) if nd else 0
-    if not input._data.size and nd:
-        _check_dims_nonempty(input, (dim,), "max" if d is _max_dim else "min")
+    _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     data = input._data if nd else input._data.reshape(1)
     idx = (xp.argmax if d is _max_dim else xp.argmin)(data, axis=dim, keepdims=True)
     if not keepdim or not nd:
@@ -204,35 +214,40 @@ def _amin(self, dim, keepdim=False):
 @expose
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
-    return _amax(input, _reduction_dims(input, dim, "amax"), keepdim)
+    dims = _reduction_dims(input, dim)
+    _check_extreme_dims(input, dim, dims, "amax")
+    return _amax(input, dims, keepdim)
 
 
 @expose
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
-    return _amin(input, _reduction_dims(input, dim, "amin"), keepdim)
+    dims = _reduction_dims(input, dim)
+    _check_extreme_dims(input, dim, dims, "amin")
+    return _amin(input, dims, keepdim)
 
 
-def _reduction_dims(input, dim, name) -> tuple:
+def _check_extreme_dims(input, dim, dims, name) -> None:
+    if dim == () or dim == []:
+        _check_reduce_dims(input, None, name)
+    else:
+        given = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+        nd = input._data.ndim
+        # torch walks the dims in the order given and names one as given
+        _check_reduce_dims(input, [norm_dim(d, nd) for d in given] if nd else (), name, given)
+
+
+def _reduction_dims(input, dim) -> tuple:
     """``dim`` normalised; a 0-d tensor accepts dim 0 / -1 and reduces over nothing."""
-    every = dim == () or dim == [] or dim is None
-    dims = norm_dims(None if every else dim, input._data.ndim)
-    if not input._data.size:
-        if every:
-            _check_nonempty(input, name)
-        _check_dims_nonempty(input, dims, name)
+    dims = norm_dims(dim if dim != () and dim != [] else None, input._data.ndim)
     return dims if input._data.ndim else ()
 
 
 def _arg(fn, input, dim, keepdim):
     from .._tensor import Tensor
     data = input._data
-    if not data.size:
-        name = fn.__name__
-        if dim is None:
-            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
-                             "input.numel() == 0.")
-        _check_dims_nonempty(input, (norm_dim(dim, data.ndim),), name)
+    _check_reduce_dims(input, None if dim is None else (norm_dim(dim, data.ndim),)
+                       if data.ndim else (), fn.__name__)
     if dim is None:
         out = fn(data.reshape(-1))
         if keepdim:

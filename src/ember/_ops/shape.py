@@ -96,8 +96,35 @@ def view(self, *sizes, size=None, dtype=None):
         dtype = sizes[0]
     if dtype is not None:
         from .._tensor import Tensor
+        _check_view_dtype(self, dtype)
         return Tensor._wrap(self._data.view(dtype.np))
     return _view(self, infer_size(_shape_arg(sizes, size, "size", "view"), self._data.size))
+
+
+def _check_view_dtype(self, dtype) -> None:
+    """ATen's ``view(dtype)`` checks when the element size changes."""
+    old, new = self.element_size(), dtype.itemsize
+    if old == new:
+        return
+    what = f"to view {self.dtype.scalar_name} as {dtype.scalar_name} (different element sizes)"
+    if self.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    stride = self.stride()
+    if old < new:
+        ratio = new // old
+        if self.shape[-1] % ratio:
+            raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got "
+                               f"{self.shape[-1]}")
+        if self.storage_offset() % ratio:
+            raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, "
+                               f"but got {self.storage_offset()}")
+    if stride[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {stride[-1]}")
+    if old < new:
+        for i, st in enumerate(stride[:-1]):
+            if st % ratio:
+                raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but "
+                                   f"got {st}")
 
 
 @expose
@@ -939,13 +966,20 @@ def unflatten(input, dim, sizes):
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     shp = input._data.shape
-    inner = infer_size(sizes, shp[d]) if -1 in sizes else sizes
+    bad = RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size "
+                       f"of dim {d} ({shp[d]}) in the input tensor")
+    try:
+        inner = infer_size(sizes, shp[d]) if -1 in sizes else sizes
+    except RuntimeError as e:
+        # ATen rewords infer_size's "shape '[...]' is invalid" error, and only that one
+        if not str(e).startswith("shape '"):
+            raise
+        raise bad from None
     prod = 1
     for s in inner:
         prod *= s
     if prod != shp[d]:
-        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
-                           f"size of dim {dim} ({shp[d]}) in the input tensor")
+        raise bad
     return view(input, shp[:d] + tuple(inner) + shp[d + 1:])
 
 
@@ -1157,8 +1191,22 @@ def as_strided(input, size, stride, storage_offset=None):
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     off = input.storage_offset() if storage_offset is None else int(storage_offset)
+    from .._storage import root_array
+    check_storage_bounds(size, stride, off, input.element_size(), root_array(input._data).size)
     geometry = (tuple(input.stride()), input.storage_offset())
     return _as_strided(input, size, stride, off, geometry)
+
+
+def check_storage_bounds(size, stride, offset: int, itemsize: int, storage_numel: int) -> None:
+    """ATen's ``setStorage`` check: the view must lie inside a storage of ``storage_numel``
+    elements."""
+    need = offset + 1 + builtins.sum((n - 1) * s for n, s in zip(size, stride)) \
+        if all(size) else 0
+    if need > storage_numel:
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, "
+            f"and itemsize {itemsize} requiring a storage size of {need * itemsize} are out of "
+            f"bounds for storage of size {storage_numel * itemsize}")
 
 
 def _narrow_copy_backward(grad, self_shape, dim, given, length):

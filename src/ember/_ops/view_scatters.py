@@ -14,6 +14,7 @@ import builtins
 from .._device import xp
 from .._tensor import Tensor
 from .registry import NONE, op
+from .shape import check_storage_bounds
 from .util import norm_dim
 
 
@@ -206,13 +207,7 @@ def as_strided_scatter(self, src, size, stride, storage_offset=None):
         raise RuntimeError("mismatch in length of strides and shape")
     offset = 0 if storage_offset is None else int(storage_offset)
     it = self.itemsize
-    need = offset + 1 + builtins.sum((n - 1) * s for n, s in zip(size, stride)) \
-        if all(size) else 0
-    if need > self.size:
-        raise RuntimeError(
-            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, "
-            f"and itemsize {it} requiring a storage size of {need * it} are out of bounds for "
-            f"storage of size {self.size * it}")
+    check_storage_bounds(size, stride, offset, it, self.size)
     _check_src(src.shape, size)
     out = xp.copy(self, order="K")
     strides = [s // it for s in out.strides]

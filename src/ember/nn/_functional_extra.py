@@ -213,6 +213,8 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     if input.ndim not in (4, 5) or any(s == 0 for s in input.shape[input.ndim - 4 + 1:]):
         raise RuntimeError("adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: "
                            f"{list(input.shape)}")
+    if len(size) != 3:
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
     idx = _wrap(_P.adaptive_max_indices_nd(input._data, size))
     return _N._adaptive_max_gather[3](input, idx), idx
 

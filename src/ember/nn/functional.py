@@ -228,6 +228,20 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
              bias: Tensor | None = None) -> Tensor:
     """``x1^T A x2 + b`` for each output feature."""
+    if input1.ndim != input2.ndim:
+        raise RuntimeError("bilinear(): input dimensions do not match: got "
+                           f"{input1.ndim} and {input2.ndim}")
+    for i, (a, b) in enumerate(zip(input1.shape[:-1], input2.shape[:-1])):
+        if a != b:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
+                               f"got {a} and {b}")
+    for k, x in ((1, input1), (2, input2)):
+        if x.shape[-1] != weight.shape[k]:
+            raise RuntimeError(f"bilinear(): input{k} size does not match weight size: got "
+                               f"{x.shape[-1]} but expected {weight.shape[k]}")
+    if bias is not None and bias.shape[0] != weight.shape[0]:
+        raise RuntimeError("bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[0]} but expected {weight.shape[0]}")
     o, i1, i2 = weight.shape
     lead = input1.shape[:-1]
     x1 = input1.reshape(-1, i1)
@@ -368,6 +382,21 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
+def _check_output_padding(output_padding, stride, dilation) -> None:
+    """ATen's transposed-convolution check (1-d runs as 2-d with a unit height)."""
+    if all(o < s or o < d for o, s, d in zip(output_padding, stride, dilation)):
+        return
+    if len(stride) == 1:
+        output_padding, stride, dilation = (0, *output_padding), (1, *stride), (1, *dilation)
+    names = ("depth", "height", "width")[-len(stride):]
+    got = " ".join(f"{what}_{n}: {v}" for what, vals in (("output_padding", output_padding),
+                                                         ("stride", stride),
+                                                         ("dilation", dilation))
+                   for n, v in zip(names, vals))
+    raise RuntimeError(f"output padding must be smaller than either stride or dilation, but "
+                       f"got {got}")
+
+
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     nd):
     unbatched = input.ndim == nd + 1
@@ -375,6 +404,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         input = input.unsqueeze(0)
     stride, padding = _tuple(stride, nd), _tuple(padding, nd)
     output_padding, dilation = _tuple(output_padding, nd), _tuple(dilation, nd)
+    _check_output_padding(output_padding, stride, dilation)
     out = _N.convolution(input, weight, bias, stride, padding, dilation, True, output_padding,
                          groups)
     return out.squeeze(0) if unbatched else out
@@ -498,16 +528,24 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                      divisor_override, 3)
 
 
-def _adaptive_size(output_size, input, nd):
-    out = _tuple(output_size, nd) if not isinstance(output_size, (list, tuple)) else tuple(
-        output_size)
-    sp = input.shape[-nd:]
-    return tuple(sp[i] if o is None else int(o) for i, o in enumerate(out))
+def _adaptive_size(output_size, input, nd, error=None):
+    """torch's ``_list_with_default``: a list's ``None`` entries take the input's trailing
+    sizes; then, where ``error`` is given, ATen's RuntimeError unless ``nd`` sizes remain."""
+    if not isinstance(output_size, (list, tuple)):
+        return _tuple(output_size, nd)
+    k = len(output_size)
+    if input.ndim <= k:
+        raise ValueError(f"Input dimension should be at least {k + 1}")
+    sp = input.shape[input.ndim - k:]
+    out = tuple(d if o is None else int(o) for o, d in zip(output_size, sp))
+    if error is not None and k != nd:
+        raise RuntimeError(error)
+    return out
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average over torch's adaptive windows so that the output is ``output_size``."""
-    size = _adaptive_size(output_size, input, 2)
+    size = _adaptive_size(output_size, input, 2, "adaptive_avg_pool2d: output_size must be 2")
     if size == (1, 1):
         out = input.mean((-1, -2), keepdim=True)
         if input.ndim == 4 and _N._channels_last(input._data):
@@ -518,15 +556,26 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     return _N._adaptive_avg_pool2d(input, size)
 
 
+def _check_pool1d_dims(input, name):
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor "
+                           f"for argument #1 'self' (while checking arguments for {name})")
+
+
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """Average over adaptive windows of the last dim."""
+    _check_pool1d_dims(input, "adaptive_avg_pool1d")
+    if isinstance(output_size, (list, tuple)) and len(output_size) != 1:
+        raise RuntimeError("adaptive_avg_pool1d() argument 'output_size' should contain one "
+                           f"int (got {len(output_size)})")
     o = output_size[0] if isinstance(output_size, (list, tuple)) else output_size
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, int(o))).squeeze(-2)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
     """Max over torch's adaptive windows so that the output is ``output_size``."""
-    size = _adaptive_size(output_size, input, 2)
+    size = _adaptive_size(output_size, input, 2,
+                          "adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     x, unb = _batched(input, 2)
     idx = _N.adaptive_max_indices(x._data, size)
     idx = Tensor._wrap(idx[0] if unb else idx)
@@ -536,6 +585,7 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
     """Max over adaptive windows of the last dim."""
+    _check_pool1d_dims(input, "adaptive_max_pool1d")
     if isinstance(output_size, (list, tuple)) and len(output_size) != 1:
         raise RuntimeError("adaptive_max_pool1d() argument 'output_size' should contain one "
                            f"int (got {len(output_size)})")
@@ -1302,7 +1352,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     >>> F.adaptive_avg_pool3d(ember.ones(1, 2, 4, 4, 4), 2).shape
     torch.Size([1, 2, 2, 2, 2])
     """
-    size = _adaptive_size(output_size, input, 3)
+    size = _adaptive_size(output_size, input, 3, "adaptive_avg_pool3d: output_size must be 3")
     if size == (1, 1, 1):
         return input.mean((-1, -2, -3), keepdim=True)
     return _N.adaptive_avg_pool3d(input, size)

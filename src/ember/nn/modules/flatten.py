@@ -26,19 +26,22 @@ class Unflatten(Module):
 
     def __init__(self, dim, unflattened_size) -> None:
         super().__init__()
+        self._require_tuple_int(unflattened_size)
         self.dim = dim
         self.unflattened_size = unflattened_size
 
+    def _require_tuple_int(self, input) -> None:
+        if isinstance(input, (tuple, list)):
+            for idx, elem in enumerate(input):
+                if not isinstance(elem, int):
+                    raise TypeError("unflattened_size must be tuple of ints, but found element "
+                                    f"of type {type(elem).__name__} at pos {idx}")
+            return
+        raise TypeError("unflattened_size must be a tuple of ints, but found type "
+                        f"{type(input).__name__}")
+
     def forward(self, input: Tensor) -> Tensor:
-        d = self.dim % input.ndim
-        sizes = list(self.unflattened_size)
-        if -1 in sizes:
-            known = 1
-            for s in sizes:
-                if s != -1:
-                    known *= s
-            sizes[sizes.index(-1)] = input.shape[d] // known
-        return input.view(*input.shape[:d], *sizes, *input.shape[d + 1:])
+        return input.unflatten(self.dim, self.unflattened_size)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

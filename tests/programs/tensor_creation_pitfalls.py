@@ -1,0 +1,88 @@
+# Models: a beginner course's "tensor creation and conversion pitfalls" worksheet: each cell is
+# a mistake students make with factories (arange/linspace/full/empty/randint/normal/
+# multinomial/eye/as_strided/tensor from ragged lists), conversions (item/int/bool/numpy/
+# tolist/view(dtype)), and in-place dtype rules; the printed exception or result is the answer.
+import numpy as np
+import torch
+
+torch.manual_seed(0)
+
+
+def show(title, fn):
+    try:
+        out = fn()
+        if torch.is_tensor(out):
+            out = f"{out.dtype} {tuple(out.shape)} {out.flatten()[:6].tolist()}"
+        print(f"[ok] {title}: {out}")
+    except Exception as e:
+        print(f"[{type(e).__name__}] {title}: {e}")
+
+
+show("arange float step", lambda: torch.arange(0, 1, 0.3))
+show("arange zero step", lambda: torch.arange(0, 1, 0))
+show("arange wrong sign", lambda: torch.arange(0, 5, -1))
+show("arange int dtype float args", lambda: torch.arange(0.5, 3, dtype=torch.int64))
+show("arange huge", lambda: torch.arange(0, 1e20, 1))
+show("linspace negative steps", lambda: torch.linspace(0, 1, -2))
+show("linspace int dtype", lambda: torch.linspace(0, 10, 4, dtype=torch.int32))
+show("logspace base 2", lambda: torch.logspace(0, 3, 4, base=2))
+show("full int fill", lambda: torch.full((2,), 7))
+show("full bool fill", lambda: torch.full((2,), True))
+show("full float fill int dtype", lambda: torch.full((2,), 1.5, dtype=torch.int64))
+show("empty negative", lambda: torch.empty(2, -1))
+show("zeros tuple and int", lambda: torch.zeros((2, 3), 4))
+show("ones list size", lambda: torch.ones([2, 2]))
+show("randint low >= high", lambda: torch.randint(5, 5, (3,)))
+show("randint float bounds", lambda: torch.randint(0, 10.5, (3,)))
+show("randint no size", lambda: torch.randint(0, 10))
+show("rand int dtype", lambda: torch.rand(2, dtype=torch.int64))
+show("randn half", lambda: torch.randn(3, dtype=torch.float16))
+show("normal negative std", lambda: torch.normal(0.0, -1.0, size=(2,)))
+show("normal tensor std", lambda: torch.normal(torch.zeros(2), torch.tensor([1.0, -1.0])))
+show("multinomial no replacement", lambda: torch.multinomial(torch.tensor([0.5, 0.5]), 3))
+show("multinomial negative", lambda: torch.multinomial(torch.tensor([0.5, -0.5]), 1))
+show("multinomial all zero", lambda: torch.multinomial(torch.zeros(3), 1))
+show("bernoulli p>1", lambda: torch.bernoulli(torch.tensor([1.5])))
+show("randperm", lambda: torch.randperm(6))
+show("eye rect", lambda: torch.eye(2, 3))
+show("eye negative", lambda: torch.eye(-1))
+show("as_strided overflow", lambda: torch.arange(4.0).as_strided((3, 3), (1, 1), 2))
+show("ragged list", lambda: torch.tensor([[1, 2], [3]]))
+show("mixed bool int float", lambda: torch.tensor([True, 2, 3.5]))
+show("list of tensors", lambda: torch.tensor([torch.tensor(1.0), torch.tensor(2.0)]))
+show("list of multi-elem tensors", lambda: torch.tensor([torch.ones(2), torch.ones(2)]))
+show("string", lambda: torch.tensor("abc"))
+show("None", lambda: torch.tensor(None))
+show("huge int", lambda: torch.tensor(2**64))
+show("int64 overflow tensor", lambda: torch.tensor([2**63 - 1]) + 1)
+show("uint8 from negative", lambda: torch.tensor([-1], dtype=torch.uint8))
+show("from_numpy object", lambda: torch.from_numpy(np.array([1, "a"], dtype=object)))
+show("as_tensor float64", lambda: torch.as_tensor(np.ones(2)))
+show("item multi", lambda: torch.ones(2).item())
+show("int multi", lambda: int(torch.ones(2)))
+show("bool ambiguous", lambda: bool(torch.tensor([1, 0])))
+show("if on empty", lambda: bool(torch.tensor([])))
+show("float of int tensor", lambda: float(torch.tensor([3])))
+show("numpy requires grad", lambda: torch.ones(2, requires_grad=True).numpy())
+show("numpy force", lambda: torch.ones(2, requires_grad=True).numpy(force=True))
+show("tolist nested", lambda: torch.arange(6).view(2, 3).tolist())
+show("view dtype smaller", lambda: torch.ones(2, dtype=torch.float32).view(torch.int16))
+show("view dtype bigger odd", lambda: torch.ones(3, dtype=torch.int16).view(torch.int32))
+show("view dtype non-contig", lambda: torch.ones(4, 2).t().view(torch.float64))
+show("inplace float into long", lambda: torch.ones(2, dtype=torch.long).add_(0.5))
+show("inplace result int", lambda: torch.ones(2, dtype=torch.long).mul_(torch.tensor(2.0)))
+show("inplace bool", lambda: torch.ones(2, dtype=torch.bool).add_(1))
+show("integer div by zero", lambda: torch.tensor([1]) // torch.tensor([0]))
+show("integer true div", lambda: torch.tensor([1, 2]) / torch.tensor([2, 0]))
+show("remainder zero", lambda: torch.tensor([5]) % torch.tensor([0]))
+show("bitwise float", lambda: torch.tensor([1.0]) & torch.tensor([1.0]))
+show("shift negative", lambda: torch.tensor([8]) >> torch.tensor([-1]))
+show("requires_grad int", lambda: torch.ones(2, dtype=torch.long, requires_grad=True))
+show("requires_grad_ int", lambda: torch.arange(3).requires_grad_())
+show("clone with memory format", lambda: torch.ones(2, 3).clone(memory_format=torch.channels_last))
+show("type string", lambda: torch.ones(2).type("torch.IntTensor"))
+show("type()", lambda: torch.ones(2, dtype=torch.float64).type())
+show("to bad dtype", lambda: torch.ones(2).to("float32"))
+show("new_tensor warns", lambda: torch.ones(2).new_tensor([1, 2]))
+show("complex from real", lambda: torch.complex(torch.ones(2), torch.ones(2, dtype=torch.float64)))
+show("polar", lambda: torch.polar(torch.tensor([2.0]), torch.tensor([0.5])))
