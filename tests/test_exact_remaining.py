@@ -1,0 +1,76 @@
+"""Kernels bit for bit against torch 2.13 CPU: group norm on channels-last inputs (torch's
+channels-last kernel, both of its reduction schemes, and its channels-last output)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from tests.helpers import ember  # noqa: E402
+from tests.test_exact_kernels import bits_equal  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("same_threads")
+
+DTYPES = (np.float32, np.float64)
+
+
+def data(shape, dt, seed=0):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * 3 + 1).astype(dt)
+
+
+# spatial sizes below 1024 (per-group vector sums) and from 1024 on (per-thread rows)
+GN_CL_CASES = [
+    ((4, 12, 5, 7), 3),
+    ((3, 10, 9, 9), 5),
+    ((5, 9, 31, 33), 3),
+    ((2, 32, 40, 40), 8),
+    ((2, 6, 33, 34), 2),
+    ((1, 64, 64, 64), 32),
+    ((1, 3, 1, 1500), 1),
+    ((3, 7, 32, 32), 7),
+    ((2, 12, 4, 5, 6), 4),
+    ((2, 6, 11, 10, 12), 3),
+]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape,groups", GN_CL_CASES)
+def test_group_norm_channels_last(dt, shape, groups):
+    a = data(shape, dt)
+    c = shape[1]
+    rng = np.random.default_rng(1)
+    w, b = rng.standard_normal(c).astype(dt), rng.standard_normal(c).astype(dt)
+    outs = []
+    for lib in (torch, ember):
+        fmt = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
+        x = lib.tensor(a).contiguous(memory_format=fmt)
+        f = lib.nn.functional.group_norm
+        wt, bt = lib.tensor(w), lib.tensor(b)
+        outs.append(
+            (
+                f(x, groups, wt, bt),
+                f(x, groups),
+                f(x, groups, wt),
+                f(x, groups, None, bt),
+                f(x, groups, eps=0.5),
+            )
+        )
+    for t, e in zip(*outs):
+        bits_equal(t, e)
+        assert t.stride() == e.stride()
+
+
+def test_group_norm_module_channels_last():
+    a = data((2, 8, 6, 6), np.float32, 3)
+    res = []
+    for lib in (torch, ember):
+        m = lib.nn.GroupNorm(4, 8)
+        with lib.no_grad():
+            m.weight.copy_(lib.arange(8.0) / 3 - 1)
+            m.bias.copy_(lib.arange(8.0) / 5)
+        res.append(m(lib.tensor(a).contiguous(memory_format=lib.channels_last)))
+    bits_equal(*res)
+    assert res[0].stride() == res[1].stride()
