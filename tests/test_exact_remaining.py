@@ -74,3 +74,71 @@ def test_group_norm_module_channels_last():
         res.append(m(lib.tensor(a).contiguous(memory_format=lib.channels_last)))
     bits_equal(*res)
     assert res[0].stride() == res[1].stride()
+
+
+# ----------------------------------------------------------------------------- atanh
+
+
+def _specials(dt):
+    return np.array(
+        [
+            0,
+            -0.0,
+            1,
+            -1,
+            1.5,
+            -2,
+            np.inf,
+            -np.inf,
+            np.nan,
+            1e-40,
+            -1e-310,
+            0.5,
+            np.nextafter(1, 0),
+            -np.nextafter(1, 0),
+        ],
+        dt,
+    )
+
+
+def _atanh_data(n, dt, seed=0):
+    rng = np.random.default_rng(seed)
+    parts = [
+        rng.uniform(-1, 1, n),
+        rng.uniform(-1e-3, 1e-3, n // 10),
+        1 - rng.uniform(0, 1e-6, n // 10) * rng.choice([1, -1], n // 10),
+        rng.uniform(-3, 3, n // 20),
+        _specials(dt),
+    ]
+    return rng.permutation(np.concatenate(parts)).astype(dt)
+
+
+def _same(t, e):
+    t, e = np.ascontiguousarray(t), np.ascontiguousarray(e)
+    assert t.shape == e.shape and t.dtype == e.dtype
+    u = np.uint32 if t.dtype == np.float32 else np.uint64
+    ok = (t.view(u) == e.view(u)) | (np.isnan(t) & np.isnan(e))
+    assert ok.all(), (np.flatnonzero(~ok)[:5], t[~ok][:5], e[~ok][:5])
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize(
+    "n,layout", [(60000, "flat"), (37, "flat"), (40000, "t"), (40000, "strided")]
+)
+def test_atanh(dt, n, layout):
+    x = _atanh_data(n, dt)
+    if layout != "flat":
+        x = x[: x.size // 200 * 200].reshape(200, -1)
+    res = []
+    for lib in (torch, ember):
+        t = lib.tensor(x)
+        if layout == "t":
+            t = t.t()
+        elif layout == "strided":
+            t = t[:, ::3]
+        res.append(lib.atanh(t).numpy())
+        t2 = lib.tensor(x)
+        t2.atanh_()
+        res.append(t2.numpy())
+    _same(res[0], res[2])
+    _same(res[1], res[3])

@@ -207,6 +207,7 @@ UNARY.update({     # binary ops run on (x, x reversed); the special functions on
     "fmod": lambda lib, x: lib.fmod(x, x.flip(0)),
     "remainder": lambda lib, x: lib.remainder(x, x.flip(0)),
     "digamma": _unary("digamma"), "polygamma 1": lambda lib, x: lib.polygamma(1, x),
+    "atanh": lambda lib, x: lib.atanh(x / (1 + x.abs())),
     "angle": _unary("angle"), "i0": _unary("i0"), "sinc": _unary("sinc"),
     "special.i0e": lambda lib, x: lib.special.i0e(x),
     "special.i1": lambda lib, x: lib.special.i1(x),
