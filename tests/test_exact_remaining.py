@@ -142,3 +142,64 @@ def test_atanh(dt, n, layout):
         res.append(t2.numpy())
     _same(res[0], res[2])
     _same(res[1], res[3])
+
+
+# ----------------------------------------------------------------------------- polygamma
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("n", [2, 3, 4, 6, 11])
+def test_polygamma(dt, n):
+    rng = np.random.default_rng(n)
+    x = np.concatenate(
+        [
+            rng.uniform(-10, 10, 4000),
+            rng.uniform(0, 3, 2000),
+            rng.exponential(50, 1000),
+            -np.arange(5.0),
+            _specials(np.float64),
+            np.array([1e-30, 1e30, -2.5, 0.25]),
+        ]
+    ).astype(dt)
+    res = []
+    for lib in (torch, ember):
+        t = lib.tensor(x)
+        res.append(lib.polygamma(n, t).numpy())
+        res.append(lib.special.polygamma(n, t.reshape(-1, 1)[::2]).numpy())
+        res.append(t.clone().polygamma_(n).numpy())
+    for a, b in zip(res[:3], res[3:]):
+        _same(a, b)
+
+
+# ----------------------------------------------------------------------------- complex angle
+
+
+def _complex_data(n, cdt, seed=0):
+    rng = np.random.default_rng(seed)
+    re = rng.standard_normal(n) * np.exp(rng.uniform(-5, 5, n))
+    im = rng.standard_normal(n) * np.exp(rng.uniform(-5, 5, n))
+    sp = np.array([0, -0.0, 1, -1, np.inf, -np.inf, np.nan, 1e-40, -1e-45, 3e38])
+    a, b = np.meshgrid(sp, sp)
+    re = np.concatenate([re, a.ravel()])
+    im = np.concatenate([im, b.ravel()])
+    return (re + 1j * im).astype(cdt)
+
+
+@pytest.mark.parametrize("cdt", [np.complex64, np.complex128])
+@pytest.mark.parametrize(
+    "n,how",
+    [(50000, "flat"), (7, "flat"), (19, "flat"), (3000, "t"), (3000, "strided"), (3000, "rows")],
+)
+def test_complex_angle(cdt, n, how):
+    z = _complex_data(n, cdt)
+    res = []
+    for lib in (torch, ember):
+        t = lib.tensor(z)
+        if how == "t":
+            t = t[: t.numel() // 10 * 10].reshape(10, -1).t()
+        elif how == "strided":
+            t = t[::3]
+        elif how == "rows":
+            t = t[: t.numel() // 20 * 20].reshape(20, -1)[:, 1:]
+        res.append(lib.angle(t).numpy())
+    _same(*res)

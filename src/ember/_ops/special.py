@@ -232,10 +232,25 @@ def digamma(self):
 @op("PolygammaBackward0", name="polygamma_", method=False, function=False, promote=FLOAT,
     self=lambda grad, self, n: grad * _polygamma_op(self, n + 1))
 def _polygamma_kernel(self, n):
-    if n in (0, 1) and self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
-        from . import _cephes
-        return (_cephes.digamma if n == 0 else _cephes.trigamma)(self)
+    if self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+        if n in (0, 1):
+            from . import _cephes
+            return (_cephes.digamma if n == 0 else _cephes.trigamma)(self)
+        return _polygamma_math(self, n)
     return _like(_polygamma64(n, self), self)
+
+
+def _polygamma_math(x, n):
+    """``calc_polygamma`` (``Math.h``) for n >= 2: ``±exp(lgamma(n + 1)) * zeta(n + 1, x)``
+    in the input's type, glibc's ``exp``/``lgamma`` (float ones for float32) and ATen's
+    zeta (:func:`_zeta_cephes`) rounded to the type."""
+    dt = x.dtype.type
+    pre = "f" if dt == xp.float32 else ""
+    fn = _libm.c_float if pre else _libm.c_double
+    fac = fn("exp" + pre)(fn("lgamma" + pre)(xp.array([n + 1], dt)))[0]
+    with xp.errstate(all="ignore"):
+        z = _zeta_cephes(xp.full(x.shape, n + 1, dt), x).astype(dt)
+        return (dt(1 if n % 2 else -1) * fac) * z
 
 
 def _polygamma_op(x, n):
