@@ -203,3 +203,41 @@ def test_complex_angle(cdt, n, how):
             t = t[: t.numel() // 20 * 20].reshape(20, -1)[:, 1:]
         res.append(lib.angle(t).numpy())
     _same(*res)
+
+
+# ----------------------------------------------------------------------------- var / std
+
+VAR_CASES = [
+    ((3, 10000), 1, "c"),
+    ((10000, 3), 0, "c"),
+    ((2, 9000, 2), 1, "c"),
+    ((4, 12000), 1, "t"),
+    ((2, 40000), 1, "c"),
+    ((1, 40000), 1, "c"),
+    ((3, 5000, 3), (0, 1), "c"),
+    ((70001,), 0, "c"),
+    ((100003,), None, "c"),
+]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape,dim,how", VAR_CASES)
+def test_var_std_long_rows(dt, shape, dim, how):
+    rng = np.random.default_rng(len(shape) + shape[0])
+    x = (rng.standard_normal(shape) * rng.uniform(1e-3, 10) + rng.uniform(-1e3, 1e3)).astype(dt)
+    res = []
+    for lib in (torch, ember):
+        t = lib.tensor(x) if how == "c" else lib.tensor(np.ascontiguousarray(x.T)).t()
+        if dim is None:
+            res.append((*lib.var_mean(t), *lib.std_mean(t, correction=0)))
+        else:
+            res.append(
+                (
+                    lib.var(t, dim),
+                    lib.std(t, dim, correction=0),
+                    *lib.var_mean(t, dim),
+                    *lib.std_mean(t, dim, keepdim=True),
+                )
+            )
+    for a, b in zip(*res):
+        _same(a.numpy(), b.numpy())
