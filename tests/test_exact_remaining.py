@@ -241,3 +241,29 @@ def test_var_std_long_rows(dt, shape, dim, how):
             )
     for a, b in zip(*res):
         _same(a.numpy(), b.numpy())
+
+
+# ----------------------------------------------------------------------------- vector_norm
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("p", [0.5, 1.5, 3, 3.7, -1, -2.5])
+def test_vector_norm_other_p(dt, p):
+    rng = np.random.default_rng(7)
+    cases = [
+        ((1000, 37), 1, "c"),
+        ((37, 1000), 0, "c"),
+        ((1000, 37), 1, "t"),
+        ((50000,), None, "c"),
+        ((100, 7, 9), (1, 2), "c"),
+        ((5, 40000), 1, "c"),
+    ]
+    for shape, dim, how in cases:
+        x = (rng.standard_normal(shape) * 2).astype(dt)
+        x.reshape(-1)[:5] = 0
+        res = []
+        for lib in (torch, ember):
+            t = lib.tensor(x) if how == "c" else lib.tensor(np.ascontiguousarray(x.T)).t()
+            res.append((lib.linalg.vector_norm(t, p, dim), lib.norm(t, p, dim)))
+        for a, b in zip(*res):
+            _same(a.numpy(), b.numpy())

@@ -136,6 +136,8 @@ REDUCE = {
     "var": _red("var"), "std": _red("std"),
     "norm": _dims(lambda lib, a, d: a.norm(dim=d)),
     "linalg.vector_norm": _dims(lambda lib, a, d: lib.linalg.vector_norm(a, 3, dim=d)),
+    "linalg.vector_norm (p=-1.5)": _dims(
+        lambda lib, a, d: lib.linalg.vector_norm(a, -1.5, dim=d)),
     "logsumexp": _dims(_lse),
     "softmax": _softmax("softmax"), "log_softmax": _softmax("log_softmax"),
     "mse_loss": _loss("mse_loss", lambda lib, a: a.flip(0)),

@@ -1019,7 +1019,7 @@ def _binary_reduce(seq, step, combine_zero=True):
 
 
 def vector_norm(a, p, dims, keepdim):
-    """``norm_stub`` for p = 1, 2 or another finite p > 0 on float32/float64: torch's
+    """``norm_stub`` for p = 1, 2 or another finite nonzero p on float32/float64: torch's
     vectorised sum of squares over a contiguous last dim (p = 2), else a float accumulator
     per output in the iterator's order."""
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)

@@ -463,7 +463,7 @@ def _vector_norm(self, ord, dim, keepdim, dtype):
     a = _cast(self, dtype)
     ax = dim if a.ndim else None
     p = float(ord)
-    if a.dtype in exact_dtype and a.ndim and (p in (1.0, 2.0) or 0 < p < float("inf")):
+    if a.dtype in exact_dtype and a.ndim and p != 0 and abs(p) != float("inf"):
         with xp.errstate(over="ignore", invalid="ignore"):
             return _exact.vector_norm(a, p, dim or tuple(range(a.ndim)), keepdim)
     a = xp.abs(a)
