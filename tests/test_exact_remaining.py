@@ -267,3 +267,38 @@ def test_vector_norm_other_p(dt, p):
             res.append((lib.linalg.vector_norm(t, p, dim), lib.norm(t, p, dim)))
         for a, b in zip(*res):
             _same(a.numpy(), b.numpy())
+
+
+# ----------------------------------------------------------------------------- cdist
+
+CDIST_SHAPES = [
+    ((20, 37), (15, 37)),
+    ((3, 10, 100), (3, 12, 100)),
+    ((7, 5), (9, 5)),
+    ((30, 64), (40, 64)),
+    ((50, 3), (40, 3)),
+    ((2, 1, 9, 7), (3, 11, 7)),
+    ((26, 6), (4, 6)),
+    ((12, 203), (11, 203)),
+    ((5, 1), (6, 1)),
+]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("p", [0, 1, 2, 3, 0.5, 1.7, float("inf")])
+def test_cdist_direct(dt, p):
+    rng = np.random.default_rng(11)
+    for s1, s2 in CDIST_SHAPES:
+        a = (rng.standard_normal(s1) * 3).astype(dt)
+        b = (rng.standard_normal(s2) * 3).astype(dt)
+        a.reshape(-1)[:3] = b.reshape(-1)[:3]
+        a.reshape(-1)[-1] = np.nan
+        res = []
+        for lib in (torch, ember):
+            x1, x2 = lib.tensor(a), lib.tensor(b)
+            out = [lib.cdist(x1, x2, p, compute_mode="donot_use_mm_for_euclid_dist")]
+            if p != 2 or max(s1[-2], s2[-2]) <= 25:  # else the matrix-product route
+                out.append(lib.cdist(x1.mT.contiguous().mT, x2, p))
+            res.append(out)
+        for t, e in zip(*res):
+            _same(t.numpy(), e.numpy())

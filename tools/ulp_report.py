@@ -153,6 +153,14 @@ REDUCE = {
     "batch_norm": lambda lib, a: [lib.nn.functional.batch_norm(a, None, None, training=True)],
     "group_norm": lambda lib, a: [lib.nn.functional.group_norm(a.reshape(100, 20, 50), 4)],
     "batch_norm (NCHW, stats)": lambda lib, a: _bn_nchw(lib, a),
+    "group_norm (channels-last)": lambda lib, a: [lib.nn.functional.group_norm(
+        a.reshape(10, 20, 50, 10).contiguous(memory_format=lib.channels_last), 4)],
+    "var (rows of 10^4)": lambda lib, a: [a.reshape(10, -1).var(1), a.reshape(10, -1).std(1)],
+    "cdist (p=3)": lambda lib, a: [lib.cdist(a.reshape(-1)[:2000].reshape(40, 50),
+                                             a.reshape(-1)[2000:4000].reshape(40, 50), 3)],
+    "cdist (p=2, direct)": lambda lib, a: [lib.cdist(
+        a.reshape(-1)[:2000].reshape(40, 50), a.reshape(-1)[2000:4000].reshape(40, 50),
+        compute_mode="donot_use_mm_for_euclid_dist")],
 }
 
 
