@@ -157,6 +157,10 @@ def _zeta_cephes(x, q):
         i = 0
         while run.any():
             idx = xp.flatnonzero(run)
+            if i >= 64 and idx.size <= 16:      # a few long sums (q far below 0)
+                for e in idx:
+                    summed[e] = _zeta_direct_run(a, b, s, xs, e, i, pow_)
+                break
             a[idx] += 1
             b[idx] = pow_(a[idx], -xs[idx])
             s[idx] += b[idx]
@@ -183,6 +187,26 @@ def _zeta_cephes(x, q):
         s[idx] = t_s
     out.reshape(-1)[live] = s
     return out
+
+
+def _zeta_direct_run(a, b, s, xs, e, i, pow_, block=4096):
+    """The rest of element ``e``'s direct sum in :func:`_zeta_cephes` from step ``i``, a
+    block of steps at a time: ``a += 1`` and ``s += pow(a, -x)`` as running sums (NumPy's
+    accumulate adds in order), stopped at the step the scalar loop stops. Updates ``a``,
+    ``b`` and ``s`` in place; True where the sum converged."""
+    ae, se, x = a[e], s[e], xs[e]
+    while True:
+        av = xp.add.accumulate(xp.concatenate([[ae], xp.ones(block)]))[1:]
+        bv = pow_(av, xp.full(block, -x))
+        sv = xp.add.accumulate(xp.concatenate([[se], bv]))[1:]
+        iv = i + xp.arange(1, block + 1)
+        conv = (-_MACHEP * sv < bv) & (bv < _MACHEP * sv)
+        stop = conv | ~((iv < 9) | (av <= 9.0))
+        if stop.any():
+            j = int(xp.argmax(stop))
+            a[e], b[e], s[e] = av[j], bv[j], sv[j]
+            return bool(conv[j])
+        ae, se, i = av[-1], sv[-1], i + block
 
 
 def _polygamma64(n: int, x):
