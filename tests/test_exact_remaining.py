@@ -302,3 +302,37 @@ def test_cdist_direct(dt, p):
             res.append(out)
         for t, e in zip(*res):
             _same(t.numpy(), e.numpy())
+
+
+# ----------------------------------------------------------------------------- group norm backward
+
+GN_CL_BACK = [
+    ((4, 12, 5, 7), 3),
+    ((3, 10, 9, 9), 5),
+    ((2, 32, 8, 8), 8),
+    ((2, 36, 6, 6), 3),
+    ((2, 6, 11, 10, 3), 3),
+    ((2, 16, 20, 30), 4),
+]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape,groups", GN_CL_BACK)
+@pytest.mark.parametrize("affine", [True, False])
+def test_group_norm_channels_last_backward(dt, shape, groups, affine):
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(shape) * 2 + 0.5).astype(dt)
+    gy = rng.standard_normal(shape).astype(dt)
+    c = shape[1]
+    w, b = rng.standard_normal(c).astype(dt), rng.standard_normal(c).astype(dt)
+    res = []
+    for lib in (torch, ember):
+        fmt = lib.channels_last if len(shape) == 4 else lib.channels_last_3d
+        x = lib.tensor(a).contiguous(memory_format=fmt).requires_grad_(True)
+        params = [lib.tensor(w).requires_grad_(True), lib.tensor(b).requires_grad_(True)]
+        y = lib.nn.functional.group_norm(x, groups, *(params if affine else [None, None]))
+        y.backward(lib.tensor(gy).contiguous(memory_format=fmt))
+        res.append([x.grad] + ([p.grad for p in params] if affine else []))
+    for t, e in zip(*res):
+        _same(t.numpy(), e.numpy())
+    assert res[0][0].stride() == res[1][0].stride()

@@ -601,6 +601,8 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
     ``c2 = fma(db, mean, -ds)·rstd³·s`` and ``c3 = -c2·mean - (db·rstd)·s`` (the second
     product fused); ``dx = fma(rstd·γ, dy, c2·x) + c3``. ``dγ`` adds
     ``fma(-db, mean, ds)·rstd`` (fused) over n, ``dβ`` adds db over n."""
+    if channels_last_backward(x):
+        return _group_norm_backward_channels_last(grad, x, weight, groups, eps, which)
     dt = x.dtype.type
     n, c = x.shape[:2]
     g, d = groups, c // groups
@@ -639,6 +641,60 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
     xr = x.reshape(n, g, d, hw)
     y = fma(np.broadcast_to(c1, xr.shape), dy.reshape(xr.shape), c2[..., None] * xr)
     return (y + c3[..., None]).reshape(x.shape)
+
+
+def channels_last_backward(x):
+    """Whether torch's group norm backward takes its channels-last kernel's first scheme
+    (parallel over samples and groups, below 2048 spatial elements) on ``x``."""
+    return (x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format
+            and x.size // (x.shape[0] * x.shape[1]) < 2048)
+
+
+def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
+    """``GroupNormBackwardKernelImplChannelsLastInternal`` below 2048 spatial elements.
+
+    Per (n, g), ``CalcInternalGradientsChannelsLast`` sums ``x * dy`` (rounded) and ``dy``
+    over the positions in vectors of the group's channels (the last one zero-padded),
+    storing ``ds``/``db`` per channel, and adds each vector's lanes of ``acc * gamma`` to
+    ``ds_gamma``/``db_gamma``; ``c2 = fma(db_gamma, mean, -ds_gamma)·rstd³·s`` and
+    ``c3 = fma(-c2, mean, -(db_gamma·rstd·s))``; ``dx = fma(c2, x, c1·dy) + c3`` with
+    ``c1 = rstd·γ``, channels-last. ``dγ``/``dβ`` fold ``ds``/``db`` as the contiguous
+    kernel does."""
+    dt = x.dtype.type
+    n, c = x.shape[:2]
+    g, d = groups, c // groups
+    hw = x.size // (n * c)
+    perm = (0, *range(2, x.ndim), 1)
+    xr = x.transpose(perm).reshape(n, hw, g, d)
+    dyr = np.asarray(grad).transpose(perm).reshape(n, hw, g, d)
+    ds = seqsum(np.moveaxis(xr * dyr, 1, 0))                    # (n, g, d)
+    db = seqsum(np.moveaxis(dyr, 1, 0))
+    if which == "bias":
+        return seqsum(db.reshape(n, c), np.zeros(c, dt))
+    _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps)
+    if which == "weight":
+        t = fma(-db, np.broadcast_to(mean[:, :, None], db.shape), ds)
+        return _fold_rows(t, rstd[:, :, None]).reshape(c)
+    k = _exact._LANES[x.dtype]
+    pad = -(-d // k) * k
+    gam = (np.ones(c, dt) if weight is None else weight).reshape(g, d)
+    gp = np.zeros((g, pad), dt)
+    gp[:, :d] = gam
+    dsg = np.zeros((n, g), dt)
+    dbg = np.zeros((n, g), dt)
+    for src, acc in ((ds, dsg), (db, dbg)):
+        sp = np.zeros((n, g, pad), dt)
+        sp[..., :d] = src
+        for j in range(0, pad, k):
+            acc += _lanes_reduce(np.moveaxis(sp[..., j:j + k] * gp[:, j:j + k], -1, 0), dt)
+    s = dt(1) / dt(d * hw)
+    c2 = fma(dbg, mean, -dsg) * rstd * rstd * rstd * s
+    c3 = fma(-c2, mean, -(dbg * rstd * s))
+    shape = xr.shape
+    c1 = np.broadcast_to((rstd[:, :, None] * gam)[:, None], shape)
+    y = fma(np.broadcast_to(c2[:, None, :, None], shape), xr, c1 * dyr)
+    y = y + c3[:, None, :, None]
+    return y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm))
 
 
 def _fold_rows(t, rstd):

@@ -1799,8 +1799,8 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
 
 
 def _gn_kernel_grad(grad, self, weight, groups, eps, which):
-    if not self._data.flags.c_contiguous:      # channels-last: torch's other kernel
-        return None
+    if not (self._data.flags.c_contiguous or _norms.channels_last_backward(self._data)):
+        return None                 # torch's channels-last kernel's second scheme
     return _kernel_grad(_norms.group_norm_backward, grad, self, weight, which, groups, eps)
 
 
