@@ -557,17 +557,9 @@ def _group_norm_channels_last(x, weight, bias, groups, eps):
         total = _lanes_reduce(seqsum(v), dt)
         total2 = _lanes_reduce(seqsum(v * v), dt)
     else:
-        threads = _exact.get_num_threads()
-        rows = n * hw
-        ch = -(-rows // threads)
-        span = min(ch, hw)
-        # (position within a thread's run of one sample, thread, n, C), zero-padded: an
-        # added +0 leaves the sums as they are
-        buf = np.zeros((span, threads, n, c), dt)
-        idx = np.arange(rows)
-        t, i_n = idx // ch, idx // hw
-        first = np.maximum(t * ch, i_n * hw)
-        buf[idx - first, t, i_n] = r.reshape(rows, c)
+        # each thread's rows per sample, zero-padded: an added +0 leaves the sums as they are
+        buf = _thread_rows(r.reshape(n * hw, c), n, hw)
+        threads = buf.shape[1]
         total = seqsum(buf)
         acc = _fma_squares(buf)
         # per (n, g): its channels in turn, each over the threads in turn
@@ -644,22 +636,36 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
 
 
 def channels_last_backward(x):
-    """Whether torch's group norm backward takes its channels-last kernel's first scheme
-    (parallel over samples and groups, below 2048 spatial elements) on ``x``."""
-    return (x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format
-            and x.size // (x.shape[0] * x.shape[1]) < 2048)
+    """Whether torch's group norm backward takes its channels-last kernel on ``x``."""
+    return x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format
+
+
+def _thread_rows(r, n, hw):
+    """The (n·hw, C) rows ``r`` as each thread's share of them per sample, zero-padded:
+    (position in the thread's run of one sample, thread, n, C)."""
+    threads = _exact.get_num_threads()
+    rows = n * hw
+    ch = -(-rows // threads)
+    buf = np.zeros((min(ch, hw), threads, n, r.shape[1]), r.dtype)
+    idx = np.arange(rows)
+    t, i_n = idx // ch, idx // hw
+    buf[idx - np.maximum(t * ch, i_n * hw), t, i_n] = r
+    return buf
 
 
 def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
-    """``GroupNormBackwardKernelImplChannelsLastInternal`` below 2048 spatial elements.
+    """``GroupNormBackwardKernelImplChannelsLastInternal``.
 
-    Per (n, g), ``CalcInternalGradientsChannelsLast`` sums ``x * dy`` (rounded) and ``dy``
-    over the positions in vectors of the group's channels (the last one zero-padded),
-    storing ``ds``/``db`` per channel, and adds each vector's lanes of ``acc * gamma`` to
-    ``ds_gamma``/``db_gamma``; ``c2 = fma(db_gamma, mean, -ds_gamma)·rstd³·s`` and
-    ``c3 = fma(-c2, mean, -(db_gamma·rstd·s))``; ``dx = fma(c2, x, c1·dy) + c3`` with
-    ``c1 = rstd·γ``, channels-last. ``dγ``/``dβ`` fold ``ds``/``db`` as the contiguous
-    kernel does."""
+    Below 2048 spatial elements, per (n, g), ``CalcInternalGradientsChannelsLast`` sums
+    ``x * dy`` (rounded) and ``dy`` over the positions in vectors of the group's channels
+    (the last one zero-padded), storing ``ds``/``db`` per channel, and adds each vector's
+    lanes of ``acc * gamma`` to ``ds_gamma``/``db_gamma``. From 2048 on, each thread adds
+    its share of the positions into rows of C (``ds = fma(x, dy, ds)``), and a group's
+    ``ds_gamma``/``db_gamma`` add ``buf * gamma`` (rounded) over its channels, each over the
+    threads, ``ds``/``db`` the threads' sums. Then ``c2 = fma(db_gamma, mean,
+    -ds_gamma)·rstd³·s``, ``c3 = fma(-c2, mean, -(db_gamma·rstd·s))`` and
+    ``dx = fma(c2, x, c1·dy) + c3`` with ``c1 = rstd·γ``, channels-last. ``dγ``/``dβ`` fold
+    ``ds``/``db`` as the contiguous kernel does."""
     dt = x.dtype.type
     n, c = x.shape[:2]
     g, d = groups, c // groups
@@ -667,26 +673,46 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
     perm = (0, *range(2, x.ndim), 1)
     xr = x.transpose(perm).reshape(n, hw, g, d)
     dyr = np.asarray(grad).transpose(perm).reshape(n, hw, g, d)
-    ds = seqsum(np.moveaxis(xr * dyr, 1, 0))                    # (n, g, d)
-    db = seqsum(np.moveaxis(dyr, 1, 0))
+    gam = (np.ones(c, dt) if weight is None else weight).reshape(g, d)
+    sums = None
+    if hw < 2048:
+        ds = seqsum(np.moveaxis(xr * dyr, 1, 0))                # (n, g, d)
+        db = seqsum(np.moveaxis(dyr, 1, 0))
+    else:
+        bx = _thread_rows(xr.reshape(n * hw, c), n, hw)
+        by = _thread_rows(dyr.reshape(n * hw, c), n, hw)
+        acc = np.zeros(bx.shape[1:], dt)
+        for j in range(bx.shape[0]):
+            acc = fma(bx[j], by[j], acc)
+        threads = acc.shape[0]
+        accb = seqsum(by)
+        ds = seqsum(acc).reshape(n, g, d)
+        db = seqsum(accb).reshape(n, g, d)
+        # per (n, g): its channels in turn, each over the threads in turn
+        order = (3, 0, 1, 2)
+        gt = np.broadcast_to(gam.T[:, None, None, :], (d, threads, n, g)).reshape(-1, n, g)
+        sums = tuple(seqsum(v.reshape(threads, n, g, d).transpose(order).reshape(-1, n, g)
+                            * gt) for v in (acc, accb))
     if which == "bias":
         return seqsum(db.reshape(n, c), np.zeros(c, dt))
     _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps)
     if which == "weight":
         t = fma(-db, np.broadcast_to(mean[:, :, None], db.shape), ds)
         return _fold_rows(t, rstd[:, :, None]).reshape(c)
-    k = _exact._LANES[x.dtype]
-    pad = -(-d // k) * k
-    gam = (np.ones(c, dt) if weight is None else weight).reshape(g, d)
-    gp = np.zeros((g, pad), dt)
-    gp[:, :d] = gam
-    dsg = np.zeros((n, g), dt)
-    dbg = np.zeros((n, g), dt)
-    for src, acc in ((ds, dsg), (db, dbg)):
-        sp = np.zeros((n, g, pad), dt)
-        sp[..., :d] = src
-        for j in range(0, pad, k):
-            acc += _lanes_reduce(np.moveaxis(sp[..., j:j + k] * gp[:, j:j + k], -1, 0), dt)
+    if sums is not None:
+        dsg, dbg = sums
+    else:
+        k = _exact._LANES[x.dtype]
+        pad = -(-d // k) * k
+        gp = np.zeros((g, pad), dt)
+        gp[:, :d] = gam
+        dsg = np.zeros((n, g), dt)
+        dbg = np.zeros((n, g), dt)
+        for src, tot in ((ds, dsg), (db, dbg)):
+            sp = np.zeros((n, g, pad), dt)
+            sp[..., :d] = src
+            for j in range(0, pad, k):
+                tot += _lanes_reduce(np.moveaxis(sp[..., j:j + k] * gp[:, j:j + k], -1, 0), dt)
     s = dt(1) / dt(d * hw)
     c2 = fma(dbg, mean, -dsg) * rstd * rstd * rstd * s
     c3 = fma(-c2, mean, -(dbg * rstd * s))
