@@ -136,6 +136,8 @@ REDUCE = {
     "var": _red("var"), "std": _red("std"),
     "norm": _dims(lambda lib, a, d: a.norm(dim=d)),
     "linalg.vector_norm": _dims(lambda lib, a, d: lib.linalg.vector_norm(a, 3, dim=d)),
+    "linalg.vector_norm (p=-1.5)": _dims(
+        lambda lib, a, d: lib.linalg.vector_norm(a, -1.5, dim=d)),
     "logsumexp": _dims(_lse),
     "softmax": _softmax("softmax"), "log_softmax": _softmax("log_softmax"),
     "mse_loss": _loss("mse_loss", lambda lib, a: a.flip(0)),
@@ -151,6 +153,14 @@ REDUCE = {
     "batch_norm": lambda lib, a: [lib.nn.functional.batch_norm(a, None, None, training=True)],
     "group_norm": lambda lib, a: [lib.nn.functional.group_norm(a.reshape(100, 20, 50), 4)],
     "batch_norm (NCHW, stats)": lambda lib, a: _bn_nchw(lib, a),
+    "group_norm (channels-last)": lambda lib, a: [lib.nn.functional.group_norm(
+        a.reshape(10, 20, 50, 10).contiguous(memory_format=lib.channels_last), 4)],
+    "var (rows of 10^4)": lambda lib, a: [a.reshape(10, -1).var(1), a.reshape(10, -1).std(1)],
+    "cdist (p=3)": lambda lib, a: [lib.cdist(a.reshape(-1)[:2000].reshape(40, 50),
+                                             a.reshape(-1)[2000:4000].reshape(40, 50), 3)],
+    "cdist (p=2, direct)": lambda lib, a: [lib.cdist(
+        a.reshape(-1)[:2000].reshape(40, 50), a.reshape(-1)[2000:4000].reshape(40, 50),
+        compute_mode="donot_use_mm_for_euclid_dist")],
 }
 
 
@@ -207,6 +217,9 @@ UNARY.update({     # binary ops run on (x, x reversed); the special functions on
     "fmod": lambda lib, x: lib.fmod(x, x.flip(0)),
     "remainder": lambda lib, x: lib.remainder(x, x.flip(0)),
     "digamma": _unary("digamma"), "polygamma 1": lambda lib, x: lib.polygamma(1, x),
+    "atanh": lambda lib, x: lib.atanh(x / (1 + x.abs())),
+    "polygamma 3": lambda lib, x: lib.polygamma(3, x / (1 + x.abs()) * 20),
+    "complex angle": lambda lib, x: lib.complex(x, x.flip(0)).angle(),
     "angle": _unary("angle"), "i0": _unary("i0"), "sinc": _unary("sinc"),
     "special.i0e": lambda lib, x: lib.special.i0e(x),
     "special.i1": lambda lib, x: lib.special.i1(x),

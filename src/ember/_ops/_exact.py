@@ -554,16 +554,62 @@ def reduce_prod(a, dims, keepdim):
 
 def welford(a, dims, correction, take_sqrt, keepdim):
     """``WelfordOps`` over ``dims`` in double: (var or std, mean) as ``a``'s dtype, each
-    output's elements taken in the iterator's order (one output's elements are never split
-    between threads: torch splits the outputs)."""
+    output's elements taken in the iterator's order. Several outputs are split between
+    threads (each output whole); a single output of ``GRAIN`` or more elements is split
+    into one run per thread, the runs' states then combined in order."""
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
     if nred == 0:                           # reduced dims of size 1: one element each
         seq = np.asarray(y, dtype=np.float64)[None]
     else:
         seq = np.transpose(y, tuple(range(nred - 1, -1, -1)) + tuple(range(nred, y.ndim)))
         seq = np.ascontiguousarray(seq.reshape((-1,) + y.shape[nred:]), dtype=np.float64)
+    n = seq.shape[0]
+    threads = _threads[0]
+    if seq[0].size == 1 and n >= GRAIN and threads > 1:
+        nt = min(threads, -(-n // GRAIN))
+        chunk = -(-n // nt)
+        mean, m2, cnt = 0.0, 0.0, 0.0
+        for t in range(nt):                 # WelfordOps::combine, thread by thread
+            run = seq[t * chunk:(t + 1) * chunk].reshape(-1, 1)
+            if not run.size:
+                continue
+            mu, s2 = (float(v[0]) for v in _welford_steps(run))
+            if cnt == 0:
+                mean, m2, cnt = mu, s2, float(run.size)
+                continue
+            delta = mu - mean
+            new = cnt + run.size
+            nb = run.size / new
+            mean, m2 = mean + delta * nb, m2 + s2 + delta * delta * cnt * nb
+            cnt = new
+        mean = np.full(seq.shape[1:], mean)
+        m2 = np.full(seq.shape[1:], m2)
+    else:
+        mean, m2 = _welford_steps(seq)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / np.float64(n - correction if n > correction else 0.0)
+        if take_sqrt:
+            var = np.sqrt(var)
+    return _to_out(var.astype(a.dtype), out_shape), _to_out(mean.astype(a.dtype), out_shape)
+
+
+def _welford_steps(seq):
+    """``WelfordOps::reduce`` along axis 0 of a float64 array for every column at once:
+    (mean, m2)."""
     mean = np.zeros(seq.shape[1:])
     m2 = np.zeros(seq.shape[1:])
+    if seq[0].size <= 2:
+        # one or two outputs: Python's floats round as the doubles do, at a fraction of
+        # the cost of NumPy calls on tiny arrays
+        for k, col in enumerate(seq.reshape(seq.shape[0], -1).T.tolist()):
+            mu, s2 = 0.0, 0.0
+            for i, x in enumerate(col, 1):
+                d = x - mu
+                mu = mu + d / i
+                s2 = s2 + d * (x - mu)
+            mean.reshape(-1)[k] = mu
+            m2.reshape(-1)[k] = s2
+        return mean, m2
     delta = np.empty(seq.shape[1:])
     tmp = np.empty(seq.shape[1:])
     sub, add, mul, div = np.subtract, np.add, np.multiply, np.divide
@@ -572,13 +618,7 @@ def welford(a, dims, correction, take_sqrt, keepdim):
         sub(x, mean, out=delta)
         add(mean, div(delta, float(i + 1), out=tmp), out=mean)
         add(m2, mul(delta, sub(x, mean, out=tmp), out=tmp), out=m2)
-    n = float(seq.shape[0])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        var = m2 / np.float64(n - correction if n > correction else 0.0)
-        if take_sqrt:
-            var = np.sqrt(var)
-    return _to_out(var.astype(a.dtype), out_shape), _to_out(mean.astype(a.dtype), out_shape)
-
+    return mean, m2
 
 
 def var_all(a, mean, correction, take_sqrt):
@@ -979,7 +1019,7 @@ def _binary_reduce(seq, step, combine_zero=True):
 
 
 def vector_norm(a, p, dims, keepdim):
-    """``norm_stub`` for p = 1, 2 or another finite p > 0 on float32/float64: torch's
+    """``norm_stub`` for p = 1, 2 or another finite nonzero p on float32/float64: torch's
     vectorised sum of squares over a contiguous last dim (p = 2), else a float accumulator
     per output in the iterator's order."""
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _memory_format as _mf
 from .._memory_format import channels_last, is_contiguous
 from . import _exact
 from ._exact import fma, seqsum
@@ -472,9 +473,12 @@ def layer_norm_backward(grad, x, weight, k, eps, which):
 
 
 def group_norm(x, weight, bias, groups, eps):
-    """``GroupNormKernelImpl`` on a float32/float64 (N, C, *) array, taken contiguous:
-    (output, mean, rstd), the statistics shaped (N, groups); rstd is rounded from double,
-    the output is ``scale * x + shift`` fused, with ``shift = b - scale * mean`` fused."""
+    """``GroupNormKernelImpl`` on a float32/float64 (N, C, *) array, taken contiguous unless
+    it is channels-last (:func:`_group_norm_channels_last`): (output, mean, rstd), the
+    statistics shaped (N, groups); rstd is rounded from double, the output is
+    ``scale * x + shift`` fused, with ``shift = b - scale * mean`` fused."""
+    if x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format:
+        return _group_norm_channels_last(x, weight, bias, groups, eps)
     dt = x.dtype.type
     n, c = x.shape[:2]
     rows = np.ascontiguousarray(x).reshape(n * groups, -1)
@@ -495,6 +499,90 @@ def group_norm(x, weight, bias, groups, eps):
     return y.reshape(x.shape), *stats
 
 
+def _fma_squares(v):
+    """``acc = fma(v[j], v[j], acc)`` for each j in turn, from +0. float32 runs the chain in
+    double (each square exact there, each sum rounded back to float); a step whose double
+    sum lay halfway between two floats is redone with :func:`fma` and the chain resumed."""
+    if v.dtype != np.float32:
+        acc = np.zeros(v.shape[1:], v.dtype)
+        for j in range(v.shape[0]):
+            acc = fma(v[j], v[j], acc)
+        return acc
+    sq = np.square(v, dtype=np.float64)
+    acc = np.zeros(v.shape[1:])
+    sums = np.empty_like(sq)
+    start = 0
+    while start < v.shape[0]:
+        for j in range(start, v.shape[0]):
+            np.add(sq[j], acc, out=sums[j])
+            acc = sums[j].astype(np.float32).astype(np.float64)
+        half = ((sums[start:].view(np.int64) & _exact._LOW29) == _exact._MID29).reshape(
+            v.shape[0] - start, -1).any(axis=1)
+        if not half.any():
+            break
+        j = start + int(np.argmax(half))
+        prev = sums[j - 1].astype(np.float32) if j else np.zeros(v.shape[1:], np.float32)
+        acc = fma(v[j], v[j], prev).astype(np.float64)
+        sums[j] = acc
+        start = j + 1
+    return acc.astype(np.float32)
+
+
+def _group_norm_channels_last(x, weight, bias, groups, eps):
+    """``GroupNormKernelImplChannelsLastInternal`` on a channels-last (N, C, *) array; the
+    output is channels-last too.
+
+    Below 1024 spatial elements, each (n, g) sums its ``D`` channels of every position in
+    vectors (the last one zero-padded), ``acc += x`` and ``acc2 += x * x`` (the product
+    rounded), then folds the lanes. From 1024 on, each thread adds its share of the
+    positions (the input's rows) into per-sample rows of C, ``acc2 = fma(x, x, acc2)``; a
+    group's sums then run over its channels, each over the threads. Both then take
+    ``mean = sum * s`` and ``var = max(fma(sum2, s, -mean * mean), 0)``, ``s = 1/(D·HxW)``;
+    ``y = fma(x, scale, shift)`` with ``shift = fma(-scale, mean, b)`` (unfused without a
+    weight)."""
+    dt = x.dtype.type
+    n, c = x.shape[:2]
+    g = groups
+    d = c // g
+    hw = x.size // (n * c)
+    perm = (0, *range(2, x.ndim), 1)
+    r = x.transpose(perm).reshape(n, hw, c)
+    s = dt(1) / dt(d * hw)
+    if hw < 1024:
+        k = _exact._LANES[x.dtype]
+        pad = -(-d // k) * k
+        v = np.zeros((hw, pad // k, k, n, g), dt)       # (steps..., lanes, n, g)
+        v.reshape(hw, pad, n, g)[:, :d] = r.reshape(n, hw, g, d).transpose(1, 3, 0, 2)
+        v = v.reshape(-1, k, n, g)
+        total = _lanes_reduce(seqsum(v), dt)
+        total2 = _lanes_reduce(seqsum(v * v), dt)
+    else:
+        # each thread's rows per sample, zero-padded: an added +0 leaves the sums as they are
+        buf = _thread_rows(r.reshape(n * hw, c), n, hw)
+        threads = buf.shape[1]
+        total = seqsum(buf)
+        acc = _fma_squares(buf)
+        # per (n, g): its channels in turn, each over the threads in turn
+        order = (3, 0, 1, 2)
+        total = seqsum(total.reshape(threads, n, g, d).transpose(order).reshape(-1, n, g))
+        total2 = seqsum(acc.reshape(threads, n, g, d).transpose(order).reshape(-1, n, g))
+    mean = total * s
+    var = np.maximum(fma(total2, np.broadcast_to(s, total2.shape), -(mean * mean)), dt(0))
+    rstd = (1 / np.sqrt(var.astype(np.float64) + eps)).astype(dt)
+    gam = np.ones(c, dt) if weight is None else weight
+    bet = np.zeros(c, dt) if bias is None else bias
+    scale = rstd[:, :, None] * gam.reshape(1, g, d)
+    if weight is None:          # the compiler leaves -rstd * mean + b unfused here
+        shift = bet.reshape(1, g, d) - scale * mean[:, :, None]
+    else:
+        shift = fma(-scale, np.broadcast_to(mean[:, :, None], scale.shape),
+                    np.broadcast_to(bet.reshape(1, g, d), scale.shape))
+    y = fma(r, np.broadcast_to(scale.reshape(n, 1, c), r.shape),
+            np.broadcast_to(shift.reshape(n, 1, c), r.shape))
+    y = y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm))
+    return y, mean, rstd
+
+
 def group_norm_backward(grad, x, weight, groups, eps, which):
     """``GroupNormBackwardKernelImpl`` for a C-contiguous float32/float64 (N, C, *) input:
     the gradient ``which`` names (``"input"``, ``"weight"`` or ``"bias"``).
@@ -505,6 +593,8 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
     ``c2 = fma(db, mean, -ds)·rstd³·s`` and ``c3 = -c2·mean - (db·rstd)·s`` (the second
     product fused); ``dx = fma(rstd·γ, dy, c2·x) + c3``. ``dγ`` adds
     ``fma(-db, mean, ds)·rstd`` (fused) over n, ``dβ`` adds db over n."""
+    if channels_last_backward(x):
+        return _group_norm_backward_channels_last(grad, x, weight, groups, eps, which)
     dt = x.dtype.type
     n, c = x.shape[:2]
     g, d = groups, c // groups
@@ -543,6 +633,94 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
     xr = x.reshape(n, g, d, hw)
     y = fma(np.broadcast_to(c1, xr.shape), dy.reshape(xr.shape), c2[..., None] * xr)
     return (y + c3[..., None]).reshape(x.shape)
+
+
+def channels_last_backward(x):
+    """Whether torch's group norm backward takes its channels-last kernel on ``x``."""
+    return x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format
+
+
+def _thread_rows(r, n, hw):
+    """The (n·hw, C) rows ``r`` as each thread's share of them per sample, zero-padded:
+    (position in the thread's run of one sample, thread, n, C)."""
+    threads = _exact.get_num_threads()
+    rows = n * hw
+    ch = -(-rows // threads)
+    buf = np.zeros((min(ch, hw), threads, n, r.shape[1]), r.dtype)
+    idx = np.arange(rows)
+    t, i_n = idx // ch, idx // hw
+    buf[idx - np.maximum(t * ch, i_n * hw), t, i_n] = r
+    return buf
+
+
+def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
+    """``GroupNormBackwardKernelImplChannelsLastInternal``.
+
+    Below 2048 spatial elements, per (n, g), ``CalcInternalGradientsChannelsLast`` sums
+    ``x * dy`` (rounded) and ``dy`` over the positions in vectors of the group's channels
+    (the last one zero-padded), storing ``ds``/``db`` per channel, and adds each vector's
+    lanes of ``acc * gamma`` to ``ds_gamma``/``db_gamma``. From 2048 on, each thread adds
+    its share of the positions into rows of C (``ds = fma(x, dy, ds)``), and a group's
+    ``ds_gamma``/``db_gamma`` add ``buf * gamma`` (rounded) over its channels, each over the
+    threads, ``ds``/``db`` the threads' sums. Then ``c2 = fma(db_gamma, mean,
+    -ds_gamma)·rstd³·s``, ``c3 = fma(-c2, mean, -(db_gamma·rstd·s))`` and
+    ``dx = fma(c2, x, c1·dy) + c3`` with ``c1 = rstd·γ``, channels-last. ``dγ``/``dβ`` fold
+    ``ds``/``db`` as the contiguous kernel does."""
+    dt = x.dtype.type
+    n, c = x.shape[:2]
+    g, d = groups, c // groups
+    hw = x.size // (n * c)
+    perm = (0, *range(2, x.ndim), 1)
+    xr = x.transpose(perm).reshape(n, hw, g, d)
+    dyr = np.asarray(grad).transpose(perm).reshape(n, hw, g, d)
+    gam = (np.ones(c, dt) if weight is None else weight).reshape(g, d)
+    sums = None
+    if hw < 2048:
+        ds = seqsum(np.moveaxis(xr * dyr, 1, 0))                # (n, g, d)
+        db = seqsum(np.moveaxis(dyr, 1, 0))
+    else:
+        bx = _thread_rows(xr.reshape(n * hw, c), n, hw)
+        by = _thread_rows(dyr.reshape(n * hw, c), n, hw)
+        acc = np.zeros(bx.shape[1:], dt)
+        for j in range(bx.shape[0]):
+            acc = fma(bx[j], by[j], acc)
+        threads = acc.shape[0]
+        accb = seqsum(by)
+        ds = seqsum(acc).reshape(n, g, d)
+        db = seqsum(accb).reshape(n, g, d)
+        # per (n, g): its channels in turn, each over the threads in turn
+        order = (3, 0, 1, 2)
+        gt = np.broadcast_to(gam.T[:, None, None, :], (d, threads, n, g)).reshape(-1, n, g)
+        sums = tuple(seqsum(v.reshape(threads, n, g, d).transpose(order).reshape(-1, n, g)
+                            * gt) for v in (acc, accb))
+    if which == "bias":
+        return seqsum(db.reshape(n, c), np.zeros(c, dt))
+    _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps)
+    if which == "weight":
+        t = fma(-db, np.broadcast_to(mean[:, :, None], db.shape), ds)
+        return _fold_rows(t, rstd[:, :, None]).reshape(c)
+    if sums is not None:
+        dsg, dbg = sums
+    else:
+        k = _exact._LANES[x.dtype]
+        pad = -(-d // k) * k
+        gp = np.zeros((g, pad), dt)
+        gp[:, :d] = gam
+        dsg = np.zeros((n, g), dt)
+        dbg = np.zeros((n, g), dt)
+        for src, tot in ((ds, dsg), (db, dbg)):
+            sp = np.zeros((n, g, pad), dt)
+            sp[..., :d] = src
+            for j in range(0, pad, k):
+                tot += _lanes_reduce(np.moveaxis(sp[..., j:j + k] * gp[:, j:j + k], -1, 0), dt)
+    s = dt(1) / dt(d * hw)
+    c2 = fma(dbg, mean, -dsg) * rstd * rstd * rstd * s
+    c3 = fma(-c2, mean, -(dbg * rstd * s))
+    shape = xr.shape
+    c1 = np.broadcast_to((rstd[:, :, None] * gam)[:, None], shape)
+    y = fma(np.broadcast_to(c2[:, None, :, None], shape), xr, c1 * dyr)
+    y = y + c3[:, None, :, None]
+    return y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm))
 
 
 def _fold_rows(t, rstd):

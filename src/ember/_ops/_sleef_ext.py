@@ -682,6 +682,63 @@ def powd(x, y):
         return np.where((y == 0) | (x == 1), 1.0, r)
 
 
+# ----------------------------------------------------------------------------- atanh
+
+def _ilogbk(d):
+    """``vilogbk_vi2_vf`` / ``vilogbk_vi_vd`` on the positive normal arguments atanh gives."""
+    if d.dtype == _f32:
+        return ((d.view(np.int32) >> 23) & 0xff) - 0x7f
+    return ((d.view(np.int64) >> 52) & 0x7ff) - 0x3ff
+
+
+_LOGK2F = (0.2392828464508056640625, 0.28518211841583251953125, 0.400005877017974853515625,
+           0.666666686534881591796875)
+_LOGK2D = (0.13860436390467167910856, 0.131699838841615374240845,
+           0.153914168346271945653214, 0.181816523941564611721589, 0.22222224632662035403996,
+           0.285714285511134091777308, 0.400000000000914013309483)
+_LN2_DD2 = (0.693147180559945286226764, 2.319046813846299558417771e-17)
+
+
+def _logk2(d):
+    """Sleef's ``logk2f`` / ``logk2``: log of a double-float (double-double), as one."""
+    x0 = d[0]
+    e = _ilogbk(x0 * x0.dtype.type(1 / 0.75))
+    if x0.dtype == _f32:
+        sc = _pow2i(-e)
+        m = (d[0] * sc, d[1] * sc)
+    else:
+        m = (_ldexp2d(d[0], -e), _ldexp2d(d[1], -e))
+    one = _c(1, x0)
+    x = _div(_add2_f2f(m, -one), _add2_f2f(m, one))
+    x2 = _squ(x)
+    if x0.dtype == _f32:
+        t = _c(_LOGK2F[0], x0)
+        for c in _LOGK2F[1:]:
+            t = fma(t, x2[0], _c(c, x0))
+        ln2 = _LN2_DF
+    else:
+        x4 = x2[0] * x2[0]
+        t = _poly(x2[0], x4, x4 * x4, None, _LOGK2D)
+        t = fma(t, x2[0], _c(0.666666666666664853302393, x0))
+        ln2 = _LN2_DD2
+    s = _mul_f2f((_c(ln2[0], x0), _c(ln2[1], x0)), e.astype(x0.dtype))
+    s = _add_f2f2(s, (x[0] * 2, x[1] * 2))
+    return _add_f2f2(s, _mul_f2f(_mul_f2f2(x2, x), t))
+
+
+@_blocked
+def atanh_vec(a):
+    """``Sleef_atanhf8_u10`` / ``Sleef_atanhd4_u10``: ``log((1 + y) / (1 - y)) / 2`` with
+    the quotient and the log in double-float (double-double) arithmetic."""
+    with np.errstate(all="ignore"):
+        y = np.abs(a)
+        one = _c(1, y)
+        d = _logk2(_div(_add2(one, y), _add2(one, -y)))
+        r = np.where(y == 1, np.inf, (d[0] + d[1]) * a.dtype.type(0.5))
+        r = np.where((y > 1) | np.isinf(a) | np.isnan(r), np.nan, r).astype(a.dtype)
+        return np.where(np.isnan(a), np.nan, _mulsign(r, a)).astype(a.dtype)
+
+
 # ----------------------------------------------------------------------------- MKL's ops
 
 def via_double(fn, a):
@@ -699,14 +756,15 @@ elementwise = _sleef.elementwise
 
 
 _VML = {"expm1": (expm1f, expm1d), "log1p": (log1pf, log1pd)}
-_VEC = {"sinh": (sinhf, sinhd), "cosh": (coshf, coshd)}
+_VEC = {"sinh": (sinhf, sinhd), "cosh": (coshf, coshd), "atanh": (atanh_vec, atanh_vec)}
 
 
 def unary(name, a):
     """torch's float32/float64 ``name`` on ``a`` bit for bit, or None for other dtypes.
 
     ``expm1``/``log1p`` go through ``vml::v<op>`` (every element in Sleef's vectors, the
-    strided ones copied to a buffer first); ``sinh``/``cosh`` through ``cpu_kernel_vec``."""
+    strided ones copied to a buffer first); ``sinh``/``cosh``/``atanh`` through
+    ``cpu_kernel_vec``."""
     if a.dtype not in (_f32, _f64):
         return None
     i = a.dtype == _f64

@@ -3,7 +3,8 @@
 ``dist`` records ``DistBackward0`` and differentiates as torch's ``norm_backward``; ``cdist``
 records ``CdistBackward0`` (torch's ``_cdist_forward``) with ``_cdist_backward``'s formulas,
 and for p = 2 on more than 25 rows (or ``compute_mode="use_mm_for_euclid_dist"``) takes
-torch's matrix-product route, ``‖a‖² - 2a·b + ‖b‖²``, composed of ordinary ops.
+torch's matrix-product route, ``‖a‖² - 2a·b + ‖b‖²``, composed of ordinary ops; every
+other case runs torch's direct kernel (:func:`_cdist_kernel`) bit for bit.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def _cdist_diff_grad(grad, x1, x2, p, result):
     x2=lambda grad, x1, x2, p, result: -_cdist_diff_grad(grad, x1, x2, p, result).sum(-3))
 def _cdist_forward(x1, x2, p):
     diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    if diff.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+        return _cdist_kernel(diff, p)
     if p == 0:
         return (diff != 0).sum(-1).astype(diff.dtype)
     if p == 1:
@@ -82,6 +85,47 @@ def _cdist_forward(x1, x2, p):
     if p == float("inf"):
         return diff.max(-1) if diff.shape[-1] else diff.sum(-1)
     return (diff ** p).sum(-1) ** (1.0 / p)
+
+
+def _cdist_kernel(diff, p):
+    """``Dist::run_parallel_cdist`` on the (…, r1, r2, m) absolute differences: per pair a
+    scalar accumulator of the dtype from 0, over the m columns in turn. p = 2 adds
+    ``d * d`` unfused in the compiled loop's blocks of four (float64: and in a pair after
+    them), the last one to three fused; other p take glibc's ``powf``/``pow`` per element
+    and ``pow(double(sum), 1.0 / p)`` at the end; inf keeps the larger (``std::max``: a nan
+    never replaces the accumulator)."""
+    import numpy as np
+
+    from ._exact import fma, seqsum
+
+    dt = diff.dtype.type
+    m = diff.shape[-1]
+    seq = np.moveaxis(diff, -1, 0)
+    with np.errstate(all="ignore"):
+        if m == 0:
+            return np.zeros(diff.shape[:-1], dt)
+        if p == 0:
+            return seqsum(np.minimum(np.ceil(seq), dt(1)))
+        if p == 1:
+            return seqsum(seq)
+        if p == 2:
+            k = m - m % 4
+            acc = seqsum(seq[:k] * seq[:k]) if k else np.zeros(seq.shape[1:], dt)
+            if dt == np.float64 and m - k >= 2:
+                acc = acc + seq[k] * seq[k]
+                acc = acc + seq[k + 1] * seq[k + 1]
+                k += 2
+            for i in range(k, m):
+                acc = fma(seq[i], seq[i], acc)
+            return np.sqrt(acc)
+        if p == float("inf"):
+            return np.fmax.reduce(seq, axis=0, initial=dt(0)).astype(dt)
+        from . import _libm
+        pw = _libm.c_float("powf") if dt == np.float32 else _libm.double_fn("pow")
+        seq = np.ascontiguousarray(seq)
+        acc = seqsum(pw(seq, np.full(seq.shape, dt(p))))
+        inv = np.full(acc.shape, 1.0 / np.float64(dt(p)))
+        return _libm.double_fn("pow")(acc.astype(np.float64), inv).astype(dt)
 
 
 def _euclidean_dist(x1, x2):

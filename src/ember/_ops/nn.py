@@ -1821,7 +1821,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
 
 
 def _gn_kernel_grad(grad, self, weight, groups, eps, which):
-    if not self._data.flags.c_contiguous:      # channels-last: torch's other kernel
+    if not (self._data.flags.c_contiguous or _norms.channels_last_backward(self._data)):
         return None
     return _kernel_grad(_norms.group_norm_backward, grad, self, weight, which, groups, eps)
 

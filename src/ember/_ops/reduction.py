@@ -284,11 +284,6 @@ def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False
         return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
 
 
-# Welford steps one element at a time for every output at once: past this many elements
-# per output, a two-pass double computation stands in (within an ulp)
-_WELFORD_MAX = 8192
-
-
 def _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean):
     """torch's CPU var/std: ``std_var_all_cpu`` for one output (squared deviations from
     the float mean, in double), ``WelfordOps`` in double over dims."""
@@ -299,14 +294,8 @@ def _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean):
         shape = [1 if d in dim else s for d, s in enumerate(self.shape)] if keepdim else \
             [s for d, s in enumerate(self.shape) if d not in dim]
         return xp.asarray(r).astype(self.dtype).reshape(shape)
-    small = not full or self.size < _exact.GRAIN or _exact.get_num_threads() == 1
-    if n <= _WELFORD_MAX and small:
-        r, m = _exact.welford(self, dim, correction, take_sqrt, keepdim)
-        return (r, m) if with_mean else r
-    a = self.astype(xp.float64)
-    r = _var_numpy(a, dim, correction, keepdim)
-    r = (xp.sqrt(r) if take_sqrt else r).astype(self.dtype)
-    return (r, xp.mean(a, axis=dim, keepdims=keepdim).astype(self.dtype)) if with_mean else r
+    r, m = _exact.welford(self, dim, correction, take_sqrt, keepdim)
+    return (r, m) if with_mean else r
 
 
 def _var_numpy(self, dim, correction, keepdim):
@@ -476,7 +465,7 @@ def _vector_norm(self, ord, dim, keepdim, dtype):
     a = _cast(self, dtype)
     ax = dim if a.ndim else None
     p = float(ord)
-    if a.dtype in exact_dtype and a.ndim and (p in (1.0, 2.0) or 0 < p < float("inf")):
+    if a.dtype in exact_dtype and a.ndim and p != 0 and abs(p) != float("inf"):
         with xp.errstate(over="ignore", invalid="ignore"):
             return _exact.vector_norm(a, p, dim or tuple(range(a.ndim)), keepdim)
     a = xp.abs(a)

@@ -157,6 +157,10 @@ def _zeta_cephes(x, q):
         i = 0
         while run.any():
             idx = xp.flatnonzero(run)
+            if i >= 64 and idx.size <= 16:      # a few long sums (q far below 0)
+                for e in idx:
+                    summed[e] = _zeta_direct_run(a, b, s, xs, e, i, pow_)
+                break
             a[idx] += 1
             b[idx] = pow_(a[idx], -xs[idx])
             s[idx] += b[idx]
@@ -183,6 +187,26 @@ def _zeta_cephes(x, q):
         s[idx] = t_s
     out.reshape(-1)[live] = s
     return out
+
+
+def _zeta_direct_run(a, b, s, xs, e, i, pow_, block=4096):
+    """The rest of element ``e``'s direct sum in :func:`_zeta_cephes` from step ``i``, a
+    block of steps at a time: ``a += 1`` and ``s += pow(a, -x)`` as running sums (NumPy's
+    accumulate adds in order), stopped at the step the scalar loop stops. Updates ``a``,
+    ``b`` and ``s`` in place; True where the sum converged."""
+    ae, se, x = a[e], s[e], xs[e]
+    while True:
+        av = xp.add.accumulate(xp.concatenate([[ae], xp.ones(block)]))[1:]
+        bv = pow_(av, xp.full(block, -x))
+        sv = xp.add.accumulate(xp.concatenate([[se], bv]))[1:]
+        iv = i + xp.arange(1, block + 1)
+        conv = (-_MACHEP * sv < bv) & (bv < _MACHEP * sv)
+        stop = conv | ~((iv < 9) | (av <= 9.0))
+        if stop.any():
+            j = int(xp.argmax(stop))
+            a[e], b[e], s[e] = av[j], bv[j], sv[j]
+            return bool(conv[j])
+        ae, se, i = av[-1], sv[-1], i + block
 
 
 def _polygamma64(n: int, x):
@@ -232,10 +256,25 @@ def digamma(self):
 @op("PolygammaBackward0", name="polygamma_", method=False, function=False, promote=FLOAT,
     self=lambda grad, self, n: grad * _polygamma_op(self, n + 1))
 def _polygamma_kernel(self, n):
-    if n in (0, 1) and self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
-        from . import _cephes
-        return (_cephes.digamma if n == 0 else _cephes.trigamma)(self)
+    if self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+        if n in (0, 1):
+            from . import _cephes
+            return (_cephes.digamma if n == 0 else _cephes.trigamma)(self)
+        return _polygamma_math(self, n)
     return _like(_polygamma64(n, self), self)
+
+
+def _polygamma_math(x, n):
+    """``calc_polygamma`` (``Math.h``) for n >= 2: ``±exp(lgamma(n + 1)) * zeta(n + 1, x)``
+    in the input's type, glibc's ``exp``/``lgamma`` (float ones for float32) and ATen's
+    zeta (:func:`_zeta_cephes`) rounded to the type."""
+    dt = x.dtype.type
+    pre = "f" if dt == xp.float32 else ""
+    fn = _libm.c_float if pre else _libm.c_double
+    fac = fn("exp" + pre)(fn("lgamma" + pre)(xp.array([n + 1], dt)))[0]
+    with xp.errstate(all="ignore"):
+        z = _zeta_cephes(xp.full(x.shape, n + 1, dt), x).astype(dt)
+        return (dt(1 if n % 2 else -1) * fac) * z
 
 
 def _polygamma_op(x, n):

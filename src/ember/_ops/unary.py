@@ -374,8 +374,15 @@ def acosh(self):
     self=lambda grad, self: grad * (1 / (1 - self.pow(2))))
 def atanh(self):
     """Inverse hyperbolic tangent (NaN outside ``[-1, 1]``)."""
+    return _atanh(self)
+
+
+def _atanh(a):
+    out = _sleef_ext.unary("atanh", a)     # torch's Sleef vectors, glibc one by one
+    if out is not None:
+        return out
     with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.arctanh(self)
+        return xp.arctanh(a)
 
 
 def _no_derivative(what):
@@ -387,7 +394,7 @@ def _no_derivative(what):
 def _inverse_hyperbolic_inplace():
     """torch records the in-place inverse hyperbolics as ``AsinhBackward1`` …, nodes whose
     backward raises (torch has no derivative for them)."""
-    for name, fn in (("asinh", xp.arcsinh), ("acosh", xp.arccosh), ("atanh", xp.arctanh)):
+    for name, fn in (("asinh", xp.arcsinh), ("acosh", xp.arccosh), ("atanh", _atanh)):
         forward = OPS[name]
         node = forward.node_name[:-1] + "1"
 
