@@ -212,3 +212,18 @@ def test_random_draws_follow_torchs_layout(name):
         y = RANDOM_LAYOUTS[name](lib, lib.tensor(probs.T.copy()).t())
         results.append((y.stride(), y.numpy().tobytes()))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("name", ["mul", "atan2", "maximum", "exp", "sigmoid", "expm1"])
+def test_general_path_lays_out_as_the_fast_path(name):
+    """The registry's general runner and an op's generated fast path give one layout."""
+    from ember._ops import registry
+    a = ember.linspace(0.1, 0.9, 12).reshape(4, 3).t()
+    b = ember.linspace(0.2, 0.8, 12).reshape(3, 4)
+    fn = getattr(ember, name)          # (loads the op's family)
+    d = registry.OPS[name]
+    args = (a, b) if len(d.tensor_idx) > 1 else (a,)
+    fast = fn(*args)
+    general = registry.run(d, args)
+    assert fast.stride() == general.stride() == (1, 3)
+    np.testing.assert_array_equal(fast.numpy(), general.numpy())
