@@ -25,7 +25,8 @@ checks the last dim first (ATen's argument #4, #6, #8), circular padding may wra
 and not empty a dim; transposed convolutions check output_padding < stride or dilation.
 linalg.solve broadcasts B's batch dims before A's (the mismatch message's order); linalg.norm
 dispatches as ATen (a string ord is a matrix norm over (0, 1), a number ord needs a 1-D or 2-D
-input without dim); lstsq's driver message; torch.Size's AttributeError names 'torch.Size'."""
+input without dim); lstsq's driver message; torch.Size's AttributeError names 'torch.Size'.
+autograd.grad supports is_grads_batched."""
 
 from __future__ import annotations
 
@@ -349,3 +350,18 @@ def test_linalg_norm_dispatch_matches_torch():
     for case in cases:
         ours, theirs = (case(L, L.tensor(x)).numpy() for L in (ember, torch))
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def test_grad_is_grads_batched_stacks_one_backward_per_slice():
+    outs = []
+    for lib in (ember, torch):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = lib.tensor([0.5, -1.0], requires_grad=True)
+        out = x**2 * 3
+        (gx,) = lib.autograd.grad(out, x, grad_outputs=lib.eye(3), is_grads_batched=True)
+        gx2, gy = lib.autograd.grad(out, [x, y], grad_outputs=lib.arange(6.0).view(2, 3),
+                                    is_grads_batched=True, allow_unused=True)
+        outs.append((gx.numpy(), gx2.numpy(), gy))
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+    assert outs[0][2] is None and outs[1][2] is None

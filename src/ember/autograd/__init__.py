@@ -78,6 +78,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
                            f"grad_outputs and {len(outputs)} outputs")
     if allow_unused is None:
         allow_unused = materialize_grads
+    if is_grads_batched and grad_outputs is not None:
+        return _batched_grad(outputs, inputs_t, grads, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     result = _execute(outputs, grads, retain_graph, create_graph, inputs=inputs_t,
                      accumulate=False, allow_unused=allow_unused)
     out = []
@@ -89,6 +92,20 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
             g = g.detach()
         out.append(g)
     return tuple(out)
+
+
+def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """``grad(..., is_grads_batched=True)``: one backward per slice along dim 0 of the
+    grad_outputs (torch vmaps the backward over it), the results stacked along dim 0."""
+    from .._ops.shape import stack
+    n = next(g.shape[0] for g in grads if g is not None)
+    keep = create_graph if retain_graph is None else retain_graph
+    per = [grad(outputs, inputs, tuple(None if g is None else g[i] for g in grads),
+                retain_graph=True if i < n - 1 else keep, create_graph=create_graph,
+                allow_unused=allow_unused, materialize_grads=materialize_grads)
+           for i in range(n)]
+    return tuple(None if column[0] is None else stack(list(column)) for column in zip(*per))
 
 
 # the engine, gradcheck and the graph pictures are importable modules, but not names of the
