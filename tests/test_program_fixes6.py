@@ -358,7 +358,8 @@ def test_grad_is_grads_batched_stacks_one_backward_per_slice():
         x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
         y = lib.tensor([0.5, -1.0], requires_grad=True)
         out = x**2 * 3
-        (gx,) = lib.autograd.grad(out, x, grad_outputs=lib.eye(3), is_grads_batched=True)
+        (gx,) = lib.autograd.grad(out, x, grad_outputs=lib.eye(3), is_grads_batched=True,
+                                  retain_graph=True)
         gx2, gy = lib.autograd.grad(out, [x, y], grad_outputs=lib.arange(6.0).view(2, 3),
                                     is_grads_batched=True, allow_unused=True)
         outs.append((gx.numpy(), gx2.numpy(), gy))
