@@ -22,7 +22,11 @@ indexing: a short list holding sequences/slices/None/... is a tuple of indices (
 treatSequenceAsTuple), int8/int16 index tensors are rejected, a zero slice step has Python's
 message, and an out-of-range integer index names its position in the index. Padding: reflection
 checks the last dim first (ATen's argument #4, #6, #8), circular padding may wrap at most once
-and not empty a dim; transposed convolutions check output_padding < stride or dilation."""
+and not empty a dim; transposed convolutions check output_padding < stride or dilation.
+linalg.solve broadcasts B's batch dims before A's (the mismatch message's order); linalg.norm
+dispatches as ATen (a string ord is a matrix norm over (0, 1), a number ord needs a 1-D or 2-D
+input without dim); lstsq's driver message; torch.Size's AttributeError names 'torch.Size'.
+autograd.grad supports is_grads_batched."""
 
 from __future__ import annotations
 
@@ -317,3 +321,48 @@ def test_circular_pad_of_a_whole_period_and_dilated_output_padding_still_work():
             (1, 1, 4, 8)
         assert tuple(f.conv_transpose2d(lib.ones(1, 2, 4, 4), lib.ones(2, 1, 3, 3), stride=2,
                                         dilation=3, output_padding=2).shape) == (1, 1, 15, 15)
+
+
+LINALG_ERRORS = {
+    "solve_batch_order": lambda L: L.linalg.solve(L.eye(4).expand(3, 4, 4), L.ones(2, 4, 1)),
+    "solve_batch_order_right": lambda L: L.linalg.solve(L.eye(4).expand(3, 4, 4),
+                                                        L.ones(2, 1, 4), left=False),
+    "norm_string_ord_1d": lambda L: L.linalg.norm(L.ones(3), "fro"),
+    "norm_string_ord_dim": lambda L: L.linalg.norm(L.ones(3), "nuc", dim=0),
+    "norm_number_ord_3d": lambda L: L.linalg.norm(L.ones(2, 3, 4), 2),
+    "norm_three_dims": lambda L: L.linalg.norm(L.ones(2, 3, 4), dim=(0, 1, 2)),
+    "lstsq_driver": lambda L: L.linalg.lstsq(L.ones(5, 2), L.ones(5, 1), driver="qr"),
+    "size_attribute": lambda L: L.ones(2).shape.requires_grad,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG_ERRORS))
+def test_linalg_and_size_errors_are_torchs(name):
+    errors_alike(LINALG_ERRORS[name])
+
+
+def test_linalg_norm_dispatch_matches_torch():
+    x = np.arange(24.0).reshape(2, 3, 4) - 5
+    cases = [lambda L, t: L.linalg.norm(t), lambda L, t: L.linalg.norm(t, dim=(0, 1)),
+             lambda L, t: L.linalg.norm(t, "fro", dim=(0, 2)),
+             lambda L, t: L.linalg.norm(t, 1, dim=(1, 2)), lambda L, t: L.linalg.norm(t[0], 1),
+             lambda L, t: L.linalg.norm(t[0], 3, dim=1), lambda L, t: L.linalg.norm(t[0], "nuc")]
+    for case in cases:
+        ours, theirs = (case(L, L.tensor(x)).numpy() for L in (ember, torch))
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+def test_grad_is_grads_batched_stacks_one_backward_per_slice():
+    outs = []
+    for lib in (ember, torch):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = lib.tensor([0.5, -1.0], requires_grad=True)
+        out = x**2 * 3
+        (gx,) = lib.autograd.grad(out, x, grad_outputs=lib.eye(3), is_grads_batched=True,
+                                  retain_graph=True)
+        gx2, gy = lib.autograd.grad(out, [x, y], grad_outputs=lib.arange(6.0).view(2, 3),
+                                    is_grads_batched=True, allow_unused=True)
+        outs.append((gx.numpy(), gx2.numpy(), gy))
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+    assert outs[0][2] is None and outs[1][2] is None

@@ -99,6 +99,11 @@ class Size(tuple):
     def __reduce__(self):
         return (Size, (tuple(self),))
 
+    def __getattr__(self, name):
+        # torch.Size is a C type named "torch.Size" in its AttributeError
+        raise AttributeError(f"'torch.Size' object has no attribute {name!r}", name=name,
+                             obj=self)
+
 
 class Tensor:
     """A multi-dimensional array that records the operations applied to it for autograd.

@@ -413,6 +413,10 @@ def solve(A, B, *, left=True, out=None):
     elif B.shape[-1] != n:
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
                            f"XA = B ({A.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    # ATen broadcasts B's batch dims with A's, in that order
+    from .util import broadcast_shapes
+    vec = left and _is_vector_rhs(A, B)
+    broadcast_shapes(tuple(B.shape[:-1] if vec else B.shape[:-2]), tuple(A.shape[:-2]))
     return run(_solve, (A, B, left), out)
 
 
@@ -872,7 +876,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
                            f"{B.dtype}")
     if driver is not None and driver not in _LSTSQ_DRIVERS:
         raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of "
-                           f"{_LSTSQ_DRIVERS}")
+                           f"({', '.join(_LSTSQ_DRIVERS)})")
     vec = _is_vector_rhs(A, B)
     rows = B.shape[-1] if vec else B.shape[-2]
     if rows != A.shape[-2]:
@@ -958,10 +962,17 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     string, or ``dim`` a 2-tuple, or a 2-d input with ``ord`` given)."""
     if isinstance(dim, int):
         dim = (dim,)
-    if dim is not None and len(dim) == 2 or dim is None and ord is not None and A.ndim == 2:
-        return matrix_norm(A, "fro" if ord is None else ord,
-                           (-2, -1) if dim is None else dim, keepdim, dtype=dtype, out=out)
-    if isinstance(ord, str):
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got {list(dim)}")
+    elif ord is not None and A.ndim not in (1, 2):
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
                            f"1D or 2D. Got {A.ndim}D.")
+    if isinstance(ord, str):      # ATen: a string ord is always a matrix norm
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype,
+                           out=out)
+    if ord is not None and (dim is None and A.ndim == 2 or dim is not None and len(dim) == 2):
+        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype,
+                           out=out)
     return _out(_vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype), out)

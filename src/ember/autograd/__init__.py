@@ -81,9 +81,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
                          "materialize_grads=True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
-    if is_grads_batched:
-        return _batched_grad(outputs, inputs_t, grads, retain_graph, create_graph,
-                             allow_unused, materialize_grads)
+    if is_grads_batched and grad_outputs is not None:
+        return _batched_grad(outputs, inputs_t, grads, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     result = _execute(outputs, grads, retain_graph, create_graph, inputs=inputs_t,
                      accumulate=False, allow_unused=allow_unused)
     out = []
@@ -99,16 +99,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
 
 def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
                   materialize_grads):
-    """``grad(..., is_grads_batched=True)``: one backward pass per row of the (batched)
-    ``grad_outputs``, stacked along a new first dim (torch runs them under ``vmap``)."""
+    """``grad(..., is_grads_batched=True)``: one backward per slice along dim 0 of the
+    grad_outputs (torch vmaps the backward over it), the results stacked along dim 0."""
     from .._ops.shape import stack
-    n = grads[0].shape[0]
-    rows = []
-    for b in range(n):
-        keep = True if b < n - 1 else retain_graph
-        rows.append(grad(outputs, inputs, [g[b] for g in grads], keep, create_graph,
-                         allow_unused=allow_unused, materialize_grads=materialize_grads))
-    return tuple(None if col[0] is None else stack(list(col)) for col in zip(*rows))
+    n = next(g.shape[0] for g in grads if g is not None)
+    keep = create_graph if retain_graph is None else retain_graph
+    per = [grad(outputs, inputs, tuple(None if g is None else g[i] for g in grads),
+                retain_graph=True if i < n - 1 else keep, create_graph=create_graph,
+                allow_unused=allow_unused, materialize_grads=materialize_grads)
+           for i in range(n)]
+    return tuple(None if column[0] is None else stack(list(column)) for column in zip(*per))
 
 
 # the engine, gradcheck and the graph pictures are importable modules, but not names of the
