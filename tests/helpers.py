@@ -223,3 +223,16 @@ def caught_warnings(fn, lib):
         fn(lib)
     return [(x.category.__name__, str(x.message).split("(Triggered internally")[0].rstrip())
             for x in w]
+
+
+def outcome(lib, fn, shown=None):
+    """``("ok", value)`` of ``fn(lib)`` (``shown(lib, value)`` when given), or ``("err", error
+    class name, message)`` when it raises: how the parity tables compare one call in the two
+    libraries (warnings silenced)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            value = fn(lib)
+        except Exception as e:  # noqa: BLE001 - the error is what is compared
+            return "err", type(e).__name__, str(e)
+        return ("ok", value) if shown is None else ("ok",) + tuple(shown(lib, value))

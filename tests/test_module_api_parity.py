@@ -2,11 +2,12 @@
 rules, dtype moves): torch's answers and errors, from a table run in both libraries."""
 
 import collections  # noqa: F401  (used by the table through __import__)
-import warnings
 
 import pytest
 
 import ember
+
+from .helpers import outcome
 
 torch = pytest.importorskip("torch")
 
@@ -135,16 +136,7 @@ CASES = {
 }
 
 
-def _outcome(lib, fn):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return "ok", fn(lib)
-        except Exception as e:  # noqa: BLE001 - the error is what is compared
-            return "err", type(e).__name__, str(e)
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_module_api_as_torch(name):
-    got, want = _outcome(ember, CASES[name]), _outcome(torch, CASES[name])
+    got, want = outcome(ember, CASES[name]), outcome(torch, CASES[name])
     assert repr(got).replace("ember", "torch") == repr(want)

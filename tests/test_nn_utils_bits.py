@@ -2,13 +2,13 @@
 spectral norm, pruning, packed sequences, weight averaging): torch's bits, from a table run
 in both libraries on the same gradients."""
 
-import warnings
-
 import numpy as np
 import pytest
 
 import ember
 import ember.nn.utils.prune  # noqa: F401
+
+from .helpers import outcome
 
 torch = pytest.importorskip("torch.nn.utils.prune") and pytest.importorskip("torch")
 
@@ -154,15 +154,6 @@ CASES = {
 }
 
 
-def _outcome(lib, fn):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return "ok", fn(lib)
-        except Exception as e:  # noqa: BLE001 - the error is what is compared
-            return "err", type(e).__name__, str(e)
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_utils_as_torch(name):
-    assert _outcome(ember, CASES[name]) == _outcome(torch, CASES[name])
+    assert outcome(ember, CASES[name]) == outcome(torch, CASES[name])

@@ -4,11 +4,12 @@ answers and errors, from a table run in both libraries."""
 
 import copy
 import pickle
-import warnings
 
 import pytest
 
 import ember
+
+from .helpers import outcome
 
 torch = pytest.importorskip("torch")
 
@@ -104,17 +105,11 @@ CASES = {
 }
 
 
-def _outcome(lib, fn):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            r = fn(lib)
-        except Exception as e:  # noqa: BLE001 - the error is what is compared
-            return "err", type(e).__name__, str(e)
-        return "ok", repr(r) if isinstance(r, lib.Tensor) else r
+def _shown(lib, r):
+    return (repr(r) if isinstance(r, lib.Tensor) else r,)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_python_protocols_as_torch(name):
-    got, want = _outcome(ember, CASES[name]), _outcome(torch, CASES[name])
+    got, want = outcome(ember, CASES[name], _shown), outcome(torch, CASES[name], _shown)
     assert repr(got).replace("ember", "torch") == repr(want)
