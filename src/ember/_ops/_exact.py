@@ -889,7 +889,7 @@ def _fix_midpoints(a, b, c, s, r, half=None):
         nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
         return np.where(half & (err != 0), nudged.astype(np.float32), r)
     idx = np.flatnonzero(half)             # the halfway sums only
-    if idx.size > s.size // 8:
+    if idx.size > s.size // 8 or s.size <= 4096:    # (few elements: fewer passes)
         p = np.multiply(a, b, dtype=np.float64)
         bb = s - p
         err = (p - (s - bb)) + (c - bb)
