@@ -227,3 +227,15 @@ def test_general_path_lays_out_as_the_fast_path(name):
     general = registry.run(d, args)
     assert fast.stride() == general.stride() == (1, 3)
     np.testing.assert_array_equal(fast.numpy(), general.numpy())
+
+
+def test_stack_is_cat_then_a_view_as_torch():
+    """torch stacks along an existing dim as ``cat(…, dim).view(…)`` (channels-last inputs
+    keep their layout under the new dim) and at the end as a cat of unsqueezed inputs."""
+    for make in (lambda lib: lib.arange(120.0).reshape(2, 3, 4, 5)
+                 .to(memory_format=lib.channels_last),
+                 lambda lib: lib.arange(12.0).reshape(3, 4).t()):
+        for d in range(make(torch).ndim + 1):
+            got, want = (lib.stack([make(lib), make(lib) * 2], d) for lib in (ember, torch))
+            assert got.stride() == want.stride(), d
+            np.testing.assert_array_equal(got.numpy(), want.numpy())

@@ -497,10 +497,18 @@ def stack(tensors, dim=0, *, out=None):
                                f"{list(shape)} at entry 0 and {list(t.shape)} at entry {i}")
     d = norm_dim(dim, builtins.len(shape) + 1)
     dt = D.result_type(*tensors)
-    arrays = [xp.expand_dims(t._data.astype(dt.np, copy=False), d) for t in tensors]
-    shape = list(arrays[0].shape)
-    shape[d] = builtins.len(arrays)        # torch's stack: cat of the unsqueezed inputs
-    arr = xp.concatenate(arrays, axis=d, out=_mf.empty(shape, dt.np, _mf.common(arrays)))
+    arrays = [t._data.astype(dt.np, copy=False) for t in tensors]
+    stacked = shape[:d] + (builtins.len(arrays),) + shape[d:]
+    if d == builtins.len(shape):
+        # torch: cat of the unsqueezed inputs, whose new last dim (stride 1) no channels-last
+        # format accepts: contiguous
+        arrays = [xp.expand_dims(a, d) for a in arrays]
+        cat_shape, fmt = stacked, None
+    else:                               # torch: cat along ``d``, then a view that splits it
+        cat_shape = shape[:d] + (shape[d] * builtins.len(arrays),) + shape[d + 1:]
+        fmt = _mf.common(arrays)
+    arr = xp.concatenate(arrays, axis=d, out=_mf.empty(cat_shape, dt.np, fmt))
+    arr = arr.reshape(stacked)
     from .._tensor import Tensor
     result = Tensor._wrap(arr)
     if out is not None:
