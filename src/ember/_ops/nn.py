@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from .. import _cpu, _lazy
+from .. import _dtype as D
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
@@ -90,8 +91,8 @@ def _log_softmax_backward_data(grad_output, output, dim):
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
-    if self.dtype == xp.float16:      # torch accumulates reduced floats in float (as bfloat16)
-        return _softmax.kernel(self.astype(xp.float32), dim).astype(xp.float16)
+    if self.dtype == xp.float16 or self.dtype in D.REDUCED:
+        return _softmax_kernel.softmax_reduced(self, dim)
     if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.softmax(self, dim)
     return _softmax_np(self, dim)
@@ -115,8 +116,8 @@ def _safe_softmax(self, dim):
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)
-    if self.dtype == xp.float16:
-        return _log_softmax.kernel(self.astype(xp.float32), dim).astype(xp.float16)
+    if self.dtype == xp.float16 or self.dtype in D.REDUCED:
+        return _softmax_kernel.softmax_reduced(self, dim, log=True)
     if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.log_softmax(self, dim)
     return _log_softmax_np(self, dim)
@@ -126,7 +127,7 @@ def _prep_softmax(input, dim, dtype, name="softmax"):
     if dtype is not None:
         input = input.to(dtype)
     dim = norm_dim(dim, input.ndim)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point or input.dtype._rank < 0:     # (float8 too)
         kernel = f"{name}_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else name
         raise NotImplementedError(f'"{kernel}_kernel_impl" not implemented for '
                                   f"'{_scalar(input)}'")

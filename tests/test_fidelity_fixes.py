@@ -1,0 +1,79 @@
+"""Differences from torch found by running real programs, each compared with torch itself."""
+
+import numpy as np
+import pytest
+
+import ember
+
+torch = pytest.importorskip("torch")
+
+
+def _bits_equal(t, e):
+    a = t.detach().float().numpy()
+    b = e.detach().float().numpy()
+    assert a.shape == b.shape
+    assert np.array_equal(a, b, equal_nan=True), np.argwhere(a != b)[:5]
+
+
+# ------------------------------------------------------------------ half-precision softmax
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+@pytest.mark.parametrize(
+    "shape,dim",
+    [
+        ((64, 37), 0),
+        ((64, 37), 1),
+        ((5, 37, 9), 1),
+        ((8, 200), 1),
+        ((3, 40, 17), 2),
+        ((300, 5), 0),
+        ((4, 3, 100), 0),
+        ((7, 20), 1),
+        ((2, 33), -1),
+        ((70, 3, 2), 0),
+        ((16,), 0),
+    ],
+)
+def test_reduced_softmax_bits(fn, dt, shape, dim):
+    rng = np.random.default_rng(hash((fn, dt, shape, dim)) % 2**32)
+    x = (rng.standard_normal(shape) * 3).astype(np.float32)
+    t = getattr(torch, fn)(torch.from_numpy(x).to(getattr(torch, dt)), dim)
+    e = getattr(ember, fn)(ember.tensor(x).to(getattr(ember, dt)), dim)
+    assert str(e.dtype) == str(t.dtype)
+    _bits_equal(t, e)
+
+
+def test_reduced_softmax_special_values():
+    x = np.random.default_rng(0).standard_normal((40, 21)).astype(np.float32)
+    x[3, 4], x[10, 7], x[11, 0] = np.inf, -np.inf, np.nan
+    for fn in ("softmax", "log_softmax"):
+        for dim in (0, 1):
+            for dt in ("float16", "bfloat16"):
+                t = getattr(torch, fn)(torch.from_numpy(x).to(getattr(torch, dt)), dim)
+                e = getattr(ember, fn)(ember.tensor(x).to(getattr(ember, dt)), dim)
+                _bits_equal(t, e)
+
+
+def test_reduced_softmax_dtype_argument_and_transposed():
+    x = np.random.default_rng(1).standard_normal((33, 40)).astype(np.float32)
+    _bits_equal(
+        torch.softmax(torch.from_numpy(x), 0, dtype=torch.half),
+        ember.softmax(ember.tensor(x), 0, dtype=ember.half),
+    )
+    _bits_equal(
+        torch.log_softmax(torch.from_numpy(x).bfloat16().t(), 1),
+        ember.log_softmax(ember.tensor(x).bfloat16().t(), 1),
+    )
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_float8_softmax_message(fn, dim):
+    msgs = []
+    for m in (torch, ember):
+        with pytest.raises(NotImplementedError) as ei:
+            getattr(m, fn)(m.zeros(2, 3).to(m.float8_e4m3fn), dim)
+        msgs.append(str(ei.value))
+    assert msgs[0] == msgs[1]
