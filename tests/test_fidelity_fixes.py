@@ -119,3 +119,39 @@ def test_parser_errors(code):
         except Exception as e:  # noqa: BLE001
             out.append((type(e).__name__, str(e)))
     assert out[0] == out[1]
+
+
+# ------------------------------------------------------------------ batch_norm, empty input
+
+
+def _bn_empty(m, training):
+    F = m.nn.functional
+    x = m.randn(0, 3, requires_grad=True)
+    w, b = m.ones(4, requires_grad=True), m.zeros(4, requires_grad=True)
+    rm, rv = m.zeros(4), m.ones(4)
+    y = F.batch_norm(x, rm, rv, w, b, training=training)
+    names = [type(f[0]).__name__ for f in y.grad_fn.next_functions]
+    plain = F.batch_norm(m.randn(0, 3, 2), m.zeros(4), m.ones(4), training=training)
+    return (
+        tuple(y.shape),
+        type(y.grad_fn).__name__,
+        names,
+        rm._version,
+        rv._version,
+        tuple(plain.shape),
+        type(plain.grad_fn).__name__,
+    )
+
+
+@pytest.mark.parametrize("training", [False, True])
+def test_batch_norm_empty_input(training):
+    assert _bn_empty(torch, training) == _bn_empty(ember, training)
+
+
+def test_batch_norm_empty_input_errors():
+    msgs = []
+    for m in (torch, ember):
+        with pytest.raises(IndexError) as ei:
+            m.nn.functional.batch_norm(m.randn(0, 3), m.zeros(4), m.ones(4), m.ones(0))
+        msgs.append(str(ei.value))
+    assert msgs[0] == msgs[1]

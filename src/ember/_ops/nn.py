@@ -1714,6 +1714,14 @@ def _check_batch_norm_args(input, running_mean, running_var, weight, bias, train
 def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
                       training: bool, momentum: float, eps: float) -> Tensor:
     """:func:`batch_norm` without ``nn.functional``'s batch-size check (ATen's kernel)."""
+    if input.numel() == 0:
+        # ATen's batch_norm skips its checks and the running stats for an empty input
+        out = input.clone()
+        if weight is not None:
+            out = out * weight.select(0, 0)
+        if bias is not None:
+            out = out + bias.select(0, 0)
+        return out
     _check_batch_norm_args(input, running_mean, running_var, weight, bias, training)
     x = input._data
     dims = _bn_dims(x.ndim)
