@@ -155,3 +155,24 @@ def test_batch_norm_empty_input_errors():
             m.nn.functional.batch_norm(m.randn(0, 3), m.zeros(4), m.ones(4), m.ones(0))
         msgs.append(str(ei.value))
     assert msgs[0] == msgs[1]
+
+
+# ------------------------------------------------------------------ hardswish, second order
+
+_HS_X = [-5.0, -3.0, -2.5, -1.0, 0.0, 0.3, 2.9, 3.0, 4.0]
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("fill", [1.7, float("inf")])
+def test_hardswish_double_backward(dt, fill):
+    res = []
+    for m in (torch, ember):
+        x = m.tensor(_HS_X).to(getattr(m, dt)).requires_grad_()
+        g0 = m.full_like(x, fill).requires_grad_()
+        y = m.nn.functional.hardswish(x)
+        (g,) = m.autograd.grad(y, x, g0, create_graph=True)
+        gx, gg = m.autograd.grad(g.sum(), (x, g0))
+        res.append((type(g.grad_fn).__name__, g, gx, gg))
+    assert res[0][0] == res[1][0] == "HardswishBackwardBackward0"
+    for a, b in zip(res[0][1:], res[1][1:]):
+        _bits_equal(a, b)

@@ -832,9 +832,33 @@ def hardsigmoid(self):
     return (xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
 
 
+def _hardswish_grad_raw(grad_output, self):
+    """``hardswish_backward``'s kernel: 0 up to -3, ``grad * (x / 3 + 0.5)`` below 3, then
+    ``grad`` (float16 in float32, its opmath)."""
+    dt = np.result_type(grad_output, self)
+    if dt == np.float16:
+        grad_output, self = grad_output.astype(np.float32), self.astype(np.float32)
+    c = self.dtype.type if self.dtype.kind == "f" else float
+    mid = grad_output * (self / c(3) + c(0.5))
+    out = np.where(self <= c(-3), c(0), np.where(self < c(3), mid, grad_output))
+    return out.astype(dt, copy=False)
+
+
+@op("HardswishBackwardBackward0", name="hardswish_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "self"),
+    grad_output=lambda grad, grad_output, self: hardswish_backward(grad, self),
+    self=lambda grad, grad_output, self: _where((self > -3.0) & (self < 3.0),
+                                                grad * grad_output / 3.0, 0.0))
+def hardswish_backward(grad_output, self):
+    """``hardswish_backward(grad_output, self)``: hardswish's gradient as its own node, so
+    that a second derivative sees torch's ``HardswishBackwardBackward0``."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _hardswish_grad_raw(grad_output, self)
+
+
 @op("HardswishBackward0", name="hardswish", method=False, function=False,
-    self=lambda grad, self: _where(self <= -3, 0.0,
-                                   _where(self < 3, grad * (self / 3 + 0.5), grad)))
+    self=lambda grad, self: hardswish_backward(grad, self),
+    raw={"self": lambda grad, self: _hardswish_grad_raw(grad, self)})
 def hardswish(self):
     """``x * relu6(x + 3) / 6``."""
     return (self * xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
