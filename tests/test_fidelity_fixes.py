@@ -176,3 +176,41 @@ def test_hardswish_double_backward(dt, fill):
     assert res[0][0] == res[1][0] == "HardswishBackwardBackward0"
     for a, b in zip(res[0][1:], res[1][1:]):
         _bits_equal(a, b)
+
+
+# ------------------------------------------------------------------ submodule reachability
+
+_REACH = r"""
+import sys
+m = __import__(sys.argv[1])
+out = []
+for name in ("prune", "parametrize", "parametrizations", "rnn", "stateless", "fusion"):
+    try:
+        getattr(m.nn.utils, name)
+        out.append(name)
+    except AttributeError:
+        out.append("-")
+import importlib
+importlib.import_module(sys.argv[1] + ".nn.utils.prune")
+out.append(type(m.nn.utils.prune).__name__)
+print(out)
+"""
+
+
+def test_nn_utils_prune_needs_its_import():
+    import os
+    import subprocess
+    import sys
+
+    res = [
+        subprocess.run(
+            [sys.executable, "-c", _REACH, name],
+            capture_output=True,
+            text=True,
+            env=os.environ.copy(),
+            check=True,
+        ).stdout
+        for name in ("torch", "ember")
+    ]
+    assert res[0] == res[1]
+    assert res[0].startswith("['-'")
