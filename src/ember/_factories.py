@@ -392,6 +392,12 @@ def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
                 raise TypeError(f"{name}() received an invalid combination of arguments - got "
                                 f"(), but expected one of:\n{_RANDOM_SIGNATURE}")
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        if len(sizes) > 1 and name is not None and hasattr(sizes[0], "__index__"):
+            for i, s in enumerate(sizes):
+                if not hasattr(s, "__index__"):
+                    raise TypeError(f"{name}(): argument 'size' failed to unpack the object at "
+                                    f'pos {i + 1} with error "type must be tuple of ints,but '
+                                    f'got {type(s).__name__}"')
         return sizes
     if sizes:
         raise TypeError("got multiple values for argument 'size'")

@@ -137,19 +137,25 @@ def _log_scalar_inner(inner, dim, itemsize, lanes):
     return (j - start) >= size - size % lanes
 
 
-def _log_inner(x):
-    """``serial_vec_logsoftmax_range`` on a C-contiguous (outer, dim, inner) array."""
+def _log_inner(x, rd=None):
+    """``serial_vec_logsoftmax_range`` on a C-contiguous (outer, dim, inner) array (float32
+    holding a reduced type ``rd``: its chunks and vectors are those of the type, the result
+    rounded to it)."""
     outer, dim, inner = x.shape
     exp, exp1, log, lanes = _MATH[x.dtype]
+    itemsize = x.itemsize
+    if rd is not None:
+        lanes, itemsize = _reduced_lanes(rd)[0], rd.itemsize
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         m = x.max(axis=1, keepdims=True)
         d = x - m
         e = exp(d)
-        scalar = _log_scalar_inner(inner, dim, x.itemsize, lanes)
+        scalar = _log_scalar_inner(inner, dim, itemsize, lanes)
         if scalar.any():
             e[:, :, scalar] = exp1(d[:, :, scalar])
         s = _exact.seqsum(np.moveaxis(e, 1, 0), np.zeros((outer, inner), x.dtype))
-        return d - log(s)[:, None, :]
+        out = d - log(s)[:, None, :]
+        return out if rd is None else out.astype(rd)
 
 
 def log_softmax(x, dim):
@@ -218,3 +224,102 @@ def log_softmax_backward(grad, out, dim):
             if tail.any():
                 e[:, :, tail] = exp1(o[:, :, tail])
         return _exact.fma(e, -s, g).reshape(out.shape)
+
+
+# ------------------------------------------------------------------ float16 and bfloat16
+# torch's kernels for the reduced types read the input into float32, compute there (with
+# vectors of float32 beside vectors of the reduced type, twice as long) and round the results
+# to the type; some steps also round intermediate values to it.
+
+def _reduced_lanes(rd):
+    """(lanes of a vector of the reduced type, lanes of a float32 vector)."""
+    return _cpu.avx512_lanes(rd), _cpu.avx512_lanes(_F32)
+
+
+def _tree_of_chunks(e, lanes):
+    """A float32 vector accumulator (from zeros) over the full chunks of ``lanes`` along axis
+    0, folded by ``vec_reduce_all``; zeros when there is no full chunk."""
+    full = e.shape[0] - e.shape[0] % lanes
+    if not full:
+        return np.zeros(e.shape[1:], e.dtype)
+    acc = e[:lanes].copy()
+    for d in range(lanes, full, lanes):
+        acc += e[d:d + lanes]
+    return _norms._lanes_reduce(acc, _F32)
+
+
+def _softmax_lastdim_reduced(c, rd):
+    """``_vec_softmax_lastdim`` for a reduced type on the columns ``c`` (n, rows) float32:
+    Sleef's exp on the full float vectors, their sum folded, then glibc's exp of the rest
+    added one by one; each result is ``e * (1 / sum)`` rounded to the type."""
+    _, flanes = _reduced_lanes(rd)
+    n = c.shape[0]
+    full = n - n % flanes
+    d = c - np.maximum.reduce(c, axis=0)
+    e = np.empty_like(d)
+    e[:full] = _sleef.expf(d[:full])
+    e[full:] = _sleef.expf_scalar(d[full:])
+    s = _tree_of_chunks(e[:full], flanes)
+    for k in range(full, n):
+        s = s + e[k]
+    return (e * (np.float32(1) / s)).astype(rd)
+
+
+def _softmax_inner_reduced(x, rd):
+    """``_vec_softmax`` for a reduced type on an (outer, dim, inner) float32 array: positions
+    in vectors of the reduced type take Sleef's exp and ``e / sum``; the others (see
+    :func:`_scalar_positions`) glibc's exp, rounded to the type before ``/ sum``."""
+    outer, dim, inner = x.shape
+    blanes, _ = _reduced_lanes(rd)
+    d = x - x.max(axis=1, keepdims=True)
+    e = _sleef.expf(d)
+    scalar = _scalar_positions(outer, inner, blanes).reshape(outer, inner)
+    if scalar.any():
+        sel = np.broadcast_to(scalar[:, None, :], d.shape)
+        e[sel] = _sleef.expf_scalar(d[sel])
+    s = _exact.seqsum(np.moveaxis(e, 1, 0), np.zeros((outer, inner), _F32))
+    if scalar.any():
+        e[sel] = e[sel].astype(rd).astype(_F32)
+    return (e / s[:, None, :]).astype(rd)
+
+
+def _map_sum_reduced(e, rd):
+    """``vec::map_reduce_all`` of a reduced type (the map already applied: ``e``, float32,
+    the rows as columns (n, rows)): one vector of the type is two float vectors that
+    accumulate apart, then add and fold; rows shorter than a vector of the type add the
+    second float vector's lanes into the first and sum its lanes in turn."""
+    blanes, flanes = _reduced_lanes(rd)
+    n = e.shape[0]
+    if n >= blanes or n <= flanes:
+        return _norms.vec_sum_columns(e, lanes=blanes)
+    f0 = e[:flanes].copy()
+    f0[:n - flanes] += e[flanes:]
+    return _exact.seqsum(f0)
+
+
+def _log_softmax_lastdim_reduced(c, rd):
+    """``serial_vec_log_softmax_lastdim_range`` for a reduced type on the columns ``c``
+    (n, rows) float32: the sum of Sleef's exp is stored in the type, its Sleef log too, and
+    ``(x - max) - log`` is rounded to the type."""
+    d = c - np.maximum.reduce(c, axis=0)
+    s = _map_sum_reduced(_sleef.expf(d), rd).astype(rd).astype(_F32)
+    ls = _sleef.logf(s).astype(rd).astype(_F32)
+    return (d - ls).astype(rd)
+
+
+def softmax_reduced(x, dim, log=False):
+    """torch's CPU softmax (log_softmax with ``log``) of a float16 or bfloat16 array."""
+    rd = x.dtype
+    if x.size == 0:
+        return x.copy()
+    outer, n, inner = _split(x, dim)
+    f = np.ascontiguousarray(x).astype(_F32)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if dim == x.ndim - 1:
+            c = np.ascontiguousarray(f.reshape(outer, n).T)
+            out = (_log_softmax_lastdim_reduced if log else _softmax_lastdim_reduced)(c, rd)
+            return np.ascontiguousarray(out.T).reshape(x.shape)
+        f = f.reshape(outer, n, inner)
+        if log:
+            return _log_inner(f, rd).reshape(x.shape)
+        return _softmax_inner_reduced(f, rd).reshape(x.shape)

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from .. import _cpu, _lazy
+from .. import _dtype as D
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
@@ -90,8 +91,8 @@ def _log_softmax_backward_data(grad_output, output, dim):
 def _softmax(self, dim):
     if self.ndim == 0:
         return xp.ones_like(self)
-    if self.dtype == xp.float16:      # torch accumulates reduced floats in float (as bfloat16)
-        return _softmax.kernel(self.astype(xp.float32), dim).astype(xp.float16)
+    if self.dtype == xp.float16 or self.dtype in D.REDUCED:
+        return _softmax_kernel.softmax_reduced(self, dim)
     if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.softmax(self, dim)
     return _softmax_np(self, dim)
@@ -115,8 +116,8 @@ def _safe_softmax(self, dim):
 def _log_softmax(self, dim):
     if self.ndim == 0:
         return xp.zeros_like(self)
-    if self.dtype == xp.float16:
-        return _log_softmax.kernel(self.astype(xp.float32), dim).astype(xp.float16)
+    if self.dtype == xp.float16 or self.dtype in D.REDUCED:
+        return _softmax_kernel.softmax_reduced(self, dim, log=True)
     if self.dtype in _exact.exact_dtype:
         return _softmax_kernel.log_softmax(self, dim)
     return _log_softmax_np(self, dim)
@@ -126,7 +127,7 @@ def _prep_softmax(input, dim, dtype, name="softmax"):
     if dtype is not None:
         input = input.to(dtype)
     dim = norm_dim(dim, input.ndim)
-    if not input.dtype.is_floating_point:
+    if not input.dtype.is_floating_point or input.dtype._rank < 0:     # (float8 too)
         kernel = f"{name}_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else name
         raise NotImplementedError(f'"{kernel}_kernel_impl" not implemented for '
                                   f"'{_scalar(input)}'")
@@ -831,9 +832,33 @@ def hardsigmoid(self):
     return (xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
 
 
+def _hardswish_grad_raw(grad_output, self):
+    """``hardswish_backward``'s kernel: 0 up to -3, ``grad * (x / 3 + 0.5)`` below 3, then
+    ``grad`` (float16 in float32, its opmath)."""
+    dt = np.result_type(grad_output, self)
+    if dt == np.float16:
+        grad_output, self = grad_output.astype(np.float32), self.astype(np.float32)
+    c = self.dtype.type if self.dtype.kind == "f" else float
+    mid = grad_output * (self / c(3) + c(0.5))
+    out = np.where(self <= c(-3), c(0), np.where(self < c(3), mid, grad_output))
+    return out.astype(dt, copy=False)
+
+
+@op("HardswishBackwardBackward0", name="hardswish_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "self"),
+    grad_output=lambda grad, grad_output, self: hardswish_backward(grad, self),
+    self=lambda grad, grad_output, self: _where((self > -3.0) & (self < 3.0),
+                                                grad * grad_output / 3.0, 0.0))
+def hardswish_backward(grad_output, self):
+    """``hardswish_backward(grad_output, self)``: hardswish's gradient as its own node, so
+    that a second derivative sees torch's ``HardswishBackwardBackward0``."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _hardswish_grad_raw(grad_output, self)
+
+
 @op("HardswishBackward0", name="hardswish", method=False, function=False,
-    self=lambda grad, self: _where(self <= -3, 0.0,
-                                   _where(self < 3, grad * (self / 3 + 0.5), grad)))
+    self=lambda grad, self: hardswish_backward(grad, self),
+    raw={"self": lambda grad, self: _hardswish_grad_raw(grad, self)})
 def hardswish(self):
     """``x * relu6(x + 3) / 6``."""
     return (self * xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
@@ -1713,6 +1738,14 @@ def _check_batch_norm_args(input, running_mean, running_var, weight, bias, train
 def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
                       training: bool, momentum: float, eps: float) -> Tensor:
     """:func:`batch_norm` without ``nn.functional``'s batch-size check (ATen's kernel)."""
+    if input.numel() == 0:
+        # ATen's batch_norm skips its checks and the running stats for an empty input
+        out = input.clone()
+        if weight is not None:
+            out = out * weight.select(0, 0)
+        if bias is not None:
+            out = out + bias.select(0, 0)
+        return out
     _check_batch_norm_args(input, running_mean, running_var, weight, bias, training)
     x = input._data
     dims = _bn_dims(x.ndim)

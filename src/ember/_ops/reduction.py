@@ -245,10 +245,44 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
 
 # ----------------------------------------------------------------------------- var / std
 
-def _var_args(fname, dim, unbiased, correction):
+def _var_overload_error(fname, method, dim, unbiased, keepdim, correction):
+    """torch's parser error for a call of var/std (``method``: ``Tensor.var``) that matches
+    none of its overloads, as a call passing ``dim`` by position and the rest by keyword
+    (torch lists the keywords last given first)."""
+    got = [] if method else ["Tensor"]
+    if dim is not None:
+        got.append(type(dim).__name__)
+    kws = [("unbiased", unbiased), ("keepdim", keepdim if keepdim else None),
+           ("correction", correction)]
+    got += [f"{k}={type(v).__name__}" for k, v in reversed(kws) if v is not None]
+    n_given = len(got)
+    unmatched = ", ".join(g.split("=")[0] for g in got if "=" in g)
+    got = ", ".join(got) + (", " if method and dim is None else "")
+    inp, out, out2 = ("", "", "") if method else ("Tensor input, ", ", *, Tensor out = None",
+                                                  ", Tensor out = None")
+    if fname.endswith("_mean"):
+        out = out2 = ""
+    options = [f"{inp}tuple of ints dim, bool unbiased = True, bool keepdim = False{out}",
+               f"{inp}tuple of ints dim = None, *, Number correction = None, bool keepdim = "
+               f"False{out2}", f"{inp}bool unbiased = True"]
+    msg = f"{fname}() received an invalid combination of arguments - got ({got}), but " \
+          "expected one of:\n"
+    for o in options:
+        msg += f" * ({o})\n"
+        # (torch's count of an overload's arguments takes its ``*`` for one; a keyword
+        # matches none that has a default)
+        if len(o.split(", ")) == n_given and unmatched:
+            msg += ("      didn't match because some of the keywords were incorrect: "
+                    f"{unmatched}\n")
+    return TypeError(msg)
+
+
+def _var_args(fname, dim, unbiased, correction, keepdim=False, method=False):
     """torch's overloads: ``var(dim, unbiased, keepdim)``, ``var(unbiased)``, ``correction=``."""
     if isinstance(dim, bool):
         dim, unbiased = None, dim
+    elif unbiased is not None and (correction is not None or dim is None and keepdim):
+        raise _var_overload_error(fname, method, dim, unbiased, keepdim, correction)
     if unbiased is not None and correction is not None:
         raise TypeError(f"{fname}(): argument 'correction' cannot be passed together with "
                         "'unbiased'")
@@ -377,18 +411,18 @@ def _std_mean(self, dim, correction, keepdim, full):
     return _var_kernel(self, dim, correction, keepdim, take_sqrt=True, with_mean=True)
 
 
-def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
+def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out, method=False):
+    dim, correction = _var_args(fname, dim, unbiased, correction, keepdim, method)
     _check_float(input, f"{fname} only support floating point and complex dtypes"
                  if fname.endswith("_mean") else
                  "std and var only support floating point and complex dtypes")
-    dim, correction = _var_args(fname, dim, unbiased, correction)
     full = dim is None
     dims = _reduce_dims(input, dim)
     _dof_warn(fname, input, dims, correction)
     return run(d, (input, dims, correction, keepdim, full), out)
 
 
-@expose
+@expose(method=False)
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Variance over ``dim`` (all dims when None), Bessel-corrected unless ``correction=0``.
 
@@ -398,7 +432,13 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return _var_family(_var, "var", input, dim, unbiased, keepdim, correction, out)
 
 
-@expose
+@expose(name="var", function=False)
+def _var_method(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """:func:`var` as a method (torch's parser errors name no ``input``)."""
+    return _var_family(_var, "var", self, dim, unbiased, keepdim, correction, None, True)
+
+
+@expose(method=False)
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Standard deviation over ``dim``; see :func:`var` for ``unbiased``/``correction``.
 
@@ -406,6 +446,12 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     tensor(1.2910)
     """
     return _var_family(_std, "std", input, dim, unbiased, keepdim, correction, out)
+
+
+@expose(name="std", function=False)
+def _std_method(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """:func:`std` as a method (torch's parser errors name no ``input``)."""
+    return _var_family(_std, "std", self, dim, unbiased, keepdim, correction, None, True)
 
 
 @expose(method=False)
@@ -731,22 +777,26 @@ def _cum(d, input, dim, dtype, out):
 
 
 @expose
-def cumsum(input, dim, *, dtype=None, out=None):
+def cumsum(input, dim=_NO_DIM, *, dtype=None, out=None):
     """Cumulative sum along ``dim``; integral inputs give int64.
 
     >>> ember.tensor([1, 2, 3]).cumsum(0)
     tensor([1, 3, 6])
     """
+    if dim is _NO_DIM:
+        raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
     return _cum(_cumsum, input, dim, dtype, out)
 
 
 @expose
-def cumprod(input, dim, *, dtype=None, out=None):
+def cumprod(input, dim=_NO_DIM, *, dtype=None, out=None):
     """Cumulative product along ``dim``; integral inputs give int64.
 
     >>> ember.tensor([1., 2., 3.]).cumprod(0)
     tensor([1., 2., 6.])
     """
+    if dim is _NO_DIM:
+        raise TypeError('cumprod() missing 1 required positional arguments: "dim"')
     return _cum(_cumprod, input, dim, dtype, out)
 
 

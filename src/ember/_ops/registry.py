@@ -505,9 +505,11 @@ def _low_inputs(op, arr):
     return _Low(dt)
 
 
-# ops that only move or convert elements: they take reduced-type arrays as they are
+# ops that only move or convert elements, and ops whose kernels follow torch's own kernels
+# for the reduced types: they take reduced-type arrays as they are
 _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather",
-                    "masked_select", "constant_pad_nd", "repeat", "tril", "triu"))
+                    "masked_select", "constant_pad_nd", "repeat", "tril", "triu",
+                    "_softmax", "_log_softmax"))
 
 
 def _reduced_arrays(op, args, cdt):

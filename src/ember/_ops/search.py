@@ -171,6 +171,19 @@ def _run_dim(d, input, dim, keepdim, result_type):
     return result_type(values, indices)
 
 
+def _check_keepdim(name, dim, keepdim):
+    """torch's parser error for ``max(x, dim, keepdim)`` whose ``keepdim`` is no bool."""
+    if isinstance(keepdim, (bool, xp.bool_)):
+        return
+    got = f"Tensor, {type(dim).__name__}, {type(keepdim).__name__}"
+    raise TypeError(
+        f"{name}() received an invalid combination of arguments - got ({got}), but expected "
+        "one of:\n * (Tensor input, *, Tensor out = None)\n      didn't match because some "
+        f"of the arguments have invalid types: (Tensor, !{type(dim).__name__}!, "
+        f"!{type(keepdim).__name__}!)\n * (Tensor input, Tensor other, *, Tensor out = None)"
+        "\n * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)\n")
+
+
 @expose
 def max(input, dim=None, keepdim=False, *, other=None, out=None):
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum."""
@@ -182,6 +195,7 @@ def max(input, dim=None, keepdim=False, *, other=None, out=None):
     if dim is None:
         _check_nonempty(input, "max")
         return _max_all(input)
+    _check_keepdim("max", dim, keepdim)
     return _run_dim(_max_dim, input, dim, keepdim, MaxResult)
 
 
@@ -196,6 +210,7 @@ def min(input, dim=None, keepdim=False, *, other=None, out=None):
     if dim is None:
         _check_nonempty(input, "min")
         return _min_all(input)
+    _check_keepdim("min", dim, keepdim)
     return _run_dim(_min_dim, input, dim, keepdim, MinResult)
 
 

@@ -7,9 +7,10 @@ from .clip_grad import _get_total_norm as get_total_norm  # noqa: F401
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 
-# the rest (stateless's functional_call is deprecated in torch) loads on first use
+# the rest (stateless's functional_call is deprecated in torch) loads on first use; prune, as
+# in torch, only once imported (``import torch.nn.utils.prune``)
 _lazy.package(globals(), modules=("fusion", "init", "memory_format", "parametrizations",
-                                  "parametrize", "prune", "rnn", "stateless"),
+                                  "parametrize", "rnn", "stateless"),
               names={"fuse_conv_bn_eval": "fusion", "fuse_conv_bn_weights": "fusion",
                      "fuse_linear_bn_eval": "fusion", "fuse_linear_bn_weights": "fusion",
                      "skip_init": "init",
