@@ -1,6 +1,7 @@
 """Fixes found by the seventh batch of real-style programs (``tests/programs``), each checked
 against torch: linalg.lstsq names ScalarTypes ("Float", "Double") when the dtypes of its
-arguments differ; unsqueeze (and indexing with None) gives the new dim torch's stride."""
+arguments differ; unsqueeze (and indexing with None) gives the new dim torch's stride;
+clone/empty_like keep a dense layout's strides exactly, those of size-1 dims included."""
 
 from __future__ import annotations
 
@@ -41,3 +42,23 @@ def test_unsqueezed_view_writes_through():
         base = lib.arange(6.0).reshape(2, 3)
         base.unsqueeze(1).add_(1)
         assert base.sum().item() == 21.0
+
+
+
+LIKES = {
+    "unsqueezed_permuted": lambda L: L.arange(24.0).reshape(2, 3, 4).permute(0, 2, 1)
+    .unsqueeze(1),
+    "permuted_size_one": lambda L: L.zeros(2, 4, 1, 3).permute(0, 2, 3, 1),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIKES))
+def test_clone_and_empty_like_keep_dense_strides_exactly(case):
+    """A dense layout's strides are kept as they are, a size-1 dim's included."""
+    got = {}
+    for L in (ember, torch):
+        t = LIKES[case](L)
+        got[L.__name__] = (t.clone().stride(), L.empty_like(t).stride(),
+                           L.empty_like(t, dtype=L.float64).stride(),
+                           t.clone().add_(1).sum().item())
+    assert got["ember"] == got["torch"]
