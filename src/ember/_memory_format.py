@@ -134,7 +134,12 @@ def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
         if arr.flags.c_contiguous:
             return np.empty(arr.shape, npdt)
         if _dense(arr):
-            return np.empty_like(arr, npdt, order="K")
+            if arr.size == 0:
+                return np.empty_like(arr, npdt, order="K")
+            # torch keeps the strides exactly, a size-1 dim's too (NumPy's order="K" not)
+            item = np.dtype(npdt).itemsize
+            strides = tuple(s // arr.itemsize * item for s in arr.strides)
+            return np.lib.stride_tricks.as_strided(np.empty(arr.size, npdt), arr.shape, strides)
         if min(arr.strides, default=0) >= 0:
             # strided but not dense: dense strides in the input's dim order
             # (infer_dense_strides, TensorIterator's ordering)

@@ -872,8 +872,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     _check_matrix(A, "linalg.lstsq", square=False)
     if A.dtype is not B.dtype:
         raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
-                           f"dtype, but got input's dtype {A.dtype} and other's dtype "
-                           f"{B.dtype}")
+                           f"dtype, but got input's dtype {_scalar_name(A.dtype)} and other's "
+                           f"dtype {_scalar_name(B.dtype)}")
     if driver is not None and driver not in _LSTSQ_DRIVERS:
         raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of "
                            f"({', '.join(_LSTSQ_DRIVERS)})")

@@ -175,7 +175,15 @@ def flatten(input, start_dim=0, end_dim=-1):
 @op("UnsqueezeBackward0", name="unsqueeze", view=True, promote=NONE,
     self=lambda grad, dim: grad.squeeze(dim))
 def _unsqueeze(self, dim):
-    return self[(slice(None),) * dim + (None,)]
+    out = self[(slice(None),) * dim + (None,)]
+    # torch's stride for the new dim: the next dim's extent (size * stride), 1 at the end;
+    # NumPy's newaxis has stride 0
+    st = self.strides[dim] * self.shape[dim] if dim < self.ndim else self.itemsize
+    if out.strides[dim] != st:
+        strides = out.strides[:dim] + (st,) + out.strides[dim + 1:]
+        out = xp.lib.stride_tricks.as_strided(out, out.shape, strides,
+                                              writeable=out.flags.writeable)
+    return out
 
 
 @expose
