@@ -1135,22 +1135,26 @@ def _fast_source(d, names, guard=""):
         return ""
     t0 = names[0]
     others = [names[i] for i in d.tensor_idx[1:]]
+    flag = {t: f"_t{k}" for k, t in enumerate(others)}     # whether that input is a tensor
+    flags = "".join(f"        {flag[t]} = isinstance({t}, _T)\n" for t in others)
     conds = "".join(f" and ({t}.__class__ is float or {t}.__class__ is int or "
-                    f"(isinstance({t}, _T) and {t}._data.dtype == _dt))" for t in others)
+                    f"({flag[t]} and {t}._data.dtype == _dt))" for t in others)
     kargs = []
     for i, n in enumerate(names):
         if i == 0:
-            kargs.append(f"{t0}._data")
+            kargs.append("_x0")
         elif n in others:
-            kargs.append(f"({n}._data if isinstance({n}, _T) else _np_scalar({n}, _dt))")
+            kargs.append(f"({n}._data if {flag[n]} else _np_scalar({n}, _dt))")
         else:
             kargs.append(n)
     call = ", ".join(names) + ","
+
+    def needs_grad(n):
+        grad = (f"({n}._requires_grad or {n}.grad_fn is not None or "
+                f"({n}._base is not None and {n}._base.requires_grad))")
+        return grad if n == t0 else f"({flag[n]} and {grad})"
     if all(d.params[i] in d.tensors for i in d.diff_idx):
-        req = " or ".join(
-            f"(isinstance({n}, _T) and ({n}._requires_grad or {n}.grad_fn is not None or "
-            f"({n}._base is not None and {n}._base.requires_grad)))"
-            for n in (names[i] for i in d.diff_idx)) or "False"
+        req = " or ".join(needs_grad(names[i]) for i in d.diff_idx) or "False"
     else:
         req = f"_requires(_op, ({call}))"
     rdt, rdt_e = ("_BOOL_NP", "_BOOL") if d.promote is COMPARE else ("_dt", "_BY_NP[_dt]")
@@ -1158,14 +1162,16 @@ def _fast_source(d, names, guard=""):
     check = f"            _check({', '.join(names)})\n" if d.check is not None else ""
     layout = ""
     if d.pointwise:     # the result in the inputs' layout (an input not C-contiguous)
-        tensors = "".join(f" or isinstance({t}, _T)" for t in others)
-        arrays = "".join(f", {t}._data if isinstance({t}, _T) else None" for t in others)
-        layout = (f"            if _r.ndim > 1 and (not {t0}._data.flags.c_contiguous{tensors}):\n"
-                  f"                _r = _ti_layout(_r, {t0}._data{arrays})\n")
+        tensors = "".join(f" or {flag[t]}" for t in others)
+        arrays = "".join(f", {t}._data if {flag[t]} else None" for t in others)
+        layout = (f"            if _r.ndim > 1 and (not _x0.flags.c_contiguous{tensors}):\n"
+                  f"                _r = _ti_layout(_r, _x0{arrays})\n")
     return (
         f"    if {guard}_run is _plain and isinstance({t0}, _T) and (\n"
         f"            _op.autocast is None or not _amp.enabled):\n"
-        f"        _dt = {t0}._data.dtype\n"
+        f"        _x0 = {t0}._data\n"
+        f"        _dt = _x0.dtype\n"
+        f"{flags}"
         f"        if _dt.char in '{kinds}'{conds}:\n"
         f"{check}"
         f"            try:\n"
