@@ -10,6 +10,11 @@ from .helpers import outcome
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "layer_norm_weight_shape": lambda L: L.nn.functional.layer_norm(L.ones(2, 3), (3,), L.ones(4)),
+    "layer_norm_bias_shape": lambda L: L.nn.functional.layer_norm(
+        L.ones(2, 3), (3,), None, L.ones(2, 2)
+    ),
+    "layer_norm_input_shape": lambda L: L.nn.functional.layer_norm(L.ones(2, 3), (2,)),
     "leaf_inplace": lambda L: L.ones(2, requires_grad=True).add_(1),
     "bcast_inplace": lambda L: L.ones(3).add_(L.ones(2, 3)),
     "cast_inplace": lambda L: L.ones(3, dtype=L.long).add_(L.ones(3)),

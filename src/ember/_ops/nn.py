@@ -1846,6 +1846,12 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     k = len(normalized_shape)
+    shape = [int(s) for s in normalized_shape]
+    for name, t in (("weight", weight), ("bias", bias)):     # ATen's order of checks
+        if t is not None and list(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
+                               f"{shape}")
     if tuple(input.shape[input.ndim - k:]) != tuple(normalized_shape):
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
