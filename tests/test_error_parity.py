@@ -10,6 +10,14 @@ from .helpers import outcome
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "max_pool2d_zero_stride": lambda L: L.nn.MaxPool2d(2, stride=0)(L.ones(1, 1, 4, 4)),
+    "avg_pool1d_zero_stride": lambda L: L.nn.functional.avg_pool1d(L.ones(1, 1, 4), 2, 0),
+    "max_pool1d_zero_stride": lambda L: L.nn.functional.max_pool1d(L.ones(1, 1, 4), 2, 0),
+    "max_pool1d_zero_stride_indices": lambda L: L.nn.functional.max_pool1d(
+        L.ones(1, 1, 4), 2, 0, return_indices=True
+    ),
+    "gru_proj_size": lambda L: L.nn.GRU(3, 4, proj_size=0),
+    "rnn_proj_size": lambda L: L.nn.RNN(3, 4, proj_size=2),
     "layer_norm_weight_shape": lambda L: L.nn.functional.layer_norm(L.ones(2, 3), (3,), L.ones(4)),
     "layer_norm_bias_shape": lambda L: L.nn.functional.layer_norm(
         L.ones(2, 3), (3,), None, L.ones(2, 2)

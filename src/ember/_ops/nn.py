@@ -1252,6 +1252,8 @@ def _pool_out(size, k, s, p, d, ceil_mode):
 def _pool_geometry(shape, kernel, stride, padding, dilation, ceil_mode, channels):
     """Output sizes and the (left, right) padding that makes every window fit; torch's error,
     its sizes led by the channels, when a window does not fit."""
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
     out = [_pool_out(*a, ceil_mode) for a in zip(shape, kernel, stride, padding, dilation)]
     if min(out) <= 0:
         raise RuntimeError(f"Given input size: ({channels}x{'x'.join(map(str, shape))}). "

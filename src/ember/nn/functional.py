@@ -454,9 +454,13 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, nd)
     _batched(input, nd)              # (checks the dims)
     if nd == 1:                      # torch: a 2-d pooling of the unsqueezed input
-        length = _N._pool_out(input.shape[-1], k[0], s[0], p[0], d[0], ceil_mode)
-        if length <= 0 and not return_indices:      # (max_pool1d's own kernel checks first)
-            raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")
+        if not return_indices:      # max_pool1d's own kernel checks first
+            if s[0] <= 0:
+                raise RuntimeError("max_pool1d() stride must be greater than zero, but got "
+                                   f"{s[0]}")
+            length = _N._pool_out(input.shape[-1], k[0], s[0], p[0], d[0], ceil_mode)
+            if length <= 0:
+                raise RuntimeError(f"max_pool1d() Invalid computed output size: {length}")
         x4 = input.unsqueeze(-2)
         out, idx = _N.max_pool_nd(x4, (1,) + k, (1,) + s, (0,) + p, (1,) + d, ceil_mode, 2)
         out, idx = out.squeeze(-2), idx.squeeze(-2)

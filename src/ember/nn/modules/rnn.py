@@ -36,6 +36,14 @@ from ..utils.rnn import PackedSequence
 from .module import Module
 
 
+def _no_projection(kwargs) -> None:
+    """torch's RNN and GRU refuse ``proj_size`` (any other keyword is a TypeError)."""
+    if "proj_size" in kwargs:
+        raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+    if kwargs:
+        raise TypeError(f"__init__() got an unexpected keyword argument '{next(iter(kwargs))}'")
+
+
 class RNNBase(Module):
     """Shared machinery of RNN, LSTM and GRU."""
 
@@ -355,7 +363,8 @@ class RNN(RNNBase):
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
                  nonlinearity: str = "tanh", bias: bool = True, batch_first: bool = False,
                  dropout: float = 0.0, bidirectional: bool = False, device=None,
-                 dtype=None) -> None:
+                 dtype=None, **kwargs) -> None:
+        _no_projection(kwargs)
         if nonlinearity not in ("tanh", "relu"):
             raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or "
                              "'relu'.")
@@ -407,7 +416,8 @@ class GRU(RNNBase):
 
     def __init__(self, input_size: int, hidden_size: int, num_layers: int = 1,
                  bias: bool = True, batch_first: bool = False, dropout: float = 0.0,
-                 bidirectional: bool = False, device=None, dtype=None) -> None:
+                 bidirectional: bool = False, device=None, dtype=None, **kwargs) -> None:
+        _no_projection(kwargs)
         super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, 0, device, dtype)
 
