@@ -10,6 +10,30 @@ from .helpers import outcome
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "conv_all_bad": lambda L: L.nn.functional.conv2d(
+        L.ones(1, 2, 4, 4), L.ones(2, 1, 2, 2), stride=0, dilation=0, padding=-1, groups=0
+    ),
+    "conv_zero_stride": lambda L: L.nn.functional.conv1d(
+        L.ones(1, 1, 4), L.ones(1, 1, 2), stride=0
+    ),
+    "conv_negative_padding": lambda L: L.nn.functional.conv2d(
+        L.ones(1, 1, 4, 4), L.ones(1, 1, 2, 2), padding=(0, -1)
+    ),
+    "conv_zero_dilation": lambda L: L.nn.functional.conv1d(
+        L.ones(1, 1, 4), L.ones(1, 1, 2), dilation=0
+    ),
+    "conv_transpose_zero_dilation": lambda L: L.nn.functional.conv_transpose2d(
+        L.ones(1, 1, 4, 4), L.ones(1, 1, 2, 2), dilation=0
+    ),
+    "conv_transpose_negative_output_padding": lambda L: L.nn.functional.conv_transpose2d(
+        L.ones(1, 1, 4, 4), L.ones(1, 1, 2, 2), output_padding=-1
+    ),
+    "max_pool_zero_dilation": lambda L: L.nn.functional.max_pool3d(
+        L.ones(1, 1, 4, 4, 4), 2, dilation=0
+    ),
+    "max_pool1d_zero_dilation": lambda L: L.nn.functional.max_pool1d(
+        L.ones(1, 1, 4), 2, dilation=0
+    ),
     "max_pool2d_zero_stride": lambda L: L.nn.MaxPool2d(2, stride=0)(L.ones(1, 1, 4, 4)),
     "avg_pool1d_zero_stride": lambda L: L.nn.functional.avg_pool1d(L.ones(1, 1, 4), 2, 0),
     "max_pool1d_zero_stride": lambda L: L.nn.functional.max_pool1d(L.ones(1, 1, 4), 2, 0),

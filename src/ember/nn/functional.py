@@ -304,6 +304,36 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
 
 # ============================================================================ convolution
 
+def _check_conv_args(stride, padding, groups, output_padding=()) -> None:
+    """ATen's checks of a convolution's arguments, in its order (before the shapes')."""
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if isinstance(padding, str):
+        if padding == "same" and any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        return
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(o < 0 for o in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+
+
+def _check_dilation(dilation, transposed: bool) -> None:
+    """The kernels' check of a zero dilation (1-d runs as 2-d with a unit height)."""
+    if all(d > 0 for d in dilation):
+        return
+    if len(dilation) == 1:
+        dilation = (1, *dilation)
+    if transposed:
+        names = ("depth", "height", "width")[-len(dilation):]
+        got = ", ".join(f"dilation_{n}: {d}" for n, d in zip(names, dilation))
+    else:
+        got = str(list(dilation))
+    raise RuntimeError(f"dilation should be greater than zero, but got {got}")
+
+
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
     unbatched = input.ndim == nd + 1
     if unbatched:
@@ -313,6 +343,7 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
                            f"{name}, but got input of size: {list(input.shape)}")
     stride = _tuple(stride, nd)
     dilation = _tuple(dilation, nd)
+    _check_conv_args(stride, padding if isinstance(padding, str) else _tuple(padding, nd), groups)
     c = input.shape[1]
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type "
@@ -325,6 +356,7 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, "
                            f"expected input{list(input.shape)} to have "
                            f"{weight.shape[1] * groups} channels, but got {c} channels instead")
+    _check_dilation(dilation, False)
     if isinstance(padding, str):
         if padding == "valid":
             padding = (0,) * nd
@@ -404,7 +436,9 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         input = input.unsqueeze(0)
     stride, padding = _tuple(stride, nd), _tuple(padding, nd)
     output_padding, dilation = _tuple(output_padding, nd), _tuple(dilation, nd)
+    _check_conv_args(stride, padding, groups, output_padding)
     _check_output_padding(output_padding, stride, dilation)
+    _check_dilation(dilation, True)
     out = _N.convolution(input, weight, bias, stride, padding, dilation, True, output_padding,
                          groups)
     return out.squeeze(0) if unbatched else out
@@ -453,8 +487,15 @@ def _batched(input, nd):
 def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, nd):
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, nd)
     _batched(input, nd)              # (checks the dims)
+    if any(v <= 0 for v in d) and (nd > 1 or return_indices):
+        dims = (1, *d) if nd == 1 else d
+        got = " ".join(f"dilation{n}: {v}" for n, v in zip("THW"[-len(dims):], dims))
+        raise RuntimeError(f"dilation should be greater than zero, but got {got}")
     if nd == 1:                      # torch: a 2-d pooling of the unsqueezed input
         if not return_indices:      # max_pool1d's own kernel checks first
+            if d[0] <= 0:
+                raise RuntimeError("max_pool1d() dilation must be greater than zero, but got "
+                                   f"{d[0]}")
             if s[0] <= 0:
                 raise RuntimeError("max_pool1d() stride must be greater than zero, but got "
                                    f"{s[0]}")
