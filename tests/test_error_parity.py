@@ -10,6 +10,8 @@ from .helpers import outcome
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "repeat_negative": lambda L: L.ones(2, 3).repeat(-1, 2, 2),
+    "full_str": lambda L: L.full((2,), "a"),
     "conv_all_bad": lambda L: L.nn.functional.conv2d(
         L.ones(1, 2, 4, 4), L.ones(2, 1, 2, 2), stride=0, dilation=0, padding=-1, groups=0
     ),

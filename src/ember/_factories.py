@@ -432,6 +432,9 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, req
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from it)."""
+    if isinstance(fill_value, (str, bytes)) or fill_value is None:
+        raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__ if fill_value is not None else 'NoneType'}")
     if dtype is None:
         dtype = D._scalar_dtype(fill_value.item() if isinstance(fill_value, Tensor)
                                 else fill_value)

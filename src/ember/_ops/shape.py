@@ -673,11 +673,12 @@ def repeat(self, *sizes, repeats=None):
     if len(sizes) < self._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
-    for s in sizes:
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
-                               f"{list(sizes)}")
-    return _repeat(self, tuple(int(s) for s in sizes))
+    shape = (1,) * (len(sizes) - self._data.ndim) + self._data.shape
+    target = [int(n) * int(s) for n, s in zip(shape, sizes)]
+    for t in target:
+        if t < 0:       # torch names the first negative size of the result
+            raise RuntimeError(f"Trying to create tensor with negative dimension {t}: {target}")
+    return _repeat(self, tuple(max(int(s), 0) for s in sizes))
 
 
 @expose
