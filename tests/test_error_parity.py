@@ -10,6 +10,15 @@ from .helpers import outcome
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "ctc_negative_target_length": lambda L: L.nn.functional.ctc_loss(
+        L.ones(5, 1, 3).log_softmax(2), L.tensor([[1]]), L.tensor([5]), L.tensor([-1])
+    ),
+    "ctc_negative_input_length": lambda L: L.nn.functional.ctc_loss(
+        L.ones(5, 1, 3).log_softmax(2), L.tensor([[1]]), L.tensor([-1]), L.tensor([1])
+    ),
+    "layer_norm_no_dims": lambda L: L.nn.functional.layer_norm(L.ones(2, 3), ()),
+    "rrelu_bounds": lambda L: L.nn.functional.rrelu(L.ones(3), lower=0.5, upper=0.1),
+    "celu_zero_alpha": lambda L: L.nn.functional.celu(L.ones(3), alpha=0.0),
     "repeat_negative": lambda L: L.ones(2, 3).repeat(-1, 2, 2),
     "full_str": lambda L: L.full((2,), "a"),
     "conv_all_bad": lambda L: L.nn.functional.conv2d(

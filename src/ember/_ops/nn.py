@@ -646,6 +646,8 @@ def _f32_of(value) -> float:
          _activation_math.elu_backward(grad, self, alpha, 1.0, 1.0 / _f32_of(alpha))})
 def celu(self, alpha=1.0):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _elu_np(self, alpha, 1.0, 1.0 / alpha)
 
 
@@ -1849,6 +1851,9 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
         normalized_shape = (normalized_shape,)
     k = len(normalized_shape)
     shape = [int(s) for s in normalized_shape]
+    if not k:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     for name, t in (("weight", weight), ("bias", bias)):     # ATen's order of checks
         if t is not None and list(t.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "

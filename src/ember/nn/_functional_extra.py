@@ -84,6 +84,8 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
 
 
 def _rrelu(input, lower, upper, training, inplace, generator):
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if not input.dtype.is_floating_point:
         kernel = "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for '
@@ -739,8 +741,17 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, 
     if len(tl) != N:
         raise RuntimeError("target_lengths must be of size batch_size")
     for n in il:
+        if n < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got "
+                               f"value {n} (while checking arguments for "
+                               "ctc_loss_allocate_outputs)")
         if n > T:
             raise RuntimeError(f"Expected input_lengths to have value at most {T}, but got "
+                               f"value {n} (while checking arguments for "
+                               "ctc_loss_allocate_outputs)")
+    for n in tl:
+        if n < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got "
                                f"value {n} (while checking arguments for "
                                "ctc_loss_allocate_outputs)")
     if tg.ndim == 2:
