@@ -10,6 +10,12 @@ from .helpers import outcome
 torch = pytest.importorskip("torch")
 
 CASES = {
+    "triu_indices_negative": lambda L: L.triu_indices(-1, -2),
+    "tril_indices_negative_col": lambda L: L.tril_indices(2, -1),
+    "hsplit_indivisible": lambda L: L.ones(2, 3).hsplit(2),
+    "vsplit_1d": lambda L: L.ones(1).vsplit(1),
+    "complex_of_integers": lambda L: L.complex(L.ones(2, dtype=L.long), L.ones(2)),
+    "logcumsumexp_integer": lambda L: L.tensor([1, 2]).logcumsumexp(0),
     "ctc_negative_target_length": lambda L: L.nn.functional.ctc_loss(
         L.ones(5, 1, 3).log_softmax(2), L.tensor([[1]]), L.tensor([5]), L.tensor([-1])
     ),

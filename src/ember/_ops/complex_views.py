@@ -57,6 +57,10 @@ def _no_grad_support(name: str, *tensors) -> None:
 
 
 def _check_parts(a, b) -> None:
+    floats = ("float16", "float32", "float64")
+    if a.dtype.name not in floats or b.dtype.name not in floats:
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")
     if a.dtype != b.dtype:
         raise RuntimeError(f"Expected object of scalar type {a.dtype.scalar_name} but got "
                            f"scalar type {b.dtype.scalar_name} for second argument")

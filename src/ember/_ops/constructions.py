@@ -47,6 +47,9 @@ def broadcast_shapes(*shapes) -> Size:
 
 
 def _indices(row, col, offset, dtype, upper):
+    for name, n in (("row", row), ("col", col)):     # (torch's message has no space)
+        if n < 0:
+            raise RuntimeError(f"{name} must be non-negative, got{n}")
     dt = D.int64 if dtype is None else dtype
     if dt not in (D.int32, D.int64):
         name = "triu_indices" if upper else "tril_indices"

@@ -341,8 +341,8 @@ def logcumsumexp(input: Tensor, dim: int, *, out=None) -> Tensor:
     tensor([0.0000, 0.6931])
     """
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        from .. import _dtype as D
-        input = input.to(D.get_default_dtype())
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
     d = norm_dim(dim, input.ndim)
     res = _logcumsumexp(input, d)
     return res if out is None else _write_out(out, res._data)

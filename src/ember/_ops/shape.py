@@ -964,14 +964,34 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indic
 @expose
 def hsplit(input, indices_or_sections=None, *, sections=None, indices=None):
     """``tensor_split`` along dim 1 (dim 0 for 1-d tensors)."""
+    if input._data.ndim < 1:
+        raise RuntimeError("torch.hsplit requires a tensor with at least 1 dimension, but got "
+                           f"a tensor with {input._data.ndim} dimensions!")
     ios = _sections(indices_or_sections, sections, indices, None)
-    return tensor_split(input, ios, 1 if input._data.ndim > 1 else 0)
+    d = 1 if input._data.ndim > 1 else 0
+    _check_divisible("hsplit", input, ios, d)
+    return tensor_split(input, ios, d)
+
+
+def _check_divisible(name, input, ios, d) -> None:
+    """torch's error when a number of sections does not divide the dim exactly."""
+    if isinstance(ios, int) and input._data.ndim > d:
+        n = input._data.shape[d]
+        if ios == 0 or n % ios:
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but the "
+                               f"size of the dimension {n} is not divisible by the split_size "
+                               f"{ios}!")
 
 
 @expose
 def vsplit(input, indices_or_sections=None, *, sections=None, indices=None):
     """``tensor_split`` along dim 0."""
-    return tensor_split(input, _sections(indices_or_sections, sections, indices, None), 0)
+    if input._data.ndim < 2:
+        raise RuntimeError("torch.vsplit requires a tensor with at least 2 dimension, but got "
+                           f"a tensor with {input._data.ndim} dimensions!")
+    ios = _sections(indices_or_sections, sections, indices, None)
+    _check_divisible("vsplit", input, ios, 0)
+    return tensor_split(input, ios, 0)
 
 
 @expose
