@@ -775,14 +775,18 @@ def unary(name, a):
                            _libm.double_fn(name) if i else _libm.float_fn(name))
 
 
+def vector_pow(x, y):
+    """Sleef's vector pow of ``x``'s dtype (float32 or float64) on every element."""
+    return (powf if x.dtype == _f32 else powd)(x, y)
+
+
 def pow_scalar(a, e):
     """``pow(tensor, scalar)`` for an exponent without its own kernel: Sleef's pow with the
     exponent cast to the dtype in the vectors, ``std::pow(x, double exponent)`` one by one."""
-    f = powf if a.dtype == _f32 else powd
     e64 = float(e)
     e = a.dtype.type(e)
     with np.errstate(all="ignore"):        # one by one: std::pow(float, double), in double
-        return elementwise(a, lambda x: f(x, e),
+        return elementwise(a, lambda x: vector_pow(x, e),
                            lambda x: _libm.double_fn("pow")(x, e64).astype(x.dtype))
 
 

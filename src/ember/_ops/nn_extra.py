@@ -220,7 +220,7 @@ def _pdist_term(diff, g, d, p):
     input's type; ``g`` and ``d`` (the pair's gradient and distance) are columns."""
     from . import _sleef_ext
     dt = diff.dtype.type
-    pw = _sleef_ext.powf if diff.dtype == np.float32 else _sleef_ext.powd
+    pw = _sleef_ext.vector_pow
     p = dt(p)
     with np.errstate(all="ignore"):
         if p == 1:
@@ -281,8 +281,7 @@ def pdist_forward(self, p):
             return _norms.vec_sum_rows(d)
         if p == 2:
             return np.sqrt(_norms.vec_sum_rows(d * d))
-        pw = _sleef_ext.powf if self.dtype == np.float32 else _sleef_ext.powd
-        agg = _norms.vec_sum_rows(pw(d, np.full(d.shape, dt(p))))
+        agg = _norms.vec_sum_rows(_sleef_ext.vector_pow(d, np.full(d.shape, dt(p))))
         from ._libm import double_fn
         root = double_fn("pow")(agg.astype(np.float64), np.float64(1.0 / p))
         return root.astype(self.dtype)

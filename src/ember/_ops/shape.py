@@ -964,34 +964,31 @@ def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indic
 @expose
 def hsplit(input, indices_or_sections=None, *, sections=None, indices=None):
     """``tensor_split`` along dim 1 (dim 0 for 1-d tensors)."""
-    if input._data.ndim < 1:
-        raise RuntimeError("torch.hsplit requires a tensor with at least 1 dimension, but got "
-                           f"a tensor with {input._data.ndim} dimensions!")
-    ios = _sections(indices_or_sections, sections, indices, None)
     d = 1 if input._data.ndim > 1 else 0
-    _check_divisible("hsplit", input, ios, d)
-    return tensor_split(input, ios, d)
+    return _split_along("hsplit", input, indices_or_sections, sections, indices, d, 1)
 
 
-def _check_divisible(name, input, ios, d) -> None:
-    """torch's error when a number of sections does not divide the dim exactly."""
-    if isinstance(ios, int) and input._data.ndim > d:
+def _split_along(name, input, indices_or_sections, sections, indices, d, need):
+    """``h``/``v``/``dsplit``: ``tensor_split`` along ``d`` of a tensor of at least ``need``
+    dims, a number of sections dividing the dim exactly (torch's errors otherwise)."""
+    nd = input._data.ndim
+    if nd < need:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {need} dimension, "
+                           f"but got a tensor with {nd} dimensions!")
+    ios = _sections(indices_or_sections, sections, indices, None)
+    if isinstance(ios, int):
         n = input._data.shape[d]
         if ios == 0 or n % ios:
             raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but the "
                                f"size of the dimension {n} is not divisible by the split_size "
                                f"{ios}!")
+    return tensor_split(input, ios, d)
 
 
 @expose
 def vsplit(input, indices_or_sections=None, *, sections=None, indices=None):
     """``tensor_split`` along dim 0."""
-    if input._data.ndim < 2:
-        raise RuntimeError("torch.vsplit requires a tensor with at least 2 dimension, but got "
-                           f"a tensor with {input._data.ndim} dimensions!")
-    ios = _sections(indices_or_sections, sections, indices, None)
-    _check_divisible("vsplit", input, ios, 0)
-    return tensor_split(input, ios, 0)
+    return _split_along("vsplit", input, indices_or_sections, sections, indices, 0, 2)
 
 
 @expose
@@ -1294,13 +1291,4 @@ def unsafe_split_with_sizes(input, split_sizes, dim=0):
 @expose
 def dsplit(input, indices_or_sections=None, *, sections=None, indices=None):
     """``tensor_split`` along dim 2 (of a tensor of at least 3 dims)."""
-    nd = input._data.ndim
-    if nd < 3:
-        raise RuntimeError("torch.dsplit requires a tensor with at least 3 dimension, but got a "
-                           f"tensor with {nd} dimensions!")
-    ios = _sections(indices_or_sections, sections, indices, None)
-    n = input._data.shape[2]
-    if isinstance(ios, int) and (ios == 0 or n % ios):
-        raise RuntimeError("torch.dsplit attempted to split along dimension 2, but the size of "
-                           f"the dimension {n} is not divisible by the split_size {ios}!")
-    return tensor_split(input, ios, 2)
+    return _split_along("dsplit", input, indices_or_sections, sections, indices, 2, 3)
