@@ -93,15 +93,19 @@ def common(arrays) -> memory_format:
     return fmt or contiguous_format
 
 
+def in_order(shape, npdt, outer) -> np.ndarray:
+    """An uninitialised dense array of ``shape`` whose dims lie in memory in the order
+    ``outer`` (outermost first)."""
+    return np.empty([shape[d] for d in outer], npdt).transpose(np.argsort(outer))
+
+
 def empty(shape, npdt, fmt) -> np.ndarray:
     """An uninitialised array of ``shape`` laid out in ``fmt`` (contiguous or channels-last)."""
     order = _ORDER.get(fmt)
     if order is None:
         return np.empty(shape, npdt)
     _check_rank(len(shape), fmt)
-    outer = order[::-1]                      # outermost first: N, H, W, C (N, D, H, W, C)
-    buf = np.empty([shape[d] for d in outer], npdt)
-    return buf.transpose(np.argsort(outer))
+    return in_order(shape, npdt, order[::-1])   # outermost first: N, H, W, C (N, D, H, W, C)
 
 
 def over_flat(flat: np.ndarray, shape, fmt=None) -> np.ndarray:
@@ -144,7 +148,7 @@ def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
             # strided but not dense: dense strides in the input's dim order
             # (infer_dense_strides, TensorIterator's ordering)
             outer = iter_order(arr.shape, arr.strides)[::-1]
-            return np.empty([arr.shape[d] for d in outer], npdt).transpose(np.argsort(outer))
+            return in_order(arr.shape, npdt, outer)
         fmt = suggest(arr)
     return empty(arr.shape, npdt, fmt)
 
@@ -230,7 +234,7 @@ def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
             st.append(0 if n != m else s)     # a broadcast dim: stride 0
         strides.append(st)
     outer = iter_order(shape, *strides)[::-1]
-    target = np.empty([shape[d] for d in outer], res.dtype).transpose(np.argsort(outer))
+    target = in_order(shape, res.dtype, outer)
     if target.strides == res.strides:
         return res
     np.copyto(target, res)

@@ -343,7 +343,9 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
                            f"{name}, but got input of size: {list(input.shape)}")
     stride = _tuple(stride, nd)
     dilation = _tuple(dilation, nd)
-    _check_conv_args(stride, padding if isinstance(padding, str) else _tuple(padding, nd), groups)
+    if not isinstance(padding, str):
+        padding = _tuple(padding, nd)
+    _check_conv_args(stride, padding, groups)
     c = input.shape[1]
     if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type "
@@ -377,8 +379,6 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
         else:
             raise ValueError(f"Invalid padding string '{padding}', should be one of "
                              "{'valid', 'same'}")
-    else:
-        padding = _tuple(padding, nd)
     padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
     reach = [d * (k - 1) + 1 for d, k in zip(dilation, weight.shape[2:])]
     if any(n < k for n, k in zip(padded, reach)):
