@@ -10,7 +10,7 @@ import os
 import warnings
 
 from ._device import CPU, check, device
-from ._ops import _exact
+from ._ops import _exact, _vml
 
 __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
            "get_num_interop_threads", "use_deterministic_algorithms",
@@ -34,6 +34,7 @@ def set_num_threads(num: int) -> None:
     """Set the number of intra-op threads torch would use: its reductions split their work by
     it, so the emulated kernels do too (the results' last bits follow it, as torch's)."""
     _exact.set_num_threads(_int_arg(num, "set_num_threads"))
+    _vml.set_num_threads(_exact.get_num_threads())
 
 
 def get_num_threads() -> int:

@@ -25,7 +25,7 @@ import numpy as np
 # ATen's vml.h: VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE
 _MODE = ctypes.c_int64(0x2 | 0x140000 | 0x100)
 _CHUNK = 1 << 30                     # VML's lengths are 32-bit (the LP64 interface)
-_SEQUENTIAL = 1                      # MKL_THREADING_SEQUENTIAL: no OpenMP runtime needed
+_SEQUENTIAL, _GNU = 1, 3             # MKL_THREADING_SEQUENTIAL, MKL_THREADING_GNU
 _PREFIX = {np.dtype(np.float32): "vms", np.dtype(np.float64): "vmd"}
 
 
@@ -75,12 +75,37 @@ def _tables() -> dict:
         if _PATH is not None:
             try:
                 lib = ctypes.CDLL(_PATH)
-                lib.MKL_Set_Threading_Layer(ctypes.c_int(_SEQUENTIAL))
+                lib.MKL_Set_Threading_Layer(ctypes.c_int(_threading_layer()))
             except (OSError, AttributeError):
                 return _TABLES
             _TABLES = {dtype: {} for dtype in _PREFIX}
             _TABLES["lib"] = lib
+            from ._exact import get_num_threads
+            set_num_threads(get_num_threads())
     return _TABLES
+
+
+def _threading_layer() -> int:
+    """GNU OpenMP, as torch's MKL runs, where the system has libgomp; else sequential.
+
+    Threaded MKL splits a small product's rows between threads, and the parts round
+    differently from the whole: torch's bits for a given thread count need the same split."""
+    try:
+        ctypes.CDLL("libgomp.so.1", mode=ctypes.RTLD_GLOBAL)
+    except OSError:
+        return _SEQUENTIAL
+    return _GNU
+
+
+def set_num_threads(n: int) -> None:
+    """MKL's thread count follows torch's intra-op count (``at::set_num_threads`` sets both)."""
+    if _TABLES:
+        _TABLES["lib"].MKL_Set_Num_Threads(ctypes.c_int(n))
+
+
+def library():
+    """MKL's runtime (loaded once), or None where it is not installed."""
+    return (_TABLES if _TABLES is not None else _tables()).get("lib")
 
 
 def _bind(name: str, dtype: np.dtype):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
+from . import _gemm
 from .registry import _scalar_name, autocast_inputs, expose, op, run
 from .shape import _squeeze_matmul, _unsafe_view
 from .util import broadcast_shapes, norm_dim
@@ -57,8 +58,8 @@ def _mat1_grad_raw(grad, mat2, mat1_shape, mat1_strides, alpha=1):
     if alpha != 1:
         return None
     if _colmajor(mat1_shape, mat1_strides):
-        return xp.matmul(mat2, grad.T).T
-    return xp.matmul(grad, mat2.T)
+        return _product(mat2, grad.T).T
+    return _product(grad, mat2.T)
 
 
 def _mat2_grad_raw(grad, mat1, mat2_shape, mat2_strides, alpha=1):
@@ -66,8 +67,8 @@ def _mat2_grad_raw(grad, mat1, mat2_shape, mat2_strides, alpha=1):
     if alpha != 1:
         return None
     if _colmajor(mat2_shape, mat2_strides):
-        return xp.matmul(grad.T, mat1).T
-    return xp.matmul(mat1.T, grad)
+        return _product(grad.T, mat1).T
+    return _product(mat1.T, grad)
 
 
 @op("MmBackward0", promote=None,
@@ -80,7 +81,13 @@ def _mat2_grad_raw(grad, mat1, mat2_shape, mat2_strides, alpha=1):
          "mat2": lambda grad, self, mat2_shape, mat2_strides: _mat2_grad_raw(
         grad, self, mat2_shape, mat2_strides)})
 def _mm(self, mat2):
-    return xp.matmul(self, mat2)
+    return _product(self, mat2)
+
+
+def _product(a, b):
+    """``a @ b`` of two matrices: torch's BLAS call where MKL is installed, else NumPy's."""
+    out = _gemm.addmm(None, a, b)
+    return xp.matmul(a, b) if out is None else out
 
 
 @expose
@@ -102,7 +109,8 @@ def mm(input, mat2, *, out=None):
     self=lambda grad, vec: grad.unsqueeze(1) * vec.unsqueeze(0),
     vec=lambda grad, self: self.t().mv(grad))
 def _mv(self, vec):
-    return xp.matmul(self, vec)
+    out = _gemm.addmv(None, self, vec)
+    return xp.matmul(self, vec) if out is None else out
 
 
 @expose
@@ -123,7 +131,8 @@ def mv(input, vec, *, out=None):
     self=lambda grad, tensor: grad * tensor,
     tensor=lambda grad, self: grad * self)
 def _dot(self, tensor):
-    return xp.dot(self, tensor)
+    out = _gemm.dot(self, tensor)
+    return xp.dot(self, tensor) if out is None else out
 
 
 @expose
@@ -147,7 +156,8 @@ def dot(input, tensor, *, out=None):
     self=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
     mat2=lambda grad, self: self.transpose(1, 2).bmm(grad))
 def _bmm(self, mat2):
-    return xp.matmul(self, mat2)
+    out = _gemm.baddbmm(None, self, mat2)
+    return xp.matmul(self, mat2) if out is None else out
 
 
 @expose
@@ -178,6 +188,9 @@ def bmm(input, mat2, *, out=None):
 def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
     if mat1.dtype == xp.float16:
         return _in_float(_addmm, self, mat1, mat2, beta=beta, alpha=alpha)
+    out = _gemm.addmm(self, mat1, mat2, beta, alpha)
+    if out is not None:
+        return out
     prod = xp.matmul(mat1, mat2)
     if alpha != 1:
         prod = prod * prod.dtype.type(alpha)
@@ -379,6 +392,9 @@ def _in_float(op, self, m1, m2, *, beta, alpha):
     mat=lambda grad, vec, alpha: _alpha(grad.unsqueeze(1) * vec.unsqueeze(0), alpha),
     vec=lambda grad, mat, alpha: _alpha(mat.t().mv(grad), alpha))
 def _addmv(self, mat, vec, *, beta=1, alpha=1):
+    out = _gemm.addmv(self, mat, vec, beta, alpha)
+    if out is not None:
+        return out
     prod = xp.matmul(mat, vec)
     if alpha != 1:
         prod = prod * _c(alpha, prod)
@@ -430,6 +446,9 @@ def _expand_msg(target, t):
 def _baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
     if batch1.dtype == xp.float16:
         return _in_float(_baddbmm, self, batch1, batch2, beta=beta, alpha=alpha)
+    out = _gemm.baddbmm(self, batch1, batch2, beta, alpha)
+    if out is not None:
+        return out
     prod = xp.matmul(batch1, batch2)
     if alpha != 1:
         prod = prod * _c(alpha, prod)

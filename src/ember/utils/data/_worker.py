@@ -109,8 +109,10 @@ def _worker_loop(dataset_kind, dataset, index_queue, data_queue, done_event, aut
     import random
 
     from ... import random as _random
+    from ..._runtime import set_num_threads
     from .dataloader import _DatasetKind
     try:
+        set_num_threads(1)              # as torch's workers: their kernels run on one thread
         seed = base_seed + worker_id
         random.seed(seed)
         _random.manual_seed(seed)

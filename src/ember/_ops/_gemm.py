@@ -1,0 +1,286 @@
+"""torch's matrix products on MKL's BLAS: ``addmm``/``mm``, ``addmv``/``mv``, ``dot`` and the
+batched products, with ATen's choices of layout, transposition and leading dimensions.
+
+torch's CPU build hands float32/float64 products to MKL (``sgemm``, ``sgemv``, ``sdot``,
+``cblas_sgemm_batch`` …), whose blocking decides the order of each sum; NumPy's OpenBLAS adds in
+another order (a few ulps apart). Where MKL's runtime is installed (``ember[mkl]``, see
+``_vml``), Ember makes the same calls with the same arguments as ATen's ``addmm_impl_cpu_``,
+``addmv_out_cpu``, ``dot`` and ``bmm_out_or_baddbmm_`` (``LinearAlgebra.cpp``, ``Blas.cpp``),
+and gets torch's bits, on torch's thread count. Each function returns None where it does not
+apply (no MKL, another dtype, a stride BLAS cannot take): the caller then computes with NumPy.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from . import _vml
+
+_COL_MAJOR, _N, _T = 102, 111, 112
+_PREFIX = {np.dtype(np.float32): ("s", ctypes.c_float),
+           np.dtype(np.float64): ("d", ctypes.c_double)}
+_INT_MAX = 2 ** 31 - 1
+_FNS: dict = {}                      # (routine, dtype) -> bound function, or None without MKL
+_address = _vml._address
+
+
+def _fn(routine: str, dtype: np.dtype):
+    key = (routine, dtype)
+    fn = _FNS.get(key, False)
+    if fn is False:
+        fn = _FNS[key] = _bind(routine, dtype)
+    return fn
+
+
+def _bind(routine: str, dtype: np.dtype):
+    lib = _vml.library()
+    if lib is None or dtype not in _PREFIX:
+        return None
+    prefix, real = _PREFIX[dtype]
+    i, p = ctypes.c_int, ctypes.c_void_p
+    fn = getattr(lib, "cblas_" + prefix + routine)
+    if routine == "gemm":
+        fn.argtypes = (i, i, i, i, i, i, real, p, i, p, i, real, p, i)
+        fn.restype = None
+    elif routine == "gemv":
+        fn.argtypes = (i, i, i, i, real, p, i, p, i, real, p, i)
+        fn.restype = None
+    elif routine == "dot":
+        fn.argtypes = (i, p, i, p, i)
+        fn.restype = real
+    else:                            # gemm_batch: arrays of one group's arguments
+        ip = ctypes.POINTER(ctypes.c_int)
+        rp = ctypes.POINTER(real)
+        fn.argtypes = (i, ip, ip, ip, ip, ip, rp, p, ip, p, ip, rp, p, ip, i, ip)
+        fn.restype = None
+    return fn
+
+
+def _elem_strides(a: np.ndarray):
+    """The strides of ``a`` in elements, or None where BLAS cannot take them."""
+    size = a.itemsize
+    strides = a.strides
+    if any(s < 0 or s % size for s in strides):
+        return None
+    return tuple(s // size for s in strides)
+
+
+def _operand(x: np.ndarray, rows_t: int, cols_t: int, transpose_c: bool, lead_n: int,
+             lead_t: int):
+    """ATen's cast of a product's operand to a BLAS matrix: ``(array, transposed, ld)``.
+
+    ``rows_t``/``cols_t`` index the operand's dims as the column-major call sees them
+    (swapped when the result is row-major); ``lead_n``/``lead_t`` are the least leading
+    dimensions a plain or a transposed operand needs."""
+    s = _elem_strides(x)
+    if s is not None and s[rows_t] == 1 and s[cols_t] >= max(1, lead_n):
+        return x, False, s[cols_t]
+    if s is not None and s[cols_t] == 1 and s[rows_t] >= max(1, lead_t):
+        return x, True, s[rows_t]
+    # ATen: clone(Contiguous), transposed = !transpose_c, ld = the row-major row length
+    return np.ascontiguousarray(x), not transpose_c, max(1, x.shape[1])
+
+
+def addmm(c: np.ndarray | None, m1: np.ndarray, m2: np.ndarray, beta=0, alpha=1):
+    """``beta * c + alpha * (m1 @ m2)`` as ATen's ``addmm_impl_cpu_`` computes it into a
+    fresh contiguous result (``c`` broadcast to it; None with ``beta`` 0), or None."""
+    dtype = m1.dtype
+    if m2.dtype != dtype or (c is not None and c.dtype != dtype):
+        return None
+    fn = _fn("gemm", dtype)
+    if fn is None:
+        return None
+    m, k = m1.shape
+    n = m2.shape[1]
+    if beta == 0 or c is None:
+        out = np.empty((m, n), dtype)
+    else:
+        out = np.empty((m, n), dtype)
+        out[...] = c
+    if out.size == 0:
+        return out
+    if k == 0:
+        if beta == 0 or c is None:
+            out.fill(0)
+        else:
+            out *= dtype.type(beta)
+        return out
+    # the result is contiguous: row-major unless it has one column (ATen's strides test)
+    transpose_c = n != 1
+    if transpose_c:
+        m1, m2 = m2, m1
+        rows, cols, kk = n, m, k
+    else:
+        rows, cols, kk = m, n, k
+    # an operand's first dim is the call's row dim unless transpose_c swapped the roles
+    r, q = (1, 0) if transpose_c else (0, 1)
+    a, ta, lda = _operand(m1, r, q, transpose_c, rows, kk)
+    b, tb, ldb = _operand(m2, r, q, transpose_c, kk, cols)
+    ldc = n if transpose_c else m
+    # cpublas::normalize_last_dims
+    if cols == 1:
+        ldc = rows
+    if ta:
+        if rows == 1:
+            lda = kk
+    elif kk == 1:
+        lda = rows
+    if tb:
+        if kk == 1:
+            ldb = cols
+    elif cols == 1:
+        ldb = kk
+    if max(rows, cols, kk, lda, ldb, ldc) > _INT_MAX or lda < max(1, kk if ta else rows) \
+            or ldb < max(1, cols if tb else kk) or ldc < max(1, rows):
+        return None
+    fn(_COL_MAJOR, _T if ta else _N, _T if tb else _N, rows, cols, kk, alpha,
+       _address(a), lda, _address(b), ldb, 0.0 if beta == 0 or c is None else beta,
+       _address(out), ldc)
+    return out
+
+
+def addmv(c: np.ndarray | None, mat: np.ndarray, vec: np.ndarray, beta=0, alpha=1):
+    """``beta * c + alpha * (mat @ vec)`` as ATen's ``addmv_out_cpu`` computes it, or None."""
+    dtype = mat.dtype
+    if vec.dtype != dtype or (c is not None and c.dtype != dtype):
+        return None
+    fn = _fn("gemv", dtype)
+    sm, sv = _elem_strides(mat), _elem_strides(vec)
+    if fn is None or sm is None or sv is None or mat.size == 0:
+        return None
+    rows, cols = mat.shape
+    out = np.empty(rows, dtype)
+    if beta != 0 and c is not None:
+        out[...] = c
+    incx = sv[0] if cols > 1 else 1
+    if sm[0] == 1 and (cols == 1 or sm[1] >= max(1, rows)):
+        trans, m, n, lda = _N, rows, cols, sm[1]
+    elif sm[1] == 1 and (rows == 1 or sm[0] >= max(1, cols)):
+        trans, m, n, lda = _T, cols, rows, sm[0]
+    else:
+        mat = np.ascontiguousarray(mat)
+        trans, m, n, lda = _T, cols, rows, cols
+    if n == 1:                       # ATen's gemv: a one-column matrix's lda is m
+        lda = m
+    if incx <= 0 or lda < max(1, m) or max(m, n, lda, incx) > _INT_MAX:
+        return None
+    fn(_COL_MAJOR, trans, m, n, alpha, _address(mat), lda, _address(vec), incx,
+       0.0 if beta == 0 or c is None else beta, _address(out), 1)
+    return out
+
+
+def dot(x: np.ndarray, y: np.ndarray):
+    """ATen's ``dot`` of two 1-d arrays (``sdot``/``ddot``) as a 0-d array, or None."""
+    dtype = x.dtype
+    if y.dtype != dtype:
+        return None
+    fn = _fn("dot", dtype)
+    sx, sy = _elem_strides(x), _elem_strides(y)
+    if fn is None or sx is None or sy is None:
+        return None
+    n = x.shape[0]
+    incx, incy = (1, 1) if n == 1 else (sx[0], sy[0])
+    if max(n, incx, incy) > _INT_MAX:
+        return None
+    return np.array(fn(n, _address(x), incx, _address(y), incy), dtype)
+
+
+def baddbmm(c: np.ndarray | None, b1: np.ndarray, b2: np.ndarray, beta=0, alpha=1):
+    """``beta * c + alpha * (b1 @ b2)`` per batch, on ATen's ``bmm_out_or_baddbmm_`` paths:
+    its own loop below 400 multiply-adds a batch, MKL's batched gemm for batches of
+    contiguous or transposed matrices, ``addmm`` batch by batch otherwise. None without
+    MKL or for another dtype."""
+    dtype = b1.dtype
+    if b2.dtype != dtype or (c is not None and c.dtype != dtype) or _fn("gemm", dtype) is None:
+        return None
+    bs, rows, kk = b1.shape
+    cols = b2.shape[2]
+    keep = beta != 0 and c is not None
+    out = np.empty((bs, rows, cols), dtype)
+    if keep:
+        out[...] = c
+    if out.size == 0:
+        return out
+    if kk == 0:
+        if keep:
+            out *= dtype.type(beta)
+        else:
+            out.fill(0)
+        return out
+    if kk * rows * cols < 400:
+        return _bmm_loop(out if keep else None, b1, b2, beta, alpha)
+    if _items_ok(b1) and _items_ok(b2):
+        _gemm_batch(out, b1, b2, beta if keep else 0, alpha)
+        return out
+    for i in range(bs):
+        out[i] = addmm(out[i] if keep else None, b1[i], b2[i], beta if keep else 0, alpha)
+    return out
+
+
+def _items_ok(t: np.ndarray) -> bool:
+    """ATen's ``batch_items_contiguous_or_transposed``."""
+    s = _elem_strides(t)
+    if s is None:
+        return False
+    _, r, q = t.shape
+    return (s[2] == 1 and (r == 1 or s[1] >= q)) or (s[1] == 1 and (q == 1 or s[2] >= r))
+
+
+def _bmm_loop(c, b1, b2, beta, alpha):
+    """ATen's ``baddbmm_cpu_kernel``: each element a sequential sum of products in the
+    accumulation type (no fused multiply-add), then scaled and added to ``c``."""
+    acc = np.zeros((b1.shape[0], b1.shape[1], b2.shape[2]), b1.dtype)
+    for k in range(b1.shape[2]):
+        acc += b1[:, :, k, None] * b2[:, None, k, :]
+    if c is None and alpha == 1:
+        return acc
+    t = acc.dtype.type
+    if c is None or beta == 0:
+        return t(alpha) * acc
+    return c * t(beta) + t(alpha) * acc
+
+
+def _gemm_batch(out, b1, b2, beta, alpha):
+    """ATen's ``baddbmm_with_gemm_``: one ``cblas_?gemm_batch`` group over the batch (a
+    single gemm for a batch of one), the result row-major so the operands swap."""
+    s1, s2 = _elem_strides(b1), _elem_strides(b2)
+    bs, n, _ = b1.shape
+    m, k = b2.shape[2], b2.shape[1]
+    ta = s2[1] == 1 and s2[2] >= b2.shape[1]
+    tb = s1[1] == 1 and s1[2] >= b1.shape[1]
+    lda = s2[2 if ta else 1]
+    ldb = s1[2 if tb else 1]
+    ldc = m
+    # cpublas::normalize_last_dims
+    if n == 1:
+        ldc = m
+    if ta:
+        if m == 1:
+            lda = k
+    elif k == 1:
+        lda = m
+    if tb:
+        if k == 1:
+            ldb = n
+    elif n == 1:
+        ldb = k
+    dtype = out.dtype
+    pa, pb, pc = _address(b2), _address(b1), _address(out)
+    if bs == 1:                      # cpublas::gemm_batched_with_stride: one plain gemm
+        _fn("gemm", dtype)(_COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k, alpha, pa,
+                           lda, pb, ldb, beta, pc, ldc)
+        return
+    fn = _fn("gemm_batch", dtype)
+    real = _PREFIX[dtype][1]
+    i = ctypes.c_int
+    step1, step2, stepc = s1[0] * b1.itemsize, s2[0] * b2.itemsize, m * n * out.itemsize
+    ptrs = ctypes.c_void_p * bs
+    a_ptrs = ptrs(*[pa + j * step2 for j in range(bs)])
+    b_ptrs = ptrs(*[pb + j * step1 for j in range(bs)])
+    c_ptrs = ptrs(*[pc + j * stepc for j in range(bs)])
+    fn(_COL_MAJOR, ctypes.byref(i(_T if ta else _N)), ctypes.byref(i(_T if tb else _N)),
+       ctypes.byref(i(m)), ctypes.byref(i(n)), ctypes.byref(i(k)), ctypes.byref(real(alpha)),
+       a_ptrs, ctypes.byref(i(lda)), b_ptrs, ctypes.byref(i(ldb)), ctypes.byref(real(beta)),
+       c_ptrs, ctypes.byref(i(ldc)), 1, ctypes.byref(i(bs)))
