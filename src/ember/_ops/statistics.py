@@ -157,7 +157,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out):
     batch = out_shape[1:] if q.ndim else out_shape
     n = x.shape[-1] if x.ndim else 1
     sorted_ = x.reshape([*batch, n]).sort(-1)[0]       # NaN sorts last
-    qv = q.double().reshape(-1)
+    qv = q.reshape(-1)                                  # ranks in q's dtype, as torch's
     if ignore_nan:
         count = sorted_.isnan().logical_not().sum(-1, keepdim=True)
         ranks = qv * (count - 1)
@@ -165,7 +165,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan, out):
     else:
         last = float(n - 1)
         has_nan = sorted_.isnan().any(-1, keepdim=True)
-        ranks = (qv * last).expand(*batch, qv.numel()).masked_fill(has_nan, last)
+        ranks = (qv * (n - 1)).expand(*batch, qv.numel()).masked_fill(has_nan, last)
     if interpolation == "lower":
         ranks = ranks.floor()
     elif interpolation == "higher":
