@@ -1,7 +1,11 @@
 """Differences found by comparing the programs' output byte for byte with torch's (rather
 than within the tolerance of ``test_real_programs``), each checked against torch bit for bit:
 ``quantile``/``nanquantile`` compute their ranks and weights in ``q``'s dtype (float32 for
-float32 input), as torch's ``quantile_compute`` does, not in float64."""
+float32 input), as torch's ``quantile_compute`` does, not in float64; ``nn.RNN``/``GRU``/``LSTM``
+compute the input's gates of a whole sequence (or packed batch) in one ``linear``, as torch's
+CPU layers do, and step the cells from them, with ATen's cell formulas (a GRU's
+``(h - n) * z + n``), so outputs and every weight's gradient are torch's bits (float32 LSTMs
+on unpacked input aside: torch runs those on oneDNN's RNN primitive)."""
 
 from __future__ import annotations
 
@@ -32,3 +36,33 @@ def test_quantile_ranks_in_q_dtype(name):
         x[7] = 1e7
         got.append(QUANTILES[name](L, x).numpy())
     assert got[0].dtype == got[1].dtype and np.array_equal(got[0], got[1])
+
+
+RNNS = [(mode, dtype, batch_first, bidirectional, layers, packed)
+        for mode in ("RNN", "GRU", "LSTM") for dtype in ("float32", "float64")
+        for batch_first in (False, True) for bidirectional in (False, True)
+        for layers in (1, 2) for packed in (False, True)
+        if not (mode == "LSTM" and dtype == "float32" and not packed)]
+
+
+@pytest.mark.parametrize("mode,dtype,batch_first,bidirectional,layers,packed", RNNS)
+def test_recurrent_layers_are_torchs_bits(mode, dtype, batch_first, bidirectional, layers,
+                                           packed):
+    data = np.random.default_rng(0).standard_normal((6, 3, 5))
+    got = []
+    for L in (ember, torch):
+        L.manual_seed(3)
+        m = getattr(L.nn, mode)(5, 4, num_layers=layers, bidirectional=bidirectional,
+                                batch_first=batch_first).to(getattr(L, dtype))
+        x = L.tensor(data, dtype=getattr(L, dtype))
+        if batch_first:
+            x = x.transpose(0, 1)
+        if packed:
+            x = L.nn.utils.rnn.pack_padded_sequence(x, L.tensor([6, 4, 3]),
+                                                    batch_first=batch_first)
+        out, h = m(x)
+        out = out.data if packed else out
+        (out.sum() + (h[0] if isinstance(h, tuple) else h).sum()).backward()
+        got.append([out.detach().numpy()] + [p.grad.numpy() for p in m.parameters()])
+    for a, b in zip(*got):
+        assert np.array_equal(a, b)

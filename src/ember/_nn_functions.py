@@ -290,35 +290,54 @@ def _lin(x: Tensor, w: Tensor, b: Tensor | None) -> Tensor:
     return x.matmul(w.t()) if b is None else _ops.addmm(b, x, w.t())
 
 
+def lstm_step(igates: Tensor, hx, w_hh: Tensor, b_hh: Tensor | None,
+              w_hr: Tensor | None = None) -> tuple:
+    """ATen's ``LSTMCell`` from the input's gates ``igates`` (``x W_ih^T + b_ih``, which
+    torch's CPU layers compute for a whole sequence at once): ``(h', c')``."""
+    h, c = hx
+    i, f, g, o = (_lin(h, w_hh, b_hh) + igates).unsafe_chunk(4, 1)
+    cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    hy = o.sigmoid() * cy.tanh()
+    return (hy if w_hr is None else hy.matmul(w_hr.t())), cy
+
+
+def gru_step(igates: Tensor, hx: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
+    """ATen's ``GRUCell`` from the input's gates: ``h' = (h - n) * z + n``."""
+    ir, iz, in_ = igates.unsafe_chunk(3, 1)
+    hr, hz, hn = _lin(hx, w_hh, b_hh).unsafe_chunk(3, 1)
+    r = (hr + ir).sigmoid()
+    z = (hz + iz).sigmoid()
+    n = (in_ + hn * r).tanh()
+    return (hx - n) * z + n
+
+
+def rnn_step(igates: Tensor, hx: Tensor, w_hh: Tensor, b_hh: Tensor | None,
+             relu: bool = False) -> Tensor:
+    """ATen's ``SimpleCell`` from the input's part: ``act(h W_hh^T + b_hh + igates)``."""
+    pre = _lin(hx, w_hh, b_hh) + igates
+    return pre.relu() if relu else pre.tanh()
+
+
 def lstm_cell(input: Tensor, hx, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
               b_hh: Tensor | None = None) -> tuple:
     """One LSTM step from ``hx = (h, c)``: ``(h', c')`` (gates in torch's order: input,
     forget, cell, output)."""
-    h, c = hx
-    gates = _lin(input, w_ih, b_ih) + _lin(h, w_hh, b_hh)
-    i, f, g, o = gates.unsafe_chunk(4, 1)
-    cy = f.sigmoid() * c + i.sigmoid() * g.tanh()
-    return o.sigmoid() * cy.tanh(), cy
+    return lstm_step(_lin(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
              b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
-    """One GRU step: ``h' = n + z * (h - n)`` (gates: reset, update, new)."""
-    ir, iz, in_ = _lin(input, w_ih, b_ih).unsafe_chunk(3, 1)
-    hr, hz, hn = _lin(hx, w_hh, b_hh).unsafe_chunk(3, 1)
-    r = (ir + hr).sigmoid()
-    z = (iz + hz).sigmoid()
-    n = (in_ + r * hn).tanh()
-    return n + z * (hx - n)
+    """One GRU step: ``h' = (h - n) * z + n`` (gates: reset, update, new)."""
+    return gru_step(_lin(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
                   b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
     """One Elman RNN step: ``tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
-    return (_lin(input, w_ih, b_ih) + _lin(hx, w_hh, b_hh)).tanh()
+    return rnn_step(_lin(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
                   b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
     """One Elman RNN step with ReLU: ``relu(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
-    return (_lin(input, w_ih, b_ih) + _lin(hx, w_hh, b_hh)).relu()
+    return rnn_step(_lin(input, w_ih, b_ih), hx, w_hh, b_hh, relu=True)

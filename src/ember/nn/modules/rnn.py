@@ -21,10 +21,12 @@ import numpy as _np
 from ... import _dtype as _D
 from ... import _factories as _Fac
 from ... import _ops
-from ..._nn_functions import _lin
 from ..._nn_functions import gru_cell as _gru_cell
+from ..._nn_functions import gru_step as _gru_step
 from ..._nn_functions import lstm_cell as _lstm_cell
+from ..._nn_functions import lstm_step as _lstm_step
 from ..._nn_functions import rnn_relu_cell as _rnn_relu_cell
+from ..._nn_functions import rnn_step as _rnn_step
 from ..._nn_functions import rnn_tanh_cell as _rnn_tanh_cell
 from ..._ops.registry import NONE as _NONE
 from ..._ops.registry import op as _op
@@ -145,8 +147,20 @@ class RNNBase(Module):
             s += ", bidirectional={bidirectional}"
         return s.format(**self.__dict__)
 
-    def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
+    def _step(self, igates, state, w_hh, b_hh, w_hr=None):
+        """One step from the input's gates (``x W_ih^T + b_ih``): torch's CPU layers
+        compute those for the whole sequence at once, then run the cell on each step."""
         raise NotImplementedError
+
+    def _layer(self, x, state, w, steps):
+        """The cell over ``steps`` (time indices) of ``x``: the outputs, the final state."""
+        w_ih, w_hh, b_ih, b_hh, *w_hr = w
+        igates = _F.linear(x, w_ih, b_ih).unbind(0)
+        ys = [None] * len(igates)
+        for t in steps:
+            state = self._step(igates[t], state, w_hh, b_hh, *w_hr)
+            ys[t] = state[0] if isinstance(state, tuple) else state
+        return ys, state
 
     def _check_forward_args(self, input, hx, batch_sizes=None):
         """torch's ``check_input`` and hidden-size checks."""
@@ -216,7 +230,8 @@ class RNNBase(Module):
                 idx = layer * nd + direction
                 w = self._layer_weights(layer, "_reverse" if direction else "")
                 state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
-                y, final = self._packed_layer(layer_input, bs, offs, state, w, direction == 1)
+                y, final = self._packed_layer(_F.linear(layer_input, w[0], w[2]), bs, offs,
+                                              state, w[1::2] + w[4:], direction == 1)
                 outs.append(y)
                 finals.append(final)
             layer_input = outs[0] if nd == 1 else _cat(outs, 1)
@@ -231,6 +246,7 @@ class RNNBase(Module):
         return PackedSequence(layer_input, batch_sizes, sorted_indices, unsorted_indices), h_n
 
     def _packed_layer(self, x, bs, offs, state, w, reverse: bool):
+        """torch's ``PackedLayer``/``ReversedPackedLayer`` over the input's gates ``x``."""
         lstm = isinstance(state, tuple)
 
         def cut(s, a, b):
@@ -248,7 +264,7 @@ class RNNBase(Module):
                     parts.append(cut(cur, b, last))
                     cur = cut(cur, 0, b)
                 last = b
-                cur = self._cell(x[offs[t]:offs[t] + b], cur, *w)
+                cur = self._step(x[offs[t]:offs[t] + b], cur, *w)
                 ys.append(cur[0] if lstm else cur)
             parts.append(cur)
             return _cat(ys, 0), join(parts[::-1])
@@ -259,7 +275,7 @@ class RNNBase(Module):
             if b > last:
                 cur = join([cur, cut(state, last, b)])
             last = b
-            cur = self._cell(x[offs[t]:offs[t] + b], cur, *w)
+            cur = self._step(x[offs[t]:offs[t] + b], cur, *w)
             ys.append(cur[0] if lstm else cur)
         return _cat(ys[::-1], 0), cur
 
@@ -314,10 +330,7 @@ class RNNBase(Module):
                 w = self._layer_weights(layer, suffix)
                 state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
                 steps = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
-                ys = [None] * seq_len
-                for t in steps:
-                    state = self._cell(layer_input[t], state, *w)
-                    ys[t] = state[0] if lstm else state
+                ys, state = self._layer(layer_input, state, w, steps)
                 y = _ops.stack(ys, 0)
                 if mkldnn:
                     y, h, c = _mkldnn_rnn_layer(y, state[0], state[1])
@@ -376,9 +389,8 @@ class RNN(RNNBase):
     def _init_state(self, layers, n, dtype):
         return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
 
-    def _cell(self, x, h, w_ih, w_hh, b_ih, b_hh):
-        pre = _lin(x, w_ih, b_ih) + _lin(h, w_hh, b_hh)
-        return pre.tanh() if self.nonlinearity == "tanh" else pre.relu()
+    def _step(self, igates, h, w_hh, b_hh):
+        return _rnn_step(igates, h, w_hh, b_hh, relu=self.nonlinearity == "relu")
 
 
 class LSTM(RNNBase):
@@ -398,15 +410,8 @@ class LSTM(RNNBase):
         return (_Fac.zeros((layers, n, real_hidden), dtype=dtype),
                 _Fac.zeros((layers, n, self.hidden_size), dtype=dtype))
 
-    def _cell(self, x, state, w_ih, w_hh, b_ih, b_hh, w_hr=None):
-        h, c = state
-        gates = _lin(x, w_ih, b_ih) + _lin(h, w_hh, b_hh)
-        i, f, g, o = _split(gates, 4)
-        c2 = f.sigmoid() * c + i.sigmoid() * g.tanh()
-        h2 = o.sigmoid() * c2.tanh()
-        if w_hr is not None:
-            h2 = h2.matmul(w_hr.t())
-        return (h2, c2)
+    def _step(self, igates, state, w_hh, b_hh, w_hr=None):
+        return _lstm_step(igates, state, w_hh, b_hh, w_hr)
 
 
 class GRU(RNNBase):
@@ -424,13 +429,8 @@ class GRU(RNNBase):
     def _init_state(self, layers, n, dtype):
         return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
 
-    def _cell(self, x, h, w_ih, w_hh, b_ih, b_hh):
-        gi = _split(_lin(x, w_ih, b_ih), 3)
-        gh = _split(_lin(h, w_hh, b_hh), 3)
-        r = (gi[0] + gh[0]).sigmoid()
-        z = (gi[1] + gh[1]).sigmoid()
-        nn_ = (gi[2] + r * gh[2]).tanh()
-        return (1 - z) * nn_ + z * h
+    def _step(self, igates, h, w_hh, b_hh):
+        return _gru_step(igates, h, w_hh, b_hh)
 
 
 def _cat(ts, dim):
@@ -447,11 +447,6 @@ def _permute_hidden(hx, permutation):
     if isinstance(hx, tuple):
         return (hx[0].index_select(1, permutation), hx[1].index_select(1, permutation))
     return hx.index_select(1, permutation)
-
-
-def _split(t, k):
-    n = t.shape[1] // k
-    return [t.narrow(1, i * n, n) for i in range(k)]
 
 
 class RNNCellBase(Module):
