@@ -1,7 +1,9 @@
 """Differences found by comparing the programs' output byte for byte with torch's (rather
 than within the tolerance of ``test_real_programs``), each checked against torch bit for bit:
 ``quantile``/``nanquantile`` compute their ranks and weights in ``q``'s dtype (float32 for
-float32 input), as torch's ``quantile_compute`` does, not in float64; ``nn.RNN``/``GRU``/``LSTM``
+float32 input), as torch's ``quantile_compute`` does, not in float64; ``x ** 0.8`` computes the
+elements torch runs one by one with ``std::pow(x, double(0.8))``, the exponent not rounded to
+float32 first; ``nn.RNN``/``GRU``/``LSTM``
 compute the input's gates of a whole sequence (or packed batch) in one ``linear``, as torch's
 CPU layers do, and step the cells from them, with ATen's cell formulas (a GRU's
 ``(h - n) * z + n``), so outputs and every weight's gradient are torch's bits (float32 LSTMs
@@ -64,5 +66,19 @@ def test_recurrent_layers_are_torchs_bits(mode, dtype, batch_first, bidirectiona
         out = out.data if packed else out
         (out.sum() + (h[0] if isinstance(h, tuple) else h).sum()).backward()
         got.append([out.detach().numpy()] + [p.grad.numpy() for p in m.parameters()])
+    for a, b in zip(*got):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("exponent", [0.8, 1.7, -0.3, 1 / 3])
+def test_pow_number_reads_exponent_as_double(exponent, dtype):
+    data = np.linspace(0.05, 5, 50)
+    got = []
+    for L in (ember, torch):
+        x = L.tensor(data, dtype=getattr(L, dtype), requires_grad=True)
+        y = x**exponent
+        y.sum().backward()
+        got.append((y.detach().numpy(), x.grad.numpy()))
     for a, b in zip(*got):
         assert np.array_equal(a, b)

@@ -426,9 +426,10 @@ def _arrays(op, args):
             if scalars:
                 # torch's float16 mul/div read a number operand as float, not rounded to half
                 sdt = _F32 if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR else npdt
+                keep = op.name in _NUMBERS_AS_DOUBLE
                 for i in idx:
                     a = kargs[i]
-                    if a.__class__ is float or a.__class__ is int:
+                    if (a.__class__ is float or a.__class__ is int) and not keep:
                         kargs[i] = _np_scalar(a, sdt)
             return kargs, (D.bool if promote is COMPARE else _BY_NP[npdt])
     args = list(args)
@@ -449,7 +450,7 @@ def _arrays(op, args):
         if isinstance(a, Tensor):
             arr = a._data
             args[i] = arr if arr.dtype == npdt else arr.astype(npdt)
-        elif a is not None:
+        elif a is not None and not (op.name in _NUMBERS_AS_DOUBLE and npdt.kind in "fc"):
             args[i] = _np_scalar(a, npdt)
     if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR and len(idx) == 2:
         # torch's float16 mul/div read a 0-d float tensor as the second operand at its own
@@ -463,6 +464,9 @@ def _arrays(op, args):
 _REDUCED = D.REDUCED
 _F32 = xp.dtype(xp.float32)
 _HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
+# ops whose kernels take a Python number as torch's Scalar does, at double precision (pow's
+# ``std::pow(x, double exponent)`` one by one), rather than rounded to the tensor's dtype
+_NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
 
 
 class _Low:
