@@ -12,6 +12,7 @@ apply (no MKL, another dtype, a stride BLAS cannot take): the caller then comput
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 
 import numpy as np
@@ -32,6 +33,11 @@ def _fn(routine: str, dtype: np.dtype):
     if fn is False:
         fn = _FNS[key] = _bind(routine, dtype)
     return fn
+
+
+def available(dtype) -> bool:
+    """Whether MKL's BLAS computes products of ``dtype`` (torch's bits)."""
+    return _fn("gemm", np.dtype(dtype)) is not None
 
 
 def _bind(routine: str, dtype: np.dtype):
@@ -119,26 +125,57 @@ def addmm(c: np.ndarray | None, m1: np.ndarray, m2: np.ndarray, beta=0, alpha=1)
     a, ta, lda = _operand(m1, r, q, transpose_c, rows, kk)
     b, tb, ldb = _operand(m2, r, q, transpose_c, kk, cols)
     ldc = n if transpose_c else m
-    # cpublas::normalize_last_dims
-    if cols == 1:
-        ldc = rows
-    if ta:
-        if rows == 1:
-            lda = kk
-    elif kk == 1:
-        lda = rows
-    if tb:
-        if kk == 1:
-            ldb = cols
-    elif cols == 1:
-        ldb = kk
-    if max(rows, cols, kk, lda, ldb, ldc) > _INT_MAX or lda < max(1, kk if ta else rows) \
-            or ldb < max(1, cols if tb else kk) or ldc < max(1, rows):
+    if not gemm(ta, tb, rows, cols, kk, alpha, a, lda, b, ldb,
+                0.0 if beta == 0 or c is None else beta, out, ldc):
         return None
-    fn(_COL_MAJOR, _T if ta else _N, _T if tb else _N, rows, cols, kk, alpha,
-       _address(a), lda, _address(b), ldb, 0.0 if beta == 0 or c is None else beta,
-       _address(out), ldc)
     return out
+
+
+def _normalize(ta, tb, m, n, k, lda, ldb, ldc):
+    """``cpublas::normalize_last_dims``: the leading dims BLAS is given for degenerate sizes."""
+    if n == 1:
+        ldc = m
+    if ta:
+        if m == 1:
+            lda = k
+    elif k == 1:
+        lda = m
+    if tb:
+        if k == 1:
+            ldb = n
+    elif n == 1:
+        ldb = k
+    return lda, ldb, ldc
+
+
+def gemm(ta: bool, tb: bool, m: int, n: int, k: int, alpha, a: np.ndarray, lda: int,
+         b: np.ndarray, ldb: int, beta, c: np.ndarray, ldc: int) -> bool:
+    """``cpublas::gemm``: one column-major ``?gemm`` (``c = alpha * op(a) @ op(b) + beta *
+    c``) on arrays whose first elements are the matrices' origins, as ATen's kernels call it;
+    False where MKL or the BLAS path does not apply (nothing written)."""
+    fn = _fn("gemm", c.dtype)
+    if fn is None:
+        return False
+    lda, ldb, ldc = _normalize(ta, tb, m, n, k, lda, ldb, ldc)
+    if max(m, n, k, lda, ldb, ldc) > _INT_MAX or lda < max(1, k if ta else m) \
+            or ldb < max(1, n if tb else k) or ldc < max(1, m):
+        return False
+    fn(_COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k, alpha, _address(a), lda,
+       _address(b), ldb, beta, _address(c), ldc)
+    return True
+
+
+@contextlib.contextmanager
+def one_thread():
+    """MKL on one thread in this block: ATen's kernels call BLAS inside ``parallel_for``,
+    where MKL runs sequentially (a product's bits depend on its thread count)."""
+    lib = _vml.library()
+    before = lib.MKL_Set_Num_Threads_Local(1) if lib is not None else None
+    try:
+        yield
+    finally:
+        if lib is not None:
+            lib.MKL_Set_Num_Threads_Local(before)
 
 
 def addmv(c: np.ndarray | None, mat: np.ndarray, vec: np.ndarray, beta=0, alpha=1):
@@ -253,25 +290,12 @@ def _gemm_batch(out, b1, b2, beta, alpha):
     lda = s2[2 if ta else 1]
     ldb = s1[2 if tb else 1]
     ldc = m
-    # cpublas::normalize_last_dims
-    if n == 1:
-        ldc = m
-    if ta:
-        if m == 1:
-            lda = k
-    elif k == 1:
-        lda = m
-    if tb:
-        if k == 1:
-            ldb = n
-    elif n == 1:
-        ldb = k
+    if bs == 1:                      # cpublas::gemm_batched_with_stride: one plain gemm
+        gemm(ta, tb, m, n, k, alpha, b2, lda, b1, ldb, beta, out, ldc)
+        return
+    lda, ldb, ldc = _normalize(ta, tb, m, n, k, lda, ldb, ldc)
     dtype = out.dtype
     pa, pb, pc = _address(b2), _address(b1), _address(out)
-    if bs == 1:                      # cpublas::gemm_batched_with_stride: one plain gemm
-        _fn("gemm", dtype)(_COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k, alpha, pa,
-                           lda, pb, ldb, beta, pc, ldc)
-        return
     fn = _fn("gemm_batch", dtype)
     real = _PREFIX[dtype][1]
     i = ctypes.c_int

@@ -237,15 +237,15 @@ def _reduced_lanes(rd):
 
 
 def _tree_of_chunks(e, lanes):
-    """A float32 vector accumulator (from zeros) over the full chunks of ``lanes`` along axis
-    0, folded by ``vec_reduce_all``; zeros when there is no full chunk."""
+    """A vector accumulator (from zeros) over the full chunks of ``lanes`` along axis 0,
+    folded by ``vec_reduce_all``; zeros when there is no full chunk."""
     full = e.shape[0] - e.shape[0] % lanes
     if not full:
         return np.zeros(e.shape[1:], e.dtype)
     acc = e[:lanes].copy()
     for d in range(lanes, full, lanes):
         acc += e[d:d + lanes]
-    return _norms._lanes_reduce(acc, _F32)
+    return _norms._lanes_reduce(acc, e.dtype)
 
 
 def _softmax_lastdim_reduced(c, rd):

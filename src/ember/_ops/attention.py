@@ -14,10 +14,16 @@ Which backends may run is ``backends.cuda``'s flags (``enable_flash_sdp`` …), 
 
 from __future__ import annotations
 
+import contextlib
 import math
 
+import numpy as np
+
+from .. import _cpu
 from .._device import xp
 from ..backends import cuda as _flags
+from . import _exact, _gemm, _sleef, _sleef_d
+from ._norms import _lanes_reduce
 from .nn import _safe_softmax, _softmax_np
 from .registry import NONE, op
 
@@ -91,10 +97,13 @@ def _grad_value(grad, query, key, attn_mask, scale, rep):
     name="_scaled_dot_product_flash_attention_for_cpu", method=False, function=False,
     promote=NONE, tensors=("query", "key", "value", "attn_mask"),
     query=_grad_query, key=_grad_key, value=_grad_value)
-def _flash(query, key, value, attn_mask, scale, rep):
+def _flash(query, key, value, attn_mask, scale, rep, causal=False):
     """``softmax(q @ kᵀ · scale + mask) @ v`` over 4-d (batch, heads, length, size) arrays;
     ``mask`` is additive (``-inf`` where masked) or None; rows masked everywhere give zeros."""
     k, v = _repeat_np(key, rep), _repeat_np(value, rep)
+    out = _flash_forward(query, k, v, None if causal else attn_mask, scale, causal)
+    if out is not None:
+        return out
     scores = xp.matmul(query, k.swapaxes(-2, -1)) * query.dtype.type(scale)
     if attn_mask is not None:
         scores = scores + attn_mask
@@ -105,11 +114,134 @@ def _flash(query, key, value, attn_mask, scale, rep):
     return xp.matmul(p.astype(query.dtype, copy=False), v)
 
 
-def flash(query, key, value, attn_mask, scale, enable_gqa):
-    """Run the flash op (``flash_applies`` said yes); ``attn_mask`` additive or None."""
+def flash(query, key, value, attn_mask, scale, enable_gqa, causal=False):
+    """Run the flash op (``flash_applies`` said yes); ``attn_mask`` additive or None (with
+    ``causal``, the causal mask, which the backward formulas read; the kernel applies it as
+    torch's does, by position)."""
     rep = query.shape[1] // key.shape[1] if enable_gqa else 1
     sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
-    return _flash(query, key, value, attn_mask, sc, rep)
+    return _flash(query, key, value, attn_mask, sc, rep, causal)
+
+
+# ----------------------------------------------------------------------------- the kernel
+
+def _exp_via_double(x):
+    """The C library's ``exp(double)`` of float32 values, rounded back to float32 (what an
+    unqualified ``exp`` of a float calls in the kernel's scalar tail)."""
+    return _sleef_d.exp_scalar(x.astype(np.float64)).astype(np.float32)
+
+
+# per dtype: Vectorized::exp_u20 (Sleef's exp for doubles), the tail's exp, std::exp
+_FLASH_MATH = {
+    np.dtype(np.float32): (_sleef.exp_u20, _exp_via_double, _sleef.expf_scalar),
+    np.dtype(np.float64): (_sleef_d.expd, _sleef_d.exp_scalar, _sleef_d.exp_scalar)}
+
+
+def _flash_forward(q, k, v, mask, scale, causal):
+    """ATen's ``cpu_flash_attention`` on float32/float64 arrays, bit for bit where MKL's BLAS
+    is installed (None elsewhere): blocks of 32/64/256 queries by 512 keys; per block,
+    ``q @ kᵀ`` by one gemm per head, scaled (and masked), the running maximum, ``exp_u20``
+    of the differences on full vectors (the C library's double ``exp`` on the rest) with
+    their vector-folded sum, the running sum rescaled by ``exp(old max - new max)`` (one
+    fused multiply-add), the output accumulated by a second gemm, and at the end multiplied
+    by ``1 / sum``. The gemms write into torch's per-thread scratch layout, at its
+    alignment: MKL rounds a small product by its output's address."""
+    dt = q.dtype
+    if dt not in _FLASH_MATH or not _gemm.available(dt):
+        return None
+    vexp, texp, sexp = _FLASH_MATH[dt]
+    t = dt.type
+    b_, h_, lq, e_ = q.shape
+    s_ = k.shape[2]
+    qsplit = min(256 if lq >= 768 else 64 if lq >= 192 else 32, lq)
+    ksplit = min(512, s_)
+    lanes = _cpu.avx512_lanes(dt)
+    out = np.empty(q.shape, dt)
+    size = dt.itemsize
+    q_ld, k_ld, v_ld = q.strides[2] // size, k.strides[2] // size, v.strides[2] // size
+    if mask is not None:
+        mask = np.broadcast_to(mask, (b_, h_, lq, s_))
+    slices = -(-lq // qsplit)
+    tasks = b_ * h_ * slices
+    threads = min(_exact.get_num_threads(), tasks)
+    chunk = -(-tasks // threads)
+    heads = [(i, j) for i in range(b_) for j in range(h_)]
+    buf = _scratch(dt, threads, qsplit * ksplit + 2 * qsplit + qsplit * e_)
+    at_dst = qsplit * ksplit + 2 * qsplit
+    inf = t(np.inf)
+    with np.errstate(all="ignore"), \
+            (_gemm.one_thread() if tasks > 1 else contextlib.nullcontext()):
+        for m in range(0, lq, qsplit):
+            qb = min(qsplit, lq - m)
+            # the thread running each head's task (parallel_for's even chunks, in order)
+            scratch = [buf[((i * h_ + j) * slices + m // qsplit) // chunk] for i, j in heads]
+            top = np.full((b_, h_, qb), -inf, dt)
+            total = np.zeros((b_, h_, qb), dt)
+            dst = np.empty((b_, h_, qb, e_), dt)
+            keys = min(m + qb, s_) if causal else s_
+            for n in range(0, keys, ksplit):
+                kb = min(ksplit, s_ - n)
+                qk = np.empty((b_, h_, qb, kb), dt)
+                for (i, j), sc in zip(heads, scratch):
+                    part = sc[:qb * kb].reshape(qb, kb)
+                    _gemm.gemm(True, False, kb, qb, e_, 1.0, k[i, j, n:], k_ld, q[i, j, m:],
+                               q_ld, 0.0, part, kb)
+                    qk[i, j] = part
+                if causal and keys - n <= ksplit:
+                    cols = np.arange(kb)
+                    qk[..., cols > (m - n + np.arange(qb))[:, None]] = -inf
+                if mask is not None:
+                    qk = _exact.fma(qk, t(scale), mask[:, :, m:m + qb, n:n + kb])
+                else:
+                    qk *= t(scale)
+                new = np.maximum(top, qk.max(-1))
+                live = new != -inf
+                full = kb - kb % lanes
+                d = qk - new[..., None]
+                ex = np.empty_like(d)
+                ex[..., :full] = vexp(d[..., :full])
+                ex[..., full:] = texp(d[..., full:])
+                ex[~live] = 0
+                part = _vector_sum(ex[..., :full], lanes)
+                for c in range(full, kb):
+                    part = part + ex[..., c]
+                shrink = sexp(top - new)
+                total = np.where(live, _exact.fma(shrink, total, part), total)
+                top = np.where(live, new, top)
+                if n:
+                    dst = np.where(live[..., None], dst * shrink[..., None], dst)
+                for (i, j), sc in zip(heads, scratch):
+                    weights = sc[:qb * kb].reshape(qb, kb)
+                    weights[...] = ex[i, j]
+                    acc = sc[at_dst:at_dst + qb * e_].reshape(qb, e_)
+                    if n:
+                        acc[...] = dst[i, j]
+                    _gemm.gemm(False, False, e_, qb, kb, 1.0, v[i, j, n:], v_ld, weights, kb,
+                               0.0 if n == 0 else 1.0, acc, e_)
+                    dst[i, j] = acc
+            total[total == 0] = 1
+            out[:, :, m:m + qb] = dst * (t(1) / total)[..., None]
+    return out
+
+
+def _scratch(dt, threads, per_thread):
+    """torch's per-thread scratch buffer, ``(threads, per_thread)`` of ``dt``, starting on a
+    64-byte boundary as c10's allocator places it."""
+    raw = np.empty(threads * per_thread * dt.itemsize + 64, np.uint8)
+    start = -raw.ctypes.data % 64
+    return raw[start:start + threads * per_thread * dt.itemsize].view(dt).reshape(
+        threads, per_thread)
+
+
+def _vector_sum(a, lanes):
+    """``vec_tmp_sum += x`` over the full vectors of the last axis, folded by
+    ``vec_reduce_all``."""
+    if not a.shape[-1]:
+        return np.zeros(a.shape[:-1], a.dtype)
+    acc = a[..., :lanes].copy()
+    for c in range(lanes, a.shape[-1], lanes):
+        acc += a[..., c:c + lanes]
+    return _lanes_reduce(np.moveaxis(acc, -1, 0), a.dtype)
 
 
 def check_inputs(query, key, value, attn_mask) -> None:

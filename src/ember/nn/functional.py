@@ -1003,7 +1003,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         attn_mask = Tensor._wrap(np.where(attn_mask._data, 0.0, -np.inf).astype(
             query._data.dtype))
     if _attention.flash_applies(query, key, value, attn_mask, dropout_p, enable_gqa):
-        return _attention.flash(query, key, value, attn_mask, scale, enable_gqa)
+        return _attention.flash(query, key, value, attn_mask, scale, enable_gqa, is_causal)
     _attention.check_math_enabled()
     if enable_gqa and query.ndim >= 3 and key.shape[-3] != query.shape[-3]:
         rep = query.shape[-3] // key.shape[-3]
