@@ -53,3 +53,27 @@ def test_flash_forward_is_torchs_bits(call, dtype, threads):
                               L.tensor(keep))
             got.append(out.numpy())
         assert np.array_equal(got[0], got[1]), (b, h, lq, s, e)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("call", ["plain", "causal", "float_mask", "bool_mask"])
+def test_flash_backward_is_torchs_bits(call, dtype, threads):
+    """The three gradients come from torch's backward kernel (recomputed probabilities from
+    the log-sum-exp, its five gemms per block, gradients laid out (batch, length, heads, size)
+    as torch allocates them)."""
+    rng = np.random.default_rng(1)
+    for b, h, lq, s, e in SHAPES[:6]:
+        arrays = [rng.standard_normal(shape) for shape in ((b, h, lq, e), (b, h, s, e),
+                                                            (b, h, s, e), (lq, s), (b, h, lq, e))]
+        keep = rng.random((b, 1, lq, s)) > 0.3
+        got = []
+        for L in (ember, torch):
+            q, k, v, m, g = (L.tensor(a, dtype=getattr(L, dtype)) for a in arrays)
+            for t in (q, k, v):
+                t.requires_grad_()
+            out = CALLS[call](L.nn.functional.scaled_dot_product_attention, q, k, v, m,
+                              L.tensor(keep))
+            grads = L.autograd.grad(out, (q, k, v), g)
+            got.append([x.numpy() for x in grads])
+        for x, y in zip(*got):
+            assert np.array_equal(x, y), (b, h, lq, s, e)

@@ -22,7 +22,7 @@ import numpy as np
 from .. import _cpu
 from .._device import xp
 from ..backends import cuda as _flags
-from . import _exact, _gemm, _sleef, _sleef_d
+from . import _exact, _gemm, _libm, _norms, _sleef, _sleef_d
 from ._norms import _lanes_reduce
 from .nn import _safe_softmax, _softmax_np
 from .registry import NONE, op
@@ -78,25 +78,48 @@ def _dscores(grad, query, key, value, attn_mask, scale, rep):
     return p * (dp - (dp * p).sum(-1, keepdim=True))
 
 
-def _grad_query(grad, query, key, value, attn_mask, scale, rep):
+def _grad_query(grad, query, key, value, attn_mask, scale, rep, causal):
     k = key if rep == 1 else key.repeat_interleave(rep, 1)
     return _dscores(grad, query, key, value, attn_mask, scale, rep).matmul(k) * scale
 
 
-def _grad_key(grad, query, key, value, attn_mask, scale, rep):
+def _grad_key(grad, query, key, value, attn_mask, scale, rep, causal):
     ds = _dscores(grad, query, key, value, attn_mask, scale, rep)
     return _grouped(ds.transpose(-2, -1).matmul(query) * scale, rep)
 
 
-def _grad_value(grad, query, key, attn_mask, scale, rep):
+def _grad_value(grad, query, key, value, attn_mask, scale, rep, causal):
     p = _probs(query, key, attn_mask, scale, rep)
     return _grouped(p.transpose(-2, -1).matmul(grad), rep)
+
+
+def _raw_grads(which):
+    """A raw formula: torch's flash backward kernel (all three gradients at once, kept for
+    the other two formulas of the same backward call), or None where it does not apply."""
+    def formula(grad, query, key, value, attn_mask, scale, rep, causal):
+        if rep != 1:
+            return None
+        args = (grad, query, key, value, attn_mask)
+        hit = _LAST_GRADS[0]
+        if hit is None or len(hit[0]) != 5 or any(a is not b for a, b in zip(hit[0], args)) \
+                or hit[1] != (scale, causal):
+            grads = _flash_backward(grad, query, key, value, None if causal else attn_mask,
+                                    scale, causal)
+            if grads is None:
+                return None
+            _LAST_GRADS[0] = hit = (args, (scale, causal), grads)
+        return hit[2][which]
+    return formula
+
+
+_LAST_GRADS: list = [None]
 
 
 @op("ScaledDotProductFlashAttentionForCpuBackward0",
     name="_scaled_dot_product_flash_attention_for_cpu", method=False, function=False,
     promote=NONE, tensors=("query", "key", "value", "attn_mask"),
-    query=_grad_query, key=_grad_key, value=_grad_value)
+    query=_grad_query, key=_grad_key, value=_grad_value,
+    raw={"query": _raw_grads(0), "key": _raw_grads(1), "value": _raw_grads(2)})
 def _flash(query, key, value, attn_mask, scale, rep, causal=False):
     """``softmax(q @ kᵀ · scale + mask) @ v`` over 4-d (batch, heads, length, size) arrays;
     ``mask`` is additive (``-inf`` where masked) or None; rows masked everywhere give zeros."""
@@ -131,13 +154,16 @@ def _exp_via_double(x):
     return _sleef_d.exp_scalar(x.astype(np.float64)).astype(np.float32)
 
 
+_LOG = {np.dtype(np.float32): lambda x: _libm.float_fn("log")(x),
+        np.dtype(np.float64): lambda x: _libm.double_fn("log")(x)}
+
 # per dtype: Vectorized::exp_u20 (Sleef's exp for doubles), the tail's exp, std::exp
 _FLASH_MATH = {
     np.dtype(np.float32): (_sleef.exp_u20, _exp_via_double, _sleef.expf_scalar),
     np.dtype(np.float64): (_sleef_d.expd, _sleef_d.exp_scalar, _sleef_d.exp_scalar)}
 
 
-def _flash_forward(q, k, v, mask, scale, causal):
+def _flash_forward(q, k, v, mask, scale, causal, lse=False):
     """ATen's ``cpu_flash_attention`` on float32/float64 arrays, bit for bit where MKL's BLAS
     is installed (None elsewhere): blocks of 32/64/256 queries by 512 keys; per block,
     ``q @ kᵀ`` by one gemm per head, scaled (and masked), the running maximum, ``exp_u20``
@@ -145,7 +171,8 @@ def _flash_forward(q, k, v, mask, scale, causal):
     their vector-folded sum, the running sum rescaled by ``exp(old max - new max)`` (one
     fused multiply-add), the output accumulated by a second gemm, and at the end multiplied
     by ``1 / sum``. The gemms write into torch's per-thread scratch layout, at its
-    alignment: MKL rounds a small product by its output's address."""
+    alignment: MKL rounds a small product by its output's address. With ``lse``, also the
+    rows' ``max + log(sum)``, which the backward kernel reads."""
     dt = q.dtype
     if dt not in _FLASH_MATH or not _gemm.available(dt):
         return None
@@ -157,6 +184,7 @@ def _flash_forward(q, k, v, mask, scale, causal):
     ksplit = min(512, s_)
     lanes = _cpu.avx512_lanes(dt)
     out = np.empty(q.shape, dt)
+    logsum = np.empty(q.shape[:3], dt)
     size = dt.itemsize
     q_ld, k_ld, v_ld = q.strides[2] // size, k.strides[2] // size, v.strides[2] // size
     if mask is not None:
@@ -221,16 +249,90 @@ def _flash_forward(q, k, v, mask, scale, causal):
                     dst[i, j] = acc
             total[total == 0] = 1
             out[:, :, m:m + qb] = dst * (t(1) / total)[..., None]
-    return out
+            if lse:
+                top[top == -inf] = 0
+                logsum[:, :, m:m + qb] = top + _LOG[dt](total)
+    return (out, logsum) if lse else out
+
+
+def _flash_backward(grad, q, k, v, mask, scale, causal):
+    """ATen's ``cpu_flash_attention_backward``: (grad_query, grad_key, grad_value), or None
+    without MKL. Per (batch, head) and block: ``scale * q @ kᵀ`` (+ mask) by gemm, the
+    probabilities ``exp(· - lse)`` (Sleef's vector exp on every element), ``grad_v +=
+    pᵀ @ grad_out``, ``grad_p = grad_out @ vᵀ``, ``ds = p * (grad_p - rowsum(grad_out *
+    out))``, ``grad_q += scale * ds @ k``, ``grad_k += scale * dsᵀ @ q``; the gradients are
+    laid out (batch, length, heads, size), as torch allocates them."""
+    dt = q.dtype
+    if dt not in _FLASH_MATH or not _gemm.available(dt) or grad.dtype != dt:
+        return None
+    fwd = _flash_forward(q, k, v, mask, scale, causal, lse=True)
+    out, logsum = fwd
+    t = dt.type
+    b_, h_, lq, e_ = q.shape
+    s_ = k.shape[2]
+    qsplit = min(256 if lq >= 768 else 64 if lq >= 192 else 32, lq)
+    ksplit = min(512, s_)
+    size = dt.itemsize
+    vexp = _sleef.expf if dt == np.float32 else _sleef_d.expd
+    lanes = _cpu.avx512_lanes(dt)
+    if mask is not None:
+        mask = np.broadcast_to(mask, (b_, h_, lq, s_))
+    # torch's layouts: grad_out made contiguous as (B, L, H, E), gradients zeros of that shape
+    go = _aligned((b_, lq, h_, e_), dt)
+    go[...] = grad.transpose(0, 2, 1, 3)
+    gq, gk, gv = (_aligned((b_, n, h_, e_), dt, zero=True) for n in (lq, s_, s_))
+    go_ld, g_ld_q, g_ld_kv = h_ * e_, h_ * e_, h_ * e_
+    q_ld, k_ld, v_ld = q.strides[2] // size, k.strides[2] // size, v.strides[2] // size
+    tasks = b_ * h_
+    threads = min(_exact.get_num_threads(), tasks)
+    chunk = -(-tasks // threads)
+    buf = _scratch(dt, threads, 2 * qsplit * ksplit)
+    sc = t(scale)
+    with np.errstate(all="ignore"), \
+            (_gemm.one_thread() if tasks > 1 else contextlib.nullcontext()):
+        for z in range(tasks):
+            i, j = divmod(z, h_)
+            scratch = buf[z // chunk]
+            for m in range(0, lq, qsplit):
+                qb = min(qsplit, lq - m)
+                dsum = _norms.vec_sum_rows(None, fused=(go[i, m:m + qb, j], out[i, j, m:m + qb]),
+                                           lanes=lanes)
+                keys = min(m + qb, s_) if causal else s_
+                for n in range(0, keys, ksplit):
+                    kb = min(ksplit, s_ - n)
+                    attn = scratch[:qb * kb].reshape(qb, kb)
+                    gattn = scratch[qsplit * ksplit:qsplit * ksplit + qb * kb].reshape(qb, kb)
+                    _gemm.gemm(True, False, kb, qb, e_, sc, k[i, j, n:], k_ld, q[i, j, m:],
+                               q_ld, 0.0, attn, kb)
+                    if mask is not None:
+                        attn += mask[i, j, m:m + qb, n:n + kb]
+                    attn[...] = vexp(attn - logsum[i, j, m:m + qb, None])
+                    if causal and keys - n <= ksplit:
+                        attn[np.arange(kb) > (m - n + np.arange(qb))[:, None]] = 0
+                    _gemm.gemm(False, True, e_, kb, qb, 1.0, go[i, m:, j], go_ld, attn, kb,
+                               1.0, gv[i, n:, j], g_ld_kv)
+                    _gemm.gemm(True, False, kb, qb, e_, 1.0, v[i, j, n:], v_ld, go[i, m:, j],
+                               go_ld, 0.0, gattn, kb)
+                    gattn[...] = attn * (gattn - dsum[:, None])
+                    _gemm.gemm(False, False, e_, qb, kb, sc, k[i, j, n:], k_ld, gattn, kb,
+                               1.0, gq[i, m:, j], g_ld_q)
+                    _gemm.gemm(False, True, e_, kb, qb, sc, q[i, j, m:], q_ld, gattn, kb,
+                               1.0, gk[i, n:, j], g_ld_kv)
+    return tuple(g.transpose(0, 2, 1, 3) for g in (gq, gk, gv))
+
+
+def _aligned(shape, dt, zero=False):
+    """A C-contiguous array of ``shape`` starting on a 64-byte boundary (c10's allocator)."""
+    n = int(np.prod(shape)) * dt.itemsize
+    raw = np.zeros(n + 64, np.uint8) if zero else np.empty(n + 64, np.uint8)
+    start = -raw.ctypes.data % 64
+    return raw[start:start + n].view(dt).reshape(shape)
 
 
 def _scratch(dt, threads, per_thread):
     """torch's per-thread scratch buffer, ``(threads, per_thread)`` of ``dt``, starting on a
     64-byte boundary as c10's allocator places it."""
-    raw = np.empty(threads * per_thread * dt.itemsize + 64, np.uint8)
-    start = -raw.ctypes.data % 64
-    return raw[start:start + threads * per_thread * dt.itemsize].view(dt).reshape(
-        threads, per_thread)
+    return _aligned((threads, per_thread), dt)
 
 
 def _vector_sum(a, lanes):
