@@ -237,6 +237,11 @@ def __getattr__(name: str):
 
 globals().pop("_lazy", None)      # (ember._lazy: the mechanism, not a name of torch's)
 
+from ._ops import _gemm as _boot  # noqa: E402
+
+_boot.warm()                      # MKL's runtime, where installed, loads with the package
+del _boot
+
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY_MODULES, *_LAZY_NAMES, *_LAZY_OPS})
