@@ -7,7 +7,8 @@ float32 first; ``nn.RNN``/``GRU``/``LSTM``
 compute the input's gates of a whole sequence (or packed batch) in one ``linear``, as torch's
 CPU layers do, and step the cells from them, with ATen's cell formulas (a GRU's
 ``(h - n) * z + n``), so outputs and every weight's gradient are torch's bits (float32 LSTMs
-on unpacked input aside: torch runs those on oneDNN's RNN primitive)."""
+on unpacked input aside: torch runs those on oneDNN's RNN primitive); ``cdist``'s
+matrix-product route is one ``EuclideanDistBackward0`` node with torch's backward formula."""
 
 from __future__ import annotations
 
@@ -82,3 +83,21 @@ def test_pow_number_reads_exponent_as_double(exponent, dtype):
         got.append((y.detach().numpy(), x.grad.numpy()))
     for a, b in zip(*got):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shapes", [((30, 5), (40, 5)), ((2, 30, 5), (2, 26, 5)),
+                                    ((3, 4), (27, 4))])
+def test_cdist_matrix_product_route_is_torchs(shapes, dtype):
+    got = []
+    for L in (ember, torch):
+        L.manual_seed(0)
+        a = L.randn(*shapes[0], dtype=getattr(L, dtype), requires_grad=True)
+        b = L.randn(*shapes[1], dtype=getattr(L, dtype), requires_grad=True)
+        d = L.cdist(a, b)
+        (d * d.detach()).sum().backward()
+        got.append((type(d.grad_fn.next_functions[0][0]).__name__, d.detach().numpy(),
+                    a.grad.numpy(), b.grad.numpy()))
+    assert got[0][0] == got[1][0] == "EuclideanDistBackward0"
+    for x, y in zip(got[0][1:], got[1][1:]):
+        assert np.array_equal(x, y)

@@ -3,7 +3,7 @@
 ``dist`` records ``DistBackward0`` and differentiates as torch's ``norm_backward``; ``cdist``
 records ``CdistBackward0`` (torch's ``_cdist_forward``) with ``_cdist_backward``'s formulas,
 and for p = 2 on more than 25 rows (or ``compute_mode="use_mm_for_euclid_dist"``) takes
-torch's matrix-product route, ``‖a‖² - 2a·b + ‖b‖²``, composed of ordinary ops; every
+torch's matrix-product route, ``‖a‖² - 2a·b + ‖b‖²`` (``EuclideanDistBackward0``); every
 other case runs torch's direct kernel (:func:`_cdist_kernel`) bit for bit.
 """
 
@@ -128,12 +128,26 @@ def _cdist_kernel(diff, p):
         return _libm.double_fn("pow")(acc.astype(np.float64), inv).astype(dt)
 
 
+def _euclid_ratio(grad, result):
+    """``grad / result``, 0 where a distance is 0 (torch's subgradient)."""
+    return (grad / result).masked_fill(result == 0, 0)
+
+
+@op("EuclideanDistBackward0", name="_euclidean_dist", method=False, function=False,
+    promote=SAME, pointwise=False,
+    x1=lambda grad, x1, x2, result: x1 * _euclid_ratio(grad, result).sum(-1, True)
+    - _euclid_ratio(grad, result).matmul(x2),
+    x2=lambda grad, x1, x2, result: x2 * _euclid_ratio(grad, result).sum(-2).unsqueeze(-1)
+    - _euclid_ratio(grad, result).mT.matmul(x1))
 def _euclidean_dist(x1, x2):
-    """torch's ``_euclidean_dist``: distances from one matrix product."""
+    """torch's ``_euclidean_dist``: distances from one matrix product, ``[-2a, ‖a‖², 1] ·
+    [b, 1, ‖b‖²]``, clamped and square-rooted; one node, whose backward is torch's
+    ``_euclidean_dist_backward``."""
+    x1, x2 = _wrap(x1), _wrap(x2)
     n1, n2 = x1.pow(2).sum(-1, keepdim=True), x2.pow(2).sum(-1, keepdim=True)
     a = cat([x1.mul(-2), n1, n1.new_ones(n1.shape)], -1)
     b = cat([x2, n2.new_ones(n2.shape), n2], -1)
-    return a.matmul(b.mT).clamp_min_(1e-30).sqrt_()
+    return a.matmul(b.mT).clamp_min_(1e-30).sqrt_()._data
 
 
 _MODES = (None, "use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
