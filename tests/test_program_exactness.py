@@ -8,7 +8,9 @@ compute the input's gates of a whole sequence (or packed batch) in one ``linear`
 CPU layers do, and step the cells from them, with ATen's cell formulas (a GRU's
 ``(h - n) * z + n``), so outputs and every weight's gradient are torch's bits (float32 LSTMs
 on unpacked input aside: torch runs those on oneDNN's RNN primitive); ``cdist``'s
-matrix-product route is one ``EuclideanDistBackward0`` node with torch's backward formula."""
+matrix-product route is one ``EuclideanDistBackward0`` node with torch's backward formula;
+``bilinear`` is ATen's ``_trilinear`` (one ``TrilinearBackward0`` node, its slices contracted
+by ``sumproduct_pair``, its gradients ``_trilinear`` again)."""
 
 from __future__ import annotations
 
@@ -101,3 +103,22 @@ def test_cdist_matrix_product_route_is_torchs(shapes, dtype):
     assert got[0][0] == got[1][0] == "EuclideanDistBackward0"
     for x, y in zip(got[0][1:], got[1][1:]):
         assert np.array_equal(x, y)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("lead", [(4,), (2, 3), ()])
+def test_bilinear_is_torchs_trilinear(lead, dtype):
+    got = []
+    for L in (ember, torch):
+        L.manual_seed(0)
+        m = L.nn.Bilinear(5, 6, 7).to(getattr(L, dtype))
+        x = L.randn(*lead, 5, dtype=getattr(L, dtype), requires_grad=True)
+        y = L.randn(*lead, 6, dtype=getattr(L, dtype), requires_grad=True)
+        o = m(x, y)
+        (o * o).sum().backward()
+        node = o.grad_fn.next_functions[0][0].next_functions[0][0]
+        got.append((type(node).__name__, o.detach().numpy(), x.grad.numpy(), y.grad.numpy(),
+                    m.weight.grad.numpy()))
+    assert got[0][0] == got[1][0] == "TrilinearBackward0"
+    for a, b in zip(got[0][1:], got[1][1:]):
+        assert np.array_equal(a, b)

@@ -18,9 +18,9 @@ FUNCTIONS = {
     ),
     'linalg': (
         '_addbmm', '_addmm', '_addmv', '_addr', '_baddbmm', '_bmm', '_dot', '_mm', '_mv',
-        '_trace', '_vdot', 'addbmm', 'addmm', 'addmv', 'addr', 'baddbmm', 'bmm', 'diag',
-        'diag_embed', 'diagonal', 'dot', 'einsum', 'ger', 'kron', 'matmul', 'mm', 'mv',
-        'outer', 'tensordot', 'trace', 'tril', 'triu', 'vdot',
+        '_trace', '_trilinear', '_vdot', 'addbmm', 'addmm', 'addmv', 'addr', 'baddbmm',
+        'bmm', 'diag', 'diag_embed', 'diagonal', 'dot', 'einsum', 'ger', 'kron', 'matmul',
+        'mm', 'mv', 'outer', 'tensordot', 'trace', 'tril', 'triu', 'vdot',
     ),
     'cross': (
         'cross',

@@ -845,6 +845,67 @@ def _sumproduct_pair(left, right, sum_dims):
     return bmm(lm, rm).view(out_size).permute(operm)
 
 
+def _trilinear_composed(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    """ATen's ``_trilinear`` on tensors: ``(i1 * i2 * i3).sum(sumdim)`` after unsqueezing
+    each at its ``expand`` dims, one slice of ``unroll_dim`` at a time, each slice two
+    ``sumproduct_pair`` contractions added into a zero result."""
+    from .._factories import zeros
+    total = i1.ndim + len(expand1)
+    e1, e2, e3, sd = (set(d) for d in (expand1, expand2, expand3, sumdim))
+    sum12, sum23, size, unroll = [], [], [], -1
+    for i in range(total):
+        s = 0
+        if i in e1:
+            i1 = i1.unsqueeze(i)
+        else:
+            s = i1.shape[i]
+        if i in e2:
+            i2 = i2.unsqueeze(i)
+        else:
+            s = i2.shape[i]
+        if i in e3:
+            i3 = i3.unsqueeze(i)
+            if i in sd and i != unroll_dim:
+                sum12.append(i)
+        else:
+            s = i3.shape[i]
+            if i in sd and i != unroll_dim:
+                sum23.append(i)
+        size.append(1 if i in sd else s)
+        if i == unroll_dim:
+            unroll = s
+    step = [0 if unroll_dim in e else 1 for e in (e1, e2, e3)]
+    out = zeros(size, dtype=i1.dtype)
+    if i1.numel() and i2.numel() and i3.numel():
+        for k in range(unroll):
+            buf = _sumproduct_pair(i1.narrow(unroll_dim, k * step[0], 1),
+                                   i2.narrow(unroll_dim, k * step[1], 1), sum12)
+            buf = _sumproduct_pair(buf, i3.narrow(unroll_dim, k * step[2], 1), sum23)
+            (out if unroll_dim in sd else out.narrow(unroll_dim, k, 1)).add_(buf)
+    for i in range(out.ndim - 1, -1, -1):
+        if i in sd:
+            out = out.squeeze(i)
+    return out
+
+
+@op("TrilinearBackward0", name="_trilinear", method=False, promote=None,
+    tensors=("i1", "i2", "i3"),
+    i1=lambda grad, i2, i3, expand1, expand2, expand3, sumdim: _trilinear(
+        grad, i2, i3, sumdim, expand2, expand3, expand1),
+    i2=lambda grad, i1, i3, expand1, expand2, expand3, sumdim: _trilinear(
+        i1, grad, i3, expand1, sumdim, expand3, expand2),
+    i3=lambda grad, i1, i2, expand1, expand2, expand3, sumdim: _trilinear(
+        i1, i2, grad, expand1, expand2, sumdim, expand3))
+def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    """``torch._trilinear``: the contraction behind ``bilinear`` and its gradients, one node
+    (``TrilinearBackward0``) whose formulas are ``_trilinear`` again (ATen's
+    ``_trilinear_backward``)."""
+    from .._tensor import Tensor
+    return _trilinear_composed(Tensor._wrap(i1), Tensor._wrap(i2), Tensor._wrap(i3),
+                               tuple(expand1), tuple(expand2), tuple(expand3), tuple(sumdim),
+                               unroll_dim)._data
+
+
 # ----------------------------------------------------------------------------- tensordot, kron
 
 @expose(method=False)

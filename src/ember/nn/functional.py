@@ -242,12 +242,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
     if bias is not None and bias.shape[0] != weight.shape[0]:
         raise RuntimeError("bilinear(): bias size does not match weight size: got "
                            f"{bias.shape[0]} but expected {weight.shape[0]}")
-    o, i1, i2 = weight.shape
     lead = input1.shape[:-1]
-    x1 = input1.reshape(-1, i1)
-    x2 = input2.reshape(-1, i2)
-    t = x1.matmul(weight.permute(1, 0, 2).reshape(i1, o * i2)).reshape(-1, o, i2)
-    out = (t * x2.unsqueeze(1)).sum(-1).view(*lead, o)
+    out = _ops._trilinear(input1.reshape(-1, input1.shape[-1]), weight,
+                          input2.reshape(-1, input2.shape[-1]), (1, 3), (0,), (1, 2),
+                          (2, 3)).reshape(*lead, weight.shape[0])
     return out if bias is None else out + bias
 
 
