@@ -10,7 +10,8 @@ CPU layers do, and step the cells from them, with ATen's cell formulas (a GRU's
 on unpacked input aside: torch runs those on oneDNN's RNN primitive); ``cdist``'s
 matrix-product route is one ``EuclideanDistBackward0`` node with torch's backward formula;
 ``bilinear`` is ATen's ``_trilinear`` (one ``TrilinearBackward0`` node, its slices contracted
-by ``sumproduct_pair``, its gradients ``_trilinear`` again)."""
+by ``sumproduct_pair``, its gradients ``_trilinear`` again); ``_safe_softmax`` (attention's
+math path, taken with dropout) is torch's softmax kernel, not NumPy's exp and sum."""
 
 from __future__ import annotations
 
@@ -121,4 +122,25 @@ def test_bilinear_is_torchs_trilinear(lead, dtype):
                     m.weight.grad.numpy()))
     assert got[0][0] == got[1][0] == "TrilinearBackward0"
     for a, b in zip(got[0][1:], got[1][1:]):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("dropout", [0.0, 0.1])
+@pytest.mark.parametrize("masked", [False, True])
+def test_attention_math_path_is_torchs(masked, dropout):
+    got = []
+    for L in (ember, torch):
+        L.backends.cuda.enable_flash_sdp(False)
+        try:
+            L.manual_seed(0)
+            q, k, v = (L.randn(2, 2, 5, 4, requires_grad=True) for _ in range(3))
+            mask = L.nn.Transformer.generate_square_subsequent_mask(5) if masked else None
+            L.manual_seed(1)
+            out = L.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask,
+                                                               dropout_p=dropout)
+            out.backward(L.ones_like(out))
+            got.append([out.detach().numpy(), q.grad.numpy(), k.grad.numpy(), v.grad.numpy()])
+        finally:
+            L.backends.cuda.enable_flash_sdp(True)
+    for a, b in zip(*got):
         assert np.array_equal(a, b)
