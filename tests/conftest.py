@@ -25,6 +25,21 @@ def same_threads():
     torch.set_num_threads(saved)
 
 
+@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
+def threads(request):
+    """ember and torch both on 1, then 2 intra-op threads (MKL's products split by them)."""
+    import torch
+
+    import ember
+
+    before_e, before_t = ember.get_num_threads(), torch.get_num_threads()
+    ember.set_num_threads(request.param)
+    torch.set_num_threads(request.param)
+    yield request.param
+    ember.set_num_threads(before_e)
+    torch.set_num_threads(before_t)
+
+
 def pytest_report_header(config):
     """The kernels torch dispatches to here decide the bits the exact tests compare."""
     from ember import _cpu

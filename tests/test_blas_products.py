@@ -59,16 +59,6 @@ def _bits(t):
     return a.shape, a.dtype.str, a.reshape(-1).view(np.uint8).tobytes()
 
 
-@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
-def threads(request):
-    before_e, before_t = ember.get_num_threads(), torch.get_num_threads()
-    ember.set_num_threads(request.param)
-    torch.set_num_threads(request.param)
-    yield request.param
-    ember.set_num_threads(before_e)
-    torch.set_num_threads(before_t)
-
-
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("name", sorted(PRODUCTS))
 def test_products_are_torchs_bits(name, dtype, threads):

@@ -28,16 +28,6 @@ CALLS = {
 }
 
 
-@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
-def threads(request):
-    before_e, before_t = ember.get_num_threads(), torch.get_num_threads()
-    ember.set_num_threads(request.param)
-    torch.set_num_threads(request.param)
-    yield
-    ember.set_num_threads(before_e)
-    torch.set_num_threads(before_t)
-
-
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("call", sorted(CALLS))
 def test_flash_forward_is_torchs_bits(call, dtype, threads):
