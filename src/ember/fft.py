@@ -1,5 +1,6 @@
-"""``ember.fft``: discrete Fourier transforms (NumPy's pocketfft, in the input's precision),
-with torch's signatures, result dtypes (float32 in, complex64 out) and ``norm`` modes.
+"""``ember.fft``: discrete Fourier transforms (torch's MKL DFTI calls where MKL is installed,
+``_ops/_dfti.py``; NumPy's pocketfft elsewhere), with torch's signatures, result dtypes
+(float32 in, complex64 out) and ``norm`` modes.
 
 The complex-to-complex, real-to-complex and complex-to-real transforms differentiate as
 torch's (``FftC2CBackward0``, ``FftR2CBackward0``, ``FftC2RBackward0``); the Hermitian ones
@@ -14,6 +15,7 @@ import numpy as _np
 
 from . import _dtype as _D
 from ._factories import arange as _arange
+from ._ops import _dfti as _F
 from ._ops.complex_views import _no_grad_support
 from ._ops.registry import NONE as _NONE
 from ._ops.registry import op as _op
@@ -78,7 +80,7 @@ _SWAP = {None: "forward", "backward": "forward", "forward": "backward", "ortho":
         _fft_c2c(grad, _sizes(grad, dims), dims, norm, inverse), self_shape, dims))
 def _fft_c2c(self, s, dims, norm, inverse):
     a = self.astype(_COMPLEX[self.dtype], copy=False) if self.dtype.kind != "c" else self
-    out = (_np.fft.ifftn if inverse else _np.fft.fftn)(a, s=s, axes=dims, norm=norm)
+    out = (_F.ifftn if inverse else _F.fftn)(a, s=s, axes=dims, norm=norm)
     return out.astype(_COMPLEX[self.dtype], copy=False)
 
 
@@ -93,7 +95,7 @@ def _r2c_grad(grad, self_shape, s, dims, norm):
 @_op("FftR2CBackward0", name="fft_r2c", method=False, function=False, promote=_NONE,
     tensors=("self",), self=_r2c_grad)
 def _fft_r2c(self, s, dims, norm):
-    out = _np.fft.rfftn(self, s=s, axes=dims, norm=norm)
+    out = _F.rfftn(self, s=s, axes=dims, norm=norm)
     return out.astype(_COMPLEX[self.dtype], copy=False)
 
 
@@ -115,7 +117,7 @@ def _c2r_grad(grad, self_shape, s, dims, norm):
 @_op("FftC2RBackward0", name="fft_c2r", method=False, function=False, promote=_NONE,
     holomorphic=False, tensors=("self",), self=_c2r_grad)
 def _fft_c2r(self, s, dims, norm):
-    out = _np.fft.irfftn(self, s=s, axes=dims, norm=norm)
+    out = _F.irfftn(self, s=s, axes=dims, norm=norm)
     return out.astype(_REAL.get(self.dtype, self.dtype.type), copy=False)
 
 
@@ -167,8 +169,8 @@ def _diff(kind, x, s, dim, norm, one, inverse=False):
 
 
 def _c2c(fn, x, n, dim, norm, name):
-    d = _diff("r2c" if fn is _np.fft.rfft else "c2c", x, n, dim, norm, True,
-              fn is _np.fft.ifft) if fn is not _np.fft.ihfft else None
+    d = _diff("r2c" if fn is _F.rfft else "c2c", x, n, dim, norm, True,
+              fn is _F.ifft) if fn is not _F.ihfft else None
     if d is not None:
         return d
     a = _input(x, name)
@@ -177,8 +179,8 @@ def _c2c(fn, x, n, dim, norm, name):
 
 
 def _c2c_n(fn, x, s, dim, norm, name):
-    d = _diff("r2c" if fn is _np.fft.rfftn else "c2c", x, s, dim, norm, False,
-              fn is _np.fft.ifftn)
+    d = _diff("r2c" if fn is _F.rfftn else "c2c", x, s, dim, norm, False,
+              fn is _F.ifftn)
     if d is not None:
         return d
     a = _input(x, name)
@@ -187,7 +189,7 @@ def _c2c_n(fn, x, s, dim, norm, name):
 
 
 def _c2r(fn, x, n, dim, norm, name, nd=False):
-    if fn in (_np.fft.irfft, _np.fft.irfftn):
+    if fn in (_F.irfft, _F.irfftn):
         d = _diff("c2r", x, n, dim, norm, not nd)
         if d is not None:
             return d
@@ -205,13 +207,13 @@ def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = N
     >>> ember.fft.fft(ember.tensor([1., 0., 0., 0.]))
     tensor([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
     """
-    return _c2c(_np.fft.fft, input, n, dim, norm, "fft")
+    return _c2c(_F.fft, input, n, dim, norm, "fft")
 
 
 def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
          out=None) -> Tensor:
     """The inverse of :func:`fft`."""
-    return _c2c(_np.fft.ifft, input, n, dim, norm, "ifft")
+    return _c2c(_F.ifft, input, n, dim, norm, "ifft")
 
 
 def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
@@ -220,13 +222,13 @@ def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
     if input.dtype.is_complex:
         raise RuntimeError("rfft expects a real input tensor, but got "
                            f"{input.dtype.scalar_name}")
-    return _c2c(_np.fft.rfft, input, n, dim, norm, "rfft")
+    return _c2c(_F.rfft, input, n, dim, norm, "rfft")
 
 
 def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
           out=None) -> Tensor:
     """The inverse of :func:`rfft`: a real signal of length ``n`` (``2 * (m - 1)``)."""
-    return _c2r(_np.fft.irfft, input, n, dim, norm, "irfft")
+    return _c2r(_F.irfft, input, n, dim, norm, "irfft")
 
 
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
@@ -234,7 +236,7 @@ def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
     """The transform of a Hermitian-symmetric signal given by its first half: real."""
     if _wants_grad(input):
         return _hfftn(input, None if n is None else (n,), (dim,), norm, "hfft")
-    return _c2r(_np.fft.hfft, input, n, dim, norm, "hfft")
+    return _c2r(_F.hfft, input, n, dim, norm, "hfft")
 
 
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None, *,
@@ -242,7 +244,7 @@ def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
     """The inverse of :func:`hfft`."""
     if _wants_grad(input):
         return _ihfftn(input, None if n is None else (n,), (dim,), norm, "ihfft")
-    return _c2c(_np.fft.ihfft, input, n, dim, norm, "ihfft")
+    return _c2c(_F.ihfft, input, n, dim, norm, "ihfft")
 
 
 def _shape_and_dims(x: Tensor, s, dim):
@@ -355,22 +357,22 @@ def ihfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *,
 
 def fftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
     """The N-dimensional transform over ``dim`` (all dimensions by default)."""
-    return _c2c_n(_np.fft.fftn, input, s, dim, norm, "fftn")
+    return _c2c_n(_F.fftn, input, s, dim, norm, "fftn")
 
 
 def ifftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
     """The inverse of :func:`fftn`."""
-    return _c2c_n(_np.fft.ifftn, input, s, dim, norm, "ifftn")
+    return _c2c_n(_F.ifftn, input, s, dim, norm, "ifftn")
 
 
 def rfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
     """The N-dimensional transform of a real signal (the last dimension halved)."""
-    return _c2c_n(_np.fft.rfftn, input, s, dim, norm, "rfftn")
+    return _c2c_n(_F.rfftn, input, s, dim, norm, "rfftn")
 
 
 def irfftn(input: Tensor, s=None, dim=None, norm: str | None = None, *, out=None) -> Tensor:
     """The inverse of :func:`rfftn`."""
-    return _c2r(_np.fft.irfftn, input, s, dim, norm, "irfftn", nd=True)
+    return _c2r(_F.irfftn, input, s, dim, norm, "irfftn", nd=True)
 
 
 def fft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None, *, out=None) -> Tensor:
