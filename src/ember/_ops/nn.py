@@ -69,9 +69,25 @@ def _log_softmax_np(x, dim):
     - (output * grad_output).sum(dim, keepdim=True) * grad
     - grad_output * (output * grad).sum(dim, keepdim=True))
 def _softmax_backward_data(grad_output, output, dim):
-    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
-        return _softmax_kernel.softmax_backward(grad_output, output, dim)
-    return output * (grad_output - (grad_output * output).sum(axis=dim, keepdims=True))
+    rd = _reduced_type(output)
+    if output.ndim and grad_output.dtype == output.dtype \
+            and (rd is not None or output.dtype in _exact.exact_dtype):
+        return _softmax_kernel.softmax_backward(grad_output, output, dim, rd=rd)
+    g, o = _opmath(grad_output, rd), _opmath(output, rd)
+    return _low(o * (g - (g * o).sum(axis=dim, keepdims=True)), rd)
+
+
+def _reduced_type(a):
+    """float16 or bfloat16 (torch's reduced floating types, computed in float32), or None."""
+    return a.dtype if a.dtype == xp.float16 or a.dtype in D.REDUCED else None
+
+
+def _opmath(a, rd):
+    return a if rd is None else a.astype(xp.float32)
+
+
+def _low(a, rd):
+    return a if rd is None else a.astype(rd)
 
 
 @op("LogSoftmaxBackwardDataBackward0", name="_log_softmax_backward_data", method=False,
@@ -80,9 +96,12 @@ def _softmax_backward_data(grad_output, output, dim):
     output=lambda grad, grad_output, output, dim:
     -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
 def _log_softmax_backward_data(grad_output, output, dim):
-    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
-        return _softmax_kernel.log_softmax_backward(grad_output, output, dim)
-    return grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True)
+    rd = _reduced_type(output)
+    if output.ndim and grad_output.dtype == output.dtype \
+            and (rd is not None or output.dtype in _exact.exact_dtype):
+        return _softmax_kernel.log_softmax_backward(grad_output, output, dim, rd=rd)
+    g, o = _opmath(grad_output, rd), _opmath(output, rd)
+    return _low(g - xp.exp(o) * g.sum(axis=dim, keepdims=True), rd)
 
 
 @op("SoftmaxBackward0", name="_softmax", method=False, function=False, promote=NONE,
