@@ -42,3 +42,64 @@ def test_half_softmax_backward_bits(fn, shape, dim, transposed):
         grads.append(t.grad)
     assert str(grads[1].dtype) == str(grads[0].dtype)
     _bits_equal(*grads)
+
+
+# ------------------------------------------------------------- tables of lambdas
+
+
+def _run(lib, fn):
+    try:
+        return fn(lib)
+    except Exception as e:  # noqa: BLE001 - the class and message are compared
+        return e
+
+
+def _same(t, e, strides=True):
+    if isinstance(t, BaseException):
+        assert isinstance(e, BaseException), f"torch raised {t!r}, ember gave {e!r}"
+        assert type(e).__name__ == type(t).__name__, (t, e)
+        assert str(e) == str(t)
+        return
+    assert not isinstance(e, BaseException), f"ember raised {e!r}, torch gave {t!r}"
+    if isinstance(t, (tuple, list)):
+        assert len(t) == len(e)
+        for a, b in zip(t, e):
+            _same(a, b, strides)
+        return
+    if not isinstance(t, torch.Tensor):
+        assert type(t) is type(e) and t == e, (t, e)
+        return
+    assert str(e.dtype) == str(t.dtype)
+    assert tuple(e.shape) == tuple(t.shape)
+    if strides:
+        assert e.stride() == t.stride(), (t.stride(), e.stride())
+    a, b = t.detach(), e.detach()
+    if t.dtype.is_floating_point and t.dtype != torch.float64:
+        a, b = a.double(), b.double()
+    assert np.array_equal(a.numpy(), b.numpy(), equal_nan=t.dtype.is_floating_point)
+
+
+_X = np.random.default_rng(0).standard_normal(3000) * 5
+_X[:6] = [0, np.nan, np.inf, -1, 1e-30, -0.0]
+
+
+def _reduced(lib, dt="bfloat16"):
+    t = lib.from_numpy(_X).to(getattr(lib, dt))
+    return t, lib.from_numpy(_X[::-1].copy()).to(getattr(lib, dt)).abs()
+
+
+XLOGY = {
+    "xlogy(t, 2.5)": lambda L: L.xlogy(_reduced(L)[0], 2.5),
+    "xlogy(0.3, t)": lambda L: L.xlogy(0.3, _reduced(L)[1]),
+    "xlogy(t, u)": lambda L: L.xlogy(*_reduced(L)),
+    "xlogy(t, 0-d float64)": lambda L: L.xlogy(_reduced(L)[0], L.tensor(2.7, dtype=L.float64)),
+    "xlogy_(t, 3)": lambda L: _reduced(L)[0].xlogy_(3),
+    "special.xlog1py(t, 2.5)": lambda L: L.special.xlog1py(_reduced(L)[0], 2.5),
+    "special.xlog1py(0.7, u)": lambda L: L.special.xlog1py(0.7, _reduced(L)[1]),
+    "half xlogy(t, u)": lambda L: L.xlogy(*_reduced(L, "float16")),
+}
+
+
+@pytest.mark.parametrize("case", list(XLOGY))
+def test_reduced_xlogy(case):
+    _same(_run(torch, XLOGY[case]), _run(ember, XLOGY[case]))

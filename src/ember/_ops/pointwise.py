@@ -701,18 +701,33 @@ expose(_copysign_, function=False)
 
 
 def _xlogy_kernel(self, other):
+    return x_times_log(self, other, "log")
+
+
+def x_times_log(self, other, fn):
+    """torch's ``xlogy``/``xlog1py`` loop: NaN where ``other`` is NaN, 0 where ``self`` is 0,
+    else ``self * fn(other)`` with the C library's ``fn`` (``log``, ``log1p``) element by
+    element. In float16 and bfloat16 (arrays of the type) the loop runs in the type: ``fn``
+    computes in float and rounds to it, then the product rounds again."""
     with xp.errstate(divide="ignore", invalid="ignore"):
-        log = xp.log
+        rdt = xp.result_type(self, other)
+        if rdt == xp.float16 or rdt in D.REDUCED:
+            from ._loss_math import libm
+            y = xp.asarray(other).astype(xp.float32)
+            lg = libm(fn, y).astype(rdt).astype(xp.float32)
+            prod = (xp.asarray(self).astype(xp.float32) * lg).astype(rdt)
+            out = xp.where(xp.asarray(self) == 0, xp.zeros((), rdt), prod)
+            return xp.where(xp.isnan(y), xp.asarray(other).astype(rdt), out).astype(rdt)
+        log = getattr(xp, fn)
         if isinstance(other, xp.ndarray) and other.dtype in (xp.float32, xp.float64) \
-                and xp.result_type(self, other) == other.dtype:
-            # torch's kernel calls the C library's log element by element
+                and rdt == other.dtype:
+            # torch's kernel calls the C library's function element by element
             from ._loss_math import libm
 
             def log(y):
-                return libm("log", y)
+                return libm(fn, y)
         out = xp.where(self == 0, 0, xp.multiply(self, log(other)))
-        return xp.where(xp.isnan(other), other, out).astype(xp.result_type(self, other),
-                                                              copy=False)
+        return xp.where(xp.isnan(other), other, out).astype(rdt, copy=False)
 
 
 def _xlogy_self(grad, self, other):

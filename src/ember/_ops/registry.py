@@ -518,16 +518,26 @@ def _reduced_arrays(op, args, cdt):
     kernels compute; tensors are first converted to ``cdt``, numbers keep their value."""
     if cdt._rank < 0:
         _float8_unsupported(op, cdt)
+    own = op.name in _REDUCED_ARITHMETIC
     for i in op.tensor_idx:
         a = args[i]
         if isinstance(a, Tensor):
             arr = a._data
-            if arr.ndim and arr.dtype != cdt.np:
+            if (arr.ndim or own) and arr.dtype != cdt.np:
                 arr = D.cast(arr, cdt)
-            args[i] = arr.astype(_F32)
+            args[i] = arr if own else arr.astype(_F32)
         elif a is not None:
             args[i] = _np_scalar(a, _F32)
+            if own:
+                args[i] = xp.asarray(args[i]).astype(cdt.np)[()]
     return args
+
+
+# ops whose torch kernel runs in the reduced type's own arithmetic (``cpu_kernel`` over
+# ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
+# the arrays (and numbers) in the type
+_REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
+                                 "special_xlog1py"))
 
 
 def _bad_arg(op, args):
