@@ -103,3 +103,28 @@ XLOGY = {
 @pytest.mark.parametrize("case", list(XLOGY))
 def test_reduced_xlogy(case):
     _same(_run(torch, XLOGY[case]), _run(ember, XLOGY[case]))
+
+
+def _ints(lib, dt):
+    return lib.tensor([1, 7, 100, 127], dtype=getattr(lib, dt))
+
+
+INT_SCALARS = {
+    f"{s} // {dt}": (lambda L, s=s, dt=dt: s // _ints(L, dt))
+    for s in (-3, -300, 300, -1, 2 ** 40) for dt in ("uint8", "int8", "int16")
+}
+INT_SCALARS.update({
+    "uint8 // -3": lambda L: _ints(L, "uint8") // -3,
+    "uint8 % -3": lambda L: _ints(L, "uint8") % -3,
+    "-3 % uint8": lambda L: -3 % _ints(L, "uint8"),
+    "div(uint8, -3, floor)": lambda L: L.div(_ints(L, "uint8"), -3, rounding_mode="floor"),
+    "floor_divide(-3, uint8)": lambda L: L.floor_divide(-3, _ints(L, "uint8")),
+    "remainder(-3, uint8)": lambda L: L.remainder(-3, _ints(L, "uint8")),
+    "-3 << uint8": lambda L: -3 << _ints(L, "uint8"),
+    "300 >> int8": lambda L: 300 >> _ints(L, "int8"),
+})
+
+
+@pytest.mark.parametrize("case", list(INT_SCALARS))
+def test_int_scalar_operands(case):
+    _same(_run(torch, INT_SCALARS[case]), _run(ember, INT_SCALARS[case]))
