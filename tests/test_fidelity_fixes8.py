@@ -128,3 +128,15 @@ INT_SCALARS.update({
 @pytest.mark.parametrize("case", list(INT_SCALARS))
 def test_int_scalar_operands(case):
     _same(_run(torch, INT_SCALARS[case]), _run(ember, INT_SCALARS[case]))
+
+
+XLOGY_NUMBERS = {
+    f"xlogy({dt}, {s})": (lambda L, s=s, dt=dt: L.xlogy(_reduced(L, dt)[0], s))
+    for s in (-3, 0, 2) for dt in ("float16", "bfloat16")
+}
+XLOGY_NUMBERS["xlogy(-3, bfloat16)"] = lambda L: L.xlogy(-3, _reduced(L)[0])
+
+
+@pytest.mark.parametrize("case", list(XLOGY_NUMBERS))
+def test_reduced_xlogy_numbers(case):
+    _same(_run(torch, XLOGY_NUMBERS[case]), _run(ember, XLOGY_NUMBERS[case]))

@@ -714,7 +714,7 @@ def x_times_log(self, other, fn):
         if rdt == xp.float16 or rdt in D.REDUCED:
             from ._loss_math import libm
             y = xp.asarray(other).astype(xp.float32)
-            lg = libm(fn, y).astype(rdt).astype(xp.float32)
+            lg = libm(fn, y.reshape(-1)).reshape(y.shape).astype(rdt).astype(xp.float32)
             prod = (xp.asarray(self).astype(xp.float32) * lg).astype(rdt)
             out = xp.where(xp.asarray(self) == 0, xp.zeros((), rdt), prod)
             return xp.where(xp.isnan(y), xp.asarray(other).astype(rdt), out).astype(rdt)
