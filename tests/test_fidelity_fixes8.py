@@ -140,3 +140,76 @@ XLOGY_NUMBERS["xlogy(-3, bfloat16)"] = lambda L: L.xlogy(-3, _reduced(L)[0])
 @pytest.mark.parametrize("case", list(XLOGY_NUMBERS))
 def test_reduced_xlogy_numbers(case):
     _same(_run(torch, XLOGY_NUMBERS[case]), _run(ember, XLOGY_NUMBERS[case]))
+
+
+def _emb(L, idx, weight, **kw):
+    return L.nn.functional.embedding(idx, weight, **kw)
+
+
+ERRORS = {
+    "embedding of an empty weight": lambda L: _emb(L, L.tensor([0]), L.empty(0, 3)),
+    "embedding of an empty weight, no indices": lambda L: _emb(L, L.tensor([], dtype=L.long),
+                                                            L.empty(0, 3)),
+    "embedding of a 1-d weight": lambda L: _emb(L, L.tensor([0]), L.ones(3)),
+    "embedding of an empty weight with padding 0": lambda L: _emb(L, L.tensor([0]),
+                                                               L.empty(0, 3), padding_idx=0),
+    "embedding, max_norm, empty weight": lambda L: _emb(L, L.tensor([0]), L.empty(0, 3),
+                                                        max_norm=1.0),
+    "embedding, max_norm, 1-d weight": lambda L: _emb(L, L.tensor([0]), L.ones(3),
+                                                      max_norm=1.0),
+    "embedding, max_norm, index out of range": lambda L: _emb(L, L.tensor([5, -7]),
+                                                              L.ones(3, 2), max_norm=1.0),
+    "embedding, max_norm, float indices": lambda L: _emb(L, L.tensor([0.0]), L.ones(3, 2),
+                                                         max_norm=1.0),
+    "embedding, bool indices": lambda L: _emb(L, L.tensor([True]), L.ones(3, 2)),
+    "embedding, bfloat16 indices": lambda L: _emb(L, L.tensor([0]).bfloat16(), L.ones(3, 2)),
+    "embedding, int16 indices": lambda L: _emb(L, L.tensor([0]).short(), L.ones(3, 2)),
+    "Embedding(0, 3)": lambda L: L.nn.Embedding(0, 3)(L.tensor([0])),
+    "index_select of an empty dim": lambda L: L.empty(3, 0).index_select(1, L.tensor([0])),
+    "isin(tensor, str)": lambda L: L.isin(L.tensor([1, 2]), "str"),
+    "isin(str, tensor)": lambda L: L.isin("str", L.tensor([1, 2])),
+    "isin(tensor, list)": lambda L: L.isin(L.tensor([1, 2]), [1, 2]),
+    "isin(tensor, None)": lambda L: L.isin(L.tensor([1, 2]), None),
+    "isin(int, int)": lambda L: L.isin(1, 2),
+    "isin(tensor, str, invert)": lambda L: L.isin(L.tensor([1, 2]), "s", invert=True),
+    "isin(assume_unique=1)": lambda L: L.isin(L.tensor([1]), L.tensor([1]), assume_unique=1),
+    "isin(tensor, True)": lambda L: L.isin(L.tensor([1, 2]), True),
+    "isin(bool tensor, tensor)": lambda L: L.isin(L.tensor([True]), L.tensor([1])),
+    "isin(tensor, 1j)": lambda L: L.isin(L.tensor([1, 2]), 1j),
+    "isin(complex tensor, tensor)": lambda L: L.isin(L.tensor([1j]), L.tensor([1])),
+    "isin(2.0, tensor)": lambda L: L.isin(2.0, L.tensor([1, 2])),
+    "vmap .item()": lambda L: L.func.vmap(lambda x: x.item())(L.ones(3)),
+    "vmap float()": lambda L: L.func.vmap(lambda x: float(x))(L.ones(3)),
+    "vmap int(sum)": lambda L: L.func.vmap(lambda x: int(x.sum()))(L.ones(3, 2)),
+    "vmap x * x.item()": lambda L: L.func.vmap(lambda x: x * x.item())(L.ones(3)),
+    "vmap bool()": lambda L: L.func.vmap(lambda x: x if bool(x) else -x)(L.ones(3)),
+    "vmap .tolist()": lambda L: L.func.vmap(lambda x: x.tolist())(L.ones(3)),
+    "vmap .numpy()": lambda L: L.func.vmap(lambda x: x.numpy())(L.ones(3)),
+    "vmap returns a number": lambda L: L.func.vmap(lambda x: 1.0)(L.ones(3)),
+    "vmap item of a constant": lambda L: L.func.vmap(lambda x: x * L.tensor(2.0).item())(
+        L.ones(3)),
+}
+
+
+@pytest.mark.parametrize("case", list(ERRORS))
+def test_errors(case):
+    _same(_run(torch, ERRORS[case]), _run(ember, ERRORS[case]))
+
+
+EMPTY_STRIDES = {
+    "zeros(0, 3)": lambda L: L.zeros(0, 3),
+    "ones(2, 0)": lambda L: L.ones(2, 0),
+    "tensor([])": lambda L: L.tensor([]),
+    "empty(0, 3, 2)": lambda L: L.empty(0, 3, 2),
+    "randn(0, 3)": lambda L: L.randn(0, 3),
+    "empty(0, 3).t()": lambda L: L.empty(0, 3).t(),
+    "zeros(0, 3) + 1": lambda L: L.zeros(0, 3) + 1,
+    "empty channels_last": lambda L: L.empty(0, 3, 4, 5, memory_format=L.channels_last),
+    "Embedding(0, 3).weight": lambda L: L.nn.Embedding(0, 3).weight,
+    "empty(0, 3).fill_(1)": lambda L: L.empty(0, 3).fill_(1),
+}
+
+
+@pytest.mark.parametrize("case", list(EMPTY_STRIDES))
+def test_empty_strides(case):
+    _same(_run(torch, EMPTY_STRIDES[case]), _run(ember, EMPTY_STRIDES[case]))

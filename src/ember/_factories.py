@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _dtype as D
 from . import _errors
+from . import _memory_format as _mf
 from ._device import check as check_device
 from ._device import xp
 from ._ops import _exact
@@ -426,7 +427,11 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, req
     """An uninitialised tensor (ember fills it with zeros)."""
     shape = as_size(_sizes(sizes, size, "empty"))
     t = zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad)
-    return t if memory_format is None else _laid_out(t, t, memory_format)
+    if memory_format is not None:
+        return _laid_out(t, t, memory_format)
+    if not t._data.size:
+        t._data = _mf.dense_empty(t._data)
+    return t
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,

@@ -93,17 +93,35 @@ def common(arrays) -> memory_format:
     return fmt or contiguous_format
 
 
+def contiguous_strides(shape) -> tuple:
+    """torch's strides of a contiguous tensor of ``shape`` (a dim of size 0 counts as 1)."""
+    out, acc = [], 1
+    for s in reversed(shape):
+        out.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(out))
+
+
 def in_order(shape, npdt, outer) -> np.ndarray:
     """An uninitialised dense array of ``shape`` whose dims lie in memory in the order
     ``outer`` (outermost first)."""
-    return np.empty([shape[d] for d in outer], npdt).transpose(np.argsort(outer))
+    return dense_empty(np.empty([shape[d] for d in outer], npdt)).transpose(np.argsort(outer))
+
+
+def dense_empty(arr: np.ndarray) -> np.ndarray:
+    """``arr``; when it has no elements, with torch's contiguous strides in place of the
+    zeros NumPy gives (so that its transposes and permutations show torch's strides)."""
+    if arr.size or not arr.ndim:
+        return arr
+    st = [s * arr.itemsize for s in contiguous_strides(arr.shape)]
+    return np.lib.stride_tricks.as_strided(arr, arr.shape, st)
 
 
 def empty(shape, npdt, fmt) -> np.ndarray:
     """An uninitialised array of ``shape`` laid out in ``fmt`` (contiguous or channels-last)."""
     order = _ORDER.get(fmt)
     if order is None:
-        return np.empty(shape, npdt)
+        return dense_empty(np.empty(shape, npdt))
     _check_rank(len(shape), fmt)
     return in_order(shape, npdt, order[::-1])   # outermost first: N, H, W, C (N, D, H, W, C)
 

@@ -17,6 +17,7 @@ import builtins
 import numpy as np
 
 from .. import _dtype as D
+from .. import _errors
 from .._device import xp
 from .registry import NONE, _scalar_name, expose, op, run, run_inplace
 from .shape import _slice, _unsqueeze, select
@@ -352,6 +353,8 @@ def index_select(input, dim, index, *, out=None):
     nd = input._data.ndim
     d = _norm(dim, nd)
     n = input._data.shape[d] if nd else 1
+    if index._data.size and not n:
+        raise RuntimeError(_errors.INDEX_SELECT_EMPTY)
     if index._data.size and ((index._data < -n) | (index._data >= n)).any():
         raise IndexError("index out of range in self")
     return run(_index_select, (input, d, index), out)

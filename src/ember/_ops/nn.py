@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from .. import _cpu, _lazy
+from .. import _cpu, _errors, _lazy
 from .. import _dtype as D
 from .. import _memory_format as _mf
 from .._device import xp
@@ -2004,10 +2004,6 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
     """Rows of ``weight`` selected by the integer tensor ``input``."""
-    if input.dtype.is_floating_point:
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
-                           "following scalar types: Long, Int; but got torch.FloatTensor "
-                           "instead (while checking arguments for embedding)")
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
@@ -2015,12 +2011,36 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
             assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
             padding_idx = weight.size(0) + padding_idx
     idx = input._data
+    if max_norm is not None:
+        if weight.ndim != 2:
+            raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.ndim}-"
+                               "dimensional tensor for argument #1 'self' (while checking "
+                               "arguments for embedding_renorm_)")
+        _check_indices(input, 2, "embedding_renorm_")
+        embedding_renorm(weight, idx, max_norm, norm_type)
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    _check_indices(input, 1, "embedding")
     n = weight.shape[0]
+    if idx.size and not n:      # torch's embedding is an index_select of the rows
+        raise RuntimeError(_errors.INDEX_SELECT_EMPTY)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise IndexError("index out of range in self")
-    if max_norm is not None:
-        embedding_renorm(weight, idx, max_norm, norm_type)
     return _embedding(weight, input, padding_idx, bool(scale_grad_by_freq))
+
+
+def _check_indices(indices, position, fname):
+    """torch's ``checkScalarTypes`` of an embedding's indices (long or int)."""
+    dt = indices.dtype
+    if dt not in (D.int64, D.int32):
+        # (torch names the types of its legacy tensor classes so, the others by scalar type)
+        name = indices.type() if dt in _LEGACY_TYPES else f"CPU{dt.scalar_name}Type"
+        raise RuntimeError(f"Expected tensor for argument #{position} 'indices' to have one of "
+                           "the following scalar types: Long, Int; but got "
+                           f"{name} instead (while checking arguments for {fname})")
+
+
+_LEGACY_TYPES = frozenset((D.uint8, D.int8, D.int16, D.float16, D.float32, D.float64))
 
 
 def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float) -> None:
@@ -2029,7 +2049,11 @@ def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float)
     from .reduction import _vector_norm
     w = weight._data
     op_dtype = np.dtype(np.float32) if w.dtype.itemsize < 4 else w.dtype   # torch's opmath
+    n = w.shape[0]
     for r in np.unique(indices):          # torch: one row at a time, ``row.norm(p)``
+        if not -n <= r < n:
+            raise IndexError(f"select(): index {r} out of range for tensor of size "
+                             f"[{', '.join(map(str, w.shape))}] at dimension 0")
         row = w[r]
         norm = float(_vector_norm.kernel(row, norm_type, (0,), False, None))
         if norm > max_norm:               # ``row *= scale``: a double scalar, op math

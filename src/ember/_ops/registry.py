@@ -835,7 +835,8 @@ def check_no_overlap(arr) -> None:
     """torch's error for writing into an array whose elements share memory (an expanded
     tensor's)."""
     strides = arr.strides
-    if 0 in strides and any(st == 0 and n > 1 for st, n in zip(strides, arr.shape)):
+    if 0 in strides and arr.size and any(st == 0 and n > 1
+                                         for st, n in zip(strides, arr.shape)):
         raise RuntimeError(_errors.INTERNAL_OVERLAP)
 
 
