@@ -213,3 +213,72 @@ EMPTY_STRIDES = {
 @pytest.mark.parametrize("case", list(EMPTY_STRIDES))
 def test_empty_strides(case):
     _same(_run(torch, EMPTY_STRIDES[case]), _run(ember, EMPTY_STRIDES[case]))
+
+
+# ------------------------------------------------------------- result strides
+
+
+def _layout(L, kind):
+    x = L.arange(120, dtype=L.float32).reshape(2, 3, 4, 5) - 50
+    return {
+        "channels_last": lambda: x.contiguous(memory_format=L.channels_last),
+        "transposed": lambda: x.transpose(1, 3),
+        "permuted": lambda: x.permute(3, 1, 0, 2),
+        "size-1 channels_last": lambda: (L.arange(24, dtype=L.float32).reshape(2, 3, 4, 1) - 9
+                                         ).contiguous(memory_format=L.channels_last),
+        "size-1 permuted": lambda: (L.arange(12, dtype=L.float32).reshape(3, 1, 4, 1) - 5
+                                    ).permute(2, 1, 0, 3),
+        "expanded": lambda: L.arange(4, dtype=L.float32).reshape(1, 4, 1, 1).expand(2, 4, 3, 1),
+        "sliced": lambda: (L.arange(240, dtype=L.float32).reshape(2, 3, 4, 10) - 100)[..., ::2],
+    }[kind]()
+
+
+LAYOUT_OPS = {
+    "isnan": lambda L, x: L.isnan(x),
+    "isinf": lambda L, x: L.isinf(x),
+    "isfinite": lambda L, x: L.isfinite(x),
+    "isposinf": lambda L, x: L.isposinf(x),
+    "signbit": lambda L, x: L.signbit(x),
+    "logical_not": lambda L, x: L.logical_not(x),
+    "nan_to_num": lambda L, x: L.nan_to_num(x),
+    "isclose": lambda L, x: L.isclose(x, x + 1e-9),
+    "isreal": lambda L, x: L.isreal(x),
+    "angle": lambda L, x: L.angle(x),
+    "softshrink": lambda L, x: L.nn.functional.softshrink(x),
+    "hardshrink": lambda L, x: L.nn.functional.hardshrink(x),
+    "frexp": lambda L, x: L.frexp(x),
+    "rrelu (eval)": lambda L, x: L.nn.functional.rrelu(x, training=False),
+    "conj_physical": lambda L, x: L.conj_physical(x),
+    "lerp": lambda L, x: L.lerp(x, x * 2, 0.3),
+    "lerp, tensor weight": lambda L, x: L.lerp(x, x * 2, x / 100),
+    "pixel_shuffle(1)": lambda L, x: L.nn.functional.pixel_shuffle(x, 1),
+    "pixel_unshuffle(1)": lambda L, x: L.nn.functional.pixel_unshuffle(x, 1),
+}
+
+
+@pytest.mark.parametrize("kind", ["channels_last", "transposed", "permuted", "size-1 channels_last",
+                                  "size-1 permuted", "expanded", "sliced"])
+@pytest.mark.parametrize("name", list(LAYOUT_OPS))
+def test_result_strides(name, kind):
+    fn = LAYOUT_OPS[name]
+    _same(_run(torch, lambda L: fn(L, _layout(L, kind))),
+          _run(ember, lambda L: fn(L, _layout(L, kind))))
+
+
+VIEWS = {
+    "(8, 1).t() viewed as (8, 1, 1, 1)": lambda L: L.arange(8.0).reshape(1, 8).t().reshape(
+        8, 1, 1, 1),
+    "(8, 1).t().view(1, 8, 1)": lambda L: L.arange(8.0).reshape(1, 8).t().view(1, 8, 1),
+    "size-1 channels_last flattened": lambda L: L.arange(6.0).reshape(1, 6, 1, 1).contiguous(
+        memory_format=L.channels_last).view(6, 1),
+    "permuted with a size-1 dim reshaped": lambda L: L.arange(24.0).reshape(4, 1, 6).permute(
+        2, 1, 0).reshape(6, 4, 1),
+    "clone of (8, 1).t()": lambda L: L.arange(8.0).reshape(1, 8).t().clone(),
+    "(8, 1).t().double()": lambda L: L.arange(8.0).reshape(1, 8).t().double(),
+    "zeros_like((8, 1).t())": lambda L: L.zeros_like(L.arange(8.0).reshape(1, 8).t()),
+}
+
+
+@pytest.mark.parametrize("case", list(VIEWS))
+def test_view_strides(case):
+    _same(_run(torch, VIEWS[case]), _run(ember, VIEWS[case]))

@@ -453,7 +453,7 @@ def _like(t, dtype):
 def _laid_out(t, like, memory_format):
     """``t`` with the layout torch gives a ``*_like(like, memory_format=...)`` result (by
     default, ``preserve_format``: a dense input's strides)."""
-    if memory_format is None and like._data.flags.c_contiguous:
+    if memory_format is None and like._data.flags.c_contiguous and 1 not in like._data.shape:
         return t
     from ._memory_format import empty_like
     arr = empty_like(like._data, t._data.dtype, memory_format)

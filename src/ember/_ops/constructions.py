@@ -14,6 +14,7 @@ import itertools
 import numbers
 
 from .. import _dtype as D
+from .. import _memory_format as _mf
 from .._device import xp
 from .._errors import type_name
 from .._tensor import Size, Tensor
@@ -602,8 +603,10 @@ def positive(input: Tensor) -> Tensor:
 def isreal(input: Tensor) -> Tensor:
     """True where an element has no imaginary part (everywhere, for a real tensor)."""
     if input.dtype.is_complex:
-        return _wrap(input._data.imag == 0)
-    return _wrap(xp.ones(input._data.shape, bool))
+        return _wrap(_mf.ti_layout(input._data.imag == 0, input._data))
+    out = _mf.empty_like(input._data, xp.dtype(bool))   # torch's ones_like
+    out[...] = True
+    return _wrap(out)
 
 
 @expose(method=False)

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from .. import _lazy
+from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _libm, _sleef, _sleef_d
@@ -155,7 +156,7 @@ def sinc(self):
                                                        -xp.frexp(self._data)[1])))
 def _frexp(self):
     m, e = xp.frexp(self)
-    return m, e.astype(xp.int32)
+    return _mf.ti_layout(m, self), _mf.ti_layout(e.astype(xp.int32), self)
 
 
 def _frexp_check(input):

@@ -989,7 +989,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if equal_nan and floating:
         close = close | (xp.isnan(a) & xp.isnan(b))
     if rtol == 0 and atol == 0:
-        return Tensor._wrap(xp.asarray(close))
+        return Tensor._wrap(_mf.ti_layout(xp.asarray(close), input._data, other._data))
     with xp.errstate(invalid="ignore", over="ignore"):
         if not floating:
             ft = D.get_default_dtype().np
@@ -999,7 +999,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
             actual = _abs(a - b)
         allowed = atol + _abs(rtol * b)
         close = close | (xp.isfinite(actual) & (actual <= allowed))
-    return Tensor._wrap(xp.asarray(close))
+    return Tensor._wrap(_mf.ti_layout(xp.asarray(close), input._data, other._data))
 
 
 @expose
@@ -1061,7 +1061,7 @@ logical_or = _logical("logical_or", xp.logical_or)
 logical_xor = _logical("logical_xor", xp.logical_xor)
 
 
-@op(None, promote=NONE, tensors=("self",))
+@op(None, promote=NONE, tensors=("self",), pointwise=True)
 def logical_not(self):
     """Element-wise logical NOT (zero is True) as a bool tensor."""
     return xp.logical_not(self)

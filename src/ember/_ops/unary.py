@@ -97,7 +97,7 @@ def sign(self):
     return _sign(self)
 
 
-@op(None, promote=NONE, tensors=("self",))
+@op(None, promote=NONE, tensors=("self",), pointwise=True)
 def signbit(self):
     """True where the sign bit is set (``-0.0`` included)."""
     if self.dtype.kind in "fc":
@@ -707,7 +707,7 @@ def _predicate(name, fn, doc):
             xp.ones(self.shape, xp.bool_)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    entry = op(None, promote=NONE, tensors=("self",), function=False)(kernel)
+    entry = op(None, promote=NONE, tensors=("self",), function=False, pointwise=True)(kernel)
 
     def function(input):
         return _run(entry, (input,))
@@ -723,7 +723,7 @@ isposinf = _predicate("isposinf", xp.isposinf, "True where the element is +inf."
 isneginf = _predicate("isneginf", xp.isneginf, "True where the element is -inf.")
 
 
-@op("NanToNumBackward0", promote=NONE, inplace=True,
+@op("NanToNumBackward0", promote=NONE, inplace=True, pointwise=True,
     self=lambda grad, self: grad * self.isfinite())
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes).
