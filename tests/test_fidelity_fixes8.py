@@ -282,3 +282,45 @@ VIEWS = {
 @pytest.mark.parametrize("case", list(VIEWS))
 def test_view_strides(case):
     _same(_run(torch, VIEWS[case]), _run(ember, VIEWS[case]))
+
+
+# ------------------------------------------------------------- embedding_bag's kernels
+
+_RNG = np.random.default_rng(7)
+_EB_W = (_RNG.standard_normal((50, 33)) * 3).astype(np.float32)
+_EB_IDX = _RNG.integers(0, 50, 200)
+_EB_OFFS = np.array([0, 3, 3, 10, 50, 51, 120, 199])
+_EB_PSW = _RNG.standard_normal(200).astype(np.float32)
+_EB_G = _RNG.standard_normal((20, 33)).astype(np.float32)
+
+
+def _bag(L, mode, dt, psw=False, padding=None, incl=False, twod=False, grad=False):
+    w = L.from_numpy(_EB_W).to(getattr(L, dt)).requires_grad_(grad)
+    idx, offs = L.from_numpy(_EB_IDX), L.from_numpy(_EB_OFFS)
+    p = L.from_numpy(_EB_PSW).to(getattr(L, dt)) if psw else None
+    if twod:
+        idx, offs = idx.reshape(20, 10), None
+        p = None if p is None else p.reshape(20, 10)
+    r = L.nn.functional.embedding_bag(idx, w, offs, mode=mode, per_sample_weights=p,
+                                      padding_idx=padding, include_last_offset=incl)
+    if not grad:
+        return r
+    r.backward(L.from_numpy(_EB_G[:r.shape[0]]).to(r.dtype))
+    return r, w.grad
+
+
+EMBEDDING_BAG = {}
+for _dt in ("float32", "float64", "float16", "bfloat16"):
+    for _mode in ("sum", "mean", "max"):
+        for _kw in ({}, {"padding": 3}, {"incl": True}, {"twod": True}, {"grad": True},
+                    {"grad": True, "padding": 3}):
+            EMBEDDING_BAG[f"{_dt} {_mode} {_kw}"] = (_mode, _dt, _kw)
+    for _kw in ({}, {"incl": True}, {"twod": True}, {"grad": True}, {"padding": 3}):
+        EMBEDDING_BAG[f"{_dt} sum per_sample_weights {_kw}"] = ("sum", _dt, dict(_kw, psw=True))
+
+
+@pytest.mark.parametrize("case", list(EMBEDDING_BAG))
+def test_embedding_bag_bits(case):
+    mode, dt, kw = EMBEDDING_BAG[case]
+    _same(_run(torch, lambda L: _bag(L, mode, dt, **kw)),
+          _run(ember, lambda L: _bag(L, mode, dt, **kw)))
