@@ -324,3 +324,55 @@ def test_embedding_bag_bits(case):
     mode, dt, kw = EMBEDDING_BAG[case]
     _same(_run(torch, lambda L: _bag(L, mode, dt, **kw)),
           _run(ember, lambda L: _bag(L, mode, dt, **kw)))
+
+
+# ------------------------------------------------------------- numbers read as the element type
+
+
+def _small(lib, dt):
+    return lib.tensor([1, 7, 100, 0], dtype=getattr(lib, dt))
+
+
+SCALAR_READS = {}
+for _dt in ("uint8", "int8", "int32", "float16", "bfloat16"):
+    for _s in (-3, 300, 2 ** 40, 1e10, 2 ** 70, -2 ** 70):
+        SCALAR_READS.update({
+            f"{_dt} clamp(min={_s})": lambda L, s=_s, dt=_dt: L.clamp(_small(L, dt), min=s),
+            f"{_dt} clamp_max({_s})": lambda L, s=_s, dt=_dt: L.clamp_max(_small(L, dt), s),
+            f"{_dt} ** {_s}": lambda L, s=_s, dt=_dt: _small(L, dt) ** s,
+            f"{_dt} fill_({_s})": lambda L, s=_s, dt=_dt: _small(L, dt).fill_(s),
+            f"{_dt} masked_fill({_s})": lambda L, s=_s, dt=_dt: _small(L, dt).masked_fill(
+                _small(L, dt) > 5, s),
+            f"{_dt} index_fill({_s})": lambda L, s=_s, dt=_dt: _small(L, dt).index_fill(
+                0, L.tensor([1]), s),
+            f"{_dt} scatter({_s})": lambda L, s=_s, dt=_dt: _small(L, dt).scatter(
+                0, L.tensor([1]), s),
+            f"{_dt} where({_s})": lambda L, s=_s, dt=_dt: L.where(_small(L, dt) > 5,
+                                                                 _small(L, dt), s),
+            f"{_dt} threshold({_s})": lambda L, s=_s, dt=_dt: L.nn.functional.threshold(
+                _small(L, dt), 5, s),
+            f"{_dt} setitem({_s})": lambda L, s=_s, dt=_dt: _small(L, dt).__setitem__(0, s),
+            f"{_dt} setitem[mask]({_s})": lambda L, s=_s, dt=_dt: _small(L, dt).__setitem__(
+                _small(L, dt) > 5, s),
+            f"{_dt} addcmul(value={_s})": lambda L, s=_s, dt=_dt: L.addcmul(
+                _small(L, dt), _small(L, dt), _small(L, dt), value=s),
+            f"{_dt} sub(alpha={_s})": lambda L, s=_s, dt=_dt: L.sub(_small(L, dt),
+                                                                   _small(L, dt) * 0, alpha=s),
+            f"{_dt} * {_s}": lambda L, s=_s, dt=_dt: _small(L, dt) * s,
+            f"{_dt} == {_s}": lambda L, s=_s, dt=_dt: _small(L, dt) == s,
+        })
+    SCALAR_READS[f"{_dt} hardtanh(-300, 300)"] = lambda L, dt=_dt: L.nn.functional.hardtanh(
+        _small(L, dt), -300, 300)
+    SCALAR_READS[f"{_dt} hardtanh(3, -3)"] = lambda L, dt=_dt: L.nn.functional.hardtanh(
+        _small(L, dt), 3, -3)
+SCALAR_READS["bool hardtanh"] = lambda L: L.nn.functional.hardtanh(_small(L, "bool"))
+SCALAR_READS["bool threshold"] = lambda L: L.nn.functional.threshold(_small(L, "bool"), 0, 1)
+SCALAR_READS["int64 + 2**63"] = lambda L: _small(L, "int64") + 2 ** 63
+SCALAR_READS["int64 + 2**64"] = lambda L: _small(L, "int64") + 2 ** 64
+SCALAR_READS["full((2,), 2**64)"] = lambda L: L.full((2,), 2 ** 64)
+SCALAR_READS["full((2,), -2**63 - 1)"] = lambda L: L.full((2,), -2 ** 63 - 1)
+
+
+@pytest.mark.parametrize("case", list(SCALAR_READS))
+def test_numbers_read_as_the_element_type(case):
+    _same(_run(torch, SCALAR_READS[case]), _run(ember, SCALAR_READS[case]), strides=False)

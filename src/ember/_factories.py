@@ -120,14 +120,7 @@ def _has_big_int(data) -> bool:
     return False
 
 
-def _overflow(npdt, cname: bool = False) -> RuntimeError:
-    """torch's error for a number that does not fit ``npdt`` (``cname``: C++ type names)."""
-    name = _C_NAMES.get(npdt.name, npdt.name + "_t") if cname else npdt.name
-    return RuntimeError(f"value cannot be converted to type {name} without overflow")
-
-
-_C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int32": "int",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+_overflow = D.overflow_error
 
 
 def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
@@ -159,34 +152,10 @@ def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
 
 
 def _fill_value(value, npdt: np.dtype, numel: int):
-    """``value`` checked as torch's ``fill_`` converts a Scalar (``checked_convert``; torch's
-    one-element fill stores a float16 unchecked)."""
+    """``value`` checked as torch's ``fill_`` converts a Scalar (see ``D.checked_scalar``)."""
     if isinstance(value, Tensor):
         value = value.item()
-    kind = npdt.kind
-    if kind == "b" or (npdt.itemsize < 4 and kind == "f" and numel == 1) or isinstance(
-            value, np.generic):
-        return value
-    if isinstance(value, complex):
-        if kind != "c" and value.imag != 0:
-            raise _overflow(npdt, True)
-        if kind != "c":
-            value = value.real
-    if kind in "fc":
-        finfo = np.finfo(npdt)
-        parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
-        if any(np.isfinite(v) and abs(v) > finfo.max for v in parts):
-            raise _overflow(npdt, True)
-        return value
-    info = np.iinfo(npdt)
-    low = info.min if info.min < 0 else -info.max
-    if isinstance(value, float) and not (np.isfinite(value) and info.min <= value <= info.max):
-        raise _overflow(npdt, True)
-    if isinstance(value, int) and not low <= value <= info.max:
-        raise _overflow(npdt, True)
-    if isinstance(value, int) and value < 0 and info.min == 0:
-        return value % (info.max + 1)      # a negative int wraps, as in torch
-    return value
+    return D.checked_scalar(value, npdt, numel)
 
 
 def _first_unsupported(data):

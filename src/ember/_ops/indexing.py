@@ -140,7 +140,7 @@ def _scatter_src(self, dim, index, src, reduce):
     tensors=("self", "index"),
     self=lambda grad, dim, index: grad.scatter(dim, index, 0.))
 def _scatter_value(self, dim, index, value, reduce):
-    return _scatter_kernel(self, dim, index, xp.asarray(value).astype(self.dtype))
+    return _scatter_kernel(self, dim, index, D.scalar_array(value, self.dtype))
 
 
 def _no_scatter_derivative(grad):
@@ -157,7 +157,7 @@ def _scatter_reduce_src(self, dim, index, src, reduce):
 @op("NotImplemented", name="scatter_reduce_value", method=False, function=False,
     promote=NONE, tensors=("self", "index"), self=_no_scatter_derivative)
 def _scatter_reduce_value(self, dim, index, value, reduce):
-    return _scatter_kernel(self, dim, index, xp.asarray(value).astype(self.dtype), reduce)
+    return _scatter_kernel(self, dim, index, D.scalar_array(value, self.dtype), reduce)
 
 
 def _scatter_args(name, self, dim, index, src, value, reduce):
@@ -446,7 +446,7 @@ def index_copy_(self, dim, index, source):
 
 def _index_fill_kernel(self, dim, index, value):
     out = self.copy()
-    _moved(out, dim)[index.reshape(-1)] = xp.asarray(value).astype(self.dtype)
+    _moved(out, dim)[index.reshape(-1)] = D.scalar_array(value, self.dtype)
     return out
 
 
@@ -509,7 +509,7 @@ def _check_mask(name, mask, legacy=False):
 
 def _masked_fill_kernel(self, mask, value):
     # (torch's out-of-place masked_fill clones contiguous: so is NumPy's where here)
-    return xp.ascontiguousarray(xp.where(mask, xp.asarray(value).astype(self.dtype), self))
+    return xp.ascontiguousarray(xp.where(mask, D.scalar_array(value, self.dtype), self))
 
 
 @op("MaskedFillBackward0", name="masked_fill_value", method=False, function=False,
@@ -905,6 +905,8 @@ def getitem(self, index):
 def setitem(self, index, value):
     """``self[index] = value``: a recorded in-place write."""
     T = _T()
+    if isinstance(value, int) and not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
     index = _normalise(index)
     view, adv = _decompose(self, index)
     if not adv and view is not self and view._data.shape == self._data.shape and \
@@ -927,7 +929,8 @@ def setitem(self, index, value):
         return
     idx = _advanced_index(view, adv)
     if not isinstance(value, T):
-        value = T._wrap(np.asarray(value, view._data.dtype))
+        # (torch's scalar_tensor: a one-element fill)
+        value = T._wrap(D.scalar_array(value, view._data.dtype, 1))
     run_inplace(_index_put, _index_put_args(view, idx, value, False, prepared=True))
 
 

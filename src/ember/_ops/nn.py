@@ -23,7 +23,7 @@ from .._device import xp
 from .._tensor import Tensor
 from . import _activation_math, _exact, _libm
 from . import _softmax as _softmax_kernel
-from .registry import NONE, expose, op
+from .registry import NONE, checked_numbers, expose, op
 from .util import norm_dim
 
 # (on first use)
@@ -832,7 +832,29 @@ def softplus(self, beta=1.0, threshold=20.0):
     return _softplus_np(self, beta, threshold)
 
 
+def _hardtanh_check(self, min_val=-1.0, max_val=1.0):
+    """torch's hardtanh_out: no bool kernel; integer tensors take the limits as int64 (never
+    negative for uint8), then clamp reads them as the element type."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if self.dtype == D.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        min_val, max_val = int(min_val), int(max_val)
+        if self.dtype == D.uint8 and (min_val < 0 or max_val < 0):
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    checked_numbers(self, min_val, max_val)
+
+
+def _threshold_check(self, threshold, value):
+    if self.dtype == D.bool:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    for v in (threshold, value):
+        D.checked_scalar(v, self._data.dtype)
+
+
 @op("HardtanhBackward0", name="hardtanh", method=False, function=False,
+    check=_hardtanh_check,
     self=lambda grad, self, min_val, max_val: _where((self > min_val) & (self < max_val), grad,
                                                      0.0))
 def hardtanh(self, min_val=-1.0, max_val=1.0):
@@ -899,11 +921,11 @@ def log_sigmoid(self):
     return _lm.log_sigmoid(self).astype(self.dtype, copy=False)
 
 
-@op("ThresholdBackward0", name="threshold", method=False,
+@op("ThresholdBackward0", name="threshold", method=False, check=_threshold_check,
     self=lambda grad, self, threshold: _where(self > threshold, grad, 0.0))
 def threshold(self, threshold, value):
     """``x`` where ``x > threshold``, else ``value``."""
-    return xp.where(self > threshold, self, self.dtype.type(value))
+    return xp.where(self > threshold, self, D.scalar_array(value, self.dtype))
 
 
 def _prelu_shape(self_ndim, weight):

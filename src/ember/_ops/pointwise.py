@@ -18,7 +18,7 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _vml
-from .registry import COMPARE, FLOAT, NONE, expose, op, raw_scalar
+from .registry import COMPARE, FLOAT, NONE, checked_numbers, expose, op, raw_scalar
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
 
@@ -45,6 +45,14 @@ def _number(x):
     return x.item() if hasattr(x, "item") else x
 
 
+def _alpha(alpha, a, b):
+    """``alpha`` as the kernel reads it: an integer kernel wraps a negative int for an
+    unsigned type (checked by :func:`_check_alpha`)."""
+    alpha = _number(alpha)
+    dt = xp.result_type(a, b)
+    return alpha if dt.kind in "fcb" else D.checked_scalar(alpha, dt)
+
+
 def _check_alpha(self, other, alpha=1):
     """torch's alpha_check against the result dtype."""
     if type(alpha) is int and alpha == 1:
@@ -55,6 +63,8 @@ def _check_alpha(self, other, alpha=1):
     if isinstance(alpha, float) and not (dt.is_floating_point or dt.is_complex):
         raise RuntimeError("For integral input tensors, argument alpha must not be a "
                            "floating point number.")
+    if isinstance(alpha, (int, float, complex)):
+        D.checked_scalar(alpha, dt.np)      # the kernel reads alpha as its element type
 
 
 def _is_bool(x) -> bool:
@@ -84,7 +94,7 @@ def add(self, other, *, alpha=1):
     """``self + alpha * other``, with broadcasting and type promotion."""
     if _is_one(alpha):
         return xp.add(self, other)
-    return _fused.add(self, other, _number(alpha))
+    return _fused.add(self, other, _alpha(alpha, self, other))
 
 
 @op("SubBackward0", inplace=True, check=_check_sub,
@@ -94,7 +104,7 @@ def sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
     if _is_one(alpha):
         return xp.subtract(self, other)
-    return _fused.add(self, other, _number(alpha), True)
+    return _fused.add(self, other, _alpha(alpha, self, other), True)
 
 
 @op("RsubBackward0", name="rsub_tensor", method=False, function=False, check=_check_sub,
@@ -103,7 +113,7 @@ def sub(self, other, *, alpha=1):
 def _rsub_tensor(self, other, *, alpha=1):
     if _is_one(alpha):
         return xp.subtract(other, self)
-    return _fused.add(other, self, _number(alpha), True)
+    return _fused.add(other, self, _alpha(alpha, self, other), True)
 
 
 @op("RsubBackward1", name="rsub_scalar", method=False, function=False, tensors=("self", "other"),
@@ -112,7 +122,7 @@ def _rsub_tensor(self, other, *, alpha=1):
 def _rsub_scalar(self, other, *, alpha=1):
     if _is_one(alpha):
         return xp.subtract(other, self)
-    return _fused.add(other, self, _number(alpha), True)
+    return _fused.add(other, self, _alpha(alpha, self, other), True)
 
 
 @expose(method=False)
@@ -367,7 +377,7 @@ def _pow_self(grad, self, exponent):
 
 
 @op("PowBackward0", name="pow_scalar", method=False, function=False, tensors=("self", "exponent"),
-    self=_pow_self)
+    check=lambda self, exponent: checked_numbers(self, exponent), self=_pow_self)
 def _pow_scalar(self, exponent):
     if self.dtype == xp.bool_:   # bool ** bool: torch's exponent 1 copies, 0 fills (no kernel)
         return self.copy() if exponent else xp.ones_like(self)
@@ -463,6 +473,7 @@ def _pow_dispatch(input, exponent):
         return _pow_scalar_base, (input, exponent)
     if isinstance(exponent, Tensor):
         return _pow_tensor, (input, exponent)
+    D.check_python_int(exponent)        # (torch parses the Scalar first)
     if input.dtype._category < 2 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return _pow_scalar, (input, exponent)
@@ -848,10 +859,12 @@ expose(_lerp_, function=False)
 
 
 def _value(value, dtype):
-    return value if dtype.kind in "fc" else dtype.type(value)
+    """addcmul's ``value`` as its kernel reads it (checked against an integer type)."""
+    return value if dtype.kind in "fc" else dtype.type(D.checked_scalar(_number(value), dtype))
 
 
 @op("AddcmulBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
+    check=lambda self, tensor1, tensor2, value=1: D.check_python_int(_number(value)),
     self=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * (tensor2 * value),
     tensor2=lambda grad, tensor1, value: grad * (tensor1 * value))
@@ -1155,9 +1168,10 @@ def _where_check(condition, self, other):
             warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
                           "and will be removed in a future version of PyTorch. Use a boolean "
                           "condition instead.", UserWarning, stacklevel=4)
-            return
-        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {_scalar_name(condition.dtype)}")
+        else:
+            raise RuntimeError("where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {_scalar_name(condition.dtype)}")
+    checked_numbers(self, other, numel=1)    # (torch's scalar_tensor: a one-element fill)
 
 
 @op("WhereBackward0", name="where_op", method=False, function=False, tensors=("self", "other"),
@@ -1245,11 +1259,12 @@ def _clamp_kernel(self, min, max):
 
 def _no_bool_clamp(self, *bounds):
     """torch has no clamp kernel for a bool tensor and bool bounds (it names the kernel
-    that one bound or two would run)."""
+    that one bound or two would run); number bounds must fit the result type."""
     if _is_bool(self) and all(b is None or _is_bool(b) for b in bounds):
         kind = "" if len(bounds) == 2 and None not in bounds else (
             "_max" if bounds[0] is None else "_min")
         raise NotImplementedError(f"\"clamp{kind}_scalar_cpu\" not implemented for 'Bool'")
+    checked_numbers(self, *bounds)
 
 
 @op("ClampBackward1", name="clamp_scalar", method=False, function=False,
@@ -1410,7 +1425,7 @@ def _fill(self, value):
     from .._tensor import Tensor
     if isinstance(value, Tensor):
         value = value.item()
-    return xp.full_like(self, value)
+    return xp.full_like(self, D.checked_scalar(value, self.dtype, self.size))
 
 
 @op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,

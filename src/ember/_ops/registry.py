@@ -560,13 +560,31 @@ def _kernel_error(op, args, err):
     raise err
 
 
+def checked_numbers(*args, numel=2) -> None:
+    """torch's ``Scalar::to<T>`` of the Python numbers among ``args`` (tensors, numbers or
+    None) for the type of the result: its error for one that does not fit (a kernel that
+    reads a number as its element type: clamp's bounds, pow's exponent, where's value)."""
+    nums = [a for a in args if a is not None and not isinstance(a, Tensor)
+            and isinstance(a, (int, float, complex))]
+    if not nums:
+        return
+    dt = D.result_type(*[a for a in args if a is not None])
+    for n in nums:
+        D.checked_scalar(n, dt.np, numel)
+
+
 def _np_scalar(value, npdt):
     if isinstance(value, (list, tuple)):
         raise TypeError(f"expected Tensor or Number, but got {type(value).__name__}")
+    if value.__class__ is int and not -_I64 <= value < _U64:
+        D.check_python_int(value)       # torch's error: no Scalar holds it
     try:
         return npdt.type(value)
     except (OverflowError, ValueError):
         return xp.array(value).astype(npdt)[()]
+
+
+_I64, _U64 = 2 ** 63, 2 ** 64
 
 
 def _as_array(out, dt):
