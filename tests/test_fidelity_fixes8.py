@@ -368,3 +368,34 @@ SCALAR_READS["full((2,), -2**63 - 1)"] = lambda L: L.full((2,), -2 ** 63 - 1)
 @pytest.mark.parametrize("case", list(SCALAR_READS))
 def test_numbers_read_as_the_element_type(case):
     _same(_run(torch, SCALAR_READS[case]), _run(ember, SCALAR_READS[case]), strides=False)
+
+
+# ------------------------------------------------------------- binary ops: operands torch refuses
+
+
+def _v(L, kind):
+    return {"f": L.tensor([1.0, 2.0]), "c": L.tensor([1.0, 2.0]) * 1j,
+            "b": L.tensor([True, False]), "i": L.tensor([1, 2])}[kind]
+
+
+BINARY_OPERANDS = {}
+for _name in ("maximum", "minimum", "fmax", "fmin", "atan2", "hypot", "logical_and",
+              "logical_or", "logical_xor"):
+    BINARY_OPERANDS[f"{_name}(3, t)"] = lambda L, n=_name: getattr(L, n)(3, _v(L, "f"))
+    BINARY_OPERANDS[f"{_name}(True, t)"] = lambda L, n=_name: getattr(L, n)(True, _v(L, "f"))
+    BINARY_OPERANDS[f"{_name}(t, 2.5)"] = lambda L, n=_name: getattr(L, n)(_v(L, "f"), 2.5)
+for _name in ("maximum", "minimum", "fmax", "fmin", "hypot", "remainder", "fmod", "copysign",
+              "xlogy", "floor_divide", "lt", "le", "gt", "ge", "atan2"):
+    for _a, _b in (("f", "c"), ("c", "f"), ("b", "c"), ("i", "c")):
+        BINARY_OPERANDS[f"{_name}({_a}, {_b})"] = (
+            lambda L, n=_name, a=_a, b=_b: getattr(L, n)(_v(L, a), _v(L, b)))
+for _name in ("remainder", "fmod", "copysign", "xlogy", "floor_divide", "lt", "ge"):
+    BINARY_OPERANDS[f"{_name}(t, 1+2j)"] = lambda L, n=_name: getattr(L, n)(_v(L, "f"), 1 + 2j)
+BINARY_OPERANDS["(1+2j) < t"] = lambda L: (1 + 2j) < _v(L, "i")
+BINARY_OPERANDS["t // (1+2j)"] = lambda L: _v(L, "b") // (1 + 2j)
+BINARY_OPERANDS["(1+2j) % t"] = lambda L: (1 + 2j) % _v(L, "f")
+
+
+@pytest.mark.parametrize("case", list(BINARY_OPERANDS))
+def test_binary_operands(case):
+    _same(_run(torch, BINARY_OPERANDS[case]), _run(ember, BINARY_OPERANDS[case]))

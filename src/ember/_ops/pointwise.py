@@ -18,7 +18,18 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _vml
-from .registry import COMPARE, FLOAT, NONE, checked_numbers, expose, op, raw_scalar
+from .registry import (
+    COMPARE,
+    FLOAT,
+    NONE,
+    checked_numbers,
+    expose,
+    no_complex,
+    op,
+    raw_scalar,
+    real_kernel,
+    tensor_operands,
+)
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
 
@@ -247,7 +258,7 @@ def _not_implemented(name):
     return formula
 
 
-@op("NotImplemented", tensors=("self", "other"), inplace=True,
+@op("NotImplemented", tensors=("self", "other"), inplace=True, check=real_kernel("div_floor_cpu"),
     self=_not_implemented("floor_divide"), other=_not_implemented("floor_divide"))
 def floor_divide(self, other):
     """Division rounded down, like Python's ``//`` (not differentiable, as in torch).
@@ -281,20 +292,21 @@ def _no_bool_mod(name):
 
 
 @op("RemainderBackward0", name="remainder_scalar", method=False, function=False,
-    tensors=("self", "other"), check=_no_bool_mod("remainder"), self=lambda grad: grad)
+    tensors=("self", "other"), check=real_kernel("remainder_cpu", _no_bool_mod("remainder")),
+    self=lambda grad: grad)
 def _remainder_scalar(self, other):
     return _float_mod(self, other, True)
 
 
 @op("RemainderBackward1", name="remainder_tensor", method=False, function=False,
-    check=_no_bool_mod("remainder"), self=lambda grad: grad,
+    check=real_kernel("remainder_cpu", _no_bool_mod("remainder")), self=lambda grad: grad,
     other=lambda grad, self, other: -grad * self.div(other, rounding_mode="floor"))
 def _remainder_tensor(self, other):
     return _float_mod(self, other, True)
 
 
 @op("NotImplemented", name="remainder_scalar_self", method=False, function=False,
-    tensors=("self", "other"), check=_no_bool_mod("remainder"),
+    tensors=("self", "other"), check=real_kernel("remainder_cpu", _no_bool_mod("remainder")),
     other=_not_implemented("remainder"))
 def _remainder_scalar_self(self, other):
     return _float_mod(self, other, True)
@@ -327,13 +339,14 @@ expose(_remainder_, function=False)
 
 
 @op("FmodBackward0", name="fmod_scalar", method=False, function=False,
-    tensors=("self", "other"), check=_no_bool_mod("fmod"), self=lambda grad: grad)
+    tensors=("self", "other"), check=real_kernel("fmod_cpu", _no_bool_mod("fmod")),
+    self=lambda grad: grad)
 def _fmod_scalar(self, other):
     return _float_mod(self, other, False)
 
 
 @op("FmodBackward1", name="fmod_tensor", method=False, function=False,
-    check=_no_bool_mod("fmod"), self=lambda grad: grad,
+    check=real_kernel("fmod_cpu", _no_bool_mod("fmod")), self=lambda grad: grad,
     other=lambda grad, self, other: -grad * self.div(other, rounding_mode="trunc"))
 def _fmod_tensor(self, other):
     return _float_mod(self, other, False)
@@ -410,9 +423,16 @@ def _pow_exp(grad, self, exponent, result):
     from .._tensor import Tensor
     if not isinstance(self, Tensor):
         g = result * _log_scalar(self)
-        return grad * (where(exponent >= 0, 0.0, g) if self == 0 else g)
+        return grad * (where(_real(exponent) >= 0, 0.0, g) if self == 0 else g)
     g = grad * (result * self.to(result.dtype).log())
-    return where((self == 0) & (exponent >= 0), 0.0 * g, g)
+    return where((self == 0) & (_real(exponent) >= 0), 0.0 * g, g)
+
+
+def _real(x):
+    """A complex exponent's real part (torch compares that with 0), else ``x``."""
+    if isinstance(x, complex):
+        return x.real
+    return x.real if getattr(x, "is_complex", lambda: False)() else x
 
 
 def _pow_self_tensor(grad, self, exponent):
@@ -579,16 +599,6 @@ expose(_float_power_, function=False)
 
 # ----------------------------------------------------------------------------- binary math
 
-def _tensor_other(name):
-    """A ``check`` raising torch's TypeError when ``other`` is a number, not a tensor."""
-    def check(self, other, *rest):
-        from .._tensor import Tensor
-        if not isinstance(other, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                            f"{type(other).__name__}")
-    return check
-
-
 def _atan2_recip(self, other):
     """``atan2_backward``'s ``1 / (self² + other²)``, 0 where that sum is 0."""
     denom = self * self + other * other
@@ -603,7 +613,7 @@ def _atan2_other(grad, self, other):
     return grad * -self * _atan2_recip(self, other)
 
 
-@op("Atan2Backward0", promote=FLOAT, inplace=True, check=_tensor_other("atan2"),
+@op("Atan2Backward0", promote=FLOAT, inplace=True, check=tensor_operands("atan2"),
     self=_atan2_self, other=_atan2_other)
 def atan2(self, other):
     """The angle of the point ``(other, self)``: ``atan(self / other)`` in the right quadrant.
@@ -622,7 +632,7 @@ def atan2(self, other):
     return xp.arctan2(self, other)
 
 
-@op("HypotBackward0", inplace=True, check=_tensor_other("hypot"),
+@op("HypotBackward0", inplace=True, check=tensor_operands("hypot", then=real_kernel("hypot_cpu")),
     self=lambda grad, self, result: grad * self / result,
     other=lambda grad, other, result: grad * other / result)
 def hypot(self, other):
@@ -657,7 +667,8 @@ def _fmin_other(grad, self, other):
     return grad.where((self <= other).logical_or(other.isnan()).logical_not(), 0.0)
 
 
-@op("FmaxBackward0", check=_tensor_other("fmax"), self=_fmax_self, other=_fmax_other)
+@op("FmaxBackward0", check=tensor_operands("fmax", then=no_complex("fmax")), self=_fmax_self,
+    other=_fmax_other)
 def fmax(self, other):
     """Element-wise maximum that ignores NaN (NaN only where both are NaN).
 
@@ -667,7 +678,8 @@ def fmax(self, other):
     return xp.fmax(self, other)
 
 
-@op("FminBackward0", check=_tensor_other("fmin"), self=_fmin_self, other=_fmin_other)
+@op("FminBackward0", check=tensor_operands("fmin", then=no_complex("fmin")), self=_fmin_self,
+    other=_fmin_other)
 def fmin(self, other):
     """Element-wise minimum that ignores NaN."""
     return xp.fmin(self, other)
@@ -679,13 +691,13 @@ def _copysign_self(grad, self, result):
 
 
 @op("CopysignBackward0", name="copysign_tensor", method=False, function=False, promote=FLOAT,
-    self=_copysign_self, other=lambda grad: grad * 0)
+    check=real_kernel("copysign_cpu"), self=_copysign_self, other=lambda grad: grad * 0)
 def _copysign_tensor(self, other):
     return xp.copysign(self, other)
 
 
 @op("CopysignBackward1", name="copysign_scalar", method=False, function=False, promote=FLOAT,
-    tensors=("self", "other"), self=_copysign_self)
+    tensors=("self", "other"), check=real_kernel("copysign_cpu"), self=_copysign_self)
 def _copysign_scalar(self, other):
     return xp.copysign(self, other)
 
@@ -748,18 +760,21 @@ def _xlogy_self(grad, self, other):
 
 
 @op("XlogyBackward0", name="xlogy_tensor", method=False, function=False, promote=FLOAT,
+    check=real_kernel("xlogy_cpu"),
     self=_xlogy_self, other=lambda grad, self, other: grad * self / other)
 def _xlogy_tensor(self, other):
     return _xlogy_kernel(self, other)
 
 
 @op("XlogyBackward1", name="xlogy_scalar_self", method=False, function=False, promote=FLOAT,
+    check=real_kernel("xlogy_cpu"),
     tensors=("self", "other"), other=lambda grad, self, other: grad * self / other)
 def _xlogy_scalar_self(self, other):
     return _xlogy_kernel(self, other)
 
 
 @op("XlogyBackward2", name="xlogy_scalar_other", method=False, function=False,
+    check=real_kernel("xlogy_cpu"),
     promote=FLOAT, tensors=("self", "other"), self=_xlogy_self)
 def _xlogy_scalar_other(self, other):
     return _xlogy_kernel(self, other)
@@ -937,7 +952,9 @@ def _comparison(name, ufunc, doc):
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    entry = op(None, promote=COMPARE, tensors=("self", "other"))(kernel)
+    # (torch orders complex numbers for no comparison but equality)
+    check = real_kernel(f"{name}_cpu") if name in ("lt", "le", "gt", "ge") else None
+    entry = op(None, promote=COMPARE, tensors=("self", "other"), check=check)(kernel)
     node = name.capitalize() + "Backward"
     scalar = op(node + "0", name=name + "_inplace_scalar", method=False, function=False,
                 promote=COMPARE, tensors=("self", "other"), self=_zero_grad)(kernel)
@@ -1058,7 +1075,8 @@ def _logical(name, ufunc):
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = f"Element-wise logical ``{name[8:]}`` (nonzero is True) as a bool tensor."
-    entry = op(None, promote=COMPARE, tensors=("self", "other"), check=_tensor_other(name))(kernel)
+    entry = op(None, promote=COMPARE, tensors=("self", "other"),
+               check=tensor_operands(name))(kernel)
 
     def inplace(self, other):
         _need_tensor(name + "_", other, 1)

@@ -560,6 +560,42 @@ def _kernel_error(op, args, err):
     raise err
 
 
+def tensor_operands(name, other="other", then=None):
+    """A ``check`` raising torch's TypeError where an op that takes two tensors (``input``,
+    ``other``) gets something else; ``then``: the op's further check."""
+    def check(self, second, *rest):
+        for pos, (pname, a) in enumerate((("input", self), (other, second)), 1):
+            if not isinstance(a, Tensor):
+                raise TypeError(f"{name}(): argument '{pname}' (position {pos}) must be "
+                                f"Tensor, not {type(a).__name__}")
+        if then is not None:
+            then(self, second, *rest)
+    return check
+
+
+def no_complex(name):
+    """A ``check``: torch's error for an op with no complex kernel (``maximum`` …)."""
+    def check(self, other, *rest):
+        if self.dtype.is_complex or other.dtype.is_complex:
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
+    return check
+
+
+def real_kernel(kernel, then=None):
+    """A ``check``: torch's NotImplementedError naming ``kernel`` when the operands promote
+    to a complex type it has no loop for; ``then``: the op's further check."""
+    def check(*args):
+        ops = [a for a in args[:2] if a is not None]
+        if any(isinstance(a, (Tensor, complex)) for a in ops):
+            dt = D.result_type(*ops)
+            if dt.is_complex:
+                raise NotImplementedError(f'"{kernel}" not implemented for '
+                                          f"'{dt.scalar_name}'")
+        if then is not None:
+            then(*args)
+    return check
+
+
 def checked_numbers(*args, numel=2) -> None:
     """torch's ``Scalar::to<T>`` of the Python numbers among ``args`` (tensors, numbers or
     None) for the type of the result: its error for one that does not fit (a kernel that

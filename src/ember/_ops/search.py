@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from .._device import xp
-from .registry import NONE, SAME, expose, op, run
+from .registry import NONE, SAME, expose, no_complex, op, run, tensor_operands
 from .util import norm_dim, norm_dims
 
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
@@ -292,16 +292,7 @@ def _pick(grad, self, other, greater):
     return grad * mask + (grad / 2) * tie
 
 
-def _tensors_only(name):
-    def check(self, other):
-        from .._tensor import Tensor
-        if not isinstance(other, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                            f"{type(other).__name__}")
-    return check
-
-
-@op("MaximumBackward0", promote=SAME, check=_tensors_only("maximum"),
+@op("MaximumBackward0", promote=SAME, check=tensor_operands("maximum", then=no_complex("maximum")),
     self=lambda grad, self, other: _pick(grad, self, other, True),
     other=lambda grad, self, other: _pick(grad, other, self, True))
 def maximum(self, other):
@@ -309,7 +300,7 @@ def maximum(self, other):
     return xp.maximum(self, other)
 
 
-@op("MinimumBackward0", promote=SAME, check=_tensors_only("minimum"),
+@op("MinimumBackward0", promote=SAME, check=tensor_operands("minimum", then=no_complex("minimum")),
     self=lambda grad, self, other: _pick(grad, self, other, False),
     other=lambda grad, self, other: _pick(grad, other, self, False))
 def minimum(self, other):
