@@ -68,7 +68,8 @@ def _same(t, e, strides=True):
     a, b = t.detach(), e.detach()
     if t.dtype.is_floating_point and t.dtype != torch.float64:
         a, b = a.double(), b.double()
-    assert np.array_equal(a.numpy(), b.numpy(), equal_nan=t.dtype.is_floating_point)
+    assert np.array_equal(a.numpy(), b.numpy(),
+                          equal_nan=t.dtype.is_floating_point or t.dtype.is_complex)
 
 
 _X = np.random.default_rng(0).standard_normal(3000) * 5
@@ -399,3 +400,64 @@ BINARY_OPERANDS["(1+2j) % t"] = lambda L: (1 + 2j) % _v(L, "f")
 @pytest.mark.parametrize("case", list(BINARY_OPERANDS))
 def test_binary_operands(case):
     _same(_run(torch, BINARY_OPERANDS[case]), _run(ember, BINARY_OPERANDS[case]))
+
+
+# ------------------------------------------------------------- in-place forms and complex inputs
+
+
+def _t(L, dt):
+    if dt == "complex64":
+        return L.tensor([0.5 + 1j, -2.0, 3j])
+    return L.tensor([0.5, -2.0, 3.0]).to(getattr(L, dt))
+
+
+UNARY_REFUSALS = {}
+for _name in ("sign", "signbit", "round", "floor", "ceil", "trunc", "frac", "logit", "erf",
+              "erfc", "erfinv", "deg2rad", "rad2deg", "lgamma", "digamma", "nan_to_num",
+              "clamp_min"):
+    for _inplace in ("", "_"):
+        if _name == "signbit" and _inplace:
+            continue
+        UNARY_REFUSALS[f"{_name}{_inplace}(complex)"] = (
+            lambda L, n=_name + _inplace: getattr(_t(L, "complex64"), n)(
+                *((1,) if n.startswith("clamp") else ())))
+UNARY_REFUSALS["nan_to_num(complex with nan, inf)"] = lambda L: L.nan_to_num(
+    L.tensor([complex("nan"), complex(float("inf"), float("-inf")), 1 + 2j]), nan=1.5)
+UNARY_REFUSALS["sinc(float16)"] = lambda L: L.sinc(L.linspace(-10, 10, 201).half())
+
+INPLACE_DUNDERS = {}
+for _dt in ("bool", "uint8", "int64", "float32", "complex64"):
+    for _other in ("bool", "int64", "float16", "float32", "complex64", 3, 2.5, 1j):
+        for _op in ("__ifloordiv__", "__imod__", "__iand__", "__ior__", "__ixor__",
+                    "__idiv__", "__ilshift__", "hypot_", "xlogy_", "fmod_", "lt_", "copysign_"):
+            if _op == "hypot_" and not isinstance(_other, str):
+                continue    # (torch names the method and position 1 in its TypeError)
+            INPLACE_DUNDERS[f"{_dt}.{_op}({_other})"] = (
+                lambda L, d=_dt, o=_other, op=_op: getattr(
+                    _t(L, "float32").to(getattr(L, d)), op)(
+                    _t(L, "float32").to(getattr(L, o)) if isinstance(o, str) else o))
+
+
+@pytest.mark.parametrize("case", list(UNARY_REFUSALS))
+def test_unary_complex(case):
+    _same(_run(torch, UNARY_REFUSALS[case]), _run(ember, UNARY_REFUSALS[case]))
+
+
+@pytest.mark.parametrize("case", list(INPLACE_DUNDERS))
+def test_inplace_dunders(case):
+    _same(_run(torch, INPLACE_DUNDERS[case]), _run(ember, INPLACE_DUNDERS[case]))
+
+
+def test_augmented_assignment_writes_in_place():
+    seen = []
+    for L in (torch, ember):
+        a = L.tensor([5, 7])
+        b = a
+        a //= 2
+        a %= 2
+        a &= 1
+        a |= 2
+        a ^= 1
+        assert a is b
+        seen.append(b.tolist())
+    assert seen[0] == seen[1]

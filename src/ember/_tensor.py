@@ -729,6 +729,23 @@ class Tensor:
     def __itruediv__(self, other):
         return self.div_(other)
 
+    __idiv__ = __itruediv__
+
+    def __ifloordiv__(self, other):
+        return self.floor_divide_(other)
+
+    def __imod__(self, other):
+        return self.remainder_(other)
+
+    def __iand__(self, other):
+        return self.bitwise_and_(other)
+
+    def __ior__(self, other):
+        return self.bitwise_or_(other)
+
+    def __ixor__(self, other):
+        return self.bitwise_xor_(other)
+
     def __floordiv__(self, other):
         try:
             return _ops.floor_divide(self, other)

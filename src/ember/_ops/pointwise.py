@@ -957,9 +957,10 @@ def _comparison(name, ufunc, doc):
     entry = op(None, promote=COMPARE, tensors=("self", "other"), check=check)(kernel)
     node = name.capitalize() + "Backward"
     scalar = op(node + "0", name=name + "_inplace_scalar", method=False, function=False,
-                promote=COMPARE, tensors=("self", "other"), self=_zero_grad)(kernel)
+                promote=COMPARE, tensors=("self", "other"), check=check,
+                self=_zero_grad)(kernel)
     tensor = op(node + "1", name=name + "_inplace_tensor", method=False, function=False,
-                promote=COMPARE, self=_zero_grad, other=_zero_grad)(kernel)
+                promote=COMPARE, check=check, self=_zero_grad, other=_zero_grad)(kernel)
 
     def inplace(self, other):
         from .._tensor import Tensor
@@ -1278,6 +1279,8 @@ def _clamp_kernel(self, min, max):
 def _no_bool_clamp(self, *bounds):
     """torch has no clamp kernel for a bool tensor and bool bounds (it names the kernel
     that one bound or two would run); number bounds must fit the result type."""
+    if self.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     if _is_bool(self) and all(b is None or _is_bool(b) for b in bounds):
         kind = "" if len(bounds) == 2 and None not in bounds else (
             "_max" if bounds[0] is None else "_min")

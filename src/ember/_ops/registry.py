@@ -936,6 +936,13 @@ def _view_meta_error(view, meta, indirect=False):
     raise RuntimeError(view_rebase_message(view, meta, indirect))
 
 
+def _check_cast(dt, self):
+    """torch's error when an in-place op's result type ``dt`` cannot be written to ``self``."""
+    if dt is not None and dt.__class__ is not _Low and not D.can_cast(dt, self.dtype):
+        raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
+                           f"output type {_scalar_name(self.dtype)}")
+
+
 def run_inplace(op, args):
     """Run ``op`` writing into ``args[0]``; rebase its history when the op is recorded."""
     self = args[0]
@@ -944,11 +951,18 @@ def run_inplace(op, args):
     if self._inference and not _state.inference:
         raise RuntimeError(_errors.INFERENCE_INPLACE)
     if op.check is not None:
-        op.check(*args)
+        try:
+            op.check(*args)
+        except NotImplementedError:
+            # torch refuses the result type's cast before it looks for a kernel
+            try:
+                dt = _arrays(op, args)[1]
+            except Exception:  # noqa: BLE001 - the check's error stands
+                dt = None
+            _check_cast(dt, self)
+            raise
     kargs, dt = _arrays(op, args)
-    if dt is not None and dt.__class__ is not _Low and not D.can_cast(dt, self.dtype):
-        raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
-                           f"output type {_scalar_name(self.dtype)}")
+    _check_cast(dt, self)
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)
