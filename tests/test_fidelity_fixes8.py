@@ -461,3 +461,45 @@ def test_augmented_assignment_writes_in_place():
         assert a is b
         seen.append(b.tolist())
     assert seen[0] == seen[1]
+
+
+# ------------------------------------------------------------- advanced indexing
+
+
+def _x(L):
+    return L.arange(24.0).reshape(2, 3, 4)
+
+
+def _set(L, index, value):
+    x = _x(L)
+    x[index] = value(L) if callable(value) else value
+    return x
+
+
+INDEXING = {
+    "x[:, t([[0], [1]]), t([1, 2, 3])]": lambda L: _x(L)[:, L.tensor([[0], [1]]),
+                                                        L.tensor([1, 2, 3])],
+    "x[:, mask]": lambda L: _x(L)[:, L.tensor([True, False, True])],
+    "x[1:, t([0, 2])]": lambda L: _x(L)[1:, L.tensor([0, 2])],
+    "x[0, :, t([0, 1])]": lambda L: _x(L)[0, :, L.tensor([0, 1])],
+    "x[:, t([[0, 1], [2, 0]])]": lambda L: _x(L)[:, L.tensor([[0, 1], [2, 0]])],
+    "x[t([0, 1]), :, t([1, 2])]": lambda L: _x(L)[L.tensor([0, 1]), :, L.tensor([1, 2])],
+    "x.transpose(0, 2)[t([1, 3])]": lambda L: _x(L).transpose(0, 2)[L.tensor([1, 3])],
+    "x.transpose(0, 2)[:, t([0, 2])]": lambda L: _x(L).transpose(0, 2)[:, L.tensor([0, 2])],
+    "x[..., t([[1], [2]])]": lambda L: _x(L)[..., L.tensor([[1], [2]])],
+    "x[[]]": lambda L: _x(L)[[]],
+    "x[t(True)]": lambda L: _x(L)[L.tensor(True)],
+    'x["a"]': lambda L: _x(L)["a"],
+    "x[mask] = 0-d float64": lambda L: _set(L, _x(L) > 10,
+                                            lambda L: L.tensor(1.0, dtype=L.float64)),
+    "x[[0]] = float64 (1, 3, 4)": lambda L: _set(L, [0], lambda L: L.ones(1, 3, 4,
+                                                                          dtype=L.float64)),
+    "x[...] = list": lambda L: _set(L, Ellipsis, [1.0, 2.0, 3.0, 4.0]),
+    "x[0] = None": lambda L: _set(L, 0, None),
+    'x[0] = "a"': lambda L: _set(L, 0, "a"),
+}
+
+
+@pytest.mark.parametrize("case", list(INDEXING))
+def test_advanced_indexing(case):
+    _same(_run(torch, INDEXING[case]), _run(ember, INDEXING[case]))

@@ -13,11 +13,13 @@ Index tensors reach the kernels as arrays; the formulas get them back as tensors
 from __future__ import annotations
 
 import builtins
+import numbers
 
 import numpy as np
 
 from .. import _dtype as D
 from .. import _errors
+from .. import _memory_format as _mf
 from .._device import xp
 from .registry import NONE, _scalar_name, expose, op, run, run_inplace
 from .shape import _slice, _unsqueeze, select
@@ -742,7 +744,40 @@ def _index_put_grad(grad, self_shape, index):
 @op("IndexBackward0", name="index", method=False, function=False, promote=NONE,
     self=lambda grad, self_shape, index: _index_put_grad(grad, self_shape, index))
 def _index(self, index):
-    return self[index]
+    return _index_layout(self[index], self, index)
+
+
+def _index_layout(res, src, index):
+    """``res = src[index]`` laid out as torch's index kernel lays it out: TensorIterator over
+    ``src`` restrided to the result's shape (stride 0 along the indexed dims) and the index
+    tensors (stride 0 elsewhere), ``src`` first (masks count as their nonzero indices)."""
+    if res.ndim < 2 or not res.size:
+        return res
+    ents = []
+    for i in index:
+        if isinstance(i, np.ndarray) and i.dtype == bool:
+            if not i.ndim:
+                return res      # (a 0-d mask is a new dim of size 0 or 1)
+            ents.extend(np.nonzero(i))
+        else:
+            ents.append(i if isinstance(i, np.ndarray) else None)
+    ents += [None] * (src.ndim - len(ents))
+    adv = [k for k, e in enumerate(ents) if e is not None]
+    ishape = np.broadcast_shapes(*[ents[k].shape for k in adv])
+    if adv == list(range(adv[0], adv[-1] + 1)):        # in place, else moved to the front
+        before, after = list(range(adv[0])), list(range(adv[-1] + 1, src.ndim))
+    else:
+        before, after = [], [k for k in range(src.ndim) if k not in adv]
+    if len(before) + len(ishape) + len(after) != res.ndim:
+        return res
+    zero_b, zero_a = [0] * len(before), [0] * len(after)
+    st = [src.strides[k] for k in before] + [0] * len(ishape) + [src.strides[k] for k in after]
+    operands = [np.lib.stride_tricks.as_strided(src, res.shape, st)]
+    for k in adv:
+        e = np.broadcast_to(ents[k], ishape)
+        operands.append(np.lib.stride_tricks.as_strided(
+            e, res.shape, zero_b + list(e.strides) + zero_a))
+    return _mf.ti_layout(res, *operands)
 
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
@@ -785,13 +820,15 @@ def _normalise(index):
         elif isinstance(i, builtins.bool):
             i = None if i else False
         elif isinstance(i, (list, range)):
-            a = np.asarray(i)
+            a = np.asarray(i) if len(i) else np.zeros(0, np.int64)
             if a.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
             i = a if a.dtype.kind in "biu" else a.astype(np.int64)
         elif isinstance(i, (np.integer,)):
             i = builtins.int(i)
+        elif isinstance(i, str):        # torch reads it as data for a tensor
+            raise TypeError(f"new(): invalid data type '{type(i).__name__}'")
         elif not (i is None or i is Ellipsis or isinstance(i, (builtins.int, slice))):
             raise IndexError(_BAD_INDEX.format(type(i).__name__))
         out.append(i)
@@ -907,6 +944,8 @@ def setitem(self, index, value):
     T = _T()
     if isinstance(value, int) and not -2 ** 63 <= value < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
+    if not isinstance(value, (T, numbers.Number, np.generic)):
+        raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
     index = _normalise(index)
     view, adv = _decompose(self, index)
     if not adv and view is not self and view._data.shape == self._data.shape and \
@@ -928,6 +967,8 @@ def setitem(self, index, value):
             view.fill_(value)
         return
     idx = _advanced_index(view, adv)
+    if isinstance(value, T) and value.dtype != view.dtype and not value._data.ndim:
+        value = value.to(view.dtype)          # torch's setitem converts a 0-d value first
     if not isinstance(value, T):
         # (torch's scalar_tensor: a one-element fill)
         value = T._wrap(D.scalar_array(value, view._data.dtype, 1))
