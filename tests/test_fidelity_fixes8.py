@@ -503,3 +503,38 @@ INDEXING = {
 @pytest.mark.parametrize("case", list(INDEXING))
 def test_advanced_indexing(case):
     _same(_run(torch, INDEXING[case]), _run(ember, INDEXING[case]))
+
+
+# ------------------------------------------------------------- reductions: dim=None, 0-d dims
+
+
+def _r(L):
+    return L.arange(24.0).reshape(2, 3, 4)
+
+
+REDUCTIONS = {
+    "sum(dim=None, keepdim=True)": lambda L: _r(L).sum(dim=None, keepdim=True),
+    "sum(None, True, dtype=float64)": lambda L: _r(L).sum(None, True, dtype=L.float64),
+    "mean(dim=None, keepdim=True)": lambda L: _r(L).mean(dim=None, keepdim=True),
+    "empty sum(dim=None, keepdim=True)": lambda L: L.zeros(0, 3).sum(dim=None, keepdim=True),
+    "amax(dim=None)": lambda L: _r(L).amax(dim=None),
+    "amin(dim=None, keepdim=True)": lambda L: _r(L).amin(dim=None, keepdim=True),
+    "max(dim=None, keepdim=True)": lambda L: _r(L).max(dim=None, keepdim=True),
+    "min(dim=None, keepdim=True)": lambda L: _r(L).min(dim=None, keepdim=True),
+    "median(dim=None)": lambda L: _r(L).median(dim=None),
+    "nanmedian(dim=None)": lambda L: _r(L).nanmedian(dim=None),
+    "mode(dim=None)": lambda L: _r(L).mode(dim=None),
+    "cumsum(dim=None)": lambda L: _r(L).cumsum(dim=None),
+    "logsumexp(dim=None)": lambda L: _r(L).logsumexp(dim=None),
+    "median()": lambda L: _r(L).median(),
+    "0-d max(3)": lambda L: L.tensor(3.0).max(3),
+    "0-d min(-4)": lambda L: L.tensor(3.0).min(-4),
+    "0-d max(1, keepdim=True)": lambda L: L.tensor(3.0).max(1, keepdim=True),
+    "0-d argmax(3)": lambda L: L.tensor(3.0).argmax(3),
+    "0-d argmin(-1)": lambda L: L.tensor(3.0).argmin(-1),
+}
+
+
+@pytest.mark.parametrize("case", list(REDUCTIONS))
+def test_reductions(case):
+    _same(_run(torch, REDUCTIONS[case]), _run(ember, REDUCTIONS[case]))
