@@ -538,3 +538,31 @@ REDUCTIONS = {
 @pytest.mark.parametrize("case", list(REDUCTIONS))
 def test_reductions(case):
     _same(_run(torch, REDUCTIONS[case]), _run(ember, REDUCTIONS[case]))
+
+
+# ------------------------------------------------------------- factories
+
+
+FACTORIES = {
+    "tensor([[], [1]])": lambda L: L.tensor([[], [1]]),
+    "tensor([[[]], [[1]]])": lambda L: L.tensor([[[]], [[1]]]),
+    "tensor([1, [2]])": lambda L: L.tensor([1, [2]]),
+    "tensor([1.5, [2]])": lambda L: L.tensor([1.5, [2]]),
+    "tensor([[1], 2])": lambda L: L.tensor([[1], 2]),
+    "tensor([[1], []])": lambda L: L.tensor([[1], []]),
+    "tensor([[], [1]], dtype=int32)": lambda L: L.tensor([[], [1]], dtype=L.int32),
+    "from_numpy(np.float64(1))": lambda L: L.from_numpy(np.float64(1)),
+    "zeros(2.5)": lambda L: L.zeros(2.5),
+    "ones((2.5,))": lambda L: L.ones((2.5,)),
+    "ones(tensor(2))": lambda L: L.ones(L.tensor(2)),
+    "ones(tensor([2, 3]))": lambda L: L.ones(L.tensor([2, 3])),
+    "rand(2.5)": lambda L: L.rand(2.5),
+    "ones(None)": lambda L: L.ones(None),
+    "new_zeros(-1)": lambda L: L.ones(2).new_zeros(-1),
+    "new_zeros((2, -3))": lambda L: L.ones(2).new_zeros((2, -3)),
+}
+
+
+@pytest.mark.parametrize("case", list(FACTORIES))
+def test_factories(case):
+    _same(_run(torch, FACTORIES[case]), _run(ember, FACTORIES[case]))

@@ -74,6 +74,9 @@ def _infer(data, target: np.dtype | None = None):
     try:
         arr = np.array(data)
     except ValueError as e:
+        empty = _torch_ragged(data)
+        if empty is not None:
+            return empty.astype(D.get_default_dtype().np if target is None else target)
         raise ValueError(_ragged_message(data)) from e
     if target is not None and arr.dtype.kind in "fcuiO" and not _has_numpy_floats(data):
         return _python_to(data, arr, target)
@@ -83,8 +86,12 @@ def _infer(data, target: np.dtype | None = None):
         bad = _first_unsupported(data)
         if bad:
             raise RuntimeError(f"Could not infer dtype of {type(bad[0]).__name__}")
-        raise TypeError(_ragged_message(data) if isinstance(data, (list, tuple))
-                        else f"Could not infer dtype of {type(data).__name__}")
+        if isinstance(data, (list, tuple)):
+            empty = _torch_ragged(data)
+            if empty is not None:
+                return empty.astype(D.get_default_dtype().np if target is None else target)
+            raise TypeError(_ragged_message(data))
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     kind = arr.dtype.kind
     if kind in "fciu" and _has_numpy_floats(data):
         return D.cast(arr, leaf or _leaf_dtype(data))
@@ -223,6 +230,39 @@ def _leaf_dtype(data) -> D.dtype:
     return out
 
 
+def _torch_ragged(data):
+    """torch's reading of nested sequences NumPy refuses: the sizes are those of the first
+    elements; a size of 0 stores nothing (an empty array of those sizes is returned), else
+    each sequence must have its dim's length and hold numbers at the last dim (torch's
+    errors; None when its message is the one of :func:`_ragged_message`)."""
+    sizes, x = [], data
+    while isinstance(x, (list, tuple)):
+        sizes.append(len(x))
+        if not x:
+            break
+        x = x[0]
+    if 0 in sizes:
+        return np.zeros(sizes)
+    ints = isinstance(x, builtins.int)
+
+    def store(x, d):
+        if d == len(sizes):
+            if isinstance(x, (list, tuple)):
+                raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an "
+                                "integer" if ints else
+                                f"must be real number, not {type(x).__name__}")
+            return
+        if not isinstance(x, (list, tuple)):
+            raise TypeError("not a sequence")
+        if len(x) != sizes[d]:
+            raise ValueError(f"expected sequence of length {sizes[d]} at dim {d} "
+                             f"(got {len(x)})")
+        for e in x:
+            store(e, d + 1)
+    store(data, 0)
+    return None
+
+
 def _ragged_message(data) -> str:
     def walk(x, dim):
         if not isinstance(x, (list, tuple)):
@@ -296,7 +336,7 @@ def asarray(obj, *, dtype: D.dtype | None = None, device=None, copy: bool | None
 def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray``."""
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+        raise TypeError(f"expected np.ndarray (got {_errors.type_name(ndarray)})")
     _check_ndarray(ndarray)
     _check_writable(ndarray)
     return Tensor._wrap(ndarray)
@@ -362,6 +402,8 @@ def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
                 raise TypeError(f"{name}() received an invalid combination of arguments - got "
                                 f"(), but expected one of:\n{_RANDOM_SIGNATURE}")
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        if len(sizes) == 1 and name is not None:
+            sizes = _one_size(sizes[0], name)
         if len(sizes) > 1 and name is not None and hasattr(sizes[0], "__index__"):
             for i, s in enumerate(sizes):
                 if not hasattr(s, "__index__"):
@@ -372,6 +414,26 @@ def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
     if sizes:
         raise TypeError("got multiple values for argument 'size'")
     return (size,)
+
+
+def _one_size(s, name: str) -> tuple:
+    """A factory's one positional size argument as torch's parser reads it: a one-element
+    integer tensor is an int; a sequence must hold ints."""
+    where = f"{name}(): argument 'size' (position 1) must be tuple of ints"
+    if isinstance(s, Tensor):
+        if s.numel() == 1 and not (s.dtype.is_floating_point or s.dtype.is_complex):
+            return (int(s.item()),)
+        raise TypeError(f"{where}, not Tensor")
+    if isinstance(s, (tuple, list)):
+        for i, e in enumerate(s):
+            if isinstance(e, bool) or not hasattr(e, "__index__"):
+                raise TypeError(f"{where}, but found element of type {type(e).__name__} at "
+                                f"pos {i}")
+        return (s,)
+    if isinstance(s, bool) or not hasattr(s, "__index__"):
+        if not hasattr(s, "__len__"):
+            raise TypeError(f"{where}, not {type(s).__name__}")
+    return (s,)
 
 
 def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,

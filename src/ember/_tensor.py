@@ -650,8 +650,10 @@ class Tensor:
 
     def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
-        from ._factories import zeros
-        return zeros(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        from ._factories import _sizes, zeros
+        from ._ops.util import as_size
+        shape = as_size(_sizes(sizes, size, "new_zeros"))  # (torch's negative-size error)
+        return zeros(shape, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
