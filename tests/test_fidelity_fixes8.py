@@ -566,3 +566,33 @@ FACTORIES = {
 @pytest.mark.parametrize("case", list(FACTORIES))
 def test_factories(case):
     _same(_run(torch, FACTORIES[case]), _run(ember, FACTORIES[case]))
+
+
+# ------------------------------------------------------------- float16 kernels in float32
+
+_H = np.linspace(-12, 12, 4001).astype(np.float32)
+
+HALF_KERNELS = {
+    "sigmoid": lambda L, t: L.sigmoid(t),
+    "sigmoid_": lambda L, t: t.clone().sigmoid_(),
+    "silu": lambda L, t: L.nn.functional.silu(t),
+    "selu": lambda L, t: L.nn.functional.selu(t),
+    "elu": lambda L, t: L.nn.functional.elu(t),
+    "softplus": lambda L, t: L.nn.functional.softplus(t),
+    "mish": lambda L, t: L.nn.functional.mish(t),
+    "hardswish": lambda L, t: L.nn.functional.hardswish(t),
+    "hardsigmoid": lambda L, t: L.nn.functional.hardsigmoid(t),
+    "logsigmoid": lambda L, t: L.nn.functional.logsigmoid(t),
+    "leaky_relu": lambda L, t: L.nn.functional.leaky_relu(t, 0.1),
+    "rsqrt(|x|)": lambda L, t: L.rsqrt(t.abs()),
+    "x ** 3": lambda L, t: t ** 3,
+    "x ** 2.5": lambda L, t: t.abs() ** 2.5,
+    "sinc": lambda L, t: L.sinc(t),
+}
+
+
+@pytest.mark.parametrize("name", list(HALF_KERNELS))
+def test_half_kernels(name):
+    fn = HALF_KERNELS[name]
+    _same(_run(torch, lambda L: fn(L, L.from_numpy(_H).half())),
+          _run(ember, lambda L: fn(L, L.from_numpy(_H).half())))

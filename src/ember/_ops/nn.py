@@ -786,6 +786,8 @@ def silu(self):
         return _sleef.silu(self)
     if self.dtype == xp.float64:
         return _sleef_d.silu(self)
+    if self.dtype == xp.float16:        # torch's reduced-type loop: float32, rounded once
+        return _sleef.silu(self.astype(xp.float32)).astype(xp.float16)
     with np.errstate(over="ignore"):
         return self / (1 + xp.exp(-self))
 

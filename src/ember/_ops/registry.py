@@ -422,7 +422,8 @@ def _arrays(op, args):
         elif a is not None:
             break
     else:
-        if npdt is not None and npdt.char in "efd":     # float16/32/64 (not ml_dtypes')
+        if npdt is not None and npdt.char in "efd" and not (
+                npdt.char == "e" and op.name in _HALF_IN_FLOAT):   # float16/32/64
             if scalars:
                 # torch's float16 mul/div read a number operand as float, not rounded to half
                 sdt = _F32 if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR else npdt
@@ -442,7 +443,7 @@ def _arrays(op, args):
     if promote is FLOAT and dt._category < 2:
         cdt = D.get_default_dtype()
     npdt = cdt.np
-    if npdt in _REDUCED:
+    if npdt in _REDUCED or (npdt.char == "e" and op.name in _HALF_IN_FLOAT):
         return _reduced_arrays(op, args, cdt), (D.bool if promote is COMPARE else cdt)
     for i in idx:
         a = args[i]
@@ -463,6 +464,10 @@ def _arrays(op, args):
 _REDUCED = D.REDUCED
 _F32 = xp.dtype(xp.float32)
 _HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
+# ops whose float16 kernels compute in float32 and round once (their vectorised loops convert
+# to float, as for bfloat16): they take float16 tensors as float32 arrays
+_HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
+                            "log_sigmoid", "leaky_relu", "rsqrt"))
 
 
 class _Low:
@@ -1063,7 +1068,8 @@ def _fast_key(d):
         return None
     return (d.promote, d.tensor_idx, d.diff_idx,
             all(d.params[i] in d.tensors for i in d.diff_idx),
-            d.name in _HALF_OPMATH_SCALAR, d.check is not None, d.pointwise)
+            d.name in _HALF_OPMATH_SCALAR or d.name in _HALF_IN_FLOAT, d.check is not None,
+            d.pointwise)
 
 
 def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
@@ -1238,7 +1244,8 @@ def _fast_source(d, names, guard=""):
     else:
         req = f"_requires(_op, ({call}))"
     rdt, rdt_e = ("_BOOL_NP", "_BOOL") if d.promote is COMPARE else ("_dt", "_BY_NP[_dt]")
-    kinds = "fd" if d.name in _HALF_OPMATH_SCALAR else "efd"    # float16's number: general path
+    # float16's number (or float16 computed in float32): the general path
+    kinds = "fd" if d.name in _HALF_OPMATH_SCALAR or d.name in _HALF_IN_FLOAT else "efd"
     check = f"            _check({', '.join(names)})\n" if d.check is not None else ""
     layout = ""
     if d.pointwise:     # the result in the inputs' layout (an input not C-contiguous)

@@ -459,6 +459,8 @@ def sigmoid(self):
         return _sleef.sigmoid(self)
     if self.dtype == xp.float64:
         return _sleef_d.sigmoid(self)
+    if self.dtype == xp.float16:        # torch's reduced-type loop: float32, rounded once
+        return _sleef.sigmoid(self.astype(xp.float32)).astype(xp.float16)
     if self.dtype.kind == "c":
         with xp.errstate(all="ignore"):
             return 1 / (1 + xp.exp(-self))
