@@ -591,7 +591,8 @@ def real_kernel(kernel, then=None):
     to a complex type it has no loop for; ``then``: the op's further check."""
     def check(*args):
         ops = [a for a in args[:2] if a is not None]
-        if any(isinstance(a, (Tensor, complex)) for a in ops):
+        if all(isinstance(a, (Tensor, int, float, complex)) for a in ops) and \
+                any(isinstance(a, (Tensor, complex)) for a in ops):
             dt = D.result_type(*ops)
             if dt.is_complex:
                 raise NotImplementedError(f'"{kernel}" not implemented for '
@@ -605,11 +606,11 @@ def checked_numbers(*args, numel=2) -> None:
     """torch's ``Scalar::to<T>`` of the Python numbers among ``args`` (tensors, numbers or
     None) for the type of the result: its error for one that does not fit (a kernel that
     reads a number as its element type: clamp's bounds, pow's exponent, where's value)."""
-    nums = [a for a in args if a is not None and not isinstance(a, Tensor)
-            and isinstance(a, (int, float, complex))]
-    if not nums:
-        return
-    dt = D.result_type(*[a for a in args if a is not None])
+    present = [a for a in args if a is not None]
+    nums = [a for a in present if not isinstance(a, Tensor)]
+    if not nums or not all(isinstance(a, (int, float, complex)) for a in nums):
+        return      # (other operands get the op's own errors)
+    dt = D.result_type(*present)
     for n in nums:
         D.checked_scalar(n, dt.np, numel)
 
