@@ -423,6 +423,9 @@ for _name in ("sign", "signbit", "round", "floor", "ceil", "trunc", "frac", "log
                 *((1,) if n.startswith("clamp") else ())))
 UNARY_REFUSALS["nan_to_num(complex with nan, inf)"] = lambda L: L.nan_to_num(
     L.tensor([complex("nan"), complex(float("inf"), float("-inf")), 1 + 2j]), nan=1.5)
+UNARY_REFUSALS["abs_(complex)"] = lambda L: L.abs_(_t(L, "complex64"))
+UNARY_REFUSALS["complex.absolute_()"] = lambda L: _t(L, "complex64").absolute_()
+UNARY_REFUSALS["float.abs_()"] = lambda L: _t(L, "float32").abs_()
 UNARY_REFUSALS["sinc(float16)"] = lambda L: L.sinc(L.linspace(-10, 10, 201).half())
 
 INPLACE_DUNDERS = {}

@@ -781,4 +781,16 @@ def _install_aliases():
         setattr(Tensor, alias + "_", getattr(Tensor, name + "_"))
 
 
+def _abs_(self):
+    """In-place version of :meth:`Tensor.abs` (torch refuses a complex tensor: its absolute
+    value is real)."""
+    if self.dtype.is_complex:
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
+    return _run_inplace(abs, (self,))
+
+
+_abs_.__name__ = "abs_"
+expose(_abs_)
+
+
 _install_aliases()
