@@ -480,6 +480,10 @@ def _set(L, index, value):
 
 
 INDEXING = {
+    "scatter_add_ of another dtype": lambda L: L.ones(3).scatter_add_(
+        0, L.tensor([0]), L.ones(1, dtype=L.int64)),
+    "scatter_reduce of another dtype": lambda L: L.ones(3).scatter_reduce(
+        0, L.tensor([0]), L.ones(1, dtype=L.int64), "sum"),
     "x[:, t([[0], [1]]), t([1, 2, 3])]": lambda L: _x(L)[:, L.tensor([[0], [1]]),
                                                         L.tensor([1, 2, 3])],
     "x[:, mask]": lambda L: _x(L)[:, L.tensor([True, False, True])],

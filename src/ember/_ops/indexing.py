@@ -115,6 +115,11 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return run(_gather, (input, d, index), out)
 
 
+# (torch's scatter kernels share one check, which names scatter for scatter_add and
+# scatter_reduce too)
+_SCATTER_DTYPE = "scatter(): Expected self.dtype to be equal to src.dtype"
+
+
 def _scatter_kernel(self, dim, index, src, reduce=None):
     out = self.copy()
     o, i = _as1d(out), _as1d(index)
@@ -172,7 +177,7 @@ def _scatter_args(name, self, dim, index, src, value, reduce):
     d = _check_gather(name, self, dim, index, src if isinstance(src, _T()) else None)
     if isinstance(src, _T()):
         if src.dtype != self.dtype:
-            raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+            raise RuntimeError(_SCATTER_DTYPE)
         if reduce is None:
             return _scatter_src, (self, d, index, src, reduce)
         import warnings
@@ -208,7 +213,7 @@ def _scatter_add(self, dim, index, src):
 def _scatter_add_args(self, dim, index, src):
     d = _check_gather("scatter_add", self, dim, index, src)
     if src.dtype != self.dtype:
-        raise RuntimeError("scatter_add(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError(_SCATTER_DTYPE)
     return (self, d, index, src)
 
 
@@ -310,7 +315,7 @@ def _sr_args(self, dim, index, src, reduce, include_self):
                            f"{reduce}")
     d = _check_gather("scatter_reduce", self, dim, index, src)
     if src.dtype != self.dtype:
-        raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError(_SCATTER_DTYPE)
     return (self, d, index, src, reduce, bool(include_self))
 
 
