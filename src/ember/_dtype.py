@@ -9,6 +9,7 @@ tier only matters when it brings a higher *category* (bool < integer < floating 
 from __future__ import annotations
 
 import builtins
+import math
 import sys
 
 import numpy as np
@@ -191,11 +192,19 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
     return type1 if type1._rank > type2._rank else type2
 
 
+def check_python_int(x) -> None:
+    """torch's error for a Python int that no Scalar holds (int64 and uint64 do)."""
+    if isinstance(x, builtins.int) and not -2 ** 63 <= x < 2 ** 64:
+        raise OverflowError("int too big to convert" if x > 0 else
+                            "can't convert negative int to unsigned")
+
+
 def _scalar_dtype(x) -> dtype:
     """The dtype a Python number takes as a wrapped number."""
     if isinstance(x, builtins.bool):
         return bool
     if isinstance(x, builtins.int):
+        check_python_int(x)
         return int64
     if isinstance(x, builtins.float):
         return get_default_dtype()
@@ -291,3 +300,64 @@ def check_numpy_dtype(np_dtype) -> None:
     if np_dtype in REDUCED or (_load_if_foreign() and np_dtype in REDUCED):
         raise TypeError(_numpy_type_error(REDUCED[np_dtype].np.type))
     from_numpy_dtype(np_dtype)
+
+
+def overflow_error(npdt, cname: bool = False) -> RuntimeError:
+    """torch's error for a number that does not fit ``npdt`` (``cname``: C++ type names)."""
+    name = C_NAMES.get(npdt.name, npdt.name + "_t") if cname else npdt.name
+    return RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+_BF16_MAX = 3.3895313892515355e38
+C_NAMES = {"float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
+           "float64": "double", "int32": "int", "complex64": "c10::complex<float>",
+           "complex128": "c10::complex<double>"}
+
+
+def checked_scalar(value, npdt, numel: int = 2):
+    """A number as torch's ``Scalar::to<T>`` converts it for a kernel of NumPy type ``npdt``
+    (``checked_convert``): torch's RuntimeError where it does not fit, a negative int
+    wrapped for an unsigned type; a one-element fill (``numel``) stores a float16
+    unchecked."""
+    npdt = np.dtype(npdt)
+    kind = npdt.kind
+    check_python_int(value)
+    if kind == "V":        # ml_dtypes' types (float8 are not checked)
+        if npdt.name != "bfloat16":
+            return value
+        if isinstance(value, (builtins.int, builtins.float)) and math.isfinite(value) \
+                and abs(value) > _BF16_MAX:
+            raise overflow_error(npdt, True)
+        return value
+    if kind == "b" or (npdt.itemsize < 4 and kind == "f" and numel == 1) or isinstance(
+            value, np.generic):
+        return value
+    if isinstance(value, builtins.complex):
+        if kind != "c" and value.imag != 0:
+            raise overflow_error(npdt, True)
+        if kind != "c":
+            value = value.real
+    if kind in "fc":
+        finfo = np.finfo(npdt)
+        parts = (value.real, value.imag) if isinstance(value, builtins.complex) else (value,)
+        if any(np.isfinite(v) and abs(v) > finfo.max for v in parts):
+            raise overflow_error(npdt, True)
+        return value
+    info = np.iinfo(npdt)
+    low = info.min if info.min < 0 else -info.max
+    if isinstance(value, builtins.float) and not (np.isfinite(value)
+                                                  and info.min <= value <= info.max):
+        raise overflow_error(npdt, True)
+    if isinstance(value, builtins.int) and not low <= value <= info.max:
+        raise overflow_error(npdt, True)
+    if isinstance(value, builtins.int) and value < 0 and info.min == 0:
+        return value % (info.max + 1)      # a negative int wraps, as in torch
+    return value
+
+
+def scalar_array(value, npdt, numel: int = 2) -> np.ndarray:
+    """A number (or a 0-d array holding one) as a 0-d array of ``npdt``, converted as torch's
+    fill kernels convert a Scalar (:func:`checked_scalar`)."""
+    if isinstance(value, np.ndarray):
+        value = value.item()
+    return np.asarray(checked_scalar(value, npdt, numel)).astype(npdt)

@@ -130,3 +130,16 @@ def broadcast(a: int, b: int, dim: int) -> str:
 INTERNAL_OVERLAP = ("unsupported operation: more than one element of the written-to tensor "
                     "refers to a single memory location. Please clone() the tensor before "
                     "performing the operation.")
+
+# vmap of a function that reads a batched tensor's values
+VMAP_ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
+             "calling .item() on a Tensor, please try to rewrite what you're doing with other "
+             "operations. If error is occurring somewhere inside PyTorch internals, please file "
+             "a bug report.")
+VMAP_CONTROL_FLOW = ("vmap: It looks like you're attempting to use a Tensor in some "
+                     "data-dependent control flow. We don't support that yet, please file an "
+                     "issue at https://github.com/pytorch/pytorch/issues .")
+VMAP_NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storage"
+
+# index_select (and embedding, its rows' index_select) from a dim of size 0
+INDEX_SELECT_EMPTY = "index_select(): self indexing axis dim should be positive"

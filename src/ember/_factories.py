@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _dtype as D
 from . import _errors
+from . import _memory_format as _mf
 from ._device import check as check_device
 from ._device import xp
 from ._ops import _exact
@@ -73,6 +74,9 @@ def _infer(data, target: np.dtype | None = None):
     try:
         arr = np.array(data)
     except ValueError as e:
+        empty = _torch_ragged(data)
+        if empty is not None:
+            return empty.astype(D.get_default_dtype().np if target is None else target)
         raise ValueError(_ragged_message(data)) from e
     if target is not None and arr.dtype.kind in "fcuiO" and not _has_numpy_floats(data):
         return _python_to(data, arr, target)
@@ -82,8 +86,12 @@ def _infer(data, target: np.dtype | None = None):
         bad = _first_unsupported(data)
         if bad:
             raise RuntimeError(f"Could not infer dtype of {type(bad[0]).__name__}")
-        raise TypeError(_ragged_message(data) if isinstance(data, (list, tuple))
-                        else f"Could not infer dtype of {type(data).__name__}")
+        if isinstance(data, (list, tuple)):
+            empty = _torch_ragged(data)
+            if empty is not None:
+                return empty.astype(D.get_default_dtype().np if target is None else target)
+            raise TypeError(_ragged_message(data))
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     kind = arr.dtype.kind
     if kind in "fciu" and _has_numpy_floats(data):
         return D.cast(arr, leaf or _leaf_dtype(data))
@@ -119,14 +127,7 @@ def _has_big_int(data) -> bool:
     return False
 
 
-def _overflow(npdt, cname: bool = False) -> RuntimeError:
-    """torch's error for a number that does not fit ``npdt`` (``cname``: C++ type names)."""
-    name = _C_NAMES.get(npdt.name, npdt.name + "_t") if cname else npdt.name
-    return RuntimeError(f"value cannot be converted to type {name} without overflow")
-
-
-_C_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int32": "int",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+_overflow = D.overflow_error
 
 
 def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
@@ -158,34 +159,10 @@ def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
 
 
 def _fill_value(value, npdt: np.dtype, numel: int):
-    """``value`` checked as torch's ``fill_`` converts a Scalar (``checked_convert``; torch's
-    one-element fill stores a float16 unchecked)."""
+    """``value`` checked as torch's ``fill_`` converts a Scalar (see ``D.checked_scalar``)."""
     if isinstance(value, Tensor):
         value = value.item()
-    kind = npdt.kind
-    if kind == "b" or (npdt.itemsize < 4 and kind == "f" and numel == 1) or isinstance(
-            value, np.generic):
-        return value
-    if isinstance(value, complex):
-        if kind != "c" and value.imag != 0:
-            raise _overflow(npdt, True)
-        if kind != "c":
-            value = value.real
-    if kind in "fc":
-        finfo = np.finfo(npdt)
-        parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
-        if any(np.isfinite(v) and abs(v) > finfo.max for v in parts):
-            raise _overflow(npdt, True)
-        return value
-    info = np.iinfo(npdt)
-    low = info.min if info.min < 0 else -info.max
-    if isinstance(value, float) and not (np.isfinite(value) and info.min <= value <= info.max):
-        raise _overflow(npdt, True)
-    if isinstance(value, int) and not low <= value <= info.max:
-        raise _overflow(npdt, True)
-    if isinstance(value, int) and value < 0 and info.min == 0:
-        return value % (info.max + 1)      # a negative int wraps, as in torch
-    return value
+    return D.checked_scalar(value, npdt, numel)
 
 
 def _first_unsupported(data):
@@ -251,6 +228,39 @@ def _leaf_dtype(data) -> D.dtype:
             d = D.get_default_dtype().to_complex()
         out = d if out is None else D.promote_types(out, d)
     return out
+
+
+def _torch_ragged(data):
+    """torch's reading of nested sequences NumPy refuses: the sizes are those of the first
+    elements; a size of 0 stores nothing (an empty array of those sizes is returned), else
+    each sequence must have its dim's length and hold numbers at the last dim (torch's
+    errors; None when its message is the one of :func:`_ragged_message`)."""
+    sizes, x = [], data
+    while isinstance(x, (list, tuple)):
+        sizes.append(len(x))
+        if not x:
+            break
+        x = x[0]
+    if 0 in sizes:
+        return np.zeros(sizes)
+    ints = isinstance(x, builtins.int)
+
+    def store(x, d):
+        if d == len(sizes):
+            if isinstance(x, (list, tuple)):
+                raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an "
+                                "integer" if ints else
+                                f"must be real number, not {type(x).__name__}")
+            return
+        if not isinstance(x, (list, tuple)):
+            raise TypeError("not a sequence")
+        if len(x) != sizes[d]:
+            raise ValueError(f"expected sequence of length {sizes[d]} at dim {d} "
+                             f"(got {len(x)})")
+        for e in x:
+            store(e, d + 1)
+    store(data, 0)
+    return None
 
 
 def _ragged_message(data) -> str:
@@ -326,7 +336,7 @@ def asarray(obj, *, dtype: D.dtype | None = None, device=None, copy: bool | None
 def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``ndarray``."""
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+        raise TypeError(f"expected np.ndarray (got {_errors.type_name(ndarray)})")
     _check_ndarray(ndarray)
     _check_writable(ndarray)
     return Tensor._wrap(ndarray)
@@ -392,6 +402,8 @@ def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
                 raise TypeError(f"{name}() received an invalid combination of arguments - got "
                                 f"(), but expected one of:\n{_RANDOM_SIGNATURE}")
             raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        if len(sizes) == 1 and name is not None:
+            sizes = _one_size(sizes[0], name)
         if len(sizes) > 1 and name is not None and hasattr(sizes[0], "__index__"):
             for i, s in enumerate(sizes):
                 if not hasattr(s, "__index__"):
@@ -402,6 +414,26 @@ def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
     if sizes:
         raise TypeError("got multiple values for argument 'size'")
     return (size,)
+
+
+def _one_size(s, name: str) -> tuple:
+    """A factory's one positional size argument as torch's parser reads it: a one-element
+    integer tensor is an int; a sequence must hold ints."""
+    where = f"{name}(): argument 'size' (position 1) must be tuple of ints"
+    if isinstance(s, Tensor):
+        if s.numel() == 1 and not (s.dtype.is_floating_point or s.dtype.is_complex):
+            return (int(s.item()),)
+        raise TypeError(f"{where}, not Tensor")
+    if isinstance(s, (tuple, list)):
+        for i, e in enumerate(s):
+            if isinstance(e, bool) or not hasattr(e, "__index__"):
+                raise TypeError(f"{where}, but found element of type {type(e).__name__} at "
+                                f"pos {i}")
+        return (s,)
+    if isinstance(s, bool) or not hasattr(s, "__index__"):
+        if not hasattr(s, "__len__"):
+            raise TypeError(f"{where}, not {type(s).__name__}")
+    return (s,)
 
 
 def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
@@ -426,7 +458,11 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, req
     """An uninitialised tensor (ember fills it with zeros)."""
     shape = as_size(_sizes(sizes, size, "empty"))
     t = zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad)
-    return t if memory_format is None else _laid_out(t, t, memory_format)
+    if memory_format is not None:
+        return _laid_out(t, t, memory_format)
+    if not t._data.size:
+        t._data = _mf.dense_empty(t._data)
+    return t
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None,
@@ -448,7 +484,7 @@ def _like(t, dtype):
 def _laid_out(t, like, memory_format):
     """``t`` with the layout torch gives a ``*_like(like, memory_format=...)`` result (by
     default, ``preserve_format``: a dense input's strides)."""
-    if memory_format is None and like._data.flags.c_contiguous:
+    if memory_format is None and like._data.flags.c_contiguous and 1 not in like._data.shape:
         return t
     from ._memory_format import empty_like
     arr = empty_like(like._data, t._data.dtype, memory_format)

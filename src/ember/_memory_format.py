@@ -93,17 +93,60 @@ def common(arrays) -> memory_format:
     return fmt or contiguous_format
 
 
+def view_strides(old_shape, old_strides, new_shape):
+    """ATen's ``computeStride``: the strides (in the unit of ``old_strides``) of a view of
+    ``new_shape`` over a tensor of ``old_shape``; dims of size 1 take the stride of the chunk
+    they fall in, as in torch (NumPy gives them its own). None when no view exists."""
+    if not old_shape:
+        return (1,) * len(new_shape)
+    new = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    base = old_strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[d]
+        if d == 0 or (old_shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * base):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new[view_d] = view_numel * base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                base = old_strides[d - 1]
+                tensor_numel = view_numel = 1
+    return None if view_d != -1 else tuple(new)
+
+
+def contiguous_strides(shape) -> tuple:
+    """torch's strides of a contiguous tensor of ``shape`` (a dim of size 0 counts as 1)."""
+    out, acc = [], 1
+    for s in reversed(shape):
+        out.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(out))
+
+
 def in_order(shape, npdt, outer) -> np.ndarray:
     """An uninitialised dense array of ``shape`` whose dims lie in memory in the order
     ``outer`` (outermost first)."""
-    return np.empty([shape[d] for d in outer], npdt).transpose(np.argsort(outer))
+    return dense_empty(np.empty([shape[d] for d in outer], npdt)).transpose(np.argsort(outer))
+
+
+def dense_empty(arr: np.ndarray) -> np.ndarray:
+    """``arr``; when it has no elements, with torch's contiguous strides in place of the
+    zeros NumPy gives (so that its transposes and permutations show torch's strides)."""
+    if arr.size or not arr.ndim:
+        return arr
+    st = [s * arr.itemsize for s in contiguous_strides(arr.shape)]
+    return np.lib.stride_tricks.as_strided(arr, arr.shape, st)
 
 
 def empty(shape, npdt, fmt) -> np.ndarray:
     """An uninitialised array of ``shape`` laid out in ``fmt`` (contiguous or channels-last)."""
     order = _ORDER.get(fmt)
     if order is None:
-        return np.empty(shape, npdt)
+        return dense_empty(np.empty(shape, npdt))
     _check_rank(len(shape), fmt)
     return in_order(shape, npdt, order[::-1])   # outermost first: N, H, W, C (N, D, H, W, C)
 
@@ -136,7 +179,9 @@ def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
     _check_format(fmt)
     if fmt is None or fmt is preserve_format:
         if arr.flags.c_contiguous:
-            return np.empty(arr.shape, npdt)
+            out = np.empty(arr.shape, npdt)
+            if 1 not in arr.shape or _same_steps(out, arr):
+                return out
         if _dense(arr):
             if arr.size == 0:
                 return np.empty_like(arr, npdt, order="K")
@@ -151,6 +196,12 @@ def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
             return in_order(arr.shape, npdt, outer)
         fmt = suggest(arr)
     return empty(arr.shape, npdt, fmt)
+
+
+def _same_steps(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ``a`` and ``b`` have the same strides in elements (NumPy's flags ignore those
+    of dims of size 1, which torch keeps)."""
+    return all(x // a.itemsize == y // b.itemsize for x, y in zip(a.strides, b.strides))
 
 
 def iter_order(shape, *strides) -> list:

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import _dtype as D
 from . import _errors
+from . import _memory_format as _mf
 from ._device import CPU
 from ._layout import strided as _STRIDED
 from .autograd import grad_mode
@@ -212,7 +213,12 @@ class Tensor:
 
     def stride(self, dim: int | None = None):
         """Strides in elements, like torch's (``x.t().stride() == (1, n)``)."""
-        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        a = self._data
+        st = tuple(s // a.itemsize for s in a.strides)
+        if not a.size and a.ndim and 0 in st:
+            # NumPy gives a fresh empty array zero strides; torch's are contiguous ones
+            # (a dim of size 0 counts as 1)
+            st = _mf.contiguous_strides(a.shape)
         if dim is None:
             return st
         from ._ops.util import norm_dim
@@ -409,6 +415,8 @@ class Tensor:
         """The NumPy array behind this tensor (shared memory)."""
         if self.requires_grad and not force:
             raise RuntimeError(_errors.NUMPY_GRAD)
+        if grad_mode._state.vmap is not None:
+            self._read_in_vmap(_errors.VMAP_NO_STORAGE)
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
         return self._data.view()      # a new array each call, as torch's (its shape is its own)
@@ -428,17 +436,31 @@ class Tensor:
             raise RuntimeError(_errors.NUMPY_GRAD)
         return self._data if dtype is None else self._data.astype(dtype)
 
+    def _read_in_vmap(self, message=_errors.VMAP_ITEM):
+        """Inside vmap: torch's error for reading a batched slice's values; the other reads
+        are counted (a function that returns such a number read one)."""
+        frame = grad_mode._state.vmap
+        if id(self) in frame.slices:
+            raise RuntimeError(message)
+        frame.reads += 1
+
     def item(self):
         """The single element as a Python number."""
+        if grad_mode._state.vmap is not None:
+            self._read_in_vmap()
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                                "to Scalar")
         return self._data.reshape(()).item()
 
     def tolist(self):
+        if grad_mode._state.vmap is not None:
+            self._read_in_vmap(_errors.VMAP_NO_STORAGE)
         return self._data.tolist()
 
     def _scalar(self, kind):
+        if grad_mode._state.vmap is not None:
+            self._read_in_vmap()
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return kind(self._data.reshape(()).item())
@@ -461,6 +483,8 @@ class Tensor:
         return int(self._data.reshape(()).item())
 
     def __bool__(self) -> bool:
+        if grad_mode._state.vmap is not None:
+            self._read_in_vmap(_errors.VMAP_CONTROL_FLOW)
         n = self._data.size
         if n == 0:
             raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
@@ -626,8 +650,10 @@ class Tensor:
 
     def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
-        from ._factories import zeros
-        return zeros(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        from ._factories import _sizes, zeros
+        from ._ops.util import as_size
+        shape = as_size(_sizes(sizes, size, "new_zeros"))  # (torch's negative-size error)
+        return zeros(shape, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
@@ -704,6 +730,23 @@ class Tensor:
 
     def __itruediv__(self, other):
         return self.div_(other)
+
+    __idiv__ = __itruediv__
+
+    def __ifloordiv__(self, other):
+        return self.floor_divide_(other)
+
+    def __imod__(self, other):
+        return self.remainder_(other)
+
+    def __iand__(self, other):
+        return self.bitwise_and_(other)
+
+    def __ior__(self, other):
+        return self.bitwise_or_(other)
+
+    def __ixor__(self, other):
+        return self.bitwise_xor_(other)
 
     def __floordiv__(self, other):
         try:

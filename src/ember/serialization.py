@@ -25,6 +25,7 @@ from typing import Any
 import numpy as _np
 
 from . import _dtype as _D
+from . import _memory_format as _mf
 from ._tensor import Tensor as _Tensor
 from ._torch_alias import torch_module as _torch_module
 
@@ -159,7 +160,7 @@ class _Pickler(pickle._Pickler):
                 storage = self._new_storage(arr.reshape(-1))
             stride = tuple(s // arr.itemsize for s in arr.strides) if arr.ndim else ()
             if arr.size <= 1:
-                stride = _contiguous_strides(arr.shape)
+                stride = _mf.contiguous_strides(arr.shape)
             return (_rebuild_tensor_v2, (storage, offset, tuple(arr.shape), stride,
                                          obj.requires_grad, _collections.OrderedDict()))
         return NotImplemented
@@ -188,14 +189,6 @@ class _Pickler(pickle._Pickler):
                                                                    root)
         start = root.__array_interface__["data"][0]
         return storage, (arr.__array_interface__["data"][0] - start) // item, arr
-
-
-def _contiguous_strides(shape) -> tuple:
-    out, acc = [], 1
-    for s in reversed(shape):
-        out.append(acc)
-        acc *= max(s, 1)
-    return tuple(reversed(out))
 
 
 def _write_record(zf: _zipfile.ZipFile, name: str, data: bytes) -> None:

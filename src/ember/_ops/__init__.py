@@ -121,4 +121,8 @@ def scalar_tensor_like(value, like):
     """A 0-d tensor holding ``value`` (for reflected operators such as ``2 // x``)."""
     from .. import _dtype as D
     from .._tensor import Tensor
-    return Tensor._wrap(D.np.array(value, dtype=D.result_type(value, like).np))
+    dt = D.result_type(value, like).np
+    try:
+        return Tensor._wrap(D.np.array(value, dtype=dt))
+    except OverflowError:   # torch's cast of the number to the type wraps around
+        return Tensor._wrap(D.np.array(value).astype(dt))

@@ -4,7 +4,7 @@
 
 FUNCTIONS = {
     'unary': (
-        'abs', 'absolute', 'acos', 'acosh', 'arccos', 'arccosh', 'arcsin', 'arcsinh',
+        'abs', 'abs_', 'absolute', 'acos', 'acosh', 'arccos', 'arccosh', 'arcsin', 'arcsinh',
         'arctan', 'arctanh', 'asin', 'asinh', 'atan', 'atanh', 'ceil', 'cos', 'cosh',
         'deg2rad', 'erf', 'erfc', 'erfinv', 'exp', 'exp2', 'expm1', 'fix', 'floor', 'frac',
         'isfinite', 'isinf', 'isnan', 'isneginf', 'isposinf', 'log', 'log10', 'log1p',

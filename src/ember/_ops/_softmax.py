@@ -178,35 +178,55 @@ def _rows3(a, dim):
     return a, a.reshape(_split(a, dim))
 
 
-def softmax_backward(grad, out, dim):
-    """``softmax_backward_cpu``: ``(grad - sum(grad * out)) * out`` along ``dim``."""
+def _row_sums(e, rd):
+    """``vec::reduce_all`` of each row of the (rows, n) array ``e``; for a reduced type
+    ``rd`` (``e`` float32), its ``vec::map_reduce_all`` over vectors of the type."""
+    if rd is None:
+        return _norms.vec_sum_rows(e, lanes=_MATH[e.dtype][3])
+    return _map_sum_reduced(np.ascontiguousarray(e.T), rd)
+
+
+def softmax_backward(grad, out, dim, rd=None):
+    """``softmax_backward_cpu``: ``(grad - sum(grad * out)) * out`` along ``dim``. For a
+    reduced type ``rd`` (float16 arrays; bfloat16 ones come as float32) torch computes in
+    float32, with the vectors of the type, and rounds the result once."""
+    if rd is not None:
+        grad, out = grad.astype(_F32), out.astype(_F32)
     out, o = _rows3(out, dim)
     grad, g = _rows3(grad, dim)
     if out.size == 0:
-        return out.copy()
-    if dim == out.ndim - 1:
+        res = out.copy()
+    elif dim == out.ndim - 1:
         g, o = g[:, :, 0], o[:, :, 0]
-        return ((g - _norms.vec_sum_rows(g * o, lanes=_MATH[out.dtype][3])[:, None]) * o
-                ).reshape(out.shape)
-    acc = np.zeros((o.shape[0], o.shape[2]), out.dtype)
-    for d in range(o.shape[1]):
-        acc = _exact.fma(g[:, d], o[:, d], acc)
-    return (o * (g - acc[:, None, :])).reshape(out.shape)
+        res = (g - _row_sums(g * o, rd)[:, None]) * o
+    else:
+        acc = np.zeros((o.shape[0], o.shape[2]), out.dtype)
+        for d in range(o.shape[1]):
+            acc = _exact.fma(g[:, d], o[:, d], acc)
+        res = o * (g - acc[:, None, :])
+    res = res.reshape(out.shape)
+    return res if rd is None else res.astype(rd)
 
 
-def log_softmax_backward(grad, out, dim):
+def log_softmax_backward(grad, out, dim, rd=None):
     """``log_softmax_backward_cpu``: ``grad - exp(out) * sum(grad)`` along ``dim``, Sleef's
-    exp in the vectors (glibc's on the ends of the inner chunks that do not fill one)."""
+    exp in the vectors (glibc's on the ends of the inner chunks that do not fill one); a
+    reduced type ``rd`` as in :func:`softmax_backward`."""
+    if rd is not None:
+        grad, out = grad.astype(_F32), out.astype(_F32)
+    res = _log_softmax_backward(grad, out, dim, rd)
+    return res if rd is None else res.astype(rd)
+
+
+def _log_softmax_backward(grad, out, dim, rd):
     if dim == out.ndim - 1 and out.size and out.flags.c_contiguous \
             and grad.flags.c_contiguous and out.dtype in _MATH:
         # the last dim of contiguous rows: the general steps on (rows, n) views
         n = out.shape[-1]
         o, g = out.reshape(-1, n), grad.reshape(-1, n)
-        exp, _, _, lanes = _MATH[out.dtype]
         with np.errstate(over="ignore", invalid="ignore"):
-            e = exp(o)
-            s = _norms.vec_sum_rows(g, lanes=lanes)
-            return _exact.fma(e, -s[:, None], g).reshape(out.shape)
+            e = _MATH[out.dtype][0](o)
+            return _exact.fma(e, -_row_sums(g, rd)[:, None], g).reshape(out.shape)
     out, o = _rows3(out, dim)
     grad, g = _rows3(grad, dim)
     if out.size == 0:
@@ -216,11 +236,13 @@ def log_softmax_backward(grad, out, dim):
     with np.errstate(over="ignore", invalid="ignore"):
         e = exp(o)
         if dim == out.ndim - 1:
-            s = _norms.vec_sum_rows(g[:, :, 0], lanes=lanes)[:, None, None]
+            s = _row_sums(g[:, :, 0], rd)[:, None, None]
         else:
             s = _exact.seqsum(np.moveaxis(g, 1, 0), np.zeros((outer, inner), out.dtype))
             s = s[:, None, :]
-            tail = _log_scalar_inner(inner, n, out.itemsize, lanes)
+            itemsize = out.itemsize if rd is None else np.dtype(rd).itemsize
+            lanes = lanes if rd is None else _reduced_lanes(rd)[0]
+            tail = _log_scalar_inner(inner, n, itemsize, lanes)
             if tail.any():
                 e[:, :, tail] = exp1(o[:, :, tail])
         return _exact.fma(e, -s, g).reshape(out.shape)

@@ -147,7 +147,10 @@ def conj(input: Tensor) -> Tensor:
 
 @expose
 def conj_physical(input: Tensor, *, out=None) -> Tensor:
-    """The complex conjugate, computed (a copy of a non-complex tensor)."""
+    """The complex conjugate, computed (a non-complex tensor is returned as it is, as
+    torch's)."""
+    if out is None and isinstance(input, Tensor) and not input.dtype.is_complex:
+        return input
     result = _conj_physical_op(input)
     return result if out is None else out.resize_(result.shape).copy_(result)
 
@@ -189,7 +192,7 @@ def _angle_grad(grad, self):
     return where(self == 0.0, zeros_like(self), grad * self / self.abs().pow(2) * 1j)
 
 
-@op("AngleBackward0", promote=NONE, self=_angle_grad)
+@op("AngleBackward0", promote=NONE, pointwise=True, self=_angle_grad)
 def angle(self):
     """The argument of each element: ``atan2(imag, real)`` for complex inputs (a real
     result), ``pi`` for negative and 0 for other real inputs (nan stays nan).

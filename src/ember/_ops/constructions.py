@@ -11,9 +11,12 @@ gradients are torch's; ``matrix_exp`` and ``block_diag`` are ops with their own 
 from __future__ import annotations
 
 import itertools
+import numbers
 
 from .. import _dtype as D
+from .. import _memory_format as _mf
 from .._device import xp
+from .._errors import type_name
 from .._tensor import Size, Tensor
 from .nn import div_scalar, mul_scalar
 from .registry import NONE, _requires_list, _write_out, expose, op, record_list
@@ -600,8 +603,10 @@ def positive(input: Tensor) -> Tensor:
 def isreal(input: Tensor) -> Tensor:
     """True where an element has no imaginary part (everywhere, for a real tensor)."""
     if input.dtype.is_complex:
-        return _wrap(input._data.imag == 0)
-    return _wrap(xp.ones(input._data.shape, bool))
+        return _wrap(_mf.ti_layout(input._data.imag == 0, input._data))
+    out = _mf.empty_like(input._data, xp.dtype(bool))   # torch's ones_like
+    out[...] = True
+    return _wrap(out)
 
 
 @expose(method=False)
@@ -615,12 +620,36 @@ def isin(elements=None, test_elements=None, *, assume_unique: bool = False,
     # (torch's overloads name a number operand ``element`` / ``test_element``)
     elements = element if elements is None else elements
     test_elements = test_element if test_elements is None else test_elements
-    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
-        raise TypeError("isin() received an invalid combination of arguments")
+    if not _isin_operand(elements) or not _isin_operand(test_elements) \
+            or not (isinstance(elements, Tensor) or isinstance(test_elements, Tensor)) \
+            or not isinstance(assume_unique, bool) or not isinstance(invert, bool):
+        got = [type_name(elements), type_name(test_elements)]
+        got += [f"{k}={type_name(v)}" for k, v in (("assume_unique", assume_unique),
+                                                   ("invert", invert)) if v is not False]
+        raise TypeError(
+            f"isin() received an invalid combination of arguments - got ({', '.join(got)}), "
+            "but expected one of:\n"
+            " * (Tensor elements, Tensor test_elements, *, bool assume_unique = False, "
+            "bool invert = False, Tensor out = None)\n"
+            " * (Number element, Tensor test_elements, *, bool assume_unique = False, "
+            "bool invert = False, Tensor out = None)\n"
+            " * (Tensor elements, Number test_element, *, bool assume_unique = False, "
+            "bool invert = False, Tensor out = None)\n")
+    for x in (elements, test_elements):
+        # (a number is read as torch's wrapped scalar: a Python complex is complex128)
+        dt = x.dtype if isinstance(x, Tensor) else D.bool if isinstance(x, bool) else \
+            D.complex128 if isinstance(x, complex) else D.int64
+        if dt is D.bool or dt.is_complex:
+            raise RuntimeError(f"Unsupported input type encountered for isin(): "
+                               f"{dt.scalar_name}")
     a = elements._data if isinstance(elements, Tensor) else xp.asarray(elements)
     b = test_elements._data if isinstance(test_elements, Tensor) else xp.asarray(test_elements)
     res = _wrap(xp.asarray(xp.isin(a, b, invert=invert)))
     return res if out is None else _write_out(out, res._data)
+
+
+def _isin_operand(x) -> bool:
+    return isinstance(x, (Tensor, numbers.Number))
 
 
 __all__ = ["broadcast_shapes", "tril_indices", "triu_indices", "cartesian_prod",

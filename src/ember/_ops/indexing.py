@@ -13,10 +13,13 @@ Index tensors reach the kernels as arrays; the formulas get them back as tensors
 from __future__ import annotations
 
 import builtins
+import numbers
 
 import numpy as np
 
 from .. import _dtype as D
+from .. import _errors
+from .. import _memory_format as _mf
 from .._device import xp
 from .registry import NONE, _scalar_name, expose, op, run, run_inplace
 from .shape import _slice, _unsqueeze, select
@@ -112,6 +115,11 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return run(_gather, (input, d, index), out)
 
 
+# (torch's scatter kernels share one check, which names scatter for scatter_add and
+# scatter_reduce too)
+_SCATTER_DTYPE = "scatter(): Expected self.dtype to be equal to src.dtype"
+
+
 def _scatter_kernel(self, dim, index, src, reduce=None):
     out = self.copy()
     o, i = _as1d(out), _as1d(index)
@@ -139,7 +147,7 @@ def _scatter_src(self, dim, index, src, reduce):
     tensors=("self", "index"),
     self=lambda grad, dim, index: grad.scatter(dim, index, 0.))
 def _scatter_value(self, dim, index, value, reduce):
-    return _scatter_kernel(self, dim, index, xp.asarray(value).astype(self.dtype))
+    return _scatter_kernel(self, dim, index, D.scalar_array(value, self.dtype))
 
 
 def _no_scatter_derivative(grad):
@@ -156,7 +164,7 @@ def _scatter_reduce_src(self, dim, index, src, reduce):
 @op("NotImplemented", name="scatter_reduce_value", method=False, function=False,
     promote=NONE, tensors=("self", "index"), self=_no_scatter_derivative)
 def _scatter_reduce_value(self, dim, index, value, reduce):
-    return _scatter_kernel(self, dim, index, xp.asarray(value).astype(self.dtype), reduce)
+    return _scatter_kernel(self, dim, index, D.scalar_array(value, self.dtype), reduce)
 
 
 def _scatter_args(name, self, dim, index, src, value, reduce):
@@ -169,7 +177,7 @@ def _scatter_args(name, self, dim, index, src, value, reduce):
     d = _check_gather(name, self, dim, index, src if isinstance(src, _T()) else None)
     if isinstance(src, _T()):
         if src.dtype != self.dtype:
-            raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+            raise RuntimeError(_SCATTER_DTYPE)
         if reduce is None:
             return _scatter_src, (self, d, index, src, reduce)
         import warnings
@@ -205,7 +213,7 @@ def _scatter_add(self, dim, index, src):
 def _scatter_add_args(self, dim, index, src):
     d = _check_gather("scatter_add", self, dim, index, src)
     if src.dtype != self.dtype:
-        raise RuntimeError("scatter_add(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError(_SCATTER_DTYPE)
     return (self, d, index, src)
 
 
@@ -307,7 +315,7 @@ def _sr_args(self, dim, index, src, reduce, include_self):
                            f"{reduce}")
     d = _check_gather("scatter_reduce", self, dim, index, src)
     if src.dtype != self.dtype:
-        raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError(_SCATTER_DTYPE)
     return (self, d, index, src, reduce, bool(include_self))
 
 
@@ -352,6 +360,8 @@ def index_select(input, dim, index, *, out=None):
     nd = input._data.ndim
     d = _norm(dim, nd)
     n = input._data.shape[d] if nd else 1
+    if index._data.size and not n:
+        raise RuntimeError(_errors.INDEX_SELECT_EMPTY)
     if index._data.size and ((index._data < -n) | (index._data >= n)).any():
         raise IndexError("index out of range in self")
     return run(_index_select, (input, d, index), out)
@@ -443,7 +453,7 @@ def index_copy_(self, dim, index, source):
 
 def _index_fill_kernel(self, dim, index, value):
     out = self.copy()
-    _moved(out, dim)[index.reshape(-1)] = xp.asarray(value).astype(self.dtype)
+    _moved(out, dim)[index.reshape(-1)] = D.scalar_array(value, self.dtype)
     return out
 
 
@@ -506,7 +516,7 @@ def _check_mask(name, mask, legacy=False):
 
 def _masked_fill_kernel(self, mask, value):
     # (torch's out-of-place masked_fill clones contiguous: so is NumPy's where here)
-    return xp.ascontiguousarray(xp.where(mask, xp.asarray(value).astype(self.dtype), self))
+    return xp.ascontiguousarray(xp.where(mask, D.scalar_array(value, self.dtype), self))
 
 
 @op("MaskedFillBackward0", name="masked_fill_value", method=False, function=False,
@@ -739,7 +749,40 @@ def _index_put_grad(grad, self_shape, index):
 @op("IndexBackward0", name="index", method=False, function=False, promote=NONE,
     self=lambda grad, self_shape, index: _index_put_grad(grad, self_shape, index))
 def _index(self, index):
-    return self[index]
+    return _index_layout(self[index], self, index)
+
+
+def _index_layout(res, src, index):
+    """``res = src[index]`` laid out as torch's index kernel lays it out: TensorIterator over
+    ``src`` restrided to the result's shape (stride 0 along the indexed dims) and the index
+    tensors (stride 0 elsewhere), ``src`` first (masks count as their nonzero indices)."""
+    if res.ndim < 2 or not res.size:
+        return res
+    ents = []
+    for i in index:
+        if isinstance(i, np.ndarray) and i.dtype == bool:
+            if not i.ndim:
+                return res      # (a 0-d mask is a new dim of size 0 or 1)
+            ents.extend(np.nonzero(i))
+        else:
+            ents.append(i if isinstance(i, np.ndarray) else None)
+    ents += [None] * (src.ndim - len(ents))
+    adv = [k for k, e in enumerate(ents) if e is not None]
+    ishape = np.broadcast_shapes(*[ents[k].shape for k in adv])
+    if adv == list(range(adv[0], adv[-1] + 1)):        # in place, else moved to the front
+        before, after = list(range(adv[0])), list(range(adv[-1] + 1, src.ndim))
+    else:
+        before, after = [], [k for k in range(src.ndim) if k not in adv]
+    if len(before) + len(ishape) + len(after) != res.ndim:
+        return res
+    zero_b, zero_a = [0] * len(before), [0] * len(after)
+    st = [src.strides[k] for k in before] + [0] * len(ishape) + [src.strides[k] for k in after]
+    operands = [np.lib.stride_tricks.as_strided(src, res.shape, st)]
+    for k in adv:
+        e = np.broadcast_to(ents[k], ishape)
+        operands.append(np.lib.stride_tricks.as_strided(
+            e, res.shape, zero_b + list(e.strides) + zero_a))
+    return _mf.ti_layout(res, *operands)
 
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
@@ -782,13 +825,15 @@ def _normalise(index):
         elif isinstance(i, builtins.bool):
             i = None if i else False
         elif isinstance(i, (list, range)):
-            a = np.asarray(i)
+            a = np.asarray(i) if len(i) else np.zeros(0, np.int64)
             if a.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
             i = a if a.dtype.kind in "biu" else a.astype(np.int64)
         elif isinstance(i, (np.integer,)):
             i = builtins.int(i)
+        elif isinstance(i, str):        # torch reads it as data for a tensor
+            raise TypeError(f"new(): invalid data type '{type(i).__name__}'")
         elif not (i is None or i is Ellipsis or isinstance(i, (builtins.int, slice))):
             raise IndexError(_BAD_INDEX.format(type(i).__name__))
         out.append(i)
@@ -902,6 +947,10 @@ def getitem(self, index):
 def setitem(self, index, value):
     """``self[index] = value``: a recorded in-place write."""
     T = _T()
+    if isinstance(value, int) and not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    if not isinstance(value, (T, numbers.Number, np.generic)):
+        raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
     index = _normalise(index)
     view, adv = _decompose(self, index)
     if not adv and view is not self and view._data.shape == self._data.shape and \
@@ -923,8 +972,11 @@ def setitem(self, index, value):
             view.fill_(value)
         return
     idx = _advanced_index(view, adv)
+    if isinstance(value, T) and value.dtype != view.dtype and not value._data.ndim:
+        value = value.to(view.dtype)          # torch's setitem converts a 0-d value first
     if not isinstance(value, T):
-        value = T._wrap(np.asarray(value, view._data.dtype))
+        # (torch's scalar_tensor: a one-element fill)
+        value = T._wrap(D.scalar_array(value, view._data.dtype, 1))
     run_inplace(_index_put, _index_put_args(view, idx, value, False, prepared=True))
 
 

@@ -16,14 +16,14 @@ import math
 
 import numpy as np
 
-from .. import _cpu, _lazy
+from .. import _cpu, _errors, _lazy
 from .. import _dtype as D
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _activation_math, _exact, _libm
 from . import _softmax as _softmax_kernel
-from .registry import NONE, expose, op
+from .registry import NONE, checked_numbers, expose, op
 from .util import norm_dim
 
 # (on first use)
@@ -69,9 +69,25 @@ def _log_softmax_np(x, dim):
     - (output * grad_output).sum(dim, keepdim=True) * grad
     - grad_output * (output * grad).sum(dim, keepdim=True))
 def _softmax_backward_data(grad_output, output, dim):
-    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
-        return _softmax_kernel.softmax_backward(grad_output, output, dim)
-    return output * (grad_output - (grad_output * output).sum(axis=dim, keepdims=True))
+    rd = _reduced_type(output)
+    if output.ndim and grad_output.dtype == output.dtype \
+            and (rd is not None or output.dtype in _exact.exact_dtype):
+        return _softmax_kernel.softmax_backward(grad_output, output, dim, rd=rd)
+    g, o = _opmath(grad_output, rd), _opmath(output, rd)
+    return _low(o * (g - (g * o).sum(axis=dim, keepdims=True)), rd)
+
+
+def _reduced_type(a):
+    """float16 or bfloat16 (torch's reduced floating types, computed in float32), or None."""
+    return a.dtype if a.dtype == xp.float16 or a.dtype in D.REDUCED else None
+
+
+def _opmath(a, rd):
+    return a if rd is None else a.astype(xp.float32)
+
+
+def _low(a, rd):
+    return a if rd is None else a.astype(rd)
 
 
 @op("LogSoftmaxBackwardDataBackward0", name="_log_softmax_backward_data", method=False,
@@ -80,9 +96,12 @@ def _softmax_backward_data(grad_output, output, dim):
     output=lambda grad, grad_output, output, dim:
     -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
 def _log_softmax_backward_data(grad_output, output, dim):
-    if output.dtype in _exact.exact_dtype and output.ndim and grad_output.dtype == output.dtype:
-        return _softmax_kernel.log_softmax_backward(grad_output, output, dim)
-    return grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True)
+    rd = _reduced_type(output)
+    if output.ndim and grad_output.dtype == output.dtype \
+            and (rd is not None or output.dtype in _exact.exact_dtype):
+        return _softmax_kernel.log_softmax_backward(grad_output, output, dim, rd=rd)
+    g, o = _opmath(grad_output, rd), _opmath(output, rd)
+    return _low(g - xp.exp(o) * g.sum(axis=dim, keepdims=True), rd)
 
 
 @op("SoftmaxBackward0", name="_softmax", method=False, function=False, promote=NONE,
@@ -767,6 +786,8 @@ def silu(self):
         return _sleef.silu(self)
     if self.dtype == xp.float64:
         return _sleef_d.silu(self)
+    if self.dtype == xp.float16:        # torch's reduced-type loop: float32, rounded once
+        return _sleef.silu(self.astype(xp.float32)).astype(xp.float16)
     with np.errstate(over="ignore"):
         return self / (1 + xp.exp(-self))
 
@@ -813,7 +834,29 @@ def softplus(self, beta=1.0, threshold=20.0):
     return _softplus_np(self, beta, threshold)
 
 
+def _hardtanh_check(self, min_val=-1.0, max_val=1.0):
+    """torch's hardtanh_out: no bool kernel; integer tensors take the limits as int64 (never
+    negative for uint8), then clamp reads them as the element type."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if self.dtype == D.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        min_val, max_val = int(min_val), int(max_val)
+        if self.dtype == D.uint8 and (min_val < 0 or max_val < 0):
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    checked_numbers(self, min_val, max_val)
+
+
+def _threshold_check(self, threshold, value):
+    if self.dtype == D.bool:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    for v in (threshold, value):
+        D.checked_scalar(v, self._data.dtype)
+
+
 @op("HardtanhBackward0", name="hardtanh", method=False, function=False,
+    check=_hardtanh_check,
     self=lambda grad, self, min_val, max_val: _where((self > min_val) & (self < max_val), grad,
                                                      0.0))
 def hardtanh(self, min_val=-1.0, max_val=1.0):
@@ -880,11 +923,11 @@ def log_sigmoid(self):
     return _lm.log_sigmoid(self).astype(self.dtype, copy=False)
 
 
-@op("ThresholdBackward0", name="threshold", method=False,
+@op("ThresholdBackward0", name="threshold", method=False, check=_threshold_check,
     self=lambda grad, self, threshold: _where(self > threshold, grad, 0.0))
 def threshold(self, threshold, value):
     """``x`` where ``x > threshold``, else ``value``."""
-    return xp.where(self > threshold, self, self.dtype.type(value))
+    return xp.where(self > threshold, self, D.scalar_array(value, self.dtype))
 
 
 def _prelu_shape(self_ndim, weight):
@@ -1985,10 +2028,6 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
     """Rows of ``weight`` selected by the integer tensor ``input``."""
-    if input.dtype.is_floating_point:
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
-                           "following scalar types: Long, Int; but got torch.FloatTensor "
-                           "instead (while checking arguments for embedding)")
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
@@ -1996,12 +2035,36 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
             assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
             padding_idx = weight.size(0) + padding_idx
     idx = input._data
+    if max_norm is not None:
+        if weight.ndim != 2:
+            raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.ndim}-"
+                               "dimensional tensor for argument #1 'self' (while checking "
+                               "arguments for embedding_renorm_)")
+        _check_indices(input, 2, "embedding_renorm_")
+        embedding_renorm(weight, idx, max_norm, norm_type)
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    _check_indices(input, 1, "embedding")
     n = weight.shape[0]
+    if idx.size and not n:      # torch's embedding is an index_select of the rows
+        raise RuntimeError(_errors.INDEX_SELECT_EMPTY)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise IndexError("index out of range in self")
-    if max_norm is not None:
-        embedding_renorm(weight, idx, max_norm, norm_type)
     return _embedding(weight, input, padding_idx, bool(scale_grad_by_freq))
+
+
+def _check_indices(indices, position, fname):
+    """torch's ``checkScalarTypes`` of an embedding's indices (long or int)."""
+    dt = indices.dtype
+    if dt not in (D.int64, D.int32):
+        # (torch names the types of its legacy tensor classes so, the others by scalar type)
+        name = indices.type() if dt in _LEGACY_TYPES else f"CPU{dt.scalar_name}Type"
+        raise RuntimeError(f"Expected tensor for argument #{position} 'indices' to have one of "
+                           "the following scalar types: Long, Int; but got "
+                           f"{name} instead (while checking arguments for {fname})")
+
+
+_LEGACY_TYPES = frozenset((D.uint8, D.int8, D.int16, D.float16, D.float32, D.float64))
 
 
 def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float) -> None:
@@ -2010,7 +2073,11 @@ def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float)
     from .reduction import _vector_norm
     w = weight._data
     op_dtype = np.dtype(np.float32) if w.dtype.itemsize < 4 else w.dtype   # torch's opmath
+    n = w.shape[0]
     for r in np.unique(indices):          # torch: one row at a time, ``row.norm(p)``
+        if not -n <= r < n:
+            raise IndexError(f"select(): index {r} out of range for tensor of size "
+                             f"[{', '.join(map(str, w.shape))}] at dimension 0")
         row = w[r]
         norm = float(_vector_norm.kernel(row, norm_type, (0,), False, None))
         if norm > max_norm:               # ``row *= scale``: a double scalar, op math

@@ -60,6 +60,7 @@ def _inside(x, lambd):
 
 
 @op("HardshrinkBackward0", name="hardshrink", function=True, method=True, promote=NONE,
+    pointwise=True,
     self=lambda grad, self, lambd: grad.where(_wrap(~_inside(self._data, lambd)), 0.0))
 def hardshrink(self, lambd=0.5):
     """``x`` where ``|x| > lambd``, else 0 (node ``HardshrinkBackward0``)."""
@@ -67,6 +68,7 @@ def hardshrink(self, lambd=0.5):
 
 
 @op("SoftshrinkBackward0", name="softshrink", function=False, method=False, promote=NONE,
+    pointwise=True,
     self=lambda grad, self, lambd: grad.where(_wrap(~_inside(self._data, lambd)), 0.0))
 def softshrink(self, lambd=0.5):
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
@@ -80,8 +82,9 @@ def softshrink(self, lambd=0.5):
 @op("RreluWithNoiseBackward0", name="_rrelu_with_noise", method=False, function=False,
     promote=NONE, tensors=("self", "noise"), self=lambda grad, noise: grad * noise)
 def rrelu_with_noise(self, noise):
-    """``x * noise`` (the noise is 1 where ``x > 0``, the sampled or mean slope elsewhere)."""
-    return self * noise
+    """``x * noise`` (the noise is 1 where ``x > 0``, the sampled or mean slope elsewhere),
+    contiguous as torch's kernel writes it."""
+    return np.ascontiguousarray(self * noise)
 
 
 _rrelu_inplace = op("RreluWithNoiseBackward1", name="_rrelu_with_noise_", method=False,

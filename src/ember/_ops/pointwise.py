@@ -18,7 +18,18 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _vml
-from .registry import COMPARE, FLOAT, NONE, expose, op, raw_scalar
+from .registry import (
+    COMPARE,
+    FLOAT,
+    NONE,
+    checked_numbers,
+    expose,
+    no_complex,
+    op,
+    raw_scalar,
+    real_kernel,
+    tensor_operands,
+)
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
 
@@ -45,6 +56,14 @@ def _number(x):
     return x.item() if hasattr(x, "item") else x
 
 
+def _alpha(alpha, a, b):
+    """``alpha`` as the kernel reads it: an integer kernel wraps a negative int for an
+    unsigned type (checked by :func:`_check_alpha`)."""
+    alpha = _number(alpha)
+    dt = xp.result_type(a, b)
+    return alpha if dt.kind in "fcb" else D.checked_scalar(alpha, dt)
+
+
 def _check_alpha(self, other, alpha=1):
     """torch's alpha_check against the result dtype."""
     if type(alpha) is int and alpha == 1:
@@ -55,6 +74,8 @@ def _check_alpha(self, other, alpha=1):
     if isinstance(alpha, float) and not (dt.is_floating_point or dt.is_complex):
         raise RuntimeError("For integral input tensors, argument alpha must not be a "
                            "floating point number.")
+    if isinstance(alpha, (int, float, complex)):
+        D.checked_scalar(alpha, dt.np)      # the kernel reads alpha as its element type
 
 
 def _is_bool(x) -> bool:
@@ -84,7 +105,7 @@ def add(self, other, *, alpha=1):
     """``self + alpha * other``, with broadcasting and type promotion."""
     if _is_one(alpha):
         return xp.add(self, other)
-    return _fused.add(self, other, _number(alpha))
+    return _fused.add(self, other, _alpha(alpha, self, other))
 
 
 @op("SubBackward0", inplace=True, check=_check_sub,
@@ -94,7 +115,7 @@ def sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
     if _is_one(alpha):
         return xp.subtract(self, other)
-    return _fused.add(self, other, _number(alpha), True)
+    return _fused.add(self, other, _alpha(alpha, self, other), True)
 
 
 @op("RsubBackward0", name="rsub_tensor", method=False, function=False, check=_check_sub,
@@ -103,7 +124,7 @@ def sub(self, other, *, alpha=1):
 def _rsub_tensor(self, other, *, alpha=1):
     if _is_one(alpha):
         return xp.subtract(other, self)
-    return _fused.add(other, self, _number(alpha), True)
+    return _fused.add(other, self, _alpha(alpha, self, other), True)
 
 
 @op("RsubBackward1", name="rsub_scalar", method=False, function=False, tensors=("self", "other"),
@@ -112,7 +133,7 @@ def _rsub_tensor(self, other, *, alpha=1):
 def _rsub_scalar(self, other, *, alpha=1):
     if _is_one(alpha):
         return xp.subtract(other, self)
-    return _fused.add(other, self, _number(alpha), True)
+    return _fused.add(other, self, _alpha(alpha, self, other), True)
 
 
 @expose(method=False)
@@ -237,7 +258,7 @@ def _not_implemented(name):
     return formula
 
 
-@op("NotImplemented", tensors=("self", "other"), inplace=True,
+@op("NotImplemented", tensors=("self", "other"), inplace=True, check=real_kernel("div_floor_cpu"),
     self=_not_implemented("floor_divide"), other=_not_implemented("floor_divide"))
 def floor_divide(self, other):
     """Division rounded down, like Python's ``//`` (not differentiable, as in torch).
@@ -271,20 +292,21 @@ def _no_bool_mod(name):
 
 
 @op("RemainderBackward0", name="remainder_scalar", method=False, function=False,
-    tensors=("self", "other"), check=_no_bool_mod("remainder"), self=lambda grad: grad)
+    tensors=("self", "other"), check=real_kernel("remainder_cpu", _no_bool_mod("remainder")),
+    self=lambda grad: grad)
 def _remainder_scalar(self, other):
     return _float_mod(self, other, True)
 
 
 @op("RemainderBackward1", name="remainder_tensor", method=False, function=False,
-    check=_no_bool_mod("remainder"), self=lambda grad: grad,
+    check=real_kernel("remainder_cpu", _no_bool_mod("remainder")), self=lambda grad: grad,
     other=lambda grad, self, other: -grad * self.div(other, rounding_mode="floor"))
 def _remainder_tensor(self, other):
     return _float_mod(self, other, True)
 
 
 @op("NotImplemented", name="remainder_scalar_self", method=False, function=False,
-    tensors=("self", "other"), check=_no_bool_mod("remainder"),
+    tensors=("self", "other"), check=real_kernel("remainder_cpu", _no_bool_mod("remainder")),
     other=_not_implemented("remainder"))
 def _remainder_scalar_self(self, other):
     return _float_mod(self, other, True)
@@ -317,13 +339,14 @@ expose(_remainder_, function=False)
 
 
 @op("FmodBackward0", name="fmod_scalar", method=False, function=False,
-    tensors=("self", "other"), check=_no_bool_mod("fmod"), self=lambda grad: grad)
+    tensors=("self", "other"), check=real_kernel("fmod_cpu", _no_bool_mod("fmod")),
+    self=lambda grad: grad)
 def _fmod_scalar(self, other):
     return _float_mod(self, other, False)
 
 
 @op("FmodBackward1", name="fmod_tensor", method=False, function=False,
-    check=_no_bool_mod("fmod"), self=lambda grad: grad,
+    check=real_kernel("fmod_cpu", _no_bool_mod("fmod")), self=lambda grad: grad,
     other=lambda grad, self, other: -grad * self.div(other, rounding_mode="trunc"))
 def _fmod_tensor(self, other):
     return _float_mod(self, other, False)
@@ -367,11 +390,14 @@ def _pow_self(grad, self, exponent):
 
 
 @op("PowBackward0", name="pow_scalar", method=False, function=False, tensors=("self", "exponent"),
-    self=_pow_self)
+    check=lambda self, exponent: checked_numbers(self, exponent), self=_pow_self)
 def _pow_scalar(self, exponent):
     if self.dtype == xp.bool_:   # bool ** bool: torch's exponent 1 copies, 0 fills (no kernel)
         return self.copy() if exponent else xp.ones_like(self)
     with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if self.dtype == xp.float16 and xp.ndim(exponent) == 0:
+            # torch's float16 loop: the float pow of each element, rounded once
+            return xp.power(self.astype(xp.float32), xp.float32(exponent)).astype(xp.float16)
         if self.dtype.kind == "f" and xp.ndim(exponent) == 0:
             special = _POW_SPECIAL.get(float(exponent))
             if special is not None:
@@ -400,9 +426,16 @@ def _pow_exp(grad, self, exponent, result):
     from .._tensor import Tensor
     if not isinstance(self, Tensor):
         g = result * _log_scalar(self)
-        return grad * (where(exponent >= 0, 0.0, g) if self == 0 else g)
+        return grad * (where(_real(exponent) >= 0, 0.0, g) if self == 0 else g)
     g = grad * (result * self.to(result.dtype).log())
-    return where((self == 0) & (exponent >= 0), 0.0 * g, g)
+    return where((self == 0) & (_real(exponent) >= 0), 0.0 * g, g)
+
+
+def _real(x):
+    """A complex exponent's real part (torch compares that with 0), else ``x``."""
+    if isinstance(x, complex):
+        return x.real
+    return x.real if getattr(x, "is_complex", lambda: False)() else x
 
 
 def _pow_self_tensor(grad, self, exponent):
@@ -463,6 +496,7 @@ def _pow_dispatch(input, exponent):
         return _pow_scalar_base, (input, exponent)
     if isinstance(exponent, Tensor):
         return _pow_tensor, (input, exponent)
+    D.check_python_int(exponent)        # (torch parses the Scalar first)
     if input.dtype._category < 2 and isinstance(exponent, int) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return _pow_scalar, (input, exponent)
@@ -568,16 +602,6 @@ expose(_float_power_, function=False)
 
 # ----------------------------------------------------------------------------- binary math
 
-def _tensor_other(name):
-    """A ``check`` raising torch's TypeError when ``other`` is a number, not a tensor."""
-    def check(self, other, *rest):
-        from .._tensor import Tensor
-        if not isinstance(other, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                            f"{type(other).__name__}")
-    return check
-
-
 def _atan2_recip(self, other):
     """``atan2_backward``'s ``1 / (self² + other²)``, 0 where that sum is 0."""
     denom = self * self + other * other
@@ -592,7 +616,7 @@ def _atan2_other(grad, self, other):
     return grad * -self * _atan2_recip(self, other)
 
 
-@op("Atan2Backward0", promote=FLOAT, inplace=True, check=_tensor_other("atan2"),
+@op("Atan2Backward0", promote=FLOAT, inplace=True, check=tensor_operands("atan2"),
     self=_atan2_self, other=_atan2_other)
 def atan2(self, other):
     """The angle of the point ``(other, self)``: ``atan(self / other)`` in the right quadrant.
@@ -611,7 +635,7 @@ def atan2(self, other):
     return xp.arctan2(self, other)
 
 
-@op("HypotBackward0", inplace=True, check=_tensor_other("hypot"),
+@op("HypotBackward0", inplace=True, check=tensor_operands("hypot", then=real_kernel("hypot_cpu")),
     self=lambda grad, self, result: grad * self / result,
     other=lambda grad, other, result: grad * other / result)
 def hypot(self, other):
@@ -646,7 +670,8 @@ def _fmin_other(grad, self, other):
     return grad.where((self <= other).logical_or(other.isnan()).logical_not(), 0.0)
 
 
-@op("FmaxBackward0", check=_tensor_other("fmax"), self=_fmax_self, other=_fmax_other)
+@op("FmaxBackward0", check=tensor_operands("fmax", then=no_complex("fmax")), self=_fmax_self,
+    other=_fmax_other)
 def fmax(self, other):
     """Element-wise maximum that ignores NaN (NaN only where both are NaN).
 
@@ -656,7 +681,8 @@ def fmax(self, other):
     return xp.fmax(self, other)
 
 
-@op("FminBackward0", check=_tensor_other("fmin"), self=_fmin_self, other=_fmin_other)
+@op("FminBackward0", check=tensor_operands("fmin", then=no_complex("fmin")), self=_fmin_self,
+    other=_fmin_other)
 def fmin(self, other):
     """Element-wise minimum that ignores NaN."""
     return xp.fmin(self, other)
@@ -668,13 +694,13 @@ def _copysign_self(grad, self, result):
 
 
 @op("CopysignBackward0", name="copysign_tensor", method=False, function=False, promote=FLOAT,
-    self=_copysign_self, other=lambda grad: grad * 0)
+    check=real_kernel("copysign_cpu"), self=_copysign_self, other=lambda grad: grad * 0)
 def _copysign_tensor(self, other):
     return xp.copysign(self, other)
 
 
 @op("CopysignBackward1", name="copysign_scalar", method=False, function=False, promote=FLOAT,
-    tensors=("self", "other"), self=_copysign_self)
+    tensors=("self", "other"), check=real_kernel("copysign_cpu"), self=_copysign_self)
 def _copysign_scalar(self, other):
     return xp.copysign(self, other)
 
@@ -701,18 +727,33 @@ expose(_copysign_, function=False)
 
 
 def _xlogy_kernel(self, other):
+    return x_times_log(self, other, "log")
+
+
+def x_times_log(self, other, fn):
+    """torch's ``xlogy``/``xlog1py`` loop: NaN where ``other`` is NaN, 0 where ``self`` is 0,
+    else ``self * fn(other)`` with the C library's ``fn`` (``log``, ``log1p``) element by
+    element. In float16 and bfloat16 (arrays of the type) the loop runs in the type: ``fn``
+    computes in float and rounds to it, then the product rounds again."""
     with xp.errstate(divide="ignore", invalid="ignore"):
-        log = xp.log
+        rdt = xp.result_type(self, other)
+        if rdt == xp.float16 or rdt in D.REDUCED:
+            from ._loss_math import libm
+            y = xp.asarray(other).astype(xp.float32)
+            lg = libm(fn, y.reshape(-1)).reshape(y.shape).astype(rdt).astype(xp.float32)
+            prod = (xp.asarray(self).astype(xp.float32) * lg).astype(rdt)
+            out = xp.where(xp.asarray(self) == 0, xp.zeros((), rdt), prod)
+            return xp.where(xp.isnan(y), xp.asarray(other).astype(rdt), out).astype(rdt)
+        log = getattr(xp, fn)
         if isinstance(other, xp.ndarray) and other.dtype in (xp.float32, xp.float64) \
-                and xp.result_type(self, other) == other.dtype:
-            # torch's kernel calls the C library's log element by element
+                and rdt == other.dtype:
+            # torch's kernel calls the C library's function element by element
             from ._loss_math import libm
 
             def log(y):
-                return libm("log", y)
+                return libm(fn, y)
         out = xp.where(self == 0, 0, xp.multiply(self, log(other)))
-        return xp.where(xp.isnan(other), other, out).astype(xp.result_type(self, other),
-                                                              copy=False)
+        return xp.where(xp.isnan(other), other, out).astype(rdt, copy=False)
 
 
 def _xlogy_self(grad, self, other):
@@ -722,18 +763,21 @@ def _xlogy_self(grad, self, other):
 
 
 @op("XlogyBackward0", name="xlogy_tensor", method=False, function=False, promote=FLOAT,
+    check=real_kernel("xlogy_cpu"),
     self=_xlogy_self, other=lambda grad, self, other: grad * self / other)
 def _xlogy_tensor(self, other):
     return _xlogy_kernel(self, other)
 
 
 @op("XlogyBackward1", name="xlogy_scalar_self", method=False, function=False, promote=FLOAT,
+    check=real_kernel("xlogy_cpu"),
     tensors=("self", "other"), other=lambda grad, self, other: grad * self / other)
 def _xlogy_scalar_self(self, other):
     return _xlogy_kernel(self, other)
 
 
 @op("XlogyBackward2", name="xlogy_scalar_other", method=False, function=False,
+    check=real_kernel("xlogy_cpu"),
     promote=FLOAT, tensors=("self", "other"), self=_xlogy_self)
 def _xlogy_scalar_other(self, other):
     return _xlogy_kernel(self, other)
@@ -833,10 +877,12 @@ expose(_lerp_, function=False)
 
 
 def _value(value, dtype):
-    return value if dtype.kind in "fc" else dtype.type(value)
+    """addcmul's ``value`` as its kernel reads it (checked against an integer type)."""
+    return value if dtype.kind in "fc" else dtype.type(D.checked_scalar(_number(value), dtype))
 
 
 @op("AddcmulBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
+    check=lambda self, tensor1, tensor2, value=1: D.check_python_int(_number(value)),
     self=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * (tensor2 * value),
     tensor2=lambda grad, tensor1, value: grad * (tensor1 * value))
@@ -909,12 +955,15 @@ def _comparison(name, ufunc, doc):
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    entry = op(None, promote=COMPARE, tensors=("self", "other"))(kernel)
+    # (torch orders complex numbers for no comparison but equality)
+    check = real_kernel(f"{name}_cpu") if name in ("lt", "le", "gt", "ge") else None
+    entry = op(None, promote=COMPARE, tensors=("self", "other"), check=check)(kernel)
     node = name.capitalize() + "Backward"
     scalar = op(node + "0", name=name + "_inplace_scalar", method=False, function=False,
-                promote=COMPARE, tensors=("self", "other"), self=_zero_grad)(kernel)
+                promote=COMPARE, tensors=("self", "other"), check=check,
+                self=_zero_grad)(kernel)
     tensor = op(node + "1", name=name + "_inplace_tensor", method=False, function=False,
-                promote=COMPARE, self=_zero_grad, other=_zero_grad)(kernel)
+                promote=COMPARE, check=check, self=_zero_grad, other=_zero_grad)(kernel)
 
     def inplace(self, other):
         from .._tensor import Tensor
@@ -974,7 +1023,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if equal_nan and floating:
         close = close | (xp.isnan(a) & xp.isnan(b))
     if rtol == 0 and atol == 0:
-        return Tensor._wrap(xp.asarray(close))
+        return Tensor._wrap(_mf.ti_layout(xp.asarray(close), input._data, other._data))
     with xp.errstate(invalid="ignore", over="ignore"):
         if not floating:
             ft = D.get_default_dtype().np
@@ -984,7 +1033,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
             actual = _abs(a - b)
         allowed = atol + _abs(rtol * b)
         close = close | (xp.isfinite(actual) & (actual <= allowed))
-    return Tensor._wrap(xp.asarray(close))
+    return Tensor._wrap(_mf.ti_layout(xp.asarray(close), input._data, other._data))
 
 
 @expose
@@ -1030,7 +1079,8 @@ def _logical(name, ufunc):
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = f"Element-wise logical ``{name[8:]}`` (nonzero is True) as a bool tensor."
-    entry = op(None, promote=COMPARE, tensors=("self", "other"), check=_tensor_other(name))(kernel)
+    entry = op(None, promote=COMPARE, tensors=("self", "other"),
+               check=tensor_operands(name))(kernel)
 
     def inplace(self, other):
         _need_tensor(name + "_", other, 1)
@@ -1046,7 +1096,7 @@ logical_or = _logical("logical_or", xp.logical_or)
 logical_xor = _logical("logical_xor", xp.logical_xor)
 
 
-@op(None, promote=NONE, tensors=("self",))
+@op(None, promote=NONE, tensors=("self",), pointwise=True)
 def logical_not(self):
     """Element-wise logical NOT (zero is True) as a bool tensor."""
     return xp.logical_not(self)
@@ -1140,9 +1190,10 @@ def _where_check(condition, self, other):
             warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
                           "and will be removed in a future version of PyTorch. Use a boolean "
                           "condition instead.", UserWarning, stacklevel=4)
-            return
-        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {_scalar_name(condition.dtype)}")
+        else:
+            raise RuntimeError("where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {_scalar_name(condition.dtype)}")
+    checked_numbers(self, other, numel=1)    # (torch's scalar_tensor: a one-element fill)
 
 
 @op("WhereBackward0", name="where_op", method=False, function=False, tensors=("self", "other"),
@@ -1230,11 +1281,14 @@ def _clamp_kernel(self, min, max):
 
 def _no_bool_clamp(self, *bounds):
     """torch has no clamp kernel for a bool tensor and bool bounds (it names the kernel
-    that one bound or two would run)."""
+    that one bound or two would run); number bounds must fit the result type."""
+    if self.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     if _is_bool(self) and all(b is None or _is_bool(b) for b in bounds):
         kind = "" if len(bounds) == 2 and None not in bounds else (
             "_max" if bounds[0] is None else "_min")
         raise NotImplementedError(f"\"clamp{kind}_scalar_cpu\" not implemented for 'Bool'")
+    checked_numbers(self, *bounds)
 
 
 @op("ClampBackward1", name="clamp_scalar", method=False, function=False,
@@ -1395,7 +1449,7 @@ def _fill(self, value):
     from .._tensor import Tensor
     if isinstance(value, Tensor):
         value = value.item()
-    return xp.full_like(self, value)
+    return xp.full_like(self, D.checked_scalar(value, self.dtype, self.size))
 
 
 @op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,

@@ -17,7 +17,7 @@ from ._exact import cascade_sum, exact_dtype, reduce_prod
 from .registry import NONE, expose, op, run
 from .search import _return_type
 from .shape import _flip
-from .util import norm_dim, norm_dims
+from .util import dim_not_none, norm_dim, norm_dims
 
 CummaxResult, CumminResult = _return_type("cummax"), _return_type("cummin")
 _NO_DIM = object()
@@ -84,10 +84,11 @@ _SUM_OUT_ERROR = (
 @expose
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over ``dim`` (int or tuple), keeping dims if ``keepdim``."""
-    if dim is None:
+    if dim is None and not keepdim:
         if out is not None:
             raise TypeError(_SUM_OUT_ERROR)
         return _sum_all(input, dtype)
+    # (dim=None with keepdim is torch's sum.dim_IntList over every dim)
     return run(_sum_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
 
@@ -125,7 +126,7 @@ def _mean_dim(self, dim, keepdim=False, dtype=None):
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
     _mean_check(input, dtype)
-    if dim is None:
+    if dim is None and not keepdim:
         return run(_mean_all, (input, dtype), out)
     return run(_mean_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
@@ -679,6 +680,7 @@ def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     from .. import _dtype as D
     if dim is _NO_DIM:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+    dim_not_none("logsumexp", dim, "tuple of ints")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         input = input.to(D.get_default_dtype())
     if isinstance(dim, (tuple, list)) and len(dim) == 0 and not keepdim and input._data.ndim:
@@ -785,6 +787,7 @@ def cumsum(input, dim=_NO_DIM, *, dtype=None, out=None):
     """
     if dim is _NO_DIM:
         raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
+    dim_not_none("cumsum", dim)
     return _cum(_cumsum, input, dim, dtype, out)
 
 

@@ -422,7 +422,8 @@ def _arrays(op, args):
         elif a is not None:
             break
     else:
-        if npdt is not None and npdt.char in "efd":     # float16/32/64 (not ml_dtypes')
+        if npdt is not None and npdt.char in "efd" and not (
+                npdt.char == "e" and op.name in _HALF_IN_FLOAT):   # float16/32/64
             if scalars:
                 # torch's float16 mul/div read a number operand as float, not rounded to half
                 sdt = _F32 if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR else npdt
@@ -443,7 +444,7 @@ def _arrays(op, args):
     if promote is FLOAT and dt._category < 2:
         cdt = D.get_default_dtype()
     npdt = cdt.np
-    if npdt in _REDUCED:
+    if npdt in _REDUCED or (npdt.char == "e" and op.name in _HALF_IN_FLOAT):
         return _reduced_arrays(op, args, cdt), (D.bool if promote is COMPARE else cdt)
     for i in idx:
         a = args[i]
@@ -467,6 +468,10 @@ _HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
 # ops whose kernels take a Python number as torch's Scalar does, at double precision (pow's
 # ``std::pow(x, double exponent)`` one by one), rather than rounded to the tensor's dtype
 _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
+# ops whose float16 kernels compute in float32 and round once (their vectorised loops convert
+# to float, as for bfloat16): they take float16 tensors as float32 arrays
+_HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
+                            "log_sigmoid", "leaky_relu", "rsqrt"))
 
 
 class _Low:
@@ -513,7 +518,8 @@ def _low_inputs(op, arr):
 # for the reduced types: they take reduced-type arrays as they are
 _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather",
                     "masked_select", "constant_pad_nd", "repeat", "tril", "triu",
-                    "_softmax", "_log_softmax"))
+                    "_softmax", "_log_softmax", "_softmax_backward_data",
+                    "_log_softmax_backward_data", "_embedding_bag"))
 
 
 def _reduced_arrays(op, args, cdt):
@@ -521,16 +527,26 @@ def _reduced_arrays(op, args, cdt):
     kernels compute; tensors are first converted to ``cdt``, numbers keep their value."""
     if cdt._rank < 0:
         _float8_unsupported(op, cdt)
+    own = op.name in _REDUCED_ARITHMETIC
     for i in op.tensor_idx:
         a = args[i]
         if isinstance(a, Tensor):
             arr = a._data
-            if arr.ndim and arr.dtype != cdt.np:
+            if (arr.ndim or own) and arr.dtype != cdt.np:
                 arr = D.cast(arr, cdt)
-            args[i] = arr.astype(_F32)
+            args[i] = arr if own else arr.astype(_F32)
         elif a is not None:
             args[i] = _np_scalar(a, _F32)
+            if own:
+                args[i] = xp.asarray(args[i]).astype(cdt.np)[()]
     return args
+
+
+# ops whose torch kernel runs in the reduced type's own arithmetic (``cpu_kernel`` over
+# ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
+# the arrays (and numbers) in the type
+_REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
+                                 "special_xlog1py"))
 
 
 def _bad_arg(op, args):
@@ -553,13 +569,68 @@ def _kernel_error(op, args, err):
     raise err
 
 
+def tensor_operands(name, other="other", then=None):
+    """A ``check`` raising torch's TypeError where an op that takes two tensors (``input``,
+    ``other``) gets something else; ``then``: the op's further check."""
+    def check(self, second, *rest):
+        for pos, (pname, a) in enumerate((("input", self), (other, second)), 1):
+            if not isinstance(a, Tensor):
+                raise TypeError(f"{name}(): argument '{pname}' (position {pos}) must be "
+                                f"Tensor, not {type(a).__name__}")
+        if then is not None:
+            then(self, second, *rest)
+    return check
+
+
+def no_complex(name):
+    """A ``check``: torch's error for an op with no complex kernel (``maximum`` …)."""
+    def check(self, other, *rest):
+        if self.dtype.is_complex or other.dtype.is_complex:
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
+    return check
+
+
+def real_kernel(kernel, then=None):
+    """A ``check``: torch's NotImplementedError naming ``kernel`` when the operands promote
+    to a complex type it has no loop for; ``then``: the op's further check."""
+    def check(*args):
+        ops = [a for a in args[:2] if a is not None]
+        if all(isinstance(a, (Tensor, int, float, complex)) for a in ops) and \
+                any(isinstance(a, (Tensor, complex)) for a in ops):
+            dt = D.result_type(*ops)
+            if dt.is_complex:
+                raise NotImplementedError(f'"{kernel}" not implemented for '
+                                          f"'{dt.scalar_name}'")
+        if then is not None:
+            then(*args)
+    return check
+
+
+def checked_numbers(*args, numel=2) -> None:
+    """torch's ``Scalar::to<T>`` of the Python numbers among ``args`` (tensors, numbers or
+    None) for the type of the result: its error for one that does not fit (a kernel that
+    reads a number as its element type: clamp's bounds, pow's exponent, where's value)."""
+    present = [a for a in args if a is not None]
+    nums = [a for a in present if not isinstance(a, Tensor)]
+    if not nums or not all(isinstance(a, (int, float, complex)) for a in nums):
+        return      # (other operands get the op's own errors)
+    dt = D.result_type(*present)
+    for n in nums:
+        D.checked_scalar(n, dt.np, numel)
+
+
 def _np_scalar(value, npdt):
     if isinstance(value, (list, tuple)):
         raise TypeError(f"expected Tensor or Number, but got {type(value).__name__}")
+    if value.__class__ is int and not -_I64 <= value < _U64:
+        D.check_python_int(value)       # torch's error: no Scalar holds it
     try:
         return npdt.type(value)
     except (OverflowError, ValueError):
         return xp.array(value).astype(npdt)[()]
+
+
+_I64, _U64 = 2 ** 63, 2 ** 64
 
 
 def _as_array(out, dt):
@@ -828,7 +899,8 @@ def check_no_overlap(arr) -> None:
     """torch's error for writing into an array whose elements share memory (an expanded
     tensor's)."""
     strides = arr.strides
-    if 0 in strides and any(st == 0 and n > 1 for st, n in zip(strides, arr.shape)):
+    if 0 in strides and arr.size and any(st == 0 and n > 1
+                                         for st, n in zip(strides, arr.shape)):
         raise RuntimeError(_errors.INTERNAL_OVERLAP)
 
 
@@ -874,6 +946,13 @@ def _view_meta_error(view, meta, indirect=False):
     raise RuntimeError(view_rebase_message(view, meta, indirect))
 
 
+def _check_cast(dt, self):
+    """torch's error when an in-place op's result type ``dt`` cannot be written to ``self``."""
+    if dt is not None and dt.__class__ is not _Low and not D.can_cast(dt, self.dtype):
+        raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
+                           f"output type {_scalar_name(self.dtype)}")
+
+
 def run_inplace(op, args):
     """Run ``op`` writing into ``args[0]``; rebase its history when the op is recorded."""
     self = args[0]
@@ -882,11 +961,18 @@ def run_inplace(op, args):
     if self._inference and not _state.inference:
         raise RuntimeError(_errors.INFERENCE_INPLACE)
     if op.check is not None:
-        op.check(*args)
+        try:
+            op.check(*args)
+        except NotImplementedError:
+            # torch refuses the result type's cast before it looks for a kernel
+            try:
+                dt = _arrays(op, args)[1]
+            except Exception:  # noqa: BLE001 - the check's error stands
+                dt = None
+            _check_cast(dt, self)
+            raise
     kargs, dt = _arrays(op, args)
-    if dt is not None and dt.__class__ is not _Low and not D.can_cast(dt, self.dtype):
-        raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
-                           f"output type {_scalar_name(self.dtype)}")
+    _check_cast(dt, self)
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)
@@ -987,7 +1073,8 @@ def _fast_key(d):
         return None
     return (d.promote, d.tensor_idx, d.diff_idx,
             all(d.params[i] in d.tensors for i in d.diff_idx),
-            d.name in _HALF_OPMATH_SCALAR, d.check is not None, d.pointwise)
+            d.name in _HALF_OPMATH_SCALAR or d.name in _HALF_IN_FLOAT, d.check is not None,
+            d.pointwise)
 
 
 def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
@@ -1162,7 +1249,8 @@ def _fast_source(d, names, guard=""):
     else:
         req = f"_requires(_op, ({call}))"
     rdt, rdt_e = ("_BOOL_NP", "_BOOL") if d.promote is COMPARE else ("_dt", "_BY_NP[_dt]")
-    kinds = "fd" if d.name in _HALF_OPMATH_SCALAR else "efd"    # float16's number: general path
+    # float16's number (or float16 computed in float32): the general path
+    kinds = "fd" if d.name in _HALF_OPMATH_SCALAR or d.name in _HALF_IN_FLOAT else "efd"
     check = f"            _check({', '.join(names)})\n" if d.check is not None else ""
     layout = ""
     if d.pointwise:     # the result in the inputs' layout (an input not C-contiguous)

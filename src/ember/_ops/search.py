@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 from .._device import xp
-from .registry import NONE, SAME, expose, op, run
-from .util import norm_dim, norm_dims
+from .registry import NONE, SAME, expose, no_complex, op, run, tensor_operands
+from .util import dim_not_none, norm_dim, norm_dims
 
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
 
@@ -160,7 +160,7 @@ def _check_reduce_dims(input, dims, name, given=None) -> None:
 def _run_dim(d, input, dim, keepdim, result_type):
     from .._tensor import Tensor
     nd = input._data.ndim
-    dim = norm_dim(dim, nd) if nd else 0
+    dim = norm_dim(dim, nd)             # (a 0-d tensor takes dim 0 or -1)
     _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     data = input._data if nd else input._data.reshape(1)
     idx = (xp.argmax if d is _max_dim else xp.argmin)(data, axis=dim, keepdims=True)
@@ -192,6 +192,8 @@ def max(input, dim=None, keepdim=False, *, other=None, out=None):
         return maximum(input, other)
     if isinstance(dim, Tensor):
         return maximum(input, dim)
+    if dim is None and keepdim:
+        dim_not_none("max", dim)
     if dim is None:
         _check_nonempty(input, "max")
         return _max_all(input)
@@ -207,6 +209,8 @@ def min(input, dim=None, keepdim=False, *, other=None, out=None):
         return minimum(input, other)
     if isinstance(dim, Tensor):
         return minimum(input, dim)
+    if dim is None and keepdim:
+        dim_not_none("min", dim)
     if dim is None:
         _check_nonempty(input, "min")
         return _min_all(input)
@@ -229,6 +233,7 @@ def _amin(self, dim, keepdim=False):
 @expose
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
+    dim = () if dim is None else dim
     dims = _reduction_dims(input, dim)
     _check_extreme_dims(input, dim, dims, "amax")
     return _amax(input, dims, keepdim)
@@ -237,6 +242,7 @@ def amax(input, dim=(), keepdim=False, *, out=None):
 @expose
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
+    dim = () if dim is None else dim
     dims = _reduction_dims(input, dim)
     _check_extreme_dims(input, dim, dims, "amin")
     return _amin(input, dims, keepdim)
@@ -268,7 +274,7 @@ def _arg(fn, input, dim, keepdim):
         if keepdim:
             out = xp.asarray(out).reshape((1,) * data.ndim)
         return Tensor._wrap(xp.asarray(out, xp.int64))
-    d = norm_dim(dim, data.ndim) if data.ndim else 0
+    d = norm_dim(dim, data.ndim)        # (a 0-d tensor takes dim 0 or -1)
     if data.ndim == 0:
         return Tensor._wrap(xp.asarray(0, xp.int64))
     return Tensor._wrap(xp.asarray(fn(data, axis=d, keepdims=keepdim), xp.int64))
@@ -292,16 +298,7 @@ def _pick(grad, self, other, greater):
     return grad * mask + (grad / 2) * tie
 
 
-def _tensors_only(name):
-    def check(self, other):
-        from .._tensor import Tensor
-        if not isinstance(other, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                            f"{type(other).__name__}")
-    return check
-
-
-@op("MaximumBackward0", promote=SAME, check=_tensors_only("maximum"),
+@op("MaximumBackward0", promote=SAME, check=tensor_operands("maximum", then=no_complex("maximum")),
     self=lambda grad, self, other: _pick(grad, self, other, True),
     other=lambda grad, self, other: _pick(grad, other, self, True))
 def maximum(self, other):
@@ -309,7 +306,7 @@ def maximum(self, other):
     return xp.maximum(self, other)
 
 
-@op("MinimumBackward0", promote=SAME, check=_tensors_only("minimum"),
+@op("MinimumBackward0", promote=SAME, check=tensor_operands("minimum", then=no_complex("minimum")),
     self=lambda grad, self, other: _pick(grad, self, other, False),
     other=lambda grad, self, other: _pick(grad, other, self, False))
 def minimum(self, other):

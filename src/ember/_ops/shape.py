@@ -70,14 +70,24 @@ def _shape_arg(shape, given=None, name: str = "size", op: str = ""):
 @op("ViewBackward0", name="view", method=False, function=False, view=True, promote=NONE,
     self=lambda grad, self_shape: grad.reshape(self_shape))
 def _view(self, shape):
-    if self.flags.c_contiguous:        # (NumPy's function wrappers cost ~1 us a call)
-        return self.reshape(shape)
+    if self.flags.c_contiguous and 1 not in self.shape:
+        return self.reshape(shape)     # (NumPy's function wrappers cost ~1 us a call)
     try:
-        return xp.reshape(self, shape, copy=False)
+        return _torch_view(self, xp.reshape(self, shape, copy=False))
     except ValueError:
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at "
                            "least one dimension spans across two contiguous subspaces). Use "
                            ".reshape(...) instead.") from None
+
+
+def _torch_view(self, out):
+    """NumPy's view ``out`` of ``self`` with the strides torch gives its dims of size 1."""
+    if not out.size or 1 not in out.shape:
+        return out
+    st = _mf.view_strides(self.shape, self.strides, out.shape)
+    if st is None or st == out.strides:
+        return out
+    return xp.lib.stride_tricks.as_strided(out, out.shape, st, writeable=out.flags.writeable)
 
 
 @op("UnsafeViewBackward0", name="unsafe_view", method=False, function=False, promote=NONE,
@@ -144,7 +154,7 @@ def reshape(input, *sizes, shape=None):
     promote=None, self=lambda grad, self_shape: grad.reshape(self_shape))
 def _reshape_alias(self, shape):
     """ATen's ``_reshape_alias``: the view ``reshape`` makes of a strided input."""
-    return self.reshape(shape)
+    return _torch_view(self, self.reshape(shape))
 
 
 @expose(function=False)
@@ -533,7 +543,7 @@ def stack(tensors, dim=0, *, out=None):
 def clone(self, *, memory_format=None):
     """A copy that stays in the graph (``CloneBackward0``); by default it keeps a dense
     layout's strides, as torch's ``preserve_format``."""
-    if memory_format is None and self.flags.c_contiguous:
+    if memory_format is None and self.flags.c_contiguous and 1 not in self.shape:
         return self.copy()
     from .._memory_format import copy_to_format
     return copy_to_format(self, memory_format)
@@ -543,7 +553,7 @@ def clone(self, *, memory_format=None):
     self=lambda grad: grad)
 def _to_copy(self, dtype):
     r = D.cast(self, dtype)
-    if self.flags.c_contiguous:
+    if self.flags.c_contiguous and (1 not in self.shape or _mf._same_steps(r, self)):
         return r
     target = _mf.empty_like(self, r.dtype)      # torch's empty_like (preserve_format)
     if target.strides == r.strides:

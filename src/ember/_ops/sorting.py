@@ -20,7 +20,7 @@ from .. import _stl
 from .._device import xp
 from .registry import NONE, expose, op, run
 from .search import _even, _return_type, _value_selecting_backward
-from .util import norm_dim
+from .util import dim_not_none, norm_dim
 
 SortResult = _return_type("sort")
 TopkResult = _return_type("topk")
@@ -393,23 +393,34 @@ def _median(d_all, d_dim, rt, fname, input, dim, keepdim, out):
     return _run_selecting(d_dim, rt, input, dim, back(idx.astype(xp.int64)), keepdim, out)
 
 
+_ALL = object()     # (no ``dim``: the median of every element; an explicit None is refused)
+
+
 @expose
-def median(input, dim=None, keepdim=False, *, out=None):
+def median(input, dim=_ALL, keepdim=False, *, out=None):
     """The lower median of all elements (NaN if any); with ``dim``, ``(values, indices)``.
 
     >>> ember.tensor([1., 4., 2., 3.]).median()
     tensor(2.)
     """
+    if dim is _ALL:
+        dim = None
+    else:
+        dim_not_none("median", dim)
     return _median(_median_all, _median_dim, MedianResult, "median", input, dim, keepdim, out)
 
 
 @expose
-def nanmedian(input, dim=None, keepdim=False, *, out=None):
+def nanmedian(input, dim=_ALL, keepdim=False, *, out=None):
     """The lower median ignoring NaN; with ``dim``, ``(values, indices)``.
 
     >>> ember.tensor([1., float('nan'), 2.]).nanmedian()
     tensor(1.)
     """
+    if dim is _ALL:
+        dim = None
+    else:
+        dim_not_none("nanmedian", dim)
     return _median(_nanmedian_all, _nanmedian_dim, NanmedianResult, "median", input, dim,
                    keepdim, out)
 
@@ -448,6 +459,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     values=tensor(2.),
     indices=tensor(2))
     """
+    dim_not_none("mode", dim)
     a = input._data
     nd = a.ndim
     dim = norm_dim(dim, nd)

@@ -18,6 +18,7 @@ from .._tensor import Tensor
 from . import _libm
 from .registry import FLOAT, expose, op
 from .registry import run as _run
+from .unary import _real_only
 
 
 @functools.cache
@@ -222,7 +223,7 @@ def _like(out, x):
     return out.astype(x.dtype, copy=False)
 
 
-@op("LgammaBackward0", promote=FLOAT, inplace=True,
+@op("LgammaBackward0", promote=FLOAT, inplace=True, check=_real_only("lgamma_vml_cpu"),
     self=lambda grad, self: grad * self.digamma())
 def lgamma(self):
     """Natural log of the absolute value of the gamma function.
@@ -239,7 +240,7 @@ def lgamma(self):
     return _like(_lgamma64(self), self)
 
 
-@op("DigammaBackward0", promote=FLOAT, inplace=True,
+@op("DigammaBackward0", promote=FLOAT, inplace=True, check=_real_only("digamma"),
     self=lambda grad, self: grad * _polygamma_op(self, 1))
 def digamma(self):
     """The logarithmic derivative of the gamma function, ``psi(x)``.

@@ -12,6 +12,7 @@ from .. import _lazy
 from .._device import xp
 from .._errors import ArgTypeError, type_name
 from . import _libm
+from .pointwise import x_times_log
 from .registry import FLOAT, _scalar_name, op, run
 from .special import _zeta_cephes, i0
 from .unary import erf
@@ -128,9 +129,7 @@ def i1e(self):
 
 
 def _xlog1py_kernel(self, other):
-    with xp.errstate(all="ignore"):
-        out = xp.where(self == 0, 0, self * xp.log1p(other))
-    return xp.where(xp.isnan(other), other, out).astype(xp.result_type(self, other))
+    return x_times_log(self, other, "log1p")
 
 
 @op("SpecialXlog1PyBackward0", name="special_xlog1py", method=False, function=False,

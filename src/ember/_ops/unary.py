@@ -42,6 +42,16 @@ def _not_for(arr, kernel: str, kinds: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_type_name(arr)}'")
 
 
+def _real_only(kernel=None, message=None, error=NotImplementedError):
+    """A ``check``: torch's error for a complex tensor (a message, or ``kernel`` named as
+    having no loop for the type)."""
+    def check(self, *rest):
+        dt = getattr(self, "dtype", None)
+        if dt is not None and dt.is_complex:
+            raise error(message or f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
+    return check
+
+
 # ----------------------------------------------------------------------------- abs, sign
 
 @op("AbsBackward0", inplace=True, self=lambda grad, self: grad * self.sgn())
@@ -87,7 +97,9 @@ def sgn(self):
     return _sign(self)
 
 
-@op("SignBackward0", inplace=True, self=lambda grad: grad * 0)
+@op("SignBackward0", inplace=True, self=lambda grad: grad * 0,
+    check=_real_only(message="Unlike NumPy, torch.sign is not intended to support complex "
+                     "numbers. Please use torch.sgn instead."))
 def sign(self):
     """Sign: -1, 0 or 1 (NaN stays NaN).
 
@@ -97,7 +109,8 @@ def sign(self):
     return _sign(self)
 
 
-@op(None, promote=NONE, tensors=("self",))
+@op(None, promote=NONE, tensors=("self",), pointwise=True,
+    check=_real_only(message="signbit is not implemented for complex tensors."))
 def signbit(self):
     """True where the sign bit is set (``-0.0`` included)."""
     if self.dtype.kind in "fc":
@@ -417,6 +430,8 @@ _inverse_hyperbolic_inplace()
 
 
 @op("Deg2RadBackward0", promote=FLOAT, inplace=True,
+    check=_real_only(message="deg2rad is not supported for complex tensors.",
+                     error=RuntimeError),
     self=lambda grad: grad * (math.pi / 180))
 def deg2rad(self):
     """Degrees to radians."""
@@ -424,6 +439,8 @@ def deg2rad(self):
 
 
 @op("Rad2DegBackward0", promote=FLOAT, inplace=True,
+    check=_real_only(message="rad2deg is not supported for complex tensors.",
+                     error=RuntimeError),
     self=lambda grad: grad * (180 / math.pi))
 def rad2deg(self):
     """Radians to degrees."""
@@ -442,6 +459,8 @@ def sigmoid(self):
         return _sleef.sigmoid(self)
     if self.dtype == xp.float64:
         return _sleef_d.sigmoid(self)
+    if self.dtype == xp.float16:        # torch's reduced-type loop: float32, rounded once
+        return _sleef.sigmoid(self.astype(xp.float32)).astype(xp.float16)
     if self.dtype.kind == "c":
         with xp.errstate(all="ignore"):
             return 1 / (1 + xp.exp(-self))
@@ -457,7 +476,8 @@ def _logit_back(grad, self, eps):
     return (grad / (self * (1.0 - self))).where(inside, float("nan") if eps is None else 0.0)
 
 
-@op("LogitBackward0", promote=FLOAT, inplace=True, self=_logit_back)
+@op("LogitBackward0", promote=FLOAT, inplace=True, self=_logit_back,
+    check=_real_only("logit_cpu"))
 def logit(self, eps=None):
     """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``.
 
@@ -598,7 +618,7 @@ def _erfinv64(y):
         return xp.where(xp.isnan(y), y, xp.copysign(x, y))
 
 
-@op("ErfBackward0", promote=FLOAT, inplace=True,
+@op("ErfBackward0", promote=FLOAT, inplace=True, check=_real_only("erf_vml_cpu"),
     self=lambda grad, self: (_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
 @_vml.first("Erf")
 def erf(self):
@@ -610,7 +630,7 @@ def erf(self):
     return _in_precision(_erf64, self)
 
 
-@op("ErfcBackward0", promote=FLOAT, inplace=True,
+@op("ErfcBackward0", promote=FLOAT, inplace=True, check=_real_only("erfc_vml_cpu"),
     self=lambda grad, self: (-_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
 @_vml.first("Erfc")
 def erfc(self):
@@ -618,7 +638,7 @@ def erfc(self):
     return _in_precision(_erfc64, self)
 
 
-@op("ErfinvBackward0", promote=FLOAT, inplace=True,
+@op("ErfinvBackward0", promote=FLOAT, inplace=True, check=_real_only("erfinv_vml_cpu"),
     self=lambda grad, result: (0.5 * math.sqrt(math.pi) * result.pow(2).exp()) * grad)
 @_vml.first("ErfInv")
 def erfinv(self):
@@ -644,7 +664,9 @@ def _rounding(name, ufunc, node, doc):
         return ufunc(self)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    return op(node, inplace=True, self=_zero_grad)(kernel)
+    refuse = _real_only("round_vml_cpu") if name == "round" else _real_only(
+        message=f"{name} is not supported for complex inputs")
+    return op(node, inplace=True, self=_zero_grad, check=refuse)(kernel)
 
 
 floor = _rounding("floor", xp.floor, "FloorBackward0", "Round down to an integer value.")
@@ -689,7 +711,7 @@ _round_.__name__ = "round_"
 expose(_round_, function=False)
 
 
-@op("FracBackward0", inplace=True, self=lambda grad: grad)
+@op("FracBackward0", inplace=True, self=lambda grad: grad, check=_real_only("frac_cpu"))
 def frac(self):
     """The fractional part ``x - trunc(x)`` (sign of ``x``)."""
     _not_for(self, "frac_cpu", "biu")
@@ -707,7 +729,7 @@ def _predicate(name, fn, doc):
             xp.ones(self.shape, xp.bool_)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    entry = op(None, promote=NONE, tensors=("self",), function=False)(kernel)
+    entry = op(None, promote=NONE, tensors=("self",), function=False, pointwise=True)(kernel)
 
     def function(input):
         return _run(entry, (input,))
@@ -723,7 +745,7 @@ isposinf = _predicate("isposinf", xp.isposinf, "True where the element is +inf."
 isneginf = _predicate("isneginf", xp.isneginf, "True where the element is -inf.")
 
 
-@op("NanToNumBackward0", promote=NONE, inplace=True,
+@op("NanToNumBackward0", promote=NONE, inplace=True, pointwise=True,
     self=lambda grad, self: grad * self.isfinite())
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes).
@@ -733,6 +755,11 @@ def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     """
     if self.dtype.kind not in "fc":
         return self.copy()
+    if self.dtype.kind == "c":      # torch replaces in the real and imaginary parts apart
+        out = xp.empty_like(self)
+        out.real = nan_to_num.kernel(self.real, nan, posinf, neginf)
+        out.imag = nan_to_num.kernel(self.imag, nan, posinf, neginf)
+        return out
     info = xp.finfo(self.dtype)
     t = self.dtype.type
     with xp.errstate(over="ignore"):
@@ -752,6 +779,18 @@ def _install_aliases():
         FUNCTIONS[alias] = FUNCTIONS[name]
         setattr(Tensor, alias, getattr(Tensor, name))
         setattr(Tensor, alias + "_", getattr(Tensor, name + "_"))
+
+
+def _abs_(self):
+    """In-place version of :meth:`Tensor.abs` (torch refuses a complex tensor: its absolute
+    value is real)."""
+    if self.dtype.is_complex:
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
+    return _run_inplace(abs, (self,))
+
+
+_abs_.__name__ = "abs_"
+expose(_abs_)
 
 
 _install_aliases()

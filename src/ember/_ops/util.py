@@ -89,3 +89,10 @@ def as_size(size) -> tuple[int, ...]:
                                f"{list(int(x) for x in size)}")
         out.append(n)
     return tuple(out)
+
+
+def dim_not_none(name, dim, kind="int") -> None:
+    """torch's TypeError for ``dim=None`` passed to an op whose ``dim`` is an int (or a tuple
+    of ints, ``kind``)."""
+    if dim is None:
+        raise TypeError(f"{name}(): argument 'dim' must be {kind}, not NoneType")

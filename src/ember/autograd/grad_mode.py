@@ -23,6 +23,7 @@ class _State(_thread_local):
     anomaly_check_nan = True
     saved_hooks = ()        # stack of (pack, unpack) pairs from saved_tensors_hooks
     saved_hooks_disabled = None  # error message while disable_saved_tensors_hooks is active
+    vmap = None             # the innermost running vmap's frame (its slices, item() calls)
 
 
 _state = _State()

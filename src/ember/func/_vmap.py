@@ -10,7 +10,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
+from .. import _errors
 from .._tensor import Tensor
+from ..autograd import grad_mode as _grad_mode
 from ._pytree import spec_repr, tree_flatten, tree_unflatten
 
 _RANDOMNESS = ("error", "different", "same")
@@ -92,29 +94,46 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
         gen = _random.default_generator
         state = gen.get_state() if randomness in ("same", "error") else None
         results = []
-        for i in range(n):
-            if randomness == "same" and i > 0:
-                after = gen.get_state()
-                gen.set_state(state)
-            sliced = [x.select(d, i) if d is not None else x for x, d in zip(leaves, dims)]
-            out = func(*tree_unflatten(sliced, spec), **kwargs)
-            if randomness == "error" and not _same_state(gen.get_state(), state):
-                raise RuntimeError("vmap: called random operation while in randomness error "
-                                   "mode. Please either use the 'same' or 'different' "
-                                   "randomness flags on vmap or perform the randomness "
-                                   "operation out of vmap")
-            if randomness == "same" and i > 0:
-                gen.set_state(after)
-            results.append(out)
-        return _stack_outputs(results, out_dims, func, n)
+        frame = _Frame()
+        outer, _grad_mode._state.vmap = _grad_mode._state.vmap, frame
+        try:
+            for i in range(n):
+                if randomness == "same" and i > 0:
+                    after = gen.get_state()
+                    gen.set_state(state)
+                sliced = [x.select(d, i) if d is not None else x for x, d in zip(leaves, dims)]
+                frame.slices = {id(x) for x, d in zip(sliced, dims) if d is not None}
+                out = func(*tree_unflatten(sliced, spec), **kwargs)
+                if randomness == "error" and not _same_state(gen.get_state(), state):
+                    raise RuntimeError("vmap: called random operation while in randomness "
+                                       "error mode. Please either use the 'same' or "
+                                       "'different' randomness flags on vmap or perform the "
+                                       "randomness operation out of vmap")
+                if randomness == "same" and i > 0:
+                    gen.set_state(after)
+                results.append(out)
+        finally:
+            _grad_mode._state.vmap = outer
+        return _stack_outputs(results, out_dims, func, n, frame.reads)
     return wrapped
+
+
+class _Frame:
+    """A running vmap: the ids of the current batch element's slices (torch's batched
+    tensors, whose values cannot be read), and how many values of other tensors were read."""
+
+    __slots__ = ("slices", "reads")
+
+    def __init__(self):
+        self.slices = set()
+        self.reads = 0
 
 
 def _same_state(a, b) -> bool:
     return bool((a._data == b._data).all())
 
 
-def _stack_outputs(results, out_dims, func, n):
+def _stack_outputs(results, out_dims, func, n, reads=0):
     from .._ops import stack
     flat0, spec = tree_flatten(results[0]) if results else ([], None)
     if isinstance(out_dims, int) or out_dims is None:
@@ -135,6 +154,10 @@ def _stack_outputs(results, out_dims, func, n):
             continue
         for it in items:
             if not isinstance(it, Tensor):
+                if reads and isinstance(it, (bool, int, float, complex)):
+                    # a number read from a tensor computed from the batch: torch's
+                    # batched tensor refused the read
+                    raise RuntimeError(_errors.VMAP_ITEM)
                 raise ValueError(f"vmap({_name(func)}, ...): `{_name(func)}` must only return "
                                  f"Tensors, got type {type(it)}. Did you mean to set out_dims= "
                                  "to None for output?")

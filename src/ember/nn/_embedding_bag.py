@@ -19,19 +19,65 @@ def _counts(bag, nbags):
 
 
 def _winners(weight, indices, bag, nbags):
-    """For mode max: the index into ``indices`` of each (bag, column)'s maximum (-1: empty)."""
+    """For mode max: the index into ``indices`` of each (bag, column)'s maximum (-1: empty):
+    torch's loop in order, the first element of a bag, then each strictly greater one."""
     keep = np.nonzero(bag >= 0)[0]
     best = np.full((nbags, weight.shape[1]), -1, dtype=np.int64)
-    val = np.full((nbags, weight.shape[1]), -np.inf, dtype=weight.dtype)
+    val = np.zeros((nbags, weight.shape[1]), dtype=weight.dtype)
     for i in keep:
         b, row = bag[i], weight[indices[i]]
-        better = row > val[b]
+        better = (row > val[b]) | (best[b] < 0)
         val[b] = np.where(better, row, val[b])
         best[b] = np.where(better, i, best[b])
     return best
 
 
-def _weight_grad(grad, weight, weight_shape, per_sample_weights, indices, bag, nbags, mode):
+def _bag_sums(weight, per_sample_weights, indices, bag, nbags, fused):
+    """The rows of each bag added in order, in float32 (float64 for double), as torch's
+    ``index_select_add``/``index_select_scale_add`` do; ``fused``: FBGEMM's kernel, whose
+    weighted rows are multiply-adds (its slow path multiplies, then adds)."""
+    acc = np.float64 if weight.dtype == np.float64 else np.float32
+    keep = np.nonzero(bag >= 0)[0]
+    out = np.zeros((nbags, weight.shape[1]), acc)
+    rows = weight[indices[keep]].astype(acc)
+    if per_sample_weights is None:
+        np.add.at(out, bag[keep], rows)
+        return out
+    scale = per_sample_weights[keep].astype(acc)[:, None]
+    if not fused:
+        np.add.at(out, bag[keep], rows * scale)
+        return out
+    from .._ops import _exact
+    b = bag[keep]
+    # each element's rank in its bag: the k-th elements of all bags are one multiply-add
+    first = np.searchsorted(b, b, side="left") if np.all(b[1:] >= b[:-1]) else None
+    if first is None:
+        for j, bb in enumerate(b):
+            out[bb] = _exact.fma(rows[j], np.broadcast_to(scale[j], rows[j].shape), out[bb])
+        return out
+    rank = np.arange(b.size) - first
+    for k in range(int(rank.max()) + 1 if b.size else 0):
+        sel = rank == k
+        out[b[sel]] = _exact.fma(rows[sel], np.broadcast_to(scale[sel], rows[sel].shape),
+                                 out[b[sel]])
+    return out
+
+
+def _round_to(out, dtype, fused):
+    """The float32 sums stored in the weight's type: FBGEMM rounds bfloat16 halves away from
+    zero (``(bits + 0x8000) >> 16``), the rest round to nearest even."""
+    if out.dtype == dtype:
+        return out
+    if fused and dtype.name == "bfloat16":
+        bits = out.view(np.uint32)
+        finite = np.isfinite(out)
+        up = ((bits + np.uint32(0x8000)) & np.uint32(0xFFFF0000)).view(np.float32)
+        return np.where(finite, up, out).astype(dtype)
+    return out.astype(dtype)
+
+
+def _weight_grad(grad, weight, weight_shape, per_sample_weights, indices, bag, nbags, mode,
+                 bag_size, rd):
     v, d = weight_shape
     if mode == 2:
         best = _winners(weight._data, indices, bag, nbags)
@@ -42,11 +88,69 @@ def _weight_grad(grad, weight, weight_shape, per_sample_weights, indices, bag, n
     keep = np.nonzero(bag >= 0)[0]
     g = grad.index_select(0, Tensor._wrap(bag[keep]))
     if mode == 1:
-        counts = np.maximum(_counts(bag, nbags), 1)[bag[keep]]
+        counts = np.maximum(bag_size, 1)[bag[keep]]
         g = g / Tensor._wrap(counts.astype(grad._data.dtype)).unsqueeze(1)
     if per_sample_weights is not None:
         g = g * per_sample_weights.index_select(0, Tensor._wrap(keep)).unsqueeze(1)
     return grad.new_zeros(weight_shape).index_add(0, Tensor._wrap(indices[keep]), g)
+
+
+def _weight_grad_raw(grad, weight, weight_shape, per_sample_weights, indices, bag, nbags, mode,
+                     bag_size, rd):
+    """torch's ``_embedding_bag_dense_backward_cpu``, step by step: for sum and mean, the
+    indices sorted by torch's (unstable) sort, each unique index's rows added in that order,
+    each ``axpy(scale, grad_row)`` a multiply-add (MKL's; in the reduced types a loop in the
+    type's arithmetic); for max, ``index_add_`` of each column's
+    winners in bag order."""
+    rd = np.dtype(rd)
+    acc = np.float64 if grad.dtype == np.float64 else np.float32
+    g = grad.astype(acc)
+    out = np.zeros(weight_shape, acc)
+    if mode == 2:
+        best = _winners(weight, indices, bag, nbags)
+        b, c = np.nonzero(best >= 0)
+        d = weight_shape[1]
+        flat = out.reshape(-1)
+        _ordered_fma(flat, indices[best[b, c]] * d + c, np.ones(b.size, acc), g[b, c], rd)
+        return flat.reshape(weight_shape).astype(grad.dtype)
+    from .._ops.sorting import _sort_indices
+    perm = _sort_indices(Tensor._wrap(indices), 0, False, False)
+    j = perm[bag[perm] >= 0]
+    src = bag[j]
+    scale = np.ones(j.size)
+    if per_sample_weights is not None:
+        scale = per_sample_weights[j].astype(np.float64)
+    if mode == 1:
+        bs = bag_size[src]
+        scale = np.where(bs != 0, scale / np.where(bs != 0, bs, 1), scale)
+    scale = scale.astype(rd).astype(acc)        # ``(scalar_t)scale``
+    _ordered_fma(out, indices[j], scale, g[src], rd)
+    return out.astype(grad.dtype)
+
+
+def _ordered_fma(out, targets, scale, rows, rd):
+    """``out[t] = fma(scale, row, out[t])`` for each (target, scale, row) in the given order;
+    in a reduced type ``rd`` (float16, bfloat16) its own arithmetic instead, each product
+    and each sum rounded to it (``cpublas::axpy``'s plain loop)."""
+    from .._ops import _exact
+    if not targets.size:
+        return
+    order = np.argsort(targets, kind="stable")
+    ts = targets[order]
+    first = np.searchsorted(ts, ts, side="left")
+    rank = np.empty(ts.size, np.int64)
+    rank[order] = np.arange(ts.size) - first
+    reduced = rd.itemsize < 4
+    for k in range(int(rank.max()) + 1):
+        sel = np.nonzero(rank == k)[0]
+        t = targets[sel]
+        r = rows[sel]
+        a = np.broadcast_to(scale[sel].reshape((-1,) + (1,) * (r.ndim - 1)), r.shape)
+        if reduced:     # the type's own arithmetic: the product rounded, then the sum
+            prod = (a * r).astype(rd).astype(out.dtype)
+            out[t] = (out[t] + prod).astype(rd).astype(out.dtype)
+        else:
+            out[t] = _exact.fma(a.astype(r.dtype), r, out[t])
 
 
 def _psw_grad(grad, weight, per_sample_weights_shape, indices, bag):
@@ -57,25 +161,46 @@ def _psw_grad(grad, weight, per_sample_weights_shape, indices, bag):
     return grad.new_zeros(per_sample_weights_shape).index_add(0, k, dots)
 
 
+def _psw_grad_raw(grad, weight, per_sample_weights_shape, indices, bag):
+    """torch's ``_embedding_bag_per_sample_weights_backward_cpu``: each sample's dot product
+    of its bag's gradient and its row (the reduced types sum in float32 in order; float32
+    and float64 call BLAS's dot, whose order is MKL's: not reproduced)."""
+    keep = np.nonzero(bag >= 0)[0]
+    out = np.zeros(per_sample_weights_shape, grad.dtype)
+    if not keep.size:
+        return out
+    if grad.dtype.itemsize < 4:
+        g = grad[bag[keep]].astype(np.float32)
+        w = weight[indices[keep]].astype(np.float32)
+        acc = np.zeros(keep.size, np.float32)
+        for k in range(g.shape[1]):
+            acc += g[:, k] * w[:, k]
+        out[keep] = acc.astype(grad.dtype)
+    else:
+        out[keep] = (grad[bag[keep]] * weight[indices[keep]].astype(grad.dtype)).sum(1)
+    return out
+
+
 @op("EmbeddingBagBackward0", name="_embedding_bag", method=False, function=False,
     promote=NONE, tensors=("weight", "per_sample_weights"),
     weight=_weight_grad,
+    raw={"weight": _weight_grad_raw,
+         "per_sample_weights": lambda grad, weight, per_sample_weights_shape, indices, bag:
+             _psw_grad_raw(grad, weight, per_sample_weights_shape, indices, bag)},
     per_sample_weights=lambda grad, weight, per_sample_weights_shape, indices, bag:
         _psw_grad(grad, weight, per_sample_weights_shape, indices, bag))
-def _embedding_bag(weight, per_sample_weights, indices, bag, nbags, mode):
-    keep = bag >= 0
-    out = np.zeros((nbags, weight.shape[1]), dtype=weight.dtype)
+def _embedding_bag(weight, per_sample_weights, indices, bag, nbags, mode, fused, bag_size, rd):
     if mode == 2:
+        out = np.zeros((nbags, weight.shape[1]), dtype=weight.dtype)
         best = _winners(weight, indices, bag, nbags)
         b, c = np.nonzero(best >= 0)
         out[b, c] = weight[indices[best[b, c]], c]
         return out
-    rows = weight[indices[keep]]
-    if per_sample_weights is not None:
-        rows = rows * per_sample_weights[keep][:, None]
-    np.add.at(out, bag[keep], rows)
-    if mode == 1:
-        out /= np.maximum(_counts(bag, nbags), 1)[:, None].astype(out.dtype)
+    out = _round_to(_bag_sums(weight, per_sample_weights, indices, bag, nbags, fused),
+                    weight.dtype, fused)
+    if mode == 1:       # torch's apply_bag_size: a division in the type
+        div = np.maximum(bag_size, 1).astype(np.float32 if out.dtype.itemsize < 4 else out.dtype)
+        return (out.astype(div.dtype) / div[:, None]).astype(out.dtype)
     return out
 
 
@@ -148,24 +273,41 @@ def embedding_bag_outputs(weight: Tensor, input: Tensor, offs, per_sample_weight
     if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
     nbags = offs.size - 1 if include_last_offset else offs.size
-    bounds = np.append(offs[:nbags], n) if not include_last_offset else offs
-    bag = np.repeat(np.arange(nbags), np.diff(bounds).clip(min=0))
-    bag = np.concatenate([bag, np.full(n - bag.size, -1, np.int64)])[:n]
-    if padding_idx is not None:
-        pad = padding_idx if padding_idx >= 0 else weight.shape[0] + padding_idx
-        bag = np.where(idx == pad, -1, bag)
-    out = _embedding_bag(weight, per_sample_weights, idx, bag, nbags, mode)
     starts = np.zeros(n + 1, np.int64)      # ATen's make_offset2bag: a cumsum of the starts
     np.add.at(starts, offs[:nbags].clip(max=n), 1)
     starts[0] -= 1
     offset2bag = np.cumsum(starts)[:n]
+    pad = None
+    if padding_idx is not None:
+        pad = padding_idx if padding_idx >= 0 else weight.shape[0] + padding_idx
+    # FBGEMM's path (sum and mean of float32/float16/bfloat16 rows, no padding_idx) reads
+    # the bags between consecutive offsets; the other paths add each index into its
+    # offset2bag bag (with include_last_offset, indices past the last offset join the last)
+    fast = mode != 2 and weight.dtype in (D.float32, D.float16, D.bfloat16) \
+        and weight.stride(1) == 1 and pad is None \
+        and (per_sample_weights is None or per_sample_weights.stride(0) == 1)
+    if fast:
+        bounds = np.append(offs[:nbags], n) if not include_last_offset else offs
+        bag = np.repeat(np.arange(nbags), np.diff(bounds).clip(min=0))
+        bag = np.concatenate([bag, np.full(n - bag.size, -1, np.int64)])[:n]
+    else:
+        bag = offset2bag.copy() if nbags else np.full(n, -1, np.int64)
+        if pad is not None:
+            bag[idx == pad] = -1
+    # make_bag_size: the distances between offsets, the last bag up to the end of the
+    # indices; padded indices do not count
+    bag_size = np.zeros(nbags, np.int64)
+    if nbags:
+        bag_size[:-1] = np.diff(offs[:nbags])
+        bag_size[-1] = n - offs[nbags - 1]
+        if pad is not None:
+            bag_size -= np.bincount(offset2bag[idx == pad], minlength=nbags)[:nbags]
+    out = _embedding_bag(weight, per_sample_weights, idx, bag, nbags, mode, fast, bag_size,
+                         weight._data.dtype.name)
     if mode == 0:       # ATen's sum fills only offset2bag, and not on its fast path
-        fast = (weight.dtype in (D.float32, D.float16, D.bfloat16) and weight.stride(1) == 1
-                and padding_idx is None)
         zeros = np.zeros(nbags, np.int64)
         return out, *(Tensor._wrap(a) for a in (offset2bag[:0] if fast else offset2bag, zeros,
                                                 zeros.copy()))
-    bag_size = _counts(bag, nbags).astype(np.int64)
     if mode == 1:
         max_indices = bag_size.copy()
     else:

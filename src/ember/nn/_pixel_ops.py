@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from .. import _memory_format as _mf
 from .._ops.registry import NONE, op
 from .._tensor import Tensor
 
@@ -15,7 +18,7 @@ def _pixel_shuffle(self, upscale_factor):
     x = self.reshape(*lead, c // (r * r), r, r, h, w)
     n = len(lead)
     x = x.transpose(*range(n), n, n + 3, n + 1, n + 4, n + 2)
-    return x.reshape(*lead, c // (r * r), h * r, w * r)
+    return _fresh(x.reshape(*lead, c // (r * r), h * r, w * r), self)
 
 
 @op("PixelUnshuffleBackward0", name="_pixel_unshuffle", method=False, function=False,
@@ -26,7 +29,16 @@ def _pixel_unshuffle(self, downscale_factor):
     x = self.reshape(*lead, c, h // r, r, w // r, r)
     n = len(lead)
     x = x.transpose(*range(n), n, n + 2, n + 4, n + 1, n + 3)
-    return x.reshape(*lead, c * r * r, h // r, w // r)
+    return _fresh(x.reshape(*lead, c * r * r, h // r, w // r), self)
+
+
+def _fresh(res, like):
+    """``res`` written into a new array as torch's kernels write it: channels-last where the
+    4-d input suggests it, else contiguous (also for a factor of 1)."""
+    fmt = _mf.suggest(like) if like.ndim == 4 else _mf.contiguous_format
+    out = _mf.empty(res.shape, res.dtype, fmt)
+    np.copyto(out, res)
+    return out
 
 
 def _check_factor(name: str, arg: str, factor) -> None:
