@@ -70,12 +70,19 @@ def causal_linear_attention_loop(q, k, v, eps=1e-6):
 q, k, v = torch.randn(3, 2, 2, 6, 4).unbind(0)
 a = causal_linear_attention(q, k, v)
 b = causal_linear_attention_loop(q, k, v)
-print("linear attention shape", tuple(a.shape), "cumsum vs loop close:", torch.allclose(a, b,
-                                                                                        atol=1e-5))
+print(
+    "linear attention shape",
+    tuple(a.shape),
+    "cumsum vs loop close:",
+    torch.allclose(a, b, atol=1e-5),
+)
 print(a[0, 0, :3])
 sm = softmax_attention(q, k, v)
-print("first position equals v[0] for all causal variants:",
-      torch.allclose(sm[..., 0, :], v[..., 0, :]), torch.allclose(a[..., 0, :], v[..., 0, :]))
+print(
+    "first position equals v[0] for all causal variants:",
+    torch.allclose(sm[..., 0, :], v[..., 0, :]),
+    torch.allclose(a[..., 0, :], v[..., 0, :]),
+)
 al = softmax_attention(q, k, v, bias=alibi_bias(2, 6))
 print("alibi out:", al[1, 1, -1])
 

@@ -43,8 +43,10 @@ class CenterLoss(nn.Module):
 
     def forward(self, x, labels):
         batch = x.size(0)
-        distmat = (x.pow(2).sum(1, keepdim=True).expand(batch, N_CLASSES)
-                   + self.centers.pow(2).sum(1, keepdim=True).expand(N_CLASSES, batch).t())
+        distmat = (
+            x.pow(2).sum(1, keepdim=True).expand(batch, N_CLASSES)
+            + self.centers.pow(2).sum(1, keepdim=True).expand(N_CLASSES, batch).t()
+        )
         distmat.addmm_(x, self.centers.t(), beta=1, alpha=-2)
         mask = labels.unsqueeze(1).expand(batch, N_CLASSES).eq(torch.arange(N_CLASSES))
         return (distmat * mask.float()).clamp(min=1e-12, max=1e12).sum() / batch
@@ -62,13 +64,12 @@ encoder = nn.Sequential(nn.Linear(6, 16), nn.PReLU(), nn.Linear(16, EMB))
 arc = ArcMarginProduct(EMB, N_CLASSES)
 center = CenterLoss(N_CLASSES, EMB)
 print(arc.weight.shape, center.centers.shape, encoder[1].weight)
-opt = torch.optim.SGD(list(encoder.parameters()) + list(arc.parameters()), lr=0.05,
-                      momentum=0.9)
+opt = torch.optim.SGD(list(encoder.parameters()) + list(arc.parameters()), lr=0.05, momentum=0.9)
 opt_center = torch.optim.SGD(center.parameters(), lr=0.5)
 for epoch in range(30):
     perm = torch.randperm(len(X))
     for i in range(0, len(X), 16):
-        idx = perm[i:i + 16]
+        idx = perm[i : i + 16]
         emb = encoder(X[idx])
         logits = arc(emb, labels[idx])
         loss_arc = F.cross_entropy(logits, labels[idx])
@@ -83,8 +84,10 @@ for epoch in range(30):
         opt.step()
         opt_center.step()
     if epoch % 10 == 9:
-        print(f"epoch {epoch + 1} arc {loss_arc.item():.4f} center {loss_c.item():.4f} "
-              f"triplet {loss_t.item():.4f}")
+        print(
+            f"epoch {epoch + 1} arc {loss_arc.item():.4f} center {loss_c.item():.4f} "
+            f"triplet {loss_t.item():.4f}"
+        )
 
 with torch.no_grad():
     emb = F.normalize(encoder(X))
@@ -101,7 +104,8 @@ with torch.no_grad():
     print("mean angle to own class (deg):", torch.rad2deg(theta).mean())
 
 triplet = nn.TripletMarginWithDistanceLoss(
-    distance_function=lambda a, b: 1.0 - F.cosine_similarity(a, b), margin=0.5, swap=True)
+    distance_function=lambda a, b: 1.0 - F.cosine_similarity(a, b), margin=0.5, swap=True
+)
 a, p, n = torch.randn(3, 5, EMB).unbind(0)
 print(triplet, triplet(a, p, n))
 print(nn.TripletMarginLoss(margin=1.0, p=1)(a, p, n), F.triplet_margin_loss(a, p, n, swap=True))

@@ -3,7 +3,6 @@
 # local reparameterisation-free weight sampling, a scale-mixture prior, the closed-form KL to a
 # Normal prior via torch.distributions.kl_divergence, the ELBO over minibatches, and predictive
 # mean/std from repeated stochastic forward passes.
-import math
 
 import torch
 import torch.nn as nn
@@ -14,7 +13,7 @@ torch.manual_seed(0)
 
 
 class ScaleMixturePrior:
-    def __init__(self, pi=0.5, sigma1=1.0, sigma2=math.exp(-6)):
+    def __init__(self, pi=0.5, sigma1=1.0, sigma2=0.0025):
         self.pi = pi
         self.n1, self.n2 = Normal(0.0, sigma1), Normal(0.0, sigma2)
 
@@ -40,8 +39,10 @@ class BayesianLinear(nn.Module):
         w_sigma, b_sigma = F.softplus(self.w_rho), F.softplus(self.b_rho)
         w = self.w_mu + w_sigma * torch.randn_like(w_sigma)
         b = self.b_mu + b_sigma * torch.randn_like(b_sigma)
-        self.log_q = Normal(self.w_mu, w_sigma).log_prob(w).sum() + Normal(
-            self.b_mu, b_sigma).log_prob(b).sum()
+        self.log_q = (
+            Normal(self.w_mu, w_sigma).log_prob(w).sum()
+            + Normal(self.b_mu, b_sigma).log_prob(b).sum()
+        )
         self.log_p = self.mixture.log_prob(w) + self.mixture.log_prob(b)
         return F.linear(x, w, b)
 
@@ -76,7 +77,7 @@ n_batches = 4
 for epoch in range(80):
     perm = torch.randperm(len(x))
     for i in range(n_batches):
-        idx = perm[i * 20:(i + 1) * 20]
+        idx = perm[i * 20 : (i + 1) * 20]
         pred = model(x[idx])
         nll = -Normal(pred, 0.1).log_prob(y[idx]).sum()
         loss = model.kl() / n_batches / len(x) + nll / len(x)

@@ -20,8 +20,10 @@ def build(seed=0):
     model = nn.Sequential(nn.Linear(3, 16), nn.ReLU(), nn.Dropout(0.25), nn.Linear(16, 2))
     decay = [p for n, p in model.named_parameters() if n.endswith("weight")]
     no_decay = [p for n, p in model.named_parameters() if n.endswith("bias")]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05},
-                             {"params": no_decay, "weight_decay": 0.0}], lr=0.02)
+    opt = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": 0.05}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=0.02,
+    )
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=0.05, total_steps=36)
     gen = torch.Generator().manual_seed(123)
     loader = DataLoader(ds, batch_size=16, shuffle=True, generator=gen)
@@ -52,15 +54,18 @@ model, opt, sched, gen, loader = build()
 log = []
 run_epochs(model, opt, sched, loader, 3, log)
 buf = io.BytesIO()
-torch.save({
-    "epoch": 3,
-    "model": model.state_dict(),
-    "optimizer": opt.state_dict(),
-    "scheduler": sched.state_dict(),
-    "rng": torch.get_rng_state(),
-    "loader_gen": gen.get_state(),
-    "log": log,
-}, buf)
+torch.save(
+    {
+        "epoch": 3,
+        "model": model.state_dict(),
+        "optimizer": opt.state_dict(),
+        "scheduler": sched.state_dict(),
+        "rng": torch.get_rng_state(),
+        "loader_gen": gen.get_state(),
+        "log": log,
+    },
+    buf,
+)
 print("checkpoint bytes > 0:", buf.tell() > 0)
 del model, opt, sched, gen, loader
 
@@ -68,11 +73,19 @@ model, opt, sched, gen, loader = build(seed=999)
 buf.seek(0)
 ckpt = torch.load(buf, weights_only=False)
 print("checkpoint keys:", sorted(ckpt))
-print("optimizer state keys:", sorted(ckpt["optimizer"]), "groups:",
-      [(g["weight_decay"], len(g["params"])) for g in ckpt["optimizer"]["param_groups"]])
+print(
+    "optimizer state keys:",
+    sorted(ckpt["optimizer"]),
+    "groups:",
+    [(g["weight_decay"], len(g["params"])) for g in ckpt["optimizer"]["param_groups"]],
+)
 print("step counts:", [s["step"] for s in ckpt["optimizer"]["state"].values()])
-print("scheduler last_epoch:", ckpt["scheduler"]["last_epoch"], "last lr:",
-      [round(v, 8) for v in ckpt["scheduler"]["_last_lr"]])
+print(
+    "scheduler last_epoch:",
+    ckpt["scheduler"]["last_epoch"],
+    "last lr:",
+    [round(v, 8) for v in ckpt["scheduler"]["_last_lr"]],
+)
 model.load_state_dict(ckpt["model"])
 opt.load_state_dict(ckpt["optimizer"])
 sched.load_state_dict(ckpt["scheduler"])
@@ -82,8 +95,9 @@ log = ckpt["log"]
 run_epochs(model, opt, sched, loader, 3, log)
 print("resumed final losses:  ", [round(v, 6) for v in log[-3:]])
 print("loss logs identical:", log == ref_log, len(log))
-print("parameters identical:", all(torch.equal(a, b) for a, b in zip(ref_params,
-                                                                      model.parameters())))
+print(
+    "parameters identical:", all(torch.equal(a, b) for a, b in zip(ref_params, model.parameters()))
+)
 print("lr after resume:", opt.param_groups[0]["lr"], sched.get_last_lr())
 print("exp_avg_sq sample:", opt.state[opt.param_groups[1]["params"][0]]["exp_avg_sq"][:4])
 

@@ -22,8 +22,11 @@ def channel_shuffle(x, groups):
 
 
 x = torch.arange(8.0).view(1, 8, 1, 1)
-print("channel shuffle:", channel_shuffle(x, 2).flatten().tolist(),
-      channel_shuffle(x, 4).flatten().tolist())
+print(
+    "channel shuffle:",
+    channel_shuffle(x, 2).flatten().tolist(),
+    channel_shuffle(x, 4).flatten().tolist(),
+)
 print(nn.ChannelShuffle(2)(x).flatten().tolist(), nn.ChannelShuffle(2))
 
 
@@ -37,8 +40,9 @@ class ResNeXtBottleneck(nn.Module):
         self.bn2 = nn.BatchNorm2d(d)
         self.conv3 = nn.Conv2d(d, cin * 2, 1, bias=False)
         self.bn3 = nn.BatchNorm2d(cin * 2)
-        self.short = nn.Sequential(nn.Conv2d(cin, cin * 2, 1, stride, bias=False),
-                                   nn.BatchNorm2d(cin * 2))
+        self.short = nn.Sequential(
+            nn.Conv2d(cin, cin * 2, 1, stride, bias=False), nn.BatchNorm2d(cin * 2)
+        )
 
     def forward(self, x):
         out = F.relu(self.bn1(self.conv1(x)))
@@ -68,8 +72,10 @@ class ShuffleUnit(nn.Module):
 class DenseLayer(nn.Module):
     def __init__(self, cin, growth, bn_size=2):
         super().__init__()
-        self.norm1, self.conv1 = nn.BatchNorm2d(cin), nn.Conv2d(cin, bn_size * growth, 1,
-                                                               bias=False)
+        self.norm1, self.conv1 = (
+            nn.BatchNorm2d(cin),
+            nn.Conv2d(cin, bn_size * growth, 1, bias=False),
+        )
         self.norm2 = nn.BatchNorm2d(bn_size * growth)
         self.conv2 = nn.Conv2d(bn_size * growth, growth, 3, padding=1, bias=False)
 
@@ -104,8 +110,14 @@ class Transition(nn.Sequential):
 class SqueezeExcite(nn.Module):
     def __init__(self, c, r=4):
         super().__init__()
-        self.fc = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c, c // r),
-                                nn.ReLU(inplace=True), nn.Linear(c // r, c), nn.Sigmoid())
+        self.fc = nn.Sequential(
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Linear(c, c // r),
+            nn.ReLU(inplace=True),
+            nn.Linear(c // r, c),
+            nn.Sigmoid(),
+        )
 
     def forward(self, x):
         return x * self.fc(x)[:, :, None, None]
@@ -118,8 +130,9 @@ class CBAM(nn.Module):
         self.spatial = nn.Conv2d(2, 1, 7, padding=3)
 
     def forward(self, x):
-        ca = torch.sigmoid(self.mlp(F.adaptive_avg_pool2d(x, 1)) +
-                           self.mlp(F.adaptive_max_pool2d(x, 1)))
+        ca = torch.sigmoid(
+            self.mlp(F.adaptive_avg_pool2d(x, 1)) + self.mlp(F.adaptive_max_pool2d(x, 1))
+        )
         x = x * ca
         sa = torch.cat([x.mean(1, keepdim=True), x.amax(1, keepdim=True)], 1)
         return x * torch.sigmoid(self.spatial(sa))
@@ -145,20 +158,34 @@ for name, block in blocks.items():
     out = block(inp)
     out.square().mean().backward()
     grads = sum(p.grad.abs().sum() for p in block.parameters())
-    print(f"{name:10s} out {tuple(out.shape)} params {count(block):4d} "
-          f"out mean {out.mean().item():.5f} grad sum {grads.item():.5f}")
+    print(
+        f"{name:10s} out {tuple(out.shape)} params {count(block):4d} "
+        f"out mean {out.mean().item():.5f} grad sum {grads.item():.5f}"
+    )
 
 print(blocks["dense"])
-print("grouped conv weight:", blocks["resnext"].conv2.weight.shape,
-      "dense vs grouped params:", count(nn.Conv2d(16, 16, 3, bias=False)),
-      count(blocks["resnext"].conv2))
+print(
+    "grouped conv weight:",
+    blocks["resnext"].conv2.weight.shape,
+    "dense vs grouped params:",
+    count(nn.Conv2d(16, 16, 3, bias=False)),
+    count(blocks["resnext"].conv2),
+)
 print("depthwise weight:", blocks["shuffle"].dw.weight.shape)
 print("stochastic depth (train):", stochastic_depth(torch.ones(6, 1, 1, 1), 0.5, True).flatten())
 print("stochastic depth (eval):", stochastic_depth(torch.ones(3, 1, 1, 1), 0.5, False).flatten())
 
-net = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU(),
-                    ShuffleUnit(8), SqueezeExcite(8), ResNeXtBottleneck(8, stride=2),
-                    nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(16, 2))
+net = nn.Sequential(
+    nn.Conv2d(3, 8, 3, padding=1, bias=False),
+    nn.BatchNorm2d(8),
+    nn.ReLU(),
+    ShuffleUnit(8),
+    SqueezeExcite(8),
+    ResNeXtBottleneck(8, stride=2),
+    nn.AdaptiveAvgPool2d(1),
+    nn.Flatten(),
+    nn.Linear(16, 2),
+)
 data = torch.randn(16, 3, 8, 8)
 labels = (data[:, 0].mean((1, 2)) > 0).long()
 opt = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9, nesterov=True)

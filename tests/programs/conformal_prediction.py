@@ -31,8 +31,12 @@ for _ in range(80):
     opt.step()
 with torch.no_grad():
     p_cal, p_te = model(x_cal).softmax(-1), model(x_te).softmax(-1)
-print("train loss:", round(loss.item(), 4), "test accuracy:",
-      (p_te.argmax(1) == y_te).float().mean().item())
+print(
+    "train loss:",
+    round(loss.item(), 4),
+    "test accuracy:",
+    (p_te.argmax(1) == y_te).float().mean().item(),
+)
 
 alpha = 0.1
 n = len(y_cal)
@@ -63,8 +67,10 @@ srt, idx, cums = aps_scores(p_te)
 include = (cums - srt) < qhat_aps
 aps_sets = torch.zeros_like(include).scatter(1, idx, include)
 aps_cov = aps_sets[torch.arange(len(y_te)), y_te].float().mean()
-print(f"APS qhat {qhat_aps.item():.6f} coverage {aps_cov.item():.4f} "
-      f"mean size {aps_sets.sum(1).float().mean().item():.4f}")
+print(
+    f"APS qhat {qhat_aps.item():.6f} coverage {aps_cov.item():.4f} "
+    f"mean size {aps_sets.sum(1).float().mean().item():.4f}"
+)
 
 # ---- conformalised quantile regression ------------------------------------------------------
 torch.manual_seed(1)
@@ -90,6 +96,8 @@ with torch.no_grad():
     raw_cov = ((y[te, 0] >= pred[:, 0]) & (y[te, 0] <= pred[:, 1])).float().mean()
     lo, hi = pred[:, 0] - qcqr, pred[:, 1] + qcqr
     cqr_cov = ((y[te, 0] >= lo) & (y[te, 0] <= hi)).float().mean()
-    print(f"correction {qcqr.item():.5f} raw coverage {raw_cov.item():.4f} "
-          f"CQR coverage {cqr_cov.item():.4f} mean width {(hi - lo).mean().item():.4f}")
+    print(
+        f"correction {qcqr.item():.5f} raw coverage {raw_cov.item():.4f} "
+        f"CQR coverage {cqr_cov.item():.4f} mean width {(hi - lo).mean().item():.4f}"
+    )
     print("kthvalue check:", torch.kthvalue(s, math.ceil((n + 1) * (1 - alpha))).values, qcqr)

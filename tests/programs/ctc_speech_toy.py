@@ -92,11 +92,18 @@ with torch.no_grad():
         print(red, v[:4] if red == "none" else v)
 
 lp = torch.randn(3, 1, 5).log_softmax(2).requires_grad_()
-impossible = F.ctc_loss(lp, torch.tensor([[1, 1, 2, 2]]), torch.tensor([3]), torch.tensor([4]),
-                        reduction="sum")
+impossible = F.ctc_loss(
+    lp, torch.tensor([[1, 1, 2, 2]]), torch.tensor([3]), torch.tensor([4]), reduction="sum"
+)
 print("impossible alignment:", impossible)
-zeroed = F.ctc_loss(lp, torch.tensor([[1, 1, 2, 2]]), torch.tensor([3]), torch.tensor([4]),
-                    reduction="sum", zero_infinity=True)
+zeroed = F.ctc_loss(
+    lp,
+    torch.tensor([[1, 1, 2, 2]]),
+    torch.tensor([3]),
+    torch.tensor([4]),
+    reduction="sum",
+    zero_infinity=True,
+)
 zeroed.backward()
 print("zero_infinity:", zeroed, lp.grad.abs().sum())
 lp.grad = None

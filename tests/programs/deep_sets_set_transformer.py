@@ -29,8 +29,9 @@ class DeepSets(nn.Module):
     def __init__(self, hidden=32):
         super().__init__()
         self.phi = nn.Sequential(nn.Linear(1, hidden), nn.ReLU(), nn.Linear(hidden, hidden))
-        self.rho = nn.Sequential(nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
-                                 nn.Linear(hidden, 2))
+        self.rho = nn.Sequential(
+            nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 2)
+        )
 
     def forward(self, x, mask):
         h = self.phi(x) * mask.unsqueeze(-1)
@@ -98,14 +99,19 @@ for name, model in [("deep sets", DeepSets()), ("set transformer", SetTransforme
         perm = torch.randperm(MAX_SET)
         # permute the real elements and the padding together
         pred_perm = model(x[:, perm], mask[:, perm])
-        print(f"{name}: MAE max {mae[0].item():.4f} unique {mae[1].item():.4f} "
-              f"invariant {torch.allclose(pred, pred_perm, atol=1e-4)}")
+        print(
+            f"{name}: MAE max {mae[0].item():.4f} unique {mae[1].item():.4f} "
+            f"invariant {torch.allclose(pred, pred_perm, atol=1e-4)}"
+        )
 
 st = model
-print("pooling attention weights:", tuple(st.last_weights.shape),
-      "zero on padding:", bool((st.last_weights[~mask[:, None, perm]] == 0).all()))
-print("weights rows sum to one:", torch.allclose(st.last_weights.sum(-1),
-                                                 torch.ones(200, 1)))
+print(
+    "pooling attention weights:",
+    tuple(st.last_weights.shape),
+    "zero on padding:",
+    bool((st.last_weights[~mask[:, None, perm]] == 0).all()),
+)
+print("weights rows sum to one:", torch.allclose(st.last_weights.sum(-1), torch.ones(200, 1)))
 mha = nn.MultiheadAttention(8, 2, batch_first=True)
 q = torch.randn(2, 3, 8)
 out, w = mha(q, q, q, average_attn_weights=False)

@@ -30,8 +30,9 @@ class ScoreNet(nn.Module):
         super().__init__()
         self.embed = nn.Embedding(n_levels, hidden)
         self.inp = nn.Linear(2, hidden)
-        self.net = nn.Sequential(nn.Softplus(), nn.Linear(hidden, hidden), nn.Softplus(),
-                                 nn.Linear(hidden, 2))
+        self.net = nn.Sequential(
+            nn.Softplus(), nn.Linear(hidden, hidden), nn.Softplus(), nn.Linear(hidden, 2)
+        )
 
     def forward(self, x, level):
         h = self.inp(x) + self.embed(level)
@@ -100,5 +101,9 @@ def annealed_langevin(model, n=200, steps_per_level=20, eps=2e-5):
 samples = annealed_langevin(model)
 print("sample mean/std:", samples.mean(0), samples.std(0))
 d_to_data = torch.cdist(samples, data).min(1).values
-print("median distance to data:", d_to_data.median(), "fraction within 0.2:",
-      (d_to_data < 0.2).float().mean().item())
+print(
+    "median distance to data:",
+    d_to_data.median(),
+    "fraction within 0.2:",
+    (d_to_data < 0.2).float().mean().item(),
+)

@@ -1,7 +1,8 @@
 # Models: classic associative-memory and graph notebooks in PyTorch: a binary Hopfield network
 # (Hebbian outer-product weights, zeroed diagonal, asynchronous and synchronous sign updates,
 # the energy function, recall from corrupted patterns), the modern continuous Hopfield update
-# (softmax attention retrieval), and label propagation on a kNN graph with an adjacency built by index_put_.
+# (softmax attention retrieval), and label propagation on a kNN graph with an adjacency
+# built by index_put_.
 import torch
 
 torch.manual_seed(0)
@@ -41,11 +42,12 @@ for k in range(N_PATTERNS):
     noisy[flip] *= -1
     out = recall_async(noisy, gen=gen)
     overlaps = (patterns @ out) / N_UNITS
-    print(f"pattern {k}: energy {energy(noisy).item():.3f} -> {energy(out).item():.3f}, "
-          f"overlaps {overlaps.tolist()}")
+    print(
+        f"pattern {k}: energy {energy(noisy).item():.3f} -> {energy(out).item():.3f}, "
+        f"overlaps {overlaps.tolist()}"
+    )
 print("sync recall of pattern 0 exact:", torch.equal(recall_sync(patterns[0].clone()), patterns[0]))
-print("stored patterns are fixed points:",
-      [torch.equal(torch.sign(W @ p), p) for p in patterns])
+print("stored patterns are fixed points:", [torch.equal(torch.sign(W @ p), p) for p in patterns])
 
 # modern Hopfield (Ramsauer et al.): xi_new = X softmax(beta X^T xi)
 X = torch.randn(16, 5)
@@ -53,24 +55,28 @@ query = X[:, 2] + 0.3 * torch.randn(16)
 for beta in [0.1, 1.0, 8.0]:
     p = torch.softmax(beta * X.T @ query, dim=0)
     xi = X @ p
-    print(f"beta {beta}: weights {p}, cos to stored: "
-          f"{torch.nn.functional.cosine_similarity(xi, X[:, 2], dim=0).item():.4f}")
+    print(
+        f"beta {beta}: weights {p}, cos to stored: "
+        f"{torch.nn.functional.cosine_similarity(xi, X[:, 2], dim=0).item():.4f}"
+    )
 
 # ---- label propagation on a kNN graph ---------------------------------------------------------
 torch.manual_seed(1)
-pts = torch.cat([torch.randn(20, 2) + torch.tensor([3.0, 0.0]),
-                 torch.randn(20, 2) - torch.tensor([3.0, 0.0])])
+pts = torch.cat(
+    [torch.randn(20, 2) + torch.tensor([3.0, 0.0]), torch.randn(20, 2) - torch.tensor([3.0, 0.0])]
+)
 truth = torch.cat([torch.zeros(20), torch.ones(20)]).long()
 labelled = torch.tensor([0, 1, 20, 21])
 dist = torch.cdist(pts, pts)
 knn = dist.topk(6, largest=False).indices[:, 1:]
 rows = torch.arange(40).repeat_interleave(5)
 cols = knn.flatten()
-vals = torch.exp(-dist[rows, cols] ** 2)
+vals = torch.exp(-(dist[rows, cols] ** 2))
 A = torch.zeros(40, 40).index_put_((rows, cols), vals, accumulate=True)
 A = A + A.t()
-print("adjacency nonzeros:", torch.count_nonzero(A).item(), "max degree:",
-      (A > 0).sum(1).max().item())
+print(
+    "adjacency nonzeros:", torch.count_nonzero(A).item(), "max degree:", (A > 0).sum(1).max().item()
+)
 deg = A.sum(1)
 Y0 = torch.zeros(40, 2)
 Y0[labelled, truth[labelled]] = 1.0

@@ -46,8 +46,12 @@ eps = 1e-3
 v_plus = val_loss(inner_train(log_lr.detach() + eps, log_wd.detach())).detach()
 v_minus = val_loss(inner_train(log_lr.detach() - eps, log_wd.detach())).detach()
 fd = (v_plus - v_minus) / (2 * eps)
-print("finite difference:", fd, "relative error < 1e-2:", bool(((fd - g_lr).abs() / g_lr.abs())
-                                                                < 1e-2))
+print(
+    "finite difference:",
+    fd,
+    "relative error < 1e-2:",
+    bool(((fd - g_lr).abs() / g_lr.abs()) < 1e-2),
+)
 for k in [1, 5, 15]:
     wk = inner_train(log_lr, log_wd, truncate=k)
     (gk,) = torch.autograd.grad(val_loss(wk), log_lr)
@@ -60,8 +64,10 @@ for outer in range(25):
     v.backward()
     hyper_opt.step()
     if outer % 5 == 4:
-        print(f"outer {outer + 1} val {v.item():.4f} lr {log_lr.exp().item():.4f} "
-              f"wd {log_wd.exp().detach()}")
+        print(
+            f"outer {outer + 1} val {v.item():.4f} lr {log_lr.exp().item():.4f} "
+            f"wd {log_wd.exp().detach()}"
+        )
 w_final = inner_train(log_lr, log_wd).detach()
 print("final weights:", w_final, "true:", w_true)
 

@@ -41,10 +41,12 @@ class Attention(nn.Module):
         self.wk = nn.Linear(DIM, KV_HEADS * HEAD_DIM, bias=False)
         self.wv = nn.Linear(DIM, KV_HEADS * HEAD_DIM, bias=False)
         self.wo = nn.Linear(HEADS * HEAD_DIM, DIM, bias=False)
-        self.register_buffer("cache_k", torch.zeros(1, MAX_LEN, KV_HEADS, HEAD_DIM),
-                             persistent=False)
-        self.register_buffer("cache_v", torch.zeros(1, MAX_LEN, KV_HEADS, HEAD_DIM),
-                             persistent=False)
+        self.register_buffer(
+            "cache_k", torch.zeros(1, MAX_LEN, KV_HEADS, HEAD_DIM), persistent=False
+        )
+        self.register_buffer(
+            "cache_v", torch.zeros(1, MAX_LEN, KV_HEADS, HEAD_DIM), persistent=False
+        )
 
     def forward(self, x, start_pos, freqs_cis, mask, use_cache):
         bsz, seqlen, _ = x.shape
@@ -53,10 +55,10 @@ class Attention(nn.Module):
         v = self.wv(x).view(bsz, seqlen, KV_HEADS, HEAD_DIM)
         q, k = apply_rotary(q, freqs_cis), apply_rotary(k, freqs_cis)
         if use_cache:
-            self.cache_k[:bsz, start_pos:start_pos + seqlen] = k
-            self.cache_v[:bsz, start_pos:start_pos + seqlen] = v
-            k = self.cache_k[:bsz, :start_pos + seqlen]
-            v = self.cache_v[:bsz, :start_pos + seqlen]
+            self.cache_k[:bsz, start_pos : start_pos + seqlen] = k
+            self.cache_v[:bsz, start_pos : start_pos + seqlen] = v
+            k = self.cache_k[:bsz, : start_pos + seqlen]
+            v = self.cache_v[:bsz, : start_pos + seqlen]
         rep = HEADS // KV_HEADS
         k = torch.repeat_interleave(k, rep, dim=2)
         v = torch.repeat_interleave(v, rep, dim=2)
@@ -97,13 +99,12 @@ class Llama(nn.Module):
         self.layers = nn.ModuleList(Block() for _ in range(n_layers))
         self.norm = RMSNorm(DIM)
         self.output = nn.Linear(DIM, VOCAB, bias=False)
-        self.register_buffer("freqs_cis", precompute_freqs_cis(HEAD_DIM, MAX_LEN),
-                             persistent=False)
+        self.register_buffer("freqs_cis", precompute_freqs_cis(HEAD_DIM, MAX_LEN), persistent=False)
 
     def forward(self, tokens, start_pos=0, use_cache=False):
         seqlen = tokens.shape[1]
         h = self.tok_embeddings(tokens)
-        freqs_cis = self.freqs_cis[start_pos:start_pos + seqlen]
+        freqs_cis = self.freqs_cis[start_pos : start_pos + seqlen]
         mask = None
         if seqlen > 1:
             mask = torch.full((seqlen, seqlen), float("-inf")).triu(1)

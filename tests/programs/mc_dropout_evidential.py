@@ -14,8 +14,15 @@ torch.manual_seed(0)
 # ---- MC dropout classifier -------------------------------------------------------------------
 X = torch.randn(200, 2)
 y = ((X[:, 0] * X[:, 1]) > 0).long()
-clf = nn.Sequential(nn.Linear(2, 64), nn.ReLU(), nn.Dropout(0.2), nn.Linear(64, 64), nn.ReLU(),
-                    nn.Dropout(0.2), nn.Linear(64, 2))
+clf = nn.Sequential(
+    nn.Linear(2, 64),
+    nn.ReLU(),
+    nn.Dropout(0.2),
+    nn.Linear(64, 64),
+    nn.ReLU(),
+    nn.Dropout(0.2),
+    nn.Linear(64, 2),
+)
 opt = torch.optim.Adam(clf.parameters(), lr=0.01)
 for epoch in range(60):
     loss = F.cross_entropy(clf(X), y)
@@ -69,22 +76,26 @@ class NormalInvGamma(nn.Module):
 
 def nig_nll(y, gamma, nu, alpha, beta):
     omega = 2 * beta * (1 + nu)
-    return (0.5 * torch.log(math.pi / nu) - alpha * torch.log(omega)
-            + (alpha + 0.5) * torch.log(nu * (y - gamma) ** 2 + omega)
-            + torch.lgamma(alpha) - torch.lgamma(alpha + 0.5))
+    return (
+        0.5 * torch.log(math.pi / nu)
+        - alpha * torch.log(omega)
+        + (alpha + 0.5) * torch.log(nu * (y - gamma) ** 2 + omega)
+        + torch.lgamma(alpha)
+        - torch.lgamma(alpha + 0.5)
+    )
 
 
 def nig_reg(y, gamma, nu, alpha):
     return (y - gamma).abs() * (2 * nu + alpha)
 
 
-net = nn.Sequential(nn.Linear(1, 32), nn.Tanh(), nn.Linear(32, 32), nn.Tanh(),
-                    NormalInvGamma(32))
+net = nn.Sequential(nn.Linear(1, 32), nn.Tanh(), nn.Linear(32, 32), nn.Tanh(), NormalInvGamma(32))
 opt = torch.optim.Adam(net.parameters(), lr=5e-3)
 for epoch in range(150):
     gamma, nu, alpha, beta = net(x[train])
-    loss = (nig_nll(yr[train], gamma, nu, alpha, beta)
-            + 0.01 * nig_reg(yr[train], gamma, nu, alpha)).mean()
+    loss = (
+        nig_nll(yr[train], gamma, nu, alpha, beta) + 0.01 * nig_reg(yr[train], gamma, nu, alpha)
+    ).mean()
     opt.zero_grad()
     loss.backward()
     opt.step()

@@ -19,8 +19,9 @@ print("data:", tuple(x.shape), x.min(), x.max())
 class MDN(nn.Module):
     def __init__(self, hidden=24, k=K):
         super().__init__()
-        self.body = nn.Sequential(nn.Linear(1, hidden), nn.Tanh(), nn.Linear(hidden, hidden),
-                                  nn.Tanh())
+        self.body = nn.Sequential(
+            nn.Linear(1, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh()
+        )
         self.pi = nn.Linear(hidden, k)
         self.mu = nn.Linear(hidden, k)
         self.log_sigma = nn.Linear(hidden, k)
@@ -45,14 +46,17 @@ model = MDN()
 logits, mu, ls = model(x[:4])
 dist = as_distribution(logits, mu, ls)
 print(dist.batch_shape, dist.event_shape, dist.mixture_distribution.probs.shape)
-print("hand-written vs distributions NLL:", mdn_nll(logits, mu, ls, y[:4]),
-      -dist.log_prob(y[:4, 0]).mean())
+print(
+    "hand-written vs distributions NLL:",
+    mdn_nll(logits, mu, ls, y[:4]),
+    -dist.log_prob(y[:4, 0]).mean(),
+)
 
 opt = torch.optim.Adam(model.parameters(), lr=0.01)
 for epoch in range(60):
     perm = torch.randperm(N)
     for i in range(0, N, 100):
-        idx = perm[i:i + 100]
+        idx = perm[i : i + 100]
         loss = mdn_nll(*model(x[idx]), y[idx])
         opt.zero_grad()
         loss.backward()
@@ -75,10 +79,15 @@ with torch.no_grad():
     print("samples:", samples.shape, samples[:, 1])
     comp = Categorical(probs=pi).sample()
     eps = torch.randn(4)
-    manual = mu.gather(1, comp[:, None]).squeeze(1) + ls.exp().gather(1, comp[:, None]).squeeze(
-        1) * eps
+    manual = (
+        mu.gather(1, comp[:, None]).squeeze(1) + ls.exp().gather(1, comp[:, None]).squeeze(1) * eps
+    )
     print("manual sample:", comp.tolist(), manual)
     print("cdf at the mean:", dist.cdf(dist.mean))
     total_nll = mdn_nll(*model(x), y)
-    print("full-data NLL:", total_nll, "unimodal Gaussian NLL:",
-          -Normal(y.mean(), y.std()).log_prob(y).mean())
+    print(
+        "full-data NLL:",
+        total_nll,
+        "unimodal Gaussian NLL:",
+        -Normal(y.mean(), y.std()).log_prob(y).mean(),
+    )

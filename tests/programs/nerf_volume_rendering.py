@@ -22,8 +22,9 @@ print(pe[0, :9])
 
 
 def get_rays(h, w, focal, c2w):
-    i, j = torch.meshgrid(torch.arange(w, dtype=torch.float32),
-                          torch.arange(h, dtype=torch.float32), indexing="xy")
+    i, j = torch.meshgrid(
+        torch.arange(w, dtype=torch.float32), torch.arange(h, dtype=torch.float32), indexing="xy"
+    )
     dirs = torch.stack([(i - w * 0.5) / focal, -(j - h * 0.5) / focal, -torch.ones_like(i)], -1)
     rays_d = torch.sum(dirs[..., None, :] * c2w[:3, :3], -1)
     rays_o = c2w[:3, -1].expand(rays_d.shape)
@@ -105,8 +106,13 @@ class TinyNeRF(nn.Module):
         super().__init__()
         self.n_freqs = n_freqs
         d_in = 3 + 3 * 2 * n_freqs
-        self.net = nn.Sequential(nn.Linear(d_in, width), nn.ReLU(), nn.Linear(width, width),
-                                 nn.ReLU(), nn.Linear(width, 4))
+        self.net = nn.Sequential(
+            nn.Linear(d_in, width),
+            nn.ReLU(),
+            nn.Linear(width, width),
+            nn.ReLU(),
+            nn.Linear(width, 4),
+        )
 
     def forward(self, pts):
         out = self.net(positional_encoding(pts, self.n_freqs))

@@ -8,8 +8,9 @@ import torch.nn.functional as F
 
 torch.manual_seed(0)
 B, C, H, W = 1, 1, 12, 12
-yy, xx = torch.meshgrid(torch.arange(H, dtype=torch.float32),
-                        torch.arange(W, dtype=torch.float32), indexing="ij")
+yy, xx = torch.meshgrid(
+    torch.arange(H, dtype=torch.float32), torch.arange(W, dtype=torch.float32), indexing="ij"
+)
 img1 = (torch.sin(xx / 2.0) + torch.cos(yy / 3.0)).view(B, C, H, W)
 img1 = img1 + 0.05 * torch.randn_like(img1)
 
@@ -22,16 +23,19 @@ def warp(x, flo, align_corners=True, padding_mode="zeros", mode="bilinear"):
     vgrid_x = 2.0 * vgrid[:, 0] / max(w - 1, 1) - 1.0
     vgrid_y = 2.0 * vgrid[:, 1] / max(h - 1, 1) - 1.0
     vgrid = torch.stack((vgrid_x, vgrid_y), dim=3)
-    out = F.grid_sample(x, vgrid, mode=mode, padding_mode=padding_mode,
-                        align_corners=align_corners)
+    out = F.grid_sample(x, vgrid, mode=mode, padding_mode=padding_mode, align_corners=align_corners)
     mask = F.grid_sample(torch.ones_like(x), vgrid, align_corners=align_corners)
     return out, (mask > 0.999).float()
 
 
 zero_flow = torch.zeros(B, 2, H, W)
 same, mask = warp(img1, zero_flow)
-print("zero flow reproduces the image:", torch.allclose(same, img1, atol=1e-5),
-      "valid:", mask.sum().item())
+print(
+    "zero flow reproduces the image:",
+    torch.allclose(same, img1, atol=1e-5),
+    "valid:",
+    mask.sum().item(),
+)
 
 shift = torch.zeros(B, 2, H, W)
 shift[:, 0] = 2.0  # sample two pixels to the right

@@ -12,14 +12,20 @@ torch.manual_seed(0)
 class PartialConv2d(nn.Conv2d):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.register_buffer("weight_mask_updater",
-                             torch.ones(1, 1, self.kernel_size[0], self.kernel_size[1]))
+        self.register_buffer(
+            "weight_mask_updater", torch.ones(1, 1, self.kernel_size[0], self.kernel_size[1])
+        )
         self.slide_winsize = self.kernel_size[0] * self.kernel_size[1]
 
     def forward(self, x, mask):
         with torch.no_grad():
-            update_mask = F.conv2d(mask, self.weight_mask_updater, stride=self.stride,
-                                   padding=self.padding, dilation=self.dilation)
+            update_mask = F.conv2d(
+                mask,
+                self.weight_mask_updater,
+                stride=self.stride,
+                padding=self.padding,
+                dilation=self.dilation,
+            )
             mask_ratio = self.slide_winsize / (update_mask + 1e-8)
             update_mask = torch.clamp(update_mask, 0, 1)
             mask_ratio = mask_ratio * update_mask
@@ -38,9 +44,10 @@ out, new_mask = pc(x, m)
 print("updated mask:\n", new_mask[0, 0])
 print("out:", out[0, 0])
 full_out, full_mask = pc(x, torch.ones_like(m))
-print("full-mask partial conv = conv at interior:",
-      torch.allclose(full_out[..., 1:3, 1:3], pc._conv_forward(x, pc.weight, pc.bias)[..., 1:3,
-                                                                                    1:3]))
+print(
+    "full-mask partial conv = conv at interior:",
+    torch.allclose(full_out[..., 1:3, 1:3], pc._conv_forward(x, pc.weight, pc.bias)[..., 1:3, 1:3]),
+)
 
 
 def random_mask(n, h, w, holes=2, size=3):
@@ -48,7 +55,7 @@ def random_mask(n, h, w, holes=2, size=3):
     for i in range(n):
         for _ in range(holes):
             y, x0 = torch.randint(0, h - size, (2,)).tolist()
-            mask[i, :, y:y + size, x0:x0 + size] = 0
+            mask[i, :, y : y + size, x0 : x0 + size] = 0
     return mask
 
 
@@ -96,12 +103,17 @@ for step in range(30):
     loss.backward()
     opt.step()
     if step % 10 == 0 or step == 29:
-        print(f"step {step:2d} loss {loss.item():.4f} hole {hole.item():.4f} "
-              f"valid {valid.item():.4f}")
+        print(
+            f"step {step:2d} loss {loss.item():.4f} hole {hole.item():.4f} valid {valid.item():.4f}"
+        )
 with torch.no_grad():
     mask = random_mask(1, 16, 16, holes=1, size=4)
     out, final_mask = model(images[:1] * mask, mask)
-    print("holes left in final mask:", (final_mask == 0).sum().item(), "masked pixels:",
-          (mask == 0).sum().item())
+    print(
+        "holes left in final mask:",
+        (final_mask == 0).sum().item(),
+        "masked pixels:",
+        (mask == 0).sum().item(),
+    )
     err = ((out - images[:1]).abs() * (1 - mask)).sum() / (3 * (1 - mask).sum())
     print("mean abs error in the hole:", err)

@@ -52,10 +52,16 @@ class PointNet(nn.Module):
         super().__init__()
         self.stn = TNet()
         self.mlp1 = nn.Sequential(nn.Conv1d(3, 32, 1, bias=False), nn.BatchNorm1d(32), nn.ReLU())
-        self.mlp2 = nn.Sequential(nn.Conv1d(32, 64, 1, bias=False), nn.BatchNorm1d(64), nn.ReLU(),
-                                  nn.Conv1d(64, 128, 1))
-        self.head = nn.Sequential(nn.Linear(128, 64, bias=False), nn.BatchNorm1d(64), nn.ReLU(),
-                                  nn.Dropout(0.3), nn.Linear(64, n_classes))
+        self.mlp2 = nn.Sequential(
+            nn.Conv1d(32, 64, 1, bias=False), nn.BatchNorm1d(64), nn.ReLU(), nn.Conv1d(64, 128, 1)
+        )
+        self.head = nn.Sequential(
+            nn.Linear(128, 64, bias=False),
+            nn.BatchNorm1d(64),
+            nn.ReLU(),
+            nn.Dropout(0.3),
+            nn.Linear(64, n_classes),
+        )
 
     def forward(self, x):  # x: (B, N, 3)
         x = x.transpose(2, 1)
@@ -81,7 +87,7 @@ for epoch in range(4):
     perm = torch.randperm(len(labels))
     total, correct = 0.0, 0
     for i in range(0, len(labels), 12):
-        idx = perm[i:i + 12]
+        idx = perm[i : i + 12]
         out, trans, _ = model(clouds[idx])
         loss = F.nll_loss(out, labels[idx]) + 0.001 * orthogonality_reg(trans)
         opt.zero_grad()
@@ -91,8 +97,10 @@ for epoch in range(4):
         correct += (out.argmax(1) == labels[idx]).sum().item()
     sched.step()
     if epoch % 1 == 0:
-        print(f"epoch {epoch} loss {total / len(labels):.4f} acc {correct}/{len(labels)} "
-              f"lr {sched.get_last_lr()[0]:.5f}")
+        print(
+            f"epoch {epoch} loss {total / len(labels):.4f} acc {correct}/{len(labels)} "
+            f"lr {sched.get_last_lr()[0]:.5f}"
+        )
 
 model.eval()
 with torch.no_grad():

@@ -42,8 +42,14 @@ def proto_loss(support, query):
 
 
 classes, support, query = sample_episode()
-print("episode classes:", classes.tolist(), "support", tuple(support.shape), "query",
-      tuple(query.shape))
+print(
+    "episode classes:",
+    classes.tolist(),
+    "support",
+    tuple(support.shape),
+    "query",
+    tuple(query.shape),
+)
 opt = torch.optim.Adam(encoder.parameters(), lr=1e-3)
 for episode in range(60):
     _, support, query = sample_episode()
@@ -70,8 +76,9 @@ def sample_task():
 
 
 def make_net():
-    return nn.Sequential(nn.Linear(1, 32), nn.Tanh(), nn.Linear(32, 32), nn.Tanh(),
-                         nn.Linear(32, 1))
+    return nn.Sequential(
+        nn.Linear(1, 32), nn.Tanh(), nn.Linear(32, 32), nn.Tanh(), nn.Linear(32, 1)
+    )
 
 
 meta = make_net()

@@ -93,9 +93,13 @@ def make_sample(h=16, w=16):
 imgs, masks = zip(*[make_sample() for _ in range(8)])
 imgs, masks = torch.stack(imgs), torch.stack(masks)
 print("class pixel counts:", torch.bincount(masks.flatten()))
-net = nn.Sequential(nn.Conv2d(2, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, padding=2,
-                                                                        dilation=2),
-                    nn.ReLU(), nn.Conv2d(8, N_CLASSES, 1))
+net = nn.Sequential(
+    nn.Conv2d(2, 8, 3, padding=1),
+    nn.ReLU(),
+    nn.Conv2d(8, 8, 3, padding=2, dilation=2),
+    nn.ReLU(),
+    nn.Conv2d(8, N_CLASSES, 1),
+)
 opt = torch.optim.Adam(net.parameters(), lr=0.03)
 for step in range(40):
     out = net(imgs)
@@ -107,6 +111,8 @@ for step in range(40):
     opt.step()
     if step % 10 == 0 or step == 39:
         cm = confusion_matrix(out.argmax(1).flatten(), masks.flatten())
-        print(f"step {step:2d} ce {ce.item():.4f} dice {dl.item():.4f} "
-              f"mIoU {iou_from_cm(cm)[1].item():.4f}")
+        print(
+            f"step {step:2d} ce {ce.item():.4f} dice {dl.item():.4f} "
+            f"mIoU {iou_from_cm(cm)[1].item():.4f}"
+        )
 print("final confusion:\n", cm)

@@ -29,8 +29,12 @@ b = torch.full((m,), 1.0 / m)
 C = torch.cdist(x, y).pow(2)
 P, cost, f, g = sinkhorn_log(a, b, C)
 print("plan shape:", tuple(P.shape), "cost:", cost)
-print("row marginal error:", (P.sum(1) - a).abs().max() < 1e-5,
-      "column marginal error:", (P.sum(0) - b).abs().max() < 1e-5)
+print(
+    "row marginal error:",
+    (P.sum(1) - a).abs().max() < 1e-5,
+    "column marginal error:",
+    (P.sum(0) - b).abs().max() < 1e-5,
+)
 print("dual objective:", (f * a).sum() + (g * b).sum())
 print("argmax assignment:", P.argmax(1).tolist())
 for eps in [1.0, 0.1, 0.02]:
@@ -46,10 +50,17 @@ def wasserstein_1d(u, v, p=1):
 u = torch.randn(100)
 v = torch.randn(100) * 2 + 1
 print("1-D W1:", wasserstein_1d(u, v), "W2:", wasserstein_1d(u, v, 2))
-print("cdf-based W1:", torch.trapezoid(
-    (torch.searchsorted(u.sort().values, torch.linspace(-6, 8, 400), right=True).float()
-     - torch.searchsorted(v.sort().values, torch.linspace(-6, 8, 400), right=True).float())
-    .abs() / 100, torch.linspace(-6, 8, 400)))
+print(
+    "cdf-based W1:",
+    torch.trapezoid(
+        (
+            torch.searchsorted(u.sort().values, torch.linspace(-6, 8, 400), right=True).float()
+            - torch.searchsorted(v.sort().values, torch.linspace(-6, 8, 400), right=True).float()
+        ).abs()
+        / 100,
+        torch.linspace(-6, 8, 400),
+    ),
+)
 
 # gradient flow: move x towards y by minimising the Sinkhorn cost
 xs = x.clone().requires_grad_(True)
@@ -85,7 +96,10 @@ for step in range(100):
     loss.backward()
     opt.step()
 S = sinkhorn_normalise(log_alpha.detach() / 0.5)
-print("doubly stochastic:", torch.allclose(S.sum(0), torch.ones(k), atol=1e-4),
-      torch.allclose(S.sum(1), torch.ones(k), atol=1e-4))
+print(
+    "doubly stochastic:",
+    torch.allclose(S.sum(0), torch.ones(k), atol=1e-4),
+    torch.allclose(S.sum(1), torch.ones(k), atol=1e-4),
+)
 print("recovered order:", S.argmax(1).tolist(), "true inverse:", torch.argsort(perm).tolist())
 print(f"final loss {loss.item():.6f}", "log(k!) =", round(math.lgamma(k + 1), 4))

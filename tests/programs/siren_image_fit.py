@@ -58,8 +58,12 @@ def laplace(y, x):
     grad = gradient(y, x)
     div = 0.0
     for i in range(grad.shape[-1]):
-        div = div + torch.autograd.grad(grad[..., i], x, torch.ones_like(grad[..., i]),
-                                        create_graph=True)[0][..., i:i + 1]
+        div = (
+            div
+            + torch.autograd.grad(
+                grad[..., i], x, torch.ones_like(grad[..., i]), create_graph=True
+            )[0][..., i : i + 1]
+        )
     return div
 
 
@@ -98,8 +102,13 @@ class PEReLU(nn.Module):
     def __init__(self, n_freqs=4, hidden=32):
         super().__init__()
         self.register_buffer("freqs", math.pi * 2.0 ** torch.arange(n_freqs))
-        self.net = nn.Sequential(nn.Linear(2 + 4 * n_freqs, hidden), nn.ReLU(),
-                                 nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        self.net = nn.Sequential(
+            nn.Linear(2 + 4 * n_freqs, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, 1),
+        )
 
     def forward(self, x):
         xf = (x[..., None] * self.freqs).flatten(-2)

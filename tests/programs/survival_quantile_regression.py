@@ -37,8 +37,7 @@ def concordance_index(time, pred_risk, event):
 
 print("c-index of the true risk:", concordance_index(time, X @ beta, event))
 print("loss of the true risk:", cox_ph_loss(X @ beta, time, event))
-net = nn.Sequential(nn.Linear(D, 16), nn.SELU(), nn.AlphaDropout(0.1), nn.Linear(16, 1,
-                                                                                 bias=False))
+net = nn.Sequential(nn.Linear(D, 16), nn.SELU(), nn.AlphaDropout(0.1), nn.Linear(16, 1, bias=False))
 opt = torch.optim.Adam(net.parameters(), lr=0.01, weight_decay=1e-4)
 for epoch in range(60):
     net.train()
@@ -67,8 +66,13 @@ def pinball_loss(pred, target, q):
 class MonotoneQuantiles(nn.Module):
     def __init__(self, n_q=3, hidden=32):
         super().__init__()
-        self.body = nn.Sequential(nn.Linear(1, hidden), nn.ReLU(), nn.Linear(hidden, hidden),
-                                  nn.ReLU(), nn.Linear(hidden, n_q))
+        self.body = nn.Sequential(
+            nn.Linear(1, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, n_q),
+        )
 
     def forward(self, x):
         raw = self.body(x)
@@ -97,5 +101,7 @@ with torch.no_grad():
 v = torch.tensor([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0])
 for interp in ["linear", "lower", "higher", "midpoint", "nearest"]:
     print(interp, torch.quantile(v, QUANTILES, interpolation=interp))
-print(torch.nanquantile(torch.tensor([1.0, float("nan"), 3.0]), 0.5),
-      torch.quantile(v.view(2, 4), 0.5, dim=1, keepdim=True))
+print(
+    torch.nanquantile(torch.tensor([1.0, float("nan"), 3.0]), 0.5),
+    torch.quantile(v.view(2, 4), 0.5, dim=1, keepdim=True),
+)

@@ -40,8 +40,9 @@ class SquashedGaussianActor(nn.Module):
         dist = Normal(mu, log_std.exp())
         u = mu if deterministic else dist.rsample()
         a = torch.tanh(u)
-        logp = dist.log_prob(u).sum(-1) - (2 * (torch.log(torch.tensor(2.0)) - u
-                                                - F.softplus(-2 * u))).sum(-1)
+        logp = dist.log_prob(u).sum(-1) - (
+            2 * (torch.log(torch.tensor(2.0)) - u - F.softplus(-2 * u))
+        ).sum(-1)
         return a * MAX_A, logp
 
 
@@ -87,7 +88,7 @@ for t in range(300):
     s2, r, d = env_step(s, a)
     buf.add(s, a, r, s2, d)
     s = torch.randn(OBS) if d or t % 25 == 24 else s2
-print("buffer:", buf.size, buf.ptr, "mean reward:", buf.r[:buf.size].mean())
+print("buffer:", buf.size, buf.ptr, "mean reward:", buf.r[: buf.size].mean())
 
 # ---- TD3 -----------------------------------------------------------------------------------
 actor = nn.Sequential(mlp(OBS, ACT), nn.Tanh())
@@ -157,8 +158,10 @@ for it in range(60):
     al_opt.step()
     polyak(q_t, q, tau=0.01)
     if it % 20 == 19:
-        print(f"SAC it {it + 1} q {q_loss.item():.4f} pi {pi_loss.item():.4f} "
-              f"alpha {log_alpha.exp().item():.4f} entropy {-logp.mean().item():.4f}")
+        print(
+            f"SAC it {it + 1} q {q_loss.item():.4f} pi {pi_loss.item():.4f} "
+            f"alpha {log_alpha.exp().item():.4f} entropy {-logp.mean().item():.4f}"
+        )
 with torch.no_grad():
     det, _ = pi(torch.tensor([[1.0, -1.0, 0.0]]), deterministic=True)
     print("deterministic action for state (1,-1,0):", det)

@@ -28,7 +28,7 @@ def x2p(X, perplexity=5.0, tol=1e-5):
     betas = torch.ones(N)
     for i in range(N):
         lo, hi, beta = None, None, torch.tensor(1.0)
-        row = torch.cat([dist[i, :i], dist[i, i + 1:]])
+        row = torch.cat([dist[i, :i], dist[i, i + 1 :]])
         for _ in range(50):
             H, this_p = h_beta(row, beta)
             diff = H - target
@@ -72,8 +72,10 @@ Q, num = q_matrix(Y.detach())
 PQ = P - Q
 grad_closed = 4 * ((PQ * num).unsqueeze(2) * (Y.detach().unsqueeze(1) - Y.detach())).sum(1)
 print("initial KL:", loss.item())
-print("autograd vs closed-form gradient close:", torch.allclose(grad_auto, grad_closed,
-                                                                  rtol=1e-6, atol=1e-10))
+print(
+    "autograd vs closed-form gradient close:",
+    torch.allclose(grad_auto, grad_closed, rtol=1e-6, atol=1e-10),
+)
 
 Y = Y.detach().clone()
 velocity = torch.zeros_like(Y)
@@ -84,8 +86,7 @@ for it in range(150):
     Yg = Y.clone().requires_grad_()
     loss = kl(P * exaggeration, Yg)
     (g,) = torch.autograd.grad(loss, Yg)
-    gains = (gains + 0.2) * ((g > 0) != (velocity > 0)) + gains * 0.8 * (
-        (g > 0) == (velocity > 0))
+    gains = (gains + 0.2) * ((g > 0) != (velocity > 0)) + gains * 0.8 * ((g > 0) == (velocity > 0))
     gains.clamp_(min=0.01)
     velocity = momentum * velocity - 5.0 * gains * g
     Y = Y + velocity

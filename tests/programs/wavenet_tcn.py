@@ -39,8 +39,9 @@ class WaveNet(nn.Module):
         super().__init__()
         self.inp = CausalConv1d(1, channels, 2)
         self.blocks = nn.ModuleList(GatedBlock(channels, d) for d in dilations)
-        self.out = nn.Sequential(nn.ReLU(), nn.Conv1d(channels, channels, 1), nn.ReLU(),
-                                 nn.Conv1d(channels, 1, 1))
+        self.out = nn.Sequential(
+            nn.ReLU(), nn.Conv1d(channels, channels, 1), nn.ReLU(), nn.Conv1d(channels, 1, 1)
+        )
         self.receptive_field = 2 + sum(dilations)
 
     def forward(self, x):
@@ -78,7 +79,7 @@ opt = torch.optim.Adam(model.parameters(), lr=0.01)
 for step in range(60):
     opt.zero_grad()
     pred = model(inputs)
-    loss = F.mse_loss(pred[..., model.receptive_field:], targets[..., model.receptive_field:])
+    loss = F.mse_loss(pred[..., model.receptive_field :], targets[..., model.receptive_field :])
     loss.backward()
     opt.step()
     if step % 15 == 0 or step == 59:
