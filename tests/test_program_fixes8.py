@@ -1,7 +1,10 @@
 """Fixes found by the eighth batch of real-style programs (``tests/programs``), each checked
 against torch: scatter_reduce takes "max" and "min" as amax and amin in its forward, and its
 backward refuses them with torch's message; scatter with a reduce other than add/multiply
-raises torch's message."""
+raises torch's message; det is the product of the diagonal of the LU of ``Aᵀ`` and slogdet
+the sum of its logs (torch's; NumPy's det went through ``exp(logabsdet)``), with MKL's 2x2
+LU dividing by the pivot; logdet of a complex matrix is complex; complex add/sub form
+``alpha·other`` as a complex product (an infinite part makes the other part nan)."""
 
 from __future__ import annotations
 
@@ -55,3 +58,76 @@ def test_scatter_bad_reduce_message(reduce, value):
 
 def test_scatter_reduce_unknown_mode_message():
     errors_alike(lambda L: L.zeros(3).scatter_reduce(0, L.tensor([0]), L.ones(1), "foo"))
+
+
+DET_MATRICES = {
+    "integral_3x3": [[2.0, 1.0, 1.0], [4.0, -6.0, 0.0], [-2.0, 7.0, 2.0]],
+    "swap_2x2": [[0.0, 1.0], [3.0, 4.0]],
+    "singular": [[1.0, 2.0], [2.0, 4.0]],
+}
+
+
+@pytest.mark.parametrize("case", sorted(DET_MATRICES))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_det_is_the_lu_diagonal_product(case, dtype):
+    """torch's det multiplies LU's diagonal: an integral matrix's det is exact (NumPy's
+    ``exp(logabsdet)`` gave ``-16.000000000000004``)."""
+    outs = [L.linalg.det(L.tensor(DET_MATRICES[case], dtype=getattr(L, dtype))).item()
+            for L in (torch, ember)]
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("n", [2, 5, 8])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_det_and_slogdet_bits_match_torch(n, dtype):
+    """For 2x2 and for 5x5 and larger torch's (MKL's) LU of ``Aᵀ`` is reproduced exactly."""
+    a = np.random.default_rng(n).standard_normal((6, n, n)).astype(dtype)
+    t_det, e_det = torch.linalg.det(torch.from_numpy(a)), ember.linalg.det(ember.from_numpy(a))
+    np.testing.assert_array_equal(e_det.numpy(), t_det.numpy())
+    t_sl, e_sl = torch.linalg.slogdet(torch.from_numpy(a)), ember.linalg.slogdet(
+        ember.from_numpy(a))
+    np.testing.assert_array_equal(e_sl.sign.numpy(), t_sl.sign.numpy())
+    np.testing.assert_array_equal(e_sl.logabsdet.numpy(), t_sl.logabsdet.numpy())
+
+
+def test_slogdet_of_singular_matrix():
+    for L in (torch, ember):
+        s = L.linalg.slogdet(L.tensor([[1.0, 2.0], [2.0, 4.0]]))
+        assert (s.sign.item(), s.logabsdet.item()) == (0.0, float("-inf"))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_logdet_of_complex_matrix_is_complex(dtype):
+    """torch: ``log(sign) + logabsdet`` (ember returned the real logabsdet)."""
+    a = np.array([[1 + 2j, 0.5], [-1j, 2 - 1j]])
+    t = torch.logdet(torch.tensor(a, dtype=getattr(torch, dtype)))
+    e = ember.logdet(ember.tensor(a, dtype=getattr(ember, dtype)))
+    assert str(e.dtype) == str(t.dtype)
+    np.testing.assert_allclose(e.numpy(), t.numpy(), rtol=1e-6)
+
+
+INF = float("inf")
+COMPLEX_ADDS = {
+    "add": lambda L: L.tensor(1 + 2j) + L.tensor(complex(-INF, 0)),
+    "add_reversed": lambda L: L.tensor(complex(-INF, 0)) + L.tensor(1 + 2j),
+    "add_real_inf": lambda L: L.tensor(1 + 2j) + L.tensor(-INF),
+    "add_scalar_inf": lambda L: L.tensor([1 + 2j]) + (-INF),
+    "radd_scalar_inf": lambda L: (-INF) + L.tensor([1 + 2j]),
+    "sub": lambda L: L.tensor(1 + 2j) - L.tensor(complex(-INF, 0)),
+    "rsub_scalar": lambda L: 1 - L.tensor(complex(-INF, 0)),
+    "rsub_tensor": lambda L: L.rsub(L.tensor(1 + 2j), L.tensor(complex(-INF, 0))),
+    "imag_inf": lambda L: L.tensor([1j]) + L.tensor([complex(1, INF)]),
+    "both_inf": lambda L: L.tensor([1j]) + L.tensor([complex(INF, INF)]),
+    "alpha": lambda L: L.add(L.tensor(1 + 2j), L.tensor(complex(-INF, 0)), alpha=2),
+    "inplace": lambda L: L.tensor([1 + 2j]).add_(L.tensor([complex(-INF, 0)])),
+    "finite_mixed": lambda L: L.tensor([1 + 2j, 3 - 1j]) + L.tensor([0.5, -2.0]).double(),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMPLEX_ADDS))
+def test_complex_add_forms_alpha_times_other(case):
+    """torch's complex add/sub compute ``self ± alpha·other`` with a complex product even for
+    alpha 1, so an infinite part of ``other`` turns its other part nan."""
+    t, e = COMPLEX_ADDS[case](torch), COMPLEX_ADDS[case](ember)
+    assert str(e.dtype) == str(t.dtype)
+    np.testing.assert_array_equal(e.numpy(), t.numpy())

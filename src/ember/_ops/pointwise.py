@@ -77,11 +77,24 @@ def _check_sub(self, other, alpha=1):
 
 # ----------------------------------------------------------------------------- arithmetic
 
+def _is_complex(x) -> bool:
+    return x.__class__ is complex or getattr(getattr(x, "dtype", None), "kind", "") == "c"
+
+
+def _complex_scaled(x, alpha):
+    """``alpha · x`` as torch's complex add/sub kernels form it, even for ``alpha = 1``: a
+    complex product, so an infinite part of ``x`` makes the other part nan
+    (``(1+0j)·(-inf+0j) = -inf+nanj``), as NumPy's complex multiply does."""
+    return xp.multiply(x, complex(_number(alpha)))
+
+
 @op("AddBackward0", inplace=True, check=_check_alpha,
     self=lambda grad: grad,
     other=lambda grad, alpha: _scale(grad, alpha))
 def add(self, other, *, alpha=1):
     """``self + alpha * other``, with broadcasting and type promotion."""
+    if _is_complex(self) or _is_complex(other):
+        return xp.add(self, _complex_scaled(other, alpha))
     if _is_one(alpha):
         return xp.add(self, other)
     return _fused.add(self, other, _number(alpha))
@@ -92,6 +105,8 @@ def add(self, other, *, alpha=1):
     other=lambda grad, alpha: -_scale(grad, alpha))
 def sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
+    if _is_complex(self) or _is_complex(other):
+        return xp.subtract(self, _complex_scaled(other, alpha))
     if _is_one(alpha):
         return xp.subtract(self, other)
     return _fused.add(self, other, _number(alpha), True)
@@ -101,6 +116,8 @@ def sub(self, other, *, alpha=1):
     self=lambda grad, alpha: -_scale(grad, alpha),
     other=lambda grad: grad)
 def _rsub_tensor(self, other, *, alpha=1):
+    if _is_complex(self) or _is_complex(other):
+        return xp.subtract(other, _complex_scaled(self, alpha))
     if _is_one(alpha):
         return xp.subtract(other, self)
     return _fused.add(other, self, _number(alpha), True)
@@ -110,6 +127,8 @@ def _rsub_tensor(self, other, *, alpha=1):
     check=_check_sub,
     self=lambda grad, alpha: -_scale(grad, alpha))
 def _rsub_scalar(self, other, *, alpha=1):
+    if _is_complex(self) or _is_complex(other):
+        return xp.subtract(other, _complex_scaled(self, alpha))
     if _is_one(alpha):
         return xp.subtract(other, self)
     return _fused.add(other, self, _number(alpha), True)
