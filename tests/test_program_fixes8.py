@@ -4,7 +4,10 @@ backward refuses them with torch's message; scatter with a reduce other than add
 raises torch's message; det is the product of the diagonal of the LU of ``Aᵀ`` and slogdet
 the sum of its logs (torch's; NumPy's det went through ``exp(logabsdet)``), with MKL's 2x2
 LU dividing by the pivot; logdet of a complex matrix is complex; complex add/sub form
-``alpha·other`` as a complex product (an infinite part makes the other part nan)."""
+``alpha·other`` as a complex product (an infinite part makes the other part nan); xlogy's
+and xlog1py's gradient for ``self`` is derivatives.yaml's masked ``xlogy(grad, other)`` (it was
+0 wherever ``self`` was 0: Beta/Dirichlet ``log_prob`` at concentration 1 lost its
+``log(value)`` term); xlog1py calls the C library's ``log1p``."""
 
 from __future__ import annotations
 
@@ -131,3 +134,60 @@ def test_complex_add_forms_alpha_times_other(case):
     t, e = COMPLEX_ADDS[case](torch), COMPLEX_ADDS[case](ember)
     assert str(e.dtype) == str(t.dtype)
     np.testing.assert_array_equal(e.numpy(), t.numpy())
+
+
+NAN = float("nan")
+XLOG_OTHERS = [0.0, 0.5, NAN, -1.0, -2.0, INF]
+
+
+@pytest.mark.parametrize("fn", ["xlogy", "special.xlog1py", "special.xlogy"])
+@pytest.mark.parametrize("x", [0.0, 1.0, NAN])
+def test_xlogy_self_gradient_at_zero(fn, x):
+    """derivatives.yaml: ``xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)`` (and
+    ``other <= -1`` for xlog1py): at ``self = 0`` the gradient is ``log(other)``, not 0, which
+    is what Dirichlet/Beta ``log_prob``'s gradient at concentration 1 needs."""
+    grads = []
+    for L in (torch, ember):
+        f = L
+        for part in fn.split("."):
+            f = getattr(f, part)
+        t = L.full((len(XLOG_OTHERS),), x, requires_grad=True)
+        f(t, L.tensor(XLOG_OTHERS)).sum().backward()
+        grads.append(t.grad.numpy())
+    np.testing.assert_array_equal(grads[1], grads[0])
+
+
+@pytest.mark.parametrize("other", [0.5, 0.0, -1.0])
+def test_xlogy_scalar_other_gradient(other):
+    grads = []
+    for L in (torch, ember):
+        t = L.tensor([0.0, 1.0], requires_grad=True)
+        (L.xlogy(t, other) + L.special.xlog1py(t, other)).sum().backward()
+        grads.append(t.grad.numpy())
+    np.testing.assert_array_equal(grads[1], grads[0])
+
+
+def test_xlogy_zero_upstream_gradient_is_zero():
+    grads = []
+    for L in (torch, ember):
+        t = L.tensor([1.0, 0.0, 1.0], requires_grad=True)
+        L.xlogy(t, L.tensor([0.0, 0.0, 2.0])).backward(L.tensor([0.0, 0.0, 3.0]))
+        grads.append(t.grad.numpy())
+    np.testing.assert_array_equal(grads[1], grads[0])
+
+
+def test_dirichlet_and_beta_log_prob_gradient_at_concentration_one():
+    grads = []
+    for L in (torch, ember):
+        a, b = L.tensor(1.0, requires_grad=True), L.tensor(1.0, requires_grad=True)
+        L.distributions.Beta(a, b).log_prob(L.tensor([0.1, 0.3, 0.6])).sum().backward()
+        grads.append([a.grad.item(), b.grad.item()])
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-6)
+
+
+def test_xlog1py_calls_libm_log1p():
+    x = np.linspace(-0.99, 50, 20001).astype(np.float32)
+    s = np.random.default_rng(0).standard_normal(x.shape).astype(np.float32)
+    t = torch.special.xlog1py(torch.from_numpy(s), torch.from_numpy(x)).numpy()
+    e = ember.special.xlog1py(ember.from_numpy(s), ember.from_numpy(x)).numpy()
+    np.testing.assert_array_equal(e, t)

@@ -720,24 +720,30 @@ expose(_copysign_, function=False)
 
 
 def _xlogy_kernel(self, other):
+    rt = xp.result_type(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
-        log = xp.log
-        if isinstance(other, xp.ndarray) and other.dtype in (xp.float32, xp.float64) \
-                and xp.result_type(self, other) == other.dtype:
+        if rt in (xp.float32, xp.float64):
             # torch's kernel calls the C library's log element by element
-            from ._loss_math import libm
-
-            def log(y):
-                return libm("log", y)
-        out = xp.where(self == 0, 0, xp.multiply(self, log(other)))
+            from ._libm import libm
+            log = libm("log", xp.asarray(other).astype(rt, copy=False))
+        else:
+            log = xp.log(other)
+        out = xp.where(self == 0, 0, xp.multiply(self, log))
         return xp.where(xp.isnan(other), other, out).astype(xp.result_type(self, other),
                                                               copy=False)
 
 
 def _xlogy_self(grad, self, other):
+    """derivatives.yaml: ``xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)``: at
+    ``self = 0`` the gradient is still ``log(other)``, 0 only where ``other <= 0``."""
+    return _masked_where_nonpositive(xlogy(grad, other), self, other, 0)
+
+
+def _masked_where_nonpositive(g, self, other, bound):
     from .._tensor import Tensor
-    nonzero = self != 0
-    return grad * xlogy(nonzero if isinstance(other, Tensor) else nonzero.to(grad.dtype), other)
+    if isinstance(other, Tensor):
+        return g.masked_fill((self == 0) & (other <= bound), 0.)
+    return g.masked_fill(self == 0, 0.) if _number(other) <= bound else g
 
 
 @op("XlogyBackward0", name="xlogy_tensor", method=False, function=False, promote=FLOAT,

@@ -12,6 +12,7 @@ from .. import _lazy
 from .._device import xp
 from .._errors import ArgTypeError, type_name
 from . import _libm
+from .pointwise import _masked_where_nonpositive
 from .registry import FLOAT, _scalar_name, op, run
 from .special import _zeta_cephes, i0
 from .unary import erf
@@ -128,22 +129,25 @@ def i1e(self):
 
 
 def _xlog1py_kernel(self, other):
+    rt = xp.result_type(self, other)
     with xp.errstate(all="ignore"):
-        out = xp.where(self == 0, 0, self * xp.log1p(other))
+        if rt in (xp.float32, xp.float64):
+            # torch's kernel calls the C library's log1p element by element (xlogy's, log)
+            log1p = _libm.libm("log1p", xp.asarray(other).astype(rt, copy=False))
+        else:
+            log1p = xp.log1p(other)
+        out = xp.where(self == 0, 0, self * log1p)
     return xp.where(xp.isnan(other), other, out).astype(xp.result_type(self, other))
 
 
 @op("SpecialXlog1PyBackward0", name="special_xlog1py", method=False, function=False,
     promote=FLOAT, tensors=("self", "other"),
-    self=lambda grad, self, other: grad * _xlog1py(self != 0, other),
+    self=lambda grad, self, other: _masked_where_nonpositive(xlog1py(grad, other), self, other,
+                                                             -1),
     other=lambda grad, self, other: grad * self / (other + 1))
 def xlog1py(self, other):
     """``self * log1p(other)``, 0 where ``self`` is 0."""
     return _xlog1py_kernel(self, other)
-
-
-def _xlog1py(mask, other):
-    return xlog1py(mask.to(other.dtype), other)
 
 
 def _zeta_kernel(self, other):
