@@ -7,7 +7,12 @@ LU dividing by the pivot; logdet of a complex matrix is complex; complex add/sub
 ``alpha·other`` as a complex product (an infinite part makes the other part nan); xlogy's
 and xlog1py's gradient for ``self`` is derivatives.yaml's masked ``xlogy(grad, other)`` (it was
 0 wherever ``self`` was 0: Beta/Dirichlet ``log_prob`` at concentration 1 lost its
-``log(value)`` term); xlog1py calls the C library's ``log1p``."""
+``log(value)`` term); xlog1py calls the C library's ``log1p``; complex inputs to ordering,
+extremum, rounding and modulo ops raise torch's errors (gt/lt/ge/le, argmax/argmin, max/min
+over a dim, maximum/minimum/fmax/fmin, topk, amax/amin, kthvalue/median/mode,
+cummax/cummin, clamp_min/max, sign/signbit, floor/ceil/trunc/round/frac, remainder/fmod/floor
+division); pow's exponent gradient tests a complex exponent torch's way, and pow's gradients
+are 0, not nan, where torch masks them (base 0 with exponent >= 0; exponent 0)."""
 
 from __future__ import annotations
 
@@ -191,3 +196,79 @@ def test_xlog1py_calls_libm_log1p():
     t = torch.special.xlog1py(torch.from_numpy(s), torch.from_numpy(x)).numpy()
     e = ember.special.xlog1py(ember.from_numpy(s), ember.from_numpy(x)).numpy()
     np.testing.assert_array_equal(e, t)
+
+
+Z = [[1 + 1j, 2 - 1j], [0.5j, 3 + 0j]]
+COMPLEX_REFUSALS = {
+    "gt": lambda L, z: z > 0,
+    "gt_inplace": lambda L, z: z.clone().gt_(0),
+    "real_gt_complex_scalar": lambda L, z: L.tensor([1.0]) > 1j,
+    "lt": lambda L, z: L.lt(z, z),
+    "ge": lambda L, z: z >= 1,
+    "le": lambda L, z: L.le(z, 1),
+    "argmax": lambda L, z: z.argmax(),
+    "argmax_dim": lambda L, z: z.argmax(1),
+    "argmin": lambda L, z: L.argmin(z),
+    "maximum": lambda L, z: L.maximum(z, z),
+    "minimum": lambda L, z: L.minimum(z, z),
+    "fmax": lambda L, z: L.fmax(z, z),
+    "fmin": lambda L, z: L.fmin(z, z),
+    "topk": lambda L, z: z.topk(1),
+    "min_dim": lambda L, z: L.min(z, 0),
+    "max_dim": lambda L, z: z.max(1),
+    "amax": lambda L, z: z.amax(),
+    "amin": lambda L, z: z.amin(0),
+    "kthvalue": lambda L, z: z.flatten().kthvalue(1),
+    "median": lambda L, z: z.median(),
+    "median_dim": lambda L, z: z.median(0),
+    "nanmedian": lambda L, z: z.nanmedian(),
+    "mode": lambda L, z: z.mode(),
+    "cummax": lambda L, z: z.cummax(0),
+    "cummin": lambda L, z: z.cummin(0),
+    "clamp_min": lambda L, z: z.clamp_min(0),
+    "clamp_max_tensor": lambda L, z: L.clamp_max(z, z),
+    "clamp_min_tensor": lambda L, z: z.clamp_min(z),
+    "sign": lambda L, z: z.sign(),
+    "signbit": lambda L, z: L.signbit(z),
+    "floor": lambda L, z: z.floor(),
+    "ceil": lambda L, z: z.ceil(),
+    "trunc": lambda L, z: z.trunc(),
+    "round": lambda L, z: z.round(),
+    "round_decimals": lambda L, z: z.round(decimals=1),
+    "frac": lambda L, z: z.frac(),
+    "remainder": lambda L, z: z % 2,
+    "fmod": lambda L, z: L.fmod(z, 2),
+    "floor_divide": lambda L, z: z // 2,
+    "div_trunc": lambda L, z: L.div(z, 2, rounding_mode="trunc"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMPLEX_REFUSALS))
+def test_complex_inputs_refused_as_torch_refuses_them(case):
+    """Ordering ops (and the rounding/modulo family) have no complex kernels in torch: its
+    error class and message, where Ember compared or rounded the complex numbers."""
+    errors_alike(lambda L: COMPLEX_REFUSALS[case](L, L.tensor(Z)))
+
+
+def test_complex_pow_exponent_gradient():
+    """pow's exponent gradient tests a complex exponent as ``imag == 0 & real >= 0``."""
+    grads = []
+    for L in (torch, ember):
+        b = L.tensor([0j, 1 + 1j], requires_grad=True)
+        e = L.tensor([2 + 0j, 0.5 - 1j], requires_grad=True)
+        L.pow(b, e).abs().sum().backward()
+        grads.append((e.grad.numpy(), b.grad.numpy()))
+    np.testing.assert_allclose(grads[1][0], grads[0][0], rtol=1e-5)
+    np.testing.assert_allclose(grads[1][1], grads[0][1], rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pow_gradients_masked_to_zero_not_nan(dtype):
+    grads = []
+    for L in (torch, ember):
+        b = L.tensor([0.0, 1.5, 0.0], dtype=getattr(L, dtype), requires_grad=True)
+        e = L.tensor([2.0, 0.5, 0.0], dtype=getattr(L, dtype), requires_grad=True)
+        L.pow(b, e).sum().backward()
+        grads.append((e.grad.numpy(), b.grad.numpy()))
+    np.testing.assert_array_equal(grads[1][0], grads[0][0])
+    np.testing.assert_array_equal(grads[1][1], grads[0][1])

@@ -177,9 +177,17 @@ def _int_zero_check(self, other):
         raise RuntimeError("ZeroDivisionError")
 
 
+def _no_complex_kernel(kernel, self, other):
+    """torch's dispatch error for a kernel built without complex types (the promoted dtype)."""
+    if _is_complex(self) or _is_complex(other):
+        dt = D._BY_NP[xp.result_type(self, other)]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.scalar_name}\'')
+
+
 def _floor_div(self, other):
     if self.dtype == xp.bool_:
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    _no_complex_kernel("div_floor_cpu", self, other)
     _int_zero_check(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.floor_divide(self, other)
@@ -188,6 +196,7 @@ def _floor_div(self, other):
 def _trunc_div(self, other):
     if self.dtype == xp.bool_:
         raise NotImplementedError("\"div_trunc_cpu\" not implemented for 'Bool'")
+    _no_complex_kernel("div_trunc_cpu", self, other)
     _int_zero_check(self, other)
     if self.dtype.kind in "iu":
         q = xp.floor_divide(self, other)
@@ -269,6 +278,7 @@ def floor_divide(self, other):
 
 def _float_mod(self, other, python: bool):
     """fmod, or torch's remainder (``fmod`` shifted by ``other`` where the signs differ)."""
+    _no_complex_kernel("remainder_cpu" if python else "fmod_cpu", self, other)
     if self.dtype.kind in "iu":
         _int_zero_check(self, other)
         return (xp.remainder if python else xp.fmod)(self, other)
@@ -415,19 +425,24 @@ _POW_SPECIAL = {
 
 
 def _pow_exp(grad, self, exponent, result):
-    """torch's pow_backward_exponent: 0 where the base is 0 and the exponent >= 0."""
+    """torch's pow_backward_exponent: 0 where the base is 0 and the exponent >= 0 (a complex
+    exponent: real and >= 0)."""
     from .._tensor import Tensor
+    if exponent.dtype.is_complex:
+        nonneg = (exponent.imag == 0) & (exponent.real >= 0)
+    else:
+        nonneg = exponent >= 0
     if not isinstance(self, Tensor):
         g = result * _log_scalar(self)
-        return grad * (where(exponent >= 0, 0.0, g) if self == 0 else g)
+        return grad * (where(nonneg, 0.0, g) if self == 0 else g)
     g = grad * (result * self.to(result.dtype).log())
-    return where((self == 0) & (exponent >= 0), 0.0 * g, g)
+    return where((self == 0) & nonneg, 0.0, g)           # a 0, not 0·g (which is nan there)
 
 
 def _pow_self_tensor(grad, self, exponent):
     """torch's pow_backward_self for a tensor exponent: 0 where the exponent is 0."""
     g = grad * (exponent * self.pow(exponent - 1))
-    return where(exponent == 0, 0.0 * g, g)
+    return where(exponent == 0, 0.0, g)
 
 
 def _log_scalar(x):
@@ -665,7 +680,16 @@ def _fmin_other(grad, self, other):
     return grad.where((self <= other).logical_or(other.isnan()).logical_not(), 0.0)
 
 
-@op("FmaxBackward0", check=_tensor_other("fmax"), self=_fmax_self, other=_fmax_other)
+def _extremum_check(name):
+    """``other`` must be a tensor, and neither complex (torch's fmax/fmin errors)."""
+    def check(self, other):
+        _tensor_other(name)(self, other)
+        if self.dtype.is_complex or other.dtype.is_complex:
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
+    return check
+
+
+@op("FmaxBackward0", check=_extremum_check("fmax"), self=_fmax_self, other=_fmax_other)
 def fmax(self, other):
     """Element-wise maximum that ignores NaN (NaN only where both are NaN).
 
@@ -675,7 +699,7 @@ def fmax(self, other):
     return xp.fmax(self, other)
 
 
-@op("FminBackward0", check=_tensor_other("fmin"), self=_fmin_self, other=_fmin_other)
+@op("FminBackward0", check=_extremum_check("fmin"), self=_fmin_self, other=_fmin_other)
 def fmin(self, other):
     """Element-wise minimum that ignores NaN."""
     return xp.fmin(self, other)
@@ -930,7 +954,12 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
 def _comparison(name, ufunc, doc):
     """A comparison, and its in-place form, which torch records (``EqBackward0`` for a number
     ``other``, ``EqBackward1`` for a tensor) with zero gradients."""
+    ordered = name not in ("eq", "ne")
+
     def kernel(self, other):
+        if ordered and (_is_complex(self) or _is_complex(other)):
+            dt = D._BY_NP[xp.result_type(self, other)]
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dt.scalar_name}\'')
         return ufunc(self, other)
     kernel.__name__ = name
     kernel.__doc__ = doc
@@ -1343,10 +1372,16 @@ expose(_clamp_, function=False)
 clip = clamp
 
 
+def _no_complex_clamp(self):
+    if self.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
 @op("ClampMinBackward0", name="clamp_min_scalar", method=False, function=False,
     tensors=("self", "min"), check=_no_bool_clamp,
     self=lambda grad, self, min: grad.where(self >= min, 0.0))
 def _clamp_min_scalar(self, min):
+    _no_complex_clamp(self)
     return xp.maximum(self, min)
 
 
@@ -1354,6 +1389,7 @@ def _clamp_min_scalar(self, min):
     self=lambda grad, self, min: grad.where(self >= min, 0.0),
     min=lambda grad, self, min: grad.where(self < min, 0.0))
 def _clamp_min_tensor(self, min):
+    _no_complex_kernel("maximum_cpu", self, min)
     return xp.maximum(self, min)
 
 
@@ -1361,6 +1397,7 @@ def _clamp_min_tensor(self, min):
     tensors=("self", "max"), check=lambda self, max: _no_bool_clamp(self, None, max),
     self=lambda grad, self, max: grad.where(self <= max, 0.0))
 def _clamp_max_scalar(self, max):
+    _no_complex_clamp(self)
     return xp.minimum(self, max)
 
 
@@ -1368,6 +1405,7 @@ def _clamp_max_scalar(self, max):
     self=lambda grad, self, max: grad.where(self <= max, 0.0),
     max=lambda grad, self, max: grad.where(self > max, 0.0))
 def _clamp_max_tensor(self, max):
+    _no_complex_kernel("minimum_cpu", self, max)
     return xp.minimum(self, max)
 
 

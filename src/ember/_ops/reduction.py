@@ -867,6 +867,9 @@ _cummin = op("CumminBackward0", name="cummin_", method=False, function=False, pr
 
 
 def _cum_extreme(d, rt, input, dim, greater):
+    if input.dtype.is_complex:
+        raise NotImplementedError(f'"{"cummax" if greater else "cummin"}_cpu" not implemented '
+                                  f"for '{input.dtype.scalar_name}'")
     nd = input._data.ndim
     dim = norm_dim(dim, nd)
     idx = _cum_extreme_indices(input._data, dim, greater) if input._data.size and nd else \

@@ -160,6 +160,9 @@ def _check_reduce_dims(input, dims, name, given=None) -> None:
 def _run_dim(d, input, dim, keepdim, result_type):
     from .._tensor import Tensor
     nd = input._data.ndim
+    if input.dtype.is_complex:
+        raise RuntimeError(f"{'max' if d is _max_dim else 'min'}(): does not support complex "
+                           "input")
     dim = norm_dim(dim, nd) if nd else 0
     _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     data = input._data if nd else input._data.reshape(1)
@@ -229,6 +232,7 @@ def _amin(self, dim, keepdim=False):
 @expose
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
+    _no_complex_kernel(input, "max_values_cpu")
     dims = _reduction_dims(input, dim)
     _check_extreme_dims(input, dim, dims, "amax")
     return _amax(input, dims, keepdim)
@@ -237,9 +241,16 @@ def amax(input, dim=(), keepdim=False, *, out=None):
 @expose
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
+    _no_complex_kernel(input, "min_values_cpu")
     dims = _reduction_dims(input, dim)
     _check_extreme_dims(input, dim, dims, "amin")
     return _amin(input, dims, keepdim)
+
+
+def _no_complex_kernel(input, kernel) -> None:
+    """torch's dispatch error for a kernel built without complex types."""
+    if input.dtype.is_complex:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype.scalar_name}\'')
 
 
 def _check_extreme_dims(input, dim, dims, name) -> None:
@@ -261,6 +272,8 @@ def _reduction_dims(input, dim) -> tuple:
 def _arg(fn, input, dim, keepdim):
     from .._tensor import Tensor
     data = input._data
+    if input.dtype.is_complex:
+        raise RuntimeError(f"{fn.__name__}(): does not support complex input")
     _check_reduce_dims(input, None if dim is None else (norm_dim(dim, data.ndim),)
                        if data.ndim else (), fn.__name__)
     if dim is None:
@@ -298,7 +311,14 @@ def _tensors_only(name):
         if not isinstance(other, Tensor):
             raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                             f"{type(other).__name__}")
+        _no_complex_extremum(name, self, other)
     return check
+
+
+def _no_complex_extremum(name, *tensors):
+    """torch's refusal of complex maximum/minimum/fmax/fmin."""
+    if any(t.dtype.is_complex for t in tensors):
+        raise RuntimeError(f"{name} not implemented for complex tensors.")
 
 
 @op("MaximumBackward0", promote=SAME, check=_tensors_only("maximum"),

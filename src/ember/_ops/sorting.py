@@ -96,8 +96,10 @@ def _check_nonempty_dim(input, dim, fname):
 
 
 def _not_implemented_bool(input, kernel):
-    if input._data.dtype == xp.bool_:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    """torch's dispatch error for a kernel built without bool (nor complex) types."""
+    if input._data.dtype == xp.bool_ or input.dtype.is_complex:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
 
 
 # ----------------------------------------------------------------------------- libstdc++ replay
@@ -232,6 +234,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         raise RuntimeError("selected index k out of range")
     if a.dtype == xp.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU")
+    if input.dtype.is_complex:
+        raise RuntimeError(" topk does not support complex dtypes on CPU")
     if nd == 0:
         return _run_selecting(_topk, TopkResult, input, 0, xp.zeros((), xp.int64), True, out)
     idx = xp.take(_argsort(a, dim, largest), range(k), axis=dim).astype(xp.int64)
@@ -452,6 +456,8 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     nd = a.ndim
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, "mode")
+    if input.dtype.is_complex:
+        _not_implemented_bool(input, "mode_cpu")
     if nd == 0:
         return _run_selecting(_mode, ModeResult, input, 0, xp.zeros((), xp.int64), keepdim, out)
     rows, back = _rows(a, dim)

@@ -94,12 +94,17 @@ def sign(self):
     >>> ember.sign(ember.tensor([-2.0, 0.0, 3.0]))
     tensor([-1.,  0.,  1.])
     """
+    if self.dtype.kind == "c":
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
+                                  "numbers. Please use torch.sgn instead.")
     return _sign(self)
 
 
 @op(None, promote=NONE, tensors=("self",))
 def signbit(self):
     """True where the sign bit is set (``-0.0`` included)."""
+    if self.dtype.kind == "c":
+        raise NotImplementedError("signbit is not implemented for complex tensors.")
     if self.dtype.kind in "fc":
         return xp.signbit(self)
     return self < 0 if self.dtype.kind == "i" else xp.zeros(self.shape, xp.bool_)
@@ -640,7 +645,9 @@ def _rounding(name, ufunc, node, doc):
     def kernel(self):
         if self.dtype.kind in "iu":
             return self.copy()
-        _not_for(self, f"{name}_vml_cpu", "b")
+        if self.dtype.kind == "c" and name != "round":
+            raise NotImplementedError(f"{name} is not supported for complex inputs")
+        _not_for(self, f"{name}_vml_cpu", "bc")
         return ufunc(self)
     kernel.__name__ = name
     kernel.__doc__ = doc
@@ -656,7 +663,7 @@ _round0 = _rounding("round", xp.rint, "RoundBackward0", "Round half to even.")
 @op("RoundBackward1", name="round_decimals", method=False, function=False, inplace=True,
     self=_zero_grad)
 def _round_decimals(self, decimals):
-    _not_for(self, "round_cpu", "biu")
+    _not_for(self, "round_cpu", "biuc")
     t = self.dtype.type
     if decimals >= 0:
         p = t(10.0 ** decimals)
@@ -692,7 +699,7 @@ expose(_round_, function=False)
 @op("FracBackward0", inplace=True, self=lambda grad: grad)
 def frac(self):
     """The fractional part ``x - trunc(x)`` (sign of ``x``)."""
-    _not_for(self, "frac_cpu", "biu")
+    _not_for(self, "frac_cpu", "biuc")
     with xp.errstate(invalid="ignore"):
         return self - xp.trunc(self)
 
