@@ -93,10 +93,11 @@ def _complex_scaled(x, alpha):
     other=lambda grad, alpha: _scale(grad, alpha))
 def add(self, other, *, alpha=1):
     """``self + alpha * other``, with broadcasting and type promotion."""
+    if _is_one(alpha):
+        out = xp.add(self, other)
+        return out if out.dtype.kind != "c" else xp.add(self, _complex_scaled(other, alpha))
     if _is_complex(self) or _is_complex(other):
         return xp.add(self, _complex_scaled(other, alpha))
-    if _is_one(alpha):
-        return xp.add(self, other)
     return _fused.add(self, other, _number(alpha))
 
 
@@ -105,10 +106,11 @@ def add(self, other, *, alpha=1):
     other=lambda grad, alpha: -_scale(grad, alpha))
 def sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
+    if _is_one(alpha):
+        out = xp.subtract(self, other)
+        return out if out.dtype.kind != "c" else xp.subtract(self, _complex_scaled(other, alpha))
     if _is_complex(self) or _is_complex(other):
         return xp.subtract(self, _complex_scaled(other, alpha))
-    if _is_one(alpha):
-        return xp.subtract(self, other)
     return _fused.add(self, other, _number(alpha), True)
 
 
@@ -954,13 +956,19 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
 def _comparison(name, ufunc, doc):
     """A comparison, and its in-place form, which torch records (``EqBackward0`` for a number
     ``other``, ``EqBackward1`` for a tensor) with zero gradients."""
-    ordered = name not in ("eq", "ne")
-
-    def kernel(self, other):
-        if ordered and (_is_complex(self) or _is_complex(other)):
-            dt = D._BY_NP[xp.result_type(self, other)]
-            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dt.scalar_name}\'')
+    def plain(self, other):
         return ufunc(self, other)
+
+    if name in ("eq", "ne"):
+        kernel = plain
+    else:
+        def kernel(self, other):
+            if _is_complex(self) or _is_complex(other):
+                dt = D._BY_NP[xp.result_type(self, other)]
+                raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                          f"'{dt.scalar_name}'")
+            return ufunc(self, other)
+        kernel.fast = plain          # the fast path's inputs are float: no complex to refuse
     kernel.__name__ = name
     kernel.__doc__ = doc
     entry = op(None, promote=COMPARE, tensors=("self", "other"))(kernel)
