@@ -12,7 +12,8 @@ extremum, rounding and modulo ops raise torch's errors (gt/lt/ge/le, argmax/argm
 over a dim, maximum/minimum/fmax/fmin, topk, amax/amin, kthvalue/median/mode,
 cummax/cummin, clamp_min/max, sign/signbit, floor/ceil/trunc/round/frac, remainder/fmod/floor
 division); pow's exponent gradient tests a complex exponent torch's way, and pow's gradients
-are 0, not nan, where torch masks them (base 0 with exponent >= 0; exponent 0)."""
+are 0, not nan, where torch masks them (base 0 with exponent >= 0; exponent 0);
+``torch.remainder`` of two numbers raises torch's TypeError."""
 
 from __future__ import annotations
 
@@ -272,3 +273,8 @@ def test_pow_gradients_masked_to_zero_not_nan(dtype):
         grads.append((e.grad.numpy(), b.grad.numpy()))
     np.testing.assert_array_equal(grads[1][0], grads[0][0])
     np.testing.assert_array_equal(grads[1][1], grads[0][1])
+
+
+@pytest.mark.parametrize("args", [(1, 2), (-7.5, 2.0), (True, 2.0)])
+def test_remainder_of_two_numbers_is_a_type_error(args):
+    errors_alike(lambda L: L.remainder(*args))

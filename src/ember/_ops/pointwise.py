@@ -324,6 +324,15 @@ def _remainder_scalar_self(self, other):
 def _remainder_entry(input, other):
     from .._tensor import Tensor
     if not isinstance(input, Tensor):
+        if not isinstance(other, Tensor):
+            got = f"{type(input).__name__}, {type(other).__name__}"
+            raise TypeError(
+                f"remainder() received an invalid combination of arguments - got ({got}), but "
+                "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                " * (Number self, Tensor other)\n      didn't match because some of the "
+                f"arguments have invalid types: (!{type(input).__name__}!, "
+                f"!{type(other).__name__}!)\n * (Tensor input, Number other, *, Tensor out = "
+                "None)\n")
         return _remainder_scalar_self
     return _remainder_tensor if isinstance(other, Tensor) else _remainder_scalar
 
