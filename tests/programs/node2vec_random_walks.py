@@ -94,11 +94,7 @@ class SGNS(nn.Module):
 
 
 model = SGNS(N)
-opt = (
-    torch.optim.SparseAdam(list(model.parameters()), lr=0.05)
-    if False
-    else torch.optim.Adam(model.parameters(), lr=0.05)
-)
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
 for epoch in range(5):
     perm = torch.randperm(len(pairs))
     total = 0.0
