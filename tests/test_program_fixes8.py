@@ -13,7 +13,9 @@ over a dim, maximum/minimum/fmax/fmin, topk, amax/amin, kthvalue/median/mode,
 cummax/cummin, clamp_min/max, sign/signbit, floor/ceil/trunc/round/frac, remainder/fmod/floor
 division); pow's exponent gradient tests a complex exponent torch's way, and pow's gradients
 are 0, not nan, where torch masks them (base 0 with exponent >= 0; exponent 0);
-``torch.remainder`` of two numbers raises torch's TypeError."""
+``torch.remainder`` of two numbers raises torch's TypeError; erf/erfc/erfinv/lgamma/digamma/
+logit/deg2rad/rad2deg/isposinf/isneginf/ndtr/entr/xlogy/nansum/nanmean/hypot refuse complex
+inputs as torch does (Ember computed them, some on the real part alone)."""
 
 from __future__ import annotations
 
@@ -278,3 +280,30 @@ def test_pow_gradients_masked_to_zero_not_nan(dtype):
 @pytest.mark.parametrize("args", [(1, 2), (-7.5, 2.0), (True, 2.0)])
 def test_remainder_of_two_numbers_is_a_type_error(args):
     errors_alike(lambda L: L.remainder(*args))
+
+
+COMPLEX_UNARY_REFUSALS = {
+    "erf": lambda L, z: L.erf(z),
+    "erfc": lambda L, z: L.erfc(z),
+    "erfinv": lambda L, z: L.erfinv(z),
+    "lgamma": lambda L, z: L.lgamma(z),
+    "digamma": lambda L, z: L.digamma(z),
+    "logit": lambda L, z: L.logit(z),
+    "deg2rad": lambda L, z: L.deg2rad(z),
+    "rad2deg": lambda L, z: L.rad2deg(z),
+    "isposinf": lambda L, z: L.isposinf(z),
+    "isneginf": lambda L, z: L.isneginf(z),
+    "ndtr": lambda L, z: L.special.ndtr(z),
+    "entr": lambda L, z: L.special.entr(z),
+    "xlogy": lambda L, z: L.special.xlogy(z, z),
+    "nansum": lambda L, z: L.nansum(z),
+    "nanmean": lambda L, z: L.nanmean(z),
+    "hypot": lambda L, z: L.hypot(z, z),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMPLEX_UNARY_REFUSALS))
+def test_complex_special_functions_refused(case):
+    """These have no complex kernels in torch; Ember computed them on the real part (with a
+    ComplexWarning) or on NumPy's complex formulas."""
+    errors_alike(lambda L: COMPLEX_UNARY_REFUSALS[case](L, L.tensor([0.3 + 0.4j, -1.2 + 0.5j])))

@@ -665,9 +665,9 @@ def hypot(self, other):
     >>> ember.hypot(ember.tensor([3.0]), ember.tensor([4.0]))
     tensor([5.])
     """
-    if self.dtype.kind not in "fc":
+    if self.dtype.kind not in "f":
         from .unary import _not_for
-        _not_for(self, "hypot_cpu", "biu")
+        _not_for(self, "hypot_cpu", "biuc")
     if xp is np and self.dtype in (np.float32, np.float64) and \
             getattr(other, "dtype", None) == self.dtype:
         from . import _sleef_hypot
@@ -755,6 +755,7 @@ expose(_copysign_, function=False)
 
 
 def _xlogy_kernel(self, other):
+    _no_complex_kernel("xlogy_cpu", self, other)
     rt = xp.result_type(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
         if rt in (xp.float32, xp.float64):

@@ -957,6 +957,8 @@ def count_nonzero(input, dim=None):
     self=lambda grad, self, dim, keepdim:
         _unsq(grad, dim, keepdim) * _wrap(~xp.isnan(self._data)))
 def _nansum(self, dim, keepdim, dtype):
+    if self.dtype.kind == "c":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     a = _cast(self, dtype)
     if a.ndim == 0:
         return xp.nan_to_num(a, nan=0.0) if a.dtype.kind == "f" else a.astype(

@@ -37,14 +37,17 @@ def _entr_kernel(x):
     self=lambda grad, self: grad * -(1 + self.log()))
 def entr(self):
     """``-x log x`` (0 at 0, ``-inf`` for negative ``x``)."""
+    if self.dtype.kind == "c":
+        raise NotImplementedError("\"entr_cpu\" not implemented for "
+                                  f"'{_D._BY_NP[self.dtype].scalar_name}'")
     return _entr_kernel(self)
 
 
 def ndtr(input):
     """The standard normal CDF, ``(1 + erf(x / sqrt(2))) / 2`` (torch's composition)."""
     from .nn import mul_scalar
-    return mul_scalar(1 + erf(mul_scalar(input.float() if not input.dtype.is_floating_point
-                                         else input, _SQRT1_2)), 0.5)
+    as_float = input.dtype.is_floating_point or input.dtype.is_complex   # (complex: erf refuses)
+    return mul_scalar(1 + erf(mul_scalar(input if as_float else input.float(), _SQRT1_2)), 0.5)
 
 
 def _floats_only(kernel, reduced=False):

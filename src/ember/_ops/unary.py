@@ -425,6 +425,8 @@ _inverse_hyperbolic_inplace()
     self=lambda grad: grad * (math.pi / 180))
 def deg2rad(self):
     """Degrees to radians."""
+    if self.dtype.kind == "c":
+        raise RuntimeError("deg2rad is not supported for complex tensors.")
     return xp.multiply(self, self.dtype.type(math.pi / 180))
 
 
@@ -432,6 +434,8 @@ def deg2rad(self):
     self=lambda grad: grad * (180 / math.pi))
 def rad2deg(self):
     """Radians to degrees."""
+    if self.dtype.kind == "c":
+        raise RuntimeError("rad2deg is not supported for complex tensors.")
     return xp.multiply(self, self.dtype.type(180 / math.pi))
 
 
@@ -469,6 +473,7 @@ def logit(self, eps=None):
     >>> ember.logit(ember.tensor([0.5, 0.75]))
     tensor([0.0000, 1.0986])
     """
+    _not_for(self, "logit_cpu", "c")
     if eps is not None and eps >= 0:
         self = xp.clip(self, self.dtype.type(eps), self.dtype.type(1 - eps))
     with xp.errstate(divide="ignore", invalid="ignore"):
@@ -612,6 +617,7 @@ def erf(self):
     >>> ember.erf(ember.tensor([0.0, 1.0]))
     tensor([0.0000, 0.8427])
     """
+    _not_for(self, "erf_vml_cpu", "c")
     return _in_precision(_erf64, self)
 
 
@@ -620,6 +626,7 @@ def erf(self):
 @_vml.first("Erfc")
 def erfc(self):
     """The complementary error function ``1 - erf(x)``, accurate where erf is near 1."""
+    _not_for(self, "erfc_vml_cpu", "c")
     return _in_precision(_erfc64, self)
 
 
@@ -632,6 +639,7 @@ def erfinv(self):
     >>> ember.erfinv(ember.tensor([0.0, 0.5]))
     tensor([0.0000, 0.4769])
     """
+    _not_for(self, "erfinv_vml_cpu", "c")
     return _in_precision(_erfinv64, self)
 
 
@@ -708,6 +716,8 @@ def frac(self):
 
 def _predicate(name, fn, doc):
     def kernel(self):
+        if self.dtype.kind == "c" and name in ("isposinf", "isneginf"):
+            raise RuntimeError(f"{name} does not support complex inputs.")
         if self.dtype.kind in "fc":
             return fn(self)
         return xp.zeros(self.shape, xp.bool_) if name != "isfinite" else \
