@@ -15,7 +15,8 @@ division); pow's exponent gradient tests a complex exponent torch's way, and pow
 are 0, not nan, where torch masks them (base 0 with exponent >= 0; exponent 0);
 ``torch.remainder`` of two numbers raises torch's TypeError; erf/erfc/erfinv/lgamma/digamma/
 logit/deg2rad/rad2deg/isposinf/isneginf/ndtr/entr/xlogy/nansum/nanmean/hypot refuse complex
-inputs as torch does (Ember computed them, some on the real part alone)."""
+inputs as torch does (Ember computed them, some on the real part alone); nan_to_num of a
+complex tensor replaces in each part (NumPy refused), and refuses to record a graph."""
 
 from __future__ import annotations
 
@@ -307,3 +308,13 @@ def test_complex_special_functions_refused(case):
     """These have no complex kernels in torch; Ember computed them on the real part (with a
     ComplexWarning) or on NumPy's complex formulas."""
     errors_alike(lambda L: COMPLEX_UNARY_REFUSALS[case](L, L.tensor([0.3 + 0.4j, -1.2 + 0.5j])))
+
+
+def test_nan_to_num_of_complex_treats_each_part():
+    inf, nan = float("inf"), float("nan")
+    vals = [complex(nan, inf), complex(-inf, 2), complex(1, nan), 3 + 4j]
+    for dtype in ("complex64", "complex128"):
+        outs = [L.nan_to_num(L.tensor(vals, dtype=getattr(L, dtype)), nan=1.5).numpy()
+                for L in (torch, ember)]
+        np.testing.assert_array_equal(outs[1], outs[0])
+    errors_alike(lambda L: L.nan_to_num(L.tensor([complex(nan, 1)], requires_grad=True)))

@@ -740,23 +740,40 @@ isposinf = _predicate("isposinf", xp.isposinf, "True where the element is +inf."
 isneginf = _predicate("isneginf", xp.isneginf, "True where the element is -inf.")
 
 
-@op("NanToNumBackward0", promote=NONE, inplace=True,
+def _nan_to_num_real(a, nan, posinf, neginf):
+    info = xp.finfo(a.dtype)
+    t = a.dtype.type
+    with xp.errstate(over="ignore"):
+        out = xp.where(xp.isnan(a), t(nan), a)
+        out = xp.where(xp.isposinf(a), t(info.max if posinf is None else posinf), out)
+        return xp.where(xp.isneginf(a), t(info.min if neginf is None else neginf), out)
+
+
+def _nan_to_num_check(self, *args):
+    """torch records no complex nan_to_num: it refuses one that would need a graph."""
+    from ..autograd import grad_mode
+    if self.dtype.is_complex and self.requires_grad and grad_mode._state.enabled:
+        raise RuntimeError("nan_to_num does not support automatic differentiation for outputs "
+                           "with complex dtype.")
+
+
+@op("NanToNumBackward0", promote=NONE, inplace=True, check=_nan_to_num_check,
     self=lambda grad, self: grad * self.isfinite())
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-    """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes).
+    """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes); a complex
+    tensor's real and imaginary parts each on their own, as torch.
 
     >>> ember.nan_to_num(ember.tensor([float('nan'), 1.0]))
     tensor([0., 1.])
     """
     if self.dtype.kind not in "fc":
         return self.copy()
-    info = xp.finfo(self.dtype)
-    t = self.dtype.type
-    with xp.errstate(over="ignore"):
-        out = xp.where(xp.isnan(self), t(nan), self)
-        out = xp.where(xp.isposinf(self), t(info.max if posinf is None else posinf), out)
-        return xp.where(xp.isneginf(self), t(info.min if neginf is None else neginf), out)
-
+    if self.dtype.kind == "c":
+        out = xp.empty(self.shape, self.dtype)
+        out.real = _nan_to_num_real(self.real, nan, posinf, neginf)
+        out.imag = _nan_to_num_real(self.imag, nan, posinf, neginf)
+        return out
+    return _nan_to_num_real(self, nan, posinf, neginf)
 
 
 def _install_aliases():
