@@ -14,7 +14,8 @@ cummax/cummin, clamp_min/max, sign/signbit, floor/ceil/trunc/round/frac, remaind
 division); pow's exponent gradient tests a complex exponent torch's way, and pow's gradients
 are 0, not nan, where torch masks them (base 0 with exponent >= 0; exponent 0);
 ``torch.remainder`` of two numbers raises torch's TypeError; erf/erfc/erfinv/lgamma/digamma/
-logit/deg2rad/rad2deg/isposinf/isneginf/ndtr/entr/xlogy/nansum/nanmean/hypot refuse complex
+logit/deg2rad/rad2deg/isposinf/isneginf/ndtr/entr/xlogy/nansum/nanmean/hypot, aminmax/histc,
+searchsorted/bucketize, unique(_consecutive), isin and hardtanh/relu6 refuse complex
 inputs as torch does (Ember computed them, some on the real part alone); nan_to_num of a
 complex tensor replaces in each part (NumPy refused), and refuses to record a graph."""
 
@@ -300,6 +301,19 @@ COMPLEX_UNARY_REFUSALS = {
     "nansum": lambda L, z: L.nansum(z),
     "nanmean": lambda L, z: L.nanmean(z),
     "hypot": lambda L, z: L.hypot(z, z),
+    "aminmax": lambda L, z: L.aminmax(z),
+    "histc_default_range": lambda L, z: L.histc(z),
+    "histc_range": lambda L, z: L.histc(z, bins=4, min=0, max=1),
+    "searchsorted_values": lambda L, z: L.searchsorted(L.tensor([1.0]), z),
+    "searchsorted_sequence": lambda L, z: L.searchsorted(z, L.tensor([1.0])),
+    "bucketize": lambda L, z: L.bucketize(z, L.tensor([1.0])),
+    "unique": lambda L, z: L.unique(z),
+    "unique_dim": lambda L, z: L.unique(z, dim=0),
+    "unique_consecutive": lambda L, z: L.unique_consecutive(z),
+    "isin": lambda L, z: L.isin(z, L.tensor([1.0])),
+    "isin_test_elements": lambda L, z: L.isin(L.tensor([1.0]), z),
+    "hardtanh": lambda L, z: L.nn.functional.hardtanh(z),
+    "relu6": lambda L, z: L.nn.functional.relu6(z),
 }
 
 

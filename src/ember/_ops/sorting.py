@@ -541,6 +541,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     (tensor([1, 2]), tensor([1, 2]))
     """
     a = input._data
+    if input.dtype.is_complex:
+        raise NotImplementedError(f'"{"unique" if dim is None else "unique_dim"}" not '
+                                  f"implemented for '{input.dtype.scalar_name}'")
     if dim is None:
         vals, inverse, counts = _unique_flat(a)
         return _unique_result(_unique2, input, vals, inverse, counts, return_inverse,
@@ -561,6 +564,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     tensor([1, 2, 1])
     """
     a = input._data
+    if input.dtype.is_complex:
+        raise NotImplementedError(f'"unique" not implemented for \'{input.dtype.scalar_name}\'')
     if dim is None:
         moved = a.reshape(-1, 1)
         shape = a.shape
