@@ -22,8 +22,17 @@ dists = [
     D.Uniform(-1.0, torch.tensor(3.0)),
 ]
 for d in dists:
-    print(d, "| batch", tuple(d.batch_shape), "event", tuple(d.event_shape), "| rsample:",
-          d.has_rsample, "| support:", d.support)
+    print(
+        d,
+        "| batch",
+        tuple(d.batch_shape),
+        "event",
+        tuple(d.event_shape),
+        "| rsample:",
+        d.has_rsample,
+        "| support:",
+        d.support,
+    )
 
 mvn = D.MultivariateNormal(torch.zeros(3), scale_tril=torch.eye(3) * 0.5)
 ind = D.Independent(D.Normal(torch.zeros(4, 3), torch.ones(4, 3)), 1)
@@ -50,8 +59,10 @@ pairs = [
     (D.Beta(torch.tensor(2.0), torch.tensor(3.0)), D.Beta(torch.tensor(1.0), torch.tensor(1.0))),
     (D.Gamma(torch.tensor(2.0), torch.tensor(1.0)), D.Gamma(torch.tensor(3.0), torch.tensor(2.0))),
     (D.Exponential(torch.tensor(1.0)), D.Exponential(torch.tensor(3.0))),
-    (D.Categorical(probs=torch.tensor([0.2, 0.3, 0.5])),
-     D.Categorical(probs=torch.tensor([0.4, 0.4, 0.2]))),
+    (
+        D.Categorical(probs=torch.tensor([0.2, 0.3, 0.5])),
+        D.Categorical(probs=torch.tensor([0.4, 0.4, 0.2])),
+    ),
     (D.Dirichlet(torch.tensor([1.0, 2.0])), D.Dirichlet(torch.tensor([2.0, 2.0]))),
     (D.Laplace(0.0, 1.0), D.Laplace(0.5, 2.0)),
     (D.Poisson(torch.tensor(2.0)), D.Poisson(torch.tensor(4.0))),
@@ -60,15 +71,22 @@ for p, q in pairs:
     closed = kl_divergence(p, q)
     x = p.sample((20000,))
     mc = (p.log_prob(x) - q.log_prob(x)).mean()
-    print(f"KL({type(p).__name__}) closed {closed.item():.5f} MC {mc.item():.5f} "
-          f"close {abs(closed.item() - mc.item()) < 0.05}")
+    print(
+        f"KL({type(p).__name__}) closed {closed.item():.5f} MC {mc.item():.5f} "
+        f"close {abs(closed.item() - mc.item()) < 0.05}"
+    )
 try:
     kl_divergence(D.Beta(torch.tensor(1.0), torch.tensor(1.0)), D.Poisson(torch.tensor(1.0)))
 except NotImplementedError as e:
     print("NotImplementedError:", e)
 
-for d in [D.Normal(0.0, 1.0), D.Exponential(torch.tensor(2.0)), D.Laplace(1.0, 0.5),
-          D.Uniform(0.0, 4.0), D.Cauchy(0.0, 1.0)]:
+for d in [
+    D.Normal(0.0, 1.0),
+    D.Exponential(torch.tensor(2.0)),
+    D.Laplace(1.0, 0.5),
+    D.Uniform(0.0, 4.0),
+    D.Cauchy(0.0, 1.0),
+]:
     q = torch.tensor([0.05, 0.5, 0.95])
     x = d.icdf(q)
     print(f"{type(d).__name__:12s} icdf {x} cdf(icdf) {d.cdf(x)} entropy {d.entropy():.5f}")
@@ -85,8 +103,7 @@ for step in range(200):
     opt.zero_grad()
     nll.backward()
     opt.step()
-print(f"Beta MLE: a {to_pos(raw)[0].item():.4f} b {to_pos(raw)[1].item():.4f} "
-      f"nll {nll.item():.5f}")
+print(f"Beta MLE: a {to_pos(raw)[0].item():.4f} b {to_pos(raw)[1].item():.4f} nll {nll.item():.5f}")
 waits = D.Gamma(torch.tensor(3.0), torch.tensor(0.5)).sample((400,))
 log_k = torch.zeros(1, requires_grad=True)
 log_r = torch.zeros(1, requires_grad=True)
@@ -96,8 +113,10 @@ for step in range(200):
     opt.zero_grad()
     nll.backward()
     opt.step()
-print(f"Gamma MLE: shape {log_k.exp().item():.4f} rate {log_r.exp().item():.4f} "
-      f"mean {waits.mean().item():.4f}")
+print(
+    f"Gamma MLE: shape {log_k.exp().item():.4f} rate {log_r.exp().item():.4f} "
+    f"mean {waits.mean().item():.4f}"
+)
 z = D.Gamma(torch.tensor([2.0]), torch.tensor([1.0])).rsample((3,))
 print("gamma rsample:", z.shape, z.requires_grad)
 conc = torch.tensor([1.5, 0.5], requires_grad=True)
