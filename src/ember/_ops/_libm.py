@@ -245,6 +245,8 @@ def double_fn(name: str):
 def libm(name: str, x):
     """glibc's ``log`` or ``log1p`` of a float32/float64 array (what ``std::`` calls); the
     doubles through ``random``'s, which maps Python's ``math`` (five times ctypes' speed)."""
+    if x.ndim == 0:
+        return libm(name, x.reshape(1)).reshape(())
     if x.dtype == np.float32:
         return float_fn(name)(x)
     from .. import random

@@ -56,6 +56,10 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
     side = _side(side, right)
     seq = sorted_sequence._data
     values = _array(input)
+    for a in (seq, values):
+        if a.dtype.kind == "c":
+            name = "ComplexFloat" if a.dtype == np.complex64 else "ComplexDouble"
+            raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for \'{name}\'')
     if seq.ndim == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")

@@ -644,6 +644,9 @@ def isin(elements=None, test_elements=None, *, assume_unique: bool = False,
                                f"{dt.scalar_name}")
     a = elements._data if isinstance(elements, Tensor) else xp.asarray(elements)
     b = test_elements._data if isinstance(test_elements, Tensor) else xp.asarray(test_elements)
+    if a.dtype.kind == "c" or b.dtype.kind == "c":
+        dt = D._BY_NP[xp.result_type(a, b)]
+        raise RuntimeError(f"Unsupported input type encountered for isin(): {dt.scalar_name}")
     res = _wrap(xp.asarray(xp.isin(a, b, invert=invert)))
     return res if out is None else _write_out(out, res._data)
 

@@ -295,9 +295,23 @@ def _det_backward(grad, A, result):
 @op("LinalgDetBackward0", name="linalg_det", method=False, function=False, promote=None,
     A=_det_backward)
 def _det(A):
+    """torch's ``det(P) · prod(diag(U))``, the diagonal multiplied in order, from the LU of the
+    row-major buffer read column-major, ``Aᵀ`` (NumPy's ``det`` goes through
+    ``exp(logabsdet)``, which rounds an exact ``-16`` to ``-16.000000000000004``)."""
     if A.shape[-1] == 0:
         return xp.ones(A.shape[:-2], A.dtype)
-    return xp.linalg.det(A)
+    lu, det = _lu_of_transpose(A)
+    for i in range(A.shape[-1]):
+        det = det * lu[..., i, i]
+    return xp.asarray(det, A.dtype)
+
+
+def _lu_of_transpose(A):
+    """The packed LU of ``Aᵀ`` and ``det(P)`` (±1 in ``A``'s dtype), as torch's det takes them."""
+    from .factorizations import _getrf
+    lu, piv, _ = _getrf(xp.swapaxes(A, -1, -2))
+    swaps = (piv != xp.arange(1, piv.shape[-1] + 1, dtype=piv.dtype)).sum(-1)
+    return lu, xp.where(swaps % 2 == 1, -1, 1).astype(A.dtype)
 
 
 def det(A, *, out=None):
@@ -316,10 +330,22 @@ def _det_fn(input):
     promote=None, outputs=2,
     A=lambda grads, A: grads[1].unsqueeze(-1).unsqueeze(-1) * _mT(inv(A)))
 def _slogdet(A):
+    """As torch: from the LU of ``Aᵀ`` (see :func:`_det`), ``logabsdet`` is the sum of the logs
+    of ``|diag(U)|`` (by ember's ``log`` and ``sum``, torch's kernels) and ``sign`` the product
+    of the diagonal's phases with ``det(P)``."""
     if A.shape[-1] == 0:
         return xp.ones(A.shape[:-2], A.dtype), xp.zeros(A.shape[:-2], A.dtype)
-    sign, logabs = xp.linalg.slogdet(A)
-    return sign.astype(A.dtype), logabs.astype(A.dtype)
+    lu, det_p = _lu_of_transpose(A)
+    diag = xp.diagonal(lu, axis1=-2, axis2=-1)
+    absd = xp.abs(diag)
+    with xp.errstate(all="ignore"):
+        phase = xp.where(absd == 0, 0, diag / xp.where(absd == 0, 1, absd))
+    sign = det_p
+    for i in range(diag.shape[-1]):
+        sign = sign * phase[..., i]
+    with grad_mode.no_grad():
+        logabs = _wrap(xp.ascontiguousarray(absd)).log().sum(-1)._data
+    return xp.asarray(sign, A.dtype), xp.asarray(logabs, absd.dtype)
 
 
 def slogdet(A, *, out=None):
@@ -337,9 +363,12 @@ def _slogdet_fn(input):
 
 @expose
 def logdet(input):
-    """The log of the determinant (``nan`` where it is negative)."""
+    """The log of the determinant (``nan`` where it is negative; complex: ``log(sign) +
+    logabsdet``)."""
     _check_matrix(input, "logdet")
     sign, logabs = run(_slogdet, (input,))
+    if input.dtype.is_complex:
+        return sign.log() + logabs
     from .pointwise import where
     nan = _wrap(xp.array(xp.nan, logabs._data.dtype))
     return where(sign < 0, nan, logabs)

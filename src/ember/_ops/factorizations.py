@@ -4,7 +4,8 @@
 NumPy has no ``getrf``, so :func:`_getrf` is LAPACK's partial-pivoting LU written out,
 vectorised over the batch: the pivot of each column is its first entry of largest magnitude
 (``|re| + |im|`` for complex, as ``izamax``), rows are swapped whole, the column is scaled by
-the pivot's reciprocal, and a zero pivot is recorded in ``info`` and left unscaled. Its pivots
+the pivot's reciprocal (divided by the pivot for a 2x2 matrix, as MKL's small kernel does),
+and a zero pivot is recorded in ``info`` and left unscaled. Its pivots
 are LAPACK's (1-based, int32); its factors agree with torch's MKL to round-off.
 
 Backward formulas are written with ember ops (``A = P L U``: ``gA = P L⁻ᴴ (tril₋₁(Lᴴ gL) +
@@ -48,6 +49,7 @@ def _getrf(a):
     """LAPACK getrf on ``(..., m, n)``: the packed factors, 1-based int32 pivots, and info."""
     m, n = a.shape[-2:]
     batch, k = a.shape[:-2], min(m, n)
+    divide = max(m, n) <= 2                       # MKL's 2x2 kernel divides by the pivot
     a = xp.array(a, copy=True).reshape((math.prod(batch), m, n))
     piv = xp.zeros((a.shape[0], k), xp.int32)
     info = xp.zeros(a.shape[0], xp.int32)
@@ -64,7 +66,10 @@ def _getrf(a):
             d = a[:, j, j]
             zero = d == 0
             info[(info == 0) & zero] = j + 1
-            a[:, j + 1:, j] *= xp.where(zero, 1, 1 / xp.where(zero, 1, d))[:, None]
+            if divide:
+                a[:, j + 1:, j] /= xp.where(zero, 1, d)[:, None]
+            else:
+                a[:, j + 1:, j] *= xp.where(zero, 1, 1 / xp.where(zero, 1, d))[:, None]
             a[:, j + 1:, j + 1:] -= a[:, j + 1:, j, None] * a[:, j, None, j + 1:]
     return a.reshape(batch + (m, n)), piv.reshape(batch + (k,)), info.reshape(batch)
 

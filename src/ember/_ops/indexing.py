@@ -173,7 +173,7 @@ def _scatter_args(name, self, dim, index, src, value, reduce):
     if src is None:
         raise TypeError(f"{name}() missing required argument 'src' or 'value'")
     if reduce is not None and reduce not in ("add", "multiply"):
-        raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
+        raise RuntimeError("reduce argument must be either add or multiply.")
     d = _check_gather(name, self, dim, index, src if isinstance(src, _T()) else None)
     if isinstance(src, _T()):
         if src.dtype != self.dtype:
@@ -229,7 +229,15 @@ def scatter_add_(self, dim, index, src):
     return run_inplace(_scatter_add, _scatter_add_args(self, dim, index, src))
 
 
-_REDUCE_INIT = {"sum": 0, "prod": 1, "mean": 0, "amax": -np.inf, "amin": np.inf}
+# torch's forward also takes "max" and "min" for amax and amin (its backward refuses them)
+_REDUCE_INIT = {"sum": 0, "prod": 1, "mean": 0, "amax": -np.inf, "amin": np.inf,
+                "max": -np.inf, "min": np.inf}
+
+
+def _check_differentiable_reduce(reduce):
+    if reduce in ("max", "min"):
+        raise RuntimeError("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                           f"'amin' but got {reduce}.")
 
 
 def _scatter_count(self, dim, index, include_self):
@@ -240,6 +248,7 @@ def _scatter_count(self, dim, index, include_self):
 
 
 def _sr_self_grad(grad, self, index, src, dim, reduce, include_self, result):
+    _check_differentiable_reduce(reduce)
     T = _T()
     hit = _scatter_count(self._data, dim, index._data, False) > 0
     if reduce == "sum":
@@ -268,6 +277,7 @@ def _amax_count(self, index, src, dim, include_self, result):
 
 
 def _sr_src_grad(grad, self, index, src, dim, reduce, include_self, result):
+    _check_differentiable_reduce(reduce)
     T = _T()
     if reduce == "sum":
         return grad.gather(dim, index)
@@ -298,7 +308,7 @@ def _scatter_reduce(self, dim, index, src, reduce, include_self):
             init = np.iinfo(out.dtype).min if init < 0 else np.iinfo(out.dtype).max
         o[g] = init
     ufunc = {"sum": xp.add, "mean": xp.add, "prod": xp.multiply, "amax": xp.maximum,
-             "amin": xp.minimum}[reduce]
+             "amin": xp.minimum, "max": xp.maximum, "min": xp.minimum}[reduce]
     ufunc.at(o, g, s)
     if reduce == "mean":
         n = _scatter_count(self, dim, index, include_self)

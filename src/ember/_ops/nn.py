@@ -861,6 +861,8 @@ def _threshold_check(self, threshold, value):
                                                      0.0))
 def hardtanh(self, min_val=-1.0, max_val=1.0):
     """Clamp to ``[min_val, max_val]``."""
+    if self.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     return xp.clip(self, min_val, max_val).astype(self.dtype)

@@ -98,13 +98,27 @@ def _check_sub(self, other, alpha=1):
 
 # ----------------------------------------------------------------------------- arithmetic
 
+def _is_complex(x) -> bool:
+    return x.__class__ is complex or getattr(getattr(x, "dtype", None), "kind", "") == "c"
+
+
+def _complex_scaled(x, alpha):
+    """``alpha · x`` as torch's complex add/sub kernels form it, even for ``alpha = 1``: a
+    complex product, so an infinite part of ``x`` makes the other part nan
+    (``(1+0j)·(-inf+0j) = -inf+nanj``), as NumPy's complex multiply does."""
+    return xp.multiply(x, complex(_number(alpha)))
+
+
 @op("AddBackward0", inplace=True, check=_check_alpha,
     self=lambda grad: grad,
     other=lambda grad, alpha: _scale(grad, alpha))
 def add(self, other, *, alpha=1):
     """``self + alpha * other``, with broadcasting and type promotion."""
     if _is_one(alpha):
-        return xp.add(self, other)
+        out = xp.add(self, other)
+        return out if out.dtype.kind != "c" else xp.add(self, _complex_scaled(other, alpha))
+    if _is_complex(self) or _is_complex(other):
+        return xp.add(self, _complex_scaled(other, alpha))
     return _fused.add(self, other, _alpha(alpha, self, other))
 
 
@@ -114,7 +128,10 @@ def add(self, other, *, alpha=1):
 def sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
     if _is_one(alpha):
-        return xp.subtract(self, other)
+        out = xp.subtract(self, other)
+        return out if out.dtype.kind != "c" else xp.subtract(self, _complex_scaled(other, alpha))
+    if _is_complex(self) or _is_complex(other):
+        return xp.subtract(self, _complex_scaled(other, alpha))
     return _fused.add(self, other, _alpha(alpha, self, other), True)
 
 
@@ -122,6 +139,8 @@ def sub(self, other, *, alpha=1):
     self=lambda grad, alpha: -_scale(grad, alpha),
     other=lambda grad: grad)
 def _rsub_tensor(self, other, *, alpha=1):
+    if _is_complex(self) or _is_complex(other):
+        return xp.subtract(other, _complex_scaled(self, alpha))
     if _is_one(alpha):
         return xp.subtract(other, self)
     return _fused.add(other, self, _alpha(alpha, self, other), True)
@@ -131,6 +150,8 @@ def _rsub_tensor(self, other, *, alpha=1):
     check=_check_sub,
     self=lambda grad, alpha: -_scale(grad, alpha))
 def _rsub_scalar(self, other, *, alpha=1):
+    if _is_complex(self) or _is_complex(other):
+        return xp.subtract(other, _complex_scaled(self, alpha))
     if _is_one(alpha):
         return xp.subtract(other, self)
     return _fused.add(other, self, _alpha(alpha, self, other), True)
@@ -179,9 +200,17 @@ def _int_zero_check(self, other):
         raise RuntimeError("ZeroDivisionError")
 
 
+def _no_complex_kernel(kernel, self, other):
+    """torch's dispatch error for a kernel built without complex types (the promoted dtype)."""
+    if _is_complex(self) or _is_complex(other):
+        dt = D._BY_NP[xp.result_type(self, other)]
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dt.scalar_name}\'')
+
+
 def _floor_div(self, other):
     if self.dtype == xp.bool_:
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    _no_complex_kernel("div_floor_cpu", self, other)
     _int_zero_check(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.floor_divide(self, other)
@@ -190,6 +219,7 @@ def _floor_div(self, other):
 def _trunc_div(self, other):
     if self.dtype == xp.bool_:
         raise NotImplementedError("\"div_trunc_cpu\" not implemented for 'Bool'")
+    _no_complex_kernel("div_trunc_cpu", self, other)
     _int_zero_check(self, other)
     if self.dtype.kind in "iu":
         q = xp.floor_divide(self, other)
@@ -271,6 +301,7 @@ def floor_divide(self, other):
 
 def _float_mod(self, other, python: bool):
     """fmod, or torch's remainder (``fmod`` shifted by ``other`` where the signs differ)."""
+    _no_complex_kernel("remainder_cpu" if python else "fmod_cpu", self, other)
     if self.dtype.kind in "iu":
         _int_zero_check(self, other)
         return (xp.remainder if python else xp.fmod)(self, other)
@@ -315,6 +346,15 @@ def _remainder_scalar_self(self, other):
 def _remainder_entry(input, other):
     from .._tensor import Tensor
     if not isinstance(input, Tensor):
+        if not isinstance(other, Tensor):
+            got = f"{type(input).__name__}, {type(other).__name__}"
+            raise TypeError(
+                f"remainder() received an invalid combination of arguments - got ({got}), but "
+                "expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                " * (Number self, Tensor other)\n      didn't match because some of the "
+                f"arguments have invalid types: (!{type(input).__name__}!, "
+                f"!{type(other).__name__}!)\n * (Tensor input, Number other, *, Tensor out = "
+                "None)\n")
         return _remainder_scalar_self
     return _remainder_tensor if isinstance(other, Tensor) else _remainder_scalar
 
@@ -422,26 +462,24 @@ _POW_SPECIAL = {
 
 
 def _pow_exp(grad, self, exponent, result):
-    """torch's pow_backward_exponent: 0 where the base is 0 and the exponent >= 0."""
+    """torch's pow_backward_exponent: 0 where the base is 0 and the exponent >= 0 (a complex
+    exponent: real and >= 0)."""
     from .._tensor import Tensor
+    if exponent.dtype.is_complex:
+        nonneg = (exponent.imag == 0) & (exponent.real >= 0)
+    else:
+        nonneg = exponent >= 0
     if not isinstance(self, Tensor):
         g = result * _log_scalar(self)
-        return grad * (where(_real(exponent) >= 0, 0.0, g) if self == 0 else g)
+        return grad * (where(nonneg, 0.0, g) if self == 0 else g)
     g = grad * (result * self.to(result.dtype).log())
-    return where((self == 0) & (_real(exponent) >= 0), 0.0 * g, g)
-
-
-def _real(x):
-    """A complex exponent's real part (torch compares that with 0), else ``x``."""
-    if isinstance(x, complex):
-        return x.real
-    return x.real if getattr(x, "is_complex", lambda: False)() else x
+    return where((self == 0) & nonneg, 0.0, g)           # a 0, not 0·g (which is nan there)
 
 
 def _pow_self_tensor(grad, self, exponent):
     """torch's pow_backward_self for a tensor exponent: 0 where the exponent is 0."""
     g = grad * (exponent * self.pow(exponent - 1))
-    return where(exponent == 0, 0.0 * g, g)
+    return where(exponent == 0, 0.0, g)
 
 
 def _log_scalar(x):
@@ -644,9 +682,9 @@ def hypot(self, other):
     >>> ember.hypot(ember.tensor([3.0]), ember.tensor([4.0]))
     tensor([5.])
     """
-    if self.dtype.kind not in "fc":
+    if self.dtype.kind not in "f":
         from .unary import _not_for
-        _not_for(self, "hypot_cpu", "biu")
+        _not_for(self, "hypot_cpu", "biuc")
     if xp is np and self.dtype in (np.float32, np.float64) and \
             getattr(other, "dtype", None) == self.dtype:
         from . import _sleef_hypot
@@ -727,6 +765,7 @@ expose(_copysign_, function=False)
 
 
 def _xlogy_kernel(self, other):
+    _no_complex_kernel("xlogy_cpu", self, other)
     return x_times_log(self, other, "log")
 
 
@@ -745,21 +784,28 @@ def x_times_log(self, other, fn):
             out = xp.where(xp.asarray(self) == 0, xp.zeros((), rdt), prod)
             return xp.where(xp.isnan(y), xp.asarray(other).astype(rdt), out).astype(rdt)
         log = getattr(xp, fn)
-        if isinstance(other, xp.ndarray) and other.dtype in (xp.float32, xp.float64) \
-                and rdt == other.dtype:
-            # torch's kernel calls the C library's function element by element
+        if rdt in (xp.float32, xp.float64):
+            # torch's kernel calls the C library's function element by element (a number
+            # ``other`` too, in the result's type)
             from ._loss_math import libm
 
             def log(y):
-                return libm(fn, y)
+                return libm(fn, xp.asarray(y).astype(rdt, copy=False))
         out = xp.where(self == 0, 0, xp.multiply(self, log(other)))
         return xp.where(xp.isnan(other), other, out).astype(rdt, copy=False)
 
 
 def _xlogy_self(grad, self, other):
+    """derivatives.yaml: ``xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0)``: at
+    ``self = 0`` the gradient is still ``log(other)``, 0 only where ``other <= 0``."""
+    return _masked_where_nonpositive(xlogy(grad, other), self, other, 0)
+
+
+def _masked_where_nonpositive(g, self, other, bound):
     from .._tensor import Tensor
-    nonzero = self != 0
-    return grad * xlogy(nonzero if isinstance(other, Tensor) else nonzero.to(grad.dtype), other)
+    if isinstance(other, Tensor):
+        return g.masked_fill((self == 0) & (other <= bound), 0.)
+    return g.masked_fill(self == 0, 0.) if _number(other) <= bound else g
 
 
 @op("XlogyBackward0", name="xlogy_tensor", method=False, function=False, promote=FLOAT,
@@ -951,8 +997,19 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
 def _comparison(name, ufunc, doc):
     """A comparison, and its in-place form, which torch records (``EqBackward0`` for a number
     ``other``, ``EqBackward1`` for a tensor) with zero gradients."""
-    def kernel(self, other):
+    def plain(self, other):
         return ufunc(self, other)
+
+    if name in ("eq", "ne"):
+        kernel = plain
+    else:
+        def kernel(self, other):
+            if _is_complex(self) or _is_complex(other):
+                dt = D._BY_NP[xp.result_type(self, other)]
+                raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                          f"'{dt.scalar_name}'")
+            return ufunc(self, other)
+        kernel.fast = plain          # the fast path's inputs are float: no complex to refuse
     kernel.__name__ = name
     kernel.__doc__ = doc
     # (torch orders complex numbers for no comparison but equality)
@@ -1372,10 +1429,16 @@ expose(_clamp_, function=False)
 clip = clamp
 
 
+def _no_complex_clamp(self):
+    if self.dtype.kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
 @op("ClampMinBackward0", name="clamp_min_scalar", method=False, function=False,
     tensors=("self", "min"), check=_no_bool_clamp,
     self=lambda grad, self, min: grad.where(self >= min, 0.0))
 def _clamp_min_scalar(self, min):
+    _no_complex_clamp(self)
     return xp.maximum(self, min)
 
 
@@ -1383,6 +1446,7 @@ def _clamp_min_scalar(self, min):
     self=lambda grad, self, min: grad.where(self >= min, 0.0),
     min=lambda grad, self, min: grad.where(self < min, 0.0))
 def _clamp_min_tensor(self, min):
+    _no_complex_kernel("maximum_cpu", self, min)
     return xp.maximum(self, min)
 
 
@@ -1390,6 +1454,7 @@ def _clamp_min_tensor(self, min):
     tensors=("self", "max"), check=lambda self, max: _no_bool_clamp(self, None, max),
     self=lambda grad, self, max: grad.where(self <= max, 0.0))
 def _clamp_max_scalar(self, max):
+    _no_complex_clamp(self)
     return xp.minimum(self, max)
 
 
@@ -1397,6 +1462,7 @@ def _clamp_max_scalar(self, max):
     self=lambda grad, self, max: grad.where(self <= max, 0.0),
     max=lambda grad, self, max: grad.where(self > max, 0.0))
 def _clamp_max_tensor(self, max):
+    _no_complex_kernel("minimum_cpu", self, max)
     return xp.minimum(self, max)
 
 

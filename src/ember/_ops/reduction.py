@@ -870,6 +870,9 @@ _cummin = op("CumminBackward0", name="cummin_", method=False, function=False, pr
 
 
 def _cum_extreme(d, rt, input, dim, greater):
+    if input.dtype.is_complex:
+        raise NotImplementedError(f'"{"cummax" if greater else "cummin"}_cpu" not implemented '
+                                  f"for '{input.dtype.scalar_name}'")
     nd = input._data.ndim
     dim = norm_dim(dim, nd)
     idx = _cum_extreme_indices(input._data, dim, greater) if input._data.size and nd else \
@@ -957,6 +960,8 @@ def count_nonzero(input, dim=None):
     self=lambda grad, self, dim, keepdim:
         _unsq(grad, dim, keepdim) * _wrap(~xp.isnan(self._data)))
 def _nansum(self, dim, keepdim, dtype):
+    if self.dtype.kind == "c":
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     a = _cast(self, dtype)
     if a.ndim == 0:
         return xp.nan_to_num(a, nan=0.0) if a.dtype.kind == "f" else a.astype(

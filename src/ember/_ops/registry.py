@@ -1182,10 +1182,11 @@ def _realize(fn):
 
 def _namespace(d, defaults) -> dict:
     """The globals of one op's generated functions (registered so the runners can be
-    rebound in them)."""
+    rebound in them). A kernel's ``fast`` attribute, if it has one, is the kernel of the
+    generated fast path (float inputs only: it may skip checks that only other dtypes need)."""
     ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace,
           "_plain": PLAIN_RUNNERS[0], "_realize": _realize,
-          "_kernel": d.kernel, "_check": d.check, **_FAST_NAMES}
+          "_kernel": getattr(d.kernel, "fast", d.kernel), "_check": d.check, **_FAST_NAMES}
     _NAMESPACES.append(ns)
     return ns
 

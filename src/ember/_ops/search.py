@@ -160,6 +160,9 @@ def _check_reduce_dims(input, dims, name, given=None) -> None:
 def _run_dim(d, input, dim, keepdim, result_type):
     from .._tensor import Tensor
     nd = input._data.ndim
+    if input.dtype.is_complex:
+        raise RuntimeError(f"{'max' if d is _max_dim else 'min'}(): does not support complex "
+                           "input")
     dim = norm_dim(dim, nd)             # (a 0-d tensor takes dim 0 or -1)
     _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     data = input._data if nd else input._data.reshape(1)
@@ -234,6 +237,7 @@ def _amin(self, dim, keepdim=False):
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
     dim = () if dim is None else dim
+    _no_complex_kernel(input, "max_values_cpu")
     dims = _reduction_dims(input, dim)
     _check_extreme_dims(input, dim, dims, "amax")
     return _amax(input, dims, keepdim)
@@ -243,9 +247,16 @@ def amax(input, dim=(), keepdim=False, *, out=None):
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
     dim = () if dim is None else dim
+    _no_complex_kernel(input, "min_values_cpu")
     dims = _reduction_dims(input, dim)
     _check_extreme_dims(input, dim, dims, "amin")
     return _amin(input, dims, keepdim)
+
+
+def _no_complex_kernel(input, kernel) -> None:
+    """torch's dispatch error for a kernel built without complex types."""
+    if input.dtype.is_complex:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype.scalar_name}\'')
 
 
 def _check_extreme_dims(input, dim, dims, name) -> None:
@@ -267,6 +278,8 @@ def _reduction_dims(input, dim) -> tuple:
 def _arg(fn, input, dim, keepdim):
     from .._tensor import Tensor
     data = input._data
+    if input.dtype.is_complex:
+        raise RuntimeError(f"{fn.__name__}(): does not support complex input")
     _check_reduce_dims(input, None if dim is None else (norm_dim(dim, data.ndim),)
                        if data.ndim else (), fn.__name__)
     if dim is None:

@@ -96,8 +96,10 @@ def _check_nonempty_dim(input, dim, fname):
 
 
 def _not_implemented_bool(input, kernel):
-    if input._data.dtype == xp.bool_:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    """torch's dispatch error for a kernel built without bool (nor complex) types."""
+    if input._data.dtype == xp.bool_ or input.dtype.is_complex:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
 
 
 # ----------------------------------------------------------------------------- libstdc++ replay
@@ -232,6 +234,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         raise RuntimeError("selected index k out of range")
     if a.dtype == xp.bool_:
         raise RuntimeError("topk does not support bool dtypes on CPU")
+    if input.dtype.is_complex:
+        raise RuntimeError(" topk does not support complex dtypes on CPU")
     if nd == 0:
         return _run_selecting(_topk, TopkResult, input, 0, xp.zeros((), xp.int64), True, out)
     idx = xp.take(_argsort(a, dim, largest), range(k), axis=dim).astype(xp.int64)
@@ -464,6 +468,8 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     nd = a.ndim
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, "mode")
+    if input.dtype.is_complex:
+        _not_implemented_bool(input, "mode_cpu")
     if nd == 0:
         return _run_selecting(_mode, ModeResult, input, 0, xp.zeros((), xp.int64), keepdim, out)
     rows, back = _rows(a, dim)
@@ -547,6 +553,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     (tensor([1, 2]), tensor([1, 2]))
     """
     a = input._data
+    if input.dtype.is_complex:
+        raise NotImplementedError(f'"{"unique" if dim is None else "unique_dim"}" not '
+                                  f"implemented for '{input.dtype.scalar_name}'")
     if dim is None:
         vals, inverse, counts = _unique_flat(a)
         return _unique_result(_unique2, input, vals, inverse, counts, return_inverse,
@@ -567,6 +576,8 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     tensor([1, 2, 1])
     """
     a = input._data
+    if input.dtype.is_complex:
+        raise NotImplementedError(f'"unique" not implemented for \'{input.dtype.scalar_name}\'')
     if dim is None:
         moved = a.reshape(-1, 1)
         shape = a.shape

@@ -21,6 +21,11 @@ from .registry import run as _run
 from .unary import _real_only
 
 
+def _cname(a):
+    """torch's ScalarType name of an array's dtype ("ComplexFloat" …)."""
+    return D._BY_NP[a.dtype].scalar_name
+
+
 @functools.cache
 def _lgamma_scalar():
     """The element-wise C ``lgamma`` (within an ulp of torch's; ``math.lgamma`` is Python's
@@ -231,6 +236,8 @@ def lgamma(self):
     >>> ember.lgamma(ember.tensor([0.5, 3.0]))
     tensor([0.5724, 0.6931])
     """
+    if self.dtype.kind == "c":
+        raise NotImplementedError(f"\"lgamma_vml_cpu\" not implemented for '{_cname(self)}'")
     if xp.__name__ == "numpy" and (self.dtype in (xp.float32, xp.float64, xp.float16)
                                    or self.dtype.name == "bfloat16"):
         from . import _sleef_gamma
@@ -248,6 +255,8 @@ def digamma(self):
     >>> ember.digamma(ember.tensor([1.0, 0.5]))
     tensor([-0.5772, -1.9635])
     """
+    if self.dtype.kind == "c":
+        raise NotImplementedError(f"\"digamma\" not implemented for '{_cname(self)}'")
     if self.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
         from . import _cephes
         return _cephes.digamma(self)

@@ -12,7 +12,7 @@ from .. import _lazy
 from .._device import xp
 from .._errors import ArgTypeError, type_name
 from . import _libm
-from .pointwise import x_times_log
+from .pointwise import _masked_where_nonpositive, x_times_log
 from .registry import FLOAT, _scalar_name, op, run
 from .special import _zeta_cephes, i0
 from .unary import erf
@@ -37,14 +37,17 @@ def _entr_kernel(x):
     self=lambda grad, self: grad * -(1 + self.log()))
 def entr(self):
     """``-x log x`` (0 at 0, ``-inf`` for negative ``x``)."""
+    if self.dtype.kind == "c":
+        raise NotImplementedError("\"entr_cpu\" not implemented for "
+                                  f"'{_D._BY_NP[self.dtype].scalar_name}'")
     return _entr_kernel(self)
 
 
 def ndtr(input):
     """The standard normal CDF, ``(1 + erf(x / sqrt(2))) / 2`` (torch's composition)."""
     from .nn import mul_scalar
-    return mul_scalar(1 + erf(mul_scalar(input.float() if not input.dtype.is_floating_point
-                                         else input, _SQRT1_2)), 0.5)
+    as_float = input.dtype.is_floating_point or input.dtype.is_complex   # (complex: erf refuses)
+    return mul_scalar(1 + erf(mul_scalar(input if as_float else input.float(), _SQRT1_2)), 0.5)
 
 
 def _floats_only(kernel, reduced=False):
@@ -134,15 +137,12 @@ def _xlog1py_kernel(self, other):
 
 @op("SpecialXlog1PyBackward0", name="special_xlog1py", method=False, function=False,
     promote=FLOAT, tensors=("self", "other"),
-    self=lambda grad, self, other: grad * _xlog1py(self != 0, other),
+    self=lambda grad, self, other: _masked_where_nonpositive(xlog1py(grad, other), self, other,
+                                                             -1),
     other=lambda grad, self, other: grad * self / (other + 1))
 def xlog1py(self, other):
     """``self * log1p(other)``, 0 where ``self`` is 0."""
     return _xlog1py_kernel(self, other)
-
-
-def _xlog1py(mask, other):
-    return xlog1py(mask.to(other.dtype), other)
 
 
 def _zeta_kernel(self, other):

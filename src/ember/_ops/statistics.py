@@ -254,7 +254,8 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False, out
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
     if input.dtype.is_complex:
-        raise RuntimeError("aminmax(): does not support complex input")
+        raise NotImplementedError("\"aminmax_cpu\" not implemented for "
+                                  f"'{input.dtype.scalar_name}'")
     lo, hi = _aminmax_op(input, dim if input.ndim else None, keepdim)
     if out is not None:
         _write_out(out[0], lo._data)

@@ -106,6 +106,9 @@ def sign(self):
     >>> ember.sign(ember.tensor([-2.0, 0.0, 3.0]))
     tensor([-1.,  0.,  1.])
     """
+    if self.dtype.kind == "c":
+        raise NotImplementedError("Unlike NumPy, torch.sign is not intended to support complex "
+                                  "numbers. Please use torch.sgn instead.")
     return _sign(self)
 
 
@@ -113,6 +116,8 @@ def sign(self):
     check=_real_only(message="signbit is not implemented for complex tensors."))
 def signbit(self):
     """True where the sign bit is set (``-0.0`` included)."""
+    if self.dtype.kind == "c":
+        raise NotImplementedError("signbit is not implemented for complex tensors.")
     if self.dtype.kind in "fc":
         return xp.signbit(self)
     return self < 0 if self.dtype.kind == "i" else xp.zeros(self.shape, xp.bool_)
@@ -435,6 +440,8 @@ _inverse_hyperbolic_inplace()
     self=lambda grad: grad * (math.pi / 180))
 def deg2rad(self):
     """Degrees to radians."""
+    if self.dtype.kind == "c":
+        raise RuntimeError("deg2rad is not supported for complex tensors.")
     return xp.multiply(self, self.dtype.type(math.pi / 180))
 
 
@@ -444,6 +451,8 @@ def deg2rad(self):
     self=lambda grad: grad * (180 / math.pi))
 def rad2deg(self):
     """Radians to degrees."""
+    if self.dtype.kind == "c":
+        raise RuntimeError("rad2deg is not supported for complex tensors.")
     return xp.multiply(self, self.dtype.type(180 / math.pi))
 
 
@@ -484,6 +493,7 @@ def logit(self, eps=None):
     >>> ember.logit(ember.tensor([0.5, 0.75]))
     tensor([0.0000, 1.0986])
     """
+    _not_for(self, "logit_cpu", "c")
     if eps is not None and eps >= 0:
         self = xp.clip(self, self.dtype.type(eps), self.dtype.type(1 - eps))
     with xp.errstate(divide="ignore", invalid="ignore"):
@@ -627,6 +637,7 @@ def erf(self):
     >>> ember.erf(ember.tensor([0.0, 1.0]))
     tensor([0.0000, 0.8427])
     """
+    _not_for(self, "erf_vml_cpu", "c")
     return _in_precision(_erf64, self)
 
 
@@ -635,6 +646,7 @@ def erf(self):
 @_vml.first("Erfc")
 def erfc(self):
     """The complementary error function ``1 - erf(x)``, accurate where erf is near 1."""
+    _not_for(self, "erfc_vml_cpu", "c")
     return _in_precision(_erfc64, self)
 
 
@@ -647,6 +659,7 @@ def erfinv(self):
     >>> ember.erfinv(ember.tensor([0.0, 0.5]))
     tensor([0.0000, 0.4769])
     """
+    _not_for(self, "erfinv_vml_cpu", "c")
     return _in_precision(_erfinv64, self)
 
 
@@ -660,7 +673,9 @@ def _rounding(name, ufunc, node, doc):
     def kernel(self):
         if self.dtype.kind in "iu":
             return self.copy()
-        _not_for(self, f"{name}_vml_cpu", "b")
+        if self.dtype.kind == "c" and name != "round":
+            raise NotImplementedError(f"{name} is not supported for complex inputs")
+        _not_for(self, f"{name}_vml_cpu", "bc")
         return ufunc(self)
     kernel.__name__ = name
     kernel.__doc__ = doc
@@ -678,7 +693,7 @@ _round0 = _rounding("round", xp.rint, "RoundBackward0", "Round half to even.")
 @op("RoundBackward1", name="round_decimals", method=False, function=False, inplace=True,
     self=_zero_grad)
 def _round_decimals(self, decimals):
-    _not_for(self, "round_cpu", "biu")
+    _not_for(self, "round_cpu", "biuc")
     t = self.dtype.type
     if decimals >= 0:
         p = t(10.0 ** decimals)
@@ -714,7 +729,7 @@ expose(_round_, function=False)
 @op("FracBackward0", inplace=True, self=lambda grad: grad, check=_real_only("frac_cpu"))
 def frac(self):
     """The fractional part ``x - trunc(x)`` (sign of ``x``)."""
-    _not_for(self, "frac_cpu", "biu")
+    _not_for(self, "frac_cpu", "biuc")
     with xp.errstate(invalid="ignore"):
         return self - xp.trunc(self)
 
@@ -723,6 +738,8 @@ def frac(self):
 
 def _predicate(name, fn, doc):
     def kernel(self):
+        if self.dtype.kind == "c" and name in ("isposinf", "isneginf"):
+            raise RuntimeError(f"{name} does not support complex inputs.")
         if self.dtype.kind in "fc":
             return fn(self)
         return xp.zeros(self.shape, xp.bool_) if name != "isfinite" else \
@@ -745,28 +762,41 @@ isposinf = _predicate("isposinf", xp.isposinf, "True where the element is +inf."
 isneginf = _predicate("isneginf", xp.isneginf, "True where the element is -inf.")
 
 
+def _nan_to_num_real(a, nan, posinf, neginf):
+    info = xp.finfo(a.dtype)
+    t = a.dtype.type
+    with xp.errstate(over="ignore"):
+        out = xp.where(xp.isnan(a), t(nan), a)
+        out = xp.where(xp.isposinf(a), t(info.max if posinf is None else posinf), out)
+        return xp.where(xp.isneginf(a), t(info.min if neginf is None else neginf), out)
+
+
+def _nan_to_num_check(self, *args):
+    """torch records no complex nan_to_num: it refuses one that would need a graph."""
+    from ..autograd import grad_mode
+    if self.dtype.is_complex and self.requires_grad and grad_mode._state.enabled:
+        raise RuntimeError("nan_to_num does not support automatic differentiation for outputs "
+                           "with complex dtype.")
+
+
 @op("NanToNumBackward0", promote=NONE, inplace=True, pointwise=True,
+    check=_nan_to_num_check,
     self=lambda grad, self: grad * self.isfinite())
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-    """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes).
+    """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes); a complex
+    tensor's real and imaginary parts each on their own, as torch.
 
     >>> ember.nan_to_num(ember.tensor([float('nan'), 1.0]))
     tensor([0., 1.])
     """
     if self.dtype.kind not in "fc":
         return self.copy()
-    if self.dtype.kind == "c":      # torch replaces in the real and imaginary parts apart
-        out = xp.empty_like(self)
-        out.real = nan_to_num.kernel(self.real, nan, posinf, neginf)
-        out.imag = nan_to_num.kernel(self.imag, nan, posinf, neginf)
+    if self.dtype.kind == "c":
+        out = xp.empty(self.shape, self.dtype)
+        out.real = _nan_to_num_real(self.real, nan, posinf, neginf)
+        out.imag = _nan_to_num_real(self.imag, nan, posinf, neginf)
         return out
-    info = xp.finfo(self.dtype)
-    t = self.dtype.type
-    with xp.errstate(over="ignore"):
-        out = xp.where(xp.isnan(self), t(nan), self)
-        out = xp.where(xp.isposinf(self), t(info.max if posinf is None else posinf), out)
-        return xp.where(xp.isneginf(self), t(info.min if neginf is None else neginf), out)
-
+    return _nan_to_num_real(self, nan, posinf, neginf)
 
 
 def _install_aliases():
