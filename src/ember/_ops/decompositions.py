@@ -23,6 +23,7 @@ from .._device import xp
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor
+from . import _lapack
 from .registry import _dt_of, _scalar_name, _write_out, expose, op, run
 from .search import _return_type
 from .util import norm_dim
@@ -176,9 +177,11 @@ def _chol_info(m):
     return 0
 
 
-def _chol_error(a, fname):
+def _chol_error(a, fname, infos=None):
+    """torch's error for the first matrix that is not positive-definite (LAPACK's ``infos``
+    where potrf ran, else found again)."""
     for idx, m in _each_matrix(a):
-        info = _chol_info(m)
+        info = _chol_info(m) if infos is None else int(infos[idx])
         if info:
             raise LinAlgError(f"{fname}: {_batch_prefix(a, idx)}The factorization could not be "
                               f"completed because the input is not positive-definite (the "
@@ -441,6 +444,11 @@ def _cholesky_backward(gL, L):
 def _chol_kernel(A, upper, fname):
     if A.shape[-1] == 0:
         return xp.empty(A.shape, A.dtype)
+    done = _lapack.potrf(A, upper)
+    if done is not None:
+        if done[1].any():
+            _chol_error(A, fname, done[1])
+        return done[0]
     try:
         low = _mT_np(xp.tril(A, -1))
         L = xp.linalg.cholesky(xp.tril(A) + (low.conj() if A.dtype.kind == "c" else low))
@@ -469,16 +477,22 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     """The Cholesky factor and LAPACK's ``info`` (0 where the factorization succeeded)."""
     _check_matrix(A, "linalg.cholesky", kernel="cholesky_cpu")
     a = A._data
-    infos = xp.zeros(a.shape[:-2], xp.int32)
-    for idx, m in _each_matrix(a):
-        try:
-            xp.linalg.cholesky(m) if m.size else None
-        except xp.linalg.LinAlgError:
-            infos[idx] = _chol_info(m)
+    done = _lapack.potrf(a, upper) if a.size else None
+    if done is not None:
+        infos = done[1]
+    else:
+        infos = xp.zeros(a.shape[:-2], xp.int32)
+        for idx, m in _each_matrix(a):
+            try:
+                xp.linalg.cholesky(m) if m.size else None
+            except xp.linalg.LinAlgError:
+                infos[idx] = _chol_info(m)
     if check_errors and infos.any():
-        _chol_error(a, "linalg.cholesky_ex")
+        _chol_error(a, "linalg.cholesky_ex", infos)
     if not infos.any():
         res = run(_cholesky, (A, upper))
+    elif done is not None:       # torch returns what potrf left
+        res = _wrap(done[0])
     else:
         res = _wrap(xp.zeros(a.shape, a.dtype))
     return _out(linalg_cholesky_ex(res, _wrap(infos)), out)

@@ -1,0 +1,238 @@
+"""MKL's LAPACK, called as ATen's CPU kernels call it: torch's linalg bits.
+
+torch's CPU linalg hands each matrix of a batch to LAPACK's Fortran interface
+(``BatchLinearAlgebraKernel.cpp``: ``apply_cholesky``, ``apply_geqrf``, ``apply_orgqr``,
+``apply_ormqr``, ``apply_lu_factor``, ``apply_lu_solve``, ``apply_lapack_eigh`` …): the
+matrices are first copied to batched column-major order (each matrix Fortran-contiguous,
+the batch outermost), a workspace query (``lwork = -1``) sizes one workspace for the whole
+batch, and the routine runs matrix by matrix. Where MKL's runtime is installed (``_vml``),
+Ember makes the same calls with the same arguments and gets torch's results bit for bit, on
+torch's thread count. Every function returns None where MKL is absent or the dtype is not
+one LAPACK takes; the callers then compute with NumPy.
+
+Results are batched column-major arrays, the layout torch's results have (their strides
+are torch's).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+
+import numpy as np
+
+from . import _vml
+
+_PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
+           np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
+_FNS: dict = {}                      # routine name -> bound function, or None without MKL
+_int = ctypes.c_int
+
+
+def _fn(routine: str, dtype: np.dtype):
+    """MKL's ``?routine_`` for ``dtype`` (``"potrf"`` → ``spotrf_`` …), or None.
+
+    Routines named ``or…`` (real) are ``un…`` for complex dtypes, as in LAPACK."""
+    dtype = np.dtype(dtype)
+    prefix = _PREFIX.get(dtype)
+    if prefix is None:
+        return None
+    if dtype.kind == "c" and routine.startswith("or"):
+        routine = "un" + routine[2:]
+    if routine == "syevd" and dtype.kind == "c":
+        routine = "heevd"
+    name = prefix + routine + "_"
+    fn = _FNS.get(name, False)
+    if fn is False:
+        lib = _vml.library()
+        fn = None
+        if lib is not None:
+            fn = getattr(lib, name)
+            fn.restype = None
+        _FNS[name] = fn
+    return fn
+
+
+def available(dtype) -> bool:
+    """Whether MKL's LAPACK computes for ``dtype`` (float32/64, complex64/128)."""
+    return _fn("potrf", dtype) is not None
+
+
+# ----------------------------------------------------------------------------- arguments
+
+def _i(v: int):
+    return ctypes.byref(_int(v))
+
+
+def _c(ch: str):
+    return ctypes.c_char_p(ch.encode())
+
+
+def column_major(a: np.ndarray, shape=None) -> np.ndarray:
+    """A fresh batched column-major copy of ``a`` (ATen's ``cloneBatchedColumnMajor``),
+    broadcast to ``shape`` where given."""
+    shape = a.shape if shape is None else tuple(shape)
+    out = np.empty(shape[:-2] + (shape[-1], shape[-2]), a.dtype).swapaxes(-1, -2)
+    out[...] = a
+    return out
+
+
+def _matrices(a: np.ndarray):
+    """The address of each matrix of a batched column-major array, batch order."""
+    count = math.prod(a.shape[:-2])
+    base, step = a.ctypes.data, a.shape[-1] * a.shape[-2] * a.itemsize
+    return [base + i * step for i in range(count)]
+
+
+def _ptr(a: np.ndarray) -> int:
+    return a.ctypes.data
+
+
+def _work_to_int(w) -> int:
+    """ATen's ``lapack_work_to_int``: the queried size, one ulp up, rounded up, at least 1."""
+    v = w.real.dtype.type(w.real)
+    return max(1, math.ceil(float(np.nextafter(v, v.dtype.type(np.inf)))))
+
+
+def _work(dtype, size: int) -> np.ndarray:
+    return np.empty(max(1, size), dtype)
+
+
+def _real(dtype) -> np.dtype:
+    return np.empty(0, dtype).real.dtype
+
+
+# ----------------------------------------------------------------------------- cholesky
+
+def potrf(a: np.ndarray, upper: bool):
+    """``apply_cholesky``: ``?potrf`` on a column-major copy of ``a``; ``(factor, info)``
+    with the other triangle zeroed (``linalg_cholesky_ex``'s ``triu_``/``tril_``), or None."""
+    fn = _fn("potrf", a.dtype)
+    if fn is None:
+        return None
+    n = a.shape[-1]
+    f = column_major(a)
+    info = np.zeros(a.shape[:-2], np.int32)
+    flat = info.reshape(-1)
+    out = _int()
+    uplo = _c("U" if upper else "L")
+    for k, p in enumerate(_matrices(f)):
+        fn(uplo, _i(n), ctypes.c_void_p(p), _i(max(1, n)), ctypes.byref(out))
+        flat[k] = out.value
+    f[...] = np.triu(f) if upper else np.tril(f)
+    return f, info
+
+
+def potrs(b: np.ndarray, factor: np.ndarray, upper: bool):
+    """``apply_cholesky_solve``: ``?potrs`` of column-major copies of ``b`` and the factor
+    (batches already broadcast), or None."""
+    fn = _fn("potrs", b.dtype)
+    if fn is None:
+        return None
+    n, nrhs = b.shape[-2:]
+    x, f = column_major(b), column_major(factor)
+    out = _int()
+    for pb, pa in zip(_matrices(x), _matrices(f)):
+        fn(_c("U" if upper else "L"), _i(n), _i(nrhs), ctypes.c_void_p(pa), _i(max(1, n)),
+           ctypes.c_void_p(pb), _i(max(1, n)), ctypes.byref(out))
+    return x
+
+
+def potri(factor: np.ndarray, upper: bool):
+    """``apply_cholesky_inverse``: ``?potri`` on a column-major copy of the factor, then the
+    triangle LAPACK left alone filled with the conjugate of the other; or None."""
+    fn = _fn("potri", factor.dtype)
+    if fn is None:
+        return None
+    n = factor.shape[-1]
+    f = column_major(factor)
+    out = _int()
+    for p in _matrices(f):
+        fn(_c("U" if upper else "L"), _i(n), ctypes.c_void_p(p), _i(max(1, n)),
+           ctypes.byref(out))
+    half = np.triu(f) if upper else np.tril(f)
+    strict = np.triu(f, 1) if upper else np.tril(f, -1)
+    other = strict.swapaxes(-1, -2)
+    f[...] = half + (other.conj() if f.dtype.kind == "c" else other)
+    return f
+
+
+# ----------------------------------------------------------------------------- householder
+
+def geqrf(f: np.ndarray):
+    """``apply_geqrf`` in place on the batched column-major ``f``: returns ``tau`` (or None
+    without MKL, ``f`` untouched)."""
+    fn = _fn("geqrf", f.dtype)
+    if fn is None:
+        return None
+    m, n = f.shape[-2:]
+    k = min(m, n)
+    tau = np.zeros(f.shape[:-2] + (k,), f.dtype)
+    if f.size == 0:
+        return tau
+    lda, info = max(1, m), _int()
+    wk = np.empty(1, f.dtype)
+    fn(_i(m), _i(n), ctypes.c_void_p(f.ctypes.data), _i(lda),
+       ctypes.c_void_p(tau.ctypes.data), ctypes.c_void_p(_ptr(wk)), _i(-1),
+       ctypes.byref(info))
+    lwork = max(n, _work_to_int(wk[0]))
+    work = _work(f.dtype, lwork)
+    taus = tau.reshape(-1, k)
+    for j, p in enumerate(_matrices(f)):
+        fn(_i(m), _i(n), ctypes.c_void_p(p), _i(lda), ctypes.c_void_p(_ptr(taus[j])),
+           ctypes.c_void_p(_ptr(work)), _i(lwork), ctypes.byref(info))
+    return tau
+
+
+def orgqr(f: np.ndarray, tau: np.ndarray) -> bool:
+    """``apply_orgqr`` in place on the batched column-major ``f`` (m×n, m ≥ n ≥ k) with
+    the batch's ``tau`` (a C-contiguous ``(..., k)``); False without MKL."""
+    fn = _fn("orgqr", f.dtype)
+    if fn is None:
+        return False
+    if f.size == 0:
+        return True
+    m, n = f.shape[-2:]
+    k = tau.shape[-1]
+    tau = np.ascontiguousarray(tau).reshape(-1, k) if k else np.zeros((1, 1), f.dtype)
+    lda, info = max(1, m), _int()
+    wk = np.empty(1, f.dtype)
+    fn(_i(m), _i(n), _i(k), ctypes.c_void_p(f.ctypes.data), _i(lda),
+       ctypes.c_void_p(_ptr(tau[0])), ctypes.c_void_p(_ptr(wk)), _i(-1),
+       ctypes.byref(info))
+    lwork = _work_to_int(wk[0])
+    work = _work(f.dtype, lwork)
+    for j, p in enumerate(_matrices(f)):
+        fn(_i(m), _i(n), _i(k), ctypes.c_void_p(p), _i(lda),
+           ctypes.c_void_p(_ptr(tau[j if k else 0])), ctypes.c_void_p(_ptr(work)),
+           _i(lwork), ctypes.byref(info))
+    return True
+
+
+def ormqr(a: np.ndarray, tau: np.ndarray, c: np.ndarray, left: bool, transpose: bool):
+    """``apply_ormqr``: ``op(Q) C`` (or ``C op(Q)``) on column-major copies, batches
+    already broadcast; or None."""
+    fn = _fn("ormqr", c.dtype)
+    if fn is None:
+        return None
+    a, x = column_major(a), column_major(c)
+    m, n = x.shape[-2:]
+    k = tau.shape[-1]
+    tau = np.ascontiguousarray(tau).reshape(-1, max(1, k)) if k else np.zeros((1, 1), c.dtype)
+    if x.size == 0:
+        return x
+    side, trans = _c("L" if left else "R"), _c(("C" if c.dtype.kind == "c" else "T")
+                                                if transpose else "N")
+    lda, ldc, info = max(1, m if left else n), max(1, m), _int()
+    wk = np.empty(1, c.dtype)
+    pa, px = _matrices(a), _matrices(x)
+    fn(side, trans, _i(m), _i(n), _i(k), ctypes.c_void_p(pa[0]), _i(lda),
+       ctypes.c_void_p(_ptr(tau[0])), ctypes.c_void_p(px[0]), _i(ldc),
+       ctypes.c_void_p(_ptr(wk)), _i(-1), ctypes.byref(info))
+    lwork = max(1, int(wk[0].real))
+    work = _work(c.dtype, lwork)
+    for j, (qa, qx) in enumerate(zip(pa, px)):
+        fn(side, trans, _i(m), _i(n), _i(k), ctypes.c_void_p(qa), _i(lda),
+           ctypes.c_void_p(_ptr(tau[j if k else 0])), ctypes.c_void_p(qx), _i(ldc),
+           ctypes.c_void_p(_ptr(work)), _i(lwork), ctypes.byref(info))
+    return x

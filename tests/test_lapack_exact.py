@@ -1,0 +1,98 @@
+"""Linear algebra is torch's bit for bit where MKL's runtime is installed (``ember[mkl]``):
+the decompositions make ATen's LAPACK calls (``BatchLinearAlgebraKernel.cpp``: the same
+routine, ``uplo``/``jobz`` flags, workspace query and batched column-major copies), so the
+factors, their strides and what is computed from them are torch's. MKL's threaded LAPACK may
+split work between threads, so 1 and 2 threads are both checked. Without MKL the kernels are
+NumPy's LAPACK, a few ulps apart, and these tests skip."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+from ember._ops import _vml
+
+from .helpers import torch
+
+pytestmark = [pytest.mark.skipif(_vml.library() is None, reason="MKL's runtime is not installed"),
+              pytest.mark.filterwarnings("ignore::UserWarning")]
+
+SQUARE = [(1, 1), (3, 3), (8, 8), (40, 40), (130, 130), (2, 3, 17, 17)]
+DTYPES = ["float32", "float64", "complex64", "complex128"]
+
+
+def _bits(t):
+    a = t.detach().resolve_conj().numpy() if hasattr(t, "resolve_conj") else t.numpy()
+    return a.shape, a.dtype.str, a.strides, a.reshape(-1).view(np.uint8).tobytes()
+
+
+def _all_bits(res):
+    if isinstance(res, (tuple, list)):
+        return [_bits(t) for t in res]
+    return _bits(res)
+
+
+@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
+def threads(request):
+    before_e, before_t = ember.get_num_threads(), torch.get_num_threads()
+    ember.set_num_threads(request.param)
+    torch.set_num_threads(request.param)
+    yield request.param
+    ember.set_num_threads(before_e)
+    torch.set_num_threads(before_t)
+
+
+def _data(rng, shape, dtype):
+    x = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        x = x + 1j * rng.standard_normal(shape)
+    return x
+
+
+def _spd(rng, shape, dtype):
+    x = _data(rng, shape, dtype)
+    return x @ np.swapaxes(x, -1, -2).conj() + shape[-1] * np.eye(shape[-1])
+
+
+def _same(fn, *arrays, dtype, grad=False):
+    """``fn(L, *tensors)`` with ember and torch: the same bits (and, with ``grad``, the same
+    gradient of the sum of the squared magnitudes of the outputs)."""
+    got = []
+    for L in (ember, torch):
+        ts = [L.tensor(a, dtype=getattr(L, dtype), requires_grad=grad) for a in arrays]
+        res = fn(L, *ts)
+        out = [_all_bits(res)]
+        if grad:
+            outs = res if isinstance(res, (tuple, list)) else (res,)
+            loss = sum(((o * o.conj()).real if o.is_complex() else o * o).sum()
+                       for o in outs if o.is_floating_point() or o.is_complex())
+            out.append([_bits(g) for g in L.autograd.grad(loss, ts)])
+        got.append(out)
+    return got[0] == got[1]
+
+
+CHOLESKY = {
+    "linalg.cholesky": lambda L, a: L.linalg.cholesky(a),
+    "linalg.cholesky_upper": lambda L, a: L.linalg.cholesky(a, upper=True),
+    "cholesky_ex": lambda L, a: L.linalg.cholesky_ex(a),
+    "cholesky_legacy": lambda L, a: L.cholesky(a),
+    "cholesky_legacy_upper": lambda L, a: L.cholesky(a, upper=True),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", sorted(CHOLESKY))
+def test_cholesky(name, dtype, threads):
+    if name.startswith("cholesky_legacy") and dtype.startswith("complex"):
+        pytest.skip("torch.cholesky takes real input only")
+    rng = np.random.default_rng(0)
+    for shape in SQUARE:
+        assert _same(CHOLESKY[name], _spd(rng, shape, dtype), dtype=dtype), shape
+
+
+def test_cholesky_ex_keeps_potrfs_partial_factor():
+    a = np.eye(4)
+    a[2, 2] = -1
+    assert _same(lambda L, x: L.linalg.cholesky_ex(x), np.stack([np.eye(4), a]),
+                 dtype="float64")
