@@ -23,8 +23,8 @@ DTYPES = ["float32", "float64", "complex64", "complex128"]
 
 
 def _bits(t):
-    a = t.detach().resolve_conj().numpy() if hasattr(t, "resolve_conj") else t.numpy()
-    return a.shape, a.dtype.str, a.strides, a.reshape(-1).view(np.uint8).tobytes()
+    a = t.detach().resolve_conj().numpy()
+    return a.shape, a.dtype.str, a.strides, np.ascontiguousarray(a).view(np.uint8).tobytes()
 
 
 def _all_bits(res):
@@ -96,3 +96,44 @@ def test_cholesky_ex_keeps_potrfs_partial_factor():
     a[2, 2] = -1
     assert _same(lambda L, x: L.linalg.cholesky_ex(x), np.stack([np.eye(4), a]),
                  dtype="float64")
+
+
+RECT = [(1, 1), (5, 3), (3, 5), (8, 8), (70, 40), (40, 70), (130, 130), (2, 3, 17, 9),
+        (2, 9, 17)]
+
+QR = {
+    "linalg.qr": lambda L, a: L.linalg.qr(a),
+    "linalg.qr_complete": lambda L, a: L.linalg.qr(a, mode="complete"),
+    "linalg.qr_r": lambda L, a: L.linalg.qr(a, mode="r"),
+    "qr_legacy": lambda L, a: L.qr(a, some=False),
+    "geqrf": lambda L, a: L.geqrf(a),
+    "householder_product": lambda L, a: L.linalg.householder_product(*L.geqrf(a))
+    if a.shape[-2] >= a.shape[-1] else L.orgqr(*L.geqrf(a.mT)),
+    "ormqr": lambda L, a: L.ormqr(*L.geqrf(a), L.ones_like(a) + a * 0.5),
+    "ormqr_right_transposed": lambda L, a: L.ormqr(*L.geqrf(a), L.ones_like(a.mT) + a.mT,
+                                                   left=False, transpose=True),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", sorted(QR))
+def test_qr(name, dtype, threads):
+    rng = np.random.default_rng(1)
+    for shape in RECT:
+        assert _same(QR[name], _data(rng, shape, dtype), dtype=dtype), shape
+
+
+def test_orthogonal_init_and_parametrization():
+    got = []
+    for L in (ember, torch):
+        L.manual_seed(0)
+        w, w2 = L.empty(30, 50), L.empty(50, 30)
+        w3 = L.empty(8, 3, 3, 3, dtype=L.float64)
+        L.nn.init.orthogonal_(w)
+        L.nn.init.orthogonal_(w2, gain=2.0)
+        L.nn.init.orthogonal_(w3, gain=0.7)
+        m = L.nn.utils.parametrizations.orthogonal(L.nn.Linear(6, 6))
+        m2 = L.nn.utils.parametrizations.orthogonal(L.nn.Linear(9, 5),
+                                                    orthogonal_map="householder")
+        got.append([_bits(t) for t in (w, w2, w3, m.weight, m2.weight)])
+    assert got[0] == got[1]

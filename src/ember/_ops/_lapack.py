@@ -236,3 +236,26 @@ def ormqr(a: np.ndarray, tau: np.ndarray, c: np.ndarray, left: bool, transpose: 
            ctypes.c_void_p(_ptr(tau[j if k else 0])), ctypes.c_void_p(qx), _i(ldc),
            ctypes.c_void_p(_ptr(work)), _i(lwork), ctypes.byref(info))
     return x
+
+
+def qr(a: np.ndarray, mode: str):
+    """``linalg_qr_out``: geqrf on a column-major copy, ``R`` its upper triangle, ``Q`` from
+    orgqr on the reflectors (``mode`` ``'reduced'``, ``'complete'`` or ``'r'``); ``(Q, R)``
+    (``Q`` empty for ``'r'``), or None."""
+    if _fn("geqrf", a.dtype) is None:
+        return None
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    batch = a.shape[:-2]
+    qr_ = column_major(a)
+    tau = geqrf(qr_)
+    rows = m if mode == "complete" else k
+    r = np.empty(batch + (n, rows), a.dtype).swapaxes(-1, -2)
+    r[...] = np.triu(qr_[..., :rows, :])
+    if mode == "r":
+        return np.empty((0,), a.dtype), r
+    cols = m if mode == "complete" else k
+    q = np.zeros(batch + (cols, m), a.dtype).swapaxes(-1, -2)
+    q[..., :, :min(cols, n)] = qr_[..., :, :min(cols, n)]
+    orgqr(q, tau)
+    return q, r

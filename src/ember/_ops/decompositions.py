@@ -594,17 +594,22 @@ def qr(A, mode="reduced", *, out=None):
 def _qr_run(A, mode):
     a = A._data
     m, n = a.shape[-2:]
+    done = None
     if a.size == 0:
         k = m if mode == "complete" else min(m, n)
         q = xp.zeros(a.shape[:-2] + (m, k), a.dtype)
         if k:
             q[...] = xp.eye(m, k, dtype=a.dtype)
         r = xp.zeros(a.shape[:-2] + (k, n), a.dtype)
+    elif (done := _lapack.qr(a, mode)) is not None:
+        q, r = done
     elif mode == "r":
         r, q = xp.linalg.qr(a, mode="r"), xp.empty((0,), a.dtype)
     else:
         q, r = xp.linalg.qr(a, mode=mode)
-    Q, R = _wrap(xp.ascontiguousarray(q)), _wrap(xp.ascontiguousarray(r.astype(a.dtype)))
+    if done is None:
+        q, r = xp.ascontiguousarray(q), xp.ascontiguousarray(r.astype(a.dtype))
+    Q, R = _wrap(q), _wrap(r)
     _record("LinalgQrBackward0", A, (Q, R), lambda grads, Q, R: _qr_backward(grads, Q, R, mode),
             complex_ok=True, Q=Q, R=R)
     return Q, R

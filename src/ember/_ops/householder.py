@@ -16,6 +16,7 @@ from __future__ import annotations
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
+from . import _lapack
 from .registry import NONE, _scalar_name, expose, op, run
 from .search import _return_type
 from .unary import _no_derivative
@@ -55,6 +56,10 @@ def _apply(V, tau, C, left, adjoint, order):
 @op("GeqrfBackward0", name="geqrf", promote=NONE, outputs=2, method=False, function=False,
     self=_no_derivative("geqrf"))
 def _geqrf(self):
+    a = _lapack.column_major(self)
+    tau = _lapack.geqrf(a)
+    if tau is not None:
+        return a, tau
     h, tau = xp.linalg.qr(self, mode="raw")
     return xp.ascontiguousarray(xp.swapaxes(h, -1, -2)), tau.astype(self.dtype, copy=False)
 
@@ -130,6 +135,9 @@ def _hp_grads(grad, result, input, tau):
     input=lambda grad, result, input, tau: _hp_grads(grad, result, input, tau)[0],
     tau=lambda grad, result, input, tau: _hp_grads(grad, result, input, tau)[1])
 def _householder_product(input, tau):
+    q = _lapack.column_major(input)
+    if _lapack.orgqr(q, tau):
+        return q
     m, n = input.shape[-2:]
     Q = xp.broadcast_to(xp.eye(m, n, dtype=input.dtype), input.shape)
     return _apply(_reflectors(input), tau, Q, True, False, range(tau.shape[-1] - 1, -1, -1))
@@ -202,6 +210,9 @@ def _ormqr_grads(grad, result, self, input2, left, transpose):
     input3=lambda grad, self, input2, left, transpose:
     ormqr(self, input2, grad, left, not transpose))
 def _ormqr(self, input2, input3, left=True, transpose=False):
+    done = _lapack.ormqr(self, input2, input3, left, transpose)
+    if done is not None:
+        return done
     k = input2.shape[-1]
     forward = (left == transpose)       # Qᴴ C and C Q apply H₀ first
     order = range(k) if forward else range(k - 1, -1, -1)
