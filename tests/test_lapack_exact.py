@@ -137,3 +137,55 @@ def test_orthogonal_init_and_parametrization():
                                                     orthogonal_map="householder")
         got.append([_bits(t) for t in (w, w2, w3, m.weight, m2.weight)])
     assert got[0] == got[1]
+
+
+LU = {
+    "lu_factor": lambda L, a, b: L.linalg.lu_factor(a),
+    "lu_factor_ex": lambda L, a, b: L.linalg.lu_factor_ex(a),
+    "lu": lambda L, a, b: L.linalg.lu(a),
+    "lu_legacy": lambda L, a, b: L.lu(a, get_infos=True),
+    "lu_unpack": lambda L, a, b: L.lu_unpack(*L.linalg.lu_factor(a)),
+    "lu_solve": lambda L, a, b: L.linalg.lu_solve(*L.linalg.lu_factor(a), b),
+    "lu_solve_adjoint": lambda L, a, b: L.linalg.lu_solve(*L.linalg.lu_factor(a), b,
+                                                          adjoint=True),
+    "lu_solve_right": lambda L, a, b: L.linalg.lu_solve(*L.linalg.lu_factor(a), b.mT,
+                                                        left=False),
+    "lu_solve_legacy": lambda L, a, b: L.lu_solve(b, *L.linalg.lu_factor(a)),
+    "solve": lambda L, a, b: L.linalg.solve(a, b),
+    "solve_vector": lambda L, a, b: L.linalg.solve(a, b[..., 0]),
+    "solve_transposed": lambda L, a, b: L.linalg.solve(a.mT, b),
+    "solve_right": lambda L, a, b: L.linalg.solve(a, b.mT, left=False),
+    "solve_broadcast": lambda L, a, b: L.linalg.solve(a, L.stack([b, 2 * b])),
+    "solve_ex": lambda L, a, b: L.linalg.solve_ex(a, b),
+    "inv": lambda L, a, b: L.linalg.inv(a),
+    "inv_transposed": lambda L, a, b: L.linalg.inv(a.mT),
+    "inverse": lambda L, a, b: L.inverse(a),
+    "inv_ex": lambda L, a, b: L.linalg.inv_ex(a),
+    "det": lambda L, a, b: L.linalg.det(a),
+    "det_transposed": lambda L, a, b: L.det(a.mT),
+    "slogdet": lambda L, a, b: L.linalg.slogdet(a),
+    "logdet": lambda L, a, b: L.logdet(a),
+}
+# torch's complex prod (the product of the diagonal) is not Ember's yet
+_COMPLEX_PROD = {"det", "det_transposed", "slogdet", "logdet"}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", sorted(LU))
+def test_lu(name, dtype, threads):
+    if dtype.startswith("complex") and name in _COMPLEX_PROD:
+        pytest.skip("the product of a complex diagonal is not torch's bits yet")
+    rng = np.random.default_rng(2)
+    for shape in SQUARE + [(5, 2, 2)]:
+        a = _data(rng, shape, dtype)
+        b = _data(rng, shape[:-1] + (3,), dtype)
+        assert _same(LU[name], a, b, dtype=dtype), shape
+
+
+def test_singular_inv_ex_and_solve_ex_keep_getrs_output():
+    a = np.ones((2, 3, 3))
+    a[0] = np.eye(3)
+    b = np.ones((2, 3, 1))
+    for fn in (lambda L, x, y: L.linalg.inv_ex(x), lambda L, x, y: L.linalg.solve_ex(x, y),
+               lambda L, x, y: L.linalg.lu_factor_ex(x)):
+        assert _same(fn, a, b, dtype="float64")

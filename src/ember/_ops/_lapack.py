@@ -259,3 +259,90 @@ def qr(a: np.ndarray, mode: str):
     q[..., :, :min(cols, n)] = qr_[..., :, :min(cols, n)]
     orgqr(q, tau)
     return q, r
+
+
+# ----------------------------------------------------------------------------- LU
+
+def getrf(a: np.ndarray):
+    """``apply_lu_factor``: ``?getrf`` on a column-major copy of ``a`` (m×n): ``(LU, pivots,
+    info)`` with LAPACK's 1-based int32 pivots, or None."""
+    fn = _fn("getrf", a.dtype)
+    if fn is None:
+        return None
+    m, n = a.shape[-2:]
+    lu = column_major(a)
+    batch = a.shape[:-2]
+    piv = np.zeros(batch + (min(m, n),), np.int32)
+    info = np.zeros(batch, np.int32)
+    if lu.size == 0:
+        return lu, piv, info
+    pivs, infos, out = piv.reshape(-1, min(m, n)), info.reshape(-1), _int()
+    for j, p in enumerate(_matrices(lu)):
+        fn(_i(m), _i(n), ctypes.c_void_p(p), _i(max(1, m)), ctypes.c_void_p(_ptr(pivs[j])),
+           ctypes.byref(out))
+        infos[j] = out.value
+    return lu, piv, info
+
+
+def lu_solve(lu: np.ndarray, piv: np.ndarray, b: np.ndarray, left: bool, adjoint: bool):
+    """``linalg_lu_solve_out``: ``?getrs`` on a column-major copy of ``B`` (``Bᴴ`` when not
+    ``left``, with the adjoint flag flipped), each matrix with its (broadcast) factors; the
+    result ``Xᴴ`` turned back when not ``left``. None without MKL."""
+    fn = _fn("getrs", b.dtype)
+    if fn is None:
+        return None
+    n = lu.shape[-1]
+    batch = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
+    if not left:
+        adjoint = not adjoint
+        b = b.swapaxes(-1, -2)
+        b = b.conj() if b.dtype.kind == "c" else b
+    x = column_major(b, batch + b.shape[-2:])
+    if x.size:
+        lu = lu if _is_column_major(lu) else column_major(lu)
+        pivs = np.ascontiguousarray(piv, np.int32).reshape(-1, n)
+        count = math.prod(lu.shape[:-2])
+        which = np.broadcast_to(np.arange(count).reshape(lu.shape[:-2]), batch).reshape(-1)
+        trans = _c(("C" if b.dtype.kind == "c" else "T") if adjoint else "N")
+        pa, nrhs, out = _matrices(lu), x.shape[-1], _int()
+        for px, j in zip(_matrices(x), which):
+            fn(trans, _i(n), _i(nrhs), ctypes.c_void_p(pa[j]), _i(max(1, n)),
+               ctypes.c_void_p(_ptr(pivs[j])), ctypes.c_void_p(px), _i(max(1, n)),
+               ctypes.byref(out))
+    if not left:
+        x = x.swapaxes(-1, -2)
+        x = x.conj() if x.dtype.kind == "c" else x
+    return x
+
+
+def _is_column_major(a: np.ndarray) -> bool:
+    """Whether ``a`` is a dense batch of Fortran-contiguous matrices, batch outermost."""
+    if a.ndim < 2:
+        return False
+    m, n = a.shape[-2:]
+    size = a.itemsize
+    want = [size, size * m]
+    step = size * m * n
+    for d in reversed(a.shape[:-2]):
+        want.insert(0, step)
+        step *= d
+    return all(s == w or d == 1 for s, w, d in zip(a.strides, [*want[:-2], *want[-2:]],
+                                                     a.shape))
+
+
+def solve(a: np.ndarray, b: np.ndarray, left: bool):
+    """``_linalg_solve_ex_out``: getrf on ``A``, getrs on ``B``; ``(X, info)`` or None.
+    ``b`` is a matrix (or batch); vector right-hand sides are the caller's."""
+    if _fn("getrf", a.dtype) is None:
+        return None
+    lu, piv, info = getrf(a)
+    return lu_solve(lu, piv, b, left, False), info
+
+
+def lu_det(a: np.ndarray):
+    """``_linalg_det_out``'s factorization: LU of ``Aᴴ`` where ``A`` is contiguous and real,
+    of ``A`` otherwise; ``(LU, pivots, info)`` or None."""
+    if _fn("getrf", a.dtype) is None:
+        return None
+    use_t = a.flags.c_contiguous and a.dtype.kind != "c"
+    return getrf(a.swapaxes(-1, -2) if use_t else a)

@@ -156,9 +156,14 @@ def _lu_info(m):
     return info
 
 
-def _singular_error(a, fname):
+def _lapack_inv(a):
+    """``linalg_inv_ex``: ``solve(A, I)`` on MKL's LAPACK, ``(inverse, info)``; or None."""
+    return _lapack.solve(a, xp.broadcast_to(xp.eye(a.shape[-1], dtype=a.dtype), a.shape), True)
+
+
+def _singular_error(a, fname, infos=None):
     for idx, m in _each_matrix(a):
-        info = _lu_info(m)
+        info = _lu_info(m) if infos is None else int(infos[idx])
         if info:
             raise LinAlgError(f"{fname}: {_batch_prefix(a, idx)}The diagonal element {info} is "
                               f"zero, the inversion could not be completed because the input "
@@ -226,6 +231,11 @@ def _eye_like(n, like):
 def _inv_kernel(A, fname="linalg.inv"):
     if A.shape[-1] == 0:
         return xp.empty(A.shape, A.dtype)
+    done = _lapack_inv(A)
+    if done is not None:
+        if done[1].any():
+            _singular_error(A, fname, done[1])
+        return done[0]
     try:
         return xp.linalg.inv(A)
     except xp.linalg.LinAlgError:
@@ -260,13 +270,19 @@ def inv_ex(A, *, check_errors=False, out=None):
     """The inverse and LAPACK's ``info`` (0 where a matrix was invertible)."""
     _check_matrix(A, "linalg.inv")
     a = A._data
-    infos = xp.zeros(a.shape[:-2], xp.int32)
-    for idx, m in _each_matrix(a):
-        infos[idx] = _lu_info(m) if m.size else 0
+    done = _lapack_inv(a) if a.size else None
+    if done is not None:
+        infos = done[1]
+    else:
+        infos = xp.zeros(a.shape[:-2], xp.int32)
+        for idx, m in _each_matrix(a):
+            infos[idx] = _lu_info(m) if m.size else 0
     if check_errors and infos.any():
-        _singular_error(a, "linalg.inv_ex")
+        _singular_error(a, "linalg.inv_ex", infos)
     if not infos.any():
         res = run(_inv, (A,))
+    elif done is not None:           # torch returns what getrs gave
+        res = _wrap(done[0])
     else:
         with _quiet():
             res = _wrap(xp.stack([xp.linalg.inv(m) if not i else
@@ -300,7 +316,17 @@ def _det_backward(grad, A, result):
 def _det(A):
     if A.shape[-1] == 0:
         return xp.ones(A.shape[:-2], A.dtype)
+    done = _lapack.lu_det(A)
+    if done is not None:       # _linalg_det_out: det(P) · prod(diag(U))
+        lu, piv, _ = done
+        return _wrap(lu).diagonal(0, -2, -1).prod(-1)._data * _lu_det_P(piv, A.dtype)
     return xp.linalg.det(A)
+
+
+def _lu_det_P(piv, dtype):
+    """ATen's ``lu_det_P``: ±1, the determinant of the permutation of getrf's pivots."""
+    odd = (xp.arange(1, piv.shape[-1] + 1, dtype=piv.dtype) != piv).sum(-1) % 2
+    return (1 - 2 * odd).astype(dtype)
 
 
 def det(A, *, out=None):
@@ -321,6 +347,12 @@ def _det_fn(input):
 def _slogdet(A):
     if A.shape[-1] == 0:
         return xp.ones(A.shape[:-2], A.dtype), xp.zeros(A.shape[:-2], A.dtype)
+    done = _lapack.lu_det(A)
+    if done is not None:       # _linalg_slogdet_out, on the diagonal of U
+        lu, piv, _ = done
+        d = _wrap(lu).diagonal(0, -2, -1)
+        return (d.sgn().prod(-1)._data * _lu_det_P(piv, A.dtype),
+                d.abs().log().sum(-1)._data)
     sign, logabs = xp.linalg.slogdet(A)
     return sign.astype(A.dtype), logabs.astype(A.dtype)
 
@@ -340,9 +372,12 @@ def _slogdet_fn(input):
 
 @expose
 def logdet(input):
-    """The log of the determinant (``nan`` where it is negative)."""
+    """The log of the determinant (``nan`` where it is negative; for complex input
+    ``log(sign) + logabsdet``)."""
     _check_matrix(input, "logdet")
     sign, logabs = run(_slogdet, (input,))
+    if input.dtype.is_complex:
+        return sign.log() + logabs
     from .pointwise import where
     nan = _wrap(xp.array(xp.nan, logabs._data.dtype))
     return where(sign < 0, nan, logabs)
@@ -355,6 +390,15 @@ def _is_vector_rhs(A, B):
 
 
 def _solve_kernel(A, B, left=True):
+    vec = left and (B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1]))
+    done = _lapack.solve(A, B[..., None] if vec else B, left) if A.size and B.size else None
+    if done is not None:
+        x, info = done
+        if info.any():
+            _solve_singular(A, info)
+        if not vec:
+            return x
+        return x[..., 0] if x.ndim == 2 else _lapack.column_major(x[..., 0])
     if not left:
         return _mT_np(_solve_kernel(_mT_np(A), _mT_np(B)))
     vec = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
@@ -365,10 +409,17 @@ def _solve_kernel(A, B, left=True):
     try:
         x = xp.linalg.solve(a, b) if a.shape[-1] else xp.zeros(b.shape, b.dtype)
     except xp.linalg.LinAlgError:
-        prefix = next((_batch_prefix(a, idx) for idx, m in _each_matrix(a) if _lu_info(m)), "")
-        raise LinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input "
-                          f"matrix is singular.") from None
+        _solve_singular(a, None)
     return x[..., 0] if vec else x
+
+
+def _solve_singular(a, infos):
+    """torch's error for a singular system (getrf's ``infos`` where it ran)."""
+    bad = (idx for idx, m in _each_matrix(a)
+           if (_lu_info(m) if infos is None else infos[idx if infos.ndim else ()]))
+    prefix = _batch_prefix(a, next(bad, ()))
+    raise LinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input "
+                      f"matrix is singular.") from None
 
 
 def _mT_np(a):

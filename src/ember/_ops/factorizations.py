@@ -18,6 +18,7 @@ import math
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
+from . import _lapack
 from .decompositions import (
     LinAlgError,
     _batch_prefix,
@@ -45,7 +46,11 @@ linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
 # ----------------------------------------------------------------------------- kernels
 
 def _getrf(a):
-    """LAPACK getrf on ``(..., m, n)``: the packed factors, 1-based int32 pivots, and info."""
+    """LAPACK getrf on ``(..., m, n)``: the packed factors, 1-based int32 pivots, and info
+    (MKL's own where installed)."""
+    done = _lapack.getrf(a)
+    if done is not None:
+        return done
     m, n = a.shape[-2:]
     batch, k = a.shape[:-2], min(m, n)
     a = xp.array(a, copy=True).reshape((math.prod(batch), m, n))
@@ -94,6 +99,9 @@ def _conj_t(a):
 
 
 def _lu_solve_kernel(LU, pivots, B, left=True, adjoint=False):
+    done = _lapack.lu_solve(LU, pivots, B, left, adjoint)
+    if done is not None:
+        return done
     if not left:     # X A = B is Aᴴ Xᴴ = Bᴴ (and X Aᴴ = B is A Xᴴ = Bᴴ)
         return _conj_t(_lu_solve_kernel(LU, pivots, _conj_t(B), True, not adjoint))
     m = LU.shape[-1]
