@@ -189,3 +189,51 @@ def test_singular_inv_ex_and_solve_ex_keep_getrs_output():
     for fn in (lambda L, x, y: L.linalg.inv_ex(x), lambda L, x, y: L.linalg.solve_ex(x, y),
                lambda L, x, y: L.linalg.lu_factor_ex(x)):
         assert _same(fn, a, b, dtype="float64")
+
+
+SPECTRAL = {
+    "svd": lambda L, a: L.linalg.svd(a),
+    "svd_reduced": lambda L, a: L.linalg.svd(a, full_matrices=False),
+    "svdvals": lambda L, a: L.linalg.svdvals(a),
+    "svd_legacy": lambda L, a: L.svd(a),
+    "svd_legacy_complete": lambda L, a: L.svd(a, some=False),
+    "svd_legacy_values_only": lambda L, a: L.svd(a, compute_uv=False),
+    "pinv": lambda L, a: L.linalg.pinv(a),
+    "pinv_atol": lambda L, a: L.linalg.pinv(a, atol=0.5),
+    "pinverse": lambda L, a: L.pinverse(a),
+    "matrix_rank": lambda L, a: L.linalg.matrix_rank(a),
+    "matrix_norm_2": lambda L, a: L.linalg.matrix_norm(a, ord=2),
+    "matrix_norm_nuc": lambda L, a: L.linalg.matrix_norm(a, ord="nuc"),
+    "cond": lambda L, a: L.linalg.cond(a),
+}
+HERMITIAN = {
+    "eigh": lambda L, a: L.linalg.eigh(a),
+    "eigh_upper": lambda L, a: L.linalg.eigh(a, UPLO="U"),
+    "eigvalsh": lambda L, a: L.linalg.eigvalsh(a),
+    "pinv_hermitian": lambda L, a: L.linalg.pinv(a + a.mH, hermitian=True),
+    "matrix_rank_hermitian": lambda L, a: L.linalg.matrix_rank(a + a.mH, hermitian=True),
+}
+# complex matrix products are NumPy's in Ember, not MKL's
+_COMPLEX_MATMUL = {"pinv", "pinv_atol", "pinverse", "pinv_hermitian"}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", sorted(SPECTRAL) + sorted(HERMITIAN))
+def test_svd_and_eigh(name, dtype, threads):
+    if dtype.startswith("complex") and name in _COMPLEX_MATMUL:
+        pytest.skip("complex matrix products are not torch's bits yet")
+    fn = SPECTRAL.get(name) or HERMITIAN[name]
+    rng = np.random.default_rng(3)
+    for shape in SQUARE + ([] if name in HERMITIAN else [(5, 3), (3, 5), (70, 20),
+                                                          (2, 9, 30)]):
+        assert _same(fn, _data(rng, shape, dtype), dtype=dtype), shape
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_eigvalsh_and_svdvals_of_inputs_requiring_grad(dtype):
+    """Where a gradient may be needed torch asks LAPACK for the vectors too (another
+    algorithm, other bits of the values)."""
+    rng = np.random.default_rng(4)
+    a = _data(rng, (40, 40), dtype)
+    assert _same(lambda L, x: L.linalg.eigvalsh(x), a, dtype=dtype, grad=True)
+    assert _same(lambda L, x: L.linalg.svdvals(x), a, dtype=dtype, grad=True)

@@ -346,3 +346,113 @@ def lu_det(a: np.ndarray):
         return None
     use_t = a.flags.c_contiguous and a.dtype.kind != "c"
     return getrf(a.swapaxes(-1, -2) if use_t else a)
+
+
+# ----------------------------------------------------------------------------- eigh, svd
+
+def _null():
+    return ctypes.c_void_p(0)
+
+
+def eigh(a: np.ndarray, upper: bool, vectors: bool):
+    """``apply_lapack_eigh``: ``?syevd``/``?heevd`` (``jobz`` ``'V'`` or ``'N'``) on a
+    column-major copy of ``a``; ``(eigenvalues, eigenvectors, info)`` (the vectors are the
+    overwritten copy), or None. Stops at the first matrix that fails, as ATen."""
+    fn = _fn("syevd", a.dtype)
+    if fn is None:
+        return None
+    n = a.shape[-1]
+    v = column_major(a)
+    real = _real(a.dtype)
+    w = np.zeros(a.shape[:-1], real)
+    info = np.zeros(a.shape[:-2], np.int32)
+    if v.size == 0:
+        return w, v, info
+    cplx = a.dtype.kind == "c"
+    jobz, uplo, lda = _c("V" if vectors else "N"), _c("U" if upper else "L"), max(1, n)
+    wk, rwk, iwk, out = np.empty(1, a.dtype), np.empty(1, real), np.zeros(1, np.int32), _int()
+    ws = w.reshape(-1, n)
+
+    def call(p, wp, work, lwork, rwork, lrwork, iwork, liwork):
+        args = [jobz, uplo, _i(n), ctypes.c_void_p(p), _i(lda), ctypes.c_void_p(wp),
+                ctypes.c_void_p(_ptr(work)), _i(lwork)]
+        if cplx:
+            args += [ctypes.c_void_p(_ptr(rwork)), _i(lrwork)]
+        fn(*args, ctypes.c_void_p(_ptr(iwork)), _i(liwork), ctypes.byref(out))
+
+    mats = _matrices(v)
+    call(mats[0], _ptr(ws[0]), wk, -1, rwk, -1, iwk, -1)
+    lwork, liwork = _work_to_int(wk[0]), max(1, int(iwk[0]))
+    lrwork = _work_to_int(rwk[0]) if cplx else 0
+    work, iwork = _work(a.dtype, lwork), np.empty(liwork, np.int32)
+    rwork = _work(real, lrwork) if cplx else rwk
+    flat = info.reshape(-1)
+    for j, p in enumerate(mats):
+        call(p, _ptr(ws[j]), work, lwork, rwork, lrwork, iwork, liwork)
+        flat[j] = out.value
+        if out.value:
+            break
+    return w, v, info
+
+
+def svd(a: np.ndarray, full_matrices: bool, compute_uv: bool):
+    """``apply_svd``: ``?gesdd`` (``jobz`` ``'A'``, ``'S'`` or ``'N'``) on a column-major copy
+    of ``a``; ``(U, S, Vh, info)`` with ``U``/``Vh`` column-major (None without ``compute_uv``),
+    or None."""
+    fn = _fn("gesdd", a.dtype)
+    if fn is None:
+        return None
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    batch = a.shape[:-2]
+    real = _real(a.dtype)
+    x = column_major(a)
+    s = np.zeros(batch + (k,), real)
+    info = np.zeros(batch, np.int32)
+    u = vh = None
+    if compute_uv:
+        ucols, vrows = (m, n) if full_matrices else (k, k)
+        u = np.zeros(batch + (ucols, m), a.dtype).swapaxes(-1, -2)
+        vh = np.zeros(batch + (n, vrows), a.dtype).swapaxes(-1, -2)
+    if x.size == 0:
+        return u, s, vh, info
+    jobz = _c(("A" if full_matrices else "S") if compute_uv else "N")
+    ldu, ldvh = (m, vh.shape[-2]) if compute_uv else (1, 1)
+    cplx = a.dtype.kind == "c"
+    iwork = np.empty(max(1, 8 * k), np.int32)
+    rwork = _work(real, _lrwork(jobz.value.decode(), m, n)) if cplx else None
+    mats = _matrices(x)
+    us = _matrices(u) if compute_uv else [0] * len(mats)
+    vs = _matrices(vh) if compute_uv else [0] * len(mats)
+    ss = s.reshape(-1, k)
+    out = _int()
+
+    def call(j, work, lwork):
+        args = [jobz, _i(m), _i(n), ctypes.c_void_p(mats[j]), _i(max(1, m)),
+                ctypes.c_void_p(_ptr(ss[j])),
+                ctypes.c_void_p(us[j]) if compute_uv else _null(), _i(ldu),
+                ctypes.c_void_p(vs[j]) if compute_uv else _null(), _i(ldvh),
+                ctypes.c_void_p(_ptr(work)), _i(lwork)]
+        if cplx:
+            args.append(ctypes.c_void_p(_ptr(rwork)))
+        fn(*args, ctypes.c_void_p(_ptr(iwork)), ctypes.byref(out))
+        return out.value
+
+    wk = np.empty(1, a.dtype)
+    call(0, wk, -1)
+    lwork = _work_to_int(wk[0])
+    work = _work(a.dtype, lwork)
+    flat = info.reshape(-1)
+    for j in range(len(mats)):
+        flat[j] = call(j, work, lwork)
+    return u, s, vh, info
+
+
+def _lrwork(jobz: str, m: int, n: int) -> int:
+    """ATen's ``computeLRWorkDim``: the real workspace of complex gesdd."""
+    mn, mx = min(m, n), max(m, n)
+    if jobz == "N":
+        return max(1, 5 * mn)
+    if mx > 10 * mn:
+        return max(1, 5 * mn * mn + 5 * mn)
+    return max(1, 5 * mn * mn + 5 * mn, 2 * mx * mn + 2 * mn * mn + mn)

@@ -731,11 +731,25 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
     return U @ (ret @ Vh) if m >= n else (U @ ret) @ Vh
 
 
-def _svd_run(A, full_matrices):
+def _svd_run(A, full_matrices, compute_uv=True):
+    """``_linalg_svd``; ``compute_uv=False`` (svdvals of an input no gradient reaches) runs
+    LAPACK without singular vectors, as torch (``U`` and ``Vh`` are then empty)."""
     a = A._data
     m, n = a.shape[-2:]
     k = min(m, n)
-    if a.size == 0:
+    done = _lapack.svd(a, full_matrices, compute_uv or _needs_grad(A)) if a.size else None
+    if done is not None:
+        u, s, v, info = done
+        if info.any():
+            idx = next(idx for idx, _ in _each_matrix(a) if info[idx])
+            raise LinAlgError(f"linalg.svd: {_batch_prefix(a, idx)}The algorithm failed to "
+                              f"converge because the input matrix is ill-conditioned or has "
+                              f"too many repeated singular values (error code: "
+                              f"{int(info[idx])}).")
+        if u is None:
+            u = v = xp.empty((0,), a.dtype)
+        U, S, Vh = _wrap(u), _wrap(s), _wrap(v)
+    elif a.size == 0:
         bu, bv = (m, m) if full_matrices else (m, k), (n, n) if full_matrices else (k, n)
         u = xp.zeros(a.shape[:-2] + bu, a.dtype)
         v = xp.zeros(a.shape[:-2] + bv, a.dtype)
@@ -746,8 +760,9 @@ def _svd_run(A, full_matrices):
         s = xp.zeros(a.shape[:-2] + (k,), a.dtype)
     else:
         u, s, v = xp.linalg.svd(a, full_matrices=full_matrices)
-    U, S, Vh = (_wrap(xp.ascontiguousarray(x.astype(dt, copy=False)))
-                for x, dt in ((u, a.dtype), (s, a.real.dtype), (v, a.dtype)))
+    if done is None:
+        U, S, Vh = (_wrap(xp.ascontiguousarray(x.astype(dt, copy=False)))
+                    for x, dt in ((u, a.dtype), (s, a.real.dtype), (v, a.dtype)))
     _record("LinalgSvdBackward0", A, (U, S, Vh),
             lambda grads, U, S, Vh: _svd_backward(grads, U, S, Vh, full_matrices),
             complex_ok=True, U=U, S=S, Vh=Vh)
@@ -763,20 +778,19 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 def svdvals(A, *, driver=None, out=None):
     """The singular values of ``A``, in descending order."""
     _check_matrix(A, "linalg.svd", square=False, kernel="linalg_svd_cpu")
-    return _out(_svd_run(A, False)[1], out)
+    return _out(_svd_run(A, False, compute_uv=False)[1], out)
 
 
 @expose(name="svd")
 def _svd_fn(input, some=True, compute_uv=True, *, out=None):
     """``torch.svd`` (legacy): ``(U, S, V)`` with ``V`` not transposed."""
     _check_matrix(input, "linalg.svd", square=False, kernel="linalg_svd_cpu")
-    U, S, Vh = _svd_run(input, not some)
-    if not compute_uv:     # torch returns zero-filled square U and V
+    U, S, Vh = _svd_run(input, not some, compute_uv)
+    if not compute_uv:     # torch returns zero-filled square U and Vh, and V = Vhᴴ
         a = input._data
         m, n = a.shape[-2:]
-        return _out(svd_t(_wrap(xp.zeros(a.shape[:-2] + (m, m), a.dtype)), S,
-                          _wrap(xp.zeros(a.shape[:-2] + (n, n), a.dtype))), out)
-    return _out(svd_t(U, S, Vh.transpose(-2, -1)), out)
+        U, Vh = (_wrap(xp.zeros(a.shape[:-2] + (k, k), a.dtype)) for k in (m, n))
+    return _out(svd_t(U, S, _mH(Vh)), out)
 
 
 # ----------------------------------------------------------------------------- eigh
@@ -801,17 +815,37 @@ def _eigh_backward(grads, L, V):
     return V @ (ret @ _mH(V))
 
 
-def _eigh_run(A, UPLO):
+def _eigh_run(A, UPLO, vectors=True):
+    """``_linalg_eigh``; ``vectors=False`` (eigvalsh of an input no gradient reaches) runs
+    LAPACK without eigenvectors, as torch."""
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     a = A._data
-    if a.size == 0:
+    done = _lapack.eigh(a, UPLO == "U", vectors or _needs_grad(A))
+    if done is not None:
+        w, v, info = done
+        if info.any():
+            _eigh_error(a, info)
+    elif a.size == 0:
         w, v = xp.zeros(a.shape[:-1], a.real.dtype), xp.zeros(a.shape, a.dtype)
     else:
         w, v = xp.linalg.eigh(a, UPLO=UPLO)
-    L, V = _wrap(w.astype(a.real.dtype, copy=False)), _wrap(xp.ascontiguousarray(v))
+        v = xp.ascontiguousarray(v)
+    L, V = _wrap(w.astype(a.real.dtype, copy=False)), _wrap(v)
     _record("LinalgEighBackward0", A, (L, V), _eigh_backward, complex_ok=True, L=L, V=V)
     return L, V
+
+
+def _needs_grad(A):
+    """ATen's ``_may_require_fw_or_bw_grad``: grad mode on and ``A`` requires grad."""
+    return bool(_state.enabled and (A._requires_grad or A.grad_fn is not None))
+
+
+def _eigh_error(a, infos):
+    idx = next(idx for idx, _ in _each_matrix(a) if infos[idx])
+    raise LinAlgError(f"linalg.eigh: {_batch_prefix(a, idx)}The algorithm failed to converge "
+                      f"because the input matrix is ill-conditioned or has too many repeated "
+                      f"eigenvalues (error code: {int(infos[idx])}).")
 
 
 def _check_eigh(A):
@@ -831,7 +865,7 @@ def eigh(A, UPLO="L", *, out=None):
 def eigvalsh(A, UPLO="L", *, out=None):
     """The eigenvalues of a symmetric matrix, ascending."""
     _check_eigh(A)
-    return _out(_eigh_run(A, UPLO)[0], out)
+    return _out(_eigh_run(A, UPLO, vectors=False)[0], out)
 
 
 # ----------------------------------------------------------------------------- pinv, norms
@@ -853,36 +887,40 @@ def _pinv_backward(grad, result, self):
 
 
 def _cutoffs(s_max, a, atol, rtol):
+    """ATen's ``max(atol, rtol · s_max)`` (``get_atol_rtol``: tolerances in double; the
+    default ``rtol`` is ``eps · max(m, n)``, 0 where a positive ``atol`` is given)."""
     m, n = a.shape[-2:]
-    eps = xp.finfo(a.dtype).eps
-    if atol is None and rtol is None:
-        rtol = eps * max(m, n)
-    atol = 0.0 if atol is None else atol
-    rtol = 0.0 if rtol is None else rtol
-    atol = atol._data if isinstance(atol, Tensor) else atol
-    rtol = rtol._data if isinstance(rtol, Tensor) else rtol
-    return xp.maximum(xp.asarray(atol)[..., None], xp.asarray(rtol)[..., None] * s_max)
+    given = atol is not None
+    atol = xp.asarray(getattr(atol, "_data", atol) if given else 0.0)
+    if rtol is None:
+        rtol = xp.asarray(float(xp.finfo(a.dtype).eps) * max(m, n))
+        rtol = xp.where(atol > 0, 0.0, rtol) if given else rtol
+    rtol = xp.asarray(getattr(rtol, "_data", rtol))
+    return xp.maximum(atol[..., None], rtol[..., None] * s_max)
 
 
 @op("LinalgPinvBackward0", name="linalg_pinv", method=False, function=False, promote=None,
     holomorphic=False, tensors=("self",), self=_pinv_backward)
 def _pinv(self, atol=None, rtol=None, hermitian=False):
+    """ATen's ``linalg_pinv``: ``V diag(S⁺) Uᴴ`` from the reduced SVD (``U diag(λ⁺) Uᴴ`` from
+    eigh when ``hermitian``), the values at or below the cutoff dropped."""
+    from .pointwise import where
+
     A = self
     m, n = A.shape[-2:]
     if A.size == 0:
         return xp.zeros(A.shape[:-2] + (n, m), A.dtype)
+    zero = _wrap(xp.zeros((), A.real.dtype))
     if hermitian:
-        w, v = xp.linalg.eigh(A)
-        cut = _cutoffs(xp.abs(w).max(-1, keepdims=True), A, atol, rtol)
-        winv = xp.where(xp.abs(w) > cut, 1 / xp.where(w == 0, 1, w), 0).astype(A.dtype)
-        vh = _mT_np(v)
-        return (v * winv[..., None, :]) @ (vh.conj() if A.dtype.kind == "c" else vh)
-    u, s, vh = xp.linalg.svd(A, full_matrices=False)
-    cut = _cutoffs(s[..., :1], A, atol, rtol)
-    sinv = xp.where(s > cut, 1 / xp.where(s == 0, 1, s), 0).astype(A.dtype)
-    if A.dtype.kind == "c":
-        return (_mT_np(vh).conj() * sinv[..., None, :]) @ _mT_np(u).conj()
-    return (_mT_np(vh) * sinv[..., None, :]) @ _mT_np(u)
+        S, U = _eigh_run(_wrap(A), "L")
+        S_abs = S.abs()
+        tol = _wrap(_cutoffs(S_abs.amax(-1, keepdim=True)._data, A, atol, rtol))
+        S_inv = where(S_abs > tol, S.reciprocal(), zero).to(D._BY_NP[A.dtype])
+        return ((U * S_inv.unsqueeze(-2)) @ _mH(U))._data
+    U, S, Vh = _svd_run(_wrap(A), False)
+    tol = _wrap(_cutoffs(S.narrow(-1, 0, 1)._data, A, atol, rtol))
+    S_inv = where(S > tol, S.reciprocal(), zero).to(D._BY_NP[A.dtype])
+    return ((_mH(Vh) * S_inv.unsqueeze(-2)) @ _mH(U))._data
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
