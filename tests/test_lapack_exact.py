@@ -237,3 +237,24 @@ def test_eigvalsh_and_svdvals_of_inputs_requiring_grad(dtype):
     a = _data(rng, (40, 40), dtype)
     assert _same(lambda L, x: L.linalg.eigvalsh(x), a, dtype=dtype, grad=True)
     assert _same(lambda L, x: L.linalg.svdvals(x), a, dtype=dtype, grad=True)
+
+
+CHOLESKY_SOLVERS = {
+    "cholesky_solve": lambda L, a, b: L.cholesky_solve(b, L.linalg.cholesky(a)),
+    "cholesky_solve_upper": lambda L, a, b: L.cholesky_solve(
+        b, L.linalg.cholesky(a, upper=True), upper=True),
+    "cholesky_solve_broadcast": lambda L, a, b: L.cholesky_solve(L.stack([b, 2 * b]),
+                                                                 L.linalg.cholesky(a)),
+    "cholesky_inverse": lambda L, a, b: L.cholesky_inverse(L.linalg.cholesky(a)),
+    "cholesky_inverse_upper": lambda L, a, b: L.cholesky_inverse(
+        L.linalg.cholesky(a, upper=True), upper=True),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", sorted(CHOLESKY_SOLVERS))
+def test_cholesky_solve_and_inverse(name, dtype, threads):
+    rng = np.random.default_rng(5)
+    for shape in SQUARE:
+        a, b = _spd(rng, shape, dtype), _data(rng, shape[:-1] + (3,), dtype)
+        assert _same(CHOLESKY_SOLVERS[name], a, b, dtype=dtype), shape
