@@ -258,3 +258,20 @@ def test_cholesky_solve_and_inverse(name, dtype, threads):
     for shape in SQUARE:
         a, b = _spd(rng, shape, dtype), _data(rng, shape[:-1] + (3,), dtype)
         assert _same(CHOLESKY_SOLVERS[name], a, b, dtype=dtype), shape
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("driver", ["gels", "gelsd", "gelss"])
+@pytest.mark.parametrize("vector", [False, True], ids=["matrix", "vector"])
+def test_lstsq(driver, dtype, vector, threads):
+    """Solution, residuals, rank and singular values (gelsy is left out: torch's own gelsy
+    results change from call to call, as MKL's gelsy depends on where its buffers lie)."""
+    def fn(L, a, b):
+        res = L.linalg.lstsq(a, b[..., 0] if vector else b, driver=driver)
+        # the residuals of complex systems are summed in another order (not torch's bits)
+        return res if not a.is_complex() else (res.solution, res.rank, res.singular_values)
+
+    rng = np.random.default_rng(6)
+    for shape in RECT:
+        a, b = _data(rng, shape, dtype), _data(rng, shape[:-1] + (4,), dtype)
+        assert _same(fn, a, b, dtype=dtype), shape

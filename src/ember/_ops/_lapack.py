@@ -456,3 +456,69 @@ def _lrwork(jobz: str, m: int, n: int) -> int:
     if mx > 10 * mn:
         return max(1, 5 * mn * mn + 5 * mn)
     return max(1, 5 * mn * mn + 5 * mn, 2 * mx * mn + 2 * mn * mn + mn)
+
+
+# ----------------------------------------------------------------------------- lstsq
+
+def lstsq(a: np.ndarray, b: np.ndarray, rcond: float, driver: str):
+    """``linalg_lstsq_out_info``/``apply_lstsq``: the driver (``gels``, ``gelsy``, ``gelsd``,
+    ``gelss``) on a column-major copy of ``A`` and ``B`` in the top rows of a column-major
+    ``(max(m, n), nrhs)`` buffer, the batches of ``A`` and ``B`` alike. Returns ``(buffer,
+    rank, singular_values, info)`` (rank and singular values None where the driver gives
+    none), or None."""
+    fn = _fn(driver, a.dtype)
+    if fn is None:
+        return None
+    m, n = a.shape[-2:]
+    nrhs = b.shape[-1]
+    batch = a.shape[:-2]
+    cplx = a.dtype.kind == "c"
+    real = _real(a.dtype)
+    x = np.zeros(batch + (nrhs, max(m, n)), a.dtype).swapaxes(-1, -2)
+    x[..., :m, :] = b
+    a = column_major(a)
+    rank = np.zeros(batch, np.int64) if driver != "gels" else None
+    s = np.zeros(batch + (min(m, n),), real) if driver in ("gelsd", "gelss") else None
+    info = np.zeros(batch, np.int32)
+    if a.size == 0 or x.size == 0:
+        return x, rank, s, info
+    lda, ldb = max(1, m), max(1, m, n)
+    jpvt = np.zeros(max(1, n), np.int32)
+    rc = (ctypes.c_float if real == np.float32 else ctypes.c_double)(real.type(rcond))
+    rank32, out = _int(), _int()
+    ss = s.reshape(-1, min(m, n)) if s is not None else None
+
+    def call(pa, pb, j, work, lwork, rwork, iwork):
+        head = [_i(m), _i(n), _i(nrhs), ctypes.c_void_p(pa), _i(lda), ctypes.c_void_p(pb),
+                _i(ldb)]
+        w = [ctypes.c_void_p(_ptr(work)), _i(lwork)]
+        r = [ctypes.c_void_p(_ptr(rwork))] if cplx else []
+        if driver == "gels":
+            fn(_c("N"), *head, *w, ctypes.byref(out))
+        elif driver == "gelsy":
+            jpvt[:] = 0
+            fn(*head, ctypes.c_void_p(_ptr(jpvt)), ctypes.byref(rc), ctypes.byref(rank32),
+               *w, *r, ctypes.byref(out))
+        elif driver == "gelsd":
+            fn(*head, ctypes.c_void_p(_ptr(ss[j])), ctypes.byref(rc), ctypes.byref(rank32),
+               *w, *r, ctypes.c_void_p(_ptr(iwork)), ctypes.byref(out))
+        else:
+            fn(*head, ctypes.c_void_p(_ptr(ss[j])), ctypes.byref(rc), ctypes.byref(rank32),
+               *w, *r, ctypes.byref(out))
+        return out.value
+
+    pas, pbs = _matrices(a), _matrices(x)
+    wk, rwk, iwk = np.empty(1, a.dtype), np.zeros(1, real), np.zeros(1, np.int32)
+    call(pas[0], pbs[0], 0, wk, -1, rwk, iwk)
+    lwork = _work_to_int(wk[0])
+    work = _work(a.dtype, lwork)
+    rlen = {"gelsy": max(1, 2 * n), "gelss": max(1, 5 * min(m, n))}.get(
+        driver, max(1, int(rwk[0])))
+    rwork = _work(real, rlen) if cplx else rwk
+    iwork = np.empty(max(1, int(iwk[0])), np.int32)
+    ranks, infos = (rank.reshape(-1) if rank is not None else None), info.reshape(-1)
+    for j, (pa, pb) in enumerate(zip(pas, pbs)):
+        infos[j] = call(pa, pb, j, work, lwork, rwork, iwork)
+        if ranks is not None:
+            ranks[j] = rank32.value
+    return x, rank, s, info

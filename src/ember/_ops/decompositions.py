@@ -955,8 +955,20 @@ def _lstsq_grad_B(grad, A, B):
 
 @op("LinalgLstsqBackward0", name="linalg_lstsq_", method=False, function=False, promote=None,
     holomorphic=False, A=_lstsq_grad_A, B=_lstsq_grad_B)
-def _lstsq(A, B):
+def _lstsq(A, B, rcond=None, driver="gelsy", lapack=None):
+    """The solution; with MKL, ``lapack`` (a dict) receives the driver's whole output."""
     vec = B.ndim == A.ndim - 1
+    if lapack is not None:
+        m, n = A.shape[-2:]
+        if rcond is None:
+            rcond = float(xp.finfo(A.dtype).eps) * max(m, n)
+        done = _lapack.lstsq(A, B[..., None] if vec else B, rcond, driver)
+        if done is not None:
+            lapack["out"] = done
+            x = done[0][..., :n, :]
+            if m == 0:
+                x = xp.zeros_like(x)
+            return x[..., 0] if vec else x
     b = B[..., None] if vec else B
     batch = xp.broadcast_shapes(A.shape[:-2], b.shape[:-2])
     a = xp.broadcast_to(A, batch + A.shape[-2:]).reshape((-1,) + A.shape[-2:])
@@ -973,9 +985,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
 
     What torch's CPU drivers fill is filled: ``rank`` for ``gelsy`` (the default), ``gelsd``
     and ``gelss``; ``singular_values`` for ``gelsd``/``gelss``; ``residuals`` (for ``m > n``
-    and full rank) for every driver but ``gelsy``; the others are empty. The solution comes
-    from NumPy's SVD-based solver whatever the driver (the same answer to rounding for
-    full-rank systems).
+    and full rank) for every driver but ``gelsy``; the others are empty. With MKL the named
+    LAPACK driver runs as in torch; without it (or where ``A``'s batch is broadcast) the
+    solution comes from NumPy's SVD-based solver whatever the driver (the same answer to
+    rounding for full-rank systems).
     """
     _check_matrix(A, "linalg.lstsq", square=False)
     if A.dtype is not B.dtype:
@@ -990,8 +1003,12 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if rows != A.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     driver = driver or "gelsy"
-    solution = run(_lstsq, (A, B))
     a = A._data
+    same_batch = tuple(A.shape[:-2]) == tuple(B.shape[:-1] if vec else B.shape[:-2])
+    lapack = {} if same_batch else None
+    solution = run(_lstsq, (A, B, rcond, driver, lapack))
+    if lapack:
+        return _lstsq_outputs(A, solution, driver, *lapack["out"])
     batch = a.shape[:-2]
     empty = Tensor._wrap(xp.empty((0,), a.dtype))
     if driver == "gels":
@@ -1008,6 +1025,27 @@ def lstsq(A, B, rcond=None, *, driver=None):
         r = A @ (solution.unsqueeze(-1) if vec else solution) - (B.unsqueeze(-1) if vec else B)
         residuals = r.pow(2).sum(-2)
     return linalg_lstsq(solution, residuals, rank, singular)
+
+
+def _lstsq_outputs(A, solution, driver, x, rank, s, info):
+    """``linalg_lstsq_out_info``'s results from the driver's output: residuals (for
+    ``m > n``, drivers other than gelsy, and full rank with gelsd/gelss) are the squared
+    magnitudes of the rows below ``n`` summed."""
+    m, n = A.shape[-2:]
+    real = A._data.real.dtype
+    residuals = _wrap(xp.empty((0,), real))
+    full = rank is None or (rank == n).all()
+    if m > n and driver != "gelsy" and full:
+        raw = x[..., n:, :]      # in place, in LAPACK's layout, as ATen
+        if raw.dtype.kind == "c":
+            raw *= raw.conj()
+            raw = _wrap(raw.real)
+        else:
+            raw = _wrap(raw).pow(2)
+        residuals = raw.sum(-2)
+    rank_t = _wrap(rank if rank is not None else xp.empty((0,), xp.int64))
+    sv = _wrap(s if s is not None else xp.empty((0,), real))
+    return linalg_lstsq(solution, residuals, rank_t, sv)
 
 
 @expose
