@@ -275,3 +275,12 @@ def test_lstsq(driver, dtype, vector, threads):
     for shape in RECT:
         a, b = _data(rng, shape, dtype), _data(rng, shape[:-1] + (4,), dtype)
         assert _same(fn, a, b, dtype=dtype), shape
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", ["eig", "eigvals"])
+def test_eig(name, dtype, threads):
+    fn = (lambda L, a: L.linalg.eig(a)) if name == "eig" else (lambda L, a: L.linalg.eigvals(a))
+    rng = np.random.default_rng(7)
+    for shape in SQUARE:
+        assert _same(fn, _data(rng, shape, dtype), dtype=dtype), shape

@@ -522,3 +522,88 @@ def lstsq(a: np.ndarray, b: np.ndarray, rcond: float, driver: str):
         if ranks is not None:
             ranks[j] = rank32.value
     return x, rank, s, info
+
+
+# ----------------------------------------------------------------------------- eig
+
+_COMPLEX_OF = {np.dtype(np.float32): np.dtype(np.complex64),
+               np.dtype(np.float64): np.dtype(np.complex128)}
+
+
+def eig(a: np.ndarray, vectors: bool):
+    """``apply_linalg_eig``: ``?geev`` (right eigenvectors only, ``jobvr`` ``'V'`` or
+    ``'N'``) on a column-major copy of ``a``; ``(eigenvalues, eigenvectors, info)``,
+    complex, the vectors column-major (None without ``vectors``); for real input the pairs
+    ``VR(:,j) ± i VR(:,j+1)`` of each complex pair of eigenvalues, as
+    ``linalg_eig_make_complex_eigenvectors``. None without MKL."""
+    fn = _fn("geev", a.dtype)
+    if fn is None:
+        return None
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    cplx = a.dtype.kind == "c"
+    x = column_major(a)
+    w = np.zeros(batch + ((n,) if cplx else (2 * n,)), a.dtype)
+    v = column_major(np.zeros(a.shape, a.dtype)) if vectors else None
+    info = np.zeros(batch, np.int32)
+    if x.size == 0:
+        return _eig_complex(w, v, n), v, info
+    lda = max(1, n)
+    rwork = _work(_real(a.dtype), 2 * lda) if cplx else None
+    ws = w.reshape(-1, w.shape[-1])
+    vs = _matrices(v) if vectors else None
+    out = _int()
+
+    def call(j, p, work, lwork):
+        vals = [ctypes.c_void_p(_ptr(ws[j]))]
+        if not cplx:
+            vals.append(ctypes.c_void_p(_ptr(ws[j]) + n * a.itemsize))
+        vr = ctypes.c_void_p(vs[j]) if vectors else _null()
+        args = [_c("N"), _c("V" if vectors else "N"), _i(n), ctypes.c_void_p(p), _i(lda),
+                *vals, _null(), _i(1), vr, _i(lda if vectors else 1),
+                ctypes.c_void_p(_ptr(work)), _i(lwork)]
+        if cplx:
+            args.append(ctypes.c_void_p(_ptr(rwork)))
+        fn(*args, ctypes.byref(out))
+        return out.value
+
+    mats = _matrices(x)
+    wk = np.empty(1, a.dtype)
+    call(0, mats[0], wk, -1)
+    lwork = _work_to_int(wk[0])
+    work = _work(a.dtype, lwork)
+    flat = info.reshape(-1)
+    for j, p in enumerate(mats):
+        flat[j] = call(j, p, work, lwork)
+    values = _eig_complex(w, None, n)
+    if cplx or not vectors:
+        return values, v, info
+    return values, _eig_vectors(values, v), info
+
+
+def _eig_complex(w, v, n):
+    """The complex eigenvalues: ``w`` itself for complex input, ``wr + i wi`` for real."""
+    if w.dtype.kind == "c":
+        return w
+    out = np.empty(w.shape[:-1] + (n,), _COMPLEX_OF[w.dtype])
+    out.real, out.imag = w[..., :n], w[..., n:]
+    return out
+
+
+def _eig_vectors(values: np.ndarray, vr: np.ndarray) -> np.ndarray:
+    """``linalg_eig_make_complex_eigenvectors_cpu_impl``: complex eigenvectors from geev's
+    real ``VR``, column-major."""
+    n = vr.shape[-1]
+    out = column_major(vr.astype(_COMPLEX_OF[vr.dtype]))
+    vals = values.reshape(-1, n)
+    outs, vrs = out.reshape((-1,) + out.shape[-2:]), vr.reshape((-1,) + vr.shape[-2:])
+    for b in range(vals.shape[0]):
+        j = 0
+        while j < n:
+            if vals[b, j].imag != 0:
+                re, im = vrs[b, :, j], vrs[b, :, j + 1]
+                outs[b, :, j].real, outs[b, :, j].imag = re, im
+                outs[b, :, j + 1].real, outs[b, :, j + 1].imag = re, -im
+                j += 1
+            j += 1
+    return out
