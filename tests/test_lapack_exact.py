@@ -284,3 +284,29 @@ def test_eig(name, dtype, threads):
     rng = np.random.default_rng(7)
     for shape in SQUARE:
         assert _same(fn, _data(rng, shape, dtype), dtype=dtype), shape
+
+
+TRIANGULAR = {
+    "left": lambda L, a, b, up: L.linalg.solve_triangular(a, b, upper=up),
+    "right": lambda L, a, b, up: L.linalg.solve_triangular(a, b.mT, upper=up, left=False),
+    "transposed_A": lambda L, a, b, up: L.linalg.solve_triangular(a.mT, b, upper=up),
+    "unitriangular": lambda L, a, b, up: L.linalg.solve_triangular(a, b, upper=up,
+                                                                  unitriangular=True),
+    "broadcast": lambda L, a, b, up: L.linalg.solve_triangular(a, L.stack([b, b]), upper=up),
+    "one_column": lambda L, a, b, up: L.linalg.solve_triangular(a, b[..., :1], upper=up),
+    "triangular_solve": lambda L, a, b, up: L.triangular_solve(b, a, upper=up),
+    "triangular_solve_transposed": lambda L, a, b, up: L.triangular_solve(b, a, upper=up,
+                                                                          transpose=True),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("upper", [True, False], ids=["upper", "lower"])
+@pytest.mark.parametrize("name", sorted(TRIANGULAR))
+def test_triangular_solves(name, upper, dtype, threads):
+    rng = np.random.default_rng(8)
+    for shape in SQUARE:
+        a = _data(rng, shape, dtype) + shape[-1] * np.eye(shape[-1])
+        b = _data(rng, shape[:-1] + (4,), dtype)
+        assert _same(lambda L, x, y: TRIANGULAR[name](L, x, y, upper), a, b, dtype=dtype), \
+            shape

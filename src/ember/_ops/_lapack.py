@@ -607,3 +607,70 @@ def _eig_vectors(values: np.ndarray, vr: np.ndarray) -> np.ndarray:
                 j += 1
             j += 1
     return out
+
+
+# ----------------------------------------------------------------------------- triangular
+
+def _row_or_column_contiguous(a: np.ndarray) -> bool:
+    return a.flags.c_contiguous or a.swapaxes(-1, -2).flags.c_contiguous
+
+
+def solve_triangular(a: np.ndarray, b: np.ndarray, upper: bool, left: bool,
+                     unitriangular: bool):
+    """``linalg_solve_triangular_out`` and ``apply_triangular_solve``: BLAS ``?trsm`` on a
+    column-major copy of ``B`` (batches broadcast), ``A`` passed as it lies in memory where
+    it is row- or column-contiguous (the transposition flag and ``upper`` follow), copied
+    otherwise; or None. (Ember's arrays carry no lazy conjugation, so ATen's conj/neg cases
+    do not arise.)"""
+    fn = _fn("trsm", b.dtype)
+    if fn is None or a.dtype != b.dtype:
+        return None
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    x = column_major(b, batch + b.shape[-2:])
+    if x.size == 0:
+        return x
+    # an F-contiguous result with one row has unit strides: ATen takes it as transposed
+    transpose_a = x.shape[-2] == 1
+    f = x.swapaxes(-1, -2) if transpose_a else x
+    if transpose_a:
+        left = not left
+    if not _row_or_column_contiguous(a):
+        a = np.ascontiguousarray(a) if transpose_a else column_major(a)
+        a_f_contig = True
+    else:
+        a_f_contig = (a.strides[-1] == a.itemsize or a.shape[-1] == 1) == transpose_a
+    if a.strides[-1] == a.itemsize or a.shape[-1] == 1:
+        upper = not upper
+    _trsm(a, f, left, upper, "N" if a_f_contig else "T", unitriangular)
+    return x
+
+
+def triangular_solve(b: np.ndarray, a: np.ndarray, upper: bool, transpose: bool,
+                     unitriangular: bool):
+    """``torch.triangular_solve``: ``?trsm`` from the left on column-major copies of ``b``
+    and ``A`` (batches broadcast); ``(X, A's copy)``, or None."""
+    if _fn("trsm", b.dtype) is None or a.dtype != b.dtype:
+        return None
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    x, ac = column_major(b, batch + b.shape[-2:]), column_major(a, batch + a.shape[-2:])
+    if x.size:
+        _trsm(ac, x, True, upper, "T" if transpose else "N", unitriangular)
+    return x, ac
+
+
+def _trsm(a: np.ndarray, f: np.ndarray, left: bool, upper: bool, trans: str,
+          unitriangular: bool) -> None:
+    """``apply_triangular_solve``: ``?trsm`` per matrix, in place on the column-major ``f``,
+    ``A`` read column-major from its memory (batches dense, batch outermost)."""
+    fn = _fn("trsm", f.dtype)
+    m, n = (a.shape[-1] if left else f.shape[-2]), f.shape[-1]
+    lda, ldb = max(1, a.shape[-2]), max(1, f.shape[-2])
+    one = np.ones(1, f.dtype)
+    base, step = a.ctypes.data, a.shape[-1] * a.shape[-2] * a.itemsize
+    fbase, fstep = f.ctypes.data, f.shape[-1] * f.shape[-2] * f.itemsize
+    for j in range(math.prod(f.shape[:-2])):
+        fn(_c("L" if left else "R"), _c("U" if upper else "L"), _c(trans),
+           _c("U" if unitriangular else "N"), _i(m), _i(n), ctypes.c_void_p(_ptr(one)),
+           ctypes.c_void_p(base + j * step), _i(lda), ctypes.c_void_p(fbase + j * fstep),
+           _i(ldb))
