@@ -26,6 +26,7 @@ from ..autograd.graph import Node, SavedTensor
 from . import _lapack
 from .registry import _dt_of, _scalar_name, _write_out, expose, op, run
 from .search import _return_type
+from .triangular import solve_triangular
 from .util import norm_dim
 
 _state = grad_mode._state
@@ -477,19 +478,12 @@ def solve(A, B, *, left=True, out=None):
 # ----------------------------------------------------------------------------- cholesky
 
 def _cholesky_backward(gL, L):
-    """Murray's formula: ``gA = L⁻ᴴ Φ(Lᴴ gL) L⁻¹``, symmetrized (Φ: tril, half diagonal)."""
-    if L.dtype.is_complex:
-        # torch's cholesky_backward: Φ = (P + tril(P, -1)ᴴ) / 2, P = tril(Lᴴ gL), unsymmetrized
-        # (the diagonal keeps its imaginary part)
-        P = (_mH(L) @ gL).tril()
-        phi = 0.5 * (P + _mH(P.tril(-1)))
-        Linv = inv(L)
-        return _mH(Linv) @ phi @ Linv
-    P = _mT(L) @ gL
-    phi = P.tril() - 0.5 * P.diagonal(0, -2, -1).diag_embed()
-    Linv = inv(L)
-    gA = _mT(Linv) @ phi @ Linv
-    return 0.5 * (gA + _mT(gA))
+    """torch's ``cholesky_backward``: ``gA = L⁻ᴴ π*(tril(Lᴴ gL)) L⁻¹`` with
+    ``π*(X) = ½ (X + tril₋₁(X)ᴴ)``, the inverses as two triangular solves."""
+    gA = (_mH(L) @ gL).tril()
+    gA = 0.5 * (gA + _mH(gA.tril(-1)))
+    gA = solve_triangular(_mH(L), gA, upper=True, left=True)
+    return solve_triangular(L, gA, upper=False, left=False)
 
 
 def _chol_kernel(A, upper, fname):
