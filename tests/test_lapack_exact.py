@@ -329,6 +329,10 @@ GRADIENTS = {
     "solve_triangular": lambda L, a, b: L.linalg.solve_triangular(a + 8 * L.eye(8), b,
                                                                   upper=True),
     "lstsq_gelsd": lambda L, a, b: L.linalg.lstsq(a, b, driver="gelsd").solution,
+    "solve": lambda L, a, b: L.linalg.solve(a, b),
+    "solve_vector": lambda L, a, b: L.linalg.solve(a, b[..., 0]),
+    "solve_right": lambda L, a, b: L.linalg.solve(a, b.mT, left=False),
+    "inv": lambda L, a, b: L.linalg.inv(a),
 }
 
 

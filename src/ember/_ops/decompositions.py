@@ -244,7 +244,7 @@ def _inv_kernel(A, fname="linalg.inv"):
 
 
 @op("LinalgInvExBackward0", name="linalg_inv", method=False, function=False, promote=None,
-    A=lambda grad, result: -(_mT(result) @ grad @ _mT(result)))
+    A=lambda grad, result: -(_mT(result) @ (grad @ _mT(result))))
 def _inv(A):
     return _inv_kernel(A)
 
@@ -427,23 +427,31 @@ def _mT_np(a):
     return xp.swapaxes(a, -1, -2)
 
 
-def _solve_grad_B(grad, A, left):
-    if not left:
-        return _mT(solve(A, _mT(grad), left=True))   # X A = B: gB = g A⁻¹ … as Aᵀ
-    return solve(_mT(A), grad)
+def _solve_grad_B(grad, A, B, left):
+    """torch's ``linalg_solve_backward``'s ``gB = A⁻ᴴ gX`` (``gX A⁻ᴴ`` when not ``left``):
+    A's LU solved with the adjoint flag, or, building a graph (create_graph), a solve with
+    ``Aᴴ``. (The formulas are the holomorphic ones, ``Aᵀ`` for complex ``A``: the engine
+    conjugates.)"""
+    vec = left and _is_vector_rhs(A, B)
+    g = grad.unsqueeze(-1) if vec else grad
+    real = not A.dtype.is_complex
+    done = _lapack.getrf(A._data) if real and not _state.enabled else None
+    if done is not None:
+        gB = _wrap(_lapack.lu_solve(done[0], done[1], g._data, left, True))
+    else:
+        gB = solve(_mT(A), g, left=left)
+    return gB.squeeze(-1) if vec else gB
 
 
 def _solve_grad_A(grad, A, B, result, left):
-    gB = _solve_grad_B(grad, A, left)
-    if not left:       # X A = B: gA = -Xᵀ gB
-        return -(_mT(result) @ gB)
-    if _is_vector_rhs(A, B):
-        return -(gB.unsqueeze(-1) * result.unsqueeze(-2))
-    return -(gB @ _mT(result))
+    gB = _solve_grad_B(grad, A, B, left)
+    if _is_vector_rhs(A, B) and left:
+        gB, result = gB.unsqueeze(-1), result.unsqueeze(-1)
+    return -(gB @ _mT(result)) if left else -(_mT(result) @ gB)
 
 
 @op("LinalgSolveExBackward0", name="linalg_solve", method=False, function=False, promote=None,
-    A=_solve_grad_A, B=lambda grad, A, left: _solve_grad_B(grad, A, left))
+    A=_solve_grad_A, B=_solve_grad_B)
 def _solve(A, B, left=True):
     return _solve_kernel(A, B, left)
 
