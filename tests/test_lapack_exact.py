@@ -333,6 +333,10 @@ GRADIENTS = {
     "solve_vector": lambda L, a, b: L.linalg.solve(a, b[..., 0]),
     "solve_right": lambda L, a, b: L.linalg.solve(a, b.mT, left=False),
     "inv": lambda L, a, b: L.linalg.inv(a),
+    "det": lambda L, a, b: L.linalg.det(a),
+    "det_transposed": lambda L, a, b: L.linalg.det(a.mT),
+    "slogdet": lambda L, a, b: L.linalg.slogdet(a).logabsdet,
+    "logdet": lambda L, a, b: L.logdet(a @ a.mT),
 }
 
 

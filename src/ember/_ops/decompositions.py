@@ -301,8 +301,34 @@ class _quiet:
         xp.seterr(**self._s)
 
 
+def _lu_det_grad(A, g, perturb):
+    """``A⁻ᵀ diag(g)`` through the factors of ``_linalg_det_out`` (``lu_solve`` with the
+    adjoint flag unless ``A`` was contiguous, its LU that of ``Aᵀ``), as torch's
+    ``linalg_det_backward``/``slogdet_backward`` compute it without create_graph; a zero
+    pivot becomes ``eps`` where ``perturb``. None where that path does not apply (complex
+    ``A``, a graph to build, no MKL)."""
+    a = A._data
+    if _state.enabled or a.dtype.kind == "c" or a.shape[-1] == 0:
+        return None
+    done = _lapack.lu_det(a)
+    if done is None:
+        return None
+    lu, piv, _ = done
+    n = a.shape[-1]
+    d = xp.zeros(piv.shape + (n,), a.dtype)
+    d[..., xp.arange(n), xp.arange(n)] = g._data[..., None]
+    if perturb:
+        diag = lu[..., xp.arange(n), xp.arange(n)]
+        lu[..., xp.arange(n), xp.arange(n)] = xp.where(diag == 0, xp.finfo(a.dtype).eps, diag)
+    return _wrap(_lapack.lu_solve(lu, piv, d, True, not a.flags.c_contiguous))
+
+
 def _det_backward(grad, A, result):
-    """``g·det·A⁻ᵀ``; where ``det`` is exactly 0 torch's formula gives 0, and so does this."""
+    """``g·det·A⁻ᵀ``: with MKL through the forward's LU, a zero pivot made ``eps``, as
+    torch; otherwise through ``inv``, 0 where ``det`` is exactly 0."""
+    done = _lu_det_grad(A, grad * result, True)
+    if done is not None:
+        return done
     g = (grad * result).unsqueeze(-1).unsqueeze(-1)
     singular = result._data == 0
     if singular.any():
@@ -342,9 +368,15 @@ def _det_fn(input):
     return det(input)
 
 
+def _slogdet_backward(g, A):
+    """``g·A⁻ᵀ`` (the sign of a real determinant has no gradient)."""
+    done = _lu_det_grad(A, g, False)
+    return done if done is not None else g.unsqueeze(-1).unsqueeze(-1) * _mT(inv(A))
+
+
 @op("LinalgSlogdetBackward0", name="linalg_slogdet_", method=False, function=False,
     promote=None, outputs=2,
-    A=lambda grads, A: grads[1].unsqueeze(-1).unsqueeze(-1) * _mT(inv(A)))
+    A=lambda grads, A: _slogdet_backward(grads[1], A))
 def _slogdet(A):
     if A.shape[-1] == 0:
         return xp.ones(A.shape[:-2], A.dtype), xp.zeros(A.shape[:-2], A.dtype)
