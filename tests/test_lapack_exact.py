@@ -337,6 +337,10 @@ GRADIENTS = {
     "det_transposed": lambda L, a, b: L.linalg.det(a.mT),
     "slogdet": lambda L, a, b: L.linalg.slogdet(a).logabsdet,
     "logdet": lambda L, a, b: L.logdet(a @ a.mT),
+    "qr": lambda L, a, b: L.linalg.qr(a),
+    "qr_R_only": lambda L, a, b: L.linalg.qr(a).R,
+    "qr_tall": lambda L, a, b: L.linalg.qr(L.cat([a, b.mT])),
+    "qr_wide": lambda L, a, b: L.linalg.qr(L.cat([a, b], -1)),
 }
 
 

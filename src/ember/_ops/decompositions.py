@@ -618,28 +618,10 @@ def _cholesky_fn(input, upper=False, *, out=None):
 
 # ----------------------------------------------------------------------------- qr
 
-def _copyltu(M):
-    """The symmetric matrix whose lower triangle is ``M``'s."""
-    low = M.tril(-1)
-    return low + _mT(low) + M.diagonal(0, -2, -1).diag_embed()
-
-
-def _qr_square_backward(gQ, gR, Q, R):
-    """gA for A = QR with m >= n (Q: m×n, R: n×n)."""
-    M = R @ _mT(gR) - _mT(gQ) @ Q
-    return (gQ + Q @ _copyltu(M)) @ _mT(inv(R))
-
-
-def _qr_square_backward_complex(gQ, gR, Q, R):
-    """torch's linalg_qr_backward (m >= n) for complex factors: ``gA = gR Rᴴ - Qᴴ gQ``, its
-    upper triangle made Hermitian (the real diagonal halved), ``(Q · + gQ) R⁻ᴴ``."""
-    t = (gR @ _mH(R) - _mH(Q) @ gQ).triu()
-    s = t + _mH(t)
-    s = s - 0.5 * s.diagonal(0, -2, -1).real.diag_embed()
-    return (Q @ s + gQ) @ inv(_mH(R))
-
-
 def _qr_backward(grads, Q, R, mode):
+    """torch's ``linalg_qr_backward``: ``gA₀ = gR Rᴴ - Qᴴ gQ``; for ``m ≥ n``
+    ``(Q sym(triu gA₀) + gQ) R⁻ᴴ`` (``sym``: plus its adjoint, the real diagonal halved), for
+    wide ``A`` ``[Q skew(tril(-gA₀)) R₁⁻ᴴ, 0] + Q gR`` (the imaginary diagonal halved)."""
     gQ, gR = grads
     if mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
@@ -649,21 +631,28 @@ def _qr_backward(grads, Q, R, mode):
     if mode == "complete" and m > n:
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
                            "and nrows > ncols.")
-    if gQ is None:
-        gQ = Q * 0
-    if gR is None:
-        gR = R * 0
-    cplx = Q.dtype.is_complex
-    square = _qr_square_backward_complex if cplx else _qr_square_backward
+    if gQ is None and gR is None:
+        return None
+    if gQ is not None:
+        gA = gR @ _mH(R) - _mH(Q) @ gQ if gR is not None else -(_mH(Q) @ gQ)
+    else:
+        gA = gR @ _mH(R)
     if m >= n:
-        return square(gQ, gR, Q, R)
-    # wide: A = Q [X Y], R = [U V]; gY = Q gV and X = Q U gets gQ + Y gVᴴ
+        t = gA.triu()
+        sym = t + _mH(t)
+        sym = sym - (0.5 * sym.diagonal(0, -2, -1).real).diag_embed()
+        gA = Q @ sym
+        if gQ is not None:
+            gA = gA + gQ
+        return solve_triangular(_mH(R), gA, upper=False, left=False)
+    X = -gA
+    skew = (X - _mH(X)).tril()
+    if skew.dtype.is_complex:
+        skew = skew - (0.5j * skew.diagonal(0, -2, -1).imag).diag_embed()
+    gA = solve_triangular(_mH(R.narrow(-1, 0, m)), Q @ skew, upper=False, left=False)
     from .shape import cat
-    U, gU = R.narrow(-1, 0, m), gR.narrow(-1, 0, m)
-    V, gV = R.narrow(-1, m, n - m), gR.narrow(-1, m, n - m)
-    Y = Q @ V
-    gX = square(gQ + Y @ _mH(gV), gU, Q, U)
-    return cat([gX, Q @ gV], -1)
+    gA = cat([gA, gA.new_zeros(gA.shape[:-1] + (n - m,))], -1)
+    return gA + Q @ gR if gR is not None else gA
 
 
 def qr(A, mode="reduced", *, out=None):
