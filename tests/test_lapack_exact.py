@@ -339,7 +339,7 @@ GRADIENTS = {
     "logdet": lambda L, a, b: L.logdet(a @ a.mT),
     "qr": lambda L, a, b: L.linalg.qr(a),
     "qr_R_only": lambda L, a, b: L.linalg.qr(a).R,
-    "qr_tall": lambda L, a, b: L.linalg.qr(L.cat([a, b.mT])),
+    "qr_tall": lambda L, a, b: L.linalg.qr(L.cat([a, b.mT], -2)),
     "qr_wide": lambda L, a, b: L.linalg.qr(L.cat([a, b], -1)),
 }
 
