@@ -341,6 +341,10 @@ GRADIENTS = {
     "qr_R_only": lambda L, a, b: L.linalg.qr(a).R,
     "qr_tall": lambda L, a, b: L.linalg.qr(L.cat([a, b.mT], -2)),
     "qr_wide": lambda L, a, b: L.linalg.qr(L.cat([a, b], -1)),
+    "lu_factor": lambda L, a, b: L.linalg.lu_factor(a).LU,
+    "lu": lambda L, a, b: L.linalg.lu(a),
+    "lu_tall": lambda L, a, b: L.linalg.lu(L.cat([a, b.mT], -2)),
+    "lu_wide_U_only": lambda L, a, b: L.linalg.lu(L.cat([a, b], -1)).U,
 }
 
 

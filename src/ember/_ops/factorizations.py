@@ -124,32 +124,45 @@ def _mH(t):
     return t.mH
 
 
-def _lu_square_backward(gL, gU, L, U):
-    """``gA`` of ``A = L U`` (square): ``L⁻ᴴ (tril₋₁(Lᴴ gL) + triu(gU Uᴴ)) U⁻ᴴ``."""
-    gM = (_mH(L) @ gL).tril(-1) + (gU @ _mH(U)).triu()
-    y = solve_triangular(_mH(L), gM, upper=True, unitriangular=True)
-    return solve_triangular(_mH(U), y, upper=False, left=False)
-
-
 def _lu_backward(gL, gU, P, L, U):
-    """``gA`` of ``A = P L U`` for any shape (``L``: m×k, ``U``: k×n); None grads are 0."""
+    """torch's ``linalg_lu_backward``: ``gA`` of ``A = P L U`` (``L``: m×k, ``U``: k×n),
+    square ``P L⁻ᴴ (tril₋₁(Lᴴ gL) + triu(gU Uᴴ)) U⁻ᴴ`` (``U`` solved first), the extra
+    columns of a wide ``U`` or rows of a tall ``L`` joined as torch joins them."""
+    if gL is None and gU is None:
+        return None
     m, n = L.shape[-2], U.shape[-1]
-    gL = L * 0 if gL is None else gL
-    gU = U * 0 if gU is None else gU
+    k = min(m, n)
     if m == n:
-        gA = _lu_square_backward(gL, gU, L, U)
-    elif m > n:     # L = [L1; L2], L2 = A2 U⁻¹
-        L1, L2 = L.narrow(-2, 0, n), L.narrow(-2, n, m - n)
-        gL1, gL2 = gL.narrow(-2, 0, n), gL.narrow(-2, n, m - n)
-        gA2 = solve_triangular(_mH(U), gL2, upper=False, left=False)
-        gA1 = _lu_square_backward(gL1, gU - _mH(L2) @ gA2, L1, U)
-        gA = cat([gA1, gA2], -2)
-    else:           # U = [U1 U2], U2 = L⁻¹ A2
-        U1, U2 = U.narrow(-1, 0, m), U.narrow(-1, m, n - m)
-        gU1, gU2 = gU.narrow(-1, 0, m), gU.narrow(-1, m, n - m)
-        gA2 = solve_triangular(_mH(L), gU2, upper=True, unitriangular=True)
-        gA1 = _lu_square_backward(gL - gA2 @ _mH(U2), gU1, L, U1)
-        gA = cat([gA1, gA2], -1)
+        gA = (_mH(L) @ gL).tril(-1) if gL is not None else None
+        if gU is not None:
+            t = (gU @ _mH(U)).triu()
+            gA = t if gA is None else gA + t
+        gA = solve_triangular(_mH(U), gA, upper=False, left=False)
+        gA = solve_triangular(_mH(L), gA, upper=True, left=True, unitriangular=True)
+    elif m < n:
+        U1 = U.narrow(-1, 0, k)
+        gA = _mH(L) @ gL if gL is not None else None
+        if gU is not None:
+            t = gU.triu() @ _mH(U)
+            gA = -t if gA is None else gA - t
+        gA = solve_triangular(_mH(U1), gA.tril(-1), upper=False, left=False)
+        if gU is not None:
+            gA = cat([gA + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
+        gA = solve_triangular(_mH(L), gA, upper=True, left=True, unitriangular=True)
+        if gU is None:
+            gA = cat([gA, U.narrow(-1, k, n - k) * 0], -1)
+    else:
+        L1 = L.narrow(-2, 0, k)
+        gA = gU @ _mH(U) if gU is not None else None
+        if gL is not None:
+            t = _mH(L) @ gL.tril(-1)
+            gA = -t if gA is None else gA - t
+        gA = solve_triangular(_mH(L1), gA.triu(), upper=True, left=True, unitriangular=True)
+        if gL is not None:
+            gA = cat([gA + gL.narrow(-2, 0, k).tril(-1), gL.narrow(-2, k, m - k)], -2)
+        gA = solve_triangular(_mH(U), gA, upper=False, left=False)
+        if gL is None:
+            gA = cat([gA, L.narrow(-2, k, m - k) * 0], -2)
     return P @ gA
 
 
@@ -176,8 +189,7 @@ def _lu_factor_backward(grads, LU, pivots):
     k = min(m, n)
     L, U = _unpack(LU, k)
     P = _wrap(_perm_matrix(pivots._data, m, LU._data.dtype))
-    gU = gLU.narrow(-2, 0, k).triu()
-    return _lu_backward(gLU.narrow(-1, 0, k).tril(-1), gU, P, L, U)
+    return _lu_backward(gLU.narrow(-1, 0, k), gLU.narrow(-2, 0, k), P, L, U)
 
 
 def _lu_solve_grad_B(grad, LU, pivots, left, adjoint):
