@@ -345,6 +345,13 @@ GRADIENTS = {
     "lu": lambda L, a, b: L.linalg.lu(a),
     "lu_tall": lambda L, a, b: L.linalg.lu(L.cat([a, b.mT], -2)),
     "lu_wide_U_only": lambda L, a, b: L.linalg.lu(L.cat([a, b], -1)).U,
+    "lu_solve": lambda L, a, b: L.linalg.lu_solve(*L.linalg.lu_factor(a), b),
+    "lu_solve_adjoint": lambda L, a, b: L.linalg.lu_solve(*L.linalg.lu_factor(a), b,
+                                                          adjoint=True),
+    "lu_solve_right": lambda L, a, b: L.linalg.lu_solve(*L.linalg.lu_factor(a), b.mT,
+                                                        left=False),
+    "lu_solve_right_adjoint": lambda L, a, b: L.linalg.lu_solve(
+        *L.linalg.lu_factor(a), b.mT, left=False, adjoint=True),
 }
 
 

@@ -197,18 +197,23 @@ def _lu_solve_grad_B(grad, LU, pivots, left, adjoint):
 
 
 def _lu_solve_grad_LU(grad, LU, pivots, result, left, adjoint):
-    """Through ``gA`` (the gradient of ``A = P L U``): ``gLU = tril₋₁(Pᵀ gA Uᴴ) + triu(Lᴴ Pᵀ
-    gA)``."""
-    gB = _lu_solve_grad_B(grad, LU, pivots, left, adjoint)
-    X = result
-    if left:
-        gA = -(X @ _mH(gB)) if adjoint else -(gB @ _mH(X))
-    else:
-        gA = -(_mH(gB) @ X) if adjoint else -(_mH(X) @ gB)
+    """torch's ``linalg_lu_solve_LU``: with ``gR = U⁻ᴴ op(-gX) op(X)ᴴ`` the gradient is
+    ``tril₋₁(L⁻ᴴ gR Uᴴ) + triu(gR)`` when ``left != adjoint``; otherwise, with ``gR =
+    -Pᵀ op(X) op(gX)ᴴ P L⁻ᴴ``, ``tril₋₁(gR) + triu(Lᴴ gR U⁻ᴴ)``."""
     n = LU.shape[-1]
     L, U = _unpack(LU, n)
-    PtgA = _wrap(_perm_matrix(pivots._data, n, LU._data.dtype)).mT @ gA
-    return (PtgA @ _mH(U)).tril(-1) + (_mH(L) @ PtgA).triu()
+    X, gX = result, grad
+    if left != adjoint:
+        gR = solve_triangular(_mH(U), (-(gX if left else _mH(gX))) @ (_mH(X) if left else X),
+                              upper=False)
+        gL = solve_triangular(_mH(L), gR @ _mH(U), upper=True, left=True,
+                              unitriangular=True).tril(-1)
+        return gL + gR.triu()
+    P = _wrap(_perm_matrix(pivots._data, n, LU._data.dtype))
+    gR = -(((P.mT @ (X if left else _mH(X))) @ (_mH(gX) if left else gX)) @ P)
+    gR = solve_triangular(_mH(L), gR, upper=True, left=False, unitriangular=True)
+    gU = solve_triangular(_mH(U), _mH(L) @ gR, upper=False, left=False).triu()
+    return gR.tril(-1) + gU
 
 
 # ----------------------------------------------------------------------------- checks
