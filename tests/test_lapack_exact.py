@@ -362,3 +362,16 @@ def test_gradients(name, dtype, threads):
     for batch in [(), (2,)]:
         a, b = _data(rng, batch + (8, 8), dtype), _data(rng, batch + (8, 3), dtype)
         assert _same(GRADIENTS[name], a, b, dtype=dtype, grad=True), batch
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("hermitian", [False, True], ids=["symmetric", "hermitian"])
+def test_ldl(hermitian, dtype, threads):
+    def fn(L, a, b):
+        LD, pivots, info = L.linalg.ldl_factor_ex(a, hermitian=hermitian)
+        return LD, pivots, info, L.linalg.ldl_solve(LD, pivots, b, hermitian=hermitian)
+
+    rng = np.random.default_rng(10)
+    for shape in SQUARE:
+        a, b = _data(rng, shape, dtype), _data(rng, shape[:-1] + (3,), dtype)
+        assert _same(fn, a, b, dtype=dtype), shape

@@ -674,3 +674,54 @@ def _trsm(a: np.ndarray, f: np.ndarray, left: bool, upper: bool, trans: str,
            _c("U" if unitriangular else "N"), _i(m), _i(n), ctypes.c_void_p(_ptr(one)),
            ctypes.c_void_p(base + j * step), _i(lda), ctypes.c_void_p(fbase + j * fstep),
            _i(ldb))
+
+
+# ----------------------------------------------------------------------------- LDL
+
+def ldl_factor(a: np.ndarray, hermitian: bool):
+    """``linalg_ldl_factor_ex``: ``?sytrf`` (``?hetrf`` for Hermitian complex input) with
+    ``uplo='L'`` on the lower triangle of ``A`` copied column-major; ``(LD, pivots, info)``,
+    or None."""
+    routine = "hetrf" if hermitian and a.dtype.kind == "c" else "sytrf"
+    fn = _fn(routine, a.dtype)
+    if fn is None:
+        return None
+    n = a.shape[-1]
+    ld = column_major(np.tril(a))
+    piv = np.zeros(a.shape[:-1], np.int32)
+    info = np.zeros(a.shape[:-2], np.int32)
+    if ld.size == 0:
+        return ld, piv, info
+    out, wk = _int(), np.empty(1, a.dtype)
+    mats, pivs, infos = _matrices(ld), piv.reshape(-1, n), info.reshape(-1)
+    fn(_c("L"), _i(n), ctypes.c_void_p(mats[0]), _i(max(1, n)), ctypes.c_void_p(_ptr(pivs[0])),
+       ctypes.c_void_p(_ptr(wk)), _i(-1), ctypes.byref(out))
+    lwork = max(1, int(wk[0].real))
+    work = _work(a.dtype, lwork)
+    for j, p in enumerate(mats):
+        fn(_c("L"), _i(n), ctypes.c_void_p(p), _i(max(1, n)), ctypes.c_void_p(_ptr(pivs[j])),
+           ctypes.c_void_p(_ptr(work)), _i(lwork), ctypes.byref(out))
+        infos[j] = out.value
+    return ld, piv, info
+
+
+def ldl_solve(ld: np.ndarray, piv: np.ndarray, b: np.ndarray, hermitian: bool):
+    """``linalg_ldl_solve``: ``?sytrs``/``?hetrs`` (``uplo='L'``) on a column-major copy of
+    ``B``, batches broadcast against the factors'; or None."""
+    routine = "hetrs" if hermitian and b.dtype.kind == "c" else "sytrs"
+    fn = _fn(routine, b.dtype)
+    if fn is None:
+        return None
+    n = ld.shape[-1]
+    batch = np.broadcast_shapes(ld.shape[:-2], b.shape[:-2])
+    x = column_major(b, batch + b.shape[-2:])
+    if x.size == 0:
+        return x
+    a = column_major(ld, batch + ld.shape[-2:])
+    pivs = np.ascontiguousarray(np.broadcast_to(piv, batch + (n,)), np.int32).reshape(-1, n)
+    out = _int()
+    for j, (pa, px) in enumerate(zip(_matrices(a), _matrices(x))):
+        fn(_c("L"), _i(n), _i(x.shape[-1]), ctypes.c_void_p(pa), _i(max(1, n)),
+           ctypes.c_void_p(_ptr(pivs[j])), ctypes.c_void_p(px), _i(max(1, n)),
+           ctypes.byref(out))
+    return x
