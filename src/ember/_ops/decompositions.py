@@ -1,7 +1,8 @@
 """Matrix functions and decompositions: inv, det, slogdet, solve, cholesky, qr, svd, eigh,
 pinv, matrix_norm, and torch's legacy forms (``torch.inverse``, ``torch.svd`` …).
 
-Every kernel is NumPy's LAPACK routine on the (batched) input. Every backward is the standard
+Every kernel is MKL's LAPACK routine called as torch calls it where MKL's runtime is
+installed (``_lapack``: torch's bits), NumPy's LAPACK otherwise. Every backward is torch's
 formula written with ember ops (so double backward works): inv ``-A⁻ᵀ g A⁻ᵀ``; det
 ``g·det·A⁻ᵀ`` (through the SVD's adjugate when a matrix is singular); solve; cholesky
 (Murray's formula); qr (the ``copyltu`` formula); svd (the usual F-matrix, ``E_jk = S_k² −

@@ -1,14 +1,16 @@
 """LU factorization and the solvers on it: ``linalg.lu_factor(_ex)``, ``linalg.lu``,
 ``linalg.lu_solve``, ``linalg.solve_ex`` and ``torch.lu_unpack``. Loaded on first use.
 
-NumPy has no ``getrf``, so :func:`_getrf` is LAPACK's partial-pivoting LU written out,
+With MKL's runtime installed the factorization and the solves are MKL's ``getrf``/``getrs``
+called as torch calls them (``_lapack``: torch's bits). Otherwise (NumPy has no ``getrf``)
+:func:`_getrf` is LAPACK's partial-pivoting LU written out,
 vectorised over the batch: the pivot of each column is its first entry of largest magnitude
 (``|re| + |im|`` for complex, as ``izamax``), rows are swapped whole, the column is scaled by
 the pivot's reciprocal, and a zero pivot is recorded in ``info`` and left unscaled. Its pivots
 are LAPACK's (1-based, int32); its factors agree with torch's MKL to round-off.
 
-Backward formulas are written with ember ops (``A = P L U``: ``gA = P L⁻ᴴ (tril₋₁(Lᴴ gL) +
-triu(gU Uᴴ)) U⁻ᴴ``, with the extra rows or columns of a rectangular factor handled first).
+Backward formulas are torch's, written with ember ops (``A = P L U``: ``gA = P L⁻ᴴ
+(tril₋₁(Lᴴ gL) + triu(gU Uᴴ)) U⁻ᴴ``, rectangular factors joined as torch joins them).
 """
 
 from __future__ import annotations
