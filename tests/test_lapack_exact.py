@@ -375,3 +375,18 @@ def test_ldl(hermitian, dtype, threads):
     for shape in SQUARE:
         a, b = _data(rng, shape, dtype), _data(rng, shape[:-1] + (3,), dtype)
         assert _same(fn, a, b, dtype=dtype), shape
+
+
+def test_empty_eig_vectors_are_complex_and_cholesky_checks_squareness():
+    for L in (ember, torch):
+        assert L.linalg.eig(L.zeros(2, 0, 0)).eigenvectors.dtype == L.complex128 or \
+            L.get_default_dtype() != L.float64
+    assert ember.linalg.eig(ember.zeros(0, 0)).eigenvectors.dtype is ember.complex64
+    for fn in (lambda L: L.cholesky_inverse(L.zeros(3, 2)),
+               lambda L: L.cholesky_solve(L.zeros(3, 2), L.zeros(3, 2))):
+        msgs = []
+        for L in (ember, torch):
+            with pytest.raises(RuntimeError) as info:
+                fn(L)
+            msgs.append(str(info.value))
+        assert msgs[0] == msgs[1]

@@ -547,7 +547,8 @@ def eig(a: np.ndarray, vectors: bool):
     v = column_major(np.zeros(a.shape, a.dtype)) if vectors else None
     info = np.zeros(batch, np.int32)
     if x.size == 0:
-        return _eig_complex(w, v, n), v, info
+        values = _eig_complex(w, v, n)
+        return values, (v.astype(values.dtype) if vectors else None), info
     lda = max(1, n)
     rwork = _work(_real(a.dtype), 2 * lda) if cplx else None
     ws = w.reshape(-1, w.shape[-1])

@@ -500,6 +500,9 @@ def _cholesky_check(self, input2, upper=False):
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{self.dtype.scalar_name} and A of type "
                            f"{input2.dtype.scalar_name} instead.")
+    if input2.shape[-1] != input2.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are "
+                           f"{input2.shape[-2]} by {input2.shape[-1]} matrices")
 
 
 @op("CholeskySolveBackward0", name="cholesky_solve", promote=NONE, check=_cholesky_check,
@@ -531,6 +534,9 @@ def cholesky_inverse(self, upper=False):
     if self.ndim < 2:
         raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 "
                            "dimensions.")
+    if self.shape[-1] != self.shape[-2]:
+        raise RuntimeError(f"cholesky_inverse: A must be batches of square matrices, but they "
+                           f"are {self.shape[-2]} by {self.shape[-1]} matrices")
     done = _lapack.potri(self, upper)
     if done is not None:
         return done

@@ -5,8 +5,9 @@ With MKL's runtime installed ``geqrf``, ``orgqr`` and ``ormqr`` are MKL's, calle
 calls them (``_lapack``: torch's bits); otherwise ``geqrf`` is NumPy's LAPACK (its
 ``qr(mode='raw')`` returns geqrf's output, transposed) and the others NumPy recurrences.
 ``geqrf`` gives the reflectors ``vᵢ`` below the diagonal (``vᵢ[i] = 1`` implied), ``R`` on
-and above it and the scalars ``τᵢ`` of ``Hᵢ = I - τᵢ vᵢ vᵢᴴ``. ``Q = H₀ H₁ … Hₖ₋₁``: ``householder_product`` forms
-its first ``n`` columns, ``ormqr`` multiplies a matrix by ``Q`` or ``Qᴴ`` from either side.
+and above it and the scalars ``τᵢ`` of ``Hᵢ = I - τᵢ vᵢ vᵢᴴ``. ``Q = H₀ H₁ … Hₖ₋₁``:
+``householder_product`` forms its first ``n`` columns, ``ormqr`` multiplies a matrix by
+``Q`` or ``Qᴴ`` from either side.
 
 The backward formulas are torch's (``householder_product_backward``): the gradient of each
 reflector is read off ``K = result · gradᴴ`` as ``K`` is carried past the reflectors one at a
