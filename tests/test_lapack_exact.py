@@ -378,10 +378,8 @@ def test_ldl(hermitian, dtype, threads):
 
 
 def test_empty_eig_vectors_are_complex_and_cholesky_checks_squareness():
-    for L in (ember, torch):
-        assert L.linalg.eig(L.zeros(2, 0, 0)).eigenvectors.dtype == L.complex128 or \
-            L.get_default_dtype() != L.float64
-    assert ember.linalg.eig(ember.zeros(0, 0)).eigenvectors.dtype is ember.complex64
+    for shape in [(0, 0), (2, 0, 0)]:
+        assert _same(lambda L, a: L.linalg.eig(a), np.zeros(shape), dtype="float32")
     for fn in (lambda L: L.cholesky_inverse(L.zeros(3, 2)),
                lambda L: L.cholesky_solve(L.zeros(3, 2), L.zeros(3, 2))):
         msgs = []
