@@ -352,6 +352,12 @@ GRADIENTS = {
                                                         left=False),
     "lu_solve_right_adjoint": lambda L, a, b: L.linalg.lu_solve(
         *L.linalg.lu_factor(a), b.mT, left=False, adjoint=True),
+    "householder_product": lambda L, a, b: L.linalg.householder_product(a, 0.3 * b[..., 0]),
+    "ormqr": lambda L, a, b: L.ormqr(a, 0.3 * b[..., 0], b),
+    "ormqr_transposed": lambda L, a, b: L.ormqr(a, 0.3 * b[..., 0], b, transpose=True),
+    "ormqr_right": lambda L, a, b: L.ormqr(a, 0.3 * b[..., 0], b.mT, left=False),
+    "ormqr_right_transposed": lambda L, a, b: L.ormqr(a, 0.3 * b[..., 0], b.mT, left=False,
+                                                      transpose=True),
 }
 
 

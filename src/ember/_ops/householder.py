@@ -19,6 +19,7 @@ from __future__ import annotations
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from . import _lapack
 from .registry import NONE, _scalar_name, expose, op, run
 from .search import _return_type
@@ -90,9 +91,21 @@ def geqrf(input: Tensor, *, out=None):
 # ----------------------------------------------------------------------------- backward
 
 def _reflect(V, i, t, K, left):
-    """``(I - t vᵢ vᵢᴴ) K`` (``K (I - t vᵢ vᵢᴴ)`` when not ``left``), in ember ops."""
+    """``(I - t vᵢ vᵢᴴ) K`` (``K (I - t vᵢ vᵢᴴ)`` when not ``left``), in ember ops. Without a
+    graph to build it is torch's in-place update of rows (columns) ``i:`` of ``K`` only, as
+    ``vᵢ`` is zero above ``i`` (``apply_simple_transformation``)."""
     v = V.narrow(-1, i, 1)
     t = t.unsqueeze(-1)
+    if not grad_mode._state.enabled:
+        m = V.shape[-2]
+        v = v.narrow(-2, i, m - i)
+        if left:
+            u = v.mH @ K.narrow(-2, i, m - i)
+            K.narrow(-2, i, m - i).sub_((t * v) * u)
+        else:
+            u = K.narrow(-1, i, m - i) @ (t * v)
+            K.narrow(-1, i, m - i).sub_(u * v.mH)
+        return K
     if left:
         return K - (t * v) * (v.mH @ K)
     return K - (K @ (t * v)) * v.mH
