@@ -18,6 +18,7 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._errors import type_name
 from .._tensor import Size, Tensor
+from . import _lapack
 from .nn import div_scalar, mul_scalar
 from .registry import NONE, _requires_list, _write_out, expose, op, record_list
 from .util import norm_dim
@@ -502,6 +503,9 @@ def _cholesky_check(self, input2, upper=False):
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{self.dtype.scalar_name} and A of type "
                            f"{input2.dtype.scalar_name} instead.")
+    if input2.shape[-1] != input2.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are "
+                           f"{input2.shape[-2]} by {input2.shape[-1]} matrices")
 
 
 @op("CholeskySolveBackward0", name="cholesky_solve", promote=NONE, check=_cholesky_check,
@@ -509,8 +513,12 @@ def _cholesky_check(self, input2, upper=False):
 def cholesky_solve(self, input2, upper=False):
     """The solution ``X`` of ``A X = B`` for ``A = L Lᴴ`` given its Cholesky factor ``input2``
     (``L``, or ``U`` with ``upper``)."""
+    shape = xp.broadcast_shapes(input2.shape[:-2], self.shape[:-2])
+    done = _lapack.potrs(xp.broadcast_to(self, shape + self.shape[-2:]),
+                         xp.broadcast_to(input2, shape + input2.shape[-2:]), upper)
+    if done is not None:
+        return done
     a = _gram(input2, upper)
-    shape = xp.broadcast_shapes(a.shape[:-2], self.shape[:-2])
     a = xp.broadcast_to(a, shape + a.shape[-2:])
     b = xp.broadcast_to(self, shape + self.shape[-2:])
     return xp.linalg.solve(a, b).astype(self.dtype)
@@ -529,6 +537,12 @@ def cholesky_inverse(self, upper=False):
     if self.ndim < 2:
         raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 "
                            "dimensions.")
+    if self.shape[-1] != self.shape[-2]:
+        raise RuntimeError(f"cholesky_inverse: A must be batches of square matrices, but they "
+                           f"are {self.shape[-2]} by {self.shape[-1]} matrices")
+    done = _lapack.potri(self, upper)
+    if done is not None:
+        return done
     return xp.linalg.inv(_gram(self, upper)).astype(self.dtype)
 
 

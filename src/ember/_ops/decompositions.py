@@ -1,7 +1,8 @@
 """Matrix functions and decompositions: inv, det, slogdet, solve, cholesky, qr, svd, eigh,
 pinv, matrix_norm, and torch's legacy forms (``torch.inverse``, ``torch.svd`` …).
 
-Every kernel is NumPy's LAPACK routine on the (batched) input. Every backward is the standard
+Every kernel is MKL's LAPACK routine called as torch calls it where MKL's runtime is
+installed (``_lapack``: torch's bits), NumPy's LAPACK otherwise. Every backward is torch's
 formula written with ember ops (so double backward works): inv ``-A⁻ᵀ g A⁻ᵀ``; det
 ``g·det·A⁻ᵀ`` (through the SVD's adjugate when a matrix is singular); solve; cholesky
 (Murray's formula); qr (the ``copyltu`` formula); svd (the usual F-matrix, ``E_jk = S_k² −
@@ -23,8 +24,10 @@ from .._device import xp
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node, SavedTensor
+from . import _lapack
 from .registry import _dt_of, _scalar_name, _write_out, expose, op, run
 from .search import _return_type
+from .triangular import solve_triangular
 from .util import norm_dim
 
 _state = grad_mode._state
@@ -155,9 +158,14 @@ def _lu_info(m):
     return info
 
 
-def _singular_error(a, fname):
+def _lapack_inv(a):
+    """``linalg_inv_ex``: ``solve(A, I)`` on MKL's LAPACK, ``(inverse, info)``; or None."""
+    return _lapack.solve(a, xp.broadcast_to(xp.eye(a.shape[-1], dtype=a.dtype), a.shape), True)
+
+
+def _singular_error(a, fname, infos=None):
     for idx, m in _each_matrix(a):
-        info = _lu_info(m)
+        info = _lu_info(m) if infos is None else int(infos[idx])
         if info:
             raise LinAlgError(f"{fname}: {_batch_prefix(a, idx)}The diagonal element {info} is "
                               f"zero, the inversion could not be completed because the input "
@@ -176,9 +184,11 @@ def _chol_info(m):
     return 0
 
 
-def _chol_error(a, fname):
+def _chol_error(a, fname, infos=None):
+    """torch's error for the first matrix that is not positive-definite (LAPACK's ``infos``
+    where potrf ran, else found again)."""
     for idx, m in _each_matrix(a):
-        info = _chol_info(m)
+        info = _chol_info(m) if infos is None else int(infos[idx])
         if info:
             raise LinAlgError(f"{fname}: {_batch_prefix(a, idx)}The factorization could not be "
                               f"completed because the input is not positive-definite (the "
@@ -223,6 +233,11 @@ def _eye_like(n, like):
 def _inv_kernel(A, fname="linalg.inv"):
     if A.shape[-1] == 0:
         return xp.empty(A.shape, A.dtype)
+    done = _lapack_inv(A)
+    if done is not None:
+        if done[1].any():
+            _singular_error(A, fname, done[1])
+        return done[0]
     try:
         return xp.linalg.inv(A)
     except xp.linalg.LinAlgError:
@@ -230,7 +245,7 @@ def _inv_kernel(A, fname="linalg.inv"):
 
 
 @op("LinalgInvExBackward0", name="linalg_inv", method=False, function=False, promote=None,
-    A=lambda grad, result: -(_mT(result) @ grad @ _mT(result)))
+    A=lambda grad, result: -(_mT(result) @ (grad @ _mT(result))))
 def _inv(A):
     return _inv_kernel(A)
 
@@ -257,13 +272,19 @@ def inv_ex(A, *, check_errors=False, out=None):
     """The inverse and LAPACK's ``info`` (0 where a matrix was invertible)."""
     _check_matrix(A, "linalg.inv")
     a = A._data
-    infos = xp.zeros(a.shape[:-2], xp.int32)
-    for idx, m in _each_matrix(a):
-        infos[idx] = _lu_info(m) if m.size else 0
+    done = _lapack_inv(a) if a.size else None
+    if done is not None:
+        infos = done[1]
+    else:
+        infos = xp.zeros(a.shape[:-2], xp.int32)
+        for idx, m in _each_matrix(a):
+            infos[idx] = _lu_info(m) if m.size else 0
     if check_errors and infos.any():
-        _singular_error(a, "linalg.inv_ex")
+        _singular_error(a, "linalg.inv_ex", infos)
     if not infos.any():
         res = run(_inv, (A,))
+    elif done is not None:           # torch returns what getrs gave
+        res = _wrap(done[0])
     else:
         with _quiet():
             res = _wrap(xp.stack([xp.linalg.inv(m) if not i else
@@ -281,8 +302,34 @@ class _quiet:
         xp.seterr(**self._s)
 
 
+def _lu_det_grad(A, g, perturb):
+    """``A⁻ᵀ diag(g)`` through the factors of ``_linalg_det_out`` (``lu_solve`` with the
+    adjoint flag unless ``A`` was contiguous, its LU that of ``Aᵀ``), as torch's
+    ``linalg_det_backward``/``slogdet_backward`` compute it without create_graph; a zero
+    pivot becomes ``eps`` where ``perturb``. None where that path does not apply (complex
+    ``A``, a graph to build, no MKL)."""
+    a = A._data
+    if _state.enabled or a.dtype.kind == "c" or a.shape[-1] == 0:
+        return None
+    done = _lapack.lu_det(a)
+    if done is None:
+        return None
+    lu, piv, _ = done
+    n = a.shape[-1]
+    d = xp.zeros(piv.shape + (n,), a.dtype)
+    d[..., xp.arange(n), xp.arange(n)] = g._data[..., None]
+    if perturb:
+        diag = lu[..., xp.arange(n), xp.arange(n)]
+        lu[..., xp.arange(n), xp.arange(n)] = xp.where(diag == 0, xp.finfo(a.dtype).eps, diag)
+    return _wrap(_lapack.lu_solve(lu, piv, d, True, not a.flags.c_contiguous))
+
+
 def _det_backward(grad, A, result):
-    """``g·det·A⁻ᵀ``; where ``det`` is exactly 0 torch's formula gives 0, and so does this."""
+    """``g·det·A⁻ᵀ``: with MKL through the forward's LU, a zero pivot made ``eps``, as
+    torch; otherwise through ``inv``, 0 where ``det`` is exactly 0."""
+    done = _lu_det_grad(A, grad * result, True)
+    if done is not None:
+        return done
     g = (grad * result).unsqueeze(-1).unsqueeze(-1)
     singular = result._data == 0
     if singular.any():
@@ -300,18 +347,25 @@ def _det(A):
     ``exp(logabsdet)``, which rounds an exact ``-16`` to ``-16.000000000000004``)."""
     if A.shape[-1] == 0:
         return xp.ones(A.shape[:-2], A.dtype)
-    lu, det = _lu_of_transpose(A)
-    for i in range(A.shape[-1]):
-        det = det * lu[..., i, i]
-    return xp.asarray(det, A.dtype)
+    lu, piv = _lu_of_transpose(A)      # _linalg_det_out: det(P) · prod(diag(U))
+    return _wrap(lu).diagonal(0, -2, -1).prod(-1)._data * _lu_det_P(piv, A.dtype)
 
 
 def _lu_of_transpose(A):
-    """The packed LU of ``Aᵀ`` and ``det(P)`` (±1 in ``A``'s dtype), as torch's det takes them."""
+    """The packed LU and pivots of ``Aᵀ`` (the row-major buffer read column-major), as torch's
+    det takes them: MKL's ``getrf`` where installed, else LAPACK's algorithm in NumPy."""
+    done = _lapack.lu_det(A)
+    if done is not None:
+        return done[0], done[1]
     from .factorizations import _getrf
     lu, piv, _ = _getrf(xp.swapaxes(A, -1, -2))
-    swaps = (piv != xp.arange(1, piv.shape[-1] + 1, dtype=piv.dtype)).sum(-1)
-    return lu, xp.where(swaps % 2 == 1, -1, 1).astype(A.dtype)
+    return lu, piv
+
+
+def _lu_det_P(piv, dtype):
+    """ATen's ``lu_det_P``: ±1, the determinant of the permutation of getrf's pivots."""
+    odd = (xp.arange(1, piv.shape[-1] + 1, dtype=piv.dtype) != piv).sum(-1) % 2
+    return (1 - 2 * odd).astype(dtype)
 
 
 def det(A, *, out=None):
@@ -326,26 +380,24 @@ def _det_fn(input):
     return det(input)
 
 
+def _slogdet_backward(g, A):
+    """``g·A⁻ᵀ`` (the sign of a real determinant has no gradient)."""
+    done = _lu_det_grad(A, g, False)
+    return done if done is not None else g.unsqueeze(-1).unsqueeze(-1) * _mT(inv(A))
+
+
 @op("LinalgSlogdetBackward0", name="linalg_slogdet_", method=False, function=False,
     promote=None, outputs=2,
-    A=lambda grads, A: grads[1].unsqueeze(-1).unsqueeze(-1) * _mT(inv(A)))
+    A=lambda grads, A: _slogdet_backward(grads[1], A))
 def _slogdet(A):
     """As torch: from the LU of ``Aᵀ`` (see :func:`_det`), ``logabsdet`` is the sum of the logs
     of ``|diag(U)|`` (by ember's ``log`` and ``sum``, torch's kernels) and ``sign`` the product
     of the diagonal's phases with ``det(P)``."""
     if A.shape[-1] == 0:
         return xp.ones(A.shape[:-2], A.dtype), xp.zeros(A.shape[:-2], A.dtype)
-    lu, det_p = _lu_of_transpose(A)
-    diag = xp.diagonal(lu, axis1=-2, axis2=-1)
-    absd = xp.abs(diag)
-    with xp.errstate(all="ignore"):
-        phase = xp.where(absd == 0, 0, diag / xp.where(absd == 0, 1, absd))
-    sign = det_p
-    for i in range(diag.shape[-1]):
-        sign = sign * phase[..., i]
-    with grad_mode.no_grad():
-        logabs = _wrap(xp.ascontiguousarray(absd)).log().sum(-1)._data
-    return xp.asarray(sign, A.dtype), xp.asarray(logabs, absd.dtype)
+    lu, piv = _lu_of_transpose(A)      # _linalg_slogdet_out, on the diagonal of U
+    d = _wrap(lu).diagonal(0, -2, -1)
+    return (d.sgn().prod(-1)._data * _lu_det_P(piv, A.dtype), d.abs().log().sum(-1)._data)
 
 
 def slogdet(A, *, out=None):
@@ -363,8 +415,8 @@ def _slogdet_fn(input):
 
 @expose
 def logdet(input):
-    """The log of the determinant (``nan`` where it is negative; complex: ``log(sign) +
-    logabsdet``)."""
+    """The log of the determinant (``nan`` where it is negative; for complex input
+    ``log(sign) + logabsdet``)."""
     _check_matrix(input, "logdet")
     sign, logabs = run(_slogdet, (input,))
     if input.dtype.is_complex:
@@ -381,6 +433,15 @@ def _is_vector_rhs(A, B):
 
 
 def _solve_kernel(A, B, left=True):
+    vec = left and (B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1]))
+    done = _lapack.solve(A, B[..., None] if vec else B, left) if A.size and B.size else None
+    if done is not None:
+        x, info = done
+        if info.any():
+            _solve_singular(A, info)
+        if not vec:
+            return x
+        return x[..., 0] if x.ndim == 2 else _lapack.column_major(x[..., 0])
     if not left:
         return _mT_np(_solve_kernel(_mT_np(A), _mT_np(B)))
     vec = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
@@ -391,33 +452,48 @@ def _solve_kernel(A, B, left=True):
     try:
         x = xp.linalg.solve(a, b) if a.shape[-1] else xp.zeros(b.shape, b.dtype)
     except xp.linalg.LinAlgError:
-        prefix = next((_batch_prefix(a, idx) for idx, m in _each_matrix(a) if _lu_info(m)), "")
-        raise LinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input "
-                          f"matrix is singular.") from None
+        _solve_singular(a, None)
     return x[..., 0] if vec else x
+
+
+def _solve_singular(a, infos):
+    """torch's error for a singular system (getrf's ``infos`` where it ran)."""
+    bad = (idx for idx, m in _each_matrix(a)
+           if (_lu_info(m) if infos is None else infos[idx if infos.ndim else ()]))
+    prefix = _batch_prefix(a, next(bad, ()))
+    raise LinAlgError(f"torch.linalg.solve: {prefix}The solver failed because the input "
+                      f"matrix is singular.") from None
 
 
 def _mT_np(a):
     return xp.swapaxes(a, -1, -2)
 
 
-def _solve_grad_B(grad, A, left):
-    if not left:
-        return _mT(solve(A, _mT(grad), left=True))   # X A = B: gB = g A⁻¹ … as Aᵀ
-    return solve(_mT(A), grad)
+def _solve_grad_B(grad, A, B, left):
+    """torch's ``linalg_solve_backward``'s ``gB = A⁻ᴴ gX`` (``gX A⁻ᴴ`` when not ``left``):
+    A's LU solved with the adjoint flag, or, building a graph (create_graph), a solve with
+    ``Aᴴ``. (The formulas are the holomorphic ones, ``Aᵀ`` for complex ``A``: the engine
+    conjugates.)"""
+    vec = left and _is_vector_rhs(A, B)
+    g = grad.unsqueeze(-1) if vec else grad
+    real = not A.dtype.is_complex
+    done = _lapack.getrf(A._data) if real and not _state.enabled else None
+    if done is not None:
+        gB = _wrap(_lapack.lu_solve(done[0], done[1], g._data, left, True))
+    else:
+        gB = solve(_mT(A), g, left=left)
+    return gB.squeeze(-1) if vec else gB
 
 
 def _solve_grad_A(grad, A, B, result, left):
-    gB = _solve_grad_B(grad, A, left)
-    if not left:       # X A = B: gA = -Xᵀ gB
-        return -(_mT(result) @ gB)
-    if _is_vector_rhs(A, B):
-        return -(gB.unsqueeze(-1) * result.unsqueeze(-2))
-    return -(gB @ _mT(result))
+    gB = _solve_grad_B(grad, A, B, left)
+    if _is_vector_rhs(A, B) and left:
+        gB, result = gB.unsqueeze(-1), result.unsqueeze(-1)
+    return -(gB @ _mT(result)) if left else -(_mT(result) @ gB)
 
 
 @op("LinalgSolveExBackward0", name="linalg_solve", method=False, function=False, promote=None,
-    A=_solve_grad_A, B=lambda grad, A, left: _solve_grad_B(grad, A, left))
+    A=_solve_grad_A, B=_solve_grad_B)
 def _solve(A, B, left=True):
     return _solve_kernel(A, B, left)
 
@@ -452,24 +528,22 @@ def solve(A, B, *, left=True, out=None):
 # ----------------------------------------------------------------------------- cholesky
 
 def _cholesky_backward(gL, L):
-    """Murray's formula: ``gA = L⁻ᴴ Φ(Lᴴ gL) L⁻¹``, symmetrized (Φ: tril, half diagonal)."""
-    if L.dtype.is_complex:
-        # torch's cholesky_backward: Φ = (P + tril(P, -1)ᴴ) / 2, P = tril(Lᴴ gL), unsymmetrized
-        # (the diagonal keeps its imaginary part)
-        P = (_mH(L) @ gL).tril()
-        phi = 0.5 * (P + _mH(P.tril(-1)))
-        Linv = inv(L)
-        return _mH(Linv) @ phi @ Linv
-    P = _mT(L) @ gL
-    phi = P.tril() - 0.5 * P.diagonal(0, -2, -1).diag_embed()
-    Linv = inv(L)
-    gA = _mT(Linv) @ phi @ Linv
-    return 0.5 * (gA + _mT(gA))
+    """torch's ``cholesky_backward``: ``gA = L⁻ᴴ π*(tril(Lᴴ gL)) L⁻¹`` with
+    ``π*(X) = ½ (X + tril₋₁(X)ᴴ)``, the inverses as two triangular solves."""
+    gA = (_mH(L) @ gL).tril()
+    gA = 0.5 * (gA + _mH(gA.tril(-1)))
+    gA = solve_triangular(_mH(L), gA, upper=True, left=True)
+    return solve_triangular(L, gA, upper=False, left=False)
 
 
 def _chol_kernel(A, upper, fname):
     if A.shape[-1] == 0:
         return xp.empty(A.shape, A.dtype)
+    done = _lapack.potrf(A, upper)
+    if done is not None:
+        if done[1].any():
+            _chol_error(A, fname, done[1])
+        return done[0]
     try:
         low = _mT_np(xp.tril(A, -1))
         L = xp.linalg.cholesky(xp.tril(A) + (low.conj() if A.dtype.kind == "c" else low))
@@ -498,16 +572,22 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     """The Cholesky factor and LAPACK's ``info`` (0 where the factorization succeeded)."""
     _check_matrix(A, "linalg.cholesky", kernel="cholesky_cpu")
     a = A._data
-    infos = xp.zeros(a.shape[:-2], xp.int32)
-    for idx, m in _each_matrix(a):
-        try:
-            xp.linalg.cholesky(m) if m.size else None
-        except xp.linalg.LinAlgError:
-            infos[idx] = _chol_info(m)
+    done = _lapack.potrf(a, upper) if a.size else None
+    if done is not None:
+        infos = done[1]
+    else:
+        infos = xp.zeros(a.shape[:-2], xp.int32)
+        for idx, m in _each_matrix(a):
+            try:
+                xp.linalg.cholesky(m) if m.size else None
+            except xp.linalg.LinAlgError:
+                infos[idx] = _chol_info(m)
     if check_errors and infos.any():
-        _chol_error(a, "linalg.cholesky_ex")
+        _chol_error(a, "linalg.cholesky_ex", infos)
     if not infos.any():
         res = run(_cholesky, (A, upper))
+    elif done is not None:       # torch returns what potrf left
+        res = _wrap(done[0])
     else:
         res = _wrap(xp.zeros(a.shape, a.dtype))
     return _out(linalg_cholesky_ex(res, _wrap(infos)), out)
@@ -548,28 +628,10 @@ def _cholesky_fn(input, upper=False, *, out=None):
 
 # ----------------------------------------------------------------------------- qr
 
-def _copyltu(M):
-    """The symmetric matrix whose lower triangle is ``M``'s."""
-    low = M.tril(-1)
-    return low + _mT(low) + M.diagonal(0, -2, -1).diag_embed()
-
-
-def _qr_square_backward(gQ, gR, Q, R):
-    """gA for A = QR with m >= n (Q: m×n, R: n×n)."""
-    M = R @ _mT(gR) - _mT(gQ) @ Q
-    return (gQ + Q @ _copyltu(M)) @ _mT(inv(R))
-
-
-def _qr_square_backward_complex(gQ, gR, Q, R):
-    """torch's linalg_qr_backward (m >= n) for complex factors: ``gA = gR Rᴴ - Qᴴ gQ``, its
-    upper triangle made Hermitian (the real diagonal halved), ``(Q · + gQ) R⁻ᴴ``."""
-    t = (gR @ _mH(R) - _mH(Q) @ gQ).triu()
-    s = t + _mH(t)
-    s = s - 0.5 * s.diagonal(0, -2, -1).real.diag_embed()
-    return (Q @ s + gQ) @ inv(_mH(R))
-
-
 def _qr_backward(grads, Q, R, mode):
+    """torch's ``linalg_qr_backward``: ``gA₀ = gR Rᴴ - Qᴴ gQ``; for ``m ≥ n``
+    ``(Q sym(triu gA₀) + gQ) R⁻ᴴ`` (``sym``: plus its adjoint, the real diagonal halved), for
+    wide ``A`` ``[Q skew(tril(-gA₀)) R₁⁻ᴴ, 0] + Q gR`` (the imaginary diagonal halved)."""
     gQ, gR = grads
     if mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed "
@@ -579,21 +641,28 @@ def _qr_backward(grads, Q, R, mode):
     if mode == "complete" and m > n:
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
                            "and nrows > ncols.")
-    if gQ is None:
-        gQ = Q * 0
-    if gR is None:
-        gR = R * 0
-    cplx = Q.dtype.is_complex
-    square = _qr_square_backward_complex if cplx else _qr_square_backward
+    if gQ is None and gR is None:
+        return None
+    if gQ is not None:
+        gA = gR @ _mH(R) - _mH(Q) @ gQ if gR is not None else -(_mH(Q) @ gQ)
+    else:
+        gA = gR @ _mH(R)
     if m >= n:
-        return square(gQ, gR, Q, R)
-    # wide: A = Q [X Y], R = [U V]; gY = Q gV and X = Q U gets gQ + Y gVᴴ
+        t = gA.triu()
+        sym = t + _mH(t)
+        sym = sym - (0.5 * sym.diagonal(0, -2, -1).real).diag_embed()
+        gA = Q @ sym
+        if gQ is not None:
+            gA = gA + gQ
+        return solve_triangular(_mH(R), gA, upper=False, left=False)
+    X = -gA
+    skew = (X - _mH(X)).tril()
+    if skew.dtype.is_complex:
+        skew = skew - (0.5j * skew.diagonal(0, -2, -1).imag).diag_embed()
+    gA = solve_triangular(_mH(R.narrow(-1, 0, m)), Q @ skew, upper=False, left=False)
     from .shape import cat
-    U, gU = R.narrow(-1, 0, m), gR.narrow(-1, 0, m)
-    V, gV = R.narrow(-1, m, n - m), gR.narrow(-1, m, n - m)
-    Y = Q @ V
-    gX = square(gQ + Y @ _mH(gV), gU, Q, U)
-    return cat([gX, Q @ gV], -1)
+    gA = cat([gA, gA.new_zeros(gA.shape[:-1] + (n - m,))], -1)
+    return gA + Q @ gR if gR is not None else gA
 
 
 def qr(A, mode="reduced", *, out=None):
@@ -609,17 +678,22 @@ def qr(A, mode="reduced", *, out=None):
 def _qr_run(A, mode):
     a = A._data
     m, n = a.shape[-2:]
+    done = None
     if a.size == 0:
         k = m if mode == "complete" else min(m, n)
         q = xp.zeros(a.shape[:-2] + (m, k), a.dtype)
         if k:
             q[...] = xp.eye(m, k, dtype=a.dtype)
         r = xp.zeros(a.shape[:-2] + (k, n), a.dtype)
+    elif (done := _lapack.qr(a, mode)) is not None:
+        q, r = done
     elif mode == "r":
         r, q = xp.linalg.qr(a, mode="r"), xp.empty((0,), a.dtype)
     else:
         q, r = xp.linalg.qr(a, mode=mode)
-    Q, R = _wrap(xp.ascontiguousarray(q)), _wrap(xp.ascontiguousarray(r.astype(a.dtype)))
+    if done is None:
+        q, r = xp.ascontiguousarray(q), xp.ascontiguousarray(r.astype(a.dtype))
+    Q, R = _wrap(q), _wrap(r)
     _record("LinalgQrBackward0", A, (Q, R), lambda grads, Q, R: _qr_backward(grads, Q, R, mode),
             complex_ok=True, Q=Q, R=R)
     return Q, R
@@ -690,11 +764,25 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
     return U @ (ret @ Vh) if m >= n else (U @ ret) @ Vh
 
 
-def _svd_run(A, full_matrices):
+def _svd_run(A, full_matrices, compute_uv=True):
+    """``_linalg_svd``; ``compute_uv=False`` (svdvals of an input no gradient reaches) runs
+    LAPACK without singular vectors, as torch (``U`` and ``Vh`` are then empty)."""
     a = A._data
     m, n = a.shape[-2:]
     k = min(m, n)
-    if a.size == 0:
+    done = _lapack.svd(a, full_matrices, compute_uv or _needs_grad(A)) if a.size else None
+    if done is not None:
+        u, s, v, info = done
+        if info.any():
+            idx = next(idx for idx, _ in _each_matrix(a) if info[idx])
+            raise LinAlgError(f"linalg.svd: {_batch_prefix(a, idx)}The algorithm failed to "
+                              f"converge because the input matrix is ill-conditioned or has "
+                              f"too many repeated singular values (error code: "
+                              f"{int(info[idx])}).")
+        if u is None:
+            u = v = xp.empty((0,), a.dtype)
+        U, S, Vh = _wrap(u), _wrap(s), _wrap(v)
+    elif a.size == 0:
         bu, bv = (m, m) if full_matrices else (m, k), (n, n) if full_matrices else (k, n)
         u = xp.zeros(a.shape[:-2] + bu, a.dtype)
         v = xp.zeros(a.shape[:-2] + bv, a.dtype)
@@ -705,8 +793,9 @@ def _svd_run(A, full_matrices):
         s = xp.zeros(a.shape[:-2] + (k,), a.dtype)
     else:
         u, s, v = xp.linalg.svd(a, full_matrices=full_matrices)
-    U, S, Vh = (_wrap(xp.ascontiguousarray(x.astype(dt, copy=False)))
-                for x, dt in ((u, a.dtype), (s, a.real.dtype), (v, a.dtype)))
+    if done is None:
+        U, S, Vh = (_wrap(xp.ascontiguousarray(x.astype(dt, copy=False)))
+                    for x, dt in ((u, a.dtype), (s, a.real.dtype), (v, a.dtype)))
     _record("LinalgSvdBackward0", A, (U, S, Vh),
             lambda grads, U, S, Vh: _svd_backward(grads, U, S, Vh, full_matrices),
             complex_ok=True, U=U, S=S, Vh=Vh)
@@ -722,20 +811,19 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 def svdvals(A, *, driver=None, out=None):
     """The singular values of ``A``, in descending order."""
     _check_matrix(A, "linalg.svd", square=False, kernel="linalg_svd_cpu")
-    return _out(_svd_run(A, False)[1], out)
+    return _out(_svd_run(A, False, compute_uv=False)[1], out)
 
 
 @expose(name="svd")
 def _svd_fn(input, some=True, compute_uv=True, *, out=None):
     """``torch.svd`` (legacy): ``(U, S, V)`` with ``V`` not transposed."""
     _check_matrix(input, "linalg.svd", square=False, kernel="linalg_svd_cpu")
-    U, S, Vh = _svd_run(input, not some)
-    if not compute_uv:     # torch returns zero-filled square U and V
+    U, S, Vh = _svd_run(input, not some, compute_uv)
+    if not compute_uv:     # torch returns zero-filled square U and Vh, and V = Vhᴴ
         a = input._data
         m, n = a.shape[-2:]
-        return _out(svd_t(_wrap(xp.zeros(a.shape[:-2] + (m, m), a.dtype)), S,
-                          _wrap(xp.zeros(a.shape[:-2] + (n, n), a.dtype))), out)
-    return _out(svd_t(U, S, Vh.transpose(-2, -1)), out)
+        U, Vh = (_wrap(xp.zeros(a.shape[:-2] + (k, k), a.dtype)) for k in (m, n))
+    return _out(svd_t(U, S, _mH(Vh)), out)
 
 
 # ----------------------------------------------------------------------------- eigh
@@ -760,17 +848,37 @@ def _eigh_backward(grads, L, V):
     return V @ (ret @ _mH(V))
 
 
-def _eigh_run(A, UPLO):
+def _eigh_run(A, UPLO, vectors=True):
+    """``_linalg_eigh``; ``vectors=False`` (eigvalsh of an input no gradient reaches) runs
+    LAPACK without eigenvectors, as torch."""
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     a = A._data
-    if a.size == 0:
+    done = _lapack.eigh(a, UPLO == "U", vectors or _needs_grad(A))
+    if done is not None:
+        w, v, info = done
+        if info.any():
+            _eigh_error(a, info)
+    elif a.size == 0:
         w, v = xp.zeros(a.shape[:-1], a.real.dtype), xp.zeros(a.shape, a.dtype)
     else:
         w, v = xp.linalg.eigh(a, UPLO=UPLO)
-    L, V = _wrap(w.astype(a.real.dtype, copy=False)), _wrap(xp.ascontiguousarray(v))
+        v = xp.ascontiguousarray(v)
+    L, V = _wrap(w.astype(a.real.dtype, copy=False)), _wrap(v)
     _record("LinalgEighBackward0", A, (L, V), _eigh_backward, complex_ok=True, L=L, V=V)
     return L, V
+
+
+def _needs_grad(A):
+    """ATen's ``_may_require_fw_or_bw_grad``: grad mode on and ``A`` requires grad."""
+    return bool(_state.enabled and (A._requires_grad or A.grad_fn is not None))
+
+
+def _eigh_error(a, infos):
+    idx = next(idx for idx, _ in _each_matrix(a) if infos[idx])
+    raise LinAlgError(f"linalg.eigh: {_batch_prefix(a, idx)}The algorithm failed to converge "
+                      f"because the input matrix is ill-conditioned or has too many repeated "
+                      f"eigenvalues (error code: {int(infos[idx])}).")
 
 
 def _check_eigh(A):
@@ -790,7 +898,7 @@ def eigh(A, UPLO="L", *, out=None):
 def eigvalsh(A, UPLO="L", *, out=None):
     """The eigenvalues of a symmetric matrix, ascending."""
     _check_eigh(A)
-    return _out(_eigh_run(A, UPLO)[0], out)
+    return _out(_eigh_run(A, UPLO, vectors=False)[0], out)
 
 
 # ----------------------------------------------------------------------------- pinv, norms
@@ -812,36 +920,40 @@ def _pinv_backward(grad, result, self):
 
 
 def _cutoffs(s_max, a, atol, rtol):
+    """ATen's ``max(atol, rtol · s_max)`` (``get_atol_rtol``: tolerances in double; the
+    default ``rtol`` is ``eps · max(m, n)``, 0 where a positive ``atol`` is given)."""
     m, n = a.shape[-2:]
-    eps = xp.finfo(a.dtype).eps
-    if atol is None and rtol is None:
-        rtol = eps * max(m, n)
-    atol = 0.0 if atol is None else atol
-    rtol = 0.0 if rtol is None else rtol
-    atol = atol._data if isinstance(atol, Tensor) else atol
-    rtol = rtol._data if isinstance(rtol, Tensor) else rtol
-    return xp.maximum(xp.asarray(atol)[..., None], xp.asarray(rtol)[..., None] * s_max)
+    given = atol is not None
+    atol = xp.asarray(getattr(atol, "_data", atol) if given else 0.0)
+    if rtol is None:
+        rtol = xp.asarray(float(xp.finfo(a.dtype).eps) * max(m, n))
+        rtol = xp.where(atol > 0, 0.0, rtol) if given else rtol
+    rtol = xp.asarray(getattr(rtol, "_data", rtol))
+    return xp.maximum(atol[..., None], rtol[..., None] * s_max)
 
 
 @op("LinalgPinvBackward0", name="linalg_pinv", method=False, function=False, promote=None,
     holomorphic=False, tensors=("self",), self=_pinv_backward)
 def _pinv(self, atol=None, rtol=None, hermitian=False):
+    """ATen's ``linalg_pinv``: ``V diag(S⁺) Uᴴ`` from the reduced SVD (``U diag(λ⁺) Uᴴ`` from
+    eigh when ``hermitian``), the values at or below the cutoff dropped."""
+    from .pointwise import where
+
     A = self
     m, n = A.shape[-2:]
     if A.size == 0:
         return xp.zeros(A.shape[:-2] + (n, m), A.dtype)
+    zero = _wrap(xp.zeros((), A.real.dtype))
     if hermitian:
-        w, v = xp.linalg.eigh(A)
-        cut = _cutoffs(xp.abs(w).max(-1, keepdims=True), A, atol, rtol)
-        winv = xp.where(xp.abs(w) > cut, 1 / xp.where(w == 0, 1, w), 0).astype(A.dtype)
-        vh = _mT_np(v)
-        return (v * winv[..., None, :]) @ (vh.conj() if A.dtype.kind == "c" else vh)
-    u, s, vh = xp.linalg.svd(A, full_matrices=False)
-    cut = _cutoffs(s[..., :1], A, atol, rtol)
-    sinv = xp.where(s > cut, 1 / xp.where(s == 0, 1, s), 0).astype(A.dtype)
-    if A.dtype.kind == "c":
-        return (_mT_np(vh).conj() * sinv[..., None, :]) @ _mT_np(u).conj()
-    return (_mT_np(vh) * sinv[..., None, :]) @ _mT_np(u)
+        S, U = _eigh_run(_wrap(A), "L")
+        S_abs = S.abs()
+        tol = _wrap(_cutoffs(S_abs.amax(-1, keepdim=True)._data, A, atol, rtol))
+        S_inv = where(S_abs > tol, S.reciprocal(), zero).to(D._BY_NP[A.dtype])
+        return ((U * S_inv.unsqueeze(-2)) @ _mH(U))._data
+    U, S, Vh = _svd_run(_wrap(A), False)
+    tol = _wrap(_cutoffs(S.narrow(-1, 0, 1)._data, A, atol, rtol))
+    S_inv = where(S > tol, S.reciprocal(), zero).to(D._BY_NP[A.dtype])
+    return ((_mH(Vh) * S_inv.unsqueeze(-2)) @ _mH(U))._data
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
@@ -876,8 +988,20 @@ def _lstsq_grad_B(grad, A, B):
 
 @op("LinalgLstsqBackward0", name="linalg_lstsq_", method=False, function=False, promote=None,
     holomorphic=False, A=_lstsq_grad_A, B=_lstsq_grad_B)
-def _lstsq(A, B):
+def _lstsq(A, B, rcond=None, driver="gelsy", lapack=None):
+    """The solution; with MKL, ``lapack`` (a dict) receives the driver's whole output."""
     vec = B.ndim == A.ndim - 1
+    if lapack is not None:
+        m, n = A.shape[-2:]
+        if rcond is None:
+            rcond = float(xp.finfo(A.dtype).eps) * max(m, n)
+        done = _lapack.lstsq(A, B[..., None] if vec else B, rcond, driver)
+        if done is not None:
+            lapack["out"] = done
+            x = done[0][..., :n, :]
+            if m == 0:
+                x = xp.zeros_like(x)
+            return x[..., 0] if vec else x
     b = B[..., None] if vec else B
     batch = xp.broadcast_shapes(A.shape[:-2], b.shape[:-2])
     a = xp.broadcast_to(A, batch + A.shape[-2:]).reshape((-1,) + A.shape[-2:])
@@ -894,9 +1018,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
 
     What torch's CPU drivers fill is filled: ``rank`` for ``gelsy`` (the default), ``gelsd``
     and ``gelss``; ``singular_values`` for ``gelsd``/``gelss``; ``residuals`` (for ``m > n``
-    and full rank) for every driver but ``gelsy``; the others are empty. The solution comes
-    from NumPy's SVD-based solver whatever the driver (the same answer to rounding for
-    full-rank systems).
+    and full rank) for every driver but ``gelsy``; the others are empty. With MKL the named
+    LAPACK driver runs as in torch; without it (or where ``A``'s batch is broadcast) the
+    solution comes from NumPy's SVD-based solver whatever the driver (the same answer to
+    rounding for full-rank systems).
     """
     _check_matrix(A, "linalg.lstsq", square=False)
     if A.dtype is not B.dtype:
@@ -911,8 +1036,12 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if rows != A.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     driver = driver or "gelsy"
-    solution = run(_lstsq, (A, B))
     a = A._data
+    same_batch = tuple(A.shape[:-2]) == tuple(B.shape[:-1] if vec else B.shape[:-2])
+    lapack = {} if same_batch else None
+    solution = run(_lstsq, (A, B, rcond, driver, lapack))
+    if lapack:
+        return _lstsq_outputs(A, solution, driver, *lapack["out"])
     batch = a.shape[:-2]
     empty = Tensor._wrap(xp.empty((0,), a.dtype))
     if driver == "gels":
@@ -929,6 +1058,27 @@ def lstsq(A, B, rcond=None, *, driver=None):
         r = A @ (solution.unsqueeze(-1) if vec else solution) - (B.unsqueeze(-1) if vec else B)
         residuals = r.pow(2).sum(-2)
     return linalg_lstsq(solution, residuals, rank, singular)
+
+
+def _lstsq_outputs(A, solution, driver, x, rank, s, info):
+    """``linalg_lstsq_out_info``'s results from the driver's output: residuals (for
+    ``m > n``, drivers other than gelsy, and full rank with gelsd/gelss) are the squared
+    magnitudes of the rows below ``n`` summed."""
+    m, n = A.shape[-2:]
+    real = A._data.real.dtype
+    residuals = _wrap(xp.empty((0,), real))
+    full = rank is None or (rank == n).all()
+    if m > n and driver != "gelsy" and full:
+        raw = x[..., n:, :]      # in place, in LAPACK's layout, as ATen
+        if raw.dtype.kind == "c":
+            raw *= raw.conj()
+            raw = _wrap(raw.real)
+        else:
+            raw = _wrap(raw).pow(2)
+        residuals = raw.sum(-2)
+    rank_t = _wrap(rank if rank is not None else xp.empty((0,), xp.int64))
+    sv = _wrap(s if s is not None else xp.empty((0,), real))
+    return linalg_lstsq(solution, residuals, rank_t, sv)
 
 
 @expose

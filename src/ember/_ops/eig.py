@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .._device import xp
 from .._tensor import Tensor
+from . import _lapack
 from .complex_views import _no_grad_support
 from .search import _return_type
 
@@ -24,6 +25,17 @@ def _check(A: Tensor, name: str) -> None:
                            f"Got {A.dtype.scalar_name}")
 
 
+def _check_info(info, name: str) -> None:
+    """torch's error where geev did not converge (``info > 0``)."""
+    if info.any():
+        from .decompositions import LinAlgError, _batch_prefix
+        idx = tuple(xp.argwhere(info)[0])
+        prefix = _batch_prefix(info[..., None, None], idx)
+        raise LinAlgError(f"torch.{name}: {prefix}The algorithm failed to converge because "
+                          f"the input matrix is ill-conditioned or has too many repeated "
+                          f"eigenvalues (error code: {int(info[idx])}).")
+
+
 def eig(A: Tensor, *, out=None):
     """``(eigenvalues, eigenvectors)`` of square matrices, complex, each eigenvector of unit
     norm (``A @ V == V @ diag(L)``).
@@ -34,6 +46,10 @@ def eig(A: Tensor, *, out=None):
     _check(A, "linalg.eig")
     _no_grad_support("linalg.eig", A)
     dt = _COMPLEX[A.dtype.name]
+    done = _lapack.eig(A._data, True)
+    if done is not None:
+        _check_info(done[2], "linalg.eig")
+        return EigResult(Tensor._wrap(done[0]), Tensor._wrap(done[1]))
     w, v = xp.linalg.eig(A._data)
     return EigResult(Tensor._wrap(w.astype(dt)), Tensor._wrap(v.astype(dt)))
 
@@ -42,4 +58,8 @@ def eigvals(A: Tensor, *, out=None) -> Tensor:
     """The eigenvalues of square matrices, complex."""
     _check(A, "linalg.eigvals")
     _no_grad_support("linalg.eigvals", A)
+    done = _lapack.eig(A._data, False)
+    if done is not None:
+        _check_info(done[2], "linalg.eigvals")
+        return Tensor._wrap(done[0])
     return Tensor._wrap(xp.linalg.eigvals(A._data).astype(_COMPLEX[A.dtype.name]))

@@ -1,15 +1,17 @@
 """LU factorization and the solvers on it: ``linalg.lu_factor(_ex)``, ``linalg.lu``,
 ``linalg.lu_solve``, ``linalg.solve_ex`` and ``torch.lu_unpack``. Loaded on first use.
 
-NumPy has no ``getrf``, so :func:`_getrf` is LAPACK's partial-pivoting LU written out,
+With MKL's runtime installed the factorization and the solves are MKL's ``getrf``/``getrs``
+called as torch calls them (``_lapack``: torch's bits). Otherwise (NumPy has no ``getrf``)
+:func:`_getrf` is LAPACK's partial-pivoting LU written out,
 vectorised over the batch: the pivot of each column is its first entry of largest magnitude
 (``|re| + |im|`` for complex, as ``izamax``), rows are swapped whole, the column is scaled by
 the pivot's reciprocal (divided by the pivot for a 2x2 matrix, as MKL's small kernel does),
 and a zero pivot is recorded in ``info`` and left unscaled. Its pivots
 are LAPACK's (1-based, int32); its factors agree with torch's MKL to round-off.
 
-Backward formulas are written with ember ops (``A = P L U``: ``gA = P L⁻ᴴ (tril₋₁(Lᴴ gL) +
-triu(gU Uᴴ)) U⁻ᴴ``, with the extra rows or columns of a rectangular factor handled first).
+Backward formulas are torch's, written with ember ops (``A = P L U``: ``gA = P L⁻ᴴ
+(tril₋₁(Lᴴ gL) + triu(gU Uᴴ)) U⁻ᴴ``, rectangular factors joined as torch joins them).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import math
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
+from . import _lapack
 from .decompositions import (
     LinAlgError,
     _batch_prefix,
@@ -46,7 +49,11 @@ linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
 # ----------------------------------------------------------------------------- kernels
 
 def _getrf(a):
-    """LAPACK getrf on ``(..., m, n)``: the packed factors, 1-based int32 pivots, and info."""
+    """LAPACK getrf on ``(..., m, n)``: the packed factors, 1-based int32 pivots, and info
+    (MKL's own where installed)."""
+    done = _lapack.getrf(a)
+    if done is not None:
+        return done
     m, n = a.shape[-2:]
     batch, k = a.shape[:-2], min(m, n)
     divide = max(m, n) <= 2                       # MKL's 2x2 kernel divides by the pivot
@@ -99,6 +106,9 @@ def _conj_t(a):
 
 
 def _lu_solve_kernel(LU, pivots, B, left=True, adjoint=False):
+    done = _lapack.lu_solve(LU, pivots, B, left, adjoint)
+    if done is not None:
+        return done
     if not left:     # X A = B is Aᴴ Xᴴ = Bᴴ (and X Aᴴ = B is A Xᴴ = Bᴴ)
         return _conj_t(_lu_solve_kernel(LU, pivots, _conj_t(B), True, not adjoint))
     m = LU.shape[-1]
@@ -121,32 +131,45 @@ def _mH(t):
     return t.mH
 
 
-def _lu_square_backward(gL, gU, L, U):
-    """``gA`` of ``A = L U`` (square): ``L⁻ᴴ (tril₋₁(Lᴴ gL) + triu(gU Uᴴ)) U⁻ᴴ``."""
-    gM = (_mH(L) @ gL).tril(-1) + (gU @ _mH(U)).triu()
-    y = solve_triangular(_mH(L), gM, upper=True, unitriangular=True)
-    return solve_triangular(_mH(U), y, upper=False, left=False)
-
-
 def _lu_backward(gL, gU, P, L, U):
-    """``gA`` of ``A = P L U`` for any shape (``L``: m×k, ``U``: k×n); None grads are 0."""
+    """torch's ``linalg_lu_backward``: ``gA`` of ``A = P L U`` (``L``: m×k, ``U``: k×n),
+    square ``P L⁻ᴴ (tril₋₁(Lᴴ gL) + triu(gU Uᴴ)) U⁻ᴴ`` (``U`` solved first), the extra
+    columns of a wide ``U`` or rows of a tall ``L`` joined as torch joins them."""
+    if gL is None and gU is None:
+        return None
     m, n = L.shape[-2], U.shape[-1]
-    gL = L * 0 if gL is None else gL
-    gU = U * 0 if gU is None else gU
+    k = min(m, n)
     if m == n:
-        gA = _lu_square_backward(gL, gU, L, U)
-    elif m > n:     # L = [L1; L2], L2 = A2 U⁻¹
-        L1, L2 = L.narrow(-2, 0, n), L.narrow(-2, n, m - n)
-        gL1, gL2 = gL.narrow(-2, 0, n), gL.narrow(-2, n, m - n)
-        gA2 = solve_triangular(_mH(U), gL2, upper=False, left=False)
-        gA1 = _lu_square_backward(gL1, gU - _mH(L2) @ gA2, L1, U)
-        gA = cat([gA1, gA2], -2)
-    else:           # U = [U1 U2], U2 = L⁻¹ A2
-        U1, U2 = U.narrow(-1, 0, m), U.narrow(-1, m, n - m)
-        gU1, gU2 = gU.narrow(-1, 0, m), gU.narrow(-1, m, n - m)
-        gA2 = solve_triangular(_mH(L), gU2, upper=True, unitriangular=True)
-        gA1 = _lu_square_backward(gL - gA2 @ _mH(U2), gU1, L, U1)
-        gA = cat([gA1, gA2], -1)
+        gA = (_mH(L) @ gL).tril(-1) if gL is not None else None
+        if gU is not None:
+            t = (gU @ _mH(U)).triu()
+            gA = t if gA is None else gA + t
+        gA = solve_triangular(_mH(U), gA, upper=False, left=False)
+        gA = solve_triangular(_mH(L), gA, upper=True, left=True, unitriangular=True)
+    elif m < n:
+        U1 = U.narrow(-1, 0, k)
+        gA = _mH(L) @ gL if gL is not None else None
+        if gU is not None:
+            t = gU.triu() @ _mH(U)
+            gA = -t if gA is None else gA - t
+        gA = solve_triangular(_mH(U1), gA.tril(-1), upper=False, left=False)
+        if gU is not None:
+            gA = cat([gA + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
+        gA = solve_triangular(_mH(L), gA, upper=True, left=True, unitriangular=True)
+        if gU is None:
+            gA = cat([gA, U.narrow(-1, k, n - k) * 0], -1)
+    else:
+        L1 = L.narrow(-2, 0, k)
+        gA = gU @ _mH(U) if gU is not None else None
+        if gL is not None:
+            t = _mH(L) @ gL.tril(-1)
+            gA = -t if gA is None else gA - t
+        gA = solve_triangular(_mH(L1), gA.triu(), upper=True, left=True, unitriangular=True)
+        if gL is not None:
+            gA = cat([gA + gL.narrow(-2, 0, k).tril(-1), gL.narrow(-2, k, m - k)], -2)
+        gA = solve_triangular(_mH(U), gA, upper=False, left=False)
+        if gL is None:
+            gA = cat([gA, L.narrow(-2, k, m - k) * 0], -2)
     return P @ gA
 
 
@@ -173,8 +196,7 @@ def _lu_factor_backward(grads, LU, pivots):
     k = min(m, n)
     L, U = _unpack(LU, k)
     P = _wrap(_perm_matrix(pivots._data, m, LU._data.dtype))
-    gU = gLU.narrow(-2, 0, k).triu()
-    return _lu_backward(gLU.narrow(-1, 0, k).tril(-1), gU, P, L, U)
+    return _lu_backward(gLU.narrow(-1, 0, k), gLU.narrow(-2, 0, k), P, L, U)
 
 
 def _lu_solve_grad_B(grad, LU, pivots, left, adjoint):
@@ -182,18 +204,23 @@ def _lu_solve_grad_B(grad, LU, pivots, left, adjoint):
 
 
 def _lu_solve_grad_LU(grad, LU, pivots, result, left, adjoint):
-    """Through ``gA`` (the gradient of ``A = P L U``): ``gLU = tril₋₁(Pᵀ gA Uᴴ) + triu(Lᴴ Pᵀ
-    gA)``."""
-    gB = _lu_solve_grad_B(grad, LU, pivots, left, adjoint)
-    X = result
-    if left:
-        gA = -(X @ _mH(gB)) if adjoint else -(gB @ _mH(X))
-    else:
-        gA = -(_mH(gB) @ X) if adjoint else -(_mH(X) @ gB)
+    """torch's ``linalg_lu_solve_LU``: with ``gR = U⁻ᴴ op(-gX) op(X)ᴴ`` the gradient is
+    ``tril₋₁(L⁻ᴴ gR Uᴴ) + triu(gR)`` when ``left != adjoint``; otherwise, with ``gR =
+    -Pᵀ op(X) op(gX)ᴴ P L⁻ᴴ``, ``tril₋₁(gR) + triu(Lᴴ gR U⁻ᴴ)``."""
     n = LU.shape[-1]
     L, U = _unpack(LU, n)
-    PtgA = _wrap(_perm_matrix(pivots._data, n, LU._data.dtype)).mT @ gA
-    return (PtgA @ _mH(U)).tril(-1) + (_mH(L) @ PtgA).triu()
+    X, gX = result, grad
+    if left != adjoint:
+        gR = solve_triangular(_mH(U), (-(gX if left else _mH(gX))) @ (_mH(X) if left else X),
+                              upper=False)
+        gL = solve_triangular(_mH(L), gR @ _mH(U), upper=True, left=True,
+                              unitriangular=True).tril(-1)
+        return gL + gR.triu()
+    P = _wrap(_perm_matrix(pivots._data, n, LU._data.dtype))
+    gR = -(((P.mT @ (X if left else _mH(X))) @ (_mH(gX) if left else gX)) @ P)
+    gR = solve_triangular(_mH(L), gR, upper=True, left=False, unitriangular=True)
+    gU = solve_triangular(_mH(U), _mH(L) @ gR, upper=False, left=False).triu()
+    return gR.tril(-1) + gU
 
 
 # ----------------------------------------------------------------------------- checks

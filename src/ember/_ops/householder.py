@@ -1,10 +1,13 @@
 """Householder representations of QR: ``torch.geqrf``, ``linalg.householder_product``
 (``torch.orgqr``) and ``torch.ormqr``. Loaded on first use.
 
-``geqrf`` is LAPACK's own (NumPy's ``qr(mode='raw')`` returns geqrf's output, transposed):
-the reflectors ``vᵢ`` below the diagonal (``vᵢ[i] = 1`` implied), ``R`` on and above it and the
-scalars ``τᵢ`` of ``Hᵢ = I - τᵢ vᵢ vᵢᴴ``. ``Q = H₀ H₁ … Hₖ₋₁``: ``householder_product`` forms
-its first ``n`` columns, ``ormqr`` multiplies a matrix by ``Q`` or ``Qᴴ`` from either side.
+With MKL's runtime installed ``geqrf``, ``orgqr`` and ``ormqr`` are MKL's, called as torch
+calls them (``_lapack``: torch's bits); otherwise ``geqrf`` is NumPy's LAPACK (its
+``qr(mode='raw')`` returns geqrf's output, transposed) and the others NumPy recurrences.
+``geqrf`` gives the reflectors ``vᵢ`` below the diagonal (``vᵢ[i] = 1`` implied), ``R`` on
+and above it and the scalars ``τᵢ`` of ``Hᵢ = I - τᵢ vᵢ vᵢᴴ``. ``Q = H₀ H₁ … Hₖ₋₁``:
+``householder_product`` forms its first ``n`` columns, ``ormqr`` multiplies a matrix by
+``Q`` or ``Qᴴ`` from either side.
 
 The backward formulas are torch's (``householder_product_backward``): the gradient of each
 reflector is read off ``K = result · gradᴴ`` as ``K`` is carried past the reflectors one at a
@@ -16,6 +19,8 @@ from __future__ import annotations
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
+from ..autograd import grad_mode
+from . import _lapack
 from .registry import NONE, _scalar_name, expose, op, run
 from .search import _return_type
 from .unary import _no_derivative
@@ -55,6 +60,10 @@ def _apply(V, tau, C, left, adjoint, order):
 @op("GeqrfBackward0", name="geqrf", promote=NONE, outputs=2, method=False, function=False,
     self=_no_derivative("geqrf"))
 def _geqrf(self):
+    a = _lapack.column_major(self)
+    tau = _lapack.geqrf(a)
+    if tau is not None:
+        return a, tau
     h, tau = xp.linalg.qr(self, mode="raw")
     return xp.ascontiguousarray(xp.swapaxes(h, -1, -2)), tau.astype(self.dtype, copy=False)
 
@@ -82,9 +91,21 @@ def geqrf(input: Tensor, *, out=None):
 # ----------------------------------------------------------------------------- backward
 
 def _reflect(V, i, t, K, left):
-    """``(I - t vᵢ vᵢᴴ) K`` (``K (I - t vᵢ vᵢᴴ)`` when not ``left``), in ember ops."""
+    """``(I - t vᵢ vᵢᴴ) K`` (``K (I - t vᵢ vᵢᴴ)`` when not ``left``), in ember ops. Without a
+    graph to build it is torch's in-place update of rows (columns) ``i:`` of ``K`` only, as
+    ``vᵢ`` is zero above ``i`` (``apply_simple_transformation``)."""
     v = V.narrow(-1, i, 1)
     t = t.unsqueeze(-1)
+    if not grad_mode._state.enabled:
+        m = V.shape[-2]
+        v = v.narrow(-2, i, m - i)
+        if left:
+            u = v.mH @ K.narrow(-2, i, m - i)
+            K.narrow(-2, i, m - i).sub_((t * v) * u)
+        else:
+            u = K.narrow(-1, i, m - i) @ (t * v)
+            K.narrow(-1, i, m - i).sub_(u * v.mH)
+        return K
     if left:
         return K - (t * v) * (v.mH @ K)
     return K - (K @ (t * v)) * v.mH
@@ -130,6 +151,9 @@ def _hp_grads(grad, result, input, tau):
     input=lambda grad, result, input, tau: _hp_grads(grad, result, input, tau)[0],
     tau=lambda grad, result, input, tau: _hp_grads(grad, result, input, tau)[1])
 def _householder_product(input, tau):
+    q = _lapack.column_major(input)
+    if _lapack.orgqr(q, tau):
+        return q
     m, n = input.shape[-2:]
     Q = xp.broadcast_to(xp.eye(m, n, dtype=input.dtype), input.shape)
     return _apply(_reflectors(input), tau, Q, True, False, range(tau.shape[-1] - 1, -1, -1))
@@ -202,6 +226,9 @@ def _ormqr_grads(grad, result, self, input2, left, transpose):
     input3=lambda grad, self, input2, left, transpose:
     ormqr(self, input2, grad, left, not transpose))
 def _ormqr(self, input2, input3, left=True, transpose=False):
+    done = _lapack.ormqr(self, input2, input3, left, transpose)
+    if done is not None:
+        return done
     k = input2.shape[-1]
     forward = (left == transpose)       # Qᴴ C and C Q apply H₀ first
     order = range(k) if forward else range(k - 1, -1, -1)

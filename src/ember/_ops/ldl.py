@@ -1,7 +1,9 @@
 """LDLᵀ with Bunch–Kaufman pivoting: ``linalg.ldl_factor(_ex)`` and ``linalg.ldl_solve``.
 Loaded on first use.
 
-NumPy has no ``sytrf``, so :func:`_sytf2` is LAPACK's ``?sytf2``/``?hetf2`` (``uplo='L'``)
+With MKL's runtime installed both are MKL's ``sytrf``/``hetrf`` and ``sytrs``/``hetrs``, as
+torch calls them (``_lapack``: torch's bits). Without it (NumPy has no ``sytrf``)
+:func:`_sytf2` is LAPACK's ``?sytf2``/``?hetf2`` (``uplo='L'``)
 written out: column ``k`` takes a 1×1 pivot when ``|aₖₖ| ≥ α·colmax`` (``α = (1+√17)/8``),
 else row and column ``imax`` (its largest off-diagonal) come in as a 1×1 or a 2×2 pivot by
 LAPACK's tests; only the trailing matrix is interchanged, and the pivots record it as LAPACK
@@ -20,6 +22,7 @@ import math
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
+from . import _lapack
 from .decompositions import _check_matrix, _out
 from .pointwise import _not_implemented
 from .registry import NONE, _scalar_name, op, run
@@ -138,6 +141,9 @@ def _update2(a, k, herm):
 @op("torch::autograd::NotImplemented", name="linalg_ldl_factor_ex", promote=NONE, outputs=3,
     method=False, function=False, self=_not_implemented("linalg_ldl_factor_ex"))
 def _ldl_factor(self, hermitian=False):
+    done = _lapack.ldl_factor(self, hermitian)
+    if done is not None:
+        return done
     n = self.shape[-1]
     batch = self.shape[:-2]
     a = xp.array(self, copy=True).reshape((-1, n, n))
@@ -230,6 +236,9 @@ def _sytrs(a, piv, B, herm):
     function=False, tensors=("LD", "pivots", "B"), LD=_not_implemented("linalg_ldl_solve"),
     B=_not_implemented("linalg_ldl_solve"))
 def _ldl_solve(LD, pivots, B, hermitian=False):
+    done = _lapack.ldl_solve(LD, pivots, B, hermitian)
+    if done is not None:
+        return done
     n = LD.shape[-1]
     batch = broadcast_shapes(B.shape[:-2], LD.shape[:-2])
     a = xp.broadcast_to(LD, batch + (n, n)).reshape((-1, n, n))

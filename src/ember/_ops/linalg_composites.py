@@ -15,6 +15,7 @@ from .decompositions import (
     _check_matrix,
     _out,
     _singular_error,
+    eigvalsh,
     inv_ex,
     matrix_norm,
     solve,
@@ -90,10 +91,10 @@ def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol
     a = A._data
     m, n = a.shape[-2:]
     if hermitian:
-        s = xp.abs(xp.linalg.eigvalsh(a)) if a.size else xp.zeros(a.shape[:-1], a.real.dtype)
+        s = xp.abs(eigvalsh(A)._data) if a.size else xp.zeros(a.shape[:-1], a.real.dtype)
         s_max = s.max(-1, keepdims=True, initial=0)
     else:
-        s = xp.linalg.svd(a, compute_uv=False) if a.size else \
+        s = svdvals(A)._data if a.size else \
             xp.zeros(a.shape[:-2] + (min(m, n),), a.real.dtype)
         s_max = s[..., :1] if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,), s.dtype)
     at = xp.asarray(0.0 if atol is None else getattr(atol, "_data", atol))

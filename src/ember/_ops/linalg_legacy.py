@@ -12,6 +12,7 @@ import warnings
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
+from . import _lapack
 from .decompositions import _mH, _mT, matrix_norm
 from .factorizations import _check_lu_input, _check_pivot, _lu_factor_run, lu_with_info
 from .factorizations import lu_solve as _linalg_lu_solve
@@ -114,6 +115,9 @@ def _ts_grads(grads, A, result, upper, transpose, unitriangular):
     _ts_grads(grads, A, result, upper, transpose, unitriangular)[1])
 def _triangular_solve(self, A, upper, transpose, unitriangular):
     from .triangular import _substitute
+    done = _lapack.triangular_solve(self, A, upper, transpose, unitriangular)
+    if done is not None:
+        return done
     batch = xp.broadcast_shapes(self.shape[:-2], A.shape[:-2])
     A = xp.broadcast_to(A, batch + A.shape[-2:])
     At = xp.swapaxes(A, -1, -2) if transpose else A

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .._device import xp
+from . import _lapack
 from .registry import op, run
 
 
@@ -41,6 +42,9 @@ def _substitute(A, B, upper, unitriangular):
     B=lambda grad, self, upper, left, unitriangular: _grad_B(grad, self, upper, left,
                                                              unitriangular))
 def _solve_triangular(self, B, upper, left=True, unitriangular=False):
+    done = _lapack.solve_triangular(self, B, upper, left, unitriangular)
+    if done is not None:
+        return done
     with xp.errstate(all="ignore"):
         if left:
             return _substitute(self, B, upper, unitriangular)

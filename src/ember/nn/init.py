@@ -225,8 +225,11 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
-    """A (semi-)orthogonal matrix from the QR decomposition of a normal sample (not
-    bit-exact: NumPy's QR is not torch's LAPACK call)."""
+    """A (semi-)orthogonal matrix from the QR decomposition of a normal sample, as torch
+    draws it: ``Q`` of ``linalg.qr`` (of the transpose where the matrix is wide), its columns'
+    signs those of ``R``'s diagonal, times ``gain``."""
+    from .._ops.decompositions import qr
+
     if tensor.dim() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
@@ -235,16 +238,15 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     cols = tensor.numel() // rows
     flat = Tensor._wrap(_np.empty((rows, cols), tensor._data.dtype))
     flat.normal_(0, 1, generator=generator)
-    a = flat._data
     if rows < cols:
-        a = a.T
-    q, r = _np.linalg.qr(a)
-    q = q * _np.sign(_np.diag(r))
-    if rows < cols:
-        q = q.T
+        flat = flat.t()
     with _no_grad():
-        tensor._data[...] = (q * gain).reshape(tensor.shape).astype(tensor._data.dtype)
-        tensor._vc.value += 1
+        q, r = qr(flat)
+        q = q * r.diagonal().sign()
+        if rows < cols:
+            q = q.t()
+        tensor.view_as(q).copy_(q)
+        tensor.mul_(gain)
     return tensor
 
 
