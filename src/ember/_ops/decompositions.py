@@ -352,14 +352,16 @@ def _det(A):
 
 
 def _lu_of_transpose(A):
-    """The packed LU and pivots of ``Aᵀ`` (the row-major buffer read column-major), as torch's
-    det takes them: MKL's ``getrf`` where installed, else LAPACK's algorithm in NumPy."""
+    """The packed LU and pivots torch's det takes: of ``Aᵀ`` (the row-major buffer read
+    column-major) where ``A`` is contiguous and real, else of ``A``; MKL's ``getrf`` where
+    installed, else LAPACK's algorithm in NumPy, laid out column-major as MKL's is."""
     done = _lapack.lu_det(A)
     if done is not None:
         return done[0], done[1]
     from .factorizations import _getrf
-    lu, piv, _ = _getrf(xp.swapaxes(A, -1, -2))
-    return lu, piv
+    use_t = A.flags.c_contiguous and A.dtype.kind != "c"
+    lu, piv, _ = _getrf(xp.swapaxes(A, -1, -2) if use_t else A)
+    return xp.swapaxes(xp.ascontiguousarray(xp.swapaxes(lu, -1, -2)), -1, -2), piv
 
 
 def _lu_det_P(piv, dtype):
