@@ -33,16 +33,6 @@ def _all_bits(res):
     return _bits(res)
 
 
-@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
-def threads(request):
-    before_e, before_t = ember.get_num_threads(), torch.get_num_threads()
-    ember.set_num_threads(request.param)
-    torch.set_num_threads(request.param)
-    yield request.param
-    ember.set_num_threads(before_e)
-    torch.set_num_threads(before_t)
-
-
 def _data(rng, shape, dtype):
     x = rng.standard_normal(shape)
     if dtype.startswith("complex"):
