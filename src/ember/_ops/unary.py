@@ -811,12 +811,12 @@ def _install_aliases():
         setattr(Tensor, alias + "_", getattr(Tensor, name + "_"))
 
 
-def _abs_(self):
+def _abs_(input):
     """In-place version of :meth:`Tensor.abs` (torch refuses a complex tensor: its absolute
     value is real)."""
-    if self.dtype.is_complex:
+    if input.dtype.is_complex:
         raise RuntimeError("In-place abs is not supported for complex tensors.")
-    return _run_inplace(abs, (self,))
+    return _run_inplace(abs, (input,))
 
 
 _abs_.__name__ = "abs_"
