@@ -11,7 +11,8 @@ on unpacked input aside: torch runs those on oneDNN's RNN primitive); ``cdist``'
 matrix-product route is one ``EuclideanDistBackward0`` node with torch's backward formula;
 ``bilinear`` is ATen's ``_trilinear`` (one ``TrilinearBackward0`` node, its slices contracted
 by ``sumproduct_pair``, its gradients ``_trilinear`` again); ``_safe_softmax`` (attention's
-math path, taken with dropout) is torch's softmax kernel, not NumPy's exp and sum."""
+math path, taken with dropout) is torch's softmax kernel, not NumPy's exp and sum; L-BFGS
+takes its dot products from torch's BLAS (MKL) and its gradient sum in torch's order."""
 
 from __future__ import annotations
 
@@ -142,5 +143,26 @@ def test_attention_math_path_is_torchs(masked, dropout):
             got.append([out.detach().numpy(), q.grad.numpy(), k.grad.numpy(), v.grad.numpy()])
         finally:
             L.backends.cuda.enable_flash_sdp(True)
+    for a, b in zip(*got):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("line_search", [None, "strong_wolfe"])
+def test_lbfgs_steps_are_torchs(line_search):
+    got = []
+    for L in (ember, torch):
+        L.manual_seed(0)
+        m = L.nn.Linear(4, 2)
+        opt = L.optim.LBFGS(m.parameters(), lr=0.5, line_search_fn=line_search)
+        x, y = L.randn(8, 4), L.randn(8, 2)
+
+        def closure(m=m, opt=opt, x=x, y=y):
+            opt.zero_grad()
+            loss = ((m(x) - y) ** 2).mean()
+            loss.backward()
+            return loss
+        for _ in range(3):
+            opt.step(closure)
+        got.append([p.detach().numpy() for p in m.parameters()])
     for a, b in zip(*got):
         assert np.array_equal(a, b)

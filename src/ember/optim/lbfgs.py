@@ -11,11 +11,24 @@ from collections.abc import Callable as _Callable
 
 import numpy as _np
 
+from .._ops import _gemm
 from .._tensor import Tensor
 from ..autograd import grad_mode as _grad_mode
 from .optimizer import Optimizer, ParamsT, _arr, _bump, _k_add_, _to_scalar
 
 __all__ = ["LBFGS"]
+
+
+def _dot(a: _np.ndarray, b: _np.ndarray):
+    """torch's ``dot`` of two flat arrays (MKL's ``sdot``/``ddot`` where installed), as a
+    NumPy scalar of their dtype."""
+    out = _gemm.dot(a, b)
+    return _np.dot(a, b) if out is None else out[()]
+
+
+def _sum(a: _np.ndarray):
+    """``a.sum()`` with torch's reduction order."""
+    return Tensor._wrap(a).sum()._data[()]
 
 
 def _absmax(a: _np.ndarray):
@@ -49,7 +62,7 @@ def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_chang
     g = g.copy()
     f_new, g_new = obj_func(x, t, d)
     ls_func_evals = 1
-    gtd_new = _np.dot(g_new, d)
+    gtd_new = _dot(g_new, d)
     t_prev, f_prev, g_prev, gtd_prev = 0, f, g, gtd
     done = False
     ls_iter = 0
@@ -81,7 +94,7 @@ def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_chang
         gtd_prev = gtd_new
         f_new, g_new = obj_func(x, t, d)
         ls_func_evals += 1
-        gtd_new = _np.dot(g_new, d)
+        gtd_new = _dot(g_new, d)
         ls_iter += 1
     if ls_iter == max_ls:
         bracket = [0, t]
@@ -108,7 +121,7 @@ def _strong_wolfe(obj_func, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_chang
             insuf_progress = False
         f_new, g_new = obj_func(x, t, d)
         ls_func_evals += 1
-        gtd_new = _np.dot(g_new, d)
+        gtd_new = _dot(g_new, d)
         ls_iter += 1
         if f_new > (f + c1 * t * gtd) or f_new >= bracket_f[low_pos]:
             bracket[high_pos] = t
@@ -282,7 +295,7 @@ class LBFGS(Optimizer):
             else:
                 y = flat_grad - prev_flat_grad
                 s = d * dt(t)
-                ys = _np.dot(y, s)
+                ys = _dot(y, s)
                 if ys > 1e-10:
                     if len(old_dirs) == history_size:
                         old_dirs.pop(0)
@@ -291,18 +304,18 @@ class LBFGS(Optimizer):
                     old_dirs.append(y)
                     old_stps.append(s)
                     ro.append(1.0 / ys)
-                    H_diag = ys / _np.dot(y, y)
+                    H_diag = ys / _dot(y, y)
                 num_old = len(old_dirs)
                 if "al" not in state:
                     state["al"] = [None] * history_size
                 al = _unwrap(state["al"])
                 q = -flat_grad
                 for i in range(num_old - 1, -1, -1):
-                    al[i] = _np.dot(old_stps[i], q) * ro[i]
+                    al[i] = _dot(old_stps[i], q) * ro[i]
                     _k_add_(q, old_dirs[i], -al[i])
                 d = r = q * H_diag
                 for i in range(num_old):
-                    be_i = _np.dot(old_dirs[i], r) * ro[i]
+                    be_i = _dot(old_dirs[i], r) * ro[i]
                     _k_add_(r, old_stps[i], al[i] - be_i)
                 state["al"] = _wrap(al)
             if prev_flat_grad is None:
@@ -311,10 +324,10 @@ class LBFGS(Optimizer):
                 prev_flat_grad[...] = flat_grad
             prev_loss = loss
             if state["n_iter"] == 1:
-                t = min(1.0, 1.0 / _np.abs(flat_grad).sum()) * lr
+                t = min(1.0, 1.0 / _sum(_np.abs(flat_grad))) * lr
             else:
                 t = lr
-            gtd = _np.dot(flat_grad, d)
+            gtd = _dot(flat_grad, d)
             if gtd > -tolerance_change:
                 break
             ls_func_evals = 0
