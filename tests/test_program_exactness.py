@@ -12,7 +12,8 @@ matrix-product route is one ``EuclideanDistBackward0`` node with torch's backwar
 ``bilinear`` is ATen's ``_trilinear`` (one ``TrilinearBackward0`` node, its slices contracted
 by ``sumproduct_pair``, its gradients ``_trilinear`` again); ``_safe_softmax`` (attention's
 math path, taken with dropout) is torch's softmax kernel, not NumPy's exp and sum; L-BFGS
-takes its dot products from torch's BLAS (MKL) and its gradient sum in torch's order."""
+takes its dot products from torch's BLAS (MKL) and its gradient sum in torch's order;
+``cholesky_inverse`` fills the triangle ``potri`` leaves with copies (a -0 stays -0)."""
 
 from __future__ import annotations
 
@@ -166,3 +167,10 @@ def test_lbfgs_steps_are_torchs(line_search):
         got.append([p.detach().numpy() for p in m.parameters()])
     for a, b in zip(*got):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_inverse_keeps_signed_zeros(upper):
+    factor = np.array([[2.0 ** 0.5, 0.0], [0.0, 2.0 ** 0.5]], np.float32)
+    got = [L.cholesky_inverse(L.tensor(factor), upper=upper).numpy() for L in (ember, torch)]
+    assert got[0].tobytes() == got[1].tobytes()

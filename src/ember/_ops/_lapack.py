@@ -150,10 +150,11 @@ def potri(factor: np.ndarray, upper: bool):
     for p in _matrices(f):
         fn(_c("U" if upper else "L"), _i(n), ctypes.c_void_p(p), _i(max(1, n)),
            ctypes.byref(out))
-    half = np.triu(f) if upper else np.tril(f)
-    strict = np.triu(f, 1) if upper else np.tril(f, -1)
-    other = strict.swapaxes(-1, -2)
-    f[...] = half + (other.conj() if f.dtype.kind == "c" else other)
+    # the other triangle takes copies of its mirror (a -0 stays -0, as in torch's result)
+    rows, cols = np.indices((n, n))
+    empty = rows < cols if not upper else rows > cols
+    mirror = f.swapaxes(-1, -2)
+    f[...] = np.where(empty, mirror.conj() if f.dtype.kind == "c" else mirror, f)
     return f
 
 
