@@ -20,7 +20,7 @@ FUNCTIONS = {
         '_addbmm', '_addmm', '_addmv', '_addr', '_baddbmm', '_bmm', '_dot', '_mm', '_mv',
         '_trace', '_trilinear', '_vdot', 'addbmm', 'addmm', 'addmv', 'addr', 'baddbmm',
         'bmm', 'diag', 'diag_embed', 'diagonal', 'dot', 'einsum', 'ger', 'kron', 'matmul',
-        'mm', 'mv', 'outer', 'tensordot', 'trace', 'tril', 'triu', 'vdot',
+        'mm', 'mv', 'outer', 'spmm', 'tensordot', 'trace', 'tril', 'triu', 'vdot',
     ),
     'cross': (
         'cross',
@@ -58,7 +58,7 @@ FUNCTIONS = {
     'constructions': (
         'block_diag', 'broadcast_shapes', 'cartesian_prod', 'cholesky_inverse',
         'cholesky_solve', 'combinations', 'cumulative_trapezoid', 'diagflat', 'diff', 'imag',
-        'inner', 'isin', 'isreal', 'matrix_exp', 'matrix_power', 'positive', 'real', 'spmm',
+        'inner', 'isin', 'isreal', 'matrix_exp', 'matrix_power', 'positive', 'real',
         'trapezoid', 'trapz', 'tril_indices', 'triu_indices', 'vander',
     ),
     'elementwise': (

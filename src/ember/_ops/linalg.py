@@ -105,6 +105,12 @@ def mm(input, mat2, *, out=None):
     return run(_mm, (input, mat2), out)
 
 
+@expose(method=False)
+def spmm(input, mat2):
+    """``torch.spmm``: ``mm`` (Ember has no sparse tensors; dense operands multiply as ``mm``)."""
+    return mm(input, mat2)
+
+
 @op("MvBackward0", promote=None,
     self=lambda grad, vec: grad.unsqueeze(1) * vec.unsqueeze(0),
     vec=lambda grad, self: self.t().mv(grad))
