@@ -13,7 +13,9 @@ matrix-product route is one ``EuclideanDistBackward0`` node with torch's backwar
 by ``sumproduct_pair``, its gradients ``_trilinear`` again); ``_safe_softmax`` (attention's
 math path, taken with dropout) is torch's softmax kernel, not NumPy's exp and sum; L-BFGS
 takes its dot products from torch's BLAS (MKL) and its gradient sum in torch's order;
-``cholesky_inverse`` fills the triangle ``potri`` leaves with copies (a -0 stays -0)."""
+``cholesky_inverse`` fills the triangle ``potri`` leaves with copies (a -0 stays -0);
+convolutions on torch's slow path (float64, or one small float32 sample) are ATen's im2col
+and one MKL gemm per sample, the bias filled in first."""
 
 from __future__ import annotations
 
@@ -174,3 +176,26 @@ def test_cholesky_inverse_keeps_signed_zeros(upper):
     factor = np.array([[2.0 ** 0.5, 0.0], [0.0, 2.0 ** 0.5]], np.float32)
     got = [L.cholesky_inverse(L.tensor(factor), upper=upper).numpy() for L in (ember, torch)]
     assert got[0].tobytes() == got[1].tobytes()
+
+
+SLOW_CONVS = [("float64", (1, 1, 16, 16), (1, 1, 3, 3), {}),
+              ("float64", (2, 3, 10, 10), (4, 3, 3, 3), {"padding": 1}),
+              ("float64", (3, 2, 20), (5, 2, 3), {}),
+              ("float64", (2, 3, 9, 9), (4, 3, 3, 3), {"stride": 2}),
+              ("float32", (1, 3, 8, 8), (4, 3, 3, 3), {"padding": 1}),
+              ("float32", (1, 1, 16, 16), (2, 1, 3, 3), {})]
+
+
+@pytest.mark.parametrize("bias", [False, True])
+@pytest.mark.parametrize("dtype,shape,wshape,kw", SLOW_CONVS)
+def test_slow_path_convolutions_are_torchs(dtype, shape, wshape, kw, bias):
+    rng = np.random.default_rng(0)
+    data = rng.standard_normal(shape), rng.standard_normal(wshape), rng.standard_normal(wshape[0])
+    got = []
+    for L in (ember, torch):
+        x, w, b = (L.tensor(a, dtype=getattr(L, dtype)) for a in data)
+        conv = L.nn.functional.conv2d if len(shape) == 4 else L.nn.functional.conv1d
+        out = conv(x, w, b if bias else None, **kw)
+        got.append((out.numpy(), out.stride()))
+    assert got[0][1] == got[1][1]
+    assert np.array_equal(got[0][0], got[1][0])

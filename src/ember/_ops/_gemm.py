@@ -35,6 +35,16 @@ def _fn(routine: str, dtype: np.dtype):
     return fn
 
 
+def aligned_empty(shape, dtype, zero: bool = False) -> np.ndarray:
+    """A C-contiguous array starting on a 64-byte boundary, as c10's allocator places a
+    tensor: MKL rounds some small products by their output's alignment."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape)) * dtype.itemsize
+    raw = np.zeros(n + 64, np.uint8) if zero else np.empty(n + 64, np.uint8)
+    start = -raw.ctypes.data % 64
+    return raw[start:start + n].view(dtype).reshape(shape)
+
+
 def warm() -> None:
     """Load MKL's runtime now, at ``import ember``, as torch's import loads it: its libraries
     and the kernels a first product dispatches to then cost nothing in a program's first

@@ -278,9 +278,9 @@ def _flash_backward(grad, q, k, v, mask, scale, causal):
     if mask is not None:
         mask = np.broadcast_to(mask, (b_, h_, lq, s_))
     # torch's layouts: grad_out made contiguous as (B, L, H, E), gradients zeros of that shape
-    go = _aligned((b_, lq, h_, e_), dt)
+    go = _gemm.aligned_empty((b_, lq, h_, e_), dt)
     go[...] = grad.transpose(0, 2, 1, 3)
-    gq, gk, gv = (_aligned((b_, n, h_, e_), dt, zero=True) for n in (lq, s_, s_))
+    gq, gk, gv = (_gemm.aligned_empty((b_, n, h_, e_), dt, zero=True) for n in (lq, s_, s_))
     go_ld, g_ld_q, g_ld_kv = h_ * e_, h_ * e_, h_ * e_
     q_ld, k_ld, v_ld = q.strides[2] // size, k.strides[2] // size, v.strides[2] // size
     tasks = b_ * h_
@@ -321,18 +321,10 @@ def _flash_backward(grad, q, k, v, mask, scale, causal):
     return tuple(g.transpose(0, 2, 1, 3) for g in (gq, gk, gv))
 
 
-def _aligned(shape, dt, zero=False):
-    """A C-contiguous array of ``shape`` starting on a 64-byte boundary (c10's allocator)."""
-    n = int(np.prod(shape)) * dt.itemsize
-    raw = np.zeros(n + 64, np.uint8) if zero else np.empty(n + 64, np.uint8)
-    start = -raw.ctypes.data % 64
-    return raw[start:start + n].view(dt).reshape(shape)
-
-
 def _scratch(dt, threads, per_thread):
     """torch's per-thread scratch buffer, ``(threads, per_thread)`` of ``dt``, starting on a
     64-byte boundary as c10's allocator places it."""
-    return _aligned((threads, per_thread), dt)
+    return _gemm.aligned_empty((threads, per_thread), dt)
 
 
 def _vector_sum(a, lanes):

@@ -12,6 +12,7 @@ most over the kernel's offsets, never over pixels or the batch.
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -21,7 +22,7 @@ from .. import _dtype as D
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _activation_math, _exact, _libm
+from . import _activation_math, _exact, _gemm, _libm
 from . import _softmax as _softmax_kernel
 from .registry import NONE, checked_numbers, expose, op
 from .util import norm_dim
@@ -1116,6 +1117,51 @@ def _widen(go, padded):
     return wide.reshape(n, o, out[0] * math.prod(padded[1:]))
 
 
+def _slow_conv(x, w, stride, dilation, groups):
+    """Whether torch computes this convolution on ATen's slow path (im2col, then one MKL gemm
+    per sample): 1-d/2-d, one group, no dilation, and float64, or float32 where
+    ``ConvParams::use_mkldnn`` declines (one small sample, a kernel of at most 3x3)."""
+    nd = x.ndim - 2
+    if nd not in (1, 2) or groups != 1 or any(d != 1 for d in dilation) \
+            or not _gemm.available(x.dtype):
+        return False
+    if x.dtype == np.float64:
+        return True
+    if x.dtype != np.float32:
+        return False
+    k = w.shape[2:] if nd == 2 else (1,) + w.shape[2:]
+    spatial = x.shape[2:] if nd == 2 else (1,) + x.shape[2:]
+    strided = any(s != 1 for s in stride)
+    if not (strided or x.shape[0] >= 16 or k[-1] != 1 or k[-2] != 1
+            or _exact.get_num_threads() > 1):
+        return True
+    return not ((k[-1] > 3 and k[-2] > 3) or x.shape[0] > 1
+                or x.shape[0] * x.shape[1] * math.prod(spatial) > 20480)
+
+
+def _conv_slow(x, w, bias, stride, padding):
+    """ATen's ``slow_conv2d_forward``: per sample, the im2col ``finput`` (K × P) and one
+    column-major gemm ``out (P × O) = finput (P × K) · weight (K × O)`` (+ the bias the
+    result was filled with, ``beta = 1``), into a 64-byte aligned result as torch allocates
+    it (the samples in parallel: MKL on one thread)."""
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    kernel = tuple(w.shape[2:])
+    out = _conv_out(x.shape[2:], kernel, stride, padding, (1,) * len(kernel))
+    p, k = math.prod(out), c * math.prod(kernel)
+    cols = _gemm.aligned_empty((n, k, p), x.dtype)
+    cols[...] = _cols(x, kernel, out, stride, padding, (1,) * len(kernel), 1)[:, 0]
+    wm = np.ascontiguousarray(w.reshape(o, k))
+    res = _gemm.aligned_empty((n, o, p), x.dtype)
+    if bias is not None:
+        res[...] = bias.reshape(1, o, 1)
+    with (_gemm.one_thread() if n > 1 else contextlib.nullcontext()):
+        for b in range(n):
+            _gemm.gemm(False, False, p, o, k, 1.0, cols[b], p, wm, k,
+                       0.0 if bias is None else 1.0, res[b], p)
+    return res.reshape((n, o) + out)
+
+
 def _conv_fwd(x, w, stride, padding, dilation, groups):
     n, c = x.shape[:2]
     o = w.shape[0]
@@ -1274,6 +1320,9 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         sizes = _transposed_size(input.shape, weight.shape, stride, padding, dilation,
                                  output_padding, groups)
         out = _conv_input_grad_np(input, weight, sizes, stride, padding, dilation, groups)
+    elif (bias is None or bias.dtype == input.dtype) and _slow_conv(input, weight, stride,
+                                                                    dilation, groups):
+        return _mf.follow(_conv_slow(input, weight, bias, stride, padding), input, weight)
     else:
         out = _conv_fwd(input, weight, stride, padding, dilation, groups)
     if bias is not None:
