@@ -15,7 +15,9 @@ math path, taken with dropout) is torch's softmax kernel, not NumPy's exp and su
 takes its dot products from torch's BLAS (MKL) and its gradient sum in torch's order;
 ``cholesky_inverse`` fills the triangle ``potri`` leaves with copies (a -0 stays -0);
 convolutions on torch's slow path (float64, or one small float32 sample) are ATen's im2col
-and one MKL gemm per sample, the bias filled in first."""
+and one MKL gemm per sample, the bias filled in first, and their gradients ATen's
+``slow_conv2d_backward`` (a gemm and ``unfolded2d_acc`` per sample; the weight's gemms summed
+sample after sample)."""
 
 from __future__ import annotations
 
@@ -193,9 +195,11 @@ def test_slow_path_convolutions_are_torchs(dtype, shape, wshape, kw, bias):
     data = rng.standard_normal(shape), rng.standard_normal(wshape), rng.standard_normal(wshape[0])
     got = []
     for L in (ember, torch):
-        x, w, b = (L.tensor(a, dtype=getattr(L, dtype)) for a in data)
+        x, w, b = (L.tensor(a, dtype=getattr(L, dtype), requires_grad=True) for a in data)
         conv = L.nn.functional.conv2d if len(shape) == 4 else L.nn.functional.conv1d
         out = conv(x, w, b if bias else None, **kw)
-        got.append((out.numpy(), out.stride()))
-    assert got[0][1] == got[1][1]
-    assert np.array_equal(got[0][0], got[1][0])
+        (out * out).sum().backward()
+        got.append((out.stride(), out.detach().numpy(), x.grad.numpy(), w.grad.numpy()))
+    assert got[0][0] == got[1][0]
+    for a, b in zip(got[0][1:], got[1][1:]):
+        assert np.array_equal(a, b)

@@ -1117,26 +1117,26 @@ def _widen(go, padded):
     return wide.reshape(n, o, out[0] * math.prod(padded[1:]))
 
 
-def _slow_conv(x, w, stride, dilation, groups):
+def _slow_conv(shape, dtype, wshape, stride, dilation, groups):
     """Whether torch computes this convolution on ATen's slow path (im2col, then one MKL gemm
     per sample): 1-d/2-d, one group, no dilation, and float64, or float32 where
     ``ConvParams::use_mkldnn`` declines (one small sample, a kernel of at most 3x3)."""
-    nd = x.ndim - 2
+    nd = len(shape) - 2
     if nd not in (1, 2) or groups != 1 or any(d != 1 for d in dilation) \
-            or not _gemm.available(x.dtype):
+            or not _gemm.available(dtype):
         return False
-    if x.dtype == np.float64:
+    if dtype == np.float64:
         return True
-    if x.dtype != np.float32:
+    if dtype != np.float32:
         return False
-    k = w.shape[2:] if nd == 2 else (1,) + w.shape[2:]
-    spatial = x.shape[2:] if nd == 2 else (1,) + x.shape[2:]
+    k = tuple(wshape[2:]) if nd == 2 else (1,) + tuple(wshape[2:])
+    spatial = tuple(shape[2:]) if nd == 2 else (1,) + tuple(shape[2:])
     strided = any(s != 1 for s in stride)
-    if not (strided or x.shape[0] >= 16 or k[-1] != 1 or k[-2] != 1
+    if not (strided or shape[0] >= 16 or k[-1] != 1 or k[-2] != 1
             or _exact.get_num_threads() > 1):
         return True
-    return not ((k[-1] > 3 and k[-2] > 3) or x.shape[0] > 1
-                or x.shape[0] * x.shape[1] * math.prod(spatial) > 20480)
+    return not ((k[-1] > 3 and k[-2] > 3) or shape[0] > 1
+                or shape[0] * shape[1] * math.prod(spatial) > 20480)
 
 
 def _conv_slow(x, w, bias, stride, padding):
@@ -1306,13 +1306,79 @@ def _conv_dtypes(input, weight, bias, *args):
     raise RuntimeError(f"expected scalar type {a.scalar_name} but found {w.scalar_name}")
 
 
+def _raw_slow_input(grad, input_shape, weight, stride, padding, dilation, transposed,
+                    output_padding, groups):
+    """The input's raw formula: ATen's slow-path gradient where the forward took that path
+    (see :func:`_slow_conv`), else None (the general formulas)."""
+    if transposed or not _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation,
+                                    groups):
+        return None
+    return _slow_grad_input(grad, input_shape, weight, stride, padding)
+
+
+def _raw_slow_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
+    """The weight's raw formula, as :func:`_raw_slow_input`."""
+    if transposed or not _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation,
+                                    groups):
+        return None
+    return _slow_grad_weight(grad, input, weight_shape, stride, padding)
+
+
+def _raw_bias(grad):
+    from .._tensor import Tensor
+    return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+
+
+def _slow_grad_input(grad, input_shape, weight, stride, padding):
+    """Per sample, ``fgrad_input (K × P) = weightᵀ · grad`` (one gemm), then ATen's
+    ``unfolded2d_acc``: each kernel offset's columns added in turn into a zero gradient."""
+    n, c = input_shape[:2]
+    o = weight.shape[0]
+    kernel = tuple(weight.shape[2:])
+    out = tuple(grad.shape[2:])
+    p, k = math.prod(out), c * math.prod(kernel)
+    g = np.ascontiguousarray(grad).reshape(n, o, p)
+    wm = np.ascontiguousarray(weight.reshape(o, k))
+    fcols = _gemm.aligned_empty((n, k, p), grad.dtype)
+    with (_gemm.one_thread() if n > 1 else contextlib.nullcontext()):
+        for b in range(n):
+            _gemm.gemm(False, True, p, k, o, 1.0, g[b], p, wm, k, 0.0, fcols[b], p)
+    fcols = fcols.reshape((n, c) + kernel + out)
+    padded = tuple(s + 2 * q for s, q in zip(input_shape[2:], padding))
+    gi = np.zeros((n, c) + padded, grad.dtype)
+    for offs in np.ndindex(*kernel):
+        dst = (slice(None), slice(None)) + tuple(
+            slice(d, d + st * (m - 1) + 1, st) for d, st, m in zip(offs, stride, out))
+        gi[dst] += fcols[(slice(None), slice(None)) + offs]
+    return np.ascontiguousarray(gi[(slice(None),) * 2 + tuple(
+        slice(q, q + s) for q, s in zip(padding, input_shape[2:]))])
+
+
+def _slow_grad_weight(grad, input, weight_shape, stride, padding):
+    """``grad_weight (O × K) += grad · finputᵀ`` sample after sample (one gemm each, the
+    im2col recomputed), from zeros."""
+    n, c = input.shape[:2]
+    o = weight_shape[0]
+    kernel = tuple(weight_shape[2:])
+    out = tuple(grad.shape[2:])
+    p, k = math.prod(out), c * math.prod(kernel)
+    cols = _gemm.aligned_empty((n, k, p), input.dtype)
+    cols[...] = _cols(input, kernel, out, stride, padding, (1,) * len(kernel), 1)[:, 0]
+    g = np.ascontiguousarray(grad).reshape(n, o, p)
+    gw = _gemm.aligned_empty((o, k), input.dtype, zero=True)
+    for b in range(n):
+        _gemm.gemm(True, False, k, o, p, 1.0, cols[b], p, g[b], p, 1.0, gw, k)
+    return gw.reshape(weight_shape)
+
+
 @op("ConvolutionBackward0", name="convolution", method=False, promote=NONE, check=_conv_dtypes,
     input=lambda grad, input_shape, weight, stride, padding, dilation, transposed,
     output_padding, groups: _conv_grad_input(grad, input_shape, weight, stride, padding,
                                              dilation, transposed, output_padding, groups),
     weight=lambda grad, input, weight_shape, stride, padding, dilation, transposed, groups:
     _conv_grad_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups),
-    bias=lambda grad: grad.sum((0,) + tuple(range(2, grad.ndim))))
+    bias=lambda grad: grad.sum((0,) + tuple(range(2, grad.ndim))),
+    raw={"input": _raw_slow_input, "weight": _raw_slow_weight, "bias": _raw_bias})
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     """aten's ``convolution``: N-d (transposed) convolution with groups and dilation."""
@@ -1320,8 +1386,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         sizes = _transposed_size(input.shape, weight.shape, stride, padding, dilation,
                                  output_padding, groups)
         out = _conv_input_grad_np(input, weight, sizes, stride, padding, dilation, groups)
-    elif (bias is None or bias.dtype == input.dtype) and _slow_conv(input, weight, stride,
-                                                                    dilation, groups):
+    elif (bias is None or bias.dtype == input.dtype) and _slow_conv(
+            input.shape, input.dtype, weight.shape, stride, dilation, groups):
         return _mf.follow(_conv_slow(input, weight, bias, stride, padding), input, weight)
     else:
         out = _conv_fwd(input, weight, stride, padding, dilation, groups)
