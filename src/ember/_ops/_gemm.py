@@ -23,16 +23,34 @@ _COL_MAJOR, _N, _T = 102, 111, 112
 _PREFIX = {np.dtype(np.float32): ("s", ctypes.c_float),
            np.dtype(np.float64): ("d", ctypes.c_double)}
 _INT_MAX = 2 ** 31 - 1
-_FNS: dict = {}                      # (routine, dtype) -> bound function, or None without MKL
 _address = _vml._address
 
 
+def _signatures() -> dict:
+    """(routine, dtype) -> the ``cblas_?routine`` name, argument types and result type."""
+    i, p = ctypes.c_int, ctypes.c_void_p
+    ip = ctypes.POINTER(ctypes.c_int)
+    table = {}
+    for dtype, (prefix, real) in _PREFIX.items():
+        rp = ctypes.POINTER(real)
+        for routine, types, result in (
+                ("gemm", (i, i, i, i, i, i, real, p, i, p, i, real, p, i), None),
+                ("gemv", (i, i, i, i, real, p, i, p, i, real, p, i), None),
+                ("dot", (i, p, i, p, i), real),
+                # gemm_batch: arrays of one group's arguments
+                ("gemm_batch", (i, ip, ip, ip, ip, ip, rp, p, ip, p, ip, rp, p, ip, i, ip),
+                 None)):
+            table[routine, dtype] = ("cblas_" + prefix + routine, types, result)
+    return table
+
+
+_SIGNATURES = _signatures()
+
+
 def _fn(routine: str, dtype: np.dtype):
-    key = (routine, dtype)
-    fn = _FNS.get(key, False)
-    if fn is False:
-        fn = _FNS[key] = _bind(routine, dtype)
-    return fn
+    """MKL's ``cblas_?routine`` for ``dtype`` (float32/float64), or None."""
+    sig = _SIGNATURES.get((routine, dtype))
+    return None if sig is None else _vml.bind(*sig)
 
 
 def aligned_empty(shape, dtype, zero: bool = False) -> np.ndarray:
@@ -57,30 +75,6 @@ def warm() -> None:
 def available(dtype) -> bool:
     """Whether MKL's BLAS computes products of ``dtype`` (torch's bits)."""
     return _fn("gemm", np.dtype(dtype)) is not None
-
-
-def _bind(routine: str, dtype: np.dtype):
-    lib = _vml.library()
-    if lib is None or dtype not in _PREFIX:
-        return None
-    prefix, real = _PREFIX[dtype]
-    i, p = ctypes.c_int, ctypes.c_void_p
-    fn = getattr(lib, "cblas_" + prefix + routine)
-    if routine == "gemm":
-        fn.argtypes = (i, i, i, i, i, i, real, p, i, p, i, real, p, i)
-        fn.restype = None
-    elif routine == "gemv":
-        fn.argtypes = (i, i, i, i, real, p, i, p, i, real, p, i)
-        fn.restype = None
-    elif routine == "dot":
-        fn.argtypes = (i, p, i, p, i)
-        fn.restype = real
-    else:                            # gemm_batch: arrays of one group's arguments
-        ip = ctypes.POINTER(ctypes.c_int)
-        rp = ctypes.POINTER(real)
-        fn.argtypes = (i, ip, ip, ip, ip, ip, rp, p, ip, p, ip, rp, p, ip, i, ip)
-        fn.restype = None
-    return fn
 
 
 def _elem_strides(a: np.ndarray):
@@ -119,10 +113,8 @@ def addmm(c: np.ndarray | None, m1: np.ndarray, m2: np.ndarray, beta=0, alpha=1)
         return None
     m, k = m1.shape
     n = m2.shape[1]
-    if beta == 0 or c is None:
-        out = np.empty((m, n), dtype)
-    else:
-        out = np.empty((m, n), dtype)
+    out = np.empty((m, n), dtype)
+    if beta != 0 and c is not None:
         out[...] = c
     if out.size == 0:
         return out

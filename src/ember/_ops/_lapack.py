@@ -25,7 +25,6 @@ from . import _vml
 
 _PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
            np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
-_FNS: dict = {}                      # routine name -> bound function, or None without MKL
 _int = ctypes.c_int
 
 
@@ -41,16 +40,7 @@ def _fn(routine: str, dtype: np.dtype):
         routine = "un" + routine[2:]
     if routine == "syevd" and dtype.kind == "c":
         routine = "heevd"
-    name = prefix + routine + "_"
-    fn = _FNS.get(name, False)
-    if fn is False:
-        lib = _vml.library()
-        fn = None
-        if lib is not None:
-            fn = getattr(lib, name)
-            fn.restype = None
-        _FNS[name] = fn
-    return fn
+    return _vml.bind(prefix + routine + "_")
 
 
 def available(dtype) -> bool:

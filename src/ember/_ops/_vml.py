@@ -108,6 +108,25 @@ def library():
     return (_TABLES if _TABLES is not None else _tables()).get("lib")
 
 
+_BOUND: dict = {}                    # MKL function name -> bound function, or None
+
+
+def bind(name: str, argtypes=None, restype=None):
+    """MKL's function ``name``, with its argument and result types set once; None where
+    MKL's runtime is not installed (the BLAS, LAPACK callers' one table)."""
+    fn = _BOUND.get(name, False)
+    if fn is False:
+        lib = library()
+        fn = None
+        if lib is not None:
+            fn = getattr(lib, name)
+            if argtypes is not None:
+                fn.argtypes = argtypes
+            fn.restype = restype
+        _BOUND[name] = fn
+    return fn
+
+
 def _bind(name: str, dtype: np.dtype):
     fn = getattr(_TABLES["lib"], _PREFIX[dtype] + name)
     fn.restype = None

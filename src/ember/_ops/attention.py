@@ -23,7 +23,7 @@ from .. import _cpu
 from .._device import xp
 from ..backends import cuda as _flags
 from . import _exact, _gemm, _libm, _norms, _sleef, _sleef_d
-from ._norms import _lanes_reduce
+from ._softmax import _tree_of_chunks
 from .nn import _safe_softmax, _softmax_np
 from .registry import NONE, op
 
@@ -163,6 +163,29 @@ _FLASH_MATH = {
     np.dtype(np.float64): (_sleef_d.expd, _sleef_d.exp_scalar, _sleef_d.exp_scalar)}
 
 
+def _flash_geometry(q, k, tasks_per_head):
+    """The kernels' shared set-up: query and key block sizes (ATen's 32/64/256 by query
+    length, 512 keys), the threads ``parallel_for`` runs ``tasks`` on and its chunk size."""
+    b_, h_, lq, _ = q.shape
+    qsplit = min(256 if lq >= 768 else 64 if lq >= 192 else 32, lq)
+    ksplit = min(512, k.shape[2])
+    tasks = b_ * h_ * (-(-lq // qsplit) if tasks_per_head else 1)
+    threads = min(_exact.get_num_threads(), tasks)
+    return qsplit, ksplit, tasks, threads, -(-tasks // threads)
+
+
+def _causal_fill(block, m, n, value):
+    """ATen's causal fill: in a block of queries from ``m`` by keys from ``n``, the keys
+    after each query's own position take ``value``."""
+    qb, kb = block.shape[-2:]
+    block[..., np.arange(kb) > (m - n + np.arange(qb))[:, None]] = value
+
+
+def _lead(a):
+    """The leading dimension (rows' stride in elements) of a (…, length, size) array."""
+    return a.strides[-2] // a.itemsize
+
+
 def _flash_forward(q, k, v, mask, scale, causal, lse=False):
     """ATen's ``cpu_flash_attention`` on float32/float64 arrays, bit for bit where MKL's BLAS
     is installed (None elsewhere): blocks of 32/64/256 queries by 512 keys; per block,
@@ -180,21 +203,16 @@ def _flash_forward(q, k, v, mask, scale, causal, lse=False):
     t = dt.type
     b_, h_, lq, e_ = q.shape
     s_ = k.shape[2]
-    qsplit = min(256 if lq >= 768 else 64 if lq >= 192 else 32, lq)
-    ksplit = min(512, s_)
+    qsplit, ksplit, tasks, threads, chunk = _flash_geometry(q, k, True)
+    slices = -(-lq // qsplit)
     lanes = _cpu.avx512_lanes(dt)
     out = np.empty(q.shape, dt)
     logsum = np.empty(q.shape[:3], dt)
-    size = dt.itemsize
-    q_ld, k_ld, v_ld = q.strides[2] // size, k.strides[2] // size, v.strides[2] // size
+    q_ld, k_ld, v_ld = _lead(q), _lead(k), _lead(v)
     if mask is not None:
         mask = np.broadcast_to(mask, (b_, h_, lq, s_))
-    slices = -(-lq // qsplit)
-    tasks = b_ * h_ * slices
-    threads = min(_exact.get_num_threads(), tasks)
-    chunk = -(-tasks // threads)
     heads = [(i, j) for i in range(b_) for j in range(h_)]
-    buf = _scratch(dt, threads, qsplit * ksplit + 2 * qsplit + qsplit * e_)
+    buf = _gemm.aligned_empty((threads, qsplit * ksplit + 2 * qsplit + qsplit * e_), dt)
     at_dst = qsplit * ksplit + 2 * qsplit
     inf = t(np.inf)
     with np.errstate(all="ignore"), \
@@ -216,8 +234,7 @@ def _flash_forward(q, k, v, mask, scale, causal, lse=False):
                                q_ld, 0.0, part, kb)
                     qk[i, j] = part
                 if causal and keys - n <= ksplit:
-                    cols = np.arange(kb)
-                    qk[..., cols > (m - n + np.arange(qb))[:, None]] = -inf
+                    _causal_fill(qk, m, n, -inf)
                 if mask is not None:
                     qk = _exact.fma(qk, t(scale), mask[:, :, m:m + qb, n:n + kb])
                 else:
@@ -230,7 +247,7 @@ def _flash_forward(q, k, v, mask, scale, causal, lse=False):
                 ex[..., :full] = vexp(d[..., :full])
                 ex[..., full:] = texp(d[..., full:])
                 ex[~live] = 0
-                part = _vector_sum(ex[..., :full], lanes)
+                part = _tree_of_chunks(np.moveaxis(ex, -1, 0), lanes)
                 for c in range(full, kb):
                     part = part + ex[..., c]
                 shrink = sexp(top - new)
@@ -270,9 +287,7 @@ def _flash_backward(grad, q, k, v, mask, scale, causal):
     t = dt.type
     b_, h_, lq, e_ = q.shape
     s_ = k.shape[2]
-    qsplit = min(256 if lq >= 768 else 64 if lq >= 192 else 32, lq)
-    ksplit = min(512, s_)
-    size = dt.itemsize
+    qsplit, ksplit, tasks, threads, chunk = _flash_geometry(q, k, False)
     vexp = _sleef.expf if dt == np.float32 else _sleef_d.expd
     lanes = _cpu.avx512_lanes(dt)
     if mask is not None:
@@ -282,11 +297,8 @@ def _flash_backward(grad, q, k, v, mask, scale, causal):
     go[...] = grad.transpose(0, 2, 1, 3)
     gq, gk, gv = (_gemm.aligned_empty((b_, n, h_, e_), dt, zero=True) for n in (lq, s_, s_))
     go_ld, g_ld_q, g_ld_kv = h_ * e_, h_ * e_, h_ * e_
-    q_ld, k_ld, v_ld = q.strides[2] // size, k.strides[2] // size, v.strides[2] // size
-    tasks = b_ * h_
-    threads = min(_exact.get_num_threads(), tasks)
-    chunk = -(-tasks // threads)
-    buf = _scratch(dt, threads, 2 * qsplit * ksplit)
+    q_ld, k_ld, v_ld = _lead(q), _lead(k), _lead(v)
+    buf = _gemm.aligned_empty((threads, 2 * qsplit * ksplit), dt)
     sc = t(scale)
     with np.errstate(all="ignore"), \
             (_gemm.one_thread() if tasks > 1 else contextlib.nullcontext()):
@@ -308,7 +320,7 @@ def _flash_backward(grad, q, k, v, mask, scale, causal):
                         attn += mask[i, j, m:m + qb, n:n + kb]
                     attn[...] = vexp(attn - logsum[i, j, m:m + qb, None])
                     if causal and keys - n <= ksplit:
-                        attn[np.arange(kb) > (m - n + np.arange(qb))[:, None]] = 0
+                        _causal_fill(attn, m, n, 0)
                     _gemm.gemm(False, True, e_, kb, qb, 1.0, go[i, m:, j], go_ld, attn, kb,
                                1.0, gv[i, n:, j], g_ld_kv)
                     _gemm.gemm(True, False, kb, qb, e_, 1.0, v[i, j, n:], v_ld, go[i, m:, j],
@@ -319,23 +331,6 @@ def _flash_backward(grad, q, k, v, mask, scale, causal):
                     _gemm.gemm(False, True, e_, kb, qb, sc, q[i, j, m:], q_ld, gattn, kb,
                                1.0, gk[i, n:, j], g_ld_kv)
     return tuple(g.transpose(0, 2, 1, 3) for g in (gq, gk, gv))
-
-
-def _scratch(dt, threads, per_thread):
-    """torch's per-thread scratch buffer, ``(threads, per_thread)`` of ``dt``, starting on a
-    64-byte boundary as c10's allocator places it."""
-    return _gemm.aligned_empty((threads, per_thread), dt)
-
-
-def _vector_sum(a, lanes):
-    """``vec_tmp_sum += x`` over the full vectors of the last axis, folded by
-    ``vec_reduce_all``."""
-    if not a.shape[-1]:
-        return np.zeros(a.shape[:-1], a.dtype)
-    acc = a[..., :lanes].copy()
-    for c in range(lanes, a.shape[-1], lanes):
-        acc += a[..., c:c + lanes]
-    return _lanes_reduce(np.moveaxis(acc, -1, 0), a.dtype)
 
 
 def check_inputs(query, key, value, attn_mask) -> None:

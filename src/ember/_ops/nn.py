@@ -1139,6 +1139,15 @@ def _slow_conv(shape, dtype, wshape, stride, dilation, groups):
                 or shape[0] * shape[1] * math.prod(spatial) > 20480)
 
 
+def _finput(x, kernel, out, stride, padding):
+    """ATen's ``unfolded2d_copy``: the im2col ``finput`` (N, K, P) of the slow path, in a
+    64-byte aligned buffer as torch allocates it."""
+    cols = _cols(x, kernel, out, stride, padding, (1,) * len(kernel), 1)[:, 0]
+    finput = _gemm.aligned_empty(cols.shape, x.dtype)
+    finput[...] = cols
+    return finput
+
+
 def _conv_slow(x, w, bias, stride, padding):
     """ATen's ``slow_conv2d_forward``: per sample, the im2col ``finput`` (K × P) and one
     column-major gemm ``out (P × O) = finput (P × K) · weight (K × O)`` (+ the bias the
@@ -1149,8 +1158,7 @@ def _conv_slow(x, w, bias, stride, padding):
     kernel = tuple(w.shape[2:])
     out = _conv_out(x.shape[2:], kernel, stride, padding, (1,) * len(kernel))
     p, k = math.prod(out), c * math.prod(kernel)
-    cols = _gemm.aligned_empty((n, k, p), x.dtype)
-    cols[...] = _cols(x, kernel, out, stride, padding, (1,) * len(kernel), 1)[:, 0]
+    cols = _finput(x, kernel, out, stride, padding)
     wm = np.ascontiguousarray(w.reshape(o, k))
     res = _gemm.aligned_empty((n, o, p), x.dtype)
     if bias is not None:
@@ -1325,7 +1333,7 @@ def _raw_slow_weight(grad, input, weight_shape, stride, padding, dilation, trans
 
 
 def _raw_bias(grad):
-    from .._tensor import Tensor
+    """The bias's raw formula: the gradient summed over all but the channels (torch's sum)."""
     return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
 
 
@@ -1362,8 +1370,7 @@ def _slow_grad_weight(grad, input, weight_shape, stride, padding):
     kernel = tuple(weight_shape[2:])
     out = tuple(grad.shape[2:])
     p, k = math.prod(out), c * math.prod(kernel)
-    cols = _gemm.aligned_empty((n, k, p), input.dtype)
-    cols[...] = _cols(input, kernel, out, stride, padding, (1,) * len(kernel), 1)[:, 0]
+    cols = _finput(input, kernel, out, stride, padding)
     g = np.ascontiguousarray(grad).reshape(n, o, p)
     gw = _gemm.aligned_empty((o, k), input.dtype, zero=True)
     for b in range(n):

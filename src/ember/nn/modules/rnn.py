@@ -228,10 +228,11 @@ class RNNBase(Module):
             outs = []
             for direction in range(nd):
                 idx = layer * nd + direction
-                w = self._layer_weights(layer, "_reverse" if direction else "")
+                w_ih, w_hh, b_ih, b_hh, *w_hr = self._layer_weights(
+                    layer, "_reverse" if direction else "")
                 state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
-                y, final = self._packed_layer(_F.linear(layer_input, w[0], w[2]), bs, offs,
-                                              state, w[1::2] + w[4:], direction == 1)
+                y, final = self._packed_layer(_F.linear(layer_input, w_ih, b_ih), bs, offs,
+                                              state, [w_hh, b_hh, *w_hr], direction == 1)
                 outs.append(y)
                 finals.append(final)
             layer_input = outs[0] if nd == 1 else _cat(outs, 1)
