@@ -203,3 +203,32 @@ def test_slow_path_convolutions_are_torchs(dtype, shape, wshape, kw, bias):
     assert got[0][0] == got[1][0]
     for a, b in zip(got[0][1:], got[1][1:]):
         assert np.array_equal(a, b)
+
+
+CTC_CASES = {
+    "padded": ([[1, 2, 2, 3], [3, 1, 0, 0]], [4, 2], [12, 9]),
+    "concatenated": ([1, 2, 2, 3, 3, 1], [4, 2], [12, 9]),
+    "repeats": ([[2, 2, 2], [1, 1, 4]], [3, 3], [12, 12]),
+    "empty_target": ([[1, 2], [0, 0]], [2, 0], [10, 7]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CTC_CASES))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+def test_ctc_loss_is_torchs(case, dtype, reduction):
+    """``ctc_loss`` and its gradient are torch's bits: the C library's ``exp``/``log``, as
+    torch's one-by-one loops call them, and each label's alpha-beta terms log-added from the
+    last extended-target position down (a gradient that is zero up to round-off then has
+    torch's signs)."""
+    targets, target_lengths, input_lengths = CTC_CASES[case]
+    x = np.random.default_rng(7).standard_normal((12, 2, 5)).astype(dtype)
+    out = {}
+    for L in (ember, torch):
+        lp = L.tensor(x).log_softmax(2).detach().requires_grad_()
+        loss = L.nn.functional.ctc_loss(lp, L.tensor(targets), L.tensor(input_lengths),
+                                        L.tensor(target_lengths), reduction=reduction)
+        loss.sum().backward()
+        out[L] = np.atleast_1d(loss.detach().numpy()), lp.grad.numpy()
+    for e, t in zip(out[ember], out[torch]):
+        np.testing.assert_array_equal(e.view(np.uint8), t.view(np.uint8))

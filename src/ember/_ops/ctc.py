@@ -3,7 +3,9 @@
 its last two states, and the gradient from ``log_alpha + log_beta`` as torch computes it
 (``exp(lp) - exp(logsumexp_s(alpha + beta) + nll - lp)``, which assumes ``log_probs`` are
 log-softmax outputs, as torch's does). The gradient is not itself differentiable (torch:
-``_ctc_loss_backward`` has no derivative).
+``_ctc_loss_backward`` has no derivative). Like torch's one-by-one loops, every ``exp`` and
+``log`` is the C library's, and each label's ``alpha + beta`` terms are log-added from the
+last extended-target position down.
 """
 
 from __future__ import annotations
@@ -11,22 +13,34 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from . import _libm
 from .nn_extra import no_double_backward
 from .registry import NONE, op
 
 _wrap = Tensor._wrap
 
 
+def _libc(dtype):
+    """The C library's ``exp`` and ``log`` for ``dtype`` (what ``std::exp``/``std::log`` run)."""
+    if dtype == np.float32:
+        return _libm.float_fn("exp"), _libm.float_fn("log")
+    return _libm.double_fn("exp"), _libm.double_fn("log")
+
+
 def _lse(*terms):
-    """torch's three-term log-sum-exp, with a max of -inf taken as 0."""
+    """torch's log-sum-exp of two or three terms, with a max of -inf taken as 0."""
+    shape = np.shape(terms[0])
+    terms = [np.reshape(t, (-1,)) for t in terms]
     m = terms[0]
     for t in terms[1:]:
         m = np.maximum(m, t)
-    m = np.where(m == -np.inf, 0, m)
-    s = 0
-    for t in terms:
-        s = s + np.exp(t - m)
-    return np.log(s) + m
+    m = np.where(m == -np.inf, m.dtype.type(0), m)
+    exp, log = _libc(m.dtype)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        s = exp(terms[0] - m)
+        for t in terms[1:]:
+            s = s + exp(t - m)
+        return (log(s) + m).reshape(shape)
 
 
 def _prime(target, blank):
@@ -60,7 +74,7 @@ def _alpha(lp, ext, T):
     for t in range(1, T):
         prev = la[t - 1]
         a2 = np.concatenate(([ninf], prev[:-1]))
-        a3 = np.where(skip, np.concatenate(([ninf, ninf], prev[:-2])), ninf)
+        a3 = np.where(skip, np.concatenate(([ninf, ninf], prev[:-2]))[:S], ninf)
         la[t] = _lse(prev, a2, a3) + lp[t, ext]
     return la
 
@@ -77,7 +91,7 @@ def _beta(lp, ext, T):
     for t in range(T - 2, -1, -1):
         nxt = lb[t + 1]
         b2 = np.concatenate((nxt[1:], [ninf]))
-        b3 = np.where(skip, np.concatenate((nxt[2:], [ninf, ninf])), ninf)
+        b3 = np.where(skip, np.concatenate((nxt[2:], [ninf, ninf]))[:S], ninf)
         lb[t] = _lse(nxt, b2, b3) + lp[t, ext]
     return lb
 
@@ -104,10 +118,12 @@ def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, ze
         la, lb = _alpha(lp, ext, T), _beta(lp, ext, T)
         lcab = np.full((T, lp.shape[1]), -np.inf, lp.dtype)
         ab = la + lb
-        for s, c in enumerate(ext):
+        for s in range(ext.size - 1, -1, -1):      # torch's order: the last position first
+            c = ext[s]
             lcab[:, c] = _lse(lcab[:, c], ab[:, s])
+        exp = _libc(lp.dtype)[0]
         with np.errstate(over="ignore", invalid="ignore"):
-            out[:T, b] = np.exp(lp[:T]) - np.exp(lcab + nll[b] - lp[:T])
+            out[:T, b] = exp(lp[:T]) - exp(lcab + nll[b] - lp[:T])
     return no_double_backward(_wrap(out) * grad.reshape(1, -1, 1), log_probs,
                               "_ctc_loss_backward")
 

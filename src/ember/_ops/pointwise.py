@@ -581,8 +581,34 @@ def relu(self):
         raise NotImplementedError("clamp is not supported for complex types")
     # keep -0.0 as torch does: NumPy's SIMD maximum returns its second operand on ties,
     # its float16 loop the first
-    zero = self.dtype.type(0)
-    return xp.maximum(self, zero) if self.dtype == xp.float16 else xp.maximum(zero, self)
+    if self.dtype == xp.float16:
+        return xp.maximum(self, xp.float16(0))
+    return _max_zero(self)
+
+
+_ZERO_BLOCK = 1 << 16           # elements of the cached zeros each maximum call reads
+_ZEROS: dict = {}
+
+
+def _max_zero(x):
+    """``maximum(0, x)`` (0 first). NumPy's SIMD loop takes two arrays of one shape, not a
+    number, which runs about 3x slower: a C-contiguous float input is compared with a
+    cached block of zeros, one block at a time."""
+    n = x.size
+    if n < 1024 or x.dtype.kind != "f" or not x.flags.c_contiguous:
+        return xp.maximum(x.dtype.type(0), x)
+    zeros = _ZEROS.get(x.dtype)
+    if zeros is None:
+        zeros = _ZEROS[x.dtype] = xp.zeros(_ZERO_BLOCK, x.dtype)
+        zeros.flags.writeable = False
+    if n <= _ZERO_BLOCK:
+        return xp.maximum(zeros[:n].reshape(x.shape), x)
+    out = xp.empty_like(x)
+    src, dst = x.reshape(-1), out.reshape(-1)
+    for i in range(0, n, _ZERO_BLOCK):
+        j = min(i + _ZERO_BLOCK, n)
+        xp.maximum(zeros[:j - i], src[i:j], out=dst[i:j])
+    return out
 
 
 _SAME_WIDTH_INT = {2: xp.int16, 4: xp.int32, 8: xp.int64}
@@ -598,7 +624,8 @@ def threshold_backward(grad_output, self, threshold):
     if g.dtype.kind == "f" and g.size >= 4096 and g.shape == drop.shape:
         # keep the gradient's bits where the mask is clear: 3x faster than where() on large
         # arrays (on small ones where()'s fewer calls win)
-        keep = xp.subtract(drop.view(xp.int8), 1, dtype=_SAME_WIDTH_INT[g.itemsize])
+        keep = drop.view(xp.uint8).astype(_SAME_WIDTH_INT[g.itemsize])
+        xp.subtract(keep, 1, out=keep)
         xp.bitwise_and(keep, g.view(keep.dtype), out=keep)
         return keep.view(g.dtype)
     return xp.where(drop, g.dtype.type(0), g)
