@@ -650,6 +650,13 @@ _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 _LOW29, _MID29 = np.int64(0x1FFFFFFF), np.int64(0x10000000)
 
 
+def wide(x):
+    """``x`` as float64: an array's float64 copy, a number's float64. NumPy runs a ufunc on
+    operands of mixed dtypes (or with a ``dtype=`` other than theirs) through a buffered
+    casting loop, several times slower at any size than a cast and a plain float64 loop."""
+    return x.astype(np.float64) if x.__class__ is np.ndarray else np.float64(x)
+
+
 def fma(a, b, c):
     """``a * b + c`` rounded once (the compiler contracts some of torch's scalar loops).
 
@@ -657,7 +664,7 @@ def fma(a, b, c):
     double result lies exactly halfway between two floats, which is corrected from the
     sum's exact error. float64: Dekker's error-free product and sum."""
     if a.dtype == _F32:
-        s = np.multiply(a, b, dtype=np.float64) + c
+        s = np.add(np.multiply(wide(a), wide(b)), wide(c))
         r = s.astype(np.float32)
         half = (s.view(np.int64) & _LOW29) == _MID29
         if half.any():
@@ -883,16 +890,16 @@ def _fix_midpoints(a, b, c, s, r, half=None):
     if half is None:
         half = (s.view(np.int64) & _LOW29) == _MID29
     if np.ndim(s) == 0:
-        p = np.multiply(a, b, dtype=np.float64)
+        p = np.multiply(wide(a), wide(b))
         bb = s - p
         err = (p - (s - bb)) + (c - bb)
         nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
         return np.where(half & (err != 0), nudged.astype(np.float32), r)
     idx = np.flatnonzero(half)             # the halfway sums only
     if idx.size > s.size // 8 or s.size <= 4096:    # (few elements: fewer passes)
-        p = np.multiply(a, b, dtype=np.float64)
+        p = np.multiply(wide(a), wide(b))
         bb = s - p
-        err = (p - (s - bb)) + (c - bb)
+        err = (p - (s - bb)) + (wide(c) - bb)
         wrong = half & (err != 0)
         if not wrong.any():
             return r
@@ -903,7 +910,7 @@ def _fix_midpoints(a, b, c, s, r, half=None):
     shape = s.shape
     sh = s.reshape(-1)[idx]
     a, b, c = (_pick(v, shape, idx) for v in (a, b, c))
-    p = np.multiply(a, b, dtype=np.float64)
+    p = a * b
     bb = sh - p
     err = (p - (sh - bb)) + (c - bb)
     wrong = np.flatnonzero(err)
@@ -945,20 +952,26 @@ class FmaChain:
         self.ops.append((a, b, c, sign))
         return s
 
+    def _product(self, exact, a, b, c, sign):
+        """``a * b`` (exact) in the row kept for this step, as doubles."""
+        s = self._row(exact, a, b, c, sign)
+        s[...] = a
+        return np.multiply(s, wide(b), out=s)
+
     def fma(self, a, b, c, exact=False):
         """``a * b + c`` rounded once (unless :meth:`midpoints` says otherwise)."""
-        s = np.multiply(a, b, out=self._row(exact, a, b, c, 1), dtype=np.float64)
-        return np.add(s, c, out=s).astype(np.float32)
+        s = self._product(exact, a, b, c, 1)
+        return np.add(s, wide(c), out=s).astype(np.float32)
 
     def fms(self, a, b, c, exact=False):
         """``a * b - c`` rounded once."""
-        s = np.multiply(a, b, out=self._row(exact, a, b, c, 2), dtype=np.float64)
-        return np.subtract(s, c, out=s).astype(np.float32)
+        s = self._product(exact, a, b, c, 2)
+        return np.subtract(s, wide(c), out=s).astype(np.float32)
 
     def nfma(self, a, b, c, exact=False):
         """``-a * b + c`` (``c - a * b``) rounded once."""
-        s = np.multiply(a, b, out=self._row(exact, a, b, c, 3), dtype=np.float64)
-        return np.subtract(c, s, out=s).astype(np.float32)
+        s = self._product(exact, a, b, c, 3)
+        return np.subtract(wide(c), s, out=s).astype(np.float32)
 
     def midpoints(self):
         """Where a kept sum was rounded twice (None: nowhere): one pass over all the sums

@@ -113,8 +113,9 @@ def _expf_chunk(x):
         np.rint(t, out=t)
         s = t * _EXP_CW[0]              # 8 bits by 16: exact in float
         s += x
-        s64 = np.multiply(t, _EXP_CW[1], dtype=np.float64)
-        s64 += s
+        s64 = t.astype(np.float64)      # (operands widened first: see _exact.wide)
+        s64 *= _EXP_CW[1]
+        s64 += s.astype(np.float64)
         s = s64.astype(_f32)
         s64[...] = s
         u = np.multiply(s64, _EXP_U0)
@@ -124,7 +125,9 @@ def _expf_chunk(x):
             u *= s64
         two = np.empty((2,) + x.shape)  # the sums rounded from double
         y = np.add(u, _EXP_C[4], out=two[0])
-        w = np.multiply(s * s, y.astype(_f32), out=two[1], dtype=np.float64)
+        w = two[1]
+        w[...] = s * s
+        w *= y.astype(_f32).astype(np.float64)
         w += s64
         u = w.astype(_f32)
         u += _f32(1)
@@ -429,8 +432,9 @@ def _logf_chunk(x):
         sy = f.fma(ef, _LN2_LO64, f.fms(ef, _LN2_HI64, sx, exact=True))
         nx = m - one
         dx = m + one
-        dy = np.add(m, _ONE64, dtype=np.float64)
-        dy -= dx
+        dy = m.astype(np.float64)
+        dy += _ONE64
+        dy -= dx.astype(np.float64)
         t = one / dx
         xx = nx * t
         u = f.fms(t, nx, xx, exact=True)

@@ -344,7 +344,8 @@ def _tanh_grad_raw(grad, result):
     never lands on a float midpoint)."""
     one = result.dtype.type(1)
     if result.dtype == xp.float32 and grad.dtype == result.dtype and result.ndim:
-        s = xp.multiply(result, result, dtype=xp.float64)
+        s = result.astype(xp.float64)
+        xp.multiply(s, s, out=s)
         xp.subtract(_ONE64, s, out=s)
         return xp.multiply(grad, s.astype(xp.float32))
     if result.dtype in (xp.float32, xp.float64) and grad.dtype == result.dtype:
