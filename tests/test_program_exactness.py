@@ -210,13 +210,16 @@ CTC_CASES = {
     "concatenated": ([1, 2, 2, 3, 3, 1], [4, 2], [12, 9]),
     "repeats": ([[2, 2, 2], [1, 1, 4]], [3, 3], [12, 12]),
     "empty_target": ([[1, 2], [0, 0]], [2, 0], [10, 7]),
+    "impossible": ([[1, 1, 2, 2], [3, 4, 0, 0]], [4, 2], [3, 12]),
+    "empty_input": ([[1, 2], [3, 0]], [2, 1], [0, 6]),
 }
 
 
 @pytest.mark.parametrize("case", sorted(CTC_CASES))
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
-def test_ctc_loss_is_torchs(case, dtype, reduction):
+@pytest.mark.parametrize("zero_infinity", [False, True])
+def test_ctc_loss_is_torchs(case, dtype, reduction, zero_infinity):
     """``ctc_loss`` and its gradient are torch's bits: the C library's ``exp``/``log``, as
     torch's one-by-one loops call them, and each label's alpha-beta terms log-added from the
     last extended-target position down (a gradient that is zero up to round-off then has
@@ -227,7 +230,8 @@ def test_ctc_loss_is_torchs(case, dtype, reduction):
     for L in (ember, torch):
         lp = L.tensor(x).log_softmax(2).detach().requires_grad_()
         loss = L.nn.functional.ctc_loss(lp, L.tensor(targets), L.tensor(input_lengths),
-                                        L.tensor(target_lengths), reduction=reduction)
+                                        L.tensor(target_lengths), reduction=reduction,
+                                        zero_infinity=zero_infinity)
         loss.sum().backward()
         out[L] = np.atleast_1d(loss.detach().numpy()), lp.grad.numpy()
     for e, t in zip(out[ember], out[torch]):

@@ -166,6 +166,49 @@ def logf(x: np.ndarray) -> np.ndarray:
     return out
 
 
+# ----------------------------------------------------------------------------- glibc's expf
+
+# glibc's expf (sysdeps/ieee754/flt-32/e_expf.c, since 2.27): x * 32/ln2 = k + r, then
+# 2^(k/32) from a 32-entry table times a cubic in r, all in double, rounded once to float.
+_EXPF_TAB = np.array([int(h, 16) for h in (
+    "3ff0000000000000 3fefd9b0d3158574 3fefb5586cf9890f 3fef9301d0125b51 3fef72b83c7d517b "
+    "3fef54873168b9aa 3fef387a6e756238 3fef1e9df51fdee1 3fef06fe0a31b715 3feef1a7373aa9cb "
+    "3feedea64c123422 3feece086061892d 3feebfdad5362a27 3feeb42b569d4f82 3feeab07dd485429 "
+    "3feea47eb03a5585 3feea09e667f3bcd 3fee9f75e8ec5f74 3feea11473eb0187 3feea589994cce13 "
+    "3feeace5422aa0db 3feeb737b0cdc5e5 3feec49182a3f090 3feed503b23e255d 3feee89f995ad3ad "
+    "3feeff76f2fb5e47 3fef199bdd85529c 3fef3720dcef9069 3fef5818dcfba487 3fef7c97337b9b5f "
+    "3fefa4afa2a490da 3fefd0765b6e4540").split()], np.uint64)
+_EXPF_INVLN2N = float.fromhex("0x1.71547652b82fep+0") * 32
+_EXPF_SHIFT = float.fromhex("0x1.8p+52")
+_EXPF_C = (float.fromhex("0x1.c6af84b912394p-5") / 32 ** 3,
+           float.fromhex("0x1.ebfce50fac4f3p-3") / 32 ** 2,
+           float.fromhex("0x1.62e42ff0c52d6p-1") / 32)
+
+
+@_in_pieces
+def expf(x: np.ndarray) -> np.ndarray:
+    """glibc's ``expf`` of a float32 array, computed as glibc computes it (arguments whose
+    result is not a normal float, or nan, go to glibc itself)."""
+    with np.errstate(invalid="ignore"):
+        special = ~((x > np.float32(-87.0)) & (x < np.float32(88.0)))
+    z = x.astype(np.float64)
+    z *= _EXPF_INVLN2N
+    kd = z + _EXPF_SHIFT
+    ki = kd.view(np.uint64)
+    z -= kd - _EXPF_SHIFT                                     # r
+    s = (_EXPF_TAB[ki & np.uint64(31)] + (ki << np.uint64(47))).view(np.float64)
+    y = _EXPF_C[0] * z
+    y += _EXPF_C[1]
+    y *= z * z
+    y += _EXPF_C[2] * z + 1.0
+    y *= s
+    out = y.astype(np.float32)
+    hard = special | _near_midpoint(y)
+    if hard.any():
+        out[hard] = c_float("expf")(x[hard])
+    return out
+
+
 # ----------------------------------------------------------------------------- log1pf
 
 # glibc's log1pf (sysdeps/ieee754/flt-32/s_log1pf.c: fdlibm's, in float arithmetic)
@@ -224,7 +267,7 @@ def log1pf(x: np.ndarray) -> np.ndarray:
     return y
 
 
-_GLIBC_FLOAT = {"log": logf, "log1p": log1pf}
+_GLIBC_FLOAT = {"log": logf, "log1p": log1pf, "exp": expf}
 
 
 @functools.cache
