@@ -226,42 +226,22 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     out = node.apply(grads)
                     if not retain_graph:
                         node._release()
-                    # _distribute, inline, with the dependency counts' loop below (one
-                    # gradient per edge; any other count takes the loops apart)
-                    edges = node.next_functions
-                    if len(out) != len(edges):
-                        out = list(out) + [None] * (len(edges) - len(out))
+                    # _distribute, inline
                     metas = node._input_meta
-                    single = None
-                    i = -1
-                    for (nxt, nr), g in zip(edges, out):
-                        i += 1
-                        if nxt is None:
+                    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+                        if nxt is None or g is None:
                             continue
-                        if g is not None:
-                            if metas is not None:
-                                meta = metas[i]
-                                if meta is not None and (g._data.shape != meta[0]
-                                                         or g._data.dtype != meta[1].np):
-                                    g = _validate(node, i, g, meta)
-                            buf = buffers.get(nxt)
-                            if buf is None:
-                                buf = buffers[nxt] = [None] * nxt.num_outputs
-                            buf[nr] = g if buf[nr] is None else buf[nr] + g
-                        left = deps[nxt] - 1
-                        deps[nxt] = left
-                        if left == 0:
-                            if single is None and not heap:
-                                single = nxt
-                                continue
-                            if single is not None:
-                                heappush(heap, (-single._seq, next(counter), single))
-                                single = None
-                            heappush(heap, (-nxt._seq, next(counter), nxt))
+                        if metas is not None:
+                            meta = metas[i]
+                            if meta is not None and (g._data.shape != meta[0]
+                                                     or g._data.dtype != meta[1].np):
+                                g = _validate(node, i, g, meta)
+                        buf = buffers.get(nxt)
+                        if buf is None:
+                            buf = buffers[nxt] = [None] * nxt.num_outputs
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g
                     out = g = None  # the gradients' only holders are the buffers (AccumulateGrad
                     # takes a gradient nothing else holds without a copy)
-                    node = single
-                    continue
             single = None
             for nxt, _ in node.next_functions:
                 if nxt is None:
