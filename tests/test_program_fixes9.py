@@ -1,0 +1,141 @@
+"""Fixes found by the ninth batch of real-style programs (``tests/programs``), each checked
+against torch: ``torch.utils._pytree`` exists (it was missing; ``torch.func`` had a private
+flattener of its own, now the one home): TreeSpec and its printing, the node types torch
+registers (named tuples as one type, ``OrderedDict``, ``defaultdict``, ``deque``,
+``torch.Size``, the ``torch.return_types`` structseqs), ``tree_map`` over several trees with
+torch's mismatch errors, ``tree_map_only``, key paths and ``keystr``, and
+``register_pytree_node``."""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+
+import pytest
+
+import ember
+
+from .helpers import errors_alike, torch
+
+Pair = collections.namedtuple("Pair", ["left", "right"])
+
+
+def _tree(L):
+    return {
+        "t": L.ones(2),
+        "meta": {"ids": [3, 7], "flags": (True, None)},
+        "pair": Pair(L.arange(3), 2.5),
+        "od": collections.OrderedDict([("z", 1), ("a", L.tensor(2.0))]),
+        "dd": collections.defaultdict(list, {"k": 4}),
+        "dq": collections.deque([5, 6], maxlen=4),
+        "size": L.Size([2, 3]),
+        "max": L.tensor([[1.0, 3.0], [4.0, 2.0]]).max(1),
+    }
+
+
+def _pytree(L):
+    import importlib
+    return importlib.import_module(f"{L.__name__}.utils._pytree")
+
+
+def _show(x):
+    return repr(x.tolist()) if hasattr(x, "tolist") and not isinstance(x, tuple) else repr(x)
+
+
+def test_flatten_spec_and_printing_match_torch():
+    got = []
+    for L in (torch, ember):
+        p = _pytree(L)
+        leaves, spec = p.tree_flatten(_tree(L))
+        got.append(([_show(x) for x in leaves], repr(spec).replace(L.__name__, "LIB"),
+                    spec.num_leaves, spec.num_nodes, spec.num_children, spec.is_leaf(),
+                    p.treespec_pprint(spec), str(p.tree_structure(L.ones(1)))))
+    assert got[0] == got[1]
+
+
+def test_unflatten_rebuilds_every_node_type_as_torch_does():
+    got = []
+    for L in (torch, ember):
+        p = _pytree(L)
+        tree = _tree(L)
+        leaves, spec = p.tree_flatten(tree)
+        back = p.tree_unflatten(leaves, spec)
+        got.append((type(back["pair"]) is Pair, type(back["od"]).__name__,
+                    back["dd"].default_factory, back["dq"].maxlen, type(back["size"]).__name__,
+                    type(back["max"]) is type(tree["max"]), p.tree_structure(back) == spec,
+                    spec == p.tree_structure(tree), hash(spec) == hash(p.tree_structure(tree))))
+    assert got[0] == got[1]
+
+
+def test_key_paths_match_torch():
+    got = []
+    for L in (torch, ember):
+        p = _pytree(L)
+        paths = p.tree_leaves_with_path(_tree(L))
+        got.append([(p.keystr(k), repr(k)) for k, _ in paths])
+    assert got[0] == got[1]
+
+
+def test_tree_map_variants_match_torch():
+    got = []
+    for L in (torch, ember):
+        p = _pytree(L)
+        trees = [{"a": (1, 2.0), "b": [L.tensor(3.0)]}, {"b": [L.tensor(1.0)], "a": (10, 20)}]
+        summed = p.tree_map(lambda x, y: x + y, *trees)
+        only = p.tree_map_only(int, lambda v: -v, trees[0])
+        pair = p.tree_map(lambda x, y: (x, y), [1, 2], [[3, 4], {"q": 5}])  # prefix subtrees
+        with_path = p.tree_map_with_path(lambda k, v: p.keystr(k), trees[0])
+        got.append((repr(summed), repr(only), repr(pair), repr(with_path),
+                    p.tree_all(lambda v: v is not None, trees[0]),
+                    p.tree_any_only(float, lambda v: v > 1, trees[0])))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_structure_mismatch_errors_match_torch(case):
+    def fn(L):
+        p = _pytree(L)
+        if case == 0:
+            p.tree_map(lambda a, b: a, [1, 2], [1, 2, 3])
+        elif case == 1:
+            p.tree_map(lambda a, b: a, {"a": 1}, {"b": 1})
+        elif case == 2:
+            p.tree_map(lambda a, b: a, (1, 2), [1, 2])
+        elif case == 3:
+            p.tree_unflatten([1, 2], p.tree_structure((1, 2, 3)))
+        else:
+            p.tree_map(lambda a, b: a, Pair(1, 2), collections.namedtuple("Other", "x y")(1, 2))
+    errors_alike(fn)
+
+
+def test_register_pytree_node_matches_torch():
+    got = []
+    for L in (torch, ember):
+        p = _pytree(L)
+
+        @dataclasses.dataclass
+        class State:
+            step: int
+            w: object
+
+        p.register_pytree_node(State, lambda s: ([s.w], s.step),
+                               lambda ch, step: State(step, ch[0]))
+        leaves, spec = p.tree_flatten([State(3, L.tensor([1.0, 2.0]))])
+        doubled = p.tree_map(lambda t: t * 2, State(1, L.tensor(4.0)))
+        try:
+            p.register_pytree_node(State, lambda s: ([], None), lambda c, x: None)
+        except ValueError as e:
+            again = str(e).split(" is already")[1]
+        try:
+            p.tree_leaves_with_path(State(1, 2))
+        except ValueError as e:
+            nokeys = str(e).split("type: ")[1].split(". ")[1]
+        got.append((len(leaves), repr(spec).split("State")[1], doubled.w.item(), again, nokeys))
+    assert got[0] == got[1]
+
+
+def test_func_transforms_still_flatten_namedtuples_and_dicts():
+    for L in (torch, ember):
+        out = L.func.vmap(lambda d: Pair(d["x"] * 2, d["x"].sum()))({"x": L.ones(3, 2)})
+        assert type(out) is Pair and out.left.shape == (3, 2) and out.right.tolist() == [2.0] * 3
+    errors_alike(lambda L: L.func.vmap(lambda a, b: a, in_dims=(0,))(L.ones(2), L.ones(2)))
