@@ -84,7 +84,7 @@ def test_tree_map_variants_match_torch():
         summed = p.tree_map(lambda x, y: x + y, *trees)
         only = p.tree_map_only(int, lambda v: -v, trees[0])
         pair = p.tree_map(lambda x, y: (x, y), [1, 2], [[3, 4], {"q": 5}])  # prefix subtrees
-        with_path = p.tree_map_with_path(lambda k, v: p.keystr(k), trees[0])
+        with_path = p.tree_map_with_path(lambda k, v, p=p: p.keystr(k), trees[0])
         got.append((repr(summed), repr(only), repr(pair), repr(with_path),
                     p.tree_all(lambda v: v is not None, trees[0]),
                     p.tree_any_only(float, lambda v: v > 1, trees[0])))

@@ -15,7 +15,8 @@ class TinyEncoder(nn.Module):
     def __init__(self, vocab=20, d=16):
         super().__init__()
         self.emb = nn.Embedding(vocab, d)
-        self.ff = nn.Sequential(nn.Linear(d, 32, bias=False), nn.ReLU(), nn.Linear(32, d, bias=False))
+        self.ff = nn.Sequential(nn.Linear(d, 32, bias=False), nn.ReLU(), nn.Linear(32, d,
+                                                                                   bias=False))
         self.norm = nn.LayerNorm(d)
         self.head = nn.Linear(d, 2)
 
@@ -44,7 +45,8 @@ for name, p in model.named_parameters():
     st = opt.state[p]
     shapes = {k: tuple(v.shape) for k, v in st.items() if torch.is_tensor(v)}
     print(f"{name:12s} {tuple(p.shape)} -> {shapes}")
-fac = sum(v.numel() for st in opt.state.values() for v in st.values() if torch.is_tensor(v) and v.dim() > 0)
+fac = sum(v.numel() for st in opt.state.values() for v in st.values()
+          if torch.is_tensor(v) and v.dim() > 0)
 adam = 2 * sum(p.numel() for p in model.parameters())
 print("optimizer floats: adafactor", fac, "adam", adam)
 
@@ -56,7 +58,8 @@ clone = TinyEncoder()
 clone.load_state_dict(ckpt["model"])
 opt2 = torch.optim.Adafactor(clone.parameters(), lr=0.05, weight_decay=0.01)
 opt2.load_state_dict(ckpt["opt"])
-print("param_groups", {k: v for k, v in opt2.state_dict()["param_groups"][0].items() if k != "params"})
+group = opt2.state_dict()["param_groups"][0]
+print("param_groups", {k: v for k, v in group.items() if k != "params"})
 for step in range(3):
     for m, o in ((model, opt), (clone, opt2)):
         loss = F.cross_entropy(m(tokens), labels)

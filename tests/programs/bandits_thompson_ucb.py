@@ -3,7 +3,7 @@
 # softmax preference and baseline, and Thompson sampling with Beta posteriors from
 # torch.distributions, all vectorised over many independent runs with tensors.
 import torch
-from torch.distributions import Beta, Bernoulli, Categorical
+from torch.distributions import Bernoulli, Beta, Categorical
 
 torch.manual_seed(0)
 K, RUNS, STEPS = 5, 64, 150

@@ -77,6 +77,7 @@ for epoch in range(epochs):
             src_acc = (label_clf(features(xs)).argmax(1) == ys).float().mean()
             tgt_acc = (label_clf(features(xt)).argmax(1) == yt).float().mean()
             dom_acc = ((dom_logits > 0).float() == dom_labels).float().mean()
-        print(f"epoch {epoch:2d} alpha {grl.alpha:.4f} cls {cls_loss.item():.5f} dom {dom_loss.item():.5f} "
+        print(f"epoch {epoch:2d} alpha {grl.alpha:.4f} cls {cls_loss.item():.5f} "
+              f"dom {dom_loss.item():.5f} "
               f"src {src_acc.item():.3f} tgt {tgt_acc.item():.3f} dom-acc {dom_acc.item():.3f}")
 print("final feature means", features(xs).mean(0)[:4].detach(), features(xt).mean(0)[:4].detach())

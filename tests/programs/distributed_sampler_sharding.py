@@ -3,9 +3,18 @@
 # shards itself by rank, ChainDataset and StackDataset, a BatchSampler over a
 # SubsetRandomSampler, a collate_fn for dict samples, and the resulting per-rank batches.
 import torch
-from torch.utils.data import (BatchSampler, ChainDataset, DataLoader, Dataset,
-                              DistributedSampler, IterableDataset, SequentialSampler,
-                              StackDataset, SubsetRandomSampler, TensorDataset)
+from torch.utils.data import (
+    BatchSampler,
+    ChainDataset,
+    DataLoader,
+    Dataset,
+    DistributedSampler,
+    IterableDataset,
+    SequentialSampler,
+    StackDataset,
+    SubsetRandomSampler,
+    TensorDataset,
+)
 from torch.utils.data.dataloader import default_collate
 
 torch.manual_seed(0)

@@ -55,8 +55,10 @@ for step in range(steps):
             logits = functional_call(model, (opt_params, buffers), (X,))
             acc = (logits.argmax(1) == y).float().mean()
             loss = F.cross_entropy(logits, y)
-        print(f"step {step:2d} batch {int(mask.sum()):3d} clipped {(norms > C_clip).sum().item():3d} "
-              f"median norm {norms.median().item():.4f} loss {loss.item():.5f} acc {acc.item():.3f}")
+        print(f"step {step:2d} batch {int(mask.sum()):3d} "
+              f"clipped {(norms > C_clip).sum().item():3d} "
+              f"median norm {norms.median().item():.4f} loss {loss.item():.5f} "
+              f"acc {acc.item():.3f}")
 
 # a crude (strong composition) epsilon bound, printed the way tutorials do
 delta = 1e-5

@@ -21,7 +21,8 @@ def make_task(perm, n=240):
 
 
 tasks = [make_task(torch.arange(D)), make_task(torch.randperm(D))]
-print("task shapes", [tuple(t[0].shape) for t in tasks], "labels", [t[1][:6].tolist() for t in tasks])
+print("task shapes", [tuple(t[0].shape) for t in tasks], "labels",
+      [t[1][:6].tolist() for t in tasks])
 
 
 def net():
@@ -78,10 +79,13 @@ for method in ["finetune", "l2", "ewc"]:
     if method == "ewc":
         print("  fisher means", {n: round(f.mean().item(), 6) for n, f in fisher.items()})
         lam = 200.0
-        penalty = lambda m: lam / 2 * sum((fisher[n] * (p - anchor[n]) ** 2).sum()
-                                          for n, p in m.named_parameters())
+
+        def penalty(m, lam=lam, fisher=fisher, anchor=anchor):
+            return lam / 2 * sum((fisher[n] * (p - anchor[n]) ** 2).sum()
+                                 for n, p in m.named_parameters())
     elif method == "l2":
-        penalty = lambda m: 0.5 * sum(((p - anchor[n]) ** 2).sum() for n, p in m.named_parameters())
+        def penalty(m, anchor=anchor):
+            return 0.5 * sum(((p - anchor[n]) ** 2).sum() for n, p in m.named_parameters())
     else:
         penalty = None
     train(model, tasks[1], penalty)

@@ -6,7 +6,8 @@ import torch
 
 for dt in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
     fi = torch.finfo(dt)
-    print(dt, "bits", fi.bits, "eps", fi.eps, "max", fi.max, "tiny", fi.tiny, "resolution", fi.resolution)
+    print(dt, "bits", fi.bits, "eps", fi.eps, "max", fi.max, "tiny", fi.tiny, "resolution",
+          fi.resolution)
 for dt in (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64):
     ii = torch.iinfo(dt)
     print(ii)
@@ -20,7 +21,8 @@ x = torch.tensor([1.0, 100.0, 1e-30, 0.0, -2.5])
 up = torch.nextafter(x, torch.tensor(float("inf")))
 print("nextafter up", up)
 print("ulp", (up - x).tolist())
-print("nextafter down float64", torch.nextafter(x.double(), torch.zeros(5, dtype=torch.float64)) - x.double())
+xd = x.double()
+print("nextafter down float64", torch.nextafter(xd, torch.zeros(5, dtype=torch.float64)) - xd)
 
 m, e = torch.frexp(torch.tensor([8.0, 0.3, -5.5, 1e-3, 0.0]))
 print("frexp mantissa", m, "exponent", e)

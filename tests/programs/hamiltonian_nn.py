@@ -41,7 +41,8 @@ print("samples", tuple(X.shape), "max energy drift", (E - E[0]).abs().max().item
 class HNN(nn.Module):
     def __init__(self):
         super().__init__()
-        self.H = nn.Sequential(nn.Linear(2, 32), nn.Tanh(), nn.Linear(32, 32), nn.Tanh(), nn.Linear(32, 1))
+        self.H = nn.Sequential(nn.Linear(2, 32), nn.Tanh(), nn.Linear(32, 32), nn.Tanh(),
+                               nn.Linear(32, 1))
 
     def forward(self, x):
         with torch.enable_grad():
@@ -66,7 +67,9 @@ for name, model in [("hnn", hnn), ("baseline", base)]:
 
 start = torch.tensor([[0.8, 0.0]])
 for name, model in [("hnn", hnn), ("baseline", base)]:
-    f = lambda x, m=model: m(x.detach().clone()).detach()
+    def f(x, m=model):
+        return m(x.detach().clone()).detach()
+
     roll = leapfrog(start, 0.1, 80, f)
     energy = true_H(roll[..., 0], roll[..., 1]).squeeze(1)
     print(f"{name:8s} energy start {energy[0].item():.6f} end {energy[-1].item():.6f} "

@@ -96,7 +96,8 @@ for it in range(8):
     print(f"EM {it} loglik {torch.log(c).sum().item():.5f}")
 print("A\n", A)
 print("B\n", B)
-print("rows sum to one", torch.allclose(A.sum(1), torch.ones(2)), torch.allclose(B.sum(1), torch.ones(2)))
+print("rows sum to one", torch.allclose(A.sum(1), torch.ones(2)), torch.allclose(B.sum(1),
+                                                                                 torch.ones(2)))
 
 # gradient of the log-likelihood w.r.t. unconstrained parameters
 logits_A = torch.zeros(2, 2, requires_grad=True)

@@ -18,7 +18,8 @@ moving = torch.roll(1.0 - 0.8 * fixed, shifts=(2, -3), dims=(0, 1))  # inverted 
 def joint_hist(a, b, bins=8):
     pts = torch.stack([a.flatten(), b.flatten()], 1)
     hist, edges = torch.histogramdd(pts, bins=[bins, bins],
-                                    range=[float(a.min()), float(a.max()), float(b.min()), float(b.max())])
+                                    range=[float(a.min()), float(a.max()), float(b.min()),
+                                           float(b.max())])
     return hist, edges
 
 
@@ -38,7 +39,8 @@ print("joint histogram\n", hist.int())
 print("edges", [e[:3] for e in edges])
 h1 = torch.histc(fixed, bins=8, min=float(fixed.min()), max=float(fixed.max()))
 print("histc marginal", h1, "matches", torch.equal(h1, hist.sum(1)))
-q = torch.bucketize(fixed.flatten(), torch.linspace(float(fixed.min()), float(fixed.max()), 9)[1:-1])
+q = torch.bucketize(fixed.flatten(), torch.linspace(float(fixed.min()), float(fixed.max()),
+                                                    9)[1:-1])
 print("bincount marginal", torch.bincount(q, minlength=8))
 counts, bin_edges = torch.histogram(moving.flatten(), bins=5)
 print("torch.histogram", counts, bin_edges)
@@ -56,7 +58,8 @@ aligned = torch.roll(moving, shifts=(best[1], best[2]), dims=(0, 1))
 mi_a, p = mutual_info(fixed, aligned)
 nmi = (entropy(p.sum(1)) + entropy(p.sum(0))) / entropy(p)
 print("aligned MI", mi_a.item(), "NMI", nmi.item())
-print("correlation aligned", torch.corrcoef(torch.stack([fixed.flatten(), aligned.flatten()]))[0, 1].item())
+print("correlation aligned", torch.corrcoef(torch.stack([fixed.flatten(), aligned.flatten()]))[0,
+                                                                                               1].item())
 
 
 def parzen_mi(a, b, bins=8, sigma=0.1):
@@ -82,4 +85,5 @@ for it in range(40):
     loss.backward()
     opt.step()
     if it % 8 == 0:
-        print(f"it {it:2d} -MI {loss.item():.6f} shift(px) {(shift.detach() * torch.tensor([W, H]) / 2)}")
+        px = shift.detach() * torch.tensor([W, H]) / 2
+        print(f"it {it:2d} -MI {loss.item():.6f} shift(px) {px}")

@@ -37,8 +37,14 @@ print(f"put via parity {puts.item():.8f}")
 
 n = 20000
 z = torch.randn(n)
-ST = lambda z: S.detach() * torch.exp((r.detach() - 0.5 * sigma.detach() ** 2) * T.detach()
-                                      + sigma.detach() * torch.sqrt(T.detach()) * z)
+
+
+def ST(z):
+    return S.detach() * torch.exp((r.detach() - 0.5 * sigma.detach() ** 2) * T.detach()
+                                  + sigma.detach() * torch.sqrt(T.detach()) * z)
+
+
+
 disc = math.exp(-0.03 * 0.5)
 payoff = disc * (ST(z) - K).clamp(min=0)
 anti = 0.5 * (payoff + disc * (ST(-z) - K).clamp(min=0))
@@ -72,6 +78,7 @@ dt = 0.5 / steps
 inc = torch.randn(4000, steps) * math.sqrt(dt) * 0.2 + (0.03 - 0.02) * dt
 path = 100.0 * torch.exp(torch.cumsum(inc, dim=1))
 asian = disc * (path.mean(1) - 105.0).clamp(min=0)
-print(f"asian {asian.mean().item():.6f} european-on-same {(disc * (path[:, -1] - 105).clamp(min=0)).mean().item():.6f}")
+euro = (disc * (path[:, -1] - 105).clamp(min=0)).mean()
+print(f"asian {asian.mean().item():.6f} european-on-same {euro.item():.6f}")
 print("quantiles of terminal price", torch.quantile(path[:, -1], torch.tensor([0.05, 0.5, 0.95])))
 torch.set_default_dtype(torch.float32)

@@ -27,13 +27,17 @@ rebuilt = pytree.tree_unflatten(leaves, spec)
 print("roundtrip", rebuilt["pair"], rebuilt["meta"], list(rebuilt["ordered"]))
 print("structure equal", pytree.tree_structure(rebuilt) == spec,
       pytree.tree_structure([1, 2]) == pytree.tree_structure((1, 2)))
-print("leaf spec", pytree.tree_structure(torch.ones(1)), pytree.tree_structure(torch.ones(1)).is_leaf())
+print("leaf spec", pytree.tree_structure(torch.ones(1)),
+      pytree.tree_structure(torch.ones(1)).is_leaf())
 
 as_double = pytree.tree_map_only(torch.Tensor, lambda t: t.double(), batch)
 print("dtypes", [t.dtype for t in pytree.tree_leaves(as_double) if isinstance(t, torch.Tensor)])
 print("ints x10", pytree.tree_map_only(int, lambda v: v * 10, batch["meta"]))
-print("only (int, float)", pytree.tree_map_only((int, float), lambda v: -v, [1, 2.5, "s", torch.ones(1)]))
-print("all tensors finite", pytree.tree_all(lambda x: not isinstance(x, torch.Tensor) or bool(torch.isfinite(x).all()), batch))
+print("only (int, float)", pytree.tree_map_only((int, float), lambda v: -v, [1, 2.5, "s",
+                                                                             torch.ones(1)]))
+finite = pytree.tree_all(
+    lambda x: not isinstance(x, torch.Tensor) or bool(torch.isfinite(x).all()), batch)
+print("all tensors finite", finite)
 print("any None", pytree.tree_any(lambda x: x is None, batch))
 print("all_only", pytree.tree_all_only(torch.Tensor, lambda t: t.numel() > 0, batch))
 
@@ -42,7 +46,9 @@ metrics = [{"loss": torch.tensor(0.5), "acc": (torch.tensor(0.75), 3)},
            {"loss": torch.tensor(0.75), "acc": (torch.tensor(0.5), 4)}]
 summed = pytree.tree_map(lambda *xs: sum(xs), *metrics)
 print("summed metrics", summed)
-mean = pytree.tree_map(lambda *xs: torch.stack([torch.as_tensor(x, dtype=torch.float32) for x in xs]).mean(), *metrics)
+mean = pytree.tree_map(
+    lambda *xs: torch.stack([torch.as_tensor(x, dtype=torch.float32) for x in xs]).mean(),
+    *metrics)
 print("mean metrics", mean)
 
 paths, _ = pytree.tree_flatten_with_path(batch)

@@ -53,10 +53,12 @@ for name, pts in [("random", torch.rand(4096, 2)),
 normal = Normal(0.0, 1.0)
 u = SobolEngine(1, scramble=True, seed=5).draw(1024).squeeze(1).clamp(1e-6, 1 - 1e-6)
 z = normal.icdf(u)
-print("E[z^2] via icdf", (z ** 2).mean().item(), "E[max(z-1,0)]", (z - 1).clamp(min=0).mean().item())
+print("E[z^2] via icdf", (z ** 2).mean().item(), "E[max(z-1,0)]",
+      (z - 1).clamp(min=0).mean().item())
 proposal = Normal(2.5, 1.0)
 s = proposal.sample((4096,))
 w = (normal.log_prob(s) - proposal.log_prob(s)).exp()
-print("P(z>2.5) importance", (w * (s > 2.5)).mean().item(), "exact", (1 - normal.cdf(torch.tensor(2.5))).item())
+print("P(z>2.5) importance", (w * (s > 2.5)).mean().item(), "exact",
+      (1 - normal.cdf(torch.tensor(2.5))).item())
 uni = Uniform(torch.tensor([0.0, -1.0]), torch.tensor([1.0, 1.0]))
 print(uni, uni.sample((3,)), uni.entropy())

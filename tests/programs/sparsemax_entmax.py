@@ -100,4 +100,5 @@ for name, norm in [("softmax", lambda s: F.softmax(s, -1)),
         loss.backward()
         opt.step()
     acc = (w.argmax(-1) == idx).float().mean()
-    print(f"{name:9s} loss {loss.item():.6f} acc {acc.item():.3f} zeros {(w == 0).float().mean().item():.3f}")
+    print(f"{name:9s} loss {loss.item():.6f} acc {acc.item():.3f} "
+          f"zeros {(w == 0).float().mean().item():.3f}")

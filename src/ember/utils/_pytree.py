@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections import OrderedDict, defaultdict, deque, namedtuple
-from typing import Any, Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 __all__ = ["PyTree", "Context", "FlattenFunc", "UnflattenFunc", "DumpableContext",
            "ToDumpableContextFn", "FromDumpableContextFn", "TreeSpec", "LeafSpec", "keystr",
