@@ -139,3 +139,26 @@ def test_func_transforms_still_flatten_namedtuples_and_dicts():
         out = L.func.vmap(lambda d: Pair(d["x"] * 2, d["x"].sum()))({"x": L.ones(3, 2)})
         assert type(out) is Pair and out.left.shape == (3, 2) and out.right.tolist() == [2.0] * 3
     errors_alike(lambda L: L.func.vmap(lambda a, b: a, in_dims=(0,))(L.ones(2), L.ones(2)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_conv_with_parameter_weights_takes_the_slow_path_gradient(seed):
+    """float64 convolutions run ATen's slow path; their input and weight gradients are its
+    formulas when the weight is an ``nn.Parameter`` too (a module's), not only a plain
+    tensor: Grad-CAM saliency maps differed in the last bits."""
+    import numpy as np
+
+    rs = np.random.RandomState(seed)
+    data = [rs.randn(1, 4, 4, 4), rs.randn(6, 4, 3, 3), rs.randn(6), rs.randn(1, 6, 4, 4)]
+    grads = []
+    for L in (torch, ember):
+        x, w, b, g = (L.tensor(a) for a in data)
+        conv = L.nn.Conv2d(4, 6, 3, padding=1).double()
+        with L.no_grad():
+            conv.weight.copy_(w)
+            conv.bias.copy_(b)
+        x.requires_grad_(True)
+        conv(x).backward(g)
+        grads.append([t.numpy() for t in (x.grad, conv.weight.grad, conv.bias.grad)])
+    for a, e in zip(*grads):
+        np.testing.assert_array_equal(e, a)
