@@ -162,3 +162,30 @@ def test_conv_with_parameter_weights_takes_the_slow_path_gradient(seed):
         grads.append([t.numpy() for t in (x.grad, conv.weight.grad, conv.bias.grad)])
     for a, e in zip(*grads):
         np.testing.assert_array_equal(e, a)
+
+
+@pytest.mark.parametrize("call", ["method_std", "function_var", "var_mean", "std_dim"])
+def test_degrees_of_freedom_warning_points_at_the_callers_line(call):
+    """torch's ``TORCH_WARN`` from C++ is attributed to the Python line that called the op;
+    Ember's pointed into its own reduction module."""
+    import warnings
+
+    seen = []
+    for L in (torch, ember):
+        x = L.ones(1)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            if call == "method_std":
+                x.std(); line = __import__("inspect").currentframe().f_lineno  # noqa: E702
+            elif call == "function_var":
+                L.var(x); line = __import__("inspect").currentframe().f_lineno  # noqa: E702
+            elif call == "var_mean":
+                L.var_mean(x); line = __import__("inspect").currentframe().f_lineno  # noqa: E702
+            else:
+                L.ones(3, 1).std(1); line = __import__("inspect").currentframe().f_lineno  # noqa: E702
+        msgs = [m for m in w if "degrees of freedom" in str(m.message)]
+        assert msgs, L.__name__
+        seen.append([(m.filename, m.lineno == line, str(m.message).split(" (Triggered")[0])
+                     for m in msgs])
+    assert seen[0] == seen[1]
+    assert seen[1][0][0] == __file__
