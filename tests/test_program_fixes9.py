@@ -189,3 +189,111 @@ def test_degrees_of_freedom_warning_points_at_the_callers_line(call):
                      for m in msgs])
     assert seen[0] == seen[1]
     assert seen[1][0][0] == __file__
+
+
+def _seeded(L, cls, *args, seed=0, **kwargs):
+    L.manual_seed(seed)
+    return cls(L)(*args, **kwargs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("masks", ["none", "attn", "padding", "both", "float_causal"])
+@pytest.mark.parametrize("weights", ["none", "average", "per_head"])
+def test_multihead_attention_inference_fast_path_is_torchs(dtype, masks, weights):
+    """An eval-mode, batch-first self-attention without grad runs torch's native kernel
+    (``_native_multi_head_attention``: bias added after the projection, ``q`` scaled, bmm,
+    ATen's masked softmax): Ember's slow path differed in the last bits."""
+    import numpy as np
+
+    outs = []
+    for L in (torch, ember):
+        L.manual_seed(0)
+        m = L.nn.MultiheadAttention(16, 4, batch_first=True, dtype=getattr(L, dtype)).eval()
+        x = L.randn(3, 5, 16, dtype=getattr(L, dtype))
+        am = L.ones(5, 5, dtype=L.bool).triu(1)
+        kp = L.tensor([[False] * 5, [False] * 3 + [True] * 2, [False] * 4 + [True]])
+        kw = {"need_weights": weights != "none", "average_attn_weights": weights == "average"}
+        if masks in ("attn", "both"):
+            kw["attn_mask"] = am
+        if masks in ("padding", "both"):
+            kw["key_padding_mask"] = kp
+        if masks == "float_causal":
+            kw["attn_mask"] = L.nn.Transformer.generate_square_subsequent_mask(
+                5, dtype=getattr(L, dtype))
+        with L.no_grad():
+            out, w = m(x, x, x, **kw)
+        outs.append((out.numpy(), None if w is None else w.numpy()))
+    np.testing.assert_array_equal(outs[1][0], outs[0][0])
+    if outs[0][1] is None:
+        assert outs[1][1] is None
+    else:
+        np.testing.assert_array_equal(outs[1][1], outs[0][1])
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu"])
+@pytest.mark.parametrize("norm_first", [False, True])
+@pytest.mark.parametrize("causal", [False, True])
+def test_transformer_encoder_layer_inference_fast_path_is_torchs(activation, norm_first, causal):
+    import numpy as np
+
+    outs = []
+    for L in (torch, ember):
+        L.manual_seed(1)
+        layer = L.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.1, activation=activation,
+                                             norm_first=norm_first, batch_first=True)
+        enc = L.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False).eval()
+        x = L.randn(2, 6, 16)
+        mask = L.nn.Transformer.generate_square_subsequent_mask(6) if causal else None
+        with L.no_grad():
+            outs.append(enc(x, mask=mask).numpy())
+        outs.append(enc(x, mask=mask).detach().numpy())          # grad recorded: slow path
+    np.testing.assert_array_equal(outs[2], outs[0])
+    np.testing.assert_array_equal(outs[3], outs[1])
+
+
+def test_mha_fast_path_switch_and_masked_softmax_match_torch():
+    import numpy as np
+
+    from ember.nn._native_attention import masked_softmax
+
+    rs = np.random.RandomState(3)
+    x = rs.randn(2, 3, 4, 4).astype(np.float32)
+    for mask, mask_type in [(rs.rand(4, 4) > 0.6, 0), (rs.rand(2, 4) > 0.5, 1),
+                            (rs.rand(2, 3, 4, 4) > 0.5, 2)]:
+        mask[0] = True                                               # a wholly masked row
+        want = torch._masked_softmax(torch.tensor(x), torch.tensor(mask), 3, mask_type).numpy()
+        m = mask[:, None, None, :] if mask_type == 1 else mask
+        np.testing.assert_array_equal(masked_softmax(x, m), want)
+    outs = []
+    for L in (torch, ember):
+        assert L.backends.mha.get_fastpath_enabled()
+        L.backends.mha.set_fastpath_enabled(False)
+        try:
+            L.manual_seed(0)
+            m = L.nn.MultiheadAttention(8, 2, batch_first=True).eval()
+            x = L.randn(2, 3, 8)
+            with L.no_grad():
+                outs.append(m(x, x, x)[0].numpy())
+        finally:
+            L.backends.mha.set_fastpath_enabled(True)
+    np.testing.assert_array_equal(outs[1], outs[0])
+
+
+def test_float_mask_beside_double_attention_is_added_as_double():
+    """``scaled_dot_product_attention`` takes a float32 mask beside float64 inputs (torch
+    allows "bool or float"; Ember raised), and its gradients are the flash kernel's."""
+    import numpy as np
+
+    rs = np.random.RandomState(0)
+    q0, m0 = rs.randn(2, 2, 5, 8), rs.randn(5, 5).astype(np.float32)
+    res = []
+    for L in (torch, ember):
+        q = L.tensor(q0, requires_grad=True)
+        out = L.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=L.tensor(m0))
+        out.sum().backward()
+        res.append((out.detach().numpy(), q.grad.numpy()))
+    for a, e in zip(*res):
+        np.testing.assert_array_equal(e, a)
+    errors_alike(lambda L: L.nn.functional.scaled_dot_product_attention(
+        L.ones(1, 1, 2, 4), L.ones(1, 1, 2, 4), L.ones(1, 1, 2, 4),
+        attn_mask=L.zeros(2, 2, dtype=L.float64)))
