@@ -233,7 +233,9 @@ def test_multihead_attention_inference_fast_path_is_torchs(dtype, masks, weights
 @pytest.mark.parametrize("activation", ["relu", "gelu"])
 @pytest.mark.parametrize("norm_first", [False, True])
 @pytest.mark.parametrize("causal", [False, True])
-def test_transformer_encoder_layer_inference_fast_path_is_torchs(activation, norm_first, causal):
+@pytest.mark.parametrize("padding", [False, True])
+def test_transformer_encoder_layer_inference_fast_path_is_torchs(activation, norm_first, causal,
+                                                                 padding):
     import numpy as np
 
     outs = []
@@ -244,9 +246,10 @@ def test_transformer_encoder_layer_inference_fast_path_is_torchs(activation, nor
         enc = L.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False).eval()
         x = L.randn(2, 6, 16)
         mask = L.nn.Transformer.generate_square_subsequent_mask(6) if causal else None
+        kp = L.tensor([[False] * 6, [False] * 4 + [True] * 2]) if padding else None
         with L.no_grad():
-            outs.append(enc(x, mask=mask).numpy())
-        outs.append(enc(x, mask=mask).detach().numpy())          # grad recorded: slow path
+            outs.append(enc(x, mask=mask, src_key_padding_mask=kp).numpy())
+        outs.append(enc(x, mask=mask, src_key_padding_mask=kp).detach().numpy())  # slow path
     np.testing.assert_array_equal(outs[2], outs[0])
     np.testing.assert_array_equal(outs[3], outs[1])
 

@@ -230,8 +230,8 @@ class TransformerEncoderLayer(Module):
                                                  src.dtype)
         src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype,
                                      check_other=False)
-        if src_key_padding_mask is None and self._fast_path_ok(src):
-            merged, mask_type = self.self_attn.merge_masks(src_mask, None, src)
+        if self._fast_path_ok(src):
+            merged, mask_type = self.self_attn.merge_masks(src_mask, src_key_padding_mask, src)
             return _native.transformer_encoder_layer_fwd(
                 src, self.self_attn.embed_dim, self.self_attn.num_heads, self.self_attn, self,
                 self.activation_relu_or_gelu == 2, self.norm_first, merged, mask_type)
@@ -247,8 +247,7 @@ class TransformerEncoderLayer(Module):
 
     def _fast_path_ok(self, src: Tensor) -> bool:
         """torch's conditions for ``torch._transformer_encoder_layer_fwd`` (the layer's
-        native inference path). A padding mask is left to the slow path here: with one, a
-        TransformerEncoder hands torch's layers nested tensors."""
+        native inference path)."""
         attn = self.self_attn
         if not (_mha.get_fastpath_enabled() and src.dim() == 3 and not self.training
                 and attn.batch_first and attn.in_proj_bias is not None
