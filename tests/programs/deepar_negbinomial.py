@@ -1,7 +1,7 @@
 # Models: a DeepAR-style probabilistic forecasting notebook (Salinas et al. 2017, GluonTS-free):
 # count series with weekly seasonality, mean scaling, lagged inputs and a time feature into a
 # GRU, a NegativeBinomial output head (total_count via softplus, logits), teacher-forced
-# training by negative log-likelihood, and ancestral sampling of 100 future paths summarised
+# training by negative log-likelihood, and ancestral sampling of 60 future paths summarised
 # by quantiles, compared with a Poisson head.
 import math
 
@@ -55,18 +55,18 @@ for head in ("nb", "poisson"):
     model = DeepAR(head=head)
     opt = torch.optim.Adam(model.parameters(), lr=1e-2)
     scale = train.mean(1, keepdim=True) + 1
-    for epoch in range(40):
+    for epoch in range(24):
         dist, _ = model(train, t[:T], scale)
         loss = -dist.log_prob(train).mean()
         opt.zero_grad()
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 10.0)
         opt.step()
-        if epoch % 10 == 0:
+        if epoch % 6 == 0:
             print(f"{head:7s} epoch {epoch:2d} nll {loss.item():.5f}")
     with torch.no_grad():
         _, h = model(train, t[:T], scale)
-        n_paths = 100                       # sampled in parallel, as GluonTS does
+        n_paths = 60                       # sampled in parallel, as GluonTS does
         hh = h.repeat_interleave(n_paths, dim=1)
         last = train[:, -1:].repeat_interleave(n_paths, dim=0)
         sc = scale.repeat_interleave(n_paths, dim=0)

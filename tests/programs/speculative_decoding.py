@@ -31,7 +31,7 @@ class TinyLM(nn.Module):
 pattern = torch.tensor([1, 2, 3, 4, 5, 6, 7, 8] * 4)
 data = torch.stack([torch.roll(pattern, -s)[:16] for s in range(8)])
 target, draft = TinyLM(32, 2), TinyLM(16, 1)
-for name, model, steps in (("target", target, 60), ("draft", draft, 25)):
+for name, model, steps in (("target", target, 40), ("draft", draft, 20)):
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
     for step in range(steps):
         logits = model(data[:, :-1])
