@@ -2,6 +2,20 @@
 
 from __future__ import annotations
 
+import os as _os
+import sys as _sys
+
+_PKG = _os.path.dirname(_os.path.abspath(__file__))
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first caller outside ember (where
+    torch's ``TORCH_WARN`` from C++ points it: the user's line)."""
+    frame, level = _sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG):
+        frame, level = frame.f_back, level + 1
+    return level
+
 
 class ArgTypeError(TypeError):
     """An argument of a type an op does not take; Tensor operators turn it into NotImplemented.

@@ -340,7 +340,7 @@ def check_inputs(query, key, value, attn_mask) -> None:
                            f"query.dtype: {query.dtype.cpp_name} key.dtype: "
                            f"{key.dtype.cpp_name} and value.dtype: {value.dtype.cpp_name} "
                            "instead.")
-    if attn_mask is not None and attn_mask.dtype.name != "bool" \
+    if attn_mask is not None and attn_mask.dtype.name not in ("bool", "float32") \
             and attn_mask.dtype != query.dtype:
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
                            f"dtype, but got attn_mask.dtype: {attn_mask.dtype.cpp_name} and  "

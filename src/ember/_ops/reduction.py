@@ -11,6 +11,7 @@ kernels receive the sorted tuple of reduced dims. Backward formulas are torch's
 from __future__ import annotations
 
 from .. import _dtype as D
+from .. import _errors
 from .._device import xp
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod
@@ -298,7 +299,7 @@ def _dof_warn(fname, input, dims, correction):
         import warnings
         warnings.warn(f"{fname}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=_errors.user_stacklevel())
 
 
 def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False):

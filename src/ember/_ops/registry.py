@@ -150,6 +150,12 @@ def _apply_conjugate(node, op, env, grads):
     return out
 
 
+def _raw_readable(v) -> bool:
+    """Whether a raw formula may read the tensor ``v``'s data: a plain Tensor, or an
+    ``nn.Parameter`` (a module's weights; torch's backward kernels see their data alike)."""
+    return v.__class__ is Tensor or getattr(v.__class__, "_is_param", False)
+
+
 def _apply_raw_direct(node, op, g):
     """:func:`_apply_raw` read straight from the node's saved values (no environment, no
     tensor made for a saved result): None where anything asks for the general path (a
@@ -193,7 +199,7 @@ def _apply_raw_direct(node, op, g):
             else:
                 v = st.value
             if isinstance(v, Tensor):
-                if v.__class__ is not Tensor or v._data.dtype != dt:
+                if not _raw_readable(v) or v._data.dtype != dt:
                     return None
                 v = v._data
             vals.append(v)
@@ -223,7 +229,7 @@ def _apply_raw(op, edges, env, g):
         for a in argnames:
             v = env[a]
             if isinstance(v, Tensor):
-                if v.__class__ is not Tensor or v._data.dtype != dt:
+                if not _raw_readable(v) or v._data.dtype != dt:
                     return None
                 v = v._data
             args.append(v)

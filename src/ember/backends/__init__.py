@@ -6,7 +6,7 @@ changes a CPU torch's results either.
 
 from __future__ import annotations
 
-from . import cpu, cuda, cudnn, mkldnn, mps, openmp, quantized
+from . import cpu, cuda, cudnn, mha, mkldnn, mps, openmp, quantized
 
 
 del annotations  # keep dir() to torch's names

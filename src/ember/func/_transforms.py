@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ._pytree import spec_repr, tree_flatten, tree_map, tree_unflatten
+from ..utils._pytree import tree_flatten, tree_map, tree_unflatten
 
 _depth = [0]     # how many transforms are running (nesting)
 
@@ -157,7 +157,7 @@ def vjp(func: Callable, *primals, has_aux: bool = False):
                                    f"tensors, got unsupported type {type(o)}")
 
     def vjp_fn(*cotangents):
-        cts = cotangents[0] if len(cotangents) == 1 and out_spec is None else cotangents
+        cts = cotangents[0] if len(cotangents) == 1 and out_spec.is_leaf() else cotangents
         flat, ct_spec = tree_flatten(cts)
         if len(flat) != len(outs):
             raise RuntimeError("Expected pytree structure of cotangents to be the same as "
@@ -222,8 +222,8 @@ def linearize(func: Callable, *primals) -> tuple:
     def jvp_fn(*tangents):
         flat_tangents, tangents_spec = tree_flatten(tangents)
         if tangents_spec != primals_spec:
-            raise RuntimeError(f"Expected the tangents {spec_repr(tangents_spec)} to have the same "
-                               f"argspec as the primals {spec_repr(primals_spec)}")
+            raise RuntimeError(f"Expected the tangents {tangents_spec} to have the same "
+                               f"argspec as the primals {primals_spec}")
         for idx, (t, m) in enumerate(zip(flat_tangents, meta)):
             for what, have, want in zip(("shape", "device", "dtype"),
                                         (t.shape, t.device, t.dtype), m):

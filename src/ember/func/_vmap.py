@@ -13,7 +13,7 @@ from collections.abc import Callable
 from .. import _errors
 from .._tensor import Tensor
 from ..autograd import grad_mode as _grad_mode
-from ._pytree import spec_repr, tree_flatten, tree_unflatten
+from ..utils._pytree import tree_flatten, tree_unflatten
 
 _RANDOMNESS = ("error", "different", "same")
 
@@ -38,8 +38,8 @@ def _broadcast_dims(in_dims, args, func):
     if len(in_dims) != len(args):
         raise ValueError(f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>): in_dims is "
                          "not compatible with the structure of `inputs`. in_dims has structure "
-                         f"{spec_repr(tree_flatten(in_dims)[1])} but inputs has structure "
-                         f"{spec_repr(spec)}.")
+                         f"{tree_flatten(in_dims)[1]} but inputs has structure "
+                         f"{spec}.")
     dims = []
     for d, a in zip(in_dims, args):
         sub, _ = tree_flatten(a)

@@ -1000,6 +1000,10 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if attn_mask is not None and attn_mask.dtype is _D.bool:
         attn_mask = Tensor._wrap(np.where(attn_mask._data, 0.0, -np.inf).astype(
             query._data.dtype))
+    elif attn_mask is not None and attn_mask.dtype is not query.dtype \
+            and query.dtype is _D.float64:
+        # a float mask beside double inputs: torch's kernels add it converted (exactly)
+        attn_mask = attn_mask.to(query.dtype)
     if _attention.flash_applies(query, key, value, attn_mask, dropout_p, enable_gqa):
         return _attention.flash(query, key, value, attn_mask, scale, enable_gqa, is_causal)
     _attention.check_math_enabled()

@@ -41,7 +41,7 @@ def swap_tensors(t1: _Tensor, t2: _Tensor) -> None:
     t1.__class__, t2.__class__ = t2.__class__, t1.__class__
 
 
-_SUBMODULES = ("benchmark", "checkpoint", "data", "hooks", "model_zoo")
+_SUBMODULES = ("_pytree", "benchmark", "checkpoint", "data", "hooks", "model_zoo")
 
 
 def __getattr__(name: str):

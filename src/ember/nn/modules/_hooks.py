@@ -11,10 +11,9 @@ into them in place raises torch's error. Legacy (non-full) hooks are hooks on th
 
 from __future__ import annotations
 
-import os
-import sys
 import warnings
 
+from ... import _errors
 from ..._ops.registry import _IN_CUSTOM_FUNCTION
 from ..._tensor import Tensor
 from ...autograd import grad_mode
@@ -123,7 +122,7 @@ class BackwardHook:
                         "to module outputs since no inputs require gradients. See "
                         "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
                         "#torch.nn.Module.register_full_backward_hook for more details.",
-                        stacklevel=_user_stacklevel())
+                        stacklevel=_errors.user_stacklevel())
                     grad_inputs = self._pack_with_none([], [], self.n_inputs)
                     for user_hook in self.user_hooks:
                         res = user_hook(self.module, grad_inputs, self.grad_outputs)
@@ -145,17 +144,6 @@ class BackwardHook:
         self.n_outputs = len(args)
         self.output_tensors_index = output_idx
         return res if is_tuple else res[0]
-
-
-_PKG = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _user_stacklevel() -> int:
-    """The ``stacklevel`` that points a warning at the first caller outside ember."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PKG):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def register_legacy_hooks(module, hooks, args, result) -> None:

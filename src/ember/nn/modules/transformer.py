@@ -3,7 +3,9 @@
 Parameters, their registration and initialisation order are torch's (``in_proj_weight``
 xavier-uniform after ``out_proj`` was built as a Linear; biases zeroed), so seeded
 construction and ``state_dict`` keys match. The attention is torch's slow path,
-:func:`ember.nn.functional.multi_head_attention_forward` (node names are torch's).
+:func:`ember.nn.functional.multi_head_attention_forward` (node names are torch's), except
+where torch takes its native inference path (an eval-mode, batch-first self-attention with no
+gradient recorded, under torch's conditions): ``ember.nn._native_attention``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ import warnings
 
 from ... import _factories as _Fac
 from ..._tensor import Tensor
+from ...amp.autocast_mode import is_autocast_enabled as _autocast_on
+from ...autograd.grad_mode import is_grad_enabled as _grad_on
+from ...backends import mha as _mha
+from .. import _native_attention as _native
 from .. import functional as F
 from .. import init as _init
 from ..parameter import Parameter as _Parameter
@@ -27,7 +33,8 @@ from .normalization import LayerNorm
 
 
 class MultiheadAttention(Module):
-    """Multi-head attention (torch's slow path, ``F.multi_head_attention_forward``).
+    """Multi-head attention (torch's slow path, ``F.multi_head_attention_forward``, or its
+    native inference path where torch takes it).
 
     ``kdim``/``vdim`` different from ``embed_dim`` give separate ``q/k/v_proj_weight``;
     ``add_bias_kv`` adds ``bias_k``/``bias_v`` (xavier-normal), ``add_zero_attn`` a zero key
@@ -107,11 +114,21 @@ class MultiheadAttention(Module):
                 is_causal: bool = False):
         """Attend ``query`` to ``key``/``value``; returns ``(output, weights or None)``."""
         is_batched = query.dim() == 3
+        float_masks = ((attn_mask is not None and attn_mask.is_floating_point())
+                       or (key_padding_mask is not None
+                           and key_padding_mask.is_floating_point()))
         key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask",
                                              F._none_or_dtype(attn_mask), "attn_mask",
                                              query.dtype)
         attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
                                       check_other=False)
+        if not float_masks and is_batched and query is key and key is value \
+                and self._fast_path_ok(query) and self.in_proj_bias is not None:
+            merged, mask_type = self.merge_masks(attn_mask, key_padding_mask, query)
+            return _native.native_multi_head_attention(
+                query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
+                self.in_proj_bias, self.out_proj.weight, self.out_proj.bias, merged,
+                need_weights, average_attn_weights, mask_type)
         if self.batch_first and is_batched:
             if key is value:
                 if query is key:
@@ -134,6 +151,39 @@ class MultiheadAttention(Module):
         if self.batch_first and is_batched:
             out = out.transpose(1, 0)
         return out, weights
+
+    def _fast_path_ok(self, query: Tensor) -> bool:
+        """torch's conditions (beyond the masks and self-attention) for
+        ``torch._native_multi_head_attention``."""
+        w, b = self.in_proj_weight, self.in_proj_bias
+        if not (_mha.get_fastpath_enabled() and w is not None and query.dtype == w.dtype
+                and (b is None or query.dtype == b.dtype) and not self.training
+                and self.num_heads % 2 == 0 and self.batch_first and self.bias_k is None
+                and self.bias_v is None and not self.add_zero_attn
+                and self._qkv_same_embed_dim and not _autocast_on()):
+            return False
+        args = (query, w, b, self.out_proj.weight, self.out_proj.bias)
+        return not (_grad_on() and any(a is not None and a.requires_grad for a in args))
+
+    def merge_masks(self, attn_mask, key_padding_mask, query):
+        """The fast path's single mask and its type: the padding mask (type 1), or the
+        attention mask expanded to (B, heads, L, L), plus the padding mask if both (type 2)."""
+        mask_type = merged = None
+        if key_padding_mask is not None:
+            mask_type, merged = 1, key_padding_mask
+        if attn_mask is not None:
+            batch_size, seq_len, _ = query.shape
+            mask_type = 2
+            if attn_mask.dim() == 3:
+                expanded = attn_mask.view(batch_size, -1, seq_len, seq_len)
+            else:
+                expanded = attn_mask.view(1, 1, seq_len, seq_len).expand(
+                    batch_size, self.num_heads, -1, -1)
+            merged = expanded
+            if key_padding_mask is not None:
+                merged = expanded + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
+                    -1, self.num_heads, -1, -1)
+        return merged, mask_type
 
 
 class TransformerEncoderLayer(Module):
@@ -180,6 +230,11 @@ class TransformerEncoderLayer(Module):
                                                  src.dtype)
         src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype,
                                      check_other=False)
+        if self._fast_path_ok(src):
+            merged, mask_type = self.self_attn.merge_masks(src_mask, src_key_padding_mask, src)
+            return _native.transformer_encoder_layer_fwd(
+                src, self.self_attn.embed_dim, self.self_attn.num_heads, self.self_attn, self,
+                self.activation_relu_or_gelu == 2, self.norm_first, merged, mask_type)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -188,6 +243,25 @@ class TransformerEncoderLayer(Module):
             x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
             x = self.norm2(x + self._ff_block(x))
         return x
+
+
+    def _fast_path_ok(self, src: Tensor) -> bool:
+        """torch's conditions for ``torch._transformer_encoder_layer_fwd`` (the layer's
+        native inference path)."""
+        attn = self.self_attn
+        if not (_mha.get_fastpath_enabled() and src.dim() == 3 and not self.training
+                and attn.batch_first and attn.in_proj_bias is not None
+                and attn._qkv_same_embed_dim and self.activation_relu_or_gelu
+                and self.norm1.eps == self.norm2.eps and attn.num_heads % 2 == 0
+                and not _autocast_on()):
+            return False
+        if any(len(m._forward_hooks) + len(m._forward_pre_hooks) for m in self.modules()):
+            return False
+        args = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight,
+                attn.out_proj.bias, self.norm1.weight, self.norm1.bias, self.norm2.weight,
+                self.norm2.bias, self.linear1.weight, self.linear1.bias, self.linear2.weight,
+                self.linear2.bias)
+        return not (_grad_on() and any(a is not None and a.requires_grad for a in args))
 
 
 def _get_activation_fn(activation: str):
@@ -262,7 +336,6 @@ class TransformerEncoder(Module):
 
     def _takes_nested_path(self, src, mask, key_padding_mask) -> bool:
         """torch's conditions for converting ``src`` to a nested tensor (CPU, no autocast)."""
-        from ...autograd.grad_mode import is_grad_enabled
         first = self.layers[0]
         if (not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3
                 or key_padding_mask is None or mask is not None):
@@ -276,7 +349,7 @@ class TransformerEncoder(Module):
                 attn.out_proj.bias, n1.weight, n1.bias, n2.weight, n2.bias,
                 first.linear1.weight, first.linear1.bias, first.linear2.weight,
                 first.linear2.bias)
-        return not (is_grad_enabled() and any(a is not None and a.requires_grad for a in args))
+        return not (_grad_on() and any(a is not None and a.requires_grad for a in args))
 
 
 def _why_not_sparsity_fast_path(layer) -> str:
