@@ -661,6 +661,8 @@ def isin(elements=None, test_elements=None, *, assume_unique: bool = False,
     if a.dtype.kind == "c" or b.dtype.kind == "c":
         dt = D._BY_NP[xp.result_type(a, b)]
         raise RuntimeError(f"Unsupported input type encountered for isin(): {dt.scalar_name}")
+    D.no_barebones_kernel("isin_default_cpu", *(getattr(x, "dtype", None)
+                                                for x in (elements, test_elements)))
     res = _wrap(xp.asarray(xp.isin(a, b, invert=invert)))
     return res if out is None else _write_out(out, res._data)
 

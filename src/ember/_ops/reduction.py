@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
+from .._dtype import no_barebones_kernel
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod
 from .registry import NONE, expose, op, run
@@ -948,6 +949,7 @@ def count_nonzero(input, dim=None):
     >>> ember.tensor([[0, 1], [2, 3]]).count_nonzero(0)
     tensor([1, 2])
     """
+    no_barebones_kernel("nonzero_count_cpu", input.dtype)
     a = input._data
     dims = _reduce_dims(input, dim)
     return _wrap(xp.asarray(xp.count_nonzero(a, axis=dims) if a.ndim else int(a != 0),

@@ -393,12 +393,16 @@ def _arrays(op, args):
             a = args[i]
             if isinstance(a, Tensor):
                 arr = a._data
+                if arr.dtype.kind == "u" and arr.dtype.itemsize > 1:
+                    _barebones(op, _BY_NP[arr.dtype], args)
                 if arr.dtype in _REDUCED and not op.view and op.name not in _MOVES:
                     low = _low_inputs(op, arr)
                     arr = arr.astype(_F32)
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr
+        if op.name in _BAREBONES_ACCUMULATE:     # (accumulating in the type asked for)
+            D.no_barebones_kernel(_BAREBONES_ACCUMULATE[op.name], args[op.dtype_idx])
         if low is not None and op.dtype_idx is not None and args[op.dtype_idx] is not None:
             low = _Low(None, low.quiet)     # the kernel gives the dtype asked for
         return args, low
@@ -443,6 +447,8 @@ def _arrays(op, args):
     cdt = dt
     if promote is FLOAT and dt._category < 2:
         cdt = D.get_default_dtype()
+    if cdt in _BAREBONES:
+        _barebones(op, cdt, args)
     npdt = cdt.np
     if npdt in _REDUCED or (npdt.char == "e" and op.name in _HALF_IN_FLOAT):
         return _reduced_arrays(op, args, cdt), (D.bool if promote is COMPARE else cdt)
@@ -464,6 +470,7 @@ def _arrays(op, args):
 
 _REDUCED = D.REDUCED
 _F32 = xp.dtype(xp.float32)
+_BAREBONES = D.BAREBONES
 _HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
 # ops whose kernels take a Python number as torch's Scalar does, at double precision (pow's
 # ``std::pow(x, double exponent)`` one by one), rather than rounded to the tensor's dtype
@@ -472,6 +479,83 @@ _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
 # to float, as for bfloat16): they take float16 tensors as float32 arrays
 _HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
                             "log_sigmoid", "leaky_relu", "rsqrt"))
+
+
+def _barebones(op, dt, args) -> None:
+    """torch's NotImplementedError for an op computing in uint16, uint32 or uint64 (``dt``):
+    its kernels cover few of them (_BAREBONES_OK); the error names the kernel torch looked
+    for (_BAREBONES_KERNEL, by op; else ``"<op>_cpu"``)."""
+    name = op.name
+    if name in _BAREBONES_OK:
+        return
+    kernel = _BAREBONES_KERNEL.get(name)
+    if kernel is not None and not isinstance(kernel, str):
+        kernel = kernel(*args)
+    D.no_barebones_kernel(kernel or name.strip("_") + "_cpu", dt)
+
+
+def _clamp_kernel_name(self, min, max):
+    return ("clamp_scalar_cpu" if max is not None else "clamp_min_scalar_cpu") \
+        if min is not None else "clamp_max_scalar_cpu"
+
+
+def _clamp_tensor_kernel_name(self, min, max):
+    return ("clamp_cpu" if max is not None else "maximum_cpu") if min is not None \
+        else "minimum_cpu"
+
+
+def _index_put_kernel_name(self, indices, values, accumulate=False):
+    # setitem through a boolean mask with a number (a 0-d value) is torch's masked_fill
+    if len(indices) == 1 and getattr(getattr(indices[0], "dtype", None), "kind", "") == "b" \
+            and values.ndim == 0 and not accumulate:
+        return "masked_fill"
+    return "index_put"
+
+
+# the ops with a kernel for torch's barebones unsigned types: views, copies and fills, ==
+# and !=, *, &, |, ^, the integer roundings, sort and unique, where, and the reductions that
+# accumulate in int64 (sum, prod, cumsum, cumprod, whose dtype= is checked by the op)
+_BAREBONES_OK = frozenset((
+    "view", "unsafe_view", "_reshape_alias", "slice_", "select_", "t_", "transpose_",
+    "permute_", "unsqueeze", "squeeze_all", "squeeze_dim", "squeeze_dims", "unbind_",
+    "expand_", "as_strided_", "diagonal_", "diagonal_copy", "narrow_copy_", "split_",
+    "split_with_sizes_", "movedim_", "unfold_", "alias", "detach", "view_dtype",
+    "clone", "copy", "_to_copy", "fill", "zero", "repeat_", "constant_pad_nd", "_roll",
+    "diag_embed_", "index", "_embedding", "sort_", "sort_stable", "unique2",
+    "unique_consecutive_", "unique_dim", "sum_all", "sum_dim", "prod_all", "prod_dim",
+    "nansum_", "cumsum_", "cumprod_", "mean_all", "mean_dim", "eq", "ne", "mul",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "floor", "round", "trunc",
+    "nan_to_num", "isinf", "isneginf", "isposinf", "signbit", "isnan", "isfinite", "angle",
+    "where_op", "any_all", "any_dim", "all_all", "all_dim", "cat", "stack",
+))
+_BAREBONES_ACCUMULATE = {"sum_all": "sum_cpu", "sum_dim": "sum_cpu", "nansum_": "sum_cpu",
+                         "prod_all": "prod_out_cpu", "prod_dim": "prod_out_cpu",
+                         "cumsum_": "cumsum_out_cpu", "cumprod_": "cumprod_out_cpu"}
+_BAREBONES_KERNEL = {
+    "add": "add_stub", "sub": "add_stub", "rsub_scalar": "add_stub", "rsub": "add_stub",
+    "masked_fill_value": "masked_fill", "masked_fill_tensor": "masked_fill",
+    "masked_select_": "masked_select", "masked_scatter_op": "masked_scatter",
+    "clamp_scalar": _clamp_kernel_name, "clamp_tensor": _clamp_tensor_kernel_name,
+    "relu": "clamp_min_scalar_cpu", "amin_": "min_values_cpu", "amax_": "max_values_cpu",
+    "_aminmax": "aminmax_cpu", "triu": "triu", "tril": "tril",
+    "index_put_op": _index_put_kernel_name, "index_fill_value": "index_fill_cpu",
+    "index_fill_tensor": "index_fill_cpu", "index_add_op": "index_add_",
+    "index_copy_op": "index_copy_cpu", "scatter_add_op": "scatter_gather_tensor_cpu",
+    "scatter_src": "scatter_gather_tensor_cpu", "gather_": "scatter_gather_tensor_cpu",
+    "scatter_value": "scatter_gather_scalar_cpu", "take_": "take_cpu", "put_op": "take_put_cpu",
+    "sgn": "sign_cpu", "pow_scalar": "pow", "pow_tensor": "pow", "pow_scalar_base": "pow",
+    "min_dim": "min_cpu", "max_dim": "max_cpu", "max_all": "max_all", "min_all": "min_all",
+    "_flip": "flip_cpu", "_rot90": "flip_cpu", "maximum": "maximum_cpu", "fmax": "maximum_cpu",
+    "minimum": "minimum_cpu", "fmin": "minimum_cpu", "addcmul": "addcmul_cpu_out",
+    "remainder_scalar": "remainder_cpu", "remainder_tensor": "remainder_cpu",
+    "floor_divide": "div_floor_cpu", "fmod_scalar": "fmod_cpu", "fmod_tensor": "fmod_cpu",
+    "div_rounding": lambda self, other, rounding_mode=None: f"div_{rounding_mode}_cpu",
+    "_mv": "addmv_impl_cpu", "_bmm": "bmm", "_mm": "addmm_impl_cpu_",
+    "_addmm": "addmm_impl_cpu_", "_dot": "dot", "linalg_cross": "cross", "_trace": "trace",
+    "bitwise_left_shift": "lshift_cpu", "bitwise_right_shift": "rshift_cpu",
+    "index_select_": "index_select", "median_all": "median_cpu", "median_dim": "median_cpu",
+    "mode_": "mode_cpu", "topk_": "topk_cpu", "kthvalue_": "kthvalue_cpu",
+}
 
 
 class _Low:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from .. import _dtype as D
 from .._device import xp
 from .registry import NONE, SAME, expose, no_complex, op, run, tensor_operands
 from .util import dim_not_none, norm_dim, norm_dims
@@ -296,12 +297,14 @@ def _arg(fn, input, dim, keepdim):
 @expose
 def argmax(input, dim=None, keepdim=False):
     """Index of the largest element (flattened when ``dim`` is None)."""
+    D.no_barebones_kernel("argmax_cpu", input.dtype)
     return _arg(xp.argmax, input, dim, keepdim)
 
 
 @expose
 def argmin(input, dim=None, keepdim=False):
     """Index of the smallest element (flattened when ``dim`` is None)."""
+    D.no_barebones_kernel("argmin_cpu", input.dtype)
     return _arg(xp.argmin, input, dim, keepdim)
 
 
