@@ -281,3 +281,47 @@ UNSIGNED_MORE = {
 @pytest.mark.parametrize("case", list(UNSIGNED_MORE))
 def test_unsigned_more(case):
     _same(_run(torch, UNSIGNED_MORE[case]), _run(ember, UNSIGNED_MORE[case]))
+
+
+# ------------------------------------------------------------- the names of torch's callables
+
+
+def _public_callables(lib, where):
+    import types
+    space = lib.Tensor if where == "Tensor" else lib
+    for part in where.split(".") if where not in ("", "Tensor") else ():
+        space = getattr(space, part)
+    for name in sorted(dir(space)):
+        if name.startswith("__") if where == "Tensor" else name.startswith("_"):
+            continue
+        value = getattr(space, name, None)
+        if callable(value) and not isinstance(value, (type, types.ModuleType)):
+            yield name, value
+
+
+@pytest.mark.parametrize("where", ["", "nn.functional", "linalg", "special", "fft", "Tensor"])
+def test_callables_have_torchs_names(where):
+    """``torch.absolute.__name__`` is "absolute", ``torch.linalg.det.__name__`` "linalg_det",
+    ``Tensor.clip.__name__`` "clip": every public callable ember also has carries torch's
+    name."""
+    space = ember.Tensor if where == "Tensor" else ember
+    for part in where.split(".") if where not in ("", "Tensor") else ():
+        space = getattr(space, part)
+    wrong = []
+    for name, fn in _public_callables(torch, where):
+        mine = getattr(space, name, None)
+        if mine is None:
+            continue
+        if getattr(mine, "__name__", None) != fn.__name__:
+            wrong.append((name, fn.__name__, getattr(mine, "__name__", None)))
+    assert not wrong
+
+
+@pytest.mark.parametrize("get", [lambda L: L.absolute, lambda L: L.linalg.det,
+                                 lambda L: L.Tensor.absolute, lambda L: L.special.expit,
+                                 lambda L: L.nn.functional.logsigmoid, lambda L: L.clip])
+def test_renamed_callables_pickle(get):
+    import pickle
+    fn = get(ember)
+    assert pickle.loads(pickle.dumps(fn)) is fn
+    assert fn.__name__ == get(torch).__name__
