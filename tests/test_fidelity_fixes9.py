@@ -42,7 +42,7 @@ def _same(t, e, strides=True):
     if strides:
         assert e.stride() == t.stride(), (t.stride(), e.stride())
     assert repr(e) == repr(t)
-    a, b = t.detach().resolve_conj(), e.detach().resolve_conj()
+    a, b = t.detach().resolve_conj().resolve_neg(), e.detach().resolve_conj()
     if t.dtype in (torch.bfloat16, torch.float16):
         a, b = a.double(), b.double()
     assert np.array_equal(a.numpy(), b.numpy(),
@@ -325,3 +325,65 @@ def test_renamed_callables_pickle(get):
     fn = get(ember)
     assert pickle.loads(pickle.dumps(fn)) is fn
     assert fn.__name__ == get(torch).__name__
+
+
+# ------------------------------------------------------------- lazy conjugation
+
+
+def _cx(L):
+    return L.tensor([[1 + 2j, 3 - 4j], [5j, -1 + 0j]], dtype=L.complex128)
+
+
+def _then(make, act, show):
+    def fn(L):
+        a = make(L)
+        b = act(L, a)
+        return show(a, b)
+    return fn
+
+
+def _flags(t):
+    return (t, t.is_conj(), t._is_view())
+
+
+CONJ = {
+    "conj": lambda L: _flags(_cx(L).conj()),
+    "conj of conj": lambda L: _flags(_cx(L).conj().conj()),
+    "conj of real": lambda L: _flags(L.tensor([1.0]).conj()),
+    "resolve_conj": lambda L: _flags(_cx(L).conj().resolve_conj()),
+    "conj_physical": lambda L: _flags(_cx(L).conj_physical()),
+    "clone": lambda L: _flags(_cx(L).conj().clone()),
+    "view, slice, t, detach": lambda L: [_flags(f(_cx(L).conj())) for f in (
+        lambda c: c.view(4), lambda c: c[0], lambda c: c.t(), lambda c: c.detach(),
+        lambda c: c.contiguous(), lambda c: c.expand(3, 2, 2))],
+    "real and imag": lambda L: [_flags(_cx(L).conj().real), _cx(L).conj().imag],
+    "mH, adjoint": lambda L: [_flags(_cx(L).mH), _flags(_cx(L).adjoint())],
+    "numpy": lambda L: _cx(L).conj().numpy(),
+    "view_as_real": lambda L: L.view_as_real(_cx(L).conj()),
+    "view_as_real resolved": lambda L: L.view_as_real(_cx(L).conj().resolve_conj()),
+    "mul_ through conj": _then(_cx, lambda L, a: a.conj().mul_(2), lambda a, b: (a, b)),
+    "setitem through conj": _then(_cx, lambda L, a: a.conj().__setitem__((0, 1), 7j),
+                                  lambda a, b: a),
+    "write through a view of conj": _then(_cx, lambda L, a: a.conj()[1].add_(1j),
+                                          lambda a, b: a),
+    "write through conj of conj": _then(_cx, lambda L, a: a.conj().conj().mul_(1j),
+                                        lambda a, b: a),
+    "write through conj of a column": _then(_cx, lambda L, a: a[:, 1].conj().zero_(),
+                                            lambda a, b: a),
+    "write through real of conj": _then(_cx, lambda L, a: a.conj().real.fill_(9),
+                                        lambda a, b: a),
+    "base write seen by conj": _then(_cx, lambda L, a: (a.conj(), a.mul_(2))[0],
+                                     lambda a, b: b),
+    "versions": _then(_cx, lambda L, a: a.conj().add_(1), lambda a, b: (a._version,
+                                                                         b._version)),
+    "grad_fn names": lambda L: (lambda a: (a.conj().grad_fn.name(), a.conj().is_conj(),
+                                           a.conj().resolve_conj().grad_fn.name()))(
+        _cx(L).requires_grad_()),
+    "ops on conj": lambda L: (lambda c: (c @ c, c.sum(), c * 2, c.exp(), c.abs()))(
+        _cx(L).conj()),
+}
+
+
+@pytest.mark.parametrize("case", list(CONJ))
+def test_lazy_conjugation(case):
+    _same(_run(torch, CONJ[case]), _run(ember, CONJ[case]))

@@ -578,8 +578,8 @@ def real(input: Tensor) -> Tensor:
         return input
     if input.requires_grad and _grad_enabled():
         # torch's real is select(view_as_real(input), -1, 0): its grad_fn is SelectBackward0
-        from .complex_views import view_as_real
-        return view_as_real(input).select(-1, 0)
+        from .complex_views import _view_as_real
+        return _view_as_real(input).select(-1, 0)
     return _real_view(input)
 
 
@@ -589,8 +589,8 @@ def imag(input: Tensor) -> Tensor:
     if not input.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     if input.requires_grad and _grad_enabled():
-        from .complex_views import view_as_real
-        return view_as_real(input).select(-1, 1)
+        from .complex_views import _view_as_real
+        return _view_as_real(input).select(-1, 1)
     return _imag_view(input)
 
 

@@ -36,7 +36,7 @@ from .. import _dtype as D
 from .. import _errors
 from .. import _memory_format as _mf
 from .._device import xp
-from .._tensor import Tensor
+from .._tensor import CONJ, Tensor
 from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
 from ..amp.autocast_mode import _state as _amp
 from ..autograd import grad_mode
@@ -469,6 +469,7 @@ def _arrays(op, args):
 
 
 _REDUCED = D.REDUCED
+_CONJ = CONJ
 _F32 = xp.dtype(xp.float32)
 _BAREBONES = D.BAREBONES
 _HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
@@ -816,6 +817,8 @@ def _share(view, base, meta=None):
     else:
         view._base = base
     view._vc = base._vc
+    if _CONJ and base in _CONJ and view._data.dtype.kind == "c":
+        _CONJ.add(view)                 # (a complex view of a conjugate view has the bit too)
     if not _state.enabled:
         meta = _INFERENCE if _state.inference else _NO_GRAD
     if meta is not None:
