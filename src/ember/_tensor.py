@@ -40,29 +40,23 @@ class _VersionCounter:
         self.value = 0
 
 
-class _Marked:
+class _Marked(dict):
     """A set of live objects, by identity, holding them weakly (a ``WeakSet`` would compare
-    tensors with ``==``)."""
+    tensors with ``==``); its truth is the dict's, so an empty one costs nothing to test."""
 
-    __slots__ = ("_refs",)
-
-    def __init__(self):
-        self._refs = {}
-
-    def __bool__(self) -> bool:
-        return bool(self._refs)
+    __slots__ = ()
 
     def __contains__(self, obj) -> bool:
-        ref = self._refs.get(id(obj))
+        ref = self.get(id(obj))
         return ref is not None and ref() is obj
 
     def add(self, obj) -> None:
-        key, refs = id(obj), self._refs
+        key = id(obj)
 
-        def gone(ref):
+        def gone(ref, refs=self):
             if refs.get(key) is ref:
                 del refs[key]
-        refs[key] = weakref.ref(obj, gone)
+        self[key] = weakref.ref(obj, gone)
 
 
 # the tensors with torch's conjugate bit set (``Tensor.conj()`` of a complex tensor and the
