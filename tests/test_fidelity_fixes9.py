@@ -387,3 +387,98 @@ CONJ = {
 @pytest.mark.parametrize("case", list(CONJ))
 def test_lazy_conjugation(case):
     _same(_run(torch, CONJ[case]), _run(ember, CONJ[case]))
+
+
+# ------------------------------------------------------------- found by tools/fuzz_ops.py
+
+
+def _perm(L, dt="int64"):
+    return L.arange(16).reshape(2, 2, 4).permute(2, 1, 0).to(getattr(L, dt))
+
+
+def _expanded(L, dt="uint8"):
+    return L.arange(4).reshape(4, 1, 1).to(getattr(L, dt)).expand(4, 4, 1)
+
+
+FUZZ = {
+    # a tensor-only operand given a number: torch's method counts positions without self
+    "maximum method number": lambda L: L.tensor([1.0]).maximum(2),
+    "maximum function number": lambda L: L.maximum(L.tensor([1.0]), 2),
+    "atan2_ number": lambda L: L.tensor([1.0]).atan2_(2),
+    "logical_and method number": lambda L: L.tensor([1]).logical_and(2.5),
+    "fmax method number": lambda L: L.tensor([1.0]).fmax(2.5),
+    "hypot_ bool": lambda L: L.tensor([1.0]).hypot_(True),
+    "igamma_ number": lambda L: L.tensor([1.0]).igamma_(2.0),
+    "heaviside number": lambda L: L.heaviside(L.tensor([1.0]), 0),
+    "heaviside method number": lambda L: L.tensor([1.0]).heaviside(0),
+    "heaviside dtypes": lambda L: L.heaviside(L.tensor([1]), L.tensor([1.0])),
+    "gcd number": lambda L: L.tensor([4]).gcd(3),
+    "gcd_ number float": lambda L: L.tensor([4.0]).gcd_(3),
+    "lcm function number": lambda L: L.lcm(L.tensor([4]), -2),
+    "ldexp number": lambda L: L.ldexp(L.tensor([1.0]), 1e10),
+    "nextafter number": lambda L: L.nextafter(L.tensor([1.0 + 1j]), 3),
+    "logaddexp number": lambda L: L.logaddexp(L.tensor([1.0]), 2),
+    "logaddexp int and float": lambda L: L.logaddexp(L.tensor([1.0], dtype=L.float64),
+                                                     L.tensor([2], dtype=L.int8)),
+    "logaddexp2 ints": lambda L: L.logaddexp2(L.tensor([True]), L.tensor([2], dtype=L.int8)),
+    "dist int and float": lambda L: L.dist(L.tensor([1, 2], dtype=L.uint8),
+                                           L.tensor([0.5, 4.0], dtype=L.float16)),
+    "dist number": lambda L: L.dist(L.tensor([1.0]), 2.5),
+    "dist bool": lambda L: L.dist(L.tensor([1, 2]), L.tensor([True, False])),
+    "dist ints": lambda L: L.dist(L.tensor([1, 2]), L.tensor([3, 4])),
+    "t_ 3-d": lambda L: L.ones(2, 2, 2).t_(),
+    "t_ 3-d leaf": lambda L: L.ones(2, 2, 2, requires_grad=True).t_(),
+    "argmin bool": lambda L: L.tensor([True, False]).argmin(),
+    "argmax bool dim": lambda L: L.tensor([[True, False]]).argmax(1),
+    "mvlgamma no domain check": lambda L: L.tensor([0.1, 5.0], dtype=L.float64).mvlgamma(3),
+    "mvlgamma int": lambda L: L.tensor([1, 2], dtype=L.int32).mvlgamma(1),
+    "mvlgamma bool": lambda L: L.tensor([True]).mvlgamma(1),
+    "mvlgamma p 0": lambda L: L.tensor([1.0]).mvlgamma(0),
+    "mvlgamma_ uint8": lambda L: L.tensor([1], dtype=L.uint8).mvlgamma_(1),
+    "softmax empty int": lambda L: L.zeros(2, 0, dtype=L.int64).softmax(0),
+    "log_softmax empty int8": lambda L: L.zeros(2, 0, dtype=L.int8).log_softmax(1),
+    "softmax int": lambda L: L.tensor([1]).softmax(0),
+    "cumsum_ dtype": lambda L: L.tensor([1], dtype=L.int8).cumsum_(0, dtype=L.int32),
+    "cumprod_ dtype": lambda L: L.tensor([1.0]).cumprod_(0, dtype=L.float64),
+    "cumsum_ same dtype": lambda L: L.tensor([1.0]).cumsum_(0, dtype=L.float32),
+    "mean dtype int": lambda L: L.tensor([1.0]).mean(dtype=L.int64),
+    "mean dim dtype int": lambda L: L.tensor([1]).mean(0, dtype=L.int64),
+    "nanmean dtype int": lambda L: L.tensor([1.0]).nanmean(dtype=L.int64),
+    "bitwise_not_ bfloat16": lambda L: L.tensor([1.0], dtype=L.bfloat16).bitwise_not_(),
+    "bitwise_not half": lambda L: L.tensor([1.0], dtype=L.float16).bitwise_not(),
+    "__rfloordiv__ bfloat16": lambda L: L.tensor([1.0], dtype=L.bfloat16).__rfloordiv__(
+        L.tensor([3.0], dtype=L.bfloat16)),
+    "zeta bfloat16": lambda L: L.special.zeta(L.tensor([2.0], dtype=L.bfloat16), 1.0),
+    "zeta half and float": lambda L: L.special.zeta(L.tensor([2.0], dtype=L.float16),
+                                                    L.tensor([1.0])),
+    "xlog1py complex": lambda L: L.special.xlog1py(L.tensor([1j]), 1.0),
+    # layouts: a converted input's copy, reductions, rsub, logcumsumexp
+    "tan of expanded uint8": lambda L: L.tan(_expanded(L)),
+    "relu of expanded bfloat16": lambda L: L.relu(_expanded(L, "bfloat16")),
+    "add of expanded int and float": lambda L: _expanded(L, "int32") + L.ones(
+        4, 1, dtype=L.float16),
+    "sum int of permuted": lambda L: _perm(L).sum(0),
+    "sum half of permuted": lambda L: _perm(L, "float16").sum(2),
+    "prod of permuted": lambda L: _perm(L).prod(0),
+    "amax of permuted": lambda L: _perm(L, "float32").amax(2),
+    "amin of permuted": lambda L: _perm(L, "bfloat16").amin(0),
+    "nansum of permuted": lambda L: _perm(L, "uint8").nansum(-1),
+    "any of permuted": lambda L: _perm(L).any(0),
+    "all of permuted": lambda L: _perm(L, "float64").all(2),
+    "count_nonzero of permuted": lambda L: _perm(L).count_nonzero(0),
+    "mean half of permuted": lambda L: _perm(L, "float16").mean(0),
+    "std half of permuted": lambda L: _perm(L, "float16").std(2),
+    "logsumexp half of permuted": lambda L: _perm(L, "float16").logsumexp(0),
+    "aminmax of permuted": lambda L: _perm(L, "float32").aminmax(dim=0),
+    "var_mean half of permuted": lambda L: L.var_mean(_perm(L, "float16"), 0),
+    "norm half of permuted": lambda L: _perm(L, "float16").norm(dim=0),
+    "rsub transposed": lambda L: L.rsub(_perm(L, "float32"), _perm(L, "float32").contiguous()),
+    "rsub alpha": lambda L: L.rsub(L.tensor([1, 2]), L.tensor([5, 5]), alpha=2),
+    "logcumsumexp of permuted": lambda L: _perm(L, "float32").logcumsumexp(1),
+    "logcumsumexp half of permuted": lambda L: _perm(L, "float16").logcumsumexp(1),
+}
+
+
+@pytest.mark.parametrize("case", list(FUZZ))
+def test_fuzz_findings(case):
+    _same(_run(torch, FUZZ[case]), _run(ember, FUZZ[case]))

@@ -123,6 +123,8 @@ def scalar_tensor_like(value, like):
     """A 0-d tensor holding ``value`` (for reflected operators such as ``2 // x``)."""
     from .. import _dtype as D
     from .._tensor import Tensor
+    if isinstance(value, Tensor):       # (called as ``t.__rfloordiv__(u)``)
+        return value
     dt = D.result_type(value, like).np
     try:
         return Tensor._wrap(D.np.array(value, dtype=dt))

@@ -136,6 +136,7 @@ def sub(self, other, *, alpha=1):
 
 
 @op("RsubBackward0", name="rsub_tensor", method=False, function=False, check=_check_sub,
+    tensors=("other", "self"),      # (torch's sub(other, self): its layout and promotion)
     self=lambda grad, alpha: -_scale(grad, alpha),
     other=lambda grad: grad)
 def _rsub_tensor(self, other, *, alpha=1):
@@ -1199,10 +1200,15 @@ bitwise_or = _bitwise("bitwise_or", xp.bitwise_or)
 bitwise_xor = _bitwise("bitwise_xor", xp.bitwise_xor)
 
 
-@op(None, tensors=("self",), inplace=True)
+def _no_float_bitwise_not(self):
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for "
+                                  f"'{self.dtype.scalar_name}'")
+
+
+@op(None, tensors=("self",), inplace=True, check=_no_float_bitwise_not)
 def bitwise_not(self):
     """Bitwise NOT (logical NOT on bool tensors)."""
-    _no_float(self, "bitwise_not_cpu")
     return xp.invert(self)
 
 

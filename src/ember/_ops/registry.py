@@ -660,8 +660,7 @@ def tensor_operands(name, other="other", then=None):
     def check(self, second, *rest):
         for pos, (pname, a) in enumerate((("input", self), (other, second)), 1):
             if not isinstance(a, Tensor):
-                raise TypeError(f"{name}(): argument '{pname}' (position {pos}) must be "
-                                f"Tensor, not {type(a).__name__}")
+                raise _errors.ArgTypeError(_errors.must_be_tensor(name, pname, pos, a))
         if then is not None:
             then(self, second, *rest)
     return check
@@ -767,8 +766,8 @@ def run(op, args, out=None):
     except ValueError as e:
         _kernel_error(op, args, e)
     if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
-        res = _mf.ti_layout(res, *[kargs[i] if kargs[i].__class__ is _ndarray else None
-                                   for i in op.tensor_idx])
+        # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
+        res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
     record = _state.enabled and _requires(op, args)
     if out is not None:
         if record:

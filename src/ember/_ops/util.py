@@ -13,6 +13,12 @@ from ..autograd import grad_mode
 from ._exact import cascade_sum, exact_dtype
 
 
+def c_order(a):
+    """``a`` (an array, or a NumPy scalar) C-contiguous: a reduction's result, which torch
+    allocates contiguous whatever its input's layout (NumPy's follows the input's)."""
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
 def norm_dim(dim: int, ndim: int) -> int:
     """A dim in ``[-ndim, ndim)`` made non-negative, or torch's IndexError."""
     lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
