@@ -318,7 +318,7 @@ def main():
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     prefix = sys.argv[3] if len(sys.argv) > 3 else ""
     found = run(n, seed, prefix)
-    for key, items in sorted(found.items(), key=lambda kv: -len(kv[1])):
+    for _key, items in sorted(found.items(), key=lambda kv: -len(kv[1])):
         case, diff = items[0]
         name, form, args, kwargs = case
         print(f"{len(items):4d} {name} ({form}) {args} {kwargs}: {diff}")
