@@ -482,3 +482,60 @@ FUZZ = {
 @pytest.mark.parametrize("case", list(FUZZ))
 def test_fuzz_findings(case):
     _same(_run(torch, FUZZ[case]), _run(ember, FUZZ[case]))
+
+
+def _norm_case(shape, dim, p, keepdim=False, transpose=False):
+    def fn(L):
+        a = L.from_numpy((np.random.default_rng(5).standard_normal(shape) * 1e20)
+                         .astype(np.float32))
+        if transpose:
+            a = a.permute(*range(a.ndim - 1, -1, -1))
+        return L.linalg.vector_norm(a, ord=p, dim=dim, keepdim=keepdim)
+    return fn
+
+
+FUZZ_MORE = {
+    "norm over size-1 dims": _norm_case((1, 1, 3), 0, 2),
+    "norm over size-1 dims keepdim": _norm_case((1, 1, 3), (0, 1), 2, True),
+    "norm of one element": _norm_case((1,), 0, 2),
+    "norm p=3 size-1 transposed": _norm_case((3, 1, 2), 1, 3, False, True),
+    "norm p=0.5 size-1": _norm_case((1, 3, 1), (0, 2), 0.5),
+    "aminmax bfloat16": lambda L: L.tensor([[1.0, 2.5], [3, -1]], dtype=L.bfloat16).aminmax(),
+    "aminmax bfloat16 dim": lambda L: L.tensor([[1.0, 2.5], [3, -1]],
+                                               dtype=L.bfloat16).aminmax(dim=0),
+    "var of empty complex": lambda L: L.tensor([], dtype=L.complex64).var(-1, correction=0),
+    "std of empty complex dim": lambda L: L.zeros(0, 2, dtype=L.complex64).std(0),
+    "fmod empty int by zero": lambda L: L.fmod(L.zeros(0, 2, dtype=L.int16),
+                                               L.tensor([[True, False]])),
+    "remainder empty by 0": lambda L: L.remainder(L.zeros(0, dtype=L.int64), 0),
+    "floordiv empty by 0": lambda L: L.zeros(0, dtype=L.int64) // 0,
+    "floordiv by 0": lambda L: L.ones(2, dtype=L.int64) // 0,
+    "dot bool": lambda L: L.tensor([True, False]) @ L.tensor([True, True]),
+    "dot dtypes before sizes": lambda L: L.tensor([1, 2], dtype=L.uint8) @ L.tensor(
+        [1.0], dtype=L.float64),
+    "vdot dtypes before sizes": lambda L: L.vdot(L.tensor([1, 2]), L.tensor([1.0])),
+    "polar half": lambda L: L.polar(L.tensor([1.0], dtype=L.float16),
+                                    L.tensor([1.0], dtype=L.float16)),
+    "logaddexp2 complex": lambda L: L.logaddexp2(L.tensor([1j]), L.tensor([1j])),
+    "gcd promoted float": lambda L: L.gcd(L.tensor([1.0]), L.tensor([1.0], dtype=L.float64)),
+    "gcd bool": lambda L: L.gcd(L.tensor([True]), L.tensor([True])),
+    "lcm bfloat16 and half": lambda L: L.lcm(L.tensor([1], dtype=L.bfloat16),
+                                             L.tensor([1.0], dtype=L.float16)),
+    "nansum complex": lambda L: L.nansum(L.tensor([1j])),
+    "nansum complex dtype": lambda L: L.nansum(L.tensor([1.0], dtype=L.float16),
+                                               dtype=L.complex64),
+    "cumprod_ bool": lambda L: L.tensor([True]).cumprod_(0),
+    "cumsum_ bool": lambda L: L.tensor([True]).cumsum_(0),
+    "msort contiguous": lambda L: L.arange(16.0).reshape(4, 4).msort(),
+    "sort dim 0 contiguous": lambda L: L.arange(16.0).reshape(4, 4).sort(0),
+    "argsort dim 0": lambda L: L.arange(16).reshape(4, 4).argsort(0),
+    "sort dim 0 transposed": lambda L: L.tensor([[3, 1], [2, 4]]).t().sort(0),
+    "ravel sliced": lambda L: L.arange(6.0).reshape(3, 2)[::2].ravel(),
+    "ravel expanded": lambda L: L.ravel(L.ones(3, 1).expand(3, 3)),
+    "ravel contiguous is a view": lambda L: L.arange(4.0).ravel()._is_view(),
+}
+
+
+@pytest.mark.parametrize("case", list(FUZZ_MORE))
+def test_fuzz_findings_more(case):
+    _same(_run(torch, FUZZ_MORE[case]), _run(ember, FUZZ_MORE[case]))

@@ -273,7 +273,8 @@ def compare(tr, er, where="") -> str | None:
         if tr.numel() > 1 and any(a != b for a, b, n in zip(tr.stride(), er.stride(), tr.shape)
                                   if n > 1):      # (a dim of size 1 has no stride to keep)
             return f"stride{where} {tr.stride()} / {er.stride()}"
-        a, b = _bits(tr).reshape(-1), _bits(er).reshape(-1)
+        a = np.ascontiguousarray(_bits(tr)).reshape(-1)
+        b = np.ascontiguousarray(_bits(er)).reshape(-1)
         if a.dtype.kind in "fc":
             same = np.array_equal(a.view(np.uint8), b.view(np.uint8)) or (
                 np.array_equal(a, b, equal_nan=True) and np.array_equal(np.signbit(a.real),

@@ -81,8 +81,9 @@ def _resize_as_(self: Tensor, the_template: Tensor, *, memory_format=None) -> Te
 
 @expose
 def ravel(input: Tensor) -> Tensor:
-    """The elements as one dimension (a view when the layout allows, as ``reshape``)."""
-    return input.reshape(-1)
+    """The elements as one dimension: a view of a contiguous tensor, else a contiguous copy
+    (torch's ``contiguous().view(-1)``)."""
+    return input.contiguous().view(-1)
 
 
 def _in_place_view(self: Tensor, view: Tensor) -> Tensor:

@@ -76,7 +76,7 @@ def _check_parts(a, b) -> None:
         raise RuntimeError(f"Expected object of scalar type {a.dtype.scalar_name} but got "
                            f"scalar type {b.dtype.scalar_name} for second argument")
     if a.dtype.name == "float16":
-        raise RuntimeError('"polar_cpu" not implemented for \'Half\'')
+        raise NotImplementedError('"polar_cpu" not implemented for \'Half\'')
     if a.dtype.name not in ("float32", "float64"):
         raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
                            f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")

@@ -33,7 +33,7 @@ def _float_only(name):
     def then(self, other):
         from .. import _dtype as D
         dt = D.result_type(self, other)
-        if not (dt.is_floating_point or dt.is_complex):
+        if not (dt.is_floating_point or dt.is_complex) or (dt.is_complex and "2" in name):
             raise NotImplementedError(f'"{name}" not implemented for \'{dt.scalar_name}\'')
     return tensor_operands(name.rsplit("_", 1)[0], then=then)
 
@@ -250,10 +250,10 @@ def heaviside(self, values):
 
 def _integral(name):
     def then(self, other):
-        for t in (self, other):
-            if t.dtype.is_floating_point or t.dtype.is_complex:
-                raise NotImplementedError(f'"{name}" not implemented for '
-                                          f"'{t.dtype.scalar_name}'")
+        from .. import _dtype as D
+        dt = D.result_type(self, other)
+        if dt._category != 1:       # (torch's kernels: the integer types, by the result's)
+            raise NotImplementedError(f'"{name}" not implemented for \'{dt.scalar_name}\'')
     return tensor_operands(name[:-4], then=then)
 
 

@@ -148,13 +148,15 @@ def dot(input, tensor, *, out=None):
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D "
                            "tensors")
+    if input.dtype is not tensor.dtype:        # (torch checks the types first)
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype._legacy[:-6]} and {tensor.dtype._legacy[:-6]}")
     if input.shape[0] != tensor.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and "
                            f"src [{tensor.shape[0]}] to have the same number of elements, but "
                            f"got {input.shape[0]} and {tensor.shape[0]} elements respectively")
-    if input.dtype is not tensor.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{input.dtype._legacy[:-6]} and {tensor.dtype._legacy[:-6]}")
+    if input.dtype is D.bool:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     return run(_dot, (input, tensor), out)
 
 
@@ -319,13 +321,15 @@ def vdot(input, other, *, out=None):
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D "
                            "tensors")
+    if input.dtype is not other.dtype:        # (torch checks the types first)
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype._legacy[:-6]} and {other.dtype._legacy[:-6]}")
     if input.shape[0] != other.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and "
                            f"src [{other.shape[0]}] to have the same number of elements, but "
                            f"got {input.shape[0]} and {other.shape[0]} elements respectively")
-    if input.dtype is not other.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{input.dtype._legacy[:-6]} and {other.dtype._legacy[:-6]}")
+    if input.dtype is D.bool:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     return run(_vdot, (input, other), out)
 
 

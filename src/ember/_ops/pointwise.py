@@ -197,8 +197,9 @@ def _div_true(self, other):
 
 def _int_zero_check(self, other):
     """torch's error for an integer division (or modulo) by zero."""
-    if self.dtype.kind in "iub" and xp.any(xp.asarray(other) == 0):
-        raise RuntimeError("ZeroDivisionError")
+    if self.dtype.kind in "iub" and xp.size(self) and xp.any(xp.asarray(other) == 0) \
+            and int(xp.prod(xp.broadcast_shapes(xp.shape(self), xp.shape(other)))):
+        raise RuntimeError("ZeroDivisionError")     # (an empty result divides nothing)
 
 
 def _no_complex_kernel(kernel, self, other):

@@ -312,7 +312,7 @@ def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False
         if self.size == 0 or _numel([self.shape[d] for d in dim]) == 0:
             shape = [1 if d in dim else s for d, s in enumerate(self.shape)] if keepdim else \
                 [s for d, s in enumerate(self.shape) if d not in dim]
-            r = xp.full(shape, xp.nan, self.dtype)
+            r = xp.full(shape, xp.nan, self.real.dtype)    # (complex: a real variance)
             return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
         if self.dtype in exact_dtype:
             return _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean)
@@ -805,7 +805,9 @@ def cumprod(input, dim=_NO_DIM, *, dtype=None, out=None):
     return _cum(_cumprod, input, dim, dtype, out)
 
 
-def _same_dtype_in_place(self, dtype):
+def _same_dtype_in_place(self, dtype, name):
+    if self.dtype.name == "bool":    # (the result, int64 for bool, cannot be written back)
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if dtype is not None and dtype is not self.dtype:
         raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype.cpp_name} and "
                            f"output tensor dtype {dtype.cpp_name} should match")
@@ -815,7 +817,7 @@ def _same_dtype_in_place(self, dtype):
 def cumsum_(self, dim, *, dtype=None):
     """In-place :meth:`Tensor.cumsum`."""
     from .registry import run_inplace
-    _same_dtype_in_place(self, dtype)
+    _same_dtype_in_place(self, dtype, "cumsum")
     return run_inplace(_cumsum, (self, norm_dim(dim, self._data.ndim), dtype))
 
 
@@ -823,7 +825,7 @@ def cumsum_(self, dim, *, dtype=None):
 def cumprod_(self, dim, *, dtype=None):
     """In-place :meth:`Tensor.cumprod`."""
     from .registry import run_inplace
-    _same_dtype_in_place(self, dtype)
+    _same_dtype_in_place(self, dtype, "cumprod")
     return run_inplace(_cumprod, (self, norm_dim(dim, self._data.ndim), dtype))
 
 
@@ -989,6 +991,10 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     >>> ember.tensor([1., float('nan'), 2.]).nansum()
     tensor(3.)
     """
+    if input.dtype.is_complex:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and dtype.is_complex:
+        raise NotImplementedError(f'"nansum_cpu" not implemented for \'{dtype.scalar_name}\'')
     return run(_nansum, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
 

@@ -789,7 +789,8 @@ def run(op, args, out=None):
         if record:
             _record(op, args, (result,))
         return result
-    low = dt if dt.__class__ is _Low else None
+    low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
+        else None       # (a reduced type computed in float32: its float results go back)
     results = tuple(_wrap(_as_array(r, low)) for r in res)
     if op.view:
         for r in results:
