@@ -539,3 +539,43 @@ FUZZ_MORE = {
 @pytest.mark.parametrize("case", list(FUZZ_MORE))
 def test_fuzz_findings_more(case):
     _same(_run(torch, FUZZ_MORE[case]), _run(ember, FUZZ_MORE[case]))
+
+
+def _ldexp_case(dt, int_exponent=False):
+    def fn(L):
+        rng = np.random.default_rng(3)
+        v = (rng.standard_normal(64) * 1e5).astype(dt)
+        w = rng.standard_normal(64) * 20
+        w = np.round(w).astype(np.int64) if int_exponent else w.astype(dt)
+        return L.ldexp(L.from_numpy(v), L.from_numpy(w))
+    return fn
+
+
+def _isclose_case(dt, rtol, atol, equal_nan):
+    def fn(L):
+        rng = np.random.default_rng(1)
+        v = rng.standard_normal(50).astype(np.float32)
+        w = (v + rng.standard_normal(50) * 0.05).astype(np.float32)
+        v[:3], w[1] = np.nan, np.nan
+        return L.isclose(L.from_numpy(v).to(getattr(L, dt)), L.from_numpy(w).to(getattr(L, dt)),
+                         rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return fn
+
+
+FUZZ_VALUES = {
+    "ldexp float32": _ldexp_case(np.float32),
+    "ldexp float64": _ldexp_case(np.float64),
+    "ldexp int exponent": _ldexp_case(np.float32, True),
+    "ldexp int16 and 0-d float": lambda L: L.ldexp(L.tensor([-3, 5], dtype=L.int16),
+                                                   L.tensor(15.7)),
+    "isclose bfloat16": _isclose_case("bfloat16", 1e-5, 1e-8, False),
+    "isclose bfloat16 nan": _isclose_case("bfloat16", 0.1, 0.01, True),
+    "isclose half": _isclose_case("float16", 0.0, 0.5, False),
+    "rad2deg half": lambda L: L.tensor([-0.5, 3.3, 100.0, -41.9], dtype=L.float16).rad2deg(),
+    "deg2rad half": lambda L: L.tensor([-0.5, 3.3, 100.0, 1e4], dtype=L.float16).deg2rad(),
+}
+
+
+@pytest.mark.parametrize("case", list(FUZZ_VALUES))
+def test_fuzz_value_findings(case):
+    _same(_run(torch, FUZZ_VALUES[case]), _run(ember, FUZZ_VALUES[case]))

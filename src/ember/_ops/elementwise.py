@@ -206,7 +206,13 @@ def ldexp(self, other):
     >>> ember.ldexp(ember.tensor([1.]), ember.tensor([3]))
     tensor([8.])
     """
-    return self * xp.exp2(other.astype(self.dtype))
+    # torch's self * pow(2.0, other): its pow of a number base (glibc's powf/pow), then the
+    # product
+    from .pointwise import _pow_scalar_base
+    other = xp.asarray(other).astype(self.dtype)
+    if self.dtype.kind == "f" and self.dtype.itemsize >= 4:
+        return self * _pow_scalar_base.kernel(2.0, other)
+    return self * xp.exp2(other)
 
 
 def _not_differentiable(name):

@@ -1078,7 +1078,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     _abs = _abs_op.kernel                     # torch's |z| for complex (libm's hypot)
     a, b = input._data, other._data
     close = a == b
-    floating = a.dtype.kind in "fc"
+    floating = input.dtype.is_floating_point or input.dtype.is_complex   # (bfloat16 too)
     if equal_nan and floating:
         close = close | (xp.isnan(a) & xp.isnan(b))
     if rtol == 0 and atol == 0:

@@ -479,7 +479,7 @@ _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
 # ops whose float16 kernels compute in float32 and round once (their vectorised loops convert
 # to float, as for bfloat16): they take float16 tensors as float32 arrays
 _HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
-                            "log_sigmoid", "leaky_relu", "rsqrt"))
+                            "log_sigmoid", "leaky_relu", "rsqrt", "rad2deg", "deg2rad"))
 
 
 def _barebones(op, dt, args) -> None:
