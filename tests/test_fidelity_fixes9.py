@@ -579,3 +579,81 @@ FUZZ_VALUES = {
 @pytest.mark.parametrize("case", list(FUZZ_VALUES))
 def test_fuzz_value_findings(case):
     _same(_run(torch, FUZZ_VALUES[case]), _run(ember, FUZZ_VALUES[case]))
+
+
+def _x23(L):
+    return L.arange(6.0).reshape(2, 3)
+
+
+def _xt(L):
+    return L.arange(12.0).reshape(3, 4).t()
+
+
+_I = [0, 2]
+
+FUZZ_SHAPES = {
+    # no negative index where torch refuses one, with torch's error for each op
+    "gather negative": lambda L: _x23(L).gather(1, L.tensor([[-1], [0]])),
+    "scatter negative": lambda L: _x23(L).scatter(1, L.tensor([[-1], [0]]), 5.0),
+    "scatter_add negative": lambda L: _x23(L).scatter_add(1, L.tensor([[-1], [0]]),
+                                                          L.ones(2, 1)),
+    "scatter_reduce negative": lambda L: _x23(L).scatter_reduce(1, L.tensor([[-1], [0]]),
+                                                                L.ones(2, 1), "sum"),
+    "index_select negative 1-d": lambda L: L.arange(4.0).index_select(0, L.tensor([-1])),
+    "index_select negative last dim": lambda L: _x23(L).index_select(1, L.tensor([0, -2])),
+    "index_select past the end last dim": lambda L: _x23(L).int().index_select(
+        1, L.tensor([0, 5])),
+    "index_select negative first dim": lambda L: _x23(L).index_select(0, L.tensor([-1])),
+    "index_select 0-d": lambda L: L.tensor(5.0).index_select(0, L.tensor([1])),
+    "index_select empty 1-d": lambda L: L.tensor([]).index_select(-1, L.tensor([0])),
+    "index_add negative 2-d": lambda L: _x23(L).index_add(0, L.tensor([-1]), L.ones(1, 3)),
+    "index_add past the end": lambda L: _x23(L).index_add(1, L.tensor([3]), L.ones(2, 1)),
+    "index_add negative 1-d": lambda L: L.arange(4.0).index_add(0, L.tensor([-1]), L.ones(1)),
+    "index_copy negative": lambda L: L.arange(4.0).index_copy(0, L.tensor([-1]), L.ones(1)),
+    "index_reduce negative": lambda L: _x23(L).index_reduce(1, L.tensor([-1]), L.ones(2, 1),
+                                                            "prod"),
+    "index_fill negative wraps": lambda L: _x23(L).index_fill(1, L.tensor([-1]), 5.0),
+    "take negative wraps": lambda L: _x23(L).take(L.tensor([-1])),
+    "take from empty": lambda L: L.tensor([]).take(L.tensor([0])),
+    "put into empty": lambda L: L.tensor([]).put(L.tensor([0]), L.tensor([1.0])),
+    # layouts: torch's clone keeps the input's, some results are contiguous
+    "index_put transposed": lambda L: _xt(L).index_put((L.tensor(_I),), L.tensor(5.0)),
+    "index_fill transposed": lambda L: _xt(L).index_fill(1, L.tensor(_I), 2.0),
+    "put transposed": lambda L: _xt(L).put(L.tensor(_I), L.ones(2)),
+    "flip expanded": lambda L: L.ones(1, 3).expand(4, 3).flip(0),
+    "fliplr expanded": lambda L: L.arange(3.0).reshape(1, 3).expand(4, 3).fliplr(),
+    "slice_scatter expanded": lambda L: L.ones(1, 3).expand(4, 3).slice_scatter(
+        L.zeros(4, 1), 1, 0, 1),
+    "diagonal_scatter expanded": lambda L: L.ones(1, 3).expand(4, 3).diagonal_scatter(
+        L.zeros(3)),
+    "repeat transposed": lambda L: _xt(L).repeat(1, 1),
+    "renorm transposed": lambda L: _xt(L).renorm(2, 0, 1.0),
+    "polar transposed": lambda L: L.polar(_xt(L), _xt(L)).stride(),
+    "complex transposed": lambda L: L.complex(_xt(L), _xt(L)),
+    # messages and missing kernels
+    "fill_ 1-d value": lambda L: L.ones(2).fill_(L.tensor([3.0])),
+    "mv 3-d": lambda L: L.mv(L.ones(4, 3, 3), L.ones(3)),
+    "mv matrix vec": lambda L: L.mv(L.ones(3, 3), L.ones(3, 3)),
+    "inner dtypes": lambda L: L.inner(L.ones(2), L.ones(2, dtype=L.float64)),
+    "histc range": lambda L: L.histc(L.tensor([-5.96484375, float("inf")],
+                                                dtype=L.float16)),
+    "trace bool": lambda L: L.tensor([[True]]).trace(),
+    "bincount bool": lambda L: L.tensor([True, False]).bincount(),
+    "searchsorted bool": lambda L: L.searchsorted(L.tensor([True, False]), L.tensor([True])),
+    "copy_ broadcast to empty": lambda L: L.ones(3, 2, 1).copy_(L.ones(0)),
+    "copy_ more dims": lambda L: L.ones(3).copy_(L.ones(1, 3)),
+    "chunk empty": lambda L: L.zeros(0).chunk(3),
+    "chunk empty 2-d": lambda L: L.zeros(2, 0).chunk(2, 1),
+    "trapezoid ints": lambda L: L.trapezoid(L.tensor([1, 2, 4])),
+    "trapezoid ints dx": lambda L: L.trapezoid(L.tensor([1, 2, 4]), dx=2),
+    "trapezoid ints x": lambda L: L.trapezoid(L.tensor([1, 2, 4]), L.tensor([0, 1, 3])),
+    "trapezoid bool": lambda L: L.trapezoid(L.tensor([True, False])),
+    "cumulative_trapezoid ints": lambda L: L.cumulative_trapezoid(L.tensor([1, 2, 4])),
+    "cumulative_trapezoid ints x": lambda L: L.cumulative_trapezoid(L.tensor([1, 2, 4]),
+                                                                    L.tensor([0, 1, 3])),
+}
+
+
+@pytest.mark.parametrize("case", list(FUZZ_SHAPES))
+def test_fuzz_shape_findings(case):
+    _same(_run(torch, FUZZ_SHAPES[case]), _run(ember, FUZZ_SHAPES[case]))

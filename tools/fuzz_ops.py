@@ -95,7 +95,14 @@ class Spec:
         self.shape = tuple(shape)
         self.seed = int(rng.integers(1 << 30))
 
+    high = None     # an index tensor's bound: its values in [-high, high)
+
     def make(self, lib):
+        if self.high is not None:
+            rng = np.random.default_rng(self.seed if self.seed >= 0 else 0)
+            arr = rng.integers(-self.high, self.high, self.shape) if self.seed >= 0 else \
+                np.zeros(self.shape, np.int64)
+            return lib.from_numpy(arr.astype(np.int64))
         rng = np.random.default_rng(self.seed)
         shape = self.shape
         if self.layout == "transposed" and len(shape) >= 2:
@@ -112,7 +119,7 @@ class Spec:
         return self._wrap(lib, _values(rng, self.dt, shape))
 
     def _wrap(self, lib, arr):
-        t = lib.from_numpy(np.ascontiguousarray(arr))
+        t = lib.from_numpy(np.array(arr, order="C"))
         if self.dt in ("bfloat16", "float16"):
             t = t.to(getattr(lib, self.dt))
         return t
@@ -144,14 +151,25 @@ def _arg(rng, like: Spec):
 
 
 def _materialise(lib, a):
-    return a.make(lib) if isinstance(a, Spec) else a
+    if isinstance(a, Spec):
+        return a.make(lib)
+    if isinstance(a, tuple) and any(isinstance(v, Spec) for v in a):
+        return tuple(_materialise(lib, v) for v in a)
+    if isinstance(a, list):
+        return [_materialise(lib, v) for v in a]
+    if isinstance(a, str) and a.startswith("dtype:"):
+        return getattr(lib, a[6:])
+    return a
 
 
 def _call(lib, case):
     name, form, args, kwargs = case
     vals = [_materialise(lib, a) for a in args]
-    kw = {k: (getattr(lib, v[6:]) if isinstance(v, str) and v.startswith("dtype:") else v)
+    kw = {k: (getattr(lib, v[6:]) if isinstance(v, str) and v.startswith("dtype:") else
+              getattr(lib, v[7:]) if isinstance(v, str) and v.startswith("memfmt:") else v)
           for k, v in kwargs.items()}
+    if form == "attr":
+        return getattr(vals[0], name)
     if form == "method":
         return getattr(vals[0], name)(*vals[1:], **kw)
     if form == "inplace":
@@ -163,9 +181,160 @@ def _call(lib, case):
     return getattr(space, name)(*vals, **kw)
 
 
+def _shape_case(rng, x):
+    """A shape, indexing or creation op on ``x``, with arguments that fit it (mostly)."""
+    nd = len(x.shape)
+    dim = int(rng.integers(-nd, nd)) if nd else 0
+    n = int(np.prod(x.shape)) if x.shape else 1
+
+    pick = str(rng.choice([
+        "reshape", "view", "permute", "transpose", "squeeze", "unsqueeze", "flatten",
+        "expand", "repeat", "tile", "narrow", "chunk", "split", "cat", "stack", "hstack",
+        "vstack", "movedim", "swapaxes", "diagonal", "diag", "tril", "triu", "rot90",
+        "index_select", "take", "masked_select", "nonzero", "contiguous", "to", "type_as",
+        "new_zeros", "zeros_like", "full_like", "new_full", "unbind", "select", "gather",
+        "clone", "fliplr", "tensor_split", "argwhere", "diag_embed", "narrow_copy",
+        "unflatten", "t", "mT", "adjoint", "repeat_interleave", "cumsum", "bincount",
+        "histc", "searchsorted", "bucketize", "isin", "unique_consecutive", "count_nonzero",
+        "trace", "kron", "outer", "cross", "inner", "dot", "mv", "mm", "matmul", "bmm",
+        "tensordot", "einsum", "trapezoid", "cummax", "renorm", "clamp", "clip", "lerp",
+        "addcmul", "addcdiv", "where", "index_fill", "index_add", "scatter", "scatter_add",
+        "masked_fill", "put", "index_put", "fill_", "zero_", "copy_", "resize_"]))
+    args, kwargs, form = [x], {}, "method"
+    y = Spec(rng, dt=x.dt, shape=x.shape, layout="contiguous")
+    if pick in ("reshape", "view"):
+        args.append((-1,) if rng.random() < 0.5 else (n,) + (1,) * int(rng.integers(0, 2)))
+    elif pick == "permute":
+        args.append(tuple(rng.permutation(nd).tolist()) if nd else ())
+    elif pick in ("transpose", "swapaxes", "movedim"):
+        args += [dim, int(rng.integers(-nd, nd)) if nd else 0]
+    elif pick in ("squeeze", "unsqueeze", "flatten", "cumsum", "cummax", "unbind"):
+        if pick != "flatten" or rng.random() < 0.5:
+            args.append(dim)
+    elif pick == "expand":
+        args.append((2,) + tuple(x.shape))
+    elif pick in ("repeat", "tile"):
+        args.append((2,) * max(nd, 1))
+    elif pick in ("narrow", "narrow_copy"):
+        args += [dim, 0, 1]
+    elif pick in ("chunk", "split", "tensor_split"):
+        args += [2, dim]
+    elif pick in ("cat", "stack", "hstack", "vstack"):
+        form = "function"
+        args = [[x, y if rng.random() < 0.6 else Spec(rng, shape=x.shape, layout="contiguous")]]
+        if pick in ("cat", "stack") and rng.random() < 0.6:
+            kwargs = {"dim": dim}
+    elif pick in ("diagonal", "tril", "triu", "diag", "trace", "rot90", "diag_embed"):
+        if pick in ("tril", "triu", "diag") and rng.random() < 0.5:
+            args.append(int(rng.integers(-2, 3)))
+    elif pick in ("index_select", "gather", "select", "index_fill", "index_add", "scatter",
+                  "scatter_add"):
+        size = x.shape[dim] if nd else 1
+        ix = Spec(rng, dt="int64", shape=(2,) if pick in ("index_select", "index_fill",
+                                                           "index_add") else x.shape,
+                  layout="contiguous")
+        ix.seed = -1 if size == 0 else int(rng.integers(1 << 30))
+        ix.high = max(size, 1)
+        if pick == "select":
+            args += [dim, int(rng.integers(-size, size)) if size else 0]
+        elif pick in ("index_select", "gather"):
+            args += [dim, ix]
+        elif pick == "index_fill":
+            args += [dim, ix, 1.5 if rng.random() < 0.5 else 2]
+        elif pick == "index_add":
+            args += [dim, ix, Spec(rng, dt=x.dt, shape=tuple(2 if d == (dim % max(nd, 1)) else s
+                                                              for d, s in enumerate(x.shape)),
+                                   layout="contiguous")]
+        else:
+            args += [dim, ix, y if pick == "scatter_add" or rng.random() < 0.5 else 1.5]
+    elif pick in ("take", "put"):
+        ix = Spec(rng, dt="int64", shape=(2,), layout="contiguous")
+        ix.high = max(n, 1)
+        args.append(ix)
+        if pick == "put":
+            args.append(Spec(rng, dt=x.dt, shape=(2,), layout="contiguous"))
+    elif pick in ("masked_select", "masked_fill", "where"):
+        m = Spec(rng, dt="bool", shape=x.shape, layout="contiguous")
+        if pick == "masked_select":
+            args.append(m)
+        elif pick == "masked_fill":
+            args += [m, 2 if rng.random() < 0.5 else 1.5]
+        else:
+            form, args = "function", [m, x, y if rng.random() < 0.5 else 0.5]
+    elif pick == "to":
+        args.append("dtype:" + str(rng.choice(DTYPES)))
+    elif pick == "type_as":
+        args.append(Spec(rng, shape=(1,), layout="contiguous"))
+    elif pick in ("new_zeros",):
+        args.append((2, 3))
+    elif pick in ("new_full",):
+        args += [(2,), 1.5 if rng.random() < 0.5 else 3]
+    elif pick in ("zeros_like", "full_like"):
+        form = "function"
+        if pick == "full_like":
+            args.append(2.5 if rng.random() < 0.5 else -1)
+        if rng.random() < 0.3:
+            kwargs = {"dtype": "dtype:" + str(rng.choice(DTYPES))}
+    elif pick == "clone" and rng.random() < 0.5:
+        kwargs = {"memory_format": "memfmt:preserve_format"}
+    elif pick == "unflatten":
+        args += [dim, (1, x.shape[dim] if nd else 1)]
+    elif pick == "repeat_interleave":
+        args.append(2)
+        if rng.random() < 0.5:
+            kwargs = {"dim": dim}
+    elif pick in ("bincount", "histc", "unique_consecutive", "count_nonzero", "nonzero",
+                  "argwhere", "contiguous", "t", "mT", "adjoint", "fliplr", "zero_"):
+        if pick in ("mT", "adjoint") and pick == "mT":
+            form = "attr"
+    elif pick in ("searchsorted", "bucketize", "isin"):
+        form = "function"
+        sorted_seq = Spec(rng, dt=x.dt, shape=(4,), layout="contiguous")
+        args = [sorted_seq, x] if pick == "searchsorted" else [x, sorted_seq]
+    elif pick in ("kron", "outer", "cross", "inner", "dot", "mv", "mm", "matmul", "bmm"):
+        form = "function"
+        args = [x, y if rng.random() < 0.5 else Spec(rng, shape=x.shape[::-1] or (1,),
+                                                      layout="contiguous")]
+        if pick == "cross":
+            kwargs = {"dim": dim}
+    elif pick == "tensordot":
+        form = "function"
+        args = [x, Spec(rng, dt=x.dt, shape=x.shape[::-1], layout="contiguous"), 1]
+    elif pick == "einsum":
+        form = "function"
+        letters = "abcd"[:nd]
+        args = [f"{letters}->{letters[::-1]}", x]
+    elif pick == "trapezoid":
+        form = "function"
+        kwargs = {"dim": dim}
+    elif pick == "renorm":
+        args += [2, dim, 1.0]
+    elif pick in ("clamp", "clip"):
+        args += [-1 if rng.random() < 0.5 else -0.5, 2]
+    elif pick == "lerp":
+        args += [y, 0.3 if rng.random() < 0.6 else Spec(rng, dt=x.dt, shape=x.shape)]
+    elif pick in ("addcmul", "addcdiv"):
+        args += [y, Spec(rng, shape=x.shape, layout="contiguous")]
+        if rng.random() < 0.5:
+            kwargs = {"value": 2}
+    elif pick == "index_put":
+        ix = Spec(rng, dt="int64", shape=(2,), layout="contiguous")
+        ix.high = max(x.shape[0] if nd else 1, 1)
+        args += [(ix,), Spec(rng, dt=x.dt, shape=(), layout="zero-d")]
+    elif pick == "fill_":
+        args.append(2.5 if rng.random() < 0.5 else Spec(rng, layout="zero-d"))
+    elif pick == "copy_":
+        args.append(Spec(rng, shape=x.shape[-1:] if x.shape else ()))
+    elif pick == "resize_":
+        args.append((2, 2))
+    return pick, form, args, kwargs
+
+
 def _case(rng, ops=None):
     pick = rng.random()
     x = Spec(rng)
+    if rng.random() < 0.35:
+        return _shape_case(rng, x)
     if pick < 0.3:
         name = str(rng.choice(UNARY))
         args, kwargs = [x], {}

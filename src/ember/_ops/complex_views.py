@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import CONJ, Tensor, watch_conj
 from ..autograd import grad_mode
@@ -93,7 +94,8 @@ def _polar_angle_grad(grad, result):
 def _from_parts(real, imag):
     """The complex array ``real + i imag`` of two broadcast real arrays."""
     a, b = xp.broadcast_arrays(real, imag)
-    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
+    # (a TensorIterator result: the operands' layout)
+    res = _mf.ti_layout(xp.empty(a.shape, _COMPLEX_OF[a.dtype.name]), real, imag)
     res.real = a
     res.imag = b
     return res

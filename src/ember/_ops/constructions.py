@@ -231,6 +231,9 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     >>> ember.trapezoid(ember.tensor([1., 2., 3.]))
     tensor(4.)
     """
+    if y.dtype is D.bool and y.numel():
+        raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not "
+                           "supported")
     if isinstance(x, Tensor):
         if dx is not None:
             raise TypeError("trapezoid() received an invalid combination of arguments")
@@ -246,14 +249,17 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
             dxs = x.diff().view(shape)
         else:
             dxs = x.diff(dim=dim)
-        return div_scalar((dxs * (y.narrow(d, 1, y.shape[d] - 1) +
-                               y.narrow(d, 0, y.shape[d] - 1))).sum(d), 2.0)
+        total = (dxs * (y.narrow(d, 1, y.shape[d] - 1) + y.narrow(d, 0, y.shape[d] - 1))).sum(d)
+        # (an integer sum divided by 2.: torch's div.Scalar, true division)
+        return div_scalar(total, 2.0) if total.dtype._category >= 2 else total / 2.0
     spacing = 1 if dx is None and x is None else (dx if dx is not None else x)
     d = norm_dim(dim, y.ndim)
     if y.shape[d] == 0:
         return y.sum(d) * 0
     if isinstance(spacing, Tensor):
         raise TypeError("trapezoid(): dx must be a number")
+    if y.dtype._category < 2:       # (integers: torch's mul.Scalar by 0.5 gives floats)
+        return (y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * spacing
     ends = mul_scalar(y.select(d, 0) + y.select(d, -1), 0.5)
     return mul_scalar(y.sum(d) - ends, spacing)
 
@@ -277,8 +283,11 @@ def cumulative_trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor
             dxs = x.diff().view(shape)
         else:
             dxs = x.diff(dim=dim)
-        return div_scalar((dxs * (left + right)).cumsum(d), 2.0)
+        total = (dxs * (left + right)).cumsum(d)
+        return div_scalar(total, 2.0) if total.dtype._category >= 2 else total / 2.0
     spacing = 1 if dx is None and x is None else (dx if dx is not None else x)
+    if y.dtype._category < 2:       # (integers: torch's mul.Scalar gives floats)
+        return ((left + right) * (spacing / 2.0)).cumsum(d)
     return mul_scalar(left + right, spacing / 2.0).cumsum(d)
 
 
@@ -289,6 +298,8 @@ def inner(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """The inner product over the last dims (a product for a 0-d operand)."""
     if input.ndim == 0 or other.ndim == 0:
         res = input * other
+    elif input.dtype is not other.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     else:
         if input.shape[-1] != other.shape[-1]:
             raise RuntimeError(f"inner() the last dimension must match on both input "

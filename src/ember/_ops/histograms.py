@@ -82,7 +82,7 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     if left == right:
         left, right = left - 1, right + 1
     if not (math.isfinite(left) and math.isfinite(right)):
-        raise RuntimeError(f"torch.histc: range of [{left}, {right}] is not finite")
+        raise RuntimeError(f"torch.histc: range of [{left:g}, {right:g}] is not finite")
     if not left < right:
         raise RuntimeError("torch.histc: max must be larger than min")
     edges = _F.linspace(left, right, bins + 1, dtype=input.dtype)._data

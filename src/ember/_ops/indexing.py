@@ -83,7 +83,7 @@ def _check_gather(name, self, dim, index, src=None):
                                    f"larger size than src {list(src.shape)}")
     n = sshape[d] if nd else 1
     if index._data.size:
-        bad = index._data[(index._data < -n) | (index._data >= n)]
+        bad = index._data[(index._data < 0) | (index._data >= n)]     # (no negative index)
         if bad.size:
             raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
                                f"{d} with size {n}")
@@ -371,8 +371,14 @@ def index_select(input, dim, index, *, out=None):
     d = _norm(dim, nd)
     n = input._data.shape[d] if nd else 1
     if index._data.size and not n:
+        if nd <= 1:
+            raise IndexError("index out of range in self")
         raise RuntimeError(_errors.INDEX_SELECT_EMPTY)
-    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+    bad = index._data[(index._data < 0) | (index._data >= n)] if index._data.size else ()
+    if len(bad):        # (no negative index; torch's kernel along the last dim says so)
+        if nd > 1 and d == nd - 1:
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id="
+                               f"{int(bad.reshape(-1)[0])} axis_dim={n}")
         raise IndexError("index out of range in self")
     return run(_index_select, (input, d, index), out)
 
@@ -417,7 +423,14 @@ def _index_src_check(name, self, dim, index, source):
         raise RuntimeError(f"{name}(): self ({_scalar_name(self.dtype)}) and source "
                            f"({_scalar_name(source.dtype)}) must have the same scalar type")
     n = self._data.shape[d] if nd else 1
-    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+    bad = index._data[(index._data < 0) | (index._data >= n)] if index._data.size else ()
+    if len(bad):        # (no negative index)
+        i = int(bad.reshape(-1)[0])
+        if name == "index_copy_":
+            raise IndexError(f"index_copy_(): index {i} is out of bounds for dimension {d} with "
+                             f"size {n}")
+        if nd > 1:
+            raise RuntimeError(f"index {i} is out of bounds for dimension {d} with size {n}")
         raise IndexError("index out of range in self")
     return d
 
@@ -462,7 +475,7 @@ def index_copy_(self, dim, index, source):
 
 
 def _index_fill_kernel(self, dim, index, value):
-    out = self.copy()
+    out = _mf.copy_to_format(self)         # (torch's clone: the input's layout)
     _moved(out, dim)[index.reshape(-1)] = D.scalar_array(value, self.dtype)
     return out
 
@@ -673,6 +686,8 @@ def take(input, index, *, out=None):
                            f"{_scalar_name(index.dtype)}")
     n = input._data.size
     i = index._data
+    if i.size and not n:
+        raise IndexError("take(): tried to take from an empty tensor")
     if i.size and ((i < -n) | (i >= n)).any():
         bad = int(i[(i < -n) | (i >= n)].reshape(-1)[0])
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
@@ -987,7 +1002,7 @@ def setitem(self, index, value):
     self=lambda grad, indices, accumulate: grad if accumulate else _masked_zero(grad, indices),
     values=lambda grad, indices: _index(grad, indices))
 def _index_put(self, indices, values, accumulate=False):
-    out = self.copy()
+    out = _mf.copy_to_format(self)         # (torch's clone: the input's layout)
     if accumulate:
         xp.add.at(out, indices, values)
     else:
@@ -1084,7 +1099,7 @@ def _index_reduce_args(self, dim, index, source, reduce, include_self):
         raise RuntimeError(f"index_reduce_(): Number of indices ({index._data.size}) should be "
                            f"equal to source.size(dim): ({ns}), for dim: {d}")
     n = self._data.shape[d] if nd else 1
-    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+    if index._data.size and ((index._data < 0) | (index._data >= n)).any():
         raise IndexError("index out of range in self")
     return (self, d, index, source, reduce, bool(include_self))
 
@@ -1150,6 +1165,8 @@ def _put_args(self, index, source, accumulate):
                          f"index.numel() = {index._data.size}")
     n = self._data.size
     i = index._data
+    if i.size and not n:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     if i.size and ((i < -n) | (i >= n)).any():
         bad = int(i[(i < -n) | (i >= n)].reshape(-1)[0])
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
@@ -1169,7 +1186,7 @@ def _put(self, index, source, accumulate):
         xp.add.at(flat, index.reshape(-1), source.reshape(-1))
     else:
         flat[index.reshape(-1)] = source.reshape(-1)
-    return out
+    return _mf.copy_to_format(out, like=self)    # (torch's clone: the input's layout)
 
 
 @expose

@@ -123,7 +123,10 @@ def _mv(self, vec):
 def mv(input, vec, *, out=None):
     """Matrix-vector product."""
     input, vec = autocast_inputs(_mv, input, vec)
-    if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
+    if input.ndim != 2 or vec.ndim != 1:      # (torch's addmv checks the dims first)
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, "
+                           f"{vec.ndim}")
+    if input.shape[1] != vec.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.ndim else 0}),"
                            f" mat ({_dims(input)}), vec ({_dims(vec)})")
     if input.dtype is not vec.dtype:
@@ -640,6 +643,8 @@ def _trace_backward(grad, shape):
 @expose
 def trace(input):
     """The sum of a matrix's diagonal."""
+    if input.dtype is D.bool:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     return run(_trace, (input,))

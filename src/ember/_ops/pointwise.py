@@ -1516,8 +1516,14 @@ def _zero(self):
     return xp.zeros_like(self)
 
 
+def _fill_check(self, value):
+    if getattr(value, "ndim", 0):
+        raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                           f"{value.ndim} dimensions.")
+
+
 @op("FillBackward2", name="fill", method=False, function=False, inplace=True, promote=NONE,
-    tensors=("self",), self=lambda grad: grad * 0)
+    tensors=("self",), check=_fill_check, self=lambda grad: grad * 0)
 def _fill(self, value):
     from .._tensor import Tensor
     if isinstance(value, Tensor):
@@ -1528,8 +1534,9 @@ def _fill(self, value):
 @op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,
     promote=NONE, self=lambda grad: grad * 0, other=lambda grad: grad)
 def _copy(self, other, non_blocking=False):
-    # a source with more dims broadcasts to a larger shape, which run_inplace rejects as torch
-    shape = self.shape if xp.ndim(other) <= self.ndim else xp.broadcast_shapes(
+    # a source that broadcasts to a larger shape (more dims, a dim of 0) is rejected by
+    # run_inplace as torch rejects it
+    shape = self.shape if xp.shape(other) == self.shape else xp.broadcast_shapes(
         self.shape, xp.shape(other))
     return xp.broadcast_to(other, shape).astype(self.dtype, copy=False)
 

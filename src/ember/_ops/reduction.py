@@ -613,7 +613,7 @@ def renorm(self, p, dim, maxnorm):
     t = norm.dtype.type
     with xp.errstate(invalid="ignore", divide="ignore"):
         factor = xp.where(norm > t(maxnorm), t(maxnorm) / (norm + t(1e-7)), t(1))
-    return self * factor.astype(self.dtype)
+    return c_order(self * factor.astype(self.dtype))      # (torch's result: contiguous)
 
 
 def _ord_name(ord):

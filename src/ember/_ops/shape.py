@@ -673,7 +673,8 @@ def _repeat_backward(grad, self_shape, repeats):
     self=lambda grad, self_shape, repeats: _repeat_backward(grad, self_shape, repeats))
 def _repeat(self, repeats):
     lead = len(repeats) - self.ndim
-    return xp.tile(self.reshape((1,) * lead + self.shape), repeats)
+    out = xp.tile(self.reshape((1,) * lead + self.shape), repeats)
+    return out if out.flags.c_contiguous else out.copy(order="C")     # (torch's: contiguous)
 
 
 @expose(function=False)
@@ -898,8 +899,8 @@ def _chunk_size(input, chunks, dim):
 def chunk(input, chunks, dim=0):
     """Split into ``chunks`` nearly equal pieces along ``dim`` (the last may be smaller)."""
     d, n, size = _chunk_size(input, chunks, dim)
-    if size == 0 and n == 0:
-        return _split(input, 1, d)
+    if size == 0 and n == 0:        # torch's: ``chunks`` empty pieces
+        return input.split_with_sizes([0] * chunks, d)
     return _split(input, size, d)
 
 
@@ -1032,7 +1033,7 @@ def unflatten(input, dim, sizes):
 @op("FlipBackward0", promote=NONE, self=lambda grad, dims: grad.flip(dims))
 def _flip(self, dims):
     # (torch's result is empty_like(self): self's layout)
-    return xp.flip(self, dims).copy(order="K") if dims else self.copy(order="K")
+    return _mf.copy_to_format(xp.flip(self, dims) if dims else self, like=self)
 
 
 @expose
