@@ -657,3 +657,50 @@ FUZZ_SHAPES = {
 @pytest.mark.parametrize("case", list(FUZZ_SHAPES))
 def test_fuzz_shape_findings(case):
     _same(_run(torch, FUZZ_SHAPES[case]), _run(ember, FUZZ_SHAPES[case]))
+
+
+def _s(L):
+    return L.tensor(2.5)
+
+
+FUZZ_ZERO_D = {
+    "masked_fill 0-d": lambda L: _s(L).masked_fill(L.tensor(True), 1.5),
+    "masked_fill 0-d int": lambda L: L.tensor(3).masked_fill(L.tensor(False), 1.5),
+    "masked_fill_ 0-d": lambda L: _s(L).masked_fill_(L.tensor(True), 1.0),
+    "squeeze 0-d dim": lambda L: _s(L).squeeze(0),
+    "squeeze_ 0-d dim": lambda L: _s(L).squeeze_(-1),
+    "fill_ uint8 from a float tensor": lambda L: L.zeros(2, dtype=L.uint8).fill_(
+        L.tensor(373.7)),
+    "fill_ uint8 from a negative tensor": lambda L: L.zeros(2, dtype=L.uint8).fill_(
+        L.tensor(-3)),
+    "fill_ int8 from an int tensor": lambda L: L.zeros(2, dtype=L.int8).fill_(L.tensor(300)),
+    "fill_ uint8 number": lambda L: L.zeros(2, dtype=L.uint8).fill_(373.7),
+    "mv bool": lambda L: L.ones(2, 2, dtype=L.bool) @ L.ones(2, dtype=L.bool),
+    "mm bool": lambda L: L.ones(2, 2, dtype=L.bool) @ L.ones(2, 2, dtype=L.bool),
+    "bmm bool": lambda L: L.ones(1, 2, 2, dtype=L.bool) @ L.ones(1, 2, 2, dtype=L.bool),
+    "index_fill expanded bfloat16": lambda L: L.ones(1, 2, dtype=L.bfloat16).expand(
+        2, 2).index_fill(0, L.tensor([0]), 2.0),
+    "var complex 0-d": lambda L: L.tensor(1j).var(0, keepdim=True),
+    "heaviside complex first": lambda L: L.heaviside(L.tensor([1j]), L.tensor(1)),
+    "index_add empty source": lambda L: L.zeros(0, 2, 3).index_add(
+        2, L.tensor([-3, 0]), L.zeros(0, 2, 2)),
+    "index_select 0-d two indices": lambda L: _s(L).index_select(0, L.tensor([0, 0])),
+    "index_put 0-d": lambda L: _s(L).index_put((L.tensor([0, 1]),), L.tensor(1.0)),
+    "narrow 0-d": lambda L: _s(L).narrow(0, 0, 1),
+    "unbind 0-d": lambda L: _s(L).unbind(0),
+    "roll 0-d dim": lambda L: _s(L).roll(1, 0),
+    "trapezoid 0-d": lambda L: L.trapezoid(_s(L), dim=0),
+    "adjoint 0-d": lambda L: _s(L).adjoint(),
+    "adjoint 0-d complex": lambda L: L.tensor(1j).adjoint(),
+    "mT 0-d": lambda L: _s(L).mT,
+    "mH 0-d complex": lambda L: (L.tensor(1j).mH, L.tensor(1j).mH.is_conj()),
+    "mT 1-d": lambda L: L.ones(3).mT,
+    "tril transposed": lambda L: L.ones(3, 1).t().tril(),
+    "tril permuted 3-d": lambda L: L.arange(12).reshape(1, 3, 4).permute(2, 1, 0).tril(),
+    "triu permuted 3-d": lambda L: L.arange(12).reshape(1, 3, 4).permute(2, 1, 0).triu(1),
+}
+
+
+@pytest.mark.parametrize("case", list(FUZZ_ZERO_D))
+def test_fuzz_zero_d_findings(case):
+    _same(_run(torch, FUZZ_ZERO_D[case]), _run(ember, FUZZ_ZERO_D[case]))

@@ -253,7 +253,7 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
         # (an integer sum divided by 2.: torch's div.Scalar, true division)
         return div_scalar(total, 2.0) if total.dtype._category >= 2 else total / 2.0
     spacing = 1 if dx is None and x is None else (dx if dx is not None else x)
-    d = norm_dim(dim, y.ndim)
+    d = norm_dim(dim, y.ndim, scalar=False)
     if y.shape[d] == 0:
         return y.sum(d) * 0
     if isinstance(spacing, Tensor):

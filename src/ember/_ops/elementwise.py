@@ -238,11 +238,11 @@ def _name(arr):
 
 
 def _heaviside_dtypes(input, values):
+    if input.dtype.is_complex or values.dtype.is_complex:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if input.dtype is not values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different "
                            "dtypes.")
-    if input.dtype.is_complex:
-        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
 
 
 _heaviside_check = tensor_operands("heaviside", "values", then=_heaviside_dtypes)

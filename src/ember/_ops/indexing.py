@@ -370,6 +370,9 @@ def index_select(input, dim, index, *, out=None):
     nd = input._data.ndim
     d = _norm(dim, nd)
     n = input._data.shape[d] if nd else 1
+    if not nd and index._data.size > 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{index._data.size} value(s)")
     if index._data.size and not n:
         if nd <= 1:
             raise IndexError("index out of range in self")
@@ -423,8 +426,9 @@ def _index_src_check(name, self, dim, index, source):
         raise RuntimeError(f"{name}(): self ({_scalar_name(self.dtype)}) and source "
                            f"({_scalar_name(source.dtype)}) must have the same scalar type")
     n = self._data.shape[d] if nd else 1
-    bad = index._data[(index._data < 0) | (index._data >= n)] if index._data.size else ()
-    if len(bad):        # (no negative index)
+    bad = index._data[(index._data < 0) | (index._data >= n)] \
+        if index._data.size and source._data.size else ()
+    if len(bad):        # (no negative index; nothing is read with no source)
         i = int(bad.reshape(-1)[0])
         if name == "index_copy_":
             raise IndexError(f"index_copy_(): index {i} is out of bounds for dimension {d} with "
@@ -538,8 +542,10 @@ def _check_mask(name, mask, legacy=False):
 
 
 def _masked_fill_kernel(self, mask, value):
-    # (torch's out-of-place masked_fill clones contiguous: so is NumPy's where here)
-    return xp.ascontiguousarray(xp.where(mask, D.scalar_array(value, self.dtype), self))
+    # (torch's out-of-place masked_fill clones contiguous: so is NumPy's where here; a 0-d
+    # result stays 0-d, which ascontiguousarray would not keep)
+    out = xp.where(mask, D.scalar_array(value, self.dtype), self)
+    return out if out.flags.c_contiguous else out.copy(order="C")
 
 
 @op("MaskedFillBackward0", name="masked_fill_value", method=False, function=False,
@@ -1026,6 +1032,9 @@ def _index_put_args(self, indices, values, accumulate, prepared=False):
     if prepared:
         view, idx = self, indices
     else:
+        if len(indices) > self._data.ndim:
+            raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} "
+                             f"(got {len(indices)})")
         index = _normalise(tuple(i if i is not None else slice(None) for i in indices))
         view, adv = _decompose(self, index)
         if view is not self:

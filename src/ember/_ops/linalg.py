@@ -87,7 +87,14 @@ def _mm(self, mat2):
 def _product(a, b):
     """``a @ b`` of two matrices: torch's BLAS call where MKL is installed, else NumPy's."""
     out = _gemm.addmm(None, a, b)
-    return xp.matmul(a, b) if out is None else out
+    return _matmul_np(a, b, "addmm_impl_cpu_") if out is None else out
+
+
+def _matmul_np(a, b, kernel):
+    """NumPy's product, where torch has a kernel (none for bool: its error names ``kernel``)."""
+    if a.dtype == xp.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    return xp.matmul(a, b)
 
 
 @expose
@@ -116,7 +123,7 @@ def spmm(input, mat2):
     vec=lambda grad, self: self.t().mv(grad))
 def _mv(self, vec):
     out = _gemm.addmv(None, self, vec)
-    return xp.matmul(self, vec) if out is None else out
+    return _matmul_np(self, vec, "addmv_impl_cpu") if out is None else out
 
 
 @expose
@@ -141,7 +148,7 @@ def mv(input, vec, *, out=None):
     tensor=lambda grad, self: grad * self)
 def _dot(self, tensor):
     out = _gemm.dot(self, tensor)
-    return xp.dot(self, tensor) if out is None else out
+    return _matmul_np(self, tensor, "dot") if out is None else out
 
 
 @expose
@@ -168,7 +175,7 @@ def dot(input, tensor, *, out=None):
     mat2=lambda grad, self: self.transpose(1, 2).bmm(grad))
 def _bmm(self, mat2):
     out = _gemm.baddbmm(None, self, mat2)
-    return xp.matmul(self, mat2) if out is None else out
+    return _matmul_np(self, mat2, "bmm") if out is None else out
 
 
 @expose
@@ -202,7 +209,7 @@ def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
     out = _gemm.addmm(self, mat1, mat2, beta, alpha)
     if out is not None:
         return out
-    prod = xp.matmul(mat1, mat2)
+    prod = _matmul_np(mat1, mat2, "addmm_impl_cpu_")
     if alpha != 1:
         prod = prod * prod.dtype.type(alpha)
     if beta == 0:
@@ -661,14 +668,16 @@ def _tri_check(name):
     self=lambda grad, diagonal: grad.tril(diagonal))
 def tril(self, diagonal=0):
     """The lower triangle (``diagonal`` shifts it) of the last two dims; the rest zero."""
-    return xp.tril(self, diagonal)
+    out = xp.tril(self, diagonal)
+    return out if out.flags.c_contiguous else out.copy(order="C")     # (torch's: contiguous)
 
 
 @op("TriuBackward0", promote=None, inplace=True, check=_tri_check("triu"),
     self=lambda grad, diagonal: grad.triu(diagonal))
 def triu(self, diagonal=0):
     """The upper triangle (``diagonal`` shifts it) of the last two dims; the rest zero."""
-    return xp.triu(self, diagonal)
+    out = xp.triu(self, diagonal)
+    return out if out.flags.c_contiguous else out.copy(order="C")     # (torch's: contiguous)
 
 
 # ----------------------------------------------------------------------------- einsum

@@ -1526,8 +1526,9 @@ def _fill_check(self, value):
     tensors=("self",), check=_fill_check, self=lambda grad: grad * 0)
 def _fill(self, value):
     from .._tensor import Tensor
-    if isinstance(value, Tensor):
-        value = value.item()
+    if isinstance(value, Tensor):       # (a tensor's value is cast, not checked)
+        return xp.full_like(self, D.cast(value._data, D._BY_NP[self.dtype])
+                            if value._data.dtype != self.dtype else value._data)
     return xp.full_like(self, D.checked_scalar(value, self.dtype, self.size))
 
 

@@ -306,8 +306,8 @@ def _dof_warn(fname, input, dims, correction):
 def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False):
     """var (std with ``take_sqrt``) over ``dim``; with ``with_mean`` the pair (that, mean)."""
     with xp.errstate(invalid="ignore", divide="ignore"):
-        if self.ndim == 0:
-            r = xp.asarray(xp.nan if correction else 0.0, self.dtype) + self * 0
+        if self.ndim == 0:       # (complex: a real variance)
+            r = xp.asarray(xp.nan if correction else 0.0, self.real.dtype) + self.real * 0
             return (r, self.copy()) if with_mean else r
         if self.size == 0 or _numel([self.shape[d] for d in dim]) == 0:
             shape = [1 if d in dim else s for d, s in enumerate(self.shape)] if keepdim else \

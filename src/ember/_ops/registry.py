@@ -397,7 +397,10 @@ def _arrays(op, args):
                     _barebones(op, _BY_NP[arr.dtype], args)
                 if arr.dtype in _REDUCED and not op.view and op.name not in _MOVES:
                     low = _low_inputs(op, arr)
-                    arr = arr.astype(_F32)
+                    # (in torch's layout for a copy of it: NumPy's order="K" differs where
+                    # the input is not dense, an expanded one)
+                    arr = arr.astype(_F32) if arr.flags.c_contiguous else \
+                        _mf.copy_to_format(arr).astype(_F32)
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr

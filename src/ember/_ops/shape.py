@@ -211,7 +211,8 @@ def _squeeze_all(self):
 @op("SqueezeBackward1", name="squeeze_dim", method=False, function=False, view=True,
     promote=NONE, self=lambda grad, self_shape, dim: grad.reshape(self_shape))
 def _squeeze_dim(self, dim):
-    return self.squeeze(dim) if self.shape[dim] == 1 else self.view()
+    # (a 0-d tensor: itself, dim 0 or -1 naming it)
+    return self.squeeze(dim) if self.ndim and self.shape[dim] == 1 else self.view()
 
 
 @op("SqueezeBackward2", name="squeeze_dims", method=False, function=False, view=True,
@@ -422,6 +423,8 @@ def _slice(self, dim, start, end, step):
 @expose
 def narrow(input, dim, start, length):
     """A view of ``length`` elements of ``dim`` from ``start``."""
+    if not input._data.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = norm_dim(dim, input._data.ndim)
     n = input._data.shape[dim]
     start = start + n if start < 0 else start
@@ -439,7 +442,7 @@ def _unbind(self, dim):
 @expose
 def unbind(input, dim=0):
     """The slices along ``dim``, as a tuple of views."""
-    return _unbind(input, norm_dim(dim, input._data.ndim))
+    return _unbind(input, norm_dim(dim, input._data.ndim, scalar=False))
 
 
 # ----------------------------------------------------------------------------- cat, stack
@@ -598,6 +601,8 @@ moveaxis = expose(movedim, name="moveaxis")
 
 
 def _matrix_T(self):
+    if self._data.ndim == 0:        # (torch's: a 0-d tensor is its own)
+        return self
     if self._data.ndim < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
                            f"Got {self._data.ndim}-D tensor.")
@@ -605,6 +610,8 @@ def _matrix_T(self):
 
 
 def _matrix_H(self):
+    if self._data.ndim == 0:
+        return self.conj()
     if self._data.ndim < 2:
         raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. "
                            f"Got {self._data.ndim}-D tensor.")
@@ -620,7 +627,10 @@ def _H(self):
 
 @expose
 def adjoint(input):
-    """The conjugate transpose of the last two dims (a view for real tensors)."""
+    """The conjugate transpose of the last two dims (a view for real tensors; a 0-d tensor's
+    conjugate)."""
+    if input._data.ndim == 0:
+        return input.conj()
     if input._data.ndim < 2:
         raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of "
                            f"matrices. Got {input._data.ndim}-D tensor.")
@@ -1086,7 +1096,7 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
     nd = input._data.ndim
-    return _roll(input, shifts, tuple(norm_dim(d, nd) for d in dims))
+    return _roll(input, shifts, tuple(norm_dim(d, nd, scalar=False) for d in dims))
 
 
 @op("Rot90Backward0", promote=NONE, self=lambda grad, k, dims: grad.rot90(-k, dims))
