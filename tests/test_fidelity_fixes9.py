@@ -704,3 +704,21 @@ FUZZ_ZERO_D = {
 @pytest.mark.parametrize("case", list(FUZZ_ZERO_D))
 def test_fuzz_zero_d_findings(case):
     _same(_run(torch, FUZZ_ZERO_D[case]), _run(ember, FUZZ_ZERO_D[case]))
+
+
+FUZZ_MISC = {
+    "expm1 of a 0-d float64 zero": lambda L: L.tensor(0.0, dtype=L.float64).expm1(),
+    "expm1_ of a 0-d float64": lambda L: L.tensor(1e-300, dtype=L.float64).expm1_(),
+    "log1p of a 0-d float64": lambda L: L.tensor(-1e-310, dtype=L.float64).log1p(),
+    "flatten of empty from dim 1": lambda L: L.zeros(0, 1, 1).flatten(1),
+    "flatten of empty dims 0-1": lambda L: L.zeros(2, 0, 3).flatten(0, 1),
+    "nansum int8 to complex": lambda L: L.nansum(L.tensor([1, 2], dtype=L.int8),
+                                                 dtype=L.complex64),
+    "trapezoid of empty int32": lambda L: L.trapezoid(L.zeros(0, 1, 3, dtype=L.int32), dim=0),
+    "narrow_copy 0-d": lambda L: L.tensor(1.0).narrow_copy(0, 0, 1),
+}
+
+
+@pytest.mark.parametrize("case", list(FUZZ_MISC))
+def test_fuzz_misc_findings(case):
+    _same(_run(torch, FUZZ_MISC[case]), _run(ember, FUZZ_MISC[case]))

@@ -254,8 +254,8 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
         return div_scalar(total, 2.0) if total.dtype._category >= 2 else total / 2.0
     spacing = 1 if dx is None and x is None else (dx if dx is not None else x)
     d = norm_dim(dim, y.ndim, scalar=False)
-    if y.shape[d] == 0:
-        return y.sum(d) * 0
+    if y.shape[d] == 0:         # (torch's zeros_like_except: y's dtype)
+        return y.new_zeros(y.shape[:d] + y.shape[d + 1:])
     if isinstance(spacing, Tensor):
         raise TypeError("trapezoid(): dx must be a number")
     if y.dtype._category < 2:       # (integers: torch's mul.Scalar by 0.5 gives floats)

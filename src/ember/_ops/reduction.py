@@ -993,7 +993,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """
     if input.dtype.is_complex:
         raise RuntimeError("nansum on CPU does not support complex inputs")
-    if dtype is not None and dtype.is_complex:
+    if dtype is not None and dtype.is_complex and input.dtype.is_floating_point:
+        # (torch's nansum of an integer tensor is its sum)
         raise NotImplementedError(f'"nansum_cpu" not implemented for \'{dtype.scalar_name}\'')
     return run(_nansum, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 

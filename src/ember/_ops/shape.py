@@ -179,7 +179,8 @@ def flatten(input, start_dim=0, end_dim=-1):
     if s == e:
         return input
     shp = input._data.shape
-    return reshape(input, shp[:s] + (-1,) + shp[e + 1:])
+    # (the merged size written out: -1 is ambiguous in an empty tensor)
+    return reshape(input, shp[:s] + (int(xp.prod(shp[s:e + 1])),) + shp[e + 1:])
 
 
 @op("UnsqueezeBackward0", name="unsqueeze", view=True, promote=NONE,
@@ -1282,6 +1283,8 @@ def _narrow_copy(self, dim, start, length, given):
 @expose
 def narrow_copy(input, dim, start, length):
     """A copy of ``length`` elements of ``dim`` from ``start`` (``narrow``, not a view)."""
+    if not input._data.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = norm_dim(dim, input._data.ndim)
     n = input._data.shape[dim]
     given = start
