@@ -722,3 +722,18 @@ FUZZ_MISC = {
 @pytest.mark.parametrize("case", list(FUZZ_MISC))
 def test_fuzz_misc_findings(case):
     _same(_run(torch, FUZZ_MISC[case]), _run(ember, FUZZ_MISC[case]))
+
+
+@pytest.mark.parametrize("shape,dim,index", [
+    ((3, 4, 1), 1, [-1]), ((2, 3), 1, [5]), ((2, 3), 0, [5]), ((2, 3, 4), 1, [-1]),
+    ((2, 3, 4), 2, [9]), ((2, 3, 4), 0, [9]), ((4,), 0, [9])])
+def test_index_select_out_of_range_errors(shape, dim, index):
+    def fn(L):
+        return L.ones(*shape).index_select(dim, L.tensor(index))
+    _same(_run(torch, fn), _run(ember, fn))
+
+
+def test_cumprod_inplace_dtype_checked_before_bool():
+    def fn(L):
+        return L.tensor([[True], [False]]).cumprod_(0, dtype=L.int64)
+    _same(_run(torch, fn), _run(ember, fn))

@@ -806,11 +806,11 @@ def cumprod(input, dim=_NO_DIM, *, dtype=None, out=None):
 
 
 def _same_dtype_in_place(self, dtype, name):
-    if self.dtype.name == "bool":    # (the result, int64 for bool, cannot be written back)
-        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if dtype is not None and dtype is not self.dtype:
         raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype.cpp_name} and "
                            f"output tensor dtype {dtype.cpp_name} should match")
+    if self.dtype.name == "bool":    # (the result, int64 for bool, cannot be written back)
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
 
 
 @expose(function=False)
