@@ -46,6 +46,9 @@ from ._dtype import (
     set_default_dtype,
     short,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ._factories import (
     arange,
@@ -222,13 +225,18 @@ _LAZY_OPS = frozenset(_ops._FAMILY)    # the functions of the op families loaded
 
 def __getattr__(name: str):
     if name in _LAZY_OPS:
-        value = globals()[name] = _ops.function(name)
+        from ._names import named
+
+        value = globals()[name] = named(_ops.function(name), __name__, name)
         return value
     if name in _LAZY_MODULES or name in _LAZY_NAMES:
         from ._lazy import import_module
 
         module = import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
-        value = module if name in _LAZY_MODULES or name == "_tensor_str" else getattr(module, name)
+        from ._names import named
+
+        value = module if name in _LAZY_MODULES or name == "_tensor_str" else \
+            named(getattr(module, name), __name__, name)
         # (torch._tensor_str.printoptions: ember._printing, where the printing lives)
         globals()[name] = value
         return value
@@ -245,3 +253,12 @@ del _boot
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY_MODULES, *_LAZY_NAMES, *_LAZY_OPS})
+
+
+from ._names import name_methods as _name_methods  # noqa: E402
+from ._names import name_namespace as _name_namespace  # noqa: E402
+
+_name_namespace(globals(), __name__)     # torch's __name__ for each function and method
+_name_methods(Tensor)
+del _name_methods, _name_namespace
+globals().pop("_names", None)

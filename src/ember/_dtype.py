@@ -17,6 +17,7 @@ import numpy as np
 __all__ = [
     "dtype", "float16", "float32", "float64", "half", "float", "double",
     "int8", "int16", "int32", "int64", "short", "int", "long", "uint8", "bool",
+    "uint16", "uint32", "uint64",
     "complex64", "complex128", "cfloat", "cdouble",
     "promote_types", "result_type", "get_default_dtype", "set_default_dtype", "can_cast",
     "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
@@ -40,7 +41,7 @@ class dtype:
         self._rank = rank                  # order inside the category
         self.is_floating_point = category == 2
         self.is_complex = category == 3
-        self.is_signed = name not in ("uint8", "bool")
+        self.is_signed = not name.startswith("uint") and name != "bool"
         self._legacy = legacy              # torch.FloatTensor style name, used in messages
         self.scalar_name = scalar_name     # torch's ScalarType name in messages ("Float")
         self.cpp_name = cpp_name           # the C++ type torch's messages name ("float")
@@ -62,6 +63,8 @@ class dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
 
     def to_complex(self) -> dtype:
+        if self in BAREBONES:
+            raise RuntimeError(f"Unknown Complex ScalarType for {self.scalar_name}")
         return {float32: complex64, float64: complex128, float16: complex64,
                 bfloat16: complex64}.get(self, self)
 
@@ -72,6 +75,12 @@ int8 = dtype("int8", np.int8, 1, 0, "CharTensor", "Char", "signed char")
 int16 = dtype("int16", np.int16, 1, 1, "ShortTensor", "Short", "short int")
 int32 = dtype("int32", np.int32, 1, 2, "IntTensor", "Int", "int")
 int64 = dtype("int64", np.int64, 1, 3, "LongTensor", "Long", "long int")
+# torch's "barebones" unsigned types: they store, convert, print and compare for equality, but
+# have few kernels and promote with nothing but themselves and the floating types (BAREBONES)
+uint16 = dtype("uint16", np.uint16, 1, 4, "UInt16Tensor", "UInt16", "short unsigned int")
+uint32 = dtype("uint32", np.uint32, 1, 5, "UInt32Tensor", "UInt32", "unsigned int")
+uint64 = dtype("uint64", np.uint64, 1, 6, "UInt64Tensor", "UInt64", "long unsigned int")
+BAREBONES = frozenset((uint16, uint32, uint64))
 float16 = dtype("float16", np.float16, 2, 0, "HalfTensor", "Half", "c10::Half")
 float32 = dtype("float32", np.float32, 2, 1, "FloatTensor", "Float", "float")
 float64 = dtype("float64", np.float64, 2, 2, "DoubleTensor", "Double", "double")
@@ -100,8 +109,8 @@ half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
-ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128,
-       bfloat16, *FLOAT8)
+ALL = (bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64, float16, float32,
+       float64, complex64, complex128, bfloat16, *FLOAT8)
 _BY_NP = {d.np: d for d in ALL if d.name not in _REDUCED_NAMES}    # the reduced join on load
 _BY_NAME = {d.name: d for d in ALL}
 dtype.__module__ = __package__                        # ``ember.dtype``, as ``torch.dtype``
@@ -130,13 +139,21 @@ def _load_if_foreign() -> builtins.bool:
     return True
 
 
+def no_barebones_kernel(kernel: str, *dtypes) -> None:
+    """torch's NotImplementedError for ``kernel``, which has no loop for uint16, uint32 or
+    uint64, when one of ``dtypes`` (ember dtypes or None) is one of them."""
+    for d in dtypes:
+        if d in BAREBONES:
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{d.scalar_name}\'')
+
+
 def _by_name(name: str) -> dtype:
     return _BY_NAME[name]
 
 
 def _numpy_type_error(t: type) -> str:
-    """torch's message for a NumPy scalar type ``t`` it has no dtype for (the list is torch's:
-    its unsigned 16-64 bit types are not ember dtypes yet)."""
+    """torch's message for a NumPy scalar type ``t`` it has no dtype for (the list is
+    torch's)."""
     return (f"can't convert np.ndarray of type {t.__module__}.{t.__name__}. The only supported "
             "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
             "int8, uint64, uint32, uint16, uint8, and bool.")
@@ -179,6 +196,12 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
     if type1._rank < 0 or type2._rank < 0:
         raise RuntimeError("Promotion for Float8 Types is not supported, attempted to promote "
                            f"{type1.scalar_name} and {type2.scalar_name}")
+    if type1 in BAREBONES or type2 in BAREBONES:
+        other = type2 if type1 in BAREBONES else type1
+        if other.is_floating_point:       # (a floating type is the only one they reach)
+            return other
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {type1.scalar_name} and {type2.scalar_name}")
     if type1._category == type2._category == 2 and type1._rank == type2._rank:  # f16, bf16
         return float32
     if type1._category != type2._category:
@@ -211,7 +234,8 @@ def _scalar_dtype(x) -> dtype:
     if isinstance(x, builtins.complex):
         return get_default_dtype().to_complex()
     if isinstance(x, np.generic):
-        return from_numpy_dtype(x.dtype)
+        d = from_numpy_dtype(x.dtype)
+        return int64 if d in BAREBONES else d     # (read as a Python int)
     raise TypeError(f"unsupported scalar type {type(x).__name__}")
 
 

@@ -27,6 +27,26 @@ ArgTypeError.__name__ = ArgTypeError.__qualname__ = "TypeError"
 ArgTypeError.__module__ = "builtins"
 
 
+def must_be_tensor(name: str, param: str, position: int, value) -> str:
+    """torch's message for an operand of op ``name`` that must be a Tensor; as the Tensor
+    method's when a method generated for the op (first parameter ``self``) is on the stack —
+    torch's method does not count ``self`` among the positions and an in-place one keeps its
+    underscore. (Read off the stack: the error path only.)"""
+    import sys
+    frame = sys._getframe(1)
+    for _ in range(8):
+        if frame is None:
+            break
+        code = frame.f_code
+        if code.co_name in (name, name + "_") and code.co_argcount \
+                and code.co_varnames[0] == "self":
+            name, position = code.co_name, position - 1
+            break
+        frame = frame.f_back
+    return (f"{name}(): argument '{param}' (position {position}) must be Tensor, not "
+            f"{type_name(value)}")
+
+
 def type_name(obj) -> str:
     """The type name torch's argument errors show: CPython's ``tp_name``, which for a static
     (C) type names its module too (``numpy.ndarray``), for a class defined in Python not."""

@@ -133,6 +133,8 @@ _overflow = D.overflow_error
 def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
     """Python numbers (``arr`` is NumPy's exact reading of them) stored as ``npdt``."""
     kind = npdt.kind
+    if npdt == _U64 and arr.dtype.kind != "b":
+        return _python_to_u64(data, arr)
     if arr.dtype == object or arr.dtype.kind == "u":     # ints beyond int64
         if kind not in "fc":
             raise ValueError("Overflow when unpacking long long")
@@ -156,6 +158,26 @@ def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
     elif arr.size and (arr.min() < low or arr.max() > info.max):
         raise _overflow(npdt)
     return arr.astype(npdt)
+
+
+_U64 = np.dtype(np.uint64)
+
+
+def _python_to_u64(data, arr: np.ndarray) -> np.ndarray:
+    """Python numbers stored as uint64: torch reads each as an unsigned 64-bit int, which
+    refuses floats, negative ints and ints past ``2**64 - 1``."""
+    if arr.dtype.kind == "i":
+        if arr.size and arr.min() < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        return arr.astype(np.uint64)
+    leaves = np.array(data, dtype=object)
+    for x in leaves.reshape(-1).tolist():
+        if not isinstance(x, int):
+            raise TypeError("an integer is required")
+        D.check_python_int(x)
+        if x < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+    return leaves.astype(np.uint64)
 
 
 def _fill_value(value, npdt: np.dtype, numel: int):
@@ -208,14 +230,14 @@ def _leaf_dtype(data) -> D.dtype:
     int64), with no category rules for Python numbers: ``[tensor(1.5), 2.0]`` is float32."""
     out, stack = None, [data]
     while stack:
-        x = stack.pop()
+        x = stack.pop()         # (leaves in order: torch's messages name them so)
         if isinstance(x, Tensor):
             d = x.dtype
         elif isinstance(x, (np.ndarray, np.generic)):
             d = D.from_numpy_dtype(x.dtype)
         elif isinstance(x, (list, tuple)):
             if x:
-                stack.extend(x)
+                stack.extend(reversed(x))
                 continue
             d = D.get_default_dtype()
         elif isinstance(x, builtins.bool):
@@ -585,7 +607,7 @@ def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devi
         dtype = D.result_type(start, end, step)
         if dtype is D.bool:
             dtype = D.int64
-    if dtype is D.bool or dtype.is_complex:
+    if dtype is D.bool or dtype.is_complex or dtype in D.BAREBONES:
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype.scalar_name}'")
     o_start, o_end, o_step = start, end, step
     if o_step == 0:
@@ -640,6 +662,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
         dt = D.from_numpy_dtype(_np_dtype(dt))
     if dt is D.bool:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    D.no_barebones_kernel("linspace_cpu", dt)
     npdt = dt.np
     integral = dt._category < 2
     if integral:
@@ -691,6 +714,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None,
     """The identity matrix (``n`` × ``m``)."""
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    D.no_barebones_kernel("eye", dtype)
     arr = np.eye(n, n if m is None else m, dtype=_np_dtype(dtype))
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
@@ -819,6 +843,7 @@ def randperm(n, *, generator=None, out=None, dtype=D.int64, layout=None, device=
     """A random permutation of ``0 … n-1``, torch's exact one after the same seed."""
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    D.no_barebones_kernel("randperm", dtype)
     arr = _gen(generator)._randperm(int(n), dtype.np)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 

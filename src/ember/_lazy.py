@@ -19,6 +19,8 @@ import importlib
 import sys
 import types
 
+from . import _names
+
 _HOOKS = ("__getattr__", "__dir__")
 
 
@@ -42,7 +44,11 @@ class gc_paused:
 def import_module(name: str, package: str | None = None):
     """``importlib.import_module(name, package)``, with the garbage collector paused."""
     with gc_paused():
-        return importlib.import_module(name, package)
+        module = importlib.import_module(name, package)
+    tensor = sys.modules.get(f"{__package__}._tensor")
+    if tensor is not None:      # torch's names for the methods the module installed
+        _names.name_methods(tensor.Tensor)
+    return module
 
 
 def package(ns: dict, modules=(), names=None, hide=()) -> None:
@@ -65,7 +71,7 @@ def package(ns: dict, modules=(), names=None, hide=()) -> None:
             sub = names[name]
             had = sub in ns
             module = import_module(f"{base_pkg}.{sub}")
-            value = getattr(module, name)
+            value = _names.named(getattr(module, name), pkg, name)
             if not had and sub not in modules and "." not in sub:
                 ns.pop(sub, None)
         elif name in modules:

@@ -292,9 +292,10 @@ def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
     return target
 
 
-def copy_to_format(arr: np.ndarray, fmt=None) -> np.ndarray:
-    """A copy of ``arr`` laid out as :func:`empty_like` lays it out."""
-    out = empty_like(arr, arr.dtype, fmt)
+def copy_to_format(arr: np.ndarray, fmt=None, like: np.ndarray | None = None) -> np.ndarray:
+    """A copy of ``arr`` laid out as :func:`empty_like` lays it (or ``like``, an array of its
+    shape: a result computed in another layout) out."""
+    out = empty_like(arr if like is None else like, arr.dtype, fmt)
     np.copyto(out, arr)
     return out
 

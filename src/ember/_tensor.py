@@ -34,10 +34,62 @@ class _VersionCounter:
     :class:`_WatchedCounter`): weak references to those of them whose ``grad_fn`` is current.
     """
 
-    __slots__ = ("value", "views")
+    __slots__ = ("value", "views", "conjs")
 
     def __init__(self):
         self.value = 0
+
+
+class _Marked(dict):
+    """A set of live objects, by identity, holding them weakly (a ``WeakSet`` would compare
+    tensors with ``==``); its truth is the dict's, so an empty one costs nothing to test."""
+
+    __slots__ = ()
+
+    def __contains__(self, obj) -> bool:
+        ref = self.get(id(obj))
+        return ref is not None and ref() is obj
+
+    def add(self, obj) -> None:
+        key = id(obj)
+
+        def gone(ref, refs=self):
+            if refs.get(key) is ref:
+                del refs[key]
+        self[key] = weakref.ref(obj, gone)
+
+
+# the tensors with torch's conjugate bit set (``Tensor.conj()`` of a complex tensor and the
+# views of those). Their elements are stored conjugated; a conjugate view made outside autograd
+# is kept in step with what it views by its version counter (:func:`watch_conj`)
+CONJ = _Marked()
+
+
+def watch_conj(view, source: np.ndarray) -> None:
+    """Keep ``view`` (whose elements are the conjugates of the array ``source``, which it
+    views in torch) in step with ``source``: after each write counted by their shared version
+    counter, a write through the view is carried back conjugated, and the view re-read."""
+    vc = view._vc
+    if vc.__class__ is _VersionCounter:
+        vc.__class__ = _WatchedCounter
+        vc.views = []
+    if getattr(vc, "conjs", None) is None:
+        vc.conjs = []
+    # (the view's array, weakly: a conjugate of it, or a NumPy view of it, keeps it alive)
+    vc.conjs.append([weakref.ref(view._data), source, view._data.tobytes()])
+
+
+def _sync_conjs(records) -> None:
+    records[:] = [r for r in records if r[0]() is not None]
+    for rec in reversed(records):           # writes through a conjugate view go back up …
+        data = rec[0]()
+        if data is not None and data.tobytes() != rec[2]:
+            np.copyto(rec[1], np.conj(data))
+    for rec in records:                      # … then every view is read again
+        data = rec[0]()
+        if data is not None:
+            np.copyto(data, np.conj(rec[1]))
+            rec[2] = data.tobytes()
 
 
 _new_object = object.__new__
@@ -64,6 +116,9 @@ class _WatchedCounter(_VersionCounter):
                 if t is not None and t.__class__ is Tensor:
                     t.__class__ = _StaleView
             views.clear()
+        conjs = getattr(self, "conjs", None)
+        if conjs:
+            _sync_conjs(conjs)
 
     value = property(_vc_get, _bump)
 
@@ -401,6 +456,8 @@ class Tensor:
         """A tensor sharing storage and version counter, cut from the graph."""
         t = Tensor._wrap(self._data)
         t._vc = self._vc
+        if CONJ and self in CONJ:
+            CONJ.add(t)
         return t
 
     def detach_(self) -> Tensor:
@@ -415,6 +472,9 @@ class Tensor:
         """The NumPy array behind this tensor (shared memory)."""
         if self.requires_grad and not force:
             raise RuntimeError(_errors.NUMPY_GRAD)
+        if CONJ and self in CONJ and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use "
+                               "tensor.resolve_conj().numpy() instead.")
         if grad_mode._state.vmap is not None:
             self._read_in_vmap(_errors.VMAP_NO_STORAGE)
         if self._data.dtype in D.REDUCED:

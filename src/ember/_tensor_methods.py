@@ -81,8 +81,9 @@ def _resize_as_(self: Tensor, the_template: Tensor, *, memory_format=None) -> Te
 
 @expose
 def ravel(input: Tensor) -> Tensor:
-    """The elements as one dimension (a view when the layout allows, as ``reshape``)."""
-    return input.reshape(-1)
+    """The elements as one dimension: a view of a contiguous tensor, else a contiguous copy
+    (torch's ``contiguous().view(-1)``)."""
+    return input.contiguous().view(-1)
 
 
 def _in_place_view(self: Tensor, view: Tensor) -> Tensor:
@@ -146,6 +147,9 @@ def _swapaxes_(self: Tensor, axis0: int, axis1: int) -> Tensor:
 def _t_(self: Tensor) -> Tensor:
     """In-place ``t``."""
     check_inplace(self)
+    if self.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{self.ndim}D")
     return _in_place_view(self, self.t())
 
 
@@ -365,7 +369,11 @@ def _conj_physical_(self: Tensor) -> Tensor:
 
 def _mvlgamma_(self: Tensor, p: int) -> Tensor:
     """In-place :meth:`mvlgamma`."""
-    return self.copy_(self.mvlgamma(p))
+    result = self.mvlgamma(p)
+    if not D.can_cast(result.dtype, self.dtype):
+        raise RuntimeError(f"mvlgamma: result type {self.dtype.scalar_name} can't be cast to "
+                           f"the desired output type {result.dtype.scalar_name}")
+    return self.copy_(result)
 
 
 def _nonzero_static(self: Tensor, *, size: int, fill_value: int = -1) -> Tensor:

@@ -432,3 +432,9 @@ def ifftshift(input: Tensor, dim=None) -> Tensor:
 
 
 del annotations  # keep dir() to torch's names
+
+
+from ._names import name_namespace as _name_namespace  # noqa: E402
+
+_name_namespace(globals(), __name__)      # torch's __name__: ``fft_fft`` …
+del _name_namespace

@@ -56,3 +56,9 @@ del _lazy, _Tensor
 
 
 del annotations  # keep dir() to torch's names
+
+
+from ._names import name_namespace as _name_namespace  # noqa: E402
+
+_name_namespace(globals(), __name__)      # torch's __name__: ``linalg_det`` …
+del _name_namespace

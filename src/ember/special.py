@@ -41,3 +41,9 @@ log_softmax = _ops.log_softmax
 def round(input, *, decimals: int = 0, out=None):  # noqa: A001
     """``round`` with torch.special's default ``decimals=0`` (node ``RoundBackward1``)."""
     return _ops.round(input, decimals=decimals, out=out)
+
+
+from ._names import name_namespace as _name_namespace  # noqa: E402
+
+_name_namespace(globals(), __name__)      # torch's __name__: ``special_erf`` …
+del _name_namespace

@@ -16,6 +16,7 @@ from .. import _lazy
 from .._tensor import Tensor as _T
 from . import _index, registry
 from . import numpy_names as _numpy_names
+from .._names import name_methods as _name_methods
 
 # the op families loaded on first use (see _index, which tools/op_index.py writes)
 LAZY = ("unary", "sorting", "linalg", "cross", "bucketing", "special", "sampling", "nn",
@@ -82,6 +83,7 @@ def load(family: str):
         names = _index.FUNCTIONS.get(family, ())
         _numpy_names.install(FUNCTIONS, _T, names, _index.METHODS.get(family, ()))
         _add_in_place_functions(_IN_PLACE_OF.get(family, ()))
+        _name_methods(_T, _index.METHODS.get(family, ()))
         globals().update({n: FUNCTIONS[n] for n in _FAMILY if n in FUNCTIONS})
     return module
 
@@ -121,6 +123,8 @@ def scalar_tensor_like(value, like):
     """A 0-d tensor holding ``value`` (for reflected operators such as ``2 // x``)."""
     from .. import _dtype as D
     from .._tensor import Tensor
+    if isinstance(value, Tensor):       # (called as ``t.__rfloordiv__(u)``)
+        return value
     dt = D.result_type(value, like).np
     try:
         return Tensor._wrap(D.np.array(value, dtype=dt))

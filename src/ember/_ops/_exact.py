@@ -1009,8 +1009,11 @@ def _pick(v, shape, idx):
 
 
 def _sequence(y, nred):
-    """Each output's reduced elements in the iterator's order, along axis 0."""
-    k = max(nred, 1)
+    """Each output's reduced elements in the iterator's order, along axis 0 (one element
+    each when the reduced dims are all of size 1: none left in the iterator)."""
+    if nred == 0:
+        return y[None]
+    k = nred
     seq = np.transpose(y, tuple(range(k - 1, -1, -1)) + tuple(range(k, y.ndim)))
     return seq.reshape((-1,) + y.shape[k:])
 
@@ -1038,6 +1041,8 @@ def vector_norm(a, p, dims, keepdim):
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
     if y is None:
         return np.zeros(out_shape, a.dtype)
+    if a.size == int(np.prod(out_shape)):     # only dims of size 1 reduced: torch's is |a|
+        return np.abs(a).reshape(out_shape).copy(order="C")
     lanes = _LANES[a.dtype]
     if p == 2 and nred == 1 and y.strides[0] == a.itemsize:
         n0 = y.shape[0]

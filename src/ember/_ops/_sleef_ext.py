@@ -38,7 +38,7 @@ def _perr(a, b, p):
     if p.dtype == _f32:
         return (a.astype(_f64) * b - p).astype(_f32)
     a, b = np.broadcast_arrays(a, b)
-    pe = _prod_err(a, b, p)
+    pe = np.asarray(_prod_err(a, b, p))    # (an array even for 0-d operands: written below)
     bad = ~np.isfinite(pe) & np.isfinite(p)
     if bad.any():
         pe[bad] = fma(a[bad], b[bad], -p[bad])

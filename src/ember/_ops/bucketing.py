@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtype as D
 from .._tensor import Tensor
 from .registry import _write_out, expose
 
@@ -18,7 +19,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     """Count of each value of a 1-D non-negative integer tensor (weighted sums with
     ``weights``: float32 for float32 weights, else float64, as torch)."""
     a = input._data
-    if a.dtype.kind not in "iu" and a.dtype != np.bool_:
+    if a.dtype.kind not in "iu" or input.dtype in D.BAREBONES:      # (bool too)
         raise NotImplementedError(f'"bincount_cpu" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
     if minlength < 0:
@@ -60,6 +61,10 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
         if a.dtype.kind == "c":
             name = "ComplexFloat" if a.dtype == np.complex64 else "ComplexDouble"
             raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for \'{name}\'')
+        if a.dtype.kind == "u" and a.dtype.itemsize > 1:
+            D.no_barebones_kernel("searchsorted_out_cpu", D.from_numpy_dtype(a.dtype))
+        if a.dtype.kind == "b":
+            raise NotImplementedError('"searchsorted_out_cpu" not implemented for \'Bool\'')
     if seq.ndim == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from .. import _memory_format as _mf
 from .._device import xp
-from .._tensor import Tensor
+from .._tensor import CONJ, Tensor, watch_conj
 from ..autograd import grad_mode
 from .registry import NONE, expose, op
 
@@ -32,18 +33,29 @@ def _check_complex(self) -> None:
                            "dimension")
 
 
-@op("ViewAsRealBackward0", promote=NONE, method=False, view=True, check=_check_real,
-    holomorphic=False,
+@op("ViewAsRealBackward0", name="view_as_real_op", promote=NONE, method=False, function=False,
+    view=True, check=_check_real, holomorphic=False,
     self=lambda grad: view_as_complex(grad.contiguous()))
-def view_as_real(self):
-    """A real view of a complex tensor: a last dimension of (real, imaginary)."""
+def _view_as_real(self):
     re = self.real
     return _as_strided(re, self.shape + (2,), self.strides + (re.itemsize,))
 
 
+@expose(method=False)
+def view_as_real(input: Tensor) -> Tensor:
+    """A real view of a complex tensor: a last dimension of (real, imaginary) (torch refuses
+    a tensor with the conjugate bit set: its memory holds the unconjugated values)."""
+    if CONJ and input in CONJ:
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To "
+                           "resolve the conjugate tensor so you can view it as real, use "
+                           "self.resolve_conj(); however, be warned that the resulting tensor "
+                           "will NOT alias the original.")
+    return _view_as_real(input)
+
+
 @op("ViewAsComplexBackward0", promote=NONE, method=False, view=True, check=_check_complex,
     holomorphic=False,
-    self=lambda grad: view_as_real(grad))
+    self=lambda grad: _view_as_real(grad))
 def view_as_complex(self):
     """A complex view of a real tensor whose last dimension (of size 2) is (real, imag)."""
     return self.view(_COMPLEX_OF[self.dtype.name])[..., 0]
@@ -65,7 +77,7 @@ def _check_parts(a, b) -> None:
         raise RuntimeError(f"Expected object of scalar type {a.dtype.scalar_name} but got "
                            f"scalar type {b.dtype.scalar_name} for second argument")
     if a.dtype.name == "float16":
-        raise RuntimeError('"polar_cpu" not implemented for \'Half\'')
+        raise NotImplementedError('"polar_cpu" not implemented for \'Half\'')
     if a.dtype.name not in ("float32", "float64"):
         raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
                            f"{a.dtype.scalar_name} and {b.dtype.scalar_name}")
@@ -82,7 +94,8 @@ def _polar_angle_grad(grad, result):
 def _from_parts(real, imag):
     """The complex array ``real + i imag`` of two broadcast real arrays."""
     a, b = xp.broadcast_arrays(real, imag)
-    res = xp.empty(a.shape, _COMPLEX_OF[a.dtype.name])
+    # (a TensorIterator result: the operands' layout)
+    res = _mf.ti_layout(xp.empty(a.shape, _COMPLEX_OF[a.dtype.name]), real, imag)
     res.real = a
     res.imag = b
     return res
@@ -127,7 +140,18 @@ def complex(real: Tensor, imag: Tensor, *, out=None) -> Tensor:
 @op("ConjBackward0", name="conj_op", method=False, function=False, promote=NONE,
     holomorphic=False, self=lambda grad: grad.conj())
 def _conj_op(self):
-    return xp.conj(self)
+    return _conj_strided(self)
+
+
+def _conj_strided(a):
+    """``conj(a)`` laid out with ``a``'s own strides, as torch's view (the memory ``a`` spans,
+    conjugated, seen through its strides)."""
+    item = a.itemsize
+    if not a.size or any(s < 0 or s % item for s in a.strides):
+        return xp.conj(a)
+    span = sum((n - 1) * s for n, s in zip(a.shape, a.strides)) // item + 1
+    flat = xp.conj(_as_strided(a, (span,), (item,)))
+    return _as_strided(flat, a.shape, a.strides)
 
 
 @op("ConjPhysicalBackward0", name="conj_physical_op", method=False, function=False,
@@ -138,11 +162,23 @@ def _conj_physical_op(self):
 
 @expose
 def conj(input: Tensor) -> Tensor:
-    """The complex conjugate (the tensor itself for non-complex dtypes). torch returns a lazy
-    view with the conjugate bit set; ember computes the values (``is_conj`` is False)."""
+    """The complex conjugate (the tensor itself for non-complex dtypes), as torch's: a view
+    with the conjugate bit flipped (``is_conj``), whose writes reach ``input`` conjugated.
+
+    ember stores the conjugated elements (a copy that the version counter keeps in step with
+    ``input``, :func:`ember._tensor.watch_conj`); under autograd it is not a view (torch's
+    in-place ops through it would rebase ``input``'s history).
+    """
     if not input.dtype.is_complex:
         return input
-    return _conj_op(input)
+    out = _conj_op(input)
+    if not (CONJ and input in CONJ):
+        CONJ.add(out)
+    if not out.requires_grad:
+        out._base = input if input._base is None else input._base
+        out._vc = input._vc
+        watch_conj(out, input._data)
+    return out
 
 
 @expose
@@ -157,14 +193,16 @@ def conj_physical(input: Tensor, *, out=None) -> Tensor:
 
 @expose
 def resolve_conj(input: Tensor) -> Tensor:
-    """``input`` itself: ember never holds a lazy conjugate."""
-    return input
+    """``input`` with its conjugate bit resolved: a copy without the bit, or ``input``
+    itself when the bit is not set."""
+    return input.clone() if CONJ and input in CONJ else input
 
 
 @expose
 def is_conj(input: Tensor) -> bool:
-    """False: ember's conjugates are computed, never lazy."""
-    return False
+    """Whether ``input`` has the conjugate bit set (a ``conj()`` of a complex tensor, or a
+    view of one)."""
+    return bool(CONJ) and input in CONJ
 
 
 @expose

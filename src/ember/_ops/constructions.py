@@ -231,6 +231,9 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     >>> ember.trapezoid(ember.tensor([1., 2., 3.]))
     tensor(4.)
     """
+    if y.dtype is D.bool and y.numel():
+        raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not "
+                           "supported")
     if isinstance(x, Tensor):
         if dx is not None:
             raise TypeError("trapezoid() received an invalid combination of arguments")
@@ -246,14 +249,17 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
             dxs = x.diff().view(shape)
         else:
             dxs = x.diff(dim=dim)
-        return div_scalar((dxs * (y.narrow(d, 1, y.shape[d] - 1) +
-                               y.narrow(d, 0, y.shape[d] - 1))).sum(d), 2.0)
+        total = (dxs * (y.narrow(d, 1, y.shape[d] - 1) + y.narrow(d, 0, y.shape[d] - 1))).sum(d)
+        # (an integer sum divided by 2.: torch's div.Scalar, true division)
+        return div_scalar(total, 2.0) if total.dtype._category >= 2 else total / 2.0
     spacing = 1 if dx is None and x is None else (dx if dx is not None else x)
-    d = norm_dim(dim, y.ndim)
-    if y.shape[d] == 0:
-        return y.sum(d) * 0
+    d = norm_dim(dim, y.ndim, scalar=False)
+    if y.shape[d] == 0:         # (torch's zeros_like_except: y's dtype)
+        return y.new_zeros(y.shape[:d] + y.shape[d + 1:])
     if isinstance(spacing, Tensor):
         raise TypeError("trapezoid(): dx must be a number")
+    if y.dtype._category < 2:       # (integers: torch's mul.Scalar by 0.5 gives floats)
+        return (y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * spacing
     ends = mul_scalar(y.select(d, 0) + y.select(d, -1), 0.5)
     return mul_scalar(y.sum(d) - ends, spacing)
 
@@ -277,8 +283,11 @@ def cumulative_trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor
             dxs = x.diff().view(shape)
         else:
             dxs = x.diff(dim=dim)
-        return div_scalar((dxs * (left + right)).cumsum(d), 2.0)
+        total = (dxs * (left + right)).cumsum(d)
+        return div_scalar(total, 2.0) if total.dtype._category >= 2 else total / 2.0
     spacing = 1 if dx is None and x is None else (dx if dx is not None else x)
+    if y.dtype._category < 2:       # (integers: torch's mul.Scalar gives floats)
+        return ((left + right) * (spacing / 2.0)).cumsum(d)
     return mul_scalar(left + right, spacing / 2.0).cumsum(d)
 
 
@@ -289,6 +298,8 @@ def inner(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """The inner product over the last dims (a product for a 0-d operand)."""
     if input.ndim == 0 or other.ndim == 0:
         res = input * other
+    elif input.dtype is not other.dtype:
+        raise RuntimeError("both inputs should have same dtype")
     else:
         if input.shape[-1] != other.shape[-1]:
             raise RuntimeError(f"inner() the last dimension must match on both input "
@@ -578,8 +589,8 @@ def real(input: Tensor) -> Tensor:
         return input
     if input.requires_grad and _grad_enabled():
         # torch's real is select(view_as_real(input), -1, 0): its grad_fn is SelectBackward0
-        from .complex_views import view_as_real
-        return view_as_real(input).select(-1, 0)
+        from .complex_views import _view_as_real
+        return _view_as_real(input).select(-1, 0)
     return _real_view(input)
 
 
@@ -589,8 +600,8 @@ def imag(input: Tensor) -> Tensor:
     if not input.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     if input.requires_grad and _grad_enabled():
-        from .complex_views import view_as_real
-        return view_as_real(input).select(-1, 1)
+        from .complex_views import _view_as_real
+        return _view_as_real(input).select(-1, 1)
     return _imag_view(input)
 
 
@@ -661,6 +672,8 @@ def isin(elements=None, test_elements=None, *, assume_unique: bool = False,
     if a.dtype.kind == "c" or b.dtype.kind == "c":
         dt = D._BY_NP[xp.result_type(a, b)]
         raise RuntimeError(f"Unsupported input type encountered for isin(): {dt.scalar_name}")
+    D.no_barebones_kernel("isin_default_cpu", *(getattr(x, "dtype", None)
+                                                for x in (elements, test_elements)))
     res = _wrap(xp.asarray(xp.isin(a, b, invert=invert)))
     return res if out is None else _write_out(out, res._data)
 

@@ -12,17 +12,24 @@ from __future__ import annotations
 from .._device import xp
 from .._tensor import Tensor
 from .reduction import _norm_back, _vector_norm, ember_where
-from .registry import SAME, expose, op
+from .registry import SAME, expose, op, tensor_operands
 from .shape import cat
 
 _wrap = Tensor._wrap
 
 
-def _check_float(self, other, p=2) -> None:
-    for t in (self, other):
-        if isinstance(t, Tensor) and not (t.dtype.is_floating_point or t.dtype.is_complex):
-            raise RuntimeError("norm(): input dtype should be either floating point or complex. "
-                               f"Got {t.dtype.scalar_name} instead.")
+def _check_float_difference(self, other, p=2) -> None:
+    # torch's dist is norm(self - other): sub's errors, then norm's for the difference's type
+    from .. import _dtype as D
+    from .pointwise import _check_sub
+    _check_sub(self, other)
+    dt = D.result_type(self, other)
+    if not (dt.is_floating_point or dt.is_complex):
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {dt.scalar_name} instead.")
+
+
+_check_float = tensor_operands("dist", then=_check_float_difference)
 
 
 def _dist_grad(grad, self, other, p, result):

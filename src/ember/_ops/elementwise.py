@@ -14,9 +14,9 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _libm, _sleef, _sleef_d
-from .registry import FLOAT, NONE, SAME, _write_out, expose, op
+from .registry import FLOAT, NONE, SAME, _write_out, expose, op, tensor_operands
 from .search import _return_type
-from .util import norm_dim
+from .util import c_order, norm_dim
 
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")
 _sleef_fmod = _lazy.defer(globals(), "_sleef_fmod", "ember._ops._sleef_fmod")
@@ -28,12 +28,14 @@ _LN2 = math.log(2.0)
 
 
 def _float_only(name):
-    def check(self, other=None):
-        for t in (self, other):
-            if isinstance(t, Tensor) and not (t.dtype.is_floating_point or t.dtype.is_complex):
-                raise NotImplementedError(f'"{name}" not implemented for '
-                                          f"'{t.dtype.scalar_name}'")
-    return check
+    """torch's errors for ``logaddexp``/``logaddexp2``: two tensors, of a floating (or
+    complex) result type."""
+    def then(self, other):
+        from .. import _dtype as D
+        dt = D.result_type(self, other)
+        if not (dt.is_floating_point or dt.is_complex) or (dt.is_complex and "2" in name):
+            raise NotImplementedError(f'"{name}" not implemented for \'{dt.scalar_name}\'')
+    return tensor_operands(name.rsplit("_", 1)[0], then=then)
 
 
 @op("LogaddexpBackward0", tensors=("self", "other"), check=_float_only("logaddexp_cpu"),
@@ -195,6 +197,7 @@ def _pow2(other):
 
 
 @op("LdexpBackward0", promote=FLOAT, inplace=True, tensors=("self", "other"),
+    check=tensor_operands("ldexp"),
     self=lambda grad, other: grad * _pow2(other),
     other=lambda grad, result: grad * result * _LN2)
 def ldexp(self, other):
@@ -203,7 +206,13 @@ def ldexp(self, other):
     >>> ember.ldexp(ember.tensor([1.]), ember.tensor([3]))
     tensor([8.])
     """
-    return self * xp.exp2(other.astype(self.dtype))
+    # torch's self * pow(2.0, other): its pow of a number base (glibc's powf/pow), then the
+    # product
+    from .pointwise import _pow_scalar_base
+    other = xp.asarray(other).astype(self.dtype)
+    if self.dtype.kind == "f" and self.dtype.itemsize >= 4:
+        return self * _pow_scalar_base.kernel(2.0, other)
+    return self * xp.exp2(other)
 
 
 def _not_differentiable(name):
@@ -213,6 +222,7 @@ def _not_differentiable(name):
 
 
 @op("NextafterBackward0", inplace=True, tensors=("self", "other"),
+    check=tensor_operands("nextafter"),
     self=_not_differentiable("nextafter"), other=_not_differentiable("nextafter"))
 def nextafter(self, other):
     """The next representable float after ``self`` towards ``other``."""
@@ -227,12 +237,15 @@ def _name(arr):
     return D._BY_NP[arr.dtype].scalar_name
 
 
-def _heaviside_check(input, values):
+def _heaviside_dtypes(input, values):
+    if input.dtype.is_complex or values.dtype.is_complex:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if input.dtype is not values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different "
-                           "dtypes")
-    if input.dtype.is_complex:
-        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
+                           "dtypes.")
+
+
+_heaviside_check = tensor_operands("heaviside", "values", then=_heaviside_dtypes)
 
 
 @op(None, promote=SAME, inplace=True, tensors=("self", "values"), check=_heaviside_check)
@@ -242,12 +255,12 @@ def heaviside(self, values):
 
 
 def _integral(name):
-    def check(self, other):
-        for t in (self, other):
-            if isinstance(t, Tensor) and (t.dtype.is_floating_point or t.dtype.is_complex):
-                raise NotImplementedError(f'"{name}" not implemented for '
-                                          f"'{t.dtype.scalar_name}'")
-    return check
+    def then(self, other):
+        from .. import _dtype as D
+        dt = D.result_type(self, other)
+        if dt._category != 1:       # (torch's kernels: the integer types, by the result's)
+            raise NotImplementedError(f'"{name}" not implemented for \'{dt.scalar_name}\'')
+    return tensor_operands(name[:-4], then=then)
 
 
 @op(None, inplace=True, tensors=("self", "other"), check=_integral("gcd_cpu"))
@@ -289,7 +302,7 @@ def _logcumsumexp(self, dim):
     if xp is np and self.dtype in (np.float32, np.float64) and self.size:
         return _logcumsumexp_exact(self, dim)
     with xp.errstate(invalid="ignore", over="ignore"):
-        return xp.logaddexp.accumulate(self, axis=dim)
+        return c_order(xp.logaddexp.accumulate(self, axis=dim))
 
 
 def _log_add_exp(x, acc):
@@ -320,7 +333,7 @@ def _logcumsumexp_exact(a, dim):
             for i in range(a.shape[0]):
                 acc = _log_add_exp(a[i].astype(np.float64), acc)
                 out[i] = acc
-    return np.moveaxis(out.astype(a.dtype), 0, dim)
+    return np.ascontiguousarray(np.moveaxis(out.astype(a.dtype), 0, dim))   # (torch's layout)
 
 
 def _log_add_exp_one(x, acc):

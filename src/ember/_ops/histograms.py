@@ -15,6 +15,7 @@ from __future__ import annotations
 import builtins
 import math
 
+from .. import _dtype as D
 from .. import _factories as _F
 from .._device import xp
 from .._tensor import Tensor
@@ -69,8 +70,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     tensor([0., 2., 1., 0.])
     """
     # (with the default range torch takes the data's aminmax first, which refuses complex first)
-    _not_implemented(input, "aminmax_cpu" if input.dtype.is_complex and min == max else
-                     "histogram_cpu")
+    _not_implemented(input, "aminmax_cpu" if (input.dtype.is_complex or input.dtype in
+                                              D.BAREBONES) and min == max else "histogram_cpu")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
@@ -81,7 +82,7 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     if left == right:
         left, right = left - 1, right + 1
     if not (math.isfinite(left) and math.isfinite(right)):
-        raise RuntimeError(f"torch.histc: range of [{left}, {right}] is not finite")
+        raise RuntimeError(f"torch.histc: range of [{left:g}, {right:g}] is not finite")
     if not left < right:
         raise RuntimeError("torch.histc: max must be larger than min")
     edges = _F.linspace(left, right, bins + 1, dtype=input.dtype)._data

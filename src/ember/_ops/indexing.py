@@ -83,7 +83,7 @@ def _check_gather(name, self, dim, index, src=None):
                                    f"larger size than src {list(src.shape)}")
     n = sshape[d] if nd else 1
     if index._data.size:
-        bad = index._data[(index._data < -n) | (index._data >= n)]
+        bad = index._data[(index._data < 0) | (index._data >= n)]     # (no negative index)
         if bad.size:
             raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
                                f"{d} with size {n}")
@@ -370,9 +370,18 @@ def index_select(input, dim, index, *, out=None):
     nd = input._data.ndim
     d = _norm(dim, nd)
     n = input._data.shape[d] if nd else 1
+    if not nd and index._data.size > 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{index._data.size} value(s)")
     if index._data.size and not n:
+        if nd <= 1:
+            raise IndexError("index out of range in self")
         raise RuntimeError(_errors.INDEX_SELECT_EMPTY)
-    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+    bad = index._data[(index._data < 0) | (index._data >= n)] if index._data.size else ()
+    if len(bad):        # (no negative index; torch's kernel along a later dim says so)
+        if nd > 1 and 0 < d and (d < nd - 1 or nd == 2):
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id="
+                               f"{int(bad.reshape(-1)[0])} axis_dim={n}")
         raise IndexError("index out of range in self")
     return run(_index_select, (input, d, index), out)
 
@@ -417,7 +426,15 @@ def _index_src_check(name, self, dim, index, source):
         raise RuntimeError(f"{name}(): self ({_scalar_name(self.dtype)}) and source "
                            f"({_scalar_name(source.dtype)}) must have the same scalar type")
     n = self._data.shape[d] if nd else 1
-    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+    bad = index._data[(index._data < 0) | (index._data >= n)] \
+        if index._data.size and source._data.size else ()
+    if len(bad):        # (no negative index; nothing is read with no source)
+        i = int(bad.reshape(-1)[0])
+        if name == "index_copy_":
+            raise IndexError(f"index_copy_(): index {i} is out of bounds for dimension {d} with "
+                             f"size {n}")
+        if nd > 1:
+            raise RuntimeError(f"index {i} is out of bounds for dimension {d} with size {n}")
         raise IndexError("index out of range in self")
     return d
 
@@ -462,7 +479,7 @@ def index_copy_(self, dim, index, source):
 
 
 def _index_fill_kernel(self, dim, index, value):
-    out = self.copy()
+    out = _mf.copy_to_format(self)         # (torch's clone: the input's layout)
     _moved(out, dim)[index.reshape(-1)] = D.scalar_array(value, self.dtype)
     return out
 
@@ -525,8 +542,10 @@ def _check_mask(name, mask, legacy=False):
 
 
 def _masked_fill_kernel(self, mask, value):
-    # (torch's out-of-place masked_fill clones contiguous: so is NumPy's where here)
-    return xp.ascontiguousarray(xp.where(mask, D.scalar_array(value, self.dtype), self))
+    # (torch's out-of-place masked_fill clones contiguous: so is NumPy's where here; a 0-d
+    # result stays 0-d, which ascontiguousarray would not keep)
+    out = xp.where(mask, D.scalar_array(value, self.dtype), self)
+    return out if out.flags.c_contiguous else out.copy(order="C")
 
 
 @op("MaskedFillBackward0", name="masked_fill_value", method=False, function=False,
@@ -673,6 +692,8 @@ def take(input, index, *, out=None):
                            f"{_scalar_name(index.dtype)}")
     n = input._data.size
     i = index._data
+    if i.size and not n:
+        raise IndexError("take(): tried to take from an empty tensor")
     if i.size and ((i < -n) | (i >= n)).any():
         bad = int(i[(i < -n) | (i >= n)].reshape(-1)[0])
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
@@ -714,6 +735,7 @@ def nonzero(input, *, out=None, as_tuple=False):
     """The indices of the non-zero elements: an ``(n, ndim)`` int64 tensor, or a tuple."""
     T = _T()
     a = input._data
+    D.no_barebones_kernel("nonzero_count_cpu", input.dtype)
     if as_tuple:
         if a.ndim == 0:
             return (T._wrap(xp.zeros(int(a != 0), xp.int64)),)
@@ -729,15 +751,6 @@ def nonzero(input, *, out=None, as_tuple=False):
 def argwhere(input):
     """The indices of the non-zero elements, an ``(n, ndim)`` int64 tensor."""
     return nonzero(input)
-
-
-@expose
-def count_nonzero(input, dim=None):
-    """The number of non-zero elements (along ``dim``)."""
-    from .util import norm_dims
-    a = input._data
-    dims = None if dim is None else norm_dims(dim, a.ndim)
-    return _T()._wrap(xp.asarray(xp.count_nonzero(a, axis=dims)).astype(xp.int64))
 
 
 # ----------------------------------------------------------------------------- x[...]
@@ -995,7 +1008,7 @@ def setitem(self, index, value):
     self=lambda grad, indices, accumulate: grad if accumulate else _masked_zero(grad, indices),
     values=lambda grad, indices: _index(grad, indices))
 def _index_put(self, indices, values, accumulate=False):
-    out = self.copy()
+    out = _mf.copy_to_format(self)         # (torch's clone: the input's layout)
     if accumulate:
         xp.add.at(out, indices, values)
     else:
@@ -1019,6 +1032,9 @@ def _index_put_args(self, indices, values, accumulate, prepared=False):
     if prepared:
         view, idx = self, indices
     else:
+        if len(indices) > self._data.ndim:
+            raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} "
+                             f"(got {len(indices)})")
         index = _normalise(tuple(i if i is not None else slice(None) for i in indices))
         view, adv = _decompose(self, index)
         if view is not self:
@@ -1092,7 +1108,7 @@ def _index_reduce_args(self, dim, index, source, reduce, include_self):
         raise RuntimeError(f"index_reduce_(): Number of indices ({index._data.size}) should be "
                            f"equal to source.size(dim): ({ns}), for dim: {d}")
     n = self._data.shape[d] if nd else 1
-    if index._data.size and ((index._data < -n) | (index._data >= n)).any():
+    if index._data.size and ((index._data < 0) | (index._data >= n)).any():
         raise IndexError("index out of range in self")
     return (self, d, index, source, reduce, bool(include_self))
 
@@ -1158,6 +1174,8 @@ def _put_args(self, index, source, accumulate):
                          f"index.numel() = {index._data.size}")
     n = self._data.size
     i = index._data
+    if i.size and not n:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     if i.size and ((i < -n) | (i >= n)).any():
         bad = int(i[(i < -n) | (i >= n)].reshape(-1)[0])
         raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} "
@@ -1177,7 +1195,7 @@ def _put(self, index, source, accumulate):
         xp.add.at(flat, index.reshape(-1), source.reshape(-1))
     else:
         flat[index.reshape(-1)] = source.reshape(-1)
-    return out
+    return _mf.copy_to_format(out, like=self)    # (torch's clone: the input's layout)
 
 
 @expose

@@ -87,7 +87,14 @@ def _mm(self, mat2):
 def _product(a, b):
     """``a @ b`` of two matrices: torch's BLAS call where MKL is installed, else NumPy's."""
     out = _gemm.addmm(None, a, b)
-    return xp.matmul(a, b) if out is None else out
+    return _matmul_np(a, b, "addmm_impl_cpu_") if out is None else out
+
+
+def _matmul_np(a, b, kernel):
+    """NumPy's product, where torch has a kernel (none for bool: its error names ``kernel``)."""
+    if a.dtype == xp.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    return xp.matmul(a, b)
 
 
 @expose
@@ -116,14 +123,17 @@ def spmm(input, mat2):
     vec=lambda grad, self: self.t().mv(grad))
 def _mv(self, vec):
     out = _gemm.addmv(None, self, vec)
-    return xp.matmul(self, vec) if out is None else out
+    return _matmul_np(self, vec, "addmv_impl_cpu") if out is None else out
 
 
 @expose
 def mv(input, vec, *, out=None):
     """Matrix-vector product."""
     input, vec = autocast_inputs(_mv, input, vec)
-    if input.ndim != 2 or vec.ndim != 1 or input.shape[1] != vec.shape[0]:
+    if input.ndim != 2 or vec.ndim != 1:      # (torch's addmv checks the dims first)
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, "
+                           f"{vec.ndim}")
+    if input.shape[1] != vec.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.ndim else 0}),"
                            f" mat ({_dims(input)}), vec ({_dims(vec)})")
     if input.dtype is not vec.dtype:
@@ -138,7 +148,7 @@ def mv(input, vec, *, out=None):
     tensor=lambda grad, self: grad * self)
 def _dot(self, tensor):
     out = _gemm.dot(self, tensor)
-    return xp.dot(self, tensor) if out is None else out
+    return _matmul_np(self, tensor, "dot") if out is None else out
 
 
 @expose
@@ -148,13 +158,15 @@ def dot(input, tensor, *, out=None):
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D "
                            "tensors")
+    if input.dtype is not tensor.dtype:        # (torch checks the types first)
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype._legacy[:-6]} and {tensor.dtype._legacy[:-6]}")
     if input.shape[0] != tensor.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and "
                            f"src [{tensor.shape[0]}] to have the same number of elements, but "
                            f"got {input.shape[0]} and {tensor.shape[0]} elements respectively")
-    if input.dtype is not tensor.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{input.dtype._legacy[:-6]} and {tensor.dtype._legacy[:-6]}")
+    if input.dtype is D.bool:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     return run(_dot, (input, tensor), out)
 
 
@@ -163,7 +175,7 @@ def dot(input, tensor, *, out=None):
     mat2=lambda grad, self: self.transpose(1, 2).bmm(grad))
 def _bmm(self, mat2):
     out = _gemm.baddbmm(None, self, mat2)
-    return xp.matmul(self, mat2) if out is None else out
+    return _matmul_np(self, mat2, "bmm") if out is None else out
 
 
 @expose
@@ -197,7 +209,7 @@ def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
     out = _gemm.addmm(self, mat1, mat2, beta, alpha)
     if out is not None:
         return out
-    prod = xp.matmul(mat1, mat2)
+    prod = _matmul_np(mat1, mat2, "addmm_impl_cpu_")
     if alpha != 1:
         prod = prod * prod.dtype.type(alpha)
     if beta == 0:
@@ -319,13 +331,15 @@ def vdot(input, other, *, out=None):
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D "
                            "tensors")
+    if input.dtype is not other.dtype:        # (torch checks the types first)
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
+                           f"{input.dtype._legacy[:-6]} and {other.dtype._legacy[:-6]}")
     if input.shape[0] != other.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{input.shape[0]}] and "
                            f"src [{other.shape[0]}] to have the same number of elements, but "
                            f"got {input.shape[0]} and {other.shape[0]} elements respectively")
-    if input.dtype is not other.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
-                           f"{input.dtype._legacy[:-6]} and {other.dtype._legacy[:-6]}")
+    if input.dtype is D.bool:
+        raise NotImplementedError("\"dot\" not implemented for 'Bool'")
     return run(_vdot, (input, other), out)
 
 
@@ -636,6 +650,8 @@ def _trace_backward(grad, shape):
 @expose
 def trace(input):
     """The sum of a matrix's diagonal."""
+    if input.dtype is D.bool:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     return run(_trace, (input,))
@@ -652,14 +668,16 @@ def _tri_check(name):
     self=lambda grad, diagonal: grad.tril(diagonal))
 def tril(self, diagonal=0):
     """The lower triangle (``diagonal`` shifts it) of the last two dims; the rest zero."""
-    return xp.tril(self, diagonal)
+    out = xp.tril(self, diagonal)
+    return out if out.flags.c_contiguous else out.copy(order="C")     # (torch's: contiguous)
 
 
 @op("TriuBackward0", promote=None, inplace=True, check=_tri_check("triu"),
     self=lambda grad, diagonal: grad.triu(diagonal))
 def triu(self, diagonal=0):
     """The upper triangle (``diagonal`` shifts it) of the last two dims; the rest zero."""
-    return xp.triu(self, diagonal)
+    out = xp.triu(self, diagonal)
+    return out if out.flags.c_contiguous else out.copy(order="C")     # (torch's: contiguous)
 
 
 # ----------------------------------------------------------------------------- einsum

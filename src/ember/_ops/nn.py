@@ -147,7 +147,8 @@ def _prep_softmax(input, dim, dtype, name="softmax"):
     if dtype is not None:
         input = input.to(dtype)
     dim = norm_dim(dim, input.ndim)
-    if not input.dtype.is_floating_point or input.dtype._rank < 0:     # (float8 too)
+    if (not input.dtype.is_floating_point or input.dtype._rank < 0) and input._data.size:
+        # (float8 too; torch returns an empty input's empty result before its kernel)
         kernel = f"{name}_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else name
         raise NotImplementedError(f'"{kernel}_kernel_impl" not implemented for '
                                   f"'{_scalar(input)}'")
@@ -163,6 +164,8 @@ def _scalar(t):
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (node ``SoftmaxBackward0``)."""
     input, dim = _prep_softmax(input, dim, dtype)
+    if not input._data.size and not input.dtype.is_floating_point:
+        return Tensor._wrap(xp.empty(input._data.shape, input._data.dtype))
     return _softmax(input, dim)
 
 
@@ -170,6 +173,8 @@ def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably (node ``LogSoftmaxBackward0``)."""
     input, dim = _prep_softmax(input, dim, dtype, "log_softmax")
+    if not input._data.size and not input.dtype.is_floating_point:
+        return Tensor._wrap(xp.empty(input._data.shape, input._data.dtype))
     return _log_softmax(input, dim)
 
 

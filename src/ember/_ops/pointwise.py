@@ -136,6 +136,7 @@ def sub(self, other, *, alpha=1):
 
 
 @op("RsubBackward0", name="rsub_tensor", method=False, function=False, check=_check_sub,
+    tensors=("other", "self"),      # (torch's sub(other, self): its layout and promotion)
     self=lambda grad, alpha: -_scale(grad, alpha),
     other=lambda grad: grad)
 def _rsub_tensor(self, other, *, alpha=1):
@@ -196,8 +197,9 @@ def _div_true(self, other):
 
 def _int_zero_check(self, other):
     """torch's error for an integer division (or modulo) by zero."""
-    if self.dtype.kind in "iub" and xp.any(xp.asarray(other) == 0):
-        raise RuntimeError("ZeroDivisionError")
+    if self.dtype.kind in "iub" and xp.size(self) and xp.any(xp.asarray(other) == 0) \
+            and int(xp.prod(xp.broadcast_shapes(xp.shape(self), xp.shape(other)))):
+        raise RuntimeError("ZeroDivisionError")     # (an empty result divides nothing)
 
 
 def _no_complex_kernel(kernel, self, other):
@@ -1103,7 +1105,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     _abs = _abs_op.kernel                     # torch's |z| for complex (libm's hypot)
     a, b = input._data, other._data
     close = a == b
-    floating = a.dtype.kind in "fc"
+    floating = input.dtype.is_floating_point or input.dtype.is_complex   # (bfloat16 too)
     if equal_nan and floating:
         close = close | (xp.isnan(a) & xp.isnan(b))
     if rtol == 0 and atol == 0:
@@ -1226,10 +1228,15 @@ bitwise_or = _bitwise("bitwise_or", xp.bitwise_or)
 bitwise_xor = _bitwise("bitwise_xor", xp.bitwise_xor)
 
 
-@op(None, tensors=("self",), inplace=True)
+def _no_float_bitwise_not(self):
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for "
+                                  f"'{self.dtype.scalar_name}'")
+
+
+@op(None, tensors=("self",), inplace=True, check=_no_float_bitwise_not)
 def bitwise_not(self):
     """Bitwise NOT (logical NOT on bool tensors)."""
-    _no_float(self, "bitwise_not_cpu")
     return xp.invert(self)
 
 
@@ -1536,20 +1543,28 @@ def _zero(self):
     return xp.zeros_like(self)
 
 
+def _fill_check(self, value):
+    if getattr(value, "ndim", 0):
+        raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                           f"{value.ndim} dimensions.")
+
+
 @op("FillBackward2", name="fill", method=False, function=False, inplace=True, promote=NONE,
-    tensors=("self",), self=lambda grad: grad * 0)
+    tensors=("self",), check=_fill_check, self=lambda grad: grad * 0)
 def _fill(self, value):
     from .._tensor import Tensor
-    if isinstance(value, Tensor):
-        value = value.item()
+    if isinstance(value, Tensor):       # (a tensor's value is cast, not checked)
+        return xp.full_like(self, D.cast(value._data, D._BY_NP[self.dtype])
+                            if value._data.dtype != self.dtype else value._data)
     return xp.full_like(self, D.checked_scalar(value, self.dtype, self.size))
 
 
 @op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,
     promote=NONE, self=lambda grad: grad * 0, other=lambda grad: grad)
 def _copy(self, other, non_blocking=False):
-    # a source with more dims broadcasts to a larger shape, which run_inplace rejects as torch
-    shape = self.shape if xp.ndim(other) <= self.ndim else xp.broadcast_shapes(
+    # a source that broadcasts to a larger shape (more dims, a dim of 0) is rejected by
+    # run_inplace as torch rejects it
+    shape = self.shape if xp.shape(other) == self.shape else xp.broadcast_shapes(
         self.shape, xp.shape(other))
     return xp.broadcast_to(other, shape).astype(self.dtype, copy=False)
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 from .. import _dtype as D
 from .. import _errors
 from .._device import xp
+from .._dtype import no_barebones_kernel
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod
 from .registry import NONE, expose, op, run
 from .search import _return_type
 from .shape import _flip
-from .util import dim_not_none, norm_dim, norm_dims
+from .util import c_order, dim_not_none, norm_dim, norm_dims
 
 CummaxResult, CumminResult = _return_type("cummax"), _return_type("cummin")
 _NO_DIM = object()
@@ -52,14 +53,14 @@ def _sum_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.dtype in exact_dtype and a.ndim:
         return cascade_sum(a, dim, keepdim)
-    return xp.add.reduce(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
+    return c_order(xp.add.reduce(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 
 def _fmean(a, dim, keepdim, dtype):
     """torch's CPU mean: the sum in torch's order, then divided by the count."""
     a = _cast(a, dtype)
     if a.dtype not in exact_dtype:     # (complex …: ``()`` is every dim, NumPy's None)
-        return xp.mean(a, axis=dim or None, keepdims=keepdim)
+        return c_order(xp.mean(a, axis=dim or None, keepdims=keepdim))
     if a.ndim == 0:
         return a + xp.zeros((), a.dtype)
     dims = dim or tuple(range(a.ndim))
@@ -93,11 +94,12 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return run(_sum_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
 
-def _mean_check(input, dtype):
+def _mean_check(input, dtype, name="mean"):
     dt = dtype or input.dtype
     if not (dt.is_floating_point or dt.is_complex):
         from .registry import _scalar_name
-        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a "
+        raise RuntimeError(f"{name}(): could not infer output dtype. "
+                           f"{'Input' if dtype is None else 'Optional'} dtype must be either a "
                            "floating point or complex dtype. Got: " + _scalar_name(dt))
 
 
@@ -220,7 +222,7 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
         return a.astype(_sum_dtype(a, dtype))
     if a.dtype in exact_dtype:
         return reduce_prod(a, (dim,), keepdim)
-    return xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
+    return c_order(xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 
 _PROD_ERROR = (
@@ -305,13 +307,13 @@ def _dof_warn(fname, input, dims, correction):
 def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False):
     """var (std with ``take_sqrt``) over ``dim``; with ``with_mean`` the pair (that, mean)."""
     with xp.errstate(invalid="ignore", divide="ignore"):
-        if self.ndim == 0:
-            r = xp.asarray(xp.nan if correction else 0.0, self.dtype) + self * 0
+        if self.ndim == 0:       # (complex: a real variance)
+            r = xp.asarray(xp.nan if correction else 0.0, self.real.dtype) + self.real * 0
             return (r, self.copy()) if with_mean else r
         if self.size == 0 or _numel([self.shape[d] for d in dim]) == 0:
             shape = [1 if d in dim else s for d, s in enumerate(self.shape)] if keepdim else \
                 [s for d, s in enumerate(self.shape) if d not in dim]
-            r = xp.full(shape, xp.nan, self.dtype)
+            r = xp.full(shape, xp.nan, self.real.dtype)    # (complex: a real variance)
             return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
         if self.dtype in exact_dtype:
             return _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean)
@@ -341,7 +343,7 @@ def _var_numpy(self, dim, correction, keepdim):
         dev = self - mean
         sq = (dev * xp.conj(dev)).real if xp.iscomplexobj(dev) else dev * dev
         total = xp.sum(sq, axis=dim, keepdims=keepdim)
-        return (total / max(n - correction, 0)).astype(total.dtype)
+        return c_order((total / max(n - correction, 0)).astype(total.dtype))
 
 
 def _var_back(grad, self, dim, correction, keepdim, full):
@@ -394,7 +396,7 @@ def _mean_kernel(self, dim, keepdim):
     with xp.errstate(invalid="ignore", divide="ignore"):
         if self.ndim == 0:
             return self.copy()
-        return xp.mean(self, axis=dim, keepdims=keepdim)
+        return c_order(xp.mean(self, axis=dim, keepdims=keepdim))
 
 
 @op("VarMeanBackward0", name="var_mean_", method=False, function=False, promote=NONE,
@@ -530,7 +532,7 @@ def _vector_norm(self, ord, dim, keepdim, dtype):
             out = xp.sqrt(xp.sum(a * a, axis=ax, keepdims=keepdim))
         else:
             out = xp.sum(a ** p, axis=ax, keepdims=keepdim) ** (1.0 / p)
-    return xp.asarray(out, a.dtype)
+    return c_order(xp.asarray(out, a.dtype))
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -612,7 +614,7 @@ def renorm(self, p, dim, maxnorm):
     t = norm.dtype.type
     with xp.errstate(invalid="ignore", divide="ignore"):
         factor = xp.where(norm > t(maxnorm), t(maxnorm) / (norm + t(1e-7)), t(1))
-    return self * factor.astype(self.dtype)
+    return c_order(self * factor.astype(self.dtype))      # (torch's result: contiguous)
 
 
 def _ord_name(ord):
@@ -661,14 +663,14 @@ def _logsumexp(self, dim, keepdim):
         return self.copy()
     with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if self.size == 0:
-            return xp.log(xp.sum(xp.exp(self), axis=dim, keepdims=keepdim))
+            return c_order(xp.log(xp.sum(xp.exp(self), axis=dim, keepdims=keepdim)))
         m = xp.max(self, axis=dim, keepdims=True)
         m = xp.where(xp.abs(m) == xp.inf, 0, m).astype(self.dtype)
         e = _vml.exp(self - m)
         # torch adds the exps in its reduction order (its exp and log are MKL's)
         s = cascade_sum(e, dim, keepdim) if self.dtype in exact_dtype else \
             xp.sum(e, axis=dim, keepdims=keepdim)
-        return _vml.log(s) + (m if keepdim else xp.squeeze(m, dim))
+        return c_order(_vml.log(s) + (m if keepdim else xp.squeeze(m, dim)))
 
 
 @expose
@@ -804,10 +806,19 @@ def cumprod(input, dim=_NO_DIM, *, dtype=None, out=None):
     return _cum(_cumprod, input, dim, dtype, out)
 
 
+def _same_dtype_in_place(self, dtype, name):
+    if dtype is not None and dtype is not self.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype.cpp_name} and "
+                           f"output tensor dtype {dtype.cpp_name} should match")
+    if self.dtype.name == "bool":    # (the result, int64 for bool, cannot be written back)
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
+
+
 @expose(function=False)
 def cumsum_(self, dim, *, dtype=None):
     """In-place :meth:`Tensor.cumsum`."""
     from .registry import run_inplace
+    _same_dtype_in_place(self, dtype, "cumsum")
     return run_inplace(_cumsum, (self, norm_dim(dim, self._data.ndim), dtype))
 
 
@@ -815,6 +826,7 @@ def cumsum_(self, dim, *, dtype=None):
 def cumprod_(self, dim, *, dtype=None):
     """In-place :meth:`Tensor.cumprod`."""
     from .registry import run_inplace
+    _same_dtype_in_place(self, dtype, "cumprod")
     return run_inplace(_cumprod, (self, norm_dim(dim, self._data.ndim), dtype))
 
 
@@ -915,7 +927,7 @@ def _logical(fn, input, dim, keepdim, out):
         dims = _reduce_dims(input, dim)
         b = a != 0 if a.dtype != xp.bool_ else a
         res = fn(b, axis=dims, keepdims=keepdim) if a.ndim else b.copy()
-    res = _wrap(xp.asarray(res).astype(rdt))
+    res = _wrap(c_order(xp.asarray(res).astype(rdt)))
     if out is not None:
         from .registry import _write_out
         return _write_out(out, res._data)
@@ -949,10 +961,11 @@ def count_nonzero(input, dim=None):
     >>> ember.tensor([[0, 1], [2, 3]]).count_nonzero(0)
     tensor([1, 2])
     """
+    no_barebones_kernel("nonzero_count_cpu", input.dtype)
     a = input._data
     dims = _reduce_dims(input, dim)
-    return _wrap(xp.asarray(xp.count_nonzero(a, axis=dims) if a.ndim else int(a != 0),
-                            xp.int64))
+    return _wrap(c_order(xp.asarray(xp.count_nonzero(a, axis=dims) if a.ndim else
+                                    int(a != 0), xp.int64)))
 
 
 # ----------------------------------------------------------------------------- nan reductions
@@ -969,7 +982,7 @@ def _nansum(self, dim, keepdim, dtype):
             _sum_dtype(a, dtype))
     if a.dtype in exact_dtype:
         return cascade_sum(a, dim, keepdim, nan=True)
-    return xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype))
+    return c_order(xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 
 @expose
@@ -979,6 +992,11 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     >>> ember.tensor([1., float('nan'), 2.]).nansum()
     tensor(3.)
     """
+    if input.dtype.is_complex:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and dtype.is_complex and input.dtype.is_floating_point:
+        # (torch's nansum of an integer tensor is its sum)
+        raise NotImplementedError(f'"nansum_cpu" not implemented for \'{dtype.scalar_name}\'')
     return run(_nansum, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
 
@@ -992,6 +1010,8 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_scalar_name(input.dtype)}")
+    if dtype is not None:
+        _mean_check(input, dtype, "nanmean")
     dims = _reduce_dims(input, dim)
     a = input._data
     cnt = xp.sum(~xp.isnan(a), axis=dims, keepdims=keepdim) if a.ndim else \

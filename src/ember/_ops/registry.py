@@ -36,7 +36,7 @@ from .. import _dtype as D
 from .. import _errors
 from .. import _memory_format as _mf
 from .._device import xp
-from .._tensor import Tensor
+from .._tensor import CONJ, Tensor
 from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
 from ..amp.autocast_mode import _state as _amp
 from ..autograd import grad_mode
@@ -399,12 +399,19 @@ def _arrays(op, args):
             a = args[i]
             if isinstance(a, Tensor):
                 arr = a._data
+                if arr.dtype.kind == "u" and arr.dtype.itemsize > 1:
+                    _barebones(op, _BY_NP[arr.dtype], args)
                 if arr.dtype in _REDUCED and not op.view and op.name not in _MOVES:
                     low = _low_inputs(op, arr)
-                    arr = arr.astype(_F32)
+                    # (in torch's layout for a copy of it: NumPy's order="K" differs where
+                    # the input is not dense, an expanded one)
+                    arr = arr.astype(_F32) if arr.flags.c_contiguous else \
+                        _mf.copy_to_format(arr).astype(_F32)
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr
+        if op.name in _BAREBONES_ACCUMULATE:     # (accumulating in the type asked for)
+            D.no_barebones_kernel(_BAREBONES_ACCUMULATE[op.name], args[op.dtype_idx])
         if low is not None and op.dtype_idx is not None and args[op.dtype_idx] is not None:
             low = _Low(None, low.quiet)     # the kernel gives the dtype asked for
         return args, low
@@ -449,6 +456,8 @@ def _arrays(op, args):
     cdt = dt
     if promote is FLOAT and dt._category < 2:
         cdt = D.get_default_dtype()
+    if cdt in _BAREBONES:
+        _barebones(op, cdt, args)
     npdt = cdt.np
     if npdt in _REDUCED or (npdt.char == "e" and op.name in _HALF_IN_FLOAT):
         return _reduced_arrays(op, args, cdt), (D.bool if promote is COMPARE else cdt)
@@ -469,7 +478,9 @@ def _arrays(op, args):
 
 
 _REDUCED = D.REDUCED
+_CONJ = CONJ
 _F32 = xp.dtype(xp.float32)
+_BAREBONES = D.BAREBONES
 _HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
 # ops whose kernels take a Python number as torch's Scalar does, at double precision (pow's
 # ``std::pow(x, double exponent)`` one by one), rather than rounded to the tensor's dtype
@@ -477,7 +488,84 @@ _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
 # ops whose float16 kernels compute in float32 and round once (their vectorised loops convert
 # to float, as for bfloat16): they take float16 tensors as float32 arrays
 _HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
-                            "log_sigmoid", "leaky_relu", "rsqrt"))
+                            "log_sigmoid", "leaky_relu", "rsqrt", "rad2deg", "deg2rad"))
+
+
+def _barebones(op, dt, args) -> None:
+    """torch's NotImplementedError for an op computing in uint16, uint32 or uint64 (``dt``):
+    its kernels cover few of them (_BAREBONES_OK); the error names the kernel torch looked
+    for (_BAREBONES_KERNEL, by op; else ``"<op>_cpu"``)."""
+    name = op.name
+    if name in _BAREBONES_OK:
+        return
+    kernel = _BAREBONES_KERNEL.get(name)
+    if kernel is not None and not isinstance(kernel, str):
+        kernel = kernel(*args)
+    D.no_barebones_kernel(kernel or name.strip("_") + "_cpu", dt)
+
+
+def _clamp_kernel_name(self, min, max):
+    return ("clamp_scalar_cpu" if max is not None else "clamp_min_scalar_cpu") \
+        if min is not None else "clamp_max_scalar_cpu"
+
+
+def _clamp_tensor_kernel_name(self, min, max):
+    return ("clamp_cpu" if max is not None else "maximum_cpu") if min is not None \
+        else "minimum_cpu"
+
+
+def _index_put_kernel_name(self, indices, values, accumulate=False):
+    # setitem through a boolean mask with a number (a 0-d value) is torch's masked_fill
+    if len(indices) == 1 and getattr(getattr(indices[0], "dtype", None), "kind", "") == "b" \
+            and values.ndim == 0 and not accumulate:
+        return "masked_fill"
+    return "index_put"
+
+
+# the ops with a kernel for torch's barebones unsigned types: views, copies and fills, ==
+# and !=, *, &, |, ^, the integer roundings, sort and unique, where, and the reductions that
+# accumulate in int64 (sum, prod, cumsum, cumprod, whose dtype= is checked by the op)
+_BAREBONES_OK = frozenset((
+    "view", "unsafe_view", "_reshape_alias", "slice_", "select_", "t_", "transpose_",
+    "permute_", "unsqueeze", "squeeze_all", "squeeze_dim", "squeeze_dims", "unbind_",
+    "expand_", "as_strided_", "diagonal_", "diagonal_copy", "narrow_copy_", "split_",
+    "split_with_sizes_", "movedim_", "unfold_", "alias", "detach", "view_dtype",
+    "clone", "copy", "_to_copy", "fill", "zero", "repeat_", "constant_pad_nd", "_roll",
+    "diag_embed_", "index", "_embedding", "sort_", "sort_stable", "unique2",
+    "unique_consecutive_", "unique_dim", "sum_all", "sum_dim", "prod_all", "prod_dim",
+    "nansum_", "cumsum_", "cumprod_", "mean_all", "mean_dim", "eq", "ne", "mul",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "ceil", "floor", "round", "trunc",
+    "nan_to_num", "isinf", "isneginf", "isposinf", "signbit", "isnan", "isfinite", "angle",
+    "where_op", "any_all", "any_dim", "all_all", "all_dim", "cat", "stack",
+))
+_BAREBONES_ACCUMULATE = {"sum_all": "sum_cpu", "sum_dim": "sum_cpu", "nansum_": "sum_cpu",
+                         "prod_all": "prod_out_cpu", "prod_dim": "prod_out_cpu",
+                         "cumsum_": "cumsum_out_cpu", "cumprod_": "cumprod_out_cpu"}
+_BAREBONES_KERNEL = {
+    "add": "add_stub", "sub": "add_stub", "rsub_scalar": "add_stub", "rsub": "add_stub",
+    "masked_fill_value": "masked_fill", "masked_fill_tensor": "masked_fill",
+    "masked_select_": "masked_select", "masked_scatter_op": "masked_scatter",
+    "clamp_scalar": _clamp_kernel_name, "clamp_tensor": _clamp_tensor_kernel_name,
+    "relu": "clamp_min_scalar_cpu", "amin_": "min_values_cpu", "amax_": "max_values_cpu",
+    "_aminmax": "aminmax_cpu", "triu": "triu", "tril": "tril",
+    "index_put_op": _index_put_kernel_name, "index_fill_value": "index_fill_cpu",
+    "index_fill_tensor": "index_fill_cpu", "index_add_op": "index_add_",
+    "index_copy_op": "index_copy_cpu", "scatter_add_op": "scatter_gather_tensor_cpu",
+    "scatter_src": "scatter_gather_tensor_cpu", "gather_": "scatter_gather_tensor_cpu",
+    "scatter_value": "scatter_gather_scalar_cpu", "take_": "take_cpu", "put_op": "take_put_cpu",
+    "sgn": "sign_cpu", "pow_scalar": "pow", "pow_tensor": "pow", "pow_scalar_base": "pow",
+    "min_dim": "min_cpu", "max_dim": "max_cpu", "max_all": "max_all", "min_all": "min_all",
+    "_flip": "flip_cpu", "_rot90": "flip_cpu", "maximum": "maximum_cpu", "fmax": "maximum_cpu",
+    "minimum": "minimum_cpu", "fmin": "minimum_cpu", "addcmul": "addcmul_cpu_out",
+    "remainder_scalar": "remainder_cpu", "remainder_tensor": "remainder_cpu",
+    "floor_divide": "div_floor_cpu", "fmod_scalar": "fmod_cpu", "fmod_tensor": "fmod_cpu",
+    "div_rounding": lambda self, other, rounding_mode=None: f"div_{rounding_mode}_cpu",
+    "_mv": "addmv_impl_cpu", "_bmm": "bmm", "_mm": "addmm_impl_cpu_",
+    "_addmm": "addmm_impl_cpu_", "_dot": "dot", "linalg_cross": "cross", "_trace": "trace",
+    "bitwise_left_shift": "lshift_cpu", "bitwise_right_shift": "rshift_cpu",
+    "index_select_": "index_select", "median_all": "median_cpu", "median_dim": "median_cpu",
+    "mode_": "mode_cpu", "topk_": "topk_cpu", "kthvalue_": "kthvalue_cpu",
+}
 
 
 class _Low:
@@ -581,8 +669,7 @@ def tensor_operands(name, other="other", then=None):
     def check(self, second, *rest):
         for pos, (pname, a) in enumerate((("input", self), (other, second)), 1):
             if not isinstance(a, Tensor):
-                raise TypeError(f"{name}(): argument '{pname}' (position {pos}) must be "
-                                f"Tensor, not {type(a).__name__}")
+                raise _errors.ArgTypeError(_errors.must_be_tensor(name, pname, pos, a))
         if then is not None:
             then(self, second, *rest)
     return check
@@ -688,8 +775,8 @@ def run(op, args, out=None):
     except ValueError as e:
         _kernel_error(op, args, e)
     if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
-        res = _mf.ti_layout(res, *[kargs[i] if kargs[i].__class__ is _ndarray else None
-                                   for i in op.tensor_idx])
+        # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
+        res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
     record = _state.enabled and _requires(op, args)
     if out is not None:
         if record:
@@ -711,7 +798,8 @@ def run(op, args, out=None):
         if record:
             _record(op, args, (result,))
         return result
-    low = dt if dt.__class__ is _Low else None
+    low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
+        else None       # (a reduced type computed in float32: its float results go back)
     results = tuple(_wrap(_as_array(r, low)) for r in res)
     if op.view:
         for r in results:
@@ -738,6 +826,8 @@ def _share(view, base, meta=None):
     else:
         view._base = base
     view._vc = base._vc
+    if _CONJ and base in _CONJ and view._data.dtype.kind == "c":
+        _CONJ.add(view)                 # (a complex view of a conjugate view has the bit too)
     if not _state.enabled:
         meta = _INFERENCE if _state.inference else _NO_GRAD
     if meta is not None:

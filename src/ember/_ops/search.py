@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from .. import _dtype as D
 from .._device import xp
 from .registry import NONE, SAME, expose, no_complex, op, run, tensor_operands
-from .util import dim_not_none, norm_dim, norm_dims
+from .util import c_order, dim_not_none, norm_dim, norm_dims
 
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
 
@@ -224,13 +225,13 @@ def min(input, dim=None, keepdim=False, *, other=None, out=None):
 @op("AmaxBackward0", name="amax_", method=False, function=False, promote=NONE,
     self=lambda grad, self, result, dim, keepdim: _even_dims(grad, self, result, dim, keepdim))
 def _amax(self, dim, keepdim=False):
-    return xp.max(self, axis=dim, keepdims=keepdim)
+    return c_order(xp.max(self, axis=dim, keepdims=keepdim))
 
 
 @op("AminBackward0", name="amin_", method=False, function=False, promote=NONE,
     self=lambda grad, self, result, dim, keepdim: _even_dims(grad, self, result, dim, keepdim))
 def _amin(self, dim, keepdim=False):
-    return xp.min(self, axis=dim, keepdims=keepdim)
+    return c_order(xp.min(self, axis=dim, keepdims=keepdim))
 
 
 @expose
@@ -280,6 +281,8 @@ def _arg(fn, input, dim, keepdim):
     data = input._data
     if input.dtype.is_complex:
         raise RuntimeError(f"{fn.__name__}(): does not support complex input")
+    if input.dtype is D.bool:
+        raise RuntimeError(f"{fn.__name__}(): does not support bool input")
     _check_reduce_dims(input, None if dim is None else (norm_dim(dim, data.ndim),)
                        if data.ndim else (), fn.__name__)
     if dim is None:
@@ -296,12 +299,14 @@ def _arg(fn, input, dim, keepdim):
 @expose
 def argmax(input, dim=None, keepdim=False):
     """Index of the largest element (flattened when ``dim`` is None)."""
+    D.no_barebones_kernel("argmax_cpu", input.dtype)
     return _arg(xp.argmax, input, dim, keepdim)
 
 
 @expose
 def argmin(input, dim=None, keepdim=False):
     """Index of the smallest element (flattened when ``dim`` is None)."""
+    D.no_barebones_kernel("argmin_cpu", input.dtype)
     return _arg(xp.argmin, input, dim, keepdim)
 
 

@@ -179,7 +179,8 @@ def flatten(input, start_dim=0, end_dim=-1):
     if s == e:
         return input
     shp = input._data.shape
-    return reshape(input, shp[:s] + (-1,) + shp[e + 1:])
+    # (the merged size written out: -1 is ambiguous in an empty tensor)
+    return reshape(input, shp[:s] + (int(xp.prod(shp[s:e + 1])),) + shp[e + 1:])
 
 
 @op("UnsqueezeBackward0", name="unsqueeze", view=True, promote=NONE,
@@ -211,7 +212,8 @@ def _squeeze_all(self):
 @op("SqueezeBackward1", name="squeeze_dim", method=False, function=False, view=True,
     promote=NONE, self=lambda grad, self_shape, dim: grad.reshape(self_shape))
 def _squeeze_dim(self, dim):
-    return self.squeeze(dim) if self.shape[dim] == 1 else self.view()
+    # (a 0-d tensor: itself, dim 0 or -1 naming it)
+    return self.squeeze(dim) if self.ndim and self.shape[dim] == 1 else self.view()
 
 
 @op("SqueezeBackward2", name="squeeze_dims", method=False, function=False, view=True,
@@ -422,6 +424,8 @@ def _slice(self, dim, start, end, step):
 @expose
 def narrow(input, dim, start, length):
     """A view of ``length`` elements of ``dim`` from ``start``."""
+    if not input._data.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = norm_dim(dim, input._data.ndim)
     n = input._data.shape[dim]
     start = start + n if start < 0 else start
@@ -439,7 +443,7 @@ def _unbind(self, dim):
 @expose
 def unbind(input, dim=0):
     """The slices along ``dim``, as a tuple of views."""
-    return _unbind(input, norm_dim(dim, input._data.ndim))
+    return _unbind(input, norm_dim(dim, input._data.ndim, scalar=False))
 
 
 # ----------------------------------------------------------------------------- cat, stack
@@ -598,6 +602,8 @@ moveaxis = expose(movedim, name="moveaxis")
 
 
 def _matrix_T(self):
+    if self._data.ndim == 0:        # (torch's: a 0-d tensor is its own)
+        return self
     if self._data.ndim < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. "
                            f"Got {self._data.ndim}-D tensor.")
@@ -605,6 +611,8 @@ def _matrix_T(self):
 
 
 def _matrix_H(self):
+    if self._data.ndim == 0:
+        return self.conj()
     if self._data.ndim < 2:
         raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. "
                            f"Got {self._data.ndim}-D tensor.")
@@ -620,7 +628,10 @@ def _H(self):
 
 @expose
 def adjoint(input):
-    """The conjugate transpose of the last two dims (a view for real tensors)."""
+    """The conjugate transpose of the last two dims (a view for real tensors; a 0-d tensor's
+    conjugate)."""
+    if input._data.ndim == 0:
+        return input.conj()
     if input._data.ndim < 2:
         raise RuntimeError(f"tensor.adjoint() is only supported on matrices or batches of "
                            f"matrices. Got {input._data.ndim}-D tensor.")
@@ -673,7 +684,8 @@ def _repeat_backward(grad, self_shape, repeats):
     self=lambda grad, self_shape, repeats: _repeat_backward(grad, self_shape, repeats))
 def _repeat(self, repeats):
     lead = len(repeats) - self.ndim
-    return xp.tile(self.reshape((1,) * lead + self.shape), repeats)
+    out = xp.tile(self.reshape((1,) * lead + self.shape), repeats)
+    return out if out.flags.c_contiguous else out.copy(order="C")     # (torch's: contiguous)
 
 
 @expose(function=False)
@@ -898,8 +910,8 @@ def _chunk_size(input, chunks, dim):
 def chunk(input, chunks, dim=0):
     """Split into ``chunks`` nearly equal pieces along ``dim`` (the last may be smaller)."""
     d, n, size = _chunk_size(input, chunks, dim)
-    if size == 0 and n == 0:
-        return _split(input, 1, d)
+    if size == 0 and n == 0:        # torch's: ``chunks`` empty pieces
+        return input.split_with_sizes([0] * chunks, d)
     return _split(input, size, d)
 
 
@@ -1032,7 +1044,7 @@ def unflatten(input, dim, sizes):
 @op("FlipBackward0", promote=NONE, self=lambda grad, dims: grad.flip(dims))
 def _flip(self, dims):
     # (torch's result is empty_like(self): self's layout)
-    return xp.flip(self, dims).copy(order="K") if dims else self.copy(order="K")
+    return _mf.copy_to_format(xp.flip(self, dims) if dims else self, like=self)
 
 
 @expose
@@ -1085,7 +1097,7 @@ def roll(input, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
     nd = input._data.ndim
-    return _roll(input, shifts, tuple(norm_dim(d, nd) for d in dims))
+    return _roll(input, shifts, tuple(norm_dim(d, nd, scalar=False) for d in dims))
 
 
 @op("Rot90Backward0", promote=NONE, self=lambda grad, k, dims: grad.rot90(-k, dims))
@@ -1271,6 +1283,8 @@ def _narrow_copy(self, dim, start, length, given):
 @expose
 def narrow_copy(input, dim, start, length):
     """A copy of ``length`` elements of ``dim`` from ``start`` (``narrow``, not a view)."""
+    if not input._data.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = norm_dim(dim, input._data.ndim)
     n = input._data.shape[dim]
     given = start

@@ -20,7 +20,7 @@ from .. import _stl
 from .._device import xp
 from .registry import NONE, expose, op, run
 from .search import _even, _return_type, _value_selecting_backward
-from .util import dim_not_none, norm_dim
+from .util import c_order, dim_not_none, norm_dim
 
 SortResult = _return_type("sort")
 TopkResult = _return_type("topk")
@@ -185,7 +185,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     indices=tensor([1, 2, 0]))
     """
     dim = norm_dim(dim, input._data.ndim)
-    idx = _mf.ti_layout(_sort_indices(input, dim, descending, stable), input._data)
+    idx = _mf.ti_layout(c_order(_sort_indices(input, dim, descending, stable)), input._data)
     return _run_selecting(_sort0 if stable is None else _sort1, SortResult, input, dim, idx,
                           True, out)
 
@@ -198,7 +198,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
     tensor([1, 2, 0])
     """
     dim = norm_dim(dim, input._data.ndim)
-    return _wrap(_mf.ti_layout(_sort_indices(input, dim, descending, stable), input._data))
+    return _wrap(_mf.ti_layout(c_order(_sort_indices(input, dim, descending, stable)),
+                               input._data))
 
 
 @expose

@@ -14,6 +14,7 @@ import math
 
 from .. import _dtype as D
 from .._device import xp
+from .._errors import ArgTypeError, must_be_tensor
 from .._tensor import Tensor
 from . import _libm
 from .registry import FLOAT, expose, op
@@ -320,14 +321,17 @@ Tensor.polygamma_ = _polygamma_inplace
 
 @expose
 def mvlgamma(input: Tensor, p: int) -> Tensor:
-    """The multivariate log-gamma function of dimension ``p``."""
-    if not input.dtype.is_floating_point:
-        raise RuntimeError("mvlgamma is not implemented for "
-                           f"{str(input.dtype).replace('torch.', '').capitalize()}")
-    if bool((input <= (p - 1) / 2).any()):
-        raise RuntimeError("All elements must be greater than (p-1)/2")
+    """The multivariate log-gamma function of dimension ``p`` (integers computed in the
+    default float type; no domain check, as torch's)."""
+    if input.dtype is D.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    dt = input.dtype if input.dtype._category >= 2 else D.get_default_dtype()
+    if dt.is_complex:
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dt.scalar_name}'")
     # torch: (arange(-(p-1)/2, 1/2, 1/2) + x[..., None]).lgamma_().sum(-1) + p(p-1) log(pi) / 4
-    halves = Tensor._wrap(xp.arange(-p * 0.5 + 0.5, 0.5, 0.5).astype(input.dtype.np))
+    halves = Tensor._wrap(xp.arange(-p * 0.5 + 0.5, 0.5, 0.5).astype(dt.np))
     args = halves + input.unsqueeze(-1)
     return args.lgamma().sum(-1) + float(p * (p - 1)) * math.log(math.pi) * 0.25
 
@@ -366,8 +370,7 @@ def _igamma_check(name):
     def check(self, other):
         for pos, (arg, value) in enumerate((("input", self), ("other", other)), 1):
             if not isinstance(value, Tensor):
-                raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, "
-                                f"not {type(value).__name__}")
+                raise ArgTypeError(must_be_tensor(name, arg, pos, value))
         dt = D.promote_types(self.dtype, other.dtype)
         if not dt.is_floating_point:
             raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dt.scalar_name}\'')

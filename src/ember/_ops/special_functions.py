@@ -135,8 +135,23 @@ def _xlog1py_kernel(self, other):
     return x_times_log(self, other, "log1p")
 
 
+def _real_result(kernel):
+    """A check: torch's error for ``kernel``, which has loops for the real floating types
+    only (``zeta``: float and double), by the result type."""
+    def check(self, other):
+        from .._tensor import Tensor
+        if not all(isinstance(a, (Tensor, int, float, bool)) for a in (self, other)):
+            return
+        dt = _D.result_type(self, other)
+        if dt._category < 2:
+            dt = _D.get_default_dtype()
+        if dt.is_complex or (kernel == "zeta_cpu" and dt.name not in ("float32", "float64")):
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
+    return check
+
+
 @op("SpecialXlog1PyBackward0", name="special_xlog1py", method=False, function=False,
-    promote=FLOAT, tensors=("self", "other"),
+    promote=FLOAT, tensors=("self", "other"), check=_real_result("xlog1py_cpu"),
     self=lambda grad, self, other: _masked_where_nonpositive(xlog1py(grad, other), self, other,
                                                              -1),
     other=lambda grad, self, other: grad * self / (other + 1))
@@ -161,19 +176,22 @@ def _zeta_self_grad(grad):
 
 
 @op("SpecialZetaBackward0", name="special_zeta", method=False, function=False, promote=FLOAT,
-    tensors=("self", "other"), self=_zeta_self_grad, other=_zeta_other_grad)
+    tensors=("self", "other"), check=_real_result("zeta_cpu"), self=_zeta_self_grad,
+    other=_zeta_other_grad)
 def _zeta_tt(self, other):
     return _zeta_kernel(self, other)
 
 
 @op("SpecialZetaBackward1", name="special_zeta_scalar_self", method=False, function=False,
-    promote=FLOAT, tensors=("self", "other"), other=_zeta_other_grad)
+    promote=FLOAT, tensors=("self", "other"), check=_real_result("zeta_cpu"),
+    other=_zeta_other_grad)
 def _zeta_st(self, other):
     return _zeta_kernel(self, other)
 
 
 @op("SpecialZetaBackward2", name="special_zeta_scalar_other", method=False, function=False,
-    promote=FLOAT, tensors=("self", "other"), self=_zeta_self_grad)
+    promote=FLOAT, tensors=("self", "other"), check=_real_result("zeta_cpu"),
+    self=_zeta_self_grad)
 def _zeta_ts(self, other):
     return _zeta_kernel(self, other)
 

@@ -15,7 +15,7 @@ from .._device import xp
 from .._tensor import Tensor
 from .registry import _write_out, expose, op
 from .search import _return_type
-from .util import norm_dim
+from .util import c_order, norm_dim
 
 _wrap = Tensor._wrap
 AminmaxResult = _return_type("aminmax", ("min", "max"))
@@ -225,7 +225,8 @@ def _aminmax_op(self, dim, keepdim):
         if keepdim:
             lo, hi = lo.reshape((1,) * self.ndim), hi.reshape((1,) * self.ndim)
         return xp.asarray(lo), xp.asarray(hi)
-    return self.min(axis=dim, keepdims=keepdim), self.max(axis=dim, keepdims=keepdim)
+    return (c_order(self.min(axis=dim, keepdims=keepdim)),
+            c_order(self.max(axis=dim, keepdims=keepdim)))
 
 
 def _aminmax_back(grads, self, dim, keepdim):

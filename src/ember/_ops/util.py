@@ -13,8 +13,17 @@ from ..autograd import grad_mode
 from ._exact import cascade_sum, exact_dtype
 
 
-def norm_dim(dim: int, ndim: int) -> int:
-    """A dim in ``[-ndim, ndim)`` made non-negative, or torch's IndexError."""
+def c_order(a):
+    """``a`` (an array, or a NumPy scalar) C-contiguous: a reduction's result, which torch
+    allocates contiguous whatever its input's layout (NumPy's follows the input's)."""
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
+def norm_dim(dim: int, ndim: int, scalar: bool = True) -> int:
+    """A dim in ``[-ndim, ndim)`` made non-negative, or torch's IndexError (a 0-d tensor
+    takes dim 0 or -1, unless not ``scalar``: the ops that need a dimension)."""
+    if not ndim and not scalar:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
     if not isinstance(dim, int) or isinstance(dim, bool):
         dim = int(dim.__index__())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 
+from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from .registry import NONE, op
@@ -26,7 +27,7 @@ def _check_src(src_shape, view_shape) -> None:
 
 def _scatter(self, src, view):
     """``self`` copied (its layout kept), ``view(copy)`` set to ``src``."""
-    out = xp.copy(self, order="K")
+    out = _mf.copy_to_format(self)
     view(out)[...] = src
     return out
 
@@ -209,7 +210,7 @@ def as_strided_scatter(self, src, size, stride, storage_offset=None):
     it = self.itemsize
     check_storage_bounds(size, stride, offset, it, self.size)
     _check_src(src.shape, size)
-    out = xp.copy(self, order="K")
+    out = _mf.copy_to_format(self)
     strides = [s // it for s in out.strides]
     out_pos, view_pos = _strided_layout(out.shape, strides, size, stride, offset)
     storage = xp.empty(builtins.max(self.size, 1), self.dtype)

@@ -1526,3 +1526,9 @@ _lazy.package(globals(), names={**dict.fromkeys(_EXTRA, "_functional_extra"),
 del _lazy, _EXTRA
 
 del annotations  # keep dir() to torch's names
+
+
+from .._names import name_namespace as _name_namespace  # noqa: E402
+
+_name_namespace(globals(), __name__)      # torch's __name__: ``relu`` …
+del _name_namespace

@@ -1,0 +1,499 @@
+"""Differential fuzzing of ops: ember against torch on random operands.
+
+Each case calls one op (a function, a method or an in-place method) on random tensors of
+every dtype (bool … complex64; 0-d, empty, transposed, sliced, expanded), Python numbers,
+0-d tensors and keyword arguments, in both libraries, and compares what comes back: values
+bit for bit, dtype, shape and strides, or the error's class and message. Differences are
+grouped by op and kind, one example each::
+
+    python tools/fuzz_ops.py [N_CASES] [SEED] [OP_PREFIX]
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections import defaultdict
+
+import numpy as np
+import torch
+
+import ember
+
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+          "float32", "float64", "complex64"]
+LAYOUTS = ["contiguous", "transposed", "sliced", "expanded", "zero-d", "empty"]
+
+UNARY = ["abs", "neg", "exp", "log", "sqrt", "sin", "cos", "tan", "floor", "ceil", "round",
+         "trunc", "sign", "sgn", "sigmoid", "tanh", "reciprocal", "rsqrt", "square",
+         "bitwise_not", "logical_not", "isnan", "isinf", "isfinite", "isposinf", "frac", "exp2",
+         "expm1", "log1p", "log2", "log10", "erf", "erfc", "erfinv", "lgamma", "digamma",
+         "nan_to_num", "relu", "positive", "angle", "sinc", "deg2rad", "rad2deg", "signbit",
+         "fix", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "i0",
+         "clone", "contiguous", "isreal", "conj_physical", "logit", "mvlgamma", "t", "ravel",
+         "flatten", "msort", "argsort", "sort", "nonzero", "unique", "float", "double",
+         "half", "int", "long", "bool", "byte", "char", "short", "cfloat"]
+REDUCE = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin", "std",
+          "var", "norm", "logsumexp", "softmax", "log_softmax", "all", "any", "count_nonzero",
+          "cumsum", "cumprod", "cummax", "cummin", "flip", "median", "nanmean", "nansum",
+          "mode", "logcumsumexp", "diff", "roll", "squeeze", "unsqueeze", "var_mean",
+          "std_mean", "aminmax", "nanmedian", "kthvalue", "topk"]
+BINARY = ["add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "fmod",
+          "pow", "atan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt",
+          "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+          "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "hypot", "copysign",
+          "xlogy", "heaviside", "gcd", "lcm", "nextafter", "ldexp", "float_power", "isclose",
+          "rsub", "clamp_min", "clamp_max", "where_self", "masked_fill", "dist", "igamma",
+          "polar", "complex", "logaddexp", "logaddexp2", "special.xlog1py", "special.zeta",
+          "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rpow__",
+          "__rmod__", "__rand__", "__ror__", "__rxor__", "__rlshift__", "__rrshift__",
+          "__lshift__", "__rshift__", "__matmul__", "__mod__", "__floordiv__"]
+
+
+_DTYPE_METHODS = ("float", "double", "half", "int", "long", "bool", "byte", "char", "short",
+                  "cfloat")
+
+
+def _values(rng, dt: str, shape):
+    n = int(np.prod(shape)) if shape else 1
+    if dt == "bool":
+        v = rng.random(n) < 0.5
+    elif dt in ("uint8",):
+        v = rng.integers(0, 12, n).astype(np.uint8)
+    elif dt.startswith("int"):
+        v = rng.integers(-9, 10, n).astype(dt)
+    else:
+        v = rng.standard_normal(n) * rng.choice([1, 3, 100])
+        special = rng.random(n)
+        v[special < 0.05] = 0.0
+        v[(special >= 0.05) & (special < 0.07)] = np.nan
+        v[(special >= 0.07) & (special < 0.09)] = np.inf
+        v[(special >= 0.09) & (special < 0.1)] = -np.inf
+        v[(special >= 0.1) & (special < 0.13)] = np.round(v[(special >= 0.1) & (special < 0.13)])
+        if dt == "complex64":
+            v = v + 1j * rng.standard_normal(n)
+            return v.astype(np.complex64).reshape(shape)
+        if dt in ("bfloat16", "float16"):
+            return v.astype(np.float32).reshape(shape)
+        v = v.astype(dt)
+    return v.reshape(shape)
+
+
+class Spec:
+    """A tensor to make in both libraries."""
+
+    def __init__(self, rng, dt=None, shape=None, layout=None):
+        self.dt = dt or str(rng.choice(DTYPES))
+        self.layout = layout or str(rng.choice(LAYOUTS, p=[.4, .15, .15, .1, .12, .08]))
+        if shape is None:
+            nd = int(rng.integers(1, 4))
+            shape = tuple(int(rng.integers(1, 5)) for _ in range(nd))
+        if self.layout == "zero-d":
+            shape = ()
+        elif self.layout == "empty":
+            shape = (0,) + tuple(shape[1:])
+        self.shape = tuple(shape)
+        self.seed = int(rng.integers(1 << 30))
+
+    high = None     # an index tensor's bound: its values in [-high, high)
+
+    def make(self, lib):
+        if self.high is not None:
+            rng = np.random.default_rng(self.seed if self.seed >= 0 else 0)
+            arr = rng.integers(-self.high, self.high, self.shape) if self.seed >= 0 else \
+                np.zeros(self.shape, np.int64)
+            return lib.from_numpy(arr.astype(np.int64))
+        rng = np.random.default_rng(self.seed)
+        shape = self.shape
+        if self.layout == "transposed" and len(shape) >= 2:
+            arr = _values(rng, self.dt, shape[::-1])
+            t = self._wrap(lib, arr).transpose(0, -1) if len(shape) == 2 else \
+                self._wrap(lib, arr).permute(*range(len(shape) - 1, -1, -1))
+            return t
+        if self.layout == "sliced" and shape:
+            arr = _values(rng, self.dt, (shape[0] * 2,) + shape[1:])
+            return self._wrap(lib, arr)[::2]
+        if self.layout == "expanded" and shape:
+            arr = _values(rng, self.dt, (1,) + shape[1:])
+            return self._wrap(lib, arr).expand(*shape)
+        return self._wrap(lib, _values(rng, self.dt, shape))
+
+    def _wrap(self, lib, arr):
+        t = lib.from_numpy(np.array(arr, order="C"))
+        if self.dt in ("bfloat16", "float16"):
+            t = t.to(getattr(lib, self.dt))
+        return t
+
+    def __repr__(self):
+        return f"{self.dt}{list(self.shape)}/{self.layout}"
+
+
+def _scalar(rng):
+    kind = rng.choice(["int", "float", "bool", "neg", "zero", "big", "0-d"])
+    return {"int": 3, "float": 2.5, "bool": True, "neg": -2, "zero": 0, "big": 1e10,
+            "0-d": None}[str(kind)]
+
+
+def _arg(rng, like: Spec):
+    """A second operand: a broadcasting tensor, a number or a 0-d tensor."""
+    r = rng.random()
+    if r < 0.5:
+        shape = like.shape
+        if shape and rng.random() < 0.3:
+            shape = shape[1:]
+        shape = tuple(1 if rng.random() < 0.2 else s for s in shape)
+        return Spec(rng, shape=shape, layout="contiguous",
+                    dt=like.dt if rng.random() < 0.5 else None)
+    s = _scalar(rng)
+    if s is None:
+        return Spec(rng, layout="zero-d")
+    return s
+
+
+def _materialise(lib, a):
+    if isinstance(a, Spec):
+        return a.make(lib)
+    if isinstance(a, tuple) and any(isinstance(v, Spec) for v in a):
+        return tuple(_materialise(lib, v) for v in a)
+    if isinstance(a, list):
+        return [_materialise(lib, v) for v in a]
+    if isinstance(a, str) and a.startswith("dtype:"):
+        return getattr(lib, a[6:])
+    return a
+
+
+def _call(lib, case):
+    name, form, args, kwargs = case
+    vals = [_materialise(lib, a) for a in args]
+    kw = {k: (getattr(lib, v[6:]) if isinstance(v, str) and v.startswith("dtype:") else
+              getattr(lib, v[7:]) if isinstance(v, str) and v.startswith("memfmt:") else v)
+          for k, v in kwargs.items()}
+    if form == "attr":
+        return getattr(vals[0], name)
+    if form == "method":
+        return getattr(vals[0], name)(*vals[1:], **kw)
+    if form == "inplace":
+        return getattr(vals[0], name + "_")(*vals[1:], **kw)
+    space = lib
+    if "." in name:
+        mod, name = name.split(".")
+        space = getattr(lib, mod)
+    return getattr(space, name)(*vals, **kw)
+
+
+def _shape_case(rng, x):
+    """A shape, indexing or creation op on ``x``, with arguments that fit it (mostly)."""
+    nd = len(x.shape)
+    dim = int(rng.integers(-nd, nd)) if nd else 0
+    n = int(np.prod(x.shape)) if x.shape else 1
+
+    pick = str(rng.choice([
+        "reshape", "view", "permute", "transpose", "squeeze", "unsqueeze", "flatten",
+        "expand", "repeat", "tile", "narrow", "chunk", "split", "cat", "stack", "hstack",
+        "vstack", "movedim", "swapaxes", "diagonal", "diag", "tril", "triu", "rot90",
+        "index_select", "take", "masked_select", "nonzero", "contiguous", "to", "type_as",
+        "new_zeros", "zeros_like", "full_like", "new_full", "unbind", "select", "gather",
+        "clone", "fliplr", "tensor_split", "argwhere", "diag_embed", "narrow_copy",
+        "unflatten", "t", "mT", "adjoint", "repeat_interleave", "cumsum", "bincount",
+        "histc", "searchsorted", "bucketize", "isin", "unique_consecutive", "count_nonzero",
+        "trace", "kron", "outer", "cross", "inner", "dot", "mv", "mm", "matmul", "bmm",
+        "tensordot", "einsum", "trapezoid", "cummax", "renorm", "clamp", "clip", "lerp",
+        "addcmul", "addcdiv", "where", "index_fill", "index_add", "scatter", "scatter_add",
+        "masked_fill", "put", "index_put", "fill_", "zero_", "copy_", "resize_"]))
+    args, kwargs, form = [x], {}, "method"
+    y = Spec(rng, dt=x.dt, shape=x.shape, layout="contiguous")
+    if pick in ("reshape", "view"):
+        args.append((-1,) if rng.random() < 0.5 else (n,) + (1,) * int(rng.integers(0, 2)))
+    elif pick == "permute":
+        args.append(tuple(rng.permutation(nd).tolist()) if nd else ())
+    elif pick in ("transpose", "swapaxes", "movedim"):
+        args += [dim, int(rng.integers(-nd, nd)) if nd else 0]
+    elif pick in ("squeeze", "unsqueeze", "flatten", "cumsum", "cummax", "unbind"):
+        if pick != "flatten" or rng.random() < 0.5:
+            args.append(dim)
+    elif pick == "expand":
+        args.append((2,) + tuple(x.shape))
+    elif pick in ("repeat", "tile"):
+        args.append((2,) * max(nd, 1))
+    elif pick in ("narrow", "narrow_copy"):
+        args += [dim, 0, 1]
+    elif pick in ("chunk", "split", "tensor_split"):
+        args += [2, dim]
+    elif pick in ("cat", "stack", "hstack", "vstack"):
+        form = "function"
+        args = [[x, y if rng.random() < 0.6 else Spec(rng, shape=x.shape, layout="contiguous")]]
+        if pick in ("cat", "stack") and rng.random() < 0.6:
+            kwargs = {"dim": dim}
+    elif pick in ("diagonal", "tril", "triu", "diag", "trace", "rot90", "diag_embed"):
+        if pick in ("tril", "triu", "diag") and rng.random() < 0.5:
+            args.append(int(rng.integers(-2, 3)))
+    elif pick in ("index_select", "gather", "select", "index_fill", "index_add", "scatter",
+                  "scatter_add"):
+        size = x.shape[dim] if nd else 1
+        ix = Spec(rng, dt="int64", shape=(2,) if pick in ("index_select", "index_fill",
+                                                           "index_add") else x.shape,
+                  layout="contiguous")
+        ix.seed = -1 if size == 0 else int(rng.integers(1 << 30))
+        ix.high = max(size, 1)
+        if pick == "select":
+            args += [dim, int(rng.integers(-size, size)) if size else 0]
+        elif pick in ("index_select", "gather"):
+            args += [dim, ix]
+        elif pick == "index_fill":
+            args += [dim, ix, 1.5 if rng.random() < 0.5 else 2]
+        elif pick == "index_add":
+            args += [dim, ix, Spec(rng, dt=x.dt, shape=tuple(2 if d == (dim % max(nd, 1)) else s
+                                                              for d, s in enumerate(x.shape)),
+                                   layout="contiguous")]
+        else:
+            args += [dim, ix, y if pick == "scatter_add" or rng.random() < 0.5 else 1.5]
+    elif pick in ("take", "put"):
+        ix = Spec(rng, dt="int64", shape=(2,), layout="contiguous")
+        ix.high = max(n, 1)
+        args.append(ix)
+        if pick == "put":
+            args.append(Spec(rng, dt=x.dt, shape=(2,), layout="contiguous"))
+    elif pick in ("masked_select", "masked_fill", "where"):
+        m = Spec(rng, dt="bool", shape=x.shape, layout="contiguous")
+        if pick == "masked_select":
+            args.append(m)
+        elif pick == "masked_fill":
+            args += [m, 2 if rng.random() < 0.5 else 1.5]
+        else:
+            form, args = "function", [m, x, y if rng.random() < 0.5 else 0.5]
+    elif pick == "to":
+        args.append("dtype:" + str(rng.choice(DTYPES)))
+    elif pick == "type_as":
+        args.append(Spec(rng, shape=(1,), layout="contiguous"))
+    elif pick in ("new_zeros",):
+        args.append((2, 3))
+    elif pick in ("new_full",):
+        args += [(2,), 1.5 if rng.random() < 0.5 else 3]
+    elif pick in ("zeros_like", "full_like"):
+        form = "function"
+        if pick == "full_like":
+            args.append(2.5 if rng.random() < 0.5 else -1)
+        if rng.random() < 0.3:
+            kwargs = {"dtype": "dtype:" + str(rng.choice(DTYPES))}
+    elif pick == "clone" and rng.random() < 0.5:
+        kwargs = {"memory_format": "memfmt:preserve_format"}
+    elif pick == "unflatten":
+        args += [dim, (1, x.shape[dim] if nd else 1)]
+    elif pick == "repeat_interleave":
+        args.append(2)
+        if rng.random() < 0.5:
+            kwargs = {"dim": dim}
+    elif pick in ("bincount", "histc", "unique_consecutive", "count_nonzero", "nonzero",
+                  "argwhere", "contiguous", "t", "mT", "adjoint", "fliplr", "zero_"):
+        if pick in ("mT", "adjoint") and pick == "mT":
+            form = "attr"
+    elif pick in ("searchsorted", "bucketize", "isin"):
+        form = "function"
+        sorted_seq = Spec(rng, dt=x.dt, shape=(4,), layout="contiguous")
+        args = [sorted_seq, x] if pick == "searchsorted" else [x, sorted_seq]
+    elif pick in ("kron", "outer", "cross", "inner", "dot", "mv", "mm", "matmul", "bmm"):
+        form = "function"
+        args = [x, y if rng.random() < 0.5 else Spec(rng, shape=x.shape[::-1] or (1,),
+                                                      layout="contiguous")]
+        if pick == "cross":
+            kwargs = {"dim": dim}
+    elif pick == "tensordot":
+        form = "function"
+        args = [x, Spec(rng, dt=x.dt, shape=x.shape[::-1], layout="contiguous"), 1]
+    elif pick == "einsum":
+        form = "function"
+        letters = "abcd"[:nd]
+        args = [f"{letters}->{letters[::-1]}", x]
+    elif pick == "trapezoid":
+        form = "function"
+        kwargs = {"dim": dim}
+    elif pick == "renorm":
+        args += [2, dim, 1.0]
+    elif pick in ("clamp", "clip"):
+        args += [-1 if rng.random() < 0.5 else -0.5, 2]
+    elif pick == "lerp":
+        args += [y, 0.3 if rng.random() < 0.6 else Spec(rng, dt=x.dt, shape=x.shape)]
+    elif pick in ("addcmul", "addcdiv"):
+        args += [y, Spec(rng, shape=x.shape, layout="contiguous")]
+        if rng.random() < 0.5:
+            kwargs = {"value": 2}
+    elif pick == "index_put":
+        ix = Spec(rng, dt="int64", shape=(2,), layout="contiguous")
+        ix.high = max(x.shape[0] if nd else 1, 1)
+        args += [(ix,), Spec(rng, dt=x.dt, shape=(), layout="zero-d")]
+    elif pick == "fill_":
+        args.append(2.5 if rng.random() < 0.5 else Spec(rng, layout="zero-d"))
+    elif pick == "copy_":
+        args.append(Spec(rng, shape=x.shape[-1:] if x.shape else ()))
+    elif pick == "resize_":
+        args.append((2, 2))
+    return pick, form, args, kwargs
+
+
+def _case(rng, ops=None):
+    pick = rng.random()
+    x = Spec(rng)
+    if rng.random() < 0.35:
+        return _shape_case(rng, x)
+    if pick < 0.3:
+        name = str(rng.choice(UNARY))
+        args, kwargs = [x], {}
+        if name == "nan_to_num" and rng.random() < 0.5:
+            kwargs = {"nan": 1.5, "posinf": 2.0}
+        if name == "mvlgamma":
+            args.append(1)
+        if name == "logit" and rng.random() < 0.5:
+            args.append(0.25)
+        if name in ("sort", "argsort") and rng.random() < 0.5:
+            kwargs = {"descending": True}
+        if name == "unique" and rng.random() < 0.5:
+            kwargs = {"return_inverse": True, "return_counts": True}
+    elif pick < 0.55:
+        name = str(rng.choice(REDUCE))
+        nd = len(x.shape)
+        dim = int(rng.integers(-nd, nd)) if nd else 0
+        args, kwargs = [x], {}
+        if name in ("softmax", "log_softmax", "cumsum", "cumprod", "cummax", "cummin",
+                    "logcumsumexp", "flip", "kthvalue"):
+            args.append(dim if name != "flip" else (dim,))
+            if name == "kthvalue":
+                args.insert(1, 1)
+        elif name == "roll":
+            args += [1, dim]
+        elif name == "topk":
+            args += [1]
+            kwargs = {"dim": dim}
+        elif name in ("diff", "squeeze", "unsqueeze"):
+            kwargs = {"dim": dim}
+        elif rng.random() < 0.6:
+            kwargs = {"dim": dim}
+            if rng.random() < 0.5:
+                kwargs["keepdim"] = True
+        if name in ("sum", "prod", "cumsum", "cumprod", "mean", "nansum", "softmax") \
+                and rng.random() < 0.25:
+            kwargs["dtype"] = "dtype:" + str(rng.choice(["float64", "int64", "float32",
+                                                         "complex64", "int32"]))
+        if name in ("std", "var") and rng.random() < 0.3:
+            kwargs["correction"] = 0
+    else:
+        name = str(rng.choice(BINARY))
+        y = _arg(rng, x)
+        args, kwargs = [x, y], {}
+        if name == "where_self":
+            name = "where"
+            args = [Spec(rng, dt="bool", shape=x.shape, layout="contiguous"), x, y]
+        elif name == "masked_fill":
+            args = [x, Spec(rng, dt="bool", shape=x.shape, layout="contiguous"),
+                    y if not isinstance(y, Spec) else 1.5]
+        elif name == "div" and rng.random() < 0.4:
+            kwargs = {"rounding_mode": str(rng.choice(["floor", "trunc"]))}
+        elif name in ("add", "sub") and rng.random() < 0.2:
+            kwargs = {"alpha": 2}
+        elif name == "complex" or name == "polar":
+            args = [x, y if isinstance(y, Spec) else Spec(rng, shape=x.shape)]
+    if name in _DTYPE_METHODS:
+        form = "method"
+    elif name.startswith("__") or "." in name or name in ("where", "polar", "complex", "dist"):
+        form = "method" if name.startswith("__") else "function"
+    else:
+        form = str(rng.choice(["function", "method", "inplace"], p=[.45, .4, .15]))
+        if form == "function" and not hasattr(torch, name):
+            form = "method"
+        if form == "inplace" and not hasattr(torch.Tensor, name + "_"):
+            form = "method"
+        if form == "method" and not hasattr(torch.Tensor, name):
+            form = "function"
+    return name, form, args, kwargs
+
+
+def _bits(t):
+    if t.dtype == torch.bfloat16 or str(t.dtype) == "torch.bfloat16":
+        t = t.float()
+    a = t.detach().resolve_conj().resolve_neg().numpy() if isinstance(t, torch.Tensor) \
+        else t.detach().resolve_conj().numpy()
+    return a
+
+
+def compare(tr, er, where="") -> str | None:
+    """None when the results agree, else what differs."""
+    if isinstance(tr, BaseException) or isinstance(er, BaseException):
+        if not (isinstance(tr, BaseException) and isinstance(er, BaseException)):
+            return f"raise: torch {tr!r:.200} / ember {er!r:.200}"
+        if type(tr).__name__ != type(er).__name__:
+            return f"error class: {type(tr).__name__}: {tr} / {type(er).__name__}: {er}"
+        if str(tr) != str(er):
+            return f"message: {str(tr)[:300]!r} / {str(er)[:300]!r}"
+        return None
+    if isinstance(tr, (tuple, list)):
+        if not isinstance(er, (tuple, list)) or len(tr) != len(er):
+            return f"structure {type(tr).__name__} / {type(er).__name__}"
+        for i, (a, b) in enumerate(zip(tr, er)):
+            d = compare(a, b, f"{where}[{i}]")
+            if d:
+                return d
+        return None
+    if isinstance(tr, torch.Tensor):
+        if not isinstance(er, ember.Tensor):
+            return f"type {type(er)}"
+        if str(tr.dtype) != str(er.dtype):
+            return f"dtype{where} {tr.dtype} / {er.dtype}"
+        if tuple(tr.shape) != tuple(er.shape):
+            return f"shape{where} {tuple(tr.shape)} / {tuple(er.shape)}"
+        if tr.numel() > 1 and any(a != b for a, b, n in zip(tr.stride(), er.stride(), tr.shape)
+                                  if n > 1):      # (a dim of size 1 has no stride to keep)
+            return f"stride{where} {tr.stride()} / {er.stride()}"
+        a = np.ascontiguousarray(_bits(tr)).reshape(-1)
+        b = np.ascontiguousarray(_bits(er)).reshape(-1)
+        if a.dtype.kind in "fc":
+            # (NaN payloads and signs aside: torch's vector and scalar loops differ there)
+            an, bn = np.isnan(a), np.isnan(b)
+            same = np.array_equal(an, bn) and np.array_equal(
+                a[~an].view(np.uint8), b[~bn].view(np.uint8))
+        else:
+            same = np.array_equal(a, b)
+        if not same:
+            return f"values{where}"
+        return None
+    if type(tr) is not type(er) or (tr != er and not (tr != tr and er != er)):
+        return f"value {tr!r} / {er!r}"
+    return None
+
+
+def run(n: int, seed: int, prefix: str = ""):
+    rng = np.random.default_rng(seed)
+    found = defaultdict(list)
+    for _ in range(n):
+        case = _case(rng)
+        if prefix and not case[0].startswith(prefix):
+            continue
+        results = []
+        for lib in (torch, ember):
+            try:
+                results.append(_call(lib, case))
+            except Exception as e:  # noqa: BLE001 - compared
+                results.append(e)
+        try:
+            diff = compare(*results)
+        except Exception:  # noqa: BLE001
+            diff = "compare failed: " + traceback.format_exc().splitlines()[-1]
+        if diff:
+            kind = diff.split(":")[0].split(" ")[0]
+            found[(case[0], case[1], kind)].append((case, diff))
+    return found
+
+
+def main():
+    import warnings
+    warnings.simplefilter("ignore")
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    prefix = sys.argv[3] if len(sys.argv) > 3 else ""
+    found = run(n, seed, prefix)
+    for _key, items in sorted(found.items(), key=lambda kv: -len(kv[1])):
+        case, diff = items[0]
+        name, form, args, kwargs = case
+        print(f"{len(items):4d} {name} ({form}) {args} {kwargs}: {diff}")
+
+
+if __name__ == "__main__":
+    main()
