@@ -22,7 +22,7 @@ from .. import _dtype as D
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _activation_math, _exact, _gemm, _libm
+from . import _activation_math, _exact, _gemm, _libm, _onednn_conv
 from . import _softmax as _softmax_kernel
 from .registry import NONE, checked_numbers, expose, op
 from .util import norm_dim
@@ -1127,16 +1127,8 @@ def _slow_conv(shape, dtype, wshape, stride, dilation, groups):
         return False
     if dtype == np.float64:
         return True
-    if dtype != np.float32:
-        return False
-    k = tuple(wshape[2:]) if nd == 2 else (1,) + tuple(wshape[2:])
-    spatial = tuple(shape[2:]) if nd == 2 else (1,) + tuple(shape[2:])
-    strided = any(s != 1 for s in stride)
-    if not (strided or shape[0] >= 16 or k[-1] != 1 or k[-2] != 1
-            or _exact.get_num_threads() > 1):
-        return True
-    return not ((k[-1] > 3 and k[-2] > 3) or shape[0] > 1
-                or shape[0] * shape[1] * math.prod(spatial) > 20480)
+    return dtype == np.float32 and not _onednn_conv.use_mkldnn(
+        shape, wshape, stride, dilation, groups, _exact.get_num_threads())
 
 
 def _finput(x, kernel, out, stride, padding):
@@ -1396,6 +1388,11 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     elif (bias is None or bias.dtype == input.dtype) and _slow_conv(
             input.shape, input.dtype, weight.shape, stride, dilation, groups):
         return _mf.follow(_conv_slow(input, weight, bias, stride, padding), input, weight)
+    elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_forward(
+            input, weight, stride, padding, dilation, groups, _exact.get_num_threads()) and (
+            out := _onednn_conv.forward(input, weight, bias, stride, padding, dilation)
+    ) is not None:
+        return out
     else:
         out = _conv_fwd(input, weight, stride, padding, dilation, groups)
     if bias is not None:

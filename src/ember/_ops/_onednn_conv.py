@@ -1,0 +1,201 @@
+"""oneDNN's direct AVX512 convolution (``jit:avx512_core``), torch's float32 convolution
+wherever ATen hands it to oneDNN (``ConvParams::use_mkldnn``) and oneDNN picks that kernel:
+one group, a kernel larger than 1x1, NCHW data, AVX512.
+
+``jit_avx512_common_conv_fwd_kernel`` keeps each output in a register lane and adds
+``src * wei`` into it with FMAs. The input channels come in blocks of 16, each block one
+kernel call (all channels in one block when there are fewer than 16: the "first
+convolution", on the plain NCHW input); within a call the kernel rows, then the kernel
+columns, then the block's channels, from zero (taps in the padding are skipped). The
+block's sum is then added to the output so far: the bias for the first block, the earlier
+blocks' sum after it. The reduction is never split between threads.
+
+A chain of FMAs from zero in a fixed order is what MKL's sgemm computes for each element of
+a product whose inner dimension fits one of its panels (192 on AVX512) and whose sizes take
+its general kernel (16 or more rows and columns here), and ``beta = 1`` then adds the
+result to ``C``: so each block is one gemm of its im2col (taps in oneDNN's order) into the
+running sum. A longer block (a 5x5 kernel on 16 channels: 400 taps) is cut at the panel;
+each later part re-enters the running sums as 16 leading terms of an identity matrix,
+16 output channels a call. The panel is probed once against an emulated FMA chain, so
+another MKL gives either the same bits or today's plain products.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _exact, _gemm, _onednn
+
+_F32 = np.dtype(np.float32)
+_LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe least size
+_PANEL: list = []           # [the longest FMA chain one MKL sgemm computes], once probed
+
+
+def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
+    """ATen's ``ConvParams::use_mkldnn`` for a float32 CPU input of ``shape`` (1-d viewed as
+    2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough
+    for ATen's own kernels."""
+    k = tuple(wshape[2:]) if len(wshape) > 3 else (1,) + tuple(wshape[2:])
+    spatial = tuple(shape[2:]) if len(shape) > 3 else (1,) + tuple(shape[2:])
+    if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or shape[0] >= 16
+            or k[-1] != 1 or k[-2] != 1 or threads > 1):
+        return False
+    return (groups > 1 or (k[-1] > 3 and k[-2] > 3) or shape[0] > 1
+            or shape[0] * shape[1] * math.prod(spatial) > 20480)
+
+
+def _probe() -> int:
+    """The longest inner dimension (of 192, 128, 64) for which MKL's sgemm gives each
+    element as one FMA chain from zero in ``k`` order, added to ``C`` (``beta = 1``)
+    after; 0 where none does or MKL is absent."""
+    if not _gemm.available(_F32):
+        return 0
+    rng = np.random.default_rng(0)
+    m, n = 48, _LANES
+    for k in (192, 128, 64):
+        a = _gemm.aligned_empty((k, m), _F32)
+        a[...] = rng.standard_normal((k, m))
+        b = _gemm.aligned_empty((n, k), _F32)
+        b[...] = rng.standard_normal((n, k))
+        c = rng.standard_normal((n, m)).astype(_F32)
+        out = _gemm.aligned_empty((n, m), _F32)
+        out[...] = c
+        _gemm.gemm(False, False, m, n, k, 1.0, a, m, b, k, 1.0, out, m)
+        acc = np.zeros((n, m), _F32)
+        for i in range(k):
+            acc = _exact.fma(b[:, i:i + 1], a[i:i + 1], acc)
+        if np.array_equal(out, acc + c):
+            return k
+    return 0
+
+
+def _panel() -> int:
+    if not _PANEL:
+        _PANEL.append(_probe())
+    return _PANEL[0]
+
+
+def _geometry(shape, wshape, stride, padding, dilation):
+    """2-d (sizes, kernel, stride, padding, dilation) of a 1-d or 2-d convolution."""
+    if len(shape) == 3:
+        return ((1,) + tuple(shape[2:]), (1,) + tuple(wshape[2:]), (1,) + tuple(stride),
+                (0,) + tuple(padding), (1,) + tuple(dilation))
+    return tuple(shape[2:]), tuple(wshape[2:]), tuple(stride), tuple(padding), tuple(dilation)
+
+
+def direct_forward(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
+                   threads: int) -> bool:
+    """Whether torch computes this float32 convolution (1-d or 2-d, not transposed) with
+    oneDNN's ``jit:avx512_core`` forward, and MKL can reproduce it here."""
+    if x.dtype != _F32 or w.dtype != _F32 or x.ndim not in (3, 4) or groups != 1:
+        return False
+    sizes, kernel, st, pad, dil = _geometry(x.shape, w.shape, stride, padding, dilation)
+    if kernel == (1, 1) or 0 in x.shape or 0 in w.shape:
+        return False                     # 1x1: oneDNN's jit_1x1 kernel
+    for s, k, t, p, d in zip(sizes, kernel, st, pad, dil):
+        ext = d * (k - 1) + 1
+        out = (s + 2 * p - ext) // t + 1
+        if out <= 0 or ext <= p or ext <= (out - 1) * t + ext - s - p:
+            return False                 # a tap window wholly in the padding: gemm conv
+    if not use_mkldnn(x.shape, w.shape, stride, dilation, groups, threads):
+        return False
+    from .. import _memory_format as _mf
+    if _mf.suggest(x) is not _mf.contiguous_format or \
+            _mf.suggest(w) is not _mf.contiguous_format:
+        return False                     # channels-last: oneDNN's brgemm convolution
+    return _onednn.avx512() and _panel() > 0
+
+
+def _windows(x, kernel, stride, padding, dilation):
+    """(padded-input view (N, C, kh, kw, OH, OW), (OH, OW)) of a 4-d ``x``."""
+    n, c, h, wd = x.shape
+    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
+    out = ((h + 2 * ph - dh * (kernel[0] - 1) - 1) // sh + 1,
+           (wd + 2 * pw - dw * (kernel[1] - 1) - 1) // sw + 1)
+    xp = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), _F32)
+    xp[:, :, ph:ph + h, pw:pw + wd] = x
+    s = xp.strides
+    view = np.lib.stride_tricks.as_strided(
+        xp, (n, c) + tuple(kernel) + out,
+        s[:2] + (s[2] * dh, s[3] * dw, s[2] * sh, s[3] * sw), writeable=False)
+    return view, out
+
+
+def _chain(cols, wm, res, beta, panel):
+    """``res (O, M) = chain(wm (O, K) · cols (K, M)) + beta * res``, each element's products
+    added by FMAs from zero in ``k`` order, with MKL's sgemm (O, M >= 16). Returns False,
+    writing nothing, where a running sum that must re-enter a later panel is not finite."""
+    o, k = wm.shape
+    m = cols.shape[1]
+    if k <= panel:
+        _gemm.gemm(False, False, m, o, k, 1.0, cols, m, wm, k, beta, res, m)
+        return True
+    acc = _gemm.aligned_empty((o, m), _F32)
+    _gemm.gemm(False, False, m, o, panel, 1.0, cols, m, wm, k, 0.0, acc, m)
+    if not np.isfinite(acc).all():
+        return False                     # 0 * inf in the identity terms would give NaN
+    step = panel - _LANES
+    eye = np.eye(_LANES, dtype=_F32)
+    for k0 in range(panel, k, step):
+        k1 = min(k, k0 + step)
+        kk = _LANES + k1 - k0
+        ext = _gemm.aligned_empty((kk, m), _F32)
+        ext[_LANES:] = cols[k0:k1]
+        wext = _gemm.aligned_empty((_LANES, kk), _F32)
+        wext[:, :_LANES] = eye
+        for j in range(0, o, _LANES):
+            ext[:_LANES] = acc[j:j + _LANES]
+            wext[:, _LANES:] = wm[j:j + _LANES, k0:k1]
+            _gemm.gemm(False, False, m, _LANES, kk, 1.0, ext, m, wext, kk, 0.0,
+                       acc[j:j + _LANES], m)
+        if k1 < k and not np.isfinite(acc).all():
+            return False
+    if beta:
+        np.add(acc, res, out=res)
+    else:
+        res[...] = acc
+    return True
+
+
+def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
+    """oneDNN's ``jit:avx512_core`` forward of a 1-d or 2-d float32 convolution (see
+    :func:`direct_forward`), or None where it cannot be reproduced (a running sum that
+    is not finite, in a block longer than MKL's panel)."""
+    one_d = x.ndim == 3
+    _, kernel, stride, padding, dilation = _geometry(x.shape, w.shape, stride, padding,
+                                                     dilation)
+    if one_d:
+        x, w = x[:, :, None], w[:, :, None]
+    n, c = x.shape[:2]
+    o = w.shape[0]
+    win, out = _windows(x, kernel, stride, padding, dilation)
+    m = n * out[0] * out[1]
+    mp = max(m, _LANES)                  # MKL's general kernel: 16 or more rows and columns
+    op = -(-o // _LANES) * _LANES        # oneDNN pads the output channels to its block
+    panel = _panel()
+    res = _gemm.aligned_empty((op, mp), _F32)
+    beta = 0.0
+    if bias is not None:
+        res[:o] = bias.reshape(o, 1)
+        res[o:] = 0
+        beta = 1.0
+    block = c if c < _LANES else _LANES
+    kp = kernel[0] * kernel[1]
+    for c0 in range(0, c, block):
+        cb = min(block, c - c0)
+        kb = kp * cb
+        cols = _gemm.aligned_empty((kb, mp), _F32)
+        # taps in oneDNN's order: kernel row, kernel column, channel
+        cols[:, :m].reshape(kernel + (cb, n) + out)[...] = \
+            win[:, c0:c0 + cb].transpose(2, 3, 1, 0, 4, 5)
+        if mp > m:
+            cols[:, m:] = 0
+        wm = _gemm.aligned_empty((op, kb), _F32, zero=op > o)
+        wm[:o] = w[:, c0:c0 + cb].transpose(0, 2, 3, 1).reshape(o, kb)
+        if not _chain(cols, wm, res, beta, panel):
+            return None
+        beta = 1.0
+    y = np.ascontiguousarray(res[:o, :m].reshape((o, n) + out).transpose(1, 0, 2, 3))
+    return y[:, :, 0] if one_d else y

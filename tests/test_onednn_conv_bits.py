@@ -1,0 +1,108 @@
+"""float32 convolutions that torch hands to oneDNN's direct AVX512 kernel
+(``jit:avx512_core``: one group, a kernel larger than 1x1, a batch or a large input) give
+torch's bits: per output an FMA chain over each block of 16 input channels (all of them
+below 16) in the order kernel row, kernel column, channel, the blocks' sums added after the
+bias; 1-d convolutions as 2-d ones, on 1 and 2 threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+from ember._ops import _gemm, _onednn, _onednn_conv
+
+from .helpers import torch
+
+pytestmark = pytest.mark.skipif(
+    not (_gemm.available(np.float32) and _onednn.avx512() and _onednn_conv._panel()),
+    reason="needs MKL's runtime and an AVX512 CPU (oneDNN's jit:avx512_core)")
+
+# (input, weight, keyword arguments)
+FORWARD = [
+    ((64, 1, 28, 28), (32, 1, 3, 3), {}),                       # MNIST, first layer
+    ((16, 32, 26, 26), (64, 32, 3, 3), {}),                     # MNIST, second layer
+    ((8, 3, 32, 32), (16, 3, 3, 3), {"padding": 1}),
+    ((8, 16, 32, 32), (16, 16, 5, 5), {"stride": 2}),          # 400 taps: past MKL's panel
+    ((8, 16, 16, 16), (16, 16, 3, 3), {"dilation": 2}),
+    ((4, 48, 10, 10), (32, 48, 3, 3), {"padding": 1}),
+    ((8, 24, 20, 20), (40, 24, 3, 3), {}),                      # channel tails
+    ((8, 32, 20, 20), (48, 32, 5, 5), {"padding": 2}),
+    ((4, 3, 64, 64), (64, 3, 7, 7), {"stride": 2, "padding": 3}),
+    ((4, 3, 64, 64), (16, 3, 11, 11), {"stride": 4, "padding": 2}),
+    ((8, 1, 20, 20), (6, 1, 5, 5), {}),                         # LeNet
+    ((8, 6, 12, 12), (16, 6, 5, 5), {}),
+    ((2, 20, 3, 3), (7, 20, 3, 3), {"padding": 1}),             # fewer than 16 positions
+    ((40, 1, 33, 51), (4, 1, 3, 3), {"padding": 1}),
+    ((32, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}),
+    ((4, 64, 12, 12), (32, 64, 7, 7), {"padding": 3}),          # 784 taps
+    ((2, 16, 9, 9), (16, 16, 3, 3), {"padding": (2, 1), "stride": (1, 2)}),
+    ((1, 8, 60, 60), (8, 8, 3, 3), {"padding": 1}),             # one large sample
+    ((8, 16, 100), (32, 16, 5), {}),                            # 1-d
+    ((8, 16, 100), (32, 16, 5), {"padding": 2, "stride": 3, "dilation": 2}),
+]
+
+
+def _conv(lib, x, w, b, kw):
+    f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
+    t = [None if a is None else lib.from_numpy(a) for a in (x, w, b)]
+    return f(*t, **kw).numpy()
+
+
+@pytest.mark.parametrize("case", range(len(FORWARD)))
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+def test_forward_is_torchs_bits(case, bias, threads):
+    xs, ws, kw = FORWARD[case]
+    for seed in range(2):
+        rng = np.random.default_rng(seed)
+        x = rng.standard_normal(xs).astype(np.float32)
+        w = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(np.float32)
+        b = rng.standard_normal(ws[0]).astype(np.float32) if bias else None
+        want = _conv(torch, x, w, b, kw)
+        got = _conv(ember, x, w, b, kw)
+        assert got.shape == want.shape
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+            f"{(got != want).sum()} of {want.size} differ"
+
+
+def test_forward_takes_onednns_path():
+    """The cases above run the oneDNN kernel (not the general products, which would differ
+    in the last bits only by chance)."""
+    for xs, ws, kw in FORWARD:
+        nd = len(xs) - 2
+
+        def tup(v, nd=nd):
+            return (v,) * nd if isinstance(v, int) else tuple(v)
+
+        x, w = np.zeros(xs, np.float32), np.zeros(ws, np.float32)
+        assert _onednn_conv.direct_forward(x, w, tup(kw.get("stride", 1)),
+                                           tup(kw.get("padding", 0)),
+                                           tup(kw.get("dilation", 1)), 1, 2)
+
+
+def test_forward_declines_other_kernels():
+    """1x1 kernels (oneDNN's jit_1x1), groups, channels-last data (brgemm) and ATen's own
+    small cases keep the general path."""
+    x = np.zeros((8, 16, 10, 10), np.float32)
+    one = (1, 1)
+    assert not _onednn_conv.direct_forward(x, np.zeros((8, 16, 1, 1), np.float32), one,
+                                           (0, 0), one, 1, 2)
+    assert not _onednn_conv.direct_forward(x, np.zeros((8, 8, 3, 3), np.float32), one,
+                                           (0, 0), one, 2, 2)
+    cl = np.zeros((8, 10, 10, 16), np.float32).transpose(0, 3, 1, 2)
+    assert not _onednn_conv.direct_forward(cl, np.zeros((8, 16, 3, 3), np.float32), one,
+                                           (0, 0), one, 1, 2)
+    small = np.zeros((1, 3, 8, 8), np.float32)
+    assert not _onednn_conv.direct_forward(small, np.zeros((4, 3, 3, 3), np.float32), one,
+                                           (0, 0), one, 1, 2)
+
+
+def test_nonfinite_long_chains_fall_back():
+    """An infinite running sum cannot re-enter MKL's next panel: the general path then."""
+    x = np.ones((2, 16, 8, 8), np.float32)
+    x[0, 0, 3, 3] = np.inf
+    w = np.ones((16, 16, 5, 5), np.float32)
+    assert _onednn_conv.forward(x, w, None, (1, 1), (0, 0), (1, 1)) is None
+    got = _conv(ember, x, w, None, {})
+    want = _conv(torch, x, w, None, {})
+    assert np.array_equal(np.isinf(got), np.isinf(want))
