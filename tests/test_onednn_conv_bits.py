@@ -65,6 +65,31 @@ def test_forward_is_torchs_bits(case, bias, threads):
             f"{(got != want).sum()} of {want.size} differ"
 
 
+UNSTRIDED = [i for i, (_, _, kw) in enumerate(FORWARD)
+             if np.all(np.asarray(kw.get("stride", 1)) == 1)]
+
+
+@pytest.mark.parametrize("case", UNSTRIDED)
+def test_input_grad_is_torchs_bits(case, threads):
+    """The input's gradient: oneDNN's backward-data kernel at stride 1 (the same chains,
+    the output channels as the blocks, the kernel's rows and columns ascending)."""
+    xs, ws, kw = FORWARD[case]
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(np.float32)
+    grads = []
+    for lib in (torch, ember):
+        f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
+        xt = lib.from_numpy(x).requires_grad_()
+        y = f(xt, lib.from_numpy(w), **kw)
+        y.backward(lib.from_numpy(np.cos(np.arange(y.numel(), dtype=np.float32)).reshape(
+            tuple(y.shape))))
+        grads.append(xt.grad.numpy())
+    want, got = grads
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+        f"{(got != want).sum()} of {want.size} differ"
+
+
 def test_forward_takes_onednns_path():
     """The cases above run the oneDNN kernel (not the general products, which would differ
     in the last bits only by chance)."""

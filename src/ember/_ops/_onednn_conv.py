@@ -85,27 +85,45 @@ def _geometry(shape, wshape, stride, padding, dilation):
     return tuple(shape[2:]), tuple(wshape[2:]), tuple(stride), tuple(padding), tuple(dilation)
 
 
-def direct_forward(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
-                   threads: int) -> bool:
-    """Whether torch computes this float32 convolution (1-d or 2-d, not transposed) with
-    oneDNN's ``jit:avx512_core`` forward, and MKL can reproduce it here."""
-    if x.dtype != _F32 or w.dtype != _F32 or x.ndim not in (3, 4) or groups != 1:
+def _direct(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    """The sizes' part of :func:`direct_forward`."""
+    if len(shape) not in (3, 4) or groups != 1 or 0 in shape or 0 in wshape:
         return False
-    sizes, kernel, st, pad, dil = _geometry(x.shape, w.shape, stride, padding, dilation)
-    if kernel == (1, 1) or 0 in x.shape or 0 in w.shape:
-        return False                     # 1x1: oneDNN's jit_1x1 kernel
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    if kernel == (1, 1):
+        return False                     # oneDNN's jit_1x1 kernel
     for s, k, t, p, d in zip(sizes, kernel, st, pad, dil):
         ext = d * (k - 1) + 1
         out = (s + 2 * p - ext) // t + 1
         if out <= 0 or ext <= p or ext <= (out - 1) * t + ext - s - p:
             return False                 # a tap window wholly in the padding: gemm conv
-    if not use_mkldnn(x.shape, w.shape, stride, dilation, groups, threads):
-        return False
+    return (use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512() and _panel() > 0)
+
+
+def _plain(*arrays) -> bool:
+    """float32 arrays that torch would not lay out channels-last (oneDNN's brgemm
+    convolution takes those)."""
     from .. import _memory_format as _mf
-    if _mf.suggest(x) is not _mf.contiguous_format or \
-            _mf.suggest(w) is not _mf.contiguous_format:
-        return False                     # channels-last: oneDNN's brgemm convolution
-    return _onednn.avx512() and _panel() > 0
+    return all(a.dtype == _F32 and _mf.suggest(a) is _mf.contiguous_format for a in arrays)
+
+
+def direct_forward(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
+                   threads: int) -> bool:
+    """Whether torch computes this float32 convolution (1-d or 2-d, not transposed) with
+    oneDNN's ``jit:avx512_core`` forward, and MKL can reproduce it here."""
+    return _plain(x, w) and _direct(x.shape, w.shape, stride, padding, dilation, groups,
+                                    threads)
+
+
+def direct_backward_data(grad: np.ndarray, input_shape, w: np.ndarray, stride, padding,
+                         dilation, groups, threads: int) -> bool:
+    """Whether torch computes the input gradient of this float32 convolution with oneDNN's
+    ``jit:avx512_core`` backward-data kernel: where it took the direct forward, at stride 1
+    (a stride takes oneDNN's ``brgconv_strided``). (torch picks the layout from the input
+    and the weight; the input's is not known here, the weight's decides.)"""
+    return (grad.dtype == _F32 and all(s == 1 for s in stride) and _plain(w)
+            and _direct(input_shape, w.shape, stride, padding, dilation, groups, threads))
 
 
 def _windows(x, kernel, stride, padding, dilation):
@@ -159,19 +177,15 @@ def _chain(cols, wm, res, beta, panel):
     return True
 
 
-def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
-    """oneDNN's ``jit:avx512_core`` forward of a 1-d or 2-d float32 convolution (see
-    :func:`direct_forward`), or None where it cannot be reproduced (a running sum that
-    is not finite, in a block longer than MKL's panel)."""
-    one_d = x.ndim == 3
-    _, kernel, stride, padding, dilation = _geometry(x.shape, w.shape, stride, padding,
-                                                     dilation)
-    if one_d:
-        x, w = x[:, :, None], w[:, :, None]
-    n, c = x.shape[:2]
-    o = w.shape[0]
-    win, out = _windows(x, kernel, stride, padding, dilation)
-    m = n * out[0] * out[1]
+def _blocked(win, wt, bias, out):
+    """The chains of oneDNN's direct kernel: ``win`` (N, R, kh, kw, *out) the windows of the
+    reduced tensor with the taps in the kernel's order, ``wt`` (O, R, kh, kw) the weights;
+    per block of 16 reduced channels one chain over (row, column, channel), each block's
+    sum added to the bias or the earlier blocks' (N, O, *out), or None (see :func:`_chain`)."""
+    n, r = win.shape[:2]
+    kernel = win.shape[2:4]
+    o = wt.shape[0]
+    m = n * math.prod(out)
     mp = max(m, _LANES)                  # MKL's general kernel: 16 or more rows and columns
     op = -(-o // _LANES) * _LANES        # oneDNN pads the output channels to its block
     panel = _panel()
@@ -181,21 +195,50 @@ def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
         res[:o] = bias.reshape(o, 1)
         res[o:] = 0
         beta = 1.0
-    block = c if c < _LANES else _LANES
     kp = kernel[0] * kernel[1]
-    for c0 in range(0, c, block):
-        cb = min(block, c - c0)
+    for c0 in range(0, r, _LANES):
+        cb = min(_LANES, r - c0)
         kb = kp * cb
         cols = _gemm.aligned_empty((kb, mp), _F32)
         # taps in oneDNN's order: kernel row, kernel column, channel
-        cols[:, :m].reshape(kernel + (cb, n) + out)[...] = \
+        cols[:, :m].reshape(kernel + (cb, n) + tuple(out))[...] = \
             win[:, c0:c0 + cb].transpose(2, 3, 1, 0, 4, 5)
         if mp > m:
             cols[:, m:] = 0
         wm = _gemm.aligned_empty((op, kb), _F32, zero=op > o)
-        wm[:o] = w[:, c0:c0 + cb].transpose(0, 2, 3, 1).reshape(o, kb)
+        wm[:o] = wt[:, c0:c0 + cb].transpose(0, 2, 3, 1).reshape(o, kb)
         if not _chain(cols, wm, res, beta, panel):
             return None
         beta = 1.0
-    y = np.ascontiguousarray(res[:o, :m].reshape((o, n) + out).transpose(1, 0, 2, 3))
-    return y[:, :, 0] if one_d else y
+    return np.ascontiguousarray(res[:o, :m].reshape((o, n) + tuple(out)).transpose(1, 0, 2, 3))
+
+
+def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
+    """oneDNN's ``jit:avx512_core`` forward of a 1-d or 2-d float32 convolution (see
+    :func:`direct_forward`), or None where it cannot be reproduced (a running sum that
+    is not finite, in a block longer than MKL's panel). The input channels are the blocks
+    (a first convolution's fewer than 16 are one)."""
+    one_d = x.ndim == 3
+    _, kernel, stride, padding, dilation = _geometry(x.shape, w.shape, stride, padding,
+                                                     dilation)
+    if one_d:
+        x, w = x[:, :, None], w[:, :, None]
+    win, out = _windows(x, kernel, stride, padding, dilation)
+    y = _blocked(win, w, bias, out)
+    return y[:, :, 0] if one_d and y is not None else y
+
+
+def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilation):
+    """oneDNN's ``jit:avx512_core`` input gradient (stride 1, see
+    :func:`direct_backward_data`), or None: per input element the same chains as the
+    forward's with the output channels as the blocks, the kernel rows and columns
+    ascending (the output rows they read descending)."""
+    one_d = grad.ndim == 3
+    _, kernel, _, padding, dilation = _geometry(input_shape, w.shape, (1,) * (grad.ndim - 2),
+                                                padding, dilation)
+    if one_d:
+        grad, w = grad[:, :, None], w[:, :, None]
+    full = tuple(d * (k - 1) - p for k, p, d in zip(kernel, padding, dilation))
+    win, out = _windows(np.ascontiguousarray(grad), kernel, (1, 1), full, dilation)
+    y = _blocked(win[:, :, ::-1, ::-1], w.transpose(1, 0, 2, 3), None, out)
+    return y[:, :, 0] if one_d and y is not None else y

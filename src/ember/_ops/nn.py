@@ -1306,18 +1306,23 @@ def _conv_dtypes(input, weight, bias, *args):
     raise RuntimeError(f"expected scalar type {a.scalar_name} but found {w.scalar_name}")
 
 
-def _raw_slow_input(grad, input_shape, weight, stride, padding, dilation, transposed,
-                    output_padding, groups):
+def _raw_input(grad, input_shape, weight, stride, padding, dilation, transposed,
+               output_padding, groups):
     """The input's raw formula: ATen's slow-path gradient where the forward took that path
-    (see :func:`_slow_conv`), else None (the general formulas)."""
-    if transposed or not _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation,
-                                    groups):
+    (see :func:`_slow_conv`), oneDNN's direct backward-data kernel where torch runs that,
+    else None (the general formulas)."""
+    if transposed:
         return None
-    return _slow_grad_input(grad, input_shape, weight, stride, padding)
+    if _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation, groups):
+        return _slow_grad_input(grad, input_shape, weight, stride, padding)
+    if _onednn_conv.direct_backward_data(grad, input_shape, weight, stride, padding, dilation,
+                                         groups, _exact.get_num_threads()):
+        return _onednn_conv.backward_data(grad, weight, input_shape, padding, dilation)
+    return None
 
 
 def _raw_slow_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
-    """The weight's raw formula, as :func:`_raw_slow_input`."""
+    """The weight's raw formula, as :func:`_raw_input`."""
     if transposed or not _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation,
                                     groups):
         return None
@@ -1377,7 +1382,7 @@ def _slow_grad_weight(grad, input, weight_shape, stride, padding):
     weight=lambda grad, input, weight_shape, stride, padding, dilation, transposed, groups:
     _conv_grad_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups),
     bias=lambda grad: grad.sum((0,) + tuple(range(2, grad.ndim))),
-    raw={"input": _raw_slow_input, "weight": _raw_slow_weight, "bias": _raw_bias})
+    raw={"input": _raw_input, "weight": _raw_slow_weight, "bias": _raw_bias})
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     """aten's ``convolution``: N-d (transposed) convolution with groups and dilation."""
