@@ -90,19 +90,53 @@ def test_input_grad_is_torchs_bits(case, threads):
         f"{(got != want).sum()} of {want.size} differ"
 
 
+def _args(xs, kw):
+    nd = len(xs) - 2
+
+    def tup(v):
+        return (v,) * nd if isinstance(v, int) else tuple(v)
+
+    return tup(kw.get("stride", 1)), tup(kw.get("padding", 0)), tup(kw.get("dilation", 1))
+
+
+# oneDNN's AVX512 backward-weights kernel takes fewer than 4 or at least 16 input channels
+# and a padding of at most half the kernel
+WEIGHTS = [i for i, (xs, ws, kw) in enumerate(FORWARD)
+           if _onednn_conv.direct_backward_weights(np.zeros(xs, np.float32), ws,
+                                                   *_args(xs, kw), 1, 2)]
+
+
+@pytest.mark.parametrize("case", WEIGHTS)
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+def test_weight_and_bias_grads_are_torchs_bits(case, bias, threads):
+    """Weight and bias gradients: oneDNN's backward-weights kernel, one FMA chain (adds for
+    the bias) per thread over its images or image rows, the threads' sums added."""
+    xs, ws, kw = FORWARD[case]
+    rng = np.random.default_rng(case + 100)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(np.float32)
+    b = rng.standard_normal(ws[0]).astype(np.float32)
+    grads = []
+    for lib in (torch, ember):
+        f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
+        wt = lib.from_numpy(w).requires_grad_()
+        bt = lib.from_numpy(b).requires_grad_() if bias else None
+        y = f(lib.from_numpy(x), wt, bt, **kw)
+        y.backward(lib.from_numpy(np.sin(np.arange(y.numel(), dtype=np.float32)).reshape(
+            tuple(y.shape))))
+        grads.append([wt.grad.numpy()] + ([bt.grad.numpy()] if bias else []))
+    for want, got in zip(*grads):
+        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+            f"{(got != want).sum()} of {want.size} differ"
+
+
 def test_forward_takes_onednns_path():
     """The cases above run the oneDNN kernel (not the general products, which would differ
     in the last bits only by chance)."""
     for xs, ws, kw in FORWARD:
-        nd = len(xs) - 2
-
-        def tup(v, nd=nd):
-            return (v,) * nd if isinstance(v, int) else tuple(v)
-
         x, w = np.zeros(xs, np.float32), np.zeros(ws, np.float32)
-        assert _onednn_conv.direct_forward(x, w, tup(kw.get("stride", 1)),
-                                           tup(kw.get("padding", 0)),
-                                           tup(kw.get("dilation", 1)), 1, 2)
+        assert _onednn_conv.direct_forward(x, w, *_args(xs, kw), 1, 2)
+    assert len(WEIGHTS) >= 14
 
 
 def test_forward_declines_other_kernels():

@@ -242,3 +242,228 @@ def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilatio
     win, out = _windows(np.ascontiguousarray(grad), kernel, (1, 1), full, dilation)
     y = _blocked(win[:, :, ::-1, ::-1], w.transpose(1, 0, 2, 3), None, out)
     return y[:, :, 0] if one_d and y is not None else y
+
+
+# ---------------------------------------------------------------- backward weights
+# ``jit_avx512_common_conv_bwd_weights_kernel_f32`` FMAs each output position's
+# ``diff_dst * src`` into the weight gradient it keeps in memory, the positions (image,
+# output row, output column) in order: per weight element one chain over all positions of
+# the thread's share. Threads share the positions (``nthr_mb`` of them, by ``balance``):
+# images, or image rows where the output has more than 9 rows (``harness_2d_reduction``);
+# their chains are added in thread order. The bias gradient is the same chain of plain adds.
+
+_MIN_OH_REDUCE = 9
+
+
+def _div_up(a, b):
+    return -(-a // b)
+
+
+def _wgeometry(shape, wshape, stride, padding, dilation):
+    """(mb, ic, oc, (ih, iw), (oh, ow), kernel, stride, padding, dilation), 2-d."""
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    out = tuple((s + 2 * p - d * (k - 1) - 1) // t + 1
+                for s, k, t, p, d in zip(sizes, kernel, st, pad, dil))
+    return shape[0], shape[1], wshape[0], sizes, out, kernel, st, pad, dil
+
+
+def direct_backward_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                            threads: int) -> bool:
+    """Whether torch computes the weight (and bias) gradient of this float32 convolution
+    with oneDNN's ``jit:avx512_core`` backward-weights kernel: where it took the direct
+    forward and the kernel takes the sizes (fewer than 4 input channels, or 16 or more;
+    the padding within half the kernel; at most 14 kernel columns)."""
+    return _plain(x) and _weights_kernel(x.shape, wshape, stride, padding, dilation, groups,
+                                         threads)
+
+
+def direct_backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
+                         groups, threads: int) -> bool:
+    """Whether oneDNN's backward-weights kernel computes this bias gradient (see
+    :func:`direct_backward_weights`; the input's layout is not known here)."""
+    return grad.dtype == _F32 and _weights_kernel(x_shape, wshape, stride, padding,
+                                                  dilation, groups, threads)
+
+
+def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if not _direct(shape, wshape, stride, padding, dilation, groups, threads):
+        return False
+    mb, ic, oc, (ih, iw), (oh, ow), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = \
+        _wgeometry(shape, wshape, stride, padding, dilation)
+    if 3 < ic < _LANES or kw > 14:
+        return False                     # jit:avx2's 8-channel kernel; the gemm kernel
+    ext_h, ext_w = dh * (kh - 1) + 1, dw * (kw - 1) + 1
+    if dh > 1 and (sh != 1 or ext_h > ih):
+        return False
+    r_pad = max(0, (ow - 1) * sw + ext_w - iw - pw)
+    b_pad = max(0, (oh - 1) * sh + ext_h - ih - ph)
+    return (pw < ext_w and r_pad < ext_w and ph <= ext_h // 2 and b_pad <= ext_h // 2
+            and pw <= 28 and r_pad <= 28)
+
+
+def _nthr_mb(mb, ic, oc, sizes, out, kernel, stride, dilation, nthreads):
+    """oneDNN's ``balance`` for one group: the threads that share the positions, and
+    whether they share image rows (the 2-d harness) rather than images."""
+    (ih, iw), (oh, ow), (kh, kw), (sh, sw) = sizes, out, kernel, stride
+    two_d = dilation[0] == 1 and oh > _MIN_OH_REDUCE
+    first = ic < _LANES
+    ic_block = ic if first else _LANES
+    nb_ic = 1 if first else _div_up(ic, _LANES)
+    nb_oc = _div_up(oc, _LANES)
+    ih_reduce, oh_reduce = (ih, oh) if two_d else (1, 1)
+    ih_no, oh_no = (1, 1) if two_d else (ih, oh)
+    nthr_oh_reduce = max(1, oh_reduce // _MIN_OH_REDUCE)
+
+    def mem_cost(n_mb, n_oc, n_ic):
+        src = _div_up(mb * ih_reduce, n_mb) * _div_up(nb_ic, n_ic) * ic_block * ih_no * iw
+        src = src // sh // sw
+        dst = _div_up(mb * oh_reduce, n_mb) * _div_up(nb_oc, n_oc) * _LANES * oh_no * ow
+        wei = 8 * _div_up(nb_oc, n_oc) * _div_up(nb_ic, n_ic) * kh * kw * ic_block * _LANES
+        return src + dst + wei
+
+    def comp_cost(n_mb, n_oc, n_ic):
+        return _div_up(mb * oh_reduce, n_mb) * _div_up(nb_oc, n_oc) * _div_up(nb_ic, n_ic)
+
+    def splits():
+        for n_mb in range(1, min(nthreads, mb * nthr_oh_reduce) + 1):
+            par = nthreads // n_mb
+            for n_oc in range(1, min(par, nb_oc) + 1):
+                yield n_mb, n_oc, min(par // n_oc, nb_ic)
+
+    best = (1, 1, 1)
+    best_mem = mem_cost(*best)
+    for s in splits():
+        if mem_cost(*s) <= best_mem:
+            best_mem, best = mem_cost(*s), s
+    best_comp = comp_cost(*best)
+    for s in splits():
+        comp = comp_cost(*s)
+        if (comp <= best_comp and mem_cost(*s) < 1.1 * best_mem) or 4 * comp <= 3 * best_comp:
+            best_comp, best = comp, s
+    n_mb = best[0]
+    if nthreads // 2 < n_mb < nthreads:
+        n_mb = min(mb * nthr_oh_reduce, nthreads)
+    return n_mb, two_d, n_mb * best[1] * best[2]
+
+
+def _bias_threads(nthr, njobs, mb):
+    """``reduce_balancer_t``'s threads per group: how many share the images of the bias
+    gradient outside the 2-d harness (jobs of 16 output channels, at most
+    ``nthr * 3 * 5 * 5 * 16 * 16`` floats of buffer)."""
+    min_per_group = max(1, njobs // nthr)
+    max_per_group = max(1, 3 * 5 * 5 * 16 * 16 // _LANES)
+    groups = min(njobs // min_per_group, nthr)
+    per_group = min(nthr // groups, mb)
+    best = njobs * _LANES * mb
+    for c in range(min_per_group, njobs):
+        cg = min(njobs // c, nthr)
+        cn = min(nthr // cg, mb)
+        ub = _div_up(njobs, cg)
+        if cn > 1 and ub > max_per_group:
+            continue
+        cost = _LANES * ub * (_div_up(mb, cn) + (cn != 1))
+        if cost < best:
+            per_group, best = cn, cost
+    return per_group
+
+
+def _balance211(work, nthr, ithr):
+    if nthr <= 1:
+        return 0, work
+    n1 = _div_up(work, nthr)
+    n2 = n1 - 1
+    t1 = work - n2 * nthr
+    start = n1 * ithr if ithr <= t1 else t1 * n1 + (ithr - t1) * n2
+    return start, start + (n1 if ithr < t1 else n2)
+
+
+def _shares(x_shape, wshape, stride, padding, dilation, threads, bias=False):
+    """Each thread's range of positions (flat over image, output row, output column), for
+    the weight gradient or the bias's."""
+    mb, ic, oc, sizes, out, kernel, st, _, dil = _wgeometry(x_shape, wshape, stride,
+                                                             padding, dilation)
+    n_mb, two_d, nthr = _nthr_mb(mb, ic, oc, sizes, out, kernel, st, dil, threads)
+    if bias and not two_d:
+        n_mb = _bias_threads(nthr, _div_up(oc, _LANES), mb)
+    unit = out[1] if two_d else out[0] * out[1]
+    work = mb * (out[0] if two_d else 1)
+    ranges = [_balance211(work, n_mb, t) for t in range(n_mb)]
+    return [(a * unit, b * unit) for a, b in ranges if b > a]
+
+
+def _position_chains(cols, g, shares):
+    """``res (O, R)``: per share an FMA chain from zero over its positions of
+    ``g[o, p] * cols[r, p]`` (``cols`` (R, M), ``g`` (O, M)), the shares' sums added in
+    order; None where a value is not finite. MKL's panel holds 16 identity terms that
+    carry each running sum into the next part, 16 output channels a call."""
+    r, m = cols.shape
+    o = g.shape[0]
+    if not (np.isfinite(cols).all() and np.isfinite(g).all()):
+        return None
+    rp = max(r, _LANES)
+    op = _div_up(o, _LANES) * _LANES
+    panel = _panel()
+    step = panel - _LANES
+    total = None
+    for a, b in shares:
+        length = b - a
+        nseg = _div_up(length, step)
+        full, rem = divmod(length, step)
+        ax = _gemm.aligned_empty((rp, nseg, panel), _F32, zero=True)
+        gx = _gemm.aligned_empty((op, nseg, panel), _F32, zero=True)
+        for dst, src, rows in ((ax, cols, r), (gx, g, o)):
+            body = dst[:rows, :, _LANES:]
+            if full:
+                body[:, :full] = src[:, a:a + full * step].reshape(rows, full, step)
+            if rem:
+                body[:, full, :rem] = src[:, a + full * step:b]
+        lanes = np.arange(op)
+        gx[lanes, :, lanes % _LANES] = 1
+        res = _gemm.aligned_empty((op, rp), _F32, zero=True)
+        ld = nseg * panel
+        for j0 in range(0, op, _LANES):
+            acc = res[j0:j0 + _LANES]
+            for s in range(nseg):
+                kk = panel if s < full else _LANES + rem
+                ax[:, s, :_LANES] = acc.T
+                _gemm.gemm(True, False, rp, _LANES, kk, 1.0, ax[:, s], ld, gx[j0:j0 + 1, s],
+                           ld, 0.0, acc, rp)
+        total = res if total is None else total + res
+    out = total[:o, :r]
+    return out if np.isfinite(out).all() else None
+
+
+def _positions(a):
+    """(C, N * OH * OW) of a (N, C, OH, OW) array: the positions in order per channel."""
+    n, c = a.shape[:2]
+    return np.ascontiguousarray(a.transpose(1, 0, 2, 3)).reshape(c, -1)
+
+
+def backward_weights(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, dilation,
+                     threads: int):
+    """oneDNN's ``jit:avx512_core`` weight gradient (see :func:`direct_backward_weights`),
+    or None where a value is not finite."""
+    one_d = x.ndim == 3
+    _, kernel, st, pad, dil = _geometry(x.shape, wshape, stride, padding, dilation)
+    shares = _shares(x.shape, wshape, stride, padding, dilation, threads)
+    if one_d:
+        x, grad = x[:, :, None], grad[:, :, None]
+    win, out = _windows(x, kernel, st, pad, dil)
+    n, c = x.shape[:2]
+    cols = np.ascontiguousarray(win.transpose(1, 2, 3, 0, 4, 5)).reshape(
+        c * kernel[0] * kernel[1], -1)
+    res = _position_chains(cols, _positions(grad), shares)
+    return None if res is None else res.reshape(tuple(wshape))
+
+
+def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
+                  threads: int):
+    """The bias gradient oneDNN's backward-weights kernel computes beside the weights'
+    (see :func:`direct_backward_weights`): per share a chain of adds over its positions,
+    the shares added in order; None where a value is not finite."""
+    shares = _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True)
+    if grad.ndim == 3:
+        grad = grad[:, :, None]
+    g = _positions(grad)
+    res = _position_chains(np.ones((1, g.shape[1]), _F32), g, shares)
+    return None if res is None else np.ascontiguousarray(res[:, 0])

@@ -1321,16 +1321,31 @@ def _raw_input(grad, input_shape, weight, stride, padding, dilation, transposed,
     return None
 
 
-def _raw_slow_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
-    """The weight's raw formula, as :func:`_raw_input`."""
-    if transposed or not _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation,
-                                    groups):
+def _raw_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
+    """The weight's raw formula, as :func:`_raw_input` (oneDNN's backward-weights kernel)."""
+    if transposed:
         return None
-    return _slow_grad_weight(grad, input, weight_shape, stride, padding)
+    if _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation, groups):
+        return _slow_grad_weight(grad, input, weight_shape, stride, padding)
+    threads = _exact.get_num_threads()
+    if grad.dtype == np.float32 and _onednn_conv.direct_backward_weights(
+            input, weight_shape, stride, padding, dilation, groups, threads):
+        return _onednn_conv.backward_weights(input, grad, weight_shape, stride, padding,
+                                             dilation, threads)
+    return None
 
 
-def _raw_bias(grad):
-    """The bias's raw formula: the gradient summed over all but the channels (torch's sum)."""
+def _raw_bias(grad, input_shape, weight_shape, stride, padding, dilation, transposed, groups):
+    """The bias's raw formula: oneDNN's, beside the weight's, where its backward-weights
+    kernel runs; else the gradient summed over all but the channels (torch's sum)."""
+    if not transposed:
+        threads = _exact.get_num_threads()
+        if _onednn_conv.direct_backward_bias(grad, input_shape, weight_shape, stride, padding,
+                                             dilation, groups, threads):
+            out = _onednn_conv.backward_bias(grad, input_shape, weight_shape, stride, padding,
+                                             dilation, threads)
+            if out is not None:
+                return out
     return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
 
 
@@ -1381,8 +1396,9 @@ def _slow_grad_weight(grad, input, weight_shape, stride, padding):
                                              dilation, transposed, output_padding, groups),
     weight=lambda grad, input, weight_shape, stride, padding, dilation, transposed, groups:
     _conv_grad_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups),
-    bias=lambda grad: grad.sum((0,) + tuple(range(2, grad.ndim))),
-    raw={"input": _raw_input, "weight": _raw_slow_weight, "bias": _raw_bias})
+    bias=lambda grad, input_shape, weight_shape, stride, padding, dilation, transposed, groups:
+    grad.sum((0,) + tuple(range(2, grad.ndim))),
+    raw={"input": _raw_input, "weight": _raw_weight, "bias": _raw_bias})
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     """aten's ``convolution``: N-d (transposed) convolution with groups and dilation."""
