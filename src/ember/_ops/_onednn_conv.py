@@ -23,6 +23,7 @@ another MKL gives either the same bits or today's plain products.
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -63,17 +64,23 @@ def _probe() -> int:
         out = _gemm.aligned_empty((n, m), _F32)
         out[...] = c
         _gemm.gemm(False, False, m, n, k, 1.0, a, m, b, k, 1.0, out, m)
+        # and transposed, the channels as rows (the weight gradient's calls)
+        out_t = _gemm.aligned_empty((m, n), _F32)
+        a_t = _gemm.aligned_empty((m, k), _F32)
+        a_t[...] = a.T
+        _gemm.gemm(True, False, n, m, k, 1.0, b, k, a_t, k, 0.0, out_t, n)
         acc = np.zeros((n, m), _F32)
         for i in range(k):
             acc = _exact.fma(b[:, i:i + 1], a[i:i + 1], acc)
-        if np.array_equal(out, acc + c):
+        if np.array_equal(out, acc + c) and np.array_equal(out_t.T, acc):
             return k
     return 0
 
 
 def _panel() -> int:
     if not _PANEL:
-        _PANEL.append(_probe())
+        with _gemm.one_thread():         # as the kernels below call MKL
+            _PANEL.append(_probe())
     return _PANEL[0]
 
 
@@ -207,8 +214,10 @@ def _blocked(win, wt, bias, out):
             cols[:, m:] = 0
         wm = _gemm.aligned_empty((op, kb), _F32, zero=op > o)
         wm[:o] = wt[:, c0:c0 + cb].transpose(0, 2, 3, 1).reshape(o, kb)
-        if not _chain(cols, wm, res, beta, panel):
-            return None
+        # one thread: MKL's second one costs more than it saves on these thin products
+        with _gemm.one_thread():
+            if not _chain(cols, wm, res, beta, panel):
+                return None
         beta = 1.0
     return np.ascontiguousarray(res[:o, :m].reshape((o, n) + tuple(out)).transpose(1, 0, 2, 3))
 
@@ -253,6 +262,9 @@ def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilatio
 # their chains are added in thread order. The bias gradient is the same chain of plain adds.
 
 _MIN_OH_REDUCE = 9
+# the bias gradient :func:`backward_weights` computed last: (weak reference to its
+# gradient array, sizes, bias), taken by the next :func:`backward_bias` of that array
+_BIAS: list = [None, None, None]
 
 
 def _div_up(a, b):
@@ -394,8 +406,12 @@ def _shares(x_shape, wshape, stride, padding, dilation, threads, bias=False):
 def _position_chains(cols, g, shares):
     """``res (O, R)``: per share an FMA chain from zero over its positions of
     ``g[o, p] * cols[r, p]`` (``cols`` (R, M), ``g`` (O, M)), the shares' sums added in
-    order; None where a value is not finite. MKL's panel holds 16 identity terms that
-    carry each running sum into the next part, 16 output channels a call."""
+    order; None where a value is not finite.
+
+    The positions are cut into MKL panels, each led by 16 slots: the running sums of 16
+    output channels, which 16 identity terms carry into the panel's chain. Each call
+    writes its sums straight into the next panel's slots (the product transposed: the 16
+    channels as rows), so the calls follow one another with nothing between them."""
     r, m = cols.shape
     o = g.shape[0]
     if not (np.isfinite(cols).all() and np.isfinite(g).all()):
@@ -404,30 +420,37 @@ def _position_chains(cols, g, shares):
     op = _div_up(o, _LANES) * _LANES
     panel = _panel()
     step = panel - _LANES
+    gemm = _gemm._fn("gemm", _F32)
+    col_major, trans, plain = 102, 112, 111
     total = None
     for a, b in shares:
         length = b - a
         nseg = _div_up(length, step)
         full, rem = divmod(length, step)
-        ax = _gemm.aligned_empty((rp, nseg, panel), _F32, zero=True)
+        # one more panel than the positions need: the last call's sums land in its slots
+        ax = _gemm.aligned_empty((rp, nseg + 1, panel), _F32, zero=True)
         gx = _gemm.aligned_empty((op, nseg, panel), _F32, zero=True)
         for dst, src, rows in ((ax, cols, r), (gx, g, o)):
-            body = dst[:rows, :, _LANES:]
+            body = dst[:rows, :nseg, _LANES:]
             if full:
                 body[:, :full] = src[:, a:a + full * step].reshape(rows, full, step)
             if rem:
                 body[:, full, :rem] = src[:, a + full * step:b]
         lanes = np.arange(op)
         gx[lanes, :, lanes % _LANES] = 1
-        res = _gemm.aligned_empty((op, rp), _F32, zero=True)
-        ld = nseg * panel
-        for j0 in range(0, op, _LANES):
-            acc = res[j0:j0 + _LANES]
-            for s in range(nseg):
-                kk = panel if s < full else _LANES + rem
-                ax[:, s, :_LANES] = acc.T
-                _gemm.gemm(True, False, rp, _LANES, kk, 1.0, ax[:, s], ld, gx[j0:j0 + 1, s],
-                           ld, 0.0, acc, rp)
+        res = np.empty((op, rp), _F32)
+        lda, ldb = nseg * panel, (nseg + 1) * panel
+        pa, pb, size = gx.ctypes.data, ax.ctypes.data, _F32.itemsize
+        sizes = [panel] * full + ([_LANES + rem] if rem else [])
+        with _gemm.one_thread():         # small products: MKL's threads would only wait
+            for j0 in range(0, op, _LANES):
+                ax[:, 0, :_LANES] = 0
+                base = pa + j0 * lda * size
+                for s, kk in enumerate(sizes):
+                    gemm(col_major, trans, plain, _LANES, rp, kk, 1.0,
+                         base + s * panel * size, lda, pb + s * panel * size, ldb, 0.0,
+                         pb + (s + 1) * panel * size, ldb)
+                res[j0:j0 + _LANES] = ax[:, nseg, :_LANES].T
         total = res if total is None else total + res
     out = total[:o, :r]
     return out if np.isfinite(out).all() else None
@@ -444,26 +467,46 @@ def backward_weights(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, d
     """oneDNN's ``jit:avx512_core`` weight gradient (see :func:`direct_backward_weights`),
     or None where a value is not finite."""
     one_d = x.ndim == 3
-    _, kernel, st, pad, dil = _geometry(x.shape, wshape, stride, padding, dilation)
-    shares = _shares(x.shape, wshape, stride, padding, dilation, threads)
+    x_shape = x.shape
+    _, kernel, st, pad, dil = _geometry(x_shape, wshape, stride, padding, dilation)
+    shares = _shares(x_shape, wshape, stride, padding, dilation, threads)
     if one_d:
         x, grad = x[:, :, None], grad[:, :, None]
     win, out = _windows(x, kernel, st, pad, dil)
     n, c = x.shape[:2]
-    cols = np.ascontiguousarray(win.transpose(1, 2, 3, 0, 4, 5)).reshape(
-        c * kernel[0] * kernel[1], -1)
+    r = c * kernel[0] * kernel[1]
+    # a row of ones after the taps: the bias gradient's chain of adds, nearly free here
+    cols = np.empty((r + 1, n * out[0] * out[1]), _F32)
+    cols[:r].reshape((c,) + kernel + (n,) + out)[...] = win.transpose(1, 2, 3, 0, 4, 5)
+    cols[r] = 1
     res = _position_chains(cols, _positions(grad), shares)
-    return None if res is None else res.reshape(tuple(wshape))
+    if res is None:
+        return None
+    if shares == _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True):
+        _BIAS[:] = [weakref.ref(grad), (x_shape, tuple(wshape), stride, padding, dilation,
+                                        threads), res[:, r].copy()]
+    return res[:, :r].reshape(tuple(wshape))
 
 
 def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
                   threads: int):
     """The bias gradient oneDNN's backward-weights kernel computes beside the weights'
     (see :func:`direct_backward_weights`): per share a chain of adds over its positions,
-    the shares added in order; None where a value is not finite."""
+    the shares added in order (the weight gradient's by-product where it has just been
+    computed from this gradient)."""
+    ref, key, bias = _BIAS
+    _BIAS[:] = [None, None, None]
+    if ref is not None and ref() is grad and key == (x_shape, tuple(wshape), stride, padding,
+                                                     dilation, threads):
+        return bias
     shares = _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True)
     if grad.ndim == 3:
         grad = grad[:, :, None]
     g = _positions(grad)
-    res = _position_chains(np.ones((1, g.shape[1]), _F32), g, shares)
-    return None if res is None else np.ascontiguousarray(res[:, 0])
+    total = None
+    for a, b in shares:
+        # a cumulative sum adds in order, each partial sum rounded to float32; from zero,
+        # as oneDNN starts (0 + -0 is +0)
+        part = np.add.accumulate(g[:, a:b], axis=1)[:, -1] + _F32.type(0)
+        total = part if total is None else total + part
+    return total
