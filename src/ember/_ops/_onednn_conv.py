@@ -260,8 +260,11 @@ def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilatio
 # the thread's share. Threads share the positions (``nthr_mb`` of them, by ``balance``):
 # images, or image rows where the output has more than 9 rows (``harness_2d_reduction``);
 # their chains are added in thread order. The bias gradient is the same chain of plain adds.
+# jit:avx2's kernel (which takes 4 to 15 input channels on AVX512 machines) chains the same
+# way; its threads share whole images as ``cpu_reducer``'s balance says.
 
 _MIN_OH_REDUCE = 9
+_AVX2_CHANNELS = (4, 15)    # input channels the AVX512 kernel leaves to jit:avx2's
 # the bias gradient :func:`backward_weights` computed last: (weak reference to its
 # gradient array, sizes, bias), taken by the next :func:`backward_bias` of that array
 _BIAS: list = [None, None, None]
@@ -282,9 +285,10 @@ def _wgeometry(shape, wshape, stride, padding, dilation):
 def direct_backward_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
                             threads: int) -> bool:
     """Whether torch computes the weight (and bias) gradient of this float32 convolution
-    with oneDNN's ``jit:avx512_core`` backward-weights kernel: where it took the direct
-    forward and the kernel takes the sizes (fewer than 4 input channels, or 16 or more;
-    the padding within half the kernel; at most 14 kernel columns)."""
+    with oneDNN's ``jit:avx512_core`` backward-weights kernel, or (4 to 15 input channels)
+    ``jit:avx2``'s, which adds in the same order: where it took the direct forward and the
+    kernel takes the sizes (the padding within half the kernel, at most 14 kernel
+    columns)."""
     return _plain(x) and _weights_kernel(x.shape, wshape, stride, padding, dilation, groups,
                                          threads)
 
@@ -302,8 +306,8 @@ def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -
         return False
     mb, ic, oc, (ih, iw), (oh, ow), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = \
         _wgeometry(shape, wshape, stride, padding, dilation)
-    if 3 < ic < _LANES or kw > 14:
-        return False                     # jit:avx2's 8-channel kernel; the gemm kernel
+    if kw > 14:
+        return False                     # oneDNN's gemm kernel
     ext_h, ext_w = dh * (kh - 1) + 1, dw * (kw - 1) + 1
     if dh > 1 and (sh != 1 or ext_h > ih):
         return False
@@ -358,22 +362,22 @@ def _nthr_mb(mb, ic, oc, sizes, out, kernel, stride, dilation, nthreads):
     return n_mb, two_d, n_mb * best[1] * best[2]
 
 
-def _bias_threads(nthr, njobs, mb):
-    """``reduce_balancer_t``'s threads per group: how many share the images of the bias
-    gradient outside the 2-d harness (jobs of 16 output channels, at most
+def _reduce_threads(nthr, job_size, njobs, mb):
+    """``reduce_balancer_t``'s threads per group: how many share the images of a gradient
+    reduced by ``cpu_reducer`` (``njobs`` jobs of ``job_size`` floats, at most
     ``nthr * 3 * 5 * 5 * 16 * 16`` floats of buffer)."""
     min_per_group = max(1, njobs // nthr)
-    max_per_group = max(1, 3 * 5 * 5 * 16 * 16 // _LANES)
+    max_per_group = max(1, 3 * 5 * 5 * 16 * 16 // job_size)
     groups = min(njobs // min_per_group, nthr)
     per_group = min(nthr // groups, mb)
-    best = njobs * _LANES * mb
+    best = njobs * job_size * mb
     for c in range(min_per_group, njobs):
         cg = min(njobs // c, nthr)
         cn = min(nthr // cg, mb)
         ub = _div_up(njobs, cg)
         if cn > 1 and ub > max_per_group:
             continue
-        cost = _LANES * ub * (_div_up(mb, cn) + (cn != 1))
+        cost = job_size * ub * (_div_up(mb, cn) + (cn != 1))
         if cost < best:
             per_group, best = cn, cost
     return per_group
@@ -394,9 +398,16 @@ def _shares(x_shape, wshape, stride, padding, dilation, threads, bias=False):
     the weight gradient or the bias's."""
     mb, ic, oc, sizes, out, kernel, st, _, dil = _wgeometry(x_shape, wshape, stride,
                                                              padding, dilation)
-    n_mb, two_d, nthr = _nthr_mb(mb, ic, oc, sizes, out, kernel, st, dil, threads)
-    if bias and not two_d:
-        n_mb = _bias_threads(nthr, _div_up(oc, _LANES), mb)
+    if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1]:
+        # jit:avx2's kernel: 8-channel blocks, images shared by cpu_reducer's balance
+        two_d = False
+        blocks = _div_up(oc, 8) * (1 if bias else _div_up(ic, 8))
+        n_mb = _reduce_threads(threads, 8 if bias else 64 * kernel[0] * kernel[1], blocks,
+                               mb)
+    else:
+        n_mb, two_d, nthr = _nthr_mb(mb, ic, oc, sizes, out, kernel, st, dil, threads)
+        if bias and not two_d:
+            n_mb = _reduce_threads(nthr, _LANES, _div_up(oc, _LANES), mb)
     unit = out[1] if two_d else out[0] * out[1]
     work = mb * (out[0] if two_d else 1)
     ranges = [_balance211(work, n_mb, t) for t in range(n_mb)]
