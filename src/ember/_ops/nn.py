@@ -1253,7 +1253,7 @@ def _conv_weight_grad_np(go, x, wsizes, stride, padding, dilation, groups):
     weight=lambda grad, grad_output, weight_shape, stride, padding, dilation, groups:
     _conv_weight_grad(grad_output, grad, weight_shape, stride, padding, dilation, groups))
 def _conv_input_grad(grad_output, weight, sizes, stride, padding, dilation, groups):
-    return _conv_input_grad_np(grad_output, weight, sizes, stride, padding, dilation, groups)
+    return _input_grad_kernel(grad_output, weight, sizes, stride, padding, dilation, groups)
 
 
 @op("ConvolutionBackwardBackward0", name="_conv_weight_grad", method=False, function=False,
@@ -1263,7 +1263,58 @@ def _conv_input_grad(grad_output, weight, sizes, stride, padding, dilation, grou
     input=lambda grad, grad_output, input_shape, stride, padding, dilation, groups:
     _conv_input_grad(grad_output, grad, input_shape, stride, padding, dilation, groups))
 def _conv_weight_grad(grad_output, input, wsizes, stride, padding, dilation, groups):
-    return _conv_weight_grad_np(grad_output, input, wsizes, stride, padding, dilation, groups)
+    return _weight_grad_kernel(grad_output, input, wsizes, stride, padding, dilation, groups)
+
+
+def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, groups):
+    """A convolution's input gradient as torch's kernel for it computes it: ATen's slow
+    path where the forward took that path (see :func:`_slow_conv`), oneDNN's direct
+    backward-data kernel where torch runs that, else the general product."""
+    if _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation, groups):
+        return _slow_grad_input(grad, input_shape, weight, stride, padding)
+    if _onednn_conv.direct_backward_data(grad, input_shape, weight, stride, padding, dilation,
+                                         groups, _exact.get_num_threads()):
+        out = _onednn_conv.backward_data(grad, weight, input_shape, padding, dilation)
+        if out is not None:
+            return out
+    return _conv_input_grad_np(grad, weight, input_shape, stride, padding, dilation, groups)
+
+
+def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, groups):
+    """A convolution's weight gradient, as :func:`_input_grad_kernel` (oneDNN's
+    backward-weights kernel)."""
+    if _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation, groups):
+        return _slow_grad_weight(grad, input, weight_shape, stride, padding)
+    threads = _exact.get_num_threads()
+    if grad.dtype == np.float32 and _onednn_conv.direct_backward_weights(
+            input, weight_shape, stride, padding, dilation, groups, threads):
+        out = _onednn_conv.backward_weights(input, grad, weight_shape, stride, padding,
+                                            dilation, threads)
+        if out is not None:
+            return out
+    return _conv_weight_grad_np(grad, input, weight_shape, stride, padding, dilation, groups)
+
+
+def _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation, groups):
+    """A convolution's bias gradient: oneDNN's, beside the weight's, where its
+    backward-weights kernel runs; else the gradient summed over all but the channels
+    (torch's sum)."""
+    threads = _exact.get_num_threads()
+    if _onednn_conv.direct_backward_bias(grad, input_shape, weight_shape, stride, padding,
+                                         dilation, groups, threads):
+        return _onednn_conv.backward_bias(grad, input_shape, weight_shape, stride, padding,
+                                          dilation, threads)
+    return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+
+
+def _conv_bias_grad(grad, input_shape, weight_shape, stride, padding, dilation, transposed,
+                    groups):
+    """The bias's formula: :func:`_bias_grad_kernel` unless a graph is being built (the
+    sum's own gradient) or the convolution is transposed."""
+    if transposed or grad.requires_grad:
+        return grad.sum((0,) + tuple(range(2, grad.ndim)))
+    return Tensor._wrap(_bias_grad_kernel(grad._data, input_shape, weight_shape, stride,
+                                          padding, dilation, groups))
 
 
 def _transposed_size(input_shape, weight_shape, stride, padding, dilation, output_padding,
@@ -1308,45 +1359,25 @@ def _conv_dtypes(input, weight, bias, *args):
 
 def _raw_input(grad, input_shape, weight, stride, padding, dilation, transposed,
                output_padding, groups):
-    """The input's raw formula: ATen's slow-path gradient where the forward took that path
-    (see :func:`_slow_conv`), oneDNN's direct backward-data kernel where torch runs that,
-    else None (the general formulas)."""
+    """The input's raw formula (see :func:`_input_grad_kernel`); None when transposed."""
     if transposed:
         return None
-    if _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation, groups):
-        return _slow_grad_input(grad, input_shape, weight, stride, padding)
-    if _onednn_conv.direct_backward_data(grad, input_shape, weight, stride, padding, dilation,
-                                         groups, _exact.get_num_threads()):
-        return _onednn_conv.backward_data(grad, weight, input_shape, padding, dilation)
-    return None
+    return _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, groups)
 
 
 def _raw_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
-    """The weight's raw formula, as :func:`_raw_input` (oneDNN's backward-weights kernel)."""
+    """The weight's raw formula (see :func:`_weight_grad_kernel`); None when transposed."""
     if transposed:
         return None
-    if _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation, groups):
-        return _slow_grad_weight(grad, input, weight_shape, stride, padding)
-    threads = _exact.get_num_threads()
-    if grad.dtype == np.float32 and _onednn_conv.direct_backward_weights(
-            input, weight_shape, stride, padding, dilation, groups, threads):
-        return _onednn_conv.backward_weights(input, grad, weight_shape, stride, padding,
-                                             dilation, threads)
-    return None
+    return _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, groups)
 
 
 def _raw_bias(grad, input_shape, weight_shape, stride, padding, dilation, transposed, groups):
-    """The bias's raw formula: oneDNN's, beside the weight's, where its backward-weights
-    kernel runs; else the gradient summed over all but the channels (torch's sum)."""
-    if not transposed:
-        threads = _exact.get_num_threads()
-        if _onednn_conv.direct_backward_bias(grad, input_shape, weight_shape, stride, padding,
-                                             dilation, groups, threads):
-            out = _onednn_conv.backward_bias(grad, input_shape, weight_shape, stride, padding,
-                                             dilation, threads)
-            if out is not None:
-                return out
-    return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+    """The bias's raw formula (see :func:`_bias_grad_kernel`)."""
+    if transposed:
+        return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+    return _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation,
+                             groups)
 
 
 def _slow_grad_input(grad, input_shape, weight, stride, padding):
@@ -1397,7 +1428,8 @@ def _slow_grad_weight(grad, input, weight_shape, stride, padding):
     weight=lambda grad, input, weight_shape, stride, padding, dilation, transposed, groups:
     _conv_grad_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups),
     bias=lambda grad, input_shape, weight_shape, stride, padding, dilation, transposed, groups:
-    grad.sum((0,) + tuple(range(2, grad.ndim))),
+    _conv_bias_grad(grad, input_shape, weight_shape, stride, padding, dilation, transposed,
+                    groups),
     raw={"input": _raw_input, "weight": _raw_weight, "bias": _raw_bias})
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
