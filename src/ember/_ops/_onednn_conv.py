@@ -34,6 +34,10 @@ _LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe 
 _PANEL: list = []           # [the longest FMA chain one MKL sgemm computes], once probed
 
 
+def _div_up(a, b):
+    return -(-a // b)
+
+
 def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
     """ATen's ``ConvParams::use_mkldnn`` for a float32 CPU input of ``shape`` (1-d viewed as
     2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough
@@ -53,28 +57,43 @@ def _probe() -> int:
     after; 0 where none does or MKL is absent."""
     if not _gemm.available(_F32):
         return 0
-    rng = np.random.default_rng(0)
-    m, n = 48, _LANES
     for k in (192, 128, 64):
-        a = _gemm.aligned_empty((k, m), _F32)
-        a[...] = rng.standard_normal((k, m))
-        b = _gemm.aligned_empty((n, k), _F32)
-        b[...] = rng.standard_normal((n, k))
-        c = rng.standard_normal((n, m)).astype(_F32)
-        out = _gemm.aligned_empty((n, m), _F32)
-        out[...] = c
-        _gemm.gemm(False, False, m, n, k, 1.0, a, m, b, k, 1.0, out, m)
-        # and transposed, the channels as rows (the weight gradient's calls)
-        out_t = _gemm.aligned_empty((m, n), _F32)
-        a_t = _gemm.aligned_empty((m, k), _F32)
-        a_t[...] = a.T
-        _gemm.gemm(True, False, n, m, k, 1.0, b, k, a_t, k, 0.0, out_t, n)
-        acc = np.zeros((n, m), _F32)
-        for i in range(k):
-            acc = _exact.fma(b[:, i:i + 1], a[i:i + 1], acc)
-        if np.array_equal(out, acc + c) and np.array_equal(out_t.T, acc):
+        if all(_chains(k, n) for n in (4, 8, 12, _LANES, 40)):
             return k
     return 0
+
+
+def _chains(k, n) -> bool:
+    """Whether MKL's sgemm of inner dimension ``k`` and ``n`` columns gives plain chains
+    (for 16 columns also transposed, 16 rows: the weight gradient's calls)."""
+    rng = np.random.default_rng(k + n)
+    m = 48
+    a = _gemm.aligned_empty((k, m), _F32)
+    a[...] = rng.standard_normal((k, m))
+    b = _gemm.aligned_empty((n, k), _F32)
+    b[...] = rng.standard_normal((n, k))
+    c = rng.standard_normal((n, m)).astype(_F32)
+    out = _gemm.aligned_empty((n, m), _F32)
+    out[...] = c
+    _gemm.gemm(False, False, m, n, k, 1.0, a, m, b, k, 1.0, out, m)
+    acc = np.zeros((n, m), _F32)
+    for i in range(k):
+        acc = _exact.fma(b[:, i:i + 1], a[i:i + 1], acc)
+    if not np.array_equal(out, acc + c):
+        return False
+    if n != _LANES:
+        return True
+    out_t = _gemm.aligned_empty((m, n), _F32)
+    a_t = _gemm.aligned_empty((m, k), _F32)
+    a_t[...] = a.T
+    _gemm.gemm(True, False, n, m, k, 1.0, b, k, a_t, k, 0.0, out_t, n)
+    return np.array_equal(out_t.T, acc)
+
+
+def _columns(o: int) -> int:
+    """The output channels a product is given (zero weights past ``o``): MKL's general
+    kernel, whose sums are plain chains, takes 4, 8 or 12 and more columns."""
+    return o if o >= 12 or o in (4, 8) else 4 if o < 4 else 8 if o < 8 else 12
 
 
 def _panel() -> int:
@@ -157,8 +176,12 @@ def _chain(cols, wm, res, beta, panel):
     if k <= panel:
         _gemm.gemm(False, False, m, o, k, 1.0, cols, m, wm, k, beta, res, m)
         return True
-    acc = _gemm.aligned_empty((o, m), _F32)
-    _gemm.gemm(False, False, m, o, panel, 1.0, cols, m, wm, k, 0.0, acc, m)
+    if o % _LANES:                       # the carried sums go 16 channels a call
+        wm16 = _gemm.aligned_empty((_div_up(o, _LANES) * _LANES, k), _F32, zero=True)
+        wm16[:o] = wm
+        wm = wm16
+    acc = _gemm.aligned_empty((wm.shape[0], m), _F32)
+    _gemm.gemm(False, False, m, wm.shape[0], panel, 1.0, cols, m, wm, k, 0.0, acc, m)
     if not np.isfinite(acc).all():
         return False                     # 0 * inf in the identity terms would give NaN
     step = panel - _LANES
@@ -170,7 +193,7 @@ def _chain(cols, wm, res, beta, panel):
         ext[_LANES:] = cols[k0:k1]
         wext = _gemm.aligned_empty((_LANES, kk), _F32)
         wext[:, :_LANES] = eye
-        for j in range(0, o, _LANES):
+        for j in range(0, wm.shape[0], _LANES):
             ext[:_LANES] = acc[j:j + _LANES]
             wext[:, _LANES:] = wm[j:j + _LANES, k0:k1]
             _gemm.gemm(False, False, m, _LANES, kk, 1.0, ext, m, wext, kk, 0.0,
@@ -178,23 +201,70 @@ def _chain(cols, wm, res, beta, panel):
         if k1 < k and not np.isfinite(acc).all():
             return False
     if beta:
-        np.add(acc, res, out=res)
+        np.add(acc[:o], res, out=res)
     else:
-        res[...] = acc
+        res[...] = acc[:o]
     return True
 
 
-def _blocked(win, wt, bias, out):
-    """The chains of oneDNN's direct kernel: ``win`` (N, R, kh, kw, *out) the windows of the
-    reduced tensor with the taps in the kernel's order, ``wt`` (O, R, kh, kw) the weights;
-    per block of 16 reduced channels one chain over (row, column, channel), each block's
-    sum added to the bias or the earlier blocks' (N, O, *out), or None (see :func:`_chain`)."""
-    n, r = win.shape[:2]
-    kernel = win.shape[2:4]
+class _Taps:
+    """The reduced tensor's values under each kernel tap for every output position, taps in
+    oneDNN's order (kernel row, then column; ``flip``: from the kernel's last row and
+    column, the input gradient's). At stride 1 the positions are the "wide" rows of the
+    padded grid, each tap one contiguous run of the flat padded tensor (the positions past
+    the output's width computed, then cropped), where that costs at most a quarter more."""
+
+    def __init__(self, x, kernel, stride, pad, dilation, flip=False):
+        n, c, h, w = x.shape
+        (ph, pw), (dh, dw) = pad, dilation
+        hp, wp = h + 2 * ph, w + 2 * pw
+        self.out = ((hp - dh * (kernel[0] - 1) - 1) // stride[0] + 1,
+                    (wp - dw * (kernel[1] - 1) - 1) // stride[1] + 1)
+        self.n, self.kernel, self.wp = n, kernel, wp
+        taps = [(a, b) for a in range(kernel[0]) for b in range(kernel[1])]
+        if flip:
+            taps = [(kernel[0] - 1 - a, kernel[1] - 1 - b) for a, b in taps]
+        self.wide = stride == (1, 1) and wp <= 1.25 * self.out[1]
+        if self.wide:
+            self.length = self.out[0] * wp
+            self.offs = [a * dh * wp + b * dw for a, b in taps]
+            buf = np.zeros((n, c, max(hp * wp, max(self.offs) + self.length)), _F32)
+            buf[:, :, :hp * wp].reshape(n, c, hp, wp)[:, :, ph:ph + h, pw:pw + w] = x
+            self.buf = buf
+        else:
+            self.length = self.out[0] * self.out[1]
+            win, _ = _windows(x, kernel, stride, pad, dilation)
+            self.win = win[:, :, ::-1, ::-1] if flip else win
+
+    def fill(self, c0, cb, dst):
+        """``dst`` (kh, kw, cb, N, positions): channels ``c0:c0 + cb`` under each tap."""
+        if self.wide:
+            kw = self.kernel[1]
+            for t, off in enumerate(self.offs):
+                dst[t // kw, t % kw] = self.buf[:, c0:c0 + cb, off:off + self.length] \
+                    .transpose(1, 0, 2)
+        else:
+            dst.reshape(self.kernel + (cb, self.n) + self.out)[...] = \
+                self.win[:, c0:c0 + cb].transpose(2, 3, 1, 0, 4, 5)
+
+    def crop(self, res):
+        """(N, O, OH, OW) of the chains' sums ``res`` (O, N * positions)."""
+        o = res.shape[0]
+        if self.wide:
+            res = res.reshape(o, self.n, self.out[0], self.wp)[..., :self.out[1]]
+        return np.ascontiguousarray(res.reshape((o, self.n) + self.out).transpose(1, 0, 2, 3))
+
+
+def _blocked(taps, r, wt, bias):
+    """The chains of oneDNN's direct kernel over ``taps`` (:class:`_Taps`) of a tensor of
+    ``r`` channels, ``wt`` (O, R, kh, kw) the weights: per block of 16 reduced channels one
+    chain over (row, column, channel), each block's sum added to the bias or the earlier
+    blocks' (N, O, *out), or None (see :func:`_chain`)."""
+    n, kernel = taps.n, taps.kernel
     o = wt.shape[0]
-    m = n * math.prod(out)
+    m = n * taps.length
     mp = max(m, _LANES)                  # MKL's general kernel: 16 or more rows and columns
-    op = -(-o // _LANES) * _LANES        # oneDNN pads the output channels to its block
+    op = _columns(o)
     panel = _panel()
     res = _gemm.aligned_empty((op, mp), _F32)
     beta = 0.0
@@ -207,9 +277,7 @@ def _blocked(win, wt, bias, out):
         cb = min(_LANES, r - c0)
         kb = kp * cb
         cols = _gemm.aligned_empty((kb, mp), _F32)
-        # taps in oneDNN's order: kernel row, kernel column, channel
-        cols[:, :m].reshape(kernel + (cb, n) + tuple(out))[...] = \
-            win[:, c0:c0 + cb].transpose(2, 3, 1, 0, 4, 5)
+        taps.fill(c0, cb, cols[:, :m].reshape(kernel + (cb, n, taps.length)))
         if mp > m:
             cols[:, m:] = 0
         wm = _gemm.aligned_empty((op, kb), _F32, zero=op > o)
@@ -219,7 +287,7 @@ def _blocked(win, wt, bias, out):
             if not _chain(cols, wm, res, beta, panel):
                 return None
         beta = 1.0
-    return np.ascontiguousarray(res[:o, :m].reshape((o, n) + tuple(out)).transpose(1, 0, 2, 3))
+    return taps.crop(res[:o, :m])
 
 
 def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
@@ -232,8 +300,7 @@ def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
                                                      dilation)
     if one_d:
         x, w = x[:, :, None], w[:, :, None]
-    win, out = _windows(x, kernel, stride, padding, dilation)
-    y = _blocked(win, w, bias, out)
+    y = _blocked(_Taps(x, kernel, stride, padding, dilation), x.shape[1], w, bias)
     return y[:, :, 0] if one_d and y is not None else y
 
 
@@ -248,8 +315,8 @@ def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilatio
     if one_d:
         grad, w = grad[:, :, None], w[:, :, None]
     full = tuple(d * (k - 1) - p for k, p, d in zip(kernel, padding, dilation))
-    win, out = _windows(np.ascontiguousarray(grad), kernel, (1, 1), full, dilation)
-    y = _blocked(win[:, :, ::-1, ::-1], w.transpose(1, 0, 2, 3), None, out)
+    taps = _Taps(grad, kernel, (1, 1), full, dilation, flip=True)
+    y = _blocked(taps, grad.shape[1], w.transpose(1, 0, 2, 3), None)
     return y[:, :, 0] if one_d and y is not None else y
 
 
@@ -268,10 +335,6 @@ _AVX2_CHANNELS = (4, 15)    # input channels the AVX512 kernel leaves to jit:avx
 # the bias gradient :func:`backward_weights` computed last: (weak reference to its
 # gradient array, sizes, bias), taken by the next :func:`backward_bias` of that array
 _BIAS: list = [None, None, None]
-
-
-def _div_up(a, b):
-    return -(-a // b)
 
 
 def _wgeometry(shape, wshape, stride, padding, dilation):
