@@ -130,6 +130,32 @@ def test_weight_and_bias_grads_are_torchs_bits(case, bias, threads):
             f"{(got != want).sum()} of {want.size} differ"
 
 
+# 1x1 kernels: oneDNN's jit_1x1, blocks of 80, 256 or 512 input channels by the output's
+# height (fewer where the input would alias in cache), the first block's chain from the bias
+ONE_BY_ONE = [
+    ((16, 128, 14, 14), 64, 1), ((16, 256, 7, 7), 128, 1), ((16, 384, 14, 14), 96, 1),
+    ((16, 96, 28, 28), 32, 1), ((16, 256, 14, 14), 512, 2), ((16, 64, 56, 56), 64, 1),
+    ((16, 24, 9, 9), 40, 1), ((32, 64, 8, 8), 256, 1), ((4, 64, 14, 14), 128, 2),
+    ((8, 16, 16, 16), 32, 1), ((2, 1024, 7, 7), 64, 1), ((4, 3, 20, 20), 8, 1),
+    ((16, 32, 50), 48, 1),
+]
+
+
+@pytest.mark.parametrize("case", range(len(ONE_BY_ONE)))
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+def test_1x1_forward_is_torchs_bits(case, bias, threads):
+    xs, o, stride = ONE_BY_ONE[case]
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal((o, xs[1]) + (1,) * (len(xs) - 2)) / np.sqrt(xs[1])).astype(
+        np.float32)
+    b = rng.standard_normal(o).astype(np.float32) if bias else None
+    want = _conv(torch, x, w, b, {"stride": stride})
+    got = _conv(ember, x, w, b, {"stride": stride})
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+        f"{(got != want).sum()} of {want.size} differ"
+
+
 def test_forward_takes_onednns_path():
     """The cases above run the oneDNN kernel (not the general products, which would differ
     in the last bits only by chance)."""

@@ -167,13 +167,14 @@ def _windows(x, kernel, stride, padding, dilation):
     return view, out
 
 
-def _chain(cols, wm, res, beta, panel):
+def _chain(cols, wm, res, beta, panel, start=None):
     """``res (O, M) = chain(wm (O, K) · cols (K, M)) + beta * res``, each element's products
-    added by FMAs from zero in ``k`` order, with MKL's sgemm (O, M >= 16). Returns False,
-    writing nothing, where a running sum that must re-enter a later panel is not finite."""
+    added by FMAs in ``k`` order, from zero or from ``start`` (O, M), with MKL's sgemm
+    (O, M >= 16). Returns False, writing nothing, where a running sum that must re-enter
+    a later panel is not finite."""
     o, k = wm.shape
     m = cols.shape[1]
-    if k <= panel:
+    if start is None and k <= panel:
         _gemm.gemm(False, False, m, o, k, 1.0, cols, m, wm, k, beta, res, m)
         return True
     if o % _LANES:                       # the carried sums go 16 channels a call
@@ -181,12 +182,18 @@ def _chain(cols, wm, res, beta, panel):
         wm16[:o] = wm
         wm = wm16
     acc = _gemm.aligned_empty((wm.shape[0], m), _F32)
-    _gemm.gemm(False, False, m, wm.shape[0], panel, 1.0, cols, m, wm, k, 0.0, acc, m)
-    if not np.isfinite(acc).all():
-        return False                     # 0 * inf in the identity terms would give NaN
+    if start is None:
+        _gemm.gemm(False, False, m, wm.shape[0], panel, 1.0, cols, m, wm, k, 0.0, acc, m)
+        first = panel
+    else:
+        acc[:o] = start
+        acc[o:] = 0
+        first = 0
     step = panel - _LANES
     eye = np.eye(_LANES, dtype=_F32)
-    for k0 in range(panel, k, step):
+    for k0 in range(first, k, step):
+        if not np.isfinite(acc).all():
+            return False                 # 0 * inf in the identity terms would give NaN
         k1 = min(k, k0 + step)
         kk = _LANES + k1 - k0
         ext = _gemm.aligned_empty((kk, m), _F32)
@@ -198,8 +205,6 @@ def _chain(cols, wm, res, beta, panel):
             wext[:, _LANES:] = wm[j:j + _LANES, k0:k1]
             _gemm.gemm(False, False, m, _LANES, kk, 1.0, ext, m, wext, kk, 0.0,
                        acc[j:j + _LANES], m)
-        if k1 < k and not np.isfinite(acc).all():
-            return False
     if beta:
         np.add(acc[:o], res, out=res)
     else:
@@ -302,6 +307,110 @@ def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
         x, w = x[:, :, None], w[:, :, None]
     y = _blocked(_Taps(x, kernel, stride, padding, dilation), x.shape[1], w, bias)
     return y[:, :, 0] if one_d and y is not None else y
+
+
+# ---------------------------------------------------------------- 1x1 forward
+# ``jit_avx512_common_1x1_conv_kernel`` chains the input channels in blocks of
+# ``reduce_blocking`` channels (its ``init_conf``: 80, 512 or 256 by the output's height,
+# less where the input's rows would alias in cache): the first block's chain starts from
+# the bias, each later one from zero and is then added to the output so far.
+
+_SMALL_SPATIAL, _BIG_SPATIAL, _BIG_LOAD_DIM = 10, 28, 256
+
+
+def direct_forward_1x1(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
+                       threads: int) -> bool:
+    """Whether torch computes this float32 convolution with oneDNN's ``jit_1x1`` forward
+    (a 1x1 kernel, one group, no padding, NCHW data, AVX512) and MKL can reproduce it."""
+    if not _plain(x, w) or x.ndim not in (3, 4) or groups != 1 or 0 in x.shape \
+            or 0 in w.shape or any(k != 1 for k in w.shape[2:]) \
+            or any(p != 0 for p in padding) or any(d != 1 for d in dilation):
+        return False
+    # (with more than 8 threads a sample the kernel blocks otherwise: not followed here)
+    return (8 * x.shape[0] >= threads
+            and use_mkldnn(x.shape, w.shape, stride, dilation, groups, threads)
+            and _onednn.avx512() and _panel() > 0)
+
+
+def _reduce_blocking(ic, oc, out_h, bcast_dim, ur_regs=(9, 6)):
+    """``reduce_blocking`` of the 1x1 kernel's ``init_conf`` (explicit broadcast, NCHW)."""
+    reduce_dim = _div_up(ic, _LANES) * _LANES
+    load_dim = _div_up(oc, _LANES) * _LANES
+    if load_dim <= _BIG_LOAD_DIM and _SMALL_SPATIAL < out_h < _BIG_SPATIAL:
+        rb = min(reduce_dim, 80)
+    elif out_h > _SMALL_SPATIAL:
+        rb = min(reduce_dim, 512)
+    else:
+        rb = min(reduce_dim, 256)
+    way, max_hits = 64 * 1024 // 4, 7
+    if bcast_dim * rb > way * max_hits:
+        ur = _ur_1x1(out_h, bcast_dim, load_dim, *ur_regs)
+        nrb, wl = rb // _LANES, way // _LANES
+        for start in range(ur):
+            off, hits = start, 0
+            while off < bcast_dim * nrb:
+                if off % bcast_dim >= ur:
+                    off += wl
+                    continue
+                hits += 1
+                if hits < max_hits:
+                    off += wl
+                    continue
+                rb = min(rb, _LANES * max(1, (off + wl) // bcast_dim))
+                break
+    return rb
+
+
+def _ur_1x1(spatial, os, load_dim, max_regs, min_regs):
+    """The 1x1 kernel's ``ur`` (output positions per register block)."""
+    if load_dim > 128 and load_dim < _BIG_LOAD_DIM and _SMALL_SPATIAL < spatial < _BIG_SPATIAL:
+        max_regs, min_regs = 6, 5
+    for ur in range(max_regs, min_regs - 1, -1):
+        if (spatial >= 14 and spatial % ur == 0) or (spatial < 14 and os % ur == 0):
+            return ur
+    best, tail = min(max_regs, os), os % max_regs
+    for i in range(max_regs, min_regs - 1, -1):
+        t = os % i
+        if t > tail or t == 0:
+            best, tail = i, t
+            if t == 0:
+                break
+    return best
+
+
+def forward_1x1(x: np.ndarray, w: np.ndarray, bias, stride):
+    """oneDNN's ``jit_1x1`` forward (see :func:`direct_forward_1x1`), or None where a
+    running sum that must cross MKL's panels is not finite."""
+    one_d = x.ndim == 3
+    if one_d:
+        x, w, stride = x[:, :, None], w[:, :, None], (1,) + tuple(stride)
+    x = x[:, :, ::stride[0], ::stride[1]]
+    n, c, oh, ow = x.shape
+    o = w.shape[0]
+    m = n * oh * ow
+    mp = max(m, _LANES)
+    op = _columns(o)
+    rb = _reduce_blocking(c, o, oh, oh * ow)
+    panel = _panel()
+    res = _gemm.aligned_empty((op, mp), _F32)
+    wm = np.zeros((op, c), _F32)
+    wm[:o] = w.reshape(o, c)
+    start = None
+    if bias is not None:
+        start = np.zeros((op, mp), _F32)
+        start[:o] = bias.reshape(o, 1)
+    with _gemm.one_thread():
+        for c0 in range(0, c, rb):
+            cb = min(rb, c - c0)
+            cols = _gemm.aligned_empty((cb, mp), _F32, zero=mp > m)
+            cols[:, :m].reshape(cb, n, oh, ow)[...] = x[:, c0:c0 + cb].transpose(1, 0, 2, 3)
+            wb = _gemm.aligned_empty((op, cb), _F32)
+            wb[...] = wm[:, c0:c0 + cb]
+            if not _chain(cols, wb, res, 1.0 if c0 else 0.0, panel,
+                          start if c0 == 0 else None):
+                return None
+    y = np.ascontiguousarray(res[:o, :m].reshape(o, n, oh, ow).transpose(1, 0, 2, 3))
+    return y[:, :, 0] if one_d else y
 
 
 def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilation):

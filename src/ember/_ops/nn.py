@@ -1446,6 +1446,10 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
             out := _onednn_conv.forward(input, weight, bias, stride, padding, dilation)
     ) is not None:
         return out
+    elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_forward_1x1(
+            input, weight, stride, padding, dilation, groups, _exact.get_num_threads()) and (
+            out := _onednn_conv.forward_1x1(input, weight, bias, stride)) is not None:
+        return out
     else:
         out = _conv_fwd(input, weight, stride, padding, dilation, groups)
     if bias is not None:
