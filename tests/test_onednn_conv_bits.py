@@ -156,6 +156,28 @@ def test_1x1_forward_is_torchs_bits(case, bias, threads):
         f"{(got != want).sum()} of {want.size} differ"
 
 
+@pytest.mark.parametrize("case", [i for i, c in enumerate(ONE_BY_ONE) if c[2] == 1])
+def test_1x1_input_grad_is_torchs_bits(case, threads):
+    """1x1 input gradients at stride 1: jit_1x1's backward-data, the same blocked chains
+    over the output channels."""
+    xs, o, _ = ONE_BY_ONE[case]
+    rng = np.random.default_rng(case + 50)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal((o, xs[1]) + (1,) * (len(xs) - 2)) / np.sqrt(xs[1])).astype(
+        np.float32)
+    grads = []
+    for lib in (torch, ember):
+        f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
+        xt = lib.from_numpy(x).requires_grad_()
+        y = f(xt, lib.from_numpy(w))
+        y.backward(lib.from_numpy(np.cos(np.arange(y.numel(), dtype=np.float32)).reshape(
+            tuple(y.shape))))
+        grads.append(xt.grad.numpy())
+    want, got = grads
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+        f"{(got != want).sum()} of {want.size} differ"
+
+
 def test_forward_takes_onednns_path():
     """The cases above run the oneDNN kernel (not the general products, which would differ
     in the last bits only by chance)."""

@@ -322,13 +322,18 @@ def direct_forward_1x1(x: np.ndarray, w: np.ndarray, stride, padding, dilation, 
                        threads: int) -> bool:
     """Whether torch computes this float32 convolution with oneDNN's ``jit_1x1`` forward
     (a 1x1 kernel, one group, no padding, NCHW data, AVX512) and MKL can reproduce it."""
-    if not _plain(x, w) or x.ndim not in (3, 4) or groups != 1 or 0 in x.shape \
-            or 0 in w.shape or any(k != 1 for k in w.shape[2:]) \
-            or any(p != 0 for p in padding) or any(d != 1 for d in dilation):
+    return _plain(x, w) and _direct_1x1(x.shape, w.shape, stride, padding, dilation, groups,
+                                        threads)
+
+
+def _direct_1x1(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if len(shape) not in (3, 4) or groups != 1 or 0 in shape or 0 in wshape \
+            or any(k != 1 for k in wshape[2:]) or any(p != 0 for p in padding) \
+            or any(d != 1 for d in dilation):
         return False
     # (with more than 8 threads a sample the kernel blocks otherwise: not followed here)
-    return (8 * x.shape[0] >= threads
-            and use_mkldnn(x.shape, w.shape, stride, dilation, groups, threads)
+    return (8 * shape[0] >= threads
+            and use_mkldnn(shape, wshape, stride, dilation, groups, threads)
             and _onednn.avx512() and _panel() > 0)
 
 
@@ -385,6 +390,32 @@ def forward_1x1(x: np.ndarray, w: np.ndarray, bias, stride):
     if one_d:
         x, w, stride = x[:, :, None], w[:, :, None], (1,) + tuple(stride)
     x = x[:, :, ::stride[0], ::stride[1]]
+    y = _chains_1x1(x, w.reshape(w.shape[:2]), bias)
+    return y[:, :, 0] if one_d and y is not None else y
+
+
+def direct_backward_data_1x1(grad: np.ndarray, input_shape, w: np.ndarray, stride,
+                             padding, dilation, groups, threads: int) -> bool:
+    """Whether torch computes this input gradient with oneDNN's ``jit_1x1`` backward-data
+    kernel: where it took the 1x1 forward, at stride 1 (a stride: ``brgconv_strided``)."""
+    return (grad.dtype == _F32 and all(s == 1 for s in stride) and _plain(w)
+            and _direct_1x1(input_shape, w.shape, stride, padding, dilation, groups,
+                            threads))
+
+
+def backward_data_1x1(grad: np.ndarray, w: np.ndarray):
+    """oneDNN's ``jit_1x1`` input gradient (stride 1): the forward's blocked chains with
+    the output channels reduced (blocks by the input's height), or None."""
+    one_d = grad.ndim == 3
+    if one_d:
+        grad = grad[:, :, None]
+    y = _chains_1x1(grad, w.reshape(w.shape[:2]).T, None)
+    return y[:, :, 0] if one_d and y is not None else y
+
+
+def _chains_1x1(x, w, bias):
+    """(N, O, H, W) of the 1x1 kernel's chains over the channels of ``x`` (N, C, H, W),
+    ``w`` (O, C)."""
     n, c, oh, ow = x.shape
     o = w.shape[0]
     m = n * oh * ow
@@ -394,7 +425,7 @@ def forward_1x1(x: np.ndarray, w: np.ndarray, bias, stride):
     panel = _panel()
     res = _gemm.aligned_empty((op, mp), _F32)
     wm = np.zeros((op, c), _F32)
-    wm[:o] = w.reshape(o, c)
+    wm[:o] = w
     start = None
     if bias is not None:
         start = np.zeros((op, mp), _F32)
@@ -409,8 +440,7 @@ def forward_1x1(x: np.ndarray, w: np.ndarray, bias, stride):
             if not _chain(cols, wb, res, 1.0 if c0 else 0.0, panel,
                           start if c0 == 0 else None):
                 return None
-    y = np.ascontiguousarray(res[:o, :m].reshape(o, n, oh, ow).transpose(1, 0, 2, 3))
-    return y[:, :, 0] if one_d else y
+    return np.ascontiguousarray(res[:o, :m].reshape(o, n, oh, ow).transpose(1, 0, 2, 3))
 
 
 def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilation):

@@ -1272,11 +1272,16 @@ def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, gro
     backward-data kernel where torch runs that, else the general product."""
     if _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation, groups):
         return _slow_grad_input(grad, input_shape, weight, stride, padding)
+    threads = _exact.get_num_threads()
+    out = None
     if _onednn_conv.direct_backward_data(grad, input_shape, weight, stride, padding, dilation,
-                                         groups, _exact.get_num_threads()):
+                                         groups, threads):
         out = _onednn_conv.backward_data(grad, weight, input_shape, padding, dilation)
-        if out is not None:
-            return out
+    elif _onednn_conv.direct_backward_data_1x1(grad, input_shape, weight, stride, padding,
+                                               dilation, groups, threads):
+        out = _onednn_conv.backward_data_1x1(grad, weight)
+    if out is not None:
+        return out
     return _conv_input_grad_np(grad, weight, input_shape, stride, padding, dilation, groups)
 
 
