@@ -178,6 +178,30 @@ def test_1x1_input_grad_is_torchs_bits(case, threads):
         f"{(got != want).sum()} of {want.size} differ"
 
 
+# depthwise: oneDNN's jit_dw, each output's chain from the bias over its channel's taps
+DEPTHWISE = [
+    ((8, 32, 16, 16), 3, {"padding": 1}), ((8, 64, 14, 14), 3, {"stride": 2, "padding": 1}),
+    ((4, 16, 20, 20), 5, {"padding": 2}), ((8, 96, 7, 7), 3, {"padding": 1}),
+    ((2, 48, 9, 9), 7, {"padding": 3}), ((16, 2, 8, 8), 3, {"padding": 1}),
+    ((1, 32, 16, 16), 3, {"padding": 1, "dilation": 2}), ((4, 24, 30), 5, {"padding": 2}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(DEPTHWISE)))
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+def test_depthwise_forward_is_torchs_bits(case, bias, threads):
+    xs, k, kw = DEPTHWISE[case]
+    c = xs[1]
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal((c, 1) + (k,) * (len(xs) - 2)) / k).astype(np.float32)
+    b = rng.standard_normal(c).astype(np.float32) if bias else None
+    want = _conv(torch, x, w, b, dict(kw, groups=c))
+    got = _conv(ember, x, w, b, dict(kw, groups=c))
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+        f"{(got != want).sum()} of {want.size} differ"
+
+
 def test_forward_takes_onednns_path():
     """The cases above run the oneDNN kernel (not the general products, which would differ
     in the last bits only by chance)."""
@@ -188,8 +212,8 @@ def test_forward_takes_onednns_path():
 
 
 def test_forward_declines_other_kernels():
-    """1x1 kernels (oneDNN's jit_1x1), groups, channels-last data (brgemm) and ATen's own
-    small cases keep the general path."""
+    """1x1 kernels and depthwise convolutions (their own kernels below), groups,
+    channels-last data (brgemm) and ATen's own small cases are not the direct kernel's."""
     x = np.zeros((8, 16, 10, 10), np.float32)
     one = (1, 1)
     assert not _onednn_conv.direct_forward(x, np.zeros((8, 16, 1, 1), np.float32), one,

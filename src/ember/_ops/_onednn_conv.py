@@ -443,6 +443,57 @@ def _chains_1x1(x, w, bias):
     return np.ascontiguousarray(res[:o, :m].reshape(o, n, oh, ow).transpose(1, 0, 2, 3))
 
 
+# ---------------------------------------------------------------- depthwise forward
+# ``jit_uni_dw_conv_fwd_kernel`` (``jit_dw``) keeps each output in a register lane started
+# from the bias and FMAs its channel's taps, kernel row then column. Per channel that is one
+# MKL chain: a leading row of ones carries the bias (1 * b + 0 is b), the weights repeated
+# over 4 columns (MKL's general kernel).
+
+def direct_depthwise(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
+                     threads: int) -> bool:
+    """Whether torch computes this float32 convolution with oneDNN's ``jit_dw`` forward
+    (one input and one output channel a group, 2-d or 1-d, NCHW, AVX512)."""
+    if not _plain(x, w) or x.ndim not in (3, 4) or 0 in x.shape or 0 in w.shape \
+            or groups < 2 or groups != x.shape[1] or w.shape[0] != groups or w.shape[1] != 1:
+        return False
+    sizes, kernel, st, pad, dil = _geometry(x.shape, w.shape, stride, padding, dilation)
+    for s, k, t, p, d in zip(sizes, kernel, st, pad, dil):
+        ext = d * (k - 1) + 1
+        out = (s + 2 * p - ext) // t + 1
+        if out <= 0 or ext <= p or ext <= (out - 1) * t + ext - s - p:
+            return False                 # a tap window wholly in the padding: gemm conv
+    return _onednn.avx512() and _panel() >= max(64, kernel[0] * kernel[1] + 1)
+
+
+def forward_depthwise(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
+    """oneDNN's ``jit_dw`` forward (see :func:`direct_depthwise`)."""
+    one_d = x.ndim == 3
+    _, kernel, stride, padding, dilation = _geometry(x.shape, w.shape, stride, padding,
+                                                     dilation)
+    if one_d:
+        x, w = x[:, :, None], w[:, :, None]
+    win, out = _windows(x, kernel, stride, padding, dilation)
+    n, c = x.shape[:2]
+    kp = kernel[0] * kernel[1]
+    m = n * out[0] * out[1]
+    mp = max(m, _LANES)
+    cols = _gemm.aligned_empty((kp + 1, mp), _F32, zero=mp > m)
+    cols[0] = 1
+    wm = _gemm.aligned_empty((4, kp + 1), _F32)
+    res = _gemm.aligned_empty((c, 4, mp), _F32)
+    taps = w.reshape(c, kp)
+    with _gemm.one_thread():
+        for ch in range(c):
+            cols[1:, :m].reshape((kp, n) + out)[...] = \
+                win[:, ch].reshape((n, kp) + out).transpose(1, 0, 2, 3)
+            wm[:, 0] = 0 if bias is None else bias[ch]
+            wm[:, 1:] = taps[ch]
+            _gemm.gemm(False, False, mp, 4, kp + 1, 1.0, cols, mp, wm, kp + 1, 0.0, res[ch],
+                       mp)
+    y = np.ascontiguousarray(res[:, 0, :m].reshape((c, n) + out).transpose(1, 0, 2, 3))
+    return y[:, :, 0] if one_d else y
+
+
 def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilation):
     """oneDNN's ``jit:avx512_core`` input gradient (stride 1, see
     :func:`direct_backward_data`), or None: per input element the same chains as the

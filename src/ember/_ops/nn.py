@@ -1455,6 +1455,9 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
             input, weight, stride, padding, dilation, groups, _exact.get_num_threads()) and (
             out := _onednn_conv.forward_1x1(input, weight, bias, stride)) is not None:
         return out
+    elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_depthwise(
+            input, weight, stride, padding, dilation, groups, _exact.get_num_threads()):
+        return _onednn_conv.forward_depthwise(input, weight, bias, stride, padding, dilation)
     else:
         out = _conv_fwd(input, weight, stride, padding, dilation, groups)
     if bias is not None:
