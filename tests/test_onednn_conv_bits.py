@@ -178,6 +178,30 @@ def test_1x1_input_grad_is_torchs_bits(case, threads):
         f"{(got != want).sum()} of {want.size} differ"
 
 
+# groups on the direct kernel: per group, blocks of 16, 8 or 4 channels (the largest that
+# divides both of a group's channel counts)
+GROUPED = [
+    ((8, 32, 16, 16), 32, 3, 4, {"padding": 1}), ((8, 16, 8, 8), 16, 3, 4, {"stride": 2}),
+    ((8, 64, 12, 12), 64, 3, 2, {"padding": 1}), ((8, 32, 12, 12), 64, 3, 2, {}),
+    ((4, 48, 10, 10), 48, 3, 3, {"padding": 1}), ((4, 24, 10, 10), 24, 3, 2, {"padding": 1}),
+    ((4, 32, 40), 32, 5, 2, {"padding": 2}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(GROUPED)))
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+def test_grouped_forward_is_torchs_bits(case, bias, threads):
+    xs, o, k, g, kw = GROUPED[case]
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal((o, xs[1] // g) + (k,) * (len(xs) - 2)) / k).astype(np.float32)
+    b = rng.standard_normal(o).astype(np.float32) if bias else None
+    want = _conv(torch, x, w, b, dict(kw, groups=g))
+    got = _conv(ember, x, w, b, dict(kw, groups=g))
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+        f"{(got != want).sum()} of {want.size} differ"
+
+
 # depthwise: oneDNN's jit_dw, each output's chain from the bias over its channel's taps
 DEPTHWISE = [
     ((8, 32, 16, 16), 3, {"padding": 1}), ((8, 64, 14, 14), 3, {"stride": 2, "padding": 1}),
@@ -212,13 +236,14 @@ def test_forward_takes_onednns_path():
 
 
 def test_forward_declines_other_kernels():
-    """1x1 kernels and depthwise convolutions (their own kernels below), groups,
-    channels-last data (brgemm) and ATen's own small cases are not the direct kernel's."""
+    """1x1 kernels and depthwise convolutions (their own kernels below), groups with no
+    common channel block (oneDNN's gemm kernel), channels-last data (brgemm) and ATen's
+    own small cases are not the direct kernel's."""
     x = np.zeros((8, 16, 10, 10), np.float32)
     one = (1, 1)
     assert not _onednn_conv.direct_forward(x, np.zeros((8, 16, 1, 1), np.float32), one,
                                            (0, 0), one, 1, 2)
-    assert not _onednn_conv.direct_forward(x, np.zeros((8, 8, 3, 3), np.float32), one,
+    assert not _onednn_conv.direct_forward(x, np.zeros((6, 8, 3, 3), np.float32), one,
                                            (0, 0), one, 2, 2)
     cl = np.zeros((8, 10, 10, 16), np.float32).transpose(0, 3, 1, 2)
     assert not _onednn_conv.direct_forward(cl, np.zeros((8, 16, 3, 3), np.float32), one,

@@ -111,9 +111,22 @@ def _geometry(shape, wshape, stride, padding, dilation):
     return tuple(shape[2:]), tuple(wshape[2:]), tuple(stride), tuple(padding), tuple(dilation)
 
 
-def _direct(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
-    """The sizes' part of :func:`direct_forward`."""
-    if len(shape) not in (3, 4) or groups != 1 or 0 in shape or 0 in wshape:
+def _group_block(cg, og):
+    """The channel block of the direct kernel with groups (``simd_w``): 16 where both
+    channel counts a group allow, else 8, else 4; 0 where none (oneDNN's gemm kernel)."""
+    for simd in (_LANES, 8, 4):
+        if cg % simd == 0 and og % simd == 0:
+            return simd
+    return 0
+
+
+def _direct(shape, wshape, stride, padding, dilation, groups, threads,
+            grouped=False) -> bool:
+    """The sizes' part of :func:`direct_forward` (groups only where ``grouped``)."""
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape:
+        return False
+    if groups != 1 and not (grouped and _group_block(shape[1] // groups,
+                                                     wshape[0] // groups)):
         return False
     sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
     if kernel == (1, 1):
@@ -139,7 +152,7 @@ def direct_forward(x: np.ndarray, w: np.ndarray, stride, padding, dilation, grou
     """Whether torch computes this float32 convolution (1-d or 2-d, not transposed) with
     oneDNN's ``jit:avx512_core`` forward, and MKL can reproduce it here."""
     return _plain(x, w) and _direct(x.shape, w.shape, stride, padding, dilation, groups,
-                                    threads)
+                                    threads, grouped=True)
 
 
 def direct_backward_data(grad: np.ndarray, input_shape, w: np.ndarray, stride, padding,
@@ -260,7 +273,7 @@ class _Taps:
         return np.ascontiguousarray(res.reshape((o, self.n) + self.out).transpose(1, 0, 2, 3))
 
 
-def _blocked(taps, r, wt, bias):
+def _blocked(taps, r, wt, bias, block=_LANES):
     """The chains of oneDNN's direct kernel over ``taps`` (:class:`_Taps`) of a tensor of
     ``r`` channels, ``wt`` (O, R, kh, kw) the weights: per block of 16 reduced channels one
     chain over (row, column, channel), each block's sum added to the bias or the earlier
@@ -278,8 +291,8 @@ def _blocked(taps, r, wt, bias):
         res[o:] = 0
         beta = 1.0
     kp = kernel[0] * kernel[1]
-    for c0 in range(0, r, _LANES):
-        cb = min(_LANES, r - c0)
+    for c0 in range(0, r, block):
+        cb = min(block, r - c0)
         kb = kp * cb
         cols = _gemm.aligned_empty((kb, mp), _F32)
         taps.fill(c0, cb, cols[:, :m].reshape(kernel + (cb, n, taps.length)))
@@ -295,17 +308,31 @@ def _blocked(taps, r, wt, bias):
     return taps.crop(res[:o, :m])
 
 
-def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
+def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation, groups=1):
     """oneDNN's ``jit:avx512_core`` forward of a 1-d or 2-d float32 convolution (see
     :func:`direct_forward`), or None where it cannot be reproduced (a running sum that
     is not finite, in a block longer than MKL's panel). The input channels are the blocks
-    (a first convolution's fewer than 16 are one)."""
+    (a first convolution's fewer than 16 are one; with groups, each group's in blocks of
+    :func:`_group_block`)."""
     one_d = x.ndim == 3
     _, kernel, stride, padding, dilation = _geometry(x.shape, w.shape, stride, padding,
                                                      dilation)
     if one_d:
         x, w = x[:, :, None], w[:, :, None]
-    y = _blocked(_Taps(x, kernel, stride, padding, dilation), x.shape[1], w, bias)
+    if groups == 1:
+        y = _blocked(_Taps(x, kernel, stride, padding, dilation), x.shape[1], w, bias)
+    else:
+        cg, og = x.shape[1] // groups, w.shape[0] // groups
+        block = _group_block(cg, og)
+        parts = []
+        for g in range(groups):
+            taps = _Taps(x[:, g * cg:(g + 1) * cg], kernel, stride, padding, dilation)
+            part = _blocked(taps, cg, w[g * og:(g + 1) * og],
+                            None if bias is None else bias[g * og:(g + 1) * og], block)
+            if part is None:
+                return None
+            parts.append(part)
+        y = np.concatenate(parts, axis=1)
     return y[:, :, 0] if one_d and y is not None else y
 
 

@@ -1448,7 +1448,7 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         return _mf.follow(_conv_slow(input, weight, bias, stride, padding), input, weight)
     elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_forward(
             input, weight, stride, padding, dilation, groups, _exact.get_num_threads()) and (
-            out := _onednn_conv.forward(input, weight, bias, stride, padding, dilation)
+            out := _onednn_conv.forward(input, weight, bias, stride, padding, dilation, groups)
     ) is not None:
         return out
     elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_forward_1x1(
