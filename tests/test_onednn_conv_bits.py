@@ -262,3 +262,20 @@ def test_nonfinite_long_chains_fall_back():
     got = _conv(ember, x, w, None, {})
     want = _conv(torch, x, w, None, {})
     assert np.array_equal(np.isinf(got), np.isinf(want))
+
+
+def test_mkldnn_disabled_takes_atens_slow_path():
+    """``backends.mkldnn.enabled = False`` sends float32 convolutions to ATen's slow path,
+    in torch and here (its bits too)."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((8, 16, 12, 12)).astype(np.float32)
+    w = rng.standard_normal((16, 16, 3, 3)).astype(np.float32)
+    try:
+        for lib in (torch, ember):
+            lib.backends.mkldnn.enabled = False
+        want = _conv(torch, x, w, None, {})
+        got = _conv(ember, x, w, None, {})
+    finally:
+        for lib in (torch, ember):
+            lib.backends.mkldnn.enabled = True
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))

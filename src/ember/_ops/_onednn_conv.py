@@ -41,7 +41,10 @@ def _div_up(a, b):
 def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
     """ATen's ``ConvParams::use_mkldnn`` for a float32 CPU input of ``shape`` (1-d viewed as
     2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough
-    for ATen's own kernels."""
+    for ATen's own kernels, or ``backends.mkldnn.enabled`` is off."""
+    from ..backends import mkldnn
+    if not mkldnn.enabled:
+        return False
     k = tuple(wshape[2:]) if len(wshape) > 3 else (1,) + tuple(wshape[2:])
     spatial = tuple(shape[2:]) if len(shape) > 3 else (1,) + tuple(shape[2:])
     if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or shape[0] >= 16
