@@ -202,6 +202,25 @@ def test_grouped_forward_is_torchs_bits(case, bias, threads):
         f"{(got != want).sum()} of {want.size} differ"
 
 
+@pytest.mark.parametrize("case", [i for i, c in enumerate(GROUPED) if "stride" not in c[4]])
+def test_grouped_input_grad_is_torchs_bits(case, threads):
+    xs, o, k, g, kw = GROUPED[case]
+    rng = np.random.default_rng(case + 7)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal((o, xs[1] // g) + (k,) * (len(xs) - 2)) / k).astype(np.float32)
+    grads = []
+    for lib in (torch, ember):
+        f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
+        xt = lib.from_numpy(x).requires_grad_()
+        y = f(xt, lib.from_numpy(w), groups=g, **kw)
+        y.backward(lib.from_numpy(np.cos(np.arange(y.numel(), dtype=np.float32)).reshape(
+            tuple(y.shape))))
+        grads.append(xt.grad.numpy())
+    want, got = grads
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+        f"{(got != want).sum()} of {want.size} differ"
+
+
 # depthwise: oneDNN's jit_dw, each output's chain from the bias over its channel's taps
 DEPTHWISE = [
     ((8, 32, 16, 16), 3, {"padding": 1}), ((8, 64, 14, 14), 3, {"stride": 2, "padding": 1}),

@@ -165,7 +165,8 @@ def direct_backward_data(grad: np.ndarray, input_shape, w: np.ndarray, stride, p
     (a stride takes oneDNN's ``brgconv_strided``). (torch picks the layout from the input
     and the weight; the input's is not known here, the weight's decides.)"""
     return (grad.dtype == _F32 and all(s == 1 for s in stride) and _plain(w)
-            and _direct(input_shape, w.shape, stride, padding, dilation, groups, threads))
+            and _direct(input_shape, w.shape, stride, padding, dilation, groups, threads,
+                        grouped=True))
 
 
 def _windows(x, kernel, stride, padding, dilation):
@@ -524,20 +525,30 @@ def forward_depthwise(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilat
     return y[:, :, 0] if one_d else y
 
 
-def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilation):
+def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilation,
+                  groups=1):
     """oneDNN's ``jit:avx512_core`` input gradient (stride 1, see
     :func:`direct_backward_data`), or None: per input element the same chains as the
-    forward's with the output channels as the blocks, the kernel rows and columns
-    ascending (the output rows they read descending)."""
+    forward's with the output channels as the blocks (a group's in blocks of
+    :func:`_group_block`), the kernel rows and columns ascending (the output rows they
+    read descending)."""
     one_d = grad.ndim == 3
     _, kernel, _, padding, dilation = _geometry(input_shape, w.shape, (1,) * (grad.ndim - 2),
                                                 padding, dilation)
     if one_d:
         grad, w = grad[:, :, None], w[:, :, None]
     full = tuple(d * (k - 1) - p for k, p, d in zip(kernel, padding, dilation))
-    taps = _Taps(grad, kernel, (1, 1), full, dilation, flip=True)
-    y = _blocked(taps, grad.shape[1], w.transpose(1, 0, 2, 3), None)
-    return y[:, :, 0] if one_d and y is not None else y
+    og, cg = w.shape[0] // groups, w.shape[1]
+    block = _LANES if groups == 1 else _group_block(cg, og)
+    parts = []
+    for g in range(groups):
+        taps = _Taps(grad[:, g * og:(g + 1) * og], kernel, (1, 1), full, dilation, flip=True)
+        part = _blocked(taps, og, w[g * og:(g + 1) * og].transpose(1, 0, 2, 3), None, block)
+        if part is None:
+            return None
+        parts.append(part)
+    y = parts[0] if groups == 1 else np.concatenate(parts, axis=1)
+    return y[:, :, 0] if one_d else y
 
 
 # ---------------------------------------------------------------- backward weights

@@ -1276,7 +1276,7 @@ def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, gro
     out = None
     if _onednn_conv.direct_backward_data(grad, input_shape, weight, stride, padding, dilation,
                                          groups, threads):
-        out = _onednn_conv.backward_data(grad, weight, input_shape, padding, dilation)
+        out = _onednn_conv.backward_data(grad, weight, input_shape, padding, dilation, groups)
     elif _onednn_conv.direct_backward_data_1x1(grad, input_shape, weight, stride, padding,
                                                dilation, groups, threads):
         out = _onednn_conv.backward_data_1x1(grad, weight)
