@@ -132,8 +132,13 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
                                                      wshape[0] // groups)):
         return False
     sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
-    if kernel == (1, 1):
+    if kernel == (1, 1) and groups == 1 and _takes_1x1(sizes, st, pad):
         return False                     # oneDNN's jit_1x1 kernel
+    if any(d > 1 for d in dil) and (any(t > 1 for t in st) or any(
+            d * (k - 1) + 1 > s for s, k, d in zip(sizes, kernel, dil))):
+        # a dilation with a stride, or (not all such cases) with a kernel wider than the
+        # input: oneDNN's gemm kernel
+        return False
     for s, k, t, p, d in zip(sizes, kernel, st, pad, dil):
         ext = d * (k - 1) + 1
         out = (s + 2 * p - ext) // t + 1
@@ -357,10 +362,18 @@ def direct_forward_1x1(x: np.ndarray, w: np.ndarray, stride, padding, dilation, 
                                         threads)
 
 
+def _takes_1x1(sizes, stride, padding) -> bool:
+    """Whether ``jit_1x1`` takes a 1x1 kernel (2-d sizes): no padding, and a stride that
+    divides the input (its strided copy of the input); else the direct kernel runs it."""
+    return all(p == 0 for p in padding) and all(s % t == 0 for s, t in zip(sizes, stride))
+
+
 def _direct_1x1(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
     if len(shape) not in (3, 4) or groups != 1 or 0 in shape or 0 in wshape \
-            or any(k != 1 for k in wshape[2:]) or any(p != 0 for p in padding) \
-            or any(d != 1 for d in dilation):
+            or any(k != 1 for k in wshape[2:]) or any(d != 1 for d in dilation):
+        return False
+    sizes, _, st, pad, _ = _geometry(shape, wshape, stride, padding, dilation)
+    if not _takes_1x1(sizes, st, pad):
         return False
     # (with more than 8 threads a sample the kernel blocks otherwise: not followed here)
     return (8 * shape[0] >= threads
