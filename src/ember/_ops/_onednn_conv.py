@@ -134,9 +134,9 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
     sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
     if kernel == (1, 1) and groups == 1 and _takes_1x1(sizes, st, pad):
         return False                     # oneDNN's jit_1x1 kernel
-    if any(d > 1 for d in dil) and (any(t > 1 for t in st) or any(
-            d * (k - 1) + 1 > s for s, k, d in zip(sizes, kernel, dil))):
-        # a dilation with a stride, or (not all such cases) with a kernel wider than the
+    if (dil[0] > 1 and st[0] > 1) or any(d > 1 and d * (k - 1) + 1 > s
+                                          for s, k, d in zip(sizes, kernel, dil)):
+        # a dilated row stride, or (not all such cases) a dilated kernel wider than the
         # input: oneDNN's gemm kernel
         return False
     for s, k, t, p, d in zip(sizes, kernel, st, pad, dil):
