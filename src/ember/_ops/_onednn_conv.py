@@ -615,6 +615,8 @@ def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -
         _wgeometry(shape, wshape, stride, padding, dilation)
     if kw > 14:
         return False                     # oneDNN's gemm kernel
+    if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1] and (dh > 1 or dw > 1):
+        return False                     # dilated: not jit:avx2's order (not followed)
     ext_h, ext_w = dh * (kh - 1) + 1, dw * (kw - 1) + 1
     if dh > 1 and (sh != 1 or ext_h > ih):
         return False
