@@ -22,7 +22,7 @@ from .. import _dtype as D
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _activation_math, _exact, _gemm, _libm
+from . import _activation_math, _exact, _gemm, _libm, _onednn_conv
 from . import _softmax as _softmax_kernel
 from .registry import NONE, checked_numbers, expose, op
 from .util import norm_dim
@@ -1132,16 +1132,8 @@ def _slow_conv(shape, dtype, wshape, stride, dilation, groups):
         return False
     if dtype == np.float64:
         return True
-    if dtype != np.float32:
-        return False
-    k = tuple(wshape[2:]) if nd == 2 else (1,) + tuple(wshape[2:])
-    spatial = tuple(shape[2:]) if nd == 2 else (1,) + tuple(shape[2:])
-    strided = any(s != 1 for s in stride)
-    if not (strided or shape[0] >= 16 or k[-1] != 1 or k[-2] != 1
-            or _exact.get_num_threads() > 1):
-        return True
-    return not ((k[-1] > 3 and k[-2] > 3) or shape[0] > 1
-                or shape[0] * shape[1] * math.prod(spatial) > 20480)
+    return dtype == np.float32 and not _onednn_conv.use_mkldnn(
+        shape, wshape, stride, dilation, groups, _exact.get_num_threads())
 
 
 def _finput(x, kernel, out, stride, padding):
@@ -1266,7 +1258,7 @@ def _conv_weight_grad_np(go, x, wsizes, stride, padding, dilation, groups):
     weight=lambda grad, grad_output, weight_shape, stride, padding, dilation, groups:
     _conv_weight_grad(grad_output, grad, weight_shape, stride, padding, dilation, groups))
 def _conv_input_grad(grad_output, weight, sizes, stride, padding, dilation, groups):
-    return _conv_input_grad_np(grad_output, weight, sizes, stride, padding, dilation, groups)
+    return _input_grad_kernel(grad_output, weight, sizes, stride, padding, dilation, groups)
 
 
 @op("ConvolutionBackwardBackward0", name="_conv_weight_grad", method=False, function=False,
@@ -1276,7 +1268,63 @@ def _conv_input_grad(grad_output, weight, sizes, stride, padding, dilation, grou
     input=lambda grad, grad_output, input_shape, stride, padding, dilation, groups:
     _conv_input_grad(grad_output, grad, input_shape, stride, padding, dilation, groups))
 def _conv_weight_grad(grad_output, input, wsizes, stride, padding, dilation, groups):
-    return _conv_weight_grad_np(grad_output, input, wsizes, stride, padding, dilation, groups)
+    return _weight_grad_kernel(grad_output, input, wsizes, stride, padding, dilation, groups)
+
+
+def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, groups):
+    """A convolution's input gradient as torch's kernel for it computes it: ATen's slow
+    path where the forward took that path (see :func:`_slow_conv`), oneDNN's direct
+    backward-data kernel where torch runs that, else the general product."""
+    if _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation, groups):
+        return _slow_grad_input(grad, input_shape, weight, stride, padding)
+    threads = _exact.get_num_threads()
+    out = None
+    if _onednn_conv.direct_backward_data(grad, input_shape, weight, stride, padding, dilation,
+                                         groups, threads):
+        out = _onednn_conv.backward_data(grad, weight, input_shape, padding, dilation, groups)
+    elif _onednn_conv.direct_backward_data_1x1(grad, input_shape, weight, stride, padding,
+                                               dilation, groups, threads):
+        out = _onednn_conv.backward_data_1x1(grad, weight)
+    if out is not None:
+        return out
+    return _conv_input_grad_np(grad, weight, input_shape, stride, padding, dilation, groups)
+
+
+def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, groups):
+    """A convolution's weight gradient, as :func:`_input_grad_kernel` (oneDNN's
+    backward-weights kernel)."""
+    if _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation, groups):
+        return _slow_grad_weight(grad, input, weight_shape, stride, padding)
+    threads = _exact.get_num_threads()
+    if grad.dtype == np.float32 and _onednn_conv.direct_backward_weights(
+            input, weight_shape, stride, padding, dilation, groups, threads):
+        out = _onednn_conv.backward_weights(input, grad, weight_shape, stride, padding,
+                                            dilation, threads)
+        if out is not None:
+            return out
+    return _conv_weight_grad_np(grad, input, weight_shape, stride, padding, dilation, groups)
+
+
+def _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation, groups):
+    """A convolution's bias gradient: oneDNN's, beside the weight's, where its
+    backward-weights kernel runs; else the gradient summed over all but the channels
+    (torch's sum)."""
+    threads = _exact.get_num_threads()
+    if _onednn_conv.direct_backward_bias(grad, input_shape, weight_shape, stride, padding,
+                                         dilation, groups, threads):
+        return _onednn_conv.backward_bias(grad, input_shape, weight_shape, stride, padding,
+                                          dilation, threads)
+    return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+
+
+def _conv_bias_grad(grad, input_shape, weight_shape, stride, padding, dilation, transposed,
+                    groups):
+    """The bias's formula: :func:`_bias_grad_kernel` unless a graph is being built (the
+    sum's own gradient) or the convolution is transposed."""
+    if transposed or grad.requires_grad:
+        return grad.sum((0,) + tuple(range(2, grad.ndim)))
+    return Tensor._wrap(_bias_grad_kernel(grad._data, input_shape, weight_shape, stride,
+                                          padding, dilation, groups))
 
 
 def _transposed_size(input_shape, weight_shape, stride, padding, dilation, output_padding,
@@ -1319,27 +1367,27 @@ def _conv_dtypes(input, weight, bias, *args):
     raise RuntimeError(f"expected scalar type {a.scalar_name} but found {w.scalar_name}")
 
 
-def _raw_slow_input(grad, input_shape, weight, stride, padding, dilation, transposed,
-                    output_padding, groups):
-    """The input's raw formula: ATen's slow-path gradient where the forward took that path
-    (see :func:`_slow_conv`), else None (the general formulas)."""
-    if transposed or not _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation,
-                                    groups):
+def _raw_input(grad, input_shape, weight, stride, padding, dilation, transposed,
+               output_padding, groups):
+    """The input's raw formula (see :func:`_input_grad_kernel`); None when transposed."""
+    if transposed:
         return None
-    return _slow_grad_input(grad, input_shape, weight, stride, padding)
+    return _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, groups)
 
 
-def _raw_slow_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
-    """The weight's raw formula, as :func:`_raw_slow_input`."""
-    if transposed or not _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation,
-                                    groups):
+def _raw_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
+    """The weight's raw formula (see :func:`_weight_grad_kernel`); None when transposed."""
+    if transposed:
         return None
-    return _slow_grad_weight(grad, input, weight_shape, stride, padding)
+    return _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, groups)
 
 
-def _raw_bias(grad):
-    """The bias's raw formula: the gradient summed over all but the channels (torch's sum)."""
-    return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+def _raw_bias(grad, input_shape, weight_shape, stride, padding, dilation, transposed, groups):
+    """The bias's raw formula (see :func:`_bias_grad_kernel`)."""
+    if transposed:
+        return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+    return _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation,
+                             groups)
 
 
 def _slow_grad_input(grad, input_shape, weight, stride, padding):
@@ -1389,8 +1437,10 @@ def _slow_grad_weight(grad, input, weight_shape, stride, padding):
                                              dilation, transposed, output_padding, groups),
     weight=lambda grad, input, weight_shape, stride, padding, dilation, transposed, groups:
     _conv_grad_weight(grad, input, weight_shape, stride, padding, dilation, transposed, groups),
-    bias=lambda grad: grad.sum((0,) + tuple(range(2, grad.ndim))),
-    raw={"input": _raw_slow_input, "weight": _raw_slow_weight, "bias": _raw_bias})
+    bias=lambda grad, input_shape, weight_shape, stride, padding, dilation, transposed, groups:
+    _conv_bias_grad(grad, input_shape, weight_shape, stride, padding, dilation, transposed,
+                    groups),
+    raw={"input": _raw_input, "weight": _raw_weight, "bias": _raw_bias})
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     """aten's ``convolution``: N-d (transposed) convolution with groups and dilation."""
@@ -1401,6 +1451,18 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     elif (bias is None or bias.dtype == input.dtype) and _slow_conv(
             input.shape, input.dtype, weight.shape, stride, dilation, groups):
         return _mf.follow(_conv_slow(input, weight, bias, stride, padding), input, weight)
+    elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_forward(
+            input, weight, stride, padding, dilation, groups, _exact.get_num_threads()) and (
+            out := _onednn_conv.forward(input, weight, bias, stride, padding, dilation, groups)
+    ) is not None:
+        return out
+    elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_forward_1x1(
+            input, weight, stride, padding, dilation, groups, _exact.get_num_threads()) and (
+            out := _onednn_conv.forward_1x1(input, weight, bias, stride)) is not None:
+        return out
+    elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_depthwise(
+            input, weight, stride, padding, dilation, groups, _exact.get_num_threads()):
+        return _onednn_conv.forward_depthwise(input, weight, bias, stride, padding, dilation)
     else:
         out = _conv_fwd(input, weight, stride, padding, dilation, groups)
     if bias is not None:

@@ -1,0 +1,832 @@
+"""oneDNN's direct AVX512 convolution (``jit:avx512_core``), torch's float32 convolution
+wherever ATen hands it to oneDNN (``ConvParams::use_mkldnn``) and oneDNN picks that kernel:
+one group, a kernel larger than 1x1, NCHW data, AVX512.
+
+``jit_avx512_common_conv_fwd_kernel`` keeps each output in a register lane and adds
+``src * wei`` into it with FMAs. The input channels come in blocks of 16, each block one
+kernel call (all channels in one block when there are fewer than 16: the "first
+convolution", on the plain NCHW input); within a call the kernel rows, then the kernel
+columns, then the block's channels, from zero (taps in the padding are skipped). The
+block's sum is then added to the output so far: the bias for the first block, the earlier
+blocks' sum after it. The reduction is never split between threads.
+
+A chain of FMAs from zero in a fixed order is what MKL's sgemm computes for each element of
+a product whose inner dimension fits one of its panels (192 on AVX512) and whose sizes take
+its general kernel (16 or more rows and columns here), and ``beta = 1`` then adds the
+result to ``C``: so each block is one gemm of its im2col (taps in oneDNN's order) into the
+running sum. A longer block (a 5x5 kernel on 16 channels: 400 taps) is cut at the panel;
+each later part re-enters the running sums as 16 leading terms of an identity matrix,
+16 output channels a call. The panel is probed once against an emulated FMA chain, so
+another MKL gives either the same bits or today's plain products.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+
+import numpy as np
+
+from . import _exact, _gemm, _onednn
+
+_F32 = np.dtype(np.float32)
+_LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe least size
+_PANEL: list = []           # [the longest FMA chain one MKL sgemm computes], once probed
+
+
+def _div_up(a, b):
+    return -(-a // b)
+
+
+def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
+    """ATen's ``ConvParams::use_mkldnn`` for a float32 CPU input of ``shape`` (1-d viewed as
+    2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough
+    for ATen's own kernels, or ``backends.mkldnn.enabled`` is off."""
+    from ..backends import mkldnn
+    if not mkldnn.enabled:
+        return False
+    k = tuple(wshape[2:]) if len(wshape) > 3 else (1,) + tuple(wshape[2:])
+    spatial = tuple(shape[2:]) if len(shape) > 3 else (1,) + tuple(shape[2:])
+    if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or shape[0] >= 16
+            or k[-1] != 1 or k[-2] != 1 or threads > 1):
+        return False
+    return (groups > 1 or (k[-1] > 3 and k[-2] > 3) or shape[0] > 1
+            or shape[0] * shape[1] * math.prod(spatial) > 20480)
+
+
+def _probe() -> int:
+    """The longest inner dimension (of 192, 128, 64) for which MKL's sgemm gives each
+    element as one FMA chain from zero in ``k`` order, added to ``C`` (``beta = 1``)
+    after; 0 where none does or MKL is absent."""
+    if not _gemm.available(_F32):
+        return 0
+    for k in (192, 128, 64):
+        if all(_chains(k, n) for n in (4, 8, 12, _LANES, 40)):
+            return k
+    return 0
+
+
+def _chains(k, n) -> bool:
+    """Whether MKL's sgemm of inner dimension ``k`` and ``n`` columns gives plain chains
+    (for 16 columns also transposed, 16 rows: the weight gradient's calls)."""
+    rng = np.random.default_rng(k + n)
+    m = 48
+    a = _gemm.aligned_empty((k, m), _F32)
+    a[...] = rng.standard_normal((k, m))
+    b = _gemm.aligned_empty((n, k), _F32)
+    b[...] = rng.standard_normal((n, k))
+    c = rng.standard_normal((n, m)).astype(_F32)
+    out = _gemm.aligned_empty((n, m), _F32)
+    out[...] = c
+    _gemm.gemm(False, False, m, n, k, 1.0, a, m, b, k, 1.0, out, m)
+    acc = np.zeros((n, m), _F32)
+    for i in range(k):
+        acc = _exact.fma(b[:, i:i + 1], a[i:i + 1], acc)
+    if not np.array_equal(out, acc + c):
+        return False
+    if n != _LANES:
+        return True
+    out_t = _gemm.aligned_empty((m, n), _F32)
+    a_t = _gemm.aligned_empty((m, k), _F32)
+    a_t[...] = a.T
+    _gemm.gemm(True, False, n, m, k, 1.0, b, k, a_t, k, 0.0, out_t, n)
+    return np.array_equal(out_t.T, acc)
+
+
+def _columns(o: int) -> int:
+    """The output channels a product is given (zero weights past ``o``): MKL's general
+    kernel, whose sums are plain chains, takes 4, 8 or 12 and more columns."""
+    return o if o >= 12 or o in (4, 8) else 4 if o < 4 else 8 if o < 8 else 12
+
+
+def _panel() -> int:
+    if not _PANEL:
+        with _gemm.one_thread():         # as the kernels below call MKL
+            _PANEL.append(_probe())
+    return _PANEL[0]
+
+
+def _geometry(shape, wshape, stride, padding, dilation):
+    """2-d (sizes, kernel, stride, padding, dilation) of a 1-d or 2-d convolution."""
+    if len(shape) == 3:
+        return ((1,) + tuple(shape[2:]), (1,) + tuple(wshape[2:]), (1,) + tuple(stride),
+                (0,) + tuple(padding), (1,) + tuple(dilation))
+    return tuple(shape[2:]), tuple(wshape[2:]), tuple(stride), tuple(padding), tuple(dilation)
+
+
+def _group_block(cg, og):
+    """The channel block of the direct kernel with groups (``simd_w``): 16 where both
+    channel counts a group allow, else 8, else 4; 0 where none (oneDNN's gemm kernel)."""
+    for simd in (_LANES, 8, 4):
+        if cg % simd == 0 and og % simd == 0:
+            return simd
+    return 0
+
+
+def _direct(shape, wshape, stride, padding, dilation, groups, threads,
+            grouped=False) -> bool:
+    """The sizes' part of :func:`direct_forward` (groups only where ``grouped``)."""
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape:
+        return False
+    if groups != 1 and not (grouped and _group_block(shape[1] // groups,
+                                                     wshape[0] // groups)):
+        return False
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    if kernel == (1, 1) and groups == 1 and _takes_1x1(sizes, st, pad):
+        return False                     # oneDNN's jit_1x1 kernel
+    if (dil[0] > 1 and st[0] > 1) or any(d > 1 and d * (k - 1) + 1 > s
+                                          for s, k, d in zip(sizes, kernel, dil)):
+        # a dilated row stride, or (not all such cases) a dilated kernel wider than the
+        # input: oneDNN's gemm kernel
+        return False
+    for s, k, t, p, d in zip(sizes, kernel, st, pad, dil):
+        ext = d * (k - 1) + 1
+        out = (s + 2 * p - ext) // t + 1
+        if out <= 0 or ext <= p or ext <= (out - 1) * t + ext - s - p:
+            return False                 # a tap window wholly in the padding: gemm conv
+    return (use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512() and _panel() > 0)
+
+
+def _plain(*arrays) -> bool:
+    """float32 arrays that torch would not lay out channels-last (oneDNN's brgemm
+    convolution takes those)."""
+    from .. import _memory_format as _mf
+    return all(a.dtype == _F32 and _mf.suggest(a) is _mf.contiguous_format for a in arrays)
+
+
+def direct_forward(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
+                   threads: int) -> bool:
+    """Whether torch computes this float32 convolution (1-d or 2-d, not transposed) with
+    oneDNN's ``jit:avx512_core`` forward, and MKL can reproduce it here."""
+    return _plain(x, w) and _direct(x.shape, w.shape, stride, padding, dilation, groups,
+                                    threads, grouped=True)
+
+
+def direct_backward_data(grad: np.ndarray, input_shape, w: np.ndarray, stride, padding,
+                         dilation, groups, threads: int) -> bool:
+    """Whether torch computes the input gradient of this float32 convolution with oneDNN's
+    ``jit:avx512_core`` backward-data kernel: where it took the direct forward, at stride 1
+    (a stride takes oneDNN's ``brgconv_strided``). (torch picks the layout from the input
+    and the weight; the input's is not known here, the weight's decides.)"""
+    return (grad.dtype == _F32 and all(s == 1 for s in stride) and _plain(w)
+            and _direct(input_shape, w.shape, stride, padding, dilation, groups, threads,
+                        grouped=True))
+
+
+def _windows(x, kernel, stride, padding, dilation):
+    """(padded-input view (N, C, kh, kw, OH, OW), (OH, OW)) of a 4-d ``x``."""
+    n, c, h, wd = x.shape
+    (ph, pw), (sh, sw), (dh, dw) = padding, stride, dilation
+    out = ((h + 2 * ph - dh * (kernel[0] - 1) - 1) // sh + 1,
+           (wd + 2 * pw - dw * (kernel[1] - 1) - 1) // sw + 1)
+    xp = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), _F32)
+    xp[:, :, ph:ph + h, pw:pw + wd] = x
+    s = xp.strides
+    view = np.lib.stride_tricks.as_strided(
+        xp, (n, c) + tuple(kernel) + out,
+        s[:2] + (s[2] * dh, s[3] * dw, s[2] * sh, s[3] * sw), writeable=False)
+    return view, out
+
+
+def _chain(cols, wm, res, beta, panel, start=None):
+    """``res (O, M) = chain(wm (O, K) · cols (K, M)) + beta * res``, each element's products
+    added by FMAs in ``k`` order, from zero or from ``start`` (O, M), with MKL's sgemm
+    (O, M >= 16). Returns False, writing nothing, where a running sum that must re-enter
+    a later panel is not finite."""
+    o, k = wm.shape
+    m = cols.shape[1]
+    if start is None and k <= panel:
+        _gemm.gemm(False, False, m, o, k, 1.0, cols, m, wm, k, beta, res, m)
+        return True
+    if o % _LANES:                       # the carried sums go 16 channels a call
+        wm16 = _gemm.aligned_empty((_div_up(o, _LANES) * _LANES, k), _F32, zero=True)
+        wm16[:o] = wm
+        wm = wm16
+    acc = _gemm.aligned_empty((wm.shape[0], m), _F32)
+    if start is None:
+        _gemm.gemm(False, False, m, wm.shape[0], panel, 1.0, cols, m, wm, k, 0.0, acc, m)
+        first = panel
+    else:
+        acc[:o] = start
+        acc[o:] = 0
+        first = 0
+    step = panel - _LANES
+    eye = np.eye(_LANES, dtype=_F32)
+    for k0 in range(first, k, step):
+        if not np.isfinite(acc).all():
+            return False                 # 0 * inf in the identity terms would give NaN
+        k1 = min(k, k0 + step)
+        kk = _LANES + k1 - k0
+        ext = _gemm.aligned_empty((kk, m), _F32)
+        ext[_LANES:] = cols[k0:k1]
+        wext = _gemm.aligned_empty((_LANES, kk), _F32)
+        wext[:, :_LANES] = eye
+        for j in range(0, wm.shape[0], _LANES):
+            ext[:_LANES] = acc[j:j + _LANES]
+            wext[:, _LANES:] = wm[j:j + _LANES, k0:k1]
+            _gemm.gemm(False, False, m, _LANES, kk, 1.0, ext, m, wext, kk, 0.0,
+                       acc[j:j + _LANES], m)
+    if beta:
+        np.add(acc[:o], res, out=res)
+    else:
+        res[...] = acc[:o]
+    return True
+
+
+class _Taps:
+    """The reduced tensor's values under each kernel tap for every output position, taps in
+    oneDNN's order (kernel row, then column; ``flip``: from the kernel's last row and
+    column, the input gradient's). At stride 1 the positions are the "wide" rows of the
+    padded grid, each tap one contiguous run of the flat padded tensor (the positions past
+    the output's width computed, then cropped), where that costs at most a quarter more."""
+
+    def __init__(self, x, kernel, stride, pad, dilation, flip=False):
+        n, c, h, w = x.shape
+        (ph, pw), (dh, dw) = pad, dilation
+        hp, wp = h + 2 * ph, w + 2 * pw
+        self.out = ((hp - dh * (kernel[0] - 1) - 1) // stride[0] + 1,
+                    (wp - dw * (kernel[1] - 1) - 1) // stride[1] + 1)
+        self.n, self.kernel, self.wp = n, kernel, wp
+        taps = [(a, b) for a in range(kernel[0]) for b in range(kernel[1])]
+        if flip:
+            taps = [(kernel[0] - 1 - a, kernel[1] - 1 - b) for a, b in taps]
+        self.wide = stride == (1, 1) and wp <= 1.25 * self.out[1]
+        if self.wide:
+            self.length = self.out[0] * wp
+            self.offs = [a * dh * wp + b * dw for a, b in taps]
+            buf = np.zeros((n, c, max(hp * wp, max(self.offs) + self.length)), _F32)
+            buf[:, :, :hp * wp].reshape(n, c, hp, wp)[:, :, ph:ph + h, pw:pw + w] = x
+            self.buf = buf
+        else:
+            self.length = self.out[0] * self.out[1]
+            win, _ = _windows(x, kernel, stride, pad, dilation)
+            self.win = win[:, :, ::-1, ::-1] if flip else win
+
+    def fill(self, c0, cb, dst):
+        """``dst`` (kh, kw, cb, N, positions): channels ``c0:c0 + cb`` under each tap."""
+        if self.wide:
+            kw = self.kernel[1]
+            for t, off in enumerate(self.offs):
+                dst[t // kw, t % kw] = self.buf[:, c0:c0 + cb, off:off + self.length] \
+                    .transpose(1, 0, 2)
+        else:
+            dst.reshape(self.kernel + (cb, self.n) + self.out)[...] = \
+                self.win[:, c0:c0 + cb].transpose(2, 3, 1, 0, 4, 5)
+
+    def crop(self, res):
+        """(N, O, OH, OW) of the chains' sums ``res`` (O, N * positions)."""
+        o = res.shape[0]
+        if self.wide:
+            res = res.reshape(o, self.n, self.out[0], self.wp)[..., :self.out[1]]
+        return np.ascontiguousarray(res.reshape((o, self.n) + self.out).transpose(1, 0, 2, 3))
+
+
+def _blocked(taps, r, wt, bias, block=_LANES):
+    """The chains of oneDNN's direct kernel over ``taps`` (:class:`_Taps`) of a tensor of
+    ``r`` channels, ``wt`` (O, R, kh, kw) the weights: per block of 16 reduced channels one
+    chain over (row, column, channel), each block's sum added to the bias or the earlier
+    blocks' (N, O, *out), or None (see :func:`_chain`)."""
+    n, kernel = taps.n, taps.kernel
+    o = wt.shape[0]
+    m = n * taps.length
+    mp = max(m, _LANES)                  # MKL's general kernel: 16 or more rows and columns
+    op = _columns(o)
+    panel = _panel()
+    res = _gemm.aligned_empty((op, mp), _F32)
+    beta = 0.0
+    if bias is not None:
+        res[:o] = bias.reshape(o, 1)
+        res[o:] = 0
+        beta = 1.0
+    kp = kernel[0] * kernel[1]
+    for c0 in range(0, r, block):
+        cb = min(block, r - c0)
+        kb = kp * cb
+        cols = _gemm.aligned_empty((kb, mp), _F32)
+        taps.fill(c0, cb, cols[:, :m].reshape(kernel + (cb, n, taps.length)))
+        if mp > m:
+            cols[:, m:] = 0
+        wm = _gemm.aligned_empty((op, kb), _F32, zero=op > o)
+        wm[:o] = wt[:, c0:c0 + cb].transpose(0, 2, 3, 1).reshape(o, kb)
+        # one thread: MKL's second one costs more than it saves on these thin products
+        with _gemm.one_thread():
+            if not _chain(cols, wm, res, beta, panel):
+                return None
+        beta = 1.0
+    return taps.crop(res[:o, :m])
+
+
+def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation, groups=1):
+    """oneDNN's ``jit:avx512_core`` forward of a 1-d or 2-d float32 convolution (see
+    :func:`direct_forward`), or None where it cannot be reproduced (a running sum that
+    is not finite, in a block longer than MKL's panel). The input channels are the blocks
+    (a first convolution's fewer than 16 are one; with groups, each group's in blocks of
+    :func:`_group_block`)."""
+    one_d = x.ndim == 3
+    _, kernel, stride, padding, dilation = _geometry(x.shape, w.shape, stride, padding,
+                                                     dilation)
+    if one_d:
+        x, w = x[:, :, None], w[:, :, None]
+    if groups == 1:
+        y = _blocked(_Taps(x, kernel, stride, padding, dilation), x.shape[1], w, bias)
+    else:
+        cg, og = x.shape[1] // groups, w.shape[0] // groups
+        block = _group_block(cg, og)
+        parts = []
+        for g in range(groups):
+            taps = _Taps(x[:, g * cg:(g + 1) * cg], kernel, stride, padding, dilation)
+            part = _blocked(taps, cg, w[g * og:(g + 1) * og],
+                            None if bias is None else bias[g * og:(g + 1) * og], block)
+            if part is None:
+                return None
+            parts.append(part)
+        y = np.concatenate(parts, axis=1)
+    return y[:, :, 0] if one_d and y is not None else y
+
+
+# ---------------------------------------------------------------- 1x1 forward
+# ``jit_avx512_common_1x1_conv_kernel`` chains the input channels in blocks of
+# ``reduce_blocking`` channels (its ``init_conf``: 80, 512 or 256 by the output's height,
+# less where the input's rows would alias in cache): the first block's chain starts from
+# the bias, each later one from zero and is then added to the output so far.
+
+_SMALL_SPATIAL, _BIG_SPATIAL, _BIG_LOAD_DIM = 10, 28, 256
+
+
+def direct_forward_1x1(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
+                       threads: int) -> bool:
+    """Whether torch computes this float32 convolution with oneDNN's ``jit_1x1`` forward
+    (a 1x1 kernel, one group, no padding, NCHW data, AVX512) and MKL can reproduce it."""
+    return _plain(x, w) and _direct_1x1(x.shape, w.shape, stride, padding, dilation, groups,
+                                        threads)
+
+
+def _takes_1x1(sizes, stride, padding) -> bool:
+    """Whether ``jit_1x1`` takes a 1x1 kernel (2-d sizes): no padding, and a stride that
+    divides the input (its strided copy of the input); else the direct kernel runs it."""
+    return all(p == 0 for p in padding) and all(s % t == 0 for s, t in zip(sizes, stride))
+
+
+def _direct_1x1(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if len(shape) not in (3, 4) or groups != 1 or 0 in shape or 0 in wshape \
+            or any(k != 1 for k in wshape[2:]) or any(d != 1 for d in dilation):
+        return False
+    sizes, _, st, pad, _ = _geometry(shape, wshape, stride, padding, dilation)
+    if not _takes_1x1(sizes, st, pad):
+        return False
+    # (with more than 8 threads a sample the kernel blocks otherwise: not followed here)
+    return (8 * shape[0] >= threads
+            and use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512() and _panel() > 0)
+
+
+def _reduce_blocking(ic, oc, out_h, bcast_dim, ur_regs=(9, 6)):
+    """``reduce_blocking`` of the 1x1 kernel's ``init_conf`` (explicit broadcast, NCHW)."""
+    reduce_dim = _div_up(ic, _LANES) * _LANES
+    load_dim = _div_up(oc, _LANES) * _LANES
+    if load_dim <= _BIG_LOAD_DIM and _SMALL_SPATIAL < out_h < _BIG_SPATIAL:
+        rb = min(reduce_dim, 80)
+    elif out_h > _SMALL_SPATIAL:
+        rb = min(reduce_dim, 512)
+    else:
+        rb = min(reduce_dim, 256)
+    way, max_hits = 64 * 1024 // 4, 7
+    if bcast_dim * rb > way * max_hits:
+        ur = _ur_1x1(out_h, bcast_dim, load_dim, *ur_regs)
+        nrb, wl = rb // _LANES, way // _LANES
+        for start in range(ur):
+            off, hits = start, 0
+            while off < bcast_dim * nrb:
+                if off % bcast_dim >= ur:
+                    off += wl
+                    continue
+                hits += 1
+                if hits < max_hits:
+                    off += wl
+                    continue
+                rb = min(rb, _LANES * max(1, (off + wl) // bcast_dim))
+                break
+    return rb
+
+
+def _ur_1x1(spatial, os, load_dim, max_regs, min_regs):
+    """The 1x1 kernel's ``ur`` (output positions per register block)."""
+    if load_dim > 128 and load_dim < _BIG_LOAD_DIM and _SMALL_SPATIAL < spatial < _BIG_SPATIAL:
+        max_regs, min_regs = 6, 5
+    for ur in range(max_regs, min_regs - 1, -1):
+        if (spatial >= 14 and spatial % ur == 0) or (spatial < 14 and os % ur == 0):
+            return ur
+    best, tail = min(max_regs, os), os % max_regs
+    for i in range(max_regs, min_regs - 1, -1):
+        t = os % i
+        if t > tail or t == 0:
+            best, tail = i, t
+            if t == 0:
+                break
+    return best
+
+
+def forward_1x1(x: np.ndarray, w: np.ndarray, bias, stride):
+    """oneDNN's ``jit_1x1`` forward (see :func:`direct_forward_1x1`), or None where a
+    running sum that must cross MKL's panels is not finite."""
+    one_d = x.ndim == 3
+    if one_d:
+        x, w, stride = x[:, :, None], w[:, :, None], (1,) + tuple(stride)
+    x = x[:, :, ::stride[0], ::stride[1]]
+    y = _chains_1x1(x, w.reshape(w.shape[:2]), bias)
+    return y[:, :, 0] if one_d and y is not None else y
+
+
+def direct_backward_data_1x1(grad: np.ndarray, input_shape, w: np.ndarray, stride,
+                             padding, dilation, groups, threads: int) -> bool:
+    """Whether torch computes this input gradient with oneDNN's ``jit_1x1`` backward-data
+    kernel: where it took the 1x1 forward, at stride 1 (a stride: ``brgconv_strided``)."""
+    return (grad.dtype == _F32 and all(s == 1 for s in stride) and _plain(w)
+            and _direct_1x1(input_shape, w.shape, stride, padding, dilation, groups,
+                            threads))
+
+
+def backward_data_1x1(grad: np.ndarray, w: np.ndarray):
+    """oneDNN's ``jit_1x1`` input gradient (stride 1): the forward's blocked chains with
+    the output channels reduced (blocks by the input's height), or None."""
+    one_d = grad.ndim == 3
+    if one_d:
+        grad = grad[:, :, None]
+    y = _chains_1x1(grad, w.reshape(w.shape[:2]).T, None)
+    return y[:, :, 0] if one_d and y is not None else y
+
+
+def _chains_1x1(x, w, bias):
+    """(N, O, H, W) of the 1x1 kernel's chains over the channels of ``x`` (N, C, H, W),
+    ``w`` (O, C)."""
+    n, c, oh, ow = x.shape
+    o = w.shape[0]
+    m = n * oh * ow
+    mp = max(m, _LANES)
+    op = _columns(o)
+    rb = _reduce_blocking(c, o, oh, oh * ow)
+    panel = _panel()
+    res = _gemm.aligned_empty((op, mp), _F32)
+    wm = np.zeros((op, c), _F32)
+    wm[:o] = w
+    start = None
+    if bias is not None:
+        start = np.zeros((op, mp), _F32)
+        start[:o] = bias.reshape(o, 1)
+    with _gemm.one_thread():
+        for c0 in range(0, c, rb):
+            cb = min(rb, c - c0)
+            cols = _gemm.aligned_empty((cb, mp), _F32, zero=mp > m)
+            cols[:, :m].reshape(cb, n, oh, ow)[...] = x[:, c0:c0 + cb].transpose(1, 0, 2, 3)
+            wb = _gemm.aligned_empty((op, cb), _F32)
+            wb[...] = wm[:, c0:c0 + cb]
+            if not _chain(cols, wb, res, 1.0 if c0 else 0.0, panel,
+                          start if c0 == 0 else None):
+                return None
+    return np.ascontiguousarray(res[:o, :m].reshape(o, n, oh, ow).transpose(1, 0, 2, 3))
+
+
+# ---------------------------------------------------------------- depthwise forward
+# ``jit_uni_dw_conv_fwd_kernel`` (``jit_dw``) keeps each output in a register lane started
+# from the bias and FMAs its channel's taps, kernel row then column. Per channel that is one
+# MKL chain: a leading row of ones carries the bias (1 * b + 0 is b), the weights repeated
+# over 4 columns (MKL's general kernel).
+
+def direct_depthwise(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
+                     threads: int) -> bool:
+    """Whether torch computes this float32 convolution with oneDNN's ``jit_dw`` forward
+    (one input and one output channel a group, 2-d or 1-d, NCHW, AVX512)."""
+    if not _plain(x, w) or x.ndim not in (3, 4) or 0 in x.shape or 0 in w.shape \
+            or groups < 2 or groups != x.shape[1] or w.shape[0] != groups or w.shape[1] != 1:
+        return False
+    sizes, kernel, st, pad, dil = _geometry(x.shape, w.shape, stride, padding, dilation)
+    for s, k, t, p, d in zip(sizes, kernel, st, pad, dil):
+        ext = d * (k - 1) + 1
+        out = (s + 2 * p - ext) // t + 1
+        if out <= 0 or ext <= p or ext <= (out - 1) * t + ext - s - p:
+            return False                 # a tap window wholly in the padding: gemm conv
+    return _onednn.avx512() and _panel() >= max(64, kernel[0] * kernel[1] + 1)
+
+
+def forward_depthwise(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation):
+    """oneDNN's ``jit_dw`` forward (see :func:`direct_depthwise`)."""
+    one_d = x.ndim == 3
+    _, kernel, stride, padding, dilation = _geometry(x.shape, w.shape, stride, padding,
+                                                     dilation)
+    if one_d:
+        x, w = x[:, :, None], w[:, :, None]
+    win, out = _windows(x, kernel, stride, padding, dilation)
+    n, c = x.shape[:2]
+    kp = kernel[0] * kernel[1]
+    m = n * out[0] * out[1]
+    mp = max(m, _LANES)
+    cols = _gemm.aligned_empty((kp + 1, mp), _F32, zero=mp > m)
+    cols[0] = 1
+    wm = _gemm.aligned_empty((4, kp + 1), _F32)
+    res = _gemm.aligned_empty((c, 4, mp), _F32)
+    taps = w.reshape(c, kp)
+    with _gemm.one_thread():
+        for ch in range(c):
+            cols[1:, :m].reshape((kp, n) + out)[...] = \
+                win[:, ch].reshape((n, kp) + out).transpose(1, 0, 2, 3)
+            wm[:, 0] = 0 if bias is None else bias[ch]
+            wm[:, 1:] = taps[ch]
+            _gemm.gemm(False, False, mp, 4, kp + 1, 1.0, cols, mp, wm, kp + 1, 0.0, res[ch],
+                       mp)
+    y = np.ascontiguousarray(res[:, 0, :m].reshape((c, n) + out).transpose(1, 0, 2, 3))
+    return y[:, :, 0] if one_d else y
+
+
+def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilation,
+                  groups=1):
+    """oneDNN's ``jit:avx512_core`` input gradient (stride 1, see
+    :func:`direct_backward_data`), or None: per input element the same chains as the
+    forward's with the output channels as the blocks (a group's in blocks of
+    :func:`_group_block`), the kernel rows and columns ascending (the output rows they
+    read descending)."""
+    one_d = grad.ndim == 3
+    _, kernel, _, padding, dilation = _geometry(input_shape, w.shape, (1,) * (grad.ndim - 2),
+                                                padding, dilation)
+    if one_d:
+        grad, w = grad[:, :, None], w[:, :, None]
+    full = tuple(d * (k - 1) - p for k, p, d in zip(kernel, padding, dilation))
+    og, cg = w.shape[0] // groups, w.shape[1]
+    block = _LANES if groups == 1 else _group_block(cg, og)
+    parts = []
+    for g in range(groups):
+        taps = _Taps(grad[:, g * og:(g + 1) * og], kernel, (1, 1), full, dilation, flip=True)
+        part = _blocked(taps, og, w[g * og:(g + 1) * og].transpose(1, 0, 2, 3), None, block)
+        if part is None:
+            return None
+        parts.append(part)
+    y = parts[0] if groups == 1 else np.concatenate(parts, axis=1)
+    return y[:, :, 0] if one_d else y
+
+
+# ---------------------------------------------------------------- backward weights
+# ``jit_avx512_common_conv_bwd_weights_kernel_f32`` FMAs each output position's
+# ``diff_dst * src`` into the weight gradient it keeps in memory, the positions (image,
+# output row, output column) in order: per weight element one chain over all positions of
+# the thread's share. Threads share the positions (``nthr_mb`` of them, by ``balance``):
+# images, or image rows where the output has more than 9 rows (``harness_2d_reduction``);
+# their chains are added in thread order. The bias gradient is the same chain of plain adds.
+# jit:avx2's kernel (which takes 4 to 15 input channels on AVX512 machines) chains the same
+# way; its threads share whole images as ``cpu_reducer``'s balance says.
+
+_MIN_OH_REDUCE = 9
+_AVX2_CHANNELS = (4, 15)    # input channels the AVX512 kernel leaves to jit:avx2's
+# the bias gradient :func:`backward_weights` computed last: (weak reference to its
+# gradient array, sizes, bias), taken by the next :func:`backward_bias` of that array
+_BIAS: list = [None, None, None]
+
+
+def _wgeometry(shape, wshape, stride, padding, dilation):
+    """(mb, ic, oc, (ih, iw), (oh, ow), kernel, stride, padding, dilation), 2-d."""
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    out = tuple((s + 2 * p - d * (k - 1) - 1) // t + 1
+                for s, k, t, p, d in zip(sizes, kernel, st, pad, dil))
+    return shape[0], shape[1], wshape[0], sizes, out, kernel, st, pad, dil
+
+
+def direct_backward_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                            threads: int) -> bool:
+    """Whether torch computes the weight (and bias) gradient of this float32 convolution
+    with oneDNN's ``jit:avx512_core`` backward-weights kernel, or (4 to 15 input channels)
+    ``jit:avx2``'s, which adds in the same order: where it took the direct forward and the
+    kernel takes the sizes (the padding within half the kernel, at most 14 kernel
+    columns)."""
+    return _plain(x) and _weights_kernel(x.shape, wshape, stride, padding, dilation, groups,
+                                         threads)
+
+
+def direct_backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
+                         groups, threads: int) -> bool:
+    """Whether oneDNN's backward-weights kernel computes this bias gradient (see
+    :func:`direct_backward_weights`; the input's layout is not known here)."""
+    return grad.dtype == _F32 and _weights_kernel(x_shape, wshape, stride, padding,
+                                                  dilation, groups, threads)
+
+
+def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if not _direct(shape, wshape, stride, padding, dilation, groups, threads):
+        return False
+    mb, ic, oc, (ih, iw), (oh, ow), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = \
+        _wgeometry(shape, wshape, stride, padding, dilation)
+    if kw > 14:
+        return False                     # oneDNN's gemm kernel
+    if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1] and (dh > 1 or dw > 1):
+        return False                     # dilated: not jit:avx2's order (not followed)
+    ext_h, ext_w = dh * (kh - 1) + 1, dw * (kw - 1) + 1
+    if dh > 1 and (sh != 1 or ext_h > ih):
+        return False
+    r_pad = max(0, (ow - 1) * sw + ext_w - iw - pw)
+    b_pad = max(0, (oh - 1) * sh + ext_h - ih - ph)
+    return (pw < ext_w and r_pad < ext_w and ph <= ext_h // 2 and b_pad <= ext_h // 2
+            and pw <= 28 and r_pad <= 28)
+
+
+def _nthr_mb(mb, ic, oc, sizes, out, kernel, stride, dilation, nthreads):
+    """oneDNN's ``balance`` for one group: the threads that share the positions, and
+    whether they share image rows (the 2-d harness) rather than images."""
+    (ih, iw), (oh, ow), (kh, kw), (sh, sw) = sizes, out, kernel, stride
+    two_d = dilation[0] == 1 and oh > _MIN_OH_REDUCE
+    first = ic < _LANES
+    ic_block = ic if first else _LANES
+    nb_ic = 1 if first else _div_up(ic, _LANES)
+    nb_oc = _div_up(oc, _LANES)
+    ih_reduce, oh_reduce = (ih, oh) if two_d else (1, 1)
+    ih_no, oh_no = (1, 1) if two_d else (ih, oh)
+    nthr_oh_reduce = max(1, oh_reduce // _MIN_OH_REDUCE)
+
+    def mem_cost(n_mb, n_oc, n_ic):
+        src = _div_up(mb * ih_reduce, n_mb) * _div_up(nb_ic, n_ic) * ic_block * ih_no * iw
+        src = src // sh // sw
+        dst = _div_up(mb * oh_reduce, n_mb) * _div_up(nb_oc, n_oc) * _LANES * oh_no * ow
+        wei = 8 * _div_up(nb_oc, n_oc) * _div_up(nb_ic, n_ic) * kh * kw * ic_block * _LANES
+        return src + dst + wei
+
+    def comp_cost(n_mb, n_oc, n_ic):
+        return _div_up(mb * oh_reduce, n_mb) * _div_up(nb_oc, n_oc) * _div_up(nb_ic, n_ic)
+
+    def splits():
+        for n_mb in range(1, min(nthreads, mb * nthr_oh_reduce) + 1):
+            par = nthreads // n_mb
+            for n_oc in range(1, min(par, nb_oc) + 1):
+                yield n_mb, n_oc, min(par // n_oc, nb_ic)
+
+    best = (1, 1, 1)
+    best_mem = mem_cost(*best)
+    for s in splits():
+        if mem_cost(*s) <= best_mem:
+            best_mem, best = mem_cost(*s), s
+    best_comp = comp_cost(*best)
+    for s in splits():
+        comp = comp_cost(*s)
+        if (comp <= best_comp and mem_cost(*s) < 1.1 * best_mem) or 4 * comp <= 3 * best_comp:
+            best_comp, best = comp, s
+    n_mb = best[0]
+    if nthreads // 2 < n_mb < nthreads:
+        n_mb = min(mb * nthr_oh_reduce, nthreads)
+    return n_mb, two_d, n_mb * best[1] * best[2]
+
+
+def _reduce_threads(nthr, job_size, njobs, mb):
+    """``reduce_balancer_t``'s threads per group: how many share the images of a gradient
+    reduced by ``cpu_reducer`` (``njobs`` jobs of ``job_size`` floats, at most
+    ``nthr * 3 * 5 * 5 * 16 * 16`` floats of buffer)."""
+    min_per_group = max(1, njobs // nthr)
+    max_per_group = max(1, 3 * 5 * 5 * 16 * 16 // job_size)
+    groups = min(njobs // min_per_group, nthr)
+    per_group = min(nthr // groups, mb)
+    best = njobs * job_size * mb
+    for c in range(min_per_group, njobs):
+        cg = min(njobs // c, nthr)
+        cn = min(nthr // cg, mb)
+        ub = _div_up(njobs, cg)
+        if cn > 1 and ub > max_per_group:
+            continue
+        cost = job_size * ub * (_div_up(mb, cn) + (cn != 1))
+        if cost < best:
+            per_group, best = cn, cost
+    return per_group
+
+
+def _balance211(work, nthr, ithr):
+    if nthr <= 1:
+        return 0, work
+    n1 = _div_up(work, nthr)
+    n2 = n1 - 1
+    t1 = work - n2 * nthr
+    start = n1 * ithr if ithr <= t1 else t1 * n1 + (ithr - t1) * n2
+    return start, start + (n1 if ithr < t1 else n2)
+
+
+def _shares(x_shape, wshape, stride, padding, dilation, threads, bias=False):
+    """Each thread's range of positions (flat over image, output row, output column), for
+    the weight gradient or the bias's."""
+    mb, ic, oc, sizes, out, kernel, st, _, dil = _wgeometry(x_shape, wshape, stride,
+                                                             padding, dilation)
+    if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1]:
+        # jit:avx2's kernel: 8-channel blocks, images shared by cpu_reducer's balance
+        two_d = False
+        blocks = _div_up(oc, 8) * (1 if bias else _div_up(ic, 8))
+        n_mb = _reduce_threads(threads, 8 if bias else 64 * kernel[0] * kernel[1], blocks,
+                               mb)
+    else:
+        n_mb, two_d, nthr = _nthr_mb(mb, ic, oc, sizes, out, kernel, st, dil, threads)
+        if bias and not two_d:
+            n_mb = _reduce_threads(nthr, _LANES, _div_up(oc, _LANES), mb)
+    unit = out[1] if two_d else out[0] * out[1]
+    work = mb * (out[0] if two_d else 1)
+    ranges = [_balance211(work, n_mb, t) for t in range(n_mb)]
+    return [(a * unit, b * unit) for a, b in ranges if b > a]
+
+
+def _position_chains(cols, g, shares):
+    """``res (O, R)``: per share an FMA chain from zero over its positions of
+    ``g[o, p] * cols[r, p]`` (``cols`` (R, M), ``g`` (O, M)), the shares' sums added in
+    order; None where a value is not finite.
+
+    The positions are cut into MKL panels, each led by 16 slots: the running sums of 16
+    output channels, which 16 identity terms carry into the panel's chain. Each call
+    writes its sums straight into the next panel's slots (the product transposed: the 16
+    channels as rows), so the calls follow one another with nothing between them."""
+    r, m = cols.shape
+    o = g.shape[0]
+    if not (np.isfinite(cols).all() and np.isfinite(g).all()):
+        return None
+    rp = max(r, _LANES)
+    op = _div_up(o, _LANES) * _LANES
+    panel = _panel()
+    step = panel - _LANES
+    gemm = _gemm._fn("gemm", _F32)
+    col_major, trans, plain = 102, 112, 111
+    total = None
+    for a, b in shares:
+        length = b - a
+        nseg = _div_up(length, step)
+        full, rem = divmod(length, step)
+        # one more panel than the positions need: the last call's sums land in its slots
+        ax = _gemm.aligned_empty((rp, nseg + 1, panel), _F32, zero=True)
+        gx = _gemm.aligned_empty((op, nseg, panel), _F32, zero=True)
+        for dst, src, rows in ((ax, cols, r), (gx, g, o)):
+            body = dst[:rows, :nseg, _LANES:]
+            if full:
+                body[:, :full] = src[:, a:a + full * step].reshape(rows, full, step)
+            if rem:
+                body[:, full, :rem] = src[:, a + full * step:b]
+        lanes = np.arange(op)
+        gx[lanes, :, lanes % _LANES] = 1
+        res = np.empty((op, rp), _F32)
+        lda, ldb = nseg * panel, (nseg + 1) * panel
+        pa, pb, size = gx.ctypes.data, ax.ctypes.data, _F32.itemsize
+        sizes = [panel] * full + ([_LANES + rem] if rem else [])
+        with _gemm.one_thread():         # small products: MKL's threads would only wait
+            for j0 in range(0, op, _LANES):
+                ax[:, 0, :_LANES] = 0
+                base = pa + j0 * lda * size
+                for s, kk in enumerate(sizes):
+                    gemm(col_major, trans, plain, _LANES, rp, kk, 1.0,
+                         base + s * panel * size, lda, pb + s * panel * size, ldb, 0.0,
+                         pb + (s + 1) * panel * size, ldb)
+                res[j0:j0 + _LANES] = ax[:, nseg, :_LANES].T
+        total = res if total is None else total + res
+    out = total[:o, :r]
+    return out if np.isfinite(out).all() else None
+
+
+def _positions(a):
+    """(C, N * OH * OW) of a (N, C, OH, OW) array: the positions in order per channel."""
+    n, c = a.shape[:2]
+    return np.ascontiguousarray(a.transpose(1, 0, 2, 3)).reshape(c, -1)
+
+
+def backward_weights(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, dilation,
+                     threads: int):
+    """oneDNN's ``jit:avx512_core`` weight gradient (see :func:`direct_backward_weights`),
+    or None where a value is not finite."""
+    one_d = x.ndim == 3
+    x_shape = x.shape
+    _, kernel, st, pad, dil = _geometry(x_shape, wshape, stride, padding, dilation)
+    shares = _shares(x_shape, wshape, stride, padding, dilation, threads)
+    if one_d:
+        x, grad = x[:, :, None], grad[:, :, None]
+    win, out = _windows(x, kernel, st, pad, dil)
+    n, c = x.shape[:2]
+    r = c * kernel[0] * kernel[1]
+    # a row of ones after the taps: the bias gradient's chain of adds, nearly free here
+    cols = np.empty((r + 1, n * out[0] * out[1]), _F32)
+    cols[:r].reshape((c,) + kernel + (n,) + out)[...] = win.transpose(1, 2, 3, 0, 4, 5)
+    cols[r] = 1
+    res = _position_chains(cols, _positions(grad), shares)
+    if res is None:
+        return None
+    if shares == _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True):
+        _BIAS[:] = [weakref.ref(grad), (x_shape, tuple(wshape), stride, padding, dilation,
+                                        threads), res[:, r].copy()]
+    return res[:, :r].reshape(tuple(wshape))
+
+
+def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
+                  threads: int):
+    """The bias gradient oneDNN's backward-weights kernel computes beside the weights'
+    (see :func:`direct_backward_weights`): per share a chain of adds over its positions,
+    the shares added in order (the weight gradient's by-product where it has just been
+    computed from this gradient)."""
+    ref, key, bias = _BIAS
+    _BIAS[:] = [None, None, None]
+    if ref is not None and ref() is grad and key == (x_shape, tuple(wshape), stride, padding,
+                                                     dilation, threads):
+        return bias
+    shares = _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True)
+    if grad.ndim == 3:
+        grad = grad[:, :, None]
+    g = _positions(grad)
+    total = None
+    for a, b in shares:
+        # a cumulative sum adds in order, each partial sum rounded to float32; from zero,
+        # as oneDNN starts (0 + -0 is +0)
+        part = np.add.accumulate(g[:, a:b], axis=1)[:, -1] + _F32.type(0)
+        total = part if total is None else total + part
+    return total
