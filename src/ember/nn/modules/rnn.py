@@ -21,6 +21,9 @@ import numpy as _np
 from ... import _dtype as _D
 from ... import _factories as _Fac
 from ... import _ops
+from ..._ops import _onednn, _onednn_rnn
+from ...autograd import grad_mode as _grad_mode
+from ...backends import mkldnn as _mkldnn_backend
 from ..._nn_functions import gru_cell as _gru_cell
 from ..._nn_functions import gru_step as _gru_step
 from ..._nn_functions import lstm_cell as _lstm_cell
@@ -161,6 +164,33 @@ class RNNBase(Module):
             state = self._step(igates[t], state, w_hh, b_hh, *w_hr)
             ys[t] = state[0] if isinstance(state, tuple) else state
         return ys, state
+
+    def _onednn_layer(self, x, state, w, reverse: bool):
+        """One direction of a float32 LSTM layer as torch runs it, on oneDNN: the outputs
+        and ``(h, c)`` come from :mod:`_onednn_rnn` (torch's bits where oneDNN runs its
+        AVX512 kernels) and end in one ``MkldnnRnnLayerBackward0`` node; under autograd the
+        gradients are those of the composed cell at the same inputs."""
+        w_ih, w_hh, b_ih, b_hh = w
+        if not _onednn.avx512():
+            ys, state = self._layer(x, state, w, range(x.shape[0] - 1, -1, -1) if reverse
+                                    else range(x.shape[0]))
+            y, h, c = _mkldnn_rnn_layer(_ops.stack(ys, 0), state[0], state[1])
+            return y, (h, c)
+        bias = (b_ih._data + b_hh._data if b_ih is not None
+                else _np.zeros(w_ih.shape[0], _np.float32))
+        grad = _grad_mode.is_grad_enabled()
+        exact = _onednn_rnn.lstm_layer(x._data, state[0]._data, state[1]._data, w_ih._data,
+                                       w_hh._data, bias, reverse, not grad)
+        if grad and any(
+                t is not None and t.requires_grad for t in (x, *state, *w)):
+            ys, state = self._layer(x, state, w, range(x.shape[0] - 1, -1, -1) if reverse
+                                    else range(x.shape[0]))
+            y, h, c = _ops.stack(ys, 0), state[0], state[1]
+        else:
+            y, h, c = (Tensor._wrap(a) for a in exact)
+            exact = None
+        y, h, c = _mkldnn_rnn_layer(y, h, c, exact)
+        return y, (h, c)
 
     def _check_forward_args(self, input, hx, batch_sizes=None):
         """torch's ``check_input`` and hidden-size checks."""
@@ -320,7 +350,8 @@ class RNNBase(Module):
         if self.batch_first:
             input = input.transpose(0, 1)
         seq_len = input.shape[0]
-        mkldnn = lstm and self.proj_size == 0 and input.dtype is _D.float32
+        mkldnn = (lstm and self.proj_size == 0 and input.dtype is _D.float32
+                  and input.numel() != 0 and _mkldnn_backend.enabled)
         layer_input = input
         finals = []
         for layer in range(self.num_layers):
@@ -331,11 +362,11 @@ class RNNBase(Module):
                 w = self._layer_weights(layer, suffix)
                 state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
                 steps = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
-                ys, state = self._layer(layer_input, state, w, steps)
-                y = _ops.stack(ys, 0)
                 if mkldnn:
-                    y, h, c = _mkldnn_rnn_layer(y, state[0], state[1])
-                    state = (h, c)
+                    y, state = self._onednn_layer(layer_input, state, w, direction == 1)
+                else:
+                    ys, state = self._layer(layer_input, state, w, steps)
+                    y = _ops.stack(ys, 0)
                 outs.append(y)
                 finals.append(state)
             layer_input = outs[0] if nd == 1 else _ops.cat(outs, 2)
@@ -355,10 +386,13 @@ class RNNBase(Module):
 
 
 @_op("MkldnnRnnLayerBackward0", name="_mkldnn_rnn_layer", method=False, function=False,
-    promote=_NONE, outputs=3, output=lambda grads: grads[0], hy=lambda grads: grads[1],
-    cy=lambda grads: grads[2])
-def _mkldnn_rnn_layer(output, hy, cy):
-    """Identity over one LSTM layer's (output, h, c): torch's oneDNN layer node."""
+    promote=_NONE, outputs=3, tensors=("output", "hy", "cy"),
+    output=lambda grads: grads[0], hy=lambda grads: grads[1], cy=lambda grads: grads[2])
+def _mkldnn_rnn_layer(output, hy, cy, exact=None):
+    """torch's oneDNN layer node over one LSTM layer's (output, h, c): the values ``exact``
+    (arrays) when given, else the inputs'; the gradient passes to the inputs unchanged."""
+    if exact is not None:
+        return tuple(a.copy() for a in exact)
     return output.copy(), hy.copy(), cy.copy()
 
 
