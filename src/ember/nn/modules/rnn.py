@@ -21,9 +21,6 @@ import numpy as _np
 from ... import _dtype as _D
 from ... import _factories as _Fac
 from ... import _ops
-from ..._ops import _onednn, _onednn_rnn
-from ...autograd import grad_mode as _grad_mode
-from ...backends import mkldnn as _mkldnn_backend
 from ..._nn_functions import gru_cell as _gru_cell
 from ..._nn_functions import gru_step as _gru_step
 from ..._nn_functions import lstm_cell as _lstm_cell
@@ -31,9 +28,12 @@ from ..._nn_functions import lstm_step as _lstm_step
 from ..._nn_functions import rnn_relu_cell as _rnn_relu_cell
 from ..._nn_functions import rnn_step as _rnn_step
 from ..._nn_functions import rnn_tanh_cell as _rnn_tanh_cell
+from ..._ops import _onednn, _onednn_rnn
 from ..._ops.registry import NONE as _NONE
 from ..._ops.registry import op as _op
 from ..._tensor import Tensor
+from ...autograd import grad_mode as _grad_mode
+from ...backends import mkldnn as _mkldnn_backend
 from .. import functional as _F
 from .. import init
 from ..parameter import Parameter
