@@ -23,6 +23,8 @@ CONFIGS = [  # input, hidden, layers, bidirectional, batch_first, steps, batch
     (12, 24, 2, True, True, 5, 6),
     (8, 8, 3, True, False, 4, 1),
     (20, 20, 1, False, False, 3, 2),
+    (451, 24, 1, False, False, 2, 3),     # the sgemm driver's blocks: two halves
+    (1000, 8, 1, False, True, 2, 2),      # input 1000: blocks 384, 308, 308
 ]
 
 

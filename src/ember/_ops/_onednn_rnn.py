@@ -100,15 +100,38 @@ def tanh(x):
     return np.where(np.signbit(x), -y, y)
 
 
-def _gemm(x, w_t, acc=None):
-    """``x @ w_t`` (``x`` (n, k), ``w_t`` (k, m), float32) as oneDNN's sgemm and brgemm
-    kernels sum each element: one fused multiply-add per ``k``, in order, from zero or from
-    ``acc``."""
+def _k_blocks(k: int) -> list:
+    """The slices of the sum oneDNN's sgemm driver (the ``ref`` RNN's) computes apart:
+    blocks of 384 while more than 768 remain, the rest in two halves (the first one the
+    longer), one block up to 384."""
+    bounds, lo = [0], 0
+    while k - lo > 768:
+        lo += 384
+        bounds.append(lo)
+    if k - lo > 384:
+        bounds.append(lo + (k - lo + 1) // 2)
+    bounds.append(k)
+    return [slice(a, b) for a, b in zip(bounds, bounds[1:])]
+
+
+def _fma_sum(x, w_t, acc=None):
+    """``acc + x @ w_t`` as one fused multiply-add per term, in order (``acc`` zero when
+    None): how oneDNN's kernels sum each element of a product."""
     if acc is None:
         acc = np.zeros((x.shape[0], w_t.shape[1]), np.float32)
     for j in range(x.shape[1]):
         acc = fma(x[:, j:j + 1], w_t[j], acc)
     return acc
+
+
+def _gemm(x, w_t, c=None, blocks: bool = True):
+    """``x @ w_t`` (``x`` (n, k), ``w_t`` (k, m), float32), plus ``c`` when given, as oneDNN
+    sums it: each block of :func:`_k_blocks` (one block unless ``blocks``) summed from zero
+    and added to what came before."""
+    for part in (_k_blocks(x.shape[1]) if blocks else [slice(None)]):
+        s = _fma_sum(x[:, part], w_t[part])
+        c = s if c is None else s + c
+    return c
 
 
 def lstm_layer(x, h, c, w_ih, w_hh, bias, reverse: bool, inference: bool):
@@ -118,19 +141,25 @@ def lstm_layer(x, h, c, w_ih, w_hh, bias, reverse: bool, inference: bool):
     (N, H), ``bias`` (4H,) the sum ``b_ih + b_hh``; returns the outputs (T, N, H) and the
     last ``(h, c)``.
 
-    The hidden gemm's sum is added to the input's after it (``beta = 1`` on the kernel's
-    result), except where it goes on from it: in training (the ``ref`` RNN) when N is 1
-    (oneDNN's gemv), in inference (``brgemm``, torch's choice under ``no_grad``) when I is
-    H and N is not 1 (one batch-reduce kernel over both products)."""
+    In training the sgemm driver sums long products in blocks (:func:`_k_blocks`), each
+    added to the result so far. The hidden gemm's sum is added to the input's after it
+    (``beta = 1`` on the kernel's result), except where it goes on from it: in training
+    (the ``ref`` RNN) when N is 1 (oneDNN's gemv), in inference (``brgemm``, torch's
+    choice under ``no_grad``) when I is H and N is not 1 (one batch-reduce kernel over
+    both products)."""
     steps, n, size = x.shape
     hidden = h.shape[1]
     carry = n == 1 if not inference else size == hidden and n > 1
-    xg = _gemm(x.reshape(steps * n, size), np.ascontiguousarray(w_ih.T)).reshape(steps, n, -1)
+    xg = _gemm(x.reshape(steps * n, size), np.ascontiguousarray(w_ih.T),
+               blocks=not inference).reshape(steps, n, -1)
     w_hh_t = np.ascontiguousarray(w_hh.T)
     y = np.empty((steps, n, hidden), np.float32)
     with np.errstate(all="ignore"):
         for t in (range(steps - 1, -1, -1) if reverse else range(steps)):
-            g = _gemm(h, w_hh_t, xg[t].copy()) if carry else _gemm(h, w_hh_t) + xg[t]
+            if carry:
+                g = _fma_sum(h, w_hh_t, xg[t].copy())
+            else:
+                g = _gemm(h, w_hh_t, xg[t], blocks=not inference)
             g += bias
             i = logistic(g[:, :hidden])
             f = logistic(g[:, hidden:2 * hidden])
