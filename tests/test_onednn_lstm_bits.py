@@ -1,8 +1,9 @@
 """float32 ``nn.LSTM`` on unpacked input, which torch runs on oneDNN's RNN primitive: the
-outputs and the final ``(h, c)`` are torch's bits, in training (``ref`` RNN, grad enabled)
-and in inference (``brgemm``, under ``no_grad``), for one and several layers, both
-directions, batch-first, a batch of one (oneDNN's gemv) and an input as wide as the hidden
-state (the fused brgemm); the cases torch does not send to oneDNN keep the composed path."""
+outputs, the final ``(h, c)`` and the gradients are torch's bits, in training (``ref`` RNN,
+grad enabled) and in inference (``brgemm``, under ``no_grad``), for one and several layers,
+both directions, batch-first, a batch of one (oneDNN's gemv) and an input as wide as the
+hidden state (the fused brgemm); the cases torch does not send to oneDNN keep the composed
+path."""
 
 from __future__ import annotations
 
@@ -87,19 +88,30 @@ def test_activations_are_the_injectors():
         assert np.array_equal(c.numpy().ravel(), _onednn_rnn.tanh(x))
 
 
-def test_gradients_still_flow_and_train():
-    size, hidden, layers, bi, bf, steps, batch = CONFIGS[3]
-    got = []
-    for L in (ember, torch):
-        L.manual_seed(7)
-        m = L.nn.LSTM(size, hidden, layers, bidirectional=bi, batch_first=bf)
-        x = L.tensor(np.random.default_rng(1).standard_normal((batch, steps, size)),
-                     dtype=L.float32, requires_grad=True)
-        y, (h, c) = m(x)
-        (y.sum() + h.sum() + c.sum()).backward()
-        got.append([x.grad.numpy()] + [p.grad.numpy() for p in m.parameters()])
-    for a, b in zip(*got):
-        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+def _grads(L, cfg, hx):
+    size, hidden, layers, bi, bf, steps, batch = cfg
+    L.manual_seed(7)
+    m = L.nn.LSTM(size, hidden, layers, bidirectional=bi, batch_first=bf)
+    rng = np.random.default_rng(1)
+    x = L.tensor(rng.standard_normal((batch, steps, size) if bf else (steps, batch, size)),
+                 dtype=L.float32, requires_grad=True)
+    state = None
+    if hx:
+        shape = (layers * (2 if bi else 1), batch, hidden)
+        state = tuple(L.tensor(rng.standard_normal(shape), dtype=L.float32,
+                               requires_grad=True) for _ in "hc")
+    y, (h, c) = m(x, state)
+    gy = L.tensor(rng.standard_normal(tuple(y.shape)), dtype=L.float32)
+    ((y * gy).sum() + h.sum() + (c * c).sum()).backward()
+    return [x.grad] + [p.grad for p in m.parameters()] + ([t.grad for t in state] if hx else [])
+
+
+@pytest.mark.parametrize("hx", [False, True])
+@pytest.mark.parametrize("cfg", CONFIGS[:6])
+def test_lstm_gradients_are_torchs_bits(cfg, hx):
+    """oneDNN's backward: the input's, the initial state's and every weight's gradient."""
+    for a, b in zip(_grads(ember, cfg, hx), _grads(torch, cfg, hx)):
+        assert np.array_equal(a.numpy().view(np.uint32), b.numpy().view(np.uint32))
 
 
 def test_cases_off_onednn_keep_the_composed_path():

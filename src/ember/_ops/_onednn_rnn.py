@@ -168,3 +168,72 @@ def lstm_layer(x, h, c, w_ih, w_hh, bias, reverse: bool, inference: bool):
             h = o * tanh(c)
             y[t] = h
     return y, h, c
+
+
+def _layer_states(x, h, c, w_ih, w_hh, bias, reverse):
+    """The training forward of :func:`lstm_layer` keeping what its backward reads: the
+    gates (i, f, g, o) and the states before each step, in step order."""
+    steps, n, size = x.shape
+    hidden = h.shape[1]
+    xg = _gemm(x.reshape(steps * n, size), np.ascontiguousarray(w_ih.T)).reshape(steps, n, -1)
+    w_hh_t = np.ascontiguousarray(w_hh.T)
+    gates = np.empty((steps, n, 4 * hidden), np.float32)
+    hs = np.empty((steps + 1, n, hidden), np.float32)
+    cs = np.empty((steps + 1, n, hidden), np.float32)
+    hs[0], cs[0] = h, c
+    with np.errstate(all="ignore"):
+        for k, t in enumerate(range(steps - 1, -1, -1) if reverse else range(steps)):
+            g = _fma_sum(h, w_hh_t, xg[t].copy()) if n == 1 else _gemm(h, w_hh_t, xg[t])
+            g += bias
+            gates[k, :, :2 * hidden] = logistic(g[:, :2 * hidden])
+            gates[k, :, 2 * hidden:3 * hidden] = tanh(g[:, 2 * hidden:3 * hidden])
+            gates[k, :, 3 * hidden:] = logistic(g[:, 3 * hidden:])
+            i, f, gg, o = np.split(gates[k], 4, axis=1)
+            c = fma(i, gg, c * f)
+            h = o * tanh(c)
+            hs[k + 1], cs[k + 1] = h, c
+    return gates, hs, cs
+
+
+def lstm_layer_backward(x, h, c, w_ih, w_hh, bias, reverse, grad_y, grad_h, grad_c):
+    """The gradients of :func:`lstm_layer` (training) as oneDNN's ``ref`` RNN backward
+    computes them: per step, last first, the JIT post-gemm's ``dG`` (``1 - t*t``, ``o - o*o``
+    … as fused negated multiply-adds) and ``dh = dG @ W_hh``; then ``dx = dG @ W_ih``,
+    ``dW_ih = dG^T x`` and ``dW_hh = dG^T h`` over the whole sequence in the order the
+    steps ran (left to right, the first step's ``dW_hh`` term apart and added last), and the
+    bias's gradient summed step by step (last processed first), row by row. Returns
+    ``(dx, dW_ih, dW_hh, db, dh0, dc0)``."""
+    steps, n, size = x.shape
+    hidden = h.shape[1]
+    gates, hs, cs = _layer_states(x, h, c, w_ih, w_hh, bias, reverse)
+    order = list(range(steps - 1, -1, -1) if reverse else range(steps))
+    one = _f32(1)
+    dh, dc = grad_h.copy(), grad_c.copy()
+    dgates = np.empty((steps, n, 4 * hidden), np.float32)     # by time index
+    db = np.zeros(4 * hidden, np.float32)
+    with np.errstate(all="ignore"):
+        for k in range(steps - 1, -1, -1):
+            t = order[k]
+            i, f, gg, o = np.split(gates[k], 4, axis=1)
+            tc = tanh(cs[k + 1])
+            d_h = grad_y[t] + dh
+            d_c = dc + (fma(-tc, tc, one) * d_h) * o
+            dg = dgates[t]
+            dg[:, 3 * hidden:] = (fma(-o, o, o) * d_h) * tc
+            dg[:, :hidden] = (fma(-i, i, i) * d_c) * gg
+            dg[:, hidden:2 * hidden] = (fma(-f, f, f) * d_c) * cs[k]
+            dg[:, 2 * hidden:3 * hidden] = fma(-gg, gg, one) * (i * d_c)
+            dc = d_c * f
+            dh = _gemm(dg, w_hh)
+            for row in dg:
+                db += row
+        dx = _gemm(dgates.reshape(steps * n, 4 * hidden), w_ih).reshape(steps, n, size)
+        flat = np.ascontiguousarray(dgates[order].reshape(steps * n, 4 * hidden).T)
+        dw_ih = _gemm(flat, x[order].reshape(steps * n, size))
+        h_prev = hs[:-1].reshape(steps * n, hidden)
+        if reverse:
+            dw_hh = _gemm(flat, h_prev)
+        else:       # the first step's product (with the initial state) apart, added last
+            dw_hh = _gemm(flat[:, :n], h_prev[:n],
+                          _gemm(flat[:, n:], h_prev[n:]) if steps > 1 else None)
+    return dx, dw_ih, dw_hh, db, dh, dc

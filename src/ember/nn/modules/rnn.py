@@ -166,10 +166,9 @@ class RNNBase(Module):
         return ys, state
 
     def _onednn_layer(self, x, state, w, reverse: bool):
-        """One direction of a float32 LSTM layer as torch runs it, on oneDNN: the outputs
-        and ``(h, c)`` come from :mod:`_onednn_rnn` (torch's bits where oneDNN runs its
-        AVX512 kernels) and end in one ``MkldnnRnnLayerBackward0`` node; under autograd the
-        gradients are those of the composed cell at the same inputs."""
+        """One direction of a float32 LSTM layer as torch runs it, on oneDNN: with AVX512
+        the outputs, ``(h, c)`` and, through one ``MkldnnRnnLayerBackward0`` node, the
+        gradients come from :mod:`_onednn_rnn`; without, the composed cell."""
         w_ih, w_hh, b_ih, b_hh = w
         if not _onednn.avx512():
             ys, state = self._layer(x, state, w, range(x.shape[0] - 1, -1, -1) if reverse
@@ -181,15 +180,13 @@ class RNNBase(Module):
         grad = _grad_mode.is_grad_enabled()
         exact = _onednn_rnn.lstm_layer(x._data, state[0]._data, state[1]._data, w_ih._data,
                                        w_hh._data, bias, reverse, not grad)
-        if grad and any(
-                t is not None and t.requires_grad for t in (x, *state, *w)):
-            ys, state = self._layer(x, state, w, range(x.shape[0] - 1, -1, -1) if reverse
-                                    else range(x.shape[0]))
-            y, h, c = _ops.stack(ys, 0), state[0], state[1]
-        else:
-            y, h, c = (Tensor._wrap(a) for a in exact)
-            exact = None
-        y, h, c = _mkldnn_rnn_layer(y, h, c, exact)
+        if grad and any(t is not None and t.requires_grad for t in (x, *state, *w)):
+            if b_ih is None:
+                b_ih = b_hh = Tensor._wrap(_np.zeros(w_ih.shape[0], _np.float32))
+            y, h, c = _mkldnn_lstm_layer(x, w_ih, w_hh, b_ih, b_hh, state[0], state[1],
+                                         reverse, exact)
+            return y, (h, c)
+        y, h, c = (Tensor._wrap(a) for a in exact)
         return y, (h, c)
 
     def _check_forward_args(self, input, hx, batch_sizes=None):
@@ -388,12 +385,46 @@ class RNNBase(Module):
 @_op("MkldnnRnnLayerBackward0", name="_mkldnn_rnn_layer", method=False, function=False,
     promote=_NONE, outputs=3, tensors=("output", "hy", "cy"),
     output=lambda grads: grads[0], hy=lambda grads: grads[1], cy=lambda grads: grads[2])
-def _mkldnn_rnn_layer(output, hy, cy, exact=None):
-    """torch's oneDNN layer node over one LSTM layer's (output, h, c): the values ``exact``
-    (arrays) when given, else the inputs'; the gradient passes to the inputs unchanged."""
-    if exact is not None:
-        return tuple(a.copy() for a in exact)
+def _mkldnn_rnn_layer(output, hy, cy):
+    """Identity over one LSTM layer's (output, h, c) composed from the cell (no AVX512):
+    torch's oneDNN layer node."""
     return output.copy(), hy.copy(), cy.copy()
+
+
+_LSTM_GRADS = [None, None]          # (grads, the layer's gradients) of the last backward
+
+
+def _lstm_layer_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+    """All the gradients of one oneDNN LSTM layer, computed once per backward (each input's
+    formula asks for its own)."""
+    if _LSTM_GRADS[0] is not grads:
+        x = input._data
+        zeros = _np.zeros(hx.shape, _np.float32)
+        gy, gh, gc = (zeros if g is None else g._data for g in grads)
+        if gy is zeros:
+            gy = _np.zeros(x.shape[:2] + hx.shape[1:], _np.float32)
+        out = _onednn_rnn.lstm_layer_backward(
+            x, hx._data, cx._data, w_ih._data, w_hh._data, b_ih._data + b_hh._data, reverse,
+            gy, gh, gc)
+        _LSTM_GRADS[:] = [grads, [Tensor._wrap(_np.ascontiguousarray(a)) for a in out]]
+    return _LSTM_GRADS[1]
+
+
+def _lstm_grad(k):
+    def formula(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+        return _lstm_layer_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse)[k]
+    return formula
+
+
+@_op("MkldnnRnnLayerBackward0", name="_mkldnn_lstm_layer", method=False, function=False,
+    promote=_NONE, outputs=3, tensors=("input", "w_ih", "w_hh", "b_ih", "b_hh", "hx", "cx"),
+    input=_lstm_grad(0), w_ih=_lstm_grad(1), w_hh=_lstm_grad(2), b_ih=_lstm_grad(3),
+    b_hh=_lstm_grad(3), hx=_lstm_grad(4), cx=_lstm_grad(5))
+def _mkldnn_lstm_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, exact):
+    """torch's ``mkldnn_rnn_layer`` for an LSTM in training: the outputs ``exact`` (the
+    forward's arrays), the gradients oneDNN's backward primitive's
+    (:func:`_onednn_rnn.lstm_layer_backward`)."""
+    return tuple(a.copy() for a in exact)
 
 
 @_op("TransposeBackward1", name="_rnn_transpose_", method=False, function=False,
