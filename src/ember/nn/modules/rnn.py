@@ -410,8 +410,32 @@ def _lstm_layer_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     return _LSTM_GRADS[1]
 
 
+def _composed_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+    """The layer's gradients as a graph (``create_graph``): the composed cell's, as torch's
+    differentiable ``mkldnn_rnn_layer`` backward computes them from ATen ops."""
+    if _LSTM_GRADS[0] is not grads:
+        from ... import autograd
+        steps = range(input.shape[0] - 1, -1, -1) if reverse else range(input.shape[0])
+        xg = _F.linear(input, w_ih, b_ih).unbind(0)
+        state, ys = (hx, cx), [None] * input.shape[0]
+        for t in steps:
+            state = _lstm_step(xg[t], state, w_hh, b_hh)
+            ys[t] = state[0]
+        outs = [_ops.stack(ys, 0), state[0], state[1]]
+        pairs = [(o, g) for o, g in zip(outs, grads) if g is not None]
+        ins = (input, w_ih, w_hh, b_ih, b_hh, hx, cx)
+        got = autograd.grad([o for o, _ in pairs], [t for t in ins if t.requires_grad],
+                            [g for _, g in pairs], create_graph=True, allow_unused=True)
+        got = iter(got)
+        out = [next(got) if t.requires_grad else None for t in ins]
+        _LSTM_GRADS[:] = [grads, [out[0], out[1], out[2], out[3], out[5], out[6]]]
+    return _LSTM_GRADS[1]
+
+
 def _lstm_grad(k):
     def formula(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+        if _grad_mode.is_grad_enabled():        # create_graph: differentiable gradients
+            return _composed_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse)[k]
         return _lstm_layer_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse)[k]
     return formula
 
