@@ -1,5 +1,7 @@
-"""oneDNN's float32 LSTM as torch runs it on CPU (``mkldnn_rnn``): oneDNN's ``ref`` RNN with
-its AVX512 JIT post-gemm, whose ``logistic`` and ``tanh`` come from the eltwise injector.
+"""oneDNN's float32 LSTM as torch runs it on CPU (``mkldnn_rnn_layer``): the forward of
+oneDNN's ``ref`` RNN (grad enabled) and ``brgemm`` RNN (``no_grad``) with their AVX512 JIT
+post-gemm, whose ``logistic`` and ``tanh`` come from the eltwise injector, and the ``ref``
+RNN's backward.
 
 logistic: ``e = exp(-|x|)`` by the injector's exp (``2^(n-1) * p(r) * 2`` with a degree-5
 polynomial), ``y = e / (e + 1)``, ``1 - y`` for a non-negative ``x``. tanh: a degree-6

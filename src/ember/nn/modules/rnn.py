@@ -7,8 +7,8 @@ U(±1/√hidden) in that order, so seeded construction matches torch (an LSTM wi
 ember ops (``addmm``, ``sigmoid``, ``tanh``, ``matmul`` for the projection), so gradients are
 exact. The outputs carry torch's CPU node names: ``StackBackward0`` / ``CatBackward0`` for
 the composed (native) path; a float32 LSTM without projections runs through oneDNN in torch,
-so each of its layers ends in one ``MkldnnRnnLayerBackward0`` node (an identity here, over the
-layer's output, h and c); a batch-first RNN/GRU output is torch's in-place
+so each of its layers and directions is one ``MkldnnRnnLayerBackward0`` node whose forward and
+backward are oneDNN's (``_ops._onednn_rnn``); a batch-first RNN/GRU output is torch's in-place
 ``transpose_`` (``TransposeBackward1``).
 """
 
