@@ -7,8 +7,8 @@ U(±1/√hidden) in that order, so seeded construction matches torch (an LSTM wi
 ember ops (``addmm``, ``sigmoid``, ``tanh``, ``matmul`` for the projection), so gradients are
 exact. The outputs carry torch's CPU node names: ``StackBackward0`` / ``CatBackward0`` for
 the composed (native) path; a float32 LSTM without projections runs through oneDNN in torch,
-so each of its layers ends in one ``MkldnnRnnLayerBackward0`` node (an identity here, over the
-layer's output, h and c); a batch-first RNN/GRU output is torch's in-place
+so each of its layers and directions is one ``MkldnnRnnLayerBackward0`` node whose forward and
+backward are oneDNN's (``_ops._onednn_rnn``); a batch-first RNN/GRU output is torch's in-place
 ``transpose_`` (``TransposeBackward1``).
 """
 
@@ -28,9 +28,12 @@ from ..._nn_functions import lstm_step as _lstm_step
 from ..._nn_functions import rnn_relu_cell as _rnn_relu_cell
 from ..._nn_functions import rnn_step as _rnn_step
 from ..._nn_functions import rnn_tanh_cell as _rnn_tanh_cell
+from ..._ops import _onednn, _onednn_rnn
 from ..._ops.registry import NONE as _NONE
 from ..._ops.registry import op as _op
 from ..._tensor import Tensor
+from ...autograd import grad_mode as _grad_mode
+from ...backends import mkldnn as _mkldnn_backend
 from .. import functional as _F
 from .. import init
 from ..parameter import Parameter
@@ -161,6 +164,30 @@ class RNNBase(Module):
             state = self._step(igates[t], state, w_hh, b_hh, *w_hr)
             ys[t] = state[0] if isinstance(state, tuple) else state
         return ys, state
+
+    def _onednn_layer(self, x, state, w, reverse: bool):
+        """One direction of a float32 LSTM layer as torch runs it, on oneDNN: with AVX512
+        the outputs, ``(h, c)`` and, through one ``MkldnnRnnLayerBackward0`` node, the
+        gradients come from :mod:`_onednn_rnn`; without, the composed cell."""
+        w_ih, w_hh, b_ih, b_hh = w
+        if not _onednn.avx512():
+            ys, state = self._layer(x, state, w, range(x.shape[0] - 1, -1, -1) if reverse
+                                    else range(x.shape[0]))
+            y, h, c = _mkldnn_rnn_layer(_ops.stack(ys, 0), state[0], state[1])
+            return y, (h, c)
+        bias = (b_ih._data + b_hh._data if b_ih is not None
+                else _np.zeros(w_ih.shape[0], _np.float32))
+        grad = _grad_mode.is_grad_enabled()
+        exact = _onednn_rnn.lstm_layer(x._data, state[0]._data, state[1]._data, w_ih._data,
+                                       w_hh._data, bias, reverse, not grad)
+        if grad and any(t is not None and t.requires_grad for t in (x, *state, *w)):
+            if b_ih is None:
+                b_ih = b_hh = Tensor._wrap(_np.zeros(w_ih.shape[0], _np.float32))
+            y, h, c = _mkldnn_lstm_layer(x, w_ih, w_hh, b_ih, b_hh, state[0], state[1],
+                                         reverse, exact)
+            return y, (h, c)
+        y, h, c = (Tensor._wrap(a) for a in exact)
+        return y, (h, c)
 
     def _check_forward_args(self, input, hx, batch_sizes=None):
         """torch's ``check_input`` and hidden-size checks."""
@@ -320,7 +347,8 @@ class RNNBase(Module):
         if self.batch_first:
             input = input.transpose(0, 1)
         seq_len = input.shape[0]
-        mkldnn = lstm and self.proj_size == 0 and input.dtype is _D.float32
+        mkldnn = (lstm and self.proj_size == 0 and input.dtype is _D.float32
+                  and input.numel() != 0 and _mkldnn_backend.enabled)
         layer_input = input
         finals = []
         for layer in range(self.num_layers):
@@ -331,11 +359,11 @@ class RNNBase(Module):
                 w = self._layer_weights(layer, suffix)
                 state = (hx[0][idx], hx[1][idx]) if lstm else hx[idx]
                 steps = range(seq_len - 1, -1, -1) if direction == 1 else range(seq_len)
-                ys, state = self._layer(layer_input, state, w, steps)
-                y = _ops.stack(ys, 0)
                 if mkldnn:
-                    y, h, c = _mkldnn_rnn_layer(y, state[0], state[1])
-                    state = (h, c)
+                    y, state = self._onednn_layer(layer_input, state, w, direction == 1)
+                else:
+                    ys, state = self._layer(layer_input, state, w, steps)
+                    y = _ops.stack(ys, 0)
                 outs.append(y)
                 finals.append(state)
             layer_input = outs[0] if nd == 1 else _ops.cat(outs, 2)
@@ -355,11 +383,72 @@ class RNNBase(Module):
 
 
 @_op("MkldnnRnnLayerBackward0", name="_mkldnn_rnn_layer", method=False, function=False,
-    promote=_NONE, outputs=3, output=lambda grads: grads[0], hy=lambda grads: grads[1],
-    cy=lambda grads: grads[2])
+    promote=_NONE, outputs=3, tensors=("output", "hy", "cy"),
+    output=lambda grads: grads[0], hy=lambda grads: grads[1], cy=lambda grads: grads[2])
 def _mkldnn_rnn_layer(output, hy, cy):
-    """Identity over one LSTM layer's (output, h, c): torch's oneDNN layer node."""
+    """Identity over one LSTM layer's (output, h, c) composed from the cell (no AVX512):
+    torch's oneDNN layer node."""
     return output.copy(), hy.copy(), cy.copy()
+
+
+_LSTM_GRADS = [None, None]          # (grads, the layer's gradients) of the last backward
+
+
+def _lstm_layer_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+    """All the gradients of one oneDNN LSTM layer, computed once per backward (each input's
+    formula asks for its own)."""
+    if _LSTM_GRADS[0] is not grads:
+        x = input._data
+        zeros = _np.zeros(hx.shape, _np.float32)
+        gy, gh, gc = (zeros if g is None else g._data for g in grads)
+        if gy is zeros:
+            gy = _np.zeros(x.shape[:2] + hx.shape[1:], _np.float32)
+        out = _onednn_rnn.lstm_layer_backward(
+            x, hx._data, cx._data, w_ih._data, w_hh._data, b_ih._data + b_hh._data, reverse,
+            gy, gh, gc)
+        _LSTM_GRADS[:] = [grads, [Tensor._wrap(_np.ascontiguousarray(a)) for a in out]]
+    return _LSTM_GRADS[1]
+
+
+def _composed_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+    """The layer's gradients as a graph (``create_graph``): the composed cell's, as torch's
+    differentiable ``mkldnn_rnn_layer`` backward computes them from ATen ops."""
+    if _LSTM_GRADS[0] is not grads:
+        from ... import autograd
+        steps = range(input.shape[0] - 1, -1, -1) if reverse else range(input.shape[0])
+        xg = _F.linear(input, w_ih, b_ih).unbind(0)
+        state, ys = (hx, cx), [None] * input.shape[0]
+        for t in steps:
+            state = _lstm_step(xg[t], state, w_hh, b_hh)
+            ys[t] = state[0]
+        outs = [_ops.stack(ys, 0), state[0], state[1]]
+        pairs = [(o, g) for o, g in zip(outs, grads) if g is not None]
+        ins = (input, w_ih, w_hh, b_ih, b_hh, hx, cx)
+        got = autograd.grad([o for o, _ in pairs], [t for t in ins if t.requires_grad],
+                            [g for _, g in pairs], create_graph=True, allow_unused=True)
+        got = iter(got)
+        out = [next(got) if t.requires_grad else None for t in ins]
+        _LSTM_GRADS[:] = [grads, [out[0], out[1], out[2], out[3], out[5], out[6]]]
+    return _LSTM_GRADS[1]
+
+
+def _lstm_grad(k):
+    def formula(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+        if _grad_mode.is_grad_enabled():        # create_graph: differentiable gradients
+            return _composed_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse)[k]
+        return _lstm_layer_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse)[k]
+    return formula
+
+
+@_op("MkldnnRnnLayerBackward0", name="_mkldnn_lstm_layer", method=False, function=False,
+    promote=_NONE, outputs=3, tensors=("input", "w_ih", "w_hh", "b_ih", "b_hh", "hx", "cx"),
+    input=_lstm_grad(0), w_ih=_lstm_grad(1), w_hh=_lstm_grad(2), b_ih=_lstm_grad(3),
+    b_hh=_lstm_grad(3), hx=_lstm_grad(4), cx=_lstm_grad(5))
+def _mkldnn_lstm_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, exact):
+    """torch's ``mkldnn_rnn_layer`` for an LSTM in training: the outputs ``exact`` (the
+    forward's arrays), the gradients oneDNN's backward primitive's
+    (:func:`_onednn_rnn.lstm_layer_backward`)."""
+    return tuple(a.copy() for a in exact)
 
 
 @_op("TransposeBackward1", name="_rnn_transpose_", method=False, function=False,
