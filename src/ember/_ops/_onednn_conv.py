@@ -234,6 +234,30 @@ def _chain(cols, wm, res, beta, panel, start=None):
     return True
 
 
+def chain_product(a: np.ndarray, b: np.ndarray):
+    """``a (N, K) @ b (K, M)`` in float32 with each element one FMA chain from zero in
+    ``k`` order (how oneDNN's own kernels sum a product), on MKL's sgemm as
+    :func:`_chain` drives it; None without the probed MKL kernel or where a carried sum is
+    not finite (the caller then chains in NumPy)."""
+    panel = _panel()
+    if not panel:
+        return None
+    n, k = a.shape
+    m = b.shape[1]
+    op, mp = _columns(n), max(m, _LANES)
+    wm = _gemm.aligned_empty((op, k), _F32, zero=op > n)
+    wm[:n] = a
+    cols = _gemm.aligned_empty((k, mp), _F32)
+    cols[:, :m] = b
+    if mp > m:
+        cols[:, m:] = 0
+    res = _gemm.aligned_empty((op, mp), _F32)
+    with _gemm.one_thread():
+        if not _chain(cols, wm, res, 0.0, panel):
+            return None
+    return res[:n, :m]
+
+
 class _Taps:
     """The reduced tensor's values under each kernel tap for every output position, taps in
     oneDNN's order (kernel row, then column; ``flip``: from the kernel's last row and

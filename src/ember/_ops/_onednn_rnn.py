@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _onednn_conv
 from ._exact import fma
 
 _f32 = np.float32
@@ -120,6 +121,10 @@ def _fma_sum(x, w_t, acc=None):
     """``acc + x @ w_t`` as one fused multiply-add per term, in order (``acc`` zero when
     None): how oneDNN's kernels sum each element of a product."""
     if acc is None:
+        if x.shape[1]:
+            fast = _onednn_conv.chain_product(x, w_t)
+            if fast is not None:
+                return fast
         acc = np.zeros((x.shape[0], w_t.shape[1]), np.float32)
     for j in range(x.shape[1]):
         acc = fma(x[:, j:j + 1], w_t[j], acc)
