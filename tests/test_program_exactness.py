@@ -7,7 +7,7 @@ float32 first; ``nn.RNN``/``GRU``/``LSTM``
 compute the input's gates of a whole sequence (or packed batch) in one ``linear``, as torch's
 CPU layers do, and step the cells from them, with ATen's cell formulas (a GRU's
 ``(h - n) * z + n``), so outputs and every weight's gradient are torch's bits (float32 LSTMs
-on unpacked input aside: torch runs those on oneDNN's RNN primitive); ``cdist``'s
+on unpacked input run oneDNN's RNN primitive in torch: ``test_onednn_lstm_bits``); ``cdist``'s
 matrix-product route is one ``EuclideanDistBackward0`` node with torch's backward formula;
 ``bilinear`` is ATen's ``_trilinear`` (one ``TrilinearBackward0`` node, its slices contracted
 by ``sumproduct_pair``, its gradients ``_trilinear`` again); ``_safe_softmax`` (attention's
