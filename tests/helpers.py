@@ -236,3 +236,43 @@ def outcome(lib, fn, shown=None):
         except Exception as e:  # noqa: BLE001 - the error is what is compared
             return "err", type(e).__name__, str(e)
         return ("ok", value) if shown is None else ("ok",) + tuple(shown(lib, value))
+
+
+def outcome_of(lib, fn):
+    """``fn(lib)``, or the exception it raised."""
+    try:
+        return fn(lib)
+    except Exception as e:  # noqa: BLE001 - the class and message are compared
+        return e
+
+
+def same_outcome(t, e, strides=True):
+    """Ember's outcome ``e`` is torch's ``t``: the same error class and message, or the same
+    values bit for bit (NaNs alike), dtype, shape, strides and repr, item by item."""
+    if isinstance(t, BaseException):
+        assert isinstance(e, BaseException), f"torch raised {t!r}, ember gave {e!r}"
+        assert type(e).__name__ == type(t).__name__, (t, e)
+        assert str(e) == str(t)
+        return
+    assert not isinstance(e, BaseException), f"ember raised {e!r}, torch gave {t!r}"
+    if isinstance(t, (tuple, list)):
+        assert len(t) == len(e)
+        for a, b in zip(t, e):
+            same_outcome(a, b, strides)
+        return
+    if not isinstance(t, torch.Tensor):
+        if isinstance(t, (torch.dtype, torch.iinfo)):
+            assert repr(t) == repr(e)
+            return
+        assert type(t) is type(e) and t == e, (t, e)
+        return
+    assert str(e.dtype) == str(t.dtype)
+    assert tuple(e.shape) == tuple(t.shape)
+    if strides:
+        assert e.stride() == t.stride(), (t.stride(), e.stride())
+    assert repr(e) == repr(t)
+    a, b = t.detach().resolve_conj().resolve_neg(), e.detach().resolve_conj()
+    if t.dtype in (torch.bfloat16, torch.float16):
+        a, b = a.double(), b.double()
+    assert np.array_equal(a.numpy(), b.numpy(),
+                          equal_nan=t.dtype.is_floating_point or t.dtype.is_complex)

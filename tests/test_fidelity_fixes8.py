@@ -7,8 +7,7 @@ import pytest
 
 import ember
 
-torch = pytest.importorskip("torch")
-
+from .helpers import outcome_of, same_outcome, torch
 
 # ------------------------------------------------------------- float16 softmax backward
 
@@ -33,43 +32,12 @@ def test_half_softmax_backward_bits(fn, shape, dim, transposed):
         t.requires_grad_()
         getattr(lib, fn)(t, dim).backward(gt)
         grads.append(t.grad)
-    _same(*grads)
+    same_outcome(*grads)
 
 
 # ------------------------------------------------------------- tables of lambdas
 
 
-def _run(lib, fn):
-    try:
-        return fn(lib)
-    except Exception as e:  # noqa: BLE001 - the class and message are compared
-        return e
-
-
-def _same(t, e, strides=True):
-    if isinstance(t, BaseException):
-        assert isinstance(e, BaseException), f"torch raised {t!r}, ember gave {e!r}"
-        assert type(e).__name__ == type(t).__name__, (t, e)
-        assert str(e) == str(t)
-        return
-    assert not isinstance(e, BaseException), f"ember raised {e!r}, torch gave {t!r}"
-    if isinstance(t, (tuple, list)):
-        assert len(t) == len(e)
-        for a, b in zip(t, e):
-            _same(a, b, strides)
-        return
-    if not isinstance(t, torch.Tensor):
-        assert type(t) is type(e) and t == e, (t, e)
-        return
-    assert str(e.dtype) == str(t.dtype)
-    assert tuple(e.shape) == tuple(t.shape)
-    if strides:
-        assert e.stride() == t.stride(), (t.stride(), e.stride())
-    a, b = t.detach(), e.detach()
-    if t.dtype.is_floating_point and t.dtype != torch.float64:
-        a, b = a.double(), b.double()
-    assert np.array_equal(a.numpy(), b.numpy(),
-                          equal_nan=t.dtype.is_floating_point or t.dtype.is_complex)
 
 
 _X = np.random.default_rng(0).standard_normal(3000) * 5
@@ -95,7 +63,7 @@ XLOGY = {
 
 @pytest.mark.parametrize("case", list(XLOGY))
 def test_reduced_xlogy(case):
-    _same(_run(torch, XLOGY[case]), _run(ember, XLOGY[case]))
+    same_outcome(outcome_of(torch, XLOGY[case]), outcome_of(ember, XLOGY[case]))
 
 
 def _ints(lib, dt):
@@ -120,7 +88,7 @@ INT_SCALARS.update({
 
 @pytest.mark.parametrize("case", list(INT_SCALARS))
 def test_int_scalar_operands(case):
-    _same(_run(torch, INT_SCALARS[case]), _run(ember, INT_SCALARS[case]))
+    same_outcome(outcome_of(torch, INT_SCALARS[case]), outcome_of(ember, INT_SCALARS[case]))
 
 
 XLOGY_NUMBERS = {
@@ -132,7 +100,7 @@ XLOGY_NUMBERS["xlogy(-3, bfloat16)"] = lambda L: L.xlogy(-3, _reduced(L)[0])
 
 @pytest.mark.parametrize("case", list(XLOGY_NUMBERS))
 def test_reduced_xlogy_numbers(case):
-    _same(_run(torch, XLOGY_NUMBERS[case]), _run(ember, XLOGY_NUMBERS[case]))
+    same_outcome(outcome_of(torch, XLOGY_NUMBERS[case]), outcome_of(ember, XLOGY_NUMBERS[case]))
 
 
 def _emb(L, idx, weight, **kw):
@@ -186,7 +154,7 @@ ERRORS = {
 
 @pytest.mark.parametrize("case", list(ERRORS))
 def test_errors(case):
-    _same(_run(torch, ERRORS[case]), _run(ember, ERRORS[case]))
+    same_outcome(outcome_of(torch, ERRORS[case]), outcome_of(ember, ERRORS[case]))
 
 
 EMPTY_STRIDES = {
@@ -205,7 +173,7 @@ EMPTY_STRIDES = {
 
 @pytest.mark.parametrize("case", list(EMPTY_STRIDES))
 def test_empty_strides(case):
-    _same(_run(torch, EMPTY_STRIDES[case]), _run(ember, EMPTY_STRIDES[case]))
+    same_outcome(outcome_of(torch, EMPTY_STRIDES[case]), outcome_of(ember, EMPTY_STRIDES[case]))
 
 
 # ------------------------------------------------------------- result strides
@@ -254,8 +222,8 @@ LAYOUT_OPS = {
 @pytest.mark.parametrize("name", list(LAYOUT_OPS))
 def test_result_strides(name, kind):
     fn = LAYOUT_OPS[name]
-    _same(_run(torch, lambda L: fn(L, _layout(L, kind))),
-          _run(ember, lambda L: fn(L, _layout(L, kind))))
+    same_outcome(outcome_of(torch, lambda L: fn(L, _layout(L, kind))),
+          outcome_of(ember, lambda L: fn(L, _layout(L, kind))))
 
 
 VIEWS = {
@@ -274,7 +242,7 @@ VIEWS = {
 
 @pytest.mark.parametrize("case", list(VIEWS))
 def test_view_strides(case):
-    _same(_run(torch, VIEWS[case]), _run(ember, VIEWS[case]))
+    same_outcome(outcome_of(torch, VIEWS[case]), outcome_of(ember, VIEWS[case]))
 
 
 # ------------------------------------------------------------- embedding_bag's kernels
@@ -315,8 +283,8 @@ for _dt in ("float32", "float64", "float16", "bfloat16"):
 @pytest.mark.parametrize("case", list(EMBEDDING_BAG))
 def test_embedding_bag_bits(case):
     mode, dt, kw = EMBEDDING_BAG[case]
-    _same(_run(torch, lambda L: _bag(L, mode, dt, **kw)),
-          _run(ember, lambda L: _bag(L, mode, dt, **kw)))
+    same_outcome(outcome_of(torch, lambda L: _bag(L, mode, dt, **kw)),
+          outcome_of(ember, lambda L: _bag(L, mode, dt, **kw)))
 
 
 # ------------------------------------------------------------- numbers read as the element type
@@ -368,7 +336,8 @@ SCALAR_READS["full((2,), -2**63 - 1)"] = lambda L: L.full((2,), -2 ** 63 - 1)
 
 @pytest.mark.parametrize("case", list(SCALAR_READS))
 def test_numbers_read_as_the_element_type(case):
-    _same(_run(torch, SCALAR_READS[case]), _run(ember, SCALAR_READS[case]), strides=False)
+    same_outcome(outcome_of(torch, SCALAR_READS[case]), outcome_of(ember, SCALAR_READS[case]),
+                 strides=False)
 
 
 # ------------------------------------------------------------- binary ops: operands torch refuses
@@ -399,7 +368,7 @@ BINARY_OPERANDS["(1+2j) % t"] = lambda L: (1 + 2j) % _v(L, "f")
 
 @pytest.mark.parametrize("case", list(BINARY_OPERANDS))
 def test_binary_operands(case):
-    _same(_run(torch, BINARY_OPERANDS[case]), _run(ember, BINARY_OPERANDS[case]))
+    same_outcome(outcome_of(torch, BINARY_OPERANDS[case]), outcome_of(ember, BINARY_OPERANDS[case]))
 
 
 # ------------------------------------------------------------- in-place forms and complex inputs
@@ -443,12 +412,12 @@ for _dt in ("bool", "uint8", "int64", "float32", "complex64"):
 
 @pytest.mark.parametrize("case", list(UNARY_REFUSALS))
 def test_unary_complex(case):
-    _same(_run(torch, UNARY_REFUSALS[case]), _run(ember, UNARY_REFUSALS[case]))
+    same_outcome(outcome_of(torch, UNARY_REFUSALS[case]), outcome_of(ember, UNARY_REFUSALS[case]))
 
 
 @pytest.mark.parametrize("case", list(INPLACE_DUNDERS))
 def test_inplace_dunders(case):
-    _same(_run(torch, INPLACE_DUNDERS[case]), _run(ember, INPLACE_DUNDERS[case]))
+    same_outcome(outcome_of(torch, INPLACE_DUNDERS[case]), outcome_of(ember, INPLACE_DUNDERS[case]))
 
 
 def test_augmented_assignment_writes_in_place():
@@ -509,7 +478,7 @@ INDEXING = {
 
 @pytest.mark.parametrize("case", list(INDEXING))
 def test_advanced_indexing(case):
-    _same(_run(torch, INDEXING[case]), _run(ember, INDEXING[case]))
+    same_outcome(outcome_of(torch, INDEXING[case]), outcome_of(ember, INDEXING[case]))
 
 
 # ------------------------------------------------------------- reductions: dim=None, 0-d dims
@@ -544,7 +513,7 @@ REDUCTIONS = {
 
 @pytest.mark.parametrize("case", list(REDUCTIONS))
 def test_reductions(case):
-    _same(_run(torch, REDUCTIONS[case]), _run(ember, REDUCTIONS[case]))
+    same_outcome(outcome_of(torch, REDUCTIONS[case]), outcome_of(ember, REDUCTIONS[case]))
 
 
 # ------------------------------------------------------------- factories
@@ -572,7 +541,7 @@ FACTORIES = {
 
 @pytest.mark.parametrize("case", list(FACTORIES))
 def test_factories(case):
-    _same(_run(torch, FACTORIES[case]), _run(ember, FACTORIES[case]))
+    same_outcome(outcome_of(torch, FACTORIES[case]), outcome_of(ember, FACTORIES[case]))
 
 
 # ------------------------------------------------------------- float16 kernels in float32
@@ -601,5 +570,5 @@ HALF_KERNELS = {
 @pytest.mark.parametrize("name", list(HALF_KERNELS))
 def test_half_kernels(name):
     fn = HALF_KERNELS[name]
-    _same(_run(torch, lambda L: fn(L, L.from_numpy(_H).half())),
-          _run(ember, lambda L: fn(L, L.from_numpy(_H).half())))
+    same_outcome(outcome_of(torch, lambda L: fn(L, L.from_numpy(_H).half())),
+          outcome_of(ember, lambda L: fn(L, L.from_numpy(_H).half())))

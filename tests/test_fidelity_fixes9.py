@@ -9,45 +9,7 @@ import pytest
 
 import ember
 
-torch = pytest.importorskip("torch")
-
-
-def _run(lib, fn):
-    try:
-        return fn(lib)
-    except Exception as e:  # noqa: BLE001 - the class and message are compared
-        return e
-
-
-def _same(t, e, strides=True):
-    if isinstance(t, BaseException):
-        assert isinstance(e, BaseException), f"torch raised {t!r}, ember gave {e!r}"
-        assert type(e).__name__ == type(t).__name__, (t, e)
-        assert str(e) == str(t)
-        return
-    assert not isinstance(e, BaseException), f"ember raised {e!r}, torch gave {t!r}"
-    if isinstance(t, (tuple, list)):
-        assert len(t) == len(e)
-        for a, b in zip(t, e):
-            _same(a, b, strides)
-        return
-    if not isinstance(t, torch.Tensor):
-        if isinstance(t, (torch.dtype, torch.iinfo)):
-            assert repr(t) == repr(e)
-            return
-        assert type(t) is type(e) and t == e, (t, e)
-        return
-    assert str(e.dtype) == str(t.dtype)
-    assert tuple(e.shape) == tuple(t.shape)
-    if strides:
-        assert e.stride() == t.stride(), (t.stride(), e.stride())
-    assert repr(e) == repr(t)
-    a, b = t.detach().resolve_conj().resolve_neg(), e.detach().resolve_conj()
-    if t.dtype in (torch.bfloat16, torch.float16):
-        a, b = a.double(), b.double()
-    assert np.array_equal(a.numpy(), b.numpy(),
-                          equal_nan=t.dtype.is_floating_point or t.dtype.is_complex)
-
+from .helpers import outcome_of, same_outcome, torch
 
 # ------------------------------------------------------------- uint16, uint32, uint64
 
@@ -239,7 +201,7 @@ _PROMOTE_WITH = ["bool", "uint8", "int8", "int64", "uint16", "uint32", "uint64",
 def test_unsigned_dtypes(case, dt):
     def fn(L):
         return UNSIGNED[case](L, dt)
-    _same(_run(torch, fn), _run(ember, fn))
+    same_outcome(outcome_of(torch, fn), outcome_of(ember, fn))
 
 
 @pytest.mark.parametrize("dt", ["uint16", "uint32", "uint64"])
@@ -248,7 +210,7 @@ def test_unsigned_promotion(dt, other):
     for a, b in ((dt, other), (other, dt)):
         def fn(L, a=a, b=b):
             return L.promote_types(getattr(L, a), getattr(L, b))
-        _same(_run(torch, fn), _run(ember, fn))
+        same_outcome(outcome_of(torch, fn), outcome_of(ember, fn))
 
 
 UNSIGNED_MORE = {
@@ -280,7 +242,7 @@ UNSIGNED_MORE = {
 
 @pytest.mark.parametrize("case", list(UNSIGNED_MORE))
 def test_unsigned_more(case):
-    _same(_run(torch, UNSIGNED_MORE[case]), _run(ember, UNSIGNED_MORE[case]))
+    same_outcome(outcome_of(torch, UNSIGNED_MORE[case]), outcome_of(ember, UNSIGNED_MORE[case]))
 
 
 # ------------------------------------------------------------- the names of torch's callables
@@ -386,7 +348,7 @@ CONJ = {
 
 @pytest.mark.parametrize("case", list(CONJ))
 def test_lazy_conjugation(case):
-    _same(_run(torch, CONJ[case]), _run(ember, CONJ[case]))
+    same_outcome(outcome_of(torch, CONJ[case]), outcome_of(ember, CONJ[case]))
 
 
 # ------------------------------------------------------------- found by tools/fuzz_ops.py
@@ -481,7 +443,7 @@ FUZZ = {
 
 @pytest.mark.parametrize("case", list(FUZZ))
 def test_fuzz_findings(case):
-    _same(_run(torch, FUZZ[case]), _run(ember, FUZZ[case]))
+    same_outcome(outcome_of(torch, FUZZ[case]), outcome_of(ember, FUZZ[case]))
 
 
 def _norm_case(shape, dim, p, keepdim=False, transpose=False):
@@ -538,7 +500,7 @@ FUZZ_MORE = {
 
 @pytest.mark.parametrize("case", list(FUZZ_MORE))
 def test_fuzz_findings_more(case):
-    _same(_run(torch, FUZZ_MORE[case]), _run(ember, FUZZ_MORE[case]))
+    same_outcome(outcome_of(torch, FUZZ_MORE[case]), outcome_of(ember, FUZZ_MORE[case]))
 
 
 def _ldexp_case(dt, int_exponent=False):
@@ -578,7 +540,7 @@ FUZZ_VALUES = {
 
 @pytest.mark.parametrize("case", list(FUZZ_VALUES))
 def test_fuzz_value_findings(case):
-    _same(_run(torch, FUZZ_VALUES[case]), _run(ember, FUZZ_VALUES[case]))
+    same_outcome(outcome_of(torch, FUZZ_VALUES[case]), outcome_of(ember, FUZZ_VALUES[case]))
 
 
 def _x23(L):
@@ -656,7 +618,7 @@ FUZZ_SHAPES = {
 
 @pytest.mark.parametrize("case", list(FUZZ_SHAPES))
 def test_fuzz_shape_findings(case):
-    _same(_run(torch, FUZZ_SHAPES[case]), _run(ember, FUZZ_SHAPES[case]))
+    same_outcome(outcome_of(torch, FUZZ_SHAPES[case]), outcome_of(ember, FUZZ_SHAPES[case]))
 
 
 def _s(L):
@@ -703,7 +665,7 @@ FUZZ_ZERO_D = {
 
 @pytest.mark.parametrize("case", list(FUZZ_ZERO_D))
 def test_fuzz_zero_d_findings(case):
-    _same(_run(torch, FUZZ_ZERO_D[case]), _run(ember, FUZZ_ZERO_D[case]))
+    same_outcome(outcome_of(torch, FUZZ_ZERO_D[case]), outcome_of(ember, FUZZ_ZERO_D[case]))
 
 
 FUZZ_MISC = {
@@ -721,7 +683,7 @@ FUZZ_MISC = {
 
 @pytest.mark.parametrize("case", list(FUZZ_MISC))
 def test_fuzz_misc_findings(case):
-    _same(_run(torch, FUZZ_MISC[case]), _run(ember, FUZZ_MISC[case]))
+    same_outcome(outcome_of(torch, FUZZ_MISC[case]), outcome_of(ember, FUZZ_MISC[case]))
 
 
 @pytest.mark.parametrize("shape,dim,index", [
@@ -730,10 +692,10 @@ def test_fuzz_misc_findings(case):
 def test_index_select_out_of_range_errors(shape, dim, index):
     def fn(L):
         return L.ones(*shape).index_select(dim, L.tensor(index))
-    _same(_run(torch, fn), _run(ember, fn))
+    same_outcome(outcome_of(torch, fn), outcome_of(ember, fn))
 
 
 def test_cumprod_inplace_dtype_checked_before_bool():
     def fn(L):
         return L.tensor([[True], [False]]).cumprod_(0, dtype=L.int64)
-    _same(_run(torch, fn), _run(ember, fn))
+    same_outcome(outcome_of(torch, fn), outcome_of(ember, fn))
