@@ -49,6 +49,22 @@ def _conv(lib, x, w, b, kw):
     return f(*t, **kw).numpy()
 
 
+def _input_grad(lib, x, w, kw):
+    """The input's gradient of ``conv(x, w, **kw)`` under a fixed cosine output gradient."""
+    f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
+    xt = lib.from_numpy(x).requires_grad_()
+    y = f(xt, lib.from_numpy(w), **kw)
+    y.backward(lib.from_numpy(np.cos(np.arange(y.numel(), dtype=np.float32)).reshape(
+        tuple(y.shape))))
+    return xt.grad.numpy()
+
+
+def _same_bits(got, want):
+    assert got.shape == want.shape
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+        f"{(got != want).sum()} of {want.size} differ"
+
+
 @pytest.mark.parametrize("case", range(len(FORWARD)))
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
 def test_forward_is_torchs_bits(case, bias, threads):
@@ -60,9 +76,7 @@ def test_forward_is_torchs_bits(case, bias, threads):
         b = rng.standard_normal(ws[0]).astype(np.float32) if bias else None
         want = _conv(torch, x, w, b, kw)
         got = _conv(ember, x, w, b, kw)
-        assert got.shape == want.shape
-        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
-            f"{(got != want).sum()} of {want.size} differ"
+        _same_bits(got, want)
 
 
 UNSTRIDED = [i for i, (_, _, kw) in enumerate(FORWARD)
@@ -77,17 +91,7 @@ def test_input_grad_is_torchs_bits(case, threads):
     rng = np.random.default_rng(case)
     x = rng.standard_normal(xs).astype(np.float32)
     w = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(np.float32)
-    grads = []
-    for lib in (torch, ember):
-        f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
-        xt = lib.from_numpy(x).requires_grad_()
-        y = f(xt, lib.from_numpy(w), **kw)
-        y.backward(lib.from_numpy(np.cos(np.arange(y.numel(), dtype=np.float32)).reshape(
-            tuple(y.shape))))
-        grads.append(xt.grad.numpy())
-    want, got = grads
-    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
-        f"{(got != want).sum()} of {want.size} differ"
+    _same_bits(_input_grad(ember, x, w, kw), _input_grad(torch, x, w, kw))
 
 
 def _args(xs, kw):
@@ -126,8 +130,7 @@ def test_weight_and_bias_grads_are_torchs_bits(case, bias, threads):
             tuple(y.shape))))
         grads.append([wt.grad.numpy()] + ([bt.grad.numpy()] if bias else []))
     for want, got in zip(*grads):
-        assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
-            f"{(got != want).sum()} of {want.size} differ"
+        _same_bits(got, want)
 
 
 # 1x1 kernels: oneDNN's jit_1x1, blocks of 80, 256 or 512 input channels by the output's
@@ -152,8 +155,7 @@ def test_1x1_forward_is_torchs_bits(case, bias, threads):
     b = rng.standard_normal(o).astype(np.float32) if bias else None
     want = _conv(torch, x, w, b, {"stride": stride})
     got = _conv(ember, x, w, b, {"stride": stride})
-    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
-        f"{(got != want).sum()} of {want.size} differ"
+    _same_bits(got, want)
 
 
 @pytest.mark.parametrize("case", [i for i, c in enumerate(ONE_BY_ONE) if c[2] == 1])
@@ -165,17 +167,7 @@ def test_1x1_input_grad_is_torchs_bits(case, threads):
     x = rng.standard_normal(xs).astype(np.float32)
     w = (rng.standard_normal((o, xs[1]) + (1,) * (len(xs) - 2)) / np.sqrt(xs[1])).astype(
         np.float32)
-    grads = []
-    for lib in (torch, ember):
-        f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
-        xt = lib.from_numpy(x).requires_grad_()
-        y = f(xt, lib.from_numpy(w))
-        y.backward(lib.from_numpy(np.cos(np.arange(y.numel(), dtype=np.float32)).reshape(
-            tuple(y.shape))))
-        grads.append(xt.grad.numpy())
-    want, got = grads
-    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
-        f"{(got != want).sum()} of {want.size} differ"
+    _same_bits(_input_grad(ember, x, w, {}), _input_grad(torch, x, w, {}))
 
 
 # groups on the direct kernel: per group, blocks of 16, 8 or 4 channels (the largest that
@@ -198,8 +190,7 @@ def test_grouped_forward_is_torchs_bits(case, bias, threads):
     b = rng.standard_normal(o).astype(np.float32) if bias else None
     want = _conv(torch, x, w, b, dict(kw, groups=g))
     got = _conv(ember, x, w, b, dict(kw, groups=g))
-    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
-        f"{(got != want).sum()} of {want.size} differ"
+    _same_bits(got, want)
 
 
 @pytest.mark.parametrize("case", [i for i, c in enumerate(GROUPED) if "stride" not in c[4]])
@@ -208,17 +199,8 @@ def test_grouped_input_grad_is_torchs_bits(case, threads):
     rng = np.random.default_rng(case + 7)
     x = rng.standard_normal(xs).astype(np.float32)
     w = (rng.standard_normal((o, xs[1] // g) + (k,) * (len(xs) - 2)) / k).astype(np.float32)
-    grads = []
-    for lib in (torch, ember):
-        f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
-        xt = lib.from_numpy(x).requires_grad_()
-        y = f(xt, lib.from_numpy(w), groups=g, **kw)
-        y.backward(lib.from_numpy(np.cos(np.arange(y.numel(), dtype=np.float32)).reshape(
-            tuple(y.shape))))
-        grads.append(xt.grad.numpy())
-    want, got = grads
-    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
-        f"{(got != want).sum()} of {want.size} differ"
+    kw = dict(kw, groups=g)
+    _same_bits(_input_grad(ember, x, w, kw), _input_grad(torch, x, w, kw))
 
 
 # depthwise: oneDNN's jit_dw, each output's chain from the bias over its channel's taps
@@ -241,8 +223,7 @@ def test_depthwise_forward_is_torchs_bits(case, bias, threads):
     b = rng.standard_normal(c).astype(np.float32) if bias else None
     want = _conv(torch, x, w, b, dict(kw, groups=c))
     got = _conv(ember, x, w, b, dict(kw, groups=c))
-    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
-        f"{(got != want).sum()} of {want.size} differ"
+    _same_bits(got, want)
 
 
 def test_forward_takes_onednns_path():
