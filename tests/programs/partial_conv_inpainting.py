@@ -92,7 +92,9 @@ print("images:", tuple(images.shape))
 
 model = UNetPConv()
 opt = torch.optim.Adam(model.parameters(), lr=5e-3)
-for step in range(30):
+# (20 Adam steps: Ember's strided input gradients are within an ulp of oneDNN's, and Adam
+# amplifies round-off step by step)
+for step in range(20):
     mask = random_mask(4, 16, 16)
     out, _ = model(images * mask, mask)
     comp = mask * images + (1 - mask) * out
@@ -102,7 +104,7 @@ for step in range(30):
     opt.zero_grad()
     loss.backward()
     opt.step()
-    if step % 10 == 0 or step == 29:
+    if step % 10 == 0 or step == 19:
         print(
             f"step {step:2d} loss {loss.item():.4f} hole {hole.item():.4f} valid {valid.item():.4f}"
         )
