@@ -264,6 +264,27 @@ def test_nonfinite_long_chains_fall_back():
     assert np.array_equal(np.isinf(got), np.isinf(want))
 
 
+@pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan])
+def test_nonfinite_weight_gradient_falls_back(bad):
+    """One value that is not finite spoils the carried sums of the weight gradient's chains;
+    the result check sends the whole gradient to the general path, whose infinities and NaNs
+    sit where torch's do."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((4, 3, 12, 12)).astype(np.float32)
+    x[1, 2, 5, 6] = bad
+    w = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
+    g = np.ones((4, 8, 12, 12), np.float32)
+    assert _onednn_conv.backward_weights(x, g, w.shape, (1, 1), (1, 1), (1, 1), 2) is None
+    grads = []
+    for lib in (torch, ember):
+        wt = lib.from_numpy(w).requires_grad_()
+        lib.nn.functional.conv2d(lib.from_numpy(x), wt, padding=1).backward(lib.from_numpy(g))
+        grads.append(wt.grad.numpy())
+    got, want = grads[1], grads[0]
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+
+
 def test_mkldnn_disabled_takes_atens_slow_path():
     """``backends.mkldnn.enabled = False`` sends float32 convolutions to ATen's slow path,
     in torch and here (its bits too)."""

@@ -22,12 +22,14 @@ another MKL gives either the same bits or today's plain products.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import math
 import weakref
 
 import numpy as np
 
-from . import _exact, _gemm, _onednn
+from . import _exact, _gemm, _onednn, _vml
 
 _F32 = np.dtype(np.float32)
 _LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe least size
@@ -729,6 +731,12 @@ def _balance211(work, nthr, ithr):
 def _shares(x_shape, wshape, stride, padding, dilation, threads, bias=False):
     """Each thread's range of positions (flat over image, output row, output column), for
     the weight gradient or the bias's."""
+    return _shares_of(tuple(x_shape), tuple(wshape), tuple(stride), tuple(padding),
+                      tuple(dilation), threads, bias)
+
+
+@functools.lru_cache(maxsize=64)
+def _shares_of(x_shape, wshape, stride, padding, dilation, threads, bias):
     mb, ic, oc, sizes, out, kernel, st, _, dil = _wgeometry(x_shape, wshape, stride,
                                                              padding, dilation)
     if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1]:
@@ -755,49 +763,70 @@ def _position_chains(cols, g, shares):
     The positions are cut into MKL panels, each led by 16 slots: the running sums of 16
     output channels, which 16 identity terms carry into the panel's chain. Each call
     writes its sums straight into the next panel's slots (the product transposed: the 16
-    channels as rows), so the calls follow one another with nothing between them."""
+    channels as rows), so the calls follow one another with nothing between them.
+
+    A value that is not finite anywhere leaves a sum that is not finite (a running sum
+    never returns to finite, and ``0 * inf`` in a carry spreads NaN), so one check of the
+    result stands for all."""
     r, m = cols.shape
     o = g.shape[0]
-    if not (np.isfinite(cols).all() and np.isfinite(g).all()):
-        return None
     rp = max(r, _LANES)
     op = _div_up(o, _LANES) * _LANES
     panel = _panel()
     step = panel - _LANES
-    gemm = _gemm._fn("gemm", _F32)
-    col_major, trans, plain = 102, 112, 111
+    gemm, one, zero, ptr = _sgemm()
+    size = _F32.itemsize
+    eye = np.tile(np.eye(_LANES, dtype=_F32), (op // _LANES, 1))[:, None]
     total = None
     for a, b in shares:
         length = b - a
         nseg = _div_up(length, step)
         full, rem = divmod(length, step)
-        # one more panel than the positions need: the last call's sums land in its slots
-        ax = _gemm.aligned_empty((rp, nseg + 1, panel), _F32, zero=True)
-        gx = _gemm.aligned_empty((op, nseg, panel), _F32, zero=True)
+        # one more panel than the positions need: the last call's sums land in its slots;
+        # a panel's slots are written before they are read, past the last positions nothing
+        # is read
+        ax = _gemm.aligned_empty((rp, nseg + 1, panel), _F32)
+        gx = _gemm.aligned_empty((op, nseg, panel), _F32)
         for dst, src, rows in ((ax, cols, r), (gx, g, o)):
             body = dst[:rows, :nseg, _LANES:]
             if full:
                 body[:, :full] = src[:, a:a + full * step].reshape(rows, full, step)
             if rem:
                 body[:, full, :rem] = src[:, a + full * step:b]
-        lanes = np.arange(op)
-        gx[lanes, :, lanes % _LANES] = 1
+            dst[rows:] = 0
+        gx[:, :, :_LANES] = eye
         res = np.empty((op, rp), _F32)
         lda, ldb = nseg * panel, (nseg + 1) * panel
-        pa, pb, size = gx.ctypes.data, ax.ctypes.data, _F32.itemsize
-        sizes = [panel] * full + ([_LANES + rem] if rem else [])
+        pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
+        calls = [(pb + s * stride, pb + (s + 1) * stride, panel) for s in range(full)]
+        if rem:
+            calls.append((pb + full * stride, pb + (full + 1) * stride, _LANES + rem))
         with _gemm.one_thread():         # small products: MKL's threads would only wait
             for j0 in range(0, op, _LANES):
                 ax[:, 0, :_LANES] = 0
                 base = pa + j0 * lda * size
-                for s, kk in enumerate(sizes):
-                    gemm(col_major, trans, plain, _LANES, rp, kk, 1.0,
-                         base + s * panel * size, lda, pb + s * panel * size, ldb, 0.0,
-                         pb + (s + 1) * panel * size, ldb)
+                for s, (src, dst, kk) in enumerate(calls):
+                    gemm(_COL_MAJOR, _TRANS, _PLAIN, _LANES, rp, kk, one,
+                         ptr(base + s * stride), lda, ptr(src), ldb, zero, ptr(dst), ldb)
                 res[j0:j0 + _LANES] = ax[:, nseg, :_LANES].T
         total = res if total is None else total + res
     out = total[:o, :r]
     return out if np.isfinite(out).all() else None
+
+
+_COL_MAJOR, _TRANS, _PLAIN = 102, 112, 111
+_SGEMM: list = []
+
+
+def _sgemm():
+    """MKL's ``cblas_sgemm`` bound without argument types, with the float32 constants 1
+    and 0 and the pointer type: :func:`_position_chains` makes thousands of small calls,
+    and ctypes' conversions through ``argtypes`` cost a fifth of each."""
+    if not _SGEMM:
+        fn = _vml.library()["cblas_sgemm"]     # a fresh binding: the shared one has argtypes
+        fn.restype = None
+        _SGEMM[:] = [fn, ctypes.c_float(1.0), ctypes.c_float(0.0), ctypes.c_void_p]
+    return _SGEMM
 
 
 def _positions(a):
