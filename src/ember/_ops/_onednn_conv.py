@@ -22,9 +22,11 @@ another MKL gives either the same bits or today's plain products.
 
 from __future__ import annotations
 
+import concurrent.futures
 import ctypes
 import functools
 import math
+import os
 import weakref
 
 import numpy as np
@@ -289,58 +291,97 @@ class _Taps:
             win, _ = _windows(x, kernel, stride, pad, dilation)
             self.win = win[:, :, ::-1, ::-1] if flip else win
 
-    def fill(self, c0, cb, dst):
-        """``dst`` (kh, kw, cb, N, positions): channels ``c0:c0 + cb`` under each tap."""
+    def fill(self, c0, cb, images, dst):
+        """``dst`` (kh, kw, cb, images, positions): channels ``c0:c0 + cb`` of the images
+        ``images`` (a slice) under each tap."""
         if self.wide:
             kw = self.kernel[1]
             for t, off in enumerate(self.offs):
-                dst[t // kw, t % kw] = self.buf[:, c0:c0 + cb, off:off + self.length] \
+                dst[t // kw, t % kw] = self.buf[images, c0:c0 + cb, off:off + self.length] \
                     .transpose(1, 0, 2)
         else:
-            dst.reshape(self.kernel + (cb, self.n) + self.out)[...] = \
-                self.win[:, c0:c0 + cb].transpose(2, 3, 1, 0, 4, 5)
+            nb = dst.shape[3]
+            dst.reshape(self.kernel + (cb, nb) + self.out)[...] = \
+                self.win[images, c0:c0 + cb].transpose(2, 3, 1, 0, 4, 5)
 
-    def crop(self, res):
-        """(N, O, OH, OW) of the chains' sums ``res`` (O, N * positions)."""
-        o = res.shape[0]
+    def crop(self, res, out):
+        """``out`` (images, O, OH, OW) from the chains' sums ``res`` (O, images * positions)."""
+        o, nb = res.shape[0], out.shape[0]
         if self.wide:
-            res = res.reshape(o, self.n, self.out[0], self.wp)[..., :self.out[1]]
-        return np.ascontiguousarray(res.reshape((o, self.n) + self.out).transpose(1, 0, 2, 3))
+            res = res.reshape(o, nb, self.out[0], self.wp)[..., :self.out[1]]
+        out[...] = res.reshape((o, nb) + self.out).transpose(1, 0, 2, 3)
 
 
 def _blocked(taps, r, wt, bias, block=_LANES):
     """The chains of oneDNN's direct kernel over ``taps`` (:class:`_Taps`) of a tensor of
     ``r`` channels, ``wt`` (O, R, kh, kw) the weights: per block of 16 reduced channels one
     chain over (row, column, channel), each block's sum added to the bias or the earlier
-    blocks' (N, O, *out), or None (see :func:`_chain`)."""
+    blocks' (N, O, *out), or None (see :func:`_chain`). Each image's sums are its own: on
+    torch's threads the images are shared out, as oneDNN shares them."""
     n, kernel = taps.n, taps.kernel
     o = wt.shape[0]
-    m = n * taps.length
-    mp = max(m, _LANES)                  # MKL's general kernel: 16 or more rows and columns
     op = _columns(o)
-    panel = _panel()
-    res = _gemm.aligned_empty((op, mp), _F32)
-    beta = 0.0
-    if bias is not None:
-        res[:o] = bias.reshape(o, 1)
-        res[o:] = 0
-        beta = 1.0
     kp = kernel[0] * kernel[1]
+    weights = []
     for c0 in range(0, r, block):
         cb = min(block, r - c0)
-        kb = kp * cb
-        cols = _gemm.aligned_empty((kb, mp), _F32)
-        taps.fill(c0, cb, cols[:, :m].reshape(kernel + (cb, n, taps.length)))
-        if mp > m:
-            cols[:, m:] = 0
-        wm = _gemm.aligned_empty((op, kb), _F32, zero=op > o)
-        wm[:o] = wt[:, c0:c0 + cb].transpose(0, 2, 3, 1).reshape(o, kb)
-        # one thread: MKL's second one costs more than it saves on these thin products
-        with _gemm.one_thread():
-            if not _chain(cols, wm, res, beta, panel):
-                return None
-        beta = 1.0
-    return taps.crop(res[:o, :m])
+        wm = _gemm.aligned_empty((op, kp * cb), _F32, zero=op > o)
+        wm[:o] = wt[:, c0:c0 + cb].transpose(0, 2, 3, 1).reshape(o, kp * cb)
+        weights.append((c0, cb, wm))
+    out = np.empty((n, o) + taps.out, _F32)
+    panel = _panel()
+
+    def images(i0, i1):
+        m = (i1 - i0) * taps.length
+        mp = max(m, _LANES)              # MKL's general kernel: 16 or more rows and columns
+        res = _gemm.aligned_empty((op, mp), _F32)
+        beta = 0.0
+        if bias is not None:
+            res[:o] = bias.reshape(o, 1)
+            res[o:] = 0
+            beta = 1.0
+        for c0, cb, wm in weights:
+            cols = _gemm.aligned_empty((kp * cb, mp), _F32)
+            taps.fill(c0, cb, slice(i0, i1), cols[:, :m].reshape(kernel + (cb, i1 - i0,
+                                                                           taps.length)))
+            if mp > m:
+                cols[:, m:] = 0
+            # one thread: MKL's second one costs more than it saves on these thin products
+            with _gemm.one_thread():
+                if not _chain(cols, wm, res, beta, panel):
+                    return False
+            beta = 1.0
+        taps.crop(res[:o, :m], out[i0:i1])
+        return True
+
+    parts = _image_parts(n, n * taps.length * kp * r * op)
+    return out if all(_parallel(images, parts)) else None
+
+
+_PARALLEL_WORK = 1 << 24     # multiply-adds below which a second thread costs more than it saves
+_POOL: list = []             # the one worker thread of :func:`_parallel`, made at first use
+
+
+def _image_parts(n: int, work: int) -> list:
+    """The images' ranges for torch's threads (at most 2 here): one range for small work."""
+    if n < 2 or work < _PARALLEL_WORK or _exact.get_num_threads() < 2:
+        return [(0, n)]
+    return [(0, n // 2), (n // 2, n)]
+
+
+def _parallel(fn, parts) -> list:
+    """``fn(*part)`` for each part, the first on this thread and a second on a worker
+    thread at the same time (NumPy's copies and MKL's calls release the GIL)."""
+    if len(parts) == 1:
+        return [fn(*parts[0])]
+    if not _POOL:
+        _POOL.append(concurrent.futures.ThreadPoolExecutor(1, "ember-conv"))
+    later = _POOL[0].submit(fn, *parts[1])
+    return [fn(*parts[0]), later.result()]
+
+
+# a forked child (a DataLoader worker) has no worker thread: it makes its own at first use
+os.register_at_fork(after_in_child=_POOL.clear)
 
 
 def forward(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilation, groups=1):
