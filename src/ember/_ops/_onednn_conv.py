@@ -839,30 +839,29 @@ def _position_chains(cols, g, shares):
         res = np.empty((op, rp), _F32)
         lda, ldb = nseg * panel, (nseg + 1) * panel
         pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
-        calls = [(pb + s * stride, pb + (s + 1) * stride, panel) for s in range(full)]
-        if rem:
-            calls.append((pb + full * stride, pb + (full + 1) * stride, _LANES + rem))
+        kks = [panel] * full + ([_LANES + rem] if rem else [])
+        panels = [ptr(pb + s * stride) for s in range(nseg + 1)]
         with _gemm.one_thread():         # small products: MKL's threads would only wait
             for j0 in range(0, op, _LANES):
                 ax[:, 0, :_LANES] = 0
                 base = pa + j0 * lda * size
-                for s, (src, dst, kk) in enumerate(calls):
-                    gemm(_COL_MAJOR, _TRANS, _PLAIN, _LANES, rp, kk, one,
-                         ptr(base + s * stride), lda, ptr(src), ldb, zero, ptr(dst), ldb)
+                for s, kk in enumerate(kks):
+                    gemm(102, 112, 111, _LANES, rp, kk, one, ptr(base + s * stride), lda,
+                         panels[s], ldb, zero, panels[s + 1], ldb)
                 res[j0:j0 + _LANES] = ax[:, nseg, :_LANES].T
         total = res if total is None else total + res
     out = total[:o, :r]
     return out if np.isfinite(out).all() else None
 
 
-_COL_MAJOR, _TRANS, _PLAIN = 102, 112, 111
 _SGEMM: list = []
 
 
 def _sgemm():
     """MKL's ``cblas_sgemm`` bound without argument types, with the float32 constants 1
-    and 0 and the pointer type: :func:`_position_chains` makes thousands of small calls,
-    and ctypes' conversions through ``argtypes`` cost a fifth of each."""
+    and 0 and the pointer type: :func:`_position_chains` makes thousands of small calls
+    (column-major 102, transposed 112 times plain 111), and ctypes' conversions through
+    ``argtypes`` cost a fifth of each."""
     if not _SGEMM:
         fn = _vml.library()["cblas_sgemm"]     # a fresh binding: the shared one has argtypes
         fn.restype = None
