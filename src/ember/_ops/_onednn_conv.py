@@ -128,8 +128,9 @@ def _group_block(cg, og):
 
 
 def _direct(shape, wshape, stride, padding, dilation, groups, threads,
-            grouped=False) -> bool:
-    """The sizes' part of :func:`direct_forward` (groups only where ``grouped``)."""
+            grouped=False, mkldnn=True) -> bool:
+    """The sizes' part of :func:`direct_forward` (groups only where ``grouped``; ATen's
+    choice of oneDNN for ``shape`` too where ``mkldnn``)."""
     if len(shape) not in (3, 4) or 0 in shape or 0 in wshape:
         return False
     if groups != 1 and not (grouped and _group_block(shape[1] // groups,
@@ -148,7 +149,7 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
         out = (s + 2 * p - ext) // t + 1
         if out <= 0 or ext <= p or ext <= (out - 1) * t + ext - s - p:
             return False                 # a tap window wholly in the padding: gemm conv
-    return (use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+    return ((not mkldnn or use_mkldnn(shape, wshape, stride, dilation, groups, threads))
             and _onednn.avx512() and _panel() > 0)
 
 
@@ -176,6 +177,34 @@ def direct_backward_data(grad: np.ndarray, input_shape, w: np.ndarray, stride, p
     return (grad.dtype == _F32 and all(s == 1 for s in stride) and _plain(w)
             and _direct(input_shape, w.shape, stride, padding, dilation, groups, threads,
                         grouped=True))
+
+
+def direct_transposed(x: np.ndarray, w: np.ndarray, out_shape, stride, padding, dilation,
+                      output_padding, groups, threads: int) -> bool:
+    """Whether torch computes this float32 transposed convolution with oneDNN's
+    deconvolution, which runs the ``jit:avx512_core`` backward-data kernel of the
+    convolution it transposes (``ref_deconvolution``; see :func:`backward_data`): ATen's
+    ``use_mkldnn`` on the transposed convolution's own input, the kernel's sizes on the
+    convolution's view (its input the output here), stride 1 and no output padding."""
+    return (x.dtype == _F32 and all(s == 1 for s in stride) and not any(output_padding)
+            and _plain(x, w)
+            and use_mkldnn(x.shape, w.shape, stride, dilation, groups, threads)
+            and _direct(out_shape, w.shape, stride, padding, dilation, groups, threads,
+                        grouped=True, mkldnn=False))
+
+
+def transposed_bias_grad(grad: np.ndarray, x_shape, wshape, stride, dilation, groups,
+                         threads: int):
+    """The bias gradient of a float32 transposed convolution that torch hands to oneDNN:
+    ``ref_deconvolution``'s sum per output channel of its 8- or 16-channel blocked layout
+    (4 or more channels), one chain of adds over image and position in order; None where
+    torch takes another path."""
+    if not (grad.dtype == _F32 and groups == 1 and wshape[1] >= 4 and _plain(grad)
+            and use_mkldnn(x_shape, wshape, stride, dilation, groups, threads)):
+        return None
+    a = np.moveaxis(grad, 1, 0).reshape(grad.shape[1], -1)
+    # from zero, as oneDNN starts (0 + -0 is +0)
+    return np.add.accumulate(a, axis=1)[:, -1] + _F32.type(0)
 
 
 def _windows(x, kernel, stride, padding, dilation):

@@ -1319,12 +1319,12 @@ def _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation
 
 def _conv_bias_grad(grad, input_shape, weight_shape, stride, padding, dilation, transposed,
                     groups):
-    """The bias's formula: :func:`_bias_grad_kernel` unless a graph is being built (the
-    sum's own gradient) or the convolution is transposed."""
-    if transposed or grad.requires_grad:
+    """The bias's formula: its kernel's (:func:`_raw_bias`) unless a graph is being built
+    (then the sum's own gradient)."""
+    if grad.requires_grad:
         return grad.sum((0,) + tuple(range(2, grad.ndim)))
-    return Tensor._wrap(_bias_grad_kernel(grad._data, input_shape, weight_shape, stride,
-                                          padding, dilation, groups))
+    return Tensor._wrap(_raw_bias(grad._data, input_shape, weight_shape, stride, padding,
+                                  dilation, transposed, groups))
 
 
 def _transposed_size(input_shape, weight_shape, stride, padding, dilation, output_padding,
@@ -1385,7 +1385,10 @@ def _raw_weight(grad, input, weight_shape, stride, padding, dilation, transposed
 def _raw_bias(grad, input_shape, weight_shape, stride, padding, dilation, transposed, groups):
     """The bias's raw formula (see :func:`_bias_grad_kernel`)."""
     if transposed:
-        return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+        out = _onednn_conv.transposed_bias_grad(grad, input_shape, weight_shape, stride,
+                                                dilation, groups, _exact.get_num_threads())
+        return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data \
+            if out is None else out
     return _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation,
                              groups)
 
@@ -1447,7 +1450,12 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if transposed:
         sizes = _transposed_size(input.shape, weight.shape, stride, padding, dilation,
                                  output_padding, groups)
-        out = _conv_input_grad_np(input, weight, sizes, stride, padding, dilation, groups)
+        out = None
+        if _onednn_conv.direct_transposed(input, weight, sizes, stride, padding, dilation,
+                                          output_padding, groups, _exact.get_num_threads()):
+            out = _onednn_conv.backward_data(input, weight, sizes, padding, dilation, groups)
+        if out is None:
+            out = _conv_input_grad_np(input, weight, sizes, stride, padding, dilation, groups)
     elif (bias is None or bias.dtype == input.dtype) and _slow_conv(
             input.shape, input.dtype, weight.shape, stride, dilation, groups):
         return _mf.follow(_conv_slow(input, weight, bias, stride, padding), input, weight)
