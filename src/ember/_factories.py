@@ -640,7 +640,7 @@ def range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, devic
     warnings.warn("torch.range is deprecated and will be removed in a future release because "
                   "its behavior is inconsistent with Python's range builtin. Instead, use "
                   "torch.arange, which produces values in [start, end).", UserWarning,
-                  stacklevel=2)
+                  stacklevel=3)             # the caller of the ``out=`` wrapper
     n = int(math.floor((end - start) / step)) + 1
     arr = (start + step * np.arange(n, dtype=np.float64)).astype(_np_dtype(dtype))
     return _finish(Tensor._wrap(arr), requires_grad, device)
