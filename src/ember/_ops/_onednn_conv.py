@@ -388,7 +388,8 @@ def _blocked(taps, r, wt, bias, block=_LANES):
 
 
 _PARALLEL_WORK = 1 << 24     # multiply-adds below which a second thread costs more than it saves
-_POOL: list = []             # the one worker thread of :func:`_parallel`, made at first use
+_POOL: list = []             # :func:`_parallel`'s worker threads and their number
+_PARALLEL_CALL = 1 << 19     # multiply-adds of a weight-gradient call worth a thread per share
 
 
 def _image_parts(n: int, work: int) -> list:
@@ -399,14 +400,15 @@ def _image_parts(n: int, work: int) -> list:
 
 
 def _parallel(fn, parts) -> list:
-    """``fn(*part)`` for each part, the first on this thread and a second on a worker
-    thread at the same time (NumPy's copies and MKL's calls release the GIL)."""
+    """``fn(*part)`` for each part, the first on this thread and the others on worker
+    threads at the same time (NumPy's copies and MKL's calls release the GIL)."""
     if len(parts) == 1:
         return [fn(*parts[0])]
-    if not _POOL:
-        _POOL.append(concurrent.futures.ThreadPoolExecutor(1, "ember-conv"))
-    later = _POOL[0].submit(fn, *parts[1])
-    return [fn(*parts[0]), later.result()]
+    if not _POOL or _POOL[1] < len(parts) - 1:
+        _POOL[:] = [concurrent.futures.ThreadPoolExecutor(len(parts) - 1, "ember-conv"),
+                    len(parts) - 1]
+    later = [_POOL[0].submit(fn, *part) for part in parts[1:]]
+    return [fn(*parts[0])] + [f.result() for f in later]
 
 
 # a forked child (a DataLoader worker) has no worker thread: it makes its own at first use
@@ -847,8 +849,8 @@ def _position_chains(cols, g, shares):
     gemm, one, zero, ptr = _sgemm()
     size = _F32.itemsize
     eye = np.tile(np.eye(_LANES, dtype=_F32), (op // _LANES, 1))[:, None]
-    total = None
-    for a, b in shares:
+
+    def share(a, b):
         length = b - a
         nseg = _div_up(length, step)
         full, rem = divmod(length, step)
@@ -878,7 +880,17 @@ def _position_chains(cols, g, shares):
                     gemm(102, 112, 111, _LANES, rp, kk, one, ptr(base + s * stride), lda,
                          panels[s], ldb, zero, panels[s + 1], ldb)
                 res[j0:j0 + _LANES] = ax[:, nseg, :_LANES].T
-        total = res if total is None else total + res
+        return res
+
+    # the shares on threads of their own, as oneDNN's, where each call is long enough that
+    # the threads do not wait on each other for the GIL between calls
+    if _LANES * rp * panel >= _PARALLEL_CALL:
+        parts = _parallel(share, shares)
+    else:
+        parts = [share(a, b) for a, b in shares]
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
     out = total[:o, :r]
     return out if np.isfinite(out).all() else None
 
