@@ -13,7 +13,7 @@ import pytest
 import ember
 from ember._ops import _gemm
 
-from .helpers import torch
+from .helpers import errors_alike, torch
 
 
 def _c(shape, dtype, seed):
@@ -86,3 +86,84 @@ def test_complex_einsum_of_a_spectral_layer_and_its_gradients():
         got.append([_bits(t)[0] for t in (out, xt.grad, wt.grad)])
     for t, e in zip(*got):
         assert np.array_equal(t, e)
+
+
+# ----------------------------------------------------------------------------- fake quantization
+
+_SPECIALS = [float("nan"), float("inf"), -float("inf"), 2.5, 3.5, -0.05, 7.4, 7.6, -8.6, 1e30]
+
+
+def _fq_values(dtype):
+    rng = np.random.default_rng(9)
+    v = np.concatenate([rng.standard_normal(40) * 1.2, _SPECIALS]).astype(np.float32)
+    return v.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("qparams", [(0.1, 3), (0.37, 0), (1.0, -8), (0.0, 0)])
+def test_fake_quantize_per_tensor_values_and_gradient(dtype, qparams):
+    scale, zp = qparams
+    got = []
+    for L in (torch, ember):
+        x = L.from_numpy(_fq_values(np.float32)).to(getattr(L, dtype)).requires_grad_()
+        y = L.fake_quantize_per_tensor_affine(x, scale, zp, -8, 7)
+        y.sum().backward()
+        got.append((y.float().detach().numpy().tobytes(), x.grad.float().numpy().tobytes(),
+                    type(y.grad_fn).__name__, str(y.dtype)))
+    assert got[0] == got[1]
+
+
+def test_fake_quantize_per_tensor_with_tensor_qparams():
+    got = []
+    for L in (torch, ember):
+        x = L.from_numpy(_fq_values(np.float32)).requires_grad_()
+        y = L.fake_quantize_per_tensor_affine(x, L.tensor(0.2), L.tensor(10, dtype=L.int32),
+                                              -8, 7)
+        y.sum().backward()
+        got.append((y.detach().numpy().tobytes(), x.grad.numpy().tobytes(),
+                    type(y.grad_fn).__name__))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("zp_dtype", ["int32", "float32"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_fake_quantize_per_channel_values_and_gradient(zp_dtype, axis):
+    v = _fq_values(np.float32)[:50].reshape(5, 10) * 3
+    got = []
+    for L in (torch, ember):
+        x = L.from_numpy(v.copy()).requires_grad_()
+        n = v.shape[axis]
+        scale = L.linspace(0.05, 0.9, n)
+        zp = (L.arange(n) % 5 - 2).to(getattr(L, zp_dtype)) * (1.25 if zp_dtype[0] == "f" else 1)
+        y = L.fake_quantize_per_channel_affine(x, scale, zp, axis, -8, 7)
+        (y * L.arange(50.0).view(5, 10)).sum().backward()
+        got.append((y.detach().numpy().tobytes(), x.grad.numpy().tobytes(),
+                    type(y.grad_fn).__name__))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: L.fake_quantize_per_tensor_affine(x, 0.1, 0, 7, -8),
+    lambda L, x: L.fake_quantize_per_tensor_affine(x, 0.1, 9, -8, 7),
+    lambda L, x: L.fake_quantize_per_tensor_affine(x.long(), 0.1, 0, -8, 7),
+    lambda L, x: L.fake_quantize_per_channel_affine(x, L.tensor([0.1, 0.2], dtype=L.float64),
+                                                    L.tensor([0, 0], dtype=L.int32), 0, -8, 7),
+    lambda L, x: L.fake_quantize_per_channel_affine(x, L.tensor([0.1, 0.2]), L.tensor([0, 0]),
+                                                    0, -8, 7),
+    lambda L, x: L.fake_quantize_per_channel_affine(x, L.tensor([[0.1, 0.2]]),
+                                                    L.tensor([0, 0], dtype=L.int32), 0, -8, 7),
+    lambda L, x: L.fake_quantize_per_channel_affine(x, L.tensor([0.1, 0.2]),
+                                                    L.tensor([0, 0, 0], dtype=L.int32), 0, -8,
+                                                    7),
+    lambda L, x: L.fake_quantize_per_channel_affine(x, L.tensor([0.1, 0.2, 0.3]),
+                                                    L.tensor([0, 0, 0], dtype=L.int32), 0, -8,
+                                                    7),
+    lambda L, x: L.fake_quantize_per_channel_affine(x, L.tensor([0.1, 0.2]),
+                                                    L.tensor([0, 9], dtype=L.int32), 0, -8, 7),
+    lambda L, x: L.fake_quantize_per_channel_affine(x, L.tensor([0.1] * 3),
+                                                    L.tensor([0] * 3, dtype=L.int32), -1, -8, 7),
+    lambda L, x: L.fake_quantize_per_channel_affine(x.long(), L.tensor([0.1, 0.2]),
+                                                    L.tensor([0, 0], dtype=L.int32), 0, -8, 7),
+])
+def test_fake_quantize_errors_are_torchs(call):
+    errors_alike(lambda L: call(L, L.ones(2, 3)))
