@@ -167,3 +167,77 @@ def test_fake_quantize_per_channel_values_and_gradient(zp_dtype, axis):
 ])
 def test_fake_quantize_errors_are_torchs(call):
     errors_alike(lambda L: call(L, L.ones(2, 3)))
+
+
+# ----------------------------------------------------------------------------- foreach
+
+def _lists(L):
+    rng = np.random.default_rng(11)
+    mk = [rng.standard_normal(s).astype(np.float32) for s in ((3,), (2, 4), (5,))]
+    return ([L.from_numpy(a.copy()).abs() + 0.5 for a in mk],
+            [L.from_numpy(a.copy() * 0.3) for a in mk])
+
+
+FOREACH = {
+    "mul_scalar_": lambda L, a, b: L._foreach_mul_(a, 0.37),
+    "add_list_alpha_": lambda L, a, b: L._foreach_add_(a, b, alpha=-0.1),
+    "add_tensor": lambda L, a, b: L._foreach_add(a, L.tensor(2.5), alpha=3),
+    "sub_scalars": lambda L, a, b: L._foreach_sub(a, [0.1, 0.2, 0.3]),
+    "div_list": lambda L, a, b: L._foreach_div(a, b),
+    "maximum_scalar": lambda L, a, b: L._foreach_maximum(a, 0.9),
+    "minimum_list_": lambda L, a, b: L._foreach_minimum_(a, b),
+    "clamp_max": lambda L, a, b: L._foreach_clamp_max(a, 1.0),
+    "pow_number_base": lambda L, a, b: L._foreach_pow(2.0, b),
+    "pow_": lambda L, a, b: L._foreach_pow_(a, 1.5),
+    "sqrt_": lambda L, a, b: L._foreach_sqrt_(a),
+    "exp": lambda L, a, b: L._foreach_exp(b),
+    "lerp_scalar_": lambda L, a, b: L._foreach_lerp_(a, b, 0.1),
+    "lerp_list": lambda L, a, b: L._foreach_lerp(a, b, [L.full_like(t, 0.7) for t in a]),
+    "addcmul_": lambda L, a, b: L._foreach_addcmul_(a, b, b, value=0.01),
+    "addcdiv_scalars": lambda L, a, b: L._foreach_addcdiv(a, b, a, [0.1, -0.2, 0.3]),
+    "addcdiv_tensor_": lambda L, a, b: L._foreach_addcdiv_(a, b, a, L.tensor([1.0, 2.0, 3.0])),
+    "norm": lambda L, a, b: L._foreach_norm(b),
+    "norm_inf": lambda L, a, b: L._foreach_norm(b, float("inf")),
+    "max": lambda L, a, b: L._foreach_max(b),
+    "zero_": lambda L, a, b: L._foreach_zero_(a),
+    "copy_": lambda L, a, b: L._foreach_copy_(a, b),
+    "clone": lambda L, a, b: L._foreach_clone(b),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FOREACH))
+def test_foreach_ops_match_torch(case):
+    got = []
+    for L in (torch, ember):
+        a, b = _lists(L)
+        r = FOREACH[case](L, a, b)
+        got.append((type(r).__name__, r is a, [t.numpy().tobytes() for t in r],
+                    [t.numpy().tobytes() for t in a], [tuple(t.shape) for t in r]))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, a, b: L._foreach_mul_([], 2.0),
+    lambda L, a, b: L._foreach_add(a, b[:1]),
+    lambda L, a, b: L._foreach_mul(a, [1.0]),
+    lambda L, a, b: L._foreach_add(a, [b[1], b[1], b[1]]),
+    lambda L, a, b: L._foreach_mul_([t.requires_grad_() for t in a], 2.0),
+])
+def test_foreach_errors_are_torchs(call):
+    errors_alike(lambda L: call(L, *_lists(L)))
+
+
+def test_foreach_autograd_is_refused_not_silently_different():
+    a, _ = _lists(ember)
+    with pytest.raises(NotImplementedError, match="_foreach_mul"):
+        ember._foreach_mul([a[0].requires_grad_()], 2.0)
+    with ember.no_grad():
+        assert ember._foreach_mul([a[0]], 2.0)[0].grad_fn is None
+
+
+def test_every_foreach_name_resolves_to_its_function():
+    import ember._foreach as module
+    names = [n for n, m in vars(ember)["_LAZY_NAMES"].items() if m == "_foreach"]
+    defined = sorted(n for n in vars(module) if n.startswith("_foreach_"))
+    assert sorted(names) == defined
+    assert all(hasattr(torch, n) for n in names)
