@@ -218,6 +218,16 @@ _LAZY_NAMES.update(gradient="_ops.numerics", unravel_index="_ops.numerics")
 _LAZY_NAMES.update(dict.fromkeys(("geqrf", "orgqr", "ormqr"), "_ops.householder"))
 _LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
 _LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
+# the foreach functions (ember/_foreach.py): unary, binary and ternary ops over tensor lists
+_LAZY_NAMES.update(dict.fromkeys(
+    [f"_foreach_{op}{tail}" for op in (
+        "abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "erf", "erfc", "exp", "expm1",
+        "floor", "frac", "lgamma", "log", "log10", "log1p", "log2", "neg", "reciprocal",
+        "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc",
+        "add", "sub", "mul", "div", "clamp_min", "clamp_max", "maximum", "minimum", "pow",
+        "addcmul", "addcdiv", "lerp") for tail in ("", "_")]
+    + ["_foreach_zero_", "_foreach_copy_", "_foreach_clone", "_foreach_norm", "_foreach_max"],
+    "_foreach"))
 
 
 _LAZY_OPS = frozenset(_ops._FAMILY)    # the functions of the op families loaded on first use

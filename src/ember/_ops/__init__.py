@@ -21,7 +21,7 @@ from .._names import name_methods as _name_methods
 # the op families loaded on first use (see _index, which tools/op_index.py writes)
 LAZY = ("unary", "sorting", "linalg", "cross", "bucketing", "special", "sampling", "nn",
         "distances", "histograms", "complex_views", "nn_extra", "statistics", "constructions",
-        "elementwise", "view_scatters", "decompositions")
+        "elementwise", "view_scatters", "decompositions", "fake_quantize")
 
 FUNCTIONS.update(subtract=FUNCTIONS["sub"], multiply=FUNCTIONS["mul"], divide=FUNCTIONS["div"],
                  negative=FUNCTIONS["neg"])

@@ -18,21 +18,29 @@ import ctypes
 import numpy as np
 
 from . import _vml
+from ._fused import complex_product
 
 _COL_MAJOR, _N, _T = 102, 111, 112
 _PREFIX = {np.dtype(np.float32): ("s", ctypes.c_float),
-           np.dtype(np.float64): ("d", ctypes.c_double)}
+           np.dtype(np.float64): ("d", ctypes.c_double),
+           np.dtype(np.complex64): ("c", ctypes.c_float),
+           np.dtype(np.complex128): ("z", ctypes.c_double)}
 _INT_MAX = 2 ** 31 - 1
 _address = _vml._address
 
 
 def _signatures() -> dict:
-    """(routine, dtype) -> the ``cblas_?routine`` name, argument types and result type."""
+    """(routine, dtype) -> the ``cblas_?routine`` name, argument types and result type.
+
+    Complex products (``cgemm``, ``zgemm``) take their scalars by address; Ember calls only
+    the matrix products for them (``gemv`` and ``dot`` are real here)."""
     i, p = ctypes.c_int, ctypes.c_void_p
     ip = ctypes.POINTER(ctypes.c_int)
     table = {}
     for dtype, (prefix, real) in _PREFIX.items():
         rp = ctypes.POINTER(real)
+        if dtype.kind == "c":
+            real = rp = p
         for routine, types, result in (
                 ("gemm", (i, i, i, i, i, i, real, p, i, p, i, real, p, i), None),
                 ("gemv", (i, i, i, i, real, p, i, p, i, real, p, i), None),
@@ -40,7 +48,8 @@ def _signatures() -> dict:
                 # gemm_batch: arrays of one group's arguments
                 ("gemm_batch", (i, ip, ip, ip, ip, ip, rp, p, ip, p, ip, rp, p, ip, i, ip),
                  None)):
-            table[routine, dtype] = ("cblas_" + prefix + routine, types, result)
+            if dtype.kind != "c" or "gemm" in routine:
+                table[routine, dtype] = ("cblas_" + prefix + routine, types, result)
     return table
 
 
@@ -48,9 +57,24 @@ _SIGNATURES = _signatures()
 
 
 def _fn(routine: str, dtype: np.dtype):
-    """MKL's ``cblas_?routine`` for ``dtype`` (float32/float64), or None."""
+    """MKL's ``cblas_?routine`` for ``dtype`` (float32/float64; complex64/complex128 for the
+    matrix products), or None."""
     sig = _SIGNATURES.get((routine, dtype))
     return None if sig is None else _vml.bind(*sig)
+
+
+def _ref(dtype: np.dtype, value):
+    """A BLAS scalar of ``dtype`` passed by address (``gemm_batch``'s, complex ``gemm``'s)."""
+    real = _PREFIX[dtype][1]
+    if dtype.kind == "c":
+        value = complex(value)
+        return ctypes.byref((real * 2)(value.real, value.imag))
+    return ctypes.byref(real(value))
+
+
+def _scalar(dtype: np.dtype, value):
+    """A ``?gemm`` scalar argument: by value for real types, by address for complex ones."""
+    return _ref(dtype, value) if dtype.kind == "c" else value
 
 
 def aligned_empty(shape, dtype, zero: bool = False) -> np.ndarray:
@@ -171,8 +195,9 @@ def gemm(ta: bool, tb: bool, m: int, n: int, k: int, alpha, a: np.ndarray, lda: 
     if max(m, n, k, lda, ldb, ldc) > _INT_MAX or lda < max(1, k if ta else m) \
             or ldb < max(1, n if tb else k) or ldc < max(1, m):
         return False
-    fn(_COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k, alpha, _address(a), lda,
-       _address(b), ldb, beta, _address(c), ldc)
+    dt = c.dtype
+    fn(_COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k, _scalar(dt, alpha),
+       _address(a), lda, _address(b), ldb, _scalar(dt, beta), _address(c), ldc)
     return True
 
 
@@ -280,8 +305,9 @@ def _bmm_loop(c, b1, b2, beta, alpha):
     """ATen's ``baddbmm_cpu_kernel``: each element a sequential sum of products in the
     accumulation type (no fused multiply-add), then scaled and added to ``c``."""
     acc = np.zeros((b1.shape[0], b1.shape[1], b2.shape[2]), b1.dtype)
+    product = complex_product if acc.dtype.kind == "c" else np.multiply
     for k in range(b1.shape[2]):
-        acc += b1[:, :, k, None] * b2[:, None, k, :]
+        acc += product(b1[:, :, k, None], b2[:, None, k, :])
     if c is None and alpha == 1:
         return acc
     t = acc.dtype.type
@@ -308,7 +334,6 @@ def _gemm_batch(out, b1, b2, beta, alpha):
     dtype = out.dtype
     pa, pb, pc = _address(b2), _address(b1), _address(out)
     fn = _fn("gemm_batch", dtype)
-    real = _PREFIX[dtype][1]
     i = ctypes.c_int
     step1, step2, stepc = s1[0] * b1.itemsize, s2[0] * b2.itemsize, m * n * out.itemsize
     ptrs = ctypes.c_void_p * bs
@@ -316,6 +341,6 @@ def _gemm_batch(out, b1, b2, beta, alpha):
     b_ptrs = ptrs(*[pb + j * step1 for j in range(bs)])
     c_ptrs = ptrs(*[pc + j * stepc for j in range(bs)])
     fn(_COL_MAJOR, ctypes.byref(i(_T if ta else _N)), ctypes.byref(i(_T if tb else _N)),
-       ctypes.byref(i(m)), ctypes.byref(i(n)), ctypes.byref(i(k)), ctypes.byref(real(alpha)),
-       a_ptrs, ctypes.byref(i(lda)), b_ptrs, ctypes.byref(i(ldb)), ctypes.byref(real(beta)),
+       ctypes.byref(i(m)), ctypes.byref(i(n)), ctypes.byref(i(k)), _ref(dtype, alpha),
+       a_ptrs, ctypes.byref(i(lda)), b_ptrs, ctypes.byref(i(ldb)), _ref(dtype, beta),
        c_ptrs, ctypes.byref(i(ldc)), 1, ctypes.byref(i(bs)))

@@ -71,6 +71,9 @@ FUNCTIONS = {
     'decompositions': (
         'cholesky', 'det', 'inverse', 'logdet', 'pinverse', 'qr', 'slogdet', 'svd',
     ),
+    'fake_quantize': (
+        'fake_quantize_per_channel_affine', 'fake_quantize_per_tensor_affine',
+    ),
 }
 
 METHODS = {
@@ -143,4 +146,5 @@ METHODS = {
     'decompositions': (
         'cholesky', 'det', 'inverse', 'logdet', 'pinverse', 'qr', 'slogdet', 'svd',
     ),
+    'fake_quantize': (),
 }

@@ -181,6 +181,8 @@ def _mul_raw(grad, other):
     raw={"self": _mul_raw, "other": lambda grad, self: _mul_raw(grad, self)})
 def mul(self, other):
     """Element-wise product."""
+    if _is_complex(self) or _is_complex(other):
+        return _fused.complex_mul(self, other)
     return xp.multiply(self, other)
 
 
