@@ -919,7 +919,7 @@ def chunk(input, chunks, dim=0):
     outputs=-1, self=lambda grads, dim: _cat_grads(grads, dim))
 def _unsafe_split(self, split_size, dim):
     n = self.shape[dim]
-    return tuple(p.copy() for p in xp.split(self, range(split_size, n, split_size), axis=dim))
+    return tuple(xp.split(self, range(split_size, n, split_size), axis=dim))
 
 
 @expose
@@ -1300,7 +1300,7 @@ def _unsafe_split_with_sizes(self, split_sizes, dim):
     bounds = [0]
     for k in split_sizes:
         bounds.append(bounds[-1] + k)
-    return tuple(self[(builtins.slice(None),) * dim + (builtins.slice(s, e),)].copy()
+    return tuple(self[(builtins.slice(None),) * dim + (builtins.slice(s, e),)]
                  for s, e in zip(bounds[:-1], bounds[1:]))
 
 
