@@ -83,3 +83,83 @@ def test_einsum_layout_and_gradients(eq, shapes):
         y.backward(L.randn(y.shape, dtype=y.dtype))      # randn_like follows y's strides
         return y.detach(), type(y.grad_fn).__name__, [x.grad for x in xs]
     _same(fn)
+
+
+# ------------------------------------------------------------- writing into expanded tensors
+
+
+def _expanded(L, dtype="float32"):
+    return L.zeros(1, 3, dtype=getattr(L, dtype)).expand(2, 3)
+
+
+def _setitem(index, value):
+    def fn(L):
+        t = _expanded(L)
+        t[index(L)] = value
+        return t
+    return fn
+
+
+EXPANDED = {
+    "zero_": lambda L: _expanded(L).zero_(),
+    "fill_ number": lambda L: _expanded(L).fill_(1.5),
+    "fill_ int": lambda L: _expanded(L, "int64").fill_(7),
+    "fill_ tensor": lambda L: _expanded(L).fill_(L.tensor(2.0)),
+    "zero_ of a graph view": lambda L: L.ones(1, 3, requires_grad=True).clone().expand(2, 3)
+    .zero_(),
+    "masked_fill_ row mask": lambda L: _expanded(L).masked_fill_(
+        L.tensor([True, False, True]), 1.0),
+    "masked_fill_ full mask": lambda L: _expanded(L).masked_fill_(
+        L.tensor([[True, False, False], [False, True, False]]), 1.0),
+    "masked_fill_ tensor value": lambda L: _expanded(L).masked_fill_(
+        L.tensor([True, False, True]), L.tensor(2.0)),
+    "index_fill_": lambda L: _expanded(L).index_fill_(1, L.tensor([0, 2]), 3.0),
+    "index_fill_ dim 0": lambda L: _expanded(L).index_fill_(0, L.tensor([1]), 3.0),
+    "index_put_": lambda L: _expanded(L).index_put_((L.tensor([0]),), L.tensor(1.0)),
+    "setitem index": _setitem(lambda L: (L.tensor([1]), L.tensor([1])), 1.0),
+    "setitem slice": _setitem(lambda L: (slice(None), 1), 1.0),
+    "add_": lambda L: _expanded(L).add_(1),
+    "copy_": lambda L: _expanded(L).copy_(L.ones(2, 3)),
+    "bernoulli_": lambda L: _expanded(L).bernoulli_(),
+    "uniform_": lambda L: _expanded(L).uniform_(),
+    "atan2_ of a number": lambda L: _expanded(L).atan2_(1.0),
+}
+
+
+@pytest.mark.parametrize("case", list(EXPANDED))
+def test_writes_into_expanded_tensors(case):
+    """torch's fills write through an expanded tensor's shared elements (masked and index
+    fills with a deprecation warning); other in-place ops refuse it."""
+    import warnings
+
+    def outcome(L):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            res = outcome_of(L, EXPANDED[case])
+        return res, [str(x.message) for x in w if "expanded" in str(x.message)]
+    (t, tw), (e, ew) = outcome(torch), outcome(ember)
+    same_outcome(t, e)
+    assert [m.split(" (Triggered internally")[0] for m in tw] == ew
+
+
+# ------------------------------------------------------------- fuzz findings
+
+FUZZ = {
+    "rot90 k=1 is a transposed flip": lambda L: L.arange(12).reshape(3, 4).rot90(),
+    "rot90 k=3 other plane": lambda L: L.arange(24).reshape(2, 3, 4).rot90(3, [0, 2]),
+    "rot90 k=2 keeps the layout": lambda L: L.arange(12.).reshape(3, 4).t().rot90(2),
+    "rot90 k=0 contiguous": lambda L: L.arange(12.).reshape(3, 4).t().rot90(0),
+    "rot90 k=-1 of a transposed": lambda L: L.arange(12.).reshape(3, 4).t().rot90(-1),
+    "angle of a 0-d complex": lambda L: L.tensor(1.5 + 1j).angle(),
+    "angle of a 0-d complex128": lambda L: L.tensor(-1.5 - 1j, dtype=L.complex128).angle(),
+    "isclose method with a number": lambda L: L.ones(2).isclose(3),
+    "allclose method with a number": lambda L: L.ones(2).allclose(3),
+    "equal method with a number": lambda L: L.ones(2).equal(3),
+    "isclose function with a number": lambda L: L.isclose(L.ones(2), 3),
+    "mv of a 0-d": lambda L: L.mv(L.tensor(1.0), L.ones(1)),
+}
+
+
+@pytest.mark.parametrize("case", list(FUZZ))
+def test_fuzz_findings(case):
+    _same(FUZZ[case])

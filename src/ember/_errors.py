@@ -165,6 +165,13 @@ INTERNAL_OVERLAP = ("unsupported operation: more than one element of the written
                     "refers to a single memory location. Please clone() the tensor before "
                     "performing the operation.")
 
+
+def expanded_write(name: str, example: str) -> str:
+    """torch's warning for ``name`` (``masked_fill_`` …) writing into an expanded tensor."""
+    return (f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before "
+            f"performing this operation. This also applies to advanced indexing e.g. "
+            f"tensor[{example}")
+
 # vmap of a function that reads a batched tensor's values
 VMAP_ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
              "calling .item() on a Tensor, please try to rewrite what you're doing with other "

@@ -130,6 +130,8 @@ def _mv(self, vec):
 def mv(input, vec, *, out=None):
     """Matrix-vector product."""
     input, vec = autocast_inputs(_mv, input, vec)
+    if not input.ndim:                        # (torch's result takes input.size(0) first)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim != 2 or vec.ndim != 1:      # (torch's addmv checks the dims first)
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, "
                            f"{vec.ndim}")

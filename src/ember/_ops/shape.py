@@ -1102,7 +1102,12 @@ def roll(input, shifts, dims=None):
 
 @op("Rot90Backward0", promote=NONE, self=lambda grad, k, dims: grad.rot90(-k, dims))
 def _rot90(self, k, dims):
-    return xp.rot90(self, k, dims).copy()
+    # ATen's: a flip (self's layout) transposed for odd ``k``; a contiguous clone for 0
+    if not k:
+        return xp.array(self, order="C")
+    d0, d1 = dims
+    flipped = _flip.kernel(self, dims if k == 2 else (d1 if k == 1 else d0,))
+    return flipped if k == 2 else flipped.swapaxes(d0, d1)
 
 
 @expose
