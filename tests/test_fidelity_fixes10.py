@@ -6,6 +6,7 @@ order, operands swapped where ``bmm`` then writes the output in its own order), 
 differential fuzz of ops found.
 """
 
+import numpy as np
 import pytest
 
 import ember
@@ -163,3 +164,55 @@ FUZZ = {
 @pytest.mark.parametrize("case", list(FUZZ))
 def test_fuzz_findings(case):
     _same(FUZZ[case])
+
+
+# ------------------------------------------------------------- complex reductions, casts
+
+
+def _cplx(L, shape, dtype="complex64", seed=1):
+    rng = np.random.default_rng(seed)
+    arr = rng.standard_normal(shape) * 10 + 1j * rng.standard_normal(shape)
+    return L.from_numpy(arr.astype(dtype))
+
+
+COMPLEX = {
+    "sum 3-d": lambda L: _cplx(L, (3, 4, 1)).sum(),
+    "sum long": lambda L: _cplx(L, (5000,)).sum(),
+    "sum dim": lambda L: _cplx(L, (16, 33)).sum(1),
+    "sum strided": lambda L: _cplx(L, (4, 33))[::2].sum(0),
+    "sum complex128": lambda L: _cplx(L, (200, 70), "complex128").sum(0),
+    "mean": lambda L: _cplx(L, (33, 16)).mean(0),
+    "broadcast gradient": lambda L: (lambda x: ((x * _cplx(L, (5, 3))).sum().abs().backward(),
+                                                x.grad)[1])(
+        _cplx(L, (1, 3), seed=2).requires_grad_()),
+    "implicit gradient of a complex scalar": lambda L: _cplx(L, (3,)).requires_grad_().sum()
+    .backward(),
+    "var": lambda L: _cplx(L, (2, 2, 2)).var(1),
+    "var all": lambda L: _cplx(L, (17,)).var(),
+    "std strided": lambda L: _cplx(L, (17,))[::2].std(),
+    "std dim keepdim": lambda L: _cplx(L, (16, 33)).std(0, keepdim=True),
+    "var_mean": lambda L: L.var_mean(_cplx(L, (4, 5, 6)), 1),
+    "std_mean all": lambda L: L.std_mean(_cplx(L, (100,), "complex128")),
+    "cumprod": lambda L: _cplx(L, (2, 40)).cumprod(1),
+    "cumprod complex128": lambda L: _cplx(L, (200,), "complex128").cumprod(0),
+    "cumprod dim 0": lambda L: _cplx(L, (30, 3)).cumprod(0),
+}
+
+
+@pytest.mark.parametrize("case", list(COMPLEX))
+def test_complex_reductions(case):
+    """Complex sums follow torch's cascade (a complex vector holds half the lanes), var is
+    the parts' variances added, cumprod accumulates in complex128 with c10's fused products."""
+    _same(COMPLEX[case])
+
+
+_CAST_VALUES = [-3.7, 300.5, 2.5, -200.0, 1e10, -1e10, float("nan"), float("inf"), -0.5,
+                255.9, -129.0]
+
+
+@pytest.mark.parametrize("dst", ["uint8", "int8", "int16", "int32", "int64", "bool"])
+def test_bfloat16_to_integer_casts(dst):
+    def fn(L):
+        x = L.tensor(_CAST_VALUES, dtype=L.float64).to(L.bfloat16)
+        return x.to(getattr(L, dst)), x[0].to(getattr(L, dst))
+    _same(fn)

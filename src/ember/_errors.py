@@ -67,6 +67,7 @@ VIEW_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used
                      "in-place operation.")
 NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
 IMPLICIT_SCALAR = "grad can be implicitly created only for scalar outputs"
+IMPLICIT_REAL = "grad can be implicitly created only for real scalar outputs"
 RETAIN_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
