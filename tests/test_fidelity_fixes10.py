@@ -216,3 +216,14 @@ def test_bfloat16_to_integer_casts(dst):
         x = L.tensor(_CAST_VALUES, dtype=L.float64).to(L.bfloat16)
         return x.to(getattr(L, dst)), x[0].to(getattr(L, dst))
     _same(fn)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 31, 33, 1000])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_mul_bits(n, dtype):
+    """Complex products: unfused in torch's vectors, fused by the compiler in a contiguous
+    row's tail (complex64 in pairs)."""
+    def fn(L):
+        x, y = _cplx(L, (n,), dtype, seed=n), _cplx(L, (n,), dtype, seed=n + 1)
+        return x * y, x.clone().mul_(y), L.mul(x.reshape(1, n), y.reshape(1, n)), x * 2.5
+    _same(fn)

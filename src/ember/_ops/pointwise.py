@@ -17,7 +17,7 @@ from .. import _errors, _lazy
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _vml
+from . import _exact, _sleef, _vml
 from .registry import (
     COMPARE,
     FLOAT,
@@ -182,7 +182,44 @@ def _mul_raw(grad, other):
     raw={"self": _mul_raw, "other": lambda grad, self: _mul_raw(grad, self)})
 def mul(self, other):
     """Element-wise product."""
-    return xp.multiply(self, other)
+    out = xp.multiply(self, other)
+    return out if out.dtype.kind != "c" else complex_mul(self, other, out)
+
+
+def complex_mul(x, y, out):
+    """``x * y`` into the complex array ``out`` as torch's loop computes it:
+    ``(ac - bd) + (ad + bc)i``, each part rounded on its own, in the vectors (AVX2: steps
+    of 8 complex64, 4 complex128) and in strided loops; the compiler's loop over a
+    contiguous tail fuses the products, ``fma(a, c, -bd)`` and ``fma(a, d, bc)``
+    (complex64: in pairs, an odd last element unfused)."""
+    out = xp.asarray(out)                   # (a NumPy scalar from two numbers)
+    x, y = xp.asarray(x, out.dtype), xp.asarray(y, out.dtype)
+    a, b, c, d = x.real, x.imag, y.real, y.imag
+    with xp.errstate(invalid="ignore", over="ignore"):
+        bd, bc = b * d, b * c
+        out.real, out.imag = a * c - bd, a * d + bc
+        fused = _fused_tail(x, y, out) if xp.__name__ == "numpy" else None
+        if fused is not None and fused.any():
+            a, b, c, d, bd, bc = (xp.broadcast_to(v, out.shape)[fused]
+                                  for v in (a, b, c, d, bd, bc))
+            out.real[fused] = _exact.fma(a, c, -bd)
+            out.imag[fused] = _exact.fma(a, d, bc)
+    return out
+
+
+def _fused_tail(x, y, out):
+    """The elements of a complex product in the tail of a contiguous loop (see
+    :func:`complex_mul`), for operands of the output's contiguous layout (complex128: or a
+    number); None for others (complex64 and a number, or a broadcast operand: taken
+    unfused, as the loop mostly runs them)."""
+    full = [v for v in (x, y) if v.shape == out.shape and v.flags.c_contiguous]
+    numbers = 0 if out.dtype == xp.complex64 else sum(not v.ndim for v in (x, y))
+    if not out.ndim or len(full) + numbers < 2:
+        return None
+    if out.size == 1:
+        return xp.full(out.shape, out.dtype == xp.complex128)
+    pairs = (lambda n: (0, n - n % 2)) if out.dtype == xp.complex64 else None
+    return _sleef._scalar_mask(full[0], False, tail=pairs)
 
 
 def _div_other(grad, self, other):
