@@ -1,9 +1,11 @@
 """Differential fuzzing of ops: ember against torch on random operands.
 
-Each case calls one op (a function, a method or an in-place method) on random tensors of
-every dtype (bool … complex64; 0-d, empty, transposed, sliced, expanded), Python numbers,
-0-d tensors and keyword arguments, in both libraries, and compares what comes back: values
-bit for bit, dtype, shape and strides, or the error's class and message. Differences are
+Each case calls one op (a function, a method, an in-place method, the function with
+``out=``, or the function followed by ``backward()`` of its sum, its floating inputs
+requiring grad) on random tensors of every dtype (bool … complex64; 0-d, empty, transposed,
+sliced, expanded), Python numbers, 0-d tensors and keyword arguments, in both libraries, and
+compares what comes back: values bit for bit, dtype, shape and strides, grad_fn names and
+gradients, or the error's class and message. Differences are
 grouped by op and kind, one example each::
 
     python tools/fuzz_ops.py [N_CASES] [SEED] [OP_PREFIX]
@@ -170,10 +172,24 @@ def _call(lib, case):
           for k, v in kwargs.items()}
     if form == "attr":
         return getattr(vals[0], name)
+    if form == "grad":                  # the function, then the gradients of its sum
+        leaves = [v for v in vals if isinstance(v, lib.Tensor) and v.is_floating_point()]
+        for v in leaves:
+            v.requires_grad_()
+        res = getattr(lib, name)(*vals, **kw)
+        out = res[0] if isinstance(res, tuple) else res
+        if not (isinstance(out, lib.Tensor) and out.requires_grad):
+            return res
+        out.sum().abs().backward() if out.is_complex() else out.sum().backward()
+        return res, type(out.grad_fn).__name__, [v.grad for v in leaves]
     if form == "method":
         return getattr(vals[0], name)(*vals[1:], **kw)
     if form == "inplace":
         return getattr(vals[0], name + "_")(*vals[1:], **kw)
+    if form == "out":                   # into a given tensor (of the case's last argument)
+        *vals, out = vals
+        out = out.clone()               # (resizable: torch's from_numpy storage is not)
+        return getattr(lib, name)(*vals, out=out, **kw), out
     space = lib
     if "." in name:
         mod, name = name.split(".")
@@ -403,6 +419,13 @@ def _case(rng, ops=None):
             form = "method"
         if form == "method" and not hasattr(torch.Tensor, name):
             form = "function"
+        if form == "function" and rng.random() < 0.25:
+            form = "grad"
+        elif form == "function" and rng.random() < 0.2:
+            form = "out"
+            args = args + [Spec(rng, dt=str(rng.choice([x.dt, "float32", "int64"])),
+                                shape=x.shape if rng.random() < 0.6 else (0,),
+                                layout=str(rng.choice(["contiguous", "transposed"])))]
     return name, form, args, kwargs
 
 

@@ -308,6 +308,8 @@ def is_reduced(np_dtype) -> builtins.bool:
 def cast(arr: np.ndarray, d: dtype) -> np.ndarray:
     """``arr`` converted to ``d`` as torch converts: into a reduced type through float32."""
     if d.np not in REDUCED or arr.dtype == d.np:
+        if arr.dtype.kind == "V" and d.np.kind in "iu":    # bfloat16: c10 converts its float
+            arr = arr.astype(_F32)
         return arr.astype(d.np)
     if arr.dtype.kind == "c":
         arr = arr.real

@@ -67,6 +67,7 @@ VIEW_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used
                      "in-place operation.")
 NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
 IMPLICIT_SCALAR = "grad can be implicitly created only for scalar outputs"
+IMPLICIT_REAL = "grad can be implicitly created only for real scalar outputs"
 RETAIN_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
@@ -164,6 +165,13 @@ def broadcast(a: int, b: int, dim: int) -> str:
 INTERNAL_OVERLAP = ("unsupported operation: more than one element of the written-to tensor "
                     "refers to a single memory location. Please clone() the tensor before "
                     "performing the operation.")
+
+
+def expanded_write(name: str, example: str) -> str:
+    """torch's warning for ``name`` (``masked_fill_`` …) writing into an expanded tensor."""
+    return (f"Use of {name} on expanded tensors is deprecated. Please clone() the tensor before "
+            f"performing this operation. This also applies to advanced indexing e.g. "
+            f"tensor[{example}")
 
 # vmap of a function that reads a batched tensor's values
 VMAP_ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "

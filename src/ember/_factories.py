@@ -994,8 +994,9 @@ _sampler("geometric_", "_geometric_", "Fill with geometric samples.")
 
 def _bernoulli_(self, p=0.5, *, generator=None):
     """Fill with 0/1 samples of probability ``p`` (a number or a tensor)."""
-    from ._ops.registry import check_inplace
+    from ._ops.registry import check_inplace, check_no_overlap
     check_inplace(self)
+    check_no_overlap(self._data)
     g = _gen(generator)
     if isinstance(p, Tensor):
         # one draw per element in TensorIterator's order of (self, p): self's memory order

@@ -302,13 +302,15 @@ def lstm_step(igates: Tensor, hx, w_hh: Tensor, b_hh: Tensor | None,
 
 
 def gru_step(igates: Tensor, hx: Tensor, w_hh: Tensor, b_hh: Tensor | None) -> Tensor:
-    """ATen's ``GRUCell`` from the input's gates: ``h' = (h - n) * z + n``."""
+    """ATen's ``GRUCell`` from the input's gates: ``h' = (h - n) * z + n``, in place on the
+    hidden gates' chunks as ATen runs it (the gates' sigmoids see the chunks' strided rows,
+    which decide torch's split between vector and scalar math)."""
     ir, iz, in_ = igates.unsafe_chunk(3, 1)
     hr, hz, hn = _lin(hx, w_hh, b_hh).unsafe_chunk(3, 1)
-    r = (hr + ir).sigmoid()
-    z = (hz + iz).sigmoid()
-    n = (in_ + hn * r).tanh()
-    return (hx - n) * z + n
+    r = hr.add_(ir).sigmoid_()
+    z = hz.add_(iz).sigmoid_()
+    n = in_.add(hn.mul_(r)).tanh_()
+    return (hx - n).mul_(z).add_(n)
 
 
 def rnn_step(igates: Tensor, hx: Tensor, w_hh: Tensor, b_hh: Tensor | None,

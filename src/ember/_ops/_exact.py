@@ -25,7 +25,8 @@ from .._memory_format import sort_dims
 from . import _libm
 
 GRAIN = 32768
-_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4,
+          np.dtype(np.complex64): 4, np.dtype(np.complex128): 2}   # (a complex: 2 lanes)
 
 
 def _default_threads() -> int:
@@ -70,7 +71,10 @@ def set_num_threads(n: int) -> None:
     _threads[0] = max(1, int(n))
 
 
-exact_dtype = frozenset(_LANES)     # the dtypes the emulated kernels cover
+exact_dtype = frozenset(_LANES) - {np.dtype(np.complex64), np.dtype(np.complex128)}
+# (the real dtypes the emulated kernels cover; sums cover complex ones too, whose additions
+# are two real ones)
+summed_dtype = frozenset(_LANES)
 
 
 # ----------------------------------------------------------------------------- sequential sums

@@ -187,12 +187,12 @@ def expf_scalar(x):
         return np.where(np.isnan(x), x, y)
 
 
-def _scalar_mask(a, avx512=True, grain=GRAIN, step=None):
+def _scalar_mask(a, avx512=True, grain=GRAIN, step=None, tail=None):
     """Which elements of ``a`` torch computes with the scalar function (True) in
     ``cpu_kernel_vec``, for a unary op whose output takes the input's layout: steps of
     :func:`_cpu.kernel_step` (``avx512``: torch also builds the kernel for AVX512) or of
     ``step`` elements, each thread's share of ``grain`` or more elements with its own
-    tail."""
+    tail (``tail``: see :func:`tail_mask`)."""
     if min(a.strides, default=0) < 0:
         return np.ones(a.shape, bool)
     keep = [d for d in range(a.ndim) if a.shape[d] != 1]
@@ -209,7 +209,7 @@ def _scalar_mask(a, avx512=True, grain=GRAIN, step=None):
     groups = [(d[0], d[2]) for d in dims]
     if dims[0][1] != a.itemsize:
         return np.ones(a.shape, bool)
-    return tail_mask(a.shape, groups, step or _cpu.kernel_step(a.dtype, avx512), grain)
+    return tail_mask(a.shape, groups, step or _cpu.kernel_step(a.dtype, avx512), grain, tail)
 
 
 def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False):

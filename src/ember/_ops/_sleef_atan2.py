@@ -179,8 +179,8 @@ def complex_angle(z):
     re, im = z.real, z.imag
     scalar = atan2f_scalar if f32 else _libm.double_fn("atan2")
     with np.errstate(all="ignore"):
-        if z.ndim == 0 or not z.size:
-            return scalar(np.ascontiguousarray(im), np.ascontiguousarray(re))
+        if z.ndim == 0 or not z.size:     # (ascontiguousarray makes a 0-d array 1-d)
+            return scalar(np.ascontiguousarray(im), np.ascontiguousarray(re)).reshape(z.shape)
         mask = _sleef._scalar_mask(z, step=64 // z.dtype.itemsize)
         if mask.all():
             return scalar(np.ascontiguousarray(im), np.ascontiguousarray(re))

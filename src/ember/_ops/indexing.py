@@ -21,7 +21,16 @@ from .. import _dtype as D
 from .. import _errors
 from .. import _memory_format as _mf
 from .._device import xp
-from .registry import NONE, _scalar_name, expose, op, run, run_inplace
+from .registry import (
+    NONE,
+    _scalar_name,
+    check_no_overlap,
+    expose,
+    op,
+    overlap_warns,
+    run,
+    run_inplace,
+)
 from .shape import _slice, _unsqueeze, select
 
 # ----------------------------------------------------------------------------- helpers
@@ -484,14 +493,19 @@ def _index_fill_kernel(self, dim, index, value):
     return out
 
 
+_INDEX_FILL_SHARED = overlap_warns("index_fill_", "mask] = scalar")   # (expanded self)
+_MASKED_FILL_SHARED = overlap_warns("masked_fill_", "mask] = scalar")
+
+
 @op("IndexFillBackward0", name="index_fill_value", method=False, function=False, promote=NONE,
-    tensors=("self", "index"), self=lambda grad, dim, index: grad.index_fill(dim, index, 0.))
+    overlap=_INDEX_FILL_SHARED, tensors=("self", "index"),
+    self=lambda grad, dim, index: grad.index_fill(dim, index, 0.))
 def _index_fill0(self, dim, index, value):
     return _index_fill_kernel(self, dim, index, value)
 
 
 @op("IndexFillBackward1", name="index_fill_tensor", method=False, function=False,
-    promote=NONE, tensors=("self", "index", "value"),
+    promote=NONE, overlap=_INDEX_FILL_SHARED, tensors=("self", "index", "value"),
     self=lambda grad, dim, index: grad.index_fill(dim, index, 0.),
     value=lambda grad, dim, index: (grad.index_select(dim, index) if grad.ndim else grad).sum())
 def _index_fill1(self, dim, index, value):
@@ -549,13 +563,14 @@ def _masked_fill_kernel(self, mask, value):
 
 
 @op("MaskedFillBackward0", name="masked_fill_value", method=False, function=False,
-    promote=NONE, tensors=("self", "mask"), self=lambda grad, mask: grad.masked_fill(mask, 0.))
+    promote=NONE, overlap=_MASKED_FILL_SHARED, tensors=("self", "mask"),
+    self=lambda grad, mask: grad.masked_fill(mask, 0.))
 def _masked_fill0(self, mask, value):
     return _masked_fill_kernel(self, mask, value)
 
 
 @op("MaskedFillBackward1", name="masked_fill_tensor", method=False, function=False,
-    promote=NONE, tensors=("self", "mask", "value"),
+    promote=NONE, overlap=_MASKED_FILL_SHARED, tensors=("self", "mask", "value"),
     self=lambda grad, mask: grad.masked_fill(mask, 0.),
     value=lambda grad, mask: _where_mask(grad, mask).sum())
 def _masked_fill1(self, mask, value):
@@ -992,6 +1007,7 @@ def setitem(self, index, value):
         if isinstance(value, T):
             view.copy_(value)
         else:
+            check_no_overlap(view._data)      # (torch copies a number in: no shared writes)
             view.fill_(value)
         return
     idx = _advanced_index(view, adv)
@@ -1004,6 +1020,7 @@ def setitem(self, index, value):
 
 
 @op("IndexPutBackward0", name="index_put_op", method=False, function=False, promote=NONE,
+    overlap=overlap_warns("index_put_", "indices] = tensor"),
     tensors=("self", "values"),
     self=lambda grad, indices, accumulate: grad if accumulate else _masked_zero(grad, indices),
     values=lambda grad, indices: _index(grad, indices))

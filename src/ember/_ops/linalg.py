@@ -130,6 +130,8 @@ def _mv(self, vec):
 def mv(input, vec, *, out=None):
     """Matrix-vector product."""
     input, vec = autocast_inputs(_mv, input, vec)
+    if not input.ndim:                        # (torch's result takes input.size(0) first)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim != 2 or vec.ndim != 1:      # (torch's addmv checks the dims first)
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input.ndim}, "
                            f"{vec.ndim}")
@@ -771,14 +773,12 @@ def einsum(equation, *operands):
         return res
     ops = [expand(lab, t.ndim) for lab, t in zip(ops, operands)]
     out = expand(out, len(out) - 1 + ell) if None in out else out
-    seen_order = []
-    for lab in ops:
-        for x in lab:
-            if x not in seen_order:
-                seen_order.append(x)
-    contracted = [x for x in seen_order if x not in out]
+    # ATen's order: the output's dims, the ellipsis when it is summed out, then the summed
+    # labels alphabetically (capitals first)
+    labels = {x for lab in ops for x in lab if isinstance(x, str)}
+    contracted = [x for x in ell_labels if x not in out] + sorted(
+        labels.difference(out), key=lambda c: (c.islower(), c))
     order = list(out) + contracted
-    pos = {x: i for i, x in enumerate(order)}
     sizes: dict = {}
     aligned = []
     for i, (lab, t) in enumerate(zip(ops, operands)):
@@ -817,13 +817,26 @@ def einsum(equation, *operands):
     if len(aligned) == 1:
         res = aligned[0]
         return res.sum(tuple(range(nout, len(order)))) if contracted else res
-    last = {x: max(i for i, lab in enumerate(ops) if x in lab) for x in contracted}
+    # ATen's contraction, left to right: a summed dim is contracted by the ``bmm`` of the
+    # last two operands that span it, or summed beforehand where only one operand left does
+    counts = [sum(t.shape[d] != 1 for t in aligned) for d in range(len(order))]
     res = aligned[0]
-    for i in range(1, len(aligned)):
-        b = aligned[i]
-        sum_dims = [pos[x] for x in contracted if last[x] <= i]
-        res = _sumproduct_pair(res, b, [d for d in sum_dims
-                                        if res.shape[d] != 1 or b.shape[d] != 1])
+    for b in aligned[1:]:
+        sum_dims, a_sum, b_sum = [], [], []
+        for d in range(nout, len(order)):
+            if res.shape[d] != 1 and b.shape[d] != 1:
+                counts[d] -= 1
+                if counts[d] == 1:
+                    sum_dims.append(d)
+                    counts[d] = 0
+            elif counts[d] == 1 and (res.shape[d] != 1 or b.shape[d] != 1):
+                (a_sum if res.shape[d] != 1 else b_sum).append(d)
+                counts[d] = 0
+        if a_sum:
+            res = res.sum(a_sum, keepdim=True)
+        if b_sum:
+            b = b.sum(b_sum, keepdim=True)
+        res = _sumproduct_pair(res, b, sum_dims)
     if contracted:
         return res.view(res.shape[:nout])
     return res
@@ -833,39 +846,35 @@ def _sumproduct_pair(left, right, sum_dims):
     """``(left * right).sum(sum_dims, keepdim=True)`` by permutes and one ``bmm`` (ATen's)."""
     if not sum_dims:
         return left * right
-    lro, lo, ro, sd = [], [], [], []
+    lro, lo, ro = [], [], []
+    sum_size = 1
     for i in range(left.ndim):
         sl, sr = left.shape[i] != 1, right.shape[i] != 1
         if i in sum_dims:
             if sl and sr:
-                sd.append(i)
-            else:
-                if sl:
-                    left = left.sum(i, keepdim=True)
-                elif sr:
-                    right = right.sum(i, keepdim=True)
-                lo.append(i)
+                sum_size *= left.shape[i]
+            elif sl:
+                left = left.sum(i, keepdim=True)
+            elif sr:
+                right = right.sum(i, keepdim=True)
         elif sl and sr:
             lro.append(i)
         elif sl:
             lo.append(i)
-        elif sr:
-            ro.append(i)
         else:
-            lo.append(i)
-    sz = left.shape
-    rsz = right.shape
-    lro_size, lo_size, ro_size, sum_size = (_numel(sz[d] for d in lro), _numel(sz[d] for d in lo),
-                                            _numel(rsz[d] for d in ro), _numel(sz[d] for d in sd))
-    out_size = [sz[d] for d in lro] + [sz[d] for d in lo] + [1] * len(sd) + \
-        [rsz[d] for d in ro]
-    lperm = lro + lo + sd + ro
-    rperm = lro + sd + ro + lo
-    operm = [0] * len(lperm)
+            ro.append(i)
+    if lo and ro and ro[-1] < lo[0]:        # bmm then writes the output in its own order
+        left, right, lo, ro = right, left, ro, lo
+    sd = list(sum_dims)
+    sz, rsz = left.shape, right.shape
+    lro_size, lo_size, ro_size = (_numel(sz[d] for d in lro), _numel(sz[d] for d in lo),
+                                  _numel(rsz[d] for d in ro))
+    out_size = [sz[d] for d in lro + lo] + [1] * len(sd) + [rsz[d] for d in ro]
+    operm = [0] * left.ndim
     for k, d in enumerate(lro + lo + sd + ro):
         operm[d] = k
-    lm = left.permute(lperm).reshape(lro_size, lo_size, sum_size)
-    rm = right.permute(rperm).reshape(lro_size, sum_size, ro_size)
+    lm = left.permute(lro + lo + sd + ro).reshape(lro_size, lo_size, sum_size)
+    rm = right.permute(lro + sd + ro + lo).reshape(lro_size, sum_size, ro_size)
     return bmm(lm, rm).view(out_size).permute(operm)
 
 

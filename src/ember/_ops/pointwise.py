@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype as D
-from .. import _lazy
+from .. import _errors, _lazy
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
@@ -26,6 +26,7 @@ from .registry import (
     expose,
     no_complex,
     op,
+    overlap_ok,
     raw_scalar,
     real_kernel,
     tensor_operands,
@@ -1088,7 +1089,7 @@ def _need_tensor(name, value, position=2):
                         f"not {type(value).__name__}")
 
 
-@expose
+@expose(method=False)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Element-wise ``|input - other| <= atol + rtol * |other|`` (equal values always close).
 
@@ -1124,7 +1125,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return Tensor._wrap(_mf.ti_layout(xp.asarray(close), input._data, other._data))
 
 
-@expose
+@expose(method=False)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True when every element of ``input`` is close to ``other`` (see :func:`isclose`).
 
@@ -1135,7 +1136,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
-@expose
+@expose(method=False)
 def equal(input, other):
     """True when both tensors have the same shape and equal elements.
 
@@ -1146,6 +1147,20 @@ def equal(input, other):
     if input._data.shape != other._data.shape:
         return False
     return bool(xp.array_equal(input._data, other._data))
+
+
+def _pair_method(fn):
+    """``Tensor.<fn>``: torch's method counts ``other`` as argument 1 in its type error."""
+    def method(self, other, *args, **kwargs):
+        _need_tensor(fn.__name__, other, 1)
+        return fn(self, other, *args, **kwargs)
+    method.__name__, method.__qualname__ = fn.__name__, "Tensor." + fn.__name__
+    method.__doc__ = fn.__doc__
+    return expose(method, function=False)
+
+
+for _fn in (isclose, allclose, equal):
+    _pair_method(_fn)
 
 
 # ----------------------------------------------------------------------------- logical, bitwise
@@ -1540,7 +1555,7 @@ expose(_clamp_max_, function=False)
 # ----------------------------------------------------------------------------- fills
 
 @op("ZeroBackward0", name="zero", method=False, function=False, inplace=True, promote=NONE,
-    self=lambda grad: grad * 0)
+    overlap=overlap_ok, self=lambda grad: grad * 0)
 def _zero(self):
     return xp.zeros_like(self)
 
@@ -1551,8 +1566,15 @@ def _fill_check(self, value):
                            f"{value.ndim} dimensions.")
 
 
+def _fill_overlap(self, value):
+    """torch fills an expanded tensor with a number, not with a tensor's value (a copy)."""
+    from .._tensor import Tensor
+    if isinstance(value, Tensor):
+        raise RuntimeError(_errors.INTERNAL_OVERLAP)
+
+
 @op("FillBackward2", name="fill", method=False, function=False, inplace=True, promote=NONE,
-    tensors=("self",), check=_fill_check, self=lambda grad: grad * 0)
+    tensors=("self",), check=_fill_check, overlap=_fill_overlap, self=lambda grad: grad * 0)
 def _fill(self, value):
     from .._tensor import Tensor
     if isinstance(value, Tensor):       # (a tensor's value is cast, not checked)

@@ -15,7 +15,7 @@ from .. import _errors
 from .._device import xp
 from .._dtype import no_barebones_kernel
 from . import _exact, _vml
-from ._exact import cascade_sum, exact_dtype, reduce_prod
+from ._exact import cascade_sum, exact_dtype, reduce_prod, summed_dtype
 from .registry import NONE, expose, op, run
 from .search import _return_type
 from .shape import _flip
@@ -42,7 +42,7 @@ def _sum_dtype(self, dtype):
     self=lambda grad, self_shape: grad.expand(self_shape))
 def _sum_all(self, dtype=None):
     a = _cast(self, dtype)
-    if a.dtype in exact_dtype:
+    if a.dtype in summed_dtype:
         return cascade_sum(a, (), False)
     return xp.sum(a, dtype=_sum_dtype(a, dtype))
 
@@ -51,7 +51,7 @@ def _sum_all(self, dtype=None):
     self=lambda grad, self_shape, dim, keepdim: _expand_back(grad, self_shape, dim, keepdim))
 def _sum_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
-    if a.dtype in exact_dtype and a.ndim:
+    if a.dtype in summed_dtype and a.ndim:
         return cascade_sum(a, dim, keepdim)
     return c_order(xp.add.reduce(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
@@ -59,7 +59,7 @@ def _sum_dim(self, dim, keepdim=False, dtype=None):
 def _fmean(a, dim, keepdim, dtype):
     """torch's CPU mean: the sum in torch's order, then divided by the count."""
     a = _cast(a, dtype)
-    if a.dtype not in exact_dtype:     # (complex …: ``()`` is every dim, NumPy's None)
+    if a.dtype not in summed_dtype:    # (float16 …: ``()`` is every dim, NumPy's None)
         return c_order(xp.mean(a, axis=dim or None, keepdims=keepdim))
     if a.ndim == 0:
         return a + xp.zeros((), a.dtype)
@@ -317,6 +317,15 @@ def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False
             return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
         if self.dtype in exact_dtype:
             return _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean)
+        if self.real.dtype in exact_dtype:      # complex: ATen's var of each part, added
+            re, im = (_var_kernel(p, dim, correction, keepdim, False, with_mean)
+                      for p in (self.real, self.imag))
+            if not with_mean:                   # (torch's sqrt: VML's)
+                return _vml.sqrt(re + im) if take_sqrt else re + im
+            r = _vml.sqrt(re[0] + im[0]) if take_sqrt else re[0] + im[0]
+            m = xp.empty(re[1].shape, self.dtype)
+            m.real, m.imag = re[1], im[1]
+            return r, m
         r = _var_numpy(self, dim, correction, keepdim)
         r = xp.sqrt(r) if take_sqrt else r
         return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
@@ -711,7 +720,8 @@ def _cumsum(self, dim, dtype=None):
 
 
 # torch's cumulative kernels accumulate in at::acc_type<T, /*is_cuda=*/false>
-_CUM_ACC = {xp.dtype(xp.float16): xp.float32, xp.dtype(xp.float32): xp.float64}
+_CUM_ACC = {xp.dtype(xp.float16): xp.float32, xp.dtype(xp.float32): xp.float64,
+            xp.dtype(xp.complex64): xp.complex128}
 
 
 def _cumprod_zeros_back(grad, self, dim):
@@ -772,9 +782,24 @@ def _cumprod(self, dim, dtype=None):
     a = self.astype(_cum_dtype(self, dtype))
     if a.ndim == 0:
         return a.copy()
+    if a.dtype.kind == "c":
+        return _complex_cumprod(a, dim)
     acc = _CUM_ACC.get(a.dtype)
     return xp.ascontiguousarray(xp.cumprod(a, axis=dim, dtype=acc).astype(a.dtype,
                                                                           copy=False))
+
+
+def _complex_cumprod(a, dim):
+    """torch's complex ``cumprod``: ``acc *= x`` in complex128, each product as c10's
+    ``operator*=`` compiles (``re = fma(a, c, -b * d)``, ``im = fma(a, d, b * c)``)."""
+    x = xp.moveaxis(a, dim, 0).astype(xp.complex128)
+    out = xp.empty(x.shape, xp.complex128)
+    re, im = xp.ones(x.shape[1:]), xp.zeros(x.shape[1:])
+    for i in range(x.shape[0]):
+        c, d = x[i].real, x[i].imag
+        re, im = _exact.fma(re, c, -(im * d)), _exact.fma(re, d, im * c)
+        out.real[i], out.imag[i] = re, im
+    return xp.ascontiguousarray(xp.moveaxis(out.astype(a.dtype), 0, dim))
 
 
 def _cum(d, input, dim, dtype, out):

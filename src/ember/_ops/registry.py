@@ -269,6 +269,7 @@ class OpDef:
     """One op entry: kernel, formulas, promotion kind, and its generated Node class."""
 
     holomorphic = True        # see ``op``: complex gradients take torch's conjugate
+    overlap = None            # see ``op``: may the in-place form write an expanded tensor
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
                  view=False, check=None, raw=None, pointwise=None):
@@ -358,7 +359,7 @@ class OpDef:
 def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
        view: bool = False, check=None, raw=None, holomorphic: bool = True,
-       pointwise: bool | None = None, **formulas):
+       pointwise: bool | None = None, overlap=None, **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
@@ -373,12 +374,19 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
     ops). ``holomorphic=False`` marks an op whose formulas already follow torch's convention
     (``abs``: ``grad * sgn(self)``, ``real``, ``angle`` …): they run as written. Real
     gradients never take this path.
+
+    ``overlap(*args)``, when given, lets the in-place form write into a tensor whose elements
+    share memory (an expanded one), as torch's ``fill_`` and ``masked_fill_`` do: it sees the
+    arguments and raises torch's error or warns (:func:`overlap_ok`, :func:`overlap_warns`);
+    without it such a write raises torch's error.
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
                   raw, pointwise)
         d.holomorphic = holomorphic
+        if overlap is not None:
+            d.overlap = overlap
         d.autocast = _AUTOCAST.get(opname)
         OPS[opname] = d
         _expose(d, opname, method=method, function=function, inplace=inplace)
@@ -991,13 +999,49 @@ def _dt_of(t):
     return D._BY_NP[t._data.dtype]
 
 
+def has_overlap(arr) -> bool:
+    """Whether elements of ``arr`` share memory (an expanded tensor's)."""
+    strides = arr.strides
+    return 0 in strides and arr.size > 1 and any(st == 0 and n > 1
+                                                 for st, n in zip(strides, arr.shape))
+
+
 def check_no_overlap(arr) -> None:
     """torch's error for writing into an array whose elements share memory (an expanded
     tensor's)."""
-    strides = arr.strides
-    if 0 in strides and arr.size and any(st == 0 and n > 1
-                                         for st, n in zip(strides, arr.shape)):
+    if has_overlap(arr):
         raise RuntimeError(_errors.INTERNAL_OVERLAP)
+
+
+def overlap_ok(*args) -> None:
+    """An op's ``overlap`` check for ops torch lets write into an expanded tensor."""
+
+
+def overlap_warns(name: str, example: str):
+    """An op's ``overlap`` check: torch writes into an expanded tensor with a warning."""
+    def check(*args):
+        import warnings
+        warnings.warn(_errors.expanded_write(name, example), UserWarning,
+                      stacklevel=_errors.user_stacklevel())
+    return check
+
+
+def write_result(data, res) -> None:
+    """Store an in-place op's result ``res`` in ``data``. Where elements of ``data`` share
+    memory (an expanded tensor's, which only ops with an ``overlap`` check write), as torch's
+    loops store it: each element the op changed, in order (an unchanged one is not written
+    back)."""
+    if not has_overlap(data):
+        xp.copyto(data, res, casting="unsafe")
+        return
+    res = xp.broadcast_to(xp.asarray(res).astype(data.dtype, copy=False), data.shape)
+    size = data.itemsize
+    old = xp.ascontiguousarray(data).view(xp.uint8).reshape(data.shape + (size,))
+    new = xp.ascontiguousarray(res).view(xp.uint8).reshape(data.shape + (size,))
+    changed = (old != new).any(-1)
+    out = data.view()
+    out.flags.writeable = True          # (an expanded array is marked read-only)
+    out[changed] = res[changed]
 
 
 def check_inplace(self: Tensor) -> None:
@@ -1049,11 +1093,30 @@ def _check_cast(dt, self):
                            f"output type {_scalar_name(self.dtype)}")
 
 
+def _arg_types_first(op, args) -> None:
+    """Raise the TypeError of ``op``'s check for an argument of the wrong type, which torch's
+    argument parser raises before any other error (its other errors come later)."""
+    if op.check is not None:
+        try:
+            op.check(*args)
+        except _errors.ArgTypeError:
+            raise
+        except Exception:  # noqa: BLE001 - raised in their turn
+            pass
+
+
 def run_inplace(op, args):
     """Run ``op`` writing into ``args[0]``; rebase its history when the op is recorded."""
     self = args[0]
-    check_inplace(self)
-    check_no_overlap(self._data)
+    try:
+        check_inplace(self)
+        if has_overlap(self._data):
+            if op.overlap is None:
+                raise RuntimeError(_errors.INTERNAL_OVERLAP)
+            op.overlap(*args)
+    except RuntimeError:
+        _arg_types_first(op, args)
+        raise
     if self._inference and not _state.inference:
         raise RuntimeError(_errors.INFERENCE_INPLACE)
     if op.check is not None:
@@ -1091,8 +1154,7 @@ def run_inplace(op, args):
             original = _wrap(self._data.copy())
             original.grad_fn, original._output_nr = self.grad_fn, self._output_nr
             original._requires_grad = self._requires_grad
-    data = self._data
-    xp.copyto(data, res, casting="unsafe")
+    write_result(self._data, res)
     self._vc.value += 1
     if record:
         rebase_history(self, op, args, original)

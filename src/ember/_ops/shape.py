@@ -919,7 +919,7 @@ def chunk(input, chunks, dim=0):
     outputs=-1, self=lambda grads, dim: _cat_grads(grads, dim))
 def _unsafe_split(self, split_size, dim):
     n = self.shape[dim]
-    return tuple(p.copy() for p in xp.split(self, range(split_size, n, split_size), axis=dim))
+    return tuple(xp.split(self, range(split_size, n, split_size), axis=dim))
 
 
 @expose
@@ -1102,7 +1102,12 @@ def roll(input, shifts, dims=None):
 
 @op("Rot90Backward0", promote=NONE, self=lambda grad, k, dims: grad.rot90(-k, dims))
 def _rot90(self, k, dims):
-    return xp.rot90(self, k, dims).copy()
+    # ATen's: a flip (self's layout) transposed for odd ``k``; a contiguous clone for 0
+    if not k:
+        return xp.array(self, order="C")
+    d0, d1 = dims
+    flipped = _flip.kernel(self, dims if k == 2 else (d1 if k == 1 else d0,))
+    return flipped if k == 2 else flipped.swapaxes(d0, d1)
 
 
 @expose
@@ -1300,7 +1305,7 @@ def _unsafe_split_with_sizes(self, split_sizes, dim):
     bounds = [0]
     for k in split_sizes:
         bounds.append(bounds[-1] + k)
-    return tuple(self[(builtins.slice(None),) * dim + (builtins.slice(s, e),)].copy()
+    return tuple(self[(builtins.slice(None),) * dim + (builtins.slice(s, e),)]
                  for s, e in zip(bounds[:-1], bounds[1:]))
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from .. import _errors
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ._exact import cascade_sum, exact_dtype
+from ._exact import cascade_sum, summed_dtype
 
 
 def c_order(a):
@@ -71,7 +71,7 @@ def sum_to_shape(grad, shape: tuple[int, ...]):
         i + lead for i, n in enumerate(shape) if n == 1 and gshape[i + lead] != 1)
     if dims:
         a = grad._data
-        if a.size and a.dtype in exact_dtype and grad.__class__ is Tensor \
+        if a.size and a.dtype in summed_dtype and grad.__class__ is Tensor \
                 and not grad_mode._state.enabled:
             # no graph to build (the engine's common case): the sum's kernel, without its op
             return Tensor._wrap(cascade_sum(a, dims, True).reshape(shape))

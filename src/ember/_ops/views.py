@@ -20,7 +20,15 @@ from .._device import xp
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node
-from .registry import _IN_CUSTOM_FUNCTION, _INFERENCE, _MULTI, _NO_GRAD, _dt_of, _record
+from .registry import (
+    _IN_CUSTOM_FUNCTION,
+    _INFERENCE,
+    _MULTI,
+    _NO_GRAD,
+    _dt_of,
+    _record,
+    write_result,
+)
 
 _state = grad_mode._state
 _gf_get = _T._gf_get
@@ -259,8 +267,7 @@ def rebase_view(op, args, res):
         original = Tensor._wrap(view._data.copy())
         original.grad_fn, original._output_nr = old_node, old_nr
         original._requires_grad = view._requires_grad
-    data = view._data
-    xp.copyto(data, res, casting="unsafe")
+    write_result(view._data, res)
     view._vc.value += 1       # marks every view of the base stale, this one too:
     view.__class__ = Tensor   # its grad_fn is set below
     # the op's node, as if applied to the view out of place

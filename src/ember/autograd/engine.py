@@ -57,6 +57,8 @@ def _root_grads(tensors, grad_tensors):
         if g is None:
             if t._data.size != 1:
                 raise RuntimeError(_errors.IMPLICIT_SCALAR)
+            if t._data.dtype.kind == "c":
+                raise RuntimeError(f"{_errors.IMPLICIT_REAL} but got {t.dtype}")
             g = Tensor._wrap(xp.ones(t._data.shape, t._data.dtype))
         else:
             if not isinstance(g, Tensor):
