@@ -94,8 +94,8 @@ def _r2c_grad(grad, self_shape, s, dims, norm):
 
 @_op("FftR2CBackward0", name="fft_r2c", method=False, function=False, promote=_NONE,
     tensors=("self",), self=_r2c_grad)
-def _fft_r2c(self, s, dims, norm):
-    out = _F.rfftn(self, s=s, axes=dims, norm=norm)
+def _fft_r2c(self, s, dims, norm, onesided=True):
+    out = _F.rfftn(self, s=s, axes=dims, norm=norm, onesided=onesided)
     return out.astype(_COMPLEX[self.dtype], copy=False)
 
 
@@ -158,6 +158,10 @@ def _diff(kind, x, s, dim, norm, one, inverse=False):
     if kind == "c2c":
         if sizes is None:
             sizes = tuple(x.shape[d] for d in dims)
+        if one and not x.is_complex():      # ATen's fft_r2c with onesided=False
+            if not inverse:
+                return _fft_r2c(x, sizes, dims, norm, False)
+            return _fft_r2c(x, sizes, dims, _SWAP[norm], False).conj()
         return _fft_c2c(x, sizes, dims, norm, inverse)
     if kind == "r2c":
         if sizes is None:

@@ -172,7 +172,36 @@ def _mul_raw(grad, other):
         other = raw_scalar(other, grad)
         if other is None:
             return None
-    return xp.multiply(grad, other)
+    return _multiply(grad, other)
+
+
+def _pairs_fused(n: int) -> tuple[int, int]:
+    """The part of a complex64 row's tail that the compiler runs fused (whole pairs)."""
+    return 0, n - n % 2
+
+
+def _multiply(a, b):
+    """``a * b`` as torch's ``mul`` kernel rounds it. Real products round once either way;
+    a complex one, in the 64-byte vector steps of ``cpu_kernel_vec`` (operands contiguous
+    in the inner loop, or one of them a single value), is ``(ac - bd, ad + bc)`` with each
+    product rounded; the rest (strided operands, a row's tail but for a complex64 tail's
+    odd last element) takes the compiler's fused form, which is NumPy's."""
+    out = xp.multiply(a, b)
+    if out.dtype.kind != "c" or not out.ndim or not out.size:
+        return out
+    from . import _sleef
+    x, y = (xp.broadcast_to(xp.asarray(v).astype(out.dtype, copy=False), out.shape)
+            for v in (a, b))
+    vec = ~_sleef.binary_mask(x, y, avx512=False,
+                              tail=_pairs_fused if out.itemsize == 8 else None)
+    if vec.any():
+        x, y = x[vec], y[vec]
+        z = xp.empty(x.shape, out.dtype)
+        with xp.errstate(invalid="ignore", over="ignore"):
+            z.real = x.real * y.real - x.imag * y.imag
+            z.imag = x.real * y.imag + x.imag * y.real
+        out[vec] = z
+    return out
 
 
 @op("MulBackward0", inplace=True,
@@ -181,7 +210,7 @@ def _mul_raw(grad, other):
     raw={"self": _mul_raw, "other": lambda grad, self: _mul_raw(grad, self)})
 def mul(self, other):
     """Element-wise product."""
-    return xp.multiply(self, other)
+    return _multiply(self, other)
 
 
 def _div_other(grad, self, other):
