@@ -32,7 +32,8 @@ BatchNorm) takes Adam steps of size ``lr`` in a direction set by round-off alone
 leave such parameters out, as real code does (``bias=False``). Most programs (274 of 277
 when this was written) print byte-identical output; the others go through a convolution
 kernel of oneDNN's not yet reproduced (strided input gradients) or amplify a last-bit
-difference of a few remaining kernels (an STFT's gradient).
+difference of a few remaining kernels (on AMD CPUs, MKL's small DFTs: torch's statically
+linked MKL and the mkl wheel run different kernels there, which an STFT's gradient shows).
 ``ABS = 1e-6`` absorbs float32 round-off in quantities that are zero up to cancellation
 (gradients of ~1e-8, means of normalised activations). ``test_tolerance_catches_real_changes``
 checks the comparison itself.

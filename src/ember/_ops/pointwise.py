@@ -185,7 +185,9 @@ def _multiply(a, b):
     a complex one, in the 64-byte vector steps of ``cpu_kernel_vec`` (operands contiguous
     in the inner loop, or one of them a single value), is ``(ac - bd, ad + bc)`` with each
     product rounded; the rest (strided operands, a row's tail but for a complex64 tail's
-    odd last element) takes the compiler's fused form, which is NumPy's."""
+    odd last element) takes the compiler's fused form, which is NumPy's. (Not yet
+    followed: a complex64 strided row's odd last element, unfused in torch, and the tail
+    of a row times a single value, where the compiler hoists part of the product.)"""
     out = xp.multiply(a, b)
     if out.dtype.kind != "c" or not out.ndim or not out.size:
         return out
