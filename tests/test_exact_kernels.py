@@ -253,3 +253,31 @@ def test_softmax_rows_with_specials(dt, shape):
     for view in ("contiguous", "strided"):
         for name in ("softmax", "log_softmax"):
             bits_equal(*both(a, view, lambda lib, t, f=name: getattr(lib, f)(t, -1)))
+
+
+@pytest.mark.parametrize("dt", (np.complex64, np.complex128))
+@pytest.mark.parametrize("n", (1, 3, 8, 13, 30, 47))
+@pytest.mark.parametrize("kind", ("contiguous", "row", "transposed", "strided", "number"))
+def test_complex_mul(dt, n, kind):
+    """Complex products: unfused in the vector steps, fused (NumPy's) in the loops the
+    compiler contracts, unfused again where it leaves an element out of its pairs."""
+    rng = np.random.default_rng(n)
+    a, b = ((rng.standard_normal((37, n)) + 1j * rng.standard_normal((37, n))).astype(dt)
+            for _ in range(2))
+    got = []
+    for lib in (ember, torch):
+        x, y = lib.from_numpy(a), lib.from_numpy(b)
+        x, y = {"contiguous": (x, y), "row": (x, y[:1]), "transposed": (x.T, y.T),
+                "strided": (x[:, ::2], y[:, ::2]), "number": (x, 0.3 - 1.7j)}[kind]
+        got.append((x * y).numpy())
+    assert np.array_equal(got[0], got[1])
+
+
+@pytest.mark.parametrize("dt", (np.complex64, np.complex128))
+@pytest.mark.parametrize("shape,dims", [((3, 76, 16), (0, 1)), ((3, 76, 5), (0, 1)),
+                                        ((100, 7), (0,)), ((4, 300, 33), (1,))])
+def test_complex_sum_over_outer_dims(dt, shape, dims):
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
+    got = [lib.from_numpy(a).sum(dims).numpy() for lib in (ember, torch)]
+    assert np.array_equal(got[0], got[1])

@@ -49,8 +49,9 @@ def _norm(norm):
 
 
 # ----------------------------------------------------------------------------- autograd
-# Each transform is linear: its formula is its transpose (the registry conjugates for the
-# complex gradient, giving the adjoint), a resize back to the input's sizes on ``dims``.
+# Each transform is linear: its gradient is the adjoint, written as torch's formulas
+# (FunctionsManual.cpp: the transform the other way under the forward's scaling), a resize
+# back to the input's sizes on ``dims``.
 
 def _resize(g, shape, dims):
     """``g`` trimmed or zero-padded on ``dims`` to ``shape``'s sizes there."""
@@ -75,9 +76,9 @@ _SWAP = {None: "forward", "backward": "forward", "forward": "backward", "ortho":
 
 
 @_op("FftC2CBackward0", name="fft_c2c", method=False, function=False, promote=_NONE,
-    tensors=("self",),
+    holomorphic=False, tensors=("self",),
     self=lambda grad, self_shape, dims, norm, inverse: _resize(
-        _fft_c2c(grad, _sizes(grad, dims), dims, norm, inverse), self_shape, dims))
+        _fft_c2c(grad, _sizes(grad, dims), dims, _SWAP[norm], not inverse), self_shape, dims))
 def _fft_c2c(self, s, dims, norm, inverse):
     a = self.astype(_COMPLEX[self.dtype], copy=False) if self.dtype.kind != "c" else self
     out = (_F.ifftn if inverse else _F.fftn)(a, s=s, axes=dims, norm=norm)
@@ -85,17 +86,19 @@ def _fft_c2c(self, s, dims, norm, inverse):
 
 
 def _r2c_grad(grad, self_shape, s, dims, norm):
+    """torch's fft_r2c_backward: the gradient zero-filled to the full last size, its
+    inverse transform under the forward's scaling, the real part."""
     full = list(grad.shape)
     full[dims[-1]] = s[-1]
     g = _resize(grad, full, dims[-1:])
-    return _resize(_fft_c2c(g, tuple(full[d] for d in dims), dims, norm, False), self_shape,
-                   dims)
+    return _resize(_fft_c2c(g, tuple(full[d] for d in dims), dims, _SWAP[norm], True).real,
+                   self_shape, dims)
 
 
 @_op("FftR2CBackward0", name="fft_r2c", method=False, function=False, promote=_NONE,
-    tensors=("self",), self=_r2c_grad)
-def _fft_r2c(self, s, dims, norm):
-    out = _F.rfftn(self, s=s, axes=dims, norm=norm)
+    holomorphic=False, tensors=("self",), self=_r2c_grad)
+def _fft_r2c(self, s, dims, norm, onesided=True):
+    out = _F.rfftn(self, s=s, axes=dims, norm=norm, onesided=onesided)
     return out.astype(_COMPLEX[self.dtype], copy=False)
 
 
@@ -158,6 +161,10 @@ def _diff(kind, x, s, dim, norm, one, inverse=False):
     if kind == "c2c":
         if sizes is None:
             sizes = tuple(x.shape[d] for d in dims)
+        if one and not x.is_complex():      # ATen's fft_r2c with onesided=False
+            if not inverse:
+                return _fft_r2c(x, sizes, dims, norm, False)
+            return _fft_r2c(x, sizes, dims, _SWAP[norm], False).conj()
         return _fft_c2c(x, sizes, dims, norm, inverse)
     if kind == "r2c":
         if sizes is None:

@@ -205,13 +205,15 @@ def ifftn(a, s=None, axes=None, norm=None):
     return _c2c_any(a, s, axes, norm, False, np.fft.ifftn)
 
 
-def rfftn(a, s=None, axes=None, norm=None):
+def rfftn(a, s=None, axes=None, norm=None, onesided=True):
+    """The real-to-complex transform: one-sided, or (``onesided=False``, as torch's ``fft``
+    of a real input and ``stft``'s two-sided one) the full spectrum."""
     if not _usable(a) or a.dtype.kind == "c":
-        return np.fft.rfftn(a, s=s, axes=axes, norm=norm)
+        return (np.fft.rfftn if onesided else np.fft.fftn)(a, s=s, axes=axes, norm=norm)
     dims = _axes(a, s, axes)
     if s is not None:
         a = _resize(a, dims, s)
-    return r2c(a, dims, _mode(norm, True))
+    return r2c(a, dims, _mode(norm, True), onesided)
 
 
 def irfftn(a, s=None, axes=None, norm=None):

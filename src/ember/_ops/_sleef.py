@@ -212,16 +212,17 @@ def _scalar_mask(a, avx512=True, grain=GRAIN, step=None, tail=None):
     return tail_mask(a.shape, groups, step or _cpu.kernel_step(a.dtype, avx512), grain, tail)
 
 
-def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False):
+def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False, tail=None):
     """:func:`_scalar_mask` for a two-input ``cpu_kernel_vec`` over ``a`` and ``b`` of one
     shape and dtype: TensorIterator orders the dims by the operands' strides (a broadcast
     dim, stride 0, leaves the order to the others) and merges those that all step through
     evenly; the inner loop runs vectors where every operand is contiguous in it, or all but
     one input, which is one value (stride 0, as the gradient of a ``sum``), and one by one
     otherwise. The output follows the inputs' order, or is C-contiguous already
-    (``out_contiguous``: an op whose output the structured kernel allocates so)."""
+    (``out_contiguous``: an op whose output the structured kernel allocates so); ``tail``
+    as in :func:`tail_mask`."""
     if a.strides == b.strides and (not out_contiguous or a.flags.c_contiguous):
-        return _scalar_mask(a, avx512, grain)
+        return _scalar_mask(a, avx512, grain, tail=tail)
     if min(a.strides + b.strides, default=0) < 0:
         return np.ones(a.shape, bool)
     ops = (a.strides, b.strides)
@@ -237,7 +238,7 @@ def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False):
             ins[0] == ins[1] == size or sorted(ins) == [0, size]):
         return np.ones(a.shape, bool)
     return tail_mask(a.shape, [(g[0], g[2]) for g in groups], _cpu.kernel_step(a.dtype, avx512),
-                     grain)
+                     grain, tail)
 
 
 def tail_mask(shape, groups, step, grain=GRAIN, tail=None):

@@ -53,7 +53,16 @@ def _sum_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.dtype in summed_dtype and a.ndim:
         return cascade_sum(a, dim, keepdim)
+    if a.dtype in _COMPLEX_PARTS and dim and a.ndim - 1 not in dim \
+            and a.strides[-1] == a.itemsize:
+        # over outer dims a complex sum adds the parts as a float sum over the same bytes
+        # does (a vector of complex values is one of twice as many floats)
+        return c_order(cascade_sum(a.view(_COMPLEX_PARTS[a.dtype]), dim, keepdim)).view(a.dtype)
     return c_order(xp.add.reduce(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
+
+
+_COMPLEX_PARTS = {xp.dtype(xp.complex64): xp.dtype(xp.float32),
+                  xp.dtype(xp.complex128): xp.dtype(xp.float64)}
 
 
 def _fmean(a, dim, keepdim, dtype):

@@ -287,11 +287,8 @@ def _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, ret
         if sided:
             raise RuntimeError("Cannot have onesided output if window or input is complex")
         out = _fft_c2c(frames, (n_fft,), (2,), norm, False)
-    elif sided:
-        out = _fft_r2c(frames, (n_fft,), (2,), norm)
     else:
-        out = _fft_c2c(frames.to(D.complex128 if frames.dtype is D.float64 else D.complex64),
-                       (n_fft,), (2,), norm, False)
+        out = _fft_r2c(frames, (n_fft,), (2,), norm, sided)
     out.transpose_(1, 2)
     if self.dim() == 1:
         out.squeeze_(0)
