@@ -187,12 +187,12 @@ def expf_scalar(x):
         return np.where(np.isnan(x), x, y)
 
 
-def _scalar_mask(a, avx512=True, grain=GRAIN, step=None, tail=None):
+def _scalar_mask(a, avx512=True, grain=GRAIN, step=None):
     """Which elements of ``a`` torch computes with the scalar function (True) in
     ``cpu_kernel_vec``, for a unary op whose output takes the input's layout: steps of
     :func:`_cpu.kernel_step` (``avx512``: torch also builds the kernel for AVX512) or of
     ``step`` elements, each thread's share of ``grain`` or more elements with its own
-    tail (``tail``: see :func:`tail_mask`)."""
+    tail."""
     if min(a.strides, default=0) < 0:
         return np.ones(a.shape, bool)
     keep = [d for d in range(a.ndim) if a.shape[d] != 1]
@@ -209,20 +209,19 @@ def _scalar_mask(a, avx512=True, grain=GRAIN, step=None, tail=None):
     groups = [(d[0], d[2]) for d in dims]
     if dims[0][1] != a.itemsize:
         return np.ones(a.shape, bool)
-    return tail_mask(a.shape, groups, step or _cpu.kernel_step(a.dtype, avx512), grain, tail)
+    return tail_mask(a.shape, groups, step or _cpu.kernel_step(a.dtype, avx512), grain)
 
 
-def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False, tail=None):
+def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False):
     """:func:`_scalar_mask` for a two-input ``cpu_kernel_vec`` over ``a`` and ``b`` of one
     shape and dtype: TensorIterator orders the dims by the operands' strides (a broadcast
     dim, stride 0, leaves the order to the others) and merges those that all step through
     evenly; the inner loop runs vectors where every operand is contiguous in it, or all but
     one input, which is one value (stride 0, as the gradient of a ``sum``), and one by one
     otherwise. The output follows the inputs' order, or is C-contiguous already
-    (``out_contiguous``: an op whose output the structured kernel allocates so); ``tail``
-    as in :func:`tail_mask`."""
+    (``out_contiguous``: an op whose output the structured kernel allocates so)."""
     if a.strides == b.strides and (not out_contiguous or a.flags.c_contiguous):
-        return _scalar_mask(a, avx512, grain, tail=tail)
+        return _scalar_mask(a, avx512, grain)
     if min(a.strides + b.strides, default=0) < 0:
         return np.ones(a.shape, bool)
     ops = (a.strides, b.strides)
@@ -238,7 +237,7 @@ def binary_mask(a, b, avx512=True, grain=GRAIN, out_contiguous=False, tail=None)
             ins[0] == ins[1] == size or sorted(ins) == [0, size]):
         return np.ones(a.shape, bool)
     return tail_mask(a.shape, [(g[0], g[2]) for g in groups], _cpu.kernel_step(a.dtype, avx512),
-                     grain, tail)
+                     grain)
 
 
 def tail_mask(shape, groups, step, grain=GRAIN, tail=None):

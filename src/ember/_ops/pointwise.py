@@ -173,65 +173,9 @@ def _mul_raw(grad, other):
         other = raw_scalar(other, grad)
         if other is None:
             return None
-    return _multiply(grad, other)
-
-
-def _pairs_fused(n: int) -> tuple[int, int]:
-    """The part of a complex64 row's tail that the compiler runs fused: whole pairs."""
-    return 0, n - n % 2
-
-
-def _peeled_fused(n: int) -> tuple[int, int]:
-    """The same where one operand is a single value: one element peeled, then whole
-    32-byte vectors."""
-    return 1, 1 + (n - 1) // 4 * 4
-
-
-def _multiply(a, b):
-    """``a * b`` as torch's ``mul`` kernel rounds it. Real products round once either way;
-    a complex one, in the 64-byte vector steps of ``cpu_kernel_vec`` (operands contiguous
-    in the inner loop, or one of them a single value), is ``(ac - bd, ad + bc)`` with each
-    product rounded; the rest (strided operands, a row's tail) the compiler's fused form,
-    which is NumPy's, but for the parts of a complex64 row that it leaves unfused (a
-    strided row's odd last element; a tail's, as :func:`_pairs_fused` and
-    :func:`_peeled_fused` say)."""
-    out = xp.multiply(a, b)
-    if out.dtype.kind != "c" or not out.size or out.size == 1 and out.itemsize != 8:
-        return out
-    from . import _sleef
-    x, y = (xp.broadcast_to(xp.asarray(v).astype(out.dtype, copy=False), out.shape)
-            for v in (a, b))
-    groups = _mf.iter_groups(out.shape, x.strides, y.strides)
-    if not groups:                          # one complex64 element: a tail's odd last one
-        out, vec = xp.array(out), xp.ones(out.shape, bool)
-    else:
-        tail = None
-        if out.itemsize == 8:
-            tail = _peeled_fused if 0 in groups[0][1] else _pairs_fused
-        vec = ~_sleef.binary_mask(x, y, avx512=False, tail=tail)
-        if tail is not None and not vec.any() and groups[0][0] % 2:
-            vec = _row_ends(out.shape, groups[0])
-    if vec.any():
-        x, y = x[vec], y[vec]
-        z = xp.empty(x.shape, out.dtype)
-        with xp.errstate(invalid="ignore", over="ignore"):
-            z.real = x.real * y.real - x.imag * y.imag
-            z.imag = x.real * y.imag + x.imag * y.real
-        out[vec] = z
-    return out
-
-
-def _row_ends(shape, inner) -> np.ndarray:
-    """The last element of each row of the iterator's inner loop (``inner``: its coalesced
-    group, as :func:`_memory_format.iter_groups` gives it)."""
-    index = xp.zeros(shape, xp.int64)
-    step = 1
-    for d in inner[2]:
-        axis = [1] * len(shape)
-        axis[d] = shape[d]
-        index = index + (xp.arange(shape[d]) * step).reshape(axis)
-        step *= shape[d]
-    return index == inner[0] - 1
+    if grad.dtype.kind == "c" or xp.asarray(other).dtype.kind == "c":
+        return _fused.complex_mul(grad, other)
+    return xp.multiply(grad, other)
 
 
 @op("MulBackward0", inplace=True,
