@@ -202,9 +202,13 @@ def transposed_bias_grad(grad: np.ndarray, x_shape, wshape, stride, dilation, gr
     if not (grad.dtype == _F32 and groups == 1 and wshape[1] >= 4 and _plain(grad)
             and use_mkldnn(x_shape, wshape, stride, dilation, groups, threads)):
         return None
-    a = np.moveaxis(grad, 1, 0).reshape(grad.shape[1], -1)
-    # from zero, as oneDNN starts (0 + -0 is +0)
-    return np.add.accumulate(a, axis=1)[:, -1] + _F32.type(0)
+    return _adds_in_order(_positions(grad if grad.ndim == 4 else grad[:, :, None]))
+
+
+def _adds_in_order(rows: np.ndarray) -> np.ndarray:
+    """Each row's elements added one after another in float32 from zero, as oneDNN's bias
+    loops add them (a cumulative sum rounds each partial sum; 0 + -0 is +0)."""
+    return np.add.accumulate(rows, axis=1)[:, -1] + _F32.type(0)
 
 
 def _windows(x, kernel, stride, padding, dilation):
@@ -393,10 +397,12 @@ _PARALLEL_CALL = 1 << 19     # multiply-adds of a weight-gradient call worth a t
 
 
 def _image_parts(n: int, work: int) -> list:
-    """The images' ranges for torch's threads (at most 2 here): one range for small work."""
-    if n < 2 or work < _PARALLEL_WORK or _exact.get_num_threads() < 2:
+    """The images' ranges, one per torch thread (oneDNN's ``balance211``); one range for
+    small work."""
+    threads = min(n, _exact.get_num_threads())
+    if threads < 2 or work < _PARALLEL_WORK:
         return [(0, n)]
-    return [(0, n // 2), (n // 2, n)]
+    return [_balance211(n, threads, t) for t in range(threads)]
 
 
 def _parallel(fn, parts) -> list:
@@ -959,8 +965,6 @@ def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
     g = _positions(grad)
     total = None
     for a, b in shares:
-        # a cumulative sum adds in order, each partial sum rounded to float32; from zero,
-        # as oneDNN starts (0 + -0 is +0)
-        part = np.add.accumulate(g[:, a:b], axis=1)[:, -1] + _F32.type(0)
+        part = _adds_in_order(g[:, a:b])
         total = part if total is None else total + part
     return total
