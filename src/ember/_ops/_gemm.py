@@ -117,11 +117,16 @@ def _operand(x: np.ndarray, rows_t: int, cols_t: int, transpose_c: bool, lead_n:
     ``rows_t``/``cols_t`` index the operand's dims as the column-major call sees them
     (swapped when the result is row-major); ``lead_n``/``lead_t`` are the least leading
     dimensions a plain or a transposed operand needs."""
-    s = _elem_strides(x)
-    if s is not None and s[rows_t] == 1 and s[cols_t] >= max(1, lead_n):
-        return x, False, s[cols_t]
-    if s is not None and s[cols_t] == 1 and s[rows_t] >= max(1, lead_t):
-        return x, True, s[rows_t]
+    size = x.itemsize
+    st = x.strides
+    sr, sc = st[rows_t], st[cols_t]
+    if sr >= 0 and sc >= 0 and not (sr % size or sc % size):
+        sr //= size
+        sc //= size
+        if sr == 1 and sc >= max(1, lead_n):
+            return x, False, sc
+        if sc == 1 and sr >= max(1, lead_t):
+            return x, True, sr
     # ATen: clone(Contiguous), transposed = !transpose_c, ld = the row-major row length
     return np.ascontiguousarray(x), not transpose_c, max(1, x.shape[1])
 
@@ -132,8 +137,7 @@ def addmm(c: np.ndarray | None, m1: np.ndarray, m2: np.ndarray, beta=0, alpha=1)
     dtype = m1.dtype
     if m2.dtype != dtype or (c is not None and c.dtype != dtype):
         return None
-    fn = _fn("gemm", dtype)
-    if fn is None:
+    if (_RAW.get(dtype) or _raw_gemm(dtype)) is None:
         return None
     m, k = m1.shape
     n = m2.shape[1]
@@ -188,17 +192,54 @@ def gemm(ta: bool, tb: bool, m: int, n: int, k: int, alpha, a: np.ndarray, lda: 
     """``cpublas::gemm``: one column-major ``?gemm`` (``c = alpha * op(a) @ op(b) + beta *
     c``) on arrays whose first elements are the matrices' origins, as ATen's kernels call it;
     False where MKL or the BLAS path does not apply (nothing written)."""
-    fn = _fn("gemm", c.dtype)
-    if fn is None:
+    dt = c.dtype
+    call = _RAW.get(dt) or _raw_gemm(dt)
+    if call is None:
         return False
     lda, ldb, ldc = _normalize(ta, tb, m, n, k, lda, ldb, ldc)
     if max(m, n, k, lda, ldb, ldc) > _INT_MAX or lda < max(1, k if ta else m) \
             or ldb < max(1, n if tb else k) or ldc < max(1, m):
         return False
-    dt = c.dtype
-    fn(_COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k, _scalar(dt, alpha),
-       _address(a), lda, _address(b), ldb, _scalar(dt, beta), _address(c), ldc)
+    fn, scalar = call
+    fn(_COL_MAJOR, _T if ta else _N, _T if tb else _N, m, n, k, scalar(alpha), pointer(a),
+       lda, pointer(b), ldb, scalar(beta), pointer(c), ldc)
     return True
+
+
+_RAW: dict = {}         # dtype -> (cblas_?gemm bound without argument types, its scalar)
+
+
+def _raw_gemm(dtype: np.dtype):
+    """``cblas_?gemm`` for ``dtype`` bound without ``argtypes`` (ctypes' conversions
+    through them cost a fifth of a small product's call): (function, scalar maker), the
+    scalar by address for complex types; None without MKL or for another dtype."""
+    call = _RAW.get(dtype, False)
+    if call is False:
+        call = None
+        lib = _vml.library()
+        if lib is not None and dtype in _PREFIX:
+            prefix, real = _PREFIX[dtype]
+            fn = lib["cblas_" + prefix + "gemm"]        # a fresh binding: no argtypes
+            fn.restype = None
+            call = fn, (real if dtype.kind != "c" else lambda v: _ref(dtype, v))
+        _RAW[dtype] = call
+    return call
+
+
+_byref, _from_buffer = ctypes.byref, ctypes.c_char.from_buffer
+
+
+def pointer(a: np.ndarray):
+    """A ctypes pointer argument to ``a``'s first element: from its buffer where that is
+    writable and contiguous (a transposed matrix's buffer is its transpose's), else through
+    ``a.ctypes`` (several times slower)."""
+    flags = a.flags
+    if flags.writeable and a.size:
+        if flags.c_contiguous:
+            return _byref(_from_buffer(a))
+        if flags.f_contiguous:
+            return _byref(_from_buffer(a.T))
+    return ctypes.c_void_p(a.ctypes.data)
 
 
 @contextlib.contextmanager

@@ -31,7 +31,7 @@ import weakref
 
 import numpy as np
 
-from . import _exact, _gemm, _onednn, _vml
+from . import _exact, _gemm, _onednn
 
 _F32 = np.dtype(np.float32)
 _LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe least size
@@ -905,14 +905,12 @@ _SGEMM: list = []
 
 
 def _sgemm():
-    """MKL's ``cblas_sgemm`` bound without argument types, with the float32 constants 1
-    and 0 and the pointer type: :func:`_position_chains` makes thousands of small calls
-    (column-major 102, transposed 112 times plain 111), and ctypes' conversions through
-    ``argtypes`` cost a fifth of each."""
+    """MKL's ``cblas_sgemm`` bound without argument types (:func:`_gemm._raw_gemm`), with
+    the float32 constants 1 and 0 and the pointer type: :func:`_position_chains` makes
+    thousands of small calls (column-major 102, transposed 112 times plain 111)."""
     if not _SGEMM:
-        fn = _vml.library()["cblas_sgemm"]     # a fresh binding: the shared one has argtypes
-        fn.restype = None
-        _SGEMM[:] = [fn, ctypes.c_float(1.0), ctypes.c_float(0.0), ctypes.c_void_p]
+        _SGEMM[:] = [_gemm._raw_gemm(_F32)[0], ctypes.c_float(1.0), ctypes.c_float(0.0),
+                     ctypes.c_void_p]
     return _SGEMM
 
 
