@@ -123,10 +123,68 @@ def cnn_adam_step(lib, batch: int = 32):
     return _train_step(lib, model, opt, (batch, 1, 28, 28))
 
 
+def cifar_tutorial_step(lib, batch: int = 4):
+    """One step of the PyTorch CIFAR-10 tutorial's network (two 5x5 convs + pools, three
+    linear layers, SGD with momentum) on 3x32x32 images, batch 4 as the tutorial trains."""
+    nn, F = lib.nn, lib.nn.functional
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.pool = nn.Conv2d(3, 6, 5), nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1, self.fc2 = nn.Linear(400, 120), nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = lib.flatten(x, 1)
+            return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+    lib.manual_seed(0)
+    model = Net()
+    opt = lib.optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+    return _train_step(lib, model, opt, (batch, 3, 32, 32))
+
+
+def mnist_example_step(lib, batch: int = 64):
+    """One training step of pytorch/examples' MNIST network (3x3 convs 1->32->64, max pool,
+    dropout, 9216->128->10, log_softmax and nll_loss, Adadelta), batch 64."""
+    nn, F = lib.nn, lib.nn.functional
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = nn.Conv2d(1, 32, 3, 1), nn.Conv2d(32, 64, 3, 1)
+            self.dropout1, self.dropout2 = nn.Dropout(0.25), nn.Dropout(0.5)
+            self.fc1, self.fc2 = nn.Linear(9216, 128), nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.conv2(F.relu(self.conv1(x)))), 2)
+            x = F.relu(self.fc1(lib.flatten(self.dropout1(x), 1)))
+            return F.log_softmax(self.fc2(self.dropout2(x)), dim=1)
+
+    lib.manual_seed(0)
+    model = Net()
+    opt = lib.optim.Adadelta(model.parameters(), lr=1.0)
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal((batch, 1, 28, 28)).astype(np.float32))
+    y = lib.tensor(rng.integers(0, 10, batch))
+
+    def run():
+        opt.zero_grad()
+        F.nll_loss(model(x), y).backward()
+        opt.step()
+    return run
+
+
 WORKLOADS = {
     "mlp_train_step_b128": (mlp_step, 1.3),
     "cnn_train_step_b32": (cnn_step, 2.0),
     "cnn_adam_step_b32": (cnn_adam_step, 1.5),
+    "cifar_tutorial_step_b4": (cifar_tutorial_step, 2.0),
+    "mnist_example_step_b64": (mnist_example_step, 2.0),
     "op_chain_4x4_200ops_fwd_bwd": (op_chain, 3.0),
     "matmul_1024_fwd_bwd": (matmul, 1.2),
 }
