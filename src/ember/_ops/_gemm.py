@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 
 import numpy as np
 
@@ -26,6 +27,7 @@ _PREFIX = {np.dtype(np.float32): ("s", ctypes.c_float),
            np.dtype(np.complex64): ("c", ctypes.c_float),
            np.dtype(np.complex128): ("z", ctypes.c_double)}
 _INT_MAX = 2 ** 31 - 1
+_addressof, _byref, _from_buffer = ctypes.addressof, ctypes.byref, ctypes.c_char.from_buffer
 _address = _vml._address
 
 
@@ -81,9 +83,9 @@ def aligned_empty(shape, dtype, zero: bool = False) -> np.ndarray:
     """A C-contiguous array starting on a 64-byte boundary, as c10's allocator places a
     tensor: MKL rounds some small products by their output's alignment."""
     dtype = np.dtype(dtype)
-    n = int(np.prod(shape)) * dtype.itemsize
+    n = math.prod(shape) * dtype.itemsize
     raw = np.zeros(n + 64, np.uint8) if zero else np.empty(n + 64, np.uint8)
-    start = -raw.ctypes.data % 64
+    start = -_addressof(_from_buffer(raw)) % 64
     return raw[start:start + n].view(dtype).reshape(shape)
 
 
@@ -226,7 +228,6 @@ def _raw_gemm(dtype: np.dtype):
     return call
 
 
-_byref, _from_buffer = ctypes.byref, ctypes.c_char.from_buffer
 
 
 def pointer(a: np.ndarray):
