@@ -838,10 +838,12 @@ def _position_chains(cols, g, shares):
     ``g[o, p] * cols[r, p]`` (``cols`` (R, M), ``g`` (O, M)), the shares' sums added in
     order; None where a value is not finite.
 
-    The positions are cut into MKL panels, each led by 16 slots: the running sums of 16
-    output channels, which 16 identity terms carry into the panel's chain. Each call
-    writes its sums straight into the next panel's slots (the product transposed: the 16
-    channels as rows), so the calls follow one another with nothing between them.
+    The positions are cut into MKL panels, each led by a slot per output channel of a
+    group (up to 64 channels, :func:`_slots`): their running sums, which identity terms
+    carry into the panel's chain. Each call writes its sums straight into the next panel's
+    slots (the product transposed: the group's channels as rows), so the calls follow one
+    another with nothing between them; a group as wide as the channels reads each panel
+    of ``cols`` once, where a call per 16 channels would read it once per 16.
 
     A value that is not finite anywhere leaves a sum that is not finite (a running sum
     never returns to finite, and ``0 * inf`` in a carry spreads NaN), so one check of the
@@ -851,10 +853,11 @@ def _position_chains(cols, g, shares):
     rp = max(r, _LANES)
     op = _div_up(o, _LANES) * _LANES
     panel = _panel()
-    step = panel - _LANES
+    slots = _slots(op, panel)
+    step = panel - slots
     gemm, one, zero, ptr = _sgemm()
     size = _F32.itemsize
-    eye = np.tile(np.eye(_LANES, dtype=_F32), (op // _LANES, 1))[:, None]
+    eye = np.tile(np.eye(slots, dtype=_F32), (op // slots, 1))[:, None]
 
     def share(a, b):
         length = b - a
@@ -866,31 +869,31 @@ def _position_chains(cols, g, shares):
         ax = _gemm.aligned_empty((rp, nseg + 1, panel), _F32)
         gx = _gemm.aligned_empty((op, nseg, panel), _F32)
         for dst, src, rows in ((ax, cols, r), (gx, g, o)):
-            body = dst[:rows, :nseg, _LANES:]
+            body = dst[:rows, :nseg, slots:]
             if full:
                 body[:, :full] = src[:, a:a + full * step].reshape(rows, full, step)
             if rem:
                 body[:, full, :rem] = src[:, a + full * step:b]
             dst[rows:] = 0
-        gx[:, :, :_LANES] = eye
+        gx[:, :, :slots] = eye
         res = np.empty((op, rp), _F32)
         lda, ldb = nseg * panel, (nseg + 1) * panel
         pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
-        kks = [panel] * full + ([_LANES + rem] if rem else [])
+        kks = [panel] * full + ([slots + rem] if rem else [])
         panels = [ptr(pb + s * stride) for s in range(nseg + 1)]
         with _gemm.one_thread():         # small products: MKL's threads would only wait
-            for j0 in range(0, op, _LANES):
-                ax[:, 0, :_LANES] = 0
+            for j0 in range(0, op, slots):
+                ax[:, 0, :slots] = 0
                 base = pa + j0 * lda * size
                 for s, kk in enumerate(kks):
-                    gemm(102, 112, 111, _LANES, rp, kk, one, ptr(base + s * stride), lda,
+                    gemm(102, 112, 111, slots, rp, kk, one, ptr(base + s * stride), lda,
                          panels[s], ldb, zero, panels[s + 1], ldb)
-                res[j0:j0 + _LANES] = ax[:, nseg, :_LANES].T
+                res[j0:j0 + slots] = ax[:, nseg, :slots].T
         return res
 
     # the shares on threads of their own, as oneDNN's, where each call is long enough that
     # the threads do not wait on each other for the GIL between calls
-    if _LANES * rp * panel >= _PARALLEL_CALL:
+    if slots * rp * panel >= _PARALLEL_CALL:
         parts = _parallel(share, shares)
     else:
         parts = [share(a, b) for a, b in shares]
@@ -899,6 +902,15 @@ def _position_chains(cols, g, shares):
         total = total + part
     out = total[:o, :r]
     return out if np.isfinite(out).all() else None
+
+
+def _slots(op: int, panel: int) -> int:
+    """The output channels one weight-gradient call carries (a multiple of 16 dividing the
+    padded count ``op``, at most a third of the panel: 64 of 192 positions)."""
+    for slots in (64, 48, 32):
+        if op % slots == 0 and 3 * slots <= panel:
+            return slots
+    return _LANES
 
 
 _SGEMM: list = []
