@@ -11,7 +11,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._factories import linspace
-from .._ops import _exact
+from .._ops import _exact, _gemm
 from .._ops.registry import NONE, op
 from .._tensor import Tensor
 
@@ -40,10 +40,13 @@ def _base_grid(n, h, w, align_corners, dtype) -> np.ndarray:
 def _affine_grid_generator(theta, size, align_corners):
     n, _, h, w = size
     base = _base_grid(n, h, w, align_corners, theta.dtype).reshape(n, h * w, 3)
-    x, y = base[..., 0], base[..., 1]
-    # torch's bmm of the base grid by theta: three-term sums, as MKL rounds them
-    return np.stack([x * theta[:, k, :1] + y * theta[:, k, 1:2] + theta[:, k, 2:]
-                     for k in range(2)], -1).reshape(n, h, w, 2)
+    # torch's bmm of the base grid by theta's transpose (MKL's, where installed)
+    out = _gemm.baddbmm(None, base, theta.transpose(0, 2, 1))
+    if out is None:
+        x, y = base[..., 0], base[..., 1]
+        out = np.stack([x * theta[:, k, :1] + y * theta[:, k, 1:2] + theta[:, k, 2:]
+                        for k in range(2)], -1)
+    return out.reshape(n, h, w, 2)
 
 
 def _affine_grid_backward(grad, size, align_corners):
