@@ -494,6 +494,71 @@ def _k_rdiv(s, a: _np.ndarray) -> _np.ndarray:
     return (a.dtype.type(1) / a) * _sc(s, a)
 
 
+_BATCH_MAX = 8192          # elements: parameters up to this size are updated in batches
+_BATCHED = frozenset((_np.dtype(_np.float32), _np.dtype(_np.float64)))
+
+
+def _owner(a: _np.ndarray) -> int:
+    return id(a if a.base is None else a.base)
+
+
+class _Batch:
+    """Small parameters' updates run as one call of an elementwise update.
+
+    An update whose arithmetic is elementwise and the same at every position (the kernels
+    above round every element alike) gives each element the same bits on the parameters'
+    arrays concatenated as on each array alone, while the per-call cost of NumPy, which
+    dominates small arrays, is paid once. ``update(key, *written, read)`` updates
+    ``written`` (the first ``nwritten`` arrays) in place; :meth:`add` queues a parameter's
+    arrays under ``key`` (the numbers its update depends on), :meth:`run` updates each queue
+    at once and writes the results back. Arrays that could overlap a queued one are not
+    queued (their owners are compared), and the queues run first, keeping torch's order."""
+
+    __slots__ = ("update", "nwritten", "queues", "seen")
+
+    def __init__(self, update: Callable, nwritten: int) -> None:
+        self.update, self.nwritten = update, nwritten
+        self.queues: dict = {}
+        self.seen: set[int] = set()
+
+    def add(self, key, written: list, read: _np.ndarray) -> bool:
+        """Queue a parameter's arrays; False: the caller updates them now."""
+        owners = [_owner(x) for x in written]
+        owners.append(_owner(read))
+        if not self.seen.isdisjoint(owners):
+            self.run()
+            return False
+        a = written[0]
+        dt = a.dtype
+        if a.size > _BATCH_MAX or dt not in _BATCHED or read.dtype != dt \
+                or len(set(owners)) != len(owners) \
+                or not all(x.dtype == dt and x.flags.c_contiguous and x.flags.writeable
+                           for x in written):
+            return False
+        self.seen.update(owners)
+        self.queues.setdefault((dt, key), []).append((*written, read))
+        return True
+
+    def run(self) -> None:
+        """Update the queued arrays."""
+        for (_, key), rows in self.queues.items():
+            if len(rows) == 1:
+                self.update(key, *rows[0])
+                continue
+            flat = [_np.concatenate([r[i].reshape(-1) for r in rows])
+                    for i in range(len(rows[0]))]
+            self.update(key, *flat)
+            for i in range(self.nwritten):
+                src, start = flat[i], 0
+                for r in rows:
+                    x = r[i]
+                    end = start + x.size
+                    _np.copyto(x, src[start:end].reshape(x.shape))
+                    start = end
+        self.queues.clear()
+        self.seen.clear()
+
+
 def _real(a: _np.ndarray) -> _np.ndarray:
     """A complex array seen as real pairs (torch's ``view_as_real``); real arrays unchanged."""
     if a.dtype.kind == "c":

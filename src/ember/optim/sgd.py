@@ -6,11 +6,14 @@ gradient, then ``buf = momentum * buf + (1 - dampening) * g`` and ``p -= lr * g'
 
 from __future__ import annotations
 
+import functools
+
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
     ParamsT,
     _arr,
+    _Batch,
     _bump,
     _k_add,
     _k_add_,
@@ -67,36 +70,61 @@ class SGD(Optimizer):
         loss = _run_closure(closure)
         for group in self.param_groups:
             momentum = group["momentum"]
-            dampening = group["dampening"]
-            weight_decay = group["weight_decay"]
             lr = _to_scalar(group["lr"])
+            update = functools.partial(_update, group=group, lr=lr)
+            batch = _Batch(update, 2 if momentum != 0 else 1)
             for p in group["params"]:
                 if p.grad is None:
                     continue
-                a = _arr(p)
-                g = _arr(p.grad)
-                if group["maximize"]:
-                    g = _k_neg(g)
-                if weight_decay != 0:
-                    g = _k_add(g, a, weight_decay)
-                if momentum != 0:
+                if momentum == 0:
+                    written = [_arr(p)]
+                else:
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = Tensor._wrap(g.copy())
-                        state["momentum_buffer"] = buf
-                    else:
-                        b = _arr(buf)
-                        _k_mul_(b, momentum)
-                        _k_add_(b, g, 1 - dampening)
-                        _bump(buf)
-                    if group["nesterov"]:
-                        g = _k_add(g, _arr(buf), momentum)
-                    else:
-                        g = _arr(buf)
-                _k_add_(a, g, -lr)
+                    if buf is None:          # (the queued parameters first: torch's order)
+                        batch.run()
+                        g = _gradient(_arr(p), _arr(p.grad), group)
+                        state["momentum_buffer"] = Tensor._wrap(g.copy())
+                        _step(_arr(p), g, _arr(state["momentum_buffer"]), group, lr)
+                        _bump(p)
+                        continue
+                    written = [_arr(p), _arr(buf)]
+                    _bump(buf)
+                if not batch.add(None, written, _arr(p.grad)):
+                    update(None, *written, _arr(p.grad))
                 _bump(p)
+            batch.run()
         return loss
+
+
+def _gradient(a, g, group):
+    """The gradient with ``maximize`` and weight decay applied."""
+    if group["maximize"]:
+        g = _k_neg(g)
+    weight_decay = group["weight_decay"]
+    if weight_decay != 0:
+        g = _k_add(g, a, weight_decay)
+    return g
+
+
+def _update(_, a, *rest, group, lr) -> None:
+    """One SGD update of the parameter's array ``a`` and, with momentum, the buffer
+    ``rest[0]`` in place from the gradient ``rest[-1]``."""
+    b, g = (rest[0] if len(rest) == 2 else None), rest[-1]
+    g = _gradient(a, g, group)
+    if b is not None:
+        momentum = group["momentum"]
+        _k_mul_(b, momentum)
+        _k_add_(b, g, 1 - group["dampening"])
+    _step(a, g, b, group, lr)
+
+
+def _step(a, g, b, group, lr) -> None:
+    """``a -= lr * update``: the update is ``g`` without momentum, else the buffer ``b``
+    (with Nesterov: ``g + momentum * b``)."""
+    if b is not None:
+        g = _k_add(g, b, group["momentum"]) if group["nesterov"] else b
+    _k_add_(a, g, -lr)
 
 
 del annotations  # keep dir() to torch's names
