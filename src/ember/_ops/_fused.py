@@ -95,6 +95,8 @@ def _hoisted_mask(a, b, shape):
     it runs whole 16-byte vectors of ``a + product``, then fuses the rest again. The rows
     are those of torch's iterator: dims ordered (``reorder_dimensions``) and coalesced as
     ``a``'s and ``b``'s strides allow."""
+    if b.shape == shape and all(s for s, n in zip(b.strides, shape) if n > 1):
+        return None                 # ``b`` is broadcast along no dim: no row has it constant
     st = [np.broadcast_to(x, shape).strides for x in (a, b)]
     if min(st[0] + st[1], default=0) < 0:
         return None

@@ -498,10 +498,6 @@ _BATCH_MAX = 8192          # elements: parameters up to this size are updated in
 _BATCHED = frozenset((_np.dtype(_np.float32), _np.dtype(_np.float64)))
 
 
-def _owner(a: _np.ndarray) -> int:
-    return id(a if a.base is None else a.base)
-
-
 class _Batch:
     """Small parameters' updates run as one call of an elementwise update.
 
@@ -523,20 +519,29 @@ class _Batch:
 
     def add(self, key, written: list, read: _np.ndarray) -> bool:
         """Queue a parameter's arrays; False: the caller updates them now."""
-        owners = [_owner(x) for x in written]
-        owners.append(_owner(read))
-        if not self.seen.isdisjoint(owners):
+        owners = []
+        for x in written:
+            base = x.base
+            owners.append(id(x if base is None else base))
+        base = read.base
+        owners.append(id(read if base is None else base))
+        seen = self.seen
+        if not seen.isdisjoint(owners):
             self.run()
             return False
-        a = written[0]
-        dt = a.dtype
-        if a.size > _BATCH_MAX or dt not in _BATCHED or read.dtype != dt \
-                or len(set(owners)) != len(owners) \
-                or not all(x.dtype == dt and x.flags.c_contiguous and x.flags.writeable
-                           for x in written):
+        dt = read.dtype
+        if read.size > _BATCH_MAX or dt not in _BATCHED or len(set(owners)) != len(owners):
             return False
-        self.seen.update(owners)
-        self.queues.setdefault((dt, key), []).append((*written, read))
+        for x in written:
+            flags = x.flags
+            if x.dtype != dt or not (flags.c_contiguous and flags.writeable):
+                return False
+        seen.update(owners)
+        queue = self.queues.get((dt, key))
+        if queue is None:
+            self.queues[dt, key] = [(*written, read)]
+        else:
+            queue.append((*written, read))
         return True
 
     def run(self) -> None:
