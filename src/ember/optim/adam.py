@@ -99,9 +99,10 @@ class Adam(Optimizer):
             update = functools.partial(_update, group=group, beta1=beta1, beta2=beta2, lr=lr)
             batch = _Batch(update, 4 if amsgrad else 3)
             for p in group["params"]:
-                if p.grad is None:
+                grad = p.grad
+                if grad is None:
                     continue
-                if p.grad.is_sparse:
+                if grad.is_sparse:
                     raise RuntimeError("Adam does not support sparse gradients, please consider "
                                        "SparseAdam instead")
                 state = self.state[p]
@@ -119,8 +120,8 @@ class Adam(Optimizer):
                 if amsgrad:
                     written.append(_arr(state["max_exp_avg_sq"]))
                     _bump(state["max_exp_avg_sq"])
-                if not batch.add(step, written, _arr(p.grad)):
-                    update(step, *written, _arr(p.grad))
+                if not batch.add(step, written, _arr(grad)):
+                    update(step, *written, _arr(grad))
                 _bump(state["exp_avg"])
                 _bump(state["exp_avg_sq"])
                 _bump(p)

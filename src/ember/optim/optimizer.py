@@ -494,7 +494,9 @@ def _k_rdiv(s, a: _np.ndarray) -> _np.ndarray:
     return (a.dtype.type(1) / a) * _sc(s, a)
 
 
-_BATCH_MAX = 8192          # elements: parameters up to this size are updated in batches
+# elements: parameters up to this size are updated in batches (a larger one costs more to
+# copy than its own update's per-call overhead; SGD's update has less of that than Adam's)
+_BATCH_MAX = 8192
 _BATCHED = frozenset((_np.dtype(_np.float32), _np.dtype(_np.float64)))
 
 
@@ -506,14 +508,16 @@ class _Batch:
     arrays concatenated as on each array alone, while the per-call cost of NumPy, which
     dominates small arrays, is paid once. ``update(key, *written, read)`` updates
     ``written`` (the first ``nwritten`` arrays) in place; :meth:`add` queues a parameter's
-    arrays under ``key`` (the numbers its update depends on), :meth:`run` updates each queue
-    at once and writes the results back. Arrays that could overlap a queued one are not
-    queued (their owners are compared), and the queues run first, keeping torch's order."""
+    arrays (up to ``most`` elements each) under ``key`` (the numbers its update depends
+    on), :meth:`run` updates each queue at once and writes the results back. Arrays that
+    could overlap a queued one are not queued (their owners are compared), and the queues
+    run first, keeping torch's order."""
 
-    __slots__ = ("update", "nwritten", "queues", "seen")
+    __slots__ = ("update", "nwritten", "most", "queues", "seen")
 
-    def __init__(self, update: Callable, nwritten: int) -> None:
+    def __init__(self, update: Callable, nwritten: int, most: int | None = None) -> None:
         self.update, self.nwritten = update, nwritten
+        self.most = _BATCH_MAX if most is None else min(most, _BATCH_MAX)
         self.queues: dict = {}
         self.seen: set[int] = set()
 
@@ -530,7 +534,7 @@ class _Batch:
             self.run()
             return False
         dt = read.dtype
-        if read.size > _BATCH_MAX or dt not in _BATCHED or len(set(owners)) != len(owners):
+        if read.size > self.most or dt not in _BATCHED or len(set(owners)) != len(owners):
             return False
         for x in written:
             flags = x.flags

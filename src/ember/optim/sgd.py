@@ -72,9 +72,10 @@ class SGD(Optimizer):
             momentum = group["momentum"]
             lr = _to_scalar(group["lr"])
             update = functools.partial(_update, group=group, lr=lr)
-            batch = _Batch(update, 2 if momentum != 0 else 1)
+            batch = _Batch(update, 2 if momentum != 0 else 1, most=2048)
             for p in group["params"]:
-                if p.grad is None:
+                grad = p.grad
+                if grad is None:
                     continue
                 if momentum == 0:
                     written = [_arr(p)]
@@ -83,15 +84,15 @@ class SGD(Optimizer):
                     buf = state.get("momentum_buffer")
                     if buf is None:          # (the queued parameters first: torch's order)
                         batch.run()
-                        g = _gradient(_arr(p), _arr(p.grad), group)
+                        g = _gradient(_arr(p), _arr(grad), group)
                         state["momentum_buffer"] = Tensor._wrap(g.copy())
                         _step(_arr(p), g, _arr(state["momentum_buffer"]), group, lr)
                         _bump(p)
                         continue
                     written = [_arr(p), _arr(buf)]
                     _bump(buf)
-                if not batch.add(None, written, _arr(p.grad)):
-                    update(None, *written, _arr(p.grad))
+                if not batch.add(None, written, _arr(grad)):
+                    update(None, *written, _arr(grad))
                 _bump(p)
             batch.run()
         return loss
