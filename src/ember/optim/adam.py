@@ -23,12 +23,11 @@ from .optimizer import (
     _Batch,
     _bump,
     _get_value,
-    _k_add,
     _k_addcdiv_,
     _k_addcmul_,
+    _k_grad,
     _k_lerp_,
     _k_mul_,
-    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -134,14 +133,7 @@ def _update(step, a, m, v, *rest, group, beta1, beta2, lr) -> None:
     the maximum ``rest[0]``, in place from the gradient ``rest[-1]``; ``step`` the step
     count."""
     vmax, g = (rest[0] if len(rest) == 2 else None), rest[-1]
-    weight_decay = group["weight_decay"]
-    if group["maximize"]:
-        g = _k_neg(g)
-    if weight_decay != 0:
-        if group["decoupled_weight_decay"]:
-            _k_mul_(a, 1 - lr * weight_decay)
-        else:
-            g = _k_add(g, a, weight_decay)
+    g = _k_grad(a, g, group, lr)
     a, g, m, v = _real(a), _real(g), _real(m), _real(v)
     _k_lerp_(m, g, 1 - beta1)
     _k_mul_(v, beta2)

@@ -459,6 +459,21 @@ def _k_add_(a: _np.ndarray, b: _np.ndarray, alpha=1) -> None:
     _fused.add_(a, b, _sc(alpha, a))
 
 
+def _k_grad(a: _np.ndarray, g: _np.ndarray, group: dict, lr=None) -> _np.ndarray:
+    """The gradient ``g`` an update of the parameter's array ``a`` uses: negated under
+    ``maximize``, plus ``weight_decay * a``, or, where the group decouples weight decay,
+    as it is while ``a`` shrinks by ``1 - lr * weight_decay`` (in place)."""
+    if group["maximize"]:
+        g = _k_neg(g)
+    weight_decay = group["weight_decay"]
+    if weight_decay != 0:
+        if group.get("decoupled_weight_decay"):
+            _k_mul_(a, 1 - lr * weight_decay)
+        else:
+            g = _k_add(g, a, weight_decay)
+    return g
+
+
 def _k_neg(a: _np.ndarray) -> _np.ndarray:
     """``-a`` as an array (NumPy's ``-a`` of a 0-d array is a scalar)."""
     return _np.negative(a, out=_np.empty_like(a))

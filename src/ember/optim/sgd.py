@@ -17,8 +17,8 @@ from .optimizer import (
     _bump,
     _k_add,
     _k_add_,
+    _k_grad,
     _k_mul_,
-    _k_neg,
     _no_grad_step,
     _run_closure,
     _to_scalar,
@@ -84,7 +84,7 @@ class SGD(Optimizer):
                     buf = state.get("momentum_buffer")
                     if buf is None:          # (the queued parameters first: torch's order)
                         batch.run()
-                        g = _gradient(_arr(p), _arr(grad), group)
+                        g = _k_grad(_arr(p), _arr(grad), group)
                         state["momentum_buffer"] = Tensor._wrap(g.copy())
                         _step(_arr(p), g, _arr(state["momentum_buffer"]), group, lr)
                         _bump(p)
@@ -98,21 +98,11 @@ class SGD(Optimizer):
         return loss
 
 
-def _gradient(a, g, group):
-    """The gradient with ``maximize`` and weight decay applied."""
-    if group["maximize"]:
-        g = _k_neg(g)
-    weight_decay = group["weight_decay"]
-    if weight_decay != 0:
-        g = _k_add(g, a, weight_decay)
-    return g
-
-
 def _update(_, a, *rest, group, lr) -> None:
     """One SGD update of the parameter's array ``a`` and, with momentum, the buffer
     ``rest[0]`` in place from the gradient ``rest[-1]``."""
     b, g = (rest[0] if len(rest) == 2 else None), rest[-1]
-    g = _gradient(a, g, group)
+    g = _k_grad(a, g, group)
     if b is not None:
         momentum = group["momentum"]
         _k_mul_(b, momentum)
