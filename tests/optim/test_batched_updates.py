@@ -131,9 +131,9 @@ def test_parameters_stepping_at_different_counts(name, kw):
 
 @pytest.mark.parametrize("name,kw", [CASES[0], CASES[6], CASES[4]], ids=["Adam", "SGD", "AdamW"])
 def test_parameters_sharing_memory_update_in_order(name, kw):
-    # overlapping views of one buffer, and (but for SGD, whose momentum buffers torch reads
-    # for all parameters before it updates any) one tensor listed twice: torch updates them
-    # one after the other, each seeing the previous one's writes
+    # overlapping views of one buffer, and one tensor listed twice: torch updates them one
+    # after the other, each seeing the previous one's writes (SGD's momentum buffers as they
+    # were before the step: torch reads them all first)
     rng = np.random.default_rng(7)
     start = rng.standard_normal(24).astype(np.float32)
     grads = [rng.standard_normal(10).astype(np.float32) for _ in range(4 * STEPS)]
@@ -143,11 +143,8 @@ def test_parameters_sharing_memory_update_in_order(name, kw):
         p1 = base[:10].requires_grad_()
         p2 = base[6:16].requires_grad_()
         p3 = lib.nn.Parameter(lib.tensor(start[:10].copy()))
-        if name == "SGD":
-            opt = getattr(lib.optim, name)([p1, p3, p2], **kw)
-        else:
-            with pytest.warns(UserWarning, match="duplicate parameters"):
-                opt = getattr(lib.optim, name)([p1, p3, p2, p3], **kw)
+        with pytest.warns(UserWarning, match="duplicate parameters"):
+            opt = getattr(lib.optim, name)([p1, p3, p2, p3], **kw)
         it = iter(grads)
         for _ in range(STEPS):
             for p in (p1, p2, p3):
@@ -184,3 +181,4 @@ def test_fma32_into_rounds_double_midpoints_once():
     _same_bits(out, _exact.fma(a, b, c), "fma")
     _exact.fma32_into(a, b, c, c)          # in place
     _same_bits(c, want, "in place")
+

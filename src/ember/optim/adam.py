@@ -97,13 +97,15 @@ class Adam(Optimizer):
             amsgrad = group["amsgrad"]
             update = functools.partial(_update, group=group, beta1=beta1, beta2=beta2, lr=lr)
             batch = _Batch(update, 4 if amsgrad else 3)
-            for p in group["params"]:
+            params = []
+            for p in group["params"]:       # (torch's _init_group: all checks come first)
                 grad = p.grad
                 if grad is None:
                     continue
                 if grad.is_sparse:
                     raise RuntimeError("Adam does not support sparse gradients, please consider "
                                        "SparseAdam instead")
+                params.append((p, grad))
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _step_tensor()
@@ -111,6 +113,8 @@ class Adam(Optimizer):
                     state["exp_avg_sq"] = _F.zeros_like(p)
                     if amsgrad:
                         state["max_exp_avg_sq"] = _F.zeros_like(p)
+            for p, grad in params:
+                state = self.state[p]
                 step_t = state["step"]
                 _arr(step_t)[...] += 1
                 _bump(step_t)

@@ -73,20 +73,21 @@ class SGD(Optimizer):
             lr = _to_scalar(group["lr"])
             update = functools.partial(_update, group=group, lr=lr)
             batch = _Batch(update, 2 if momentum != 0 else 1, most=2048)
-            for p in group["params"]:
+            params = [p for p in group["params"] if p.grad is not None]
+            if momentum != 0:       # (read for all parameters first, as torch's _init_group)
+                bufs = [self.state[p].get("momentum_buffer") for p in params]
+            for i, p in enumerate(params):
                 grad = p.grad
-                if grad is None:
-                    continue
                 if momentum == 0:
                     written = [_arr(p)]
                 else:
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
+                    buf = bufs[i]
                     if buf is None:          # (the queued parameters first: torch's order)
                         batch.run()
                         g = _k_grad(_arr(p), _arr(grad), group)
-                        state["momentum_buffer"] = Tensor._wrap(g.copy())
-                        _step(_arr(p), g, _arr(state["momentum_buffer"]), group, lr)
+                        buf = Tensor._wrap(g.copy())
+                        self.state[p]["momentum_buffer"] = buf
+                        _step(_arr(p), g, _arr(buf), group, lr)
                         _bump(p)
                         continue
                     written = [_arr(p), _arr(buf)]
