@@ -9,7 +9,7 @@ The update is torch's ``_single_tensor_adam`` (non-capturable branch)::
 
 from __future__ import annotations
 
-import functools
+from functools import partial as _partial
 
 import numpy as _np
 
@@ -95,7 +95,7 @@ class Adam(Optimizer):
             beta1, beta2 = (_get_value(b) for b in group["betas"])
             lr = _get_value(_to_scalar(group["lr"]))
             amsgrad = group["amsgrad"]
-            update = functools.partial(_update, group=group, beta1=beta1, beta2=beta2, lr=lr)
+            update = _partial(_update, group=group, beta1=beta1, beta2=beta2, lr=lr)
             batch = _Batch(update, 4 if amsgrad else 3)
             params = []
             for p in group["params"]:       # (torch's _init_group: all checks come first)

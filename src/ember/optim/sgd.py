@@ -6,7 +6,7 @@ gradient, then ``buf = momentum * buf + (1 - dampening) * g`` and ``p -= lr * g'
 
 from __future__ import annotations
 
-import functools
+from functools import partial as _partial
 
 from .._tensor import Tensor
 from .optimizer import (
@@ -71,7 +71,7 @@ class SGD(Optimizer):
         for group in self.param_groups:
             momentum = group["momentum"]
             lr = _to_scalar(group["lr"])
-            update = functools.partial(_update, group=group, lr=lr)
+            update = _partial(_update, group=group, lr=lr)
             batch = _Batch(update, 2 if momentum != 0 else 1, most=2048)
             params = [p for p in group["params"] if p.grad is not None]
             if momentum != 0:       # (read for all parameters first, as torch's _init_group)
