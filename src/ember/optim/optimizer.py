@@ -461,13 +461,14 @@ def _k_add_(a: _np.ndarray, b: _np.ndarray, alpha=1) -> None:
 
 def _k_grad(a: _np.ndarray, g: _np.ndarray, group: dict, lr=None) -> _np.ndarray:
     """The gradient ``g`` an update of the parameter's array ``a`` uses: negated under
-    ``maximize``, plus ``weight_decay * a``, or, where the group decouples weight decay,
-    as it is while ``a`` shrinks by ``1 - lr * weight_decay`` (in place)."""
+    ``maximize``, plus ``weight_decay * a``, or, for an optimizer with
+    ``decoupled_weight_decay`` (it gives ``lr``) where the group sets it, as it is while
+    ``a`` shrinks by ``1 - lr * weight_decay`` (in place)."""
     if group["maximize"]:
         g = _k_neg(g)
     weight_decay = group["weight_decay"]
     if weight_decay != 0:
-        if group.get("decoupled_weight_decay"):
+        if lr is not None and group["decoupled_weight_decay"]:
             _k_mul_(a, 1 - lr * weight_decay)
         else:
             g = _k_add(g, a, weight_decay)
