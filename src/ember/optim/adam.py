@@ -95,7 +95,7 @@ class Adam(Optimizer):
             beta1, beta2 = (_get_value(b) for b in group["betas"])
             lr = _get_value(_to_scalar(group["lr"]))
             amsgrad = group["amsgrad"]
-            update = _partial(_update, group=group, beta1=beta1, beta2=beta2, lr=lr)
+            update = _partial(_update, group, beta1, beta2, lr)
             batch = _Batch(update, 4 if amsgrad else 3)
             params = []
             for p in group["params"]:       # (torch's _init_group: all checks come first)
@@ -132,7 +132,7 @@ class Adam(Optimizer):
         return loss
 
 
-def _update(step, a, m, v, *rest, group, beta1, beta2, lr) -> None:
+def _update(group, beta1, beta2, lr, step, a, m, v, *rest) -> None:
     """One Adam update of the arrays ``a`` (the parameter), ``m``, ``v`` and, with AMSGrad,
     the maximum ``rest[0]``, in place from the gradient ``rest[-1]``; ``step`` the step
     count."""

@@ -539,6 +539,8 @@ class _Batch:
 
     def add(self, key, written: list, read: _np.ndarray) -> bool:
         """Queue a parameter's arrays; False: the caller updates them now."""
+        if read.size > self.most and not self.seen:
+            return False
         owners = []
         for x in written:
             base = x.base
@@ -566,6 +568,8 @@ class _Batch:
 
     def run(self) -> None:
         """Update the queued arrays."""
+        if not self.queues:
+            return
         for (_, key), rows in self.queues.items():
             if len(rows) == 1:
                 self.update(key, *rows[0])

@@ -71,7 +71,7 @@ class SGD(Optimizer):
         for group in self.param_groups:
             momentum = group["momentum"]
             lr = _to_scalar(group["lr"])
-            update = _partial(_update, group=group, lr=lr)
+            update = _partial(_update, group, lr)
             batch = _Batch(update, 2 if momentum != 0 else 1, most=2048)
             params = [p for p in group["params"] if p.grad is not None]
             if momentum != 0:       # (read for all parameters first, as torch's _init_group)
@@ -99,7 +99,7 @@ class SGD(Optimizer):
         return loss
 
 
-def _update(_, a, *rest, group, lr) -> None:
+def _update(group, lr, _, a, *rest) -> None:
     """One SGD update of the parameter's array ``a`` and, with momentum, the buffer
     ``rest[0]`` in place from the gradient ``rest[-1]``."""
     b, g = (rest[0] if len(rest) == 2 else None), rest[-1]
