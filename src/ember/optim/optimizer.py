@@ -525,14 +525,16 @@ class _Batch:
     dominates small arrays, is paid once. ``update(key, *written, read)`` updates
     ``written`` (the first ``nwritten`` arrays) in place; :meth:`add` queues a parameter's
     arrays (up to ``most`` elements each) under ``key`` (the numbers its update depends
-    on), :meth:`run` updates each queue at once and writes the results back. Arrays that
+    on), :meth:`run` updates each queue of at least ``fewest`` parameters at once (a
+    shorter one saves less than the copies cost) and writes the results back. Arrays that
     could overlap a queued one are not queued (their owners are compared), and the queues
     run first, keeping torch's order."""
 
-    __slots__ = ("update", "nwritten", "most", "queues", "seen")
+    __slots__ = ("update", "nwritten", "most", "fewest", "queues", "seen")
 
-    def __init__(self, update: Callable, nwritten: int, most: int | None = None) -> None:
-        self.update, self.nwritten = update, nwritten
+    def __init__(self, update: Callable, nwritten: int, most: int | None = None,
+                 fewest: int = 2) -> None:
+        self.update, self.nwritten, self.fewest = update, nwritten, fewest
         self.most = _BATCH_MAX if most is None else min(most, _BATCH_MAX)
         self.queues: dict = {}
         self.seen: set[int] = set()
@@ -571,8 +573,9 @@ class _Batch:
         if not self.queues:
             return
         for (_, key), rows in self.queues.items():
-            if len(rows) == 1:
-                self.update(key, *rows[0])
+            if len(rows) < self.fewest:
+                for row in rows:
+                    self.update(key, *row)
                 continue
             flat = [_np.concatenate([r[i].reshape(-1) for r in rows])
                     for i in range(len(rows[0]))]

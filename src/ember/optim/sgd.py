@@ -72,7 +72,7 @@ class SGD(Optimizer):
             momentum = group["momentum"]
             lr = _to_scalar(group["lr"])
             update = _partial(_update, group, lr)
-            batch = _Batch(update, 2 if momentum != 0 else 1, most=2048)
+            batch = _Batch(update, 2 if momentum != 0 else 1, most=2048, fewest=4)
             params = [p for p in group["params"] if p.grad is not None]
             if momentum != 0:       # (read for all parameters first, as torch's _init_group)
                 bufs = [self.state[p].get("momentum_buffer") for p in params]
