@@ -73,27 +73,30 @@ class SGD(Optimizer):
             lr = _to_scalar(group["lr"])
             update = _partial(_update, group, lr)
             batch = _Batch(update, 2 if momentum != 0 else 1, most=2048, fewest=4)
-            params = [p for p in group["params"] if p.grad is not None]
+            params = [(p, p.grad) for p in group["params"]]
             if momentum != 0:       # (read for all parameters first, as torch's _init_group)
-                bufs = [self.state[p].get("momentum_buffer") for p in params]
-            for i, p in enumerate(params):
-                grad = p.grad
+                bufs = [self.state[p].get("momentum_buffer") if g is not None else None
+                        for p, g in params]
+            for i, (p, grad) in enumerate(params):
+                if grad is None:
+                    continue
+                a, g = _arr(p), _arr(grad)
                 if momentum == 0:
-                    written = [_arr(p)]
+                    written = [a]
                 else:
                     buf = bufs[i]
                     if buf is None:          # (the queued parameters first: torch's order)
                         batch.run()
-                        g = _k_grad(_arr(p), _arr(grad), group)
+                        g = _k_grad(a, g, group)
                         buf = Tensor._wrap(g.copy())
                         self.state[p]["momentum_buffer"] = buf
-                        _step(_arr(p), g, _arr(buf), group, lr)
+                        _step(a, g, _arr(buf), group, lr)
                         _bump(p)
                         continue
-                    written = [_arr(p), _arr(buf)]
+                    written = [a, _arr(buf)]
                     _bump(buf)
-                if not batch.add(None, written, _arr(grad)):
-                    update(None, *written, _arr(grad))
+                if not batch.add(None, written, g):
+                    _update(group, lr, None, *written, g)
                 _bump(p)
             batch.run()
         return loss
