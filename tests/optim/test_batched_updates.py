@@ -1,8 +1,8 @@
-"""Adam, AdamW and SGD update small parameters in batches (``optimizer._Batch``): their arrays
+"""Adam and AdamW update small parameters in batches (``optimizer._Batch``): their arrays
 concatenated, one elementwise update, the results written back. Every element must get the
 bits torch's per-parameter kernels give it (vector body and scalar tail alike), the state
 too, and the same bits as the unbatched update; parameters that share memory keep torch's
-sequential order.
+sequential order. SGD (updated parameter by parameter) runs the same parameter sets.
 """
 
 from __future__ import annotations
@@ -102,10 +102,11 @@ def test_batched_update_matches_torch(name, kw, transposed, batch_sizes):
     grads = _grads(SHAPES)
     _compare(_trajectory(ember, name, kw, SHAPES, grads, transposed),
              _trajectory(torch, name, kw, SHAPES, grads, transposed))
-    assert max(batch_sizes) >= 9          # the small float32 parameters went together
+    if name != "SGD":
+        assert max(batch_sizes) >= 9      # the small float32 parameters went together
 
 
-@pytest.mark.parametrize("name,kw", CASES, ids=IDS)
+@pytest.mark.parametrize("name,kw", CASES[:5], ids=IDS[:5])
 def test_batched_update_matches_unbatched(name, kw, monkeypatch, batch_sizes):
     grads = _grads(SHAPES, seed=3)
     batched = _trajectory(ember, name, kw, SHAPES, grads)

@@ -511,7 +511,7 @@ def _k_rdiv(s, a: _np.ndarray) -> _np.ndarray:
 
 
 # elements: parameters up to this size are updated in batches (a larger one costs more to
-# copy than its own update's per-call overhead; SGD's update has less of that than Adam's)
+# copy than its own update's per-call overhead saves)
 _BATCH_MAX = 8192
 _BATCHED = frozenset((_np.dtype(_np.float32), _np.dtype(_np.float64)))
 
@@ -524,24 +524,21 @@ class _Batch:
     arrays concatenated as on each array alone, while the per-call cost of NumPy, which
     dominates small arrays, is paid once. ``update(key, *written, read)`` updates
     ``written`` (the first ``nwritten`` arrays) in place; :meth:`add` queues a parameter's
-    arrays (up to ``most`` elements each) under ``key`` (the numbers its update depends
-    on), :meth:`run` updates each queue of at least ``fewest`` parameters at once (a
-    shorter one saves less than the copies cost) and writes the results back. Arrays that
+    arrays under ``key`` (the numbers its update depends on), :meth:`run` updates each
+    queue at once and writes the results back. Arrays that
     could overlap a queued one are not queued (their owners are compared), and the queues
     run first, keeping torch's order."""
 
-    __slots__ = ("update", "nwritten", "most", "fewest", "queues", "seen")
+    __slots__ = ("update", "nwritten", "queues", "seen")
 
-    def __init__(self, update: Callable, nwritten: int, most: int | None = None,
-                 fewest: int = 2) -> None:
-        self.update, self.nwritten, self.fewest = update, nwritten, fewest
-        self.most = _BATCH_MAX if most is None else min(most, _BATCH_MAX)
+    def __init__(self, update: Callable, nwritten: int) -> None:
+        self.update, self.nwritten = update, nwritten
         self.queues: dict = {}
         self.seen: set[int] = set()
 
     def add(self, key, written: list, read: _np.ndarray) -> bool:
         """Queue a parameter's arrays; False: the caller updates them now."""
-        if read.size > self.most and not self.seen:
+        if read.size > _BATCH_MAX and not self.seen:
             return False
         owners = []
         for x in written:
@@ -554,7 +551,7 @@ class _Batch:
             self.run()
             return False
         dt = read.dtype
-        if read.size > self.most or dt not in _BATCHED or len(set(owners)) != len(owners):
+        if read.size > _BATCH_MAX or dt not in _BATCHED or len(set(owners)) != len(owners):
             return False
         for x in written:
             flags = x.flags
@@ -573,9 +570,8 @@ class _Batch:
         if not self.queues:
             return
         for (_, key), rows in self.queues.items():
-            if len(rows) < self.fewest:
-                for row in rows:
-                    self.update(key, *row)
+            if len(rows) == 1:
+                self.update(key, *rows[0])
                 continue
             flat = [_np.concatenate([r[i].reshape(-1) for r in rows])
                     for i in range(len(rows[0]))]

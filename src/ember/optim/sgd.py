@@ -6,14 +6,11 @@ gradient, then ``buf = momentum * buf + (1 - dampening) * g`` and ``p -= lr * g'
 
 from __future__ import annotations
 
-from functools import partial as _partial
-
 from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
     ParamsT,
     _arr,
-    _Batch,
     _bump,
     _k_add,
     _k_add_,
@@ -71,8 +68,6 @@ class SGD(Optimizer):
         for group in self.param_groups:
             momentum = group["momentum"]
             lr = _to_scalar(group["lr"])
-            update = _partial(_update, group, lr)
-            batch = _Batch(update, 2 if momentum != 0 else 1, most=2048, fewest=4)
             params = [(p, p.grad) for p in group["params"]]
             if momentum != 0:       # (read for all parameters first, as torch's _init_group)
                 bufs = [self.state[p].get("momentum_buffer") if g is not None else None
@@ -80,46 +75,22 @@ class SGD(Optimizer):
             for i, (p, grad) in enumerate(params):
                 if grad is None:
                     continue
-                a, g = _arr(p), _arr(grad)
-                if momentum == 0:
-                    written = [a]
-                else:
+                a = _arr(p)
+                g = _k_grad(a, _arr(grad), group)
+                if momentum != 0:
                     buf = bufs[i]
-                    if buf is None:          # (the queued parameters first: torch's order)
-                        batch.run()
-                        g = _k_grad(a, g, group)
+                    if buf is None:
                         buf = Tensor._wrap(g.copy())
                         self.state[p]["momentum_buffer"] = buf
-                        _step(a, g, _arr(buf), group, lr)
-                        _bump(p)
-                        continue
-                    written = [a, _arr(buf)]
-                    _bump(buf)
-                if not batch.add(None, written, g):
-                    _update(group, lr, None, *written, g)
+                    else:
+                        b = _arr(buf)
+                        _k_mul_(b, momentum)
+                        _k_add_(b, g, 1 - group["dampening"])
+                        _bump(buf)
+                    g = _k_add(g, _arr(buf), momentum) if group["nesterov"] else _arr(buf)
+                _k_add_(a, g, -lr)
                 _bump(p)
-            batch.run()
         return loss
-
-
-def _update(group, lr, _, a, *rest) -> None:
-    """One SGD update of the parameter's array ``a`` and, with momentum, the buffer
-    ``rest[0]`` in place from the gradient ``rest[-1]``."""
-    b, g = (rest[0] if len(rest) == 2 else None), rest[-1]
-    g = _k_grad(a, g, group)
-    if b is not None:
-        momentum = group["momentum"]
-        _k_mul_(b, momentum)
-        _k_add_(b, g, 1 - group["dampening"])
-    _step(a, g, b, group, lr)
-
-
-def _step(a, g, b, group, lr) -> None:
-    """``a -= lr * update``: the update is ``g`` without momentum, else the buffer ``b``
-    (with Nesterov: ``g + momentum * b``)."""
-    if b is not None:
-        g = _k_add(g, b, group["momentum"]) if group["nesterov"] else b
-    _k_add_(a, g, -lr)
 
 
 del annotations  # keep dir() to torch's names
