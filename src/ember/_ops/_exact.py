@@ -681,6 +681,23 @@ def fma(a, b, c):
     return _emulated64(a, b, c)
 
 
+def fma32_into(a, b, c, out) -> None:
+    """:func:`fma` of float32 arrays of ``out``'s shape, written into ``out`` (which may be
+    ``c``): its steps with fewer temporaries, for the optimizers' large updates."""
+    s = a.astype(np.float64)
+    w = b.astype(np.float64)
+    np.multiply(s, w, out=s)
+    np.copyto(w, c)
+    np.add(s, w, out=s)
+    low = w.view(np.int64)
+    np.bitwise_and(s.view(np.int64), _LOW29, out=low)
+    half = low == _MID29
+    if half.any():
+        np.copyto(out, _fix_midpoints(a, b, c, s, s.astype(np.float32), half))
+    else:
+        np.copyto(out, s, casting="unsafe")
+
+
 def _emulated64(a, b, c):
     """float64 :func:`fma` from error-free products and sums."""
     out = _fma64(a, b, c)

@@ -25,16 +25,21 @@ import numpy as np
 
 from .. import _cpu
 from .. import _memory_format as _mf
-from . import _sleef
+from . import _exact, _sleef
 from ._exact import fma as _exact_fma
 
-_EXACT = frozenset((np.dtype(np.float32), np.dtype(np.float64)))
+_F32 = np.dtype(np.float32)
+_EXACT = frozenset((_F32, np.dtype(np.float64)))
 
 
 def fma(x, y, z, out: np.ndarray | None = None) -> np.ndarray:
     """``x * y + z`` rounded once for float32/float64 (plain arithmetic for other dtypes),
     with broadcasting; ``out`` receives the result."""
     dt = np.result_type(x, y, z)
+    if out is not None and out.dtype == dt == _F32 and x.__class__ is y.__class__ is \
+            z.__class__ is np.ndarray and x.shape == y.shape == z.shape == out.shape:
+        _exact.fma32_into(x, y, z, out)
+        return out
     if dt in _EXACT:
         res = _exact_fma(np.asarray(x, dt), y, z)
     else:
@@ -90,6 +95,8 @@ def _hoisted_mask(a, b, shape):
     it runs whole 16-byte vectors of ``a + product``, then fuses the rest again. The rows
     are those of torch's iterator: dims ordered (``reorder_dimensions``) and coalesced as
     ``a``'s and ``b``'s strides allow."""
+    if b.shape == shape and all(s for s, n in zip(b.strides, shape) if n > 1):
+        return None                 # ``b`` is broadcast along no dim: no row has it constant
     st = [np.broadcast_to(x, shape).strides for x in (a, b)]
     if min(st[0] + st[1], default=0) < 0:
         return None

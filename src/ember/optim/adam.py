@@ -9,6 +9,8 @@ The update is torch's ``_single_tensor_adam`` (non-capturable branch)::
 
 from __future__ import annotations
 
+from functools import partial as _partial
+
 import numpy as _np
 
 from .. import _factories as _F
@@ -18,14 +20,14 @@ from .optimizer import (
     Optimizer,
     ParamsT,
     _arr,
+    _Batch,
     _bump,
     _get_value,
-    _k_add,
     _k_addcdiv_,
     _k_addcmul_,
+    _k_grad,
     _k_lerp_,
     _k_mul_,
-    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -92,14 +94,18 @@ class Adam(Optimizer):
         for group in self.param_groups:
             beta1, beta2 = (_get_value(b) for b in group["betas"])
             lr = _get_value(_to_scalar(group["lr"]))
-            weight_decay, eps = group["weight_decay"], group["eps"]
             amsgrad = group["amsgrad"]
-            for p in group["params"]:
-                if p.grad is None:
+            update = _partial(_update, group, beta1, beta2, lr)
+            batch = _Batch(update, 4 if amsgrad else 3)
+            params = []
+            for p in group["params"]:       # (torch's _init_group: all checks come first)
+                grad = p.grad
+                if grad is None:
                     continue
-                if p.grad.is_sparse:
+                if grad.is_sparse:
                     raise RuntimeError("Adam does not support sparse gradients, please consider "
                                        "SparseAdam instead")
+                params.append((p, grad))
                 state = self.state[p]
                 if len(state) == 0:
                     state["step"] = _step_tensor()
@@ -107,40 +113,46 @@ class Adam(Optimizer):
                     state["exp_avg_sq"] = _F.zeros_like(p)
                     if amsgrad:
                         state["max_exp_avg_sq"] = _F.zeros_like(p)
-                a, g = _arr(p), _arr(p.grad)
-                if group["maximize"]:
-                    g = _k_neg(g)
+            for p, grad in params:
+                state = self.state[p]
                 step_t = state["step"]
                 _arr(step_t)[...] += 1
                 _bump(step_t)
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        _k_mul_(a, 1 - lr * weight_decay)
-                    else:
-                        g = _k_add(g, a, weight_decay)
-                a, g = _real(a), _real(g)
-                m, v = _real(_arr(state["exp_avg"])), _real(_arr(state["exp_avg_sq"]))
-                _k_lerp_(m, g, 1 - beta1)
-                _k_mul_(v, beta2)
-                _k_addcmul_(v, g, g, 1 - beta2)
                 step = _get_value(step_t)
-                bias_correction1 = 1 - beta1 ** step
-                bias_correction2 = 1 - beta2 ** step
-                step_size = lr / bias_correction1
-                bias_correction2_sqrt = bias_correction2 ** 0.5
+                written = [_arr(p), _arr(state["exp_avg"]), _arr(state["exp_avg_sq"])]
                 if amsgrad:
-                    vmax = _real(_arr(state["max_exp_avg_sq"]))
-                    _np.maximum(vmax, v, out=vmax)
+                    written.append(_arr(state["max_exp_avg_sq"]))
                     _bump(state["max_exp_avg_sq"])
-                    denom = _vml.sqrt(vmax) / _sc(bias_correction2_sqrt, vmax)
-                else:
-                    denom = _vml.sqrt(v) / _sc(bias_correction2_sqrt, v)
-                denom += _sc(eps, denom)
-                _k_addcdiv_(a, m, denom, -step_size)
+                if not batch.add(step, written, _arr(grad)):
+                    update(step, *written, _arr(grad))
                 _bump(state["exp_avg"])
                 _bump(state["exp_avg_sq"])
                 _bump(p)
+            batch.run()
         return loss
+
+
+def _update(group, beta1, beta2, lr, step, a, m, v, *rest) -> None:
+    """One Adam update of the arrays ``a`` (the parameter), ``m``, ``v`` and, with AMSGrad,
+    the maximum ``rest[0]``, in place from the gradient ``rest[-1]``; ``step`` the step
+    count."""
+    vmax, g = (rest[0] if len(rest) == 2 else None), rest[-1]
+    g = _k_grad(a, g, group, lr)
+    a, g, m, v = _real(a), _real(g), _real(m), _real(v)
+    _k_lerp_(m, g, 1 - beta1)
+    _k_mul_(v, beta2)
+    _k_addcmul_(v, g, g, 1 - beta2)
+    bias_correction1 = 1 - beta1 ** step
+    bias_correction2 = 1 - beta2 ** step
+    step_size = lr / bias_correction1
+    bias_correction2_sqrt = bias_correction2 ** 0.5
+    if vmax is not None:
+        vmax = _real(vmax)
+        _np.maximum(vmax, v, out=vmax)
+        v = vmax
+    denom = _vml.sqrt(v) / _sc(bias_correction2_sqrt, v)
+    denom += _sc(group["eps"], denom)
+    _k_addcdiv_(a, m, denom, -step_size)
 
 
 del annotations  # keep dir() to torch's names

@@ -17,12 +17,11 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
-    _k_add,
     _k_addcdiv_,
     _k_addcmul_,
+    _k_grad,
     _k_lerp_,
     _k_mul_,
-    _k_neg,
     _no_grad_step,
     _real,
     _run_closure,
@@ -76,7 +75,7 @@ class NAdam(Optimizer):
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
             lr = _get_value(_to_scalar(group["lr"]))
-            weight_decay, eps = group["weight_decay"], group["eps"]
+            eps = group["eps"]
             momentum_decay = group["momentum_decay"]
             for p in group["params"]:
                 if p.grad is None:
@@ -90,18 +89,12 @@ class NAdam(Optimizer):
                     state["exp_avg"] = _F.zeros_like(p)
                     state["exp_avg_sq"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
-                if group["maximize"]:
-                    g = _k_neg(g)
                 step_t, mu_t = state["step"], state["mu_product"]
                 _arr(step_t)[...] += 1
                 _bump(step_t)
                 step = _get_value(step_t)
                 bias_correction2 = 1 - beta2 ** step
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        _k_mul_(a, 1 - lr * weight_decay)
-                    else:
-                        g = _k_add(g, a, weight_decay)
+                g = _k_grad(a, g, group, lr)
                 a, g = _real(a), _real(g)
                 mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
                 mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))

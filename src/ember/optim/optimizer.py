@@ -459,6 +459,22 @@ def _k_add_(a: _np.ndarray, b: _np.ndarray, alpha=1) -> None:
     _fused.add_(a, b, _sc(alpha, a))
 
 
+def _k_grad(a: _np.ndarray, g: _np.ndarray, group: dict, lr=None) -> _np.ndarray:
+    """The gradient ``g`` an update of the parameter's array ``a`` uses: negated under
+    ``maximize``, plus ``weight_decay * a``, or, for an optimizer with
+    ``decoupled_weight_decay`` (it gives ``lr``) where the group sets it, as it is while
+    ``a`` shrinks by ``1 - lr * weight_decay`` (in place)."""
+    if group["maximize"]:
+        g = _k_neg(g)
+    weight_decay = group["weight_decay"]
+    if weight_decay != 0:
+        if lr is not None and group["decoupled_weight_decay"]:
+            _k_mul_(a, 1 - lr * weight_decay)
+        else:
+            g = _k_add(g, a, weight_decay)
+    return g
+
+
 def _k_neg(a: _np.ndarray) -> _np.ndarray:
     """``-a`` as an array (NumPy's ``-a`` of a 0-d array is a scalar)."""
     return _np.negative(a, out=_np.empty_like(a))
@@ -492,6 +508,83 @@ def _k_addcdiv_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> No
 def _k_rdiv(s, a: _np.ndarray) -> _np.ndarray:
     """``number / tensor``: torch computes ``a.reciprocal() * number``."""
     return (a.dtype.type(1) / a) * _sc(s, a)
+
+
+# elements: parameters up to this size are updated in batches (a larger one costs more to
+# copy than its own update's per-call overhead saves)
+_BATCH_MAX = 8192
+_BATCHED = frozenset((_np.dtype(_np.float32), _np.dtype(_np.float64)))
+
+
+class _Batch:
+    """Small parameters' updates run as one call of an elementwise update.
+
+    An update whose arithmetic is elementwise and the same at every position (the kernels
+    above round every element alike) gives each element the same bits on the parameters'
+    arrays concatenated as on each array alone, while the per-call cost of NumPy, which
+    dominates small arrays, is paid once. ``update(key, *written, read)`` updates
+    ``written`` (the first ``nwritten`` arrays) in place; :meth:`add` queues a parameter's
+    arrays under ``key`` (the numbers its update depends on), :meth:`run` updates each
+    queue at once and writes the results back. Arrays that
+    could overlap a queued one are not queued (their owners are compared), and the queues
+    run first, keeping torch's order."""
+
+    __slots__ = ("update", "nwritten", "queues", "seen")
+
+    def __init__(self, update: Callable, nwritten: int) -> None:
+        self.update, self.nwritten = update, nwritten
+        self.queues: dict = {}
+        self.seen: set[int] = set()
+
+    def add(self, key, written: list, read: _np.ndarray) -> bool:
+        """Queue a parameter's arrays; False: the caller updates them now."""
+        if read.size > _BATCH_MAX and not self.seen:
+            return False
+        owners = []
+        for x in written:
+            base = x.base
+            owners.append(id(x if base is None else base))
+        base = read.base
+        owners.append(id(read if base is None else base))
+        seen = self.seen
+        if not seen.isdisjoint(owners):
+            self.run()
+            return False
+        dt = read.dtype
+        if read.size > _BATCH_MAX or dt not in _BATCHED or len(set(owners)) != len(owners):
+            return False
+        for x in written:
+            flags = x.flags
+            if x.dtype != dt or not (flags.c_contiguous and flags.writeable):
+                return False
+        seen.update(owners)
+        queue = self.queues.get((dt, key))
+        if queue is None:
+            self.queues[dt, key] = [(*written, read)]
+        else:
+            queue.append((*written, read))
+        return True
+
+    def run(self) -> None:
+        """Update the queued arrays."""
+        if not self.queues:
+            return
+        for (_, key), rows in self.queues.items():
+            if len(rows) == 1:
+                self.update(key, *rows[0])
+                continue
+            flat = [_np.concatenate([r[i].reshape(-1) for r in rows])
+                    for i in range(len(rows[0]))]
+            self.update(key, *flat)
+            for i in range(self.nwritten):
+                src, start = flat[i], 0
+                for r in rows:
+                    x = r[i]
+                    end = start + x.size
+                    _np.copyto(x, src[start:end].reshape(x.shape))
+                    start = end
+        self.queues.clear()
+        self.seen.clear()
 
 
 def _real(a: _np.ndarray) -> _np.ndarray:

@@ -14,11 +14,10 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
-    _k_add,
     _k_addcmul_,
+    _k_grad,
     _k_lerp_,
     _k_mul_,
-    _k_neg,
     _k_rdiv,
     _no_grad_step,
     _real,
@@ -69,7 +68,7 @@ class RAdam(Optimizer):
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
             lr = _get_value(_to_scalar(group["lr"]))
-            weight_decay, eps = group["weight_decay"], group["eps"]
+            eps = group["eps"]
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -81,17 +80,11 @@ class RAdam(Optimizer):
                     state["exp_avg"] = _F.zeros_like(p)
                     state["exp_avg_sq"] = _F.zeros_like(p)
                 a, g = _arr(p), _arr(p.grad)
-                if group["maximize"]:
-                    g = _k_neg(g)
                 step_t = state["step"]
                 _arr(step_t)[...] += 1
                 _bump(step_t)
                 step = _get_value(step_t)
-                if weight_decay != 0:
-                    if group["decoupled_weight_decay"]:
-                        _k_mul_(a, 1 - lr * weight_decay)
-                    else:
-                        g = _k_add(g, a, weight_decay)
+                g = _k_grad(a, g, group, lr)
                 a, g = _real(a), _real(g)
                 m, v = _real(_arr(state["exp_avg"])), _real(_arr(state["exp_avg_sq"]))
                 _k_lerp_(m, g, 1 - beta1)

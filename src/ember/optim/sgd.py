@@ -14,8 +14,8 @@ from .optimizer import (
     _bump,
     _k_add,
     _k_add_,
+    _k_grad,
     _k_mul_,
-    _k_neg,
     _no_grad_step,
     _run_closure,
     _to_scalar,
@@ -67,33 +67,27 @@ class SGD(Optimizer):
         loss = _run_closure(closure)
         for group in self.param_groups:
             momentum = group["momentum"]
-            dampening = group["dampening"]
-            weight_decay = group["weight_decay"]
             lr = _to_scalar(group["lr"])
-            for p in group["params"]:
-                if p.grad is None:
+            params = [(p, p.grad) for p in group["params"]]
+            if momentum != 0:       # (read for all parameters first, as torch's _init_group)
+                bufs = [self.state[p].get("momentum_buffer") if g is not None else None
+                        for p, g in params]
+            for i, (p, grad) in enumerate(params):
+                if grad is None:
                     continue
                 a = _arr(p)
-                g = _arr(p.grad)
-                if group["maximize"]:
-                    g = _k_neg(g)
-                if weight_decay != 0:
-                    g = _k_add(g, a, weight_decay)
+                g = _k_grad(a, _arr(grad), group)
                 if momentum != 0:
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
+                    buf = bufs[i]
                     if buf is None:
                         buf = Tensor._wrap(g.copy())
-                        state["momentum_buffer"] = buf
+                        self.state[p]["momentum_buffer"] = buf
                     else:
                         b = _arr(buf)
                         _k_mul_(b, momentum)
-                        _k_add_(b, g, 1 - dampening)
+                        _k_add_(b, g, 1 - group["dampening"])
                         _bump(buf)
-                    if group["nesterov"]:
-                        g = _k_add(g, _arr(buf), momentum)
-                    else:
-                        g = _arr(buf)
+                    g = _k_add(g, _arr(buf), momentum) if group["nesterov"] else _arr(buf)
                 _k_add_(a, g, -lr)
                 _bump(p)
         return loss
