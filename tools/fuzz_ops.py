@@ -182,6 +182,11 @@ def _call(lib, case):
             return res
         out.sum().abs().backward() if out.is_complex() else out.sum().backward()
         return res, type(out.grad_fn).__name__, [v.grad for v in leaves]
+    if name == "resize_":               # (the elements past the old storage are uninitialised
+        x = vals[0]                     # in torch: the kept ones are compared)
+        keep = x.untyped_storage().nbytes() // x.element_size() - x.storage_offset()
+        res = x.resize_(*vals[1:], **kw)
+        return tuple(res.shape), res.stride(), res.reshape(-1)[:max(keep, 0)]
     if form == "method":
         return getattr(vals[0], name)(*vals[1:], **kw)
     if form == "inplace":

@@ -14,7 +14,17 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _libm, _sleef, _sleef_d
-from .registry import FLOAT, NONE, SAME, _write_out, expose, op, tensor_operands
+from .registry import (
+    FLOAT,
+    NONE,
+    SAME,
+    _write_out,
+    check_out_tuple,
+    expose,
+    op,
+    tensor_operands,
+    write_outs,
+)
 from .search import _return_type
 from .util import c_order, norm_dim
 
@@ -178,12 +188,14 @@ def frexp(input: Tensor, *, out=None):
     mantissa=tensor([0.5000]),
     exponent=tensor([4], dtype=torch.int32))
     """
+    check_out_tuple("frexp", out)
     _frexp_check(input)
     m, e = _frexp(input)
     if out is not None:
-        _write_out(out[0], m._data)
-        _write_out(out[1], e._data)
-        return FrexpResult(out[0], out[1])
+        return write_outs(out, (m, e), FrexpResult, lambda i, e, g: (
+            f"torch.frexp() expects mantissa to have dtype {e.cpp_name} but got {g.cpp_name}"
+            if i == 0 else f"torch.frexp() expects exponent to have int dtype but got "
+            f"{g.cpp_name}"))
     return FrexpResult(m, e)
 
 

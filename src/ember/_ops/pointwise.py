@@ -564,13 +564,16 @@ _pow_.__name__ = "pow_"
 expose(_pow_, function=False)
 
 
-@op("NegBackward0", inplace=True, self=lambda grad: -grad)
-def neg(self):
-    """``-self``."""
-    if self.dtype == xp.bool_:
+def _no_bool_neg(self):
+    if self.dtype is D.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
                            "you are trying to invert a mask, use the `~` or `logical_not()` "
                            "operator instead.")
+
+
+@op("NegBackward0", inplace=True, self=lambda grad: -grad, check=_no_bool_neg)
+def neg(self):
+    """``-self``."""
     return xp.negative(self)
 
 

@@ -16,7 +16,7 @@ from .._device import xp
 from .._dtype import no_barebones_kernel
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod, summed_dtype
-from .registry import NONE, expose, op, run
+from .registry import NONE, check_out_tuple, expose, op, run, write_outs
 from .search import _return_type
 from .shape import _flip
 from .util import c_order, dim_not_none, norm_dim, norm_dims
@@ -916,7 +916,8 @@ _cummin = op("CumminBackward0", name="cummin_", method=False, function=False, pr
              outputs=2, self=_cummax_back)(_cum_extreme_kernel)
 
 
-def _cum_extreme(d, rt, input, dim, greater):
+def _cum_extreme(d, rt, input, dim, greater, out):
+    check_out_tuple("cummax" if greater else "cummin", out)
     if input.dtype.is_complex:
         raise NotImplementedError(f'"{"cummax" if greater else "cummin"}_cpu" not implemented '
                                   f"for '{input.dtype.scalar_name}'")
@@ -924,8 +925,10 @@ def _cum_extreme(d, rt, input, dim, greater):
     dim = norm_dim(dim, nd)
     idx = _cum_extreme_indices(input._data, dim, greater) if input._data.size and nd else \
         xp.zeros(input._data.shape, xp.int64)
-    values, indices = run(d, (input, dim, idx))
-    return rt(values, indices)
+    res = run(d, (input, dim, idx))
+    return rt(*res) if out is None else write_outs(
+        out, res, rt, lambda i, e, g: f"expected scalar_type {e.scalar_name} but found "
+                                      f"{g.scalar_name}")
 
 
 @expose
@@ -935,7 +938,7 @@ def cummax(input, dim, *, out=None):
     >>> ember.tensor([1., 3., 2.]).cummax(0).values
     tensor([1., 3., 3.])
     """
-    return _cum_extreme(_cummax, CummaxResult, input, dim, True)
+    return _cum_extreme(_cummax, CummaxResult, input, dim, True, out)
 
 
 @expose
@@ -945,7 +948,7 @@ def cummin(input, dim, *, out=None):
     >>> ember.tensor([3., 1., 2.]).cummin(0).indices
     tensor([0, 1, 1])
     """
-    return _cum_extreme(_cummin, CumminResult, input, dim, False)
+    return _cum_extreme(_cummin, CumminResult, input, dim, False, out)
 
 
 # ----------------------------------------------------------------------------- logical reductions

@@ -775,7 +775,15 @@ def run(op, args, out=None):
         from ..amp.autocast_mode import _cast_args
         args = _cast_args(op.autocast, args)
     if op.check is not None:
-        op.check(*args)
+        try:
+            op.check(*args)
+        except NotImplementedError as e:
+            # (a dispatch error: torch checks an out= before it looks for the kernel)
+            if out is not None and " not implemented for '" in str(e):
+                _check_out_dtype(op, args, out)
+            raise
+    if out is not None:
+        _check_out_dtype(op, args, out)
     kargs, dt = _arrays(op, args)
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
@@ -791,10 +799,7 @@ def run(op, args, out=None):
             raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
         res = _as_array(res, dt)
         if op.pointwise:    # TensorIterator's rule for an out= of another dtype
-            rdt = _BY_NP.get(res.dtype)
-            if rdt is not None and not D.can_cast(rdt, out.dtype):
-                raise RuntimeError(f"result type {rdt.scalar_name} can't be cast to the "
-                                   f"desired output type {out.dtype.scalar_name}")
+            check_out_cast(_BY_NP.get(res.dtype), out)
         return _write_out(out, res)
     if op.outputs == 1:
         if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
@@ -845,6 +850,58 @@ def _share(view, base, meta=None):
         view._watch()
 
 
+# the unary ops whose out= must have the input's dtype (TensorIterator's check_all_same_dtype),
+# checked before anything else, and torch's message for it
+_FOUND = "Found dtype {} but expected {}"
+_OUT_SAME = dict.fromkeys(("abs", "neg", "sgn", "sign", "floor", "ceil", "trunc", "round",
+                           "round_decimals", "frac", "bitwise_not", "conj_physical_op"), _FOUND)
+_OUT_SAME["nan_to_num"] = "nan_to_num: dtype of out: {} should be same as input: {}"
+_OUT_BOOL = frozenset(("signbit", "isposinf", "isneginf"))    # whose out= must be bool
+
+
+def check_out_same_dtype(out, input, message=_FOUND) -> None:
+    """torch's error for an out= of a unary op whose dtype is not its input's."""
+    if out.dtype is not input.dtype:
+        raise RuntimeError(message.format(out.dtype.scalar_name, input.dtype.scalar_name))
+
+
+def _check_out_dtype(op, args, out) -> None:
+    """torch's dtype checks of an out= made before the op's kernel runs: the unary ops of
+    _OUT_SAME and _OUT_BOOL, and a pointwise op's result type, which must cast to the out='s
+    (TensorIterator)."""
+    if op.name in _OUT_BOOL:
+        if out.dtype is not D.bool:
+            raise RuntimeError(f"{op.name} does not support non-boolean outputs.")
+        return
+    message = _OUT_SAME.get(op.name)
+    if message is not None:
+        x = args[op.tensor_idx[0]]
+        if not (op.name == "abs" and x.dtype.is_complex and not out.dtype.is_complex):
+            check_out_same_dtype(out, x, message)   # (complex abs into a real out: its own
+        return                                      # path, checked on its float result)
+    if not op.pointwise or op.promote not in (SAME, FLOAT):
+        return
+    present = [args[i] for i in op.tensor_idx if args[i] is not None]
+    try:
+        rdt = D.result_type(*present)
+    except TypeError:
+        return
+    if op.promote is FLOAT and rdt._category < 2:
+        rdt = D.get_default_dtype()
+    if not (rdt.is_complex and op.name in _REAL_OF_COMPLEX):
+        check_out_cast(rdt, out)
+
+
+def check_out_cast(rdt, out) -> None:
+    """torch's error for a result of type ``rdt`` that an out= cannot take (TensorIterator)."""
+    if rdt is not None and not D.can_cast(rdt, out.dtype):
+        raise RuntimeError(f"result type {rdt.scalar_name} can't be cast to the desired output "
+                           f"type {out.dtype.scalar_name}")
+
+
+_REAL_OF_COMPLEX = frozenset(("abs", "angle"))    # pointwise ops with real results of complex
+
+
 def _write_out(out, res):
     res = _as_array(res, None)
     check_no_overlap(out._data)
@@ -857,6 +914,38 @@ def _write_out(out, res):
     xp.copyto(out._data, res, casting="unsafe")
     out._vc.value += 1
     return out
+
+
+def check_out_tuple(name: str, out, n: int = 2) -> None:
+    """torch's parser errors for the out= of an op of ``n`` results: ``n`` tensors in a tuple
+    (or a list), checked before anything else."""
+    if out is None:
+        return
+    if not isinstance(out, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                        f"{type(out).__name__}")
+    if len(out) != n:
+        raise TypeError(f"expected tuple of {n} elements but got {len(out)}")
+
+
+def structured_out_dtype(i, expected, got) -> str:
+    """torch's message for an out= tensor of a structured kernel whose dtype is not its
+    result's (the default of :func:`write_outs`)."""
+    return f"Expected out tensor to have dtype {expected.cpp_name}, but got {got.cpp_name} instead"
+
+
+def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
+    """Write an op's results into the tensors of its out= tuple; ``rt`` of those tensors.
+
+    Each out= tensor must have its result's dtype, checked in ``order`` (indices of
+    ``results``; all in turn by default): else the RuntimeError ``mismatch(index, the result's
+    dtype, the out= tensor's)`` (torch's message for the op)."""
+    for i in range(len(results)) if order is None else order:
+        if out[i].dtype is not results[i].dtype:
+            raise RuntimeError(mismatch(i, results[i].dtype, out[i].dtype))
+    for o, r in zip(out, results):
+        _write_out(o, r._data)
+    return rt(*out)
 
 
 # what a node keeps of one needed name: kinds of entries in an op's save plan

@@ -12,7 +12,17 @@ from collections import namedtuple
 
 from .. import _dtype as D
 from .._device import xp
-from .registry import NONE, SAME, expose, no_complex, op, run, tensor_operands
+from .registry import (
+    NONE,
+    SAME,
+    check_out_tuple,
+    expose,
+    no_complex,
+    op,
+    run,
+    tensor_operands,
+    write_outs,
+)
 from .util import c_order, dim_not_none, norm_dim, norm_dims
 
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
@@ -158,8 +168,9 @@ def _check_reduce_dims(input, dims, name, given=None) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {shown} to have non-zero size.")
 
 
-def _run_dim(d, input, dim, keepdim, result_type):
+def _run_dim(d, input, dim, keepdim, result_type, out):
     from .._tensor import Tensor
+    check_out_tuple("max" if d is _max_dim else "min", out)
     nd = input._data.ndim
     if input.dtype.is_complex:
         raise RuntimeError(f"{'max' if d is _max_dim else 'min'}(): does not support complex "
@@ -172,6 +183,8 @@ def _run_dim(d, input, dim, keepdim, result_type):
         idx = xp.squeeze(idx, dim) if nd else idx.reshape(())
     indices = Tensor._wrap(idx.astype(xp.int64))
     values, _ = run(d, (input, dim, keepdim, idx))
+    if out is not None:
+        return write_outs(out, (values, indices), result_type)
     return result_type(values, indices)
 
 
@@ -202,7 +215,7 @@ def max(input, dim=None, keepdim=False, *, other=None, out=None):
         _check_nonempty(input, "max")
         return _max_all(input)
     _check_keepdim("max", dim, keepdim)
-    return _run_dim(_max_dim, input, dim, keepdim, MaxResult)
+    return _run_dim(_max_dim, input, dim, keepdim, MaxResult, out)
 
 
 @expose
@@ -219,7 +232,7 @@ def min(input, dim=None, keepdim=False, *, other=None, out=None):
         _check_nonempty(input, "min")
         return _min_all(input)
     _check_keepdim("min", dim, keepdim)
-    return _run_dim(_min_dim, input, dim, keepdim, MinResult)
+    return _run_dim(_min_dim, input, dim, keepdim, MinResult, out)
 
 
 @op("AmaxBackward0", name="amax_", method=False, function=False, promote=NONE,

@@ -739,18 +739,23 @@ def frac(self):
 
 def _predicate(name, fn, doc):
     def kernel(self):
-        if self.dtype.kind == "c" and name in ("isposinf", "isneginf"):
-            raise RuntimeError(f"{name} does not support complex inputs.")
         if self.dtype.kind in "fc":
             return fn(self)
         return xp.zeros(self.shape, xp.bool_) if name != "isfinite" else \
             xp.ones(self.shape, xp.bool_)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    entry = op(None, promote=NONE, tensors=("self",), function=False, pointwise=True)(kernel)
+    signed = name in ("isposinf", "isneginf")       # (no complex inputs; an out= given)
+    entry = op(None, promote=NONE, tensors=("self",), function=False, pointwise=True,
+               check=_real_only(message=f"{name} does not support complex inputs.",
+                                error=RuntimeError) if signed else None)(kernel)
 
-    def function(input):
-        return _run(entry, (input,))
+    if signed:
+        def function(input, *, out=None):
+            return _run(entry, (input,), out)
+    else:
+        def function(input):
+            return _run(entry, (input,))
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
     return expose(function, method=False)

@@ -1,0 +1,132 @@
+"""Differences from torch closed in the eleventh fidelity pass (what ``tools/fuzz_ops.py``
+found), each case compared with torch: out= dtype checks, out= tuples of multi-result ops,
+resizing a tensor over NumPy's memory, and op-level errors and values.
+"""
+
+import numpy as np
+import pytest
+
+import ember
+
+from .helpers import outcome_of, same_outcome, torch
+
+
+def _same(fn):
+    same_outcome(outcome_of(torch, fn), outcome_of(ember, fn))
+
+
+def _t(L, dtype, values=(1.5, -2.0, 0.0)):
+    return L.tensor(values).to(getattr(L, dtype))
+
+
+# ------------------------------------------------------------- unary out= of another dtype
+
+UNARY_SAME = ["abs", "neg", "negative", "floor", "ceil", "round", "trunc", "fix", "sign", "sgn",
+              "frac", "bitwise_not", "conj_physical", "nan_to_num", "absolute"]
+PAIRS = [("float16", "float32"), ("int8", "int64"), ("float32", "int64"),
+         ("float32", "float64"), ("complex64", "float32"), ("complex64", "complex128"),
+         ("bool", "int64"), ("uint8", "float32"), ("float32", "float32")]
+
+
+@pytest.mark.parametrize("name", UNARY_SAME)
+@pytest.mark.parametrize("pair", PAIRS, ids="->".join)
+def test_unary_out_must_have_the_input_dtype(name, pair):
+    src, dst = pair
+    _same(lambda L: getattr(L, name)(_t(L, src), out=L.empty(3, dtype=getattr(L, dst))))
+
+
+@pytest.mark.parametrize("name", ["erf", "lgamma", "digamma", "i0", "logit", "exp", "deg2rad",
+                                  "signbit", "isposinf", "isneginf"])
+@pytest.mark.parametrize("pair", PAIRS, ids="->".join)
+def test_unary_out_checked_before_the_kernel(name, pair):
+    src, dst = pair
+    _same(lambda L: getattr(L, name)(_t(L, src), out=L.empty(3, dtype=getattr(L, dst))))
+
+
+@pytest.mark.parametrize("name", ["bitwise_or", "bitwise_and", "bitwise_left_shift", "hypot",
+                                  "nextafter", "xlogy", "logaddexp"])
+@pytest.mark.parametrize("dts", [("float32", "bool", "int64"), ("complex64", "int32", "float32"),
+                                 ("float16", "float16", "int64"), ("int32", "int32", "int16")],
+                         ids="/".join)
+def test_binary_out_cast_checked_before_the_kernel(name, dts):
+    a, b, o = dts
+    _same(lambda L: getattr(L, name)(_t(L, a), _t(L, b), out=L.empty(3, dtype=getattr(L, o))))
+
+
+def test_neg_bool_error_comes_first():
+    _same(lambda L: L.neg(_t(L, "bool"), out=L.empty(3, dtype=L.int64)))
+    _same(lambda L: -_t(L, "bool"))
+
+
+# ------------------------------------------------------------- out= of ops with two results
+
+def _x(L):
+    return L.tensor([[3.0, -1.0, 2.0, 2.0], [0.5, 4.0, -3.0, 1.0], [1.0, 1.0, 0.0, -2.0]])
+
+
+TWO = {
+    "cummax": lambda L, x, o: L.cummax(x, 0, out=o),
+    "cummin": lambda L, x, o: L.cummin(x, 1, out=o),
+    "aminmax": lambda L, x, o: L.aminmax(x, dim=0, out=o),
+    "aminmax all": lambda L, x, o: L.aminmax(x, out=o),
+    "kthvalue": lambda L, x, o: L.kthvalue(x, 2, 1, out=o),
+    "topk": lambda L, x, o: L.topk(x, 2, dim=1, out=o),
+    "mode": lambda L, x, o: L.mode(x, 0, out=o),
+    "median dim": lambda L, x, o: L.median(x, 0, out=o),
+    "median all": lambda L, x, o: L.median(x, out=o),
+    "nanmedian dim": lambda L, x, o: L.nanmedian(x, dim=1, out=o),
+    "max dim keepdim": lambda L, x, o: L.max(x, 0, True, out=o),
+    "min dim keepdim": lambda L, x, o: L.min(x, 1, False, out=o),
+    "frexp": lambda L, x, o: L.frexp(x, out=o),
+}
+
+
+@pytest.mark.parametrize("case", list(TWO))
+@pytest.mark.parametrize("out", ["tensor", "tuple3", "tuple", "list"])
+def test_two_result_out(case, out):
+    def fn(L):
+        x = _x(L)
+        second = L.int32 if case == "frexp" else L.int64
+        if out == "tensor":
+            o = L.empty(0)
+        elif out == "tuple3":
+            o = (L.empty(0), L.empty(0, dtype=second), L.empty(0))
+        else:
+            o = (L.empty(0), L.empty(0, dtype=second))
+            o = list(o) if out == "list" else o
+        res = TWO[case](L, x, o)
+        return (tuple(res), tuple(o)) if out in ("tuple", "list") else res
+    _same(fn)
+
+
+# ------------------------------------------------------------- resize_ over NumPy's memory
+
+@pytest.mark.parametrize("view", ["whole", "sliced", "transposed"])
+@pytest.mark.parametrize("shape", [(2, 2), (3, 3), (4, 4), (0,)])
+def test_resize_of_numpy_memory(view, shape):
+    def fn(L):
+        t = L.from_numpy(np.arange(9, dtype=np.float32).reshape(3, 3))
+        t = {"whole": t, "sliced": t[1:], "transposed": t.t()}[view]
+        t.resize_(*shape)
+        return t.shape, t.stride(), t.reshape(-1)[:4].clone()
+    _same(fn)
+
+
+def test_resize_of_empty_numpy_memory():
+    _same(lambda L: L.from_numpy(np.zeros((0, 2, 3), np.complex64)).resize_(2, 2))
+    _same(lambda L: L.from_numpy(np.zeros((0, 2, 3), np.complex64)).clone().resize_(2, 2)
+          .shape)
+
+
+OUT_DTYPES = [("float64", "int64"), ("float32", "int32"), ("float64", "int32"),
+              ("bfloat16", "int64"), ("float32", "int64")]
+
+
+@pytest.mark.parametrize("case", [c for c in TWO if c not in ("median all", "frexp")]
+                         + ["frexp"])
+@pytest.mark.parametrize("dts", OUT_DTYPES, ids="/".join)
+def test_two_result_out_dtypes(case, dts):
+    def fn(L):
+        o = tuple(L.empty(0, dtype=getattr(L, d)) for d in dts)
+        return TWO[case](L, _x(L), o), o
+    _same(fn)
