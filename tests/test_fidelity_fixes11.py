@@ -130,3 +130,45 @@ def test_two_result_out_dtypes(case, dts):
         o = tuple(L.empty(0, dtype=getattr(L, d)) for d in dts)
         return TWO[case](L, _x(L), o), o
     _same(fn)
+
+
+# ------------------------------------------------------------- out= of reductions and others
+
+def _y(L, dtype="float32"):
+    return _x(L).to(getattr(L, dtype))
+
+
+OUT_ONE = {
+    "any dim": lambda L, x, o: L.any(x, 0, out=o),
+    "all": lambda L, x, o: L.all(x, out=o),
+    "amax": lambda L, x, o: L.amax(x, 0, out=o),
+    "amin keepdim": lambda L, x, o: L.amin(x, 1, True, out=o),
+    "amax empty": lambda L, x, o: L.amax(x[:0], out=o),
+    "argmax": lambda L, x, o: L.argmax(x, out=o),
+    "argmin dim": lambda L, x, o: L.argmin(x, 1, keepdim=True, out=o),
+    "softmax": lambda L, x, o: L.softmax(x, 0, out=o),
+    "softmax dtype": lambda L, x, o: L.softmax(x, 1, dtype=L.float64, out=o),
+    "log_softmax": lambda L, x, o: L.log_softmax(x, -1, out=o),
+    "logsumexp": lambda L, x, o: L.logsumexp(x, 0, out=o),
+    "float_power": lambda L, x, o: L.float_power(x, 2, out=o),
+    "float_power complex": lambda L, x, o: L.float_power(x, 2j, out=o),
+    "nonzero": lambda L, x, o: L.nonzero(x, out=o),
+    "msort": lambda L, x, o: L.msort(x, out=o),
+}
+
+
+@pytest.mark.parametrize("case", list(OUT_ONE))
+@pytest.mark.parametrize("x_dt", ["float32", "int64", "bool", "complex64", "float16"])
+@pytest.mark.parametrize("o_dt", ["float32", "int64", "bool", "uint8", "float64", "complex128"])
+@pytest.mark.parametrize("size", [0, 12])
+def test_out_dtype_of_one_result(case, x_dt, o_dt, size):
+    def fn(L):
+        o = L.zeros(size, dtype=getattr(L, o_dt)).reshape(-1 if size == 0 else 3, 4)
+        res = OUT_ONE[case](L, _y(L, x_dt), o)
+        return res, o, o.stride()
+    _same(fn)
+
+
+def test_float_power_inplace_complex_message():
+    _same(lambda L: _y(L, "complex64").float_power_(2))
+    _same(lambda L: _y(L, "float32").float_power_(2))

@@ -757,9 +757,22 @@ def nonzero(input, *, out=None, as_tuple=False):
         return tuple(T._wrap(i.astype(xp.int64)) for i in xp.nonzero(a))
     res = xp.argwhere(a).astype(xp.int64)
     if out is not None:
-        from .registry import _write_out
-        return _write_out(out, res)
+        return _nonzero_out(out, res)
     return T._wrap(res)
+
+
+def _nonzero_out(out, res):
+    """Write nonzero's ``res`` into ``out`` as torch does: into an ``(ndim, n)`` tensor it then
+    transposes (strides ``(1, n)``), unless ``out`` already has the shape but not that layout."""
+    from .registry import _write_out
+    if out.dtype is not D.int64:
+        raise RuntimeError("nonzero: Expected out tensor to have scalar type Long but got "
+                           f"scalar type{out.dtype.scalar_name}")
+    if out._data.shape == res.shape and not out._data.T.flags.c_contiguous:
+        return _write_out(out, res)
+    _write_out(out, res.T)
+    out._data = out._data.T
+    return out
 
 
 @expose

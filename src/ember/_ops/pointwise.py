@@ -658,16 +658,25 @@ def float_power(input, exponent, *, out=None):
     >>> ember.float_power(ember.tensor([2, 3]), 2)
     tensor([4., 9.], dtype=torch.float64)
     """
+    if out is not None:
+        _float_power_check("output given to float_power", out, input, exponent)
     return pow(_to_double(input), _to_double(exponent), out=out)
+
+
+def _float_power_check(what, t, *operands):
+    """torch's error for a tensor that float_power writes whose dtype is not the result's
+    (complex128 when an operand is complex, else float64)."""
+    rdt = D.complex128 if any(
+        isinstance(x, complex) or isinstance(x, Tensor) and x.dtype.is_complex
+        for x in operands) else D.float64
+    if t.dtype is not rdt:
+        raise RuntimeError(f"the {what} has dtype {t.dtype.scalar_name} but the operation's "
+                           f"result requires dtype {rdt.scalar_name}")
 
 
 def _float_power_(self, exponent):
     """In-place version of :meth:`Tensor.float_power` (``self`` must be float64)."""
-    from .. import _dtype as D
-    if self.dtype is not D.float64 and self.dtype is not D.complex128:
-        from .registry import _scalar_name
-        raise RuntimeError(f"the base given to float_power_ has dtype {_scalar_name(self.dtype)} "
-                           "but the operation's result requires dtype Double")
+    _float_power_check("base given to float_power_", self, self, exponent)
     return self.pow_(_to_double(exponent))
 
 

@@ -691,6 +691,11 @@ def _logsumexp(self, dim, keepdim):
         return c_order(_vml.log(s) + (m if keepdim else xp.squeeze(m, dim)))
 
 
+def _real_into(t, out):
+    """``t`` as a reduction into ``out`` reads it: its real part when ``out`` is real."""
+    return t.real if t.dtype.is_complex and not out.dtype.is_complex else t
+
+
 @expose
 def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     """``log(sum(exp(input)))`` over ``dim``, computed stably (integers give floats).
@@ -702,12 +707,29 @@ def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     if dim is _NO_DIM:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     dim_not_none("logsumexp", dim, "tuple of ints")
+    if out is not None and not (out.dtype.is_floating_point or out.dtype.is_complex):
+        raise RuntimeError("logsumexp(): Expected floating point type for result tensor, but "
+                           f"got: {out.dtype.scalar_name}")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         input = input.to(D.get_default_dtype())
     if isinstance(dim, (tuple, list)) and len(dim) == 0 and not keepdim and input._data.ndim:
         raise RuntimeError("output with shape [] doesn't match the broadcast shape "
                            f"{[1] * input._data.ndim}")
-    return run(_logsumexp, (input, _reduce_dims(input, dim), keepdim), out)
+    dims = _reduce_dims(input, dim)
+    if out is not None and out.dtype is not input.dtype and input._data.ndim:
+        # torch sums the exps into the out= tensor, in its dtype (a complex sum into a real
+        # one: of the real parts), then takes the log there (a complex input's shift: the
+        # largest real part)
+        if not input._data.size:
+            res = sum(_real_into(input.exp(), out), dims, keepdim, dtype=out.dtype).log()
+        else:
+            maxes = (input.real if input.dtype.is_complex else input).amax(dims, True)
+            maxes = maxes.masked_fill(maxes.abs() == float("inf"), 0)
+            s = sum(_real_into((input - maxes).exp(), out), dims, keepdim, dtype=out.dtype)
+            res = s.log() + (maxes if keepdim else maxes.squeeze(dims))
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return run(_logsumexp, (input, dims, keepdim), out)
 
 
 # ----------------------------------------------------------------------------- cumulative ops
@@ -954,6 +976,9 @@ def cummin(input, dim, *, out=None):
 # ----------------------------------------------------------------------------- logical reductions
 
 def _logical(fn, input, dim, keepdim, out):
+    if out is not None and out.dtype.scalar_name not in ("Bool", "Byte"):
+        raise RuntimeError(f"{fn.__name__} only supports bool tensor for result, got: "
+                           f"{out.dtype.scalar_name}")
     a = input._data
     rdt = xp.uint8 if a.dtype == xp.uint8 else xp.bool_
     if dim is None:

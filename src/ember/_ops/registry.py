@@ -934,6 +934,12 @@ def structured_out_dtype(i, expected, got) -> str:
     return f"Expected out tensor to have dtype {expected.cpp_name}, but got {got.cpp_name} instead"
 
 
+def check_out_dtype(out, dtype) -> None:
+    """torch's error for the out= of a structured kernel whose result has another dtype."""
+    if out is not None and out.dtype is not dtype:
+        raise RuntimeError(structured_out_dtype(0, dtype, out.dtype))
+
+
 def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
     """Write an op's results into the tensors of its out= tuple; ``rt`` of those tensors.
 

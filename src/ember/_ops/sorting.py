@@ -18,7 +18,16 @@ from __future__ import annotations
 from .. import _memory_format as _mf
 from .. import _stl
 from .._device import xp
-from .registry import NONE, check_out_tuple, expose, op, run, write_outs
+from .registry import (
+    NONE,
+    _write_out,
+    check_out_dtype,
+    check_out_tuple,
+    expose,
+    op,
+    run,
+    write_outs,
+)
 from .search import _even, _return_type, _value_selecting_backward
 from .util import c_order, dim_not_none, norm_dim
 
@@ -231,7 +240,7 @@ def msort(input, *, out=None):
     """
     res = sort(input, 0).values
     if out is not None:
-        from .registry import _write_out
+        check_out_dtype(out, input.dtype)
         return _write_out(out, res._data)
     return res
 
