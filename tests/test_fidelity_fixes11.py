@@ -172,3 +172,38 @@ def test_out_dtype_of_one_result(case, x_dt, o_dt, size):
 def test_float_power_inplace_complex_message():
     _same(lambda L: _y(L, "complex64").float_power_(2))
     _same(lambda L: _y(L, "float32").float_power_(2))
+
+
+# ------------------------------------------------------------- functions without out=
+
+NO_OUT = {
+    "clone": lambda L, x, o: L.clone(x, out=o),
+    "relu": lambda L, x, o: L.relu(x, out=o),
+    "celu": lambda L, x, o: L.celu(x, out=o),
+    "prelu": lambda L, x, o: L.prelu(x, L.ones(1), out=o),
+    "dist": lambda L, x, o: L.dist(x, x, out=o),
+    "matrix_exp": lambda L, x, o: L.matrix_exp(x[:, :3], out=o),
+    "poisson": lambda L, x, o: L.poisson(x.abs(), out=o),
+    "binomial": lambda L, x, o: L.binomial(x.abs(), x.abs() / 10, out=o),
+    "diagonal_scatter": lambda L, x, o: L.diagonal_scatter(x, x.diagonal(), out=o),
+    "view_as_complex": lambda L, x, o: L.view_as_complex(x[:, :2].contiguous(), out=o),
+    "var_mean": lambda L, x, o: L.var_mean(x, out=o),
+    "std_mean dim": lambda L, x, o: L.std_mean(x, 0, out=o),
+    "var_mean keepdim": lambda L, x, o: L.var_mean(x, 0, keepdim=True, out=o),
+}
+
+
+@pytest.mark.parametrize("case", list(NO_OUT))
+def test_functions_without_out(case):
+    _same(lambda L: NO_OUT[case](L, _x(L), L.empty(0)))
+
+
+def test_histogramdd_has_no_out():
+    # (torch's parser words it as an invalid combination of its overloads: the class alike)
+    t, e = (outcome_of(L, lambda L: L.histogramdd(_x(L), out=L.empty(0))) for L in (torch, ember))
+    assert type(t) is TypeError and type(e) is TypeError, (t, e)
+
+
+@pytest.mark.parametrize("case", ["clone", "relu", "dist", "celu"])
+def test_functions_without_out_still_work(case):
+    _same(lambda L: getattr(L, case)(*[_x(L)] * (2 if case == "dist" else 1)))

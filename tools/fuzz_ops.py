@@ -194,7 +194,7 @@ def _call(lib, case):
     if form == "out":                   # into a given tensor (of the case's last argument)
         *vals, out = vals
         out = out.clone()               # (resizable: torch's from_numpy storage is not)
-        return getattr(lib, name)(*vals, out=out, **kw), out
+        return getattr(lib, name)(*vals, **kw, out=out), out
     space = lib
     if "." in name:
         mod, name = name.split(".")

@@ -193,8 +193,7 @@ def _dd_checks(input: Tensor, bins, weight) -> None:
 
 
 @expose(method=False)
-def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool = False,
-                out=None):
+def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool = False):
     """``(hist, bin_edges)``: the histogram of the points in the rows of ``input`` (its last
     dimension their coordinates), with ``bins`` equal bins per dimension over ``range`` (the
     data's), or between the given edges, one tensor per dimension.
@@ -239,7 +238,4 @@ def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool =
                 lengths = xp.diff(e).reshape([-1 if k == d else 1 for k in builtins.range(n)])
                 hist = hist / lengths
     result = HistogramddResult(_wrap(hist), tuple(_wrap(e.copy()) for e in edges))
-    if out is not None:
-        out[0].resize_(result.hist.shape).copy_(result.hist)
-        return HistogramddResult(out[0], result.bin_edges)
     return result

@@ -258,15 +258,15 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
 
 # ----------------------------------------------------------------------------- var / std
 
-def _var_overload_error(fname, method, dim, unbiased, keepdim, correction):
+def _var_overload_error(fname, method, dim, unbiased, keepdim, correction, out=None):
     """torch's parser error for a call of var/std (``method``: ``Tensor.var``) that matches
     none of its overloads, as a call passing ``dim`` by position and the rest by keyword
-    (torch lists the keywords last given first)."""
+    (torch lists the keywords last given first; ``out`` given last: var_mean has none)."""
     got = [] if method else ["Tensor"]
     if dim is not None:
         got.append(type(dim).__name__)
     kws = [("unbiased", unbiased), ("keepdim", keepdim if keepdim else None),
-           ("correction", correction)]
+           ("correction", correction), ("out", out)]
     got += [f"{k}={type(v).__name__}" for k, v in reversed(kws) if v is not None]
     n_given = len(got)
     unmatched = ", ".join(g.split("=")[0] for g in got if "=" in g)
@@ -434,6 +434,8 @@ def _std_mean(self, dim, correction, keepdim, full):
 
 
 def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out, method=False):
+    if out is not None and fname.endswith("_mean"):
+        raise _var_overload_error(fname, method, dim, unbiased, keepdim, correction, out)
     dim, correction = _var_args(fname, dim, unbiased, correction, keepdim, method)
     _check_float(input, f"{fname} only support floating point and complex dtypes"
                  if fname.endswith("_mean") else

@@ -1273,6 +1273,12 @@ def _scalar_name(dt) -> str:
 
 # ----------------------------------------------------------------------------- public forms
 
+# the functions torch's Python binding gives no out= (its parser: "clone() got an unexpected
+# keyword argument 'out'")
+_NO_OUT = frozenset(("clone", "relu", "celu", "prelu", "dist", "matrix_exp", "binomial",
+                     "poisson", "diagonal_scatter", "view_as_complex"))
+
+
 def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool) -> None:
     """Generate ``ember.name``, ``Tensor.name`` and ``Tensor.name_`` with torch's signatures."""
     params = d.signature
@@ -1284,7 +1290,7 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
     ns = _namespace(d, {}) if function or method or inplace else None   # (one for the op's
     # generated functions)
     if function:
-        fn = _generate(d, name, params, "input", out=True, ns=ns, fkey=fkey)
+        fn = _generate(d, name, params, "input", out=name not in _NO_OUT, ns=ns, fkey=fkey)
         fn.__doc__ = doc
         FUNCTIONS[name] = _published(fn, d.module)
     if method:
@@ -1358,7 +1364,7 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     if fkey is False:
         fkey = _fast_key(d)
     key = (tuple(heads), tuple(call), inplace, out, None if inplace else fkey)
-    kind = "_fn_inplace" if inplace else ("_fn_function" if out else "_fn_method")
+    kind = "_fn_inplace" if inplace else ("_fn_method" if first == "self" else "_fn_function")
     code = _CODES.get(key)
     qualname = ("Tensor." + name) if first == "self" else name
     names = {"co_name": name}
