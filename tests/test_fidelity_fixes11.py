@@ -207,3 +207,40 @@ def test_histogramdd_has_no_out():
 @pytest.mark.parametrize("case", ["clone", "relu", "dist", "celu"])
 def test_functions_without_out_still_work(case):
     _same(lambda L: getattr(L, case)(*[_x(L)] * (2 if case == "dist" else 1)))
+
+
+# ------------------------------------------------------------- tensordot as ATen 2.13
+
+TENSORDOT = [((1, 1), (1, 1), 1), ((3,), (3,), 1), ((1, 2), (2, 1), 1), ((1, 1, 3), (3, 1), 1),
+             ((2, 3), (1, 4), ([1], [0])), ((2, 1), (5, 4), ([1], [0])), ((2, 3), (3,), 1),
+             ((1, 7), (7, 1), 1), ((4, 1, 3), (3, 1, 2), ([1, 2], [1, 0]))]
+
+
+@pytest.mark.parametrize("shapes", TENSORDOT, ids=str)
+@pytest.mark.parametrize("dtype", ["bool", "float32", "float64", "int64"])
+def test_tensordot_paths(shapes, dtype):
+    sa, sb, dims = shapes
+
+    def fn(L):
+        g = L.Generator().manual_seed(0)
+        a = (L.randn(sa, generator=g) * 3).to(getattr(L, dtype))
+        b = (L.randn(sb, generator=g) * 3).to(getattr(L, dtype))
+        if dtype.startswith("float"):
+            a.requires_grad_()
+            b.requires_grad_()
+        r = L.tensordot(a, b, dims)
+        if not r.requires_grad:
+            return r
+        r.sum().backward()
+        return r, type(r.grad_fn).__name__, a.grad, b.grad
+    _same(fn)
+
+
+@pytest.mark.parametrize("shapes", [((1, 1), (1, 1)), ((3,), (3,)), ((2, 3), (4, 3))], ids=str)
+def test_inner_of_bools(shapes):
+    _same(lambda L: L.inner(L.ones(shapes[0], dtype=L.bool), L.ones(shapes[1], dtype=L.bool)))
+
+
+def test_tensordot_dtypes():
+    _same(lambda L: L.tensordot(L.ones(2, 3), L.ones(3, 4, dtype=L.float64), 1))
+    _same(lambda L: L.tensordot(L.ones(2, 3), L.ones(3, 4), 1, out=L.empty(0, dtype=L.float64)))
