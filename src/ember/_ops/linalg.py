@@ -966,11 +966,9 @@ def tensordot(a, b, dims=2, out=None):
         raise RuntimeError("both dimension lists should have same length")
     if a.dtype is not b.dtype:
         raise RuntimeError("both inputs should have same dtype")
-    da = [norm_dim(d, a.ndim) for d in da]
-    db = [norm_dim(d, b.ndim) for d in db]
     t1, t2, csize = a, b, 1
     for x, y in zip(da, db):
-        sa, sb = a.shape[x], b.shape[y]
+        sa, sb = a.shape[norm_dim(x, a.ndim)], b.shape[norm_dim(y, b.ndim)]
         if sb == 1:             # (a dim of size 1 against any: summed right away, as ATen)
             t1 = t1.sum(x, True, dtype=t1.dtype)
         elif sa == 1:
@@ -980,6 +978,8 @@ def tensordot(a, b, dims=2, out=None):
                                f"in dim {x} and second has size {sb} in dim {y}")
         else:
             csize *= sa
+    da = [norm_dim(d, a.ndim) for d in da]
+    db = [norm_dim(d, b.ndim) for d in db]
     fa = [d for d in range(a.ndim) if d not in da]
     fb = [d for d in range(b.ndim) if d not in db]
     pa, pb = _numel(t1.shape[d] for d in fa), _numel(t2.shape[d] for d in fb)
