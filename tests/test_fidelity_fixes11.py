@@ -244,3 +244,67 @@ def test_inner_of_bools(shapes):
 def test_tensordot_dtypes():
     _same(lambda L: L.tensordot(L.ones(2, 3), L.ones(3, 4, dtype=L.float64), 1))
     _same(lambda L: L.tensordot(L.ones(2, 3), L.ones(3, 4), 1, out=L.empty(0, dtype=L.float64)))
+
+
+# ------------------------------------------------------------- indexing, shapes, errors
+
+ERRORS = {
+    "index_add 0-d source": lambda L: L.tensor(1.0).index_add(0, L.tensor([0, 0]), L.tensor(2.)),
+    "index_add 0-d one index": lambda L: L.tensor(1.0).index_add(0, L.tensor([0]), L.tensor(2.)),
+    "index_add 1-d, 0-d source": lambda L: L.ones(3).index_add(-1, L.tensor([0, 0]),
+                                                               L.tensor(2.)),
+    "index_add empty matrix": lambda L: L.ones(0, 1).index_add(0, L.tensor([0, 1]),
+                                                               L.ones(2, 1), alpha=2),
+    "index_add empty source": lambda L: L.ones(1, 0).index_add(0, L.tensor([0, 1]),
+                                                               L.ones(2, 0)),
+    "index_add empty vector": lambda L: L.ones(0).index_add(0, L.tensor([0, 1]), L.ones(2)),
+    "index_copy 0-d source": lambda L: L.ones(3).index_copy(0, L.tensor([0, 0]), L.tensor(2.)),
+    "histc bool": lambda L: L.ones(2, dtype=L.bool).histc(),
+    "histc bool range": lambda L: L.ones(2, dtype=L.bool).histc(min=0, max=1),
+    "histc uint16 range": lambda L: L.ones(2, dtype=L.uint16).histc(min=0, max=1),
+    "histc uint16": lambda L: L.ones(2, dtype=L.uint16).histc(),
+    "histc complex range": lambda L: L.ones(2, dtype=L.complex64).histc(min=0, max=1),
+    "cross 0-d": lambda L: L.cross(L.tensor(1), L.tensor(2), dim=0),
+    "linalg.cross 0-d": lambda L: L.linalg.cross(L.tensor(1.), L.tensor(2.)),
+    "cross layout": lambda L: L.cross(L.ones(3, 1, 2), L.ones(3, 1, 2), dim=0).stride(),
+    "repeat_interleave negative": lambda L: L.ones(2).repeat_interleave(-1),
+    "repeat_interleave permuted": lambda L: L.ones(4, 3, 3).permute(2, 1, 0)
+    .repeat_interleave(2, dim=-2),
+    "repeat_interleave flat": lambda L: L.ones(4, 3, 3).permute(2, 1, 0).repeat_interleave(2),
+    "reshape permuted": lambda L: L.arange(36.).reshape(4, 3, 3).permute(2, 1, 0).reshape(9, 4),
+}
+
+
+@pytest.mark.parametrize("case", list(ERRORS))
+def test_op_errors_and_layouts(case):
+    _same(lambda L: ERRORS[case](L))
+
+
+def test_unflatten_error_without_backtrace():
+    t, e = (outcome_of(L, lambda L: L.tensor(1.).unflatten(0, (1, 1))) for L in (torch, ember))
+    assert type(t) is type(e) is RuntimeError
+    assert str(t).split("\nException raised from ")[0] == str(e)
+
+
+KRON = [((4, 2), "t", (2, 4), ""), ((2, 4), "", (4, 2), "t"), ((3, 1, 2), "t02", (2, 2), ""),
+        ((4, 3), "sliced", (2, 2), ""), ((4,), "sliced", (3,), ""),
+        ((1, 3), "expanded", (2, 2), ""), ((2, 3), "", (2, 2), "")]
+
+
+def _layout(L, shape, how):
+    t = L.arange(float(np.prod(shape))).reshape(shape)
+    return {"": t, "t": t.t(), "t02": t.transpose(0, 2), "sliced": t[::2],
+            "expanded": t.expand(2, *shape[1:])}[how]
+
+
+@pytest.mark.parametrize("case", KRON, ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "bool"])
+def test_kron_layouts(case, dtype):
+    sa, la, sb, lb = case
+
+    def fn(L):
+        a = _layout(L, sa, la).to(getattr(L, dtype))
+        b = _layout(L, sb, lb).to(getattr(L, dtype))
+        r = L.kron(a, b)
+        return r, r.stride()
+    _same(fn)

@@ -69,9 +69,12 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     >>> ember.histc(ember.tensor([1., 2., 1.]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
-    # (with the default range torch takes the data's aminmax first, which refuses complex first)
-    _not_implemented(input, "aminmax_cpu" if (input.dtype.is_complex or input.dtype in
-                                              D.BAREBONES) and min == max else "histogram_cpu")
+    # (with the default range torch takes the data's aminmax first, which refuses complex first;
+    # then the bin edges' linspace, which refuses bool and the barebones unsigned types)
+    barebones = input.dtype in D.BAREBONES
+    _not_implemented(input, "aminmax_cpu" if (input.dtype.is_complex or barebones) and
+                     min == max else "linspace_cpu" if barebones or input.dtype is D.bool
+                     else "histogram_cpu")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")

@@ -408,6 +408,8 @@ def _index_add_src(grad, dim, index, alpha, source_shape):
         _index_add_src(grad, dim, index, alpha, source_shape))
 def _index_add(self, dim, index, source, alpha):
     out = self.copy()
+    if not out.size or not source.size:
+        return out
     src = source if alpha == 1 else source * xp.asarray(alpha).astype(source.dtype)
     xp.add.at(_moved(out, dim), index.reshape(-1), _moved(xp.asarray(src), dim))
     return out
@@ -426,6 +428,11 @@ def _index_src_check(name, self, dim, index, source):
                            "type")
     ns = source._data.shape[d] if source._data.ndim else 1
     if index._data.size != ns:
+        if not source._data.ndim and name == "index_copy_":
+            raise IndexError(f"index_copy_(): When source is scalar, index should have one "
+                             f"element (got {index._data.size})")
+        if not source._data.ndim and name == "index_add_":     # (torch's message reads
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")  # it)
         if name == "index_add_":
             raise RuntimeError(f"index_add_(): Number of indices ({index._data.size}) should be "
                                f"equal to source.size(dim): ({ns}), for dim: {d}")
@@ -436,8 +443,10 @@ def _index_src_check(name, self, dim, index, source):
                            f"({_scalar_name(source.dtype)}) must have the same scalar type")
     n = self._data.shape[d] if nd else 1
     bad = index._data[(index._data < 0) | (index._data >= n)] \
-        if index._data.size and source._data.size else ()
-    if len(bad):        # (no negative index; nothing is read with no source)
+        if index._data.size and source._data.size and not (
+            name == "index_add_" and nd > 1 and not self._data.size) else ()
+    if len(bad):        # (no negative index; nothing is read with no source, nor, by
+        # index_add, written into an empty matrix)
         i = int(bad.reshape(-1)[0])
         if name == "index_copy_":
             raise IndexError(f"index_copy_(): index {i} is out of bounds for dimension {d} with "
