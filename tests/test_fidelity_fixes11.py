@@ -308,3 +308,35 @@ def test_kron_layouts(case, dtype):
         r = L.kron(a, b)
         return r, r.stride()
     _same(fn)
+
+
+# ------------------------------------------------------------- complex logaddexp, logcumsumexp
+
+def _complex_operands(L, dtype, n, seed):
+    g = L.Generator().manual_seed(seed)
+    z = L.complex(L.randn(n, generator=g) * 3, L.randn(n, generator=g) * 3).to(dtype)
+    special = L.tensor([complex("nan"), complex(float("inf"), 1), complex(float("-inf"), 2),
+                        complex(float("inf"), 0), 0j, complex(1, float("nan")),
+                        complex(float("-inf"), 0), complex(-0.0, -0.0)], dtype=dtype)
+    return z, special
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_logaddexp_bits(dtype):
+    def fn(L):
+        z, sp = _complex_operands(L, getattr(L, dtype), 600, 0)
+        w, _ = _complex_operands(L, getattr(L, dtype), 600, 1)
+        return (L.logaddexp(z, w), L.logaddexp(sp.repeat_interleave(8), sp.repeat(8)),
+                L.logaddexp(z.reshape(20, 30), w[:30]), L.logaddexp(z, L.tensor(1 + 2j)))
+    _same(fn)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_complex_logcumsumexp_bits(dtype, dim):
+    def fn(L):
+        z, sp = _complex_operands(L, getattr(L, dtype), 600, 2)
+        z = z.reshape(30, 20).clone()
+        z[3, 4], z[5, 6], z[7, 8] = sp[0], sp[1], sp[6]
+        return L.logcumsumexp(z, dim), L.logcumsumexp(z.t(), dim)
+    _same(fn)

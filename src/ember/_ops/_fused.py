@@ -184,6 +184,27 @@ def complex_product(a, b, tail: np.ndarray | bool = False) -> np.ndarray:
     return out
 
 
+def complex_quotient(a, b) -> np.ndarray:
+    """``a / b`` for complex arrays as ``c10::complex``'s scalar division computes it, the
+    compiler contracting its products into fused multiply-adds: NumPy's scaled (Smith)
+    algorithm, the ratio taken of the smaller part of ``b`` to the larger."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    ar, ai, c, d = a.real, a.imag, b.real, b.imag
+    out = np.empty(a.shape, a.dtype)
+    one = ar.dtype.type(1)
+    with np.errstate(all="ignore"):
+        big_c = np.abs(c) >= np.abs(d)
+        zero = big_c & (c == 0) & (d == 0)
+        rat = np.where(big_c, d / c, c / d)
+        scl = one / np.where(big_c, _exact_fma(d, rat, c), _exact_fma(c, rat, d))
+        out.real = np.where(big_c, _exact_fma(ai, rat, ar), _exact_fma(ar, rat, ai)) * scl
+        out.imag = np.where(big_c, _exact_fma(-ar, rat, ai), _exact_fma(ai, rat, -ar)) * scl
+        if zero.any():      # (a zero divisor: an infinity or NaN from each part on its own)
+            out.real[zero] = ar[zero] / np.abs(c[zero])
+            out.imag[zero] = ai[zero] / np.abs(d[zero])
+    return out
+
+
 def complex_mul(a, b) -> np.ndarray:
     """``torch.mul`` of complex operands (arrays or numbers), as torch's CPU kernel rounds
     it: :func:`complex_product`, with the scalar tail of each row of ``cpu_kernel_vec``

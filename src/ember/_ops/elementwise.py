@@ -13,7 +13,7 @@ from .. import _lazy
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _libm, _sleef, _sleef_d
+from . import _fused, _libm, _sleef, _sleef_d
 from .registry import (
     FLOAT,
     NONE,
@@ -61,7 +61,54 @@ def logaddexp(self, other):
         return _sleef_fmod.binary(self, other, _logaddexp_vec, _logaddexp_scalar)
     if xp is np and self.dtype == other.dtype and _reduced(self.dtype):
         return _sleef_fmod.binary(self, other, *_in_float(_logaddexp_vec, _logaddexp_scalar))
+    if self.dtype.kind == "c":
+        return c_order(_complex_log_add_exp(*np.broadcast_arrays(self, other)))
     return xp.logaddexp(self, other)
+
+
+def _complex_log_add_exp(x, y):
+    """ATen's complex ``_log_add_exp_helper`` (x, y: complex arrays of one shape and dtype):
+    ``log1p(exp(min - max)) + max``, ordered by real part, NaN where either has one; ``min``
+    where both real parts are -inf, ``log(exp(min) + exp(max))`` where +inf. ``std::exp`` and
+    ``std::log`` are glibc's ``cexp``/``clog``; ``log1p`` is c10's."""
+    nan_x = np.isnan(x.real) | np.isnan(x.imag)
+    nan_y = np.isnan(y.real) | np.isnan(y.imag)
+    lt = x.real < y.real
+    mn = np.where(nan_y, y, np.where(nan_x, x, np.where(lt, x, y)))
+    mx = np.where(nan_y, y, np.where(nan_x, x, np.where(lt, y, x)))
+    with np.errstate(all="ignore"):
+        res = _c10_log1p(_libm.c_complex("cexp", _complex_sub(mn, mx)))
+        res.real += mx.real
+        res.imag += mx.imag
+        same_inf = ~np.isfinite(mn.real) & (mn.real == mx.real)
+        if same_inf.any():
+            up = _libm.c_complex("cexp", mn) + _libm.c_complex("cexp", mx)
+            res = np.where(same_inf, np.where(mn.real < 0, mn, _libm.c_complex("clog", up)), res)
+    nan = np.isnan(mn.real) | np.isnan(mn.imag)
+    if nan.any():
+        res[nan] = complex(math.nan, math.nan)
+    return res
+
+
+def _complex_sub(a, b):
+    """``a - b`` part by part (NumPy's complex subtract agrees; kept explicit for the zeros)."""
+    out = np.empty(a.shape, a.dtype)
+    out.real, out.imag = a.real - b.real, a.imag - b.imag
+    return out
+
+
+def _c10_log1p(z):
+    """c10's complex ``log1p`` on the CPU: ``u = z + 1``; ``z`` where ``u`` is 1, ``log(u)``
+    where ``u - 1`` is ``z``, else ``log(u) * (z / (u - 1))`` (c10's fused arithmetic)."""
+    one = z.real.dtype.type(1)
+    u = z.copy()
+    u.real += one                                   # (the imaginary part untouched: its zero
+    back = u.copy()                                 # keeps its sign)
+    back.real -= one
+    log_u = _libm.c_complex("clog", u)
+    res = _fused.complex_product(log_u, _fused.complex_quotient(z, back), True)
+    res = np.where((back.real == z.real) & (back.imag == z.imag), log_u, res)
+    return np.where((u.real == one) & (u.imag == 0), z, res)
 
 
 def _reduced(dtype):
@@ -313,6 +360,8 @@ def _logcumsumexp(self, dim):
         return self.copy()
     if xp is np and self.dtype in (np.float32, np.float64) and self.size:
         return _logcumsumexp_exact(self, dim)
+    if self.dtype.kind == "c" and self.size:
+        return _complex_logcumsumexp(self, dim)
     with xp.errstate(invalid="ignore", over="ignore"):
         return c_order(xp.logaddexp.accumulate(self, axis=dim))
 
@@ -346,6 +395,16 @@ def _logcumsumexp_exact(a, dim):
                 acc = _log_add_exp(a[i].astype(np.float64), acc)
                 out[i] = acc
     return np.ascontiguousarray(np.moveaxis(out.astype(a.dtype), 0, dim))   # (torch's layout)
+
+
+def _complex_logcumsumexp(a, dim):
+    """torch's CPU loop on complex lines: in order, in complex128 (the acc type)."""
+    lines = np.moveaxis(a, dim, 0).astype(np.complex128)
+    out = np.empty(lines.shape, np.complex128)
+    acc = np.full(lines.shape[1:], complex(-math.inf, 0.0))
+    for i in range(lines.shape[0]):
+        acc = out[i] = _complex_log_add_exp(lines[i], acc)
+    return np.ascontiguousarray(np.moveaxis(out.astype(a.dtype), 0, dim))
 
 
 def _log_add_exp_one(x, acc):
