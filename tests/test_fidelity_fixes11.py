@@ -340,3 +340,44 @@ def test_complex_logcumsumexp_bits(dtype, dim):
         z[3, 4], z[5, 6], z[7, 8] = sp[0], sp[1], sp[6]
         return L.logcumsumexp(z, dim), L.logcumsumexp(z.t(), dim)
     _same(fn)
+
+
+# ------------------------------------------------------------- complex division
+
+DIV_SHAPES = [(), (1,), (7,), (37,), (5, 9), (2, 17)]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("shape", DIV_SHAPES, ids=str)
+@pytest.mark.parametrize("form", ["div", "reciprocal", "rdiv", "number", "0-d", "transposed",
+                                  "broadcast"])
+def test_complex_division_bits(dtype, shape, form):
+    def fn(L):
+        dt = getattr(L, dtype)
+        g = L.Generator().manual_seed(3)
+        a = L.complex(L.randn(shape, generator=g) * 3, L.randn(shape, generator=g) * 3).to(dt)
+        b = L.complex(L.randn(shape, generator=g) * 3, L.randn(shape, generator=g) * 3).to(dt)
+        if form == "div":
+            return a / b, L.div(a, b)
+        if form == "reciprocal":
+            return a.reciprocal()
+        if form == "rdiv":
+            return 3 / a
+        if form == "number":
+            return a / (2 + 1j)
+        if form == "0-d":
+            return a / L.tensor(2 + 1j, dtype=dt)
+        if form == "transposed":
+            return a.mT / b.mT if a.ndim > 1 else a / b
+        return a / b[..., :1] if a.ndim else a / b
+    _same(fn)
+
+
+def test_complex_division_specials():
+    def fn(L):
+        v = [0j, complex(0, -0.0), 1 + 0j, complex("inf"), complex(float("inf"), 1), complex("nan"),
+             complex(-0.0, 2), 1e-40 + 1e-40j, 3e38 + 3e38j]
+        a = L.tensor(v * len(v), dtype=L.complex64)
+        b = L.tensor([x for x in v for _ in v], dtype=L.complex64)
+        return a / b, b.reciprocal()
+    _same(fn)

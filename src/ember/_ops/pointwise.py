@@ -196,6 +196,8 @@ def _div_other(grad, self, other):
 @op("DivBackward0", name="div_true", method=False, function=False, promote=FLOAT,
     self=lambda grad, other: grad / other, other=_div_other)
 def _div_true(self, other):
+    if xp is np and np.result_type(self, other).kind == "c":
+        return _fused.complex_div(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.true_divide(self, other)
 
