@@ -381,3 +381,35 @@ def test_complex_division_specials():
         b = L.tensor([x for x in v for _ in v], dtype=L.complex64)
         return a / b, b.reciprocal()
     _same(fn)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3, 1), (3, 2, 3), (3, 3, 3, 3), (3,)], ids=str)
+@pytest.mark.parametrize("index", [[5, 0], [-2, 0], [0, 2]], ids=str)
+def test_index_add_bounds_errors(shape, index):
+    def fn(L):
+        out = []
+        for d in range(len(shape)):
+            s = list(shape)
+            s[d] = 2
+            out.append(outcome_of(L, lambda L, d=d, s=s: L.ones(shape).index_add(
+                d, L.tensor(index), L.ones(s))))
+        return out
+    t, e = fn(torch), fn(ember)
+    for a, b in zip(t, e):
+        same_outcome(a, b)
+
+
+INDEXING = {
+    "index_put empty": lambda L: L.ones(0, dtype=L.int8).index_put((L.tensor([0, 1]),),
+                                                                   L.tensor(1, dtype=L.int8)),
+    "getitem empty": lambda L: L.ones(0)[L.tensor([0, 1])],
+    "getitem empty dim 1": lambda L: L.ones(2, 0)[:, L.tensor([0, 1])],
+    "inner shapes before dtypes": lambda L: L.inner(L.ones(2, 3, dtype=L.int32),
+                                                    L.ones(3, 2, dtype=L.int8)),
+    "inner dtypes": lambda L: L.inner(L.ones(2, 3, dtype=L.int32), L.ones(3, 3, dtype=L.int8)),
+}
+
+
+@pytest.mark.parametrize("case", list(INDEXING))
+def test_indexing_errors(case):
+    _same(INDEXING[case])

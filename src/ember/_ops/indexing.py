@@ -451,7 +451,7 @@ def _index_src_check(name, self, dim, index, source):
         if name == "index_copy_":
             raise IndexError(f"index_copy_(): index {i} is out of bounds for dimension {d} with "
                              f"size {n}")
-        if nd > 1:
+        if nd > 1 and d in (0, nd - 1):     # (the first and last dims: other kernels)
             raise RuntimeError(f"index {i} is out of bounds for dimension {d} with size {n}")
         raise IndexError("index out of range in self")
     return d
@@ -978,6 +978,8 @@ def _advanced_index(view, adv):
     for k, (dim, a) in enumerate(arrays):
         n = shape[dim]
         bad = a[(a < -n) | (a >= n)]
+        if bad.size and not n:      # (torch's check of an empty dimension names nothing)
+            raise IndexError("index is out of bounds for dimension with size 0")
         if bad.size:
             raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
                              f"{k} with size {n}")
