@@ -413,3 +413,32 @@ INDEXING = {
 @pytest.mark.parametrize("case", list(INDEXING))
 def test_indexing_errors(case):
     _same(INDEXING[case])
+
+
+# ------------------------------------------------------------- searchsorted's binary search
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "float16"])
+@pytest.mark.parametrize("right", [False, True])
+def test_searchsorted_unsorted_and_nan(seed, dtype, right):
+    rng = np.random.default_rng(seed)
+    s = rng.standard_normal(int(rng.integers(0, 9))).round(1)
+    v = rng.standard_normal((2, 5)).round(1)
+    s[rng.random(s.size) < 0.2] = np.nan
+    v[rng.random(v.shape) < 0.2] = np.nan
+    if dtype == "int8":
+        s, v = (np.nan_to_num(x * 3).astype(np.int8) for x in (s, v))
+    else:
+        s, v = s.astype(dtype), v.astype(dtype)
+    _same(lambda L: (L.searchsorted(L.from_numpy(s.copy()), L.from_numpy(v.copy()), right=right),
+                     L.bucketize(L.from_numpy(v.copy()), L.from_numpy(s.copy()), right=right)))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "complex64"])
+def test_searchsorted_empty_input_before_dtype_checks(dtype):
+    _same(lambda L: L.searchsorted(L.ones(4, dtype=getattr(L, dtype)),
+                                   L.ones(0, dtype=getattr(L, dtype))))
+    _same(lambda L: L.bucketize(L.ones(0, 2, dtype=getattr(L, dtype)),
+                                L.ones(4, dtype=getattr(L, dtype))))
+    _same(lambda L: L.bucketize(L.ones(2, dtype=getattr(L, dtype)),
+                                L.ones(4, dtype=getattr(L, dtype))))
