@@ -442,3 +442,13 @@ def test_searchsorted_empty_input_before_dtype_checks(dtype):
                                 L.ones(4, dtype=getattr(L, dtype))))
     _same(lambda L: L.bucketize(L.ones(2, dtype=getattr(L, dtype)),
                                 L.ones(4, dtype=getattr(L, dtype))))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", ["log2", "log10", "log1p"])
+@pytest.mark.parametrize("n", [1, 7, 37, 300])
+def test_complex_logs_bits(dtype, name, n):
+    def fn(L):
+        z, sp = _complex_operands(L, getattr(L, dtype), n, 4)
+        return getattr(L, name)(L.cat([z, sp]))
+    _same(fn)

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import _cpu
 from .. import _memory_format as _mf
-from . import _sleef
+from . import _libm, _sleef
 from ._exact import fma as _exact_fma
 
 _EXACT = frozenset((np.dtype(np.float32), np.dtype(np.float64)))
@@ -210,6 +210,20 @@ def complex_quotient(a, b, plain: np.ndarray | bool = False) -> np.ndarray:
             out.real[zero] = ar[zero] / np.abs(c[zero])
             out.imag[zero] = ai[zero] / np.abs(d[zero])
     return out
+
+
+def c10_log1p(z):
+    """c10's complex ``log1p`` on the CPU: ``u = z + 1``; ``z`` where ``u`` is 1, ``log(u)``
+    where ``u - 1`` is ``z``, else ``log(u) * (z / (u - 1))`` (c10's fused arithmetic)."""
+    one = z.real.dtype.type(1)
+    u = z.copy()
+    u.real += one                                   # (the imaginary part untouched: its zero
+    back = u.copy()                                 # keeps its sign)
+    back.real -= one
+    log_u = _libm.c_complex("clog", u)
+    res = complex_product(log_u, complex_quotient(z, back), True)
+    res = np.where((back.real == z.real) & (back.imag == z.imag), log_u, res)
+    return np.where((u.real == one) & (u.imag == 0), z, res)
 
 
 def complex_div(a, b) -> np.ndarray:

@@ -70,14 +70,14 @@ def _complex_log_add_exp(x, y):
     """ATen's complex ``_log_add_exp_helper`` (x, y: complex arrays of one shape and dtype):
     ``log1p(exp(min - max)) + max``, ordered by real part, NaN where either has one; ``min``
     where both real parts are -inf, ``log(exp(min) + exp(max))`` where +inf. ``std::exp`` and
-    ``std::log`` are glibc's ``cexp``/``clog``; ``log1p`` is c10's."""
+    ``std::log`` are glibc's ``cexp``/``clog``; ``log1p`` is c10's (:func:`_fused.c10_log1p`)."""
     nan_x = np.isnan(x.real) | np.isnan(x.imag)
     nan_y = np.isnan(y.real) | np.isnan(y.imag)
     lt = x.real < y.real
     mn = np.where(nan_y, y, np.where(nan_x, x, np.where(lt, x, y)))
     mx = np.where(nan_y, y, np.where(nan_x, x, np.where(lt, y, x)))
     with np.errstate(all="ignore"):
-        res = _c10_log1p(_libm.c_complex("cexp", _complex_sub(mn, mx)))
+        res = _fused.c10_log1p(_libm.c_complex("cexp", _complex_sub(mn, mx)))
         res.real += mx.real
         res.imag += mx.imag
         same_inf = ~np.isfinite(mn.real) & (mn.real == mx.real)
@@ -95,20 +95,6 @@ def _complex_sub(a, b):
     out = np.empty(a.shape, a.dtype)
     out.real, out.imag = a.real - b.real, a.imag - b.imag
     return out
-
-
-def _c10_log1p(z):
-    """c10's complex ``log1p`` on the CPU: ``u = z + 1``; ``z`` where ``u`` is 1, ``log(u)``
-    where ``u - 1`` is ``z``, else ``log(u) * (z / (u - 1))`` (c10's fused arithmetic)."""
-    one = z.real.dtype.type(1)
-    u = z.copy()
-    u.real += one                                   # (the imaginary part untouched: its zero
-    back = u.copy()                                 # keeps its sign)
-    back.real -= one
-    log_u = _libm.c_complex("clog", u)
-    res = _fused.complex_product(log_u, _fused.complex_quotient(z, back), True)
-    res = np.where((back.real == z.real) & (back.imag == z.imag), log_u, res)
-    return np.where((u.real == one) & (u.imag == 0), z, res)
 
 
 def _reduced(dtype):
