@@ -452,3 +452,33 @@ def test_complex_logs_bits(dtype, name, n):
         z, sp = _complex_operands(L, getattr(L, dtype), n, 4)
         return getattr(L, name)(L.cat([z, sp]))
     _same(fn)
+
+
+# ------------------------------------------------------------- the argument parser's errors
+
+PARSER = {
+    "count_nonzero keepdim": lambda L, x: L.count_nonzero(x, keepdim=True),
+    "count_nonzero dim keepdim": lambda L, x: L.count_nonzero(x, dim=0, keepdim=True),
+    "count_nonzero positional keepdim": lambda L, x: L.count_nonzero(x, 0, keepdim=True),
+    "count_nonzero out": lambda L, x: L.count_nonzero(x, dim=0, out=x),
+    "count_nonzero method keepdim": lambda L, x: x.count_nonzero(dim=0, keepdim=True),
+    "count_nonzero bad types": lambda L, x: L.count_nonzero(x, "a", "b"),
+    "squeeze out": lambda L, x: L.squeeze(x, out=x),
+    "squeeze dim out": lambda L, x: L.squeeze(x, dim=1, out=x),
+    "squeeze method keyword": lambda L, x: x.squeeze(foo=1),
+    "masked_fill out": lambda L, x: L.masked_fill(x, x.bool(), 1, out=x),
+    "masked_fill method out": lambda L, x: x.masked_fill(x.bool(), 1.5, out=x),
+    "masked_fill method keyword": lambda L, x: x.masked_fill(x.bool(), valu=1),
+    "argsort out": lambda L, x: L.argsort(x, out=x),
+    "argsort descending out": lambda L, x: L.argsort(x, descending=True, out=x),
+    "argsort method keywords": lambda L, x: x.argsort(descending=True, foo=1),
+    "rsub out": lambda L, x: L.rsub(x, x, out=x),
+    "rsub keyword": lambda L, x: L.rsub(x, 2, beta=3),
+    "still binds": lambda L, x: (L.count_nonzero(x, 0), x.squeeze(), L.masked_fill(x, x > 1, 2),
+                                 L.argsort(x, descending=True), L.rsub(x, 2)),
+}
+
+
+@pytest.mark.parametrize("case", list(PARSER))
+def test_parser_errors(case):
+    _same(lambda L: PARSER[case](L, L.arange(4.).reshape(2, 2)))

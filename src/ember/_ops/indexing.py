@@ -602,7 +602,8 @@ def _masked_fill_args(self, mask, value):
     return _masked_fill0, (self, mask, value)
 
 
-@expose
+@expose(overloads=("(Tensor input, Tensor mask, Tensor value)",
+                   "(Tensor input, Tensor mask, Number value)"))
 def masked_fill(input, mask, value):
     """``input`` with ``value`` where the (broadcast) bool ``mask`` is True."""
     o, args = _masked_fill_args(input, mask, value)

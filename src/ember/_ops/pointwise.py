@@ -159,7 +159,8 @@ def _rsub_scalar(self, other, *, alpha=1):
     return _fused.add(other, self, _alpha(alpha, self, other), True)
 
 
-@expose(method=False)
+@expose(method=False, overloads=("(Tensor input, Tensor other, *, Number alpha = 1)",
+                                  "(Tensor input, Number other, Number alpha = 1)"))
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (what ``1 - x`` computes)."""
     if isinstance(other, Tensor):

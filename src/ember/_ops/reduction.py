@@ -1018,7 +1018,7 @@ def any(input, dim=None, keepdim=False, *, out=None):
     return _logical(xp.any, input, dim, keepdim, out)
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim = None)", "(Tensor input, tuple of ints dim)"))
 def count_nonzero(input, dim=None):
     """The number of non-zero elements (over ``dim``, int or tuple), as int64.
 

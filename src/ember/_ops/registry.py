@@ -1539,17 +1539,39 @@ def _fast_source(d, names, guard=""):
         f"            return _res\n")
 
 
-def expose(fn=None, *, name: str | None = None, method: bool = True, function: bool = True):
-    """Publish a hand-written op wrapper as ``ember.<name>`` and/or ``Tensor.<name>``."""
+def expose(fn=None, *, name: str | None = None, method: bool = True, function: bool = True,
+           overloads: tuple | None = None):
+    """Publish a hand-written op wrapper as ``ember.<name>`` and/or ``Tensor.<name>``.
+
+    ``overloads``: torch's printed signatures of the function, when it has several: a call
+    that Python cannot bind raises torch's parser error naming them (the method's derived)."""
     def deco(f):
         n = name or f.__name__
-        published = _published(f, f.__module__)
+        fn_form = m_form = f
+        if overloads:
+            fn_form = _parsing(f, n, overloads, False)
+            m_form = _parsing(f, n, _errors.method_options(overloads), True)
         if function:
-            FUNCTIONS[n] = published
+            FUNCTIONS[n] = _published(fn_form, f.__module__)
         if method:
-            setattr(Tensor, n, published)
+            setattr(Tensor, n, _published(m_form, f.__module__))
         return f
     return deco(fn) if fn is not None else deco
+
+
+def _parsing(f, name, options, method):
+    """``f`` raising torch's parser error (:func:`_errors.invalid_arguments`) for a call that
+    does not bind to it."""
+    @functools.wraps(f)
+    def parse(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except TypeError as e:
+            if e.__traceback__.tb_next is not None:     # (raised inside ``f``)
+                raise
+            raise _errors.invalid_arguments(name, options, args[1:] if method else args,
+                                            kwargs) from None
+    return parse
 
 
 # ----------------------------------------------------------------------------- profiling hook

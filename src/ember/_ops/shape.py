@@ -237,7 +237,8 @@ def _squeeze_matmul(self, dim):
     return self.squeeze(dim)
 
 
-@expose
+@expose(overloads=("(Tensor input)", "(Tensor input, int dim)",
+                   "(Tensor input, tuple of ints dim)"))
 def squeeze(input, dim=None):
     """Remove dims of size 1 (all, or only ``dim`` when it has size 1)."""
     nd = input._data.ndim

@@ -218,7 +218,8 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
                           True, out)
 
 
-@expose
+@expose(overloads=("(Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+                   "Tensor out = None)", "(Tensor input, int dim = -1, bool descending = False)"))
 def argsort(input, dim=-1, descending=False, stable=False):
     """The indices that sort ``input`` along ``dim``.
 
