@@ -482,3 +482,36 @@ PARSER = {
 @pytest.mark.parametrize("case", list(PARSER))
 def test_parser_errors(case):
     _same(lambda L: PARSER[case](L, L.arange(4.).reshape(2, 2)))
+
+
+REDUCTION_OUT = {
+    "nanmean int out": lambda L: L.nanmean(L.ones(2, dtype=L.int16), out=L.empty(0, dtype=L.int16)),
+    "nanmean int": lambda L: L.nanmean(L.ones(2, dtype=L.int16)),
+    "nanmean bool dim out": lambda L: L.nanmean(L.ones(2, dtype=L.bool), dim=0, out=L.empty(0)),
+    "nansum dtype out": lambda L: L.nansum(L.ones(2, dtype=L.int16), dtype=L.float64,
+                                           out=L.empty(0, dtype=L.int16)),
+    "cumsum dtype out": lambda L: L.cumsum(L.ones(2, dtype=L.int16), 0, dtype=L.complex64,
+                                           out=L.empty(0)),
+    "sum dtype out": lambda L: L.sum(L.ones(2, dtype=L.int16), 0, dtype=L.complex64,
+                                     out=L.empty(0)),
+    "cumprod dtype out": lambda L: L.cumprod(L.ones(2, dtype=L.int16), 0, dtype=L.float32,
+                                             out=L.empty(0, dtype=L.int64)),
+    "prod dtype out": lambda L: L.prod(L.ones(2, dtype=L.int16), 0, dtype=L.float32,
+                                       out=L.empty(0, dtype=L.int64)),
+    "mean out": lambda L: L.mean(L.ones(2), out=L.empty(0, dtype=L.int64)),
+    "mean dim out": lambda L: L.mean(L.ones(2), 0, out=L.empty(0, dtype=L.int64)),
+    "mean dim out wider": lambda L: L.mean(L.arange(3.), 0, out=L.empty(0, dtype=L.float64)),
+    "mean dtype out": lambda L: L.mean(L.ones(2), dtype=L.float64, out=L.empty(0)),
+    "sum dtype out ok": lambda L: L.sum(L.arange(3.), 0, dtype=L.float64,
+                                        out=L.empty(0, dtype=L.float64)),
+    "ldexp_ int": lambda L: L.ones(2, dtype=L.int64).ldexp_(L.ones(2, dtype=L.int64)),
+    "ldexp out int": lambda L: L.ldexp(L.ones(2), L.ones(2), out=L.empty(2, dtype=L.int16)),
+    "ldexp out complex": lambda L: L.ldexp(L.ones(2, dtype=L.complex64), L.ones(2),
+                                           out=L.empty(2)),
+    "ldexp_ complex": lambda L: L.ones(2).ldexp_(L.ones(2, dtype=L.complex64)),
+}
+
+
+@pytest.mark.parametrize("case", list(REDUCTION_OUT))
+def test_reduction_and_ldexp_out_checks(case):
+    _same(REDUCTION_OUT[case])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import _dtype as D
 from .. import _errors
 from .._device import xp
-from .._dtype import no_barebones_kernel
+from .._dtype import can_cast, no_barebones_kernel
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod, summed_dtype
 from .registry import NONE, check_out_tuple, expose, op, run, write_outs
@@ -138,6 +138,10 @@ def _mean_dim(self, dim, keepdim=False, dtype=None):
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
     _mean_check(input, dtype)
+    if out is not None and dtype is None and not can_cast(input.dtype, out.dtype):
+        raise RuntimeError(("mean.dtype_out(): input types" if dim is None and not keepdim else
+                            f"result type {input.dtype.scalar_name}") +
+                           f" can't be cast to the desired output type {out.dtype.scalar_name}")
     if dim is None and not keepdim:
         return run(_mean_all, (input, dtype), out)
     return run(_mean_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
@@ -1072,7 +1076,9 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     tensor(1.5000)
     """
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+        raise RuntimeError("nanmean(): integral types and 'Bool' are not supported for nanmean, "
+                           "even for empty tensors." if out is not None else
+                           "nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_scalar_name(input.dtype)}")
     if dtype is not None:
         _mean_check(input, dtype, "nanmean")

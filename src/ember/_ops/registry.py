@@ -869,6 +869,9 @@ def _check_out_dtype(op, args, out) -> None:
     """torch's dtype checks of an out= made before the op's kernel runs: the unary ops of
     _OUT_SAME and _OUT_BOOL, and a pointwise op's result type, which must cast to the out='s
     (TensorIterator)."""
+    if op.dtype_idx is not None and args[op.dtype_idx] is not None:
+        check_out_dtype(out, args[op.dtype_idx])     # (a dtype= asked for: the out='s)
+        return
     if op.name in _OUT_BOOL:
         if out.dtype is not D.bool:
             raise RuntimeError(f"{op.name} does not support non-boolean outputs.")
@@ -889,11 +892,19 @@ def _check_out_dtype(op, args, out) -> None:
     if op.promote is FLOAT and rdt._category < 2:
         rdt = D.get_default_dtype()
     if not (rdt.is_complex and op.name in _REAL_OF_COMPLEX):
-        check_out_cast(rdt, out)
+        check_out_cast(rdt, out, op.name)
 
 
-def check_out_cast(rdt, out) -> None:
-    """torch's error for a result of type ``rdt`` that an out= cannot take (TensorIterator)."""
+# the ops whose written tensor must be floating (or complex), checked first, with their message
+_FLOAT_OUT = {"ldexp": "ldexp can't be cast to the desired output type {}"}
+
+
+def check_out_cast(rdt, out, name=None) -> None:
+    """torch's error for a result of type ``rdt`` that an out= (or the tensor an in-place op
+    of ``name`` writes) cannot take (TensorIterator)."""
+    message = _FLOAT_OUT.get(name)
+    if message is not None and not (out.dtype.is_floating_point or out.dtype.is_complex):
+        raise RuntimeError(message.format(out.dtype.scalar_name))
     if rdt is not None and not D.can_cast(rdt, out.dtype):
         raise RuntimeError(f"result type {rdt.scalar_name} can't be cast to the desired output "
                            f"type {out.dtype.scalar_name}")
@@ -1181,11 +1192,9 @@ def _view_meta_error(view, meta, indirect=False):
     raise RuntimeError(view_rebase_message(view, meta, indirect))
 
 
-def _check_cast(dt, self):
+def _check_cast(dt, self, name=None):
     """torch's error when an in-place op's result type ``dt`` cannot be written to ``self``."""
-    if dt is not None and dt.__class__ is not _Low and not D.can_cast(dt, self.dtype):
-        raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
-                           f"output type {_scalar_name(self.dtype)}")
+    check_out_cast(dt if dt.__class__ is not _Low else None, self, name)
 
 
 def _arg_types_first(op, args) -> None:
@@ -1223,10 +1232,10 @@ def run_inplace(op, args):
                 dt = _arrays(op, args)[1]
             except Exception:  # noqa: BLE001 - the check's error stands
                 dt = None
-            _check_cast(dt, self)
+            _check_cast(dt, self, op.name)
             raise
     kargs, dt = _arrays(op, args)
-    _check_cast(dt, self)
+    _check_cast(dt, self, op.name)
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)
