@@ -515,3 +515,14 @@ REDUCTION_OUT = {
 @pytest.mark.parametrize("case", list(REDUCTION_OUT))
 def test_reduction_and_ldexp_out_checks(case):
     _same(REDUCTION_OUT[case])
+
+
+@pytest.mark.parametrize("case", [((0,), 0, [0, 1]), ((0, 3), 0, [0, 1]), ((3, 0), 1, [0]),
+                                  ((0, 3), 1, [0, 1]), ((2, 0, 3), 1, [0, 1, 0]), ((0,), 0, []),
+                                  ((0, 3), 0, [5]), ((0, 0), 0, [1]), ((3,), 0, [5]),
+                                  ((0, 3), 1, [7])], ids=str)
+@pytest.mark.parametrize("dtype", ["int8", "float32"])
+def test_index_fill_of_empty_tensors(case, dtype):
+    shape, dim, index = case
+    _same(lambda L: L.ones(shape, dtype=getattr(L, dtype)).index_fill(
+        dim, L.tensor(index, dtype=L.long), 1.5))

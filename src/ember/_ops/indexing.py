@@ -498,7 +498,8 @@ def index_copy_(self, dim, index, source):
 
 def _index_fill_kernel(self, dim, index, value):
     out = _mf.copy_to_format(self)         # (torch's clone: the input's layout)
-    _moved(out, dim)[index.reshape(-1)] = D.scalar_array(value, self.dtype)
+    if out.size:
+        _moved(out, dim)[index.reshape(-1)] = D.scalar_array(value, self.dtype)
     return out
 
 
@@ -521,13 +522,31 @@ def _index_fill1(self, dim, index, value):
     return _index_fill_kernel(self, dim, index, value)
 
 
+def _index_fill_restride_error(a, d, count):
+    """torch's error for index_fill along an empty dim: its kernel restrides ``self`` to the
+    index's length there (stride 0), past the end of the empty storage."""
+    sizes = list(a.shape)
+    strides, step = [0] * a.ndim, 1
+    for i in range(a.ndim - 1, -1, -1):     # (contiguous strides, a dim of 0 counted as 1)
+        strides[i], step = step, step * max(sizes[i], 1)
+    sizes[d], strides[d] = count, 0
+    if 0 in sizes:      # (another empty dim: nothing is written, nor checked)
+        return
+    need = a.itemsize * (1 + sum((s - 1) * st for s, st in zip(sizes, strides)))
+    raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, and "
+                       f"itemsize {a.itemsize} requiring a storage size of {need} are out of "
+                       "bounds for storage of size 0")
+
+
 def _index_fill_args(self, dim, index, value):
     _check_index_vec("index_fill_", index)
     nd = self._data.ndim
     d = _norm(dim, nd)
     n = self._data.shape[d] if nd else 1
-    bad = index._data[(index._data < -n) | (index._data >= n)]
-    if bad.size:
+    if not n and index._data.size:
+        _index_fill_restride_error(self._data, d, index._data.size)
+    bad = index._data[(index._data < -n) | (index._data >= n)] if self._data.size else ()
+    if len(bad):
         raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {d} "
                          f"with size {n}")
     if isinstance(value, _T()):
