@@ -526,3 +526,17 @@ def test_index_fill_of_empty_tensors(case, dtype):
     shape, dim, index = case
     _same(lambda L: L.ones(shape, dtype=getattr(L, dtype)).index_fill(
         dim, L.tensor(index, dtype=L.long), 1.5))
+
+
+@pytest.mark.parametrize("base", [2, -2, 1, 2.5])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "float64"])
+def test_number_to_tensor_power_is_contiguous(base, dtype):
+    def fn(L):
+        x = (L.arange(12.).reshape(3, 4, 1).permute(2, 1, 0) / 7).to(getattr(L, dtype))
+        y = base ** x
+        return y, y.stride(), L.pow(base, x).stride()
+    _same(fn)
+
+
+def test_number_to_tensor_power_out_cast():
+    _same(lambda L: L.pow(2.5, L.ones(3, dtype=L.int64), out=L.empty(3, dtype=L.int64)))

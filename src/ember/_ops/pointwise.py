@@ -33,6 +33,7 @@ from .registry import (
 )
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
+from .util import c_order
 
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
 _sleef_fmod = _lazy.defer(globals(), "_sleef_fmod", "ember._ops._sleef_fmod")
@@ -521,8 +522,13 @@ def _power(base, exponent):
 
 
 @op("PowBackward2", name="pow_scalar_base", method=False, function=False,
-    tensors=("self", "exponent"), exponent=_pow_exp)
+    tensors=("self", "exponent"), exponent=_pow_exp, pointwise=False)
 def _pow_scalar_base(self, exponent):
+    # (torch writes a number's power into a new tensor it resizes: contiguous)
+    return c_order(_pow_number_base(self, exponent))
+
+
+def _pow_number_base(self, exponent):
     _no_bool_pow(xp.asarray(xp.result_type(self, exponent).type(0)))
     if exponent.dtype in (xp.float32, xp.float64) and xp.ndim(self) == 0 \
             and xp.asarray(self).dtype.kind in "iuf" and self != 1:

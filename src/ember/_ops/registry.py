@@ -314,8 +314,10 @@ class OpDef:
         self.outputs = outputs
         # a TensorIterator op, whose result takes its inputs' layout (_mf.ti_layout): every
         # promoting op of one result, unless it says otherwise
-        self.pointwise = (promote in (SAME, FLOAT, COMPARE) and outputs == 1 and not view
-                          and bool(self.tensor_idx)) if pointwise is None else pointwise
+        # (its out= checked as TensorIterator's, whatever layout its result takes)
+        self.promoting = promote in (SAME, FLOAT, COMPARE) and outputs == 1 and not view \
+            and bool(self.tensor_idx)
+        self.pointwise = self.promoting if pointwise is None else pointwise
         self.plans = {}           # save plans by the mask of inputs that require grad
 
     @functools.cached_property
@@ -798,7 +800,7 @@ def run(op, args, out=None):
         if record:
             raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
         res = _as_array(res, dt)
-        if op.pointwise:    # TensorIterator's rule for an out= of another dtype
+        if op.promoting:    # TensorIterator's rule for an out= of another dtype
             check_out_cast(_BY_NP.get(res.dtype), out)
         return _write_out(out, res)
     if op.outputs == 1:
@@ -882,7 +884,7 @@ def _check_out_dtype(op, args, out) -> None:
         if not (op.name == "abs" and x.dtype.is_complex and not out.dtype.is_complex):
             check_out_same_dtype(out, x, message)   # (complex abs into a real out: its own
         return                                      # path, checked on its float result)
-    if not op.pointwise or op.promote not in (SAME, FLOAT):
+    if not op.promoting or op.promote not in (SAME, FLOAT):
         return
     present = [args[i] for i in op.tensor_idx if args[i] is not None]
     try:
