@@ -435,6 +435,8 @@ def _case(rng, ops=None):
 
 
 def _bits(t):
+    if isinstance(t, torch.Tensor) and t._is_zerotensor():     # (sgn's real gradient)
+        t = torch.zeros(t.shape, dtype=t.dtype)
     if t.dtype == torch.bfloat16 or str(t.dtype) == "torch.bfloat16":
         t = t.float()
     a = t.detach().resolve_conj().resolve_neg().numpy() if isinstance(t, torch.Tensor) \
