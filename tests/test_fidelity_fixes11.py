@@ -264,6 +264,8 @@ ERRORS = {
     "histc uint16 range": lambda L: L.ones(2, dtype=L.uint16).histc(min=0, max=1),
     "histc uint16": lambda L: L.ones(2, dtype=L.uint16).histc(),
     "histc complex range": lambda L: L.ones(2, dtype=L.complex64).histc(min=0, max=1),
+    "histc complex empty": lambda L: L.ones(0, 1, 4, dtype=L.complex64).histc(),
+    "histc uint16 empty": lambda L: L.ones(0, dtype=L.uint16).histc(),
     "cross 0-d": lambda L: L.cross(L.tensor(1), L.tensor(2), dim=0),
     "linalg.cross 0-d": lambda L: L.linalg.cross(L.tensor(1.), L.tensor(2.)),
     "cross layout": lambda L: L.cross(L.ones(3, 1, 2), L.ones(3, 1, 2), dim=0).stride(),

@@ -73,8 +73,8 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     # then the bin edges' linspace, which refuses bool and the barebones unsigned types)
     barebones = input.dtype in D.BAREBONES
     _not_implemented(input, "aminmax_cpu" if (input.dtype.is_complex or barebones) and
-                     min == max else "linspace_cpu" if barebones or input.dtype is D.bool
-                     else "histogram_cpu")
+                     min == max and input.numel() else "linspace_cpu"
+                     if barebones or input.dtype is D.bool else "histogram_cpu")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
