@@ -490,12 +490,23 @@ def compare(tr, er, where="") -> str | None:
     return None
 
 
+def _torch_reads_garbage(case) -> bool:
+    """A case whose torch result is an artifact of its implementation, not to be matched:
+    median/nanmedian along a dim of an expanded tensor select in place in a clone that keeps
+    the expanded (shared) memory, returning values that are not in the input."""
+    name, _, args, kwargs = case
+    return name in ("median", "nanmedian") and isinstance(args[0], Spec) and \
+        args[0].layout == "expanded" and ("dim" in kwargs or len(args) > 1)
+
+
 def run(n: int, seed: int, prefix: str = ""):
     rng = np.random.default_rng(seed)
     found = defaultdict(list)
     for _ in range(n):
         case = _case(rng)
         if prefix and not case[0].startswith(prefix):
+            continue
+        if _torch_reads_garbage(case):
             continue
         results = []
         for lib in (torch, ember):
