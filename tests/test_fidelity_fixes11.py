@@ -542,3 +542,37 @@ def test_number_to_tensor_power_is_contiguous(base, dtype):
 
 def test_number_to_tensor_power_out_cast():
     _same(lambda L: L.pow(2.5, L.ones(3, dtype=L.int64), out=L.empty(3, dtype=L.int64)))
+
+
+SELECTING = {
+    "sort complex 0-d": lambda L: L.tensor(1j).sort(),
+    "sort complex empty": lambda L: L.ones(0, dtype=L.complex64).sort(),
+    "argsort complex 0-d": lambda L: L.tensor(1j).argsort(),
+    "median bool": lambda L: L.ones(2, dtype=L.bool).median(),
+    "mode complex empty": lambda L: L.ones(0, 1, 1, dtype=L.complex64).mode(-2),
+    "mode complex": lambda L: L.ones(2, dtype=L.complex64).mode(),
+    "cummax complex 0-d": lambda L: L.tensor(1j).cummax(0),
+    "cummax complex empty": lambda L: L.ones(0, dtype=L.complex64).cummax(0),
+    "cummax complex": lambda L: L.ones(2, dtype=L.complex64).cummax(0),
+    "cummin complex 0-d": lambda L: L.tensor(1j).cummin(0),
+    "kthvalue bool 0-d": lambda L: L.tensor(True).kthvalue(1, 0),
+    "kthvalue complex 0-d": lambda L: L.tensor(1j).kthvalue(1, 0),
+    "kthvalue bool": lambda L: L.ones(2, dtype=L.bool).kthvalue(1, 0),
+    "aminmax complex dim": lambda L: L.tensor(1j).aminmax(dim=0),
+    "aminmax complex": lambda L: L.ones(2, dtype=L.complex64).aminmax(),
+    "amin complex empty": lambda L: L.ones(0, 4, dtype=L.complex64).amin(),
+    "amax complex empty dim": lambda L: L.ones(0, 4, dtype=L.complex64).amax(1),
+    "amin complex": lambda L: L.ones(2, 4, dtype=L.complex64).amin(),
+}
+
+
+@pytest.mark.parametrize("case", list(SELECTING))
+def test_selecting_ops_dtype_checks(case):
+    _same(SELECTING[case])
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "int32", "int64", "bool", "float16",
+                                   "complex64"])
+def test_median_of_empty(dtype):
+    _same(lambda L: (L.ones(0, dtype=getattr(L, dtype)).median(),
+                     L.ones(0, dtype=getattr(L, dtype)).nanmedian()))

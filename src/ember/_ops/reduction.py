@@ -946,7 +946,7 @@ _cummin = op("CumminBackward0", name="cummin_", method=False, function=False, pr
 
 def _cum_extreme(d, rt, input, dim, greater, out):
     check_out_tuple("cummax" if greater else "cummin", out)
-    if input.dtype.is_complex:
+    if input.dtype.is_complex and input._data.ndim and input._data.size:
         raise NotImplementedError(f'"{"cummax" if greater else "cummin"}_cpu" not implemented '
                                   f"for '{input.dtype.scalar_name}'")
     nd = input._data.ndim

@@ -267,9 +267,10 @@ def _extreme_values(d, kernel, name, input, dim, keepdim, out):
                            f"{input.dtype.scalar_name} for input's dtype and "
                            f"{out.dtype.scalar_name} for out's dtype.")
     dim = () if dim is None else dim
-    _no_complex_kernel(input, kernel)
     dims = _reduction_dims(input, dim)
     _check_extreme_dims(input, dim, dims, name)
+    if input._data.size:        # (an empty result: no kernel is looked for)
+        _no_complex_kernel(input, kernel)
     res = d(input, dims, keepdim)
     return res if out is None else _write_out(out, res._data)
 

@@ -183,10 +183,10 @@ def _argsort(a, dim, descending):
 
 def _sort_indices(input, dim, descending, stable):
     a = input._data
-    if a.ndim == 0:
-        return xp.zeros((), xp.int64)
     if input.dtype.is_complex:
         raise RuntimeError(" Sort does not support complex dtypes on CPU")
+    if a.ndim == 0:
+        return xp.zeros((), xp.int64)
     idx = _argsort(a, dim, descending).astype(xp.int64)
     if not stable and a.size and a.size <= _REPLAY_LIMIT:
         rows, back = _rows(a, dim)
@@ -351,7 +351,8 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     _check_nonempty_dim(input, dim, "kthvalue")
     if not 0 < k <= (a.shape[dim] if nd else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-    _not_implemented_bool(input, "kthvalue_cpu")
+    if nd:          # (a 0-d tensor is its own k-th value, of any dtype)
+        _not_implemented_bool(input, "kthvalue_cpu")
     if nd == 0:
         return _run_selecting(_kthvalue, KthvalueResult, input, 0, xp.zeros((), xp.int64),
                               keepdim, out)
@@ -383,8 +384,9 @@ def _nanmedian_all(self):
 
 
 def _lower_median(a, ignore_nan):
-    if a.size == 0:
-        return xp.asarray(xp.nan, a.dtype)
+    if a.size == 0:     # (NaN, as C++ converts it: 0, the type's least integer, True)
+        with xp.errstate(invalid="ignore"):
+            return xp.asarray(xp.nan).astype(a.dtype)
     nan = xp.isnan(a) if a.dtype.kind == "f" else None
     if nan is not None and nan.any():
         if not ignore_nan or nan.all():
@@ -410,7 +412,8 @@ def _median_indices(rows, ignore_nan):
 
 def _median(d_all, d_dim, rt, fname, input, dim, keepdim, out):
     if dim is None:
-        _not_implemented_bool(input, "median_cpu")
+        if input._data.size:
+            _not_implemented_bool(input, "median_cpu")
         return run(d_all, (input,))
     a = input._data
     nd = a.ndim
@@ -508,7 +511,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     nd = a.ndim
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, "mode")
-    if input.dtype.is_complex:
+    if input.dtype.is_complex and a.size:
         _not_implemented_bool(input, "mode_cpu")
     if nd == 0:
         return _run_selecting(_mode, ModeResult, input, 0, xp.zeros((), xp.int64), keepdim, out)
