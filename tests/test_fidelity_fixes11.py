@@ -576,3 +576,14 @@ def test_selecting_ops_dtype_checks(case):
 def test_median_of_empty(dtype):
     _same(lambda L: (L.ones(0, dtype=getattr(L, dtype)).median(),
                      L.ones(0, dtype=getattr(L, dtype)).nanmedian()))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("shape, kw", [((3,), {}), ((3, 3), {"dim": 0}),
+                                       ((3, 3), {"dim": -1, "keepdim": True}),
+                                       ((5,), {"correction": 0}), ((2, 3, 4), {"dim": 1})],
+                         ids=str)
+@pytest.mark.parametrize("name", ["var", "std", "var_mean", "std_mean"])
+def test_half_variance_by_welford(seed, shape, kw, name):
+    v = (np.random.default_rng(seed).standard_normal(shape) * [1, 3, 100, 7][seed])
+    _same(lambda L: getattr(L, name)(L.from_numpy(v.astype(np.float32)).half(), **kw))
