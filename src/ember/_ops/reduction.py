@@ -330,9 +330,11 @@ def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False
             return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
         if self.dtype in exact_dtype:
             return _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean)
-        if self.dtype == xp.float16:    # (torch's WelfordOps in double, all-reduce too)
-            r, m = _exact.welford(self, dim, correction, take_sqrt, keepdim)
-            return (r, m) if with_mean else r
+        if self.dtype == xp.float16:    # (torch's WelfordOps in double, all-reduce too,
+            # rounded to half once, after the square root)
+            r, m = _exact.welford(self.astype(xp.float64), dim, correction, False, keepdim)
+            r = (xp.sqrt(r) if take_sqrt else r).astype(self.dtype)
+            return (r, m.astype(self.dtype)) if with_mean else r
         if self.real.dtype in exact_dtype:      # complex: ATen's var of each part, added
             re, im = (_var_kernel(p, dim, correction, keepdim, False, with_mean)
                       for p in (self.real, self.imag))
