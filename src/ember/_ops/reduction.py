@@ -331,8 +331,9 @@ def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False
         if self.dtype in exact_dtype:
             return _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean)
         if self.dtype == xp.float16:    # (torch's WelfordOps in double, all-reduce too,
-            # rounded to half once, after the square root)
-            r, m = _exact.welford(self.astype(xp.float64), dim, correction, False, keepdim)
+            # its results through float: the square root taken there)
+            r, m = (x.astype(xp.float32) for x in _exact.welford(
+                self.astype(xp.float64), dim, correction, False, keepdim))
             r = (xp.sqrt(r) if take_sqrt else r).astype(self.dtype)
             return (r, m.astype(self.dtype)) if with_mean else r
         if self.real.dtype in exact_dtype:      # complex: ATen's var of each part, added
