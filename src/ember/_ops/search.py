@@ -311,10 +311,9 @@ def _arg(fn, input, dim, keepdim, out=None):
         res = fn(data.reshape(-1))
         if keepdim:
             res = xp.asarray(res).reshape((1,) * data.ndim)
-    elif data.ndim == 0:
-        res = 0
     else:
-        res = fn(data, axis=norm_dim(dim, data.ndim), keepdims=keepdim)
+        d = norm_dim(dim, data.ndim)    # (a 0-d tensor takes dim 0 or -1)
+        res = fn(data, axis=d, keepdims=keepdim) if data.ndim else 0
     res = xp.asarray(res, xp.int64)
     return Tensor._wrap(res) if out is None else _write_out(out, res)
 
