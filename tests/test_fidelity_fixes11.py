@@ -559,6 +559,11 @@ SELECTING = {
     "kthvalue complex 0-d": lambda L: L.tensor(1j).kthvalue(1, 0),
     "kthvalue bool": lambda L: L.ones(2, dtype=L.bool).kthvalue(1, 0),
     "aminmax complex dim": lambda L: L.tensor(1j).aminmax(dim=0),
+    "aminmax complex 3-d dim": lambda L: L.ones(1, 3, 1, dtype=L.complex64).aminmax(dim=-1),
+    "index_fill empty complex": lambda L: L.ones(0, 4, 4, dtype=L.complex64).index_fill(
+        -3, L.tensor([0, 1]), 1.5),
+    "index_fill empty transposed": lambda L: L.ones(4, 0).t().index_fill(0, L.tensor([0, 1]),
+                                                                         1.5),
     "aminmax complex": lambda L: L.ones(2, dtype=L.complex64).aminmax(),
     "amin complex empty": lambda L: L.ones(0, 4, dtype=L.complex64).amin(),
     "amax complex empty dim": lambda L: L.ones(0, 4, dtype=L.complex64).amax(1),

@@ -522,13 +522,11 @@ def _index_fill1(self, dim, index, value):
     return _index_fill_kernel(self, dim, index, value)
 
 
-def _index_fill_restride_error(a, d, count):
+def _index_fill_restride_error(self, d, count):
     """torch's error for index_fill along an empty dim: its kernel restrides ``self`` to the
     index's length there (stride 0), past the end of the empty storage."""
-    sizes = list(a.shape)
-    strides, step = [0] * a.ndim, 1
-    for i in range(a.ndim - 1, -1, -1):     # (contiguous strides, a dim of 0 counted as 1)
-        strides[i], step = step, step * max(sizes[i], 1)
+    a = self._data
+    sizes, strides = list(a.shape), list(self.stride())
     sizes[d], strides[d] = count, 0
     if 0 in sizes:      # (another empty dim: nothing is written, nor checked)
         return
@@ -544,7 +542,7 @@ def _index_fill_args(self, dim, index, value):
     d = _norm(dim, nd)
     n = self._data.shape[d] if nd else 1
     if not n and index._data.size:
-        _index_fill_restride_error(self._data, d, index._data.size)
+        _index_fill_restride_error(self, d, index._data.size)
     bad = index._data[(index._data < -n) | (index._data >= n)] if self._data.size else ()
     if len(bad):
         raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {d} "

@@ -255,7 +255,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False, out
     elif input.numel() == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
-    if input.dtype.is_complex and dim is not None:
+    if input.dtype.is_complex and dim is not None and not input.ndim:
         raise RuntimeError(f"aminmax not implemented for {input.dtype.scalar_name}")
     if input.dtype.is_complex:
         raise NotImplementedError("\"aminmax_cpu\" not implemented for "
