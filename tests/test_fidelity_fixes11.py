@@ -592,3 +592,13 @@ def test_median_of_empty(dtype):
 def test_half_variance_by_welford(seed, shape, kw, name):
     v = (np.random.default_rng(seed).standard_normal(shape) * [1, 3, 100, 7][seed])
     _same(lambda L: getattr(L, name)(L.from_numpy(v.astype(np.float32)).half(), **kw))
+
+
+@pytest.mark.parametrize("case", ["complex empty float out", "double out", "long out",
+                                  "complex empty"])
+def test_logcumsumexp_out_and_empty(case):
+    _same({"complex empty float out": lambda L: L.logcumsumexp(
+               L.ones(0, 1, 2, dtype=L.complex64), 0, out=L.empty(0)),
+           "double out": lambda L: L.logcumsumexp(L.ones(2), 0, out=L.empty(0, dtype=L.float64)),
+           "long out": lambda L: L.logcumsumexp(L.ones(2), 0, out=L.empty(0, dtype=L.int64)),
+           "complex empty": lambda L: L.logcumsumexp(L.ones(0, dtype=L.complex64), 0)}[case])

@@ -346,8 +346,8 @@ def _logcumsumexp(self, dim):
         return self.copy()
     if xp is np and self.dtype in (np.float32, np.float64) and self.size:
         return _logcumsumexp_exact(self, dim)
-    if self.dtype.kind == "c" and self.size:
-        return _complex_logcumsumexp(self, dim)
+    if self.dtype.kind == "c":
+        return _complex_logcumsumexp(self, dim) if self.size else self.copy()
     with xp.errstate(invalid="ignore", over="ignore"):
         return c_order(xp.logaddexp.accumulate(self, axis=dim))
 
@@ -417,6 +417,9 @@ def logcumsumexp(input: Tensor, dim: int, *, out=None) -> Tensor:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
     d = norm_dim(dim, input.ndim)
+    if out is not None and out.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar_type {input.dtype.scalar_name} but found "
+                           f"{out.dtype.scalar_name}")
     res = _logcumsumexp(input, d)
     return res if out is None else _write_out(out, res._data)
 
