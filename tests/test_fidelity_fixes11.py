@@ -602,3 +602,10 @@ def test_logcumsumexp_out_and_empty(case):
            "double out": lambda L: L.logcumsumexp(L.ones(2), 0, out=L.empty(0, dtype=L.float64)),
            "long out": lambda L: L.logcumsumexp(L.ones(2), 0, out=L.empty(0, dtype=L.int64)),
            "complex empty": lambda L: L.logcumsumexp(L.ones(0, dtype=L.complex64), 0)}[case])
+
+
+@pytest.mark.parametrize("case", ["rdiv", "mul", "div"])
+def test_complex_arithmetic_of_empty(case):
+    _same({"rdiv": lambda L: 3 / L.ones(0, dtype=L.complex64),
+           "mul": lambda L: L.ones(0, 4, dtype=L.complex64) * L.tensor(1j),
+           "div": lambda L: L.ones(0, 4, dtype=L.complex64) / L.ones(4, dtype=L.complex64)}[case])
