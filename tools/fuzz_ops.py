@@ -182,6 +182,11 @@ def _call(lib, case):
             return res
         out.sum().abs().backward() if out.is_complex() else out.sum().backward()
         return res, type(out.grad_fn).__name__, [v.grad for v in leaves]
+    if name == "resize_":               # (the elements past the old storage are uninitialised
+        x = vals[0]                     # in torch: the kept ones are compared)
+        keep = x.untyped_storage().nbytes() // x.element_size() - x.storage_offset()
+        res = x.resize_(*vals[1:], **kw)
+        return tuple(res.shape), res.stride(), res.reshape(-1)[:max(keep, 0)]
     if form == "method":
         return getattr(vals[0], name)(*vals[1:], **kw)
     if form == "inplace":
@@ -189,7 +194,7 @@ def _call(lib, case):
     if form == "out":                   # into a given tensor (of the case's last argument)
         *vals, out = vals
         out = out.clone()               # (resizable: torch's from_numpy storage is not)
-        return getattr(lib, name)(*vals, out=out, **kw), out
+        return getattr(lib, name)(*vals, **kw, out=out), out
     space = lib
     if "." in name:
         mod, name = name.split(".")
@@ -430,6 +435,8 @@ def _case(rng, ops=None):
 
 
 def _bits(t):
+    if isinstance(t, torch.Tensor) and t._is_zerotensor():     # (sgn's real gradient)
+        t = torch.zeros(t.shape, dtype=t.dtype)
     if t.dtype == torch.bfloat16 or str(t.dtype) == "torch.bfloat16":
         t = t.float()
     a = t.detach().resolve_conj().resolve_neg().numpy() if isinstance(t, torch.Tensor) \
@@ -444,7 +451,8 @@ def compare(tr, er, where="") -> str | None:
             return f"raise: torch {tr!r:.200} / ember {er!r:.200}"
         if type(tr).__name__ != type(er).__name__:
             return f"error class: {type(tr).__name__}: {tr} / {type(er).__name__}: {er}"
-        if str(tr) != str(er):
+        # (a C++ backtrace that torch appends is no part of the message to match)
+        if str(tr).split("\nException raised from ")[0] != str(er):
             return f"message: {str(tr)[:300]!r} / {str(er)[:300]!r}"
         return None
     if isinstance(tr, (tuple, list)):
@@ -482,12 +490,23 @@ def compare(tr, er, where="") -> str | None:
     return None
 
 
+def _torch_reads_garbage(case) -> bool:
+    """A case whose torch result is an artifact of its implementation, not to be matched:
+    median/nanmedian along a dim of an expanded tensor select in place in a clone that keeps
+    the expanded (shared) memory, returning values that are not in the input."""
+    name, _, args, kwargs = case
+    return name in ("median", "nanmedian") and isinstance(args[0], Spec) and \
+        args[0].layout == "expanded" and ("dim" in kwargs or len(args) > 1)
+
+
 def run(n: int, seed: int, prefix: str = ""):
     rng = np.random.default_rng(seed)
     found = defaultdict(list)
     for _ in range(n):
         case = _case(rng)
         if prefix and not case[0].startswith(prefix):
+            continue
+        if _torch_reads_garbage(case):
             continue
         results = []
         for lib in (torch, ember):

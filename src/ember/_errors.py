@@ -185,3 +185,102 @@ VMAP_NO_STORAGE = "Cannot access data pointer of Tensor that doesn't have storag
 
 # index_select (and embedding, its rows' index_select) from a dim of size 0
 INDEX_SELECT_EMPTY = "index_select(): self indexing axis dim should be positive"
+
+
+# ----------------------------------------------------------------------------- argument parser
+
+def _arg_type(obj) -> str:
+    """The name torch's parser gives an argument's type (``Tensor`` for any tensor)."""
+    from ._tensor import Tensor
+    return "Tensor" if isinstance(obj, Tensor) else type_name(obj)
+
+
+def _matches(kind: str, obj) -> bool:
+    """Whether ``obj`` fits a parameter of torch's signature type ``kind``."""
+    from ._tensor import Tensor
+    if kind == "Tensor":
+        return isinstance(obj, Tensor)
+    if kind == "int":
+        return isinstance(obj, int) and not isinstance(obj, bool)
+    if kind == "bool":
+        return isinstance(obj, bool)
+    if kind in ("float", "double"):
+        return isinstance(obj, (int, float)) and not isinstance(obj, bool)
+    if kind == "Number":
+        return isinstance(obj, (int, float, complex)) or (isinstance(obj, Tensor) and not obj.ndim)
+    if kind == "tuple of ints":
+        return isinstance(obj, int) and not isinstance(obj, bool) or isinstance(
+            obj, (tuple, list)) and all(isinstance(v, int) for v in obj)
+    if kind.startswith("tuple of"):
+        return isinstance(obj, (tuple, list))
+    return True
+
+
+def _parse_option(option: str) -> list:
+    """``(type, name)`` of each parameter of one of torch's printed signatures, as its parser
+    reads them back: every comma-separated part counts (``*``, and the one empty part of
+    ``()``), named by its last word (a default's value, where there is one)."""
+    return [tuple(part.rsplit(" ", 1)) if " " in part else ("", part)
+            for part in option[1:-1].split(", ")]
+
+
+def _has_out(params) -> bool:
+    return any(kind.endswith(" out =") or name == "out" for kind, name in params)
+
+
+def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
+    """torch's parser error for a call of ``name`` (positional ``args``, keyword ``kwargs``)
+    that fits none of its signatures ``options`` (as torch prints them): the arguments given,
+    then each signature, with why one taking as many arguments did not match. (torch keeps
+    the keywords in a hash map: given few, it lists them last given first, as here.)"""
+    kws = list(kwargs.items())[::-1]
+
+    def described(params=None):
+        parts = []
+        for i, a in enumerate(args):
+            ok = params is None or (i < len(params) and _matches(params[i][0], a))
+            parts.append(_arg_type(a) if ok else f"!{_arg_type(a)}!")
+        for i, (k, v) in enumerate(kws, len(args)):
+            if params is not None:
+                v = kwargs[params[i][1]]
+                k = params[i][1]
+            ok = params is None or _matches(params[i][0], v)
+            parts.append(f"{k}={_arg_type(v)}" if ok else f"{k}=!{_arg_type(v)}!")
+        text = "".join(p + ", " for p in parts)
+        return "(" + (text[:-2] if args else text) + ")"
+
+    def count_fits(params):
+        expected = len(params) - (_has_out(params) and "out" not in kwargs)
+        return len(args) + len(kwargs) == expected
+
+    def unmatched(params):
+        start = len(params) - len(kwargs) - (_has_out(params) and "out" not in kwargs)
+        tail = {n for _, n in params[max(start, 0):]}
+        return [k for k, _ in kws if k not in tail]
+
+    msg = f"{name}() received an invalid combination of arguments - got {described()}"
+    msg += ", but expected one of:\n"
+    for option in options:
+        params = _parse_option(option)
+        msg += f" * {option}\n"
+        if count_fits(params):
+            bad = unmatched(params)
+            msg += ("      didn't match because some of the keywords were incorrect: "
+                    f"{', '.join(bad)}\n" if bad else
+                    "      didn't match because some of the arguments have invalid types: "
+                    f"{described(params)}\n")
+    return TypeError(msg)
+
+
+def method_options(options) -> tuple:
+    """A function's printed signatures as its method's: without the leading ``Tensor input``
+    and the ``out`` parameter (nor a ``*`` then left with nothing after it)."""
+    out = []
+    for option in options:
+        parts = [p for p in option.strip("()").split(", ") if not p.endswith(" out = None")]
+        if parts and parts[0].startswith("Tensor "):
+            parts = parts[1:]
+        if parts and parts[-1] == "*":
+            parts = parts[:-1]
+        out.append("(" + ", ".join(parts) + ")")
+    return tuple(out)

@@ -19,6 +19,7 @@ from ._device import check as check_device
 from ._device import xp
 from ._ops import _exact
 from ._ops.util import as_size
+from ._storage import borrow
 from ._tensor import Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
@@ -361,6 +362,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {_errors.type_name(ndarray)})")
     _check_ndarray(ndarray)
     _check_writable(ndarray)
+    borrow(ndarray)
     return Tensor._wrap(ndarray)
 
 

@@ -7,6 +7,7 @@ A tensor's storage is the NumPy array at the root of its views' ``base`` chain.
 from __future__ import annotations
 
 import warnings
+import weakref
 
 import numpy as np
 
@@ -20,6 +21,21 @@ _TYPED_DEPRECATED = (
     "the only storage class. This should only matter to you if you are using storages "
     "directly.  To access UntypedStorage directly, use tensor.untyped_storage() instead of "
     "tensor.storage()")
+
+
+_BORROWED = weakref.WeakValueDictionary()   # id: an array whose memory a tensor borrows from
+# NumPy (from_numpy), which torch cannot resize
+
+
+def borrow(arr: np.ndarray) -> None:
+    """Mark the memory of ``arr`` as borrowed from NumPy: a tensor over it cannot grow it."""
+    root = root_array(arr)
+    _BORROWED[id(root)] = root
+
+
+def resizable(root: np.ndarray) -> bool:
+    """Whether a tensor may grow the storage ``root`` (torch's ``StorageImpl.resizable()``)."""
+    return _BORROWED.get(id(root)) is not root
 
 
 def root_array(arr: np.ndarray) -> np.ndarray:

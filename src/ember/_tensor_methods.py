@@ -11,7 +11,7 @@ from . import _dtype as D
 from . import _lazy
 from . import _memory_format as _MF
 from ._ops.registry import check_inplace, expose
-from ._storage import TypedStorage, UntypedStorage, root_array
+from ._storage import TypedStorage, UntypedStorage, resizable, root_array
 from ._tensor import Size, Tensor
 from .autograd.function import Function
 
@@ -35,11 +35,15 @@ def _resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
         if n < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
                                f"{list(sizes)}")
+    if sizes == self._data.shape and memory_format is None:
+        return self                     # (torch keeps the strides then)
     n = int(np.prod(sizes, dtype=np.int64))
     root = root_array(self._data)
     start = self.storage_offset()
     if root.flags.c_contiguous and start + n <= root.size:
         flat = root.reshape(-1)[start:start + n]
+    elif start + n > root.size and not resizable(root):
+        raise RuntimeError("Trying to resize storage that is not resizable")
     else:
         flat = np.zeros(n, self._data.dtype)
         old = np.ascontiguousarray(self._data).reshape(-1)[:n]

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import _cpu
 from .. import _memory_format as _mf
-from . import _exact, _sleef
+from . import _exact, _libm, _sleef
 from ._exact import fma as _exact_fma
 
 _F32 = np.dtype(np.float32)
@@ -189,6 +189,68 @@ def complex_product(a, b, tail: np.ndarray | bool = False) -> np.ndarray:
             out.real[t] = _exact_fma(ar[t], br[t], -bd[t])
             out.imag[t] = _exact_fma(ar[t], bi[t], bc[t])
     return out
+
+
+def complex_quotient(a, b, plain: np.ndarray | bool = False) -> np.ndarray:
+    """``a / b`` for complex arrays as ``c10::complex``'s scalar division computes it, the
+    compiler contracting its products into fused multiply-adds: NumPy's scaled (Smith)
+    algorithm, the ratio taken of the smaller part of ``b`` to the larger. Where ``plain``
+    is set only the denominator is contracted, the numerators rounded product and sum."""
+    dt = np.result_type(np.asarray(a), np.asarray(b))
+    a, b = np.broadcast_arrays(np.asarray(a, dt), np.asarray(b, dt))
+    ar, ai, c, d = a.real, a.imag, b.real, b.imag
+    out = np.empty(a.shape, dt)
+    one = ar.dtype.type(1)
+    with np.errstate(all="ignore"):
+        big_c = np.abs(c) >= np.abs(d)
+        zero = big_c & (c == 0) & (d == 0)
+        rat = np.where(big_c, d / c, c / d)
+        scl = one / np.where(big_c, _exact_fma(d, rat, c), _exact_fma(c, rat, d))
+        out.real = np.where(big_c, _exact_fma(ai, rat, ar), _exact_fma(ar, rat, ai)) * scl
+        out.imag = np.where(big_c, _exact_fma(-ar, rat, ai), _exact_fma(ai, rat, -ar)) * scl
+        if np.any(plain):
+            p = np.broadcast_to(plain, out.shape)
+            bp, r, sp = big_c[p], rat[p], scl[p]
+            out.real[p] = np.where(bp, ar[p] + ai[p] * r, ar[p] * r + ai[p]) * sp
+            out.imag[p] = np.where(bp, ai[p] - ar[p] * r, ai[p] * r - ar[p]) * sp
+        if zero.any():      # (a zero divisor: an infinity or NaN from each part on its own)
+            out.real[zero] = ar[zero] / np.abs(c[zero])
+            out.imag[zero] = ai[zero] / np.abs(d[zero])
+    return out
+
+
+def c10_log1p(z):
+    """c10's complex ``log1p`` on the CPU: ``u = z + 1``; ``z`` where ``u`` is 1, ``log(u)``
+    where ``u - 1`` is ``z``, else ``log(u) * (z / (u - 1))`` (c10's fused arithmetic)."""
+    one = z.real.dtype.type(1)
+    u = z.copy()
+    u.real += one                                   # (the imaginary part untouched: its zero
+    back = u.copy()                                 # keeps its sign)
+    back.real -= one
+    log_u = _libm.c_complex("clog", u)
+    res = complex_product(log_u, complex_quotient(z, back), True)
+    res = np.where((back.real == z.real) & (back.imag == z.imag), log_u, res)
+    return np.where((u.real == one) & (u.imag == 0), z, res)
+
+
+def complex_div(a, b) -> np.ndarray:
+    """``torch.div`` of complex operands (arrays or numbers), as torch's CPU kernel rounds
+    it: :func:`complex_quotient` element by element (its ``Vectorized`` division loops over
+    the elements too), the odd last element of each row's tail with plain numerators
+    (complex64; the compiler contracts the others in pairs)."""
+    dt = np.result_type(np.asarray(a), np.asarray(b))
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    plain = False
+    if dt == np.complex64:
+        st = [np.broadcast_to(np.asarray(x, dt), shape).strides for x in (a, b)]
+        groups = _mf.iter_groups(shape, *st) if shape else None
+        plain = _sleef.tail_mask(shape, [(g[0], g[2]) for g in groups], _cpu.kernel_step(dt),
+                                 tail=_odd_last) if groups else True    # (one element: odd)
+    return complex_quotient(a, b, plain)
+
+
+def _odd_last(n):
+    return (n - 1, n) if n % 2 else (0, 0)
 
 
 def complex_mul(a, b) -> np.ndarray:

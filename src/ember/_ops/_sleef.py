@@ -249,6 +249,8 @@ def tail_mask(shape, groups, step, grain=GRAIN, tail=None):
     sizes = [g[0] for g in groups] + ([1] if len(groups) == 1 else [])
     mi = np.zeros(sizes, bool)                # iterator order, fastest first
     numel = _exact._prod(sizes)
+    if not numel:                             # (no element, no loop)
+        return np.zeros(shape, bool)
     threads = _exact.get_num_threads()
     nt = 1 if numel <= grain or threads == 1 else min(threads, -(-numel // grain))
     chunk = -(-numel // nt)

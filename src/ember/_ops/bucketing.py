@@ -48,6 +48,26 @@ def _side(side, right: bool) -> str:
     return side
 
 
+def _bound(rows, vals, right):
+    """ATen's binary search (``cus_lower_bound``/``cus_upper_bound``) of each row of ``vals``
+    in the same row of ``rows``, all at once: where a row is not sorted, or holds NaNs, the
+    steps it takes decide the position, so they are torch's."""
+    n = rows.shape[-1]
+    start = np.zeros(vals.shape, np.int64)
+    end = np.full(vals.shape, n, np.int64)
+    r = np.arange(rows.shape[0])[:, None]
+    while True:
+        active = start < end
+        if not active.any():
+            return start
+        mid = start + ((end - start) >> 1)
+        mid_val = rows[r, np.where(active, mid, 0)]
+        with np.errstate(invalid="ignore"):
+            up = ~(mid_val > vals) if right else ~(mid_val >= vals)    # (NaN: not before)
+        start = np.where(active & up, mid + 1, start)
+        end = np.where(active & ~up, mid, end)
+
+
 @expose(method=False)
 def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
                  right: bool = False, side: str | None = None, sorter: Tensor | None = None,
@@ -57,14 +77,6 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
     side = _side(side, right)
     seq = sorted_sequence._data
     values = _array(input)
-    for a in (seq, values):
-        if a.dtype.kind == "c":
-            name = "ComplexFloat" if a.dtype == np.complex64 else "ComplexDouble"
-            raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for \'{name}\'')
-        if a.dtype.kind == "u" and a.dtype.itemsize > 1:
-            D.no_barebones_kernel("searchsorted_out_cpu", D.from_numpy_dtype(a.dtype))
-        if a.dtype.kind == "b":
-            raise NotImplementedError('"searchsorted_out_cpu" not implemented for \'Bool\'')
     if seq.ndim == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")
@@ -73,14 +85,22 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
                            "the first N-1 dimensions of boundaries tensor and input value "
                            f"tensor must match, but we got boundaries tensor "
                            f"{list(seq.shape)} and input value tensor {list(values.shape)}")
+    if values.size:     # (torch returns an empty result before it looks for a kernel)
+        for a in (seq, values):
+            if a.dtype.kind == "c":
+                name = "ComplexFloat" if a.dtype == np.complex64 else "ComplexDouble"
+                raise NotImplementedError(f'"searchsorted_out_cpu" not implemented for '
+                                          f"'{name}'")
+            if a.dtype.kind == "u" and a.dtype.itemsize > 1:
+                D.no_barebones_kernel("searchsorted_out_cpu", D.from_numpy_dtype(a.dtype))
+            if a.dtype.kind == "b":
+                raise NotImplementedError('"searchsorted_out_cpu" not implemented for '
+                                          "'Bool'")
     if sorter is not None:
         seq = np.take_along_axis(seq, sorter._data, axis=-1)
-    if seq.ndim == 1:
-        res = np.searchsorted(seq, values, side=side)
-    else:
-        rows, vals = seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1])
-        res = np.stack([np.searchsorted(r, v, side=side) for r, v in zip(rows, vals)])
-        res = res.reshape(values.shape)
+    rows = seq.reshape(int(np.prod(seq.shape[:-1])), seq.shape[-1])
+    vals = values.reshape(1, -1) if seq.ndim == 1 else values.reshape(rows.shape[0], -1)
+    res = _bound(rows, vals, side == "right").reshape(values.shape)
     res = np.asarray(res, dtype=np.int32 if out_int32 else np.int64)
     return Tensor._wrap(res) if out is None else _write_out(out, res)
 

@@ -6,7 +6,7 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import CONJ, Tensor, watch_conj
 from ..autograd import grad_mode
-from .registry import NONE, expose, op
+from .registry import NONE, check_out_same_dtype, expose, op
 
 _as_strided = xp.lib.stride_tricks.as_strided
 _COMPLEX_OF = {"float16": None, "float32": xp.complex64, "float64": xp.complex128}
@@ -187,6 +187,8 @@ def conj_physical(input: Tensor, *, out=None) -> Tensor:
     torch's)."""
     if out is None and isinstance(input, Tensor) and not input.dtype.is_complex:
         return input
+    if out is not None:
+        check_out_same_dtype(out, input)
     result = _conj_physical_op(input)
     return result if out is None else out.resize_(result.shape).copy_(result)
 

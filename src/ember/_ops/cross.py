@@ -7,7 +7,7 @@ import warnings
 
 from .._device import xp
 from .registry import expose, op, run
-from .util import broadcast_shapes, norm_dim
+from .util import broadcast_shapes, c_order, norm_dim
 
 _DEFAULT_DIM_WARNING = (
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
@@ -30,14 +30,14 @@ def _linalg_cross(self, other, dim):
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
     out = xp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
-    return xp.moveaxis(out, -1, dim)
+    return c_order(xp.moveaxis(out, -1, dim))      # (torch's result is contiguous)
 
 
 def linalg_cross(input, other, *, dim: int = -1, out=None):
     """The cross product of 3-vectors along ``dim``, broadcasting the other dims."""
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    d = norm_dim(dim, input.ndim)
+    d = norm_dim(dim, input.ndim, scalar=False)
     if input.shape[d] != 3 or other.shape[d] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{input.shape[d]} and {other.shape[d]}")

@@ -13,8 +13,18 @@ from .. import _lazy
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _libm, _sleef, _sleef_d
-from .registry import FLOAT, NONE, SAME, _write_out, expose, op, tensor_operands
+from . import _fused, _libm, _sleef, _sleef_d
+from .registry import (
+    FLOAT,
+    NONE,
+    SAME,
+    _write_out,
+    check_out_tuple,
+    expose,
+    op,
+    tensor_operands,
+    write_outs,
+)
 from .search import _return_type
 from .util import c_order, norm_dim
 
@@ -51,7 +61,40 @@ def logaddexp(self, other):
         return _sleef_fmod.binary(self, other, _logaddexp_vec, _logaddexp_scalar)
     if xp is np and self.dtype == other.dtype and _reduced(self.dtype):
         return _sleef_fmod.binary(self, other, *_in_float(_logaddexp_vec, _logaddexp_scalar))
+    if self.dtype.kind == "c":
+        return c_order(_complex_log_add_exp(*np.broadcast_arrays(self, other)))
     return xp.logaddexp(self, other)
+
+
+def _complex_log_add_exp(x, y):
+    """ATen's complex ``_log_add_exp_helper`` (x, y: complex arrays of one shape and dtype):
+    ``log1p(exp(min - max)) + max``, ordered by real part, NaN where either has one; ``min``
+    where both real parts are -inf, ``log(exp(min) + exp(max))`` where +inf. ``std::exp`` and
+    ``std::log`` are glibc's ``cexp``/``clog``; ``log1p`` is c10's (:func:`_fused.c10_log1p`)."""
+    nan_x = np.isnan(x.real) | np.isnan(x.imag)
+    nan_y = np.isnan(y.real) | np.isnan(y.imag)
+    lt = x.real < y.real
+    mn = np.where(nan_y, y, np.where(nan_x, x, np.where(lt, x, y)))
+    mx = np.where(nan_y, y, np.where(nan_x, x, np.where(lt, y, x)))
+    with np.errstate(all="ignore"):
+        res = _fused.c10_log1p(_libm.c_complex("cexp", _complex_sub(mn, mx)))
+        res.real += mx.real
+        res.imag += mx.imag
+        same_inf = ~np.isfinite(mn.real) & (mn.real == mx.real)
+        if same_inf.any():
+            up = _libm.c_complex("cexp", mn) + _libm.c_complex("cexp", mx)
+            res = np.where(same_inf, np.where(mn.real < 0, mn, _libm.c_complex("clog", up)), res)
+    nan = np.isnan(mn.real) | np.isnan(mn.imag)
+    if nan.any():
+        res[nan] = complex(math.nan, math.nan)
+    return res
+
+
+def _complex_sub(a, b):
+    """``a - b`` part by part (NumPy's complex subtract agrees; kept explicit for the zeros)."""
+    out = np.empty(a.shape, a.dtype)
+    out.real, out.imag = a.real - b.real, a.imag - b.imag
+    return out
 
 
 def _reduced(dtype):
@@ -178,12 +221,14 @@ def frexp(input: Tensor, *, out=None):
     mantissa=tensor([0.5000]),
     exponent=tensor([4], dtype=torch.int32))
     """
+    check_out_tuple("frexp", out)
     _frexp_check(input)
     m, e = _frexp(input)
     if out is not None:
-        _write_out(out[0], m._data)
-        _write_out(out[1], e._data)
-        return FrexpResult(out[0], out[1])
+        return write_outs(out, (m, e), FrexpResult, lambda i, e, g: (
+            f"torch.frexp() expects mantissa to have dtype {e.cpp_name} but got {g.cpp_name}"
+            if i == 0 else f"torch.frexp() expects exponent to have int dtype but got "
+            f"{g.cpp_name}"))
     return FrexpResult(m, e)
 
 
@@ -301,6 +346,8 @@ def _logcumsumexp(self, dim):
         return self.copy()
     if xp is np and self.dtype in (np.float32, np.float64) and self.size:
         return _logcumsumexp_exact(self, dim)
+    if self.dtype.kind == "c":
+        return _complex_logcumsumexp(self, dim) if self.size else self.copy()
     with xp.errstate(invalid="ignore", over="ignore"):
         return c_order(xp.logaddexp.accumulate(self, axis=dim))
 
@@ -336,6 +383,16 @@ def _logcumsumexp_exact(a, dim):
     return np.ascontiguousarray(np.moveaxis(out.astype(a.dtype), 0, dim))   # (torch's layout)
 
 
+def _complex_logcumsumexp(a, dim):
+    """torch's CPU loop on complex lines: in order, in complex128 (the acc type)."""
+    lines = np.moveaxis(a, dim, 0).astype(np.complex128)
+    out = np.empty(lines.shape, np.complex128)
+    acc = np.full(lines.shape[1:], complex(-math.inf, 0.0))
+    for i in range(lines.shape[0]):
+        acc = out[i] = _complex_log_add_exp(lines[i], acc)
+    return np.ascontiguousarray(np.moveaxis(out.astype(a.dtype), 0, dim))
+
+
 def _log_add_exp_one(x, acc):
     if acc != acc:
         return acc
@@ -360,6 +417,9 @@ def logcumsumexp(input: Tensor, dim: int, *, out=None) -> Tensor:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
     d = norm_dim(dim, input.ndim)
+    if out is not None and out.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar_type {input.dtype.scalar_name} but found "
+                           f"{out.dtype.scalar_name}")
     res = _logcumsumexp(input, d)
     return res if out is None else _write_out(out, res._data)
 

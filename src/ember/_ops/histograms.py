@@ -69,9 +69,12 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     >>> ember.histc(ember.tensor([1., 2., 1.]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
-    # (with the default range torch takes the data's aminmax first, which refuses complex first)
-    _not_implemented(input, "aminmax_cpu" if (input.dtype.is_complex or input.dtype in
-                                              D.BAREBONES) and min == max else "histogram_cpu")
+    # (with the default range torch takes the data's aminmax first, which refuses complex first;
+    # then the bin edges' linspace, which refuses bool and the barebones unsigned types)
+    barebones = input.dtype in D.BAREBONES
+    _not_implemented(input, "aminmax_cpu" if (input.dtype.is_complex or barebones) and
+                     min == max and input.numel() else "linspace_cpu"
+                     if barebones or input.dtype is D.bool else "histogram_cpu")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
@@ -193,8 +196,7 @@ def _dd_checks(input: Tensor, bins, weight) -> None:
 
 
 @expose(method=False)
-def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool = False,
-                out=None):
+def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool = False):
     """``(hist, bin_edges)``: the histogram of the points in the rows of ``input`` (its last
     dimension their coordinates), with ``bins`` equal bins per dimension over ``range`` (the
     data's), or between the given edges, one tensor per dimension.
@@ -239,7 +241,4 @@ def histogramdd(input: Tensor, bins, *, range=None, weight=None, density: bool =
                 lengths = xp.diff(e).reshape([-1 if k == d else 1 for k in builtins.range(n)])
                 hist = hist / lengths
     result = HistogramddResult(_wrap(hist), tuple(_wrap(e.copy()) for e in edges))
-    if out is not None:
-        out[0].resize_(result.hist.shape).copy_(result.hist)
-        return HistogramddResult(out[0], result.bin_edges)
     return result

@@ -408,6 +408,8 @@ def _index_add_src(grad, dim, index, alpha, source_shape):
         _index_add_src(grad, dim, index, alpha, source_shape))
 def _index_add(self, dim, index, source, alpha):
     out = self.copy()
+    if not out.size or not source.size:
+        return out
     src = source if alpha == 1 else source * xp.asarray(alpha).astype(source.dtype)
     xp.add.at(_moved(out, dim), index.reshape(-1), _moved(xp.asarray(src), dim))
     return out
@@ -426,6 +428,11 @@ def _index_src_check(name, self, dim, index, source):
                            "type")
     ns = source._data.shape[d] if source._data.ndim else 1
     if index._data.size != ns:
+        if not source._data.ndim and name == "index_copy_":
+            raise IndexError(f"index_copy_(): When source is scalar, index should have one "
+                             f"element (got {index._data.size})")
+        if not source._data.ndim and name == "index_add_":     # (torch's message reads
+            raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")  # it)
         if name == "index_add_":
             raise RuntimeError(f"index_add_(): Number of indices ({index._data.size}) should be "
                                f"equal to source.size(dim): ({ns}), for dim: {d}")
@@ -436,13 +443,15 @@ def _index_src_check(name, self, dim, index, source):
                            f"({_scalar_name(source.dtype)}) must have the same scalar type")
     n = self._data.shape[d] if nd else 1
     bad = index._data[(index._data < 0) | (index._data >= n)] \
-        if index._data.size and source._data.size else ()
-    if len(bad):        # (no negative index; nothing is read with no source)
+        if index._data.size and source._data.size and not (
+            name == "index_add_" and nd > 1 and not self._data.size) else ()
+    if len(bad):        # (no negative index; nothing is read with no source, nor, by
+        # index_add, written into an empty matrix)
         i = int(bad.reshape(-1)[0])
         if name == "index_copy_":
             raise IndexError(f"index_copy_(): index {i} is out of bounds for dimension {d} with "
                              f"size {n}")
-        if nd > 1:
+        if nd > 1 and d in (0, nd - 1):     # (the first and last dims: other kernels)
             raise RuntimeError(f"index {i} is out of bounds for dimension {d} with size {n}")
         raise IndexError("index out of range in self")
     return d
@@ -489,7 +498,8 @@ def index_copy_(self, dim, index, source):
 
 def _index_fill_kernel(self, dim, index, value):
     out = _mf.copy_to_format(self)         # (torch's clone: the input's layout)
-    _moved(out, dim)[index.reshape(-1)] = D.scalar_array(value, self.dtype)
+    if out.size:
+        _moved(out, dim)[index.reshape(-1)] = D.scalar_array(value, self.dtype)
     return out
 
 
@@ -512,13 +522,29 @@ def _index_fill1(self, dim, index, value):
     return _index_fill_kernel(self, dim, index, value)
 
 
+def _index_fill_restride_error(self, d, count):
+    """torch's error for index_fill along an empty dim: its kernel restrides ``self`` to the
+    index's length there (stride 0), past the end of the empty storage."""
+    a = self._data
+    sizes, strides = list(a.shape), list(self.stride())
+    sizes[d], strides[d] = count, 0
+    if 0 in sizes:      # (another empty dim: nothing is written, nor checked)
+        return
+    need = a.itemsize * (1 + sum((s - 1) * st for s, st in zip(sizes, strides)))
+    raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, and "
+                       f"itemsize {a.itemsize} requiring a storage size of {need} are out of "
+                       "bounds for storage of size 0")
+
+
 def _index_fill_args(self, dim, index, value):
     _check_index_vec("index_fill_", index)
     nd = self._data.ndim
     d = _norm(dim, nd)
     n = self._data.shape[d] if nd else 1
-    bad = index._data[(index._data < -n) | (index._data >= n)]
-    if bad.size:
+    if not n and index._data.size:
+        _index_fill_restride_error(self, d, index._data.size)
+    bad = index._data[(index._data < -n) | (index._data >= n)] if self._data.size else ()
+    if len(bad):
         raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {d} "
                          f"with size {n}")
     if isinstance(value, _T()):
@@ -593,7 +619,8 @@ def _masked_fill_args(self, mask, value):
     return _masked_fill0, (self, mask, value)
 
 
-@expose
+@expose(overloads=("(Tensor input, Tensor mask, Tensor value)",
+                   "(Tensor input, Tensor mask, Number value)"))
 def masked_fill(input, mask, value):
     """``input`` with ``value`` where the (broadcast) bool ``mask`` is True."""
     o, args = _masked_fill_args(input, mask, value)
@@ -757,9 +784,22 @@ def nonzero(input, *, out=None, as_tuple=False):
         return tuple(T._wrap(i.astype(xp.int64)) for i in xp.nonzero(a))
     res = xp.argwhere(a).astype(xp.int64)
     if out is not None:
-        from .registry import _write_out
-        return _write_out(out, res)
+        return _nonzero_out(out, res)
     return T._wrap(res)
+
+
+def _nonzero_out(out, res):
+    """Write nonzero's ``res`` into ``out`` as torch does: into an ``(ndim, n)`` tensor it then
+    transposes (strides ``(1, n)``), unless ``out`` already has the shape but not that layout."""
+    from .registry import _write_out
+    if out.dtype is not D.int64:
+        raise RuntimeError("nonzero: Expected out tensor to have scalar type Long but got "
+                           f"scalar type{out.dtype.scalar_name}")
+    if out._data.shape == res.shape and not out._data.T.flags.c_contiguous:
+        return _write_out(out, res)
+    _write_out(out, res.T)
+    out._data = out._data.T
+    return out
 
 
 @expose
@@ -956,6 +996,8 @@ def _advanced_index(view, adv):
     for k, (dim, a) in enumerate(arrays):
         n = shape[dim]
         bad = a[(a < -n) | (a >= n)]
+        if bad.size and not n:      # (torch's check of an empty dimension names nothing)
+            raise IndexError("index is out of bounds for dimension with size 0")
         if bad.size:
             raise IndexError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
                              f"{k} with size {n}")

@@ -964,22 +964,36 @@ def tensordot(a, b, dims=2, out=None):
         db = [db] if isinstance(db, int) else list(db)
     if len(da) != len(db):
         raise RuntimeError("both dimension lists should have same length")
-    csize = 1
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    t1, t2, csize = a, b, 1
     for x, y in zip(da, db):
         sa, sb = a.shape[norm_dim(x, a.ndim)], b.shape[norm_dim(y, b.ndim)]
-        if sa != sb:
+        if sb == 1:             # (a dim of size 1 against any: summed right away, as ATen)
+            t1 = t1.sum(x, True, dtype=t1.dtype)
+        elif sa == 1:
+            t2 = t2.sum(y, True, dtype=t2.dtype)
+        elif sa != sb:
             raise RuntimeError(f"contracted dimensions need to match, but first has size {sa} "
                                f"in dim {x} and second has size {sb} in dim {y}")
-        csize *= sa
+        else:
+            csize *= sa
     da = [norm_dim(d, a.ndim) for d in da]
     db = [norm_dim(d, b.ndim) for d in db]
     fa = [d for d in range(a.ndim) if d not in da]
     fb = [d for d in range(b.ndim) if d not in db]
-    pa, pb = _numel(a.shape[d] for d in fa), _numel(b.shape[d] for d in fb)
-    am = a.permute(fa + da).reshape(pa, csize)
-    bm = b.permute(db + fb).reshape(csize, pb)
-    res = mm(am, bm).reshape([a.shape[d] for d in fa] + [b.shape[d] for d in fb])
+    pa, pb = _numel(t1.shape[d] for d in fa), _numel(t2.shape[d] for d in fb)
+    am = t1.permute(fa + da).reshape(pa, csize)
+    bm = t2.permute(db + fb).reshape(csize, pb)
+    shape = [t1.shape[d] for d in fa] + [t2.shape[d] for d in fb]
+    # (one element out: ATen 2.13 takes the dot product of the two rows)
+    res = dot(am.reshape(-1), bm.reshape(-1)).reshape(shape) if pa == pb == 1 else \
+        mm(am, bm).reshape(shape)
     if out is not None:
+        if out.dtype is not res.dtype:
+            raise RuntimeError(f"tensordot: Expected the output tensor to have dtype "
+                               f"{res.dtype.scalar_name}, but got an output tensor with dtype "
+                               f"{out.dtype.scalar_name}")
         from .registry import _write_out
         return _write_out(out, res._data)
     return res

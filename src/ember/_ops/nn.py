@@ -24,7 +24,7 @@ from .._device import xp
 from .._tensor import Tensor
 from . import _activation_math, _exact, _gemm, _libm, _onednn_conv
 from . import _softmax as _softmax_kernel
-from .registry import NONE, checked_numbers, expose, op
+from .registry import NONE, _write_out, check_out_dtype, checked_numbers, expose, op
 from .util import norm_dim
 
 # (on first use)
@@ -161,21 +161,25 @@ def _scalar(t):
 
 
 @expose
-def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+def softmax(input: Tensor, dim: int, dtype=None, *, out=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (node ``SoftmaxBackward0``)."""
-    input, dim = _prep_softmax(input, dim, dtype)
+    return _softmax_fn(_softmax, "softmax", input, dim, dtype, out)
+
+
+def _softmax_fn(d, name, input, dim, dtype, out):
+    check_out_dtype(out, dtype or input.dtype)
+    input, dim = _prep_softmax(input, dim, dtype, name)
     if not input._data.size and not input.dtype.is_floating_point:
-        return Tensor._wrap(xp.empty(input._data.shape, input._data.dtype))
-    return _softmax(input, dim)
+        res = Tensor._wrap(xp.empty(input._data.shape, input._data.dtype))
+    else:
+        res = d(input, dim)
+    return res if out is None else _write_out(out, res._data)
 
 
 @expose
-def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int, dtype=None, *, out=None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably (node ``LogSoftmaxBackward0``)."""
-    input, dim = _prep_softmax(input, dim, dtype, "log_softmax")
-    if not input._data.size and not input.dtype.is_floating_point:
-        return Tensor._wrap(xp.empty(input._data.shape, input._data.dtype))
-    return _log_softmax(input, dim)
+    return _softmax_fn(_log_softmax, "log_softmax", input, dim, dtype, out)
 
 
 # ============================================================================ losses

@@ -33,6 +33,7 @@ from .registry import (
 )
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
+from .util import c_order
 
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
 _sleef_fmod = _lazy.defer(globals(), "_sleef_fmod", "ember._ops._sleef_fmod")
@@ -159,7 +160,8 @@ def _rsub_scalar(self, other, *, alpha=1):
     return _fused.add(other, self, _alpha(alpha, self, other), True)
 
 
-@expose(method=False)
+@expose(method=False, overloads=("(Tensor input, Tensor other, *, Number alpha = 1)",
+                                  "(Tensor input, Number other, Number alpha = 1)"))
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (what ``1 - x`` computes)."""
     if isinstance(other, Tensor):
@@ -196,6 +198,8 @@ def _div_other(grad, self, other):
 @op("DivBackward0", name="div_true", method=False, function=False, promote=FLOAT,
     self=lambda grad, other: grad / other, other=_div_other)
 def _div_true(self, other):
+    if xp is np and np.result_type(self, other).kind == "c":
+        return _fused.complex_div(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return xp.true_divide(self, other)
 
@@ -518,8 +522,13 @@ def _power(base, exponent):
 
 
 @op("PowBackward2", name="pow_scalar_base", method=False, function=False,
-    tensors=("self", "exponent"), exponent=_pow_exp)
+    tensors=("self", "exponent"), exponent=_pow_exp, pointwise=False)
 def _pow_scalar_base(self, exponent):
+    # (torch writes a number's power into a new tensor it resizes: contiguous)
+    return c_order(_pow_number_base(self, exponent))
+
+
+def _pow_number_base(self, exponent):
     _no_bool_pow(xp.asarray(xp.result_type(self, exponent).type(0)))
     if exponent.dtype in (xp.float32, xp.float64) and xp.ndim(self) == 0 \
             and xp.asarray(self).dtype.kind in "iuf" and self != 1:
@@ -564,13 +573,16 @@ _pow_.__name__ = "pow_"
 expose(_pow_, function=False)
 
 
-@op("NegBackward0", inplace=True, self=lambda grad: -grad)
-def neg(self):
-    """``-self``."""
-    if self.dtype == xp.bool_:
+def _no_bool_neg(self):
+    if self.dtype is D.bool:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
                            "you are trying to invert a mask, use the `~` or `logical_not()` "
                            "operator instead.")
+
+
+@op("NegBackward0", inplace=True, self=lambda grad: -grad, check=_no_bool_neg)
+def neg(self):
+    """``-self``."""
     return xp.negative(self)
 
 
@@ -655,16 +667,25 @@ def float_power(input, exponent, *, out=None):
     >>> ember.float_power(ember.tensor([2, 3]), 2)
     tensor([4., 9.], dtype=torch.float64)
     """
+    if out is not None:
+        _float_power_check("output given to float_power", out, input, exponent)
     return pow(_to_double(input), _to_double(exponent), out=out)
+
+
+def _float_power_check(what, t, *operands):
+    """torch's error for a tensor that float_power writes whose dtype is not the result's
+    (complex128 when an operand is complex, else float64)."""
+    rdt = D.complex128 if any(
+        isinstance(x, complex) or isinstance(x, Tensor) and x.dtype.is_complex
+        for x in operands) else D.float64
+    if t.dtype is not rdt:
+        raise RuntimeError(f"the {what} has dtype {t.dtype.scalar_name} but the operation's "
+                           f"result requires dtype {rdt.scalar_name}")
 
 
 def _float_power_(self, exponent):
     """In-place version of :meth:`Tensor.float_power` (``self`` must be float64)."""
-    from .. import _dtype as D
-    if self.dtype is not D.float64 and self.dtype is not D.complex128:
-        from .registry import _scalar_name
-        raise RuntimeError(f"the base given to float_power_ has dtype {_scalar_name(self.dtype)} "
-                           "but the operation's result requires dtype Double")
+    _float_power_check("base given to float_power_", self, self, exponent)
     return self.pow_(_to_double(exponent))
 
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from .. import _dtype as D
 from .. import _errors
 from .._device import xp
-from .._dtype import no_barebones_kernel
+from .._dtype import can_cast, no_barebones_kernel
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod, summed_dtype
-from .registry import NONE, expose, op, run
+from .registry import NONE, check_out_tuple, expose, op, run, write_outs
 from .search import _return_type
 from .shape import _flip
 from .util import c_order, dim_not_none, norm_dim, norm_dims
@@ -138,6 +138,10 @@ def _mean_dim(self, dim, keepdim=False, dtype=None):
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
     _mean_check(input, dtype)
+    if out is not None and dtype is None and not can_cast(input.dtype, out.dtype):
+        raise RuntimeError(("mean.dtype_out(): input types" if dim is None and not keepdim else
+                            f"result type {input.dtype.scalar_name}") +
+                           f" can't be cast to the desired output type {out.dtype.scalar_name}")
     if dim is None and not keepdim:
         return run(_mean_all, (input, dtype), out)
     return run(_mean_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
@@ -258,15 +262,15 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
 
 # ----------------------------------------------------------------------------- var / std
 
-def _var_overload_error(fname, method, dim, unbiased, keepdim, correction):
+def _var_overload_error(fname, method, dim, unbiased, keepdim, correction, out=None):
     """torch's parser error for a call of var/std (``method``: ``Tensor.var``) that matches
     none of its overloads, as a call passing ``dim`` by position and the rest by keyword
-    (torch lists the keywords last given first)."""
+    (torch lists the keywords last given first; ``out`` given last: var_mean has none)."""
     got = [] if method else ["Tensor"]
     if dim is not None:
         got.append(type(dim).__name__)
     kws = [("unbiased", unbiased), ("keepdim", keepdim if keepdim else None),
-           ("correction", correction)]
+           ("correction", correction), ("out", out)]
     got += [f"{k}={type(v).__name__}" for k, v in reversed(kws) if v is not None]
     n_given = len(got)
     unmatched = ", ".join(g.split("=")[0] for g in got if "=" in g)
@@ -326,6 +330,12 @@ def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False
             return (r, _mean_kernel(self, dim, keepdim)) if with_mean else r
         if self.dtype in exact_dtype:
             return _var_exact(self, dim, correction, keepdim, take_sqrt, with_mean)
+        if self.dtype == xp.float16:    # (torch's WelfordOps in double, all-reduce too,
+            # its results through float: the square root taken there)
+            r, m = (x.astype(xp.float32) for x in _exact.welford(
+                self.astype(xp.float64), dim, correction, False, keepdim))
+            r = (xp.sqrt(r) if take_sqrt else r).astype(self.dtype)
+            return (r, m.astype(self.dtype)) if with_mean else r
         if self.real.dtype in exact_dtype:      # complex: ATen's var of each part, added
             re, im = (_var_kernel(p, dim, correction, keepdim, False, with_mean)
                       for p in (self.real, self.imag))
@@ -434,6 +444,8 @@ def _std_mean(self, dim, correction, keepdim, full):
 
 
 def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out, method=False):
+    if out is not None and fname.endswith("_mean"):
+        raise _var_overload_error(fname, method, dim, unbiased, keepdim, correction, out)
     dim, correction = _var_args(fname, dim, unbiased, correction, keepdim, method)
     _check_float(input, f"{fname} only support floating point and complex dtypes"
                  if fname.endswith("_mean") else
@@ -691,6 +703,11 @@ def _logsumexp(self, dim, keepdim):
         return c_order(_vml.log(s) + (m if keepdim else xp.squeeze(m, dim)))
 
 
+def _real_into(t, out):
+    """``t`` as a reduction into ``out`` reads it: its real part when ``out`` is real."""
+    return t.real if t.dtype.is_complex and not out.dtype.is_complex else t
+
+
 @expose
 def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     """``log(sum(exp(input)))`` over ``dim``, computed stably (integers give floats).
@@ -702,12 +719,29 @@ def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     if dim is _NO_DIM:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     dim_not_none("logsumexp", dim, "tuple of ints")
+    if out is not None and not (out.dtype.is_floating_point or out.dtype.is_complex):
+        raise RuntimeError("logsumexp(): Expected floating point type for result tensor, but "
+                           f"got: {out.dtype.scalar_name}")
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         input = input.to(D.get_default_dtype())
     if isinstance(dim, (tuple, list)) and len(dim) == 0 and not keepdim and input._data.ndim:
         raise RuntimeError("output with shape [] doesn't match the broadcast shape "
                            f"{[1] * input._data.ndim}")
-    return run(_logsumexp, (input, _reduce_dims(input, dim), keepdim), out)
+    dims = _reduce_dims(input, dim)
+    if out is not None and out.dtype is not input.dtype and input._data.ndim:
+        # torch sums the exps into the out= tensor, in its dtype (a complex sum into a real
+        # one: of the real parts), then takes the log there (a complex input's shift: the
+        # largest real part)
+        if not input._data.size:
+            res = sum(_real_into(input.exp(), out), dims, keepdim, dtype=out.dtype).log()
+        else:
+            maxes = (input.real if input.dtype.is_complex else input).amax(dims, True)
+            maxes = maxes.masked_fill(maxes.abs() == float("inf"), 0)
+            s = sum(_real_into((input - maxes).exp(), out), dims, keepdim, dtype=out.dtype)
+            res = s.log() + (maxes if keepdim else maxes.squeeze(dims))
+        from .registry import _write_out
+        return _write_out(out, res._data)
+    return run(_logsumexp, (input, dims, keepdim), out)
 
 
 # ----------------------------------------------------------------------------- cumulative ops
@@ -916,16 +950,19 @@ _cummin = op("CumminBackward0", name="cummin_", method=False, function=False, pr
              outputs=2, self=_cummax_back)(_cum_extreme_kernel)
 
 
-def _cum_extreme(d, rt, input, dim, greater):
-    if input.dtype.is_complex:
+def _cum_extreme(d, rt, input, dim, greater, out):
+    check_out_tuple("cummax" if greater else "cummin", out)
+    if input.dtype.is_complex and input._data.ndim and input._data.size:
         raise NotImplementedError(f'"{"cummax" if greater else "cummin"}_cpu" not implemented '
                                   f"for '{input.dtype.scalar_name}'")
     nd = input._data.ndim
     dim = norm_dim(dim, nd)
     idx = _cum_extreme_indices(input._data, dim, greater) if input._data.size and nd else \
         xp.zeros(input._data.shape, xp.int64)
-    values, indices = run(d, (input, dim, idx))
-    return rt(values, indices)
+    res = run(d, (input, dim, idx))
+    return rt(*res) if out is None else write_outs(
+        out, res, rt, lambda i, e, g: f"expected scalar_type {e.scalar_name} but found "
+                                      f"{g.scalar_name}")
 
 
 @expose
@@ -935,7 +972,7 @@ def cummax(input, dim, *, out=None):
     >>> ember.tensor([1., 3., 2.]).cummax(0).values
     tensor([1., 3., 3.])
     """
-    return _cum_extreme(_cummax, CummaxResult, input, dim, True)
+    return _cum_extreme(_cummax, CummaxResult, input, dim, True, out)
 
 
 @expose
@@ -945,12 +982,15 @@ def cummin(input, dim, *, out=None):
     >>> ember.tensor([3., 1., 2.]).cummin(0).indices
     tensor([0, 1, 1])
     """
-    return _cum_extreme(_cummin, CumminResult, input, dim, False)
+    return _cum_extreme(_cummin, CumminResult, input, dim, False, out)
 
 
 # ----------------------------------------------------------------------------- logical reductions
 
 def _logical(fn, input, dim, keepdim, out):
+    if out is not None and out.dtype.scalar_name not in ("Bool", "Byte"):
+        raise RuntimeError(f"{fn.__name__} only supports bool tensor for result, got: "
+                           f"{out.dtype.scalar_name}")
     a = input._data
     rdt = xp.uint8 if a.dtype == xp.uint8 else xp.bool_
     if dim is None:
@@ -988,7 +1028,7 @@ def any(input, dim=None, keepdim=False, *, out=None):
     return _logical(xp.any, input, dim, keepdim, out)
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim = None)", "(Tensor input, tuple of ints dim)"))
 def count_nonzero(input, dim=None):
     """The number of non-zero elements (over ``dim``, int or tuple), as int64.
 
@@ -1042,7 +1082,9 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     tensor(1.5000)
     """
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+        raise RuntimeError("nanmean(): integral types and 'Bool' are not supported for nanmean, "
+                           "even for empty tensors." if out is not None else
+                           "nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_scalar_name(input.dtype)}")
     if dtype is not None:
         _mean_check(input, dtype, "nanmean")

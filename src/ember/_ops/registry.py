@@ -314,8 +314,10 @@ class OpDef:
         self.outputs = outputs
         # a TensorIterator op, whose result takes its inputs' layout (_mf.ti_layout): every
         # promoting op of one result, unless it says otherwise
-        self.pointwise = (promote in (SAME, FLOAT, COMPARE) and outputs == 1 and not view
-                          and bool(self.tensor_idx)) if pointwise is None else pointwise
+        # (its out= checked as TensorIterator's, whatever layout its result takes)
+        self.promoting = promote in (SAME, FLOAT, COMPARE) and outputs == 1 and not view \
+            and bool(self.tensor_idx)
+        self.pointwise = self.promoting if pointwise is None else pointwise
         self.plans = {}           # save plans by the mask of inputs that require grad
 
     @functools.cached_property
@@ -775,7 +777,15 @@ def run(op, args, out=None):
         from ..amp.autocast_mode import _cast_args
         args = _cast_args(op.autocast, args)
     if op.check is not None:
-        op.check(*args)
+        try:
+            op.check(*args)
+        except NotImplementedError as e:
+            # (a dispatch error: torch checks an out= before it looks for the kernel)
+            if out is not None and " not implemented for '" in str(e):
+                _check_out_dtype(op, args, out)
+            raise
+    if out is not None:
+        _check_out_dtype(op, args, out)
     kargs, dt = _arrays(op, args)
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
@@ -790,11 +800,8 @@ def run(op, args, out=None):
         if record:
             raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
         res = _as_array(res, dt)
-        if op.pointwise:    # TensorIterator's rule for an out= of another dtype
-            rdt = _BY_NP.get(res.dtype)
-            if rdt is not None and not D.can_cast(rdt, out.dtype):
-                raise RuntimeError(f"result type {rdt.scalar_name} can't be cast to the "
-                                   f"desired output type {out.dtype.scalar_name}")
+        if op.promoting:    # TensorIterator's rule for an out= of another dtype
+            check_out_cast(_BY_NP.get(res.dtype), out)
         return _write_out(out, res)
     if op.outputs == 1:
         if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
@@ -845,6 +852,69 @@ def _share(view, base, meta=None):
         view._watch()
 
 
+# the unary ops whose out= must have the input's dtype (TensorIterator's check_all_same_dtype),
+# checked before anything else, and torch's message for it
+_FOUND = "Found dtype {} but expected {}"
+_OUT_SAME = dict.fromkeys(("abs", "neg", "sgn", "sign", "floor", "ceil", "trunc", "round",
+                           "round_decimals", "frac", "bitwise_not", "conj_physical_op"), _FOUND)
+_OUT_SAME["nan_to_num"] = "nan_to_num: dtype of out: {} should be same as input: {}"
+_OUT_BOOL = frozenset(("signbit", "isposinf", "isneginf"))    # whose out= must be bool
+
+
+def check_out_same_dtype(out, input, message=_FOUND) -> None:
+    """torch's error for an out= of a unary op whose dtype is not its input's."""
+    if out.dtype is not input.dtype:
+        raise RuntimeError(message.format(out.dtype.scalar_name, input.dtype.scalar_name))
+
+
+def _check_out_dtype(op, args, out) -> None:
+    """torch's dtype checks of an out= made before the op's kernel runs: the unary ops of
+    _OUT_SAME and _OUT_BOOL, and a pointwise op's result type, which must cast to the out='s
+    (TensorIterator)."""
+    if op.dtype_idx is not None and args[op.dtype_idx] is not None:
+        check_out_dtype(out, args[op.dtype_idx])     # (a dtype= asked for: the out='s)
+        return
+    if op.name in _OUT_BOOL:
+        if out.dtype is not D.bool:
+            raise RuntimeError(f"{op.name} does not support non-boolean outputs.")
+        return
+    message = _OUT_SAME.get(op.name)
+    if message is not None:
+        x = args[op.tensor_idx[0]]
+        if not (op.name == "abs" and x.dtype.is_complex and not out.dtype.is_complex):
+            check_out_same_dtype(out, x, message)   # (complex abs into a real out: its own
+        return                                      # path, checked on its float result)
+    if not op.promoting or op.promote not in (SAME, FLOAT):
+        return
+    present = [args[i] for i in op.tensor_idx if args[i] is not None]
+    try:
+        rdt = D.result_type(*present)
+    except TypeError:
+        return
+    if op.promote is FLOAT and rdt._category < 2:
+        rdt = D.get_default_dtype()
+    if not (rdt.is_complex and op.name in _REAL_OF_COMPLEX):
+        check_out_cast(rdt, out, op.name)
+
+
+# the ops whose written tensor must be floating (or complex), checked first, with their message
+_FLOAT_OUT = {"ldexp": "ldexp can't be cast to the desired output type {}"}
+
+
+def check_out_cast(rdt, out, name=None) -> None:
+    """torch's error for a result of type ``rdt`` that an out= (or the tensor an in-place op
+    of ``name`` writes) cannot take (TensorIterator)."""
+    message = _FLOAT_OUT.get(name)
+    if message is not None and not (out.dtype.is_floating_point or out.dtype.is_complex):
+        raise RuntimeError(message.format(out.dtype.scalar_name))
+    if rdt is not None and not D.can_cast(rdt, out.dtype):
+        raise RuntimeError(f"result type {rdt.scalar_name} can't be cast to the desired output "
+                           f"type {out.dtype.scalar_name}")
+
+
+_REAL_OF_COMPLEX = frozenset(("abs", "angle"))    # pointwise ops with real results of complex
+
+
 def _write_out(out, res):
     res = _as_array(res, None)
     check_no_overlap(out._data)
@@ -857,6 +927,44 @@ def _write_out(out, res):
     xp.copyto(out._data, res, casting="unsafe")
     out._vc.value += 1
     return out
+
+
+def check_out_tuple(name: str, out, n: int = 2) -> None:
+    """torch's parser errors for the out= of an op of ``n`` results: ``n`` tensors in a tuple
+    (or a list), checked before anything else."""
+    if out is None:
+        return
+    if not isinstance(out, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                        f"{type(out).__name__}")
+    if len(out) != n:
+        raise TypeError(f"expected tuple of {n} elements but got {len(out)}")
+
+
+def structured_out_dtype(i, expected, got) -> str:
+    """torch's message for an out= tensor of a structured kernel whose dtype is not its
+    result's (the default of :func:`write_outs`)."""
+    return f"Expected out tensor to have dtype {expected.cpp_name}, but got {got.cpp_name} instead"
+
+
+def check_out_dtype(out, dtype) -> None:
+    """torch's error for the out= of a structured kernel whose result has another dtype."""
+    if out is not None and out.dtype is not dtype:
+        raise RuntimeError(structured_out_dtype(0, dtype, out.dtype))
+
+
+def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
+    """Write an op's results into the tensors of its out= tuple; ``rt`` of those tensors.
+
+    Each out= tensor must have its result's dtype, checked in ``order`` (indices of
+    ``results``; all in turn by default): else the RuntimeError ``mismatch(index, the result's
+    dtype, the out= tensor's)`` (torch's message for the op)."""
+    for i in range(len(results)) if order is None else order:
+        if out[i].dtype is not results[i].dtype:
+            raise RuntimeError(mismatch(i, results[i].dtype, out[i].dtype))
+    for o, r in zip(out, results):
+        _write_out(o, r._data)
+    return rt(*out)
 
 
 # what a node keeps of one needed name: kinds of entries in an op's save plan
@@ -1086,11 +1194,9 @@ def _view_meta_error(view, meta, indirect=False):
     raise RuntimeError(view_rebase_message(view, meta, indirect))
 
 
-def _check_cast(dt, self):
+def _check_cast(dt, self, name=None):
     """torch's error when an in-place op's result type ``dt`` cannot be written to ``self``."""
-    if dt is not None and dt.__class__ is not _Low and not D.can_cast(dt, self.dtype):
-        raise RuntimeError(f"result type {_scalar_name(dt)} can't be cast to the desired "
-                           f"output type {_scalar_name(self.dtype)}")
+    check_out_cast(dt if dt.__class__ is not _Low else None, self, name)
 
 
 def _arg_types_first(op, args) -> None:
@@ -1128,10 +1234,10 @@ def run_inplace(op, args):
                 dt = _arrays(op, args)[1]
             except Exception:  # noqa: BLE001 - the check's error stands
                 dt = None
-            _check_cast(dt, self)
+            _check_cast(dt, self, op.name)
             raise
     kargs, dt = _arrays(op, args)
-    _check_cast(dt, self)
+    _check_cast(dt, self, op.name)
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)
@@ -1178,6 +1284,12 @@ def _scalar_name(dt) -> str:
 
 # ----------------------------------------------------------------------------- public forms
 
+# the functions torch's Python binding gives no out= (its parser: "clone() got an unexpected
+# keyword argument 'out'")
+_NO_OUT = frozenset(("clone", "relu", "celu", "prelu", "dist", "matrix_exp", "binomial",
+                     "poisson", "diagonal_scatter", "view_as_complex"))
+
+
 def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool) -> None:
     """Generate ``ember.name``, ``Tensor.name`` and ``Tensor.name_`` with torch's signatures."""
     params = d.signature
@@ -1189,7 +1301,7 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
     ns = _namespace(d, {}) if function or method or inplace else None   # (one for the op's
     # generated functions)
     if function:
-        fn = _generate(d, name, params, "input", out=True, ns=ns, fkey=fkey)
+        fn = _generate(d, name, params, "input", out=name not in _NO_OUT, ns=ns, fkey=fkey)
         fn.__doc__ = doc
         FUNCTIONS[name] = _published(fn, d.module)
     if method:
@@ -1263,7 +1375,7 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     if fkey is False:
         fkey = _fast_key(d)
     key = (tuple(heads), tuple(call), inplace, out, None if inplace else fkey)
-    kind = "_fn_inplace" if inplace else ("_fn_function" if out else "_fn_method")
+    kind = "_fn_inplace" if inplace else ("_fn_method" if first == "self" else "_fn_function")
     code = _CODES.get(key)
     qualname = ("Tensor." + name) if first == "self" else name
     names = {"co_name": name}
@@ -1438,17 +1550,39 @@ def _fast_source(d, names, guard=""):
         f"            return _res\n")
 
 
-def expose(fn=None, *, name: str | None = None, method: bool = True, function: bool = True):
-    """Publish a hand-written op wrapper as ``ember.<name>`` and/or ``Tensor.<name>``."""
+def expose(fn=None, *, name: str | None = None, method: bool = True, function: bool = True,
+           overloads: tuple | None = None):
+    """Publish a hand-written op wrapper as ``ember.<name>`` and/or ``Tensor.<name>``.
+
+    ``overloads``: torch's printed signatures of the function, when it has several: a call
+    that Python cannot bind raises torch's parser error naming them (the method's derived)."""
     def deco(f):
         n = name or f.__name__
-        published = _published(f, f.__module__)
+        fn_form = m_form = f
+        if overloads:
+            fn_form = _parsing(f, n, overloads, False)
+            m_form = _parsing(f, n, _errors.method_options(overloads), True)
         if function:
-            FUNCTIONS[n] = published
+            FUNCTIONS[n] = _published(fn_form, f.__module__)
         if method:
-            setattr(Tensor, n, published)
+            setattr(Tensor, n, _published(m_form, f.__module__))
         return f
     return deco(fn) if fn is not None else deco
+
+
+def _parsing(f, name, options, method):
+    """``f`` raising torch's parser error (:func:`_errors.invalid_arguments`) for a call that
+    does not bind to it."""
+    @functools.wraps(f)
+    def parse(*args, **kwargs):
+        try:
+            return f(*args, **kwargs)
+        except TypeError as e:
+            if e.__traceback__.tb_next is not None:     # (raised inside ``f``)
+                raise
+            raise _errors.invalid_arguments(name, options, args[1:] if method else args,
+                                            kwargs) from None
+    return parse
 
 
 # ----------------------------------------------------------------------------- profiling hook

@@ -12,7 +12,19 @@ from collections import namedtuple
 
 from .. import _dtype as D
 from .._device import xp
-from .registry import NONE, SAME, expose, no_complex, op, run, tensor_operands
+from .registry import (
+    NONE,
+    SAME,
+    _write_out,
+    check_out_dtype,
+    check_out_tuple,
+    expose,
+    no_complex,
+    op,
+    run,
+    tensor_operands,
+    write_outs,
+)
 from .util import c_order, dim_not_none, norm_dim, norm_dims
 
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
@@ -158,8 +170,9 @@ def _check_reduce_dims(input, dims, name, given=None) -> None:
             raise IndexError(f"{name}(): Expected reduction dim {shown} to have non-zero size.")
 
 
-def _run_dim(d, input, dim, keepdim, result_type):
+def _run_dim(d, input, dim, keepdim, result_type, out):
     from .._tensor import Tensor
+    check_out_tuple("max" if d is _max_dim else "min", out)
     nd = input._data.ndim
     if input.dtype.is_complex:
         raise RuntimeError(f"{'max' if d is _max_dim else 'min'}(): does not support complex "
@@ -172,6 +185,8 @@ def _run_dim(d, input, dim, keepdim, result_type):
         idx = xp.squeeze(idx, dim) if nd else idx.reshape(())
     indices = Tensor._wrap(idx.astype(xp.int64))
     values, _ = run(d, (input, dim, keepdim, idx))
+    if out is not None:
+        return write_outs(out, (values, indices), result_type)
     return result_type(values, indices)
 
 
@@ -202,7 +217,7 @@ def max(input, dim=None, keepdim=False, *, other=None, out=None):
         _check_nonempty(input, "max")
         return _max_all(input)
     _check_keepdim("max", dim, keepdim)
-    return _run_dim(_max_dim, input, dim, keepdim, MaxResult)
+    return _run_dim(_max_dim, input, dim, keepdim, MaxResult, out)
 
 
 @expose
@@ -219,7 +234,7 @@ def min(input, dim=None, keepdim=False, *, other=None, out=None):
         _check_nonempty(input, "min")
         return _min_all(input)
     _check_keepdim("min", dim, keepdim)
-    return _run_dim(_min_dim, input, dim, keepdim, MinResult)
+    return _run_dim(_min_dim, input, dim, keepdim, MinResult, out)
 
 
 @op("AmaxBackward0", name="amax_", method=False, function=False, promote=NONE,
@@ -237,21 +252,27 @@ def _amin(self, dim, keepdim=False):
 @expose
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
-    dim = () if dim is None else dim
-    _no_complex_kernel(input, "max_values_cpu")
-    dims = _reduction_dims(input, dim)
-    _check_extreme_dims(input, dim, dims, "amax")
-    return _amax(input, dims, keepdim)
+    return _extreme_values(_amax, "max_values_cpu", "amax", input, dim, keepdim, out)
 
 
 @expose
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
+    return _extreme_values(_amin, "min_values_cpu", "amin", input, dim, keepdim, out)
+
+
+def _extreme_values(d, kernel, name, input, dim, keepdim, out):
+    if out is not None and out.dtype is not input.dtype:
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got "
+                           f"{input.dtype.scalar_name} for input's dtype and "
+                           f"{out.dtype.scalar_name} for out's dtype.")
     dim = () if dim is None else dim
-    _no_complex_kernel(input, "min_values_cpu")
     dims = _reduction_dims(input, dim)
-    _check_extreme_dims(input, dim, dims, "amin")
-    return _amin(input, dims, keepdim)
+    _check_extreme_dims(input, dim, dims, name)
+    if input._data.size:        # (an empty result: no kernel is looked for)
+        _no_complex_kernel(input, kernel)
+    res = d(input, dims, keepdim)
+    return res if out is None else _write_out(out, res._data)
 
 
 def _no_complex_kernel(input, kernel) -> None:
@@ -276,7 +297,7 @@ def _reduction_dims(input, dim) -> tuple:
     return dims if input._data.ndim else ()
 
 
-def _arg(fn, input, dim, keepdim):
+def _arg(fn, input, dim, keepdim, out=None):
     from .._tensor import Tensor
     data = input._data
     if input.dtype.is_complex:
@@ -285,29 +306,30 @@ def _arg(fn, input, dim, keepdim):
         raise RuntimeError(f"{fn.__name__}(): does not support bool input")
     _check_reduce_dims(input, None if dim is None else (norm_dim(dim, data.ndim),)
                        if data.ndim else (), fn.__name__)
+    check_out_dtype(out, D.int64)
     if dim is None:
-        out = fn(data.reshape(-1))
+        res = fn(data.reshape(-1))
         if keepdim:
-            out = xp.asarray(out).reshape((1,) * data.ndim)
-        return Tensor._wrap(xp.asarray(out, xp.int64))
-    d = norm_dim(dim, data.ndim)        # (a 0-d tensor takes dim 0 or -1)
-    if data.ndim == 0:
-        return Tensor._wrap(xp.asarray(0, xp.int64))
-    return Tensor._wrap(xp.asarray(fn(data, axis=d, keepdims=keepdim), xp.int64))
+            res = xp.asarray(res).reshape((1,) * data.ndim)
+    else:
+        d = norm_dim(dim, data.ndim)    # (a 0-d tensor takes dim 0 or -1)
+        res = fn(data, axis=d, keepdims=keepdim) if data.ndim else 0
+    res = xp.asarray(res, xp.int64)
+    return Tensor._wrap(res) if out is None else _write_out(out, res)
 
 
 @expose
-def argmax(input, dim=None, keepdim=False):
+def argmax(input, dim=None, keepdim=False, *, out=None):
     """Index of the largest element (flattened when ``dim`` is None)."""
     D.no_barebones_kernel("argmax_cpu", input.dtype)
-    return _arg(xp.argmax, input, dim, keepdim)
+    return _arg(xp.argmax, input, dim, keepdim, out)
 
 
 @expose
-def argmin(input, dim=None, keepdim=False):
+def argmin(input, dim=None, keepdim=False, *, out=None):
     """Index of the smallest element (flattened when ``dim`` is None)."""
     D.no_barebones_kernel("argmin_cpu", input.dtype)
-    return _arg(xp.argmin, input, dim, keepdim)
+    return _arg(xp.argmin, input, dim, keepdim, out)
 
 
 def _pick(grad, self, other, greater):

@@ -72,6 +72,12 @@ def _shape_arg(shape, given=None, name: str = "size", op: str = ""):
 def _view(self, shape):
     if self.flags.c_contiguous and 1 not in self.shape:
         return self.reshape(shape)     # (NumPy's function wrappers cost ~1 us a call)
+    return _strict_view(self, shape)
+
+
+def _strict_view(self, shape):
+    """``self`` viewed in ``shape`` with torch's strides, or torch's error where no view
+    has that shape."""
     try:
         return _torch_view(self, xp.reshape(self, shape, copy=False))
     except ValueError:
@@ -93,7 +99,8 @@ def _torch_view(self, out):
 @op("UnsafeViewBackward0", name="unsafe_view", method=False, function=False, promote=NONE,
     self=lambda grad, self_shape: grad.reshape(self_shape))
 def _unsafe_view(self, shape):
-    return self.reshape(shape)
+    # (a view, as ATen's: an input no view of which has the shape is refused)
+    return self.reshape(shape) if self.flags.c_contiguous else _strict_view(self, shape)
 
 
 @expose(function=False)
@@ -145,7 +152,7 @@ def reshape(input, *sizes, shape=None):
         try:
             xp.reshape(input._data, shape, copy=False)
         except ValueError:
-            return _unsafe_view(clone(input), shape)
+            return _unsafe_view(clone(input, _mf.contiguous_format), shape)
         return _reshape_alias(input, shape)      # torch's view of strided input
     return _view(input, shape)
 
@@ -230,7 +237,8 @@ def _squeeze_matmul(self, dim):
     return self.squeeze(dim)
 
 
-@expose
+@expose(overloads=("(Tensor input)", "(Tensor input, int dim)",
+                   "(Tensor input, tuple of ints dim)"))
 def squeeze(input, dim=None):
     """Remove dims of size 1 (all, or only ``dim`` when it has size 1)."""
     nd = input._data.ndim
@@ -742,11 +750,12 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
         idx = Tensor._wrap(xp.repeat(xp.arange(len(counts)), counts))
         return index_select(input, dim, idx)
     if repeats < 0:
-        raise RuntimeError("repeats can not be negative")
+        raise RuntimeError("Repeats must be non-negative")
     shp = input._data.shape
     out = unsqueeze(input, dim + 1)
     out = expand(out, shp[:dim + 1] + (repeats,) + shp[dim + 1:])
-    return view(clone(out), shp[:dim] + (shp[dim] * repeats,) + shp[dim + 1:])
+    return view(clone(out, _mf.contiguous_format),
+                shp[:dim] + (shp[dim] * repeats,) + shp[dim + 1:])
 
 
 # ----------------------------------------------------------------------------- atleast, stacks
@@ -1017,6 +1026,9 @@ def vsplit(input, indices_or_sections=None, *, sections=None, indices=None):
 def unflatten(input, dim, sizes):
     """Expand dim ``dim`` into ``sizes`` (a view)."""
     nd = input._data.ndim
+    if not nd:      # (torch wraps the error, with its C++ backtrace after these lines)
+        raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} "
+                           "but tensor has no dimensions")
     d = norm_dim(dim, nd)
     sizes = tuple(sizes)
     if not sizes:

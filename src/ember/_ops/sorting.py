@@ -18,7 +18,16 @@ from __future__ import annotations
 from .. import _memory_format as _mf
 from .. import _stl
 from .._device import xp
-from .registry import NONE, expose, op, run
+from .registry import (
+    NONE,
+    _write_out,
+    check_out_dtype,
+    check_out_tuple,
+    expose,
+    op,
+    run,
+    write_outs,
+)
 from .search import _even, _return_type, _value_selecting_backward
 from .util import c_order, dim_not_none, norm_dim
 
@@ -70,16 +79,34 @@ def _run_selecting(d, rt, input, dim, idx, keepdim, out=None):
     """Run a selecting op; ``idx`` has the reduced dim kept."""
     res = rt(*run(d, (input, dim, idx, keepdim)))
     if out is not None:
-        return _write_outs(out, res, rt)
+        return write_outs(out, res, rt, *_OUT_MISMATCH.get(rt, ()))
     return res
 
 
-def _write_outs(out, res, rt):
-    from .registry import _write_out
-    values, indices = out
-    _write_out(values, res[0]._data)
-    _write_out(indices, res[1]._data)
-    return rt(values, indices)
+def _legacy_name(d) -> str:
+    """torch's name of a CPU tensor type in its older messages (``torch.FloatTensor``)."""
+    return f"torch.{d._legacy}" if d.scalar_name != "BFloat16" else "CPUBFloat16Type"
+
+
+def _median_mismatch(i, expected, got):
+    if i:
+        return (f"Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+                f"{_legacy_name(got)} instead (while checking arguments for median)")
+    return (f"Expected tensor for 'values' to have the same type as tensor for argument #2 "
+            f"'self'; but type {_legacy_name(got)} does not equal {_legacy_name(expected)} "
+            "(while checking arguments for median)")
+
+
+# torch's messages for an out= tensor of the wrong dtype, by op (see write_outs): the structured
+# kernels' (sort, topk) by default
+_OUT_MISMATCH = {
+    KthvalueResult: (lambda i, e, g: "output indices must be of scalar type Long" if i else
+                     "output values must be of same type as input",),
+    ModeResult: (lambda i, e, g: f"expected scalar type '{e.scalar_name}' but got "
+                 f"'{g.scalar_name}' for {('values', 'indices')[i]} output",),
+    MedianResult: (_median_mismatch, (1, 0)),
+    NanmedianResult: (_median_mismatch, (1, 0)),
+}
 
 
 def _rows(a, dim):
@@ -156,10 +183,10 @@ def _argsort(a, dim, descending):
 
 def _sort_indices(input, dim, descending, stable):
     a = input._data
-    if a.ndim == 0:
-        return xp.zeros((), xp.int64)
     if input.dtype.is_complex:
         raise RuntimeError(" Sort does not support complex dtypes on CPU")
+    if a.ndim == 0:
+        return xp.zeros((), xp.int64)
     idx = _argsort(a, dim, descending).astype(xp.int64)
     if not stable and a.size and a.size <= _REPLAY_LIMIT:
         rows, back = _rows(a, dim)
@@ -184,13 +211,15 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
     values=tensor([1., 2., 3.]),
     indices=tensor([1, 2, 0]))
     """
+    check_out_tuple("sort", out)
     dim = norm_dim(dim, input._data.ndim)
     idx = _mf.ti_layout(c_order(_sort_indices(input, dim, descending, stable)), input._data)
     return _run_selecting(_sort0 if stable is None else _sort1, SortResult, input, dim, idx,
                           True, out)
 
 
-@expose
+@expose(overloads=("(Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+                   "Tensor out = None)", "(Tensor input, int dim = -1, bool descending = False)"))
 def argsort(input, dim=-1, descending=False, stable=False):
     """The indices that sort ``input`` along ``dim``.
 
@@ -212,7 +241,7 @@ def msort(input, *, out=None):
     """
     res = sort(input, 0).values
     if out is not None:
-        from .registry import _write_out
+        check_out_dtype(out, input.dtype)
         return _write_out(out, res._data)
     return res
 
@@ -228,6 +257,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     values=tensor([5., 3.]),
     indices=tensor([1, 2]))
     """
+    check_out_tuple("topk", out)
     a = input._data
     nd = a.ndim
     dim = norm_dim(dim, nd)
@@ -314,13 +344,15 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     values=tensor(2.),
     indices=tensor(2))
     """
+    check_out_tuple("kthvalue", out)
     a = input._data
     nd = a.ndim
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, "kthvalue")
     if not 0 < k <= (a.shape[dim] if nd else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-    _not_implemented_bool(input, "kthvalue_cpu")
+    if nd:          # (a 0-d tensor is its own k-th value, of any dtype)
+        _not_implemented_bool(input, "kthvalue_cpu")
     if nd == 0:
         return _run_selecting(_kthvalue, KthvalueResult, input, 0, xp.zeros((), xp.int64),
                               keepdim, out)
@@ -352,8 +384,9 @@ def _nanmedian_all(self):
 
 
 def _lower_median(a, ignore_nan):
-    if a.size == 0:
-        return xp.asarray(xp.nan, a.dtype)
+    if a.size == 0:     # (NaN, as C++ converts it: 0, the type's least integer, True)
+        with xp.errstate(invalid="ignore"):
+            return xp.asarray(xp.nan).astype(a.dtype)
     nan = xp.isnan(a) if a.dtype.kind == "f" else None
     if nan is not None and nan.any():
         if not ignore_nan or nan.all():
@@ -379,12 +412,9 @@ def _median_indices(rows, ignore_nan):
 
 def _median(d_all, d_dim, rt, fname, input, dim, keepdim, out):
     if dim is None:
-        _not_implemented_bool(input, "median_cpu")
-        res = run(d_all, (input,))
-        if out is not None:
-            from .registry import _write_out
-            return _write_out(out, res._data)
-        return res
+        if input._data.size:
+            _not_implemented_bool(input, "median_cpu")
+        return run(d_all, (input,))
     a = input._data
     nd = a.ndim
     dim = norm_dim(dim, nd)
@@ -401,6 +431,13 @@ def _median(d_all, d_dim, rt, fname, input, dim, keepdim, out):
 _ALL = object()     # (no ``dim``: the median of every element; an explicit None is refused)
 
 
+def _no_out(name, out):
+    """torch's parser error for an out= given to the median of all elements (which has none:
+    the out= overload wants a dim)."""
+    if out is not None:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+
+
 @expose
 def median(input, dim=_ALL, keepdim=False, *, out=None):
     """The lower median of all elements (NaN if any); with ``dim``, ``(values, indices)``.
@@ -409,8 +446,10 @@ def median(input, dim=_ALL, keepdim=False, *, out=None):
     tensor(2.)
     """
     if dim is _ALL:
+        _no_out("median", out)
         dim = None
     else:
+        check_out_tuple("median", out)
         dim_not_none("median", dim)
     return _median(_median_all, _median_dim, MedianResult, "median", input, dim, keepdim, out)
 
@@ -423,8 +462,10 @@ def nanmedian(input, dim=_ALL, keepdim=False, *, out=None):
     tensor(1.)
     """
     if dim is _ALL:
+        _no_out("nanmedian", out)
         dim = None
     else:
+        check_out_tuple("nanmedian", out)
         dim_not_none("nanmedian", dim)
     return _median(_nanmedian_all, _nanmedian_dim, NanmedianResult, "median", input, dim,
                    keepdim, out)
@@ -464,12 +505,13 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     values=tensor(2.),
     indices=tensor(2))
     """
+    check_out_tuple("mode", out)
     dim_not_none("mode", dim)
     a = input._data
     nd = a.ndim
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, "mode")
-    if input.dtype.is_complex:
+    if input.dtype.is_complex and a.size:
         _not_implemented_bool(input, "mode_cpu")
     if nd == 0:
         return _run_selecting(_mode, ModeResult, input, 0, xp.zeros((), xp.int64), keepdim, out)

@@ -13,7 +13,7 @@ import warnings
 from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
-from .registry import _write_out, expose, op
+from .registry import _write_out, check_out_tuple, expose, op, write_outs
 from .search import _return_type
 from .util import c_order, norm_dim
 
@@ -247,6 +247,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False, out
     min=tensor(-2),
     max=tensor(5))
     """
+    check_out_tuple("aminmax", out)
     if dim is not None:
         dim = norm_dim(dim, input.ndim)
         if input.ndim and input.shape[dim] == 0:
@@ -254,14 +255,14 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False, out
     elif input.numel() == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
                            "operation has no identity.")
+    if input.dtype.is_complex and dim is not None and not input.ndim:
+        raise RuntimeError(f"aminmax not implemented for {input.dtype.scalar_name}")
     if input.dtype.is_complex:
         raise NotImplementedError("\"aminmax_cpu\" not implemented for "
                                   f"'{input.dtype.scalar_name}'")
     lo, hi = _aminmax_op(input, dim if input.ndim else None, keepdim)
     if out is not None:
-        _write_out(out[0], lo._data)
-        _write_out(out[1], hi._data)
-        return AminmaxResult(out[0], out[1])
+        return write_outs(out, (lo, hi), AminmaxResult)
     return AminmaxResult(lo, hi)
 
 

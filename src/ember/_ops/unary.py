@@ -181,7 +181,19 @@ def log(self):
 def log2(self):
     """Base-2 logarithm."""
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype.kind == "c":
+            return _complex_log_over(self, 2.0)
         return _sleef_ext.via_double(xp.log2, self)
+
+
+def _complex_log_over(z, base):
+    """torch's complex log2/log10: the complex log's parts each divided by ``log(base)`` in
+    the parts' type (``Vectorized``'s ``log() / log_``)."""
+    ln = xp.log(z)
+    d = ln.real.dtype.type(math.log(base))
+    out = xp.empty_like(ln)
+    out.real, out.imag = ln.real / d, ln.imag / d
+    return out
 
 
 @op("Log10Backward0", promote=FLOAT, inplace=True,
@@ -190,12 +202,17 @@ def log2(self):
 def log10(self):
     """Base-10 logarithm."""
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype.kind == "c":
+            return _complex_log_over(self, 10.0)
         return _sleef_ext.via_double(xp.log10, self)
 
 
 @op("Log1PBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad / (self + 1))
 def log1p(self):
     """``log(1 + x)``, accurate near 0."""
+    if self.dtype.kind == "c" and xp.__name__ == "numpy":
+        from . import _fused
+        return _fused.c10_log1p(self)
     out = _sleef_ext.unary("log1p", self)
     if out is not None:
         return out
@@ -232,6 +249,9 @@ def rsqrt(self):
     self=lambda grad, result: -grad * (result * result))
 def reciprocal(self):
     """``1 / self``."""
+    if xp.__name__ == "numpy" and self.dtype.kind == "c":
+        from . import _fused
+        return _fused.complex_div(self.dtype.type(1), self)
     with xp.errstate(divide="ignore"):
         return xp.reciprocal(self)
 
@@ -739,18 +759,23 @@ def frac(self):
 
 def _predicate(name, fn, doc):
     def kernel(self):
-        if self.dtype.kind == "c" and name in ("isposinf", "isneginf"):
-            raise RuntimeError(f"{name} does not support complex inputs.")
         if self.dtype.kind in "fc":
             return fn(self)
         return xp.zeros(self.shape, xp.bool_) if name != "isfinite" else \
             xp.ones(self.shape, xp.bool_)
     kernel.__name__ = name
     kernel.__doc__ = doc
-    entry = op(None, promote=NONE, tensors=("self",), function=False, pointwise=True)(kernel)
+    signed = name in ("isposinf", "isneginf")       # (no complex inputs; an out= given)
+    entry = op(None, promote=NONE, tensors=("self",), function=False, pointwise=True,
+               check=_real_only(message=f"{name} does not support complex inputs.",
+                                error=RuntimeError) if signed else None)(kernel)
 
-    def function(input):
-        return _run(entry, (input,))
+    if signed:
+        def function(input, *, out=None):
+            return _run(entry, (input,), out)
+    else:
+        def function(input):
+            return _run(entry, (input,))
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc
     return expose(function, method=False)
