@@ -1,9 +1,14 @@
 """Fixes found by the eleventh batch of real-style programs (``tests/programs``), each checked
 against torch bit for bit: ``multi_margin_loss`` adds each sample's hinges in class order in
 the input's type and the samples' losses in double, one after another, as ATen's
-``multi_margin_loss_cpu_kernel`` does."""
+``multi_margin_loss_cpu_kernel`` does; ``torch.special``'s orthogonal polynomials (Chebyshev
+T/U/V/W and their shifted forms, Hermite H/He, Laguerre, Legendre) and Bessel functions
+(``bessel_j0/j1/y0/y1``, ``modified_bessel_i0/i1``, ``spherical_bessel_j0``) are ATen's
+``Math.h`` kernels, without gradients as in torch."""
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pytest
@@ -39,3 +44,72 @@ def test_multi_margin_loss_sums_as_aten(p, reduction, weighted, shape, dtype):
         got.append((loss, xt.grad))
     for a, b in zip(*got):
         _same(a, b)
+
+
+POLYNOMIALS = [f"{s}chebyshev_polynomial_{k}" for k in "tuvw" for s in ("", "shifted_")] + [
+    "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+    "legendre_polynomial_p"]
+BESSELS = ["bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+           "modified_bessel_i1", "spherical_bessel_j0"]
+
+
+def _points(dtype, nan=True):
+    """Sample points, the kernels' branch edges and special values (a polynomial's NaN ``x``
+    returns an uninitialised variable in torch: left out)."""
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.uniform(-1.2, 1.2, 200), rng.uniform(-12, 12, 200),
+                        rng.uniform(0, 1, 100), [1, -1, 0, 0.5, -0.5, 1e-6, 1e-9, 5, 8, 2.09,
+                                                 np.inf, -np.inf] + [np.nan] * nan])
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize("name", POLYNOMIALS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_orthogonal_polynomials_are_atens_kernels(name, dtype):
+    x = _points(dtype, nan=False)
+    degrees = np.random.default_rng(1).integers(-2, 140, x.size)
+    for n in [*range(14), degrees, np.array([np.nan, 2.7, -0.5, np.inf, 600.0])[:, None]]:
+        got = [getattr(L.special, name)(L.tensor(x), n if isinstance(n, int) else L.tensor(n))
+               for L in (torch, ember)]
+        _same(*got)
+    _same(*(getattr(L.special, name)(L.tensor(x[3]), 3) for L in (torch, ember)))
+
+
+@pytest.mark.parametrize("name", BESSELS)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bessel_functions_are_atens_kernels(name, dtype):
+    """(A NaN's sign bit is not compared: float32 ``j0``/``j1`` at the infinities.)"""
+    x = _points(dtype)
+    a, b = (getattr(L.special, name)(L.tensor(x)).numpy() for L in (torch, ember))
+    nan = np.isnan(a)
+    assert a.dtype == b.dtype and np.array_equal(nan, np.isnan(b))
+    assert a[~nan].tobytes() == b[~nan].tobytes()
+
+
+@pytest.mark.parametrize("name", POLYNOMIALS[:1] + POLYNOMIALS[-1:] + BESSELS[:1])
+def test_special_function_types_gradients_and_errors(name):
+    binary = name in POLYNOMIALS
+    got = []
+    for L in (torch, ember):
+        f = getattr(L.special, name)
+        call = functools.partial(f, n=3) if binary else f
+        x = L.tensor([0.25, 0.5, 2.0], requires_grad=True)
+        y = call(x)
+        o = L.empty(3, dtype=L.float64)
+        call(x.detach().double(), out=o)
+        row = [y.requires_grad, y.grad_fn is None, str(call(L.arange(3)).dtype), o.tolist()]
+        if binary:
+            row += [f(0.5, L.tensor([1, 2])).tolist(),
+                    str(f(x.detach(), L.tensor(2.0, dtype=L.float64)).dtype)]
+        for bad_dtype in (L.complex64, L.half):
+            row.append(_error(call, x.detach().to(bad_dtype)))
+        got.append(row)
+    assert got[0] == got[1]
+
+
+def _error(fn, *args):
+    try:
+        fn(*args)
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e)
+    return None

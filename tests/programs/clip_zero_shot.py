@@ -29,8 +29,9 @@ class TextEncoder(nn.Module):
         self.tok = nn.Embedding(vocab, dim)
         self.pos = nn.Parameter(torch.zeros(seq, dim))
         nn.init.normal_(self.pos, std=0.01)
-        layer = nn.TransformerEncoderLayer(dim, 4, dim * 2, dropout=0.0, batch_first=True,
-                                           norm_first=True)
+        layer = nn.TransformerEncoderLayer(
+            dim, 4, dim * 2, dropout=0.0, batch_first=True, norm_first=True
+        )
         self.enc = nn.TransformerEncoder(layer, 1, enable_nested_tensor=False)
         self.ln = nn.LayerNorm(dim)
 
@@ -44,8 +45,8 @@ class CLIP(nn.Module):
         super().__init__()
         self.visual = nn.Sequential(nn.Linear(img_dim, width), nn.GELU(), nn.Linear(width, width))
         self.text = TextEncoder(width)
-        self.image_projection = nn.Parameter(torch.randn(width, embed_dim) * width ** -0.5)
-        self.text_projection = nn.Parameter(torch.randn(width, embed_dim) * width ** -0.5)
+        self.image_projection = nn.Parameter(torch.randn(width, embed_dim) * width**-0.5)
+        self.text_projection = nn.Parameter(torch.randn(width, embed_dim) * width**-0.5)
         self.logit_scale = nn.Parameter(torch.ones([]) * math.log(1 / 0.07))
 
     def encode_image(self, x):
@@ -78,13 +79,16 @@ for step in range(40):
         model.logit_scale.clamp_(0, math.log(100))
     if step % 10 == 0 or step == 39:
         acc_i = (li.argmax(1) == labels).float().mean().item()
-        print(f"step {step:2d} loss {loss.item():.4f} i2t acc {acc_i:.3f} "
-              f"scale {model.logit_scale.exp().item():.3f}")
+        print(
+            f"step {step:2d} loss {loss.item():.4f} i2t acc {acc_i:.3f} "
+            f"scale {model.logit_scale.exp().item():.3f}"
+        )
 
 model.eval()
 with torch.no_grad():
-    prompts = torch.cat([prompt_templates.repeat_interleave(n_cls, 0),
-                         class_tokens.repeat(4, 1)], dim=1)
+    prompts = torch.cat(
+        [prompt_templates.repeat_interleave(n_cls, 0), class_tokens.repeat(4, 1)], dim=1
+    )
     emb = F.normalize(model.encode_text(prompts), dim=-1).view(4, n_cls, -1)
     classifier = F.normalize(emb.mean(0), dim=-1)
     print("zero-shot classifier", classifier.shape)

@@ -30,8 +30,10 @@ for gen in range(1, 33):
     board = life_step(board)
     if gen in (1, 4, 16, 32):
         ys, xs = torch.nonzero(board[0, 0], as_tuple=True)
-        print(f"gen {gen}: alive {int(board.sum())} bbox rows {ys.min().item()}-{ys.max().item()}"
-              f" cols {xs.min().item()}-{xs.max().item()}")
+        print(
+            f"gen {gen}: alive {int(board.sum())} bbox rows {ys.min().item()}-{ys.max().item()}"
+            f" cols {xs.min().item()}-{xs.max().item()}"
+        )
 show(board)
 print("back to start:", torch.equal(board[0, 0, :3, :3], glider))
 

@@ -57,7 +57,10 @@ for family, y in [("logit", y_bin), ("poisson", y_cnt)]:
         ll = Poisson(eta.exp()).log_prob(y).sum()
         mu = eta.exp()
         dev = 2 * torch.sum(torch.xlogy(y, y / mu) - (y - mu))
-    print(f" loglik {ll.item():.4f} deviance {dev.item():.4f} AIC {(-2 * ll + 2 * X.shape[1]).item():.4f}")
+    print(
+        f" loglik {ll.item():.4f} deviance {dev.item():.4f}"
+        f" AIC {(-2 * ll + 2 * X.shape[1]).item():.4f}"
+    )
     lo, hi = beta - 1.959964 * se, beta + 1.959964 * se
     print(" 95% CI", torch.stack([lo, hi], 1))
 
@@ -78,6 +81,8 @@ print("lbfgs final nll", closure().item())
 beta, cov, _ = irls(X, y_bin, "logit")
 print("max |lbfgs - irls|", (w.detach() - beta).abs().max().item() < 1e-5)
 H = torch.autograd.functional.hessian(
-    lambda b: torch.nn.functional.binary_cross_entropy_with_logits(X @ b, y_bin, reduction="sum"), beta)
+    lambda b: torch.nn.functional.binary_cross_entropy_with_logits(X @ b, y_bin, reduction="sum"),
+    beta,
+)
 print("hessian inverse matches cov:", torch.allclose(torch.linalg.inv(H), cov, atol=1e-8))
 print("condition number", torch.linalg.cond(H).item())

@@ -5,8 +5,23 @@
 # normalised Laplacian.
 import torch
 
-edges = torch.tensor([[0, 1], [1, 2], [2, 0], [2, 3], [3, 4], [4, 5], [5, 3], [6, 7], [7, 8],
-                      [8, 6], [9, 9], [1, 3], [4, 0]])
+edges = torch.tensor(
+    [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+        [2, 3],
+        [3, 4],
+        [4, 5],
+        [5, 3],
+        [6, 7],
+        [7, 8],
+        [8, 6],
+        [9, 9],
+        [1, 3],
+        [4, 0],
+    ]
+)
 n = 10
 A = torch.zeros(n, n)
 A[edges[:, 0], edges[:, 1]] = 1.0
@@ -15,7 +30,9 @@ out_deg = A.sum(1)
 print("out degree", out_deg)
 
 d = 0.85
-M = torch.where(out_deg[:, None] > 0, A / out_deg.clamp(min=1)[:, None], torch.full_like(A, 1.0 / n)).T
+M = torch.where(
+    out_deg[:, None] > 0, A / out_deg.clamp(min=1)[:, None], torch.full_like(A, 1.0 / n)
+).T
 print("column sums", M.sum(0))
 r = torch.full((n,), 1.0 / n)
 for it in range(100):
@@ -28,12 +45,18 @@ print("pagerank converged after", it + 1, "iterations, sum", r.sum().item())
 print(r)
 print("ranking", torch.argsort(r, descending=True))
 
-W = torch.tensor([[0, 3, 8, float("inf"), -4], [float("inf"), 0, float("inf"), 1, 7],
-                  [float("inf"), 4, 0, float("inf"), float("inf")], [2, float("inf"), -5, 0,
-                  float("inf")], [float("inf"), float("inf"), float("inf"), 6, 0]])
+W = torch.tensor(
+    [
+        [0, 3, 8, float("inf"), -4],
+        [float("inf"), 0, float("inf"), 1, 7],
+        [float("inf"), 4, 0, float("inf"), float("inf")],
+        [2, float("inf"), -5, 0, float("inf")],
+        [float("inf"), float("inf"), float("inf"), 6, 0],
+    ]
+)
 D = W.clone()
 for k in range(D.shape[0]):
-    D = torch.minimum(D, D[:, k:k + 1] + D[k:k + 1, :])
+    D = torch.minimum(D, D[:, k : k + 1] + D[k : k + 1, :])
 print("floyd-warshall\n", D)
 print("negative cycle:", bool((D.diagonal() < 0).any()))
 
@@ -66,7 +89,12 @@ print("component sizes", sizes[sizes > 0])
 tri = torch.trace(U @ U @ U) / 6
 print("triangles", tri.item())
 deg = U.sum(1)
-print("undirected degrees", deg, "clustering", (torch.diagonal(U @ U @ U) / (deg * (deg - 1)).clamp(min=1)))
+print(
+    "undirected degrees",
+    deg,
+    "clustering",
+    (torch.diagonal(U @ U @ U) / (deg * (deg - 1)).clamp(min=1)),
+)
 
 Dm = torch.diag(deg.clamp(min=1).rsqrt())
 L = torch.eye(n, dtype=torch.float64) - (Dm @ U @ Dm).double()

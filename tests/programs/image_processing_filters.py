@@ -9,8 +9,9 @@ import torch.nn.functional as F
 
 torch.manual_seed(0)
 H = W = 24
-yy, xx = torch.meshgrid(torch.arange(H, dtype=torch.float32), torch.arange(W, dtype=torch.float32),
-                        indexing="ij")
+yy, xx = torch.meshgrid(
+    torch.arange(H, dtype=torch.float32), torch.arange(W, dtype=torch.float32), indexing="ij"
+)
 img = ((xx - 12) ** 2 + (yy - 12) ** 2 < 49).float() * 0.7
 img[4:9, 3:20] = 0.4
 img = img + 0.2 * (xx / W)
@@ -20,7 +21,7 @@ print(img.shape, img.mean().item(), noisy.mean().item())
 
 def gaussian_kernel1d(sigma, radius):
     x = torch.arange(-radius, radius + 1, dtype=torch.float32)
-    k = torch.exp(-x ** 2 / (2 * sigma ** 2))
+    k = torch.exp(-(x**2) / (2 * sigma**2))
     return k / k.sum()
 
 
@@ -50,8 +51,16 @@ binary = (blur > 0.5).float()
 dilated = F.max_pool2d(binary, 3, stride=1, padding=1)
 eroded = -F.max_pool2d(-binary, 3, stride=1, padding=1)
 opened = F.max_pool2d(-F.max_pool2d(-binary, 3, 1, 1), 3, 1, 1)
-print("binary", int(binary.sum()), "dilated", int(dilated.sum()), "eroded", int(eroded.sum()),
-      "opened", int(opened.sum()))
+print(
+    "binary",
+    int(binary.sum()),
+    "dilated",
+    int(dilated.sum()),
+    "eroded",
+    int(eroded.sum()),
+    "opened",
+    int(opened.sum()),
+)
 boundary = dilated - eroded
 print("boundary", int(boundary.sum()))
 
@@ -66,24 +75,30 @@ cdf = hist.cumsum(0)
 cdf_min = cdf[cdf > 0].min()
 lut = ((cdf - cdf_min) / (cdf[-1] - cdf_min) * 255).round().clamp(0, 255).to(torch.uint8)
 equalised = lut[u8.long()]
-print("u8 range", u8.min().item(), u8.max().item(), "equalised range", equalised.min().item(),
-      equalised.max().item())
+print(
+    "u8 range",
+    u8.min().item(),
+    u8.max().item(),
+    "equalised range",
+    equalised.min().item(),
+    equalised.max().item(),
+)
 print("hist nonzero", (hist > 0).sum().item(), lut[::32])
 
 
 def psnr(a, b, data_range=1.0):
     mse = F.mse_loss(a, b)
-    return 10 * torch.log10(data_range ** 2 / mse)
+    return 10 * torch.log10(data_range**2 / mse)
 
 
-def ssim(a, b, window=7, c1=0.01 ** 2, c2=0.03 ** 2):
+def ssim(a, b, window=7, c1=0.01**2, c2=0.03**2):
     k = gaussian_kernel1d(1.5, window // 2)
     w2 = torch.outer(k, k)[None, None]
     mu_a, mu_b = F.conv2d(a, w2), F.conv2d(b, w2)
-    saa = F.conv2d(a * a, w2) - mu_a ** 2
-    sbb = F.conv2d(b * b, w2) - mu_b ** 2
+    saa = F.conv2d(a * a, w2) - mu_a**2
+    sbb = F.conv2d(b * b, w2) - mu_b**2
     sab = F.conv2d(a * b, w2) - mu_a * mu_b
-    s = ((2 * mu_a * mu_b + c1) * (2 * sab + c2)) / ((mu_a ** 2 + mu_b ** 2 + c1) * (saa + sbb + c2))
+    s = ((2 * mu_a * mu_b + c1) * (2 * sab + c2)) / ((mu_a**2 + mu_b**2 + c1) * (saa + sbb + c2))
     return s.mean()
 
 

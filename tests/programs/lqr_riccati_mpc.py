@@ -13,8 +13,8 @@ g, mc, mp, l = 9.81, 1.0, 0.1, 0.5
 def dynamics(state, u):
     x, xd, th, thd = state.unbind(-1)
     s, c = torch.sin(th), torch.cos(th)
-    temp = (u[..., 0] + mp * l * thd ** 2 * s) / (mc + mp)
-    thacc = (g * s - c * temp) / (l * (4.0 / 3.0 - mp * c ** 2 / (mc + mp)))
+    temp = (u[..., 0] + mp * l * thd**2 * s) / (mc + mp)
+    thacc = (g * s - c * temp) / (l * (4.0 / 3.0 - mp * c**2 / (mc + mp)))
     xacc = temp - mp * l * thacc * c / (mc + mp)
     return torch.stack([xd, xacc, thd, thacc], -1)
 
@@ -59,7 +59,13 @@ def rollout(policy, s0, steps):
 s0 = torch.tensor([0.0, 0.0, 0.2, 0.0])
 traj, cost = rollout(lambda s: -K @ s, s0, 150)
 print("LQR cost", cost.item(), "final state", traj[-1])
-print("max |theta|", traj[:, 2].abs().max().item(), "cart range", traj[:, 0].min().item(), traj[:, 0].max().item())
+print(
+    "max |theta|",
+    traj[:, 2].abs().max().item(),
+    "cart range",
+    traj[:, 0].min().item(),
+    traj[:, 0].max().item(),
+)
 print("quadratic value x0'Px0", (s0 @ P @ s0).item())
 
 H = 30

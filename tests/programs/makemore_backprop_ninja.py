@@ -6,8 +6,24 @@
 import torch
 import torch.nn.functional as F
 
-words = ["emma", "olivia", "ava", "isabella", "sophia", "charlotte", "mia", "amelia",
-         "harper", "evelyn", "abigail", "emily", "elizabeth", "mila", "ella", "avery"]
+words = [
+    "emma",
+    "olivia",
+    "ava",
+    "isabella",
+    "sophia",
+    "charlotte",
+    "mia",
+    "amelia",
+    "harper",
+    "evelyn",
+    "abigail",
+    "emily",
+    "elizabeth",
+    "mila",
+    "ella",
+    "avery",
+]
 chars = sorted(set("".join(words)))
 stoi = {s: i + 1 for i, s in enumerate(chars)}
 stoi["."] = 0
@@ -41,7 +57,11 @@ def cmp(s, dt, t):
 n_embd, n_hidden = 10, 64
 g = torch.Generator().manual_seed(2147483647)
 C = torch.randn((vocab_size, n_embd), generator=g)
-W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5 / 3) / ((n_embd * block_size) ** 0.5)
+W1 = (
+    torch.randn((n_embd * block_size, n_hidden), generator=g)
+    * (5 / 3)
+    / ((n_embd * block_size) ** 0.5)
+)
 b1 = torch.randn(n_hidden, generator=g) * 0.1
 W2 = torch.randn((n_hidden, vocab_size), generator=g) * 0.1
 b2 = torch.randn(vocab_size, generator=g) * 0.1
@@ -63,7 +83,7 @@ embcat = emb.view(emb.shape[0], -1)
 hprebn = embcat @ W1 + b1
 bnmeani = 1 / n * hprebn.sum(0, keepdim=True)
 bndiff = hprebn - bnmeani
-bndiff2 = bndiff ** 2
+bndiff2 = bndiff**2
 bnvar = 1 / (n - 1) * (bndiff2).sum(0, keepdim=True)
 bnvar_inv = (bnvar + 1e-5) ** -0.5
 bnraw = bndiff * bnvar_inv
@@ -74,16 +94,34 @@ logit_maxes = logits.max(1, keepdim=True).values
 norm_logits = logits - logit_maxes
 counts = norm_logits.exp()
 counts_sum = counts.sum(1, keepdims=True)
-counts_sum_inv = counts_sum ** -1
+counts_sum_inv = counts_sum**-1
 probs = counts * counts_sum_inv
 logprobs = probs.log()
 loss = -logprobs[range(n), Yb].mean()
 
 for p in parameters:
     p.grad = None
-for t in [logprobs, probs, counts, counts_sum, counts_sum_inv, norm_logits, logit_maxes,
-          logits, h, hpreact, bnraw, bnvar_inv, bnvar, bndiff2, bndiff, hprebn, bnmeani,
-          embcat, emb]:
+for t in [
+    logprobs,
+    probs,
+    counts,
+    counts_sum,
+    counts_sum_inv,
+    norm_logits,
+    logit_maxes,
+    logits,
+    h,
+    hpreact,
+    bnraw,
+    bnvar_inv,
+    bnvar,
+    bndiff2,
+    bndiff,
+    hprebn,
+    bnmeani,
+    embcat,
+    emb,
+]:
     t.retain_grad()
 loss.backward()
 print(loss)
@@ -93,7 +131,7 @@ dlogprobs[range(n), Yb] = -1.0 / n
 dprobs = (1.0 / probs) * dlogprobs
 dcounts_sum_inv = (counts * dprobs).sum(1, keepdim=True)
 dcounts = counts_sum_inv * dprobs
-dcounts_sum = (-counts_sum ** -2) * dcounts_sum_inv
+dcounts_sum = (-(counts_sum**-2)) * dcounts_sum_inv
 dcounts += torch.ones_like(counts) * dcounts_sum
 dnorm_logits = counts * dcounts
 dlogits = dnorm_logits.clone()
@@ -102,7 +140,7 @@ dlogits += F.one_hot(logits.max(1).indices, num_classes=logits.shape[1]) * dlogi
 dh = dlogits @ W2.T
 dW2 = h.T @ dlogits
 db2 = dlogits.sum(0)
-dhpreact = (1.0 - h ** 2) * dh
+dhpreact = (1.0 - h**2) * dh
 dbngain = (bnraw * dhpreact).sum(0, keepdim=True)
 dbnraw = bngain * dhpreact
 dbnbias = dhpreact.sum(0, keepdim=True)
@@ -157,10 +195,18 @@ dlogits[range(n), Yb] -= 1
 dlogits /= n
 cmp("logits", dlogits, logits)
 
-hpreact_fast = bngain * (hprebn - hprebn.mean(0, keepdim=True)) / torch.sqrt(
-    hprebn.var(0, keepdim=True, unbiased=True) + 1e-5) + bnbias
+hpreact_fast = (
+    bngain
+    * (hprebn - hprebn.mean(0, keepdim=True))
+    / torch.sqrt(hprebn.var(0, keepdim=True, unbiased=True) + 1e-5)
+    + bnbias
+)
 print("max diff:", (hpreact_fast - hpreact).abs().max())
-dhprebn = bngain * bnvar_inv / n * (n * dhpreact - dhpreact.sum(0) - n / (n - 1) * bnraw
-                                    * (dhpreact * bnraw).sum(0))
+dhprebn = (
+    bngain
+    * bnvar_inv
+    / n
+    * (n * dhpreact - dhpreact.sum(0) - n / (n - 1) * bnraw * (dhpreact * bnraw).sum(0))
+)
 cmp("hprebn", dhprebn, hprebn)
 print(dhprebn.shape, dhprebn[0, :4])

@@ -5,10 +5,40 @@
 import torch
 import torch.nn.functional as F
 
-words = ["emma", "olivia", "ava", "isabella", "sophia", "charlotte", "mia", "amelia",
-         "harper", "evelyn", "abigail", "emily", "elizabeth", "mila", "ella", "avery",
-         "sofia", "camila", "aria", "scarlett", "victoria", "madison", "luna", "grace",
-         "chloe", "penelope", "layla", "riley", "zoey", "nora", "lily", "eleanor"]
+words = [
+    "emma",
+    "olivia",
+    "ava",
+    "isabella",
+    "sophia",
+    "charlotte",
+    "mia",
+    "amelia",
+    "harper",
+    "evelyn",
+    "abigail",
+    "emily",
+    "elizabeth",
+    "mila",
+    "ella",
+    "avery",
+    "sofia",
+    "camila",
+    "aria",
+    "scarlett",
+    "victoria",
+    "madison",
+    "luna",
+    "grace",
+    "chloe",
+    "penelope",
+    "layla",
+    "riley",
+    "zoey",
+    "nora",
+    "lily",
+    "eleanor",
+]
 print(len(words), min(len(w) for w in words), max(len(w) for w in words))
 
 chars = sorted(set("".join(words)))
@@ -82,7 +112,7 @@ for k in range(60):
     logits = xenc @ W
     counts = logits.exp()
     probs = counts / counts.sum(1, keepdims=True)
-    loss = -probs[torch.arange(num), ys].log().mean() + 0.01 * (W ** 2).mean()
+    loss = -probs[torch.arange(num), ys].log().mean() + 0.01 * (W**2).mean()
     if k % 10 == 0:
         print(k, loss.item())
     W.grad = None

@@ -88,7 +88,7 @@ for epoch in range(12):
     perm = torch.randperm(96)
     total, correct = 0.0, 0
     for i in range(0, 96, 32):
-        idx = perm[i:i + 32]
+        idx = perm[i : i + 32]
         spk, memv = net(data[:, idx])
         loss = F.cross_entropy(memv.sum(0) / T, labels[idx])
         opt.zero_grad()
@@ -106,5 +106,10 @@ with torch.no_grad():
     print("test acc", (counts.argmax(1) == labels).float().mean().item())
     print("firing rate per output", counts.mean(0) / T)
     print("membrane at last step", memv[-1, :3])
-print("fc1 grad norm", net.fc1.weight.grad.norm().item(), "fc2 grad", net.fc2.weight.grad.abs().sum().item())
+print(
+    "fc1 grad norm",
+    net.fc1.weight.grad.norm().item(),
+    "fc2 grad",
+    net.fc2.weight.grad.abs().sum().item(),
+)
 print([k for k in net.state_dict()])

@@ -9,8 +9,12 @@ import torch.nn as nn
 
 torch.manual_seed(0)
 n = 120
-X = torch.cat([torch.randn(n // 2, 2) + torch.tensor([1.5, 1.5]),
-               torch.randn(n // 2, 2) - torch.tensor([1.5, 1.5])])
+X = torch.cat(
+    [
+        torch.randn(n // 2, 2) + torch.tensor([1.5, 1.5]),
+        torch.randn(n // 2, 2) - torch.tensor([1.5, 1.5]),
+    ]
+)
 y = torch.cat([torch.ones(n // 2), -torch.ones(n // 2)])
 print(X.shape, y[:4], y[-4:])
 
@@ -27,8 +31,10 @@ for epoch in range(100):
     opt.step()
     if epoch % 25 == 0 or epoch == 99:
         acc = ((X @ w + b).sign() == y).float().mean()
-        print(f"epoch {epoch:3d} loss {loss.item():.5f} acc {acc.item():.3f} "
-              f"support {int((margins < 1).sum())}")
+        print(
+            f"epoch {epoch:3d} loss {loss.item():.5f} acc {acc.item():.3f} "
+            f"support {int((margins < 1).sum())}"
+        )
 print("w", w.data, "b", b.data, "margin width", (2 / w.norm()).item())
 
 Xm = torch.randn(150, 4)
@@ -64,8 +70,10 @@ for gamma, lam in [(0.5, 1e-2), (2.0, 1e-2), (2.0, 1.0)]:
     alpha = torch.cholesky_solve(yr[:, None], L)
     pred = rbf(xt, xr, gamma) @ alpha
     train_mse = ((K @ alpha)[:, 0] - yr).pow(2).mean()
-    print(f"gamma {gamma} lambda {lam}: train mse {train_mse.item():.6f} "
-          f"test mse {(pred[:, 0] - torch.sin(2 * xt[:, 0])).pow(2).mean().item():.6f}")
+    print(
+        f"gamma {gamma} lambda {lam}: train mse {train_mse.item():.6f} "
+        f"test mse {(pred[:, 0] - torch.sin(2 * xt[:, 0])).pow(2).mean().item():.6f}"
+    )
 print("prediction", pred[:, 0])
 
 D, gamma = 300, 2.0
@@ -74,7 +82,11 @@ phase = torch.rand(D, dtype=torch.float64) * 2 * math.pi
 Z = math.sqrt(2.0 / D) * torch.cos(xr @ W + phase)
 K_approx = Z @ Z.T
 K = rbf(xr, xr, gamma)
-print("RFF kernel error", (K_approx - K).abs().max().item(), (K_approx - K).pow(2).mean().sqrt().item())
+print(
+    "RFF kernel error",
+    (K_approx - K).abs().max().item(),
+    (K_approx - K).pow(2).mean().sqrt().item(),
+)
 theta = torch.linalg.solve(Z.T @ Z + 1e-2 * torch.eye(D, dtype=torch.float64), Z.T @ yr)
 Zt = math.sqrt(2.0 / D) * torch.cos(xt @ W + phase)
 print("RFF prediction", Zt @ theta)
