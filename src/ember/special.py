@@ -1,6 +1,7 @@
 """``torch.special``: special functions under torch's special names (``expit`` is
 ``sigmoid``, ``gammaln`` is ``lgamma``, ``psi`` is ``digamma`` …) and the few only this
-namespace holds (``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``, ``xlog1py``)."""
+namespace holds (``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``, ``xlog1py``, the orthogonal
+polynomials and Bessel functions)."""
 
 from . import _ops
 from ._ops.special_functions import (  # noqa: F401

@@ -1,5 +1,7 @@
 """torch's scalar special-function kernels (ATen's ``Math.h``) bit for bit: ``ndtri``,
-``i0``/``i0e``/``i1``/``i1e``, ``erfcx`` and ``log_ndtr``.
+``i0``/``i0e``/``i1``/``i1e``, ``erfcx``, ``log_ndtr``, the orthogonal polynomials
+(Chebyshev, Hermite, Laguerre, Legendre) and the Bessel functions ``j0``/``j1``/``y0``/``y1``,
+``modified_bessel_i1`` and ``spherical_bessel_j0``.
 
 torch compiles these loops with FMA enabled and GCC's default contraction, so every
 ``a * b + c`` of the C source is one fused multiply-add (``_fma``); on a float the
@@ -624,19 +626,17 @@ def _degree(n):
         return np.where(ok, np.trunc(np.where(ok, n, 0)), -2.0 ** 63).astype(np.int64)
 
 
-def _recurrence(x, n, q, step, first, count, nan_stop=True):
+def _recurrence(x, n, q, step, first, count):
     """``p = 1``, then ``r = step(k, p, q, sel); p = q; q = r`` for the loop's ``k`` (from
     ``first``), ``count(n)`` times per element (``step`` sees the elements still looping,
-    ``sel``): the last ``q``. ``nan_stop`` ends an element's loop at a NaN ``q``, as the
-    kernels' ``!std::isnan(q)`` does."""
+    ``sel``): the last ``q``. An element's loop ends at a NaN ``q``, as the kernels'
+    ``!std::isnan(q)`` does."""
     T = x.dtype.type
     qf = np.array(q, x.dtype).reshape(-1)
     pf = np.ones_like(qf)
     steps = np.maximum(count(np.maximum(n, 0)), 0).reshape(-1)
     for i in range(int(steps.max(initial=0))):
-        on = i < steps
-        if nan_stop:
-            on &= ~np.isnan(qf)
+        on = (i < steps) & ~np.isnan(qf)
         sel = np.flatnonzero(on)
         if not sel.size:
             break
@@ -706,7 +706,8 @@ def chebyshev(x, n, kind, shifted=False):
 
 def _hermite(x, n, q0, a, stride):
     """``hermite_polynomial_h_forward`` (``a = x + x``, ``k = 2, 4, …``) and ``_he_``
-    (``a = x``, ``k = 1, 2, …``): ``r = a q - k p``; NaN above degree 128 (float) or 512."""
+    (``a = x``, ``k = 1, 2, …``): ``r = a q - k p`` (no NaN check); NaN above degree 128
+    (float) or 512 (double)."""
     T = x.dtype.type
     n = _degree(n)
     limit = 128 if x.dtype == _f32 else 512

@@ -1,5 +1,6 @@
 """The functions only ``torch.special`` holds: ``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``,
-``xlog1py`` and ``zeta``, with torch's nodes and derivatives.yaml's formulas. (The rest of
+``xlog1py`` and ``zeta``, with torch's nodes and derivatives.yaml's formulas, and the
+orthogonal polynomials and Bessel functions, which have no gradient in torch. (The rest of
 ``torch.special`` is the top-level functions under their special names: ``ember.special``.)
 """
 
