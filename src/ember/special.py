@@ -1,18 +1,38 @@
 """``torch.special``: special functions under torch's special names (``expit`` is
 ``sigmoid``, ``gammaln`` is ``lgamma``, ``psi`` is ``digamma`` …) and the few only this
-namespace holds (``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``, ``xlog1py``)."""
+namespace holds (``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``, ``xlog1py``, the orthogonal
+polynomials and Bessel functions)."""
 
 from . import _ops
 from ._ops.special_functions import (  # noqa: F401
+    bessel_j0,
+    bessel_j1,
+    bessel_y0,
+    bessel_y1,
+    chebyshev_polynomial_t,
+    chebyshev_polynomial_u,
+    chebyshev_polynomial_v,
+    chebyshev_polynomial_w,
     entr,
     erfcx,
+    hermite_polynomial_h,
+    hermite_polynomial_he,
     i0,
     i0e,
     i1,
     i1e,
+    laguerre_polynomial_l,
+    legendre_polynomial_p,
     log_ndtr,
+    modified_bessel_i0,
+    modified_bessel_i1,
     ndtr,
     ndtri,
+    shifted_chebyshev_polynomial_t,
+    shifted_chebyshev_polynomial_u,
+    shifted_chebyshev_polynomial_v,
+    shifted_chebyshev_polynomial_w,
+    spherical_bessel_j0,
     xlog1py,
     zeta,
 )

@@ -1,5 +1,7 @@
 """torch's scalar special-function kernels (ATen's ``Math.h``) bit for bit: ``ndtri``,
-``i0``/``i0e``/``i1``/``i1e``, ``erfcx`` and ``log_ndtr``.
+``i0``/``i0e``/``i1``/``i1e``, ``erfcx``, ``log_ndtr``, the orthogonal polynomials
+(Chebyshev, Hermite, Laguerre, Legendre) and the Bessel functions ``j0``/``j1``/``y0``/``y1``,
+``modified_bessel_i1`` and ``spherical_bessel_j0``.
 
 torch compiles these loops with FMA enabled and GCC's default contraction, so every
 ``a * b + c`` of the C source is one fused multiply-add (``_fma``); on a float the
@@ -608,3 +610,296 @@ def trigamma(x):
         series = _fma(ixx, inner, T(1) + T(1) / (T(2) * x))
         result = result + series / x
         return (sign * result).astype(x.dtype)
+
+
+
+# ----------------------------------------------------------------------------- polynomials
+# ATen's orthogonal-polynomial kernels (``chebyshev_polynomial_t_forward`` …): the degree is
+# ``static_cast<int64_t>(n)``, each kernel's early returns come first, then a three-term
+# recurrence whose ``a * q - b`` steps are one fused multiply-add each.
+
+def _degree(n):
+    """``static_cast<int64_t>(n)`` as x86 computes it: truncation, and INT64_MIN for NaN,
+    infinities and values out of range (all of which the kernels treat as ``n < 0``)."""
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(n) & (np.abs(n) < 2.0 ** 63)
+        return np.where(ok, np.trunc(np.where(ok, n, 0)), -2.0 ** 63).astype(np.int64)
+
+
+def _recurrence(x, n, q, step, first, count):
+    """``p = 1``, then ``r = step(k, p, q, sel); p = q; q = r`` for the loop's ``k`` (from
+    ``first``), ``count(n)`` times per element (``step`` sees the elements still looping,
+    ``sel``): the last ``q``. An element's loop ends at a NaN ``q``, as the kernels'
+    ``!std::isnan(q)`` does."""
+    T = x.dtype.type
+    qf = np.array(q, x.dtype).reshape(-1)
+    pf = np.ones_like(qf)
+    steps = np.maximum(count(np.maximum(n, 0)), 0).reshape(-1)
+    for i in range(int(steps.max(initial=0))):
+        on = (i < steps) & ~np.isnan(qf)
+        sel = np.flatnonzero(on)
+        if not sel.size:
+            break
+        r = step(T(first + i), pf[sel], qf[sel], sel)
+        pf[sel], qf[sel] = qf[sel], r
+    return qf.reshape(np.shape(x))
+
+
+def _kernel(x, n, early, recur):
+    """The result of a kernel whose early returns are ``early`` ((mask, value) pairs in the
+    source's order, degrees 0 and 1 included) and whose loop gives ``recur()``."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        out = recur()
+        for mask, value in reversed([(n < 0, T(0))] + early):
+            out = np.where(mask, value, out)
+        return out.astype(x.dtype)
+
+
+def _parity(n, v):
+    """``v`` for even ``n``, ``-v`` for odd."""
+    return np.where(n % 2 == 0, v, -v)
+
+
+def chebyshev(x, n, kind, shifted=False):
+    """``[shifted_]chebyshev_polynomial_{t,u,v,w}_forward``: at ``y = x`` (``2x - 1``
+    shifted), the endpoint values, a trigonometric form in ``t = acos y`` above a degree
+    threshold, else ``r = (y + y) q - p`` from ``q = y, 2y, 2y - 1, 2y + 1``."""
+    T = x.dtype.type
+    n = _degree(n)
+    one = T(1)
+    nf = n.astype(x.dtype)
+    n1, n21 = (n + 1).astype(x.dtype), (n + n + 1).astype(x.dtype)
+    with np.errstate(all="ignore"):
+        y = x + x - one if shifted else x
+        yy = y + y
+        t = c_call("acos", y)
+        if kind == "t":
+            at_plus, at_minus, q0 = one, _parity(n, one), y
+            trig = c_call("cos", nf * t)
+        elif kind == "u":
+            at_plus, at_minus, q0 = n1, _parity(n, n1), yy
+            s = c_call("sin", t)
+            trig = np.where(s != 0, c_call("sin", n1 * t) / s, n1 * c_call("cos", n1 * t) / y)
+        elif kind == "v":
+            at_plus, at_minus, q0 = one, _parity(n, n21), yy - one
+            trig = np.where(c_call("sin", t / T(2)) != one,
+                            c_call("cos", (nf + T(0.5)) * t) / c_call("cos", t / T(2)),
+                            _parity(n, n21))
+        else:
+            at_plus, at_minus, q0 = n21, _parity(n, one), yy + one
+            fallback = _parity(n, one) if shifted else np.where(x > 0, n21, _parity(n, one))
+            trig = np.where(c_call("cos", t / T(2)) != one,
+                            c_call("sin", (nf + T(0.5)) * t) / c_call("sin", t / T(2)),
+                            fallback)
+    if shifted:
+        ends = [(x == one, at_plus), (x == T(0), at_minus)]
+    else:
+        ends = [(np.abs(x) == one, np.where(x > 0, at_plus, at_minus))]
+    limit = {"t": 6, "u": 8 - 2 * shifted, "v": 8 - 2 * shifted, "w": 8 - 4 * shifted}[kind]
+    return _kernel(x, n, ends + [((n > limit) & (np.abs(y) < one), trig), (n == 0, one),
+                                 (n == 1, q0)],
+                   lambda: _recurrence(x, n, q0.copy(),
+                                       lambda k, p, q, s: _fma(yy.reshape(-1)[s], q, -p), 2,
+                                       lambda m: m - 1))
+
+
+def _hermite(x, n, q0, a, stride):
+    """``hermite_polynomial_h_forward`` (``a = x + x``, ``k = 2, 4, …``) and ``_he_``
+    (``a = x``, ``k = 1, 2, …``): ``r = a q - k p`` (no NaN check); NaN above degree 128
+    (float) or 512 (double)."""
+    T = x.dtype.type
+    n = _degree(n)
+    limit = 128 if x.dtype == _f32 else 512
+    p, q = np.ones_like(x), q0.copy()
+    with np.errstate(all="ignore"):
+        for i in range(1, min(int(n.max(initial=0)), limit + 1)):
+            r = _fma(a, q, -(T(i * stride) * p))
+            on = i < n
+            p, q = np.where(on, q, p), np.where(on, r, q)
+    return _kernel(x, n, [(n == 0, T(1)), (n == 1, q0), (n > limit, T(np.nan))], lambda: q)
+
+
+def hermite_h(x, n):
+    """``hermite_polynomial_h_forward``."""
+    return _hermite(x, n, x + x, x + x, 2)
+
+
+def hermite_he(x, n):
+    """``hermite_polynomial_he_forward``."""
+    return _hermite(x, n, x.copy(), x, 1)
+
+
+def laguerre_l(x, n):
+    """``laguerre_polynomial_l_forward``: ``r = ((k + k) + (1 - x)) q - k p) / (k + 1)``."""
+    T = x.dtype.type
+    n = _degree(n)
+    omx = T(1) - x
+    return _kernel(x, n, [(np.abs(x) == 0, T(1)), (n == 0, T(1)), (n == 1, omx)],
+                   lambda: _recurrence(x, n, omx.copy(), lambda k, p, q, s: _fma(
+                       (k + k) + omx.reshape(-1)[s], q, -(k * p)) / (k + T(1)), 1,
+                                       lambda m: m - 1))
+
+
+def legendre_p(x, n):
+    """``legendre_polynomial_p_forward``: ``r = ((k + k + 1) x q - k p) / (k + 1)``."""
+    T = x.dtype.type
+    n = _degree(n)
+    one = T(1)
+    return _kernel(x, n, [(np.abs(x) == one, np.where((x > 0) | (n % 2 == 0), one, -one)),
+                          (n == 0, one), (n == 1, x)],
+                   lambda: _recurrence(x, n, x.copy(), lambda k, p, q, s: _fma(
+                       (k + k + one) * x.reshape(-1)[s], q, -(k * p)) / (k + one), 1,
+                                       lambda m: m - 1))
+
+
+# ----------------------------------------------------------------------------- Bessel J, Y
+
+_J0_PP = (7.96936729297347051624e-04, 8.28352392107440799803e-02, 1.23953371646414299388e+00,
+          5.44725003058768775090e+00, 8.74716500199817011941e+00, 5.30324038235394892183e+00,
+          9.99999999999999997821e-01)
+_J0_PQ = (9.24408810558863637013e-04, 8.56288474354474431428e-02, 1.25352743901058953537e+00,
+          5.47097740330417105182e+00, 8.76190883237069594232e+00, 5.30605288235394617618e+00,
+          1.00000000000000000218e+00)
+_J0_QP = (-1.13663838898469149931e-02, -1.28252718670509318512e+00, -1.95539544257735972385e+01,
+          -9.32060152123768231369e+01, -1.77681167980488050595e+02, -1.47077505154951170175e+02,
+          -5.14105326766599330220e+01, -6.05014350600728481186e+00)
+_J0_QQ = (6.43178256118178023184e+01, 8.56430025976980587198e+02, 3.88240183605401609683e+03,
+          7.24046774195652478189e+03, 5.93072701187316984827e+03, 2.06209331660327847417e+03,
+          2.42005740240291393179e+02)
+_J0_RP = (-4.79443220978201773821e+09, 1.95617491946556577543e+12, -2.49248344360967716204e+14,
+          9.70862251047306323952e+15)
+_J0_RQ = (4.99563147152651017219e+02, 1.73785401676374683123e+05, 4.84409658339962045305e+07,
+          1.11855537045356834862e+10, 2.11277520115489217587e+12, 3.10518229857422583814e+14,
+          3.18121955943204943306e+16, 1.71086294081043136091e+18)
+_Y0_YP = (1.55924367855235737965e+04, -1.46639295903971606143e+07, 5.43526477051876500413e+09,
+          -9.82136065717911466409e+11, 8.75906394395366999549e+13, -3.46628303384729719441e+15,
+          4.42733268572569800351e+16, -1.84950800436986690637e+16)
+_Y0_YQ = (1.04128353664259848412e+03, 6.26107330137134956842e+05, 2.68919633393814121987e+08,
+          8.64002487103935000337e+10, 2.02979612750105546709e+13, 3.17157752842975028269e+15,
+          2.50596256172653059228e+17)
+_J1_PP = (7.62125616208173112003e-04, 7.31397056940917570436e-02, 1.12719608129684925192e+00,
+          5.11207951146807644818e+00, 8.42404590141772420927e+00, 5.21451598682361504063e+00,
+          1.00000000000000000254e+00)
+_J1_PQ = (5.71323128072548699714e-04, 6.88455908754495404082e-02, 1.10514232634061696926e+00,
+          5.07386386128601488557e+00, 8.39985554327604159757e+00, 5.20982848682361821619e+00,
+          9.99999999999999997461e-01)
+_J1_QP = (5.10862594750176621635e-02, 4.98213872951233449420e+00, 7.58238284132545283818e+01,
+          3.66779609360150777800e+02, 7.10856304998926107277e+02, 5.97489612400613639965e+02,
+          2.11688757100572135698e+02, 2.52070205858023719784e+01)
+_J1_QQ = (7.42373277035675149943e+01, 1.05644886038262816351e+03, 4.98641058337653607651e+03,
+          9.56231892404756170795e+03, 7.99704160447350683650e+03, 2.82619278517639096600e+03,
+          3.36093607810698293419e+02)
+_J1_RP = (-8.99971225705559398224e+08, 4.52228297998194034323e+11, -7.27494245221818276015e+13,
+          3.68295732863852883286e+15)
+_J1_RQ = (6.20836478118054335476e+02, 2.56987256757748830383e+05, 8.35146791431949253037e+07,
+          2.21511595479792499675e+10, 4.74914122079991414898e+12, 7.84369607876235854894e+14,
+          8.95222336184627338078e+16, 5.32278620332680085395e+18)
+_Y1_YP = (1.26320474790178026440e+09, -6.47355876379160291031e+11, 1.14509511541823727583e+14,
+          -8.12770255501325109621e+15, 2.02439475713594898196e+17, -7.78877196265950026825e+17)
+_Y1_YQ = (5.94301592346128195359e+02, 2.35564092943068577943e+05, 7.34811944459721705660e+07,
+          1.87601316108706159478e+10, 3.88231277496238566008e+12, 6.20557727146953693363e+14,
+          6.87141087355300489866e+16, 3.97270608116560655612e+18)
+_SQ2OPI = 0.797884560802865355879892119868763737
+_TWOOPI = 0.636619772367581343075535053490057448
+
+
+def _asymptotic(x, z, p_p, p_q, q_p, q_q, shift, sine):
+    """The ``x > 5`` form of ``bessel_{j,y}{0,1}_forward``: ``(pp/pq * c(x - shift) -+ 5/x *
+    (qp/qq) * s(x - shift)) * sqrt(2/pi) / sqrt(x)`` with the polynomials in ``z`` (the first
+    product fused with the sum); ``sine`` swaps cos/sin and the sign (the Y functions)."""
+    T = x.dtype.type
+    pp, pq, qp, qq = (_polevl(z, c) for c in (p_p, p_q, q_p, q_q))
+    arg = x - T(shift)
+    lead, tail = (c_call("sin", arg), c_call("cos", arg)) if sine else \
+        (c_call("cos", arg), c_call("sin", arg))
+    second = T(5) / x * (qp / qq) * tail
+    return _fma(pp / pq, lead, second if sine else -second) * T(_SQ2OPI) / np.sqrt(x)
+
+
+def bessel_j0(x):
+    """``bessel_j0_forward``."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        x = np.abs(x)
+        xx = x * x
+        small = (xx - T(5.78318596294678452118e+00)) * (xx - T(3.04712623436620863991e+01)) \
+            * _polevl(xx, _J0_RP) / _polevl(xx, _J0_RQ)
+        big = _asymptotic(x, T(25) / xx, _J0_PP, _J0_PQ, _J0_QP, _J0_QQ,
+                          0.785398163397448309615660845819875721, False)
+        out = np.where(x <= T(5), np.where(x < T(1e-5), T(1) - xx / T(4), small), big)
+    return out.astype(x.dtype)
+
+
+def bessel_j1(x):
+    """``bessel_j1_forward`` (odd: ``-j1(-x)``)."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        xx = ax * ax
+        small = _polevl(xx, _J1_RP) / _polevl(xx, _J1_RQ) * ax \
+            * (xx - T(1.46819706421238932572e+01)) * (xx - T(4.92184563216946036703e+01))
+        w = T(5) / ax
+        big = _asymptotic(ax, w * w, _J1_PP, _J1_PQ, _J1_QP, _J1_QQ,
+                          2.356194490192344928846982537459627163, False)
+        out = np.where(ax <= T(5), small, big)
+        out = np.where(x < 0, -out, out)
+    return out.astype(x.dtype)
+
+
+def bessel_y0(x):
+    """``bessel_y0_forward``: ``yp/yq + (2/pi) log(x) j0(x)`` (fused) up to 5."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        xx = x * x
+        small = _fma(T(_TWOOPI) * c_call("log", x), bessel_j0(x),
+                     _polevl(xx, _Y0_YP) / _polevl(xx, _Y0_YQ))
+        small = np.where(x == 0, T(-np.inf), np.where(x < 0, T(np.nan), small))
+        big = _asymptotic(x, T(25) / xx, _J0_PP, _J0_PQ, _J0_QP, _J0_QQ,
+                          0.785398163397448309615660845819875721, True)
+        out = np.where(x <= T(5), small, big)
+    return out.astype(x.dtype)
+
+
+def bessel_y1(x):
+    """``bessel_y1_forward``: ``x (yp/yq) + (2/pi) (j1(x) log(x) - 1/x)`` up to 5."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        xx = x * x
+        inner = T(_TWOOPI) * _fma(bessel_j1(x), c_call("log", x), -(T(1) / x))
+        small = _fma(x, _polevl(xx, _Y1_YP) / _polevl(xx, _Y1_YQ), inner)
+        small = np.where(x == 0, T(-np.inf), np.where(x <= 0, T(np.nan), small))
+        w = T(5) / x
+        big = _asymptotic(x, w * w, _J1_PP, _J1_PQ, _J1_QP, _J1_QQ,
+                          2.356194490192344928846982537459627163, True)
+        out = np.where(x <= T(5), small, big)
+    return out.astype(x.dtype)
+
+
+def spherical_bessel_j0(x):
+    """``spherical_bessel_j0_forward``: ``sin(x)/x``, its Taylor polynomial in ``x^2``
+    (Horner's steps fused) below 0.5, 0 at the infinities."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        xx = x * x
+        taylor = np.full_like(x, T(1) / T(6227020800))
+        for c in (T(-1) / T(39916800), T(1) / T(362880), T(-1) / T(5040), T(1) / T(120),
+                  T(-1) / T(6), T(1)):
+            taylor = _fma(xx, taylor, np.full_like(x, c))
+        out = np.where(np.abs(x) < T(0.5), taylor, c_call("sin", x) / x)
+        out = np.where(np.isinf(x), T(0), out)
+    return out.astype(x.dtype)
+
+
+def modified_bessel_i1(x):
+    """``modified_bessel_i1_forward``: ``chbevl * |x| * exp(|x|)`` up to 8 (the full
+    coefficient tables in float too, unlike ``calc_i1``)."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        ax = np.abs(x)
+        e = _exp(ax)
+        low = _chbevl(ax / T(2) - T(2), _I1_A) * ax * e
+        high = e * _chbevl(T(32) / ax - T(2), _I1_B) / np.sqrt(ax)
+        out = np.where(ax <= T(8), low, high)
+        out = np.where(x < 0, -out, out)
+    return np.where(np.isnan(x), x, out).astype(x.dtype)

@@ -134,7 +134,10 @@ def _fma_sum(x, w_t, acc=None):
 def _gemm(x, w_t, c=None, blocks: bool = True):
     """``x @ w_t`` (``x`` (n, k), ``w_t`` (k, m), float32), plus ``c`` when given, as oneDNN
     sums it: each block of :func:`_k_blocks` (one block unless ``blocks``) summed from zero
-    and added to what came before."""
+    and added to what came before. A product with one row or one column is a matrix-vector
+    product, which oneDNN's driver hands to its gemv kernel: one pass over ``k``."""
+    if w_t.shape[1] == 1 or x.shape[0] == 1:
+        blocks = False
     for part in (_k_blocks(x.shape[1]) if blocks else [slice(None)]):
         s = _fma_sum(x[:, part], w_t[part])
         c = s if c is None else s + c

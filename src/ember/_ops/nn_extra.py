@@ -312,27 +312,6 @@ def soft_margin_loss(self, target, reduction):
     return _loss_math.reduce(loss, reduction)
 
 
-def _margin_terms(self, target, p, margin, weight):
-    """Per (sample, class): the hinge ``z = margin - x[y] + x[d]`` (0 at ``d == y``) and its
-    derivative factor (``1`` or ``2z``, times ``weight[y]``), as (N, C) arrays."""
-    x = self if self.ndim == 2 else self.reshape(1, -1)
-    t = target.reshape(-1).astype(np.int64)
-    n, c = x.shape
-    if t.size and (t.min() < 0 or t.max() >= c):
-        raise RuntimeError("target out of range")
-    rows = np.arange(n)
-    xt = x[rows, t][:, None]
-    z = self.dtype.type(margin) - xt + x
-    on = z > 0
-    on[rows, t] = False
-    h = np.where(on, z if p == 1 else z * z, 0).astype(x.dtype)
-    d = np.where(on, 1 if p == 1 else 2 * z, 0).astype(x.dtype)
-    if weight is not None:
-        w = weight[t][:, None]
-        h, d = h * w, d * w
-    return h, d, rows, t
-
-
 def _multi_margin_grad(grad, self, target, p, margin, weight, reduction):
     g = _wrap(_multi_margin_backward(self._data, target._data, p, margin,
                                      None if weight is None else weight._data, reduction))
@@ -368,12 +347,32 @@ def _multi_margin_backward(x, target, p, margin, weight, reduction):
 @op("MultiMarginLossBackward0", name="_multi_margin_loss", method=False, function=False,
     promote=NONE, tensors=("self", "target", "weight"), self=_multi_margin_grad)
 def multi_margin_loss(self, target, p, margin, weight, reduction):
-    """``sum_{d != y} max(0, margin - x[y] + x[d])^p / C`` per sample, reduced."""
-    h, _, _, _ = _margin_terms(self, target, p, margin, weight)
-    per = h.sum(1) / self.dtype.type(h.shape[1])
+    """``sum_{d != y} max(0, margin - x[y] + x[d])^p / C`` per sample, as
+    ``multi_margin_loss_cpu_kernel``: each sample's hinges added in class order in the input's
+    type, the samples' sums (``mean``/``sum``) in double, one after another."""
+    x = self if self.ndim == 2 else self.reshape(1, -1)
+    t = target.reshape(-1).astype(np.int64)
+    n, c = x.shape
+    if t.size and (t.min() < 0 or t.max() >= c):
+        raise RuntimeError("target out of range")
+    rows = np.arange(n)
+    z = (self.dtype.type(margin) - x[rows, t])[:, None] + x
+    on = z > 0
+    on[rows, t] = False
+    h = z if p == 1 else z * z
+    if weight is not None:
+        h = h * weight[t][:, None]
+    h = np.where(on, h, self.dtype.type(0))
+    per = np.zeros(n, self.dtype)
+    for d in range(c):
+        per = per + h[:, d]
+    per = per / self.dtype.type(c)
     if reduction == 0:
         return per.reshape(-1) if target.ndim else per.reshape(())
-    return _nn._reduce_np(per, reduction).astype(self.dtype)
+    if not n:
+        return np.array(np.nan if reduction == 1 else 0, self.dtype)
+    total = np.add.accumulate(per.astype(np.float64))[-1]
+    return np.array(total / n if reduction == 1 else total).astype(self.dtype)
 
 
 def _multilabel_terms(x, target):

@@ -1,5 +1,6 @@
 """The functions only ``torch.special`` holds: ``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``,
-``xlog1py`` and ``zeta``, with torch's nodes and derivatives.yaml's formulas. (The rest of
+``xlog1py`` and ``zeta``, with torch's nodes and derivatives.yaml's formulas, and the
+orthogonal polynomials and Bessel functions, which have no gradient in torch. (The rest of
 ``torch.special`` is the top-level functions under their special names: ``ember.special``.)
 """
 
@@ -135,9 +136,9 @@ def _xlog1py_kernel(self, other):
     return x_times_log(self, other, "log1p")
 
 
-def _real_result(kernel):
+def _real_result(kernel, reduced=True):
     """A check: torch's error for ``kernel``, which has loops for the real floating types
-    only (``zeta``: float and double), by the result type."""
+    only (not ``reduced``: float and double), by the result type."""
     def check(self, other):
         from .._tensor import Tensor
         if not all(isinstance(a, (Tensor, int, float, bool)) for a in (self, other)):
@@ -145,7 +146,7 @@ def _real_result(kernel):
         dt = _D.result_type(self, other)
         if dt._category < 2:
             dt = _D.get_default_dtype()
-        if dt.is_complex or (kernel == "zeta_cpu" and dt.name not in ("float32", "float64")):
+        if dt.is_complex or (not reduced and dt.name not in ("float32", "float64")):
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
     return check
 
@@ -176,21 +177,21 @@ def _zeta_self_grad(grad):
 
 
 @op("SpecialZetaBackward0", name="special_zeta", method=False, function=False, promote=FLOAT,
-    tensors=("self", "other"), check=_real_result("zeta_cpu"), self=_zeta_self_grad,
+    tensors=("self", "other"), check=_real_result("zeta_cpu", False), self=_zeta_self_grad,
     other=_zeta_other_grad)
 def _zeta_tt(self, other):
     return _zeta_kernel(self, other)
 
 
 @op("SpecialZetaBackward1", name="special_zeta_scalar_self", method=False, function=False,
-    promote=FLOAT, tensors=("self", "other"), check=_real_result("zeta_cpu"),
+    promote=FLOAT, tensors=("self", "other"), check=_real_result("zeta_cpu", False),
     other=_zeta_other_grad)
 def _zeta_st(self, other):
     return _zeta_kernel(self, other)
 
 
 @op("SpecialZetaBackward2", name="special_zeta_scalar_other", method=False, function=False,
-    promote=FLOAT, tensors=("self", "other"), check=_real_result("zeta_cpu"),
+    promote=FLOAT, tensors=("self", "other"), check=_real_result("zeta_cpu", False),
     self=_zeta_self_grad)
 def _zeta_ts(self, other):
     return _zeta_kernel(self, other)
@@ -215,5 +216,89 @@ def zeta(input, other, *, out=None):
     return run(entry, (input, other), out)
 
 
+def _binary_args(name, input, n):
+    from .._tensor import Tensor
+    if not (isinstance(input, Tensor) or isinstance(n, Tensor)):
+        raise ArgTypeError(
+            f"special_{name}() received an invalid combination of arguments - got "
+            f"({type_name(input)}, {type_name(n)}), but expected one of:\n"
+            " * (Tensor x, Tensor n, *, Tensor out = None)\n"
+            " * (Number x, Tensor n, *, Tensor out = None)\n"
+            " * (Tensor x, Number n, *, Tensor out = None)\n")
+
+
+def _polynomial(name, kernel, doc):
+    """``torch.special.<name>(input, n)``: ATen's kernel on float/double (no gradient)."""
+    @op(None, name=f"special_{name}", method=False, function=False, promote=FLOAT,
+        tensors=("self", "n"), check=_real_result(f"{name}_cpu", False))
+    def entry(self, n):
+        x, n = xp.broadcast_arrays(self, xp.asarray(n, self.dtype))
+        return kernel(x.copy(), n)
+
+    def public(input, n, *, out=None):
+        _binary_args(name, input, n)
+        return run(entry, (input, n), out)
+    public.__name__ = public.__qualname__ = name
+    public.__doc__ = doc
+    return public
+
+
+def _bessel_fn(name, kernel, doc):
+    """``torch.special.<name>(input)``: ATen's kernel on float/double (no gradient)."""
+    @op(None, name=f"special_{name}", method=False, function=False, promote=FLOAT,
+        tensors=("self",), check=_floats_only(f"{name}_cpu"))
+    def entry(self):
+        return _cephes_kernel(kernel, self)
+
+    def public(input, *, out=None):
+        return run(entry, (input,), out)
+    public.__name__ = public.__qualname__ = name
+    public.__doc__ = doc
+    return public
+
+
+def _chebyshev(kind, shifted):
+    return lambda x, n: _cephes.chebyshev(x, n, kind, shifted)
+
+
+for _kind in "tuvw":
+    for _shifted in (False, True):
+        _name = f"{'shifted_' * _shifted}chebyshev_polynomial_{_kind}"
+        globals()[_name] = _polynomial(
+            _name, _chebyshev(_kind, _shifted),
+            f"The {'shifted ' * _shifted}Chebyshev polynomial of the "
+            f"{dict(t='first', u='second', v='third', w='fourth')[_kind]} kind of degree "
+            f"``n``{' at 2x - 1' * _shifted}.")
+hermite_polynomial_h = _polynomial("hermite_polynomial_h", lambda x, n: _cephes.hermite_h(x, n),
+                                   "The physicists' Hermite polynomial of degree ``n``.")
+hermite_polynomial_he = _polynomial("hermite_polynomial_he",
+                                    lambda x, n: _cephes.hermite_he(x, n),
+                                    "The probabilists' Hermite polynomial of degree ``n``.")
+laguerre_polynomial_l = _polynomial("laguerre_polynomial_l", lambda x, n: _cephes.laguerre_l(x, n),
+                                    "The Laguerre polynomial of degree ``n``.")
+legendre_polynomial_p = _polynomial("legendre_polynomial_p", lambda x, n: _cephes.legendre_p(x, n),
+                                    "The Legendre polynomial of degree ``n``.")
+bessel_j0 = _bessel_fn("bessel_j0", lambda x: _cephes.bessel_j0(x),
+                       "The Bessel function of the first kind, order 0.")
+bessel_j1 = _bessel_fn("bessel_j1", lambda x: _cephes.bessel_j1(x),
+                       "The Bessel function of the first kind, order 1.")
+bessel_y0 = _bessel_fn("bessel_y0", lambda x: _cephes.bessel_y0(x),
+                       "The Bessel function of the second kind, order 0.")
+bessel_y1 = _bessel_fn("bessel_y1", lambda x: _cephes.bessel_y1(x),
+                       "The Bessel function of the second kind, order 1.")
+modified_bessel_i0 = _bessel_fn("modified_bessel_i0", lambda x: _cephes.i0(x),
+                                "The modified Bessel function of the first kind, order 0.")
+modified_bessel_i1 = _bessel_fn("modified_bessel_i1", lambda x: _cephes.modified_bessel_i1(x),
+                                "The modified Bessel function of the first kind, order 1.")
+spherical_bessel_j0 = _bessel_fn("spherical_bessel_j0",
+                                 lambda x: _cephes.spherical_bessel_j0(x),
+                                 "The spherical Bessel function of the first kind, order 0.")
+del _kind, _shifted, _name
+
+_POLYNOMIALS = [f"{s}chebyshev_polynomial_{k}" for k in "tuvw" for s in ("", "shifted_")] + [
+    "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+    "legendre_polynomial_p", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+    "modified_bessel_i0", "modified_bessel_i1", "spherical_bessel_j0"]
+
 __all__ = ["entr", "ndtr", "ndtri", "log_ndtr", "xlog1py", "erfcx", "i0", "i0e", "i1", "i1e",
-           "zeta"]
+           "zeta", *_POLYNOMIALS]
