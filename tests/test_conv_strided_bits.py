@@ -1,0 +1,146 @@
+"""The input gradient of a strided float32 convolution, which torch hands to oneDNN's
+``brgconv_strided`` backward-data kernel, gives torch's bits (and so does a strided
+transposed convolution's forward, that kernel under ``brg_deconv``): per input element
+FMA chains over all the output channels of each kernel tap that reaches it, one chain a
+call of the kernel, the calls' sums added in order; 1-d and 2-d, on 1 and 2 threads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+from ember._ops import _gemm, _onednn, _onednn_conv
+
+from .helpers import torch
+
+pytestmark = pytest.mark.skipif(
+    not (_gemm.available(np.float32) and _onednn.avx512() and _onednn_conv._panel()),
+    reason="needs MKL's runtime and an AVX512 CPU (oneDNN's brgconv_strided)")
+
+# (input, weight, keyword arguments): widths the stride divides (the columns' calls split
+# at the padding) and widths it does not (one call a phase, over a padded copy)
+CASES = [
+    ((8, 3, 64, 64), (64, 3, 4, 4), {"stride": 2, "padding": 1}),      # DCGAN discriminator
+    ((8, 64, 32, 32), (128, 64, 4, 4), {"stride": 2, "padding": 1}),
+    ((4, 128, 16, 16), (256, 128, 4, 4), {"stride": 2, "padding": 1}),  # a 1024-term chain
+    ((2, 32, 8, 8), (32, 32, 3, 3), {"stride": 2, "padding": 1}),
+    ((2, 16, 10, 10), (64, 16, 3, 3), {"stride": 2}),
+    ((2, 16, 9, 9), (16, 16, 3, 3), {"stride": 2, "padding": 1}),       # odd sizes
+    ((3, 24, 13, 12), (48, 24, 5, 5), {"stride": 2, "padding": 2}),
+    ((2, 3, 11, 11), (16, 3, 5, 5), {"stride": 2, "padding": 2}),
+    ((3, 8, 17, 16), (32, 8, 3, 3), {"stride": 3, "padding": 2}),
+    ((2, 48, 12, 14), (40, 48, 4, 4), {"stride": 3}),                   # channel tails
+    ((2, 16, 12, 12), (8, 16, 7, 7), {"stride": 3, "padding": 3}),
+    ((2, 20, 10, 10), (3, 20, 3, 3), {"stride": 2, "padding": 3}),      # padding >= kernel
+    ((4, 64, 9, 7), (256, 64, 1, 1), {"stride": 2}),                    # 1x1
+    ((2, 16, 9, 9), (16, 16, 3, 3), {"padding": (2, 1), "stride": (1, 2)}),
+    ((2, 16, 12, 13), (16, 16, 3, 3), {"padding": 1, "stride": (3, 2)}),
+    ((4, 3, 64, 64), (64, 3, 7, 7), {"stride": 2, "padding": 3}),
+    ((2, 1, 12, 12), (1, 1, 3, 3), {"stride": 2, "padding": 1}),
+    ((4, 16, 100), (32, 16, 5), {"stride": 2, "padding": 2}),           # 1-d
+    ((3, 64, 26), (64, 64, 5), {"stride": 3, "padding": 2}),
+    ((2, 20, 127), (3, 20, 4), {"stride": 2, "padding": 3}),
+]
+
+
+def _input_grad(lib, x, w, kw):
+    """The input's gradient of ``conv(x, w, **kw)`` under a fixed cosine output gradient."""
+    f = lib.nn.functional.conv1d if x.ndim == 3 else lib.nn.functional.conv2d
+    xt = lib.from_numpy(x).requires_grad_()
+    y = f(xt, lib.from_numpy(w), **kw)
+    y.backward(lib.from_numpy(np.cos(np.arange(y.numel(), dtype=np.float32)).reshape(
+        tuple(y.shape))))
+    return xt.grad.numpy()
+
+
+def _same_bits(got, want):
+    assert got.shape == want.shape
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), \
+        f"{(got != want).sum()} of {want.size} differ"
+
+
+def _args(xs, kw):
+    nd = len(xs) - 2
+
+    def tup(v):
+        return (v,) * nd if isinstance(v, int) else tuple(v)
+
+    return tup(kw.get("stride", 1)), tup(kw.get("padding", 0)), tup(kw.get("dilation", 1))
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_strided_input_grad_is_torchs_bits(case, threads):
+    xs, ws, kw = CASES[case]
+    stride, padding, dilation = _args(xs, kw)
+    out = tuple((s + 2 * p - k) // t + 1 for s, k, t, p in zip(xs[2:], ws[2:], stride,
+                                                                padding))
+    grad = np.zeros((xs[0], ws[0]) + out, np.float32)
+    assert _onednn_conv.direct_backward_data_strided(grad, xs, np.zeros(ws, np.float32),
+                                                     stride, padding, dilation, 1, threads)
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(np.float32)
+    _same_bits(_input_grad(ember, x, w, kw), _input_grad(torch, x, w, kw))
+
+
+# (input, weight, keyword arguments) of strided transposed convolutions
+TRANSPOSED = [
+    ((4, 100, 4, 4), (100, 64, 4, 4), {"stride": 2, "padding": 1}),    # DCGAN generator
+    ((4, 64, 16, 16), (64, 3, 4, 4), {"stride": 2, "padding": 1}),     # to RGB
+    ((2, 32, 7, 7), (32, 16, 3, 3), {"stride": 2, "padding": 1, "output_padding": 1}),
+    ((2, 16, 9, 9), (16, 8, 5, 5), {"stride": 3, "padding": 2}),
+    ((2, 32, 20), (32, 16, 4), {"stride": 2, "padding": 1}),           # 1-d
+]
+
+
+@pytest.mark.parametrize("case", range(len(TRANSPOSED)))
+def test_strided_transposed_forward_is_torchs_bits(case, threads):
+    xs, ws, kw = TRANSPOSED[case]
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = (rng.standard_normal(ws) / np.sqrt(np.prod(ws[1:]))).astype(np.float32)
+    b = rng.standard_normal(ws[1]).astype(np.float32)
+    stride, padding, dilation = _args(xs, kw)
+    sizes = tuple((s - 1) * t - 2 * p + k + kw.get("output_padding", 0)
+                  for s, t, p, k in zip(xs[2:], stride, padding, ws[2:]))
+    assert _onednn_conv.strided_transposed(x, w, (xs[0], ws[1]) + sizes, stride, padding,
+                                           dilation, 1, threads)
+
+    def run(lib):
+        f = lib.nn.functional.conv_transpose1d if x.ndim == 3 else \
+            lib.nn.functional.conv_transpose2d
+        return f(*(lib.from_numpy(a) for a in (x, w, b)), **kw).numpy()
+
+    got, want = run(ember), run(torch)
+    _same_bits(got, want)
+
+
+def test_strided_gate_declines_other_kernels():
+    """Groups and dilations take other kernels; one image of an even-width 1-d input on two
+    threads has its row cut in blocks (not followed); stride 1 is the direct kernel's."""
+    w = np.zeros((16, 16, 3), np.float32)
+
+    def takes(xs, stride, dilation=(1,), groups=1, threads=1, ws=w):
+        out = (xs[2] + 2 - ws.shape[2] - (dilation[0] - 1) * 2) // stride[0] + 1
+        g = np.zeros((xs[0], ws.shape[0], out), np.float32)
+        return _onednn_conv.direct_backward_data_strided(g, xs, ws, stride, (1,), dilation,
+                                                         groups, threads)
+
+    assert takes((2, 16, 400), (2,))
+    assert not takes((2, 16, 400), (1,))
+    assert not takes((2, 16, 400), (2,), dilation=(2,))
+    assert not takes((2, 32, 400), (2,), groups=2)
+    assert takes((1, 16, 2000), (2,), threads=1)
+    assert not takes((1, 16, 2000), (2,), threads=2)
+    assert takes((1, 16, 2001), (2,), threads=2)
+
+
+def test_one_image_on_two_threads_falls_back_within_round_off(threads):
+    """The gate's declined case still gives the gradient (the general path)."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 64, 400)).astype(np.float32)
+    w = (rng.standard_normal((64, 64, 5)) / 18).astype(np.float32)
+    kw = {"stride": 2, "padding": 2}
+    np.testing.assert_allclose(_input_grad(ember, x, w, kw), _input_grad(torch, x, w, kw),
+                               rtol=1e-5, atol=1e-5)
