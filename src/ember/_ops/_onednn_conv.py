@@ -680,8 +680,9 @@ def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilatio
 # first), the columns that reach all of them one call between those; where it does not
 # divide, the input is copied into a padded buffer and one call takes all of the phase's
 # columns (those in the padding read zeros). The calls of a phase row cover the whole row
-# (``iw_block`` is the width) wherever the threads have a row or an image each; the images
-# and rows are shared between threads whole, so their number changes nothing.
+# (``iw_block`` is the width) where the images share out evenly between the threads (else
+# the blocking heuristic may cut the rows in blocks to even out the threads' work: not
+# followed); each element is one thread's, so their number changes nothing else.
 
 # f32 shapes oneDNN leaves to another kernel ("low performance"): (ic, oc, ih, iw, oh, ow,
 # kernel, stride), None where any
@@ -703,8 +704,8 @@ def _strided(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
     out = tuple((s + 2 * p - k) // t + 1 for s, k, t, p in zip(sizes, kernel, st, pad))
     if min(out) <= 0:
         return False
-    if sizes[1] % st[1] == 0 and shape[0] * sizes[0] < 0.9 * threads:
-        return False                     # rows cut in blocks for the threads: not followed
+    if sizes[1] % st[1] == 0 and shape[0] % threads:
+        return False                     # rows may be cut in blocks for the threads' balance
     for skipped in _STRIDED_SKIPPED:
         if skipped[:6] == (shape[1], wshape[0]) + sizes + out and \
                 skipped[6] in (None, kernel[0]) and skipped[7] in (None, st[0]) \
@@ -808,15 +809,18 @@ def backward_data_strided(grad: np.ndarray, w: np.ndarray, input_shape, stride, 
     for col, calls in enumerate(_column_calls(iw, kw, sw, pw, ow)):
         if calls:
             cols.setdefault(calls, []).append(col)
-    gp = np.zeros((n, o, oh, ow + 1), _F32)        # a zero column for taps in the padding
-    gp[..., :ow] = grad
+    gt = np.zeros((o, n, oh, ow + 1), _F32)        # a zero column for taps in the padding
+    gt[..., :ow] = grad.transpose(1, 0, 2, 3)
     wt = w.transpose(2, 3, 1, 0)                      # (kh, kw, C, O)
     op = _columns(c)
     panel = _panel()
-    out = np.zeros((n, c, ih, iw), _F32)
+    out = np.empty((c, n, ih, iw), _F32)
+    out[:, :, [r for r in range(ih) if r not in sum(rows.values(), [])]] = 0
+    out[..., [col for col in range(iw) if col not in sum(cols.values(), [])]] = 0
 
     def images(i0, i1):
         nb = i1 - i0
+        g = gt[:, i0:i1]
         for khs, rl in rows.items():
             r = np.array(rl)
             for calls, cl in cols.items():
@@ -833,22 +837,41 @@ def backward_data_strided(grad: np.ndarray, w: np.ndarray, input_shape, stride, 
                         num = cc + pw - b
                         owi = np.where((num % sw == 0) & (num >= 0) & (num < ow * sw),
                                        num // sw, ow)
-                        vals = gp[i0:i1, :, ((r + ph - a) // sh)[:, None], owi[None, :]]
-                        tcols[t * o:(t + 1) * o, :m] = vals.transpose(1, 0, 2, 3).reshape(o, m)
+                        tcols[t * o:(t + 1) * o, :m].reshape(o, nb, r.size, cc.size)[...] = \
+                            _take(_take(g, (r + ph - a) // sh, 2), owi, 3)
                         wm[:c, t * o:(t + 1) * o] = wt[a, b]
                     res = _gemm.aligned_empty((op, mp), _F32)
                     with _gemm.one_thread():
                         if not _chain(tcols, wm, res, 0.0, panel):
                             return False
                     total = res[:c, :m].copy() if total is None else total + res[:c, :m]
-                out[i0:i1, :, r[:, None], cc[None, :]] = \
-                    total.reshape(c, nb, r.size, cc.size).transpose(1, 0, 2, 3)
+                rs, cs = _evenly(r), _evenly(cc)
+                if not isinstance(rs, slice) and not isinstance(cs, slice):
+                    rs = rs[:, None]
+                out[:, i0:i1, rs, cs] = total.reshape(c, nb, r.size, cc.size)
         return True
 
     work = n * ih * iw * c * o * kh * kw // (sh * sw)
     if not all(_parallel(images, _image_parts(n, work))):
         return None
+    out = np.ascontiguousarray(out.transpose(1, 0, 2, 3))
     return out[:, :, 0] if one_d else out
+
+
+def _evenly(idx: np.ndarray):
+    """A slice for ascending evenly spaced indices, else the indices."""
+    step = int(idx[1] - idx[0]) if idx.size > 1 else 1
+    if step > 0 and (np.diff(idx) == step).all():
+        return slice(int(idx[0]), int(idx[-1]) + 1, step)
+    return idx
+
+
+def _take(a: np.ndarray, idx: np.ndarray, axis: int) -> np.ndarray:
+    """``a``'s entries at ``idx`` along ``axis``: a view where they are evenly spaced."""
+    sel = _evenly(idx)
+    if isinstance(sel, slice):
+        return a[(slice(None),) * axis + (sel,)]
+    return np.take(a, idx, axis=axis)
 
 
 # ---------------------------------------------------------------- backward weights
