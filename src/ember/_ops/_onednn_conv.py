@@ -680,10 +680,12 @@ def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilatio
 # first), the columns that reach all of them one call between those; where it does not
 # divide, the input is copied into a padded buffer and one call takes all of the phase's
 # columns (those in the padding read zeros). The calls of a phase row cover the whole row
-# (``iw_block`` is the width) where the images share out evenly between the threads (else
-# the blocking heuristic may cut the rows in blocks to even out the threads' work: not
-# followed); each element is one thread's, so their number changes nothing else.
+# where ``iw_block`` is the width: oneDNN's blocking heuristic picks it (as measured) for
+# widths up to 108 where the images share out evenly between the threads, and may cut wider
+# rows, or rows whose images leave a thread short, in blocks (not followed: another split
+# of the columns). Each element is one thread's, so their number changes nothing else.
 
+_STRIDED_WIDTH = 108       # rows a stride divides are one block up to this width (measured)
 # f32 shapes oneDNN leaves to another kernel ("low performance"): (ic, oc, ih, iw, oh, ow,
 # kernel, stride), None where any
 _STRIDED_SKIPPED = (
@@ -704,8 +706,8 @@ def _strided(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
     out = tuple((s + 2 * p - k) // t + 1 for s, k, t, p in zip(sizes, kernel, st, pad))
     if min(out) <= 0:
         return False
-    if sizes[1] % st[1] == 0 and shape[0] % threads:
-        return False                     # rows may be cut in blocks for the threads' balance
+    if sizes[1] % st[1] == 0 and (shape[0] % threads or sizes[1] > _STRIDED_WIDTH):
+        return False                     # the rows may be cut in blocks: not followed
     for skipped in _STRIDED_SKIPPED:
         if skipped[:6] == (shape[1], wshape[0]) + sizes + out and \
                 skipped[6] in (None, kernel[0]) and skipped[7] in (None, st[0]) \
