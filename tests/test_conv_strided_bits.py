@@ -114,6 +114,13 @@ def test_strided_gate_declines_other_kernels():
     assert not takes((5, 16, 80), (2,), threads=2)
     assert takes((4, 16, 80), (2,), threads=2)
     assert takes((5, 16, 81), (2,), threads=2)
+    # a shape oneDNN leaves to jit:avx512_core for its speed
+    g = np.zeros((2, 128, 7, 7), np.float32)
+    ws = np.zeros((128, 64, 4, 4), np.float32)
+    assert not _onednn_conv.direct_backward_data_strided(g, (2, 64, 14, 14), ws, (2, 2),
+                                                         (1, 1), (1, 1), 1, 1)
+    assert _onednn_conv.direct_backward_data_strided(g, (2, 32, 14, 14), ws[:, :32],
+                                                     (2, 2), (1, 1), (1, 1), 1, 1)
 
 
 def test_uneven_images_fall_back_within_round_off(threads):
