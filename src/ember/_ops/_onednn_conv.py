@@ -801,56 +801,36 @@ def backward_data_strided(grad: np.ndarray, w: np.ndarray, input_shape, stride, 
     c, kh, kw = w.shape[1:]
     (sh, sw), (ph, pw) = stride, padding
     ih, iw = (1,) + tuple(input_shape[2:]) if one_d else tuple(input_shape[2:])
-    rows: dict = {}
-    for r in range(ih):
-        taps = tuple(a for a in range(kh) if (r + ph - a) % sh == 0
-                     and 0 <= (r + ph - a) // sh < oh)
-        if taps:
-            rows.setdefault(taps, []).append(r)
-    cols: dict = {}
-    for col, calls in enumerate(_column_calls(iw, kw, sw, pw, ow)):
-        if calls:
-            cols.setdefault(calls, []).append(col)
     gt = np.zeros((o, n, oh, ow + 1), _F32)        # a zero column for taps in the padding
     gt[..., :ow] = grad.transpose(1, 0, 2, 3)
     wt = w.transpose(2, 3, 1, 0)                      # (kh, kw, C, O)
     op = _columns(c)
     panel = _panel()
     out = np.empty((c, n, ih, iw), _F32)
-    out[:, :, [r for r in range(ih) if r not in sum(rows.values(), [])]] = 0
-    out[..., [col for col in range(iw) if col not in sum(cols.values(), [])]] = 0
+    plan, empty_rows, empty_cols = _strided_plan(ih, iw, kh, kw, sh, sw, ph, pw, oh, ow)
+    out[:, :, empty_rows] = 0
+    out[..., empty_cols] = 0
+    plan = [(nr, nc, rs, cs, [(_tap_weights(wt, taps, op), where) for taps, where in steps])
+            for nr, nc, rs, cs, steps in plan]
 
     def images(i0, i1):
         nb = i1 - i0
         g = gt[:, i0:i1]
-        for khs, rl in rows.items():
-            r = np.array(rl)
-            for calls, cl in cols.items():
-                cc = np.array(cl)
-                m = nb * r.size * cc.size
-                mp = max(m, _LANES)
-                total = None
-                for kws in calls:
-                    taps = [(a, b) for a in khs for b in kws]
-                    k = len(taps) * o
-                    tcols = _gemm.aligned_empty((k, mp), _F32, zero=mp > m)
-                    wm = _gemm.aligned_empty((op, k), _F32, zero=op > c)
-                    for t, (a, b) in enumerate(taps):
-                        num = cc + pw - b
-                        owi = np.where((num % sw == 0) & (num >= 0) & (num < ow * sw),
-                                       num // sw, ow)
-                        tcols[t * o:(t + 1) * o, :m].reshape(o, nb, r.size, cc.size)[...] = \
-                            _take(_take(g, (r + ph - a) // sh, 2), owi, 3)
-                        wm[:c, t * o:(t + 1) * o] = wt[a, b]
-                    res = _gemm.aligned_empty((op, mp), _F32)
-                    with _gemm.one_thread():
-                        if not _chain(tcols, wm, res, 0.0, panel):
-                            return False
-                    total = res[:c, :m].copy() if total is None else total + res[:c, :m]
-                rs, cs = _evenly(r), _evenly(cc)
-                if not isinstance(rs, slice) and not isinstance(cs, slice):
-                    rs = rs[:, None]
-                out[:, i0:i1, rs, cs] = total.reshape(c, nb, r.size, cc.size)
+        for nr, nc, rs, cs, steps in plan:
+            m = nb * nr * nc
+            mp = max(m, _LANES)
+            total = None
+            for wm, where in steps:
+                tcols = _gemm.aligned_empty((wm.shape[1], mp), _F32, zero=mp > m)
+                for t, (ri, ci) in enumerate(where):
+                    tcols[t * o:(t + 1) * o, :m].reshape(o, nb, nr, nc)[...] = \
+                        _take(_take(g, ri, 2), ci, 3)
+                res = _gemm.aligned_empty((op, mp), _F32)
+                with _gemm.one_thread():
+                    if not _chain(tcols, wm, res, 0.0, panel):
+                        return False
+                total = res[:c, :m].copy() if total is None else total + res[:c, :m]
+            out[:, i0:i1, rs, cs] = total.reshape(c, nb, nr, nc)
         return True
 
     work = n * ih * iw * c * o * kh * kw // (sh * sw)
@@ -858,6 +838,53 @@ def backward_data_strided(grad: np.ndarray, w: np.ndarray, input_shape, stride, 
         return None
     out = np.ascontiguousarray(out.transpose(1, 0, 2, 3))
     return out[:, :, 0] if one_d else out
+
+
+@functools.lru_cache(maxsize=64)
+def _strided_plan(ih, iw, kh, kw, sh, sw, ph, pw, oh, ow):
+    """The classes of input positions that share their calls (rows by their valid kernel
+    rows, columns by their calls): per class its number of rows and columns, where they
+    lie in the input, and per call its taps with each tap's rows and columns of the
+    gradient (slices where evenly spaced); and the rows and columns no tap reaches."""
+    rows: dict = {}
+    for r in range(ih):
+        taps = tuple(a for a in range(kh) if (r + ph - a) % sh == 0
+                     and 0 <= (r + ph - a) // sh < oh)
+        rows.setdefault(taps, []).append(r)
+    cols: dict = {}
+    for col, calls in enumerate(_column_calls(iw, kw, sw, pw, ow)):
+        cols.setdefault(calls, []).append(col)
+    plan = []
+    for khs, rl in rows.items():
+        r = np.array(rl)
+        for calls, cl in cols.items():
+            if not khs or not calls:
+                continue
+            cc = np.array(cl)
+            steps = []
+            for kws in calls:
+                taps = tuple((a, b) for a in khs for b in kws)
+                where = []
+                for a, b in taps:
+                    num = cc + pw - b
+                    owi = np.where((num % sw == 0) & (num >= 0) & (num < ow * sw),
+                                   num // sw, ow)
+                    where.append((_evenly((r + ph - a) // sh), _evenly(owi)))
+                steps.append((taps, where))
+            rs, cs = _evenly(r), _evenly(cc)
+            if not isinstance(rs, slice) and not isinstance(cs, slice):
+                rs = rs[:, None]
+            plan.append((r.size, cc.size, rs, cs, steps))
+    return plan, rows.get((), []), cols.get((), [])
+
+
+def _tap_weights(wt, taps, op):
+    """(op, len(taps) * O): each tap's weights ``wt[a, b]`` (C, O) side by side."""
+    c, o = wt.shape[2:]
+    wm = _gemm.aligned_empty((op, len(taps) * o), _F32, zero=op > c)
+    for t, (a, b) in enumerate(taps):
+        wm[:c, t * o:(t + 1) * o] = wt[a, b]
+    return wm
 
 
 def _evenly(idx: np.ndarray):
@@ -868,12 +895,11 @@ def _evenly(idx: np.ndarray):
     return idx
 
 
-def _take(a: np.ndarray, idx: np.ndarray, axis: int) -> np.ndarray:
-    """``a``'s entries at ``idx`` along ``axis``: a view where they are evenly spaced."""
-    sel = _evenly(idx)
+def _take(a: np.ndarray, sel, axis: int) -> np.ndarray:
+    """``a``'s entries at ``sel`` (a slice or indices, see :func:`_evenly`) along ``axis``."""
     if isinstance(sel, slice):
         return a[(slice(None),) * axis + (sel,)]
-    return np.take(a, idx, axis=axis)
+    return np.take(a, sel, axis=axis)
 
 
 # ---------------------------------------------------------------- backward weights
