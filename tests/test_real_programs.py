@@ -31,10 +31,10 @@ round-off fastest: ``polynomial_tensors``' RMSprop fit reached 5e-5 at step 500 
 BatchNorm) takes Adam steps of size ``lr`` in a direction set by round-off alone; the programs
 leave such parameters out, as real code does (``bias=False``). Most programs (325 of 331
 when this was written) print byte-identical output; the others go through a convolution
-kernel of oneDNN's not yet reproduced (strided input gradients; depthwise and 1x1 weight
-gradients) or amplify a last-bit difference of a few remaining kernels (an STFT's gradient,
-``lstsq``'s default ``gelsy``, float32 real FFTs of power-of-two lengths on one thread, as
-``mfcc_features``' 256-point ``rfft``).
+kernel of oneDNN's not yet reproduced (some strided input gradients; depthwise and 1x1
+weight gradients) or amplify a last-bit difference of a few remaining kernels (an STFT's
+gradient, ``lstsq``'s default ``gelsy``, float32 real FFTs of power-of-two lengths on one
+thread, as ``mfcc_features``' 256-point ``rfft``).
 ``ABS = 1e-6`` absorbs float32 round-off in quantities that are zero up to cancellation
 (gradients of ~1e-8, means of normalised activations). ``test_tolerance_catches_real_changes``
 checks the comparison itself.

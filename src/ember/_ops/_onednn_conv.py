@@ -668,6 +668,240 @@ def backward_data(grad: np.ndarray, w: np.ndarray, input_shape, padding, dilatio
     return y[:, :, 0] if one_d else y
 
 
+# ---------------------------------------------------------------- strided backward data
+# A stride takes oneDNN's ``brgconv_strided`` backward-data kernel (and the deconvolution
+# that runs it). Without AMX it keeps the whole of ``oc`` as the brgemm's reduction and
+# each input row's positions of one stride phase (``iw``, ``iw + s``, ...) as its rows;
+# a call's batch is the kernel taps that reach those positions, kernel row then column,
+# each tap's ``oc`` terms in order: per element one FMA chain from zero, which a ``beta``
+# call then adds to the element's sum so far. All valid kernel rows go to every call.
+# Where the stride divides the width the columns split into calls (``get_kw_range``): each
+# column that some of the phase's positions miss is a call of its own (the lower columns
+# first), the columns that reach all of them one call between those; where it does not
+# divide, the input is copied into a padded buffer and one call takes all of the phase's
+# columns (those in the padding read zeros). The calls of a phase row cover the whole row
+# where ``iw_block`` is the width: oneDNN's blocking heuristic picks it (as measured) for
+# widths up to 108 where the images share out evenly between the threads, and may cut wider
+# rows, or rows whose images leave a thread short, in blocks (not followed: another split
+# of the columns). Each element is one thread's, so their number changes nothing else.
+
+_STRIDED_WIDTH = 108       # rows a stride divides are one block up to this width (measured)
+# f32 shapes oneDNN leaves to another kernel ("low performance"): (ic, oc, ih, iw, oh, ow,
+# kernel, stride), None where any
+_STRIDED_SKIPPED = (
+    (128, 256, 101, 85, 49, 41, None, None), (3, 128, 207, 175, 101, 85, None, None),
+    (512, 1024, 8, 8, 4, 4, 4, 2), (1024, 2048, 4, 4, 2, 2, 4, 2),
+    (64, 128, 513, 513, 256, 256, 3, 2), (32, 64, 1025, 1025, 512, 512, 3, 2),
+    (128, 256, 257, 257, 128, 128, 3, 2), (256, 512, 49, 41, 23, 19, 5, 2),
+    (64, 128, 14, 14, 7, 7, 4, 2), (1, 64, 28, 28, 14, 14, 4, 2))
+
+
+def _strided(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    """The sizes' part of :func:`direct_backward_data_strided`, ``shape`` the input's (the
+    transposed convolution's output), ``wshape`` the convolution's weight."""
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape or groups != 1 \
+            or all(s == 1 for s in stride) or any(d != 1 for d in dilation):
+        return False
+    sizes, kernel, st, pad, _ = _geometry(shape, wshape, stride, padding, dilation)
+    out = tuple((s + 2 * p - k) // t + 1 for s, k, t, p in zip(sizes, kernel, st, pad))
+    if min(out) <= 0:
+        return False
+    if sizes[1] % st[1] == 0 and (shape[0] % threads or sizes[1] > _STRIDED_WIDTH):
+        return False                     # the rows may be cut in blocks: not followed
+    for skipped in _STRIDED_SKIPPED:
+        if skipped[:6] == (shape[1], wshape[0]) + sizes + out and \
+                skipped[6] in (None, kernel[0]) and skipped[7] in (None, st[0]) \
+                and kernel[0] == kernel[1] and st[0] == st[1]:
+            return False
+    return _onednn.avx512() and _panel() > 0
+
+
+def direct_backward_data_strided(grad: np.ndarray, input_shape, w: np.ndarray, stride,
+                                 padding, dilation, groups, threads: int) -> bool:
+    """Whether torch computes the input gradient of this strided float32 convolution (1-d
+    or 2-d, one group, not dilated) with oneDNN's ``brgconv_strided`` kernel, as
+    :func:`backward_data_strided` reproduces it."""
+    return (grad.dtype == _F32 and _plain(w)
+            and use_mkldnn(input_shape, w.shape, stride, dilation, groups, threads)
+            and _strided(input_shape, w.shape, stride, padding, dilation, groups, threads))
+
+
+def strided_transposed(x: np.ndarray, w: np.ndarray, out_shape, stride, padding, dilation,
+                       groups, threads: int) -> bool:
+    """Whether torch computes this strided float32 transposed convolution with oneDNN's
+    ``brg_deconv``, the ``brgconv_strided`` backward-data kernel of the convolution it
+    transposes (see :func:`direct_transposed`; an output padding only adds to the
+    sizes)."""
+    return (x.dtype == _F32 and _plain(x, w)
+            and use_mkldnn(x.shape, w.shape, stride, dilation, groups, threads)
+            and _strided(out_shape, w.shape, stride, padding, dilation, groups, threads))
+
+
+def _trunc_div(a, b):
+    return -(-a // b) if a < 0 else a // b
+
+
+def _covered(iw, kw, sw, pad, size, out):
+    """oneDNN's ``get_iw_range``: the first position of the phase row from ``iw`` that
+    kernel column ``kw`` reaches, and how many of the row's positions it reaches."""
+    m = _div_up(size, sw)
+    ow = _trunc_div(iw - kw + pad, sw)
+    count = max(0, m - max(0, -ow) - max(0, ow + m - out))
+    first = iw
+    while _trunc_div(first - kw + pad, sw) < 0 and first + sw < size:
+        first += sw
+    return first, count
+
+
+def _column_calls(size, kernel, sw, pad, out) -> list:
+    """Per input column, the kernel columns of each call that reaches it, in call order
+    (``ker_base``'s split, or one call a phase where the stride does not divide
+    ``size``)."""
+    calls = [[] for _ in range(size)]
+    if size % sw:
+        for iw in range(size):
+            cols = tuple(k for k in range(kernel) if (iw + pad - k) % sw == 0)
+            if cols:
+                calls[iw].append(cols)
+        return [tuple(c) for c in calls]
+    m = size // sw
+    for iw in range(min(sw, size)):
+        counts = [_covered(iw, k, sw, pad, size, out)[1] for k in range(kernel)]
+        valid = [k for k in range(kernel) if counts[k] > 0]
+        full = [k for k in valid if counts[k] == m]
+        k_s, k_f = (valid[0], valid[-1] + 1) if valid else (0, 0)
+        f_s, f_f = (full[0], full[-1] + 1) if full else (k_f, k_f)
+        phase = (iw + pad) % sw
+        k_s += (phase - k_s) % sw        # the first columns of this phase
+        f_s += (phase - f_s) % sw
+        if k_f <= k_s or k_s >= kernel:
+            continue
+        groups = [(k,) for k in range(k_s, f_s, sw)]
+        if f_s < f_f:
+            groups.append(tuple(range(f_s, f_f, sw)))
+        groups += [(k,) for k in range(f_f, k_f, sw)]
+        for cols in groups:
+            first, count = _covered(iw, cols[0], sw, pad, size, out)
+            for j in range(count):
+                calls[first + j * sw].append(cols)
+    return [tuple(c) for c in calls]
+
+
+def backward_data_strided(grad: np.ndarray, w: np.ndarray, input_shape, stride, padding):
+    """oneDNN's ``brgconv_strided`` input gradient (see
+    :func:`direct_backward_data_strided`), or None where a running sum that must cross
+    MKL's panels is not finite: the input positions in classes that share their calls
+    (rows by their valid kernel rows, columns by their calls), each call one MKL chain
+    over its taps' output channels for all of a class, the calls' sums added in order."""
+    one_d = grad.ndim == 3
+    if one_d:
+        grad, w = grad[:, :, None], w[:, :, None]
+        stride, padding = (1,) + tuple(stride), (0,) + tuple(padding)
+    n, o, oh, ow = grad.shape
+    c, kh, kw = w.shape[1:]
+    (sh, sw), (ph, pw) = stride, padding
+    ih, iw = (1,) + tuple(input_shape[2:]) if one_d else tuple(input_shape[2:])
+    gt = np.zeros((o, n, oh, ow + 1), _F32)        # a zero column for taps in the padding
+    gt[..., :ow] = grad.transpose(1, 0, 2, 3)
+    wt = w.transpose(2, 3, 1, 0)                      # (kh, kw, C, O)
+    op = _columns(c)
+    panel = _panel()
+    out = np.empty((c, n, ih, iw), _F32)
+    plan, empty_rows, empty_cols = _strided_plan(ih, iw, kh, kw, sh, sw, ph, pw, oh, ow)
+    out[:, :, empty_rows] = 0
+    out[..., empty_cols] = 0
+    plan = [(nr, nc, rs, cs, [(_tap_weights(wt, taps, op), where) for taps, where in steps])
+            for nr, nc, rs, cs, steps in plan]
+
+    def images(i0, i1):
+        nb = i1 - i0
+        g = gt[:, i0:i1]
+        for nr, nc, rs, cs, steps in plan:
+            m = nb * nr * nc
+            mp = max(m, _LANES)
+            total = None
+            for wm, where in steps:
+                tcols = _gemm.aligned_empty((wm.shape[1], mp), _F32, zero=mp > m)
+                for t, (ri, ci) in enumerate(where):
+                    tcols[t * o:(t + 1) * o, :m].reshape(o, nb, nr, nc)[...] = \
+                        _take(_take(g, ri, 2), ci, 3)
+                res = _gemm.aligned_empty((op, mp), _F32)
+                with _gemm.one_thread():
+                    if not _chain(tcols, wm, res, 0.0, panel):
+                        return False
+                total = res[:c, :m].copy() if total is None else total + res[:c, :m]
+            out[:, i0:i1, rs, cs] = total.reshape(c, nb, nr, nc)
+        return True
+
+    work = n * ih * iw * c * o * kh * kw // (sh * sw)
+    if not all(_parallel(images, _image_parts(n, work))):
+        return None
+    out = np.ascontiguousarray(out.transpose(1, 0, 2, 3))
+    return out[:, :, 0] if one_d else out
+
+
+@functools.lru_cache(maxsize=64)
+def _strided_plan(ih, iw, kh, kw, sh, sw, ph, pw, oh, ow):
+    """The classes of input positions that share their calls (rows by their valid kernel
+    rows, columns by their calls): per class its number of rows and columns, where they
+    lie in the input, and per call its taps with each tap's rows and columns of the
+    gradient (slices where evenly spaced); and the rows and columns no tap reaches."""
+    rows: dict = {}
+    for r in range(ih):
+        taps = tuple(a for a in range(kh) if (r + ph - a) % sh == 0
+                     and 0 <= (r + ph - a) // sh < oh)
+        rows.setdefault(taps, []).append(r)
+    cols: dict = {}
+    for col, calls in enumerate(_column_calls(iw, kw, sw, pw, ow)):
+        cols.setdefault(calls, []).append(col)
+    plan = []
+    for khs, rl in rows.items():
+        r = np.array(rl)
+        for calls, cl in cols.items():
+            if not khs or not calls:
+                continue
+            cc = np.array(cl)
+            steps = []
+            for kws in calls:
+                taps = tuple((a, b) for a in khs for b in kws)
+                where = []
+                for a, b in taps:
+                    num = cc + pw - b
+                    owi = np.where((num % sw == 0) & (num >= 0) & (num < ow * sw),
+                                   num // sw, ow)
+                    where.append((_evenly((r + ph - a) // sh), _evenly(owi)))
+                steps.append((taps, where))
+            rs, cs = _evenly(r), _evenly(cc)
+            if not isinstance(rs, slice) and not isinstance(cs, slice):
+                rs = rs[:, None]
+            plan.append((r.size, cc.size, rs, cs, steps))
+    return plan, rows.get((), []), cols.get((), [])
+
+
+def _tap_weights(wt, taps, op):
+    """(op, len(taps) * O): each tap's weights ``wt[a, b]`` (C, O) side by side."""
+    c, o = wt.shape[2:]
+    wm = _gemm.aligned_empty((op, len(taps) * o), _F32, zero=op > c)
+    for t, (a, b) in enumerate(taps):
+        wm[:c, t * o:(t + 1) * o] = wt[a, b]
+    return wm
+
+
+def _evenly(idx: np.ndarray):
+    """A slice for ascending evenly spaced indices, else the indices."""
+    step = int(idx[1] - idx[0]) if idx.size > 1 else 1
+    if step > 0 and (np.diff(idx) == step).all():
+        return slice(int(idx[0]), int(idx[-1]) + 1, step)
+    return idx
+
+
+def _take(a: np.ndarray, sel, axis: int) -> np.ndarray:
+    """``a``'s entries at ``sel`` (a slice or indices, see :func:`_evenly`) along ``axis``."""
+    if isinstance(sel, slice):
+        return a[(slice(None),) * axis + (sel,)]
+    return np.take(a, sel, axis=axis)
+
+
 # ---------------------------------------------------------------- backward weights
 # ``jit_avx512_common_conv_bwd_weights_kernel_f32`` FMAs each output position's
 # ``diff_dst * src`` into the weight gradient it keeps in memory, the positions (image,

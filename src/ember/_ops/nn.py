@@ -1289,6 +1289,9 @@ def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, gro
     elif _onednn_conv.direct_backward_data_1x1(grad, input_shape, weight, stride, padding,
                                                dilation, groups, threads):
         out = _onednn_conv.backward_data_1x1(grad, weight)
+    elif _onednn_conv.direct_backward_data_strided(grad, input_shape, weight, stride, padding,
+                                                   dilation, groups, threads):
+        out = _onednn_conv.backward_data_strided(grad, weight, input_shape, stride, padding)
     if out is not None:
         return out
     return _conv_input_grad_np(grad, weight, input_shape, stride, padding, dilation, groups)
@@ -1455,9 +1458,13 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         sizes = _transposed_size(input.shape, weight.shape, stride, padding, dilation,
                                  output_padding, groups)
         out = None
+        threads = _exact.get_num_threads()
         if _onednn_conv.direct_transposed(input, weight, sizes, stride, padding, dilation,
-                                          output_padding, groups, _exact.get_num_threads()):
+                                          output_padding, groups, threads):
             out = _onednn_conv.backward_data(input, weight, sizes, padding, dilation, groups)
+        elif _onednn_conv.strided_transposed(input, weight, sizes, stride, padding, dilation,
+                                             groups, threads):
+            out = _onednn_conv.backward_data_strided(input, weight, sizes, stride, padding)
         if out is None:
             out = _conv_input_grad_np(input, weight, sizes, stride, padding, dilation, groups)
     elif (bias is None or bias.dtype == input.dtype) and _slow_conv(
