@@ -802,6 +802,7 @@ _Y1_YQ = (5.94301592346128195359e+02, 2.35564092943068577943e+05, 7.348119444597
           6.87141087355300489866e+16, 3.97270608116560655612e+18)
 _SQ2OPI = 0.797884560802865355879892119868763737
 _TWOOPI = 0.636619772367581343075535053490057448
+_PIO4, _3PIO4 = 0.785398163397448309615660845819875721, 2.356194490192344928846982537459627163
 
 
 def _asymptotic(x, z, p_p, p_q, q_p, q_q, shift, sine):
@@ -825,8 +826,7 @@ def bessel_j0(x):
         xx = x * x
         small = (xx - T(5.78318596294678452118e+00)) * (xx - T(3.04712623436620863991e+01)) \
             * _polevl(xx, _J0_RP) / _polevl(xx, _J0_RQ)
-        big = _asymptotic(x, T(25) / xx, _J0_PP, _J0_PQ, _J0_QP, _J0_QQ,
-                          0.785398163397448309615660845819875721, False)
+        big = _asymptotic(x, T(25) / xx, _J0_PP, _J0_PQ, _J0_QP, _J0_QQ, _PIO4, False)
         out = np.where(x <= T(5), np.where(x < T(1e-5), T(1) - xx / T(4), small), big)
     return out.astype(x.dtype)
 
@@ -840,8 +840,7 @@ def bessel_j1(x):
         small = _polevl(xx, _J1_RP) / _polevl(xx, _J1_RQ) * ax \
             * (xx - T(1.46819706421238932572e+01)) * (xx - T(4.92184563216946036703e+01))
         w = T(5) / ax
-        big = _asymptotic(ax, w * w, _J1_PP, _J1_PQ, _J1_QP, _J1_QQ,
-                          2.356194490192344928846982537459627163, False)
+        big = _asymptotic(ax, w * w, _J1_PP, _J1_PQ, _J1_QP, _J1_QQ, _3PIO4, False)
         out = np.where(ax <= T(5), small, big)
         out = np.where(x < 0, -out, out)
     return out.astype(x.dtype)
@@ -855,8 +854,7 @@ def bessel_y0(x):
         small = _fma(T(_TWOOPI) * c_call("log", x), bessel_j0(x),
                      _polevl(xx, _Y0_YP) / _polevl(xx, _Y0_YQ))
         small = np.where(x == 0, T(-np.inf), np.where(x < 0, T(np.nan), small))
-        big = _asymptotic(x, T(25) / xx, _J0_PP, _J0_PQ, _J0_QP, _J0_QQ,
-                          0.785398163397448309615660845819875721, True)
+        big = _asymptotic(x, T(25) / xx, _J0_PP, _J0_PQ, _J0_QP, _J0_QQ, _PIO4, True)
         out = np.where(x <= T(5), small, big)
     return out.astype(x.dtype)
 
@@ -870,8 +868,7 @@ def bessel_y1(x):
         small = _fma(x, _polevl(xx, _Y1_YP) / _polevl(xx, _Y1_YQ), inner)
         small = np.where(x == 0, T(-np.inf), np.where(x <= 0, T(np.nan), small))
         w = T(5) / x
-        big = _asymptotic(x, w * w, _J1_PP, _J1_PQ, _J1_QP, _J1_QQ,
-                          2.356194490192344928846982537459627163, True)
+        big = _asymptotic(x, w * w, _J1_PP, _J1_PQ, _J1_QP, _J1_QQ, _3PIO4, True)
         out = np.where(x <= T(5), small, big)
     return out.astype(x.dtype)
 

@@ -34,8 +34,9 @@ _address = _vml._address
 def _signatures() -> dict:
     """(routine, dtype) -> the ``cblas_?routine`` name, argument types and result type.
 
-    Complex products (``cgemm``, ``zgemm``) take their scalars by address; Ember calls only
-    the matrix products for them (``gemv`` and ``dot`` are real here)."""
+    Complex products take their scalars by address; Ember calls only the batched matrix
+    product for them (``gemv`` and ``dot`` are real here). ``?gemm`` itself is bound
+    without argument types (:func:`_raw_gemm`)."""
     i, p = ctypes.c_int, ctypes.c_void_p
     ip = ctypes.POINTER(ctypes.c_int)
     table = {}
@@ -44,7 +45,6 @@ def _signatures() -> dict:
         if dtype.kind == "c":
             real = rp = p
         for routine, types, result in (
-                ("gemm", (i, i, i, i, i, i, real, p, i, p, i, real, p, i), None),
                 ("gemv", (i, i, i, i, real, p, i, p, i, real, p, i), None),
                 ("dot", (i, p, i, p, i), real),
                 # gemm_batch: arrays of one group's arguments
@@ -60,7 +60,7 @@ _SIGNATURES = _signatures()
 
 def _fn(routine: str, dtype: np.dtype):
     """MKL's ``cblas_?routine`` for ``dtype`` (float32/float64; complex64/complex128 for the
-    matrix products), or None."""
+    batched product), or None."""
     sig = _SIGNATURES.get((routine, dtype))
     return None if sig is None else _vml.bind(*sig)
 
@@ -100,7 +100,7 @@ def warm() -> None:
 
 def available(dtype) -> bool:
     """Whether MKL's BLAS computes products of ``dtype`` (torch's bits)."""
-    return _fn("gemm", np.dtype(dtype)) is not None
+    return _raw_gemm(np.dtype(dtype)) is not None
 
 
 def _elem_strides(a: np.ndarray):
@@ -139,7 +139,7 @@ def addmm(c: np.ndarray | None, m1: np.ndarray, m2: np.ndarray, beta=0, alpha=1)
     dtype = m1.dtype
     if m2.dtype != dtype or (c is not None and c.dtype != dtype):
         return None
-    if (_RAW.get(dtype) or _raw_gemm(dtype)) is None:
+    if _raw_gemm(dtype) is None:
         return None
     m, k = m1.shape
     n = m2.shape[1]
@@ -308,7 +308,7 @@ def baddbmm(c: np.ndarray | None, b1: np.ndarray, b2: np.ndarray, beta=0, alpha=
     contiguous or transposed matrices, ``addmm`` batch by batch otherwise. None without
     MKL or for another dtype."""
     dtype = b1.dtype
-    if b2.dtype != dtype or (c is not None and c.dtype != dtype) or _fn("gemm", dtype) is None:
+    if b2.dtype != dtype or (c is not None and c.dtype != dtype) or _raw_gemm(dtype) is None:
         return None
     bs, rows, kk = b1.shape
     cols = b2.shape[2]
