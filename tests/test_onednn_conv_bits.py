@@ -38,6 +38,9 @@ FORWARD = [
     ((4, 64, 12, 12), (32, 64, 7, 7), {"padding": 3}),          # 784 taps
     ((2, 16, 9, 9), (16, 16, 3, 3), {"padding": (2, 1), "stride": (1, 2)}),
     ((1, 8, 60, 60), (8, 8, 3, 3), {"padding": 1}),             # one large sample
+    # more than fits in cache: the images go a few at a time, the weight gradient's panels
+    # a piece at a time (here in two groups of 64 output channels)
+    ((4, 8, 30, 30), (128, 8, 3, 3), {"padding": 1}),
     ((8, 16, 100), (32, 16, 5), {}),                            # 1-d
     ((8, 16, 100), (32, 16, 5), {"padding": 2, "stride": 3, "dilation": 2}),
 ]

@@ -363,8 +363,15 @@ def _blocked(taps, r, wt, bias, block=_LANES):
         weights.append((c0, cb, wm))
     out = np.empty((n, o) + taps.out, _F32)
     panel = _panel()
+    # large inputs go a few images at a time, as many as keep one block's taps and the
+    # sums in cache (each image's chains are its own: the same bits in any grouping)
+    per_image = (kp * min(r, block) + op) * taps.length * _F32.itemsize
+    chunk = n if n * per_image <= 4 * _CACHE_BYTES else max(1, _CACHE_BYTES // per_image)
 
     def images(i0, i1):
+        return all(piece(j0, min(i1, j0 + chunk)) for j0 in range(i0, i1, chunk))
+
+    def piece(i0, i1):
         m = (i1 - i0) * taps.length
         mp = max(m, _LANES)              # MKL's general kernel: 16 or more rows and columns
         res = _gemm.aligned_empty((op, mp), _F32)
@@ -391,6 +398,7 @@ def _blocked(taps, r, wt, bias, block=_LANES):
     return out if all(_parallel(images, parts)) else None
 
 
+_CACHE_BYTES = 1 << 20      # the working set of one piece of a direct kernel's images
 _PARALLEL_WORK = 1 << 24     # multiply-adds below which a second thread costs more than it saves
 _POOL: list = []             # :func:`_parallel`'s worker threads and their number
 _PARALLEL_CALL = 1 << 19     # multiply-adds of a weight-gradient call worth a thread per share
@@ -1096,34 +1104,41 @@ def _position_chains(cols, g, shares):
     def share(a, b):
         length = b - a
         nseg = _div_up(length, step)
-        full, rem = divmod(length, step)
-        # one more panel than the positions need: the last call's sums land in its slots;
-        # a panel's slots are written before they are read, past the last positions nothing
-        # is read
-        ax = _gemm.aligned_empty((rp, nseg + 1, panel), _F32)
-        gx = _gemm.aligned_empty((op, nseg, panel), _F32)
-        for dst, src, rows in ((ax, cols, r), (gx, g, o)):
-            body = dst[:rows, :nseg, slots:]
-            if full:
-                body[:, :full] = src[:, a:a + full * step].reshape(rows, full, step)
-            if rem:
-                body[:, full, :rem] = src[:, a + full * step:b]
-            dst[rows:] = 0
+        # the panels go a piece at a time through buffers that stay in cache, one more panel
+        # than a piece holds: the last call's sums land in its slots, which the next piece's
+        # first panel takes as its carry (a panel's slots are written before they are read)
+        piece = nseg if (rp + op) * nseg * panel * size <= 4 * _CACHE_BYTES \
+            else max(1, _CACHE_BYTES // ((rp + op) * panel * size))
+        ax = _gemm.aligned_empty((rp, piece + 1, panel), _F32)
+        gx = _gemm.aligned_empty((op, piece, panel), _F32)
+        ax[r:] = 0
+        gx[o:] = 0
         gx[:, :, :slots] = eye
-        res = np.empty((op, rp), _F32)
-        lda, ldb = nseg * panel, (nseg + 1) * panel
+        groups = range(0, op, slots)
+        carry = np.zeros((len(groups), rp, slots), _F32)
+        lda, ldb = piece * panel, (piece + 1) * panel
         pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
-        kks = [panel] * full + ([slots + rem] if rem else [])
-        panels = [ptr(pb + s * stride) for s in range(nseg + 1)]
+        panels = [ptr(pb + s * stride) for s in range(piece + 1)]
         with _gemm.one_thread():         # small products: MKL's threads would only wait
-            for j0 in range(0, op, slots):
-                ax[:, 0, :slots] = 0
-                base = pa + j0 * lda * size
-                for s, kk in enumerate(kks):
-                    gemm(102, 112, 111, slots, rp, kk, one, ptr(base + s * stride), lda,
-                         panels[s], ldb, zero, panels[s + 1], ldb)
-                res[j0:j0 + slots] = ax[:, nseg, :slots].T
-        return res
+            for s0 in range(0, nseg, piece):
+                p0 = a + s0 * step
+                p1 = min(b, p0 + piece * step)
+                full, rem = divmod(p1 - p0, step)
+                for dst, src, rows in ((ax, cols, r), (gx, g, o)):
+                    body = dst[:rows, :, slots:]
+                    if full:
+                        body[:, :full] = src[:, p0:p0 + full * step].reshape(rows, full, step)
+                    if rem:
+                        body[:, full, :rem] = src[:, p0 + full * step:p1]
+                kks = [panel] * full + ([slots + rem] if rem else [])
+                for q, j0 in enumerate(groups):
+                    ax[:, 0, :slots] = carry[q]
+                    base = pa + j0 * lda * size
+                    for s, kk in enumerate(kks):
+                        gemm(102, 112, 111, slots, rp, kk, one, ptr(base + s * stride), lda,
+                             panels[s], ldb, zero, panels[s + 1], ldb)
+                    carry[q] = ax[:, len(kks), :slots]
+        return carry.transpose(0, 2, 1).reshape(op, rp)
 
     # the shares on threads of their own, as oneDNN's, where each call is long enough that
     # the threads do not wait on each other for the GIL between calls
