@@ -942,8 +942,9 @@ def direct_backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dil
                          groups, threads: int) -> bool:
     """Whether oneDNN's backward-weights kernel computes this bias gradient (see
     :func:`direct_backward_weights`; the input's layout is not known here)."""
-    return grad.dtype == _F32 and _weights_kernel(x_shape, wshape, stride, padding,
-                                                  dilation, groups, threads)
+    return grad.dtype == _F32 and (
+        _weights_kernel(x_shape, wshape, stride, padding, dilation, groups, threads)
+        or _direct_1x1(x_shape, wshape, stride, padding, dilation, groups, threads))
 
 
 def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
@@ -1049,8 +1050,15 @@ def _shares(x_shape, wshape, stride, padding, dilation, threads, bias=False):
 
 @functools.lru_cache(maxsize=64)
 def _shares_of(x_shape, wshape, stride, padding, dilation, threads, bias):
-    mb, ic, oc, sizes, out, kernel, st, _, dil = _wgeometry(x_shape, wshape, stride,
-                                                             padding, dilation)
+    mb, ic, oc, sizes, out, kernel, st, pad, dil = _wgeometry(x_shape, wshape, stride,
+                                                               padding, dilation)
+    if kernel == (1, 1) and _takes_1x1(sizes, st, pad):
+        # jit_1x1's: cpu_reducer shares the images among the kernel's threads
+        nthr = _calls_1x1(mb, ic, oc, out[0], out[1], threads)[1]
+        n_mb = _reduce_threads(nthr, _LANES, _div_up(oc, _LANES), mb)
+        unit = out[0] * out[1]
+        ranges = [_balance211(mb, n_mb, t) for t in range(n_mb)]
+        return [(a * unit, b * unit) for a, b in ranges if b > a]
     if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1]:
         # jit:avx2's kernel: 8-channel blocks, images shared by cpu_reducer's balance
         two_d = False
@@ -1212,3 +1220,130 @@ def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
         part = _adds_in_order(g[:, a:b])
         total = part if total is None else total + part
     return total
+
+
+# ---------------------------------------------------------------- 1x1 backward weights
+# ``jit_avx512_common_1x1_convolution_bwd_weights_t`` reduces over the positions (the
+# strided input's copy where a stride takes ``rtus``): threads share them (``nthr_mb`` of
+# ``balance``) in units of ``reduce_block`` positions of one image; each thread's calls
+# take ``nb_reduce_blocking`` units of one image at a time (the rest of the image where less
+# than ``nb_reduce_blocking_max`` remain). Each call's sums are FMA chains from zero over its
+# positions, stored by the thread's first call and added to its sums after; the threads'
+# sums are then added in thread order. The bias: per thread of ``cpu_reducer``'s balance a
+# chain of adds over its images, the threads' added in order.
+
+_L1_FLOATS = 32 * 1024 // 4      # oneDNN's per-core L1 capacity in floats (32 KiB: Zen 4)
+
+
+def _best_divider(value, lo, hi, find_max):
+    """oneDNN's ``best_divider``: the divider of least padding loss (float32) in [lo, hi]."""
+    hi = max(1, min(hi, value))
+    lo = max(1, min(lo, hi))
+    best, pick = np.float32(np.inf), hi
+    for d in range(hi, lo - 1, -1):
+        r = _div_up(value, d) * d
+        loss = np.float32(r - value) / np.float32(r)
+        if loss < best or (not find_max and loss == best):
+            best, pick = loss, d
+    return pick
+
+
+@functools.lru_cache(maxsize=64)
+def _calls_1x1(mb, ic, oc, ih, iw, threads):
+    """(per thread sharing the positions, its calls' (start, end) flat positions; the
+    threads of the kernel's balance)."""
+    size = ih * iw
+    unit = _best_divider(size, 7, 16, True)
+    if size % unit:
+        unit = _best_divider(iw, 4, iw, False)
+    if unit > 256:
+        unit = 1
+    ur = _LANES // 2 if unit <= 19 else _LANES
+    most = min(_L1_FLOATS // ur, size)
+    least = min(_L1_FLOATS // ur, max(iw, ih))
+    block = max(_best_divider(size, least, most, True) // unit * unit, unit)
+    step, step_max = _div_up(block, unit), _div_up(block * 3 // 2 // unit * unit, unit)
+    sp_nb = _div_up(size, unit)
+    nb_bcast, nb_load = _div_up(ic, _LANES), _div_up(oc, _LANES)
+
+    def cost(n_mb, n_oc, n_ic):
+        work = _div_up(mb * sp_nb, n_mb)
+        return (work * _div_up(nb_bcast, n_ic) * _LANES * unit
+                + work * _div_up(nb_load, n_oc) * _LANES * unit
+                + 12 * _div_up(nb_load, n_oc) * _div_up(nb_bcast, n_ic) * _LANES * _LANES)
+
+    (n_mb, n_oc, n_ic), best = (1, 1, 1), cost(1, 1, 1)
+    for m in range(1, min(threads, mb * sp_nb) + 1):
+        par = threads // m
+        for o in range(1, min(par, nb_load) + 1):
+            c = cost(m, o, min(par // o, nb_bcast))
+            if c <= best:
+                best, (n_mb, n_oc, n_ic) = c, (m, o, min(par // o, nb_bcast))
+    if threads // 2 < n_mb < threads:
+        n_mb = min(mb, threads)
+    nthr = n_mb * n_oc * n_ic
+    shares = []
+    for t in range(n_mb):
+        start, end = _balance211(mb * sp_nb, n_mb, t)
+        calls, u = [], start
+        while u < end:
+            img, sp = divmod(u, sp_nb)
+            left = min(sp_nb - sp, end - u)
+            n = left if left < step_max else step
+            a = img * size + sp * unit
+            calls.append((a, min(a + n * unit, (img + 1) * size)))
+            u += n
+        if calls:
+            shares.append(calls)
+    return shares, nthr
+
+
+def direct_backward_weights_1x1(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                                threads: int) -> bool:
+    """Whether torch computes this float32 weight gradient with oneDNN's ``jit_1x1``
+    backward-weights kernel (where it takes the 1x1 forward) and MKL can reproduce it."""
+    return _plain(x) and _direct_1x1(x.shape, wshape, stride, padding, dilation, groups,
+                                     threads)
+
+
+def backward_weights_1x1(x: np.ndarray, grad: np.ndarray, wshape, stride, threads: int):
+    """oneDNN's ``jit_1x1`` weight gradient (see :func:`direct_backward_weights_1x1`): per
+    call one MKL product of at most a panel of positions (longer calls carried across
+    panels by :func:`_position_chains`), the calls of a thread added in order by ``beta``,
+    the threads' sums after; None where a carried sum is not finite."""
+    if x.ndim == 3:
+        x, grad, stride = x[:, :, None], grad[:, :, None], (1,) + tuple(stride)
+    x = x[:, :, ::stride[0], ::stride[1]]
+    mb, c, ih, iw = x.shape
+    o = grad.shape[1]
+    shares = _calls_1x1(mb, c, o, ih, iw, threads)[0]
+    m = mb * ih * iw
+    rp, op = max(c, _LANES), _div_up(o, _LANES) * _LANES
+    cols = _gemm.aligned_empty((rp, m), _F32, zero=rp > c)
+    cols[:c].reshape(c, mb, ih, iw)[...] = x.transpose(1, 0, 2, 3)
+    g = _gemm.aligned_empty((op, m), _F32, zero=op > o)
+    g[:o].reshape(o, mb, ih, iw)[...] = grad.transpose(1, 0, 2, 3)
+    panel = _panel()
+    gemm, one, _, ptr = _sgemm()
+    size = _F32.itemsize
+    total = None
+    with _gemm.one_thread():
+        for calls in shares:
+            acc = _gemm.aligned_empty((rp, op), _F32)
+            beta = ctypes.c_float(0.0)
+            for a, b in calls:
+                if b - a <= panel:
+                    gemm(102, 112, 111, op, rp, b - a, one, ptr(g.ctypes.data + a * size), m,
+                         ptr(cols.ctypes.data + a * size), m, beta, ptr(acc.ctypes.data),
+                         op)
+                else:
+                    part = _position_chains(cols[:, a:b], g[:, a:b], [(0, b - a)])
+                    if part is None:
+                        return None
+                    if beta.value:
+                        acc += part.T
+                    else:
+                        acc[...] = part.T
+                beta = one
+            total = acc if total is None else total + acc
+    return np.ascontiguousarray(total[:c, :o].T).reshape(tuple(wshape))

@@ -1309,6 +1309,11 @@ def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, gr
                                             dilation, threads)
         if out is not None:
             return out
+    elif grad.dtype == np.float32 and _onednn_conv.direct_backward_weights_1x1(
+            input, weight_shape, stride, padding, dilation, groups, threads):
+        out = _onednn_conv.backward_weights_1x1(input, grad, weight_shape, stride, threads)
+        if out is not None:
+            return out
     return _conv_weight_grad_np(grad, input, weight_shape, stride, padding, dilation, groups)
 
 
