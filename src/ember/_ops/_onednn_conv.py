@@ -1347,3 +1347,122 @@ def backward_weights_1x1(x: np.ndarray, grad: np.ndarray, wshape, stride, thread
                 beta = one
             total = acc if total is None else total + acc
     return np.ascontiguousarray(total[:c, :o].T).reshape(tuple(wshape))
+
+
+# ---------------------------------------------------------------- depthwise weights: gemm
+# A depthwise weight gradient that ``jit_dw`` declines (a kernel wider than 3, a padding
+# past half the kernel, a dilation) takes oneDNN's ``gemm_convolution_bwd_weights_t``:
+# per group and image one ``sgemm("T", "N")`` of the im2col (taps × positions) by the
+# group's output gradient, ``beta = 1`` after the first image. One output channel a
+# group makes it a ``gemv`` (``jit_avx_gemv_t_f32_kern``): per tap, 8 lanes each an FMA
+# chain over the positions of its lane in the whole 16-position blocks, summed
+# ((l0 + l1) + (l4 + l5)) + ((l2 + l3) + (l6 + l7)) and added to the running sum; then
+# the remaining 8, 4, 2 and 1 positions the same way, each its own sum added. With no
+# more threads than groups each group is one thread's, so the sums are the same on any
+# such count. The bias: per image row a chain of adds, the rows' sums added in order.
+
+_GEMV_LANES = 8              # jit_avx_gemv_t_f32_kern: one ymm of partial sums per output
+_GEMV_BLOCK = 16             # positions per step of its main loop (two ymm)
+
+
+def _takes_dw_weights(sizes, kernel, stride, padding, dilation) -> bool:
+    """Whether ``jit_dw``'s backward-weights kernel takes these 2-d sizes (its
+    ``init_conf``)."""
+    (ih, iw), (kh, kw), (sh, sw), (ph, pw) = sizes, kernel, stride, padding
+    if kw > 3 or sw > kw or any(d != 1 for d in dilation):
+        return False
+    oh = (ih + 2 * ph - kh) // sh + 1
+    ow = (iw + 2 * pw - kw) // sw + 1
+    b_pad = max(0, (oh - 1) * sh + kh - ih - ph)
+    r_pad = max(0, (ow - 1) * sw + kw - iw - pw)
+    return (ph <= kh // 2 and b_pad <= kh // 2 and pw <= kw // 2 and r_pad <= kw // 2
+            and ih >= kh + (-ph) % sh and (ph <= 1 or ph % sh == 0)
+            and (b_pad <= 1 or b_pad % sh == 0))
+
+
+def _gemm_depthwise(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape or groups < 2 \
+            or not (shape[1] == wshape[0] == groups and wshape[1] == 1):
+        return False
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    out = [(s + 2 * p - d * (k - 1) - 1) // t + 1
+           for s, k, t, p, d in zip(sizes, kernel, st, pad, dil)]
+    if min(out) <= 0 or out[0] * out[1] > _GEMM_POSITIONS:
+        return False
+    return (threads <= groups and not _takes_dw_weights(sizes, kernel, st, pad, dil)
+            and use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512())
+
+
+_GEMM_POSITIONS = 1 << 15    # positions per image measured to be one os block
+
+
+def gemm_depthwise_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                           threads: int) -> bool:
+    """Whether torch computes this float32 depthwise weight gradient with oneDNN's gemm
+    convolution (see :func:`depthwise_weights_gemm`)."""
+    return _plain(x) and _gemm_depthwise(x.shape, wshape, stride, padding, dilation, groups,
+                                         threads)
+
+
+def gemm_depthwise_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
+                        groups, threads: int) -> bool:
+    """Whether the gemm convolution computes this bias gradient (its input's layout is not
+    known here)."""
+    return grad.dtype == _F32 and _gemm_depthwise(x_shape, wshape, stride, padding, dilation,
+                                                  groups, threads)
+
+
+def _gemv_sums(cols, g):
+    """``jit_avx_gemv_t_f32_kern``'s sums of ``cols (..., T, P) · g (..., P)``: the list
+    of (..., T) sums it adds to ``y`` one after another."""
+    p = cols.shape[-1]
+    full = p // _GEMV_BLOCK * _GEMV_BLOCK
+    g = g[..., None, :]
+    sums = []
+
+    def lanes(v):
+        t = v[..., 0::2] + v[..., 1::2]              # vhaddps: (l0+l1, l2+l3, l4+l5, l6+l7)
+        return (t[..., 0] + t[..., 2]) + (t[..., 1] + t[..., 3])
+
+    if full:
+        acc = np.zeros(cols.shape[:-1] + (_GEMV_LANES,), _F32)
+        for k in range(0, full, _GEMV_LANES):
+            a = cols[..., k:k + _GEMV_LANES]
+            acc = _exact.fma(a, np.broadcast_to(g[..., k:k + _GEMV_LANES], a.shape), acc)
+        sums.append(lanes(acc))
+    k = full
+    for ux in (8, 4, 2, 1):
+        if (p - full) & ux:
+            v = np.zeros(cols.shape[:-1] + (_GEMV_LANES,), _F32)
+            v[..., :ux] = cols[..., k:k + ux] * g[..., k:k + ux]
+            sums.append(lanes(v))
+            k += ux
+    return sums
+
+
+def depthwise_weights_gemm(x: np.ndarray, grad: np.ndarray, wshape, stride, padding,
+                           dilation):
+    """oneDNN's gemm-convolution weight gradient of a depthwise convolution (see
+    :func:`gemm_depthwise_weights`): per image the gemv's sums, each added in turn to the
+    running sum (the first from zero)."""
+    _, kernel, st, pad, dil = _geometry(x.shape, wshape, stride, padding, dilation)
+    if x.ndim == 3:
+        x, grad = x[:, :, None], grad[:, :, None]
+    win, out = _windows(x, kernel, st, pad, dil)
+    n, c = x.shape[:2]
+    cols = win.reshape(n, c, kernel[0] * kernel[1], out[0] * out[1])
+    sums = _gemv_sums(cols, grad.reshape(n, c, -1))
+    y = np.zeros((c, kernel[0] * kernel[1]), _F32)
+    for i in range(n):
+        for s in sums:
+            y = y + s[i]
+    return y.reshape(tuple(wshape))
+
+
+def depthwise_bias_gemm(grad: np.ndarray):
+    """The gemm convolution's bias gradient: per image row (over the output's last axis) a
+    chain of adds from zero, the rows' sums added in order."""
+    n, c = grad.shape[:2]
+    rows = _adds_in_order(np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(-1, grad.shape[-1]))
+    return _adds_in_order(rows.reshape(c, -1))

@@ -1314,6 +1314,10 @@ def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, gr
         out = _onednn_conv.backward_weights_1x1(input, grad, weight_shape, stride, threads)
         if out is not None:
             return out
+    elif grad.dtype == np.float32 and _onednn_conv.gemm_depthwise_weights(
+            input, weight_shape, stride, padding, dilation, groups, threads):
+        return _onednn_conv.depthwise_weights_gemm(input, grad, weight_shape, stride, padding,
+                                                   dilation)
     return _conv_weight_grad_np(grad, input, weight_shape, stride, padding, dilation, groups)
 
 
@@ -1326,6 +1330,9 @@ def _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation
                                          dilation, groups, threads):
         return _onednn_conv.backward_bias(grad, input_shape, weight_shape, stride, padding,
                                           dilation, threads)
+    if _onednn_conv.gemm_depthwise_bias(grad, input_shape, weight_shape, stride, padding,
+                                        dilation, groups, threads):
+        return _onednn_conv.depthwise_bias_gemm(grad)
     return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
 
 
