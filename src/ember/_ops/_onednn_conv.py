@@ -621,15 +621,22 @@ def forward_depthwise(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilat
     if one_d:
         x, w = x[:, :, None], w[:, :, None]
     win, out = _windows(x, kernel, stride, padding, dilation)
-    n, c = x.shape[:2]
-    kp = kernel[0] * kernel[1]
+    y = _depthwise_chains(win, w.reshape(x.shape[1], -1), bias)
+    return y[:, :, 0] if one_d else y
+
+
+def _depthwise_chains(win, taps, bias):
+    """(N, C, OH, OW): per channel an FMA chain from the bias (or zero) over ``win``
+    (N, C, kh, kw, OH, OW) times ``taps`` (C, kh * kw), taps in order."""
+    n, c = win.shape[:2]
+    out = win.shape[4:]
+    kp = taps.shape[1]
     m = n * out[0] * out[1]
     mp = max(m, _LANES)
     cols = _gemm.aligned_empty((kp + 1, mp), _F32, zero=mp > m)
     cols[0] = 1
     wm = _gemm.aligned_empty((4, kp + 1), _F32)
     res = _gemm.aligned_empty((c, 4, mp), _F32)
-    taps = w.reshape(c, kp)
     with _gemm.one_thread():
         for ch in range(c):
             cols[1:, :m].reshape((kp, n) + out)[...] = \
@@ -638,7 +645,49 @@ def forward_depthwise(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilat
             wm[:, 1:] = taps[ch]
             _gemm.gemm(False, False, mp, 4, kp + 1, 1.0, cols, mp, wm, kp + 1, 0.0, res[ch],
                        mp)
-    y = np.ascontiguousarray(res[:, 0, :m].reshape((c, n) + out).transpose(1, 0, 2, 3))
+    return np.ascontiguousarray(res[:, 0, :m].reshape((c, n) + out).transpose(1, 0, 2, 3))
+
+
+def direct_backward_data_depthwise(grad: np.ndarray, input_shape, w: np.ndarray, stride,
+                                   padding, dilation, groups, threads: int) -> bool:
+    """Whether torch computes this float32 input gradient with oneDNN's ``jit_dw``
+    backward-data kernel (one input and one output channel a group, no dilation, 2-d or
+    1-d, NCHW, AVX512)."""
+    return (grad.dtype == _F32 and _plain(w) and len(input_shape) in (3, 4)
+            and 0 not in input_shape and 0 not in grad.shape and groups >= 2
+            and input_shape[1] == w.shape[0] == groups and w.shape[1] == 1
+            and all(d == 1 for d in dilation)
+            and use_mkldnn(input_shape, w.shape, stride, dilation, groups, threads)
+            and _onednn.avx512() and _panel() >= max(64, math.prod(w.shape[2:]) + 1))
+
+
+def backward_data_depthwise(grad: np.ndarray, w: np.ndarray, input_shape, stride, padding):
+    """oneDNN's ``jit_dw`` input gradient: per input element an FMA chain from zero over
+    the kernel's taps in order (row, then column) that reach an output (the output
+    gradient spread by the stride, zeros between: a zero term adds nothing)."""
+    one_d = grad.ndim == 3
+    _, kernel, st, pad, _ = _geometry(input_shape, w.shape, stride, padding,
+                                      (1,) * (grad.ndim - 2))
+    sizes = tuple(input_shape[2:]) if not one_d else (1,) + tuple(input_shape[2:])
+    if one_d:
+        grad, w = grad[:, :, None], w[:, :, None]
+    n, c, oh, ow = grad.shape
+    # element i of the input reads tap a from spread[i + k - 1 - a]: the windows reversed
+    spread = np.zeros((n, c) + tuple(s + k - 1 for s, k in zip(sizes, kernel)), _F32)
+    lead = [k - 1 - p for k, p in zip(kernel, pad)]
+    src = grad
+    for axis, (l, t, m) in enumerate(zip(lead, st, (oh, ow))):
+        cut = max(0, -l)                 # outputs before the spread's start (a wide padding)
+        first = _div_up(cut, t)
+        src = np.take(src, range(first, m), axis=2 + axis)
+        lead[axis] = l + first * t
+    stop = [min(sz, ld + (src.shape[2 + i] - 1) * t + 1) for i, (sz, ld, t) in
+            enumerate(zip(spread.shape[2:], lead, st))]
+    keep = [_div_up(e - ld, t) for e, ld, t in zip(stop, lead, st)]
+    spread[:, :, lead[0]:stop[0]:st[0], lead[1]:stop[1]:st[1]] = \
+        src[:, :, :keep[0], :keep[1]]
+    win, _ = _windows(spread, kernel, (1, 1), (0, 0), (1, 1))
+    y = _depthwise_chains(win[:, :, ::-1, ::-1], w.reshape(c, -1), None)
     return y[:, :, 0] if one_d else y
 
 

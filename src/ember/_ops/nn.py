@@ -1292,6 +1292,9 @@ def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, gro
     elif _onednn_conv.direct_backward_data_strided(grad, input_shape, weight, stride, padding,
                                                    dilation, groups, threads):
         out = _onednn_conv.backward_data_strided(grad, weight, input_shape, stride, padding)
+    elif _onednn_conv.direct_backward_data_depthwise(grad, input_shape, weight, stride,
+                                                     padding, dilation, groups, threads):
+        out = _onednn_conv.backward_data_depthwise(grad, weight, input_shape, stride, padding)
     if out is not None:
         return out
     return _conv_input_grad_np(grad, weight, input_shape, stride, padding, dilation, groups)
