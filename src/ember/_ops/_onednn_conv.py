@@ -1260,7 +1260,12 @@ def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
     if ref is not None and ref() is grad and key == (x_shape, tuple(wshape), stride, padding,
                                                      dilation, threads):
         return bias
-    shares = _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True)
+    return _share_adds(grad, _shares(x_shape, wshape, stride, padding, dilation, threads,
+                                     bias=True))
+
+
+def _share_adds(grad: np.ndarray, shares):
+    """Per share of the positions a chain of adds, the shares' sums added in order."""
     if grad.ndim == 3:
         grad = grad[:, :, None]
     g = _positions(grad)
@@ -1515,3 +1520,115 @@ def depthwise_bias_gemm(grad: np.ndarray):
     n, c = grad.shape[:2]
     rows = _adds_in_order(np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(-1, grad.shape[-1]))
     return _adds_in_order(rows.reshape(c, -1))
+
+
+# ---------------------------------------------------------------- depthwise weights: jit_dw
+# ``jit_uni_dw_conv_bwd_weights_kernel_f32`` keeps each weight's sum in memory and FMAs
+# into it image after image, output row after row, column after column (taps in the
+# padding skipped): one chain per thread. A call takes 15 output rows of an image; an
+# output wider than 30 columns it cuts in blocks of 15 (``calculate_w_unrolling``) and runs
+# the rows of each block in turn. Threads take blocks of 16 channels first
+# (``nthr_g``), the images (``nthr_mb``) only where fewer blocks than threads; those
+# threads' sums are added in order. The bias: the same chain of adds.
+
+def direct_depthwise_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                             threads: int) -> bool:
+    """Whether torch computes this float32 depthwise weight gradient with oneDNN's
+    ``jit_dw`` backward-weights kernel (its ``init_conf``: a kernel of at most 3 columns,
+    a padding within half the kernel, no dilation; NCHW data, AVX512)."""
+    return _plain(x) and _dw_weights(x.shape, wshape, stride, padding, dilation, groups,
+                                     threads)
+
+
+def direct_depthwise_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
+                          groups, threads: int) -> bool:
+    """Whether ``jit_dw``'s backward-weights kernel computes this bias gradient."""
+    return grad.dtype == _F32 and _dw_weights(x_shape, wshape, stride, padding, dilation,
+                                              groups, threads)
+
+
+def _dw_weights(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape or groups < 2 \
+            or not (shape[1] == wshape[0] == groups and wshape[1] == 1):
+        return False
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    return (_takes_dw_weights(sizes, kernel, st, pad, dil)
+            and use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512() and _panel() > 0)
+
+
+def _dw_shares(x_shape, wshape, stride, padding, threads):
+    """The positions' shares of ``jit_dw``'s threads: whole images, split only where
+    fewer 16-channel blocks than threads."""
+    mb = x_shape[0]
+    _, _, _, _, out, _, _, _, _ = _wgeometry(x_shape, wshape, stride, padding,
+                                             (1,) * (len(x_shape) - 2))
+    n_g = min(_div_up(x_shape[1], _LANES), threads)
+    n_mb = min(max(1, threads // n_g), mb)
+    unit = out[0] * out[1]
+    return [(a * unit, b * unit) for a, b in (_balance211(mb, n_mb, t) for t in range(n_mb))
+            if b > a]
+
+
+_DW_ROWS, _DW_UNROLL, _DW_BLOCK = 15, 30, 15   # jit_dw: oh_blk_size, max_unroll_w_, block_size_
+
+
+def _dw_order(oh, ow, r_pad):
+    """An image's positions in the order ``jit_dw`` chains them, or None where that is
+    the plain order (at most 30 columns)."""
+    if ow <= _DW_UNROLL:
+        return None
+    unroll = min(_DW_BLOCK, ow)
+    trips, tail = divmod(ow, unroll)
+    if (tail == 0 and r_pad) or (r_pad and r_pad >= tail):
+        if trips > 1:
+            tail, trips = tail + unroll, trips - 1
+        else:
+            tail, unroll = tail + unroll - unroll // 2, unroll // 2
+    cuts = [unroll] * trips + ([tail] if tail else [])
+    grid = np.arange(oh * ow).reshape(oh, ow)
+    order = []
+    for r0 in range(0, oh, _DW_ROWS):
+        c0 = 0
+        for width in cuts:
+            order.append(grid[r0:r0 + _DW_ROWS, c0:c0 + width].ravel())
+            c0 += width
+    return np.concatenate(order)
+
+
+def backward_weights_depthwise(x: np.ndarray, grad: np.ndarray, wshape, stride, padding,
+                               threads: int):
+    """``jit_dw``'s weight gradient (see :func:`direct_depthwise_weights`): 16 channels
+    a :func:`_position_chains` product (each channel's own taps on the diagonal), or None
+    where a value is not finite."""
+    shares = _dw_shares(x.shape, wshape, stride, padding, threads)
+    _, kernel, st, pad, dil = _geometry(x.shape, wshape, stride, padding,
+                                        (1,) * (x.ndim - 2))
+    if x.ndim == 3:
+        x, grad = x[:, :, None], grad[:, :, None]
+    win, out = _windows(x, kernel, st, pad, dil)
+    n, c = x.shape[:2]
+    kp = kernel[0] * kernel[1]
+    order = _dw_order(out[0], out[1],
+                      max(0, (out[1] - 1) * st[1] + kernel[1] - x.shape[3] - pad[1]))
+    if order is not None:
+        win = win.reshape(win.shape[:4] + (-1,))[..., order]
+        grad = grad.reshape(n, c, 1, -1)[..., order]
+    g = _positions(grad)
+    res = np.empty((c, kp), _F32)
+    for c0 in range(0, c, _LANES):
+        cb = min(_LANES, c - c0)
+        cols = np.ascontiguousarray(
+            win[:, c0:c0 + cb].reshape(n, cb, kp, -1).transpose(1, 2, 0, 3)).reshape(cb * kp, -1)
+        part = _position_chains(cols, g[c0:c0 + cb], shares)
+        if part is None:
+            return None
+        idx = np.arange(cb)
+        res[c0:c0 + cb] = part.reshape(cb, cb, kp)[idx, idx]
+    return res.reshape(tuple(wshape))
+
+
+def backward_bias_depthwise(grad: np.ndarray, x_shape, wshape, stride, padding,
+                            threads: int):
+    """``jit_dw``'s bias gradient: per share a chain of adds, the shares' sums added."""
+    return _share_adds(grad, _dw_shares(x_shape, wshape, stride, padding, threads))

@@ -1317,6 +1317,12 @@ def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, gr
         out = _onednn_conv.backward_weights_1x1(input, grad, weight_shape, stride, threads)
         if out is not None:
             return out
+    elif grad.dtype == np.float32 and _onednn_conv.direct_depthwise_weights(
+            input, weight_shape, stride, padding, dilation, groups, threads):
+        out = _onednn_conv.backward_weights_depthwise(input, grad, weight_shape, stride,
+                                                      padding, threads)
+        if out is not None:
+            return out
     elif grad.dtype == np.float32 and _onednn_conv.gemm_depthwise_weights(
             input, weight_shape, stride, padding, dilation, groups, threads):
         return _onednn_conv.depthwise_weights_gemm(input, grad, weight_shape, stride, padding,
@@ -1333,6 +1339,10 @@ def _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation
                                          dilation, groups, threads):
         return _onednn_conv.backward_bias(grad, input_shape, weight_shape, stride, padding,
                                           dilation, threads)
+    if _onednn_conv.direct_depthwise_bias(grad, input_shape, weight_shape, stride, padding,
+                                          dilation, groups, threads):
+        return _onednn_conv.backward_bias_depthwise(grad, input_shape, weight_shape, stride,
+                                                    padding, threads)
     if _onednn_conv.gemm_depthwise_bias(grad, input_shape, weight_shape, stride, padding,
                                         dilation, groups, threads):
         return _onednn_conv.depthwise_bias_gemm(grad)
