@@ -1480,10 +1480,12 @@ def _gemv_sums(cols, g):
         return (t[..., 0] + t[..., 2]) + (t[..., 1] + t[..., 3])
 
     if full:
-        acc = np.zeros(cols.shape[:-1] + (_GEMV_LANES,), _F32)
-        for k in range(0, full, _GEMV_LANES):
-            a = cols[..., k:k + _GEMV_LANES]
-            acc = _exact.fma(a, np.broadcast_to(g[..., k:k + _GEMV_LANES], a.shape), acc)
+        acc = _lane_chains(cols[..., :full], g[..., 0, :full])
+        if acc is None:
+            acc = np.zeros(cols.shape[:-1] + (_GEMV_LANES,), _F32)
+            for k in range(0, full, _GEMV_LANES):
+                a = cols[..., k:k + _GEMV_LANES]
+                acc = _exact.fma(a, np.broadcast_to(g[..., k:k + _GEMV_LANES], a.shape), acc)
         sums.append(lanes(acc))
     k = full
     for ux in (8, 4, 2, 1):
@@ -1493,6 +1495,39 @@ def _gemv_sums(cols, g):
             sums.append(lanes(v))
             k += ux
     return sums
+
+
+def _lane_chains(cols, g):
+    """(N, C, T, 8): lane ``l``'s FMA chain from zero over positions ``l``, ``l + 8``, ...
+    of ``cols (N, C, T, P) * g (N, C, P)``; None where the chains pass MKL's panel.
+
+    Per image and channel one MKL product, the lanes as its 16 rows (8 of zeros) and
+    (tap, lane) as its columns: each lane's chain is the diagonal's, its terms of other
+    lanes' columns never computed into it. A chain is padded to 16 terms with zeros (an
+    FMA of zero leaves a sum from +0 as it is)."""
+    n, c, t, p = cols.shape
+    steps = p // _GEMV_LANES
+    panel = _panel()
+    if steps > panel:
+        return None
+    kk = max(steps, _LANES)
+    rows = max(t * _GEMV_LANES, _LANES)
+    a = _gemm.aligned_empty((n, c, _LANES, kk), _F32, zero=True)
+    a[:, :, :_GEMV_LANES, :steps] = g.reshape(n, c, steps, _GEMV_LANES).transpose(0, 1, 3, 2)
+    b = _gemm.aligned_empty((n, c, rows, kk), _F32, zero=True)
+    b[:, :, :t * _GEMV_LANES, :steps] = cols.reshape(n, c, t, steps, _GEMV_LANES).transpose(
+        0, 1, 2, 4, 3).reshape(n, c, t * _GEMV_LANES, steps)
+    res = _gemm.aligned_empty((n, c, rows, _LANES), _F32)
+    gemm, one, zero, ptr = _sgemm()
+    size = _F32.itemsize
+    pa, pb, pc = a.ctypes.data, b.ctypes.data, res.ctypes.data
+    sa, sb, sc = _LANES * kk * size, rows * kk * size, rows * _LANES * size
+    with _gemm.one_thread():
+        for i in range(n * c):
+            gemm(102, 112, 111, _LANES, rows, kk, one, ptr(pa + i * sa), kk,
+                 ptr(pb + i * sb), kk, zero, ptr(pc + i * sc), _LANES)
+    lane = np.arange(_GEMV_LANES)
+    return res[:, :, :t * _GEMV_LANES].reshape(n, c, t, _GEMV_LANES, _LANES)[..., lane, lane]
 
 
 def depthwise_weights_gemm(x: np.ndarray, grad: np.ndarray, wshape, stride, padding,
