@@ -996,14 +996,25 @@ def direct_backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dil
         or _direct_1x1(x_shape, wshape, stride, padding, dilation, groups, threads))
 
 
+def _avx2_weights(ic, oc, groups) -> bool:
+    """Whether ``jit:avx2``'s backward-weights kernel runs (8-channel blocks): 4 to 15
+    input channels, or groups whose channels share no block of 16 but one of 8."""
+    if groups == 1:
+        return _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1]
+    return _group_block(ic // groups, oc // groups) == 8
+
+
 def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
-    if not _direct(shape, wshape, stride, padding, dilation, groups, threads):
+    if groups != 1 and _group_block(shape[1] // groups, wshape[0] // groups) < 8:
+        return False                     # 4-channel blocks: oneDNN's gemm kernel
+    if not _direct(shape, wshape, stride, padding, dilation, groups, threads,
+                   grouped=True):
         return False
     mb, ic, oc, (ih, iw), (oh, ow), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = \
         _wgeometry(shape, wshape, stride, padding, dilation)
     if kw > 14:
         return False                     # oneDNN's gemm kernel
-    if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1] and (dh > 1 or dw > 1):
+    if _avx2_weights(ic, oc, groups) and (dh > 1 or dw > 1):
         return False                     # dilated: not jit:avx2's order (not followed)
     ext_h, ext_w = dh * (kh - 1) + 1, dw * (kw - 1) + 1
     if dh > 1 and (sh != 1 or ext_h > ih):
@@ -1101,23 +1112,29 @@ def _shares(x_shape, wshape, stride, padding, dilation, threads, bias=False):
 def _shares_of(x_shape, wshape, stride, padding, dilation, threads, bias):
     mb, ic, oc, sizes, out, kernel, st, pad, dil = _wgeometry(x_shape, wshape, stride,
                                                                padding, dilation)
-    if kernel == (1, 1) and _takes_1x1(sizes, st, pad):
+    groups = ic // wshape[1]
+    if groups == 1 and kernel == (1, 1) and _takes_1x1(sizes, st, pad):
         # jit_1x1's: cpu_reducer shares the images among the kernel's threads
         nthr = _calls_1x1(mb, ic, oc, out[0], out[1], threads)[1]
         n_mb = _reduce_threads(nthr, _LANES, _div_up(oc, _LANES), mb)
         unit = out[0] * out[1]
         ranges = [_balance211(mb, n_mb, t) for t in range(n_mb)]
         return [(a * unit, b * unit) for a, b in ranges if b > a]
-    if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1]:
+    cg, og = ic // groups, oc // groups
+    if _avx2_weights(ic, oc, groups):
         # jit:avx2's kernel: 8-channel blocks, images shared by cpu_reducer's balance
         two_d = False
-        blocks = _div_up(oc, 8) * (1 if bias else _div_up(ic, 8))
+        blocks = groups * _div_up(og, 8) * (1 if bias else _div_up(cg, 8))
         n_mb = _reduce_threads(threads, 8 if bias else 64 * kernel[0] * kernel[1], blocks,
                                mb)
+    elif threads < groups:
+        two_d, n_mb = False, 1           # balance: a thread per group
     else:
-        n_mb, two_d, nthr = _nthr_mb(mb, ic, oc, sizes, out, kernel, st, dil, threads)
+        # balance: a thread set per group, each group's own split of the rest
+        n_mb, two_d, nthr = _nthr_mb(mb, cg, og, sizes, out, kernel, st, dil,
+                                     threads // groups)
         if bias and not two_d:
-            n_mb = _reduce_threads(nthr, _LANES, _div_up(oc, _LANES), mb)
+            n_mb = _reduce_threads(nthr * groups, _LANES, groups * _div_up(og, _LANES), mb)
     unit = out[1] if two_d else out[0] * out[1]
     work = mb * (out[0] if two_d else 1)
     ranges = [_balance211(work, n_mb, t) for t in range(n_mb)]
@@ -1225,8 +1242,8 @@ def _positions(a):
 
 def backward_weights(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, dilation,
                      threads: int):
-    """oneDNN's ``jit:avx512_core`` weight gradient (see :func:`direct_backward_weights`),
-    or None where a value is not finite."""
+    """oneDNN's ``jit:avx512_core`` weight gradient (see :func:`direct_backward_weights`;
+    with groups, each group's own chains), or None where a value is not finite."""
     one_d = x.ndim == 3
     x_shape = x.shape
     _, kernel, st, pad, dil = _geometry(x_shape, wshape, stride, padding, dilation)
@@ -1235,14 +1252,22 @@ def backward_weights(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, d
         x, grad = x[:, :, None], grad[:, :, None]
     win, out = _windows(x, kernel, st, pad, dil)
     n, c = x.shape[:2]
-    r = c * kernel[0] * kernel[1]
-    # a row of ones after the taps: the bias gradient's chain of adds, nearly free here
-    cols = np.empty((r + 1, n * out[0] * out[1]), _F32)
-    cols[:r].reshape((c,) + kernel + (n,) + out)[...] = win.transpose(1, 2, 3, 0, 4, 5)
-    cols[r] = 1
-    res = _position_chains(cols, _positions(grad), shares)
-    if res is None:
-        return None
+    groups = c // wshape[1]
+    cg, og = wshape[1], wshape[0] // groups
+    r = cg * kernel[0] * kernel[1]
+    # a row of ones after each group's taps: the bias gradient's chain of adds, nearly free
+    cols = np.empty((groups, r + 1, n * out[0] * out[1]), _F32)
+    cols[:, :r].reshape((groups, cg) + kernel + (n,) + out)[...] = \
+        win.transpose(1, 2, 3, 0, 4, 5).reshape((groups, cg) + kernel + (n,) + out)
+    cols[:, r] = 1
+    g = _positions(grad)
+    parts = []
+    for j in range(groups):
+        part = _position_chains(cols[j], g[j * og:(j + 1) * og], shares)
+        if part is None:
+            return None
+        parts.append(part)
+    res = parts[0] if groups == 1 else np.concatenate(parts)
     if shares == _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True):
         _BIAS[:] = [weakref.ref(grad), (x_shape, tuple(wshape), stride, padding, dilation,
                                         threads), res[:, r].copy()]
