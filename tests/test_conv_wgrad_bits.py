@@ -1,5 +1,5 @@
-"""float32 weight (and bias) gradients of 1x1, depthwise convolutions give torch's bits,
-on 1 and 2 threads, for random shapes:
+"""float32 weight (and bias) gradients of 1x1, depthwise and grouped convolutions give
+torch's bits, on 1 and 2 threads, for random shapes:
 
 * 1x1 (``jit_1x1``'s backward weights): per call an FMA chain from zero over a block of
   an image's positions, the calls of a thread added in order, the threads' sums after;
@@ -8,6 +8,9 @@ on 1 and 2 threads, for random shapes:
   wider than 30), row, column;
 * other depthwise (oneDNN's gemm convolution): per image an AVX gemv's 8-lane chains,
   summed pairwise and added to the running sum;
+* grouped, where a group's channel counts share a block of 16 (``jit:avx512_core``) or 8
+  (``jit:avx2``): each group's chains as one group's; and ATen's slow path group by group
+  (float64; float32 1x1 kernels on one small sample and one thread);
 
 and the depthwise input gradient (``jit_dw``'s backward data: per element an FMA chain
 over the taps in order)."""
@@ -201,3 +204,68 @@ def test_plain_products_differ():
     plain = np.einsum("nohw,nchw->oc", gy, x).reshape(want.shape)
     assert not np.array_equal(plain, want)
     _same_bits(_grads(ember, x, w, None, gy, {})[0], want)
+
+
+def _grouped(case):
+    """A random grouped convolution whose groups share a block of 16 or 8 channels."""
+    rng = np.random.default_rng(3000 + case)
+    nd = 1 if case % 4 == 3 else 2
+    g = int(rng.integers(2, 5))
+    block = (8, 16)[case % 2]
+    cg, og = block * int(rng.integers(1, 3)), block * int(rng.integers(1, 3))
+    k = tuple(int(rng.integers(1, 4)) for _ in range(nd))
+    pad = tuple(int(rng.integers(0, kk // 2 + 1)) for kk in k)
+    stride = tuple(int(rng.integers(1, 3)) for _ in k)
+    n = int(rng.integers(1, 9))
+    sizes = tuple(int(rng.integers(kk + 2, 24)) for kk in k)
+    return (n, g * cg) + sizes, (g * og, cg) + k, {"stride": stride, "padding": pad,
+                                                  "groups": g}
+
+
+@pytest.mark.parametrize("case", range(CASES))
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+def test_grouped_weight_grad_is_torchs_bits(case, bias, threads):
+    xs, ws, kw = _grouped(case)
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal(ws).astype(np.float32)
+    b = rng.standard_normal(ws[0]).astype(np.float32) if bias else None
+    nd = len(xs) - 2
+    if _onednn_conv.use_mkldnn(xs, ws, kw["stride"], (1,) * nd, kw["groups"], threads):
+        assert _onednn_conv.direct_backward_weights(x, ws, kw["stride"], kw["padding"],
+                                                    (1,) * nd, kw["groups"], threads)
+    _compare(x, w, b, kw, seed=case)
+
+
+SLOW_GROUPED = [((4, 32, 10, 10), 64, 1, 4, {}), ((2, 8, 10, 10), 8, 3, 2, {"padding": 1}),
+                ((2, 6, 9, 9), 6, 3, 3, {"stride": 2}), ((3, 4, 20), 8, 3, 2, {"padding": 1}),
+                ((2, 8, 10, 10), 8, 3, 8, {"padding": 1}), ((3, 12, 9, 9), 6, 1, 3, {})]
+
+
+@pytest.mark.parametrize("case", range(len(SLOW_GROUPED)))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_grouped_slow_path_is_torchs_bits(case, dtype, threads):
+    """ATen's slow path with groups (float64; float32 where ``use_mkldnn`` declines: a 1x1
+    kernel, a small batch, one thread): each group's contiguous slices through the one-group
+    path, forward and every gradient."""
+    xs, o, k, g, kw = SLOW_GROUPED[case]
+    nd = len(xs) - 2
+    ws = (o, xs[1] // g) + (k,) * nd
+    if dtype == np.float32 and _onednn_conv.use_mkldnn(xs, ws, (1,) * nd, (1,) * nd, g,
+                                                       threads):
+        pytest.skip("oneDNN's kernel in torch")
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(dtype)
+    w = rng.standard_normal(ws).astype(dtype)
+    b = rng.standard_normal(o).astype(dtype)
+    res = []
+    for lib in (torch, ember):
+        xt = lib.from_numpy(x).requires_grad_()
+        wt = lib.from_numpy(w).requires_grad_()
+        bt = lib.from_numpy(b).requires_grad_()
+        y = _f(lib, nd)(xt, wt, bt, groups=g, **kw)
+        y.backward(lib.from_numpy(np.cos(np.arange(y.numel())).reshape(
+            tuple(y.shape)).astype(dtype)))
+        res.append([y.detach().numpy(), xt.grad.numpy(), wt.grad.numpy(), bt.grad.numpy()])
+    for got, want in zip(res[1], res[0]):
+        assert np.array_equal(got, want), f"{(got != want).sum()} of {want.size} differ"
