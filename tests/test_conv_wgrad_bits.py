@@ -9,7 +9,9 @@ torch's bits, on 1 and 2 threads, for random shapes:
 * other depthwise (oneDNN's gemm convolution): per image an AVX gemv's 8-lane chains,
   summed pairwise and added to the running sum;
 * grouped, where a group's channel counts share a block of 16 (``jit:avx512_core``) or 8
-  (``jit:avx2``): each group's chains as one group's; and ATen's slow path group by group
+  (``jit:avx2``): each group's chains as one group's; where they do not, with 2 to 15
+  output channels a group, the gemm convolution's ``smalln_tn``: 16 lanes of FMA chains,
+  summed by a halving tree, image after image; and ATen's slow path group by group
   (float64; float32 1x1 kernels on one small sample and one thread);
 
 and the depthwise input gradient (``jit_dw``'s backward data: per element an FMA chain
@@ -234,6 +236,40 @@ def test_grouped_weight_grad_is_torchs_bits(case, bias, threads):
     if _onednn_conv.use_mkldnn(xs, ws, kw["stride"], (1,) * nd, kw["groups"], threads):
         assert _onednn_conv.direct_backward_weights(x, ws, kw["stride"], kw["padding"],
                                                     (1,) * nd, kw["groups"], threads)
+    _compare(x, w, b, kw, seed=case)
+
+
+def _gemm_grouped(case):
+    """A random grouped convolution whose groups share no block of 8 channels, at most 15
+    output channels a group (ResNeXt's 4 among them)."""
+    rng = np.random.default_rng(4000 + case)
+    nd = 1 if case % 4 == 3 else 2
+    g = int(rng.integers(2, 9))
+    cg, og = 4, 4
+    while case and (cg, og) == (4, 4) or (cg, og) == (1, 1):
+        cg, og = int(rng.integers(1, 13)), int(rng.integers(1, 16))
+        if cg % 8 == 0 and og % 8 == 0:
+            cg += 1
+    k = tuple(int(rng.integers(1, 6)) for _ in range(nd))
+    pad = tuple(int(rng.integers(0, kk)) for kk in k)
+    stride = tuple(int(rng.integers(1, 3)) for _ in k)
+    n = int(rng.integers(1, 6))
+    sizes = tuple(int(rng.integers(kk + 2, 30)) for kk in k)
+    return (n, g * cg) + sizes, (g * og, cg) + k, {"stride": stride, "padding": pad,
+                                                  "groups": g}
+
+
+@pytest.mark.parametrize("case", range(CASES))
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
+def test_gemm_grouped_weight_grad_is_torchs_bits(case, bias, threads):
+    xs, ws, kw = _gemm_grouped(case)
+    rng = np.random.default_rng(case)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal(ws).astype(np.float32)
+    b = rng.standard_normal(ws[0]).astype(np.float32) if bias else None
+    nd = len(xs) - 2
+    assert _onednn_conv.gemm_grouped_weights(x, ws, kw["stride"], kw["padding"], (1,) * nd,
+                                             kw["groups"], threads)
     _compare(x, w, b, kw, seed=case)
 
 

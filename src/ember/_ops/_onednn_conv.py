@@ -1479,7 +1479,7 @@ _GEMM_POSITIONS = 1 << 15    # positions per image measured to be one os block
 def gemm_depthwise_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
                            threads: int) -> bool:
     """Whether torch computes this float32 depthwise weight gradient with oneDNN's gemm
-    convolution (see :func:`depthwise_weights_gemm`)."""
+    convolution (see :func:`weights_gemm`)."""
     return _plain(x) and _gemm_depthwise(x.shape, wshape, stride, padding, dilation, groups,
                                          threads)
 
@@ -1505,8 +1505,12 @@ def _gemv_sums(cols, g):
         return (t[..., 0] + t[..., 2]) + (t[..., 1] + t[..., 3])
 
     if full:
-        acc = _lane_chains(cols[..., :full], g[..., 0, :full])
-        if acc is None:
+        lead = cols.shape[:-2]
+        acc = _lane_chains(cols[..., :full].reshape((-1,) + cols.shape[-2:-1] + (full,)),
+                           g[..., 0, :full].reshape(-1, 1, full), _GEMV_LANES)
+        if acc is not None:
+            acc = acc.reshape(lead + acc.shape[2:])
+        else:
             acc = np.zeros(cols.shape[:-1] + (_GEMV_LANES,), _F32)
             for k in range(0, full, _GEMV_LANES):
                 a = cols[..., k:k + _GEMV_LANES]
@@ -1522,59 +1526,125 @@ def _gemv_sums(cols, g):
     return sums
 
 
-def _lane_chains(cols, g):
-    """(N, C, T, 8): lane ``l``'s FMA chain from zero over positions ``l``, ``l + 8``, ...
-    of ``cols (N, C, T, P) * g (N, C, P)``; None where the chains pass MKL's panel.
+def _lane_chains(cols, g, lanes):
+    """(B, O, T, lanes): lane ``l``'s FMA chain from zero over positions ``l``,
+    ``l + lanes``, ... of ``g (B, O, P) * cols (B, T, P)`` (positions past ``P`` as
+    zeros); None where the chains pass MKL's panel.
 
-    Per image and channel one MKL product, the lanes as its 16 rows (8 of zeros) and
-    (tap, lane) as its columns: each lane's chain is the diagonal's, its terms of other
-    lanes' columns never computed into it. A chain is padded to 16 terms with zeros (an
-    FMA of zero leaves a sum from +0 as it is)."""
-    n, c, t, p = cols.shape
-    steps = p // _GEMV_LANES
-    panel = _panel()
-    if steps > panel:
+    Per batch item one MKL product, (output, lane) as its rows (padded to 16) and (tap,
+    lane) as its columns: each lane's chain is on the diagonal, its terms of other lanes'
+    columns never computed into it. A chain is padded to 16 terms with zeros (an FMA of
+    zero leaves a sum from +0 as it is)."""
+    b, t, p = cols.shape
+    o = g.shape[1]
+    steps = _div_up(p, lanes)
+    if steps > _panel():
         return None
     kk = max(steps, _LANES)
-    rows = max(t * _GEMV_LANES, _LANES)
-    a = _gemm.aligned_empty((n, c, _LANES, kk), _F32, zero=True)
-    a[:, :, :_GEMV_LANES, :steps] = g.reshape(n, c, steps, _GEMV_LANES).transpose(0, 1, 3, 2)
-    b = _gemm.aligned_empty((n, c, rows, kk), _F32, zero=True)
-    b[:, :, :t * _GEMV_LANES, :steps] = cols.reshape(n, c, t, steps, _GEMV_LANES).transpose(
-        0, 1, 2, 4, 3).reshape(n, c, t * _GEMV_LANES, steps)
-    res = _gemm.aligned_empty((n, c, rows, _LANES), _F32)
+    rows = _div_up(o * lanes, _LANES) * _LANES
+    cols_n = max(t * lanes, _LANES)
+    a = _gemm.aligned_empty((b, rows, kk), _F32, zero=True)
+    av = a[:, :o * lanes].reshape(b, o, lanes, kk)
+    bv = _gemm.aligned_empty((b, cols_n, kk), _F32, zero=True)
+    bt = bv[:, :t * lanes].reshape(b, t, lanes, kk)
+    full = p // lanes
+    av[..., :full] = g[..., :full * lanes].reshape(b, o, full, lanes).transpose(0, 1, 3, 2)
+    bt[..., :full] = cols[..., :full * lanes].reshape(b, t, full, lanes).transpose(0, 1, 3, 2)
+    if p > full * lanes:
+        av[:, :, :p - full * lanes, full] = g[..., full * lanes:]
+        bt[:, :, :p - full * lanes, full] = cols[..., full * lanes:]
+    res = _gemm.aligned_empty((b, cols_n, rows), _F32)
     gemm, one, zero, ptr = _sgemm()
     size = _F32.itemsize
-    pa, pb, pc = a.ctypes.data, b.ctypes.data, res.ctypes.data
-    sa, sb, sc = _LANES * kk * size, rows * kk * size, rows * _LANES * size
+    pa, pb, pc = a.ctypes.data, bv.ctypes.data, res.ctypes.data
+    sa, sb, sc = rows * kk * size, cols_n * kk * size, cols_n * rows * size
     with _gemm.one_thread():
-        for i in range(n * c):
-            gemm(102, 112, 111, _LANES, rows, kk, one, ptr(pa + i * sa), kk,
-                 ptr(pb + i * sb), kk, zero, ptr(pc + i * sc), _LANES)
-    lane = np.arange(_GEMV_LANES)
-    return res[:, :, :t * _GEMV_LANES].reshape(n, c, t, _GEMV_LANES, _LANES)[..., lane, lane]
+        for i in range(b):
+            gemm(102, 112, 111, rows, cols_n, kk, one, ptr(pa + i * sa), kk,
+                 ptr(pb + i * sb), kk, zero, ptr(pc + i * sc), rows)
+    lane = np.arange(lanes)
+    out = res[:, :t * lanes, :o * lanes].reshape(b, t, lanes, o, lanes)[:, :, lane, :, lane]
+    return out.transpose(1, 3, 2, 0)     # (lanes, B, T, O) -> (B, O, T, lanes)
 
 
-def depthwise_weights_gemm(x: np.ndarray, grad: np.ndarray, wshape, stride, padding,
-                           dilation):
-    """oneDNN's gemm-convolution weight gradient of a depthwise convolution (see
-    :func:`gemm_depthwise_weights`): per image the gemv's sums, each added in turn to the
-    running sum (the first from zero)."""
+def _halving(v):
+    """The sum of the last axis's lanes as a 16-way halving tree adds them (lane ``j``
+    with ``j + 8``, then ``j + 4``, ``j + 2``, ``j + 1``): ``reduction_16x16``."""
+    while v.shape[-1] > 1:
+        h = v.shape[-1] // 2
+        v = v[..., :h] + v[..., h:]
+    return v[..., 0]
+
+
+# ---------------------------------------------------------------- grouped weights: gemm
+# Groups whose channel counts share no block of 8 take oneDNN's gemm convolution too; with
+# 2 to 15 output channels a group its ``sgemm("T", "N")`` is ``gemm_smalln_tn``: per
+# weight element 16 lanes of FMA chains over the positions (lane ``l`` the positions
+# ``l``, ``l + 16``, ...), summed by a halving tree and added to the running sum (the
+# first image's stored). One output channel a group: the gemv above.
+
+def gemm_grouped_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                         threads: int) -> bool:
+    """Whether torch computes this float32 grouped weight gradient with oneDNN's gemm
+    convolution and its ``smalln_tn`` or gemv kernel (see :func:`weights_gemm`)."""
+    return _plain(x) and _gemm_grouped(x.shape, wshape, stride, padding, dilation, groups,
+                                       threads)
+
+
+def _gemm_grouped(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape or groups < 2:
+        return False
+    cg, og = shape[1] // groups, wshape[0] // groups
+    if (cg, og) == (1, 1) or og > 15 or _group_block(cg, og) >= 8:
+        return False
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    out = [(s + 2 * p - d * (k - 1) - 1) // t + 1
+           for s, k, t, p, d in zip(sizes, kernel, st, pad, dil)]
+    return (min(out) > 0 and out[0] * out[1] <= _GEMM_POSITIONS and threads <= groups
+            and use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512())
+
+
+def gemm_grouped_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation, groups,
+                      threads: int) -> bool:
+    """Whether the gemm convolution computes this grouped bias gradient."""
+    return grad.dtype == _F32 and _gemm_grouped(x_shape, wshape, stride, padding, dilation,
+                                                groups, threads)
+
+
+def weights_gemm(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, dilation,
+                 groups):
+    """The gemm convolution's weight gradient with groups (see :func:`gemm_grouped_weights`
+    and :func:`gemm_depthwise_weights`): per image the ``smalln_tn`` or gemv sums, each
+    added in turn to the running sum (the first from zero), or None where the lanes'
+    chains pass MKL's panel."""
     _, kernel, st, pad, dil = _geometry(x.shape, wshape, stride, padding, dilation)
     if x.ndim == 3:
         x, grad = x[:, :, None], grad[:, :, None]
     win, out = _windows(x, kernel, st, pad, dil)
     n, c = x.shape[:2]
-    cols = win.reshape(n, c, kernel[0] * kernel[1], out[0] * out[1])
-    sums = _gemv_sums(cols, grad.reshape(n, c, -1))
-    y = np.zeros((c, kernel[0] * kernel[1]), _F32)
-    for i in range(n):
-        for s in sums:
-            y = y + s[i]
+    cg, og = c // groups, wshape[0] // groups
+    t = cg * kernel[0] * kernel[1]
+    cols = win.reshape(n * groups, t, out[0] * out[1])
+    g = grad.reshape(n * groups, og, -1)
+    if og == 1:
+        sums = _gemv_sums(cols.reshape(n, groups, t, -1), g.reshape(n, groups, -1))
+        y = np.zeros((groups, t), _F32)
+        for i in range(n):
+            for part in sums:
+                y = y + part[i]
+        return y.reshape(tuple(wshape))
+    lanes = _lane_chains(cols, g, _LANES)
+    if lanes is None:
+        return None
+    sums = _halving(lanes).reshape(n, groups * og, t)
+    y = sums[0]
+    for i in range(1, n):
+        y = y + sums[i]
     return y.reshape(tuple(wshape))
 
 
-def depthwise_bias_gemm(grad: np.ndarray):
+def bias_gemm(grad: np.ndarray):
     """The gemm convolution's bias gradient: per image row (over the output's last axis) a
     chain of adds from zero, the rows' sums added in order."""
     n, c = grad.shape[:2]

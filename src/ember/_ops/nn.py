@@ -1337,10 +1337,15 @@ def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, gr
                                                       padding, threads)
         if out is not None:
             return out
-    elif grad.dtype == np.float32 and _onednn_conv.gemm_depthwise_weights(
-            input, weight_shape, stride, padding, dilation, groups, threads):
-        return _onednn_conv.depthwise_weights_gemm(input, grad, weight_shape, stride, padding,
-                                                   dilation)
+    elif grad.dtype == np.float32 and (
+            _onednn_conv.gemm_depthwise_weights(input, weight_shape, stride, padding,
+                                                dilation, groups, threads)
+            or _onednn_conv.gemm_grouped_weights(input, weight_shape, stride, padding,
+                                                 dilation, groups, threads)):
+        out = _onednn_conv.weights_gemm(input, grad, weight_shape, stride, padding, dilation,
+                                        groups)
+        if out is not None:
+            return out
     return _conv_weight_grad_np(grad, input, weight_shape, stride, padding, dilation, groups)
 
 
@@ -1358,8 +1363,10 @@ def _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation
         return _onednn_conv.backward_bias_depthwise(grad, input_shape, weight_shape, stride,
                                                     padding, threads)
     if _onednn_conv.gemm_depthwise_bias(grad, input_shape, weight_shape, stride, padding,
-                                        dilation, groups, threads):
-        return _onednn_conv.depthwise_bias_gemm(grad)
+                                        dilation, groups, threads) \
+            or _onednn_conv.gemm_grouped_bias(grad, input_shape, weight_shape, stride,
+                                              padding, dilation, groups, threads):
+        return _onednn_conv.bias_gemm(grad)
     dims = (0,) + tuple(range(2, grad.ndim))
     if groups > 1 and _slow_conv(input_shape, grad.dtype, weight_shape, stride, dilation,
                                  groups):
