@@ -1311,7 +1311,25 @@ def _share_adds(grad: np.ndarray, shares):
 # sums are then added in thread order. The bias: per thread of ``cpu_reducer``'s balance a
 # chain of adds over its images, the threads' added in order.
 
-_L1_FLOATS = 32 * 1024 // 4      # oneDNN's per-core L1 capacity in floats (32 KiB: Zen 4)
+@functools.cache
+def _l1_floats() -> int:
+    """The per-core L1 data cache in floats, as oneDNN's ``get_per_core_cache_size(1)``
+    reads it from the CPU (the kernel's blocks follow it); 32 KiB where it cannot be read."""
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for index in sorted(os.listdir(base)):
+            path = os.path.join(base, index)
+            with open(os.path.join(path, "level")) as f_level, \
+                    open(os.path.join(path, "type")) as f_type:
+                if f_level.read().strip() != "1" or f_type.read().strip() != "Data":
+                    continue
+            with open(os.path.join(path, "size")) as f_size:
+                size = f_size.read().strip()
+            scale = {"K": 1024, "M": 1024 * 1024}.get(size[-1:], 1)
+            return int(size.rstrip("KM")) * scale // 4
+    except (OSError, ValueError):
+        pass
+    return 32 * 1024 // 4
 
 
 def _best_divider(value, lo, hi, find_max):
@@ -1338,8 +1356,8 @@ def _calls_1x1(mb, ic, oc, ih, iw, threads):
     if unit > 256:
         unit = 1
     ur = _LANES // 2 if unit <= 19 else _LANES
-    most = min(_L1_FLOATS // ur, size)
-    least = min(_L1_FLOATS // ur, max(iw, ih))
+    most = min(_l1_floats() // ur, size)
+    least = min(_l1_floats() // ur, max(iw, ih))
     block = max(_best_divider(size, least, most, True) // unit * unit, unit)
     step, step_max = _div_up(block, unit), _div_up(block * 3 // 2 // unit * unit, unit)
     sp_nb = _div_up(size, unit)

@@ -1129,8 +1129,9 @@ def _widen(go, padded):
 def _slow_conv(shape, dtype, wshape, stride, dilation, groups):
     """Whether torch computes this convolution on ATen's slow path (im2col, then one MKL gemm
     per sample; with groups, each group's in turn, ``subtensor`` by ``subtensor``): 1-d/2-d,
-    no dilation, and float64, or float32 where ``ConvParams::use_mkldnn`` declines (a 1x1
-    kernel on one small sample, one thread)."""
+    no dilation, and float64, or float32 where ``ConvParams::use_mkldnn`` declines (one
+    group, one small sample and a kernel of at most 3x3; or an unstrided 1x1 kernel on fewer
+    than 16 samples and one thread)."""
     nd = len(shape) - 2
     if nd not in (1, 2) or any(d != 1 for d in dilation) \
             or not _gemm.available(dtype):
