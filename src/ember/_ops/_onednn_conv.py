@@ -629,15 +629,22 @@ def forward_depthwise(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilat
     if one_d:
         x, w = x[:, :, None], w[:, :, None]
     win, out = _windows(x, kernel, stride, padding, dilation)
-    n, c = x.shape[:2]
-    kp = kernel[0] * kernel[1]
+    y = _depthwise_chains(win, w.reshape(x.shape[1], -1), bias)
+    return y[:, :, 0] if one_d else y
+
+
+def _depthwise_chains(win, taps, bias):
+    """(N, C, OH, OW): per channel an FMA chain from the bias (or zero) over ``win``
+    (N, C, kh, kw, OH, OW) times ``taps`` (C, kh * kw), taps in order."""
+    n, c = win.shape[:2]
+    out = win.shape[4:]
+    kp = taps.shape[1]
     m = n * out[0] * out[1]
     mp = max(m, _LANES)
     cols = _gemm.aligned_empty((kp + 1, mp), _F32, zero=mp > m)
     cols[0] = 1
     wm = _gemm.aligned_empty((4, kp + 1), _F32)
     res = _gemm.aligned_empty((c, 4, mp), _F32)
-    taps = w.reshape(c, kp)
     with _gemm.one_thread():
         for ch in range(c):
             cols[1:, :m].reshape((kp, n) + out)[...] = \
@@ -646,7 +653,49 @@ def forward_depthwise(x: np.ndarray, w: np.ndarray, bias, stride, padding, dilat
             wm[:, 1:] = taps[ch]
             _gemm.gemm(False, False, mp, 4, kp + 1, 1.0, cols, mp, wm, kp + 1, 0.0, res[ch],
                        mp)
-    y = np.ascontiguousarray(res[:, 0, :m].reshape((c, n) + out).transpose(1, 0, 2, 3))
+    return np.ascontiguousarray(res[:, 0, :m].reshape((c, n) + out).transpose(1, 0, 2, 3))
+
+
+def direct_backward_data_depthwise(grad: np.ndarray, input_shape, w: np.ndarray, stride,
+                                   padding, dilation, groups, threads: int) -> bool:
+    """Whether torch computes this float32 input gradient with oneDNN's ``jit_dw``
+    backward-data kernel (one input and one output channel a group, no dilation, 2-d or
+    1-d, NCHW, AVX512)."""
+    return (grad.dtype == _F32 and _plain(w) and len(input_shape) in (3, 4)
+            and 0 not in input_shape and 0 not in grad.shape and groups >= 2
+            and input_shape[1] == w.shape[0] == groups and w.shape[1] == 1
+            and all(d == 1 for d in dilation)
+            and use_mkldnn(input_shape, w.shape, stride, dilation, groups, threads)
+            and _onednn.avx512() and _panel() >= max(64, math.prod(w.shape[2:]) + 1))
+
+
+def backward_data_depthwise(grad: np.ndarray, w: np.ndarray, input_shape, stride, padding):
+    """oneDNN's ``jit_dw`` input gradient: per input element an FMA chain from zero over
+    the kernel's taps in order (row, then column) that reach an output (the output
+    gradient spread by the stride, zeros between: a zero term adds nothing)."""
+    one_d = grad.ndim == 3
+    _, kernel, st, pad, _ = _geometry(input_shape, w.shape, stride, padding,
+                                      (1,) * (grad.ndim - 2))
+    sizes = tuple(input_shape[2:]) if not one_d else (1,) + tuple(input_shape[2:])
+    if one_d:
+        grad, w = grad[:, :, None], w[:, :, None]
+    n, c, oh, ow = grad.shape
+    # element i of the input reads tap a from spread[i + k - 1 - a]: the windows reversed
+    spread = np.zeros((n, c) + tuple(s + k - 1 for s, k in zip(sizes, kernel)), _F32)
+    lead = [k - 1 - p for k, p in zip(kernel, pad)]
+    src = grad
+    for axis, (l, t, m) in enumerate(zip(lead, st, (oh, ow))):
+        cut = max(0, -l)                 # outputs before the spread's start (a wide padding)
+        first = _div_up(cut, t)
+        src = np.take(src, range(first, m), axis=2 + axis)
+        lead[axis] = l + first * t
+    stop = [min(sz, ld + (src.shape[2 + i] - 1) * t + 1) for i, (sz, ld, t) in
+            enumerate(zip(spread.shape[2:], lead, st))]
+    keep = [_div_up(e - ld, t) for e, ld, t in zip(stop, lead, st)]
+    spread[:, :, lead[0]:stop[0]:st[0], lead[1]:stop[1]:st[1]] = \
+        src[:, :, :keep[0], :keep[1]]
+    win, _ = _windows(spread, kernel, (1, 1), (0, 0), (1, 1))
+    y = _depthwise_chains(win[:, :, ::-1, ::-1], w.reshape(c, -1), None)
     return y[:, :, 0] if one_d else y
 
 
@@ -950,18 +999,30 @@ def direct_backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dil
                          groups, threads: int) -> bool:
     """Whether oneDNN's backward-weights kernel computes this bias gradient (see
     :func:`direct_backward_weights`; the input's layout is not known here)."""
-    return grad.dtype == _F32 and _weights_kernel(x_shape, wshape, stride, padding,
-                                                  dilation, groups, threads)
+    return grad.dtype == _F32 and (
+        _weights_kernel(x_shape, wshape, stride, padding, dilation, groups, threads)
+        or _direct_1x1(x_shape, wshape, stride, padding, dilation, groups, threads))
+
+
+def _avx2_weights(ic, oc, groups) -> bool:
+    """Whether ``jit:avx2``'s backward-weights kernel runs (8-channel blocks): 4 to 15
+    input channels, or groups whose channels share no block of 16 but one of 8."""
+    if groups == 1:
+        return _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1]
+    return _group_block(ic // groups, oc // groups) == 8
 
 
 def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
-    if not _direct(shape, wshape, stride, padding, dilation, groups, threads):
+    if groups != 1 and _group_block(shape[1] // groups, wshape[0] // groups) < 8:
+        return False                     # 4-channel blocks: oneDNN's gemm kernel
+    if not _direct(shape, wshape, stride, padding, dilation, groups, threads,
+                   grouped=True):
         return False
     mb, ic, oc, (ih, iw), (oh, ow), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = \
         _wgeometry(shape, wshape, stride, padding, dilation)
     if kw > 14:
         return False                     # oneDNN's gemm kernel
-    if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1] and (dh > 1 or dw > 1):
+    if _avx2_weights(ic, oc, groups) and (dh > 1 or dw > 1):
         return False                     # dilated: not jit:avx2's order (not followed)
     ext_h, ext_w = dh * (kh - 1) + 1, dw * (kw - 1) + 1
     if dh > 1 and (sh != 1 or ext_h > ih):
@@ -1057,18 +1118,31 @@ def _shares(x_shape, wshape, stride, padding, dilation, threads, bias=False):
 
 @functools.lru_cache(maxsize=64)
 def _shares_of(x_shape, wshape, stride, padding, dilation, threads, bias):
-    mb, ic, oc, sizes, out, kernel, st, _, dil = _wgeometry(x_shape, wshape, stride,
-                                                             padding, dilation)
-    if _AVX2_CHANNELS[0] <= ic <= _AVX2_CHANNELS[1]:
+    mb, ic, oc, sizes, out, kernel, st, pad, dil = _wgeometry(x_shape, wshape, stride,
+                                                               padding, dilation)
+    groups = ic // wshape[1]
+    if groups == 1 and kernel == (1, 1) and _takes_1x1(sizes, st, pad):
+        # jit_1x1's: cpu_reducer shares the images among the kernel's threads
+        nthr = _calls_1x1(mb, ic, oc, out[0], out[1], threads)[1]
+        n_mb = _reduce_threads(nthr, _LANES, _div_up(oc, _LANES), mb)
+        unit = out[0] * out[1]
+        ranges = [_balance211(mb, n_mb, t) for t in range(n_mb)]
+        return [(a * unit, b * unit) for a, b in ranges if b > a]
+    cg, og = ic // groups, oc // groups
+    if _avx2_weights(ic, oc, groups):
         # jit:avx2's kernel: 8-channel blocks, images shared by cpu_reducer's balance
         two_d = False
-        blocks = _div_up(oc, 8) * (1 if bias else _div_up(ic, 8))
+        blocks = groups * _div_up(og, 8) * (1 if bias else _div_up(cg, 8))
         n_mb = _reduce_threads(threads, 8 if bias else 64 * kernel[0] * kernel[1], blocks,
                                mb)
+    elif threads < groups:
+        two_d, n_mb = False, 1           # balance: a thread per group
     else:
-        n_mb, two_d, nthr = _nthr_mb(mb, ic, oc, sizes, out, kernel, st, dil, threads)
+        # balance: a thread set per group, each group's own split of the rest
+        n_mb, two_d, nthr = _nthr_mb(mb, cg, og, sizes, out, kernel, st, dil,
+                                     threads // groups)
         if bias and not two_d:
-            n_mb = _reduce_threads(nthr, _LANES, _div_up(oc, _LANES), mb)
+            n_mb = _reduce_threads(nthr * groups, _LANES, groups * _div_up(og, _LANES), mb)
     unit = out[1] if two_d else out[0] * out[1]
     work = mb * (out[0] if two_d else 1)
     ranges = [_balance211(work, n_mb, t) for t in range(n_mb)]
@@ -1183,8 +1257,8 @@ def _positions(a):
 
 def backward_weights(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, dilation,
                      threads: int):
-    """oneDNN's ``jit:avx512_core`` weight gradient (see :func:`direct_backward_weights`),
-    or None where a value is not finite."""
+    """oneDNN's ``jit:avx512_core`` weight gradient (see :func:`direct_backward_weights`;
+    with groups, each group's own chains), or None where a value is not finite."""
     one_d = x.ndim == 3
     x_shape = x.shape
     _, kernel, st, pad, dil = _geometry(x_shape, wshape, stride, padding, dilation)
@@ -1193,14 +1267,22 @@ def backward_weights(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, d
         x, grad = x[:, :, None], grad[:, :, None]
     win, out = _windows(x, kernel, st, pad, dil)
     n, c = x.shape[:2]
-    r = c * kernel[0] * kernel[1]
-    # a row of ones after the taps: the bias gradient's chain of adds, nearly free here
-    cols = np.empty((r + 1, n * out[0] * out[1]), _F32)
-    cols[:r].reshape((c,) + kernel + (n,) + out)[...] = win.transpose(1, 2, 3, 0, 4, 5)
-    cols[r] = 1
-    res = _position_chains(cols, _positions(grad), shares)
-    if res is None:
-        return None
+    groups = c // wshape[1]
+    cg, og = wshape[1], wshape[0] // groups
+    r = cg * kernel[0] * kernel[1]
+    # a row of ones after each group's taps: the bias gradient's chain of adds, nearly free
+    cols = np.empty((groups, r + 1, n * out[0] * out[1]), _F32)
+    cols[:, :r].reshape((groups, cg) + kernel + (n,) + out)[...] = \
+        win.transpose(1, 2, 3, 0, 4, 5).reshape((groups, cg) + kernel + (n,) + out)
+    cols[:, r] = 1
+    g = _positions(grad)
+    parts = []
+    for j in range(groups):
+        part = _position_chains(cols[j], g[j * og:(j + 1) * og], shares)
+        if part is None:
+            return None
+        parts.append(part)
+    res = parts[0] if groups == 1 else np.concatenate(parts)
     if shares == _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True):
         _BIAS[:] = [weakref.ref(grad), (x_shape, tuple(wshape), stride, padding, dilation,
                                         threads), res[:, r].copy()]
@@ -1218,7 +1300,12 @@ def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
     if ref is not None and ref() is grad and key == (x_shape, tuple(wshape), stride, padding,
                                                      dilation, threads):
         return bias
-    shares = _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True)
+    return _share_adds(grad, _shares(x_shape, wshape, stride, padding, dilation, threads,
+                                     bias=True))
+
+
+def _share_adds(grad: np.ndarray, shares):
+    """Per share of the positions a chain of adds, the shares' sums added in order."""
     if grad.ndim == 3:
         grad = grad[:, :, None]
     g = _positions(grad)
@@ -1227,3 +1314,484 @@ def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
         part = _adds_in_order(g[:, a:b])
         total = part if total is None else total + part
     return total
+
+
+# ---------------------------------------------------------------- 1x1 backward weights
+# ``jit_avx512_common_1x1_convolution_bwd_weights_t`` reduces over the positions (the
+# strided input's copy where a stride takes ``rtus``): threads share them (``nthr_mb`` of
+# ``balance``) in units of ``reduce_block`` positions of one image; each thread's calls
+# take ``nb_reduce_blocking`` units of one image at a time (the rest of the image where less
+# than ``nb_reduce_blocking_max`` remain). Each call's sums are FMA chains from zero over its
+# positions, stored by the thread's first call and added to its sums after; the threads'
+# sums are then added in thread order. The bias: per thread of ``cpu_reducer``'s balance a
+# chain of adds over its images, the threads' added in order.
+
+@functools.cache
+def _l1_floats() -> int:
+    """The per-core L1 data cache in floats, as oneDNN's ``get_per_core_cache_size(1)``
+    reads it from the CPU (the kernel's blocks follow it); 32 KiB where it cannot be read."""
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    try:
+        for index in sorted(os.listdir(base)):
+            path = os.path.join(base, index)
+            with open(os.path.join(path, "level")) as f_level, \
+                    open(os.path.join(path, "type")) as f_type:
+                if f_level.read().strip() != "1" or f_type.read().strip() != "Data":
+                    continue
+            with open(os.path.join(path, "size")) as f_size:
+                size = f_size.read().strip()
+            scale = {"K": 1024, "M": 1024 * 1024}.get(size[-1:], 1)
+            return int(size.rstrip("KM")) * scale // 4
+    except (OSError, ValueError):
+        pass
+    return 32 * 1024 // 4
+
+
+def _best_divider(value, lo, hi, find_max):
+    """oneDNN's ``best_divider``: the divider of least padding loss (float32) in [lo, hi]."""
+    hi = max(1, min(hi, value))
+    lo = max(1, min(lo, hi))
+    best, pick = np.float32(np.inf), hi
+    for d in range(hi, lo - 1, -1):
+        r = _div_up(value, d) * d
+        loss = np.float32(r - value) / np.float32(r)
+        if loss < best or (not find_max and loss == best):
+            best, pick = loss, d
+    return pick
+
+
+@functools.lru_cache(maxsize=64)
+def _calls_1x1(mb, ic, oc, ih, iw, threads):
+    """(per thread sharing the positions, its calls' (start, end) flat positions; the
+    threads of the kernel's balance)."""
+    size = ih * iw
+    unit = _best_divider(size, 7, 16, True)
+    if size % unit:
+        unit = _best_divider(iw, 4, iw, False)
+    if unit > 256:
+        unit = 1
+    ur = _LANES // 2 if unit <= 19 else _LANES
+    most = min(_l1_floats() // ur, size)
+    least = min(_l1_floats() // ur, max(iw, ih))
+    block = max(_best_divider(size, least, most, True) // unit * unit, unit)
+    step, step_max = _div_up(block, unit), _div_up(block * 3 // 2 // unit * unit, unit)
+    sp_nb = _div_up(size, unit)
+    nb_bcast, nb_load = _div_up(ic, _LANES), _div_up(oc, _LANES)
+
+    def cost(n_mb, n_oc, n_ic):
+        work = _div_up(mb * sp_nb, n_mb)
+        return (work * _div_up(nb_bcast, n_ic) * _LANES * unit
+                + work * _div_up(nb_load, n_oc) * _LANES * unit
+                + 12 * _div_up(nb_load, n_oc) * _div_up(nb_bcast, n_ic) * _LANES * _LANES)
+
+    (n_mb, n_oc, n_ic), best = (1, 1, 1), cost(1, 1, 1)
+    for m in range(1, min(threads, mb * sp_nb) + 1):
+        par = threads // m
+        for o in range(1, min(par, nb_load) + 1):
+            c = cost(m, o, min(par // o, nb_bcast))
+            if c <= best:
+                best, (n_mb, n_oc, n_ic) = c, (m, o, min(par // o, nb_bcast))
+    if threads // 2 < n_mb < threads:
+        n_mb = min(mb, threads)
+    nthr = n_mb * n_oc * n_ic
+    shares = []
+    for t in range(n_mb):
+        start, end = _balance211(mb * sp_nb, n_mb, t)
+        calls, u = [], start
+        while u < end:
+            img, sp = divmod(u, sp_nb)
+            left = min(sp_nb - sp, end - u)
+            n = left if left < step_max else step
+            a = img * size + sp * unit
+            calls.append((a, min(a + n * unit, (img + 1) * size)))
+            u += n
+        if calls:
+            shares.append(calls)
+    return shares, nthr
+
+
+def direct_backward_weights_1x1(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                                threads: int) -> bool:
+    """Whether torch computes this float32 weight gradient with oneDNN's ``jit_1x1``
+    backward-weights kernel (where it takes the 1x1 forward) and MKL can reproduce it."""
+    return _plain(x) and _direct_1x1(x.shape, wshape, stride, padding, dilation, groups,
+                                     threads)
+
+
+def backward_weights_1x1(x: np.ndarray, grad: np.ndarray, wshape, stride, threads: int):
+    """oneDNN's ``jit_1x1`` weight gradient (see :func:`direct_backward_weights_1x1`): per
+    call one MKL product of at most a panel of positions (longer calls carried across
+    panels by :func:`_position_chains`), the calls of a thread added in order by ``beta``,
+    the threads' sums after; None where a carried sum is not finite."""
+    if x.ndim == 3:
+        x, grad, stride = x[:, :, None], grad[:, :, None], (1,) + tuple(stride)
+    x = x[:, :, ::stride[0], ::stride[1]]
+    mb, c, ih, iw = x.shape
+    o = grad.shape[1]
+    shares = _calls_1x1(mb, c, o, ih, iw, threads)[0]
+    m = mb * ih * iw
+    rp, op = max(c, _LANES), _div_up(o, _LANES) * _LANES
+    cols = _gemm.aligned_empty((rp, m), _F32, zero=rp > c)
+    cols[:c].reshape(c, mb, ih, iw)[...] = x.transpose(1, 0, 2, 3)
+    g = _gemm.aligned_empty((op, m), _F32, zero=op > o)
+    g[:o].reshape(o, mb, ih, iw)[...] = grad.transpose(1, 0, 2, 3)
+    panel = _panel()
+    gemm, one, _, ptr = _sgemm()
+    size = _F32.itemsize
+    total = None
+    with _gemm.one_thread():
+        for calls in shares:
+            acc = _gemm.aligned_empty((rp, op), _F32)
+            beta = ctypes.c_float(0.0)
+            for a, b in calls:
+                if b - a <= panel:
+                    gemm(102, 112, 111, op, rp, b - a, one, ptr(g.ctypes.data + a * size), m,
+                         ptr(cols.ctypes.data + a * size), m, beta, ptr(acc.ctypes.data),
+                         op)
+                else:
+                    part = _position_chains(cols[:, a:b], g[:, a:b], [(0, b - a)])
+                    if part is None:
+                        return None
+                    if beta.value:
+                        acc += part.T
+                    else:
+                        acc[...] = part.T
+                beta = one
+            total = acc if total is None else total + acc
+    return np.ascontiguousarray(total[:c, :o].T).reshape(tuple(wshape))
+
+
+# ---------------------------------------------------------------- depthwise weights: gemm
+# A depthwise weight gradient that ``jit_dw`` declines (a kernel wider than 3, a padding
+# past half the kernel, a dilation) takes oneDNN's ``gemm_convolution_bwd_weights_t``:
+# per group and image one ``sgemm("T", "N")`` of the im2col (taps × positions) by the
+# group's output gradient, ``beta = 1`` after the first image. One output channel a
+# group makes it a ``gemv`` (``jit_avx_gemv_t_f32_kern``): per tap, 8 lanes each an FMA
+# chain over the positions of its lane in the whole 16-position blocks, summed
+# ((l0 + l1) + (l4 + l5)) + ((l2 + l3) + (l6 + l7)) and added to the running sum; then
+# the remaining 8, 4, 2 and 1 positions the same way, each its own sum added. With no
+# more threads than groups each group is one thread's, so the sums are the same on any
+# such count. The bias: per image row a chain of adds, the rows' sums added in order.
+
+_GEMV_LANES = 8              # jit_avx_gemv_t_f32_kern: one ymm of partial sums per output
+_GEMV_BLOCK = 16             # positions per step of its main loop (two ymm)
+
+
+def _takes_dw_weights(sizes, kernel, stride, padding, dilation) -> bool:
+    """Whether ``jit_dw``'s backward-weights kernel takes these 2-d sizes (its
+    ``init_conf``)."""
+    (ih, iw), (kh, kw), (sh, sw), (ph, pw) = sizes, kernel, stride, padding
+    if kw > 3 or sw > kw or any(d != 1 for d in dilation):
+        return False
+    oh = (ih + 2 * ph - kh) // sh + 1
+    ow = (iw + 2 * pw - kw) // sw + 1
+    b_pad = max(0, (oh - 1) * sh + kh - ih - ph)
+    r_pad = max(0, (ow - 1) * sw + kw - iw - pw)
+    return (ph <= kh // 2 and b_pad <= kh // 2 and pw <= kw // 2 and r_pad <= kw // 2
+            and ih >= kh + (-ph) % sh and (ph <= 1 or ph % sh == 0)
+            and (b_pad <= 1 or b_pad % sh == 0))
+
+
+def _gemm_depthwise(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape or groups < 2 \
+            or not (shape[1] == wshape[0] == groups and wshape[1] == 1):
+        return False
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    out = [(s + 2 * p - d * (k - 1) - 1) // t + 1
+           for s, k, t, p, d in zip(sizes, kernel, st, pad, dil)]
+    if min(out) <= 0 or out[0] * out[1] > _GEMM_POSITIONS:
+        return False
+    return (threads <= groups and not _takes_dw_weights(sizes, kernel, st, pad, dil)
+            and use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512())
+
+
+_GEMM_POSITIONS = 1 << 15    # positions per image measured to be one os block
+
+
+def gemm_depthwise_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                           threads: int) -> bool:
+    """Whether torch computes this float32 depthwise weight gradient with oneDNN's gemm
+    convolution (see :func:`weights_gemm`)."""
+    return _plain(x) and _gemm_depthwise(x.shape, wshape, stride, padding, dilation, groups,
+                                         threads)
+
+
+def gemm_depthwise_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
+                        groups, threads: int) -> bool:
+    """Whether the gemm convolution computes this bias gradient (its input's layout is not
+    known here)."""
+    return grad.dtype == _F32 and _gemm_depthwise(x_shape, wshape, stride, padding, dilation,
+                                                  groups, threads)
+
+
+def _gemv_sums(cols, g):
+    """``jit_avx_gemv_t_f32_kern``'s sums of ``cols (..., T, P) · g (..., P)``: the list
+    of (..., T) sums it adds to ``y`` one after another."""
+    p = cols.shape[-1]
+    full = p // _GEMV_BLOCK * _GEMV_BLOCK
+    g = g[..., None, :]
+    sums = []
+
+    def lanes(v):
+        t = v[..., 0::2] + v[..., 1::2]              # vhaddps: (l0+l1, l2+l3, l4+l5, l6+l7)
+        return (t[..., 0] + t[..., 2]) + (t[..., 1] + t[..., 3])
+
+    if full:
+        lead = cols.shape[:-2]
+        acc = _lane_chains(cols[..., :full].reshape((-1,) + cols.shape[-2:-1] + (full,)),
+                           g[..., 0, :full].reshape(-1, 1, full), _GEMV_LANES)
+        if acc is not None:
+            acc = acc.reshape(lead + acc.shape[2:])
+        else:
+            acc = np.zeros(cols.shape[:-1] + (_GEMV_LANES,), _F32)
+            for k in range(0, full, _GEMV_LANES):
+                a = cols[..., k:k + _GEMV_LANES]
+                acc = _exact.fma(a, np.broadcast_to(g[..., k:k + _GEMV_LANES], a.shape), acc)
+        sums.append(lanes(acc))
+    k = full
+    for ux in (8, 4, 2, 1):
+        if (p - full) & ux:
+            v = np.zeros(cols.shape[:-1] + (_GEMV_LANES,), _F32)
+            v[..., :ux] = cols[..., k:k + ux] * g[..., k:k + ux]
+            sums.append(lanes(v))
+            k += ux
+    return sums
+
+
+def _lane_chains(cols, g, lanes):
+    """(B, O, T, lanes): lane ``l``'s FMA chain from zero over positions ``l``,
+    ``l + lanes``, ... of ``g (B, O, P) * cols (B, T, P)`` (positions past ``P`` as
+    zeros); None where the chains pass MKL's panel.
+
+    Per batch item one MKL product, (output, lane) as its rows (padded to 16) and (tap,
+    lane) as its columns: each lane's chain is on the diagonal, its terms of other lanes'
+    columns never computed into it. A chain is padded to 16 terms with zeros (an FMA of
+    zero leaves a sum from +0 as it is)."""
+    b, t, p = cols.shape
+    o = g.shape[1]
+    steps = _div_up(p, lanes)
+    if steps > _panel():
+        return None
+    kk = max(steps, _LANES)
+    rows = _div_up(o * lanes, _LANES) * _LANES
+    cols_n = max(t * lanes, _LANES)
+    a = _gemm.aligned_empty((b, rows, kk), _F32, zero=True)
+    av = a[:, :o * lanes].reshape(b, o, lanes, kk)
+    bv = _gemm.aligned_empty((b, cols_n, kk), _F32, zero=True)
+    bt = bv[:, :t * lanes].reshape(b, t, lanes, kk)
+    full = p // lanes
+    av[..., :full] = g[..., :full * lanes].reshape(b, o, full, lanes).transpose(0, 1, 3, 2)
+    bt[..., :full] = cols[..., :full * lanes].reshape(b, t, full, lanes).transpose(0, 1, 3, 2)
+    if p > full * lanes:
+        av[:, :, :p - full * lanes, full] = g[..., full * lanes:]
+        bt[:, :, :p - full * lanes, full] = cols[..., full * lanes:]
+    res = _gemm.aligned_empty((b, cols_n, rows), _F32)
+    gemm, one, zero, ptr = _sgemm()
+    size = _F32.itemsize
+    pa, pb, pc = a.ctypes.data, bv.ctypes.data, res.ctypes.data
+    sa, sb, sc = rows * kk * size, cols_n * kk * size, cols_n * rows * size
+    with _gemm.one_thread():
+        for i in range(b):
+            gemm(102, 112, 111, rows, cols_n, kk, one, ptr(pa + i * sa), kk,
+                 ptr(pb + i * sb), kk, zero, ptr(pc + i * sc), rows)
+    lane = np.arange(lanes)
+    out = res[:, :t * lanes, :o * lanes].reshape(b, t, lanes, o, lanes)[:, :, lane, :, lane]
+    return out.transpose(1, 3, 2, 0)     # (lanes, B, T, O) -> (B, O, T, lanes)
+
+
+def _halving(v):
+    """The sum of the last axis's lanes as a 16-way halving tree adds them (lane ``j``
+    with ``j + 8``, then ``j + 4``, ``j + 2``, ``j + 1``): ``reduction_16x16``."""
+    while v.shape[-1] > 1:
+        h = v.shape[-1] // 2
+        v = v[..., :h] + v[..., h:]
+    return v[..., 0]
+
+
+# ---------------------------------------------------------------- grouped weights: gemm
+# Groups whose channel counts share no block of 8 take oneDNN's gemm convolution too; with
+# 2 to 15 output channels a group its ``sgemm("T", "N")`` is ``gemm_smalln_tn``: per
+# weight element 16 lanes of FMA chains over the positions (lane ``l`` the positions
+# ``l``, ``l + 16``, ...), summed by a halving tree and added to the running sum (the
+# first image's stored). One output channel a group: the gemv above.
+
+def gemm_grouped_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                         threads: int) -> bool:
+    """Whether torch computes this float32 grouped weight gradient with oneDNN's gemm
+    convolution and its ``smalln_tn`` or gemv kernel (see :func:`weights_gemm`)."""
+    return _plain(x) and _gemm_grouped(x.shape, wshape, stride, padding, dilation, groups,
+                                       threads)
+
+
+def _gemm_grouped(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape or groups < 2:
+        return False
+    cg, og = shape[1] // groups, wshape[0] // groups
+    if (cg, og) == (1, 1) or og > 15 or _group_block(cg, og) >= 8:
+        return False
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    out = [(s + 2 * p - d * (k - 1) - 1) // t + 1
+           for s, k, t, p, d in zip(sizes, kernel, st, pad, dil)]
+    return (min(out) > 0 and out[0] * out[1] <= _GEMM_POSITIONS and threads <= groups
+            and use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512())
+
+
+def gemm_grouped_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation, groups,
+                      threads: int) -> bool:
+    """Whether the gemm convolution computes this grouped bias gradient."""
+    return grad.dtype == _F32 and _gemm_grouped(x_shape, wshape, stride, padding, dilation,
+                                                groups, threads)
+
+
+def weights_gemm(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, dilation,
+                 groups):
+    """The gemm convolution's weight gradient with groups (see :func:`gemm_grouped_weights`
+    and :func:`gemm_depthwise_weights`): per image the ``smalln_tn`` or gemv sums, each
+    added in turn to the running sum (the first from zero), or None where the lanes'
+    chains pass MKL's panel."""
+    _, kernel, st, pad, dil = _geometry(x.shape, wshape, stride, padding, dilation)
+    if x.ndim == 3:
+        x, grad = x[:, :, None], grad[:, :, None]
+    win, out = _windows(x, kernel, st, pad, dil)
+    n, c = x.shape[:2]
+    cg, og = c // groups, wshape[0] // groups
+    t = cg * kernel[0] * kernel[1]
+    cols = win.reshape(n * groups, t, out[0] * out[1])
+    g = grad.reshape(n * groups, og, -1)
+    if og == 1:
+        sums = _gemv_sums(cols.reshape(n, groups, t, -1), g.reshape(n, groups, -1))
+        y = np.zeros((groups, t), _F32)
+        for i in range(n):
+            for part in sums:
+                y = y + part[i]
+        return y.reshape(tuple(wshape))
+    lanes = _lane_chains(cols, g, _LANES)
+    if lanes is None:
+        return None
+    sums = _halving(lanes).reshape(n, groups * og, t)
+    y = sums[0]
+    for i in range(1, n):
+        y = y + sums[i]
+    return y.reshape(tuple(wshape))
+
+
+def bias_gemm(grad: np.ndarray):
+    """The gemm convolution's bias gradient: per image row (over the output's last axis) a
+    chain of adds from zero, the rows' sums added in order."""
+    n, c = grad.shape[:2]
+    rows = _adds_in_order(np.ascontiguousarray(grad.swapaxes(0, 1)).reshape(-1, grad.shape[-1]))
+    return _adds_in_order(rows.reshape(c, -1))
+
+
+# ---------------------------------------------------------------- depthwise weights: jit_dw
+# ``jit_uni_dw_conv_bwd_weights_kernel_f32`` keeps each weight's sum in memory and FMAs
+# into it image after image, output row after row, column after column (taps in the
+# padding skipped): one chain per thread. A call takes 15 output rows of an image; an
+# output wider than 30 columns it cuts in blocks of 15 (``calculate_w_unrolling``) and runs
+# the rows of each block in turn. Threads take blocks of 16 channels first
+# (``nthr_g``), the images (``nthr_mb``) only where fewer blocks than threads; those
+# threads' sums are added in order. The bias: the same chain of adds.
+
+def direct_depthwise_weights(x: np.ndarray, wshape, stride, padding, dilation, groups,
+                             threads: int) -> bool:
+    """Whether torch computes this float32 depthwise weight gradient with oneDNN's
+    ``jit_dw`` backward-weights kernel (its ``init_conf``: a kernel of at most 3 columns,
+    a padding within half the kernel, no dilation; NCHW data, AVX512)."""
+    return _plain(x) and _dw_weights(x.shape, wshape, stride, padding, dilation, groups,
+                                     threads)
+
+
+def direct_depthwise_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,
+                          groups, threads: int) -> bool:
+    """Whether ``jit_dw``'s backward-weights kernel computes this bias gradient."""
+    return grad.dtype == _F32 and _dw_weights(x_shape, wshape, stride, padding, dilation,
+                                              groups, threads)
+
+
+def _dw_weights(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    if len(shape) not in (3, 4) or 0 in shape or 0 in wshape or groups < 2 \
+            or not (shape[1] == wshape[0] == groups and wshape[1] == 1):
+        return False
+    sizes, kernel, st, pad, dil = _geometry(shape, wshape, stride, padding, dilation)
+    return (_takes_dw_weights(sizes, kernel, st, pad, dil)
+            and use_mkldnn(shape, wshape, stride, dilation, groups, threads)
+            and _onednn.avx512() and _panel() > 0)
+
+
+def _dw_shares(x_shape, wshape, stride, padding, threads):
+    """The positions' shares of ``jit_dw``'s threads: whole images, split only where
+    fewer 16-channel blocks than threads."""
+    mb = x_shape[0]
+    _, _, _, _, out, _, _, _, _ = _wgeometry(x_shape, wshape, stride, padding,
+                                             (1,) * (len(x_shape) - 2))
+    n_g = min(_div_up(x_shape[1], _LANES), threads)
+    n_mb = min(max(1, threads // n_g), mb)
+    unit = out[0] * out[1]
+    return [(a * unit, b * unit) for a, b in (_balance211(mb, n_mb, t) for t in range(n_mb))
+            if b > a]
+
+
+_DW_ROWS, _DW_UNROLL, _DW_BLOCK = 15, 30, 15   # jit_dw: oh_blk_size, max_unroll_w_, block_size_
+
+
+def _dw_order(oh, ow, r_pad):
+    """An image's positions in the order ``jit_dw`` chains them, or None where that is
+    the plain order (at most 30 columns)."""
+    if ow <= _DW_UNROLL:
+        return None
+    unroll = min(_DW_BLOCK, ow)
+    trips, tail = divmod(ow, unroll)
+    if (tail == 0 and r_pad) or (r_pad and r_pad >= tail):
+        if trips > 1:
+            tail, trips = tail + unroll, trips - 1
+        else:
+            tail, unroll = tail + unroll - unroll // 2, unroll // 2
+    cuts = [unroll] * trips + ([tail] if tail else [])
+    grid = np.arange(oh * ow).reshape(oh, ow)
+    order = []
+    for r0 in range(0, oh, _DW_ROWS):
+        c0 = 0
+        for width in cuts:
+            order.append(grid[r0:r0 + _DW_ROWS, c0:c0 + width].ravel())
+            c0 += width
+    return np.concatenate(order)
+
+
+def backward_weights_depthwise(x: np.ndarray, grad: np.ndarray, wshape, stride, padding,
+                               threads: int):
+    """``jit_dw``'s weight gradient (see :func:`direct_depthwise_weights`): 16 channels
+    a :func:`_position_chains` product (each channel's own taps on the diagonal), or None
+    where a value is not finite."""
+    shares = _dw_shares(x.shape, wshape, stride, padding, threads)
+    _, kernel, st, pad, dil = _geometry(x.shape, wshape, stride, padding,
+                                        (1,) * (x.ndim - 2))
+    if x.ndim == 3:
+        x, grad = x[:, :, None], grad[:, :, None]
+    win, out = _windows(x, kernel, st, pad, dil)
+    n, c = x.shape[:2]
+    kp = kernel[0] * kernel[1]
+    order = _dw_order(out[0], out[1],
+                      max(0, (out[1] - 1) * st[1] + kernel[1] - x.shape[3] - pad[1]))
+    if order is not None:
+        win = win.reshape(win.shape[:4] + (-1,))[..., order]
+        grad = grad.reshape(n, c, 1, -1)[..., order]
+    g = _positions(grad)
+    res = np.empty((c, kp), _F32)
+    for c0 in range(0, c, _LANES):
+        cb = min(_LANES, c - c0)
+        cols = np.ascontiguousarray(
+            win[:, c0:c0 + cb].reshape(n, cb, kp, -1).transpose(1, 2, 0, 3)).reshape(cb * kp, -1)
+        part = _position_chains(cols, g[c0:c0 + cb], shares)
+        if part is None:
+            return None
+        idx = np.arange(cb)
+        res[c0:c0 + cb] = part.reshape(cb, cb, kp)[idx, idx]
+    return res.reshape(tuple(wshape))
+
+
+def backward_bias_depthwise(grad: np.ndarray, x_shape, wshape, stride, padding,
+                            threads: int):
+    """``jit_dw``'s bias gradient: per share a chain of adds, the shares' sums added."""
+    return _share_adds(grad, _dw_shares(x_shape, wshape, stride, padding, threads))

@@ -1128,10 +1128,12 @@ def _widen(go, padded):
 
 def _slow_conv(shape, dtype, wshape, stride, dilation, groups):
     """Whether torch computes this convolution on ATen's slow path (im2col, then one MKL gemm
-    per sample): 1-d/2-d, one group, no dilation, and float64, or float32 where
-    ``ConvParams::use_mkldnn`` declines (one small sample, a kernel of at most 3x3)."""
+    per sample; with groups, each group's in turn, ``subtensor`` by ``subtensor``): 1-d/2-d,
+    no dilation, and float64, or float32 where ``ConvParams::use_mkldnn`` declines (one
+    group, one small sample and a kernel of at most 3x3; or an unstrided 1x1 kernel on fewer
+    than 16 samples and one thread)."""
     nd = len(shape) - 2
-    if nd not in (1, 2) or groups != 1 or any(d != 1 for d in dilation) \
+    if nd not in (1, 2) or any(d != 1 for d in dilation) \
             or not _gemm.available(dtype):
         return False
     if dtype == np.float64:
@@ -1147,6 +1149,11 @@ def _finput(x, kernel, out, stride, padding):
     finput = _gemm.aligned_empty(cols.shape, x.dtype)
     finput[...] = cols
     return finput
+
+
+def _group_parts(a, groups, axis):
+    """ATen's ``subtensor``: each group's contiguous slice of ``a`` along ``axis``."""
+    return [np.ascontiguousarray(p) for p in np.split(a, groups, axis)]
 
 
 def _conv_slow(x, w, bias, stride, padding):
@@ -1280,7 +1287,11 @@ def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, gro
     path where the forward took that path (see :func:`_slow_conv`), oneDNN's direct
     backward-data kernel where torch runs that, else the general product."""
     if _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation, groups):
-        return _slow_grad_input(grad, input_shape, weight, stride, padding)
+        if groups == 1:
+            return _slow_grad_input(grad, input_shape, weight, stride, padding)
+        sizes = (input_shape[0], input_shape[1] // groups) + tuple(input_shape[2:])
+        return np.concatenate([_slow_grad_input(g, sizes, w, stride, padding) for g, w in zip(
+            _group_parts(grad, groups, 1), _group_parts(weight, groups, 0))], axis=1)
     threads = _exact.get_num_threads()
     out = None
     if _onednn_conv.direct_backward_data(grad, input_shape, weight, stride, padding, dilation,
@@ -1292,6 +1303,9 @@ def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, gro
     elif _onednn_conv.direct_backward_data_strided(grad, input_shape, weight, stride, padding,
                                                    dilation, groups, threads):
         out = _onednn_conv.backward_data_strided(grad, weight, input_shape, stride, padding)
+    elif _onednn_conv.direct_backward_data_depthwise(grad, input_shape, weight, stride,
+                                                     padding, dilation, groups, threads):
+        out = _onednn_conv.backward_data_depthwise(grad, weight, input_shape, stride, padding)
     if out is not None:
         return out
     return _conv_input_grad_np(grad, weight, input_shape, stride, padding, dilation, groups)
@@ -1301,12 +1315,36 @@ def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, gr
     """A convolution's weight gradient, as :func:`_input_grad_kernel` (oneDNN's
     backward-weights kernel)."""
     if _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation, groups):
-        return _slow_grad_weight(grad, input, weight_shape, stride, padding)
+        if groups == 1:
+            return _slow_grad_weight(grad, input, weight_shape, stride, padding)
+        shape = (weight_shape[0] // groups,) + tuple(weight_shape[1:])
+        return np.concatenate([_slow_grad_weight(g, x, shape, stride, padding) for g, x in zip(
+            _group_parts(grad, groups, 1), _group_parts(input, groups, 1))])
     threads = _exact.get_num_threads()
     if grad.dtype == np.float32 and _onednn_conv.direct_backward_weights(
             input, weight_shape, stride, padding, dilation, groups, threads):
         out = _onednn_conv.backward_weights(input, grad, weight_shape, stride, padding,
                                             dilation, threads)
+        if out is not None:
+            return out
+    elif grad.dtype == np.float32 and _onednn_conv.direct_backward_weights_1x1(
+            input, weight_shape, stride, padding, dilation, groups, threads):
+        out = _onednn_conv.backward_weights_1x1(input, grad, weight_shape, stride, threads)
+        if out is not None:
+            return out
+    elif grad.dtype == np.float32 and _onednn_conv.direct_depthwise_weights(
+            input, weight_shape, stride, padding, dilation, groups, threads):
+        out = _onednn_conv.backward_weights_depthwise(input, grad, weight_shape, stride,
+                                                      padding, threads)
+        if out is not None:
+            return out
+    elif grad.dtype == np.float32 and (
+            _onednn_conv.gemm_depthwise_weights(input, weight_shape, stride, padding,
+                                                dilation, groups, threads)
+            or _onednn_conv.gemm_grouped_weights(input, weight_shape, stride, padding,
+                                                 dilation, groups, threads)):
+        out = _onednn_conv.weights_gemm(input, grad, weight_shape, stride, padding, dilation,
+                                        groups)
         if out is not None:
             return out
     return _conv_weight_grad_np(grad, input, weight_shape, stride, padding, dilation, groups)
@@ -1315,13 +1353,28 @@ def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, gr
 def _bias_grad_kernel(grad, input_shape, weight_shape, stride, padding, dilation, groups):
     """A convolution's bias gradient: oneDNN's, beside the weight's, where its
     backward-weights kernel runs; else the gradient summed over all but the channels
-    (torch's sum)."""
+    (torch's sum; on ATen's slow path with groups, group by group)."""
     threads = _exact.get_num_threads()
     if _onednn_conv.direct_backward_bias(grad, input_shape, weight_shape, stride, padding,
                                          dilation, groups, threads):
         return _onednn_conv.backward_bias(grad, input_shape, weight_shape, stride, padding,
                                           dilation, threads)
-    return Tensor._wrap(grad).sum((0,) + tuple(range(2, grad.ndim)))._data
+    if _onednn_conv.direct_depthwise_bias(grad, input_shape, weight_shape, stride, padding,
+                                          dilation, groups, threads):
+        return _onednn_conv.backward_bias_depthwise(grad, input_shape, weight_shape, stride,
+                                                    padding, threads)
+    if _onednn_conv.gemm_depthwise_bias(grad, input_shape, weight_shape, stride, padding,
+                                        dilation, groups, threads) \
+            or _onednn_conv.gemm_grouped_bias(grad, input_shape, weight_shape, stride,
+                                              padding, dilation, groups, threads):
+        return _onednn_conv.bias_gemm(grad)
+    dims = (0,) + tuple(range(2, grad.ndim))
+    if groups > 1 and _slow_conv(input_shape, grad.dtype, weight_shape, stride, dilation,
+                                 groups):
+        # ATen's slow path sums each group's contiguous slice
+        return np.concatenate([Tensor._wrap(g).sum(dims)._data
+                               for g in _group_parts(grad, groups, 1)])
+    return Tensor._wrap(grad).sum(dims)._data
 
 
 def _conv_bias_grad(grad, input_shape, weight_shape, stride, padding, dilation, transposed,
@@ -1469,7 +1522,14 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
             out = _conv_input_grad_np(input, weight, sizes, stride, padding, dilation, groups)
     elif (bias is None or bias.dtype == input.dtype) and _slow_conv(
             input.shape, input.dtype, weight.shape, stride, dilation, groups):
-        return _mf.follow(_conv_slow(input, weight, bias, stride, padding), input, weight)
+        if groups == 1:
+            out = _conv_slow(input, weight, bias, stride, padding)
+        else:
+            biases = [None] * groups if bias is None else np.split(bias, groups)
+            out = np.concatenate([_conv_slow(x, w, b, stride, padding) for x, w, b in zip(
+                _group_parts(input, groups, 1), _group_parts(weight, groups, 0), biases)],
+                axis=1)
+        return _mf.follow(out, input, weight)
     elif (bias is None or bias.dtype == input.dtype) and _onednn_conv.direct_forward(
             input, weight, stride, padding, dilation, groups, _exact.get_num_threads()) and (
             out := _onednn_conv.forward(input, weight, bias, stride, padding, dilation, groups)
