@@ -665,7 +665,11 @@ def _bad_arg(op, args):
 
 
 def _kernel_error(op, args, err):
-    """Turn a NumPy error of a kernel into torch's (a broadcast clash); else re-raise."""
+    """Turn a NumPy error of a kernel into torch's (a broadcast clash, a sparse input's
+    missing kernel); else re-raise."""
+    renamed = getattr(err, "renamed", None)
+    if renamed is not None:
+        raise renamed(op.name) from None
     shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
     if len(shapes) > 1:
         from .util import broadcast_shapes
