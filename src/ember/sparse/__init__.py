@@ -12,13 +12,7 @@ from __future__ import annotations
 
 from ._sparse import SparseTensor, addmm, mm, sum  # noqa: A004
 
-__all__ = ["mm", "addmm", "sum", "spmm", "check_sparse_tensor_invariants"]
-
-
-def spmm(input, mat2):
-    """``torch.sparse.spmm``: the product of a sparse matrix and a dense one."""
-    from ._sparse import dense_mm
-    return dense_mm(input, mat2) if input.is_sparse else input.mm(mat2)
+__all__ = ["mm", "addmm", "sum", "check_sparse_tensor_invariants"]
 
 
 class check_sparse_tensor_invariants:

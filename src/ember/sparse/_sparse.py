@@ -121,6 +121,7 @@ class _SparseNode(Node):
 
 
 _NODES: dict = {}
+_KEPT = {"": None}
 
 
 def _node_class(name: str) -> type:
@@ -140,17 +141,25 @@ def _record(out, name: str, inputs, backward):
     node.next_functions = tuple(a._edge() if isinstance(a, Tensor) else (None, 0)
                                 for a in inputs)
     node._backward = backward
+    node._saved = _KEPT      # (freed by a backward that does not retain the graph, as torch's)
     out.grad_fn = node
     return out
 
 
 def _accumulate(acc, grad, create_graph: bool) -> None:
-    """A sparse leaf's AccumulateGrad: the first gradient as it is (sparse or dense), later
-    ones added (a dense sum where one of them is dense)."""
+    """A sparse leaf's AccumulateGrad: the first gradient taken over (a sparse one rebuilt
+    from its indices and values by torch's unchecked factory, which leaves it flagged
+    uncoalesced, unless its values are not contiguous: then a clone), later ones added (a
+    dense sum where one of them is dense)."""
     var = acc.variable
     old = var._grad
     if old is None:
-        var._grad = grad.detach() if grad.is_sparse else grad.detach().clone()
+        if not grad.is_sparse:
+            var._grad = grad.detach().clone()
+        elif grad._sp_values._data.flags.c_contiguous:
+            var._grad = _make(grad._sp_indices, grad._sp_values, grad.shape, grad._nnz() < 2)
+        else:
+            var._grad = grad.clone()
     elif old.is_sparse and not grad.is_sparse:
         var._grad = grad + old
     else:
@@ -235,7 +244,7 @@ class SparseTensor(Tensor):
         sparse_dim = args[0] if args else kwargs.get("sparse_dim")
         if sparse_dim is not None and sparse_dim != self.sparse_dim():
             raise RuntimeError("to_sparse: conversion from Sparse to Sparse with "
-                               f"sparse_dim argument !=self.sparse_dim() is not supported")
+                               "sparse_dim argument !=self.sparse_dim() is not supported")
         return self
 
     def to_sparse_coo(self, sparse_dim=None) -> SparseTensor:
@@ -247,8 +256,8 @@ class SparseTensor(Tensor):
                      self._sp_coalesced)
 
     def clone(self, *, memory_format=None) -> SparseTensor:
-        return _make(self._sp_indices.copy(), self._sp_values.detach().clone(), self.shape,
-                     self._sp_coalesced)
+        return _make(self._sp_indices.copy(), _wrap(np.array(self._sp_values._data)),
+                     self.shape, self._sp_coalesced)
 
     def to(self, *args, **kwargs) -> SparseTensor:
         from .._factories import parse_to
@@ -852,7 +861,7 @@ def sum(input: SparseTensor, dim=None, dtype=None) -> Tensor:
     if dim is None:
         out = vals.sum()
         return _record(out, "SumBackward0", (input,), lambda g: (
-            _make(c._sp_indices, _wrap(np.broadcast_to(g._data, c._sp_values.shape).copy()),
+            _make(c._sp_indices, _wrap(np.broadcast_to(g._data, c._sp_values.shape)),
                   input.shape, True),))
     from .._ops.util import norm_dims
     dims = norm_dims(dim, input.ndim)
@@ -865,8 +874,8 @@ def sum(input: SparseTensor, dim=None, dtype=None) -> Tensor:
     if not keep:
         out = vals.sum(0) if vals.ndim > 0 else vals
         return _record(out, "SparseSumBackward0", (input,), lambda g: (
-            _make(c._sp_indices, _wrap(np.broadcast_to(
-                g._data, c._sp_values.shape).copy()), input.shape, True),))
+            _make(c._sp_indices, _wrap(np.broadcast_to(g._data, c._sp_values.shape)),
+                  input.shape, True),))
     idx = np.ascontiguousarray(c._sp_indices[keep])
     size = [input.shape[d] for d in keep] + kept_dense
     out = coalesce(_make(idx, vals.detach(), size, len(keep) == sd))
