@@ -221,6 +221,7 @@ def test_products_bits(dt, seed, co):
     both(lambda L: L.addmm(L.tensor(c), s(L), L.tensor(d)))
     both(lambda L: L.addmm(L.tensor(c), s(L), L.tensor(d), beta=0.5, alpha=1.5))
     both(lambda L: L.addmm(L.tensor(c[:1]), s(L), L.tensor(d), beta=0, alpha=-2))
+    both(lambda L: L.sparse.addmm(L.tensor(c), s(L), L.tensor(d), beta=0.5, alpha=1.5))
 
 
 def test_integer_product():
@@ -287,6 +288,7 @@ def _grads(L, fn, dt=np.float32):
 
 
 @pytest.mark.parametrize("name", ["sparse.mm", "mm", "matmul", "matmul_op", "spmm", "addmm",
+                                  "sparse.addmm",
                                   "to_dense", "coalesce", "t", "scaled", "sum", "add"])
 def test_gradients(name):
     fns = {
@@ -296,6 +298,7 @@ def test_gradients(name):
         "matmul_op": lambda L, s, d: s @ d,
         "spmm": lambda L, s, d: L.spmm(s, d),
         "addmm": lambda L, s, d: L.addmm(d[:1] * 3, s, d, beta=0.5, alpha=2.0),
+        "sparse.addmm": lambda L, s, d: L.sparse.addmm(d[:1] * 3, s, d, beta=0.5, alpha=2.0),
         "to_dense": lambda L, s, d: s.to_dense() * d[:, :3],
         "coalesce": lambda L, s, d: s.coalesce().to_dense() * d[:, :3],
         "t": lambda L, s, d: L.sparse.mm(s.t(), d),

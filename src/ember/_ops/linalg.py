@@ -233,8 +233,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     input, mat1, mat2 = autocast_inputs(_addmm, input, mat1, mat2)
     a, b = mat1._data, mat2._data
     if a.__class__ is not _ndarray and mat1.is_sparse:
-        from ..sparse._sparse import addmm as sparse_addmm
-        return sparse_addmm(input, mat1, mat2, beta=beta, alpha=alpha)
+        from ..sparse._sparse import dense_addmm
+        return dense_addmm(input, mat1, mat2, beta, alpha)
     for x, y, names in ((mat1, mat2, "mat1 and mat2"), (input, mat2, "self and mat2")):
         if x.dtype is not y.dtype:                    # torch checks dtypes before shapes
             raise RuntimeError(f"{names} must have the same dtype, but got "

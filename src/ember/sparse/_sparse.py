@@ -675,52 +675,60 @@ def _addmm_kernel(t, s: SparseTensor, d: Tensor, beta, alpha) -> Tensor:
 
 
 def _mat2_grad(g, s, alpha):
+    """The dense operand's gradient, ``s.t() @ g`` by the sparse kernel (torch's
+    ``mm_mat2_backward`` for a sparse first operand)."""
     out = _addmm_kernel(None, _transpose(s.detach(), 0, 1, None), g, 0, 1)
     return out if alpha == 1 else out * alpha
 
 
-def mm(s: SparseTensor, d: Tensor) -> Tensor:
-    """``torch.sparse.mm``: a sparse matrix times a dense one (``SparseAddmmBackward0``; the
-    sparse operand's gradient is sparse, with its coalesced pattern)."""
-    if not s.is_sparse:
-        return s.mm(d)
-    _check_mm(s, d)
-    out = _addmm_kernel(None, s, d, 0, 1)
-    return _record(out, "SparseAddmmBackward0", (s, d), lambda g: (
-        _sparse_mask(g.mm(d.detach().t()), coalesce(s.detach())) if s.requires_grad else None,
-        _mat2_grad(g, s, 1) if d.requires_grad else None))
-
-
-def dense_mm(s: SparseTensor, d: Tensor) -> Tensor:
-    """``torch.mm`` / ``matmul`` / ``@`` with a sparse first operand (``MmBackward0``; the
-    sparse operand's gradient is dense, as torch's general ``mm`` backward makes it)."""
+def _addmm(t, s: SparseTensor, d: Tensor, beta, alpha, name: str) -> Tensor:
+    """``beta * t + alpha * (s @ d)`` recorded as ``name``: ``SparseAddmmBackward0`` gives
+    the sparse operand a sparse gradient (``grad @ d.t()`` at its coalesced indices),
+    ``MmBackward0`` / ``AddmmBackward0`` a dense one (torch's general ``mm`` backward)."""
     if d.is_sparse:
         raise SparseUnsupported("mm")
-    _check_mm(s, d)
-    out = _addmm_kernel(None, s, d, 0, 1)
-    return _record(out, "MmBackward0", (s, d), lambda g: (
-        g.mm(d.detach().t()) if s.requires_grad else None,
-        _mat2_grad(g, s, 1) if d.requires_grad else None))
-
-
-def addmm(t: Tensor, s: SparseTensor, d: Tensor, *, beta=1, alpha=1) -> Tensor:
-    """``beta * t + alpha * (s @ d)`` for a sparse ``s`` (``AddmmBackward0``)."""
-    if not s.is_sparse:
-        from .._ops import function
-        return function("addmm")(t, s, d, beta=beta, alpha=alpha)
     _check_mm(s, d)
     out = _addmm_kernel(t, s, d, beta, alpha)
 
     def backward(g):
-        from .._ops.util import sum_to_shape
-        gt = sum_to_shape(g if beta == 1 else g * beta, tuple(t.shape)) \
-            if t.requires_grad else None
-        gs = None
+        gt = gs = None
+        if t is not None and t.requires_grad:
+            from .._ops.util import sum_to_shape
+            gt = sum_to_shape(g if beta == 1 else g * beta, tuple(t.shape))
         if s.requires_grad:
             gs = g.mm(d.detach().t())
+            if name == "SparseAddmmBackward0":
+                gs = _sparse_mask(gs, coalesce(s.detach()))
             gs = gs if alpha == 1 else gs * alpha
         return gt, gs, _mat2_grad(g, s, alpha) if d.requires_grad else None
-    return _record(out, "AddmmBackward0", (t, s, d), backward)
+    return _record(out, name, (t, s, d), backward)
+
+
+def mm(mat1: SparseTensor, mat2: Tensor) -> Tensor:
+    """``torch.sparse.mm``: a sparse matrix times a dense one (``SparseAddmmBackward0``; the
+    sparse operand's gradient is sparse, with its coalesced pattern)."""
+    if not mat1.is_sparse:
+        return mat1.mm(mat2)
+    return _addmm(None, mat1, mat2, 0, 1, "SparseAddmmBackward0")
+
+
+def addmm(mat: Tensor, mat1: SparseTensor, mat2: Tensor, *, beta=1.0, alpha=1.0) -> Tensor:
+    """``torch.sparse.addmm``: ``beta * mat + alpha * (mat1 @ mat2)`` for a sparse ``mat1``
+    (``SparseAddmmBackward0``)."""
+    if not mat1.is_sparse:
+        from .._ops import function
+        return function("addmm")(mat, mat1, mat2, beta=beta, alpha=alpha)
+    return _addmm(mat, mat1, mat2, beta, alpha, "SparseAddmmBackward0")
+
+
+def dense_mm(s: SparseTensor, d: Tensor) -> Tensor:
+    """``torch.mm`` / ``matmul`` / ``@`` / ``spmm`` with a sparse first operand."""
+    return _addmm(None, s, d, 0, 1, "MmBackward0")
+
+
+def dense_addmm(t: Tensor, s: SparseTensor, d: Tensor, beta=1, alpha=1) -> Tensor:
+    """``torch.addmm`` with a sparse ``mat1``."""
+    return _addmm(t, s, d, beta, alpha, "AddmmBackward0")
 
 
 # ----------------------------------------------------------------------------- arithmetic
