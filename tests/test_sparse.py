@@ -127,6 +127,31 @@ def test_inferred_size_lists_and_dtypes():
     both(lambda L: sp(L, vals=[1, 2, 3, 4, 5]))
 
 
+def test_legacy_constructors():
+    idx = [[0, 1], [1, 0]]
+    both(lambda L: L.sparse.FloatTensor(L.tensor(idx), L.tensor([1.0, 2.0]), L.Size([2, 2])))
+    both(lambda L: L.sparse.FloatTensor(L.tensor(idx), L.tensor([1.0, 2.0])))
+    both(lambda L: L.sparse.FloatTensor(L.tensor(idx), L.tensor([1.0, 2.0], dtype=L.float64),
+                                        L.Size([2, 2])))
+    both(lambda L: L.sparse.LongTensor(L.tensor(idx), L.tensor([1, 2]), L.Size([2, 3])))
+    both(lambda L: L.sparse.DoubleTensor(2, 3))
+    for lib in LIBS:
+        s = lib.sparse.FloatTensor(lib.tensor(idx), lib.tensor([1.0, 2.0]))
+        assert isinstance(s, lib.sparse.FloatTensor)
+        assert not isinstance(s, lib.sparse.DoubleTensor)
+        assert not isinstance(lib.ones(2), lib.sparse.FloatTensor)
+    ember.sparse._WARNED.clear()        # (torch warns once per process)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            ember.sparse.FloatTensor(ember.tensor(idx), ember.tensor([1.0, 2.0]),
+                                     ember.Size([2, 2]))
+    assert [str(w.message) for w in caught] == [
+            "torch.sparse.SparseTensor(indices, values, shape, *, device=) is deprecated.  "
+            "Please use torch.sparse_coo_tensor(indices, values, shape, dtype=, device=). "
+            "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:653.)"]
+
+
 def test_hybrid_values():
     both(lambda L: L.sparse_coo_tensor(L.tensor([[0, 1]]), L.tensor([[3.0, 4.0], [1, 2]]),
                                        (2, 2)))
@@ -224,6 +249,16 @@ def test_products_bits(dt, seed, co):
     both(lambda L: L.sparse.addmm(L.tensor(c), s(L), L.tensor(d), beta=0.5, alpha=1.5))
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_matrix_vector_bits(dt):
+    rng = np.random.default_rng(4)
+    idx, vals = _random(rng, dt, 30, 20, 300)
+    v = rng.standard_normal(20).astype(dt)
+    both(lambda L: L.mv(_from(L, idx, vals, (30, 20)), L.tensor(v)))
+    both(lambda L: L.matmul(_from(L, idx, vals, (30, 20), True), L.tensor(v)))
+    both(lambda L: _from(L, idx, vals, (30, 20)) @ L.tensor(v))
+
+
 def test_integer_product():
     both(lambda L: L.sparse.mm(L.tensor([[1, 0], [2, 3]]).to_sparse(),
                                L.tensor([[1, 2], [3, 4]])))
@@ -289,7 +324,7 @@ def _grads(L, fn, dt=np.float32):
 
 @pytest.mark.parametrize("name", ["sparse.mm", "mm", "matmul", "matmul_op", "spmm", "addmm",
                                   "sparse.addmm",
-                                  "to_dense", "coalesce", "t", "scaled", "sum", "add"])
+                                  "to_dense", "coalesce", "t", "scaled", "sum", "add", "mv"])
 def test_gradients(name):
     fns = {
         "sparse.mm": lambda L, s, d: L.sparse.mm(s, d),
@@ -304,6 +339,7 @@ def test_gradients(name):
         "t": lambda L, s, d: L.sparse.mm(s.t(), d),
         "scaled": lambda L, s, d: L.sparse.mm(-(s * 2) / 3, d),
         "sum": lambda L, s, d: L.sparse.sum(s, 1).to_dense() * d[:, 0],
+        "mv": lambda L, s, d: L.mv(s, d[:, 1]),
         "add": lambda L, s, d: L.sparse.mm(s + s.t(), d),
     }
     for dt in (np.float32, np.float64):

@@ -147,6 +147,9 @@ def mv(input, vec, *, out=None):
         v, m = _scalar_name(vec.dtype), _scalar_name(input.dtype)
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {v}, {m}, "
                            f"and {v}")
+    if input._data.__class__ is not _ndarray and input.is_sparse:
+        from ..sparse._sparse import dense_mv
+        return dense_mv(input, vec)
     return run(_mv, (input, vec), out)
 
 

@@ -726,6 +726,18 @@ def dense_mm(s: SparseTensor, d: Tensor) -> Tensor:
     return _addmm(None, s, d, 0, 1, "MmBackward0")
 
 
+def dense_mv(s: SparseTensor, v: Tensor) -> Tensor:
+    """``torch.mv`` / ``matmul`` of a sparse matrix and a dense vector (``MvBackward0``):
+    the product kernel on the vector as one column."""
+    if v.is_sparse or s.dense_dim():
+        raise SparseUnsupported("mv")
+    col = _wrap(np.ascontiguousarray(v._data[:, None]))
+    out = _wrap(_addmm_kernel(None, s, col, 0, 1)._data[:, 0])
+    return _record(out, "MvBackward0", (s, v), lambda g: (
+        g.outer(v.detach()) if s.requires_grad else None,
+        _wrap(_mat2_grad(g.unsqueeze(1), s, 1)._data[:, 0]) if v.requires_grad else None))
+
+
 def dense_addmm(t: Tensor, s: SparseTensor, d: Tensor, beta=1, alpha=1) -> Tensor:
     """``torch.addmm`` with a sparse ``mat1``."""
     return _addmm(t, s, d, beta, alpha, "AddmmBackward0")
