@@ -301,6 +301,34 @@ def test_sparse_sum():
     both(lambda L: L.sparse.sum(L.tensor([[0, 1.0], [2, 0]]).to_sparse(1), 1))
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("dim", [0, 1, -1, -2])
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_bits_and_gradients(dt, seed, dim, log):
+    rng = np.random.default_rng(seed)
+    m, k = (int(v) for v in rng.integers(1, 12, 2))
+    idx, vals = _random(rng, dt, m, k, int(rng.integers(1, 150)))
+    vals = (rng.standard_normal(vals.size) * 3).astype(dt)
+    g = rng.standard_normal((m, k)).astype(dt)
+
+    def run(L):
+        v = L.tensor(vals, requires_grad=True)
+        s = L.sparse_coo_tensor(L.tensor(idx), v, (m, k))
+        out = (L.sparse.log_softmax if log else L.sparse.softmax)(s, dim)
+        out.to_dense().backward(L.tensor(g))
+        return out, v.grad
+    both(run)
+
+
+def test_softmax_hybrid_and_errors():
+    vals = np.arange(12.0, dtype=np.float32).reshape(4, 3) / 5
+    both(lambda L: L.sparse.softmax(L.sparse_coo_tensor(
+        L.tensor([[0, 1, 1, 0], [2, 0, 2, 1]]), L.tensor(vals), (2, 3, 3)), 1))
+    both(lambda L: L.sparse.log_softmax(sp(L), 0, dtype=L.float64))
+    same_dispatch_error(lambda L: L.sparse.softmax(L.ones(2), 0))
+
+
 def test_sparse_mask():
     mask = ([[0, 1, 1], [0, 0, 1]], [1.0, 1.0, 1.0])
     both(lambda L: L.tensor([[0, 1.0], [2, 0]]).sparse_mask(

@@ -1,18 +1,18 @@
 """``torch.sparse``: sparse COO tensors and the operations torch runs on them.
 
 ``ember.sparse_coo_tensor(indices, values, size)`` and ``Tensor.to_sparse()`` make a sparse
-COO tensor (:class:`~ember.sparse._sparse.SparseTensor`); ``ember.sparse.mm``,
-``ember.mm`` / ``matmul`` / ``@`` / ``addmm`` with a sparse first operand, ``sparse.sum``,
-sparse + sparse, dense + sparse, ``* number``, ``t()`` and ``transpose`` compute what torch's
-CPU kernels do, with torch's autograd nodes. Compressed layouts (CSR, CSC, BSR, BSC) and
+COO tensor (:class:`~ember.sparse._sparse.SparseTensor`); ``ember.sparse.mm`` / ``addmm`` /
+``sum`` / ``softmax`` / ``log_softmax``, ``ember.mm`` / ``mv`` / ``matmul`` / ``@`` /
+``addmm`` with a sparse first operand, sparse + sparse, dense + sparse, ``* number``,
+``t()`` and ``transpose`` compute what torch's CPU kernels do, with torch's autograd nodes. Compressed layouts (CSR, CSC, BSR, BSC) and
 semi-structured sparsity are not in Ember.
 """
 
 from __future__ import annotations
 
-from ._sparse import SparseTensor, addmm, mm, sum  # noqa: A004
+from ._sparse import SparseTensor, addmm, log_softmax, mm, softmax, sum  # noqa: A004
 
-__all__ = ["mm", "addmm", "sum", "check_sparse_tensor_invariants"]
+__all__ = ["mm", "addmm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]
 
 
 class check_sparse_tensor_invariants:

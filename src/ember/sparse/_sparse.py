@@ -30,7 +30,8 @@ from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node
 
-__all__ = ["SparseTensor", "sparse_coo_tensor", "mm", "addmm", "sum"]
+__all__ = ["SparseTensor", "sparse_coo_tensor", "mm", "addmm", "sum", "softmax",
+           "log_softmax"]
 
 _state = grad_mode._state
 _I64 = np.int64
@@ -908,6 +909,87 @@ def sum(input: SparseTensor, dim=None, dtype=None) -> Tensor:
         return (_make(c._sp_indices, gv, input.shape, True),)
     res = _make(out._sp_indices, out._sp_values, out.shape, True)
     return _record(res, "SparseSumBackward0", (input,), backward)
+
+
+def _pools(idx: np.ndarray, sizes, dim: int) -> np.ndarray:
+    """Each entry's pool (the entries sharing every sparse index but ``dim``'s), numbered
+    by its key (pools are independent in torch's kernel)."""
+    keep = [d for d in range(idx.shape[0]) if d != dim]
+    key = _keys(idx[keep], [sizes[d] for d in keep])
+    return np.unique(key, return_inverse=True)[1].reshape(-1)
+
+
+def _softmax(input: SparseTensor, dim: int, dtype, log: bool) -> SparseTensor:
+    """torch's ``cpu_sparse_coo_softmax`` over a sparse dim, accumulating in double: per
+    pool, the max, then ``exp(x - max)`` (stored rounded) summed in stored order, then
+    ``exp * (1.0 / sum)`` or ``x - (max + log(sum))``, with the C library's ``exp``/``log``.
+    Its backward runs in the values' dtype and builds the pools from ``dim`` as given: a
+    negative one matches no index row, so each entry is a pool of its own there (as in
+    torch)."""
+    from .._ops import _libm
+    from .._ops.util import norm_dim
+    raw_dim = dim
+    dim = norm_dim(dim, input.ndim)
+    sd = input.sparse_dim()
+    name = "_sparse_log_softmax" if log else "_sparse_softmax"
+    if dim >= sd:
+        raise SparseUnsupported(name)
+    src = input if dtype is None else input.detach().to(dtype)
+    c = coalesce(src.detach())
+    x = c._sp_values._data
+    if x.dtype.char not in "fd":
+        raise SparseUnsupported(name)
+    dt = x.dtype
+    nnz = x.shape[0]
+    xd = x.reshape(nnz, -1).astype(np.float64)
+    exp, ln = _libm.double_fn("exp"), _libm.double_fn("log")
+    pool = _pools(c._sp_indices, c.shape, dim)
+    npool = int(pool.max()) + 1 if nnz else 0
+    mx = np.full((npool, xd.shape[1]), -np.inf)
+    np.fmax.at(mx, pool, xd)
+    with np.errstate(all="ignore"):
+        e = exp(xd - mx[pool])
+        sums = np.zeros_like(mx)
+        np.add.at(sums, pool, e)
+        if log:
+            out = (xd - (mx + ln(sums))[pool]).astype(dt)
+        else:
+            out = (e.astype(dt).astype(np.float64) * (1.0 / sums)[pool]).astype(dt)
+    res = _make(c._sp_indices, _wrap(out.reshape(x.shape)), c.shape, True)
+
+    def backward(g):
+        g = g if g.is_sparse else _sparse_mask(g, res)
+        gv = _values_grad(g, c._sp_indices, c.shape, x.shape)._data.reshape(nnz, -1)
+        gv = gv.astype(dt, copy=False)
+        bpool = _pools(c._sp_indices, c.shape, raw_dim) if raw_dim < 0 else pool
+        tmp = np.zeros((int(bpool.max()) + 1 if nnz else 0, xd.shape[1]), dt)
+        with np.errstate(all="ignore"):
+            if log:
+                np.subtract.at(tmp, bpool, gv)
+                f_exp = _libm.float_fn("exp") if dt == np.float32 else exp
+                gi = gv + f_exp(out) * tmp[bpool]
+            else:
+                np.subtract.at(tmp, bpool, out * gv)
+                gi = out * (gv + tmp[bpool])
+        grad = _make(c._sp_indices, _wrap(gi.reshape(x.shape)), c.shape, True)
+        return (grad if dtype is None else grad.to(input.dtype),)
+    return _record(res, "SparseLogSoftmaxBackward0" if log else "SparseSoftmaxBackward0",
+                   (input,), backward)
+
+
+def softmax(input: SparseTensor, dim: int, *, dtype=None) -> SparseTensor:
+    """``torch.sparse.softmax``: softmax over ``dim`` of the specified entries (the others
+    count as -inf), the result with ``input``'s coalesced pattern."""
+    if not input.is_sparse:
+        raise NotImplementedError(no_kernel("_sparse_softmax", "CPU"))
+    return _softmax(input, dim, dtype, False)
+
+
+def log_softmax(input: SparseTensor, dim: int, *, dtype=None) -> SparseTensor:
+    """``torch.sparse.log_softmax``: :func:`softmax`'s logarithm, computed as torch does."""
+    if not input.is_sparse:
+        raise NotImplementedError(no_kernel("_sparse_log_softmax", "CPU"))
+    return _softmax(input, dim, dtype, True)
 
 
 # ----------------------------------------------------------------------------- dense side
