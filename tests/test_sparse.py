@@ -247,6 +247,8 @@ def test_products_bits(dt, seed, co):
     both(lambda L: L.addmm(L.tensor(c), s(L), L.tensor(d), beta=0.5, alpha=1.5))
     both(lambda L: L.addmm(L.tensor(c[:1]), s(L), L.tensor(d), beta=0, alpha=-2))
     both(lambda L: L.sparse.addmm(L.tensor(c), s(L), L.tensor(d), beta=0.5, alpha=1.5))
+    both(lambda L: L.mm(L.tensor(c.T), s(L)))
+    both(lambda L: L.tensor(d.T) @ s(L).t())
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
@@ -352,7 +354,8 @@ def _grads(L, fn, dt=np.float32):
 
 @pytest.mark.parametrize("name", ["sparse.mm", "mm", "matmul", "matmul_op", "spmm", "addmm",
                                   "sparse.addmm",
-                                  "to_dense", "coalesce", "t", "scaled", "sum", "add", "mv"])
+                                  "to_dense", "coalesce", "t", "scaled", "sum", "add", "mv",
+                                  "dense_mm"])
 def test_gradients(name):
     fns = {
         "sparse.mm": lambda L, s, d: L.sparse.mm(s, d),
@@ -368,6 +371,7 @@ def test_gradients(name):
         "scaled": lambda L, s, d: L.sparse.mm(-(s * 2) / 3, d),
         "sum": lambda L, s, d: L.sparse.sum(s, 1).to_dense() * d[:, 0],
         "mv": lambda L, s, d: L.mv(s, d[:, 1]),
+        "dense_mm": lambda L, s, d: L.mm(d.t(), s),
         "add": lambda L, s, d: L.sparse.mm(s + s.t(), d),
     }
     for dt in (np.float32, np.float64):
@@ -385,6 +389,7 @@ def test_sparse_leaf_gradient():
     d = np.arange(6.0, dtype=np.float32).reshape(3, 2)
     both(lambda L: leaf(L, lambda L, s: L.sparse.mm(s, L.tensor(d)).sum()))
     both(lambda L: leaf(L, lambda L, s: L.mm(s, L.tensor(d)).sum()))
+    both(lambda L: leaf(L, lambda L, s: L.mm(L.tensor(d.T), s).sum()))
     both(lambda L: leaf(L, lambda L, s: s.to_dense().sum()))
     both(lambda L: leaf(L, lambda L, s: s.to_dense().sum(), twice=True))
     both(lambda L: leaf(L, lambda L, s: L.sparse.sum(s)))
@@ -444,6 +449,7 @@ def test_errors():
     same_error(lambda L: L.sparse_coo_tensor(L.tensor([[[0]]]), L.tensor([1.0]), (2,)))
     same_error(lambda L: L.sparse.mm(sp(L), L.ones(2, 2)))
     same_error(lambda L: L.mm(sp(L), L.ones(2, 2)))
+    same_error(lambda L: L.mm(L.ones(2, 2), sp(L)))
     same_error(lambda L: L.sparse.mm(sp(L), L.ones(3, 2, dtype=L.float64)))
     same_error(lambda L: L.sparse.mm(L.ones(2, 2, 2).to_sparse(), L.ones(2, 2)))
     same_error(lambda L: L.sparse.mm(L.ones(2, 2).to_sparse(1), L.ones(2, 2)))

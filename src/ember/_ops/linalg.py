@@ -104,9 +104,9 @@ def mm(input, mat2, *, out=None):
     """Matrix product of two 2-d tensors."""
     input, mat2 = autocast_inputs(_mm, input, mat2)
     a, b = input._data, mat2._data
-    if a.__class__ is not _ndarray and input.is_sparse:
-        from ..sparse._sparse import dense_mm
-        return dense_mm(input, mat2)
+    if a.__class__ is not _ndarray or b.__class__ is not _ndarray:     # a sparse operand
+        from ..sparse._sparse import any_mm
+        return any_mm(input, mat2)
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(f"{'self' if a.ndim != 2 else 'mat2'} must be a matrix")
     if a.shape[1] != b.shape[0]:

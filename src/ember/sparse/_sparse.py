@@ -722,9 +722,17 @@ def addmm(mat: Tensor, mat1: SparseTensor, mat2: Tensor, *, beta=1.0, alpha=1.0)
     return _addmm(mat, mat1, mat2, beta, alpha, "SparseAddmmBackward0")
 
 
-def dense_mm(s: SparseTensor, d: Tensor) -> Tensor:
-    """``torch.mm`` / ``matmul`` / ``@`` / ``spmm`` with a sparse first operand."""
-    return _addmm(None, s, d, 0, 1, "MmBackward0")
+def any_mm(a: Tensor, b: Tensor) -> Tensor:
+    """``torch.mm`` with a sparse operand: sparse @ dense, or dense @ sparse as
+    ``(b.t() @ a.t()).t()`` (torch's column-major result), both ``MmBackward0``."""
+    if a.is_sparse:
+        return _addmm(None, a, b, 0, 1, "MmBackward0")
+    bt, at = _transpose(b.detach(), 0, 1, None), a.detach().t()
+    _check_mm(bt, at)
+    out = _wrap(_addmm_kernel(None, bt, at, 0, 1)._data.T)
+    return _record(out, "MmBackward0", (a, b), lambda g: (
+        any_mm(g, b.detach().t()) if a.requires_grad else None,
+        a.detach().t().mm(g) if b.requires_grad else None))
 
 
 def dense_mv(s: SparseTensor, v: Tensor) -> Tensor:
