@@ -4,8 +4,8 @@
 COO tensor (:class:`~ember.sparse._sparse.SparseTensor`); ``ember.sparse.mm`` / ``addmm`` /
 ``sum`` / ``softmax`` / ``log_softmax``, ``ember.mm`` / ``mv`` / ``matmul`` / ``@`` /
 ``addmm`` with a sparse first operand, sparse + sparse, dense + sparse, ``* number``,
-``t()`` and ``transpose`` compute what torch's CPU kernels do, with torch's autograd nodes. Compressed layouts (CSR, CSC, BSR, BSC) and
-semi-structured sparsity are not in Ember.
+``t()`` and ``transpose`` compute what torch's CPU kernels do, with torch's autograd nodes.
+Compressed layouts (CSR, CSC, BSR, BSC) and semi-structured sparsity are not in Ember.
 """
 
 from __future__ import annotations
