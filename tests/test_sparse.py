@@ -393,6 +393,28 @@ def test_sparse_leaf_gradient():
     both(lambda L: leaf(L, lambda L, s: s.to_dense().sum()))
     both(lambda L: leaf(L, lambda L, s: s.to_dense().sum(), twice=True))
     both(lambda L: leaf(L, lambda L, s: L.sparse.sum(s)))
+    both(lambda L: leaf(L, lambda L, s: (s.coalesce().values() * L.tensor([1.0, 2, 3, 4])).sum()))
+
+
+@pytest.mark.parametrize("co", [False, True])
+def test_sparse_leaf_gradient_coalesced_flag(co):
+    def run(L, fn):
+        s = _from(L, IDX, VALS, (3, 3), co).detach().requires_grad_()
+        fn(L, s).backward()
+        return s.grad
+    both(lambda L: run(L, lambda L, s: s.to_dense().sum()))
+    both(lambda L: run(L, lambda L, s: L.sparse.mm(s, L.ones(3, 2)).sum()))
+    both(lambda L: run(L, lambda L, s: L.sparse.sum(s)))
+    both(lambda L: run(L, lambda L, s: s.coalesce().values().sum()))
+
+
+def test_values_gradient():
+    def run(L):
+        v = L.tensor(VALS, requires_grad=True)
+        vv = L.sparse_coo_tensor(L.tensor(IDX), v, (3, 3)).coalesce().values()
+        (vv * L.arange(4.0)).sum().backward()
+        return vv, v.grad, L.sparse_coo_tensor(L.tensor(IDX), v, (3, 3))._values()
+    both(run)
 
 
 def test_to_sparse_gradient():

@@ -20,6 +20,7 @@ the two index lists as ``add_out_sparse_contiguous`` does.
 from __future__ import annotations
 
 import functools
+import sys as _sys
 import warnings
 
 import numpy as np
@@ -121,6 +122,7 @@ class _SparseNode(Node):
         return list(self._backward(grads[0]))
 
 
+_SOLE_REFS = 2          # references to an array held by one tensor, getrefcount's included
 _NODES: dict = {}
 _KEPT = {"": None}
 
@@ -148,16 +150,17 @@ def _record(out, name: str, inputs, backward):
 
 
 def _accumulate(acc, grad, create_graph: bool) -> None:
-    """A sparse leaf's AccumulateGrad: the first gradient taken over (a sparse one rebuilt
-    from its indices and values by torch's unchecked factory, which leaves it flagged
-    uncoalesced, unless its values are not contiguous: then a clone), later ones added (a
-    dense sum where one of them is dense)."""
+    """A sparse leaf's AccumulateGrad: the first gradient taken over, later ones added (a
+    dense sum where one of them is dense). torch takes a sparse gradient whose indices and
+    values nothing else holds, its values contiguous, by rebuilding it with its unchecked
+    factory, which flags it uncoalesced (nnz > 1); any other it clones, flag and all."""
     var = acc.variable
     old = var._grad
     if old is None:
         if not grad.is_sparse:
             var._grad = grad.detach().clone()
-        elif grad._sp_values._data.flags.c_contiguous:
+        elif grad._sp_values._data.flags.c_contiguous \
+                and _sys.getrefcount(grad._sp_indices) <= _SOLE_REFS:
             var._grad = _make(grad._sp_indices, grad._sp_values, grad.shape, grad._nnz() < 2)
         else:
             var._grad = grad.clone()
@@ -227,11 +230,15 @@ class SparseTensor(Tensor):
         return _wrap(self._sp_indices)
 
     def values(self) -> Tensor:
-        """The values of a coalesced tensor."""
+        """The values of a coalesced tensor (``ValuesBackward0`` where it requires grad)."""
         if not self._sp_coalesced:
             raise RuntimeError("Cannot get values on an uncoalesced tensor, please call "
                                ".coalesce() first")
-        return self._sp_values
+        if not (_state.enabled and self.requires_grad):
+            return self._sp_values
+        return _record(_wrap(self._sp_values._data), "ValuesBackward0", (self,), lambda g: (
+            _make(self._sp_indices, _wrap(np.ascontiguousarray(g._data)), self.shape,
+                  True),))
 
     def coalesce(self) -> SparseTensor:
         """Sorted, unique indices, the values of duplicates summed (self if coalesced)."""
@@ -607,10 +614,11 @@ def dense_to_sparse(x: Tensor, sparse_dim=None, *, layout=None, blocksize=None,
 
 
 def _sparse_mask(dense: Tensor, mask: SparseTensor) -> SparseTensor:
-    """``dense`` at ``mask``'s indices, as a sparse tensor with ``mask``'s pattern."""
+    """``dense`` at ``mask``'s indices, as a sparse tensor with ``mask``'s pattern (indices
+    of its own)."""
     idx = mask._sp_indices
     vals = np.ascontiguousarray(dense._data[tuple(idx)])
-    out = _make(idx, _wrap(vals), mask.shape, mask._sp_coalesced)
+    out = _make(idx.copy(), _wrap(vals), mask.shape, mask._sp_coalesced)
     return _record(out, "SparseMaskBackward0", (dense,), lambda g: (_as_dense_grad(g),))
 
 
