@@ -294,6 +294,37 @@ def test_add_mul_transpose(co):
     both(lambda L: a(L).clone())
 
 
+@pytest.mark.parametrize("co", [False, True])
+def test_module_function_forms(co):
+    def a(L):
+        return _from(L, IDX, VALS, (3, 3), co)
+    both(lambda L: L.add(a(L), a(L)))
+    both(lambda L: L.add(a(L), a(L).t(), alpha=2))
+    both(lambda L: L.sub(a(L), a(L).t()))
+    both(lambda L: L.mul(a(L), 2))
+    both(lambda L: L.div(a(L), 4))
+    both(lambda L: L.neg(a(L)))
+    both(lambda L: L.t(a(L)))
+    both(lambda L: L.transpose(a(L), 0, 1))
+    both(lambda L: L.sum(a(L)))
+    both(lambda L: L.clone(a(L)))
+    both(lambda L: L.add(L.ones(3, 3), a(L)))
+    both(lambda L: L.ones(3, 3).sub(a(L)))
+    both(lambda L: L.ones(3, 3).add_(a(L)))
+    both(lambda L: L.ones(3, 3).add_(a(L), alpha=-0.5))
+    both(lambda L: L.ones(3, 3, dtype=L.float64).sub_(a(L).double()))
+    same_error(lambda L: L.add(a(L), L.ones(3, 3)))
+    same_error(lambda L: L.add(a(L), 1))
+    same_error(lambda L: L.ones(3, 4).add_(a(L)))
+
+
+def test_in_place_add_counts_a_version():
+    x = ember.ones(3, 3)
+    v = x._version
+    x.add_(sp(ember))
+    assert x._version == v + 1
+
+
 def test_sparse_sum():
     both(lambda L: L.sparse.sum(sp(L)))
     both(lambda L: sp(L).sum())

@@ -60,6 +60,17 @@ class SparseUnsupported(NotImplementedError, ValueError):
     def renamed(name: str) -> NotImplementedError:
         return NotImplementedError(no_kernel(name))
 
+    @staticmethod
+    def sparse_form(name: str, args, out=None):
+        """The result of op ``name`` (the op runner's name, its kernel's arguments) computed
+        in sparse form where Ember has it (``torch.add(s, t)``, ``torch.sum(s)``, in place
+        ``dense.add_(s)`` where ``out`` is ``args[0]``), else None."""
+        if out is None:
+            fn = _SPARSE_FORMS.get(name)
+        else:
+            fn = _IN_PLACE_FORMS.get(name) if out is args[0] else None
+        return None if fn is None else fn(*args)
+
 
 class _NoStorage:
     """A sparse tensor's ``_data``: its shape and dtype, and no elements."""
@@ -863,21 +874,24 @@ def _merge_sorted(ti, si, sizes):
     return (inv[:nt], np.arange(nt)), (inv[nt:], np.arange(ks.size)), first
 
 
-def _add_dense_sparse(d: Tensor, s: SparseTensor, alpha) -> Tensor:
-    """``dense + alpha * sparse``: a copy of ``d`` with each stored value (times ``alpha``)
+def _scatter_add(out: np.ndarray, d: Tensor, s: SparseTensor, alpha) -> None:
+    """``out += alpha * s`` (``out`` has ``d``'s shape): each stored value times ``alpha``
     added at its index, in stored order."""
     if tuple(d.shape) != tuple(s.shape):
         raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
                            f"size {list(d.shape)} while other has size {list(s.shape)} (FYI: "
                            "dense-sparse addition does not currently support broadcasting)")
-    out = np.array(d._data)
     vals = s._sp_values._data.astype(out.dtype)
     if alpha != 1:
         vals = (vals * out.dtype.type(alpha)).astype(out.dtype)
-    idx = s._sp_indices
-    sd = idx.shape[0]
-    if idx.shape[1]:
-        np.add.at(out.reshape((-1,) + out.shape[sd:]), _keys(idx, out.shape[:sd]), vals)
+    if s._nnz():
+        np.add.at(out, tuple(s._sp_indices), vals)
+
+
+def _add_dense_sparse(d: Tensor, s: SparseTensor, alpha) -> Tensor:
+    """``dense + alpha * sparse``: a copy of ``d`` with :func:`_scatter_add`."""
+    out = np.array(d._data)
+    _scatter_add(out, d, s, alpha)
     res = _wrap(out)
     return _record(res, "AddBackward0", (d, s),
                    lambda g: (g, g if alpha == 1 else g * alpha))
@@ -1063,3 +1077,60 @@ _DENSE_METHODS = {
 }
 for _name, _fn in _DENSE_METHODS.items():
     setattr(Tensor, _name, _fn)
+
+
+def _add_form(self, other, alpha=1, sign=1):
+    if not isinstance(other, Tensor) or not other.is_sparse:
+        if self.is_sparse:
+            raise RuntimeError(_SPARSE_DENSE)
+        return None
+    return add(self, other, sign * alpha) if self.is_sparse \
+        else _add_dense_sparse(self, other, sign * alpha)
+
+
+def _add_in_place(self, other, alpha=1, sign=1):
+    """``dense.add_(sparse)`` outside autograd (an optimizer's step)."""
+    if self.is_sparse or not isinstance(other, Tensor) or not other.is_sparse or (
+            _state.enabled and (self.requires_grad or other.requires_grad)):
+        return None
+    _scatter_add(self._data, self, other, sign * alpha)
+    self._vc.value += 1
+    return self
+
+
+def _mul_form(self, other):
+    if not self.is_sparse or (isinstance(other, Tensor) and (other.is_sparse or other.ndim)):
+        return None
+    return mul(self, other)
+
+
+def _div_form(self, other, *rest):
+    if rest or not self.is_sparse or (isinstance(other, Tensor) and (other.is_sparse
+                                                                     or other.ndim)):
+        return None
+    return self / other
+
+
+def _sparse_only(fn):
+    def form(self, *args):
+        return fn(self, *args) if self.is_sparse else None
+    return form
+
+
+# the module-level functions (and the methods sharing them) a sparse input reaches through
+# the op runner, by the runner's op name
+_SPARSE_FORMS = {
+    "add": _add_form,
+    "sub": lambda self, other, alpha=1: _add_form(self, other, alpha, -1),
+    "mul": _mul_form,
+    "div_true": _div_form,
+    "neg": _sparse_only(lambda s: -s),
+    "t_": _sparse_only(lambda s: s.t()),
+    "transpose_": _sparse_only(lambda s, d0, d1: s.transpose(d0, d1)),
+    "sum_all": _sparse_only(lambda s, dtype=None: sum(s, dtype=dtype)),
+    "clone": _sparse_only(lambda s, memory_format=None: s.clone()),
+}
+_IN_PLACE_FORMS = {
+    "add": _add_in_place,
+    "sub": lambda self, other, alpha=1: _add_in_place(self, other, alpha, -1),
+}
