@@ -168,7 +168,7 @@ _LAZY_MODULES = ("__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo",
                  "compiler", "cpu", "cuda", "distributed", "distributions", "fft", "func",
                  "functional", "futures", "hub", "jit", "linalg", "multiprocessing", "nn", "optim",
                  "profiler", "quasirandom", "random", "return_types", "serialization", "signal",
-                 "special", "testing")
+                 "sparse", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "compile": "_compile", "finfo": "_finfo", "iinfo": "_finfo", "ops": "_aten",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
@@ -217,6 +217,8 @@ _LAZY_NAMES.update(dict.fromkeys(("bartlett_window", "blackman_window", "hamming
 _LAZY_NAMES.update(gradient="_ops.numerics", unravel_index="_ops.numerics")
 _LAZY_NAMES.update(dict.fromkeys(("geqrf", "orgqr", "ormqr"), "_ops.householder"))
 _LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
+_LAZY_NAMES.update(dict.fromkeys(("sparse_coo_tensor", "_sparse_coo_tensor_unsafe"),
+                                 "sparse._sparse"))
 _LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
 # the foreach functions (ember/_foreach.py): unary, binary and ternary ops over tensor lists
 _LAZY_NAMES.update(dict.fromkeys(

@@ -1,7 +1,7 @@
 """Tensor layouts: ``ember.strided`` (every ember tensor's), and torch's other layout names.
 
-``sparse_coo``, ``sparse_csr`` … and ``jagged`` exist as the constants code compares
-against or passes on; ember makes strided tensors only.
+``sparse_coo`` is the layout of ember's sparse tensors (:mod:`ember.sparse`); ``sparse_csr``
+… and ``jagged`` exist as the constants code compares against or passes on.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ def _element_texts(shown: np.ndarray, kind: str, precision: int,
 
 
 def _layout(texts: list[str], shape: tuple[int, ...], cut: tuple[bool, ...], edge: int,
-            item_len: int, linewidth: int) -> str:
+            item_len: int, linewidth: int, indent: int = 7) -> str:
     """Nest the row-major ``texts`` of the shown array into torch's bracketed body."""
     ndim = len(shape)
     strides = [1] * ndim
@@ -203,7 +203,7 @@ def _layout(texts: list[str], shape: tuple[int, ...], cut: tuple[bool, ...], edg
             children.insert(edge, "...")
         return "[" + ("," + "\n" * (ndim - d - 1) + " " * (indent + 1)).join(children) + "]"
 
-    return block(0, 0, 7)
+    return block(0, 0, indent)
 
 
 def _kind(values: np.ndarray, dtype_name: str) -> str:
@@ -214,8 +214,9 @@ def _kind(values: np.ndarray, dtype_name: str) -> str:
     return "i"
 
 
-def _body(values: np.ndarray, kind: str) -> str:
-    """The bracketed body of a non-empty tensor (the part after ``tensor(``)."""
+def _body(values: np.ndarray, kind: str, indent: int = 7) -> str:
+    """The bracketed body of a non-empty tensor (the part after ``tensor(``), its rows
+    indented by ``indent`` columns."""
     opts = PRINT_OPTS
     precision, edge, sci_opt = opts.precision, opts.edgeitems, opts.sci_mode
     shape = values.shape
@@ -234,20 +235,23 @@ def _body(values: np.ndarray, kind: str) -> str:
                 idx = np.r_[0:edge, n - edge:n]
                 shown = shown.take(idx, axis=d)
     texts, item_len = _element_texts(shown, kind, precision, sci_opt)
-    return _layout(texts, shown.shape, cut, edge, item_len, opts.linewidth)
+    return _layout(texts, shown.shape, cut, edge, item_len, opts.linewidth, indent)
 
 
-def _add_suffixes(text: str, suffixes: list[str], linewidth: int) -> str:
-    """Append ``suffixes`` after ``text`` the way torch places them, then close the paren."""
+def _add_suffixes(text: str, suffixes: list[str], linewidth: int,
+                  force_newline: bool = False) -> str:
+    """Append ``suffixes`` after ``text`` the way torch places them, then close the paren
+    (``force_newline``: the first suffix on a line of its own, as for a sparse tensor)."""
     if not suffixes:
         return text + ")"
     parts = [text]
     last_line_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
         n = len(suffix)
-        if last_line_len + n + 2 > linewidth:
+        if force_newline or last_line_len + n + 2 > linewidth:
             parts.append(",\n       " + suffix)
             last_line_len = 7 + n
+            force_newline = False
         else:
             parts.append(", " + suffix)
             last_line_len += n + 2
@@ -303,3 +307,30 @@ def format_tensor(
     if is_parameter:
         return "Parameter containing:\n" + out
     return out
+
+
+def _nested(values: np.ndarray, dtype_name: str, indent: int) -> str:
+    """A component tensor's body inside a sparse tensor's print (``size=`` where empty)."""
+    if values.size == 0:
+        return "[], size=" + str(tuple(int(n) for n in values.shape))
+    return _body(values, _kind(values, dtype_name), indent)
+
+
+def format_sparse(indices: np.ndarray, values: np.ndarray, dtype_name: str, size: tuple,
+                  *, default_dtype_name: str = "float32", grad_fn_name: str | None = None,
+                  requires_grad: bool = False) -> str:
+    """Return the string torch prints for a sparse COO tensor: ``tensor(indices=tensor(...),``
+    then ``values=tensor(...)`` and the ``size=``, ``nnz=``, ``dtype=``, ``layout=`` suffixes,
+    the first of them on a line of its own."""
+    suffixes = ["size=" + str(tuple(int(n) for n in size)), f"nnz={indices.shape[1]}"]
+    default_complex = "complex128" if default_dtype_name == "float64" else "complex64"
+    if dtype_name not in (default_dtype_name, default_complex, "int64", "bool"):
+        suffixes.append("dtype=torch." + dtype_name)
+    text = ("tensor(indices=tensor(" + _nested(indices, "int64", 22) + "),\n       "
+            + "values=tensor(" + _nested(values, dtype_name, 21) + ")")
+    suffixes.append("layout=torch.sparse_coo")
+    if grad_fn_name is not None:
+        suffixes.append(f"grad_fn=<{grad_fn_name}>")
+    elif requires_grad:
+        suffixes.append("requires_grad=True")
+    return _add_suffixes(text, suffixes, PRINT_OPTS.linewidth, force_newline=True)

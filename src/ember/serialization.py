@@ -25,6 +25,7 @@ from typing import Any
 import numpy as _np
 
 from . import _dtype as _D
+from . import _layout as _layout_module
 from . import _memory_format as _mf
 from ._tensor import Tensor as _Tensor
 from ._torch_alias import torch_module as _torch_module
@@ -80,9 +81,22 @@ def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
     return p
 
 
+def _rebuild_sparse_tensor(layout, data):
+    """A sparse COO tensor from its pickled ``(indices, values, size, is_coalesced)``."""
+    from .sparse._sparse import _rebuild_sparse
+    return _rebuild_sparse(layout, data)
+
+
+def _get_layout(name: str):
+    """The layout named ``"torch.sparse_coo"`` (how torch pickles a layout)."""
+    return getattr(_layout_module, name.rsplit(".", 1)[-1])
+
+
 _GLOBAL_NAMES = {
     _rebuild_tensor_v2: ("torch._utils", "_rebuild_tensor_v2"),
     _rebuild_parameter: ("torch._utils", "_rebuild_parameter"),
+    _rebuild_sparse_tensor: ("torch._utils", "_rebuild_sparse_tensor"),
+    _get_layout: ("torch.serialization", "_get_layout"),
 }
 
 
@@ -145,7 +159,12 @@ class _Pickler(pickle._Pickler):
     def reducer_override(self, obj):
         if isinstance(obj, _D.dtype):
             return obj.name                   # a global: ``torch.float32``, as torch writes
+        if isinstance(obj, _layout_module.layout):
+            return (_get_layout, ("torch." + obj.name,))
         if isinstance(obj, _Tensor):
+            if obj.is_sparse:
+                return (_rebuild_sparse_tensor, (obj.layout, (
+                    obj._indices(), obj._values().detach(), obj.shape, obj.is_coalesced())))
             if getattr(obj, "_is_param", False):
                 plain = _Tensor._wrap(obj._data)
                 return (_rebuild_parameter,
@@ -237,6 +256,8 @@ _SAFE = {
     ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
     ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
+    ("torch._utils", "_rebuild_sparse_tensor"): _rebuild_sparse_tensor,
+    ("torch.serialization", "_get_layout"): _get_layout,
     ("builtins", "set"): set,
     ("builtins", "frozenset"): frozenset,
     ("builtins", "complex"): complex,

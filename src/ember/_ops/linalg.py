@@ -18,6 +18,8 @@ from .registry import _scalar_name, autocast_inputs, expose, op, run
 from .shape import _squeeze_matmul, _unsafe_view
 from .util import broadcast_shapes, norm_dim
 
+_ndarray = xp.ndarray
+
 
 def _dims(t):
     return "x".join(str(s) for s in t.shape)
@@ -102,6 +104,9 @@ def mm(input, mat2, *, out=None):
     """Matrix product of two 2-d tensors."""
     input, mat2 = autocast_inputs(_mm, input, mat2)
     a, b = input._data, mat2._data
+    if a.__class__ is not _ndarray or b.__class__ is not _ndarray:     # a sparse operand
+        from ..sparse._sparse import any_mm
+        return any_mm(input, mat2)
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(f"{'self' if a.ndim != 2 else 'mat2'} must be a matrix")
     if a.shape[1] != b.shape[0]:
@@ -114,7 +119,7 @@ def mm(input, mat2, *, out=None):
 
 @expose(method=False)
 def spmm(input, mat2):
-    """``torch.spmm``: ``mm`` (Ember has no sparse tensors; dense operands multiply as ``mm``)."""
+    """``torch.spmm``: ``mm``, for a sparse first operand as for a strided one."""
     return mm(input, mat2)
 
 
@@ -142,6 +147,9 @@ def mv(input, vec, *, out=None):
         v, m = _scalar_name(vec.dtype), _scalar_name(input.dtype)
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {v}, {m}, "
                            f"and {v}")
+    if input._data.__class__ is not _ndarray and input.is_sparse:
+        from ..sparse._sparse import dense_mv
+        return dense_mv(input, vec)
     return run(_mv, (input, vec), out)
 
 
@@ -227,6 +235,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat1 @ mat2)``."""
     input, mat1, mat2 = autocast_inputs(_addmm, input, mat1, mat2)
     a, b = mat1._data, mat2._data
+    if a.__class__ is not _ndarray and mat1.is_sparse:
+        from ..sparse._sparse import dense_addmm
+        return dense_addmm(input, mat1, mat2, beta, alpha)
     for x, y, names in ((mat1, mat2, "mat1 and mat2"), (input, mat2, "self and mat2")):
         if x.dtype is not y.dtype:                    # torch checks dtypes before shapes
             raise RuntimeError(f"{names} must have the same dtype, but got "

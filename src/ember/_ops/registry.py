@@ -664,8 +664,17 @@ def _bad_arg(op, args):
                                f"Tensor, not {_errors.type_name(a)}")
 
 
-def _kernel_error(op, args, err):
-    """Turn a NumPy error of a kernel into torch's (a broadcast clash); else re-raise."""
+def _kernel_error(op, args, err, out=None):
+    """Turn a NumPy error of a kernel into torch's (a broadcast clash, a sparse input's
+    missing kernel); else re-raise. A sparse input's op that Ember computes in sparse form
+    (``torch.add`` of two sparse tensors, ``dense.add_(sparse)`` …) returns that result
+    instead (``out``: the in-place op's tensor, or an ``out=`` tensor)."""
+    renamed = getattr(err, "renamed", None)
+    if renamed is not None:
+        done = err.sparse_form(op.name, args, out)
+        if done is not None:
+            return done
+        raise renamed(op.name) from None
     shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
     if len(shapes) > 1:
         from .util import broadcast_shapes
@@ -791,7 +800,7 @@ def run(op, args, out=None):
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)
     except ValueError as e:
-        _kernel_error(op, args, e)
+        return _kernel_error(op, args, e, out)
     if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
         # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
         res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
@@ -1242,7 +1251,7 @@ def run_inplace(op, args):
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)
     except ValueError as e:
-        _kernel_error(op, args, e)
+        return _kernel_error(op, args, e, self)
     rshape = getattr(res, "shape", ())
     if rshape != self._data.shape:
         from .util import broadcast_shapes
@@ -1540,7 +1549,7 @@ def _fast_source(d, names, guard=""):
         f"            try:\n"
         f"                _r = _kernel({', '.join(kargs)})\n"
         f"            except ValueError as _e:\n"
-        f"                _kernel_error(_op, ({call}), _e)\n"
+        f"                return _kernel_error(_op, ({call}), _e)\n"
         f"{layout}"
         f"            if _r.__class__ is not _nd or _r.dtype != {rdt}:\n"
         f"                _r = _as_array(_r, {rdt_e})\n"

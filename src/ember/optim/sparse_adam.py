@@ -1,8 +1,8 @@
 """SparseAdam: Adam restricted to the entries a sparse gradient touches.
 
-Ember has no sparse tensors, so every gradient it can produce is dense, and ``step`` raises
-torch's error for dense gradients; construction, parameter checks and the state dict are
-torch's.
+Ember's layers give dense gradients (``nn.Embedding(sparse=True)`` too), for which ``step``
+raises torch's error; a sparse gradient (a sparse leaf's) is refused as not implemented;
+construction, parameter checks and the state dict are torch's.
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ class SparseAdam(Optimizer):
                 if p.grad is not None and not p.grad.is_sparse:
                     raise RuntimeError("SparseAdam does not support dense gradients, please "
                                        "consider Adam instead")
+                if p.grad is not None:
+                    raise NotImplementedError("SparseAdam's update of sparse gradients is not "
+                                              "in Ember")
         return loss
 
 
