@@ -7,6 +7,8 @@ sequential order. SGD (updated parameter by parameter) runs the same parameter s
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -183,3 +185,39 @@ def test_fma32_into_rounds_double_midpoints_once():
     _exact.fma32_into(a, b, c, c)          # in place
     _same_bits(c, want, "in place")
 
+
+
+PIECED = [
+    ("Adam", {"lr": 0.01, "weight_decay": 0.1}),
+    ("AdamW", {"lr": 0.01, "amsgrad": True}),
+    ("Adadelta", {"lr": 1.0, "weight_decay": 0.01}),
+    ("Adadelta", {"maximize": True}),
+    ("RMSprop", {"lr": 0.01}),
+    ("RMSprop", {"lr": 0.01, "momentum": 0.9, "centered": True, "weight_decay": 0.1}),
+]
+
+
+@pytest.mark.parametrize("name,kw", PIECED, ids=[f"{n}-{i}" for i, (n, _) in enumerate(PIECED)])
+def test_large_parameters_update_in_pieces_as_torch(name, kw, monkeypatch):
+    """A large parameter's update runs over cache-sized pieces (``optimizer._in_pieces``):
+    torch's bits, the same as the whole arrays' update. A transposed gradient and a float64
+    parameter take the whole-array update."""
+    monkeypatch.setattr(_opt, "_PIECE", 1000)    # pieces of a test-sized parameter
+    calls = []
+    pieces = _opt._in_pieces
+
+    def spy(update, key, written, read):
+        calls.append(read.size >= 2 * _opt._PIECE and read.flags.c_contiguous)
+        pieces(update, key, written, read)
+    monkeypatch.setattr(_opt, "_in_pieces", spy)
+    for module in ("adam", "adadelta", "rmsprop"):
+        monkeypatch.setattr(importlib.import_module(f"ember.optim.{module}"), "_in_pieces", spy)
+    shapes = [((91, 101), "f4"), ((9000,), "f8"), ((7,), "f4")]
+    for transposed in (False, True):
+        grads = _grads(shapes, seed=11)
+        pieced = _trajectory(ember, name, kw, shapes, grads, transposed)
+        _compare(pieced, _trajectory(torch, name, kw, shapes, grads, transposed))
+        monkeypatch.setattr(_opt, "_PIECE", 1 << 40)
+        _compare(pieced, _trajectory(ember, name, kw, shapes, grads, transposed))
+        monkeypatch.setattr(_opt, "_PIECE", 1000)
+    assert any(calls)

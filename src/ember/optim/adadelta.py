@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial as _partial
+
 from .. import _factories as _F
 from .._ops import _vml
 from .._tensor import Tensor
@@ -11,6 +13,7 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _in_pieces,
     _k_add,
     _k_add_,
     _k_addcmul_,
@@ -70,7 +73,8 @@ class Adadelta(Optimizer):
         loss = _run_closure(closure)
         for group in self.param_groups:
             lr = _get_value(_to_scalar(group["lr"]))
-            rho, eps, weight_decay = group["rho"], group["eps"], group["weight_decay"]
+            update = _partial(_update, lr, group["rho"], group["eps"], group["weight_decay"],
+                              group["maximize"])
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -83,29 +87,34 @@ class Adadelta(Optimizer):
                     state["acc_delta"] = _F.zeros_like(p)
                 _arr(state["step"])[...] += 1
                 _bump(state["step"])
-                a, g = _arr(p), _arr(p.grad)
-                if group["maximize"]:
-                    g = _k_neg(g)
-                if weight_decay != 0:
-                    g = _k_add(g, a, weight_decay)
-                sq, acc = _arr(state["square_avg"]), _arr(state["acc_delta"])
-                cplx = a.dtype.kind == "c"
-                sq, acc, g = _real(sq), _real(acc), _real(g)
-                _k_mul_(sq, rho)
-                _k_addcmul_(sq, g, g, 1 - rho)
-                std = _vml.sqrt(sq + _sc(eps, sq))
-                delta = _vml.sqrt(acc + _sc(eps, acc))
-                delta /= std
-                delta *= g
-                _k_mul_(acc, rho)
-                _k_addcmul_(acc, delta, delta, 1 - rho)
-                if cplx:
-                    delta = delta.view(a.dtype).reshape(a.shape)
-                _k_add_(a, delta, -lr)
+                _in_pieces(update, None, [_arr(p), _arr(state["square_avg"]),
+                                          _arr(state["acc_delta"])], _arr(p.grad))
                 _bump(state["square_avg"])
                 _bump(state["acc_delta"])
                 _bump(p)
         return loss
+
+
+def _update(lr, rho, eps, weight_decay, maximize, _key, a, sq, acc, g) -> None:
+    """One Adadelta update of the parameter ``a`` and the running averages ``sq`` and
+    ``acc``, in place, from the gradient ``g``."""
+    if maximize:
+        g = _k_neg(g)
+    if weight_decay != 0:
+        g = _k_add(g, a, weight_decay)
+    cplx = a.dtype.kind == "c"
+    sq, acc, g = _real(sq), _real(acc), _real(g)
+    _k_mul_(sq, rho)
+    _k_addcmul_(sq, g, g, 1 - rho)
+    std = _vml.sqrt(sq + _sc(eps, sq))
+    delta = _vml.sqrt(acc + _sc(eps, acc))
+    delta /= std
+    delta *= g
+    _k_mul_(acc, rho)
+    _k_addcmul_(acc, delta, delta, 1 - rho)
+    if cplx:
+        delta = delta.view(a.dtype).reshape(a.shape)
+    _k_add_(a, delta, -lr)
 
 
 del annotations  # keep dir() to torch's names

@@ -23,6 +23,7 @@ from .optimizer import (
     _Batch,
     _bump,
     _get_value,
+    _in_pieces,
     _k_addcdiv_,
     _k_addcmul_,
     _k_grad,
@@ -124,7 +125,7 @@ class Adam(Optimizer):
                     written.append(_arr(state["max_exp_avg_sq"]))
                     _bump(state["max_exp_avg_sq"])
                 if not batch.add(step, written, _arr(grad)):
-                    update(step, *written, _arr(grad))
+                    _in_pieces(update, step, written, _arr(grad))
                 _bump(state["exp_avg"])
                 _bump(state["exp_avg_sq"])
                 _bump(p)

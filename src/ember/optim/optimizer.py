@@ -510,6 +510,26 @@ def _k_rdiv(s, a: _np.ndarray) -> _np.ndarray:
     return (a.dtype.type(1) / a) * _sc(s, a)
 
 
+# elements of one piece of a large parameter's update: the update's temporaries (float64
+# ones included) then stay in cache between its many passes
+_PIECE = 1 << 17
+
+
+def _in_pieces(update: Callable, key, written: list, read: _np.ndarray) -> None:
+    """``update(key, *written, read)`` (elementwise, in place on ``written``), on pieces of
+    :data:`_PIECE` elements where the arrays are large, C-contiguous, of one size and
+    without a shared base: each element's arithmetic is the same, so are its bits."""
+    arrays = (*written, read)
+    n = read.size
+    if n >= 2 * _PIECE and all(x.size == n and x.flags.c_contiguous for x in arrays) \
+            and len({id(x if x.base is None else x.base) for x in arrays}) == len(arrays):
+        flat = [x.reshape(-1) for x in arrays]
+        for s in range(0, n, _PIECE):
+            update(key, *(x[s:s + _PIECE] for x in flat))
+        return
+    update(key, *written, read)
+
+
 # elements: parameters up to this size are updated in batches (a larger one costs more to
 # copy than its own update's per-call overhead saves)
 _BATCH_MAX = 8192

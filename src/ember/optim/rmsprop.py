@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial as _partial
+
 from .. import _factories as _F
 from .._ops import _vml
 from .._tensor import Tensor
@@ -11,6 +13,7 @@ from .optimizer import (
     _arr,
     _bump,
     _get_value,
+    _in_pieces,
     _k_add,
     _k_add_,
     _k_addcdiv_,
@@ -78,8 +81,9 @@ class RMSprop(Optimizer):
         loss = _run_closure(closure)
         for group in self.param_groups:
             lr = _get_value(_to_scalar(group["lr"]))
-            alpha, eps, momentum = group["alpha"], group["eps"], group["momentum"]
-            weight_decay, centered = group["weight_decay"], group["centered"]
+            momentum, centered = group["momentum"], group["centered"]
+            update = _partial(_update, lr, group["alpha"], group["eps"], group["weight_decay"],
+                              momentum, centered, group["maximize"])
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -93,36 +97,50 @@ class RMSprop(Optimizer):
                         state["momentum_buffer"] = _F.zeros_like(p)
                     if centered:
                         state["grad_avg"] = _F.zeros_like(p)
-                a, g = _arr(p), _arr(p.grad)
-                if group["maximize"]:
-                    g = _k_neg(g)
                 _arr(state["step"])[...] += 1
                 _bump(state["step"])
-                if weight_decay != 0:
-                    g = _k_add(g, a, weight_decay)
-                a, g = _real(a), _real(g)
-                sq = _real(_arr(state["square_avg"]))
-                _k_mul_(sq, alpha)
-                _k_addcmul_(sq, g, g, 1 - alpha)
-                _bump(state["square_avg"])
-                if centered:
-                    ga = _real(_arr(state["grad_avg"]))
-                    _k_lerp_(ga, g, 1 - alpha)
-                    _bump(state["grad_avg"])
-                    avg = _vml.sqrt(_k_addcmul(sq, ga, ga, -1))
-                else:
-                    avg = _vml.sqrt(sq)
-                avg += _sc(eps, avg)
+                written = [_arr(p), _arr(state["square_avg"])]
                 if momentum > 0:
-                    buf = _real(_arr(state["momentum_buffer"]))
-                    _k_mul_(buf, momentum)
-                    _k_addcdiv_(buf, g, avg)
+                    written.append(_arr(state["momentum_buffer"]))
                     _bump(state["momentum_buffer"])
-                    _k_add_(a, buf, -lr)
-                else:
-                    _k_addcdiv_(a, g, avg, -lr)
+                if centered:
+                    written.append(_arr(state["grad_avg"]))
+                    _bump(state["grad_avg"])
+                _in_pieces(update, None, written, _arr(p.grad))
+                _bump(state["square_avg"])
                 _bump(p)
         return loss
+
+
+def _update(lr, alpha, eps, weight_decay, momentum, centered, maximize, _key, a, sq,
+            *rest) -> None:
+    """One RMSprop update of the parameter ``a`` and the running average ``sq`` (then, as
+    the options ask, the momentum buffer and the gradient average), in place, from the
+    gradient ``rest[-1]``."""
+    g = rest[-1]
+    buf = rest[0] if momentum > 0 else None
+    ga = rest[-2] if centered else None
+    if maximize:
+        g = _k_neg(g)
+    if weight_decay != 0:
+        g = _k_add(g, a, weight_decay)
+    a, g, sq = _real(a), _real(g), _real(sq)
+    _k_mul_(sq, alpha)
+    _k_addcmul_(sq, g, g, 1 - alpha)
+    if centered:
+        ga = _real(ga)
+        _k_lerp_(ga, g, 1 - alpha)
+        avg = _vml.sqrt(_k_addcmul(sq, ga, ga, -1))
+    else:
+        avg = _vml.sqrt(sq)
+    avg += _sc(eps, avg)
+    if momentum > 0:
+        buf = _real(buf)
+        _k_mul_(buf, momentum)
+        _k_addcdiv_(buf, g, avg)
+        _k_add_(a, buf, -lr)
+    else:
+        _k_addcdiv_(a, g, avg, -lr)
 
 
 del annotations  # keep dir() to torch's names
