@@ -180,6 +180,9 @@ def _to_ember(v):
 
 
 def _plain(r):
+    if isinstance(r, (torch.Tensor, ember.Tensor)) and r.is_sparse:
+        # its parts: a synthesised call may build one torch cannot densify
+        return ("sparse", tuple(r.shape), _plain(r._indices()), _plain(r._values()))
     if isinstance(r, (torch.Tensor, ember.Tensor)):
         return ("T", str(r.dtype).split(".")[-1], tuple(r.shape), r.detach().numpy().copy())
     if isinstance(r, (tuple, list)):

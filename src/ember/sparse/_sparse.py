@@ -500,10 +500,12 @@ _INVARIANTS_WARNING = (
     "internally at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)")
 
 
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pin_memory=False,
-                      requires_grad=False, check_invariants=None, is_coalesced=None):
+def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, device=None,
+                      pin_memory=False, requires_grad=False, check_invariants=None,
+                      is_coalesced=None):
     """A sparse COO tensor with ``values[k]`` at ``indices[:, k]`` (duplicates allowed: they
-    add up). ``size`` defaults to the smallest that holds the indices.
+    add up). ``size`` defaults to the smallest that holds the indices. Given a size alone
+    (``sparse_coo_tensor((2, 3))``), an empty one of that size.
 
     >>> import ember
     >>> ember.sparse_coo_tensor([[0, 1, 1], [2, 0, 2]], [3., 4., 5.], (2, 3),
@@ -517,6 +519,13 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     if check_invariants is None and not _WARNED[0]:
         _WARNED[0] = True
         warnings.warn(_INVARIANTS_WARNING, UserWarning, stacklevel=2)
+    if values is None:                   # torch's size-only overload
+        if (indices is None) == (size is None):
+            raise TypeError("sparse_coo_tensor() received an invalid combination of arguments")
+        from .._ops.util import as_size
+        size = as_size(size if indices is None else indices)
+        indices = np.zeros((len(size), 0), _I64)
+        values = _tensor([], dtype=dtype)
     if not isinstance(values, Tensor):
         values = _tensor(values, dtype=dtype)
     elif dtype is not None and dtype is not values.dtype:
