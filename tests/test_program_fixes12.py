@@ -1,0 +1,75 @@
+"""Fixes found by the twelfth batch of real-style programs (``tests/programs``), each checked
+against torch: ``pow(tensor, tensor)`` with one operand broadcast (a per-head decay raised to a
+matrix of distances, a 0-dim base or exponent) runs Sleef's vector pow where ATen's
+``cpu_kernel_vec`` runs vectors over a stride-0 operand, as it does for same-shape operands;
+``torch.func`` transforms of a function that closes over tensors requiring grad (a module's
+parameters) keep the graph of what they return, so ordinary autograd reaches through them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+
+from .helpers import torch
+
+
+def _same(a, b):
+    a, b = np.asarray(a.detach().numpy()), np.asarray(b.detach().numpy())
+    assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("shapes", [((4, 1, 1), (1, 16, 16)), ((1,), (40,)), ((40,), (1,)),
+                                    ((3, 1), (1, 40)), ((40, 1), (40, 3)), ((), (100,)),
+                                    ((100,), ()), ((2, 3, 1, 33), (1, 1, 5, 33))])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pow_tensor_broadcast_runs_vectors(shapes, dtype):
+    rng = np.random.default_rng(3)
+    base = rng.uniform(0.5, 1.5, shapes[0]).astype(dtype)
+    exp = rng.uniform(-20, 20, shapes[1]).astype(dtype)
+    _same(ember.tensor(base) ** ember.tensor(exp), torch.tensor(base) ** torch.tensor(exp))
+
+
+def test_pow_decay_mask_as_retnet():
+    got = []
+    for L in (torch, ember):
+        gammas = 1 - 2.0 ** (-5 - L.arange(4, dtype=L.float))
+        idx = L.arange(16, dtype=L.float)
+        diff = idx[:, None] - idx[None]
+        got.append(gammas[:, None, None] ** diff.clamp(min=0))
+    _same(*got)
+
+
+def _func_cases(L):
+    from_func = L.func
+    L.manual_seed(0)
+    lin = L.nn.Linear(3, 2)
+    x = L.randn(4, 3)
+    out = {
+        "grad": from_func.grad(lambda xi: lin(xi).tanh().sum())(x[0]),
+        "jacrev": from_func.vmap(from_func.jacrev(lambda xi: lin(xi).tanh()))(x),
+        "vjp": from_func.vjp(lambda xi: lin(xi).tanh(), x[0])[1](L.ones(2))[0],
+        "jvp": from_func.jvp(lambda xi: lin(xi).tanh(), (x[0],), (L.ones(3),))[1],
+        "hessian": from_func.hessian(lambda xi: lin(xi).tanh().sum())(x[0]),
+        "plain": from_func.grad(lambda xi: (xi * xi.detach()).sum())(x[0]),
+    }
+    grads = {}
+    for k, v in out.items():
+        if v.requires_grad:
+            lin.zero_grad()
+            v.sum().backward()
+            grads[k] = (lin.weight.grad.clone(), lin.bias.grad.clone())
+    return out, grads
+
+
+def test_func_transforms_keep_the_graph_of_closed_over_parameters():
+    (t_out, t_grads), (e_out, e_grads) = _func_cases(torch), _func_cases(ember)
+    for k in t_out:
+        assert e_out[k].requires_grad == t_out[k].requires_grad, k
+        np.testing.assert_allclose(e_out[k].detach().numpy(), t_out[k].detach().numpy(),
+                                   rtol=1e-6, atol=1e-7)
+    assert sorted(e_grads) == sorted(t_grads) == ["grad", "hessian", "jacrev", "jvp", "vjp"]
+    for k in t_grads:
+        for a, b in zip(e_grads[k], t_grads[k]):
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-7)
