@@ -73,3 +73,14 @@ def test_func_transforms_keep_the_graph_of_closed_over_parameters():
     for k in t_grads:
         for a, b in zip(e_grads[k], t_grads[k]):
             np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("k", [10, 100])
+@pytest.mark.parametrize("largest", [False, True])
+def test_topk_large_tied_rows_as_libstdcxx(k, largest):
+    # 50 rows of 2000 small integers (Hamming distances): 100000 elements, every row tied
+    a = np.random.default_rng(4).integers(0, 20, (50, 2000))
+    t = torch.tensor(a).topk(k, largest=largest)
+    e = ember.tensor(a).topk(k, largest=largest)
+    _same(e.indices, t.indices)
+    _same(e.values, t.values)
