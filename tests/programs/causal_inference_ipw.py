@@ -77,7 +77,8 @@ class TARNet(nn.Module):
     def __init__(self):
         super().__init__()
         self.rep = nn.Sequential(nn.Linear(D, 32), nn.ELU(), nn.Linear(32, 32), nn.ELU())
-        self.heads = nn.ModuleList(nn.Sequential(nn.Linear(32, 16), nn.ELU(), nn.Linear(16, 1)) for _ in range(2))
+        self.heads = nn.ModuleList(
+            nn.Sequential(nn.Linear(32, 16), nn.ELU(), nn.Linear(16, 1)) for _ in range(2))
 
     def forward(self, x):
         h = self.rep(x)

@@ -35,7 +35,8 @@ def cem(dyn, state, horizon=12, pop=64, elites=8, iters=3, gen=None, init=None):
     mean = torch.zeros(horizon) if init is None else init
     std = torch.full((horizon,), 1.0)
     for _ in range(iters):
-        samples = (mean + std * torch.randn(pop, horizon, generator=gen)).clamp(-MAX_TORQUE, MAX_TORQUE)
+        samples = mean + std * torch.randn(pop, horizon, generator=gen)
+        samples = samples.clamp(-MAX_TORQUE, MAX_TORQUE)
         returns = rollout(dyn, state, samples)
         top = returns.topk(elites).indices
         elite = samples[top]
@@ -55,7 +56,8 @@ def control(planner, dyn, steps=25, seed=0):
     total, plan = 0.0, None
     for t in range(steps):
         if planner == "cem":
-            plan = cem(dyn, state, gen=gen, init=None if plan is None else torch.cat([plan[1:], plan[-1:]]))
+            warm = None if plan is None else torch.cat([plan[1:], plan[-1:]])
+            plan = cem(dyn, state, gen=gen, init=warm)
         else:
             plan = random_shooting(dyn, state, gen=gen)
         state, r = step(state, plan[0])

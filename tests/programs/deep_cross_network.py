@@ -12,7 +12,8 @@ FIELD_SIZES = [5, 8, 3, 6]
 cats = torch.stack([torch.randint(0, s, (N,)) for s in FIELD_SIZES], 1)
 nums = torch.randn(N, 3) * torch.tensor([1.0, 5.0, 0.2]) + torch.tensor([0.0, 10.0, 1.0])
 logit = (0.8 * (cats[:, 0] == 2).float() - 0.6 * (cats[:, 1] % 3 == 0).float()
-         + 1.2 * ((cats[:, 0] == 1) & (cats[:, 2] == 2)).float() + 0.3 * (nums[:, 1] - 10) / 5 - 0.5)
+         + 1.2 * ((cats[:, 0] == 1) & (cats[:, 2] == 2)).float()
+         + 0.3 * (nums[:, 1] - 10) / 5 - 0.5)
 y = torch.bernoulli(torch.sigmoid(logit))
 print("click rate:", y.mean().item(), "field cardinalities:", FIELD_SIZES)
 train, test = torch.arange(1600), torch.arange(1600, N)
@@ -39,7 +40,8 @@ class DCN(nn.Module):
         self.emb = nn.Embedding(sum(FIELD_SIZES), emb_dim)
         d = emb_dim * len(FIELD_SIZES) + 3
         self.cross = nn.ModuleList(CrossLayer(d) for _ in range(n_cross))
-        self.deep = nn.Sequential(nn.Linear(d, 32), nn.ReLU(), nn.Dropout(0.1), nn.Linear(32, 16), nn.ReLU())
+        self.deep = nn.Sequential(nn.Linear(d, 32), nn.ReLU(), nn.Dropout(0.1),
+                                  nn.Linear(32, 16), nn.ReLU())
         self.wide = nn.EmbeddingBag(N_HASH + sum(FIELD_SIZES), 1, mode="sum")
         self.out = nn.Linear(d + 16, 1)
         nn.init.zeros_(self.wide.weight)
@@ -70,7 +72,8 @@ for epoch in range(5):
     model.train()
     total = 0.0
     for idx in train[torch.randperm(len(train))].split(128):
-        loss = F.binary_cross_entropy_with_logits(model(cats[idx], nums[idx], cross_ids[idx]), y[idx])
+        logits = model(cats[idx], nums[idx], cross_ids[idx])
+        loss = F.binary_cross_entropy_with_logits(logits, y[idx])
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -79,6 +82,7 @@ for epoch in range(5):
     with torch.no_grad():
         s = model(cats[test], nums[test], cross_ids[test])
         te = F.binary_cross_entropy_with_logits(s, y[test])
-    print(f"epoch {epoch + 1} train logloss {total / len(train):.4f} test logloss {te:.4f} AUC {auc(s, y[test]):.4f}")
+    print(f"epoch {epoch + 1} train logloss {total / len(train):.4f} test logloss {te:.4f} "
+          f"AUC {auc(s, y[test]):.4f}")
 print("cross layer 0 weight norm:", model.cross[0].lin.weight.norm().item())
 print("predicted CTR (first 6):", torch.sigmoid(s[:6]))

@@ -38,7 +38,9 @@ def anderson(f, x0, m=5, lam=1e-4, max_iter=30, tol=1e-5, beta=1.0):
         G = Fv[:, :n] - X[:, :n]
         H[:, 1:n + 1, 1:n + 1] = torch.bmm(G, G.transpose(1, 2)) + lam * torch.eye(n)[None]
         alpha = torch.linalg.solve(H[:, :n + 1, :n + 1], y[:, :n + 1])[:, 1:n + 1, 0]
-        X[:, k % m] = beta * (alpha[:, None] @ Fv[:, :n])[:, 0] + (1 - beta) * (alpha[:, None] @ X[:, :n])[:, 0]
+        mixed_f = (alpha[:, None] @ Fv[:, :n])[:, 0]
+        mixed_x = (alpha[:, None] @ X[:, :n])[:, 0]
+        X[:, k % m] = beta * mixed_f + (1 - beta) * mixed_x
         Fv[:, k % m] = f(X[:, k % m])
         res.append((Fv[:, k % m] - X[:, k % m]).norm().item() / (1e-5 + Fv[:, k % m].norm().item()))
         if res[-1] < tol:
@@ -59,7 +61,8 @@ class DEQ(nn.Module):
 
     def forward(self, x, solver=anderson):
         with torch.no_grad():
-            z, self.res = solver(lambda z: self.f(z, x), torch.zeros(x.shape[0], self.W.in_features))
+            z0 = torch.zeros(x.shape[0], self.W.in_features)
+            z, self.res = solver(lambda z: self.f(z, x), z0)
         z = self.f(z, x)
         z0 = z.clone().detach().requires_grad_()
         f0 = self.f(z0, x)
@@ -93,7 +96,8 @@ for _ in range(100):
     zz = deq.f(zz, x)
 zz.pow(2).sum().backward()
 g_unrolled = deq.W.weight.grad.clone()
-print("implicit vs unrolled grad max diff < 1e-4:", (g_implicit - g_unrolled).abs().max().item() < 1e-4)
+print("implicit vs unrolled grad max diff < 1e-4:",
+      (g_implicit - g_unrolled).abs().max().item() < 1e-4)
 print("backward fixed point steps:", len(deq.back_res))
 
 # train a DEQ classifier on two interleaved half-moons
@@ -101,7 +105,8 @@ torch.manual_seed(1)
 n = 128
 t = torch.rand(n) * 3.1416
 lab = torch.randint(0, 2, (n,))
-pts = torch.stack([torch.cos(t) + lab, torch.sin(t) * (1 - 2 * lab) + 0.3 * lab], 1) + 0.1 * torch.randn(n, 2)
+pts = torch.stack([torch.cos(t) + lab, torch.sin(t) * (1 - 2 * lab) + 0.3 * lab], 1)
+pts = pts + 0.1 * torch.randn(n, 2)
 model = nn.ModuleDict({"deq": DEQ(2, 16), "head": nn.Linear(16, 2)})
 opt = torch.optim.Adam(model.parameters(), lr=0.02)
 for epoch in range(20):
@@ -112,4 +117,5 @@ for epoch in range(20):
     opt.step()
     if epoch % 5 == 4:
         acc = (logits.argmax(1) == lab).float().mean()
-        print(f"epoch {epoch + 1} loss {loss.item():.4f} acc {acc:.3f} fwd iters {len(model['deq'].res)}")
+        iters = len(model["deq"].res)
+        print(f"epoch {epoch + 1} loss {loss.item():.4f} acc {acc:.3f} fwd iters {iters}")

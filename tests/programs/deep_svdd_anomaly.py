@@ -24,8 +24,10 @@ def auc(scores, labels):
     return ((ranks[labels == 1].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)).item()
 
 
-encoder = nn.Sequential(nn.Linear(D, 32, bias=False), nn.LeakyReLU(0.1), nn.Linear(32, 4, bias=False))
-decoder = nn.Sequential(nn.Linear(4, 32, bias=False), nn.LeakyReLU(0.1), nn.Linear(32, D, bias=False))
+encoder = nn.Sequential(nn.Linear(D, 32, bias=False), nn.LeakyReLU(0.1),
+                        nn.Linear(32, 4, bias=False))
+decoder = nn.Sequential(nn.Linear(4, 32, bias=False), nn.LeakyReLU(0.1),
+                        nn.Linear(32, D, bias=False))
 opt = torch.optim.Adam([*encoder.parameters(), *decoder.parameters()], lr=1e-3, weight_decay=1e-6)
 for epoch in range(20):
     for idx in torch.randperm(400).split(50):
@@ -66,7 +68,8 @@ for objective in ["one-class", "soft-boundary"]:
                 R = torch.quantile(dist.detach().sqrt(), 1 - nu)
         sched.step()
         if epoch % 8 == 7:
-            print(f"{objective:13s} epoch {epoch + 1} loss {total / 8:.5f} R {R.item():.4f} lr {sched.get_last_lr()[0]:.0e}")
+            print(f"{objective:13s} epoch {epoch + 1} loss {total / 8:.5f} R {R.item():.4f} "
+                  f"lr {sched.get_last_lr()[0]:.0e}")
     with torch.no_grad():
         score = (encoder(x_test) - c).pow(2).sum(1)
     print(f"{objective:13s} AUC {auc(score, y_test):.4f} centre {c}")

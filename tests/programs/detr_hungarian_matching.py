@@ -56,7 +56,8 @@ print("GIoU:\n", generalized_box_iou(xyxy, xyxy.flip(0)))
 def hungarian(logits, pred_boxes, tgt_labels, tgt_boxes, w_class=1.0, w_bbox=5.0, w_giou=2.0):
     prob = logits.softmax(-1)
     cost = (-w_class * prob[:, tgt_labels] + w_bbox * torch.cdist(pred_boxes, tgt_boxes, p=1)
-            - w_giou * generalized_box_iou(box_cxcywh_to_xyxy(pred_boxes), box_cxcywh_to_xyxy(tgt_boxes)))
+            - w_giou * generalized_box_iou(box_cxcywh_to_xyxy(pred_boxes),
+                                           box_cxcywh_to_xyxy(tgt_boxes)))
     nq, nt = cost.shape
     best, best_rows = None, None
     for rows in itertools.permutations(range(nq), nt):
@@ -97,7 +98,8 @@ def set_loss(logits, pred_boxes, targets):
         total["ce"] = total["ce"] + F.cross_entropy(logits[b], target_classes, weight=empty_weight)
         matched = pred_boxes[b][rows]
         total["l1"] = total["l1"] + F.l1_loss(matched, tboxes[cols], reduction="sum") / len(labels)
-        giou = generalized_box_iou(box_cxcywh_to_xyxy(matched), box_cxcywh_to_xyxy(tboxes[cols])).diagonal()
+        giou = generalized_box_iou(box_cxcywh_to_xyxy(matched),
+                                   box_cxcywh_to_xyxy(tboxes[cols])).diagonal()
         total["giou"] = total["giou"] + (1 - giou).mean()
     return {k: v / len(targets) for k, v in total.items()}
 
@@ -124,7 +126,8 @@ for step in range(30):
     torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)
     opt.step()
     if step % 10 == 9:
-        print(f"step {step + 1} loss {loss.item():.4f} " + " ".join(f"{k} {v.item():.4f}" for k, v in losses.items()))
+        parts = " ".join(f"{k} {v.item():.4f}" for k, v in losses.items())
+        print(f"step {step + 1} loss {loss.item():.4f} {parts}")
 with torch.no_grad():
     logits, pred = model(feats)
 print("predicted classes:", logits.argmax(-1))

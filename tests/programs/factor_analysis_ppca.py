@@ -47,7 +47,8 @@ print("FA noise variances:", psi)
 print("true noise variances:", psi_true)
 fa = LowRankMultivariateNormal(mu, W, psi)
 full = MultivariateNormal(mu, fa.covariance_matrix)
-print("low-rank vs full log_prob agree:", torch.allclose(fa.log_prob(X[:5]), full.log_prob(X[:5]), atol=1e-4))
+print("low-rank vs full log_prob agree:",
+      torch.allclose(fa.log_prob(X[:5]), full.log_prob(X[:5]), atol=1e-4))
 print("entropy low-rank / full:", fa.entropy().item(), full.entropy().item())
 
 # the subspace found: principal angles between W and W_true

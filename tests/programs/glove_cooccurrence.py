@@ -55,7 +55,8 @@ with torch.no_grad():
     sim = unit @ unit.T
     for word in ["king", "man", "dog"]:
         vals, idx = sim[stoi[word]].topk(4)
-        print(word, "->", [(vocab[k], round(v, 3)) for v, k in zip(vals.tolist(), idx.tolist())][1:])
+        pairs = [(vocab[k], round(v, 3)) for v, k in zip(vals.tolist(), idx.tolist())]
+        print(word, "->", pairs[1:])
     analogy = unit[stoi["king"]] - unit[stoi["man"]] + unit[stoi["woman"]]
     scores = unit @ analogy
     print("king - man + woman:", vocab[int(scores.argmax())], "scores:", scores.topk(3).values)

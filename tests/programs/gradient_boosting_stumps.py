@@ -86,6 +86,8 @@ for task in ["regression", "classification"]:
                 loss = torch.nn.functional.binary_cross_entropy_with_logits(F_train, y[train])
                 acc = ((F_test > 0).float() == y[test]).float().mean()
                 print(f"{task} trees {m + 1} train logloss {loss:.4f} test acc {acc:.4f}")
-    print("first tree:", {k: (round(v, 4) if isinstance(v, float) else v) for k, v in trees[0].items() if k not in ("left", "right")})
+    root = {k: (round(v, 4) if isinstance(v, float) else v)
+            for k, v in trees[0].items() if k not in ("left", "right")}
+    print("first tree:", root)
     print("feature importance (normalised):", imp / imp.sum())
     print("test predictions:", F_test[:6])

@@ -10,7 +10,8 @@ torch.manual_seed(0)
 torch.set_printoptions(precision=3)
 PERIOD, T, H = 12, 72, 12
 t = torch.arange(T + H, dtype=torch.float)
-series = 20 + 0.15 * t + 4 * torch.sin(2 * math.pi * t / PERIOD) + 2 * torch.cos(4 * math.pi * t / PERIOD)
+series = (20 + 0.15 * t + 4 * torch.sin(2 * math.pi * t / PERIOD)
+          + 2 * torch.cos(4 * math.pi * t / PERIOD))
 series = series + 0.8 * torch.randn(T + H)
 train, test = series[:T], series[T:]
 print("train head:", train[:6])
@@ -83,7 +84,8 @@ with torch.no_grad():
     f_hw = level + trend * torch.arange(1, H + 1) + torch.stack(season)
     f_naive = train[-PERIOD:]
 scale = (train[PERIOD:] - train[:-PERIOD]).abs().mean()
-for name, f in [("simple", f_simple), ("holt", f_holt), ("holt-winters", f_hw), ("seasonal naive", f_naive)]:
+for name, f in [("simple", f_simple), ("holt", f_holt), ("holt-winters", f_hw),
+                ("seasonal naive", f_naive)]:
     mae = (f - test).abs().mean()
     print(f"{name:14s} MAE {mae:.4f} MASE {mae / scale:.4f}")
 print("forecast:", f_hw)

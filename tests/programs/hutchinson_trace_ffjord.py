@@ -63,7 +63,8 @@ for kind in ["rademacher", "gaussian"]:
 def sample_target(n, g):
     t = torch.rand(n, generator=g) * math.pi
     lab = torch.randint(0, 2, (n,), generator=g)
-    x = torch.stack([torch.cos(t) + lab - 0.5, torch.sin(t) * (1 - 2 * lab) + 0.25 * (2 * lab - 1)], 1)
+    x = torch.stack([torch.cos(t) + lab - 0.5,
+                     torch.sin(t) * (1 - 2 * lab) + 0.25 * (2 * lab - 1)], 1)
     return x * 1.5 + 0.1 * torch.randn(n, 2, generator=g)
 
 
@@ -79,7 +80,8 @@ def integrate(f, x, gen, steps=4, exact_trace=False):
             z = z.requires_grad_()
         dz = f(t, z)
         if exact_trace:
-            tr = sum(torch.autograd.grad(dz[:, i].sum(), z, create_graph=True)[0][:, i] for i in range(2))
+            tr = sum(torch.autograd.grad(dz[:, i].sum(), z, create_graph=True)[0][:, i]
+                     for i in range(2))
         else:
             eps = torch.randint(0, 2, z.shape, generator=gen).float() * 2 - 1
             (vjp,) = torch.autograd.grad(dz, z, eps, create_graph=True)

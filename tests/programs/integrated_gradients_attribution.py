@@ -90,5 +90,6 @@ for j in range(D):
 print("permutation importance:", importance)
 global_ig = integrated_gradients(X[:64], torch.zeros(64, D)).abs().mean(0)
 print("mean |IG|:", global_ig)
-for name, score in [("saliency", sal.abs().mean(0)), ("IG", global_ig), ("permutation", importance)]:
+for name, score in [("saliency", sal.abs().mean(0)), ("IG", global_ig),
+                    ("permutation", importance)]:
     print(f"{name:12s} top-3 features:", score.argsort(descending=True)[:3].tolist())

@@ -55,7 +55,8 @@ def evaluate(model, eps):
 
 
 def make():
-    return nn.Sequential(nn.Flatten(), nn.Linear(D, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 3))
+    return nn.Sequential(nn.Flatten(), nn.Linear(D, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(),
+                         nn.Linear(32, 3))
 
 
 EPS = 0.3

@@ -55,7 +55,8 @@ def fista(iters):
 
 
 for iters in [10, 50, 200]:
-    print(f"iters {iters:3d} ISTA obj {objective(ista(iters)):.5f} FISTA obj {objective(fista(iters)):.5f}")
+    obj_ista, obj_fista = objective(ista(iters)), objective(fista(iters))
+    print(f"iters {iters:3d} ISTA obj {obj_ista:.5f} FISTA obj {obj_fista:.5f}")
 x_ref = fista(500)
 support = x_ref.abs() > 1e-3
 true_support = x_true != 0
@@ -102,7 +103,8 @@ class LISTA(nn.Module):
 
 model = LISTA(5)
 with torch.no_grad():
-    print(f"LISTA(5) at init (= 5 ISTA steps): obj {objective(model(y)):.5f} vs ISTA {objective(ista(5)):.5f}")
+    print(f"LISTA(5) at init (= 5 ISTA steps): obj {objective(model(y)):.5f} "
+          f"vs ISTA {objective(ista(5)):.5f}")
 opt = torch.optim.Adam(model.parameters(), lr=2e-3)
 for epoch in range(60):
     for idx in torch.randperm(256).split(64):
@@ -112,5 +114,6 @@ for epoch in range(60):
         opt.step()
     if epoch % 20 == 19:
         with torch.no_grad():
-            print(f"epoch {epoch + 1} mse to FISTA {F.mse_loss(model(y), x_ref):.6f} obj {objective(model(y)):.5f}")
+            print(f"epoch {epoch + 1} mse to FISTA {F.mse_loss(model(y), x_ref):.6f} "
+                  f"obj {objective(model(y)):.5f}")
 print("learned thresholds:", model.theta.detach())

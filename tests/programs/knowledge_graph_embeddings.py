@@ -15,7 +15,8 @@ heads = torch.arange(N_ENT - 1)
 triples = torch.cat([
     torch.stack([heads, torch.zeros_like(heads), heads + 1], 1),
     torch.stack([heads + 1, torch.ones_like(heads), heads], 1),
-    torch.stack([torch.arange(1, N_ENT, 2), torch.full((N_ENT // 2,), 2), torch.zeros(N_ENT // 2, dtype=torch.long)], 1),
+    torch.stack([torch.arange(1, N_ENT, 2), torch.full((N_ENT // 2,), 2),
+                 torch.zeros(N_ENT // 2, dtype=torch.long)], 1),
 ])
 print("triples:", tuple(triples.shape), "relation counts:", torch.bincount(triples[:, 1]).tolist())
 known = {tuple(t) for t in triples.tolist()}
@@ -93,7 +94,8 @@ def filtered_ranks(model):
     return torch.tensor(ranks, dtype=torch.float)
 
 
-for name, cls in [("TransE", TransE), ("DistMult", DistMult), ("ComplEx", ComplEx), ("RotatE", RotatE)]:
+MODELS = [("TransE", TransE), ("DistMult", DistMult), ("ComplEx", ComplEx), ("RotatE", RotatE)]
+for name, cls in MODELS:
     torch.manual_seed(1)
     model = cls()
     opt = torch.optim.Adam(model.parameters(), lr=0.05)
@@ -112,7 +114,8 @@ for name, cls in [("TransE", TransE), ("DistMult", DistMult), ("ComplEx", ComplE
                 w = torch.softmax(sn.detach(), 0)
                 loss = -(F.logsigmoid(sp).mean() + (w * F.logsigmoid(-sn)).sum())
             else:
-                loss = F.softplus(-sp).mean() + F.softplus(sn).mean() + 1e-3 * model.ent.weight.pow(2).mean()
+                loss = (F.softplus(-sp).mean() + F.softplus(sn).mean()
+                        + 1e-3 * model.ent.weight.pow(2).mean())
             opt.zero_grad()
             loss.backward()
             opt.step()

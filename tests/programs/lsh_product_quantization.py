@@ -48,7 +48,8 @@ for n_bits in [16, 32, 62]:
     cand = ham.topk(100, largest=False).indices
     rerank = torch.gather(sq_dists(queries, base), 1, cand)
     found = torch.gather(cand, 1, rerank.topk(K, largest=False).indices)
-    print(f"LSH {n_bits:2d} bits: mean Hamming to true NN {ham.gather(1, exact[:, :1]).float().mean():.3f} "
+    nn_ham = ham.gather(1, exact[:, :1]).float().mean()
+    print(f"LSH {n_bits:2d} bits: mean Hamming to true NN {nn_ham:.3f} "
           f"recall@{K} {recall(found):.3f}")
 
 
@@ -73,8 +74,10 @@ for m in range(M):
 codebooks = torch.stack(codebooks)
 codes = torch.stack(codes, 1)
 recon = torch.stack([codebooks[m][codes[:, m]] for m in range(M)], 1).reshape(N, D)
-print("PQ codes:", tuple(codes.shape), codes.dtype, "reconstruction MSE:", (recon - base).pow(2).mean().item())
-tables = torch.stack([sq_dists(queries[:, m * sub:(m + 1) * sub], codebooks[m]) for m in range(M)], 1)
+print("PQ codes:", tuple(codes.shape), codes.dtype,
+      "reconstruction MSE:", (recon - base).pow(2).mean().item())
+tables = torch.stack([sq_dists(queries[:, m * sub:(m + 1) * sub], codebooks[m])
+                      for m in range(M)], 1)
 adc = tables.gather(2, codes.T[None].expand(Q, M, N)).sum(1)
 found = adc.topk(K, largest=False).indices
 print(f"PQ ADC recall@{K} {recall(found):.3f}")
@@ -83,4 +86,5 @@ rerank = torch.gather(sq_dists(queries, base), 1, cand)
 found = torch.gather(cand, 1, rerank.topk(K, largest=False).indices)
 print(f"PQ + rerank recall@{K} {recall(found):.3f}")
 print("ADC vs exact distance (query 0, first 5):", adc[0, :5], sq_dists(queries[:1], base[:5])[0])
-print("code usage per sub-space:", torch.stack([torch.bincount(codes[:, m], minlength=KS).count_nonzero() for m in range(M)]))
+usage = [torch.bincount(codes[:, m], minlength=KS).count_nonzero() for m in range(M)]
+print("code usage per sub-space:", torch.stack(usage))

@@ -17,7 +17,8 @@ springs = torch.cat([
     torch.stack([idx[:-1, 1:].flatten(), idx[1:, :-1].flatten()], 1),
 ])
 rest_len = (rest_pos[springs[:, 0]] - rest_pos[springs[:, 1]]).norm(dim=1)
-print("particles", N * N, "springs", len(springs), "rest lengths", torch.unique(rest_len.round(decimals=4)))
+print("particles", N * N, "springs", len(springs),
+      "rest lengths", torch.unique(rest_len.round(decimals=4)))
 pinned = torch.zeros(N * N, dtype=torch.bool)
 pinned[idx[0, 0]] = pinned[idx[0, -1]] = True
 GRAV = torch.tensor([0.0, -9.8, 0.0])
@@ -45,9 +46,11 @@ for step in range(240):
     x = x + DT * v
     if step % 80 == 79:
         e, kin, pot = energy(x, v)
-        print(f"step {step + 1} elastic {e:.4f} kinetic {kin:.4f} potential {pot:.4f} lowest y {x[:, 1].min():.4f}")
+        print(f"step {step + 1} elastic {e:.4f} kinetic {kin:.4f} potential {pot:.4f} "
+              f"lowest y {x[:, 1].min():.4f}")
 print("final corner positions:\n", x[idx[-1, [0, -1]]])
-print("max spring strain:", ((x[springs[:, 1]] - x[springs[:, 0]]).norm(dim=1) / rest_len - 1).max().item())
+lengths = (x[springs[:, 1]] - x[springs[:, 0]]).norm(dim=1)
+print("max spring strain:", (lengths / rest_len - 1).max().item())
 
 # throw a small free-floating patch: optimise its initial velocity to land its centre on a target
 target = torch.tensor([1.2, 0.0, 0.8])
@@ -67,7 +70,8 @@ for it in range(30):
         d = x[sub_springs[:, 1]] - x[sub_springs[:, 0]]
         length = d.norm(dim=1, keepdim=True)
         f = K * (length - sub_rest[:, None]) * d / length
-        F = torch.zeros_like(x).index_add(0, sub_springs[:, 0], f).index_add(0, sub_springs[:, 1], -f)
+        F = torch.zeros_like(x).index_add(0, sub_springs[:, 0], f)
+        F = F.index_add(0, sub_springs[:, 1], -f)
         v = v + DT * (F / MASS + GRAV)
         x = x + DT * v
     loss = (x.mean(0) - target).pow(2).sum()

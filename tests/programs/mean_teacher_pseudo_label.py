@@ -38,7 +38,8 @@ def strong(x, g):
 
 
 def make():
-    return nn.Sequential(nn.Linear(2, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 2))
+    return nn.Sequential(nn.Linear(2, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(),
+                         nn.Linear(64, 2))
 
 
 def accuracy(m):
@@ -71,7 +72,8 @@ for method in ["supervised", "fixmatch", "mean_teacher"]:
                     conf, pseudo = probs.max(1)
                     mask = (conf >= 0.95).float()
                 mask_rate = mask.mean().item()
-                unsup = (F.cross_entropy(student(strong(xu, g)), pseudo, reduction="none") * mask).mean()
+                ce = F.cross_entropy(student(strong(xu, g)), pseudo, reduction="none")
+                unsup = (ce * mask).mean()
                 loss = loss + unsup
             elif method == "mean_teacher":
                 with torch.no_grad():
@@ -87,7 +89,8 @@ for method in ["supervised", "fixmatch", "mean_teacher"]:
                 torch._foreach_add_(tp, sp, alpha=0.01)
         if epoch % 10 == 9:
             extra = f" mask {mask_rate:.3f}" if method == "fixmatch" else ""
-            print(f"{method:12s} epoch {epoch + 1} loss {loss.item():.4f} test acc {accuracy(student):.4f}{extra}")
+            print(f"{method:12s} epoch {epoch + 1} loss {loss.item():.4f} "
+                  f"test acc {accuracy(student):.4f}{extra}")
     print(f"{method:12s} student {accuracy(student):.4f} EMA teacher {accuracy(teacher):.4f}")
 with torch.no_grad():
     print("teacher logits:", teacher(x_test[:3]))

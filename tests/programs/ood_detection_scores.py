@@ -83,7 +83,8 @@ scores["ODIN"] = (odin(Xin), odin(Xout))
 scores["Mahalanobis"] = (mahalanobis(Xin), mahalanobis(Xout))
 for name, (s_in, s_out) in scores.items():
     auc, fpr = auroc(s_in, s_out)
-    print(f"{name:12s} AUROC {auc:.4f} FPR@95TPR {fpr:.4f} in-mean {s_in.mean():.4f} out-mean {s_out.mean():.4f}")
+    print(f"{name:12s} AUROC {auc:.4f} FPR@95TPR {fpr:.4f} "
+          f"in-mean {s_in.mean():.4f} out-mean {s_out.mean():.4f}")
 print("energy scores (in):", scores["energy"][0][:5])
 print("energy scores (out):", scores["energy"][1][:5])
 print("covariance diag:", cov.diagonal()[:6])

@@ -13,7 +13,8 @@ x = torch.zeros(T)
 y = torch.zeros(T)
 for t in range(T):
     prev = x[t - 1] if t > 0 else torch.tensor(0.1)
-    x[t] = prev / 2 + 25 * prev / (1 + prev ** 2) + 8 * math.cos(1.2 * t) + math.sqrt(10) * torch.randn(())
+    x[t] = (prev / 2 + 25 * prev / (1 + prev ** 2) + 8 * math.cos(1.2 * t)
+            + math.sqrt(10) * torch.randn(()))
     y[t] = x[t] ** 2 / 20 + torch.randn(())
 print("states:", x[:6])
 print("observations:", y[:6])
@@ -34,7 +35,8 @@ def particle_filter(resample, seed):
     logw = torch.full((N,), -math.log(N))
     for t in range(T):
         noise = torch.randn(N, generator=gen) * math.sqrt(10)
-        particles = particles / 2 + 25 * particles / (1 + particles ** 2) + 8 * math.cos(1.2 * t) + noise
+        particles = (particles / 2 + 25 * particles / (1 + particles ** 2)
+                     + 8 * math.cos(1.2 * t) + noise)
         loglike = -0.5 * (y[t] - particles ** 2 / 20) ** 2 - 0.5 * math.log(2 * math.pi)
         logw = logw + loglike
         lse = torch.logsumexp(logw, 0)
@@ -58,7 +60,8 @@ def particle_filter(resample, seed):
 for scheme in ["multinomial", "systematic"]:
     means, ll, ess, nres = particle_filter(scheme, 1)
     rmse = ((means.abs() - x.abs()) ** 2).mean().sqrt()
-    print(f"{scheme:11s} loglik {ll:.3f} resamples {nres} min ESS {ess.min():.1f} |x| RMSE {rmse:.4f}")
+    print(f"{scheme:11s} loglik {ll:.3f} resamples {nres} min ESS {ess.min():.1f} "
+          f"|x| RMSE {rmse:.4f}")
     print("  filtered means:", means[:5])
 
 # linear-Gaussian model: particle filter vs the exact Kalman filter

@@ -52,7 +52,8 @@ def retention_chunkwise(q, k, v, gammas, chunk):
         inner = (qc @ kc.transpose(-1, -2) * D) @ vc
         cross = (qc @ S) * powers[:, :, None]
         out.append(inner + cross)
-        decay_k = (gammas[:, None] ** torch.arange(chunk - 1, -1, -1, dtype=torch.float))[:, :, None]
+        exps = torch.arange(chunk - 1, -1, -1, dtype=torch.float)
+        decay_k = (gammas[:, None] ** exps)[:, :, None]
         S = gammas[:, None, None] ** chunk * S + (kc * decay_k).transpose(-1, -2) @ vc
     return torch.cat(out, 2)
 
@@ -64,7 +65,8 @@ q, k, v = (torch.randn(B, H, T, d) for _ in range(3))
 par = retention_parallel(q, k, v, gammas)
 rec = retention_recurrent(q, k, v, gammas)
 chk = retention_chunkwise(q, k, v, gammas, chunk=4)
-print("parallel vs recurrent:", torch.allclose(par, rec, atol=1e-4), "vs chunkwise:", torch.allclose(par, chk, atol=1e-4))
+print("parallel vs recurrent:", torch.allclose(par, rec, atol=1e-4),
+      "vs chunkwise:", torch.allclose(par, chk, atol=1e-4))
 print("decay mask head 0:\n", decay_mask(4, gammas)[0])
 
 
@@ -95,7 +97,8 @@ class RetNetLM(nn.Module):
         self.emb = nn.Embedding(vocab, dim)
         self.blocks = nn.ModuleList(
             nn.ModuleDict({"ln1": nn.LayerNorm(dim), "msr": MultiScaleRetention(dim, heads),
-                           "ln2": nn.LayerNorm(dim), "ffn": nn.Sequential(nn.Linear(dim, 64), nn.GELU(), nn.Linear(64, dim))})
+                           "ln2": nn.LayerNorm(dim),
+                           "ffn": nn.Sequential(nn.Linear(dim, 64), nn.GELU(), nn.Linear(64, dim))})
             for _ in range(layers))
         self.head = nn.Linear(dim, vocab)
 

@@ -32,7 +32,8 @@ def wkv_naive(w, u, k, v):
     t = torch.arange(T)
     dist = (t[:, None] - 1 - t[None]).float()
     logits = dist[None, :, :, None] * w + k[:, None]
-    logits = torch.where((t[:, None] > t[None])[None, :, :, None], logits, torch.tensor(float("-inf")))
+    past = (t[:, None] > t[None])[None, :, :, None]
+    logits = torch.where(past, logits, torch.tensor(float("-inf")))
     diag = (u + k)[:, :, None]
     eye = torch.eye(T, dtype=torch.bool)[None, :, :, None]
     logits = torch.where(eye, diag.expand_as(logits), logits)
@@ -61,7 +62,8 @@ class Block(nn.Module):
         self.first = nn.Parameter(torch.ones(C) * 0.5)
         self.key, self.value, self.recept = (nn.Linear(C, C, bias=False) for _ in range(3))
         self.output = nn.Linear(C, C, bias=False)
-        self.ffn_key, self.ffn_value = nn.Linear(C, 4 * C, bias=False), nn.Linear(4 * C, C, bias=False)
+        self.ffn_key = nn.Linear(C, 4 * C, bias=False)
+        self.ffn_value = nn.Linear(4 * C, C, bias=False)
         self.ffn_recept = nn.Linear(C, C, bias=False)
         self.shift = nn.ZeroPad2d((0, 0, 1, -1))
 
@@ -78,7 +80,8 @@ class Block(nn.Module):
         h = self.ln2(x)
         hh = self.shift(h)
         kf = torch.square(torch.relu(self.ffn_key(h * self.mix_k + hh * (1 - self.mix_k))))
-        return x + torch.sigmoid(self.ffn_recept(h * self.mix_r + hh * (1 - self.mix_r))) * self.ffn_value(kf)
+        gate = torch.sigmoid(self.ffn_recept(h * self.mix_r + hh * (1 - self.mix_r)))
+        return x + gate * self.ffn_value(kf)
 
 
 text = "the rain in spain stays mainly in the plain. " * 4

@@ -48,7 +48,8 @@ class SASRec(nn.Module):
         causal = nn.Transformer.generate_square_subsequent_mask(seq.shape[1])
         pad = seq == 0
         pad[:, -1] = False
-        h = self.encoder(x, mask=causal, src_key_padding_mask=pad.float().masked_fill(pad, float("-inf")))
+        pad_mask = pad.float().masked_fill(pad, float("-inf"))
+        h = self.encoder(x, mask=causal, src_key_padding_mask=pad_mask)
         return self.norm(h)
 
 
@@ -81,4 +82,5 @@ with torch.no_grad():
     ndcg = torch.where(rank < 10, 1 / torch.log2(rank.float() + 2), torch.zeros(()))
 print(f"HR@10 {hit.mean():.4f} NDCG@10 {ndcg.mean():.4f}")
 print("ranks of first 10 users:", rank[:10])
-print("top-3 next items for user 0:", (model.item.weight[1:] @ h[0]).topk(3).indices + 1, "true", test_target[0].item())
+print("top-3 next items for user 0:", (model.item.weight[1:] @ h[0]).topk(3).indices + 1,
+      "true", test_target[0].item())

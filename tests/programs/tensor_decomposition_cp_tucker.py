@@ -44,7 +44,8 @@ print("component weights (sorted):", norms.sort(descending=True).values)
 
 # Tucker: HOSVD then HOOI
 ranks = (3, 3, 2)
-factors = [torch.linalg.svd(unfold(X, m), full_matrices=False).U[:, :r] for m, r in enumerate(ranks)]
+factors = [torch.linalg.svd(unfold(X, m), full_matrices=False).U[:, :r]
+           for m, r in enumerate(ranks)]
 core = torch.einsum("ijk,ia,jb,kc->abc", X, *factors)
 rec = torch.einsum("abc,ia,jb,kc->ijk", core, *factors)
 print("HOSVD core", tuple(core.shape), "relative error", ((X - rec).norm() / X.norm()).item())
@@ -60,7 +61,8 @@ core = torch.einsum("ijk,ia,jb,kc->abc", X, *factors)
 rec = torch.einsum("abc,ia,jb,kc->ijk", core, *factors)
 print("HOOI relative error", ((X - rec).norm() / X.norm()).item())
 print("core slice 0 magnitudes:", core[:, :, 0].abs())
-print("factor orthonormal:", [torch.allclose(f.T @ f, torch.eye(f.shape[1]), atol=1e-5) for f in factors])
+print("factor orthonormal:",
+      [torch.allclose(f.T @ f, torch.eye(f.shape[1]), atol=1e-5) for f in factors])
 
 # gradient-based CP
 torch.manual_seed(2)

@@ -8,7 +8,8 @@ import torch.nn.functional as F
 torch.manual_seed(0)
 H = W = 32
 yy, xx = torch.meshgrid(torch.arange(H), torch.arange(W), indexing="ij")
-clean = ((xx > 8) & (xx < 24) & (yy > 6) & (yy < 20)).float() * 0.7 + ((xx - 20) ** 2 + (yy - 24) ** 2 < 36).float() * 0.3
+clean = (((xx > 8) & (xx < 24) & (yy > 6) & (yy < 20)).float() * 0.7
+         + ((xx - 20) ** 2 + (yy - 24) ** 2 < 36).float() * 0.3)
 noisy = clean + 0.15 * torch.randn(H, W)
 
 
