@@ -3,7 +3,11 @@ against torch: ``pow(tensor, tensor)`` with one operand broadcast (a per-head de
 matrix of distances, a 0-dim base or exponent) runs Sleef's vector pow where ATen's
 ``cpu_kernel_vec`` runs vectors over a stride-0 operand, as it does for same-shape operands;
 ``torch.func`` transforms of a function that closes over tensors requiring grad (a module's
-parameters) keep the graph of what they return, so ordinary autograd reaches through them."""
+parameters) keep the graph of what they return, so ordinary autograd reaches through them;
+``topk`` replays libstdc++'s selection on tied rows of up to 2^18 elements a call; the float32
+Dirichlet reparameterisation gradient (``_dirichlet_grad``) runs ATen's
+``dirichlet_grad_one<float, double>``: the small-sample series in float arithmetic, the
+digammas as ``digamma_one<float, double>`` computes them."""
 
 from __future__ import annotations
 
@@ -84,3 +88,27 @@ def test_topk_large_tied_rows_as_libstdcxx(k, largest):
     e = ember.tensor(a).topk(k, largest=largest)
     _same(e.indices, t.indices)
     _same(e.values, t.values)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("bounds", [(0.05, 3.0), (0.01, 0.5), (3.0, 20.0), (0.5, 50.0)])
+def test_dirichlet_grad_as_aten(dtype, bounds):
+    conc = np.random.default_rng(6).uniform(*bounds, (300, 4)).astype(dtype)
+    x = torch._sample_dirichlet(torch.tensor(conc))
+    total = torch.tensor(conc).sum(-1, True).expand(300, 4)
+    t = torch._dirichlet_grad(x, torch.tensor(conc), total)
+    e = ember._dirichlet_grad(ember.tensor(x.numpy()), ember.tensor(conc),
+                              ember.tensor(total.numpy()))
+    _same(e, t)
+
+
+def test_dirichlet_rsample_backward_float32():
+    conc = np.random.default_rng(7).uniform(0.05, 3.0, (40, 3)).astype("float32")
+    w = np.random.default_rng(8).standard_normal((40, 3)).astype("float32")
+    got = []
+    for L in (torch, ember):
+        L.manual_seed(0)
+        c = L.tensor(conc, requires_grad=True)
+        (L.distributions.Dirichlet(c).rsample() * L.tensor(w)).sum().backward()
+        got.append(c.grad)
+    _same(got[1], got[0])
