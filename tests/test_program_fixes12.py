@@ -10,7 +10,9 @@ Dirichlet reparameterisation gradient (``_dirichlet_grad``) runs ATen's
 digammas as ``digamma_one<float, double>`` computes them; ``linalg.matrix_exp`` follows
 ATen's ``mexp``: one matrix by the Taylor degree of its 1-norm, a batch of several all by degree
 18 with scaling and squaring, the powers and squarings as batched products, the linear
-combinations from zero without fused multiply-adds, ``compute_T8``'s constants in double."""
+combinations from zero without fused multiply-adds, ``compute_T8``'s constants in double;
+``grid_sample`` returns a contiguous tensor, as ATen allocates it (a channels-last result summed
+in another order)."""
 
 from __future__ import annotations
 
@@ -141,3 +143,18 @@ def test_matrix_exp_mixed_norm_batch_and_backward():
         got.append((y, x.grad))
     for e, t in zip(got[1], got[0]):
         _same(e, t)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+def test_grid_sample_output_contiguous(mode):
+    got = []
+    for L in (torch, ember):
+        L.manual_seed(0)
+        x = L.rand(2, 3, 16, 16)
+        g = L.rand(2, 16, 16, 2) * 2.4 - 1.2
+        out = L.nn.functional.grid_sample(x, g, mode=mode, padding_mode="reflection",
+                                          align_corners=False)
+        got.append((out.stride(), out.sum(), out.mean((1, 2))))
+    assert got[1][0] == got[0][0]
+    _same(got[1][1], got[0][1])
+    _same(got[1][2], got[0][2])

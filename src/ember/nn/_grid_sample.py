@@ -360,7 +360,8 @@ def _scatter_in_order(grad_in, grad, corners, chunks):
     grid=lambda grad, input, grid, mode, padding_mode, align_corners:
         _grid_sampler_2d_backward(grad, input, grid, mode, padding_mode, align_corners)[1])
 def _grid_sampler_2d(input, grid, mode, padding_mode, align_corners):
-    return _grid_sample_np(input, grid, mode, padding_mode, align_corners)
+    # (torch allocates the output contiguous; the gathers here leave channels last)
+    return np.ascontiguousarray(_grid_sample_np(input, grid, mode, padding_mode, align_corners))
 
 
 @op("GridSampler2DBackwardBackward0", name="_grid_sampler_2d_backward", method=False,
