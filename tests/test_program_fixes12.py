@@ -12,7 +12,9 @@ ATen's ``mexp``: one matrix by the Taylor degree of its 1-norm, a batch of sever
 18 with scaling and squaring, the powers and squarings as batched products, the linear
 combinations from zero without fused multiply-adds, ``compute_T8``'s constants in double;
 ``grid_sample`` returns a contiguous tensor, as ATen allocates it (a channels-last result summed
-in another order)."""
+in another order), and its bicubic mode rounds as the vectorised kernel compiles: the inner
+cubic weights by fused multiply-adds, the first of the four products along x fused onto the
+second, along y each product after the first fused in."""
 
 from __future__ import annotations
 
@@ -145,7 +147,7 @@ def test_matrix_exp_mixed_norm_batch_and_backward():
         _same(e, t)
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
 def test_grid_sample_output_contiguous(mode):
     got = []
     for L in (torch, ember):
@@ -158,3 +160,16 @@ def test_grid_sample_output_contiguous(mode):
     assert got[1][0] == got[0][0]
     _same(got[1][1], got[0][1])
     _same(got[1][2], got[0][2])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align", [False, True])
+def test_grid_sample_bicubic_forward_as_aten(dtype, padding, align):
+    rng = np.random.default_rng(11)
+    x = rng.random((2, 3, 16, 16)).astype(dtype)
+    g = (rng.random((2, 16, 16, 2)) * 2.4 - 1.2).astype(dtype)
+    got = [L.nn.functional.grid_sample(L.tensor(x), L.tensor(g), mode="bicubic",
+                                       padding_mode=padding, align_corners=align)
+           for L in (torch, ember)]
+    _same(got[1], got[0])
