@@ -792,11 +792,14 @@ def pow_scalar(a, e):
 
 def pow_tensor(a, b, out_contiguous=False):
     """``pow(tensor, tensor)`` on same-dtype float operands: Sleef's pow where torch's
-    binary loop runs vectors (both operands contiguous, of the output's shape), ``std::pow``
-    elsewhere."""
+    binary loop runs vectors (both operands contiguous in the inner loop, or one of them
+    broadcast along it), ``std::pow`` elsewhere."""
     f, g = (powf, powf_scalar) if a.dtype == _f32 else (powd, _libm.double_fn("pow"))
     with np.errstate(all="ignore"):
-        if a.shape != b.shape or a.ndim == 0 or not a.size:
+        if a.shape != b.shape:
+            shape = np.broadcast_shapes(a.shape, b.shape)
+            a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+        if a.ndim == 0 or not a.size:
             return g(a, b)
         mask = _sleef.binary_mask(a, b, out_contiguous=out_contiguous)
         if mask.all():

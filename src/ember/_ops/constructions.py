@@ -369,68 +369,100 @@ _T18 = ((0., -1.00365581030144618291e-01, -8.02924648241156932449e-03,
          -1.40086798182036094347e-05))
 
 
+def _bmm(a, b):
+    """torch's batched product of two (B, n, n) stacks (``_matmul_impl`` → ``bmm``)."""
+    from . import _gemm
+    a, b = xp.ascontiguousarray(a), xp.ascontiguousarray(b)
+    out = _gemm.baddbmm(None, a, b)
+    return xp.matmul(a, b) if out is None else out
+
+
 def _powers(a, k):
-    """The first ``k`` of ``I, A, A², A³, A⁶``."""
+    """The first ``k`` of ``I, A, A², A³, A⁶`` (``_fill_matrix_powers``)."""
     p = [xp.broadcast_to(xp.eye(a.shape[-1], dtype=a.dtype), a.shape), a]
     if k > 2:
-        p.append(a @ a)
+        p.append(_bmm(a, a))
     if k > 3:
-        p.append(a @ p[2])
+        p.append(_bmm(a, p[2]))
     if k > 4:
-        p.append(p[3] @ p[3])
+        p.append(_bmm(p[3], p[3]))
     return p[:k]
 
 
 def _combine(ps, coeffs, real):
-    """``Σⱼ cⱼ Pⱼ``, the coefficients in the matrices' precision."""
-    res = None
+    """``Σⱼ cⱼ Pⱼ`` as ``_compute_linear_combination`` adds it: from zero, each product
+    rounded, the coefficients in the matrices' precision."""
+    res = xp.zeros_like(ps[0])
     for c, p in zip(coeffs, ps):
-        term = real(c) * p
-        res = term if res is None else res + term
+        res = res + p * real(c)
     return res
+
+
+def _t8_coefficients(real):
+    """compute_T8's constants: ``constexpr scalar_t`` expressions evaluated in double from
+    the rounded ``sqrt_177`` and ``x3``."""
+    s, t = float(real(0.1330413469565007072504e+2)), float(real(2. / 3.))
+    return tuple(real(v) for v in (
+        t * ((1. + s) / 88.), t * ((1. + s) / 352.), t,
+        (-271. + 29. * s) / (315. * t), (-11. + 11. * s) / (1260. * t),
+        (-99. + 11. * s) / (5040. * t), (89. - s) / (5040. * t), (857. - 58. * s) / 630.))
 
 
 def _taylor(a, degree, real):
     if degree == 1:
-        return _combine(_powers(a, 2), (1., 1.), real)
+        p = _powers(a, 2)
+        return p[0] + p[1]
     if degree == 2:
-        return _combine(_powers(a, 3), (1., 1., 0.5), real)
+        p = _powers(a, 3)
+        return p[0] + p[1] + p[2] / real(2)
     if degree == 4:
         p = _powers(a, 3)
-        p.append(p[2] @ _combine(p, (1 / 2, 1 / 6, 1 / 24), real))
+        p.append(_bmm(p[2], _combine(p, (1 / 2, 1 / 6, 1 / 24), real)))
         return _combine(p, (1., 1., 0., 1.), real)
     if degree == 8:
-        sqrt_177 = real(0.1330413469565007072504e+2)
-        x3 = real(2. / 3.)
-        x1, x2 = real(x3 * ((1. + sqrt_177) / 88.)), real(x3 * ((1. + sqrt_177) / 352.))
-        x4 = real((-271. + 29. * sqrt_177) / (315. * x3))
-        x5 = real((-11. + 11. * sqrt_177) / (1260. * x3))
-        x6 = real((-99. + 11. * sqrt_177) / (5040. * x3))
-        x7 = real((89. - sqrt_177) / (5040. * x3))
-        y2 = real((857. - 58. * sqrt_177) / 630.)
+        x1, x2, x3, x4, x5, x6, x7, y2 = _t8_coefficients(real)
         p = _powers(a, 3)
-        p.append(p[2] @ _combine(p[1:], (x1, x2), real))
-        p.append(_combine(p[2:], (x3, 1.), real) @ _combine(p, (x4, x5, x6, x7), real))
+        p.append(_bmm(p[2], _combine(p[1:], (x1, x2), real)))
+        p.append(_bmm(_combine(p[2:], (x3, 1.), real), _combine(p, (x4, x5, x6, x7), real)))
         return _combine(p, (1., 1., y2, 0., 1.), real)
     p = _powers(a, 4 if degree == 12 else 5)
     B = [_combine(p, row, real) for row in (_T12 if degree == 12 else _T18)]
     if degree == 12:
-        B[2] = B[2] + B[3] @ B[3]
-        return B[0] + (B[1] + B[2]) @ B[2]
-    B[3] = B[3] + B[0] @ B[4]
-    return B[1] + (B[2] + B[3]) @ B[3]
+        B[2] = B[2] + _bmm(B[3], B[3])
+        return B[0] + _bmm(B[1] + B[2], B[2])
+    B[3] = B[3] + _bmm(B[0], B[4])
+    return B[1] + _bmm(B[2] + B[3], B[3])
+
+
+def _scale_square(flat, norm, theta, real):
+    """compute_T18_scale_square: degree 18 on ``A / 2^s``, then ``s`` squarings, each a
+    batched product of the matrices still to square."""
+    with xp.errstate(all="ignore"):
+        s = xp.maximum(0, xp.ceil(xp.log2(norm / real(theta))))
+    s = xp.nan_to_num(s).astype(xp.int64)
+    m = _taylor(flat / (2.0 ** s).astype(real)[:, None, None], 18, real)
+    for i in range(int(s.max(initial=0))):
+        sel = s > i
+        m[sel] = _bmm(m[sel], m[sel])
+    return m
 
 
 def _expm(a):
-    """exp of square matrices (batched), as torch's CPU kernel computes it."""
+    """exp of square matrices (batched), as torch's CPU kernel computes it: one matrix by
+    the Taylor degree its 1-norm calls for, a batch of several all by degree 18 with
+    scaling and squaring (torch's ``compute_highest_degree_approx``)."""
     if a.shape[-1] <= 1:
         return xp.exp(a)
     low = a.dtype not in (xp.float32, xp.float64, xp.complex64, xp.complex128)
     x = a.astype(xp.float32) if low else a
     real = xp.dtype(x.dtype.char.lower()).type if x.dtype.kind == "c" else x.dtype.type
     thetas = _THETAS[4 if x.dtype in (xp.float32, xp.complex64) and not low else 8]
-    flat = x.reshape((-1,) + x.shape[-2:])
-    norm = xp.abs(flat).sum(-2).max(-1)
+    flat = xp.ascontiguousarray(x.reshape((-1,) + x.shape[-2:]))
+    from .unary import abs as _abs
+    norm = _abs.kernel(flat).sum(-2).max(-1)          # (a complex abs: Sleef's hypot)
+    if flat.shape[0] > 1:
+        res = _scale_square(flat, norm, thetas[5], real)
+        return res.reshape(a.shape).astype(a.dtype, copy=False)
     res = xp.empty_like(flat)
     for i, degree in enumerate((1, 2, 4, 8, 12)):
         sel = ((thetas[i - 1] if i else -1) < norm) & (norm <= thetas[i])
@@ -438,14 +470,7 @@ def _expm(a):
             res[sel] = _taylor(flat[sel], degree, real)
     big = ~(norm < thetas[4])
     if big.any():
-        with xp.errstate(all="ignore"):
-            s = xp.maximum(0, xp.ceil(xp.log2(norm[big] / real(thetas[5]))))
-        s = xp.nan_to_num(s).astype(xp.int64)
-        m = _taylor(flat[big] / (2.0 ** s).astype(real)[:, None, None], 18, real)
-        for j in range(m.shape[0]):
-            for _ in range(int(s[j])):
-                m[j] = m[j] @ m[j]
-        res[big] = m
+        res[big] = _scale_square(flat[big], norm[big], thetas[5], real)
     return res.reshape(a.shape).astype(a.dtype, copy=False)
 
 

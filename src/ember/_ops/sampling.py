@@ -17,7 +17,7 @@ from .._device import xp
 from .._tensor import Tensor
 from . import _libm
 from .registry import NONE, op
-from .special import _digamma64
+from .special import _PSI_10, _PSI_A, _digamma64
 
 _F32 = xp.float32
 _FLT_MIN = float(xp.finfo(xp.float32).tiny)
@@ -489,6 +489,76 @@ def _beta_grad_alpha_mid(x, alpha, beta):
     return stirling * prefactor * term1234
 
 
+def _digamma_one_f32(x):
+    """ATen's ``digamma_one<float, double>`` (Distributions.h): the float argument pushed up
+    to 10 in float steps, their reciprocals (float) summed in double, ``logf`` and ``0.5f / x``
+    in float, the asymptotic series in double, the result rounded to float."""
+    one = _F32(1)
+    if x == 0:
+        return _F32(math.inf)
+    result = 0.0
+    while x < 10:
+        result -= float(one / x)
+        x = x + one
+    if x == 10:
+        return _F32(result + _PSI_10)
+    y = 0.0
+    if x < _F32(1e17):
+        z = 1.0 / float(x * x)
+        poly = 0.0
+        for a in _PSI_A:
+            poly = poly * z + a
+        y = z * poly
+    return _F32(result + _libm.c_fn("logf", _F32)(x) - float(_F32(0.5) / x) - y)
+
+
+def _beta_grad_small_f32(x, alpha, beta, wrt_beta: bool):
+    """ATen's ``_beta_grad_alpha_small`` / ``_beta_grad_beta_small`` for float, whose
+    series run in float arithmetic (only the digammas see double inside)."""
+    one = _F32(1)
+    powf = _libm.c_fn("powf", _F32)
+    with xp.errstate(all="ignore"):
+        if not wrt_beta:
+            factor = _digamma_one_f32(alpha) - _digamma_one_f32(alpha + beta) \
+                - _F32(_libm.c_fn("logf", _F32)(x))
+            numer = one
+            series = numer / alpha * (factor + one / alpha)
+            for i in range(1, 11):
+                ci = _F32(i)
+                numer = numer * ((ci - beta) * x / ci)
+                denom = alpha + ci
+                series = series + numer / denom * (factor + one / denom)
+            result = x * _F32(powf(one - x, -beta)) * series
+        else:
+            factor = _digamma_one_f32(alpha + beta) - _digamma_one_f32(beta)
+            numer, betas, dbetas, series = one, one, _F32(0), factor / alpha
+            for i in range(1, 9):
+                ci = _F32(i)
+                numer = numer * (-x / ci)
+                dbetas = dbetas * (beta - ci) + betas
+                betas = betas * (beta - ci)
+                series = series + numer / (alpha + ci) * (dbetas + factor * betas)
+            result = -_F32(powf(one - x, one - beta)) * series
+    return 0.0 if math.isnan(result) else float(result)
+
+
+def _dirichlet_grad_one_f32(x: float, alpha: float, total: float) -> float:
+    """``dirichlet_grad_one<float, double>``: the branch tests and the small-``x`` series
+    in float, the saddle-point and rational branches in double (their digammas in float)."""
+    xf, af, tf = _F32(x), _F32(alpha), _F32(total)
+    beta = tf - af
+    boundary = tf * xf * (_F32(1) - xf)
+    with xp.errstate(all="ignore"):
+        if xf <= 0.5 and boundary < 2.5:
+            return _beta_grad_small_f32(xf, af, beta, False)
+        if xf >= 0.5 and boundary < 0.75:
+            return -_beta_grad_small_f32(_F32(1) - xf, beta, af, True)
+        if af > 6 and beta > 6:
+            return _beta_grad_alpha_mid(x, alpha, total - alpha)
+        digammas = float(_digamma_one_f32(tf) - _digamma_one_f32(af))
+        return _dirichlet_rational(x, alpha, total, digammas)
+
+
 def _dirichlet_grad_one(x: float, alpha: float, total: float) -> float:
     """ATen's ``dirichlet_grad_one`` (in double): the scaled reparameterised gradient
     ``-(d/dalpha cdf) / pdf / (1 - x)`` of a Beta(alpha, total - alpha) sample ``x``."""
@@ -501,6 +571,14 @@ def _dirichlet_grad_one(x: float, alpha: float, total: float) -> float:
             return -_beta_grad_beta_small(1 - x, beta, alpha)
         if alpha > 6 and beta > 6:
             return _beta_grad_alpha_mid(x, alpha, beta)
+        return _dirichlet_rational(x, alpha, total,
+                                   _digamma_one(total) - _digamma_one(alpha))
+
+
+def _dirichlet_rational(x: float, alpha: float, total: float, digammas: float) -> float:
+    """The rational correction to the analytic approximation, in double; ``digammas`` is
+    ``digamma(total) - digamma(alpha)`` as the dtype computes it."""
+    with xp.errstate(all="ignore"):
         u = _log(x)
         a = _log(alpha) - u
         b = _log(total) - a
@@ -512,7 +590,7 @@ def _dirichlet_grad_one(x: float, alpha: float, total: float) -> float:
                 c0, c1 = _DC[0][i][j], _DC[1][i][j]
                 p += ua * (c0[0] + b * (c0[1] + b * (c0[2] + b * c0[3])))
                 q += ua * (c1[0] + b * (c1[1] + b * (c1[2] + b * c1[3])))
-        approx = x * (_digamma_one(total) - _digamma_one(alpha)) / beta
+        approx = x * digammas / (total - alpha)
         return _div(p, q) * approx
 
 
@@ -520,7 +598,8 @@ def _dirichlet_grad_one(x: float, alpha: float, total: float) -> float:
 def _dirichlet_grad(x, alpha, total):
     """The reparameterisation gradient of Dirichlet (Beta) samples ``x``."""
     x, alpha, total = xp.broadcast_arrays(x, alpha, total)
-    out = [_dirichlet_grad_one(*t) for t in zip(x.reshape(-1).tolist(),
+    one = _dirichlet_grad_one_f32 if x.dtype == _F32 else _dirichlet_grad_one
+    out = [one(*t) for t in zip(x.reshape(-1).tolist(),
                                                 alpha.reshape(-1).tolist(),
                                                 total.reshape(-1).tolist())]
     return xp.array(out, dtype=xp.float64).reshape(x.shape).astype(x.dtype)

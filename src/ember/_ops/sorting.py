@@ -138,6 +138,9 @@ def _not_implemented_bool(input, kernel):
 # here use std::sort.)
 
 _REPLAY_LIMIT = 1 << 16   # elements per call; beyond it ties keep a stable order (faster)
+# topk's replay is introselect (linear in a row) and a sort of k: about a microsecond an
+# element, so rows of thousands of tied distances (Hamming codes, counts) stay torch's
+_TOPK_REPLAY_LIMIT = 1 << 18
 
 
 def _greater_nan(x, y):
@@ -270,7 +273,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     if nd == 0:
         return _run_selecting(_topk, TopkResult, input, 0, xp.zeros((), xp.int64), True, out)
     idx = xp.take(_argsort(a, dim, largest), range(k), axis=dim).astype(xp.int64)
-    if k and a.size and a.size <= _REPLAY_LIMIT:
+    if k and a.size and a.size <= _TOPK_REPLAY_LIMIT:
         rows, back = _rows(a, dim)
         ridx, _ = _rows(idx, dim)
         ridx = ridx.copy()

@@ -2,9 +2,10 @@
 eager autograd graph.
 
 Each transform differentiates fresh aliases of its inputs. Inside another transform (or when
-an input already takes part in a graph) it keeps the graph of what it returns
-(``create_graph``), so transforms compose (``grad(grad(f))``, ``jacfwd(jacrev(f))``); at top
-level its results are plain tensors, as torch.func's.
+an input already takes part in a graph, or the function closes over a tensor that requires
+grad, as a module's parameters) it keeps the graph of what it returns (``create_graph``), so
+transforms compose (``grad(grad(f))``, ``jacfwd(jacrev(f))``) and ordinary autograd reaches
+through them; otherwise its results are plain tensors, as torch.func's.
 """
 
 from __future__ import annotations
@@ -32,6 +33,26 @@ def _nested(leaves) -> bool:
     """Whether results must keep their graph: inside another transform, or for inputs that
     already take part in one (torch.func composes with ordinary autograd)."""
     return _depth[0] > 1 or any(isinstance(x, Tensor) and x.requires_grad for x in leaves)
+
+
+def _reaches_outer(outputs, leaves) -> bool:
+    """Whether ``outputs`` depend on a tensor that requires grad outside the transform (a
+    closed-over parameter): torch.func then keeps their graph for ordinary autograd."""
+    from ..autograd.graph import AccumulateGrad
+    own = {id(x) for x in leaves}
+    stack = [o.grad_fn for o in outputs if isinstance(o, Tensor) and o.grad_fn is not None]
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, AccumulateGrad):
+            if id(node.variable) not in own:
+                return True
+            continue
+        stack.extend(nxt for nxt, _ in node.next_functions)
+    return False
 
 
 def _finish(x, keep: bool):
@@ -117,6 +138,7 @@ def grad_and_value(func: Callable, argnums=0, has_aux: bool = False) -> Callable
                                    f"scalar Tensor, got tensor with {out.dim()} dims. Maybe you "
                                    "wanted to use the vjp or jacrev APIs instead?")
             from .._factories import ones_like
+            keep = keep or _reaches_outer([out], leaves)
             gs = _grads([out], leaves, [ones_like(out)], keep)
             g = tree_unflatten([_finish(x, keep) for x in gs], spec)
             value = _finish(out, keep)
@@ -155,6 +177,7 @@ def vjp(func: Callable, *primals, has_aux: bool = False):
             if not isinstance(o, Tensor):
                 raise RuntimeError("vjp(f, *primals): Expected f(*primals) to return only "
                                    f"tensors, got unsupported type {type(o)}")
+        keep = keep or _reaches_outer(outs, leaves)
 
     def vjp_fn(*cotangents):
         cts = cotangents[0] if len(cotangents) == 1 and out_spec.is_leaf() else cotangents
@@ -195,6 +218,7 @@ def jvp(func: Callable, primals, tangents, *, strict: bool = False, has_aux: boo
         if has_aux:
             out, aux = out
         outs, out_spec = tree_flatten(out)
+        keep = keep or _reaches_outer(outs, leaves)
         us = [zeros_like(o).requires_grad_(True) for o in outs]
         gs = _grads(outs, leaves, us, True)
         used = [(g, t) for g, t in zip(gs, t_leaves) if g.requires_grad]
@@ -249,6 +273,7 @@ def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size=None,
             if has_aux:
                 out, aux = out
             outs, out_spec = tree_flatten(out)
+            keep = keep or _reaches_outer(outs, leaves)
             jac_per_out = []
             for o in outs:
                 rows = [[] for _ in leaves]

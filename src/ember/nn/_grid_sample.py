@@ -187,18 +187,35 @@ _A = -0.75         # the cubic convolution's parameter (as in bicubic upsampling
 
 
 def _cubic_coefficients(t):
-    """ATen's ``get_cubic_upsample_coefficients``: the weights of the neighbours at offsets
-    -1, 0, 1, 2 of a point ``t`` past the first."""
+    """The vectorised kernel's ``get_cubic_coefficients``: the weights of the neighbours at
+    offsets -1, 0, 1, 2 of a point ``t`` past the first; the inner two by fused
+    multiply-adds (``(a + 2) * x - (a + 3)``, then ``(u * x) * x + 1``), as the compiled
+    kernel computes them."""
     a = t.dtype.type(_A)
     one, two = t.dtype.type(1), t.dtype.type(2)
+
+    def inner(x):
+        u = _exact.fma(np.full_like(x, a + 2), x, np.full_like(x, -(a + 3))) * x
+        return _exact.fma(u, x, np.full_like(x, one))
+
     x = t + one
     c0 = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-    c1 = ((a + 2) * t - (a + 3)) * t * t + one
-    x = one - t
-    c2 = ((a + 2) * x - (a + 3)) * x * x + one
     x = two - t
     c3 = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-    return c0, c1, c2, c3
+    return c0, inner(t), inner(one - t), c3
+
+
+def _cubic_combine(c, v, along_x: bool):
+    """``c0 v0 + c1 v1 + c2 v2 + c3 v3`` as the kernel compiles it: along x the first product
+    fused onto the second and the other two added; along y the first product, then each next
+    fused in."""
+    w = [np.broadcast_to(ci, vi.shape) for ci, vi in zip(c, v)]
+    if along_x:
+        return _exact.fma(w[0], v[0], w[1] * v[1]) + w[2] * v[2] + w[3] * v[3]
+    out = w[0] * v[0]
+    for wi, vi in zip(w[1:], v[1:]):
+        out = _exact.fma(wi, vi, out)
+    return out
 
 
 def _cubic_coefficients_grad(t):
@@ -239,12 +256,8 @@ def _bicubic(inp, grid, padding, align_corners):
     tx, ty, cols, rows, _, _ = _bicubic_taps(inp, grid, padding, align_corners)
     cx = [c[:, None] for c in _cubic_coefficients(tx)]
     cy = [c[:, None] for c in _cubic_coefficients(ty)]
-    out = 0
-    for i, r in enumerate(rows):
-        row = (cx[0] * _gather(inp, r, cols[0])[0] + cx[1] * _gather(inp, r, cols[1])[0]
-               + cx[2] * _gather(inp, r, cols[2])[0] + cx[3] * _gather(inp, r, cols[3])[0])
-        out = out + cy[i] * row
-    return out.astype(inp.dtype)
+    rows_x = [_cubic_combine(cx, [_gather(inp, r, c)[0] for c in cols], True) for r in rows]
+    return _cubic_combine(cy, rows_x, False).astype(inp.dtype)
 
 
 def _bicubic_backward(grad, inp, grid, padding, align_corners):
@@ -360,7 +373,8 @@ def _scatter_in_order(grad_in, grad, corners, chunks):
     grid=lambda grad, input, grid, mode, padding_mode, align_corners:
         _grid_sampler_2d_backward(grad, input, grid, mode, padding_mode, align_corners)[1])
 def _grid_sampler_2d(input, grid, mode, padding_mode, align_corners):
-    return _grid_sample_np(input, grid, mode, padding_mode, align_corners)
+    # (torch allocates the output contiguous; the gathers here leave channels last)
+    return np.ascontiguousarray(_grid_sample_np(input, grid, mode, padding_mode, align_corners))
 
 
 @op("GridSampler2DBackwardBackward0", name="_grid_sampler_2d_backward", method=False,
