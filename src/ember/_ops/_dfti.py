@@ -49,9 +49,16 @@ def _plan(key):
     prec, domain, sizes, istr, ostr, batch, idist, odist, cce, mode, forward = key
     handle = ctypes.c_void_p()
     nd = len(sizes)
-    lengths = _Long(sizes[0]) if nd == 1 else (_Long * nd)(*sizes)
-    ok = lib.DftiCreateDescriptor(ctypes.byref(handle), ctypes.c_int(prec),
-                                  ctypes.c_int(domain), _Long(nd), lengths) == 0
+    # mkl_dfti.h's DftiCreateDescriptor macro, as torch's C++ expands it: a one-dim signal
+    # gets the _1d constructor (the variadic DftiCreateDescriptor makes an _md descriptor,
+    # whose committed kernels round differently on one thread)
+    tag = "s" if prec == _SINGLE else "d"
+    if nd == 1:
+        ok = getattr(lib, f"DftiCreateDescriptor_{tag}_1d")(
+            ctypes.byref(handle), ctypes.c_int(domain), _Long(sizes[0])) == 0
+    else:
+        ok = getattr(lib, f"DftiCreateDescriptor_{tag}_md")(
+            ctypes.byref(handle), ctypes.c_int(domain), _Long(nd), (_Long * nd)(*sizes)) == 0
     put = lib.DftiSetValue
     ok = ok and put(handle, ctypes.c_int(_PLACEMENT), ctypes.c_int(_NOT_INPLACE)) == 0
     ok = ok and put(handle, ctypes.c_int(_NUMBER_OF_TRANSFORMS), _Long(batch)) == 0
