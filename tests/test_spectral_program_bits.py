@@ -136,10 +136,11 @@ def test_one_dim_transforms_every_length(dtype, batch, threads):
         x = rng.standard_normal((batch, n)).astype(dtype)
         z = (x + 1j * rng.standard_normal((batch, n))).astype(np.result_type(dtype, 1j))
         for norm in ("backward", "ortho", "forward"):
-            _check(lambda L, t, c: (L.fft.rfft(t, norm=norm), L.fft.fft(t, norm=norm),
-                                    L.fft.fft(c, norm=norm), L.fft.ifft(c, norm=norm)), x, z)
+            _check(lambda L, t, c, norm=norm: (L.fft.rfft(t, norm=norm), L.fft.fft(t, norm=norm),
+                                               L.fft.fft(c, norm=norm),
+                                               L.fft.ifft(c, norm=norm)), x, z)
             if n > 1:
-                _check(lambda L, c: L.fft.irfft(c, norm=norm), z)
+                _check(lambda L, c, norm=norm: L.fft.irfft(c, norm=norm), z)
 
 
 @pytest.mark.parametrize("n", [8, 16, 30, 32, 64])
