@@ -214,6 +214,9 @@ REARRANGING = {
     "mean": lambda m, x: x.mean(1),
     "as_strided": lambda m, x: x.as_strided((2, 2), (1, 6)),
     "repeat": lambda m, x: x[:2].repeat(2, 1),
+    "matmul": lambda m, x: x @ x.T,
+    "bmm": lambda m, x: x.reshape(2, 2, 6).bmm(x.reshape(2, 6, 2)),
+    "einsum": lambda m, x: m.einsum("ij,ik->jk", x, x),
 }
 
 
@@ -221,7 +224,8 @@ REARRANGING = {
 def test_rearranging_gradients_keep_torchs_zero_signs(name):
     """A gradient that a real-linear formula moves, sums or fills with zeros has torch's
     bits, the signs of its zeros included (its fresh zeros and cancellations are +0, not
-    the -0 a conjugate of a conjugate would leave)."""
+    the -0 a conjugate of a conjugate would leave); so do the complex products' (torch's
+    formulas with the other factor conjugated)."""
     x = (R.standard_normal((4, 6)) + 1j * R.standard_normal((4, 6))).astype(np.complex64)
     got = []
     for m in (ember, torch):
