@@ -140,9 +140,8 @@ def _apply_conjugate(node, op, env, grads):
     reads nothing complex but the gradient (sum, reshape, indexing, a real factor …) is
     real-linear and runs on the gradient itself, as torch's does: the same values, and the
     zeros it makes or cancels to keep torch's sign (a conjugate would flip them to -0)."""
-    conj = {"grad": grads[0].conj(),
-            "grads": [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]}
     plain = {"grad": grads[0], "grads": grads}
+    conj = None
     out = []
     for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
         if nxt is None:
@@ -152,6 +151,9 @@ def _apply_conjugate(node, op, env, grads):
             env.update(plain)
             out.append(fn(*[env[a] for a in argnames]))
             continue
+        if conj is None:
+            conj = {"grad": grads[0].conj(),
+                    "grads": [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]}
         env.update(conj)
         r = fn(*[env[a] for a in argnames])
         out.append(r.conj() if r is not None and r._data.dtype.char in "FD" else r)
