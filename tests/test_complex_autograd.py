@@ -192,3 +192,48 @@ def test_errors_as_torch(name):
             ERRORS[name](m, x)
         got.append((info.type.__name__, str(info.value).split("\n")[0]))
     assert got[1] == got[0]
+
+
+REARRANGING = {
+    "slice": lambda m, x: x[:, 1:3],
+    "select": lambda m, x: x[1],
+    "index": lambda m, x: x[[0, 2]],
+    "bool_index": lambda m, x: x[x.real > 0],
+    "diagonal": lambda m, x: x.diagonal(),
+    "narrow": lambda m, x: x.narrow(1, 2, 2),
+    "unfold": lambda m, x: x.unfold(1, 2, 3),
+    "take": lambda m, x: x.take(m.tensor([0, 5, 7])),
+    "gather": lambda m, x: x.gather(1, m.tensor([[0], [1], [2], [3]])),
+    "index_select": lambda m, x: x.index_select(1, m.tensor([0, 4])),
+    "masked_select": lambda m, x: x.masked_select(x.real > 0),
+    "expand": lambda m, x: x[:, :1].expand(4, 3),
+    "tril": lambda m, x: x.tril(),
+    "where": lambda m, x: m.where(x.real > 0, x, m.zeros_like(x)),
+    "masked_fill": lambda m, x: x.masked_fill(x.real > 0, 0),
+    "mul_real": lambda m, x: x * 2,
+    "mean": lambda m, x: x.mean(1),
+    "as_strided": lambda m, x: x.as_strided((2, 2), (1, 6)),
+    "repeat": lambda m, x: x[:2].repeat(2, 1),
+    "matmul": lambda m, x: x @ x.T,
+    "bmm": lambda m, x: x.reshape(2, 2, 6).bmm(x.reshape(2, 6, 2)),
+    "einsum": lambda m, x: m.einsum("ij,ik->jk", x, x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REARRANGING))
+def test_rearranging_gradients_keep_torchs_zero_signs(name):
+    """A gradient that a real-linear formula moves, sums or fills with zeros has torch's
+    bits, the signs of its zeros included (its fresh zeros and cancellations are +0, not
+    the -0 a conjugate of a conjugate would leave); so do the complex products' (torch's
+    formulas with the other factor conjugated)."""
+    x = (R.standard_normal((4, 6)) + 1j * R.standard_normal((4, 6))).astype(np.complex64)
+    got = []
+    for m in (ember, torch):
+        for g_of in (lambda n: np.full(n, 1 - 1j), lambda n: np.where(np.arange(n) % 2, 1, -1)):
+            t = m.tensor(x, requires_grad=True)
+            y = REARRANGING[name](m, t)
+            y.backward(m.tensor(g_of(y.numel()).astype(np.complex64)).reshape(tuple(y.shape)))
+            got.append(t.grad.resolve_conj().numpy())
+    half = len(got) // 2
+    for e, t in zip(got[:half], got[half:]):
+        assert e.view(np.uint32).tobytes() == t.view(np.uint32).tobytes()

@@ -1,9 +1,9 @@
 """``torch.fft`` on MKL's DFTI: with MKL's runtime installed the transforms are torch's bit for
 bit, with torch's result strides (the batch dims permuted first, then restored by
 ``as_strided``): real and complex, one- and n-dimensional, resized, every norm, the
-Hermitian ones and ``stft``, and their gradients. (Double-precision complex transforms of a
-few small sizes that are not powers of two, and single-precision ones of sizes 6, 10, 14
-scaled by ``1/n``, still differ from torch's in the last bit: see docs/differences.md.)"""
+Hermitian ones and ``stft``, and their gradients, on 1 and 2 threads (a one-dim transform's
+descriptor made as ``mkl_dfti.h``'s ``DftiCreateDescriptor`` macro makes torch's: the
+``_1d`` constructor, whose kernels differ from an n-dim descriptor's on one thread)."""
 
 from __future__ import annotations
 

@@ -29,10 +29,11 @@ changes values at 1e-2 or more. (Optimizers that normalise steps by the gradient
 round-off fastest: ``polynomial_tensors``' RMSprop fit reached 5e-5 at step 500 and stops at
 400.) A parameter whose gradient is zero up to round-off (a convolution's bias before a
 BatchNorm) takes Adam steps of size ``lr`` in a direction set by round-off alone; the programs
-leave such parameters out, as real code does (``bias=False``). Most programs (361 of 364
-when this was written) print byte-identical output; the others amplify a last-bit
-difference of a few remaining kernels (an STFT's gradient, ``lstsq``'s default ``gelsy``,
-float32 real FFTs of power-of-two lengths on one thread).
+leave such parameters out, as real code does (``bias=False``). Most programs print
+byte-identical output (363 of 364 when this was written); the last,
+``sindy_sparse_regression``, prints torch's digits only as often as torch itself does: its
+``lstsq`` (``gelsy``) pivots its first matrix as uninitialized memory says
+(docs/differences.md).
 ``ABS = 1e-6`` absorbs float32 round-off in quantities that are zero up to cancellation
 (gradients of ~1e-8, means of normalised activations). ``test_tolerance_catches_real_changes``
 checks the comparison itself.

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from . import _vml
+from . import _exact, _vml
 
 _NUMBER_OF_TRANSFORMS, _CONJUGATE_EVEN_STORAGE, _PLACEMENT = 7, 10, 11
 _INPUT_STRIDES, _OUTPUT_STRIDES, _INPUT_DISTANCE, _OUTPUT_DISTANCE = 12, 13, 14, 15
@@ -41,17 +41,25 @@ def _mode(norm, forward: bool) -> int:
 
 
 def _plan(key):
-    """``_plan_mkl_fft``: a committed descriptor for ``key``, made once."""
+    """``_plan_mkl_fft``: a committed descriptor for ``key``, made once. (torch commits one
+    per call: the commit picks its kernels by MKL's thread count then, which the key holds.)"""
     plan = _PLANS.get(key)
     if plan is not None:
         return plan
     lib = _vml.library()
-    prec, domain, sizes, istr, ostr, batch, idist, odist, cce, mode, forward = key
+    prec, domain, sizes, istr, ostr, batch, idist, odist, cce, mode, forward, _ = key
     handle = ctypes.c_void_p()
     nd = len(sizes)
-    lengths = _Long(sizes[0]) if nd == 1 else (_Long * nd)(*sizes)
-    ok = lib.DftiCreateDescriptor(ctypes.byref(handle), ctypes.c_int(prec),
-                                  ctypes.c_int(domain), _Long(nd), lengths) == 0
+    # mkl_dfti.h's DftiCreateDescriptor macro, as torch's C++ expands it: a one-dim signal
+    # gets the _1d constructor (the variadic DftiCreateDescriptor makes an _md descriptor,
+    # whose committed kernels round differently on one thread)
+    tag = "s" if prec == _SINGLE else "d"
+    if nd == 1:
+        ok = getattr(lib, f"DftiCreateDescriptor_{tag}_1d")(
+            ctypes.byref(handle), ctypes.c_int(domain), _Long(sizes[0])) == 0
+    else:
+        ok = getattr(lib, f"DftiCreateDescriptor_{tag}_md")(
+            ctypes.byref(handle), ctypes.c_int(domain), _Long(nd), (_Long * nd)(*sizes)) == 0
     put = lib.DftiSetValue
     ok = ok and put(handle, ctypes.c_int(_PLACEMENT), ctypes.c_int(_NOT_INPLACE)) == 0
     ok = ok and put(handle, ctypes.c_int(_NUMBER_OF_TRANSFORMS), _Long(batch)) == 0
@@ -92,7 +100,7 @@ def _exec(a: np.ndarray, out_sizes, dims, mode: int, forward: bool, out_dtype):
                else _REAL, tuple(signal), tuple(s // isz for s in x.strides[1:]),
                tuple(s // osz for s in out.strides[1:]), x.shape[0], x.strides[0] // isz,
                out.strides[0] // osz, a.dtype.kind != "c" or out.dtype.kind != "c", mode,
-               forward)
+               forward, _exact.get_num_threads())
         plan = _plan(key)
         lib = _vml.library()
         run = lib.DftiComputeForward if forward else lib.DftiComputeBackward

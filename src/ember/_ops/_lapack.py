@@ -474,7 +474,11 @@ def lstsq(a: np.ndarray, b: np.ndarray, rcond: float, driver: str):
     if a.size == 0 or x.size == 0:
         return x, rank, s, info
     lda, ldb = max(1, m), max(1, m, n)
-    jpvt = np.zeros(max(1, n), np.int32)
+    # ATen hands gelsy an uninitialized ``jpvt`` (``at::empty``), once for the whole batch:
+    # a nonzero entry fixes its column ahead of the pivoted ones, so torch's first matrix is
+    # pivoted as leftover heap bytes say (mostly nonzero: no pivoting), and every later one
+    # starts from the permutation the one before returned (all nonzero: no pivoting)
+    jpvt = np.ones(max(1, n), np.int32)
     rc = (ctypes.c_float if real == np.float32 else ctypes.c_double)(real.type(rcond))
     rank32, out = _int(), _int()
     ss = s.reshape(-1, min(m, n)) if s is not None else None
@@ -487,7 +491,6 @@ def lstsq(a: np.ndarray, b: np.ndarray, rcond: float, driver: str):
         if driver == "gels":
             fn(_c("N"), *head, *w, ctypes.byref(out))
         elif driver == "gelsy":
-            jpvt[:] = 0
             fn(*head, ctypes.c_void_p(_ptr(jpvt)), ctypes.byref(rc), ctypes.byref(rank32),
                *w, *r, ctypes.byref(out))
         elif driver == "gelsd":

@@ -73,10 +73,12 @@ def _mat2_grad_raw(grad, mat1, mat2_shape, mat2_strides, alpha=1):
     return _product(mat1.T, grad)
 
 
-@op("MmBackward0", promote=None,
-    self=lambda grad, mat2, self_shape, self_strides: _mat1_grad(grad, mat2, self_shape,
+# (complex products: torch's formulas as written, the other factor conjugated, so the
+# zeros of the gradient keep torch's signs)
+@op("MmBackward0", promote=None, holomorphic=False,
+    self=lambda grad, mat2, self_shape, self_strides: _mat1_grad(grad, mat2.conj(), self_shape,
                                                                  self_strides),
-    mat2=lambda grad, self, mat2_shape, mat2_strides: _mat2_grad(grad, self, mat2_shape,
+    mat2=lambda grad, self, mat2_shape, mat2_strides: _mat2_grad(grad, self.conj(), mat2_shape,
                                                                  mat2_strides),
     raw={"self": lambda grad, mat2, self_shape, self_strides: _mat1_grad_raw(
         grad, mat2, self_shape, self_strides),
@@ -180,9 +182,9 @@ def dot(input, tensor, *, out=None):
     return run(_dot, (input, tensor), out)
 
 
-@op("BmmBackward0", promote=None,
-    self=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
-    mat2=lambda grad, self: self.transpose(1, 2).bmm(grad))
+@op("BmmBackward0", promote=None, holomorphic=False,
+    self=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2).conj()),
+    mat2=lambda grad, self: self.transpose(1, 2).conj().bmm(grad))
 def _bmm(self, mat2):
     out = _gemm.baddbmm(None, self, mat2)
     return _matmul_np(self, mat2, "bmm") if out is None else out

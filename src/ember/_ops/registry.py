@@ -136,18 +136,37 @@ class OpNode(Node):
 
 def _apply_conjugate(node, op, env, grads):
     """torch's convention for a complex gradient, ``grad * conj(f'(z))``: that is
-    ``conj(formula(conj(grad)))`` for a formula written as ``grad * f'(z)`` (and the formula
-    itself for a real-linear one: sum, reshape, indexing …)."""
-    env["grad"] = grads[0].conj()
-    env["grads"] = [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]
+    ``conj(formula(conj(grad)))`` for a formula written as ``grad * f'(z)``. A formula that
+    reads nothing complex but the gradient (sum, reshape, indexing, a real factor …) is
+    real-linear and runs on the gradient itself, as torch's does: the same values, and the
+    zeros it makes or cancels to keep torch's sign (a conjugate would flip them to -0)."""
+    plain = {"grad": grads[0], "grads": grads}
+    conj = None
     out = []
     for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
         if nxt is None:
             out.append(None)
             continue
+        if not any(_complex_value(env[a]) for a in argnames if a not in plain):
+            env.update(plain)
+            out.append(fn(*[env[a] for a in argnames]))
+            continue
+        if conj is None:
+            conj = {"grad": grads[0].conj(),
+                    "grads": [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]}
+        env.update(conj)
         r = fn(*[env[a] for a in argnames])
         out.append(r.conj() if r is not None and r._data.dtype.char in "FD" else r)
     return out
+
+
+def _complex_value(v) -> bool:
+    """Whether a formula's argument is (or holds) a complex tensor or number."""
+    if isinstance(v, Tensor):
+        return v._data.dtype.kind == "c"
+    if isinstance(v, (list, tuple)):
+        return any(_complex_value(e) for e in v)
+    return isinstance(v, complex) or getattr(getattr(v, "dtype", None), "kind", None) == "c"
 
 
 def _raw_readable(v) -> bool:
