@@ -934,9 +934,9 @@ def check_out_tuple(name: str, out, n: int = 2) -> None:
     (or a list), checked before anything else."""
     if out is None:
         return
-    if not isinstance(out, (tuple, list)):
-        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
-                        f"{type(out).__name__}")
+    if not isinstance(out, (tuple, list)):       # (an op of several signatures: named there)
+        raise _errors.Unparsed(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                               f"{type(out).__name__}")
     if len(out) != n:
         raise TypeError(f"expected tuple of {n} elements but got {len(out)}")
 
@@ -1571,17 +1571,18 @@ def expose(fn=None, *, name: str | None = None, method: bool = True, function: b
 
 
 def _parsing(f, name, options, method):
-    """``f`` raising torch's parser error (:func:`_errors.invalid_arguments`) for a call that
-    does not bind to it."""
+    """``f`` raising torch's parser error (:func:`_errors.parser_error`) for a call that
+    does not bind to it, or that it finds fitting none of torch's signatures
+    (:class:`_errors.Unparsed`)."""
     @functools.wraps(f)
     def parse(*args, **kwargs):
         try:
             return f(*args, **kwargs)
         except TypeError as e:
-            if e.__traceback__.tb_next is not None:     # (raised inside ``f``)
-                raise
-            raise _errors.invalid_arguments(name, options, args[1:] if method else args,
-                                            kwargs) from None
+            if e.__traceback__.tb_next is not None and not isinstance(e, _errors.Unparsed):
+                raise                                   # (raised inside ``f``)
+            raise _errors.parser_error(name, options, args[1:] if method else args,
+                                       kwargs) from None
     return parse
 
 
