@@ -77,3 +77,45 @@ def test_mean_pairs_still_take_their_overloads(name):
                  lambda L: getattr(L, name)(_x(L), 1, False, True),
                  lambda L: getattr(L, name)(_x(L), dim=0, correction=0, keepdim=True)):
         _same(call)
+
+
+# ------------------------------------------------------------- renorm and norms
+
+def _values(L, dtype, shape, seed=0, scale=3.0):
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal(int(np.prod(shape))) * scale
+    if dtype == "complex64":
+        v = v + 1j * rng.standard_normal(v.size) * scale
+        return L.from_numpy(v.astype(np.complex64).reshape(shape))
+    return L.from_numpy(v.astype(np.float32).reshape(shape)).to(getattr(L, dtype))
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "complex64", "float32"])
+@pytest.mark.parametrize("shape,dim", [((4, 1), 0), ((2, 3), -1), ((4, 4, 2), 0),
+                                       ((3, 2, 3), -3)])
+def test_renorm_factor_in_the_input_dtype(dtype, shape, dim):
+    for seed in range(4):
+        _same(lambda L, seed=seed: _values(L, dtype, shape, seed).renorm(2, dim, 1.0))
+
+
+@pytest.mark.parametrize("dtype,p", [("complex64", 1), ("complex64", 2), ("float16", 1),
+                                     ("float16", 2), ("float16", 3.5)])
+@pytest.mark.parametrize("shape,dim", [((), None), ((7,), 0), ((4, 4, 4), -1), ((4, 4, 3), 0),
+                                       ((5, 3), None)])
+def test_vector_norm_complex_and_half(dtype, p, shape, dim):
+    if p == 3.5 and not shape:
+        pytest.skip("a 0-d tensor's p-norm: torch's powf there (every float dtype) is left")
+    for seed in range(3):
+        _same(lambda L, seed=seed: L.linalg.vector_norm(_values(L, dtype, shape, seed, 40.0),
+                                                        p, dim))
+
+
+@pytest.mark.parametrize("pair", [("bfloat16", "int64"), ("float32", "float64"),
+                                  ("complex64", "complex64"), ("float16", "float32")],
+                         ids="->".join)
+def test_norm_out_dtype_checked(pair):
+    src, dst = pair
+    _same(lambda L: L.norm(_values(L, src, (4,)), out=L.empty(0, dtype=getattr(L, dst))))
+    _same(lambda L: L.linalg.vector_norm(_values(L, src, (4,)),
+                                         out=L.empty(0, dtype=getattr(L, dst))))

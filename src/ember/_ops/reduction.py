@@ -16,7 +16,7 @@ from .._device import xp
 from .._dtype import can_cast, no_barebones_kernel
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod, summed_dtype
-from .registry import NONE, check_out_tuple, expose, op, run, write_outs
+from .registry import NONE, check_out_dtype, check_out_tuple, expose, op, run, write_outs
 from .search import _return_type
 from .shape import _flip
 from .util import c_order, dim_not_none, norm_dim, norm_dims
@@ -517,6 +517,19 @@ def _vector_norm(self, ord, dim, keepdim, dtype):
     if a.dtype in exact_dtype and a.ndim and p != 0 and abs(p) != float("inf"):
         with xp.errstate(over="ignore", invalid="ignore"):
             return _exact.vector_norm(a, p, dim or tuple(range(a.ndim)), keepdim)
+    if a.dtype.kind == "c" and a.real.dtype in exact_dtype and p in (1, 2):
+        # (torch's complex norm: NormOneOps/NormTwoOps over std::abs, one by one)
+        from .unary import abs as _abs
+        if not a.ndim:
+            return _abs.kernel(a)
+        with xp.errstate(over="ignore", invalid="ignore"):
+            return _exact.vector_norm(_abs.kernel(a), p, dim or tuple(range(a.ndim)), keepdim,
+                                      vectorised=False)
+    if a.dtype == xp.float16 and a.ndim and p != 0 and abs(p) != float("inf"):
+        # (torch's half norm: a float accumulator, one by one)
+        with xp.errstate(over="ignore", invalid="ignore"):
+            return _exact.vector_norm(a.astype(xp.float32), p, dim or tuple(range(a.ndim)),
+                                      keepdim, vectorised=False).astype(xp.float16)
     a = xp.abs(a)
     with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if p == float("inf"):
@@ -563,6 +576,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
                         f"linalg.vector_norm cannot compute the {_ord_name(ord)} norm on the "
                         f"dimension {d}because this dimension is empty and the operation does "
                         "not have an identity")
+    check_out_dtype(out, (dtype or x.dtype).to_real())     # (a structured kernel's out=)
     return run(_vector_norm, (x, ord, dims, keepdim, dtype), out)
 
 
