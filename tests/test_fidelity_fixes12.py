@@ -119,3 +119,19 @@ def test_norm_out_dtype_checked(pair):
     _same(lambda L: L.norm(_values(L, src, (4,)), out=L.empty(0, dtype=getattr(L, dst))))
     _same(lambda L: L.linalg.vector_norm(_values(L, src, (4,)),
                                          out=L.empty(0, dtype=getattr(L, dst))))
+
+
+# ------------------------------------------------------------- rsqrt in half precision
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("n", [3, 64, 100, 300])
+@pytest.mark.parametrize("layout", ["contiguous", "expanded", "transposed"])
+def test_rsqrt_half_vectors_and_scalar_tail(dtype, n, layout):
+    def call(L):
+        x = _values(L, dtype, (n,), 1, 30.0).abs()
+        if layout == "expanded":
+            x = x[1:2].expand(n)
+        elif layout == "transposed":
+            x = x[:n // 2 * 2].reshape(-1, 2).t()
+        return x.rsqrt(), L.rsqrt(x), x.clone().rsqrt_()
+    _same(call)

@@ -498,7 +498,7 @@ _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
 # ops whose float16 kernels compute in float32 and round once (their vectorised loops convert
 # to float, as for bfloat16): they take float16 tensors as float32 arrays
 _HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
-                            "log_sigmoid", "leaky_relu", "rsqrt", "rad2deg", "deg2rad"))
+                            "log_sigmoid", "leaky_relu", "rad2deg", "deg2rad"))
 
 
 def _barebones(op, dt, args) -> None:
@@ -650,7 +650,7 @@ def _reduced_arrays(op, args, cdt):
 # ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
 # the arrays (and numbers) in the type
 _REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
-                                 "special_xlog1py"))
+                                 "special_xlog1py", "rsqrt"))
 
 
 def _bad_arg(op, args):

@@ -242,6 +242,14 @@ def rsqrt(self):
     tensor([0.5000])
     """
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype.itemsize == 2 and self.dtype.kind in "fV":
+            # (float16/bfloat16: torch's vectors round once, its scalar loop rounds the
+            # square root to the type too)
+            dt, one = self.dtype, xp.float32(1)
+            return _sleef.elementwise(
+                self, lambda x: (one / xp.sqrt(x.astype(xp.float32))).astype(dt),
+                lambda x: (one / xp.sqrt(x.astype(xp.float32)).astype(dt).astype(
+                    xp.float32)).astype(dt), avx512=False)
         return xp.reciprocal(xp.sqrt(self))
 
 
