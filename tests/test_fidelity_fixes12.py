@@ -135,3 +135,25 @@ def test_rsqrt_half_vectors_and_scalar_tail(dtype, n, layout):
             x = x[:n // 2 * 2].reshape(-1, 2).t()
         return x.rsqrt(), L.rsqrt(x), x.clone().rsqrt_()
     _same(call)
+
+
+# ------------------------------------------------------------- nextafter
+
+@pytest.mark.parametrize("other", [0.0, -0.0, 1.0, -3.0, 1e-40, float("inf"), float("nan")])
+def test_nextafter_bfloat16_steps_the_bit_pattern(other):
+    vals = [0.0, -0.0, 1.0, -1.0, 2.5, 1e-40, -1e-40, float("inf"), float("nan"), 3.0]
+    _same(lambda L: L.nextafter(L.tensor(vals, dtype=L.bfloat16),
+                                L.full((len(vals),), other, dtype=L.bfloat16)))
+
+
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 3), (3,)), ((1,), (4,))], ids=str)
+def test_nextafter_gradients(shapes):
+    def call(L):
+        a = L.tensor([1.0, 2.0, -3.0, 0.5][:shapes[0][-1]]).expand(*shapes[0]).clone()
+        b = L.full(shapes[1], 0.25, dtype=L.float64)
+        a.requires_grad_()
+        b.requires_grad_()
+        r = L.nextafter(a, b)
+        r.sum().backward()
+        return r, type(r.grad_fn).__name__, a.grad, b.grad
+    _same(call)
