@@ -157,3 +157,18 @@ def test_nextafter_gradients(shapes):
         r.sum().backward()
         return r, type(r.grad_fn).__name__, a.grad, b.grad
     _same(call)
+
+
+# ------------------------------------------------------------- cross
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16", "float16"])
+@pytest.mark.parametrize("shape,dim", [((5, 3), -1), ((3, 4), 0), ((2, 3, 3), 1)])
+def test_cross_rounding(dtype, shape, dim):
+    _same(lambda L: L.linalg.cross(_values(L, dtype, shape, 2, 30.0),
+                                   _values(L, dtype, shape, 3, 30.0), dim=dim))
+
+
+@pytest.mark.parametrize("other", ["bool", "float16"])
+def test_cross_bool_not_implemented_first(other):
+    _same(lambda L: L.cross(L.ones(2, 3, dtype=L.bool), L.ones(2, 3, dtype=getattr(L, other)),
+                            dim=-1))

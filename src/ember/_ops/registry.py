@@ -623,7 +623,7 @@ def _low_inputs(op, arr):
 _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather",
                     "masked_select", "constant_pad_nd", "repeat", "tril", "triu",
                     "_softmax", "_log_softmax", "_softmax_backward_data",
-                    "_log_softmax_backward_data", "_embedding_bag", "renorm"))
+                    "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross"))
 
 
 def _reduced_arrays(op, args, cdt):
