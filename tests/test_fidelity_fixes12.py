@@ -172,3 +172,14 @@ def test_cross_rounding(dtype, shape, dim):
 def test_cross_bool_not_implemented_first(other):
     _same(lambda L: L.cross(L.ones(2, 3, dtype=L.bool), L.ones(2, 3, dtype=getattr(L, other)),
                             dim=-1))
+
+
+# ------------------------------------------------------------- logit in bfloat16
+
+@pytest.mark.parametrize("eps", [None, 0.25, 1e-3])
+@pytest.mark.parametrize("n", [3, 40, 130])
+def test_logit_bfloat16_rounds_each_step(eps, n):
+    def call(L):
+        x = _values(L, "bfloat16", (n,), 4, 0.4).abs()
+        return x.logit(eps), L.logit(x, eps), x.clone().logit_(eps)
+    _same(call)

@@ -650,7 +650,7 @@ def _reduced_arrays(op, args, cdt):
 # ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
 # the arrays (and numbers) in the type
 _REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
-                                 "special_xlog1py", "rsqrt", "nextafter"))
+                                 "special_xlog1py", "rsqrt", "nextafter", "logit"))
 
 
 def _bad_arg(op, args):

@@ -523,9 +523,14 @@ def logit(self, eps=None):
     tensor([0.0000, 1.0986])
     """
     _not_for(self, "logit_cpu", "c")
+    dt = self.dtype
+    t = dt.type
     if eps is not None and eps >= 0:
-        self = xp.clip(self, self.dtype.type(eps), self.dtype.type(1 - eps))
+        self = xp.clip(self, t(eps), t(1) - t(eps)).astype(dt)
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if dt.itemsize == 2 and dt.kind == "V":
+            # (bfloat16: each step rounded to the type, the log of float)
+            return xp.log((self / (t(1) - self)).astype(xp.float32)).astype(dt)
         return _vml.log(self / (1 - self))      # torch's log here is MKL's
 
 
