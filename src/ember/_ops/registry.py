@@ -103,7 +103,7 @@ class OpNode(Node):
             if g._data.dtype.char in "FD":
                 if op.holomorphic:
                     return _apply_conjugate(self, op, env, grads)
-            elif g._data.dtype in _REDUCED:
+            elif g._data.dtype in _REDUCED and op.reduced_in_float:
                 # torch's backward kernels for reduced types compute in float32 and round
                 # once: so does the whole formula here (the engine rounds each gradient to its
                 # input's dtype)
@@ -269,6 +269,7 @@ class OpDef:
     """One op entry: kernel, formulas, promotion kind, and its generated Node class."""
 
     holomorphic = True        # see ``op``: complex gradients take torch's conjugate
+    reduced_in_float = True   # see ``op``: a bfloat16 gradient's formula runs in float32
     overlap = None            # see ``op``: may the in-place form write an expanded tensor
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
@@ -361,7 +362,8 @@ class OpDef:
 def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
        view: bool = False, check=None, raw=None, holomorphic: bool = True,
-       pointwise: bool | None = None, overlap=None, **formulas):
+       pointwise: bool | None = None, overlap=None, reduced_in_float: bool = True,
+       **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
@@ -381,12 +383,17 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
     share memory (an expanded one), as torch's ``fill_`` and ``masked_fill_`` do: it sees the
     arguments and raises torch's error or warns (:func:`overlap_ok`, :func:`overlap_warns`);
     without it such a write raises torch's error.
+
+    ``reduced_in_float=False`` marks an op whose backward torch composes of ops in the
+    reduced type itself (bfloat16), each rounding: its formulas run on the tensors as they
+    are rather than in float32.
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
                   raw, pointwise)
         d.holomorphic = holomorphic
+        d.reduced_in_float = reduced_in_float
         if overlap is not None:
             d.overlap = overlap
         d.autocast = _AUTOCAST.get(opname)
@@ -623,7 +630,8 @@ def _low_inputs(op, arr):
 _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather",
                     "masked_select", "constant_pad_nd", "repeat", "tril", "triu",
                     "_softmax", "_log_softmax", "_softmax_backward_data",
-                    "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross"))
+                    "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross",
+                    "mvlgamma_"))
 
 
 def _reduced_arrays(op, args, cdt):
