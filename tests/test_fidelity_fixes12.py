@@ -210,3 +210,27 @@ def test_mvlgamma_out(pair):
     src, dst = pair
     _same(lambda L: L.mvlgamma((_values(L, "float32", (3,), 6).abs() + 2).to(getattr(L, src)), 2,
                                out=L.empty(3, dtype=getattr(L, dst))))
+
+
+# ------------------------------------------------------------- diff into out=, resized outs
+
+@pytest.mark.parametrize("pair", [("float32", "int64"), ("float64", "int64"),
+                                  ("complex64", "int64"), ("bfloat16", "int64"),
+                                  ("int32", "float32"), ("bool", "bool"), ("float16", "float32")],
+                         ids="->".join)
+@pytest.mark.parametrize("n", [1, 2])
+def test_diff_out_casts_as_sub(pair, n):
+    src, dst = pair
+    _same(lambda L: (L.diff(_values(L, "float32", (3, 4), 7, 4.0).to(getattr(L, src)).t(), n,
+                            dim=0, out=L.empty(0, dtype=getattr(L, dst))),))
+
+
+@pytest.mark.parametrize("name", ["erf", "neg", "exp"])
+def test_resized_out_takes_the_result_layout(name):
+    def call(L):
+        out = L.empty(0)
+        getattr(L, name)(_values(L, "float32", (4, 3), 8).t(), out=out)
+        return out, out.stride()
+    _same(call)
+    _same(lambda L: (L.fmax(_values(L, "float32", (2, 3), 8).t(), _values(L, "float32", (3, 2), 9),
+                            out=L.empty(0)),))

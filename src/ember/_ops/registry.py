@@ -931,7 +931,8 @@ def _write_out(out, res):
             import warnings
             warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
                           stacklevel=4)
-        out._data = xp.empty(res.shape, out._data.dtype)
+        # (resized in the result's layout: TensorIterator's strides for an elementwise op)
+        out._data = xp.empty_like(res, out._data.dtype, order="K")
     xp.copyto(out._data, res, casting="unsafe")
     out._vc.value += 1
     return out
