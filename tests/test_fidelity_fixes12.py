@@ -234,3 +234,22 @@ def test_resized_out_takes_the_result_layout(name):
     _same(call)
     _same(lambda L: (L.fmax(_values(L, "float32", (2, 3), 8).t(), _values(L, "float32", (3, 2), 9),
                             out=L.empty(0)),))
+
+
+# ------------------------------------------------------------- logsumexp
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "complex64", "float64", "float32"])
+@pytest.mark.parametrize("shape,dim", [((), 0), ((4,), 0), ((2, 4), 1), ((3, 2, 1), -1),
+                                       ((4, 4), (0, 1))])
+def test_logsumexp_steps_and_shift(dtype, shape, dim):
+    def call(L):
+        x = _values(L, dtype, shape, 10, 3.0)
+        leaf = x.is_floating_point() and dtype != "complex64"
+        if leaf:
+            x.requires_grad_()
+        r = L.logsumexp(x, dim, keepdim=True)
+        if not leaf:
+            return r
+        r.sum().backward()
+        return r, x.grad
+    _same(call)

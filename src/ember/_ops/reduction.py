@@ -670,20 +670,32 @@ def _lse_back(grad, self, result, dim, keepdim):
 
 
 @op("LogsumexpBackward0", name="logsumexp_", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, result, dim, keepdim: _lse_back(grad, self, result, dim, keepdim))
 def _logsumexp(self, dim, keepdim):
-    if self.ndim == 0:
-        return self.copy()
+    if self.ndim == 0:      # (torch's formula all the same: log(exp(x - x)) + x)
+        return _logsumexp.kernel(self.reshape(1), (0,), False).reshape(())
     with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if self.size == 0:
             return c_order(xp.log(xp.sum(xp.exp(self), axis=dim, keepdims=keepdim)))
-        m = xp.max(self, axis=dim, keepdims=True)
-        m = xp.where(xp.abs(m) == xp.inf, 0, m).astype(self.dtype)
+        # (a complex input's shift: the largest real part)
+        m = xp.max(self.real, axis=dim, keepdims=True)
+        m = xp.where(xp.abs(m) == xp.inf, 0, m).astype(m.dtype)
+        mk = m if keepdim else xp.squeeze(m, dim)
+        if self.dtype.itemsize == 2 and self.dtype.kind == "V":
+            # (bfloat16: each step rounded to the type, the exps summed in float)
+            f32, dt = xp.float32, self.dtype
+            e = xp.exp((self - m).astype(f32)).astype(dt).astype(f32)
+            s = cascade_sum(e, dim, keepdim).astype(dt)
+            return c_order(xp.log(s.astype(f32)).astype(dt) + mk)
+        if self.dtype.kind == "c":      # (torch's complex exp, sum and log, as ember's)
+            r = (_wrap(self) - _wrap(m)).exp().sum(dim, keepdim).log() + _wrap(mk)
+            return r._data
         e = _vml.exp(self - m)
         # torch adds the exps in its reduction order (its exp and log are MKL's)
         s = cascade_sum(e, dim, keepdim) if self.dtype in exact_dtype else \
             xp.sum(e, axis=dim, keepdims=keepdim)
-        return c_order(_vml.log(s) + (m if keepdim else xp.squeeze(m, dim)))
+        return c_order(_vml.log(s) + mk)
 
 
 def _real_into(t, out):
