@@ -253,3 +253,18 @@ def test_logsumexp_steps_and_shift(dtype, shape, dim):
         r.sum().backward()
         return r, x.grad
     _same(call)
+
+
+# ------------------------------------------------------------- var/std gradients in bfloat16
+
+@pytest.mark.parametrize("name", ["var", "std", "var_mean", "std_mean"])
+@pytest.mark.parametrize("shape,kw", [((3,), {"dim": 0}), ((3, 1, 2), {"dim": -1, "keepdim": True}),
+                                      ((4, 4), {"dim": -1}), ((3, 4), {})])
+def test_var_family_backward_in_bfloat16(name, shape, kw):
+    def call(L):
+        x = _values(L, "bfloat16", shape, 11, 30.0).requires_grad_()
+        r = getattr(L, name)(x, **kw)
+        first = r[0] if isinstance(r, tuple) else r
+        (first.sum() + (r[1].sum() if isinstance(r, tuple) else 0)).backward()
+        return r, x.grad
+    _same(call)

@@ -378,6 +378,7 @@ def _mean_back(grad, self, dim, keepdim, full):
 
 
 @op("VarBackward0", name="var_", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, dim, correction, keepdim, full:
         _var_back(grad, self, dim, correction, keepdim, full))
 def _var(self, dim, correction, keepdim, full):
@@ -385,6 +386,7 @@ def _var(self, dim, correction, keepdim, full):
 
 
 @op("StdBackward0", name="std_", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, result, dim, correction, keepdim, full:
         _std_back(grad, self, result, dim, correction, keepdim, full))
 def _std(self, dim, correction, keepdim, full):
@@ -399,7 +401,7 @@ def _mean_kernel(self, dim, keepdim):
 
 
 @op("VarMeanBackward0", name="var_mean_", method=False, function=False, promote=NONE,
-    outputs=2, self=lambda grads, self, dim, correction, keepdim, full:
+    outputs=2, reduced_in_float=False, self=lambda grads, self, dim, correction, keepdim, full:
         _var_back(grads[0], self, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _var_mean(self, dim, correction, keepdim, full):
@@ -407,7 +409,7 @@ def _var_mean(self, dim, correction, keepdim, full):
 
 
 @op("StdMeanBackward0", name="std_mean_", method=False, function=False, promote=NONE,
-    outputs=2, self=lambda grads, self, result, dim, correction, keepdim, full:
+    outputs=2, reduced_in_float=False, self=lambda grads, self, result, dim, correction, keepdim, full:
         _std_back(grads[0], self, result, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _std_mean(self, dim, correction, keepdim, full):
