@@ -268,3 +268,12 @@ def test_var_family_backward_in_bfloat16(name, shape, kw):
         (first.sum() + (r[1].sum() if isinstance(r, tuple) else 0)).backward()
         return r, x.grad
     _same(call)
+
+
+# ------------------------------------------------------------- histc's non-finite range
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("v", [float("nan"), -float("nan"), float("inf")])
+@pytest.mark.parametrize("n", [1, 2, 50])
+def test_histc_nan_range_message(dtype, v, n):
+    _same(lambda L: L.tensor([v] + [1.0] * (n - 1), dtype=getattr(L, dtype)).histc())
