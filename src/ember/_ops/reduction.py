@@ -401,7 +401,8 @@ def _mean_kernel(self, dim, keepdim):
 
 
 @op("VarMeanBackward0", name="var_mean_", method=False, function=False, promote=NONE,
-    outputs=2, reduced_in_float=False, self=lambda grads, self, dim, correction, keepdim, full:
+    outputs=2, reduced_in_float=False,
+    self=lambda grads, self, dim, correction, keepdim, full:
         _var_back(grads[0], self, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _var_mean(self, dim, correction, keepdim, full):
@@ -409,7 +410,8 @@ def _var_mean(self, dim, correction, keepdim, full):
 
 
 @op("StdMeanBackward0", name="std_mean_", method=False, function=False, promote=NONE,
-    outputs=2, reduced_in_float=False, self=lambda grads, self, result, dim, correction, keepdim, full:
+    outputs=2, reduced_in_float=False,
+    self=lambda grads, self, result, dim, correction, keepdim, full:
         _std_back(grads[0], self, result, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _std_mean(self, dim, correction, keepdim, full):
