@@ -279,3 +279,21 @@ def test_histc_nan_range_message(dtype, v, n):
     if dtype in ("float32", "float64") and n == 1 and v == float("inf"):
         pytest.skip("one infinite element: torch widens its range otherwise (left)")
     _same(lambda L: L.tensor([v] + [1.0] * (n - 1), dtype=getattr(L, dtype)).histc())
+
+
+# ------------------------------------------------------------- out= casts of var/std and angle
+
+@pytest.mark.parametrize("src", ["int8", "float32", "complex64", "bool", "float64"])
+@pytest.mark.parametrize("dst", ["int64", "float32", "complex64", "float16"])
+def test_angle_out_takes_a_float_result(src, dst):
+    _same(lambda L: (L.angle(L.tensor([1, -2, 0]).to(getattr(L, src)),
+                             out=L.empty(0, dtype=getattr(L, dst))),))
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("pair", [("bfloat16", "int64"), ("float32", "int64"),
+                                  ("float64", "bool")], ids="->".join)
+def test_var_out_cast_check(name, pair):
+    src, dst = pair
+    _same(lambda L: getattr(L, name)(_values(L, src, (3, 3), 12), dim=0, keepdim=True,
+                                     correction=0, out=L.empty(0, dtype=getattr(L, dst))))

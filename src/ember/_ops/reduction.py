@@ -425,6 +425,9 @@ def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
                  "std and var only support floating point and complex dtypes")
     full = dim is None
     dims = _reduce_dims(input, dim)
+    if out is not None and not input.dtype.is_complex:     # (std_var_out's check)
+        from .registry import check_out_cast
+        check_out_cast(input.dtype, out)
     _dof_warn(fname, input, dims, correction)
     return run(d, (input, dims, correction, keepdim, full), out)
 

@@ -892,6 +892,11 @@ def _check_out_dtype(op, args, out) -> None:
         if not (op.name == "abs" and x.dtype.is_complex and not out.dtype.is_complex):
             check_out_same_dtype(out, x, message)   # (complex abs into a real out: its own
         return                                      # path, checked on its float result)
+    if op.name in _FLOAT_RESULT:       # (TensorIterator's unary_float_op)
+        x = args[op.tensor_idx[0]]
+        check_out_cast(x.dtype.to_real() if x.dtype._category >= 2 else
+                       D.get_default_dtype(), out)
+        return
     if not op.promoting or op.promote not in (SAME, FLOAT):
         return
     present = [args[i] for i in op.tensor_idx if args[i] is not None]
@@ -921,6 +926,7 @@ def check_out_cast(rdt, out, name=None) -> None:
 
 
 _REAL_OF_COMPLEX = frozenset(("abs", "angle"))    # pointwise ops with real results of complex
+_FLOAT_RESULT = frozenset(("angle",))   # unpromoted ops whose out= takes a float result
 
 
 def _write_out(out, res):
