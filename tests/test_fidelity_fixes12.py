@@ -297,3 +297,16 @@ def test_var_out_cast_check(name, pair):
     src, dst = pair
     _same(lambda L: getattr(L, name)(_values(L, src, (3, 3), 12), dim=0, keepdim=True,
                                      correction=0, out=L.empty(0, dtype=getattr(L, dst))))
+
+
+# ------------------------------------------------------------- asinh, acosh
+
+@pytest.mark.parametrize("name", ["asinh", "acosh"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("shape", [(), (12,), (40, 50)])
+def test_asinh_acosh_as_glibc(name, dtype, shape):
+    def call(L):
+        x = _values(L, dtype, shape, 13, 30.0)
+        x = x.abs() + 0.5 if name == "acosh" else x
+        return getattr(x, name)(), getattr(L, name)(x.t() if x.ndim == 2 else x)
+    _same(call)

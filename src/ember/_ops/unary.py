@@ -406,15 +406,25 @@ def tanh(self):
     self=lambda grad, self: grad * (self.pow(2) + 1).rsqrt())
 def asinh(self):
     """Inverse hyperbolic sine."""
-    return xp.arcsinh(self)
+    return _glibc_map(self, "asinh", xp.arcsinh)
+
+
+def _glibc_map(a, name, fallback):
+    """``name`` of glibc one by one on float32/float64 (``asinhf``/``asinh``), as torch's
+    ``map(std::name)`` computes it (NumPy's SIMD loops round otherwise)."""
+    if a.dtype == xp.float32 or a.dtype == xp.float64:
+        from . import _libm
+        return (_libm.c_float(name + "f") if a.dtype == xp.float32 else
+                _libm.double_fn(name))(a)
+    with xp.errstate(invalid="ignore", divide="ignore"):
+        return fallback(a)
 
 
 @op("AcoshBackward0", promote=FLOAT,
     self=lambda grad, self: grad * (self.pow(2) - 1).rsqrt())
 def acosh(self):
     """Inverse hyperbolic cosine (NaN below 1)."""
-    with xp.errstate(invalid="ignore"):
-        return xp.arccosh(self)
+    return _glibc_map(self, "acosh", xp.arccosh)
 
 
 @op("AtanhBackward0", promote=FLOAT,
