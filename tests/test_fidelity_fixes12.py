@@ -310,3 +310,13 @@ def test_asinh_acosh_as_glibc(name, dtype, shape):
         x = x.abs() + 0.5 if name == "acosh" else x
         return getattr(x, name)(), getattr(L, name)(x.t() if x.ndim == 2 else x)
     _same(call)
+
+
+# ------------------------------------------------------------- index_select of an empty self
+
+@pytest.mark.parametrize("idx", [[-2, 1], [5, 0], [1, 2], [0, 4], [1, -1]])
+@pytest.mark.parametrize("shape,dim", [((0, 3, 4), 2), ((0, 3, 4), 1), ((2, 0, 4), 2),
+                                       ((0, 4), 1), ((0, 4), 0), ((3, 4, 0), 0), ((0,), 0),
+                                       ((2, 3, 4), 2), ((2, 3, 4), 0)])
+def test_index_select_bounds_of_an_empty_self(idx, shape, dim):
+    _same(lambda L: L.zeros(*shape, dtype=L.float16).index_select(dim, L.tensor(idx)))
