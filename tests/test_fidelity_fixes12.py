@@ -320,3 +320,13 @@ def test_asinh_acosh_as_glibc(name, dtype, shape):
                                        ((2, 3, 4), 2), ((2, 3, 4), 0)])
 def test_index_select_bounds_of_an_empty_self(idx, shape, dim):
     _same(lambda L: L.zeros(*shape, dtype=L.float16).index_select(dim, L.tensor(idx)))
+
+
+# ------------------------------------------------------------- logcumsumexp's out= check first
+
+@pytest.mark.parametrize("src", ["int8", "bool", "int32", "float32"])
+@pytest.mark.parametrize("dst", ["float32", "int64", "same", "float64"])
+@pytest.mark.parametrize("dim", [0, 3])
+def test_logcumsumexp_out_checked_first(src, dst, dim):
+    _same(lambda L: L.logcumsumexp(L.ones(3, dtype=getattr(L, src)), dim, out=L.empty(
+        0, dtype=getattr(L, src if dst == "same" else dst))))

@@ -427,13 +427,13 @@ def logcumsumexp(input: Tensor, dim: int, *, out=None) -> Tensor:
     >>> ember.logcumsumexp(ember.tensor([0., 0.]), 0)
     tensor([0.0000, 0.6931])
     """
+    if out is not None and out.dtype is not input.dtype:    # (checked first, as torch)
+        raise RuntimeError(f"expected scalar_type {input.dtype.scalar_name} but found "
+                           f"{out.dtype.scalar_name}")
+    d = norm_dim(dim, input.ndim)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
-    d = norm_dim(dim, input.ndim)
-    if out is not None and out.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar_type {input.dtype.scalar_name} but found "
-                           f"{out.dtype.scalar_name}")
     res = _logcumsumexp(input, d)
     return res if out is None else _write_out(out, res._data)
 
