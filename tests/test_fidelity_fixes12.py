@@ -330,3 +330,14 @@ def test_index_select_bounds_of_an_empty_self(idx, shape, dim):
 def test_logcumsumexp_out_checked_first(src, dst, dim):
     _same(lambda L: L.logcumsumexp(L.ones(3, dtype=getattr(L, src)), dim, out=L.empty(
         0, dtype=getattr(L, src if dst == "same" else dst))))
+
+
+# ------------------------------------------------------------- clamp_min/clamp_max by a number
+
+@pytest.mark.parametrize("name", ["clamp_min", "clamp_max"])
+@pytest.mark.parametrize("src", ["float16", "bool", "int32", "uint8", "float32"])
+@pytest.mark.parametrize("bound", [-2, 0.5, True])
+@pytest.mark.parametrize("dst", ["float16", "int64", "bool", "float32"])
+def test_clamp_bound_number_out_dtype(name, src, bound, dst):
+    _same(lambda L: getattr(L, name)(L.ones(3, dtype=getattr(L, src)), bound,
+                                     out=L.empty(0, dtype=getattr(L, dst))))

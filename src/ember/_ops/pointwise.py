@@ -1544,15 +1544,30 @@ def _bound_op(scalar, tensor, bound):
     return tensor if isinstance(bound, Tensor) else scalar
 
 
+def _scalar_bound_out(input, bound, out) -> None:
+    """torch's check of the out= of clamp_min/clamp_max by a number: a unary op whose out=
+    has the computation's dtype (the input's, or for integers its promotion with the
+    number)."""
+    from .. import _dtype as D
+    from .._tensor import Tensor
+    if out is None or isinstance(bound, Tensor) or input.dtype.is_complex:
+        return
+    dt = input.dtype if input.dtype.is_floating_point else D.result_type(input, bound)
+    if out.dtype is not dt:
+        raise RuntimeError(f"Found dtype {out.dtype.scalar_name} but expected {dt.scalar_name}")
+
+
 @expose
 def clamp_min(input, min, *, out=None):
     """``max(input, min)`` element-wise (``min`` a number or a tensor)."""
+    _scalar_bound_out(input, min, out)
     return _run(_bound_op(_clamp_min_scalar, _clamp_min_tensor, min), (input, min), out)
 
 
 @expose
 def clamp_max(input, max, *, out=None):
     """``min(input, max)`` element-wise (``max`` a number or a tensor)."""
+    _scalar_bound_out(input, max, out)
     return _run(_bound_op(_clamp_max_scalar, _clamp_max_tensor, max), (input, max), out)
 
 
