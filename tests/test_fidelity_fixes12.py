@@ -341,3 +341,16 @@ def test_logcumsumexp_out_checked_first(src, dst, dim):
 def test_clamp_bound_number_out_dtype(name, src, bound, dst):
     _same(lambda L: getattr(L, name)(L.ones(3, dtype=getattr(L, src)), bound,
                                      out=L.empty(0, dtype=getattr(L, dst))))
+
+
+@pytest.mark.parametrize("name", ["asinh", "acosh", "atanh"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float32", "float64"])
+def test_inverse_hyperbolic_inplace_and_gradients(name, dtype):
+    def call(L):
+        x = _values(L, "float32", (300,), 14, 0.4 if name == "atanh" else 3.0)
+        x = (x.abs() + 1.01 if name == "acosh" else x).to(getattr(L, dtype))
+        inplace = getattr(x.clone(), name + "_")()
+        x.requires_grad_()
+        getattr(x, name)().sum().backward()
+        return inplace, x.grad
+    _same(call)

@@ -402,7 +402,7 @@ def tanh(self):
     return xp.tanh(self)
 
 
-@op("AsinhBackward0", promote=FLOAT,
+@op("AsinhBackward0", promote=FLOAT, reduced_in_float=False,
     self=lambda grad, self: grad * (self.pow(2) + 1).rsqrt())
 def asinh(self):
     """Inverse hyperbolic sine."""
@@ -420,15 +420,15 @@ def _glibc_map(a, name, fallback):
         return fallback(a)
 
 
-@op("AcoshBackward0", promote=FLOAT,
+@op("AcoshBackward0", promote=FLOAT, reduced_in_float=False,
     self=lambda grad, self: grad * (self.pow(2) - 1).rsqrt())
 def acosh(self):
     """Inverse hyperbolic cosine (NaN below 1)."""
     return _glibc_map(self, "acosh", xp.arccosh)
 
 
-@op("AtanhBackward0", promote=FLOAT,
-    self=lambda grad, self: grad * (1 / (1 - self.pow(2))))
+@op("AtanhBackward0", promote=FLOAT, reduced_in_float=False,
+    self=lambda grad, self: grad / (1 - self.pow(2)))
 def atanh(self):
     """Inverse hyperbolic tangent (NaN outside ``[-1, 1]``)."""
     return _atanh(self)
@@ -451,11 +451,11 @@ def _no_derivative(what):
 def _inverse_hyperbolic_inplace():
     """torch records the in-place inverse hyperbolics as ``AsinhBackward1`` …, nodes whose
     backward raises (torch has no derivative for them)."""
-    for name, fn in (("asinh", xp.arcsinh), ("acosh", xp.arccosh), ("atanh", _atanh)):
+    for name in ("asinh", "acosh", "atanh"):
         forward = OPS[name]
         node = forward.node_name[:-1] + "1"
 
-        def kernel(self, _fn=fn):
+        def kernel(self, _fn=forward.kernel):     # (the values of the forward's kernel)
             with xp.errstate(divide="ignore", invalid="ignore"):
                 return _fn(self)
         kernel.__name__ = name + "_inplace"
