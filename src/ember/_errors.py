@@ -211,8 +211,15 @@ def _matches(kind: str, obj) -> bool:
     if kind == "tuple of ints":
         return isinstance(obj, int) and not isinstance(obj, bool) or isinstance(
             obj, (tuple, list)) and all(isinstance(v, int) for v in obj)
+    if kind == "tuple of Tensors":
+        return isinstance(obj, (tuple, list)) and all(isinstance(v, Tensor) for v in obj)
     if kind.startswith("tuple of"):
         return isinstance(obj, (tuple, list))
+    if kind == "torch.dtype":
+        from ._dtype import dtype
+        return isinstance(obj, dtype)
+    if kind == "str":
+        return isinstance(obj, str)
     return True
 
 
@@ -224,8 +231,22 @@ def _parse_option(option: str) -> list:
             for part in option[1:-1].split(", ")]
 
 
-def _has_out(params) -> bool:
-    return any(kind.endswith(" out =") or name == "out" for kind, name in params)
+def _type_fits(kind: str, obj) -> bool:
+    """Whether ``obj`` fits the printed type ``kind`` as torch's list of signatures tells:
+    by the name of its type (a ``float`` taking an ``int`` too; ``tuple of ints``,
+    ``Number`` … no name matches)."""
+    return _arg_type(obj) in {"float": ("float", "int"), "int": ("int",)}.get(kind, (kind,))
+
+
+def _arg_shown(obj) -> str:
+    """An argument as torch's list of signatures shows it: a tuple or list with the types
+    of its elements."""
+    if isinstance(obj, (tuple, list)):
+        inner = ", ".join(_arg_type(v) for v in obj)
+        if isinstance(obj, list):
+            return f"list of [{inner}]"
+        return f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
+    return _arg_type(obj)
 
 
 def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
@@ -238,24 +259,27 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
     def described(params=None):
         parts = []
         for i, a in enumerate(args):
-            ok = params is None or (i < len(params) and _matches(params[i][0], a))
-            parts.append(_arg_type(a) if ok else f"!{_arg_type(a)}!")
+            if params is None:
+                parts.append(_arg_type(a))
+                continue
+            ok = i < len(params) and _type_fits(params[i][0], a)
+            parts.append(_arg_shown(a) if ok else f"!{_arg_shown(a)}!")
         for i, (k, v) in enumerate(kws, len(args)):
-            if params is not None:
-                v = kwargs[params[i][1]]
-                k = params[i][1]
-            ok = params is None or _matches(params[i][0], v)
-            parts.append(f"{k}={_arg_type(v)}" if ok else f"{k}=!{_arg_type(v)}!")
+            if params is None:
+                parts.append(f"{k}={_arg_type(v)}")
+                continue
+            k = params[i][1]
+            v = kwargs[k]
+            ok = _type_fits(params[i][0], v)
+            parts.append(f"{k}={_arg_shown(v)}" if ok else f"!{k}={_arg_shown(v)}!")
         text = "".join(p + ", " for p in parts)
         return "(" + (text[:-2] if args else text) + ")"
 
     def count_fits(params):
-        expected = len(params) - (_has_out(params) and "out" not in kwargs)
-        return len(args) + len(kwargs) == expected
+        return len(args) + len(kwargs) == len(params)
 
     def unmatched(params):
-        start = len(params) - len(kwargs) - (_has_out(params) and "out" not in kwargs)
-        tail = {n for _, n in params[max(start, 0):]}
+        tail = {n for _, n in params[max(len(params) - len(kwargs), 0):]}
         return [k for k, _ in kws if k not in tail]
 
     msg = f"{name}() received an invalid combination of arguments - got {described()}"
@@ -270,6 +294,106 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
                     "      didn't match because some of the arguments have invalid types: "
                     f"{described(params)}\n")
     return TypeError(msg)
+
+
+class Unparsed(TypeError):
+    """Raised inside an op for a call that fits none of torch's signatures of it, where Python
+    bound the call: an op published with its ``overloads`` answers with :func:`parser_error`
+    for the call as given (a plain TypeError of this message otherwise)."""
+
+
+Unparsed.__name__ = Unparsed.__qualname__ = "TypeError"
+Unparsed.__module__ = "builtins"
+
+_MISSING = object()
+
+
+def _signature(option: str) -> list:
+    """``(type, name, optional, allow_none, keyword_only)`` of each parameter of one of
+    torch's printed signatures (``* ,`` marks the keyword-only ones; a default: optional)."""
+    params, kw_only = [], False
+    for part in option.strip()[1:-1].split(", "):
+        if not part:
+            continue
+        if part == "*":
+            kw_only = True
+            continue
+        decl, given, default = part.partition(" = ")
+        kind, name = decl.rsplit(" ", 1)
+        params.append((kind, name, bool(given), default == "None", kw_only))
+    return params
+
+
+def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
+    """The error torch's ``FunctionSignature::parse`` raises for the call on one signature
+    (None where it binds): the positional arguments, then each parameter in order, then the
+    keywords left over."""
+    nargs, max_pos = len(args), sum(not p[4] for p in params)
+    min_args = sum(not p[2] for p in params)
+
+    def extra_args():
+        if min_args != max_pos:
+            return TypeError(f"{name}() takes from {min_args} to {max_pos} positional "
+                             f"arguments but {nargs} were given")
+        return TypeError(f"{name}() takes {max_pos} positional argument"
+                         f"{'' if max_pos == 1 else 's'} but {nargs} "
+                         f"{'was' if nargs == 1 else 'were'} given")
+
+    varargs = max_pos == 1 and params[0][0] == "tuple of ints"
+    if nargs > max_pos and not varargs:
+        return extra_args()
+    arg_pos, remaining = 0, len(kwargs)
+    for i, (kind, pname, optional, allow_none, kw_only) in enumerate(params):
+        is_kwd = arg_pos >= nargs
+        if not is_kwd and kw_only:
+            return extra_args()
+        obj = kwargs.get(pname, _MISSING) if is_kwd else args[arg_pos]
+        if (obj is _MISSING and optional) or (obj is None and allow_none):
+            pass
+        elif obj is _MISSING:
+            missing = [f'"{p[1]}"' for p in params[i:] if not p[2]]
+            return TypeError(f"{name}() missing {len(missing)} required positional argument"
+                             f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
+        elif _matches(kind, obj):
+            pass
+        elif varargs and arg_pos == 0 and not is_kwd and all(
+                isinstance(a, int) and not isinstance(a, bool) for a in args):
+            arg_pos = nargs
+            continue
+        elif is_kwd:
+            return TypeError(f"{name}(): argument '{pname}' must be {kind}, not "
+                             f"{type_name(obj)}")
+        else:
+            return TypeError(f"{name}(): argument '{pname}' (position {arg_pos + 1}) must be "
+                             f"{kind}, not {type_name(obj)}")
+        if not is_kwd:
+            arg_pos += 1
+        elif obj is not _MISSING:
+            remaining -= 1
+    if remaining > 0:
+        names = [p[1] for p in params]
+        for k in kwargs:
+            if k not in names:
+                return TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+            if names.index(k) < nargs:
+                return TypeError(f"{name}() got multiple values for argument '{k}'")
+        return TypeError("invalid keyword arguments")
+    return None
+
+
+def parser_error(name: str, options, args, kwargs: dict) -> TypeError:
+    """torch's ``PythonArgParser`` error for a call of ``name`` (positional ``args``, keyword
+    ``kwargs``) that fits none of its printed signatures ``options``: one signature's own
+    parse error where only one takes as many arguments as given (or there is only one), else
+    the list of them all (:func:`invalid_arguments`)."""
+    sigs = [_signature(o) for o in options]
+    n = len(args) + len(kwargs)
+    plausible = [s for s in sigs if sum(not p[2] for p in s) <= n <= len(s)]
+    if len(sigs) == 1 or len(plausible) == 1:
+        err = _parse_error(name, sigs[0] if len(sigs) == 1 else plausible[0], args, kwargs)
+        if err is not None:
+            return err
+    return invalid_arguments(name, options, args, kwargs)
 
 
 def method_options(options) -> tuple:

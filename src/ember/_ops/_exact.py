@@ -1055,17 +1055,18 @@ def _binary_reduce(seq, step, combine_zero=True):
     return seqsum(terms)
 
 
-def vector_norm(a, p, dims, keepdim):
+def vector_norm(a, p, dims, keepdim, vectorised=True):
     """``norm_stub`` for p = 1, 2 or another finite nonzero p on float32/float64: torch's
-    vectorised sum of squares over a contiguous last dim (p = 2), else a float accumulator
-    per output in the iterator's order."""
+    vectorised sum of squares over a contiguous last dim (p = 2; not ``vectorised``: the
+    magnitudes of a complex input), else a float accumulator per output in the iterator's
+    order."""
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
     if y is None:
         return np.zeros(out_shape, a.dtype)
     if a.size == int(np.prod(out_shape)):     # only dims of size 1 reduced: torch's is |a|
         return np.abs(a).reshape(out_shape).copy(order="C")
     lanes = _LANES[a.dtype]
-    if p == 2 and nred == 1 and y.strides[0] == a.itemsize:
+    if p == 2 and nred == 1 and y.strides[0] == a.itemsize and vectorised:
         n0 = y.shape[0]
         vs = n0 // lanes
         v = y[:vs * lanes].reshape((vs, lanes) + y.shape[1:])

@@ -215,13 +215,15 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     d = norm_dim(dim, input.ndim)
     parts = [t for t in (prepend, input, append) if t is not None]
     x = cat(parts, d) if len(parts) > 1 else input
-    for _ in range(n):
+    from .registry import FUNCTIONS
+    n = min(n, x.shape[d])
+    for i in range(n):
         m = x.shape[d]
-        if m == 0:
-            break
         hi, lo = x.narrow(d, 1, m - 1), x.narrow(d, 0, m - 1)
-        x = hi.logical_xor(lo) if x.dtype is D.bool else hi - lo
-    return x if out is None else _write_out(out, x._data)
+        # (the last difference into out=: torch's sub_out, with its cast check)
+        x = FUNCTIONS["logical_xor" if x.dtype is D.bool else "sub"](
+            hi, lo, out=out if i == n - 1 else None)
+    return x if out is None or n else _write_out(out, x._data)
 
 
 @expose(method=False)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import warnings
 
+from .. import _dtype as D
 from .._device import xp
+from ._exact import fma
 from .registry import expose, op, run
 from .util import broadcast_shapes, c_order, norm_dim
 
@@ -29,7 +31,12 @@ def _linalg_cross(self, other, dim):
     b = xp.moveaxis(other, dim, -1)
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    out = xp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    if a.dtype.kind == "f" and a.dtype.itemsize >= 4:
+        # (torch's compiled float loop: the first product fused into the difference)
+        out = xp.stack([fma(a1, b2, -(a2 * b1)), fma(a2, b0, -(a0 * b2)),
+                        fma(a0, b1, -(a1 * b0))], axis=-1)
+    else:   # (half types: each product and difference rounded to the type)
+        out = xp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
     return c_order(xp.moveaxis(out, -1, dim))      # (torch's result is contiguous)
 
 
@@ -42,6 +49,8 @@ def linalg_cross(input, other, *, dim: int = -1, out=None):
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{input.shape[d]} and {other.shape[d]}")
     broadcast_shapes(input.shape, other.shape)
+    if input.dtype is D.bool:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
                            f"{other.dtype.scalar_name}")

@@ -260,21 +260,35 @@ def ldexp(self, other):
     return self * xp.exp2(other)
 
 
-def _not_differentiable(name):
-    def formula(grad):
-        raise RuntimeError(f"the derivative for '{name}' is not implemented.")
-    return formula
-
-
 @op("NextafterBackward0", inplace=True, tensors=("self", "other"),
     check=tensor_operands("nextafter"),
-    self=_not_differentiable("nextafter"), other=_not_differentiable("nextafter"))
+    self=lambda grad: grad, other=lambda grad, other: other.new_zeros(other.shape))
 def nextafter(self, other):
     """The next representable float after ``self`` towards ``other``."""
+    if self.dtype.itemsize == 2 and self.dtype.kind == "V":
+        return _nextafter_bits(self, other)
     if self.dtype.kind not in "f":
         raise NotImplementedError(f"\"nextafter_cpu\" not implemented for "
                                   f"'{_name(self)}'")
     return xp.nextafter(self, other)
+
+
+def _nextafter_bits(a, b):
+    """c10's ``nextafter`` of bfloat16 (musl's, on the 16-bit pattern): NaN where either is
+    NaN, ``to`` where both are zeros, the smallest subnormal towards ``to`` from a zero, else
+    one step of the pattern."""
+    a, b = xp.broadcast_arrays(a, b)
+    ua, ub = a.view(xp.uint16), b.view(xp.uint16)
+    sign = xp.uint16(0x8000)
+    abs_a, abs_b = ua & ~sign, ub & ~sign
+    away = (abs_a > abs_b) | ((ua ^ ub) & sign).astype(bool)
+    step = xp.where(away, ua - xp.uint16(1), ua + xp.uint16(1)).astype(xp.uint16)
+    from_zero = xp.where(abs_b == 0, ub, (ub & sign) | xp.uint16(1)).astype(xp.uint16)
+    bits = xp.where(ua == ub, ua, xp.where(abs_a == 0, from_zero, step)).astype(xp.uint16)
+    out = bits.view(a.dtype).copy()
+    nan = xp.isnan(a.astype(xp.float32)) | xp.isnan(b.astype(xp.float32))
+    out[nan] = (a.astype(xp.float32) + b.astype(xp.float32))[nan].astype(a.dtype)
+    return out
 
 
 def _name(arr):
@@ -413,13 +427,13 @@ def logcumsumexp(input: Tensor, dim: int, *, out=None) -> Tensor:
     >>> ember.logcumsumexp(ember.tensor([0., 0.]), 0)
     tensor([0.0000, 0.6931])
     """
+    if out is not None and out.dtype is not input.dtype:    # (checked first, as torch)
+        raise RuntimeError(f"expected scalar_type {input.dtype.scalar_name} but found "
+                           f"{out.dtype.scalar_name}")
+    d = norm_dim(dim, input.ndim)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
-    d = norm_dim(dim, input.ndim)
-    if out is not None and out.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar_type {input.dtype.scalar_name} but found "
-                           f"{out.dtype.scalar_name}")
     res = _logcumsumexp(input, d)
     return res if out is None else _write_out(out, res._data)
 

@@ -82,10 +82,18 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     a = input._data.reshape(-1)
     if left == right and a.size:
         left, right = float(a.min()), float(a.max())
+        if a.size > 1 or input.dtype is D.bfloat16:
+            # (torch's aminmax makes its own NaN: x86's, sign set; bfloat16's positive)
+            sign = 1.0 if input.dtype is D.bfloat16 else -1.0
+            left, right = (math.copysign(v, sign) if math.isnan(v) else v
+                           for v in (left, right))
     if left == right:
         left, right = left - 1, right + 1
     if not (math.isfinite(left) and math.isfinite(right)):
-        raise RuntimeError(f"torch.histc: range of [{left:g}, {right:g}] is not finite")
+        def shown(v):       # (as C++ streams print a double: a NaN's sign too)
+            return "-nan" if math.isnan(v) and math.copysign(1.0, v) < 0 else f"{v:g}"
+        raise RuntimeError(f"torch.histc: range of [{shown(left)}, {shown(right)}] is not "
+                           "finite")
     if not left < right:
         raise RuntimeError("torch.histc: max must be larger than min")
     edges = _F.linspace(left, right, bins + 1, dtype=input.dtype)._data

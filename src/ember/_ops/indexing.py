@@ -388,7 +388,8 @@ def index_select(input, dim, index, *, out=None):
         raise RuntimeError(_errors.INDEX_SELECT_EMPTY)
     bad = index._data[(index._data < 0) | (index._data >= n)] if index._data.size else ()
     if len(bad):        # (no negative index; torch's kernel along a later dim says so)
-        if nd > 1 and 0 < d and (d < nd - 1 or nd == 2):
+        # (an empty self's bound check says so along any dim)
+        if nd > 1 and (0 < d and (d < nd - 1 or nd == 2) or not input._data.size):
             raise RuntimeError(f"INDICES element is out of DATA bounds, id="
                                f"{int(bad.reshape(-1)[0])} axis_dim={n}")
         raise IndexError("index out of range in self")

@@ -33,7 +33,7 @@ from .registry import (
 )
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
-from .util import c_order
+from .util import c_order, renamed
 
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")  # (on first use)
 _sleef_fmod = _lazy.defer(globals(), "_sleef_fmod", "ember._ops._sleef_fmod")
@@ -1106,13 +1106,21 @@ def _check_same_dtype(self, other):
 
 
 def _need_tensor(name, value, position=2):
+    """torch's parser error for an ``other`` that is no tensor (of an op published with its
+    signature: as the call gave it, by keyword or position)."""
     from .._tensor import Tensor
     if not isinstance(value, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, "
-                        f"not {type(value).__name__}")
+        raise _errors.Unparsed(f"{name}(): argument 'other' (position {position}) must be "
+                               f"Tensor, not {type(value).__name__}")
 
 
-@expose(method=False)
+_CLOSE_SIGNATURE = ("(Tensor input, Tensor other, float rtol = 1e-05, float atol = 1e-08, "
+                    "bool equal_nan = False)",)
+_PAIR_SIGNATURES = {"isclose": _CLOSE_SIGNATURE, "allclose": _CLOSE_SIGNATURE,
+                    "equal": ("(Tensor input, Tensor other)",)}
+
+
+@expose(method=False, overloads=_CLOSE_SIGNATURE)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Element-wise ``|input - other| <= atol + rtol * |other|`` (equal values always close).
 
@@ -1148,7 +1156,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return Tensor._wrap(_mf.ti_layout(xp.asarray(close), input._data, other._data))
 
 
-@expose(method=False)
+@expose(method=False, overloads=_CLOSE_SIGNATURE)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True when every element of ``input`` is close to ``other`` (see :func:`isclose`).
 
@@ -1159,7 +1167,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
-@expose(method=False)
+@expose(method=False, overloads=_PAIR_SIGNATURES["equal"])
 def equal(input, other):
     """True when both tensors have the same shape and equal elements.
 
@@ -1172,18 +1180,9 @@ def equal(input, other):
     return bool(xp.array_equal(input._data, other._data))
 
 
-def _pair_method(fn):
-    """``Tensor.<fn>``: torch's method counts ``other`` as argument 1 in its type error."""
-    def method(self, other, *args, **kwargs):
-        _need_tensor(fn.__name__, other, 1)
-        return fn(self, other, *args, **kwargs)
-    method.__name__, method.__qualname__ = fn.__name__, "Tensor." + fn.__name__
-    method.__doc__ = fn.__doc__
-    return expose(method, function=False)
-
-
-for _fn in (isclose, allclose, equal):
-    _pair_method(_fn)
+for _fn in (isclose, allclose, equal):    # (the methods' parser errors count no ``input``)
+    expose(renamed(_fn, "Tensor." + _fn.__name__), function=False,
+           overloads=_PAIR_SIGNATURES[_fn.__name__])
 
 
 # ----------------------------------------------------------------------------- logical, bitwise
@@ -1545,15 +1544,30 @@ def _bound_op(scalar, tensor, bound):
     return tensor if isinstance(bound, Tensor) else scalar
 
 
+def _scalar_bound_out(input, bound, out) -> None:
+    """torch's check of the out= of clamp_min/clamp_max by a number: a unary op whose out=
+    has the computation's dtype (the input's, or for integers its promotion with the
+    number)."""
+    from .. import _dtype as D
+    from .._tensor import Tensor
+    if out is None or isinstance(bound, Tensor) or input.dtype.is_complex:
+        return
+    dt = input.dtype if input.dtype.is_floating_point else D.result_type(input, bound)
+    if out.dtype is not dt:
+        raise RuntimeError(f"Found dtype {out.dtype.scalar_name} but expected {dt.scalar_name}")
+
+
 @expose
 def clamp_min(input, min, *, out=None):
     """``max(input, min)`` element-wise (``min`` a number or a tensor)."""
+    _scalar_bound_out(input, min, out)
     return _run(_bound_op(_clamp_min_scalar, _clamp_min_tensor, min), (input, min), out)
 
 
 @expose
 def clamp_max(input, max, *, out=None):
     """``min(input, max)`` element-wise (``max`` a number or a tensor)."""
+    _scalar_bound_out(input, max, out)
     return _run(_bound_op(_clamp_max_scalar, _clamp_max_tensor, max), (input, max), out)
 
 

@@ -16,7 +16,7 @@ from .._device import xp
 from .._dtype import can_cast, no_barebones_kernel
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod, summed_dtype
-from .registry import NONE, check_out_tuple, expose, op, run, write_outs
+from .registry import NONE, check_out_dtype, check_out_tuple, expose, op, run, write_outs
 from .search import _return_type
 from .shape import _flip
 from .util import c_order, dim_not_none, norm_dim, norm_dims
@@ -86,18 +86,14 @@ def _reduce_dims(input, dim):
         else tuple(range(nd))
 
 
-_SUM_OUT_ERROR = (
-    "sum() received an invalid combination of arguments - got (Tensor, out=Tensor), but "
-    "expected one of:\n * (Tensor input, *, torch.dtype dtype = None)\n * (Tensor input, tuple "
-    "of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n")
-
-
-@expose
+@expose(overloads=("(Tensor input, *, torch.dtype dtype = None)",
+                   "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype "
+                   "dtype = None, Tensor out = None)"))
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over ``dim`` (int or tuple), keeping dims if ``keepdim``."""
     if dim is None and not keepdim:
-        if out is not None:
-            raise TypeError(_SUM_OUT_ERROR)
+        if out is not None:         # (the sum of all elements takes no out=)
+            raise _errors.Unparsed("sum() received an invalid combination of arguments")
         return _sum_all(input, dtype)
     # (dim=None with keepdim is torch's sum.dim_IntList over every dim)
     return run(_sum_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
@@ -238,68 +234,43 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
     return c_order(xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 
-_PROD_ERROR = (
-    "prod() received an invalid combination of arguments - got ({}), but expected one of:\n"
-    " * (*, torch.dtype dtype = None)\n"
-    " * (int dim, bool keepdim = False, *, torch.dtype dtype = None)\n")
-
-
-@expose
+@expose(overloads=("(Tensor input, *, torch.dtype dtype = None)",
+                   "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
+                   "Tensor out = None)"))
 def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
     """Product of all elements, or over one ``dim``; integral inputs give int64.
 
     >>> ember.tensor([[1., 2.], [3., 4.]]).prod(0)
     tensor([3., 8.])
     """
-    if dim is _NO_DIM:
-        return run(_prod_all, (input, dtype), out)
-    if not isinstance(dim, int) or isinstance(dim, bool):
-        got = "dim=NoneType, " if dim is None else type(dim).__name__
-        raise TypeError(_PROD_ERROR.format(got))
+    if dim is _NO_DIM and out is None and not keepdim:
+        return run(_prod_all, (input, dtype))
+    if not isinstance(dim, int) or isinstance(dim, bool):   # (the product of all elements
+        # takes no out=)
+        raise _errors.Unparsed("prod() received an invalid combination of arguments")
     nd = input._data.ndim
     return run(_prod_dim, (input, norm_dim(dim, nd), keepdim, dtype), out)
 
 
 # ----------------------------------------------------------------------------- var / std
 
-def _var_overload_error(fname, method, dim, unbiased, keepdim, correction, out=None):
-    """torch's parser error for a call of var/std (``method``: ``Tensor.var``) that matches
-    none of its overloads, as a call passing ``dim`` by position and the rest by keyword
-    (torch lists the keywords last given first; ``out`` given last: var_mean has none)."""
-    got = [] if method else ["Tensor"]
-    if dim is not None:
-        got.append(type(dim).__name__)
-    kws = [("unbiased", unbiased), ("keepdim", keepdim if keepdim else None),
-           ("correction", correction), ("out", out)]
-    got += [f"{k}={type(v).__name__}" for k, v in reversed(kws) if v is not None]
-    n_given = len(got)
-    unmatched = ", ".join(g.split("=")[0] for g in got if "=" in g)
-    got = ", ".join(got) + (", " if method and dim is None else "")
-    inp, out, out2 = ("", "", "") if method else ("Tensor input, ", ", *, Tensor out = None",
-                                                  ", Tensor out = None")
-    if fname.endswith("_mean"):
-        out = out2 = ""
-    options = [f"{inp}tuple of ints dim, bool unbiased = True, bool keepdim = False{out}",
-               f"{inp}tuple of ints dim = None, *, Number correction = None, bool keepdim = "
-               f"False{out2}", f"{inp}bool unbiased = True"]
-    msg = f"{fname}() received an invalid combination of arguments - got ({got}), but " \
-          "expected one of:\n"
-    for o in options:
-        msg += f" * ({o})\n"
-        # (torch's count of an overload's arguments takes its ``*`` for one; a keyword
-        # matches none that has a default)
-        if len(o.split(", ")) == n_given and unmatched:
-            msg += ("      didn't match because some of the keywords were incorrect: "
-                    f"{unmatched}\n")
-    return TypeError(msg)
+_VAR_OVERLOADS = (
+    "(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, "
+    "Tensor out = None)",
+    "(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = "
+    "False, Tensor out = None)",
+    "(Tensor input, bool unbiased = True)")
+# (var_mean and std_mean: the same, with no out=)
+_MEAN_PAIR_OVERLOADS = tuple(o.replace(", *, Tensor out = None", "").replace(
+    ", Tensor out = None", "") for o in _VAR_OVERLOADS)
 
 
-def _var_args(fname, dim, unbiased, correction, keepdim=False, method=False):
+def _var_args(fname, dim, unbiased, correction, keepdim=False):
     """torch's overloads: ``var(dim, unbiased, keepdim)``, ``var(unbiased)``, ``correction=``."""
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     elif unbiased is not None and (correction is not None or dim is None and keepdim):
-        raise _var_overload_error(fname, method, dim, unbiased, keepdim, correction)
+        raise _errors.Unparsed(f"{fname}() received an invalid combination of arguments")
     if unbiased is not None and correction is not None:
         raise TypeError(f"{fname}(): argument 'correction' cannot be passed together with "
                         "'unbiased'")
@@ -407,6 +378,7 @@ def _mean_back(grad, self, dim, keepdim, full):
 
 
 @op("VarBackward0", name="var_", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, dim, correction, keepdim, full:
         _var_back(grad, self, dim, correction, keepdim, full))
 def _var(self, dim, correction, keepdim, full):
@@ -414,6 +386,7 @@ def _var(self, dim, correction, keepdim, full):
 
 
 @op("StdBackward0", name="std_", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, result, dim, correction, keepdim, full:
         _std_back(grad, self, result, dim, correction, keepdim, full))
 def _std(self, dim, correction, keepdim, full):
@@ -428,7 +401,8 @@ def _mean_kernel(self, dim, keepdim):
 
 
 @op("VarMeanBackward0", name="var_mean_", method=False, function=False, promote=NONE,
-    outputs=2, self=lambda grads, self, dim, correction, keepdim, full:
+    outputs=2, reduced_in_float=False,
+    self=lambda grads, self, dim, correction, keepdim, full:
         _var_back(grads[0], self, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _var_mean(self, dim, correction, keepdim, full):
@@ -436,27 +410,29 @@ def _var_mean(self, dim, correction, keepdim, full):
 
 
 @op("StdMeanBackward0", name="std_mean_", method=False, function=False, promote=NONE,
-    outputs=2, self=lambda grads, self, result, dim, correction, keepdim, full:
+    outputs=2, reduced_in_float=False,
+    self=lambda grads, self, result, dim, correction, keepdim, full:
         _std_back(grads[0], self, result, dim, correction, keepdim, full)
         + _mean_back(grads[1], self, dim, keepdim, full))
 def _std_mean(self, dim, correction, keepdim, full):
     return _var_kernel(self, dim, correction, keepdim, take_sqrt=True, with_mean=True)
 
 
-def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out, method=False):
-    if out is not None and fname.endswith("_mean"):
-        raise _var_overload_error(fname, method, dim, unbiased, keepdim, correction, out)
-    dim, correction = _var_args(fname, dim, unbiased, correction, keepdim, method)
+def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
+    dim, correction = _var_args(fname, dim, unbiased, correction, keepdim)
     _check_float(input, f"{fname} only support floating point and complex dtypes"
                  if fname.endswith("_mean") else
                  "std and var only support floating point and complex dtypes")
     full = dim is None
     dims = _reduce_dims(input, dim)
+    if out is not None and not input.dtype.is_complex:     # (std_var_out's check)
+        from .registry import check_out_cast
+        check_out_cast(input.dtype, out)
     _dof_warn(fname, input, dims, correction)
     return run(d, (input, dims, correction, keepdim, full), out)
 
 
-@expose(method=False)
+@expose(method=False, overloads=_VAR_OVERLOADS)
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Variance over ``dim`` (all dims when None), Bessel-corrected unless ``correction=0``.
 
@@ -466,13 +442,13 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return _var_family(_var, "var", input, dim, unbiased, keepdim, correction, out)
 
 
-@expose(name="var", function=False)
+@expose(name="var", function=False, overloads=_VAR_OVERLOADS)
 def _var_method(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """:func:`var` as a method (torch's parser errors name no ``input``)."""
-    return _var_family(_var, "var", self, dim, unbiased, keepdim, correction, None, True)
+    return _var_family(_var, "var", self, dim, unbiased, keepdim, correction, None)
 
 
-@expose(method=False)
+@expose(method=False, overloads=_VAR_OVERLOADS)
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Standard deviation over ``dim``; see :func:`var` for ``unbiased``/``correction``.
 
@@ -482,30 +458,30 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return _var_family(_std, "std", input, dim, unbiased, keepdim, correction, out)
 
 
-@expose(name="std", function=False)
+@expose(name="std", function=False, overloads=_VAR_OVERLOADS)
 def _std_method(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """:func:`std` as a method (torch's parser errors name no ``input``)."""
-    return _var_family(_std, "std", self, dim, unbiased, keepdim, correction, None, True)
+    return _var_family(_std, "std", self, dim, unbiased, keepdim, correction, None)
 
 
-@expose(method=False)
-def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+@expose(method=False, overloads=_MEAN_PAIR_OVERLOADS)
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(var, mean)`` over ``dim`` in one pass (a plain tuple, as torch returns).
 
     >>> ember.var_mean(ember.tensor([1., 2., 3.]))
     (tensor(1.), tensor(2.))
     """
-    return _var_family(_var_mean, "var_mean", input, dim, unbiased, keepdim, correction, out)
+    return _var_family(_var_mean, "var_mean", input, dim, unbiased, keepdim, correction, None)
 
 
-@expose(method=False)
-def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+@expose(method=False, overloads=_MEAN_PAIR_OVERLOADS)
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(std, mean)`` over ``dim`` (a plain tuple, as torch returns).
 
     >>> ember.std_mean(ember.tensor([1., 2., 3.]))
     (tensor(1.), tensor(2.))
     """
-    return _var_family(_std_mean, "std_mean", input, dim, unbiased, keepdim, correction, out)
+    return _var_family(_std_mean, "std_mean", input, dim, unbiased, keepdim, correction, None)
 
 
 # ----------------------------------------------------------------------------- norms
@@ -548,6 +524,19 @@ def _vector_norm(self, ord, dim, keepdim, dtype):
     if a.dtype in exact_dtype and a.ndim and p != 0 and abs(p) != float("inf"):
         with xp.errstate(over="ignore", invalid="ignore"):
             return _exact.vector_norm(a, p, dim or tuple(range(a.ndim)), keepdim)
+    if a.dtype.kind == "c" and a.real.dtype in exact_dtype and p in (1, 2):
+        # (torch's complex norm: NormOneOps/NormTwoOps over std::abs, one by one)
+        from .unary import abs as _abs
+        if not a.ndim:
+            return _abs.kernel(a)
+        with xp.errstate(over="ignore", invalid="ignore"):
+            return _exact.vector_norm(_abs.kernel(a), p, dim or tuple(range(a.ndim)), keepdim,
+                                      vectorised=False)
+    if a.dtype == xp.float16 and a.ndim and p != 0 and abs(p) != float("inf"):
+        # (torch's half norm: a float accumulator, one by one)
+        with xp.errstate(over="ignore", invalid="ignore"):
+            return _exact.vector_norm(a.astype(xp.float32), p, dim or tuple(range(a.ndim)),
+                                      keepdim, vectorised=False).astype(xp.float16)
     a = xp.abs(a)
     with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if p == float("inf"):
@@ -594,6 +583,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
                         f"linalg.vector_norm cannot compute the {_ord_name(ord)} norm on the "
                         f"dimension {d}because this dimension is empty and the operation does "
                         "not have an identity")
+    check_out_dtype(out, (dtype or x.dtype).to_real())     # (a structured kernel's out=)
     return run(_vector_norm, (x, ord, dims, keepdim, dtype), out)
 
 
@@ -687,20 +677,32 @@ def _lse_back(grad, self, result, dim, keepdim):
 
 
 @op("LogsumexpBackward0", name="logsumexp_", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, result, dim, keepdim: _lse_back(grad, self, result, dim, keepdim))
 def _logsumexp(self, dim, keepdim):
-    if self.ndim == 0:
-        return self.copy()
+    if self.ndim == 0:      # (torch's formula all the same: log(exp(x - x)) + x)
+        return _logsumexp.kernel(self.reshape(1), (0,), False).reshape(())
     with xp.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if self.size == 0:
             return c_order(xp.log(xp.sum(xp.exp(self), axis=dim, keepdims=keepdim)))
-        m = xp.max(self, axis=dim, keepdims=True)
-        m = xp.where(xp.abs(m) == xp.inf, 0, m).astype(self.dtype)
+        # (a complex input's shift: the largest real part)
+        m = xp.max(self.real, axis=dim, keepdims=True)
+        m = xp.where(xp.abs(m) == xp.inf, 0, m).astype(m.dtype)
+        mk = m if keepdim else xp.squeeze(m, dim)
+        if self.dtype.itemsize == 2 and self.dtype.kind == "V":
+            # (bfloat16: each step rounded to the type, the exps summed in float)
+            f32, dt = xp.float32, self.dtype
+            e = xp.exp((self - m).astype(f32)).astype(dt).astype(f32)
+            s = cascade_sum(e, dim, keepdim).astype(dt)
+            return c_order(xp.log(s.astype(f32)).astype(dt) + mk)
+        if self.dtype.kind == "c":      # (torch's complex exp, sum and log, as ember's)
+            r = (_wrap(self) - _wrap(m)).exp().sum(dim, keepdim).log() + _wrap(mk)
+            return r._data
         e = _vml.exp(self - m)
         # torch adds the exps in its reduction order (its exp and log are MKL's)
         s = cascade_sum(e, dim, keepdim) if self.dtype in exact_dtype else \
             xp.sum(e, axis=dim, keepdims=keepdim)
-        return c_order(_vml.log(s) + (m if keepdim else xp.squeeze(m, dim)))
+        return c_order(_vml.log(s) + mk)
 
 
 def _real_into(t, out):

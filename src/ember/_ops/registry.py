@@ -103,7 +103,7 @@ class OpNode(Node):
             if g._data.dtype.char in "FD":
                 if op.holomorphic:
                     return _apply_conjugate(self, op, env, grads)
-            elif g._data.dtype in _REDUCED:
+            elif g._data.dtype in _REDUCED and op.reduced_in_float:
                 # torch's backward kernels for reduced types compute in float32 and round
                 # once: so does the whole formula here (the engine rounds each gradient to its
                 # input's dtype)
@@ -288,6 +288,7 @@ class OpDef:
     """One op entry: kernel, formulas, promotion kind, and its generated Node class."""
 
     holomorphic = True        # see ``op``: complex gradients take torch's conjugate
+    reduced_in_float = True   # see ``op``: a bfloat16 gradient's formula runs in float32
     overlap = None            # see ``op``: may the in-place form write an expanded tensor
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
@@ -380,7 +381,8 @@ class OpDef:
 def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=None,
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
        view: bool = False, check=None, raw=None, holomorphic: bool = True,
-       pointwise: bool | None = None, overlap=None, **formulas):
+       pointwise: bool | None = None, overlap=None, reduced_in_float: bool = True,
+       **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
@@ -400,12 +402,17 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
     share memory (an expanded one), as torch's ``fill_`` and ``masked_fill_`` do: it sees the
     arguments and raises torch's error or warns (:func:`overlap_ok`, :func:`overlap_warns`);
     without it such a write raises torch's error.
+
+    ``reduced_in_float=False`` marks an op whose backward torch composes of ops in the
+    reduced type itself (bfloat16), each rounding: its formulas run on the tensors as they
+    are rather than in float32.
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
                   raw, pointwise)
         d.holomorphic = holomorphic
+        d.reduced_in_float = reduced_in_float
         if overlap is not None:
             d.overlap = overlap
         d.autocast = _AUTOCAST.get(opname)
@@ -517,7 +524,7 @@ _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
 # ops whose float16 kernels compute in float32 and round once (their vectorised loops convert
 # to float, as for bfloat16): they take float16 tensors as float32 arrays
 _HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
-                            "log_sigmoid", "leaky_relu", "rsqrt", "rad2deg", "deg2rad"))
+                            "log_sigmoid", "leaky_relu", "rad2deg", "deg2rad"))
 
 
 def _barebones(op, dt, args) -> None:
@@ -642,7 +649,8 @@ def _low_inputs(op, arr):
 _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather",
                     "masked_select", "constant_pad_nd", "repeat", "tril", "triu",
                     "_softmax", "_log_softmax", "_softmax_backward_data",
-                    "_log_softmax_backward_data", "_embedding_bag"))
+                    "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross",
+                    "mvlgamma_", "logsumexp_"))
 
 
 def _reduced_arrays(op, args, cdt):
@@ -669,7 +677,7 @@ def _reduced_arrays(op, args, cdt):
 # ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
 # the arrays (and numbers) in the type
 _REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
-                                 "special_xlog1py"))
+                                 "special_xlog1py", "rsqrt", "nextafter", "logit"))
 
 
 def _bad_arg(op, args):
@@ -912,6 +920,11 @@ def _check_out_dtype(op, args, out) -> None:
         if not (op.name == "abs" and x.dtype.is_complex and not out.dtype.is_complex):
             check_out_same_dtype(out, x, message)   # (complex abs into a real out: its own
         return                                      # path, checked on its float result)
+    if op.name in _FLOAT_RESULT:       # (TensorIterator's unary_float_op)
+        x = args[op.tensor_idx[0]]
+        check_out_cast(x.dtype.to_real() if x.dtype._category >= 2 else
+                       D.get_default_dtype(), out)
+        return
     if not op.promoting or op.promote not in (SAME, FLOAT):
         return
     present = [args[i] for i in op.tensor_idx if args[i] is not None]
@@ -941,6 +954,7 @@ def check_out_cast(rdt, out, name=None) -> None:
 
 
 _REAL_OF_COMPLEX = frozenset(("abs", "angle"))    # pointwise ops with real results of complex
+_FLOAT_RESULT = frozenset(("angle",))   # unpromoted ops whose out= takes a float result
 
 
 def _write_out(out, res):
@@ -951,7 +965,8 @@ def _write_out(out, res):
             import warnings
             warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
                           stacklevel=4)
-        out._data = xp.empty(res.shape, out._data.dtype)
+        # (resized in the result's layout: TensorIterator's strides for an elementwise op)
+        out._data = xp.empty_like(res, out._data.dtype, order="K")
     xp.copyto(out._data, res, casting="unsafe")
     out._vc.value += 1
     return out
@@ -962,9 +977,9 @@ def check_out_tuple(name: str, out, n: int = 2) -> None:
     (or a list), checked before anything else."""
     if out is None:
         return
-    if not isinstance(out, (tuple, list)):
-        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
-                        f"{type(out).__name__}")
+    if not isinstance(out, (tuple, list)):       # (an op of several signatures: named there)
+        raise _errors.Unparsed(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                               f"{type(out).__name__}")
     if len(out) != n:
         raise TypeError(f"expected tuple of {n} elements but got {len(out)}")
 
@@ -1599,17 +1614,18 @@ def expose(fn=None, *, name: str | None = None, method: bool = True, function: b
 
 
 def _parsing(f, name, options, method):
-    """``f`` raising torch's parser error (:func:`_errors.invalid_arguments`) for a call that
-    does not bind to it."""
+    """``f`` raising torch's parser error (:func:`_errors.parser_error`) for a call that
+    does not bind to it, or that it finds fitting none of torch's signatures
+    (:class:`_errors.Unparsed`)."""
     @functools.wraps(f)
     def parse(*args, **kwargs):
         try:
             return f(*args, **kwargs)
         except TypeError as e:
-            if e.__traceback__.tb_next is not None:     # (raised inside ``f``)
-                raise
-            raise _errors.invalid_arguments(name, options, args[1:] if method else args,
-                                            kwargs) from None
+            if e.__traceback__.tb_next is not None and not isinstance(e, _errors.Unparsed):
+                raise                                   # (raised inside ``f``)
+            raise _errors.parser_error(name, options, args[1:] if method else args,
+                                       kwargs) from None
     return parse
 
 

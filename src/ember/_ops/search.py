@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from .. import _dtype as D
+from .. import _errors
 from .._device import xp
 from .registry import (
     NONE,
@@ -25,7 +26,7 @@ from .registry import (
     tensor_operands,
     write_outs,
 )
-from .util import c_order, dim_not_none, norm_dim, norm_dims
+from .util import c_order, norm_dim, norm_dims
 
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
 
@@ -190,51 +191,40 @@ def _run_dim(d, input, dim, keepdim, result_type, out):
     return result_type(values, indices)
 
 
-def _check_keepdim(name, dim, keepdim):
-    """torch's parser error for ``max(x, dim, keepdim)`` whose ``keepdim`` is no bool."""
-    if isinstance(keepdim, (bool, xp.bool_)):
-        return
-    got = f"Tensor, {type(dim).__name__}, {type(keepdim).__name__}"
-    raise TypeError(
-        f"{name}() received an invalid combination of arguments - got ({got}), but expected "
-        "one of:\n * (Tensor input, *, Tensor out = None)\n      didn't match because some "
-        f"of the arguments have invalid types: (Tensor, !{type(dim).__name__}!, "
-        f"!{type(keepdim).__name__}!)\n * (Tensor input, Tensor other, *, Tensor out = None)"
-        "\n * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)\n")
+_MAX_OVERLOADS = ("(Tensor input, *, Tensor out = None)",
+                  "(Tensor input, Tensor other, *, Tensor out = None)",
+                  "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
 
 
-@expose
+def _max_min(name, input, dim, keepdim, other, out):
+    """max/min: of all elements; with ``dim``, ``(values, indices)``; with a tensor, the
+    elementwise one (a call fitting none of torch's overloads: :class:`_errors.Unparsed`)."""
+    from .._tensor import Tensor
+    if other is not None:
+        return (maximum if name == "max" else minimum)(input, other)
+    if isinstance(dim, Tensor):
+        return (maximum if name == "max" else minimum)(input, dim)
+    if dim is None and keepdim or isinstance(dim, bool) or \
+            not isinstance(keepdim, (bool, xp.bool_)) or \
+            out is not None and isinstance(out, (tuple, list)) is (dim is None):
+        raise _errors.Unparsed(f"{name}() received an invalid combination of arguments")
+    if dim is None:
+        _check_nonempty(input, name)
+        return run(_max_all if name == "max" else _min_all, (input,), out)
+    return _run_dim(_max_dim if name == "max" else _min_dim, input, dim, keepdim,
+                    MaxResult if name == "max" else MinResult, out)
+
+
+@expose(overloads=_MAX_OVERLOADS)
 def max(input, dim=None, keepdim=False, *, other=None, out=None):
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum."""
-    from .._tensor import Tensor
-    if other is not None:
-        return maximum(input, other)
-    if isinstance(dim, Tensor):
-        return maximum(input, dim)
-    if dim is None and keepdim:
-        dim_not_none("max", dim)
-    if dim is None:
-        _check_nonempty(input, "max")
-        return _max_all(input)
-    _check_keepdim("max", dim, keepdim)
-    return _run_dim(_max_dim, input, dim, keepdim, MaxResult, out)
+    return _max_min("max", input, dim, keepdim, other, out)
 
 
-@expose
+@expose(overloads=_MAX_OVERLOADS)
 def min(input, dim=None, keepdim=False, *, other=None, out=None):
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum."""
-    from .._tensor import Tensor
-    if other is not None:
-        return minimum(input, other)
-    if isinstance(dim, Tensor):
-        return minimum(input, dim)
-    if dim is None and keepdim:
-        dim_not_none("min", dim)
-    if dim is None:
-        _check_nonempty(input, "min")
-        return _min_all(input)
-    _check_keepdim("min", dim, keepdim)
-    return _run_dim(_min_dim, input, dim, keepdim, MinResult, out)
+    return _max_min("min", input, dim, keepdim, other, out)
 
 
 @op("AmaxBackward0", name="amax_", method=False, function=False, promote=NONE,

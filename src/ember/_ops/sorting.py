@@ -29,7 +29,7 @@ from .registry import (
     write_outs,
 )
 from .search import _even, _return_type, _value_selecting_backward
-from .util import c_order, dim_not_none, norm_dim
+from .util import c_order, dim_not_none, norm_dim, renamed
 
 SortResult = _return_type("sort")
 TopkResult = _return_type("topk")
@@ -205,8 +205,10 @@ def _sort_indices(input, dim, descending, stable):
     return idx
 
 
-@expose
-def sort(input, dim=-1, descending=False, stable=None, *, out=None):
+@expose(overloads=("(Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+                   "tuple of Tensors out = None)", "(Tensor input, int dim = -1, bool "
+                   "descending = False, *, tuple of Tensors out = None)"))
+def sort(input, dim=-1, descending=False, *, stable=None, out=None):
     """Sorted values along ``dim`` and their indices (``stable=True`` keeps ties in order).
 
     >>> ember.tensor([3., 1., 2.]).sort()
@@ -223,7 +225,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, out=None):
 
 @expose(overloads=("(Tensor input, *, bool stable, int dim = -1, bool descending = False, "
                    "Tensor out = None)", "(Tensor input, int dim = -1, bool descending = False)"))
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input, dim=-1, descending=False, *, stable=False):
     """The indices that sort ``input`` along ``dim``.
 
     >>> ember.tensor([3., 1., 2.]).argsort()
@@ -591,8 +593,7 @@ def _unique_result(d, input, vals, inverse, counts, return_inverse, return_count
     return out[0] if len(out) == 1 else out
 
 
-@expose
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+def _unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The unique elements (sorted), optionally with the inverse map and the counts.
 
     >>> ember.tensor([2, 1, 2]).unique(return_counts=True)
@@ -612,6 +613,28 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     vals, inverse, counts = _unique_along(a, dim)
     return _unique_result(_unique_dim, input, vals, inverse, counts, return_inverse,
                           return_counts)
+
+
+# torch.unique dispatches on return_inverse and return_counts to four functions of this
+# signature, which Python's binding errors name; Tensor.unique is a Python method
+_UNIQUE_FORMS = {(i, c): renamed(_unique, "_return_" + ("inverse_and_counts" if i and c else
+                                                        "inverse" if i else
+                                                        "counts" if c else "output"))
+                 for i in (False, True) for c in (False, True)}
+expose(name="unique", function=False)(renamed(_unique, "Tensor.unique"))
+
+
+@expose(method=False)
+def unique(*args, **kwargs):
+    """The unique elements (sorted), optionally with the inverse map and the counts.
+
+    >>> ember.unique(ember.tensor([2, 1, 2]), return_counts=True)
+    (tensor([1, 2]), tensor([1, 2]))
+    """
+    def flag(name, i):
+        return kwargs[name] if name in kwargs else len(args) > i and args[i]
+    return _UNIQUE_FORMS[bool(flag("return_inverse", 2)), bool(flag("return_counts", 3))](
+        *args, **kwargs)
 
 
 @expose

@@ -319,8 +319,26 @@ Tensor.polygamma = _polygamma_method
 Tensor.polygamma_ = _polygamma_inplace
 
 
+def _mvlgamma_args(x: Tensor, p: int) -> Tensor:
+    """torch's ``arange(-(p-1)/2, 1/2, 1/2) + x[..., None]`` (in ``x``'s dtype)."""
+    halves = Tensor._wrap(xp.arange(-p * 0.5 + 0.5, 0.5, 0.5).astype(x.dtype.np))
+    return halves + x.unsqueeze(-1)
+
+
+@op("MvlgammaBackward0", name="mvlgamma_", method=False, function=False, promote=None,
+    reduced_in_float=False,
+    self=lambda grad, self, p: grad * _mvlgamma_args(self, p).digamma().sum(-1))
+def _mvlgamma(self, p):
+    # torch's composite: lgamma of the args, summed, plus p(p-1) log(pi) / 4
+    x = Tensor._wrap(self)
+    if x.dtype._category < 2:                   # (integers: in the default float type)
+        x = x.to(D.get_default_dtype())
+    r = _mvlgamma_args(x, p).lgamma().sum(-1) + float(p * (p - 1)) * math.log(math.pi) * 0.25
+    return r._data
+
+
 @expose
-def mvlgamma(input: Tensor, p: int) -> Tensor:
+def mvlgamma(input: Tensor, p: int, *, out=None) -> Tensor:
     """The multivariate log-gamma function of dimension ``p`` (integers computed in the
     default float type; no domain check, as torch's)."""
     if input.dtype is D.bool:
@@ -330,10 +348,14 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
     dt = input.dtype if input.dtype._category >= 2 else D.get_default_dtype()
     if dt.is_complex:
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dt.scalar_name}'")
-    # torch: (arange(-(p-1)/2, 1/2, 1/2) + x[..., None]).lgamma_().sum(-1) + p(p-1) log(pi) / 4
-    halves = Tensor._wrap(xp.arange(-p * 0.5 + 0.5, 0.5, 0.5).astype(dt.np))
-    args = halves + input.unsqueeze(-1)
-    return args.lgamma().sum(-1) + float(p * (p - 1)) * math.log(math.pi) * 0.25
+    res = _run(_mvlgamma, (input, p))
+    if out is None:
+        return res
+    if not D.can_cast(res.dtype, out.dtype):    # (torch's message names the input's type)
+        raise RuntimeError(f"mvlgamma: result type {input.dtype.scalar_name} can't be cast to "
+                           f"the desired output type {res.dtype.scalar_name}")
+    from .registry import _write_out
+    return _write_out(out, res._data)
 
 
 # ----------------------------------------------------------------------------- i0

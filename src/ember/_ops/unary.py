@@ -242,6 +242,14 @@ def rsqrt(self):
     tensor([0.5000])
     """
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype.itemsize == 2 and self.dtype.kind in "fV":
+            # (float16/bfloat16: torch's vectors round once, its scalar loop rounds the
+            # square root to the type too)
+            dt, one = self.dtype, xp.float32(1)
+            return _sleef.elementwise(
+                self, lambda x: (one / xp.sqrt(x.astype(xp.float32))).astype(dt),
+                lambda x: (one / xp.sqrt(x.astype(xp.float32)).astype(dt).astype(
+                    xp.float32)).astype(dt), avx512=False)
         return xp.reciprocal(xp.sqrt(self))
 
 
@@ -394,23 +402,33 @@ def tanh(self):
     return xp.tanh(self)
 
 
-@op("AsinhBackward0", promote=FLOAT,
+@op("AsinhBackward0", promote=FLOAT, reduced_in_float=False,
     self=lambda grad, self: grad * (self.pow(2) + 1).rsqrt())
 def asinh(self):
     """Inverse hyperbolic sine."""
-    return xp.arcsinh(self)
+    return _glibc_map(self, "asinh", xp.arcsinh)
 
 
-@op("AcoshBackward0", promote=FLOAT,
+def _glibc_map(a, name, fallback):
+    """``name`` of glibc one by one on float32/float64 (``asinhf``/``asinh``), as torch's
+    ``map(std::name)`` computes it (NumPy's SIMD loops round otherwise)."""
+    if a.dtype == xp.float32 or a.dtype == xp.float64:
+        from . import _libm
+        return (_libm.c_float(name + "f") if a.dtype == xp.float32 else
+                _libm.double_fn(name))(a)
+    with xp.errstate(invalid="ignore", divide="ignore"):
+        return fallback(a)
+
+
+@op("AcoshBackward0", promote=FLOAT, reduced_in_float=False,
     self=lambda grad, self: grad * (self.pow(2) - 1).rsqrt())
 def acosh(self):
     """Inverse hyperbolic cosine (NaN below 1)."""
-    with xp.errstate(invalid="ignore"):
-        return xp.arccosh(self)
+    return _glibc_map(self, "acosh", xp.arccosh)
 
 
-@op("AtanhBackward0", promote=FLOAT,
-    self=lambda grad, self: grad * (1 / (1 - self.pow(2))))
+@op("AtanhBackward0", promote=FLOAT, reduced_in_float=False,
+    self=lambda grad, self: grad / (1 - self.pow(2)))
 def atanh(self):
     """Inverse hyperbolic tangent (NaN outside ``[-1, 1]``)."""
     return _atanh(self)
@@ -433,11 +451,11 @@ def _no_derivative(what):
 def _inverse_hyperbolic_inplace():
     """torch records the in-place inverse hyperbolics as ``AsinhBackward1`` …, nodes whose
     backward raises (torch has no derivative for them)."""
-    for name, fn in (("asinh", xp.arcsinh), ("acosh", xp.arccosh), ("atanh", _atanh)):
+    for name in ("asinh", "acosh", "atanh"):
         forward = OPS[name]
         node = forward.node_name[:-1] + "1"
 
-        def kernel(self, _fn=fn):
+        def kernel(self, _fn=forward.kernel):     # (the values of the forward's kernel)
             with xp.errstate(divide="ignore", invalid="ignore"):
                 return _fn(self)
         kernel.__name__ = name + "_inplace"
@@ -515,9 +533,14 @@ def logit(self, eps=None):
     tensor([0.0000, 1.0986])
     """
     _not_for(self, "logit_cpu", "c")
+    dt = self.dtype
+    t = dt.type
     if eps is not None and eps >= 0:
-        self = xp.clip(self, self.dtype.type(eps), self.dtype.type(1 - eps))
+        self = xp.clip(self, t(eps), t(1) - t(eps)).astype(dt)
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if dt.itemsize == 2 and dt.kind == "V":
+            # (bfloat16: each step rounded to the type, the log of float)
+            return xp.log((self / (t(1) - self)).astype(xp.float32)).astype(dt)
         return _vml.log(self / (1 - self))      # torch's log here is MKL's
 
 

@@ -5,12 +5,27 @@ Each piece has exactly one home here; op tables call these, never re-implement t
 
 from __future__ import annotations
 
+import types
 from collections.abc import Sequence
 
 from .. import _errors
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._exact import cascade_sum, summed_dtype
+
+
+def renamed(f, qualname: str):
+    """``f`` under ``qualname``: the name Python's own binding errors give it (torch's
+    functions written in Python: ``Tensor.unique``, ``_return_output``)."""
+    name = qualname.rsplit(".", 1)[-1]
+    names = {"co_name": name}
+    if hasattr(f.__code__, "co_qualname"):
+        names["co_qualname"] = qualname
+    new = types.FunctionType(f.__code__.replace(**names), f.__globals__, name, f.__defaults__,
+                             f.__closure__)
+    new.__kwdefaults__, new.__doc__ = f.__kwdefaults__, f.__doc__
+    new.__qualname__, new.__module__ = qualname, f.__module__
+    return new
 
 
 def c_order(a):
