@@ -98,3 +98,4 @@ def _legacy_types() -> dict:
 
 globals().update(_legacy_types())
 del SparseTensor
+del annotations  # keep dir() to torch's names
