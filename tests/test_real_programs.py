@@ -30,7 +30,7 @@ round-off fastest: ``polynomial_tensors``' RMSprop fit reached 5e-5 at step 500 
 400.) A parameter whose gradient is zero up to round-off (a convolution's bias before a
 BatchNorm) takes Adam steps of size ``lr`` in a direction set by round-off alone; the programs
 leave such parameters out, as real code does (``bias=False``). Most programs print
-byte-identical output (363 of 364 when this was written); the last,
+byte-identical output (all 364 in a run when this was written, on an AMD CPU); one,
 ``sindy_sparse_regression``, prints torch's digits only as often as torch itself does: its
 ``lstsq`` (``gelsy``) pivots its first matrix as uninitialized memory says
 (docs/differences.md).
