@@ -36,6 +36,8 @@ from . import _exact, _gemm, _onednn
 _F32 = np.dtype(np.float32)
 _LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe least size
 _PANEL: list = []           # [the longest FMA chain one MKL sgemm computes], once probed
+_EYE = np.eye(_LANES, dtype=_F32)       # the identity terms that carry a running sum
+_EYE.flags.writeable = False
 
 
 def _div_up(a, b):
@@ -229,8 +231,9 @@ def _windows(x, kernel, stride, padding, dilation):
 def _chain(cols, wm, res, beta, panel, start=None):
     """``res (O, M) = chain(wm (O, K) · cols (K, M)) + beta * res``, each element's products
     added by FMAs in ``k`` order, from zero or from ``start`` (O, M), with MKL's sgemm
-    (O, M >= 16). Returns False, writing nothing, where a running sum that must re-enter
-    a later panel is not finite."""
+    (O, M >= 16). Returns False, writing nothing to ``res``, where a running sum that must
+    re-enter a later panel is not finite. ``cols`` is scratch: the carried sums overwrite
+    rows of it."""
     o, k = wm.shape
     m = cols.shape[1]
     if start is None and k <= panel:
@@ -249,16 +252,20 @@ def _chain(cols, wm, res, beta, panel, start=None):
         acc[o:] = 0
         first = 0
     step = panel - _LANES
-    eye = np.eye(_LANES, dtype=_F32)
     for k0 in range(first, k, step):
         if not np.isfinite(acc).all():
             return False                 # 0 * inf in the identity terms would give NaN
         k1 = min(k, k0 + step)
         kk = _LANES + k1 - k0
-        ext = _gemm.aligned_empty((kk, m), _F32)
-        ext[_LANES:] = cols[k0:k1]
+        if k0 >= _LANES:
+            # the sums carried go into the rows just before the panel's, whose terms the
+            # earlier calls have taken: the panel is read where it lies, not copied
+            ext = cols[k0 - _LANES:k1]
+        else:
+            ext = _gemm.aligned_empty((kk, m), _F32)
+            ext[_LANES:] = cols[k0:k1]
         wext = _gemm.aligned_empty((_LANES, kk), _F32)
-        wext[:, :_LANES] = eye
+        wext[:, :_LANES] = _EYE
         for j in range(0, wm.shape[0], _LANES):
             ext[:_LANES] = acc[j:j + _LANES]
             wext[:, _LANES:] = wm[j:j + _LANES, k0:k1]
@@ -1173,7 +1180,7 @@ def _position_chains(cols, g, shares):
     step = panel - slots
     gemm, one, zero, ptr = _sgemm()
     size = _F32.itemsize
-    eye = np.tile(np.eye(slots, dtype=_F32), (op // slots, 1))[:, None]
+    eye = np.eye(slots, dtype=_F32)[:, None]
 
     def share(a, b):
         length = b - a
@@ -1187,7 +1194,7 @@ def _position_chains(cols, g, shares):
         gx = _gemm.aligned_empty((op, piece, panel), _F32)
         ax[r:] = 0
         gx[o:] = 0
-        gx[:, :, :slots] = eye
+        gx.reshape(op // slots, slots, piece, panel)[..., :slots] = eye
         groups = range(0, op, slots)
         carry = np.zeros((len(groups), rp, slots), _F32)
         lda, ldb = piece * panel, (piece + 1) * panel
