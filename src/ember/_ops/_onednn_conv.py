@@ -222,9 +222,16 @@ def _windows(x, kernel, stride, padding, dilation):
     xp = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), _F32)
     xp[:, :, ph:ph + h, pw:pw + wd] = x
     s = xp.strides
+    # each kernel column's output columns of every padded row, (N, C, kw, Hp, OW): a tap's
+    # window is then whole rows of it, at a unit row stride one run per image and channel
+    # (copies from the view go in runs of OH * OW, not OW)
+    shifted = np.empty((n, c, kernel[1], xp.shape[2], out[1]), _F32)
+    shifted[...] = np.lib.stride_tricks.as_strided(
+        xp, shifted.shape, s[:2] + (s[3] * dw, s[2], s[3] * sw), writeable=False)
+    s = shifted.strides
     view = np.lib.stride_tricks.as_strided(
-        xp, (n, c) + tuple(kernel) + out,
-        s[:2] + (s[2] * dh, s[3] * dw, s[2] * sh, s[3] * sw), writeable=False)
+        shifted, (n, c) + tuple(kernel) + out,
+        s[:2] + (s[3] * dh, s[2], s[3] * sh, s[4]), writeable=False)
     return view, out
 
 
