@@ -49,8 +49,12 @@ def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
     2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough
     for ATen's own kernels, or ``backends.mkldnn.enabled`` is off."""
     from ..backends import mkldnn
-    if not mkldnn.enabled:
-        return False
+    return mkldnn.enabled and _use_mkldnn_sizes(shape, wshape, stride, dilation, groups,
+                                                threads)
+
+
+def _use_mkldnn_sizes(shape, wshape, stride, dilation, groups, threads: int) -> bool:
+    """:func:`use_mkldnn`'s test of the sizes."""
     k = tuple(wshape[2:]) if len(wshape) > 3 else (1,) + tuple(wshape[2:])
     spatial = tuple(shape[2:]) if len(shape) > 3 else (1,) + tuple(shape[2:])
     if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or shape[0] >= 16
@@ -133,6 +137,18 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
             grouped=False, mkldnn=True) -> bool:
     """The sizes' part of :func:`direct_forward` (groups only where ``grouped``; ATen's
     choice of oneDNN for ``shape`` too where ``mkldnn``)."""
+    from ..backends import mkldnn as backend
+    return (_direct_sizes(tuple(shape), tuple(wshape), tuple(stride), tuple(padding),
+                          tuple(dilation), groups, threads, grouped,
+                          mkldnn and backend.enabled, mkldnn)
+            and _onednn.avx512() and _panel() > 0)
+
+
+@functools.lru_cache(maxsize=256)
+def _direct_sizes(shape, wshape, stride, padding, dilation, groups, threads, grouped,
+                  enabled, mkldnn) -> bool:
+    """:func:`_direct` but for the CPU and MKL (``enabled``: ``backends.mkldnn``'s flag,
+    where ``mkldnn``), cached: a function of its arguments alone."""
     if len(shape) not in (3, 4) or 0 in shape or 0 in wshape:
         return False
     if groups != 1 and not (grouped and _group_block(shape[1] // groups,
@@ -151,15 +167,17 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
         out = (s + 2 * p - ext) // t + 1
         if out <= 0 or ext <= p or ext <= (out - 1) * t + ext - s - p:
             return False                 # a tap window wholly in the padding: gemm conv
-    return ((not mkldnn or use_mkldnn(shape, wshape, stride, dilation, groups, threads))
-            and _onednn.avx512() and _panel() > 0)
+    return not mkldnn or (enabled and _use_mkldnn_sizes(shape, wshape, stride, dilation,
+                                                        groups, threads))
 
 
 def _plain(*arrays) -> bool:
     """float32 arrays that torch would not lay out channels-last (oneDNN's brgemm
     convolution takes those)."""
     from .. import _memory_format as _mf
-    return all(a.dtype == _F32 and _mf.suggest(a) is _mf.contiguous_format for a in arrays)
+    return all(a.dtype == _F32 and (a.flags.c_contiguous
+                                    or _mf.suggest(a) is _mf.contiguous_format)
+               for a in arrays)
 
 
 def direct_forward(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
