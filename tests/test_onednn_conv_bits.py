@@ -303,3 +303,24 @@ def test_mkldnn_disabled_takes_atens_slow_path():
         for lib in (torch, ember):
             lib.backends.mkldnn.enabled = True
     assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def test_mkldnn_flag_read_at_each_call():
+    """The same convolution with ``backends.mkldnn.enabled`` on, off and on again: each
+    call takes the kernel the flag picks then (oneDNN's chains, ATen's slow path), with
+    torch's bits, its input gradient too."""
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((4, 16, 10, 10)).astype(np.float32)
+    w = rng.standard_normal((16, 16, 5, 5)).astype(np.float32)
+    try:
+        for enabled in (True, False, True):
+            for lib in (torch, ember):
+                lib.backends.mkldnn.enabled = enabled
+            for f in (lambda lib: _conv(lib, x, w, None, {}),
+                      lambda lib: _input_grad(lib, x, w, {})):
+                want, got = f(torch), f(ember)
+                assert np.array_equal(got.view(np.uint32), want.view(np.uint32)), enabled
+    finally:
+        for lib in (torch, ember):
+            lib.backends.mkldnn.enabled = True

@@ -36,6 +36,8 @@ from . import _exact, _gemm, _onednn
 _F32 = np.dtype(np.float32)
 _LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe least size
 _PANEL: list = []           # [the longest FMA chain one MKL sgemm computes], once probed
+_EYE = np.eye(_LANES, dtype=_F32)       # the identity terms that carry a running sum
+_EYE.flags.writeable = False
 
 
 def _div_up(a, b):
@@ -47,8 +49,12 @@ def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
     2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough
     for ATen's own kernels, or ``backends.mkldnn.enabled`` is off."""
     from ..backends import mkldnn
-    if not mkldnn.enabled:
-        return False
+    return mkldnn.enabled and _use_mkldnn_sizes(shape, wshape, stride, dilation, groups,
+                                                threads)
+
+
+def _use_mkldnn_sizes(shape, wshape, stride, dilation, groups, threads: int) -> bool:
+    """:func:`use_mkldnn`'s test of the sizes."""
     k = tuple(wshape[2:]) if len(wshape) > 3 else (1,) + tuple(wshape[2:])
     spatial = tuple(shape[2:]) if len(shape) > 3 else (1,) + tuple(shape[2:])
     if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or shape[0] >= 16
@@ -131,6 +137,18 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
             grouped=False, mkldnn=True) -> bool:
     """The sizes' part of :func:`direct_forward` (groups only where ``grouped``; ATen's
     choice of oneDNN for ``shape`` too where ``mkldnn``)."""
+    from ..backends import mkldnn as backend
+    return (_direct_sizes(tuple(shape), tuple(wshape), tuple(stride), tuple(padding),
+                          tuple(dilation), groups, threads, grouped,
+                          mkldnn and backend.enabled, mkldnn)
+            and _onednn.avx512() and _panel() > 0)
+
+
+@functools.lru_cache(maxsize=256)
+def _direct_sizes(shape, wshape, stride, padding, dilation, groups, threads, grouped,
+                  enabled, mkldnn) -> bool:
+    """:func:`_direct` but for the CPU and MKL (``enabled``: ``backends.mkldnn``'s flag,
+    where ``mkldnn``), cached: a function of its arguments alone."""
     if len(shape) not in (3, 4) or 0 in shape or 0 in wshape:
         return False
     if groups != 1 and not (grouped and _group_block(shape[1] // groups,
@@ -149,15 +167,17 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
         out = (s + 2 * p - ext) // t + 1
         if out <= 0 or ext <= p or ext <= (out - 1) * t + ext - s - p:
             return False                 # a tap window wholly in the padding: gemm conv
-    return ((not mkldnn or use_mkldnn(shape, wshape, stride, dilation, groups, threads))
-            and _onednn.avx512() and _panel() > 0)
+    return not mkldnn or (enabled and _use_mkldnn_sizes(shape, wshape, stride, dilation,
+                                                        groups, threads))
 
 
 def _plain(*arrays) -> bool:
     """float32 arrays that torch would not lay out channels-last (oneDNN's brgemm
     convolution takes those)."""
     from .. import _memory_format as _mf
-    return all(a.dtype == _F32 and _mf.suggest(a) is _mf.contiguous_format for a in arrays)
+    return all(a.dtype == _F32 and (a.flags.c_contiguous
+                                    or _mf.suggest(a) is _mf.contiguous_format)
+               for a in arrays)
 
 
 def direct_forward(x: np.ndarray, w: np.ndarray, stride, padding, dilation, groups,
@@ -220,17 +240,25 @@ def _windows(x, kernel, stride, padding, dilation):
     xp = np.zeros((n, c, h + 2 * ph, wd + 2 * pw), _F32)
     xp[:, :, ph:ph + h, pw:pw + wd] = x
     s = xp.strides
+    # each kernel column's output columns of every padded row, (N, C, kw, Hp, OW): a tap's
+    # window is then whole rows of it, at a unit row stride one run per image and channel
+    # (copies from the view go in runs of OH * OW, not OW)
+    shifted = np.empty((n, c, kernel[1], xp.shape[2], out[1]), _F32)
+    shifted[...] = np.lib.stride_tricks.as_strided(
+        xp, shifted.shape, s[:2] + (s[3] * dw, s[2], s[3] * sw), writeable=False)
+    s = shifted.strides
     view = np.lib.stride_tricks.as_strided(
-        xp, (n, c) + tuple(kernel) + out,
-        s[:2] + (s[2] * dh, s[3] * dw, s[2] * sh, s[3] * sw), writeable=False)
+        shifted, (n, c) + tuple(kernel) + out,
+        s[:2] + (s[3] * dh, s[2], s[3] * sh, s[4]), writeable=False)
     return view, out
 
 
 def _chain(cols, wm, res, beta, panel, start=None):
     """``res (O, M) = chain(wm (O, K) · cols (K, M)) + beta * res``, each element's products
     added by FMAs in ``k`` order, from zero or from ``start`` (O, M), with MKL's sgemm
-    (O, M >= 16). Returns False, writing nothing, where a running sum that must re-enter
-    a later panel is not finite."""
+    (O, M >= 16). Returns False, writing nothing to ``res``, where a running sum that must
+    re-enter a later panel is not finite. ``cols`` is scratch: the carried sums overwrite
+    rows of it."""
     o, k = wm.shape
     m = cols.shape[1]
     if start is None and k <= panel:
@@ -249,16 +277,20 @@ def _chain(cols, wm, res, beta, panel, start=None):
         acc[o:] = 0
         first = 0
     step = panel - _LANES
-    eye = np.eye(_LANES, dtype=_F32)
     for k0 in range(first, k, step):
         if not np.isfinite(acc).all():
             return False                 # 0 * inf in the identity terms would give NaN
         k1 = min(k, k0 + step)
         kk = _LANES + k1 - k0
-        ext = _gemm.aligned_empty((kk, m), _F32)
-        ext[_LANES:] = cols[k0:k1]
+        if k0 >= _LANES:
+            # the sums carried go into the rows just before the panel's, whose terms the
+            # earlier calls have taken: the panel is read where it lies, not copied
+            ext = cols[k0 - _LANES:k1]
+        else:
+            ext = _gemm.aligned_empty((kk, m), _F32)
+            ext[_LANES:] = cols[k0:k1]
         wext = _gemm.aligned_empty((_LANES, kk), _F32)
-        wext[:, :_LANES] = eye
+        wext[:, :_LANES] = _EYE
         for j in range(0, wm.shape[0], _LANES):
             ext[:_LANES] = acc[j:j + _LANES]
             wext[:, _LANES:] = wm[j:j + _LANES, k0:k1]
@@ -1173,7 +1205,7 @@ def _position_chains(cols, g, shares):
     step = panel - slots
     gemm, one, zero, ptr = _sgemm()
     size = _F32.itemsize
-    eye = np.tile(np.eye(slots, dtype=_F32), (op // slots, 1))[:, None]
+    eye = np.eye(slots, dtype=_F32)[:, None]
 
     def share(a, b):
         length = b - a
@@ -1187,7 +1219,7 @@ def _position_chains(cols, g, shares):
         gx = _gemm.aligned_empty((op, piece, panel), _F32)
         ax[r:] = 0
         gx[o:] = 0
-        gx[:, :, :slots] = eye
+        gx.reshape(op // slots, slots, piece, panel)[..., :slots] = eye
         groups = range(0, op, slots)
         carry = np.zeros((len(groups), rp, slots), _F32)
         lda, ldb = piece * panel, (piece + 1) * panel
