@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from ... import _factories as _Fac
+from ... import _ops
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad as _no_grad
 from .. import functional as F
@@ -13,6 +14,10 @@ from .. import init
 from ..parameter import Parameter, UninitializedParameter
 from .lazy import LazyModuleMixin
 from .module import Module
+
+# the products' op family, which every layer here calls: loaded with the layers (torch has it
+# from its import on), not in the middle of a first training step
+_ops.load("linalg")
 
 
 class Identity(Module):
