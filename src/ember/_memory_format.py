@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._storage import has_own_strides, own_strides
+
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last",
            "channels_last_3d"]
 
@@ -173,11 +175,22 @@ def _dense(arr: np.ndarray) -> bool:
     return arr.transpose(perm).flags.c_contiguous and min(arr.strides, default=0) >= 0
 
 
+def plain_dense(arr: np.ndarray) -> bool:
+    """Whether a ``preserve_format`` copy of ``arr`` is a plain C-ordered array (C-contiguous,
+    no dim of size 1, and no zero strides of its own, :func:`empty_like`'s cases)."""
+    return arr.flags.c_contiguous and 1 not in arr.shape and (arr.size > 0 or not arr.ndim
+                                                              or not has_own_strides(arr))
+
+
 def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
     """An uninitialised array like ``arr``: ``preserve_format`` (None) keeps a dense
     layout's strides exactly (torch's empty_like), else the format's layout."""
     _check_format(fmt)
     if fmt is None or fmt is preserve_format:
+        if arr.size == 0 and arr.ndim and not any(arr.strides) and has_own_strides(arr):
+            out = np.empty(arr.shape, npdt)     # (zero strides, NumPy's), kept as torch's
+            own_strides(out)
+            return out
         if arr.flags.c_contiguous:
             out = np.empty(arr.shape, npdt)
             if 1 not in arr.shape or _same_steps(out, arr):
