@@ -271,6 +271,12 @@ def iter_groups(shape, *strides) -> list:
     return groups
 
 
+def _c_steps(a: np.ndarray) -> bool:
+    """Whether ``a``'s strides are torch's contiguous ones, a size-1 dim's too (which
+    NumPy's flags ignore and TensorIterator's ordering reads)."""
+    return a.strides == tuple(s * a.itemsize for s in contiguous_strides(a.shape))
+
+
 def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
     """``res``, the result of a pointwise op on ``inputs`` (arrays, or None for numbers), laid
     out as TensorIterator lays out a new output: in the dim order of the inputs' strides, the
@@ -278,7 +284,7 @@ def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
     count as stride 0). NumPy's ufuncs fall back to C order where their inputs' layouts
     disagree (``a.t() + b``), where torch follows ``a``."""
     for a in inputs:
-        if a is not None and not a.flags.c_contiguous:
+        if a is not None and not (a.flags.c_contiguous and (1 not in a.shape or _c_steps(a))):
             break
     else:
         return res          # C-contiguous inputs: C order, as NumPy's
