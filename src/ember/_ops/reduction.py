@@ -587,6 +587,10 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         if not (dtype.is_floating_point or dtype.is_complex):
             raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
                                f"but got {_scalar_name(dtype)}")
+        if dtype.is_complex != x.dtype.is_complex:
+            kind = "complex" if x.dtype.is_complex else "real"
+            raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, "
+                               f"but got {_scalar_name(dtype)}")
         if promote_types(x.dtype, dtype) is not dtype:
             raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
                                f"({_scalar_name(x.dtype)}) should be convertible without "
