@@ -126,6 +126,10 @@ LDEXP_CASES = {
                                                    L.tensor([0.3], dtype=L.float16)),
     "int * pow(2, int)": lambda L: L.ldexp(L.tensor([3]), L.tensor([-2])),
     "in place": lambda L: L.tensor([1.0, 3.0]).ldexp_(L.tensor([3, 200])),
+    "method, number exponent": lambda L: L.ones(2).ldexp(3),
+    "in place, number exponent": lambda L: L.ones(2).ldexp_(True),
+    "function, number exponent": lambda L: L.ldexp(L.ones(2), 2.5),
+    "unbound method": lambda L: L.Tensor.ldexp(L.ones(2), 2.0),
     "out float64": lambda L: L.ldexp(L.tensor([1.1]), L.tensor([0.3], dtype=L.float64),
                                      out=L.empty(1, dtype=L.float64)),
 }

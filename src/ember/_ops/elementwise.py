@@ -282,23 +282,27 @@ def _ldexp_route(self, other):
     return "pow2", p._data.astype(xp.float32) if p._data.dtype in D.REDUCED else p._data
 
 
-@expose
-def ldexp(input, other, *, out=None):
+@expose(function=False)
+def ldexp(self, other):
+    """``self * 2**other``."""
+    # (a method of its own: torch's argument errors count positions after ``self``)
+    return run(_ldexp, (self, other, _ldexp_route(self, other)))
+
+
+@expose(function=False)
+def ldexp_(self, other):
+    """In-place version of :meth:`Tensor.ldexp`."""
+    return run_inplace(_ldexp, (self, other, _ldexp_route(self, other)))
+
+
+@expose(method=False)
+def ldexp(input, other, *, out=None):  # noqa: F811 - the function, beside the method
     """``input * 2**other``.
 
     >>> ember.ldexp(ember.tensor([1.]), ember.tensor([3]))
     tensor([8.])
     """
     return run(_ldexp, (input, other, _ldexp_route(input, other)), out)
-
-
-def _ldexp_(self, other):
-    """In-place version of :meth:`Tensor.ldexp`."""
-    return run_inplace(_ldexp, (self, other, _ldexp_route(self, other)))
-
-
-_ldexp_.__name__ = "ldexp_"
-expose(_ldexp_, function=False)
 
 
 @op("NextafterBackward0", inplace=True, tensors=("self", "other"),
