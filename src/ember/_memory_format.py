@@ -283,8 +283,12 @@ def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
     first input whose strides tell two dims apart deciding (:func:`iter_order`; broadcast dims
     count as stride 0). NumPy's ufuncs fall back to C order where their inputs' layouts
     disagree (``a.t() + b``), where torch follows ``a``."""
+    # TensorIterator's fast setup: operands all of one shape and contiguous (size-1 dims
+    # aside) give a contiguous output; else its dim ordering reads every stride
+    same = all(a is None or a.shape == res.shape for a in inputs)
     for a in inputs:
-        if a is not None and not (a.flags.c_contiguous and (1 not in a.shape or _c_steps(a))):
+        if a is not None and not (a.flags.c_contiguous and (same or 1 not in a.shape
+                                                              or _c_steps(a))):
             break
     else:
         return res          # C-contiguous inputs: C order, as NumPy's
