@@ -241,3 +241,29 @@ VECTOR_NORM_DTYPES = {
 @pytest.mark.parametrize("case", VECTOR_NORM_DTYPES)
 def test_vector_norm_dtype_checks(case):
     _same(VECTOR_NORM_DTYPES[case])
+
+
+# ------------------------------------------------------------- complex square
+
+def _complex_layout(L, z, layout):
+    t = L.from_numpy(z)
+    if layout == "transposed":
+        return t.reshape(-1, 4).T
+    if layout == "sliced":
+        return t[::2]
+    if layout == "expanded":
+        return t[:1].expand(t.shape[0])
+    if layout == "zero-d":
+        return t[3]
+    return t
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [4, 8, 20, 36, 100])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "sliced", "expanded", "zero-d"])
+def test_complex_square_vector_body_and_contracted_tail(dt, n, layout):
+    rng = np.random.default_rng(n)
+    z = ((rng.standard_normal(n) + 1j * rng.standard_normal(n)) * 3).astype(dt)
+    _same(lambda L: (_complex_layout(L, z.copy(), layout).square(),
+                     _complex_layout(L, z.copy(), layout).pow(2),
+                     L.square(_complex_layout(L, z.copy(), layout))))

@@ -265,6 +265,21 @@ def complex_mul(a, b) -> np.ndarray:
     return complex_product(a, b, _complex_tail(np.asarray(a, dt), np.asarray(b, dt), shape))
 
 
+def complex_square(a: np.ndarray) -> np.ndarray:
+    """``a ** 2`` as torch's pow kernel computes it, ``base * base`` with its complex
+    multiply: the ``Vectorized`` products (a kernel built for AVX512) except in each row's
+    scalar tail, which the compiler contracts throughout (a row that does not vectorise,
+    strided, is all tail)."""
+    groups = _mf.iter_groups(a.shape, a.strides)
+    if not groups:
+        tail = True
+    else:
+        inner = groups[0][1][0]
+        step = _cpu.kernel_step(a.dtype) if inner in (0, a.itemsize) else a.size + 1
+        tail = _sleef.tail_mask(a.shape, [(g[0], g[2]) for g in groups], step)
+    return complex_product(a, a, tail)
+
+
 def _complex_tail(a, b, shape):
     """Where :func:`complex_mul` contracts (False: nowhere). A row the
     kernel cannot vectorise (strided operands) is all tail."""
