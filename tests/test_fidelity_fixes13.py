@@ -267,3 +267,18 @@ def test_complex_square_vector_body_and_contracted_tail(dt, n, layout):
     _same(lambda L: (_complex_layout(L, z.copy(), layout).square(),
                      _complex_layout(L, z.copy(), layout).pow(2),
                      L.square(_complex_layout(L, z.copy(), layout))))
+
+
+# ------------------------------------------------------------- complex sinc
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "zero-d"])
+def test_complex_sinc_glibc_csin_and_contracted_quotient(dt, layout):
+    rng = np.random.default_rng(11)
+    z = ((rng.standard_normal(40) + 1j * rng.standard_normal(40)) * 2).astype(dt)
+    z[7] = 0
+    z[9] = z[9].real
+    z[10] = complex(-0.0, -0.0)
+    z[11] = complex(float("inf"), 1.0)
+    _same(lambda L: (_complex_layout(L, z.copy(), layout).sinc(),
+                     L.sinc(_complex_layout(L, z.copy(), layout))))

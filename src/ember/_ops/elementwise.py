@@ -198,6 +198,15 @@ def sinc(self):
             return np.where(self == 0, self.dtype.type(1), s / p).astype(self.dtype)
     if xp is np and self.dtype == np.float16:     # torch's loop runs in float (opmath)
         return sinc.kernel(self.astype(np.float32)).astype(np.float16)
+    if xp is np and self.dtype.kind == "c":
+        # torch's loop: std::sin(pi * x) / (pi * x) with c10::complex's product and quotient
+        # (contracted by the compiler) and glibc's csin
+        from ._fused import complex_product, complex_quotient
+        from ._libm import c_complex
+        with np.errstate(all="ignore"):
+            p = complex_product(self.dtype.type(math.pi), self, True)
+            return np.where(self == 0, self.dtype.type(1),
+                            complex_quotient(c_complex("csin", p), p)).astype(self.dtype)
     return xp.sinc(self)
 
 
