@@ -282,3 +282,28 @@ def test_complex_sinc_glibc_csin_and_contracted_quotient(dt, layout):
     z[11] = complex(float("inf"), 1.0)
     _same(lambda L: (_complex_layout(L, z.copy(), layout).sinc(),
                      L.sinc(_complex_layout(L, z.copy(), layout))))
+
+
+# ------------------------------------------------------------- complex lerp
+
+def _lerp_case(dt, n, weight, seed):
+    rng = np.random.default_rng(seed)
+    a, b, w = (((rng.standard_normal(n) + 1j * rng.standard_normal(n)) * s).astype(dt)
+               for s in (3, 3, 0.6))
+
+    def fn(L):
+        x, y, t = (L.from_numpy(v.copy()) for v in (a, b, w))
+        if weight == "tensor":
+            return L.lerp(x, y, t), x.clone().lerp_(y, t)
+        return L.lerp(x, y, weight), x.clone().lerp_(y, weight)
+    return fn
+
+
+# the vector body (complex64's paired |weight| tests) and the contracted scalar tail
+@pytest.mark.parametrize("dt,n", [("complex64", 1), ("complex64", 3), ("complex64", 16),
+                                  ("complex64", 20), ("complex64", 32), ("complex128", 8),
+                                  ("complex128", 16)])
+@pytest.mark.parametrize("weight", ["tensor", 0.3, 0.7])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_complex_lerp(dt, n, weight, seed):
+    _same(_lerp_case(dt, n, weight, seed))
