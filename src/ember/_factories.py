@@ -19,7 +19,7 @@ from ._device import check as check_device
 from ._device import xp
 from ._ops import _exact
 from ._ops.util import as_size
-from ._storage import borrow
+from ._storage import borrow, own_strides
 from ._tensor import Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "full", "empty",
@@ -363,6 +363,8 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     _check_ndarray(ndarray)
     _check_writable(ndarray)
     borrow(ndarray)
+    if not ndarray.size:
+        own_strides(ndarray)
     return Tensor._wrap(ndarray)
 
 
@@ -508,9 +510,9 @@ def _like(t, dtype):
 def _laid_out(t, like, memory_format):
     """``t`` with the layout torch gives a ``*_like(like, memory_format=...)`` result (by
     default, ``preserve_format``: a dense input's strides)."""
-    if memory_format is None and like._data.flags.c_contiguous and 1 not in like._data.shape:
+    from ._memory_format import empty_like, plain_dense
+    if memory_format is None and plain_dense(like._data):
         return t
-    from ._memory_format import empty_like
     arr = empty_like(like._data, t._data.dtype, memory_format)
     arr[...] = t._data
     t._data = arr

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._storage import has_own_strides, own_strides
+
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last",
            "channels_last_3d"]
 
@@ -173,11 +175,22 @@ def _dense(arr: np.ndarray) -> bool:
     return arr.transpose(perm).flags.c_contiguous and min(arr.strides, default=0) >= 0
 
 
+def plain_dense(arr: np.ndarray) -> bool:
+    """Whether a ``preserve_format`` copy of ``arr`` is a plain C-ordered array (C-contiguous,
+    no dim of size 1, and no zero strides of its own, :func:`empty_like`'s cases)."""
+    return arr.flags.c_contiguous and 1 not in arr.shape and (arr.size > 0 or not arr.ndim
+                                                              or not has_own_strides(arr))
+
+
 def empty_like(arr: np.ndarray, npdt, fmt=None) -> np.ndarray:
     """An uninitialised array like ``arr``: ``preserve_format`` (None) keeps a dense
     layout's strides exactly (torch's empty_like), else the format's layout."""
     _check_format(fmt)
     if fmt is None or fmt is preserve_format:
+        if arr.size == 0 and arr.ndim and not any(arr.strides) and has_own_strides(arr):
+            out = np.empty(arr.shape, npdt)     # (zero strides, NumPy's), kept as torch's
+            own_strides(out)
+            return out
         if arr.flags.c_contiguous:
             out = np.empty(arr.shape, npdt)
             if 1 not in arr.shape or _same_steps(out, arr):
@@ -258,14 +271,24 @@ def iter_groups(shape, *strides) -> list:
     return groups
 
 
+def _c_steps(a: np.ndarray) -> bool:
+    """Whether ``a``'s strides are torch's contiguous ones, a size-1 dim's too (which
+    NumPy's flags ignore and TensorIterator's ordering reads)."""
+    return a.strides == tuple(s * a.itemsize for s in contiguous_strides(a.shape))
+
+
 def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
     """``res``, the result of a pointwise op on ``inputs`` (arrays, or None for numbers), laid
     out as TensorIterator lays out a new output: in the dim order of the inputs' strides, the
     first input whose strides tell two dims apart deciding (:func:`iter_order`; broadcast dims
     count as stride 0). NumPy's ufuncs fall back to C order where their inputs' layouts
     disagree (``a.t() + b``), where torch follows ``a``."""
+    # TensorIterator's fast setup: operands all of one shape and contiguous (size-1 dims
+    # aside) give a contiguous output; else its dim ordering reads every stride
+    same = all(a is None or a.shape == res.shape for a in inputs)
     for a in inputs:
-        if a is not None and not a.flags.c_contiguous:
+        if a is not None and not (a.flags.c_contiguous and (same or 1 not in a.shape
+                                                              or _c_steps(a))):
             break
     else:
         return res          # C-contiguous inputs: C order, as NumPy's

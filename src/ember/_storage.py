@@ -33,6 +33,23 @@ def borrow(arr: np.ndarray) -> None:
     _BORROWED[id(root)] = root
 
 
+_OWN_STRIDES = weakref.WeakValueDictionary()    # id: an empty array whose zero strides are
+# the tensor's own (torch's from_numpy keeps NumPy's; empty_like keeps those), not NumPy's
+# stand-in for contiguous ones
+
+
+def own_strides(arr: np.ndarray) -> None:
+    """Mark the strides of the empty ``arr`` (and its views) as the tensor's own."""
+    root = root_array(arr)
+    _OWN_STRIDES[id(root)] = root
+
+
+def has_own_strides(arr: np.ndarray) -> bool:
+    """Whether the zero strides of the empty ``arr`` are the tensor's own (:func:`own_strides`)."""
+    root = root_array(arr)
+    return _OWN_STRIDES.get(id(root)) is root
+
+
 def resizable(root: np.ndarray) -> bool:
     """Whether a tensor may grow the storage ``root`` (torch's ``StorageImpl.resizable()``)."""
     return _BORROWED.get(id(root)) is not root

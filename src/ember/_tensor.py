@@ -20,6 +20,7 @@ from . import _errors
 from . import _memory_format as _mf
 from ._device import CPU
 from ._layout import strided as _STRIDED
+from ._storage import has_own_strides
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, _add_hook, _HookDict
 
@@ -270,9 +271,10 @@ class Tensor:
         """Strides in elements, like torch's (``x.t().stride() == (1, n)``)."""
         a = self._data
         st = tuple(s // a.itemsize for s in a.strides)
-        if not a.size and a.ndim and 0 in st:
+        if not a.size and a.ndim and 0 in st and not has_own_strides(a):
             # NumPy gives a fresh empty array zero strides; torch's are contiguous ones
-            # (a dim of size 0 counts as 1)
+            # (a dim of size 0 counts as 1). An array from ``from_numpy`` keeps its own,
+            # as torch's does.
             st = _mf.contiguous_strides(a.shape)
         if dim is None:
             return st

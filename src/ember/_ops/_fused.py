@@ -131,6 +131,13 @@ def add_(a: np.ndarray, b, alpha=1) -> None:
 
 def lerp(a, end, weight):
     """``torch.lerp(a, end, weight)``: ``weight`` a number or an array of ``a``'s dtype."""
+    if a.dtype.kind == "c":
+        return _complex_lerp(a, end, weight)
+    return _lerp_fma(a, end, weight)
+
+
+def _lerp_fma(a, end, weight):
+    """lerp as ``fma(weight, end - a, a)`` or ``fma(weight - 1, end - a, end)``."""
     one = a.dtype.type(1)
     with np.errstate(over="ignore", invalid="ignore"):
         diff = end - a
@@ -144,6 +151,45 @@ def lerp(a, end, weight):
             return fma(w, diff, a) if small else fma(w - one, diff, end)
         small = np.abs(weight) < 0.5
         return fma(np.where(small, weight, weight - one), diff, np.where(small, a, end))
+
+
+def _complex_lerp(a, end, weight):
+    """torch's complex lerp: ``lerp_vec``, ``fmadd(coeff, end - a, base)`` with the plain
+    ``Vectorized`` product, where ``coeff, base`` are ``weight, a`` for ``|weight| < 0.5``
+    else ``weight - 1, end``; complex64's vector ``abs`` gives each odd element of a vector
+    the test of the even one before it (read here along C-contiguous operands). The scalar
+    tail of each row: complex64 computes ``a + weight * (end - a)`` or ``end - (end - a) *
+    (1 - weight)`` with the compiler's contracted product, complex128 :func:`_lerp_fma`."""
+    dt = a.dtype
+    shape = np.broadcast_shapes(a.shape, np.shape(end), np.shape(weight))
+    w = np.broadcast_to(np.asarray(weight, dt), shape)
+    a, end = np.broadcast_to(a, shape), np.broadcast_to(end, shape)
+    one = dt.type(1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = end - a
+        small = np.abs(w) < 0.5
+        if dt == np.complex64 and w.ndim and all(x.flags.c_contiguous and x.strides[-1]
+                                                 for x in (a, end, w)):
+            flat = small.reshape(-1).copy()
+            flat[1::2] = flat[0::2][:flat[1::2].size]
+            small_v = flat.reshape(shape)
+        else:
+            small_v = small
+        out = complex_product(np.where(small_v, w, w - one), d) + np.where(small_v, a, end)
+        groups = _mf.iter_groups(shape, a.strides, end.strides, w.strides)
+        if not groups:
+            tail = np.ones(shape, bool)
+        else:
+            inner = groups[0][1]
+            vectorised = all(x in (0, dt.itemsize) for x in inner) and any(inner)
+            step = _cpu.kernel_step(dt) if vectorised else int(np.prod(shape)) + 1
+            tail = _sleef.tail_mask(shape, [(g[0], g[2]) for g in groups], step)
+        if tail.any():
+            scalar = np.where(small, a + complex_product(w, d, True),
+                              end - complex_product(d, one - w, True)) \
+                if dt == np.complex64 else _lerp_fma(a, end, w)
+            out = np.where(tail, scalar, out)
+    return out
 
 
 def lerp_(a: np.ndarray, end: np.ndarray, weight) -> None:
@@ -263,6 +309,21 @@ def complex_mul(a, b) -> np.ndarray:
     dt = np.result_type(np.asarray(a), np.asarray(b))
     shape = np.broadcast_shapes(np.shape(a), np.shape(b))
     return complex_product(a, b, _complex_tail(np.asarray(a, dt), np.asarray(b, dt), shape))
+
+
+def complex_square(a: np.ndarray) -> np.ndarray:
+    """``a ** 2`` as torch's pow kernel computes it, ``base * base`` with its complex
+    multiply: the ``Vectorized`` products (a kernel built for AVX512) except in each row's
+    scalar tail, which the compiler contracts throughout (a row that does not vectorise,
+    strided, is all tail)."""
+    groups = _mf.iter_groups(a.shape, a.strides)
+    if not groups:
+        tail = True
+    else:
+        inner = groups[0][1][0]
+        step = _cpu.kernel_step(a.dtype) if inner in (0, a.itemsize) else a.size + 1
+        tail = _sleef.tail_mask(a.shape, [(g[0], g[2]) for g in groups], step)
+    return complex_product(a, a, tail)
 
 
 def _complex_tail(a, b, shape):

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .. import _dtype as D
 from .. import _lazy
 from .. import _memory_format as _mf
 from .._device import xp
@@ -22,6 +23,8 @@ from .registry import (
     check_out_tuple,
     expose,
     op,
+    run,
+    run_inplace,
     tensor_operands,
     write_outs,
 )
@@ -195,6 +198,15 @@ def sinc(self):
             return np.where(self == 0, self.dtype.type(1), s / p).astype(self.dtype)
     if xp is np and self.dtype == np.float16:     # torch's loop runs in float (opmath)
         return sinc.kernel(self.astype(np.float32)).astype(np.float16)
+    if xp is np and self.dtype.kind == "c":
+        # torch's loop: std::sin(pi * x) / (pi * x) with c10::complex's product and quotient
+        # (contracted by the compiler) and glibc's csin
+        from ._fused import complex_product, complex_quotient
+        from ._libm import c_complex
+        with np.errstate(all="ignore"):
+            p = complex_product(self.dtype.type(math.pi), self, True)
+            return np.where(self == 0, self.dtype.type(1),
+                            complex_quotient(c_complex("csin", p), p)).astype(self.dtype)
     return xp.sinc(self)
 
 
@@ -241,23 +253,65 @@ def _pow2(other):
     return _wrap(xp.where(e < 0, 0, xp.left_shift(1, xp.clip(e, 0, 62))))
 
 
-@op("LdexpBackward0", promote=FLOAT, inplace=True, tensors=("self", "other"),
-    check=tensor_operands("ldexp"),
+@op("LdexpBackward0", name="ldexp", promote=FLOAT, method=False, function=False,
+    tensors=("self", "other"), check=tensor_operands("ldexp"),
     self=lambda grad, other: grad * _pow2(other),
     other=lambda grad, result: grad * result * _LN2)
+def _ldexp(self, other, route):
+    # ``route``: torch's kernel, by the operands' own dtypes (_ldexp_route)
+    kind, arr = route
+    if kind == "int":
+        # its ldexp kernel: std::ldexp(double(x), int(exp)), in self's dtype
+        e = xp.asarray(arr).astype(xp.int64).astype(xp.int32)
+        return xp.ldexp(self.astype(xp.float64), e).astype(self.dtype)
+    from .pointwise import mul
+    return mul.kernel(self, arr.astype(self.dtype))
+
+
+def _ldexp_route(self, other):
+    """How torch's ldexp computes: a floating ``self`` with an integral exponent by its
+    ``ldexp`` kernel; else ``self * _pow2(self, other)``, 2 to the power ``other`` computed
+    first in a float32 (an integral or float32 ``self``) or ``self``'s dtype, promoted with
+    ``other``'s."""
+    if not (isinstance(self, Tensor) and isinstance(other, Tensor)):
+        return None                 # (the op's check raises torch's error)
+    sdt, odt = self.dtype, other.dtype
+    if odt._category < 2 and sdt.is_floating_point:
+        if odt is D.bool or odt in D.BAREBONES:
+            raise NotImplementedError(f"\"ldexp_cpu_exp\" not implemented for "
+                                      f"'{odt.scalar_name}'")
+        return "int", other._data
+    from .. import _factories
+    from ..autograd import grad_mode
+    from .pointwise import pow as power
+    with grad_mode.no_grad():
+        base = 2.0 if sdt._category < 2 or sdt is D.float32 else \
+            _factories.full((), 2.0, dtype=sdt)
+        p = power(base, other)
+    return "pow2", p._data.astype(xp.float32) if p._data.dtype in D.REDUCED else p._data
+
+
+@expose(function=False)
 def ldexp(self, other):
-    """``self * 2**other``.
+    """``self * 2**other``."""
+    # (a method of its own: torch's argument errors count positions after ``self``)
+    return run(_ldexp, (self, other, _ldexp_route(self, other)))
+
+
+@expose(function=False)
+def ldexp_(self, other):
+    """In-place version of :meth:`Tensor.ldexp`."""
+    return run_inplace(_ldexp, (self, other, _ldexp_route(self, other)))
+
+
+@expose(method=False)
+def ldexp(input, other, *, out=None):  # noqa: F811 - the function, beside the method
+    """``input * 2**other``.
 
     >>> ember.ldexp(ember.tensor([1.]), ember.tensor([3]))
     tensor([8.])
     """
-    # torch's self * pow(2.0, other): its pow of a number base (glibc's powf/pow), then the
-    # product
-    from .pointwise import _pow_scalar_base
-    other = xp.asarray(other).astype(self.dtype)
-    if self.dtype.kind == "f" and self.dtype.itemsize >= 4:
-        return self * _pow_scalar_base.kernel(2.0, other)
-    return self * xp.exp2(other)
+    return run(_ldexp, (input, other, _ldexp_route(input, other)), out)
 
 
 @op("NextafterBackward0", inplace=True, tensors=("self", "other"),

@@ -1020,11 +1020,15 @@ def kron(input, other, *, out=None):
     sb = (1,) * (nd - other.ndim) + tuple(other.shape)
     a = input.reshape([x for s in sa for x in (s, 1)])
     b = other.reshape([x for s in sb for x in (1, s)])
-    res = _unsafe_view(a * b, tuple(x * y for x, y in zip(sa, sb)))
+    shape = tuple(x * y for x, y in zip(sa, sb))
     if out is not None:
-        from .registry import _write_out
-        return _write_out(out, res._data)
-    return res
+        # (torch's kron_out multiplies into a view of the resized ``out``: no view of the
+        # product is taken, which kron's own _unsafe_view refuses for some layouts)
+        from .registry import _write_out, check_out_cast
+        res = a * b
+        check_out_cast(res.dtype, out)
+        return _write_out(out, res._data.reshape(shape))
+    return _unsafe_view(a * b, shape)
 
 
 # ----------------------------------------------------------------------------- in-place forms

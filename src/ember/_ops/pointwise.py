@@ -455,6 +455,9 @@ def _pow_scalar(self, exponent):
                 return special(self)
             if self.dtype in (xp.float32, xp.float64):
                 return _sleef_ext.pow_scalar(self, exponent)
+        if self.dtype.kind == "c" and xp.ndim(exponent) == 0 and exponent == 2:
+            from . import _fused
+            return _fused.complex_square(self)
         return xp.power(self, exponent)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import _dtype as D
 from .. import _errors
 from .._device import xp
-from .._dtype import can_cast, no_barebones_kernel
+from .._dtype import can_cast, no_barebones_kernel, promote_types
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod, summed_dtype
 from .registry import NONE, check_out_dtype, check_out_tuple, expose, op, run, write_outs
@@ -583,6 +583,18 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
                         f"linalg.vector_norm cannot compute the {_ord_name(ord)} norm on the "
                         f"dimension {d}because this dimension is empty and the operation does "
                         "not have an identity")
+    if dtype is not None:
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError("linalg.vector_norm: dtype should be floating point or complex, "
+                               f"but got {_scalar_name(dtype)}")
+        if dtype.is_complex != x.dtype.is_complex:
+            kind = "complex" if x.dtype.is_complex else "real"
+            raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, "
+                               f"but got {_scalar_name(dtype)}")
+        if promote_types(x.dtype, dtype) is not dtype:
+            raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
+                               f"({_scalar_name(x.dtype)}) should be convertible without "
+                               f"narrowing to the specified dtype ({_scalar_name(dtype)})")
     check_out_dtype(out, (dtype or x.dtype).to_real())     # (a structured kernel's out=)
     return run(_vector_norm, (x, ord, dims, keepdim, dtype), out)
 

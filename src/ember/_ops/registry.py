@@ -847,6 +847,8 @@ def run(op, args, out=None):
         if op.view:
             _share(result, args[0])
         if record:
+            if op.dtype_idx is not None and op.name != "_to_copy":
+                _check_differentiable(result)
             _record(op, args, (result,))
         return result
     low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
@@ -858,6 +860,14 @@ def run(op, args, out=None):
     if record:
         _record(op, args, results)
     return results
+
+
+def _check_differentiable(result) -> None:
+    """torch's ``set_history`` check: a reduction or scan asked for an integral ``dtype=`` of
+    an input that requires grad (in grad mode) gives a result autograd cannot hold."""
+    d = result._data.dtype
+    if not (d.kind in "fc" or d in _REDUCED):
+        raise RuntimeError(f"Autograd not support dtype: {_BY_NP[d].scalar_name}")
 
 
 # how a view was made (torch's CreationMeta), kept in ``view.__dict__["_cm"]`` when not default

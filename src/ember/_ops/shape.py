@@ -555,7 +555,7 @@ def stack(tensors, dim=0, *, out=None):
 def clone(self, *, memory_format=None):
     """A copy that stays in the graph (``CloneBackward0``); by default it keeps a dense
     layout's strides, as torch's ``preserve_format``."""
-    if memory_format is None and self.flags.c_contiguous and 1 not in self.shape:
+    if memory_format is None and _mf.plain_dense(self):
         return self.copy()
     from .._memory_format import copy_to_format
     return copy_to_format(self, memory_format)
@@ -565,10 +565,11 @@ def clone(self, *, memory_format=None):
     self=lambda grad: grad)
 def _to_copy(self, dtype):
     r = D.cast(self, dtype)
-    if self.flags.c_contiguous and (1 not in self.shape or _mf._same_steps(r, self)):
+    if _mf.plain_dense(self) or (self.flags.c_contiguous and self.size
+                                 and _mf._same_steps(r, self)):
         return r
     target = _mf.empty_like(self, r.dtype)      # torch's empty_like (preserve_format)
-    if target.strides == r.strides:
+    if target.strides == r.strides and r.size:
         return r
     xp.copyto(target, r)
     return target
