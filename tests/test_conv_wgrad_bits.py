@@ -66,6 +66,15 @@ def _compare(x, w, b, kw, wrt_input=False, seed=0):
             _same_bits(g, t)
 
 
+def _data(xs, ws, seed, bias=True):
+    """Random float32 input, weight and (with ``bias``) bias of shapes ``xs`` and ``ws``,
+    drawn in that order from ``seed``."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(xs).astype(np.float32)
+    w = rng.standard_normal(ws).astype(np.float32)
+    return x, w, rng.standard_normal(ws[0]).astype(np.float32) if bias else None
+
+
 def _one_by_one(case):
     """A random 1x1 convolution that torch hands to oneDNN (a batch of 16 or more, or
     a stride)."""
@@ -84,11 +93,8 @@ def _one_by_one(case):
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
 def test_1x1_weight_grad_is_torchs_bits(case, bias, threads):
     xs, o, stride = _one_by_one(case)
-    rng = np.random.default_rng(case)
-    x = rng.standard_normal(xs).astype(np.float32)
-    w = rng.standard_normal((o, xs[1]) + (1,) * (len(xs) - 2)).astype(np.float32)
-    b = rng.standard_normal(o).astype(np.float32) if bias else None
     nd = len(xs) - 2
+    x, w, b = _data(xs, (o, xs[1]) + (1,) * nd, case, bias)
     assert _onednn_conv.direct_backward_weights_1x1(x, w.shape, (stride,) * nd, (0,) * nd,
                                                     (1,) * nd, 1, threads)
     _compare(x, w, b, {"stride": stride}, seed=case)
@@ -102,10 +108,7 @@ ONE_BY_ONE = [((16, 128, 14, 14), 64), ((16, 64, 56, 56), 64), ((32, 64, 8, 8), 
 @pytest.mark.parametrize("case", range(len(ONE_BY_ONE)))
 def test_1x1_weight_grad_long_calls(case, threads):
     xs, o = ONE_BY_ONE[case]
-    rng = np.random.default_rng(case)
-    x = rng.standard_normal(xs).astype(np.float32)
-    w = rng.standard_normal((o, xs[1], 1, 1)).astype(np.float32)
-    _compare(x, w, rng.standard_normal(o).astype(np.float32), {}, seed=case)
+    _compare(*_data(xs, (o, xs[1], 1, 1), case), {}, seed=case)
 
 
 def _depthwise(case, jit_dw):
@@ -138,10 +141,7 @@ def _depthwise(case, jit_dw):
 def test_depthwise_weight_grad_is_torchs_bits(case, bias, jit_dw, threads):
     xs, k, kw = _depthwise(case, jit_dw)
     c = xs[1]
-    rng = np.random.default_rng(case)
-    x = rng.standard_normal(xs).astype(np.float32)
-    w = rng.standard_normal((c, 1) + k).astype(np.float32)
-    b = rng.standard_normal(c).astype(np.float32) if bias else None
+    x, w, b = _data(xs, (c, 1) + k, case, bias)
     gate = (_onednn_conv.direct_depthwise_weights if jit_dw
             else _onednn_conv.gemm_depthwise_weights)
     assert gate(x, w.shape, kw["stride"], kw["padding"], kw["dilation"], c, threads)
@@ -158,10 +158,7 @@ WIDE = [((4, 16, 33, 35), 3, {}), ((2, 16, 20, 64), 3, {"padding": 1}),
 def test_depthwise_weight_grad_column_blocks(case, threads):
     xs, k, kw = WIDE[case]
     c = xs[1]
-    rng = np.random.default_rng(case)
-    x = rng.standard_normal(xs).astype(np.float32)
-    w = rng.standard_normal((c, 1) + (k,) * (len(xs) - 2)).astype(np.float32)
-    _compare(x, w, rng.standard_normal(c).astype(np.float32), dict(kw, groups=c), seed=case)
+    _compare(*_data(xs, (c, 1) + (k,) * (len(xs) - 2), case), dict(kw, groups=c), seed=case)
 
 
 @pytest.mark.parametrize("case", range(CASES))
@@ -170,9 +167,7 @@ def test_depthwise_input_grad_is_torchs_bits(case, jit_dw, threads):
     xs, k, kw = _depthwise(case, jit_dw)
     kw = dict(kw, dilation=1)                # a dilation takes another kernel
     c = xs[1]
-    rng = np.random.default_rng(case + 50)
-    x = rng.standard_normal(xs).astype(np.float32)
-    w = rng.standard_normal((c, 1) + k).astype(np.float32)
+    x, w, _ = _data(xs, (c, 1) + k, case + 50, bias=False)
     _compare(x, w, None, kw, wrt_input=True, seed=case)
 
 
@@ -228,10 +223,7 @@ def _grouped(case):
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
 def test_grouped_weight_grad_is_torchs_bits(case, bias, threads):
     xs, ws, kw = _grouped(case)
-    rng = np.random.default_rng(case)
-    x = rng.standard_normal(xs).astype(np.float32)
-    w = rng.standard_normal(ws).astype(np.float32)
-    b = rng.standard_normal(ws[0]).astype(np.float32) if bias else None
+    x, w, b = _data(xs, ws, case, bias)
     nd = len(xs) - 2
     if _onednn_conv.use_mkldnn(xs, ws, kw["stride"], (1,) * nd, kw["groups"], threads):
         assert _onednn_conv.direct_backward_weights(x, ws, kw["stride"], kw["padding"],
@@ -263,10 +255,7 @@ def _gemm_grouped(case):
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "no_bias"])
 def test_gemm_grouped_weight_grad_is_torchs_bits(case, bias, threads):
     xs, ws, kw = _gemm_grouped(case)
-    rng = np.random.default_rng(case)
-    x = rng.standard_normal(xs).astype(np.float32)
-    w = rng.standard_normal(ws).astype(np.float32)
-    b = rng.standard_normal(ws[0]).astype(np.float32) if bias else None
+    x, w, b = _data(xs, ws, case, bias)
     nd = len(xs) - 2
     assert _onednn_conv.gemm_grouped_weights(x, ws, kw["stride"], kw["padding"], (1,) * nd,
                                              kw["groups"], threads)
