@@ -515,6 +515,12 @@ def _k_rdiv(s, a: _np.ndarray) -> _np.ndarray:
 _PIECE = 1 << 17
 
 
+def _owners(arrays) -> list[int]:
+    """The identity of the memory each array views (its base's, or its own): arrays of
+    different owners cannot overlap."""
+    return [id(x if x.base is None else x.base) for x in arrays]
+
+
 def _in_pieces(update: Callable, key, written: list, read: _np.ndarray) -> None:
     """``update(key, *written, read)`` (elementwise, in place on ``written``), on pieces of
     :data:`_PIECE` elements where the arrays are large, C-contiguous, of one size and
@@ -522,7 +528,7 @@ def _in_pieces(update: Callable, key, written: list, read: _np.ndarray) -> None:
     arrays = (*written, read)
     n = read.size
     if n >= 2 * _PIECE and all(x.size == n and x.flags.c_contiguous for x in arrays) \
-            and len({id(x if x.base is None else x.base) for x in arrays}) == len(arrays):
+            and len(set(_owners(arrays))) == len(arrays):
         flat = [x.reshape(-1) for x in arrays]
         for s in range(0, n, _PIECE):
             update(key, *(x[s:s + _PIECE] for x in flat))
@@ -560,12 +566,7 @@ class _Batch:
         """Queue a parameter's arrays; False: the caller updates them now."""
         if read.size > _BATCH_MAX and not self.seen:
             return False
-        owners = []
-        for x in written:
-            base = x.base
-            owners.append(id(x if base is None else base))
-        base = read.base
-        owners.append(id(read if base is None else base))
+        owners = _owners((*written, read))
         seen = self.seen
         if not seen.isdisjoint(owners):
             self.run()
