@@ -103,6 +103,29 @@ def test_switched_off_by_environment():
     assert np.allclose(eval(out[1]), [1.0, np.e])
 
 
+@needs_mkl
+def test_loaded_in_the_background_and_before_a_fork():
+    """``import ember`` starts loading MKL on a thread; the first product and ``os.fork``
+    wait for it, and a child forked at once computes with MKL as its parent does."""
+    code = """
+import os, sys, threading
+import numpy as np
+import ember
+a = ember.tensor(np.arange(12, dtype=np.float32).reshape(3, 4) / 7)
+pid = os.fork()
+if pid == 0:
+    ok = ember._mkl.library() is not None and (a @ a.T).sum().item() > 0
+    os._exit(0 if ok else 3)
+_, status = os.waitpid(pid, 0)
+product = (a @ a.T).numpy()
+alive = [t.name for t in threading.enumerate() if t.name == "ember-mkl-load"]
+print(os.waitstatus_to_exitcode(status), alive, ember._mkl.library() is not None)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split(maxsplit=1)
+    assert out == ["0", "[] True\n"]
+
+
 def _train(lib, name, kw):
     w0 = np.random.default_rng(0).standard_normal((20, 30)).astype(np.float32)
     p = lib.nn.Parameter(lib.tensor(w0))

@@ -6,9 +6,10 @@ random numbers after the same seed, the same printed tensors, the same gradients
 
 from __future__ import annotations
 
-from . import _malloc
+from . import _malloc, _mkl
 
 _malloc.tune()
+_mkl.start()                # MKL's runtime, where installed, loads while the import goes on
 
 import numpy as _np
 
@@ -256,11 +257,6 @@ def __getattr__(name: str):
 
 
 globals().pop("_lazy", None)      # (ember._lazy: the mechanism, not a name of torch's)
-
-from ._ops import _gemm as _boot  # noqa: E402
-
-_boot.warm()                      # MKL's runtime, where installed, loads with the package
-del _boot
 
 
 def __dir__() -> list[str]:

@@ -89,15 +89,6 @@ def aligned_empty(shape, dtype, zero: bool = False) -> np.ndarray:
     return raw[start:start + n].view(dtype).reshape(shape)
 
 
-def warm() -> None:
-    """Load MKL's runtime now, at ``import ember``, as torch's import loads it: its libraries
-    and the kernels a first product dispatches to then cost nothing in a program's first
-    step (nor count in the memory that step takes). Nothing without MKL."""
-    if _vml._PATH is not None:
-        one = np.ones((1, 1), np.float32)
-        addmm(None, one, one)
-
-
 def available(dtype) -> bool:
     """Whether MKL's BLAS computes products of ``dtype`` (torch's bits)."""
     return _raw_gemm(np.dtype(dtype)) is not None

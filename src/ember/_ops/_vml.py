@@ -10,55 +10,25 @@ the same functions through ctypes and gets torch's results bit for bit; elsewher
 NumPy's loops, within 1-3 ulp. ``EMBER_MKL=0`` switches VML off; ``EMBER_MKL_LIB`` names the
 library file to load.
 
-The library is found at import (a few ``stat`` calls) and loaded at the first call.
+The library is found and loaded at import, in the background (``ember._mkl``).
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
-import os
-import sys
 
 import numpy as np
+
+from .. import _mkl
 
 # ATen's vml.h: VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE
 _MODE = ctypes.c_int64(0x2 | 0x140000 | 0x100)
 _CHUNK = 1 << 30                     # VML's lengths are 32-bit (the LP64 interface)
-_SEQUENTIAL, _GNU = 1, 3             # MKL_THREADING_SEQUENTIAL, MKL_THREADING_GNU
 _PREFIX = {np.dtype(np.float32): "vms", np.dtype(np.float64): "vmd"}
 
 
-def _candidates() -> list[str]:
-    """Paths where a ``libmkl_rt`` may lie, most specific first."""
-    named = os.environ.get("EMBER_MKL_LIB")
-    if named:
-        return [named]
-    found: list[str] = []
-    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
-        for sub in ("lib", "Library/bin", "Lib"):
-            found += sorted(_matching(os.path.join(prefix, sub), "mkl_rt"), reverse=True)
-    return [p for p in found if os.path.isfile(p)]
-
-
-def _matching(folder: str, part: str) -> list[str]:
-    """The paths of the entries of ``folder`` whose names hold ``part`` (as the glob
-    ``*part*``: hidden names aside)."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    return [os.path.join(folder, n) for n in names if part in n and not n.startswith(".")]
-
-
-def _find() -> str | None:
-    if os.environ.get("EMBER_MKL", "1") == "0":
-        return None
-    paths = _candidates()
-    return paths[0] if paths else None
-
-
-_PATH = _find()
+_PATH = _mkl.PATH
 _TABLES: dict | None = None          # dtype -> {VML name: bound function}, set at first call
 
 
@@ -68,33 +38,18 @@ def available() -> bool:
 
 
 def _tables() -> dict:
-    """Load MKL's runtime (once): a table of bound functions per dtype, empty without MKL."""
+    """A table of bound functions per dtype (once), empty without MKL."""
     global _TABLES
     if _TABLES is None:
-        _TABLES = {}
-        if _PATH is not None:
-            try:
-                lib = ctypes.CDLL(_PATH)
-                lib.MKL_Set_Threading_Layer(ctypes.c_int(_threading_layer()))
-            except (OSError, AttributeError):
-                return _TABLES
-            _TABLES = {dtype: {} for dtype in _PREFIX}
-            _TABLES["lib"] = lib
-            from ._exact import get_num_threads
-            set_num_threads(get_num_threads())
+        lib = _mkl.library()
+        tables: dict = {}
+        if lib is not None:
+            tables = {dtype: {} for dtype in _PREFIX}
+            tables["lib"] = lib
+        _TABLES = tables
+        from ._exact import get_num_threads
+        set_num_threads(get_num_threads())
     return _TABLES
-
-
-def _threading_layer() -> int:
-    """GNU OpenMP, as torch's MKL runs, where the system has libgomp; else sequential.
-
-    Threaded MKL splits a small product's rows between threads, and the parts round
-    differently from the whole: torch's bits for a given thread count need the same split."""
-    try:
-        ctypes.CDLL("libgomp.so.1", mode=ctypes.RTLD_GLOBAL)
-    except OSError:
-        return _SEQUENTIAL
-    return _GNU
 
 
 def set_num_threads(n: int) -> None:
