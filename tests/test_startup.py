@@ -39,6 +39,15 @@ def test_import_leaves_heavy_parts_unloaded():
     assert "mpi4py.MPI" not in loaded
 
 
+def test_nn_and_optim_load_no_logging():
+    """``concurrent.futures`` (and the ``logging`` it imports) wait for the first
+    two-thread convolution."""
+    got = fresh("import json, sys, ember, ember.nn, ember.optim\n"
+                "print(json.dumps([m for m in ('logging', 'concurrent.futures')"
+                " if m in sys.modules]))")
+    assert got == []
+
+
 @pytest.mark.parametrize("name", LAZY)
 def test_attribute_access_loads_the_submodule(name):
     got = fresh("import json, sys, types, ember\n"
