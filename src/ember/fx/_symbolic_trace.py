@@ -34,6 +34,8 @@ HAS_VARSTUFF = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
 _PATCHED_NAMESPACES = ("ember", "ember.nn.functional", "ember.special", "ember.linalg",
                        "ember.fft")
 
+_PRIVATE_TRACED = ("_assert",)      # torch functions fx users call that are not public
+
 _is_fx_tracing_flag = False
 
 
@@ -67,7 +69,7 @@ def _traced_functions() -> tuple[tuple[dict, str, Any, Any, tuple | None], ...]:
         torch_ns = _torch_alias.torch_module(mod_name)
         lazy_modules = getattr(mod, "_LAZY_MODULES", ())
         for name in sorted(dir(mod)):    # dir(): the lazily defined functions too
-            if name.startswith("_") or name in lazy_modules:
+            if (name.startswith("_") and name not in _PRIVATE_TRACED) or name in lazy_modules:
                 continue
             fn = getattr(mod, name, None)
             if not isinstance(
@@ -465,10 +467,22 @@ class Tracer(TracerBase):
             out = self.create_proxy("placeholder", f"{name}_1", default, {})
             if isinstance(x, PHBase):
                 return out
-            if x is None:
+            from .. import Tensor, _assert
+            from .proxy import _base_types
+            if type(x) is bool or (type(x) in _base_types() and type(x) is not Tensor):
+                self.create_proxy("call_function", _assert, (
+                    out == x, f"{name} has been specialized to have value {x} but got another "
+                              "value"), {})
+            elif x is None:
                 self.create_proxy("call_function", _assert_is_none, (
                     out, f"{name} has been specialized to have value None but got another "
                          "value"), {})
+            else:
+                import warnings
+                warnings.warn(
+                    f"Was not able to add assertion to guarantee correct input {name} to "
+                    f"specialized function. It is up to the user to make sure that your inputs "
+                    f"match the inputs you specialized the function with.", stacklevel=2)
             return x
         if name[0] == "*":
             default = ()

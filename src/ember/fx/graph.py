@@ -66,9 +66,9 @@ def _snake_case(s: str) -> str:
 
 def _is_from_torch(obj: object) -> bool:
     module_name = getattr(obj, "__module__", None) or ""
-    if module_name.startswith(("ember._dynamo", "ember.fx")):
+    if module_name.startswith(("ember._dynamo", "torch._dynamo")):
         return False
-    return module_name == "ember" or module_name.startswith("ember.")
+    return module_name.split(".")[0] in ("ember", "torch")
 
 
 class _TorchNames:
@@ -193,7 +193,7 @@ class CodeGen:
         maybe_return_annotation = [""]
 
         def add_global(name_hint: str, obj: Any) -> str:
-            if _is_from_torch(obj):
+            if _is_from_torch(obj) and obj is not globals_["device"]:
                 name = _get_qualified_name(obj)
                 torch_names[name] = obj
                 return name
@@ -408,7 +408,6 @@ class Graph:
         """The nodes in order (a live view: nodes inserted while iterating are visited)."""
         return _node_list(self)
 
-    @property
     def output_node(self) -> Node:
         """The graph's ``output`` node (its last node)."""
         output_node = next(iter(reversed(self.nodes)))

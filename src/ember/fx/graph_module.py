@@ -207,8 +207,7 @@ class GraphModule(Module):
         memo[id(self)] = res
         fake_mod = Module()
         fake_mod.__dict__ = copy.deepcopy(self.__dict__, memo)
-        GraphModule.__init__(res, fake_mod, fake_mod.__dict__["_graph"],
-                             self.__class__.__name__)
+        GraphModule.__init__(res, fake_mod, fake_mod.__dict__["_graph"])
         return res
 
     def __copy__(self) -> GraphModule:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 import types
 from collections.abc import Callable
-from typing import Any, Union
+from typing import Any
 
 from .. import _torch_alias
 
