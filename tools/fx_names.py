@@ -35,7 +35,7 @@ def _call_form(fn):
     for node in ast.walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id == "handle_torch_function" and len(node.args) >= 2
-                and isinstance(node.args[0], ast.Name)):
+                and isinstance(node.args[0], (ast.Name, ast.Attribute))):
             pos = []
             for a in node.args[2:]:
                 if isinstance(a, ast.Name):
@@ -49,7 +49,9 @@ def _call_form(fn):
                 if k.arg is None or not isinstance(k.value, ast.Name):
                     return None
                 kws.append((k.arg, k.value.id))
-            return node.args[0].id, (tuple(pos), tuple(kws))
+            target = node.args[0]       # relu, or torch.nn.functional.pad
+            name = target.id if isinstance(target, ast.Name) else target.attr
+            return name, (tuple(pos), tuple(kws))
     return None
 
 
@@ -63,7 +65,7 @@ def _params(fn) -> tuple:
 
 
 def main() -> None:
-    qualnames, forms = {}, {}
+    qualnames, forms, untraced = {}, {}, []
     for ns in NAMESPACES:
         mod = eval(ns, {"torch": torch})   # noqa: S307  (a fixed dotted name)
         for name in sorted(vars(mod)):
@@ -79,11 +81,17 @@ def main() -> None:
                 continue
             if q != key:
                 qualnames[key] = q
-        # the Python functions' call forms, found in private helpers too: F.max_pool2d
-        # dispatches to _max_pool2d, which hands torch_function ``max_pool2d``
+            if isinstance(obj, types.FunctionType):
+                found = _call_form(obj)
+                if found is not None and found[0] == name:
+                    forms[key] = found[1] + (_params(obj),)
+                elif found is None:
+                    untraced.append(key)
+        # the call forms found in private helpers: F.max_pool2d dispatches to _max_pool2d,
+        # which hands torch_function ``max_pool2d``
         for name in sorted(vars(mod)):
             obj = getattr(mod, name)
-            if (isinstance(obj, types.FunctionType)
+            if (isinstance(obj, types.FunctionType) and name.startswith("_")
                     and getattr(obj, "__module__", "") == mod.__name__):
                 found = _call_form(obj)
                 if found is not None and not found[0].startswith("_"):
@@ -100,6 +108,9 @@ def main() -> None:
         f"QUALNAMES = {pprint.pformat(qualnames, width=96)}\n\n"
         f"CALL_FORMS = {pprint.pformat(forms, width=96)}\n")
     OUT.write_text(text)
+    # torch traces into these (no handle_torch_function): Ember spells out the ones fx
+    # users meet in _symbolic_trace._METHOD_CALLS
+    print("traced through by torch:", *(k for k in untraced if k not in forms))
 
 
 if __name__ == "__main__":

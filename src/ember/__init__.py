@@ -178,8 +178,8 @@ _LAZY_NAMES.update(dict.fromkeys((
     "Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "seed",
     "set_rng_state"), "random"))
 _LAZY_NAMES.update(dict.fromkeys((
-    "_assert", "as_strided_", "conj_physical_", "empty_permuted", "empty_strided", "fill", "frombuffer",
-    "get_device", "is_inference", "is_same_size", "is_signed", "is_storage",
+    "_assert", "as_strided_", "conj_physical_", "empty_permuted", "empty_strided", "fill",
+    "frombuffer", "get_device", "is_inference", "is_same_size", "is_signed", "is_storage",
     "is_warn_always_enabled", "newaxis", "nonzero_static", "set_default_tensor_type",
     "set_flush_denormal", "set_warn_always", "typename"), "_misc"))
 _LAZY_NAMES.update(dict.fromkeys((

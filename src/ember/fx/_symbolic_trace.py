@@ -57,9 +57,9 @@ PH = PHBase()
 # ----------------------------------------------------------------------------- torch's names
 
 @functools.cache
-def _traced_functions() -> tuple[tuple[dict, str, Any, Any, tuple | None], ...]:
-    """(namespace dict, name, ember function, recorded target, torch call form) for every
-    public function of the patched namespaces."""
+def _traced_functions() -> tuple[tuple[dict, str, Any, Any, tuple | None, str | None], ...]:
+    """(namespace dict, name, ember function, recorded target, torch call form, method
+    recorded instead) for every public function of the patched namespaces."""
     from .. import _torch_alias
     out = []
     names: dict[int, str] = {}
@@ -83,7 +83,8 @@ def _traced_functions() -> tuple[tuple[dict, str, Any, Any, tuple | None], ...]:
                 # torch.nn.functional.sigmoid): the second name gets its own target
                 target = _alias(fn)
                 aliases[id(target)] = qualname
-            out.append((vars(mod), name, fn, target, _torch_names.CALL_FORMS.get(key)))
+            out.append((vars(mod), name, fn, target, _torch_names.CALL_FORMS.get(key),
+                        _METHOD_CALLS.get(key)))
     names.update(aliases)
     _NAMES.update(names)
     return tuple(out)
@@ -137,10 +138,13 @@ def _recorded_call(form: tuple | None, args: tuple, kwargs: dict) -> tuple[tuple
     values = bound.arguments
     if any(v is _Unknown for v in values.values()):
         return args, kwargs
+    names = [p.lstrip("*") for p in positional] + [p for _, p in keywords]
+    if any(n not in values for n in names):    # the form names a local (einsum's operands)
+        return args, kwargs
     pos: list = []
     for p in positional:
         if p.startswith("*"):
-            pos.extend(values.get(p[1:], ()))
+            pos.extend(values[p[1:]])
         else:
             pos.append(values[p])
     return tuple(pos), {k: values[p] for k, p in keywords}
@@ -158,12 +162,20 @@ def _find_proxy(*objects_to_search: Any) -> Proxy | None:
     return proxy
 
 
-def _create_traced_func(orig_fn, target, form):
-    """``orig_fn`` that records a call of ``target`` when an argument is a proxy."""
+# torch's Python functions without a torch_function check, which a trace runs through: what
+# they record (``F.tanh(x)`` is ``x.tanh()``)
+_METHOD_CALLS = {"torch.nn.functional.tanh": "tanh", "torch.nn.functional.sigmoid": "sigmoid"}
+
+
+def _create_traced_func(orig_fn, target, form, method=None):
+    """``orig_fn`` that records a call of ``target`` (or of tensor method ``method``) when
+    an argument is a proxy."""
     @functools.wraps(orig_fn)
     def traced(*args, **kwargs):
         proxy = _find_proxy(args, kwargs)
         if proxy is not None:
+            if method is not None:
+                return proxy.tracer.create_proxy("call_method", method, args, kwargs)
             args, kwargs = _recorded_call(form, args, kwargs)
             return proxy.tracer.create_proxy("call_function", target, args, kwargs)
         return orig_fn(*args, **kwargs)
@@ -262,11 +274,11 @@ def _autowrap_check(patcher: _Patcher, frame_dict: dict, function_ids: set[int],
 
 def _patch_ember_functions(patcher: _Patcher) -> dict[int, Any]:
     traced = {}
-    for ns_dict, name, fn, target, form in _traced_functions():
-        new = traced.get(id(fn)) if target is fn else None
+    for ns_dict, name, fn, target, form, method in _traced_functions():
+        new = traced.get(id(fn)) if target is fn and method is None else None
         if new is None:
-            new = _create_traced_func(fn, target, form)
-            if target is fn:
+            new = _create_traced_func(fn, target, form, method)
+            if target is fn and method is None:
                 traced[id(fn)] = new
         patcher.patch(ns_dict, name, new)
     return traced
