@@ -367,6 +367,16 @@ def test_shape_prop():
     _same_text(program)
 
 
+def test_constant_tensor_operator_proxy():
+    """``tensor <op> proxy`` records the tensor method torch's operator stands for."""
+    def program(lib, out):
+        c = lib.ones(2)
+        ops = ("add", "sub", "mul", "floordiv", "truediv", "mod", "pow", "matmul")
+        gm = lib.fx.symbolic_trace(lambda x: [getattr(operator, o)(c, x) for o in ops])
+        out += [gm.code, gm.graph, gm(lib.tensor([2.0, 3.0]))]
+    _same_text(program)
+
+
 def test_patches_are_undone_and_eager_path_untouched():
     F = ember.nn.functional
     before = (ember.relu, F.relu, ember.nn.Module.__call__, ember.nn.Module.__getattr__,

@@ -280,10 +280,22 @@ def _define_magic(method: str) -> None:
     setattr(Proxy, f"__{method.strip('_')}__", impl)
 
 
+# ``tensor <op> proxy``: torch's Tensor operator hands torch_function the Tensor method it
+# stands for, recorded as a method call on the tensor
+_TENSOR_METHODS = {"add": "add", "sub": "sub", "mul": "mul", "floordiv": "__floordiv__",
+                   "truediv": "div", "div": "div", "mod": "remainder", "pow": "pow",
+                   "lshift": "__lshift__", "rshift": "__rshift__", "and_": "__and__",
+                   "or_": "__or__", "xor": "__xor__", "matmul": "matmul"}
+
+
 def _define_reflectable(orig_method_name: str) -> None:
     method_name = f"__r{orig_method_name.strip('_')}__"
 
     def impl(self: Proxy, rhs: Any) -> Proxy:
+        from .. import Tensor
+        if isinstance(rhs, Tensor):
+            return self.tracer.create_proxy("call_method", _TENSOR_METHODS[orig_method_name],
+                                            (rhs, self), {})
         target = getattr(operator, orig_method_name)
         return self.tracer.create_proxy("call_function", target, (rhs, self), {})
     impl.__name__ = impl.__qualname__ = method_name
