@@ -356,7 +356,10 @@ def test_shape_prop():
             def forward(self, x):
                 return self.pool(F.relu(self.conv(x))).flatten(1), x.transpose(2, 3)
         gc = lib.fx.symbolic_trace(C())
+        out.append(gc.print_readable(print_output=False))
         from_shape_prop.ShapeProp(gc).propagate(lib.randn(2, 1, 8, 8))
+        out.append(gc.print_readable(print_output=False))
+        out.append(gc.graph.python_code("self", verbose=True).src)
         for n in gc.graph.nodes:
             tm = n.meta.get("tensor_meta")
             out.append((n.name, n.op, n.meta.get("type").__name__))

@@ -7,7 +7,7 @@ and :class:`Transformer` run or rebuild a graph node by node.
 """
 
 from . import passes
-from ._symbolic_trace import PH, Tracer, is_fx_tracing, symbolic_trace, wrap
+from ._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from .graph import CodeGen, Graph
 from .graph_module import GraphModule
 from .interpreter import Interpreter, Transformer
@@ -15,5 +15,4 @@ from .node import Node, map_arg
 from .proxy import Proxy
 
 __all__ = ["symbolic_trace", "Tracer", "wrap", "Graph", "GraphModule", "Interpreter",
-           "Transformer", "Node", "Proxy", "CodeGen", "map_arg", "PH", "is_fx_tracing",
-           "passes"]
+           "Transformer", "Node", "Proxy", "CodeGen", "map_arg", "PH", "passes"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import builtins
 import contextlib
 import functools
-import importlib
 import keyword
 import math
 import re
@@ -51,6 +50,18 @@ _illegal_names.update({name: object() for name in
                        ("inf", "nan", "NoneType", "torch", "device", "fx_pytree", "pytree")})
 
 
+# the short dtype names of verbose code (``f32[3, 2]``)
+dtype_abbrs = {
+    "uint8": "u8", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "float16": "f16", "float32": "f32", "float64": "f64", "complex32": "c32", "complex64": "c64",
+    "complex128": "c128", "bool": "b8", "bfloat16": "bf16", "bits1x8": "b1x8",
+    "bits2x4": "b2x4", "bits4x2": "b4x2", "bits8": "b8x1", "bits16": "b16x1",
+    "float8_e5m2": "f8e5m2", "float8_e4m3fn": "f8e4m3fn", "float8_e5m2fnuz": "f8e5m2fnuz",
+    "float8_e4m3fnuz": "f8e4m3fnuz", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+    "float8_e8m0fnu": "f8e8m0fnu", "float4_e2m1fn_x2": "f4e2m1fnx2",
+}
+
+
 def _is_magic(x: str) -> bool:
     return x.startswith("__") and x.endswith("__")
 
@@ -85,6 +96,7 @@ class _TorchNames:
             return self._names[path]
         if any(n.startswith(path + ".") for n in self._names):
             return _TorchNames(self._names, path)
+        import importlib
         obj = importlib.import_module("ember")
         for part in path.split(".")[1:]:
             obj = getattr(obj, part)
@@ -184,7 +196,8 @@ class CodeGen:
         """Extra (name, value) globals the generated code needs."""
         return []
 
-    def _gen_python_code(self, nodes, root_module: str, namespace: _Namespace) -> PythonCode:
+    def _gen_python_code(self, nodes, root_module: str, namespace: _Namespace,
+                         verbose: bool = False) -> PythonCode:
         free_vars: list[str] = []
         body: list[str] = []
         globals_: dict[str, Any] = {}
@@ -266,8 +279,32 @@ class CodeGen:
             else:
                 body.append("\n")
 
+        def tensor_annotation(node: Node) -> str | None:
+            from .. import Tensor
+            from .passes.shape_prop import TensorMetadata
+            meta_val = node.meta.get("val", node.meta.get("tensor_meta",
+                                                          node.meta.get("example_value", None)))
+            if isinstance(meta_val, (Tensor, TensorMetadata)):
+                shape = ", ".join(str(x) for x in meta_val.shape)
+                return f': "{dtype_abbrs[str(meta_val.dtype).split(".")[-1]]}[{shape}]"'
+            return None
+
+        summary = [None]
+
+        def append_stacktrace_summary(node: Node) -> None:
+            if node.op in ("placeholder", "output"):
+                return
+            trace = node.stack_trace
+            summary_str = (f"\n# {trace.strip().splitlines()[-1].strip()}\n" if trace
+                           else "\n# No stacktrace found for following nodes\n")
+            if summary_str != summary[0]:
+                summary[0] = summary_str
+                body.append(summary_str)
+
         def emit_node(node: Node) -> None:
             ann = "" if node.type is None else f" : {type_repr(node.type)}"
+            if verbose:
+                ann = tensor_annotation(node) or ann
             if node.op == "placeholder":
                 default = "" if not node.args else f" = {_get_repr(node.args[0])}"
                 free_vars.append(f"{node.target}{ann}{default}")
@@ -318,6 +355,8 @@ class CodeGen:
             raise NotImplementedError(f"node: {node.op} {node.target}")
 
         for node in nodes:
+            if verbose:
+                append_stacktrace_summary(node)
             emit_node(node)
             delete_unused_values(node)
 
@@ -558,9 +597,11 @@ class Graph:
                 op = op[2:-2]
         return _snake_case(op)
 
-    def python_code(self, root_module: str, **kwargs: Any) -> PythonCode:
+    def python_code(self, root_module: str, *, verbose: bool = False,
+                    **kwargs: Any) -> PythonCode:
         """The source of the forward function this graph stands for; attributes are read
-        from ``root_module`` (``"self"`` in a GraphModule)."""
+        from ``root_module`` (``"self"`` in a GraphModule). ``verbose`` adds the tensor
+        shapes ShapeProp recorded and the stack-trace comments."""
         namespace = _Namespace()
 
         def node_repr(n: Node) -> str:
@@ -572,7 +613,8 @@ class Graph:
         for node, _ in saved:
             node._repr_fn = node_repr
         try:
-            return self._codegen._gen_python_code(self.nodes, root_module, namespace)
+            return self._codegen._gen_python_code(self.nodes, root_module, namespace,
+                                                  verbose=verbose)
         finally:
             for node, fn in saved:
                 node._repr_fn = fn

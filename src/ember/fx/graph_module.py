@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..nn import Module
+from ..nn import Module as _Module
 from .graph import Graph, PythonCode
 
 __all__ = ["GraphModule"]
 
 
-def _copy_attr(from_module: Module, to_module: Module, target: str) -> None:
+def _copy_attr(from_module: _Module, to_module: _Module, target: str) -> None:
     *prefix, field = target.split(".")
     for item in prefix:
         f = getattr(from_module, item)
@@ -19,25 +19,25 @@ def _copy_attr(from_module: Module, to_module: Module, target: str) -> None:
         if f is t:
             return        # a parent already installed brings its children along
         if t is None:
-            t = Module()
+            t = _Module()
             setattr(to_module, item, t)
         from_module, to_module = f, t
     orig = getattr(from_module, field)
     _set(to_module, field, orig)
 
 
-def _assign_attr(from_obj: Any, to_module: Module, target: str) -> None:
+def _assign_attr(from_obj: Any, to_module: _Module, target: str) -> None:
     *prefix, field = target.split(".")
     for item in prefix:
         t = getattr(to_module, item, None)
         if t is None:
-            t = Module()
+            t = _Module()
             setattr(to_module, item, t)
         to_module = t
     _set(to_module, field, from_obj)
 
 
-def _set(module: Module, field: str, value: Any) -> None:
+def _set(module: _Module, field: str, value: Any) -> None:
     from .. import Tensor
     from ..nn import Parameter
     # a tensor that is no parameter becomes a buffer
@@ -56,7 +56,23 @@ def _forward_from_src(src: str, globals_: dict, co_fields: dict | None = None):
     return globals_copy["forward"]
 
 
-class GraphModule(Module):
+def _print_readable(module, module_name: str, print_output: bool) -> str:
+    from ..nn.modules.module import _addindent
+    module_code = module.graph.python_code(root_module="self", verbose=True).src
+    module_code = f"class {module_name}(torch.nn.Module):\n" + module_code.lstrip("\n")
+    module_code = _addindent(module_code, 4)
+    submodule_code_list = [""]
+    for submodule_name, submodule in module.named_children():
+        if isinstance(submodule, GraphModule):
+            submodule_code_list.append(_print_readable(submodule, submodule_name, False))
+    submodule_code = _addindent("\n".join(submodule_code_list), 4)
+    output = module_code + submodule_code
+    if print_output:
+        print(output)
+    return output
+
+
+class GraphModule(_Module):
     """A module built from a graph: the submodules and attributes the graph names are taken
     from ``root`` (a module or a dict), and ``forward`` is the graph's generated code
     (``gm.code``). After editing ``gm.graph`` in place, call :meth:`recompile`."""
@@ -74,10 +90,10 @@ class GraphModule(Module):
         GraphModuleImpl.__module__ = GraphModule.__module__
         return super().__new__(GraphModuleImpl)
 
-    def __init__(self, root: Module | dict, graph: Graph, class_name: str = "GraphModule"):
+    def __init__(self, root: _Module | dict, graph: Graph, class_name: str = "GraphModule"):
         super().__init__()
         self.__class__.__name__ = class_name
-        if isinstance(root, Module):
+        if isinstance(root, _Module):
             if hasattr(root, "training"):
                 self.training = root.training
             for node in graph.nodes:
@@ -133,17 +149,17 @@ class GraphModule(Module):
                                         self._graph._co_fields)
         return python_code
 
-    def add_submodule(self, target: str, m: Module) -> bool:
+    def add_submodule(self, target: str, m: _Module) -> bool:
         """Install ``m`` at the dotted path ``target`` (creating empty modules on the way);
         False if the path runs through something that is no module."""
         *prefix, field = target.split(".")
-        mod: Module = self
+        mod: _Module = self
         for item in prefix:
             submod = getattr(mod, item, None)
             if submod is None:
-                submod = Module()
+                submod = _Module()
                 setattr(mod, item, submod)
-            if not isinstance(submod, Module):
+            if not isinstance(submod, _Module):
                 return False
             mod = submod
         mod.add_module(field, m)
@@ -153,16 +169,16 @@ class GraphModule(Module):
         """Remove the submodule at ``target``; False if there is no module there."""
         atoms = target.split(".")
         path, target_submod = atoms[:-1], atoms[-1]
-        mod: Module = self
+        mod: _Module = self
         for item in path:
             if not hasattr(mod, item):
                 return False
             mod = getattr(mod, item)
-            if not isinstance(mod, Module):
+            if not isinstance(mod, _Module):
                 return False
         if not hasattr(mod, target_submod):
             return False
-        if not isinstance(getattr(mod, target_submod), Module):
+        if not isinstance(getattr(mod, target_submod), _Module):
             return False
         delattr(mod, target_submod)
         return True
@@ -186,14 +202,9 @@ class GraphModule(Module):
             self.delete_submodule(name)
 
     def print_readable(self, print_output: bool = True, **kwargs: Any) -> str:
-        """The module's code as a class definition (printed unless ``print_output`` is
-        False)."""
-        name = self._get_name()
-        body = self._code.lstrip("\n").replace("\n", "\n    ")
-        out = f"class {name}(torch.nn.Module):\n    {body}"
-        if print_output:
-            print(out)
-        return out
+        """This module's code (with the shapes ShapeProp recorded) as a class definition,
+        followed by its GraphModule children's; printed unless ``print_output`` is False."""
+        return _print_readable(self, self._get_name(), print_output)
 
     def __str__(self) -> str:
         orig_str = super().__str__()
@@ -205,7 +216,7 @@ class GraphModule(Module):
         import copy
         res = type(self).__new__(type(self))
         memo[id(self)] = res
-        fake_mod = Module()
+        fake_mod = _Module()
         fake_mod.__dict__ = copy.deepcopy(self.__dict__, memo)
         GraphModule.__init__(res, fake_mod, fake_mod.__dict__["_graph"])
         return res

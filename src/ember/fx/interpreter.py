@@ -9,7 +9,8 @@ from typing import Any
 from .graph import Graph
 from .graph_module import GraphModule
 from .node import Argument, Node, map_aggregate, map_arg
-from .proxy import Proxy, TracerBase
+from .proxy import Proxy
+from .proxy import TracerBase as _TracerBase
 
 __all__ = ["Interpreter", "Transformer"]
 
@@ -155,7 +156,7 @@ class Transformer(Interpreter):
         self.new_graph = Graph()
         self.new_graph.set_codegen(module.graph._codegen)
 
-        class TransformerTracer(TracerBase):
+        class TransformerTracer(_TracerBase):
             def __init__(self, graph: Graph) -> None:
                 super().__init__()
                 self.graph = graph
@@ -197,3 +198,6 @@ class Transformer(Interpreter):
                 return a.node if isinstance(a, Proxy) else a
             self.new_graph.output(map_aggregate(result, strip_proxy))
         return GraphModule(self.module, self.new_graph)
+
+
+del annotations  # keep dir() to torch's names

@@ -324,3 +324,6 @@ def _impure_targets():
 
 
 _IMPURE = _impure_targets()
+
+
+del annotations  # keep dir() to torch's names

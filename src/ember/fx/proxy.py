@@ -306,3 +306,6 @@ for _method in magic_methods:
     _define_magic(_method)
 for _method in reflectable_magic_methods:
     _define_reflectable(_method)
+
+
+del annotations  # keep dir() to torch's names

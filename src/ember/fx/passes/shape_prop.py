@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..interpreter import Interpreter
+from ..interpreter import Interpreter as _Interpreter
 from ..node import Node, map_aggregate
 
 __all__ = ["TensorMetadata", "ShapeProp"]
@@ -34,7 +34,7 @@ def _extract_tensor_metadata(result) -> TensorMetadata:
                           memory_format, False, {})
 
 
-class ShapeProp(Interpreter):
+class ShapeProp(_Interpreter):
     """Run a GraphModule on example inputs and store each tensor result's
     :class:`TensorMetadata` in ``node.meta['tensor_meta']`` (and its type in ``node.type``)."""
 
@@ -70,3 +70,6 @@ class ShapeProp(Interpreter):
     def propagate(self, *args: Any) -> Any:
         """Run the module on ``args``, recording metadata; returns its output."""
         return super().run(*args)
+
+
+del annotations  # keep dir() to torch's names
