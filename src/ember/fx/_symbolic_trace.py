@@ -31,8 +31,9 @@ from .proxy import ParameterProxy, Proxy, Scope, ScopeContextManager, TracerBase
 __all__ = ["Tracer", "symbolic_trace", "wrap", "PH", "PHBase", "is_fx_tracing"]
 
 HAS_VARSTUFF = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
-_PATCHED_NAMESPACES = ("ember", "ember.nn.functional", "ember.special", "ember.linalg",
-                       "ember.fft")
+_PACKAGE = __package__.rpartition(".")[0]      # ember
+_PATCHED_NAMESPACES = tuple(_PACKAGE + sub for sub in ("", ".nn.functional", ".special",
+                                                       ".linalg", ".fft"))
 
 _PRIVATE_TRACED = ("_assert",)      # torch functions fx users call that are not public
 
@@ -374,7 +375,7 @@ class Tracer(TracerBase):
         """Whether a call of ``m`` is recorded as one ``call_module`` node (the default for
         the modules of ``torch.nn`` other than ``Sequential``) rather than traced into."""
         from ..nn import Sequential
-        return ((m.__module__.startswith("ember.nn") or m.__module__.startswith("torch.nn"))
+        return (m.__module__.startswith((f"{_PACKAGE}.nn.", "torch.nn."))
                 and not isinstance(m, Sequential))
 
     def path_of_module(self, mod) -> str:

@@ -75,11 +75,14 @@ def _snake_case(s: str) -> str:
     return _snake_case_sub(s).lower()
 
 
+_PACKAGE = __package__.rpartition(".")[0]      # ember
+
+
 def _is_from_torch(obj: object) -> bool:
     module_name = getattr(obj, "__module__", None) or ""
-    if module_name.startswith(("ember._dynamo", "torch._dynamo")):
+    if module_name.startswith((f"{_PACKAGE}._dynamo", "torch._dynamo")):
         return False
-    return module_name.split(".")[0] in ("ember", "torch")
+    return module_name.split(".")[0] in (_PACKAGE, "torch")
 
 
 class _TorchNames:
@@ -97,7 +100,7 @@ class _TorchNames:
         if any(n.startswith(path + ".") for n in self._names):
             return _TorchNames(self._names, path)
         import importlib
-        obj = importlib.import_module("ember")
+        obj = importlib.import_module("..", __package__)     # the ember package
         for part in path.split(".")[1:]:
             obj = getattr(obj, part)
         return obj

@@ -23,10 +23,9 @@ class TensorMetadata(NamedTuple):
 
 
 def _extract_tensor_metadata(result) -> TensorMetadata:
-    import ember
+    from ... import channels_last, channels_last_3d, contiguous_format
     memory_format = None
-    for query_format in (ember.contiguous_format, ember.channels_last,
-                         ember.channels_last_3d):
+    for query_format in (contiguous_format, channels_last, channels_last_3d):
         if result.is_contiguous(memory_format=query_format):
             memory_format = query_format
             break
@@ -46,7 +45,7 @@ class ShapeProp(_Interpreter):
 
     def run_node(self, n: Node) -> Any:
         """Run ``n`` and record the metadata of the tensors it returns."""
-        import ember
+        from ... import Tensor
         try:
             result = super().run_node(n)
         except Exception as e:
@@ -56,7 +55,7 @@ class ShapeProp(_Interpreter):
 
         def extract_tensor_meta(obj):
             nonlocal found_tensor
-            if isinstance(obj, ember.Tensor):
+            if isinstance(obj, Tensor):
                 found_tensor = True
                 return _extract_tensor_metadata(obj)
             return obj
