@@ -370,6 +370,36 @@ def test_shape_prop():
     _same_text(program)
 
 
+def test_buffers_constants_state_dict_and_meta():
+    def program(lib, out):
+        nn, fx = lib.nn, lib.fx
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(3, 3)
+                self.register_buffer("scale", lib.tensor(2.0))
+                self.c = lib.arange(3.0)
+
+            def forward(self, x, *, k=1):
+                z = x.new_zeros(x.size(0), 3)
+                y = x.view(x.size(0), -1) * self.scale + self.c
+                return self.l(y) + z + k, lib.ones_like(x), x.new_ones(2).sum()
+        gm = fx.symbolic_trace(M())
+        out += [gm.code, gm.graph, sorted(gm.state_dict()), gm.training, gm.eval().training]
+        x = lib.randn(2, 3)
+        out.append(gm(x, k=2)[0].shape)
+        gm3 = fx.symbolic_trace(M())
+        gm3.load_state_dict(gm.state_dict())
+        out.append(lib.equal(gm3(x)[0], gm(x)[0]))
+        for n in gm.graph.nodes:
+            stack = n.meta.get("nn_module_stack")
+            out.append((n.name, n.type, sorted(n.meta),
+                        None if stack is None else [(k, v[0], v[1].__name__)
+                                                    for k, v in stack.items()]))
+    _same_text(program)
+
+
 def test_constant_tensor_operator_proxy():
     """``tensor <op> proxy`` records the tensor method torch's operator stands for."""
     def program(lib, out):

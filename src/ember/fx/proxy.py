@@ -4,6 +4,7 @@ the tracers that append what proxies meet to a graph."""
 from __future__ import annotations
 
 import collections
+import copy
 import dis
 import inspect
 import operator
@@ -64,8 +65,15 @@ class TracerBase:
 
     def create_node(self, kind: str, target: Any, args: tuple, kwargs: dict,
                     name: str | None = None, type_expr: Any = None) -> Node:
-        """Insert a node into the graph (override to add metadata to every node)."""
-        return self.graph.create_node(kind, target, args, kwargs, name, type_expr)
+        """Insert a node into the graph (override to add metadata to every node); a node
+        made inside a module call records the stack of modules in ``meta['nn_module_stack']``."""
+        node = self.graph.create_node(kind, target, args, kwargs, name, type_expr)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            self.node_name_to_scope[node.name] = (scope.module_path, scope.module_type)
+        if getattr(self, "module_stack", None):
+            node.meta["nn_module_stack"] = copy.copy(self.module_stack)
+        return node
 
     def proxy(self, node: Node) -> Proxy:
         """Wrap ``node`` in a :class:`Proxy` of this tracer."""
@@ -180,7 +188,6 @@ class Proxy:
         self.__dict__ = d
 
     def __deepcopy__(self, memo: dict) -> Proxy:
-        import copy
         new = Proxy(copy.deepcopy(self.node, memo), copy.deepcopy(self.tracer, memo))
         return new
 
