@@ -158,6 +158,17 @@ def test_graph_by_hand_proxy_and_maps():
         out.append((abs(r) - 1).node.format_node())
         hm2 = fx.GraphModule({"w": lib.ones(2)}, _get_attr_graph(lib))
         out += [hm2.code, hm2(lib.ones(2)), dict(hm2.named_buffers())]
+        out += [hm2.add_submodule("a.b", lib.nn.ReLU()), hm2.add_submodule("w.x", lib.nn.ReLU()),
+                hm2.delete_submodule("a.c"), hm2.delete_submodule("w"), hm2]
+        out.append(hm2.delete_submodule("a.b"))
+        out.append([n.name for n in reversed(g.nodes)])
+        e.prepend(d)        # move d after e's position: before e
+        c.append(e)         # and e right after c
+        out += [[n.name for n in g.nodes], len(g.nodes)]
+        try:
+            g.lint()
+        except RuntimeError as err:
+            out.append(str(err).splitlines()[0])
     _same_text(program)
 
 
