@@ -411,6 +411,25 @@ def test_buffers_constants_state_dict_and_meta():
     _same_text(program)
 
 
+def test_save_load_and_pickle():
+    def program(lib, out):
+        import pickle
+        m = lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.ReLU())
+
+        def f(x):
+            return lib.nn.functional.linear(x, lib.ones(2, 3)).relu() + 1
+        for root in (m, f):
+            gm = lib.fx.symbolic_trace(root)
+            buf = io.BytesIO()
+            lib.save(gm, buf)
+            buf.seek(0)
+            gm2 = lib.load(buf, weights_only=False)
+            x = lib.randn(2, 3)
+            out += [type(gm2).__name__, gm2.code == gm.code, str(gm2.graph) == str(gm.graph),
+                    lib.equal(gm2(x), gm(x)), pickle.loads(pickle.dumps(gm))]
+    _same_text(program)
+
+
 def test_constant_tensor_operator_proxy():
     """``tensor <op> proxy`` records the tensor method torch's operator stands for."""
     def program(lib, out):

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..nn import Module as _Module
 from .graph import Graph, PythonCode
+from .node import map_aggregate, map_arg
 
 __all__ = ["GraphModule"]
 
@@ -70,6 +71,36 @@ def _print_readable(module, module_name: str, print_output: bool) -> str:
     if print_output:
         print(output)
     return output
+
+
+class _NodeRef:
+    """A node named in a pickled graph's arguments."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _graph_records(graph: Graph) -> list[tuple]:
+    """The graph as a flat list of node records (a linked list of nodes pickles recursively)."""
+    def ref(n):
+        return _NodeRef(n.name)
+    return [(n.op, n.name, n.target, map_arg(n.args, ref), map_arg(n.kwargs, ref), n.type)
+            for n in graph.nodes]
+
+
+def _rebuild_graph_module(body: dict, records: list[tuple]) -> GraphModule:
+    """Unpickle a GraphModule: its attributes and the graph rebuilt from its records."""
+    root = _Module()
+    root.__dict__.update(body)
+    graph = Graph()
+    env: dict = {}
+
+    def resolve(a):
+        return map_aggregate(a, lambda v: env[v.name] if isinstance(v, _NodeRef) else v)
+    for op, name, target, args, kwargs, type_expr in records:
+        env[name] = graph.create_node(op, target, resolve(args), resolve(kwargs), name,
+                                      type_expr)
+    return GraphModule(root, graph)
 
 
 class GraphModule(_Module):
@@ -211,6 +242,13 @@ class GraphModule(_Module):
         print_readable_reminder = ("# To see more debug info, please use "
                                    "`graph_module.print_readable()`")
         return "\n".join([orig_str, self._code, print_readable_reminder])
+
+    def __reduce__(self):
+        # the per-instance class cannot be pickled by name: rebuild the module from its
+        # attributes and its graph (as torch does, under the class name GraphModule)
+        body = self.__dict__.copy()
+        del body["_graph"]
+        return _rebuild_graph_module, (body, _graph_records(self._graph))
 
     def __deepcopy__(self, memo: dict) -> GraphModule:
         import copy
