@@ -430,6 +430,25 @@ def test_save_load_and_pickle():
     _same_text(program)
 
 
+def test_trace_through_graph_modules():
+    def program(lib, out):
+        F = lib.nn.functional
+        inner = lib.fx.symbolic_trace(lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.ReLU()))
+        ginner = lib.fx.symbolic_trace(lambda x: _clamp01(F.gelu(lib.relu(x))) * 2)
+
+        class Outer(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.inner = inner
+                self.g = ginner
+
+            def forward(self, x):
+                return self.g(self.inner(x)) + 1
+        gm = lib.fx.symbolic_trace(Outer())
+        out += [ginner.code, gm.code, gm(lib.ones(1, 3)).shape]
+    _same_text(program)
+
+
 def test_constant_tensor_operator_proxy():
     """``tensor <op> proxy`` records the tensor method torch's operator stands for."""
     def program(lib, out):

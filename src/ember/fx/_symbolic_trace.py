@@ -273,6 +273,16 @@ def _autowrap_check(patcher: _Patcher, frame_dict: dict, function_ids: set[int],
                 patcher.patch(frame_dict, name, traced[id(value)])
 
 
+# id(ember function or target) -> its recording wrapper, while a trace runs: the code of a
+# GraphModule called inside a trace names the functions themselves (see graph._TorchNames)
+_ACTIVE_WRAPPERS: dict[int, Any] = {}
+
+
+def _traced_version(obj):
+    """The recording wrapper of ``obj`` while a trace runs, else ``obj``."""
+    return _ACTIVE_WRAPPERS.get(id(obj), obj) if _ACTIVE_WRAPPERS else obj
+
+
 def _patch_ember_functions(patcher: _Patcher) -> dict[int, Any]:
     traced = {}
     for ns_dict, name, fn, target, form, method in _traced_functions():
@@ -281,6 +291,7 @@ def _patch_ember_functions(patcher: _Patcher) -> dict[int, Any]:
             new = _create_traced_func(fn, target, form, method)
             if target is fn and method is None:
                 traced[id(fn)] = new
+            _ACTIVE_WRAPPERS.setdefault(id(target), new)
         patcher.patch(ns_dict, name, new)
     return traced
 
@@ -567,6 +578,8 @@ class Tracer(TracerBase):
             self.submodule_paths = None
         finally:
             _is_fx_tracing_flag = old_flag
+            if not old_flag:
+                _ACTIVE_WRAPPERS.clear()
         return self.graph
 
 

@@ -96,7 +96,8 @@ class _TorchNames:
     def __getattr__(self, attr: str):
         path = f"{self._prefix}.{attr}"
         if path in self._names:
-            return self._names[path]
+            from ._symbolic_trace import _traced_version
+            return _traced_version(self._names[path])
         if any(n.startswith(path + ".") for n in self._names):
             return _TorchNames(self._names, path)
         import importlib
