@@ -27,6 +27,11 @@ torch.fx.wrap("_clamp01")
 ember.fx.wrap("_clamp01")
 
 
+# activations held in a dict at module level (transformers' ACT2FN)
+_TORCH_ACT = {"gelu": torch.nn.functional.gelu, "silu": torch.nn.functional.silu}
+_EMBER_ACT = {"gelu": ember.nn.functional.gelu, "silu": ember.nn.functional.silu}
+
+
 def _same_text(program):
     """Run ``program(lib, out)`` for both libraries; the printed lines must agree."""
     texts = []
@@ -446,6 +451,26 @@ def test_trace_through_graph_modules():
                 return self.g(self.inner(x)) + 1
         gm = lib.fx.symbolic_trace(Outer())
         out += [ginner.code, gm.code, gm(lib.ones(1, 3)).shape]
+    _same_text(program)
+
+
+def test_functions_held_in_attributes_and_dicts():
+    def program(lib, out):
+        nn, F = lib.nn, lib.nn.functional
+        acts = _TORCH_ACT if lib is torch else _EMBER_ACT
+
+        class MLP(nn.Module):
+            def __init__(self, act):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.act = F.tanh if act == "tanh" else acts[act]
+
+            def forward(self, x):
+                held = _TORCH_ACT if lib is torch else _EMBER_ACT
+                return self.act(self.fc(x)) + held["silu"](x)
+        for a in ("gelu", "tanh"):
+            out.append(lib.fx.symbolic_trace(MLP(a)).code)
+        out.append(acts["gelu"] is F.gelu)
     _same_text(program)
 
 

@@ -264,13 +264,25 @@ def _autowrap_check(patcher: _Patcher, frame_dict: dict, function_ids: set[int],
     """Patch ``frame_dict``'s autowrapped functions (``math.sqrt``) and the ember functions
     it imported by name."""
     if patcher.visit_once(frame_dict):
+        own = frame_dict.get("__name__") in _PATCHED_NAMESPACES
         for name, value in list(frame_dict.items()):
+            if isinstance(value, dict) and not own and not name.startswith("__"):
+                _patch_held(patcher, value, traced)     # ACT2FN = {"gelu": F.gelu, ...}
             if name.startswith("_") or not callable(value):
                 continue
             if id(value) in function_ids:
                 patcher.patch(frame_dict, name, _create_wrapped_func(value))
-            elif id(value) in traced and frame_dict.get("__name__") not in _PATCHED_NAMESPACES:
+            elif id(value) in traced and not own:
                 patcher.patch(frame_dict, name, traced[id(value)])
+
+
+def _patch_held(patcher: _Patcher, holder: dict, traced: dict[int, Any]) -> None:
+    """Patch the ember functions held as values of ``holder`` (a dict of activations, a
+    module's ``self.act = F.gelu``)."""
+    if patcher.visit_once(holder):
+        for key, value in list(holder.items()):
+            if id(value) in traced:
+                patcher.patch(holder, key, traced[id(value)])
 
 
 # id(ember function or target) -> its recording wrapper, while a trace runs: the code of a
@@ -569,6 +581,9 @@ class Tracer(TracerBase):
                 traced = _patch_ember_functions(patcher)
                 _patch_wrapped_functions(patcher)
                 _autowrap_check(patcher, fn_globals, self._autowrap_function_ids, traced)
+                if isinstance(root, Module):
+                    for m in root.modules():
+                        _patch_held(patcher, vars(m), traced)
                 for module in self._autowrap_search:
                     _autowrap_check(patcher, module.__dict__, self._autowrap_function_ids,
                                     traced)
