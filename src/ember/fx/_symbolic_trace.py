@@ -4,8 +4,9 @@ torch records calls of its functions on proxies through ``__torch_function__``. 
 such protocol (its eager calls stay free of the check), so while a trace runs, and only then,
 the tracer patches the public functions of ``ember``, ``ember.nn.functional``,
 ``ember.special``, ``ember.linalg`` and ``ember.fft`` (and the same objects where the traced
-code's modules imported them by name) with wrappers that record a ``call_function`` node when
-an argument is a :class:`~ember.fx.Proxy`; the patches are undone when the trace ends.
+code holds them: imported by name, in module-level dicts, as module attributes) with wrappers
+that record a ``call_function`` node when an argument is a :class:`~ember.fx.Proxy`; the
+patches are undone when the trace ends.
 """
 
 from __future__ import annotations
@@ -73,15 +74,14 @@ def _traced_functions() -> tuple[tuple[dict, str, Any, Any, tuple | None, str | 
             if (name.startswith("_") and name not in _PRIVATE_TRACED) or name in lazy_modules:
                 continue
             fn = getattr(mod, name, None)
-            if not isinstance(
-                    fn, (types.FunctionType, types.BuiltinFunctionType)):
+            if not isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
                 continue
             key = f"{torch_ns}.{name}"
             qualname = _torch_names.QUALNAMES.get(key, key)
             target = fn
             if names.setdefault(id(fn), qualname) != qualname:
-                # one ember function torch spells two ways (torch.sigmoid and
-                # torch.nn.functional.sigmoid): the second name gets its own target
+                # one ember function torch spells two ways (torch.rms_norm and
+                # torch.nn.functional.rms_norm): the second name gets its own target
                 target = _alias(fn)
                 aliases[id(target)] = qualname
             out.append((vars(mod), name, fn, target, _torch_names.CALL_FORMS.get(key),
