@@ -7,7 +7,8 @@ from typing import Any
 
 from ..nn import Module as _Module
 from .graph import Graph, PythonCode
-from .node import map_aggregate, map_arg
+from .node import map_aggregate as _map_aggregate
+from .node import map_arg as _map_arg
 
 __all__ = ["GraphModule"]
 
@@ -84,7 +85,7 @@ def _graph_records(graph: Graph) -> list[tuple]:
     """The graph as a flat list of node records (a linked list of nodes pickles recursively)."""
     def ref(n):
         return _NodeRef(n.name)
-    return [(n.op, n.name, n.target, map_arg(n.args, ref), map_arg(n.kwargs, ref), n.type)
+    return [(n.op, n.name, n.target, _map_arg(n.args, ref), _map_arg(n.kwargs, ref), n.type)
             for n in graph.nodes]
 
 
@@ -96,7 +97,7 @@ def _rebuild_graph_module(body: dict, records: list[tuple]) -> GraphModule:
     env: dict = {}
 
     def resolve(a):
-        return map_aggregate(a, lambda v: env[v.name] if isinstance(v, _NodeRef) else v)
+        return _map_aggregate(a, lambda v: env[v.name] if isinstance(v, _NodeRef) else v)
     for op, name, target, args, kwargs, type_expr in records:
         env[name] = graph.create_node(op, target, resolve(args), resolve(kwargs), name,
                                       type_expr)
