@@ -474,6 +474,23 @@ def test_functions_held_in_attributes_and_dicts():
     _same_text(program)
 
 
+def test_annotations_in_generated_code():
+    def program(lib, out):
+        from typing import List, Optional  # noqa: UP035
+
+        class M(lib.nn.Module):
+            def forward(self, x, n=2, ys=None, zs=None):
+                return x * n
+        # real objects, not the strings this module's future import would make of them
+        M.forward.__annotations__ = {"x": lib.Tensor, "n": int,
+                                     "ys": Optional[List[lib.Tensor]],  # noqa: UP006, UP045
+                                     "zs": list[lib.Tensor] | None, "return": lib.Tensor}
+        gm = lib.fx.symbolic_trace(M())
+        out += [gm.code, gm.graph, gm(lib.ones(2))]
+        out += [n.format_node() for n in gm.graph.nodes]
+    _same_text(program)
+
+
 def test_constant_tensor_operator_proxy():
     """``tensor <op> proxy`` records the tensor method torch's operator stands for."""
     def program(lib, out):

@@ -8,6 +8,8 @@ import functools
 import keyword
 import math
 import re
+import types
+import typing
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -34,6 +36,10 @@ inplace_methods = {
     "ipow": "{} **= {}", "irshift": "{} >>= {}", "isub": "{} -= {}", "itruediv": "{} /= {}",
     "ixor": "{} ^= {}", "setitem": "{}[{}] = {}",
 }
+
+
+_origin_type_map = {list: typing.List, dict: typing.Dict, set: typing.Set,   # noqa: UP006
+                    frozenset: typing.FrozenSet, tuple: typing.Tuple}       # noqa: UP006
 
 
 def _custom_builtins() -> dict[str, object]:
@@ -225,12 +231,25 @@ class CodeGen:
 
         for name, obj in _custom_builtins().items():
             namespace._used_names.add(name)
+            namespace._obj_to_name.setdefault(obj, name)
             globals_[name] = obj
 
         def type_repr(o: object) -> str:
             if o == ():
                 return "()"
-            return add_global(_type_repr(o), o)
+            typename = _type_repr(o)
+            if isinstance(o, types.UnionType) and "|" in typename:
+                return "|".join(type_repr(arg) for arg in typing.get_args(o))
+            origin_type = getattr(o, "__origin__", None)
+            if origin_type:     # list[...], typing.List[...], Optional[...]
+                if isinstance(o, typing._GenericAlias):
+                    origin_type = _origin_type_map.get(origin_type, origin_type)
+                origin_typename = add_global(_type_repr(origin_type), origin_type)
+                type_args = typing.get_args(o)
+                if type_args:
+                    return f"{origin_typename}[{','.join(type_repr(a) for a in type_args)}]"
+                return origin_typename
+            return add_global(typename, o)
 
         def _get_repr(arg: object) -> str:
             from .. import Tensor

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import builtins
+import re as _re
 import types
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +16,7 @@ __all__ = ["Node", "map_arg", "map_aggregate", "Argument", "Target"]
 Target = Callable[..., Any] | str
 Argument = Any
 
+_PACKAGE = __package__.rpartition(".")[0]      # ember
 _legal_ops = dict.fromkeys(
     ["call_function", "call_method", "get_attr", "call_module", "placeholder", "output"])
 
@@ -59,6 +62,10 @@ def _type_repr(obj: object) -> str:
         return "..."
     if isinstance(obj, types.FunctionType):
         return obj.__name__
+    if isinstance(obj, (types.GenericAlias, types.UnionType, typing._GenericAlias)):
+        # typing's repr names classes by module: ember's as torch's, as under the alias
+        package = _torch_alias.torch_module(_PACKAGE)
+        return _re.sub(rf"\b{_PACKAGE}(?=[.\]\[,| ])", package, repr(obj))
     return repr(obj)
 
 
