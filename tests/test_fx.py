@@ -491,6 +491,23 @@ def test_annotations_in_generated_code():
     _same_text(program)
 
 
+def test_interpreter_errors_name_the_node():
+    def program(lib, out):
+        fx = lib.fx
+        gm = fx.symbolic_trace(lambda x, w: lib.mm(x, w) + 1)
+        try:
+            fx.Interpreter(gm).run(lib.ones(2, 3), lib.ones(2, 3))
+        except RuntimeError as e:
+            out.append(repr(str(e)))
+        g = fx.Graph()
+        g.output(g.call_function(lib.relu, (g.placeholder("a"),)))
+        try:
+            fx.Interpreter(fx.GraphModule(lib.nn.Module(), g)).run()
+        except RuntimeError as e:
+            out.append(repr(str(e)))
+    _same_text(program)
+
+
 def test_constant_tensor_operator_proxy():
     """``tensor <op> proxy`` records the tensor method torch's operator stands for."""
     def program(lib, out):
