@@ -508,6 +508,25 @@ def test_interpreter_errors_name_the_node():
     _same_text(program)
 
 
+def test_dead_code_keeps_side_effects_and_random_calls():
+    def program(lib, out):
+        fx, F = lib.fx, lib.nn.functional
+        g = fx.Graph()
+        x = g.placeholder("x")
+        for f, a in [(lib.rand, (2,)), (lib.relu_, (x,)), (lib.add, (x, 1)),
+                     (operator.setitem, (x, 0, 1.0)), (lib._assert, (x, "m")),
+                     (lib.randn_like, (x,)), (F.dropout, (x,)), (lib.manual_seed, (0,)),
+                     (F.relu, (x,)), (operator.iadd, (x, 1)), (lib.bernoulli, (x,)),
+                     (lib.empty, (2,)), (print, (x,))]:
+            g.call_function(f, a)
+        g.call_method("add_", (x, 1))
+        g.output(x)
+        out.append([n.name for n in g.nodes if n.op.startswith("call") and n.is_impure()])
+        gm = fx.GraphModule(lib.nn.Module(), g)
+        out += [gm.graph.eliminate_dead_code(), gm.graph, gm.graph.eliminate_dead_code()]
+    _same_text(program)
+
+
 def test_constant_tensor_operator_proxy():
     """``tensor <op> proxy`` records the tensor method torch's operator stands for."""
     def program(lib, out):

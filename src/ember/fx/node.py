@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import functools
 import re as _re
 import types
 import typing
@@ -276,19 +277,18 @@ class Node:
             return new_input if n is old_input else n
         self._update_args_kwargs(map_arg(self._args, swap), map_arg(self._kwargs, swap))
 
-    def is_impure(self) -> bool:
-        """Whether dead-code elimination must keep this node (placeholders, the output,
-        in-place calls)."""
+    def is_impure(self, impure_random: bool = True) -> bool:
+        """Whether dead-code elimination must keep this node: placeholders, the output,
+        calls with side effects (``operator.setitem``, ``torch._assert``) and the random
+        functions that advance the generator (kept whatever ``impure_random`` says, as torch
+        keeps its Python-visible random functions)."""
         if self.op in ("placeholder", "output"):
             return True
         if self.op == "call_module":
             target_mod = self.graph.owning_module.get_submodule(self.target)
             return getattr(target_mod, "_is_impure", False)
         if self.op == "call_function":
-            import operator
-            return self.target in _IMPURE or (
-                getattr(self.target, "__name__", "").endswith("_")
-                and self.target.__module__ != operator.__name__)
+            return any(self.target is f for f in _impure_targets())
         return False
 
 
@@ -325,12 +325,15 @@ def map_aggregate(a: Argument, fn: Callable[[Argument], Argument]) -> Argument:
     return fn(a)
 
 
-def _impure_targets():
+@functools.cache
+def _impure_targets() -> tuple:
+    """torch.fx's side-effectful functions and torch's random functions, as Ember's."""
+    import importlib
     import operator
-    return {operator.setitem, operator.iadd, operator.isub, operator.imul, operator.itruediv}
-
-
-_IMPURE = _impure_targets()
+    package = importlib.import_module("..", __package__)
+    return (operator.setitem, package._assert) + tuple(getattr(package, name) for name in (
+        "bernoulli", "multinomial", "normal", "poisson", "rand", "rand_like", "randint",
+        "randint_like", "randn", "randn_like", "randperm"))
 
 
 del annotations  # keep dir() to torch's names
