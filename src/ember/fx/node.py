@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-import functools
+import functools as _functools
 import re as _re
 import types
 import typing
@@ -325,7 +325,7 @@ def map_aggregate(a: Argument, fn: Callable[[Argument], Argument]) -> Argument:
     return fn(a)
 
 
-@functools.cache
+@_functools.cache
 def _impure_targets() -> tuple:
     """torch.fx's side-effectful functions and torch's random functions, as Ember's."""
     import importlib
