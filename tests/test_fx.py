@@ -228,6 +228,7 @@ def test_function_trace_errors_and_concrete_args():
         except AssertionError as err:
             out.append(err)
         out.append(fx.symbolic_trace(mask, concrete_args={"mask": None}).code)
+        out.append(fx.symbolic_trace(mask, concrete_args={"mask": fx.PH}).code)
         gstar = fx.symbolic_trace(star)
         out += [gstar.code, gstar(lib.ones(2), lib.ones(2))]
     _same_text(program)
@@ -547,6 +548,11 @@ def test_patches_are_undone_and_eager_path_untouched():
     assert all(a is b for a, b in zip(before, after))
     assert not ember.fx._symbolic_trace.is_fx_tracing()
     assert "math_sqrt(" in gm.code
+
+
+def test_pytree_concrete_args_are_refused():
+    with pytest.raises(NotImplementedError, match="pytrees"):
+        ember.fx.symbolic_trace(lambda x, d: x + d["a"], concrete_args={"d": {"a": ember.fx.PH}})
 
 
 @pytest.mark.parametrize("lib", LIBS, ids=["torch", "ember"])

@@ -503,6 +503,10 @@ class Tracer(TracerBase):
             out = self.create_proxy("placeholder", f"{name}_1", default, {})
             if isinstance(x, PHBase):
                 return out
+            if isinstance(x, (list, tuple, dict)):
+                raise NotImplementedError(
+                    f"concrete_args[{name!r}] is a container: Ember does not flatten "
+                    "concrete_args with pytrees")
             from .. import Tensor, _assert
             from .proxy import _base_types
             if type(x) is bool or (type(x) in _base_types() and type(x) is not Tensor):
