@@ -550,6 +550,23 @@ def test_patches_are_undone_and_eager_path_untouched():
     assert "math_sqrt(" in gm.code
 
 
+def test_experimental_fuse_and_remove_dropout():
+    def program(lib, out):
+        nn = lib.nn
+        opt = __import__(f"{lib.__name__}.fx.experimental.optimization", fromlist=["fuse"])
+        m = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(),
+                          nn.Linear(64, 5), nn.BatchNorm1d(5), nn.Dropout(0.5))
+        for _ in range(2):
+            m(lib.randn(4, 3, 6, 6))
+        m.eval()
+        f = opt.fuse(m)
+        x = lib.randn(2, 3, 6, 6)
+        with lib.no_grad():
+            out += [f, f(x), (f(x) - m(x)).abs().max().item() < 1e-5]
+        out += [opt.remove_dropout(m).code, f.get_submodule("0").weight.sum().item()]
+    _same_text(program)
+
+
 def test_pytree_concrete_args_are_refused():
     with pytest.raises(NotImplementedError, match="pytrees"):
         ember.fx.symbolic_trace(lambda x, d: x + d["a"], concrete_args={"d": {"a": ember.fx.PH}})

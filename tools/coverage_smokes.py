@@ -606,6 +606,10 @@ TORCH.update({
                                      "g.output((p.abs() - 1).node); str(g)",
     "fx.wrap": "def clip(a):\n    return a.clamp(0, 1)\ntorch.fx.wrap('clip')\n"
                "gm = torch.fx.symbolic_trace(lambda a: clip(a) * 2); (gm.code, gm(x))",
+    "fx.experimental.optimization.fuse":
+        "m = torch.nn.Sequential(torch.nn.Conv2d(2, 3, 1), torch.nn.BatchNorm2d(3)); "
+        "m(img); m.eval(); f = _import('fx.experimental.optimization').fuse(m); "
+        "(f.code, f(img))",
     "fx.Interpreter": "torch.fx.Interpreter(torch.fx.symbolic_trace(torch.nn.Linear(4, 2)))"
                       ".run(x)",
     "accelerator.device_index":
