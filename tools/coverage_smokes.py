@@ -579,6 +579,39 @@ TORCH.update({
     "jit.export": "class M(torch.nn.Module):\n    def forward(self, a):\n        return a * 2\n"
                   "    @torch.jit.export\n    def twice(self, a):\n        return a * 4\n"
                   "M().twice(x)",
+    "fx.symbolic_trace": "gm = torch.fx.symbolic_trace(torch.nn.Sequential(torch.nn.Linear(4, 2),"
+                         " torch.nn.ReLU())); (gm.code, str(gm.graph), str(gm), gm(x))",
+    "fx.GraphModule": "g = torch.fx.Graph(); a = g.placeholder('a'); "
+                      "g.output(g.call_function(torch.add, (a, g.get_attr('p'))));"
+                      " gm = torch.fx.GraphModule({'p': torch.ones(4)}, g); (gm.code, gm(x))",
+    "fx.Node": "gm = torch.fx.symbolic_trace(lambda a: torch.relu(a).sum(1) + 1)\n"
+               "[(n.op, n.name, str(n.args), n.format_node(), isinstance(n, torch.fx.Node))"
+               " for n in gm.graph.nodes]",
+    "fx.Proxy": "g = torch.fx.Graph(); p = torch.fx.Proxy(g.placeholder('a'))\n"
+                "g.output(((p * 2)[0] + p.mean(dim=1)).node); str(g)",
+    "fx.Graph": "g = torch.fx.Graph(); a = g.placeholder('a'); r = g.call_method('relu', (a,)); "
+                "g.output(g.call_function(torch.cat, ([a, r],), {'dim': 1})); g.lint(); "
+                "(str(g), g.python_code('self').src)",
+    "fx.node.map_arg": "g = torch.fx.Graph(); a = g.placeholder('a'); "
+                       "torch.fx.node.map_arg((a, [a, {'k': a}], 3), lambda n: n.name)",
+    "fx.Tracer": "class B(torch.nn.Module):\n    def forward(self, a):\n"
+                 "        return torch.relu(a) * 2\n"
+                 "class T(torch.fx.Tracer):\n    def is_leaf_module(self, m, name):\n"
+                 "        return isinstance(m, B) or super().is_leaf_module(m, name)\n"
+                 "m = torch.nn.Sequential(B(), torch.nn.Linear(4, 2), torch.nn.Sequential(B()))\n"
+                 "(str(T().trace(m)), str(torch.fx.Tracer().trace(m)))",
+    "fx.proxy.GraphAppendingTracer": "g = torch.fx.Graph(); "
+                                     "t = torch.fx.proxy.GraphAppendingTracer(g); "
+                                     "p = torch.fx.Proxy(g.placeholder('a'), t); "
+                                     "g.output((p.abs() - 1).node); str(g)",
+    "fx.wrap": "def clip(a):\n    return a.clamp(0, 1)\ntorch.fx.wrap('clip')\n"
+               "gm = torch.fx.symbolic_trace(lambda a: clip(a) * 2); (gm.code, gm(x))",
+    "fx.experimental.optimization.fuse":
+        "m = torch.nn.Sequential(torch.nn.Conv2d(2, 3, 1), torch.nn.BatchNorm2d(3)); "
+        "m(img); m.eval(); f = _import('fx.experimental.optimization').fuse(m); "
+        "(f.code, f(img))",
+    "fx.Interpreter": "torch.fx.Interpreter(torch.fx.symbolic_trace(torch.nn.Linear(4, 2)))"
+                      ".run(x)",
     "accelerator.device_index":
         "with torch.accelerator.device_index(None):\n    r = 1\ntry:\n"
         "    with torch.accelerator.device_index(0):\n        pass\n"

@@ -167,9 +167,9 @@ from ._layout import (  # noqa: E402
 _LAZY_MODULES = ("__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_legacy",
                  "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "backends",
                  "compiler", "cpu", "cuda", "distributed", "distributions", "fft", "func",
-                 "functional", "futures", "hub", "jit", "linalg", "multiprocessing", "nn", "optim",
-                 "profiler", "quasirandom", "random", "return_types", "serialization", "signal",
-                 "sparse", "special", "testing")
+                 "functional", "futures", "fx", "hub", "jit", "linalg", "multiprocessing", "nn",
+                 "optim", "profiler", "quasirandom", "random", "return_types", "serialization",
+                 "signal", "sparse", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "compile": "_compile", "finfo": "_finfo", "iinfo": "_finfo", "ops": "_aten",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
@@ -179,8 +179,8 @@ _LAZY_NAMES.update(dict.fromkeys((
     "Generator", "default_generator", "get_rng_state", "initial_seed", "manual_seed", "seed",
     "set_rng_state"), "random"))
 _LAZY_NAMES.update(dict.fromkeys((
-    "as_strided_", "conj_physical_", "empty_permuted", "empty_strided", "fill", "frombuffer",
-    "get_device", "is_inference", "is_same_size", "is_signed", "is_storage",
+    "_assert", "as_strided_", "conj_physical_", "empty_permuted", "empty_strided", "fill",
+    "frombuffer", "get_device", "is_inference", "is_same_size", "is_signed", "is_storage",
     "is_warn_always_enabled", "newaxis", "nonzero_static", "set_default_tensor_type",
     "set_flush_denormal", "set_warn_always", "typename"), "_misc"))
 _LAZY_NAMES.update(dict.fromkeys((

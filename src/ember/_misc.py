@@ -19,6 +19,13 @@ from ._torch_alias import torch_module
 newaxis = None
 
 
+def _assert(condition, message):
+    """A wrapper around Python's assert which is symbolically traceable (``torch.fx``
+    records it as a call)."""
+    if not condition:
+        raise AssertionError(message)
+
+
 def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False) -> Tensor:
     """An uninitialised tensor with the given sizes and strides (in elements); ember fills it

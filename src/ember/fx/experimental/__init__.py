@@ -1,0 +1,1 @@
+"""``torch.fx.experimental``: :mod:`~ember.fx.experimental.optimization`."""

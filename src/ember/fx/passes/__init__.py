@@ -1,0 +1,5 @@
+"""``torch.fx.passes``: graph passes (:mod:`~ember.fx.passes.shape_prop`)."""
+
+from . import shape_prop
+
+__all__ = ["shape_prop"]
