@@ -450,7 +450,7 @@ def _parallel(fn, parts) -> list:
     if len(parts) == 1:
         return [fn(*parts[0])]
     if not _POOL or _POOL[1] < len(parts) - 1:
-        import concurrent.futures       # (at first use: it costs an import of logging)
+        import concurrent.futures  # (at first use: it costs an import of logging)
         _POOL[:] = [concurrent.futures.ThreadPoolExecutor(len(parts) - 1, "ember-conv"),
                     len(parts) - 1]
     later = [_POOL[0].submit(fn, *part) for part in parts[1:]]
