@@ -161,24 +161,32 @@ def _record(out, name: str, inputs, backward):
 
 
 def _accumulate(acc, grad, create_graph: bool) -> None:
-    """A sparse leaf's AccumulateGrad: the first gradient taken over, later ones added (a
-    dense sum where one of them is dense). torch takes a sparse gradient whose indices and
-    values nothing else holds, its values contiguous, by rebuilding it with its unchecked
-    factory, which flags it uncoalesced (nnz > 1); any other it clones, flag and all."""
+    """AccumulateGrad where a sparse tensor is involved (the variable, its ``.grad`` or the
+    incoming gradient), as torch's ``accumulateGrad``. The first gradient: a sparse one whose
+    indices nothing else holds, its values contiguous, is taken by rebuilding it with the
+    unchecked factory (flagged uncoalesced where nnz > 1); any other is cloned, flag and all.
+    Later ones: ``grad + old`` where ``old`` is sparse and ``grad`` dense; else, outside grad
+    mode, ``old += grad`` in place (``old`` stays the same tensor), and ``old + grad`` inside
+    it."""
     var = acc.variable
     old = var._grad
     if old is None:
         if not grad.is_sparse:
             var._grad = grad.detach().clone()
-        elif grad._sp_values._data.flags.c_contiguous \
+        elif not create_graph and grad._sp_values._data.flags.c_contiguous \
                 and _sys.getrefcount(grad._sp_indices) <= _SOLE_REFS:
             var._grad = _make(grad._sp_indices, grad._sp_values, grad.shape, grad._nnz() < 2)
         else:
             var._grad = grad.clone()
     elif old.is_sparse and not grad.is_sparse:
         var._grad = grad + old
-    else:
+    elif create_graph or _state.enabled:
         var._grad = old + grad
+    elif old.is_sparse:
+        old._assign(add(old, grad))
+    else:
+        _scatter_add(old._data, old, grad, 1)
+        old._vc.value += 1
     post = var.__dict__.get("_post_accumulate_grad_hooks")
     if post:
         for hook in list(post.values()):
@@ -357,7 +365,38 @@ class SparseTensor(Tensor):
     def __mul__(self, other):
         return mul(self, other)
 
-    __rmul__ = mul_ = __mul__
+    __rmul__ = __mul__
+
+    # ----- in place (outside autograd: an optimizer's state and a leaf's .grad)
+    def _assign(self, other: SparseTensor) -> SparseTensor:
+        """Take ``other``'s indices, values and flag (torch's in-place sparse kernels write
+        the result into ``self``'s impl)."""
+        self._sp_indices = other._sp_indices
+        self._sp_values = other._sp_values
+        self._sp_coalesced = other._sp_coalesced
+        self._vc.value += 1
+        return self
+
+    def add_(self, other, *, alpha=1) -> SparseTensor:
+        """In-place :func:`add` of a sparse tensor."""
+        return self._assign(add(self, other, alpha))
+
+    def sub_(self, other, *, alpha=1) -> SparseTensor:
+        return self._assign(add(self, other, -alpha))
+
+    def mul_(self, other) -> SparseTensor:
+        """The values times a number (or 0-d tensor), in place."""
+        return self._assign(_scale(self, other, None, np.multiply))
+
+    def div_(self, other) -> SparseTensor:
+        return self._assign(_scale(self, other, None, np.true_divide))
+
+    def zero_(self) -> SparseTensor:
+        """No entries left (torch's ``sparse_resize_and_clear_``): coalesced, nnz 0."""
+        vals = self._sp_values._data
+        return self._assign(_make(np.zeros((self.sparse_dim(), 0), _I64),
+                                  _wrap(np.zeros((0,) + vals.shape[1:], vals.dtype)),
+                                  self.shape, True))
 
     def mul(self, other):
         return mul(self, other)
@@ -465,6 +504,20 @@ def _keys(indices: np.ndarray, sizes) -> np.ndarray:
             key *= n
         key += indices[d]
     return key
+
+
+def _by_rank(keys: np.ndarray):
+    """The entries in waves: each key's first occurrence, then each one's second, ...
+    (within a wave the keys are distinct, so a vectorised update per wave keeps every key's
+    updates in stored order)."""
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    first = np.ones(sk.size, bool)
+    first[1:] = sk[1:] != sk[:-1]
+    starts = np.flatnonzero(first)
+    rank = np.arange(sk.size) - starts[np.cumsum(first) - 1]
+    for k in range(int(rank.max()) + 1 if sk.size else 0):
+        yield order[rank == k]
 
 
 def _values_grad(grad, indices: np.ndarray, size, values_shape) -> Tensor:
@@ -665,17 +718,10 @@ def _axpy_rows(r: np.ndarray, rows, cols, vals, dense: np.ndarray) -> None:
     update where the dtype is float32/float64 (MKL's fused axpy)."""
     if not rows.size:
         return
-    order = np.argsort(rows, kind="stable")
-    srows = rows[order]
-    first = np.ones(srows.size, bool)
-    first[1:] = srows[1:] != srows[:-1]
-    starts = np.flatnonzero(first)
-    rank = np.arange(srows.size) - starts[np.cumsum(first) - 1]
     fused = r.dtype.char in "fd"
     if fused:
         from .._ops._exact import fma
-    for k in range(int(rank.max()) + 1):
-        e = order[rank == k]
+    for e in _by_rank(rows):
         rr = rows[e]
         x = dense[cols[e]]
         if fused:
@@ -807,6 +853,8 @@ def _scale(s: SparseTensor, other, name, ufunc) -> SparseTensor:
     vals = s._sp_values
     v = vals * other if ufunc is np.multiply else vals / other
     out = _make(s._sp_indices, v, s.shape, s._sp_coalesced)
+    if name is None:
+        return out
     return _record(out, name, (s,), lambda g: (g * other if ufunc is np.multiply
                                                 else g / other,))
 
@@ -829,7 +877,20 @@ def add(t: SparseTensor, s, alpha=1) -> SparseTensor:
     ti, si = t._sp_indices, s._sp_indices
     tv, sv = t._sp_values._data, s._sp_values._data
     dt = np.result_type(tv.dtype, sv.dtype)
-    sv = sv.astype(dt) if alpha == 1 else (sv * dt.type(alpha)).astype(dt)
+    if ti.shape[1] and si.shape[1] and not (tv.flags.c_contiguous and sv.flags.c_contiguous):
+        # add_out_sparse_non_contiguous: the two lists concatenated, coalesced (the flag
+        # left false) once nnz exceeds numel
+        if alpha != 1:
+            sv = (s._sp_values * alpha)._data
+        res = _make(np.concatenate([ti, si], axis=1),
+                    _wrap(np.concatenate([tv.astype(dt), sv.astype(dt)])), t.shape, False)
+        if res._nnz() > res.numel():
+            c = coalesce(res)
+            res = _make(c._sp_indices, c._sp_values, t.shape, False)
+        return _record(res, "AddBackward0", (t, s),
+                       lambda g: (g, g if alpha == 1 else g * alpha))
+    fused = alpha != 1 and dt.char in "fd"        # (cpublas::axpy)
+    sv = sv.astype(dt) if alpha == 1 or fused else (sv * dt.type(alpha)).astype(dt)
     tv = tv.astype(dt, copy=False)
     coalesced = t._sp_coalesced and s._sp_coalesced
     take_t, take_s, merged = _merge_sorted(ti, si, t.shape[:ti.shape[0]]) if coalesced \
@@ -837,7 +898,12 @@ def add(t: SparseTensor, s, alpha=1) -> SparseTensor:
     n = len(merged)
     out = np.zeros((n,) + tv.shape[1:], dt)
     out[take_t[0]] = tv[take_t[1]]
-    out[take_s[0]] += sv[take_s[1]]
+    if fused:
+        from .._ops._exact import fma
+        v = sv[take_s[1]]
+        out[take_s[0]] = fma(np.full(v.shape, dt.type(alpha)), v, out[take_s[0]])
+    else:
+        out[take_s[0]] += sv[take_s[1]]
     idx = np.concatenate([ti, si], axis=1)[:, merged] if n else np.zeros((ti.shape[0], 0), _I64)
     res = _make(np.ascontiguousarray(idx), _wrap(out), t.shape, coalesced)
     return _record(res, "AddBackward0", (t, s),
@@ -884,17 +950,31 @@ def _merge_sorted(ti, si, sizes):
 
 
 def _scatter_add(out: np.ndarray, d: Tensor, s: SparseTensor, alpha) -> None:
-    """``out += alpha * s`` (``out`` has ``d``'s shape): each stored value times ``alpha``
-    added at its index, in stored order."""
+    """``out += alpha * s`` (``out`` has ``d``'s shape), each stored value added at its
+    index in stored order, as ``add_out_dense_sparse_cpu``: by ``cpublas::axpy`` (a fused
+    multiply-add) where the values have dense dims or ``s`` is uncoalesced, else by
+    ``r += alpha * v`` (rounded product)."""
     if tuple(d.shape) != tuple(s.shape):
         raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
                            f"size {list(d.shape)} while other has size {list(s.shape)} (FYI: "
                            "dense-sparse addition does not currently support broadcasting)")
-    vals = s._sp_values._data.astype(out.dtype)
+    nnz = s._nnz()
+    if not nnz:
+        return
+    vals = s._sp_values._data.astype(out.dtype, copy=False)
+    idx = s._sp_indices
+    a = out.dtype.type(alpha)
+    if alpha != 1 and out.dtype.char in "fd" and (vals.ndim > 1 or not (
+            s._sp_coalesced or nnz == 1)):
+        from .._ops._exact import fma
+        for e in _by_rank(_keys(idx, s.shape[:idx.shape[0]])):
+            at = tuple(idx[:, e])
+            v = vals[e]
+            out[at] = fma(np.full(v.shape, a), v, out[at])
+        return
     if alpha != 1:
-        vals = (vals * out.dtype.type(alpha)).astype(out.dtype)
-    if s._nnz():
-        np.add.at(out, tuple(s._sp_indices), vals)
+        vals = (vals * a).astype(out.dtype)
+    np.add.at(out, tuple(idx), vals)
 
 
 def _add_dense_sparse(d: Tensor, s: SparseTensor, alpha) -> Tensor:
