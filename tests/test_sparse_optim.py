@@ -237,3 +237,28 @@ def test_sparse_add_with_alpha_and_in_place_ops():
         expanded = lib.sparse_coo_tensor(lib.tensor(i2), lib.ones(1, 3).expand(7, 3), (6, 3))
         return c, a, b, expanded + a, expanded.sub(b, alpha=2.0)
     both(run)
+
+
+@pytest.mark.parametrize("kw", [
+    {"input": [1, 2, 4, 5, 4, 3, 2, 9], "offsets": [0, 4], "mode": "sum"},
+    {"input": [1, 2, 4, 5, 4, 3, 2, 9], "offsets": [0, 3, 3], "mode": "mean"},
+    {"input": [[1, 2, 4], [5, 4, 3]], "mode": "mean"},
+    {"input": [1, 2, 4, 5, 4, 3, 2, 9], "offsets": [0, 4], "mode": "sum",
+     "per_sample_weights": [0.5, 0.25, 2.0, 1.5, 0.1, 0.3, 0.7, 0.9]},
+    {"input": [1, 2, 4, 5, 4, 3, 2, 9], "offsets": [0, 4, 8], "mode": "mean",
+     "include_last_offset": True},
+    {"input": [1, 2, 4, 5, 4, 2, 2, 9], "offsets": [0, 2, 4], "mode": "mean", "padding_idx": 2},
+    {"input": [7], "offsets": [0], "mode": "mean"}])
+def test_embedding_bag_sparse_grad(kw):
+    """``_embedding_bag_sparse_backward``: one entry per index, its bag's gradient row scaled
+    by ``1 / bag_size`` (mean) or its sample weight."""
+    def run(lib):
+        w = _weight(lib, 10, 3)
+        args = {k: lib.tensor(v) if isinstance(v, list) else v for k, v in kw.items()}
+        out = lib.nn.functional.embedding_bag(weight=w, sparse=True, **args)
+        (out * lib.arange(out.numel()).view(out.shape).float()).sum().backward()
+        first = w.grad
+        w.grad = None
+        lib.nn.functional.embedding_bag(weight=w, sparse=True, **args).sum().backward()
+        return type(out.grad_fn).__name__, first, w.grad
+    both(run)
