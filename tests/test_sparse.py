@@ -535,3 +535,64 @@ def test_save_load_round_trip_and_torch_format(tmp_path):
         torch.save({"adj": sp(torch).coalesce() if co else sp(torch)}, tbuf)
         tbuf.seek(0)
         _same(torch.load(io.BytesIO(tbuf.getvalue()))["adj"], ember.load(tbuf)["adj"])
+
+
+_UNARY_GRADS = ["abs", "relu", "sign", "floor", "ceil", "round", "trunc", "frac", "deg2rad",
+                "rad2deg", "log1p", "square"]
+_UNARY_NO_GRAD = ["sqrt", "sin", "sinh", "tanh", "erf", "erfinv", "sgn", "nan_to_num", "expm1",
+                  "asin", "atan", "tan", "asinh", "atanh"]
+
+
+def _unary_input(lib, dtype="float32"):
+    v = np.array([0.3, -0.4, 0.5, 0.6, -0.0], dtype)
+    return lib.sparse_coo_tensor([[0, 1, 1, 0, 2], [2, 0, 2, 2, 1]], lib.tensor(v),
+                                 (3, 3)).requires_grad_()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", _UNARY_GRADS + ["isnan", "isinf", "signbit", "isposinf"])
+def test_unary_ops_on_coalesced_values(name, dtype):
+    """torch's ``coalesced_unary_ufunc``: the dense op on the coalesced values, the result
+    coalesced; the gradient at the coalesced pattern (empty for the step functions)."""
+    def run(lib):
+        s = _unary_input(lib, dtype)
+        r = getattr(s, name)()
+        if not r.requires_grad:
+            return r
+        w = lib.arange(9.0, dtype=r.dtype).view(3, 3) - 2
+        (r.to_dense() * w).sum().backward()
+        return r, s.grad
+    both(run)
+
+
+@pytest.mark.parametrize("name", _UNARY_NO_GRAD)
+def test_unary_ops_whose_backward_torch_cannot_run(name):
+    both(lambda lib: getattr(_unary_input(lib), name)())
+    errors_match = same_dispatch_error if name in ("sin", "sinh", "tanh", "erf", "erfinv",
+                                                   "sgn", "nan_to_num") else same_error
+    errors_match(lambda lib: getattr(_unary_input(lib), name)().to_dense().sum().backward())
+
+
+@pytest.mark.parametrize("expr", [
+    lambda lib, s: s.pow(2), lambda lib, s: s.pow(2.5), lambda lib, s: s ** 3,
+    lambda lib, s: lib.pow(s, -1.5), lambda lib, s: lib.relu(s),
+    lambda lib, s: lib.nn.functional.relu(s), lambda lib, s: lib.abs(s)])
+def test_unary_functions_and_pow(expr):
+    def run(lib):
+        s = _unary_input(lib)
+        r = expr(lib, s)
+        (r.to_dense() * (lib.arange(9.0).view(3, 3) - 2)).sum().backward()
+        return r, s.grad
+    both(run)
+
+
+def test_unary_ops_integer_and_hybrid_values():
+    def run(lib):
+        s = lib.sparse_coo_tensor([[0, 1, 1, 0, 2], [2, 0, 2, 2, 1]], lib.tensor([1, -2, 3, 4, 0]),
+                                  (3, 3))
+        h = lib.sparse_coo_tensor([[0, 1, 0]], lib.tensor([[0.5, -1.0], [2.0, 0.25], [1.0, 3.0]]),
+                                  (2, 2))
+        return s.abs(), s.sqrt(), s.floor(), s.isnan(), s.pow(2), s.relu(), s.sign(), h.tanh()
+    both(run)
+    same_error(lambda lib: _unary_input(lib).pow(0))
+    same_error(lambda lib: _unary_input(lib).pow(1).to_dense().sum().backward())

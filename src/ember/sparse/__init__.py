@@ -4,8 +4,12 @@
 COO tensor (:class:`~ember.sparse._sparse.SparseTensor`); ``ember.sparse.mm`` / ``addmm`` /
 ``sum`` / ``softmax`` / ``log_softmax``, ``ember.mm`` / ``mv`` / ``matmul`` / ``@`` /
 ``addmm`` with a sparse first operand, sparse + sparse, dense + sparse, ``* number``,
-``t()`` and ``transpose`` compute what torch's CPU kernels do, with torch's autograd nodes.
-Compressed layouts (CSR, CSC, BSR, BSC) and semi-structured sparsity are not in Ember.
+``t()`` and ``transpose``, the zero-preserving unary ops (``abs``, ``relu``, ``sqrt``, ``sin``,
+``tanh``, ``pow`` of a number …, on the coalesced values) compute what torch's CPU kernels do,
+with torch's autograd nodes. ``nn.Embedding(sparse=True)`` / ``embedding_bag(sparse=True)``
+give a sparse weight gradient, which ``optim.SGD``, ``Adagrad`` and ``SparseAdam`` update as
+torch does. Compressed layouts (CSR, CSC, BSR, BSC) and semi-structured sparsity are not in
+Ember.
 """
 
 from __future__ import annotations

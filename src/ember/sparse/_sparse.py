@@ -986,6 +986,113 @@ def _add_dense_sparse(d: Tensor, s: SparseTensor, alpha) -> Tensor:
                    lambda g: (g, g if alpha == 1 else g * alpha))
 
 
+# ----------------------------------------------------------------------------- unary ops
+
+def _zero_grad_values(gv, x):
+    """(A marker: the op's gradient is zero, an empty sparse tensor.)"""
+
+
+def _pow_grad(gv, x, exponent):
+    if exponent - 1 == 0:
+        raise RuntimeError(_POW_ZERO)
+    return gv * (x.pow(exponent - 1) * exponent)
+
+
+_POW_ZERO = ("pow: cannot raise to zeroth power on sparse tensor; it would make the result "
+             "tensor dense")
+_PI_180 = 0.017453292519943295
+_SPARSE_DIV = ("Sparse division requires a scalar or zero-dim dense tensor divisor (got shape "
+               "{} for divisor)")
+
+
+class _Fails:
+    """A backward torch cannot run on sparse operands: raises its error."""
+
+    def __init__(self, error, message):
+        self.error, self.message = error, message
+
+    def __call__(self, shape):
+        raise self.error(self.message.format(shape))
+
+
+
+# torch's zero-preserving unary ops on a sparse tensor (``coalesced_unary_ufunc``: the op on
+# the coalesced values, the result coalesced), by the op runner's name: the node's name and
+# the values' gradient from the gradient at the same entries (``gv``) and the input values,
+# as torch's formula computes it on sparse operands; None: a result without gradient (bool).
+# Where torch's formula needs an op with no sparse kernel, its backward raises torch's error.
+_UNARY = {
+    "abs": ("AbsBackward0", lambda gv, x: gv * x.sgn()),
+    "relu": ("ReluBackward0", lambda gv, x: gv.masked_fill((x > 0).logical_not(), 0)),
+    "pow_scalar": ("PowBackward0", _pow_grad),
+    "floor": ("FloorBackward0", _zero_grad_values),
+    "ceil": ("CeilBackward0", _zero_grad_values),
+    "round": ("RoundBackward0", _zero_grad_values),
+    "trunc": ("TruncBackward0", _zero_grad_values),
+    "sign": ("SignBackward0", _zero_grad_values),
+    "frac": ("FracBackward0", lambda gv, x: gv),
+    "deg2rad": ("Deg2RadBackward0", lambda gv, x: gv * _PI_180),
+    "rad2deg": ("Rad2DegBackward0", lambda gv, x: gv * (180.0 / 3.141592653589793)),
+    "log1p": ("Log1PBackward0", lambda gv, x: gv / (x + 1)),
+    "sqrt": ("SqrtBackward0", _Fails(RuntimeError, _SPARSE_DIV)),
+    "sin": ("SinBackward0", _Fails(NotImplementedError, no_kernel("cos"))),
+    "sinh": ("SinhBackward0", _Fails(NotImplementedError, no_kernel("cosh"))),
+    "tanh": ("TanhBackward0", _Fails(NotImplementedError, no_kernel("tanh_backward"))),
+    "erf": ("ErfBackward0", _Fails(NotImplementedError, no_kernel("exp"))),
+    "erfinv": ("ErfinvBackward0", _Fails(NotImplementedError, no_kernel("exp"))),
+    "sgn": ("SgnBackward0", _Fails(NotImplementedError, no_kernel("_efficientzerotensor"))),
+    "nan_to_num": ("NanToNumBackward0", _Fails(NotImplementedError, no_kernel("ne.Scalar"))),
+    "expm1": ("Expm1Backward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "asin": ("AsinBackward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "atan": ("AtanBackward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "tan": ("TanBackward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "asinh": ("AsinhBackward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "atanh": ("AtanhBackward0", _Fails(
+        RuntimeError, "memory format option is only supported by strided tensors")),
+    "isnan": None, "isinf": None, "isposinf": None, "isneginf": None, "signbit": None,
+}
+
+
+def unary(name: str, s: SparseTensor, *args) -> SparseTensor:
+    """Op ``name`` (one of :data:`_UNARY`) of a sparse tensor: the dense op on the coalesced
+    values, the indices copied, the result coalesced."""
+    if name == "pow_scalar" and not isinstance(args[0], Tensor) and args[0] == 0:
+        raise RuntimeError(_POW_ZERO)
+    from .. import _ops
+    op = getattr(_ops, "pow" if name == "pow_scalar" else name)
+    c = coalesce(s.detach())
+    x = c._sp_values
+    out = _make(c._sp_indices.copy(), op(x, *args).detach(), c.shape, True)
+    entry = _UNARY[name]
+    if entry is None:
+        return out
+    node, derivative = entry
+
+    def backward(g):
+        if derivative is _zero_grad_values:
+            return (_make(np.zeros((c.sparse_dim(), 0), _I64),
+                          _wrap(np.zeros((0,) + x.shape[1:], g.dtype.np)), s.shape, True),)
+        if isinstance(derivative, _Fails):
+            derivative(list(s.shape))
+        gv = _values_grad(g, c._sp_indices, c.shape, x.shape)
+        return (_make(c._sp_indices.copy(), derivative(gv, x, *args).detach(), c.shape,
+                      True),)
+    return _record(out, node, (s,), backward)
+
+
+def _unary_method(name):
+    def method(self, *args, **kwargs):
+        return unary(name, self, *args, *kwargs.values())
+    method.__name__ = name
+    method.__doc__ = f"``{name}`` of the coalesced values (a sparse result)."
+    return method
+
+
+for _name in _UNARY:        # (methods too: some kernels never touch an integer input's array)
+    if _name != "pow_scalar":
+        setattr(SparseTensor, _name, _unary_method(_name))
+
+
 # ----------------------------------------------------------------------------- reductions
 
 def sum(input: SparseTensor, dim=None, dtype=None) -> Tensor:
@@ -1218,6 +1325,7 @@ _SPARSE_FORMS = {
     "transpose_": _sparse_only(lambda s, d0, d1: s.transpose(d0, d1)),
     "sum_all": _sparse_only(lambda s, dtype=None: sum(s, dtype=dtype)),
     "clone": _sparse_only(lambda s, memory_format=None: s.clone()),
+    **{name: _sparse_only(functools.partial(unary, name)) for name in _UNARY},
 }
 _IN_PLACE_FORMS = {
     "add": _add_in_place,
