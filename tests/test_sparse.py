@@ -596,3 +596,43 @@ def test_unary_ops_integer_and_hybrid_values():
     both(run)
     same_error(lambda lib: _unary_input(lib).pow(0))
     same_error(lambda lib: _unary_input(lib).pow(1).to_dense().sum().backward())
+
+
+def _spgemm_operands(lib, seed=0):
+    rng = np.random.default_rng(seed)
+    a = lib.sparse_coo_tensor([[0, 2, 1, 0, 2, 2], [1, 0, 3, 1, 2, 3]],
+                              lib.tensor(rng.standard_normal(6).astype(np.float32)), (3, 4))
+    b = lib.sparse_coo_tensor([[1, 3, 0, 2, 1, 3], [0, 0, 4, 1, 4, 2]],
+                              lib.tensor(rng.standard_normal(6).astype(np.float32)), (4, 5))
+    return a.requires_grad_(), b.requires_grad_()
+
+
+@pytest.mark.parametrize("product", [
+    lambda lib, a, b: lib.sparse.mm(a, b), lambda lib, a, b: a.mm(b),
+    lambda lib, a, b: lib.mm(a, b), lambda lib, a, b: a @ b])
+def test_sparse_sparse_mm(product):
+    """``_sparse_sparse_matmul``: each row's sums in ``_csr_matmult``'s order, a coalesced
+    result; ``SparseSparseMatmulBackward0`` masks the gradients to the operands' patterns,
+    ``MmBackward0`` does not."""
+    def run(lib):
+        a, b = _spgemm_operands(lib)
+        r = product(lib, a, b)
+        (r.to_dense() * lib.arange(15.0).view(3, 5)).sum().backward()
+        return r, a.grad, b.grad
+    both(run)
+
+
+def test_sparse_sparse_mm_bits_dense_gradient_and_errors():
+    rng = np.random.default_rng(5)
+    x = np.maximum(rng.standard_normal((30, 40)), 0).astype(np.float32)
+    y = np.maximum(rng.standard_normal((40, 20)), 0).astype(np.float32)
+    both(lambda lib: lib.sparse.mm(lib.tensor(x).to_sparse(), lib.tensor(y).to_sparse()))
+
+    def dense_grad(lib, f):
+        a, b = _spgemm_operands(lib)
+        return lib.autograd.grad(f(a, b), (a, b), grad_outputs=lib.ones(3, 5))
+    both(lambda lib: dense_grad(lib, lib.mm))
+    same_error(lambda lib: dense_grad(lib, lib.sparse.mm))
+    same_error(lambda lib: lib.sparse.mm(*_spgemm_operands(lib)[:1], _spgemm_operands(lib)[0]))
+    same_error(lambda lib: lib.sparse.mm(_spgemm_operands(lib)[0],
+                                         _spgemm_operands(lib)[1].double()))

@@ -1,7 +1,7 @@
 """``torch.sparse``: sparse COO tensors and the operations torch runs on them.
 
 ``ember.sparse_coo_tensor(indices, values, size)`` and ``Tensor.to_sparse()`` make a sparse
-COO tensor (:class:`~ember.sparse._sparse.SparseTensor`); ``ember.sparse.mm`` / ``addmm`` /
+COO tensor (:class:`~ember.sparse._sparse.SparseTensor`); ``ember.sparse.mm`` (sparse @ dense or sparse) / ``addmm`` /
 ``sum`` / ``softmax`` / ``log_softmax``, ``ember.mm`` / ``mv`` / ``matmul`` / ``@`` /
 ``addmm`` with a sparse first operand, sparse + sparse, dense + sparse, ``* number``,
 ``t()`` and ``transpose``, the zero-preserving unary ops (``abs``, ``relu``, ``sqrt``, ``sin``,

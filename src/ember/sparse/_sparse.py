@@ -779,11 +779,82 @@ def _addmm(t, s: SparseTensor, d: Tensor, beta, alpha, name: str) -> Tensor:
     return _record(out, name, (t, s, d), backward)
 
 
+def _spgemm(a: SparseTensor, b: SparseTensor) -> SparseTensor:
+    """``_sparse_sparse_matmul`` on the CPU: both operands coalesced, each row of the result
+    accumulated as ``_csr_matmult`` does (``sums[k] += a_ij * b_jk`` for the row's entries
+    ``j`` in order, the product rounded, from zero), its columns sorted; coalesced."""
+    if a.ndim != 2 or b.ndim != 2 or a.dense_dim() or b.dense_dim():
+        raise SparseUnsupported("_sparse_sparse_matmul")
+    (m, n), (n2, p) = a.shape, b.shape
+    if n != n2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{n} and {n2}x{p})")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"mat1 dtype {a.dtype.scalar_name} does not match mat2 dtype "
+                           f"{b.dtype.scalar_name}")
+    ca, cb = coalesce(a.detach()), coalesce(b.detach())
+    (ai, aj), av = ca._sp_indices, ca._sp_values._data
+    (bj, bk), bv = cb._sp_indices, cb._sp_values._data
+    starts = np.searchsorted(bj, np.arange(n + 1))
+    counts = starts[aj + 1] - starts[aj]            # B's entries in the row each A entry meets
+    pair_a = np.repeat(np.arange(aj.size), counts)
+    pair_b = starts[aj][pair_a] + np.arange(pair_a.size) - np.repeat(
+        np.cumsum(counts) - counts, counts)
+    prod = av[pair_a] * bv[pair_b]
+    key = ai[pair_a] * p + bk[pair_b]
+    keys, group = np.unique(key, return_inverse=True)
+    out = np.zeros(keys.size, av.dtype)
+    for e in _by_rank(key):       # (the pairs come in A's order: each key's j ascending)
+        out[group[e]] += prod[e]
+    idx = np.stack([keys // p, keys % p]) if p else np.zeros((2, keys.size), _I64)
+    return _make(idx.astype(_I64), _wrap(out), (m, p), True)
+
+
+_SPGEMM_DENSE = ('mat2_.is_sparse() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/'
+                 'ATen/native/sparse/SparseMatMul.cpp":266, please report a bug to PyTorch. ')
+
+
+def _matrix_mask(t: SparseTensor, mask: SparseTensor) -> SparseTensor:
+    """``_sparse_matrix_mask``: ``t``'s entries, those not in ``mask``'s pattern zeroed."""
+    sizes = t.shape[:2]
+    inside = np.isin(_keys(t._sp_indices, sizes), _keys(mask._sp_indices, sizes))
+    vals = np.where(inside, t._sp_values._data, t._sp_values._data.dtype.type(0))
+    return _make(t._sp_indices.copy(), _wrap(vals), t.shape, True)
+
+
+def sparse_mm(a: SparseTensor, b: SparseTensor, name: str) -> SparseTensor:
+    """A sparse matrix times a sparse one (:func:`_spgemm`), recorded as ``name``:
+    ``SparseSparseMatmulBackward0`` (``torch.sparse.mm``) masks each gradient to its operand's
+    pattern as ``sparse_sparse_matmul_backward`` does; ``MmBackward0`` (``torch.mm``) leaves
+    the products whole."""
+    out = _spgemm(a, b)
+
+    masked = name == "SparseSparseMatmulBackward0"
+
+    def backward(g):
+        if not g.is_sparse and masked:
+            raise RuntimeError(_SPGEMM_DENSE)
+        product = _spgemm if g.is_sparse else any_mm      # (a dense gradient: dense ones)
+        ga = gb = None
+        if a.requires_grad:
+            ga = product(g, _transpose(b.detach(), 0, 1, None))
+            if masked:
+                ga = _matrix_mask(ga, coalesce(a.detach()))
+        if b.requires_grad:
+            gb = product(_transpose(a.detach(), 0, 1, None), g)
+            if masked:
+                gb = _matrix_mask(gb, coalesce(b.detach()))
+        return ga, gb
+    return _record(out, name, (a, b), backward)
+
+
 def mm(mat1: SparseTensor, mat2: Tensor) -> Tensor:
     """``torch.sparse.mm``: a sparse matrix times a dense one (``SparseAddmmBackward0``; the
-    sparse operand's gradient is sparse, with its coalesced pattern)."""
+    sparse operand's gradient is sparse, with its coalesced pattern) or a sparse one
+    (``SparseSparseMatmulBackward0``, a sparse result)."""
     if not mat1.is_sparse:
         return mat1.mm(mat2)
+    if mat2.is_sparse:
+        return sparse_mm(mat1, mat2, "SparseSparseMatmulBackward0")
     return _addmm(None, mat1, mat2, 0, 1, "SparseAddmmBackward0")
 
 
@@ -798,7 +869,10 @@ def addmm(mat: Tensor, mat1: SparseTensor, mat2: Tensor, *, beta=1.0, alpha=1.0)
 
 def any_mm(a: Tensor, b: Tensor) -> Tensor:
     """``torch.mm`` with a sparse operand: sparse @ dense, or dense @ sparse as
-    ``(b.t() @ a.t()).t()`` (torch's column-major result), both ``MmBackward0``."""
+    ``(b.t() @ a.t()).t()`` (torch's column-major result), sparse @ sparse, all
+    ``MmBackward0``."""
+    if a.is_sparse and b.is_sparse:
+        return sparse_mm(a, b, "MmBackward0")
     if a.is_sparse:
         return _addmm(None, a, b, 0, 1, "MmBackward0")
     bt, at = _transpose(b.detach(), 0, 1, None), a.detach().t()
