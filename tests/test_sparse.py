@@ -636,3 +636,39 @@ def test_sparse_sparse_mm_bits_dense_gradient_and_errors():
     same_error(lambda lib: lib.sparse.mm(*_spgemm_operands(lib)[:1], _spgemm_operands(lib)[0]))
     same_error(lambda lib: lib.sparse.mm(_spgemm_operands(lib)[0],
                                          _spgemm_operands(lib)[1].double()))
+
+
+def _csr_parts(c):
+    """A CSR matrix as what can be compared: its print and its three component tensors."""
+    assert c.is_sparse_csr and not c.is_sparse and str(c.layout) == "torch.sparse_csr"
+    return repr(c), c.crow_indices(), c.col_indices(), c.values(), c._nnz(), c.to_dense()
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support")
+def test_csr_construction_conversion_and_printing():
+    d = [[0.0, 3.0, 0.0], [4.0, 0.0, 5.0]]
+
+    def run(lib):
+        x = lib.tensor(d)
+        return (*_csr_parts(x.to_sparse_csr()), *_csr_parts(x.to_sparse().to_sparse_csr()),
+                *_csr_parts(lib.sparse_csr_tensor(lib.tensor([0, 1, 3]), lib.tensor([1, 0, 2]),
+                                                  lib.tensor([1.0, 2.0, 3.0]), (2, 3))),
+                *_csr_parts(lib.sparse_csr_tensor([0, 1, 3], [1, 0, 2], [1.0, 2.0, 3.0])),
+                *_csr_parts(lib.zeros(2, 0).to_sparse_csr()),
+                *_csr_parts(lib.tensor([[1, 0], [0, 2]]).to_sparse_csr()),
+                *_csr_parts(x.double().requires_grad_().to_sparse_csr()),
+                *_csr_parts(x.to_sparse(layout=lib.sparse_csr)),
+                x.to_sparse_csr().to_sparse())
+    both(run)
+    same_dispatch_error(lambda lib: lib.tensor(d).to_sparse_csr().view(6))
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support")
+@pytest.mark.parametrize("cols", [3, 17, 64])
+def test_csr_times_dense(cols):
+    """``addmm_out_sparse_csr_native_cpu``: each row's products added in stored order."""
+    rng = np.random.default_rng(cols)
+    a = (rng.standard_normal((40, 50)) * (rng.random((40, 50)) < 0.3)).astype(np.float32)
+    b = rng.standard_normal((50, cols)).astype(np.float32)
+    both(lambda lib: lib.tensor(a).to_sparse_csr() @ lib.tensor(b))
+    both(lambda lib: lib.mm(lib.tensor(a).to_sparse_csr(), lib.tensor(b)))

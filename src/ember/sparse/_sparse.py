@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype as D
-from .._layout import sparse_coo
+from .._layout import sparse_coo, sparse_csr
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node
@@ -73,9 +73,11 @@ class SparseUnsupported(NotImplementedError, ValueError):
 
 
 class _NoStorage:
-    """A sparse tensor's ``_data``: its shape and dtype, and no elements."""
+    """A sparse tensor's ``_data``: its shape and dtype, and no elements (any array work
+    raises ``_error``, the dispatcher error of the tensor's backend)."""
 
     __slots__ = ("shape", "dtype", "ndim", "size", "itemsize")
+    _error = SparseUnsupported
 
     def __init__(self, shape: tuple, dtype: np.dtype):
         self.shape = shape
@@ -88,27 +90,27 @@ class _NoStorage:
         self.itemsize = dtype.itemsize
 
     def __getattr__(self, name):
-        raise SparseUnsupported(name.strip("_"))
+        raise self._error(name.strip("_"))
 
     def __array__(self, *args, **kwargs):
-        raise SparseUnsupported("_to_copy")
+        raise self._error("_to_copy")
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        raise SparseUnsupported(ufunc.__name__)
+        raise self._error(ufunc.__name__)
 
     def __array_function__(self, func, types, args, kwargs):
-        raise SparseUnsupported(func.__name__)
+        raise self._error(func.__name__)
 
     def __getitem__(self, key):
-        raise SparseUnsupported("index")
+        raise self._error("index")
 
     def __setitem__(self, key, value):
-        raise SparseUnsupported("index_put_")
+        raise self._error("index_put_")
 
 
 def _unsupported(name):
     def method(self, *args, **kwargs):
-        raise SparseUnsupported(name)
+        raise self._error(name)
     return method
 
 
@@ -665,9 +667,12 @@ def dense_to_sparse(x: Tensor, sparse_dim=None, *, layout=None, blocksize=None,
                     dense_dim=None) -> SparseTensor:
     """``Tensor.to_sparse()``: the nonzero entries (rows of the leading ``sparse_dim`` dims
     with a nonzero element) in row-major order, coalesced."""
+    if layout is sparse_csr:
+        from ._csr import dense_to_csr
+        return dense_to_csr(x, dense_dim)
     if layout is not None and layout is not sparse_coo:
         raise NotImplementedError(f"to_sparse: layout {layout} is not supported by Ember "
-                                  "(sparse COO tensors only)")
+                                  "(sparse COO and CSR tensors only)")
     a = x._data
     nd = a.ndim
     sd = nd if sparse_dim is None else int(sparse_dim)
@@ -713,12 +718,13 @@ def _check_mm(s: SparseTensor, d: Tensor) -> None:
                            f"got {d.shape[0]}")
 
 
-def _axpy_rows(r: np.ndarray, rows, cols, vals, dense: np.ndarray) -> None:
+def _axpy_rows(r: np.ndarray, rows, cols, vals, dense: np.ndarray, fused: bool = True) -> None:
     """``r[row] += val * dense[col]`` for each stored entry in order, one rounding per
-    update where the dtype is float32/float64 (MKL's fused axpy)."""
+    update where the dtype is float32/float64 (MKL's fused axpy) unless ``fused`` is False
+    (a product rounded, then the sum)."""
     if not rows.size:
         return
-    fused = r.dtype.char in "fd"
+    fused = fused and r.dtype.char in "fd"
     if fused:
         from .._ops._exact import fma
     for e in _by_rank(rows):
@@ -871,6 +877,9 @@ def any_mm(a: Tensor, b: Tensor) -> Tensor:
     """``torch.mm`` with a sparse operand: sparse @ dense, or dense @ sparse as
     ``(b.t() @ a.t()).t()`` (torch's column-major result), sparse @ sparse, all
     ``MmBackward0``."""
+    if a.is_sparse_csr:
+        from ._csr import csr_mm
+        return csr_mm(a, b)
     if a.is_sparse and b.is_sparse:
         return sparse_mm(a, b, "MmBackward0")
     if a.is_sparse:
@@ -1335,8 +1344,15 @@ def _to_sparse_coo(self, sparse_dim=None):
     return dense_to_sparse(self, sparse_dim)
 
 
+def _to_sparse_csr(self, dense_dim=None):
+    """The CSR matrix of this strided or COO matrix."""
+    from ._csr import coo_to_csr, dense_to_csr
+    return (coo_to_csr if self.is_sparse else dense_to_csr)(self, dense_dim)
+
+
 _DENSE_METHODS = {
     "to_sparse": dense_to_sparse, "to_sparse_coo": _to_sparse_coo, "to_dense": _dense_to_dense,
+    "to_sparse_csr": _to_sparse_csr,
     "sparse_dim": _dense_sparse_dim, "dense_dim": _dense_dense_dim,
     "sparse_mask": _dense_sparse_mask,
     "indices": _layout_error("indices"), "coalesce": _layout_error("coalesce"),
