@@ -7,7 +7,7 @@ dense gradient raises torch's error.
 
 from __future__ import annotations
 
-import math
+import math as _math
 
 from .. import _factories as _F
 from .._tensor import Tensor
@@ -106,7 +106,7 @@ def _step(param, grad, exp_avg, exp_avg_sq, step, eps, beta1, beta2, lr, maximiz
     denom = exp_avg_sq_update_values.sqrt_().add_(eps)
     bias_correction1 = 1 - beta1 ** step
     bias_correction2 = 1 - beta2 ** step
-    step_size = lr * math.sqrt(bias_correction2) / bias_correction1
+    step_size = lr * _math.sqrt(bias_correction2) / bias_correction1
     param.add_(make_sparse(-step_size * numer.div_(denom)))
 
 
