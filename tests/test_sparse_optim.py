@@ -262,3 +262,21 @@ def test_embedding_bag_sparse_grad(kw):
         lib.nn.functional.embedding_bag(weight=w, sparse=True, **args).sum().backward()
         return type(out.grad_fn).__name__, first, w.grad
     both(run)
+
+
+def test_sparse_leaf_grads_assigned_and_accumulated():
+    def run(lib):
+        s = lib.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,)).requires_grad_()
+        for _ in range(2):
+            lib.sparse.sum(s).backward()
+        first = s.grad
+        s.grad = lib.ones(3).to_sparse()
+        g = s.grad
+        (s.to_dense() * 2).sum().backward()
+        assert s.grad is g
+        w = lib.nn.Parameter(lib.ones(3))
+        w.grad = lib.ones(3).to_sparse()
+        return first, s.grad, w.grad
+    both(run)
+    same_error(lambda lib: setattr(lib.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,))
+                                   .requires_grad_(), "grad", lib.ones(3)))

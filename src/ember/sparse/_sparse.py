@@ -187,8 +187,7 @@ def _accumulate(acc, grad, create_graph: bool) -> None:
     elif old.is_sparse:
         old._assign(add(old, grad))
     else:
-        _scatter_add(old._data, old, grad, 1)
-        old._vc.value += 1
+        old.add_(grad)
     post = var.__dict__.get("_post_accumulate_grad_hooks")
     if post:
         for hook in list(post.values()):
@@ -311,6 +310,14 @@ class SparseTensor(Tensor):
 
     def int(self, memory_format=None):
         return self.to(D.int32)
+
+    def _set_grad(self, value) -> None:
+        if isinstance(value, Tensor) and not value.is_sparse:
+            raise RuntimeError("attempting to assign a gradient to a tensor that has data of a "
+                               "different type")
+        Tensor.grad.fset(self, value)
+
+    grad = property(Tensor.grad.fget, _set_grad, Tensor.grad.fdel, Tensor.grad.__doc__)
 
     def _grad_accumulator(self):
         acc = Tensor._grad_accumulator(self)
