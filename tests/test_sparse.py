@@ -672,3 +672,24 @@ def test_csr_times_dense(cols):
     b = rng.standard_normal((50, cols)).astype(np.float32)
     both(lambda lib: lib.tensor(a).to_sparse_csr() @ lib.tensor(b))
     both(lambda lib: lib.mm(lib.tensor(a).to_sparse_csr(), lib.tensor(b)))
+
+
+@pytest.mark.parametrize("name", ["abs", "sqrt", "sin", "tanh", "relu", "floor", "log1p",
+                                  "deg2rad", "nan_to_num", "erfinv"])
+def test_unary_ops_in_place(name):
+    """``coalesced_unary_ufunc_``: the values of a coalesced tensor changed in place (a held
+    ``_values()`` sees it); an uncoalesced one refused."""
+    def run(lib):
+        s = _unary_input(lib).detach().coalesce()
+        held = s._values()
+        assert getattr(s, name + "_")() is s
+        return s, held
+    both(run)
+    same_error(lambda lib: getattr(_unary_input(lib).detach(), name + "_")())
+    same_error(lambda lib: getattr(_unary_input(lib).detach().coalesce().requires_grad_(),
+                                   name + "_")())
+
+
+def test_unary_in_place_result_type_error():
+    same_error(lambda lib: lib.sparse_coo_tensor([[0, 2]], lib.tensor([1, 4]), (3,))
+               .coalesce().sqrt_())

@@ -1178,9 +1178,34 @@ def _unary_method(name):
     return method
 
 
-for _name in _UNARY:        # (methods too: some kernels never touch an integer input's array)
+def _unary_inplace_method(name):
+    def method(self, *args, **kwargs):
+        if not self._sp_coalesced:
+            raise RuntimeError(f"{name}_ requires coalesced input")
+        if _state.enabled and self.requires_grad:
+            if self.grad_fn is None:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                                   "in-place operation.")
+            raise NotImplementedError(f"{name}_ of a sparse tensor in a graph is not in Ember")
+        vals = self._sp_values
+        new = unary(name, self.detach(), *args, *kwargs.values())._sp_values._data
+        if new.dtype != vals._data.dtype:
+            raise RuntimeError(f"result type {D._BY_NP[new.dtype].scalar_name} can't be cast "
+                               f"to the desired output type {vals.dtype.scalar_name}")
+        vals._data[...] = new          # (torch's ufunc_ on the values: who holds them sees it)
+        vals._vc.value += 1
+        self._vc.value += 1
+        return self
+    method.__name__ = name + "_"
+    method.__doc__ = f"``{name}`` of the values of a coalesced tensor, in place."
+    return method
+
+
+for _name, _entry in _UNARY.items():  # (methods too: some kernels never read an int's array)
     if _name != "pow_scalar":
         setattr(SparseTensor, _name, _unary_method(_name))
+        if _entry is not None:
+            setattr(SparseTensor, _name + "_", _unary_inplace_method(_name))
 
 
 # ----------------------------------------------------------------------------- reductions
