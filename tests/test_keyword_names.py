@@ -32,7 +32,10 @@ SKIP = {"manual_seed", "seed", "initial_seed", "set_rng_state", "get_rng_state",
         "uniform_", "normal_", "random_", "exponential_", "geometric_", "cauchy_",
         "log_normal_", "bernoulli_", "bernoulli", "multinomial", "dropout", "rand",
         "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
-        "normal", "retain_grad", "requires_grad_", "share_memory_", "pin_memory"}
+        "normal", "retain_grad", "requires_grad_", "share_memory_", "pin_memory",
+        # (torch's unchecked constructor takes any tensors: the synthesised call is a batched
+        # CSR of float "indices"; its keywords are checked in HAND_WRITTEN)
+        "sparse_csr_tensor"}
 
 
 def _schemas(name: str):
@@ -183,6 +186,9 @@ def _plain(r):
     if isinstance(r, (torch.Tensor, ember.Tensor)) and r.is_sparse:
         # its parts: a synthesised call may build one torch cannot densify
         return ("sparse", tuple(r.shape), _plain(r._indices()), _plain(r._values()))
+    if isinstance(r, (torch.Tensor, ember.Tensor)) and r.is_sparse_csr:
+        return ("csr", tuple(r.shape), _plain(r.crow_indices()), _plain(r.col_indices()),
+                _plain(r.values()))
     if isinstance(r, (torch.Tensor, ember.Tensor)):
         return ("T", str(r.dtype).split(".")[-1], tuple(r.shape), r.detach().numpy().copy())
     if isinstance(r, (tuple, list)):
@@ -304,6 +310,9 @@ HAND_WRITTEN = {
     "unflatten": lambda lib: lib.unflatten(lib.arange(6.), dim=0, sizes=(2, 3)),
     "view_dtype": lambda lib: lib.arange(2.).view(dtype=lib.int32),
     "flip": lambda lib: lib.arange(3.).flip(dims=[0]),
+    "sparse_csr_tensor": lambda lib: lib.sparse_csr_tensor(
+        crow_indices=lib.tensor([0, 1, 3]), col_indices=lib.tensor([1, 0, 2]),
+        values=lib.tensor([1.0, 2.0, 3.0]), size=(2, 3), dtype=lib.float64).to_dense(),
 }
 
 

@@ -535,3 +535,161 @@ def test_save_load_round_trip_and_torch_format(tmp_path):
         torch.save({"adj": sp(torch).coalesce() if co else sp(torch)}, tbuf)
         tbuf.seek(0)
         _same(torch.load(io.BytesIO(tbuf.getvalue()))["adj"], ember.load(tbuf)["adj"])
+
+
+_UNARY_GRADS = ["abs", "relu", "sign", "floor", "ceil", "round", "trunc", "frac", "deg2rad",
+                "rad2deg", "log1p", "square"]
+_UNARY_NO_GRAD = ["sqrt", "sin", "sinh", "tanh", "erf", "erfinv", "sgn", "nan_to_num", "expm1",
+                  "asin", "atan", "tan", "asinh", "atanh"]
+
+
+def _unary_input(lib, dtype="float32"):
+    v = np.array([0.3, -0.4, 0.5, 0.6, -0.0], dtype)
+    return lib.sparse_coo_tensor([[0, 1, 1, 0, 2], [2, 0, 2, 2, 1]], lib.tensor(v),
+                                 (3, 3)).requires_grad_()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", _UNARY_GRADS + ["isnan", "isinf", "signbit", "isposinf"])
+def test_unary_ops_on_coalesced_values(name, dtype):
+    """torch's ``coalesced_unary_ufunc``: the dense op on the coalesced values, the result
+    coalesced; the gradient at the coalesced pattern (empty for the step functions)."""
+    def run(lib):
+        s = _unary_input(lib, dtype)
+        r = getattr(s, name)()
+        if not r.requires_grad:
+            return r
+        w = lib.arange(9.0, dtype=r.dtype).view(3, 3) - 2
+        (r.to_dense() * w).sum().backward()
+        return r, s.grad
+    both(run)
+
+
+@pytest.mark.parametrize("name", _UNARY_NO_GRAD)
+def test_unary_ops_whose_backward_torch_cannot_run(name):
+    both(lambda lib: getattr(_unary_input(lib), name)())
+    errors_match = same_dispatch_error if name in ("sin", "sinh", "tanh", "erf", "erfinv",
+                                                   "sgn", "nan_to_num") else same_error
+    errors_match(lambda lib: getattr(_unary_input(lib), name)().to_dense().sum().backward())
+
+
+@pytest.mark.parametrize("expr", [
+    lambda lib, s: s.pow(2), lambda lib, s: s.pow(2.5), lambda lib, s: s ** 3,
+    lambda lib, s: lib.pow(s, -1.5), lambda lib, s: lib.relu(s),
+    lambda lib, s: lib.nn.functional.relu(s), lambda lib, s: lib.abs(s)])
+def test_unary_functions_and_pow(expr):
+    def run(lib):
+        s = _unary_input(lib)
+        r = expr(lib, s)
+        (r.to_dense() * (lib.arange(9.0).view(3, 3) - 2)).sum().backward()
+        return r, s.grad
+    both(run)
+
+
+def test_unary_ops_integer_and_hybrid_values():
+    def run(lib):
+        s = lib.sparse_coo_tensor([[0, 1, 1, 0, 2], [2, 0, 2, 2, 1]], lib.tensor([1, -2, 3, 4, 0]),
+                                  (3, 3))
+        h = lib.sparse_coo_tensor([[0, 1, 0]], lib.tensor([[0.5, -1.0], [2.0, 0.25], [1.0, 3.0]]),
+                                  (2, 2))
+        return s.abs(), s.sqrt(), s.floor(), s.isnan(), s.pow(2), s.relu(), s.sign(), h.tanh()
+    both(run)
+    same_error(lambda lib: _unary_input(lib).pow(0))
+    same_error(lambda lib: _unary_input(lib).pow(1).to_dense().sum().backward())
+
+
+def _spgemm_operands(lib, seed=0):
+    rng = np.random.default_rng(seed)
+    a = lib.sparse_coo_tensor([[0, 2, 1, 0, 2, 2], [1, 0, 3, 1, 2, 3]],
+                              lib.tensor(rng.standard_normal(6).astype(np.float32)), (3, 4))
+    b = lib.sparse_coo_tensor([[1, 3, 0, 2, 1, 3], [0, 0, 4, 1, 4, 2]],
+                              lib.tensor(rng.standard_normal(6).astype(np.float32)), (4, 5))
+    return a.requires_grad_(), b.requires_grad_()
+
+
+@pytest.mark.parametrize("product", [
+    lambda lib, a, b: lib.sparse.mm(a, b), lambda lib, a, b: a.mm(b),
+    lambda lib, a, b: lib.mm(a, b), lambda lib, a, b: a @ b])
+def test_sparse_sparse_mm(product):
+    """``_sparse_sparse_matmul``: each row's sums in ``_csr_matmult``'s order, a coalesced
+    result; ``SparseSparseMatmulBackward0`` masks the gradients to the operands' patterns,
+    ``MmBackward0`` does not."""
+    def run(lib):
+        a, b = _spgemm_operands(lib)
+        r = product(lib, a, b)
+        (r.to_dense() * lib.arange(15.0).view(3, 5)).sum().backward()
+        return r, a.grad, b.grad
+    both(run)
+
+
+def test_sparse_sparse_mm_bits_dense_gradient_and_errors():
+    rng = np.random.default_rng(5)
+    x = np.maximum(rng.standard_normal((30, 40)), 0).astype(np.float32)
+    y = np.maximum(rng.standard_normal((40, 20)), 0).astype(np.float32)
+    both(lambda lib: lib.sparse.mm(lib.tensor(x).to_sparse(), lib.tensor(y).to_sparse()))
+
+    def dense_grad(lib, f):
+        a, b = _spgemm_operands(lib)
+        return lib.autograd.grad(f(a, b), (a, b), grad_outputs=lib.ones(3, 5))
+    both(lambda lib: dense_grad(lib, lib.mm))
+    same_error(lambda lib: dense_grad(lib, lib.sparse.mm))
+    same_error(lambda lib: lib.sparse.mm(*_spgemm_operands(lib)[:1], _spgemm_operands(lib)[0]))
+    same_error(lambda lib: lib.sparse.mm(_spgemm_operands(lib)[0],
+                                         _spgemm_operands(lib)[1].double()))
+
+
+def _csr_parts(c):
+    """A CSR matrix as what can be compared: its print and its three component tensors."""
+    assert c.is_sparse_csr and not c.is_sparse and str(c.layout) == "torch.sparse_csr"
+    return repr(c), c.crow_indices(), c.col_indices(), c.values(), c._nnz(), c.to_dense()
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support")
+def test_csr_construction_conversion_and_printing():
+    d = [[0.0, 3.0, 0.0], [4.0, 0.0, 5.0]]
+
+    def run(lib):
+        x = lib.tensor(d)
+        return (*_csr_parts(x.to_sparse_csr()), *_csr_parts(x.to_sparse().to_sparse_csr()),
+                *_csr_parts(lib.sparse_csr_tensor(lib.tensor([0, 1, 3]), lib.tensor([1, 0, 2]),
+                                                  lib.tensor([1.0, 2.0, 3.0]), (2, 3))),
+                *_csr_parts(lib.sparse_csr_tensor([0, 1, 3], [1, 0, 2], [1.0, 2.0, 3.0])),
+                *_csr_parts(lib.zeros(2, 0).to_sparse_csr()),
+                *_csr_parts(lib.tensor([[1, 0], [0, 2]]).to_sparse_csr()),
+                *_csr_parts(x.double().requires_grad_().to_sparse_csr()),
+                *_csr_parts(x.to_sparse(layout=lib.sparse_csr)),
+                x.to_sparse_csr().to_sparse())
+    both(run)
+    same_dispatch_error(lambda lib: lib.tensor(d).to_sparse_csr().view(6))
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support")
+@pytest.mark.parametrize("cols", [3, 17, 64])
+def test_csr_times_dense(cols):
+    """``addmm_out_sparse_csr_native_cpu``: each row's products added in stored order."""
+    rng = np.random.default_rng(cols)
+    a = (rng.standard_normal((40, 50)) * (rng.random((40, 50)) < 0.3)).astype(np.float32)
+    b = rng.standard_normal((50, cols)).astype(np.float32)
+    both(lambda lib: lib.tensor(a).to_sparse_csr() @ lib.tensor(b))
+    both(lambda lib: lib.mm(lib.tensor(a).to_sparse_csr(), lib.tensor(b)))
+
+
+@pytest.mark.parametrize("name", ["abs", "sqrt", "sin", "tanh", "relu", "floor", "log1p",
+                                  "deg2rad", "nan_to_num", "erfinv"])
+def test_unary_ops_in_place(name):
+    """``coalesced_unary_ufunc_``: the values of a coalesced tensor changed in place (a held
+    ``_values()`` sees it); an uncoalesced one refused."""
+    def run(lib):
+        s = _unary_input(lib).detach().coalesce()
+        held = s._values()
+        assert getattr(s, name + "_")() is s
+        return s, held
+    both(run)
+    same_error(lambda lib: getattr(_unary_input(lib).detach(), name + "_")())
+    same_error(lambda lib: getattr(_unary_input(lib).detach().coalesce().requires_grad_(),
+                                   name + "_")())
+
+
+def test_unary_in_place_result_type_error():
+    same_error(lambda lib: lib.sparse_coo_tensor([[0, 2]], lib.tensor([1, 4]), (3,))
+               .coalesce().sqrt_())

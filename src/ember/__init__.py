@@ -220,6 +220,7 @@ _LAZY_NAMES.update(dict.fromkeys(("geqrf", "orgqr", "ormqr"), "_ops.householder"
 _LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
 _LAZY_NAMES.update(dict.fromkeys(("sparse_coo_tensor", "_sparse_coo_tensor_unsafe"),
                                  "sparse._sparse"))
+_LAZY_NAMES["sparse_csr_tensor"] = "sparse._csr"
 _LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
 # the foreach functions (ember/_foreach.py): unary, binary and ternary ops over tensor lists
 _LAZY_NAMES.update(dict.fromkeys(

@@ -143,7 +143,7 @@ def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
     at ``offsets`` in ``indices``: ``(output, offset2bag, bag_size, max_indices)``."""
     offs = offsets._data.astype("int64")
     return _embedding_bag.embedding_bag_outputs(weight, indices, offs, per_sample_weights,
-                                                include_last_offset, padding_idx, mode)
+                                                include_last_offset, padding_idx, mode, sparse)
 
 
 # ============================================================================ normalisation

@@ -309,11 +309,41 @@ def format_tensor(
     return out
 
 
+def format_compressed(crow: np.ndarray, col: np.ndarray, values: np.ndarray, dtype_name: str,
+                      size: tuple, *, default_dtype_name: str = "float32",
+                      grad_fn_name: str | None = None, requires_grad: bool = False) -> str:
+    """Return the string torch prints for a sparse CSR matrix: ``crow_indices=``,
+    ``col_indices=`` and ``values=`` on lines of their own, then the suffixes placed as for a
+    strided tensor."""
+    text = ("tensor(crow_indices=tensor(" + _nested(crow, "int64", 27) + "),\n       "
+            + "col_indices=tensor(" + _nested(col, "int64", 26) + "),\n       "
+            + "values=tensor(" + _nested(values, dtype_name, 21) + ")")
+    suffixes = _sparse_suffixes(size, col.shape[0], dtype_name, default_dtype_name,
+                                "sparse_csr", grad_fn_name, requires_grad)
+    return _add_suffixes(text, suffixes, PRINT_OPTS.linewidth)
+
+
 def _nested(values: np.ndarray, dtype_name: str, indent: int) -> str:
     """A component tensor's body inside a sparse tensor's print (``size=`` where empty)."""
     if values.size == 0:
         return "[], size=" + str(tuple(int(n) for n in values.shape))
     return _body(values, _kind(values, dtype_name), indent)
+
+
+def _sparse_suffixes(size, nnz: int, dtype_name: str, default_dtype_name: str, layout: str,
+                     grad_fn_name, requires_grad: bool) -> list[str]:
+    """The suffixes of a sparse tensor's print: ``size=``, ``nnz=``, ``dtype=`` (where not a
+    default one), ``layout=``, then ``grad_fn=`` or ``requires_grad=``."""
+    suffixes = ["size=" + str(tuple(int(n) for n in size)), f"nnz={nnz}"]
+    default_complex = "complex128" if default_dtype_name == "float64" else "complex64"
+    if dtype_name not in (default_dtype_name, default_complex, "int64", "bool"):
+        suffixes.append("dtype=torch." + dtype_name)
+    suffixes.append("layout=torch." + layout)
+    if grad_fn_name is not None:
+        suffixes.append(f"grad_fn=<{grad_fn_name}>")
+    elif requires_grad:
+        suffixes.append("requires_grad=True")
+    return suffixes
 
 
 def format_sparse(indices: np.ndarray, values: np.ndarray, dtype_name: str, size: tuple,
@@ -322,15 +352,8 @@ def format_sparse(indices: np.ndarray, values: np.ndarray, dtype_name: str, size
     """Return the string torch prints for a sparse COO tensor: ``tensor(indices=tensor(...),``
     then ``values=tensor(...)`` and the ``size=``, ``nnz=``, ``dtype=``, ``layout=`` suffixes,
     the first of them on a line of its own."""
-    suffixes = ["size=" + str(tuple(int(n) for n in size)), f"nnz={indices.shape[1]}"]
-    default_complex = "complex128" if default_dtype_name == "float64" else "complex64"
-    if dtype_name not in (default_dtype_name, default_complex, "int64", "bool"):
-        suffixes.append("dtype=torch." + dtype_name)
     text = ("tensor(indices=tensor(" + _nested(indices, "int64", 22) + "),\n       "
             + "values=tensor(" + _nested(values, dtype_name, 21) + ")")
-    suffixes.append("layout=torch.sparse_coo")
-    if grad_fn_name is not None:
-        suffixes.append(f"grad_fn=<{grad_fn_name}>")
-    elif requires_grad:
-        suffixes.append("requires_grad=True")
+    suffixes = _sparse_suffixes(size, indices.shape[1], dtype_name, default_dtype_name,
+                                "sparse_coo", grad_fn_name, requires_grad)
     return _add_suffixes(text, suffixes, PRINT_OPTS.linewidth, force_newline=True)

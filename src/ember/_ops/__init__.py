@@ -117,8 +117,9 @@ for _family, _names in _index.METHODS.items():
 _lazy.methods(_T, f"{__name__}.linalg_legacy", ("eig", "lstsq", "lu", "lu_solve", "solve",
                                                "symeig", "triangular_solve"))
 _lazy.methods(_T, f"{__name__}.householder", ("geqrf", "orgqr", "ormqr"))
-# sparse COO tensors, and what a strided tensor answers about sparsity
-_lazy.methods(_T, "ember.sparse._sparse", ("to_sparse", "to_sparse_coo", "to_dense",
+# sparse COO and CSR tensors, and what a strided tensor answers about sparsity
+_lazy.methods(_T, "ember.sparse._sparse", ("to_sparse", "to_sparse_coo", "to_sparse_csr",
+                                           "to_dense",
                                            "sparse_dim", "dense_dim", "sparse_mask", "indices",
                                            "values", "coalesce", "is_coalesced", "_indices",
                                            "_values", "_nnz"))

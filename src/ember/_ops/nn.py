@@ -2278,11 +2278,30 @@ def _embedding_backward_np(go, indices, num_weights, padding_idx, scale_grad_by_
     return out
 
 
+def _embedding_sparse_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """``embedding_sparse_backward``: the gradient rows as the values of an uncoalesced
+    sparse ``(num_weights, features)`` tensor, one entry per index (the padding index's
+    dropped), in the indices' order."""
+    if scale_grad_by_freq:
+        raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse "
+                           "gradients")
+    from ..sparse._sparse import _make
+    d = grad.shape[-1]
+    idx = indices._data.reshape(1, -1)
+    rows = grad._data.reshape(-1, d)
+    if padding_idx is not None and padding_idx >= 0:
+        keep = idx[0] != padding_idx
+        idx, rows = idx[:, keep], rows[keep]
+    idx = idx.astype(np.int64, copy=False)
+    return _make(idx, Tensor._wrap(rows), (num_weights, d), idx.shape[1] < 2)
+
+
 @op("EmbeddingBackward0", name="_embedding", method=False, function=False, promote=NONE,
     tensors=("weight", "indices"),
-    weight=lambda grad, indices, weight_shape, padding_idx, scale_grad_by_freq:
-    _embedding_backward(grad, indices, weight_shape[0], padding_idx, scale_grad_by_freq))
-def _embedding(weight, indices, padding_idx, scale_grad_by_freq=False):
+    weight=lambda grad, indices, weight_shape, padding_idx, scale_grad_by_freq, sparse:
+    (_embedding_sparse_backward if sparse else _embedding_backward)(
+        grad, indices, weight_shape[0], padding_idx, scale_grad_by_freq))
+def _embedding(weight, indices, padding_idx, scale_grad_by_freq=False, sparse=False):
     return weight[indices]
 
 
@@ -2320,7 +2339,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
         raise RuntimeError(_errors.INDEX_SELECT_EMPTY)
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise IndexError("index out of range in self")
-    return _embedding(weight, input, padding_idx, bool(scale_grad_by_freq))
+    return _embedding(weight, input, padding_idx, bool(scale_grad_by_freq), bool(sparse))
 
 
 def _check_indices(indices, position, fname):

@@ -822,7 +822,12 @@ def run(op, args, out=None):
             raise
     if out is not None:
         _check_out_dtype(op, args, out)
-    kargs, dt = _arrays(op, args)
+    try:
+        kargs, dt = _arrays(op, args)
+    except ValueError as e:      # (a sparse input's missing array, met converting it)
+        if getattr(e, "renamed", None) is None:
+            raise
+        return _kernel_error(op, args, e, out)
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)

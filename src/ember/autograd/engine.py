@@ -241,7 +241,8 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                         buf = buffers.get(nxt)
                         if buf is None:
                             buf = buffers[nxt] = [None] * nxt.num_outputs
-                        buf[nr] = g if buf[nr] is None else buf[nr] + g
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g \
+                            if not buf[nr].is_sparse else _sparse_sum(buf[nr], g)
                     out = g = None  # the gradients' only holders are the buffers (AccumulateGrad
                     # takes a gradient nothing else holds without a copy)
             single = None
@@ -338,7 +339,14 @@ def _distribute(node, out, buffers):
         buf = buffers.get(nxt)
         if buf is None:
             buf = buffers[nxt] = [None] * nxt.num_outputs
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
+        buf[nr] = g if buf[nr] is None else buf[nr] + g if not buf[nr].is_sparse \
+            else _sparse_sum(buf[nr], g)
+
+
+def _sparse_sum(old, g):
+    """torch's InputBuffer sum where the held gradient is sparse: ``g + old`` outside grad
+    mode (``old + g`` inside it)."""
+    return old + g if _state.enabled else g + old
 
 
 def _check_nan(node, out):

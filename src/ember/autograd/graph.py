@@ -328,6 +328,9 @@ class AccumulateGrad(Node):
     def accumulate(self, grad, create_graph: bool) -> None:
         var = self.variable
         old = var._grad
+        if grad.is_sparse or old is not None and old.is_sparse:
+            from ..sparse._sparse import _accumulate
+            return _accumulate(self, grad, create_graph)
         if old is None:
             if create_graph:
                 var._grad = grad

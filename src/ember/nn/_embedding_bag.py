@@ -76,8 +76,28 @@ def _round_to(out, dtype, fused):
     return out.astype(dtype)
 
 
+def _weight_grad_sparse(grad, weight_shape, per_sample_weights, indices, bag, mode, bag_size):
+    """torch's ``_embedding_bag_sparse_backward``: each index's bag gradient row (times
+    ``1 / bag_size`` for mean, times its weight for ``per_sample_weights``) as one entry of
+    an uncoalesced sparse tensor, in the indices' order, padded indices dropped."""
+    from ..sparse._sparse import _make
+    keep = np.nonzero(bag >= 0)[0]
+    g = grad._data[bag[keep]]
+    if mode == 1:
+        with np.errstate(divide="ignore"):      # (an empty bag: no row reads it)
+            inv = np.ones((), g.dtype) / bag_size.astype(g.dtype)
+        g = g * inv[bag[keep]][:, None]
+    if per_sample_weights is not None:
+        g = g * per_sample_weights._data[keep][:, None].astype(g.dtype, copy=False)
+    return _make(indices[keep][None], Tensor._wrap(np.ascontiguousarray(g)), weight_shape,
+                 keep.size < 2)
+
+
 def _weight_grad(grad, weight, weight_shape, per_sample_weights, indices, bag, nbags, mode,
-                 bag_size, rd):
+                 bag_size, rd, sparse):
+    if sparse:
+        return _weight_grad_sparse(grad, weight_shape, per_sample_weights, indices, bag, mode,
+                                   bag_size)
     v, d = weight_shape
     if mode == 2:
         best = _winners(weight._data, indices, bag, nbags)
@@ -96,12 +116,14 @@ def _weight_grad(grad, weight, weight_shape, per_sample_weights, indices, bag, n
 
 
 def _weight_grad_raw(grad, weight, weight_shape, per_sample_weights, indices, bag, nbags, mode,
-                     bag_size, rd):
+                     bag_size, rd, sparse):
     """torch's ``_embedding_bag_dense_backward_cpu``, step by step: for sum and mean, the
     indices sorted by torch's (unstable) sort, each unique index's rows added in that order,
     each ``axpy(scale, grad_row)`` a multiply-add (MKL's; in the reduced types a loop in the
     type's arithmetic); for max, ``index_add_`` of each column's
-    winners in bag order."""
+    winners in bag order. (None for a sparse gradient: the general path builds it.)"""
+    if sparse:
+        return None
     rd = np.dtype(rd)
     acc = np.float64 if grad.dtype == np.float64 else np.float32
     g = grad.astype(acc)
@@ -189,7 +211,8 @@ def _psw_grad_raw(grad, weight, per_sample_weights_shape, indices, bag):
              _psw_grad_raw(grad, weight, per_sample_weights_shape, indices, bag)},
     per_sample_weights=lambda grad, weight, per_sample_weights_shape, indices, bag:
         _psw_grad(grad, weight, per_sample_weights_shape, indices, bag))
-def _embedding_bag(weight, per_sample_weights, indices, bag, nbags, mode, fused, bag_size, rd):
+def _embedding_bag(weight, per_sample_weights, indices, bag, nbags, mode, fused, bag_size, rd,
+                   sparse=False):
     if mode == 2:
         out = np.zeros((nbags, weight.shape[1]), dtype=weight.dtype)
         best = _winners(weight, indices, bag, nbags)
@@ -257,11 +280,12 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
                                   "per_sample_weights is only supported for mode='sum' (got "
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
     return embedding_bag_outputs(weight, input, offs, per_sample_weights, include_last_offset,
-                                 padding_idx, _MODES[mode])[0]
+                                 padding_idx, _MODES[mode], sparse)[0]
 
 
 def embedding_bag_outputs(weight: Tensor, input: Tensor, offs, per_sample_weights,
-                          include_last_offset: bool, padding_idx, mode: int) -> tuple:
+                          include_last_offset: bool, padding_idx, mode: int,
+                          sparse: bool = False) -> tuple:
     """ATen's ``_embedding_bag`` on 1-D ``input`` and integer ``offs``: the bags' reductions
     and its auxiliary outputs (``offset2bag``, ``bag_size``, ``max_indices``)."""
     idx = input._data.astype(np.int64)
@@ -303,7 +327,7 @@ def embedding_bag_outputs(weight: Tensor, input: Tensor, offs, per_sample_weight
         if pad is not None:
             bag_size -= np.bincount(offset2bag[idx == pad], minlength=nbags)[:nbags]
     out = _embedding_bag(weight, per_sample_weights, idx, bag, nbags, mode, fast, bag_size,
-                         weight._data.dtype.name)
+                         weight._data.dtype.name, bool(sparse))
     if mode == 0:       # ATen's sum fills only offset2bag, and not on its fast path
         zeros = np.zeros(nbags, np.int64)
         return out, *(Tensor._wrap(a) for a in (offset2bag[:0] if fast else offset2bag, zeros,

@@ -93,6 +93,9 @@ class Adagrad(Optimizer):
                 _arr(step_t)[...] += 1
                 _bump(step_t)
                 step = _get_value(step_t)
+                if p.grad.is_sparse:
+                    _sparse_step(p, p.grad, state["sum"], group, lr / (1 + (step - 1) * lr_decay))
+                    continue
                 a, g = _arr(p), _arr(p.grad)
                 if group["maximize"]:
                     g = _k_neg(g)
@@ -108,6 +111,23 @@ class Adagrad(Optimizer):
                 _k_addcdiv_(a, g, std, -clr)
                 _bump(p)
         return loss
+
+
+def _sparse_step(p: Tensor, grad: Tensor, state_sum: Tensor, group: dict, clr: float) -> None:
+    """torch's ``_single_tensor_adagrad`` for a sparse gradient: the coalesced gradient's
+    squares added into ``sum``, then ``param -= clr * g / (sqrt(sum) + eps)`` at its indices,
+    each through torch's sparse kernels."""
+    from ..sparse._sparse import sparse_coo_tensor
+    if group["maximize"]:
+        grad = -grad
+    if group["weight_decay"] != 0:
+        raise RuntimeError("weight_decay option is not compatible with sparse gradients")
+    grad = grad.coalesce()
+    indices, values = grad._indices(), grad._values()
+    size = grad.size()
+    state_sum.add_(sparse_coo_tensor(indices, values.pow(2), size))
+    std_values = state_sum.sparse_mask(grad)._values().sqrt_().add_(group["eps"])
+    p.add_(sparse_coo_tensor(indices, values / std_values, size), alpha=-clr)
 
 
 del annotations  # keep dir() to torch's names

@@ -212,6 +212,8 @@ class LBFGS(Optimizer):
         for p in self._params:
             if p.grad is None:
                 view = _np.zeros(p.numel(), p._data.dtype)
+            elif p.grad.is_sparse:
+                view = _arr(p.grad.to_dense()).reshape(-1)
             else:
                 view = _arr(p.grad).reshape(-1)
             if view.dtype.kind == "c":

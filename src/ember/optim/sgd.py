@@ -75,6 +75,10 @@ class SGD(Optimizer):
             for i, (p, grad) in enumerate(params):
                 if grad is None:
                     continue
+                if grad.is_sparse:
+                    _sparse_step(self.state[p], p, grad, group,
+                                 bufs[i] if momentum != 0 else None, lr)
+                    continue
                 a = _arr(p)
                 g = _k_grad(a, _arr(grad), group)
                 if momentum != 0:
@@ -91,6 +95,24 @@ class SGD(Optimizer):
                 _k_add_(a, g, -lr)
                 _bump(p)
         return loss
+
+
+def _sparse_step(state: dict, p: Tensor, grad: Tensor, group: dict, buf, lr: float) -> None:
+    """torch's ``_single_tensor_sgd`` for a sparse gradient, on the sparse kernels: weight
+    decay fails as ``grad.add(param)`` does; the momentum buffer is a sparse tensor (a clone
+    of the first gradient, then ``buf.mul_(momentum).add_(grad, alpha=1 - dampening)``)."""
+    if group["maximize"]:
+        grad = -grad
+    if group["weight_decay"] != 0:
+        grad = grad.add(p, alpha=group["weight_decay"])
+    momentum = group["momentum"]
+    if momentum != 0:
+        if buf is None:
+            buf = state["momentum_buffer"] = grad.detach().clone()
+        else:
+            buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+    p.add_(grad, alpha=-lr)
 
 
 del annotations  # keep dir() to torch's names

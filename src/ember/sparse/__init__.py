@@ -1,11 +1,17 @@
-"""``torch.sparse``: sparse COO tensors and the operations torch runs on them.
+"""``torch.sparse``: sparse COO tensors (and CSR matrices) and the operations torch runs on them.
 
 ``ember.sparse_coo_tensor(indices, values, size)`` and ``Tensor.to_sparse()`` make a sparse
-COO tensor (:class:`~ember.sparse._sparse.SparseTensor`); ``ember.sparse.mm`` / ``addmm`` /
-``sum`` / ``softmax`` / ``log_softmax``, ``ember.mm`` / ``mv`` / ``matmul`` / ``@`` /
-``addmm`` with a sparse first operand, sparse + sparse, dense + sparse, ``* number``,
-``t()`` and ``transpose`` compute what torch's CPU kernels do, with torch's autograd nodes.
-Compressed layouts (CSR, CSC, BSR, BSC) and semi-structured sparsity are not in Ember.
+COO tensor (:class:`~ember.sparse._sparse.SparseTensor`); ``ember.sparse.mm`` (sparse @ dense
+or sparse) / ``addmm`` / ``sum`` / ``softmax`` / ``log_softmax``, ``ember.mm`` / ``mv`` /
+``matmul`` / ``@`` / ``addmm`` with a sparse first operand, sparse + sparse, dense + sparse,
+``* number``, ``t()`` and ``transpose``, the zero-preserving unary ops (``abs``, ``relu``,
+``sqrt``, ``sin``, ``tanh``, ``pow`` of a number …, on the coalesced values) compute what
+torch's CPU kernels do, with torch's autograd nodes. ``nn.Embedding(sparse=True)`` /
+``embedding_bag(sparse=True)`` give a sparse weight gradient, which ``optim.SGD``,
+``Adagrad`` and ``SparseAdam`` update as torch does. ``Tensor.to_sparse_csr()`` and
+``ember.sparse_csr_tensor`` make a CSR matrix (:mod:`ember.sparse._csr`: conversions,
+printing, the product with a dense matrix). CSC, BSR, BSC, batched or hybrid CSR and
+semi-structured sparsity are not in Ember.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype as D
-from .._layout import sparse_coo
+from .._layout import sparse_coo, sparse_csr
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node
@@ -73,9 +73,11 @@ class SparseUnsupported(NotImplementedError, ValueError):
 
 
 class _NoStorage:
-    """A sparse tensor's ``_data``: its shape and dtype, and no elements."""
+    """A sparse tensor's ``_data``: its shape and dtype, and no elements (any array work
+    raises ``_error``, the dispatcher error of the tensor's backend)."""
 
     __slots__ = ("shape", "dtype", "ndim", "size", "itemsize")
+    _error = SparseUnsupported
 
     def __init__(self, shape: tuple, dtype: np.dtype):
         self.shape = shape
@@ -88,27 +90,27 @@ class _NoStorage:
         self.itemsize = dtype.itemsize
 
     def __getattr__(self, name):
-        raise SparseUnsupported(name.strip("_"))
+        raise self._error(name.strip("_"))
 
     def __array__(self, *args, **kwargs):
-        raise SparseUnsupported("_to_copy")
+        raise self._error("_to_copy")
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        raise SparseUnsupported(ufunc.__name__)
+        raise self._error(ufunc.__name__)
 
     def __array_function__(self, func, types, args, kwargs):
-        raise SparseUnsupported(func.__name__)
+        raise self._error(func.__name__)
 
     def __getitem__(self, key):
-        raise SparseUnsupported("index")
+        raise self._error("index")
 
     def __setitem__(self, key, value):
-        raise SparseUnsupported("index_put_")
+        raise self._error("index_put_")
 
 
 def _unsupported(name):
     def method(self, *args, **kwargs):
-        raise SparseUnsupported(name)
+        raise self._error(name)
     return method
 
 
@@ -161,24 +163,31 @@ def _record(out, name: str, inputs, backward):
 
 
 def _accumulate(acc, grad, create_graph: bool) -> None:
-    """A sparse leaf's AccumulateGrad: the first gradient taken over, later ones added (a
-    dense sum where one of them is dense). torch takes a sparse gradient whose indices and
-    values nothing else holds, its values contiguous, by rebuilding it with its unchecked
-    factory, which flags it uncoalesced (nnz > 1); any other it clones, flag and all."""
+    """AccumulateGrad where a sparse tensor is involved (the variable, its ``.grad`` or the
+    incoming gradient), as torch's ``accumulateGrad``. The first gradient: a sparse one whose
+    indices nothing else holds, its values contiguous, is taken by rebuilding it with the
+    unchecked factory (flagged uncoalesced where nnz > 1); any other is cloned, flag and all.
+    Later ones: ``grad + old`` where ``old`` is sparse and ``grad`` dense; else, outside grad
+    mode, ``old += grad`` in place (``old`` stays the same tensor), and ``old + grad`` inside
+    it."""
     var = acc.variable
     old = var._grad
     if old is None:
         if not grad.is_sparse:
             var._grad = grad.detach().clone()
-        elif grad._sp_values._data.flags.c_contiguous \
+        elif not create_graph and grad._sp_values._data.flags.c_contiguous \
                 and _sys.getrefcount(grad._sp_indices) <= _SOLE_REFS:
             var._grad = _make(grad._sp_indices, grad._sp_values, grad.shape, grad._nnz() < 2)
         else:
             var._grad = grad.clone()
     elif old.is_sparse and not grad.is_sparse:
         var._grad = grad + old
-    else:
+    elif create_graph or _state.enabled:
         var._grad = old + grad
+    elif old.is_sparse:
+        old._assign(add(old, grad))
+    else:
+        old.add_(grad)
     post = var.__dict__.get("_post_accumulate_grad_hooks")
     if post:
         for hook in list(post.values()):
@@ -302,6 +311,14 @@ class SparseTensor(Tensor):
     def int(self, memory_format=None):
         return self.to(D.int32)
 
+    def _set_grad(self, value) -> None:
+        if isinstance(value, Tensor) and not value.is_sparse:
+            raise RuntimeError("attempting to assign a gradient to a tensor that has data of a "
+                               "different type")
+        Tensor.grad.fset(self, value)
+
+    grad = property(Tensor.grad.fget, _set_grad, Tensor.grad.fdel, Tensor.grad.__doc__)
+
     def _grad_accumulator(self):
         acc = Tensor._grad_accumulator(self)
         if "accumulate" not in acc.__dict__:
@@ -357,7 +374,38 @@ class SparseTensor(Tensor):
     def __mul__(self, other):
         return mul(self, other)
 
-    __rmul__ = mul_ = __mul__
+    __rmul__ = __mul__
+
+    # ----- in place (outside autograd: an optimizer's state and a leaf's .grad)
+    def _assign(self, other: SparseTensor) -> SparseTensor:
+        """Take ``other``'s indices, values and flag (torch's in-place sparse kernels write
+        the result into ``self``'s impl)."""
+        self._sp_indices = other._sp_indices
+        self._sp_values = other._sp_values
+        self._sp_coalesced = other._sp_coalesced
+        self._vc.value += 1
+        return self
+
+    def add_(self, other, *, alpha=1) -> SparseTensor:
+        """In-place :func:`add` of a sparse tensor."""
+        return self._assign(add(self, other, alpha))
+
+    def sub_(self, other, *, alpha=1) -> SparseTensor:
+        return self._assign(add(self, other, -alpha))
+
+    def mul_(self, other) -> SparseTensor:
+        """The values times a number (or 0-d tensor), in place."""
+        return self._assign(_scale(self, other, None, np.multiply))
+
+    def div_(self, other) -> SparseTensor:
+        return self._assign(_scale(self, other, None, np.true_divide))
+
+    def zero_(self) -> SparseTensor:
+        """No entries left (torch's ``sparse_resize_and_clear_``): coalesced, nnz 0."""
+        vals = self._sp_values._data
+        return self._assign(_make(np.zeros((self.sparse_dim(), 0), _I64),
+                                  _wrap(np.zeros((0,) + vals.shape[1:], vals.dtype)),
+                                  self.shape, True))
 
     def mul(self, other):
         return mul(self, other)
@@ -465,6 +513,20 @@ def _keys(indices: np.ndarray, sizes) -> np.ndarray:
             key *= n
         key += indices[d]
     return key
+
+
+def _by_rank(keys: np.ndarray):
+    """The entries in waves: each key's first occurrence, then each one's second, ...
+    (within a wave the keys are distinct, so a vectorised update per wave keeps every key's
+    updates in stored order)."""
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    first = np.ones(sk.size, bool)
+    first[1:] = sk[1:] != sk[:-1]
+    starts = np.flatnonzero(first)
+    rank = np.arange(sk.size) - starts[np.cumsum(first) - 1]
+    for k in range(int(rank.max()) + 1 if sk.size else 0):
+        yield order[rank == k]
 
 
 def _values_grad(grad, indices: np.ndarray, size, values_shape) -> Tensor:
@@ -612,9 +674,12 @@ def dense_to_sparse(x: Tensor, sparse_dim=None, *, layout=None, blocksize=None,
                     dense_dim=None) -> SparseTensor:
     """``Tensor.to_sparse()``: the nonzero entries (rows of the leading ``sparse_dim`` dims
     with a nonzero element) in row-major order, coalesced."""
+    if layout is sparse_csr:
+        from ._csr import dense_to_csr
+        return dense_to_csr(x, dense_dim)
     if layout is not None and layout is not sparse_coo:
         raise NotImplementedError(f"to_sparse: layout {layout} is not supported by Ember "
-                                  "(sparse COO tensors only)")
+                                  "(sparse COO and CSR tensors only)")
     a = x._data
     nd = a.ndim
     sd = nd if sparse_dim is None else int(sparse_dim)
@@ -660,22 +725,16 @@ def _check_mm(s: SparseTensor, d: Tensor) -> None:
                            f"got {d.shape[0]}")
 
 
-def _axpy_rows(r: np.ndarray, rows, cols, vals, dense: np.ndarray) -> None:
+def _axpy_rows(r: np.ndarray, rows, cols, vals, dense: np.ndarray, fused: bool = True) -> None:
     """``r[row] += val * dense[col]`` for each stored entry in order, one rounding per
-    update where the dtype is float32/float64 (MKL's fused axpy)."""
+    update where the dtype is float32/float64 (MKL's fused axpy) unless ``fused`` is False
+    (a product rounded, then the sum)."""
     if not rows.size:
         return
-    order = np.argsort(rows, kind="stable")
-    srows = rows[order]
-    first = np.ones(srows.size, bool)
-    first[1:] = srows[1:] != srows[:-1]
-    starts = np.flatnonzero(first)
-    rank = np.arange(srows.size) - starts[np.cumsum(first) - 1]
-    fused = r.dtype.char in "fd"
+    fused = fused and r.dtype.char in "fd"
     if fused:
         from .._ops._exact import fma
-    for k in range(int(rank.max()) + 1):
-        e = order[rank == k]
+    for e in _by_rank(rows):
         rr = rows[e]
         x = dense[cols[e]]
         if fused:
@@ -733,11 +792,82 @@ def _addmm(t, s: SparseTensor, d: Tensor, beta, alpha, name: str) -> Tensor:
     return _record(out, name, (t, s, d), backward)
 
 
+def _spgemm(a: SparseTensor, b: SparseTensor) -> SparseTensor:
+    """``_sparse_sparse_matmul`` on the CPU: both operands coalesced, each row of the result
+    accumulated as ``_csr_matmult`` does (``sums[k] += a_ij * b_jk`` for the row's entries
+    ``j`` in order, the product rounded, from zero), its columns sorted; coalesced."""
+    if a.ndim != 2 or b.ndim != 2 or a.dense_dim() or b.dense_dim():
+        raise SparseUnsupported("_sparse_sparse_matmul")
+    (m, n), (n2, p) = a.shape, b.shape
+    if n != n2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{n} and {n2}x{p})")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"mat1 dtype {a.dtype.scalar_name} does not match mat2 dtype "
+                           f"{b.dtype.scalar_name}")
+    ca, cb = coalesce(a.detach()), coalesce(b.detach())
+    (ai, aj), av = ca._sp_indices, ca._sp_values._data
+    (bj, bk), bv = cb._sp_indices, cb._sp_values._data
+    starts = np.searchsorted(bj, np.arange(n + 1))
+    counts = starts[aj + 1] - starts[aj]            # B's entries in the row each A entry meets
+    pair_a = np.repeat(np.arange(aj.size), counts)
+    pair_b = starts[aj][pair_a] + np.arange(pair_a.size) - np.repeat(
+        np.cumsum(counts) - counts, counts)
+    prod = av[pair_a] * bv[pair_b]
+    key = ai[pair_a] * p + bk[pair_b]
+    keys, group = np.unique(key, return_inverse=True)
+    out = np.zeros(keys.size, av.dtype)
+    for e in _by_rank(key):       # (the pairs come in A's order: each key's j ascending)
+        out[group[e]] += prod[e]
+    idx = np.stack([keys // p, keys % p]) if p else np.zeros((2, keys.size), _I64)
+    return _make(idx.astype(_I64), _wrap(out), (m, p), True)
+
+
+_SPGEMM_DENSE = ('mat2_.is_sparse() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/'
+                 'ATen/native/sparse/SparseMatMul.cpp":266, please report a bug to PyTorch. ')
+
+
+def _matrix_mask(t: SparseTensor, mask: SparseTensor) -> SparseTensor:
+    """``_sparse_matrix_mask``: ``t``'s entries, those not in ``mask``'s pattern zeroed."""
+    sizes = t.shape[:2]
+    inside = np.isin(_keys(t._sp_indices, sizes), _keys(mask._sp_indices, sizes))
+    vals = np.where(inside, t._sp_values._data, t._sp_values._data.dtype.type(0))
+    return _make(t._sp_indices.copy(), _wrap(vals), t.shape, True)
+
+
+def sparse_mm(a: SparseTensor, b: SparseTensor, name: str) -> SparseTensor:
+    """A sparse matrix times a sparse one (:func:`_spgemm`), recorded as ``name``:
+    ``SparseSparseMatmulBackward0`` (``torch.sparse.mm``) masks each gradient to its operand's
+    pattern as ``sparse_sparse_matmul_backward`` does; ``MmBackward0`` (``torch.mm``) leaves
+    the products whole."""
+    out = _spgemm(a, b)
+
+    masked = name == "SparseSparseMatmulBackward0"
+
+    def backward(g):
+        if not g.is_sparse and masked:
+            raise RuntimeError(_SPGEMM_DENSE)
+        product = _spgemm if g.is_sparse else any_mm      # (a dense gradient: dense ones)
+        ga = gb = None
+        if a.requires_grad:
+            ga = product(g, _transpose(b.detach(), 0, 1, None))
+            if masked:
+                ga = _matrix_mask(ga, coalesce(a.detach()))
+        if b.requires_grad:
+            gb = product(_transpose(a.detach(), 0, 1, None), g)
+            if masked:
+                gb = _matrix_mask(gb, coalesce(b.detach()))
+        return ga, gb
+    return _record(out, name, (a, b), backward)
+
+
 def mm(mat1: SparseTensor, mat2: Tensor) -> Tensor:
     """``torch.sparse.mm``: a sparse matrix times a dense one (``SparseAddmmBackward0``; the
-    sparse operand's gradient is sparse, with its coalesced pattern)."""
+    sparse operand's gradient is sparse, with its coalesced pattern) or a sparse one
+    (``SparseSparseMatmulBackward0``, a sparse result)."""
     if not mat1.is_sparse:
         return mat1.mm(mat2)
+    if mat2.is_sparse:
+        return sparse_mm(mat1, mat2, "SparseSparseMatmulBackward0")
     return _addmm(None, mat1, mat2, 0, 1, "SparseAddmmBackward0")
 
 
@@ -752,7 +882,13 @@ def addmm(mat: Tensor, mat1: SparseTensor, mat2: Tensor, *, beta=1.0, alpha=1.0)
 
 def any_mm(a: Tensor, b: Tensor) -> Tensor:
     """``torch.mm`` with a sparse operand: sparse @ dense, or dense @ sparse as
-    ``(b.t() @ a.t()).t()`` (torch's column-major result), both ``MmBackward0``."""
+    ``(b.t() @ a.t()).t()`` (torch's column-major result), sparse @ sparse, all
+    ``MmBackward0``."""
+    if a.is_sparse_csr:
+        from ._csr import csr_mm
+        return csr_mm(a, b)
+    if a.is_sparse and b.is_sparse:
+        return sparse_mm(a, b, "MmBackward0")
     if a.is_sparse:
         return _addmm(None, a, b, 0, 1, "MmBackward0")
     bt, at = _transpose(b.detach(), 0, 1, None), a.detach().t()
@@ -807,6 +943,8 @@ def _scale(s: SparseTensor, other, name, ufunc) -> SparseTensor:
     vals = s._sp_values
     v = vals * other if ufunc is np.multiply else vals / other
     out = _make(s._sp_indices, v, s.shape, s._sp_coalesced)
+    if name is None:
+        return out
     return _record(out, name, (s,), lambda g: (g * other if ufunc is np.multiply
                                                 else g / other,))
 
@@ -829,7 +967,20 @@ def add(t: SparseTensor, s, alpha=1) -> SparseTensor:
     ti, si = t._sp_indices, s._sp_indices
     tv, sv = t._sp_values._data, s._sp_values._data
     dt = np.result_type(tv.dtype, sv.dtype)
-    sv = sv.astype(dt) if alpha == 1 else (sv * dt.type(alpha)).astype(dt)
+    if ti.shape[1] and si.shape[1] and not (tv.flags.c_contiguous and sv.flags.c_contiguous):
+        # add_out_sparse_non_contiguous: the two lists concatenated, coalesced (the flag
+        # left false) once nnz exceeds numel
+        if alpha != 1:
+            sv = (s._sp_values * alpha)._data
+        res = _make(np.concatenate([ti, si], axis=1),
+                    _wrap(np.concatenate([tv.astype(dt), sv.astype(dt)])), t.shape, False)
+        if res._nnz() > res.numel():
+            c = coalesce(res)
+            res = _make(c._sp_indices, c._sp_values, t.shape, False)
+        return _record(res, "AddBackward0", (t, s),
+                       lambda g: (g, g if alpha == 1 else g * alpha))
+    fused = alpha != 1 and dt.char in "fd"        # (cpublas::axpy)
+    sv = sv.astype(dt) if alpha == 1 or fused else (sv * dt.type(alpha)).astype(dt)
     tv = tv.astype(dt, copy=False)
     coalesced = t._sp_coalesced and s._sp_coalesced
     take_t, take_s, merged = _merge_sorted(ti, si, t.shape[:ti.shape[0]]) if coalesced \
@@ -837,7 +988,12 @@ def add(t: SparseTensor, s, alpha=1) -> SparseTensor:
     n = len(merged)
     out = np.zeros((n,) + tv.shape[1:], dt)
     out[take_t[0]] = tv[take_t[1]]
-    out[take_s[0]] += sv[take_s[1]]
+    if fused:
+        from .._ops._exact import fma
+        v = sv[take_s[1]]
+        out[take_s[0]] = fma(np.full(v.shape, dt.type(alpha)), v, out[take_s[0]])
+    else:
+        out[take_s[0]] += sv[take_s[1]]
     idx = np.concatenate([ti, si], axis=1)[:, merged] if n else np.zeros((ti.shape[0], 0), _I64)
     res = _make(np.ascontiguousarray(idx), _wrap(out), t.shape, coalesced)
     return _record(res, "AddBackward0", (t, s),
@@ -884,17 +1040,31 @@ def _merge_sorted(ti, si, sizes):
 
 
 def _scatter_add(out: np.ndarray, d: Tensor, s: SparseTensor, alpha) -> None:
-    """``out += alpha * s`` (``out`` has ``d``'s shape): each stored value times ``alpha``
-    added at its index, in stored order."""
+    """``out += alpha * s`` (``out`` has ``d``'s shape), each stored value added at its
+    index in stored order, as ``add_out_dense_sparse_cpu``: by ``cpublas::axpy`` (a fused
+    multiply-add) where the values have dense dims or ``s`` is uncoalesced, else by
+    ``r += alpha * v`` (rounded product)."""
     if tuple(d.shape) != tuple(s.shape):
         raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
                            f"size {list(d.shape)} while other has size {list(s.shape)} (FYI: "
                            "dense-sparse addition does not currently support broadcasting)")
-    vals = s._sp_values._data.astype(out.dtype)
+    nnz = s._nnz()
+    if not nnz:
+        return
+    vals = s._sp_values._data.astype(out.dtype, copy=False)
+    idx = s._sp_indices
+    a = out.dtype.type(alpha)
+    if alpha != 1 and out.dtype.char in "fd" and (vals.ndim > 1 or not (
+            s._sp_coalesced or nnz == 1)):
+        from .._ops._exact import fma
+        for e in _by_rank(_keys(idx, s.shape[:idx.shape[0]])):
+            at = tuple(idx[:, e])
+            v = vals[e]
+            out[at] = fma(np.full(v.shape, a), v, out[at])
+        return
     if alpha != 1:
-        vals = (vals * out.dtype.type(alpha)).astype(out.dtype)
-    if s._nnz():
-        np.add.at(out, tuple(s._sp_indices), vals)
+        vals = (vals * a).astype(out.dtype)
+    np.add.at(out, tuple(idx), vals)
 
 
 def _add_dense_sparse(d: Tensor, s: SparseTensor, alpha) -> Tensor:
@@ -904,6 +1074,138 @@ def _add_dense_sparse(d: Tensor, s: SparseTensor, alpha) -> Tensor:
     res = _wrap(out)
     return _record(res, "AddBackward0", (d, s),
                    lambda g: (g, g if alpha == 1 else g * alpha))
+
+
+# ----------------------------------------------------------------------------- unary ops
+
+def _zero_grad_values(gv, x):
+    """(A marker: the op's gradient is zero, an empty sparse tensor.)"""
+
+
+def _pow_grad(gv, x, exponent):
+    if exponent - 1 == 0:
+        raise RuntimeError(_POW_ZERO)
+    return gv * (x.pow(exponent - 1) * exponent)
+
+
+_POW_ZERO = ("pow: cannot raise to zeroth power on sparse tensor; it would make the result "
+             "tensor dense")
+_PI_180 = 0.017453292519943295
+_SPARSE_DIV = ("Sparse division requires a scalar or zero-dim dense tensor divisor (got shape "
+               "{} for divisor)")
+
+
+class _Fails:
+    """A backward torch cannot run on sparse operands: raises its error."""
+
+    def __init__(self, error, message):
+        self.error, self.message = error, message
+
+    def __call__(self, shape):
+        raise self.error(self.message.format(shape))
+
+
+
+# torch's zero-preserving unary ops on a sparse tensor (``coalesced_unary_ufunc``: the op on
+# the coalesced values, the result coalesced), by the op runner's name: the node's name and
+# the values' gradient from the gradient at the same entries (``gv``) and the input values,
+# as torch's formula computes it on sparse operands; None: a result without gradient (bool).
+# Where torch's formula needs an op with no sparse kernel, its backward raises torch's error.
+_UNARY = {
+    "abs": ("AbsBackward0", lambda gv, x: gv * x.sgn()),
+    "relu": ("ReluBackward0", lambda gv, x: gv.masked_fill((x > 0).logical_not(), 0)),
+    "pow_scalar": ("PowBackward0", _pow_grad),
+    "floor": ("FloorBackward0", _zero_grad_values),
+    "ceil": ("CeilBackward0", _zero_grad_values),
+    "round": ("RoundBackward0", _zero_grad_values),
+    "trunc": ("TruncBackward0", _zero_grad_values),
+    "sign": ("SignBackward0", _zero_grad_values),
+    "frac": ("FracBackward0", lambda gv, x: gv),
+    "deg2rad": ("Deg2RadBackward0", lambda gv, x: gv * _PI_180),
+    "rad2deg": ("Rad2DegBackward0", lambda gv, x: gv * (180.0 / 3.141592653589793)),
+    "log1p": ("Log1PBackward0", lambda gv, x: gv / (x + 1)),
+    "sqrt": ("SqrtBackward0", _Fails(RuntimeError, _SPARSE_DIV)),
+    "sin": ("SinBackward0", _Fails(NotImplementedError, no_kernel("cos"))),
+    "sinh": ("SinhBackward0", _Fails(NotImplementedError, no_kernel("cosh"))),
+    "tanh": ("TanhBackward0", _Fails(NotImplementedError, no_kernel("tanh_backward"))),
+    "erf": ("ErfBackward0", _Fails(NotImplementedError, no_kernel("exp"))),
+    "erfinv": ("ErfinvBackward0", _Fails(NotImplementedError, no_kernel("exp"))),
+    "sgn": ("SgnBackward0", _Fails(NotImplementedError, no_kernel("_efficientzerotensor"))),
+    "nan_to_num": ("NanToNumBackward0", _Fails(NotImplementedError, no_kernel("ne.Scalar"))),
+    "expm1": ("Expm1Backward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "asin": ("AsinBackward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "atan": ("AtanBackward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "tan": ("TanBackward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "asinh": ("AsinhBackward0", _Fails(RuntimeError, _SPARSE_DENSE)),
+    "atanh": ("AtanhBackward0", _Fails(
+        RuntimeError, "memory format option is only supported by strided tensors")),
+    "isnan": None, "isinf": None, "isposinf": None, "isneginf": None, "signbit": None,
+}
+
+
+def unary(name: str, s: SparseTensor, *args) -> SparseTensor:
+    """Op ``name`` (one of :data:`_UNARY`) of a sparse tensor: the dense op on the coalesced
+    values, the indices copied, the result coalesced."""
+    if name == "pow_scalar" and not isinstance(args[0], Tensor) and args[0] == 0:
+        raise RuntimeError(_POW_ZERO)
+    from .. import _ops
+    op = getattr(_ops, "pow" if name == "pow_scalar" else name)
+    c = coalesce(s.detach())
+    x = c._sp_values
+    out = _make(c._sp_indices.copy(), op(x, *args).detach(), c.shape, True)
+    entry = _UNARY[name]
+    if entry is None:
+        return out
+    node, derivative = entry
+
+    def backward(g):
+        if derivative is _zero_grad_values:
+            return (_make(np.zeros((c.sparse_dim(), 0), _I64),
+                          _wrap(np.zeros((0,) + x.shape[1:], g.dtype.np)), s.shape, True),)
+        if isinstance(derivative, _Fails):
+            derivative(list(s.shape))
+        gv = _values_grad(g, c._sp_indices, c.shape, x.shape)
+        return (_make(c._sp_indices.copy(), derivative(gv, x, *args).detach(), c.shape,
+                      True),)
+    return _record(out, node, (s,), backward)
+
+
+def _unary_method(name):
+    def method(self, *args, **kwargs):
+        return unary(name, self, *args, *kwargs.values())
+    method.__name__ = name
+    method.__doc__ = f"``{name}`` of the coalesced values (a sparse result)."
+    return method
+
+
+def _unary_inplace_method(name):
+    def method(self, *args, **kwargs):
+        if not self._sp_coalesced:
+            raise RuntimeError(f"{name}_ requires coalesced input")
+        if _state.enabled and self.requires_grad:
+            if self.grad_fn is None:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an "
+                                   "in-place operation.")
+            raise NotImplementedError(f"{name}_ of a sparse tensor in a graph is not in Ember")
+        vals = self._sp_values
+        new = unary(name, self.detach(), *args, *kwargs.values())._sp_values._data
+        if new.dtype != vals._data.dtype:
+            raise RuntimeError(f"result type {D._BY_NP[new.dtype].scalar_name} can't be cast "
+                               f"to the desired output type {vals.dtype.scalar_name}")
+        vals._data[...] = new          # (torch's ufunc_ on the values: who holds them sees it)
+        vals._vc.value += 1
+        self._vc.value += 1
+        return self
+    method.__name__ = name + "_"
+    method.__doc__ = f"``{name}`` of the values of a coalesced tensor, in place."
+    return method
+
+
+for _name, _entry in _UNARY.items():  # (methods too: some kernels never read an int's array)
+    if _name != "pow_scalar":
+        setattr(SparseTensor, _name, _unary_method(_name))
+        if _entry is not None:
+            setattr(SparseTensor, _name + "_", _unary_inplace_method(_name))
 
 
 # ----------------------------------------------------------------------------- reductions
@@ -1074,8 +1376,15 @@ def _to_sparse_coo(self, sparse_dim=None):
     return dense_to_sparse(self, sparse_dim)
 
 
+def _to_sparse_csr(self, dense_dim=None):
+    """The CSR matrix of this strided or COO matrix."""
+    from ._csr import coo_to_csr, dense_to_csr
+    return (coo_to_csr if self.is_sparse else dense_to_csr)(self, dense_dim)
+
+
 _DENSE_METHODS = {
     "to_sparse": dense_to_sparse, "to_sparse_coo": _to_sparse_coo, "to_dense": _dense_to_dense,
+    "to_sparse_csr": _to_sparse_csr,
     "sparse_dim": _dense_sparse_dim, "dense_dim": _dense_dense_dim,
     "sparse_mask": _dense_sparse_mask,
     "indices": _layout_error("indices"), "coalesce": _layout_error("coalesce"),
@@ -1138,6 +1447,7 @@ _SPARSE_FORMS = {
     "transpose_": _sparse_only(lambda s, d0, d1: s.transpose(d0, d1)),
     "sum_all": _sparse_only(lambda s, dtype=None: sum(s, dtype=dtype)),
     "clone": _sparse_only(lambda s, memory_format=None: s.clone()),
+    **{name: _sparse_only(functools.partial(unary, name)) for name in _UNARY},
 }
 _IN_PLACE_FORMS = {
     "add": _add_in_place,

@@ -98,8 +98,12 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False
 def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
     """Clamp every gradient element to ``[-clip_value, clip_value]``."""
     clip_value = float(clip_value)
+    grads = _grads(parameters)
+    if any(g.is_sparse for g in grads):
+        from ...sparse._sparse import no_kernel
+        raise NotImplementedError(no_kernel("clamp_min_"))
     with _no_grad():
-        for g in _grads(parameters):
+        for g in grads:
             _np.clip(g._data, -clip_value, clip_value, out=g._data)
             g._vc.value += 1
 
