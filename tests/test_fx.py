@@ -576,3 +576,160 @@ def test_pytree_concrete_args_are_refused():
 def test_wrap_outside_module_level(lib):
     with pytest.raises(NotImplementedError, match="wrap must be called at the top level"):
         lib.fx.wrap("len")
+
+
+def _show(gm, out):
+    out += [gm.code, gm.graph]
+
+
+def test_replace_pattern_tutorial():
+    def program(lib, out):
+        class M(lib.nn.Module):
+            def forward(self, x, w1, w2):
+                m1 = lib.cat([w1, w2]).sum()
+                m2 = lib.cat([w1, w2]).sum()
+                return x + lib.max(m1) + lib.max(m2)
+
+        gm = lib.fx.symbolic_trace(M())
+        matches = lib.fx.replace_pattern(gm, lambda w1, w2: lib.cat([w1, w2]),
+                                         lambda w1, w2: lib.stack([w1, w2]))
+        _show(gm, out)
+        w = lib.arange(2.0)
+        out += [matches, type(matches[0]).__name__, gm(lib.ones(2), w, w)]
+    _same_text(program)
+
+
+def _add_relu_net(lib):
+    class N(lib.nn.Module):
+        def forward(self, x, y, z):
+            a = lib.add(x, y).relu()
+            b = lib.add(a, z).relu()
+            c = lib.add(b, 2).relu()
+            return c + a.neg()
+    return N()
+
+
+def test_replace_pattern_with_filters_chained_matches():
+    # each match reads what the previous replacement put in place of its input
+    def program(lib, out):
+        rewriter = lib.fx.subgraph_rewriter
+        gm = lib.fx.symbolic_trace(_add_relu_net(lib))
+        ms = rewriter.replace_pattern_with_filters(
+            gm, lambda x, y: lib.add(x, y).relu(), lambda x, y: lib.sigmoid(lib.mul(x, y)))
+        _show(gm, out)
+        for m in ms:
+            out += [type(m).__name__, m.anchor, m.replacements,
+                    sorted((str(k), str(v)) for k, v in m.nodes_map.items())]
+
+        def only_placeholders(match, original_graph, pattern_graph):
+            return all(n.op == "placeholder" for n in match.placeholder_nodes)
+        gm = lib.fx.symbolic_trace(_add_relu_net(lib))
+        ms = rewriter.replace_pattern_with_filters(
+            gm, lambda x, y: lib.add(x, y).relu(), lambda x, y: lib.sigmoid(lib.mul(x, y)),
+            [only_placeholders])
+        _show(gm, out)
+        out.append([str(m.anchor) for m in ms])
+    _same_text(program)
+
+
+def test_replace_pattern_literals_and_containment():
+    def program(lib, out):
+        rewriter = lib.fx.subgraph_rewriter
+
+        def pattern(x):
+            return lib.add(x, 2)
+        gm = lib.fx.symbolic_trace(_add_relu_net(lib))
+        out.append(len(lib.fx.replace_pattern(gm, pattern, lambda x: lib.sub(x, 2))))
+        _show(gm, out)
+        gm = lib.fx.symbolic_trace(_add_relu_net(lib))
+        out.append(len(rewriter.replace_pattern_with_filters(
+            gm, pattern, lambda x: lib.sub(x, 3), ignore_literals=True)))
+        _show(gm, out)
+
+        def f(x):
+            a = x.relu()
+            return a.neg(), a
+        # the relu is used outside the pattern: no match
+        gm = lib.fx.symbolic_trace(f)
+        out += [lib.fx.replace_pattern(gm, lambda x: x.relu().neg(), lambda x: x.abs()),
+                gm.code]
+    _same_text(program)
+
+
+def test_replace_pattern_several_outputs():
+    def program(lib, out):
+        def pattern(x):
+            a = x.relu()
+            return a.neg(), a.exp()
+
+        def replacement(x):
+            a = x.sigmoid()
+            return a + 1, a * 2
+
+        def f(x):
+            a = x.relu()
+            return a.neg() + a.exp(), x.relu().neg() - 1
+        gm = lib.fx.symbolic_trace(f)
+        out.append(len(lib.fx.replace_pattern(gm, pattern, replacement)))
+        _show(gm, out)
+        out.append(gm(lib.arange(-2.0, 2.0)))
+    _same_text(program)
+
+
+def test_replace_pattern_modules_copied_from_replacement():
+    def program(lib, out):
+        nn = lib.nn
+
+        class Lin(nn.Module):
+            def __init__(self, act=None):
+                super().__init__()
+                self.lin = nn.Linear(3, 3)
+                if act is not None:
+                    self.act = act
+
+            def forward(self, x):
+                x = self.lin(x)
+                return self.act(x) if hasattr(self, "act") else x.relu()
+        gm = lib.fx.symbolic_trace(Lin())
+        out.append(len(lib.fx.replace_pattern(gm, lib.fx.symbolic_trace(Lin()),
+                                              Lin(nn.GELU()))))
+        out += [gm, sorted(n for n, _ in gm.named_modules())]
+    _same_text(program)
+
+
+def test_subgraph_matcher_multiple_anchors_and_errors():
+    def program(lib, out):
+        matcher_utils = __import__(f"{lib.__name__}.fx.passes.utils.matcher_utils",
+                                   fromlist=["SubgraphMatcher"])
+
+        def pattern(x, y):
+            s = x + y
+            return s.relu(), s.sigmoid()
+
+        def f(a, b, c):
+            s = a + b
+            t = (s.relu() * s.sigmoid()) + c
+            u = t + c
+            return u.relu() - u.sigmoid()
+        pg = lib.fx.symbolic_trace(pattern).graph
+        g = lib.fx.symbolic_trace(f).graph
+        for kw in ({}, {"match_placeholder": True}, {"remove_overlapping_matches": False}):
+            ms = matcher_utils.SubgraphMatcher(pg, **kw).match(g)
+            out.append([(m.anchors, m.placeholder_nodes, m.returning_nodes,
+                         sorted((str(k), str(v)) for k, v in m.nodes_map.items()))
+                        for m in ms])
+        dead = lib.fx.Graph()
+        dead.placeholder("x")
+        dead.output(None)
+        for pattern_graph in (lib.fx.Graph(), dead, pg):
+            try:
+                matcher_utils.SubgraphMatcher(pattern_graph)
+                out.append("ok")
+            except (ValueError, AssertionError) as e:
+                out.append(f"{type(e).__name__}: {e}")
+        try:
+            lib.fx.subgraph_rewriter.replace_pattern_with_filters(
+                lib.fx.symbolic_trace(f), pattern)
+        except AssertionError as e:
+            out.append(str(e))
+    _same_text(program)
