@@ -8,6 +8,7 @@ import copy
 import io
 import math
 import operator
+import pickle
 
 import numpy as np
 import pytest
@@ -567,9 +568,46 @@ def test_experimental_fuse_and_remove_dropout():
     _same_text(program)
 
 
-def test_pytree_concrete_args_are_refused():
-    with pytest.raises(NotImplementedError, match="pytrees"):
-        ember.fx.symbolic_trace(lambda x, d: x + d["a"], concrete_args={"d": {"a": ember.fx.PH}})
+def test_concrete_args_containers_flattened_as_pytrees():
+    def program(lib, out):
+        fx = lib.fx
+
+        def f(x, d):
+            return x + d["a"] * d["b"][0] + d["b"][1]
+        gm = fx.symbolic_trace(f, concrete_args={"d": {"a": fx.PH, "b": (fx.PH, fx.PH)}})
+        one = lib.ones(2)
+        out += [gm.code, gm.graph, gm, gm._in_spec, gm._out_spec,
+                gm(one, {"a": one, "b": (one * 3, 2.0)}),
+                fx.Interpreter(gm).run(one, {"b": (one, one), "a": one}),
+                gm.graph.process_inputs(1, {"a": 2, "b": [3, None]}),
+                copy.deepcopy(gm).code, copy.deepcopy(gm._in_spec),
+                # torch re-traces the unpickled code, Ember keeps it: compare values only
+                pickle.loads(pickle.dumps(gm))(one, {"a": one, "b": (one, 2.0)})]
+
+        class M(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = lib.nn.Linear(2, 2)
+
+            def forward(self, x, d):
+                return {"o": self.lin(x) + d[0] - d[1]["k"], "p": [d[0], x]}
+        gm = fx.symbolic_trace(M(), concrete_args={"d": [fx.PH, {"k": fx.PH}]})
+        out += [gm.code, gm.graph, gm._in_spec, gm._out_spec,
+                gm(one, [one, {"k": one * 2}])["p"]]
+
+        def h(x, o):
+            return x * 2
+        # the specialized values are asserted on
+        gm = fx.symbolic_trace(h, concrete_args={"o": (None, 1.5, True)})
+        out += [gm.code, gm.graph, gm(one, (None, 1.5, True))]
+        for bad in ((None, 2.5, True), (None, 1.5)):
+            try:
+                gm(one, bad)
+            except (AssertionError, IndexError) as e:
+                out.append(f"{type(e).__name__}: {e}")
+        gm = fx.symbolic_trace(lambda x, y: (x, y), concrete_args={"y": {"a": fx.PH}})
+        out += [gm.code, gm(one, {"a": 3})]
+    _same_text(program)
 
 
 @pytest.mark.parametrize("lib", LIBS, ids=["torch", "ember"])

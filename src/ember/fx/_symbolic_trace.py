@@ -467,6 +467,7 @@ class Tracer(TracerBase):
         fn_for_analysis = inspect.unwrap(root_fn)
         co = fn_for_analysis.__code__
         total_args = co.co_argcount + co.co_kwonlyargcount
+        orig_args = list(co.co_varnames)
         names_iter = iter(co.co_varnames)
         args: list[Any] = []
         skip_arg_idx = 0
@@ -493,37 +494,58 @@ class Tracer(TracerBase):
                 args.append(self._proxy_placeholder("**" + next(names_iter), None, sig,
                                                     fn_for_analysis))
             root_fn = _patch_function(root_fn, len(args))
-        return root_fn, args
+        return self._flatten_tree_args(root_fn, args, orig_args[:total_args])
+
+    def _flatten_tree_args(self, root_fn: Callable, args: list, orig_args: list[str]):
+        """With containers in ``concrete_args``, the root function behind a wrapper taking
+        the flattened placeholders, and the code generator that flattens the real inputs."""
+        from ..utils import _pytree as pytree
+        from .graph import _PyTreeCodeGen, _PyTreeInfo
+        flat_args, in_spec = pytree.tree_flatten(tuple(args))
+        if all(child.is_leaf() for child in in_spec.children()):
+            return root_fn, args
+        self.graph._codegen = _PyTreeCodeGen(_PyTreeInfo(orig_args, in_spec, None))
+
+        def flatten_fn(*args: Any):
+            tree_out = root_fn(*pytree.tree_unflatten(list(args), in_spec))
+            out_args, out_spec = pytree.tree_flatten(tree_out)
+            self.graph._codegen.pytree_info = (
+                self.graph._codegen.pytree_info._replace(out_spec=out_spec))
+            return out_args
+        return flatten_fn, flat_args
 
     def _proxy_placeholder(self, name: str, concrete_args, sig, fn_for_analysis) -> Any:
         if concrete_args is not None and name in concrete_args:
-            x = concrete_args[name]
-            param = sig.parameters[name]
-            default = () if param.default is inspect.Parameter.empty else (param.default,)
-            out = self.create_proxy("placeholder", f"{name}_1", default, {})
-            if isinstance(x, PHBase):
-                return out
-            if isinstance(x, (list, tuple, dict)):
-                raise NotImplementedError(
-                    f"concrete_args[{name!r}] is a container: Ember does not flatten "
-                    "concrete_args with pytrees")
-            from .. import Tensor, _assert
-            from .proxy import _base_types
-            if type(x) is bool or (type(x) in _base_types() and type(x) is not Tensor):
-                self.create_proxy("call_function", _assert, (
-                    out == x, f"{name} has been specialized to have value {x} but got another "
-                              "value"), {})
-            elif x is None:
-                self.create_proxy("call_function", _assert_is_none, (
-                    out, f"{name} has been specialized to have value None but got another "
-                         "value"), {})
-            else:
-                import warnings
-                warnings.warn(
-                    f"Was not able to add assertion to guarantee correct input {name} to "
-                    f"specialized function. It is up to the user to make sure that your inputs "
-                    f"match the inputs you specialized the function with.", stacklevel=2)
-            return x
+            from ..utils._pytree import tree_map
+            cnt = 0
+
+            def replace_ph(x: Any) -> Any:
+                nonlocal cnt
+                cnt += 1
+                param = sig.parameters[name]
+                default = () if param.default is inspect.Parameter.empty else (param.default,)
+                out = self.create_proxy("placeholder", f"{name}_{cnt}", default, {})
+                if isinstance(x, PHBase):
+                    return out
+                from .. import Tensor, _assert
+                from .proxy import _base_types
+                if type(x) is bool or (type(x) in _base_types() and type(x) is not Tensor):
+                    self.create_proxy("call_function", _assert, (
+                        out == x, f"{name} has been specialized to have value {x} but got "
+                                  "another value"), {})
+                elif x is None:
+                    self.create_proxy("call_function", _assert_is_none, (
+                        out, f"{name} has been specialized to have value None but got "
+                             "another value"), {})
+                else:
+                    import warnings
+                    warnings.warn(
+                        f"Was not able to add assertion to guarantee correct input {name} to "
+                        f"specialized function. It is up to the user to make sure that your "
+                        f"inputs match the inputs you specialized the function with.",
+                        stacklevel=2)
+                return x
+            return tree_map(replace_ph, concrete_args[name])
         if name[0] == "*":
             default = ()
         else:

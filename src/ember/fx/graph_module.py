@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..nn import Module as _Module
-from .graph import Graph, PythonCode
+from .graph import Graph, PythonCode, _PyTreeCodeGen
 from .node import map_aggregate as _map_aggregate
 from .node import map_arg as _map_arg
 
@@ -89,11 +89,13 @@ def _graph_records(graph: Graph) -> list[tuple]:
             for n in graph.nodes]
 
 
-def _rebuild_graph_module(body: dict, records: list[tuple]) -> GraphModule:
+def _rebuild_graph_module(body: dict, records: list[tuple], codegen=None) -> GraphModule:
     """Unpickle a GraphModule: its attributes and the graph rebuilt from its records."""
     root = _Module()
     root.__dict__.update(body)
     graph = Graph()
+    if codegen is not None:
+        graph._codegen = codegen
     env: dict = {}
 
     def resolve(a):
@@ -174,6 +176,9 @@ class GraphModule(_Module):
 
     def recompile(self) -> PythonCode:
         """Regenerate ``forward`` (and ``code``) from ``graph``."""
+        if isinstance(self._graph._codegen, _PyTreeCodeGen):
+            self._in_spec = self._graph._codegen.pytree_info.in_spec
+            self._out_spec = self._graph._codegen.pytree_info.out_spec
         python_code = self._graph.python_code(root_module="self")
         self._code = python_code.src
         cls = type(self)
@@ -249,7 +254,9 @@ class GraphModule(_Module):
         # attributes and its graph (as torch does, under the class name GraphModule)
         body = self.__dict__.copy()
         del body["_graph"]
-        return _rebuild_graph_module, (body, _graph_records(self._graph))
+        codegen = self._graph._codegen
+        return _rebuild_graph_module, (body, _graph_records(self._graph),
+                                       codegen if isinstance(codegen, _PyTreeCodeGen) else None)
 
     def __deepcopy__(self, memo: dict) -> GraphModule:
         import copy
