@@ -607,6 +607,17 @@ def test_concrete_args_containers_flattened_as_pytrees():
                 out.append(f"{type(e).__name__}: {e}")
         gm = fx.symbolic_trace(lambda x, y: (x, y), concrete_args={"y": {"a": fx.PH}})
         out += [gm.code, gm(one, {"a": 3})]
+
+        class Tagged(fx._symbolic_trace.PHBase):
+            tag = "t"
+
+        class V(lib.nn.Module):
+            def forward(self, *args, **kwargs):
+                return args[0] + args[1]
+        gm = fx.symbolic_trace(V(), concrete_args=(Tagged(), fx.PH))
+        out += [gm.code, gm(one, one), [getattr(n, "tag", None) for n in gm.graph.nodes]]
+        gm = fx.symbolic_trace(lambda x: x[0] * x[1], concrete_args={"x": [Tagged(), fx.PH]})
+        out += [gm.code, [getattr(n, "tag", None) for n in gm.graph.nodes]]
     _same_text(program)
 
 

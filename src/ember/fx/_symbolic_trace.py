@@ -56,6 +56,15 @@ class PHBase:
 PH = PHBase()
 
 
+def _transfer_attrs(fr: object, to: object) -> None:
+    """Put a custom placeholder's data attributes on its node (those it does not have)."""
+    for attr_name in dir(fr):
+        attr_val = getattr(fr, attr_name)
+        if (not callable(attr_val) and not attr_name.startswith("__")
+                and not hasattr(to, attr_name)):
+            setattr(to, attr_name, attr_val)
+
+
 # ----------------------------------------------------------------------------- torch's names
 
 @functools.cache
@@ -478,6 +487,15 @@ class Tracer(TracerBase):
             next(names_iter)
             args.append(self.root)
         sig = inspect.signature(fn_for_analysis)
+        if (isinstance(concrete_args, tuple) and len(concrete_args) > 0
+                and co.co_flags & HAS_VARSTUFF and total_args == 1):
+            # a forward(self, *args, **kwargs) with flat concrete_args: one input each
+            for i, concrete_arg in enumerate(concrete_args):
+                out = self.create_proxy("placeholder", f"input_{i}", (), {})
+                if isinstance(concrete_arg, PHBase) and concrete_arg != PH:
+                    _transfer_attrs(fr=concrete_arg, to=out.node)
+                args.append(out)
+            return root_fn, args
         arg_names = [next(names_iter) for _ in range(skip_arg_idx, total_args)]
         if isinstance(concrete_args, tuple):
             if len(arg_names) != len(concrete_args):
@@ -526,6 +544,8 @@ class Tracer(TracerBase):
                 default = () if param.default is inspect.Parameter.empty else (param.default,)
                 out = self.create_proxy("placeholder", f"{name}_{cnt}", default, {})
                 if isinstance(x, PHBase):
+                    if x != PH:
+                        _transfer_attrs(fr=x, to=out.node)
                     return out
                 from .. import Tensor, _assert
                 from .proxy import _base_types
