@@ -6,9 +6,11 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import linecache
 import math
 import operator
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -781,4 +783,84 @@ def test_subgraph_matcher_multiple_anchors_and_errors():
                 lib.fx.symbolic_trace(f), pattern)
         except AssertionError as e:
             out.append(str(e))
+    _same_text(program)
+
+
+def _user_frames(stack_trace):
+    """The frames of a node's stack trace in this file, as (line, function, code)."""
+    if stack_trace is None:
+        return None
+    lines = stack_trace.strip().split("\n")
+    return [(line.split(", line ")[1].split(",")[0], line.rsplit(" in ", 1)[1],
+             lines[i + 1].strip())
+            for i, line in enumerate(lines)
+            if line.strip().startswith(f'File "{__file__}"')]
+
+
+def test_record_stack_traces():
+    # torch's text also holds its own frames (proxy.py, module.py): compare the user's
+    def program(lib, out):
+        F = lib.nn.functional
+
+        class Sub(lib.nn.Module):
+            def forward(self, x):
+                return x.relu()
+
+        class M(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = lib.nn.Linear(2, 2)
+                self.sub = Sub()
+
+            def forward(self, x):
+                y = self.lin(x)
+                z = lib.sigmoid(y) + F.gelu(y)
+                return self.sub(z) * 2
+        for record in (False, True):
+            tracer = lib.fx.Tracer()
+            tracer.record_stack_traces = record
+            graph = tracer.trace(M())
+            out.append([(n.name, _user_frames(n.stack_trace)) for n in graph.nodes])
+        tracer = lib.fx.Tracer()
+        tracer.record_stack_traces = True
+        out.append([n.stack_trace for n in tracer.trace(lambda x: x + 1).nodes])
+    _same_text(program)
+
+
+def test_print_readable_stack_trace_summaries():
+    def program(lib, out):
+        gm = lib.fx.symbolic_trace(lambda x: (x.relu() + 1).sum() * 2)
+        relu, add, total, mul = list(gm.graph.nodes)[1:5]
+        relu.stack_trace = 'File "model.py", line 3, in forward\n    y = x.relu()'
+        add.stack_trace = ('File "model.py", line 9, in forward\n    y = self.block(x)\n'
+                           '  File "block.py", line 4, in forward\n    return y + 1')
+        total.stack_trace = add.stack_trace
+        mul.stack_trace = "no frame here"
+        out.append(gm.print_readable(print_output=False))
+    _same_text(program)
+
+
+def test_generated_code_error_message_on_stderr():
+    def program(lib, out):
+        class M(lib.nn.Module):
+            def forward(self, x):
+                y = x.relu()
+                return lib.matmul(y, x)
+        gm = lib.fx.symbolic_trace(M())
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            try:
+                gm(lib.ones(2, 3))
+            except RuntimeError as e:
+                out += [str(e), e.__traceback__ is not None]
+        text = err.getvalue()
+        # the traceback's first frames are each library's own; from the generated frame on,
+        # the text agrees (the key counts the GraphModules compiled so far)
+        tail = text[text.index('  File "<eval_with_key>'):]
+        out.append(re.sub(r"<eval_with_key>\.\d+", "<eval_with_key>.N",
+                          tail[:tail.index("\n", tail.index("    matmul"))]))
+        out.append(text[text.index("\nCall using"):])
+        gm(lib.ones(3, 3))
+        out.append(gm.code.splitlines()[4] in linecache.getlines(
+            gm.forward.__code__.co_filename)[4])
     _same_text(program)

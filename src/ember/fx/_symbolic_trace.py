@@ -591,6 +591,11 @@ class Tracer(TracerBase):
                 self.root = Module()
                 fn = root
             self.graph = Graph(tracer_cls=getattr(self, "__class__", None))
+            if hasattr(fn, "__code__"):
+                code = fn.__code__
+                self.graph._co_fields = {"co_name": code.co_name,
+                                         "co_filename": code.co_filename,
+                                         "co_firstlineno": code.co_firstlineno}
             self.tensor_attrs: dict = {}
 
             def collect_tensor_attrs(m, prefix_atoms: list[str]) -> None:

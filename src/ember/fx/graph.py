@@ -164,6 +164,40 @@ class _Namespace:
 
 
 @dataclass
+class _ParsedStackTrace:
+    """The innermost frame of a node's stack trace."""
+
+    file: str
+    lineno: str
+    name: str
+    code: str
+
+    def get_summary_str(self) -> str:
+        return f"File: {self.file}:{self.lineno} in {self.name}, code: {self.code}"
+
+
+_frame_line = re.compile(r"^File \"(.+)\", line (\d+), in (.+)$")
+
+
+def _parse_stack_trace(stack_trace: str | None,
+                       filter_fn: Callable[[str, str, str], bool] | None = None):
+    """The innermost ``File "...", line N, in name`` frame of ``stack_trace`` (that
+    ``filter_fn(file, name, code)`` accepts) with its code line, or None."""
+    if stack_trace is None:
+        return None
+    lines = stack_trace.strip().split("\n")
+    for idx in range(len(lines) - 2, -1, -1):
+        matches = _frame_line.match(lines[idx].strip())
+        if matches:
+            file, lineno, name = matches.group(1, 2, 3)
+            code = lines[idx + 1].strip()
+            if filter_fn and not filter_fn(file, name, code):
+                continue
+            return _ParsedStackTrace(file, lineno, name, code)
+    return None
+
+
+@dataclass
 class PythonCode:
     """The source of a graph's forward function and the globals it runs with."""
 
@@ -319,9 +353,9 @@ class CodeGen:
         def append_stacktrace_summary(node: Node) -> None:
             if node.op in ("placeholder", "output"):
                 return
-            trace = node.stack_trace
-            summary_str = (f"\n# {trace.strip().splitlines()[-1].strip()}\n" if trace
-                           else "\n# No stacktrace found for following nodes\n")
+            parsed = _parse_stack_trace(node.stack_trace) if node.stack_trace else None
+            summary_str = ("\n# " + (parsed.get_summary_str() if parsed else
+                                     "No stacktrace found for following nodes") + "\n")
             if summary_str != summary[0]:
                 summary[0] = summary_str
                 body.append(summary_str)
