@@ -4,13 +4,13 @@ from a :class:`~ember.fx.Graph`."""
 from __future__ import annotations
 
 import linecache
-import os
 import sys
 import traceback
 from typing import Any
 
 from ..nn import Module as _Module
 from .graph import Graph, PythonCode, _PyTreeCodeGen
+from .node import _PACKAGE_DIR
 from .node import map_aggregate as _map_aggregate
 from .node import map_arg as _map_arg
 
@@ -83,9 +83,6 @@ class _EvalCacheLoader:
 
 
 _loader = _EvalCacheLoader()
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
 def _forward_from_src(src: str, globals_: dict, co_fields: dict | None = None):
     globals_copy = dict(globals_)
     key = _loader.cache(src, globals_, co_fields)

@@ -8,19 +8,15 @@ import copy
 import dis
 import inspect
 import operator
-import os
 import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from .graph import Graph, magic_methods, reflectable_magic_methods
-from .node import Node, map_arg
+from .node import _PACKAGE_DIR, Node, map_arg
 
 __all__ = ["TracerBase", "GraphAppendingTracer", "TraceError", "Proxy", "Attribute",
            "ParameterProxy", "Scope", "ScopeContextManager"]
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 class Scope:
