@@ -17,4 +17,4 @@ from .subgraph_rewriter import replace_pattern
 
 __all__ = ["symbolic_trace", "Tracer", "wrap", "Graph", "GraphModule", "Interpreter",
            "Transformer", "Node", "Proxy", "CodeGen", "map_arg", "PH", "passes",
-           "subgraph_rewriter", "replace_pattern"]
+           "replace_pattern"]
