@@ -745,6 +745,20 @@ def test_replace_pattern_modules_copied_from_replacement():
         out.append(len(lib.fx.replace_pattern(gm, lib.fx.symbolic_trace(Lin()),
                                               Lin(nn.GELU()))))
         out += [gm, sorted(n for n, _ in gm.named_modules())]
+
+        class Scaled(nn.Module):
+            def __init__(self, n, op):
+                super().__init__()
+                self.register_buffer("scale", lib.ones(n))
+                self.op = op
+
+            def forward(self, x):
+                return self.op(x, self.scale).relu()
+        # a get_attr matches any tensor attribute, whatever its values
+        gm = lib.fx.symbolic_trace(Scaled(3, operator.mul))
+        out.append(len(lib.fx.replace_pattern(gm, lib.fx.symbolic_trace(Scaled(5, operator.mul)),
+                                              Scaled(3, operator.add))))
+        out += [gm.code, gm.graph, [n for n, _ in gm.named_buffers()]]
     _same_text(program)
 
 
