@@ -6,8 +6,11 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import linecache
 import math
 import operator
+import pickle
+import re
 
 import numpy as np
 import pytest
@@ -567,12 +570,311 @@ def test_experimental_fuse_and_remove_dropout():
     _same_text(program)
 
 
-def test_pytree_concrete_args_are_refused():
-    with pytest.raises(NotImplementedError, match="pytrees"):
-        ember.fx.symbolic_trace(lambda x, d: x + d["a"], concrete_args={"d": {"a": ember.fx.PH}})
+def test_concrete_args_containers_flattened_as_pytrees():
+    def program(lib, out):
+        fx = lib.fx
+
+        def f(x, d):
+            return x + d["a"] * d["b"][0] + d["b"][1]
+        gm = fx.symbolic_trace(f, concrete_args={"d": {"a": fx.PH, "b": (fx.PH, fx.PH)}})
+        one = lib.ones(2)
+        out += [gm.code, gm.graph, gm, gm._in_spec, gm._out_spec,
+                gm(one, {"a": one, "b": (one * 3, 2.0)}),
+                fx.Interpreter(gm).run(one, {"b": (one, one), "a": one}),
+                gm.graph.process_inputs(1, {"a": 2, "b": [3, None]}),
+                copy.deepcopy(gm).code, copy.deepcopy(gm._in_spec),
+                # torch re-traces the unpickled code, Ember keeps it: compare values only
+                pickle.loads(pickle.dumps(gm))(one, {"a": one, "b": (one, 2.0)})]
+
+        class M(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = lib.nn.Linear(2, 2)
+
+            def forward(self, x, d):
+                return {"o": self.lin(x) + d[0] - d[1]["k"], "p": [d[0], x]}
+        gm = fx.symbolic_trace(M(), concrete_args={"d": [fx.PH, {"k": fx.PH}]})
+        out += [gm.code, gm.graph, gm._in_spec, gm._out_spec,
+                gm(one, [one, {"k": one * 2}])["p"]]
+
+        def h(x, o):
+            return x * 2
+        # the specialized values are asserted on
+        gm = fx.symbolic_trace(h, concrete_args={"o": (None, 1.5, True)})
+        out += [gm.code, gm.graph, gm(one, (None, 1.5, True))]
+        for bad in ((None, 2.5, True), (None, 1.5)):
+            try:
+                gm(one, bad)
+            except (AssertionError, IndexError) as e:
+                out.append(f"{type(e).__name__}: {e}")
+        gm = fx.symbolic_trace(lambda x, y: (x, y), concrete_args={"y": {"a": fx.PH}})
+        out += [gm.code, gm(one, {"a": 3})]
+
+        class Tagged(fx._symbolic_trace.PHBase):
+            tag = "t"
+
+        class V(lib.nn.Module):
+            def forward(self, *args, **kwargs):
+                return args[0] + args[1]
+        gm = fx.symbolic_trace(V(), concrete_args=(Tagged(), fx.PH))
+        out += [gm.code, gm(one, one), [getattr(n, "tag", None) for n in gm.graph.nodes]]
+        gm = fx.symbolic_trace(lambda x: x[0] * x[1], concrete_args={"x": [Tagged(), fx.PH]})
+        out += [gm.code, [getattr(n, "tag", None) for n in gm.graph.nodes]]
+    _same_text(program)
 
 
 @pytest.mark.parametrize("lib", LIBS, ids=["torch", "ember"])
 def test_wrap_outside_module_level(lib):
     with pytest.raises(NotImplementedError, match="wrap must be called at the top level"):
         lib.fx.wrap("len")
+
+
+def _show(gm, out):
+    out += [gm.code, gm.graph]
+
+
+def test_replace_pattern_tutorial():
+    def program(lib, out):
+        class M(lib.nn.Module):
+            def forward(self, x, w1, w2):
+                m1 = lib.cat([w1, w2]).sum()
+                m2 = lib.cat([w1, w2]).sum()
+                return x + lib.max(m1) + lib.max(m2)
+
+        gm = lib.fx.symbolic_trace(M())
+        matches = lib.fx.replace_pattern(gm, lambda w1, w2: lib.cat([w1, w2]),
+                                         lambda w1, w2: lib.stack([w1, w2]))
+        _show(gm, out)
+        w = lib.arange(2.0)
+        out += [matches, type(matches[0]).__name__, gm(lib.ones(2), w, w)]
+    _same_text(program)
+
+
+def _add_relu_net(lib):
+    class N(lib.nn.Module):
+        def forward(self, x, y, z):
+            a = lib.add(x, y).relu()
+            b = lib.add(a, z).relu()
+            c = lib.add(b, 2).relu()
+            return c + a.neg()
+    return N()
+
+
+def test_replace_pattern_with_filters_chained_matches():
+    # each match reads what the previous replacement put in place of its input
+    def program(lib, out):
+        rewriter = lib.fx.subgraph_rewriter
+        gm = lib.fx.symbolic_trace(_add_relu_net(lib))
+        ms = rewriter.replace_pattern_with_filters(
+            gm, lambda x, y: lib.add(x, y).relu(), lambda x, y: lib.sigmoid(lib.mul(x, y)))
+        _show(gm, out)
+        for m in ms:
+            out += [type(m).__name__, m.anchor, m.replacements,
+                    sorted((str(k), str(v)) for k, v in m.nodes_map.items())]
+
+        def only_placeholders(match, original_graph, pattern_graph):
+            return all(n.op == "placeholder" for n in match.placeholder_nodes)
+        gm = lib.fx.symbolic_trace(_add_relu_net(lib))
+        ms = rewriter.replace_pattern_with_filters(
+            gm, lambda x, y: lib.add(x, y).relu(), lambda x, y: lib.sigmoid(lib.mul(x, y)),
+            [only_placeholders])
+        _show(gm, out)
+        out.append([str(m.anchor) for m in ms])
+    _same_text(program)
+
+
+def test_replace_pattern_literals_and_containment():
+    def program(lib, out):
+        rewriter = lib.fx.subgraph_rewriter
+
+        def pattern(x):
+            return lib.add(x, 2)
+        gm = lib.fx.symbolic_trace(_add_relu_net(lib))
+        out.append(len(lib.fx.replace_pattern(gm, pattern, lambda x: lib.sub(x, 2))))
+        _show(gm, out)
+        gm = lib.fx.symbolic_trace(_add_relu_net(lib))
+        out.append(len(rewriter.replace_pattern_with_filters(
+            gm, pattern, lambda x: lib.sub(x, 3), ignore_literals=True)))
+        _show(gm, out)
+
+        def f(x):
+            a = x.relu()
+            return a.neg(), a
+        # the relu is used outside the pattern: no match
+        gm = lib.fx.symbolic_trace(f)
+        out += [lib.fx.replace_pattern(gm, lambda x: x.relu().neg(), lambda x: x.abs()),
+                gm.code]
+    _same_text(program)
+
+
+def test_replace_pattern_several_outputs():
+    def program(lib, out):
+        def pattern(x):
+            a = x.relu()
+            return a.neg(), a.exp()
+
+        def replacement(x):
+            a = x.sigmoid()
+            return a + 1, a * 2
+
+        def f(x):
+            a = x.relu()
+            return a.neg() + a.exp(), x.relu().neg() - 1
+        gm = lib.fx.symbolic_trace(f)
+        out.append(len(lib.fx.replace_pattern(gm, pattern, replacement)))
+        _show(gm, out)
+        out.append(gm(lib.arange(-2.0, 2.0)))
+    _same_text(program)
+
+
+def test_replace_pattern_modules_copied_from_replacement():
+    def program(lib, out):
+        nn = lib.nn
+
+        class Lin(nn.Module):
+            def __init__(self, act=None):
+                super().__init__()
+                self.lin = nn.Linear(3, 3)
+                if act is not None:
+                    self.act = act
+
+            def forward(self, x):
+                x = self.lin(x)
+                return self.act(x) if hasattr(self, "act") else x.relu()
+        gm = lib.fx.symbolic_trace(Lin())
+        out.append(len(lib.fx.replace_pattern(gm, lib.fx.symbolic_trace(Lin()),
+                                              Lin(nn.GELU()))))
+        out += [gm, sorted(n for n, _ in gm.named_modules())]
+
+        class Scaled(nn.Module):
+            def __init__(self, n, op):
+                super().__init__()
+                self.register_buffer("scale", lib.ones(n))
+                self.op = op
+
+            def forward(self, x):
+                return self.op(x, self.scale).relu()
+        # a get_attr matches any tensor attribute, whatever its values
+        gm = lib.fx.symbolic_trace(Scaled(3, operator.mul))
+        out.append(len(lib.fx.replace_pattern(gm, lib.fx.symbolic_trace(Scaled(5, operator.mul)),
+                                              Scaled(3, operator.add))))
+        out += [gm.code, gm.graph, [n for n, _ in gm.named_buffers()]]
+    _same_text(program)
+
+
+def test_subgraph_matcher_multiple_anchors_and_errors():
+    def program(lib, out):
+        matcher_utils = __import__(f"{lib.__name__}.fx.passes.utils.matcher_utils",
+                                   fromlist=["SubgraphMatcher"])
+
+        def pattern(x, y):
+            s = x + y
+            return s.relu(), s.sigmoid()
+
+        def f(a, b, c):
+            s = a + b
+            t = (s.relu() * s.sigmoid()) + c
+            u = t + c
+            return u.relu() - u.sigmoid()
+        pg = lib.fx.symbolic_trace(pattern).graph
+        g = lib.fx.symbolic_trace(f).graph
+        for kw in ({}, {"match_placeholder": True}, {"remove_overlapping_matches": False}):
+            ms = matcher_utils.SubgraphMatcher(pg, **kw).match(g)
+            out.append([(m.anchors, m.placeholder_nodes, m.returning_nodes,
+                         sorted((str(k), str(v)) for k, v in m.nodes_map.items()))
+                        for m in ms])
+        dead = lib.fx.Graph()
+        dead.placeholder("x")
+        dead.output(None)
+        for pattern_graph in (lib.fx.Graph(), dead, pg):
+            try:
+                matcher_utils.SubgraphMatcher(pattern_graph)
+                out.append("ok")
+            except (ValueError, AssertionError) as e:
+                out.append(f"{type(e).__name__}: {e}")
+        try:
+            lib.fx.subgraph_rewriter.replace_pattern_with_filters(
+                lib.fx.symbolic_trace(f), pattern)
+        except AssertionError as e:
+            out.append(str(e))
+    _same_text(program)
+
+
+def _user_frames(stack_trace):
+    """The frames of a node's stack trace in this file, as (line, function, code)."""
+    if stack_trace is None:
+        return None
+    lines = stack_trace.strip().split("\n")
+    return [(line.split(", line ")[1].split(",")[0], line.rsplit(" in ", 1)[1],
+             lines[i + 1].strip())
+            for i, line in enumerate(lines)
+            if line.strip().startswith(f'File "{__file__}"')]
+
+
+def test_record_stack_traces():
+    # torch's text also holds its own frames (proxy.py, module.py): compare the user's
+    def program(lib, out):
+        F = lib.nn.functional
+
+        class Sub(lib.nn.Module):
+            def forward(self, x):
+                return x.relu()
+
+        class M(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = lib.nn.Linear(2, 2)
+                self.sub = Sub()
+
+            def forward(self, x):
+                y = self.lin(x)
+                z = lib.sigmoid(y) + F.gelu(y)
+                return self.sub(z) * 2
+        for record in (False, True):
+            tracer = lib.fx.Tracer()
+            tracer.record_stack_traces = record
+            graph = tracer.trace(M())
+            out.append([(n.name, _user_frames(n.stack_trace)) for n in graph.nodes])
+        tracer = lib.fx.Tracer()
+        tracer.record_stack_traces = True
+        out.append([n.stack_trace for n in tracer.trace(lambda x: x + 1).nodes])
+    _same_text(program)
+
+
+def test_print_readable_stack_trace_summaries():
+    def program(lib, out):
+        gm = lib.fx.symbolic_trace(lambda x: (x.relu() + 1).sum() * 2)
+        relu, add, total, mul = list(gm.graph.nodes)[1:5]
+        relu.stack_trace = 'File "model.py", line 3, in forward\n    y = x.relu()'
+        add.stack_trace = ('File "model.py", line 9, in forward\n    y = self.block(x)\n'
+                           '  File "block.py", line 4, in forward\n    return y + 1')
+        total.stack_trace = add.stack_trace
+        mul.stack_trace = "no frame here"
+        out.append(gm.print_readable(print_output=False))
+    _same_text(program)
+
+
+def test_generated_code_error_message_on_stderr():
+    def program(lib, out):
+        class M(lib.nn.Module):
+            def forward(self, x):
+                y = x.relu()
+                return lib.matmul(y, x)
+        gm = lib.fx.symbolic_trace(M())
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            try:
+                gm(lib.ones(2, 3))
+            except RuntimeError as e:
+                out += [str(e), e.__traceback__ is not None]
+        text = err.getvalue()
+        # the traceback's first frames are each library's own; from the generated frame on,
+        # the text agrees (the key counts the GraphModules compiled so far)
+        tail = text[text.index('  File "<eval_with_key>'):]
+        out.append(re.sub(r"<eval_with_key>\.\d+", "<eval_with_key>.N",
+                          tail[:tail.index("\n", tail.index("    matmul"))]))
+        out.append(text[text.index("\nCall using"):])
+        gm(lib.ones(3, 3))
+        out.append(gm.code.splitlines()[4] in linecache.getlines(
+            gm.forward.__code__.co_filename)[4])
+    _same_text(program)

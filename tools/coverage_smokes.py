@@ -610,6 +610,10 @@ TORCH.update({
         "m = torch.nn.Sequential(torch.nn.Conv2d(2, 3, 1), torch.nn.BatchNorm2d(3)); "
         "m(img); m.eval(); f = _import('fx.experimental.optimization').fuse(m); "
         "(f.code, f(img))",
+    "fx.replace_pattern": "gm = torch.fx.symbolic_trace(lambda a, b: torch.add(a, b).relu() * 2)\n"
+                          "m = torch.fx.replace_pattern(gm, lambda a, b: torch.add(a, b).relu(), "
+                          "lambda a, b: torch.sub(a, b).sigmoid())\n"
+                          "(gm.code, str(gm.graph), len(m), str(m[0].anchor), gm(x, x))",
     "fx.Interpreter": "torch.fx.Interpreter(torch.fx.symbolic_trace(torch.nn.Linear(4, 2)))"
                       ".run(x)",
     "accelerator.device_index":

@@ -56,6 +56,15 @@ class PHBase:
 PH = PHBase()
 
 
+def _transfer_attrs(fr: object, to: object) -> None:
+    """Put a custom placeholder's data attributes on its node (those it does not have)."""
+    for attr_name in dir(fr):
+        attr_val = getattr(fr, attr_name)
+        if (not callable(attr_val) and not attr_name.startswith("__")
+                and not hasattr(to, attr_name)):
+            setattr(to, attr_name, attr_val)
+
+
 # ----------------------------------------------------------------------------- torch's names
 
 @functools.cache
@@ -467,6 +476,7 @@ class Tracer(TracerBase):
         fn_for_analysis = inspect.unwrap(root_fn)
         co = fn_for_analysis.__code__
         total_args = co.co_argcount + co.co_kwonlyargcount
+        orig_args = list(co.co_varnames)
         names_iter = iter(co.co_varnames)
         args: list[Any] = []
         skip_arg_idx = 0
@@ -477,6 +487,15 @@ class Tracer(TracerBase):
             next(names_iter)
             args.append(self.root)
         sig = inspect.signature(fn_for_analysis)
+        if (isinstance(concrete_args, tuple) and len(concrete_args) > 0
+                and co.co_flags & HAS_VARSTUFF and total_args == 1):
+            # a forward(self, *args, **kwargs) with flat concrete_args: one input each
+            for i, concrete_arg in enumerate(concrete_args):
+                out = self.create_proxy("placeholder", f"input_{i}", (), {})
+                if isinstance(concrete_arg, PHBase) and concrete_arg != PH:
+                    _transfer_attrs(fr=concrete_arg, to=out.node)
+                args.append(out)
+            return root_fn, args
         arg_names = [next(names_iter) for _ in range(skip_arg_idx, total_args)]
         if isinstance(concrete_args, tuple):
             if len(arg_names) != len(concrete_args):
@@ -493,37 +512,60 @@ class Tracer(TracerBase):
                 args.append(self._proxy_placeholder("**" + next(names_iter), None, sig,
                                                     fn_for_analysis))
             root_fn = _patch_function(root_fn, len(args))
-        return root_fn, args
+        return self._flatten_tree_args(root_fn, args, orig_args[:total_args])
+
+    def _flatten_tree_args(self, root_fn: Callable, args: list, orig_args: list[str]):
+        """With containers in ``concrete_args``, the root function behind a wrapper taking
+        the flattened placeholders, and the code generator that flattens the real inputs."""
+        from ..utils import _pytree as pytree
+        from .graph import _PyTreeCodeGen, _PyTreeInfo
+        flat_args, in_spec = pytree.tree_flatten(tuple(args))
+        if all(child.is_leaf() for child in in_spec.children()):
+            return root_fn, args
+        self.graph._codegen = _PyTreeCodeGen(_PyTreeInfo(orig_args, in_spec, None))
+
+        def flatten_fn(*args: Any):
+            tree_out = root_fn(*pytree.tree_unflatten(list(args), in_spec))
+            out_args, out_spec = pytree.tree_flatten(tree_out)
+            self.graph._codegen.pytree_info = (
+                self.graph._codegen.pytree_info._replace(out_spec=out_spec))
+            return out_args
+        return flatten_fn, flat_args
 
     def _proxy_placeholder(self, name: str, concrete_args, sig, fn_for_analysis) -> Any:
         if concrete_args is not None and name in concrete_args:
-            x = concrete_args[name]
-            param = sig.parameters[name]
-            default = () if param.default is inspect.Parameter.empty else (param.default,)
-            out = self.create_proxy("placeholder", f"{name}_1", default, {})
-            if isinstance(x, PHBase):
-                return out
-            if isinstance(x, (list, tuple, dict)):
-                raise NotImplementedError(
-                    f"concrete_args[{name!r}] is a container: Ember does not flatten "
-                    "concrete_args with pytrees")
-            from .. import Tensor, _assert
-            from .proxy import _base_types
-            if type(x) is bool or (type(x) in _base_types() and type(x) is not Tensor):
-                self.create_proxy("call_function", _assert, (
-                    out == x, f"{name} has been specialized to have value {x} but got another "
-                              "value"), {})
-            elif x is None:
-                self.create_proxy("call_function", _assert_is_none, (
-                    out, f"{name} has been specialized to have value None but got another "
-                         "value"), {})
-            else:
-                import warnings
-                warnings.warn(
-                    f"Was not able to add assertion to guarantee correct input {name} to "
-                    f"specialized function. It is up to the user to make sure that your inputs "
-                    f"match the inputs you specialized the function with.", stacklevel=2)
-            return x
+            from ..utils._pytree import tree_map
+            cnt = 0
+
+            def replace_ph(x: Any) -> Any:
+                nonlocal cnt
+                cnt += 1
+                param = sig.parameters[name]
+                default = () if param.default is inspect.Parameter.empty else (param.default,)
+                out = self.create_proxy("placeholder", f"{name}_{cnt}", default, {})
+                if isinstance(x, PHBase):
+                    if x != PH:
+                        _transfer_attrs(fr=x, to=out.node)
+                    return out
+                from .. import Tensor, _assert
+                from .proxy import _base_types
+                if type(x) is bool or (type(x) in _base_types() and type(x) is not Tensor):
+                    self.create_proxy("call_function", _assert, (
+                        out == x, f"{name} has been specialized to have value {x} but got "
+                                  "another value"), {})
+                elif x is None:
+                    self.create_proxy("call_function", _assert_is_none, (
+                        out, f"{name} has been specialized to have value None but got "
+                             "another value"), {})
+                else:
+                    import warnings
+                    warnings.warn(
+                        f"Was not able to add assertion to guarantee correct input {name} to "
+                        f"specialized function. It is up to the user to make sure that your "
+                        f"inputs match the inputs you specialized the function with.",
+                        stacklevel=2)
+                return x
+            return tree_map(replace_ph, concrete_args[name])
         if name[0] == "*":
             default = ()
         else:
@@ -549,6 +591,11 @@ class Tracer(TracerBase):
                 self.root = Module()
                 fn = root
             self.graph = Graph(tracer_cls=getattr(self, "__class__", None))
+            if hasattr(fn, "__code__"):
+                code = fn.__code__
+                self.graph._co_fields = {"co_name": code.co_name,
+                                         "co_filename": code.co_filename,
+                                         "co_firstlineno": code.co_firstlineno}
             self.tensor_attrs: dict = {}
 
             def collect_tensor_attrs(m, prefix_atoms: list[str]) -> None:

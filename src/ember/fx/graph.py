@@ -45,8 +45,10 @@ _origin_type_map = {list: typing.List, dict: typing.Dict, set: typing.Set,   # n
 def _custom_builtins() -> dict[str, object]:
     """Objects every generated forward can name (their ``repr`` is not valid Python alone)."""
     from .. import device
+    from ..utils import _pytree as pytree
+    from . import _pytree as fx_pytree
     return {"inf": math.inf, "nan": math.nan, "NoneType": type(None), "torch": _TorchNames({}),
-            "device": device}
+            "device": device, "fx_pytree": fx_pytree, "pytree": pytree}
 
 
 _illegal_names = {k: object() for k in keyword.kwlist}
@@ -159,6 +161,40 @@ class _Namespace:
     def _rename_object(self, obj: object, name: str) -> None:
         self._obj_to_name[obj] = name
         self._used_names.add(name)
+
+
+@dataclass
+class _ParsedStackTrace:
+    """The innermost frame of a node's stack trace."""
+
+    file: str
+    lineno: str
+    name: str
+    code: str
+
+    def get_summary_str(self) -> str:
+        return f"File: {self.file}:{self.lineno} in {self.name}, code: {self.code}"
+
+
+_frame_line = re.compile(r"^File \"(.+)\", line (\d+), in (.+)$")
+
+
+def _parse_stack_trace(stack_trace: str | None,
+                       filter_fn: Callable[[str, str, str], bool] | None = None):
+    """The innermost ``File "...", line N, in name`` frame of ``stack_trace`` (that
+    ``filter_fn(file, name, code)`` accepts) with its code line, or None."""
+    if stack_trace is None:
+        return None
+    lines = stack_trace.strip().split("\n")
+    for idx in range(len(lines) - 2, -1, -1):
+        matches = _frame_line.match(lines[idx].strip())
+        if matches:
+            file, lineno, name = matches.group(1, 2, 3)
+            code = lines[idx + 1].strip()
+            if filter_fn and not filter_fn(file, name, code):
+                continue
+            return _ParsedStackTrace(file, lineno, name, code)
+    return None
 
 
 @dataclass
@@ -317,9 +353,9 @@ class CodeGen:
         def append_stacktrace_summary(node: Node) -> None:
             if node.op in ("placeholder", "output"):
                 return
-            trace = node.stack_trace
-            summary_str = (f"\n# {trace.strip().splitlines()[-1].strip()}\n" if trace
-                           else "\n# No stacktrace found for following nodes\n")
+            parsed = _parse_stack_trace(node.stack_trace) if node.stack_trace else None
+            summary_str = ("\n# " + (parsed.get_summary_str() if parsed else
+                                     "No stacktrace found for following nodes") + "\n")
             if summary_str != summary[0]:
                 summary[0] = summary_str
                 body.append(summary_str)
@@ -405,6 +441,67 @@ class CodeGen:
 {code}"""
         globals_["torch"] = _TorchNames(torch_names)
         return PythonCode(fn_code, globals_)
+
+
+class _PyTreeInfo(typing.NamedTuple):
+    """The parameter names of a function traced with container ``concrete_args``, and the
+    structures of its inputs and output."""
+
+    orig_args: list[str]
+    in_spec: Any
+    out_spec: Any | None
+
+
+class _PyTreeCodeGen(CodeGen):
+    """Code that takes the traced function's own (nested) arguments, flattens them into the
+    placeholders with ``fx_pytree.tree_flatten_spec`` and rebuilds the output's structure."""
+
+    def __init__(self, pytree_info: _PyTreeInfo) -> None:
+        super().__init__()
+        self.pytree_info = pytree_info
+
+    def process_inputs(self, *inputs: Any) -> Any:
+        from ..utils._pytree import arg_tree_leaves
+        return arg_tree_leaves(*inputs)
+
+    def process_outputs(self, out: Any) -> Any:
+        from ..utils._pytree import tree_unflatten
+        if self.pytree_info is None or self.pytree_info.out_spec is None:
+            return out
+        if not isinstance(out, (list, tuple)):
+            out = [out]
+        return tree_unflatten(out, self.pytree_info.out_spec)
+
+    def gen_fn_def(self, free_vars: list[str], maybe_return_annotation: str) -> str:
+        if self.pytree_info is None:
+            return super().gen_fn_def(free_vars, maybe_return_annotation)
+        fn_args = self.pytree_info.orig_args
+        if fn_args and fn_args[0] == "self":
+            free_vars.insert(0, "self")
+        fn_definition = super().gen_fn_def(fn_args[:], maybe_return_annotation)
+        if free_vars:
+            in_spec = self.pytree_info.in_spec
+            fn_signature = f"[{', '.join(fn_args)}], self._in_spec"
+            # when kwargs is present, in_spec is tuple(args, kwargs)
+            if (in_spec.type is tuple and in_spec.num_children == 2
+                    and in_spec.child(0).type is tuple and in_spec.child(1).type is dict):
+                count_args = in_spec.child(0).num_children
+                fn_kwargs = ", ".join(f"'{k}':{v}" for k, v in zip(
+                    in_spec.child(1).context, fn_args[count_args:], strict=False))
+                fn_signature = (f"([{', '.join(fn_args[:count_args])}], {{{fn_kwargs}}}), "
+                                "self._in_spec")
+            annotated = [x for x in free_vars if ":" in x]
+            if annotated:       # ``a: T, b: U = f()`` is no Python: annotations first
+                fn_definition += "\n    " + "".join(x + "; " for x in annotated) + "\n"
+            names = ", ".join(x.split(":")[0].split("#")[0] for x in free_vars)
+            fn_definition += (f"\n    {names}, = "
+                              f"fx_pytree.tree_flatten_spec({fn_signature})")
+        return fn_definition
+
+    def generate_output(self, output_args: Any, repr_fn: Callable[[Any], str] = repr) -> str:
+        if self.pytree_info and self.pytree_info.out_spec:
+            return f"return pytree.tree_unflatten({repr_fn(output_args)}, self._out_spec)"
+        return super().generate_output(output_args, repr_fn)
 
 
 class _InsertPoint:

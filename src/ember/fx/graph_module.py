@@ -3,10 +3,14 @@ from a :class:`~ember.fx.Graph`."""
 
 from __future__ import annotations
 
+import linecache
+import sys
+import traceback
 from typing import Any
 
 from ..nn import Module as _Module
-from .graph import Graph, PythonCode
+from .graph import Graph, PythonCode, _PyTreeCodeGen
+from .node import _PACKAGE_DIR
 from .node import map_aggregate as _map_aggregate
 from .node import map_arg as _map_arg
 
@@ -49,13 +53,83 @@ def _set(module: _Module, field: str, value: Any) -> None:
         setattr(module, field, value)
 
 
+class _EvalCacheLoader:
+    """Keeps the generated sources under their made-up file names, so that tracebacks and
+    ``linecache`` show the generated lines."""
+
+    def __init__(self) -> None:
+        self.eval_cache: dict[str, str] = {}
+        self.next_id = 0
+
+    def cache(self, src: str, globals_: dict, co_fields: dict | None = None) -> str:
+        """Store ``src`` and return its file name (``<eval_with_key>.N from file:line in
+        name`` for code traced from a function)."""
+        key = f"<eval_with_key>.{self.next_id}"
+        self.next_id += 1
+        if co_fields and "co_filename" in co_fields:
+            if "co_firstlineno" not in co_fields or "co_name" not in co_fields:
+                key = co_fields["co_filename"]
+            else:
+                key += (f" from {co_fields['co_filename']}:{co_fields['co_firstlineno']} "
+                        f"in {co_fields['co_name']}")
+        self.eval_cache[key] = src
+        globals_copy = {**globals_, "__file__": key, "__name__": key, "__loader__": self}
+        linecache.lazycache(key, globals_copy)
+        return key
+
+    def get_source(self, module_name: str) -> str | None:
+        """The source stored under ``module_name`` (the loader protocol of PEP 302)."""
+        return self.eval_cache.get(module_name)
+
+
+_loader = _EvalCacheLoader()
 def _forward_from_src(src: str, globals_: dict, co_fields: dict | None = None):
     globals_copy = dict(globals_)
-    filename = "<eval_with_key>"
-    if co_fields:
-        filename = co_fields.get("co_filename", filename)
-    exec(compile(src, filename, "exec"), globals_copy)   # noqa: S102  (the graph's code)
+    key = _loader.cache(src, globals_, co_fields)
+    # dont_inherit: this module's ``from __future__ import annotations`` stays out
+    exec(compile(src, key, "exec", dont_inherit=True), globals_copy)  # noqa: S102
     return globals_copy["forward"]
+
+
+class _WrappedCall:
+    """A GraphModule's ``__call__``: an error raised in the generated code also prints, to
+    stderr, its traceback and the generated lines around the failing one."""
+
+    def __init__(self, cls: type, cls_call) -> None:
+        self.cls = cls
+        self.cls_call = cls_call
+
+    @staticmethod
+    def _generate_error_message(frame_summary: traceback.FrameSummary) -> str:
+        err_lineno = frame_summary.lineno
+        all_src_lines = linecache.getlines(frame_summary.filename)
+        custom_msg = ("Call using an FX-traced Module, "
+                      f"line {err_lineno} of the traced Module's generated forward function:")
+        before_err = "".join(all_src_lines[err_lineno - 2:err_lineno])
+        marker = "~" * len(frame_summary.line) + "~~~ <--- HERE"
+        err_and_after_err = "\n".join(all_src_lines[err_lineno:err_lineno + 2])
+        return "\n".join([traceback.format_exc(), custom_msg, before_err, marker,
+                          err_and_after_err])
+
+    def __call__(self, obj: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            if self.cls_call is not None:
+                return self.cls_call(obj, *args, **kwargs)
+            # looked up at each call: a trace patches Module.__call__
+            return super(self.cls, obj).__call__(*args, **kwargs)
+        except Exception as e:
+            # the innermost frame outside the library's own (torch's operators are C code)
+            frames = traceback.StackSummary.extract(traceback.walk_tb(e.__traceback__))
+            topmost = next((f for f in reversed(frames)
+                            if not f.filename.startswith(_PACKAGE_DIR)), frames[-1])
+            if "eval_with_key" in topmost.filename:
+                print(_WrappedCall._generate_error_message(topmost), file=sys.stderr)
+                raise e.with_traceback(None)  # noqa: B904
+            raise
+
+
+def _call_wrapped(self, *args: Any, **kwargs: Any) -> Any:
+    return self._wrapped_call(self, *args, **kwargs)
 
 
 def _print_readable(module, module_name: str, print_output: bool) -> str:
@@ -89,11 +163,13 @@ def _graph_records(graph: Graph) -> list[tuple]:
             for n in graph.nodes]
 
 
-def _rebuild_graph_module(body: dict, records: list[tuple]) -> GraphModule:
+def _rebuild_graph_module(body: dict, records: list[tuple], codegen=None) -> GraphModule:
     """Unpickle a GraphModule: its attributes and the graph rebuilt from its records."""
     root = _Module()
     root.__dict__.update(body)
     graph = Graph()
+    if codegen is not None:
+        graph._codegen = codegen
     env: dict = {}
 
     def resolve(a):
@@ -174,11 +250,18 @@ class GraphModule(_Module):
 
     def recompile(self) -> PythonCode:
         """Regenerate ``forward`` (and ``code``) from ``graph``."""
+        if isinstance(self._graph._codegen, _PyTreeCodeGen):
+            self._in_spec = self._graph._codegen.pytree_info.in_spec
+            self._out_spec = self._graph._codegen.pytree_info.out_spec
         python_code = self._graph.python_code(root_module="self")
         self._code = python_code.src
         cls = type(self)
         cls.forward = _forward_from_src(self._code, python_code.globals,
                                         self._graph._co_fields)
+        if "_wrapped_call" not in vars(cls):
+            cls._wrapped_call = _WrappedCall(cls, cls.__call__ if "__call__" in vars(cls)
+                                             else None)
+        cls.__call__ = _call_wrapped
         return python_code
 
     def add_submodule(self, target: str, m: _Module) -> bool:
@@ -249,7 +332,9 @@ class GraphModule(_Module):
         # attributes and its graph (as torch does, under the class name GraphModule)
         body = self.__dict__.copy()
         del body["_graph"]
-        return _rebuild_graph_module, (body, _graph_records(self._graph))
+        codegen = self._graph._codegen
+        return _rebuild_graph_module, (body, _graph_records(self._graph),
+                                       codegen if isinstance(codegen, _PyTreeCodeGen) else None)
 
     def __deepcopy__(self, memo: dict) -> GraphModule:
         import copy

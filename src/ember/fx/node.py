@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import functools as _functools
+import os as _os
 import re as _re
 import types
 import typing
@@ -18,6 +19,8 @@ Target = Callable[..., Any] | str
 Argument = Any
 
 _PACKAGE = __package__.rpartition(".")[0]      # ember
+# the library's own files (left out of user stack traces)
+_PACKAGE_DIR = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__))) + _os.sep
 _legal_ops = dict.fromkeys(
     ["call_function", "call_method", "get_attr", "call_module", "placeholder", "output"])
 

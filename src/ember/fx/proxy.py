@@ -8,11 +8,12 @@ import copy
 import dis
 import inspect
 import operator
+import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from .graph import Graph, magic_methods, reflectable_magic_methods
-from .node import Node, map_arg
+from .node import _PACKAGE_DIR, Node, map_arg
 
 __all__ = ["TracerBase", "GraphAppendingTracer", "TraceError", "Proxy", "Attribute",
            "ParameterProxy", "Scope", "ScopeContextManager"]
@@ -58,6 +59,8 @@ class TracerBase:
 
     graph: Graph
     record_stack_traces = False
+    # with record_stack_traces, keep only the frames of ``forward`` functions
+    _record_forward_stack_traces_only = False
     check_mutable_operations = False
     trace_asserts = False
     proxy_buffer_attributes = False
@@ -73,7 +76,26 @@ class TracerBase:
             self.node_name_to_scope[node.name] = (scope.module_path, scope.module_type)
         if getattr(self, "module_stack", None):
             node.meta["nn_module_stack"] = copy.copy(self.module_stack)
+        if self.record_stack_traces and not node.stack_trace:
+            user_stack_summary = self._filter_traceback_frames(traceback.StackSummary.from_list(
+                [(f.filename, f.lineno, f.name, f.line) for f in traceback.extract_stack()]))
+            if user_stack_summary:
+                node.stack_trace = "".join(user_stack_summary.format()).strip()
         return node
+
+    def _filter_traceback_frames(
+            self, user_stack_summary: traceback.StackSummary) -> traceback.StackSummary:
+        """The frames a node's ``stack_trace`` keeps: from the first ``forward`` on (none
+        without one), or only the ``forward`` frames with ``_record_forward_stack_traces_only``;
+        never the library's own."""
+        if self._record_forward_stack_traces_only:
+            user_frames = [f for f in user_stack_summary if f.name == "forward"]
+        else:
+            first_forward = next((i for i, f in enumerate(user_stack_summary)
+                                  if f.name == "forward"), None)
+            user_frames = [] if first_forward is None else user_stack_summary[first_forward:]
+        return traceback.StackSummary.from_list(
+            [f for f in user_frames if not f.filename.startswith(_PACKAGE_DIR)])
 
     def proxy(self, node: Node) -> Proxy:
         """Wrap ``node`` in a :class:`Proxy` of this tracer."""

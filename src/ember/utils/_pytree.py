@@ -241,6 +241,10 @@ class TreeSpec:
     def __setattr__(self, name, value):
         raise dataclasses.FrozenInstanceError(f"cannot assign to field '{name}'")
 
+    def __reduce__(self):
+        # frozen: copies and pickles are built anew, not assigned to
+        return TreeSpec, (self.type, self._context, self._children)
+
     def __repr__(self, indent: int = 0) -> str:
         text = f"TreeSpec({self.type.__name__}, {self._context}, ["
         if self.num_children > 0:
@@ -369,6 +373,9 @@ class LeafSpec(TreeSpec):
 
     def __init__(self) -> None:
         super().__init__(None, None, [])
+
+    def __reduce__(self):
+        return LeafSpec, ()
 
     def __repr__(self, indent: int = 0) -> str:
         return "*"
