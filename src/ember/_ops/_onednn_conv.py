@@ -28,6 +28,7 @@ import functools
 import math
 import os
 import weakref
+from _thread import _local as _thread_local
 
 import numpy as np
 
@@ -1203,9 +1204,8 @@ def _position_chains(cols, g, shares):
     panel = _panel()
     slots = _slots(op, panel)
     step = panel - slots
-    gemm, one, zero, ptr = _sgemm()
+    gemm, one, zero, _ = _sgemm()
     size = _F32.itemsize
-    eye = np.eye(slots, dtype=_F32)[:, None]
 
     def share(a, b):
         length = b - a
@@ -1215,16 +1215,9 @@ def _position_chains(cols, g, shares):
         # first panel takes as its carry (a panel's slots are written before they are read)
         piece = nseg if (rp + op) * nseg * panel * size <= 4 * _CACHE_BYTES \
             else max(1, _CACHE_BYTES // ((rp + op) * panel * size))
-        ax = _gemm.aligned_empty((rp, piece + 1, panel), _F32)
-        gx = _gemm.aligned_empty((op, piece, panel), _F32)
-        ax[r:] = 0
-        gx[o:] = 0
-        gx.reshape(op // slots, slots, piece, panel)[..., :slots] = eye
-        groups = range(0, op, slots)
-        carry = np.zeros((len(groups), rp, slots), _F32)
+        ax, gx, a_panels, b_panels = _panel_buffers(r, o, rp, op, piece, panel, slots)
+        carry = np.zeros((len(a_panels), rp, slots), _F32)
         lda, ldb = piece * panel, (piece + 1) * panel
-        pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
-        panels = [ptr(pb + s * stride) for s in range(piece + 1)]
         with _gemm.one_thread():         # small products: MKL's threads would only wait
             for s0 in range(0, nseg, piece):
                 p0 = a + s0 * step
@@ -1236,14 +1229,14 @@ def _position_chains(cols, g, shares):
                         body[:, :full] = src[:, p0:p0 + full * step].reshape(rows, full, step)
                     if rem:
                         body[:, full, :rem] = src[:, p0 + full * step:p1]
-                kks = [panel] * full + ([slots + rem] if rem else [])
-                for q, j0 in enumerate(groups):
+                calls = list(zip([panel] * full + ([slots + rem] if rem else []), b_panels,
+                                 b_panels[1:]))
+                for q, group in enumerate(a_panels):
                     ax[:, 0, :slots] = carry[q]
-                    base = pa + j0 * lda * size
-                    for s, kk in enumerate(kks):
-                        gemm(102, 112, 111, slots, rp, kk, one, ptr(base + s * stride), lda,
-                             panels[s], ldb, zero, panels[s + 1], ldb)
-                    carry[q] = ax[:, len(kks), :slots]
+                    for pa, (kk, pb, pc) in zip(group, calls):
+                        gemm(102, 112, 111, slots, rp, kk, one, pa, lda, pb, ldb, zero, pc,
+                             ldb)
+                    carry[q] = ax[:, len(calls), :slots]
         return carry.transpose(0, 2, 1).reshape(op, rp)
 
     # the shares on threads of their own, as oneDNN's, where each call is long enough that
@@ -1279,6 +1272,40 @@ def _sgemm():
         _SGEMM[:] = [_gemm._raw_gemm(_F32)[0], ctypes.c_float(1.0), ctypes.c_float(0.0),
                      ctypes.c_void_p]
     return _SGEMM
+
+
+_PANELS = _thread_local()    # per thread: {sizes: the panel buffers of the last few sizes}
+_PANELS_KEPT = 4
+
+
+def _panel_buffers(r, o, rp, op, piece, panel, slots):
+    """:func:`_position_chains`' panel buffers for one thread: ``ax`` (rp, piece + 1, panel),
+    its rows past ``r`` zero; ``gx`` (op, piece, panel), its rows past ``o`` zero and each
+    panel led by the identity terms of its group of ``slots`` channels; and the pointers
+    of every call's operands (per group the panels of ``gx``, and the panels of ``ax``).
+    The calls write only the panels' slots and the bodies of the first ``r`` and ``o`` rows,
+    so the buffers are kept for the next gradient of these sizes (a training step's) and
+    the zeros, the identities and the pointers are made once."""
+    kept = _PANELS.__dict__.setdefault("kept", {})
+    key = (r, o, rp, op, piece, panel, slots)
+    bufs = kept.pop(key, None)
+    if bufs is None:
+        ax = _gemm.aligned_empty((rp, piece + 1, panel), _F32)
+        gx = _gemm.aligned_empty((op, piece, panel), _F32)
+        ax[r:] = 0
+        gx[o:] = 0
+        gx.reshape(op // slots, slots, piece, panel)[..., :slots] = \
+            np.eye(slots, dtype=_F32)[:, None]
+        size = _F32.itemsize
+        pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
+        ptr = _sgemm()[3]
+        a_panels = [[ptr(pa + j0 * piece * stride + s * stride) for s in range(piece)]
+                    for j0 in range(0, op, slots)]
+        bufs = ax, gx, a_panels, [ptr(pb + s * stride) for s in range(piece + 1)]
+        if len(kept) >= _PANELS_KEPT:
+            del kept[next(iter(kept))]
+    kept[key] = bufs                     # the most recent last
+    return bufs
 
 
 def _positions(a):
