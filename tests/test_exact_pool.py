@@ -101,6 +101,24 @@ def test_max_pool2d_backward(dt, shape, kw):
     check(lambda lib, x: F(lib).max_pool2d(x, **kw), shape, dt)
 
 
+def test_max_pool2d_repeated_sizes():
+    """Pools of sizes seen before (their windows and offsets are kept): values and indices
+    are torch's whatever the data, ties, NaNs and padded windows whose maximum is -inf."""
+    rng = np.random.default_rng(5)
+    for step in range(6):
+        a = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+        if step % 3 == 1:
+            a[0, 1, 2:4, 2:6] = 1.5                 # ties: the first in scan order
+            a[1, 2, 5, 5] = np.nan
+        elif step % 3 == 2:
+            a[:, :, :2, :2] = -np.inf               # a padded window whose maximum is -inf
+        for kw in (dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1)):
+            got, want = (F(lib).max_pool2d(lib.from_numpy(a), return_indices=True, **kw)
+                         for lib in (ember, torch))
+            bits_equal(want[0], got[0])
+            assert np.array_equal(got[1].numpy(), want[1].numpy())
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 def test_max_pool3d_and_adaptive_max_backward(dt):
     check(lambda lib, x: F(lib).max_pool3d(x, 3, 1, 1), (1, 2, 5, 6, 5), dt)
