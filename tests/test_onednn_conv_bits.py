@@ -32,6 +32,9 @@ FORWARD = [
     ((4, 3, 64, 64), (16, 3, 11, 11), {"stride": 4, "padding": 2}),
     ((8, 1, 20, 20), (6, 1, 5, 5), {}),                         # LeNet
     ((8, 6, 12, 12), (16, 6, 5, 5), {}),
+    # input gradients of 400 taps into 3 and 10 channels: chains carried 4 and 12 wide
+    ((4, 3, 12, 12), (16, 3, 5, 5), {"padding": 1}),
+    ((4, 10, 12, 12), (16, 10, 5, 5), {}),
     ((2, 20, 3, 3), (7, 20, 3, 3), {"padding": 1}),             # fewer than 16 positions
     ((40, 1, 33, 51), (4, 1, 3, 3), {"padding": 1}),
     ((32, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}),

@@ -265,8 +265,11 @@ def _chain(cols, wm, res, beta, panel, start=None):
     if start is None and k <= panel:
         _gemm.gemm(False, False, m, o, k, 1.0, cols, m, wm, k, beta, res, m)
         return True
-    if o % _LANES:                       # the carried sums go 16 channels a call
-        wm16 = _gemm.aligned_empty((_div_up(o, _LANES) * _LANES, k), _F32, zero=True)
+    # the carried sums go 16 channels a call; 4, 8 or 12 channels (MKL's narrower general
+    # kernels, as fast per call as their width) in one call of their own width
+    lanes = o if o < _LANES and o % 4 == 0 else _LANES
+    if o % lanes:
+        wm16 = _gemm.aligned_empty((_div_up(o, lanes) * lanes, k), _F32, zero=True)
         wm16[:o] = wm
         wm = wm16
     acc = _gemm.aligned_empty((wm.shape[0], m), _F32)
@@ -277,26 +280,26 @@ def _chain(cols, wm, res, beta, panel, start=None):
         acc[:o] = start
         acc[o:] = 0
         first = 0
-    step = panel - _LANES
+    step = panel - lanes
     for k0 in range(first, k, step):
         if not np.isfinite(acc).all():
             return False                 # 0 * inf in the identity terms would give NaN
         k1 = min(k, k0 + step)
-        kk = _LANES + k1 - k0
-        if k0 >= _LANES:
+        kk = lanes + k1 - k0
+        if k0 >= lanes:
             # the sums carried go into the rows just before the panel's, whose terms the
             # earlier calls have taken: the panel is read where it lies, not copied
-            ext = cols[k0 - _LANES:k1]
+            ext = cols[k0 - lanes:k1]
         else:
             ext = _gemm.aligned_empty((kk, m), _F32)
-            ext[_LANES:] = cols[k0:k1]
-        wext = _gemm.aligned_empty((_LANES, kk), _F32)
-        wext[:, :_LANES] = _EYE
-        for j in range(0, wm.shape[0], _LANES):
-            ext[:_LANES] = acc[j:j + _LANES]
-            wext[:, _LANES:] = wm[j:j + _LANES, k0:k1]
-            _gemm.gemm(False, False, m, _LANES, kk, 1.0, ext, m, wext, kk, 0.0,
-                       acc[j:j + _LANES], m)
+            ext[lanes:] = cols[k0:k1]
+        wext = _gemm.aligned_empty((lanes, kk), _F32)
+        wext[:, :lanes] = _EYE[:lanes, :lanes]
+        for j in range(0, wm.shape[0], lanes):
+            ext[:lanes] = acc[j:j + lanes]
+            wext[:, lanes:] = wm[j:j + lanes, k0:k1]
+            _gemm.gemm(False, False, m, lanes, kk, 1.0, ext, m, wext, kk, 0.0,
+                       acc[j:j + lanes], m)
     if beta:
         np.add(acc[:o], res, out=res)
     else:
