@@ -345,16 +345,19 @@ class _Taps:
         self.out = ((hp - dh * (kernel[0] - 1) - 1) // stride[0] + 1,
                     (wp - dw * (kernel[1] - 1) - 1) // stride[1] + 1)
         self.n, self.kernel, self.wp = n, kernel, wp
-        taps = [(a, b) for a in range(kernel[0]) for b in range(kernel[1])]
-        if flip:
-            taps = [(kernel[0] - 1 - a, kernel[1] - 1 - b) for a, b in taps]
         self.wide = stride == (1, 1) and wp <= 1.25 * self.out[1]
         if self.wide:
             self.length = self.out[0] * wp
-            self.offs = [a * dh * wp + b * dw for a, b in taps]
-            buf = np.zeros((n, c, max(hp * wp, max(self.offs) + self.length)), _F32)
+            last = (kernel[0] - 1) * dh * wp + (kernel[1] - 1) * dw   # the last tap's run
+            buf = np.zeros((n, c, max(hp * wp, last + self.length)), _F32)
             buf[:, :, :hp * wp].reshape(n, c, hp, wp)[:, :, ph:ph + h, pw:pw + w] = x
-            self.buf = buf
+            # every tap's run at once: (kh, kw, N, C, positions), a kernel row dh rows and
+            # a kernel column dw elements on (flipped: back from the last tap)
+            s = buf.strides
+            tap = (dh * wp * s[2], dw * s[2])
+            self.runs = np.lib.stride_tricks.as_strided(
+                buf[:, :, last:] if flip else buf, tuple(kernel) + (n, c, self.length),
+                tuple(-t if flip else t for t in tap) + s, writeable=False)
         else:
             self.length = self.out[0] * self.out[1]
             win, _ = _windows(x, kernel, stride, pad, dilation)
@@ -364,10 +367,7 @@ class _Taps:
         """``dst`` (kh, kw, cb, images, positions): channels ``c0:c0 + cb`` of the images
         ``images`` (a slice) under each tap."""
         if self.wide:
-            kw = self.kernel[1]
-            for t, off in enumerate(self.offs):
-                dst[t // kw, t % kw] = self.buf[images, c0:c0 + cb, off:off + self.length] \
-                    .transpose(1, 0, 2)
+            dst[...] = self.runs[:, :, images, c0:c0 + cb].transpose(0, 1, 3, 2, 4)
         else:
             nb = dst.shape[3]
             dst.reshape(self.kernel + (cb, nb) + self.out)[...] = \
