@@ -119,6 +119,20 @@ def test_max_pool2d_repeated_sizes():
             assert np.array_equal(got[1].numpy(), want[1].numpy())
 
 
+def test_max_pool_backward_of_negative_zeros():
+    """torch adds each window's gradient onto +0 (-0 arrives as +0), where max_unpool stores
+    its values as they are (-0 stays -0)."""
+    a = data((2, 3, 6, 6), np.float32)
+    res = []
+    for lib in (torch, ember):
+        x = lib.from_numpy(a.copy()).requires_grad_()
+        y, idx = F(lib).max_pool2d(x, 2, return_indices=True)
+        y.backward(lib.full(tuple(y.shape), -0.0))
+        res.append((x.grad, F(lib).max_unpool2d(lib.full(tuple(y.shape), -0.0), idx, 2)))
+    bits_equal(res[0][0], res[1][0])
+    bits_equal(res[0][1], res[1][1])
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 def test_max_pool3d_and_adaptive_max_backward(dt):
     check(lambda lib, x: F(lib).max_pool3d(x, 3, 1, 1), (1, 2, 5, 6, 5), dt)

@@ -1690,11 +1690,12 @@ def _gather_flat(x, indices, nd):
     return x.reshape(-1).take(indices + _plane_offsets(tuple(x.shape[:x.ndim - nd]), p, nd))
 
 
-def _scatter_flat(g, indices, sizes, nd, unique=False):
+def _scatter_flat(g, indices, sizes, nd, unique=False, store=False):
     """The adjoint of :func:`_gather_flat`: ``g`` added into zeros of ``sizes`` at ``indices``.
 
     ``unique``: no two windows share an element (non-overlapping pooling), so one vectorised
-    assignment replaces the accumulation.
+    assignment replaces the accumulation (of each value onto +0, which turns -0 into +0 as
+    torch's ``+=`` does); ``store``: the values stored as they are (max_unpool's writes).
     """
     lead = tuple(sizes[:len(sizes) - nd])
     p = math.prod(sizes[len(sizes) - nd:])
@@ -1702,7 +1703,7 @@ def _scatter_flat(g, indices, sizes, nd, unique=False):
     flat = (indices + _plane_offsets(lead, p, nd)).ravel()
     if unique:
         out = xp.zeros(total, g.dtype)
-        out[flat] = g.ravel()
+        out[flat] = g.ravel() if store else g.ravel() + g.dtype.type(0)
         return out.reshape(sizes)
     out = xp.zeros(total, g.dtype)
     np.add.at(out, flat, g.ravel())       # one by one in the windows' order, as torch adds
