@@ -32,8 +32,11 @@ from _thread import _local as _thread_local
 
 import numpy as np
 
+from .. import _lazy
+from .. import _memory_format as _mf
 from . import _exact, _gemm, _onednn
 
+_backend = _lazy.defer(globals(), "_backend", "ember.backends.mkldnn")   # its flag, read each call
 _F32 = np.dtype(np.float32)
 _LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe least size
 _PANEL: list = []           # [the longest FMA chain one MKL sgemm computes], once probed
@@ -49,13 +52,13 @@ def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
     """ATen's ``ConvParams::use_mkldnn`` for a float32 CPU input of ``shape`` (1-d viewed as
     2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough
     for ATen's own kernels, or ``backends.mkldnn.enabled`` is off."""
-    from ..backends import mkldnn
-    return mkldnn.enabled and _use_mkldnn_sizes(shape, wshape, stride, dilation, groups,
-                                                threads)
+    return _backend.enabled and _use_mkldnn_sizes(tuple(shape), tuple(wshape), tuple(stride),
+                                                  tuple(dilation), groups, threads)
 
 
+@functools.lru_cache(maxsize=256)
 def _use_mkldnn_sizes(shape, wshape, stride, dilation, groups, threads: int) -> bool:
-    """:func:`use_mkldnn`'s test of the sizes."""
+    """:func:`use_mkldnn`'s test of the sizes (tuples; cached: a function of them alone)."""
     k = tuple(wshape[2:]) if len(wshape) > 3 else (1,) + tuple(wshape[2:])
     spatial = tuple(shape[2:]) if len(shape) > 3 else (1,) + tuple(shape[2:])
     if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or shape[0] >= 16
@@ -138,10 +141,9 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
             grouped=False, mkldnn=True) -> bool:
     """The sizes' part of :func:`direct_forward` (groups only where ``grouped``; ATen's
     choice of oneDNN for ``shape`` too where ``mkldnn``)."""
-    from ..backends import mkldnn as backend
     return (_direct_sizes(tuple(shape), tuple(wshape), tuple(stride), tuple(padding),
                           tuple(dilation), groups, threads, grouped,
-                          mkldnn and backend.enabled, mkldnn)
+                          mkldnn and _backend.enabled, mkldnn)
             and _onednn.avx512() and _panel() > 0)
 
 
@@ -175,7 +177,6 @@ def _direct_sizes(shape, wshape, stride, padding, dilation, groups, threads, gro
 def _plain(*arrays) -> bool:
     """float32 arrays that torch would not lay out channels-last (oneDNN's brgemm
     convolution takes those)."""
-    from .. import _memory_format as _mf
     return all(a.dtype == _F32 and (a.flags.c_contiguous
                                     or _mf.suggest(a) is _mf.contiguous_format)
                for a in arrays)
@@ -1049,11 +1050,17 @@ def _avx2_weights(ic, oc, groups) -> bool:
 
 
 def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    return (_direct(shape, wshape, stride, padding, dilation, groups, threads, grouped=True)
+            and _weights_sizes(tuple(shape), tuple(wshape), tuple(stride), tuple(padding),
+                               tuple(dilation), groups))
+
+
+@functools.lru_cache(maxsize=256)
+def _weights_sizes(shape, wshape, stride, padding, dilation, groups) -> bool:
+    """:func:`_weights_kernel`'s test of the sizes past the direct kernel's (tuples; cached:
+    a function of them alone)."""
     if groups != 1 and _group_block(shape[1] // groups, wshape[0] // groups) < 8:
         return False                     # 4-channel blocks: oneDNN's gemm kernel
-    if not _direct(shape, wshape, stride, padding, dilation, groups, threads,
-                   grouped=True):
-        return False
     mb, ic, oc, (ih, iw), (oh, ow), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = \
         _wgeometry(shape, wshape, stride, padding, dilation)
     if kw > 14:
