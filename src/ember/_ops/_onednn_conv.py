@@ -270,9 +270,9 @@ def _chain(cols, wm, res, beta, panel, start=None):
     # kernels, as fast per call as their width) in one call of their own width
     lanes = o if o < _LANES and o % 4 == 0 else _LANES
     if o % lanes:
-        wm16 = _gemm.aligned_empty((_div_up(o, lanes) * lanes, k), _F32, zero=True)
-        wm16[:o] = wm
-        wm = wm16
+        padded = _gemm.aligned_empty((_div_up(o, lanes) * lanes, k), _F32, zero=True)
+        padded[:o] = wm
+        wm = padded
     acc = _gemm.aligned_empty((wm.shape[0], m), _F32)
     if start is None:
         _gemm.gemm(False, False, m, wm.shape[0], panel, 1.0, cols, m, wm, k, 0.0, acc, m)
@@ -349,7 +349,7 @@ class _Taps:
         self.wide = stride == (1, 1) and wp <= 1.25 * self.out[1]
         if self.wide:
             self.length = self.out[0] * wp
-            last = (kernel[0] - 1) * dh * wp + (kernel[1] - 1) * dw   # the last tap's run
+            last = (kernel[0] - 1) * dh * wp + (kernel[1] - 1) * dw   # the last tap's start
             buf = np.zeros((n, c, max(hp * wp, last + self.length)), _F32)
             buf[:, :, :hp * wp].reshape(n, c, hp, wp)[:, :, ph:ph + h, pw:pw + w] = x
             # every tap's run at once: (kh, kw, N, C, positions), a kernel row dh rows and
