@@ -119,6 +119,25 @@ def test_max_pool2d_repeated_sizes():
             assert np.array_equal(got[1].numpy(), want[1].numpy())
 
 
+@pytest.mark.parametrize("dt", ["bfloat16", "float16"])
+def test_max_pool2d_reduced_types(dt):
+    """bfloat16 and float16 inputs (NaN, and padded windows whose maximum is -inf): torch's
+    values, indices and gradient."""
+    a = data((2, 3, 7, 7), np.float32)
+    a[0, 0, :2, :2] = -np.inf
+    a[1, 2, 3, 3] = np.nan
+    for kw in (dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1)):
+        res = []
+        for lib in (torch, ember):
+            x = lib.from_numpy(a.copy()).to(getattr(lib, dt)).requires_grad_()
+            y, idx = F(lib).max_pool2d(x, return_indices=True, **kw)
+            y.backward(lib.ones_like(y))
+            assert y.dtype == x.dtype and x.grad.dtype == x.dtype
+            res.append((y.float(), idx, x.grad.float()))      # (widened exactly)
+        for want, got in zip(*res):
+            bits_equal(want, got)
+
+
 def test_max_pool_backward_of_negative_zeros():
     """torch adds each window's gradient onto +0 (-0 arrives as +0), where max_unpool stores
     its values as they are (-0 stays -0)."""

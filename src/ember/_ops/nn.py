@@ -1594,7 +1594,8 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
     out, pads, windows, offs, starts = _max_pool_plan(sp, x.shape[1], tuple(kernel),
                                                       tuple(stride), tuple(padding),
                                                       tuple(dilation), ceil_mode)
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    floating = x.dtype.kind == "f" or x.dtype in D.REDUCED
+    fill = -np.inf if floating else np.iinfo(x.dtype).min
     xpad = _pad_np(x, pads, fill) if pads is not None else x
     views = [xpad[w] for w in windows]
     if len(views) == 1:
@@ -1603,7 +1604,7 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
         best = xp.maximum(views[0], views[1])
         for v in views[2:]:
             xp.maximum(best, v, out=best)
-    if best.size and ((x.dtype.kind == "f" and np.isnan(best).any())
+    if best.size and ((floating and np.isnan(best).any())
                       or (pads is not None and (best == fill).any())):
         return _max_pool_scan(xpad, x.dtype, out, kernel, stride, padding, dilation, sp)
     # the first offset equal to the maximum: k = how many leading offsets differ from it
@@ -1650,8 +1651,8 @@ def _max_pool_scan(xpad, dtype, out, kernel, stride, padding, dilation, sp):
     nd = len(kernel)
     win = _windows(xpad, out, kernel, stride, dilation)
     offsets = list(np.ndindex(*kernel))
-    best = np.full(win.shape[:2 + nd], -np.inf if dtype.kind == "f" else np.iinfo(dtype).min,
-                   dtype)
+    floating = dtype.kind == "f" or dtype in D.REDUCED
+    best = np.full(win.shape[:2 + nd], -np.inf if floating else np.iinfo(dtype).min, dtype)
     arg = np.zeros(best.shape, np.int32)
     for i in range(nd):
         # the first kernel index of each window inside the input along dim i
@@ -1661,7 +1662,7 @@ def _max_pool_scan(xpad, dtype, out, kernel, stride, padding, dilation, sp):
     for k, off in enumerate(offsets):
         cand = win[(Ellipsis,) + off]
         take = cand > best
-        if dtype.kind == "f":
+        if floating:
             take |= np.isnan(cand)
         best = np.where(take, cand, best)
         arg = np.where(take, np.int32(k), arg)
