@@ -101,6 +101,57 @@ def test_max_pool2d_backward(dt, shape, kw):
     check(lambda lib, x: F(lib).max_pool2d(x, **kw), shape, dt)
 
 
+def test_max_pool2d_repeated_sizes():
+    """Pools of sizes seen before (their windows and offsets are kept): values and indices
+    are torch's whatever the data, ties, NaNs and padded windows whose maximum is -inf."""
+    rng = np.random.default_rng(5)
+    for step in range(6):
+        a = rng.standard_normal((2, 3, 8, 8)).astype(np.float32)
+        if step % 3 == 1:
+            a[0, 1, 2:4, 2:6] = 1.5                 # ties: the first in scan order
+            a[1, 2, 5, 5] = np.nan
+        elif step % 3 == 2:
+            a[:, :, :2, :2] = -np.inf               # a padded window whose maximum is -inf
+        for kw in (dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1)):
+            got, want = (F(lib).max_pool2d(lib.from_numpy(a), return_indices=True, **kw)
+                         for lib in (ember, torch))
+            bits_equal(want[0], got[0])
+            assert np.array_equal(got[1].numpy(), want[1].numpy())
+
+
+@pytest.mark.parametrize("dt", ["bfloat16", "float16"])
+def test_max_pool2d_reduced_types(dt):
+    """bfloat16 and float16 inputs (NaN, and padded windows whose maximum is -inf): torch's
+    values, indices and gradient."""
+    a = data((2, 3, 7, 7), np.float32)
+    a[0, 0, :2, :2] = -np.inf
+    a[1, 2, 3, 3] = np.nan
+    for kw in (dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1)):
+        res = []
+        for lib in (torch, ember):
+            x = lib.from_numpy(a.copy()).to(getattr(lib, dt)).requires_grad_()
+            y, idx = F(lib).max_pool2d(x, return_indices=True, **kw)
+            y.backward(lib.ones_like(y))
+            assert y.dtype == x.dtype and x.grad.dtype == x.dtype
+            res.append((y.float(), idx, x.grad.float()))      # (widened exactly)
+        for want, got in zip(*res):
+            bits_equal(want, got)
+
+
+def test_max_pool_backward_of_negative_zeros():
+    """torch adds each window's gradient onto +0 (-0 arrives as +0), where max_unpool stores
+    its values as they are (-0 stays -0)."""
+    a = data((2, 3, 6, 6), np.float32)
+    res = []
+    for lib in (torch, ember):
+        x = lib.from_numpy(a.copy()).requires_grad_()
+        y, idx = F(lib).max_pool2d(x, 2, return_indices=True)
+        y.backward(lib.full(tuple(y.shape), -0.0))
+        res.append((x.grad, F(lib).max_unpool2d(lib.full(tuple(y.shape), -0.0), idx, 2)))
+    bits_equal(res[0][0], res[1][0])
+    bits_equal(res[0][1], res[1][1])
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 def test_max_pool3d_and_adaptive_max_backward(dt):
     check(lambda lib, x: F(lib).max_pool3d(x, 3, 1, 1), (1, 2, 5, 6, 5), dt)

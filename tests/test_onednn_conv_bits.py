@@ -32,6 +32,9 @@ FORWARD = [
     ((4, 3, 64, 64), (16, 3, 11, 11), {"stride": 4, "padding": 2}),
     ((8, 1, 20, 20), (6, 1, 5, 5), {}),                         # LeNet
     ((8, 6, 12, 12), (16, 6, 5, 5), {}),
+    # input gradients of 400 taps into 3 and 10 channels: chains carried 4 and 12 wide
+    ((4, 3, 12, 12), (16, 3, 5, 5), {"padding": 1}),
+    ((4, 10, 12, 12), (16, 10, 5, 5), {}),
     ((2, 20, 3, 3), (7, 20, 3, 3), {"padding": 1}),             # fewer than 16 positions
     ((40, 1, 33, 51), (4, 1, 3, 3), {"padding": 1}),
     ((32, 8, 14, 14), (16, 8, 3, 3), {"padding": 1}),
@@ -286,6 +289,30 @@ def test_nonfinite_weight_gradient_falls_back(bad):
     got, want = grads[1], grads[0]
     assert np.array_equal(np.isnan(got), np.isnan(want))
     assert np.array_equal(np.isinf(got), np.isinf(want))
+
+
+def test_weight_gradient_panels_kept_between_calls():
+    """The weight gradient's panel buffers are kept for the next gradient of the same sizes:
+    one spoilt by a NaN, then others of those sizes and of sizes between them, all give
+    torch's bits (nothing of an earlier call is read)."""
+    rng = np.random.default_rng(8)
+    w = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
+    shapes = [(4, 3, 12, 12), (4, 3, 12, 12), (2, 3, 9, 9), (4, 3, 12, 12), (2, 3, 9, 9)]
+    for i, xs in enumerate(shapes):
+        x = rng.standard_normal(xs).astype(np.float32)
+        g = rng.standard_normal((xs[0], 8) + xs[2:]).astype(np.float32)
+        if i == 0:
+            g[1, 2, 5, 6] = np.nan
+            assert _onednn_conv.backward_weights(x, g, w.shape, (1, 1), (1, 1), (1, 1),
+                                                 1) is None
+            continue
+        grads = []
+        for lib in (torch, ember):
+            wt = lib.from_numpy(w).requires_grad_()
+            lib.nn.functional.conv2d(lib.from_numpy(x), wt, padding=1).backward(
+                lib.from_numpy(g))
+            grads.append(wt.grad.numpy())
+        _same_bits(grads[1], grads[0])
 
 
 def test_mkldnn_disabled_takes_atens_slow_path():

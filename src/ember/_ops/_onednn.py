@@ -7,6 +7,7 @@ intervals, 2 mantissa bits each). oneDNN picks its ISA from the CPU alone
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
@@ -47,8 +48,10 @@ _IDX_BIAS = np.int64(0xc21fffff)
 _RBOUND = np.uint32(0x40b15cee).view(_f32)          # 5.5419...: erf(x / sqrt 2) is 1 above
 
 
+@functools.cache
 def avx512() -> bool:
-    """Whether oneDNN runs its AVX512 kernels here."""
+    """Whether oneDNN runs its AVX512 kernels here (read once, as oneDNN reads its ISA
+    setting once a process)."""
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA") or os.environ.get("DNNL_MAX_CPU_ISA") or ""
     cap = cap.strip().upper()
     if cap and cap != "ALL" and not cap.startswith("AVX512") and not cap.startswith("AVX10"):

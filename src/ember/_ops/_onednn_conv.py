@@ -27,11 +27,15 @@ import functools
 import math
 import os
 import weakref
+from _thread import _local as _thread_local
 
 import numpy as np
 
+from .. import _lazy
+from .. import _memory_format as _mf
 from . import _exact, _gemm, _onednn
 
+_backend = _lazy.defer(globals(), "_backend", "ember.backends.mkldnn")   # its flag, read each call
 _F32 = np.dtype(np.float32)
 _LANES = 16                 # AVX512 floats: oneDNN's channel block; MKL's safe least size
 _PANEL: list = []           # [the longest FMA chain one MKL sgemm computes], once probed
@@ -47,13 +51,13 @@ def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
     """ATen's ``ConvParams::use_mkldnn`` for a float32 CPU input of ``shape`` (1-d viewed as
     2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough
     for ATen's own kernels, or ``backends.mkldnn.enabled`` is off."""
-    from ..backends import mkldnn
-    return mkldnn.enabled and _use_mkldnn_sizes(shape, wshape, stride, dilation, groups,
-                                                threads)
+    return _backend.enabled and _use_mkldnn_sizes(tuple(shape), tuple(wshape), tuple(stride),
+                                                  tuple(dilation), groups, threads)
 
 
+@functools.lru_cache(maxsize=256)
 def _use_mkldnn_sizes(shape, wshape, stride, dilation, groups, threads: int) -> bool:
-    """:func:`use_mkldnn`'s test of the sizes."""
+    """:func:`use_mkldnn`'s test of the sizes (tuples; cached: a function of them alone)."""
     k = tuple(wshape[2:]) if len(wshape) > 3 else (1,) + tuple(wshape[2:])
     spatial = tuple(shape[2:]) if len(shape) > 3 else (1,) + tuple(shape[2:])
     if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or shape[0] >= 16
@@ -136,10 +140,9 @@ def _direct(shape, wshape, stride, padding, dilation, groups, threads,
             grouped=False, mkldnn=True) -> bool:
     """The sizes' part of :func:`direct_forward` (groups only where ``grouped``; ATen's
     choice of oneDNN for ``shape`` too where ``mkldnn``)."""
-    from ..backends import mkldnn as backend
     return (_direct_sizes(tuple(shape), tuple(wshape), tuple(stride), tuple(padding),
                           tuple(dilation), groups, threads, grouped,
-                          mkldnn and backend.enabled, mkldnn)
+                          mkldnn and _backend.enabled, mkldnn)
             and _onednn.avx512() and _panel() > 0)
 
 
@@ -173,7 +176,6 @@ def _direct_sizes(shape, wshape, stride, padding, dilation, groups, threads, gro
 def _plain(*arrays) -> bool:
     """float32 arrays that torch would not lay out channels-last (oneDNN's brgemm
     convolution takes those)."""
-    from .. import _memory_format as _mf
     return all(a.dtype == _F32 and (a.flags.c_contiguous
                                     or _mf.suggest(a) is _mf.contiguous_format)
                for a in arrays)
@@ -243,13 +245,20 @@ def _windows(x, kernel, stride, padding, dilation):
     # window is then whole rows of it, at a unit row stride one run per image and channel
     # (copies from the view go in runs of OH * OW, not OW)
     shifted = np.empty((n, c, kernel[1], xp.shape[2], out[1]), _F32)
-    shifted[...] = np.lib.stride_tricks.as_strided(
-        xp, shifted.shape, s[:2] + (s[3] * dw, s[2], s[3] * sw), writeable=False)
+    shifted[...] = _view_of(xp, shifted.shape, s[:2] + (s[3] * dw, s[2], s[3] * sw))
     s = shifted.strides
-    view = np.lib.stride_tricks.as_strided(
-        shifted, (n, c) + tuple(kernel) + out,
-        s[:2] + (s[3] * dh, s[2], s[3] * sh, s[4]), writeable=False)
+    view = _view_of(shifted, (n, c) + tuple(kernel) + out,
+                    s[:2] + (s[3] * dh, s[2], s[3] * sh, s[4]))
     return view, out
+
+
+def _view_of(a, shape, strides, offset=0):
+    """A read-only view of ``shape`` and ``strides`` (bytes) into the C-contiguous ``a``
+    from byte ``offset`` on (``as_strided``'s view, made directly on ``a``'s buffer at a
+    fraction of its cost)."""
+    view = np.ndarray(shape, a.dtype, a, offset, strides)
+    view.flags.writeable = False
+    return view
 
 
 def _chain(cols, wm, res, beta, panel, start=None):
@@ -263,10 +272,13 @@ def _chain(cols, wm, res, beta, panel, start=None):
     if start is None and k <= panel:
         _gemm.gemm(False, False, m, o, k, 1.0, cols, m, wm, k, beta, res, m)
         return True
-    if o % _LANES:                       # the carried sums go 16 channels a call
-        wm16 = _gemm.aligned_empty((_div_up(o, _LANES) * _LANES, k), _F32, zero=True)
-        wm16[:o] = wm
-        wm = wm16
+    # the carried sums go 16 channels a call; 4, 8 or 12 channels (MKL's narrower general
+    # kernels, as fast per call as their width) in one call of their own width
+    lanes = o if o < _LANES and o % 4 == 0 else _LANES
+    if o % lanes:
+        padded = _gemm.aligned_empty((_div_up(o, lanes) * lanes, k), _F32, zero=True)
+        padded[:o] = wm
+        wm = padded
     acc = _gemm.aligned_empty((wm.shape[0], m), _F32)
     if start is None:
         _gemm.gemm(False, False, m, wm.shape[0], panel, 1.0, cols, m, wm, k, 0.0, acc, m)
@@ -275,26 +287,26 @@ def _chain(cols, wm, res, beta, panel, start=None):
         acc[:o] = start
         acc[o:] = 0
         first = 0
-    step = panel - _LANES
+    step = panel - lanes
     for k0 in range(first, k, step):
         if not np.isfinite(acc).all():
             return False                 # 0 * inf in the identity terms would give NaN
         k1 = min(k, k0 + step)
-        kk = _LANES + k1 - k0
-        if k0 >= _LANES:
+        kk = lanes + k1 - k0
+        if k0 >= lanes:
             # the sums carried go into the rows just before the panel's, whose terms the
             # earlier calls have taken: the panel is read where it lies, not copied
-            ext = cols[k0 - _LANES:k1]
+            ext = cols[k0 - lanes:k1]
         else:
             ext = _gemm.aligned_empty((kk, m), _F32)
-            ext[_LANES:] = cols[k0:k1]
-        wext = _gemm.aligned_empty((_LANES, kk), _F32)
-        wext[:, :_LANES] = _EYE
-        for j in range(0, wm.shape[0], _LANES):
-            ext[:_LANES] = acc[j:j + _LANES]
-            wext[:, _LANES:] = wm[j:j + _LANES, k0:k1]
-            _gemm.gemm(False, False, m, _LANES, kk, 1.0, ext, m, wext, kk, 0.0,
-                       acc[j:j + _LANES], m)
+            ext[lanes:] = cols[k0:k1]
+        wext = _gemm.aligned_empty((lanes, kk), _F32)
+        wext[:, :lanes] = _EYE[:lanes, :lanes]
+        for j in range(0, wm.shape[0], lanes):
+            ext[:lanes] = acc[j:j + lanes]
+            wext[:, lanes:] = wm[j:j + lanes, k0:k1]
+            _gemm.gemm(False, False, m, lanes, kk, 1.0, ext, m, wext, kk, 0.0,
+                       acc[j:j + lanes], m)
     if beta:
         np.add(acc[:o], res, out=res)
     else:
@@ -340,16 +352,19 @@ class _Taps:
         self.out = ((hp - dh * (kernel[0] - 1) - 1) // stride[0] + 1,
                     (wp - dw * (kernel[1] - 1) - 1) // stride[1] + 1)
         self.n, self.kernel, self.wp = n, kernel, wp
-        taps = [(a, b) for a in range(kernel[0]) for b in range(kernel[1])]
-        if flip:
-            taps = [(kernel[0] - 1 - a, kernel[1] - 1 - b) for a, b in taps]
         self.wide = stride == (1, 1) and wp <= 1.25 * self.out[1]
         if self.wide:
             self.length = self.out[0] * wp
-            self.offs = [a * dh * wp + b * dw for a, b in taps]
-            buf = np.zeros((n, c, max(hp * wp, max(self.offs) + self.length)), _F32)
+            last = (kernel[0] - 1) * dh * wp + (kernel[1] - 1) * dw   # the last tap's start
+            buf = np.zeros((n, c, max(hp * wp, last + self.length)), _F32)
             buf[:, :, :hp * wp].reshape(n, c, hp, wp)[:, :, ph:ph + h, pw:pw + w] = x
-            self.buf = buf
+            # every tap's run at once: (kh, kw, N, C, positions), a kernel row dh rows and
+            # a kernel column dw elements on (flipped: back from the last tap)
+            s = buf.strides
+            tap = (dh * wp * s[2], dw * s[2])
+            self.runs = _view_of(buf, tuple(kernel) + (n, c, self.length),
+                                 tuple(-t if flip else t for t in tap) + s,
+                                 last * s[2] if flip else 0)
         else:
             self.length = self.out[0] * self.out[1]
             win, _ = _windows(x, kernel, stride, pad, dilation)
@@ -359,10 +374,7 @@ class _Taps:
         """``dst`` (kh, kw, cb, images, positions): channels ``c0:c0 + cb`` of the images
         ``images`` (a slice) under each tap."""
         if self.wide:
-            kw = self.kernel[1]
-            for t, off in enumerate(self.offs):
-                dst[t // kw, t % kw] = self.buf[images, c0:c0 + cb, off:off + self.length] \
-                    .transpose(1, 0, 2)
+            dst[...] = self.runs[:, :, images, c0:c0 + cb].transpose(0, 1, 3, 2, 4)
         else:
             nb = dst.shape[3]
             dst.reshape(self.kernel + (cb, nb) + self.out)[...] = \
@@ -1045,11 +1057,17 @@ def _avx2_weights(ic, oc, groups) -> bool:
 
 
 def _weights_kernel(shape, wshape, stride, padding, dilation, groups, threads) -> bool:
+    return (_direct(shape, wshape, stride, padding, dilation, groups, threads, grouped=True)
+            and _weights_sizes(tuple(shape), tuple(wshape), tuple(stride), tuple(padding),
+                               tuple(dilation), groups))
+
+
+@functools.lru_cache(maxsize=256)
+def _weights_sizes(shape, wshape, stride, padding, dilation, groups) -> bool:
+    """:func:`_weights_kernel`'s test of the sizes past the direct kernel's (tuples; cached:
+    a function of them alone)."""
     if groups != 1 and _group_block(shape[1] // groups, wshape[0] // groups) < 8:
         return False                     # 4-channel blocks: oneDNN's gemm kernel
-    if not _direct(shape, wshape, stride, padding, dilation, groups, threads,
-                   grouped=True):
-        return False
     mb, ic, oc, (ih, iw), (oh, ow), (kh, kw), (sh, sw), (ph, pw), (dh, dw) = \
         _wgeometry(shape, wshape, stride, padding, dilation)
     if kw > 14:
@@ -1203,9 +1221,8 @@ def _position_chains(cols, g, shares):
     panel = _panel()
     slots = _slots(op, panel)
     step = panel - slots
-    gemm, one, zero, ptr = _sgemm()
+    gemm, one, zero, _ = _sgemm()
     size = _F32.itemsize
-    eye = np.eye(slots, dtype=_F32)[:, None]
 
     def share(a, b):
         length = b - a
@@ -1215,16 +1232,9 @@ def _position_chains(cols, g, shares):
         # first panel takes as its carry (a panel's slots are written before they are read)
         piece = nseg if (rp + op) * nseg * panel * size <= 4 * _CACHE_BYTES \
             else max(1, _CACHE_BYTES // ((rp + op) * panel * size))
-        ax = _gemm.aligned_empty((rp, piece + 1, panel), _F32)
-        gx = _gemm.aligned_empty((op, piece, panel), _F32)
-        ax[r:] = 0
-        gx[o:] = 0
-        gx.reshape(op // slots, slots, piece, panel)[..., :slots] = eye
-        groups = range(0, op, slots)
-        carry = np.zeros((len(groups), rp, slots), _F32)
+        ax, gx, a_panels, b_panels = _panel_buffers(r, o, rp, op, piece, panel, slots)
+        carry = np.zeros((len(a_panels), rp, slots), _F32)
         lda, ldb = piece * panel, (piece + 1) * panel
-        pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
-        panels = [ptr(pb + s * stride) for s in range(piece + 1)]
         with _gemm.one_thread():         # small products: MKL's threads would only wait
             for s0 in range(0, nseg, piece):
                 p0 = a + s0 * step
@@ -1236,14 +1246,14 @@ def _position_chains(cols, g, shares):
                         body[:, :full] = src[:, p0:p0 + full * step].reshape(rows, full, step)
                     if rem:
                         body[:, full, :rem] = src[:, p0 + full * step:p1]
-                kks = [panel] * full + ([slots + rem] if rem else [])
-                for q, j0 in enumerate(groups):
+                calls = list(zip([panel] * full + ([slots + rem] if rem else []), b_panels,
+                                 b_panels[1:]))
+                for q, group in enumerate(a_panels):
                     ax[:, 0, :slots] = carry[q]
-                    base = pa + j0 * lda * size
-                    for s, kk in enumerate(kks):
-                        gemm(102, 112, 111, slots, rp, kk, one, ptr(base + s * stride), lda,
-                             panels[s], ldb, zero, panels[s + 1], ldb)
-                    carry[q] = ax[:, len(kks), :slots]
+                    for pa, (kk, pb, pc) in zip(group, calls):
+                        gemm(102, 112, 111, slots, rp, kk, one, pa, lda, pb, ldb, zero, pc,
+                             ldb)
+                    carry[q] = ax[:, len(calls), :slots]
         return carry.transpose(0, 2, 1).reshape(op, rp)
 
     # the shares on threads of their own, as oneDNN's, where each call is long enough that
@@ -1279,6 +1289,40 @@ def _sgemm():
         _SGEMM[:] = [_gemm._raw_gemm(_F32)[0], ctypes.c_float(1.0), ctypes.c_float(0.0),
                      ctypes.c_void_p]
     return _SGEMM
+
+
+_PANELS = _thread_local()    # per thread: {sizes: the panel buffers of the last few sizes}
+_PANELS_KEPT = 4
+
+
+def _panel_buffers(r, o, rp, op, piece, panel, slots):
+    """:func:`_position_chains`' panel buffers for one thread: ``ax`` (rp, piece + 1, panel),
+    its rows past ``r`` zero; ``gx`` (op, piece, panel), its rows past ``o`` zero and each
+    panel led by the identity terms of its group of ``slots`` channels; and the pointers
+    of every call's operands (per group the panels of ``gx``, and the panels of ``ax``).
+    The calls write only the panels' slots and the bodies of the first ``r`` and ``o`` rows,
+    so the buffers are kept for the next gradient of these sizes (a training step's) and
+    the zeros, the identities and the pointers are made once."""
+    kept = _PANELS.__dict__.setdefault("kept", {})
+    key = (r, o, rp, op, piece, panel, slots)
+    bufs = kept.pop(key, None)
+    if bufs is None:
+        ax = _gemm.aligned_empty((rp, piece + 1, panel), _F32)
+        gx = _gemm.aligned_empty((op, piece, panel), _F32)
+        ax[r:] = 0
+        gx[o:] = 0
+        gx.reshape(op // slots, slots, piece, panel)[..., :slots] = \
+            np.eye(slots, dtype=_F32)[:, None]
+        size = _F32.itemsize
+        pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
+        ptr = _sgemm()[3]
+        a_panels = [[ptr(pa + j0 * piece * stride + s * stride) for s in range(piece)]
+                    for j0 in range(0, op, slots)]
+        bufs = ax, gx, a_panels, [ptr(pb + s * stride) for s in range(piece + 1)]
+        if len(kept) >= _PANELS_KEPT:
+            del kept[next(iter(kept))]
+    kept[key] = bufs                     # the most recent last
+    return bufs
 
 
 def _positions(a):

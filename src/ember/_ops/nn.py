@@ -13,6 +13,7 @@ most over the kernel's offsets, never over pixels or the batch.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 
 import numpy as np
@@ -1589,27 +1590,22 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
     order) whose element equals the maximum. Windows holding a NaN (torch: the last NaN wins),
     and padded windows whose maximum is the padding value, take the exact scan instead.
     """
-    nd = len(kernel)
     sp = x.shape[2:]
-    out, pads = _pool_geometry(sp, kernel, stride, padding, dilation, ceil_mode, x.shape[1])
-    padded = any(a or b for a, b in pads)
-    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    xpad = _pad_np(x, pads, fill) if padded else x
-    rows = [math.prod(sp[i + 1:]) for i in range(nd)]       # flat stride of each spatial dim
-    views, offs = [], []
-    for off in np.ndindex(*kernel):
-        views.append(xpad[(slice(None),) * 2 + tuple(
-            slice(i * d, i * d + s * (o - 1) + 1, s)
-            for i, d, s, o in zip(off, dilation, stride, out))])
-        offs.append(sum(i * d * r for i, d, r in zip(off, dilation, rows)))
+    out, pads, windows, offs, starts = _max_pool_plan(sp, x.shape[1], tuple(kernel),
+                                                      tuple(stride), tuple(padding),
+                                                      tuple(dilation), ceil_mode)
+    floating = x.dtype.kind == "f" or x.dtype in D.REDUCED
+    fill = -np.inf if floating else np.iinfo(x.dtype).min
+    xpad = _pad_np(x, pads, fill) if pads is not None else x
+    views = [xpad[w] for w in windows]
     if len(views) == 1:
         best = views[0]
     else:
         best = xp.maximum(views[0], views[1])
         for v in views[2:]:
             xp.maximum(best, v, out=best)
-    if best.size and ((x.dtype.kind == "f" and np.isnan(best).any())
-                      or (padded and (best == fill).any())):
+    if best.size and ((floating and np.isnan(best).any())
+                      or (pads is not None and (best == fill).any())):
         return _max_pool_scan(xpad, x.dtype, out, kernel, stride, padding, dilation, sp)
     # the first offset equal to the maximum: k = how many leading offsets differ from it
     k = xp.zeros(best.shape, np.uint8 if len(views) < 256 else np.int32)
@@ -1619,25 +1615,54 @@ def _max_pool_indices(x, kernel, stride, padding, dilation, ceil_mode):
         for v in views[1:-1]:
             ahead &= v != best
             k += ahead
-    flat = np.asarray(offs, np.int64).take(k)
-    for i in range(nd):
-        start = np.arange(out[i], dtype=np.int64) * stride[i] - padding[i]
-        flat += (start * rows[i]).reshape((-1,) + (1,) * (nd - 1 - i))
+    flat = offs.take(k)
+    flat += starts
     return flat
 
 
+@functools.lru_cache(maxsize=64)
+def _max_pool_plan(sp, channels, kernel, stride, padding, dilation, ceil_mode):
+    """:func:`_max_pool_indices`' sizes for spatial sizes ``sp``: the output's, the padding
+    that makes every window fit (None: none), each kernel offset's window (an index of the
+    padded input) and flat offset, and each window's flat start (over the output's dims)."""
+    nd = len(kernel)
+    out, pads = _pool_geometry(sp, kernel, stride, padding, dilation, ceil_mode, channels)
+    rows = [math.prod(sp[i + 1:]) for i in range(nd)]       # flat stride of each spatial dim
+    windows, offs = [], []
+    for off in np.ndindex(*kernel):
+        windows.append((slice(None),) * 2 + tuple(
+            slice(i * d, i * d + s * (o - 1) + 1, s)
+            for i, d, s, o in zip(off, dilation, stride, out)))
+        offs.append(sum(i * d * r for i, d, r in zip(off, dilation, rows)))
+    starts = np.zeros(out, np.int64)
+    for i in range(nd):
+        start = np.arange(out[i], dtype=np.int64) * stride[i] - padding[i]
+        starts += (start * rows[i]).reshape((-1,) + (1,) * (nd - 1 - i))
+    offs = np.asarray(offs, np.int64)
+    offs.flags.writeable = starts.flags.writeable = False
+    padded = any(a or b for a, b in pads)
+    return tuple(out), pads if padded else None, windows, offs, starts
+
+
 def _max_pool_scan(xpad, dtype, out, kernel, stride, padding, dilation, sp):
-    """torch's exact scan over the kernel offsets (vectorised over every window): a later
-    element wins when it is larger or NaN (``val > max || isnan(val)``)."""
+    """torch's exact scan over the kernel offsets (vectorised over every window): from the
+    lowest value at the window's first element inside the input, a later element wins when
+    it is larger or NaN (``val > max || isnan(val)``); the padding never does."""
     nd = len(kernel)
     win = _windows(xpad, out, kernel, stride, dilation)
     offsets = list(np.ndindex(*kernel))
-    best = win[(Ellipsis,) + offsets[0]]
+    floating = dtype.kind == "f" or dtype in D.REDUCED
+    best = np.full(win.shape[:2 + nd], -np.inf if floating else np.iinfo(dtype).min, dtype)
     arg = np.zeros(best.shape, np.int32)
-    for k, off in enumerate(offsets[1:], 1):
+    for i in range(nd):
+        # the first kernel index of each window inside the input along dim i
+        first = np.maximum(0, -((np.arange(out[i]) * stride[i] - padding[i]) // dilation[i]))
+        arg += (first * math.prod(kernel[i + 1:])).astype(np.int32).reshape(
+            (-1,) + (1,) * (nd - 1 - i))
+    for k, off in enumerate(offsets):
         cand = win[(Ellipsis,) + off]
         take = cand > best
-        if dtype.kind == "f":
+        if floating:
             take |= np.isnan(cand)
         best = np.where(take, cand, best)
         arg = np.where(take, np.int32(k), arg)
@@ -1650,31 +1675,36 @@ def _max_pool_scan(xpad, dtype, out, kernel, stride, padding, dilation, sp):
     return flat
 
 
+@functools.lru_cache(maxsize=64)
 def _plane_offsets(lead, p, extra):
     """The flat offset of each plane (each index of the ``lead`` dims), broadcastable over
-    ``extra`` dims."""
-    return (np.arange(math.prod(lead), dtype=np.int64) * p).reshape(tuple(lead) + (1,) * extra)
+    ``extra`` dims (read-only: shared by the calls of these sizes)."""
+    lead = tuple(lead)
+    offsets = (np.arange(math.prod(lead), dtype=np.int64) * p).reshape(lead + (1,) * extra)
+    offsets.flags.writeable = False
+    return offsets
 
 
 def _gather_flat(x, indices, nd):
     """``x``'s elements at per-plane flat ``indices`` over its last ``nd`` (spatial) dims."""
     p = math.prod(x.shape[x.ndim - nd:])
-    return x.reshape(-1).take(indices + _plane_offsets(x.shape[:x.ndim - nd], p, nd))
+    return x.reshape(-1).take(indices + _plane_offsets(tuple(x.shape[:x.ndim - nd]), p, nd))
 
 
-def _scatter_flat(g, indices, sizes, nd, unique=False):
+def _scatter_flat(g, indices, sizes, nd, unique=False, store=False):
     """The adjoint of :func:`_gather_flat`: ``g`` added into zeros of ``sizes`` at ``indices``.
 
     ``unique``: no two windows share an element (non-overlapping pooling), so one vectorised
-    assignment replaces the accumulation.
+    assignment replaces the accumulation (of each value onto +0, which turns -0 into +0 as
+    torch's ``+=`` does); ``store``: the values stored as they are (max_unpool's writes).
     """
-    lead = sizes[:len(sizes) - nd]
+    lead = tuple(sizes[:len(sizes) - nd])
     p = math.prod(sizes[len(sizes) - nd:])
     total = math.prod(lead) * p
     flat = (indices + _plane_offsets(lead, p, nd)).ravel()
     if unique:
         out = xp.zeros(total, g.dtype)
-        out[flat] = g.ravel()
+        out[flat] = g.ravel() if store else g.ravel() + g.dtype.type(0)
         return out.reshape(sizes)
     out = xp.zeros(total, g.dtype)
     np.add.at(out, flat, g.ravel())       # one by one in the windows' order, as torch adds

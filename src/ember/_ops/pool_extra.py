@@ -29,7 +29,7 @@ def _unpool_np(x, indices, out_size, nd):
         bad = indices[(indices < 0) | (indices >= total)].flat[0]
         raise RuntimeError(f"Found an invalid max index: {int(bad)} (output volumes are of "
                            f"size {'x'.join(map(str, out_size))})")
-    return _nn._scatter_flat(x, indices, sizes, nd, unique=True)
+    return _nn._scatter_flat(x, indices, sizes, nd, unique=True, store=True)
 
 
 def _make_unpool(node, nd):
