@@ -14,6 +14,7 @@ import numpy as np
 
 from .._device import xp
 from .._tensor import Tensor
+from . import _sleef
 from . import nn as _nn
 from .reduction import _norm_back, _vector_norm
 from .registry import NONE, op, run_inplace
@@ -71,10 +72,24 @@ def hardshrink(self, lambd=0.5):
     pointwise=True,
     self=lambda grad, self, lambd: grad.where(_wrap(~_inside(self._data, lambd)), 0.0))
 def softshrink(self, lambd=0.5):
-    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
-    lam = self.dtype.type(lambd)
-    return xp.where(self > lam, self - lam, xp.where(self < -lam, self + lam,
-                                                     self.dtype.type(0)))
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0, as ATen's
+    ``cpu_kernel_vec`` computes it: the vectors mask the two branches (a zero is ``+0``, a NaN
+    stays NaN), the one-by-one tail returns ``x * 0`` (``-0`` for a negative ``x``). Half and
+    bfloat16 compute in float with ``lambd`` as a float."""
+    dt = self.dtype
+    reduced = dt.itemsize == 2
+    lam = (np.float32 if reduced else dt.type)(lambd)
+
+    def shrunk(inside):
+        def fn(v):
+            v = v.astype(np.float32) if reduced else v
+            with np.errstate(invalid="ignore"):
+                out = xp.where(v > lam, v - lam, xp.where(v < -lam, v + lam, inside(v)))
+            return out.astype(dt) if reduced else out
+        return fn
+
+    return _sleef.elementwise(self, shrunk(lambda u: xp.where(u != u, u, 0)),
+                              shrunk(lambda u: u * 0), avx512=False)
 
 
 # ============================================================================ rrelu
