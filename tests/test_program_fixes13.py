@@ -43,3 +43,28 @@ def test_softshrink_of_linspace_as_the_activation_tour():
     got = [L.nn.functional.softshrink(L.linspace(-1, 1, 45).reshape(5, 9).t(), 0.5)
            for L in (torch, ember)]
     _same(*got)
+
+
+_BESSEL_K = ["modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0",
+             "scaled_modified_bessel_k1", "airy_ai"]
+
+
+@pytest.mark.parametrize("name", _BESSEL_K)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bessel_k_and_airy_ai_bits(name, dtype):
+    rng = np.random.default_rng(7)
+    x = np.concatenate([rng.uniform(0, 2, 400), rng.uniform(2, 60, 400),
+                        rng.uniform(-30, 0, 400), rng.uniform(2.09, 8.4, 200),
+                        [0.0, -0.0, 2.0, -2.09, 2.09, 8.3203353, 103.9, 1e-30, np.inf,
+                         -np.inf, np.nan]]).astype(dtype)
+    _same(*(getattr(L.special, name)(L.tensor(x)) for L in (torch, ember)))
+
+
+@pytest.mark.parametrize("name", _BESSEL_K)
+def test_bessel_k_and_airy_ai_integers_and_errors(name):
+    got = [getattr(L.special, name)(L.tensor([1, 2, 3])) for L in (torch, ember)]
+    assert got[0].dtype == torch.float32 and str(got[1].dtype) == "torch.float32"
+    _same(*got)
+    x = [L.tensor([0.5, 1.5], requires_grad=True) for L in (torch, ember)]
+    outs = [getattr(L.special, name)(xi) for L, xi in zip((torch, ember), x)]
+    assert outs[0].requires_grad == outs[1].requires_grad
