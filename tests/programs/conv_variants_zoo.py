@@ -25,7 +25,8 @@ dw = nn.Sequential(nn.Conv2d(4, 4, 3, padding=1, groups=4, bias=False), nn.Conv2
 print(dw(x).shape, dw(x)[0, 0, 0, :3])
 v = torch.randn(1, 2, 5, 6, 7)
 c3 = nn.Conv3d(2, 3, (3, 3, 2), stride=(1, 2, 2), padding=(1, 0, 1))
-t3 = nn.ConvTranspose3d(3, 2, (3, 3, 2), stride=(1, 2, 2), padding=(1, 0, 1), output_padding=(0, 1, 1))
+t3 = nn.ConvTranspose3d(3, 2, (3, 3, 2), stride=(1, 2, 2), padding=(1, 0, 1),
+                        output_padding=(0, 1, 1))
 print(c3(v).shape, t3(c3(v)).shape, t3(c3(v))[0, 1, 2, 0, :3])
 w = torch.randn(5, 4, 3, 3)
 cols = F.unfold(x, 3, padding=1)

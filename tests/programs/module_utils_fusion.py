@@ -44,7 +44,8 @@ print(list(md.keys()), len(md))
 pl = nn.ParameterList([nn.Parameter(torch.ones(2)), nn.Parameter(torch.zeros(3))])
 pl.append(nn.Parameter(torch.full((1,), 2.0)))
 print(pl)
-pd = nn.ParameterDict({"scale": nn.Parameter(torch.tensor(1.5)), "shift": nn.Parameter(torch.zeros(2))})
+pd = nn.ParameterDict({"scale": nn.Parameter(torch.tensor(1.5)),
+                      "shift": nn.Parameter(torch.zeros(2))})
 print(pd)
 print(sum(p.numel() for p in pd.parameters()))
 
