@@ -68,3 +68,15 @@ def test_bessel_k_and_airy_ai_integers_and_errors(name):
     x = [L.tensor([0.5, 1.5], requires_grad=True) for L in (torch, ember)]
     outs = [getattr(L.special, name)(xi) for L, xi in zip((torch, ember), x)]
     assert outs[0].requires_grad == outs[1].requires_grad
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_polar_takes_the_c_library_cos_and_sin(dtype):
+    rng = np.random.default_rng(1)
+    a = rng.uniform(0, 2, 3000).astype(dtype)
+    t = rng.normal(0, 3, 3000).astype(dtype)
+    got = [L.polar(L.tensor(a), L.tensor(t)) for L in (torch, ember)]
+    _same(got[0].real, got[1].real)
+    _same(got[0].imag, got[1].imag)
+    got = [L.polar(L.tensor(a[:7]).view(7, 1), L.tensor(t[:5])) for L in (torch, ember)]
+    _same(torch.view_as_real(got[0]), ember.view_as_real(got[1]))
