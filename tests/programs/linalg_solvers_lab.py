@@ -36,7 +36,7 @@ SPD = M @ M.T
 Lc = torch.linalg.cholesky(SPD)
 print(torch.cholesky_solve(rhs, Lc) - torch.linalg.solve(SPD, rhs))
 print(torch.linalg.cholesky(SPD, upper=True)[0])
-print(torch.linalg.solve_triangular(Lc, rhs, upper=False, left=False if False else True)[0])
+print(torch.linalg.solve_triangular(Lc, rhs, upper=False)[0])
 print(torch.linalg.solve_triangular(Lc.T, rhs.T, upper=True, left=False)[0])
 print(torch.linalg.solve_triangular(Lc, rhs, upper=False, unitriangular=True)[-1])
 sym = torch.tensor([[2.0, 1.0, 0.0], [1.0, -3.0, 2.0], [0.0, 2.0, 1.0]], dtype=torch.float64)
@@ -48,8 +48,7 @@ T4 = torch.randn(6, 2, 3, dtype=torch.float64)
 B4 = torch.randn(6, dtype=torch.float64)
 X4 = torch.linalg.tensorsolve(T4, B4)
 print(X4.shape, torch.tensordot(T4, X4, dims=2) - B4)
-inv4 = torch.linalg.tensorinv(torch.randn(4, 6, 8, 3, dtype=torch.float64) if False else
-                              torch.randn(4, 6, 24, dtype=torch.float64).view(4, 6, 8, 3), ind=2)
+inv4 = torch.linalg.tensorinv(torch.randn(4, 6, 8, 3, dtype=torch.float64), ind=2)
 print(inv4.shape)
 mats = [torch.randn(3, 7), torch.randn(7, 2), torch.randn(2, 5), torch.randn(5, 1)]
 print(torch.linalg.multi_dot(mats))
@@ -63,4 +62,5 @@ print(torch.linalg.norm(A.float(), dim=(0, 1)), torch.linalg.norm(b.float(), ord
 lams = torch.logspace(-3, 2, 6, dtype=torch.float64)
 for lam in lams:
     w = torch.linalg.solve(A.T @ A + lam * torch.eye(4, dtype=torch.float64), A.T @ b)
-    print(f"lambda {lam.item():9.4f} |w| {w.norm().item():.8f} rss {((A @ w - b) ** 2).sum().item():.8f}")
+    rss = ((A @ w - b) ** 2).sum()
+    print(f"lambda {lam.item():9.4f} |w| {w.norm().item():.8f} rss {rss.item():.8f}")
