@@ -80,3 +80,40 @@ def test_polar_takes_the_c_library_cos_and_sin(dtype):
     _same(got[0].imag, got[1].imag)
     got = [L.polar(L.tensor(a[:7]).view(7, 1), L.tensor(t[:5])) for L in (torch, ember)]
     _same(torch.view_as_real(got[0]), ember.view_as_real(got[1]))
+
+
+def _reduced_cases(L, dt):
+    gen = np.random.default_rng(5)
+    base = gen.normal(size=(7, 45)).astype(np.float32)
+    h = L.tensor(base).to(getattr(L, dt))
+    return {
+        "add": h + 0.3, "radd": 0.3 + h, "sub": h - 0.3, "rsub": 0.3 - h,
+        "add_alpha": L.add(h, 0.3, alpha=2.5), "sub_alpha": L.sub(h, 0.3, alpha=0.7),
+        "add_0d": h + L.tensor(0.3), "sub_0d": h - L.tensor(0.3),
+        "add_tensors_alpha": L.add(h, h.flip(0), alpha=0.3),
+        "add_t_alpha": L.add(h.t(), h.t().flip(1), alpha=1.7),
+        "add_row": L.add(h, h[0], alpha=-0.45), "rsub_alpha": L.rsub(h, 0.25, alpha=3.3),
+        "add_inplace": h.clone().add_(0.3), "sub_inplace": h.clone().sub_(h.flip(1), alpha=0.9),
+    }
+
+
+@pytest.mark.parametrize("dt", ["bfloat16", "float16"])
+def test_reduced_add_sub_round_scalar_and_alpha_as_the_ufunc_kernel(dt):
+    t, e = _reduced_cases(torch, dt), _reduced_cases(ember, dt)
+    for k in t:
+        assert str(e[k].dtype) == str(t[k].dtype), k
+        _same(t[k], e[k])
+
+
+@pytest.mark.parametrize("shape,dims", [((33, 47), 0), ((3, 47), 0), ((47, 3), 1), ((1000,), None),
+                                        ((5, 6, 7), (0, 2)), ((4, 129, 3), 1), ((64, 64), 0)])
+def test_half_sum_and_mean_accumulate_in_float(shape, dims):
+    x = np.random.default_rng(0).normal(size=shape).astype(np.float16)
+    for fn in ("sum", "mean"):
+        got = [getattr(L, fn)(L.tensor(x)) if dims is None else getattr(L, fn)(L.tensor(x), dims)
+               for L in (torch, ember)]
+        _same(*got)
+    if not isinstance(dims, tuple):
+        got = [L.nansum(L.tensor(x)) if dims is None else L.nansum(L.tensor(x), dims)
+               for L in (torch, ember)]
+        _same(*got)

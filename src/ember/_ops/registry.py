@@ -677,7 +677,8 @@ def _reduced_arrays(op, args, cdt):
 # ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
 # the arrays (and numbers) in the type
 _REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
-                                 "special_xlog1py", "rsqrt", "nextafter", "logit"))
+                                 "special_xlog1py", "rsqrt", "nextafter", "logit", "add", "sub",
+                                 "rsub_tensor", "rsub_scalar"))
 
 
 def _bad_arg(op, args):
