@@ -117,3 +117,28 @@ def test_half_sum_and_mean_accumulate_in_float(shape, dims):
         got = [L.nansum(L.tensor(x)) if dims is None else L.nansum(L.tensor(x), dims)
                for L in (torch, ember)]
         _same(*got)
+
+
+def _ce_cases(L, dt):
+    L.manual_seed(0)
+    out = []
+    for n, c in [(33, 10), (300, 7), (5, 3)]:
+        x = L.randn(n, c).to(getattr(L, dt)).requires_grad_()
+        t = L.arange(n) % c
+        w = L.rand(c).to(getattr(L, dt))
+        for kw in [dict(), dict(reduction="sum"), dict(weight=w), dict(ignore_index=1),
+                   dict(weight=w, ignore_index=2, reduction="sum"), dict(label_smoothing=0.1)]:
+            loss = L.nn.functional.cross_entropy(x, t, **kw)
+            out += [loss, L.autograd.grad(loss, x)[0]]
+    x = L.randn(2, 3, 4, 5).to(getattr(L, dt)).requires_grad_()
+    loss = L.nn.functional.cross_entropy(x, L.randint(0, 3, (2, 4, 5)))
+    return out + [loss, L.autograd.grad(loss, x)[0]]
+
+
+@pytest.mark.parametrize("dt", ["bfloat16", "float16"])
+def test_reduced_nll_loss_cascades_in_the_type(dt):
+    """nll_loss_out_frame adds the losses and weights in scalar_t (each step rounded), the
+    count of targets is a scalar_t too (257 is 256 in bfloat16), and the label-smoothing
+    composite's ``mul.Scalar`` reads its number as a float (opmath)."""
+    for a, b in zip(_ce_cases(torch, dt), _ce_cases(ember, dt)):
+        _same(a, b)

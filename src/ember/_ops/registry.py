@@ -524,7 +524,8 @@ _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
 # ops whose float16 kernels compute in float32 and round once (their vectorised loops convert
 # to float, as for bfloat16): they take float16 tensors as float32 arrays
 _HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
-                            "log_sigmoid", "leaky_relu", "rad2deg", "deg2rad"))
+                            "log_sigmoid", "leaky_relu", "rad2deg", "deg2rad", "mul_scalar",
+                            "div_scalar"))
 
 
 def _barebones(op, dt, args) -> None:
@@ -650,7 +651,9 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "masked_select", "constant_pad_nd", "repeat", "tril", "triu",
                     "_softmax", "_log_softmax", "_softmax_backward_data",
                     "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross",
-                    "mvlgamma_", "logsumexp_", "softshrink"))
+                    "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
+                    "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
+                    "_nll_backward_NllLoss2DBackward0"))
 
 
 def _reduced_arrays(op, args, cdt):
