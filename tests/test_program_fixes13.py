@@ -142,3 +142,24 @@ def test_reduced_nll_loss_cascades_in_the_type(dt):
     composite's ``mul.Scalar`` reads its number as a float (opmath)."""
     for a, b in zip(_ce_cases(torch, dt), _ce_cases(ember, dt)):
         _same(a, b)
+
+
+@pytest.mark.parametrize("dt", ["bfloat16", "float16"])
+@pytest.mark.parametrize("kw", [dict(momentum=0.9), dict(momentum=0.9, nesterov=True, weight_decay=0.01),
+                                dict(momentum=0.5, dampening=0.3)])
+def test_reduced_sgd_momentum_as_its_tensor_ops(dt, kw):
+    """``buf.mul_(momentum)`` reads the number as a float, ``add_(…, alpha)`` is the ufunc
+    kernel's (vectors fused in float, the tail rounding ``alpha * b``)."""
+    got = []
+    for L in (torch, ember):
+        L.manual_seed(0)
+        x = L.randn(33, 47).to(getattr(L, dt))
+        w = L.full((47,), 0.01, dtype=getattr(L, dt), requires_grad=True)
+        opt = L.optim.SGD([w], lr=0.1, **kw)
+        for _ in range(4):
+            loss = ((x @ w - 1.0) ** 2).float().mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        got.append(w)
+    _same(*got)

@@ -139,6 +139,9 @@ def _hoisted_tail(itemsize: int):
 
 def add_(a: np.ndarray, b, alpha=1) -> None:
     """``a.add_(b, alpha=alpha)`` (``b`` the same shape as ``a``, or broadcast to it)."""
+    if a.dtype.char in "eE":                        # float16, bfloat16
+        a[...] = _reduced_add(a, np.asarray(b, a.dtype), float(alpha))
+        return
     s = a.dtype.type(alpha)
     if s == 1:
         np.add(a, b, out=a)
