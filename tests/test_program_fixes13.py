@@ -145,7 +145,8 @@ def test_reduced_nll_loss_cascades_in_the_type(dt):
 
 
 @pytest.mark.parametrize("dt", ["bfloat16", "float16"])
-@pytest.mark.parametrize("kw", [dict(momentum=0.9), dict(momentum=0.9, nesterov=True, weight_decay=0.01),
+@pytest.mark.parametrize("kw", [dict(momentum=0.9),
+                                dict(momentum=0.9, nesterov=True, weight_decay=0.01),
                                 dict(momentum=0.5, dampening=0.3)])
 def test_reduced_sgd_momentum_as_its_tensor_ops(dt, kw):
     """``buf.mul_(momentum)`` reads the number as a float, ``add_(…, alpha)`` is the ufunc
