@@ -164,3 +164,16 @@ def test_reduced_sgd_momentum_as_its_tensor_ops(dt, kw):
             opt.step()
         got.append(w)
     _same(*got)
+
+
+@pytest.mark.parametrize("dt", ["bfloat16", "float16"])
+@pytest.mark.parametrize("e", [1.3, 0.5, -0.5, -1.0, 2.0, 3.0, -2.0, 2.5, -1.7, 7.0])
+def test_reduced_pow_scalar(dt, e):
+    """The exponent in the type; Sleef's powf in the vectors, glibc's powf in the tail;
+    bfloat16's square, cube, roots and reciprocals as its own kernels (rsqrt rounding twice
+    in the tail)."""
+    x = np.abs(np.random.default_rng(2).normal(size=(7, 45)) * 2).astype(np.float32) + 0.1
+    for L_t, L_e in [(torch.tensor(x), ember.tensor(x))]:
+        for lay in (lambda t: t, lambda t: t.t()):
+            got = [lay(t.to(getattr(L, dt))) ** e for L, t in ((torch, L_t), (ember, L_e))]
+            _same(*got)

@@ -681,7 +681,7 @@ def _reduced_arrays(op, args, cdt):
 # the arrays (and numbers) in the type
 _REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
                                  "special_xlog1py", "rsqrt", "nextafter", "logit", "add", "sub",
-                                 "rsub_tensor", "rsub_scalar"))
+                                 "rsub_tensor", "rsub_scalar", "pow_scalar"))
 
 
 def _bad_arg(op, args):
