@@ -177,3 +177,32 @@ def test_reduced_pow_scalar(dt, e):
         for lay in (lambda t: t, lambda t: t.t()):
             got = [lay(t.to(getattr(L, dt))) ** e for L, t in ((torch, L_t), (ember, L_e))]
             _same(*got)
+
+
+def _scalar_cases(L, dt):
+    x = np.random.default_rng(9).normal(size=100).astype(np.float32)
+    x[3] = 0.3
+    h = L.tensor(x).to(getattr(L, dt))
+    z = L.tensor(0.3)
+    return [h == 0.3, h != 0.3, h.eq(z), h.clone().eq_(0.3), h < 0.3, h >= z,
+            L.fmod(h, 0.3), L.remainder(h, -0.3), L.fmod(h, z), L.remainder(h, z),
+            L.nn.functional.threshold(h, 0.3, 0.7), L.nn.functional.celu(h, 0.3)]
+
+
+@pytest.mark.parametrize("dt", ["bfloat16", "float16"])
+def test_reduced_scalar_operands_take_the_type(dt):
+    """Comparisons and fmod/remainder read a number (or a 0-d tensor) cast to the type, as
+    the iterator's common dtype makes it; float16 threshold and celu read theirs as floats."""
+    for a, b in zip(_scalar_cases(torch, dt), _scalar_cases(ember, dt)):
+        assert str(a.dtype) == str(b.dtype)
+        _same(a, b)
+
+
+def test_half_threshold_backward_compares_in_float():
+    x = np.random.default_rng(3).normal(size=257).astype(np.float32)
+    x[::7] = 0.3
+    got = []
+    for L in (torch, ember):
+        h = L.tensor(x).half().requires_grad_()
+        got.append(L.autograd.grad(L.nn.functional.threshold(h, 0.3, 0.7).float().sum(), h)[0])
+    _same(*got)

@@ -940,8 +940,13 @@ def log_sigmoid(self):
     return _lm.log_sigmoid(self).astype(self.dtype, copy=False)
 
 
+def _threshold_grad(grad, self, threshold):
+    # (torch's threshold kernel compares a float16 input with the threshold as a float)
+    return _where((self.float() if self.dtype is D.float16 else self) > threshold, grad, 0.0)
+
+
 @op("ThresholdBackward0", name="threshold", method=False, check=_threshold_check,
-    self=lambda grad, self, threshold: _where(self > threshold, grad, 0.0))
+    self=_threshold_grad)
 def threshold(self, threshold, value):
     """``x`` where ``x > threshold``, else ``value``."""
     return xp.where(self > threshold, self, D.scalar_array(value, self.dtype))
