@@ -206,3 +206,16 @@ def test_half_threshold_backward_compares_in_float():
         h = L.tensor(x).half().requires_grad_()
         got.append(L.autograd.grad(L.nn.functional.threshold(h, 0.3, 0.7).float().sum(), h)[0])
     _same(*got)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 7, 200, 1031])
+def test_complex_dot_and_vdot_are_mkls(dt, n):
+    if not ember._ops._gemm.available(getattr(np, dt)):
+        pytest.skip("MKL's runtime is not installed")
+    rng = np.random.default_rng(n)
+    z = (rng.normal(size=n) + 1j * rng.normal(size=n)).astype(dt)
+    w = (rng.normal(size=2 * n) + 1j * rng.normal(size=2 * n)).astype(dt)
+    for fn in ("dot", "vdot"):
+        got = [getattr(L, fn)(L.tensor(z), L.tensor(w)[::2]) for L in (torch, ember)]
+        _same(torch.view_as_real(got[0]), ember.view_as_real(got[1]))
