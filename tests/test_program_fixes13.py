@@ -219,3 +219,19 @@ def test_complex_dot_and_vdot_are_mkls(dt, n):
     for fn in ("dot", "vdot"):
         got = [getattr(L, fn)(L.tensor(z), L.tensor(w)[::2]) for L in (torch, ember)]
         _same(torch.view_as_real(got[0]), ember.view_as_real(got[1]))
+
+
+@pytest.mark.parametrize("shape", [(19, 37), (1, 37), (3, 100), (40, 7), (2, 16), (5, 129)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_softmax_backward_last_dim_inline_rows(shape, dtype):
+    """On one thread (or one row) parallel_for runs the loop inline, where the float32
+    products of the partial last vector are fused into the row's sum; on more threads the
+    OpenMP copy adds them rounded (the ambient thread count decides, as in torch)."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=shape).astype(dtype)
+    c = rng.normal(size=shape).astype(dtype)
+    got = []
+    for L in (torch, ember):
+        t = L.tensor(x).requires_grad_()
+        got.append(L.autograd.grad(L.softmax(t, -1), t, L.tensor(c))[0])
+    _same(*got)
