@@ -235,3 +235,31 @@ def test_softmax_backward_last_dim_inline_rows(shape, dtype):
         t = L.tensor(x).requires_grad_()
         got.append(L.autograd.grad(L.softmax(t, -1), t, L.tensor(c))[0])
     _same(*got)
+
+
+def _mlm_cases(L):
+    gen = np.random.default_rng(4)
+    out = []
+    for n, c in [(27, 11), (1, 5), (8, 40)]:
+        x = gen.normal(size=(n, c)).astype(np.float32)
+        t = np.full((n, c), -1)
+        for i in range(n):
+            k = gen.integers(0, c)
+            t[i, :k] = gen.permutation(c)[:k]
+        for red in ("mean", "sum", "none"):
+            xt = L.tensor(x).requires_grad_()
+            loss = L.nn.functional.multilabel_margin_loss(xt, L.tensor(t), reduction=red)
+            cot = L.tensor(1.0)
+            if red == "none":
+                cot = L.tensor(gen.random(loss.shape).astype(np.float32))
+            out += [loss, L.autograd.grad(loss, xt, cot)[0]]
+    xt = L.tensor(x[0]).requires_grad_()
+    loss = L.nn.functional.multilabel_margin_loss(xt, L.tensor(t[0]))
+    return out + [loss, L.autograd.grad(loss, xt)[0]]
+
+
+def test_multilabel_margin_loss_as_the_cpu_frame():
+    """``1 - x[y] + x[i]`` in the type, each sample's hinges summed in double (acc_type), the
+    gradient ``±1/(N C)`` added one hinge at a time."""
+    for a, b in zip(_mlm_cases(torch), _mlm_cases(ember)):
+        _same(a, b)
