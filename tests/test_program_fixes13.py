@@ -263,3 +263,19 @@ def test_multilabel_margin_loss_as_the_cpu_frame():
     gradient ``±1/(N C)`` added one hinge at a time."""
     for a, b in zip(_mlm_cases(torch), _mlm_cases(ember)):
         _same(a, b)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,dim", [((40, 13), 0), ((13, 40), 1), ((40,), 0), ((3, 40, 5), 1)])
+def test_index_add_with_alpha_slice_by_slice(dtype, shape, dim):
+    """``index_add_`` with ``alpha``: the indices in order, each slice added by the add
+    kernel (fused), a vector's elements by ``self += source * alpha`` (rounded product)."""
+    rng = np.random.default_rng(1)
+    src_shape = list(shape)
+    src_shape[dim] = 300
+    src = rng.normal(size=src_shape).astype(dtype)
+    idx = rng.integers(0, shape[dim], 300)
+    base = rng.normal(size=shape).astype(dtype)
+    got = [L.tensor(base).index_add_(dim, L.tensor(idx), L.tensor(src), alpha=0.7)
+           for L in (torch, ember)]
+    _same(*got)
