@@ -279,3 +279,16 @@ def test_index_add_with_alpha_slice_by_slice(dtype, shape, dim):
     got = [L.tensor(base).index_add_(dim, L.tensor(idx), L.tensor(src), alpha=0.7)
            for L in (torch, ember)]
     _same(*got)
+
+
+@pytest.mark.parametrize("dt", ["bfloat16", "float16", "float32"])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_eval_reads_the_mean_slope_as_a_float(dt, inplace):
+    x = np.random.default_rng(0).normal(size=100).astype(np.float32)
+    got = []
+    for L in (torch, ember):
+        h = L.tensor(x).to(getattr(L, dt)).requires_grad_()
+        y = L.nn.functional.rrelu(h * 1, 0.1, 0.3, training=False, inplace=inplace)
+        got += [y, L.autograd.grad(y.float().sum() * 1.3, h)[0]]
+    _same(got[0], got[2])
+    _same(got[1], got[3])

@@ -99,7 +99,7 @@ def softshrink(self, lambd=0.5):
 def rrelu_with_noise(self, noise):
     """``x * noise`` (the noise is 1 where ``x > 0``, the sampled or mean slope elsewhere),
     contiguous as torch's kernel writes it."""
-    return np.ascontiguousarray(self * noise)
+    return np.ascontiguousarray(self * noise).astype(self.dtype, copy=False)
 
 
 _rrelu_inplace = op("RreluWithNoiseBackward1", name="_rrelu_with_noise_", method=False,
@@ -120,8 +120,10 @@ def rrelu_noise(x, lower, upper, training, generator):
         if k:
             noise[neg] = (generator._u53(k) * (hi - lo) + lo).astype(dt)
         return noise
-    slope = dt.type((lower + upper) / 2)
-    return np.where(neg, slope, dt.type(1))
+    # (torch's eval mode is leaky_relu with the mean slope, which float16 and bfloat16
+    # kernels read as a float)
+    ft = np.float32 if dt.char in "eE" else dt.type
+    return np.where(neg, ft((lower + upper) / 2), ft(1))
 
 
 def rrelu(input: Tensor, lower: float, upper: float, training: bool, inplace: bool,
