@@ -1,8 +1,16 @@
 """Fixes found by the thirteenth batch of real-style programs (``tests/programs``), each
-checked against torch: ``softshrink`` runs ATen's ``cpu_kernel_vec`` (AVX2 build): the vectors
-mask the two branches, so a value inside ``[-lambd, lambd]`` gives ``+0`` and a NaN stays NaN,
-the one-by-one tail returns ``x * 0`` (``-0`` for a negative input), and half / bfloat16
-compute in float with ``lambd`` as a float."""
+checked against torch: ``softshrink`` as ATen's ``cpu_kernel_vec`` (``+0`` and NaN in the
+vectors, ``x * 0`` in the tail, half types in float); ``special.modified_bessel_k0``/``k1``,
+their scaled forms and ``airy_ai`` (missing before) as ``Math.h`` computes them; ``polar``
+with glibc's cos/sin; float16/bfloat16 arithmetic as ATen's reduced-type kernels read their
+operands: ``add``/``sub`` (a number in the type, ``alpha`` fused in the vectors and rounded
+in the tail), comparisons and ``fmod``/``remainder`` (the number in the type), ``pow`` with a
+number, float16 ``sum``/``mean``/``nansum`` in float32, ``nll_loss``'s cascade in the type,
+float16 ``threshold``/``celu``/``mul.Scalar`` reading numbers as floats, eval-mode ``rrelu``,
+SGD's momentum update; complex ``dot``/``vdot`` through MKL's ``?dotu``/``?dotc``; float32
+softmax backward over the last dim on one thread (fused partial-vector products);
+``multilabel_margin_loss`` as ATen's CPU frame; ``index_add`` with a float ``alpha`` slice by
+slice."""
 
 from __future__ import annotations
 
