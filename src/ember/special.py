@@ -1,10 +1,11 @@
 """``torch.special``: special functions under torch's special names (``expit`` is
 ``sigmoid``, ``gammaln`` is ``lgamma``, ``psi`` is ``digamma`` …) and the few only this
 namespace holds (``entr``, ``ndtr``, ``ndtri``, ``log_ndtr``, ``xlog1py``, the orthogonal
-polynomials and Bessel functions)."""
+polynomials, Bessel functions and ``airy_ai``)."""
 
 from . import _ops
 from ._ops.special_functions import (  # noqa: F401
+    airy_ai,
     bessel_j0,
     bessel_j1,
     bessel_y0,
@@ -26,8 +27,12 @@ from ._ops.special_functions import (  # noqa: F401
     log_ndtr,
     modified_bessel_i0,
     modified_bessel_i1,
+    modified_bessel_k0,
+    modified_bessel_k1,
     ndtr,
     ndtri,
+    scaled_modified_bessel_k0,
+    scaled_modified_bessel_k1,
     shifted_chebyshev_polynomial_t,
     shifted_chebyshev_polynomial_u,
     shifted_chebyshev_polynomial_v,

@@ -1,7 +1,8 @@
 """torch's scalar special-function kernels (ATen's ``Math.h``) bit for bit: ``ndtri``,
 ``i0``/``i0e``/``i1``/``i1e``, ``erfcx``, ``log_ndtr``, the orthogonal polynomials
 (Chebyshev, Hermite, Laguerre, Legendre) and the Bessel functions ``j0``/``j1``/``y0``/``y1``,
-``modified_bessel_i1`` and ``spherical_bessel_j0``.
+``modified_bessel_i1``, ``modified_bessel_k0``/``k1`` (scaled too), ``airy_ai`` and
+``spherical_bessel_j0``.
 
 torch compiles these loops with FMA enabled and GCC's default contraction, so every
 ``a * b + c`` of the C source is one fused multiply-add (``_fma``); on a float the
@@ -899,4 +900,132 @@ def modified_bessel_i1(x):
         high = e * _chbevl(T(32) / ax - T(2), _I1_B) / np.sqrt(ax)
         out = np.where(ax <= T(8), low, high)
         out = np.where(x < 0, -out, out)
+    return np.where(np.isnan(x), x, out).astype(x.dtype)
+
+
+# ----------------------------------------------------------------------------- K0, K1, Airy Ai
+
+_K0_A = (1.37446543561352307156e-16, 4.25981614279661018399e-14, 1.03496952576338420167e-11,
+         1.90451637722020886025e-09, 2.53479107902614945675e-07, 2.28621210311945178607e-05,
+         1.26461541144692592338e-03, 3.59799365153615016266e-02, 3.44289899924628486886e-01,
+         -5.35327393233902768720e-01)
+_K0_B = (5.30043377268626276149e-18, -1.64758043015242134646e-17, 5.21039150503902756861e-17,
+         -1.67823109680541210385e-16, 5.51205597852431940784e-16, -1.84859337734377901440e-15,
+         6.34007647740507060557e-15, -2.22751332699166985548e-14, 8.03289077536357521100e-14,
+         -2.98009692317273043925e-13, 1.14034058820847496303e-12, -4.51459788337394416547e-12,
+         1.85594911495471785253e-11, -7.95748924447710747776e-11, 3.57739728140030116597e-10,
+         -1.69753450938905987466e-09, 8.57403401741422608519e-09, -4.66048989768794782956e-08,
+         2.76681363944501510342e-07, -1.83175552271911948767e-06, 1.39498137188764993662e-05,
+         -1.28495495816278026384e-04, 1.56988388573005337491e-03, -3.14481013119645005427e-02,
+         2.44030308206595545468e+00)
+_K1_A = (-7.02386347938628759343e-18, -2.42744985051936593393e-15, -6.66690169419932900609e-13,
+         -1.41148839263352776110e-10, -2.21338763073472585583e-08, -2.43340614156596823496e-06,
+         -1.73028895751305206302e-04, -6.97572385963986435018e-03, -1.22611180822657148235e-01,
+         -3.53155960776544875667e-01, 1.52530022733894777053e+00)
+_K1_B = (-5.75674448366501715755e-18, 1.79405087314755922667e-17, -5.68946255844285935196e-17,
+         1.83809354436663880070e-16, -6.05704724837331885336e-16, 2.03870316562433424052e-15,
+         -7.01983709041831346144e-15, 2.47715442448130437068e-14, -8.97670518232499435011e-14,
+         3.34841966607842919884e-13, -1.28917396095102890680e-12, 5.13963967348173025100e-12,
+         -2.12996783842756842877e-11, 9.21831518760500529508e-11, -4.19035475934189648750e-10,
+         2.01504975519703286596e-09, -1.03457624656780970260e-08, 5.74108412545004946722e-08,
+         -3.50196060308781257119e-07, 2.40648494783721712015e-06, -1.93619797416608296024e-05,
+         1.95215518471351631108e-04, -2.85781685962277938680e-03, 1.03923736576817238437e-01,
+         2.72062619048444266945e+00)
+
+
+def modified_bessel_k(x, order, scaled):
+    """``modified_bessel_k{0,1}_forward`` / ``scaled_modified_bessel_k{0,1}_forward``: up to 2
+    a Chebyshev series in ``x*x - 2`` (fused) with the log term fused on, ``log(0.5 * x) *
+    I(x)`` (K0 unscaled takes ``0.5`` as a double: glibc's double ``log`` and a double fused
+    multiply-add, rounded once to float); above 2 a series in ``8/x - 2`` over ``sqrt(x)``;
+    the scaled forms multiply the first by ``exp(x)``, the others take ``exp(-x)``. ``inf``
+    at 0, NaN below."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        y = _fma(x, x, np.full_like(x, -2))
+        if order == 0:
+            c, i = _chbevl(y, _K0_A), i0(x)
+            if x.dtype == _f32 and not scaled:
+                h = x.astype(_f64) * 0.5
+                low = _fma(-c_call("log", h), i.astype(_f64), c.astype(_f64)).astype(_f32)
+            else:
+                low = _fma(-c_call("log", T(0.5) * x), i, c)
+        else:
+            low = _fma(c_call("log", T(0.5) * x), modified_bessel_i1(x), _chbevl(y, _K1_A) / x)
+        high = _chbevl(T(8) / x - T(2), _K1_B if order else _K0_B)
+        if scaled:
+            low, high = low * _exp(x), high / np.sqrt(x)
+        else:
+            high = _exp(-x) * high / np.sqrt(x)
+        out = np.where(x <= T(2), low, high)
+        out = np.where(x == 0, T(np.inf), np.where(x < 0, T(np.nan), out))
+    return np.where(np.isnan(x), x, out).astype(x.dtype)
+
+
+_AI_N = (3.46538101525629032477e-01, 1.20075952739645805542e+01, 7.62796053615234516538e+01,
+         1.68089224934630576269e+02, 1.59756391350164413639e+02, 7.05360906840444183113e+01,
+         1.40264691163389668864e+01, 9.99999999999999995305e-01)
+_AI_D = (5.67594532638770212846e-01, 1.47562562584847203173e+01, 8.45138970141474626562e+01,
+         1.77318088145400459522e+02, 1.64234692871529701831e+02, 7.14778400825575695274e+01,
+         1.40959135607834029598e+01, 1.00000000000000000470e+00)
+_AI_FN = (-1.31696323418331795333e-01, -6.26456544431912369773e-01, -6.93158036036933542233e-01,
+          -2.79779981545119124951e-01, -4.91900132609500318020e-02, -4.06265923594885404393e-03,
+          -1.59276496239262096340e-04, -2.77649108155232920844e-06, -1.67787698489114633780e-08)
+_AI_FD = (1.33560420706553243746e+01, 3.26825032795224613948e+01, 2.67367040941499554804e+01,
+          9.18707402907259625840e+00, 1.47529146771666414581e+00, 1.15687173795188044134e-01,
+          4.40291641615211203805e-03, 7.54720348287414296618e-05, 4.51850092970580378464e-07)
+_AI_GN = (1.97339932091685679179e-02, 3.91103029615688277255e-01, 1.06579897599595591108e+00,
+          9.39169229816650230044e-01, 3.51465656105547619242e-01, 6.33888919628925490927e-02,
+          5.85804113048388458567e-03, 2.82851600836737019778e-04, 6.98793669997260967291e-06,
+          8.11789239554389293311e-08, 3.41551784765923618484e-10)
+_AI_GD = (9.30892908077441974853e+00, 1.98352928718312140417e+01, 1.55646628932864612953e+01,
+          5.47686069422975497931e+00, 9.54293611618961883998e-01, 8.64580826352392193095e-02,
+          4.12656523824222607191e-03, 1.01259085116509135510e-04, 1.17166733214413521882e-06,
+          4.91834570062930015649e-09)
+_SQRT_1_PI = 5.64189583547756286948e-01
+
+
+def airy_ai(x):
+    """``airy_ai_forward``: below -2.09 the asymptotic form (``sin(t) * (1 + z^2 f) -
+    cos(t) * z g`` with the first product fused), from 2.09 the rational form in ``1/zeta``
+    over ``2 x^(1/4) exp(zeta)`` (kept above 8.3203353), else the power series, summed
+    until a term falls below epsilon, ``c1 f - c2 g`` with the first product fused; 0 above
+    103.892, NaN at infinity."""
+    T = x.dtype.type
+    with np.errstate(all="ignore"):
+        neg, pos = x < T(-2.09), x >= T(2.09)
+        xn = np.where(neg, x, T(-4))
+        zeta = T(-2) * xn * np.sqrt(-xn) / T(3)
+        z = T(1) / zeta
+        zz = z * z
+        f, g = T(1) + zz * _polevl(zz, _AI_FN) / _polevl(zz, _AI_FD), \
+            z * _polevl(zz, _AI_GN) / _polevl(zz, _AI_GD)
+        t = zeta + T(0.25) * T(np.pi)
+        out_neg = T(_SQRT_1_PI) / np.sqrt(np.sqrt(-xn)) * \
+            _fma(c_call("sin", t), f, -(c_call("cos", t) * g))
+        xp_ = np.where(pos, x, T(4))
+        zeta = T(2) * xp_ * np.sqrt(xp_) / T(3)
+        iz = T(1) / zeta
+        out_pos = T(_SQRT_1_PI) * (_polevl(iz, _AI_N) / _polevl(iz, _AI_D)) / \
+            (T(2) * np.sqrt(np.sqrt(xp_)) * _exp(zeta))
+        xs = np.where(~neg & (x <= T(8.3203353)), x, T(0))
+        f, g, k, m, n = np.ones_like(x), xs.copy(), np.ones_like(x), np.ones_like(x), xs.copy()
+        cube = xs * xs * xs
+        live = np.ones(x.shape, bool)
+        eps = T(np.finfo(x.dtype).eps)
+        while live.any():
+            k1 = k + T(1)
+            m1 = m * cube / k1
+            k2 = k1 + T(1)
+            n1 = n * cube / k2
+            m1 = m1 / k2
+            f1 = f + m1
+            k3 = k2 + T(1)
+            n1 = n1 / k3
+            m, k, n, f, g = (np.where(live, new, old) for new, old in
+                             ((m1, m), (k3, k), (n1, n), (f1, f), (g + n1, g)))
+            live &= np.abs(m1 / f1) > eps
+        series = _fma(T(0.355028053887817239260), f, -(T(0.258819403792806798405) * g))
+        out = np.where(neg, out_neg, np.where(pos, out_pos, series))
+        out = np.where(np.isinf(x), T(np.nan), np.where(x > T(103.892), T(0), out))
     return np.where(np.isnan(x), x, out).astype(x.dtype)

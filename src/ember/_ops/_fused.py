@@ -64,6 +64,8 @@ def add(a, b, alpha, subtract: bool = False):
     """``torch.add(a, b, alpha=alpha)`` (``sub`` where ``subtract``) for arrays (or numbers)
     of one dtype."""
     dt = np.result_type(a, b)
+    if dt.char in "eE":                             # float16, bfloat16
+        return _reduced_add(np.asarray(a), np.asarray(b), -alpha if subtract else alpha)
     if dt not in _EXACT:
         fn = np.subtract if subtract else np.add
         return fn(a, np.multiply(b, alpha).astype(dt, copy=False))
@@ -84,6 +86,23 @@ def add(a, b, alpha, subtract: bool = False):
             with np.errstate(over="ignore", invalid="ignore"):
                 r[idx] = a + s * b
     return r
+
+
+def _reduced_add(a, b, alpha):
+    """``a + alpha * b`` for float16/bfloat16 arrays as ATen's ``add`` kernel: ``alpha`` and
+    ``b`` in the type; the vectors take ``fmadd(b, alpha, a)`` in float, rounded once, the
+    one-by-one tail rounds ``alpha * b`` to the type before adding it."""
+    dt = a.dtype
+    s = np.float32(dt.type(alpha))
+    a32, b32 = a.astype(_F32), b.astype(_F32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = (a32 + (s * b32).astype(dt).astype(_F32)).astype(dt)
+        if out.ndim:
+            vec = fma(b32, s, a32).astype(dt)
+            mask = _sleef.binary_mask(np.broadcast_to(a, out.shape),
+                                      np.broadcast_to(b, out.shape), avx512=False)
+            out = np.where(mask, out, vec)
+    return out
 
 
 def _hoisted_mask(a, b, shape):
@@ -120,6 +139,9 @@ def _hoisted_tail(itemsize: int):
 
 def add_(a: np.ndarray, b, alpha=1) -> None:
     """``a.add_(b, alpha=alpha)`` (``b`` the same shape as ``a``, or broadcast to it)."""
+    if a.dtype.char in "eE":                        # float16, bfloat16
+        a[...] = _reduced_add(a, np.asarray(b, a.dtype), float(alpha))
+        return
     s = a.dtype.type(alpha)
     if s == 1:
         np.add(a, b, out=a)

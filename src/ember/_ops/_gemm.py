@@ -34,9 +34,9 @@ _address = _vml._address
 def _signatures() -> dict:
     """(routine, dtype) -> the ``cblas_?routine`` name, argument types and result type.
 
-    Complex products take their scalars by address; Ember calls only the batched matrix
-    product for them (``gemv`` and ``dot`` are real here). ``?gemm`` itself is bound
-    without argument types (:func:`_raw_gemm`)."""
+    Complex products take their scalars by address; Ember calls the batched matrix product
+    and the dots (``?dotu_sub``/``?dotc_sub``, which return through a pointer) for them.
+    ``?gemm`` itself is bound without argument types (:func:`_raw_gemm`)."""
     i, p = ctypes.c_int, ctypes.c_void_p
     ip = ctypes.POINTER(ctypes.c_int)
     table = {}
@@ -47,10 +47,13 @@ def _signatures() -> dict:
         for routine, types, result in (
                 ("gemv", (i, i, i, i, real, p, i, p, i, real, p, i), None),
                 ("dot", (i, p, i, p, i), real),
+                ("dotu_sub", (i, p, i, p, i, p), None),
+                ("dotc_sub", (i, p, i, p, i, p), None),
                 # gemm_batch: arrays of one group's arguments
                 ("gemm_batch", (i, ip, ip, ip, ip, ip, rp, p, ip, p, ip, rp, p, ip, i, ip),
                  None)):
-            if dtype.kind != "c" or "gemm" in routine:
+            # (complex types: the batched product and the dots by address; real ones: the rest)
+            if "gemm" in routine or routine.endswith("_sub") == (dtype.kind == "c"):
                 table[routine, dtype] = ("cblas_" + prefix + routine, types, result)
     return table
 
@@ -277,12 +280,14 @@ def addmv(c: np.ndarray | None, mat: np.ndarray, vec: np.ndarray, beta=0, alpha=
     return out
 
 
-def dot(x: np.ndarray, y: np.ndarray):
-    """ATen's ``dot`` of two 1-d arrays (``sdot``/``ddot``) as a 0-d array, or None."""
+def dot(x: np.ndarray, y: np.ndarray, conj: bool = False):
+    """ATen's ``dot`` of two 1-d arrays (``sdot``/``ddot``, ``cdotu``/``zdotu`` for complex
+    ones; ``vdot``'s ``cdotc``/``zdotc`` where ``conj``) as a 0-d array, or None."""
     dtype = x.dtype
     if y.dtype != dtype:
         return None
-    fn = _fn("dot", dtype)
+    complex_ = dtype.kind == "c"
+    fn = _fn(("dotc_sub" if conj else "dotu_sub") if complex_ else "dot", dtype)
     sx, sy = _elem_strides(x), _elem_strides(y)
     if fn is None or sx is None or sy is None:
         return None
@@ -290,6 +295,10 @@ def dot(x: np.ndarray, y: np.ndarray):
     incx, incy = (1, 1) if n == 1 else (sx[0], sy[0])
     if max(n, incx, incy) > _INT_MAX:
         return None
+    if complex_:
+        res = np.zeros(1, dtype)
+        fn(n, _address(x), incx, _address(y), incy, _address(res))
+        return res.reshape(())
     return np.array(fn(n, _address(x), incx, _address(y), incy), dtype)
 
 

@@ -790,6 +790,31 @@ def pow_scalar(a, e):
                            lambda x: _libm.double_fn("pow")(x, e64).astype(x.dtype))
 
 
+def pow_scalar_reduced(a, e):
+    """``pow(tensor, scalar)`` for a float16/bfloat16 ``a``: the exponent in the type, each
+    element's float power rounded once (Sleef's ``powf`` in the vectors, glibc's one by
+    one); bfloat16 takes torch's products and roots for the exponents that have them."""
+    t = a.dtype.type
+    e32 = np.float32(t(e))
+    f32 = np.float32
+    with np.errstate(all="ignore"):
+        if a.dtype.char == "E":                     # bfloat16's specialisations
+            x = a.astype(f32)
+            if float(e32) == -0.5:      # rsqrt: one rounding in the vectors, two in the tail
+                return elementwise(
+                    a, lambda v: (f32(1) / np.sqrt(v.astype(f32))).astype(a.dtype),
+                    lambda v: (f32(1) / np.sqrt(v.astype(f32)).astype(a.dtype).astype(f32)
+                               ).astype(a.dtype))
+            special = {0.5: lambda: np.sqrt(x),
+                       -1.0: lambda: f32(1) / x, 2.0: lambda: x * x,
+                       3.0: lambda: (x * x).astype(a.dtype).astype(f32) * x,
+                       -2.0: lambda: f32(1) / (x * x).astype(a.dtype).astype(f32)}.get(float(e32))
+            if special is not None:
+                return special().astype(a.dtype)
+        return elementwise(a, lambda x: powf(x.astype(f32), e32).astype(a.dtype),
+                           lambda x: powf_scalar(x.astype(f32), e32).astype(a.dtype))
+
+
 def pow_tensor(a, b, out_contiguous=False):
     """``pow(tensor, tensor)`` on same-dtype float operands: Sleef's pow where torch's
     binary loop runs vectors (both operands contiguous in the inner loop, or one of them

@@ -198,7 +198,15 @@ def softmax_backward(grad, out, dim, rd=None):
         res = out.copy()
     elif dim == out.ndim - 1:
         g, o = g[:, :, 0], o[:, :, 0]
-        res = (g - _row_sums(g * o, rd)[:, None]) * o
+        inline = o.shape[0] == 1 or _exact.get_num_threads() == 1
+        if rd is None and o.dtype == _F32 and inline:
+            # parallel_for runs the rows inline, where the compiler fuses the float products
+            # of map2_reduce_all's last partial vector into the sum (its OpenMP-outlined
+            # copy of the loop does not)
+            sums = _norms.vec_sum_rows(None, fused=(g, o), lanes=_MATH[o.dtype][3])
+        else:
+            sums = _row_sums(g * o, rd)
+        res = (g - sums[:, None]) * o
     else:
         acc = np.zeros((o.shape[0], o.shape[2]), out.dtype)
         for d in range(o.shape[1]):

@@ -6,6 +6,7 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import CONJ, Tensor, watch_conj
 from ..autograd import grad_mode
+from . import _cephes
 from .registry import NONE, check_out_same_dtype, expose, op
 
 _as_strided = xp.lib.stride_tricks.as_strided
@@ -104,8 +105,12 @@ def _from_parts(real, imag):
 @op("PolarBackward0", name="polar_op", method=False, function=False, promote=NONE,
     holomorphic=False, check=_check_parts, abs=_polar_abs_grad, angle=_polar_angle_grad)
 def _polar_op(abs, angle):
+    # (ATen's polar_kernel is a scalar cpu_kernel: the C library's cos and sin, one by one)
     a, t = xp.broadcast_arrays(abs, angle)
-    return _from_parts(a * xp.cos(t), a * xp.sin(t))
+    res = _mf.ti_layout(xp.empty(a.shape, _COMPLEX_OF[a.dtype.name]), abs, angle)
+    res.real = a * _cephes.c_call("cos", t)
+    res.imag = a * _cephes.c_call("sin", t)
+    return res
 
 
 @expose(method=False)

@@ -411,8 +411,27 @@ def _index_add(self, dim, index, source, alpha):
     out = self.copy()
     if not out.size or not source.size:
         return out
+    if alpha != 1 and out.dtype in (np.float32, np.float64):
+        return _index_add_scaled(out, dim, index.reshape(-1), xp.asarray(source), alpha)
     src = source if alpha == 1 else source * xp.asarray(alpha).astype(source.dtype)
     xp.add.at(_moved(out, dim), index.reshape(-1), _moved(xp.asarray(src), dim))
+    return out
+
+
+def _index_add_scaled(out, dim, index, source, alpha):
+    """``index_add_cpu_``'s loop over the indices in order with a float ``alpha``: each slice
+    of a matrix (or more) takes ``add_(slice, alpha=alpha)`` (the add kernel's fused
+    multiply-add), a vector's elements ``self += source * alpha`` (the product rounded)."""
+    from . import _fused
+    view, src = _moved(out, dim), _moved(source, dim)
+    a = out.dtype.type(alpha)
+    if out.ndim > 1:
+        for i, j in enumerate(index.tolist()):
+            view[j] = _fused.add(view[j], src[i], a)
+    else:
+        flat = src.reshape(-1)
+        for i, j in enumerate(index.tolist()):
+            view[j] = view[j] + flat[i] * a
     return out
 
 

@@ -337,7 +337,8 @@ def _numel(shape):
     self=lambda grad, other: grad.conj() * other,
     other=lambda grad, self: grad * self)
 def _vdot(self, other):
-    return xp.vdot(self, other)
+    out = _gemm.dot(self, other, conj=True) if self.dtype.kind == "c" else _gemm.dot(self, other)
+    return xp.vdot(self, other) if out is None else out
 
 
 @expose

@@ -245,12 +245,17 @@ def _nll_targets(self, target, weight, ignore_index):
     return x, tt, w.astype(x.dtype)
 
 
+# the dtypes whose sums nll_loss_out_frame's cascade adds in the type itself (each step
+# rounded: scalar_t arithmetic for float16 and bfloat16 too)
+_NLL_CASCADED = _exact.exact_dtype | {xp.dtype(xp.float16), D.bfloat16.np}
+
+
 def _nll_plain(self, target, weight, reduction, ignore_index):
     """The flat indices of the picked elements of a C-contiguous (N, C) float32/float64
     ``self`` when nothing is weighted or ignored, every target is in range and the loss is
     reduced (None otherwise: the general path, which also raises torch's errors)."""
     if (weight is not None or reduction == 0 or self.ndim != 2 or target.ndim != 1
-            or not target.size or self.dtype not in _exact.exact_dtype
+            or not target.size or self.dtype not in _NLL_CASCADED
             or not self.flags.c_contiguous):
         return None
     lo, hi = int(target.min()), int(target.max())
@@ -279,7 +284,7 @@ def _nll_kernel(self, target, weight, reduction, ignore_index):
     losses = -picked if w is None else -picked * w
     if reduction == 0:
         return losses if self.ndim > 1 else losses[0]
-    if x.dtype in _exact.exact_dtype and t.size:
+    if x.dtype in _NLL_CASCADED and t.size:
         valid = (target if self.ndim > 1 else target[None]) != ignore_index
         loss, total = _nll_sums(picked, valid, None if weight is None else weight[t],
                                 x.dtype.type)
@@ -394,7 +399,7 @@ def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_in
     x, t, w = _nll_targets(self, target, weight, ignore_index)
     g = grad_output if self.ndim > 1 or reduction != 0 else grad_output[None]
     if reduction == 1:
-        if x.dtype in _exact.exact_dtype and t.size:
+        if x.dtype in _NLL_CASCADED and t.size:
             valid = (target if self.ndim > 1 else target[None]) != ignore_index
             total = _nll_total(valid, None if weight is None else weight[t], x.dtype.type)
         else:
@@ -416,11 +421,11 @@ def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_in
 
 def _make_nll(node):
     fwd = op(node, name="_nll_loss_" + node, method=False, function=False, promote=NONE,
-             tensors=("self", "target", "weight"),
+             tensors=("self", "target", "weight"), reduced_in_float=False,
              self=lambda grad, self, target, weight, reduction, ignore_index:
              bwd(grad, self, target, weight, reduction, ignore_index))(_nll_kernel)
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_nll_backward_" + node,
-             method=False, function=False, promote=NONE,
+             method=False, function=False, promote=NONE, reduced_in_float=False,
              tensors=("grad_output", "self", "target", "weight"),
              grad_output=lambda grad, target, weight, reduction, ignore_index:
              fwd(grad, target, weight, reduction, ignore_index),
@@ -936,8 +941,13 @@ def log_sigmoid(self):
     return _lm.log_sigmoid(self).astype(self.dtype, copy=False)
 
 
+def _threshold_grad(grad, self, threshold):
+    # (torch's threshold kernel compares a float16 input with the threshold as a float)
+    return _where((self.float() if self.dtype is D.float16 else self) > threshold, grad, 0.0)
+
+
 @op("ThresholdBackward0", name="threshold", method=False, check=_threshold_check,
-    self=lambda grad, self, threshold: _where(self > threshold, grad, 0.0))
+    self=_threshold_grad)
 def threshold(self, threshold, value):
     """``x`` where ``x > threshold``, else ``value``."""
     return xp.where(self > threshold, self, D.scalar_array(value, self.dtype))

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._device import xp
 from .._tensor import Tensor
+from . import _sleef
 from . import nn as _nn
 from .reduction import _norm_back, _vector_norm
 from .registry import NONE, op, run_inplace
@@ -71,10 +72,24 @@ def hardshrink(self, lambd=0.5):
     pointwise=True,
     self=lambda grad, self, lambd: grad.where(_wrap(~_inside(self._data, lambd)), 0.0))
 def softshrink(self, lambd=0.5):
-    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
-    lam = self.dtype.type(lambd)
-    return xp.where(self > lam, self - lam, xp.where(self < -lam, self + lam,
-                                                     self.dtype.type(0)))
+    """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0, as ATen's
+    ``cpu_kernel_vec`` computes it: the vectors mask the two branches (a zero is ``+0``, a NaN
+    stays NaN), the one-by-one tail returns ``x * 0`` (``-0`` for a negative ``x``). Half and
+    bfloat16 compute in float with ``lambd`` as a float."""
+    dt = self.dtype
+    reduced = dt.itemsize == 2
+    lam = (np.float32 if reduced else dt.type)(lambd)
+
+    def shrunk(inside):
+        def fn(v):
+            v = v.astype(np.float32) if reduced else v
+            with np.errstate(invalid="ignore"):
+                out = xp.where(v > lam, v - lam, xp.where(v < -lam, v + lam, inside(v)))
+            return out.astype(dt) if reduced else out
+        return fn
+
+    return _sleef.elementwise(self, shrunk(lambda u: xp.where(u != u, u, 0)),
+                              shrunk(lambda u: u * 0), avx512=False)
 
 
 # ============================================================================ rrelu
@@ -84,7 +99,7 @@ def softshrink(self, lambd=0.5):
 def rrelu_with_noise(self, noise):
     """``x * noise`` (the noise is 1 where ``x > 0``, the sampled or mean slope elsewhere),
     contiguous as torch's kernel writes it."""
-    return np.ascontiguousarray(self * noise)
+    return np.ascontiguousarray(self * noise).astype(self.dtype, copy=False)
 
 
 _rrelu_inplace = op("RreluWithNoiseBackward1", name="_rrelu_with_noise_", method=False,
@@ -105,8 +120,10 @@ def rrelu_noise(x, lower, upper, training, generator):
         if k:
             noise[neg] = (generator._u53(k) * (hi - lo) + lo).astype(dt)
         return noise
-    slope = dt.type((lower + upper) / 2)
-    return np.where(neg, slope, dt.type(1))
+    # (torch's eval mode is leaky_relu with the mean slope, which float16 and bfloat16
+    # kernels read as a float)
+    ft = np.float32 if dt.char in "eE" else dt.type
+    return np.where(neg, ft((lower + upper) / 2), ft(1))
 
 
 def rrelu(input: Tensor, lower: float, upper: float, training: bool, inplace: bool,
@@ -390,21 +407,28 @@ def _multilabel_terms(x, target):
     rows = np.repeat(np.arange(n), c).reshape(n, c)
     is_target[rows[valid], tt[valid]] = True
     xt = np.take_along_axis(x2, tt, 1)                       # x[y_j]: (N, J)
-    z = 1 - (xt[:, :, None] - x2[:, None, :])                # (N, J, C)
+    one = x2.dtype.type(1)
+    z = (one - xt)[:, :, None] + x2[:, None, :]              # (N, J, C): ``1 - x[y_j] + x[i]``
     on = (z > 0) & valid[:, :, None] & ~is_target[:, None, :]
     return x2, tt, valid, on, z, is_target
 
 
 def _multilabel_grad(grad, self, target, reduction):
+    """torch's backward frame: ``g = 1 / (N C)`` (mean) or ``1 / C`` as the type, added (to
+    each active class) or subtracted (from the target) one hinge at a time in the type."""
     x2, tt, valid, on, _, _ = _multilabel_terms(self._data, target._data)
     n, c = x2.shape
-    onf = on.astype(x2.dtype) / x2.dtype.type(c)
-    g = onf.sum(1)                                           # + for each non-target class
-    neg = onf.sum(2)                                         # - for each target slot
-    np.add.at(g, (np.repeat(np.arange(n), tt.shape[1]).reshape(tt.shape)[valid], tt[valid]),
-              -neg[valid])
-    if reduction == 1:
-        g = g / max(1, n)
+    dt = x2.dtype.type
+    step = dt(1.0 / (n * c) if reduction == 1 else 1.0 / c)
+    counts = np.zeros((n, c), np.int64)
+    counts += on.sum(1)                                      # + for each active class
+    np.add.at(counts, (np.repeat(np.arange(n), tt.shape[1]).reshape(tt.shape)[valid],
+                       tt[valid]), -on.sum(2)[valid])        # - for each target slot
+    k = int(np.abs(counts).max()) if counts.size else 0
+    runs = np.zeros(k + 1, x2.dtype)                         # step added to 0, k times
+    for i in range(1, k + 1):
+        runs[i] = runs[i - 1] + step
+    g = np.where(counts < 0, -runs[-counts], runs[np.abs(counts)])
     g = _wrap(g.reshape(self.shape).astype(self._data.dtype))
     g = g * (grad if reduction else grad.reshape(grad.shape + (1,) * (self.ndim - grad.ndim)))
     return no_double_backward(g, self, "multilabel_margin_loss_backward")
@@ -415,10 +439,21 @@ def _multilabel_grad(grad, self, target, reduction):
 def multilabel_margin_loss(self, target, reduction):
     """``sum_j sum_{i not a target} max(0, 1 - (x[y_j] - x[i])) / C`` per sample, reduced."""
     x2, _, _, on, z, _ = _multilabel_terms(self, target)
-    per = (np.where(on, z, 0).sum((1, 2)) / x2.dtype.type(x2.shape[1])).astype(self.dtype)
+    n, c = x2.shape
+    # (each sample's hinges added in order, target slot by slot, in double (acc_type), the
+    # sample's sum returned in the type)
+    terms = np.where(on, z, 0).astype(np.float64).reshape(n, -1)
+    sums = np.add.accumulate(terms, axis=1)[:, -1] if terms.shape[1] else np.zeros(n)
+    sums = sums.astype(self.dtype)
     if reduction == 0:
+        per = sums / self.dtype.type(c)
         return per if self.ndim == 2 else per.reshape(())
-    return _nn._reduce_np(per, reduction).astype(self.dtype)
+    total = np.add.accumulate(sums.astype(np.float64))[-1] if n else 0.0
+    total = total / c
+    if reduction == 1:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            total = total / n
+    return np.array(total).astype(self.dtype)
 
 
 # ============================================================================ channel shuffle

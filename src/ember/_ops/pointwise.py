@@ -446,9 +446,8 @@ def _pow_scalar(self, exponent):
     if self.dtype == xp.bool_:   # bool ** bool: torch's exponent 1 copies, 0 fills (no kernel)
         return self.copy() if exponent else xp.ones_like(self)
     with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if self.dtype == xp.float16 and xp.ndim(exponent) == 0:
-            # torch's float16 loop: the float pow of each element, rounded once
-            return xp.power(self.astype(xp.float32), xp.float32(exponent)).astype(xp.float16)
+        if self.dtype.char in "eE" and xp.ndim(exponent) == 0 and exponent not in (0, 1):
+            return _sleef_ext.pow_scalar_reduced(self, exponent)
         if self.dtype.kind == "f" and xp.ndim(exponent) == 0:
             special = _POW_SPECIAL.get(float(exponent))
             if special is not None:

@@ -42,6 +42,8 @@ def _sum_dtype(self, dtype):
     self=lambda grad, self_shape: grad.expand(self_shape))
 def _sum_all(self, dtype=None):
     a = _cast(self, dtype)
+    if a.dtype == xp.float16:
+        return _half_in_float(_sum_all, a)
     if a.dtype in summed_dtype:
         return cascade_sum(a, (), False)
     return xp.sum(a, dtype=_sum_dtype(a, dtype))
@@ -51,6 +53,8 @@ def _sum_all(self, dtype=None):
     self=lambda grad, self_shape, dim, keepdim: _expand_back(grad, self_shape, dim, keepdim))
 def _sum_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
+    if a.dtype == xp.float16:
+        return _half_in_float(_sum_dim, a, dim, keepdim)
     if a.dtype in summed_dtype and a.ndim:
         return cascade_sum(a, dim, keepdim)
     if a.dtype in _COMPLEX_PARTS and dim and a.ndim - 1 not in dim \
@@ -61,6 +65,12 @@ def _sum_dim(self, dim, keepdim=False, dtype=None):
     return c_order(xp.add.reduce(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 
+def _half_in_float(op, a, *args):
+    """A float16 sum or mean as torch's kernels compute it: in float32 (their vectorised
+    loops convert each vector to float, as for bfloat16), rounded to float16 once."""
+    return xp.asarray(op.kernel(a.astype(xp.float32), *args)).astype(xp.float16)
+
+
 _COMPLEX_PARTS = {xp.dtype(xp.complex64): xp.dtype(xp.float32),
                   xp.dtype(xp.complex128): xp.dtype(xp.float64)}
 
@@ -68,7 +78,9 @@ _COMPLEX_PARTS = {xp.dtype(xp.complex64): xp.dtype(xp.float32),
 def _fmean(a, dim, keepdim, dtype):
     """torch's CPU mean: the sum in torch's order, then divided by the count."""
     a = _cast(a, dtype)
-    if a.dtype not in summed_dtype:    # (float16 …: ``()`` is every dim, NumPy's None)
+    if a.dtype == xp.float16:
+        return xp.asarray(_fmean(a.astype(xp.float32), dim, keepdim, None)).astype(xp.float16)
+    if a.dtype not in summed_dtype:    # (``()`` is every dim, NumPy's None)
         return c_order(xp.mean(a, axis=dim or None, keepdims=keepdim))
     if a.ndim == 0:
         return a + xp.zeros((), a.dtype)
@@ -1068,6 +1080,8 @@ def _nansum(self, dim, keepdim, dtype):
     if a.ndim == 0:
         return xp.nan_to_num(a, nan=0.0) if a.dtype.kind == "f" else a.astype(
             _sum_dtype(a, dtype))
+    if a.dtype == xp.float16:
+        return _half_in_float(_nansum, a, dim, keepdim, None)
     if a.dtype in exact_dtype:
         return cascade_sum(a, dim, keepdim, nan=True)
     return c_order(xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))

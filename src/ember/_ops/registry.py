@@ -524,7 +524,8 @@ _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
 # ops whose float16 kernels compute in float32 and round once (their vectorised loops convert
 # to float, as for bfloat16): they take float16 tensors as float32 arrays
 _HALF_IN_FLOAT = frozenset(("gelu", "elu", "mish", "softplus", "hardsigmoid", "hardswish",
-                            "log_sigmoid", "leaky_relu", "rad2deg", "deg2rad"))
+                            "log_sigmoid", "leaky_relu", "rad2deg", "deg2rad", "mul_scalar",
+                            "div_scalar", "threshold", "celu"))
 
 
 def _barebones(op, dt, args) -> None:
@@ -650,7 +651,9 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "masked_select", "constant_pad_nd", "repeat", "tril", "triu",
                     "_softmax", "_log_softmax", "_softmax_backward_data",
                     "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross",
-                    "mvlgamma_", "logsumexp_"))
+                    "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
+                    "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
+                    "_nll_backward_NllLoss2DBackward0"))
 
 
 def _reduced_arrays(op, args, cdt):
@@ -663,21 +666,32 @@ def _reduced_arrays(op, args, cdt):
         a = args[i]
         if isinstance(a, Tensor):
             arr = a._data
-            if (arr.ndim or own) and arr.dtype != cdt.np:
+            if (arr.ndim or own or op.name in _SCALAR_IN_TYPE) and arr.dtype != cdt.np:
                 arr = D.cast(arr, cdt)
             args[i] = arr if own else arr.astype(_F32)
         elif a is not None:
             args[i] = _np_scalar(a, _F32)
             if own:
                 args[i] = xp.asarray(args[i]).astype(cdt.np)[()]
+            elif op.name in _SCALAR_IN_TYPE:
+                args[i] = xp.asarray(a).astype(cdt.np).astype(_F32)[()]
     return args
+
+
+# ops whose reduced-type kernels compute in float but read a number (or a 0-d tensor) as the
+# iterator casts it, to the type (torch's wrapped-number operand takes the common dtype)
+_SCALAR_IN_TYPE = frozenset((
+    "fmod_scalar", "remainder_scalar", "fmod_tensor", "remainder_tensor", "eq", "ne", "lt", "le",
+    "gt", "ge", "eq_inplace_scalar", "ne_inplace_scalar", "lt_inplace_scalar",
+    "le_inplace_scalar", "gt_inplace_scalar", "ge_inplace_scalar"))
 
 
 # ops whose torch kernel runs in the reduced type's own arithmetic (``cpu_kernel`` over
 # ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
 # the arrays (and numbers) in the type
 _REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
-                                 "special_xlog1py", "rsqrt", "nextafter", "logit"))
+                                 "special_xlog1py", "rsqrt", "nextafter", "logit", "add", "sub",
+                                 "rsub_tensor", "rsub_scalar", "pow_scalar"))
 
 
 def _bad_arg(op, args):

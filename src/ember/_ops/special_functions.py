@@ -290,6 +290,19 @@ modified_bessel_i0 = _bessel_fn("modified_bessel_i0", lambda x: _cephes.i0(x),
                                 "The modified Bessel function of the first kind, order 0.")
 modified_bessel_i1 = _bessel_fn("modified_bessel_i1", lambda x: _cephes.modified_bessel_i1(x),
                                 "The modified Bessel function of the first kind, order 1.")
+modified_bessel_k0 = _bessel_fn("modified_bessel_k0",
+                                lambda x: _cephes.modified_bessel_k(x, 0, False),
+                                "The modified Bessel function of the second kind, order 0.")
+modified_bessel_k1 = _bessel_fn("modified_bessel_k1",
+                                lambda x: _cephes.modified_bessel_k(x, 1, False),
+                                "The modified Bessel function of the second kind, order 1.")
+scaled_modified_bessel_k0 = _bessel_fn(
+    "scaled_modified_bessel_k0", lambda x: _cephes.modified_bessel_k(x, 0, True),
+    "``exp(x)`` times the modified Bessel function of the second kind, order 0.")
+scaled_modified_bessel_k1 = _bessel_fn(
+    "scaled_modified_bessel_k1", lambda x: _cephes.modified_bessel_k(x, 1, True),
+    "``exp(x)`` times the modified Bessel function of the second kind, order 1.")
+airy_ai = _bessel_fn("airy_ai", lambda x: _cephes.airy_ai(x), "The Airy function Ai.")
 spherical_bessel_j0 = _bessel_fn("spherical_bessel_j0",
                                  lambda x: _cephes.spherical_bessel_j0(x),
                                  "The spherical Bessel function of the first kind, order 0.")
@@ -298,7 +311,8 @@ del _kind, _shifted, _name
 _POLYNOMIALS = [f"{s}chebyshev_polynomial_{k}" for k in "tuvw" for s in ("", "shifted_")] + [
     "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
     "legendre_polynomial_p", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
-    "modified_bessel_i0", "modified_bessel_i1", "spherical_bessel_j0"]
+    "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+    "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "airy_ai", "spherical_bessel_j0"]
 
 __all__ = ["entr", "ndtr", "ndtri", "log_ndtr", "xlog1py", "erfcx", "i0", "i0e", "i1", "i1e",
            "zeta", *_POLYNOMIALS]

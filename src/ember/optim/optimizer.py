@@ -481,7 +481,12 @@ def _k_neg(a: _np.ndarray) -> _np.ndarray:
 
 
 def _k_mul_(a: _np.ndarray, s) -> None:
-    """``a.mul_(s)`` for a number ``s``."""
+    """``a.mul_(s)`` for a number ``s`` (float16/bfloat16: in float, the number unrounded,
+    as ATen's reduced-type ``mul`` reads a scalar)."""
+    if a.dtype.char in "eE":
+        a[...] = (a.astype(_np.float32) * _np.float32(s.item() if isinstance(s, _Tensor) else s)
+                  ).astype(a.dtype)
+        return
     _np.multiply(a, _sc(s, a), out=a)
 
 
