@@ -18,7 +18,8 @@ print("mask:\n", mask)
 mt = masked_tensor(data.float(), mask)
 print("mt:\n", mt)
 print(masked_tensor(data, mask))
-print(masked_tensor(torch.tensor(3.5), torch.tensor(True)), masked_tensor(torch.tensor(1), torch.tensor(False)))
+print(masked_tensor(torch.tensor(3.5), torch.tensor(True)),
+      masked_tensor(torch.tensor(1), torch.tensor(False)))
 print(mt.shape, mt.dtype, mt.dim(), mt.is_sparse, mt.requires_grad)
 print(mt.get_data().sum(), mt.get_mask().sum(), mt.to_tensor(-1.0)[0])
 

@@ -383,7 +383,6 @@ def _reduction(name):
 
 
 def _where(condition, input, other):
-    import ember
     mx = input if isinstance(input, MaskedTensor) else _full(input)
     my = other if isinstance(other, MaskedTensor) else _full(other)
     where = _ORIGINAL["where"]
@@ -491,7 +490,6 @@ def _install() -> None:
             route_any(ember, name, functools.partial(_binary, name))
     route_any(ember, "where", _where)
     route(ember, "softmax", _softmax)
-    _ORIGINAL["softmax"] = _ORIGINAL["softmax"]
     original_f = F.softmax
 
     @functools.wraps(original_f)
