@@ -66,10 +66,14 @@ class MaskedUnsupported(TypeError, ValueError):
     def sparse_form(name: str, args, out=None):
         """The op runner's op ``name`` on ``args`` where a masked tensor is among them
         (``dense * masked`` …), else None."""
-        if out is None and name in _BINARY_NAMES:
+        if out is not None:
+            return None
+        if name in _BINARY_NAMES:
             if len(args) > 2 and args[2] != 1:       # (add/sub's alpha)
                 return None
             return _binary(name, args[0], args[1])
+        if name in _UNARY_NAMES and args[0].__class__ is MaskedTensor:
+            return _unary(name, *args)
         return None
 
 
@@ -291,12 +295,10 @@ def _fn(name):
 
 
 def _unary(name, self, *args, **kwargs):
-    if kwargs:
-        raise ValueError("MaskedTensor unary ops require that len(kwargs) == 0. If you need "
-                         "support for this, please open an issue on Github.")
-    if any(isinstance(a, Tensor) for a in args):
+    # (torch's dispatcher passes keyword arguments on as positional ones)
+    if any(isinstance(a, Tensor) for a in (*args, *kwargs.values())):
         raise TypeError("MaskedTensor unary ops do not support additional Tensor arguments")
-    return _make(_fn(name)(self._masked_data, *args), self._masked_mask)
+    return _make(_fn(name)(self._masked_data, *args, **kwargs), self._masked_mask)
 
 
 def _masks_match(a, b) -> bool:
@@ -390,6 +392,10 @@ def _where(condition, input, other):
                  where(condition, mx._masked_mask, my._masked_mask))
 
 
+def _no_layout(other):
+    raise AttributeError(f"'{type(other).__name__}' object has no attribute 'layout'")
+
+
 def _full(t):
     import ember
     return _make(t, ember.ones_like(t, dtype=D.bool))
@@ -400,7 +406,10 @@ def _softmax(self, dim, dtype=None, **kwargs):
     data, mask = self._masked_data, self._masked_mask
     filled = ember.where(mask, data, ember.tensor(-float("inf"), dtype=data.dtype))
     out = _ORIGINAL["softmax"](filled, dim)
-    return _make(ember.where(mask, out, ember.tensor(0, dtype=out.dtype)), mask)
+    # (an element left out gets 0; a slice with none specified, NaN: torch's _masked_softmax)
+    out = ember.where(mask.any(dim, keepdim=True), out, ember.tensor(float("nan"),
+                                                                     dtype=out.dtype))
+    return _make(out, mask)
 
 
 _UNARY_NAMES = (
@@ -417,6 +426,7 @@ _BINARY_NAMES = frozenset((
     "mul", "multiply", "nextafter", "remainder", "sub", "subtract", "true_divide", "eq", "ne",
     "le", "ge", "greater", "greater_equal", "gt", "less_equal", "lt", "less", "maximum",
     "minimum", "fmax", "fmin", "not_equal"))
+_OUT_OF_PLACE_ONLY = ("logaddexp", "logaddexp2", "fmin", "minimum", "maximum", "fmax")
 _REDUCE_NAMES = ("sum", "mean", "amin", "amax", "argmin", "argmax", "prod", "all")
 _DUNDERS = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div",
             "floordiv": "floor_divide", "mod": "remainder", "and": "bitwise_and",
@@ -424,6 +434,15 @@ _DUNDERS = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div",
 _COMPARISONS = {"lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "eq": "eq", "ne": "ne"}
 
 _ORIGINAL: dict = {}        # the ember functions routed here, as they were
+
+
+def _inplace(impl, name):
+    def method(self, *args, **kwargs):
+        result = impl(name, self, *args, **kwargs)
+        self._masked_data = result._masked_data
+        return self
+    method.__name__ = name + "_"
+    return method
 
 
 def _method(impl, name):
@@ -446,12 +465,27 @@ def _install() -> None:
             setattr(MaskedTensor, name, _method(_binary, name))
     for name in _REDUCE_NAMES:
         setattr(MaskedTensor, name, _reduction(name))
+    for name in _UNARY_NAMES:
+        if hasattr(Tensor, name + "_") and name not in ("positive", "signbit", "isnan"):
+            setattr(MaskedTensor, name + "_", _inplace(_unary, name))
+    for name in _BINARY_NAMES:
+        if hasattr(Tensor, name + "_") and name not in _OUT_OF_PLACE_ONLY:
+            setattr(MaskedTensor, name + "_", _inplace(_binary, name))
+    for dunder, name in _DUNDERS.items():
+        setattr(MaskedTensor, f"__i{dunder}__", _inplace(_binary, name))
+    MaskedTensor.__pow__ = lambda self, exponent: _unary("pow", self, exponent)
     for dunder, name in {**_DUNDERS, **_COMPARISONS}.items():
         setattr(MaskedTensor, f"__{dunder}__",
                 lambda self, other, _n=name: _binary(_n, self, other))
-    for dunder, name in _DUNDERS.items():
+    for dunder in ("add", "mul", "truediv"):
         setattr(MaskedTensor, f"__r{dunder}__",
-                lambda self, other, _n=name: _binary(_n, other, self))
+                lambda self, other, _n=_DUNDERS[dunder]: _binary(_n, other, self))
+    for dunder in ("sub", "pow", "matmul"):
+        setattr(MaskedTensor, f"__r{dunder}__", lambda self, other: NotImplemented)
+    MaskedTensor.__matmul__ = lambda self, other: NotImplemented
+    for dunder in ("floordiv", "mod"):
+        # (torch's binary helper reads the number's layout)
+        setattr(MaskedTensor, f"__r{dunder}__", lambda self, other: _no_layout(other))
     MaskedTensor.__neg__ = lambda self: _unary("neg", self)
     MaskedTensor.__abs__ = lambda self: _unary("abs", self)
     MaskedTensor.__invert__ = lambda self: _unary("bitwise_not", self)
