@@ -292,3 +292,13 @@ def test_zero_and_nan_gradient():
 
     both(plain)
     both(masked)
+
+
+def test_docstring_examples():
+    import doctest
+
+    import ember.masked._core as core
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = doctest.testmod(core, optionflags=doctest.ELLIPSIS)
+    assert r.attempted and r.failed == 0
