@@ -321,6 +321,25 @@ def _binary(name, a, b, *args, **kwargs):
     return _make(result, mask.expand_as(result))
 
 
+def _filled(data: Tensor, mask: Tensor, value) -> Tensor:
+    """``data`` with ``value`` at the unspecified elements; its gradient goes to every
+    element (torch's masked reductions fill a MaskedTensor's data, and autograd sees the
+    wrapper, not the fill)."""
+    from ..autograd import Function
+
+    class _Fill(Function):
+        @staticmethod
+        def forward(ctx, data):
+            import ember
+            return ember.where(mask, data, ember.tensor(value, dtype=data.dtype))
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    return _Fill.apply(data)
+
+
 def _identity(name: str, data: Tensor):
     """torch.masked's ``_reduction_identity``: the value unspecified elements take."""
     dt = data.dtype
@@ -358,7 +377,7 @@ def _reduced(name: str, data: Tensor, mask: Tensor, dim, keepdim, dtype):
                              "either a floating point or complex dtype. Got: " + str(dt))
         count = mask.sum() if dim is None else mask.sum(dim=dim, keepdim=bool(keepdim))
         return _reduced("sum", data, mask, dim, keepdim, dt) / count
-    filled = ember.where(mask, data, ember.tensor(_identity(name, data), dtype=data.dtype))
+    filled = _filled(data, mask, _identity(name, data))
     fn = _fn(name)
     if name in ("sum", "prod"):
         if dim is None:
@@ -388,7 +407,21 @@ def _where(condition, input, other):
     mx = input if isinstance(input, MaskedTensor) else _full(input)
     my = other if isinstance(other, MaskedTensor) else _full(other)
     where = _ORIGINAL["where"]
-    return _make(where(condition, mx._masked_data, my._masked_data),
+    from ..autograd import Function
+
+    class _MaskedWhere(Function):
+        # torch's: each side's gradient is the whole incoming one, its elements from the
+        # other side left unspecified (the data kept)
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.shapes = x.shape, y.shape
+            return where(condition, x, y)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return tuple(grad if grad.shape == s else grad.sum_to_size(s) for s in ctx.shapes)
+
+    return _make(_MaskedWhere.apply(mx._masked_data, my._masked_data),
                  where(condition, mx._masked_mask, my._masked_mask))
 
 
@@ -401,15 +434,61 @@ def _full(t):
     return _make(t, ember.ones_like(t, dtype=D.bool))
 
 
+def _masked_softmax(x: np.ndarray, keep: np.ndarray, dim: int) -> np.ndarray:
+    """ATen's ``_masked_softmax`` CPU loop along ``dim`` over the elements ``keep`` marks:
+    ``std::exp`` of each less the slice's maximum, summed one by one in double, times the
+    sum's reciprocal (a double); 0 where left out, NaN where a slice keeps none."""
+    from .._ops._libm import libm
+    x, keep = np.moveaxis(x, dim, -1), np.moveaxis(keep, dim, -1)
+    with np.errstate(invalid="ignore", over="ignore"):
+        top = np.where(keep, x, -np.inf).max(-1, keepdims=True)
+        z = np.where(keep, libm("exp", np.where(keep, x - top, 0).astype(x.dtype)), 0)
+        z = z.astype(x.dtype)
+        total = np.cumsum(z, -1, dtype=np.float64)[..., -1:]
+        with np.errstate(divide="ignore"):
+            inv = np.where(total == 0, np.nan, 1 / total)
+        out = (z * inv).astype(x.dtype)
+    return np.ascontiguousarray(np.moveaxis(out, -1, dim))
+
+
+def _masked_softmax_backward(grad: np.ndarray, out: np.ndarray, keep: np.ndarray,
+                             dim: int) -> np.ndarray:
+    """ATen's ``_masked_softmax_backward`` CPU loop: ``out * (grad - sum)``, the sum of
+    ``grad * out`` over the kept elements taken one by one in double; 0 where left out."""
+    g, y, k = (np.moveaxis(a, dim, -1) for a in (grad, out, keep))
+    with np.errstate(invalid="ignore", over="ignore"):
+        total = np.cumsum(np.where(k, g * y, 0), -1, dtype=np.float64)[..., -1:]
+        gi = np.where(k, (y * (g - total)).astype(g.dtype), 0).astype(g.dtype)
+    return np.ascontiguousarray(np.moveaxis(gi, -1, dim))
+
+
 def _softmax(self, dim, dtype=None, **kwargs):
-    import ember
+    from .._ops.util import norm_dim
+    from ..autograd import Function
     data, mask = self._masked_data, self._masked_mask
-    filled = ember.where(mask, data, ember.tensor(-float("inf"), dtype=data.dtype))
-    out = _ORIGINAL["softmax"](filled, dim)
-    # (an element left out gets 0; a slice with none specified, NaN: torch's _masked_softmax)
-    out = ember.where(mask.any(dim, keepdim=True), out, ember.tensor(float("nan"),
-                                                                     dtype=out.dtype))
-    return _make(out, mask)
+    dim = norm_dim(dim, data.dim()) if data.dim() else 0
+    keep = mask._data
+
+    class _MaskedSoftmax(Function):
+        @staticmethod
+        def forward(ctx, x):
+            a = x._data
+            out = _masked_softmax(a.reshape(1) if a.ndim == 0 else a,
+                                  keep.reshape(1) if a.ndim == 0 else keep, dim)
+            out = Tensor._wrap(out.reshape(a.shape))
+            ctx.save_for_backward(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, grad):
+            (out,) = ctx.saved_tensors
+            g = grad._data
+            if g.ndim == 0:
+                return Tensor._wrap(_masked_softmax_backward(
+                    g.reshape(1), out._data.reshape(1), keep.reshape(1), 0).reshape(()))
+            return Tensor._wrap(_masked_softmax_backward(g, out._data, keep, dim))
+
+    return _make(_MaskedSoftmax.apply(data), mask)
 
 
 _UNARY_NAMES = (
