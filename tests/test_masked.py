@@ -253,6 +253,15 @@ def test_softmax_kernel(shape, dim, dtype):
     both(run)
 
 
+def test_conversions():
+    both(lambda lib: _mt(lib).to(lib.float64))
+    both(lambda lib: _mt(lib).double())
+    both(lambda lib: _mt(lib).long())
+    both(lambda lib: _mt(lib, [1, 0, 2], [True, False, True]).float())
+    both(lambda lib: _mt(lib).half())
+    both(lambda lib: lib.softmax(_mt(lib), 1, dtype=lib.float64))
+
+
 def test_indexing():
     both(lambda lib: _mt(lib)[0])
     both(lambda lib: _mt(lib)[:, 1:])

@@ -222,6 +222,28 @@ class MaskedTensor(Tensor):
     def to_dense(self, dtype=None, *, masked_grad=None) -> MaskedTensor:
         return self
 
+    def to(self, *args, **kwargs) -> MaskedTensor:
+        """The data converted (``dtype``, ``device`` …); the mask stays boolean."""
+        return _make(self._masked_data.to(*args, **kwargs), self._masked_mask)
+
+    def float(self, memory_format=None) -> MaskedTensor:
+        return self.to(D.float32)
+
+    def double(self, memory_format=None) -> MaskedTensor:
+        return self.to(D.float64)
+
+    def half(self, memory_format=None) -> MaskedTensor:
+        return self.to(D.float16)
+
+    def int(self, memory_format=None) -> MaskedTensor:
+        return self.to(D.int32)
+
+    def long(self, memory_format=None) -> MaskedTensor:
+        return self.to(D.int64)
+
+    def bool(self, memory_format=None) -> MaskedTensor:
+        return self.to(D.bool)
+
     def is_contiguous(self, memory_format=None) -> bool:
         return self._masked_data.is_contiguous()
 
@@ -466,6 +488,8 @@ def _softmax(self, dim, dtype=None, **kwargs):
     from .._ops.util import norm_dim
     from ..autograd import Function
     data, mask = self._masked_data, self._masked_mask
+    if dtype is not None:
+        data = data.to(dtype)
     dim = norm_dim(dim, data.dim()) if data.dim() else 0
     keep = mask._data
 
