@@ -118,6 +118,9 @@ ERRORS = [
     lambda lib: _mt(lib).sub(_mt(lib), alpha=2),
     lambda lib: 3 - _mt(lib),
     lambda lib: 2 ** _mt(lib),
+    lambda lib: _mt(lib).any(),
+    lambda lib: _mt(lib).item(),
+    lambda lib: _mt(lib, 2.0, False).item(),
     lambda lib: 2 // _mt(lib),
     lambda lib: _mt(lib) @ _mt(lib),
 ]
@@ -251,6 +254,11 @@ def test_softmax_kernel(shape, dim, dtype):
         (y * lib.masked.masked_tensor(lib.tensor(w), lib.tensor(keep))).sum().backward()
         return [y.get_data().detach(), mt.grad.get_data().detach()]
     both(run)
+
+
+def test_item():
+    both(lambda lib: _mt(lib, 2.5, True).item())
+    both(lambda lib: _mt(lib).sum().item())
 
 
 def test_conversions():

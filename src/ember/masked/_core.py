@@ -7,7 +7,7 @@ reduced was), ``softmax`` leaves them out. Autograd runs on the data tensor; a m
 tensor's ``.grad`` is the data's gradient under the mask.
 
 Methods are the class's own; the ``ember`` functions that take a masked tensor
-(``ember.exp``, ``ember.sum``, ``ember.where`` …) are routed here by :func:`_route`, and a
+(``ember.exp``, ``ember.sum``, ``ember.where`` …) are routed here by :func:`_install`, and a
 plain tensor's binary op with a masked operand reaches :func:`_masked_form` through the op
 runner's error path, so plain tensors pay nothing.
 """
@@ -59,7 +59,7 @@ class MaskedUnsupported(TypeError, ValueError):
 
     @staticmethod
     def renamed(name: str) -> TypeError:
-        warnings.warn(_not_implemented(name), UserWarning, stacklevel=4)
+        warnings.warn(_not_implemented(name.split(".")[0]), UserWarning, stacklevel=4)
         return TypeError(MaskedUnsupported._text(name))
 
     @staticmethod
@@ -248,10 +248,16 @@ class MaskedTensor(Tensor):
         return self._masked_data.is_contiguous()
 
     def item(self):
-        if not self._masked_mask.all().item():
-            raise ValueError("__torch_dispatch__, aten._local_scalar_dense.default: expected "
+        if self._masked_data.numel() != 1:
+            return self._masked_data.item()     # (torch's error)
+        if not self._masked_mask.item():
+            raise ValueError("__torch_dispatch__, aten._local_scalar_dense: expected "
                              "a mask tensor")
         return self._masked_data.item()
+
+    def any(self, dim=None, keepdim=False, **kwargs):
+        """Not among torch's masked reductions: torch's dispatch error."""
+        raise MaskedUnsupported.renamed("any.default" if dim is None else "any.dim")
 
     # ----- printing
     def __repr__(self, *, tensor_contents=None) -> str:
