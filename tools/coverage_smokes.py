@@ -819,6 +819,14 @@ SCHED = {"StepLR": "step_size=2, gamma=0.5", "LambdaLR": "lr_lambda=lambda e: 0.
          "MultiStepLR": "milestones=[1, 3], gamma=0.1"}
 
 OTHER = {
+    "torch.masked.masked_tensor":
+        "mt = torch.masked.masked_tensor(x[:2, :3], x[:2, :3] > 0, requires_grad=True)\n"
+        "mt.exp().sum().backward()\n"
+        "(repr(mt), repr(mt.sum(1)), repr(mt.amax()), repr(mt.grad), mt.to_tensor(0.0))",
+    "torch.masked.as_masked_tensor":
+        "(repr(torch.masked.as_masked_tensor(x[0], x[0] > 0) * 2), "
+        "repr(torch.masked.as_masked_tensor(x[:2], x[:2] < 0).mean(0)), "
+        "repr(torch.softmax(torch.masked.MaskedTensor(x[:2], x[:2] > 0), -1)))",
     "torch.optim.Optimizer": "isinstance(torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], "
                              "lr=0.1), torch.optim.Optimizer)",
     "torch.optim.LBFGS":
