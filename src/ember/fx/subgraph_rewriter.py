@@ -184,3 +184,6 @@ def _replace_pattern(gm, pattern, replacement=None, match_filters=None,
     if isinstance(replacement, _Module):
         _replace_attributes(gm, replacement)
     return match_and_replacements
+
+
+del annotations  # keep dir() to torch's names

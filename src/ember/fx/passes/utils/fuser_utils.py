@@ -21,3 +21,6 @@ def validate_partition(partition: list[Node]) -> bool:
             return False
         queue.extend(user for user in current.users if user not in visited)
     return True
+
+
+del annotations  # keep dir() to torch's names

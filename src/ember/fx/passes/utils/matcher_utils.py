@@ -10,7 +10,7 @@ from typing import Any
 
 from ...graph import Graph
 from ...node import Node
-from .fuser_utils import validate_partition
+from .fuser_utils import validate_partition as _validate_partition
 
 __all__ = ["SubgraphMatcher", "InternalMatch"]
 
@@ -200,8 +200,11 @@ class SubgraphMatcher:
         if match_candidates_list:
             backtracking(0, InternalMatch(anchors=self.pattern_anchors))
         matches = [m for m in matches if self._is_contained(m.nodes_map)]
-        matches = [m for m in matches if validate_partition(
+        matches = [m for m in matches if _validate_partition(
             [gn for pn, gn in m.nodes_map.items() if pn.op not in ("placeholder", "output")])]
         if self.remove_overlapping_matches:
             matches = self._remove_overlapping_matches(matches)
         return matches
+
+
+del annotations  # keep dir() to torch's names
