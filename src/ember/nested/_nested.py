@@ -65,9 +65,11 @@ class _NestedStorage(_NoStorage):
         return object.__getattribute__(self, name)
 
 
-def _make(parts) -> NestedTensor:
+def _make(parts, node: str | None = None) -> NestedTensor:
     """A nested tensor over the tensors ``parts`` (of one dimension and dtype), their
-    autograd kept: a result requires grad where a constituent does."""
+    autograd kept: a result requires grad where a constituent does. Its ``grad_fn`` is the
+    last constituent op's node, or one named ``node`` (torch's node of the nested op) whose
+    inputs are the constituents."""
     parts = tuple(parts)
     dt = parts[0]._data.dtype if parts else D.get_default_dtype().np
     ndim = parts[0].ndim + 1 if parts else 1
@@ -75,7 +77,17 @@ def _make(parts) -> NestedTensor:
     t._nt_parts = parts
     nodes = [p.grad_fn for p in parts if p.grad_fn is not None]
     t.grad_fn = nodes[0] if nodes else None
+    if node is not None and nodes:
+        _record(t, node, parts, lambda g: g._nt_parts)
     return t
+
+
+def _view(part: Tensor, node: str) -> Tensor:
+    """A constituent as torch's ``unbind`` / ``select`` of a nested tensor give it: its
+    data, and a node named ``node`` where it requires grad."""
+    if not (_state.enabled and part.requires_grad):
+        return part
+    return _record(Tensor._wrap(part._data), node, (part,), lambda g: (g,))
 
 
 def _map(fn, nt: NestedTensor, *args, **kwargs) -> NestedTensor:
@@ -152,10 +164,10 @@ class NestedTensor(Tensor):
         if dim != 0:
             raise RuntimeError("NestedTensor can only be unbound along dimension 0 got "
                                f"dimension {dim} instead.")
-        return self._nt_parts
+        return tuple(_view(p, "UnbindBackwardAutogradNestedTensor0") for p in self._nt_parts)
 
     def __iter__(self):
-        return iter(self._nt_parts)
+        return iter(self.unbind())
 
     def __getitem__(self, index):
         rest = ()
@@ -167,7 +179,7 @@ class NestedTensor(Tensor):
         if not -n <= index < n:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
         part = self._nt_parts[index]
-        return part[rest] if rest else part
+        return part[rest] if rest else _view(part, "SelectBackwardAutogradNestedTensor0")
 
     # ----- autograd
     @property
@@ -192,6 +204,12 @@ class NestedTensor(Tensor):
         if any(g is None for g in grads) or not grads:
             return None
         return _make(grads)
+
+    @grad.setter
+    def grad(self, value) -> None:
+        parts = value._nt_parts if value is not None else (None,) * len(self._nt_parts)
+        for p, g in zip(self._nt_parts, parts):
+            p.grad = g
 
     def detach(self) -> NestedTensor:
         return _map(Tensor.detach, self)
@@ -252,7 +270,8 @@ class NestedTensor(Tensor):
         if not shape or shape[0] != len(self._nt_parts):
             raise RuntimeError(f"{name}: For now nested {name} cannot change or infer the "
                                "implicit batch dimension")
-        return _map(fn, self, *shape[1:])
+        return _make((fn(p, *shape[1:]) for p in self._nt_parts),
+                     "ViewBackwardAutogradNestedTensor0")
 
     def sum(self, dim=None, keepdim: bool = False, *, dtype=None) -> NestedTensor:
         if dim is None:
@@ -268,9 +287,10 @@ class NestedTensor(Tensor):
                                f"for now got dimension {d} instead.")
         if not keepdim:
             raise RuntimeError("NestedTensor always requires keepdim=True for now.")
-        return _map(Tensor.sum, self, d - 1, True, dtype=dtype)
+        return _make((p.sum(d - 1, True, dtype=dtype) for p in self._nt_parts),
+                     "SumBackwardAutogradNestedTensor1")
 
-    def matmul(self, other) -> NestedTensor:
+    def matmul(self, other, _node: str = "MatmulBackward0") -> NestedTensor:
         if not isinstance(other, NestedTensor):
             raise RuntimeError("Expected both to be nested, but got a nested self and "
                                "non-nested other")
@@ -278,12 +298,13 @@ class NestedTensor(Tensor):
             raise RuntimeError("matmul: For nested tensors, only inputs with >= 3 dims are "
                                "currently supported. 1st input has rank: "
                                f"{self.ndim}; 2nd input has rank: {other.ndim}")
-        return _make(a.matmul(b) for a, b in zip(self._nt_parts, other._nt_parts))
+        return _make((a.matmul(b) for a, b in zip(self._nt_parts, other._nt_parts)), _node)
 
-    __matmul__ = matmul
+    def __matmul__(self, other) -> NestedTensor:
+        return self.matmul(other)
 
     def bmm(self, mat2) -> NestedTensor:
-        return self.matmul(mat2)
+        return self.matmul(mat2, "BmmBackward0")
 
     def __repr__(self, *, tensor_contents=None) -> str:
         req = self.requires_grad
@@ -310,24 +331,34 @@ def _unary(method: str):
 # torch's nested kernels of pointwise unary ops (NestedTensorCPU entries of
 # native_functions.yaml); the others (exp, log, sigmoid …) have none
 _UNARY = ("abs", "neg", "relu", "tanh", "sin", "cos", "sqrt", "sgn", "logical_not",
-          "isnan", "isinf", "isfinite", "abs_", "neg_", "relu_", "tanh_", "sin_", "cos_",
-          "sqrt_", "zero_", "fill_", "clamp", "silu")
+          "isnan", "isinf", "abs_", "neg_", "relu_", "tanh_", "zero_", "fill_")
 for _name in _UNARY:
     setattr(NestedTensor, _name, _unary(_name))
 
 
-def _add(a, b, alpha=1):
-    return a.add(b, alpha=alpha)
+def _per_part(name: str):
+    """Op ``name`` of the op runner on each constituent."""
+    def form(self, *rest):
+        from .._ops.registry import OPS, run
+        op = OPS[name]
+        return _make(run(op, [p, *rest]) for p in self._nt_parts)
+    return form
+
+
+def _softmax(self, dim):
+    if dim == 0:
+        raise RuntimeError("Cannot apply softmax across nested dimension 0")
+    return _per_part("_softmax")(self, dim - 1)
 
 
 _FORMS = {
-    "add": _binary("add", _add),
+    "add": _binary("add", lambda a, b, alpha=1: a.add(b, alpha=alpha)),
     "sub": _binary("sub", lambda a, b, alpha=1: a.sub(b, alpha=alpha)),
     "mul": _binary("mul", Tensor.mul),
     "div_true": _binary("div", Tensor.div),
-    "neg": lambda s: _map(Tensor.neg, s),
-    "relu": lambda s: _map(Tensor.relu, s),
+    "_softmax": _softmax,
     "clone": lambda s, memory_format=None: s.clone(),
+    **{name: _per_part(name) for name in ("neg", "relu", "gelu", "silu")},
 }
 
 for _name, _op in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div_true", "div")):
@@ -384,7 +415,7 @@ def as_nested_tensor(ts, dtype=None, device=None, layout=None) -> NestedTensor:
     if isinstance(ts, Tensor):
         ts = list(ts.unbind(0))
     parts, dtype = _constituents(ts, dtype, "as_nested_tensor")
-    return _make(p.to(dtype).clone() for p in parts)
+    return _make((p.to(dtype).clone() for p in parts), "NestedTensorFromTensorListBackward0")
 
 
 def _check_layout(layout):
@@ -423,3 +454,37 @@ def to_padded_tensor(input, padding: float, output_size=None) -> Tensor:
     def backward(g):
         return tuple(g[(i, *(slice(0, n) for n in s))] for i, s in enumerate(sizes))
     return _record(res, "ToPaddedTensorBackward0", parts, backward)
+
+
+def linear(input: NestedTensor, weight: Tensor, bias: Tensor | None = None) -> NestedTensor:
+    """``F.linear`` of a 3-d nested tensor: the constituents' rows in one product with
+    ``weight.t()``, then ``bias`` added (torch's ``NestedTensor_linear``)."""
+    from .. import _ops
+    if input.ndim != 3 or weight.ndim != 2:
+        raise RuntimeError("Linear requires nested_tensor.dim == 3 and dense_matrix.dim == 2. "
+                           f"Nested tensor dim: {input.ndim}. Dense tensor dim: {weight.ndim}")
+    last = input.size(2)
+    if last != weight.shape[1]:
+        raise RuntimeError("Shape mismatch for NestedTensor Linear: Expected input's (a nested "
+                           "tensor) 'last_dim' to equal 'weight.size(1), but got: last_dim = "
+                           f"{last}, and weight.size(1) = {weight.shape[1]}")
+    parts = input._nt_parts
+    out = _ops.cat(parts).matmul(weight.t())
+    if bias is not None:
+        out = out + bias
+    return _make(out.split([p._data.shape[0] for p in parts]), "LinearBackward0")
+
+
+def nested_op(name: str, *args):
+    """Op ``name`` (``matmul``, ``bmm``, ``linear``) where one of its operands is nested:
+    the entry points call it from their error path, so that dense calls pay nothing."""
+    if not any(isinstance(a, NestedTensor) for a in args):
+        return None
+    if name == "linear":
+        if not isinstance(args[0], NestedTensor):
+            return None
+        return linear(*args)
+    if not isinstance(args[0], NestedTensor):
+        raise RuntimeError("Expected both to be nested, but got a non-nested self and nested "
+                           "other")
+    return args[0].matmul(args[1], "BmmBackward0" if name == "bmm" else "MatmulBackward0")

@@ -218,11 +218,25 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is not None and input.ndim == 2:
         return _ops.addmm(bias, input, weight.t())
     if bias is not None and bias.ndim == 1 and input.ndim > 0 and input.is_contiguous():
-        lead = input.shape[:-1]
+        try:
+            lead = input.shape[:-1]
+        except RuntimeError:        # (a nested tensor has no sizes)
+            return _nested_linear(input, weight, bias)
         out = _ops.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
         return out.view(*lead, weight.shape[0])
+    if input.is_nested:
+        return _nested_linear(input, weight, bias)
     out = input.matmul(weight.t())
     return out if bias is None else out.add_(bias)
+
+
+def _nested_linear(input, weight, bias):
+    from ..nested._nested import nested_op
+    done = nested_op("linear", input, weight, bias)
+    if done is None:
+        raise RuntimeError("Internal error: NestedTensorImpl doesn't support sizes. Please "
+                           "file an issue.")
+    return done
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
