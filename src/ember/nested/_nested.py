@@ -149,7 +149,7 @@ class NestedTensor(Tensor):
         raise RuntimeError(_NO_STRIDES)
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return True
+        return all(p.is_contiguous() for p in self._nt_parts)
 
     def __len__(self) -> int:
         raise RuntimeError(_NO_SIZES)
@@ -223,7 +223,7 @@ class NestedTensor(Tensor):
         return _map(Tensor.clone, self)
 
     def contiguous(self, memory_format=None) -> NestedTensor:
-        return self
+        return self if self.is_contiguous() else _map(Tensor.contiguous, self)
 
     def to(self, *args, **kwargs) -> NestedTensor:
         return _map(Tensor.to, self, *args, **kwargs)
@@ -287,8 +287,9 @@ class NestedTensor(Tensor):
                                f"for now got dimension {d} instead.")
         if not keepdim:
             raise RuntimeError("NestedTensor always requires keepdim=True for now.")
-        return _make((p.sum(d - 1, True, dtype=dtype) for p in self._nt_parts),
-                     "SumBackwardAutogradNestedTensor1")
+        if dtype is not None:
+            raise RuntimeError("NestedTensor does not support dtype argument for now.")
+        return _make((_sum_last(p) for p in self._nt_parts), "SumBackwardAutogradNestedTensor1")
 
     def matmul(self, other, _node: str = "MatmulBackward0") -> NestedTensor:
         if not isinstance(other, NestedTensor):
@@ -298,6 +299,9 @@ class NestedTensor(Tensor):
             raise RuntimeError("matmul: For nested tensors, only inputs with >= 3 dims are "
                                "currently supported. 1st input has rank: "
                                f"{self.ndim}; 2nd input has rank: {other.ndim}")
+        if _node == "MatmulBackward0":
+            return _make((_matmul_part(a, b) for a, b in zip(self._nt_parts, other._nt_parts)),
+                         _node)
         return _make((a.matmul(b) for a, b in zip(self._nt_parts, other._nt_parts)), _node)
 
     def __matmul__(self, other) -> NestedTensor:
@@ -322,6 +326,26 @@ class NestedTensor(Tensor):
         return text + ")"
 
     __str__ = __repr__
+
+
+def _matmul_part(a: Tensor, b: Tensor) -> Tensor:
+    """One constituent of torch's ``matmul_nested``, which multiplies contiguous copies;
+    its backward is nested matmuls too (``grad @ b^T``, ``a^T @ grad``, contiguous)."""
+    a0, b0 = a.detach().contiguous(), b.detach().contiguous()
+    out = Tensor._wrap(a0.matmul(b0)._data)
+    return _record(out, "MmBackward0", (a, b), lambda g: (
+        g.contiguous().matmul(b0.mT.contiguous()), a0.mT.contiguous().matmul(g.contiguous())))
+
+
+def _sum_last(p: Tensor) -> Tensor:
+    """``p.sum(-1, keepdim=True)`` as torch's ``NestedTensor_sum_dim_CPU`` adds: one
+    element after another, in the element type."""
+    x = p._data
+    acc = np.zeros(x.shape[:-1], x.dtype)
+    for i in range(x.shape[-1]):
+        acc = acc + x[..., i]
+    out = Tensor._wrap(acc[..., None])
+    return _record(out, "SumBackward1", (p,), lambda g: (g.expand(p.shape),))
 
 
 def _unary(method: str):
@@ -431,6 +455,8 @@ def to_padded_tensor(input, padding: float, output_size=None) -> Tensor:
     if not isinstance(input, NestedTensor):
         raise NotImplementedError(no_kernel("to_padded_tensor", "CPU"))
     parts = input._nt_parts
+    if not input.is_contiguous():
+        raise RuntimeError("for now to_padded_tensor only supports contiguous nested tensor")
     inner = input.ndim - 1
     sizes = [p._data.shape for p in parts]
     big = [max((s[d] for s in sizes), default=0) for d in range(inner)]
