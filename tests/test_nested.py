@@ -261,6 +261,21 @@ def test_nested_tensor_copies_without_history():
 
 
 @pytest.mark.parametrize("fn", [
+    lambda lib, x: x.add_(x * 2),
+    lambda lib, x: x.add_(x, alpha=3),
+    lambda lib, x: x.mul_(x.abs()),
+    lambda lib, x: x.mul_(1.5),
+    lambda lib, x: x.add_(2),
+], ids=["add_", "add_alpha", "mul_", "mul_scalar", "add_scalar"])
+def test_in_place(fn):
+    def run(lib):
+        x = _nt(lib)
+        y = fn(lib, x)
+        return y is x, x
+    both(run)
+
+
+@pytest.mark.parametrize("fn", [
     lambda lib, x: x.softmax(0),
     lambda lib, x: x.transpose(0, 1),
     lambda lib, x: x.reshape(-1, 7),
@@ -274,9 +289,11 @@ def test_nested_tensor_copies_without_history():
     lambda lib, x: _F(lib).linear(x, lib.ones(4, 6)),
     lambda lib, x: _F(lib).linear(x, lib.ones(1, 4, 7)),
     lambda lib, x: x.unbind(1),
+    lambda lib, x: x.add_(lib.ones(7)),
+    lambda lib, x: x.mul_(lib.nested.nested_tensor([lib.tensor(B), lib.tensor(A)])),
 ], ids=["softmax0", "transpose0", "reshape_batch", "view_batch", "sum_keepdim", "sum_dim1",
         "add_dense", "add_structure", "mul_count", "matmul_dense", "linear_shape",
-        "linear_dims", "unbind1"])
+        "linear_dims", "unbind1", "add__dense", "mul__structure"])
 def test_op_errors(fn):
     raises(lambda lib: fn(lib, _nt(lib)))
 

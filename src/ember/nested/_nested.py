@@ -389,6 +389,32 @@ for _name, _op in (("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div_true", 
     _fn = _FORMS[_name]
     setattr(NestedTensor, _op, _fn)
     setattr(NestedTensor, f"__{_op}__", _fn)
+
+
+def _in_place(name: str):
+    """In-place ``add_`` / ``mul_`` of a nested tensor of the same structure or a number
+    (torch's ``NestedTensor_elementwise__Tensor``): each constituent written."""
+    method = getattr(Tensor, name)
+
+    def form(self, other, *rest, **kwargs):
+        if isinstance(other, NestedTensor):
+            if [p.shape for p in self._nt_parts] != [p.shape for p in other._nt_parts]:
+                raise RuntimeError(f"{name} does not support broadcasting when given a "
+                                   "NestedTensor")
+            others = other._nt_parts
+        elif isinstance(other, Tensor) and other.ndim:
+            raise RuntimeError("Expected both self and other to be nested, but got a nested "
+                               "self and non-nested other")
+        else:
+            others = (other,) * len(self._nt_parts)
+        for p, o in zip(self._nt_parts, others):
+            method(p, o, *rest, **kwargs)
+        return self
+    return form
+
+
+NestedTensor.add_ = NestedTensor.__iadd__ = _in_place("add_")
+NestedTensor.mul_ = NestedTensor.__imul__ = _in_place("mul_")
 NestedTensor.__truediv__ = NestedTensor.div
 NestedTensor.__neg__ = NestedTensor.neg
 NestedTensor.__radd__ = NestedTensor.add
