@@ -16,4 +16,4 @@ from ._nested import NestedTensor, as_nested_tensor, nested_tensor, to_padded_te
 
 __all__ = ["nested_tensor", "as_nested_tensor", "to_padded_tensor"]
 
-del NestedTensor
+del NestedTensor, annotations
