@@ -528,14 +528,10 @@ def linear(input: NestedTensor, weight: Tensor, bias: Tensor | None = None) -> N
 
 
 def nested_op(name: str, *args):
-    """Op ``name`` (``matmul``, ``bmm``, ``linear``) where one of its operands is nested:
-    the entry points call it from their error path, so that dense calls pay nothing."""
+    """Op ``name`` (``matmul``, ``bmm``) where one of its operands is nested: the entry
+    points call it from their error path, so that dense calls pay nothing."""
     if not any(isinstance(a, NestedTensor) for a in args):
         return None
-    if name == "linear":
-        if not isinstance(args[0], NestedTensor):
-            return None
-        return linear(*args)
     if not isinstance(args[0], NestedTensor):
         raise RuntimeError("Expected both to be nested, but got a non-nested self and nested "
                            "other")

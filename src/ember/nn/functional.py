@@ -224,19 +224,18 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             return _nested_linear(input, weight, bias)
         out = _ops.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
         return out.view(*lead, weight.shape[0])
-    if input.is_nested:
+    try:
+        out = input.matmul(weight.t())
+    except RuntimeError:
+        if not input.is_nested:
+            raise
         return _nested_linear(input, weight, bias)
-    out = input.matmul(weight.t())
     return out if bias is None else out.add_(bias)
 
 
 def _nested_linear(input, weight, bias):
-    from ..nested._nested import nested_op
-    done = nested_op("linear", input, weight, bias)
-    if done is None:
-        raise RuntimeError("Internal error: NestedTensorImpl doesn't support sizes. Please "
-                           "file an issue.")
-    return done
+    from ..nested._nested import linear as nested_linear
+    return nested_linear(input, weight, bias)
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
