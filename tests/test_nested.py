@@ -99,8 +99,11 @@ def raises(fn, prefix_only=False):
     lambda lib: lib.nested.as_nested_tensor(lib.tensor(A)),
     lambda lib: lib.nested.as_nested_tensor([lib.tensor(A), lib.tensor(B)],
                                             dtype=lib.float64),
+    lambda lib: lib.nested.as_nested_tensor((lib.tensor(A), lib.tensor(B))),
+    lambda lib: lib.nested.nested_tensor([lib.ones(2, dtype=lib.float16) * 0.1] * 3)
+    .sum(-1, keepdim=True),
 ], ids=["plain", "requires_grad", "float64", "empty", "lists", "float16", "scalars",
-        "mixed_dtypes", "int_first", "as_from_tensor", "as_dtype"])
+        "mixed_dtypes", "int_first", "as_from_tensor", "as_dtype", "as_tuple", "sum_float16"])
 def test_construct_and_print(make):
     both(make)
 
@@ -131,8 +134,14 @@ def test_attributes():
     lambda lib: lib.nested.nested_tensor([lib.ones(2)], layout=lib.sparse_coo),
     lambda lib: lib.nested.to_padded_tensor(_nt(lib), 0.0, (2, 5)),
     lambda lib: lib.nested.to_padded_tensor(_nt(lib), 0.0, (2, 4, 7)),
+    lambda lib: lib.nested.nested_tensor([[1, 2], [3]], requires_grad=True),
+    lambda lib: lib.nested.nested_tensor((lib.ones(2),)),
+    lambda lib: lib.nested.as_nested_tensor(5),
+    lambda lib: lib.nested.as_nested_tensor([1, 2]),
+    lambda lib: _nt(lib).sum(-1, keepdim=True, dtype=lib.float64),
 ], ids=["size1", "size", "shape", "stride", "size3", "len", "list", "tolist", "numpy",
-        "index_oob", "unbind1", "dims", "not_list", "layout", "padded_len", "padded_small"])
+        "index_oob", "unbind1", "dims", "not_list", "layout", "padded_len", "padded_small",
+        "int_requires_grad", "tuple", "as_number", "as_numbers", "sum_dtype"])
 def test_errors(fn):
     raises(fn)
 

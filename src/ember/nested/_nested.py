@@ -423,13 +423,11 @@ NestedTensor.__rmul__ = NestedTensor.mul
 
 # ----------------------------------------------------------------------------- constructors
 
-def _constituents(tensor_list, dtype, fname):
+def _constituents(tensor_list, dtype):
     from .._factories import tensor as _tensor
     if not isinstance(tensor_list, list):
         raise TypeError("Only lists (List[Tensor] and List[List...[Scalar]]) are accepted "
-                        "in nested_tensor" if fname == "nested_tensor"
-                        else "as_nested_tensor(): Expected first argument to be a list of "
-                        f"tensors, or a tensor, but got {type(tensor_list).__name__}")
+                        "in nested_tensor")
     parts = [t if isinstance(t, Tensor) else _tensor(t, dtype=dtype) for t in tensor_list]
     for i, p in enumerate(parts):
         if p.ndim != parts[0].ndim:
@@ -447,11 +445,14 @@ def nested_tensor(tensor_list, *, dtype=None, layout=None, device=None,
     lists of numbers, copied; constituents of other dtypes are cast to the first's (or
     ``dtype``)."""
     _check_layout(layout)
-    parts, dtype = _constituents(tensor_list, dtype, "nested_tensor")
+    parts, dtype = _constituents(tensor_list, dtype)
     with grad_mode.no_grad():
         parts = [p.detach().to(dtype).clone() for p in parts]
     nt = _make(parts)
     if requires_grad:
+        if not (nt.dtype.is_floating_point or nt.dtype.is_complex):
+            from .._errors import INT_REQUIRES_GRAD_FACTORY
+            raise RuntimeError(INT_REQUIRES_GRAD_FACTORY)
         nt.requires_grad_()
     return nt
 
@@ -464,7 +465,12 @@ def as_nested_tensor(ts, dtype=None, device=None, layout=None) -> NestedTensor:
         return ts if dtype is None else ts.to(dtype)
     if isinstance(ts, Tensor):
         ts = list(ts.unbind(0))
-    parts, dtype = _constituents(ts, dtype, "as_nested_tensor")
+    elif isinstance(ts, tuple):
+        ts = list(ts)
+    if not (isinstance(ts, list) and all(isinstance(t, Tensor) for t in ts)):
+        raise TypeError("as_nested_tensor(): Expected first argument to be a tensor or a list "
+                        "/ tuple of tensors ")
+    parts, dtype = _constituents(ts, dtype)
     return _make((p.to(dtype).clone() for p in parts), "NestedTensorFromTensorListBackward0")
 
 
