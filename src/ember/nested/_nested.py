@@ -68,7 +68,7 @@ class _NestedStorage(_NoStorage):
 def _make(parts, node: str | None = None) -> NestedTensor:
     """A nested tensor over the tensors ``parts`` (of one dimension and dtype), their
     autograd kept: a result requires grad where a constituent does. Its ``grad_fn`` is the
-    last constituent op's node, or one named ``node`` (torch's node of the nested op) whose
+    first constituent's node, or one named ``node`` (torch's node of the nested op) whose
     inputs are the constituents."""
     parts = tuple(parts)
     dt = parts[0]._data.dtype if parts else D.get_default_dtype().np
@@ -94,14 +94,17 @@ def _map(fn, nt: NestedTensor, *args, **kwargs) -> NestedTensor:
     return _make(fn(p, *args, **kwargs) for p in nt._nt_parts)
 
 
+def _same_structure(name: str, a: NestedTensor, b: NestedTensor) -> None:
+    if [p.shape for p in a._nt_parts] != [p.shape for p in b._nt_parts]:
+        raise RuntimeError(f"{name} does not support broadcasting when given a NestedTensor")
+
+
 def _binary(name: str, fn):
     """Op ``name`` of a nested tensor and a nested tensor of the same structure or a number
     (torch's ``NestedTensor_elementwise_Tensor``)."""
     def form(self, other, *rest):
         if isinstance(self, NestedTensor) and isinstance(other, NestedTensor):
-            if [p.shape for p in self._nt_parts] != [p.shape for p in other._nt_parts]:
-                raise RuntimeError(f"{name} does not support broadcasting when given a "
-                                   "NestedTensor")
+            _same_structure(name, self, other)
             return _make(fn(a, b, *rest) for a, b in zip(self._nt_parts, other._nt_parts))
         nested, plain = (self, other) if isinstance(self, NestedTensor) else (other, self)
         if isinstance(plain, Tensor) and plain.ndim:
@@ -398,9 +401,7 @@ def _in_place(name: str):
 
     def form(self, other, *rest, **kwargs):
         if isinstance(other, NestedTensor):
-            if [p.shape for p in self._nt_parts] != [p.shape for p in other._nt_parts]:
-                raise RuntimeError(f"{name} does not support broadcasting when given a "
-                                   "NestedTensor")
+            _same_structure(name, self, other)
             others = other._nt_parts
         elif isinstance(other, Tensor) and other.ndim:
             raise RuntimeError("Expected both self and other to be nested, but got a nested "
