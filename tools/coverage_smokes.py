@@ -854,6 +854,11 @@ OTHER = {
     "torch.utils.data.distributed.DistributedSampler":
         "s = torch.utils.data.distributed.DistributedSampler(range(10), num_replicas=2, rank=0, "
         "seed=0); s.set_epoch(1); (len(s), list(s))",
+    "torch.nested.nested_tensor":
+        "nt = torch.nested.nested_tensor([x, y[:2]]); (nt.unbind(), nt.size(0), nt.dim(), "
+        "repr(nt), (nt.relu() * 2).unbind())",
+    "torch.nested.to_padded_tensor":
+        "torch.nested.to_padded_tensor(torch.nested.nested_tensor([x, y[:2]]), 0.5)",
 }
 
 # ----------------------------------------------------------------------------- instances

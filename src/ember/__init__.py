@@ -168,7 +168,7 @@ _LAZY_MODULES = ("__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo",
                  "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "backends",
                  "compiler", "cpu", "cuda", "distributed", "distributions", "fft", "func",
                  "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
-                 "multiprocessing", "nn", "optim", "profiler", "quasirandom", "random",
+                 "multiprocessing", "nested", "nn", "optim", "profiler", "quasirandom", "random",
                  "return_types", "serialization", "signal", "sparse", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "compile": "_compile", "finfo": "_finfo", "iinfo": "_finfo", "ops": "_aten",

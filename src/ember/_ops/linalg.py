@@ -197,7 +197,14 @@ def bmm(input, mat2, *, out=None):
     if input.ndim != 3 or mat2.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor" if input.ndim != 3 else
                            "batch2 must be a 3D tensor")
-    if input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]:
+    try:
+        mismatch = input.shape[0] != mat2.shape[0] or input.shape[2] != mat2.shape[1]
+    except RuntimeError:
+        done = _nested_form("bmm", input, mat2)
+        if done is None:
+            raise
+        return done
+    if mismatch:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, "
@@ -206,6 +213,15 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
                            f"{_scalar_name(mat2.dtype)}")
     return run(_bmm, (input, mat2), out)
+
+
+def _nested_form(name, *args):
+    """The op on nested operands (``ember.nested``), else None; called only on an error path
+    (a nested tensor has no sizes), so that dense operands pay nothing."""
+    if not any(getattr(a, "is_nested", False) for a in args):
+        return None
+    from ..nested._nested import nested_op
+    return nested_op(name, *args)
 
 
 @op("AddmmBackward0", promote=None,
@@ -292,7 +308,14 @@ def matmul(input, other, *, out=None):
         return _squeeze_matmul(mm(input.unsqueeze(0), other), 0)
     if d1 == 2 and d2 == 2:
         return mm(input, other, out=out)
-    if _should_fold(input, other):
+    try:
+        fold = _should_fold(input, other)
+    except RuntimeError:
+        done = _nested_form("matmul", input, other)
+        if done is None:
+            raise
+        return done
+    if fold:
         # fold the batch of the larger operand into the rows of one mm (or mv)
         transpose = d2 > d1
         t1 = other.mT if transpose else input
@@ -307,9 +330,15 @@ def matmul(input, other, *, out=None):
                                f"({_dims(folded)}), vec ({t2.shape[0]})")
         return _unsafe_view(mv(folded, t2), shape)
     # batched: broadcast the batch dims and run one bmm
-    n = input.shape[-2] if d1 > 1 else 1
+    try:
+        n = input.shape[-2] if d1 > 1 else 1
+        m2 = other.shape[-2] if d2 > 1 else other.shape[0]
+    except RuntimeError:
+        done = _nested_form("matmul", input, other)
+        if done is None:
+            raise
+        return done
     m1 = input.shape[-1]
-    m2 = other.shape[-2] if d2 > 1 else other.shape[0]
     p = other.shape[-1] if d2 > 1 else 1
     batch = broadcast_shapes(tuple(input.shape[:-2]), tuple(other.shape[:-2]))
     nb = _numel(batch)

@@ -218,11 +218,24 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is not None and input.ndim == 2:
         return _ops.addmm(bias, input, weight.t())
     if bias is not None and bias.ndim == 1 and input.ndim > 0 and input.is_contiguous():
-        lead = input.shape[:-1]
+        try:
+            lead = input.shape[:-1]
+        except RuntimeError:        # (a nested tensor has no sizes)
+            return _nested_linear(input, weight, bias)
         out = _ops.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
         return out.view(*lead, weight.shape[0])
-    out = input.matmul(weight.t())
+    try:
+        out = input.matmul(weight.t())
+    except RuntimeError:
+        if not input.is_nested:
+            raise
+        return _nested_linear(input, weight, bias)
     return out if bias is None else out.add_(bias)
+
+
+def _nested_linear(input, weight, bias):
+    from ..nested._nested import linear as nested_linear
+    return nested_linear(input, weight, bias)
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
