@@ -187,6 +187,12 @@ def _mulsign(x, y):
     return (x.view(i) ^ (y.view(i) & i(np.iinfo(i).min))).view(x.dtype)
 
 
+# Sleef marks a NaN result by OR-ing an all-ones mask into it (``vor_vm_vo32_vm``): the NaN
+# whose bits are all set, which NumPy's own NaN (0x7fc00000) is not
+_NAN_ONES32 = np.array(0xFFFFFFFF, np.uint32).view(_f32)[()]
+_NAN_ONES64 = np.array(0xFFFFFFFFFFFFFFFF, np.uint64).view(_f64)[()]
+
+
 # ----------------------------------------------------------------------------- kernels
 
 _EXPK2_POLY = (0.1394256484e-2, 0.8333456703e-2, 0.4166637361e-1)
@@ -236,7 +242,7 @@ def sinhf(a):
         y = (d[0] + d[1]) * _f32(0.5)
         y = np.where((np.abs(a) > 89) | np.isnan(y), _f32(np.inf), y)
         y = _mulsign(y, a)
-        return np.where(np.isnan(a), _f32(np.nan), y)
+        return np.where(np.isnan(a), _NAN_ONES32, y)
 
 
 @_blocked
@@ -247,7 +253,7 @@ def coshf(a):
         d = _add_f2f2(d, _rec(d))
         y = (d[0] + d[1]) * _f32(0.5)
         y = np.where((np.abs(a) > 89) | np.isnan(y), _f32(np.inf), y)
-        return np.where(np.isnan(a), _f32(np.nan), y)
+        return np.where(np.isnan(a), _NAN_ONES32, y)
 
 
 @_blocked
@@ -260,7 +266,7 @@ def tanhf(a):
         y = d[0] + d[1]
         y = np.where((np.abs(a) > _f32(8.664339742)) | np.isnan(y), _ONE, y)
         y = _mulsign(y, a)
-        return np.where(np.isnan(a), _f32(np.nan), y)
+        return np.where(np.isnan(a), _NAN_ONES32, y)
 
 
 _TWO64 = _f32(2.0 ** 64)
@@ -289,7 +295,8 @@ def log1pf(d):
         big = d > _f32(1e38)            # past the core approximation: Sleef's logf_u1
         if big.any():
             r = np.where(big, _sleef.logf(np.where(big, d, _ONE)), r)
-        r = np.where((_f32(-1) > d) | np.isnan(d), _f32(np.nan), r)
+        r = np.where(np.isnan(d), _f32(np.nan), r)
+        r = np.where(_f32(-1) > d, _NAN_ONES32, r)
         r = np.where(d == -1, _f32(-np.inf), r)
         return np.where((d == 0) & np.signbit(d), _f32(-0.0), r)
 
@@ -523,7 +530,7 @@ def sinhd(a):
         d = _sub_f2f2(d, _rec(d))
         y = (d[0] + d[1]) * 0.5
         y = np.where((np.abs(a) > 710) | np.isnan(y), np.inf, y)
-        return np.where(np.isnan(a), np.nan, _mulsign(y, a))
+        return np.where(np.isnan(a), _NAN_ONES64, _mulsign(y, a))
 
 
 @_blocked
@@ -534,7 +541,7 @@ def coshd(a):
         d = _add_f2f2(d, _rec(d))
         y = (d[0] + d[1]) * 0.5
         y = np.where((np.abs(a) > 710) | np.isnan(y), np.inf, y)
-        return np.where(np.isnan(a), np.nan, y)
+        return np.where(np.isnan(a), _NAN_ONES64, y)
 
 
 @_blocked
@@ -735,8 +742,15 @@ def atanh_vec(a):
         one = _c(1, y)
         d = _logk2(_div(_add2(one, y), _add2(one, -y)))
         r = np.where(y == 1, np.inf, (d[0] + d[1]) * a.dtype.type(0.5))
-        r = np.where((y > 1) | np.isinf(a) | np.isnan(r), np.nan, r).astype(a.dtype)
-        return np.where(np.isnan(a), np.nan, _mulsign(r, a)).astype(a.dtype)
+        # outside [-1, 1] the all-ones NaN: signed by x in float (the mask goes in before
+        # mulsign), all ones in double (after it); a NaN x gives all ones in both
+        ones = _NAN_ONES32 if a.dtype == _f32 else _NAN_ONES64
+        bad = (y > 1) | np.isinf(a) | np.isnan(r)
+        r = np.where(bad, ones, r).astype(a.dtype)
+        r = _mulsign(r, a)
+        if a.dtype != _f32:
+            r = np.where(bad, ones, r)
+        return np.where(np.isnan(a), ones, r)
 
 
 # ----------------------------------------------------------------------------- MKL's ops
