@@ -651,10 +651,15 @@ def diag(input, diagonal=0, *, out=None):
 @op("TraceBackward0", promote=None,
     self=lambda grad, self_shape: _trace_backward(grad, self_shape))
 def _trace(self):
-    out = xp.trace(self)
     if self.dtype.kind in "biu":
-        return xp.asarray(out, xp.int64)
-    return xp.asarray(out, self.dtype)
+        return xp.asarray(xp.trace(self, dtype=xp.int64), xp.int64)
+    # trace_cpu adds the diagonal in order in at::acc_type<T, false> (double for float,
+    # float for the 16-bit types), one rounding to T at the end
+    acc = xp.complex128 if self.dtype.kind == "c" else \
+        xp.float64 if self.dtype.itemsize >= 4 else xp.float32
+    diag = xp.diagonal(self).astype(acc)
+    out = xp.cumsum(diag)[-1] if diag.size else acc(0)
+    return xp.asarray(out).astype(self.dtype)
 
 
 def _trace_backward(grad, shape):

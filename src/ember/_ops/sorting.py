@@ -482,7 +482,9 @@ def _mode_index(row):
     """torch's mode kernel on one row: std::sort the (value, index) pairs by value, then
     take the last pair of the first longest run."""
     n = row.size
-    if n <= _stl.THRESHOLD or n > _REPLAY_LIMIT:  # small: std::sort is an insertion sort
+    # small: std::sort is an insertion sort, NumPy's stable sort but where a NaN (unordered
+    # by its `<`) stays among the others
+    if (n <= _stl.THRESHOLD and not (row != row).any()) or n > _REPLAY_LIMIT:
         vals = xp.sort(row, kind="stable")
         ends = xp.flatnonzero(xp.append(vals[1:] != vals[:-1], True))
         lengths = xp.diff(xp.append(-1, ends))
@@ -516,7 +518,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     nd = a.ndim
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, "mode")
-    if input.dtype.is_complex and a.size:
+    if input.dtype.is_complex and a.size and nd:    # (a 0-d input is its own mode first)
         _not_implemented_bool(input, "mode_cpu")
     if nd == 0:
         return _run_selecting(_mode, ModeResult, input, 0, xp.zeros((), xp.int64), keepdim, out)
