@@ -773,7 +773,10 @@ def _cumsum(self, dim, dtype=None):
     if a.ndim == 0:
         return a.copy()
     acc = _CUM_ACC.get(a.dtype)      # (torch's result is contiguous)
-    return xp.ascontiguousarray(xp.cumsum(a, axis=dim, dtype=acc).astype(a.dtype, copy=False))
+    res = xp.cumsum(a, axis=dim, dtype=acc)
+    if res.dtype.kind in "fc":       # torch's sum starts at +0, so it never holds -0
+        res += 0
+    return xp.ascontiguousarray(res.astype(a.dtype, copy=False))
 
 
 # torch's cumulative kernels accumulate in at::acc_type<T, /*is_cuda=*/false>
@@ -859,8 +862,21 @@ def _complex_cumprod(a, dim):
     return xp.ascontiguousarray(xp.moveaxis(out.astype(a.dtype), 0, dim))
 
 
-def _cum(d, input, dim, dtype, out):
-    return run(d, (input, norm_dim(dim, input._data.ndim), dtype), out)
+def _cum(d, name, input, dim, dtype, out):
+    dim = norm_dim(dim, input._data.ndim)
+    if out is not None and dtype is None:
+        # meta_func_cum_ops: the result's dtype is out's, and the kernel scans
+        # self.to(out.dtype) in it
+        dtype = out.dtype
+        _bool_scan(input, dtype, name)
+    return run(d, (input, dim, dtype), out)
+
+
+def _bool_scan(self, dtype, name):
+    """The scans have no Bool kernel; impl_func_cum_ops fills a 0-d result and zeroes an empty
+    one without it."""
+    if dtype.name == "bool" and self._data.ndim and self._data.size:
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
 
 
 @expose
@@ -873,7 +889,7 @@ def cumsum(input, dim=_NO_DIM, *, dtype=None, out=None):
     if dim is _NO_DIM:
         raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
     dim_not_none("cumsum", dim)
-    return _cum(_cumsum, input, dim, dtype, out)
+    return _cum(_cumsum, "cumsum", input, dim, dtype, out)
 
 
 @expose
@@ -885,15 +901,14 @@ def cumprod(input, dim=_NO_DIM, *, dtype=None, out=None):
     """
     if dim is _NO_DIM:
         raise TypeError('cumprod() missing 1 required positional arguments: "dim"')
-    return _cum(_cumprod, input, dim, dtype, out)
+    return _cum(_cumprod, "cumprod", input, dim, dtype, out)
 
 
 def _same_dtype_in_place(self, dtype, name):
     if dtype is not None and dtype is not self.dtype:
         raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype.cpp_name} and "
                            f"output tensor dtype {dtype.cpp_name} should match")
-    if self.dtype.name == "bool":    # (the result, int64 for bool, cannot be written back)
-        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
+    _bool_scan(self, self.dtype, name)
 
 
 @expose(function=False)
