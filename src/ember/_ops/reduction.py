@@ -1079,9 +1079,12 @@ def count_nonzero(input, dim=None):
 def _nansum(self, dim, keepdim, dtype):
     if self.dtype.kind == "c":
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and not dtype.is_floating_point and self.dtype.kind not in "biu":
+        # an integral dtype= sums the elements converted to it, each NaN as a 0
+        self = xp.where(self != self, xp.zeros((), self.dtype), self)
     a = _cast(self, dtype)
     if a.ndim == 0:
-        return xp.nan_to_num(a, nan=0.0) if a.dtype.kind == "f" else a.astype(
+        return xp.where(a != a, xp.zeros((), a.dtype), a) if a.dtype.kind == "f" else a.astype(
             _sum_dtype(a, dtype))
     if a.dtype in exact_dtype:
         return cascade_sum(a, dim, keepdim, nan=True)
@@ -1100,7 +1103,22 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if dtype is not None and dtype.is_complex and input.dtype.is_floating_point:
         # (torch's nansum of an integer tensor is its sum)
         raise NotImplementedError(f'"nansum_cpu" not implemented for \'{dtype.scalar_name}\'')
+    if out is not None and not (input.dtype.is_complex or _integral(input)):
+        # nansum_out: the reduction runs in out's dtype (get_dtype_from_result), which a
+        # given dtype= must be; without one, only a floating out has a kernel
+        if dtype is not None and dtype is not out.dtype:
+            raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
+                               f"{out.dtype.scalar_name} and {dtype.scalar_name}.")
+        if dtype is None:
+            dtype = out.dtype
+            if not dtype.is_floating_point and input._data.size:
+                raise NotImplementedError(
+                    f'"nansum_cpu" not implemented for \'{dtype.scalar_name}\'')
     return run(_nansum, (input, _reduce_dims(input, dim), keepdim, dtype), out)
+
+
+def _integral(t):
+    return not (t.dtype.is_floating_point or t.dtype.is_complex)
 
 
 @expose
@@ -1122,11 +1140,9 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     cnt = xp.sum(~xp.isnan(a), axis=dims, keepdims=keepdim) if a.ndim else \
         xp.asarray(int(not xp.isnan(a)))
     count = _wrap(xp.asarray(cnt, xp.int64))
-    res = nansum(input, dim, keepdim, dtype=dtype) / count
-    if out is not None:
-        from .registry import _write_out
-        return _write_out(out, res._data)
-    return res
+    if out is not None:         # nanmean_out: nansum_out into out, then out.div_(count)
+        return nansum(input, dim, keepdim, dtype=dtype, out=out).div_(count)
+    return nansum(input, dim, keepdim, dtype=dtype) / count
 
 
 del D
