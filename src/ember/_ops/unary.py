@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 
 from .. import _lazy
+from .. import _memory_format as _mf
 from .._device import xp
-from . import _exact, _sleef, _sleef_d, _vml
+from . import _exact, _libm, _sleef, _sleef_d, _vml
 from .registry import FLOAT, NONE, OPS, expose, op
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
@@ -535,13 +536,19 @@ def logit(self, eps=None):
     _not_for(self, "logit_cpu", "c")
     dt = self.dtype
     t = dt.type
+    x = self
     if eps is not None and eps >= 0:
-        self = xp.clip(self, t(eps), t(1) - t(eps)).astype(dt)
+        x = xp.clip(self, t(eps), t(1) - t(eps)).astype(dt)
     with xp.errstate(divide="ignore", invalid="ignore"):
         if dt.itemsize == 2 and dt.kind == "V":
             # (bfloat16: each step rounded to the type, the log of float)
-            return xp.log((self / (t(1) - self)).astype(xp.float32)).astype(dt)
-        return _vml.log(self / (1 - self))      # torch's log here is MKL's
+            return xp.log((x / (t(1) - x)).astype(xp.float32)).astype(dt)
+        q = x / (1 - x)
+        if dt.itemsize == 2 or _mf._dense(self):
+            return _vml.log(q)          # LogitMKLKernel: MKL's log of a contiguous iterator
+        # else cpu_kernel_vec: Vectorized's log (Sleef's), std::log on each row's tail
+        return _sleef.elementwise(q, _sleef.logf if dt == xp.float32 else _sleef_d.logd,
+                                  lambda v: _libm.libm("log", v), layout=self)
 
 
 # ----------------------------------------------------------------------------- erf family
