@@ -1187,6 +1187,15 @@ def overlap_warns(name: str, example: str):
     return check
 
 
+def overlap_after(check):
+    """An op's ``overlap`` check for an op whose own ``check`` (torch's, in the function or
+    its meta function) comes before TensorIterator refuses an expanded output."""
+    def refuse(*args):
+        check(*args)
+        raise RuntimeError(_errors.INTERNAL_OVERLAP)
+    return refuse
+
+
 def write_result(data, res) -> None:
     """Store an in-place op's result ``res`` in ``data``. Where elements of ``data`` share
     memory (an expanded tensor's, which only ops with an ``overlap`` check write), as torch's

@@ -18,7 +18,7 @@ from .. import _lazy
 from .. import _memory_format as _mf
 from .._device import xp
 from . import _exact, _libm, _sleef, _sleef_d, _vml
-from .registry import FLOAT, NONE, OPS, expose, op
+from .registry import FLOAT, NONE, OPS, expose, op, overlap_after
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
 
@@ -474,9 +474,12 @@ def _inverse_hyperbolic_inplace():
 _inverse_hyperbolic_inplace()
 
 
+_DEG2RAD_CHECK = _real_only(message="deg2rad is not supported for complex tensors.",
+                              error=RuntimeError)
+
+
 @op("Deg2RadBackward0", promote=FLOAT, inplace=True,
-    check=_real_only(message="deg2rad is not supported for complex tensors.",
-                     error=RuntimeError),
+    check=_DEG2RAD_CHECK, overlap=overlap_after(_DEG2RAD_CHECK),
     self=lambda grad: grad * (math.pi / 180))
 def deg2rad(self):
     """Degrees to radians."""
@@ -485,9 +488,12 @@ def deg2rad(self):
     return xp.multiply(self, self.dtype.type(math.pi / 180))
 
 
+_RAD2DEG_CHECK = _real_only(message="rad2deg is not supported for complex tensors.",
+                              error=RuntimeError)
+
+
 @op("Rad2DegBackward0", promote=FLOAT, inplace=True,
-    check=_real_only(message="rad2deg is not supported for complex tensors.",
-                     error=RuntimeError),
+    check=_RAD2DEG_CHECK, overlap=overlap_after(_RAD2DEG_CHECK),
     self=lambda grad: grad * (180 / math.pi))
 def rad2deg(self):
     """Radians to degrees."""
@@ -732,7 +738,8 @@ def _rounding(name, ufunc, node, doc):
     kernel.__doc__ = doc
     refuse = _real_only("round_vml_cpu") if name == "round" else _real_only(
         message=f"{name} is not supported for complex inputs")
-    return op(node, inplace=True, self=_zero_grad, check=refuse)(kernel)
+    return op(node, inplace=True, self=_zero_grad, check=refuse,
+              overlap=None if name == "round" else overlap_after(refuse))(kernel)
 
 
 floor = _rounding("floor", xp.floor, "FloorBackward0", "Round down to an integer value.")
