@@ -53,6 +53,9 @@ def _sum_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.dtype in summed_dtype and a.ndim:
         return cascade_sum(a, dim, keepdim)
+    if a.dtype == xp.float16 and a.ndim:
+        # the Half kernel adds in float (its acc_type): float's order, one rounding
+        return cascade_sum(a.astype(xp.float32), dim, keepdim).astype(xp.float16)
     if a.dtype in _COMPLEX_PARTS and dim and a.ndim - 1 not in dim \
             and a.strides[-1] == a.itemsize:
         # over outer dims a complex sum adds the parts as a float sum over the same bytes
@@ -1088,6 +1091,8 @@ def _nansum(self, dim, keepdim, dtype):
             _sum_dtype(a, dtype))
     if a.dtype in exact_dtype:
         return cascade_sum(a, dim, keepdim, nan=True)
+    if a.dtype == xp.float16:       # (in float, as the sum)
+        return cascade_sum(a.astype(xp.float32), dim, keepdim, nan=True).astype(xp.float16)
     return c_order(xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 
