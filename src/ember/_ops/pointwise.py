@@ -934,6 +934,9 @@ def _lerp_check(self, end, weight):
                            f"dtype {weight.dtype.cpp_name}")
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         from .registry import _scalar_name
+        from .util import broadcast_shapes
+        # (TensorIterator's shapes come before the kernel's dtype dispatch)
+        broadcast_shapes(self.shape, end.shape, *([weight.shape] if tensor_w else []))
         kernel = "lerp_kernel_tensor" if tensor_w else "lerp_kernel_scalar"
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                   f"'{_scalar_name(self.dtype)}'")
