@@ -358,3 +358,22 @@ LERP_CASES = {
 @pytest.mark.parametrize("case", LERP_CASES)
 def test_integer_lerp_error_order(case):
     _same(LERP_CASES[case])
+
+
+# ------------------------------------------------------------- float16/bfloat16 products
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(4,), (3, 1, 3), (5, 17), (7, 300), (33, 65, 3), (0, 3)])
+def test_reduced_prod_rounds_each_product(dt, shape):
+    # prod_kernel_impl: binary_kernel_reduce_vec in the type (16-lane vectors), each product
+    # rounded to it
+    rng = np.random.default_rng(len(shape))
+    a = (1 + rng.standard_normal(shape) * 0.05).astype(np.float32)
+
+    def fn(L):
+        t = L.from_numpy(a).to(getattr(L, dt))
+        dims = range(len(shape))
+        return ([t.prod(d) for d in dims], [t.permute(*reversed(dims)).prod(d) for d in dims],
+                t.prod(), t[::2].prod(), L.from_numpy(a).prod(0, dtype=getattr(L, dt)),
+                t.prod(0, dtype=L.float32))
+    _same(fn)

@@ -220,9 +220,14 @@ def _cast(a, dtype):
     self=lambda grad, self, result: _prod_back_all(grad, self, result))
 def _prod_all(self, dtype=None):
     a = _cast(self, dtype)
-    if a.dtype in exact_dtype:
+    if a.dtype in exact_dtype or _half(a):
         return reduce_prod(a, (), False)
     return xp.prod(a, dtype=_sum_dtype(a, dtype))
+
+
+def _half(a):
+    """float16 or bfloat16, whose products reduce_prod rounds as torch's kernel does."""
+    return a.itemsize == 2 and a.dtype.kind in "fV"
 
 
 @op("ProdBackward1", name="prod_dim", method=False, function=False, promote=NONE,
@@ -232,7 +237,7 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.ndim == 0:
         return a.astype(_sum_dtype(a, dtype))
-    if a.dtype in exact_dtype:
+    if a.dtype in exact_dtype or _half(a):
         return reduce_prod(a, (dim,), keepdim)
     return c_order(xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 

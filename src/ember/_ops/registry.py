@@ -650,7 +650,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "masked_select", "constant_pad_nd", "repeat", "tril", "triu",
                     "_softmax", "_log_softmax", "_softmax_backward_data",
                     "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross",
-                    "mvlgamma_", "logsumexp_"))
+                    "mvlgamma_", "logsumexp_", "prod_all", "prod_dim"))
 
 
 def _reduced_arrays(op, args, cdt):
