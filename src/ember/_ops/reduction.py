@@ -965,7 +965,7 @@ def _cum_extreme_indices(a, dim, greater):
     prev = xp.concatenate([xp.take(vals, [0], axis=dim), xp.take(vals, range(n - 1), axis=dim)],
                           axis=dim) if n else vals
     cmp = (a >= prev) if greater else (a <= prev)
-    if a.dtype.kind in "fc":
+    if a.dtype.kind in "fcV":       # (V: bfloat16 and the float8 types)
         upd = xp.isnan(a) | (~xp.isnan(prev) & cmp)
     else:
         upd = cmp
