@@ -377,3 +377,46 @@ def test_reduced_prod_rounds_each_product(dt, shape):
                 t.prod(), t[::2].prod(), L.from_numpy(a).prod(0, dtype=getattr(L, dt)),
                 t.prod(0, dtype=L.float32))
     _same(fn)
+
+
+# ------------------------------------------------------------- bfloat16 NaNs in selections
+
+def test_bfloat16_nan_in_cummax_median_and_friends():
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((6, 5)).astype(np.float32)
+    a[rng.random(a.shape) < 0.3] = np.nan
+
+    def fn(L):
+        x = L.from_numpy(a).bfloat16()
+        return (x.cummax(1), x.cummin(0), x.T.cummax(1), x.median(0), x.median(1),
+                x.nanmedian(0), x.nanmedian(1), x.kthvalue(2, 1), x.median(), x.nanmedian())
+    _same(fn)
+
+
+# ------------------------------------------------------------- bool products
+
+BOOL_PRODUCTS = {
+    "bmm": lambda L: L.bmm(L.ones(2, 3, 3, dtype=L.bool), L.ones(2, 3, 3, dtype=L.bool)),
+    "bmm, empty batch": lambda L: L.bmm(L.ones(0, 1, 1, dtype=L.bool),
+                                        L.ones(0, 1, 1, dtype=L.bool)),
+    "bmm, empty contraction": lambda L: L.bmm(L.ones(2, 2, 0, dtype=L.bool),
+                                              L.ones(2, 0, 2, dtype=L.bool)),
+    "bmm, empty, mixed dtypes": lambda L: L.bmm(L.ones(2, 2, 0, dtype=L.bool),
+                                                L.ones(2, 0, 2, dtype=L.uint8)),
+    "bmm, empty float and double": lambda L: L.bmm(L.ones(0, 2, 2),
+                                                   L.ones(0, 2, 2, dtype=L.float64)),
+    "bool @ uint8": lambda L: L.ones(2, 3, 3, dtype=L.bool) @ L.ones(1, 3, 3, dtype=L.uint8),
+    "uint8 @ bool": lambda L: L.ones(2, 3, 3, dtype=L.uint8) @ L.ones(1, 3, 3, dtype=L.bool),
+    "bmm bool, bfloat16": lambda L: L.bmm(L.ones(4, 4, 4, dtype=L.bool).transpose(1, 2),
+                                          L.ones(4, 4, 4, dtype=L.bfloat16)),
+    "mm, empty": lambda L: L.mm(L.ones(0, 3, dtype=L.bool), L.ones(3, 3, dtype=L.bool)),
+    "mm, empty contraction": lambda L: L.mm(L.ones(2, 0, dtype=L.bool),
+                                            L.ones(0, 2, dtype=L.bool)),
+    "mv, empty": lambda L: L.mv(L.ones(2, 0, dtype=L.bool), L.ones(0, dtype=L.bool)),
+    "mm": lambda L: L.mm(L.ones(2, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool)),
+}
+
+
+@pytest.mark.parametrize("case", BOOL_PRODUCTS)
+def test_bool_products(case):
+    _same(BOOL_PRODUCTS[case])

@@ -95,8 +95,9 @@ def _product(a, b):
 
 
 def _matmul_np(a, b, kernel):
-    """NumPy's product, where torch has a kernel (none for bool: its error names ``kernel``)."""
-    if a.dtype == xp.bool_:
+    """NumPy's product, where torch has a kernel (none for bool: its error names ``kernel``;
+    an empty product returns before the dispatch)."""
+    if a.dtype == xp.bool_ and a.size and b.size:
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     return xp.matmul(a, b)
 
@@ -202,7 +203,14 @@ def bmm(input, mat2, *, out=None):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, "
             f"{mat2.shape[1]}].")
-    if input.dtype is not mat2.dtype:
+    if input.dtype is not mat2.dtype or input.dtype is D.bool:
+        # bmm_out_or_baddbmm_: an empty product returns (zeros) before the dispatch on
+        # input's dtype, which comes before mat2's is read as it
+        if out is None and 0 in (input.shape[0], input.shape[1], mat2.shape[2], input.shape[2]):
+            from .._factories import zeros
+            return zeros(input.shape[0], input.shape[1], mat2.shape[2], dtype=mat2.dtype)
+        if input.dtype is D.bool:
+            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
                            f"{_scalar_name(mat2.dtype)}")
     return run(_bmm, (input, mat2), out)
