@@ -420,3 +420,28 @@ BOOL_PRODUCTS = {
 @pytest.mark.parametrize("case", BOOL_PRODUCTS)
 def test_bool_products(case):
     _same(BOOL_PRODUCTS[case])
+
+
+# ------------------------------------------------------------- prod's out=
+
+_PROD_X = [[1.001, 2.003, 3.7]]
+
+PROD_OUT_CASES = {
+    "float16 into float32": lambda L: L.prod(L.tensor(_PROD_X, dtype=L.float16), 1,
+                                             out=L.empty(0)),
+    "float32 into int64": lambda L: L.prod(L.tensor(_PROD_X) * 1000, 1,
+                                           out=L.empty(0, dtype=L.int64)),
+    "into bool": lambda L: L.prod(L.tensor(_PROD_X), 1, out=L.empty(0, dtype=L.bool)),
+    "dtype= against out": lambda L: L.prod(L.tensor(_PROD_X), 1, dtype=L.float64,
+                                           out=L.empty(0)),
+    "float64 into float32": lambda L: L.prod(L.tensor(_PROD_X, dtype=L.float64) * 1.0001, 1,
+                                             out=L.empty(0)),
+    "int into float32": lambda L: L.prod(L.tensor([[3, 5]]), 1, out=L.empty(0)),
+    "empty into int32": lambda L: L.prod(L.ones(0, 3), 0, out=L.empty(0, dtype=L.int32)),
+}
+
+
+@pytest.mark.parametrize("case", PROD_OUT_CASES)
+def test_prod_out_computes_in_out_dtype(case):
+    # prod_out_impl: get_dtype_from_result, the product of self.to(out's dtype)
+    _same(PROD_OUT_CASES[case])

@@ -257,6 +257,8 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
         # takes no out=)
         raise _errors.Unparsed("prod() received an invalid combination of arguments")
     nd = input._data.ndim
+    if out is not None and dtype is None:
+        dtype = out.dtype       # (prod_out_impl: the product of self.to(out's dtype))
     return run(_prod_dim, (input, norm_dim(dim, nd), keepdim, dtype), out)
 
 
