@@ -182,7 +182,8 @@ def _sinc_grad(grad, self):
     return out.masked_fill(sq == 0, 0)
 
 
-@op("SincBackward0", promote=FLOAT, inplace=True, self=_sinc_grad)
+@op("SincBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=_sinc_grad)
 def sinc(self):
     """The normalised sinc, ``sin(pi x) / (pi x)`` (1 at 0).
 

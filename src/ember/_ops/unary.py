@@ -176,7 +176,7 @@ def log(self):
         return xp.log(self)
 
 
-@op("Log2Backward0", promote=FLOAT, inplace=True,
+@op("Log2Backward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad / (self * _LN2))
 @_vml.first("Log2")
 def log2(self):
@@ -208,7 +208,8 @@ def log10(self):
         return _sleef_ext.via_double(xp.log10, self)
 
 
-@op("Log1PBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad / (self + 1))
+@op("Log1PBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad / (self + 1))
 def log1p(self):
     """``log(1 + x)``, accurate near 0."""
     if self.dtype.kind == "c" and xp.__name__ == "numpy":
@@ -310,7 +311,7 @@ def cos(self):
         return xp.cos(self)
 
 
-@op("TanBackward0", promote=FLOAT, inplace=True,
+@op("TanBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, result: grad * (1 + result.pow(2)))
 @_vml.first("Tan")
 def tan(self):
@@ -328,7 +329,7 @@ def asin(self):
         return _sleef_ext.via_double(xp.arcsin, self)
 
 
-@op("AcosBackward0", promote=FLOAT, inplace=True,
+@op("AcosBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad * -((-self * self + 1).rsqrt()))
 @_vml.first("Acos")
 def acos(self):
@@ -337,7 +338,7 @@ def acos(self):
         return xp.arccos(self)
 
 
-@op("AtanBackward0", promote=FLOAT, inplace=True,
+@op("AtanBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad / (self * self + 1))
 @_vml.first("Atan")
 def atan(self):
@@ -685,7 +686,8 @@ def _erfinv64(y):
         return xp.where(xp.isnan(y), y, xp.copysign(x, y))
 
 
-@op("ErfBackward0", promote=FLOAT, inplace=True, check=_real_only("erf_vml_cpu"),
+@op("ErfBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    check=_real_only("erf_vml_cpu"),
     self=lambda grad, self: (_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
 @_vml.first("Erf")
 def erf(self):
@@ -698,7 +700,8 @@ def erf(self):
     return _in_precision(_erf64, self)
 
 
-@op("ErfcBackward0", promote=FLOAT, inplace=True, check=_real_only("erfc_vml_cpu"),
+@op("ErfcBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    check=_real_only("erfc_vml_cpu"),
     self=lambda grad, self: (-_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
 @_vml.first("Erfc")
 def erfc(self):
