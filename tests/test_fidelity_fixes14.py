@@ -464,3 +464,21 @@ def test_reduced_backward_composed_in_the_type(name, dt):
         getattr(L, name)(y).backward(L.from_numpy(a[::-1].copy()).to(getattr(L, dt)))
         return x.grad, y.grad
     _same(fn)
+
+
+# ------------------------------------------------------------- igamma's integral error
+
+IGAMMA_INTEGRAL = {
+    "uint8 and a 0-d int8": lambda L: (L.ones(2, dtype=L.uint8), L.tensor(1, dtype=L.int8)),
+    "int16 and a 0-d int64": lambda L: (L.ones(2, dtype=L.int16), L.tensor(1)),
+    "int16 and uint8": lambda L: (L.ones(2, dtype=L.int16), L.ones(2, dtype=L.uint8)),
+    "bool": lambda L: (L.ones(2, dtype=L.bool), L.ones(2, dtype=L.bool)),
+    "two 0-d": lambda L: (L.tensor(1, dtype=L.int16), L.tensor(1, dtype=L.uint8)),
+    "int32 and a 0-d float": lambda L: (L.ones(2, dtype=L.int32), L.tensor(1.5)),
+}
+
+
+@pytest.mark.parametrize("name", ["igamma", "igammac"])
+@pytest.mark.parametrize("case", IGAMMA_INTEGRAL)
+def test_igamma_names_the_result_type(name, case):
+    _same(lambda L: getattr(L, name)(*IGAMMA_INTEGRAL[case](L)))
