@@ -482,3 +482,10 @@ IGAMMA_INTEGRAL = {
 @pytest.mark.parametrize("case", IGAMMA_INTEGRAL)
 def test_igamma_names_the_result_type(name, case):
     _same(lambda L: getattr(L, name)(*IGAMMA_INTEGRAL[case](L)))
+
+
+@pytest.mark.parametrize("dt", ["int16", "int8", "bool", "uint8", "float32", "complex64",
+                                "float16"])
+def test_nan_to_num_in_place_on_an_expanded_tensor(dt):
+    # an integral tensor's nan_to_num_ is its copy_ onto itself, which returns at once
+    _same(lambda L: L.ones(1, dtype=getattr(L, dt)).expand(4).nan_to_num_(nan=1.5, posinf=2.0))

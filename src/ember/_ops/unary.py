@@ -845,8 +845,16 @@ def _nan_to_num_check(self, *args):
                            "with complex dtype.")
 
 
+def _nan_to_num_overlap(self, *args):
+    """nan_to_num_ of an integral tensor is its copy_ onto itself, which returns at once: an
+    expanded one is no error."""
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        from .._errors import INTERNAL_OVERLAP
+        raise RuntimeError(INTERNAL_OVERLAP)
+
+
 @op("NanToNumBackward0", promote=NONE, inplace=True, pointwise=True,
-    check=_nan_to_num_check,
+    check=_nan_to_num_check, overlap=_nan_to_num_overlap,
     self=lambda grad, self: grad * self.isfinite())
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes); a complex
