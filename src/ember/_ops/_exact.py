@@ -71,6 +71,8 @@ def set_num_threads(n: int) -> None:
     _threads[0] = max(1, int(n))
 
 
+_LANES16 = 16        # a Vectorized<Half>/<BFloat16> of the reductions' kernels: 32 bytes
+
 exact_dtype = frozenset(_LANES) - {np.dtype(np.complex64), np.dtype(np.complex128)}
 # (the real dtypes the emulated kernels cover; sums cover complex ones too, whose additions
 # are two real ones)
@@ -526,11 +528,13 @@ def _prod_seq(f, nred):
 
 
 def reduce_prod(a, dims, keepdim):
-    """``torch.prod`` over ``dims`` (all when empty) for float32/float64, in torch's order."""
+    """``torch.prod`` over ``dims`` (all when empty) for float32/float64, float16 and
+    bfloat16 (each product rounded to the type, as c10::Half's and Vectorized<Half>'s are),
+    in torch's order."""
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
     if y is None:
         return np.ones(out_shape, a.dtype)
-    esize, lanes = a.itemsize, _LANES[a.dtype]
+    esize, lanes = a.itemsize, _LANES.get(a.dtype, _LANES16)
     y = _pad2(y)
     threads = _threads[0]
     if nred == 0:

@@ -274,16 +274,17 @@ def gelu_grain(numel: int) -> int:
     return max(1, numel // _exact.get_num_threads()) if numel > 16384 else GRAIN
 
 
-def elementwise(a, vec_fn, scalar_fn, grain=GRAIN, avx512=True):
+def elementwise(a, vec_fn, scalar_fn, grain=GRAIN, avx512=True, layout=None):
     """``cpu_kernel_vec`` for a float32/float64 unary op: ``vec_fn`` where torch runs
     vectors (two per step, :func:`_cpu.kernel_step`; ``avx512``: a kernel torch also builds
     for AVX512), ``scalar_fn`` (the C library's function) on the elements it runs one by
-    one; each thread's share of ``grain`` or more elements has its own tail."""
+    one; each thread's share of ``grain`` or more elements has its own tail. ``layout``: the
+    op's input, when ``a`` is computed from it (its strides decide the loops)."""
     if a.ndim == 0:
         return np.asarray(scalar_fn(a.reshape(1))[0], a.dtype)
     if not a.size:
         return vec_fn(a)
-    mask = _scalar_mask(a, avx512, grain=grain)
+    mask = _scalar_mask(a if layout is None else layout, avx512, grain=grain)
     if mask.all():
         return scalar_fn(a)
     out = vec_fn(a)

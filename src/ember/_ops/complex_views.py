@@ -6,7 +6,7 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import CONJ, Tensor, watch_conj
 from ..autograd import grad_mode
-from . import _cephes
+from ._libm import c_float, double_fn
 from .registry import NONE, check_out_same_dtype, expose, op
 
 _as_strided = xp.lib.stride_tricks.as_strided
@@ -92,11 +92,11 @@ def _polar_angle_grad(grad, result):
     return (grad.conj() * (result * 1j)).real
 
 
-def _from_parts(real, imag):
-    """The complex array ``real + i imag`` of two broadcast real arrays."""
+def _from_parts(real, imag, like=None):
+    """The complex array ``real + i imag`` of two broadcast real arrays, laid out as
+    TensorIterator lays out a result of the operands ``like`` (``real`` and ``imag``)."""
     a, b = xp.broadcast_arrays(real, imag)
-    # (a TensorIterator result: the operands' layout)
-    res = _mf.ti_layout(xp.empty(a.shape, _COMPLEX_OF[a.dtype.name]), real, imag)
+    res = _mf.ti_layout(xp.empty(a.shape, _COMPLEX_OF[a.dtype.name]), *(like or (real, imag)))
     res.real = a
     res.imag = b
     return res
@@ -105,12 +105,11 @@ def _from_parts(real, imag):
 @op("PolarBackward0", name="polar_op", method=False, function=False, promote=NONE,
     holomorphic=False, check=_check_parts, abs=_polar_abs_grad, angle=_polar_angle_grad)
 def _polar_op(abs, angle):
-    # (ATen's polar_kernel is a scalar cpu_kernel: the C library's cos and sin, one by one)
+    # polar_kernel's scalar loop: a * std::cos(b), a * std::sin(b) (glibc's cosf/sinf for float)
     a, t = xp.broadcast_arrays(abs, angle)
-    res = _mf.ti_layout(xp.empty(a.shape, _COMPLEX_OF[a.dtype.name]), abs, angle)
-    res.real = a * _cephes.c_call("cos", t)
-    res.imag = a * _cephes.c_call("sin", t)
-    return res
+    if t.dtype == xp.float32:
+        return _from_parts(a * c_float("cosf")(t), a * c_float("sinf")(t), (abs, angle))
+    return _from_parts(a * double_fn("cos")(t), a * double_fn("sin")(t), (abs, angle))
 
 
 @expose(method=False)

@@ -233,15 +233,16 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     >>> ember.trapezoid(ember.tensor([1., 2., 3.]))
     tensor(4.)
     """
-    if y.dtype is D.bool and y.numel():
-        raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not "
-                           "supported")
+    # (torch's checks after the size of ``dim``: an empty integral gives zeros first)
     if isinstance(x, Tensor):
         if dx is not None:
             raise TypeError("trapezoid() received an invalid combination of arguments")
         d = norm_dim(dim, y.ndim)
         if y.shape[d] == 0:
             return y.sum(d) * 0
+        if D.bool in (y.dtype, x.dtype):
+            raise RuntimeError("trapezoid: received a bool input for `x` or `y`, but bool is "
+                               "not supported")
         if x.ndim == 1:
             if x.shape[0] != y.shape[d]:
                 raise RuntimeError("trapezoid: There must be one `x` value for each sample "
@@ -260,6 +261,11 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
         return y.new_zeros(y.shape[:d] + y.shape[d + 1:])
     if isinstance(spacing, Tensor):
         raise TypeError("trapezoid(): dx must be a number")
+    if y.dtype is D.bool:
+        raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not "
+                           "supported")
+    if isinstance(spacing, (bool, complex)):
+        raise RuntimeError("trapezoid: Currently, we only support dx as a real number.")
     if y.dtype._category < 2:       # (integers: torch's mul.Scalar by 0.5 gives floats)
         return (y.sum(d) - (y.select(d, 0) + y.select(d, -1)) * 0.5) * spacing
     ends = mul_scalar(y.select(d, 0) + y.select(d, -1), 0.5)

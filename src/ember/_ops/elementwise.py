@@ -15,6 +15,7 @@ from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
 from . import _fused, _libm, _sleef, _sleef_d
+from .pointwise import _not_implemented
 from .registry import (
     FLOAT,
     NONE,
@@ -181,7 +182,8 @@ def _sinc_grad(grad, self):
     return out.masked_fill(sq == 0, 0)
 
 
-@op("SincBackward0", promote=FLOAT, inplace=True, self=_sinc_grad)
+@op("SincBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=_sinc_grad)
 def sinc(self):
     """The normalised sinc, ``sin(pi x) / (pi x)`` (1 at 0).
 
@@ -361,10 +363,27 @@ def _heaviside_dtypes(input, values):
 _heaviside_check = tensor_operands("heaviside", "values", then=_heaviside_dtypes)
 
 
-@op(None, promote=SAME, inplace=True, tensors=("self", "values"), check=_heaviside_check)
-def heaviside(self, values):
+@op("NotImplemented", name="heaviside", promote=SAME, inplace=True, function=False,
+    tensors=("self", "values"), check=_heaviside_check, self=_not_implemented("heaviside"),
+    values=_not_implemented("heaviside"))
+def _heaviside(self, values):
     """0 where ``self < 0``, 1 where ``self > 0``, ``values`` where it is 0."""
     return xp.where(self == 0, values, (self > 0)).astype(xp.result_type(self, values))
+
+
+@expose(method=False)
+def heaviside(input, values, *, out=None):
+    """0 where ``input < 0``, 1 where ``input > 0``, ``values`` where it is 0.
+
+    >>> ember.heaviside(ember.tensor([-1., 0., 2.]), ember.tensor([0.5]))
+    tensor([0.0000, 0.5000, 1.0000])
+    """
+    if out is not None and isinstance(input, Tensor) and out.dtype is not input.dtype:
+        _heaviside_check(input, values)     # (the meta function's one test: out's dtype too)
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
+    return run(_heaviside, (input, values), out)
+
 
 
 def _integral(name):

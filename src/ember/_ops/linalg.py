@@ -95,8 +95,9 @@ def _product(a, b):
 
 
 def _matmul_np(a, b, kernel):
-    """NumPy's product, where torch has a kernel (none for bool: its error names ``kernel``)."""
-    if a.dtype == xp.bool_:
+    """NumPy's product, where torch has a kernel (none for bool: its error names ``kernel``;
+    an empty product returns before the dispatch)."""
+    if a.dtype == xp.bool_ and a.size and b.size:
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     return xp.matmul(a, b)
 
@@ -209,7 +210,14 @@ def bmm(input, mat2, *, out=None):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, "
             f"{mat2.shape[1]}].")
-    if input.dtype is not mat2.dtype:
+    if input.dtype is not mat2.dtype or input.dtype is D.bool:
+        # bmm_out_or_baddbmm_: an empty product returns (zeros) before the dispatch on
+        # input's dtype, which comes before mat2's is read as it
+        if out is None and 0 in (input.shape[0], input.shape[1], mat2.shape[2], input.shape[2]):
+            from .._factories import zeros
+            return zeros(input.shape[0], input.shape[1], mat2.shape[2], dtype=mat2.dtype)
+        if input.dtype is D.bool:
+            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "
                            f"{_scalar_name(mat2.dtype)}")
     return run(_bmm, (input, mat2), out)
@@ -681,10 +689,15 @@ def diag(input, diagonal=0, *, out=None):
 @op("TraceBackward0", promote=None,
     self=lambda grad, self_shape: _trace_backward(grad, self_shape))
 def _trace(self):
-    out = xp.trace(self)
     if self.dtype.kind in "biu":
-        return xp.asarray(out, xp.int64)
-    return xp.asarray(out, self.dtype)
+        return xp.asarray(xp.trace(self, dtype=xp.int64), xp.int64)
+    # trace_cpu adds the diagonal in order in at::acc_type<T, false> (double for float,
+    # float for the 16-bit types), one rounding to T at the end
+    acc = xp.complex128 if self.dtype.kind == "c" else \
+        xp.float64 if self.dtype.itemsize >= 4 else xp.float32
+    diag = xp.diagonal(self).astype(acc)
+    out = xp.cumsum(diag)[-1] if diag.size else acc(0)
+    return xp.asarray(out).astype(self.dtype)
 
 
 def _trace_backward(grad, shape):

@@ -110,8 +110,9 @@ def _log_softmax_backward_data(grad_output, output, dim):
     self=lambda grad, result, dim: _softmax_backward_data(grad, result, dim),
     raw={"self": lambda grad, result, dim: _softmax_backward_data.kernel(grad, result, dim)})
 def _softmax(self, dim):
-    if self.ndim == 0:
-        return xp.ones_like(self)
+    if self.ndim == 0:          # (one element: exp(x - x) / 1, NaN for an infinite x)
+        return xp.where(xp.isfinite(self), xp.ones((), self.dtype),
+                        xp.full((), xp.nan, self.dtype))
     if self.dtype == xp.float16 or self.dtype in D.REDUCED:
         return _softmax_kernel.softmax_reduced(self, dim)
     if self.dtype in _exact.exact_dtype:
@@ -135,8 +136,9 @@ def _safe_softmax(self, dim):
     raw={"self": lambda grad, result, dim: _log_softmax_backward_data.kernel(grad, result,
                                                                               dim)})
 def _log_softmax(self, dim):
-    if self.ndim == 0:
-        return xp.zeros_like(self)
+    if self.ndim == 0:          # (x - x - log(1), NaN for an infinite x)
+        return xp.where(xp.isfinite(self), xp.zeros((), self.dtype),
+                        xp.full((), xp.nan, self.dtype))
     if self.dtype == xp.float16 or self.dtype in D.REDUCED:
         return _softmax_kernel.softmax_reduced(self, dim, log=True)
     if self.dtype in _exact.exact_dtype:

@@ -22,10 +22,12 @@ from .registry import (
     COMPARE,
     FLOAT,
     NONE,
+    check_no_overlap,
     checked_numbers,
     expose,
     no_complex,
     op,
+    overlap_after,
     overlap_ok,
     raw_scalar,
     real_kernel,
@@ -591,15 +593,20 @@ def neg(self):
 negative = neg
 
 
-@op("ReluBackward0", inplace=True,
+def _relu_check(self):
+    """relu's own refusal of bool, then clamp_min's meta function's of complex (both before
+    TensorIterator looks at the output)."""
+    if self.dtype is D.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    if self.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+
+
+@op("ReluBackward0", inplace=True, check=_relu_check, overlap=overlap_after(_relu_check),
     self=lambda grad, result: threshold_backward(grad, result, 0),
     raw={"self": lambda grad, result: threshold_backward.kernel(grad, result, 0)})
 def relu(self):
     """``max(x, 0)``."""
-    if self.dtype == xp.bool_:
-        raise RuntimeError("Boolean inputs not supported for relu")
-    if self.dtype.kind == "c":
-        raise NotImplementedError("clamp is not supported for complex types")
     # keep -0.0 as torch does: NumPy's SIMD maximum returns its second operand on ties,
     # its float16 loop the first
     if self.dtype == xp.float16:
@@ -926,6 +933,9 @@ def _lerp_check(self, end, weight):
                            f"dtype {weight.dtype.cpp_name}")
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         from .registry import _scalar_name
+        from .util import broadcast_shapes
+        # (TensorIterator's shapes come before the kernel's dtype dispatch)
+        broadcast_shapes(self.shape, end.shape, *([weight.shape] if tensor_w else []))
         kernel = "lerp_kernel_tensor" if tensor_w else "lerp_kernel_scalar"
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                   f"'{_scalar_name(self.dtype)}'")
@@ -1192,6 +1202,7 @@ for _fn in (isclose, allclose, equal):    # (the methods' parser errors count no
 def _write_inplace(self, result):
     """Store a non-differentiable result in ``self`` (no leaf check, history kept, as torch)."""
     from .util import broadcast_shapes
+    check_no_overlap(self._data)
     shape = self._data.shape
     if result._data.shape != shape and broadcast_shapes(shape, result._data.shape) != shape:
         raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape "
@@ -1211,6 +1222,7 @@ def _logical(name, ufunc):
 
     def inplace(self, other):
         _need_tensor(name + "_", other, 1)
+        check_no_overlap(self._data)        # (TensorIterator's first check of its output)
         return _write_inplace(self, _run(entry, (self, other)))
     inplace.__name__ = name + "_"
     inplace.__doc__ = f"In-place version of :meth:`Tensor.{name}` (keeps ``self``'s dtype)."
@@ -1231,6 +1243,7 @@ def logical_not(self):
 
 def _logical_not_(self):
     """In-place version of :meth:`Tensor.logical_not` (keeps ``self``'s dtype)."""
+    check_no_overlap(self._data)
     return _write_inplace(self, _run(logical_not, (self,)))
 
 

@@ -57,6 +57,9 @@ def _sum_dim(self, dim, keepdim=False, dtype=None):
         return _half_in_float(_sum_dim, a, dim, keepdim)
     if a.dtype in summed_dtype and a.ndim:
         return cascade_sum(a, dim, keepdim)
+    if a.dtype == xp.float16 and a.ndim:
+        # the Half kernel adds in float (its acc_type): float's order, one rounding
+        return cascade_sum(a.astype(xp.float32), dim, keepdim).astype(xp.float16)
     if a.dtype in _COMPLEX_PARTS and dim and a.ndim - 1 not in dim \
             and a.strides[-1] == a.itemsize:
         # over outer dims a complex sum adds the parts as a float sum over the same bytes
@@ -229,9 +232,14 @@ def _cast(a, dtype):
     self=lambda grad, self, result: _prod_back_all(grad, self, result))
 def _prod_all(self, dtype=None):
     a = _cast(self, dtype)
-    if a.dtype in exact_dtype:
+    if a.dtype in exact_dtype or _half(a):
         return reduce_prod(a, (), False)
     return xp.prod(a, dtype=_sum_dtype(a, dtype))
+
+
+def _half(a):
+    """float16 or bfloat16, whose products reduce_prod rounds as torch's kernel does."""
+    return a.itemsize == 2 and a.dtype.kind in "fV"
 
 
 @op("ProdBackward1", name="prod_dim", method=False, function=False, promote=NONE,
@@ -241,7 +249,7 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.ndim == 0:
         return a.astype(_sum_dtype(a, dtype))
-    if a.dtype in exact_dtype:
+    if a.dtype in exact_dtype or _half(a):
         return reduce_prod(a, (dim,), keepdim)
     return c_order(xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
@@ -261,6 +269,8 @@ def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
         # takes no out=)
         raise _errors.Unparsed("prod() received an invalid combination of arguments")
     nd = input._data.ndim
+    if out is not None and dtype is None:
+        dtype = out.dtype       # (prod_out_impl: the product of self.to(out's dtype))
     return run(_prod_dim, (input, norm_dim(dim, nd), keepdim, dtype), out)
 
 
@@ -785,7 +795,10 @@ def _cumsum(self, dim, dtype=None):
     if a.ndim == 0:
         return a.copy()
     acc = _CUM_ACC.get(a.dtype)      # (torch's result is contiguous)
-    return xp.ascontiguousarray(xp.cumsum(a, axis=dim, dtype=acc).astype(a.dtype, copy=False))
+    res = xp.cumsum(a, axis=dim, dtype=acc)
+    if res.dtype.kind in "fc":       # torch's sum starts at +0, so it never holds -0
+        res += 0
+    return xp.ascontiguousarray(res.astype(a.dtype, copy=False))
 
 
 # torch's cumulative kernels accumulate in at::acc_type<T, /*is_cuda=*/false>
@@ -871,8 +884,21 @@ def _complex_cumprod(a, dim):
     return xp.ascontiguousarray(xp.moveaxis(out.astype(a.dtype), 0, dim))
 
 
-def _cum(d, input, dim, dtype, out):
-    return run(d, (input, norm_dim(dim, input._data.ndim), dtype), out)
+def _cum(d, name, input, dim, dtype, out):
+    dim = norm_dim(dim, input._data.ndim)
+    if out is not None and dtype is None:
+        # meta_func_cum_ops: the result's dtype is out's, and the kernel scans
+        # self.to(out.dtype) in it
+        dtype = out.dtype
+        _bool_scan(input, dtype, name)
+    return run(d, (input, dim, dtype), out)
+
+
+def _bool_scan(self, dtype, name):
+    """The scans have no Bool kernel; impl_func_cum_ops fills a 0-d result and zeroes an empty
+    one without it."""
+    if dtype.name == "bool" and self._data.ndim and self._data.size:
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
 
 
 @expose
@@ -885,7 +911,7 @@ def cumsum(input, dim=_NO_DIM, *, dtype=None, out=None):
     if dim is _NO_DIM:
         raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
     dim_not_none("cumsum", dim)
-    return _cum(_cumsum, input, dim, dtype, out)
+    return _cum(_cumsum, "cumsum", input, dim, dtype, out)
 
 
 @expose
@@ -897,15 +923,14 @@ def cumprod(input, dim=_NO_DIM, *, dtype=None, out=None):
     """
     if dim is _NO_DIM:
         raise TypeError('cumprod() missing 1 required positional arguments: "dim"')
-    return _cum(_cumprod, input, dim, dtype, out)
+    return _cum(_cumprod, "cumprod", input, dim, dtype, out)
 
 
 def _same_dtype_in_place(self, dtype, name):
     if dtype is not None and dtype is not self.dtype:
         raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype.cpp_name} and "
                            f"output tensor dtype {dtype.cpp_name} should match")
-    if self.dtype.name == "bool":    # (the result, int64 for bool, cannot be written back)
-        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
+    _bool_scan(self, self.dtype, name)
 
 
 @expose(function=False)
@@ -954,7 +979,7 @@ def _cum_extreme_indices(a, dim, greater):
     prev = xp.concatenate([xp.take(vals, [0], axis=dim), xp.take(vals, range(n - 1), axis=dim)],
                           axis=dim) if n else vals
     cmp = (a >= prev) if greater else (a <= prev)
-    if a.dtype.kind in "fc":
+    if a.dtype.kind in "fcV":       # (V: bfloat16 and the float8 types)
         upd = xp.isnan(a) | (~xp.isnan(prev) & cmp)
     else:
         upd = cmp
@@ -1076,14 +1101,19 @@ def count_nonzero(input, dim=None):
 def _nansum(self, dim, keepdim, dtype):
     if self.dtype.kind == "c":
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None and not dtype.is_floating_point and self.dtype.kind not in "biu":
+        # an integral dtype= sums the elements converted to it, each NaN as a 0
+        self = xp.where(self != self, xp.zeros((), self.dtype), self)
     a = _cast(self, dtype)
     if a.ndim == 0:
-        return xp.nan_to_num(a, nan=0.0) if a.dtype.kind == "f" else a.astype(
+        return xp.where(a != a, xp.zeros((), a.dtype), a) if a.dtype.kind == "f" else a.astype(
             _sum_dtype(a, dtype))
     if a.dtype == xp.float16:
         return _half_in_float(_nansum, a, dim, keepdim, None)
     if a.dtype in exact_dtype:
         return cascade_sum(a, dim, keepdim, nan=True)
+    if a.dtype == xp.float16:       # (in float, as the sum)
+        return cascade_sum(a.astype(xp.float32), dim, keepdim, nan=True).astype(xp.float16)
     return c_order(xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 
@@ -1099,7 +1129,22 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if dtype is not None and dtype.is_complex and input.dtype.is_floating_point:
         # (torch's nansum of an integer tensor is its sum)
         raise NotImplementedError(f'"nansum_cpu" not implemented for \'{dtype.scalar_name}\'')
+    if out is not None and not (input.dtype.is_complex or _integral(input)):
+        # nansum_out: the reduction runs in out's dtype (get_dtype_from_result), which a
+        # given dtype= must be; without one, only a floating out has a kernel
+        if dtype is not None and dtype is not out.dtype:
+            raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
+                               f"{out.dtype.scalar_name} and {dtype.scalar_name}.")
+        if dtype is None:
+            dtype = out.dtype
+            if not dtype.is_floating_point and input._data.size:
+                raise NotImplementedError(
+                    f'"nansum_cpu" not implemented for \'{dtype.scalar_name}\'')
     return run(_nansum, (input, _reduce_dims(input, dim), keepdim, dtype), out)
+
+
+def _integral(t):
+    return not (t.dtype.is_floating_point or t.dtype.is_complex)
 
 
 @expose
@@ -1121,11 +1166,9 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     cnt = xp.sum(~xp.isnan(a), axis=dims, keepdims=keepdim) if a.ndim else \
         xp.asarray(int(not xp.isnan(a)))
     count = _wrap(xp.asarray(cnt, xp.int64))
-    res = nansum(input, dim, keepdim, dtype=dtype) / count
-    if out is not None:
-        from .registry import _write_out
-        return _write_out(out, res._data)
-    return res
+    if out is not None:         # nanmean_out: nansum_out into out, then out.div_(count)
+        return nansum(input, dim, keepdim, dtype=dtype, out=out).div_(count)
+    return nansum(input, dim, keepdim, dtype=dtype) / count
 
 
 del D

@@ -653,7 +653,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross",
                     "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
                     "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
-                    "_nll_backward_NllLoss2DBackward0"))
+                    "_nll_backward_NllLoss2DBackward0", "prod_all", "prod_dim"))
 
 
 def _reduced_arrays(op, args, cdt):
@@ -1204,6 +1204,15 @@ def overlap_warns(name: str, example: str):
         warnings.warn(_errors.expanded_write(name, example), UserWarning,
                       stacklevel=_errors.user_stacklevel())
     return check
+
+
+def overlap_after(check):
+    """An op's ``overlap`` check for an op whose own ``check`` (torch's, in the function or
+    its meta function) comes before TensorIterator refuses an expanded output."""
+    def refuse(*args):
+        check(*args)
+        raise RuntimeError(_errors.INTERNAL_OVERLAP)
+    return refuse
 
 
 def write_result(data, res) -> None:

@@ -323,9 +323,11 @@ def argmin(input, dim=None, keepdim=False, *, out=None):
 
 
 def _pick(grad, self, other, greater):
-    mask = (self > other) if greater else (self < other)
-    tie = self == other
-    return grad * mask + (grad / 2) * tie
+    """derivatives.yaml's ``where(self == other, grad / 2, grad).masked_fill_(self < other, 0)``
+    (``>`` for the minimum): a NaN operand takes the whole gradient on both sides."""
+    from .pointwise import where
+    loses = (self < other) if greater else (self > other)
+    return where(self == other, grad / 2, grad).masked_fill(loses, 0)
 
 
 @op("MaximumBackward0", promote=SAME, check=tensor_operands("maximum", then=no_complex("maximum")),

@@ -168,7 +168,7 @@ def _has_ties(rows):
     """Per row: does some value occur twice (NaNs count as equal)?"""
     s = xp.sort(rows, axis=-1)
     eq = s[:, 1:] == s[:, :-1]
-    if rows.dtype.kind == "f":
+    if rows.dtype.kind in "fV":
         eq |= xp.isnan(s[:, 1:]) & xp.isnan(s[:, :-1])
     return eq.any(-1)
 
@@ -337,7 +337,7 @@ def _quickselect(vals, k):
 
 
 def _same(a, v):
-    return (a == v) | (xp.isnan(a) & xp.isnan(v)) if a.dtype.kind in "fc" else a == v
+    return (a == v) | (xp.isnan(a) & xp.isnan(v)) if a.dtype.kind in "fcV" else a == v
 
 
 @expose
@@ -392,7 +392,7 @@ def _lower_median(a, ignore_nan):
     if a.size == 0:     # (NaN, as C++ converts it: 0, the type's least integer, True)
         with xp.errstate(invalid="ignore"):
             return xp.asarray(xp.nan).astype(a.dtype)
-    nan = xp.isnan(a) if a.dtype.kind == "f" else None
+    nan = xp.isnan(a) if a.dtype.kind in "fV" else None
     if nan is not None and nan.any():
         if not ignore_nan or nan.all():
             return xp.asarray(xp.nan, a.dtype)
@@ -403,6 +403,8 @@ def _lower_median(a, ignore_nan):
 def _median_indices(rows, ignore_nan):
     """torch's median index per row: a stable sort's position ``(n - 1) // 2``."""
     n = rows.shape[-1]
+    if rows.dtype.kind == "V":      # bfloat16: its values in float32 (NaN sorted last)
+        rows = rows.astype(xp.float32)
     order = xp.argsort(rows, axis=-1, kind="stable")
     if rows.dtype.kind != "f":
         return order[:, (n - 1) // 2:(n - 1) // 2 + 1]
@@ -482,7 +484,9 @@ def _mode_index(row):
     """torch's mode kernel on one row: std::sort the (value, index) pairs by value, then
     take the last pair of the first longest run."""
     n = row.size
-    if n <= _stl.THRESHOLD or n > _REPLAY_LIMIT:  # small: std::sort is an insertion sort
+    # small: std::sort is an insertion sort, NumPy's stable sort but where a NaN (unordered
+    # by its `<`) stays among the others
+    if (n <= _stl.THRESHOLD and not (row != row).any()) or n > _REPLAY_LIMIT:
         vals = xp.sort(row, kind="stable")
         ends = xp.flatnonzero(xp.append(vals[1:] != vals[:-1], True))
         lengths = xp.diff(xp.append(-1, ends))
@@ -516,7 +520,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     nd = a.ndim
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, "mode")
-    if input.dtype.is_complex and a.size:
+    if input.dtype.is_complex and a.size and nd:    # (a 0-d input is its own mode first)
         _not_implemented_bool(input, "mode_cpu")
     if nd == 0:
         return _run_selecting(_mode, ModeResult, input, 0, xp.zeros((), xp.int64), keepdim, out)

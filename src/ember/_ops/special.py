@@ -393,7 +393,7 @@ def _igamma_check(name):
         for pos, (arg, value) in enumerate((("input", self), ("other", other)), 1):
             if not isinstance(value, Tensor):
                 raise ArgTypeError(must_be_tensor(name, arg, pos, value))
-        dt = D.promote_types(self.dtype, other.dtype)
+        dt = D.result_type(self, other)     # (TensorIterator's: a 0-d tensor counts less)
         if not dt.is_floating_point:
             raise NotImplementedError(f'"{name}_cpu" not implemented for \'{dt.scalar_name}\'')
     return check

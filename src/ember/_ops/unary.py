@@ -15,9 +15,10 @@ from __future__ import annotations
 import math
 
 from .. import _lazy
+from .. import _memory_format as _mf
 from .._device import xp
-from . import _exact, _sleef, _sleef_d, _vml
-from .registry import FLOAT, NONE, OPS, expose, op
+from . import _exact, _libm, _sleef, _sleef_d, _vml
+from .registry import FLOAT, NONE, OPS, expose, op, overlap_after
 from .registry import run as _run
 from .registry import run_inplace as _run_inplace
 
@@ -175,7 +176,7 @@ def log(self):
         return xp.log(self)
 
 
-@op("Log2Backward0", promote=FLOAT, inplace=True,
+@op("Log2Backward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad / (self * _LN2))
 @_vml.first("Log2")
 def log2(self):
@@ -207,7 +208,8 @@ def log10(self):
         return _sleef_ext.via_double(xp.log10, self)
 
 
-@op("Log1PBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad / (self + 1))
+@op("Log1PBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad / (self + 1))
 def log1p(self):
     """``log(1 + x)``, accurate near 0."""
     if self.dtype.kind == "c" and xp.__name__ == "numpy":
@@ -309,7 +311,7 @@ def cos(self):
         return xp.cos(self)
 
 
-@op("TanBackward0", promote=FLOAT, inplace=True,
+@op("TanBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, result: grad * (1 + result.pow(2)))
 @_vml.first("Tan")
 def tan(self):
@@ -327,7 +329,7 @@ def asin(self):
         return _sleef_ext.via_double(xp.arcsin, self)
 
 
-@op("AcosBackward0", promote=FLOAT, inplace=True,
+@op("AcosBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad * -((-self * self + 1).rsqrt()))
 @_vml.first("Acos")
 def acos(self):
@@ -336,7 +338,7 @@ def acos(self):
         return xp.arccos(self)
 
 
-@op("AtanBackward0", promote=FLOAT, inplace=True,
+@op("AtanBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad / (self * self + 1))
 @_vml.first("Atan")
 def atan(self):
@@ -473,9 +475,12 @@ def _inverse_hyperbolic_inplace():
 _inverse_hyperbolic_inplace()
 
 
+_DEG2RAD_CHECK = _real_only(message="deg2rad is not supported for complex tensors.",
+                              error=RuntimeError)
+
+
 @op("Deg2RadBackward0", promote=FLOAT, inplace=True,
-    check=_real_only(message="deg2rad is not supported for complex tensors.",
-                     error=RuntimeError),
+    check=_DEG2RAD_CHECK, overlap=overlap_after(_DEG2RAD_CHECK),
     self=lambda grad: grad * (math.pi / 180))
 def deg2rad(self):
     """Degrees to radians."""
@@ -484,9 +489,12 @@ def deg2rad(self):
     return xp.multiply(self, self.dtype.type(math.pi / 180))
 
 
+_RAD2DEG_CHECK = _real_only(message="rad2deg is not supported for complex tensors.",
+                              error=RuntimeError)
+
+
 @op("Rad2DegBackward0", promote=FLOAT, inplace=True,
-    check=_real_only(message="rad2deg is not supported for complex tensors.",
-                     error=RuntimeError),
+    check=_RAD2DEG_CHECK, overlap=overlap_after(_RAD2DEG_CHECK),
     self=lambda grad: grad * (180 / math.pi))
 def rad2deg(self):
     """Radians to degrees."""
@@ -535,13 +543,19 @@ def logit(self, eps=None):
     _not_for(self, "logit_cpu", "c")
     dt = self.dtype
     t = dt.type
+    x = self
     if eps is not None and eps >= 0:
-        self = xp.clip(self, t(eps), t(1) - t(eps)).astype(dt)
+        x = xp.clip(self, t(eps), t(1) - t(eps)).astype(dt)
     with xp.errstate(divide="ignore", invalid="ignore"):
         if dt.itemsize == 2 and dt.kind == "V":
             # (bfloat16: each step rounded to the type, the log of float)
-            return xp.log((self / (t(1) - self)).astype(xp.float32)).astype(dt)
-        return _vml.log(self / (1 - self))      # torch's log here is MKL's
+            return xp.log((x / (t(1) - x)).astype(xp.float32)).astype(dt)
+        q = x / (1 - x)
+        if dt.itemsize == 2 or _mf._dense(self):
+            return _vml.log(q)          # LogitMKLKernel: MKL's log of a contiguous iterator
+        # else cpu_kernel_vec: Vectorized's log (Sleef's), std::log on each row's tail
+        return _sleef.elementwise(q, _sleef.logf if dt == xp.float32 else _sleef_d.logd,
+                                  lambda v: _libm.libm("log", v), layout=self)
 
 
 # ----------------------------------------------------------------------------- erf family
@@ -672,7 +686,8 @@ def _erfinv64(y):
         return xp.where(xp.isnan(y), y, xp.copysign(x, y))
 
 
-@op("ErfBackward0", promote=FLOAT, inplace=True, check=_real_only("erf_vml_cpu"),
+@op("ErfBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    check=_real_only("erf_vml_cpu"),
     self=lambda grad, self: (_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
 @_vml.first("Erf")
 def erf(self):
@@ -685,7 +700,8 @@ def erf(self):
     return _in_precision(_erf64, self)
 
 
-@op("ErfcBackward0", promote=FLOAT, inplace=True, check=_real_only("erfc_vml_cpu"),
+@op("ErfcBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    check=_real_only("erfc_vml_cpu"),
     self=lambda grad, self: (-_TWO_OVER_SQRT_PI * (-self.pow(2)).exp()) * grad)
 @_vml.first("Erfc")
 def erfc(self):
@@ -725,7 +741,8 @@ def _rounding(name, ufunc, node, doc):
     kernel.__doc__ = doc
     refuse = _real_only("round_vml_cpu") if name == "round" else _real_only(
         message=f"{name} is not supported for complex inputs")
-    return op(node, inplace=True, self=_zero_grad, check=refuse)(kernel)
+    return op(node, inplace=True, self=_zero_grad, check=refuse,
+              overlap=None if name == "round" else overlap_after(refuse))(kernel)
 
 
 floor = _rounding("floor", xp.floor, "FloorBackward0", "Round down to an integer value.")
@@ -828,8 +845,16 @@ def _nan_to_num_check(self, *args):
                            "with complex dtype.")
 
 
+def _nan_to_num_overlap(self, *args):
+    """nan_to_num_ of an integral tensor is its copy_ onto itself, which returns at once: an
+    expanded one is no error."""
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        from .._errors import INTERNAL_OVERLAP
+        raise RuntimeError(INTERNAL_OVERLAP)
+
+
 @op("NanToNumBackward0", promote=NONE, inplace=True, pointwise=True,
-    check=_nan_to_num_check,
+    check=_nan_to_num_check, overlap=_nan_to_num_overlap,
     self=lambda grad, self: grad * self.isfinite())
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, ±inf to ``posinf``/``neginf`` (default: the dtype's extremes); a complex
