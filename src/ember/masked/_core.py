@@ -15,6 +15,7 @@ runner's error path, so plain tensors pay nothing.
 from __future__ import annotations
 
 import functools
+import sys
 import warnings
 
 import numpy as np
@@ -23,6 +24,11 @@ from .. import _dtype as D
 from .._tensor import Tensor, _new_object, _VersionCounter
 from ..autograd import grad_mode
 from ..sparse._sparse import _NoStorage
+
+
+def _package():
+    """The ember package itself (imported by name it could be a second copy under an alias)."""
+    return sys.modules[__package__.partition(".")[0]]
 
 _PROTOTYPE = ("The PyTorch API of MaskedTensors is in prototype stage and will change in the "
               "near future. Please open a Github issue for features requests and see our "
@@ -318,7 +324,7 @@ def _data(a):
 
 
 def _fn(name):
-    import ember
+    ember = _package()
     return _ORIGINAL.get(name) or getattr(ember, name)
 
 
@@ -358,7 +364,7 @@ def _filled(data: Tensor, mask: Tensor, value) -> Tensor:
     class _Fill(Function):
         @staticmethod
         def forward(ctx, data):
-            import ember
+            ember = _package()
             return ember.where(mask, data, ember.tensor(value, dtype=data.dtype))
 
         @staticmethod
@@ -384,7 +390,7 @@ def _identity(name: str, data: Tensor):
 
 
 def _any_over(mask: Tensor, dim, keepdim: bool) -> Tensor:
-    import ember
+    ember = _package()
     dims = [dim] if isinstance(dim, int) else list(dim)
     for d in sorted(dims, reverse=True):
         mask = ember.any(mask, dim=d, keepdim=keepdim)
@@ -393,7 +399,7 @@ def _any_over(mask: Tensor, dim, keepdim: bool) -> Tensor:
 
 def _reduced(name: str, data: Tensor, mask: Tensor, dim, keepdim, dtype):
     """torch.masked's reduction ``name`` of ``data`` over the specified elements."""
-    import ember
+    ember = _package()
     if name == "all":
         filled = data.masked_fill(~mask, True)
         return filled.all() if dim is None else ember.all(filled, dim=dim, keepdim=keepdim)
@@ -458,7 +464,7 @@ def _no_layout(other):
 
 
 def _full(t):
-    import ember
+    ember = _package()
     return _make(t, ember.ones_like(t, dtype=D.bool))
 
 
@@ -563,8 +569,8 @@ def _method(impl, name):
 
 def _install() -> None:
     """Give :class:`MaskedTensor` its methods and route the ember functions of its ops."""
-    import ember
-    import ember.nn.functional as F
+    ember = _package()
+    from ..nn import functional as F
 
     for name in _UNARY_NAMES:
         if hasattr(Tensor, name):
