@@ -645,6 +645,8 @@ def _install() -> None:
     def softmax(input, dim=None, _stacklevel=3, dtype=None):
         if input.__class__ is MaskedTensor:
             return _softmax(input, dim, dtype)
+        if dim is None:     # (warned from here: one frame below the caller, as F.softmax)
+            dim = F._softmax_dim("softmax", input.ndim)
         return original_f(input, dim, _stacklevel, dtype)
     F.softmax = softmax
 
