@@ -135,6 +135,7 @@ def _logaddexp_scalar(a, b):
 
 
 @op("Logaddexp2Backward0", tensors=("self", "other"), check=_float_only("logaddexp2_cpu"),
+    reduced_in_float=False,
     self=lambda grad, self, other: grad / (1 + 2 ** (other - self)),
     other=lambda grad, self, other: grad / (1 + 2 ** (self - other)))
 def logaddexp2(self, other):
@@ -256,6 +257,7 @@ def _pow2(other):
 
 
 @op("LdexpBackward0", name="ldexp", promote=FLOAT, method=False, function=False,
+    reduced_in_float=False,
     tensors=("self", "other"), check=tensor_operands("ldexp"),
     self=lambda grad, other: grad * _pow2(other),
     other=lambda grad, result: grad * result * _LN2)
@@ -427,6 +429,7 @@ def _logcumsumexp_backward(grad, self, result, dim):
 
 
 @op("LogcumsumexpBackward0", name="logcumsumexp_", method=False, function=False,
+    reduced_in_float=False,
     promote=NONE, self=_logcumsumexp_backward)
 def _logcumsumexp(self, dim):
     if self.ndim == 0:

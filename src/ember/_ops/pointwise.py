@@ -198,6 +198,7 @@ def _div_other(grad, self, other):
 
 
 @op("DivBackward0", name="div_true", method=False, function=False, promote=FLOAT,
+    reduced_in_float=False,
     self=lambda grad, other: grad / other, other=_div_other)
 def _div_true(self, other):
     if xp is np and np.result_type(self, other).kind == "c":
@@ -287,7 +288,7 @@ expose(_div_, function=False)
 divide = div
 
 
-@op("DivBackward0", name="true_divide", promote=FLOAT, inplace=True,
+@op("DivBackward0", name="true_divide", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, other: grad / other, other=_div_other)
 def true_divide(self, other):
     """Alias of :func:`div` without rounding."""
@@ -443,6 +444,7 @@ def _pow_self(grad, self, exponent):
 
 
 @op("PowBackward0", name="pow_scalar", method=False, function=False, tensors=("self", "exponent"),
+    reduced_in_float=False,
     check=lambda self, exponent: checked_numbers(self, exponent), self=_pow_self)
 def _pow_scalar(self, exponent):
     if self.dtype == xp.bool_:   # bool ** bool: torch's exponent 1 copies, 0 fills (no kernel)
@@ -502,7 +504,7 @@ def _log_scalar(x):
     return math.log(x) if x > 0 else (float("-inf") if x == 0 else float("nan"))
 
 
-@op("PowBackward1", name="pow_tensor", method=False, function=False,
+@op("PowBackward1", name="pow_tensor", method=False, function=False, reduced_in_float=False,
     self=_pow_self_tensor, exponent=_pow_exp)
 def _pow_tensor(self, exponent):
     _no_bool_pow(self)
@@ -873,6 +875,7 @@ def _masked_where_nonpositive(g, self, other, bound):
 
 
 @op("XlogyBackward0", name="xlogy_tensor", method=False, function=False, promote=FLOAT,
+    reduced_in_float=False,
     check=real_kernel("xlogy_cpu"),
     self=_xlogy_self, other=lambda grad, self, other: grad * self / other)
 def _xlogy_tensor(self, other):
@@ -880,6 +883,7 @@ def _xlogy_tensor(self, other):
 
 
 @op("XlogyBackward1", name="xlogy_scalar_self", method=False, function=False, promote=FLOAT,
+    reduced_in_float=False,
     check=real_kernel("xlogy_cpu"),
     tensors=("self", "other"), other=lambda grad, self, other: grad * self / other)
 def _xlogy_scalar_self(self, other):
@@ -887,6 +891,7 @@ def _xlogy_scalar_self(self, other):
 
 
 @op("XlogyBackward2", name="xlogy_scalar_other", method=False, function=False,
+    reduced_in_float=False,
     check=real_kernel("xlogy_cpu"),
     promote=FLOAT, tensors=("self", "other"), self=_xlogy_self)
 def _xlogy_scalar_other(self, other):

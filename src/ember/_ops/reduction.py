@@ -859,6 +859,7 @@ def _cumprod_back(grad, self, dim, result):
 
 
 @op("CumprodBackward0", name="cumprod_", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, dim, result: _cumprod_back(grad, self, dim, result))
 def _cumprod(self, dim, dtype=None):
     a = self.astype(_cum_dtype(self, dtype))
