@@ -51,3 +51,22 @@ def test_bfloat16_backward_composed_in_the_type(case):
         out.backward(g.reshape(out.shape).bfloat16())
         return x.grad, y.grad
     _same(fn)
+
+
+# ------------------------------------------------------------- float16/bfloat16 logcumsumexp
+
+@pytest.mark.parametrize("dt", ["float16", "bfloat16"])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_reduced_logcumsumexp_accumulates_in_float(dt, dim):
+    # logcumsumexp_cpu_kernel: the running value stays float (acc_type), glibc's expf and
+    # log1pf; only each output is rounded to the element type
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal((6, 7)) * 5).astype(np.float32)
+    a[1, 2], a[2, 3], a[3, 1], a[4, 4] = np.inf, -np.inf, np.nan, 30.0
+
+    def fn(L):
+        x = L.from_numpy(a).to(getattr(L, dt)).requires_grad_()
+        y = L.logcumsumexp(x.T if dim else x, dim)
+        y.backward(L.from_numpy(a[::-1].copy()).nan_to_num(0.5).to(getattr(L, dt)).reshape(y.shape))
+        return y, x.grad
+    _same(fn)
