@@ -70,3 +70,27 @@ def test_reduced_logcumsumexp_accumulates_in_float(dt, dim):
         y.backward(L.from_numpy(a[::-1].copy()).nan_to_num(0.5).to(getattr(L, dt)).reshape(y.shape))
         return y, x.grad
     _same(fn)
+
+
+# ------------------------------------------------------------- complex rsqrt
+
+def _complex(L, shape, dt, layout, seed=7):
+    rng = np.random.default_rng(seed)
+    a = ((rng.standard_normal(shape) + 1j * rng.standard_normal(shape)) * 3).astype(dt)
+    t = L.from_numpy(a)
+    if layout == "transposed":
+        return t.transpose(0, -1)
+    if layout == "sliced":
+        return t[::2]
+    return t
+
+
+LAYOUTS = ["contiguous", "transposed", "sliced"]
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("shape", [(2, 4, 4), (37, 3), (64, 2)])
+def test_complex_rsqrt_is_the_reciprocal_of_sqrt(dt, layout, shape):
+    # Vectorized<c10::complex<float>>::rsqrt is sqrt().reciprocal(); the scalar tail 1 / sqrt
+    _same(lambda L: L.rsqrt(_complex(L, shape, dt, layout)))

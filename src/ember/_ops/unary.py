@@ -252,6 +252,10 @@ def rsqrt(self):
                 self, lambda x: (one / xp.sqrt(x.astype(xp.float32))).astype(dt),
                 lambda x: (one / xp.sqrt(x.astype(xp.float32)).astype(dt).astype(
                     xp.float32)).astype(dt), avx512=False)
+        if self.dtype.kind == "c" and xp.__name__ == "numpy":
+            # (Vectorized's rsqrt is sqrt().reciprocal(), the scalar loop 1 / sqrt(z))
+            from . import _fused
+            return _fused.complex_div(self.dtype.type(1), xp.sqrt(self))
         return xp.reciprocal(xp.sqrt(self))
 
 
