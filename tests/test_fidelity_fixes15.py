@@ -3,6 +3,8 @@ found), each case compared with torch: bfloat16 gradients of cumprod, logcumsume
 pow, xlogy, logaddexp2 and ldexp composed of bfloat16 operations.
 """
 
+import math
+
 import numpy as np
 import pytest
 
@@ -94,3 +96,17 @@ LAYOUTS = ["contiguous", "transposed", "sliced"]
 def test_complex_rsqrt_is_the_reciprocal_of_sqrt(dt, layout, shape):
     # Vectorized<c10::complex<float>>::rsqrt is sqrt().reciprocal(); the scalar tail 1 / sqrt
     _same(lambda L: L.rsqrt(_complex(L, shape, dt, layout)))
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_complex_expm1_is_c10s_formula(dt, layout):
+    # c10's expm1(z): expm1(x) * cos(y) - 2 * sin(y / 2)^2 (contracted) + i exp(x) * sin(y)
+    _same(lambda L: L.expm1(_complex(L, (64, 3), dt, layout)))
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_expm1_of_special_values(dt):
+    z = [complex(math.inf, 0), complex(-math.inf, 1), complex(math.nan, 1),
+         complex(1, math.inf), 0j, complex(100, 1), complex(-1e-8, 1e-8)]
+    _same(lambda L: L.expm1(L.tensor(z, dtype=getattr(L, dt))))
