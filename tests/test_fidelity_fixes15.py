@@ -110,3 +110,26 @@ def test_complex_expm1_of_special_values(dt):
     z = [complex(math.inf, 0), complex(-math.inf, 1), complex(math.nan, 1),
          complex(1, math.inf), 0j, complex(100, 1), complex(-1e-8, 1e-8)]
     _same(lambda L: L.expm1(L.tensor(z, dtype=getattr(L, dt))))
+
+
+# ------------------------------------------------------------- complex prod
+
+def _unit(L, shape, dt, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+    return L.from_numpy((a / np.abs(a)).astype(dt))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 9, 15, 16, 17, 31, 64, 100, 197])
+def test_complex128_prod_in_torchs_order(n):
+    # binary_kernel_reduce_vec: Vectorized products (each rounded) in four accumulators, the
+    # lanes and the rest of the row by c10::complex's contracted scalar multiply
+    _same(lambda L: (L.prod(_unit(L, (n,), "complex128", n)),
+                     L.prod(_unit(L, (3, n), "complex128", n), 1, keepdim=True)))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 11, 15])
+def test_complex64_prod_of_short_rows(n):
+    # rows shorter than the vectors: c10::complex's scalar multiply, contracted
+    _same(lambda L: (L.prod(_unit(L, (n,), "complex64", n)),
+                     L.prod(_unit(L, (3, n), "complex64", n), -1, keepdim=True)))

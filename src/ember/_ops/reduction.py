@@ -232,7 +232,7 @@ def _cast(a, dtype):
     self=lambda grad, self, result: _prod_back_all(grad, self, result))
 def _prod_all(self, dtype=None):
     a = _cast(self, dtype)
-    if a.dtype in exact_dtype or _half(a):
+    if a.dtype in exact_dtype or a.dtype.kind == "c" or _half(a):
         return reduce_prod(a, (), False)
     return xp.prod(a, dtype=_sum_dtype(a, dtype))
 
@@ -249,7 +249,7 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.ndim == 0:
         return a.astype(_sum_dtype(a, dtype))
-    if a.dtype in exact_dtype or _half(a):
+    if a.dtype in exact_dtype or a.dtype.kind == "c" or _half(a):
         return reduce_prod(a, (dim,), keepdim)
     return c_order(xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
