@@ -133,3 +133,11 @@ def test_complex64_prod_of_short_rows(n):
     # rows shorter than the vectors: c10::complex's scalar multiply, contracted
     _same(lambda L: (L.prod(_unit(L, (n,), "complex64", n)),
                      L.prod(_unit(L, (3, n), "complex64", n), -1, keepdim=True)))
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("cols", [3, 17, 50])
+def test_complex_prod_down_columns(dt, cols):
+    # vectorized_outer_reduction: runs of four vectors of outputs multiply as vectors, each
+    # product rounded; the remaining columns one by one, contracted
+    _same(lambda L: L.prod(_unit(L, (cols, 9), dt, cols).T, 1))

@@ -569,6 +569,12 @@ def reduce_prod(a, dims, keepdim):
         r = seqprod(buf)
     else:
         r = seqprod(_prod_seq(_prod_factors(y, esize, lanes), nred))
+        if a.dtype.kind == "c" and y.ndim == 2 and y.strides[0] != esize \
+                and y.strides[1] == esize:
+            # vectorized_outer_reduction: the outputs in runs of four vectors multiply as
+            # vectors (each product rounded), the rest one by one
+            k = y.shape[1] // (4 * lanes) * 4 * lanes
+            r[:k] = seqprod(y[:, :k], False)
     return _to_out(r, out_shape)
 
 
