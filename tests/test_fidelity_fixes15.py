@@ -141,3 +141,23 @@ def test_complex_prod_down_columns(dt, cols):
     # vectorized_outer_reduction: runs of four vectors of outputs multiply as vectors, each
     # product rounded; the remaining columns one by one, contracted
     _same(lambda L: L.prod(_unit(L, (cols, 9), dt, cols).T, 1))
+
+
+# ------------------------------------------------------------- complex addcdiv
+
+@pytest.mark.parametrize("shape", [(3, 1), (2, 4, 4), (37, 2), (64, 3)])
+@pytest.mark.parametrize("value", [1, 0.3])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_complex_addcdiv_divides_as_torch(shape, value, layout):
+    # addcdiv_cpu_kernel: self + value * tensor1 / tensor2, the quotient c10::complex's
+    _same(lambda L: L.addcdiv(_complex(L, shape, "complex64", layout, 1),
+                              _complex(L, shape, "complex64", layout, 2),
+                              _complex(L, shape, "complex64", layout, 3), value=value))
+
+
+def test_complex_addcdiv_of_a_real_self():
+    # the fuzzer's case: float64 self and tensor1, a complex64 tensor2 (complex128 result)
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((2, 3, 1))
+    c = (rng.standard_normal((3, 1)) + 1j * rng.standard_normal((3, 1))).astype(np.complex64)
+    _same(lambda L: L.from_numpy(a).expand(3, 1).addcdiv(L.from_numpy(b), L.from_numpy(c)))

@@ -1059,6 +1059,11 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
     if self.dtype.char == "e":
         return _in_float32(addcdiv, self, tensor1, tensor2, value)
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype.kind == "c" and xp is np:
+            # (c10::complex's division, contracted throughout: no plain odd last element as
+            # in div's kernel)
+            num = tensor1 if _is_one(value) else _value(value, self.dtype) * tensor1
+            return self + _fused.complex_quotient(num, tensor2)
         if _is_one(value):
             return self + tensor1 / tensor2
         return self + _value(value, self.dtype) * tensor1 / tensor2
