@@ -161,3 +161,34 @@ def test_complex_addcdiv_of_a_real_self():
     a, b = rng.standard_normal((2, 3, 1))
     c = (rng.standard_normal((3, 1)) + 1j * rng.standard_normal((3, 1))).astype(np.complex64)
     _same(lambda L: L.from_numpy(a).expand(3, 1).addcdiv(L.from_numpy(b), L.from_numpy(c)))
+
+
+# ------------------------------------------------------------- complex pow of two tensors
+
+POW_OPERANDS = {
+    "complex64 ** complex64": ("complex64", "complex64"),
+    "complex64 ** bool": ("complex64", "bool"),
+    "complex64 ** int32": ("complex64", "int32"),
+    "float32 ** complex64": ("float32", "complex64"),
+    "complex128 ** float64": ("complex128", "float64"),
+}
+
+
+def _operand(L, shape, dt, seed):
+    rng = np.random.default_rng(seed)
+    if dt == "bool":
+        return L.from_numpy(rng.random(shape) < 0.5)
+    if dt == "int32":
+        return L.from_numpy(rng.integers(-3, 4, shape).astype(np.int32))
+    a = rng.standard_normal(shape) * 2
+    if dt.startswith("complex"):
+        a = a + 1j * rng.standard_normal(shape)
+    return L.from_numpy(a.astype(dt))
+
+
+@pytest.mark.parametrize("case", POW_OPERANDS)
+def test_complex_pow_of_tensors_is_cpow(case):
+    # std::pow of std::complex (glibc's cpow) element by element, x ** 1 and x ** 2 included
+    b, e = POW_OPERANDS[case]
+    _same(lambda L: (L.pow(_operand(L, (4, 5), b, 1), _operand(L, (4, 5), e, 2)),
+                     _operand(L, (1, 5), e, 3).__rpow__(_operand(L, (4, 1), b, 4))))

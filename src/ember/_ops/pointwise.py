@@ -17,7 +17,7 @@ from .. import _errors, _lazy
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _vml
+from . import _libm, _vml
 from .registry import (
     COMPARE,
     FLOAT,
@@ -510,6 +510,11 @@ def _pow_tensor(self, exponent):
     _no_bool_pow(self)
     if self.dtype == exponent.dtype and self.dtype in (xp.float32, xp.float64):
         return _sleef_ext.pow_tensor(self, exponent)
+    dt = xp.result_type(self, exponent)
+    if dt.kind == "c" and xp is np and exponent.ndim and self.size:
+        # c10's complex pow is std::pow of std::complex: glibc's cpow, element by element
+        self, exponent = np.broadcast_arrays(self.astype(dt), exponent.astype(dt))
+        return _libm.c_complex("cpow", self, exponent)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return _power(self, exponent)
 
