@@ -192,3 +192,14 @@ def test_complex_pow_of_tensors_is_cpow(case):
     b, e = POW_OPERANDS[case]
     _same(lambda L: (L.pow(_operand(L, (4, 5), b, 1), _operand(L, (4, 5), e, 2)),
                      _operand(L, (1, 5), e, 3).__rpow__(_operand(L, (4, 1), b, 4))))
+
+
+# ------------------------------------------------------------- complex cross
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_complex_cross_rounds_each_product(dt, layout):
+    # cross_kernel_impl's loop: c10::complex products (complex64: each part rounded), then
+    # differences
+    _same(lambda L: L.linalg.cross(_complex(L, (40, 3), dt, layout, 5).reshape(-1, 3)[:30],
+                                   _complex(L, (40, 3), dt, layout, 6).reshape(-1, 3)[:30]))
