@@ -203,3 +203,14 @@ def test_complex_cross_rounds_each_product(dt, layout):
     # differences
     _same(lambda L: L.linalg.cross(_complex(L, (40, 3), dt, layout, 5).reshape(-1, 3)[:30],
                                    _complex(L, (40, 3), dt, layout, 6).reshape(-1, 3)[:30]))
+
+
+@pytest.mark.parametrize("values", [[math.inf, 1.5, -2, 0], [2, 0, 3, 0.5, 0, 4],
+                                    [0.3, -1.7, 0, 2.5, 1.1]])
+def test_bfloat16_cumprod_backward_with_zeros(values):
+    # cumprod_backward's O(n) path for inputs with zeros, taken for bfloat16 as for float
+    def fn(L):
+        x = L.tensor(values, dtype=L.bfloat16, requires_grad=True)
+        L.cumprod(x, 0).backward(L.linspace(-2, 2, len(values), dtype=L.bfloat16))
+        return x.grad
+    _same(fn)

@@ -853,7 +853,7 @@ def _cumprod_back(grad, self, dim, result):
     if (self._data != 0).all():
         return _rev_cumsum(result * grad, dim) / self
     from ..autograd.grad_mode import is_grad_enabled
-    if not is_grad_enabled() and self._data.dtype.kind == "f":
+    if not is_grad_enabled() and (self._data.dtype.kind == "f" or _half(self._data)):
         return _cumprod_zeros_linear(grad, self, dim, result)
     return _cumprod_zeros_back(grad, self, dim)
 
