@@ -72,6 +72,8 @@ def test_reduced_logcumsumexp_accumulates_in_float(dt, dim):
         y.backward(L.from_numpy(a[::-1].copy()).nan_to_num(0.5).to(getattr(L, dt)).reshape(y.shape))
         return y, x.grad
     _same(fn)
+    _same(lambda L: (L.logcumsumexp(L.from_numpy(a[0]).to(getattr(L, dt)), 0),
+                     L.logcumsumexp(L.from_numpy(a[:1, :4]).to(getattr(L, dt)).expand(3, 4), 0)))
 
 
 # ------------------------------------------------------------- complex rsqrt

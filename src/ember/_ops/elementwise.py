@@ -482,13 +482,15 @@ def _logcumsumexp_exact(a, dim):
 def _logcumsumexp_reduced(a, dim):
     """torch's CPU loop on float16/bfloat16 lines: in order, in float (the acc type), each
     step rounded to the element type on its way out only."""
-    lines = np.moveaxis(a, dim, 0).astype(np.float32)
+    moved = np.moveaxis(a, dim, 0)
+    lines = moved.astype(np.float32).reshape(moved.shape[0], -1)    # (rows of arrays, 1-d too)
     out = np.empty(lines.shape, np.float32)
     acc = np.full(lines.shape[1:], -np.inf, np.float32)
     with np.errstate(all="ignore"):
         for i in range(lines.shape[0]):
             acc = out[i] = _log_add_exp(lines[i], acc)
-    return np.ascontiguousarray(np.moveaxis(out.astype(a.dtype), 0, dim))
+    out = out.reshape(moved.shape).astype(a.dtype)
+    return np.ascontiguousarray(np.moveaxis(out, 0, dim))
 
 
 def _complex_logcumsumexp(a, dim):
