@@ -1,6 +1,8 @@
 """Differences from torch closed in the fifteenth fidelity pass (what ``tools/fuzz_ops.py``
 found), each case compared with torch: bfloat16 gradients of cumprod, logcumsumexp, div,
-pow, xlogy, logaddexp2 and ldexp composed of bfloat16 operations.
+pow, xlogy, logaddexp2 and ldexp composed of bfloat16 operations (and cumprod's path for
+zeros), float16/bfloat16 logcumsumexp accumulated in float, and the rounding of complex
+rsqrt, expm1, prod, addcdiv, pow of two tensors and cross.
 """
 
 import math
