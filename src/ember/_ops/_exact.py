@@ -81,9 +81,23 @@ summed_dtype = frozenset(_LANES)
 
 # ----------------------------------------------------------------------------- sequential sums
 
-def seqprod(a):
+def _mul(x, y, fused=True):
+    """``x * y``; complex as c10::complex multiplies, ``fused``: contracted by the compiler
+    (the scalar loops), else each product rounded (``Vectorized``'s)."""
+    if x.dtype.kind != "c":
+        return x * y
+    from ._fused import complex_product
+    return complex_product(x, y, fused)
+
+
+def seqprod(a, fused=True):
     """``(a[0] * a[1]) * …`` along axis 0 (1 when empty)."""
     n = a.shape[0]
+    if a.dtype.kind == "c":
+        acc = np.ones(a.shape[1:], a.dtype)
+        for i in range(n):
+            acc = _mul(acc, a[i], fused)
+        return acc
     if n <= 4:
         acc = np.ones(a.shape[1:], a.dtype)
         for i in range(n):
@@ -512,11 +526,11 @@ def _prod_factors(y, esize, lanes):
     if y.strides[0] != esize or s0 < w:
         return y
     cnt = s0 // w
-    acc = seqprod(y[:cnt * w].reshape((cnt, 4, lanes) + y.shape[1:]))
-    acc = (acc[0] * acc[1]) * (acc[2] * acc[3])
+    acc = seqprod(y[:cnt * w].reshape((cnt, 4, lanes) + y.shape[1:]), False)
+    acc = _mul(_mul(acc[0], acc[1], False), _mul(acc[2], acc[3], False), False)
     b = acc[0]
     for k in range(1, lanes):
-        b = b * acc[k]
+        b = _mul(b, acc[k])
     return np.concatenate([b[None], y[cnt * w:]], axis=0)
 
 
@@ -528,9 +542,9 @@ def _prod_seq(f, nred):
 
 
 def reduce_prod(a, dims, keepdim):
-    """``torch.prod`` over ``dims`` (all when empty) for float32/float64, float16 and
-    bfloat16 (each product rounded to the type, as c10::Half's and Vectorized<Half>'s are),
-    in torch's order."""
+    """``torch.prod`` over ``dims`` (all when empty) for float32/float64, complex, float16
+    and bfloat16 (each product rounded to the type, as c10::Half's and Vectorized<Half>'s
+    are), in torch's order."""
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
     if y is None:
         return np.ones(out_shape, a.dtype)
@@ -555,6 +569,12 @@ def reduce_prod(a, dims, keepdim):
         r = seqprod(buf)
     else:
         r = seqprod(_prod_seq(_prod_factors(y, esize, lanes), nred))
+        if a.dtype.kind == "c" and y.ndim == 2 and y.strides[0] != esize \
+                and y.strides[1] == esize:
+            # vectorized_outer_reduction: the outputs in runs of four vectors multiply as
+            # vectors (each product rounded), the rest one by one
+            k = y.shape[1] // (4 * lanes) * 4 * lanes
+            r[:k] = seqprod(y[:, :k], False)
     return _to_out(r, out_shape)
 
 

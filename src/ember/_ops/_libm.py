@@ -55,24 +55,27 @@ def c_double(name: str):
 
 
 @functools.cache
-def _c_complex_fn(name: str, dtype):
-    """The C library's complex function ``name`` (``cexpf``, ``clog`` …) of one argument,
-    through ctypes: a ``float complex`` travels as a struct of two floats (the x86-64 ABI
-    passes and returns both the same way)."""
+def _c_complex_fn(name: str, dtype, nargs: int = 1):
+    """The C library's complex function ``name`` (``cexpf``, ``clog``, ``cpow`` …) of
+    ``nargs`` arguments, through ctypes: a ``float complex`` travels as a struct of two
+    floats (the x86-64 ABI passes and returns both the same way)."""
     import ctypes
     part = ctypes.c_float if dtype == np.complex64 else ctypes.c_double
     pair = type("pair", (ctypes.Structure,), {"_fields_": [("re", part), ("im", part)]})
     fn = getattr(ctypes.CDLL("libm.so.6"), name)
     fn.restype = pair
-    fn.argtypes = [pair]
-    return lambda z: (lambda r: complex(r.re, r.im))(fn(pair(z.real, z.imag)))
+    fn.argtypes = [pair] * nargs
+    return lambda *z: (lambda r: complex(r.re, r.im))(fn(*[pair(v.real, v.imag) for v in z]))
 
 
-def c_complex(name: str, z: np.ndarray) -> np.ndarray:
-    """glibc's ``name`` of a complex64 (``name + "f"``) or complex128 array, element by
-    element (what ``std::exp`` of a ``std::complex`` calls)."""
-    fn = _c_complex_fn(name + ("f" if z.dtype == np.complex64 else ""), z.dtype.type)
-    return np.fromiter(map(fn, z.reshape(-1).tolist()), z.dtype, count=z.size).reshape(z.shape)
+def c_complex(name: str, z: np.ndarray, *more: np.ndarray) -> np.ndarray:
+    """glibc's ``name`` of a complex64 (``name + "f"``) or complex128 array (and of the
+    ``more`` arrays of its shape and dtype, ``cpow``'s exponent), element by element (what
+    ``std::exp`` or ``std::pow`` of a ``std::complex`` calls)."""
+    fn = _c_complex_fn(name + ("f" if z.dtype == np.complex64 else ""), z.dtype.type,
+                       1 + len(more))
+    args = [x.reshape(-1).tolist() for x in (z, *more)]
+    return np.fromiter(map(fn, *args), z.dtype, count=z.size).reshape(z.shape)
 
 
 @functools.cache

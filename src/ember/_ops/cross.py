@@ -35,6 +35,14 @@ def _linalg_cross(self, other, dim):
         # (torch's compiled float loop: the first product fused into the difference)
         out = xp.stack([fma(a1, b2, -(a2 * b1)), fma(a2, b0, -(a0 * b2)),
                         fma(a0, b1, -(a1 * b0))], axis=-1)
+    elif a.dtype.kind == "c" and xp.__name__ == "numpy":
+        # (c10::complex's products: complex64's each part rounded, complex128's contracted)
+        from ._fused import complex_product
+
+        def mul(x, y):
+            return complex_product(x, y, a.dtype == xp.complex128)
+        out = xp.stack([mul(a1, b2) - mul(a2, b1), mul(a2, b0) - mul(a0, b2),
+                        mul(a0, b1) - mul(a1, b0)], axis=-1)
     else:   # (half types: each product and difference rounded to the type)
         out = xp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
     return c_order(xp.moveaxis(out, -1, dim))      # (torch's result is contiguous)

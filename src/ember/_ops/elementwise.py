@@ -135,6 +135,7 @@ def _logaddexp_scalar(a, b):
 
 
 @op("Logaddexp2Backward0", tensors=("self", "other"), check=_float_only("logaddexp2_cpu"),
+    reduced_in_float=False,
     self=lambda grad, self, other: grad / (1 + 2 ** (other - self)),
     other=lambda grad, self, other: grad / (1 + 2 ** (self - other)))
 def logaddexp2(self, other):
@@ -256,6 +257,7 @@ def _pow2(other):
 
 
 @op("LdexpBackward0", name="ldexp", promote=FLOAT, method=False, function=False,
+    reduced_in_float=False,
     tensors=("self", "other"), check=tensor_operands("ldexp"),
     self=lambda grad, other: grad * _pow2(other),
     other=lambda grad, result: grad * result * _LN2)
@@ -427,12 +429,15 @@ def _logcumsumexp_backward(grad, self, result, dim):
 
 
 @op("LogcumsumexpBackward0", name="logcumsumexp_", method=False, function=False,
+    reduced_in_float=False,
     promote=NONE, self=_logcumsumexp_backward)
 def _logcumsumexp(self, dim):
     if self.ndim == 0:
         return self.copy()
     if xp is np and self.dtype in (np.float32, np.float64) and self.size:
         return _logcumsumexp_exact(self, dim)
+    if xp is np and _reduced(self.dtype) and self.size:
+        return _logcumsumexp_reduced(self, dim)
     if self.dtype.kind == "c":
         return _complex_logcumsumexp(self, dim) if self.size else self.copy()
     with xp.errstate(invalid="ignore", over="ignore"):
@@ -440,12 +445,16 @@ def _logcumsumexp(self, dim):
 
 
 def _log_add_exp(x, acc):
-    """ATen's ``_log_add_exp_helper`` in double: ``log1p(exp(min - max)) + max`` (glibc's
-    exp and log1p), ``x`` where both are the same infinity; a nan ``acc`` stays."""
+    """ATen's ``_log_add_exp_helper`` in double (float for float32 arguments):
+    ``log1p(exp(min - max)) + max`` (glibc's exp and log1p), ``x`` where both are the same
+    infinity; a nan ``acc`` stays."""
     nan_y = np.isnan(acc)
     mn = np.where(nan_y, acc, np.where(acc < x, acc, x))       # std::min(x, acc)
     mx = np.where(nan_y, acc, np.where(x < acc, acc, x))       # std::max(x, acc)
-    r = _libm.libm("log1p", _sleef_d.exp_scalar(mn - mx)) + mx
+    if x.dtype == np.float32:
+        r = _libm.log1pf(_libm.expf(mn - mx)) + mx
+    else:
+        r = _libm.libm("log1p", _sleef_d.exp_scalar(mn - mx)) + mx
     return np.where((mn != mx) | np.isfinite(mn), r, x)
 
 
@@ -468,6 +477,20 @@ def _logcumsumexp_exact(a, dim):
                 acc = _log_add_exp(a[i].astype(np.float64), acc)
                 out[i] = acc
     return np.ascontiguousarray(np.moveaxis(out.astype(a.dtype), 0, dim))   # (torch's layout)
+
+
+def _logcumsumexp_reduced(a, dim):
+    """torch's CPU loop on float16/bfloat16 lines: in order, in float (the acc type), each
+    step rounded to the element type on its way out only."""
+    moved = np.moveaxis(a, dim, 0)
+    lines = moved.astype(np.float32).reshape(moved.shape[0], -1)    # (rows of arrays, 1-d too)
+    out = np.empty(lines.shape, np.float32)
+    acc = np.full(lines.shape[1:], -np.inf, np.float32)
+    with np.errstate(all="ignore"):
+        for i in range(lines.shape[0]):
+            acc = out[i] = _log_add_exp(lines[i], acc)
+    out = out.reshape(moved.shape).astype(a.dtype)
+    return np.ascontiguousarray(np.moveaxis(out, 0, dim))
 
 
 def _complex_logcumsumexp(a, dim):

@@ -188,6 +188,7 @@ def log_softmax(input: Tensor, dim: int, dtype=None, *, out=None) -> Tensor:
 # ============================================================================ losses
 
 @op("DivBackward1", name="div_scalar", method=False, function=False, tensors=("self",),
+    reduced_in_float=False,
     self=lambda grad, other: grad / other)
 def div_scalar(self, other):
     """``self / other`` for a Python number ``other`` (aten's ``div.Scalar``)."""

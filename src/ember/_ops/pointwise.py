@@ -17,7 +17,7 @@ from .. import _errors, _lazy
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _vml
+from . import _libm, _vml
 from .registry import (
     COMPARE,
     FLOAT,
@@ -198,6 +198,7 @@ def _div_other(grad, self, other):
 
 
 @op("DivBackward0", name="div_true", method=False, function=False, promote=FLOAT,
+    reduced_in_float=False,
     self=lambda grad, other: grad / other, other=_div_other)
 def _div_true(self, other):
     if xp is np and np.result_type(self, other).kind == "c":
@@ -287,7 +288,7 @@ expose(_div_, function=False)
 divide = div
 
 
-@op("DivBackward0", name="true_divide", promote=FLOAT, inplace=True,
+@op("DivBackward0", name="true_divide", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, other: grad / other, other=_div_other)
 def true_divide(self, other):
     """Alias of :func:`div` without rounding."""
@@ -443,6 +444,7 @@ def _pow_self(grad, self, exponent):
 
 
 @op("PowBackward0", name="pow_scalar", method=False, function=False, tensors=("self", "exponent"),
+    reduced_in_float=False,
     check=lambda self, exponent: checked_numbers(self, exponent), self=_pow_self)
 def _pow_scalar(self, exponent):
     if self.dtype == xp.bool_:   # bool ** bool: torch's exponent 1 copies, 0 fills (no kernel)
@@ -502,12 +504,17 @@ def _log_scalar(x):
     return math.log(x) if x > 0 else (float("-inf") if x == 0 else float("nan"))
 
 
-@op("PowBackward1", name="pow_tensor", method=False, function=False,
+@op("PowBackward1", name="pow_tensor", method=False, function=False, reduced_in_float=False,
     self=_pow_self_tensor, exponent=_pow_exp)
 def _pow_tensor(self, exponent):
     _no_bool_pow(self)
     if self.dtype == exponent.dtype and self.dtype in (xp.float32, xp.float64):
         return _sleef_ext.pow_tensor(self, exponent)
+    dt = xp.result_type(self, exponent)
+    if dt.kind == "c" and xp is np and exponent.ndim and self.size:
+        # c10's complex pow is std::pow of std::complex: glibc's cpow, element by element
+        self, exponent = np.broadcast_arrays(self.astype(dt), exponent.astype(dt))
+        return _libm.c_complex("cpow", self, exponent)
     with xp.errstate(divide="ignore", invalid="ignore"):
         return _power(self, exponent)
 
@@ -873,6 +880,7 @@ def _masked_where_nonpositive(g, self, other, bound):
 
 
 @op("XlogyBackward0", name="xlogy_tensor", method=False, function=False, promote=FLOAT,
+    reduced_in_float=False,
     check=real_kernel("xlogy_cpu"),
     self=_xlogy_self, other=lambda grad, self, other: grad * self / other)
 def _xlogy_tensor(self, other):
@@ -880,6 +888,7 @@ def _xlogy_tensor(self, other):
 
 
 @op("XlogyBackward1", name="xlogy_scalar_self", method=False, function=False, promote=FLOAT,
+    reduced_in_float=False,
     check=real_kernel("xlogy_cpu"),
     tensors=("self", "other"), other=lambda grad, self, other: grad * self / other)
 def _xlogy_scalar_self(self, other):
@@ -887,6 +896,7 @@ def _xlogy_scalar_self(self, other):
 
 
 @op("XlogyBackward2", name="xlogy_scalar_other", method=False, function=False,
+    reduced_in_float=False,
     check=real_kernel("xlogy_cpu"),
     promote=FLOAT, tensors=("self", "other"), self=_xlogy_self)
 def _xlogy_scalar_other(self, other):
@@ -1054,6 +1064,11 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
     if self.dtype.char == "e":
         return _in_float32(addcdiv, self, tensor1, tensor2, value)
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype.kind == "c" and xp is np:
+            # (c10::complex's division, contracted throughout: no plain odd last element as
+            # in div's kernel)
+            num = tensor1 if _is_one(value) else _value(value, self.dtype) * tensor1
+            return self + _fused.complex_quotient(num, tensor2)
         if _is_one(value):
             return self + tensor1 / tensor2
         return self + _value(value, self.dtype) * tensor1 / tensor2

@@ -232,7 +232,7 @@ def _cast(a, dtype):
     self=lambda grad, self, result: _prod_back_all(grad, self, result))
 def _prod_all(self, dtype=None):
     a = _cast(self, dtype)
-    if a.dtype in exact_dtype or _half(a):
+    if a.dtype in exact_dtype or a.dtype.kind == "c" or _half(a):
         return reduce_prod(a, (), False)
     return xp.prod(a, dtype=_sum_dtype(a, dtype))
 
@@ -249,7 +249,7 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
     a = _cast(self, dtype)
     if a.ndim == 0:
         return a.astype(_sum_dtype(a, dtype))
-    if a.dtype in exact_dtype or _half(a):
+    if a.dtype in exact_dtype or a.dtype.kind == "c" or _half(a):
         return reduce_prod(a, (dim,), keepdim)
     return c_order(xp.prod(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
@@ -853,12 +853,13 @@ def _cumprod_back(grad, self, dim, result):
     if (self._data != 0).all():
         return _rev_cumsum(result * grad, dim) / self
     from ..autograd.grad_mode import is_grad_enabled
-    if not is_grad_enabled() and self._data.dtype.kind == "f":
+    if not is_grad_enabled() and (self._data.dtype.kind == "f" or _half(self._data)):
         return _cumprod_zeros_linear(grad, self, dim, result)
     return _cumprod_zeros_back(grad, self, dim)
 
 
 @op("CumprodBackward0", name="cumprod_", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, dim, result: _cumprod_back(grad, self, dim, result))
 def _cumprod(self, dim, dtype=None):
     a = self.astype(_cum_dtype(self, dtype))

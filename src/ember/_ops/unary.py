@@ -153,10 +153,31 @@ def exp2(self):
         return xp.exp2(self)
 
 
+def _complex_expm1(z):
+    """c10's complex ``expm1``: ``expm1(x) cos(y) - 2 sin(y/2)^2 + i exp(x) sin(y)`` with the
+    C library's functions, the real part's product and difference fused (as compiled)."""
+    from . import _fused
+    if z.dtype == xp.complex64:
+        fn, suffix = _libm.c_float, "f"
+    else:
+        fn, suffix = _libm.c_double, ""
+    x, y = z.real, z.imag
+    with xp.errstate(all="ignore"):
+        half = fn("sin" + suffix)(y / x.dtype.type(2))
+        sin_y = fn("sin" + suffix)(y)
+        out = xp.empty(z.shape, z.dtype)
+        out.real = _fused.fma(fn("expm1" + suffix)(x), fn("cos" + suffix)(y),
+                              -(x.dtype.type(2) * half * half))
+        out.imag = fn("exp" + suffix)(x) * sin_y
+    return out
+
+
 @op("Expm1Backward0", promote=FLOAT, inplace=True,
     self=lambda grad, result: grad * (result + 1))
 def expm1(self):
     """``exp(x) - 1``, accurate near 0."""
+    if self.dtype.kind == "c" and xp.__name__ == "numpy":
+        return _complex_expm1(self)
     out = _sleef_ext.unary("expm1", self)
     if out is not None:
         return out
@@ -252,6 +273,10 @@ def rsqrt(self):
                 self, lambda x: (one / xp.sqrt(x.astype(xp.float32))).astype(dt),
                 lambda x: (one / xp.sqrt(x.astype(xp.float32)).astype(dt).astype(
                     xp.float32)).astype(dt), avx512=False)
+        if self.dtype.kind == "c" and xp.__name__ == "numpy":
+            # (Vectorized's rsqrt is sqrt().reciprocal(), the scalar loop 1 / sqrt(z))
+            from . import _fused
+            return _fused.complex_div(self.dtype.type(1), xp.sqrt(self))
         return xp.reciprocal(xp.sqrt(self))
 
 
