@@ -26,6 +26,7 @@ from .optimizer import (
     _in_pieces,
     _k_addcdiv_,
     _k_addcmul_,
+    _k_div,
     _k_grad,
     _k_lerp_,
     _k_mul_,
@@ -151,7 +152,7 @@ def _update(group, beta1, beta2, lr, step, a, m, v, *rest) -> None:
         vmax = _real(vmax)
         _np.maximum(vmax, v, out=vmax)
         v = vmax
-    denom = _vml.sqrt(v) / _sc(bias_correction2_sqrt, v)
+    denom = _k_div(_vml.sqrt(v), bias_correction2_sqrt)
     denom += _sc(group["eps"], denom)
     _k_addcdiv_(a, m, denom, -step_size)
 
