@@ -83,3 +83,16 @@ def test_reduced_type_large_parameter_is_updated_whole(name, kw, dtype, threads)
         ember.set_num_threads(saved[1])
     for t, e in zip(*got):
         _same(t, e)
+
+
+FOREACH = [case for case in CASES if case[0] not in ("NAdam", "RAdam")]
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("name,kw", FOREACH)
+def test_reduced_type_foreach_trajectory_is_torchs(name, kw, dtype):
+    """``foreach=True``: torch's multi-tensor path, whose in-place ``_foreach_mul_`` reads
+    its number in the type (Adagrad also scales the gradient before ``addcdiv``)."""
+    kw = {**kw, "foreach": True}
+    for t, e in zip(*(_trajectory(lib, name, kw, dtype, 300, 6) for lib in (torch, ember))):
+        _same(t, e)

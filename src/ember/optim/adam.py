@@ -22,6 +22,7 @@ from .optimizer import (
     _arr,
     _Batch,
     _bump,
+    _foreach,
     _get_value,
     _in_pieces,
     _k_addcdiv_,
@@ -142,7 +143,7 @@ def _update(group, beta1, beta2, lr, step, a, m, v, *rest) -> None:
     g = _k_grad(a, g, group, lr)
     a, g, m, v = _real(a), _real(g), _real(m), _real(v)
     _k_lerp_(m, g, 1 - beta1)
-    _k_mul_(v, beta2)
+    _k_mul_(v, beta2, _foreach(group))
     _k_addcmul_(v, g, g, 1 - beta2)
     bias_correction1 = 1 - beta1 ** step
     bias_correction2 = 1 - beta2 ** step

@@ -479,7 +479,7 @@ def _k_grad(a: _np.ndarray, g: _np.ndarray, group: dict, lr=None) -> _np.ndarray
     weight_decay = group["weight_decay"]
     if weight_decay != 0:
         if lr is not None and group["decoupled_weight_decay"]:
-            _k_mul_(a, 1 - lr * weight_decay)
+            _k_mul_(a, 1 - lr * weight_decay, _foreach(group))
         else:
             g = _k_add(g, a, weight_decay)
     return g
@@ -490,20 +490,27 @@ def _k_neg(a: _np.ndarray) -> _np.ndarray:
     return _np.negative(a, out=_np.empty_like(a))
 
 
-def _k_mul_(a: _np.ndarray, s) -> None:
-    """``a.mul_(s)`` for a number ``s``."""
+def _k_mul_(a: _np.ndarray, s, in_type: bool = False) -> None:
+    """``a.mul_(s)`` for a number ``s`` (``in_type``: ``_foreach_mul_``)."""
     if a.dtype.char in _REDUCED:
-        a[...] = _k_mul(a, s)
+        a[...] = _k_mul(a, s, in_type)
         return
     _np.multiply(a, _sc(s, a), out=a)
 
 
-def _k_mul(a: _np.ndarray, s) -> _np.ndarray:
+def _k_mul(a: _np.ndarray, s, in_type: bool = False) -> _np.ndarray:
     """``a * s`` for a number ``s`` (float16/bfloat16: in float, the number unrounded, as
-    ATen's reduced-type ``mul`` reads a scalar)."""
+    ATen's reduced-type ``mul`` reads a scalar; ``in_type``: rounded to the type first, as
+    the multi-tensor path's in-place ``_foreach_mul_`` reads it)."""
     if a.dtype.char in _REDUCED:
-        return (_f32(a) * _np.float32(_number(s))).astype(a.dtype)
+        s = _number(s)
+        return (_f32(a) * _np.float32(a.dtype.type(s) if in_type else s)).astype(a.dtype)
     return a * _sc(s, a)
+
+
+def _foreach(group: dict) -> bool:
+    """Whether the group asks for torch's multi-tensor (``_foreach_*``) update path."""
+    return group.get("foreach") is True
 
 
 def _k_div(a: _np.ndarray, s) -> _np.ndarray:
