@@ -467,6 +467,25 @@ def layer_norm(x, weight, bias, k, eps):
     return y.reshape(x.shape), mean.reshape(stat_shape), rstd.reshape(stat_shape)
 
 
+def layer_norm_reduced(x, weight, bias, k, eps):
+    """``layer_norm_kernel_mixed_type`` on a float16/bfloat16 array normalised over its last
+    ``k`` dims (the weight and bias of its type or float32): the statistics as
+    :func:`rowwise_moments_reduced`, ``y = fma(fma(x, rstd, -rstd * mean), w, b)`` in float,
+    rounded once."""
+    f32 = np.float32
+    m = int(np.prod(x.shape[:x.ndim - k], dtype=np.int64))
+    n = x.size // m if m else 0
+    rows = np.ascontiguousarray(x).reshape(m, n).astype(f32)
+    mean, var = rowwise_moments_reduced(rows)
+    rstd = f32(1) / np.sqrt(var + f32(eps))
+    t = fma(rows, np.broadcast_to(rstd[:, None], rows.shape),
+            np.broadcast_to((-rstd * mean)[:, None], rows.shape))
+    w = np.ones(n, f32) if weight is None else weight.astype(f32).reshape(n)
+    b = np.zeros(n, f32) if bias is None else bias.astype(f32).reshape(n)
+    y = fma(t, np.broadcast_to(w, rows.shape), np.broadcast_to(b, rows.shape))
+    return y.astype(x.dtype).reshape(x.shape)
+
+
 def layer_norm_backward(grad, x, weight, k, eps, which):
     """``LayerNormBackwardKernelImpl`` on float32/float64 arrays normalised over their last
     ``k`` dims: the gradient ``which`` names (``"input"``, ``"weight"`` or ``"bias"``).

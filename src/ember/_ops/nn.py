@@ -2203,6 +2203,8 @@ def _ln_bias(grad, self, bias, k, eps):
     reduced_in_float=False,
     self=_ln_self, weight=_ln_weight, bias=_ln_bias)
 def _layer_norm(self, weight, bias, k, eps):
+    if self.dtype.char in "eE" and self.size:
+        return _norms.layer_norm_reduced(self, weight, bias, k, eps)
     if _bn_exact(self, weight, bias):
         return _norms.layer_norm(self, weight, bias, k, eps)[0]
     dims = _ln_dims(self.ndim, k)

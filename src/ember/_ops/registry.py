@@ -653,7 +653,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross",
                     "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
                     "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
-                    "_nll_backward_NllLoss2DBackward0", "nan_to_num"))
+                    "_nll_backward_NllLoss2DBackward0", "nan_to_num", "_layer_norm"))
 
 
 def _reduced_arrays(op, args, cdt):
