@@ -55,15 +55,16 @@ def _math(dtype):
     return m
 
 
-def _binary(grad, x, m, vec, one, grain=_exact.GRAIN):
+def _binary(grad, x, m, vec, one, grain=_exact.GRAIN, like=None):
     """A two-input ``cpu_kernel_vec`` (``grad``, ``x``) of one shape: vectors and one by one
-    where torch's loop runs them (:func:`_sleef.binary_mask`)."""
+    where torch's loop runs them (:func:`_sleef.binary_mask`; of the arrays ``like``, where
+    float16 inputs are computed as float32 ones)."""
     if grad.shape != x.shape or grad.dtype != x.dtype:
         return None
     with np.errstate(all="ignore"):
         if not x.ndim:
             return np.asarray(one(grad.reshape(1), x.reshape(1))[0], x.dtype)
-        mask = _sleef.binary_mask(grad, x, grain=grain)
+        mask = _sleef.binary_mask(*(like or (grad, x)), grain=grain)
         if mask.all():
             return one(grad, x)
         out = vec(grad, x)
@@ -92,16 +93,22 @@ def elu(x, alpha, scale, input_scale):
 
 
 def elu_backward(grad, self, alpha, scale, input_scale):
-    """``elu_backward_kernel`` on the input (``is_result=False``)."""
+    """``elu_backward_kernel`` on the input (``is_result=False``); float16 in float (the
+    coefficients floats), rounded once, its vectors of float16 elements."""
     x = self
+    like = None
+    if x.dtype.char == "e" and grad.dtype == x.dtype:
+        like = (grad, x)
+        grad, x = grad.astype(_f32), x.astype(_f32)
     m = _math(x.dtype)
     if m is None:
         return None
     neg, pos, ipt = _elu_coefs(x.dtype, alpha, scale, input_scale)
-    return _binary(
+    out = _binary(
         grad, x, m,
         lambda a, b: np.where(b > 0, a * pos, a * ipt * neg * m.exp_v(b * ipt)),
-        lambda a, b: np.where(b <= 0, a * ipt * neg * m.exp_s(b * ipt), a * pos))
+        lambda a, b: np.where(b <= 0, a * ipt * neg * m.exp_s(b * ipt), a * pos), like=like)
+    return out if like is None or out is None else out.astype(like[1].dtype)
 
 
 # ----------------------------------------------------------------------------- softplus

@@ -392,22 +392,56 @@ def rowwise_moments(x):
         m1 = np.concatenate([m1, p1[None]])
         m2 = np.concatenate([m2, p2[None]])
         counts.append(part)
-    zero = np.zeros(rows, dt)
-    m0, a1, a2 = (0, None, None) if not counts else _cascade(
+    _, a1, a2 = (0, None, None) if not counts else _cascade(
         m1, m2, np.array(counts, np.int64), dt)
-    m0 = 0
-    m1 = zero
-    m2 = zero
-    for i in range(nv * lanes, size):
+    return _fold_lanes(x, nv * lanes, nv, a1, a2, dt)
+
+
+def _fold_lanes(x, start, per_lane, a1, a2, dt):
+    """The end of ``RowwiseMomentsImpl``: Welford steps over the scalar tail of the rows of
+    ``x`` from ``start``, then each lane's (``per_lane`` elements) moments ``a1``, ``a2``
+    (None: no vectors) merged in: (mean, biased variance)."""
+    rows, size = x.shape
+    m0, m1, m2 = 0, np.zeros(rows, dt), np.zeros(rows, dt)
+    for i in range(start, size):
         xi = x[:, i]
         delta = xi - m1
         m0 += 1
         m1 = m1 + delta / dt(m0)
         m2 = m2 + delta * (xi - m1)
     if a1 is not None:
-        for k in range(lanes):
-            m0, m1, m2 = _add_moments(nv, a1[:, k], a2[:, k], m0, m1, m2, dt)
+        for k in range(a1.shape[1]):
+            m0, m1, m2 = _add_moments(per_lane, a1[:, k], a2[:, k], m0, m1, m2, dt)
     return m1, m2 / dt(size)
+
+
+def rowwise_moments_reduced(x):
+    """``RowwiseMoments`` of a float16/bfloat16 (M, N) array (given as float32): each vector
+    of the reduced type is two float vectors, whose Welford steps over a chunk of 16
+    vectors are merged one after the other into the bottom of the cascade's stack."""
+    dt = np.float32
+    lanes = _exact._LANES[np.dtype(dt)]
+    width = 2 * lanes
+    rows, size = x.shape
+    nv = size // width
+    chunks = -(-nv // 16)
+    depth = max(1, (chunks - 1).bit_length())
+    zero = np.zeros((rows, lanes), dt)
+    stack = [(0, zero, zero)] * depth
+    for i in range(chunks):
+        steps = min(16, nv - 16 * i)
+        vec = x[:, i * 16 * width:(i * 16 + steps) * width].reshape(rows, steps, width)
+        for half in (vec[..., :lanes], vec[..., lanes:]):
+            stack[0] = _add_moments_vec(steps, *_welford(half, dt), *stack[0], dt)
+        mask, j = i + 1, 1
+        while j < depth and mask & 1 == 0:
+            stack[j] = _add_moments_vec(*stack[j - 1], *stack[j], dt)
+            stack[j - 1] = (0, zero, zero)
+            mask >>= 1
+            j += 1
+    for j in range(1, depth):
+        stack[0] = _add_moments_vec(*stack[j], *stack[0], dt)
+    return _fold_lanes(x, nv * width, 2 * nv, *(stack[0][1:] if nv else (None, None)), dt)
 
 
 def layer_norm(x, weight, bias, k, eps):
@@ -431,6 +465,25 @@ def layer_norm(x, weight, bias, k, eps):
         y = y + bias.reshape(1, n)
     stat_shape = lead + (1,) * k
     return y.reshape(x.shape), mean.reshape(stat_shape), rstd.reshape(stat_shape)
+
+
+def layer_norm_reduced(x, weight, bias, k, eps):
+    """``layer_norm_kernel_mixed_type`` on a float16/bfloat16 array normalised over its last
+    ``k`` dims (the weight and bias of its type or float32): the statistics as
+    :func:`rowwise_moments_reduced`, ``y = fma(fma(x, rstd, -rstd * mean), w, b)`` in float,
+    rounded once."""
+    f32 = np.float32
+    m = int(np.prod(x.shape[:x.ndim - k], dtype=np.int64))
+    n = x.size // m if m else 0
+    rows = np.ascontiguousarray(x).reshape(m, n).astype(f32)
+    mean, var = rowwise_moments_reduced(rows)
+    rstd = f32(1) / np.sqrt(var + f32(eps))
+    t = fma(rows, np.broadcast_to(rstd[:, None], rows.shape),
+            np.broadcast_to((-rstd * mean)[:, None], rows.shape))
+    w = np.ones(n, f32) if weight is None else weight.astype(f32).reshape(n)
+    b = np.zeros(n, f32) if bias is None else bias.astype(f32).reshape(n)
+    y = fma(t, np.broadcast_to(w, rows.shape), np.broadcast_to(b, rows.shape))
+    return y.astype(x.dtype).reshape(x.shape)
 
 
 def layer_norm_backward(grad, x, weight, k, eps, which):
@@ -470,6 +523,90 @@ def layer_norm_backward(grad, x, weight, k, eps, which):
     b = fma(db, mean, -ds) * a * a * a * scale
     c = fma(-b, mean, -(db * a * scale))
     return (fma(np.broadcast_to(b[:, None], dy.shape), rows, ady) + c[:, None]).reshape(x.shape)
+
+
+def layer_norm_backward_reduced(grad, x, weight, k, eps, which, param_dtype):
+    """``LayerNormBackwardKernelImpl`` on float16/bfloat16 arrays normalised over their last
+    ``k`` dims (``param_dtype``: the weight's dtype, float32 for torch's mixed-type kernel):
+    the gradient ``which`` names, as float32 values rounded as torch stores them.
+
+    The statistics are the float forward's, stored in ``param_dtype`` (rounded to the
+    reduced type unless mixed). ``dγ``/``dβ`` fold each thread's rows into a buffer of the
+    input's type (each row's update rounded to it), the threads' buffers then added in
+    float. ``ds``/``db`` are float sums over vectors of the reduced type, each two float
+    halves, which are added before their lanes fold; ``dx`` as for float
+    (:func:`layer_norm_backward`), rounded once."""
+    f32 = np.float32
+    rdt = x.dtype
+    m = int(np.prod(x.shape[:x.ndim - k], dtype=np.int64))
+    n = x.size // m
+
+    def rounded(v):
+        return v.astype(rdt).astype(f32)
+
+    dy = np.ascontiguousarray(grad).reshape(m, n).astype(f32)
+    if which == "bias":
+        return _per_thread_rows(dy, lambda acc, i: rounded(acc + dy[i]), f32).reshape(
+            x.shape[-k:])
+    rows = np.ascontiguousarray(x).reshape(m, n).astype(f32)
+    mean, var = rowwise_moments_reduced(rows)
+    a = f32(1) / np.sqrt(var + f32(eps))
+    if np.dtype(param_dtype) != f32:
+        mean, a = rounded(mean), rounded(a)
+    if which == "weight":
+        b = -a * mean
+        return _per_thread_rows(rows, lambda acc, i: rounded(fma(
+            dy[i], fma(np.full(n, a[i]), rows[i], np.full(n, b[i])), acc)), f32
+        ).reshape(x.shape[-k:])
+    if weight is None:
+        ds, db = _reduced_vec_sum(dy, rows), _reduced_vec_sum(dy)
+        ady = a[:, None] * dy
+    else:
+        w = np.broadcast_to(weight.astype(f32).reshape(1, n), dy.shape)
+        dyw = dy * w
+        ds, db = _reduced_vec_sum(rows, dyw), _reduced_vec_sum(dyw)
+        ady = a[:, None] * dy * w
+    scale = f32(1) / f32(n)
+    b = fma(db, mean, -ds) * a * a * a * scale
+    c = fma(-b, mean, -(db * a * scale))
+    dx = fma(np.broadcast_to(b[:, None], dy.shape), rows, ady) + c[:, None]
+    return dx.reshape(x.shape)
+
+
+def _reduced_vec_sum(a, b=None):
+    """The float sums of the rows of (M, N) ``a`` (or of ``a * b``, fused into the sums
+    after the first vector) over vectors of the reduced type, each two float vectors: a
+    row shorter than one vector adds its second half into the first (one float vector or
+    less: the lanes one after another); a longer one accumulates both halves, the partial
+    last vector on its elements only, then adds them and folds the lanes."""
+    f32 = np.float32
+    lanes = _exact._LANES[np.dtype(f32)]
+    width = 2 * lanes
+    m, n = a.shape
+
+    def part(s0, s1):
+        v = np.zeros((m, width), f32)
+        v[:, :s1 - s0] = a[:, s0:s1] if b is None else a[:, s0:s1] * b[:, s0:s1]
+        return v
+
+    if n < width:
+        v = part(0, n)
+        if n <= lanes:
+            r = v[:, 0]
+            for i in range(1, n):
+                r = r + v[:, i]
+            return r
+        acc = v[:, :lanes]
+        acc[:, :n - lanes] += v[:, lanes:n]
+        return _lanes_reduce(acc.T, f32)
+    acc = part(0, width)
+    for d in range(width, n, width):
+        t = min(width, n - d)
+        if b is None:
+            acc[:, :t] = acc[:, :t] + a[:, d:d + t]
+        else:
+            acc[:, :t] = fma(a[:, d:d + t], b[:, d:d + t], acc[:, :t])
+    return _lanes_reduce((acc[:, :lanes] + acc[:, lanes:]).T, f32)
 
 
 def group_norm(x, weight, bias, groups, eps):

@@ -2156,36 +2156,58 @@ def _kernel_grad(kernel, grad, self, weight, which, *args):
     return Tensor._wrap(np.asarray(kernel(grad._data, self._data, w, *args, which)))
 
 
-def _ln_kernel_grad(grad, self, weight, k, eps, which):
+def _ln_kernel_grad(grad, self, weight, k, eps, which, param=None):
+    """The layer norm gradient ``which`` by torch's kernel (``param``: the weight, whose
+    dtype picks the mixed-type kernel of a float16/bfloat16 input), None where not
+    emulated."""
+    x = self._data
+    if x.dtype.char in "eE" and x.size and grad._data.dtype == x.dtype \
+            and not _records_graph(grad, self, weight):
+        pdt = x.dtype if param is None else param._data.dtype
+        if pdt in (x.dtype, np.float32):
+            w = None if weight is None else weight._data
+            out = _norms.layer_norm_backward_reduced(grad._data, x, w, k, eps, which, pdt)
+            return Tensor._wrap(out.astype(x.dtype if which == "input" else pdt))
     return _kernel_grad(_norms.layer_norm_backward, grad, self, weight, which, k, eps)
 
 
+def _ln_float(*tensors):
+    """bfloat16 tensors as float32 (the formulas' arithmetic where no kernel is emulated)."""
+    return [t.float() if t is not None and t.dtype is D.bfloat16 else t for t in tensors]
+
+
 def _ln_self(grad, self, weight, k, eps):
-    exact = _ln_kernel_grad(grad, self, weight, k, eps, "input")
+    exact = _ln_kernel_grad(grad, self, weight, k, eps, "input", weight)
     if exact is not None:
         return exact
+    grad, self, weight = _ln_float(grad, self, weight)
     return _normalized_grad(grad, self, weight, _ln_dims(self.ndim, k), eps)
 
 
-def _ln_weight(grad, self, k, eps):
-    exact = _ln_kernel_grad(grad, self, None, k, eps, "weight")
+def _ln_weight(grad, self, weight, k, eps):
+    exact = _ln_kernel_grad(grad, self, None, k, eps, "weight", weight)
     if exact is not None:
         return exact
+    grad, self = _ln_float(grad, self)
     xhat = _xhat(self, _ln_dims(self.ndim, k), eps)
     return (grad * xhat).sum(_ln_lead(self.ndim, k)) if self.ndim > k else grad * xhat
 
 
-def _ln_bias(grad, self, k, eps):
-    exact = _ln_kernel_grad(grad, self, None, k, eps, "bias")
+def _ln_bias(grad, self, bias, k, eps):
+    exact = _ln_kernel_grad(grad, self, None, k, eps, "bias", bias)
     if exact is not None:
         return exact
+    (grad,) = _ln_float(grad)
     return grad.sum(_ln_lead(grad.ndim, k)) if grad.ndim > k else grad
 
 
 @op("NativeLayerNormBackward0", name="_layer_norm", method=False, function=False,
     promote=NONE, tensors=("self", "weight", "bias"),
+    reduced_in_float=False,
     self=_ln_self, weight=_ln_weight, bias=_ln_bias)
 def _layer_norm(self, weight, bias, k, eps):
+    if self.dtype.char in "eE" and self.size:
+        return _norms.layer_norm_reduced(self, weight, bias, k, eps)
     if _bn_exact(self, weight, bias):
         return _norms.layer_norm(self, weight, bias, k, eps)[0]
     dims = _ln_dims(self.ndim, k)

@@ -653,7 +653,8 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "_log_softmax_backward_data", "_embedding_bag", "renorm", "linalg_cross",
                     "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
                     "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
-                    "_nll_backward_NllLoss2DBackward0", "prod_all", "prod_dim"))
+                    "_nll_backward_NllLoss2DBackward0", "prod_all", "prod_dim", "nan_to_num",
+                    "_layer_norm"))
 
 
 def _reduced_arrays(op, args, cdt):
@@ -683,7 +684,8 @@ def _reduced_arrays(op, args, cdt):
 _SCALAR_IN_TYPE = frozenset((
     "fmod_scalar", "remainder_scalar", "fmod_tensor", "remainder_tensor", "eq", "ne", "lt", "le",
     "gt", "ge", "eq_inplace_scalar", "ne_inplace_scalar", "lt_inplace_scalar",
-    "le_inplace_scalar", "gt_inplace_scalar", "ge_inplace_scalar"))
+    "le_inplace_scalar", "gt_inplace_scalar", "ge_inplace_scalar", "pow_tensor",
+    "pow_scalar_base"))
 
 
 # ops whose torch kernel runs in the reduced type's own arithmetic (``cpu_kernel`` over

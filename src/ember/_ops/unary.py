@@ -888,7 +888,7 @@ def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     >>> ember.nan_to_num(ember.tensor([float('nan'), 1.0]))
     tensor([0., 1.])
     """
-    if self.dtype.kind not in "fc":
+    if self.dtype.kind not in "fc" and self.dtype.char != "E":     # (bfloat16: kind "V")
         return self.copy()
     if self.dtype.kind == "c":
         out = xp.empty(self.shape, self.dtype)

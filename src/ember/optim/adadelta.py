@@ -12,6 +12,7 @@ from .optimizer import (
     ParamsT,
     _arr,
     _bump,
+    _foreach,
     _get_value,
     _in_pieces,
     _k_add,
@@ -74,7 +75,7 @@ class Adadelta(Optimizer):
         for group in self.param_groups:
             lr = _get_value(_to_scalar(group["lr"]))
             update = _partial(_update, lr, group["rho"], group["eps"], group["weight_decay"],
-                              group["maximize"])
+                              group["maximize"], _foreach(group))
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -95,7 +96,7 @@ class Adadelta(Optimizer):
         return loss
 
 
-def _update(lr, rho, eps, weight_decay, maximize, _key, a, sq, acc, g) -> None:
+def _update(lr, rho, eps, weight_decay, maximize, foreach, _key, a, sq, acc, g) -> None:
     """One Adadelta update of the parameter ``a`` and the running averages ``sq`` and
     ``acc``, in place, from the gradient ``g``."""
     if maximize:
@@ -104,13 +105,13 @@ def _update(lr, rho, eps, weight_decay, maximize, _key, a, sq, acc, g) -> None:
         g = _k_add(g, a, weight_decay)
     cplx = a.dtype.kind == "c"
     sq, acc, g = _real(sq), _real(acc), _real(g)
-    _k_mul_(sq, rho)
+    _k_mul_(sq, rho, foreach)
     _k_addcmul_(sq, g, g, 1 - rho)
     std = _vml.sqrt(sq + _sc(eps, sq))
     delta = _vml.sqrt(acc + _sc(eps, acc))
     delta /= std
     delta *= g
-    _k_mul_(acc, rho)
+    _k_mul_(acc, rho, foreach)
     _k_addcmul_(acc, delta, delta, 1 - rho)
     if cplx:
         delta = delta.view(a.dtype).reshape(a.shape)

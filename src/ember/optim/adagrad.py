@@ -10,10 +10,12 @@ from .optimizer import (
     ParamsT,
     _arr,
     _bump,
+    _foreach,
     _get_value,
     _k_add,
     _k_addcdiv_,
     _k_addcmul_,
+    _k_mul,
     _k_neg,
     _no_grad_step,
     _real,
@@ -108,7 +110,13 @@ class Adagrad(Optimizer):
                 _bump(state["sum"])
                 std = _vml.sqrt(s)
                 std += _sc(eps, std)
-                _k_addcdiv_(a, g, std, -clr)
+                if _foreach(group) and a.dtype.char in "eE":
+                    # the multi-tensor path scales the gradient first, in place (reading
+                    # the number in the type) where it holds a copy already
+                    in_place = weight_decay != 0 or group["maximize"]
+                    _k_addcdiv_(a, _k_mul(g, -clr, in_place), std)
+                else:
+                    _k_addcdiv_(a, g, std, -clr)
                 _bump(p)
         return loss
 

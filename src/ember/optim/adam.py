@@ -22,10 +22,12 @@ from .optimizer import (
     _arr,
     _Batch,
     _bump,
+    _foreach,
     _get_value,
     _in_pieces,
     _k_addcdiv_,
     _k_addcmul_,
+    _k_div,
     _k_grad,
     _k_lerp_,
     _k_mul_,
@@ -141,7 +143,7 @@ def _update(group, beta1, beta2, lr, step, a, m, v, *rest) -> None:
     g = _k_grad(a, g, group, lr)
     a, g, m, v = _real(a), _real(g), _real(m), _real(v)
     _k_lerp_(m, g, 1 - beta1)
-    _k_mul_(v, beta2)
+    _k_mul_(v, beta2, _foreach(group))
     _k_addcmul_(v, g, g, 1 - beta2)
     bias_correction1 = 1 - beta1 ** step
     bias_correction2 = 1 - beta2 ** step
@@ -151,7 +153,7 @@ def _update(group, beta1, beta2, lr, step, a, m, v, *rest) -> None:
         vmax = _real(vmax)
         _np.maximum(vmax, v, out=vmax)
         v = vmax
-    denom = _vml.sqrt(v) / _sc(bias_correction2_sqrt, v)
+    denom = _k_div(_vml.sqrt(v), bias_correction2_sqrt)
     denom += _sc(group["eps"], denom)
     _k_addcdiv_(a, m, denom, -step_size)
 

@@ -19,6 +19,7 @@ from .optimizer import (
     _get_value,
     _k_addcdiv_,
     _k_addcmul_,
+    _k_div,
     _k_grad,
     _k_lerp_,
     _k_mul_,
@@ -105,7 +106,7 @@ class NAdam(Optimizer):
                 _k_lerp_(m, g, 1 - beta1)
                 _k_mul_(v, beta2)
                 _k_addcmul_(v, g, g, 1 - beta2)
-                denom = _vml.sqrt(v / _sc(bias_correction2, v))
+                denom = _vml.sqrt(_k_div(v, bias_correction2))
                 mu_product = _get_value(mu_t)
                 mu_product_next = mu_product * mu_next
                 denom += _sc(eps, denom)

@@ -433,6 +433,18 @@ def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
 # rounded to the array's dtype first (torch casts a Scalar to the op's scalar_t), then the
 # arithmetic runs in that dtype in torch's order.
 
+_REDUCED = "eE"                     # float16, bfloat16: ATen computes each op in float
+
+
+def _f32(a: _np.ndarray) -> _np.ndarray:
+    return a.astype(_np.float32)
+
+
+def _number(x) -> float:
+    """A number, or a 0-d tensor's value."""
+    return x.item() if isinstance(x, _Tensor) else x
+
+
 def _arr(t: _Tensor) -> _np.ndarray:
     return t._data
 
@@ -444,9 +456,7 @@ def _bump(t: _Tensor) -> None:
 
 def _sc(x, a: _np.ndarray):
     """Number ``x`` as a scalar of ``a``'s dtype (a 0-d tensor's value is taken too)."""
-    if isinstance(x, _Tensor):
-        x = x.item()
-    return a.dtype.type(x)
+    return a.dtype.type(_number(x))
 
 
 def _k_add(a: _np.ndarray, b: _np.ndarray, alpha=1) -> _np.ndarray:
@@ -469,7 +479,7 @@ def _k_grad(a: _np.ndarray, g: _np.ndarray, group: dict, lr=None) -> _np.ndarray
     weight_decay = group["weight_decay"]
     if weight_decay != 0:
         if lr is not None and group["decoupled_weight_decay"]:
-            _k_mul_(a, 1 - lr * weight_decay)
+            _k_mul_(a, 1 - lr * weight_decay, _foreach(group))
         else:
             g = _k_add(g, a, weight_decay)
     return g
@@ -480,39 +490,77 @@ def _k_neg(a: _np.ndarray) -> _np.ndarray:
     return _np.negative(a, out=_np.empty_like(a))
 
 
-def _k_mul_(a: _np.ndarray, s) -> None:
-    """``a.mul_(s)`` for a number ``s`` (float16/bfloat16: in float, the number unrounded,
-    as ATen's reduced-type ``mul`` reads a scalar)."""
-    if a.dtype.char in "eE":
-        a[...] = (a.astype(_np.float32) * _np.float32(s.item() if isinstance(s, _Tensor) else s)
-                  ).astype(a.dtype)
+def _k_mul_(a: _np.ndarray, s, in_type: bool = False) -> None:
+    """``a.mul_(s)`` for a number ``s`` (``in_type``: ``_foreach_mul_``)."""
+    if a.dtype.char in _REDUCED:
+        a[...] = _k_mul(a, s, in_type)
         return
     _np.multiply(a, _sc(s, a), out=a)
 
 
+def _k_mul(a: _np.ndarray, s, in_type: bool = False) -> _np.ndarray:
+    """``a * s`` for a number ``s`` (float16/bfloat16: in float, the number unrounded, as
+    ATen's reduced-type ``mul`` reads a scalar; ``in_type``: rounded to the type first, as
+    the multi-tensor path's in-place ``_foreach_mul_`` reads it)."""
+    if a.dtype.char in _REDUCED:
+        s = _number(s)
+        return (_f32(a) * _np.float32(a.dtype.type(s) if in_type else s)).astype(a.dtype)
+    return a * _sc(s, a)
+
+
+def _foreach(group: dict) -> bool:
+    """Whether the group asks for torch's multi-tensor (``_foreach_*``) update path."""
+    return group.get("foreach") is True
+
+
+def _k_div(a: _np.ndarray, s) -> _np.ndarray:
+    """``a / s`` for a number ``s`` (float16/bfloat16: in float by the number unrounded, as
+    ATen's ``div_true_kernel`` reads a scalar divisor)."""
+    if a.dtype.char in _REDUCED:
+        return (_f32(a) / _np.float32(_number(s))).astype(a.dtype)
+    return a / _sc(s, a)
+
+
 def _k_lerp_(a: _np.ndarray, end: _np.ndarray, weight) -> None:
-    """``a.lerp_(end, weight)`` for a number ``weight``."""
+    """``a.lerp_(end, weight)`` for a number ``weight`` (float16/bfloat16: in float, the
+    weight unrounded, rounded once)."""
+    if a.dtype.char in _REDUCED:
+        a32 = _f32(a)
+        _fused.lerp_(a32, _f32(end), _number(weight))
+        a[...] = a32.astype(a.dtype)
+        return
     _fused.lerp_(a, end, _sc(weight, a))
 
 
 def _k_addcmul(a: _np.ndarray, t1: _np.ndarray, t2, value=1) -> _np.ndarray:
-    """``torch.addcmul(a, t1, t2, value=value)``."""
+    """``torch.addcmul(a, t1, t2, value=value)`` (float16/bfloat16: in float, ``value``
+    unrounded, rounded once)."""
+    if a.dtype.char in _REDUCED:
+        return _fused.addcmul(_f32(a), _f32(t1), _f32(t2), _number(value)).astype(a.dtype)
     return _fused.addcmul(a, t1, t2, _sc(value, a))
 
 
 def _k_addcmul_(a: _np.ndarray, t1: _np.ndarray, t2, value=1) -> None:
     """``a.addcmul_(t1, t2, value=value)``."""
+    if a.dtype.char in _REDUCED:
+        a[...] = _k_addcmul(a, t1, t2, value)
+        return
     _fused.addcmul_(a, t1, t2, _sc(value, a))
 
 
 def _k_addcdiv_(a: _np.ndarray, t1: _np.ndarray, t2: _np.ndarray, value=1) -> None:
-    """``a.addcdiv_(t1, t2, value=value)``: ``a + (value * t1) / t2``."""
+    """``a.addcdiv_(t1, t2, value=value)``: ``a + (value * t1) / t2`` (float16/bfloat16: in
+    float, ``value`` unrounded, rounded once)."""
+    if a.dtype.char in _REDUCED:
+        q = _np.float32(_number(value)) * _f32(t1) / _f32(t2)
+        a[...] = (_f32(a) + q).astype(a.dtype)
+        return
     _np.add(a, _sc(value, a) * t1 / t2, out=a)
 
 
 def _k_rdiv(s, a: _np.ndarray) -> _np.ndarray:
     """``number / tensor``: torch computes ``a.reciprocal() * number``."""
-    return (a.dtype.type(1) / a) * _sc(s, a)
+    return _k_mul(a.dtype.type(1) / a, s)
 
 
 # elements of one piece of a large parameter's update: the update's temporaries (float64
@@ -529,10 +577,13 @@ def _owners(arrays) -> list[int]:
 def _in_pieces(update: Callable, key, written: list, read: _np.ndarray) -> None:
     """``update(key, *written, read)`` (elementwise, in place on ``written``), on pieces of
     :data:`_PIECE` elements where the arrays are large, C-contiguous, of one size and
-    without a shared base: each element's arithmetic is the same, so are its bits."""
+    without a shared base: each element's arithmetic is the same, so are its bits (not so
+    for float16/bfloat16, whose ``add`` rounds differently in the tails of each thread's
+    share of the whole array)."""
     arrays = (*written, read)
     n = read.size
-    if n >= 2 * _PIECE and all(x.size == n and x.flags.c_contiguous for x in arrays) \
+    if n >= 2 * _PIECE and read.dtype.char not in _REDUCED \
+            and all(x.size == n and x.flags.c_contiguous for x in arrays) \
             and len(set(_owners(arrays))) == len(arrays):
         flat = [x.reshape(-1) for x in arrays]
         for s in range(0, n, _PIECE):

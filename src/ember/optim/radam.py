@@ -15,8 +15,10 @@ from .optimizer import (
     _bump,
     _get_value,
     _k_addcmul_,
+    _k_div,
     _k_grad,
     _k_lerp_,
+    _k_mul,
     _k_mul_,
     _k_rdiv,
     _no_grad_step,
@@ -92,7 +94,7 @@ class RAdam(Optimizer):
                 _k_addcmul_(v, g, g, 1 - beta2)
                 bias_correction1 = 1 - beta1 ** step
                 bias_correction2 = 1 - beta2 ** step
-                corrected = m / _sc(bias_correction1, m)
+                corrected = _k_div(m, bias_correction1)
                 rho_inf = 2 / (1 - beta2) - 1
                 rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
                 if rho_t > 5.0:
@@ -101,9 +103,9 @@ class RAdam(Optimizer):
                     adaptive = _k_rdiv(bias_correction2 ** 0.5, sq)
                     rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
                             / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-                    update = corrected * _sc(lr, corrected) * adaptive * _sc(rect, corrected)
+                    update = _k_mul(_k_mul(corrected, lr) * adaptive, rect)
                 else:
-                    update = corrected * _sc(lr, corrected)
+                    update = _k_mul(corrected, lr)
                 _np.subtract(a, update, out=a)
                 _bump(state["exp_avg"])
                 _bump(state["exp_avg_sq"])

@@ -12,6 +12,7 @@ from .optimizer import (
     ParamsT,
     _arr,
     _bump,
+    _foreach,
     _get_value,
     _in_pieces,
     _k_add,
@@ -83,7 +84,7 @@ class RMSprop(Optimizer):
             lr = _get_value(_to_scalar(group["lr"]))
             momentum, centered = group["momentum"], group["centered"]
             update = _partial(_update, lr, group["alpha"], group["eps"], group["weight_decay"],
-                              momentum, centered, group["maximize"])
+                              momentum, centered, group["maximize"], _foreach(group))
             for p in group["params"]:
                 if p.grad is None:
                     continue
@@ -112,7 +113,7 @@ class RMSprop(Optimizer):
         return loss
 
 
-def _update(lr, alpha, eps, weight_decay, momentum, centered, maximize, _key, a, sq,
+def _update(lr, alpha, eps, weight_decay, momentum, centered, maximize, foreach, _key, a, sq,
             *rest) -> None:
     """One RMSprop update of the parameter ``a`` and the running average ``sq`` (then, as
     the options ask, the momentum buffer and the gradient average), in place, from the
@@ -125,7 +126,7 @@ def _update(lr, alpha, eps, weight_decay, momentum, centered, maximize, _key, a,
     if weight_decay != 0:
         g = _k_add(g, a, weight_decay)
     a, g, sq = _real(a), _real(g), _real(sq)
-    _k_mul_(sq, alpha)
+    _k_mul_(sq, alpha, foreach)
     _k_addcmul_(sq, g, g, 1 - alpha)
     if centered:
         ga = _real(ga)
@@ -136,7 +137,7 @@ def _update(lr, alpha, eps, weight_decay, momentum, centered, maximize, _key, a,
     avg += _sc(eps, avg)
     if momentum > 0:
         buf = _real(buf)
-        _k_mul_(buf, momentum)
+        _k_mul_(buf, momentum, foreach)
         _k_addcdiv_(buf, g, avg)
         _k_add_(a, buf, -lr)
     else:

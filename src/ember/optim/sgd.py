@@ -12,6 +12,7 @@ from .optimizer import (
     ParamsT,
     _arr,
     _bump,
+    _foreach,
     _k_add,
     _k_add_,
     _k_grad,
@@ -88,7 +89,7 @@ class SGD(Optimizer):
                         self.state[p]["momentum_buffer"] = buf
                     else:
                         b = _arr(buf)
-                        _k_mul_(b, momentum)
+                        _k_mul_(b, momentum, _foreach(group))
                         _k_add_(b, g, 1 - group["dampening"])
                         _bump(buf)
                     g = _k_add(g, _arr(buf), momentum) if group["nesterov"] else _arr(buf)
