@@ -39,11 +39,11 @@ def test_import_leaves_heavy_parts_unloaded():
     assert "mpi4py.MPI" not in loaded
 
 
-def test_nn_and_optim_load_no_logging():
+def test_nn_and_optim_load_no_logging_nor_ml_dtypes():
     """``concurrent.futures`` (and the ``logging`` it imports) wait for the first
-    two-thread convolution."""
+    two-thread convolution, ``ml_dtypes`` for the first reduced type."""
     got = fresh("import json, sys, ember, ember.nn, ember.optim\n"
-                "print(json.dumps([m for m in ('logging', 'concurrent.futures')"
+                "print(json.dumps([m for m in ('logging', 'concurrent.futures', 'ml_dtypes')"
                 " if m in sys.modules]))")
     assert got == []
 

@@ -248,9 +248,11 @@ def _nll_targets(self, target, weight, ignore_index):
     return x, tt, w.astype(x.dtype)
 
 
-# the dtypes whose sums nll_loss_out_frame's cascade adds in the type itself (each step
-# rounded: scalar_t arithmetic for float16 and bfloat16 too)
-_NLL_CASCADED = _exact.exact_dtype | {xp.dtype(xp.float16), D.bfloat16.np}
+def _nll_cascaded(dt) -> bool:
+    """Whether ``nll_loss_out_frame``'s cascade adds the sums of NumPy dtype ``dt`` in the
+    type itself (each step rounded: scalar_t arithmetic for float16 and bfloat16 too).
+    bfloat16 is named, not compared: comparing would load ml_dtypes with ember.nn."""
+    return dt in _exact.exact_dtype or dt.name in ("float16", "bfloat16")
 
 
 def _nll_plain(self, target, weight, reduction, ignore_index):
@@ -258,7 +260,7 @@ def _nll_plain(self, target, weight, reduction, ignore_index):
     ``self`` when nothing is weighted or ignored, every target is in range and the loss is
     reduced (None otherwise: the general path, which also raises torch's errors)."""
     if (weight is not None or reduction == 0 or self.ndim != 2 or target.ndim != 1
-            or not target.size or self.dtype not in _NLL_CASCADED
+            or not target.size or not _nll_cascaded(self.dtype)
             or not self.flags.c_contiguous):
         return None
     lo, hi = int(target.min()), int(target.max())
@@ -287,7 +289,7 @@ def _nll_kernel(self, target, weight, reduction, ignore_index):
     losses = -picked if w is None else -picked * w
     if reduction == 0:
         return losses if self.ndim > 1 else losses[0]
-    if x.dtype in _NLL_CASCADED and t.size:
+    if _nll_cascaded(x.dtype) and t.size:
         valid = (target if self.ndim > 1 else target[None]) != ignore_index
         loss, total = _nll_sums(picked, valid, None if weight is None else weight[t],
                                 x.dtype.type)
@@ -402,7 +404,7 @@ def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_in
     x, t, w = _nll_targets(self, target, weight, ignore_index)
     g = grad_output if self.ndim > 1 or reduction != 0 else grad_output[None]
     if reduction == 1:
-        if x.dtype in _NLL_CASCADED and t.size:
+        if _nll_cascaded(x.dtype) and t.size:
             valid = (target if self.ndim > 1 else target[None]) != ignore_index
             total = _nll_total(valid, None if weight is None else weight[t], x.dtype.type)
         else:
