@@ -43,16 +43,11 @@ class gc_paused:
 
 def import_module(name: str, package: str | None = None):
     """``importlib.import_module(name, package)``, with the garbage collector paused."""
-    tensor = sys.modules.get(f"{__package__}._tensor")
-    before = dict(vars(tensor.Tensor)) if tensor is not None else None
     with gc_paused():
         module = importlib.import_module(name, package)
-    # torch's names for the methods the module installed (all of them where it loaded Tensor)
     tensor = sys.modules.get(f"{__package__}._tensor")
-    if tensor is not None:
-        cls = tensor.Tensor
-        _names.name_methods(cls, None if before is None else
-                            [k for k, v in vars(cls).items() if before.get(k) is not v])
+    if tensor is not None:      # torch's names for the methods the module installed
+        _names.name_methods(tensor.Tensor)
     return module
 
 
