@@ -164,12 +164,12 @@ from ._layout import (  # noqa: E402
 
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
-_LAZY_MODULES = ("__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_legacy",
+_LAZY_MODULES = ("_C", "__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_legacy",
                  "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "backends",
                  "compiler", "cpu", "cuda", "distributed", "distributions", "fft", "func",
                  "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
-                 "multiprocessing", "nested", "nn", "optim", "profiler", "quasirandom", "random",
-                 "return_types", "serialization", "signal", "sparse", "special", "testing")
+                 "multiprocessing", "nested", "nn", "optim", "overrides", "profiler",
+                 "quasirandom", "random", "return_types", "serialization", "signal", "sparse", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "compile": "_compile", "finfo": "_finfo", "iinfo": "_finfo", "ops": "_aten",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
@@ -239,18 +239,20 @@ _LAZY_OPS = frozenset(_ops._FAMILY)    # the functions of the op families loaded
 
 def __getattr__(name: str):
     if name in _LAZY_OPS:
+        from ._lazy import dispatching
         from ._names import named
 
-        value = globals()[name] = named(_ops.function(name), __name__, name)
+        value = globals()[name] = dispatching(named(_ops.function(name), __name__, name),
+                                              __name__, name)
         return value
     if name in _LAZY_MODULES or name in _LAZY_NAMES:
-        from ._lazy import import_module
+        from ._lazy import dispatching, import_module
 
         module = import_module(f".{_LAZY_NAMES.get(name, name)}", __name__)
         from ._names import named
 
         value = module if name in _LAZY_MODULES or name == "_tensor_str" else \
-            named(getattr(module, name), __name__, name)
+            dispatching(named(getattr(module, name), __name__, name), __name__, name)
         # (torch._tensor_str.printoptions: ember._printing, where the printing lives)
         globals()[name] = value
         return value

@@ -51,6 +51,13 @@ def import_module(name: str, package: str | None = None):
     return module
 
 
+def dispatching(value, module: str, name: str):
+    """``module.name`` loaded on first use, behind ``__torch_function__`` dispatch once that
+    is on (see :mod:`ember.overrides`)."""
+    d = sys.modules.get(f"{__package__}._dispatch")
+    return value if d is None else d.wrap_value(value, module, name)
+
+
 def package(ns: dict, modules=(), names=None, hide=()) -> None:
     """Load ``modules`` (submodules of the package whose globals are ``ns``) and ``names``
     (``{name: submodule defining it}``, relative to the package, or to a module's own
@@ -71,7 +78,7 @@ def package(ns: dict, modules=(), names=None, hide=()) -> None:
             sub = names[name]
             had = sub in ns
             module = import_module(f"{base_pkg}.{sub}")
-            value = _names.named(getattr(module, name), pkg, name)
+            value = dispatching(_names.named(getattr(module, name), pkg, name), pkg, name)
             if not had and sub not in modules and "." not in sub:
                 ns.pop(sub, None)
         elif name in modules:

@@ -239,7 +239,7 @@ def _body(values: np.ndarray, kind: str, indent: int = 7) -> str:
 
 
 def _add_suffixes(text: str, suffixes: list[str], linewidth: int,
-                  force_newline: bool = False) -> str:
+                  force_newline: bool = False, indent: int = 7) -> str:
     """Append ``suffixes`` after ``text`` the way torch places them, then close the paren
     (``force_newline``: the first suffix on a line of its own, as for a sparse tensor)."""
     if not suffixes:
@@ -249,8 +249,8 @@ def _add_suffixes(text: str, suffixes: list[str], linewidth: int,
     for suffix in suffixes:
         n = len(suffix)
         if force_newline or last_line_len + n + 2 > linewidth:
-            parts.append(",\n       " + suffix)
-            last_line_len = 7 + n
+            parts.append(",\n" + " " * indent + suffix)
+            last_line_len = indent + n
             force_newline = False
         else:
             parts.append(", " + suffix)
@@ -267,6 +267,7 @@ def format_tensor(
     grad_fn_name: str | None = None,
     requires_grad: bool = False,
     is_parameter: bool = False,
+    prefix: str = "tensor(",
 ) -> str:
     """Return the string torch prints for a dense CPU tensor (its ``repr`` and ``str``).
 
@@ -279,6 +280,7 @@ def format_tensor(
         grad_fn_name: class name of the tensor's grad_fn (``"MulBackward0"``), if any.
         requires_grad: whether the tensor requires grad (shown only without a grad_fn).
         is_parameter: print as an ``nn.Parameter`` (``"Parameter containing:\\n" + ...``).
+        prefix: what opens the text (a Tensor subclass prints its class name: ``"M("``).
 
     Returns:
         ``"tensor(...)"`` with its suffixes, prefixed for parameters.
@@ -293,7 +295,7 @@ def format_tensor(
         if dtype_name != default_dtype_name:
             suffixes.append("dtype=torch." + dtype_name)
     else:
-        body = _body(values, _kind(values, dtype_name))
+        body = _body(values, _kind(values, dtype_name), len(prefix))
         if not PRINT_OPTS.edgeitems:
             suffixes.append("size=" + str(tuple(int(n) for n in shape)))
         default_complex = "complex128" if default_dtype_name == "float64" else "complex64"
@@ -303,7 +305,7 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
-    out = _add_suffixes("tensor(" + body, suffixes, PRINT_OPTS.linewidth)
+    out = _add_suffixes(prefix + body, suffixes, PRINT_OPTS.linewidth, indent=len(prefix))
     if is_parameter:
         return "Parameter containing:\n" + out
     return out

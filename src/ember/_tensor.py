@@ -162,6 +162,12 @@ class Size(tuple):
                              obj=self)
 
 
+def _disabled_torch_function_impl(func, types, args=(), kwargs=None):
+    """A class's ``__torch_function__`` that turns dispatch off for its instances
+    (``nn.Parameter``'s): the function runs as for a plain tensor."""
+    return func(*args, **(kwargs or {}))
+
+
 class Tensor:
     """A multi-dimensional array that records the operations applied to it for autograd.
 
@@ -181,6 +187,31 @@ class Tensor:
     def __new__(cls, *args, **kwargs):
         from ._factories import _legacy_new
         return _legacy_new(cls, *args, **kwargs)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl:
+            from .overrides import activate
+            activate()      # (a subclass that dispatches: see ember.overrides)
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        """Run ``func`` with subclass dispatch off and return its tensors as ``cls``: the
+        default of the ``__torch_function__`` protocol (:mod:`ember.overrides`)."""
+        from .overrides import default_torch_function
+        return default_torch_function(cls, func, types, args, kwargs)
+
+    def as_subclass(self, cls):
+        """An alias of this tensor (same data, attached to the same graph) of the Tensor
+        subclass ``cls``."""
+        from .overrides import as_subclass
+        return as_subclass(self, cls)
+
+    @staticmethod
+    def _make_subclass(cls, data, require_grad=False, **kwargs):
+        """A new leaf of the Tensor subclass ``cls`` sharing ``data``'s elements."""
+        from .overrides import make_subclass
+        return make_subclass(cls, data, require_grad, **kwargs)
 
     @classmethod
     def _wrap(cls, data: np.ndarray) -> Tensor:
@@ -574,11 +605,14 @@ class Tensor:
             name = type(gf).__name__ if gf is not None else None     # as torch prints it
         except RuntimeError:    # a view that may not follow its base's write (torch's repr)
             name = "Invalid"
+        cls = type(self)
+        plain = cls is Tensor or cls is _StaleView or cls.__dict__.get("_is_param", False)
         return format_tensor(self._data, self.dtype.name,
                              default_dtype_name=D.get_default_dtype().name,
                              grad_fn_name=name,
                              requires_grad=self.requires_grad,
-                             is_parameter=getattr(self, "_is_param", False))
+                             is_parameter=getattr(self, "_is_param", False),
+                             prefix="tensor(" if plain else cls.__name__ + "(")
 
     def __format__(self, spec: str) -> str:
         if self._data.ndim == 0:
@@ -1012,6 +1046,7 @@ class _StaleView(Tensor):
     """
 
     __slots__ = ()
+    __torch_function__ = _disabled_torch_function_impl
     grad_fn = property(_stale_grad_fn, _fresh_grad_fn)
     requires_grad = property(_stale_requires_grad, Tensor.requires_grad.fset)
 

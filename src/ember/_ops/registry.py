@@ -696,6 +696,23 @@ _REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_sca
                                  "rsub_tensor", "rsub_scalar", "pow_scalar"))
 
 
+def _foreign(op, args, out=None):
+    """``(result,)`` of a call whose arguments hold a tensor-like that is not a Tensor (a
+    class with ``__torch_function__``), handed to it; None when there is none."""
+    for a in args:
+        c = a.__class__
+        if c is list or c is tuple:
+            if any(hasattr(e.__class__, "__torch_function__") and not isinstance(e, Tensor)
+                   for e in a):
+                break
+        elif hasattr(c, "__torch_function__") and not isinstance(a, Tensor):
+            break
+    else:
+        return None
+    from .._dispatch import foreign
+    return foreign(op, args, out)
+
+
 def _bad_arg(op, args):
     """torch's TypeError for the first argument that is neither a tensor nor a number."""
     import numbers
@@ -836,6 +853,11 @@ def run(op, args, out=None):
             if out is not None and " not implemented for '" in str(e):
                 _check_out_dtype(op, args, out)
             raise
+        except (TypeError, AttributeError):
+            done = _foreign(op, args, out)
+            if done is None:
+                raise
+            return done[0]
     if out is not None:
         _check_out_dtype(op, args, out)
     try:
@@ -844,6 +866,11 @@ def run(op, args, out=None):
         if getattr(e, "renamed", None) is None:
             raise
         return _kernel_error(op, args, e, out)
+    except TypeError:
+        done = _foreign(op, args, out)
+        if done is None:
+            raise
+        return done[0]
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)

@@ -154,7 +154,7 @@ def _start(record_shapes: bool) -> _Recorder | None:
         return None
     from .._ops import registry
     from . import engine
-    _PLAIN[:] = [*registry.PLAIN_RUNNERS, engine._run_node]
+    _PLAIN[:] = [registry.run, registry.run_inplace, engine._run_node]
     _current = _Recorder(record_shapes)
     registry.route(_Recording.run, _Recording.run_inplace)
     engine._run_node = _Recording.run_node
@@ -168,7 +168,7 @@ def _stop(rec: _Recorder | None) -> list[FunctionEvent]:
         return []
     from .._ops import registry
     from . import engine
-    registry.route(*registry.PLAIN_RUNNERS)
+    registry.route(_PLAIN[0], _PLAIN[1])
     engine._run_node = _PLAIN[2]
     _current = None
     now = (_perf_ns() - rec.t0) / 1000

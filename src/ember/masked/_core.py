@@ -21,7 +21,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import Tensor, _new_object, _VersionCounter
+from .._tensor import Tensor, _disabled_torch_function_impl, _new_object, _VersionCounter
 from ..autograd import grad_mode
 from ..sparse._sparse import _NoStorage
 
@@ -134,6 +134,8 @@ class MaskedTensor(Tensor):
     >>> masked_tensor(ember.tensor([1., 2.]), ember.tensor([True, False])).sum()
     MaskedTensor(  1.0000, True)
     """
+
+    __torch_function__ = _disabled_torch_function_impl
 
     __slots__ = ("_masked_data", "_masked_mask")
 

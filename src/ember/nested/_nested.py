@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype as D
-from .._tensor import Tensor
+from .._tensor import Tensor, _disabled_torch_function_impl
 from ..autograd import grad_mode
 from ..sparse._sparse import _NoStorage, _record, no_kernel
 
@@ -125,6 +125,8 @@ class NestedTensor(Tensor):
     >>> nt.size(0), nt.size(2), nt.dim(), nt.numel()
     (2, 3, 3, 9)
     """
+
+    __torch_function__ = _disabled_torch_function_impl
 
     __slots__ = ("_nt_parts",)
 

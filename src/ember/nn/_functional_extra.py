@@ -27,6 +27,12 @@ from .._ops.reduction import vector_norm as _vector_norm
 from .._ops.util import broadcast_shapes as _broadcast_shapes
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
+from ..overrides import (  # noqa: F401  (torch's F re-exports them)
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)
 from ..random import default_generator
 from . import functional as F
 

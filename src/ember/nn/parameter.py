@@ -11,6 +11,7 @@ import numpy as _np
 from .. import _errors
 from .. import _factories as _Fac
 from .._tensor import Tensor as _Tensor
+from .._tensor import _disabled_torch_function_impl
 
 
 class Parameter(_Tensor):
@@ -21,6 +22,8 @@ class Parameter(_Tensor):
     >>> p.requires_grad
     True
     """
+
+    __torch_function__ = _disabled_torch_function_impl
 
     _is_param = True
 
@@ -62,6 +65,8 @@ def _rebuild_parameter(data, requires_grad):
 
 class Buffer(_Tensor):
     """Marker type: ``nn.Buffer(t)`` assigned to a Module registers ``t`` as a buffer."""
+
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, data: _Tensor | None = None, *, persistent: bool = True):
         t = data if data is not None else _Tensor._wrap(_np.empty((0,), _np.float32))
@@ -157,6 +162,8 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 
 class UninitializedBuffer(UninitializedTensorMixin, _Tensor):
     """A buffer of unknown shape; :meth:`materialize` makes it a plain ``Tensor``."""
+
+    __torch_function__ = _disabled_torch_function_impl
 
     cls_to_become = _Tensor
 

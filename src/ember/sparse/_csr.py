@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from .._layout import sparse_csr
-from .._tensor import Tensor
+from .._tensor import Tensor, _disabled_torch_function_impl
 from ..autograd import grad_mode
 from ._sparse import (
     _I64,
@@ -66,6 +66,8 @@ class SparseCsrTensor(Tensor):
     >>> ember.tensor([[0., 3.], [4., 0.]]).to_sparse_csr().crow_indices()
     tensor([0, 1, 2])
     """
+
+    __torch_function__ = _disabled_torch_function_impl
 
     __slots__ = ("_crow", "_col", "_csr_values")
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .._layout import sparse_coo, sparse_csr
-from .._tensor import Tensor
+from .._tensor import Tensor, _disabled_torch_function_impl
 from ..autograd import grad_mode
 from ..autograd.graph import Node
 
@@ -211,6 +211,8 @@ class SparseTensor(Tensor):
     tensor([[0., 0., 3.],
             [4., 0., 0.]])
     """
+
+    __torch_function__ = _disabled_torch_function_impl
 
     __slots__ = ("_sp_indices", "_sp_values", "_sp_coalesced")
 

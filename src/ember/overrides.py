@@ -1,0 +1,436 @@
+"""``torch.overrides``: the ``__torch_function__`` protocol, by which Tensor subclasses, tensor-like
+types and modes take over torch's functions.
+
+A call of a public function (``torch.add``, ``Tensor.add``, ``F.relu``, ``x + y``, ``x.shape``)
+whose arguments include an object whose type defines ``__torch_function__`` (a Tensor subclass,
+or any class: a "tensor-like"), or made while a :class:`TorchFunctionMode` is active, is handed
+to the mode and then to those types, in torch's order (subclasses before their bases, else left
+to right): ``__torch_function__(func, types, args, kwargs)``, the first result other than
+``NotImplemented`` being the call's result. ``Tensor.__torch_function__`` itself runs the
+function with subclass dispatch off and turns the tensors it returns into the subclass.
+
+Nothing of this costs a plain program anything. Dispatch is switched on by the first Tensor
+subclass that keeps ``__torch_function__`` (``nn.Parameter`` and Ember's own subclasses turn
+it off), or the first mode entered: from then on the op runners look at their arguments, and
+the Python-level public functions (``ember.nn.functional``, ``Tensor``'s methods and
+properties, the hand-written ``ember.*`` functions) are replaced by dispatching wrappers. A
+tensor-like that is not a Tensor reaches its ``__torch_function__`` through the error an op
+raises on it, so it needs no switch.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import types as _types
+from typing import Any
+
+from ._tensor import _disabled_torch_function_impl
+
+__all__ = ["TorchFunctionMode", "enable_reentrant_dispatch", "get_default_nowrap_functions",
+           "handle_torch_function", "has_torch_function", "has_torch_function_unary",
+           "has_torch_function_variadic", "is_tensor_like", "is_tensor_method_or_property",
+           "wrap_torch_function"]
+
+
+class _State:
+    """Dispatch state: nesting depth of the disabling blocks, the mode stack, and whether the
+    dispatching paths are installed."""
+
+    __slots__ = ("subclass_off", "all_off", "modes", "active")
+
+    def __init__(self):
+        self.subclass_off = 0
+        self.all_off = 0
+        self.modes: list = []
+        self.active = False
+
+
+_S = _State()
+
+
+class DisableTorchFunctionSubclass:
+    """A block in which Tensor subclasses' ``__torch_function__`` is not called (modes and
+    tensor-likes that are not Tensors still are)."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        _S.subclass_off += 1
+        return self
+
+    def __exit__(self, *exc):
+        _S.subclass_off -= 1
+        return False
+
+
+class DisableTorchFunction:
+    """A block in which no ``__torch_function__`` is called, modes' included."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        _S.all_off += 1
+        return self
+
+    def __exit__(self, *exc):
+        _S.all_off -= 1
+        return False
+
+
+def _is_torch_function_enabled() -> bool:
+    return not _S.all_off and not _S.subclass_off
+
+
+def _is_torch_function_mode_enabled() -> bool:
+    return not _S.all_off and bool(_S.modes)
+
+
+# ----------------------------------------------------------------------------- the arguments
+
+def _tensor_cls():
+    from ._tensor import Tensor
+    return Tensor
+
+
+_PLAIN_TYPES = (int, float, bool, complex, str, type(None))
+
+
+def _overrides(obj) -> bool:
+    """Whether ``obj``'s type takes part in dispatch now."""
+    cls = obj.__class__
+    if cls in _PLAIN_TYPES or cls is _Tensor[0]:
+        return False
+    tf = getattr(cls, "__torch_function__", None)
+    if tf is None or tf is _disabled_torch_function_impl:
+        return False
+    if _S.subclass_off and isinstance(obj, _Tensor[0]):
+        return False
+    return True
+
+
+_Tensor: list = [None]          # ember.Tensor, filled on first use
+
+
+def _get_overloaded_args(relevant_args, get_type_fn=None) -> list:
+    """The arguments whose types define ``__torch_function__``, one per type, in the order
+    torch calls them: a subclass before its base class, otherwise left to right (lists and
+    tuples searched one level deep)."""
+    if _Tensor[0] is None:
+        _Tensor[0] = _tensor_cls()
+    if _S.all_off:
+        return []
+    seen: list = []
+    found: list = []
+    for arg in _flat(relevant_args):
+        if not _overrides(arg):
+            continue
+        cls = arg.__class__ if get_type_fn is None else get_type_fn(arg)
+        if cls in seen:
+            continue
+        seen.append(cls)
+        index = len(found)
+        for i, other in enumerate(found):
+            if issubclass(cls, other.__class__ if get_type_fn is None else get_type_fn(other)):
+                index = i
+                break
+        found.insert(index, arg)
+    return found
+
+
+def _flat(values):
+    for v in values:
+        if v.__class__ is list or v.__class__ is tuple:
+            yield from v
+        else:
+            yield v
+
+
+def has_torch_function(relevant_args) -> bool:
+    """Whether any of ``relevant_args`` (or a mode) asks for ``__torch_function__`` dispatch."""
+    return _is_torch_function_mode_enabled() or bool(_get_overloaded_args(relevant_args))
+
+
+def has_torch_function_unary(arg) -> bool:
+    """:func:`has_torch_function` of the one argument ``arg``."""
+    return has_torch_function((arg,))
+
+
+def has_torch_function_variadic(*args) -> bool:
+    """:func:`has_torch_function` of ``args``."""
+    return has_torch_function(args)
+
+
+def is_tensor_like(inp) -> bool:
+    """Whether ``inp`` is a Tensor or has a ``__torch_function__`` (torch's "tensor-like")."""
+    return isinstance(inp, _tensor_cls()) or hasattr(type(inp), "__torch_function__")
+
+
+# ----------------------------------------------------------------------------- dispatching
+
+def _public_name(func) -> str:
+    """torch's dotted name of a public function, for its messages."""
+    module = getattr(func, "__module__", None) or ""
+    name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
+    if module == "ember" or module.startswith("ember."):
+        module = "torch" + module[5:]
+    return f"{module}.{name}" if module else name
+
+
+def handle_torch_function(public_api, relevant_args, *args, **kwargs):
+    """Call the active mode's and then the overloading types' ``__torch_function__`` for the
+    call ``public_api(*args, **kwargs)``; the first result that is not ``NotImplemented``."""
+    return _handle(public_api, _get_overloaded_args(relevant_args), args, kwargs, False)
+
+
+def _handle(func, overloaded, args, kwargs, native):
+    types = tuple(a.__class__ for a in overloaded)
+    if _S.modes and not _S.all_off:
+        mode = _S.modes.pop()
+        try:
+            result = mode.__torch_function__(func, types, args, kwargs)
+        finally:
+            _S.modes.append(mode)
+        if result is not NotImplemented:
+            return result
+    for arg in overloaded:
+        result = arg.__class__.__torch_function__(func, types, args, kwargs)
+        if result is not NotImplemented:
+            return result
+    name = _public_name(func)
+    if native:
+        from . import _errors
+        lines = "".join(f"  - {'tensor subclass' if _is_tensor(a) else 'tensor-like'} "
+                        f"{a.__class__}\n" for a in overloaded)
+        if _S.modes and not _S.all_off:
+            lines = f"  - mode object {_S.modes[-1]!r}\n" + lines
+        raise _errors.ArgTypeError(
+            f"Multiple dispatch failed for '{name}'; all __torch_function__ handlers returned "
+            f"NotImplemented:\n\n{lines}\nFor more information, try re-running with "
+            "TORCH_LOGS=not_implemented")
+    raise TypeError(f"no implementation found for '{name}' on types that implement "
+                    f"__torch_function__: {[a.__class__ for a in overloaded]}")
+
+
+def _is_tensor(obj) -> bool:
+    return isinstance(obj, _tensor_cls())
+
+
+def wrap_torch_function(dispatcher):
+    """Decorator: the function hands its calls to ``__torch_function__`` when
+    ``dispatcher(*args, **kwargs)`` (the relevant arguments) asks for it."""
+    def inner(func):
+        @functools.wraps(func)
+        def wrapped(*args, **kwargs):
+            relevant = dispatcher(*args, **kwargs)
+            if has_torch_function(relevant):
+                return handle_torch_function(wrapped, relevant, *args, **kwargs)
+            return func(*args, **kwargs)
+        return wrapped
+    return inner
+
+
+def get_default_nowrap_functions() -> set:
+    """The functions whose results ``Tensor.__torch_function__`` returns as they are (not
+    turned into the subclass): the getters of ``_base``, ``grad`` and ``_grad``."""
+    T = _tensor_cls()
+    return {_getter(T, "_base"), _getter(T, "grad"), _getter(T, "_grad")}
+
+
+def _getter(cls, name):
+    prop = cls.__dict__.get(name)
+    return prop.fget if isinstance(prop, property) else prop
+
+
+def is_tensor_method_or_property(func) -> bool:
+    """Whether ``func`` is one of Tensor's methods or property getters."""
+    T = _tensor_cls()
+    for v in vars(T).values():
+        if v is func or (isinstance(v, property) and v.fget is func):
+            return True
+    return False
+
+
+@functools.cache
+def _nowrap() -> frozenset:
+    return frozenset(get_default_nowrap_functions())
+
+
+def default_torch_function(cls, func, types, args=(), kwargs=None):
+    """``Tensor.__torch_function__``: run ``func`` with subclass dispatch off and return its
+    tensors as ``cls`` (unless another overloading type is not a base of ``cls``)."""
+    if kwargs is None:
+        kwargs = {}
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    with DisableTorchFunctionSubclass():
+        ret = func(*args, **kwargs)
+        if func in _nowrap() or func in _NOWRAP_EXTRA:
+            return ret
+        return _convert(ret, cls)
+
+
+_NOWRAP_EXTRA: set = set()      # their dispatching wrappers (added as they are made)
+
+
+def _convert(ret, cls):
+    T = _tensor_cls()
+    if cls is T:
+        return ret
+    if isinstance(ret, T) and not isinstance(ret, cls):
+        return as_subclass(ret, cls)
+    if isinstance(ret, (tuple, list)):
+        items = [_convert(r, cls) for r in ret]
+        if hasattr(ret, "_fields") or type(ret).__module__ == "ember.return_types":
+            try:
+                return type(ret)(*items)
+            except TypeError:
+                return type(ret)(items)
+        return type(ret)(items)
+    return ret
+
+
+def as_subclass(tensor, cls):
+    """``Tensor.as_subclass``: an alias of ``tensor`` (same data, version counter and autograd
+    history, through ``AliasBackward0`` when it requires grad) of the class ``cls``."""
+    T = _tensor_cls()
+    if not (isinstance(cls, type) and issubclass(cls, T)):
+        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+    from ._ops.registry import OPS
+    with DisableTorchFunction():
+        out = OPS["alias"](tensor)
+    return _reclass(out, cls)
+
+
+def _reclass(t, cls):
+    try:
+        t.__class__ = cls
+        return t
+    except TypeError:       # a subclass with slots of its own: a new object of that class
+        new = object.__new__(cls)
+        for slot in _slots(_tensor_cls()):
+            if hasattr(t, slot):
+                object.__setattr__(new, slot, getattr(t, slot))
+        return new
+
+
+def _slots(cls) -> tuple:
+    return tuple(s for s in cls.__slots__ if s not in ("__dict__", "__weakref__")) + ("__dict__",)
+
+
+def make_subclass(cls, data, require_grad: bool = False, **_ignored):
+    """``Tensor._make_subclass``: a new leaf of the class ``cls`` sharing ``data``'s
+    elements and version counter, requiring grad when asked."""
+    T = _tensor_cls()
+    if not (isinstance(cls, type) and issubclass(cls, T)):
+        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+    t = T._wrap.__func__(cls, data._data)
+    t._vc = data._vc
+    if require_grad:
+        t.requires_grad_(True)
+    return t
+
+
+# ----------------------------------------------------------------------------- modes
+
+class TorchFunctionMode:
+    """A context manager whose ``__torch_function__`` sees every call of a public function
+    made inside it (while it runs, the mode is off, so its calls run as usual)."""
+
+    inner: TorchFunctionMode | None = None
+
+    def __init__(self):
+        pass
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        raise NotImplementedError
+
+    def __enter__(self):
+        activate()
+        _S.modes.append(self)
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if _S.modes and _S.modes[-1] is self:
+            _S.modes.pop()
+        elif self in _S.modes:
+            _S.modes.remove(self)
+        return False
+
+    @classmethod
+    def push(cls, *args, **kwargs):
+        """Make a mode and push it (kept for torch's older API)."""
+        import warnings
+        warnings.warn("`Mode.push()` is no longer necessary and can be replaced with just "
+                      "`with Mode()`", stacklevel=2)
+        return cls(*args, **kwargs)
+
+
+class BaseTorchFunctionMode(TorchFunctionMode):
+    """A mode that runs every function as it is."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def _get_current_function_mode():
+    return _S.modes[-1] if _S.modes else None
+
+
+def _get_current_function_mode_stack() -> list:
+    return list(_S.modes)
+
+
+def _push_mode(mode) -> None:
+    activate()
+    _S.modes.append(mode)
+
+
+def _pop_mode():
+    return _S.modes.pop()
+
+
+class _pop_mode_temporarily:
+    def __enter__(self):
+        self.mode = _S.modes.pop()
+        return self.mode
+
+    def __exit__(self, *exc):
+        _S.modes.append(self.mode)
+        return False
+
+
+class enable_reentrant_dispatch:
+    """Kept for torch's API: a block that changes nothing here."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+# ----------------------------------------------------------------------------- switching on
+
+def activate() -> None:
+    """Install the dispatching paths (once): the op runners that look at their arguments and
+    the wrappers of the Python-level public functions."""
+    if _S.active:
+        return
+    _S.active = True
+    from . import _dispatch
+    _dispatch.install()
+
+
+def _on_subclass(cls) -> None:
+    """``Tensor.__init_subclass__``: a subclass that keeps ``__torch_function__`` switches
+    dispatch on."""
+    if getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl:
+        activate()
+
+
+def _module(name: str) -> Any:
+    return sys.modules.get(name)
+
+
+_FunctionType = _types.FunctionType
