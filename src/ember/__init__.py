@@ -169,7 +169,8 @@ _LAZY_MODULES = ("_C", "__future__", "_aten", "_compile", "_cpu", "_dynamo", "_f
                  "compiler", "cpu", "cuda", "distributed", "distributions", "fft", "func",
                  "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
                  "multiprocessing", "nested", "nn", "optim", "overrides", "profiler",
-                 "quasirandom", "random", "return_types", "serialization", "signal", "sparse", "special", "testing")
+                 "quasirandom", "random", "return_types", "serialization", "signal", "sparse",
+                 "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "compile": "_compile", "finfo": "_finfo", "iinfo": "_finfo", "ops": "_aten",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",

@@ -17,12 +17,13 @@ import sys
 import types
 
 from . import overrides as O
+from ._ops import registry as R
 from ._overridable import FUNCTIONS as _NAMES
-from ._overridable import MODE_ONLY as _MODE_ONLY
 from ._overridable import METHODS as _METHOD_NAMES
+from ._overridable import MODE_ONLY as _MODE_ONLY
 from ._overridable import PROPERTIES as _PROPERTY_NAMES
 from ._overridable import PYTHON_FUNCTIONAL as _PYTHON_FUNCTIONAL
-from ._ops import registry as R
+from ._overridable import PYTHON_METHODS as _PYTHON_METHODS
 from ._tensor import Tensor
 
 _S = O._S
@@ -156,13 +157,29 @@ def foreign(op, args, out=None, inplace=False):
     return (O._handle(func, O._get_overloaded_args((*args, *extra)), a, kw, True),)
 
 
+def foreign_call(fn, args, kwargs):
+    """``(result,)`` of handing the call ``fn(*args, **kwargs)`` of a public function (its
+    error path) to the ``__torch_function__`` of a tensor-like among the arguments that is
+    not a Tensor; None when there is none."""
+    if _S.all_off:
+        return None
+    overloaded = O._get_overloaded_args((*args, *kwargs.values()))
+    if not any(not isinstance(a, Tensor) for a in overloaded):
+        return None
+    public = getattr(sys.modules["ember"], fn.__name__, None)
+    func = public if getattr(public, "__wrapped__", None) is getattr(fn, "__wrapped__", 0) \
+        else fn
+    return (O._handle(func, overloaded, args, kwargs, True),)
+
+
 # ----------------------------------------------------------------------------- Python functions
 
 def _dispatching(fn, name: str | None = None, native: bool = True, public=None,
-                 spelled=None):
+                 spelled=None, operator: bool = False):
     """``fn`` behind a check of its arguments (``name``: the wrapper's ``__name__``;
     ``public()``: the function handed to ``__torch_function__``, else the wrapper;
-    ``spelled(args, kwargs)``: the arguments as torch hands them, else as given)."""
+    ``spelled(args, kwargs)``: the arguments as torch hands them, else as given;
+    ``operator``: a binary operator, whose TypeError is Python's ``NotImplemented``)."""
     def wrapper(*args, **kwargs):
         if not _S.all_off and (_S.modes or _wants(args) or (kwargs and _wants(kwargs.values()))):
             overloaded = O._get_overloaded_args((*args, *kwargs.values()))
@@ -170,7 +187,12 @@ def _dispatching(fn, name: str | None = None, native: bool = True, public=None,
                 if spelled is not None:
                     args, kwargs = spelled(args, kwargs)
                 func = wrapper if public is None else public()
-                return O._handle(func, overloaded, args, kwargs, native)
+                if not operator:
+                    return O._handle(func, overloaded, args, kwargs, native)
+                try:
+                    return O._handle(func, overloaded, args, kwargs, native)
+                except TypeError:
+                    return NotImplemented
         return fn(*args, **kwargs)
     wrapper.__name__ = name or fn.__name__
     wrapper.__qualname__ = getattr(fn, "__qualname__", wrapper.__name__)
@@ -257,12 +279,20 @@ def _wrap_tensor() -> None:
             setattr(Tensor, k, property(get, v.fset, v.fdel, v.__doc__))
             continue
         target = _OPERATORS.get(k)
+        operator = k in _BINARY
         if target is not None:
             if not isinstance(v, types.FunctionType) or getattr(v, "_ember_dispatch", False):
                 continue
-            setattr(Tensor, k, _dispatching(v, public=_method(target)))
+            setattr(Tensor, k, _dispatching(v, public=_method(target), operator=operator))
         elif _wrappable(v):
-            setattr(Tensor, k, _dispatching(v))
+            spelled = _functional_spelling(v) if k in _PYTHON_METHODS else None
+            setattr(Tensor, k, _dispatching(v, operator=operator, spelled=spelled))
+
+
+_BINARY = frozenset(f"__{p}{n}__" for n in (
+    "add", "sub", "mul", "truediv", "div", "floordiv", "mod", "pow", "matmul", "and", "or",
+    "xor", "lshift", "rshift") for p in ("", "r", "i")) | frozenset(
+    ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"))
 
 
 def _method(name):

@@ -408,3 +408,10 @@ def method_options(options) -> tuple:
             parts = parts[:-1]
         out.append("(" + ", ".join(parts) + ")")
     return tuple(out)
+
+SUBCLASS_DEEPCOPY = (
+    "The default implementation of __deepcopy__() for non-wrapper subclasses only works for "
+    "subclass types that implement new_empty() and for which that function returns another "
+    "instance of the same subclass. You should either properly implement new_empty() for your "
+    "subclass or override __deepcopy__() if it is intended behavior for new_empty() to return "
+    "an instance of a different type.")

@@ -191,27 +191,27 @@ class Tensor:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl:
-            from .overrides import activate
-            activate()      # (a subclass that dispatches: see ember.overrides)
+            from .overrides import _activate
+            _activate()      # (a subclass that dispatches: see ember.overrides)
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         """Run ``func`` with subclass dispatch off and return its tensors as ``cls``: the
         default of the ``__torch_function__`` protocol (:mod:`ember.overrides`)."""
-        from .overrides import default_torch_function
-        return default_torch_function(cls, func, types, args, kwargs)
+        from .overrides import _default_torch_function
+        return _default_torch_function(cls, func, types, args, kwargs)
 
     def as_subclass(self, cls):
         """An alias of this tensor (same data, attached to the same graph) of the Tensor
         subclass ``cls``."""
-        from .overrides import as_subclass
-        return as_subclass(self, cls)
+        from .overrides import _as_subclass
+        return _as_subclass(self, cls)
 
     @staticmethod
     def _make_subclass(cls, data, require_grad=False, **kwargs):
         """A new leaf of the Tensor subclass ``cls`` sharing ``data``'s elements."""
-        from .overrides import make_subclass
-        return make_subclass(cls, data, require_grad, **kwargs)
+        from .overrides import _make_subclass
+        return _make_subclass(cls, data, require_grad, **kwargs)
 
     @classmethod
     def _wrap(cls, data: np.ndarray) -> Tensor:
@@ -591,7 +591,9 @@ class Tensor:
         return self._data.shape[0]
 
     def __iter__(self):
-        if self._data.ndim == 0:
+        # (torch's reads dim() through its public method: a subclass's __torch_function__
+        # sees that call, though not one for __iter__ itself)
+        if (self._data.ndim if self.__class__ is Tensor else self.dim()) == 0:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
@@ -629,6 +631,10 @@ class Tensor:
         if id(self) in memo:
             return memo[id(self)]
         cls = type(self)
+        if cls is not Tensor and cls is not _StaleView and \
+                getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl \
+                and type(self.new_empty([])) is not cls:
+            raise RuntimeError(_errors.SUBCLASS_DEEPCOPY)
         new = cls.__new__(cls, self._data.copy()) if cls is not Tensor and cls is not _StaleView \
             else Tensor._wrap(self._data.copy())
         new._requires_grad = self._requires_grad

@@ -49,7 +49,7 @@ class _State:
 _S = _State()
 
 
-class DisableTorchFunctionSubclass:
+class _DisableTorchFunctionSubclass:
     """A block in which Tensor subclasses' ``__torch_function__`` is not called (modes and
     tensor-likes that are not Tensors still are)."""
 
@@ -64,7 +64,7 @@ class DisableTorchFunctionSubclass:
         return False
 
 
-class DisableTorchFunction:
+class _DisableTorchFunction:
     """A block in which no ``__torch_function__`` is called, modes' included."""
 
     __slots__ = ()
@@ -170,6 +170,13 @@ def is_tensor_like(inp) -> bool:
 
 def _public_name(func) -> str:
     """torch's dotted name of a public function, for its messages."""
+    name = getattr(func, "__name__", None)
+    for space, prefix in (("ember", "torch"), ("ember.nn.functional", "torch.nn.functional")):
+        ns = sys.modules.get(space)
+        if name and ns is not None and vars(ns).get(name) is func:
+            return f"{prefix}.{name}"
+    if name and getattr(_tensor_cls(), name, None) is func:
+        return f"torch.Tensor.{name}"
     module = getattr(func, "__module__", None) or ""
     name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
     if module == "ember" or module.startswith("ember."):
@@ -256,14 +263,14 @@ def _nowrap() -> frozenset:
     return frozenset(get_default_nowrap_functions())
 
 
-def default_torch_function(cls, func, types, args=(), kwargs=None):
+def _default_torch_function(cls, func, types, args=(), kwargs=None):
     """``Tensor.__torch_function__``: run ``func`` with subclass dispatch off and return its
     tensors as ``cls`` (unless another overloading type is not a base of ``cls``)."""
     if kwargs is None:
         kwargs = {}
     if not all(issubclass(cls, t) for t in types):
         return NotImplemented
-    with DisableTorchFunctionSubclass():
+    with _DisableTorchFunctionSubclass():
         ret = func(*args, **kwargs)
         if func in _nowrap() or func in _NOWRAP_EXTRA:
             return ret
@@ -278,7 +285,7 @@ def _convert(ret, cls):
     if cls is T:
         return ret
     if isinstance(ret, T) and not isinstance(ret, cls):
-        return as_subclass(ret, cls)
+        return _as_subclass(ret, cls)
     if isinstance(ret, (tuple, list)):
         items = [_convert(r, cls) for r in ret]
         if hasattr(ret, "_fields") or type(ret).__module__ == "ember.return_types":
@@ -290,14 +297,14 @@ def _convert(ret, cls):
     return ret
 
 
-def as_subclass(tensor, cls):
+def _as_subclass(tensor, cls):
     """``Tensor.as_subclass``: an alias of ``tensor`` (same data, version counter and autograd
     history, through ``AliasBackward0`` when it requires grad) of the class ``cls``."""
     T = _tensor_cls()
     if not (isinstance(cls, type) and issubclass(cls, T)):
         raise TypeError(f"cls must be a type (got {type(cls).__name__})")
     from ._ops.registry import OPS
-    with DisableTorchFunction():
+    with _DisableTorchFunction():
         out = OPS["alias"](tensor)
     return _reclass(out, cls)
 
@@ -318,7 +325,7 @@ def _slots(cls) -> tuple:
     return tuple(s for s in cls.__slots__ if s not in ("__dict__", "__weakref__")) + ("__dict__",)
 
 
-def make_subclass(cls, data, require_grad: bool = False, **_ignored):
+def _make_subclass(cls, data, require_grad: bool = False, **_ignored):
     """``Tensor._make_subclass``: a new leaf of the class ``cls`` sharing ``data``'s
     elements and version counter, requiring grad when asked."""
     T = _tensor_cls()
@@ -346,7 +353,7 @@ class TorchFunctionMode:
         raise NotImplementedError
 
     def __enter__(self):
-        activate()
+        _activate()
         _S.modes.append(self)
         return self
 
@@ -382,7 +389,7 @@ def _get_current_function_mode_stack() -> list:
 
 
 def _push_mode(mode) -> None:
-    activate()
+    _activate()
     _S.modes.append(mode)
 
 
@@ -412,7 +419,7 @@ class enable_reentrant_dispatch:
 
 # ----------------------------------------------------------------------------- switching on
 
-def activate() -> None:
+def _activate() -> None:
     """Install the dispatching paths (once): the op runners that look at their arguments and
     the wrappers of the Python-level public functions."""
     if _S.active:
@@ -426,7 +433,7 @@ def _on_subclass(cls) -> None:
     """``Tensor.__init_subclass__``: a subclass that keeps ``__torch_function__`` switches
     dispatch on."""
     if getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl:
-        activate()
+        _activate()
 
 
 def _module(name: str) -> Any:
@@ -434,3 +441,6 @@ def _module(name: str) -> Any:
 
 
 _FunctionType = _types.FunctionType
+
+
+del annotations  # keep dir() to torch's names

@@ -52,7 +52,15 @@ def with_numpy_names(fn):
                         raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
                                         f"'{alias}'")
                     kwargs[target] = kwargs.pop(alias)
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except Exception:
+            # (a tensor-like that is not a Tensor: handed to its __torch_function__)
+            from .._dispatch import foreign_call
+            done = foreign_call(wrapper, args, kwargs)
+            if done is None:
+                raise
+            return done[0]
 
     _WRAPPED[id(fn)] = (fn, wrapper)
     _WRAPPERS.add(id(wrapper))
