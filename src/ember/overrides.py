@@ -28,8 +28,9 @@ from typing import Any
 from ._tensor import _disabled_torch_function_impl
 
 __all__ = ["TorchFunctionMode", "enable_reentrant_dispatch", "get_default_nowrap_functions",
-           "handle_torch_function", "has_torch_function", "has_torch_function_unary",
-           "has_torch_function_variadic", "is_tensor_like", "is_tensor_method_or_property",
+           "get_ignored_functions", "get_overridable_functions", "handle_torch_function",
+           "has_torch_function", "has_torch_function_unary", "has_torch_function_variadic",
+           "is_tensor_like", "is_tensor_method_or_property", "resolve_name",
            "wrap_torch_function"]
 
 
@@ -247,6 +248,41 @@ def get_default_nowrap_functions() -> set:
 def _getter(cls, name):
     prop = cls.__dict__.get(name)
     return prop.fget if isinstance(prop, property) else prop
+
+
+def get_overridable_functions() -> dict:
+    """The functions that hand their calls to ``__torch_function__``, by namespace (a
+    module, or ``Tensor`` for its methods and property getters)."""
+    from . import _overridable
+    T = _tensor_cls()
+    out: dict = {}
+    for module, names in _overridable.FUNCTIONS.items():
+        ns = sys.modules.get(module) or __import__(module, fromlist=["_"])
+        out[ns] = [f for f in (getattr(ns, n, None) for n in names) if callable(f)]
+    methods = []
+    for n in (*_overridable.METHODS, *_overridable.PROPERTIES):
+        v = getattr(T, n, None) if n not in vars(T) else vars(T)[n]
+        if isinstance(v, property):
+            v = v.fget
+        if callable(v):
+            methods.append(v)
+    out[T] = methods
+    return out
+
+
+def get_ignored_functions() -> set:
+    """The public functions that take no part in ``__torch_function__`` (those without
+    tensor arguments, the factories, which only a mode sees, among them)."""
+    import ember
+    overridable = {id(f) for fs in get_overridable_functions().values() for f in fs}
+    return {v for k, v in vars(ember).items() if not k.startswith("_") and callable(v)
+            and not isinstance(v, type) and id(v) not in overridable}
+
+
+def resolve_name(f) -> str | None:
+    """torch's dotted name of the public function ``f`` (``"torch.add"``), or None."""
+    name = _public_name(f)
+    return name if name.startswith("torch.") else None
 
 
 def is_tensor_method_or_property(func) -> bool:
