@@ -307,6 +307,8 @@ def format_tensor(
         suffixes.append("requires_grad=True")
     out = _add_suffixes(prefix + body, suffixes, PRINT_OPTS.linewidth, indent=len(prefix))
     if is_parameter:
+        if prefix != "tensor(":     # (a subclass of Parameter)
+            out = f"Parameter({out})"
         return "Parameter containing:\n" + out
     return out
 
