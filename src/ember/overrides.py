@@ -25,6 +25,7 @@ import sys
 import types as _types
 from typing import Any
 
+from ._tensor import Tensor as _TensorCls  # (a private name: dir() stays torch's)
 from ._tensor import _disabled_torch_function_impl
 
 __all__ = ["TorchFunctionMode", "enable_reentrant_dispatch", "get_default_nowrap_functions",
@@ -89,36 +90,26 @@ def _is_torch_function_mode_enabled() -> bool:
 
 # ----------------------------------------------------------------------------- the arguments
 
-def _tensor_cls():
-    from ._tensor import Tensor
-    return Tensor
-
-
 _PLAIN_TYPES = (int, float, bool, complex, str, type(None))
 
 
 def _overrides(obj) -> bool:
     """Whether ``obj``'s type takes part in dispatch now."""
     cls = obj.__class__
-    if cls in _PLAIN_TYPES or cls is _Tensor[0]:
+    if cls in _PLAIN_TYPES or cls is _TensorCls:
         return False
     tf = getattr(cls, "__torch_function__", None)
     if tf is None or tf is _disabled_torch_function_impl:
         return False
-    if _S.subclass_off and isinstance(obj, _Tensor[0]):
+    if _S.subclass_off and isinstance(obj, _TensorCls):
         return False
     return True
-
-
-_Tensor: list = [None]          # ember.Tensor, filled on first use
 
 
 def _get_overloaded_args(relevant_args, get_type_fn=None) -> list:
     """The arguments whose types define ``__torch_function__``, one per type, in the order
     torch calls them: a subclass before its base class, otherwise left to right (lists and
     tuples searched one level deep)."""
-    if _Tensor[0] is None:
-        _Tensor[0] = _tensor_cls()
     if _S.all_off:
         return []
     seen: list = []
@@ -164,7 +155,7 @@ def has_torch_function_variadic(*args) -> bool:
 
 def is_tensor_like(inp) -> bool:
     """Whether ``inp`` is a Tensor or has a ``__torch_function__`` (torch's "tensor-like")."""
-    return isinstance(inp, _tensor_cls()) or hasattr(type(inp), "__torch_function__")
+    return isinstance(inp, _TensorCls) or hasattr(type(inp), "__torch_function__")
 
 
 # ----------------------------------------------------------------------------- dispatching
@@ -176,7 +167,7 @@ def _public_name(func) -> str:
         ns = sys.modules.get(space)
         if name and ns is not None and vars(ns).get(name) is func:
             return f"{prefix}.{name}"
-    if name and getattr(_tensor_cls(), name, None) is func:
+    if name and getattr(_TensorCls, name, None) is func:
         return f"torch.Tensor.{name}"
     module = getattr(func, "__module__", None) or ""
     name = getattr(func, "__qualname__", None) or getattr(func, "__name__", repr(func))
@@ -221,7 +212,7 @@ def _handle(func, overloaded, args, kwargs, native):
 
 
 def _is_tensor(obj) -> bool:
-    return isinstance(obj, _tensor_cls())
+    return isinstance(obj, _TensorCls)
 
 
 def wrap_torch_function(dispatcher):
@@ -241,7 +232,7 @@ def wrap_torch_function(dispatcher):
 def get_default_nowrap_functions() -> set:
     """The functions whose results ``Tensor.__torch_function__`` returns as they are (not
     turned into the subclass): the getters of ``_base``, ``grad`` and ``_grad``."""
-    T = _tensor_cls()
+    T = _TensorCls
     return {_getter(T, "_base"), _getter(T, "grad"), _getter(T, "_grad")}
 
 
@@ -254,7 +245,7 @@ def get_overridable_functions() -> dict:
     """The functions that hand their calls to ``__torch_function__``, by namespace (a
     module, or ``Tensor`` for its methods and property getters)."""
     from . import _overridable
-    T = _tensor_cls()
+    T = _TensorCls
     out: dict = {}
     for module, names in _overridable.FUNCTIONS.items():
         ns = sys.modules.get(module) or __import__(module, fromlist=["_"])
@@ -287,7 +278,7 @@ def resolve_name(f) -> str | None:
 
 def is_tensor_method_or_property(func) -> bool:
     """Whether ``func`` is one of Tensor's methods or property getters."""
-    T = _tensor_cls()
+    T = _TensorCls
     for v in vars(T).values():
         if v is func or (isinstance(v, property) and v.fget is func):
             return True
@@ -317,7 +308,7 @@ _NOWRAP_EXTRA: set = set()      # their dispatching wrappers (added as they are 
 
 
 def _convert(ret, cls):
-    T = _tensor_cls()
+    T = _TensorCls
     if cls is T:
         return ret
     if isinstance(ret, T) and not isinstance(ret, cls):
@@ -336,7 +327,7 @@ def _convert(ret, cls):
 def _as_subclass(tensor, cls):
     """``Tensor.as_subclass``: an alias of ``tensor`` (same data, version counter and autograd
     history, through ``AliasBackward0`` when it requires grad) of the class ``cls``."""
-    T = _tensor_cls()
+    T = _TensorCls
     if not (isinstance(cls, type) and issubclass(cls, T)):
         raise TypeError(f"cls must be a type (got {type(cls).__name__})")
     from ._ops.registry import OPS
@@ -351,7 +342,7 @@ def _reclass(t, cls):
         return t
     except TypeError:       # a subclass with slots of its own: a new object of that class
         new = object.__new__(cls)
-        for slot in _slots(_tensor_cls()):
+        for slot in _slots(_TensorCls):
             if hasattr(t, slot):
                 object.__setattr__(new, slot, getattr(t, slot))
         return new
@@ -364,7 +355,7 @@ def _slots(cls) -> tuple:
 def _make_subclass(cls, data, require_grad: bool = False, **_ignored):
     """``Tensor._make_subclass``: a new leaf of the class ``cls`` sharing ``data``'s
     elements and version counter, requiring grad when asked."""
-    T = _tensor_cls()
+    T = _TensorCls
     if not (isinstance(cls, type) and issubclass(cls, T)):
         raise TypeError(f"cls must be a type (got {type(cls).__name__})")
     t = T._wrap.__func__(cls, data._data)
