@@ -64,16 +64,19 @@ def _wants(values) -> bool:
 _PUBLIC: dict = {}      # (op name, in-place) -> the public function, or None
 
 
-def _public(op, inplace: bool):
-    """The public function torch would hand to ``__torch_function__`` for the op, or None
-    (an internal op, or one torch does not dispatch)."""
-    key = (op.name, inplace)
+def _public(op, inplace: bool, method: bool = False):
+    """The public function torch would hand to ``__torch_function__`` for the op called as a
+    function, an in-place method or a method, or None (an internal op, or one torch does not
+    dispatch)."""
+    key = (op.name, inplace, method)
     fn = _PUBLIC.get(key, False)
     if fn is False:
         fn = None
         if inplace:
             if op.name + "_" in _METHODS:
                 fn = Tensor.__dict__.get(op.name + "_")
+        elif method and op.name in _METHODS:
+            fn = Tensor.__dict__.get(op.name)
         elif op.name in R.FUNCTIONS:
             if op.name in _FUNCTIONS["ember"]:
                 fn = getattr(sys.modules["ember"], op.name, None) or R.FUNCTIONS[op.name]
@@ -115,15 +118,15 @@ def call_args(op, args, out=None):
 
 
 def _make_run(inner):
-    def run(op, args, out=None):
+    def run(op, args, out=None, method=False):
         if not _S.all_off and (_S.modes or _wants(args) or (out is not None and _wants((out,)))):
-            func = _public(op, False)
+            func = _public(op, False, method)
             if func is not None:
                 overloaded = O._get_overloaded_args(args if out is None else (*args, out))
                 if overloaded or _S.modes:
                     a, kw = call_args(op, args, out)
                     return O._handle(func, overloaded, a, kw, True)
-        return inner(op, args, out)
+        return inner(op, args, out, method)
     return run
 
 

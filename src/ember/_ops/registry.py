@@ -840,8 +840,9 @@ def autocast_inputs(op, *tensors):
     return tensors
 
 
-def run(op, args, out=None):
-    """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed."""
+def run(op, args, out=None, method=False):
+    """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed
+    (``method``: called as a Tensor method, which only ``__torch_function__`` tells apart)."""
     if op.autocast is not None and _amp.enabled:
         from ..amp.autocast_mode import _cast_args
         args = _cast_args(op.autocast, args)
@@ -1544,8 +1545,10 @@ def _realize(fn):
     code = _CODES.get(key)
     if code is None:
         heads, _, inplace, out, _ = key
+        # (a method tells the runner so: __torch_function__ hands over Tensor.<name>)
         runner = "_run_inplace(_op, ({},))" if inplace else (
-            "_run(_op, ({},), out)" if out else "_run(_op, ({},))")
+            "_run(_op, ({},), out)" if out else
+            "_run(_op, ({},), None, True)" if heads[0] == "self" else "_run(_op, ({},))")
         fast = "" if inplace else _fast_source(d, list(call), "out is None and " if out else "")
         src = (f"def _f({', '.join(heads)}):\n{fast}"
                f"    return {runner.format(', '.join(call))}\n")

@@ -117,11 +117,11 @@ class _Recording:
     """The recording runners (in a class: ``registry.route`` rebinds module globals)."""
 
     @staticmethod
-    def run(op, args, out=None):
+    def run(op, args, out=None, method=False):
         rec = _current
         ev = rec.begin(_aten_name(op), args)
         try:
-            return _PLAIN[0](op, args, out)
+            return _PLAIN[0](op, args, out, method)
         finally:
             rec.end(ev)
 
