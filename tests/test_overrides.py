@@ -93,3 +93,28 @@ def test_tensor_like_without_switch():
             "print(json.dumps([ember.add(S(), 1, alpha=2), ember.mean(S()), _S.active]))")
     assert json.loads(_run([], code).splitlines()[-1]) == [["add", 2, ["alpha"]],
                                                            ["mean", 1, []], False]
+
+
+def test_embers_own_subclasses_keep_dispatch_off():
+    """Every Tensor subclass Ember defines (loaded with every lazy module) turns
+    ``__torch_function__`` off, so none switches dispatch on as it is defined."""
+    code = ("import json, ember\n"
+            "for name in dir(ember):\n"
+            "    getattr(ember, name, None)\n"
+            "import importlib\n"
+            "for m in ('ember.nn', 'ember.ao.quantization', 'ember.export'):\n"
+            "    try:\n"
+            "        importlib.import_module(m)\n"
+            "    except ImportError:\n"
+            "        pass\n"
+            "from ember._tensor import _disabled_torch_function_impl as off\n"
+            "def subs(c):\n"
+            "    for s in c.__subclasses__():\n"
+            "        yield s\n"
+            "        yield from subs(s)\n"
+            "bad = sorted(f'{s.__module__}.{s.__qualname__}' for s in subs(ember.Tensor)\n"
+            "             if s.__module__.startswith('ember')\n"
+            "             and s.__torch_function__ is not off)\n"
+            "from ember.overrides import _S\n"
+            "print(json.dumps([bad, _S.active]))")
+    assert json.loads(_run([], code).splitlines()[-1]) == [[], False]
