@@ -13,17 +13,16 @@ Nothing of this costs a plain program anything. Dispatch is switched on by the f
 subclass that keeps ``__torch_function__`` (``nn.Parameter`` and Ember's own subclasses turn
 it off), or the first mode entered: from then on the op runners look at their arguments, and
 the Python-level public functions (``ember.nn.functional``, ``Tensor``'s methods and
-properties, the hand-written ``ember.*`` functions) are replaced by dispatching wrappers. A
-tensor-like that is not a Tensor reaches its ``__torch_function__`` through the error an op
-raises on it, so it needs no switch.
+properties, the hand-written ``ember.*`` functions) are replaced by dispatching wrappers
+(names from torch's lists: ``tools/overridable_names.py``). A tensor-like that is not a
+Tensor needs no switch where an op, or a function taking ``dim``, raises on it: its error path
+hands the call over; the other Python-level functions see it once dispatch is on.
 """
 
 from __future__ import annotations
 
 import functools
 import sys
-import types as _types
-from typing import Any
 
 from ._tensor import Tensor as _TensorCls  # (a private name: dir() stays torch's)
 from ._tensor import _disabled_torch_function_impl
@@ -455,19 +454,6 @@ def _activate() -> None:
     from . import _dispatch
     _dispatch.install()
 
-
-def _on_subclass(cls) -> None:
-    """``Tensor.__init_subclass__``: a subclass that keeps ``__torch_function__`` switches
-    dispatch on."""
-    if getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl:
-        _activate()
-
-
-def _module(name: str) -> Any:
-    return sys.modules.get(name)
-
-
-_FunctionType = _types.FunctionType
 
 
 del annotations  # keep dir() to torch's names
