@@ -476,3 +476,42 @@ def test_raw_layer_formulas_through_the_environment(case, monkeypatch):
     direct = _layer_grads(fn, "float32")
     monkeypatch.setattr(R, "_apply_raw_direct", lambda node, op, g: None)
     assert direct == _layer_grads(fn, "float32")
+
+
+_ACTIVATIONS = {
+    "celu": lambda F, x: F.celu(x, alpha=0.7), "elu": lambda F, x: F.elu(x, 1.3),
+    "selu": lambda F, x: F.selu(x), "gelu": lambda F, x: F.gelu(x),
+    "gelu_tanh": lambda F, x: F.gelu(x, approximate="tanh"),
+    "hardswish": lambda F, x: F.hardswish(x), "logsigmoid": lambda F, x: F.logsigmoid(x),
+    "mish": lambda F, x: F.mish(x), "silu": lambda F, x: F.silu(x),
+    "softplus": lambda F, x: F.softplus(x, beta=2, threshold=5), "relu": lambda F, x: F.relu(x),
+    "sigmoid": lambda F, x: x.sigmoid(), "tanh": lambda F, x: x.tanh(),
+    "softmax": lambda F, x: F.softmax(x, 1), "log_softmax": lambda F, x: F.log_softmax(x, 0),
+    "linear": lambda F, x: F.linear(x, x[:3] * 0.5, x[0, :3]),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("name", sorted(_ACTIVATIONS))
+def test_general_backward_without_graph_is_the_raw_path(name, dtype):
+    """The formulas the general path runs when no graph is built (a profiler recording,
+    ``__torch_function__`` dispatch on) give the raw kernels' bits: the activations' backward
+    is torch's kernel as an op of its own (``EluBackwardBackward0`` …), and silu and mish take
+    their kernels where torch's formula does (grad mode off)."""
+    import ember.nn.functional as F
+    grads = []
+    plain, plain_inplace = R.run, R.run_inplace
+    for general in (False, True):
+        if general:
+            R.route(lambda op, args, out=None, method=False: plain(op, args, out, method),
+                    plain_inplace)
+        try:
+            x = ember.tensor(np.random.default_rng(0).standard_normal((6, 7)).astype(dtype)
+                             * 3, requires_grad=True)
+            out = _ACTIVATIONS[name](F, x)
+            cot = ember.tensor(np.random.default_rng(2).standard_normal(out.shape).astype(dtype))
+            (g,) = ember.autograd.grad(out, x, cot)
+            grads.append(_bits(g))
+        finally:
+            R.route(plain, plain_inplace)
+    assert grads[0] == grads[1]

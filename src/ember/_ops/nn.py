@@ -23,7 +23,8 @@ from .. import _dtype as D
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import Tensor
-from . import _activation_math, _exact, _gemm, _libm, _onednn_conv
+from ..autograd import grad_mode as _grad_mode
+from . import _activation_math, _exact, _gemm, _libm
 from . import _softmax as _softmax_kernel
 from .registry import NONE, _write_out, check_out_dtype, checked_numbers, expose, op
 from .util import norm_dim
@@ -35,6 +36,7 @@ _sleef = _lazy.defer(globals(), "_sleef", "ember._ops._sleef")
 _sleef_d = _lazy.defer(globals(), "_sleef_d", "ember._ops._sleef_d")
 _sleef_ext = _lazy.defer(globals(), "_sleef_ext", "ember._ops._sleef_ext")
 _lm = _lazy.defer(globals(), "_lm", "ember._ops._loss_math")
+_onednn_conv = _lazy.defer(globals(), "_onednn_conv", "ember._ops._onednn_conv")
 _unary = _lazy.defer(globals(), "_unary", "ember._ops.unary")
 del _lazy
 
@@ -644,6 +646,28 @@ def _bce_with_logits(self, target, weight, pos_weight, reduction):
 
 # ============================================================================ activations
 
+def _backward_kernel(kernel, grad, x, *args):
+    """An activation's backward kernel on the arrays ``grad``, ``x``: float16 computed in
+    float32 and rounded once (as torch's reduced-type loops), a layout the kernel declines
+    (it runs torch's vector/scalar split only on one dense layout) on contiguous copies."""
+    half = x.dtype == np.float16 and kernel is not _activation_math.elu_backward
+    if half:
+        grad, x = grad.astype(np.float32), x.astype(np.float32)
+    elif grad.dtype != x.dtype:
+        grad = grad.astype(x.dtype)
+    out = kernel(grad, x, *args)
+    if out is None:
+        grad, x = np.broadcast_arrays(grad, x)
+        out = kernel(np.ascontiguousarray(grad), np.ascontiguousarray(x), *args)
+    return out.astype(np.float16) if half else out
+
+
+def _without_graph(fn, grad, self, *args):
+    """A backward formula's value through ``fn`` (an op taking ``grad, self, *args``) when
+    grad mode is off, as torch's kernel computes it; None when a graph is being built."""
+    return None if _grad_mode._state.enabled else fn(grad, self, *args)
+
+
 @op("LeakyReluBackward0", name="leaky_relu", method=False, function=False,
     self=lambda grad, self, negative_slope: _where(self > 0, grad, grad * negative_slope))
 def leaky_relu(self, negative_slope=0.01):
@@ -651,11 +675,22 @@ def leaky_relu(self, negative_slope=0.01):
     return xp.where(self > 0, self, self * self.dtype.type(negative_slope))
 
 
+@op("EluBackwardBackward0", name="elu_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "self"),
+    grad_output=lambda grad, grad_output, self, alpha, scale, input_scale:
+    elu_backward(grad, self, alpha, scale, input_scale),
+    self=lambda grad, grad_output, self, alpha, scale, input_scale:
+    elu_backward(mul_scalar(grad * grad_output, input_scale), self, alpha, scale, input_scale)
+    * (self < 0).type_as(grad))
+def elu_backward(grad_output, self, alpha, scale, input_scale):
+    """``elu_backward`` on the input (``is_result=False``): elu's gradient as its own node,
+    whose second derivative is torch's ``elu_double_backward``."""
+    return _backward_kernel(_activation_math.elu_backward, grad_output, self, alpha, scale,
+                            input_scale)
+
+
 def _elu_grad(grad, self, alpha, scale, input_scale):
-    # torch's elu_double_backward differentiates the exponential only where self < 0
-    x = _where(self < 0, self, self.detach())
-    neg = grad * (input_scale * alpha * scale) * (x * input_scale).exp()
-    return _where(self > 0, grad * scale, neg)
+    return elu_backward(grad, self, alpha, scale, input_scale)
 
 
 def _elu_np(x, alpha, scale, input_scale):
@@ -681,7 +716,7 @@ def _f32_of(value) -> float:
 
 
 @op("CeluBackward0", name="celu", method=False,
-    self=lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1.0, 1.0 / _f32_of(alpha)),
+    self=lambda grad, self, alpha: elu_backward(grad, self, alpha, 1.0, 1.0 / _f32_of(alpha)),
     raw={"self": lambda grad, self, alpha:
          _activation_math.elu_backward(grad, self, alpha, 1.0, 1.0 / _f32_of(alpha))})
 def celu(self, alpha=1.0):
@@ -704,15 +739,44 @@ def selu(input: Tensor) -> Tensor:
 _SQRT_2_PI = math.sqrt(2 / math.pi)
 
 
-def _gelu_grad(grad, self, approximate):
+_GELU_BETA_D = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5     # M_SQRT2 * M_2_SQRTPI / 2
+_GELU_PDF_D = (2 / math.sqrt(math.pi)) * math.sqrt(0.5) * 0.5    # M_2_SQRTPI * M_SQRT1_2 / 2
+
+
+def _gelu_double_backward(ggI, gO, input, approximate):
+    """ATen's ``gelu_double_backward``: gelu's second derivative times ``ggI * gO``."""
     if approximate == "tanh":
-        inner = _SQRT_2_PI * (self + 0.044715 * self * self * self)
-        t = inner.tanh()
-        dinner = _SQRT_2_PI * (1 + 3 * 0.044715 * self * self)
-        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * dinner)
-    cdf = 0.5 * (1 + _unary.erf(self * (1 / math.sqrt(2))))
-    pdf = (-0.5 * self * self).exp() * (1 / math.sqrt(2 * math.pi))
-    return grad * (cdf + self * pdf)
+        kappa = 0.044715
+        inner = _GELU_BETA_D * (input + kappa * input.pow(3))
+        tanh_inner = inner.tanh()
+        sech_inner = 1 / inner.cosh()
+        f = 0.5 * input
+        g = 1 - tanh_inner * tanh_inner
+        h = _GELU_BETA_D * (1 + 3 * kappa * input * input)
+        f_prime_gh = 0.5 * g * h
+        g_prime = (2 * sech_inner) * (-sech_inner * tanh_inner) * h
+        g_prime_fh = f * h * g_prime
+        h_prime = 6 * kappa * input * _GELU_BETA_D
+        h_prime_fg = f * g * h_prime
+        return ggI * gO * (f_prime_gh + f_prime_gh + g_prime_fh + h_prime_fg)
+    input_sq = input * input
+    pdf = _GELU_PDF_D * (-0.5 * input_sq).exp()
+    return ggI * gO * (2 * pdf - input_sq * pdf)
+
+
+@op("GeluBackwardBackward0", name="gelu_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "self"),
+    grad_output=lambda grad, grad_output, self, approximate:
+    gelu_backward(grad, self, approximate),
+    self=lambda grad, grad_output, self, approximate:
+    _gelu_double_backward(grad, grad_output, self, approximate))
+def gelu_backward(grad_output, self, approximate="none"):
+    """``gelu_backward``: gelu's gradient as its own node (torch's kernel)."""
+    return _backward_kernel(_activation_math.gelu_backward, grad_output, self, approximate)
+
+
+def _gelu_grad(grad, self, approximate):
+    return gelu_backward(grad, self, approximate)
 
 
 @op("GeluBackward0", name="gelu", method=False, function=False, self=_gelu_grad,
@@ -771,8 +835,19 @@ def _gelu_erf64(x):
 
 
 def _silu_grad(grad, self):
+    # torch: GradMode::is_enabled() ? infinitely_differentiable_silu_backward : silu_backward
+    out = _without_graph(silu_backward, grad, self)
+    if out is not None:
+        return out
     s = self.sigmoid()
     return grad * s * (1 + self * (1 - s))
+
+
+@op(None, name="silu_backward", method=False, function=False, promote=NONE,
+    tensors=("grad_output", "self"))
+def silu_backward(grad_output, self):
+    """``silu_backward``'s kernel (run without a graph: torch differentiates the composite)."""
+    return _backward_kernel(lambda g, x: _silu_grad_raw(g, x), grad_output, self)
 
 
 def _silu_grad_raw(grad, self):
@@ -831,9 +906,20 @@ def _softplus_np(x, beta, threshold):
 
 
 def _mish_grad(grad, self):
-    sp = softplus(self)
-    t = sp.tanh()
-    return grad * (t + self * self.sigmoid() * (1 - t * t))
+    # torch: GradMode::is_enabled() ? infinitely_differentiable_mish_backward : mish_backward
+    out = _without_graph(mish_backward, grad, self)
+    if out is not None:
+        return out
+    sigmoid = self.sigmoid()
+    tanh_softplus = softplus(self).tanh()
+    return grad * (tanh_softplus + self * sigmoid * (1 - tanh_softplus * tanh_softplus))
+
+
+@op(None, name="mish_backward", method=False, function=False, promote=NONE,
+    tensors=("grad_output", "self"))
+def mish_backward(grad_output, self):
+    """``mish_backward``'s kernel (run without a graph: torch differentiates the composite)."""
+    return _backward_kernel(_activation_math.mish_backward, grad_output, self)
 
 
 @op("MishBackward0", name="mish", method=False, function=False, self=_mish_grad,
@@ -846,9 +932,27 @@ def mish(self):
     return self * xp.tanh(_softplus_np(self, 1.0, 20.0))
 
 
+def _softplus_double_backward(grad, input, beta, threshold):
+    """ATen's ``softplus_double_backward``."""
+    from .unary import sigmoid_backward
+    x = mul_scalar(input, beta)
+    return mul_scalar(sigmoid_backward(grad, x.sigmoid()) * (x < threshold).type_as(grad), beta)
+
+
+@op("SoftplusBackwardBackward0", name="softplus_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "self"),
+    grad_output=lambda grad, grad_output, self, beta, threshold:
+    softplus_backward(grad, self, beta, threshold),
+    self=lambda grad, grad_output, self, beta, threshold:
+    _softplus_double_backward(grad * grad_output, self, beta, threshold))
+def softplus_backward(grad_output, self, beta=1.0, threshold=20.0):
+    """``softplus_backward``: softplus's gradient as its own node (torch's kernel)."""
+    return _backward_kernel(_activation_math.softplus_backward, grad_output, self, beta,
+                            threshold)
+
+
 @op("SoftplusBackward0", name="softplus", method=False, function=False,
-    self=lambda grad, self, beta, threshold:
-    _where(self * beta > threshold, grad, grad * _softplus_slope(self, beta, threshold)),
+    self=lambda grad, self, beta, threshold: softplus_backward(grad, self, beta, threshold),
     raw={"self": _activation_math.softplus_backward})
 def softplus(self, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta * x)) / beta``, linear above ``threshold``."""
@@ -932,15 +1036,34 @@ def hardswish(self):
     return (self * xp.clip(self + 3, 0, 6) / 6).astype(self.dtype)
 
 
-def _log_sigmoid_grad(grad, self):
-    z = (-self.abs()).exp()
-    q = z / (1 + z)
-    return _where(self < 0, 1 - q, q) * grad
+def _log_sigmoid_double_backward(grad, self):
+    """ATen's ``log_sigmoid_double_backward``: ``grad * (z - 1) * z``, ``z = sigmoid(x)``."""
+    z = self.sigmoid()
+    return grad * (z - 1) * z
+
+
+@op("LogSigmoidBackwardBackward0", name="log_sigmoid_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "self"),
+    grad_output=lambda grad, grad_output, self: log_sigmoid_backward(grad, self),
+    self=lambda grad, grad_output, self: _log_sigmoid_double_backward(grad * grad_output, self))
+def log_sigmoid_backward(grad_output, self):
+    """``log_sigmoid_backward(grad_output, self)``: log_sigmoid's gradient (Sleef's exp, as
+    the forward kernel's buffer) as its own node, torch's ``LogSigmoidBackwardBackward0``."""
+    if self.dtype == np.float16:
+        # torch's half kernel reads the forward's buffer, exp(-|x|) stored as half
+        x = self.astype(np.float32)
+        with np.errstate(all="ignore"):
+            z = _sleef.expf(-np.abs(x)).astype(np.float16).astype(np.float32)
+            q = z / (np.float32(1) + z)
+            return (np.where(x < 0, np.float32(1) - q, q)
+                    * grad_output.astype(np.float32)).astype(np.float16)
+    return _backward_kernel(_lm.log_sigmoid_backward, grad_output, self)
 
 
 @op("LogSigmoidBackward0", name="log_sigmoid", method=False, function=False,
     pointwise=False,    # torch's log_sigmoid_forward returns a contiguous result
-    self=_log_sigmoid_grad, raw={"self": lambda grad, self: _lm.log_sigmoid_backward(grad, self)})
+    self=lambda grad, self: log_sigmoid_backward(grad, self),
+    raw={"self": lambda grad, self: _lm.log_sigmoid_backward(grad, self)})
 def log_sigmoid(self):
     """``log(sigmoid(x))``, computed stably."""
     return _lm.log_sigmoid(self).astype(self.dtype, copy=False)

@@ -398,6 +398,9 @@ def _tanh_grad_raw(grad, result):
     checked on every float in [-1, 1] (the double is exact for |y| >= 2^-3, and below that
     never lands on a float midpoint)."""
     one = result.dtype.type(1)
+    if result.dtype == xp.float16:      # in float32, rounded once (torch's half loop)
+        y = result.astype(xp.float32)
+        return (grad.astype(xp.float32) * (xp.float32(1) - y * y)).astype(xp.float16)
     if result.dtype == xp.float32 and grad.dtype == result.dtype and result.ndim:
         s = result.astype(xp.float64)
         xp.multiply(s, s, out=s)
@@ -530,10 +533,27 @@ def rad2deg(self):
 
 # ----------------------------------------------------------------------------- sigmoid, logit
 
+def _sigmoid_grad_raw(grad, result):
+    """``sigmoid_backward``'s kernel: ``grad * (1 - y) * y``, each step rounded to the type
+    (float16's too: its vectors compute in float16)."""
+    if grad.dtype != result.dtype and result.dtype.kind == "f":
+        grad = grad.astype(result.dtype)
+    return xp.multiply(xp.multiply(grad, xp.subtract(result.dtype.type(1), result)), result)
+
+
+@op("SigmoidBackwardBackward0", name="sigmoid_backward", method=False, function=False,
+    promote=NONE, tensors=("grad_output", "output"),
+    grad_output=lambda grad, output: sigmoid_backward(grad, output),
+    output=lambda grad, output, grad_output: grad * grad_output * (-2 * output + 1))
+def sigmoid_backward(grad_output, output):
+    """``sigmoid_backward(grad_output, output)``: sigmoid's gradient as its own node, so
+    that a second derivative sees torch's ``SigmoidBackwardBackward0``."""
+    return _sigmoid_grad_raw(grad_output, output)
+
+
 @op("SigmoidBackward0", promote=FLOAT, inplace=True,
-    self=lambda grad, result: grad * (1 - result) * result,
-    raw={"self": lambda grad, result: xp.multiply(
-        xp.multiply(grad, xp.subtract(result.dtype.type(1), result)), result)})
+    self=lambda grad, result: sigmoid_backward(grad, result),
+    raw={"self": _sigmoid_grad_raw})
 def sigmoid(self):
     """Logistic sigmoid ``1 / (1 + exp(-x))``."""
     if self.dtype == xp.float32:
