@@ -197,12 +197,12 @@ def _dispatching(fn, name: str | None = None, native: bool = True, public=None,
                 except TypeError:
                     return NotImplemented
         return fn(*args, **kwargs)
+    wrapper.__dict__.update(getattr(fn, "__dict__", {}))
     wrapper.__name__ = name or fn.__name__
     wrapper.__qualname__ = getattr(fn, "__qualname__", wrapper.__name__)
     wrapper.__module__ = getattr(fn, "__module__", None)
     wrapper.__doc__ = fn.__doc__
     wrapper.__wrapped__ = fn
-    wrapper.__dict__.update(getattr(fn, "__dict__", {}))
     wrapper._ember_dispatch = True
     return wrapper
 
