@@ -844,6 +844,11 @@ def run(op, args, out=None):
         if getattr(e, "renamed", None) is None:
             raise
         return _kernel_error(op, args, e, out)
+    except NotImplementedError as e:    # (a quantized input: the op has no kernel for it)
+        if type(e).__name__ != "QuantizedOperand":
+            raise
+        from ..ao.quantization._tensor import quantized_backend_error
+        raise quantized_backend_error(f"aten::{op.name}") from None
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)
