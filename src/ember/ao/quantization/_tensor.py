@@ -160,7 +160,7 @@ def choose_qparams(mn: float, mx: float, qmin: int, qmax: int, reduce_range: boo
     if mn < 0 and mx > 0 and preserve_sparsity:
         zp = (qmin + qmax) / 2
     zp = qmin if zp < qmin else qmax if zp > qmax else int(np.rint(zp))
-    return float(_F32(scale)), zp
+    return scale, zp
 
 
 def _int_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -371,9 +371,12 @@ class QTensor(Tensor):
         return Tensor._wrap(_SLOT.__get__(self).copy())
 
     def dequantize(self) -> Tensor:
-        """The real values, ``(q - zero_point) * scale``, as float32."""
+        """The real values, ``(q - zero_point) * scale``, as float32 (per channel: the
+        product taken in double, as ATen's loop over float64 scales)."""
         a = _SLOT.__get__(self)
         s, z = self._qparams_along(a.ndim)
+        if self.__dict__["_qscheme"] is per_channel_affine:
+            return Tensor._wrap(((a.astype(np.int64) - z) * s).astype(_F32))
         return Tensor._wrap(dequantize_array(a, s, z))
 
     def item(self):

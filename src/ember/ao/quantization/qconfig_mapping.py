@@ -49,7 +49,7 @@ class QConfigMapping:
                              "module_name_object_type_order_qconfigs")):
             output += f"\n {style}"
             value = getattr(self, attr)
-            if isinstance(value, OrderedDict):
+            if isinstance(value, OrderedDict) and value:
                 for key, qconfig in value.items():
                     output += f"\n  {key}: {qconfig}"
             else:

@@ -1,0 +1,294 @@
+"""Quantization against torch 2.13 (fbgemm engine): quantized tensors (values bit for bit,
+printing, errors), observers and qconfigs, eager static quantization, dynamic quantization
+and the numeric suite."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+from tests.helpers import torch
+
+LIBS = (torch, ember)
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+def _bits(t) -> bytes:
+    if t.is_quantized:
+        return t.int_repr().numpy().tobytes()
+    return t.detach().numpy().tobytes()
+
+
+def _both(fn):
+    """``fn(lib)`` for torch and ember."""
+    return [fn(lib) for lib in LIBS]
+
+
+def _err(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e)
+    return None
+
+
+def _data(seed, *shape, scale=1.0):
+    return (np.random.RandomState(seed).randn(*shape) * scale).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------- tensors
+
+@pytest.mark.parametrize("dtype,zp", [("qint8", 3), ("quint8", 128), ("qint32", 5),
+                                      ("quint8", 0), ("qint8", -7)])
+def test_quantize_per_tensor_bits_on_rounding_ties(dtype, zp):
+    s = np.float32(0.02)
+    base = ((np.random.RandomState(0).randint(-100, 100, 3000) + 0.5) * s).astype(np.float32)
+    x = np.concatenate([base, np.nextafter(base, np.inf), np.nextafter(base, -np.inf),
+                        _data(1, 999, scale=4)])
+    t, e = _both(lambda lib: lib.quantize_per_tensor(lib.from_numpy(x.copy()), float(s), zp,
+                                                     getattr(lib, dtype)))
+    assert _bits(t) == _bits(e)
+    assert _bits(t.dequantize()) == _bits(e.dequantize())
+    assert (t.q_scale(), t.q_zero_point()) == (e.q_scale(), e.q_zero_point())
+    assert repr(t) == repr(e)
+
+
+@pytest.mark.parametrize("dtype", ["qint8", "quint8", "qint32"])
+def test_quantize_per_channel_bits(dtype):
+    x = _data(2, 6, 40, scale=2)
+    sc = np.random.RandomState(3).rand(40) * 0.05 + 0.001
+    zp = np.random.RandomState(4).randint(0 if dtype == "quint8" else -10, 10, 40)
+
+    def run(lib):
+        return lib.quantize_per_channel(lib.from_numpy(x.copy()), lib.from_numpy(sc.copy()),
+                                        lib.from_numpy(zp.copy()), 1, getattr(lib, dtype))
+    t, e = _both(run)
+    assert _bits(t) == _bits(e)
+    assert _bits(t.dequantize()) == _bits(e.dequantize())
+    assert repr(t) == repr(e)
+    assert t.q_per_channel_axis() == e.q_per_channel_axis() == 1
+    assert repr(t.q_per_channel_scales()) == repr(e.q_per_channel_scales())
+    assert repr(t.q_per_channel_zero_points()) == repr(e.q_per_channel_zero_points())
+
+
+def test_quantized_tensor_attributes_views_and_printing():
+    def run(lib):
+        q = lib.quantize_per_tensor(lib.tensor([[0.5, -1.0, 7.0], [2.0, 3.0, -0.25]]), 0.1, 2,
+                                    lib.quint8)
+        return [repr(q), str(q.dtype), str(q.qscheme()), q.is_quantized, q.element_size(),
+                tuple(q.shape), q.stride(), q.dim(), q.numel(), repr(q.int_repr()),
+                repr(q.dequantize()), repr(q.t()), repr(q[1]), repr(q.view(3, 2)),
+                repr(q.reshape(-1)), repr(q.clone()), repr(q.detach()), repr(q.relu()),
+                repr(lib.nn.functional.relu(q)), q[0, 0].item(), lib.equal(q, q.clone()),
+                repr(q.flatten()), repr(q.t().contiguous()), repr(q == q),
+                lib.tensor([1.0]).is_quantized, repr(lib.dequantize(q))]
+    t, e = _both(run)
+    assert t == e
+
+
+def test_quantized_dtypes():
+    def run(lib):
+        out = []
+        for name in ("qint8", "quint8", "qint32", "quint4x2", "quint2x4"):
+            d = getattr(lib, name)
+            out += [repr(d), d.itemsize, d.is_floating_point, d.is_complex]
+        out += [repr(lib.per_tensor_affine), repr(lib.per_channel_symmetric),
+                repr(lib.per_channel_affine_float_qparams), type(lib.per_tensor_affine).__name__,
+                _err(lambda: lib.promote_types(lib.qint8, lib.float))]
+        return out
+    t, e = _both(run)
+    assert t == e
+
+
+@pytest.mark.parametrize("case", ["add", "exp", "mul", "float", "to", "numpy", "tolist",
+                                  "double_input", "zp_low", "zp_high"])
+def test_quantized_tensor_errors(case):
+    def run(lib):
+        q = lib.quantize_per_tensor(lib.tensor([0.5, -1.0]), 0.1, 3, lib.qint8)
+        fn = {"add": lambda: q + q, "exp": lambda: q.exp(), "mul": lambda: q * 2,
+              "float": lambda: q.float(), "to": lambda: q.to(lib.float32),
+              "numpy": lambda: q.numpy(), "tolist": lambda: q.tolist(),
+              "double_input": lambda: lib.quantize_per_tensor(lib.tensor([1.0]).double(), 0.1,
+                                                               0, lib.qint8),
+              "zp_low": lambda: lib.quantize_per_tensor(lib.tensor([1.0]), 0.1, -1, lib.quint8),
+              "zp_high": lambda: lib.quantize_per_tensor(lib.tensor([1.0]), 0.1, 300,
+                                                          lib.quint8)}[case]
+        return _err(fn)
+    t, e = _both(run)
+    assert t[0] == e[0]
+    if t[0] == "NotImplementedError":       # the dispatcher's message, up to its backend list
+        assert e[1].startswith(t[1].split(" is only available")[0])
+    else:
+        assert t[1] == e[1]
+
+
+@pytest.mark.parametrize("reduce_range", [False, True])
+def test_choose_qparams_per_tensor(reduce_range):
+    for seed in range(20):
+        x = _data(seed, 50, scale=[1e-6, 0.01, 1, 300][seed % 4]) + (seed % 3 - 1) * seed
+        t, e = _both(lambda lib: lib._choose_qparams_per_tensor(lib.from_numpy(x.copy()),
+                                                                reduce_range))
+        assert t == e
+
+
+# ----------------------------------------------------------------------------- observers
+
+@pytest.mark.parametrize("make", [
+    lambda q: q.MinMaxObserver(),
+    lambda q: q.MinMaxObserver(dtype=q.torch_qint8, qscheme=q.torch_sym),
+    lambda q: q.MinMaxObserver(reduce_range=True),
+    lambda q: q.MovingAverageMinMaxObserver(averaging_constant=0.1),
+    lambda q: q.PerChannelMinMaxObserver(ch_axis=1),
+    lambda q: q.PerChannelMinMaxObserver(dtype=q.torch_qint8, qscheme=q.torch_chsym),
+    lambda q: q.MovingAveragePerChannelMinMaxObserver(averaging_constant=0.5),
+    lambda q: q.default_observer(),
+    lambda q: q.default_weight_observer(),
+    lambda q: q.default_per_channel_weight_observer(),
+    lambda q: q.default_float_qparams_observer(),
+])
+def test_observers_qparams_and_repr(make):
+    def run(lib):
+        q = lib.ao.quantization
+        q.torch_qint8, q.torch_sym, q.torch_chsym = (lib.qint8, lib.per_tensor_symmetric,
+                                                     lib.per_channel_symmetric)
+        obs = make(q)
+        out = [repr(obs)]
+        for seed in range(3):
+            obs(lib.from_numpy(_data(seed, 4, 5, scale=seed + 0.5)))
+        scale, zp = obs.calculate_qparams()
+        return out + [repr(obs), _bits(scale), _bits(zp), str(scale.dtype), str(zp.dtype)]
+    t, e = _both(run)
+    assert t == e
+
+
+def test_qconfigs_print_as_torch():
+    def run(lib):
+        q = lib.ao.quantization
+        texts = [repr(q.default_qconfig), repr(q.default_dynamic_qconfig),
+                 repr(q.float_qparams_weight_only_qconfig), repr(q.per_channel_dynamic_qconfig),
+                 repr(q.get_default_qconfig("x86")), repr(q.get_default_qconfig("fbgemm")),
+                 repr(q.get_default_qconfig("qnnpack")),
+                 repr(q.QConfigMapping().set_global(q.default_qconfig))]
+        return [s.replace("ember.", "torch.") for s in texts]
+    t, e = _both(run)
+    assert t == e
+    assert torch.quantization.default_qconfig is torch.ao.quantization.default_qconfig
+    assert ember.quantization.default_qconfig is ember.ao.quantization.default_qconfig
+    assert ember.backends.quantized.engine == torch.backends.quantized.engine
+
+
+# ----------------------------------------------------------------------------- models
+
+def _mlp(lib, seed=0, sizes=(16, 32, 8)):
+    lib.manual_seed(seed)
+    layers = []
+    for a, b in zip(sizes, sizes[1:]):
+        layers += [lib.nn.Linear(a, b), lib.nn.ReLU()]
+    return lib.nn.Sequential(*layers[:-1])
+
+
+@pytest.mark.parametrize("shape", [(5, 16), (3, 4, 16), (1, 16), (40, 16)])
+@pytest.mark.parametrize("spec", ["set", "dict", "none", "per_channel"])
+def test_quantize_dynamic_linear_bits(shape, spec):
+    def run(lib):
+        m = _mlp(lib, seed=shape[0])
+        q = lib.ao.quantization
+        qspec = {"set": {lib.nn.Linear}, "none": None,
+                 "dict": {lib.nn.Linear: q.default_dynamic_qconfig},
+                 "per_channel": {lib.nn.Linear: q.per_channel_dynamic_qconfig}}[spec]
+        qm = lib.quantization.quantize_dynamic(m, qspec, dtype=lib.qint8)
+        x = lib.from_numpy(_data(sum(shape), *shape, scale=3))
+        y = qm(x)
+        return [repr(qm), _bits(y), repr(y), repr(qm[0].weight()), repr(qm[2].bias()),
+                list(qm.state_dict()), repr(m)]
+    t, e = _both(run)
+    assert t == e
+
+
+def test_quantize_dynamic_keeps_the_float_model_and_names_modules():
+    def run(lib):
+        m = _mlp(lib, seed=3, sizes=(8, 8, 8, 4))
+        qm = lib.quantization.quantize_dynamic(m, {"0": lib.ao.quantization.default_dynamic_qconfig})
+        x = lib.from_numpy(_data(9, 2, 8))
+        return [repr(qm), _bits(qm(x)), _bits(m(x)), hasattr(m[0], "qconfig")]
+    t, e = _both(run)
+    assert t == e
+
+
+class _Static:
+    """A model with QuantStub / DeQuantStub around two linear layers."""
+
+    @staticmethod
+    def make(lib, seed=0):
+        lib.manual_seed(seed)
+        q = lib.ao.quantization
+
+        class M(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.quant = q.QuantStub()
+                self.fc1 = lib.nn.Linear(12, 20)
+                self.relu = lib.nn.ReLU()
+                self.fc2 = lib.nn.Linear(20, 6)
+                self.dequant = q.DeQuantStub()
+
+            def forward(self, x):
+                return self.dequant(self.fc2(self.relu(self.fc1(self.quant(x)))))
+        return M().eval()
+
+
+@pytest.mark.parametrize("qconfig", ["default_qconfig", "default_per_channel_qconfig"])
+def test_static_quantization_prepare_convert_bits(qconfig):
+    def run(lib):
+        m = _Static.make(lib, seed=1)
+        m.qconfig = getattr(lib.ao.quantization, qconfig)
+        p = lib.ao.quantization.prepare(m)
+        out = [repr(p).replace("ember.", "torch.")]
+        for seed in range(4):
+            p(lib.from_numpy(_data(seed, 7, 12, scale=2)))
+        out.append(repr(p))
+        c = lib.ao.quantization.convert(p)
+        y = c(lib.from_numpy(_data(11, 9, 12, scale=2.5)))
+        sd = c.state_dict()
+        out += [repr(c), _bits(y), repr(y), list(sd), repr(sd["fc1.scale"]),
+                repr(sd["fc1._packed_params._packed_params"][0]), repr(m)]
+        return out
+    t, e = _both(run)
+    assert t == e
+
+
+def test_quantize_with_default_eval_fn():
+    def run(lib):
+        m = _Static.make(lib, seed=2)
+        m.qconfig = lib.quantization.default_qconfig
+        calib = [(lib.from_numpy(_data(s, 5, 12)), None) for s in range(3)]
+        qm = lib.quantization.quantize(m, lib.quantization.default_eval_fn, [calib])
+        y = qm(lib.from_numpy(_data(20, 4, 12)))
+        return [repr(qm), _bits(y)]
+    t, e = _both(run)
+    assert t == e
+
+
+def test_quantized_linear_requantization_bits():
+    """The integer kernel on wide layers (remainder columns, large accumulators)."""
+    def run(lib):
+        m = _Static.make(lib, seed=5)
+        m.fc1 = lib.nn.Linear(12, 37)
+        m.fc2 = lib.nn.Linear(37, 70)
+        m.qconfig = lib.ao.quantization.default_per_channel_qconfig
+        p = lib.ao.quantization.prepare(m)
+        p(lib.from_numpy(_data(1, 30, 12, scale=4)))
+        c = lib.ao.quantization.convert(p)
+        return _bits(c(lib.from_numpy(_data(2, 13, 12, scale=5))))
+    t, e = _both(run)
+    assert t == e
