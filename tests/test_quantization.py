@@ -5,6 +5,7 @@ and the numeric suite."""
 from __future__ import annotations
 
 import copy
+import importlib
 import warnings
 
 import numpy as np
@@ -136,8 +137,8 @@ def test_quantized_tensor_errors(case):
 def test_choose_qparams_per_tensor(reduce_range):
     for seed in range(20):
         x = _data(seed, 50, scale=[1e-6, 0.01, 1, 300][seed % 4]) + (seed % 3 - 1) * seed
-        t, e = _both(lambda lib: lib._choose_qparams_per_tensor(lib.from_numpy(x.copy()),
-                                                                reduce_range))
+        t, e = _both(lambda lib, x=x: lib._choose_qparams_per_tensor(lib.from_numpy(x.copy()),
+                                                                     reduce_range))
         assert t == e
 
 
@@ -218,7 +219,8 @@ def test_quantize_dynamic_linear_bits(shape, spec):
 def test_quantize_dynamic_keeps_the_float_model_and_names_modules():
     def run(lib):
         m = _mlp(lib, seed=3, sizes=(8, 8, 8, 4))
-        qm = lib.quantization.quantize_dynamic(m, {"0": lib.ao.quantization.default_dynamic_qconfig})
+        qconfig = lib.ao.quantization.default_dynamic_qconfig
+        qm = lib.quantization.quantize_dynamic(m, {"0": qconfig})
         x = lib.from_numpy(_data(9, 2, 8))
         return [repr(qm), _bits(qm(x)), _bits(m(x)), hasattr(m[0], "qconfig")]
     t, e = _both(run)
@@ -290,5 +292,66 @@ def test_quantized_linear_requantization_bits():
         p(lib.from_numpy(_data(1, 30, 12, scale=4)))
         c = lib.ao.quantization.convert(p)
         return _bits(c(lib.from_numpy(_data(2, 13, 12, scale=5))))
+    t, e = _both(run)
+    assert t == e
+
+
+# ----------------------------------------------------------------------------- numeric suite
+
+def _compute_error(lib, x, y):
+    return (20 * lib.log10(lib.norm(x) / lib.norm(x - y))).item()
+
+
+def test_numeric_suite_static_model():
+    def run(lib):
+        ns = importlib.import_module(lib.__name__ + ".quantization._numeric_suite")
+        float_model = _Static.make(lib, seed=4)
+        float_model.qconfig = lib.quantization.default_qconfig
+        data = [(lib.from_numpy(_data(s, 6, 12)), None) for s in range(2)]
+        qmodel = lib.quantization.quantize(float_model, lib.quantization.default_eval_fn,
+                                           [data])
+        out = []
+        wt = ns.compare_weights(float_model.state_dict(), qmodel.state_dict())
+        for key in wt:
+            out += [key, repr(wt[key]["float"]), repr(wt[key]["quantized"]),
+                    _compute_error(lib, wt[key]["float"], wt[key]["quantized"].dequantize())]
+        x = lib.from_numpy(_data(7, 5, 12))
+        act = ns.compare_model_outputs(copy.deepcopy(float_model), copy.deepcopy(qmodel), x)
+        for key in act:
+            f, q = act[key]["float"][0], act[key]["quantized"][0]
+            out += [key, repr(f), repr(q), _bits(f), _bits(q)]
+        stub = ns.compare_model_stub(copy.deepcopy(float_model), copy.deepcopy(qmodel),
+                                     {lib.nn.Linear}, x)
+        for key in stub:
+            out += [key, repr(stub[key]["float"][0]), repr(stub[key]["quantized"][0])]
+        q2 = copy.deepcopy(qmodel)
+        f2 = copy.deepcopy(float_model)
+        ns.prepare_model_outputs(f2, q2)
+        f2(x)
+        q2(x)
+        out += [sorted(ns.get_logger_dict(q2)), sorted(ns.get_matching_activations(f2, q2)),
+                repr(q2).replace("ember.", "torch.")]
+        logger = ns.ShadowLogger()
+        out += [sorted(logger.stats), isinstance(logger, ns.Logger), repr(logger)]
+        return out
+    t, e = _both(run)
+    assert t == e
+
+
+def test_numeric_suite_dynamic_model():
+    def run(lib):
+        ns = importlib.import_module(lib.__name__ + ".quantization._numeric_suite")
+        float_model = _mlp(lib, seed=6, sizes=(10, 12, 4)).eval()
+        qmodel = lib.quantization.quantize_dynamic(float_model, {lib.nn.Linear},
+                                                   dtype=lib.qint8)
+        out = []
+        wt = ns.compare_weights(float_model.state_dict(), qmodel.state_dict())
+        for key in wt:
+            out += [key, _compute_error(lib, wt[key]["float"], wt[key]["quantized"].dequantize())]
+        x = lib.from_numpy(_data(8, 3, 10))
+        act = ns.compare_model_outputs(float_model, qmodel, x)
+        for key in act:
+            out += [key, _bits(act[key]["float"][0]), _bits(act[key]["quantized"][0])]
+        return out
     t, e = _both(run)
     assert t == e

@@ -70,11 +70,14 @@ def _insert_activation_post_process(m) -> None:
         m.__dict__.setdefault("_observer_hook_ids", set()).add(handle.id)
 
 
-def _add_observer_(module, qconfig_propagation_list) -> None:
+def _add_observer_(module, qconfig_propagation_list, non_leaf_module_list=None) -> None:
     for child in module.children():
         if type(child) is nn.Dropout:
             continue
-        _add_observer_(child, qconfig_propagation_list)
+        if non_leaf_module_list is not None and type(child) in non_leaf_module_list:
+            _insert_activation_post_process(child)
+            continue
+        _add_observer_(child, qconfig_propagation_list, non_leaf_module_list)
     if not list(module.children()) and not isinstance(module, nn.Sequential) and \
             type(module) in qconfig_propagation_list:
         _insert_activation_post_process(module)
@@ -91,7 +94,8 @@ def prepare(model, inplace: bool = False, allow_list=None, observer_non_leaf_mod
         warnings.warn("None of the submodule got qconfig applied. Make sure you passed correct "
                       "configuration through `qconfig_dict` or by assigning the `.qconfig` "
                       "attribute directly on submodules", stacklevel=2)
-    _add_observer_(model, allow_list or get_default_qconfig_propagation_list())
+    _add_observer_(model, allow_list or get_default_qconfig_propagation_list(),
+                   observer_non_leaf_module_list)
     return model
 
 
