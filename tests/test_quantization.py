@@ -355,3 +355,34 @@ def test_numeric_suite_dynamic_model():
         return out
     t, e = _both(run)
     assert t == e
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"reduce_range": True}, {"bins": 256},
+                                    {"dtype": "qint8", "qscheme": "per_tensor_symmetric"}])
+def test_histogram_observer_bits(kwargs):
+    def run(lib):
+        kw = {k: getattr(lib, v) if isinstance(v, str) else v for k, v in kwargs.items()}
+        obs = lib.ao.quantization.HistogramObserver(**kw)
+        out = []
+        # growing, shrinking and shifted ranges: reset, equal-range and upscaled merges
+        for seed, scale, shift in [(0, 1.0, 0.0), (1, 0.5, 0.1), (2, 3.0, -1.0), (3, 1.0, 2.0)]:
+            obs(lib.from_numpy(_data(seed, 300, scale=scale) + np.float32(shift)))
+            out += [_bits(obs.histogram), _bits(obs.min_val), _bits(obs.max_val)]
+        scale, zp = obs.calculate_qparams()
+        return out + [_bits(scale), _bits(zp), repr(obs)]
+    t, e = _both(run)
+    assert t == e
+
+
+def test_static_quantization_with_x86_default_qconfig():
+    def run(lib):
+        m = _Static.make(lib, seed=8)
+        m.qconfig = lib.quantization.get_default_qconfig("x86")
+        p = lib.ao.quantization.prepare(m)
+        for seed in range(3):
+            p(lib.from_numpy(_data(seed, 16, 12, scale=1.5)))
+        c = lib.ao.quantization.convert(p)
+        y = c(lib.from_numpy(_data(9, 6, 12, scale=2)))
+        return [repr(c), _bits(y)]
+    t, e = _both(run)
+    assert t == e

@@ -398,8 +398,9 @@ class MovingAveragePerChannelMinMaxObserver(PerChannelMinMaxObserver):
 
 
 class HistogramObserver(UniformQuantizationObserverBase):
-    """Records a histogram of the values seen and chooses the range that minimizes the
-    quantization error over it (torch's L2 search over bins)."""
+    """Records a histogram of the values seen (``bins`` bins over the running range) and
+    chooses the range whose quantization has the least L2 error over it (torch's search,
+    which trims the histogram's tails bin by bin)."""
 
     def __init__(self, bins: int = 2048, dtype=torch.quint8, qscheme=per_tensor_affine,
                  reduce_range=False, quant_min=None, quant_max=None, factory_kwargs=None,
@@ -418,15 +419,176 @@ class HistogramObserver(UniformQuantizationObserverBase):
         self.register_buffer("histogram", torch.zeros(self.bins))
         self.register_buffer("min_val", torch.tensor(float("inf")))
         self.register_buffer("max_val", torch.tensor(float("-inf")))
-        self.dst_nbins = 256
+        self.dst_nbins = 2 ** (32 if dtype in (torch.qint32, torch.int32) else 8)
         self.upsample_rate = 16
 
+    @staticmethod
+    def _get_norm(delta_begin, delta_end, density):
+        """``density * (end^3 - begin^3) / 3``: the L2 norm of values spread evenly between
+        ``delta_begin`` and ``delta_end``."""
+        norm = (delta_end * delta_end * delta_end - delta_begin * delta_begin * delta_begin) / 3
+        return density * norm
+
+    def _compute_quantization_error(self, next_start_bin: int, next_end_bin: int) -> float:
+        """The L2 error of quantizing the histogram to ``dst_nbins`` levels over the bins
+        ``next_start_bin`` .. ``next_end_bin``."""
+        bin_width = (self.max_val.item() - self.min_val.item()) / self.bins
+        dst_bin_width = bin_width * (next_end_bin - next_start_bin + 1) / self.dst_nbins
+        if dst_bin_width == 0.0:
+            return 0.0
+        src_bin = torch.arange(self.bins)
+        src_bin_begin = (src_bin - next_start_bin) * bin_width
+        src_bin_end = src_bin_begin + bin_width
+        top = self.dst_nbins - 1
+        dst_bin_of_begin = torch.clamp(
+            torch.div(src_bin_begin, dst_bin_width, rounding_mode="floor"), 0, top)
+        dst_bin_of_begin_center = (dst_bin_of_begin + 0.5) * dst_bin_width
+        dst_bin_of_end = torch.clamp(
+            torch.div(src_bin_end, dst_bin_width, rounding_mode="floor"), 0, top)
+        density = self.histogram / bin_width
+        norm = torch.zeros(self.bins)
+        norm += self._get_norm(src_bin_begin - dst_bin_of_begin_center,
+                               torch.ones(self.bins) * (dst_bin_width / 2), density)
+        norm += (dst_bin_of_end - dst_bin_of_begin - 1) * self._get_norm(
+            torch.tensor(-dst_bin_width / 2), torch.tensor(dst_bin_width / 2), density)
+        dst_bin_of_end_center = dst_bin_of_end * dst_bin_width + dst_bin_width / 2
+        norm += self._get_norm(torch.tensor(-dst_bin_width / 2),
+                               src_bin_end - dst_bin_of_end_center, density)
+        return norm.sum().item()
+
+    def _non_linear_param_search(self):
+        """The range (min, max) chosen by trimming the histogram's tails while that lowers
+        the quantization error."""
+        if self.histogram.size()[0] != self.bins:
+            raise AssertionError("bins mismatch")
+        bin_width = (self.max_val - self.min_val) / self.bins
+        total = torch.sum(self.histogram).item()
+        # the cumulative sums as float32 numbers, compared as torch compares a float32
+        # tensor with a Python float (in float32)
+        csum = torch.cumsum(self.histogram, dim=0).numpy()
+        f32 = csum.dtype.type
+        stepsize = 1e-5
+        alpha, beta = 0.0, 1.0
+        start_bin, end_bin = 0, self.bins - 1
+        norm_min = float("inf")
+        while alpha < beta:
+            next_alpha = alpha + stepsize
+            next_beta = beta - stepsize
+            lo_bound, hi_bound = f32(next_alpha * total), f32(next_beta * total)
+            left, right = start_bin, end_bin
+            while left < end_bin and csum[left] < lo_bound:
+                left += 1
+            while right > start_bin and csum[right] > hi_bound:
+                right -= 1
+            next_start_bin, next_end_bin = start_bin, end_bin
+            if (left - start_bin) > (end_bin - right):
+                next_start_bin = left
+                alpha = next_alpha
+            else:
+                next_end_bin = right
+                beta = next_beta
+            if next_start_bin == start_bin and next_end_bin == end_bin:
+                continue
+            norm = self._compute_quantization_error(next_start_bin, next_end_bin)
+            if norm > norm_min:
+                break
+            norm_min = norm
+            start_bin, end_bin = next_start_bin, next_end_bin
+        return (self.min_val + bin_width * start_bin,
+                self.min_val + bin_width * (end_bin + 1))
+
+    def _upscale_histogram(self, histogram, orig_min, orig_max, update_min, update_max):
+        """``histogram`` over ``[orig_min, orig_max]`` spread onto the bins of
+        ``[update_min, update_max]`` (each bin split ``upsample_rate`` ways)."""
+        histogram = histogram.repeat_interleave(self.upsample_rate) / self.upsample_rate
+        bin_size = (orig_max - orig_min) / (self.bins * self.upsample_rate)
+        mid_points = torch.linspace(orig_min, orig_max,
+                                    self.bins * self.upsample_rate + 1)[:-1] + 0.5 * bin_size
+        boundaries = torch.linspace(update_min, update_max, self.bins + 1)
+        buckets = torch.bucketize(mid_points, boundaries, right=True) - 1
+        buckets[buckets >= self.bins] = self.bins - 1
+        buckets[buckets < 0] = 0
+        return torch.bincount(buckets, weights=histogram, minlength=self.bins)
+
+    def _combine_histograms(self, orig_hist, orig_min, orig_max, update_hist, update_min,
+                            update_max):
+        if update_min == orig_min and update_max == orig_max:
+            return orig_hist + update_hist
+        if orig_min == orig_max:
+            bin_value = torch.sum(orig_hist)
+            moved = torch.histc(orig_min, bins=self.bins, min=update_min,
+                                max=update_max) * bin_value
+            return moved + update_hist
+        if update_min > orig_min:
+            raise AssertionError("update_min must be <= orig_min")
+        if update_max < orig_max:
+            raise AssertionError("update_max must be >= orig_max")
+        return update_hist + self._upscale_histogram(orig_hist, orig_min, orig_max,
+                                                     update_min, update_max)
+
+    def reset_histogram(self, x, min_val, max_val) -> None:
+        """Start the histogram over from ``x`` on the range ``[min_val, max_val]``."""
+        self.min_val.resize_(min_val.shape)
+        self.min_val.copy_(min_val)
+        self.max_val.resize_(max_val.shape)
+        self.max_val.copy_(max_val)
+        if min_val.numel() != 1 or max_val.numel() != 1:
+            raise AssertionError("histogram min/max values must be scalar.")
+        new_histogram = torch.histc(x, self.bins, min=min_val, max=max_val)
+        self.histogram.detach_().resize_(new_histogram.shape)
+        self.histogram.copy_(new_histogram)
+
     def forward(self, x_orig):
-        raise NotImplementedError("HistogramObserver is not available in ember yet; use "
-                                  "MinMaxObserver (torch.ao.quantization.default_qconfig)")
+        """Add ``x_orig``'s values to the histogram (widening its range as needed)."""
+        if x_orig.numel() == 0:
+            return x_orig
+        x = x_orig.detach()
+        x_min, x_max = torch.aminmax(x)
+        if x_min == -torch.inf or x_max == torch.inf:
+            warnings.warn("torch.inf detected in input tensor, ignoring input", stacklevel=2)
+            x = x[x.abs() != torch.inf]
+            if x.numel() == 0:
+                return x_orig
+            x_min, x_max = torch.aminmax(x)
+        current_min, current_max = self.min_val, self.max_val
+        if self.min_val == float("inf") or self.max_val == float("-inf"):
+            self.reset_histogram(x, x_min, x_max)
+            return x_orig
+        new_min = torch.min(current_min, x_min).detach()
+        new_max = torch.max(current_max, x_max).detach()
+        update_histogram = torch.histc(x, self.bins, min=new_min, max=new_max)
+        if new_min == current_min and new_max == current_max:
+            combined = self.histogram + update_histogram
+            self.histogram.detach_().resize_(combined.shape)
+            self.histogram.copy_(combined)
+        else:
+            combined = self._combine_histograms(self.histogram, current_min, current_max,
+                                                update_histogram, new_min, new_max)
+            self.histogram.detach_().resize_(combined.shape)
+            self.histogram.copy_(combined)
+            self.min_val.detach_().resize_(new_min.shape)
+            self.min_val.copy_(new_min)
+            self.max_val.detach_().resize_(new_max.shape)
+            self.max_val.copy_(new_max)
+        return x_orig
 
     def calculate_qparams(self):
-        return self._calculate_qparams(self.min_val, self.max_val)
+        """The scale and zero point of the range the L2 search chooses."""
+        if self.min_val == float("inf") and self.max_val == float("-inf"):
+            warnings.warn("must run observer before calling calculate_qparams.               "
+                          "                     Returning default scale and zero point ",
+                          stacklevel=2)
+            return torch.tensor([1.0]), torch.tensor([0])
+        if self.bins != len(self.histogram):
+            raise AssertionError("The number of bins in histogram should be equal to the "
+                                 "number of bins supplied while making this observer")
+        new_min, new_max = self._non_linear_param_search()
+        return self._calculate_qparams(new_min, new_max)
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "min_val"] = self.min_val
+        destination[prefix + "max_val"] = self.max_val
 
     def extra_repr(self):
         return f"min_val={self.min_val}, max_val={self.max_val}"
