@@ -13,6 +13,7 @@ from ..nn import quantized as nnq
 from ..nn.quantized import dynamic as nnqd
 from ..quantization.quantize import (
     get_default_dynamic_quant_module_mappings,
+    get_default_qconfig_propagation_list,
     get_default_static_quant_module_mappings,
     prepare,
 )
@@ -198,8 +199,7 @@ def get_default_compare_output_module_list() -> set:
     """The module classes whose outputs ``compare_model_outputs`` logs."""
     static = get_default_static_quant_module_mappings()
     dynamic = get_default_dynamic_quant_module_mappings()
-    return set(static.values()) | set(dynamic.values()) | set(static) | set(dynamic) | \
-        {nn.Sequential}
+    return set(static.values()) | set(dynamic.values()) | get_default_qconfig_propagation_list()
 
 
 def prepare_model_outputs(float_module, q_module, logger_cls=OutputLogger,

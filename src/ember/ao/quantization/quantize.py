@@ -33,10 +33,20 @@ def get_default_dynamic_quant_module_mappings() -> dict:
     return {nn.Linear: nnqd.Linear}
 
 
+# the float module classes torch's default mappings quantize (statically or dynamically),
+# convertible here or not: prepare observes them and the numeric suite logs them, as torch's
+_QUANTIZABLE = ("ELU", "Hardswish", "LeakyReLU", "PReLU", "ReLU6", "BatchNorm2d", "BatchNorm3d",
+                "Sequential", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+                "ConvTranspose3d", "Dropout", "InstanceNorm1d", "InstanceNorm2d",
+                "InstanceNorm3d", "Linear", "GroupNorm", "LayerNorm", "GRU", "GRUCell", "LSTM",
+                "LSTMCell", "RNNCell", "Embedding", "EmbeddingBag")
+
+
 def get_default_qconfig_propagation_list() -> set:
     """The module classes that get observers and qconfigs."""
     return (set(get_default_static_quant_module_mappings())
-            | set(get_default_dynamic_quant_module_mappings()) | {nn.Sequential})
+            | set(get_default_dynamic_quant_module_mappings())
+            | {getattr(nn, name) for name in _QUANTIZABLE})
 
 
 def _propagate_qconfig_helper(module, qconfig_dict, qconfig_parent=None, prefix=""):
