@@ -386,3 +386,66 @@ def test_static_quantization_with_x86_default_qconfig():
         return [repr(c), _bits(y)]
     t, e = _both(run)
     assert t == e
+
+
+@pytest.mark.parametrize("kwargs,shape", [({}, (5, 3, 6)), ({"num_layers": 2}, (4, 2, 6)),
+                                          ({"bidirectional": True}, (3, 2, 6)),
+                                          ({"batch_first": True, "num_layers": 2}, (2, 5, 6))])
+def test_quantize_dynamic_lstm_bits(kwargs, shape):
+    def run(lib):
+        lib.manual_seed(3)
+        m = lib.nn.Sequential(lib.nn.LSTM(6, 8, **kwargs))
+        qm = lib.quantization.quantize_dynamic(m)
+        x = lib.from_numpy(_data(5, *shape, scale=2))
+        out, (h, c) = qm[0](x)
+        w = qm[0].get_weight()
+        return [repr(qm), _bits(out), _bits(h), _bits(c), repr(out), sorted(qm.state_dict()),
+                {k: repr(v) for k, v in w.items()}, sorted(qm[0].get_bias())]
+    t, e = _both(run)
+    assert t == e
+
+
+def test_dynamic_lstm_input_errors():
+    def run(lib):
+        lib.manual_seed(0)
+        qm = lib.quantization.quantize_dynamic(lib.nn.Sequential(lib.nn.LSTM(6, 8)))
+        return [_err(lambda: qm(lib.randn(4, 6))), _err(lambda: qm(lib.randn(4, 2, 5)))]
+    t, e = _both(run)
+    assert t == e
+
+
+def test_numeric_suite_dynamic_lstm_model():
+    """The numeric suite tutorial's second part: an LSTM language model quantized
+    dynamically, its weights and outputs compared."""
+    def run(lib):
+        ns = importlib.import_module(lib.__name__ + ".quantization._numeric_suite")
+        lib.manual_seed(7)
+
+        class LSTMModel(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.encoder = lib.nn.Embedding(20, 8)
+                self.rnn = lib.nn.LSTM(8, 10, 2)
+                self.decoder = lib.nn.Linear(10, 20)
+
+            def forward(self, ids, hidden):
+                out, hidden = self.rnn(self.encoder(ids), hidden)
+                return self.decoder(out), hidden
+        float_model = LSTMModel().eval()
+        qmodel = lib.quantization.quantize_dynamic(float_model, {lib.nn.LSTM, lib.nn.Linear},
+                                                   dtype=lib.qint8)
+        out = [repr(qmodel)]
+        wt = ns.compare_weights(float_model.state_dict(), qmodel.state_dict())
+        for key in wt:
+            f, q = wt[key]["float"], wt[key]["quantized"].dequantize()
+            out += [key, _compute_error(lib, f, q)]
+        ids = lib.randint(0, 20, (5, 2))
+        hidden = (lib.zeros(2, 2, 10), lib.zeros(2, 2, 10))
+        act = ns.compare_model_outputs(float_model, qmodel, ids, hidden)
+        for key in act:
+            f, q = act[key]["float"][0], act[key]["quantized"][0]
+            f, q = (f[0], q[0]) if isinstance(f, tuple) else (f, q)
+            out += [key, _bits(f), _bits(q)]
+        return out
+    t, e = _both(run)
+    assert t == e

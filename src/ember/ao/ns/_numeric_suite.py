@@ -22,7 +22,7 @@ __all__ = ["compare_weights", "get_logger_dict", "Logger", "ShadowLogger", "Outp
            "Shadow", "prepare_model_with_stubs", "compare_model_stub",
            "get_matching_activations", "prepare_model_outputs", "compare_model_outputs"]
 
-NON_LEAF_MODULE_TO_ADD_OBSERVER_ALLOW_LIST = {nnqd.Linear, nnq.Linear}
+NON_LEAF_MODULE_TO_ADD_OBSERVER_ALLOW_LIST = {nnqd.Linear, nnq.Linear, nnqd.LSTM, nn.LSTM}
 
 
 def _find_match(str_list, key_str: str, postfix: str) -> str | None:
@@ -58,6 +58,15 @@ def compare_weights(float_dict: dict, quantized_dict: dict) -> dict:
         if match_key is not None:
             weight_dict[key] = {"float": float_dict[match_key],
                                 "quantized": quantized_dict[key][0]}
+        parts = key.split(".")
+        if parts[-1] == "param" and parts[-3] == "_all_weight_values":
+            # a dynamic LSTM's layer: torch's pairing ends on the hidden-to-hidden weights
+            layer, module_name = parts[-2], ".".join(parts[:-3])
+            hh_key = module_name + ".weight_hh_l" + layer
+            if module_name + ".weight_ih_l" + layer in float_dict and hh_key in float_dict:
+                packed = quantized_dict[key].__getstate__()[0][4]
+                weight_dict[key] = {"float": float_dict[hh_key],
+                                    "quantized": packed[1].__getstate__()[0][0]}
     return weight_dict
 
 

@@ -30,7 +30,7 @@ __all__ = ["QTensor", "qscheme", "per_tensor_affine", "per_channel_affine",
            "per_tensor_symmetric", "per_channel_symmetric", "per_channel_affine_float_qparams",
            "quantize_per_tensor", "quantize_per_channel", "dequantize", "int_repr",
            "choose_qparams", "quantize_array", "linear_dynamic", "linear_static",
-           "quantized_backend_error"]
+           "quantized_backend_error", "not_differentiable"]
 
 _F32 = np.float32
 _SLOT = Tensor.__dict__["_data"]            # the integers, read past QTensor's guard
@@ -215,6 +215,31 @@ def linear_static(xq: np.ndarray, x_scale: float, x_zp: int, wq: np.ndarray, w_s
     lo = out_zp if relu else 0
     out = np.clip(np.clip(r, -32768, 32767) + out_zp, lo, 255).astype(np.uint8)
     return out.reshape(*xq.shape[:-1], wq.shape[0])
+
+
+def not_differentiable(op_name: str, inputs, outputs) -> None:
+    """Give ``outputs`` torch's ``WarnNotImplemented`` node when grad mode is on and one of
+    ``inputs`` requires grad (the quantized kernels have no autograd formula: backward warns
+    and passes no gradient)."""
+    from ..._ops.registry import _requires_list, record_list
+    inputs = [t for t in inputs if isinstance(t, Tensor)]
+    if not _requires_list(inputs):
+        return
+
+    def backward(grad):
+        warnings.warn(f"{op_name}: an autograd kernel was not registered to the Autograd "
+                      "key(s) but we are trying to backprop through it. This may lead to "
+                      "silently incorrect behavior. This behavior is deprecated and will be "
+                      "removed in a future version of PyTorch. If your operator is "
+                      "differentiable, please ensure you have registered an autograd kernel "
+                      "to the correct Autograd key (e.g. DispatchKey::Autograd, "
+                      "DispatchKey::CompositeImplicitAutograd). If your operator is not "
+                      "differentiable, or to squash this warning and use the previous "
+                      "behavior, please register torch::CppFunction::makeFallthrough() to "
+                      "DispatchKey::Autograd.", UserWarning, stacklevel=2)
+        return [None] * len(inputs)
+    for out in outputs:
+        record_list("WarnNotImplemented", inputs, out, backward)
 
 
 # ----------------------------------------------------------------------------- the tensor

@@ -1,5 +1,5 @@
 """``torch.ao.nn.quantized.dynamic``: modules whose inputs are quantized on the fly."""
 
-from .modules import Linear
+from .modules import LSTM, Linear
 
-__all__ = ["Linear"]
+__all__ = ["LSTM", "Linear"]

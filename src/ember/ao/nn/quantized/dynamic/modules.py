@@ -7,10 +7,10 @@ from __future__ import annotations
 import ember as torch
 
 from ..... import nn
-from ....quantization._tensor import linear_dynamic
+from ....quantization._tensor import linear_dynamic, not_differentiable, quantize_per_tensor
 from .. import modules as nnq
 
-__all__ = ["Linear"]
+__all__ = ["Linear", "LSTM"]
 
 
 class Linear(nnq.Linear):
@@ -28,9 +28,11 @@ class Linear(nnq.Linear):
         w, b = self._weight_bias()
         wq, ws, wz = nnq._weight_arrays(w)
         bias = None if b is None else b.detach()._data
-        out = linear_dynamic(x.detach()._data, wq, ws, wz, bias,
-                             reduce_range=self.version is not None and self.version >= 4)
-        return torch.Tensor._wrap(out)
+        out = torch.Tensor._wrap(linear_dynamic(
+            x.detach()._data, wq, ws, wz, bias,
+            reduce_range=self.version is not None and self.version >= 4))
+        not_differentiable("quantized::linear_dynamic", [x], [out])
+        return out
 
     def _get_name(self):
         return "DynamicQuantizedLinear"
@@ -65,3 +67,209 @@ class Linear(nnq.Linear):
         qlinear = cls(mod.in_features, mod.out_features, dtype=dtype)
         qlinear.set_weight_bias(qweight, mod.bias)
         return qlinear
+
+
+class _PackedLinear:
+    """A packed qint8 weight with its float bias (torch's ``LinearPackedParamsBase``)."""
+
+    def __init__(self, weight, bias):
+        self.weight, self.bias = weight, bias
+
+    def __getstate__(self):
+        return ((self.weight, self.bias), "__torch__.torch.classes.quantized.LinearPackedParamsBase")
+
+    def __call__(self, x):
+        wq, ws, wz = nnq._weight_arrays(self.weight)
+        out = linear_dynamic(x.detach().contiguous()._data, wq, ws, wz,
+                             self.bias.detach()._data, reduce_range=True)
+        return torch.Tensor._wrap(out)
+
+
+class _CellParams:
+    """One layer-direction's packed input and hidden weights (torch's ``CellParamsBase``)."""
+
+    def __init__(self, ih: _PackedLinear, hh: _PackedLinear):
+        self.ih, self.hh = ih, hh
+
+    def __getstate__(self):
+        return (("quantized_dynamic", [self.ih.bias, self.hh.bias], [], [], [self.ih, self.hh]),
+                "__torch__.torch.classes.rnn.CellParamsBase")
+
+
+class PackedParameter(nn.Module):
+    """Holds a layer-direction's cell parameters (its state-dict entry ``param``)."""
+
+    def __init__(self, param):
+        super().__init__()
+        self.param = param
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "param"] = self.param
+
+
+class LSTM(nn.Module):
+    """An LSTM with qint8 weights: each step's input and hidden projections are dynamically
+    quantized linear layers (the whole sequence's input projection at once), the gates are
+    computed in float32."""
+
+    _FLOAT_MODULE = nn.LSTM
+    _version = 2
+
+    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, dtype=torch.qint8):
+        super().__init__()
+        self.mode = "LSTM"
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.dtype = dtype
+        self.version = 2
+        # placeholder weights drawn as torch draws them (from_float replaces them), so that a
+        # conversion leaves the random state where torch's leaves it
+        gate_size = 4 * hidden_size
+        dirs = 2 if bidirectional else 1
+        cells = []
+        for layer in range(num_layers):
+            for _ in range(dirs):
+                in_size = input_size if layer == 0 else hidden_size * dirs
+                w_ih, w_hh = torch.randn(gate_size, in_size), torch.randn(gate_size, hidden_size)
+                b_ih, b_hh = torch.randn(gate_size), torch.randn(gate_size)
+                ih = _PackedLinear(quantize_per_tensor(w_ih, 0.1, 0, torch.qint8), b_ih)
+                hh = _PackedLinear(quantize_per_tensor(w_hh, 0.1, 0, torch.qint8), b_hh)
+                cells.append(PackedParameter(_CellParams(ih, hh)))
+        self._all_weight_values = nn.ModuleList(cells)
+
+    def _get_name(self):
+        return "DynamicQuantizedLSTM"
+
+    def extra_repr(self):
+        s = f"{self.input_size}, {self.hidden_size}"
+        if self.num_layers != 1:
+            s += f", num_layers={self.num_layers}"
+        if self.bias is not True:
+            s += f", bias={self.bias}"
+        if self.batch_first is not False:
+            s += f", batch_first={self.batch_first}"
+        if self.dropout != 0:
+            s += f", dropout={self.dropout}"
+        if self.bidirectional is not False:
+            s += f", bidirectional={self.bidirectional}"
+        return s
+
+    def __repr__(self):
+        extra = self.extra_repr()
+        return self._get_name() + "(" + extra + ")"
+
+    def _weight_bias(self) -> dict:
+        out: dict = {"weight": {}, "bias": {}}
+        count = 0
+        for layer in range(self.num_layers):
+            for direction in range(2 if self.bidirectional else 1):
+                suffix = "_reverse" if direction == 1 else ""
+                cell = self._all_weight_values[count].param
+                out["weight"][f"weight_ih_l{layer}{suffix}"] = cell.ih.weight
+                out["weight"][f"weight_hh_l{layer}{suffix}"] = cell.hh.weight
+                out["bias"][f"bias_ih_l{layer}{suffix}"] = cell.ih.bias
+                out["bias"][f"bias_hh_l{layer}{suffix}"] = cell.hh.bias
+                count += 1
+        return out
+
+    def get_weight(self):
+        return self._weight_bias()["weight"]
+
+    def get_bias(self):
+        return self._weight_bias()["bias"]
+
+    def _run_direction(self, cell: _CellParams, x, h, c, reverse: bool):
+        steps = list(cell.ih(x).unbind(0))
+        if reverse:
+            steps.reverse()
+        outs = []
+        for gx in steps:
+            gates = cell.hh(h).add_(gx)
+            i, f, g, o = gates.unsafe_chunk(4, 1)
+            i, f, g, o = i.sigmoid_(), f.sigmoid_(), g.tanh_(), o.sigmoid_()
+            c = (f * c).add_(i * g)
+            h = o * c.tanh()
+            outs.append(h)
+        if reverse:
+            outs.reverse()
+        return torch.stack(outs, 0), h, c
+
+    def forward(self, input, hx=None):
+        """``(output, (h_n, c_n))`` as ``nn.LSTM`` returns them."""
+        if isinstance(input, nn.utils.rnn.PackedSequence):
+            raise NotImplementedError("packed sequences are not supported by the dynamically "
+                                      "quantized LSTM here")
+        if input.dim() != 3:
+            raise RuntimeError(f"input must have 3 dimensions, got {input.dim()}")
+        if self.input_size != input.size(-1):
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {input.size(-1)}")
+        x = input.transpose(0, 1) if self.batch_first else input
+        dirs = 2 if self.bidirectional else 1
+        if hx is None:
+            zeros = torch.zeros(self.num_layers * dirs, x.shape[1], self.hidden_size,
+                                dtype=x.dtype)
+            hx = (zeros, zeros)
+        h_n, c_n = [], []
+        count = 0
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                cell = self._all_weight_values[count].param
+                out, h, c = self._run_direction(cell, x, hx[0][count], hx[1][count], d == 1)
+                outs.append(out)
+                h_n.append(h)
+                c_n.append(c)
+                count += 1
+            x = outs[0] if dirs == 1 else torch.cat(outs, outs[0].dim() - 1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                x = torch.nn.functional.dropout(x, self.dropout, True)
+        out = x.transpose(0, 1) if self.batch_first else x
+        out, hn, cn = out.detach(), torch.stack(h_n, 0).detach(), torch.stack(c_n, 0).detach()
+        not_differentiable("aten::quantized_lstm.input", [input, *hx], [out, hn, cn])
+        return out, (hn, cn)
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant=False):
+        """The dynamically quantized form of the float LSTM ``mod``: each weight matrix
+        observed and quantized on its own."""
+        from ....quantization.qconfig import default_dynamic_qconfig
+        if type(mod) is not nn.LSTM:
+            raise AssertionError("nn.quantized.dynamic.RNNBase.from_float only works for "
+                                 "nn.LSTM and nn.GRU")
+        if not hasattr(mod, "qconfig"):
+            raise AssertionError("Input float module must have qconfig defined")
+        if mod.qconfig is not None and mod.qconfig.weight is not None:
+            observer_method = mod.qconfig.weight
+        else:
+            observer_method = default_dynamic_qconfig.weight
+        dtype = observer_method().dtype
+        if dtype is not torch.qint8:
+            raise RuntimeError(f"Unsupported dtype for dynamic RNN quantization: {dtype}")
+        if getattr(mod, "proj_size", 0):
+            raise NotImplementedError("LSTM with proj_size is not supported")
+        q = cls(mod.input_size, mod.hidden_size, mod.num_layers, mod.bias, mod.batch_first,
+                mod.dropout, mod.bidirectional, dtype)
+        if not mod.bias:
+            raise AssertionError("mod.bias must be True")
+
+        def pack(w, b):
+            observer = observer_method()
+            observer(w)
+            return _PackedLinear(nnq._quantize_weight(w.float(), observer), b)
+
+        q._all_weight_values = nn.ModuleList()
+        for layer in range(q.num_layers):
+            for direction in range(2 if q.bidirectional else 1):
+                sfx = f"_l{layer}" + ("_reverse" if direction == 1 else "")
+                ih = pack(getattr(mod, "weight_ih" + sfx), getattr(mod, "bias_ih" + sfx))
+                hh = pack(getattr(mod, "weight_hh" + sfx), getattr(mod, "bias_hh" + sfx))
+                q._all_weight_values.append(PackedParameter(_CellParams(ih, hh)))
+        return q
