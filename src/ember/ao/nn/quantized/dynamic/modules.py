@@ -76,7 +76,8 @@ class _PackedLinear:
         self.weight, self.bias = weight, bias
 
     def __getstate__(self):
-        return ((self.weight, self.bias), "__torch__.torch.classes.quantized.LinearPackedParamsBase")
+        return ((self.weight, self.bias),
+                "__torch__.torch.classes.quantized.LinearPackedParamsBase")
 
     def __call__(self, x):
         wq, ws, wz = nnq._weight_arrays(self.weight)
