@@ -449,3 +449,29 @@ def test_numeric_suite_dynamic_lstm_model():
         return out
     t, e = _both(run)
     assert t == e
+
+
+def test_quantized_state_dict_saves_and_loads_across_libraries(tmp_path):
+    def save(lib, path):
+        lib.manual_seed(0)
+        m = lib.nn.Sequential(lib.nn.Linear(6, 5), lib.nn.ReLU(), lib.nn.Linear(5, 3))
+        q = lib.quantization.quantize_dynamic(m, {lib.nn.Linear}, dtype=lib.qint8)
+        pc = lib.quantize_per_channel(lib.from_numpy(_data(1, 3, 4)),
+                                      lib.tensor([0.1, 0.2, 0.3], dtype=lib.float64),
+                                      lib.tensor([0, 1, 2]), 0, lib.quint8)
+        lib.save({"sd": q.state_dict(), "pc": pc}, path)
+
+    def load(lib, path):
+        d = lib.load(path)
+        lib.manual_seed(1)
+        m = lib.nn.Sequential(lib.nn.Linear(6, 5), lib.nn.ReLU(), lib.nn.Linear(5, 3))
+        q = lib.quantization.quantize_dynamic(m, {lib.nn.Linear}, dtype=lib.qint8)
+        keys = repr(q.load_state_dict(d["sd"]))
+        return [list(d["sd"]), repr(d["sd"]["0._packed_params._packed_params"][0]),
+                repr(d["pc"]), keys, _bits(q(lib.ones(2, 6)))]
+    results = []
+    for writer in LIBS:
+        path = tmp_path / f"{writer.__name__}.pt"
+        save(writer, path)
+        results += [load(reader, path) for reader in LIBS]
+    assert all(r == results[0] for r in results)
