@@ -475,3 +475,64 @@ def test_quantized_state_dict_saves_and_loads_across_libraries(tmp_path):
         save(writer, path)
         results += [load(reader, path) for reader in LIBS]
     assert all(r == results[0] for r in results)
+
+
+# ----------------------------------------------------------------------------- convolutions
+
+def _cnn(lib):
+    lib.manual_seed(0)
+    nn = lib.nn
+    q = lib.ao.quantization
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.quant = q.QuantStub()
+            self.conv = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+            self.bn = nn.BatchNorm2d(8)
+            self.relu = nn.ReLU()
+            self.conv2 = nn.Conv2d(8, 6, 3, stride=2, groups=2, dilation=2)
+            self.relu2 = nn.ReLU()
+            self.conv3 = nn.Conv2d(6, 5, 1)
+            self.fc = nn.Linear(5, 4)
+            self.relu3 = nn.ReLU()
+            self.dequant = q.DeQuantStub()
+
+        def forward(self, x):
+            x = self.conv3(self.relu2(self.conv2(self.relu(self.bn(self.conv(self.quant(x)))))))
+            return self.dequant(self.relu3(self.fc(x.permute(0, 2, 3, 1))))
+    m = M().eval()
+    m.bn.running_mean.uniform_(-1, 1)
+    m.bn.running_var.uniform_(0.5, 2)
+    return m
+
+
+@pytest.mark.parametrize("qconfig", ["default_qconfig", "default_per_channel_qconfig", "x86"])
+def test_fuse_modules_and_static_quantized_convolutions(qconfig):
+    def run(lib):
+        q = lib.ao.quantization
+        m = _cnn(lib)
+        f = q.fuse_modules(m, [["conv", "bn", "relu"], ["conv2", "relu2"], ["fc", "relu3"]])
+        x = lib.from_numpy(_data(3, 2, 3, 11, 11, scale=2))
+        out = [repr(f), _bits(f(x)), _bits(m(x))]
+        f.qconfig = q.get_default_qconfig("x86") if qconfig == "x86" else getattr(q, qconfig)
+        p = q.prepare(f)
+        for seed in range(2):
+            p(lib.from_numpy(_data(seed, 2, 3, 11, 11, scale=2)))
+        c = q.convert(p)
+        y = c(x)
+        conv3 = c.conv3(c.conv2(c.conv(c.quant(x))))
+        return out + [repr(p), repr(c), _bits(y), _bits(conv3), repr(conv3),
+                      list(c.state_dict()), repr(c.conv.weight())]
+    t, e = _both(run)
+    assert t == e
+
+
+def test_fuse_modules_errors():
+    def run(lib):
+        m = _cnn(lib)
+        return [_err(lambda: lib.ao.quantization.fuse_modules(m, ["conv", "conv2"])),
+                _err(lambda: lib.ao.quantization.fuse_modules(m.train(), ["conv", "bn"]))]
+    t, e = _both(run)
+    assert t[0] == (e[0][0], e[0][1].replace("ember.", "torch."))
+    assert t[1] == e[1]

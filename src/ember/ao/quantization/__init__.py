@@ -7,6 +7,7 @@ weight whose inputs are quantized per call.
 """
 
 from ._tensor import QTensor  # noqa: F401
+from .fuse_modules import fuse_modules
 from .observer import (HistogramObserver, MinMaxObserver, MovingAverageMinMaxObserver,
                        MovingAveragePerChannelMinMaxObserver, NoopObserver, ObserverBase,
                        PerChannelMinMaxObserver, PlaceholderObserver, RecordingObserver,
@@ -40,7 +41,8 @@ __all__ = [
     "default_observer", "default_per_channel_qconfig", "default_per_channel_weight_observer",
     "default_placeholder_observer", "default_qconfig", "default_weight_observer",
     "float16_dynamic_qconfig", "float16_static_qconfig", "float_qparams_weight_only_qconfig",
-    "float_qparams_weight_only_qconfig_4bit", "get_default_dynamic_quant_module_mappings",
+    "float_qparams_weight_only_qconfig_4bit", "fuse_modules",
+    "get_default_dynamic_quant_module_mappings",
     "get_default_qat_qconfig", "get_default_qconfig", "get_default_qconfig_mapping",
     "get_default_qconfig_propagation_list", "get_default_static_quant_module_mappings",
     "get_observer_state_dict", "load_observer_state_dict", "per_channel_dynamic_qconfig",

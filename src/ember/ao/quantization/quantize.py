@@ -10,6 +10,7 @@ import warnings
 import ember as torch
 
 from ... import nn
+from ..nn import intrinsic as nni
 from .observer import ObserverBase
 from .qconfig import default_dynamic_qconfig, float_qparams_weight_only_qconfig
 from .stubs import DeQuantStub, QuantStub
@@ -22,9 +23,13 @@ __all__ = ["propagate_qconfig_", "add_quant_dequant", "prepare", "convert", "qua
 
 def get_default_static_quant_module_mappings() -> dict:
     """Float module class -> quantized module class, for ``convert``."""
+    from ..nn import intrinsic as nni
     from ..nn import quantized as nnq
+    from ..nn.intrinsic import quantized as nniq
     return {QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Linear: nnq.Linear,
-            nn.modules.linear.NonDynamicallyQuantizableLinear: nnq.Linear}
+            nn.modules.linear.NonDynamicallyQuantizableLinear: nnq.Linear,
+            nn.Conv2d: nnq.Conv2d, nni.LinearReLU: nniq.LinearReLU,
+            nni.ConvReLU2d: nniq.ConvReLU2d}
 
 
 def get_default_dynamic_quant_module_mappings() -> dict:
@@ -87,6 +92,9 @@ def _add_observer_(module, qconfig_propagation_list, non_leaf_module_list=None) 
         if non_leaf_module_list is not None and type(child) in non_leaf_module_list:
             _insert_activation_post_process(child)
             continue
+        if isinstance(child, nni._FusedModule):
+            _insert_activation_post_process(child)
+            continue
         _add_observer_(child, qconfig_propagation_list, non_leaf_module_list)
     if not list(module.children()) and not isinstance(module, nn.Sequential) and \
             type(module) in qconfig_propagation_list:
@@ -145,7 +153,8 @@ def _convert(module, mapping, inplace: bool = False):
         module = copy.deepcopy(module)
     reassign = {}
     for name, mod in module.named_children():
-        _convert(mod, mapping, True)
+        if not isinstance(mod, nni._FusedModule):     # (a fused module swaps as one unit)
+            _convert(mod, mapping, True)
         reassign[name] = swap_module(mod, mapping)
     for key, value in reassign.items():
         module._modules[key] = value

@@ -1,6 +1,6 @@
 """``torch.ao.nn.quantized``: modules that compute on quantized tensors."""
 
 from . import dynamic
-from .modules import DeQuantize, Linear, Quantize
+from .modules import Conv2d, DeQuantize, Linear, Quantize
 
-__all__ = ["DeQuantize", "Linear", "Quantize", "dynamic"]
+__all__ = ["Conv2d", "DeQuantize", "Linear", "Quantize", "dynamic"]

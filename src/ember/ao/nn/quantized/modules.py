@@ -19,7 +19,7 @@ from ...quantization._tensor import (
     quantize_per_tensor,
 )
 
-__all__ = ["Quantize", "DeQuantize", "Linear", "LinearPackedParams"]
+__all__ = ["Quantize", "DeQuantize", "Linear", "LinearPackedParams", "Conv2d"]
 
 
 class Quantize(nn.Module):
@@ -239,3 +239,137 @@ class Linear(nn.Module):
         qlinear.scale = float(act_scale)
         qlinear.zero_point = int(act_zp)
         return qlinear
+
+
+def _conv2d_static(xq: np.ndarray, x_scale, x_zp, wq: np.ndarray, w_scale, w_zp, bias,
+                   stride, padding, dilation, groups, out_scale, out_zp, relu) -> np.ndarray:
+    """fbgemm's quantized conv2d: the padded input (padding takes the input's zero point)
+    unfolded into rows, one exact integer product per group, requantized as the linear
+    layer requantizes."""
+    n, c, _, _ = xq.shape
+    cout, cin_g, kh, kw = wq.shape
+    (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
+    xp = np.pad(xq, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=x_zp)
+    win = np.lib.stride_tricks.sliding_window_view(
+        xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
+    win = win[:, :, ::sh, ::sw, ::dh, ::dw]             # (n, c, oh, ow, kh, kw)
+    oh, ow = win.shape[2], win.shape[3]
+    per_channel = np.ndim(w_scale) > 0
+    cout_g = cout // groups
+    outs = []
+    for g in range(groups):
+        cols = win[:, g * cin_g:(g + 1) * cin_g].transpose(0, 2, 3, 1, 4, 5)
+        cols = cols.reshape(n * oh * ow, cin_g * kh * kw)
+        sl = slice(g * cout_g, (g + 1) * cout_g)
+        outs.append(linear_static(
+            cols, x_scale, x_zp, wq[sl].reshape(cout_g, -1),
+            w_scale[sl] if per_channel else w_scale, w_zp[sl] if per_channel else w_zp,
+            None if bias is None else bias[sl], out_scale, out_zp, relu=relu))
+    out = np.concatenate(outs, axis=1) if groups > 1 else outs[0]
+    return np.ascontiguousarray(out.reshape(n, oh, ow, cout).transpose(0, 3, 1, 2))
+
+
+class Conv2d(nn.Module):
+    """A 2-d convolution on quantized tensors (quint8 input and output, qint8 weight)."""
+
+    _FLOAT_MODULE = (nn.Conv2d,)
+    _relu = False
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, bias=True, padding_mode="zeros", device=None,
+                 dtype=None):
+        super().__init__()
+
+        def pair(v):
+            return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
+        if padding_mode != "zeros":
+            raise NotImplementedError("only padding_mode='zeros' is supported")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size, self.stride = pair(kernel_size), pair(stride)
+        self.padding, self.dilation = pair(padding), pair(dilation)
+        self.output_padding = (0, 0)
+        self.transposed = False
+        self.groups = groups
+        self.padding_mode = padding_mode
+        wq = _new(np.zeros((out_channels, in_channels // groups, *self.kernel_size), np.int8),
+                  torch.qint8, per_tensor_affine, 1.0, 0)
+        self.set_weight_bias(wq, torch.zeros(out_channels) if bias else None)
+        self.scale = 1.0
+        self.zero_point = 0
+
+    def _get_name(self):
+        return "QuantizedConv2d"
+
+    def set_weight_bias(self, w, b) -> None:
+        self._packed_params = (w, b)
+
+    def _weight_bias(self):
+        return self._packed_params
+
+    def weight(self):
+        """The quantized weight."""
+        return self._packed_params[0]
+
+    def bias(self):
+        """The float bias (or None)."""
+        return self._packed_params[1]
+
+    def extra_repr(self):
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+             f"stride={self.stride}, scale={self.scale}, zero_point={self.zero_point}")
+        if self.padding != (0, 0):
+            s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias() is None:
+            s += ", bias=False"
+        return s
+
+    def forward(self, input):
+        if input.dim() != 4:
+            raise ValueError("Input shape must be `(N, C, H, W)`!")
+        w, b = self._packed_params
+        wq, ws, wz = _weight_arrays(w)
+        d = input.__dict__
+        bias = None if b is None else b.detach()._data
+        out = _conv2d_static(_SLOT.__get__(input), d["_qscale"], d["_qzp"], wq, ws, wz, bias,
+                             self.stride, self.padding, self.dilation, self.groups,
+                             self.scale, self.zero_point, self._relu)
+        return _new(out, torch.quint8, per_tensor_affine, float(self.scale),
+                    int(self.zero_point))
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        w, b = self._packed_params
+        destination[prefix + "weight"] = w
+        destination[prefix + "bias"] = b
+        destination[prefix + "scale"] = torch.tensor(self.scale)
+        destination[prefix + "zero_point"] = torch.tensor(self.zero_point)
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant=False):
+        """The quantized form of the observed float convolution ``mod`` (or of the conv in a
+        fused ConvReLU2d)."""
+        float_mods = cls._FLOAT_MODULE
+        if type(mod) not in float_mods:
+            raise AssertionError(f" nnq.{cls.__name__}.from_float only works for "
+                                 f"{float_mods[0].__name__}, but got: {type(mod)}")
+        if not hasattr(mod, "qconfig"):
+            raise AssertionError("Input float module must have qconfig defined.")
+        activation_post_process = mod.activation_post_process
+        conv = mod[0] if not isinstance(mod, nn.Conv2d) else mod
+        weight_post_process = mod.qconfig.weight()
+        weight_post_process(conv.weight)
+        if weight_post_process.dtype is not torch.qint8:
+            raise AssertionError("Weight observer must have a dtype of qint8")
+        qweight = _quantize_weight(conv.weight.float(), weight_post_process)
+        qconv = cls(conv.in_channels, conv.out_channels, conv.kernel_size, conv.stride,
+                    conv.padding, conv.dilation, conv.groups, conv.bias is not None,
+                    conv.padding_mode)
+        qconv.set_weight_bias(qweight, conv.bias)
+        act_scale, act_zp = activation_post_process.calculate_qparams()
+        qconv.scale = float(act_scale)
+        qconv.zero_point = int(act_zp)
+        return qconv
