@@ -270,7 +270,8 @@ def _per_tensor_only(q: QTensor, what: str) -> None:
 class QTensor(Tensor):
     """A quantized tensor: integers plus a scale and a zero point (per tensor or per channel).
 
-    >>> q = torch.quantize_per_tensor(torch.tensor([0.5, -1.0]), 0.1, 0, torch.qint8)
+    >>> import ember
+    >>> q = ember.quantize_per_tensor(ember.tensor([0.5, -1.0]), 0.1, 0, ember.qint8)
     >>> q.int_repr()
     tensor([  5, -10], dtype=torch.int8)
     """
@@ -589,8 +590,10 @@ def quantize_per_tensor(input, scale, zero_point, dtype) -> QTensor:
     """``input`` (float32) quantized with one ``scale`` and ``zero_point``; a list of tensors
     gives a list of quantized tensors.
 
-    >>> torch.quantize_per_tensor(torch.tensor([0.5, -1.0]), 0.1, 0, torch.qint8).int_repr()
-    tensor([  5, -10], dtype=torch.int8)
+    >>> import ember
+    >>> ember.quantize_per_tensor(ember.tensor([0.5, -1.0]), 0.1, 0, ember.qint8)
+    tensor([ 0.5000, -1.0000], size=(2,), dtype=torch.qint8,
+           quantization_scheme=torch.per_tensor_affine, scale=0.1, zero_point=0)
     """
     if isinstance(input, (list, tuple)):
         return [quantize_per_tensor(t, float(s), int(z), dtype)
