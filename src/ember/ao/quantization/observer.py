@@ -219,6 +219,13 @@ class UniformQuantizationObserverBase(ObserverBase):
                 zero_point = torch.tensor([float(zero_point)], dtype=zero_point.dtype)
         return scale, zero_point
 
+    def calculate_qparams(self):
+        """The scale(s) and zero point(s) for the range seen so far."""
+        return self._calculate_qparams(self.min_val, self.max_val)
+
+    def extra_repr(self):
+        return f"min_val={self.min_val}, max_val={self.max_val}"
+
     def reset_min_max_vals(self):
         raise NotImplementedError("Cannot reset min/max values in the given observer.")
 
@@ -255,13 +262,6 @@ class MinMaxObserver(UniformQuantizationObserverBase):
         self.min_val.copy_(torch.min(min_val_cur, self.min_val))
         self.max_val.copy_(torch.max(max_val_cur, self.max_val))
         return x_orig
-
-    def calculate_qparams(self):
-        """The scale and zero point for the range seen so far."""
-        return self._calculate_qparams(self.min_val, self.max_val)
-
-    def extra_repr(self):
-        return f"min_val={self.min_val}, max_val={self.max_val}"
 
     def reset_min_max_vals(self):
         """Forget the range seen so far."""
@@ -342,27 +342,23 @@ class PerChannelMinMaxObserver(UniformQuantizationObserverBase):
         y = torch.flatten(x.permute(axes).to(self.min_val.dtype), start_dim=1)
         return torch.aminmax(y, dim=1)
 
+    def _merge(self, min_cur, max_cur):
+        """The running range updated with a batch's (``min_cur``, ``max_cur``)."""
+        return torch.min(min_cur, self.min_val), torch.max(max_cur, self.max_val)
+
     def _forward(self, x_orig):
         if x_orig.numel() == 0:
             return x_orig
-        min_val, max_val = self.min_val, self.max_val
         min_cur, max_cur = self._channel_min_max(x_orig)
-        if min_val.numel() == 0 or max_val.numel() == 0:
+        if self.min_val.numel() == 0 or self.max_val.numel() == 0:
             min_val, max_val = min_cur, max_cur
         else:
-            min_val, max_val = torch.min(min_cur, min_val), torch.max(max_cur, max_val)
+            min_val, max_val = self._merge(min_cur, max_cur)
         self.min_val.resize_(min_val.shape)
         self.max_val.resize_(max_val.shape)
         self.min_val.copy_(min_val)
         self.max_val.copy_(max_val)
         return x_orig
-
-    def calculate_qparams(self):
-        """The scales and zero points, one a channel."""
-        return self._calculate_qparams(self.min_val, self.max_val)
-
-    def extra_repr(self):
-        return f"min_val={self.min_val}, max_val={self.max_val}"
 
     def reset_min_max_vals(self):
         self.min_val = torch.tensor([])
@@ -380,21 +376,10 @@ class MovingAveragePerChannelMinMaxObserver(PerChannelMinMaxObserver):
                          eps=eps, is_dynamic=is_dynamic, **kwargs)
         self.averaging_constant = averaging_constant
 
-    def forward(self, x_orig):
-        if x_orig.numel() == 0:
-            return x_orig
-        min_val, max_val = self.min_val, self.max_val
-        min_cur, max_cur = self._channel_min_max(x_orig)
-        if min_val.numel() == 0 or max_val.numel() == 0:
-            min_val, max_val = min_cur, max_cur
-        else:
-            min_val = min_val + self.averaging_constant * (min_cur - min_val)
-            max_val = max_val + self.averaging_constant * (max_cur - max_val)
-        self.min_val.resize_(min_val.shape)
-        self.max_val.resize_(max_val.shape)
-        self.min_val.copy_(min_val)
-        self.max_val.copy_(max_val)
-        return x_orig
+    def _merge(self, min_cur, max_cur):
+        c = self.averaging_constant
+        return (self.min_val + c * (min_cur - self.min_val),
+                self.max_val + c * (max_cur - self.max_val))
 
 
 class HistogramObserver(UniformQuantizationObserverBase):
@@ -589,9 +574,6 @@ class HistogramObserver(UniformQuantizationObserverBase):
         super()._save_to_state_dict(destination, prefix, keep_vars)
         destination[prefix + "min_val"] = self.min_val
         destination[prefix + "max_val"] = self.max_val
-
-    def extra_repr(self):
-        return f"min_val={self.min_val}, max_val={self.max_val}"
 
 
 class PlaceholderObserver(ObserverBase):

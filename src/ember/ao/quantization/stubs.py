@@ -8,30 +8,26 @@ from ... import nn
 __all__ = ["QuantStub", "DeQuantStub", "QuantWrapper"]
 
 
-class QuantStub(nn.Module):
+class _Stub(nn.Module):
+    """An identity that marks a place for ``convert`` (with an optional own qconfig)."""
+
+    def __init__(self, qconfig=None):
+        super().__init__()
+        if qconfig:
+            self.qconfig = qconfig
+
+    def forward(self, x):
+        return x
+
+
+class QuantStub(_Stub):
     """Marks where a tensor enters the quantized part of a model (an observer before
     ``convert``, ``Quantize`` after)."""
 
-    def __init__(self, qconfig=None):
-        super().__init__()
-        if qconfig:
-            self.qconfig = qconfig
 
-    def forward(self, x):
-        return x
-
-
-class DeQuantStub(nn.Module):
+class DeQuantStub(_Stub):
     """Marks where a tensor leaves the quantized part of a model (``DeQuantize`` after
     ``convert``)."""
-
-    def __init__(self, qconfig=None):
-        super().__init__()
-        if qconfig:
-            self.qconfig = qconfig
-
-    def forward(self, x):
-        return x
 
 
 class QuantWrapper(nn.Module):

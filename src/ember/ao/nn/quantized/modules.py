@@ -96,19 +96,8 @@ class LinearPackedParams(nn.Module):
 
 def _hide_packed_params_repr(module) -> str:
     """``Module.__repr__`` without the packed-parameters child (as torch prints these)."""
-    from ....nn.modules.module import _addindent
-    extra = module.extra_repr()
-    extra_lines = extra.split("\n") if extra else []
-    child_lines = ["(" + key + "): " + _addindent(repr(m), 2)
-                   for key, m in module._modules.items() if not isinstance(m, LinearPackedParams)]
-    lines = extra_lines + child_lines
-    main = module._get_name() + "("
-    if lines:
-        if len(extra_lines) == 1 and not child_lines:
-            main += extra_lines[0]
-        else:
-            main += "\n  " + "\n  ".join(lines) + "\n"
-    return main + ")"
+    return module._repr_children((k, m) for k, m in module._modules.items()
+                                 if not isinstance(m, LinearPackedParams))
 
 
 def _weight_arrays(w: QTensor):

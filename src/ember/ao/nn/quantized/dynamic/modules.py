@@ -128,6 +128,7 @@ class LSTM(nn.Module):
         self.batch_first = batch_first
         self.dropout = float(dropout)
         self.bidirectional = bidirectional
+        self.proj_size = 0
         self.dtype = dtype
         self.version = 2
         # placeholder weights drawn as torch draws them (from_float replaces them), so that a
@@ -148,19 +149,7 @@ class LSTM(nn.Module):
     def _get_name(self):
         return "DynamicQuantizedLSTM"
 
-    def extra_repr(self):
-        s = f"{self.input_size}, {self.hidden_size}"
-        if self.num_layers != 1:
-            s += f", num_layers={self.num_layers}"
-        if self.bias is not True:
-            s += f", bias={self.bias}"
-        if self.batch_first is not False:
-            s += f", batch_first={self.batch_first}"
-        if self.dropout != 0:
-            s += f", dropout={self.dropout}"
-        if self.bidirectional is not False:
-            s += f", bidirectional={self.bidirectional}"
-        return s
+    extra_repr = nn.LSTM.extra_repr      # (the float LSTM's, proj_size 0)
 
     def __repr__(self):
         extra = self.extra_repr()
