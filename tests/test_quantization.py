@@ -391,16 +391,19 @@ def test_static_quantization_with_x86_default_qconfig():
 @pytest.mark.parametrize("kwargs,shape", [({}, (5, 3, 6)), ({"num_layers": 2}, (4, 2, 6)),
                                           ({"bidirectional": True}, (3, 2, 6)),
                                           ({"batch_first": True, "num_layers": 2}, (2, 5, 6))])
-def test_quantize_dynamic_lstm_bits(kwargs, shape):
+@pytest.mark.parametrize("kind", ["LSTM", "GRU"])
+def test_quantize_dynamic_lstm_bits(kwargs, shape, kind):
     def run(lib):
         lib.manual_seed(3)
-        m = lib.nn.Sequential(lib.nn.LSTM(6, 8, **kwargs))
+        m = lib.nn.Sequential(getattr(lib.nn, kind)(6, 8, **kwargs))
         qm = lib.quantization.quantize_dynamic(m)
         x = lib.from_numpy(_data(5, *shape, scale=2))
-        out, (h, c) = qm[0](x)
+        out, state = qm[0](x)
+        states = state if kind == "LSTM" else (state,)
         w = qm[0].get_weight()
-        return [repr(qm), _bits(out), _bits(h), _bits(c), repr(out), sorted(qm.state_dict()),
-                {k: repr(v) for k, v in w.items()}, sorted(qm[0].get_bias())]
+        return [repr(qm), _bits(out), [_bits(s) for s in states], repr(out),
+                sorted(qm.state_dict()), {k: repr(v) for k, v in w.items()},
+                sorted(qm[0].get_bias()), repr(lib.randn(2))]
     t, e = _both(run)
     assert t == e
 

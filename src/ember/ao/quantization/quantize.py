@@ -35,7 +35,7 @@ def get_default_static_quant_module_mappings() -> dict:
 def get_default_dynamic_quant_module_mappings() -> dict:
     """Float module class -> dynamically quantized module class, for ``quantize_dynamic``."""
     from ..nn.quantized import dynamic as nnqd
-    return {nn.Linear: nnqd.Linear, nn.LSTM: nnqd.LSTM}
+    return {nn.Linear: nnqd.Linear, nn.LSTM: nnqd.LSTM, nn.GRU: nnqd.GRU}
 
 
 # the float module classes torch's default mappings quantize (statically or dynamically),
@@ -196,7 +196,7 @@ def quantize_dynamic(model, qconfig_spec=None, dtype=torch.qint8, mapping=None,
     ``nn.Linear``) get a qint8 weight and quantize their inputs on the fly."""
     if qconfig_spec is None:
         if dtype is torch.qint8:
-            qconfig_spec = {nn.Linear: default_dynamic_qconfig, nn.LSTM: default_dynamic_qconfig}
+            qconfig_spec = dict.fromkeys((nn.Linear, nn.LSTM, nn.GRU), default_dynamic_qconfig)
         elif dtype is torch.quint8:
             qconfig_spec = {nn.EmbeddingBag: float_qparams_weight_only_qconfig,
                             nn.Embedding: float_qparams_weight_only_qconfig}

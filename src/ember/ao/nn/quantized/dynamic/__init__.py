@@ -1,5 +1,5 @@
 """``torch.ao.nn.quantized.dynamic``: modules whose inputs are quantized on the fly."""
 
-from .modules import LSTM, Linear
+from .modules import GRU, LSTM, Linear
 
-__all__ = ["LSTM", "Linear"]
+__all__ = ["GRU", "LSTM", "Linear"]

@@ -10,7 +10,7 @@ from ..... import nn
 from ....quantization._tensor import linear_dynamic, not_differentiable, quantize_per_tensor
 from .. import modules as nnq
 
-__all__ = ["Linear", "LSTM"]
+__all__ = ["GRU", "LSTM", "Linear"]
 
 
 class Linear(nnq.Linear):
@@ -109,18 +109,18 @@ class PackedParameter(nn.Module):
         destination[prefix + "param"] = self.param
 
 
-class LSTM(nn.Module):
-    """An LSTM with qint8 weights: each step's input and hidden projections are dynamically
-    quantized linear layers (the whole sequence's input projection at once), the gates are
-    computed in float32."""
+class RNNBase(nn.Module):
+    """The dynamically quantized recurrent layers: each step's input and hidden projections
+    are dynamically quantized linear layers (the whole sequence's input projection at once,
+    as ATen's CPU layers compute it), the gates are computed in float32."""
 
-    _FLOAT_MODULE = nn.LSTM
     _version = 2
+    _gates = 4
 
-    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False,
-                 dropout=0.0, bidirectional=False, dtype=torch.qint8):
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, dtype=torch.qint8):
         super().__init__()
-        self.mode = "LSTM"
+        self.mode = mode
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.num_layers = num_layers
@@ -133,7 +133,7 @@ class LSTM(nn.Module):
         self.version = 2
         # placeholder weights drawn as torch draws them (from_float replaces them), so that a
         # conversion leaves the random state where torch's leaves it
-        gate_size = 4 * hidden_size
+        gate_size = self._gates * hidden_size
         dirs = 2 if bidirectional else 1
         cells = []
         for layer in range(num_layers):
@@ -146,14 +146,10 @@ class LSTM(nn.Module):
                 cells.append(PackedParameter(_CellParams(ih, hh)))
         self._all_weight_values = nn.ModuleList(cells)
 
-    def _get_name(self):
-        return "DynamicQuantizedLSTM"
-
-    extra_repr = nn.LSTM.extra_repr      # (the float LSTM's, proj_size 0)
+    extra_repr = nn.LSTM.extra_repr      # (the float layers', proj_size 0)
 
     def __repr__(self):
-        extra = self.extra_repr()
-        return self._get_name() + "(" + extra + ")"
+        return self._get_name() + "(" + self.extra_repr() + ")"
 
     def _weight_bias(self) -> dict:
         out: dict = {"weight": {}, "bias": {}}
@@ -175,27 +171,22 @@ class LSTM(nn.Module):
     def get_bias(self):
         return self._weight_bias()["bias"]
 
-    def _run_direction(self, cell: _CellParams, x, h, c, reverse: bool):
+    def _run_direction(self, cell: _CellParams, x, state: tuple, reverse: bool):
+        """One layer-direction over the sequence ``x``: (outputs stacked, final state)."""
         steps = list(cell.ih(x).unbind(0))
         if reverse:
             steps.reverse()
         outs = []
         for gx in steps:
-            gates = cell.hh(h).add_(gx)
-            i, f, g, o = gates.unsafe_chunk(4, 1)
-            i, f, g, o = i.sigmoid_(), f.sigmoid_(), g.tanh_(), o.sigmoid_()
-            c = (f * c).add_(i * g)
-            h = o * c.tanh()
-            outs.append(h)
+            state = self._step(cell, gx, state)
+            outs.append(state[0])
         if reverse:
             outs.reverse()
-        return torch.stack(outs, 0), h, c
+        return torch.stack(outs, 0), state
 
-    def forward(self, input, hx=None):
-        """``(output, (h_n, c_n))`` as ``nn.LSTM`` returns them."""
-        if isinstance(input, nn.utils.rnn.PackedSequence):
-            raise NotImplementedError("packed sequences are not supported by the dynamically "
-                                      "quantized LSTM here")
+    def _run(self, input, hx: tuple):
+        """The layers over ``input`` from the initial states ``hx`` (each stacked over
+        layer-directions): (output, final states stacked the same way)."""
         if input.dim() != 3:
             raise RuntimeError(f"input must have 3 dimensions, got {input.dim()}")
         if self.input_size != input.size(-1):
@@ -203,35 +194,37 @@ class LSTM(nn.Module):
                                f"{self.input_size}, got {input.size(-1)}")
         x = input.transpose(0, 1) if self.batch_first else input
         dirs = 2 if self.bidirectional else 1
-        if hx is None:
-            zeros = torch.zeros(self.num_layers * dirs, x.shape[1], self.hidden_size,
-                                dtype=x.dtype)
-            hx = (zeros, zeros)
-        h_n, c_n = [], []
+        finals = [[] for _ in hx]
         count = 0
         for layer in range(self.num_layers):
             outs = []
             for d in range(dirs):
                 cell = self._all_weight_values[count].param
-                out, h, c = self._run_direction(cell, x, hx[0][count], hx[1][count], d == 1)
+                out, state = self._run_direction(cell, x, tuple(h[count] for h in hx), d == 1)
                 outs.append(out)
-                h_n.append(h)
-                c_n.append(c)
+                for acc, s in zip(finals, state):
+                    acc.append(s)
                 count += 1
             x = outs[0] if dirs == 1 else torch.cat(outs, outs[0].dim() - 1)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 x = torch.nn.functional.dropout(x, self.dropout, True)
-        out = x.transpose(0, 1) if self.batch_first else x
-        out, hn, cn = out.detach(), torch.stack(h_n, 0).detach(), torch.stack(c_n, 0).detach()
-        not_differentiable("aten::quantized_lstm.input", [input, *hx], [out, hn, cn])
-        return out, (hn, cn)
+        out = (x.transpose(0, 1) if self.batch_first else x).detach()
+        states = [torch.stack(acc, 0).detach() for acc in finals]
+        not_differentiable(f"aten::quantized_{self.mode.lower()}.input", [input, *hx],
+                           [out, *states])
+        return out, states
+
+    def _zeros(self, input):
+        batch = input.shape[0 if self.batch_first else 1]
+        n = self.num_layers * (2 if self.bidirectional else 1)
+        return torch.zeros(n, batch, self.hidden_size, dtype=input.dtype)
 
     @classmethod
     def from_float(cls, mod, use_precomputed_fake_quant=False):
-        """The dynamically quantized form of the float LSTM ``mod``: each weight matrix
-        observed and quantized on its own."""
+        """The dynamically quantized form of the float ``mod``: each weight matrix observed
+        and quantized on its own."""
         from ....quantization.qconfig import default_dynamic_qconfig
-        if type(mod) is not nn.LSTM:
+        if type(mod) is not cls._FLOAT_MODULE:
             raise AssertionError("nn.quantized.dynamic.RNNBase.from_float only works for "
                                  "nn.LSTM and nn.GRU")
         if not hasattr(mod, "qconfig"):
@@ -263,3 +256,60 @@ class LSTM(nn.Module):
                 hh = pack(getattr(mod, "weight_hh" + sfx), getattr(mod, "bias_hh" + sfx))
                 q._all_weight_values.append(PackedParameter(_CellParams(ih, hh)))
         return q
+
+
+class LSTM(RNNBase):
+    """A dynamically quantized LSTM (``nn.LSTM``'s interface, float in and out)."""
+
+    _FLOAT_MODULE = nn.LSTM
+
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+    def _get_name(self):
+        return "DynamicQuantizedLSTM"
+
+    @staticmethod
+    def _step(cell, gx, state):
+        h, c = state
+        gates = cell.hh(h).add_(gx)
+        i, f, g, o = gates.unsafe_chunk(4, 1)
+        i, f, g, o = i.sigmoid_(), f.sigmoid_(), g.tanh_(), o.sigmoid_()
+        c = (f * c).add_(i * g)
+        return o * c.tanh(), c
+
+    def forward(self, input, hx=None):
+        """``(output, (h_n, c_n))`` as ``nn.LSTM`` returns them."""
+        if hx is None:
+            zeros = self._zeros(input)
+            hx = (zeros, zeros)
+        out, (hn, cn) = self._run(input, tuple(hx))
+        return out, (hn, cn)
+
+
+class GRU(RNNBase):
+    """A dynamically quantized GRU (``nn.GRU``'s interface, float in and out)."""
+
+    _FLOAT_MODULE = nn.GRU
+    _gates = 3
+
+    def __init__(self, *args, **kwargs):
+        super().__init__("GRU", *args, **kwargs)
+
+    def _get_name(self):
+        return "DynamicQuantizedGRU"
+
+    @staticmethod
+    def _step(cell, gx, state):
+        (h,) = state
+        ir, iz, in_ = gx.unsafe_chunk(3, 1)
+        hr, hz, hn = cell.hh(h).unsafe_chunk(3, 1)
+        reset = hr.add_(ir).sigmoid_()
+        update = hz.add_(iz).sigmoid_()
+        new = in_.add(hn.mul_(reset)).tanh_()
+        return ((h - new).mul_(update).add_(new),)
+
+    def forward(self, input, hx=None):
+        """``(output, h_n)`` as ``nn.GRU`` returns them."""
+        out, (hn,) = self._run(input, (self._zeros(input) if hx is None else hx,))
+        return out, hn
