@@ -539,3 +539,29 @@ def test_fuse_modules_errors():
     t, e = _both(run)
     assert t[0] == (e[0][0], e[0][1].replace("ember.", "torch."))
     assert t[1] == e[1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_quantized_pooling_cat_flatten_bits(seed):
+    rs = np.random.RandomState(seed)
+    h, w = rs.randint(3, 12, 2)
+    zp, s = int(rs.randint(0, 256)), float(rs.rand() * 0.2 + 0.001)
+    x = _data(seed, 2, 3, h, w, scale=3)
+    oh, ow = int(rs.randint(1, h + 1)), int(rs.randint(1, w + 1))
+    k = int(rs.randint(1, min(h, w) + 1))
+    st, pad = int(rs.randint(1, 3)), int(rs.randint(0, k // 2 + 1))
+
+    def run(lib):
+        F = lib.nn.functional
+        q = lib.quantize_per_tensor(lib.from_numpy(x.copy()), s, zp, lib.quint8)
+        other = lib.quantize_per_tensor(lib.from_numpy(x[:1].copy() * 0.7), s * 1.3,
+                                        min(zp + 5, 255), lib.quint8)
+        outs = [F.adaptive_avg_pool2d(q, (oh, ow)), F.adaptive_avg_pool2d(q, 1),
+                F.avg_pool2d(q, k), F.avg_pool2d(q, k, st, pad),
+                F.avg_pool2d(q, k, st, pad, count_include_pad=False),
+                F.max_pool2d(q, k), F.max_pool2d(q, k, st, pad),
+                lib.nn.AdaptiveAvgPool2d((1, 1))(q), lib.nn.MaxPool2d(2)(q),
+                lib.cat([q, other]), lib.cat([other, q], 0), lib.flatten(q, 1)]
+        return [(_bits(o), repr(o)) for o in outs]
+    t, e = _both(run)
+    assert t == e
