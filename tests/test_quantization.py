@@ -565,3 +565,46 @@ def test_quantized_pooling_cat_flatten_bits(seed):
         return [(_bits(o), repr(o)) for o in outs]
     t, e = _both(run)
     assert t == e
+
+
+def test_float_functional_residual_block_bits():
+    """A residual block with FloatFunctional add_relu / mul / cat, quantized statically;
+    a large add splits between threads as torch's loop does."""
+    def run(lib):
+        nn = lib.nn
+        q = lib.ao.quantization
+        lib.manual_seed(0)
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.quant = q.QuantStub()
+                self.conv1 = nn.Conv2d(4, 4, 3, padding=1)
+                self.relu = nn.ReLU()
+                self.conv2 = nn.Conv2d(4, 4, 3, padding=1)
+                self.skip = nn.quantized.FloatFunctional()
+                self.mulf = nn.quantized.FloatFunctional()
+                self.catf = nn.quantized.FloatFunctional()
+                self.pool = nn.AdaptiveAvgPool2d(1)
+                self.fc = nn.Linear(8, 3)
+                self.dequant = q.DeQuantStub()
+
+            def forward(self, x):
+                x = self.quant(x)
+                y = self.conv2(self.relu(self.conv1(x)))
+                z = self.skip.add_relu(x, y)
+                c = self.catf.cat([z, self.mulf.mul(z, y)], 1)
+                return self.dequant(self.fc(lib.flatten(self.pool(c), 1)))
+        m = Block().eval()
+        m.qconfig = q.get_default_qconfig("x86")
+        p = q.prepare(q.fuse_modules(m, [["conv1", "relu"]]))
+        for seed in range(2):
+            p(lib.from_numpy(_data(seed, 3, 4, 12, 12)))
+        c = q.convert(p)
+        y = c(lib.from_numpy(_data(5, 2, 4, 12, 12)))
+        a = c.quant(lib.from_numpy(_data(6, 4, 4, 64, 64)))
+        b = c.quant(lib.from_numpy(_data(7, 4, 4, 64, 64)))
+        return [repr(m), repr(p.skip), repr(c), _bits(y), _bits(c.skip.add(a, b)),
+                _bits(c.skip.add_relu(a, b)), list(c.state_dict())]
+    t, e = _both(run)
+    assert t == e

@@ -7,5 +7,5 @@ from ..ao.quantization import QTensor  # noqa: F401
 from .. import _lazy
 
 __all__ = list(_all)
-_lazy.package(globals(), modules=("_numeric_suite", "quantize_fx"))
+_lazy.package(globals(), modules=("_numeric_suite",))
 del _lazy, _all

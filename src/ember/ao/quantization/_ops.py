@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._tensor import Tensor
-from ._tensor import _SLOT, _like, _per_tensor_only, quantize_array
+from ._tensor import _SLOT, _like, _new, _per_tensor_only, quantize_array
 
 _F32 = np.float32
 
@@ -94,13 +94,84 @@ def avg_pool2d(q, kernel, stride, padding, ceil_mode, count_include_pad, divisor
     return _like(q, _requantize_sums(q, acc, count, divisor))
 
 
-def cat(tensors, dim: int):
-    """Quantized concatenation: the inputs dequantized, joined and quantized with the first
-    input's qparams."""
+def cat(tensors, dim: int, scale=None, zero_point=None):
+    """Quantized concatenation: the inputs dequantized, joined and quantized with ``scale``
+    and ``zero_point`` (the first input's by default)."""
     from ..._ops.shape import cat as float_cat
     first = tensors[0]
     _per_tensor_only(first, "cat")
     d = first.__dict__
+    scale = d["_qscale"] if scale is None else float(scale)
+    zero_point = d["_qzp"] if zero_point is None else int(zero_point)
     joined = float_cat([t.dequantize() for t in tensors], dim)._data
     fused = d["_qdtype"].name in ("qint8", "quint8")
-    return _like(first, quantize_array(joined, d["_qscale"], d["_qzp"], d["_qdtype"], fused))
+    return _new(quantize_array(joined, scale, zero_point, d["_qdtype"], fused), d["_qdtype"],
+                d["_qscheme"], scale, zero_point)
+
+
+def _chunks(numel: int):
+    """torch's ``parallel_for`` split of a flat loop of ``numel`` elements between threads."""
+    from ..._ops._exact import GRAIN, get_num_threads
+    nt = 1 if numel <= GRAIN else min(get_num_threads(), -(-numel // GRAIN))
+    size = -(-numel // nt) if numel else 0
+    return [(b, min(numel, b + size)) for b in range(0, numel, size or 1)]
+
+
+def _binary(a, b, name: str):
+    for t in (a, b):
+        _per_tensor_only(t, name)
+    x, y = _SLOT.__get__(a), _SLOT.__get__(b)
+    if x.shape != y.shape:
+        raise NotImplementedError(f"quantized {name} of tensors of different shapes is not "
+                                  "supported")
+    return x.reshape(-1).astype(np.int64), y.reshape(-1).astype(np.int64)
+
+
+def add(a, b, scale: float, zero_point: int, relu: bool = False):
+    """``quantized::add`` (``add_relu``): each input dequantized, summed in float32 and
+    quantized with ``scale`` and ``zero_point``. Runs of 64 take ATen's vector path
+    (dequantized by ``fma(scale, q, -zero_point * scale)``, quantized by
+    ``round(x * (1/scale)) + zero_point``), the rest of each thread's range its scalar one."""
+    from ..._ops._fused import fma
+    from ._tensor import RANGES
+    x, y = _binary(a, b, "add")
+    da, db = a.__dict__, b.__dict__
+    lo, hi, store = RANGES[da["_qdtype"]]
+    inv = _F32(1) / _F32(scale)
+    out = np.empty(x.shape, np.int64)
+
+    def vec(q, d):
+        s = _F32(d["_qscale"])
+        n = q.shape[0]
+        return fma(q.astype(_F32), np.full(n, s), np.full(n, _F32(s * _F32(-d["_qzp"]))))
+
+    def scalar(q, d):
+        return (_F32(d["_qscale"]) * (q - d["_qzp"]).astype(_F32)).astype(_F32)
+    for b0, b1 in _chunks(x.shape[0]):
+        v = b0 + (b1 - b0) // 64 * 64
+        c = (vec(x[b0:v], da) + vec(y[b0:v], db)).astype(_F32)
+        if relu:
+            c = np.maximum(c, _F32(0))
+        out[b0:v] = np.rint((c * inv).astype(_F32)) + zero_point
+        c = (scalar(x[v:b1], da) + scalar(y[v:b1], db)).astype(_F32)
+        if relu:
+            c = np.maximum(c, _F32(0))
+        out[v:b1] = np.rint(((c * inv).astype(_F32) + _F32(zero_point)).astype(_F32))
+    q = np.clip(out, lo, hi).astype(store).reshape(_SLOT.__get__(a).shape)
+    return _new(q, da["_qdtype"], da["_qscheme"], float(scale), int(zero_point))
+
+
+def mul(a, b, scale: float, zero_point: int, relu: bool = False):
+    """``quantized::mul``: the product of the zero-point-free integers, requantized by
+    ``round(c * (scale_a * scale_b / scale)) + zero_point`` in float32."""
+    from ._tensor import RANGES
+    x, y = _binary(a, b, "mul")
+    da, db = a.__dict__, b.__dict__
+    lo, hi, store = RANGES[da["_qdtype"]]
+    c = (x - da["_qzp"]) * (y - db["_qzp"])
+    mult = _F32(_F32(_F32(da["_qscale"]) * _F32(db["_qscale"])) * (_F32(1) / _F32(scale)))
+    out = np.rint((c.astype(_F32) * mult).astype(_F32)) + zero_point
+    if relu:
+        out = np.maximum(out, zero_point)
+    q = np.clip(out, lo, hi).astype(store).reshape(_SLOT.__get__(a).shape)
+    return _new(q, da["_qdtype"], da["_qscheme"], float(scale), int(zero_point))

@@ -11,6 +11,7 @@ import ember as torch
 
 from ... import nn
 from ..nn import intrinsic as nni
+from ..nn import quantized as nnq
 from .observer import ObserverBase
 from .qconfig import default_dynamic_qconfig, float_qparams_weight_only_qconfig
 from .stubs import DeQuantStub, QuantStub
@@ -23,13 +24,11 @@ __all__ = ["propagate_qconfig_", "add_quant_dequant", "prepare", "convert", "qua
 
 def get_default_static_quant_module_mappings() -> dict:
     """Float module class -> quantized module class, for ``convert``."""
-    from ..nn import intrinsic as nni
-    from ..nn import quantized as nnq
     from ..nn.intrinsic import quantized as nniq
     return {QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Linear: nnq.Linear,
             nn.modules.linear.NonDynamicallyQuantizableLinear: nnq.Linear,
             nn.Conv2d: nnq.Conv2d, nni.LinearReLU: nniq.LinearReLU,
-            nni.ConvReLU2d: nniq.ConvReLU2d}
+            nni.ConvReLU2d: nniq.ConvReLU2d, nnq.FloatFunctional: nnq.QFunctional}
 
 
 def get_default_dynamic_quant_module_mappings() -> dict:
@@ -94,6 +93,10 @@ def _add_observer_(module, qconfig_propagation_list, non_leaf_module_list=None) 
             continue
         if isinstance(child, nni._FusedModule):
             _insert_activation_post_process(child)
+            continue
+        if isinstance(child, nnq.FloatFunctional):        # (observes in its own methods)
+            if _needs_observation(child):
+                child.activation_post_process = child.qconfig.activation()
             continue
         _add_observer_(child, qconfig_propagation_list, non_leaf_module_list)
     if not list(module.children()) and not isinstance(module, nn.Sequential) and \

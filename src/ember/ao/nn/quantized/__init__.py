@@ -1,6 +1,7 @@
 """``torch.ao.nn.quantized``: modules that compute on quantized tensors."""
 
 from . import dynamic
-from .modules import Conv2d, DeQuantize, Linear, Quantize
+from .modules import Conv2d, DeQuantize, FloatFunctional, Linear, QFunctional, Quantize
 
-__all__ = ["Conv2d", "DeQuantize", "Linear", "Quantize", "dynamic"]
+__all__ = ["Conv2d", "DeQuantize", "FloatFunctional", "Linear", "QFunctional", "Quantize",
+           "dynamic"]

@@ -19,7 +19,8 @@ from ...quantization._tensor import (
     quantize_per_tensor,
 )
 
-__all__ = ["Quantize", "DeQuantize", "Linear", "LinearPackedParams", "Conv2d"]
+__all__ = ["Quantize", "DeQuantize", "Linear", "LinearPackedParams", "Conv2d",
+           "FloatFunctional", "QFunctional"]
 
 
 class Quantize(nn.Module):
@@ -362,3 +363,90 @@ class Conv2d(nn.Module):
         qconv.scale = float(act_scale)
         qconv.zero_point = int(act_zp)
         return qconv
+
+
+class FloatFunctional(nn.Module):
+    """The float ops a model calls between layers (``add``, ``mul``, ``cat``, ``add_relu``)
+    as a module, so that ``prepare`` can observe their outputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.activation_post_process = nn.Identity()
+
+    def forward(self, x):
+        raise RuntimeError("FloatFunctional is not intended to use the 'forward'. Please use "
+                           "the underlying operation")
+
+    def add(self, x, y):
+        return self.activation_post_process(torch.add(x, y))
+
+    def add_scalar(self, x, y):
+        return torch.add(x, y)
+
+    def mul(self, x, y):
+        return self.activation_post_process(torch.mul(x, y))
+
+    def mul_scalar(self, x, y):
+        return torch.mul(x, y)
+
+    def cat(self, x, dim=0):
+        return self.activation_post_process(torch.cat(x, dim=dim))
+
+    def add_relu(self, x, y):
+        return self.activation_post_process(torch.nn.functional.relu(torch.add(x, y)))
+
+    def matmul(self, x, y):
+        return self.activation_post_process(torch.matmul(x, y))
+
+
+class QFunctional(nn.Module):
+    """FloatFunctional's quantized form: the ops on quantized tensors, their outputs
+    quantized with the module's ``scale`` and ``zero_point``."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = 1.0
+        self.zero_point = 0
+        self.activation_post_process = nn.Identity()
+
+    def _get_name(self):
+        return "QFunctional"
+
+    def extra_repr(self):
+        return f"scale={self.scale}, zero_point={self.zero_point}"
+
+    def forward(self, x):
+        raise RuntimeError("Functional is not intended to use the 'forward'. Please use the "
+                           "underlying operation")
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "scale"] = torch.tensor(self.scale)
+        destination[prefix + "zero_point"] = torch.tensor(self.zero_point)
+
+    def add(self, x, y):
+        from ...quantization import _ops
+        return self.activation_post_process(_ops.add(x, y, self.scale, self.zero_point))
+
+    def add_relu(self, x, y):
+        from ...quantization import _ops
+        return self.activation_post_process(_ops.add(x, y, self.scale, self.zero_point, True))
+
+    def mul(self, x, y):
+        from ...quantization import _ops
+        return self.activation_post_process(_ops.mul(x, y, self.scale, self.zero_point))
+
+    def cat(self, x, dim=0):
+        from ...quantization import _ops
+        return self.activation_post_process(_ops.cat(x, dim, self.scale, self.zero_point))
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant=False):
+        if type(mod) is not FloatFunctional:
+            raise AssertionError("QFunctional.from_float expects an instance of "
+                                 "FloatFunctional")
+        scale, zero_point = mod.activation_post_process.calculate_qparams()
+        new_mod = QFunctional()
+        new_mod.scale = float(scale)
+        new_mod.zero_point = int(zero_point)
+        return new_mod
