@@ -3,7 +3,6 @@
 
 from ..ao.quantization import *  # noqa: F401,F403
 from ..ao.quantization import __all__ as _all
-from ..ao.quantization import QTensor  # noqa: F401
 from .. import _lazy
 
 __all__ = list(_all)

@@ -6,7 +6,6 @@ quantized tensors (:mod:`._tensor`), and ``quantize_dynamic`` gives linear layer
 weight whose inputs are quantized per call.
 """
 
-from ._tensor import QTensor  # noqa: F401
 from .fuse_modules import fuse_modules
 from .observer import (HistogramObserver, MinMaxObserver, MovingAverageMinMaxObserver,
                        MovingAveragePerChannelMinMaxObserver, NoopObserver, ObserverBase,
