@@ -608,3 +608,23 @@ def test_float_functional_residual_block_bits():
                 _bits(c.skip.add_relu(a, b)), list(c.state_dict())]
     t, e = _both(run)
     assert t == e
+
+
+def test_quantized_embedding_float_qparams_bits():
+    def run(lib):
+        q = lib.ao.quantization
+        lib.manual_seed(0)
+        m = lib.nn.Sequential(lib.nn.Embedding(11, 7, padding_idx=1), lib.nn.Linear(7, 3))
+        m[0].qconfig = q.float_qparams_weight_only_qconfig
+        qm = q.convert(q.prepare(m))
+        idx = lib.randint(0, 11, (3, 4))
+        spec = {lib.nn.Embedding: q.float_qparams_weight_only_qconfig}
+        qd = lib.quantization.quantize_dynamic(m, spec)
+        qd8 = lib.quantization.quantize_dynamic(m, dtype=lib.quint8)
+        big = lib.quantization.quantize_dynamic(lib.nn.Sequential(lib.nn.Embedding(300, 40)),
+                                                {lib.nn.Embedding}, dtype=lib.quint8)
+        return [repr(qm), list(qm.state_dict()), repr(qm[0].weight()), _bits(qm[0](idx)),
+                _bits(qm(idx)), repr(qd), _bits(qd(idx)), repr(qd8), _bits(qd8(idx)),
+                _bits(big(lib.arange(300)))]
+    t, e = _both(run)
+    assert t == e

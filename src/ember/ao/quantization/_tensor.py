@@ -370,8 +370,11 @@ class QTensor(Tensor):
         return self.__dict__["_qzp"]
 
     def q_per_channel_scales(self) -> Tensor:
-        """The scales of a per-channel quantized tensor (float64)."""
-        return Tensor._wrap(np.array(self.__dict__["_qscale"], np.float64))
+        """The scales of a per-channel quantized tensor (float64; float32 with float zero
+        points)."""
+        float_qparams = self.__dict__["_qscheme"] is per_channel_affine_float_qparams
+        return Tensor._wrap(np.array(self.__dict__["_qscale"],
+                                     np.float32 if float_qparams else np.float64))
 
     def q_per_channel_zero_points(self) -> Tensor:
         """The zero points of a per-channel quantized tensor (int64)."""

@@ -28,13 +28,15 @@ def get_default_static_quant_module_mappings() -> dict:
     return {QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Linear: nnq.Linear,
             nn.modules.linear.NonDynamicallyQuantizableLinear: nnq.Linear,
             nn.Conv2d: nnq.Conv2d, nni.LinearReLU: nniq.LinearReLU,
-            nni.ConvReLU2d: nniq.ConvReLU2d, nnq.FloatFunctional: nnq.QFunctional}
+            nni.ConvReLU2d: nniq.ConvReLU2d, nnq.FloatFunctional: nnq.QFunctional,
+            nn.Embedding: nnq.Embedding}
 
 
 def get_default_dynamic_quant_module_mappings() -> dict:
     """Float module class -> dynamically quantized module class, for ``quantize_dynamic``."""
     from ..nn.quantized import dynamic as nnqd
-    return {nn.Linear: nnqd.Linear, nn.LSTM: nnqd.LSTM, nn.GRU: nnqd.GRU}
+    return {nn.Linear: nnqd.Linear, nn.LSTM: nnqd.LSTM, nn.GRU: nnqd.GRU,
+            nn.Embedding: nnq.Embedding}
 
 
 # the float module classes torch's default mappings quantize (statically or dynamically),

@@ -1,7 +1,8 @@
 """``torch.ao.nn.quantized``: modules that compute on quantized tensors."""
 
 from . import dynamic
-from .modules import Conv2d, DeQuantize, FloatFunctional, Linear, QFunctional, Quantize
+from .modules import (Conv2d, DeQuantize, Embedding, FloatFunctional, Linear, QFunctional,
+                      Quantize)
 
-__all__ = ["Conv2d", "DeQuantize", "FloatFunctional", "Linear", "QFunctional", "Quantize",
-           "dynamic"]
+__all__ = ["Conv2d", "DeQuantize", "Embedding", "FloatFunctional", "Linear", "QFunctional",
+           "Quantize", "dynamic"]

@@ -20,7 +20,7 @@ from ...quantization._tensor import (
 )
 
 __all__ = ["Quantize", "DeQuantize", "Linear", "LinearPackedParams", "Conv2d",
-           "FloatFunctional", "QFunctional"]
+           "FloatFunctional", "QFunctional", "Embedding", "EmbeddingPackedParams"]
 
 
 class Quantize(nn.Module):
@@ -450,3 +450,123 @@ class QFunctional(nn.Module):
         new_mod.scale = float(scale)
         new_mod.zero_point = int(zero_point)
         return new_mod
+
+
+class EmbeddingPackedParams(nn.Module):
+    """The quantized weight of a quantized embedding (rows quantized to quint8 with float
+    scales and zero points)."""
+
+    _version = 1
+
+    def __init__(self, num_embeddings, embedding_dim, dtype=torch.quint8):
+        super().__init__()
+        self.dtype = dtype
+        if dtype is not torch.quint8:
+            raise NotImplementedError(f"Unsupported dtype on quantized embedding! Supports "
+                                      f"quint8, got {dtype}")
+        from ...quantization._tensor import per_channel_affine_float_qparams
+        wq = _new(np.zeros((num_embeddings, embedding_dim), np.uint8), dtype,
+                  per_channel_affine_float_qparams, np.ones(num_embeddings),
+                  np.zeros(num_embeddings, np.float32), 0)
+        self.set_weight(wq)
+
+    def set_weight(self, weight) -> None:
+        self._packed_weight = weight
+
+    def _weight(self):
+        return self._packed_weight
+
+    def forward(self, x):
+        return x
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "dtype"] = self.dtype
+        destination[prefix + "_packed_weight"] = self._weight()
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        self.dtype = state_dict.pop(prefix + "dtype")
+        self.set_weight(state_dict.pop(prefix + "_packed_weight"))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, False, missing_keys,
+                                      unexpected_keys, error_msgs)
+
+    def __repr__(self):
+        return self._weight().__repr__()
+
+
+class Embedding(nn.Module):
+    """An embedding whose rows are stored as quint8 with a float scale and zero point each;
+    a lookup returns ``fma(q, scale, -zero_point * scale)`` in float32 (fbgemm's 8-bit
+    rowwise kernel)."""
+
+    _version = 1
+    _FLOAT_MODULE = nn.Embedding
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
+                 dtype=torch.quint8):
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        self.dtype = dtype
+        self._packed_params = EmbeddingPackedParams(num_embeddings, embedding_dim, dtype)
+        if _weight is not None:
+            self._packed_params.set_weight(_weight)
+
+    def _get_name(self):
+        return "QuantizedEmbedding"
+
+    def extra_repr(self):
+        w = self.weight()
+        return (f"num_embeddings={self.num_embeddings}, embedding_dim={self.embedding_dim}, "
+                f"dtype={self._packed_params.dtype}, qscheme={w.qscheme()}")
+
+    def __repr__(self):
+        return self._repr_children((k, m) for k, m in self._modules.items()
+                                   if not isinstance(m, EmbeddingPackedParams))
+
+    def weight(self):
+        """The quantized weight."""
+        return self._packed_params._weight()
+
+    def set_weight(self, w) -> None:
+        self._packed_params.set_weight(w)
+
+    def forward(self, indices):
+        from ...._ops._fused import fma
+        w = self.weight()
+        d = w.__dict__
+        idx = indices.detach()._data
+        q = _SLOT.__get__(w)[idx].astype(np.float32)
+        scale = np.asarray(d["_qscale"], np.float32)[idx][..., None]
+        zp = np.asarray(d["_qzp"], np.float32)[idx][..., None]
+        bias = (-zp * scale).astype(np.float32)
+        shape = q.shape
+        out = fma(q, np.broadcast_to(scale, shape).astype(np.float32),
+                  np.broadcast_to(bias, shape).astype(np.float32))
+        return torch.Tensor._wrap(np.asarray(out, np.float32))
+
+    @classmethod
+    def from_float(cls, mod, use_precomputed_fake_quant=False):
+        """The quantized form of the float embedding ``mod`` (its qconfig's weight observer:
+        float_qparams_weight_only_qconfig)."""
+        if type(mod) is not nn.Embedding:
+            raise AssertionError(" nnq.Embedding.from_float only works for "
+                                 "nn.Embedding")
+        if not hasattr(mod, "qconfig"):
+            raise AssertionError("Embedding input float module must have qconfig defined")
+        weight_observer = mod.qconfig.weight()
+        dtype = weight_observer.dtype
+        from ...quantization._tensor import per_channel_affine_float_qparams
+        if weight_observer.qscheme is not per_channel_affine_float_qparams:
+            raise AssertionError("Embedding quantization is only supported with "
+                                 "float_qparams_weight_only_qconfig.")
+        if dtype is not torch.quint8:
+            raise AssertionError(f"The only supported dtype for nnq.Embedding is "
+                                 f"torch.quint8, got {dtype}")
+        weight_observer(mod.weight)
+        qweight = _quantize_weight(mod.weight.float(), weight_observer)
+        q = cls(mod.num_embeddings, mod.embedding_dim)
+        q.set_weight(qweight)
+        return q
