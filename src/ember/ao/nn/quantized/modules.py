@@ -58,7 +58,32 @@ class DeQuantize(nn.Module):
         return DeQuantize()
 
 
-class LinearPackedParams(nn.Module):
+class _PackedParams(nn.Module):
+    """The packed weight of a quantized layer: saved as ``dtype`` and ``<_key>`` entries,
+    printed as what it holds."""
+
+    _key = "_packed_params"
+
+    def forward(self, x):
+        return x
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        destination[prefix + "dtype"] = self.dtype
+        destination[prefix + self._key] = self._packed()
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
+                              unexpected_keys, error_msgs):
+        self.dtype = state_dict.pop(prefix + "dtype")
+        self._unpack(state_dict.pop(prefix + self._key))
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, False, missing_keys,
+                                      unexpected_keys, error_msgs)
+
+    def __repr__(self):
+        return self._packed().__repr__()
+
+
+class LinearPackedParams(_PackedParams):
     """The quantized weight and float bias of a quantized linear layer."""
 
     _version = 3
@@ -75,30 +100,16 @@ class LinearPackedParams(nn.Module):
     def _weight_bias(self):
         return self._packed_params
 
-    def forward(self, x):
-        return x
+    _packed = _weight_bias
 
-    def _save_to_state_dict(self, destination, prefix, keep_vars):
-        super()._save_to_state_dict(destination, prefix, keep_vars)
-        destination[prefix + "dtype"] = self.dtype
-        destination[prefix + "_packed_params"] = self._weight_bias()
-
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs):
-        self.dtype = state_dict.pop(prefix + "dtype")
-        weight, bias = state_dict.pop(prefix + "_packed_params")
-        self.set_weight_bias(weight, bias)
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, False, missing_keys,
-                                      unexpected_keys, error_msgs)
-
-    def __repr__(self):
-        return self._weight_bias().__repr__()
+    def _unpack(self, value) -> None:
+        self.set_weight_bias(*value)
 
 
 def _hide_packed_params_repr(module) -> str:
     """``Module.__repr__`` without the packed-parameters child (as torch prints these)."""
     return module._repr_children((k, m) for k, m in module._modules.items()
-                                 if not isinstance(m, LinearPackedParams))
+                                 if not isinstance(m, _PackedParams))
 
 
 def _weight_arrays(w: QTensor):
@@ -452,11 +463,12 @@ class QFunctional(nn.Module):
         return new_mod
 
 
-class EmbeddingPackedParams(nn.Module):
+class EmbeddingPackedParams(_PackedParams):
     """The quantized weight of a quantized embedding (rows quantized to quint8 with float
     scales and zero points)."""
 
     _version = 1
+    _key = "_packed_weight"
 
     def __init__(self, num_embeddings, embedding_dim, dtype=torch.quint8):
         super().__init__()
@@ -476,23 +488,8 @@ class EmbeddingPackedParams(nn.Module):
     def _weight(self):
         return self._packed_weight
 
-    def forward(self, x):
-        return x
-
-    def _save_to_state_dict(self, destination, prefix, keep_vars):
-        super()._save_to_state_dict(destination, prefix, keep_vars)
-        destination[prefix + "dtype"] = self.dtype
-        destination[prefix + "_packed_weight"] = self._weight()
-
-    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                              unexpected_keys, error_msgs):
-        self.dtype = state_dict.pop(prefix + "dtype")
-        self.set_weight(state_dict.pop(prefix + "_packed_weight"))
-        super()._load_from_state_dict(state_dict, prefix, local_metadata, False, missing_keys,
-                                      unexpected_keys, error_msgs)
-
-    def __repr__(self):
-        return self._weight().__repr__()
+    _packed = _weight
+    _unpack = set_weight
 
 
 class Embedding(nn.Module):
@@ -523,8 +520,7 @@ class Embedding(nn.Module):
                 f"dtype={self._packed_params.dtype}, qscheme={w.qscheme()}")
 
     def __repr__(self):
-        return self._repr_children((k, m) for k, m in self._modules.items()
-                                   if not isinstance(m, EmbeddingPackedParams))
+        return _hide_packed_params_repr(self)
 
     def weight(self):
         """The quantized weight."""
