@@ -628,3 +628,12 @@ def test_quantized_embedding_float_qparams_bits():
                 _bits(big(lib.arange(300)))]
     t, e = _both(run)
     assert t == e
+
+
+@pytest.mark.parametrize("name", ["q_scale", "q_zero_point", "int_repr", "qscheme",
+                                  "q_per_channel_scales", "q_per_channel_zero_points",
+                                  "q_per_channel_axis"])
+def test_quantized_only_methods_on_a_plain_tensor(name):
+    t, e = _both(lambda lib: _err(lambda: getattr(lib.ones(2), name)()))
+    assert t[0] == e[0] == "NotImplementedError"
+    assert e[1].startswith(t[1].split(" is only available")[0])

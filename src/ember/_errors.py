@@ -408,3 +408,14 @@ def method_options(options) -> tuple:
             parts = parts[:-1]
         out.append("(" + ", ".join(parts) + ")")
     return tuple(out)
+
+
+def no_backend_kernel(aten_name: str, backend: str) -> NotImplementedError:
+    """torch's dispatcher error for an op with no kernel for ``backend`` (``'CPU'``,
+    ``'QuantizedCPU'``): its first sentences, the list of backends it has shortened."""
+    return NotImplementedError(
+        f"Could not run '{aten_name}' with arguments from the '{backend}' backend. This could "
+        "be because the operator doesn't exist for this backend, or was omitted during the "
+        "selective/custom build process (if using custom build). If you are a Facebook employee "
+        "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
+        f"resolutions. '{aten_name}' is only available for these backends: [CPU, Meta, ...].")

@@ -76,13 +76,9 @@ def _scheme_by_name(name: str) -> qscheme:
 
 
 def quantized_backend_error(aten_name: str) -> NotImplementedError:
-    """torch's dispatcher error for an op with no QuantizedCPU kernel (its first sentences)."""
-    return NotImplementedError(
-        f"Could not run '{aten_name}' with arguments from the 'QuantizedCPU' backend. This could "
-        "be because the operator doesn't exist for this backend, or was omitted during the "
-        "selective/custom build process (if using custom build). If you are a Facebook employee "
-        "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
-        f"resolutions. '{aten_name}' is only available for these backends: [CPU, Meta, ...].")
+    """torch's dispatcher error for an op with no QuantizedCPU kernel."""
+    from ..._errors import no_backend_kernel
+    return no_backend_kernel(aten_name, "QuantizedCPU")
 
 
 class QuantizedOperand(NotImplementedError):
