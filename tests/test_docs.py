@@ -11,7 +11,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 MODULES = ["ember._dtype", "ember._factories", "ember._tensor", "ember.autograd",
            "ember.autograd.grad_mode", "ember.autograd.function",
-           "ember.autograd.gradcheck", "ember.autograd.variable"]
+           "ember.autograd.gradcheck", "ember.autograd.variable",
+           "ember.ao.quantization._tensor"]
 
 
 @pytest.mark.parametrize("page", ["README.md", *sorted(

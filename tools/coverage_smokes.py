@@ -818,6 +818,85 @@ SCHED = {"StepLR": "step_size=2, gamma=0.5", "LambdaLR": "lr_lambda=lambda e: 0.
          "CosineAnnealingLR": "T_max=4", "LinearLR": "start_factor=0.5, total_iters=3",
          "MultiStepLR": "milestones=[1, 3], gamma=0.1"}
 
+# quantization: a small model quantized dynamically and statically, the numeric suite on it
+_QMODEL = ("torch.manual_seed(0); fm = torch.nn.Sequential(torch.nn.Linear(4, 6), "
+           "torch.nn.ReLU(), torch.nn.Linear(6, 3)).eval()\n")
+_QSTATIC = ("torch.manual_seed(0); qa = torch.ao.quantization\n"
+            "class QM(torch.nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__(); self.quant = qa.QuantStub(); "
+            "self.fc = torch.nn.Linear(4, 3); self.dequant = qa.DeQuantStub()\n"
+            "    def forward(self, a):\n"
+            "        return self.dequant(self.fc(self.quant(a)))\n"
+            "sm = QM().eval()\n")
+_NS = "ns = _import('quantization._numeric_suite')\n"
+QUANT = {
+    "torch.qint8": "(torch.qint8, torch.quantize_per_tensor(x, 0.1, 0, torch.qint8).int_repr())",
+    "torch.quantization.quantize_dynamic":
+        _QMODEL + "qm = torch.quantization.quantize_dynamic(fm, {torch.nn.Linear}, "
+        "dtype=torch.qint8)\n(repr(qm), qm(x), list(qm.state_dict()))",
+    "Tensor.dequantize": "q = torch.quantize_per_tensor(x, 0.05, 3, torch.quint8); "
+                         "(q.dequantize(), x.dequantize(), repr(q))",
+    "Tensor.is_quantized": "(x.is_quantized, torch.quantize_per_tensor(x, 0.1, 0, "
+                           "torch.qint8).is_quantized)",
+    "torch.quantization.default_qconfig":
+        "c = torch.quantization.default_qconfig; (c.activation().quant_max, "
+        "str(c.weight().qscheme), type(c).__name__)",
+    "torch.ao.quantization.default_dynamic_qconfig":
+        "c = torch.ao.quantization.default_dynamic_qconfig; (c.activation().is_dynamic, "
+        "str(c.weight().dtype), type(c.weight()).__name__)",
+    "torch.ao.quantization.float_qparams_weight_only_qconfig":
+        "c = torch.ao.quantization.float_qparams_weight_only_qconfig; o = c.weight(); o(w)\n"
+        "(o.calculate_qparams(), str(o.qscheme))",
+    "torch.quantization.get_default_qconfig":
+        "c = torch.quantization.get_default_qconfig('x86'); o = c.activation(); o(x)\n"
+        "(o.calculate_qparams(), type(o).__name__, type(c.weight()).__name__)",
+    "torch.ao.quantization.QConfigMapping":
+        "m = torch.ao.quantization.QConfigMapping().set_global("
+        "torch.ao.quantization.default_qconfig).set_module_name('fc', None)\n"
+        "(m.module_name_qconfigs, m.global_qconfig is torch.ao.quantization.default_qconfig)",
+    "torch.quantization.quantize":
+        _QSTATIC + "sm.qconfig = torch.quantization.default_qconfig\n"
+        "qm = torch.quantization.quantize(sm, torch.quantization.default_eval_fn, "
+        "[[(x, None), (y, None)]])\n(repr(qm), qm(x))",
+    "torch.quantization.default_eval_fn":
+        _QSTATIC + "sm.qconfig = torch.quantization.default_qconfig\n"
+        "pm = torch.quantization.prepare(sm); torch.quantization.default_eval_fn(pm, "
+        "[(x, None), (y, None)])\npm.fc.activation_post_process.calculate_qparams()",
+    "torch.quantization._numeric_suite.compare_weights":
+        _QMODEL + _NS + "qm = torch.quantization.quantize_dynamic(fm)\n"
+        "d = ns.compare_weights(fm.state_dict(), qm.state_dict())\n"
+        "[(k, v['float'], v['quantized'].dequantize()) for k, v in d.items()]",
+    "torch.quantization._numeric_suite.compare_model_outputs":
+        _QMODEL + _NS + "qm = torch.quantization.quantize_dynamic(fm)\n"
+        "d = ns.compare_model_outputs(fm, qm, x)\n"
+        "[(k, v['float'], v['quantized']) for k, v in d.items()]",
+    "torch.quantization._numeric_suite.compare_model_stub":
+        _QSTATIC + _NS + "sm.qconfig = torch.quantization.default_qconfig\n"
+        "qm = torch.quantization.quantize(sm, torch.quantization.default_eval_fn, "
+        "[[(x, None)]])\nd = ns.compare_model_stub(sm, qm, {torch.nn.Linear}, x)\n"
+        "[(k, v['float'], v['quantized'][0].dequantize()) for k, v in d.items()]",
+    "torch.quantization._numeric_suite.Logger":
+        _NS + "lg = ns.Logger(); (lg.stats, str(lg.dtype), lg(x))",
+    "torch.quantization._numeric_suite.ShadowLogger":
+        _NS + "lg = ns.ShadowLogger(); lg(x, y); lg.stats",
+    "torch.quantization._numeric_suite.get_logger_dict":
+        _QMODEL + _NS + "qm = torch.quantization.quantize_dynamic(fm)\n"
+        "ns.prepare_model_outputs(fm, qm); qm(x); sorted(ns.get_logger_dict(qm))",
+    "torch.quantization._numeric_suite.get_matching_activations":
+        _QMODEL + _NS + "qm = torch.quantization.quantize_dynamic(fm)\n"
+        "ns.prepare_model_outputs(fm, qm); fm(x); qm(x)\n"
+        "d = ns.get_matching_activations(fm, qm); [(k, v['quantized']) for k, v in d.items()]",
+    "torch.quantization._numeric_suite.prepare_model_outputs":
+        _QMODEL + _NS + "qm = torch.quantization.quantize_dynamic(fm)\n"
+        "ns.prepare_model_outputs(fm, qm); (fm(x), qm(x), "
+        "type(fm[0].activation_post_process).__name__)",
+    "torch.quantization._numeric_suite.prepare_model_with_stubs":
+        _QMODEL + _NS + "qm = torch.quantization.quantize_dynamic(fm)\n"
+        "ns.prepare_model_with_stubs(fm, qm, {torch.nn.Linear}, ns.ShadowLogger); "
+        "(qm(x), type(qm[0]).__name__, sorted(ns.get_logger_dict(qm)))",
+}
+
 OTHER = {
     "torch.masked.masked_tensor":
         "mt = torch.masked.masked_tensor(x[:2, :3], x[:2, :3] > 0, requires_grad=True)\n"
@@ -938,6 +1017,7 @@ SMOKES.update({f"torch.{k}": v for k, v in TORCH.items()})
 SMOKES.update({f"torch.nn.{k}": v for k, v in NN_SNIPPETS.items()})
 SMOKES.update({f"Module.{k}": v for k, v in MODULE.items()})
 SMOKES.update(OTHER)
+SMOKES.update(QUANT)
 
 
 def generic(name: str, info: dict) -> tuple[str | None, bool]:

@@ -108,6 +108,11 @@ from ._dtype import (
     float8_e4m3fnuz,
     float8_e5m2,
     float8_e5m2fnuz,
+    qint8,
+    qint32,
+    quint2x4,
+    quint4x2,
+    quint8,
 )
 from ._memory_format import (
     channels_last,
@@ -165,12 +170,12 @@ from ._layout import (  # noqa: E402
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
 _LAZY_MODULES = ("_C", "__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_legacy",
-                 "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "backends",
-                 "compiler", "cpu", "cuda", "distributed", "distributions", "fft", "func",
-                 "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
+                 "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "ao",
+                 "backends", "compiler", "cpu", "cuda", "distributed", "distributions", "fft",
+                 "func", "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
                  "multiprocessing", "nested", "nn", "optim", "overrides", "profiler",
-                 "quasirandom", "random", "return_types", "serialization", "signal", "sparse",
-                 "special", "testing")
+                 "quantization", "quasirandom", "random", "return_types", "serialization",
+                 "signal", "sparse", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
                "compile": "_compile", "finfo": "_finfo", "iinfo": "_finfo", "ops": "_aten",
                "_amp_foreach_non_finite_check_and_unscale_": "amp.grad_scaler",
@@ -222,6 +227,11 @@ _LAZY_NAMES.update(dict.fromkeys(("svd_lowrank", "pca_lowrank"), "_lowrank"))
 _LAZY_NAMES.update(dict.fromkeys(("sparse_coo_tensor", "_sparse_coo_tensor_unsafe"),
                                  "sparse._sparse"))
 _LAZY_NAMES["sparse_csr_tensor"] = "sparse._csr"
+# quantized tensors (ember/ao/quantization/_tensor.py)
+_LAZY_NAMES.update(dict.fromkeys((
+    "quantize_per_tensor", "quantize_per_channel", "dequantize", "int_repr", "qscheme",
+    "per_tensor_affine", "per_channel_affine", "per_tensor_symmetric", "per_channel_symmetric",
+    "per_channel_affine_float_qparams", "_choose_qparams_per_tensor"), "ao.quantization._tensor"))
 _LAZY_NAMES.update(dict.fromkeys(("_weight_norm", "_weight_norm_interface"), "_ops.weight_norm"))
 # the foreach functions (ember/_foreach.py): unary, binary and ternary ops over tensor lists
 _LAZY_NAMES.update(dict.fromkeys(

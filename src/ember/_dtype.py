@@ -21,6 +21,7 @@ __all__ = [
     "complex64", "complex128", "cfloat", "cdouble",
     "promote_types", "result_type", "get_default_dtype", "set_default_dtype", "can_cast",
     "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+    "qint8", "quint8", "qint32", "quint4x2", "quint2x4",
 ]
 
 
@@ -102,6 +103,14 @@ float8_e4m3fnuz = dtype("float8_e4m3fnuz", None, 2, -1, "Float8_e4m3fnuzTensor",
 float8_e5m2fnuz = dtype("float8_e5m2fnuz", None, 2, -1, "Float8_e5m2fnuzTensor",
                         "Float8_e5m2fnuz", "c10::Float8_e5m2fnuz", 1)
 FLOAT8 = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz)
+# the quantized types: their tensors store integers (the NumPy dtype here) with a scale and zero
+# point (ember.ao.quantization); rank -2: no promotion, no NumPy kernels
+qint8 = dtype("qint8", np.int8, 1, -2, "QInt8Tensor", "QInt8", "c10::qint8")
+quint8 = dtype("quint8", np.uint8, 1, -2, "QUInt8Tensor", "QUInt8", "c10::quint8")
+qint32 = dtype("qint32", np.int32, 1, -2, "QInt32Tensor", "QInt32", "c10::qint32")
+quint4x2 = dtype("quint4x2", np.uint8, 1, -2, "QUInt4x2Tensor", "QUInt4x2", "c10::quint4x2")
+quint2x4 = dtype("quint2x4", np.uint8, 1, -2, "QUInt2x4Tensor", "QUInt2x4", "c10::quint2x4")
+QUANTIZED = (qint8, quint8, qint32, quint4x2, quint2x4)
 _REDUCED_NAMES = frozenset(d.name for d in (bfloat16, *FLOAT8))
 REDUCED: dict = {}      # NumPy dtype -> reduced ember dtype (no NumPy kernels of their own)
 
@@ -112,7 +121,7 @@ cfloat, cdouble = complex64, complex128
 ALL = (bool, uint8, int8, int16, int32, int64, uint16, uint32, uint64, float16, float32,
        float64, complex64, complex128, bfloat16, *FLOAT8)
 _BY_NP = {d.np: d for d in ALL if d.name not in _REDUCED_NAMES}    # the reduced join on load
-_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME = {d.name: d for d in (*ALL, *QUANTIZED)}
 dtype.__module__ = __package__                        # ``ember.dtype``, as ``torch.dtype``
 _SATURATE: dict = {}        # torch's casts to e4m3fn saturate at its maximum
 
@@ -193,6 +202,10 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
     """
     if type1 is type2:
         return type1
+    if type1._rank == -2 or type2._rank == -2:
+        raise RuntimeError("promoteTypes with quantized numbers is not handled yet; figure out "
+                           "what the correct rules should be, offending types: "
+                           f"{type1.scalar_name} {type2.scalar_name}")
     if type1._rank < 0 or type2._rank < 0:
         raise RuntimeError("Promotion for Float8 Types is not supported, attempted to promote "
                            f"{type1.scalar_name} and {type2.scalar_name}")

@@ -409,9 +409,21 @@ def method_options(options) -> tuple:
         out.append("(" + ", ".join(parts) + ")")
     return tuple(out)
 
+
 SUBCLASS_DEEPCOPY = (
     "The default implementation of __deepcopy__() for non-wrapper subclasses only works for "
     "subclass types that implement new_empty() and for which that function returns another "
     "instance of the same subclass. You should either properly implement new_empty() for your "
     "subclass or override __deepcopy__() if it is intended behavior for new_empty() to return "
     "an instance of a different type.")
+
+
+def no_backend_kernel(aten_name: str, backend: str) -> NotImplementedError:
+    """torch's dispatcher error for an op with no kernel for ``backend`` (``'CPU'``,
+    ``'QuantizedCPU'``): its first sentences, the list of backends it has shortened."""
+    return NotImplementedError(
+        f"Could not run '{aten_name}' with arguments from the '{backend}' backend. This could "
+        "be because the operator doesn't exist for this backend, or was omitted during the "
+        "selective/custom build process (if using custom build). If you are a Facebook employee "
+        "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
+        f"resolutions. '{aten_name}' is only available for these backends: [CPU, Meta, ...].")

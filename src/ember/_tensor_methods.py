@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
-from . import _lazy
+from . import _errors, _lazy
 from . import _memory_format as _MF
 from ._ops.registry import check_inplace, expose
 from ._storage import TypedStorage, UntypedStorage, resizable, root_array
@@ -238,6 +238,20 @@ def _dequantize(self: Tensor) -> Tensor:
 
 
 Tensor.dequantize = _dequantize
+
+
+def _quantized_only(name: str):
+    def method(self: Tensor):
+        raise _errors.no_backend_kernel(f"aten::{name}", "CPU")
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``{name}`` of a quantized tensor (a plain one has none: torch's error)."
+    return method
+
+
+for _name in ("q_scale", "q_zero_point", "int_repr", "qscheme", "q_per_channel_scales",
+              "q_per_channel_zero_points", "q_per_channel_axis"):
+    setattr(Tensor, _name, _quantized_only(_name))
+del _name
 
 
 # ----------------------------------------------------------------------------- small methods

@@ -38,8 +38,11 @@ _STORAGE_NAMES = {
     _D.int64: "LongStorage", _D.int32: "IntStorage", _D.int16: "ShortStorage",
     _D.int8: "CharStorage", _D.uint8: "ByteStorage", _D.bool: "BoolStorage",
     _D.complex64: "ComplexFloatStorage", _D.complex128: "ComplexDoubleStorage",
-    _D.bfloat16: "BFloat16Storage",
+    _D.bfloat16: "BFloat16Storage", _D.qint8: "QInt8Storage", _D.quint8: "QUInt8Storage",
+    _D.qint32: "QInt32Storage",
 }
+_QSCHEMES = frozenset(("per_tensor_affine", "per_channel_affine", "per_tensor_symmetric",
+                       "per_channel_symmetric", "per_channel_affine_float_qparams"))
 _STORAGE_DTYPES = {v: k for k, v in _STORAGE_NAMES.items()}
 
 
@@ -69,6 +72,25 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
     return t
 
 
+def _rebuild_qtensor(storage, storage_offset, size, stride, quantizer_params, requires_grad,
+                     backward_hooks=None):
+    """Rebuild a quantized tensor from its integers' storage and its quantizer parameters:
+    ``(per_tensor_affine, scale, zero_point)`` or ``(per_channel_affine, scales, zero_points,
+    axis)``."""
+    from .ao.quantization._tensor import _new, per_channel_affine_float_qparams
+    qdtype = {_np.dtype(_np.int8): _D.qint8, _np.dtype(_np.uint8): _D.quint8,
+              _np.dtype(_np.int32): _D.qint32}[storage.dtype]
+    arr = _rebuild_tensor_v2(storage, storage_offset, size, stride)._data
+    scheme = quantizer_params[0]
+    if scheme.name == "per_tensor_affine":
+        return _new(arr, qdtype, scheme, float(quantizer_params[1]), int(quantizer_params[2]))
+    _, scales, zero_points, axis = quantizer_params
+    zp = zero_points._data
+    if zp.dtype.kind == "f":
+        scheme = per_channel_affine_float_qparams
+    return _new(arr, qdtype, scheme, _np.asarray(scales._data, _np.float64), zp, axis)
+
+
 def _rebuild_parameter(data, requires_grad, backward_hooks=None):
     from .nn import Parameter
     return Parameter(data, requires_grad=requires_grad)
@@ -96,15 +118,16 @@ _GLOBAL_NAMES = {
     _rebuild_tensor_v2: ("torch._utils", "_rebuild_tensor_v2"),
     _rebuild_parameter: ("torch._utils", "_rebuild_parameter"),
     _rebuild_sparse_tensor: ("torch._utils", "_rebuild_sparse_tensor"),
+    _rebuild_qtensor: ("torch._utils", "_rebuild_qtensor"),
     _get_layout: ("torch.serialization", "_get_layout"),
 }
 
 
 class _Storage:
-    __slots__ = ("array", "key")
+    __slots__ = ("array", "key", "dtype")
 
-    def __init__(self, array: _np.ndarray, key: str):
-        self.array, self.key = array, key
+    def __init__(self, array: _np.ndarray, key: str, dtype=None):
+        self.array, self.key, self.dtype = array, key, dtype
 
 
 def _torch_name(obj, name=None):
@@ -151,7 +174,7 @@ class _Pickler(pickle._Pickler):
 
     def persistent_id(self, obj):
         if isinstance(obj, _Storage):
-            dt = _D.from_numpy_dtype(obj.array.dtype)
+            dt = obj.dtype or _D.from_numpy_dtype(obj.array.dtype)
             return ("storage", _STORAGE_TYPES[_STORAGE_NAMES[dt]], obj.key, "cpu",
                     obj.array.size)
         return None
@@ -161,7 +184,11 @@ class _Pickler(pickle._Pickler):
             return obj.name                   # a global: ``torch.float32``, as torch writes
         if isinstance(obj, _layout_module.layout):
             return (_get_layout, ("torch." + obj.name,))
+        if obj.__class__.__name__ == "qscheme" and getattr(obj, "name", None) in _QSCHEMES:
+            return obj.name                   # a global: ``torch.per_tensor_affine``
         if isinstance(obj, _Tensor):
+            if obj.is_quantized:
+                return self._reduce_quantized(obj)
             if obj.is_sparse:
                 return (_rebuild_sparse_tensor, (obj.layout, (
                     obj._indices(), obj._values().detach(), obj.shape, obj.is_coalesced())))
@@ -183,6 +210,22 @@ class _Pickler(pickle._Pickler):
             return (_rebuild_tensor_v2, (storage, offset, tuple(arr.shape), stride,
                                          obj.requires_grad, _collections.OrderedDict()))
         return NotImplemented
+
+    def _reduce_quantized(self, obj):
+        """torch's ``_rebuild_qtensor`` call: the integers in a storage of the quantized
+        dtype, and the quantizer's parameters."""
+        arr = obj.int_repr()._data
+        storage = _Storage(arr.reshape(-1), str(len(self.storages)), obj.dtype)
+        self.storages.append(storage)
+        if obj.qscheme().name == "per_tensor_affine":
+            params = (obj.qscheme(), obj.q_scale(), obj.q_zero_point())
+        else:
+            from .ao.quantization._tensor import per_channel_affine
+            params = (per_channel_affine, obj.q_per_channel_scales(),
+                      obj.q_per_channel_zero_points(), obj.q_per_channel_axis())
+        return (_rebuild_qtensor, (storage, 0, tuple(arr.shape),
+                                   _mf.contiguous_strides(arr.shape), params,
+                                   obj.requires_grad, _collections.OrderedDict()))
 
     def _new_storage(self, flat: _np.ndarray, root=None) -> _Storage:
         storage = _Storage(flat, str(len(self.storages)))
@@ -257,6 +300,7 @@ _SAFE = {
     ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
     ("torch._utils", "_rebuild_sparse_tensor"): _rebuild_sparse_tensor,
+    ("torch._utils", "_rebuild_qtensor"): _rebuild_qtensor,
     ("torch.serialization", "_get_layout"): _get_layout,
     ("builtins", "set"): set,
     ("builtins", "frozenset"): frozenset,
@@ -339,6 +383,9 @@ class _Unpickler(pickle.Unpickler):
             return _STORAGE_TYPES[name]
         if module == "torch" and name in _D._BY_NAME:
             return _D._BY_NAME[name]
+        if module == "torch" and name in _QSCHEMES:
+            from .ao.quantization import _tensor
+            return getattr(_tensor, name)
         if self.weights_only:
             raise _weights_only_error(module, name)
         if module == "torch" or module.startswith("torch."):

@@ -1883,6 +1883,10 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
+    if input.is_quantized:
+        from ..ao.quantization import _ops as quantized
+        return quantized.max_pool(input, lambda t: max_pool_nd(
+            t, kernel_size, stride, padding, dilation, ceil_mode, nd))
     x = input._data
     unbatched = x.ndim == nd + 1
     idx = _max_pool_indices(x[None] if unbatched else x, kernel_size, stride, padding,

@@ -1202,6 +1202,8 @@ def equal(input, other):
     True
     """
     _need_tensor("equal", other)
+    if input.is_quantized or other.is_quantized:    # (qparams and integers: QTensor.equal)
+        return input.is_quantized and input.equal(other)
     if input._data.shape != other._data.shape:
         return False
     return bool(xp.array_equal(input._data, other._data))

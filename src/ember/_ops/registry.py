@@ -872,6 +872,11 @@ def run(op, args, out=None, method=False):
         if done is None:
             raise
         return done[0]
+    except NotImplementedError as e:    # (a quantized input: the op has no kernel for it)
+        if type(e).__name__ != "QuantizedOperand":
+            raise
+        from ..ao.quantization._tensor import quantized_backend_error
+        raise quantized_backend_error(f"aten::{op.name}") from None
     try:
         res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
             _quiet(op, kargs)

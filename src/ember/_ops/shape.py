@@ -177,6 +177,8 @@ def reshape_as(self, other):
 @expose
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims ``start_dim … end_dim`` into one."""
+    if input.is_quantized:
+        return input.flatten(start_dim, end_dim)
     nd = input._data.ndim
     if nd == 0:
         return reshape(input, (1,))
@@ -471,6 +473,9 @@ def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    if tensors[0].is_quantized and out is None:
+        from ..ao.quantization import _ops as quantized
+        return quantized.cat(tensors, dim)
     dt = D.result_type(*tensors) if builtins.len(tensors) > 0 else None
     real = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
     if not real:

@@ -16,6 +16,6 @@ from .. import _lazy  # noqa: E402
 # too, as do nn.attention, nn.parallel and nn.utils
 _LATER = [n for n in _modules.__all__ if n not in vars(_modules)]
 globals().update({n: getattr(_modules, n) for n in _modules.__all__ if n not in _LATER})
-_lazy.package(globals(), modules=("attention", "parallel", "utils"),
+_lazy.package(globals(), modules=("attention", "parallel", "quantized", "utils"),
               names={"DataParallel": "parallel", **dict.fromkeys(_LATER, "modules")})
 del _lazy, _modules, _LATER

@@ -551,6 +551,10 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                                f"pad={pp}, kernel_size={kk} and dilation=1")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
+    if input.is_quantized and nd == 2:
+        from ..ao.quantization import _ops as quantized
+        return quantized.avg_pool2d(input, k, s, p, ceil_mode, count_include_pad,
+                                    divisor_override)
     x, unb = _batched(input, nd)
     if nd == 3 and any(n < kk for n, kk in zip(x.shape[2:], k)):   # its own check, unpadded
         (t, h, w), (kt, kh, kw) = x.shape[2:], k
@@ -602,6 +606,9 @@ def _adaptive_size(output_size, input, nd, error=None):
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average over torch's adaptive windows so that the output is ``output_size``."""
     size = _adaptive_size(output_size, input, 2, "adaptive_avg_pool2d: output_size must be 2")
+    if input.is_quantized:
+        from ..ao.quantization import _ops as quantized
+        return quantized.adaptive_avg_pool2d(input, size)
     if size == (1, 1):
         out = input.mean((-1, -2), keepdim=True)
         if input.ndim == 4 and _N._channels_last(input._data):

@@ -858,12 +858,16 @@ class Module:
         return ""
 
     def __repr__(self) -> str:
+        return self._repr_children(self._modules.items())
+
+    def _repr_children(self, children) -> str:
+        """``Name(extra_repr, (key): child …)`` over the ``(key, child)`` pairs given."""
         extra_lines = []
         extra_repr = self.extra_repr()
         if extra_repr:
             extra_lines = extra_repr.split("\n")
         child_lines = []
-        for key, module in self._modules.items():
+        for key, module in children:
             mod_str = _addindent(repr(module), 2)
             child_lines.append("(" + key + "): " + mod_str)
         lines = extra_lines + child_lines

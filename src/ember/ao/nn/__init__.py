@@ -1,0 +1,5 @@
+"""``torch.ao.nn``: the quantized module namespaces."""
+
+from . import quantized
+
+__all__ = ["quantized"]

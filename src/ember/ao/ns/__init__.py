@@ -1,0 +1,1 @@
+"""``torch.ao.ns``: numeric comparison of float and quantized models."""
