@@ -62,3 +62,26 @@ def test_float16_first_order_matches_torch(name):
         (g,) = lib.autograd.grad(CASES[name](lib.nn.functional, x), x, c)
         out.append(g.numpy().tobytes())
     assert out[0] == out[1]
+
+
+def _attention_grads(lib, create_graph):
+    rng = np.random.default_rng(11)
+    q = lib.tensor(rng.standard_normal((2, 4, 6, 8)).astype("float32"), requires_grad=True)
+    k = lib.tensor(rng.standard_normal((2, 4, 6, 8)).astype("float32"), requires_grad=True)
+    o = lib.nn.functional.scaled_dot_product_attention(q, k, k)
+    gq, gk = lib.autograd.grad(o.pow(2).sum(), (q, k), create_graph=create_graph)
+    out = [gq.detach().numpy().tobytes(), gk.detach().numpy().tobytes()]
+    if create_graph:
+        out.append(gq.grad_fn.name())
+        try:
+            lib.autograd.grad(gq.sum(), q)
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_attention_gradients_are_the_flash_kernels(create_graph):
+    """scaled_dot_product_attention's gradients come from torch's flash backward kernel also
+    when a graph is built, behind torch's node that refuses a second derivative."""
+    assert _attention_grads(ember, create_graph) == _attention_grads(torch, create_graph)

@@ -21,6 +21,8 @@ import numpy as np
 
 from .. import _cpu
 from .._device import xp
+from .._tensor import Tensor
+from ..autograd import grad_mode as _grad_mode
 from ..backends import cuda as _flags
 from . import _exact, _gemm, _libm, _norms, _sleef, _sleef_d
 from ._softmax import _tree_of_chunks
@@ -115,10 +117,35 @@ def _raw_grads(which):
 _LAST_GRADS: list = [None]
 
 
+def _kernel_first(which, composite):
+    """The formula of one input: torch's flash backward kernel, as the raw formula computes
+    it (the general path gives its bits); with a graph being built, its result behind a node
+    that raises torch's error on a further derivative (torch defines none). The composite
+    where the kernel does not apply (grouped heads)."""
+    raw = _raw_grads(which)
+
+    def formula(grad, query, key, value, attn_mask, scale, rep, causal):
+        ts = (grad, query, key, value, attn_mask)
+        arrays = [None if t is None else t._data for t in ts]
+        r = None
+        if all(a is None or a.dtype == arrays[1].dtype for a in arrays):
+            r = raw(*arrays, scale, rep, causal)
+        if r is None:
+            return composite(grad, query, key, value, attn_mask, scale, rep, causal)
+        out = Tensor._wrap(r)
+        if _grad_mode._state.enabled:
+            from .nn_extra import no_double_backward
+            out = no_double_backward(out, ts[which + 1],
+                                     "_scaled_dot_product_flash_attention_for_cpu_backward")
+        return out
+    return formula
+
+
 @op("ScaledDotProductFlashAttentionForCpuBackward0",
     name="_scaled_dot_product_flash_attention_for_cpu", method=False, function=False,
     promote=NONE, tensors=("query", "key", "value", "attn_mask"),
-    query=_grad_query, key=_grad_key, value=_grad_value,
+    query=_kernel_first(0, _grad_query), key=_kernel_first(1, _grad_key),
+    value=_kernel_first(2, _grad_value),
     raw={"query": _raw_grads(0), "key": _raw_grads(1), "value": _raw_grads(2)})
 def _flash(query, key, value, attn_mask, scale, rep, causal=False):
     """``softmax(q @ kᵀ · scale + mask) @ v`` over 4-d (batch, heads, length, size) arrays;

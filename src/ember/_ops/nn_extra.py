@@ -46,7 +46,8 @@ def no_double_backward(t: Tensor, input: Tensor, name: str, message: str | None 
     fn = _NO_DOUBLE.get(name)
     if fn is None:
         text = message or f"derivative for aten::{name} is not implemented"
-        fn = _NO_DOUBLE[name] = op("NotImplemented", name="_no_derivative_" + name,
+        fn = _NO_DOUBLE[name] = op("torch::autograd::NotImplemented",
+                                   name="_no_derivative_" + name,
                                    method=False, function=False, promote=NONE,
                                    tensors=("self", "input"), self=_raise(text, error),
                                    input=_raise(text, error))(lambda self, input: self)
