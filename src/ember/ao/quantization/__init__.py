@@ -22,12 +22,19 @@ from .qconfig import (QConfig, QConfigDynamic, default_debug_qconfig, default_dy
                       float_qparams_weight_only_qconfig_4bit, get_default_qat_qconfig,
                       get_default_qconfig, per_channel_dynamic_qconfig, qconfig_equals)
 from .qconfig_mapping import QConfigMapping, get_default_qconfig_mapping
-from .quantize import (add_quant_dequant, convert, default_eval_fn,
+from .quantize import (add_quant_dequant, convert,
                        get_default_dynamic_quant_module_mappings,
                        get_default_qconfig_propagation_list,
                        get_default_static_quant_module_mappings, prepare, propagate_qconfig_,
                        quantize, quantize_dynamic, swap_module)
 from .stubs import DeQuantStub, QuantStub, QuantWrapper
+
+
+def default_eval_fn(model, calib_data):
+    """Run ``model`` on each ``(data, target)`` of ``calib_data`` (a calibration pass)."""
+    for data, _target in calib_data:
+        model(data)
+
 
 __all__ = [
     "DeQuantStub", "HistogramObserver", "MinMaxObserver", "MovingAverageMinMaxObserver",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import copy
 
 from ... import nn
-from ...nn.utils.fusion import fuse_conv_bn_eval, fuse_linear_bn_eval
-from ..nn import intrinsic as nni
+from ...nn.utils.fusion import fuse_conv_bn_eval as _fuse_conv_bn_eval
+from ...nn.utils.fusion import fuse_linear_bn_eval as _fuse_linear_bn_eval
+from ..nn import intrinsic as _nni
 
 __all__ = ["fuse_modules", "fuse_known_modules", "get_fuser_method"]
 
@@ -22,14 +23,14 @@ def _conv_bn(is_qat, conv, bn):
     _check_modes(conv, bn)
     if is_qat:
         raise NotImplementedError("quantization-aware training fusion is not supported")
-    return fuse_conv_bn_eval(conv, bn)
+    return _fuse_conv_bn_eval(conv, bn)
 
 
 def _conv_bn_relu(is_qat, conv, bn, relu):
     _check_modes(conv, bn, relu)
     if is_qat:
         raise NotImplementedError("quantization-aware training fusion is not supported")
-    return nni.ConvReLU2d(fuse_conv_bn_eval(conv, bn), relu)
+    return _nni.ConvReLU2d(_fuse_conv_bn_eval(conv, bn), relu)
 
 
 def _linear_bn(is_qat, linear, bn):
@@ -37,16 +38,16 @@ def _linear_bn(is_qat, linear, bn):
                                      "eval).")
     if is_qat:
         raise NotImplementedError("quantization-aware training fusion is not supported")
-    return fuse_linear_bn_eval(linear, bn)
+    return _fuse_linear_bn_eval(linear, bn)
 
 
 _FUSERS = {
     (nn.Conv2d, nn.BatchNorm2d): _conv_bn,
     (nn.Conv2d, nn.BatchNorm2d, nn.ReLU): _conv_bn_relu,
-    (nn.Conv2d, nn.ReLU): lambda is_qat, conv, relu: nni.ConvReLU2d(conv, relu),
+    (nn.Conv2d, nn.ReLU): lambda is_qat, conv, relu: _nni.ConvReLU2d(conv, relu),
     (nn.Linear, nn.BatchNorm1d): _linear_bn,
-    (nn.Linear, nn.ReLU): lambda is_qat, linear, relu: nni.LinearReLU(linear, relu),
-    (nn.BatchNorm2d, nn.ReLU): lambda is_qat, bn, relu: nni.BNReLU2d(bn, relu),
+    (nn.Linear, nn.ReLU): lambda is_qat, linear, relu: _nni.LinearReLU(linear, relu),
+    (nn.BatchNorm2d, nn.ReLU): lambda is_qat, bn, relu: _nni.BNReLU2d(bn, relu),
 }
 
 
@@ -110,3 +111,6 @@ def fuse_modules(model, modules_to_fuse, inplace: bool = False, fuser_func=fuse_
     for names in groups:
         _fuse_group(model, names, False, fuser_func, fuse_custom_config_dict)
     return model
+
+
+del annotations  # keep dir() to torch's names

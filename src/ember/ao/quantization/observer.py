@@ -9,19 +9,17 @@ The parameters follow torch's formulas in float32 tensor arithmetic: affine
 
 from __future__ import annotations
 
-import functools
+import functools as _functools
 import warnings
 
 import ember as torch
 
 from ... import nn
-from ._tensor import (
-    per_channel_affine,
-    per_channel_affine_float_qparams,
-    per_channel_symmetric,
-    per_tensor_affine,
-    per_tensor_symmetric,
-)
+from ._tensor import per_channel_affine as _per_channel_affine
+from ._tensor import per_channel_affine_float_qparams as _per_channel_affine_float_qparams
+from ._tensor import per_channel_symmetric as _per_channel_symmetric
+from ._tensor import per_tensor_affine as _per_tensor_affine
+from ._tensor import per_tensor_symmetric as _per_tensor_symmetric
 
 __all__ = ["ObserverBase", "UniformQuantizationObserverBase", "MinMaxObserver",
            "MovingAverageMinMaxObserver", "PerChannelMinMaxObserver",
@@ -64,22 +62,22 @@ class _PartialWrapper:
 
 def _with_args(cls_or_self, **kwargs):
     """A factory for ``cls_or_self`` with ``kwargs`` bound (``MinMaxObserver.with_args(…)``)."""
-    r = _PartialWrapper(functools.partial(cls_or_self, **kwargs))
+    r = _PartialWrapper(_functools.partial(cls_or_self, **kwargs))
     return r
 
 
 def _with_callable_args(cls_or_self, **kwargs):
-    r = _PartialWrapper(functools.partial(cls_or_self))
+    r = _PartialWrapper(_functools.partial(cls_or_self))
     return r.with_callable_args(**kwargs)
 
 
 def _is_per_tensor(qscheme) -> bool:
-    return qscheme is per_tensor_affine or qscheme is per_tensor_symmetric
+    return qscheme is _per_tensor_affine or qscheme is _per_tensor_symmetric
 
 
 def _is_per_channel(qscheme) -> bool:
-    return qscheme in (per_channel_affine, per_channel_affine_float_qparams,
-                       per_channel_symmetric)
+    return qscheme in (_per_channel_affine, _per_channel_affine_float_qparams,
+                       _per_channel_symmetric)
 
 
 def calculate_qmin_qmax(quant_min, quant_max, has_customized_qrange: bool, dtype,
@@ -156,7 +154,7 @@ class UniformQuantizationObserverBase(ObserverBase):
 
     _version = 3
 
-    def __init__(self, dtype=torch.quint8, qscheme=per_tensor_affine, reduce_range=False,
+    def __init__(self, dtype=torch.quint8, qscheme=_per_tensor_affine, reduce_range=False,
                  quant_min=None, quant_max=None, factory_kwargs=None, eps=_EPS,
                  is_dynamic=False, **kwargs):
         super().__init__(dtype=dtype, is_dynamic=is_dynamic, **kwargs)
@@ -167,8 +165,8 @@ class UniformQuantizationObserverBase(ObserverBase):
                           "a future release of PyTorch.", stacklevel=2)
         self.reduce_range = reduce_range
         self.register_buffer("eps", torch.tensor([eps]))
-        if qscheme not in (per_tensor_affine, per_tensor_symmetric, per_channel_affine,
-                           per_channel_symmetric, per_channel_affine_float_qparams):
+        if qscheme not in (_per_tensor_affine, _per_tensor_symmetric, _per_channel_affine,
+                           _per_channel_symmetric, _per_channel_affine_float_qparams):
             raise AssertionError(
                 "Default Observer only works for per_tensor_affine, per_tensor_symmetric, "
                 "per_channel_affine, per_channel_symmetric and per_channel_float_qparams "
@@ -193,7 +191,7 @@ class UniformQuantizationObserverBase(ObserverBase):
         max_val_pos = torch.max(max_val, torch.zeros_like(max_val))
         scale = torch.ones(min_val_neg.size(), dtype=torch.float32)
         zero_point = torch.zeros(min_val_neg.size(), dtype=torch.int64)
-        if self.qscheme in (per_tensor_symmetric, per_channel_symmetric):
+        if self.qscheme in (_per_tensor_symmetric, _per_channel_symmetric):
             max_val_pos = torch.max(-min_val_neg, max_val_pos)
             scale = max_val_pos / (float(quant_max - quant_min) / 2)
             scale = torch.max(scale, self.eps)
@@ -202,7 +200,7 @@ class UniformQuantizationObserverBase(ObserverBase):
                 zero_point = zero_point.new_full(zero_point.size(), fill)
             elif self.dtype is torch.uint16:
                 zero_point = zero_point.new_full(zero_point.size(), 2 ** 15)
-        elif self.qscheme is per_channel_affine_float_qparams:
+        elif self.qscheme is _per_channel_affine_float_qparams:
             scale = (max_val - min_val) / float(quant_max - quant_min)
             scale = torch.where(scale > self.eps, scale, torch.ones_like(scale))
             zero_point = -1 * min_val / scale
@@ -215,7 +213,7 @@ class UniformQuantizationObserverBase(ObserverBase):
             scale = torch.tensor([float(scale)], dtype=scale.dtype)
         if len(zero_point.shape) == 0:
             zero_point = torch.tensor([int(zero_point)], dtype=zero_point.dtype)
-            if self.qscheme is per_channel_affine_float_qparams:
+            if self.qscheme is _per_channel_affine_float_qparams:
                 zero_point = torch.tensor([float(zero_point)], dtype=zero_point.dtype)
         return scale, zero_point
 
@@ -236,7 +234,7 @@ _ObserverBase = UniformQuantizationObserverBase
 class MinMaxObserver(UniformQuantizationObserverBase):
     """Records the running minimum and maximum of the tensors it sees (per tensor)."""
 
-    def __init__(self, dtype=torch.quint8, qscheme=per_tensor_affine, reduce_range=False,
+    def __init__(self, dtype=torch.quint8, qscheme=_per_tensor_affine, reduce_range=False,
                  quant_min=None, quant_max=None, factory_kwargs=None, eps=_EPS,
                  is_dynamic=False, **kwargs):
         if not _is_per_tensor(qscheme):
@@ -249,7 +247,7 @@ class MinMaxObserver(UniformQuantizationObserverBase):
                          **kwargs)
         self.register_buffer("min_val", torch.tensor(float("inf")))
         self.register_buffer("max_val", torch.tensor(float("-inf")))
-        if qscheme is per_tensor_symmetric and reduce_range and dtype is torch.quint8:
+        if qscheme is _per_tensor_symmetric and reduce_range and dtype is torch.quint8:
             raise NotImplementedError("Cannot reduce range for symmetric                      "
                                       "                  quantization for quint8")
 
@@ -273,7 +271,7 @@ class MovingAverageMinMaxObserver(MinMaxObserver):
     """Records moving averages of the minimum and maximum:
     ``min += averaging_constant * (min(x) - min)``."""
 
-    def __init__(self, averaging_constant=0.01, dtype=torch.quint8, qscheme=per_tensor_affine,
+    def __init__(self, averaging_constant=0.01, dtype=torch.quint8, qscheme=_per_tensor_affine,
                  reduce_range=False, quant_min=None, quant_max=None, eps=_EPS,
                  is_dynamic=False, **kwargs):
         if not _is_per_tensor(qscheme):
@@ -309,7 +307,7 @@ class MovingAverageMinMaxObserver(MinMaxObserver):
 class PerChannelMinMaxObserver(UniformQuantizationObserverBase):
     """Records the running minimum and maximum of each slice along ``ch_axis``."""
 
-    def __init__(self, ch_axis=0, dtype=torch.quint8, qscheme=per_channel_affine,
+    def __init__(self, ch_axis=0, dtype=torch.quint8, qscheme=_per_channel_affine,
                  reduce_range=False, quant_min=None, quant_max=None, factory_kwargs=None,
                  eps=_EPS, is_dynamic=False, **kwargs):
         if not _is_per_channel(qscheme):
@@ -327,7 +325,7 @@ class PerChannelMinMaxObserver(UniformQuantizationObserverBase):
         self.ch_axis = ch_axis
         self.register_buffer("min_val", torch.tensor([]))
         self.register_buffer("max_val", torch.tensor([]))
-        if qscheme is per_channel_symmetric and reduce_range and dtype is torch.quint8:
+        if qscheme is _per_channel_symmetric and reduce_range and dtype is torch.quint8:
             raise NotImplementedError("Cannot reduce range for symmetric quantization for "
                                       "quint8")
 
@@ -369,7 +367,7 @@ class MovingAveragePerChannelMinMaxObserver(PerChannelMinMaxObserver):
     """Per-channel moving averages of the minimum and maximum."""
 
     def __init__(self, averaging_constant=0.01, ch_axis=0, dtype=torch.quint8,
-                 qscheme=per_channel_affine, reduce_range=False, quant_min=None,
+                 qscheme=_per_channel_affine, reduce_range=False, quant_min=None,
                  quant_max=None, eps=_EPS, is_dynamic=False, **kwargs):
         super().__init__(ch_axis=ch_axis, dtype=dtype, qscheme=qscheme,
                          reduce_range=reduce_range, quant_min=quant_min, quant_max=quant_max,
@@ -387,7 +385,7 @@ class HistogramObserver(UniformQuantizationObserverBase):
     chooses the range whose quantization has the least L2 error over it (torch's search,
     which trims the histogram's tails bin by bin)."""
 
-    def __init__(self, bins: int = 2048, dtype=torch.quint8, qscheme=per_tensor_affine,
+    def __init__(self, bins: int = 2048, dtype=torch.quint8, qscheme=_per_tensor_affine,
                  reduce_range=False, quant_min=None, quant_max=None, factory_kwargs=None,
                  eps=_EPS, is_dynamic=False, **kwargs):
         if not _is_per_tensor(qscheme):
@@ -584,7 +582,7 @@ class PlaceholderObserver(ObserverBase):
                  is_dynamic=False) -> None:
         super().__init__(dtype=dtype, is_dynamic=is_dynamic)
         if qscheme is None:
-            qscheme = per_tensor_affine
+            qscheme = _per_tensor_affine
         if eps is None:
             eps = _EPS
         self.dtype = dtype
@@ -675,17 +673,20 @@ default_observer = MinMaxObserver.with_args(quant_min=0, quant_max=127)
 default_placeholder_observer = PlaceholderObserver
 default_debug_observer = RecordingObserver
 default_weight_observer = MinMaxObserver.with_args(dtype=torch.qint8,
-                                                   qscheme=per_tensor_symmetric)
+                                                   qscheme=_per_tensor_symmetric)
 weight_observer_range_neg_127_to_127 = MinMaxObserver.with_args(
-    dtype=torch.qint8, qscheme=per_tensor_symmetric, quant_min=-127, quant_max=127,
+    dtype=torch.qint8, qscheme=_per_tensor_symmetric, quant_min=-127, quant_max=127,
     eps=2 ** -12)
 default_histogram_observer = HistogramObserver.with_args(quant_min=0, quant_max=127)
 default_per_channel_weight_observer = PerChannelMinMaxObserver.with_args(
-    dtype=torch.qint8, qscheme=per_channel_symmetric)
+    dtype=torch.qint8, qscheme=_per_channel_symmetric)
 per_channel_weight_observer_range_neg_127_to_127 = PerChannelMinMaxObserver.with_args(
-    dtype=torch.qint8, qscheme=per_channel_symmetric, quant_min=-127, quant_max=127,
+    dtype=torch.qint8, qscheme=_per_channel_symmetric, quant_min=-127, quant_max=127,
     eps=2 ** -12)
 default_dynamic_quant_observer = PlaceholderObserver.with_args(
     dtype=torch.quint8, quant_min=0, quant_max=255, is_dynamic=True)
 default_float_qparams_observer = PerChannelMinMaxObserver.with_args(
-    dtype=torch.quint8, qscheme=per_channel_affine_float_qparams, ch_axis=0)
+    dtype=torch.quint8, qscheme=_per_channel_affine_float_qparams, ch_axis=0)
+
+
+del annotations  # keep dir() to torch's names

@@ -7,7 +7,7 @@ from collections import namedtuple
 
 import ember as torch
 
-from ._tensor import per_channel_affine_float_qparams
+from ._tensor import per_channel_affine_float_qparams as _per_channel_affine_float_qparams
 from .observer import (
     HistogramObserver,
     MinMaxObserver,
@@ -79,7 +79,7 @@ float_qparams_weight_only_qconfig_4bit = QConfig(
     activation=default_placeholder_observer,
     weight=default_float_qparams_observer.with_args(dtype=torch.quint4x2))
 default_embedding_qat_qconfig = None
-_ = (NoopObserver, per_channel_affine_float_qparams, MinMaxObserver)
+_ = (NoopObserver, _per_channel_affine_float_qparams, MinMaxObserver)
 
 
 def get_default_qconfig(backend: str = "x86", version: int = 0) -> QConfig:
@@ -120,3 +120,6 @@ def qconfig_equals(q1, q2) -> bool:
         return q1 == q2
     return (_partial_wrapper_equals(q1.activation, q2.activation)
             and _partial_wrapper_equals(q1.weight, q2.weight))
+
+
+del annotations  # keep dir() to torch's names

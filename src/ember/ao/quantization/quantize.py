@@ -10,14 +10,15 @@ import warnings
 import ember as torch
 
 from ... import nn
-from ..nn import intrinsic as nni
+from ..nn import intrinsic as _nni
 from ..nn import quantized as nnq
-from .observer import ObserverBase
+from .observer import ObserverBase as _ObserverBase
 from .qconfig import default_dynamic_qconfig, float_qparams_weight_only_qconfig
-from .stubs import DeQuantStub, QuantStub
+from .stubs import DeQuantStub
+from .stubs import QuantStub as _QuantStub
 
 __all__ = ["propagate_qconfig_", "add_quant_dequant", "prepare", "convert", "quantize",
-           "quantize_dynamic", "swap_module", "default_eval_fn",
+           "quantize_dynamic", "swap_module",
            "get_default_static_quant_module_mappings",
            "get_default_dynamic_quant_module_mappings", "get_default_qconfig_propagation_list"]
 
@@ -25,10 +26,10 @@ __all__ = ["propagate_qconfig_", "add_quant_dequant", "prepare", "convert", "qua
 def get_default_static_quant_module_mappings() -> dict:
     """Float module class -> quantized module class, for ``convert``."""
     from ..nn.intrinsic import quantized as nniq
-    return {QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Linear: nnq.Linear,
+    return {_QuantStub: nnq.Quantize, DeQuantStub: nnq.DeQuantize, nn.Linear: nnq.Linear,
             nn.modules.linear.NonDynamicallyQuantizableLinear: nnq.Linear,
-            nn.Conv2d: nnq.Conv2d, nni.LinearReLU: nniq.LinearReLU,
-            nni.ConvReLU2d: nniq.ConvReLU2d, nnq.FloatFunctional: nnq.QFunctional,
+            nn.Conv2d: nnq.Conv2d, _nni.LinearReLU: nniq.LinearReLU,
+            _nni.ConvReLU2d: nniq.ConvReLU2d, nnq.FloatFunctional: nnq.QFunctional,
             nn.Embedding: nnq.Embedding}
 
 
@@ -93,7 +94,7 @@ def _add_observer_(module, qconfig_propagation_list, non_leaf_module_list=None) 
         if non_leaf_module_list is not None and type(child) in non_leaf_module_list:
             _insert_activation_post_process(child)
             continue
-        if isinstance(child, nni._FusedModule):
+        if isinstance(child, _nni._FusedModule):
             _insert_activation_post_process(child)
             continue
         if isinstance(child, nnq.FloatFunctional):        # (observes in its own methods)
@@ -124,7 +125,7 @@ def prepare(model, inplace: bool = False, allow_list=None, observer_non_leaf_mod
 
 def _remove_activation_post_process(module) -> None:
     if "activation_post_process" in module._modules and \
-            isinstance(module._modules["activation_post_process"], ObserverBase):
+            isinstance(module._modules["activation_post_process"], _ObserverBase):
         del module._modules["activation_post_process"]
     ids = module.__dict__.pop("_observer_hook_ids", set())
     for hid in ids:
@@ -158,7 +159,7 @@ def _convert(module, mapping, inplace: bool = False):
         module = copy.deepcopy(module)
     reassign = {}
     for name, mod in module.named_children():
-        if not isinstance(mod, nni._FusedModule):     # (a fused module swaps as one unit)
+        if not isinstance(mod, _nni._FusedModule):     # (a fused module swaps as one unit)
             _convert(mod, mapping, True)
         reassign[name] = swap_module(mod, mapping)
     for key, value in reassign.items():
@@ -236,7 +237,4 @@ def add_quant_dequant(module):
     return module
 
 
-def default_eval_fn(model, calib_data):
-    """Run ``model`` on each ``(data, target)`` of ``calib_data`` (a calibration pass)."""
-    for data, _target in calib_data:
-        model(data)
+del annotations  # keep dir() to torch's names

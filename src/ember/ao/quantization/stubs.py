@@ -43,3 +43,6 @@ class QuantWrapper(nn.Module):
 
     def forward(self, X):
         return self.dequant(self.module(self.quant(X)))
+
+
+del annotations  # keep dir() to torch's names

@@ -4,26 +4,23 @@ activations and a qint8 weight (see :mod:`ember.ao.quantization._tensor`)."""
 
 from __future__ import annotations
 
-import numpy as np
+import numpy as _np
 
 import ember as torch
 
-from .... import nn
-from ...quantization._tensor import (
-    _SLOT,
-    QTensor,
-    _new,
-    linear_static,
-    per_channel_affine,
-    per_tensor_affine,
-    quantize_per_tensor,
-)
+from .... import nn as _nn
+from ...quantization._tensor import _SLOT, _new
+from ...quantization._tensor import QTensor as _QTensor
+from ...quantization._tensor import linear_static as _linear_static
+from ...quantization._tensor import per_channel_affine as _per_channel_affine
+from ...quantization._tensor import per_tensor_affine as _per_tensor_affine
+from ...quantization._tensor import quantize_per_tensor as _quantize_per_tensor
 
-__all__ = ["Quantize", "DeQuantize", "Linear", "LinearPackedParams", "Conv2d",
-           "FloatFunctional", "QFunctional", "Embedding", "EmbeddingPackedParams"]
+__all__ = ["Quantize", "DeQuantize", "Linear", "Conv2d", "FloatFunctional", "QFunctional",
+           "Embedding"]
 
 
-class Quantize(nn.Module):
+class Quantize(_nn.Module):
     """Quantizes its input with a fixed ``scale`` and ``zero_point`` (a converted QuantStub)."""
 
     def __init__(self, scale, zero_point, dtype, factory_kwargs=None):
@@ -33,7 +30,7 @@ class Quantize(nn.Module):
         self.dtype = dtype
 
     def forward(self, X):
-        return quantize_per_tensor(X, float(self.scale), int(self.zero_point), self.dtype)
+        return _quantize_per_tensor(X, float(self.scale), int(self.zero_point), self.dtype)
 
     @staticmethod
     def from_float(mod, use_precomputed_fake_quant=False):
@@ -47,7 +44,7 @@ class Quantize(nn.Module):
         return f"scale={self.scale}, zero_point={self.zero_point}, dtype={self.dtype}"
 
 
-class DeQuantize(nn.Module):
+class DeQuantize(_nn.Module):
     """Dequantizes its input (a converted DeQuantStub)."""
 
     def forward(self, Xq):
@@ -58,7 +55,7 @@ class DeQuantize(nn.Module):
         return DeQuantize()
 
 
-class _PackedParams(nn.Module):
+class _PackedParams(_nn.Module):
     """The packed weight of a quantized layer: saved as ``dtype`` and ``<_key>`` entries,
     printed as what it holds."""
 
@@ -83,7 +80,7 @@ class _PackedParams(nn.Module):
         return self._packed().__repr__()
 
 
-class LinearPackedParams(_PackedParams):
+class _LinearPackedParams(_PackedParams):
     """The quantized weight and float bias of a quantized linear layer."""
 
     _version = 3
@@ -91,7 +88,7 @@ class LinearPackedParams(_PackedParams):
     def __init__(self, dtype=torch.qint8):
         super().__init__()
         self.dtype = dtype
-        wq = _new(np.zeros((1, 1), np.int8), torch.qint8, per_tensor_affine, 1.0, 0)
+        wq = _new(_np.zeros((1, 1), _np.int8), torch.qint8, _per_tensor_affine, 1.0, 0)
         self.set_weight_bias(wq, None)
 
     def set_weight_bias(self, weight, bias) -> None:
@@ -112,13 +109,13 @@ def _hide_packed_params_repr(module) -> str:
                                  if not isinstance(m, _PackedParams))
 
 
-def _weight_arrays(w: QTensor):
+def _weight_arrays(w: _QTensor):
     """The int8 weight's integers, scale(s) and zero point(s) as the kernels take them."""
     q = _SLOT.__get__(w)
     d = w.__dict__
     if d["_qaxis"] is None:
         return q, d["_qscale"], d["_qzp"]
-    return q, np.asarray(d["_qscale"], np.float32), np.asarray(d["_qzp"])
+    return q, _np.asarray(d["_qscale"], _np.float32), _np.asarray(d["_qzp"])
 
 
 def _quantize_weight(float_wt, observer):
@@ -131,9 +128,9 @@ def _quantize_weight(float_wt, observer):
         quantize_per_channel,
     )
     wt_scale, wt_zp = observer.calculate_qparams()
-    if observer.qscheme in (per_tensor_symmetric, per_tensor_affine):
-        return quantize_per_tensor(float_wt, float(wt_scale), int(wt_zp), torch.qint8)
-    if observer.qscheme in (per_channel_symmetric, per_channel_affine):
+    if observer.qscheme in (per_tensor_symmetric, _per_tensor_affine):
+        return _quantize_per_tensor(float_wt, float(wt_scale), int(wt_zp), torch.qint8)
+    if observer.qscheme in (per_channel_symmetric, _per_channel_affine):
         return quantize_per_channel(float_wt, wt_scale.to(torch.double),
                                     wt_zp.to(torch.int64), observer.ch_axis, torch.qint8)
     if observer.qscheme is per_channel_affine_float_qparams:
@@ -142,12 +139,12 @@ def _quantize_weight(float_wt, observer):
     raise ValueError(f"Unexpected qscheme {observer.qscheme}")
 
 
-class Linear(nn.Module):
+class Linear(_nn.Module):
     """A linear layer on quantized tensors: quint8 input, qint8 weight, quint8 output with
     the module's ``scale`` and ``zero_point``."""
 
     _version = 3
-    _FLOAT_MODULE = (nn.Linear,)
+    _FLOAT_MODULE = (_nn.Linear,)
 
     def __init__(self, in_features, out_features, bias_=True, dtype=torch.qint8):
         super().__init__()
@@ -156,9 +153,9 @@ class Linear(nn.Module):
         bias = torch.zeros(out_features, dtype=torch.float) if bias_ else None
         if dtype is not torch.qint8:
             raise RuntimeError("Unsupported dtype specified for quantized Linear!")
-        qweight = _new(np.zeros((out_features, in_features), np.int8), torch.qint8,
-                       per_tensor_affine, 1.0, 0)
-        self._packed_params = LinearPackedParams(dtype)
+        qweight = _new(_np.zeros((out_features, in_features), _np.int8), torch.qint8,
+                       _per_tensor_affine, 1.0, 0)
+        self._packed_params = _LinearPackedParams(dtype)
         self._packed_params.set_weight_bias(qweight, bias)
         self.scale = 1.0
         self.zero_point = 0
@@ -179,9 +176,9 @@ class Linear(nn.Module):
         wq, ws, wz = _weight_arrays(w)
         d = x.__dict__
         bias = None if b is None else b.detach()._data
-        out = linear_static(_SLOT.__get__(x), d["_qscale"], d["_qzp"], wq, ws, wz, bias,
+        out = _linear_static(_SLOT.__get__(x), d["_qscale"], d["_qzp"], wq, ws, wz, bias,
                             self.scale, self.zero_point, relu=self._relu)
-        return _new(out, torch.quint8, per_tensor_affine, float(self.scale),
+        return _new(out, torch.quint8, _per_tensor_affine, float(self.scale),
                     int(self.zero_point))
 
     _relu = False
@@ -227,7 +224,7 @@ class Linear(nn.Module):
         if not hasattr(mod, "qconfig"):
             raise AssertionError("Input float module must have qconfig defined")
         activation_post_process = mod.activation_post_process
-        lin = mod[0] if hasattr(mod, "__getitem__") and not isinstance(mod, nn.Linear) else mod
+        lin = mod[0] if hasattr(mod, "__getitem__") and not isinstance(mod, _nn.Linear) else mod
         weight_post_process = mod.qconfig.weight()
         weight_post_process(lin.weight)
         dtype = weight_post_process.dtype
@@ -242,38 +239,38 @@ class Linear(nn.Module):
         return qlinear
 
 
-def _conv2d_static(xq: np.ndarray, x_scale, x_zp, wq: np.ndarray, w_scale, w_zp, bias,
-                   stride, padding, dilation, groups, out_scale, out_zp, relu) -> np.ndarray:
+def _conv2d_static(xq: _np.ndarray, x_scale, x_zp, wq: _np.ndarray, w_scale, w_zp, bias,
+                   stride, padding, dilation, groups, out_scale, out_zp, relu) -> _np.ndarray:
     """fbgemm's quantized conv2d: the padded input (padding takes the input's zero point)
     unfolded into rows, one exact integer product per group, requantized as the linear
     layer requantizes."""
     n, c, _, _ = xq.shape
     cout, cin_g, kh, kw = wq.shape
     (sh, sw), (ph, pw), (dh, dw) = stride, padding, dilation
-    xp = np.pad(xq, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=x_zp)
-    win = np.lib.stride_tricks.sliding_window_view(
+    xp = _np.pad(xq, ((0, 0), (0, 0), (ph, ph), (pw, pw)), constant_values=x_zp)
+    win = _np.lib.stride_tricks.sliding_window_view(
         xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(2, 3))
     win = win[:, :, ::sh, ::sw, ::dh, ::dw]             # (n, c, oh, ow, kh, kw)
     oh, ow = win.shape[2], win.shape[3]
-    per_channel = np.ndim(w_scale) > 0
+    per_channel = _np.ndim(w_scale) > 0
     cout_g = cout // groups
     outs = []
     for g in range(groups):
         cols = win[:, g * cin_g:(g + 1) * cin_g].transpose(0, 2, 3, 1, 4, 5)
         cols = cols.reshape(n * oh * ow, cin_g * kh * kw)
         sl = slice(g * cout_g, (g + 1) * cout_g)
-        outs.append(linear_static(
+        outs.append(_linear_static(
             cols, x_scale, x_zp, wq[sl].reshape(cout_g, -1),
             w_scale[sl] if per_channel else w_scale, w_zp[sl] if per_channel else w_zp,
             None if bias is None else bias[sl], out_scale, out_zp, relu=relu))
-    out = np.concatenate(outs, axis=1) if groups > 1 else outs[0]
-    return np.ascontiguousarray(out.reshape(n, oh, ow, cout).transpose(0, 3, 1, 2))
+    out = _np.concatenate(outs, axis=1) if groups > 1 else outs[0]
+    return _np.ascontiguousarray(out.reshape(n, oh, ow, cout).transpose(0, 3, 1, 2))
 
 
-class Conv2d(nn.Module):
+class Conv2d(_nn.Module):
     """A 2-d convolution on quantized tensors (quint8 input and output, qint8 weight)."""
 
-    _FLOAT_MODULE = (nn.Conv2d,)
+    _FLOAT_MODULE = (_nn.Conv2d,)
     _relu = False
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
@@ -292,8 +289,8 @@ class Conv2d(nn.Module):
         self.transposed = False
         self.groups = groups
         self.padding_mode = padding_mode
-        wq = _new(np.zeros((out_channels, in_channels // groups, *self.kernel_size), np.int8),
-                  torch.qint8, per_tensor_affine, 1.0, 0)
+        wq = _new(_np.zeros((out_channels, in_channels // groups, *self.kernel_size), _np.int8),
+                  torch.qint8, _per_tensor_affine, 1.0, 0)
         self.set_weight_bias(wq, torch.zeros(out_channels) if bias else None)
         self.scale = 1.0
         self.zero_point = 0
@@ -338,7 +335,7 @@ class Conv2d(nn.Module):
         out = _conv2d_static(_SLOT.__get__(input), d["_qscale"], d["_qzp"], wq, ws, wz, bias,
                              self.stride, self.padding, self.dilation, self.groups,
                              self.scale, self.zero_point, self._relu)
-        return _new(out, torch.quint8, per_tensor_affine, float(self.scale),
+        return _new(out, torch.quint8, _per_tensor_affine, float(self.scale),
                     int(self.zero_point))
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
@@ -360,7 +357,7 @@ class Conv2d(nn.Module):
         if not hasattr(mod, "qconfig"):
             raise AssertionError("Input float module must have qconfig defined.")
         activation_post_process = mod.activation_post_process
-        conv = mod[0] if not isinstance(mod, nn.Conv2d) else mod
+        conv = mod[0] if not isinstance(mod, _nn.Conv2d) else mod
         weight_post_process = mod.qconfig.weight()
         weight_post_process(conv.weight)
         if weight_post_process.dtype is not torch.qint8:
@@ -376,13 +373,13 @@ class Conv2d(nn.Module):
         return qconv
 
 
-class FloatFunctional(nn.Module):
+class FloatFunctional(_nn.Module):
     """The float ops a model calls between layers (``add``, ``mul``, ``cat``, ``add_relu``)
     as a module, so that ``prepare`` can observe their outputs."""
 
     def __init__(self):
         super().__init__()
-        self.activation_post_process = nn.Identity()
+        self.activation_post_process = _nn.Identity()
 
     def forward(self, x):
         raise RuntimeError("FloatFunctional is not intended to use the 'forward'. Please use "
@@ -410,7 +407,7 @@ class FloatFunctional(nn.Module):
         return self.activation_post_process(torch.matmul(x, y))
 
 
-class QFunctional(nn.Module):
+class QFunctional(_nn.Module):
     """FloatFunctional's quantized form: the ops on quantized tensors, their outputs
     quantized with the module's ``scale`` and ``zero_point``."""
 
@@ -418,7 +415,7 @@ class QFunctional(nn.Module):
         super().__init__()
         self.scale = 1.0
         self.zero_point = 0
-        self.activation_post_process = nn.Identity()
+        self.activation_post_process = _nn.Identity()
 
     def _get_name(self):
         return "QFunctional"
@@ -463,7 +460,7 @@ class QFunctional(nn.Module):
         return new_mod
 
 
-class EmbeddingPackedParams(_PackedParams):
+class _EmbeddingPackedParams(_PackedParams):
     """The quantized weight of a quantized embedding (rows quantized to quint8 with float
     scales and zero points)."""
 
@@ -477,9 +474,9 @@ class EmbeddingPackedParams(_PackedParams):
             raise NotImplementedError(f"Unsupported dtype on quantized embedding! Supports "
                                       f"quint8, got {dtype}")
         from ...quantization._tensor import per_channel_affine_float_qparams
-        wq = _new(np.zeros((num_embeddings, embedding_dim), np.uint8), dtype,
-                  per_channel_affine_float_qparams, np.ones(num_embeddings),
-                  np.zeros(num_embeddings, np.float32), 0)
+        wq = _new(_np.zeros((num_embeddings, embedding_dim), _np.uint8), dtype,
+                  per_channel_affine_float_qparams, _np.ones(num_embeddings),
+                  _np.zeros(num_embeddings, _np.float32), 0)
         self.set_weight(wq)
 
     def set_weight(self, weight) -> None:
@@ -492,13 +489,13 @@ class EmbeddingPackedParams(_PackedParams):
     _unpack = set_weight
 
 
-class Embedding(nn.Module):
+class Embedding(_nn.Module):
     """An embedding whose rows are stored as quint8 with a float scale and zero point each;
     a lookup returns ``fma(q, scale, -zero_point * scale)`` in float32 (fbgemm's 8-bit
     rowwise kernel)."""
 
     _version = 1
-    _FLOAT_MODULE = nn.Embedding
+    _FLOAT_MODULE = _nn.Embedding
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
                  norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
@@ -507,7 +504,7 @@ class Embedding(nn.Module):
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         self.dtype = dtype
-        self._packed_params = EmbeddingPackedParams(num_embeddings, embedding_dim, dtype)
+        self._packed_params = _EmbeddingPackedParams(num_embeddings, embedding_dim, dtype)
         if _weight is not None:
             self._packed_params.set_weight(_weight)
 
@@ -534,20 +531,20 @@ class Embedding(nn.Module):
         w = self.weight()
         d = w.__dict__
         idx = indices.detach()._data
-        q = _SLOT.__get__(w)[idx].astype(np.float32)
-        scale = np.asarray(d["_qscale"], np.float32)[idx][..., None]
-        zp = np.asarray(d["_qzp"], np.float32)[idx][..., None]
-        bias = (-zp * scale).astype(np.float32)
+        q = _SLOT.__get__(w)[idx].astype(_np.float32)
+        scale = _np.asarray(d["_qscale"], _np.float32)[idx][..., None]
+        zp = _np.asarray(d["_qzp"], _np.float32)[idx][..., None]
+        bias = (-zp * scale).astype(_np.float32)
         shape = q.shape
-        out = fma(q, np.broadcast_to(scale, shape).astype(np.float32),
-                  np.broadcast_to(bias, shape).astype(np.float32))
-        return torch.Tensor._wrap(np.asarray(out, np.float32))
+        out = fma(q, _np.broadcast_to(scale, shape).astype(_np.float32),
+                  _np.broadcast_to(bias, shape).astype(_np.float32))
+        return torch.Tensor._wrap(_np.asarray(out, _np.float32))
 
     @classmethod
     def from_float(cls, mod, use_precomputed_fake_quant=False):
         """The quantized form of the float embedding ``mod`` (its qconfig's weight observer:
         float_qparams_weight_only_qconfig)."""
-        if type(mod) is not nn.Embedding:
+        if type(mod) is not _nn.Embedding:
             raise AssertionError(" nnq.Embedding.from_float only works for "
                                  "nn.Embedding")
         if not hasattr(mod, "qconfig"):
@@ -566,3 +563,6 @@ class Embedding(nn.Module):
         q = cls(mod.num_embeddings, mod.embedding_dim)
         q.set_weight(qweight)
         return q
+
+
+del annotations  # keep dir() to torch's names

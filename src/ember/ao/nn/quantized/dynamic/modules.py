@@ -4,34 +4,36 @@ own range (fbgemm's ``linear_dynamic``)."""
 
 from __future__ import annotations
 
-import ember as torch
+import ember as _torch
 
-from ..... import nn
-from ....quantization._tensor import linear_dynamic, not_differentiable, quantize_per_tensor
-from .. import modules as nnq
+from ..... import nn as _nn
+from ....quantization._tensor import linear_dynamic as _linear_dynamic
+from ....quantization._tensor import not_differentiable as _not_differentiable
+from ....quantization._tensor import quantize_per_tensor as _quantize_per_tensor
+from .. import modules as _nnq
 
 __all__ = ["GRU", "LSTM", "Linear"]
 
 
-class Linear(nnq.Linear):
+class Linear(_nnq.Linear):
     """A linear layer with a qint8 weight whose input is quantized per call (uint8, its
     range halved: ``reduce_range``) and whose output is float32."""
 
     _version = 4
-    _FLOAT_MODULE = (nn.Linear,)
+    _FLOAT_MODULE = (_nn.Linear,)
 
-    def __init__(self, in_features, out_features, bias_=True, dtype=torch.qint8):
+    def __init__(self, in_features, out_features, bias_=True, dtype=_torch.qint8):
         super().__init__(in_features, out_features, bias_, dtype=dtype)
         self.version = 4
 
     def forward(self, x):
         w, b = self._weight_bias()
-        wq, ws, wz = nnq._weight_arrays(w)
+        wq, ws, wz = _nnq._weight_arrays(w)
         bias = None if b is None else b.detach()._data
-        out = torch.Tensor._wrap(linear_dynamic(
+        out = _torch.Tensor._wrap(_linear_dynamic(
             x.detach()._data, wq, ws, wz, bias,
             reduce_range=self.version is not None and self.version >= 4))
-        not_differentiable("quantized::linear_dynamic", [x], [out])
+        _not_differentiable("quantized::linear_dynamic", [x], [out])
         return out
 
     def _get_name(self):
@@ -40,7 +42,7 @@ class Linear(nnq.Linear):
     def extra_repr(self):
         s = (f"in_features={self.in_features}, out_features={self.out_features}, "
              f"dtype={self._packed_params.dtype}")
-        if self._packed_params.dtype is torch.qint8:
+        if self._packed_params.dtype is _torch.qint8:
             s += f", qscheme={self.weight().qscheme()}"
         return s
 
@@ -49,7 +51,7 @@ class Linear(nnq.Linear):
         """The dynamically quantized form of the float linear ``mod`` (its qconfig's weight
         observer decides the weight's qparams)."""
         from ....quantization.qconfig import default_dynamic_qconfig
-        float_modules = (nn.Linear, nn.modules.linear.NonDynamicallyQuantizableLinear)
+        float_modules = (_nn.Linear, _nn.modules.linear.NonDynamicallyQuantizableLinear)
         if type(mod) not in float_modules:
             raise AssertionError("nn.quantized.dynamic.Linear.from_float only works for one "
                                  "of" + str([float_mod.__name__ for float_mod in float_modules]))
@@ -60,10 +62,10 @@ class Linear(nnq.Linear):
         else:
             weight_observer = default_dynamic_qconfig.weight()
         dtype = weight_observer.dtype
-        if dtype is not torch.qint8:
+        if dtype is not _torch.qint8:
             raise RuntimeError("Unsupported dtype specified for dynamic quantized Linear!")
         weight_observer(mod.weight)
-        qweight = nnq._quantize_weight(mod.weight.float(), weight_observer)
+        qweight = _nnq._quantize_weight(mod.weight.float(), weight_observer)
         qlinear = cls(mod.in_features, mod.out_features, dtype=dtype)
         qlinear.set_weight_bias(qweight, mod.bias)
         return qlinear
@@ -80,10 +82,10 @@ class _PackedLinear:
                 "__torch__.torch.classes.quantized.LinearPackedParamsBase")
 
     def __call__(self, x):
-        wq, ws, wz = nnq._weight_arrays(self.weight)
-        out = linear_dynamic(x.detach().contiguous()._data, wq, ws, wz,
+        wq, ws, wz = _nnq._weight_arrays(self.weight)
+        out = _linear_dynamic(x.detach().contiguous()._data, wq, ws, wz,
                              self.bias.detach()._data, reduce_range=True)
-        return torch.Tensor._wrap(out)
+        return _torch.Tensor._wrap(out)
 
 
 class _CellParams:
@@ -97,7 +99,7 @@ class _CellParams:
                 "__torch__.torch.classes.rnn.CellParamsBase")
 
 
-class PackedParameter(nn.Module):
+class _PackedParameter(_nn.Module):
     """Holds a layer-direction's cell parameters (its state-dict entry ``param``)."""
 
     def __init__(self, param):
@@ -109,7 +111,7 @@ class PackedParameter(nn.Module):
         destination[prefix + "param"] = self.param
 
 
-class RNNBase(nn.Module):
+class _RNNBase(_nn.Module):
     """The dynamically quantized recurrent layers: each step's input and hidden projections
     are dynamically quantized linear layers (the whole sequence's input projection at once,
     as ATen's CPU layers compute it), the gates are computed in float32."""
@@ -118,7 +120,7 @@ class RNNBase(nn.Module):
     _gates = 4
 
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
-                 batch_first=False, dropout=0.0, bidirectional=False, dtype=torch.qint8):
+                 batch_first=False, dropout=0.0, bidirectional=False, dtype=_torch.qint8):
         super().__init__()
         self.mode = mode
         self.input_size = input_size
@@ -139,14 +141,14 @@ class RNNBase(nn.Module):
         for layer in range(num_layers):
             for _ in range(dirs):
                 in_size = input_size if layer == 0 else hidden_size * dirs
-                w_ih, w_hh = torch.randn(gate_size, in_size), torch.randn(gate_size, hidden_size)
-                b_ih, b_hh = torch.randn(gate_size), torch.randn(gate_size)
-                ih = _PackedLinear(quantize_per_tensor(w_ih, 0.1, 0, torch.qint8), b_ih)
-                hh = _PackedLinear(quantize_per_tensor(w_hh, 0.1, 0, torch.qint8), b_hh)
-                cells.append(PackedParameter(_CellParams(ih, hh)))
-        self._all_weight_values = nn.ModuleList(cells)
+                w_ih, w_hh = _torch.randn(gate_size, in_size), _torch.randn(gate_size, hidden_size)
+                b_ih, b_hh = _torch.randn(gate_size), _torch.randn(gate_size)
+                ih = _PackedLinear(_quantize_per_tensor(w_ih, 0.1, 0, _torch.qint8), b_ih)
+                hh = _PackedLinear(_quantize_per_tensor(w_hh, 0.1, 0, _torch.qint8), b_hh)
+                cells.append(_PackedParameter(_CellParams(ih, hh)))
+        self._all_weight_values = _nn.ModuleList(cells)
 
-    extra_repr = nn.LSTM.extra_repr      # (the float layers', proj_size 0)
+    extra_repr = _nn.LSTM.extra_repr      # (the float layers', proj_size 0)
 
     def __repr__(self):
         return self._get_name() + "(" + self.extra_repr() + ")"
@@ -182,7 +184,7 @@ class RNNBase(nn.Module):
             outs.append(state[0])
         if reverse:
             outs.reverse()
-        return torch.stack(outs, 0), state
+        return _torch.stack(outs, 0), state
 
     def _run(self, input, hx: tuple):
         """The layers over ``input`` from the initial states ``hx`` (each stacked over
@@ -205,19 +207,19 @@ class RNNBase(nn.Module):
                 for acc, s in zip(finals, state):
                     acc.append(s)
                 count += 1
-            x = outs[0] if dirs == 1 else torch.cat(outs, outs[0].dim() - 1)
+            x = outs[0] if dirs == 1 else _torch.cat(outs, outs[0].dim() - 1)
             if self.dropout and self.training and layer < self.num_layers - 1:
-                x = torch.nn.functional.dropout(x, self.dropout, True)
+                x = _torch.nn.functional.dropout(x, self.dropout, True)
         out = (x.transpose(0, 1) if self.batch_first else x).detach()
-        states = [torch.stack(acc, 0).detach() for acc in finals]
-        not_differentiable(f"aten::quantized_{self.mode.lower()}.input", [input, *hx],
+        states = [_torch.stack(acc, 0).detach() for acc in finals]
+        _not_differentiable(f"aten::quantized_{self.mode.lower()}.input", [input, *hx],
                            [out, *states])
         return out, states
 
     def _zeros(self, input):
         batch = input.shape[0 if self.batch_first else 1]
         n = self.num_layers * (2 if self.bidirectional else 1)
-        return torch.zeros(n, batch, self.hidden_size, dtype=input.dtype)
+        return _torch.zeros(n, batch, self.hidden_size, dtype=input.dtype)
 
     @classmethod
     def from_float(cls, mod, use_precomputed_fake_quant=False):
@@ -234,7 +236,7 @@ class RNNBase(nn.Module):
         else:
             observer_method = default_dynamic_qconfig.weight
         dtype = observer_method().dtype
-        if dtype is not torch.qint8:
+        if dtype is not _torch.qint8:
             raise RuntimeError(f"Unsupported dtype for dynamic RNN quantization: {dtype}")
         if getattr(mod, "proj_size", 0):
             raise NotImplementedError("LSTM with proj_size is not supported")
@@ -246,22 +248,22 @@ class RNNBase(nn.Module):
         def pack(w, b):
             observer = observer_method()
             observer(w)
-            return _PackedLinear(nnq._quantize_weight(w.float(), observer), b)
+            return _PackedLinear(_nnq._quantize_weight(w.float(), observer), b)
 
-        q._all_weight_values = nn.ModuleList()
+        q._all_weight_values = _nn.ModuleList()
         for layer in range(q.num_layers):
             for direction in range(2 if q.bidirectional else 1):
                 sfx = f"_l{layer}" + ("_reverse" if direction == 1 else "")
                 ih = pack(getattr(mod, "weight_ih" + sfx), getattr(mod, "bias_ih" + sfx))
                 hh = pack(getattr(mod, "weight_hh" + sfx), getattr(mod, "bias_hh" + sfx))
-                q._all_weight_values.append(PackedParameter(_CellParams(ih, hh)))
+                q._all_weight_values.append(_PackedParameter(_CellParams(ih, hh)))
         return q
 
 
-class LSTM(RNNBase):
+class LSTM(_RNNBase):
     """A dynamically quantized LSTM (``nn.LSTM``'s interface, float in and out)."""
 
-    _FLOAT_MODULE = nn.LSTM
+    _FLOAT_MODULE = _nn.LSTM
 
     def __init__(self, *args, **kwargs):
         super().__init__("LSTM", *args, **kwargs)
@@ -287,10 +289,10 @@ class LSTM(RNNBase):
         return out, (hn, cn)
 
 
-class GRU(RNNBase):
+class GRU(_RNNBase):
     """A dynamically quantized GRU (``nn.GRU``'s interface, float in and out)."""
 
-    _FLOAT_MODULE = nn.GRU
+    _FLOAT_MODULE = _nn.GRU
     _gates = 3
 
     def __init__(self, *args, **kwargs):
@@ -313,3 +315,6 @@ class GRU(RNNBase):
         """``(output, h_n)`` as ``nn.GRU`` returns them."""
         out, (hn,) = self._run(input, (self._zeros(input) if hx is None else hx,))
         return out, hn
+
+
+del annotations  # keep dir() to torch's names
