@@ -1,0 +1,576 @@
+"""Tracing a module into an ATen-level graph, as ``torch.export`` does without strict mode.
+
+The module runs eagerly on real tensors while the public functions of ``ember``,
+``ember.nn.functional`` (and the other namespaces :mod:`ember.fx` patches) and the methods
+of ``Tensor`` are patched with recorders: the outermost call that meets a traced tensor
+becomes one ``call_function`` node of its ATen op (``F.linear`` -> ``aten.linear.default``,
+``x + 1`` -> ``aten.add.Tensor``), with the arguments torch records (see
+:mod:`._schema`); what the call does inside is not recorded. Parameters and buffers are
+lifted to ``p_``/``b_`` inputs. A tensor used in control flow raises as torch does.
+
+Dynamic dimensions: the trace runs once more for each symbol, with that dimension one
+larger, and once with all of them moved; the sizes and integer arguments that follow a
+symbol are fitted to ``a*s + b`` or ``c*s*t`` and become symbolic (``s77``, ``sym_size``
+nodes), as torch's fake tensors would have them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import operator
+import os
+import traceback
+from typing import Any
+
+from ..fx.graph import Graph
+from ..fx.node import Node, map_aggregate
+from . import _schema
+
+_ACTIVE: _Recorder | None = None
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_MODULES_DIR = os.path.join(_PACKAGE_DIR, "nn", "modules") + os.sep
+
+# torch's Python functions that record a differently named ATen op or reorder arguments:
+# name -> (ATen op, the op's arguments as the function's parameter names or constants)
+_FUNCTION_FORMS = {
+    "batch_norm": ("batch_norm", ("input", "weight", "bias", "running_mean", "running_var",
+                                  "training", "momentum", "eps", False)),
+    "layer_norm": ("layer_norm", ("input", "normalized_shape", "weight", "bias", "eps",
+                                  False)),
+    "group_norm": ("group_norm", ("input", "num_groups", "weight", "bias", "eps", False)),
+    "instance_norm": ("instance_norm", ("input", "weight", "bias", "running_mean",
+                                        "running_var", "use_input_stats", "momentum", "eps",
+                                        False)),
+    "dropout": ("dropout", ("input", "p", "training")),
+    "embedding": ("embedding", ("weight", "input", "padding_idx=-1")),
+    "softmax": ("softmax", ("input", "dim", "dtype")),
+    "log_softmax": ("log_softmax", ("input", "dim", "dtype")),
+    "max_pool2d": ("max_pool2d", ("input", "kernel_size", "stride=[]", "padding",
+                                  "dilation", "ceil_mode")),
+    "max_pool1d": ("max_pool1d", ("input", "kernel_size", "stride=[]", "padding",
+                                  "dilation", "ceil_mode")),
+    "cross_entropy": ("cross_entropy_loss", ("input", "target", "weight", "reduction",
+                                             "ignore_index", "label_smoothing")),
+}
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+# Tensor operators -> (ATen op, whether the operands swap)
+_DUNDERS = {
+    "__add__": ("add", False), "__radd__": ("add", False), "__iadd__": ("add_", False),
+    "__sub__": ("sub", False), "__rsub__": ("rsub", False), "__isub__": ("sub_", False),
+    "__mul__": ("mul", False), "__rmul__": ("mul", False), "__imul__": ("mul_", False),
+    "__truediv__": ("div", False), "__itruediv__": ("div_", False),
+    "__matmul__": ("matmul", False), "__rmatmul__": ("matmul", True),
+    "__neg__": ("neg", False), "__pow__": ("pow", False), "__abs__": ("abs", False),
+    "__eq__": ("eq", False), "__ne__": ("ne", False), "__lt__": ("lt", False),
+    "__le__": ("le", False), "__gt__": ("gt", False), "__ge__": ("ge", False),
+    "__floordiv__": ("floor_divide", False), "__mod__": ("remainder", False),
+    "__and__": ("bitwise_and", False), "__or__": ("bitwise_or", False),
+    "__xor__": ("bitwise_xor", False), "__invert__": ("bitwise_not", False),
+}
+_UNPATCHED_METHODS = {
+    "__init__", "__new__", "__repr__", "__str__", "__format__", "__hash__", "__len__",
+    "__iter__", "__getattr__", "__getattribute__", "__setattr__", "__delattr__", "__reduce__",
+    "__reduce_ex__", "__deepcopy__", "__copy__", "__array__", "__dir__", "__bool__",
+    "__index__", "__int__", "__float__", "__complex__", "__contains__", "__setstate__",
+    "__getstate__", "__init_subclass__", "__subclasshook__", "__sizeof__", "__class_getitem__",
+    "size", "dim", "numel", "stride", "is_contiguous", "data_ptr", "item", "tolist", "numpy",
+    "element_size", "nelement", "ndimension", "storage_offset", "is_floating_point",
+    "is_complex", "untyped_storage", "get_device", "register_hook", "backward",
+    "requires_grad_", "retain_grad", "_is_view",
+}
+
+
+class _Fake:
+    """The ``meta['val']`` of a tensor node: its (possibly symbolic) shape and dtype."""
+
+    def __init__(self, shape: tuple, dtype, device=None, requires_grad=False) -> None:
+        self.shape = tuple(shape)
+        self.dtype = dtype
+        self.device = device
+        self.requires_grad = requires_grad
+
+    def size(self, dim: int | None = None):
+        """The shape, or one dimension of it."""
+        return self.shape if dim is None else self.shape[dim]
+
+    def dim(self) -> int:
+        """The number of dimensions."""
+        return len(self.shape)
+
+    def __repr__(self) -> str:
+        from ..fx.graph import dtype_abbrs
+        return (f"FakeTensor(..., size=({', '.join(map(str, self.shape))}"
+                f"{',' if len(self.shape) == 1 else ''}), "
+                f"dtype={self.dtype})" if dtype_abbrs else "")
+
+
+class SymInt:
+    """A symbolic size (``s77``, ``2*s77``) with the value it had in the traced run."""
+
+    def __init__(self, expr: dict, hint: int) -> None:
+        self._sym_expr = expr      # {(symbol names...): coefficient}
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return _format_expr(self._sym_expr)
+
+    __repr__ = __str__
+
+    def __int__(self) -> int:
+        return self.hint
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, SymInt) and other._sym_expr == self._sym_expr
+
+    def __hash__(self) -> int:
+        return hash(tuple(sorted(self._sym_expr.items())))
+
+
+def _format_expr(expr: dict) -> str:
+    """An integer polynomial as sympy prints it: ``s27*s77``, ``2*s77 + 1``."""
+    terms = sorted((k for k in expr if k), key=lambda k: (-len(k), k))
+    parts = []
+    for mono in terms:
+        c = expr[mono]
+        body = "*".join(mono)
+        text = body if c == 1 else (f"-{body}" if c == -1 else f"{c}*{body}")
+        parts.append(text)
+    const = expr.get((), 0)
+    out = ""
+    for i, p in enumerate(parts):
+        if i == 0:
+            out = p
+        elif p.startswith("-"):
+            out += f" - {p[1:]}"
+        else:
+            out += f" + {p}"
+    if const or not out:
+        if not out:
+            out = str(const)
+        elif const < 0:
+            out += f" - {-const}"
+        else:
+            out += f" + {const}"
+    return out
+
+
+def _symbol_name(source: str, taken: set[int]) -> str:
+    """torch's name for the symbol of ``source`` (``L['x'].size()[0]`` -> ``s77``)."""
+    attempt = int(hashlib.sha256(source.encode()).hexdigest(), 16) % 100
+    while attempt in taken:
+        attempt += 1
+    taken.add(attempt)
+    return f"s{attempt}"
+
+
+# ----------------------------------------------------------------------------- op packets
+
+_PACKETS: dict[str, Any] = {}
+
+
+def op(name: str, overload: str):
+    """``torch.ops.aten.<name>.<overload>`` as Ember runs it."""
+    from .. import _aten
+    packet = _PACKETS.get(name)
+    if packet is None:
+        packet = _aten.OpOverloadPacket("aten", name, _runner(name))
+        _PACKETS[name] = packet
+    return getattr(packet, overload)
+
+
+def _runner(name: str):
+    """The Ember callable that computes ``aten::name`` from its recorded arguments."""
+    import ember
+    from .. import Tensor
+    from ..nn import functional as F
+    special = {
+        "sym_size": lambda x, d: x.size(d),
+        "alias": lambda x: x.view(x.shape),
+        "slice": _slice,
+        "select": lambda x, d, i: x.select(d, i),
+        "cross_entropy_loss": _cross_entropy_loss,
+        "embedding": lambda w, i, padding_idx=-1, *a: F.embedding(
+            i, w, None if padding_idx == -1 else padding_idx),
+        "dropout": lambda x, p, train: F.dropout(x, p, train),
+        "rsub": lambda x, o, alpha=1: ember.sub(o, x, alpha=alpha) if not isinstance(
+            o, Tensor) else ember.rsub(x, o, alpha=alpha),
+    }
+    if name in special:
+        return special[name]
+    fn = getattr(ember, name, None)
+    if callable(fn) and not isinstance(fn, type):
+        return fn
+    if name.endswith("_") or hasattr(Tensor, name):
+        def method(x, *args, **kwargs):
+            return getattr(x, name)(*args, **kwargs)
+        return method
+    return getattr(F, name)
+
+
+def _slice(x, dim=0, start=None, end=None, step=1):
+    index = [slice(None)] * x.dim()
+    index[dim] = slice(start, end, step)
+    return x[tuple(index)]
+
+
+def _cross_entropy_loss(x, target, weight=None, reduction=1, ignore_index=-100,
+                        label_smoothing=0.0):
+    from ..nn import functional as F
+    names = {v: k for k, v in _REDUCTIONS.items()}
+    return F.cross_entropy(x, target, weight, ignore_index=ignore_index,
+                           reduction=names[reduction], label_smoothing=label_smoothing)
+
+
+# ----------------------------------------------------------------------------- recorder
+
+class _Recorder:
+    """One run of the module: the graph, and the node each traced tensor is."""
+
+    def __init__(self) -> None:
+        self.graph = Graph()
+        self.node_of: dict[int, Node] = {}
+        self.alive: list = []
+        self.depth = 0
+
+    def track(self, t, node: Node) -> None:
+        """Make tensor ``t`` the value of ``node``."""
+        self.node_of[id(t)] = node
+        self.alive.append(t)
+        node.meta["val"] = _Fake(t.shape, t.dtype, t.device, t.requires_grad)
+
+    def traced(self, obj) -> bool:
+        """Whether ``obj`` holds a traced tensor."""
+        from .. import Tensor
+        if isinstance(obj, Tensor):
+            return id(obj) in self.node_of
+        if isinstance(obj, (list, tuple)):
+            return any(self.traced(o) for o in obj)
+        if isinstance(obj, dict):
+            return any(self.traced(o) for o in obj.values())
+        return False
+
+    def to_arg(self, a):
+        """A value as a node argument: traced tensors become their nodes."""
+        from .. import Tensor
+
+        def leaf(v):
+            if isinstance(v, Tensor):
+                node = self.node_of.get(id(v))
+                if node is None:
+                    node = self.lift_constant(v)
+                return node
+            return v
+        return map_aggregate(a, leaf)
+
+    def lift_constant(self, t):
+        raise NotImplementedError(
+            "torch.export: a tensor that is neither an input, a parameter nor a buffer "
+            "(a constant created outside the traced program) is not supported")
+
+    def record(self, name: str, args: tuple, kwargs: dict, out, stack: str | None):
+        """Add the node of a call of ATen op ``name`` (or its overload chosen by the
+        arguments) that returned ``out``."""
+        from .. import Tensor
+        bound = _schema.bind(name, args, kwargs)
+        if bound is None:
+            raise NotImplementedError(
+                f"torch.export: no ATen overload of {name} takes the arguments "
+                f"{tuple(type(a).__name__ for a in args)}")
+        schema, rargs, rkwargs = bound
+        target = op(name, schema.overload)
+        node = self.graph.create_node("call_function", target, self.to_arg(rargs),
+                                      self.to_arg(rkwargs), name=name)
+        if stack:
+            node.meta["stack_trace"] = stack
+        if isinstance(out, Tensor):
+            self.track(out, node)
+        elif isinstance(out, (tuple, list)):
+            vals = []
+            for i, o in enumerate(out):
+                g = self.graph.create_node("call_function", operator.getitem, (node, i), {},
+                                           name="getitem")
+                if stack:
+                    g.meta["stack_trace"] = stack
+                if isinstance(o, Tensor):
+                    self.track(o, g)
+                vals.append(o)
+            node.meta["val"] = vals
+        return out
+
+
+def _user_stack() -> str | None:
+    """The ``forward`` frames of the calling program as torch records them (the modules'
+    frames included, the library's other frames left out)."""
+    frames = [f for f in traceback.extract_stack()[:-2]
+              if f.name == "forward" and (not f.filename.startswith(_PACKAGE_DIR)
+                                          or f.filename.startswith(_MODULES_DIR))]
+    if not frames:
+        return None
+    return "".join(traceback.StackSummary.from_list(frames).format()).strip()
+
+
+def _tensor_in(obj) -> bool:
+    from .. import Tensor
+    if isinstance(obj, Tensor):
+        return True
+    if isinstance(obj, (list, tuple)):
+        return any(_tensor_in(o) for o in obj)
+    return False
+
+
+def _call_and_record(fn, aten_name, args, kwargs, convert=None):
+    """Run ``fn``; when it is the outermost call of a trace that meets a traced tensor
+    (or creates a tensor), record it as ``aten_name``."""
+    rec = _ACTIVE
+    if rec is None or rec.depth:
+        return fn(*args, **kwargs)
+    rec.depth += 1
+    try:
+        out = fn(*args, **kwargs)
+    finally:
+        rec.depth -= 1
+    if not _tensor_in(out):
+        return out
+    if not (rec.traced(args) or rec.traced(kwargs)) and not aten_name:
+        return out
+    name, rargs, rkwargs = aten_name, args, kwargs
+    if convert is not None:
+        name, rargs, rkwargs = convert(args, kwargs)
+    if name is None:
+        return out
+    return rec.record(name, rargs, rkwargs, out, _user_stack())
+
+
+def _function_form(fn, form: tuple, op_name: str):
+    sig = inspect.signature(fn)
+
+    def convert(args, kwargs):
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        values = dict(bound.arguments)
+        if "reduction" in values and isinstance(values["reduction"], str):
+            values["reduction"] = _REDUCTIONS[values["reduction"]]
+        out = []
+        for p in form:
+            if not isinstance(p, str):
+                out.append(p)
+                continue
+            pname, eq, default = p.partition("=")
+            v = values.get(pname)
+            if v is None and eq:
+                v = _schema._default(default)
+            out.append(v)
+        name = op_name
+        if values.get("inplace"):
+            name += "_"
+        return name, tuple(out), {}
+    return convert
+
+
+def _function_wrapper(fn, name: str):
+    """The recording wrapper of public function ``fn`` named ``name``."""
+    form = _FUNCTION_FORMS.get(name)
+    convert = None
+    if form is not None:
+        convert = _function_form(fn, form[1], form[0])
+    else:
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            sig = None
+        if sig is not None and "inplace" in sig.parameters:
+            def convert(args, kwargs, _sig=sig):
+                bound = _sig.bind(*args, **kwargs)
+                inplace = bound.arguments.pop("inplace", False)
+                rest = list(bound.args)
+                return (name + "_" if inplace else name), tuple(rest), dict(bound.kwargs)
+    creates = name in _FACTORIES
+
+    def traced(*args, **kwargs):
+        return _call_and_record(fn, name if creates else None, args, kwargs,
+                                convert or (lambda a, k: (name, a, k)))
+    traced.__wrapped__ = fn
+    return traced
+
+
+_FACTORIES = {"ones", "zeros", "full", "empty", "arange", "rand", "randn", "tensor", "eye",
+              "linspace", "ones_like", "zeros_like", "full_like", "empty_like"}
+
+
+def _method_wrapper(fn, name: str):
+    if name == "__getitem__":
+        def getitem(self, index):
+            rec = _ACTIVE
+            if rec is None or rec.depth or not rec.traced(self):
+                return fn(self, index)
+            return _record_getitem(rec, fn, self, index)
+        return getitem
+    aten, swap = _DUNDERS.get(name, (name, False))
+    if name.startswith("__") and name not in _DUNDERS:
+        return None
+
+    def convert(args, kwargs):
+        if swap:
+            args = (args[1], args[0]) + tuple(args[2:])
+        return aten, args, kwargs
+
+    def traced(*args, **kwargs):
+        rec = _ACTIVE
+        out = _call_and_record(fn, None, args, kwargs, convert)
+        if rec is not None and not rec.depth and aten.endswith("_") and out is args[0]:
+            pass    # the tensor's node is now the in-place op's
+        return out
+    return traced
+
+
+def _record_getitem(rec: _Recorder, fn, x, index):
+    """``x[index]`` as torch records basic indexing: ``select``, ``slice``, ``unsqueeze``,
+    ``alias`` (a tensor index: ``index``)."""
+    from .. import Tensor
+    rec.depth += 1
+    try:
+        out = fn(x, index)
+    finally:
+        rec.depth -= 1
+    stack = _user_stack()
+    items = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(i, (Tensor, list)) for i in items):
+        return rec.record("index", (x, list(items)), {}, out, stack)
+    cur = x
+    dim = 0
+    n_specified = sum(1 for i in items if i is not None and i is not Ellipsis)
+    changed = False
+    for i in items:
+        if i is Ellipsis:
+            dim += x.dim() - n_specified
+            continue
+        if i is None:
+            rec.depth += 1
+            nxt = cur.unsqueeze(dim)
+            rec.depth -= 1
+            cur = rec.record("unsqueeze", (cur, dim), {}, nxt, stack)
+            dim += 1
+            changed = True
+        elif isinstance(i, int):
+            rec.depth += 1
+            nxt = cur.select(dim, i)
+            rec.depth -= 1
+            cur = rec.record("select", (cur, dim, i), {}, nxt, stack)
+            changed = True
+        elif isinstance(i, slice):
+            if i == slice(None):
+                dim += 1
+                continue
+            rec.depth += 1
+            nxt = _slice(cur, dim, i.start, i.stop, 1 if i.step is None else i.step)
+            rec.depth -= 1
+            start = 0 if i.start is None else i.start
+            args = (cur, dim, start) + ((i.stop,) if i.stop is not None else ()) + (
+                (i.step,) if i.step not in (None, 1) else ())
+            cur = rec.record("slice", args, {}, nxt, stack)
+            dim += 1
+            changed = True
+    if not changed:
+        rec.depth += 1
+        nxt = x.view(x.shape)
+        rec.depth -= 1
+        cur = rec.record("alias", (x,), {}, nxt, stack)
+    return cur
+
+
+def _bool_guard(fn):
+    def guarded(self):
+        rec = _ACTIVE
+        if rec is not None and not rec.depth and rec.traced(self):
+            _raise_data_dependent()
+        return fn(self)
+    return guarded
+
+
+def _raise_data_dependent():
+    frames = [f for f in traceback.extract_stack()[:-2]
+              if not f.filename.startswith(_PACKAGE_DIR)]
+    where = ""
+    if frames:
+        f = frames[-1]
+        where = (f"\n\nThe following call raised this error:\n  File \"{f.filename}\", line "
+                 f"{f.lineno}, in {f.name}\n    {f.line}\n")
+    from ..fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+    raise GuardOnDataDependentSymNode(
+        "Could not guard on data-dependent expression Eq(u0, 1) (unhinted: Eq(u0, 1)).  "
+        "(Size-like symbols: none)\n\nconsider using data-dependent friendly APIs such as "
+        "guard_or_false, guard_or_true and statically_known_true." + where)
+
+
+def _patches():
+    """(owner, name, replacement) for every function and method the recorder wraps."""
+    import types
+
+    from .. import Tensor
+    from ..fx._symbolic_trace import _traced_functions
+    out = []
+    wrappers: dict[int, Any] = {}
+    for ns_dict, name, fn, _target, _form, _method in _traced_functions():
+        w = _function_wrapper(fn, name)
+        out.append((ns_dict, name, w))
+        wrappers.setdefault(id(fn), w)
+    for name, attr in list(vars(Tensor).items()):
+        if name in _UNPATCHED_METHODS or (name.startswith("_") and not name.startswith("__")):
+            continue
+        if not isinstance(attr, types.FunctionType):
+            continue
+        w = _method_wrapper(attr, name)
+        if w is not None:
+            out.append((Tensor, name, w))
+    out.append((Tensor, "__bool__", _bool_guard(Tensor.__bool__)))
+    return out, wrappers
+
+
+class _Patching:
+    """Installs the recorders for the duration of a ``with`` block."""
+
+    def __init__(self, root) -> None:
+        self.root = root
+        self.undo: list = []
+
+    def __enter__(self):
+        global _ACTIVE
+        patches, wrappers = _patches()
+        for owner, name, new in patches:
+            self._set(owner, name, new)
+        # functions imported by name into the modules' own files
+        seen = set()
+        for m in self.root.modules():
+            g = getattr(type(m).forward, "__globals__", None)
+            if g is None or id(g) in seen or g.get("__name__", "").startswith("ember."):
+                continue
+            seen.add(id(g))
+            for k, v in list(g.items()):
+                if callable(v) and id(v) in wrappers:
+                    self._set(g, k, wrappers[id(v)])
+        return self
+
+    def _set(self, owner, name, new) -> None:
+        if isinstance(owner, dict):
+            self.undo.append((owner, name, owner[name]))
+            owner[name] = new
+        else:
+            self.undo.append((owner, name, vars(owner)[name]))
+            setattr(owner, name, new)
+
+    def __exit__(self, *exc) -> None:
+        global _ACTIVE
+        _ACTIVE = None
+        for owner, name, old in reversed(self.undo):
+            if isinstance(owner, dict):
+                owner[name] = old
+            else:
+                setattr(owner, name, old)
+
+
+def _schema_of(target) -> _schema.Schema | None:
+    """The schema of an ``aten`` op overload."""
+    name = target.overloadpacket._name
+    return next((s for s in _schema.schemas(name) if s.overload == target._overloadname), None)
