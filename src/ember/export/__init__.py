@@ -404,13 +404,24 @@ def export(mod, args: tuple, kwargs: dict | None = None, *, dynamic_shapes=None,
     if not isinstance(mod, Module):
         raise ValueError(f"Expected `mod` to be an instance of `torch.nn.Module`, got "
                          f"{type(mod)}.")
+    from .._dynamo.exc import UserError, UserErrorType
     if not isinstance(args, tuple):
-        from .._dynamo.exc import UserError, UserErrorType
         raise UserError(UserErrorType.INVALID_INPUT,
                         f"Expecting `args` to be a tuple of example positional inputs, got "
                         f"{type(args)}")
+    from ..fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
     from . import _program
-    return _program.export(mod, args, kwargs or {}, dynamic_shapes)
+    try:
+        return _program.export(mod, args, kwargs or {}, dynamic_shapes)
+    except (GuardOnDataDependentSymNode, UserError) as e:
+        e.args = (str(e) + "\n\n" + _DRAFT_EXPORT_MSG,)
+        raise e
+
+
+_DRAFT_EXPORT_MSG = (
+    "The error above occurred when calling torch.export.export. If you would like to view "
+    "some more information about this error, and get a list of all other errors that may "
+    "occur in your export call, you can replace your `export()` call with `draft_export()`.")
 
 
 def save(ep: ExportedProgram, f, *, extra_files=None, opset_version=None,

@@ -283,7 +283,8 @@ def _symbolize(base_rec, runs, symbols: list[_SymbolSpec], envs: list[dict],
     other_nodes = [list(r.graph.nodes) for r in runs]
     for nodes in other_nodes:
         if len(nodes) != len(base_nodes) or any(
-                a.target is not b.target for a, b in zip(nodes, base_nodes, strict=True)):
+                a.op != b.op or (a.target is not b.target and a.target != b.target)
+                for a, b in zip(nodes, base_nodes, strict=True)):
             who = ", ".join(s.dim.__name__ if hasattr(s.dim, "__name__") else s.name
                             for s in symbols)
             raise UserError(UserErrorType.CONSTRAINT_VIOLATION,
@@ -518,6 +519,11 @@ def unlift(ep, check_guards: bool = True):
                 owner.register_parameter(leaf, value)
             elif isinstance(value, Tensor):
                 owner.register_buffer(leaf, value)
+    if check_guards:
+        root.add_module("_guards_fn", _guards_module(ep._guards))
+        graph.create_node("call_module", "_guards_fn",
+                          tuple(env[n] for n in placeholders if n.name not in targets), {},
+                          name="_guards_fn")
     for n in ep.graph.nodes:
         if n.op in ("placeholder",):
             continue
@@ -535,26 +541,34 @@ def unlift(ep, check_guards: bool = True):
         env[n] = new
     graph._codegen = _PyTreeCodeGen(_PyTreeInfo(user_names, ep._in_spec, ep._out_spec))
     gm = GraphModule(root, graph, "GraphModule")
-    if check_guards and ep._guards:
-        gm.register_forward_pre_hook(_guard_hook(ep._guards))
+    if not check_guards and ep._guards:
+        gm.register_forward_pre_hook(lambda module, args: _check_guards(ep._guards, args))
     return gm
 
 
-def _guard_hook(guards):
-    def hook(module, args):
-        from ..utils import _pytree as pytree
-        flat = pytree.tree_leaves(args)
-        for name, i, d, kind, bound in guards:
-            if i >= len(flat):
-                continue
-            size = flat[i].shape[d] if d < flat[i].dim() else None
-            ok = {"==": size == bound, ">=": size is not None and size >= bound,
-                  "<=": size is not None and size <= bound}[kind]
-            if not ok:
-                text = (f"{name}.size()[{d}] == {bound}" if kind == "==" else
-                        f"{name}.size()[{d}] {kind} {bound}")
-                raise AssertionError(f"Guard failed: {text}")
-    return hook
+def _guards_module(guards):
+    from ..nn import Module
+
+    class GuardsFn(Module):
+        """Checks the static sizes and the symbol ranges of the inputs."""
+
+        def forward(self, *args):
+            _check_guards(guards, args)
+    return GuardsFn()
+
+
+def _check_guards(guards, args) -> None:
+    """Raise ``AssertionError: Guard failed: ...`` for the first guard ``args`` break."""
+    from ..utils import _pytree as pytree
+    flat = pytree.tree_leaves(args)
+    for name, i, d, kind, bound in guards:
+        if i >= len(flat):
+            continue
+        size = flat[i].shape[d] if d < flat[i].dim() else None
+        ok = {"==": size == bound, ">=": size is not None and size >= bound,
+              "<=": size is not None and size <= bound}[kind]
+        if not ok:
+            raise AssertionError(f"Guard failed: {name}.size()[{d}] {kind} {bound}")
 
 
 # ----------------------------------------------------------------------------- save / load

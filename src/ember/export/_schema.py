@@ -82,7 +82,7 @@ def schemas(name: str) -> tuple[Schema, ...]:
             decl, eq, default = a.partition("=")
             typ, argname = decl.rsplit(" ", 1)
             written = "!" in typ
-            typ = re.sub(r"\([a-z]!?\)", "", typ)
+            typ = re.sub(r"\([^)]*\)", "", typ)       # alias annotations: Tensor(a!)
             args.append(Arg(argname, typ, _default(default) if eq else None, bool(eq),
                             kwarg_only, written))
         out.append(Schema(name, overload or "default", args, returns))
@@ -204,6 +204,10 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, strict: bool) -> tuple[
     for a in schema.args:
         if a.name not in values and not a.has_default:
             raise _NoMatch
+    for a in schema.args:    # ``int[2] padding=0`` defaults to [0, 0]
+        n_items = _list_size(a.type)
+        if n_items is not None and a.has_default and not isinstance(a.default, list):
+            a.default = [a.default] * n_items
     out_args = []
     for a in positional:
         out_args.append(values.get(a.name, a.default))
