@@ -413,24 +413,11 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
     specs = _dynamic_specs(names, values, dynamic_shapes)
     symbols = _symbols(names, values, specs)
     base_rec, in_specs, flat, out_spec = _run(mod, args, kwargs, names)
-    if symbols:
-        envs = [{s.name: s.value for s in symbols}]
-        runs = []
-        plans = []
-        for s in symbols:
-            v = _other_value(s, 1)
-            if v is not None:
-                plans.append({**envs[0], s.name: v})
-        check = {s.name: _other_value(s, 2) for s in symbols}
-        if all(v is not None for v in check.values()):
-            plans.append(check)
-        for env in plans:
-            new_values = _resized(values, symbols, env)
-            rec, *_ = _run(mod, tuple(new_values[:len(args)]),
-                           dict(zip(kwargs, new_values[len(args):], strict=True)), names)
-            runs.append(rec)
-            envs.append(env)
-        _symbolize(base_rec, runs, symbols, envs, sum(len(s.where) for s in symbols))
+
+    def run_with(new_values):
+        return _run(mod, tuple(new_values[:len(args)]),
+                    dict(zip(kwargs, new_values[len(args):], strict=True)), names)[0]
+    _capture_symbols(base_rec, run_with, values, symbols)
     graph = base_rec.graph
     _dce(graph)
     from ..nn import Module
@@ -450,8 +437,33 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
     in_spec = pytree.tree_structure((tuple(args), dict(kwargs)))
     ranges = {_Symbol(s.name): ValueRanges(s.lower, s.upper) for s in symbols}
     guards = _guards(names, values, specs, symbols)
-    return ExportedProgram(gm, ExportGraphSignature(input_specs, output_specs), state_dict,
-                           ranges, (args, kwargs), in_spec, out_spec, guards)
+    ep = ExportedProgram(gm, ExportGraphSignature(input_specs, output_specs), state_dict,
+                         ranges, (args, kwargs), in_spec, out_spec, guards)
+    ep._symbols = symbols
+    ep._nonpersistent = {target: mod.get_buffer(target) for kind, _n, target, pers in in_specs
+                         if kind == "BUFFER" and not pers}
+    return ep
+
+
+def _capture_symbols(base_rec, run_with, values: list, symbols: list[_SymbolSpec]) -> None:
+    """Run ``run_with`` on the inputs resized for each symbol (and for all of them), and
+    make the base run's graph symbolic where its sizes follow the symbols."""
+    if not symbols:
+        return
+    envs = [{s.name: s.value for s in symbols}]
+    plans = []
+    for s in symbols:
+        v = _other_value(s, 1)
+        if v is not None:
+            plans.append({**envs[0], s.name: v})
+    check = {s.name: _other_value(s, 2) for s in symbols}
+    if all(v is not None for v in check.values()):
+        plans.append(check)
+    runs = []
+    for env in plans:
+        runs.append(run_with(_resized(values, symbols, env)))
+        envs.append(env)
+    _symbolize(base_rec, runs, symbols, envs, sum(len(s.where) for s in symbols))
 
 
 def _guards(names, values, specs, symbols):
@@ -507,8 +519,7 @@ def unlift(ep, check_guards: bool = True):
             env[n] = new
             value = ep.state_dict.get(target)
             if value is None:
-                value = ep._buffers_nonpersistent.get(target) if hasattr(
-                    ep, "_buffers_nonpersistent") else None
+                value = getattr(ep, "_nonpersistent", {}).get(target)
             *path, leaf = target.split(".")
             owner = root
             for p in path:
