@@ -28,7 +28,8 @@ EXTRA = ("sym_size", "sym_numel", "sym_stride", "_native_batch_norm_legit_functi
          "_native_batch_norm_legit_no_training", "convolution", "addmm", "mm", "bmm",
          "permute", "t", "expand", "_softmax", "_log_softmax", "native_layer_norm",
          "native_dropout", "clone", "slice", "select", "unsqueeze", "cross_entropy_loss",
-         "max_pool2d_with_indices")
+         "max_pool2d_with_indices", "_adaptive_avg_pool2d", "_unsafe_view", "copy_", "alias",
+         "split_with_sizes", "sym_size")
 
 
 def _names() -> set[str]:

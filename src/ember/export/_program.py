@@ -511,6 +511,7 @@ def unlift(ep, check_guards: bool = True):
             new.meta = dict(n.meta)
             env[n] = new
             user_names.append(n.name)
+    by_target = {targets[n.name]: n for n in placeholders if n.name in targets}
     for n in placeholders:
         if n.name in targets:
             target = targets[n.name]
@@ -539,8 +540,17 @@ def unlift(ep, check_guards: bool = True):
         if n.op in ("placeholder",):
             continue
         if n.op == "output":
-            graph.output(map_aggregate(n.args[0], lambda a: env.get(a, a) if isinstance(
-                a, Node) else a))
+            outs = [env[a] if isinstance(a, Node) else a for a in n.args[0]]
+            kinds = [s.kind.name for s in sig.output_specs]
+            buffers = {s.arg.name: s.target for s in sig.output_specs
+                       if s.kind.name == "BUFFER_MUTATION"}
+            for out, kind, spec in zip(outs, kinds, sig.output_specs, strict=True):
+                if kind == "BUFFER_MUTATION":
+                    target = buffers[spec.arg.name]
+                    graph.create_node("call_function", _trace.op("copy_", "default"),
+                                      (env[by_target[target]], out), {}, name="copy_")
+            graph.output(tuple(o for o, k in zip(outs, kinds, strict=True)
+                               if k == "USER_OUTPUT"))
             continue
         new = graph.node_copy(n, lambda a: env[a]) if hasattr(graph, "node_copy") else \
             graph.create_node(n.op, n.target,

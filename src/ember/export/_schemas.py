@@ -4,7 +4,8 @@
 torch's order, less ``aten::<name>``.
 """
 
-SCHEMAS = {'_amp_foreach_non_finite_check_and_unscale_': ['(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor '
+SCHEMAS = {'_adaptive_avg_pool2d': ['(Tensor self, SymInt[2] output_size) -> Tensor'],
+ '_amp_foreach_non_finite_check_and_unscale_': ['(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor '
                                                 'inv_scale) -> ()'],
  '_dirichlet_grad': ['(Tensor x, Tensor alpha, Tensor total) -> Tensor'],
  '_foreach_abs': ['(Tensor[] self) -> Tensor[]'],
@@ -182,6 +183,7 @@ SCHEMAS = {'_amp_foreach_non_finite_check_and_unscale_': ['(Tensor(a!)[] self, T
  '_standard_gamma_grad': ['(Tensor self, Tensor output) -> Tensor'],
  '_trilinear': ['(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, '
                 'int[] sumdim, int unroll_dim=1) -> Tensor'],
+ '_unsafe_view': ['(Tensor self, SymInt[] size) -> Tensor'],
  '_values': ['(Tensor(a) self) -> Tensor(a)'],
  '_version': ['(Tensor self) -> int'],
  '_weight_norm': ['(Tensor v, Tensor g, int dim=0) -> Tensor'],
@@ -223,6 +225,7 @@ SCHEMAS = {'_amp_foreach_non_finite_check_and_unscale_': ['(Tensor(a!)[] self, T
            'Tensor(a!)'],
  'adjoint': ['(Tensor(a) self) -> Tensor(a)'],
  'affine_grid_generator': ['(Tensor theta, SymInt[] size, bool align_corners) -> Tensor'],
+ 'alias': ['(Tensor(a) self) -> Tensor(a)'],
  'all': ['(Tensor self) -> Tensor',
          '.dim(Tensor self, int dim, bool keepdim=False) -> Tensor',
          '.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor'],

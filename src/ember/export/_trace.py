@@ -197,6 +197,7 @@ def _runner(name: str):
         "rsub": lambda x, o, alpha=1: ember.sub(o, x, alpha=alpha) if not isinstance(
             o, Tensor) else ember.rsub(x, o, alpha=alpha),
     }
+    special.update(_CORE_RUNNERS)
     if name in special:
         return special[name]
     fn = getattr(ember, name, None)
@@ -206,6 +207,62 @@ def _runner(name: str):
         def method(x, *args, **kwargs):
             return getattr(x, name)(*args, **kwargs)
         return method
+    return getattr(F, name)
+
+
+def _native_layer_norm(x, shape, w=None, b=None, eps=1e-05):
+    from ..nn import functional as F
+    dims = list(range(x.dim() - len(shape), x.dim()))
+    mean = x.mean(dims, keepdim=True)
+    rstd = (x.var(dims, unbiased=False, keepdim=True) + eps).rsqrt()
+    return F.layer_norm(x, shape, w, b, eps), mean, rstd
+
+
+def _batch_stats(x, eps):
+    dims = [0] + list(range(2, x.dim()))
+    return x.mean(dims), (x.var(dims, unbiased=False) + eps).rsqrt()
+
+
+def _bn_no_training(x, w, b, rm, rv, momentum, eps):
+    from .. import empty
+    from ..nn import functional as F
+    return F.batch_norm(x, rm, rv, w, b, False, momentum, eps), empty(0), empty(0)
+
+
+def _bn_functional(x, w, b, rm, rv, training, momentum, eps):
+    from ..nn import functional as F
+    new_rm, new_rv = rm.clone(), rv.clone()
+    out = F.batch_norm(x, new_rm, new_rv, w, b, True, momentum, eps)
+    mean, invstd = _batch_stats(x, eps)
+    return out, mean, invstd, new_rm, new_rv
+
+
+def _native_dropout(x, p, train):
+    from ..nn import functional as F
+    out = F.dropout(x, p, train)
+    return out, out != 0
+
+
+def _max_pool2d_with_indices(x, kernel, stride=(), padding=0, dilation=1, ceil_mode=False):
+    from ..nn import functional as F
+    return F.max_pool2d(x, kernel, stride or None, padding, dilation, ceil_mode,
+                        return_indices=True)
+
+
+_CORE_RUNNERS = {
+    "native_layer_norm": _native_layer_norm,
+    "_native_batch_norm_legit_no_training": _bn_no_training,
+    "_native_batch_norm_legit_functional": _bn_functional,
+    "native_dropout": _native_dropout,
+    "max_pool2d_with_indices": _max_pool2d_with_indices,
+    "_adaptive_avg_pool2d": lambda x, size: _functional("adaptive_avg_pool2d")(x, size),
+    "_softmax": lambda x, dim, half_to_float=False: x.softmax(dim),
+    "_log_softmax": lambda x, dim, half_to_float=False: x.log_softmax(dim),
+}
+
+
+def _functional(name: str):
+    from ..nn import functional as F
     return getattr(F, name)
 
 
