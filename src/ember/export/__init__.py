@@ -195,46 +195,52 @@ class ExportGraphSignature:
     output_specs: list[OutputSpec]
 
     @property
-    def parameters(self) -> list[str]:
+    def parameters(self) -> tuple[str, ...]:
         """The state names of the lifted parameters."""
-        return [s.target for s in self.input_specs if s.kind == InputKind.PARAMETER]
+        return tuple(s.target for s in self.input_specs if s.kind == InputKind.PARAMETER)
 
     @property
-    def buffers(self) -> list[str]:
+    def buffers(self) -> tuple[str, ...]:
         """The state names of the lifted buffers."""
-        return [s.target for s in self.input_specs if s.kind == InputKind.BUFFER]
+        return tuple(s.target for s in self.input_specs if s.kind == InputKind.BUFFER)
 
     @property
-    def user_inputs(self) -> list[str]:
+    def user_inputs(self) -> tuple[str, ...]:
         """The node names of the user inputs."""
-        return [s.arg.name for s in self.input_specs if s.kind == InputKind.USER_INPUT]
+        return tuple(s.arg.name for s in self.input_specs if s.kind == InputKind.USER_INPUT)
 
     @property
-    def user_outputs(self) -> list[str]:
+    def user_outputs(self) -> tuple[str, ...]:
         """The node names of the user outputs."""
-        return [s.arg.name for s in self.output_specs if s.kind == OutputKind.USER_OUTPUT]
+        return tuple(s.arg.name for s in self.output_specs if s.kind == OutputKind.USER_OUTPUT)
 
     @property
     def inputs_to_parameters(self) -> dict[str, str]:
         """Input node name -> parameter name."""
-        return {s.arg.name: s.target for s in self.input_specs
-                if s.kind == InputKind.PARAMETER}
+        return _immutable({s.arg.name: s.target for s in self.input_specs
+                           if s.kind == InputKind.PARAMETER})
 
     @property
     def inputs_to_buffers(self) -> dict[str, str]:
         """Input node name -> buffer name."""
-        return {s.arg.name: s.target for s in self.input_specs if s.kind == InputKind.BUFFER}
+        return _immutable({s.arg.name: s.target for s in self.input_specs
+                           if s.kind == InputKind.BUFFER})
 
     @property
     def buffers_to_mutate(self) -> dict[str, str]:
         """Output node name -> the buffer it updates."""
-        return {s.arg.name: s.target for s in self.output_specs
-                if s.kind == OutputKind.BUFFER_MUTATION}
+        return _immutable({s.arg.name: s.target for s in self.output_specs
+                           if s.kind == OutputKind.BUFFER_MUTATION})
 
     def __str__(self) -> str:
         input_specs = "\n".join(str(s) for s in self.input_specs)
         output_specs = "\n".join(str(s) for s in self.output_specs)
         return f"\n# inputs\n{input_specs}\n\n# outputs\n{output_specs}\n"
+
+
+def _immutable(d: dict):
+    from types import MappingProxyType
+    return MappingProxyType(d)
 
 
 class ValueRanges:
@@ -405,13 +411,13 @@ def export(mod, args: tuple, kwargs: dict | None = None, *, dynamic_shapes=None,
         raise ValueError(f"Expected `mod` to be an instance of `torch.nn.Module`, got "
                          f"{type(mod)}.")
     from .._dynamo.exc import UserError, UserErrorType
-    if not isinstance(args, tuple):
-        raise UserError(UserErrorType.INVALID_INPUT,
-                        f"Expecting `args` to be a tuple of example positional inputs, got "
-                        f"{type(args)}")
     from ..fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
     from . import _program
     try:
+        if not isinstance(args, tuple):
+            raise UserError(UserErrorType.INVALID_INPUT,
+                            f"Expecting `args` to be a tuple of example positional inputs, got "
+                            f"{type(args)}")
         return _program.export(mod, args, kwargs or {}, dynamic_shapes)
     except (GuardOnDataDependentSymNode, UserError) as e:
         e.args = (str(e) + "\n\n" + _DRAFT_EXPORT_MSG,)

@@ -33,12 +33,31 @@ class _Emitter:
 def _linear(e, x, w, b=None):
     out_features = w.shape[0]
     lead = list(x.shape[:-1])
+    if x.dim() > 2 and not x.is_contiguous():
+        y = _matmul(e, x, e("permute", w, [1, 0]))
+        return y if b is None else e("add", y, b)
     x2 = x if x.dim() == 2 else e("view", x, [math.prod(lead), x.shape[-1]])
     wt = e("permute", w, [1, 0])
     y = e("mm", x2, wt) if b is None else e("addmm", b, x2, wt)
     if x.dim() != 2:
         y = e("view", y, lead + [out_features])
     return y
+
+
+def _viewable(x, shape) -> bool:
+    try:
+        x.view(shape)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _view_or_copy(e, x, shape, copy_op="view"):
+    """``x`` in ``shape``: a view, or a contiguous copy viewed where no view exists."""
+    if _viewable(x, shape):
+        return e("view", x, shape)
+    from .. import contiguous_format
+    return e(copy_op, e("clone", x, memory_format=contiguous_format), shape)
 
 
 def _conv(n: int):
@@ -90,8 +109,8 @@ def _matmul(e, a, b):
         m, k = a.shape[-2], a.shape[-1]
         n = b.shape[-1]
         n_batch = math.prod(batch)
-        a3 = e("view", e("expand", a, batch + [m, k]), [n_batch, m, k])
-        b3 = e("view", e("expand", b, batch + [k, n]), [n_batch, k, n])
+        a3 = _view_or_copy(e, e("expand", a, batch + [m, k]), [n_batch, m, k])
+        b3 = _view_or_copy(e, e("expand", b, batch + [k, n]), [n_batch, k, n])
         return e("view", e("bmm", a3, b3), batch + [m, n])
     return e("matmul", a, b)
 
@@ -139,7 +158,26 @@ DECOMPOSITIONS = {
     "contiguous.default": _contiguous,
     "matmul.default": _matmul,
     "add_.Tensor": _add_,
+    "reshape.default": lambda e, x, shape: _view_or_copy(e, x, _infer(shape, x.numel()),
+                                                         "_unsafe_view"),
+    "split.Tensor": lambda e, x, size, dim=0: e(
+        "split_with_sizes", x, _split_sizes(x.shape[dim], size), dim),
 }
+
+
+def _infer(shape, numel):
+    shape = list(shape)
+    if -1 in shape:
+        rest = math.prod(s for s in shape if s != -1)
+        shape[shape.index(-1)] = numel // rest if rest else 0
+    return shape
+
+
+def _split_sizes(total, size):
+    sizes = [size] * (total // size)
+    if total % size:
+        sizes.append(total % size)
+    return sizes
 
 
 def run_decompositions(ep):

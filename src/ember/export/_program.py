@@ -317,6 +317,7 @@ def _symbolize(base_rec, runs, symbols: list[_SymbolSpec], envs: list[dict],
     for _ in range(n_dynamic):        # torch numbers its sym_size nodes from here
         graph._graph_namespace.create_name("sym_size_int", None)
     sym_nodes: dict[str, Node] = {}
+    order = [s.name for s in symbols]
     insert_after = [last_placeholder]
 
     def sym_node(sym: str) -> Node:
@@ -338,26 +339,29 @@ def _symbolize(base_rec, runs, symbols: list[_SymbolSpec], envs: list[dict],
         for mono, c in sorted(expr.items(), key=lambda kv: (-len(kv[0]), kv[0])):
             if mono == ():
                 continue
+            mono = sorted(mono, key=order.index)     # read in the inputs' order
             cur = sym_node(mono[0])
             acc = {(mono[0],): 1}
             for s in mono[1:]:
                 acc = {tuple(sorted(next(iter(acc)) + (s,))): 1}
                 with graph.inserting_before(before):
-                    cur = _sym_op(graph, operator.mul, cur, sym_node(s), acc, hint)
+                    cur = _sym_op(graph, operator.mul, cur, sym_node(s), acc, hint,
+                                  before.stack_trace)
             if c != 1:
                 acc = {k: v * c for k, v in acc.items()}
                 with graph.inserting_before(before):
-                    cur = _sym_op(graph, operator.mul, cur, c, acc, hint)
+                    cur = _sym_op(graph, operator.mul, cur, c, acc, hint, before.stack_trace)
             terms.append((cur, acc))
         cur, acc = terms[0]
         for t, e in terms[1:]:
             acc = {**acc, **e}
             with graph.inserting_before(before):
-                cur = _sym_op(graph, operator.add, cur, t, acc, hint)
+                cur = _sym_op(graph, operator.add, cur, t, acc, hint, before.stack_trace)
         if () in expr and expr[()]:
             acc = {**acc, (): expr[()]}
             with graph.inserting_before(before):
-                cur = _sym_op(graph, operator.add, cur, expr[()], acc, hint)
+                cur = _sym_op(graph, operator.add, cur, expr[()], acc, hint,
+                              before.stack_trace)
         return cur
 
     # integer arguments
@@ -382,9 +386,11 @@ def _symbolize(base_rec, runs, symbols: list[_SymbolSpec], envs: list[dict],
             node.args, node.kwargs = new
 
 
-def _sym_op(graph, fn, a, b, expr, hint):
+def _sym_op(graph, fn, a, b, expr, hint, stack):
     n = graph.create_node("call_function", fn, (a, b), {}, name=fn.__name__)
     n.meta["val"] = SymInt(dict(expr), hint)
+    if stack:
+        n.meta["stack_trace"] = stack
     return n
 
 
@@ -459,10 +465,15 @@ def _capture_symbols(base_rec, run_with, values: list, symbols: list[_SymbolSpec
     check = {s.name: _other_value(s, 2) for s in symbols}
     if all(v is not None for v in check.values()):
         plans.append(check)
+    from .. import get_rng_state, set_rng_state
+    rng = get_rng_state()
     runs = []
-    for env in plans:
-        runs.append(run_with(_resized(values, symbols, env)))
-        envs.append(env)
+    try:
+        for env in plans:
+            runs.append(run_with(_resized(values, symbols, env)))
+            envs.append(env)
+    finally:
+        set_rng_state(rng)
     _symbolize(base_rec, runs, symbols, envs, sum(len(s.where) for s in symbols))
 
 

@@ -185,8 +185,9 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, strict: bool) -> tuple[
     values: dict[str, Any] = {}
     args = list(args)
     # x.view(2, 5): the ints after self fill an int[] parameter
-    if (len(args) > len(positional) and len(positional) >= 2
-            and re.fullmatch(r"(int|SymInt)\[\d*\]", positional[1].type)
+    if (len(args) >= 2 and len(positional) >= 2
+            and (len(args) > len(positional) or len(args) == 2)
+            and re.fullmatch(r"(int|SymInt)\[\]", positional[1].type)
             and all(_is_int(v) for v in args[1:])):
         args = [args[0], list(args[1:])]
     if len(args) > len(positional):
