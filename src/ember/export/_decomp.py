@@ -185,7 +185,7 @@ def run_decompositions(ep):
     from ..fx.graph_module import GraphModule
     from ..nn import Module
     from . import ExportedProgram, ExportGraphSignature, OutputKind, OutputSpec, TensorArgument
-    from ._program import _capture_symbols, _dce
+    from ._program import _capture_symbols, _dce, _named_placeholder
     sig = ep.graph_signature
     targets = {s.arg.name: s.target for s in sig.input_specs if s.target is not None}
     nonpersistent = getattr(ep, "_nonpersistent", {})
@@ -200,7 +200,7 @@ def run_decompositions(ep):
         it = iter(values)
         for n in ep.graph.nodes:
             if n.op == "placeholder":
-                node = rec.graph.placeholder(n.name)
+                node = _named_placeholder(rec.graph, n.name)
                 if n.name in targets:
                     t = ep.state_dict.get(targets[n.name])
                     if t is None:

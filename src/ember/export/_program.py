@@ -137,7 +137,7 @@ def _run(mod, args: tuple, kwargs: dict, names: list[str]):
     for name, v in zip(names, values, strict=True):
         if not isinstance(v, Tensor):
             raise NotImplementedError("torch.export: only tensor inputs are supported")
-        node = g.placeholder(name)
+        node = _named_placeholder(g, name)
         rec.track(v, node)
         specs.append(("USER_INPUT", node.name, None, None))
     saved = [(t, t.clone()) for _, t in params + buffers]
@@ -166,6 +166,16 @@ def _run(mod, args: tuple, kwargs: dict, names: list[str]):
             out_nodes.append(v)
     g.output(tuple(out_nodes))
     return rec, specs, flat, out_spec
+
+
+def _named_placeholder(graph, name: str):
+    """A placeholder named exactly ``name``, as torch names the user inputs (``input`` too,
+    which the namespace would make ``input_1``)."""
+    node = graph.placeholder(name)
+    if node.name != name:
+        node.name = name
+        graph._graph_namespace._rename_object(node, name)
+    return node
 
 
 def _resized(values: list, symbols: list[_SymbolSpec], sizes: dict[str, int]) -> list:
@@ -412,8 +422,17 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
     """The :class:`~ember.export.ExportedProgram` of ``mod(*args, **kwargs)``."""
     from collections import OrderedDict
 
-    from . import (ExportedProgram, ExportGraphSignature, InputKind, InputSpec, OutputKind,
-                   OutputSpec, TensorArgument, ValueRanges, _Symbol)
+    from . import (
+        ExportedProgram,
+        ExportGraphSignature,
+        InputKind,
+        InputSpec,
+        OutputKind,
+        OutputSpec,
+        TensorArgument,
+        ValueRanges,
+        _Symbol,
+    )
     names = _input_names(mod, args, kwargs)
     values = list(args) + list(kwargs.values())
     specs = _dynamic_specs(names, values, dynamic_shapes)
@@ -425,7 +444,6 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
                     dict(zip(kwargs, new_values[len(args):], strict=True)), names)[0]
     _capture_symbols(base_rec, run_with, values, symbols)
     graph = base_rec.graph
-    _dce(graph)
     from ..nn import Module
     gm = GraphModule(Module(), graph, "GraphModule")
     input_specs = [InputSpec(InputKind[kind], TensorArgument(node), target, pers)

@@ -182,7 +182,8 @@ def op(name: str, overload: str):
 
 def _runner(name: str):
     """The Ember callable that computes ``aten::name`` from its recorded arguments."""
-    import ember
+    import importlib
+
     from .. import Tensor
     from ..nn import functional as F
     special = {
@@ -200,6 +201,7 @@ def _runner(name: str):
     special.update(_CORE_RUNNERS)
     if name in special:
         return special[name]
+    ember = importlib.import_module("..", __package__)
     fn = getattr(ember, name, None)
     if callable(fn) and not isinstance(fn, type):
         return fn
@@ -444,6 +446,8 @@ def _function_wrapper(fn, name: str):
                 rest = list(bound.args)
                 return (name + "_" if inplace else name), tuple(rest), dict(bound.kwargs)
     creates = name in _FACTORIES
+    if not _schema.schemas(form[0] if form else name):
+        return None     # torch's Python functions without an ATen op are traced through
 
     def traced(*args, **kwargs):
         return _call_and_record(fn, name if creates else None, args, kwargs,
@@ -571,8 +575,9 @@ def _patches():
     wrappers: dict[int, Any] = {}
     for ns_dict, name, fn, _target, _form, _method in _traced_functions():
         w = _function_wrapper(fn, name)
-        out.append((ns_dict, name, w))
-        wrappers.setdefault(id(fn), w)
+        if w is not None:
+            out.append((ns_dict, name, w))
+            wrappers.setdefault(id(fn), w)
     for name, attr in list(vars(Tensor).items()):
         if name in _UNPATCHED_METHODS or (name.startswith("_") and not name.startswith("__")):
             continue
