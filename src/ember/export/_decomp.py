@@ -245,7 +245,12 @@ def run_decompositions(ep):
                 rec.graph.output(tuple(mutated + user))
         return rec
 
-    base = run_with(user_values)
+    from .. import get_rng_state, set_rng_state
+    rng = get_rng_state()      # a traced dropout leaves the generator as it was
+    try:
+        base = run_with(user_values)
+    finally:
+        set_rng_state(rng)
     final_specs = list(out_specs)
     _capture_symbols(base, run_with, user_values, getattr(ep, "_symbols", []))
     _dce(base.graph)

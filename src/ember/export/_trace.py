@@ -397,6 +397,8 @@ def _call_and_record(fn, aten_name, args, kwargs, convert=None):
     name, rargs, rkwargs = aten_name, args, kwargs
     if convert is not None:
         name, rargs, rkwargs = convert(args, kwargs)
+    if name in _SELF_WHEN_NOOP and args and out is args[0]:
+        return out      # x.contiguous() of a contiguous x, x.to(its dtype): torch records nothing
     if name is None:
         return out
     return rec.record(name, rargs, rkwargs, out, _user_stack())
@@ -456,6 +458,10 @@ def _function_wrapper(fn, name: str):
     return traced
 
 
+# torch's composite ops that return their input itself, without calling an ATen op, when
+# there is nothing to do
+_SELF_WHEN_NOOP = {"contiguous", "to", "type", "type_as", "float", "double", "half", "bfloat16",
+                   "int", "long", "bool", "cpu"}
 _FACTORIES = {"ones", "zeros", "full", "empty", "arange", "rand", "randn", "tensor", "eye",
               "linspace", "ones_like", "zeros_like", "full_like", "empty_like"}
 
