@@ -327,3 +327,35 @@ def test_export_names_follow_torch():
     for name in ("export", "Dim", "dims", "ExportedProgram", "ExportGraphSignature", "save",
                  "load"):
         assert hasattr(torch.export, name) and hasattr(ember.export, name), name
+
+
+def test_setitem_conversions_constants_and_kwargs():
+    """``x[i] = number`` lifts the number as a constant input, ``x[i] = tensor`` copies,
+    ``.float()``/``.to()`` record the metadata check; keyword inputs and non-persistent
+    buffers keep their names."""
+    def program(lib, out):
+        nn = lib.nn
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.register_buffer("steps", lib.zeros(1), persistent=False)
+
+            def forward(self, x, y=None):
+                self.steps.add_(1)
+                x = x.clone()
+                x[:, 0] = 0.0
+                x[1] = lib.ones(4)
+                x[y > 0] = 2.0
+                out = self.fc(x) * 2.0 + y + self.steps
+                return out.float().to(lib.float32).contiguous(), x[1:], x[::2, :-1]
+        model = M()
+        ep = lib.export.export(model, (lib.randn(3, 4),), {"y": lib.randn(3, 4)})
+        print(ep.graph)
+        print(ep.graph_signature)
+        print(list(ep.state_dict), ep.constants)
+        print(ep.module().code)
+        with lib.no_grad():
+            out.append(ep.module()(lib.ones(3, 4), y=lib.ones(3, 4)))
+    _same_text(program)

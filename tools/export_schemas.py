@@ -29,7 +29,8 @@ EXTRA = ("sym_size", "sym_numel", "sym_stride", "_native_batch_norm_legit_functi
          "permute", "t", "expand", "_softmax", "_log_softmax", "native_layer_norm",
          "native_dropout", "clone", "slice", "select", "unsqueeze", "cross_entropy_loss",
          "max_pool2d_with_indices", "_adaptive_avg_pool2d", "_unsafe_view", "copy_", "alias",
-         "split_with_sizes", "sym_size")
+         "split_with_sizes", "sym_size", "_assert_tensor_metadata", "lift_fresh_copy",
+         "index_put_", "fill_")
 
 
 def _names() -> set[str]:

@@ -323,7 +323,7 @@ class ExportedProgram:
 
     @property
     def constants(self) -> dict:
-        """Lifted constant tensors, by name."""
+        """Lifted constant tensors, by name (``lifted_tensor_0``)."""
         return self._constants
 
     @property

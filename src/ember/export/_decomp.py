@@ -188,7 +188,6 @@ def run_decompositions(ep):
     from ._program import _capture_symbols, _dce, _named_placeholder
     sig = ep.graph_signature
     targets = {s.arg.name: s.target for s in sig.input_specs if s.target is not None}
-    nonpersistent = getattr(ep, "_nonpersistent", {})
     user_values = list(ep.example_inputs[0]) + list(ep.example_inputs[1].values())
     out_specs: list = []
 
@@ -202,9 +201,10 @@ def run_decompositions(ep):
             if n.op == "placeholder":
                 node = _named_placeholder(rec.graph, n.name)
                 if n.name in targets:
-                    t = ep.state_dict.get(targets[n.name])
+                    target = targets[n.name]
+                    t = ep.state_dict.get(target)
                     if t is None:
-                        t = nonpersistent[targets[n.name]]
+                        t = ep.constants[target]
                     t = t.detach().clone()
                     state[n.name] = t
                 else:
@@ -257,9 +257,8 @@ def run_decompositions(ep):
     gm = GraphModule(Module(), base.graph, "GraphModule")
     new = ExportedProgram(gm, ExportGraphSignature(list(sig.input_specs), final_specs),
                           ep.state_dict, ep.range_constraints, ep.example_inputs, ep._in_spec,
-                          ep._out_spec, ep._guards)
+                          ep._out_spec, ep._guards, ep.constants)
     new._symbols = getattr(ep, "_symbols", [])
-    new._nonpersistent = nonpersistent
     new._n_mutations = sum(s.kind == OutputKind.BUFFER_MUTATION for s in final_specs)
     return new
 

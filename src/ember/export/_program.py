@@ -138,6 +138,7 @@ def _run(mod, args: tuple, kwargs: dict, names: list[str]):
         if not isinstance(v, Tensor):
             raise NotImplementedError("torch.export: only tensor inputs are supported")
         node = _named_placeholder(g, name)
+        rec.first_user = rec.first_user or node
         rec.track(v, node)
         specs.append(("USER_INPUT", node.name, None, None))
     saved = [(t, t.clone()) for _, t in params + buffers]
@@ -153,6 +154,9 @@ def _run(mod, args: tuple, kwargs: dict, names: list[str]):
             for t, copy in saved:
                 t.copy_(copy)
         set_rng_state(rng)
+    n_state = len(params) + len(buffers)
+    specs[n_state:n_state] = [("CONSTANT_TENSOR", node, target, None)
+                              for node, target, _t in rec.constants]
     flat, out_spec = pytree.tree_flatten(out)
     out_nodes = []
     for v in flat:
@@ -463,9 +467,11 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
     guards = _guards(names, values, specs, symbols)
     ep = ExportedProgram(gm, ExportGraphSignature(input_specs, output_specs), state_dict,
                          ranges, (args, kwargs), in_spec, out_spec, guards)
+    # torch keeps the non-persistent buffers with the lifted constants
+    ep._constants = {**{target: t for _node, target, t in base_rec.constants},
+                     **{target: mod.get_buffer(target) for kind, _n, target, pers in in_specs
+                        if kind == "BUFFER" and not pers}}
     ep._symbols = symbols
-    ep._nonpersistent = {target: mod.get_buffer(target) for kind, _n, target, pers in in_specs
-                         if kind == "BUFFER" and not pers}
     return ep
 
 
@@ -549,7 +555,7 @@ def unlift(ep, check_guards: bool = True):
             env[n] = new
             value = ep.state_dict.get(target)
             if value is None:
-                value = getattr(ep, "_nonpersistent", {}).get(target)
+                value = ep.constants.get(target)
             *path, leaf = target.split(".")
             owner = root
             for p in path:
@@ -651,7 +657,7 @@ def save(ep, f) -> None:
                       n.meta.get("stack_trace")))
     meta = {"nodes": nodes, "signature": ep.graph_signature,
             "range_constraints": ep.range_constraints, "in_spec": ep._in_spec,
-            "out_spec": ep._out_spec, "guards": ep._guards}
+            "out_spec": ep._out_spec, "guards": ep._guards, "constants": dict(ep.constants)}
     buf = io.BytesIO()
     save_tensors(dict(ep.state_dict), buf)
     own = isinstance(f, (str, bytes)) or hasattr(f, "__fspath__")
@@ -695,7 +701,7 @@ def load(f):
     state = {k: (Parameter(v) if k in params and not isinstance(v, Parameter) else v)
              for k, v in state.items()}
     return ExportedProgram(gm, sig, state, meta["range_constraints"], None, meta["in_spec"],
-                           meta["out_spec"], meta["guards"])
+                           meta["out_spec"], meta["guards"], meta["constants"])
 
 
 def _deref(a, fn):

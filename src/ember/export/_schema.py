@@ -184,12 +184,14 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, strict: bool) -> tuple[
     positional = [a for a in schema.args if not a.kwarg_only]
     values: dict[str, Any] = {}
     args = list(args)
-    # x.view(2, 5): the ints after self fill an int[] parameter
-    if (len(args) >= 2 and len(positional) >= 2
-            and (len(args) > len(positional) or len(args) == 2)
-            and re.fullmatch(r"(int|SymInt)\[\]", positional[1].type)
-            and all(_is_int(v) for v in args[1:])):
-        args = [args[0], list(args[1:])]
+    # x.view(2, 5), torch.ones(2, 3): the ints from the first int[] parameter on fill it
+    lists = [i for i, p in enumerate(positional[:2])
+             if re.fullmatch(r"(int|SymInt)\[\]", p.type)]
+    if lists:
+        i = lists[0]
+        if (len(args) > i and (len(args) > len(positional) or len(args) == i + 1)
+                and all(_is_int(v) for v in args[i:])):
+            args = args[:i] + [list(args[i:])]
     if len(args) > len(positional):
         raise _NoMatch
     for p, v in zip(positional, args, strict=False):

@@ -7,6 +7,8 @@ torch's order, less ``aten::<name>``.
 SCHEMAS = {'_adaptive_avg_pool2d': ['(Tensor self, SymInt[2] output_size) -> Tensor'],
  '_amp_foreach_non_finite_check_and_unscale_': ['(Tensor(a!)[] self, Tensor(b!) found_inf, Tensor '
                                                 'inv_scale) -> ()'],
+ '_assert_tensor_metadata': ['(Tensor a, SymInt[]? size=None, SymInt[]? stride=None, ScalarType? '
+                             'dtype=None, *, Device? device=None, Layout? layout=None) -> ()'],
  '_dirichlet_grad': ['(Tensor x, Tensor alpha, Tensor total) -> Tensor'],
  '_foreach_abs': ['(Tensor[] self) -> Tensor[]'],
  '_foreach_abs_': ['(Tensor(a!)[] self) -> ()'],
@@ -823,6 +825,7 @@ SCHEMAS = {'_adaptive_avg_pool2d': ['(Tensor self, SymInt[2] output_size) -> Ten
                  '.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)'],
  'lgamma': ['(Tensor self) -> Tensor'],
  'lgamma_': ['(Tensor(a!) self) -> Tensor(a!)'],
+ 'lift_fresh_copy': ['(Tensor self) -> Tensor'],
  'linear': ['(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor'],
  'linspace': ['.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, '
               'Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',

@@ -76,6 +76,7 @@ _UNPATCHED_METHODS = {
     "__index__", "__int__", "__float__", "__complex__", "__contains__", "__setstate__",
     "__getstate__", "__init_subclass__", "__subclasshook__", "__sizeof__", "__class_getitem__",
     "size", "dim", "numel", "stride", "is_contiguous", "data_ptr", "item", "tolist", "numpy",
+    "type",
     "element_size", "nelement", "ndimension", "storage_offset", "is_floating_point",
     "is_complex", "untyped_storage", "get_device", "register_hook", "backward",
     "requires_grad_", "retain_grad", "_is_view",
@@ -195,6 +196,8 @@ def _runner(name: str):
         "embedding": lambda w, i, padding_idx=-1, *a: F.embedding(
             i, w, None if padding_idx == -1 else padding_idx),
         "dropout": lambda x, p, train: F.dropout(x, p, train),
+        "lift_fresh_copy": lambda t: t.clone(),
+        "_assert_tensor_metadata": _assert_tensor_metadata,
         "rsub": lambda x, o, alpha=1: ember.sub(o, x, alpha=alpha) if not isinstance(
             o, Tensor) else ember.rsub(x, o, alpha=alpha),
     }
@@ -268,6 +271,12 @@ def _functional(name: str):
     return getattr(F, name)
 
 
+def _assert_tensor_metadata(x, size=None, stride=None, dtype=None, *, device=None,
+                            layout=None):
+    if dtype is not None and x.dtype != dtype:
+        raise RuntimeError(f"Tensor dtype mismatch! Expected: {dtype}, Got: {x.dtype}")
+
+
 def _slice(x, dim=0, start=None, end=None, step=1):
     index = [slice(None)] * x.dim()
     index[dim] = slice(start, end, step)
@@ -292,6 +301,8 @@ class _Recorder:
         self.node_of: dict[int, Node] = {}
         self.alive: list = []
         self.depth = 0
+        self.first_user: Node | None = None
+        self.constants: list[tuple[str, str, Any]] = []
 
     def track(self, t, node: Node) -> None:
         """Make tensor ``t`` the value of ``node``."""
@@ -324,23 +335,45 @@ class _Recorder:
         return map_aggregate(a, leaf)
 
     def lift_constant(self, t):
-        raise NotImplementedError(
-            "torch.export: a tensor that is neither an input, a parameter nor a buffer "
-            "(a constant created outside the traced program) is not supported")
+        """``t`` as a lifted constant input ``c_lifted_tensor_<n>`` (before the user inputs)."""
+        if self.first_user is None:
+            raise NotImplementedError(
+                "torch.export: a tensor that is neither an input, a parameter nor a buffer "
+                "(a constant created outside the traced program) is not supported")
+        target = f"lifted_tensor_{len(self.constants)}"
+        with self.graph.inserting_before(self.first_user):
+            node = self.graph.placeholder("c_" + target)
+        self.constants.append((node.name, target, t))
+        self.track(t, node)
+        return t
 
     def record(self, name: str, args: tuple, kwargs: dict, out, stack: str | None):
         """Add the node of a call of ATen op ``name`` (or its overload chosen by the
         arguments) that returned ``out``."""
-        from .. import Tensor
         bound = _schema.bind(name, args, kwargs)
         if bound is None:
             raise NotImplementedError(
                 f"torch.export: no ATen overload of {name} takes the arguments "
                 f"{tuple(type(a).__name__ for a in args)}")
         schema, rargs, rkwargs = bound
-        target = op(name, schema.overload)
+        if name in _FACTORIES and "pin_memory" in {a.name for a in schema.args}:
+            from .. import device
+            rkwargs = {**rkwargs}
+            rkwargs.setdefault("device", device("cpu"))
+            rkwargs.setdefault("pin_memory", False)
+        return self._add(name, schema.overload, rargs, rkwargs, out, stack, name)
+
+    def record_named(self, name: str, args: tuple, kwargs: dict, out, stack, node_name: str):
+        """A call torch makes through ``torch.ops`` itself: recorded with the arguments as
+        given, the node named ``node_name``."""
+        schema = _schema.bind(name, args, kwargs)[0]
+        return self._add(name, schema.overload, args, kwargs, out, stack, node_name)
+
+    def _add(self, name, overload, rargs, rkwargs, out, stack, node_name):
+        from .. import Tensor
+        target = op(name, overload)
         node = self.graph.create_node("call_function", target, self.to_arg(rargs),
-                                      self.to_arg(rkwargs), name=name)
+                                      self.to_arg(rkwargs), name=node_name)
         if stack:
             node.meta["stack_trace"] = stack
         if isinstance(out, Tensor):
@@ -460,13 +493,15 @@ def _function_wrapper(fn, name: str):
 
 # torch's composite ops that return their input itself, without calling an ATen op, when
 # there is nothing to do
-_SELF_WHEN_NOOP = {"contiguous", "to", "type", "type_as", "float", "double", "half", "bfloat16",
-                   "int", "long", "bool", "cpu"}
-_FACTORIES = {"ones", "zeros", "full", "empty", "arange", "rand", "randn", "tensor", "eye",
-              "linspace", "ones_like", "zeros_like", "full_like", "empty_like"}
+_SELF_WHEN_NOOP = {"contiguous", "cpu"}
+_FACTORIES = {"ones", "zeros", "full", "empty", "arange", "rand", "randn", "eye", "linspace"}
 
 
 def _method_wrapper(fn, name: str):
+    if name == "__setitem__":
+        return _setitem_wrapper(fn)
+    if name in _CONVERSIONS or name == "to":
+        return _conversion_wrapper(fn, name)
     if name == "__getitem__":
         def getitem(self, index):
             rec = _ACTIVE
@@ -492,59 +527,124 @@ def _method_wrapper(fn, name: str):
     return traced
 
 
-def _record_getitem(rec: _Recorder, fn, x, index):
-    """``x[index]`` as torch records basic indexing: ``select``, ``slice``, ``unsqueeze``,
-    ``alias`` (a tensor index: ``index``)."""
-    from .. import Tensor
+_INT64_MAX = 9223372036854775807      # a slice's open end, as torch records it
+
+
+def _untraced(fn, *args):
+    rec = _ACTIVE
     rec.depth += 1
     try:
-        out = fn(x, index)
+        return fn(*args)
     finally:
         rec.depth -= 1
+
+
+def _index_chain(rec: _Recorder, x, items: tuple, stack):
+    """The view ``x[items]`` (basic indexing) recorded as torch does: ``unsqueeze`` for None,
+    ``select`` for an integer, ``slice`` for a slice other than ``:``; (view, changed)."""
+    cur, dim, changed = x, 0, False
+    n_specified = sum(1 for i in items if i is not None and i is not Ellipsis)
+    for i in items:
+        if i is Ellipsis:
+            dim += x.dim() - n_specified
+        elif i is None:
+            cur = rec.record("unsqueeze", (cur, dim), {},
+                             _untraced(lambda t, d: t.unsqueeze(d), cur, dim), stack)
+            dim += 1
+            changed = True
+        elif isinstance(i, int):
+            cur = rec.record("select", (cur, dim, i), {},
+                             _untraced(lambda t, d, j: t.select(d, j), cur, dim, i), stack)
+            changed = True
+        elif isinstance(i, slice):
+            if i != slice(None):
+                step = 1 if i.step is None else i.step
+                view = _untraced(_slice, cur, dim, i.start, i.stop, step)
+                args = (cur, dim, 0 if i.start is None else i.start,
+                        _INT64_MAX if i.stop is None else i.stop) + ((step,) if step != 1 else ())
+                cur = rec.record("slice", args, {}, view, stack)
+                changed = True
+            dim += 1
+    return cur, changed
+
+
+def _record_getitem(rec: _Recorder, fn, x, index):
+    """``x[index]`` as torch records it: the basic-indexing chain (``alias`` when it changes
+    nothing), ``index`` for tensor indices."""
+    from .. import Tensor
+    out = _untraced(fn, x, index)
     stack = _user_stack()
     items = index if isinstance(index, tuple) else (index,)
     if any(isinstance(i, (Tensor, list)) for i in items):
         return rec.record("index", (x, list(items)), {}, out, stack)
-    cur = x
-    dim = 0
-    n_specified = sum(1 for i in items if i is not None and i is not Ellipsis)
-    changed = False
-    for i in items:
-        if i is Ellipsis:
-            dim += x.dim() - n_specified
-            continue
-        if i is None:
-            rec.depth += 1
-            nxt = cur.unsqueeze(dim)
-            rec.depth -= 1
-            cur = rec.record("unsqueeze", (cur, dim), {}, nxt, stack)
-            dim += 1
-            changed = True
-        elif isinstance(i, int):
-            rec.depth += 1
-            nxt = cur.select(dim, i)
-            rec.depth -= 1
-            cur = rec.record("select", (cur, dim, i), {}, nxt, stack)
-            changed = True
-        elif isinstance(i, slice):
-            if i == slice(None):
-                dim += 1
-                continue
-            rec.depth += 1
-            nxt = _slice(cur, dim, i.start, i.stop, 1 if i.step is None else i.step)
-            rec.depth -= 1
-            start = 0 if i.start is None else i.start
-            args = (cur, dim, start) + ((i.stop,) if i.stop is not None else ()) + (
-                (i.step,) if i.step not in (None, 1) else ())
-            cur = rec.record("slice", args, {}, nxt, stack)
-            dim += 1
-            changed = True
+    cur, changed = _index_chain(rec, x, items, stack)
     if not changed:
-        rec.depth += 1
-        nxt = x.view(x.shape)
-        rec.depth -= 1
-        cur = rec.record("alias", (x,), {}, nxt, stack)
+        cur = rec.record("alias", (x,), {}, _untraced(lambda t: t.view(t.shape), x), stack)
     return cur
+
+
+def _setitem_wrapper(fn):
+    """``x[index] = value`` on a traced ``x``: ``fill_`` with a lifted constant for a number,
+    ``copy_`` for a tensor, ``index_put_`` for tensor indices (on the indexed view)."""
+    def setitem(self, index, value):
+        rec = _ACTIVE
+        if rec is None or rec.depth or not rec.traced(self):
+            return fn(self, index, value)
+        from .. import Tensor, tensor
+        stack = _user_stack()
+        items = index if isinstance(index, tuple) else (index,)
+        fill = None
+        if not isinstance(value, Tensor):
+            const = rec.lift_constant(tensor(value, dtype=self.dtype))
+            fill = rec.record("lift_fresh_copy", (const,), {}, _untraced(
+                lambda t: t.clone(), const), stack)
+        if any(isinstance(i, (Tensor, list)) for i in items):
+            _untraced(fn, self, index, value)
+            rec.record("index_put_", (self, list(items), value if fill is None else fill), {},
+                       self, stack)
+            return None
+        view, _ = _index_chain(rec, self, items, stack)
+        _untraced(fn, self, index, value)
+        if fill is not None:
+            rec.record("fill_", (view, fill), {}, view, stack)
+        else:
+            rec.record("copy_", (view, value), {}, view, stack)
+        return None
+    return setitem
+
+
+_CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16",
+                "bfloat16": "bfloat16", "int": "int32", "long": "int64", "bool": "bool"}
+
+
+def _conversion_wrapper(fn, name: str):
+    """``x.float()``, ``x.to(dtype)``, ``x.to(other)``: torch records the input's metadata
+    check (``_assert_tensor_metadata``) and ``to.dtype`` (``to.device`` for a tensor)."""
+    def convert(*args, **kwargs):
+        rec = _ACTIVE
+        if rec is None or rec.depth or not rec.traced(args[0]):
+            return fn(*args, **kwargs)
+        from .. import Tensor, dtype
+        x = args[0]
+        out = _untraced(lambda: fn(*args, **kwargs))
+        stack = _user_stack()
+        rest = args[1:]
+        if name in _CONVERSIONS:
+            import importlib
+            target = (_CONVERSIONS[name],)
+            to_args = (x, getattr(importlib.import_module("..", __package__), target[0]))
+            overload_name = "to"
+        elif len(rest) == 1 and not kwargs and isinstance(rest[0], dtype):
+            to_args, overload_name = (x, rest[0]), "to"
+        elif len(rest) == 1 and not kwargs and isinstance(rest[0], Tensor):
+            to_args, overload_name = (x, rest[0].device, rest[0].dtype), "to"
+        else:
+            return rec.record("to", args, kwargs, out, stack)
+        rec.record_named("_assert_tensor_metadata", (x,),
+                         {"dtype": x.dtype, "device": x.device, "layout": x.layout},
+                         None, stack, "_assert_tensor_metadata_default")
+        return rec.record(overload_name, to_args, {}, out, stack)
+    return convert
 
 
 def _bool_guard(fn):
