@@ -9,17 +9,15 @@ so those comments are compared up to the file: the frames of the program itself 
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import io
 import os
 import re
-import warnings
 
 import pytest
 
 import ember
-from tests.helpers import torch
+from tests.helpers import same_printed_text, torch
 
 LIBS = (torch, ember)
 _LIB_DIRS = tuple(os.path.dirname(lib.__file__) + os.sep for lib in LIBS)
@@ -35,18 +33,9 @@ def _normalize(text: str) -> str:
 
 
 def _same_text(program):
-    """Run ``program(lib, out)`` for both libraries; the printed lines must agree."""
-    texts = []
-    for lib in LIBS:
-        out: list[str] = []
-        lib.manual_seed(0)
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            program(lib, out)
-        texts.append(_normalize(buf.getvalue() + "\n".join(str(o) for o in out)))
-    assert texts[0] == texts[1]
-    return texts[1]
+    """The printed text of ``program`` agrees between torch and ember (library frames
+    compared up to the file)."""
+    return same_printed_text(program, _normalize)
 
 
 def _mlp(lib):
@@ -358,4 +347,52 @@ def test_setitem_conversions_constants_and_kwargs():
         print(ep.module().code)
         with lib.no_grad():
             out.append(ep.module()(lib.ones(3, 4), y=lib.ones(3, 4)))
+    _same_text(program)
+
+
+# (name, function of (lib, F, *inputs), input makers): torch's Python functions record the
+# ATen ops they call (F.mse_loss broadcasts first, F.interpolate calls upsample_*.vec,
+# F.normalize's norm is linalg_vector_norm, F.elu passes its default alpha)
+_FUNCTIONS = [
+    ("pad", lambda lib, F, a: F.pad(a, (1, 1)), "x4"),
+    ("interpolate", lambda lib, F, a: F.interpolate(a, scale_factor=2, mode="nearest"), "x4"),
+    ("bilinear", lambda lib, F, a: F.interpolate(a, size=(6, 6), mode="bilinear",
+                                                 align_corners=False), "x4"),
+    ("normalize", lambda lib, F, a: F.normalize(a, dim=1), "y"),
+    ("avg_pool", lambda lib, F, a: F.avg_pool2d(a, 2), "x4"),
+    ("mse", lambda lib, F, a: F.mse_loss(a, a * 2) + F.l1_loss(a, a, reduction="sum"), "y"),
+    ("cross_entropy", lambda lib, F, a, t: F.cross_entropy(a, t), "y", "t"),
+    ("stack_where", lambda lib, F, a: lib.where(a > 0, lib.stack([a, a * 2]).sum(0),
+                                                lib.zeros_like(a)), "y"),
+    ("masked_chunk", lambda lib, F, a: a.masked_fill(a < 0, 0.0).chunk(2, dim=1)[0], "y"),
+    ("one_hot", lambda lib, F, t: F.one_hot(t, 4), "t"),
+    ("pointwise", lambda lib, F, a: lib.tanh(a) + a.sigmoid() + a.exp() + a.abs().sqrt()
+     + a.pow(2) + F.silu(a) + F.gelu(a, approximate="tanh") + F.leaky_relu(a, 0.2)
+     + F.elu(a) + a.clamp(min=0.0) + a.clamp(-1, 1), "y"),
+    ("reductions", lambda lib, F, a: (a.mean(), a.mean(dim=0), a.sum(-1, keepdim=True),
+                                      a.max(), a.argmax(dim=1), a.norm()), "y"),
+    ("bmm_arange", lambda lib, F, a, b: (lib.bmm(a[0], a[1].transpose(1, 2)),
+                                         b + lib.arange(5)), "x4", "y"),
+    ("functional_forms", lambda lib, F, a, t: (
+        F.softmax(a, dim=-1, dtype=lib.float64), F.layer_norm(a, (5,)),
+        F.dropout(a, 0.5, training=False), F.embedding(t, lib.ones(5, 3)),
+        a[:, None, :].expand(-1, 3, -1).reshape(4, 15)), "y", "t"),
+]
+
+
+@pytest.mark.parametrize("name, fn, inputs", [(f[0], f[1], f[2:]) for f in _FUNCTIONS],
+                         ids=[f[0] for f in _FUNCTIONS])
+def test_functions_record_torchs_aten_ops(name, fn, inputs):
+    def program(lib, out):
+        makers = {"x4": lambda: lib.randn(2, 3, 4, 4), "y": lambda: lib.randn(4, 5),
+                  "t": lambda: lib.tensor([1, 0, 3, 2])}
+        args = tuple(makers[k]() for k in inputs)
+
+        class M(lib.nn.Module):
+            def forward(self, *a):
+                return fn(lib, lib.nn.functional, *a)
+        ep = lib.export.export(M(), args)
+        print(ep.graph)
+        with lib.no_grad():
+            out.append(ep.module()(*args))
     _same_text(program)

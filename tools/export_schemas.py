@@ -30,7 +30,10 @@ EXTRA = ("sym_size", "sym_numel", "sym_stride", "_native_batch_norm_legit_functi
          "native_dropout", "clone", "slice", "select", "unsqueeze", "cross_entropy_loss",
          "max_pool2d_with_indices", "_adaptive_avg_pool2d", "_unsafe_view", "copy_", "alias",
          "split_with_sizes", "sym_size", "_assert_tensor_metadata", "lift_fresh_copy",
-         "index_put_", "fill_")
+         "index_put_", "fill_", "linalg_vector_norm", "upsample_nearest1d", "upsample_nearest2d",
+         "upsample_nearest3d", "upsample_linear1d", "upsample_bilinear2d", "upsample_bicubic2d",
+         "upsample_trilinear3d", "_upsample_nearest_exact1d", "_upsample_nearest_exact2d",
+         "_upsample_nearest_exact3d")
 
 
 def _names() -> set[str]:

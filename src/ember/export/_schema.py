@@ -83,8 +83,11 @@ def schemas(name: str) -> tuple[Schema, ...]:
             typ, argname = decl.rsplit(" ", 1)
             written = "!" in typ
             typ = re.sub(r"\([^)]*\)", "", typ)       # alias annotations: Tensor(a!)
-            args.append(Arg(argname, typ, _default(default) if eq else None, bool(eq),
-                            kwarg_only, written))
+            value = _default(default) if eq else None
+            n_items = _list_size(typ)
+            if n_items is not None and value is not None and not isinstance(value, list):
+                value = [value] * n_items      # ``int[2] padding=0`` defaults to [0, 0]
+            args.append(Arg(argname, typ, value, bool(eq), kwarg_only, written))
         out.append(Schema(name, overload or "default", args, returns))
     return tuple(out)
 
@@ -166,16 +169,19 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float, complex)) or hasattr(v, "_sym_expr")
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: Any, b: Any, typ: str = "") -> bool:
+    """Whether argument ``a`` equals default ``b`` as torch's dispatcher compares them: a
+    ``Scalar`` keeps its Python type (``1.0`` is no default ``1``), a ``float`` does not."""
     if type(a) is bool or type(b) is bool:
         return type(a) is type(b) and a == b
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        return len(a) == len(b) and all(_same(x, y, typ) for x, y in zip(a, b, strict=True))
     if hasattr(a, "_sym_expr") or hasattr(b, "_sym_expr"):
         return False
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b and (type(a) is type(b) or not typ.startswith("Scalar"))
     try:
-        return type(a) is type(b) and a == b or (
-            isinstance(a, (int, float)) and isinstance(b, (int, float)) and a == b)
+        return type(a) is type(b) and a == b
     except Exception:   # noqa: BLE001
         return False
 
@@ -207,10 +213,6 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, strict: bool) -> tuple[
     for a in schema.args:
         if a.name not in values and not a.has_default:
             raise _NoMatch
-    for a in schema.args:    # ``int[2] padding=0`` defaults to [0, 0]
-        n_items = _list_size(a.type)
-        if n_items is not None and a.has_default and not isinstance(a.default, list):
-            a.default = [a.default] * n_items
     out_args = []
     for a in positional:
         out_args.append(values.get(a.name, a.default))
@@ -218,18 +220,23 @@ def _bind_one(schema: Schema, args: tuple, kwargs: dict, strict: bool) -> tuple[
     n = len(out_args)
     while n and positional[n - 1].has_default and (
             positional[n - 1].name not in values
-            or _same(values[positional[n - 1].name], positional[n - 1].default)):
+            or _same(values[positional[n - 1].name], positional[n - 1].default,
+                     positional[n - 1].type)):
         n -= 1
     out_kwargs = {a.name: values[a.name] for a in schema.args
-                  if a.kwarg_only and a.name in values and not _same(values[a.name], a.default)}
+                  if a.kwarg_only and a.name in values
+                  and not _same(values[a.name], a.default, a.type)}
     return tuple(out_args[:n]), out_kwargs
 
 
-def bind(name: str, args: tuple, kwargs: dict) -> tuple[Schema, tuple, dict] | None:
-    """(the overload of ``aten::name`` the call picks, its recorded args and kwargs), or
-    None when no overload takes the call."""
+def bind(name: str, args: tuple, kwargs: dict,
+         overload: str | None = None) -> tuple[Schema, tuple, dict] | None:
+    """(the overload of ``aten::name`` the call picks, or ``overload``; its recorded args
+    and kwargs), or None when no overload takes the call."""
     for strict in (True, False):
         for schema in schemas(name):
+            if overload is not None and schema.overload != overload:
+                continue
             try:
                 a, k = _bind_one(schema, args, kwargs, strict)
             except _NoMatch:

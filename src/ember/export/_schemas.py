@@ -186,6 +186,17 @@ SCHEMAS = {'_adaptive_avg_pool2d': ['(Tensor self, SymInt[2] output_size) -> Ten
  '_trilinear': ['(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3, '
                 'int[] sumdim, int unroll_dim=1) -> Tensor'],
  '_unsafe_view': ['(Tensor self, SymInt[] size) -> Tensor'],
+ '_upsample_nearest_exact1d': ['(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor',
+                               '.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) '
+                               '-> Tensor'],
+ '_upsample_nearest_exact2d': ['(Tensor self, SymInt[2] output_size, float? scales_h=None, float? '
+                               'scales_w=None) -> Tensor',
+                               '.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) '
+                               '-> Tensor'],
+ '_upsample_nearest_exact3d': ['(Tensor self, SymInt[3] output_size, float? scales_d=None, float? '
+                               'scales_h=None, float? scales_w=None) -> Tensor',
+                               '.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) '
+                               '-> Tensor'],
  '_values': ['(Tensor(a) self) -> Tensor(a)'],
  '_version': ['(Tensor self) -> int'],
  '_weight_norm': ['(Tensor v, Tensor g, int dim=0) -> Tensor'],
@@ -826,6 +837,8 @@ SCHEMAS = {'_adaptive_avg_pool2d': ['(Tensor self, SymInt[2] output_size) -> Ten
  'lgamma': ['(Tensor self) -> Tensor'],
  'lgamma_': ['(Tensor(a!) self) -> Tensor(a!)'],
  'lift_fresh_copy': ['(Tensor self) -> Tensor'],
+ 'linalg_vector_norm': ['(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, '
+                        'ScalarType? dtype=None) -> Tensor'],
  'linear': ['(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor'],
  'linspace': ['.Tensor_Tensor(Tensor start, Tensor end, int steps, *, ScalarType? dtype=None, '
               'Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor',
@@ -1425,6 +1438,33 @@ SCHEMAS = {'_adaptive_avg_pool2d': ['(Tensor self, SymInt[2] output_size) -> Ten
  'unsafe_split_with_sizes': ['(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[]'],
  'unsqueeze': ['(Tensor(a) self, int dim) -> Tensor(a)'],
  'unsqueeze_': ['(Tensor(a!) self, int dim) -> Tensor(a!)'],
+ 'upsample_bicubic2d': ['(Tensor self, SymInt[2] output_size, bool align_corners, float? '
+                        'scales_h=None, float? scales_w=None) -> Tensor',
+                        '.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? '
+                        'scale_factors) -> Tensor'],
+ 'upsample_bilinear2d': ['(Tensor self, SymInt[2] output_size, bool align_corners, float? '
+                         'scales_h=None, float? scales_w=None) -> Tensor',
+                         '.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? '
+                         'scale_factors) -> Tensor'],
+ 'upsample_linear1d': ['(Tensor self, SymInt[1] output_size, bool align_corners, float? '
+                       'scales=None) -> Tensor',
+                       '.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? '
+                       'scale_factors) -> Tensor'],
+ 'upsample_nearest1d': ['(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor',
+                        '.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> '
+                        'Tensor'],
+ 'upsample_nearest2d': ['(Tensor self, SymInt[2] output_size, float? scales_h=None, float? '
+                        'scales_w=None) -> Tensor',
+                        '.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> '
+                        'Tensor'],
+ 'upsample_nearest3d': ['(Tensor self, SymInt[3] output_size, float? scales_d=None, float? '
+                        'scales_h=None, float? scales_w=None) -> Tensor',
+                        '.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> '
+                        'Tensor'],
+ 'upsample_trilinear3d': ['(Tensor self, SymInt[3] output_size, bool align_corners, float? '
+                          'scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor',
+                          '.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? '
+                          'scale_factors) -> Tensor'],
  'values': ['(Tensor(a) self) -> Tensor(a)', '.Tensor(Dict(Tensor, t) self) -> t[](*)'],
  'vander': ['(Tensor x, int? N=None, bool increasing=False) -> Tensor'],
  'var': ['(Tensor self, bool unbiased=True) -> Tensor',

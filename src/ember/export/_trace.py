@@ -101,10 +101,8 @@ class _Fake:
         return len(self.shape)
 
     def __repr__(self) -> str:
-        from ..fx.graph import dtype_abbrs
-        return (f"FakeTensor(..., size=({', '.join(map(str, self.shape))}"
-                f"{',' if len(self.shape) == 1 else ''}), "
-                f"dtype={self.dtype})" if dtype_abbrs else "")
+        shape = ", ".join(map(str, self.shape)) + ("," if len(self.shape) == 1 else "")
+        return f"FakeTensor(..., size=({shape}), dtype={self.dtype})"
 
 
 class SymInt:
@@ -202,6 +200,8 @@ def _runner(name: str):
             o, Tensor) else ember.rsub(x, o, alpha=alpha),
     }
     special.update(_CORE_RUNNERS)
+    special.update({op_name: _upsample(mode) for (mode, _n), op_name in _UPSAMPLE.items()})
+    special["linalg_vector_norm"] = _vector_norm
     if name in special:
         return special[name]
     ember = importlib.import_module("..", __package__)
@@ -264,6 +264,24 @@ _CORE_RUNNERS = {
     "_softmax": lambda x, dim, half_to_float=False: x.softmax(dim),
     "_log_softmax": lambda x, dim, half_to_float=False: x.log_softmax(dim),
 }
+
+
+def _upsample(mode: str):
+    def run(x, output_size, *rest):
+        align_corners = rest[0] if len(rest) == 2 else None
+        scale = rest[-1] if rest else None
+        return _functional("interpolate")(x, size=output_size, scale_factor=scale, mode=mode,
+                                          align_corners=align_corners)
+    return run
+
+
+def _vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
+    return _linalg().vector_norm(x, ord, dim, keepdim, dtype=dtype)
+
+
+def _linalg():
+    import importlib
+    return importlib.import_module("..linalg", __package__)
 
 
 def _functional(name: str):
@@ -347,10 +365,11 @@ class _Recorder:
         self.track(t, node)
         return t
 
-    def record(self, name: str, args: tuple, kwargs: dict, out, stack: str | None):
-        """Add the node of a call of ATen op ``name`` (or its overload chosen by the
-        arguments) that returned ``out``."""
-        bound = _schema.bind(name, args, kwargs)
+    def record(self, name: str, args: tuple, kwargs: dict, out, stack: str | None,
+               overload: str | None = None):
+        """Add the node of a call of ATen op ``name`` (its ``overload``, else the one the
+        arguments choose) that returned ``out``."""
+        bound = _schema.bind(name, args, kwargs, overload)
         if bound is None:
             raise NotImplementedError(
                 f"torch.export: no ATen overload of {name} takes the arguments "
@@ -360,6 +379,9 @@ class _Recorder:
             from .. import device
             rkwargs = {**rkwargs}
             rkwargs.setdefault("device", device("cpu"))
+            rkwargs.setdefault("pin_memory", False)
+        elif name.endswith("_like") and "pin_memory" in {a.name for a in schema.args}:
+            rkwargs = {**rkwargs}
             rkwargs.setdefault("pin_memory", False)
         return self._add(name, schema.overload, rargs, rkwargs, out, stack, name)
 
@@ -430,8 +452,12 @@ def _call_and_record(fn, aten_name, args, kwargs, convert=None):
     name, rargs, rkwargs = aten_name, args, kwargs
     if convert is not None:
         name, rargs, rkwargs = convert(args, kwargs)
-    if name in _SELF_WHEN_NOOP and args and out is args[0]:
-        return out      # x.contiguous() of a contiguous x, x.to(its dtype): torch records nothing
+    if args and out is args[0] and name and not name.endswith("_"):
+        if name in _SELF_WHEN_NOOP:
+            return out      # x.contiguous() of a contiguous x: torch records nothing
+        # an op that handed its input back (dropout in eval): its result is another tensor
+        # in torch's graph, so the input keeps its own node
+        out = _untraced(lambda t: t.view(t.shape), out)
     if name is None:
         return out
     return rec.record(name, rargs, rkwargs, out, _user_stack())
@@ -463,32 +489,134 @@ def _function_form(fn, form: tuple, op_name: str):
     return convert
 
 
-def _function_wrapper(fn, name: str):
-    """The recording wrapper of public function ``fn`` named ``name``."""
+def _function_wrapper(fn, name: str, torch_name: str):
+    """The recording wrapper of public function ``fn`` named ``name`` (``torch_name`` in
+    torch), or None where torch's function is Python that calls no ATen op of its name (a
+    trace runs through it)."""
+    special = _SPECIAL_FUNCTIONS.get(name)
+    if special is not None:
+        def traced_special(*args, **kwargs):
+            rec = _ACTIVE
+            if rec is None or rec.depth or not (rec.traced(args) or rec.traced(kwargs)):
+                return fn(*args, **kwargs)
+            return special(rec, fn, args, kwargs, _user_stack())
+        return traced_special
     form = _FUNCTION_FORMS.get(name)
-    convert = None
+    if not _schema.schemas(form[0] if form else name):
+        return None
     if form is not None:
         convert = _function_form(fn, form[1], form[0])
+    elif torch_name in _torch_names().CALL_FORMS:
+        convert = _python_call(fn, name)
     else:
-        try:
-            sig = inspect.signature(fn)
-        except (TypeError, ValueError):
-            sig = None
-        if sig is not None and "inplace" in sig.parameters:
-            def convert(args, kwargs, _sig=sig):
-                bound = _sig.bind(*args, **kwargs)
-                inplace = bound.arguments.pop("inplace", False)
-                rest = list(bound.args)
-                return (name + "_" if inplace else name), tuple(rest), dict(bound.kwargs)
-    creates = name in _FACTORIES
-    if not _schema.schemas(form[0] if form else name):
-        return None     # torch's Python functions without an ATen op are traced through
+        def convert(args, kwargs):
+            return name, args, kwargs
+    aten_name = name if name in _FACTORIES else None
 
     def traced(*args, **kwargs):
-        return _call_and_record(fn, name if creates else None, args, kwargs,
-                                convert or (lambda a, k: (name, a, k)))
+        return _call_and_record(fn, aten_name, args, kwargs, convert)
     traced.__wrapped__ = fn
     return traced
+
+
+def _torch_names():
+    from ..fx import _torch_names
+    return _torch_names
+
+
+def _python_call(fn, name: str):
+    """torch's Python function ``name`` hands its ATen op its own parameters, defaults
+    included (``F.elu(x)`` records ``elu(x, 1.0)``); ``inplace=True`` picks ``name_``."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return lambda args, kwargs: (name, args, kwargs)
+    known = {a.name for s in _schema.schemas(name) for a in s.args} | {"input", "inplace"}
+
+    def convert(args, kwargs):
+        bound = sig.bind(*args, **kwargs)
+        given = set(bound.arguments)
+        if not given <= known:
+            return name, args, kwargs
+        bound.apply_defaults()
+        values = {k: v for k, v in bound.arguments.items()
+                  if k in known and (k in given or v is not None)}
+        inplace = values.pop("inplace", False)
+        return (name + "_" if inplace else name), (), values
+    return convert
+
+
+def _broadcasting_loss(rec, fn, args, kwargs, stack):
+    """``F.mse_loss`` and kin: torch broadcasts the operands first, then calls the loss with
+    the reduction as its enum."""
+    from .. import broadcast_tensors
+    name = fn.__name__
+    sig = inspect.signature(fn)
+    bound = sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    values = dict(bound.arguments)
+    out = _untraced(lambda: fn(*args, **kwargs))
+    pair = _untraced(broadcast_tensors, values.pop("input"), values.pop("target"))
+    pair = rec.record("broadcast_tensors", (list(pair),), {}, list(pair), stack)
+    extra = {k: v for k, v in values.items() if k in ("beta", "delta")}
+    reduction = _REDUCTIONS[values.get("reduction", "mean")]
+    return rec.record(name, (pair[0], pair[1], reduction), extra, out, stack)
+
+
+_UPSAMPLE = {("nearest", 3): "upsample_nearest1d", ("nearest", 4): "upsample_nearest2d",
+             ("nearest", 5): "upsample_nearest3d", ("linear", 3): "upsample_linear1d",
+             ("bilinear", 4): "upsample_bilinear2d", ("bicubic", 4): "upsample_bicubic2d",
+             ("trilinear", 5): "upsample_trilinear3d",
+             ("nearest-exact", 3): "_upsample_nearest_exact1d",
+             ("nearest-exact", 4): "_upsample_nearest_exact2d",
+             ("nearest-exact", 5): "_upsample_nearest_exact3d"}
+
+
+def _interpolate(rec, fn, args, kwargs, stack):
+    """``F.interpolate``: the ``upsample_<mode><n>d.vec`` op torch's function calls."""
+    bound = inspect.signature(fn).bind(*args, **kwargs)
+    bound.apply_defaults()
+    v = bound.arguments
+    x, mode = v["input"], v["mode"]
+    out = _untraced(lambda: fn(*args, **kwargs))
+    op_name = _UPSAMPLE.get((mode, x.dim()))
+    if op_name is None or v.get("antialias") or v.get("recompute_scale_factor"):
+        raise NotImplementedError(f"torch.export: interpolate with mode={mode!r} on a "
+                                  f"{x.dim()}-d input is not supported")
+    n = x.dim() - 2
+    size, scale = v["size"], v["scale_factor"]
+    size = None if size is None else ([size] * n if isinstance(size, int) else list(size))
+    if scale is not None:
+        scale = [float(scale)] * n if isinstance(scale, (int, float)) else \
+            [float(f) for f in scale]
+    if size is not None:
+        scale = None
+    middle = () if mode.startswith("nearest") else (bool(v["align_corners"]),)
+    return rec.record(op_name, (x, size) + middle + (scale,), {}, out, stack, "vec")
+
+
+def _norm(rec, fn, args, kwargs, stack):
+    """``x.norm(p, dim, keepdim)`` with a numeric ``p``: torch's Python ``norm`` calls
+    ``linalg_vector_norm``."""
+    params = list(inspect.signature(fn).parameters)
+    bound = inspect.signature(fn).bind(*args, **kwargs)
+    bound.apply_defaults()
+    v = bound.arguments
+    x = v[params[0]]
+    p, dim, keepdim = v.get("p", "fro"), v.get("dim"), v.get("keepdim", False)
+    out = _untraced(lambda: fn(*args, **kwargs))
+    if isinstance(p, str) and (p != "fro" or (dim is not None and not isinstance(dim, int)
+                                               and len(dim) == 2)):
+        return rec.record("norm", args, kwargs, out, stack)
+    ordinal = 2 if isinstance(p, str) else p
+    dims = [dim] if isinstance(dim, int) else (None if dim is None else list(dim))
+    rest = {"dtype": v["dtype"]} if v.get("dtype") is not None else {}
+    return rec.record("linalg_vector_norm", (x, ordinal, dims, keepdim), rest, out, stack)
+
+
+_SPECIAL_FUNCTIONS = {"mse_loss": _broadcasting_loss, "l1_loss": _broadcasting_loss,
+                      "smooth_l1_loss": _broadcasting_loss, "huber_loss": _broadcasting_loss,
+                      "interpolate": _interpolate, "norm": _norm}
 
 
 # torch's composite ops that return their input itself, without calling an ATen op, when
@@ -502,6 +630,8 @@ def _method_wrapper(fn, name: str):
         return _setitem_wrapper(fn)
     if name in _CONVERSIONS or name == "to":
         return _conversion_wrapper(fn, name)
+    if name == "norm":
+        return _function_wrapper(fn, name, "torch.Tensor.norm")
     if name == "__getitem__":
         def getitem(self, index):
             rec = _ACTIVE
@@ -519,11 +649,8 @@ def _method_wrapper(fn, name: str):
         return aten, args, kwargs
 
     def traced(*args, **kwargs):
-        rec = _ACTIVE
-        out = _call_and_record(fn, None, args, kwargs, convert)
-        if rec is not None and not rec.depth and aten.endswith("_") and out is args[0]:
-            pass    # the tensor's node is now the in-place op's
-        return out
+        # an in-place op returns its input: the tensor's node becomes the op's
+        return _call_and_record(fn, None, args, kwargs, convert)
     return traced
 
 
@@ -679,8 +806,10 @@ def _patches():
     from ..fx._symbolic_trace import _traced_functions
     out = []
     wrappers: dict[int, Any] = {}
+    from .. import _torch_alias
     for ns_dict, name, fn, _target, _form, _method in _traced_functions():
-        w = _function_wrapper(fn, name)
+        w = _function_wrapper(fn, name,
+                              f"{_torch_alias.torch_module(ns_dict['__name__'])}.{name}")
         if w is not None:
             out.append((ns_dict, name, w))
             wrappers.setdefault(id(fn), w)
