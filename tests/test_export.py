@@ -262,6 +262,9 @@ def test_constraint_and_input_errors_match_torch():
         out.append(_error(lambda: ep.module()(lib.randn(3, 5))))
         out.append(_error(lambda: ep.module()(lib.randn(300, 4))))
         out.append(_error(lambda: ep(lib.randn(3, 4))))
+        out.append(_error(lambda: lib.export.export(
+            N(), (lib.randn(3, 4),), dynamic_shapes={"x": {0: lib.export.Dim("n", min=5)}})))
+        out.append([n.meta["val"].shape for n in ep.graph.nodes if "val" in n.meta])
     _same_text(program)
 
 

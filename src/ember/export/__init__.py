@@ -411,7 +411,8 @@ def export(mod, args: tuple, kwargs: dict | None = None, *, dynamic_shapes=None,
         raise ValueError(f"Expected `mod` to be an instance of `torch.nn.Module`, got "
                          f"{type(mod)}.")
     from .._dynamo.exc import UserError, UserErrorType
-    from ..fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+    from ..fx.experimental.symbolic_shapes import (ConstraintViolationError,
+                                                   GuardOnDataDependentSymNode)
     from . import _program
     try:
         if not isinstance(args, tuple):
@@ -419,7 +420,7 @@ def export(mod, args: tuple, kwargs: dict | None = None, *, dynamic_shapes=None,
                             f"Expecting `args` to be a tuple of example positional inputs, got "
                             f"{type(args)}")
         return _program.export(mod, args, kwargs or {}, dynamic_shapes)
-    except (GuardOnDataDependentSymNode, UserError) as e:
+    except (GuardOnDataDependentSymNode, UserError, ConstraintViolationError) as e:
         e.args = (str(e) + "\n\n" + _DRAFT_EXPORT_MSG,)
         raise e
 

@@ -93,6 +93,9 @@ def _symbols(names, values, specs) -> list[_SymbolSpec]:
                 lower = 2 if dim.min is None else dim.min
                 upper = int_oo if dim.max is None else dim.max
                 label = None
+            if isinstance(dim, Dim) and not lower <= size <= upper:
+                from ..fx.experimental.symbolic_shapes import ConstraintViolationError
+                raise ConstraintViolationError(f"{size} not in range [{lower}, {upper}]")
             if size in (0, 1):
                 if isinstance(dim, Dim) or dim.type == _DimHintType.DYNAMIC:
                     who = label or f"{name}.size()[{d}]"

@@ -86,8 +86,18 @@ _UNPATCHED_METHODS = {
 class _Fake:
     """The ``meta['val']`` of a tensor node: its (possibly symbolic) shape and dtype."""
 
+    @property
+    def shape(self):
+        """The size, a ``torch.Size`` whose entries may be symbols."""
+        return self._shape
+
+    @shape.setter
+    def shape(self, value) -> None:
+        from .. import Size
+        self._shape = Size(tuple(value))
+
     def __init__(self, shape: tuple, dtype, device=None, requires_grad=False) -> None:
-        self.shape = tuple(shape)
+        self.shape = shape
         self.dtype = dtype
         self.device = device
         self.requires_grad = requires_grad
