@@ -93,9 +93,6 @@ def _symbols(names, values, specs) -> list[_SymbolSpec]:
                 lower = 2 if dim.min is None else dim.min
                 upper = int_oo if dim.max is None else dim.max
                 label = None
-            if isinstance(dim, Dim) and not lower <= size <= upper:
-                from ..fx.experimental.symbolic_shapes import ConstraintViolationError
-                raise ConstraintViolationError(f"{size} not in range [{lower}, {upper}]")
             if size in (0, 1):
                 if isinstance(dim, Dim) or dim.type == _DimHintType.DYNAMIC:
                     who = label or f"{name}.size()[{d}]"
@@ -108,6 +105,9 @@ def _symbols(names, values, specs) -> list[_SymbolSpec]:
                         "using Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.\n"
                         f"Suggested fixes:\n  {who} = {size}")
                 continue
+            if isinstance(dim, Dim) and not lower <= size <= upper:
+                from ..fx.experimental.symbolic_shapes import ConstraintViolationError
+                raise ConstraintViolationError(f"{size} not in range [{lower}, {upper}]")
             sym = _SymbolSpec(_trace._symbol_name(f"L['{name}'].size()[{d}]", taken), dim, size,
                               lower, upper, [(i, d)])
             symbols.append(sym)
