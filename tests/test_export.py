@@ -399,3 +399,33 @@ def test_functions_record_torchs_aten_ops(name, fn, inputs):
         with lib.no_grad():
             out.append(ep.module()(*args))
     _same_text(program)
+
+
+@pytest.mark.parametrize("case", ["mha", "mha_same_input", "encoder", "encoder_train",
+                                  "mha_mask"])
+def test_attention_modules_take_torchs_python_path(case):
+    """A trace runs nn.MultiheadAttention and nn.TransformerEncoderLayer through
+    F.multi_head_attention_forward (torch's native fast paths refuse traced tensors);
+    placeholders drop a leading ``self_`` (``p_attn_in_proj_weight``); None and bool
+    inputs are inputs too."""
+    def program(lib, out):
+        nn = lib.nn
+        x, y, z = lib.randn(2, 5, 8), lib.randn(2, 5, 8), lib.randn(2, 5, 8)
+        mask = lib.triu(lib.ones(2, 2), diagonal=1).bool()
+        model, args = {
+            "mha": (nn.MultiheadAttention(8, 2, batch_first=True).eval(), (x, y, z)),
+            "mha_same_input": (nn.MultiheadAttention(8, 2, batch_first=True).eval(),
+                               (x, x, x, None, False)),
+            "encoder": (nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0,
+                                                   batch_first=True).eval(), (x,)),
+            "encoder_train": (nn.TransformerEncoderLayer(8, 2, 16, dropout=0.1,
+                                                         batch_first=True, norm_first=True),
+                              (x,)),
+            "mha_mask": (nn.MultiheadAttention(8, 2).eval(), (x, x, x, None, True, mask)),
+        }[case]
+        ep = lib.export.export(model, args)
+        print(ep.graph)
+        print(ep.graph_signature)
+        with lib.no_grad():
+            out.append(ep.module()(*args))
+    _same_text(program)

@@ -7,6 +7,7 @@ import inspect
 import io
 import operator
 import pickle
+import re
 import zipfile
 from typing import Any
 
@@ -129,30 +130,36 @@ def _run(mod, args: tuple, kwargs: dict, names: list[str]):
     buffers = list(mod.named_buffers())
     persistent = {n for n in mod.state_dict(keep_vars=True)}
     for n, p in params:
-        node = g.placeholder("p_" + n.replace(".", "_"))
+        node = g.placeholder(_state_name("p_", n))
         rec.track(p, node)
         specs.append(("PARAMETER", node.name, n, None))
     for n, b in buffers:
-        node = g.placeholder("b_" + n.replace(".", "_"))
+        node = g.placeholder(_state_name("b_", n))
         rec.track(b, node)
         specs.append(("BUFFER", node.name, n, n in persistent))
     values = list(args) + list(kwargs.values())
     for name, v in zip(names, values, strict=True):
-        if not isinstance(v, Tensor):
-            raise NotImplementedError("torch.export: only tensor inputs are supported")
+        if not isinstance(v, (Tensor, int, float, bool, type(None))):
+            raise NotImplementedError("torch.export: only tensor, number and None inputs are "
+                                      "supported")
         node = _named_placeholder(g, name)
         rec.first_user = rec.first_user or node
-        rec.track(v, node)
+        if isinstance(v, Tensor):       # a tensor given twice reads the later input
+            rec.track(v, node)
         specs.append(("USER_INPUT", node.name, None, None))
+    from ..fx import _symbolic_trace
     saved = [(t, t.clone()) for _, t in params + buffers]
     rng = get_rng_state()
+    tracing = _symbolic_trace._is_fx_tracing_flag
     try:
         with _trace._Patching(mod), no_grad():
             _trace._ACTIVE = rec
+            _symbolic_trace._is_fx_tracing_flag = True     # as under torch's tracer
             out = mod(*args, **kwargs)
             _trace._ACTIVE = None
     finally:
         _trace._ACTIVE = None
+        _symbolic_trace._is_fx_tracing_flag = tracing
         with no_grad():
             for t, copy in saved:
                 t.copy_(copy)
@@ -173,6 +180,16 @@ def _run(mod, args: tuple, kwargs: dict, names: list[str]):
             out_nodes.append(v)
     g.output(tuple(out_nodes))
     return rec, specs, flat, out_spec
+
+
+def _state_name(prefix: str, target: str) -> str:
+    """torch's placeholder name for the state ``target``: ``p_fc_weight``, and a leading
+    ``self_`` dropped (``self_attn.in_proj_weight`` is ``p_attn_in_proj_weight``)."""
+    if target.startswith("L__self___"):
+        target = target[len("L__self___"):]
+    elif target.startswith("self_"):
+        target = target[len("self_"):]
+    return prefix + re.sub(r"[^a-zA-Z0-9]", "_", target).lower()
 
 
 def _named_placeholder(graph, name: str):
@@ -456,7 +473,7 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
     input_specs = [InputSpec(InputKind[kind], TensorArgument(node), target, pers)
                    for kind, node, target, pers in in_specs]
     outs = graph.output_node().args[0]
-    output_specs = [OutputSpec(OutputKind.USER_OUTPUT, TensorArgument(getattr(o, "name", o)),
+    output_specs = [OutputSpec(OutputKind.USER_OUTPUT, TensorArgument(getattr(o, "name", "")),
                                None) for o in outs]
     state = mod.state_dict(keep_vars=True)
     state_dict = OrderedDict()
@@ -512,7 +529,7 @@ def _guards(names, values, specs, symbols):
             dynamic[(i, d)] = s
     out = []
     for i, v in enumerate(values):
-        for d, size in enumerate(v.shape):
+        for d, size in enumerate(getattr(v, "shape", ())):
             s = dynamic.get((i, d))
             if s is None:
                 out.append((names[i], i, d, "==", size))
@@ -601,7 +618,9 @@ def unlift(ep, check_guards: bool = True):
     graph._codegen = _PyTreeCodeGen(_PyTreeInfo(user_names, ep._in_spec, ep._out_spec))
     gm = GraphModule(root, graph, "GraphModule")
     if not check_guards and ep._guards:
-        gm.register_forward_pre_hook(lambda module, args: _check_guards(ep._guards, args))
+        from ..utils import _pytree as pytree
+        gm.register_forward_pre_hook(
+            lambda module, args: _check_guards(ep._guards, pytree.tree_leaves(args)))
     return gm
 
 
@@ -617,9 +636,9 @@ def _guards_module(guards):
 
 
 def _check_guards(guards, args) -> None:
-    """Raise ``AssertionError: Guard failed: ...`` for the first guard ``args`` break."""
-    from ..utils import _pytree as pytree
-    flat = pytree.tree_leaves(args)
+    """Raise ``AssertionError: Guard failed: ...`` for the first guard the flat inputs
+    ``args`` break."""
+    flat = list(args)
     for name, i, d, kind, bound in guards:
         if i >= len(flat):
             continue

@@ -847,6 +847,13 @@ class _Patching:
         patches, wrappers = _patches()
         for owner, name, new in patches:
             self._set(owner, name, new)
+        # the same functions where the library's own code reaches them (``_ops.bmm``)
+        import importlib
+        for home in ("_ops", "_factories"):
+            d = vars(importlib.import_module(f"..{home}", __package__))
+            for k, v in list(d.items()):
+                if callable(v) and id(v) in wrappers and not k.startswith("__"):
+                    self._set(d, k, wrappers[id(v)])
         # functions imported by name into the modules' own files
         seen = set()
         for m in self.root.modules():
