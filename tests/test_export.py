@@ -429,3 +429,18 @@ def test_attention_modules_take_torchs_python_path(case):
         with lib.no_grad():
             out.append(ep.module()(*args))
     _same_text(program)
+
+
+def test_container_inputs_are_flattened_with_torchs_names():
+    def program(lib, out):
+        class M(lib.nn.Module):
+            def forward(self, x, ys, cfg):
+                return x + ys[0] * ys[1] + cfg["Scale"]
+        args = (lib.randn(2), [lib.randn(2), lib.randn(2)], {"Scale": lib.randn(2)})
+        ep = lib.export.export(M(), args)
+        print(ep.graph)
+        print(ep.graph_signature)
+        print(ep.module().code)
+        print(ep.run_decompositions().graph)
+        out.append(ep.module()(lib.ones(2), [lib.ones(2), lib.ones(2)], {"Scale": lib.ones(2)}))
+    _same_text(program)

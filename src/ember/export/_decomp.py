@@ -188,7 +188,8 @@ def run_decompositions(ep):
     from ._program import _capture_symbols, _dce, _named_placeholder
     sig = ep.graph_signature
     targets = {s.arg.name: s.target for s in sig.input_specs if s.target is not None}
-    user_values = list(ep.example_inputs[0]) + list(ep.example_inputs[1].values())
+    from ..utils import _pytree as pytree
+    user_values = pytree.tree_leaves(ep.example_inputs)
     out_specs: list = []
 
     def run_with(values):
@@ -259,6 +260,7 @@ def run_decompositions(ep):
                           ep.state_dict, ep.range_constraints, ep.example_inputs, ep._in_spec,
                           ep._out_spec, ep._guards, ep.constants)
     new._symbols = getattr(ep, "_symbols", [])
+    new._arg_names = getattr(ep, "_arg_names", None)
     new._n_mutations = sum(s.kind == OutputKind.BUFFER_MUTATION for s in final_specs)
     return new
 

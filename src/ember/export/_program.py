@@ -119,8 +119,32 @@ def _symbols(names, values, specs) -> list[_SymbolSpec]:
 
 # ----------------------------------------------------------------------------- tracing
 
-def _run(mod, args: tuple, kwargs: dict, names: list[str]):
-    """One traced run: (recorder, placeholder specs, flat outputs, output tree)."""
+def _flat_inputs(names: list[str], values: list, specs: list[dict]):
+    """The inputs flattened as torch names them (a list ``ys`` gives ``ys_0``, a dict
+    ``cfg`` with key ``Scale`` gives ``cfg_scale``), with each leaf's dynamic dimensions."""
+    from ..utils import _pytree as pytree
+    out_names, out_values, out_specs = [], [], []
+    for name, value, spec in zip(names, values, specs, strict=True):
+        for path, leaf in pytree.tree_flatten_with_path(value)[0]:
+            if path and spec:
+                raise NotImplementedError("torch.export: dynamic_shapes for the tensors inside "
+                                          "a container input are not supported")
+            out_names.append(name + "".join("_" + _key_name(k) for k in path))
+            out_values.append(leaf)
+            out_specs.append(spec)
+    return out_names, out_values, out_specs
+
+
+def _key_name(key) -> str:
+    for attr in ("key", "idx", "name"):
+        if hasattr(key, attr):
+            return re.sub(r"[^a-zA-Z0-9]", "_", str(getattr(key, attr))).lower()
+    return str(key)
+
+
+def _run(mod, args: tuple, kwargs: dict, names: list[str], values: list):
+    """One traced run of ``mod(*args, **kwargs)`` whose input leaves are ``values``:
+    (recorder, placeholder specs, flat outputs, output tree)."""
     from .. import Tensor, get_rng_state, no_grad, set_rng_state
     from ..utils import _pytree as pytree
     rec = _trace._Recorder()
@@ -137,7 +161,6 @@ def _run(mod, args: tuple, kwargs: dict, names: list[str]):
         node = g.placeholder(_state_name("b_", n))
         rec.track(b, node)
         specs.append(("BUFFER", node.name, n, n in persistent))
-    values = list(args) + list(kwargs.values())
     for name, v in zip(names, values, strict=True):
         if not isinstance(v, (Tensor, int, float, bool, type(None))):
             raise NotImplementedError("torch.export: only tensor, number and None inputs are "
@@ -446,6 +469,7 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
     """The :class:`~ember.export.ExportedProgram` of ``mod(*args, **kwargs)``."""
     from collections import OrderedDict
 
+    from ..utils import _pytree as pytree
     from . import (
         ExportedProgram,
         ExportGraphSignature,
@@ -457,15 +481,17 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
         ValueRanges,
         _Symbol,
     )
-    names = _input_names(mod, args, kwargs)
-    values = list(args) + list(kwargs.values())
-    specs = _dynamic_specs(names, values, dynamic_shapes)
+    top_names = _input_names(mod, args, kwargs)
+    top_values = list(args) + list(kwargs.values())
+    names, values, specs = _flat_inputs(top_names, top_values,
+                                        _dynamic_specs(top_names, top_values, dynamic_shapes))
     symbols = _symbols(names, values, specs)
-    base_rec, in_specs, flat, out_spec = _run(mod, args, kwargs, names)
+    tree = pytree.tree_structure((tuple(args), dict(kwargs)))
+    base_rec, in_specs, flat, out_spec = _run(mod, args, kwargs, names, values)
 
     def run_with(new_values):
-        return _run(mod, tuple(new_values[:len(args)]),
-                    dict(zip(kwargs, new_values[len(args):], strict=True)), names)[0]
+        new_args, new_kwargs = pytree.tree_unflatten(new_values, tree)
+        return _run(mod, new_args, new_kwargs, names, new_values)[0]
     _capture_symbols(base_rec, run_with, values, symbols)
     graph = base_rec.graph
     from ..nn import Module
@@ -492,6 +518,7 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
                      **{target: mod.get_buffer(target) for kind, _n, target, pers in in_specs
                         if kind == "BUFFER" and not pers}}
     ep._symbols = symbols
+    ep._arg_names = top_names
     return ep
 
 
@@ -615,7 +642,8 @@ def unlift(ep, check_guards: bool = True):
                                             else a), name=n.name)
         new.meta = dict(n.meta)
         env[n] = new
-    graph._codegen = _PyTreeCodeGen(_PyTreeInfo(user_names, ep._in_spec, ep._out_spec))
+    graph._codegen = _PyTreeCodeGen(_PyTreeInfo(getattr(ep, "_arg_names", None) or user_names,
+                                                ep._in_spec, ep._out_spec))
     gm = GraphModule(root, graph, "GraphModule")
     if not check_guards and ep._guards:
         from ..utils import _pytree as pytree
@@ -679,7 +707,8 @@ def save(ep, f) -> None:
                       n.meta.get("stack_trace")))
     meta = {"nodes": nodes, "signature": ep.graph_signature,
             "range_constraints": ep.range_constraints, "in_spec": ep._in_spec,
-            "out_spec": ep._out_spec, "guards": ep._guards, "constants": dict(ep.constants)}
+            "out_spec": ep._out_spec, "guards": ep._guards, "constants": dict(ep.constants),
+            "arg_names": getattr(ep, "_arg_names", None)}
     buf = io.BytesIO()
     save_tensors(dict(ep.state_dict), buf)
     own = isinstance(f, (str, bytes)) or hasattr(f, "__fspath__")
@@ -722,8 +751,10 @@ def load(f):
     params = set(sig.parameters)
     state = {k: (Parameter(v) if k in params and not isinstance(v, Parameter) else v)
              for k, v in state.items()}
-    return ExportedProgram(gm, sig, state, meta["range_constraints"], None, meta["in_spec"],
-                           meta["out_spec"], meta["guards"], meta["constants"])
+    ep = ExportedProgram(gm, sig, state, meta["range_constraints"], None, meta["in_spec"],
+                         meta["out_spec"], meta["guards"], meta["constants"])
+    ep._arg_names = meta["arg_names"]
+    return ep
 
 
 def _deref(a, fn):
