@@ -549,7 +549,9 @@ def _capture_symbols(base_rec, run_with, values: list, symbols: list[_SymbolSpec
 
 
 def _guards(names, values, specs, symbols):
-    """(input index, dim, kind, bound) checks the unlifted module runs on its inputs."""
+    """(input name, input index, dim, kind, bound) checks the unlifted module runs on its
+    inputs: the static sizes, and each symbol's range."""
+    from . import int_oo
     dynamic = {}
     for s in symbols:
         for (i, d) in s.where:
@@ -563,14 +565,9 @@ def _guards(names, values, specs, symbols):
             else:
                 if s.lower > 0:
                     out.append((names[i], i, d, ">=", s.lower))
-                if not isinstance(s.upper, type(_no_limit())):
+                if s.upper != int_oo:
                     out.append((names[i], i, d, "<=", s.upper))
     return out
-
-
-def _no_limit():
-    from . import int_oo
-    return int_oo
 
 
 # ----------------------------------------------------------------------------- module()
@@ -707,12 +704,11 @@ def save(ep, f) -> None:
                       n.meta.get("stack_trace")))
     meta = {"nodes": nodes, "signature": ep.graph_signature,
             "range_constraints": ep.range_constraints, "in_spec": ep._in_spec,
-            "out_spec": ep._out_spec, "guards": ep._guards, "constants": dict(ep.constants),
+            "out_spec": ep._out_spec, "guards": ep._guards,
             "arg_names": getattr(ep, "_arg_names", None)}
     buf = io.BytesIO()
-    save_tensors(dict(ep.state_dict), buf)
-    own = isinstance(f, (str, bytes)) or hasattr(f, "__fspath__")
-    with zipfile.ZipFile(f if own else f, "w") as z:
+    save_tensors({"state": dict(ep.state_dict), "constants": dict(ep.constants)}, buf)
+    with zipfile.ZipFile(f, "w") as z:
         z.writestr("archive/program.pkl", pickle.dumps(meta))
         z.writestr("archive/state_dict.pt", buf.getvalue())
 
@@ -724,18 +720,14 @@ def load(f):
     from . import ExportedProgram
     with zipfile.ZipFile(f, "r") as z:
         meta = pickle.loads(z.read("archive/program.pkl"))  # noqa: S301
-        state = load_tensors(io.BytesIO(z.read("archive/state_dict.pt")))
+        tensors = load_tensors(io.BytesIO(z.read("archive/state_dict.pt")))
+    state, constants = tensors["state"], tensors["constants"]
     graph = Graph()
     env: dict[str, Node] = {}
     for op_, name, target, args, kwargs, val, stack in meta["nodes"]:
-        def deref(a):
-            if isinstance(a, tuple) and len(a) == 2 and a[0] == "__node__":
-                return env[a[1]]
-            return a
-        args = _deref(args, deref)
-        kwargs = _deref(kwargs, deref)
+        args, kwargs = _deref(args, env), _deref(kwargs, env)
         if op_ == "placeholder":
-            n = graph.placeholder(name)
+            n = _named_placeholder(graph, name)
         elif op_ == "output":
             n = graph.output(args[0])
         else:
@@ -752,18 +744,19 @@ def load(f):
     state = {k: (Parameter(v) if k in params and not isinstance(v, Parameter) else v)
              for k, v in state.items()}
     ep = ExportedProgram(gm, sig, state, meta["range_constraints"], None, meta["in_spec"],
-                         meta["out_spec"], meta["guards"], meta["constants"])
+                         meta["out_spec"], meta["guards"], constants)
     ep._arg_names = meta["arg_names"]
     return ep
 
 
-def _deref(a, fn):
+def _deref(a, env: dict):
+    """A saved argument with its node references resolved in ``env``."""
     if isinstance(a, tuple) and len(a) == 2 and a[0] == "__node__":
-        return fn(a)
+        return env[a[1]]
     if isinstance(a, tuple):
-        return tuple(_deref(v, fn) for v in a)
+        return tuple(_deref(v, env) for v in a)
     if isinstance(a, list):
-        return [_deref(v, fn) for v in a]
+        return [_deref(v, env) for v in a]
     if isinstance(a, dict):
-        return {k: _deref(v, fn) for k, v in a.items()}
+        return {k: _deref(v, env) for k, v in a.items()}
     return a

@@ -32,7 +32,8 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.
 _MODULES_DIR = os.path.join(_PACKAGE_DIR, "nn", "modules") + os.sep
 
 # torch's Python functions that record a differently named ATen op or reorder arguments:
-# name -> (ATen op, the op's arguments as the function's parameter names or constants)
+# name -> (ATen op, the op's arguments as the function's parameter names (``a|b``: either;
+# ``a=v``: ``v`` when None) or constants)
 _FUNCTION_FORMS = {
     "batch_norm": ("batch_norm", ("input", "weight", "bias", "running_mean", "running_var",
                                   "training", "momentum", "eps", False)),
@@ -42,7 +43,7 @@ _FUNCTION_FORMS = {
     "instance_norm": ("instance_norm", ("input", "weight", "bias", "running_mean",
                                         "running_var", "use_input_stats", "momentum", "eps",
                                         False)),
-    "dropout": ("dropout", ("input", "p", "training")),
+    "dropout": ("dropout", ("input", "p", "training|train")),
     "embedding": ("embedding", ("weight", "input", "padding_idx=-1")),
     "softmax": ("softmax", ("input", "dim", "dtype")),
     "log_softmax": ("log_softmax", ("input", "dim", "dtype")),
@@ -488,7 +489,7 @@ def _function_form(fn, form: tuple, op_name: str):
                 out.append(p)
                 continue
             pname, eq, default = p.partition("=")
-            v = values.get(pname)
+            v = next((values[n] for n in pname.split("|") if n in values), None)
             if v is None and eq:
                 v = _schema._default(default)
             out.append(v)
@@ -761,26 +762,28 @@ def _conversion_wrapper(fn, name: str):
         rec = _ACTIVE
         if rec is None or rec.depth or not rec.traced(args[0]):
             return fn(*args, **kwargs)
+        import importlib
+
         from .. import Tensor, dtype
         x = args[0]
         out = _untraced(lambda: fn(*args, **kwargs))
+        if out is x:        # a conversion to what x is: still a node of its own in torch
+            out = _untraced(lambda t: t.view(t.shape), x)
         stack = _user_stack()
         rest = args[1:]
         if name in _CONVERSIONS:
-            import importlib
-            target = (_CONVERSIONS[name],)
-            to_args = (x, getattr(importlib.import_module("..", __package__), target[0]))
-            overload_name = "to"
+            package = importlib.import_module("..", __package__)
+            to_args = (x, getattr(package, _CONVERSIONS[name]))
         elif len(rest) == 1 and not kwargs and isinstance(rest[0], dtype):
-            to_args, overload_name = (x, rest[0]), "to"
+            to_args = (x, rest[0])
         elif len(rest) == 1 and not kwargs and isinstance(rest[0], Tensor):
-            to_args, overload_name = (x, rest[0].device, rest[0].dtype), "to"
+            to_args = (x, rest[0].device, rest[0].dtype)
         else:
             return rec.record("to", args, kwargs, out, stack)
         rec.record_named("_assert_tensor_metadata", (x,),
                          {"dtype": x.dtype, "device": x.device, "layout": x.layout},
                          None, stack, "_assert_tensor_metadata_default")
-        return rec.record(overload_name, to_args, {}, out, stack)
+        return rec.record("to", to_args, {}, out, stack)
     return convert
 
 
