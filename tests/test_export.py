@@ -372,6 +372,7 @@ _FUNCTIONS = [
     ("pointwise", lambda lib, F, a: lib.tanh(a) + a.sigmoid() + a.exp() + a.abs().sqrt()
      + a.pow(2) + F.silu(a) + F.gelu(a, approximate="tanh") + F.leaky_relu(a, 0.2)
      + F.elu(a) + a.clamp(min=0.0) + a.clamp(-1, 1), "y"),
+    ("properties", lambda lib, F, a: (a @ a.T, a.mT, a.detach()), "y"),
     ("reductions", lambda lib, F, a: (a.mean(), a.mean(dim=0), a.sum(-1, keepdim=True),
                                       a.max(), a.argmax(dim=1), a.norm()), "y"),
     ("bmm_arange", lambda lib, F, a, b: (lib.bmm(a[0], a[1].transpose(1, 2)),

@@ -33,7 +33,7 @@ EXTRA = ("sym_size", "sym_numel", "sym_stride", "_native_batch_norm_legit_functi
          "index_put_", "fill_", "linalg_vector_norm", "upsample_nearest1d", "upsample_nearest2d",
          "upsample_nearest3d", "upsample_linear1d", "upsample_bilinear2d", "upsample_bicubic2d",
          "upsample_trilinear3d", "_upsample_nearest_exact1d", "_upsample_nearest_exact2d",
-         "_upsample_nearest_exact3d")
+         "_upsample_nearest_exact3d", "numpy_T", "mT", "mH", "numpy_H")
 
 
 def _names() -> set[str]:

@@ -1045,6 +1045,7 @@ SCHEMAS = {'_adaptive_avg_pool2d': ['(Tensor self, SymInt[2] output_size) -> Ten
  'nuclear_norm': ['(Tensor self, bool keepdim=False) -> Tensor',
                   '.dim(Tensor self, int[2] dim, bool keepdim=False) -> Tensor'],
  'numel': ['(Tensor self) -> int'],
+ 'numpy_T': ['(Tensor(a) self) -> Tensor(a)', '.a(Tensor(a) self) -> Tensor(a)'],
  'one_hot': ['(Tensor self, int num_classes=-1) -> Tensor'],
  'ones': ['(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, '
           'bool? pin_memory=None) -> Tensor'],

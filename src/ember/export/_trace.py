@@ -206,6 +206,8 @@ def _runner(name: str):
             i, w, None if padding_idx == -1 else padding_idx),
         "dropout": lambda x, p, train: F.dropout(x, p, train),
         "lift_fresh_copy": lambda t: t.clone(),
+        "numpy_T": lambda t: t.T, "mT": lambda t: t.mT, "mH": lambda t: t.mH,
+        "numpy_H": lambda t: t.H,
         "_assert_tensor_metadata": _assert_tensor_metadata,
         "rsub": lambda x, o, alpha=1: ember.sub(o, x, alpha=alpha) if not isinstance(
             o, Tensor) else ember.rsub(x, o, alpha=alpha),
@@ -404,9 +406,10 @@ class _Recorder:
 
     def _add(self, name, overload, rargs, rkwargs, out, stack, node_name):
         from .. import Tensor
+        from ..fx.graph import _snake_case
         target = op(name, overload)
         node = self.graph.create_node("call_function", target, self.to_arg(rargs),
-                                      self.to_arg(rkwargs), name=node_name)
+                                      self.to_arg(rkwargs), name=_snake_case(node_name))
         if stack:
             node.meta["stack_trace"] = stack
         if isinstance(out, Tensor):
@@ -835,7 +838,22 @@ def _patches():
         if w is not None:
             out.append((Tensor, name, w))
     out.append((Tensor, "__bool__", _bool_guard(Tensor.__bool__)))
+    for attr, op_name in _PROPERTIES.items():
+        out.append((Tensor, attr, _property_wrapper(vars(Tensor)[attr], op_name)))
     return out, wrappers
+
+
+# Tensor properties that are ATen ops: ``x.T`` records ``aten.numpy_T``
+_PROPERTIES = {"T": "numpy_T", "mT": "mT", "H": "numpy_H", "mH": "mH"}
+
+
+def _property_wrapper(prop: property, op_name: str) -> property:
+    def get(self):
+        rec = _ACTIVE
+        if rec is None or rec.depth or not rec.traced(self):
+            return prop.fget(self)
+        return rec.record(op_name, (self,), {}, _untraced(prop.fget, self), _user_stack())
+    return property(get, doc=prop.__doc__)
 
 
 class _Patching:
