@@ -276,3 +276,23 @@ def same_outcome(t, e, strides=True):
         a, b = a.double(), b.double()
     assert np.array_equal(a.numpy(), b.numpy(),
                           equal_nan=t.dtype.is_floating_point or t.dtype.is_complex)
+
+
+def same_printed_text(program, normalize=None) -> str:
+    """Run ``program(lib, out)`` for torch and for ember (each after ``manual_seed(0)``,
+    warnings silenced); what it prints followed by the ``out`` items, one a line (through
+    ``normalize`` when given), must agree. Returns ember's text."""
+    import contextlib
+    import io
+    texts = []
+    for lib in LIBS:
+        out: list = []
+        lib.manual_seed(0)
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            program(lib, out)
+        text = buf.getvalue() + "\n".join(str(o) for o in out)
+        texts.append(normalize(text) if normalize else text)
+    assert texts[0] == texts[1]
+    return texts[1]

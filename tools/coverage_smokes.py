@@ -616,6 +616,15 @@ TORCH.update({
                           "(gm.code, str(gm.graph), len(m), str(m[0].anchor), gm(x, x))",
     "fx.Interpreter": "torch.fx.Interpreter(torch.fx.symbolic_trace(torch.nn.Linear(4, 2)))"
                       ".run(x)",
+    "export.export": "m = torch.nn.Sequential(torch.nn.Linear(4, 2), torch.nn.ReLU())\n"
+                     "ep = torch.export.export(m, (x,))\n"
+                     "(ep.graph_module.code, str(ep.graph), str(ep.graph_signature),"
+                     " ep.module()(x), str(ep.run_decompositions().graph))",
+    "export.Dim": "b = torch.export.Dim('batch', min=2, max=16)\n"
+                  "ep = torch.export.export(torch.nn.Linear(4, 2), (x,),"
+                  " dynamic_shapes={'input': {0: b}})\n"
+                  "(repr(b), str(ep.graph), str(ep.range_constraints),"
+                  " ep.module()(torch.ones(5, 4)))",
     "accelerator.device_index":
         "with torch.accelerator.device_index(None):\n    r = 1\ntry:\n"
         "    with torch.accelerator.device_index(0):\n        pass\n"

@@ -171,8 +171,8 @@ from ._layout import (  # noqa: E402
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
 _LAZY_MODULES = ("_C", "__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_legacy",
                  "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "ao",
-                 "backends", "compiler", "cpu", "cuda", "distributed", "distributions", "fft",
-                 "func", "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
+                 "backends", "compiler", "cpu", "cuda", "distributed", "distributions", "export",
+                 "fft", "func", "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
                  "multiprocessing", "nested", "nn", "optim", "overrides", "profiler",
                  "quantization", "quasirandom", "random", "return_types", "serialization",
                  "signal", "sparse", "special", "testing")

@@ -70,6 +70,11 @@ dtype_abbrs = {
 }
 
 
+def _is_fake(v: object) -> bool:
+    """Whether ``v`` is the shape-and-dtype record ``torch.export`` keeps in ``meta['val']``."""
+    return type(v).__name__ == "_Fake" and hasattr(v, "shape")
+
+
 def _is_magic(x: str) -> bool:
     return x.startswith("__") and x.endswith("__")
 
@@ -343,9 +348,11 @@ class CodeGen:
             from .passes.shape_prop import TensorMetadata
             meta_val = node.meta.get("val", node.meta.get("tensor_meta",
                                                           node.meta.get("example_value", None)))
-            if isinstance(meta_val, (Tensor, TensorMetadata)):
+            if isinstance(meta_val, (Tensor, TensorMetadata)) or _is_fake(meta_val):
                 shape = ", ".join(str(x) for x in meta_val.shape)
                 return f': "{dtype_abbrs[str(meta_val.dtype).split(".")[-1]]}[{shape}]"'
+            if hasattr(meta_val, "_sym_expr"):
+                return f': "Sym({meta_val})"'
             return None
 
         summary = [None]

@@ -121,11 +121,17 @@ class _WrappedCall:
             # the innermost frame outside the library's own (torch's operators are C code)
             frames = traceback.StackSummary.extract(traceback.walk_tb(e.__traceback__))
             topmost = next((f for f in reversed(frames)
-                            if not f.filename.startswith(_PACKAGE_DIR)), frames[-1])
+                            if not f.filename.startswith(_PACKAGE_DIR)
+                            or f.name in _PYTHON_LEVEL_FRAMES), frames[-1])
             if "eval_with_key" in topmost.filename:
                 print(_WrappedCall._generate_error_message(topmost), file=sys.stderr)
                 raise e.with_traceback(None)  # noqa: B904
             raise
+
+
+# the library's functions that torch writes in Python (torch.export's input guards): their
+# frame is the innermost one, so a failure there prints no excerpt of the generated code
+_PYTHON_LEVEL_FRAMES = frozenset({"_check_guards"})
 
 
 def _call_wrapped(self, *args: Any, **kwargs: Any) -> Any:

@@ -32,7 +32,10 @@ def _torch_name(func) -> str | None:
 
 
 def _get_qualified_name(func: Callable[..., Any]) -> str:
-    """The dotted name a graph prints for ``func`` (``torch.relu``, ``operator.add``)."""
+    """The dotted name a graph prints for ``func`` (``torch.relu``, ``operator.add``,
+    ``torch.ops.aten.add.Tensor``)."""
+    if hasattr(func, "overloadpacket") and hasattr(func, "_overloadname"):
+        return f"torch.ops.{func}"
     if getattr(builtins, func.__name__, None) is func:
         return func.__name__
     name = _torch_name(func)

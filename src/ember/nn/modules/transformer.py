@@ -11,6 +11,7 @@ gradient recorded, under torch's conditions): ``ember.nn._native_attention``.
 from __future__ import annotations
 
 import copy
+import sys
 import warnings
 
 from ... import _factories as _Fac
@@ -30,6 +31,13 @@ from .linear import Linear
 from .linear import NonDynamicallyQuantizableLinear as _NonDynamicallyQuantizableLinear
 from .module import Module
 from .normalization import LayerNorm
+
+
+def _tracing() -> bool:
+    """Whether an fx or export trace runs: torch's native paths refuse its traced tensors
+    (they have ``__torch_function__``), so the Python path is what gets recorded."""
+    trace = sys.modules.get(__package__.split(".")[0] + ".fx._symbolic_trace")
+    return trace is not None and trace.is_fx_tracing()
 
 
 class MultiheadAttention(Module):
@@ -156,7 +164,8 @@ class MultiheadAttention(Module):
         """torch's conditions (beyond the masks and self-attention) for
         ``torch._native_multi_head_attention``."""
         w, b = self.in_proj_weight, self.in_proj_bias
-        if not (_mha.get_fastpath_enabled() and w is not None and query.dtype == w.dtype
+        if not (_mha.get_fastpath_enabled() and not _tracing() and w is not None
+                and query.dtype == w.dtype
                 and (b is None or query.dtype == b.dtype) and not self.training
                 and self.num_heads % 2 == 0 and self.batch_first and self.bias_k is None
                 and self.bias_v is None and not self.add_zero_attn
@@ -249,7 +258,8 @@ class TransformerEncoderLayer(Module):
         """torch's conditions for ``torch._transformer_encoder_layer_fwd`` (the layer's
         native inference path)."""
         attn = self.self_attn
-        if not (_mha.get_fastpath_enabled() and src.dim() == 3 and not self.training
+        if not (_mha.get_fastpath_enabled() and not _tracing() and src.dim() == 3
+                and not self.training
                 and attn.batch_first and attn.in_proj_bias is not None
                 and attn._qkv_same_embed_dim and self.activation_relu_or_gelu
                 and self.norm1.eps == self.norm2.eps and attn.num_heads % 2 == 0
