@@ -36,6 +36,7 @@ from .._ops.nn import (
     softmax as _softmax,
 )
 from .._tensor import Tensor
+from ..amp.autocast_mode import fp32_inputs as _fp32_inputs
 from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
 from ..autograd.grad_mode import no_grad as _no_grad
 
@@ -774,6 +775,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
             weight=None) -> Tensor:
     """Mean absolute error: ``(input - target).abs().mean()``."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target, weight = _fp32_inputs(input, target, weight)
     _check_sizes(input, target, "l1_loss")
     loss = (input - target).abs()
     if weight is not None:
@@ -834,6 +836,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
            log_target: bool = False) -> Tensor:
     """Kullback-Leibler divergence of ``target`` from ``input`` (log-probabilities)."""
+    input, target = _fp32_inputs(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce, reduction)
     elif reduction == "mean":
@@ -873,6 +876,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     """``nll_loss(log_softmax(input, 1), target)``; also class-probability targets and
     label smoothing, exactly as torch composes them."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target, weight = _fp32_inputs(input, target, weight)
     if label_smoothing < 0 or label_smoothing > 1:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
@@ -943,6 +947,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     0.0
     """
     reduction = _loss_reduction(size_average, reduce, reduction)
+    input1, input2, target = _fp32_inputs(input1, input2, target)
     td = target.ndim
     if td not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -972,6 +977,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     1.0
     """
     reduction = _loss_reduction(size_average, reduce, reduction)
+    input1, input2, target = _fp32_inputs(input1, input2, target)
     if input1.ndim != input2.ndim or input1.ndim != target.ndim:
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "

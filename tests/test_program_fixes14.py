@@ -1,0 +1,93 @@
+"""Fixes found by the fourteenth batch of real-style programs (``tests/programs``), each
+checked against torch: CPU autocast's float32 list for the composite losses
+(``cross_entropy``, ``l1_loss``, ``kl_div``, the margin and embedding losses: their bfloat16
+inputs cast to float32 first); a leaf marked dirty by a custom Function (torch's own
+wording)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+
+from .helpers import torch
+
+
+def _same(a, b):
+    """Equal bits and dtypes (compared through float32 for the reduced types)."""
+    assert str(a.dtype) == str(b.dtype)
+    a, b = np.asarray(a.detach().float().numpy()), np.asarray(b.detach().float().numpy())
+    assert a.shape == b.shape
+    assert a.tobytes() == b.tobytes()
+
+
+_LOSSES = {
+    "cross_entropy": lambda F, a, b, y, s: F.cross_entropy(a, y),
+    "cross_entropy_smoothing": lambda F, a, b, y, s: F.cross_entropy(a, y, label_smoothing=0.1),
+    "cross_entropy_probs": lambda F, a, b, y, s: F.cross_entropy(a, F.softmax(b.float(), 1)),
+    "l1_loss": lambda F, a, b, y, s: F.l1_loss(a, b),
+    "kl_div": lambda F, a, b, y, s: F.kl_div(F.log_softmax(a, 1), F.softmax(b, 1),
+                                            reduction="batchmean"),
+    "cosine_embedding_loss": lambda F, a, b, y, s: F.cosine_embedding_loss(a, b, s),
+    "margin_ranking_loss": lambda F, a, b, y, s: F.margin_ranking_loss(a[:, 0], b[:, 0], s),
+    "hinge_embedding_loss": lambda F, a, b, y, s: F.hinge_embedding_loss(a, b.sign()),
+    "poisson_nll_loss": lambda F, a, b, y, s: F.poisson_nll_loss(a, b.abs()),
+    "triplet_margin_loss": lambda F, a, b, y, s: F.triplet_margin_loss(a, b, a.flip(0)),
+    "soft_margin_loss": lambda F, a, b, y, s: F.soft_margin_loss(a, b.sign()),
+    "multi_margin_loss": lambda F, a, b, y, s: F.multi_margin_loss(a, y),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LOSSES))
+def test_autocast_float32_list_losses(name):
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((6, 5)).astype(np.float32)
+    b = rng.standard_normal((6, 5)).astype(np.float32)
+    y = rng.integers(0, 5, 6)
+    s = np.where(rng.standard_normal(6) > 0, 1.0, -1.0).astype(np.float32)
+    got = []
+    for L in (torch, ember):
+        args = (L.tensor(a).bfloat16(), L.tensor(b).bfloat16(), L.tensor(y),
+                L.tensor(s).bfloat16())
+        with L.autocast("cpu", dtype=L.bfloat16):
+            got.append(_LOSSES[name](L.nn.functional, *args))
+    _same(*got)
+
+
+def test_autocast_cross_entropy_backward_of_a_bf16_linear():
+    got = []
+    for L in (torch, ember):
+        L.manual_seed(5)
+        lin = L.nn.Linear(8, 4)
+        x, y = L.randn(8, 8), L.randint(0, 4, (8,))
+        with L.autocast("cpu", dtype=L.bfloat16):
+            loss = L.nn.functional.cross_entropy(lin(x), y)
+        (loss * 1024).backward()
+        got.append((loss, lin.weight.grad))
+    _same(got[0][0], got[1][0])
+    _same(got[0][1], got[1][1])
+
+
+def test_mark_dirty_on_a_leaf_and_on_a_view_of_one():
+    msgs = []
+    for L in (torch, ember):
+        class Double(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+        leaf = L.ones(4, requires_grad=True)
+        got = []
+        for t in (leaf, leaf[:2]):
+            with pytest.raises(RuntimeError) as e:
+                Double.apply(t)
+            got.append(str(e.value))
+        msgs.append(got)
+    assert msgs[0] == msgs[1]
