@@ -91,3 +91,29 @@ def test_mark_dirty_on_a_leaf_and_on_a_view_of_one():
             got.append(str(e.value))
         msgs.append(got)
     assert msgs[0] == msgs[1]
+
+
+def _structseq_facts(L):
+    L.manual_seed(0)
+    r = L.max(L.randn(2, 2), 1)
+    cls = type(r)
+    facts = [cls.__name__, cls.__module__, [c.__name__ for c in cls.__mro__], r.n_fields,
+             r.n_sequence_fields, r.n_unnamed_fields, cls.__match_args__,
+             hasattr(r, "_fields"), hasattr(r, "_asdict"), hasattr(r, "_make"),
+             [d for d in dir(r) if not d.startswith("__")], repr(L.return_types.max([1, 2]))]
+    for args in [((1,),), ((1, 2, 3),), (1,)]:
+        try:
+            L.return_types.max(*args)
+        except TypeError as e:
+            facts.append(str(e))
+    try:
+        r.values = 3
+    except AttributeError as e:
+        facts.append(str(e))
+    leaves, spec = L.utils._pytree.tree_flatten(r)
+    facts.append(repr(L.utils._pytree.tree_unflatten(leaves, spec)))
+    return facts
+
+
+def test_return_types_are_structseqs():
+    assert _structseq_facts(torch) == _structseq_facts(ember)
