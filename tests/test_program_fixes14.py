@@ -117,3 +117,55 @@ def _structseq_facts(L):
 
 def test_return_types_are_structseqs():
     assert _structseq_facts(torch) == _structseq_facts(ember)
+
+
+def _outcome(fn):
+    try:
+        out = fn()
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e)
+    return tuple(out.shape), out.detach().numpy().tobytes()
+
+
+_SUBLISTS = [
+    lambda L, a, b: L.einsum(a, [0, 1], b, [1, 2], [0, 2]),
+    lambda L, a, b: L.einsum(a, [0, 1], b, [1, 2]),
+    lambda L, a, b: L.einsum(a, [Ellipsis, 1], b, [1, 30]),
+    lambda L, a, b: L.einsum(a, [Ellipsis, 1], [1, Ellipsis]),
+    lambda L, a, b: L.einsum(a, [0, 0]) if a.shape[0] == a.shape[1] else L.einsum(a, [1, 0]),
+    lambda L, a, b: L.einsum(a),
+    lambda L, a, b: L.einsum(a, [60, 1]),
+]
+
+
+@pytest.mark.parametrize("k", range(len(_SUBLISTS)))
+def test_einsum_sublist_form(k):
+    rng = np.random.default_rng(k)
+    a, b = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal((4, 5))
+    got = [_outcome(lambda L=L: _SUBLISTS[k](L, L.tensor(a), L.tensor(b, dtype=L.float32)))
+           for L in (torch, ember)]
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("shape,dtype", [((2, 3), "long"), ((3,), "int32"), ((2, 3, 2, 2), "long"),
+                                         ((2, 3, 4), "long"), ((2, 3), "cfloat"),
+                                         ((2, 3), "bool")])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_nll_loss_rejects_non_floating_input_as_its_kernel(shape, dtype, reduction):
+    def run(L):
+        x = L.ones(shape, dtype=getattr(L, dtype))
+        t = L.zeros((shape[0], *shape[2:]) if len(shape) > 1 else (), dtype=L.long)
+        return _outcome(lambda: L.nn.functional.nll_loss(x, t, reduction=reduction))
+    assert run(torch) == run(ember)
+
+
+def test_non_leaf_grad_warning_names_its_origin():
+    import warnings
+    got = []
+    for L in (torch, ember):
+        y = L.ones(2, requires_grad=True) * 2
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            y.grad  # noqa: B018
+        got.append([str(m.message) for m in w])
+    assert got[0] == got[1]

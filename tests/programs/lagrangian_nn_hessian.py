@@ -55,7 +55,7 @@ def batch_accel(p, xs):
 
 
 opt = torch.optim.Adam(model.parameters(), lr=2e-2)
-for step in range(8):
+for step in range(5):
     opt.zero_grad()
     pred = batch_accel(dict(model.named_parameters()), batch)
     loss = ((pred - targets) ** 2).mean()
