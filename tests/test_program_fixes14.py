@@ -169,3 +169,30 @@ def test_non_leaf_grad_warning_names_its_origin():
             y.grad  # noqa: B018
         got.append([str(m.message) for m in w])
     assert got[0] == got[1]
+
+
+_SPARSE_SCRIPT = """
+import torch
+torch.sparse_csr_tensor(torch.tensor([0, 1, 2]), torch.tensor([1, 0]), torch.tensor([1.5, 2.0]),
+                        (2, 2))
+torch.sparse_coo_tensor(torch.tensor([[0], [1]]), torch.tensor([1.0]), (2, 2))
+d = torch.tensor([[0.0, 1.5], [2.0, 0.0]])
+def f():
+    return d.to_sparse_csr()
+f()
+"""
+
+
+def test_sparse_factory_warnings_once_and_at_the_users_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "prog.py"
+    script.write_text(_SPARSE_SCRIPT)
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    env = dict(os.environ, PYTHONPATH=src)
+    got = [subprocess.run([sys.executable, *launcher, str(script)], env=env, capture_output=True,
+                          text=True, check=True).stderr
+           for launcher in ([], ["-m", "ember"])]
+    assert got[0] == got[1]
+    assert got[0].count("UserWarning") == 2
