@@ -196,3 +196,35 @@ def test_sparse_factory_warnings_once_and_at_the_users_line(tmp_path):
            for launcher in ([], ["-m", "ember"])]
     assert got[0] == got[1]
     assert got[0].count("UserWarning") == 2
+
+
+def _saved(L, obj_fn):
+    import io
+    buf = io.BytesIO()
+    L.save(obj_fn(L), buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_save_writes_torchs_archive_layout(k):
+    import io
+    import zipfile
+
+    def obj(L):
+        L.manual_seed(0)
+        m = L.nn.Linear(3, 2)
+        return [L.ones(2), m.state_dict(), {"epoch": 3, "state": m.state_dict(),
+                                            "x": L.arange(5).double()}][k]
+    got = [_saved(L, obj) for L in (torch, ember)]
+    assert len(got[0]) == len(got[1])
+    masks = []
+    for data in got:
+        z = zipfile.ZipFile(io.BytesIO(data))
+        sid = z.getinfo("archive/.data/serialization_id")
+        # every byte but the random serialization id and its checksums
+        masks.append([(i.filename, i.file_size, i.header_offset, i.flag_bits, i.extra)
+                      for i in z.infolist()] + [sid.CRC is not None])
+    assert masks[0] == masks[1]
+    back = torch.load(io.BytesIO(got[1]), weights_only=True)
+    again = ember.load(io.BytesIO(got[1]), weights_only=True)
+    assert type(back).__name__ == type(again).__name__
