@@ -87,7 +87,7 @@ for name, factory in [("lion", lambda p: Lion(p, lr=3e-3, weight_decay=0.1)),
     model = make()
     opt = factory(model.parameters())
     for step in range(60):
-        def closure():
+        def closure(opt=opt, model=model):
             opt.zero_grad()
             loss = nn.functional.mse_loss(model(X), Y)
             loss.backward()

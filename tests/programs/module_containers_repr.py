@@ -84,5 +84,6 @@ print(seq, seq[-2:], seq[::2])
 print(nn.ModuleList([nn.ReLU()] * 2), nn.Sequential())
 print(nn.ParameterList([torch.ones(2), nn.Parameter(torch.zeros(1, dtype=torch.float64))]))
 print(repr(nn.Linear(3, 2, bias=False)), nn.Conv1d(2, 4, 3, stride=2, dilation=2, groups=2))
-print(nn.LSTM(3, 4, num_layers=2, dropout=0.1, bidirectional=True), nn.Embedding(5, 2, padding_idx=0))
+print(nn.LSTM(3, 4, num_layers=2, dropout=0.1, bidirectional=True),
+      nn.Embedding(5, 2, padding_idx=0))
 print(nn.MultiheadAttention(8, 2), nn.TransformerEncoderLayer(8, 2, 16))
