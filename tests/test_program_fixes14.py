@@ -228,3 +228,16 @@ def test_save_writes_torchs_archive_layout(k):
     back = torch.load(io.BytesIO(got[1]), weights_only=True)
     again = ember.load(io.BytesIO(got[1]), weights_only=True)
     assert type(back).__name__ == type(again).__name__
+
+
+def test_new_tensor_of_a_tensor_warns_as_new_tensor_at_the_callers_line():
+    import warnings
+    got = []
+    for L in (torch, ember):
+        a = L.arange(3.0)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            out = a.new_tensor(L.ones(2, dtype=L.long))
+            L.tensor(a)
+        got.append([(str(m.message), m.filename == __file__) for m in w] + [str(out.dtype)])
+    assert got[0] == got[1]
