@@ -241,3 +241,22 @@ def test_new_tensor_of_a_tensor_warns_as_new_tensor_at_the_callers_line():
             L.tensor(a)
         got.append([(str(m.message), m.filename == __file__) for m in w] + [str(out.dtype)])
     assert got[0] == got[1]
+
+
+def test_stft_istft_window_warnings_carry_torchs_origin(tmp_path):
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "prog.py"
+    script.write_text("import torch, warnings\n"
+                      "with warnings.catch_warnings(record=True) as w:\n"
+                      "    warnings.simplefilter('always')\n"
+                      "    s = torch.stft(torch.randn(64), 16, return_complex=True)\n"
+                      "    torch.istft(s, 16)\n"
+                      "print([str(m.message) for m in w])\n")
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+    env = dict(os.environ, PYTHONPATH=src)
+    got = [subprocess.run([sys.executable, *launcher, str(script)], env=env, capture_output=True,
+                          text=True, check=True).stdout
+           for launcher in ([], ["-m", "ember"])]
+    assert got[0] == got[1]
