@@ -4,9 +4,19 @@
 # register_kl for a custom pair, validate_args errors, and the LogisticNormal /
 # RelaxedBernoulli / stacked and concatenated transforms from torch.distributions.
 import torch
-from torch.distributions import (Distribution, Exponential, LogisticNormal, Normal,
-                                 RelaxedBernoulli, TransformedDistribution, Uniform, constraints,
-                                 kl_divergence, register_kl, transforms)
+from torch.distributions import (
+    Distribution,
+    Exponential,
+    LogisticNormal,
+    Normal,
+    RelaxedBernoulli,
+    TransformedDistribution,
+    Uniform,
+    constraints,
+    kl_divergence,
+    register_kl,
+    transforms,
+)
 
 torch.manual_seed(120)
 
@@ -27,7 +37,7 @@ class TruncatedExponential(Distribution):
     def _norm(self):
         return -torch.expm1(-self.rate * self.upper)
 
-    def rsample(self, sample_shape=torch.Size()):
+    def rsample(self, sample_shape=torch.Size()):  # noqa: B008
         shape = self._extended_shape(sample_shape)
         u = torch.rand(shape)
         return -torch.log1p(-u * self._norm()) / self.rate
