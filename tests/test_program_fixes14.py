@@ -184,16 +184,7 @@ f()
 
 
 def test_sparse_factory_warnings_once_and_at_the_users_line(tmp_path):
-    import os
-    import subprocess
-    import sys
-    script = tmp_path / "prog.py"
-    script.write_text(_SPARSE_SCRIPT)
-    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
-    env = dict(os.environ, PYTHONPATH=src)
-    got = [subprocess.run([sys.executable, *launcher, str(script)], env=env, capture_output=True,
-                          text=True, check=True).stderr
-           for launcher in ([], ["-m", "ember"])]
+    got = [err for _, err in _run_both(tmp_path, _SPARSE_SCRIPT)]
     assert got[0] == got[1]
     assert got[0].count("UserWarning") == 2
 
@@ -243,20 +234,39 @@ def test_new_tensor_of_a_tensor_warns_as_new_tensor_at_the_callers_line():
     assert got[0] == got[1]
 
 
-def test_stft_istft_window_warnings_carry_torchs_origin(tmp_path):
+def _run_both(tmp_path, source: str) -> list:
+    """``source`` run as a program under torch and under ``python -m ember``: (stdout,
+    stderr) of each (for the warnings torch gives once per process)."""
     import os
     import subprocess
     import sys
     script = tmp_path / "prog.py"
-    script.write_text("import torch, warnings\n"
-                      "with warnings.catch_warnings(record=True) as w:\n"
-                      "    warnings.simplefilter('always')\n"
-                      "    s = torch.stft(torch.randn(64), 16, return_complex=True)\n"
-                      "    torch.istft(s, 16)\n"
-                      "print([str(m.message) for m in w])\n")
+    script.write_text(source)
     src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
     env = dict(os.environ, PYTHONPATH=src)
-    got = [subprocess.run([sys.executable, *launcher, str(script)], env=env, capture_output=True,
-                          text=True, check=True).stdout
-           for launcher in ([], ["-m", "ember"])]
+    runs = [subprocess.run([sys.executable, *launcher, str(script)], env=env,
+                           capture_output=True, text=True, check=True)
+            for launcher in ([], ["-m", "ember"])]
+    return [(r.stdout, r.stderr) for r in runs]
+
+
+def test_stft_istft_window_warnings_carry_torchs_origin(tmp_path):
+    got = _run_both(tmp_path, "import torch, warnings\n"
+                              "with warnings.catch_warnings(record=True) as w:\n"
+                              "    warnings.simplefilter('always')\n"
+                              "    s = torch.stft(torch.randn(64), 16, return_complex=True)\n"
+                              "    torch.istft(s, 16)\n"
+                              "print([str(m.message) for m in w])\n")
+    assert got[0][0] == got[1][0]
+
+
+def test_conv_same_padding_with_an_even_kernel_warns_once_at_the_users_line(tmp_path):
+    got = _run_both(tmp_path, "import torch\n"
+                              "import torch.nn.functional as F\n"
+                              "x = torch.ones(1, 1, 7)\n"
+                              "print(F.conv1d(x, torch.ones(1, 1, 4), padding='same'))\n"
+                              "F.conv1d(x, torch.ones(1, 1, 4), padding='same')\n"
+                              "F.conv2d(torch.ones(1, 1, 5, 5), torch.ones(1, 1, 2, 3), "
+                              "padding='same')\n")
     assert got[0] == got[1]
+    assert got[0][1].count("UserWarning") == 1

@@ -17,6 +17,18 @@ def user_stacklevel() -> int:
     return level
 
 
+_WARNED_ONCE: set = set()
+
+
+def warn_once(key: str, message: str) -> None:
+    """torch's ``TORCH_WARN_ONCE``: a UserWarning at the user's line, the first time in the
+    process only."""
+    if key not in _WARNED_ONCE:
+        _WARNED_ONCE.add(key)
+        import warnings
+        warnings.warn(message, UserWarning, stacklevel=user_stacklevel())
+
+
 class ArgTypeError(TypeError):
     """An argument of a type an op does not take; Tensor operators turn it into NotImplemented.
 

@@ -383,6 +383,11 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
                 left.append(total // 2)
                 extra.append(total - 2 * (total // 2))
             if any(extra):
+                from .._errors import warn_once
+                warn_once("conv_same_asymmetric", (
+                    "Using padding='same' with even kernel lengths and odd dilation may require "
+                    "a zero-padded copy of the input be created (Triggered internally at "
+                    "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)"))
                 pads = []
                 for e in reversed(extra):
                     pads += [0, e]
