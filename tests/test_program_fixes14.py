@@ -270,3 +270,17 @@ def test_conv_same_padding_with_an_even_kernel_warns_once_at_the_users_line(tmp_
                               "padding='same')\n")
     assert got[0] == got[1]
     assert got[0][1].count("UserWarning") == 1
+
+
+def test_nested_tensor_prototype_warning_once(tmp_path):
+    got = _run_both(tmp_path, "import torch, warnings\n"
+                              "with warnings.catch_warnings(record=True) as w:\n"
+                              "    warnings.simplefilter('always')\n"
+                              "    a, b = torch.ones(2, 3), torch.ones(4, 3)\n"
+                              "    torch.nested.nested_tensor([a, b])\n"
+                              "    torch.nested.as_nested_tensor([a, b])\n"
+                              "    layer = torch.nn.TransformerEncoderLayer(8, 2, 16, "
+                              "batch_first=True)\n"
+                              "print([str(m.message) for m in w])\n")
+    assert got[0][0] == got[1][0]
+    assert got[0][0].count("prototype stage") == 1

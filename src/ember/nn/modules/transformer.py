@@ -324,10 +324,14 @@ class TransformerEncoder(Module):
         batch_first = self.layers[0].self_attn.batch_first
         is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         output = src
+        nested = self._takes_nested_path(src, mask, src_key_padding_mask)
+        if nested:
+            from ...nested._nested import warn_prototype
+            warn_prototype()     # (torch converts the batch to a nested tensor here)
         for mod in self.layers:
             output = mod(output, src_mask=mask, is_causal=is_causal,
                          src_key_padding_mask=src_key_padding_mask)
-        if self._takes_nested_path(src, mask, src_key_padding_mask):
+        if nested:
             padded = (src_key_padding_mask != 0).unsqueeze(-1)
             output = output.masked_fill(padded if batch_first else padded.transpose(0, 1), 0.0)
         if self.norm is not None:
