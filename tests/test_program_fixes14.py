@@ -284,3 +284,44 @@ def test_nested_tensor_prototype_warning_once(tmp_path):
                               "print([str(m.message) for m in w])\n")
     assert got[0][0] == got[1][0]
     assert got[0][0].count("prototype stage") == 1
+
+
+def _custom_op_run(L, ns):
+    import numpy as np
+    types = {"x": L.Tensor, "return": L.Tensor}   # (this module's annotations are strings)
+
+    def numpy_sin(x):
+        return L.from_numpy(np.sin(x.numpy(force=True)))
+    numpy_sin.__annotations__ = types
+    op = L.library.custom_op(f"{ns}::numpy_sin", mutates_args=())(numpy_sin)
+    op.register_fake(lambda x: L.empty_like(x))
+
+    def setup(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    def backward(ctx, grad):
+        return grad * ctx.saved_tensors[0].cos()
+
+    def plain(x):
+        return x * 3
+    plain.__annotations__ = types
+    bare = L.library.custom_op(f"{ns}::plain", mutates_args=())(plain)
+    L.library.register_autograd(f"{ns}::numpy_sin", backward, setup_context=setup)
+    x = L.linspace(-1, 1, 5, requires_grad=True)
+    y = op(x)
+    y.sum().backward()
+    facts = [repr(op), type(op).__name__, type(y.grad_fn).__name__, y.detach().numpy().tobytes(),
+             x.grad.numpy().tobytes(), str(getattr(L.ops, ns).numpy_sin),
+             str(getattr(L.ops, ns).numpy_sin.default),
+             getattr(L.ops, ns).plain(L.ones(2)).tolist()]
+    r = bare(L.ones(2, requires_grad=True))
+    facts.append(r.requires_grad)
+    try:
+        r.sum().backward()
+    except RuntimeError as e:
+        facts.append(str(e).replace(ns, "NS"))
+    return [f.replace(ns, "NS") if isinstance(f, str) else f for f in facts]
+
+
+def test_python_custom_op_autograd_and_ops_namespace():
+    assert _custom_op_run(torch, "fix14torch") == _custom_op_run(ember, "fix14ember")

@@ -167,7 +167,7 @@ from ._layout import (  # noqa: E402
 _LAZY_MODULES = ("__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_legacy",
                  "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "backends",
                  "compiler", "cpu", "cuda", "distributed", "distributions", "fft", "func",
-                 "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
+                 "functional", "futures", "fx", "hub", "jit", "library", "linalg", "masked",
                  "multiprocessing", "nested", "nn", "optim", "profiler", "quasirandom", "random",
                  "return_types", "serialization", "signal", "sparse", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",
