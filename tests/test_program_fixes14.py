@@ -2,7 +2,13 @@
 checked against torch: CPU autocast's float32 list for the composite losses
 (``cross_entropy``, ``l1_loss``, ``kl_div``, the margin and embedding losses: their bfloat16
 inputs cast to float32 first); a leaf marked dirty by a custom Function (torch's own
-wording)."""
+wording); ``torch.return_types`` as structseqs (built from one sequence, read-only fields,
+``n_fields``, no namedtuple API); einsum's sublist form; ``nll_loss`` refusing non-floating
+input as its kernels do; warnings with torch's text, origin suffix and once-per-process
+behaviour (non-leaf ``.grad``, sparse factories, ``new_tensor`` of a tensor, stft/istft
+without a window, ``padding='same'`` with an even kernel, nested tensors); ``torch.save``'s
+archive laid out byte for byte as ``PyTorchStreamWriter`` writes it; Python custom operators
+(``torch.library.custom_op``) with ``torch.ops.<ns>.<name>``."""
 
 from __future__ import annotations
 
