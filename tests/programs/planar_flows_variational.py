@@ -62,11 +62,11 @@ class Radial(nn.Module):
         return f, logdet
 
 
-def fit(U, flows, steps=80, bs=64):
+def fit(U, flows, steps=60, bs=64):
     opt = torch.optim.RMSprop(flows.parameters(), lr=1e-2, momentum=0.9)
     base = torch.distributions.MultivariateNormal(torch.zeros(2), torch.eye(2))
     for step in range(steps):
-        beta = min(1.0, 0.01 + step / 50)
+        beta = min(1.0, 0.01 + step / 40)
         z0 = base.sample((bs,))
         log_q = base.log_prob(z0)
         z = z0
