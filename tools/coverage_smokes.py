@@ -620,6 +620,10 @@ TORCH.update({
                      "ep = torch.export.export(m, (x,))\n"
                      "(ep.graph_module.code, str(ep.graph), str(ep.graph_signature),"
                      " ep.module()(x), str(ep.run_decompositions().graph))",
+    "library.custom_op": "@torch.library.custom_op('smoke::twice', mutates_args=())\n"
+                         "def twice(t: torch.Tensor) -> torch.Tensor:\n"
+                         "    return t * 2\n"
+                         "(twice(x), torch.ops.smoke.twice(x))",
     "export.Dim": "b = torch.export.Dim('batch', min=2, max=16)\n"
                   "ep = torch.export.export(torch.nn.Linear(4, 2), (x,),"
                   " dynamic_shapes={'input': {0: b}})\n"

@@ -172,8 +172,8 @@ from ._layout import (  # noqa: E402
 _LAZY_MODULES = ("_C", "__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_legacy",
                  "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "ao",
                  "backends", "compiler", "cpu", "cuda", "distributed", "distributions", "export",
-                 "fft", "func", "functional", "futures", "fx", "hub", "jit", "linalg", "masked",
-                 "multiprocessing", "nested", "nn", "optim", "overrides", "profiler",
+                 "fft", "func", "functional", "futures", "fx", "hub", "jit", "library", "linalg",
+                 "masked", "multiprocessing", "nested", "nn", "optim", "overrides", "profiler",
                  "quantization", "quasirandom", "random", "return_types", "serialization",
                  "signal", "sparse", "special", "testing")
 _LAZY_NAMES = {"load": "serialization", "save": "serialization", "vmap": "func",

@@ -80,11 +80,17 @@ class _OpNamespace(types.ModuleType):
     """``torch.ops.aten``: its attributes are the operators."""
 
     def __getattr__(self, name: str) -> OpOverloadPacket:
-        fn = None if name.startswith("__") else _resolve(name)
+        ns = self.__name__.rsplit(".", 1)[-1]
+        if name.startswith("__"):
+            fn = None
+        elif ns == "aten":
+            fn = _resolve(name)
+        else:                    # a namespace of custom ops (ember.library.custom_op)
+            from .library import _OPS as OPS
+            fn = OPS.get(f"{ns}::{name}")
         if fn is None:
-            raise AttributeError(f"'_OpNamespace' '{self.__name__.rsplit('.', 1)[-1]}' object "
-                                 f"has no attribute '{name}'")
-        packet = OpOverloadPacket("aten", name, fn)
+            raise AttributeError(f"'_OpNamespace' '{ns}' object has no attribute '{name}'")
+        packet = OpOverloadPacket(ns, name, fn)
         setattr(self, name, packet)
         return packet
 
@@ -95,6 +101,13 @@ class _Ops(types.ModuleType):
     def __init__(self) -> None:
         super().__init__("torch.ops")
         self.aten = _OpNamespace("torch.ops.aten")
+
+    def __getattr__(self, name: str) -> _OpNamespace:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        space = _OpNamespace(f"torch.ops.{name}")
+        setattr(self, name, space)
+        return space
 
 
 ops = _Ops()

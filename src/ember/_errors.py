@@ -17,6 +17,18 @@ def user_stacklevel() -> int:
     return level
 
 
+_WARNED_ONCE: set = set()
+
+
+def warn_once(key: str, message: str) -> None:
+    """torch's ``TORCH_WARN_ONCE``: a UserWarning at the user's line, the first time in the
+    process only."""
+    if key not in _WARNED_ONCE:
+        _WARNED_ONCE.add(key)
+        import warnings
+        warnings.warn(message, UserWarning, stacklevel=user_stacklevel())
+
+
 class ArgTypeError(TypeError):
     """An argument of a type an op does not take; Tensor operators turn it into NotImplemented.
 
@@ -105,7 +117,8 @@ NON_LEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
     "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
-    "See github.com/pytorch/pytorch/pull/30531 for more information.")
+    "See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
+    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
 SCALAR_OF_GRAD_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
                           "unexpected behavior.\nConsider using tensor.detach() first.")
 CREATE_GRAPH_WARNING = (

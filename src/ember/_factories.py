@@ -314,10 +314,20 @@ def tensor(data, *, dtype: D.dtype | None = None, device=None, requires_grad: bo
             [3, 4]])
     """
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use "
-                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
-                      "requires_grad_(True), rather than torch.tensor(sourceTensor).",
-                      UserWarning, stacklevel=2)
+        warn_copy_construct("torch.tensor")
+    return copy_of(data, dtype, requires_grad, device)
+
+
+def warn_copy_construct(spelling: str) -> None:
+    """torch's warning for a tensor built from a tensor (``spelling``: the call named)."""
+    warnings.warn("To copy construct from a tensor, it is recommended to use "
+                  "sourceTensor.detach().clone() or sourceTensor.detach().clone()."
+                  f"requires_grad_(True), rather than {spelling}(sourceTensor).",
+                  UserWarning, stacklevel=3)
+
+
+def copy_of(data, dtype, requires_grad: bool, device) -> Tensor:
+    """``torch.tensor``'s copy of ``data``, without its warning."""
     if isinstance(dtype, D.dtype) and dtype.np in D.REDUCED:
         arr = D.cast(np.asarray(_infer(data)), dtype)
         return _finish(Tensor._wrap(np.array(arr, copy=True)), requires_grad, device)

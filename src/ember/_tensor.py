@@ -747,8 +747,10 @@ class Tensor:
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False, layout=None,
                    pin_memory=False) -> Tensor:
-        from ._factories import tensor
-        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        from ._factories import copy_of, warn_copy_construct
+        if isinstance(data, Tensor):
+            warn_copy_construct("tensor.new_tensor")
+        return copy_of(data, dtype or self.dtype, requires_grad, None)
 
     def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:

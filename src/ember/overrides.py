@@ -314,12 +314,9 @@ def _convert(ret, cls):
         return _as_subclass(ret, cls)
     if isinstance(ret, (tuple, list)):
         items = [_convert(r, cls) for r in ret]
-        if hasattr(ret, "_fields") or type(ret).__module__ == "ember.return_types":
-            try:
-                return type(ret)(*items)
-            except TypeError:
-                return type(ret)(items)
-        return type(ret)(items)
+        if hasattr(ret, "_fields"):         # a named tuple
+            return type(ret)(*items)
+        return type(ret)(items)             # (torch.return_types: built from one sequence)
     return ret
 
 

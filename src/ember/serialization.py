@@ -20,6 +20,7 @@ import pickle
 import struct
 import types as _types
 import zipfile as _zipfile
+import zlib as _zlib
 from typing import Any
 
 import numpy as _np
@@ -253,15 +254,41 @@ class _Pickler(pickle._Pickler):
         return storage, (arr.__array_interface__["data"][0] - start) // item, arr
 
 
-def _write_record(zf: _zipfile.ZipFile, name: str, data: bytes) -> None:
-    """Write an uncompressed record whose data starts at a multiple of 64 bytes."""
-    info = _zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-    info.compress_type = _zipfile.ZIP_STORED
-    offset = zf.fp.tell() if hasattr(zf.fp, "tell") else 0
-    header = 30 + len(name.encode())
-    pad = (-(offset + header + 4)) % 64
-    info.extra = b"FB" + struct.pack("<H", pad) + b"Z" * pad
-    zf.writestr(info, data)
+class _StreamWriter:
+    """The archive ``PyTorchStreamWriter`` (miniz) writes, byte for byte: each record stored
+    uncompressed behind a local header without sizes (flag bit 3) whose ``FB`` extra field pads
+    the data to a multiple of 64 bytes, then a data descriptor; a central directory without
+    extra fields; the ZIP64 end record, its locator, and the classic end record."""
+
+    def __init__(self, fh):
+        self.fh, self.offset, self.entries = fh, 0, []
+
+    def _put(self, b: bytes) -> None:
+        self.fh.write(b)
+        self.offset += len(b)
+
+    def record(self, name: str, data: bytes) -> None:
+        raw = name.encode()
+        pad = (-(self.offset + 30 + len(raw) + 4)) % 64
+        extra = b"FB" + struct.pack("<H", pad) + b"Z" * pad
+        crc = _zlib.crc32(data)
+        self.entries.append((raw, crc, len(data), self.offset))
+        self._put(struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, 0x0808, 0, 0, 0, 0, 0, 0,
+                              len(raw), len(extra)) + raw + extra)
+        self._put(data)
+        self._put(struct.pack("<IIII", 0x08074B50, crc, len(data), len(data)))
+
+    def finish(self) -> None:
+        cd_start = self.offset
+        for raw, crc, size, at in self.entries:
+            self._put(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, 0x0808, 0, 0, 0,
+                                  crc, size, size, len(raw), 0, 0, 0, 0, 0, at) + raw)
+        cd_size, n = self.offset - cd_start, len(self.entries)
+        end64 = self.offset
+        self._put(struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 0x031E, 45, 0, 0, n, n, cd_size,
+                              cd_start))
+        self._put(struct.pack("<IIQI", 0x07064B50, 0, end64, 1))
+        self._put(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, n, n, cd_size, cd_start, 0))
 
 
 def save(obj: Any, f, pickle_module=None, pickle_protocol: int = 2,
@@ -278,18 +305,19 @@ def _save(obj, fh, name: str) -> None:
     storages: list = []
     buf = io.BytesIO()
     _Pickler(buf, storages).dump(obj)
-    with _zipfile.ZipFile(fh, "w", compression=_zipfile.ZIP_STORED) as zf:
-        _write_record(zf, f"{name}/data.pkl", buf.getvalue())
-        _write_record(zf, f"{name}/.format_version", b"1")
-        _write_record(zf, f"{name}/.storage_alignment", b"64")
-        _write_record(zf, f"{name}/byteorder", b"little")
-        for s in storages:
-            a = s.array
-            if a.dtype not in _D.REDUCED:
-                a = a.astype(a.dtype.newbyteorder("<"), copy=False)
-            _write_record(zf, f"{name}/data/{s.key}", a.tobytes())
-        _write_record(zf, f"{name}/version", b"3\n")
-        _write_record(zf, f"{name}/.data/serialization_id", os.urandom(20).hex().encode())
+    zf = _StreamWriter(fh)
+    zf.record(f"{name}/data.pkl", buf.getvalue())
+    zf.record(f"{name}/.format_version", b"1")
+    zf.record(f"{name}/.storage_alignment", b"64")
+    zf.record(f"{name}/byteorder", b"little")
+    for s in storages:
+        a = s.array
+        if a.dtype not in _D.REDUCED:
+            a = a.astype(a.dtype.newbyteorder("<"), copy=False)
+        zf.record(f"{name}/data/{s.key}", a.tobytes())
+    zf.record(f"{name}/version", b"3\n")
+    zf.record(f"{name}/.data/serialization_id", os.urandom(20).hex().encode())
+    zf.finish()
 
 
 # ----------------------------------------------------------------------------- loading

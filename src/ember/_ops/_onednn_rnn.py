@@ -171,10 +171,11 @@ def lstm_layer(x, h, c, w_ih, w_hh, bias, reverse: bool, inference: bool):
             else:
                 g = _gemm(h, w_hh_t, xg[t], blocks=not inference)
             g += bias
-            i = logistic(g[:, :hidden])
-            f = logistic(g[:, hidden:2 * hidden])
-            o = logistic(g[:, 3 * hidden:])
-            c = fma(i, tanh(g[:, 2 * hidden:3 * hidden]), c * f)
+            # (the activations are elementwise: one call over all four gates costs less
+            # than one per gate, and the unused lanes change nothing)
+            sig, th = logistic(g), tanh(g)
+            i, f, o = sig[:, :hidden], sig[:, hidden:2 * hidden], sig[:, 3 * hidden:]
+            c = fma(i, th[:, 2 * hidden:3 * hidden], c * f)
             h = o * tanh(c)
             y[t] = h
     return y, h, c
@@ -195,9 +196,9 @@ def _layer_states(x, h, c, w_ih, w_hh, bias, reverse):
         for k, t in enumerate(range(steps - 1, -1, -1) if reverse else range(steps)):
             g = _fma_sum(h, w_hh_t, xg[t].copy()) if n == 1 else _gemm(h, w_hh_t, xg[t])
             g += bias
-            gates[k, :, :2 * hidden] = logistic(g[:, :2 * hidden])
-            gates[k, :, 2 * hidden:3 * hidden] = tanh(g[:, 2 * hidden:3 * hidden])
-            gates[k, :, 3 * hidden:] = logistic(g[:, 3 * hidden:])
+            sig, th = logistic(g), tanh(g)
+            gates[k] = sig
+            gates[k, :, 2 * hidden:3 * hidden] = th[:, 2 * hidden:3 * hidden]
             i, f, gg, o = np.split(gates[k], 4, axis=1)
             c = fma(i, gg, c * f)
             h = o * tanh(c)

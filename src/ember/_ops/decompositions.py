@@ -207,7 +207,7 @@ def _out(res, out):
         name = type(res).__name__ + "_out"     # torch: torch.return_types.linalg_slogdet_out
         cls = _OUT_TYPES.get(name)
         if cls is None:
-            cls = _OUT_TYPES[name] = _return_type(name, type(res)._fields)
+            cls = _OUT_TYPES[name] = _return_type(name, type(res).__match_args__)
         return cls(*out)
     return _write_out(out, res._data)
 

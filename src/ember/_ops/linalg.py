@@ -799,15 +799,43 @@ def _einsum_parse(equation, operands):
     return ops, out
 
 
+def _sublist_subscript(n) -> str:
+    """A label of einsum's sublist form: ``...`` for ``Ellipsis``, else ``A``-``Z``,
+    ``a``-``z`` for 0-51."""
+    if n is Ellipsis:
+        return "..."
+    if 0 <= n < 26:
+        return chr(ord("A") + n)
+    if 26 <= n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                     "[0, 52)")
+
+
+def _sublist_equation(args):
+    """``einsum(op0, sub0, op1, sub1, ..., [out])``: the equation and the operands."""
+    equation = ",".join("".join(_sublist_subscript(s) for s in sub) for sub in args[1::2])
+    if len(args) % 2 == 1:
+        equation += "->" + "".join(_sublist_subscript(s) for s in args[-1])
+        return equation, args[:-1:2]
+    return equation, args[::2]
+
+
 @expose(method=False)
 def einsum(equation, *operands):
-    """Einstein summation, composed (like ATen) of diagonals, permutes, ``mul`` and ``bmm``.
+    """Einstein summation, composed (like ATen) of diagonals, permutes, ``mul`` and ``bmm``;
+    also the sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])``.
 
     >>> import ember
     >>> ember.einsum("ij,jk->ik", ember.ones(2, 3), ember.ones(3, 2))
     tensor([[3., 3.],
             [3., 3.]])
     """
+    if not isinstance(equation, str) and hasattr(equation, "_data"):
+        if not operands:
+            raise ValueError("einsum(): must specify the equation string and at least one "
+                             "operand, or at least one operand and its subscripts list")
+        equation, operands = _sublist_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not operands:

@@ -449,6 +449,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     """Negative log-likelihood of ``target`` classes under log-probabilities ``input``."""
     r = reduction_enum(reduction)
     _nll_check(input, target, weight)
+    if not input.dtype.is_floating_point:
+        kernel = "nll_loss_out_frame" if input.ndim <= 2 else "nll_loss2d_forward_out_frame"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
     fn = _nll_loss_1d if input.ndim <= 2 else _nll_loss_2d
     return fn(input, target, weight, r, int(ignore_index))
 

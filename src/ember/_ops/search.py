@@ -8,8 +8,6 @@ between tied extremes, as torch does.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 from .. import _dtype as D
 from .. import _errors
 from .._device import xp
@@ -31,18 +29,57 @@ from .util import c_order, norm_dim, norm_dims
 RETURN_TYPES: dict = {}   # torch.return_types.<name> classes, by name
 
 
+class _ReadOnlyField:
+    """A field of a return type: item ``i``, which cannot be set (a structseq member)."""
+
+    __slots__ = ("i",)
+
+    def __init__(self, i: int):
+        self.i = i
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else tuple.__getitem__(obj, self.i)
+
+    def __set__(self, obj, value):
+        raise AttributeError("readonly attribute")
+
+    def __delete__(self, obj):
+        raise AttributeError("readonly attribute")
+
+
 def _return_type(name: str, fields: tuple = ("values", "indices")):
-    """torch.return_types.<name>: a named tuple with torch's repr (``values, indices`` by
-    default)."""
+    """torch.return_types.<name>: a tuple with named, read-only fields and torch's repr
+    (``values, indices`` by default), built as torch's structseqs are: from one sequence of
+    ``len(fields)`` items (the ops themselves pass the items)."""
     if name in RETURN_TYPES:
         return RETURN_TYPES[name]
-    base = namedtuple(name, fields)
+    n = len(fields)
+
+    def __new__(cls, *args, **kwargs):
+        if len(args) == n and n != 1 and not kwargs:
+            return tuple.__new__(cls, args)
+        try:
+            (items,) = args
+            items = tuple(items)
+        except (TypeError, ValueError):
+            raise TypeError("constructor requires a sequence") from None
+        if len(items) != n:
+            raise TypeError(f"torch.return_types.{name}() takes a {n}-sequence "
+                            f"({len(items)}-sequence given)")
+        return tuple.__new__(cls, items)
 
     def __repr__(self):
-        body = ",\n".join(f"{f}={getattr(self, f)!r}" for f in fields)
+        body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
         return f"torch.return_types.{name}(\n{body})"
-    cls = type(name, (base,), {"__repr__": __repr__, "__slots__": (),
-                               "__module__": "torch.return_types"})
+
+    def __reduce__(self):
+        return type(self), (tuple(self),)
+
+    body = {"__new__": __new__, "__repr__": __repr__, "__reduce__": __reduce__,
+            "__slots__": (), "__module__": "torch.return_types", "__match_args__": fields,
+            "n_fields": n, "n_sequence_fields": n, "n_unnamed_fields": 0}
+    body.update((f, _ReadOnlyField(i)) for i, f in enumerate(fields))
+    cls = type(name, (tuple,), body)
     RETURN_TYPES[name] = cls
     return cls
 

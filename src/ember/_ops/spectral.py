@@ -226,7 +226,8 @@ def _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, ret
             "to cause spectral leakage. Other windows such as torch.hann_window or "
             "torch.hamming_window are recommended to reduce spectral leakage.To suppress this "
             "warning and use a rectangular window, explicitly set "
-            "`window=torch.ones(n_fft, device=<device>)`."))
+            "`window=torch.ones(n_fft, device=<device>)`. (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/SpectralOps.cpp:835.)"))
     hop = n_fft >> 2 if hop_length is None else hop_length
     win = n_fft if win_length is None else win_length
 
@@ -315,7 +316,8 @@ def istft(input: Tensor, n_fft: int, hop_length: int | None = None,
             "A window was not provided. A rectangular window will be applied.Please provide "
             "the same window used by stft to make the inversion lossless.To suppress this "
             "warning and use a rectangular window, explicitly set "
-            "`window=torch.ones(n_fft, device=<device>)`."))
+            "`window=torch.ones(n_fft, device=<device>)`. (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/SpectralOps.cpp:1035.)"))
     hop = n_fft >> 2 if hop_length is None else hop_length
     win = n_fft if win_length is None else win_length
 

@@ -28,7 +28,8 @@ _EMBER_OPS = {
                     _LOWER),
     **dict.fromkeys(("_mse_loss", "_smooth_l1_loss", "_huber_loss", "_binary_cross_entropy",
                      "_bce_with_logits", "_nll_loss_NllLossBackward0",
-                     "_nll_loss_NllLoss2DBackward0", "_trace", "prod_all", "prod_dim",
+                     "_nll_loss_NllLoss2DBackward0", "_soft_margin_loss", "_multi_margin_loss",
+                     "_multilabel_margin_loss", "_ctc_loss", "_trace", "prod_all", "prod_dim",
                      "_avg_pool_AvgPool3DBackward0", "_pool_gather_MaxPool3DWithIndicesBackward0",
                      "_pool_gather_MaxPool3DWithIndicesBackward0_unique",
                      "_resample_AdaptiveAvgPool3DBackward0",
@@ -168,6 +169,13 @@ def _cast_args(kind: str, args):
     """The arguments of an autocast-listed op, cast as its list says."""
     to = _state.dtype if kind == _LOWER else _D.float32
     return tuple(_cast(a, to) for a in args)
+
+
+def _fp32_inputs(*tensors):
+    """``tensors`` as CPU autocast casts the arguments of a composite op on torch's float32
+    list (``cross_entropy_loss``, ``l1_loss``, ``kl_div`` …: floating tensors other than
+    float64 to float32, before the op's checks); unchanged outside autocast."""
+    return _cast_args(_FP32, tensors) if _state.enabled else tensors
 
 
 def _cast_tree(value, device_type: str, dtype: _D.dtype):

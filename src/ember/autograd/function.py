@@ -173,6 +173,10 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                 wrapped.append(o)
                 continue
             if id(o) in dirty:
+                if o.grad_fn is None and o._requires_grad:
+                    # (custom_function.cpp's own wording, not the in-place ops' one)
+                    raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                                       "in-place operation.")
                 from .._ops.registry import check_inplace
                 check_inplace(o)
                 o._vc.value += 1           # torch bumps a dirty tensor's version once more

@@ -12,15 +12,15 @@ does; :func:`save` and :func:`load` store a program in a file.
 
 from __future__ import annotations
 
-import dataclasses
-import math
+import dataclasses as _dataclasses
+import math as _math
 import operator
 from collections import OrderedDict
-from enum import Enum, auto
+from enum import Enum as _Enum
+from enum import auto as _auto
 from typing import Any
 
 __all__ = ["export", "Dim", "dims", "ExportedProgram", "ExportGraphSignature", "save", "load",
-           "InputSpec", "OutputSpec", "InputKind", "OutputKind", "TensorArgument",
            "default_decompositions"]
 
 
@@ -50,16 +50,16 @@ class _IntInfinity:
         return isinstance(other, _IntInfinity)
 
     def __hash__(self) -> int:
-        return hash(math.inf)
+        return hash(_math.inf)
 
 
-int_oo = _IntInfinity()
+_int_oo = _IntInfinity()
 
 
-class _DimHintType(Enum):
-    AUTO = auto()
-    STATIC = auto()
-    DYNAMIC = auto()
+class _DimHintType(_Enum):
+    AUTO = _auto()
+    STATIC = _auto()
+    DYNAMIC = _auto()
 
 
 class _DimHint:
@@ -93,7 +93,7 @@ class Dim:
     def __init__(self, name: str, *, min: int | None = None,  # noqa: A002
                  max: int | None = None) -> None:  # noqa: A002
         _min = 0 if min is None else min
-        _max = int_oo if max is None else max
+        _max = _int_oo if max is None else max
         if not (_max > _min):
             raise AssertionError(f"Cannot create Dim with inconsistent min={min}, max={max}")
         if not name.isidentifier():
@@ -106,7 +106,7 @@ class Dim:
     def _readable(name: str, min_, max_) -> str:
         if min_ == 2:
             min_ = None
-        if max_ == int_oo:
+        if max_ == _int_oo:
             max_ = None
         if min_ is None and max_ is None:
             return f"Dim('{name}')"
@@ -127,123 +127,15 @@ def dims(*names: str, min: int | None = None, max: int | None = None) -> tuple[D
 
 # ----------------------------------------------------------------------------- signature
 
-class InputKind(Enum):
-    """What a graph input stands for."""
-
-    USER_INPUT = auto()
-    PARAMETER = auto()
-    BUFFER = auto()
-    CONSTANT_TENSOR = auto()
-    CUSTOM_OBJ = auto()
-    TOKEN = auto()
+from .graph_signature import ExportGraphSignature  # noqa: E402
+from .graph_signature import InputKind as _InputKind  # noqa: E402
+from .graph_signature import InputSpec as _InputSpec  # noqa: E402
+from .graph_signature import OutputKind as _OutputKind  # noqa: E402
+from .graph_signature import OutputSpec as _OutputSpec  # noqa: E402
+from .graph_signature import TensorArgument as _TensorArgument  # noqa: E402
 
 
-class OutputKind(Enum):
-    """What a graph output stands for."""
-
-    USER_OUTPUT = auto()
-    LOSS_OUTPUT = auto()
-    BUFFER_MUTATION = auto()
-    PARAMETER_MUTATION = auto()
-    GRADIENT_TO_PARAMETER = auto()
-    GRADIENT_TO_USER_INPUT = auto()
-    USER_INPUT_MUTATION = auto()
-    TOKEN = auto()
-
-
-@dataclasses.dataclass
-class TensorArgument:
-    """A tensor input or output of the graph, by node name."""
-
-    name: str
-
-
-@dataclasses.dataclass
-class InputSpec:
-    """One graph input: its kind, its node, and the state it reads (``fc.weight``)."""
-
-    kind: InputKind
-    arg: TensorArgument
-    target: str | None
-    persistent: bool | None = None
-
-    def __str__(self) -> str:
-        target = "" if self.target is None else f" target='{self.target}'"
-        persistent = "" if self.persistent is None else f" persistent={self.persistent}"
-        return f"{self.arg.name}: {self.kind.name}{target}{persistent}"
-
-
-@dataclasses.dataclass
-class OutputSpec:
-    """One graph output: its kind, its node, and the state it updates."""
-
-    kind: OutputKind
-    arg: TensorArgument
-    target: str | None
-
-    def __str__(self) -> str:
-        target = "" if self.target is None else f" target='{self.target}'"
-        return f"{self.arg.name}: {self.kind.name}{target}"
-
-
-@dataclasses.dataclass
-class ExportGraphSignature:
-    """The meaning of the graph's inputs (parameters, buffers, then user inputs) and outputs
-    (buffer mutations, then user outputs)."""
-
-    input_specs: list[InputSpec]
-    output_specs: list[OutputSpec]
-
-    @property
-    def parameters(self) -> tuple[str, ...]:
-        """The state names of the lifted parameters."""
-        return tuple(s.target for s in self.input_specs if s.kind == InputKind.PARAMETER)
-
-    @property
-    def buffers(self) -> tuple[str, ...]:
-        """The state names of the lifted buffers."""
-        return tuple(s.target for s in self.input_specs if s.kind == InputKind.BUFFER)
-
-    @property
-    def user_inputs(self) -> tuple[str, ...]:
-        """The node names of the user inputs."""
-        return tuple(s.arg.name for s in self.input_specs if s.kind == InputKind.USER_INPUT)
-
-    @property
-    def user_outputs(self) -> tuple[str, ...]:
-        """The node names of the user outputs."""
-        return tuple(s.arg.name for s in self.output_specs if s.kind == OutputKind.USER_OUTPUT)
-
-    @property
-    def inputs_to_parameters(self) -> dict[str, str]:
-        """Input node name -> parameter name."""
-        return _immutable({s.arg.name: s.target for s in self.input_specs
-                           if s.kind == InputKind.PARAMETER})
-
-    @property
-    def inputs_to_buffers(self) -> dict[str, str]:
-        """Input node name -> buffer name."""
-        return _immutable({s.arg.name: s.target for s in self.input_specs
-                           if s.kind == InputKind.BUFFER})
-
-    @property
-    def buffers_to_mutate(self) -> dict[str, str]:
-        """Output node name -> the buffer it updates."""
-        return _immutable({s.arg.name: s.target for s in self.output_specs
-                           if s.kind == OutputKind.BUFFER_MUTATION})
-
-    def __str__(self) -> str:
-        input_specs = "\n".join(str(s) for s in self.input_specs)
-        output_specs = "\n".join(str(s) for s in self.output_specs)
-        return f"\n# inputs\n{input_specs}\n\n# outputs\n{output_specs}\n"
-
-
-def _immutable(d: dict):
-    from types import MappingProxyType
-    return MappingProxyType(d)
-
-
-class ValueRanges:
+class _ValueRanges:
     """The range ``VR[lower, upper]`` of a symbol."""
 
     def __init__(self, lower, upper) -> None:
@@ -253,7 +145,7 @@ class ValueRanges:
         return f"VR[{self.lower}, {self.upper}]"
 
     def __eq__(self, other) -> bool:
-        return (isinstance(other, ValueRanges) and self.lower == other.lower
+        return (isinstance(other, _ValueRanges) and self.lower == other.lower
                 and self.upper == other.upper)
 
     __hash__ = None
@@ -318,7 +210,7 @@ class ExportedProgram:
 
     @property
     def range_constraints(self) -> dict:
-        """Symbol -> its :class:`ValueRanges`."""
+        """Symbol -> its ``ValueRanges``."""
         return self._range_constraints
 
     @property

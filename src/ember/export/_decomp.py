@@ -184,8 +184,9 @@ def run_decompositions(ep):
     """The core-ATen form of ``ep`` (see :meth:`ExportedProgram.run_decompositions`)."""
     from ..fx.graph_module import GraphModule
     from ..nn import Module
-    from . import ExportedProgram, ExportGraphSignature, OutputKind, OutputSpec, TensorArgument
+    from . import ExportedProgram, ExportGraphSignature
     from ._program import _capture_symbols, _dce, _named_placeholder
+    from .graph_signature import OutputKind, OutputSpec, TensorArgument
     sig = ep.graph_signature
     targets = {s.arg.name: s.target for s in sig.input_specs if s.target is not None}
     from ..utils import _pytree as pytree

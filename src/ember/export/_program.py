@@ -74,7 +74,8 @@ def _dynamic_specs(names: list[str], values: list, dynamic_shapes) -> list[dict]
 
 def _symbols(names, values, specs) -> list[_SymbolSpec]:
     from .._dynamo.exc import UserError, UserErrorType
-    from . import Dim, _DimHint, _DimHintType, int_oo
+    from . import Dim, _DimHint, _DimHintType
+    from . import _int_oo as int_oo
     taken: set[int] = set()
     symbols: list[_SymbolSpec] = []
     by_dim: dict[int, _SymbolSpec] = {}
@@ -470,17 +471,9 @@ def export(mod, args: tuple, kwargs: dict, dynamic_shapes):
     from collections import OrderedDict
 
     from ..utils import _pytree as pytree
-    from . import (
-        ExportedProgram,
-        ExportGraphSignature,
-        InputKind,
-        InputSpec,
-        OutputKind,
-        OutputSpec,
-        TensorArgument,
-        ValueRanges,
-        _Symbol,
-    )
+    from . import ExportedProgram, ExportGraphSignature, _Symbol
+    from . import _ValueRanges as ValueRanges
+    from .graph_signature import InputKind, InputSpec, OutputKind, OutputSpec, TensorArgument
     top_names = _input_names(mod, args, kwargs)
     top_values = list(args) + list(kwargs.values())
     names, values, specs = _flat_inputs(top_names, top_values,
@@ -551,7 +544,7 @@ def _capture_symbols(base_rec, run_with, values: list, symbols: list[_SymbolSpec
 def _guards(names, values, specs, symbols):
     """(input name, input index, dim, kind, bound) checks the unlifted module runs on its
     inputs: the static sizes, and each symbol's range."""
-    from . import int_oo
+    from . import _int_oo as int_oo
     dynamic = {}
     for s in symbols:
         for (i, d) in s.where:

@@ -65,12 +65,24 @@ class _NestedStorage(_NoStorage):
         return object.__getattribute__(self, name)
 
 
+def warn_prototype() -> None:
+    """torch's once-per-process warning on its first (strided) nested tensor."""
+    from .._errors import warn_once
+    warn_once("nested_prototype", (
+        "The PyTorch API of nested tensors is in prototype stage and will change in the near "
+        "future. We recommend specifying layout=torch.jagged when constructing a nested "
+        "tensor, as this layout receives active development, has better operator coverage, "
+        "and works with torch.compile. (Triggered internally at "
+        "/__w/pytorch/pytorch/aten/src/ATen/NestedTensorImpl.cpp:177.)"))
+
+
 def _make(parts, node: str | None = None) -> NestedTensor:
     """A nested tensor over the tensors ``parts`` (of one dimension and dtype), their
     autograd kept: a result requires grad where a constituent does. Its ``grad_fn`` is the
     first constituent's node, or one named ``node`` (torch's node of the nested op) whose
     inputs are the constituents."""
     parts = tuple(parts)
+    warn_prototype()
     dt = parts[0]._data.dtype if parts else D.get_default_dtype().np
     ndim = parts[0].ndim + 1 if parts else 1
     t = NestedTensor._wrap(_NestedStorage(ndim, dt, sum(p.numel() for p in parts)))

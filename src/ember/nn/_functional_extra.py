@@ -26,6 +26,7 @@ from .._ops import pool_extra as _P
 from .._ops.reduction import vector_norm as _vector_norm
 from .._ops.util import broadcast_shapes as _broadcast_shapes
 from .._tensor import Tensor
+from ..amp.autocast_mode import _fp32_inputs
 from ..autograd.grad_mode import no_grad
 from ..overrides import (  # noqa: F401  (torch's F re-exports them)
     handle_torch_function,
@@ -528,6 +529,7 @@ def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
                          size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``x`` where ``target == 1``, ``max(0, margin - x)`` where ``target == -1``."""
     red = _reduction(size_average, reduce, reduction)
+    input, target = _fp32_inputs(input, target)
     zeros = _Fac.zeros_like(input)
     margin_clamp = _ops.sub(_Fac.tensor(float(margin), dtype=_D.float64), input).clamp_min_(0)
     out_margin = _ops.where(target != 1, margin_clamp, zeros)
@@ -616,6 +618,7 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
                      reduction: str = "mean") -> Tensor:
     """Poisson negative log-likelihood: ``exp(x) - t * x`` (``log_input``) or
     ``x - t * log(x + eps)``; ``full`` adds Stirling's term where ``t > 1``."""
+    input, target = _fp32_inputs(input, target)
     if size_average is not None or reduce is not None:
         reduction = F._legacy_reduction(size_average, reduce, reduction)
     if reduction not in ("none", "mean", "sum"):
@@ -636,6 +639,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
                         reduce=None, reduction: str = "mean") -> Tensor:
     """``max(0, d(a, p) - d(a, n) + margin)`` with pairwise p-norm distances."""
     red = _reduction(size_average, reduce, reduction)
+    anchor, positive, negative = _fp32_inputs(anchor, positive, negative)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
     return _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, red)

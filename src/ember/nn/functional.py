@@ -36,6 +36,7 @@ from .._ops.nn import (
     softmax as _softmax,
 )
 from .._tensor import Tensor
+from ..amp.autocast_mode import _fp32_inputs
 from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
 from ..autograd.grad_mode import no_grad as _no_grad
 
@@ -382,6 +383,11 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
                 left.append(total // 2)
                 extra.append(total - 2 * (total // 2))
             if any(extra):
+                from .._errors import warn_once
+                warn_once("conv_same_asymmetric", (
+                    "Using padding='same' with even kernel lengths and odd dilation may require "
+                    "a zero-padded copy of the input be created (Triggered internally at "
+                    "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)"))
                 pads = []
                 for e in reversed(extra):
                     pads += [0, e]
@@ -781,6 +787,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
             weight=None) -> Tensor:
     """Mean absolute error: ``(input - target).abs().mean()``."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target, weight = _fp32_inputs(input, target, weight)
     _check_sizes(input, target, "l1_loss")
     loss = (input - target).abs()
     if weight is not None:
@@ -841,6 +848,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean",
            log_target: bool = False) -> Tensor:
     """Kullback-Leibler divergence of ``target`` from ``input`` (log-probabilities)."""
+    input, target = _fp32_inputs(input, target)
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce, reduction)
     elif reduction == "mean":
@@ -880,6 +888,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     """``nll_loss(log_softmax(input, 1), target)``; also class-probability targets and
     label smoothing, exactly as torch composes them."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target, weight = _fp32_inputs(input, target, weight)
     if label_smoothing < 0 or label_smoothing > 1:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
                            f"{label_smoothing}")
@@ -950,6 +959,7 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     0.0
     """
     reduction = _loss_reduction(size_average, reduce, reduction)
+    input1, input2, target = _fp32_inputs(input1, input2, target)
     td = target.ndim
     if td not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -979,6 +989,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     1.0
     """
     reduction = _loss_reduction(size_average, reduce, reduction)
+    input1, input2, target = _fp32_inputs(input1, input2, target)
     if input1.ndim != input2.ndim or input1.ndim != target.ndim:
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from .. import _errors
 from .._layout import sparse_csr
 from .._tensor import Tensor, _disabled_torch_function_impl
 from ..autograd import grad_mode
@@ -27,6 +28,7 @@ from ._sparse import (
     _wrap,
     coalesce,
     no_kernel,
+    warn_unchecked_invariants,
 )
 
 __all__ = ["SparseCsrTensor", "sparse_csr_tensor"]
@@ -170,7 +172,7 @@ SparseCsrTensor.__name__ = SparseCsrTensor.__qualname__ = "Tensor"
 def _make_csr(crow: np.ndarray, col: np.ndarray, values: Tensor, size) -> SparseCsrTensor:
     if not _WARNED[0]:
         _WARNED[0] = True
-        warnings.warn(_BETA, UserWarning, stacklevel=3)
+        warnings.warn(_BETA, UserWarning, stacklevel=_errors.user_stacklevel())
     t = SparseCsrTensor._wrap(_NoCsrStorage(tuple(size), values._data.dtype))
     t._crow = crow
     t._col = col
@@ -226,6 +228,7 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
             [4., 0.]])
     """
     from .._factories import tensor as _tensor
+    warn_unchecked_invariants(check_invariants)
 
     def arr(x):
         return np.array(x._data if isinstance(x, Tensor) else x, _I64).reshape(-1)

@@ -564,6 +564,15 @@ _INVARIANTS_WARNING = (
     "internally at /__w/pytorch/pytorch/aten/src/ATen/Context.cpp:816.)")
 
 
+def warn_unchecked_invariants(check_invariants) -> None:
+    """torch's once-per-process warning of a sparse factory called without
+    ``check_invariants`` (pointed at the user's line)."""
+    if check_invariants is None and not _WARNED[0]:
+        _WARNED[0] = True
+        from .. import _errors
+        warnings.warn(_INVARIANTS_WARNING, UserWarning, stacklevel=_errors.user_stacklevel())
+
+
 def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, device=None,
                       pin_memory=False, requires_grad=False, check_invariants=None,
                       is_coalesced=None):
@@ -580,9 +589,7 @@ def sparse_coo_tensor(indices=None, values=None, size=None, *, dtype=None, devic
            size=(2, 3), nnz=3, layout=torch.sparse_coo)
     """
     from .._factories import tensor as _tensor
-    if check_invariants is None and not _WARNED[0]:
-        _WARNED[0] = True
-        warnings.warn(_INVARIANTS_WARNING, UserWarning, stacklevel=2)
+    warn_unchecked_invariants(check_invariants)
     if values is None:                   # torch's size-only overload
         if (indices is None) == (size is None):
             raise TypeError("sparse_coo_tensor() received an invalid combination of arguments")

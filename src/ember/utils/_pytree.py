@@ -190,7 +190,7 @@ BUILTIN_TYPES = frozenset({tuple, list, dict, namedtuple, OrderedDict, defaultdi
 
 def _register_torch_sequences() -> frozenset:
     """``torch.Size`` (rebuilt as a plain tuple, as torch's registration does) and the
-    ``torch.return_types`` classes (structseqs in torch, named tuples here) are nodes of their
+    ``torch.return_types`` classes (structseqs) are nodes of their
     own type."""
     from .. import return_types
     from .._ops.search import RETURN_TYPES
@@ -198,7 +198,7 @@ def _register_torch_sequences() -> frozenset:
     _register_sequence(Size, tuple)
     for name in return_types.__all__:
         cls = RETURN_TYPES[name]
-        _register_sequence(cls, cls._make)
+        _register_sequence(cls, cls)
     return frozenset(RETURN_TYPES[name] for name in return_types.__all__)
 
 

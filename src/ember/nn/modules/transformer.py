@@ -11,7 +11,7 @@ gradient recorded, under torch's conditions): ``ember.nn._native_attention``.
 from __future__ import annotations
 
 import copy
-import sys
+import sys as _sys
 import warnings
 
 from ... import _factories as _Fac
@@ -36,7 +36,7 @@ from .normalization import LayerNorm
 def _tracing() -> bool:
     """Whether an fx or export trace runs: torch's native paths refuse its traced tensors
     (they have ``__torch_function__``), so the Python path is what gets recorded."""
-    trace = sys.modules.get(__package__.split(".")[0] + ".fx._symbolic_trace")
+    trace = _sys.modules.get(__package__.split(".")[0] + ".fx._symbolic_trace")
     return trace is not None and trace.is_fx_tracing()
 
 
@@ -334,10 +334,14 @@ class TransformerEncoder(Module):
         batch_first = self.layers[0].self_attn.batch_first
         is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         output = src
+        nested = self._takes_nested_path(src, mask, src_key_padding_mask)
+        if nested:
+            from ...nested._nested import warn_prototype
+            warn_prototype()     # (torch converts the batch to a nested tensor here)
         for mod in self.layers:
             output = mod(output, src_mask=mask, is_causal=is_causal,
                          src_key_padding_mask=src_key_padding_mask)
-        if self._takes_nested_path(src, mask, src_key_padding_mask):
+        if nested:
             padded = (src_key_padding_mask != 0).unsqueeze(-1)
             output = output.masked_fill(padded if batch_first else padded.transpose(0, 1), 0.0)
         if self.norm is not None:

@@ -1,0 +1,51 @@
+# Models: a "PyTorch cheat sheet" notebook that prints the structured results of reductions and
+# decompositions (torch.return_types namedtuples), unpacks them by name and position, and prints
+# torch.Size arithmetic, dtype/finfo/iinfo objects and a few device/layout values.
+import torch
+
+torch.manual_seed(0)
+x = torch.randn(3, 5)
+print(torch.max(x, 1))
+print(x.min(dim=0, keepdim=True))
+print(torch.sort(x[0], descending=True))
+print(x.topk(2, dim=1))
+print(x.kthvalue(2, dim=1))
+ints = torch.tensor([[1, 2, 2, 3], [4, 4, 1, 1]])
+print(ints.mode(1))
+print(x.median(1), x.nanmedian(0).indices)
+print(torch.std_mean(x, dim=1), torch.var_mean(x, 0, correction=0))
+print(torch.aminmax(x), torch.aminmax(ints, dim=0))
+print(torch.cummax(x[0], 0), torch.cummin(ints[1], 0))
+a = torch.tensor([[4.0, 1.0], [1.0, 3.0]])
+print(torch.linalg.slogdet(a), torch.linalg.eigh(a))
+q, r = torch.linalg.qr(a)
+print(q.abs(), r.abs())
+s = torch.linalg.svd(a)
+print(type(s).__name__, s.S, len(s))
+print(torch.linalg.lu_factor(a))
+print(torch.frexp(torch.tensor([8.0, 0.3, -5.0])))
+print(torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=3))
+print(torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1]), return_counts=True))
+vals, idx = torch.max(x, 1)
+res = torch.max(x, 1)
+print(res.values is res[0], res.n_fields, type(res).__match_args__, vals.equal(res.values))
+print(torch.return_types.max((torch.tensor(1.0), torch.tensor(0))))
+print(len(tuple(res)), res[1].dtype, type(res).__name__, res == tuple(res))
+size = x.shape
+print(size, size + (2,), size[1:], size.numel(), torch.Size([2, 3]) == (2, 3), type(size[0]))
+print(repr(torch.Size([])), torch.Size((4,)), list(torch.Size([1, 2])))
+print(torch.float32, torch.float, torch.double, torch.half, torch.bfloat16, torch.int64,
+      torch.long, torch.bool, torch.uint8, torch.complex64, torch.cfloat)
+print(torch.finfo(torch.float32))
+print(torch.finfo(torch.bfloat16).eps, torch.finfo(torch.float16).max, torch.finfo().tiny)
+print(torch.iinfo(torch.int8), torch.iinfo(torch.int32).max)
+print(x.device, x.layout, x.dtype.is_floating_point, x.dtype.itemsize, torch.int16.is_signed)
+print(torch.device("cpu"), torch.device("cpu", 0), repr(torch.device("cpu")))
+print(torch.get_default_dtype(), torch.is_tensor(x), torch.is_floating_point(ints),
+      torch.numel(x))
+print(torch.promote_types(torch.int32, torch.float16), torch.result_type(ints, 2.5),
+      torch.can_cast(torch.float32, torch.int32))
+print(x.max(), x.argmax(), x.argmax(1, keepdim=True))
+print(torch.return_types.sort.__name__, isinstance(res, tuple))
+print(torch.linalg.eig(a))
+print(torch.return_types.topk((torch.ones(1), torch.zeros(1, dtype=torch.long))))
