@@ -1,0 +1,394 @@
+"""The RPC agent: torch's TensorPipe agent's job, carried out by MPI.
+
+Every worker is one MPI rank. The agent owns a communicator of its own (a ``Dup`` of
+``COMM_WORLD``, so its messages never meet the collectives'), and two kinds of threads:
+
+* one listener, which matches whatever arrives with ``MPI_Improbe`` and receives it with the
+  matched ``MPI_Mrecv`` (so no other thread can take its message between the probe and the
+  receive) and hands the bytes to the pool. It only probes and receives, never runs user
+  code, so a request that waits on another request cannot stall it. An idle listener backs
+  off from spinning to short sleeps, so a worker waiting for work leaves the cores to the
+  others.
+* a pool of ``num_worker_threads`` threads, which unpickle, run the requested functions,
+  complete the callers' futures and send the replies (``MPI_Isend``, any thread at once).
+
+This needs MPI's ``THREAD_MULTIPLE`` (mpi4py asks for it; MPICH and Open MPI grant it). Where
+the library only grants ``THREAD_SERIALIZED``, every MPI call of the agent takes one lock and
+no call blocks inside MPI (sends and receives are started, then tested), which keeps the
+serialisation MPI asks for at the cost of some latency; below that, ``init_rpc`` refuses.
+
+A message is a pickled ``(header, body)``: requests go with tag ``REQUEST`` and header
+``(message id, autograd metadata, RRef id or None)``, replies with tag ``RESPONSE`` and header
+``(message id, ok, autograd metadata)``. The body's tensors travel as arrays with their
+``requires_grad``; ``ember.distributed.autograd`` hooks in where they are pickled and
+unpickled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import os
+import pickle
+import threading
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+
+from ... import futures as _futures
+from .. import _mpi
+
+REQUEST, RESPONSE, STOP = 1, 2, 3
+
+
+class WorkerInfo:
+    """A worker's name and id (its rank), as ``get_worker_info`` returns it."""
+
+    __slots__ = ("name", "id")
+
+    def __init__(self, name: str, id: int) -> None:
+        self.name, self.id = name, id
+
+    def __repr__(self) -> str:
+        return f"WorkerInfo(id={self.id}, name={self.name})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, WorkerInfo) and (self.id, self.name) == (other.id, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.name))
+
+    def __reduce__(self):
+        return WorkerInfo, (self.name, self.id)
+
+
+class RemoteException:
+    """An exception raised by a remote function, as it travels back: torch's message (the
+    worker, the exception's repr and its traceback) and its class, raised anew on the caller."""
+
+    def __init__(self, msg: str, exception_type: type) -> None:
+        self.msg, self.exception_type = msg, exception_type
+
+    def exception(self) -> BaseException:
+        try:
+            e = self.exception_type(self.msg)
+        except Exception:   # noqa: BLE001  (a class that takes other arguments)
+            e = RuntimeError(self.msg)
+        e._rpc_message = self.msg      # passed on as it is if raised on again
+        return e
+
+
+_wire = threading.local()          # the tensors of the message being (un)pickled
+
+
+def _tensor_from_wire(data, requires_grad: bool):
+    from ..._tensor import _rebuild
+    t = _rebuild(data, requires_grad)
+    _wire.tensors.append(t)
+    return t
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a message: tensors as their arrays (gathered in ``tensors`` for autograd),
+    RRefs as a fork of the reference."""
+
+    def __init__(self, file, agent, dst: int) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.agent, self.dst, self.tensors = agent, dst, []
+
+    def reducer_override(self, obj):
+        from ..._tensor import Tensor
+        if isinstance(obj, Tensor) and not obj.is_sparse:
+            self.tensors.append(obj)
+            return _tensor_from_wire, (obj._data, obj.requires_grad)
+        from .api import RRef
+        if isinstance(obj, RRef):
+            return obj._fork(self.agent)
+        return NotImplemented
+
+
+class Agent:
+    """This worker's end of the RPC world: names, the MPI communicator, the listener and the
+    pool, the futures of calls under way and the values this worker owns for RRefs."""
+
+    def __init__(self, name: str, rank: int, world_size: int, num_worker_threads: int,
+                 rpc_timeout: float) -> None:
+        MPI = _mpi.mpi()
+        level = MPI.Query_thread()
+        if level < MPI.THREAD_SERIALIZED:
+            raise RuntimeError("ember.distributed.rpc needs an MPI library initialised with "
+                               "MPI_THREAD_SERIALIZED or MPI_THREAD_MULTIPLE; this one gives "
+                               f"level {level}")
+        self._lock = contextlib.nullcontext() if level >= MPI.THREAD_MULTIPLE \
+            else threading.Lock()
+        self._blocking = level >= MPI.THREAD_MULTIPLE
+        world = MPI.COMM_WORLD
+        for what, given, mpi_value in (("rank", rank, world.Get_rank()),
+                                       ("world_size", world_size, world.Get_size())):
+            if given is not None and given != mpi_value:
+                raise ValueError(f"{what}={given} was passed but MPI gives this process "
+                                 f"{what} {mpi_value}; start the workers with mpiexec or "
+                                 "python -m ember.distributed.run")
+        self.comm = world.Dup()
+        self.id = self.comm.Get_rank()
+        names = self.comm.allgather(name)
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise RuntimeError(f"RPC worker name {dup} is not unique.")
+        self.workers = [WorkerInfo(n, i) for i, n in enumerate(names)]
+        self.by_name = {w.name: w for w in self.workers}
+        self.info = self.workers[self.id]
+        self.rpc_timeout = rpc_timeout
+        self._ids = itertools.count()          # message ids
+        self._guids = itertools.count()        # RRef and fork ids (torch's local_id)
+        self._state = threading.Lock()
+        self.pending: dict = {}                # message id -> Future of the reply
+        self.owned: dict = {}                  # RRef id -> Future of the value
+        self.pool = ThreadPoolExecutor(num_worker_threads, thread_name_prefix="ember-rpc")
+        self.listener = threading.Thread(target=self._listen, name="ember.distributed.rpc "
+                                         "listener", daemon=True)
+        self.listener.start()
+
+    # ----- ids and names
+    def new_guid(self) -> tuple[int, int]:
+        """A new ``GloballyUniqueId``: (this worker's id, the next local id)."""
+        return (self.id, next(self._guids))
+
+    def worker(self, to) -> WorkerInfo:
+        """The ``WorkerInfo`` named by a name, an id or a ``WorkerInfo``."""
+        if isinstance(to, WorkerInfo):
+            return to
+        if isinstance(to, str):
+            w = self.by_name.get(to)
+        elif isinstance(to, int) and not isinstance(to, bool):
+            w = self.workers[to] if 0 <= to < len(self.workers) else None
+        else:
+            raise ValueError(f"Cannot get WorkerInfo from name {to}")
+        if w is None:
+            raise RuntimeError(f"name:{self.info.name},rank:{self.id} could not find "
+                               f"destination name {to}")
+        return w
+
+    def owned_value(self, guid) -> _futures.Future:
+        """The future of the value this worker owns under ``guid`` (made on first use)."""
+        with self._state:
+            fut = self.owned.get(guid)
+            if fut is None:
+                fut = self.owned[guid] = _futures.Future()
+            return fut
+
+    # ----- pickling
+    def encode(self, obj, dst: int, header_of, ctx=None, force_autograd=False) -> bytes:
+        """The bytes of a message carrying ``obj`` to ``dst``; ``header_of(meta)`` makes the
+        header from the autograd metadata recorded for the message's tensors (if any)."""
+        from .. import autograd as dist_autograd
+        buf = io.BytesIO()
+        p = _Pickler(buf, self, dst)
+        p.dump(obj)
+        meta = dist_autograd._record_send(p.tensors, dst, ctx, force_autograd)
+        return pickle.dumps((header_of(meta), buf.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def decode(self, body: bytes, meta, src: int):
+        """The object of a message body from ``src``; with autograd metadata, its tensors
+        become outputs of a ``RecvRpcBackward`` node. Returns (object, autograd context)."""
+        from .. import autograd as dist_autograd
+        _wire.tensors = []
+        try:
+            obj = pickle.loads(body)
+            tensors = _wire.tensors
+        finally:
+            _wire.tensors = None
+        ctx = dist_autograd._record_recv(meta, tensors, src) if meta is not None else None
+        return obj, ctx
+
+    # ----- MPI
+    def _wait(self, request) -> None:
+        delay = 0.0
+        while True:
+            with self._lock:
+                if request.Test():
+                    return
+            time.sleep(delay)
+            delay = min(delay * 2 or 1e-5, 1e-3)
+
+    def send(self, dst: int, tag: int, data: bytes) -> None:
+        """Send ``data`` to ``dst`` (from any thread)."""
+        MPI = _mpi.mpi()
+        if self._blocking:
+            self.comm.Send([data, MPI.BYTE], dst, tag)
+            return
+        with self._lock:
+            request = self.comm.Isend([data, MPI.BYTE], dst, tag)
+        self._wait(request)
+
+    def _listen(self) -> None:
+        MPI = _mpi.mpi()
+        status = MPI.Status()
+        comm, lock = self.comm, self._lock
+        last = time.monotonic()
+        while True:
+            with lock:
+                message = comm.Improbe(MPI.ANY_SOURCE, MPI.ANY_TAG, status)
+            if message is None:
+                # just after traffic, replies tend to follow at once: yield the core but
+                # look again at once; after a quiet while, sleep between looks
+                idle = time.monotonic() - last
+                if idle < 0.002:
+                    os.sched_yield()
+                else:
+                    time.sleep(min(idle / 20, 1e-3))
+                continue
+            tag, src = status.Get_tag(), status.Get_source()
+            data = bytearray(status.Get_count(MPI.BYTE))
+            if self._blocking:
+                message.Recv([data, MPI.BYTE])
+            else:
+                with lock:
+                    request = message.Irecv([data, MPI.BYTE])
+                self._wait(request)
+            if tag == STOP:
+                return
+            self.pool.submit(self._handle, tag, src, data)
+            last = time.monotonic()
+
+    # ----- calls
+    def call(self, dst: WorkerInfo, func, args, kwargs, rref_id=None) -> _futures.Future:
+        """Send a request to run ``func(*args, **kwargs)`` on ``dst``; the future of its
+        result (of its completion, for ``remote``, whose value ``dst`` keeps)."""
+        msg_id = next(self._ids)
+        fut = _futures.Future()
+        with self._state:
+            self.pending[msg_id] = fut
+        try:
+            data = self.encode((func, args, kwargs), dst.id,
+                               lambda meta: (msg_id, meta, rref_id), None, True)
+            self.send(dst.id, REQUEST, data)
+        except BaseException:
+            with self._state:
+                self.pending.pop(msg_id, None)
+            raise
+        return fut
+
+    def _handle(self, tag: int, src: int, data: bytearray) -> None:
+        try:
+            header, body = pickle.loads(data)
+            if tag == RESPONSE:
+                self._on_response(src, header, body)
+            else:
+                self._on_request(src, header, body)
+        except BaseException:   # noqa: BLE001  (a pool thread has no caller to raise to)
+            traceback.print_exc()
+
+    def _on_response(self, src: int, header, body: bytes) -> None:
+        msg_id, ok, meta = header
+        with self._state:
+            fut = self.pending.pop(msg_id)
+        try:
+            value, _ = self.decode(body, meta, src)
+        except BaseException as e:   # noqa: BLE001  (delivered to the waiter)
+            fut.set_exception(e)
+            return
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value.exception())
+
+    def _on_request(self, src: int, header, body: bytes) -> None:
+        from .. import autograd as dist_autograd
+        msg_id, meta, rref_id = header
+        ctx = None
+        try:
+            (func, args, kwargs), ctx = self.decode(body, meta, src)
+            with dist_autograd._current(ctx):
+                result = func(*(args or ()), **(kwargs or {}))
+            if getattr(func, "_wrapped_async_rpc_function", None) is not None:
+                if not isinstance(result, _futures.Future):
+                    raise TypeError(f"Functions decorated with @rpc.async_function must return "
+                                    f"a torch.futures.Future object, but got {type(result)}")
+                result.add_done_callback(
+                    lambda fut: self._reply_with(fut, src, msg_id, ctx, rref_id))
+                return
+        except BaseException as e:   # noqa: BLE001  (raised again on the caller)
+            self._reply(src, msg_id, ctx, rref_id, False, self._remote_exception(e))
+            return
+        self._reply(src, msg_id, ctx, rref_id, True, result)
+
+    def _reply_with(self, fut, src, msg_id, ctx, rref_id) -> None:
+        try:
+            value = fut.wait()
+        except BaseException as e:   # noqa: BLE001
+            self._reply(src, msg_id, ctx, rref_id, False, self._remote_exception(e))
+            return
+        self._reply(src, msg_id, ctx, rref_id, True, value)
+
+    def _remote_exception(self, e: BaseException) -> RemoteException:
+        msg = getattr(e, "_rpc_message", None)
+        if msg is not None:            # an error another worker raised: as it came
+            return RemoteException(msg, type(e))
+        msg = (f"On {self.info}:\n{e!r}\n"
+               + "".join(traceback.format_exception(type(e), e, e.__traceback__)))
+        return RemoteException(msg, type(e))
+
+    def _reply(self, dst: int, msg_id: int, ctx, rref_id, ok: bool, value) -> None:
+        if rref_id is not None:        # remote(): the value stays here, the caller gets an ack
+            owned = self.owned_value(rref_id)
+            if ok:
+                owned.set_result(value)
+                value = None
+            else:
+                owned.set_exception(value.exception())
+        try:
+            data = self.encode(value, dst, lambda meta: (msg_id, ok, meta), ctx)
+        except BaseException as e:   # noqa: BLE001  (an unpicklable result)
+            ok = False
+            data = self.encode(self._remote_exception(e), dst,
+                               lambda meta: (msg_id, False, meta))
+        self.send(dst, RESPONSE, data)
+
+    # ----- the end
+    def wait_pending(self, timeout: float) -> None:
+        """Wait until every call this worker made has been answered."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._state:
+                left = list(self.pending.values())
+            if not left:
+                return
+            for fut in left:
+                wait(fut, max(deadline - time.monotonic(), 1e-3), "shutdown")
+
+    def barrier(self, timeout: float) -> None:
+        """Meet every worker (``MPI_Ibarrier``, tested while the listener keeps serving)."""
+        with self._lock:
+            request = self.comm.Ibarrier()
+        deadline = time.monotonic() + timeout
+        delay = 0.0
+        while True:
+            with self._lock:
+                if request.Test():
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"RPC shutdown: not every worker reached shutdown within "
+                                   f"{timeout:g} s")
+            time.sleep(delay)
+            delay = min(delay * 2 or 1e-5, 1e-3)
+
+    def stop(self) -> None:
+        """Stop the listener and the pool and free the communicator."""
+        if self.listener.is_alive():
+            self.send(self.id, STOP, b"")
+            self.listener.join()
+        self.pool.shutdown(wait=True)
+        self.comm.Free()
+
+
+def wait(fut: _futures.Future, timeout: float, what: str = "RPC"):
+    """``fut.wait()`` bounded by ``timeout`` seconds (none when 0 or less), with torch's
+    error when it runs out."""
+    if timeout is not None and timeout > 0 and not fut.done():
+        with fut._cond:
+            if not fut._cond.wait_for(fut.done, timeout):
+                raise RuntimeError(f"RPC ran for more than set timeout ({int(timeout * 1000)} "
+                                   "ms) and will now be marked with an error")
+    return fut.wait()

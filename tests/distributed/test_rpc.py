@@ -1,0 +1,22 @@
+"""torch.distributed.rpc, distributed autograd and DistributedOptimizer on 2 real workers (MPI
+ranks), against torch's own RPC (TensorPipe) running the same program: every line the workers
+print must be the same."""
+
+import pytest
+
+pytest.importorskip("mpi4py")
+
+from ._launch import run_ranks, run_torch_ranks  # noqa: E402
+
+
+def _lines(job):
+    assert job.returncode == 0, job.output
+    return sorted((line for line in job.output.splitlines() if line[:2] in ("R0", "R1")),
+                  key=lambda line: line[:2])      # by worker, each in its own order
+
+
+def test_rpc_api_autograd_and_optimizer_as_torchs():
+    ours = _lines(run_ranks(2, "rpc_api.py", torch_program=True))
+    theirs = _lines(run_torch_ranks(2, "rpc_api.py"))
+    assert len(theirs) > 40
+    assert ours == theirs
