@@ -20,3 +20,19 @@ def test_rpc_api_autograd_and_optimizer_as_torchs():
     theirs = _lines(run_torch_ranks(2, "rpc_api.py"))
     assert len(theirs) > 40
     assert ours == theirs
+
+
+def _training_lines(job):
+    assert job.returncode == 0, job.output
+    return sorted(line for line in job.output.splitlines()
+                  if line.startswith("R") and (" step " in line or " weights " in line))
+
+
+def test_parameter_server_tutorial_trains_as_torch():
+    """One trainer: the losses of 8 SGD steps and the final weights, to the last bit."""
+    ours = _training_lines(run_ranks(2, "rpc_parameter_server.py", torch_program=True,
+                                     timeout=120))
+    theirs = _training_lines(run_torch_ranks(2, "rpc_parameter_server.py"))
+    assert len(theirs) == 9
+    assert ours == theirs
+

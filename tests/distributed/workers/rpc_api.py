@@ -81,6 +81,18 @@ def weight_grad(ctx):
     return dist_autograd.get_gradients(ctx)[WEIGHT["w"]]
 
 
+SCALE = torch.full((2,), 2.0, requires_grad=True)
+
+
+def scaled(t):
+    return t * SCALE
+
+
+def bump_scale():
+    with torch.no_grad():
+        SCALE.add_(1)
+
+
 def linear(w_rref, x):
     return x @ w_rref.local_value()
 
@@ -163,6 +175,13 @@ if R == 0:
                                                           args=(cid,)).tolist())
             opt.step(cid)
     say("weight after 3 steps:", w.to_here().tolist())
+    with dist_autograd.context() as cid:           # a saved tensor changed on worker1
+        y = rpc.rpc_sync("worker1", scaled, args=(t,))
+        rpc.rpc_sync("worker1", bump_scale)
+        try:
+            dist_autograd.backward(cid, [y.sum()])
+        except RuntimeError as e:
+            say("error in backward:", str(e).split("\n")[0])
     try:
         dist_autograd.backward(0, [loss])
     except RuntimeError as e:

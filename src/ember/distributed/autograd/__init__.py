@@ -216,21 +216,30 @@ def _execute(ctx: _Context, buffers: dict, roots: list, retain_graph: bool) -> N
     if outgoing:
         from .. import rpc
         with _current(None):
-            futs = [rpc.rpc_async(node.src, _propagate,
-                                  args=(ctx.id, node.message_id, grads, retain_graph))
+            futs = [(node.src, rpc.rpc_async(node.src, _propagate,
+                                             args=(ctx.id, node.message_id, grads,
+                                                   retain_graph)))
                     for node, grads in outgoing.items()]
-        for f in futs:
-            f.wait()
+        errors = [(src, f.wait()) for src, f in futs]
+        for src, error in errors:
+            if error is not None:
+                raise RuntimeError(error)
 
 
-def _propagate(context_id: int, message_id: int, grads: list, retain_graph: bool) -> None:
-    """The gradients of a message's tensors, come back to the worker that sent them."""
-    ctx = _retrieve(context_id)
-    send = ctx.sends.get(message_id)
-    if send is None:
-        raise RuntimeError(f"Could not find send function with id {message_id} in autograd "
-                           f"context {context_id}")
-    _execute(ctx, {send: list(grads)}, [send], retain_graph)
+def _propagate(context_id: int, message_id: int, grads: list, retain_graph: bool):
+    """The gradients of a message's tensors, come back to the worker that sent them: run
+    on from its ``SendRpcBackward``. Returns None, or the error as torch words it
+    (``Error on Node <id>: <message>``, each worker on the way back adding its own)."""
+    try:
+        ctx = _retrieve(context_id)
+        send = ctx.sends.get(message_id)
+        if send is None:
+            raise RuntimeError(f"Could not find send function with id {message_id} in "
+                               f"autograd context {context_id}")
+        _execute(ctx, {send: list(grads)}, [send], retain_graph)
+    except Exception as e:   # noqa: BLE001  (reported to the worker that sent the gradients)
+        return f"Error on Node {_agent().id}: {e}"
+    return None
 
 
 def backward(context_id: int, roots: list, retain_graph: bool = False) -> None:
@@ -254,7 +263,10 @@ def backward(context_id: int, roots: list, retain_graph: bool = False) -> None:
             order.append(node)
         one = t.new_ones(t.shape).detach()
         buffers[node][nr] = one if buffers[node][nr] is None else buffers[node][nr] + one
-    _execute(ctx, buffers, order, retain_graph)
+    try:
+        _execute(ctx, buffers, order, retain_graph)
+    except RuntimeError as e:
+        raise RuntimeError(f"Error on Node {_agent().id}: {e}") from None
 
 
 def get_gradients(context_id: int) -> dict:

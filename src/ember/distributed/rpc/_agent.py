@@ -386,7 +386,7 @@ class Agent:
 def wait(fut: _futures.Future, timeout: float, what: str = "RPC"):
     """``fut.wait()`` bounded by ``timeout`` seconds (none when 0 or less), with torch's
     error when it runs out."""
-    if timeout is not None and timeout > 0 and not fut.done():
+    if timeout is not None and 0 < timeout < float("inf") and not fut.done():
         with fut._cond:
             if not fut._cond.wait_for(fut.done, timeout):
                 raise RuntimeError(f"RPC ran for more than set timeout ({int(timeout * 1000)} "
