@@ -216,12 +216,11 @@ def _execute(ctx: _Context, buffers: dict, roots: list, retain_graph: bool) -> N
     if outgoing:
         from .. import rpc
         with _current(None):
-            futs = [(node.src, rpc.rpc_async(node.src, _propagate,
-                                             args=(ctx.id, node.message_id, grads,
-                                                   retain_graph)))
+            futs = [rpc.rpc_async(node.src, _propagate,
+                                  args=(ctx.id, node.message_id, grads, retain_graph))
                     for node, grads in outgoing.items()]
-        errors = [(src, f.wait()) for src, f in futs]
-        for src, error in errors:
+        errors = [f.wait() for f in futs]          # all answered before raising
+        for error in errors:
             if error is not None:
                 raise RuntimeError(error)
 
