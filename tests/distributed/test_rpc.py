@@ -36,3 +36,12 @@ def test_parameter_server_tutorial_trains_as_torch():
     assert len(theirs) == 9
     assert ours == theirs
 
+
+
+def test_distributed_rnn_tutorial_trains_as_torch():
+    """A RemoteModule embedding table and an RRef decoder on the server, an LSTM on the
+    trainer: 6 steps' losses and the final weights as torch's, and RemoteModule's errors."""
+    ours = _lines(run_ranks(2, "rpc_rnn.py", torch_program=True, timeout=120))
+    theirs = _lines(run_torch_ranks(2, "rpc_rnn.py"))
+    assert len(theirs) == 12
+    assert ours == theirs
