@@ -36,10 +36,11 @@ class Job:
 
 
 def run_ranks(n: int, worker: str, *args: str, timeout: float = 60,
-              torch_program: bool = False) -> Job:
+              torch_program: bool = False, env: dict | None = None) -> Job:
     """Run ``workers/<worker>`` on ``n`` ranks; kill the whole job if it outlives ``timeout``.
-    A ``torch_program`` (one that imports torch) runs with ``import torch`` resolved to Ember."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+    A ``torch_program`` (one that imports torch) runs with ``import torch`` resolved to Ember;
+    ``env`` adds to the environment."""
+    env = dict(os.environ, **(env or {}), PYTHONPATH=os.pathsep.join(
         [SRC, *filter(None, [os.environ.get("PYTHONPATH")])]),
         OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     cmd = [sys.executable, "-m", "ember.distributed.run", "--nproc-per-node", str(n),

@@ -2,6 +2,10 @@
 ranks), against torch's own RPC (TensorPipe) running the same program: every line the workers
 print must be the same."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 pytest.importorskip("mpi4py")
@@ -15,8 +19,18 @@ def _lines(job):
                   key=lambda line: line[:2])      # by worker, each in its own order
 
 
-def test_rpc_api_autograd_and_optimizer_as_torchs():
-    ours = _lines(run_ranks(2, "rpc_api.py", torch_program=True))
+@pytest.mark.parametrize("thread_level", ["multiple", "serialized"])
+def test_rpc_api_autograd_and_optimizer_as_torchs(thread_level):
+    """Also with MPI granting only THREAD_SERIALIZED (the agent then serialises its MPI
+    calls itself)."""
+    level = subprocess.run([sys.executable, "-c", "from mpi4py import MPI; "
+                            "print(MPI.Query_thread() == getattr(MPI, 'THREAD_' + "
+                            f"{thread_level.upper()!r}))"],
+                           env=dict(os.environ, MPI4PY_RC_THREAD_LEVEL=thread_level),
+                           capture_output=True, text=True).stdout
+    assert level.strip() == "True"          # the level asked for is the one MPI gives
+    ours = _lines(run_ranks(2, "rpc_api.py", torch_program=True,
+                            env={"MPI4PY_RC_THREAD_LEVEL": thread_level}))
     theirs = _lines(run_torch_ranks(2, "rpc_api.py"))
     assert len(theirs) > 40
     assert ours == theirs

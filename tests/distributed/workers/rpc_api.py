@@ -2,6 +2,7 @@
 with the worker's rank, and the test compares them with torch's own run of this file."""
 
 import os
+import sys
 
 import torch
 import torch.distributed.autograd as dist_autograd
@@ -12,7 +13,9 @@ R, W = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
 
 
 def say(*what):
-    print(f"R{R}", *what, flush=True)
+    # one write per line: torchrun's workers write unbuffered into one pipe
+    sys.stdout.write(" ".join(map(str, (f"R{R}", *what))) + "\n")
+    sys.stdout.flush()
 
 
 def first_lines(e):

@@ -4,6 +4,7 @@ the other ranks are trainers that run its forward remotely, backpropagate with d
 autograd and step a DistributedOptimizer. Started with torchrun (or Ember's launcher)."""
 
 import os
+import sys
 import threading
 
 import torch
@@ -13,6 +14,12 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch import optim
 from torch.distributed.optim import DistributedOptimizer
+
+
+def say(*what):
+    # one write per line: torchrun's workers write unbuffered into one pipe
+    sys.stdout.write(" ".join(map(str, what)) + "\n")
+    sys.stdout.flush()
 
 
 class Net(nn.Module):
@@ -103,9 +110,9 @@ def run_training_loop(rank, steps):
             grads = dist_autograd.get_gradients(cid)
             assert all(p.grad is None for p in grads)
             opt.step(cid)
-        print(f"R{rank} step {i} loss {loss.item()!r}", flush=True)
+        say(f"R{rank} step {i} loss {loss.item()!r}")
     weights = rpc.rpc_sync("parameter_server", _weights, args=(net.param_server_rref,))
-    print(f"R{rank} weights", [round(w.sum().item(), 6) for w in weights], flush=True)
+    say(f"R{rank} weights", [round(w.sum().item(), 6) for w in weights])
 
 
 def run_worker(rank, world_size, steps):
@@ -120,4 +127,4 @@ if __name__ == "__main__":
         run_parameter_server(0, world_size)
     else:
         run_worker(rank, world_size, steps=8)
-    print(f"R{rank} done", flush=True)
+    say(f"R{rank} done")

@@ -5,6 +5,7 @@ which trains all three with distributed autograd and a DistributedOptimizer. Eve
 prints starts with the worker's rank."""
 
 import os
+import sys
 
 import torch
 import torch.distributed.autograd as dist_autograd
@@ -27,6 +28,12 @@ def _remote_method(method, rref, *args, **kwargs):
 
 def _parameter_rrefs(module):
     return [rpc.RRef(p) for p in module.parameters()]
+
+
+def say(*what):
+    # one write per line: torchrun's workers write unbuffered into one pipe
+    sys.stdout.write(" ".join(map(str, what)) + "\n")
+    sys.stdout.flush()
 
 
 class EmbeddingTable(nn.Module):
@@ -95,15 +102,14 @@ if R == 0:
             loss = criterion(output.view(-1, ntoken), target.view(-1))
             dist_autograd.backward(context_id, [loss])
             opt.step(context_id)
-        print(f"R0 step {step} loss {loss.item()!r}", flush=True)
-    print("R0 rnn", [round(p.sum().item(), 5) for p in model.rnn.parameters()], flush=True)
-    print("R0 decoder", rpc.rpc_sync("worker1", _weight_sums, args=(model.decoder_rref,)),
-          flush=True)
-    print("R0 table", rpc.rpc_sync("worker1", _weight_sums,
-                                   args=(model.emb_table.get_module_rref(),)), flush=True)
+        say(f"R0 step {step} loss {loss.item()!r}")
+    say("R0 rnn", [round(p.sum().item(), 5) for p in model.rnn.parameters()])
+    say("R0 decoder", rpc.rpc_sync("worker1", _weight_sums, args=(model.decoder_rref,)))
+    say("R0 table", rpc.rpc_sync("worker1", _weight_sums,
+                                 args=(model.emb_table.get_module_rref(),)))
     for name in ("parameters", "state_dict", "to"):
         try:
             getattr(model.emb_table, name)()
         except ValueError as e:
-            print("R0 remote module:", e, flush=True)
+            say("R0 remote module:", e)
 rpc.shutdown()
