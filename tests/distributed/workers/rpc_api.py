@@ -142,7 +142,7 @@ if R == 0:
     with dist_autograd.context() as cid:
         say("context id:", cid)
         y = rpc.rpc_sync("worker1", torch.mul, args=(t, 3))
-        say("received:", y, y.grad_fn.name(), y.requires_grad, y.is_leaf)
+        say("received:", y, type(y.grad_fn).__name__, y.grad_fn.name(), y.requires_grad, y.is_leaf)
         dist_autograd.backward(cid, [(y * y).sum()])
         g = dist_autograd.get_gradients(cid)
         say("gradients:", type(g).__name__, list(g.values()), g[t], t.grad)

@@ -61,6 +61,13 @@ class RecvRpcBackward(Node):
         return self.n
 
 
+# torch has no Python class for these two C++ nodes: ``type(grad_fn).__name__`` is
+# 'CppFunction' there (and tensors print the node's ``name()``)
+for _cls in (SendRpcBackward, RecvRpcBackward):
+    _cls.__name__ = _cls.__qualname__ = "CppFunction"
+del _cls
+
+
 class _Context:
     def __init__(self, context_id: int) -> None:
         self.id = context_id

@@ -79,6 +79,8 @@ class RemoteException:
         return e
 
 
+_guids = itertools.count()   # RRef and fork ids (torch's local_id): one count per process,
+# on across init_rpc/shutdown as torch's
 _wire = threading.local()          # the tensors of the message being (un)pickled
 
 
@@ -141,7 +143,6 @@ class Agent:
         self.info = self.workers[self.id]
         self.rpc_timeout = rpc_timeout
         self._ids = itertools.count()          # message ids
-        self._guids = itertools.count()        # RRef and fork ids (torch's local_id)
         self._state = threading.Lock()
         self.pending: dict = {}                # message id -> Future of the reply
         self.owned: dict = {}                  # RRef id -> Future of the value
@@ -153,7 +154,7 @@ class Agent:
     # ----- ids and names
     def new_guid(self) -> tuple[int, int]:
         """A new ``GloballyUniqueId``: (this worker's id, the next local id)."""
-        return (self.id, next(self._guids))
+        return (self.id, next(_guids))
 
     def worker(self, to) -> WorkerInfo:
         """The ``WorkerInfo`` named by a name, an id or a ``WorkerInfo``."""

@@ -36,7 +36,7 @@ class RpcBackendOptions:
 
     def __init__(self, rpc_timeout: float = DEFAULT_RPC_TIMEOUT_SEC,
                  init_method: str = "env://") -> None:
-        self.rpc_timeout = rpc_timeout
+        self.rpc_timeout = float(rpc_timeout)
         self.init_method = init_method
 
 
@@ -49,7 +49,7 @@ class TensorPipeRpcBackendOptions(RpcBackendOptions):
                  rpc_timeout: float = DEFAULT_RPC_TIMEOUT_SEC, init_method: str = "env://",
                  device_maps=None, devices=None, _transports=None, _channels=None) -> None:
         super().__init__(rpc_timeout, init_method)
-        self.num_worker_threads = num_worker_threads
+        self.num_worker_threads = int(num_worker_threads)
         self.device_maps = dict(device_maps or {})
         self.devices = list(devices or [])
         self._transports, self._channels = _transports, _channels
