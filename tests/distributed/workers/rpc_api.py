@@ -19,9 +19,10 @@ def say(*what):
 
 
 def first_lines(e):
-    # torch's rpc_sync prefixes the class name (and adds the frame that re-raised it)
-    lines = str(e).removeprefix(type(e).__name__ + ": ").split("\n")
-    return type(e).__name__, lines[:2], "Traceback (most recent call last):" in lines
+    # (the traceback's frames, and the frame rpc_sync names after it, differ)
+    lines = str(e).split("\n")
+    return type(e).__name__, lines[:2], "Traceback (most recent call last):" in lines, \
+        [line for line in lines if line.startswith(("ValueError", "RuntimeError", "KeyError"))]
 
 
 for call in (lambda: rpc.rpc_sync("worker1", torch.add, args=(1, 2)),
@@ -38,6 +39,10 @@ rpc.init_rpc(f"worker{R}", rank=R, world_size=W,
 
 def boom(x):
     raise ValueError(f"bad {x}")
+
+
+def boom_key(x):
+    raise KeyError(x)
 
 
 def flags(t):
@@ -107,6 +112,7 @@ if R == 0:
                  lambda: rpc.get_worker_info("nobody"),
                  lambda: rpc.rpc_sync("worker1", boom, args=(3,)),
                  lambda: rpc.rpc_async("worker1", boom, args=(4,)).wait(),
+                 lambda: rpc.rpc_sync("worker1", boom_key, args=(6,)),
                  lambda: rpc.remote("worker1", boom, args=(5,)).to_here()):
         try:
             call()

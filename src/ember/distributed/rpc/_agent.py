@@ -71,12 +71,35 @@ class RemoteException:
         self.msg, self.exception_type = msg, exception_type
 
     def exception(self) -> BaseException:
+        """The exception as ``to_here`` raises it: its own class, torch's message."""
         try:
             e = self.exception_type(self.msg)
         except Exception:   # noqa: BLE001  (a class that takes other arguments)
             e = RuntimeError(self.msg)
         e._rpc_message = self.msg      # passed on as it is if raised on again
         return e
+
+    def future_error(self) -> BaseException:
+        """The exception as the future of ``rpc_sync``/``rpc_async`` raises it: in torch it
+        crosses C++, which keeps ``ValueError`` and ``TypeError`` and makes every other class
+        a ``RuntimeError``, with the class name before the message and the raising frame
+        after it."""
+        try:
+            _handle_exception(self)
+        except BaseException as e:   # noqa: BLE001
+            tb = e.__traceback__
+            while tb.tb_next is not None:
+                tb = tb.tb_next
+            code = tb.tb_frame.f_code
+            kind = ValueError if isinstance(e, ValueError) else TypeError \
+                if isinstance(e, TypeError) else RuntimeError
+            return kind(f"{type(e).__name__}: {e}\n\nAt:\n  {code.co_filename}({tb.tb_lineno}): "
+                        f"{code.co_name}\n")
+        raise AssertionError("unreachable")
+
+
+def _handle_exception(result: RemoteException):
+    raise result.exception()
 
 
 _guids = itertools.count()   # RRef and fork ids (torch's local_id): one count per process,
@@ -167,8 +190,9 @@ class Agent:
         else:
             raise ValueError(f"Cannot get WorkerInfo from name {to}")
         if w is None:
+            kind = "name" if isinstance(to, str) else "id"
             raise RuntimeError(f"name:{self.info.name},rank:{self.id} could not find "
-                               f"destination name {to}")
+                               f"destination {kind} {to}")
         return w
 
     def owned_value(self, guid) -> _futures.Future:
@@ -254,11 +278,15 @@ class Agent:
             last = time.monotonic()
 
     # ----- calls
-    def call(self, dst: WorkerInfo, func, args, kwargs, rref_id=None) -> _futures.Future:
+    def call(self, dst: WorkerInfo, func, args, kwargs, rref_id=None,
+             plain_errors: bool = False) -> _futures.Future:
         """Send a request to run ``func(*args, **kwargs)`` on ``dst``; the future of its
-        result (of its completion, for ``remote``, whose value ``dst`` keeps)."""
+        result (of its completion, for ``remote``, whose value ``dst`` keeps). A remote
+        exception comes as ``rpc_sync`` raises it, or as ``to_here`` does with
+        ``plain_errors``."""
         msg_id = next(self._ids)
         fut = _futures.Future()
+        fut._plain_errors = plain_errors
         with self._state:
             self.pending[msg_id] = fut
         try:
@@ -293,7 +321,7 @@ class Agent:
         if ok:
             fut.set_result(value)
         else:
-            fut.set_exception(value.exception())
+            fut.set_exception(value.exception() if fut._plain_errors else value.future_error())
 
     def _on_request(self, src: int, header, body: bytes) -> None:
         from .. import autograd as dist_autograd
@@ -329,6 +357,10 @@ class Agent:
             return RemoteException(msg, type(e))
         msg = (f"On {self.info}:\n{e!r}\n"
                + "".join(traceback.format_exception(type(e), e, e.__traceback__)))
+        try:
+            pickle.dumps(type(e))
+        except Exception:   # noqa: BLE001  (a class the caller could not look up)
+            return RemoteException(msg, RuntimeError)
         return RemoteException(msg, type(e))
 
     def _reply(self, dst: int, msg_id: int, ctx, rref_id, ok: bool, value) -> None:

@@ -178,7 +178,8 @@ def remote(to, func, args=None, kwargs=None, timeout: float = UNSET_RPC_TIMEOUT)
         rref = RRef._make(agent, dst, agent.new_guid(), None)
     else:
         rref = RRef._make(agent, dst, agent.new_guid(), agent.new_guid())
-    fut = agent.call(dst, func, tuple(args or ()), dict(kwargs or {}), rref_id=rref._rref_id)
+    fut = agent.call(dst, func, tuple(args or ()), dict(kwargs or {}), rref_id=rref._rref_id,
+                     plain_errors=True)
     rref._creation = fut
     return rref
 
@@ -197,7 +198,10 @@ class RRef:
     """
 
     def __init__(self, value, type_hint=None) -> None:
-        agent = _agent_or_raise()
+        agent = _state.agent
+        if agent is None:
+            raise RuntimeError("Current RPC agent is not set! Did you initialize the RPC "
+                               "framework (e.g. by calling `rpc.init_rpc`)?")
         self._init(agent, agent.info, agent.new_guid(), None)
         agent.owned_value(self._rref_id).set_result(value)
         self._type = type_hint
@@ -255,7 +259,7 @@ class RRef:
         if self.is_owner():
             return self.local_value()
         agent = _agent_or_raise()
-        fut = agent.call(self._owner, _fetch, (self._rref_id,), {})
+        fut = agent.call(self._owner, _fetch, (self._rref_id,), {}, plain_errors=True)
         return _agent.wait(fut, _timeout(agent, timeout))
 
     def _get_type(self, timeout: float = UNSET_RPC_TIMEOUT, blocking: bool = True):
