@@ -20,9 +20,9 @@ def say(*what):
 
 def first_lines(e):
     # (the traceback's frames, and the frame rpc_sync names after it, differ)
-    lines = str(e).split("\n")
-    return type(e).__name__, lines[:2], "Traceback (most recent call last):" in lines, \
-        [line for line in lines if line.startswith(("ValueError", "RuntimeError", "KeyError"))]
+    head, _, tail = str(e).partition("Traceback (most recent call last):")
+    return type(e).__name__, head, [line for line in tail.replace("\\n", "\n").split("\n")
+                                    if line.startswith(("ValueError", "KeyError"))]
 
 
 for call in (lambda: rpc.rpc_sync("worker1", torch.add, args=(1, 2)),
