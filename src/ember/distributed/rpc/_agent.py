@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
-import os
 import pickle
 import threading
 import time
@@ -256,13 +255,12 @@ class Agent:
             with lock:
                 message = comm.Improbe(MPI.ANY_SOURCE, MPI.ANY_TAG, status)
             if message is None:
-                # just after traffic, replies tend to follow at once: yield the core but
-                # look again at once; after a quiet while, sleep between looks
+                # just after traffic, replies tend to follow at once: look again after the
+                # shortest sleep (a real one: a thread that only yielded would take the GIL
+                # back before the pool's threads could, and they would wait for Python's
+                # 5 ms switch interval); after a quiet while, sleep longer between looks
                 idle = time.monotonic() - last
-                if idle < 0.002:
-                    os.sched_yield()
-                else:
-                    time.sleep(min(idle / 20, 1e-3))
+                time.sleep(1e-5 if idle < 0.002 else min(idle / 20, 1e-3))
                 continue
             tag, src = status.Get_tag(), status.Get_source()
             data = bytearray(status.Get_count(MPI.BYTE))
@@ -274,7 +272,12 @@ class Agent:
                 self._wait(request)
             if tag == STOP:
                 return
-            self.pool.submit(self._handle, tag, src, data)
+            if tag == RESPONSE:
+                # a reply only completes a future: done here, saving a thread hand-off
+                # (the future's callbacks, which may block, go to the pool)
+                self._handle(tag, src, data)
+            else:
+                self.pool.submit(self._handle, tag, src, data)
             last = time.monotonic()
 
     # ----- calls
@@ -316,12 +319,13 @@ class Agent:
         try:
             value, _ = self.decode(body, meta, src)
         except BaseException as e:   # noqa: BLE001  (delivered to the waiter)
-            fut.set_exception(e)
+            fut._complete(None, e, self.pool)
             return
         if ok:
-            fut.set_result(value)
+            fut._complete(value, None, self.pool)
         else:
-            fut.set_exception(value.exception() if fut._plain_errors else value.future_error())
+            fut._complete(None, value.exception() if fut._plain_errors
+                          else value.future_error(), self.pool)
 
     def _on_request(self, src: int, header, body: bytes) -> None:
         from .. import autograd as dist_autograd
