@@ -610,6 +610,9 @@ TORCH = {
         "_rpc_grad(lambda a: torch.distributed.rpc.rpc_sync('worker0', torch.mul, "
         "args=(a, a)))",
     "distributed.optim.DistributedOptimizer": "_import('distributed.optim'); _rpc(_rpc_opt)",
+    "distributed.rpc.functions.async_execution":
+        "f = torch.distributed.rpc.functions.async_execution(torch.add); "
+        "(f(x, y), f.__name__, hasattr(f, '_wrapped_async_rpc_function'))",
     "distributed.nn.RemoteModule":
         "_import('distributed.nn'); torch.manual_seed(0); "
         "_rpc(lambda: torch.distributed.nn.RemoteModule("
