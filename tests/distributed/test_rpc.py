@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("mpi4py")
 
-from ._launch import run_ranks, run_torch_ranks  # noqa: E402
+from ._launch import check_ok, run_ranks, run_torch_ranks  # noqa: E402
 
 
 def _lines(job):
@@ -59,3 +59,9 @@ def test_distributed_rnn_tutorial_trains_as_torch():
     theirs = _lines(run_torch_ranks(2, "rpc_rnn.py"))
     assert len(theirs) == 12
     assert ours == theirs
+
+
+def test_rref_values_go_with_their_last_reference():
+    job = run_ranks(3, "rpc_refs.py", timeout=120)
+    check_ok(job, 3)
+    assert "OK references" in job.output

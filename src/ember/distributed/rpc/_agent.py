@@ -26,6 +26,7 @@ unpickled.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import itertools
@@ -119,7 +120,7 @@ class _Pickler(pickle.Pickler):
 
     def __init__(self, file, agent, dst: int) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.agent, self.dst, self.tensors = agent, dst, []
+        self.agent, self.dst, self.tensors, self.rrefs = agent, dst, [], []
 
     def reducer_override(self, obj):
         from ..._tensor import Tensor
@@ -128,7 +129,8 @@ class _Pickler(pickle.Pickler):
             return _tensor_from_wire, (obj._data, obj.requires_grad)
         from .api import RRef
         if isinstance(obj, RRef):
-            return obj._fork(self.agent)
+            self.rrefs.append(obj)
+            return obj._fork(self.agent, self.dst)
         return NotImplemented
 
 
@@ -168,6 +170,8 @@ class Agent:
         self._state = threading.Lock()
         self.pending: dict = {}                # message id -> Future of the reply
         self.owned: dict = {}                  # RRef id -> Future of the value
+        self.refs: dict = {}                   # RRef id -> references to it that count
+        self.dropped = collections.deque()     # (owner id, RRef id) of references let go
         self.pool = ThreadPoolExecutor(num_worker_threads, thread_name_prefix="ember-rpc")
         self.listener = threading.Thread(target=self._listen, name="ember.distributed.rpc "
                                          "listener", daemon=True)
@@ -202,14 +206,51 @@ class Agent:
                 fut = self.owned[guid] = _futures.Future()
             return fut
 
+    # ----- references that keep an owned value
+    # An owned value lives while RRefs to it exist: the owner counts its own ``RRef(value)``,
+    # the one ``remote`` returns, and every fork: one sent to another worker before it
+    # leaves (a user sending it on asks the owner first, and waits), one arriving at the
+    # owner when it arrives (the sender's RRef is kept until the reply, so it cannot be let
+    # go before). An RRef that is collected queues its release, which this worker sends with
+    # its next message (not from the collector, which may run anywhere, inside a lock too).
+    def add_ref(self, guid, n: int = 1) -> None:
+        with self._state:
+            self.refs[guid] = self.refs.get(guid, 0) + n
+
+    def release_ref(self, guid) -> None:
+        """One counting reference fewer; the value goes with the last (once it is made)."""
+        def drop(_fut):
+            with self._state:
+                left = self.refs.get(guid, 0) - 1
+                if left > 0:
+                    self.refs[guid] = left
+                else:
+                    self.refs.pop(guid, None)
+                    self.owned.pop(guid, None)
+        self.owned_value(guid).add_done_callback(drop)
+
+    def _send_released(self) -> None:
+        mine, theirs = [], {}
+        while self.dropped:
+            owner, guid = self.dropped.popleft()
+            (mine if owner == self.id else theirs.setdefault(owner, [])).append(guid)
+        for guid in mine:
+            self.release_ref(guid)
+        for owner, guids in theirs.items():
+            self.call(self.workers[owner], _release_refs, (guids,), {})
+
     # ----- pickling
-    def encode(self, obj, dst: int, header_of, ctx=None, force_autograd=False) -> bytes:
+    def encode(self, obj, dst: int, header_of, ctx=None, force_autograd=False,
+               keep=None) -> bytes:
         """The bytes of a message carrying ``obj`` to ``dst``; ``header_of(meta)`` makes the
-        header from the autograd metadata recorded for the message's tensors (if any)."""
+        header from the autograd metadata recorded for the message's tensors (if any). The
+        RRefs it carries are added to ``keep``."""
         from .. import autograd as dist_autograd
         buf = io.BytesIO()
         p = _Pickler(buf, self, dst)
         p.dump(obj)
+        if keep is not None:
+            keep += p.rrefs
         meta = dist_autograd._record_send(p.tensors, dst, ctx, force_autograd)
         return pickle.dumps((header_of(meta), buf.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -278,6 +319,8 @@ class Agent:
                 self._handle(tag, src, data)
             else:
                 self.pool.submit(self._handle, tag, src, data)
+            if self.dropped:
+                self.pool.submit(self._send_released)
             last = time.monotonic()
 
     # ----- calls
@@ -287,14 +330,19 @@ class Agent:
         result (of its completion, for ``remote``, whose value ``dst`` keeps). A remote
         exception comes as ``rpc_sync`` raises it, or as ``to_here`` does with
         ``plain_errors``."""
+        if self.dropped:
+            self._send_released()
         msg_id = next(self._ids)
         fut = _futures.Future()
         fut._plain_errors = plain_errors
         with self._state:
             self.pending[msg_id] = fut
+        # the RRefs sent stay alive (and so counted by their owner) until the reply: the
+        # references the receiver makes of them are counted before they can be let go
+        fut._keep = []
         try:
             data = self.encode((func, args, kwargs), dst.id,
-                               lambda meta: (msg_id, meta, rref_id), None, True)
+                               lambda meta: (msg_id, meta, rref_id), None, True, fut._keep)
             self.send(dst.id, REQUEST, data)
         except BaseException:
             with self._state:
@@ -316,6 +364,7 @@ class Agent:
         msg_id, ok, meta = header
         with self._state:
             fut = self.pending.pop(msg_id)
+        fut._keep = None
         try:
             value, _ = self.decode(body, meta, src)
         except BaseException as e:   # noqa: BLE001  (delivered to the waiter)
@@ -370,6 +419,7 @@ class Agent:
     def _reply(self, dst: int, msg_id: int, ctx, rref_id, ok: bool, value) -> None:
         if rref_id is not None:        # remote(): the value stays here, the caller gets an ack
             owned = self.owned_value(rref_id)
+            self.add_ref(rref_id)      # the caller's reference
             if ok:
                 owned.set_result(value)
                 value = None
@@ -418,6 +468,14 @@ class Agent:
             self.listener.join()
         self.pool.shutdown(wait=True)
         self.comm.Free()
+
+
+def _release_refs(guids: list) -> None:
+    """On the owner: references that another worker let go."""
+    from .api import _agent_or_raise
+    agent = _agent_or_raise()
+    for guid in guids:
+        agent.release_ref(guid)
 
 
 def wait(fut: _futures.Future, timeout: float, what: str = "RPC"):

@@ -204,6 +204,7 @@ class RRef:
                                "framework (e.g. by calling `rpc.init_rpc`)?")
         self._init(agent, agent.info, agent.new_guid(), None)
         agent.owned_value(self._rref_id).set_result(value)
+        agent.add_ref(self._rref_id)
         self._type = type_hint
 
     @classmethod
@@ -214,13 +215,25 @@ class RRef:
 
     def _init(self, agent, owner, rref_id, fork_id) -> None:
         self._owner, self._rref_id, self._fork_id = owner, rref_id, fork_id
-        self._me = agent.info
+        self._me, self._agent = agent.info, agent
         self._creation = None          # the future of the owner's answer to remote()
         self._type = None
 
-    def _fork(self, agent):
-        """How this RRef travels in a message: a new fork of it."""
+    def _fork(self, agent, dst: int):
+        """How this RRef travels to worker ``dst``: a new fork of it. The owner counts it
+        before it leaves (a user going to a third worker asks the owner to, and waits),
+        or, going to the owner, when it arrives there."""
+        if dst != self._owner.id:
+            if self.is_owner():
+                agent.add_ref(self._rref_id)
+            else:
+                agent.call(self._owner, _add_ref, (self._rref_id,), {}).wait()
         return _rref_from_wire, (self._owner, self._rref_id, agent.new_guid())
+
+    def __del__(self):
+        agent = getattr(self, "_agent", None)
+        if agent is not None and _state.agent is agent:      # (none after shutdown)
+            agent.dropped.append((self._owner.id, self._rref_id))
 
     def __reduce__(self):
         raise RuntimeError("Can not pickle rref in python pickler, rref can only be pickled "
@@ -309,7 +322,14 @@ class RRef:
 
 
 def _rref_from_wire(owner: WorkerInfo, rref_id, fork_id) -> RRef:
-    return RRef._make(_agent_or_raise(), owner, rref_id, fork_id)
+    agent = _agent_or_raise()
+    if owner.id == agent.id:
+        agent.add_ref(rref_id)
+    return RRef._make(agent, owner, rref_id, fork_id)
+
+
+def _add_ref(rref_id) -> None:
+    _agent_or_raise().add_ref(rref_id)
 
 
 def _fetch(rref_id):
