@@ -17,7 +17,8 @@ the library only grants ``THREAD_SERIALIZED``, every MPI call of the agent takes
 no call blocks inside MPI (sends and receives are started, then tested), which keeps the
 serialisation MPI asks for at the cost of some latency; below that, ``init_rpc`` refuses.
 
-A message is a pickled ``(header, body)``: requests go with tag ``REQUEST`` and header
+A message is a pickled header and a pickled body, one after the other (the body unpickled
+from the received buffer without a copy): requests go with tag ``REQUEST`` and header
 ``(message id, autograd metadata, RRef id or None)``, replies with tag ``RESPONSE`` and header
 ``(message id, ok, autograd metadata)``. The body's tensors travel as arrays with their
 ``requires_grad``; ``ember.distributed.autograd`` hooks in where they are pickled and
@@ -31,6 +32,7 @@ import contextlib
 import io
 import itertools
 import pickle
+import struct
 import threading
 import time
 import traceback
@@ -40,6 +42,7 @@ from ... import futures as _futures
 from .. import _mpi
 
 REQUEST, RESPONSE, STOP = 1, 2, 3
+_HEADER_SIZE = struct.Struct("<I")     # a message: the header's length, header, body
 
 
 class WorkerInfo:
@@ -252,7 +255,8 @@ class Agent:
         if keep is not None:
             keep += p.rrefs
         meta = dist_autograd._record_send(p.tensors, dst, ctx, force_autograd)
-        return pickle.dumps((header_of(meta), buf.getvalue()), protocol=pickle.HIGHEST_PROTOCOL)
+        header = pickle.dumps(header_of(meta), protocol=pickle.HIGHEST_PROTOCOL)
+        return b"".join((_HEADER_SIZE.pack(len(header)), header, buf.getbuffer()))
 
     def decode(self, body: bytes, meta, src: int):
         """The object of a message body from ``src``; with autograd metadata, its tensors
@@ -352,7 +356,10 @@ class Agent:
 
     def _handle(self, tag: int, src: int, data: bytearray) -> None:
         try:
-            header, body = pickle.loads(data)
+            n = _HEADER_SIZE.unpack_from(data)[0]
+            start = _HEADER_SIZE.size
+            view = memoryview(data)
+            header, body = pickle.loads(view[start:start + n]), view[start + n:]
             if tag == RESPONSE:
                 self._on_response(src, header, body)
             else:
