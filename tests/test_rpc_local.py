@@ -4,6 +4,7 @@ exceptions and distributed backward."""
 
 import pickle
 import socket
+import time
 
 import pytest
 
@@ -89,6 +90,12 @@ def _session(mod, monkeypatch):
                 rpc.get_worker_info(bad) if isinstance(bad, str) else rpc.rpc_sync(bad, mod.add,
                                                                                    args=(1, 1))
             out.append((type(e.value).__name__, str(e.value).split("\n")[0][:60]))
+        for call in (lambda: rpc.rpc_sync("solo", time.sleep, args=(0.6,), timeout=0.2),
+                     lambda: rpc.rpc_async("solo", time.sleep, args=(0.6,), timeout=0.2).wait()):
+            with pytest.raises(RuntimeError) as e:
+                call()
+            out.append(str(e.value))
+        out.append(rpc.rpc_async("solo", time.sleep, args=(0.3,), timeout=0).wait())
         with dist_autograd.context() as cid:
             a = mod.tensor([1.0, 2.0, 3.0], requires_grad=True)
             y = rpc.rpc_sync("solo", mod.mul, args=(a, a))

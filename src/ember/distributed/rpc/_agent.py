@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import heapq
 import io
 import itertools
 import pickle
@@ -172,6 +173,7 @@ class Agent:
         self._ids = itertools.count()          # message ids
         self._state = threading.Lock()
         self.pending: dict = {}                # message id -> Future of the reply
+        self._deadlines: list = []             # heap of (deadline, message id, timeout)
         self.owned: dict = {}                  # RRef id -> Future of the value
         self.refs: dict = {}                   # RRef id -> references to it that count
         self.dropped = collections.deque()     # (owner id, RRef id) of references let go
@@ -299,6 +301,8 @@ class Agent:
         while True:
             with lock:
                 message = comm.Improbe(MPI.ANY_SOURCE, MPI.ANY_TAG, status)
+            if self._deadlines and self._deadlines[0][0] <= time.monotonic():
+                self._expire()
             if message is None:
                 # just after traffic, replies tend to follow at once: look again after the
                 # shortest sleep (a real one: a thread that only yielded would take the GIL
@@ -322,17 +326,24 @@ class Agent:
                 # (the future's callbacks, which may block, go to the pool)
                 self._handle(tag, src, data)
             else:
-                self.pool.submit(self._handle, tag, src, data)
+                self._submit(self._handle, tag, src, data)
             if self.dropped:
-                self.pool.submit(self._send_released)
+                self._submit(self._send_released)
             last = time.monotonic()
+
+    def _submit(self, fn, *args) -> None:
+        try:
+            self.pool.submit(fn, *args)
+        except RuntimeError:           # the pool has shut down: the worker is stopping
+            pass
 
     # ----- calls
     def call(self, dst: WorkerInfo, func, args, kwargs, rref_id=None,
-             plain_errors: bool = False) -> _futures.Future:
+             plain_errors: bool = False, timeout: float = 0) -> _futures.Future:
         """Send a request to run ``func(*args, **kwargs)`` on ``dst``; the future of its
-        result (of its completion, for ``remote``, whose value ``dst`` keeps). A remote
-        exception comes as ``rpc_sync`` raises it, or as ``to_here`` does with
+        result (of its completion, for ``remote``, whose value ``dst`` keeps), failed with
+        torch's error if no reply has come within ``timeout`` seconds (0: no limit). A
+        remote exception comes as ``rpc_sync`` raises it, or as ``to_here`` does with
         ``plain_errors``."""
         if self.dropped:
             self._send_released()
@@ -341,6 +352,8 @@ class Agent:
         fut._plain_errors = plain_errors
         with self._state:
             self.pending[msg_id] = fut
+            if timeout and timeout > 0:
+                heapq.heappush(self._deadlines, (time.monotonic() + timeout, msg_id, timeout))
         # the RRefs sent stay alive (and so counted by their owner) until the reply: the
         # references the receiver makes of them are counted before they can be let go
         fut._keep = []
@@ -370,7 +383,9 @@ class Agent:
     def _on_response(self, src: int, header, body: bytes) -> None:
         msg_id, ok, meta = header
         with self._state:
-            fut = self.pending.pop(msg_id)
+            fut = self.pending.pop(msg_id, None)
+        if fut is None:                # too late: the call has timed out
+            return
         fut._keep = None
         try:
             value, _ = self.decode(body, meta, src)
@@ -440,6 +455,21 @@ class Agent:
                                lambda meta: (msg_id, False, meta))
         self.send(dst, RESPONSE, data)
 
+    def _expire(self) -> None:
+        """Fail the calls whose time is up (the listener looks at each turn)."""
+        now, expired = time.monotonic(), []
+        with self._state:
+            while self._deadlines and self._deadlines[0][0] <= now:
+                _, msg_id, timeout = heapq.heappop(self._deadlines)
+                fut = self.pending.pop(msg_id, None)
+                if fut is not None:
+                    expired.append((fut, timeout))
+        for fut, timeout in expired:
+            fut._keep = None
+            fut._complete(None, RuntimeError(
+                f"RPCErr:1:RPC ran for more than set timeout ({int(timeout * 1000)} ms) and "
+                "will now be marked with an error"), self.pool)
+
     # ----- the end
     def wait_pending(self, timeout: float) -> None:
         """Wait until every call this worker made has been answered."""
@@ -450,7 +480,11 @@ class Agent:
             if not left:
                 return
             for fut in left:
-                wait(fut, max(deadline - time.monotonic(), 1e-3), "shutdown")
+                with fut._cond:
+                    if not fut._cond.wait_for(fut.done, max(deadline - time.monotonic(), 0)
+                                              if timeout < float("inf") else None):
+                        raise RuntimeError(f"RPC shutdown: calls of this worker still "
+                                           f"unanswered after {timeout:g} s")
 
     def barrier(self, timeout: float) -> None:
         """Meet every worker (``MPI_Ibarrier``, tested while the listener keeps serving)."""
@@ -469,11 +503,13 @@ class Agent:
             delay = min(delay * 2 or 1e-5, 1e-3)
 
     def stop(self) -> None:
-        """Stop the listener and the pool and free the communicator."""
+        """Stop the pool, then the listener (which meanwhile takes what still arrives, such
+        as late replies to calls that timed out, and drops it), and free the
+        communicator."""
+        self.pool.shutdown(wait=True)
         if self.listener.is_alive():
             self.send(self.id, STOP, b"")
             self.listener.join()
-        self.pool.shutdown(wait=True)
         self.comm.Free()
 
 
@@ -483,14 +519,3 @@ def _release_refs(guids: list) -> None:
     agent = _agent_or_raise()
     for guid in guids:
         agent.release_ref(guid)
-
-
-def wait(fut: _futures.Future, timeout: float, what: str = "RPC"):
-    """``fut.wait()`` bounded by ``timeout`` seconds (none when 0 or less), with torch's
-    error when it runs out."""
-    if timeout is not None and 0 < timeout < float("inf") and not fut.done():
-        with fut._cond:
-            if not fut._cond.wait_for(fut.done, timeout):
-                raise RuntimeError(f"RPC ran for more than set timeout ({int(timeout * 1000)} "
-                                   "ms) and will now be marked with an error")
-    return fut.wait()

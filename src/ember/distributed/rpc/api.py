@@ -146,25 +146,26 @@ def _timeout(agent, timeout) -> float:
     return agent.rpc_timeout if timeout is None or timeout == UNSET_RPC_TIMEOUT else timeout
 
 
-def _invoke(to, func, args, kwargs) -> _futures.Future:
+def _invoke(to, func, args, kwargs, timeout) -> _futures.Future:
     if not callable(func):
         raise TypeError("function should be callable.")
     agent = _agent_or_raise()
-    return agent.call(agent.worker(to), func, tuple(args or ()), dict(kwargs or {}))
+    return agent.call(agent.worker(to), func, tuple(args or ()), dict(kwargs or {}),
+                      timeout=_timeout(agent, timeout))
 
 
 def rpc_sync(to, func, args=None, kwargs=None, timeout: float = UNSET_RPC_TIMEOUT):
     """Run ``func(*args, **kwargs)`` on worker ``to`` and return its result (an exception
     it raised is raised here, with the remote worker and traceback in its message)."""
-    fut = _invoke(to, func, args, kwargs)
-    return _agent.wait(fut, _timeout(_state.agent, timeout))
+    return _invoke(to, func, args, kwargs, timeout).wait()
 
 
 def rpc_async(to, func, args=None, kwargs=None,
               timeout: float = UNSET_RPC_TIMEOUT) -> _futures.Future:
     """Start ``func(*args, **kwargs)`` on worker ``to``; a ``torch.futures.Future`` of the
-    result."""
-    return _invoke(to, func, args, kwargs)
+    result (failed with torch's error when ``timeout`` seconds pass without one; 0: no
+    limit)."""
+    return _invoke(to, func, args, kwargs, timeout)
 
 
 def remote(to, func, args=None, kwargs=None, timeout: float = UNSET_RPC_TIMEOUT) -> RRef:
@@ -179,7 +180,7 @@ def remote(to, func, args=None, kwargs=None, timeout: float = UNSET_RPC_TIMEOUT)
     else:
         rref = RRef._make(agent, dst, agent.new_guid(), agent.new_guid())
     fut = agent.call(dst, func, tuple(args or ()), dict(kwargs or {}), rref_id=rref._rref_id,
-                     plain_errors=True)
+                     plain_errors=True, timeout=_timeout(agent, timeout))
     rref._creation = fut
     return rref
 
@@ -272,8 +273,8 @@ class RRef:
         if self.is_owner():
             return self.local_value()
         agent = _agent_or_raise()
-        fut = agent.call(self._owner, _fetch, (self._rref_id,), {}, plain_errors=True)
-        return _agent.wait(fut, _timeout(agent, timeout))
+        return agent.call(self._owner, _fetch, (self._rref_id,), {}, plain_errors=True,
+                          timeout=_timeout(agent, timeout)).wait()
 
     def _get_type(self, timeout: float = UNSET_RPC_TIMEOUT, blocking: bool = True):
         """The type of the value (asked of the owner once, then remembered)."""
