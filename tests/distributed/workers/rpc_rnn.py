@@ -65,6 +65,9 @@ class RNNModel(nn.Module):
     def __init__(self, ps, ntoken, ninp, nhid, nlayers, dropout=0.0):
         super().__init__()
         self.emb_table = RemoteModule(f"{ps}/cpu", EmbeddingTable, args=(ntoken, ninp, dropout))
+        # both modules seed the global generator on the server: made one after the other
+        # (remote calls run at once on the server's threads), so that the weights are fixed
+        self.emb_table.remote_parameters()
         torch.manual_seed(3)
         self.rnn = nn.LSTM(ninp, nhid, nlayers, dropout=dropout)
         self.decoder_rref = rpc.remote(ps, Decoder, args=(ntoken, nhid, dropout))

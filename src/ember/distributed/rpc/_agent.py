@@ -213,11 +213,12 @@ class Agent:
 
     # ----- references that keep an owned value
     # An owned value lives while RRefs to it exist: the owner counts its own ``RRef(value)``,
-    # the one ``remote`` returns, and every fork: one sent to another worker before it
-    # leaves (a user sending it on asks the owner first, and waits), one arriving at the
-    # owner when it arrives (the sender's RRef is kept until the reply, so it cannot be let
-    # go before). An RRef that is collected queues its release, which this worker sends with
-    # its next message (not from the collector, which may run anywhere, inside a lock too).
+    # the one ``remote`` returns, and every fork: one the owner sends, before it leaves; one
+    # a user sends to a third worker, by a call to the owner the user waits for first; one
+    # a user sends to the owner, when it arrives (a request's sender keeps its own RRef
+    # until the reply; a reply is taken before that user's later messages). An RRef that
+    # is collected queues its release, which this worker sends with its next message (not
+    # from the collector, which may run anywhere, inside a lock too).
     def add_ref(self, guid, n: int = 1) -> None:
         with self._state:
             self.refs[guid] = self.refs.get(guid, 0) + n

@@ -222,14 +222,16 @@ class RRef:
 
     def _fork(self, agent, dst: int):
         """How this RRef travels to worker ``dst``: a new fork of it. The owner counts it
-        before it leaves (a user going to a third worker asks the owner to, and waits),
-        or, going to the owner, when it arrives there."""
-        if dst != self._owner.id:
-            if self.is_owner():
-                agent.add_ref(self._rref_id)
-            else:
-                agent.call(self._owner, _add_ref, (self._rref_id,), {}).wait()
-        return _rref_from_wire, (self._owner, self._rref_id, agent.new_guid())
+        before it leaves (a user sending it to a third worker asks the owner to, and
+        waits); one a user sends to the owner is counted when it arrives there."""
+        counted = True
+        if self.is_owner():
+            agent.add_ref(self._rref_id)
+        elif dst != self._owner.id:
+            agent.call(self._owner, _add_ref, (self._rref_id,), {}).wait()
+        else:
+            counted = False
+        return _rref_from_wire, (self._owner, self._rref_id, agent.new_guid(), counted)
 
     def __del__(self):
         agent = getattr(self, "_agent", None)
@@ -322,9 +324,12 @@ class RRef:
         return cls
 
 
-def _rref_from_wire(owner: WorkerInfo, rref_id, fork_id) -> RRef:
+def _rref_from_wire(owner: WorkerInfo, rref_id, fork_id, counted: bool) -> RRef:
     agent = _agent_or_raise()
-    if owner.id == agent.id:
+    if not counted:
+        # a user's fork, come back to the owner: in a request, whose sender keeps its own
+        # RRef until the reply, or in a reply, which the owner takes before any later
+        # message of that user (such as a release)
         agent.add_ref(rref_id)
     return RRef._make(agent, owner, rref_id, fork_id)
 
