@@ -64,6 +64,36 @@ def _sched(cls, steps=6, **kw):
         lrs.append(s.get_last_lr())
     return lrs, s.state_dict().get("last_epoch")
 
+def _rpc(body):
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(sock.getsockname()[1]))
+    torch.distributed.rpc.init_rpc("worker0", rank=0, world_size=1)
+    try:
+        return body()
+    finally:
+        torch.distributed.rpc.shutdown()
+
+def _rpc_grad(fn):
+    def run():
+        a = x.clone().requires_grad_()
+        with torch.distributed.autograd.context() as cid:
+            out = fn(a)
+            torch.distributed.autograd.backward(cid, [out.sum()])
+            grads = torch.distributed.autograd.get_gradients(cid)
+        return out, grads[a], a.grad, len(grads)
+    return _rpc(run)
+
+def _rpc_opt():
+    p = torch.distributed.rpc.RRef(torch.nn.Parameter(y.clone()))
+    o = torch.distributed.optim.DistributedOptimizer(torch.optim.SGD, [p], lr=0.5, momentum=0.9)
+    for _ in range(2):
+        with torch.distributed.autograd.context() as cid:
+            torch.distributed.autograd.backward(cid, [(p.local_value() * x).sum()])
+            o.step(cid)
+    return p.local_value()
+
 def _dist(body):
     torch.distributed.init_process_group("gloo", init_method="file://" + tmpfile(),
                                          rank=0, world_size=1)
@@ -561,7 +591,37 @@ TORCH = {
         "torch.distributed.get_default_backend_for_device('cpu')",
     "distributed.is_nccl_available": "torch.distributed.is_nccl_available()",
     "distributed.is_mpi_available": "torch.distributed.is_mpi_available()",
+    "distributed.rpc.init_rpc":
+        "_rpc(lambda: (repr(torch.distributed.rpc.get_worker_info()), "
+        "torch.distributed.rpc.get_worker_info('worker0').id))",
+    "distributed.rpc.rpc_sync":
+        "_rpc(lambda: torch.distributed.rpc.rpc_sync('worker0', torch.add, args=(x, 1)))",
+    "distributed.rpc.rpc_async":
+        "_rpc(lambda: torch.distributed.rpc.rpc_async(0, torch.mul, args=(x, y)).wait())",
+    "distributed.rpc.remote":
+        "_rpc(lambda: torch.distributed.rpc.remote('worker0', torch.mul, args=(x, 2)).to_here())",
+    "distributed.rpc.RRef":
+        "_rpc(lambda: (lambda r: (r.local_value(), r.is_owner(), r.owner_name(), repr(r)))("
+        "torch.distributed.rpc.RRef(x)))",
+    "distributed.rpc.TensorPipeRpcBackendOptions":
+        "o = torch.distributed.rpc.TensorPipeRpcBackendOptions(num_worker_threads=4, "
+        "rpc_timeout=20); (o.num_worker_threads, o.rpc_timeout, o.init_method)",
+    "distributed.autograd.context":
+        "_rpc_grad(lambda a: torch.distributed.rpc.rpc_sync('worker0', torch.mul, "
+        "args=(a, a)))",
+    "distributed.optim.DistributedOptimizer": "_import('distributed.optim'); _rpc(_rpc_opt)",
+    "distributed.rpc.functions.async_execution":
+        "f = torch.distributed.rpc.functions.async_execution(torch.add); "
+        "(f(x, y), f.__name__, hasattr(f, '_wrapped_async_rpc_function'))",
+    "distributed.nn.RemoteModule":
+        "_import('distributed.nn'); torch.manual_seed(0); "
+        "_rpc(lambda: torch.distributed.nn.RemoteModule("
+        "'worker0/cpu', torch.nn.Linear, args=(4, 2))(x))",
 }
+for _n in ("shutdown", "get_worker_info"):
+    TORCH[f"distributed.rpc.{_n}"] = TORCH["distributed.rpc.init_rpc"]
+for _n in ("backward", "get_gradients"):
+    TORCH[f"distributed.autograd.{_n}"] = TORCH["distributed.autograd.context"]
 for _n in ("destroy_process_group", "get_rank", "get_world_size", "get_backend"):
     TORCH[f"distributed.{_n}"] = TORCH["distributed.init_process_group"]
 for _n in ("make_dual", "unpack_dual"):

@@ -605,6 +605,8 @@ class Tensor:
         try:
             gf = self.grad_fn
             name = type(gf).__name__ if gf is not None else None     # as torch prints it
+            if name == "CppFunction":       # a C++ node without a class of its own in torch
+                name = gf.name().rsplit("::", 1)[-1]
         except RuntimeError:    # a view that may not follow its base's write (torch's repr)
             name = "Invalid"
         cls = type(self)

@@ -57,7 +57,9 @@ class Future:
             raise AssertionError(f"{result} is of type {type(result)}, not an Exception.")
         self._complete(None, result)
 
-    def _complete(self, value, error) -> None:
+    def _complete(self, value, error, executor=None) -> None:
+        """Set the outcome, wake the waiters and run the callbacks (on ``executor``, a
+        ``concurrent.futures.Executor``, when given, instead of this thread)."""
         with self._cond:
             if self._done:
                 raise RuntimeError(_DONE_TWICE)
@@ -65,7 +67,10 @@ class Future:
             callbacks, self._callbacks = self._callbacks, []
             self._cond.notify_all()
         for cb in callbacks:
-            cb(self)
+            if executor is None:
+                cb(self)
+            else:
+                executor.submit(cb, self)
 
     def add_done_callback(self, callback: _Callable[[Future], None]) -> None:
         """Run ``callback(self)`` once the future completes (now, if it has)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pathlib
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -34,13 +35,33 @@ class Job:
     seconds: float
 
 
-def run_ranks(n: int, worker: str, *args: str, timeout: float = 60) -> Job:
-    """Run ``workers/<worker>`` on ``n`` ranks; kill the whole job if it outlives ``timeout``."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+def run_ranks(n: int, worker: str, *args: str, timeout: float = 60,
+              torch_program: bool = False, env: dict | None = None) -> Job:
+    """Run ``workers/<worker>`` on ``n`` ranks; kill the whole job if it outlives ``timeout``.
+    A ``torch_program`` (one that imports torch) runs with ``import torch`` resolved to Ember;
+    ``env`` adds to the environment."""
+    env = dict(os.environ, **(env or {}), PYTHONPATH=os.pathsep.join(
         [SRC, *filter(None, [os.environ.get("PYTHONPATH")])]),
         OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     cmd = [sys.executable, "-m", "ember.distributed.run", "--nproc-per-node", str(n),
-           str(WORKERS / worker), *args]
+           *(["-m", "ember"] if torch_program else []), str(WORKERS / worker), *args]
+    return _run(cmd, env, f"{worker} on {n} ranks", timeout)
+
+
+def run_torch_ranks(n: int, worker: str, *args: str, timeout: float = 120) -> Job:
+    """Run ``workers/<worker>`` with PyTorch itself, on ``n`` processes started by torchrun."""
+    pytest.importorskip("torch")
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    env.pop("PYTHONPATH", None)
+    with socket.socket() as s:          # a free port for torch's rendezvous
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(n),
+           "--master-port", str(port), str(WORKERS / worker), *args]
+    return _run(cmd, env, f"{worker} on {n} torch processes", timeout)
+
+
+def _run(cmd: list, env: dict, what: str, timeout: float) -> Job:
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env, start_new_session=True)
@@ -49,7 +70,7 @@ def run_ranks(n: int, worker: str, *args: str, timeout: float = 60) -> Job:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, _ = proc.communicate()
-        pytest.fail(f"{worker} on {n} ranks still running after {timeout} s:\n{out}")
+        pytest.fail(f"{what} still running after {timeout} s:\n{out}")
     finally:
         _assert_nothing_left(proc.pid)
     return Job(proc.returncode, out, time.monotonic() - start)

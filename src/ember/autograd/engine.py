@@ -172,16 +172,29 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             buf = buffers[node] = [None] * node.num_outputs
             roots.append(node)
         buf[nr] = g if buf[nr] is None else buf[nr] + g
-    deps, parents = _traverse(roots, inputs is not None)
-
-    captures = {}            # (node, nr) -> index in inputs
-    targets = None
+    edges = None
     if inputs is not None:
-        targets = set()
-        for k, t in enumerate(inputs):
+        edges = []
+        for t in inputs:
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
-            edge = t._edge()
+            edges.append(t._edge())
+    return run(buffers, roots, retain_graph, create_graph, edges, accumulate, allow_unused)
+
+
+def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
+        allow_unused=False):
+    """Run backward from ``roots`` (nodes) whose incoming gradients are ``buffers[node]`` (a
+    list per node, one entry per output); with ``edges`` ((node, output_nr) pairs), return
+    the gradients arriving there instead of running beyond them (``autograd.grad``'s
+    capture; ``ember.distributed.autograd`` starts here from a node a message fed)."""
+    deps, parents = _traverse(roots, edges is not None)
+
+    captures = {}            # (node, nr) -> index in edges
+    targets = None
+    if edges is not None:
+        targets = set()
+        for k, edge in enumerate(edges):
             captures.setdefault(edge, []).append(k)
             targets.add(edge[0])
         needed = _needed(targets, parents)
@@ -189,7 +202,7 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             needed |= targets   # exec_info marks it needed), grad() only captures there
     else:
         needed = None
-    captured = [None] * (len(inputs) if inputs is not None else 0)
+    captured = [None] * (len(edges) if edges is not None else 0)
 
     counter = itertools.count()
     heap = [(-n._seq, next(counter), n) for n in roots if n not in deps]
@@ -201,7 +214,7 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     prev = (_state.enabled, _state.inference)
     _state.enabled, _state.inference = bool(create_graph), False
     prev_task = current_task[0]
-    current_task[0] = (next(_task_ids), inputs is not None)
+    current_task[0] = (next(_task_ids), edges is not None)
     prev_graph = current_graph[0]
     current_graph[0] = (deps, roots, needed, targets, accumulate)
     node = None              # the next node when it is the only one ready (a chain): it
@@ -264,7 +277,7 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
         _state.enabled, _state.inference = prev
         current_task[0] = prev_task
         current_graph[0] = prev_graph
-    if inputs is not None:
+    if edges is not None:
         if not accumulate:
             for k, g in enumerate(captured):
                 if g is None and not allow_unused:

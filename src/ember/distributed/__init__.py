@@ -50,3 +50,12 @@ from .distributed_c10d import (
 def is_available() -> bool:
     """Whether ``ember.distributed`` can run: mpi4py (and so MPI) is installed."""
     return _mpi.available()
+
+
+def __getattr__(name: str):
+    # torch.distributed has ``rpc`` and ``autograd`` once imported; here they load on first
+    # use (``optim`` and ``nn``, as in torch, only by an import of their own)
+    if name in ("rpc", "autograd"):
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
