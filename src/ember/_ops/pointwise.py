@@ -593,7 +593,13 @@ def _no_bool_neg(self):
 
 @op("NegBackward0", inplace=True, self=lambda grad: -grad, check=_no_bool_neg)
 def neg(self):
-    """``-self``."""
+    """``-self``; a complex vector computes ``0 - x`` (a zero part turns +0, not -0), the
+    elements past the loop's last full step run one by one."""
+    if self.dtype.kind == "c" and self.ndim:
+        from . import _sleef
+        zero = self.dtype.type(0)
+        return _sleef.elementwise(self, lambda v: xp.subtract(zero, v), xp.negative,
+                                  avx512=False)
     return xp.negative(self)
 
 

@@ -565,14 +565,31 @@ def clone(self, *, memory_format=None):
     self=lambda grad: grad)
 def _to_copy(self, dtype):
     r = D.cast(self, dtype)
-    if _mf.plain_dense(self) or (self.flags.c_contiguous and self.size
-                                 and _mf._same_steps(r, self)):
-        return r
-    target = _mf.empty_like(self, r.dtype)      # torch's empty_like (preserve_format)
-    if target.strides == r.strides and r.size:
-        return r
-    xp.copyto(target, r)
-    return target
+    if not (_mf.plain_dense(self) or (self.flags.c_contiguous and self.size
+                                      and _mf._same_steps(r, self))):
+        target = _mf.empty_like(self, r.dtype)      # torch's empty_like (preserve_format)
+        if target.strides != r.strides or not r.size:
+            xp.copyto(target, r)
+            r = target
+    if dtype is D.bfloat16 and self.dtype == xp.float32:
+        _vector_bf16_nans(self, r)
+    return r
+
+
+def _vector_bf16_nans(src, r):
+    """torch's float32 -> bfloat16 copy converts with vectors (``cvtfp32_bf16``, whose NaN
+    is 0xFFFF) where the inner dim steps contiguously through both tensors, and one by one
+    (NaN 0x7FC0, as NumPy) elsewhere: a 0-d tensor, a strided or broadcast inner dim."""
+    if not r.ndim or not r.size:
+        return
+    dims = [d for d in range(r.ndim) if r.shape[d] != 1]
+    if dims:
+        inner = min(dims, key=lambda d: r.strides[d])
+        if src.strides[inner] != src.itemsize:
+            return
+    nan = xp.isnan(src)
+    if nan.any():
+        r.view(xp.uint16)[nan] = 0xFFFF
 
 
 
