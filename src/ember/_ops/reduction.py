@@ -149,11 +149,19 @@ def _mean_dim(self, dim, keepdim=False, dtype=None):
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
     _mean_check(input, dtype)
-    if out is not None and dtype is None and not can_cast(input.dtype, out.dtype):
-        raise RuntimeError(("mean.dtype_out(): input types" if dim is None and not keepdim else
-                            f"result type {input.dtype.scalar_name}") +
-                           f" can't be cast to the desired output type {out.dtype.scalar_name}")
-    if dim is None and not keepdim:
+    whole = dim is None and not keepdim
+    if out is not None and dtype is None:
+        if whole and not can_cast(input.dtype, out.dtype):
+            raise RuntimeError("mean.dtype_out(): input types can't be cast to the desired "
+                               f"output type {out.dtype.scalar_name}")
+        # (over dims torch sums into ``out`` in its dtype, then divides it in place: a
+        # complex input gives its real part, an integral ``out`` refuses the quotient)
+        if not whole and not (out.dtype.is_floating_point or out.dtype.is_complex):
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               f"{out.dtype.scalar_name}")
+        if not whole and input.dtype.is_complex and not out.dtype.is_complex:
+            input = input.real
+    if whole:
         return run(_mean_all, (input, dtype), out)
     return run(_mean_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
@@ -447,11 +455,54 @@ def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
                  "std and var only support floating point and complex dtypes")
     full = dim is None
     dims = _reduce_dims(input, dim)
+    if out is not None and out.dtype is not input.dtype.to_real() and d in (_var, _std):
+        return _var_other_out(d, fname, input, dim, dims, correction, keepdim, out)
     if out is not None and not input.dtype.is_complex:     # (std_var_out's check)
         from .registry import check_out_cast
         check_out_cast(input.dtype, out)
     _dof_warn(fname, input, dims, correction)
     return run(d, (input, dims, correction, keepdim, full), out)
+
+
+_dtypes = D
+
+
+def _var_other_out(d, fname, input, dim, dims, correction, keepdim, out):
+    """torch's ``std_var_out`` into an ``out`` of another dtype: a complex input's real and
+    imaginary parts each into ``out``'s real type, added (then the square root, in
+    ``out``'s type); a real input converted to ``out``'s type first, but a reduced input
+    into one float result refused (its ``std_var_all`` path), a complex ``out`` refused
+    by the kernel."""
+    from .registry import FUNCTIONS
+    if input.dtype.is_complex:
+        rdt = out.dtype.to_real()
+        parts = [_var_family(_var, fname, part, dim, None, keepdim, correction,
+                             _wrap(xp.empty(0, rdt.np))) for part in (input.real, input.imag)]
+        FUNCTIONS["add"](*parts, out=out)
+        if d is _std:
+            from .unary import sqrt
+            run(sqrt, (out,), out)
+        return out
+    from .registry import check_out_cast
+    check_out_cast(input.dtype, out)
+    reduced = (_dtypes.float16, _dtypes.bfloat16)
+    if not input._data.size:                    # (NaN, without a kernel)
+        return run(d, (input, dims, correction, keepdim, dim is None), out)
+    if out.dtype not in reduced and _numel(_reduced_shape(input, dims, keepdim)) == 1:
+        if input.dtype in reduced:
+            raise RuntimeError(f"std_var_all: Unsupported dtype {input.dtype.scalar_name}")
+        return run(d, (input, dims, correction, keepdim, dim is None), out)
+    if out.dtype.is_complex:
+        raise NotImplementedError(f"\"std_cpu\" not implemented for "
+                                  f"'{out.dtype.scalar_name}'")
+    input = input.to(out.dtype)
+    _dof_warn(fname, input, dims, correction)
+    return run(d, (input, dims, correction, keepdim, dim is None), out)
+
+
+def _reduced_shape(input, dims, keepdim):
+    shape = input._data.shape
+    return [1 if i in dims else n for i, n in enumerate(shape) if keepdim or i not in dims]
 
 
 @expose(method=False, overloads=_VAR_OVERLOADS)
