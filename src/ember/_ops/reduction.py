@@ -21,6 +21,8 @@ from .search import _return_type
 from .shape import _flip
 from .util import c_order, dim_not_none, norm_dim, norm_dims
 
+_dtypes = D                     # (``D`` is deleted at the end of the module)
+
 CummaxResult, CumminResult = _return_type("cummax"), _return_type("cummin")
 _NO_DIM = object()
 
@@ -161,6 +163,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
                                f"{out.dtype.scalar_name}")
         if not whole and input.dtype.is_complex and not out.dtype.is_complex:
             input = input.real
+        if out.dtype is not input.dtype:        # (summed in out's type, a reduced one's in
+            dt = out.dtype if out.dtype.itemsize > 2 else _dtypes.float32       # float)
+            from .registry import _write_out
+            return _write_out(out, mean(input, dim, keepdim, dtype=dt)._data)
     if whole:
         return run(_mean_all, (input, dtype), out)
     return run(_mean_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
@@ -462,9 +468,6 @@ def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
         check_out_cast(input.dtype, out)
     _dof_warn(fname, input, dims, correction)
     return run(d, (input, dims, correction, keepdim, full), out)
-
-
-_dtypes = D
 
 
 def _var_other_out(d, fname, input, dim, dims, correction, keepdim, out):

@@ -571,25 +571,28 @@ def _to_copy(self, dtype):
         if target.strides != r.strides or not r.size:
             xp.copyto(target, r)
             r = target
-    if dtype is D.bfloat16 and self.dtype == xp.float32:
+    if dtype is D.bfloat16 and self.dtype in (xp.float32, xp.float64) and r.ndim and r.size:
         _vector_bf16_nans(self, r)
     return r
 
 
 def _vector_bf16_nans(src, r):
-    """torch's float32 -> bfloat16 copy converts with vectors (``cvtfp32_bf16``, whose NaN
-    is 0xFFFF) where the inner dim steps contiguously through both tensors, and one by one
-    (NaN 0x7FC0, as NumPy) elsewhere: a 0-d tensor, a strided or broadcast inner dim."""
-    if not r.ndim or not r.size:
-        return
-    dims = [d for d in range(r.ndim) if r.shape[d] != 1]
-    if dims:
-        inner = min(dims, key=lambda d: r.strides[d])
-        if src.strides[inner] != src.itemsize:
-            return
+    """torch's float32/float64 -> bfloat16 copy converts with vectors (``cvtfp32_bf16``,
+    whose NaN is 0xFFFF) and one by one elsewhere (NaN 0x7FC0, as NumPy). float32: every
+    element where the inner dim steps contiguously through both tensors (its kernel's tail
+    is a partial vector), none where it is strided or broadcast; float64 (``vec::convert``
+    along contiguous rows): steps of 16 elements, each row's rest one by one."""
     nan = xp.isnan(src)
-    if nan.any():
-        r.view(xp.uint16)[nan] = 0xFFFF
+    if not nan.any():
+        return
+    if src.dtype == xp.float64:
+        from . import _sleef
+        nan &= ~_sleef._scalar_mask(src, step=16)
+    else:
+        dims = [d for d in range(r.ndim) if r.shape[d] != 1]
+        if dims and src.strides[min(dims, key=lambda d: r.strides[d])] != src.itemsize:
+            return
+    r.view(xp.uint16)[nan] = 0xFFFF
 
 
 

@@ -1,0 +1,176 @@
+"""Differences from torch closed in the sixteenth fidelity pass (what ``tools/fuzz_ops.py``
+found), each case compared with torch: the NaN bits of a float32 -> bfloat16 copy, the sign
+of zero parts in complex negation, tensordot/inner of one element out of non-contiguous
+operands, ``max``/``min``/``mean``/``var``/``std`` into an ``out`` of another dtype.
+"""
+
+import numpy as np
+import pytest
+
+import ember
+
+from .helpers import outcome_of, same_outcome, torch
+
+
+def _same(fn, strides=True):
+    same_outcome(outcome_of(torch, fn), outcome_of(ember, fn), strides)
+
+
+# ------------------------------------------------------------- bfloat16 NaN bits
+
+_NAN_LAYOUTS = {
+    "contiguous": lambda L, x: x,
+    "0-d": lambda L, x: x[0, 0],
+    "one element": lambda L, x: x[:1, :1],
+    "rows sliced": lambda L, x: x[::2],
+    "columns sliced": lambda L, x: x[:, ::2],
+    "transposed": lambda L, x: x.t(),
+    "sliced and transposed": lambda L, x: x[::2].t(),
+    "broadcast rows": lambda L, x: x[:1].expand(4, 6),
+    "broadcast columns": lambda L, x: x[:, :1].expand(4, 6),
+    "from float64": lambda L, x: x.double(),
+}
+
+
+@pytest.mark.parametrize("layout", list(_NAN_LAYOUTS))
+def test_bfloat16_nan_bits_of_a_copy(layout):
+    """torch's vectorised float32 -> bfloat16 copy writes NaN as 0xFFFF (sign bit set), its
+    one-by-one conversion (strided or broadcast inner dim, 0-d, other source types) 0x7FC0."""
+    vals = np.arange(24, dtype=np.float32).reshape(4, 6)
+    vals[::3, 1::2] = np.nan
+
+    def fn(L):
+        x = _NAN_LAYOUTS[layout](L, L.from_numpy(vals.copy()))
+        y = x.to(L.bfloat16)
+        i16 = torch.int16 if L is torch else ember.int16
+        return y.contiguous().view(i16), L.signbit(y)
+    _same(fn)
+
+
+# ------------------------------------------------------------- complex negation
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 8, 9, 17])
+@pytest.mark.parametrize("form", ["neg", "neg_", "strided", "transposed"])
+def test_complex_neg_zero_signs(dtype, n, form):
+    """Vectorized<complex>::neg computes ``0 - x`` (a zero part turns +0), the scalar tail
+    ``-x`` (-0)."""
+    vals = np.zeros(2 * n * 3, np.complex128)
+    vals[1::3] = 1.5 + 0j
+    vals[2::5] = -0.0 - 2j
+
+    def fn(L):
+        x = L.from_numpy(vals.copy()).to(getattr(L, dtype))
+        if form == "neg":
+            r = -x[:n]
+        elif form == "neg_":
+            r = x[:n].clone().neg_()
+        elif form == "strided":
+            r = L.neg(x[::2][:n])
+        else:
+            r = L.neg(x[:6 * (n // 2 + 1)].reshape(-1, 3).t())
+        return L.signbit(r.real), L.signbit(r.imag)
+    _same(fn)
+
+
+# ------------------------------------------------------------- tensordot of one element
+
+_RNG = np.random.default_rng(16)
+_V = _RNG.standard_normal(4000).astype(np.float32)
+_MASK = _RNG.random(12) < 0.5
+
+
+@pytest.mark.parametrize("case", ["strided", "contiguous", "expanded", "matrices",
+                                  "matrices transposed", "bool strided", "bool contiguous",
+                                  "bfloat16 expanded", "inner strided"])
+def test_tensordot_one_element(case):
+    """ATen 2.13 contracts to one element with ``dot`` when both permuted operands are
+    contiguous, else sums their product in their dtype (bool included)."""
+    def fn(L):
+        v = L.from_numpy(_V.copy())
+        m = L.from_numpy(_MASK.copy())
+        if case == "strided":
+            return L.tensordot(v[::2], v[2000:], 1)
+        if case == "contiguous":
+            return L.tensordot(v[:2000], v[2000:], 1)
+        if case == "expanded":
+            return L.tensordot(v[:1].double().expand(3), v[:3].double(), 1)
+        if case == "matrices":
+            return L.tensordot(v[:12].reshape(3, 4), v[12:24].reshape(3, 4), ([0, 1], [0, 1]))
+        if case == "matrices transposed":
+            return L.tensordot(v[:12].reshape(3, 4).t(), v[12:24].reshape(3, 4),
+                               ([0, 1], [1, 0]))
+        if case == "bool strided":
+            return L.tensordot(m[::2], m[6:], 1)
+        if case == "bool contiguous":
+            return L.tensordot(m[:6], m[6:], 1)
+        if case == "bfloat16 expanded":
+            h = v[:4].to(L.bfloat16)
+            return L.tensordot(h[:1].expand(4), h, 1)
+        return L.inner(m[::2], m[1::2]), L.inner(v[:1000], v[1::4])
+    _same(fn)
+
+
+# ------------------------------------------------------------- max/min into out
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("src,dst", [
+    ("float16", "float16"), ("float32", "float32"), ("int64", "int64"), ("bool", "bool"),
+    ("bfloat16", "bfloat16"), ("uint8", "uint8"), ("complex64", "complex64"),
+    ("float32", "int64"), ("complex64", "float32"), ("int64", "float32"),
+    ("float32", "bool")])
+@pytest.mark.parametrize("size", [0, 3])
+def test_max_min_unary_out(name, src, dst, size):
+    """``max(input, out=)`` checks canCast first; its kernel reduces an empty tensor to the
+    identity instead of raising."""
+    def fn(L):
+        x = L.arange(size).to(getattr(L, src))
+        out = L.zeros(0, dtype=getattr(L, dst))
+        r = getattr(L, name)(x, out=out)
+        return r, out
+    _same(fn)
+
+
+# ------------------------------------------------------------- mean/var/std into out
+
+_X = np.array([[1.5 + 2j, 2.25 - 1j, 0.5j], [3 + 0j, -1 + 1j, 2]], np.complex64)
+_DTYPES = ["complex64", "float64", "float32", "float16", "bfloat16"]
+_OUTS = ["int64", "float32", "float16", "complex64", "float64", "bfloat16", "bool"]
+_KWARGS = [{"dim": 0}, {"dim": 1, "keepdim": True}, {}, {"dim": (0, 1)},
+           {"dim": None, "keepdim": True}, {"correction": 0}]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("name", ["mean", "var", "std"])
+@pytest.mark.parametrize("src", _DTYPES)
+@pytest.mark.parametrize("dst", _OUTS)
+def test_reductions_into_out_of_another_dtype(name, src, dst):
+    """mean_out sums into ``out`` then divides in place; std_var_out converts a real input
+    to ``out``'s type (refusing a reduced input into one float result, a complex ``out``),
+    and a complex one part by part."""
+    def fn(L):
+        x = L.from_numpy(_X.copy())
+        x = x if src == "complex64" else x.real.to(getattr(L, src))
+        res = []
+        for kw in _KWARGS:
+            if name == "mean" and "correction" in kw:
+                continue
+            res.append(outcome_of(L, lambda L: getattr(L, name)(
+                x, **kw, out=L.zeros(0, dtype=getattr(L, dst)))))
+        return res
+
+    t, e = fn(torch), fn(ember)
+    for a, b in zip(t, e):
+        same_outcome(a, b)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("src", ["float16", "float32", "complex64"])
+@pytest.mark.parametrize("dst", ["float32", "float64", "float16", "complex64"])
+@pytest.mark.parametrize("dim", [None, 0, 1])
+def test_var_of_empty_into_out(src, dst, dim):
+    def fn(L):
+        x = L.zeros(0, 3, dtype=getattr(L, src))
+        out = L.zeros(0, dtype=getattr(L, dst))
+        return L.var(x, out=out) if dim is None else L.var(x, dim, out=out)
+    _same(fn)
