@@ -8,6 +8,7 @@ from .._tensor import CONJ, Tensor, watch_conj
 from ..autograd import grad_mode
 from ._libm import c_float, double_fn
 from .registry import NONE, check_out_same_dtype, expose, op
+from .util import c_order
 
 _as_strided = xp.lib.stride_tricks.as_strided
 _COMPLEX_OF = {"float16": None, "float32": xp.complex64, "float64": xp.complex128}
@@ -248,12 +249,13 @@ def angle(self):
         # (torch computes a complex input's angle into a new real tensor of C order)
         if xp.__name__ == "numpy":
             from . import _sleef_atan2
-            return xp.ascontiguousarray(_sleef_atan2.complex_angle(self))
+            return c_order(_sleef_atan2.complex_angle(self))
         with xp.errstate(all="ignore"):
-            return xp.ascontiguousarray(xp.arctan2(self.imag, self.real))
-    if self.dtype.kind in "biu":
+            return c_order(xp.arctan2(self.imag, self.real))
+    x = self
+    if x.dtype.kind in "biu":
         from .. import _dtype as D
-        self = self.astype(D.get_default_dtype().np)
-    out = xp.where(self < 0, self.dtype.type(xp.pi), self.dtype.type(0))
-    out = xp.where(xp.isnan(self), self, out)
+        x = x.astype(D.get_default_dtype().np)
+    out = xp.where(x < 0, x.dtype.type(xp.pi), x.dtype.type(0))
+    out = xp.where(xp.isnan(x), x, out)
     return _mf.ti_layout(out, self) if out.ndim > 1 else out

@@ -175,11 +175,11 @@ def _run_dim(d, input, dim, keepdim, result_type, out):
     from .._tensor import Tensor
     check_out_tuple("max" if d is _max_dim else "min", out)
     nd = input._data.ndim
+    dim = norm_dim(dim, nd)             # (a 0-d tensor takes dim 0 or -1)
+    _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     if input.dtype.is_complex:
         raise RuntimeError(f"{'max' if d is _max_dim else 'min'}(): does not support complex "
                            "input")
-    dim = norm_dim(dim, nd)             # (a 0-d tensor takes dim 0 or -1)
-    _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     data = input._data if nd else input._data.reshape(1)
     idx = (xp.argmax if d is _max_dim else xp.argmin)(data, axis=dim, keepdims=True)
     if not keepdim or not nd:
