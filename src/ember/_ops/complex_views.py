@@ -195,7 +195,10 @@ def conj_physical(input: Tensor, *, out=None) -> Tensor:
     if out is not None:
         check_out_same_dtype(out, input)
     result = _conj_physical_op(input)
-    return result if out is None else out.resize_(result.shape).copy_(result)
+    if out is None:
+        return result
+    from .registry import _write_out        # (resized to TensorIterator's layout)
+    return _write_out(out, _mf.ti_layout(result._data, input._data))
 
 
 @expose
