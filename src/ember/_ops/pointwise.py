@@ -227,7 +227,33 @@ def _floor_div(self, other):
     _no_complex_kernel("div_floor_cpu", self, other)
     _int_zero_check(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if _half_vectors(self, other):
+            return _half_div_floor(self, other)
         return xp.floor_divide(self, other)
+
+
+def _half_vectors(self, other) -> bool:
+    """Whether torch's float16 floor/trunc division runs its ``Vectorized<Half>`` formula,
+    each step rounded to float16: a divisor of more than one element (one element, or a
+    number, takes the kernel's float path, rounded once)."""
+    return self.dtype == xp.float16 and getattr(other, "size", 1) > 1
+
+
+def _half_div_floor(a, b):
+    """``div_floor_floating_vec`` over ``Vectorized<Half>``."""
+    f32 = xp.float32
+
+    def h(x):
+        return x.astype(xp.float16).astype(f32)
+    a, b = xp.broadcast_arrays(a.astype(f32), b.astype(f32))
+    basic = h(a / b)
+    mod = h(xp.fmod(a, b))
+    div = h(xp.where((xp.abs(basic) == xp.inf) & (xp.abs(a) != xp.inf), a, h(a - mod)) / b)
+    div = xp.where((mod != 0) & ((b < 0) ^ (mod < 0)), h(div - 1), div)
+    floordiv = xp.floor(div)
+    floordiv = xp.where(h(div - floordiv) > 0.5, h(floordiv + 1), floordiv)
+    floordiv = xp.where(div == 0, xp.copysign(f32(0), basic), floordiv)
+    return xp.where(b == 0, basic, floordiv).astype(xp.float16)
 
 
 def _trunc_div(self, other):
@@ -239,6 +265,9 @@ def _trunc_div(self, other):
         q = xp.floor_divide(self, other)
         return q + ((xp.remainder(self, other) != 0) & ((self < 0) != (other < 0)))
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype == xp.float16 and not _half_vectors(self, other):
+            # (a one-element divisor: the kernel's float path, the quotient unrounded)
+            return xp.trunc(xp.true_divide(self, other, dtype=xp.float32)).astype(xp.float16)
         return xp.trunc(xp.true_divide(self, other))
 
 

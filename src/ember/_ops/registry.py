@@ -517,7 +517,9 @@ _REDUCED = D.REDUCED
 _CONJ = CONJ
 _F32 = xp.dtype(xp.float32)
 _BAREBONES = D.BAREBONES
-_HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
+# float16 ops whose kernels read a number (or 0-d tensor) operand as a float32 scalar
+# (``iter.original_scalar_value<opmath_t>``), computing in float32 and rounding once
+_HALF_OPMATH_SCALAR = frozenset(("mul", "div_true", "div_rounding", "floor_divide"))
 # ops whose kernels take a Python number as torch's Scalar does, at double precision (pow's
 # ``std::pow(x, double exponent)`` one by one), rather than rounded to the tensor's dtype
 _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
@@ -682,8 +684,8 @@ def _reduced_arrays(op, args, cdt):
 # ops whose reduced-type kernels compute in float but read a number (or a 0-d tensor) as the
 # iterator casts it, to the type (torch's wrapped-number operand takes the common dtype)
 _SCALAR_IN_TYPE = frozenset((
-    "fmod_scalar", "remainder_scalar", "fmod_tensor", "remainder_tensor", "eq", "ne", "lt", "le",
-    "gt", "ge", "eq_inplace_scalar", "ne_inplace_scalar", "lt_inplace_scalar",
+    "fmod_scalar", "remainder_scalar", "remainder_scalar_self", "fmod_tensor", "remainder_tensor",
+    "eq", "ne", "lt", "le", "gt", "ge", "eq_inplace_scalar", "ne_inplace_scalar", "lt_inplace_scalar",
     "le_inplace_scalar", "gt_inplace_scalar", "ge_inplace_scalar", "pow_tensor",
     "pow_scalar_base"))
 
