@@ -4,6 +4,8 @@ of zero parts in complex negation, tensordot/inner of one element out of non-con
 operands, ``max``/``min``/``mean``/``var``/``std`` into an ``out`` of another dtype.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -174,3 +176,115 @@ def test_var_of_empty_into_out(src, dst, dim):
         out = L.zeros(0, dtype=getattr(L, dst))
         return L.var(x, out=out) if dim is None else L.var(x, dim, out=out)
     _same(fn)
+
+
+# ------------------------------------------------------------- histc's order of checks
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int64", "bool", "complex64", "float32",
+                                   "uint16", "bfloat16"])
+@pytest.mark.parametrize("kwargs", [{"bins": 0}, {"min": -1, "max": 5}, {"min": 3, "max": 1},
+                                    {"min": 0, "max": 300}, {}, {"min": 0.0, "max": 0.0}])
+@pytest.mark.parametrize("shape", [(3,), (0, 4)])
+def test_histc_checks_before_the_kernel(dtype, kwargs, shape):
+    """bins, the range and the edges' linspace (an edge outside an integral type overflows)
+    come before the histogram kernel's refusal of integral types."""
+    _same(lambda L: L.histc(L.ones(shape, dtype=getattr(L, dtype)), **kwargs))
+
+
+def test_histc_of_zeros_uint8():
+    _same(lambda L: L.histc(L.zeros(3, dtype=L.uint8)))
+
+
+# ------------------------------------------------------------- layouts
+
+@pytest.mark.parametrize("dtype", ["complex64", "float32", "int16", "uint8", "bool"])
+@pytest.mark.parametrize("layout", ["transposed", "permuted", "expanded", "0-d", "sliced"])
+def test_angle_layout(dtype, layout):
+    """A complex input's angle is a new C-order tensor; a real one keeps the input's
+    layout."""
+    def fn(L):
+        x = L.arange(24).to(getattr(L, dtype))
+        x = {"transposed": lambda: x.reshape(4, 6).t(),
+             "permuted": lambda: x.reshape(2, 4, 3).permute(2, 1, 0),
+             "expanded": lambda: x[:3].reshape(3, 1).expand(3, 4),
+             "0-d": lambda: x[5],
+             "sliced": lambda: x.reshape(4, 6)[:, ::2]}[layout]()
+        return L.angle(x), x.angle()
+    _same(fn)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float16", "complex64"])
+@pytest.mark.parametrize("layout", ["permuted", "transposed", "sliced"])
+@pytest.mark.parametrize("given", ["empty", "transposed"])
+def test_conj_physical_out_layout(dtype, layout, given):
+    def fn(L):
+        dt = getattr(L, dtype)
+        x = {"permuted": lambda: L.zeros(2, 4, 3, dtype=dt).permute(2, 1, 0),
+             "transposed": lambda: L.zeros(4, 3, dtype=dt).t(),
+             "sliced": lambda: L.zeros(4, 6, dtype=dt)[:, ::2]}[layout]()
+        out = L.zeros(0, dtype=dt) if given == "empty" else L.zeros(3, 4, dtype=dt).t()
+        L.conj_physical(x, out=out)
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(fn)
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("shape,dim", [((0,), 0), ((2, 0), 1), ((2, 0), 0), ((3,), 0),
+                                       ((), 0)])
+def test_max_min_dim_of_complex(name, shape, dim):
+    """The reduced dim's size is checked before complex is refused."""
+    _same(lambda L: getattr(L, name)(L.zeros(shape, dtype=L.complex64), dim))
+
+
+# ------------------------------------------------------------- reduced-type division
+
+def test_bfloat16_remainder_of_a_number_self():
+    """The number takes the tensor's type (bfloat16(1e10) is 9999220736) before the float
+    kernel."""
+    def fn(L):
+        y = L.tensor([1.5, -2.25, 3.0, 0.7, -0.3], dtype=L.bfloat16)
+        return L.remainder(1e10, y), 1e10 % y, 3.3 % y
+    _same(fn)
+
+
+_HA = (np.random.default_rng(3).standard_normal(600) * 100).astype(np.float16)
+_HB = (np.random.default_rng(4).standard_normal(600) *
+       np.random.default_rng(5).choice([0.01, 1, 100], 600)).astype(np.float16)
+_HA[:20] = 0
+_HB[10:30] = 0
+_HA[40:50] = np.inf
+_HB[45:60] = np.inf
+_HA[60:70] = np.nan
+_HA[100] = -132.0
+_HB[100] = -0.057464599609375
+
+_HALF_DIVISIONS = {
+    "floor, tensors": lambda L, a, b: L.floor_divide(a, b),
+    "trunc, tensors": lambda L, a, b: L.div(a, b, rounding_mode="trunc"),
+    "floor, 0-d divisor": lambda L, a, b: L.floor_divide(a, b[5]),
+    "trunc, 0-d divisor": lambda L, a, b: L.div(a, b[7], rounding_mode="trunc"),
+    "floor, one element": lambda L, a, b: L.floor_divide(a[100:101], b[100:101]),
+    "trunc, one element": lambda L, a, b: L.div(a[100:101], b[100:101], rounding_mode="trunc"),
+    "floor, number": lambda L, a, b: L.floor_divide(a, 0.37),
+    "trunc, number": lambda L, a, b: L.div(a, 0.37, rounding_mode="trunc"),
+    "floor, 0-d dividend": lambda L, a, b: L.floor_divide(a[100], b),
+    "//": lambda L, a, b: a // 0.37,
+    "floor_divide_ by a float64 0-d": lambda L, a, b: a.clone().floor_divide_(
+        L.tensor(0.37, dtype=L.float64)),
+    "broadcast rows": lambda L, a, b: L.floor_divide(a[96:100].expand(4, 4) * 0 + a[100],
+                                                     b[97:101]),
+}
+
+
+@pytest.mark.parametrize("case", list(_HALF_DIVISIONS))
+def test_float16_floor_and_trunc_division(case):
+    """float16 with a divisor of many elements runs Vectorized<Half> (each step rounded to
+    half: -132 // -0.05746 is 2298); a one-element divisor or a number the float path
+    (2296)."""
+    def fn(L):
+        a, b = L.from_numpy(_HA.copy()), L.from_numpy(_HB.copy())
+        return _HALF_DIVISIONS[case](L, a, b)
+    with np.errstate(all="ignore"):
+        _same(fn)
