@@ -157,7 +157,7 @@ def test_reductions_into_out_of_another_dtype(name, src, dst):
         for kw in _KWARGS:
             if name == "mean" and "correction" in kw:
                 continue
-            res.append(outcome_of(L, lambda L: getattr(L, name)(
+            res.append(outcome_of(L, lambda L, kw=kw: getattr(L, name)(
                 x, **kw, out=L.zeros(0, dtype=getattr(L, dst)))))
         return res
 

@@ -197,7 +197,8 @@ def conj_physical(input: Tensor, *, out=None) -> Tensor:
     result = _conj_physical_op(input)
     if out is None:
         return result
-    from .registry import _write_out        # (resized to TensorIterator's layout)
+    from .registry import _write_out
+    # (resized to TensorIterator's layout)
     return _write_out(out, _mf.ti_layout(result._data, input._data))
 
 

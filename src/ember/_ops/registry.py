@@ -685,9 +685,9 @@ def _reduced_arrays(op, args, cdt):
 # iterator casts it, to the type (torch's wrapped-number operand takes the common dtype)
 _SCALAR_IN_TYPE = frozenset((
     "fmod_scalar", "remainder_scalar", "remainder_scalar_self", "fmod_tensor", "remainder_tensor",
-    "eq", "ne", "lt", "le", "gt", "ge", "eq_inplace_scalar", "ne_inplace_scalar", "lt_inplace_scalar",
-    "le_inplace_scalar", "gt_inplace_scalar", "ge_inplace_scalar", "pow_tensor",
-    "pow_scalar_base"))
+    "eq", "ne", "lt", "le", "gt", "ge", "eq_inplace_scalar", "ne_inplace_scalar",
+    "lt_inplace_scalar", "le_inplace_scalar", "gt_inplace_scalar", "ge_inplace_scalar",
+    "pow_tensor", "pow_scalar_base"))
 
 
 # ops whose torch kernel runs in the reduced type's own arithmetic (``cpu_kernel`` over
