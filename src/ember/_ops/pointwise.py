@@ -487,10 +487,23 @@ def _pow_scalar(self, exponent):
                 return special(self)
             if self.dtype in (xp.float32, xp.float64):
                 return _sleef_ext.pow_scalar(self, exponent)
-        if self.dtype.kind == "c" and xp.ndim(exponent) == 0 and exponent == 2:
-            from . import _fused
-            return _fused.complex_square(self)
+        if self.dtype.kind == "c" and xp.ndim(exponent) == 0 and xp is np:
+            return _complex_pow_scalar(self, exponent)
         return xp.power(self, exponent)
+
+
+def _complex_pow_scalar(self, exponent):
+    """torch's pow_tensor_scalar_kernel for complex: 0 fills 1 and 1 copies (before the
+    kernel), 0.5, -0.5 and -1 run sqrt, rsqrt and reciprocal, 2, 3 and -2 products, any
+    other exponent glibc's cpow element by element."""
+    from . import _fused, unary
+    special = {0: xp.ones_like, 1: xp.copy, 0.5: unary.sqrt.kernel,
+               -0.5: unary.rsqrt.kernel, -1: unary.reciprocal.kernel}.get(exponent)
+    if special is not None:
+        return special(self)
+    if exponent in (2, 3, -2):
+        return _fused.complex_power(self, int(exponent.real))
+    return _libm.c_complex("cpow", self, xp.full(self.shape, exponent, self.dtype))
 
 
 # torch's pow_Tensor_Scalar_out fills 1 for the exponent 0 and copies the base for 1; its
@@ -540,7 +553,7 @@ def _pow_tensor(self, exponent):
     if self.dtype == exponent.dtype and self.dtype in (xp.float32, xp.float64):
         return _sleef_ext.pow_tensor(self, exponent)
     dt = xp.result_type(self, exponent)
-    if dt.kind == "c" and xp is np and exponent.ndim and self.size:
+    if dt.kind == "c" and xp is np and self.size:
         # c10's complex pow is std::pow of std::complex: glibc's cpow, element by element
         self, exponent = np.broadcast_arrays(self.astype(dt), exponent.astype(dt))
         return _libm.c_complex("cpow", self, exponent)
@@ -575,6 +588,10 @@ def _pow_number_base(self, exponent):
         # torch runs pow(tensor, tensor) with the base as a one-value operand
         base = xp.broadcast_to(exponent.dtype.type(self), exponent.shape)
         return _sleef_ext.pow_tensor(base, exponent, out_contiguous=True)
+    dt = xp.result_type(self, exponent)
+    if dt.kind == "c" and xp is np and exponent.size and self != 1:
+        # (the base as a one-value operand of pow(tensor, tensor): glibc's cpow)
+        return _libm.c_complex("cpow", np.full(exponent.shape, self, dt), exponent.astype(dt))
     with xp.errstate(divide="ignore", invalid="ignore"):
         return _power(self, exponent)
 
