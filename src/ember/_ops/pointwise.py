@@ -201,6 +201,11 @@ def _div_other(grad, self, other):
     reduced_in_float=False,
     self=lambda grad, other: grad / other, other=_div_other)
 def _div_true(self, other):
+    return _true_quotient(self, other)
+
+
+def _true_quotient(self, other):
+    """The kernel of div and true_divide."""
     if xp is np and np.result_type(self, other).kind == "c":
         return _fused.complex_div(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
@@ -321,8 +326,7 @@ divide = div
     self=lambda grad, other: grad / other, other=_div_other)
 def true_divide(self, other):
     """Alias of :func:`div` without rounding."""
-    with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.true_divide(self, other)
+    return _true_quotient(self, other)
 
 
 def _not_implemented(name):

@@ -519,7 +519,8 @@ _F32 = xp.dtype(xp.float32)
 _BAREBONES = D.BAREBONES
 # float16 ops whose kernels read a number (or 0-d tensor) operand as a float32 scalar
 # (``iter.original_scalar_value<opmath_t>``), computing in float32 and rounding once
-_HALF_OPMATH_SCALAR = frozenset(("mul", "div_true", "div_rounding", "floor_divide"))
+_HALF_OPMATH_SCALAR = frozenset(("mul", "div_true", "true_divide", "div_rounding",
+                                 "floor_divide"))
 # ops whose kernels take a Python number as torch's Scalar does, at double precision (pow's
 # ``std::pow(x, double exponent)`` one by one), rather than rounded to the tensor's dtype
 _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
