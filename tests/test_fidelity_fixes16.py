@@ -330,3 +330,37 @@ def test_complex_pow(case, dtype):
         return _CPOW[case](L, L.from_numpy(_CV.copy()).to(getattr(L, dtype)))
     with np.errstate(all="ignore"):
         _same(fn)
+
+
+# ------------------------------------------------------------- sum into out
+
+_SX = (np.random.default_rng(0).standard_normal((5, 7)) * 3 +
+       1j * np.random.default_rng(1).standard_normal((5, 7))).astype(np.complex64)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("src", ["complex64", "float64", "float32", "float16", "bfloat16",
+                                 "int32", "bool"])
+@pytest.mark.parametrize("dst", ["int64", "float32", "float16", "complex64", "float64",
+                                 "bfloat16", "int32", "bool"])
+def test_sum_into_out_of_another_dtype(src, dst):
+    """sum(out=) sums in out's type, the input converted to it first (complex to its real
+    part, floats truncated into integers); float16/bfloat16 into float32 read as they are."""
+    def fn(L):
+        x = L.from_numpy(_SX.copy())
+        x = x if src == "complex64" else x.real.to(getattr(L, src))
+        return [outcome_of(L, lambda L, kw=kw: L.sum(x, **kw, out=L.zeros(
+            0, dtype=getattr(L, dst)))) for kw in ({"dim": 0}, {"dim": 1, "keepdim": True},
+                                                   {"dim": (0, 1)})]
+    for a, b in zip(fn(torch), fn(ember)):
+        same_outcome(a, b)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "var"])
+def test_reductions_into_out_refuse_grad(name):
+    def fn(L):
+        x = L.ones(3, 4, requires_grad=True)
+        return getattr(L, name)(x, 0, out=L.zeros(0, dtype=L.float64))
+    t, e = outcome_of(torch, fn), outcome_of(ember, fn)
+    assert type(t) is type(e) is RuntimeError
+    assert "don't support automatic differentiation" in str(e)

@@ -113,7 +113,25 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
             raise _errors.Unparsed("sum() received an invalid combination of arguments")
         return _sum_all(input, dtype)
     # (dim=None with keepdim is torch's sum.dim_IntList over every dim)
+    if out is not None and dtype is None and not _recording(input):
+        natural = _dtypes.int64 if input.dtype._category < 2 else input.dtype
+        if out.dtype is not natural:
+            # (torch sums in out's type, the input converted to it first, a float16 or
+            # bfloat16 one into float32 read as it is)
+            from .registry import _write_out
+            if input.dtype in (_dtypes.float16, _dtypes.bfloat16) and \
+                    out.dtype is _dtypes.float32:
+                res = sum(input, dim, keepdim, dtype=out.dtype)
+            else:
+                res = sum(input.to(out.dtype), dim, keepdim)
+            return _write_out(out, res._data)
     return run(_sum_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
+
+
+def _recording(input) -> bool:
+    """Whether autograd records an op on ``input`` (its out= form then refuses)."""
+    from ..autograd import grad_mode
+    return input.requires_grad and grad_mode._state.enabled
 
 
 def _mean_check(input, dtype, name="mean"):
@@ -152,7 +170,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
     _mean_check(input, dtype)
     whole = dim is None and not keepdim
-    if out is not None and dtype is None:
+    if out is not None and dtype is None and not _recording(input):
         if whole and not can_cast(input.dtype, out.dtype):
             raise RuntimeError("mean.dtype_out(): input types can't be cast to the desired "
                                f"output type {out.dtype.scalar_name}")
@@ -461,7 +479,8 @@ def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
                  "std and var only support floating point and complex dtypes")
     full = dim is None
     dims = _reduce_dims(input, dim)
-    if out is not None and out.dtype is not input.dtype.to_real() and d in (_var, _std):
+    if out is not None and out.dtype is not input.dtype.to_real() and d in (_var, _std) \
+            and not _recording(input):
         return _var_other_out(d, fname, input, dim, dims, correction, keepdim, out)
     if out is not None and not input.dtype.is_complex:     # (std_var_out's check)
         from .registry import check_out_cast
