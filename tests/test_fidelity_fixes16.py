@@ -364,3 +364,32 @@ def test_reductions_into_out_refuse_grad(name):
     t, e = outcome_of(torch, fn), outcome_of(ember, fn)
     assert type(t) is type(e) is RuntimeError
     assert "don't support automatic differentiation" in str(e)
+
+
+# ------------------------------------------------------------- complex addcmul
+
+_AC = [(np.random.default_rng(20 + i).standard_normal(40) * 3 + 1j *
+        np.random.default_rng(30 + i).standard_normal(40) * 3).astype(np.complex64)
+       for i in range(3)]
+
+_ADDCMUL = {
+    "37": lambda L, a, b, d: L.addcmul(a[:37], b[:37], d[:37]),
+    "37 value 2": lambda L, a, b, d: L.addcmul(a[:37], b[:37], d[:37], value=2),
+    "complex value": lambda L, a, b, d: L.addcmul(a[:37], b[:37], d[:37], value=1 + 2j),
+    "rows": lambda L, a, b, d: L.addcmul(*(x[:36].reshape(4, 9) for x in (a, b, d))),
+    "transposed": lambda L, a, b, d: L.addcmul(*(x[:36].reshape(4, 9).t() for x in (a, b, d))),
+    "strided": lambda L, a, b, d: L.addcmul(a[::2], b[::2], d[::2]),
+    "0-d": lambda L, a, b, d: L.addcmul(a[0], b[0], d[0]),
+    "in place": lambda L, a, b, d: a[:37].clone().addcmul_(b[:37], d[:37]),
+    "complex128": lambda L, a, b, d: L.addcmul(*(x[:37].to(L.complex128) for x in (a, b, d))),
+}
+
+
+@pytest.mark.parametrize("case", list(_ADDCMUL))
+def test_complex_addcmul(case):
+    """``self + value * t1 * t2`` with the plain Vectorized products, steps of eight, then
+    four elements with the second product contracted, the rest plain; strided rows in
+    contracted pairs."""
+    def fn(L):
+        return _ADDCMUL[case](L, *(L.from_numpy(x.copy()) for x in _AC))
+    _same(fn)

@@ -231,6 +231,28 @@ def addcmul(a, t1, t2, value=1):
         return fma(t1 if v == 1 else v * t1, t2, a)
 
 
+def complex_addcmul(a, t1, t2, value):
+    """torch's complex ``addcmul``: ``self + value * t1 * t2`` with the plain ``Vectorized``
+    products in steps of eight elements; the compiler contracts the second product of the
+    row's next four (when as many are left), the rest plain; a row that does not vectorise
+    (strided or broadcast) runs pairs contracted, an odd last one plain."""
+    dt = np.result_type(a, t1, t2)
+    shape = np.broadcast_shapes(np.shape(a), np.shape(t1), np.shape(t2))
+    ops = [np.broadcast_to(np.asarray(x, dt), shape) for x in (a, t1, t2)]
+    groups = _mf.iter_groups(shape, *(x.strides for x in ops))
+    if not groups:
+        tail = dt == np.complex128
+    elif all(st == dt.itemsize for st in groups[0][1]):
+        tail = _sleef.tail_mask(shape, [(g[0], g[2]) for g in groups],
+                                _cpu.kernel_step(dt, avx512=False),
+                                tail=lambda n: (0, 4) if n >= 4 else (0, 0))
+    else:
+        tail = _sleef.tail_mask(shape, [(g[0], g[2]) for g in groups], int(np.prod(shape)) + 1,
+                                tail=lambda n: (0, n - n % 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return complex_product(complex_product(dt.type(value), ops[1]), ops[2], tail) + ops[0]
+
+
 def addcmul_(a: np.ndarray, t1, t2, value=1) -> None:
     """``a.addcmul_(t1, t2, value=value)``."""
     v = a.dtype.type(value)

@@ -1078,8 +1078,8 @@ def addcmul(self, tensor1, tensor2, *, value=1):
     if self.dtype.kind == "f":
         return _fused.addcmul(self, tensor1, tensor2, _number(value))
     v = _value(value, self.dtype)
-    if _is_one(v) and self.dtype.kind == "c":
-        return self + tensor1 * tensor2
+    if self.dtype.kind == "c" and xp is np:
+        return _fused.complex_addcmul(self, tensor1, tensor2, v)
     return self + v * tensor1 * tensor2
 
 
