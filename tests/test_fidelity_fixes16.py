@@ -393,3 +393,14 @@ def test_complex_addcmul(case):
     def fn(L):
         return _ADDCMUL[case](L, *(L.from_numpy(x.copy()) for x in _AC))
     _same(fn)
+
+
+@pytest.mark.parametrize("value", [1, 2])
+def test_complex_addcdiv_multiplies_by_one(value):
+    """torch multiplies by ``value`` even when it is 1: an infinite numerator turns NaN."""
+    def fn(L):
+        t1 = L.tensor([float("inf"), -float("inf"), 1.0, 2.0], dtype=L.bfloat16)
+        t2 = L.tensor([1 + 1j, 2 - 1j, 0j, 1j], dtype=L.complex64)
+        return L.addcdiv(L.zeros(4, dtype=L.bfloat16), t1, t2, value=value)
+    with np.errstate(all="ignore"):
+        _same(fn)

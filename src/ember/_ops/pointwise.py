@@ -1122,8 +1122,8 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
     with xp.errstate(divide="ignore", invalid="ignore"):
         if self.dtype.kind == "c" and xp is np:
             # (c10::complex's division, contracted throughout: no plain odd last element as
-            # in div's kernel)
-            num = tensor1 if _is_one(value) else _value(value, self.dtype) * tensor1
+            # in div's kernel; the value multiplies even when 1, an infinity making NaN)
+            num = _value(value, self.dtype) * tensor1
             return self + _fused.complex_quotient(num, tensor2)
         if _is_one(value):
             return self + tensor1 / tensor2
