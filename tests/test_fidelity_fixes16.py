@@ -404,3 +404,21 @@ def test_complex_addcdiv_multiplies_by_one(value):
         return L.addcdiv(L.zeros(4, dtype=L.bfloat16), t1, t2, value=value)
     with np.errstate(all="ignore"):
         _same(fn)
+
+
+# ------------------------------------------------------------- float16 tanh gradient
+
+_TV = (np.random.default_rng(0).standard_normal(300) * 2).astype(np.float16)
+
+
+@pytest.mark.parametrize("shape", [(), (37,), (300,)])
+@pytest.mark.parametrize("grad", [None, 0.37])
+def test_float16_tanh_backward(shape, grad):
+    """tanh_backward's reduced-type kernel computes ``grad * (1 - y*y)`` in float, rounding
+    once."""
+    def fn(L):
+        x = L.from_numpy(_TV[:int(np.prod(shape))].copy()).reshape(shape).requires_grad_()
+        y = L.tanh(x)
+        y.backward(L.ones_like(y) if grad is None else L.full_like(y, grad))
+        return x.grad
+    _same(fn)
