@@ -422,3 +422,32 @@ def test_float16_tanh_backward(shape, grad):
         y.backward(L.ones_like(y) if grad is None else L.full_like(y, grad))
         return x.grad
     _same(fn)
+
+
+# ------------------------------------------------------------- out= refusing grad
+
+_OUT_GRAD = {
+    "sum": lambda L, x, y, o: L.sum(x, 0, out=o),
+    "mean": lambda L, x, y, o: L.mean(x, 0, out=o),
+    "var": lambda L, x, y, o: L.var(x, 0, out=o),
+    "std": lambda L, x, y, o: L.std(x, 0, out=o),
+    "prod": lambda L, x, y, o: L.prod(x, 0, out=o),
+    "cumsum": lambda L, x, y, o: L.cumsum(x, 0, out=o),
+    "div": lambda L, x, y, o: L.div(x, 2, out=o),
+    "div floor": lambda L, x, y, o: L.div(x, y, rounding_mode="floor", out=o),
+    "pow": lambda L, x, y, o: L.pow(x, 2, out=o),
+    "pow of a number": lambda L, x, y, o: L.pow(2, x, out=o),
+    "remainder": lambda L, x, y, o: L.remainder(x, 2, out=o),
+    "fmod": lambda L, x, y, o: L.fmod(x, 2, out=o),
+    "mm": lambda L, x, y, o: L.mm(x, y.t(), out=o),
+    "clamp": lambda L, x, y, o: L.clamp(x, 0, 1, out=o),
+    "where": lambda L, x, y, o: L.where(y > 0, x, y, out=o),
+    "add": lambda L, x, y, o: L.add(x, y, out=o),
+}
+
+
+@pytest.mark.parametrize("case", list(_OUT_GRAD))
+def test_out_requires_grad_names_the_function(case):
+    """The refusal of out= with an input requiring grad names the public function."""
+    _same(lambda L: _OUT_GRAD[case](L, L.ones(3, 4, requires_grad=True), L.ones(3, 4),
+                                    L.zeros(0)))

@@ -858,7 +858,7 @@ def run(op, args, out=None):
     record = _state.enabled and _requires(op, args)
     if out is not None:
         if record:
-            raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
+            raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(_public_name(op.name)))
         res = _as_array(res, dt)
         if op.promoting:    # TensorIterator's rule for an out= of another dtype
             check_out_cast(_BY_NP.get(res.dtype), out)
@@ -1004,6 +1004,21 @@ def _write_out(out, res):
     xp.copyto(out._data, res, casting="unsafe")
     out._vc.value += 1
     return out
+
+
+# the suffixes of the op table's names for one overload of a public function
+_OVERLOAD_SUFFIXES = ("_scalar_self", "_scalar_base", "_scalar", "_tensor", "_dim", "_all",
+                      "_true", "_rounding", "_op")
+
+
+def _public_name(name: str) -> str:
+    """The public function an op of the table implements (``sum_dim``: ``sum``), as torch's
+    messages name it."""
+    name = name.strip("_")
+    for suffix in _OVERLOAD_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[:-len(suffix)]
+    return name
 
 
 def check_out_tuple(name: str, out, n: int = 2) -> None:
