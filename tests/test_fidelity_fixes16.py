@@ -451,3 +451,23 @@ def test_out_requires_grad_names_the_function(case):
     """The refusal of out= with an input requiring grad names the public function."""
     _same(lambda L: _OUT_GRAD[case](L, L.ones(3, 4, requires_grad=True), L.ones(3, 4),
                                     L.zeros(0)))
+
+
+# ------------------------------------------------------------- scatter/gather index errors
+
+@pytest.mark.parametrize("op", ["scatter_add", "gather", "scatter"])
+@pytest.mark.parametrize("seed", range(12))
+def test_scatter_gather_reports_the_first_bad_index_it_reads(op, seed):
+    """The kernel reads along ``dim`` inside each element when ``dim`` is last, else ``dim``
+    outside the iterator's inner dims: the first bad index in that order is reported."""
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(rng.integers(1, 5)) for _ in range(int(rng.integers(1, 4))))
+    d = int(rng.integers(0, len(shape)))
+    idx = rng.integers(-9, 9, shape)
+
+    def fn(L):
+        i, x = L.from_numpy(idx.copy()), L.zeros(shape, dtype=L.int64)
+        if op == "gather":
+            return L.gather(x, d, i)
+        return getattr(x, op + "_")(d, i, L.ones(shape, dtype=L.int64))
+    _same(fn)
