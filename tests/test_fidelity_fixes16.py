@@ -472,3 +472,22 @@ def test_scatter_gather_reports_the_first_bad_index_it_reads(op, shape, d):
             return L.gather(x, d, i)
         return getattr(x, op + "_")(d, i, L.ones(shape, dtype=L.int64))
     _same(fn)
+
+
+# ------------------------------------------------------------- in-place checks before overlap
+
+_INPLACE_FIRST = {
+    "bool sub_ bool": lambda L: L.zeros(1, 4, dtype=L.bool).expand(4, 4).sub_(
+        L.ones(4, 4, dtype=L.bool)),
+    "bool sub_ number": lambda L: L.zeros(1, 4, dtype=L.bool).expand(4, 4).sub_(1),
+    "float sub_": lambda L: L.zeros(1, 4).expand(4, 4).sub_(L.ones(4, 4)),
+    "uint8 ldexp_": lambda L: L.zeros(1, dtype=L.uint8).expand(3).ldexp_(L.ones(3)),
+    "float ldexp_": lambda L: L.zeros(1).expand(3).ldexp_(L.ones(3)),
+}
+
+
+@pytest.mark.parametrize("case", list(_INPLACE_FIRST))
+def test_inplace_checks_before_the_overlap_error(case):
+    """sub's bool check and ldexp's float check come before TensorIterator refuses an
+    expanded tensor to write."""
+    _same(_INPLACE_FIRST[case])

@@ -126,7 +126,7 @@ def add(self, other, *, alpha=1):
     return _fused.add(self, other, _alpha(alpha, self, other))
 
 
-@op("SubBackward0", inplace=True, check=_check_sub,
+@op("SubBackward0", inplace=True, check=_check_sub, overlap=overlap_after(_check_sub),
     self=lambda grad: grad,
     other=lambda grad, alpha: -_scale(grad, alpha))
 def sub(self, other, *, alpha=1):

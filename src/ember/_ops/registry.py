@@ -1318,6 +1318,7 @@ def run_inplace(op, args):
     try:
         check_inplace(self)
         if has_overlap(self._data):
+            check_out_cast(None, self, op.name)     # (an op's own type check comes first)
             if op.overlap is None:
                 raise RuntimeError(_errors.INTERNAL_OVERLAP)
             op.overlap(*args)
