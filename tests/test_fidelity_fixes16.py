@@ -491,3 +491,11 @@ def test_inplace_checks_before_the_overlap_error(case):
     """sub's bool check and ldexp's float check come before TensorIterator refuses an
     expanded tensor to write."""
     _same(_INPLACE_FIRST[case])
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64", "int64", "bool", "float32", "int16"])
+@pytest.mark.parametrize("dst", ["int64", "float32", "int32"])
+def test_nansum_out_dtype_checks(dtype, dst):
+    """An integral dtype= that out= does not have fails sum's structured check."""
+    _same(lambda L: L.nansum(L.ones(2, 3), 0, dtype=getattr(L, dtype),
+                             out=L.zeros(0, dtype=getattr(L, dst))))

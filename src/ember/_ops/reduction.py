@@ -1206,6 +1206,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if out is not None and not (input.dtype.is_complex or _integral(input)):
         # nansum_out: the reduction runs in out's dtype (get_dtype_from_result), which a
         # given dtype= must be; without one, only a floating out has a kernel
+        if dtype is not None and dtype is not out.dtype and dtype._category < 2:
+            check_out_dtype(out, dtype)     # (an integral dtype: sum's structured check)
         if dtype is not None and dtype is not out.dtype:
             raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
                                f"{out.dtype.scalar_name} and {dtype.scalar_name}.")
