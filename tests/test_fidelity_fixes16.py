@@ -499,3 +499,26 @@ def test_nansum_out_dtype_checks(dtype, dst):
     """An integral dtype= that out= does not have fails sum's structured check."""
     _same(lambda L: L.nansum(L.ones(2, 3), 0, dtype=getattr(L, dtype),
                              out=L.zeros(0, dtype=getattr(L, dst))))
+
+
+# ------------------------------------------------------------- float16 index_add
+
+@pytest.mark.parametrize("alpha", [1, 2.5])
+@pytest.mark.parametrize("layout", ["rows", "columns", "vector"])
+@pytest.mark.parametrize("seed", range(4))
+def test_float16_index_add_with_repeated_indices(alpha, layout, seed):
+    """torch accumulates float16 slices in float32 (rounding once) when alpha is 1; a
+    vector's elements, or a scaled source, add one by one in float16."""
+    rng = np.random.default_rng(seed)
+    n, k, m = 3, 7, 3
+    shape, sshape, d = {"rows": ((n, m), (k, m), 0), "columns": ((m, n), (m, k), 1),
+                        "vector": ((n,), (k,), 0)}[layout]
+    s = (rng.standard_normal(shape) * 5).astype(np.float16)
+    src = (rng.standard_normal(sshape) * 5).astype(np.float16)
+    idx = rng.integers(0, n, k)
+
+    def fn(L):
+        x = L.from_numpy(s.copy())
+        i, y = L.from_numpy(idx.copy()), L.from_numpy(src.copy())
+        return x.index_add(d, i, y, alpha=alpha), x.clone().index_add_(d, i, y, alpha=alpha)
+    _same(fn)

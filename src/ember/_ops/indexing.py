@@ -434,6 +434,13 @@ def _index_add(self, dim, index, source, alpha):
     if alpha != 1 and out.dtype in (np.float32, np.float64):
         return _index_add_scaled(out, dim, index.reshape(-1), xp.asarray(source), alpha)
     src = source if alpha == 1 else source * xp.asarray(alpha).astype(source.dtype)
+    if alpha == 1 and out.dtype == xp.float16 and out.ndim > 1:
+        # (torch accumulates float16 slices in float32 and rounds once; a vector's elements,
+        # or any scaled source, add one by one in float16)
+        acc = out.astype(xp.float32)
+        xp.add.at(_moved(acc, dim), index.reshape(-1),
+                  _moved(xp.asarray(src, xp.float32), dim))
+        return acc.astype(xp.float16)
     xp.add.at(_moved(out, dim), index.reshape(-1), _moved(xp.asarray(src), dim))
     return out
 
