@@ -522,3 +522,21 @@ def test_float16_index_add_with_repeated_indices(alpha, layout, seed):
         i, y = L.from_numpy(idx.copy()), L.from_numpy(src.copy())
         return x.index_add(d, i, y, alpha=alpha), x.clone().index_add_(d, i, y, alpha=alpha)
     _same(fn)
+
+
+# ------------------------------------------------------------- bfloat16 dist
+
+_DA = (np.random.default_rng(40).standard_normal(7) * 3).astype(np.float32)
+_DB = (np.random.default_rng(41).standard_normal(7) * 3).astype(np.float32)
+
+
+@pytest.mark.parametrize("other", ["bfloat16", "int32", "bfloat16 0-d"])
+@pytest.mark.parametrize("p", [2, 1, 3.5, float("inf"), 0])
+def test_bfloat16_dist_rounds_the_difference(other, p):
+    """dist is ``norm(self - other)``: the bfloat16 difference rounded, then the norm."""
+    def fn(L):
+        a = L.from_numpy(_DA.copy()).to(L.bfloat16)
+        b = L.from_numpy(_DB.copy())
+        b = b[0].to(L.bfloat16) if other == "bfloat16 0-d" else b.to(getattr(L, other))
+        return L.dist(a, b, p=p), L.dist(b, a, p=p)
+    _same(fn)

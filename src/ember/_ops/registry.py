@@ -694,7 +694,7 @@ _SCALAR_IN_TYPE = frozenset((
 # ops whose torch kernel runs in the reduced type's own arithmetic (``cpu_kernel`` over
 # ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
 # the arrays (and numbers) in the type
-_REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
+_REDUCED_ARITHMETIC = frozenset(("dist", "xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
                                  "special_xlog1py", "rsqrt", "nextafter", "logit", "add", "sub",
                                  "rsub_tensor", "rsub_scalar", "pow_scalar"))
 
