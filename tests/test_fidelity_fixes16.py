@@ -540,3 +540,27 @@ def test_bfloat16_dist_rounds_the_difference(other, p):
         b = b[0].to(L.bfloat16) if other == "bfloat16 0-d" else b.to(getattr(L, other))
         return L.dist(a, b, p=p), L.dist(b, a, p=p)
     _same(fn)
+
+
+# ------------------------------------------------------------- prod's gradient with dtype=
+
+_PX = np.random.default_rng(0).standard_normal((4, 3))
+
+
+@pytest.mark.parametrize("dtype,src", [("float32", "float64"), ("float64", "float32"),
+                                       ("float32", "float16")])
+@pytest.mark.parametrize("zero", [False, True])
+@pytest.mark.parametrize("dim", [None, 0])
+def test_prod_backward_in_the_result_dtype(dtype, src, zero, dim):
+    """prod_backward takes ``self.to(grad's dtype)``: computed in the result's dtype, then
+    cast to the input's."""
+    x = _PX.astype(src)
+    x[1, 1] = 0 if zero else 1.5
+
+    def fn(L):
+        t = L.from_numpy(x.copy()).t().requires_grad_()
+        y = L.prod(t, dtype=getattr(L, dtype)) if dim is None else \
+            L.prod(t, dim, dtype=getattr(L, dtype))
+        y.sum().backward()
+        return t.grad
+    _same(fn)

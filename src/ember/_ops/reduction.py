@@ -241,6 +241,7 @@ def _prod_safe_zeros(grad, inp, dim):
 def _prod_back_all(grad, self, result):
     if self._data.ndim == 0:
         return grad
+    self = self.to(grad.dtype)          # (torch's prod_backward(grad, self.to(grad's type)))
     if not (self._data == 0).any():
         return grad * (result / self)
     return _prod_safe_zeros(grad, self.reshape(-1), 0).reshape(self.shape)
@@ -249,6 +250,7 @@ def _prod_back_all(grad, self, result):
 def _prod_back_dim(grad, self, result, dim, keepdim):
     if self._data.ndim == 0:
         return grad
+    self = self.to(grad.dtype)
     if not keepdim:
         grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
     if not (self._data == 0).any():
