@@ -158,6 +158,12 @@ def modified_inplace(legacy: str, shape: list, node, output_nr: int, version: in
             "torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
+def check_failed(condition: str) -> str:
+    """The message of a failed ``TORCH_CHECK`` without a message of its own."""
+    return (f"Expected {condition} to be true, but got false.  (Could this error message be "
+            "improved?  If so, please report an enhancement request to PyTorch.)")
+
+
 def shape_mismatch(i: int, grad_shape, out_shape) -> str:
     return (f"Mismatch in shape: grad_output[{i}] has a shape of torch.Size({list(grad_shape)}) "
             f"and output[{i}] has a shape of torch.Size({list(out_shape)}).")

@@ -671,10 +671,8 @@ class Generator:
         if dt not in _FLOATS:
             raise _not_implemented("bernoulli_tensor_cpu_p_", dt)
         if p_arr.size and not ((p_arr >= 0) & (p_arr <= 1)).all():
-            raise RuntimeError(
-                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
-                "message be improved?  If so, please report an enhancement request to "
-                "PyTorch.)")
+            from . import _errors
+            raise RuntimeError(_errors.check_failed("p_in >= 0 && p_in <= 1"))
         n = p_arr.size
         p = _np.ascontiguousarray(p_arr).reshape(-1)
         if dt == _f64:

@@ -231,6 +231,28 @@ def addcmul(a, t1, t2, value=1):
         return fma(t1 if v == 1 else v * t1, t2, a)
 
 
+def complex_addcmul(a, t1, t2, value):
+    """torch's complex ``addcmul``: ``self + value * t1 * t2`` with the plain ``Vectorized``
+    products in steps of eight elements; the compiler contracts the second product of the
+    row's next four (when as many are left), the rest plain; a row that does not vectorise
+    (strided or broadcast) runs pairs contracted, an odd last one plain."""
+    dt = np.result_type(a, t1, t2)
+    shape = np.broadcast_shapes(np.shape(a), np.shape(t1), np.shape(t2))
+    ops = [np.broadcast_to(np.asarray(x, dt), shape) for x in (a, t1, t2)]
+    groups = _mf.iter_groups(shape, *(x.strides for x in ops))
+    if not groups:
+        tail = dt == np.complex128
+    elif all(st == dt.itemsize for st in groups[0][1]):
+        tail = _sleef.tail_mask(shape, [(g[0], g[2]) for g in groups],
+                                _cpu.kernel_step(dt, avx512=False),
+                                tail=lambda n: (0, 4) if n >= 4 else (0, 0))
+    else:
+        tail = _sleef.tail_mask(shape, [(g[0], g[2]) for g in groups], int(np.prod(shape)) + 1,
+                                tail=lambda n: (0, n - n % 2))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return complex_product(complex_product(dt.type(value), ops[1]), ops[2], tail) + ops[0]
+
+
 def addcmul_(a: np.ndarray, t1, t2, value=1) -> None:
     """``a.addcmul_(t1, t2, value=value)``."""
     v = a.dtype.type(value)
@@ -338,14 +360,37 @@ def complex_square(a: np.ndarray) -> np.ndarray:
     multiply: the ``Vectorized`` products (a kernel built for AVX512) except in each row's
     scalar tail, which the compiler contracts throughout (a row that does not vectorise,
     strided, is all tail)."""
+    return complex_power(a, 2)
+
+
+def complex_power(a: np.ndarray, n: int) -> np.ndarray:
+    """``a ** n`` for the exponents torch's pow kernel writes out: 2 (``base * base``), 3
+    (``base * base * base``) and -2 (the reciprocal of the square, divided as
+    :func:`complex_div` divides, in the input's loop)."""
+    c64 = a.dtype == np.complex64
     groups = _mf.iter_groups(a.shape, a.strides)
     if not groups:
-        tail = True
+        tail = plain = True
+        tail4 = not c64
     else:
         inner = groups[0][1][0]
         step = _cpu.kernel_step(a.dtype) if inner in (0, a.itemsize) else a.size + 1
-        tail = _sleef.tail_mask(a.shape, [(g[0], g[2]) for g in groups], step)
-    return complex_product(a, a, tail)
+        dims = [(g[0], g[2]) for g in groups]
+        tail = _sleef.tail_mask(a.shape, dims, step)
+        plain = _sleef.tail_mask(a.shape, dims, step, tail=_odd_last) if c64 else False
+        # (complex64's cube: the compiler runs the tail four elements at a time, the rest
+        # with the second product plain)
+        tail4 = _sleef.tail_mask(a.shape, dims, step, tail=_fours) if c64 else tail
+    sq = complex_product(a, a, tail)
+    if n == 2:
+        return sq
+    if n == 3:
+        return complex_product(sq, a, tail4)
+    return complex_quotient(a.dtype.type(1), sq, plain)
+
+
+def _fours(n):
+    return 0, n - n % 4
 
 
 def _complex_tail(a, b, shape):

@@ -8,6 +8,7 @@ from .._tensor import CONJ, Tensor, watch_conj
 from ..autograd import grad_mode
 from ._libm import c_float, double_fn
 from .registry import NONE, check_out_same_dtype, expose, op
+from .util import c_order
 
 _as_strided = xp.lib.stride_tricks.as_strided
 _COMPLEX_OF = {"float16": None, "float32": xp.complex64, "float64": xp.complex128}
@@ -194,7 +195,11 @@ def conj_physical(input: Tensor, *, out=None) -> Tensor:
     if out is not None:
         check_out_same_dtype(out, input)
     result = _conj_physical_op(input)
-    return result if out is None else out.resize_(result.shape).copy_(result)
+    if out is None:
+        return result
+    from .registry import _write_out
+    # (resized to TensorIterator's layout)
+    return _write_out(out, _mf.ti_layout(result._data, input._data))
 
 
 @expose
@@ -236,7 +241,7 @@ def _angle_grad(grad, self):
     return where(self == 0.0, zeros_like(self), grad * self / self.abs().pow(2) * 1j)
 
 
-@op("AngleBackward0", promote=NONE, pointwise=True, self=_angle_grad)
+@op("AngleBackward0", promote=NONE, pointwise=False, self=_angle_grad)
 def angle(self):
     """The argument of each element: ``atan2(imag, real)`` for complex inputs (a real
     result), ``pi`` for negative and 0 for other real inputs (nan stays nan).
@@ -245,13 +250,16 @@ def angle(self):
     tensor([3.1416, 0.0000])
     """
     if self.dtype.kind == "c":
+        # (torch computes a complex input's angle into a new real tensor of C order)
         if xp.__name__ == "numpy":
             from . import _sleef_atan2
-            return _sleef_atan2.complex_angle(self)
+            return c_order(_sleef_atan2.complex_angle(self))
         with xp.errstate(all="ignore"):
-            return xp.arctan2(self.imag, self.real)
-    if self.dtype.kind in "biu":
+            return c_order(xp.arctan2(self.imag, self.real))
+    x = self
+    if x.dtype.kind in "biu":
         from .. import _dtype as D
-        self = self.astype(D.get_default_dtype().np)
-    out = xp.where(self < 0, self.dtype.type(xp.pi), self.dtype.type(0))
-    return xp.where(xp.isnan(self), self, out)
+        x = x.astype(D.get_default_dtype().np)
+    out = xp.where(x < 0, x.dtype.type(xp.pi), x.dtype.type(0))
+    out = xp.where(xp.isnan(x), x, out)
+    return _mf.ti_layout(out, self) if out.ndim > 1 else out

@@ -9,6 +9,7 @@ other case runs torch's direct kernel (:func:`_cdist_kernel`) bit for bit.
 
 from __future__ import annotations
 
+from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
 from .reduction import _norm_back, _vector_norm, ember_where
@@ -47,6 +48,8 @@ def dist(self, other, p=2):
     tensor(5.)
     """
     diff = xp.subtract(self, other)
+    if D.is_reduced(diff.dtype):    # (bfloat16: the difference rounded, the norm in float)
+        diff = diff.astype(xp.float32)
     return _vector_norm.kernel(diff, p, tuple(range(diff.ndim)), False, None)
 
 

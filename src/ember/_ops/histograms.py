@@ -69,18 +69,19 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
     >>> ember.histc(ember.tensor([1., 2., 1.]), bins=4, min=0, max=3)
     tensor([0., 2., 1., 0.])
     """
-    # (with the default range torch takes the data's aminmax first, which refuses complex first;
-    # then the bin edges' linspace, which refuses bool and the barebones unsigned types)
+    # (torch checks ``bins``, takes the data's aminmax when the range is empty (which refuses
+    # complex and the barebones unsigned types), checks the range, makes the edges with
+    # linspace (which refuses bool and those types, and edges outside an integral type),
+    # and only then refuses a type in the histogram kernel)
     barebones = input.dtype in D.BAREBONES
-    _not_implemented(input, "aminmax_cpu" if (input.dtype.is_complex or barebones) and
-                     min == max and input.numel() else "linspace_cpu"
-                     if barebones or input.dtype is D.bool else "histogram_cpu")
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
     left, right = float(min), float(max)
     a = input._data.reshape(-1)
     if left == right and a.size:
+        if input.dtype.is_complex or barebones:
+            _not_implemented(input, "aminmax_cpu")
         left, right = float(a.min()), float(a.max())
         if a.size > 1 or input.dtype is D.bfloat16:
             # (torch's aminmax makes its own NaN: x86's, sign set; bfloat16's positive)
@@ -96,6 +97,13 @@ def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0, *,
                            "finite")
     if not left < right:
         raise RuntimeError("torch.histc: max must be larger than min")
+    if barebones or input.dtype is D.bool:
+        _not_implemented(input, "linspace_cpu")
+    if a.dtype.kind in "iu":
+        info = xp.iinfo(a.dtype)
+        if not info.min <= left <= right <= info.max:
+            raise D.overflow_error(a.dtype, cname=True)
+    _not_implemented(input, "histogram_cpu")
     edges = _F.linspace(left, right, bins + 1, dtype=input.dtype)._data
     hist = _wrap(_count(a, edges, "linear"))
     if out is not None:

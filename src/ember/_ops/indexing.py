@@ -92,11 +92,31 @@ def _check_gather(name, self, dim, index, src=None):
                                    f"larger size than src {list(src.shape)}")
     n = sshape[d] if nd else 1
     if index._data.size:
-        bad = index._data[(index._data < 0) | (index._data >= n)]     # (no negative index)
+        a = _scan_order(index._data, d) if index._data.ndim else index._data
+        bad = a[(a < 0) | (a >= n)]     # (no negative index)
         if bad.size:
             raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
                                f"{d} with size {n}")
     return d
+
+
+def _scan_order(a, d):
+    """``a`` (an index) transposed to the order torch's scatter/gather kernel reads it, so
+    that the first bad index in C order is the one it reports: along ``d`` inside each
+    element when ``d`` is the last dim; else ``d`` outside the iterator's inner (coalesced)
+    dims."""
+    nd = a.ndim
+    if d == nd - 1:
+        return a
+    other = [k for k in range(nd) if k != d and a.shape[k] != 1]
+    ones = [k for k in range(nd) if k != d and a.shape[k] == 1]
+    inner = other[-1:]
+    for k in reversed(other[:-1]):
+        if a.strides[k] != a.strides[inner[0]] * a.shape[inner[0]]:
+            break
+        inner.insert(0, k)
+    outer = [k for k in other if k not in inner]
+    return a.transpose(ones + outer + [d] + inner)
 
 
 def _as1d(a):
@@ -414,6 +434,13 @@ def _index_add(self, dim, index, source, alpha):
     if alpha != 1 and out.dtype in (np.float32, np.float64):
         return _index_add_scaled(out, dim, index.reshape(-1), xp.asarray(source), alpha)
     src = source if alpha == 1 else source * xp.asarray(alpha).astype(source.dtype)
+    if alpha == 1 and out.dtype == xp.float16 and out.ndim > 1:
+        # (torch accumulates float16 slices in float32 and rounds once; a vector's elements,
+        # or any scaled source, add one by one in float16)
+        acc = out.astype(xp.float32)
+        xp.add.at(_moved(acc, dim), index.reshape(-1),
+                  _moved(xp.asarray(src, xp.float32), dim))
+        return acc.astype(xp.float16)
     xp.add.at(_moved(out, dim), index.reshape(-1), _moved(xp.asarray(src), dim))
     return out
 

@@ -1067,12 +1067,17 @@ def tensordot(a, b, dims=2, out=None):
     fa = [d for d in range(a.ndim) if d not in da]
     fb = [d for d in range(b.ndim) if d not in db]
     pa, pb = _numel(t1.shape[d] for d in fa), _numel(t2.shape[d] for d in fb)
-    am = t1.permute(fa + da).reshape(pa, csize)
-    bm = t2.permute(db + fb).reshape(csize, pb)
     shape = [t1.shape[d] for d in fa] + [t2.shape[d] for d in fb]
-    # (one element out: ATen 2.13 takes the dot product of the two rows)
-    res = dot(am.reshape(-1), bm.reshape(-1)).reshape(shape) if pa == pb == 1 else \
-        mm(am, bm).reshape(shape)
+    if pa == pb == 1:
+        # (one element out: ATen 2.13 takes the dot product of two contiguous operands, else
+        # sums their product in their own dtype)
+        t1, t2 = t1.permute(fa + da), t2.permute(db + fb)
+        res = dot(t1.flatten(), t2.flatten()) if t1.is_contiguous() and t2.is_contiguous() \
+            else (t1.squeeze() * t2.squeeze()).sum(dtype=t1.dtype)
+        res = res.reshape(shape)
+    else:
+        res = mm(t1.permute(fa + da).reshape(pa, csize),
+                 t2.permute(db + fb).reshape(csize, pb)).reshape(shape)
     if out is not None:
         if out.dtype is not res.dtype:
             raise RuntimeError(f"tensordot: Expected the output tensor to have dtype "

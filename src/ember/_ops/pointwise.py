@@ -126,7 +126,7 @@ def add(self, other, *, alpha=1):
     return _fused.add(self, other, _alpha(alpha, self, other))
 
 
-@op("SubBackward0", inplace=True, check=_check_sub,
+@op("SubBackward0", inplace=True, check=_check_sub, overlap=overlap_after(_check_sub),
     self=lambda grad: grad,
     other=lambda grad, alpha: -_scale(grad, alpha))
 def sub(self, other, *, alpha=1):
@@ -201,6 +201,11 @@ def _div_other(grad, self, other):
     reduced_in_float=False,
     self=lambda grad, other: grad / other, other=_div_other)
 def _div_true(self, other):
+    return _true_quotient(self, other)
+
+
+def _true_quotient(self, other):
+    """The kernel of div and true_divide."""
     if xp is np and np.result_type(self, other).kind == "c":
         return _fused.complex_div(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
@@ -227,7 +232,33 @@ def _floor_div(self, other):
     _no_complex_kernel("div_floor_cpu", self, other)
     _int_zero_check(self, other)
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if _half_vectors(self, other):
+            return _half_div_floor(self, other)
         return xp.floor_divide(self, other)
+
+
+def _half_vectors(self, other) -> bool:
+    """Whether torch's float16 floor/trunc division runs its ``Vectorized<Half>`` formula,
+    each step rounded to float16: a divisor of more than one element (one element, or a
+    number, takes the kernel's float path, rounded once)."""
+    return self.dtype == xp.float16 and getattr(other, "size", 1) > 1
+
+
+def _half_div_floor(a, b):
+    """``div_floor_floating_vec`` over ``Vectorized<Half>``."""
+    f32 = xp.float32
+
+    def h(x):
+        return x.astype(xp.float16).astype(f32)
+    a, b = xp.broadcast_arrays(a.astype(f32), b.astype(f32))
+    basic = h(a / b)
+    mod = h(xp.fmod(a, b))
+    div = h(xp.where((xp.abs(basic) == xp.inf) & (xp.abs(a) != xp.inf), a, h(a - mod)) / b)
+    div = xp.where((mod != 0) & ((b < 0) ^ (mod < 0)), h(div - 1), div)
+    floordiv = xp.floor(div)
+    floordiv = xp.where(h(div - floordiv) > 0.5, h(floordiv + 1), floordiv)
+    floordiv = xp.where(div == 0, xp.copysign(f32(0), basic), floordiv)
+    return xp.where(b == 0, basic, floordiv).astype(xp.float16)
 
 
 def _trunc_div(self, other):
@@ -239,6 +270,9 @@ def _trunc_div(self, other):
         q = xp.floor_divide(self, other)
         return q + ((xp.remainder(self, other) != 0) & ((self < 0) != (other < 0)))
     with xp.errstate(divide="ignore", invalid="ignore"):
+        if self.dtype == xp.float16 and not _half_vectors(self, other):
+            # (a one-element divisor: the kernel's float path, the quotient unrounded)
+            return xp.trunc(xp.true_divide(self, other, dtype=xp.float32)).astype(xp.float16)
         return xp.trunc(xp.true_divide(self, other))
 
 
@@ -292,8 +326,7 @@ divide = div
     self=lambda grad, other: grad / other, other=_div_other)
 def true_divide(self, other):
     """Alias of :func:`div` without rounding."""
-    with xp.errstate(divide="ignore", invalid="ignore"):
-        return xp.true_divide(self, other)
+    return _true_quotient(self, other)
 
 
 def _not_implemented(name):
@@ -458,10 +491,23 @@ def _pow_scalar(self, exponent):
                 return special(self)
             if self.dtype in (xp.float32, xp.float64):
                 return _sleef_ext.pow_scalar(self, exponent)
-        if self.dtype.kind == "c" and xp.ndim(exponent) == 0 and exponent == 2:
-            from . import _fused
-            return _fused.complex_square(self)
+        if self.dtype.kind == "c" and xp.ndim(exponent) == 0 and xp is np:
+            return _complex_pow_scalar(self, exponent)
         return xp.power(self, exponent)
+
+
+def _complex_pow_scalar(self, exponent):
+    """torch's pow_tensor_scalar_kernel for complex: 0 fills 1 and 1 copies (before the
+    kernel), 0.5, -0.5 and -1 run sqrt, rsqrt and reciprocal, 2, 3 and -2 products, any
+    other exponent glibc's cpow element by element."""
+    from . import _fused, unary
+    special = {0: xp.ones_like, 1: xp.copy, 0.5: unary.sqrt.kernel,
+               -0.5: unary.rsqrt.kernel, -1: unary.reciprocal.kernel}.get(exponent)
+    if special is not None:
+        return special(self)
+    if exponent in (2, 3, -2):
+        return _fused.complex_power(self, int(exponent.real))
+    return _libm.c_complex("cpow", self, xp.full(self.shape, exponent, self.dtype))
 
 
 # torch's pow_Tensor_Scalar_out fills 1 for the exponent 0 and copies the base for 1; its
@@ -511,7 +557,7 @@ def _pow_tensor(self, exponent):
     if self.dtype == exponent.dtype and self.dtype in (xp.float32, xp.float64):
         return _sleef_ext.pow_tensor(self, exponent)
     dt = xp.result_type(self, exponent)
-    if dt.kind == "c" and xp is np and exponent.ndim and self.size:
+    if dt.kind == "c" and xp is np and self.size:
         # c10's complex pow is std::pow of std::complex: glibc's cpow, element by element
         self, exponent = np.broadcast_arrays(self.astype(dt), exponent.astype(dt))
         return _libm.c_complex("cpow", self, exponent)
@@ -546,6 +592,10 @@ def _pow_number_base(self, exponent):
         # torch runs pow(tensor, tensor) with the base as a one-value operand
         base = xp.broadcast_to(exponent.dtype.type(self), exponent.shape)
         return _sleef_ext.pow_tensor(base, exponent, out_contiguous=True)
+    dt = xp.result_type(self, exponent)
+    if dt.kind == "c" and xp is np and exponent.size and self != 1:
+        # (the base as a one-value operand of pow(tensor, tensor): glibc's cpow)
+        return _libm.c_complex("cpow", np.full(exponent.shape, self, dt), exponent.astype(dt))
     with xp.errstate(divide="ignore", invalid="ignore"):
         return _power(self, exponent)
 
@@ -593,7 +643,13 @@ def _no_bool_neg(self):
 
 @op("NegBackward0", inplace=True, self=lambda grad: -grad, check=_no_bool_neg)
 def neg(self):
-    """``-self``."""
+    """``-self``; a complex vector computes ``0 - x`` (a zero part turns +0, not -0), the
+    elements past the loop's last full step run one by one."""
+    if self.dtype.kind == "c" and self.ndim:
+        from . import _sleef
+        zero = self.dtype.type(0)
+        return _sleef.elementwise(self, lambda v: xp.subtract(zero, v), xp.negative,
+                                  avx512=False)
     return xp.negative(self)
 
 
@@ -1022,8 +1078,8 @@ def addcmul(self, tensor1, tensor2, *, value=1):
     if self.dtype.kind == "f":
         return _fused.addcmul(self, tensor1, tensor2, _number(value))
     v = _value(value, self.dtype)
-    if _is_one(v) and self.dtype.kind == "c":
-        return self + tensor1 * tensor2
+    if self.dtype.kind == "c" and xp is np:
+        return _fused.complex_addcmul(self, tensor1, tensor2, v)
     return self + v * tensor1 * tensor2
 
 
@@ -1066,8 +1122,8 @@ def addcdiv(self, tensor1, tensor2, *, value=1):
     with xp.errstate(divide="ignore", invalid="ignore"):
         if self.dtype.kind == "c" and xp is np:
             # (c10::complex's division, contracted throughout: no plain odd last element as
-            # in div's kernel)
-            num = tensor1 if _is_one(value) else _value(value, self.dtype) * tensor1
+            # in div's kernel; the value multiplies even when 1, an infinity making NaN)
+            num = _value(value, self.dtype) * tensor1
             return self + _fused.complex_quotient(num, tensor2)
         if _is_one(value):
             return self + tensor1 / tensor2

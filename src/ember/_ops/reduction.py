@@ -21,6 +21,8 @@ from .search import _return_type
 from .shape import _flip
 from .util import c_order, dim_not_none, norm_dim, norm_dims
 
+_dtypes = D                     # (``D`` is deleted at the end of the module)
+
 CummaxResult, CumminResult = _return_type("cummax"), _return_type("cummin")
 _NO_DIM = object()
 
@@ -111,7 +113,25 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
             raise _errors.Unparsed("sum() received an invalid combination of arguments")
         return _sum_all(input, dtype)
     # (dim=None with keepdim is torch's sum.dim_IntList over every dim)
+    if out is not None and dtype is None and not _recording(input):
+        natural = _dtypes.int64 if input.dtype._category < 2 else input.dtype
+        if out.dtype is not natural:
+            # (torch sums in out's type, the input converted to it first, a float16 or
+            # bfloat16 one into float32 read as it is)
+            from .registry import _write_out
+            if input.dtype in (_dtypes.float16, _dtypes.bfloat16) and \
+                    out.dtype is _dtypes.float32:
+                res = sum(input, dim, keepdim, dtype=out.dtype)
+            else:
+                res = sum(input.to(out.dtype), dim, keepdim)
+            return _write_out(out, res._data)
     return run(_sum_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
+
+
+def _recording(input) -> bool:
+    """Whether autograd records an op on ``input`` (its out= form then refuses)."""
+    from ..autograd import grad_mode
+    return input.requires_grad and grad_mode._state.enabled
 
 
 def _mean_check(input, dtype, name="mean"):
@@ -149,11 +169,23 @@ def _mean_dim(self, dim, keepdim=False, dtype=None):
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
     _mean_check(input, dtype)
-    if out is not None and dtype is None and not can_cast(input.dtype, out.dtype):
-        raise RuntimeError(("mean.dtype_out(): input types" if dim is None and not keepdim else
-                            f"result type {input.dtype.scalar_name}") +
-                           f" can't be cast to the desired output type {out.dtype.scalar_name}")
-    if dim is None and not keepdim:
+    whole = dim is None and not keepdim
+    if out is not None and dtype is None and not _recording(input):
+        if whole and not can_cast(input.dtype, out.dtype):
+            raise RuntimeError("mean.dtype_out(): input types can't be cast to the desired "
+                               f"output type {out.dtype.scalar_name}")
+        # (over dims torch sums into ``out`` in its dtype, then divides it in place: a
+        # complex input gives its real part, an integral ``out`` refuses the quotient)
+        if not whole and not (out.dtype.is_floating_point or out.dtype.is_complex):
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               f"{out.dtype.scalar_name}")
+        if not whole and input.dtype.is_complex and not out.dtype.is_complex:
+            input = input.real
+        if out.dtype is not input.dtype:        # (summed in out's type, a reduced one's in
+            dt = out.dtype if out.dtype.itemsize > 2 else _dtypes.float32       # float)
+            from .registry import _write_out
+            return _write_out(out, mean(input, dim, keepdim, dtype=dt)._data)
+    if whole:
         return run(_mean_all, (input, dtype), out)
     return run(_mean_dim, (input, _reduce_dims(input, dim), keepdim, dtype), out)
 
@@ -209,6 +241,7 @@ def _prod_safe_zeros(grad, inp, dim):
 def _prod_back_all(grad, self, result):
     if self._data.ndim == 0:
         return grad
+    self = self.to(grad.dtype)          # (torch's prod_backward(grad, self.to(grad's type)))
     if not (self._data == 0).any():
         return grad * (result / self)
     return _prod_safe_zeros(grad, self.reshape(-1), 0).reshape(self.shape)
@@ -217,6 +250,7 @@ def _prod_back_all(grad, self, result):
 def _prod_back_dim(grad, self, result, dim, keepdim):
     if self._data.ndim == 0:
         return grad
+    self = self.to(grad.dtype)
     if not keepdim:
         grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
     if not (self._data == 0).any():
@@ -447,11 +481,52 @@ def _var_family(d, fname, input, dim, unbiased, keepdim, correction, out):
                  "std and var only support floating point and complex dtypes")
     full = dim is None
     dims = _reduce_dims(input, dim)
+    if out is not None and out.dtype is not input.dtype.to_real() and d in (_var, _std) \
+            and not _recording(input):
+        return _var_other_out(d, fname, input, dim, dims, correction, keepdim, out)
     if out is not None and not input.dtype.is_complex:     # (std_var_out's check)
         from .registry import check_out_cast
         check_out_cast(input.dtype, out)
     _dof_warn(fname, input, dims, correction)
     return run(d, (input, dims, correction, keepdim, full), out)
+
+
+def _var_other_out(d, fname, input, dim, dims, correction, keepdim, out):
+    """torch's ``std_var_out`` into an ``out`` of another dtype: a complex input's real and
+    imaginary parts each into ``out``'s real type, added (then the square root, in
+    ``out``'s type); a real input converted to ``out``'s type first, but a reduced input
+    into one float result refused (its ``std_var_all`` path), a complex ``out`` refused
+    by the kernel."""
+    from .registry import FUNCTIONS
+    if input.dtype.is_complex:
+        rdt = out.dtype.to_real()
+        parts = [_var_family(_var, fname, part, dim, None, keepdim, correction,
+                             _wrap(xp.empty(0, rdt.np))) for part in (input.real, input.imag)]
+        FUNCTIONS["add"](*parts, out=out)
+        if d is _std:
+            from .unary import sqrt
+            run(sqrt, (out,), out)
+        return out
+    from .registry import check_out_cast
+    check_out_cast(input.dtype, out)
+    reduced = (_dtypes.float16, _dtypes.bfloat16)
+    if not input._data.size:                    # (NaN, without a kernel)
+        return run(d, (input, dims, correction, keepdim, dim is None), out)
+    if out.dtype not in reduced and _numel(_reduced_shape(input, dims, keepdim)) == 1:
+        if input.dtype in reduced:
+            raise RuntimeError(f"std_var_all: Unsupported dtype {input.dtype.scalar_name}")
+        return run(d, (input, dims, correction, keepdim, dim is None), out)
+    if out.dtype.is_complex:
+        raise NotImplementedError(f"\"std_cpu\" not implemented for "
+                                  f"'{out.dtype.scalar_name}'")
+    input = input.to(out.dtype)
+    _dof_warn(fname, input, dims, correction)
+    return run(d, (input, dims, correction, keepdim, dim is None), out)
+
+
+def _reduced_shape(input, dims, keepdim):
+    shape = input._data.shape
+    return [1 if i in dims else n for i, n in enumerate(shape) if keepdim or i not in dims]
 
 
 @expose(method=False, overloads=_VAR_OVERLOADS)
@@ -1133,6 +1208,8 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if out is not None and not (input.dtype.is_complex or _integral(input)):
         # nansum_out: the reduction runs in out's dtype (get_dtype_from_result), which a
         # given dtype= must be; without one, only a floating out has a kernel
+        if dtype is not None and dtype is not out.dtype and dtype._category < 2:
+            check_out_dtype(out, dtype)     # (an integral dtype: sum's structured check)
         if dtype is not None and dtype is not out.dtype:
             raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
                                f"{out.dtype.scalar_name} and {dtype.scalar_name}.")

@@ -517,7 +517,10 @@ _REDUCED = D.REDUCED
 _CONJ = CONJ
 _F32 = xp.dtype(xp.float32)
 _BAREBONES = D.BAREBONES
-_HALF_OPMATH_SCALAR = frozenset(("mul", "div_true"))
+# float16 ops whose kernels read a number (or 0-d tensor) operand as a float32 scalar
+# (``iter.original_scalar_value<opmath_t>``), computing in float32 and rounding once
+_HALF_OPMATH_SCALAR = frozenset(("mul", "div_true", "true_divide", "div_rounding",
+                                 "floor_divide"))
 # ops whose kernels take a Python number as torch's Scalar does, at double precision (pow's
 # ``std::pow(x, double exponent)`` one by one), rather than rounded to the tensor's dtype
 _NUMBERS_AS_DOUBLE = frozenset(("pow_scalar",))
@@ -682,16 +685,16 @@ def _reduced_arrays(op, args, cdt):
 # ops whose reduced-type kernels compute in float but read a number (or a 0-d tensor) as the
 # iterator casts it, to the type (torch's wrapped-number operand takes the common dtype)
 _SCALAR_IN_TYPE = frozenset((
-    "fmod_scalar", "remainder_scalar", "fmod_tensor", "remainder_tensor", "eq", "ne", "lt", "le",
-    "gt", "ge", "eq_inplace_scalar", "ne_inplace_scalar", "lt_inplace_scalar",
-    "le_inplace_scalar", "gt_inplace_scalar", "ge_inplace_scalar", "pow_tensor",
-    "pow_scalar_base"))
+    "fmod_scalar", "remainder_scalar", "remainder_scalar_self", "fmod_tensor", "remainder_tensor",
+    "eq", "ne", "lt", "le", "gt", "ge", "eq_inplace_scalar", "ne_inplace_scalar",
+    "lt_inplace_scalar", "le_inplace_scalar", "gt_inplace_scalar", "ge_inplace_scalar",
+    "pow_tensor", "pow_scalar_base"))
 
 
 # ops whose torch kernel runs in the reduced type's own arithmetic (``cpu_kernel`` over
 # ``scalar_t``, each step rounded to the type, a number read as the type): their kernels take
 # the arrays (and numbers) in the type
-_REDUCED_ARITHMETIC = frozenset(("xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
+_REDUCED_ARITHMETIC = frozenset(("dist", "xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
                                  "special_xlog1py", "rsqrt", "nextafter", "logit", "add", "sub",
                                  "rsub_tensor", "rsub_scalar", "pow_scalar"))
 
@@ -888,7 +891,7 @@ def run(op, args, out=None, method=False):
     record = _state.enabled and _requires(op, args)
     if out is not None:
         if record:
-            raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(op.name))
+            raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(_public_name(op.name)))
         res = _as_array(res, dt)
         if op.promoting:    # TensorIterator's rule for an out= of another dtype
             check_out_cast(_BY_NP.get(res.dtype), out)
@@ -1034,6 +1037,21 @@ def _write_out(out, res):
     xp.copyto(out._data, res, casting="unsafe")
     out._vc.value += 1
     return out
+
+
+# the suffixes of the op table's names for one overload of a public function
+_OVERLOAD_SUFFIXES = ("_scalar_self", "_scalar_base", "_scalar", "_tensor", "_dim", "_all",
+                      "_true", "_rounding", "_op")
+
+
+def _public_name(name: str) -> str:
+    """The public function an op of the table implements (``sum_dim``: ``sum``), as torch's
+    messages name it."""
+    name = name.strip("_")
+    for suffix in _OVERLOAD_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[:-len(suffix)]
+    return name
 
 
 def check_out_tuple(name: str, out, n: int = 2) -> None:
@@ -1333,6 +1351,7 @@ def run_inplace(op, args):
     try:
         check_inplace(self)
         if has_overlap(self._data):
+            check_out_cast(None, self, op.name)     # (an op's own type check comes first)
             if op.overlap is None:
                 raise RuntimeError(_errors.INTERNAL_OVERLAP)
             op.overlap(*args)

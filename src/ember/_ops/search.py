@@ -212,11 +212,11 @@ def _run_dim(d, input, dim, keepdim, result_type, out):
     from .._tensor import Tensor
     check_out_tuple("max" if d is _max_dim else "min", out)
     nd = input._data.ndim
+    dim = norm_dim(dim, nd)             # (a 0-d tensor takes dim 0 or -1)
+    _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     if input.dtype.is_complex:
         raise RuntimeError(f"{'max' if d is _max_dim else 'min'}(): does not support complex "
                            "input")
-    dim = norm_dim(dim, nd)             # (a 0-d tensor takes dim 0 or -1)
-    _check_reduce_dims(input, (dim,), "max" if d is _max_dim else "min")
     data = input._data if nd else input._data.reshape(1)
     idx = (xp.argmax if d is _max_dim else xp.argmin)(data, axis=dim, keepdims=True)
     if not keepdim or not nd:
@@ -246,10 +246,32 @@ def _max_min(name, input, dim, keepdim, other, out):
             out is not None and isinstance(out, (tuple, list)) is (dim is None):
         raise _errors.Unparsed(f"{name}() received an invalid combination of arguments")
     if dim is None:
+        if out is not None:
+            return _max_min_all_out(name, input, out)
         _check_nonempty(input, name)
         return run(_max_all if name == "max" else _min_all, (input,), out)
     return _run_dim(_max_dim if name == "max" else _min_dim, input, dim, keepdim,
                     MaxResult if name == "max" else MinResult, out)
+
+
+def _max_min_all_out(name, input, out):
+    """``max(input, out=)``/``min``: torch's ``unary_out`` checks that the result casts to
+    ``out``, and its kernel reduces an empty tensor to its identity (no error)."""
+    if not D.can_cast(input.dtype, out.dtype):
+        raise RuntimeError(_errors.check_failed(
+            "canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype()))"))
+    if input._data.size or input.dtype.is_complex:
+        return run(_max_all if name == "max" else _min_all, (input,), out)
+    from .registry import _write_out
+    npdt = input._data.dtype
+    if npdt.kind == "b":
+        ident = name == "min"
+    elif npdt.kind in "iu":
+        info = xp.iinfo(npdt)
+        ident = info.min if name == "max" else info.max
+    else:
+        ident = -xp.inf if name == "max" else xp.inf
+    return _write_out(out, xp.full((), ident, npdt))
 
 
 @expose(overloads=_MAX_OVERLOADS)

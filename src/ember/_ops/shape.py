@@ -570,14 +570,34 @@ def clone(self, *, memory_format=None):
     self=lambda grad: grad)
 def _to_copy(self, dtype):
     r = D.cast(self, dtype)
-    if _mf.plain_dense(self) or (self.flags.c_contiguous and self.size
-                                 and _mf._same_steps(r, self)):
-        return r
-    target = _mf.empty_like(self, r.dtype)      # torch's empty_like (preserve_format)
-    if target.strides == r.strides and r.size:
-        return r
-    xp.copyto(target, r)
-    return target
+    if not (_mf.plain_dense(self) or (self.flags.c_contiguous and self.size
+                                      and _mf._same_steps(r, self))):
+        target = _mf.empty_like(self, r.dtype)      # torch's empty_like (preserve_format)
+        if target.strides != r.strides or not r.size:
+            xp.copyto(target, r)
+            r = target
+    if dtype is D.bfloat16 and self.dtype in (xp.float32, xp.float64) and r.ndim and r.size:
+        _vector_bf16_nans(self, r)
+    return r
+
+
+def _vector_bf16_nans(src, r):
+    """torch's float32/float64 -> bfloat16 copy converts with vectors (``cvtfp32_bf16``,
+    whose NaN is 0xFFFF) and one by one elsewhere (NaN 0x7FC0, as NumPy). float32: every
+    element where the inner dim steps contiguously through both tensors (its kernel's tail
+    is a partial vector), none where it is strided or broadcast; float64 (``vec::convert``
+    along contiguous rows): steps of 16 elements, each row's rest one by one."""
+    nan = xp.isnan(src)
+    if not nan.any():
+        return
+    if src.dtype == xp.float64:
+        from . import _sleef
+        nan &= ~_sleef._scalar_mask(src, step=16)
+    else:
+        dims = [d for d in range(r.ndim) if r.shape[d] != 1]
+        if dims and src.strides[min(dims, key=lambda d: r.strides[d])] != src.itemsize:
+            return
+    r.view(xp.uint16)[nan] = 0xFFFF
 
 
 

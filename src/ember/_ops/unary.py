@@ -397,6 +397,10 @@ def _tanh_grad_raw(grad, result):
     tanh output (|y| <= 1) ``1 - y*y`` in double, rounded to float, is that fused result:
     checked on every float in [-1, 1] (the double is exact for |y| >= 2^-3, and below that
     never lands on a float midpoint)."""
+    if result.dtype == xp.float16 and grad.dtype == result.dtype:
+        # (float16: computed in float32, as torch's reduced-type kernel, rounded once)
+        f32 = xp.float32
+        return _tanh_grad_raw(grad.astype(f32), result.astype(f32)).astype(xp.float16)
     one = result.dtype.type(1)
     if result.dtype == xp.float16:      # in float32, rounded once (torch's half loop)
         y = result.astype(xp.float32)
