@@ -402,9 +402,6 @@ def _tanh_grad_raw(grad, result):
         f32 = xp.float32
         return _tanh_grad_raw(grad.astype(f32), result.astype(f32)).astype(xp.float16)
     one = result.dtype.type(1)
-    if result.dtype == xp.float16:      # in float32, rounded once (torch's half loop)
-        y = result.astype(xp.float32)
-        return (grad.astype(xp.float32) * (xp.float32(1) - y * y)).astype(xp.float16)
     if result.dtype == xp.float32 and grad.dtype == result.dtype and result.ndim:
         s = result.astype(xp.float64)
         xp.multiply(s, s, out=s)
