@@ -193,12 +193,12 @@ def test_torch_resolves_to_the_ember_package_itself(tree):
 
 
 def test_missing_torch_module_names_itself(tree):
-    (tree / "export.py").write_text("import torch\nimport torch.export\n")
-    r = run(["-m", "ember", "export.py"], tree)
+    (tree / "onnx.py").write_text("import torch\nimport torch.onnx\n")
+    r = run(["-m", "ember", "onnx.py"], tree)
     assert r.returncode == 1
-    assert r.stderr == (f'Traceback (most recent call last):\n  File "{tree / "export.py"}", '
-                        "line 2, in <module>\n    import torch.export\nModuleNotFoundError: No "
-                        "module named 'torch.export' (ember does not provide it)\n")
+    assert r.stderr == (f'Traceback (most recent call last):\n  File "{tree / "onnx.py"}", '
+                        "line 2, in <module>\n    import torch.onnx\nModuleNotFoundError: No "
+                        "module named 'torch.onnx' (ember does not provide it)\n")
     code = textwrap.dedent("""\
         try:
             from torch.nn.qat import Linear

@@ -263,9 +263,9 @@ def get_overridable_functions() -> dict:
 def get_ignored_functions() -> set:
     """The public functions that take no part in ``__torch_function__`` (those without
     tensor arguments, the factories, which only a mode sees, among them)."""
-    import ember
+    package = sys.modules[__package__]
     overridable = {id(f) for fs in get_overridable_functions().values() for f in fs}
-    return {v for k, v in vars(ember).items() if not k.startswith("_") and callable(v)
+    return {v for k, v in vars(package).items() if not k.startswith("_") and callable(v)
             and not isinstance(v, type) and id(v) not in overridable}
 
 

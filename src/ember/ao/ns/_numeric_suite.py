@@ -3,10 +3,9 @@ and activations with its quantized version's, to measure where quantization lose
 
 from __future__ import annotations
 
+import sys as _sys_
 from collections.abc import Callable
 from typing import Any
-
-import ember as torch
 
 from ... import nn
 from ..nn import quantized as nnq
@@ -17,6 +16,8 @@ from ..quantization.quantize import (
     get_default_static_quant_module_mappings,
     prepare,
 )
+
+torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
 
 __all__ = ["compare_weights", "get_logger_dict", "Logger", "ShadowLogger", "OutputLogger",
            "Shadow", "prepare_model_with_stubs", "compare_model_stub",

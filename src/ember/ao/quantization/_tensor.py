@@ -654,12 +654,14 @@ def _quantize_float_qparams(x, s, z, dtype) -> np.ndarray:
     return np.clip(r, lo, hi).astype(store)
 
 
-def dequantize(tensor):
+def dequantize(input=None, *, tensors=None):
     """The real values of a quantized tensor (a plain tensor comes back as float32 unchanged);
-    a list of tensors gives a list."""
-    if isinstance(tensor, (list, tuple)):
-        return [dequantize(t) for t in tensor]
-    return tensor.dequantize()
+    a list of tensors (or ``tensors=``) gives a list (a tuple)."""
+    if tensors is not None:
+        return tuple(t.dequantize() for t in tensors)
+    if isinstance(input, (list, tuple)):
+        return [dequantize(t) for t in input]
+    return input.dequantize()
 
 
 def int_repr(tensor: QTensor) -> Tensor:

@@ -10,9 +10,8 @@ The parameters follow torch's formulas in float32 tensor arithmetic: affine
 from __future__ import annotations
 
 import functools as _functools
+import sys as _sys_
 import warnings
-
-import ember as torch
 
 from ... import nn
 from ._tensor import per_channel_affine as _per_channel_affine
@@ -20,6 +19,8 @@ from ._tensor import per_channel_affine_float_qparams as _per_channel_affine_flo
 from ._tensor import per_channel_symmetric as _per_channel_symmetric
 from ._tensor import per_tensor_affine as _per_tensor_affine
 from ._tensor import per_tensor_symmetric as _per_tensor_symmetric
+
+torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
 
 __all__ = ["ObserverBase", "UniformQuantizationObserverBase", "MinMaxObserver",
            "MovingAverageMinMaxObserver", "PerChannelMinMaxObserver",

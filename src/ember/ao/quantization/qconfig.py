@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import sys as _sys_
 import warnings
 from collections import namedtuple
-
-import ember as torch
 
 from ._tensor import per_channel_affine_float_qparams as _per_channel_affine_float_qparams
 from .observer import (
@@ -22,6 +21,8 @@ from .observer import (
     default_placeholder_observer,
     default_weight_observer,
 )
+
+torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
 
 __all__ = ["QConfig", "QConfigDynamic", "default_qconfig", "default_debug_qconfig",
            "default_per_channel_qconfig", "default_dynamic_qconfig", "float16_dynamic_qconfig",

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import copy
 import itertools
+import sys as _sys_
 import warnings
-
-import ember as torch
 
 from ... import nn
 from ..nn import intrinsic as _nni
@@ -16,6 +15,8 @@ from .observer import ObserverBase as _ObserverBase
 from .qconfig import default_dynamic_qconfig, float_qparams_weight_only_qconfig
 from .stubs import DeQuantStub
 from .stubs import QuantStub as _QuantStub
+
+torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
 
 __all__ = ["propagate_qconfig_", "add_quant_dequant", "prepare", "convert", "quantize",
            "quantize_dynamic", "swap_module",

@@ -13,23 +13,24 @@ worker that sent those tensors; that worker runs its graph on from the matching
 
 from __future__ import annotations
 
-import contextlib
-import itertools
-import threading
+import contextlib as _contextlib
+import itertools as _itertools
+import threading as _threading
 
 from ...autograd import engine as _engine
-from ...autograd.graph import AccumulateGrad, Node
+from ...autograd.graph import AccumulateGrad as _AccumulateGrad
+from ...autograd.graph import Node as _Node
 
 _NOT_INITIALIZED = ("Need to initialize distributed autograd using "
                     "torch.distributed.autograd.init()")
 
-_local = threading.local()            # .ctx: the context of this thread's calls
-_lock = threading.Lock()
+_local = _threading.local()            # .ctx: the context of this thread's calls
+_lock = _threading.Lock()
 _contexts: dict = {}
 _ids = {"context": None, "message": None}
 
 
-class SendRpcBackward(Node):
+class _SendRpcBackward(_Node):
     """The sender's node of a message's tensors: passes the gradients that come back for
     them on to the tensors' own nodes."""
 
@@ -44,7 +45,7 @@ class SendRpcBackward(Node):
         return list(grads)
 
 
-class RecvRpcBackward(Node):
+class _RecvRpcBackward(_Node):
     """The receiver's node of a message's tensors (its outputs): their gradients go back to
     the sender's ``SendRpcBackward``."""
 
@@ -63,7 +64,7 @@ class RecvRpcBackward(Node):
 
 # torch has no Python class for these two C++ nodes: ``type(grad_fn).__name__`` is
 # 'CppFunction' there (and tensors print the node's ``name()``)
-for _cls in (SendRpcBackward, RecvRpcBackward):
+for _cls in (_SendRpcBackward, _RecvRpcBackward):
     _cls.__name__ = _cls.__qualname__ = "CppFunction"
 del _cls
 
@@ -71,11 +72,11 @@ del _cls
 class _Context:
     def __init__(self, context_id: int) -> None:
         self.id = context_id
-        self.sends: dict = {}          # message id -> SendRpcBackward
+        self.sends: dict = {}          # message id -> _SendRpcBackward
         self.recvs: list = []          # kept alive as long as the context
         self.grads: dict = {}          # leaf tensor -> gradient
         self.workers: set = set()      # workers this context exchanged messages with
-        self.lock = threading.Lock()
+        self.lock = _threading.Lock()
 
 
 def _agent():
@@ -90,7 +91,7 @@ def _next(kind: str) -> int:
     agent = _agent()
     with _lock:
         if _ids[kind] is None:
-            _ids[kind] = itertools.count(agent.id << 48)
+            _ids[kind] = _itertools.count(agent.id << 48)
         return next(_ids[kind])
 
 
@@ -141,7 +142,7 @@ def _release(context_id: int, sender) -> None:
         rpc.rpc_async(w, _release, args=(context_id, agent.id))
 
 
-@contextlib.contextmanager
+@_contextlib.contextmanager
 def _current(ctx):
     """Run the body with ``ctx`` as this thread's context (serving a request)."""
     prev = getattr(_local, "ctx", None)
@@ -166,7 +167,7 @@ def _record_send(tensors: list, dst: int, ctx, force: bool):
     message_id = _next("message")
     with ctx.lock:
         if requires_grad:
-            ctx.sends[message_id] = SendRpcBackward([t._edge() for t in tensors])
+            ctx.sends[message_id] = _SendRpcBackward([t._edge() for t in tensors])
         ctx.workers.add(dst)
     return (ctx.id, message_id)
 
@@ -183,7 +184,7 @@ def _record_recv(meta, tensors: list, src: int) -> _Context:
         ctx.workers.add(src)
     if not any(t._requires_grad for t in tensors):
         return ctx
-    node = RecvRpcBackward(len(tensors), src, message_id)
+    node = _RecvRpcBackward(len(tensors), src, message_id)
     for i, t in enumerate(tensors):
         if t._requires_grad:
             t._requires_grad = False
@@ -200,9 +201,9 @@ def _execute(ctx: _Context, buffers: dict, roots: list, retain_graph: bool) -> N
     seen, stack = set(roots), list(roots)
     while stack:
         node = stack.pop()
-        if node.__class__ is AccumulateGrad:
+        if node.__class__ is _AccumulateGrad:
             targets.append((node, 0))
-        elif node.__class__ is RecvRpcBackward:
+        elif node.__class__ is _RecvRpcBackward:
             targets += [(node, i) for i in range(node.n)]
         for nxt, _ in node.next_functions:
             if nxt is not None and nxt not in seen:
@@ -214,7 +215,7 @@ def _execute(ctx: _Context, buffers: dict, roots: list, retain_graph: bool) -> N
     for (node, nr), g in zip(targets, grads):
         if g is None:
             continue
-        if node.__class__ is AccumulateGrad:
+        if node.__class__ is _AccumulateGrad:
             with ctx.lock:
                 old = ctx.grads.get(node.variable)
                 ctx.grads[node.variable] = g.detach().clone() if old is None else old + g

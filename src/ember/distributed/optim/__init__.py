@@ -3,23 +3,23 @@ other workers own (``RRef``s), stepped with the gradients of a distributed autog
 
 from __future__ import annotations
 
-import threading
+import threading as _threading
 
-from .. import autograd as dist_autograd
-from .. import rpc
+from .. import autograd as _dist_autograd
+from .. import rpc as _rpc
 
 
 class _LocalOptimizer:
     """The optimizer of the parameters one worker owns (kept on that worker)."""
 
-    global_lock = threading.Lock()
+    global_lock = _threading.Lock()
 
     def __init__(self, optim_cls, local_params_rref, *args, **kwargs) -> None:
         self._local_params = [rref.local_value() for rref in local_params_rref]
         self.optim = optim_cls(self._local_params, *args, **kwargs)
 
     def step(self, autograd_ctx_id: int) -> None:
-        all_local_grads = dist_autograd.get_gradients(autograd_ctx_id)
+        all_local_grads = _dist_autograd.get_gradients(autograd_ctx_id)
         with _LocalOptimizer.global_lock:
             for param, grad in all_local_grads.items():
                 param.grad = grad
@@ -27,7 +27,7 @@ class _LocalOptimizer:
 
 
 def _new_local_optimizer(optim_cls, local_params_rref, *args, **kwargs):
-    return rpc.RRef(_LocalOptimizer(optim_cls, local_params_rref, *args, **kwargs))
+    return _rpc.RRef(_LocalOptimizer(optim_cls, local_params_rref, *args, **kwargs))
 
 
 def _local_optimizer_step(local_optim_rref, autograd_ctx_id: int) -> None:
@@ -43,15 +43,15 @@ class DistributedOptimizer:
         per_worker: dict = {}
         for param in params_rref:
             per_worker.setdefault(param.owner(), []).append(param)
-        futs = [rpc.rpc_async(worker, _new_local_optimizer,
+        futs = [_rpc.rpc_async(worker, _new_local_optimizer,
                               args=(optimizer_class, rrefs, *args), kwargs=kwargs)
                 for worker, rrefs in per_worker.items()]
         self.remote_optimizers = _wait_for_all(futs)
 
     def step(self, context_id: int) -> None:
         """One step of every worker's optimizer, with the context's gradients."""
-        dist_autograd._retrieve(context_id)
-        futs = [rpc.rpc_async(optim.owner(), _local_optimizer_step, args=(optim, context_id))
+        _dist_autograd._retrieve(context_id)
+        futs = [_rpc.rpc_async(optim.owner(), _local_optimizer_step, args=(optim, context_id))
                 for optim in self.remote_optimizers]
         _wait_for_all(futs)
 
@@ -70,3 +70,6 @@ def _wait_for_all(futs: list) -> list:
 
 
 __all__ = ["DistributedOptimizer"]
+
+
+del annotations  # keep dir() to torch's names

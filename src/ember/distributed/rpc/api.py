@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import atexit
-import enum
+import atexit as _atexit
+import enum as _enum
 import functools
-import os
+import os as _os
 
 from ... import futures as _futures
 from . import _agent
@@ -21,7 +21,7 @@ _NOT_INITIALIZED = "RPC has not been initialized. Call torch.distributed.rpc.ini
 _state = type("_State", (), {"agent": None})()
 
 
-class BackendType(enum.Enum):
+class BackendType(_enum.Enum):
     """The RPC backends torch names (``TENSORPIPE``); MPI carries every one of them."""
 
     TENSORPIPE = "TENSORPIPE"
@@ -99,7 +99,7 @@ def init_rpc(name: str, backend=None, rank: int = -1, world_size: int | None = N
     if _state.agent is not None:
         raise RuntimeError("RPC is already initialized")
     opts = rpc_backend_options or TensorPipeRpcBackendOptions()
-    env_rank, env_size = os.environ.get("RANK"), os.environ.get("WORLD_SIZE")
+    env_rank, env_size = _os.environ.get("RANK"), _os.environ.get("WORLD_SIZE")
     rank = rank if rank not in (None, -1) else int(env_rank) if env_rank else None
     world_size = world_size if world_size is not None else int(env_size) if env_size else None
     _state.agent = _agent.Agent(name, rank, world_size,
@@ -133,7 +133,7 @@ def _shutdown_at_exit() -> None:
         agent.stop()
 
 
-atexit.register(_shutdown_at_exit)
+_atexit.register(_shutdown_at_exit)
 
 
 def get_worker_info(worker_name: str | None = None) -> WorkerInfo:
@@ -384,3 +384,6 @@ def _invoke_on_owner(rref: RRef, rpc_api, func_name: str, timeout, *args, **kwar
                "_wrapped_async_rpc_function"):
         invoke = _local_invoke_async_execution
     return rpc_api(rref.owner(), invoke, args=(rref, func_name, args, kwargs), timeout=timeout)
+
+
+del annotations  # keep dir() to torch's names

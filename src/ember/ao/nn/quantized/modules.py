@@ -4,9 +4,9 @@ activations and a qint8 weight (see :mod:`ember.ao.quantization._tensor`)."""
 
 from __future__ import annotations
 
-import numpy as _np
+import sys as _sys_
 
-import ember as torch
+import numpy as _np
 
 from .... import nn as _nn
 from ...quantization._tensor import _SLOT, _new
@@ -15,6 +15,8 @@ from ...quantization._tensor import linear_static as _linear_static
 from ...quantization._tensor import per_channel_affine as _per_channel_affine
 from ...quantization._tensor import per_tensor_affine as _per_tensor_affine
 from ...quantization._tensor import quantize_per_tensor as _quantize_per_tensor
+
+torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
 
 __all__ = ["Quantize", "DeQuantize", "Linear", "Conv2d", "FloatFunctional", "QFunctional",
            "Embedding"]

@@ -128,3 +128,6 @@ def _not_supported(name: str):
 for _name in _UNSUPPORTED:
     setattr(RemoteModule, _name, _not_supported(_name))
 del _name
+
+
+del annotations  # keep dir() to torch's names

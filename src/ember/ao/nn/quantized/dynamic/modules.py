@@ -4,13 +4,15 @@ own range (fbgemm's ``linear_dynamic``)."""
 
 from __future__ import annotations
 
-import ember as _torch
+import sys as _sys_
 
 from ..... import nn as _nn
 from ....quantization._tensor import linear_dynamic as _linear_dynamic
 from ....quantization._tensor import not_differentiable as _not_differentiable
 from ....quantization._tensor import quantize_per_tensor as _quantize_per_tensor
 from .. import modules as _nnq
+
+_torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
 
 __all__ = ["GRU", "LSTM", "Linear"]
 
