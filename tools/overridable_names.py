@@ -78,8 +78,6 @@ def main() -> None:
                 # (torch's C functions are named after the attribute, or after the op)
                 attr = next((a for a in dir(space) if getattr(space, a, None) is f), n)
                 names[SPACES[space]].add(attr)
-        elif isinstance(space, str) or not hasattr(space, "__module__"):
-            continue
     for attr in dir(torch.Tensor):
         if isinstance(getattr(torch.Tensor, attr, None), property) or type(
                 getattr(torch.Tensor, attr, None)).__name__ == "getset_descriptor":

@@ -270,16 +270,13 @@ _OPERATORS = {"__abs__": "abs", "__add__": "add", "__div__": "div", "__ge__": "g
 
 
 def _wrap_tensor() -> None:
-    nowrap = {O._getter(Tensor, n) for n in ("_base", "grad", "_grad")}
     for k, v in list(vars(Tensor).items()):
         if k in _TENSOR_SKIP or not (k in _METHODS or k in _PROPERTIES
                                      or getattr(v, "__name__", None) in _METHODS):
             continue
         if isinstance(v, property) and v.fget is not None:
-            get = _dispatching(v.fget, "__get__")
-            if v.fget in nowrap:
-                O._NOWRAP_EXTRA.add(get)
-            setattr(Tensor, k, property(get, v.fset, v.fdel, v.__doc__))
+            setattr(Tensor, k, property(_dispatching(v.fget, "__get__"), v.fset, v.fdel,
+                                        v.__doc__))
             continue
         target = _OPERATORS.get(k)
         operator = k in _BINARY
@@ -324,3 +321,4 @@ def install() -> None:
         if module is not None:
             wrap_namespace(vars(module), name)
     _wrap_tensor()
+    O._nowrap.cache_clear()     # (the getters torch leaves unwrapped are the wrappers now)

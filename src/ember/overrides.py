@@ -298,12 +298,11 @@ def _default_torch_function(cls, func, types, args=(), kwargs=None):
         return NotImplemented
     with _DisableTorchFunctionSubclass():
         ret = func(*args, **kwargs)
-        if func in _nowrap() or func in _NOWRAP_EXTRA:
+        if func in _nowrap():
             return ret
         return _convert(ret, cls)
 
 
-_NOWRAP_EXTRA: set = set()      # their dispatching wrappers (added as they are made)
 
 
 def _convert(ret, cls):

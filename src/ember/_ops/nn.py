@@ -650,11 +650,12 @@ def _bce_with_logits(self, target, weight, pos_weight, reduction):
 
 # ============================================================================ activations
 
-def _backward_kernel(kernel, grad, x, *args):
+def _backward_kernel(kernel, grad, x, *args, half_in_float=True):
     """An activation's backward kernel on the arrays ``grad``, ``x``: float16 computed in
-    float32 and rounded once (as torch's reduced-type loops), a layout the kernel declines
-    (it runs torch's vector/scalar split only on one dense layout) on contiguous copies."""
-    half = x.dtype == np.float16 and kernel is not _activation_math.elu_backward
+    float32 and rounded once (as torch's reduced-type loops; ``half_in_float=False`` for a
+    kernel that does that itself), a layout the kernel declines (it runs torch's
+    vector/scalar split only on one dense layout) on contiguous copies."""
+    half = half_in_float and x.dtype == np.float16
     if half:
         grad, x = grad.astype(np.float32), x.astype(np.float32)
     elif grad.dtype != x.dtype:
@@ -690,7 +691,7 @@ def elu_backward(grad_output, self, alpha, scale, input_scale):
     """``elu_backward`` on the input (``is_result=False``): elu's gradient as its own node,
     whose second derivative is torch's ``elu_double_backward``."""
     return _backward_kernel(_activation_math.elu_backward, grad_output, self, alpha, scale,
-                            input_scale)
+                            input_scale, half_in_float=False)
 
 
 def _elu_grad(grad, self, alpha, scale, input_scale):
@@ -851,7 +852,7 @@ def _silu_grad(grad, self):
     tensors=("grad_output", "self"))
 def silu_backward(grad_output, self):
     """``silu_backward``'s kernel (run without a graph: torch differentiates the composite)."""
-    return _backward_kernel(lambda g, x: _silu_grad_raw(g, x), grad_output, self)
+    return _backward_kernel(_silu_grad_raw, grad_output, self)
 
 
 def _silu_grad_raw(grad, self):
