@@ -10,10 +10,12 @@ __all__ = ["layout", "strided", "sparse_coo", "sparse_csr", "sparse_csc", "spars
            "sparse_bsc", "jagged"]
 
 
-class layout:
-    """A memory layout of tensor data, printed as torch's (``torch.strided``)."""
+class TorchConstant:
+    """A named torch constant (a layout, a memory format, a quantization scheme): printed as
+    ``torch.<name>``, pickled by name through its class's ``_by_name``."""
 
     __slots__ = ("name",)
+    _by_name = None           # a module-level function: name -> the constant
 
     def __init__(self, name: str):
         self.name = name
@@ -22,11 +24,20 @@ class layout:
         return "torch." + self.name
 
     def __reduce__(self):
-        return (_by_name, (self.name,))
+        return (self._by_name, (self.name,))
+
+
+class layout(TorchConstant):
+    """A memory layout of tensor data, printed as torch's (``torch.strided``)."""
+
+    __slots__ = ()
 
 
 def _by_name(name: str) -> layout:
     return globals()[name]
+
+
+layout._by_name = staticmethod(_by_name)
 
 
 strided = layout("strided")

@@ -10,25 +10,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._layout import TorchConstant as _TorchConstant
 from ._storage import has_own_strides, own_strides
 
 __all__ = ["memory_format", "contiguous_format", "preserve_format", "channels_last",
            "channels_last_3d"]
 
 
-class memory_format:
+class memory_format(_TorchConstant):
     """A memory layout, printed as ``torch.channels_last`` like torch's."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return "torch." + self.name
-
-    def __reduce__(self):
-        return (_by_name, (self.name,))
+    __slots__ = ()
 
 
 contiguous_format = memory_format("contiguous_format")
@@ -42,6 +34,9 @@ _ORDER = {channels_last: (1, 3, 2, 0), channels_last_3d: (1, 4, 3, 2, 0)}
 
 def _by_name(name: str) -> memory_format:
     return globals()[name]
+
+
+memory_format._by_name = staticmethod(_by_name)
 
 
 def _check_rank(ndim: int, fmt: memory_format) -> None:

@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from ... import _dtype as D
+from ..._layout import TorchConstant as _TorchConstant
 from ..._tensor import Tensor, _disabled_torch_function_impl
 
 __all__ = ["QTensor", "qscheme", "per_tensor_affine", "per_channel_affine",
@@ -46,19 +47,10 @@ _DEPRECATED = ("torch.quantize_per_tensor, torch.quantize_per_channel and other 
 _warned = [False]
 
 
-class qscheme:
+class qscheme(_TorchConstant):
     """A quantization scheme (``torch.per_tensor_affine`` …), printed as torch's."""
 
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __repr__(self) -> str:
-        return "torch." + self.name
-
-    def __reduce__(self):
-        return (_scheme_by_name, (self.name,))
+    __slots__ = ()
 
 
 qscheme.__module__ = "ember"
@@ -73,6 +65,9 @@ _SCHEMES = {s.name: s for s in (per_tensor_affine, per_channel_affine, per_tenso
 
 def _scheme_by_name(name: str) -> qscheme:
     return _SCHEMES[name]
+
+
+qscheme._by_name = staticmethod(_scheme_by_name)
 
 
 def quantized_backend_error(aten_name: str) -> NotImplementedError:
