@@ -781,6 +781,14 @@ NN_SNIPPETS = {
     "attention.SDPBackend": "str(torch.nn.attention.SDPBackend.MATH)",
     "attention.sdpa_kernel": "with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend"
                              ".MATH):\n    r = F.scaled_dot_product_attention(q, q, q)\nr",
+    "attention.bias.causal_lower_right":
+        "b = torch.nn.attention.bias.causal_lower_right(2, 3)\n"
+        "k = torch.ones(1, 3, 4) + torch.arange(4.)\n"
+        "(repr(b), F.scaled_dot_product_attention(q[..., :2, :], k, k, attn_mask=b))",
+    "attention.bias.causal_upper_left":
+        "b = torch.nn.attention.bias.causal_upper_left(2, 3)\n"
+        "k = torch.ones(1, 3, 4) + torch.arange(4.)\n"
+        "(repr(b), F.scaled_dot_product_attention(q[..., :2, :], k, k, attn_mask=b))",
     "utils.clip_grad_norm_": "m = torch.nn.Linear(4, 2); m(x).sum().backward(); "
                              "n = torch.nn.utils.clip_grad_norm_(m.parameters(), 0.5); "
                              "(n, m.weight.grad)",

@@ -5,7 +5,9 @@ from __future__ import annotations
 from .. import _runtime
 
 __all__ = ["is_built", "matmul", "flash_sdp_enabled", "mem_efficient_sdp_enabled",
-           "math_sdp_enabled", "enable_flash_sdp", "enable_mem_efficient_sdp", "enable_math_sdp"]
+           "math_sdp_enabled", "enable_flash_sdp", "enable_mem_efficient_sdp", "enable_math_sdp",
+           "SDPAParams", "is_flash_attention_available", "can_use_flash_attention",
+           "can_use_efficient_attention", "can_use_cudnn_attention"]
 
 
 def is_built() -> bool:
@@ -69,6 +71,35 @@ def enable_mem_efficient_sdp(enabled: bool) -> None:
 
 def enable_math_sdp(enabled: bool) -> None:
     _sdp["math"] = enabled
+
+
+class SDPAParams:
+    """The arguments of one attention call, as the kernel-choice checks below take them."""
+
+    def __init__(self, query, key, value, attn_mask, dropout: float, is_causal: bool,
+                 enable_gqa: bool):
+        self.query, self.key, self.value, self.attn_mask = query, key, value, attn_mask
+        self.dropout, self.is_causal, self.enable_gqa = float(dropout), is_causal, enable_gqa
+
+
+def is_flash_attention_available() -> bool:
+    """False: the CUDA flash kernel is not built."""
+    return False
+
+
+def can_use_flash_attention(params: SDPAParams, debug: bool = False) -> bool:
+    """False: no CUDA attention kernel can run on a build without CUDA."""
+    return False
+
+
+def can_use_efficient_attention(params: SDPAParams, debug: bool = False) -> bool:
+    """False: no CUDA attention kernel can run on a build without CUDA."""
+    return False
+
+
+def can_use_cudnn_attention(params: SDPAParams, debug: bool = False) -> bool:
+    """False: no CUDA attention kernel can run on a build without CUDA."""
+    return False
 
 
 del annotations  # keep dir() to torch's names
