@@ -680,6 +680,19 @@ TORCH.update({
                      "ep = torch.export.export(m, (x,))\n"
                      "(ep.graph_module.code, str(ep.graph), str(ep.graph_signature),"
                      " ep.module()(x), str(ep.run_decompositions().graph))",
+    "library.Library": "lib = torch.library.Library('smokelib', 'FRAGMENT')\n"
+                       "lib.define('scale(Tensor x, float a=2.0) -> Tensor')\n"
+                       "lib.impl('scale', lambda t, a=2.0: t * a, 'CPU')\n"
+                       "(repr(lib), torch.ops.smokelib.scale(x), torch.ops.smokelib.scale(x, 3.0),"
+                       " str(torch.ops.smokelib.scale.default._schema))",
+    "library.impl": "torch.library.define('smokeimpl::neg', '(Tensor x) -> Tensor')\n"
+                    "torch.library.impl('smokeimpl::neg', 'cpu')(lambda t: -t)\n"
+                    "torch.ops.smokeimpl.neg(x)",
+    "library.impl_abstract": "torch.library.define('smokeabs::f', '(Tensor x) -> Tensor')\n"
+                             "torch.library.impl_abstract('smokeabs::f')(lambda t: t)\n"
+                             "torch.library.impl('smokeabs::f', 'cpu')(lambda t: t + 1)\n"
+                             "torch.ops.smokeabs.f(x)",
+    "library.get_ctx": "torch.library.get_ctx()",
     "library.custom_op": "@torch.library.custom_op('smoke::twice', mutates_args=())\n"
                          "def twice(t: torch.Tensor) -> torch.Tensor:\n"
                          "    return t * 2\n"

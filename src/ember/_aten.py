@@ -26,6 +26,17 @@ class OpOverload:
     def __init__(self, packet: OpOverloadPacket, overload: str) -> None:
         self.overloadpacket, self._overloadname = packet, overload
         self._fn = packet._fn
+        if packet._ns != "aten" and overload != "default":
+            from .library import _OPS as OPS
+            self._fn = OPS.get(f"{packet._ns}::{packet._name}.{overload}", packet._fn)
+
+    @property
+    def _schema(self):
+        """The operator's schema (ops defined by schema and custom ops)."""
+        schema = getattr(self._fn, "_schema", None)
+        if schema is None:
+            raise AttributeError("_schema")
+        return schema
 
     def __call__(self, *args, **kwargs):
         return self._fn(*args, **kwargs)
@@ -62,6 +73,15 @@ class OpOverloadPacket:
     def __repr__(self) -> str:
         return f"<OpOverloadPacket(op='{self}')>"
 
+    def overloads(self) -> list:
+        """The overload names (``'default'`` for the unnamed one)."""
+        if self._ns == "aten":
+            return ["default"]
+        from .library import _OPS as OPS
+        prefix = f"{self._ns}::{self._name}."
+        names = [k[len(prefix):] for k in OPS if k.startswith(prefix)]
+        return names + ["default"] if f"{self._ns}::{self._name}" in OPS else names
+
     def __str__(self) -> str:
         return f"{self._ns}.{self._name}"
 
@@ -87,7 +107,8 @@ class _OpNamespace(types.ModuleType):
             fn = _resolve(name)
         else:                    # a namespace of custom ops (ember.library.custom_op)
             from .library import _OPS as OPS
-            fn = OPS.get(f"{ns}::{name}")
+            fn = OPS.get(f"{ns}::{name}") or next(
+                (op for key, op in OPS.items() if key.startswith(f"{ns}::{name}.")), None)
         if fn is None:
             raise AttributeError(f"'_OpNamespace' '{ns}' object has no attribute '{name}'")
         packet = OpOverloadPacket(ns, name, fn)

@@ -1,4 +1,5 @@
-"""``ember.library``: Python custom operators (``torch.library.custom_op``).
+"""``ember.library``: Python custom operators (``torch.library.custom_op``, and the older
+``Library``/``define``/``impl`` registration by schema).
 
 A custom op wraps a Python function as an operator ``namespace::name``, reachable also as
 ``torch.ops.<namespace>.<name>``. Its kernel runs below autograd: without a registered
@@ -7,6 +8,13 @@ records a node, whose backward raises torch's error; with one, the node runs the
 ``setup_context`` and ``backward`` (a node named ``GeneratedBackwardFor_<ns>_<name>_default
 Backward``, as torch names it). Fake (meta) kernels are accepted and kept: Ember has no fake
 tensors to run them on.
+
+An op defined by schema (``Library("ns", "DEF").define("f(Tensor x) -> Tensor")`` or
+``define("ns::f", "(Tensor x) -> Tensor")``) binds its arguments by the schema and runs the
+kernel registered for its first key among ``CompositeImplicitAutograd`` (differentiated
+through), ``Autograd``/``AutogradCPU``, ``CPU`` and ``CompositeExplicitAutograd``; a kernel
+below autograd with no autograd kernel leaves torch's ``WarnNotImplemented`` node (its
+backward warns and passes no gradient on).
 
 >>> import ember
 >>> @ember.library.custom_op("doc::twice", mutates_args=())
@@ -18,12 +26,18 @@ tensor([2., 2.])
 
 from __future__ import annotations
 
+import re as _re
+import sys as _sys
+import warnings as _warnings
+
 from ._tensor import Tensor as _Tensor
+from .autograd import grad_mode as _grad_mode
+from .autograd.graph import Node as _Node
 
-__all__ = ["CustomOpDef", "custom_op", "opcheck", "register_autograd", "register_fake",
-           "register_kernel"]
+__all__ = ["CustomOpDef", "Library", "custom_op", "define", "get_ctx", "impl", "impl_abstract",
+           "opcheck", "register_autograd", "register_fake", "register_kernel"]
 
-_OPS: dict = {}       # "ns::name" -> CustomOpDef
+_OPS: dict = {}       # "ns::name" (and "ns::name.overload") -> CustomOpDef or _SchemaOp
 
 
 def _split(qualname: str) -> tuple[str, str]:
@@ -47,7 +61,7 @@ class CustomOpDef:
         self._setup_context_fn = None
         self._function = None
         self.__name__ = self._name
-        self.__doc__ = fn.__doc__
+        self.__doc__ = getattr(fn, "__doc__", None)
 
     def __repr__(self) -> str:
         return f"<CustomOpDef({self._namespace}::{self._name})>"
@@ -124,6 +138,7 @@ class CustomOpDef:
 
 
 def _op(op) -> CustomOpDef:
+    op = getattr(op, "_fn", op)         # torch.ops.<ns>.<name>[.<overload>]
     if isinstance(op, CustomOpDef):
         return op
     if isinstance(op, str) and op in _OPS:
@@ -178,6 +193,426 @@ def opcheck(op, args, kwargs=None, *, test_utils=("test_schema", "test_autograd_
             raise
         return {name: e for name in test_utils}
     return {name: "SUCCESS" for name in test_utils}
+
+
+# ============================================================================ ops by schema
+
+_NAMELESS_SCHEMA = _re.compile(r"\(.*\) -> .*")
+_KEYS = {"cpu": "CPU", "cuda": "CUDA", "meta": "Meta", "mps": "MPS", "xpu": "XPU",
+         "default": "CompositeExplicitAutograd"}
+_RESERVED = {"prim"}
+# where each namespace was defined (torch's own: its generated registration)
+_DEFINED_AT = {"aten": "/__w/pytorch/pytorch/build/aten/src/ATen/RegisterSchema.cpp:6"}
+_NOT_IMPLEMENTED_WARNING = (
+    "{}: an autograd kernel was not registered to the Autograd key(s) but we are trying to "
+    "backprop through it. This may lead to silently incorrect behavior. This behavior is "
+    "deprecated and will be removed in a future version of PyTorch. If your operator is "
+    "differentiable, please ensure you have registered an autograd kernel to the correct "
+    "Autograd key (e.g. DispatchKey::Autograd, DispatchKey::CompositeImplicitAutograd). If your "
+    "operator is not differentiable, or to squash this warning and use the previous behavior, "
+    "please register torch::CppFunction::makeFallthrough() to DispatchKey::Autograd. (Triggered "
+    "internally at /__w/pytorch/pytorch/torch/csrc/autograd/autograd_not_implemented_fallback"
+    ".cpp:76.)")
+
+
+def _split_top(text: str) -> list:
+    """``text`` split at the commas outside brackets and quotes."""
+    parts, depth, quote, start = [], 0, None, 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    last = text[start:].strip()
+    return parts + [last] if last else parts
+
+
+def _schema_error(reason: str, schema: str, at: int) -> RuntimeError:
+    return RuntimeError(f"\n{reason}:\n{schema}\n{' ' * at}~ <--- HERE\n")
+
+
+def _parse_default(typ: str, text: str, schema: str, at: int):
+    """A default's value and its text as torch prints it."""
+    if text == "None":
+        return None, text
+    if text in ("True", "False"):
+        return text == "True", text
+    if text.startswith(("'", '"')):
+        return text[1:-1], text
+    if text.startswith("["):
+        items = [_parse_default(typ.split("[")[0], t, schema, at) for t in _split_top(text[1:-1])]
+        values = [v for v, _ in items]
+        size = _re.search(r"\[(\d+)\]", typ)
+        if size and values and len(set(map(repr, values))) == 1:
+            return values, items[0][1]        # torch prints int[2] k=[3, 3] as k=3
+        return values, "[" + ", ".join(t for _, t in items) + "]"
+    base = typ.rstrip("?").split("[")[0]
+    try:
+        value = int(text) if base in ("int", "SymInt") or _re.fullmatch(r"-?\d+", text) \
+            else float(text)
+    except ValueError:
+        raise _schema_error("invalid numeric default value", schema, at) from None
+    if isinstance(value, float):
+        shown = f"{value:.17g}"
+        if not any(c in shown for c in ".en"):
+            shown += "."
+        return value, shown
+    return value, str(value)
+
+
+class _Schema:
+    """A parsed function schema: ``name.overload(Type arg=default, *, ...) -> returns``."""
+
+    def __init__(self, ns: str, text: str) -> None:
+        head, sep, rest = text.partition("(")
+        args_text, _, returns = rest.rpartition(") -> ")
+        if not sep or not _:
+            raise RuntimeError(f"Unknown schema: {text}")
+        self.name, _, self.overload_name = head.strip().partition(".")
+        self.ns, self.returns = ns, returns.strip()
+        self.args, kw_only, shown = [], False, []
+        for part in _split_top(args_text):
+            if part == "*":
+                kw_only = True
+                shown.append("*")
+                continue
+            decl, eq, default = part.partition("=")
+            typ, _, name = decl.strip().rpartition(" ")
+            value, dtext = (_parse_default(typ, default.strip(), text,
+                                           text.index(part) + len(part))
+                            if eq else (None, None))
+            self.args.append((name, typ, eq == "=", value, kw_only))
+            shown.append(f"{typ} {name}" + (f"={dtext}" if eq else ""))
+        self._args_text = ", ".join(shown)
+        self.mutates = any("!" in typ for _, typ, *_ in self.args)
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.ns}::{self.name}"
+
+    def __str__(self) -> str:
+        over = f".{self.overload_name}" if self.overload_name else ""
+        return f"{self.qualname}{over}({self._args_text}) -> {self.returns}"
+
+    def bind(self, args: tuple, kwargs: dict) -> tuple:
+        """(positional, keyword-only) arguments as torch hands them to a Python kernel:
+        keywords naming positional arguments moved into place, and arguments equal to their
+        defaults left out (trailing positional ones, keyword-only ones)."""
+        positional = [a for a in self.args if not a[4]]
+        if len(args) > len(positional):
+            raise RuntimeError(f"{self.qualname}() expected at most {len(positional)} "
+                               f"argument(s) but received {len(args)} argument(s). "
+                               f"Declaration: {self}")
+        for key in kwargs:
+            if all(key != a[0] for a in self.args):
+                raise RuntimeError(f"Unknown keyword argument '{key}' for operator "
+                                   f"'{self.qualname}'. Schema: {self}")
+        pos, kw = list(args), {}
+        for i, (name, _, has_default, default, kw_only) in enumerate(self.args):
+            if not kw_only and i < len(args):
+                continue
+            if name in kwargs:
+                value = kwargs[name]
+            elif has_default:
+                value = default
+            else:
+                raise RuntimeError(f"{self.qualname}() is missing value for argument "
+                                   f"'{name}'. Declaration: {self}")
+            if not kw_only:
+                pos.append(value)
+            elif not (has_default and _same(value, default)):
+                kw[name] = value
+        while pos and positional[len(pos) - 1][2] and _same(pos[-1], positional[len(pos) - 1][3]):
+            pos.pop()
+        return tuple(pos), kw
+
+
+def _same(value, default) -> bool:
+    if isinstance(value, _Tensor) or isinstance(default, _Tensor):
+        return value is default
+    return type(value) is type(default) and value == default
+
+
+def _tensors(values) -> list:
+    found = []
+    for v in values:
+        if isinstance(v, _Tensor):
+            found.append(v)
+        elif isinstance(v, (list, tuple)):
+            found.extend(t for t in v if isinstance(t, _Tensor))
+    return found
+
+
+class WarnNotImplemented(_Node):
+    """torch's node behind the outputs of a kernel that has no autograd formula: its backward
+    warns and passes no gradient on."""
+
+    _name = "torch::autograd::WarnNotImplemented"
+
+    def __init__(self, op_name: str, edges: tuple) -> None:
+        super().__init__()
+        self._op_name = op_name
+        self.next_functions = edges
+
+    def apply(self, grads):
+        _warnings.warn(_NOT_IMPLEMENTED_WARNING.format(self._op_name), UserWarning, stacklevel=2)
+        return [None] * len(self.next_functions)
+
+
+class _SchemaOp(CustomOpDef):
+    """An operator defined by schema through :class:`Library` or :func:`define`."""
+
+    def __init__(self, schema: _Schema) -> None:
+        super().__init__(schema.qualname, None, ("unknown",) if schema.mutates else (), None)
+        self._schema = schema
+        self._keyed: dict = {}        # dispatch key -> kernel
+
+    def __repr__(self) -> str:
+        return f"{self._namespace}.{self._name}"
+
+    def register_kernel(self, device_types, fn=None):
+        """A kernel for ``device_types`` (a device type such as ``"cpu"``, or a key)."""
+        def register(func):
+            kinds = [device_types] if isinstance(device_types, str) or device_types is None \
+                else list(device_types)
+            for kind in kinds:
+                self._keyed[_KEYS.get(kind, kind) if kind else "CompositeExplicitAutograd"] = func
+            return func
+        return register if fn is None else register(fn)
+
+    def _kernel(self):
+        return self._keyed.get("CPU") or self._keyed.get("CompositeExplicitAutograd")
+
+    def __call__(self, *args, **kwargs):
+        args, kwargs = self._schema.bind(args, kwargs)
+        keyed = self._keyed
+        composite = keyed.get("CompositeImplicitAutograd")
+        if composite is not None:
+            return composite(*args, **kwargs)
+        tensors = _tensors((*args, *kwargs.values()))
+        needs = _grad_mode.is_grad_enabled() and any(t.requires_grad for t in tensors)
+        if needs:
+            autograd = keyed.get("AutogradCPU") or keyed.get("Autograd")
+            if autograd is not None:
+                return autograd(*args, **kwargs)
+            if self._backward_fn is not None and not kwargs:
+                return self._autograd_function().apply(*args)
+        kernel = self._kernel()
+        if kernel is None:
+            from ._errors import no_backend_kernel
+            raise no_backend_kernel(self._schema.qualname, "CPU")
+        out = kernel(*args, **kwargs)
+        if needs:
+            self._mark_not_implemented(out, tensors)
+        return out
+
+    def _mark_not_implemented(self, out, inputs: list) -> None:
+        """torch's fallback for a kernel below autograd: outputs already in a graph warn when
+        backward reaches them; the others hang from a ``WarnNotImplemented`` node."""
+        name = self._schema.qualname
+        node = None
+        for nr, t in enumerate(_tensors(out if isinstance(out, (list, tuple)) else (out,))):
+            if not (t.dtype.is_floating_point or t.dtype.is_complex):
+                continue
+            if t.requires_grad:
+                t.register_hook(lambda grad: _warnings.warn(
+                    _NOT_IMPLEMENTED_WARNING.format(name), UserWarning, stacklevel=2))
+            else:
+                if node is None:
+                    node = WarnNotImplemented(name, tuple(i._edge() for i in inputs))
+                t.grad_fn, t._output_nr = node, nr
+
+
+class Library:
+    """A namespace of operators to define (``"DEF"``, ``"FRAGMENT"``) or to give kernels
+    (``"IMPL"``); ``dispatch_key`` is the default key of :meth:`impl`."""
+
+    def __init__(self, ns: str, kind: str, dispatch_key: str = "") -> None:
+        if kind not in ("IMPL", "DEF", "FRAGMENT"):
+            raise ValueError(f"Unsupported kind: {kind}")
+        if ns in _RESERVED and kind in ("DEF", "FRAGMENT"):
+            raise ValueError(f"{ns} is a reserved namespace. Please try creating a library "
+                             "with another name.")
+        self.ns, self.kind, self.dispatch_key = ns, kind, dispatch_key
+        frame = _sys._getframe(1)
+        self._where = f"{frame.f_code.co_filename}:{frame.f_lineno}"
+        if kind == "DEF":
+            if ns in _DEFINED_AT:
+                raise RuntimeError(
+                    f"Only a single TORCH_LIBRARY can be used to register the namespace {ns}; "
+                    "please put all of your definitions in a single TORCH_LIBRARY block.  If you "
+                    "were trying to specify implementations, consider using TORCH_LIBRARY_IMPL "
+                    "(which can be duplicated).  If you really intended to define operators for a "
+                    "single namespace in a distributed way, you can use TORCH_LIBRARY_FRAGMENT to "
+                    "explicitly indicate this.  Previous registration of TORCH_LIBRARY was "
+                    f"registered at {_DEFINED_AT[ns]}; latest registration was registered at "
+                    f"{self._where}")
+            _DEFINED_AT[ns] = self._where
+        self._op_defs: set = set()
+        self._op_impls: set = set()
+
+    def __repr__(self) -> str:
+        return f"Library(kind={self.kind}, ns={self.ns}, dispatch_key={self.dispatch_key})>"
+
+    def define(self, schema: str, alias_analysis: str = "", *, tags=()) -> str:
+        """Define the operator ``schema`` (``"name(Tensor x) -> Tensor"``) in this namespace;
+        returns its name."""
+        if alias_analysis not in ("", "FROM_SCHEMA", "CONSERVATIVE"):
+            raise RuntimeError(f"Invalid alias_analysis type {alias_analysis}")
+        parsed = _Schema(self.ns, schema)
+        over = f".{parsed.overload_name}" if parsed.overload_name else ""
+        key = f"{parsed.qualname}{over}"
+        if isinstance(_OPS.get(key), _SchemaOp):
+            raise RuntimeError(f"Tried to register an operator ({self.ns}::{schema}) with the "
+                               "same name and overload name multiple times. Each overload's "
+                               "schema should only be registered with a single call to def(). "
+                               f"Duplicate registration: registered at {self._where}. Original "
+                               f"registration: registered at {_OPS[key]._where}")
+        op = _SchemaOp(parsed)
+        op._where = self._where
+        _OPS[key] = op
+        if not over:
+            _forget_packet(self.ns, parsed.name)
+        self._op_defs.add(key)
+        return schema.split("(")[0]
+
+    def impl(self, op_name, fn, dispatch_key: str = "", *, with_keyset: bool = False,
+             allow_override: bool = True) -> None:
+        """Register ``fn`` as the kernel of ``op_name`` for ``dispatch_key`` (``"CPU"``,
+        ``"CompositeImplicitAutograd"``, ``"Autograd"`` …; by default the library's, else
+        ``CompositeImplicitAutograd``)."""
+        if not callable(fn):
+            raise TypeError(f"Input function is required to be a callable but found type "
+                            f"{type(fn)}")
+        dispatch_key = dispatch_key or self.dispatch_key or "CompositeImplicitAutograd"
+        name = op_name if isinstance(op_name, str) else op_name.name().split("::")[-1]
+        name = name.split("::")[-1]
+        key = f"{self.ns}/{name}/{dispatch_key}"
+        if not allow_override and key in self._op_impls:
+            raise RuntimeError("This is not allowed since there's already a kernel registered "
+                               f"from python overriding {name}'s behavior for {dispatch_key} "
+                               f"dispatch key and {self.ns} namespace.")
+        if self.ns == "aten":
+            raise NotImplementedError(
+                "Library('aten', 'IMPL'): replacing the kernels of torch's own operators is not "
+                "supported (docs/differences.md)")
+        op = _OPS.get(f"{self.ns}::{name}")
+        if not isinstance(op, _SchemaOp):
+            raise RuntimeError(f"impl: the operator {self.ns}::{name} was not defined (define "
+                               "it first)")
+        if with_keyset:
+            fn = _without_keyset(fn)
+        if dispatch_key == "Meta":
+            op.register_fake(fn)
+        else:
+            op.register_kernel(dispatch_key, fn)
+        self._op_impls.add(key)
+
+    def _destroy(self) -> None:
+        if self.kind == "DEF" and _DEFINED_AT.get(self.ns) == self._where:
+            del _DEFINED_AT[self.ns]
+        for key in self._op_defs:
+            _OPS.pop(key, None)
+            _forget_packet(*key.split(".")[0].split("::"))
+        self._op_defs.clear()
+
+
+def _without_keyset(fn):
+    def kernel(*args, **kwargs):
+        return fn(None, *args, **kwargs)
+    return kernel
+
+
+def _forget_packet(ns: str, name: str) -> None:
+    """Drop ``torch.ops.<ns>.<name>``'s cached packet (the op behind it changed)."""
+    from ._aten import ops
+    space = ops.__dict__.get(ns)
+    if space is not None:
+        space.__dict__.pop(name, None)
+
+
+def _parse_namespace(qualname: str) -> tuple:
+    splits = qualname.split("::")
+    if len(splits) != 2:
+        raise ValueError(f"Expected `qualname` to be of the form \"namespace::name\", but got "
+                         f"{qualname}. The qualname passed to the torch.library APIs must look "
+                         "like \"namespace::name\", e.g. \"aten::sin\"")
+    return splits[0], splits[1]
+
+
+_keep_alive: list = []
+
+
+def define(qualname, schema, *, lib=None, tags=()):
+    """Define the operator ``qualname`` (``"ns::name"``) with ``schema``
+    (``"(Tensor x) -> Tensor"``); ``define(lib, schema)`` is the older decorator form."""
+    if isinstance(qualname, Library):
+        lib, full = qualname, schema
+
+        def wrap(f):
+            name = lib.define(full)
+            lib.impl(name, f)
+            return f
+        return wrap
+    if not isinstance(qualname, str):
+        raise ValueError(f"define(qualname, schema): expected qualname to be instance of str, "
+                         f"got {type(qualname)}")
+    namespace, name = _parse_namespace(qualname)
+    if lib is None:
+        lib = Library(namespace, "FRAGMENT")
+        _keep_alive.append(lib)
+    if not _NAMELESS_SCHEMA.fullmatch(schema):
+        raise ValueError(f"define(qualname, schema, ...): expected schema to look like e.g. "
+                         f"\"(Tensor x) -> Tensor\" but got \"{schema}\"")
+    lib.define(name + schema, alias_analysis="", tags=tags)
+
+
+def impl(qualname, types, func=None, *, lib=None):
+    """Register ``func`` for the device types (or dispatch keys) ``types`` of ``qualname``; a
+    decorator without ``func``. ``impl(lib, name, dispatch_key)`` is the older form."""
+    if isinstance(qualname, Library):
+        lib, name, key = qualname, types, func or ""
+
+        def wrap_legacy(f):
+            lib.impl(name, f, key)
+            return f
+        return wrap_legacy
+    kinds = (types,) if isinstance(types, str) else tuple(types)
+    keys = {_KEYS.get(t, t) for t in kinds}
+
+    def register(f):
+        namespace, _ = _parse_namespace(qualname)
+        use = lib
+        if use is None:
+            use = Library(namespace, "FRAGMENT")
+            _keep_alive.append(use)
+        for key in keys:
+            use.impl(qualname, f, key)
+        return f
+    if func is None:
+        return register
+    register(func)
+    return None
+
+
+def impl_abstract(qualname, func=None, *, lib=None, _stacklevel=1):
+    """The older name of :func:`register_fake` (warns as torch does)."""
+    _warnings.warn("`torch.library.impl_abstract` was renamed to `torch.library.register_fake`. "
+                   "Please use that instead; we will remove `torch.library.impl_abstract` in a "
+                   "future version of PyTorch.", FutureWarning, stacklevel=2)
+    return register_fake(qualname, func)
+
+
+def get_ctx():
+    """The context of the fake kernel being run: None here (Ember runs no fake kernels)."""
+    return None
 
 
 del annotations  # keep dir() to torch's names
