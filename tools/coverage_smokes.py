@@ -568,8 +568,13 @@ TORCH = {
     "futures.Future": "f = torch.futures.Future(); f.set_result(3); (f.done(), f.wait())",
     "futures.wait_all": "f = torch.futures.Future(); f.set_result(2); torch.futures.wait_all([f])",
     "_dynamo.reset": "torch._dynamo.reset()",
-    "jit.script": "m = torch.jit.script(torch.nn.Linear(4, 2)); m(x)",
-    "jit.trace": "m = torch.jit.trace(torch.nn.Linear(4, 2), x); m(y)",
+    "jit.ScriptModule": "class S(torch.jit.ScriptModule):\n"
+                        "    def __init__(self):\n        super().__init__()\n"
+                        "        self.l = torch.nn.Linear(4, 2)\n"
+                        "    def forward(self, a):\n        return self.l(a)\n"
+                        "s = S()\n(repr(s), s(x))",
+    "jit.script": "m = torch.jit.script(torch.nn.Linear(4, 2)); (repr(m), m(x))",
+    "jit.trace": "m = torch.jit.trace(torch.nn.Linear(4, 2), x); (repr(m), m(y))",
     "ops.aten.add": "(torch.ops.aten.add(x, y), torch.ops.aten.add.Tensor(x, y, alpha=2), "
                     "torch.ops.aten.add.Scalar(x, 2))",
     "ops.aten.add_": "a = x.clone(); torch.ops.aten.add_.Tensor(a, y); a",

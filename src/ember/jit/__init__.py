@@ -1,23 +1,50 @@
 """``ember.jit``: TorchScript's entry points, run eagerly.
 
-``script`` and ``trace`` return the module or function they are given (a traced function is
-run once on its example inputs, as torch runs it to record); the decorators that steer the
-compiler return what they decorate. ``save``/``load`` keep a whole module with
-:func:`ember.save` (a pickle in torch's checkpoint format, not a TorchScript archive).
+``script`` of a module gives a ``RecursiveScriptModule`` and ``trace`` a
+``TopLevelTracedModule``: new module objects over the same parameters that run the original
+``forward`` and print as torch prints them (``_script.py``); a traced module is run once on
+its example inputs, as torch runs it to record. ``script`` of a function gives a
+``ScriptFunction``; the decorators that steer the compiler return what they decorate.
+``save``/``load`` keep a whole module with :func:`ember.save` (a pickle in torch's checkpoint
+format, not a TorchScript archive); a loaded module is a ``RecursiveScriptModule``, as in
+torch.
 """
 
 from __future__ import annotations
 
 from typing import Final  # noqa: F401  (torch.jit.Final)
 
+from ._script import (
+    RecursiveScriptModule,
+    ScriptFunction,
+    ScriptModule,
+    TopLevelTracedModule,
+    TracedModule,
+    scripted,
+)
+
 __all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "is_scripting",
            "is_tracing", "save", "load", "freeze", "optimize_for_inference", "interface",
-           "Final", "fork", "wait", "annotate"]
+           "Final", "fork", "wait", "annotate", "ScriptModule", "ScriptFunction",
+           "RecursiveScriptModule", "TopLevelTracedModule", "TracedModule", "script_method"]
 
 
 def script(obj, optimize=None, _frames_up: int = 0, _rcb=None, example_inputs=None):
-    """Return ``obj`` itself: it runs eagerly, with the same results."""
+    """A module's ``RecursiveScriptModule`` (sharing its parameters), a function's
+    ``ScriptFunction``; anything else (a class) is returned as it is. All run eagerly."""
+    from ..nn.modules.module import Module
+    if isinstance(obj, ScriptModule):
+        return obj
+    if isinstance(obj, Module):
+        return scripted(obj, "script")
+    if callable(obj) and not isinstance(obj, type) and hasattr(obj, "__code__"):
+        return ScriptFunction(obj)
     return obj
+
+
+def script_method(fn):
+    """Mark a ``ScriptModule`` method for compilation: it runs as written."""
+    return fn
 
 
 def trace(func, example_inputs=None, optimize=None, check_trace: bool = True,
@@ -31,6 +58,11 @@ def trace(func, example_inputs=None, optimize=None, check_trace: bool = True,
             () if example_inputs is None else (example_inputs,))
         with no_grad():
             func(*args, **(example_kwarg_inputs or {}))
+    from ..nn.modules.module import Module
+    if isinstance(func, Module) and not isinstance(func, ScriptModule):
+        return scripted(func, "trace_top")
+    if callable(func) and not isinstance(func, (type, Module)) and hasattr(func, "__code__"):
+        return ScriptFunction(func)
     return func
 
 
@@ -88,6 +120,9 @@ def freeze(mod, preserved_attrs=None, optimize_numerics: bool = True):
     not require grad), as torch's frozen modules have them; ``preserved_attrs`` stay
     parameters."""
     import copy
+    if not isinstance(mod, ScriptModule):
+        raise RuntimeError("Freezing expects a ScriptModule as input. Please use torch.jit."
+                           "script or torch.jit.trace to script your 'nn.Module'.")
     if mod.training:
         raise RuntimeError("Freezing is currently only implemented for modules in eval mode. "
                            "Please call .eval() on your module before freezing.")
@@ -99,6 +134,8 @@ def freeze(mod, preserved_attrs=None, optimize_numerics: bool = True):
                 continue
             p = sub._parameters.pop(name)
             object.__setattr__(sub, name, None if p is None else p.detach())
+    frozen = scripted(frozen, "script")
+    frozen.__dict__["_frozen"] = True
     return frozen
 
 
@@ -107,12 +144,20 @@ def optimize_for_inference(mod, other_methods=None):
 
 
 def save(m, f, _extra_files=None) -> None:
-    """Write the whole module ``m`` to ``f`` with :func:`ember.save`."""
+    """Write the whole scripted or traced module ``m`` to ``f`` with :func:`ember.save`."""
+    if not isinstance(m, ScriptModule):
+        raise AttributeError(f"'{type(m).__name__}' object has no attribute 'save_to_buffer'")
     from ..serialization import save as _save
     _save(m, f)
 
 
 def load(f, map_location=None, _extra_files=None):
-    """Read a module written by :func:`save`."""
+    """Read a module written by :func:`save`: a ``RecursiveScriptModule``, as in torch."""
     from ..serialization import load as _load
-    return _load(f, weights_only=False)
+    m = _load(f, weights_only=False)
+    if isinstance(m, ScriptModule):
+        frozen = m.__dict__.get("_frozen")
+        m = scripted(m, "script")
+        if frozen:
+            m.__dict__["_frozen"] = True
+    return m
