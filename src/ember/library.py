@@ -350,7 +350,7 @@ def _tensors(values) -> list:
     return found
 
 
-class WarnNotImplemented(_Node):
+class _WarnNotImplemented(_Node):
     """torch's node behind the outputs of a kernel that has no autograd formula: its backward
     warns and passes no gradient on."""
 
@@ -364,6 +364,9 @@ class WarnNotImplemented(_Node):
     def apply(self, grads):
         _warnings.warn(_NOT_IMPLEMENTED_WARNING.format(self._op_name), UserWarning, stacklevel=2)
         return [None] * len(self.next_functions)
+
+
+_WarnNotImplemented.__name__ = _WarnNotImplemented.__qualname__ = "WarnNotImplemented"
 
 
 class _SchemaOp(CustomOpDef):
@@ -426,7 +429,7 @@ class _SchemaOp(CustomOpDef):
                     _NOT_IMPLEMENTED_WARNING.format(name), UserWarning, stacklevel=2))
             else:
                 if node is None:
-                    node = WarnNotImplemented(name, tuple(i._edge() for i in inputs))
+                    node = _WarnNotImplemented(name, tuple(i._edge() for i in inputs))
                 t.grad_fn, t._output_nr = node, nr
 
 

@@ -20,8 +20,9 @@ from ._script import (
     ScriptModule,
     TopLevelTracedModule,
     TracedModule,
-    scripted,
 )
+from ._script import scripted as _scripted
+
 
 __all__ = ["script", "trace", "trace_module", "ignore", "unused", "export", "is_scripting",
            "is_tracing", "save", "load", "freeze", "optimize_for_inference", "interface",
@@ -36,7 +37,7 @@ def script(obj, optimize=None, _frames_up: int = 0, _rcb=None, example_inputs=No
     if isinstance(obj, ScriptModule):
         return obj
     if isinstance(obj, Module):
-        return scripted(obj, "script")
+        return _scripted(obj, "script")
     if callable(obj) and not isinstance(obj, type) and hasattr(obj, "__code__"):
         return ScriptFunction(obj)
     return obj
@@ -60,7 +61,7 @@ def trace(func, example_inputs=None, optimize=None, check_trace: bool = True,
             func(*args, **(example_kwarg_inputs or {}))
     from ..nn.modules.module import Module
     if isinstance(func, Module) and not isinstance(func, ScriptModule):
-        return scripted(func, "trace_top")
+        return _scripted(func, "trace_top")
     if callable(func) and not isinstance(func, (type, Module)) and hasattr(func, "__code__"):
         return ScriptFunction(func)
     return func
@@ -134,7 +135,7 @@ def freeze(mod, preserved_attrs=None, optimize_numerics: bool = True):
                 continue
             p = sub._parameters.pop(name)
             object.__setattr__(sub, name, None if p is None else p.detach())
-    frozen = scripted(frozen, "script")
+    frozen = _scripted(frozen, "script")
     frozen.__dict__["_frozen"] = True
     return frozen
 
@@ -157,7 +158,7 @@ def load(f, map_location=None, _extra_files=None):
     m = _load(f, weights_only=False)
     if isinstance(m, ScriptModule):
         frozen = m.__dict__.get("_frozen")
-        m = scripted(m, "script")
+        m = _scripted(m, "script")
         if frozen:
             m.__dict__["_frozen"] = True
     return m
