@@ -1,25 +1,13 @@
-"""``ember.cuda.amp``: torch's deprecated CUDA spellings of ``autocast`` and ``GradScaler``."""
+"""``ember.cuda.amp.grad_scaler``: torch's deprecated CUDA spelling of ``GradScaler``."""
 
 from __future__ import annotations
 
 import warnings as _warnings
 
-from .. import _dtype as _D
-from ..amp import GradScaler as _GradScaler
-from ..amp import autocast as _autocast
+from ...amp import GradScaler as _GradScaler
+from ...amp.grad_scaler import OptState  # noqa: F401  (torch's module shows it)
 
-__all__ = ["autocast", "GradScaler"]
-
-
-class autocast(_autocast):
-    """``torch.cuda.amp.autocast(...)``: deprecated; disabled without CUDA."""
-
-    def __init__(self, enabled: bool = True, dtype: _D.dtype = _D.float16,
-                 cache_enabled: bool = True):
-        _warnings.warn("`torch.cuda.amp.autocast(args...)` is deprecated. Please use "
-                      "`torch.amp.autocast('cuda', args...)` instead.", FutureWarning,
-                      stacklevel=2)
-        super().__init__("cuda", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+__all__ = ["GradScaler"]
 
 
 class GradScaler(_GradScaler):
