@@ -6,9 +6,8 @@ nothing to exclude from tracing; these calls are accepted as torch accepts them.
 
 from __future__ import annotations
 
-import types
-
 from .._compile import list_backends
+from .._config_module import ConfigModule as _ConfigModule
 
 __all__ = ["reset", "disable", "is_compiling", "config", "list_backends", "InvalidBackend",
            "mark_dynamic", "mark_static", "allow_in_graph"]
@@ -45,7 +44,4 @@ def allow_in_graph(fn):
     return fn
 
 
-config = types.SimpleNamespace(
-    suppress_errors=False, cache_size_limit=8, recompile_limit=8, verbose=False,
-    capture_scalar_outputs=False, optimize_ddp=True, automatic_dynamic_shapes=True,
-    assume_static_by_default=True)
+config = _ConfigModule("torch._dynamo.config")   # torch's settings (they steer nothing here)
