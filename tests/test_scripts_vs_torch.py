@@ -24,17 +24,17 @@ EXPECTED = {"jit_script_and_trace": [("RecursiveScriptModule True False True",
                                       "RecursiveScriptModule True True True")]}
 
 
-def _run(script: Path, *launcher: str) -> str:
+def _run(script: Path, where: Path, *launcher: str) -> str:
     env = dict(os.environ, PYTHONPATH=SRC)
-    done = subprocess.run([sys.executable, *launcher, str(script)], env=env, cwd=str(HERE),
+    done = subprocess.run([sys.executable, *launcher, str(script)], env=env, cwd=str(where),
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
-def test_script_prints_what_torch_prints(script):
-    torch_out, ember_out = _run(script), _run(script, "-m", "ember")
+def test_script_prints_what_torch_prints(script, tmp_path):
+    torch_out, ember_out = _run(script, tmp_path), _run(script, tmp_path, "-m", "ember")
     assert torch_out.strip()
     for theirs, ours in EXPECTED.get(script.stem, ()):
         assert theirs in torch_out
