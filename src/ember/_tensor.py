@@ -190,7 +190,8 @@ class Tensor:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl:
+        if getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl \
+                and not cls.__dict__.get("_dispatch_from_first_instance", False):
             from .overrides import _activate
             _activate()      # (a subclass that dispatches: see ember.overrides)
 
@@ -616,7 +617,9 @@ class Tensor:
                              grad_fn_name=name,
                              requires_grad=self.requires_grad,
                              is_parameter=getattr(self, "_is_param", False),
-                             prefix="tensor(" if plain else cls.__name__ + "(")
+                             prefix="tensor(" if plain else cls.__name__ + "(",
+                             parameter_class=any("_is_param" in c.__dict__
+                                                 for c in cls.__mro__))
 
     def __format__(self, spec: str) -> str:
         if self._data.ndim == 0:

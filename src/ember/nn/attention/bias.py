@@ -19,6 +19,7 @@ from warnings import warn
 
 from ... import _dtype as _D
 from ... import _factories, _tensor
+from ...overrides import _activate
 from .. import functional as F
 
 __all__ = ["causal_upper_left", "causal_lower_right", "CausalVariant", "CausalBias"]
@@ -34,11 +35,16 @@ class CausalVariant(IntEnum):
 class CausalBias(_tensor.Tensor):
     """A causal attention bias; build it with ``causal_upper_left`` or ``causal_lower_right``."""
 
+    # Importing this module must not switch dispatch on for the whole process: the first
+    # bias made does (see ember.overrides).
+    _dispatch_from_first_instance = True
+
     def __init__(self, variant: CausalVariant, seq_len_q: int, seq_len_kv: int) -> None:
         if not isinstance(variant, CausalVariant):
             raise AssertionError(
                 f"variant must be a CausalVariant, got {type(variant).__name__}")
         super().__init__()
+        _activate()
         self.variant = variant
         self.seq_len_q = seq_len_q
         self.seq_len_kv = seq_len_kv
