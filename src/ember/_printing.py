@@ -268,6 +268,7 @@ def format_tensor(
     requires_grad: bool = False,
     is_parameter: bool = False,
     prefix: str = "tensor(",
+    parameter_class: bool = True,
 ) -> str:
     """Return the string torch prints for a dense CPU tensor (its ``repr`` and ``str``).
 
@@ -281,6 +282,9 @@ def format_tensor(
         requires_grad: whether the tensor requires grad (shown only without a grad_fn).
         is_parameter: print as an ``nn.Parameter`` (``"Parameter containing:\\n" + ...``).
         prefix: what opens the text (a Tensor subclass prints its class name: ``"M("``).
+        parameter_class: with ``is_parameter``, whether the tensor is of class ``Parameter``
+            (or a subclass of it), which alone says ``Parameter containing:``; another
+            Tensor subclass's instance made a parameter prints as ``Parameter(M(...))``.
 
     Returns:
         ``"tensor(...)"`` with its suffixes, prefixed for parameters.
@@ -307,9 +311,10 @@ def format_tensor(
         suffixes.append("requires_grad=True")
     out = _add_suffixes(prefix + body, suffixes, PRINT_OPTS.linewidth, indent=len(prefix))
     if is_parameter:
-        if prefix != "tensor(":     # (a subclass of Parameter)
+        if prefix != "tensor(":     # (a subclass's instance)
             out = f"Parameter({out})"
-        return "Parameter containing:\n" + out
+        if parameter_class:
+            return "Parameter containing:\n" + out
     return out
 
 

@@ -366,7 +366,7 @@ class _WarnNotImplemented(_Node):
         return [None] * len(self.next_functions)
 
 
-_WarnNotImplemented.__name__ = _WarnNotImplemented.__qualname__ = "WarnNotImplemented"
+_WarnNotImplemented.__name__ = _WarnNotImplemented.__qualname__ = "CppFunction"   # as torch's
 
 
 class _SchemaOp(CustomOpDef):

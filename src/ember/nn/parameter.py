@@ -14,8 +14,22 @@ from .._tensor import Tensor as _Tensor
 from .._tensor import _disabled_torch_function_impl
 
 
-class Parameter(_Tensor):
+class _ParameterMeta(type):
+    """``isinstance(t, Parameter)`` is also True for a Tensor subclass's instance made a
+    parameter (``Parameter(sub)`` marks it ``_is_param``), as in torch."""
+
+    def __instancecheck__(cls, instance) -> bool:
+        if cls is Parameter and isinstance(instance, _Tensor) \
+                and getattr(instance, "_is_param", False):
+            return True
+        return super().__instancecheck__(instance)
+
+
+class Parameter(_Tensor, metaclass=_ParameterMeta):
     """A tensor that is a module parameter; prints as ``Parameter containing:``.
+
+    A Tensor subclass's instance stays of its class: ``Parameter(sub)`` is ``sub.detach()``
+    marked as a parameter (``_is_param``), as torch makes it.
 
     >>> import ember
     >>> p = ember.nn.Parameter(ember.zeros(2))
@@ -30,6 +44,9 @@ class Parameter(_Tensor):
     def __new__(cls, data: _Tensor | _np.ndarray | None = None, requires_grad: bool = True):
         if data is None:
             arr = _np.empty((0,), dtype=_np.float32)
+        elif isinstance(data, _Tensor) and type(data) is not _Tensor \
+                and type(data) is not Parameter:
+            return _subclass_parameter(data, requires_grad)
         elif isinstance(data, _Tensor):
             arr = data._data
         else:
@@ -57,6 +74,18 @@ class Parameter(_Tensor):
 
     def __reduce_ex__(self, protocol):
         return (_rebuild_parameter, (self._data.copy(), self.requires_grad))
+
+
+def _subclass_parameter(data: _Tensor, requires_grad: bool) -> _Tensor:
+    t = data.detach().requires_grad_(requires_grad)
+    if type(t) is not type(data):
+        raise RuntimeError(
+            f"Creating a Parameter from an instance of type {type(data).__name__} requires that "
+            f"detach() returns an instance of the same type, but return type {type(t).__name__} "
+            "was found instead. To use the type as a Parameter, please correct the detach() "
+            "semantics defined by its __torch_dispatch__() implementation.")
+    t._is_param = True
+    return t
 
 
 def _rebuild_parameter(data, requires_grad):
