@@ -294,3 +294,23 @@ def test_grouped_slow_path_is_torchs_bits(case, dtype, threads):
         res.append([y.detach().numpy(), xt.grad.numpy(), wt.grad.numpy(), bt.grad.numpy()])
     for got, want in zip(res[1], res[0]):
         assert np.array_equal(got, want), f"{(got != want).sum()} of {want.size} differ"
+
+
+@pytest.mark.parametrize("cfg", [
+    dict(cin=1, cout=8, k=3, padding=1), dict(cin=8, cout=16, k=3, padding=1),
+    dict(cin=8, cout=16, k=1, padding=0), dict(cin=8, cout=8, k=3, padding=1, groups=8),
+    dict(cin=8, cout=16, k=3, padding=1, stride=2), dict(cin=3, cout=6, k=5, padding=0),
+    dict(cin=16, cout=32, k=3, padding=1, groups=4)])
+def test_weight_grad_strides_are_torchs(cfg):
+    """The weight gradient comes out contiguous, as oneDNN's: ``autograd.grad`` shows
+    torch's strides (and a parameter's ``.grad`` takes it without a copy)."""
+    cfg = dict(cfg)
+    cin, cout, k = cfg.pop("cin"), cfg.pop("cout"), cfg.pop("k")
+    strides = []
+    for lib in (ember, torch):
+        lib.manual_seed(0)
+        x = lib.randn(32, cin, 14, 14)
+        conv = lib.nn.Conv2d(cin, cout, k, **cfg)
+        gw, = lib.autograd.grad(conv(x).square().sum(), (conv.weight,))
+        strides.append(gw.stride())
+    assert strides[0] == strides[1]

@@ -127,7 +127,16 @@ def contiguous_strides(shape) -> tuple:
 def in_order(shape, npdt, outer) -> np.ndarray:
     """An uninitialised dense array of ``shape`` whose dims lie in memory in the order
     ``outer`` (outermost first)."""
-    return dense_empty(np.empty([shape[d] for d in outer], npdt)).transpose(np.argsort(outer))
+    return dense_empty(np.empty([shape[d] for d in outer], npdt)).transpose(_inverse(outer))
+
+
+def _inverse(perm) -> list:
+    """The inverse of the permutation ``perm`` (``argsort`` of it, without NumPy's cost
+    for a short list)."""
+    inv = [0] * len(perm)
+    for i, d in enumerate(perm):
+        inv[d] = i
+    return inv
 
 
 def dense_empty(arr: np.ndarray) -> np.ndarray:
@@ -159,7 +168,7 @@ def over_flat(flat: np.ndarray, shape, fmt=None) -> np.ndarray:
         return flat.reshape(shape)
     _check_rank(len(shape), fmt)
     outer = order[::-1]
-    return flat.reshape([shape[d] for d in outer]).transpose(np.argsort(outer))
+    return flat.reshape([shape[d] for d in outer]).transpose(_inverse(outer))
 
 
 def _dense(arr: np.ndarray) -> bool:

@@ -1362,7 +1362,8 @@ def backward_weights(x: np.ndarray, grad: np.ndarray, wshape, stride, padding, d
     if shares == _shares(x_shape, wshape, stride, padding, dilation, threads, bias=True):
         _BIAS[:] = [weakref.ref(grad), (x_shape, tuple(wshape), stride, padding, dilation,
                                         threads), res[:, r].copy()]
-    return res[:, :r].reshape(tuple(wshape))
+    # contiguous, as oneDNN's diff_weights (and so a parameter's .grad taken as it is)
+    return np.ascontiguousarray(res[:, :r]).reshape(tuple(wshape))
 
 
 def backward_bias(grad: np.ndarray, x_shape, wshape, stride, padding, dilation,

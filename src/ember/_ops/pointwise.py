@@ -177,7 +177,7 @@ def _mul_raw(grad, other):
         other = raw_scalar(other, grad)
         if other is None:
             return None
-    if grad.dtype.kind == "c" or xp.asarray(other).dtype.kind == "c":
+    if grad.dtype.kind == "c" or other.dtype.kind == "c":
         return _fused.complex_mul(grad, other)
     return xp.multiply(grad, other)
 

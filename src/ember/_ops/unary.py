@@ -397,22 +397,24 @@ def _tanh_grad_raw(grad, result):
     tanh output (|y| <= 1) ``1 - y*y`` in double, rounded to float, is that fused result:
     checked on every float in [-1, 1] (the double is exact for |y| >= 2^-3, and below that
     never lands on a float midpoint)."""
-    if result.dtype == xp.float16 and grad.dtype == result.dtype:
-        # (float16: computed in float32, as torch's reduced-type kernel, rounded once)
-        f32 = xp.float32
-        return _tanh_grad_raw(grad.astype(f32), result.astype(f32)).astype(xp.float16)
-    one = result.dtype.type(1)
-    if result.dtype == xp.float32 and grad.dtype == result.dtype and result.ndim:
+    dt = result.dtype
+    same = grad.dtype == dt
+    if same and dt.char == "f" and result.ndim:
         s = result.astype(xp.float64)
         xp.multiply(s, s, out=s)
         xp.subtract(_ONE64, s, out=s)
         return xp.multiply(grad, s.astype(xp.float32))
-    if result.dtype in (xp.float32, xp.float64) and grad.dtype == result.dtype:
+    if same and dt.char == "e":
+        # (float16: computed in float32, as torch's reduced-type kernel, rounded once)
+        f32 = xp.float32
+        return _tanh_grad_raw(grad.astype(f32), result.astype(f32)).astype(xp.float16)
+    one = dt.type(1)
+    if same and dt.char in "fd":
         return xp.multiply(grad, _exact.fma(-result, result, xp.full(result.shape, one)))
     return xp.multiply(grad, xp.subtract(one, xp.multiply(result, result)))
 
 
-_ONE64 = xp.float64(1.0)
+_ONE64 = xp.array(1.0)     # (a 0-d array: NumPy takes it faster than a scalar)
 
 
 @op("TanhBackwardBackward0", name="tanh_backward", method=False, function=False,
