@@ -234,22 +234,28 @@ def _floor_div(self, other):
     with xp.errstate(divide="ignore", invalid="ignore"):
         if _half_vectors(self, other):
             return _half_div_floor(self, other)
+        if _is_low(self.dtype):
+            return xp.floor_divide(self.astype(xp.float32), other).astype(self.dtype)
         return xp.floor_divide(self, other)
 
 
+def _is_low(npdt) -> bool:
+    return npdt == xp.float16 or npdt in D.REDUCED
+
+
 def _half_vectors(self, other) -> bool:
-    """Whether torch's float16 floor/trunc division runs its ``Vectorized<Half>`` formula,
-    each step rounded to float16: a divisor of more than one element (one element, or a
-    number, takes the kernel's float path, rounded once)."""
-    return self.dtype == xp.float16 and getattr(other, "size", 1) > 1
+    """Whether torch's float16/bfloat16 floor/trunc division runs its ``Vectorized<Half>``
+    formula, each step rounded to the type: a divisor of more than one element (one element,
+    or a number, takes the kernel's float path, rounded once)."""
+    return _is_low(self.dtype) and getattr(other, "size", 1) > 1
 
 
 def _half_div_floor(a, b):
-    """``div_floor_floating_vec`` over ``Vectorized<Half>``."""
-    f32 = xp.float32
+    """``div_floor_floating_vec`` over ``Vectorized<Half>`` (or ``<BFloat16>``)."""
+    f32, low = xp.float32, a.dtype
 
     def h(x):
-        return x.astype(xp.float16).astype(f32)
+        return x.astype(low).astype(f32)
     a, b = xp.broadcast_arrays(a.astype(f32), b.astype(f32))
     basic = h(a / b)
     mod = h(xp.fmod(a, b))
@@ -258,7 +264,7 @@ def _half_div_floor(a, b):
     floordiv = xp.floor(div)
     floordiv = xp.where(h(div - floordiv) > 0.5, h(floordiv + 1), floordiv)
     floordiv = xp.where(div == 0, xp.copysign(f32(0), basic), floordiv)
-    return xp.where(b == 0, basic, floordiv).astype(xp.float16)
+    return xp.where(b == 0, basic, floordiv).astype(low)
 
 
 def _trunc_div(self, other):
@@ -270,9 +276,13 @@ def _trunc_div(self, other):
         q = xp.floor_divide(self, other)
         return q + ((xp.remainder(self, other) != 0) & ((self < 0) != (other < 0)))
     with xp.errstate(divide="ignore", invalid="ignore"):
-        if self.dtype == xp.float16 and not _half_vectors(self, other):
-            # (a one-element divisor: the kernel's float path, the quotient unrounded)
-            return xp.trunc(xp.true_divide(self, other, dtype=xp.float32)).astype(xp.float16)
+        if _is_low(self.dtype):
+            # the quotient rounded to the type first (vectors), or not (a one-element
+            # divisor: the kernel's float path)
+            q = xp.true_divide(self.astype(xp.float32), xp.asarray(other).astype(xp.float32))
+            if _half_vectors(self, other):
+                q = q.astype(self.dtype).astype(xp.float32)
+            return xp.trunc(q).astype(self.dtype)
         return xp.trunc(xp.true_divide(self, other))
 
 

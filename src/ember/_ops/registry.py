@@ -441,8 +441,7 @@ def _arrays(op, args):
                     low = _low_inputs(op, arr)
                     # (in torch's layout for a copy of it: NumPy's order="K" differs where
                     # the input is not dense, an expanded one)
-                    arr = arr.astype(_F32) if arr.flags.c_contiguous else \
-                        _mf.copy_to_format(arr).astype(_F32)
+                    arr = _converted(arr, _F32)
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr
@@ -501,7 +500,7 @@ def _arrays(op, args):
         a = args[i]
         if isinstance(a, Tensor):
             arr = a._data
-            args[i] = arr if arr.dtype == npdt else arr.astype(npdt)
+            args[i] = arr if arr.dtype == npdt else _converted(arr, npdt)
         elif a is not None and not (op.name in _NUMBERS_AS_DOUBLE and npdt.kind in "fc"):
             args[i] = _np_scalar(a, npdt)
     if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR and len(idx) == 2:
@@ -511,6 +510,16 @@ def _arrays(op, args):
         if isinstance(b, Tensor) and not b._data.ndim and b._data.dtype.char in "fd":
             args[idx[1]] = b._data.astype(_F32)[()]
     return args, (D.bool if promote is COMPARE else cdt)
+
+
+def _converted(arr, npdt):
+    """``arr`` converted to ``npdt`` in torch's layout for the copy (``Tensor.to``: NumPy's
+    ``order="K"`` differs where ``arr`` is not dense, an expanded one)."""
+    if arr.flags.c_contiguous:
+        return arr.astype(npdt)
+    out = _mf.empty_like(arr, npdt)
+    xp.copyto(out, arr, casting="unsafe")
+    return out
 
 
 _REDUCED = D.REDUCED
@@ -666,16 +675,22 @@ def _reduced_arrays(op, args, cdt):
     if cdt._rank < 0:
         _float8_unsupported(op, cdt)
     own = op.name in _REDUCED_ARITHMETIC
+    # (floor and trunc division read a one-element divisor at its own value, in float:
+    # ``original_scalar_value<opmath_t>``)
+    opmath = own and op.name in _HALF_OPMATH_SCALAR
     for i in op.tensor_idx:
         a = args[i]
         if isinstance(a, Tensor):
             arr = a._data
+            if opmath and arr.size == 1 and i == op.tensor_idx[-1]:
+                args[i] = arr.astype(_F32)
+                continue
             if (arr.ndim or own or op.name in _SCALAR_IN_TYPE) and arr.dtype != cdt.np:
                 arr = D.cast(arr, cdt)
             args[i] = arr if own else arr.astype(_F32)
         elif a is not None:
             args[i] = _np_scalar(a, _F32)
-            if own:
+            if own and not opmath:
                 args[i] = xp.asarray(args[i]).astype(cdt.np)[()]
             elif op.name in _SCALAR_IN_TYPE:
                 args[i] = xp.asarray(a).astype(cdt.np).astype(_F32)[()]
@@ -696,7 +711,8 @@ _SCALAR_IN_TYPE = frozenset((
 # the arrays (and numbers) in the type
 _REDUCED_ARITHMETIC = frozenset(("dist", "xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
                                  "special_xlog1py", "rsqrt", "nextafter", "logit", "add", "sub",
-                                 "rsub_tensor", "rsub_scalar", "pow_scalar"))
+                                 "rsub_tensor", "rsub_scalar", "pow_scalar", "div_rounding",
+                                 "floor_divide"))
 
 
 def _foreign(op, args, out=None):
