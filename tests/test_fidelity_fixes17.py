@@ -76,3 +76,58 @@ def test_low_precision_rounding_division(mode, divisor, dtype):
             x = L.from_numpy(a.astype(np.int64))
         return x // y if mode == "//" else x.div(y, rounding_mode=mode)
     _bits(fn)
+
+
+# ------------------------------------------------------------- complex sigmoid
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 3, 8, 9, 17, 40])
+@pytest.mark.parametrize("layout", ["contiguous", "sliced"])
+def test_complex_sigmoid(dtype, n, layout):
+    """``1 / (1 + exp(-z))`` with glibc's cexp and c10's division element by element (torch's
+    vectors map both), the vectors negating as ``0 - z``."""
+    rng = np.random.default_rng(n)
+    v = (rng.standard_normal(2 * n) * 3 + 1j * rng.standard_normal(2 * n) * 3).astype(dtype)
+    v[::7] = v[::7].real
+    v[::5] = 1j * v[::5].imag
+    v[::13] = np.inf
+
+    def fn(L):
+        x = L.from_numpy(v.copy())
+        x = x[:n] if layout == "contiguous" else x[::2]
+        return x.sigmoid(), L.sigmoid(x.clone())
+    _bits(fn)
+
+
+# ------------------------------------------------------------- complex lerp
+
+_LERP_LAYOUTS = {
+    "contiguous": lambda L, a, e, w: (a, e, w),
+    "0-d weight": lambda L, a, e, w: (a, e, w[0, 0].clone()),
+    "row weight": lambda L, a, e, w: (a, e, w[0].clone()),
+    "number weight": lambda L, a, e, w: (a, e, 0.7),
+    "sliced": lambda L, a, e, w: (a[::2], e[::2], w[::2]),
+    "transposed": lambda L, a, e, w: (a.t(), e.t(), w.t()),
+}
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 3, 5, 8, 9, 12, 17, 24, 31, 40])
+@pytest.mark.parametrize("layout", list(_LERP_LAYOUTS))
+def test_complex_lerp(dtype, n, layout):
+    """torch's complex lerp: vectors of two steps, then one more vector where half a step is
+    left (complex64's vector abs testing each odd element by the even one before it, in the
+    iterator's order), the rest one by one with the compiler's contracted product (complex128
+    too)."""
+    rng = np.random.default_rng(n)
+
+    def c(*s):
+        return (rng.standard_normal(s) * 2 + 1j * rng.standard_normal(s) * 2).astype(dtype)
+    vals = [c(3, n) for _ in range(4)]
+
+    def fn(L):
+        a, e, w, _ = (L.from_numpy(v.copy()) for v in vals)
+        return L.lerp(*_LERP_LAYOUTS[layout](L, a, e, w * 0.5))
+    for _ in range(4):
+        _bits(fn)
+        vals = [c(3, n) for _ in range(4)]
