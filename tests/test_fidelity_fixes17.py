@@ -131,3 +131,23 @@ def test_complex_lerp(dtype, n, layout):
     for _ in range(4):
         _bits(fn)
         vals = [c(3, n) for _ in range(4)]
+
+
+# ------------------------------------------------------------- bfloat16 backward formulas
+
+@pytest.mark.parametrize("name", ["atan2", "logaddexp"])
+@pytest.mark.parametrize("other", ["bfloat16", "float32", "int8"])
+def test_bfloat16_backward_rounds_each_step(name, other):
+    """atan2's and logaddexp's backward formulas are composed of bfloat16 ops in torch, each
+    rounding to the type (not computed in float32 and rounded once)."""
+    rng = np.random.default_rng(4)
+    a = (rng.standard_normal((3, 4)) * 3).astype(np.float32)
+    b = (rng.standard_normal((3, 4)) * 3).astype(np.float32)
+
+    def fn(L):
+        x = L.from_numpy(a).to(L.bfloat16).requires_grad_()
+        y = L.from_numpy((b * 3).astype(np.int8)) if other == "int8" else \
+            L.from_numpy(b).to(getattr(L, other)).requires_grad_()
+        getattr(L, name)(x, y).sum().backward()
+        return (x.grad,) + ((y.grad,) if y.requires_grad else ())
+    _bits(fn)

@@ -792,6 +792,7 @@ def _atan2_other(grad, self, other):
 
 
 @op("Atan2Backward0", promote=FLOAT, inplace=True, check=tensor_operands("atan2"),
+    reduced_in_float=False,
     self=_atan2_self, other=_atan2_other)
 def atan2(self, other):
     """The angle of the point ``(other, self)``: ``atan(self / other)`` in the right quadrant.
