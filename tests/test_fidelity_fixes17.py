@@ -151,3 +151,40 @@ def test_bfloat16_backward_rounds_each_step(name, other):
         getattr(L, name)(x, y).sum().backward()
         return (x.grad,) + ((y.grad,) if y.requires_grad else ())
     _bits(fn)
+
+
+# ------------------------------------------------------------- index_add, nansum
+
+def test_complex_index_add_of_a_vector_multiplies_by_alpha():
+    """A vector's ``index_add`` runs ``self += source * alpha`` element by element, the
+    complex product taken for alpha 1 too (an infinite part makes the other NaN); a matrix's
+    slices add without it."""
+    inf = float("inf")
+
+    def fn(L):
+        src = L.tensor([complex(-inf, -0.85), 1j, complex(1.5, inf)])
+        x = L.zeros(3, dtype=L.complex64)
+        m = L.zeros(2, 3, dtype=L.complex64)
+        return (x.index_add(0, L.tensor([0, 0, 2]), src),
+                x.index_add(0, L.tensor([1, 0, 2]), src, alpha=1 + 1j),
+                m.index_add(0, L.tensor([0, 0]), L.stack([src, src])))
+    _same(fn)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("layout", ["contiguous", "sliced", "transposed", "expanded",
+                                    "columns", "permuted"])
+def test_low_precision_nansum_rounds_into_its_output(dtype, layout):
+    """nansum (and nanmean, its quotient) in float16/bfloat16 has no float buffer, as sum
+    has: each row's float sum is rounded to the type and added into the output."""
+    rng = np.random.default_rng(1)
+    a = (rng.standard_normal((6, 7, 40)) * 3).astype(np.float32)
+    a[rng.random(a.shape) < 0.1] = np.nan
+
+    def fn(L):
+        x = L.from_numpy(a).to(getattr(L, dtype))
+        x = {"contiguous": x, "sliced": x[::2], "transposed": x.transpose(0, 2),
+             "expanded": x[:1].expand(4, 7, 40), "columns": x[:, :, ::3],
+             "permuted": x.permute(1, 2, 0)}[layout]
+        return [x.nansum(), x.nanmean()] + [x.nansum(d) for d in (0, 1, 2, (0, 1), (1, 2))]
+    _bits(fn)

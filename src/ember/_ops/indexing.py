@@ -434,6 +434,11 @@ def _index_add(self, dim, index, source, alpha):
     if alpha != 1 and out.dtype in (np.float32, np.float64):
         return _index_add_scaled(out, dim, index.reshape(-1), xp.asarray(source), alpha)
     src = source if alpha == 1 else source * xp.asarray(alpha).astype(source.dtype)
+    if out.dtype.kind == "c" and out.ndim <= 1:
+        # (a vector's elements take ``self += source * alpha``, the complex product taken
+        # even for alpha 1: an infinite part makes the other NaN)
+        from . import _fused
+        src = _fused.complex_product(source, out.dtype.type(alpha), True)
     if alpha == 1 and out.dtype == xp.float16 and out.ndim > 1:
         # (torch accumulates float16 slices in float32 and rounds once; a vector's elements,
         # or any scaled source, add one by one in float16)

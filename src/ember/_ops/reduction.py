@@ -1171,6 +1171,8 @@ def count_nonzero(input, dim=None):
 
 # ----------------------------------------------------------------------------- nan reductions
 
+_REDUCED = D.REDUCED        # (filled in place when the reduced types load)
+
 @op("NansumBackward0", name="nansum_", method=False, function=False, promote=NONE,
     self=lambda grad, self, dim, keepdim:
         _unsq(grad, dim, keepdim) * _wrap(~xp.isnan(self._data)))
@@ -1182,14 +1184,14 @@ def _nansum(self, dim, keepdim, dtype):
         self = xp.where(self != self, xp.zeros((), self.dtype), self)
     a = _cast(self, dtype)
     if a.ndim == 0:
-        return xp.where(a != a, xp.zeros((), a.dtype), a) if a.dtype.kind == "f" else a.astype(
-            _sum_dtype(a, dtype))
-    if a.dtype == xp.float16:
-        return _half_in_float(_nansum, a, dim, keepdim, None)
+        return xp.where(a != a, xp.zeros((), a.dtype), a) if a.dtype.kind == "f" or \
+            a.dtype in _REDUCED else a.astype(_sum_dtype(a, dtype))
+    if a.dtype == xp.float16 or a.dtype in _REDUCED:
+        # in float, each row's sum added into the output of the type (no float buffer)
+        return cascade_sum(_exact.in_layout(a, xp.float32), dim, keepdim, nan=True,
+                           into=a.dtype).astype(a.dtype)
     if a.dtype in exact_dtype:
         return cascade_sum(a, dim, keepdim, nan=True)
-    if a.dtype == xp.float16:       # (in float, as the sum)
-        return cascade_sum(a.astype(xp.float32), dim, keepdim, nan=True).astype(xp.float16)
     return c_order(xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 

@@ -666,7 +666,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
                     "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
                     "_nll_backward_NllLoss2DBackward0", "prod_all", "prod_dim", "nan_to_num",
-                    "_layer_norm"))
+                    "_layer_norm", "nansum_"))
 
 
 def _reduced_arrays(op, args, cdt):
