@@ -188,3 +188,16 @@ def test_low_precision_nansum_rounds_into_its_output(dtype, layout):
              "permuted": x.permute(1, 2, 0)}[layout]
         return [x.nansum(), x.nanmean()] + [x.nansum(d) for d in (0, 1, 2, (0, 1), (1, 2))]
     _bits(fn)
+
+
+def test_unique_orders_as_torch_sort():
+    """unique sorts with torch's unstable sort: which NaN (each its own value) comes first in
+    the inverse, and whether -0.0 or 0.0 is the zero returned."""
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        a = rng.choice([0.0, -0.0, 1.0, np.nan, 2.5, -1.0], int(rng.integers(1, 60)))
+        for dtype in ("float64", "float32", "bfloat16"):
+            def fn(L):
+                x = L.from_numpy(a.copy()).to(getattr(L, dtype))
+                return x.unique(return_inverse=True, return_counts=True)
+            _bits(fn)
