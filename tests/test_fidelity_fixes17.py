@@ -201,3 +201,14 @@ def test_unique_orders_as_torch_sort():
                 x = L.from_numpy(a.copy()).to(getattr(L, dtype))
                 return x.unique(return_inverse=True, return_counts=True)
             _bits(fn)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "int64"])
+def test_resize_keeps_the_storage(dtype):
+    """``resize_`` past the storage's end grows the storage: its elements outside the view
+    stay, and so does the view's storage offset."""
+    def fn(L):
+        x = L.from_numpy(np.array([1.5, -0.5, 3, 4], np.float32)).to(getattr(L, dtype))[1::2]
+        r = x.resize_(2, 3)
+        return r.reshape(-1)[:3], r.storage_offset(), r.stride(), r.untyped_storage().nbytes()
+    _same(fn)
