@@ -212,3 +212,23 @@ def test_resize_keeps_the_storage(dtype):
         r = x.resize_(2, 3)
         return r.reshape(-1)[:3], r.storage_offset(), r.stride(), r.untyped_storage().nbytes()
     _same(fn)
+
+
+# ------------------------------------------------------------- error order
+
+@pytest.mark.parametrize("case", ["heaviside", "neg", "lerp", "lerp shapes", "neg int"])
+def test_meta_checks_before_the_overlap_error(case):
+    """The checks of torch's meta functions (heaviside's dtypes, a bool neg, lerp's dtypes)
+    come before the iterator's error for an in-place write into an expanded tensor."""
+    def fn(L):
+        x = L.tensor([1., 2.]).expand(2, 2)
+        if case == "heaviside":
+            return x.heaviside_(L.tensor(1., dtype=L.float16))
+        if case == "neg":
+            return L.tensor([True]).expand(2, 2).neg_()
+        if case == "lerp":
+            return x.lerp_(L.tensor(1., dtype=L.float64), 0.5)
+        if case == "lerp shapes":
+            return x.lerp_(L.ones(3), 0.5)
+        return L.tensor([1, 2]).expand(2, 2).neg_()
+    _same(fn)

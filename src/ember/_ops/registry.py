@@ -1351,14 +1351,21 @@ def _check_cast(dt, self, name=None):
 
 def _arg_types_first(op, args) -> None:
     """Raise the TypeError of ``op``'s check for an argument of the wrong type, which torch's
-    argument parser raises before any other error (its other errors come later)."""
+    argument parser raises before any other error (its other errors come later), or any
+    error of the check of an op in :data:`_META_CHECKED`."""
     if op.check is not None:
         try:
             op.check(*args)
         except _errors.ArgTypeError:
             raise
         except Exception:  # noqa: BLE001 - raised in their turn
-            pass
+            if op.name in _META_CHECKED:
+                raise
+
+
+# ops whose checks torch's meta functions make before the iterator tests an in-place
+# write into overlapping memory
+_META_CHECKED = frozenset(("neg", "heaviside", "lerp_scalar", "lerp_tensor"))
 
 
 def run_inplace(op, args):
