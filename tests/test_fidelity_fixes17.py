@@ -3,6 +3,8 @@ found), each case compared with torch: the layout of an operand converted to the
 dtype, bfloat16 floor and trunc division.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -232,3 +234,23 @@ def test_meta_checks_before_the_overlap_error(case):
             return x.lerp_(L.ones(3), 0.5)
         return L.tensor([1, 2]).expand(2, 2).neg_()
     _same(fn)
+
+
+@pytest.mark.parametrize("case", ["sum", "sum dim", "prod", "prod dim", "mean", "mean dim",
+                                  "to", "cumsum", "mul"])
+def test_complex_gradient_into_a_real_input(case):
+    """sum/prod/mean with a complex ``dtype=`` pass a complex gradient to a real input, which
+    torch's engine refuses; formulas that take the real part (a cast, cumsum, mul) pass."""
+    def fn(L):
+        x = L.ones(2, 3, requires_grad=True)
+        c = L.complex64
+        y = {"sum": lambda: x.sum(dtype=c), "sum dim": lambda: x.sum(1, dtype=c),
+             "prod": lambda: x.prod(dtype=c), "prod dim": lambda: x.prod(1, dtype=c),
+             "mean": lambda: x.mean(dtype=c), "mean dim": lambda: x.mean(1, dtype=c),
+             "to": lambda: x.to(c), "cumsum": lambda: x.cumsum(0, dtype=c),
+             "mul": lambda: x * L.ones(3, dtype=c)}[case]()
+        y.abs().sum().backward()
+        return x.grad
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(fn)
