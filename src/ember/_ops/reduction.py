@@ -259,7 +259,11 @@ def _prod_back_dim(grad, self, result, dim, keepdim):
 
 
 def _cast(a, dtype):
-    return a if dtype is None or a.dtype == dtype.np else a.astype(dtype.np)
+    if dtype is None or a.dtype == dtype.np:
+        return a
+    if a.dtype.kind == "V" and dtype.np.kind in "iu":   # (bfloat16: c10 converts its float)
+        a = a.astype(xp.float32)
+    return a.astype(dtype.np)
 
 
 @op("ProdBackward0", name="prod_all", method=False, function=False, promote=NONE,
