@@ -1186,6 +1186,8 @@ def _nansum(self, dim, keepdim, dtype):
     if dtype is not None and not dtype.is_floating_point and self.dtype.kind not in "biu":
         # an integral dtype= sums the elements converted to it, each NaN as a 0
         self = xp.where(self != self, xp.zeros((), self.dtype), self)
+        if self.dtype == xp.float16:    # (torch's float16 infinities count as its largest)
+            self = xp.clip(self, xp.float16(-65504), xp.float16(65504))
     a = _cast(self, dtype)
     if a.ndim == 0:
         return xp.where(a != a, xp.zeros((), a.dtype), a) if a.dtype.kind == "f" or \
