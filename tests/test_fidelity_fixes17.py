@@ -256,3 +256,80 @@ def test_complex_gradient_into_a_real_input(case):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _same(fn)
+
+
+# ------------------------------------------------------------- found by the second stream
+
+@pytest.mark.parametrize("case", ["float32 self", "bfloat16 self", "float16 in place",
+                                  "int self"])
+def test_masked_fill_with_a_bfloat16_value_keeps_self_dtype(case):
+    """masked_fill's result has self's dtype, whatever the 0-d value tensor's (a bfloat16
+    value does not make it bfloat16)."""
+    def fn(L):
+        x = L.tensor([[1., 2., 3.], [4., 5., 6.]])
+        m = L.tensor([True, False, True])
+        v = L.tensor(2.7, dtype=L.bfloat16)
+        if case == "float32 self":
+            return x.expand(2, 2, 3).masked_fill(L.tensor(True), v)
+        if case == "bfloat16 self":
+            return x.bfloat16().masked_fill(m, L.tensor(2.7))
+        if case == "float16 in place":
+            return x.half().masked_fill_(m, v)
+        return x.int().masked_fill(m, v)
+    _same(fn)
+
+
+@pytest.mark.parametrize("other", ["float32", "float16", "float64"])
+def test_where_passes_a_complex_gradient_to_a_real_input(other):
+    """where's backward gives each input the gradient of the result's (complex) dtype, which
+    torch's engine refuses for a real input."""
+    def fn(L):
+        a = L.ones(2, dtype=L.complex64 if other != "float64" else L.float32,
+                   requires_grad=True)
+        b = L.ones(2, dtype=getattr(L, other), requires_grad=True)
+        L.where(L.tensor([True, False]), a, b).abs().sum().backward()
+        return a.grad, b.grad
+    _same(fn)
+
+
+@pytest.mark.parametrize("case", ["two bool bounds", "min only", "max only", "int bounds",
+                                  "in place", "out"])
+def test_clamp_bool_with_tensor_bounds(case):
+    """torch's two-bound clamp kernel has no bool loop; one bound runs maximum/minimum."""
+    def fn(L):
+        b = L.tensor([True, False])
+        return {"two bool bounds": lambda: b.clip(b, b), "min only": lambda: b.clamp(min=b),
+                "max only": lambda: b.clamp(max=b),
+                "int bounds": lambda: b.clamp(L.tensor([0, 1]), L.tensor([1, 1])),
+                "in place": lambda: b.clone().clamp_(b, b),
+                "out": lambda: L.clamp(b, b, b, out=L.empty(2, dtype=L.bool))}[case]()
+    _same(fn)
+
+
+_PRODUCTS = {
+    "bmm": lambda L, o: L.bmm(L.ones(2, 2, 2), L.ones(2, 2, 2), out=o),
+    "mm": lambda L, o: L.mm(L.ones(2, 2), L.ones(2, 2), out=o),
+    "mv": lambda L, o: L.mv(L.ones(2, 2), L.ones(2), out=o),
+    "addmm": lambda L, o: L.addmm(L.ones(2, 2), L.ones(2, 2), L.ones(2, 2), out=o),
+    "baddbmm": lambda L, o: L.baddbmm(L.ones(2, 2, 2), L.ones(2, 2, 2), L.ones(2, 2, 2), out=o),
+    "addmv": lambda L, o: L.addmv(L.ones(2), L.ones(2, 2), L.ones(2), out=o),
+    "matmul folded": lambda L, o: L.matmul(L.ones(2, 2, 2), L.ones(2, 2), out=o),
+    "matmul batched": lambda L, o: L.matmul(L.ones(3, 2, 2), L.ones(3, 2, 2), out=o),
+    "matmul vector-matrix": lambda L, o: L.matmul(L.ones(2), L.arange(4.).view(2, 2), out=o),
+    "matmul matrix-batch": lambda L, o: L.matmul(L.ones(3, 2, 2), L.ones(2), out=o),
+    "matmul dot": lambda L, o: L.matmul(L.ones(2), L.ones(2), out=o),
+}
+
+
+@pytest.mark.parametrize("name", list(_PRODUCTS))
+@pytest.mark.parametrize("out_dtype", ["float32", "float64"])
+def test_matrix_product_out(name, out_dtype):
+    """The matrix products' out= must have the result's dtype (structured kernels; dot's own
+    message); matmul writes its folded and batched products into the out= too."""
+    def fn(L):
+        o = L.empty(3, dtype=getattr(L, out_dtype))
+        r = _PRODUCTS[name](L, o)
+        return r, o, r is o
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(fn)

@@ -515,8 +515,10 @@ def _extra_case(rng):
         "view_inplace", "saved_modified", "where_mixed", "masked_fill_tensor", "gather_grad"]))
     form = "function"
     kwargs = {}
-    if pick == "take_along_dim":
-        return pick, form, [x, _index(rng, x.shape or (1,), size), dim if nd else None], {}
+    if pick == "take_along_dim":        # (a negative index reads outside the row in torch)
+        ix = _index(rng, x.shape or (1,), size)
+        ix.nonneg = True
+        return pick, form, [x, ix, dim if nd else None], {}
     if pick in ("scatter_reduce", "scatter_mode"):
         ix = _index(rng, x.shape, size)
         ix.layout = "contiguous"

@@ -1526,8 +1526,16 @@ def _clamp_scalar(self, min, max):
     return _clamp_kernel(self, min, max)
 
 
+def _no_bool_clamp_tensor(self, min, max):
+    """torch's two-bound clamp kernel has no bool loop (one bound runs maximum or minimum,
+    which have)."""
+    if min is not None and max is not None and D.result_type(self, min, max) is D.bool:
+        raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
+
+
 @op("ClampBackward0", name="clamp_tensor", method=False, function=False,
-    tensors=("self", "min", "max"), self=_clamp_self, min=_clamp_min_grad, max=_clamp_max_grad)
+    tensors=("self", "min", "max"), check=_no_bool_clamp_tensor, self=_clamp_self,
+    min=_clamp_min_grad, max=_clamp_max_grad)
 def _clamp_tensor(self, min, max):
     return _clamp_kernel(self, min, max)
 

@@ -666,7 +666,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
                     "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
                     "_nll_backward_NllLoss2DBackward0", "prod_all", "prod_dim", "nan_to_num",
-                    "_layer_norm", "nansum_"))
+                    "_layer_norm", "nansum_", "masked_fill_value", "masked_fill_tensor"))
 
 
 def _reduced_arrays(op, args, cdt):
@@ -986,12 +986,21 @@ def check_out_same_dtype(out, input, message=_FOUND) -> None:
         raise RuntimeError(message.format(out.dtype.scalar_name, input.dtype.scalar_name))
 
 
+# the matrix products: structured kernels whose out= must have the result's dtype
+_OUT_EXACT = frozenset(("_mm", "_mv", "_bmm", "_addmm", "_addmv", "_baddbmm", "_addbmm"))
+
+
 def _check_out_dtype(op, args, out) -> None:
     """torch's dtype checks of an out= made before the op's kernel runs: the unary ops of
     _OUT_SAME and _OUT_BOOL, and a pointwise op's result type, which must cast to the out='s
     (TensorIterator)."""
     if op.dtype_idx is not None and args[op.dtype_idx] is not None:
         check_out_dtype(out, args[op.dtype_idx])     # (a dtype= asked for: the out='s)
+        return
+    if op.name in _OUT_EXACT:
+        first = args[op.tensor_idx[0]]
+        if isinstance(first, Tensor):
+            check_out_dtype(out, first.dtype)
         return
     if op.name in _OUT_BOOL:
         if out.dtype is not D.bool:

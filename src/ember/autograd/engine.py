@@ -148,7 +148,7 @@ def _validate(node, i, g, meta):
 # nodes whose formulas pass a complex gradient on to a real input (a reduction with a complex
 # ``dtype=``): torch's engine refuses it rather than taking the real part
 _KEEPS_COMPLEX = frozenset(("SumBackward0", "SumBackward1", "ProdBackward0", "ProdBackward1",
-                            "MeanBackward0", "MeanBackward1"))
+                            "MeanBackward0", "MeanBackward1", "WhereBackward0"))
 _COMPLEX_GRAD = ("Expected isFloatingType(grad.scalar_type()) || (input_is_complex == "
                  "grad_is_complex) to be true, but got false.  (Could this error message be "
                  "improved?  If so, please report an enhancement request to PyTorch.)")
