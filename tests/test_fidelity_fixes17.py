@@ -333,3 +333,57 @@ def test_matrix_product_out(name, out_dtype):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _same(fn)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "expanded"])
+def test_topk_results_are_contiguous(dim, layout):
+    """topk's values and indices are contiguous whatever the dim and the input's layout."""
+    def fn(L):
+        x = L.arange(24.).view(4, 2, 3)
+        x = {"contiguous": x, "transposed": x.transpose(0, 2),
+             "expanded": x[:1].expand(4, 2, 3)}[layout]
+        v, i = x.topk(2, dim=dim, sorted=dim != 1)
+        return v, i
+    _same(fn)
+
+
+_ZERO_DIM_INDICES = {
+    "int": 0, "slice": slice(None, None, 2), "tuple of an int": (0,),
+    "ellipsis and slice": (Ellipsis, slice(None, None, 2)), "None and int": (None, 0),
+    "list": [0], "bool": True, "None": None, "ellipsis": Ellipsis,
+}
+
+
+@pytest.mark.parametrize("name", list(_ZERO_DIM_INDICES))
+@pytest.mark.parametrize("write", [False, True])
+def test_indexing_a_zero_dim_tensor(name, write):
+    """A lone int or slice indexing a 0-dim tensor has messages of its own; any other index
+    with a dim to consume (a tuple of them too) has too many indices."""
+    def fn(L):
+        x = L.tensor(1.)
+        index = _ZERO_DIM_INDICES[name]
+        if write:
+            x[index] = 2.
+            return x
+        return x[index]
+    _same(fn)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "complex64", "float16", "bool"])
+def test_modified_saved_tensor_names_its_type(dtype):
+    """The version-counter error names a classic type by its legacy Python class
+    (torch.FloatTensor), any other by its C++ type (CPUBFloat16Type, CPUBoolType)."""
+    def fn(L):
+        if dtype == "bool":
+            x = L.ones(3, requires_grad=True)
+            b = L.tensor([True, False, True])
+            out = x * b
+            b.logical_not_()
+        else:
+            x = L.ones(3, dtype=getattr(L, dtype), requires_grad=True)
+            y = (x * 1).exp()
+            out = y * y
+            y.add_(1)
+        out.sum().abs().backward()
+    _same(fn)

@@ -980,9 +980,6 @@ def _decompose(self, index):
         elif i is not None and i is not Ellipsis and i is not False:
             consumed += 1
     if consumed > nd:
-        if nd == 0 and any(isinstance(i, (builtins.int, slice)) for i in index):
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     out, dim = self, 0
     adv = []             # (dim in out, array)
@@ -1062,6 +1059,17 @@ def _advanced_index(view, adv):
     return tuple(idx)
 
 
+def _zero_dim_single(self, index):
+    """torch's errors for a lone int or slice indexing a 0-dim tensor (any other index, a
+    tuple of them too, has too many indices)."""
+    if self._data.ndim == 0:
+        if type(index) is builtins.int:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if isinstance(index, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+
+
 def getitem(self, index):
     """``self[index]`` with torch's semantics and errors."""
     if type(index) is builtins.int and self._data.ndim:
@@ -1069,6 +1077,7 @@ def getitem(self, index):
         if not -n <= index < n:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
         return select(self, 0, index)
+    _zero_dim_single(self, index)
     index = _normalise(index)
     view, adv = _decompose(self, index)
     if not adv:
@@ -1083,6 +1092,7 @@ def setitem(self, index, value):
         raise ValueError("Overflow when unpacking long long")
     if not isinstance(value, (T, numbers.Number, np.generic)):
         raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
+    _zero_dim_single(self, index)
     index = _normalise(index)
     view, adv = _decompose(self, index)
     if not adv and view is not self and view._data.shape == self._data.shape and \

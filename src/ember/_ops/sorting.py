@@ -283,7 +283,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         for r in xp.nonzero(redo)[0]:
             ridx[r] = _topk_row(rows[r].tolist(), k, largest, sorted)
         idx = back(ridx)
-    return _run_selecting(_topk, TopkResult, input, dim, idx, True, out)
+    # (torch's results are contiguous, whatever the dim and the input's layout)
+    return _run_selecting(_topk, TopkResult, input, dim, xp.ascontiguousarray(idx), True, out)
 
 
 # ----------------------------------------------------------------------------- kthvalue
