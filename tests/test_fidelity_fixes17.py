@@ -387,3 +387,22 @@ def test_modified_saved_tensor_names_its_type(dtype):
             y.add_(1)
         out.sum().abs().backward()
     _same(fn)
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, float("inf")])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cdist_backward(p, dtype):
+    """``_cdist_backward`` adds the pairs' gradients row after row, and x2's gradient is the
+    same kernel with the roles swapped (not the negated x1 one: p = 0 gives +0)."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((2, 3, 4)).astype(dtype)
+    b = rng.standard_normal((2, 9, 4)).astype(dtype)
+    b[0, 0, 0] = a[0, 1, 0]
+    b[1, 1] = a[1, 2]
+
+    def fn(L):
+        x = L.from_numpy(a.copy()).requires_grad_()
+        y = L.from_numpy(b.copy()).requires_grad_()
+        L.cdist(x, y, p=p).sum().backward()
+        return x.grad, y.grad
+    _bits(fn)
