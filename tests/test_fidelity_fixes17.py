@@ -406,3 +406,39 @@ def test_cdist_backward(p, dtype):
         L.cdist(x, y, p=p).sum().backward()
         return x.grad, y.grad
     _bits(fn)
+
+
+_SCATTER_ERRORS = {
+    "scatter_ reduce, expanded": lambda L: L.ones(1, 4).expand(3, 4).scatter_(
+        0, L.tensor([[0, 1, 2, 3]]), 2.5, reduce="add"),
+    "scatter_ bad index, expanded": lambda L: L.ones(1, 4).expand(3, 4).scatter_(
+        0, L.tensor([[5, 1, 2, 3]]), 2.5),
+    "scatter_add_ bad index, expanded": lambda L: L.ones(1, 3).expand(2, 3).scatter_add_(
+        1, L.tensor([[0, 1, 7]]), L.ones(2, 3)),
+    "scatter_reduce_ expanded": lambda L: L.ones(1, 3).expand(2, 3).scatter_reduce_(
+        1, L.tensor([[0, 1, 0], [0, 1, 2]]), L.ones(2, 3), "sum"),
+    "mean of bools, bad index": lambda L: L.ones(3, dtype=L.bool).scatter_reduce(
+        0, L.tensor([-1, 5, 0]), L.ones(3, dtype=L.bool), "mean"),
+    "mean of bools": lambda L: L.ones(3, dtype=L.bool).scatter_reduce(
+        0, L.tensor([0, 1, 0]), L.ones(3, dtype=L.bool), "mean"),
+    "amax of complex, bad index": lambda L: L.ones(3, dtype=L.complex64).scatter_reduce(
+        0, L.tensor([-1, 5, 0]), L.ones(3, dtype=L.complex64), "amax"),
+    "mean of complex": lambda L: L.ones(3, dtype=L.complex64).scatter_reduce(
+        0, L.tensor([0, 1, 0]), L.tensor([1j, 2, 3]), "mean", include_self=False),
+    "scatter bad index": lambda L: L.ones(3).scatter(0, L.tensor([0, 1, 7]), 2.),
+    "index_copy_ expanded": lambda L: L.ones(1, 3).expand(2, 3).index_copy_(
+        1, L.tensor([0, 5]), L.ones(2, 2, dtype=L.float64)),
+    "index_copy_ expanded, bad dim": lambda L: L.ones(1, 3).expand(2, 3).index_copy_(
+        5, L.tensor([0, 1]), L.ones(2, 2)),
+}
+
+
+@pytest.mark.parametrize("case", list(_SCATTER_ERRORS))
+def test_scatter_family_error_order(case):
+    """The scatter kernels test the index values last: after an in-place write's overlap
+    test and the reduction's dtype dispatch (scatter_reduce has no mean of bools, no
+    amax/amin of complex; its mean of complex divides); index_copy_ tests the overlap first
+    after the dim."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(_SCATTER_ERRORS[case])
