@@ -442,3 +442,22 @@ def test_scatter_family_error_order(case):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _same(_SCATTER_ERRORS[case])
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("case", ["bool mean", "complex amin", "empty complex amax"])
+def test_scatter_reduce_include_self_order(case, include_self):
+    """Without include_self torch first scatters the initial value in (its index test comes
+    before the reduction's dtype dispatch); an empty index returns before both."""
+    def fn(L):
+        if case == "bool mean":
+            x, src, r = L.ones(3, 3, dtype=L.bool), L.ones(3, 3, dtype=L.bool), "mean"
+            ix = L.tensor([[0, 1, -3], [0, 0, 0], [1, 1, 1]])
+        elif case == "complex amin":
+            x, src, r = L.ones(4, dtype=L.complex64), L.ones(4, dtype=L.complex64), "amin"
+            ix = L.tensor([0, -2, 1, 1])
+        else:
+            x, src, r = L.ones(0, dtype=L.complex64), L.ones(0, dtype=L.complex64), "amax"
+            ix = L.ones(0, dtype=L.int64)
+        return x.scatter_reduce(0, ix, src, r, include_self=include_self)
+    _same(fn)

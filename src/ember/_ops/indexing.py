@@ -339,6 +339,10 @@ def _sr_src_grad(grad, self, index, src, dim, reduce, include_self, result):
     src=lambda grad, self, index, src, dim, reduce, include_self, result:
         _sr_src_grad(grad, self, index, src, dim, reduce, include_self, result))
 def _scatter_reduce(self, dim, index, src, reduce, include_self):
+    if not index.size:
+        return self.copy()
+    if not include_self:        # (torch first scatters the reduction's initial value in)
+        _index_bounds(self, dim, index)
     if (reduce == "mean" and self.dtype == xp.bool_) or (
             reduce in ("amax", "amin") and self.dtype.kind == "c"):
         from .registry import _scalar_name
