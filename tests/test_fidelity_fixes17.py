@@ -461,3 +461,23 @@ def test_scatter_reduce_include_self_order(case, include_self):
             ix = L.ones(0, dtype=L.int64)
         return x.scatter_reduce(0, ix, src, r, include_self=include_self)
     _same(fn)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float32"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+def test_mse_loss_low_precision(dtype, reduction, layout):
+    """mse_loss in bfloat16 rounds the difference and its square to the type; its backward
+    ``alpha * diff * grad`` rounds alpha (2 / numel) to the type and each product."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((16, 9)).astype(np.float32) * 3
+    b = rng.standard_normal((16, 9)).astype(np.float32) * 3
+
+    def fn(L):
+        x = L.from_numpy(a).to(getattr(L, dtype)).requires_grad_()
+        y = L.from_numpy(b).to(getattr(L, dtype)).requires_grad_()
+        xx, yy = (x, y) if layout == "contiguous" else (x.t(), y.t())
+        out = L.nn.functional.mse_loss(xx, yy, reduction=reduction)
+        (out.sum() if reduction == "none" else out).backward()
+        return out.detach(), x.grad, y.grad
+    _bits(fn)

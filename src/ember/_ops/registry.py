@@ -712,7 +712,7 @@ _SCALAR_IN_TYPE = frozenset((
 _REDUCED_ARITHMETIC = frozenset(("dist", "xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
                                  "special_xlog1py", "rsqrt", "nextafter", "logit", "add", "sub",
                                  "rsub_tensor", "rsub_scalar", "pow_scalar", "div_rounding",
-                                 "floor_divide"))
+                                 "floor_divide", "_mse_loss"))
 
 
 def _foreign(op, args, out=None):
