@@ -9,6 +9,16 @@ gradients, or the error's class and message. Differences are
 grouped by op and kind, one example each::
 
     python tools/fuzz_ops.py [N_CASES] [SEED] [OP_PREFIX]
+
+Beside each case a second random stream (of the same seed) adds, about one time in three, a
+case of the ops real programs lean on with arguments the first stream does not make
+(:func:`_extra_case`: ``take_along_dim``, ``scatter``/``scatter_reduce`` with ``reduce=``,
+``index_put_`` with ``accumulate=`` or a mask, ``clamp`` with tensor bounds, ``cat``/``stack``
+of mixed dtypes, batched ``matmul``/``einsum``, ``topk``/``kthvalue`` with k > 1,
+``repeat_interleave`` with tensor repeats, ``diff`` with ``prepend``/``append``, ``cdist``,
+reductions over dim tuples with ``keepdim``/``dtype=``, ``torch.nn.functional`` ops, and
+in-place ops on views with the autograd errors of a modified saved tensor); the first
+stream's cases stay those of its seed.
 """
 
 from __future__ import annotations
@@ -98,13 +108,21 @@ class Spec:
         self.seed = int(rng.integers(1 << 30))
 
     high = None     # an index tensor's bound: its values in [-high, high)
+    nonneg = False  # (an index tensor's values in [0, high))
+    finite = False  # (no NaN or infinity among the values)
 
     def make(self, lib):
         if self.high is not None:
             rng = np.random.default_rng(self.seed if self.seed >= 0 else 0)
-            arr = rng.integers(-self.high, self.high, self.shape) if self.seed >= 0 else \
-                np.zeros(self.shape, np.int64)
+            arr = rng.integers(0 if self.nonneg else -self.high, self.high, self.shape) \
+                if self.seed >= 0 else np.zeros(self.shape, np.int64)
             return lib.from_numpy(arr.astype(np.int64))
+        if self.finite:
+            t = self._make(lib)
+            return t.nan_to_num(0.0, 3.0, -3.0) if t.is_floating_point() else t
+        return self._make(lib)
+
+    def _make(self, lib):
         rng = np.random.default_rng(self.seed)
         shape = self.shape
         if self.layout == "transposed" and len(shape) >= 2:
@@ -168,15 +186,18 @@ def _call(lib, case):
     name, form, args, kwargs = case
     vals = [_materialise(lib, a) for a in args]
     kw = {k: (getattr(lib, v[6:]) if isinstance(v, str) and v.startswith("dtype:") else
-              getattr(lib, v[7:]) if isinstance(v, str) and v.startswith("memfmt:") else v)
+              getattr(lib, v[7:]) if isinstance(v, str) and v.startswith("memfmt:") else
+              _materialise(lib, v))
           for k, v in kwargs.items()}
+    if form == "program":               # a small program of its own (_PROGRAMS)
+        return _PROGRAMS[name](lib, *vals, **kw)
     if form == "attr":
         return getattr(vals[0], name)
     if form == "grad":                  # the function, then the gradients of its sum
         leaves = [v for v in vals if isinstance(v, lib.Tensor) and v.is_floating_point()]
         for v in leaves:
             v.requires_grad_()
-        res = getattr(lib, name)(*vals, **kw)
+        res = _resolve(lib, name)(*vals, **kw)
         out = res[0] if isinstance(res, tuple) else res
         if not (isinstance(out, lib.Tensor) and out.requires_grad):
             return res
@@ -195,11 +216,16 @@ def _call(lib, case):
         *vals, out = vals
         out = out.clone()               # (resizable: torch's from_numpy storage is not)
         return getattr(lib, name)(*vals, **kw, out=out), out
+    return _resolve(lib, name)(*vals, **kw)
+
+
+def _resolve(lib, name):
+    """``lib``'s function of a dotted name (``special.zeta``, ``nn.functional.silu``)."""
     space = lib
-    if "." in name:
-        mod, name = name.split(".")
-        space = getattr(lib, mod)
-    return getattr(space, name)(*vals, **kw)
+    while "." in name:
+        mod, name = name.split(".", 1)
+        space = getattr(space, mod)
+    return getattr(space, name)
 
 
 def _shape_case(rng, x):
@@ -434,9 +460,295 @@ def _case(rng, ops=None):
     return name, form, args, kwargs
 
 
+def _index(rng, shape, high, seed=None):
+    """An int64 index tensor spec of ``shape`` with values in [-high, high) (or [0, high))."""
+    ix = Spec(rng, dt="int64", shape=shape, layout="contiguous")
+    ix.high = max(high, 1)
+    if high == 0:
+        ix.seed = -1
+    return ix
+
+
+def _view_inplace(lib, x, op, which):
+    """An in-place op on a view of a leaf's function, then the gradients (or the error)."""
+    leaf = x.detach().clone().requires_grad_()
+    y = leaf * 2
+    v = {"row": lambda t: t[0], "t": lambda t: t.t() if t.dim() == 2 else t,
+         "diag": lambda t: t.diagonal() if t.dim() == 2 else t[..., 0],
+         "unsq": lambda t: t.unsqueeze(0), "slice": lambda t: t[..., ::2]}[which](y)
+    getattr(v, op + "_")(*(() if op in ("exp", "sigmoid", "neg", "zero") else (1.5,)))
+    y.sum().backward()
+    return y, v, type(v.grad_fn).__name__, leaf.grad
+
+
+def _saved_modified(lib, x, op):
+    """A tensor a backward formula saved, modified in place: torch's version-counter error."""
+    leaf = x.detach().clone().requires_grad_()
+    y = getattr(leaf * 1, op)()
+    out = y * y if op != "sigmoid" else y.sigmoid()
+    y.add_(1)
+    out.sum().backward()
+    return leaf.grad
+
+
+def _inplace_on_leaf_view(lib, x):
+    leaf = x.detach().clone().requires_grad_()
+    leaf[0].add_(1)
+
+
+_PROGRAMS = {"view_inplace": _view_inplace, "saved_modified": _saved_modified,
+             "inplace_on_leaf_view": _inplace_on_leaf_view}
+
+
+def _extra_case(rng):
+    """A case of an op real programs use, with arguments :func:`_case` does not make."""
+    x = Spec(rng, dt=str(rng.choice(["float32", "float64", "float32", "int64", "bfloat16",
+                                      "float16", "bool", "complex64"])))
+    nd = len(x.shape)
+    dim = int(rng.integers(-nd, nd)) if nd else 0
+    size = x.shape[dim] if nd else 1
+    floating = x.dt in ("float32", "float64", "bfloat16", "float16")
+    pick = str(rng.choice([
+        "take_along_dim", "scatter_reduce", "scatter_mode", "index_put_", "masked_scatter",
+        "index_copy", "clamp_tensor", "cat_mixed", "stack_mixed", "matmul", "bmm", "einsum",
+        "topk", "kthvalue", "repeat_interleave", "diff", "cdist", "reduce_dims", "functional",
+        "view_inplace", "saved_modified", "where_mixed", "masked_fill_tensor", "gather_grad"]))
+    form = "function"
+    kwargs = {}
+    if pick == "take_along_dim":        # (a negative index reads outside the row in torch)
+        ix = _index(rng, x.shape or (1,), size)
+        ix.nonneg = True
+        return pick, form, [x, ix, dim if nd else None], {}
+    if pick in ("scatter_reduce", "scatter_mode"):
+        ix = _index(rng, x.shape, size)
+        ix.layout = "contiguous"
+        src = Spec(rng, dt=x.dt, shape=x.shape, layout="contiguous")
+        if pick == "scatter_reduce":
+            kwargs = {"reduce": str(rng.choice(["sum", "prod", "mean", "amax", "amin"])),
+                      "include_self": bool(rng.random() < 0.5)}
+            return "scatter_reduce", str(rng.choice(["function", "method", "inplace"])), \
+                [x, dim, ix, src], kwargs
+        kwargs = {"reduce": str(rng.choice(["add", "multiply"]))}
+        return "scatter", str(rng.choice(["method", "inplace"])), \
+            [x, dim, ix, src if rng.random() < 0.5 else 2.5], kwargs
+    if pick == "index_put_":
+        if rng.random() < 0.4:
+            idx = (Spec(rng, dt="bool", shape=x.shape, layout="contiguous"),)
+            val = Spec(rng, dt=x.dt, shape=(), layout="zero-d")
+        else:
+            idx = (_index(rng, (3,), x.shape[0] if nd else 0),)
+            val = Spec(rng, dt=x.dt, shape=(3,) + tuple(x.shape[1:]), layout="contiguous") \
+                if nd else Spec(rng, dt=x.dt, shape=(), layout="zero-d")
+        return "index_put", str(rng.choice(["method", "inplace"])), [x, idx, val], \
+            {"accumulate": bool(rng.random() < 0.6)}
+    if pick == "masked_scatter":
+        return pick, "method", [x, Spec(rng, dt="bool", shape=x.shape, layout="contiguous"),
+                                Spec(rng, dt=x.dt, shape=(max(int(np.prod(x.shape or (1,))),
+                                                              1),), layout="contiguous")], {}
+    if pick == "index_copy":
+        src = Spec(rng, dt=x.dt, shape=tuple(2 if d == dim % max(nd, 1) else n
+                                             for d, n in enumerate(x.shape)), layout="contiguous")
+        return pick, str(rng.choice(["method", "inplace"])), \
+            [x, dim, _index(rng, (2,), 0 if size == 0 else size), src], {}
+    if pick == "clamp_tensor":
+        lo = Spec(rng, dt=str(rng.choice([x.dt, "float32", "int64"])), shape=x.shape[1:],
+                  layout="contiguous") if rng.random() < 0.8 else None
+        hi = Spec(rng, dt=str(rng.choice([x.dt, "float64", "int32"])), shape=x.shape,
+                  layout="contiguous") if rng.random() < 0.8 or lo is None else None
+        return str(rng.choice(["clamp", "clip"])), str(rng.choice(["function", "method",
+                                                                   "inplace", "grad"])), \
+            [x, lo, hi], {}
+    if pick in ("cat_mixed", "stack_mixed"):
+        parts = [x] + [Spec(rng, shape=x.shape, layout=str(rng.choice(LAYOUTS[:4])))
+                       for _ in range(int(rng.integers(1, 3)))]
+        if pick == "cat_mixed" and rng.random() < 0.3:
+            parts.append(Spec(rng, shape=(0,), layout="contiguous"))
+        return pick[:-6], str(rng.choice(["function", "grad"])), [parts], \
+            ({"dim": dim} if rng.random() < 0.6 else {})
+    if pick in ("matmul", "bmm"):
+        b, m, k, n = (int(v) for v in rng.integers(1, 5, 4))
+        dt = x.dt if floating or x.dt == "complex64" else "float32"
+        shapes = ([(b, m, k), (b, k, n)] if pick == "bmm" else
+                  [[(k,), (k,)], [(m, k), (k,)], [(k,), (b, k, n)], [(b, 1, m, k), (3, k, n)],
+                   [(b, m, k), (k, n)], [(m, k), (b, k, n)]][int(rng.integers(0, 6))])
+        ops = [Spec(rng, dt=dt if rng.random() < 0.85 else "float64", shape=sh,
+                    layout=str(rng.choice(["contiguous", "transposed", "expanded"])))
+               for sh in shapes]
+        form = str(rng.choice(["function", "grad", "out"])) if pick == "bmm" else \
+            str(rng.choice(["function", "grad"]))
+        if form == "out":
+            ops.append(Spec(rng, dt=str(rng.choice([dt, "float64"])), shape=(0,),
+                            layout="contiguous"))
+        return pick, form, ops, {}
+    if pick == "einsum":
+        eq, shapes = [("ij,jk->ik", [(3, 4), (4, 2)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+                      ("ii->i", [(3, 3)]), ("ij->", [(3, 4)]), ("i,i->", [(4,), (4,)]),
+                      ("bhqd,bhkd->bhqk", [(1, 2, 3, 4), (1, 2, 5, 4)]),
+                      ("...ij,...jk", [(2, 3, 4), (4, 2)]), ("i,j->ij", [(3,), (4,)])][
+            int(rng.integers(0, 8))]
+        dt = x.dt if floating or x.dt == "complex64" else "float32"
+        return pick, str(rng.choice(["function", "grad"])), \
+            [eq] + [Spec(rng, dt=dt, shape=sh, layout=str(rng.choice(["contiguous",
+                                                                        "transposed"])))
+                    for sh in shapes], {}
+    if pick in ("topk", "kthvalue"):
+        k = int(rng.integers(1, max(size, 1) + 2))
+        if pick == "topk":
+            kwargs = {"dim": dim, "largest": bool(rng.random() < 0.5),
+                      "sorted": bool(rng.random() < 0.7)}
+        else:
+            kwargs = {"dim": dim, "keepdim": bool(rng.random() < 0.5)}
+        return pick, str(rng.choice(["function", "method", "grad"])), [x, k], kwargs
+    if pick == "repeat_interleave":
+        reps = _index(rng, (size,), 3)
+        reps.seed = int(rng.integers(1 << 30))
+        reps.high, reps.nonneg = 3, rng.random() < 0.9
+        return pick, str(rng.choice(["function", "method"])), [x, reps], \
+            {"dim": dim} if nd else {}
+    if pick == "diff":
+        side = tuple(1 if d == dim % max(nd, 1) else n for d, n in enumerate(x.shape))
+        kwargs = {"n": int(rng.integers(1, 3)), "dim": dim}
+        if rng.random() < 0.5:
+            kwargs["prepend"] = Spec(rng, dt=x.dt, shape=side, layout="contiguous")
+        if rng.random() < 0.3:
+            kwargs["append"] = Spec(rng, dt=x.dt, shape=side, layout="contiguous")
+        return pick, str(rng.choice(["function", "method"])), [x], kwargs
+    if pick == "cdist":
+        dt = str(rng.choice(["float32", "float64"]))
+        b, p, r, m = (int(v) for v in rng.integers(1, 5, 4))
+        return pick, str(rng.choice(["function", "grad"])), \
+            [Spec(rng, dt=dt, shape=(b, p, m), layout="contiguous"),
+             Spec(rng, dt=dt, shape=(b, r, m), layout=str(rng.choice(["contiguous",
+                                                                        "transposed"])))], \
+            {"p": float(rng.choice([0.0, 0.5, 1.0, 2.0, 3.0, np.inf]))}
+    if pick == "reduce_dims":
+        name = str(rng.choice(["sum", "mean", "prod", "amax", "amin", "std", "var", "nansum",
+                               "logsumexp", "norm", "count_nonzero", "all", "any"]))
+        dims = tuple(sorted({int(d) for d in rng.integers(0, max(nd, 1), 2)})) if nd else ()
+        kwargs = {"dim": dims}
+        if name not in ("count_nonzero",) and rng.random() < 0.6:
+            kwargs["keepdim"] = True
+        if name in ("sum", "mean", "prod", "nansum") and rng.random() < 0.4:
+            kwargs["dtype"] = "dtype:" + str(rng.choice(["float64", "float32", "int64"]))
+        return name, str(rng.choice(["function", "method", "grad"])), [x], kwargs
+    if pick == "functional":
+        return _functional_case(rng, x)
+    if pick == "view_inplace":
+        return "view_inplace", "program", [x, str(rng.choice(["mul", "add", "exp", "sigmoid",
+                                                               "neg", "zero", "clamp"])),
+                                           str(rng.choice(["row", "t", "diag", "unsq",
+                                                           "slice"]))], {}
+    if pick == "saved_modified":
+        if rng.random() < 0.2:
+            return "inplace_on_leaf_view", "program", [x], {}
+        return "saved_modified", "program", [x, str(rng.choice(["exp", "sigmoid", "tanh",
+                                                                 "relu", "clone"]))], {}
+    if pick == "where_mixed":
+        return "where", str(rng.choice(["function", "grad"])), \
+            [Spec(rng, dt="bool", shape=x.shape[1:], layout="contiguous"), x,
+             Spec(rng, shape=x.shape, layout=str(rng.choice(LAYOUTS[:4])))], {}
+    if pick == "masked_fill_tensor":
+        return "masked_fill", str(rng.choice(["method", "inplace"])), \
+            [x, Spec(rng, dt="bool", shape=x.shape[1:], layout="contiguous"),
+             Spec(rng, layout="zero-d")], {}
+    return "gather", "grad", [x, dim, _index(rng, x.shape or (1,), size)], \
+        {"sparse_grad": bool(rng.random() < 0.2)} if nd else {}
+
+
+def _functional_case(rng, x):
+    """A ``torch.nn.functional`` op."""
+    dt = str(rng.choice(["float32", "float64", "float32", "bfloat16", "float16"]))
+    name = str(rng.choice(["silu", "gelu", "softplus", "normalize", "one_hot", "pad", "linear",
+                           "mse_loss", "cross_entropy", "nll_loss", "binary_cross_entropy",
+                           "layer_norm", "max_pool2d", "avg_pool2d", "interpolate", "conv2d",
+                           "scaled_dot_product_attention", "softmax", "relu", "leaky_relu",
+                           "hardtanh", "elu", "log_softmax", "smooth_l1_loss", "l1_loss"]))
+    form = str(rng.choice(["function", "grad"]))
+    n, c, h, w = (int(v) for v in rng.integers(1, 5, 4))
+    img = Spec(rng, dt=dt, shape=(n, c, h + 1, w + 1),
+               layout=str(rng.choice(["contiguous", "transposed", "sliced"])))
+    vec = Spec(rng, dt=dt, shape=(n, c), layout=str(rng.choice(["contiguous", "transposed"])))
+    kw = {}
+    if name in ("silu", "relu", "leaky_relu", "hardtanh", "elu", "softmax", "log_softmax"):
+        args = [Spec(rng, dt=dt, shape=x.shape, layout=x.layout)]
+        if name in ("softmax", "log_softmax"):
+            kw = {"dim": -1}
+    elif name == "gelu":
+        args, kw = [vec], {"approximate": str(rng.choice(["none", "tanh"]))}
+    elif name == "softplus":
+        args, kw = [vec], {"beta": float(rng.choice([1.0, 2.0])),
+                           "threshold": float(rng.choice([20.0, 1.0]))}
+    elif name == "normalize":
+        args, kw = [vec], {"p": float(rng.choice([1.0, 2.0])), "dim": int(rng.integers(0, 2))}
+    elif name == "one_hot":
+        form = "function"
+        ix = _index(rng, (n, c), 4)
+        ix.seed, ix.nonneg = int(rng.integers(1 << 30)), True
+        args = [ix, int(rng.choice([-1, 4, 5]))]
+    elif name == "pad":
+        mode = str(rng.choice(["constant", "reflect", "replicate", "circular"]))
+        args, kw = [img, (1, 1, 0, 1)], {"mode": mode}
+    elif name == "linear":
+        args = [vec, Spec(rng, dt=dt, shape=(3, c), layout="contiguous"),
+                Spec(rng, dt=dt, shape=(3,), layout="contiguous") if rng.random() < 0.6
+                else None]
+    elif name in ("mse_loss", "smooth_l1_loss", "l1_loss", "binary_cross_entropy"):
+        target = Spec(rng, dt=dt, shape=(n, c), layout="contiguous")
+        inp = vec
+        if name == "binary_cross_entropy":
+            inp, target = _Prob(vec), _Prob(target)
+        args, kw = [inp, target], {"reduction": str(rng.choice(["mean", "sum", "none"]))}
+    elif name in ("cross_entropy", "nll_loss"):
+        ix = _index(rng, (n,), c)
+        ix.seed = int(rng.integers(1 << 30))
+        ix.nonneg = True
+        args = [vec, ix]
+        kw = {"reduction": str(rng.choice(["mean", "sum", "none"]))}
+        if rng.random() < 0.3:
+            kw["ignore_index"] = 0
+        if name == "cross_entropy" and rng.random() < 0.3:
+            kw["label_smoothing"] = 0.1
+    elif name == "layer_norm":
+        args = [img, (w + 1,), Spec(rng, dt=dt, shape=(w + 1,), layout="contiguous"),
+                Spec(rng, dt=dt, shape=(w + 1,), layout="contiguous")]
+    elif name in ("max_pool2d", "avg_pool2d"):
+        args, kw = [img, 2], {"stride": int(rng.integers(1, 3)),
+                              "ceil_mode": bool(rng.random() < 0.3)}
+    elif name == "interpolate":
+        args, kw = [img], {"scale_factor": 2.0,
+                           "mode": str(rng.choice(["nearest", "bilinear", "bicubic"]))}
+        if kw["mode"] != "nearest":
+            kw["align_corners"] = bool(rng.random() < 0.5)
+    elif name == "conv2d":
+        args = [img, Spec(rng, dt=dt, shape=(2, c, 2, 2), layout="contiguous")]
+        kw = {"padding": int(rng.integers(0, 2)), "stride": int(rng.integers(1, 3))}
+    else:
+        q = Spec(rng, dt=dt, shape=(n, 2, h, 8), layout="contiguous")
+        k = Spec(rng, dt=dt, shape=(n, 2, w, 8), layout="contiguous")
+        v = Spec(rng, dt=dt, shape=(n, 2, w, 8), layout="contiguous")
+        args, kw = [q, k, v], {"is_causal": bool(rng.random() < 0.5)}
+    for a in args:      # (bounded values: losses and pools of infinities say little)
+        if isinstance(a, Spec):
+            a.finite = True
+    return "nn.functional." + name, form, args, kw
+
+
+class _Prob(Spec):
+    """A probability tensor: the spec's values through a sigmoid."""
+
+    def __init__(self, inner):
+        self.__dict__.update(inner.__dict__)
+        self.finite = True
+
+    def make(self, lib):
+        return super().make(lib).float().sigmoid().to(getattr(lib, self.dt))
+
+
 def _bits(t):
     if isinstance(t, torch.Tensor) and t._is_zerotensor():     # (sgn's real gradient)
         t = torch.zeros(t.shape, dtype=t.dtype)
+    if t.layout != torch.strided and str(t.layout) != "torch.strided":  # (sparse_grad)
+        t = t.to_dense()
     if t.dtype == torch.bfloat16 or str(t.dtype) == "torch.bfloat16":
         t = t.float()
     a = t.detach().resolve_conj().resolve_neg().numpy() if isinstance(t, torch.Tensor) \
@@ -499,11 +811,20 @@ def _torch_reads_garbage(case) -> bool:
         args[0].layout == "expanded" and ("dim" in kwargs or len(args) > 1)
 
 
-def run(n: int, seed: int, prefix: str = ""):
+def _cases(n: int, seed: int):
+    """The cases of a run: ``n`` of :func:`_case`, and after each, one time in three, one of
+    :func:`_extra_case` from a stream of its own."""
     rng = np.random.default_rng(seed)
-    found = defaultdict(list)
+    extra = np.random.default_rng([seed, 1])
     for _ in range(n):
-        case = _case(rng)
+        yield _case(rng)
+        if extra.random() < 1 / 3:
+            yield _extra_case(extra)
+
+
+def run(n: int, seed: int, prefix: str = ""):
+    found = defaultdict(list)
+    for case in _cases(n, seed):
         if prefix and not case[0].startswith(prefix):
             continue
         if _torch_reads_garbage(case):

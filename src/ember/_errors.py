@@ -143,6 +143,10 @@ NO_GRAD_VIEW_INPLACE = (
     "be tracked).")
 
 
+_CLASSIC_TYPES = frozenset(("ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor",
+                            "HalfTensor", "FloatTensor", "DoubleTensor"))
+
+
 def modified_inplace(legacy: str, shape: list, node, output_nr: int, version: int,
                      expected: int) -> str:
     """The "modified by an inplace operation" message; ``node`` made the saved tensor."""
@@ -151,8 +155,10 @@ def modified_inplace(legacy: str, shape: list, node, output_nr: int, version: in
         name = node.name()
         name = name[:-len("Backward0")] if name.endswith("Backward0") else name
         origin = f", which is output {output_nr} of {name},"
+    # (the classic types print as their legacy Python class, the others as their C++ type)
+    kind = f"torch.{legacy}" if legacy in _CLASSIC_TYPES else f"CPU{legacy[:-len('Tensor')]}Type"
     return ("one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [torch.{legacy} {shape}]{origin} is at version {version}; "
+            f"inplace operation: [{kind} {shape}]{origin} is at version {version}; "
             f"expected version {expected} instead. Hint: enable anomaly detection to find the "
             "operation that failed to compute its gradient, with "
             "torch.autograd.set_detect_anomaly(True, check_nan=False).")

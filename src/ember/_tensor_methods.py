@@ -45,9 +45,17 @@ def _resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
     elif start + n > root.size and not resizable(root):
         raise RuntimeError("Trying to resize storage that is not resizable")
     else:
-        flat = np.zeros(n, self._data.dtype)
-        old = np.ascontiguousarray(self._data).reshape(-1)[:n]
-        flat[:old.size] = old
+        if root.flags.c_contiguous:
+            # the storage grows: its bytes are kept (those outside the view too), and the
+            # view's offset into it
+            whole = np.zeros(start + n, self._data.dtype)
+            old = root.reshape(-1)
+            whole[:old.size] = old
+            flat = whole[start:]
+        else:
+            flat = np.zeros(n, self._data.dtype)
+            old = np.ascontiguousarray(self._data).reshape(-1)[:n]
+            flat[:old.size] = old
     self._data = _MF.over_flat(flat, sizes, memory_format)
     self._vc.value += 1
     return self

@@ -374,9 +374,10 @@ def _pad2(y):
     return y
 
 
-def _serial(y, nred, esize, lanes, nan):
+def _serial(y, nred, esize, lanes, nan, into=None):
     """All loop calls over the full range: partials per (dim1, outer…), then the sequential
-    accumulation over the reduced dims beyond dim 0 (dim 1 fastest)."""
+    accumulation over the reduced dims beyond dim 0 (dim 1 fastest), rounded to ``into``
+    after each add when given."""
     part = loop2d(y, esize, lanes, nan)
     if nred <= 1:
         return part
@@ -384,7 +385,13 @@ def _serial(y, nred, esize, lanes, nan):
     red_shape = part.shape[:k]
     rest = part.shape[k:]
     seq = np.transpose(part, tuple(range(k - 1, -1, -1)) + tuple(range(k, part.ndim)))
-    return seqsum(seq.reshape((_prod(red_shape),) + rest))
+    seq = seq.reshape((_prod(red_shape),) + rest)
+    if into is None:
+        return seqsum(seq)
+    acc = np.zeros(rest, into)     # (``*out += value``: the value rounded to the type first)
+    for row in seq:
+        acc = (acc.astype(seq.dtype) + row.astype(into).astype(seq.dtype)).astype(into)
+    return acc.astype(seq.dtype)
 
 
 def _prod(xs):
@@ -457,9 +464,25 @@ def _split_cols(y, layout, nred, esize, lanes, nan, threads):
     return np.concatenate(parts, axis=0)
 
 
-def cascade_sum(a, dims, keepdim, nan=False):
+def in_layout(a, dtype):
+    """``a`` converted to ``dtype`` with its strides (in elements; a broadcast dim's too), so
+    that the iterator's plan over it is the one over ``a``."""
+    if min(a.strides, default=0) < 0 or not a.size:
+        return a.astype(dtype)
+    steps = [st // a.itemsize for st in a.strides]
+    span = 1 + sum((n - 1) * st for n, st in zip(a.shape, steps))
+    dt = np.dtype(dtype)
+    out = np.lib.stride_tricks.as_strided(np.empty(span, dt), a.shape,
+                                          [st * dt.itemsize for st in steps])
+    np.copyto(out, a, casting="unsafe")
+    return out
+
+
+def cascade_sum(a, dims, keepdim, nan=False, into=None):
     """``torch.sum(a, dims, keepdim)`` (``nansum`` with ``nan``) for float32/float64 arrays,
-    added in torch's order. ``dims`` is the sorted tuple of reduced dims (all when empty)."""
+    added in torch's order. ``dims`` is the sorted tuple of reduced dims (all when empty).
+    ``into``: the dtype of an output each row's float sum is added into, rounding each time
+    (a float16/bfloat16 ``nansum``, which has no float buffer as ``sum`` has)."""
     if dims == (0,) and not nan and a.ndim == 2 and 2 <= a.shape[0] < 256 \
             and a.shape[1] >= _LANES[a.dtype] and a.flags.c_contiguous \
             and (a.size < GRAIN or _threads[0] == 1):
@@ -497,7 +520,7 @@ def cascade_sum(a, dims, keepdim, nan=False):
                 and layout[1][1] != esize:
             r = _split_cols(y, layout, nred, esize, lanes, nan, threads)
         else:
-            r = _serial(y, nred, esize, lanes, nan)
+            r = _serial(y, nred, esize, lanes, nan, into)
     return _to_out(r, out_shape)
 
 

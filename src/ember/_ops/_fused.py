@@ -179,39 +179,51 @@ def _complex_lerp(a, end, weight):
     """torch's complex lerp: ``lerp_vec``, ``fmadd(coeff, end - a, base)`` with the plain
     ``Vectorized`` product, where ``coeff, base`` are ``weight, a`` for ``|weight| < 0.5``
     else ``weight - 1, end``; complex64's vector ``abs`` gives each odd element of a vector
-    the test of the even one before it (read here along C-contiguous operands). The scalar
-    tail of each row: complex64 computes ``a + weight * (end - a)`` or ``end - (end - a) *
-    (1 - weight)`` with the compiler's contracted product, complex128 :func:`_lerp_fma`."""
+    the test of the even one before it. The scalar tail of each row (after one more vector
+    where half a step is left) computes ``a + weight * (end - a)`` or ``end - (end - a) *
+    (1 - weight)`` with the compiler's contracted product."""
     dt = a.dtype
     shape = np.broadcast_shapes(a.shape, np.shape(end), np.shape(weight))
     w = np.broadcast_to(np.asarray(weight, dt), shape)
     a, end = np.broadcast_to(a, shape), np.broadcast_to(end, shape)
     one = dt.type(1)
+    groups = _mf.iter_groups(shape, a.strides, end.strides, w.strides)
+    loops = [(g[0], g[2]) for g in groups]
     with np.errstate(over="ignore", invalid="ignore"):
         d = end - a
         small = np.abs(w) < 0.5
-        if dt == np.complex64 and w.ndim and all(x.flags.c_contiguous and x.strides[-1]
-                                                 for x in (a, end, w)):
-            flat = small.reshape(-1).copy()
-            flat[1::2] = flat[0::2][:flat[1::2].size]
-            small_v = flat.reshape(shape)
-        else:
-            small_v = small
-        out = complex_product(np.where(small_v, w, w - one), d) + np.where(small_v, a, end)
-        groups = _mf.iter_groups(shape, a.strides, end.strides, w.strides)
         if not groups:
             tail = np.ones(shape, bool)
         else:
             inner = groups[0][1]
             vectorised = all(x in (0, dt.itemsize) for x in inner) and any(inner)
             step = _cpu.kernel_step(dt) if vectorised else int(np.prod(shape)) + 1
-            tail = _sleef.tail_mask(shape, [(g[0], g[2]) for g in groups], step)
+            half = step // 2 if vectorised else 0
+            tail = _sleef.tail_mask(shape, loops, step,
+                                    tail=lambda n: (half if n >= half else 0, n))
+        small_v = _even_lanes(small, groups, loops) if dt == np.complex64 and groups \
+            else small
+        out = complex_product(np.where(small_v, w, w - one), d) + np.where(small_v, a, end)
         if tail.any():
             scalar = np.where(small, a + complex_product(w, d, True),
-                              end - complex_product(d, one - w, True)) \
-                if dt == np.complex64 else _lerp_fma(a, end, w)
+                              end - complex_product(d, one - w, True))
             out = np.where(tail, scalar, out)
     return out
+
+
+def _even_lanes(mask, groups, loops):
+    """``mask`` with each odd element of a loop's row (in the iterator's order) replaced by
+    the even one before it."""
+    shape = mask.shape
+    keep = [d for d in range(mask.ndim) if shape[d] != 1]
+    ax = [keep.index(m) for g in groups for m in g[2]][::-1]       # slowest first
+    sub = mask.reshape([shape[d] for d in keep])
+    flat = np.transpose(sub, ax).reshape(-1).copy()
+    pos = np.transpose(_sleef.row_positions(shape, loops).reshape(sub.shape), ax).reshape(-1)
+    odd = np.flatnonzero(pos % 2)
+    flat[odd] = flat[odd - 1]
+    back = flat.reshape([sub.shape[a] for a in ax])
+    return np.transpose(back, np.argsort(ax)).reshape(shape)
 
 
 def lerp_(a: np.ndarray, end: np.ndarray, weight) -> None:

@@ -246,22 +246,51 @@ def tail_mask(shape, groups, step, grain=GRAIN, tail=None):
     fastest first, as (size, logical dims fastest first), the first one contiguous. Each
     thread's share of ``grain`` or more elements has its own tail; ``tail(n) = (start,
     stop)`` marks only that part of an ``n``-element tail."""
-    sizes = [g[0] for g in groups] + ([1] if len(groups) == 1 else [])
+    sizes = _loop_sizes(groups)
     mi = np.zeros(sizes, bool)                # iterator order, fastest first
+    for vals, s0, s1 in _loop_calls(sizes, grain):
+        v0, v1 = vals[0] + (s0 // step) * step, vals[0] + s0
+        if tail is not None:
+            lo, hi = tail(v1 - v0)
+            v0, v1 = v0 + lo, v0 + hi
+        if v0 < v1:
+            mi[(slice(v0, v1), slice(vals[1], vals[1] + s1)) + tuple(vals[2:])] = True
+    return _in_shape(mi, shape, groups)
+
+
+def row_positions(shape, groups, grain=GRAIN):
+    """Each element's index in its row of a ``cpu_kernel_vec`` loop over ``shape`` (each
+    thread's share of ``grain`` or more elements starts its rows anew); ``groups`` as for
+    :func:`tail_mask`."""
+    sizes = _loop_sizes(groups)
+    pos = np.zeros(sizes, np.int64)
+    for vals, s0, s1 in _loop_calls(sizes, grain):
+        pos[(slice(vals[0], vals[0] + s0), slice(vals[1], vals[1] + s1)) + tuple(vals[2:])] \
+            = np.arange(s0)[:, None]
+    return _in_shape(pos, shape, groups)
+
+
+def _loop_sizes(groups):
+    return [g[0] for g in groups] + ([1] if len(groups) == 1 else [])
+
+
+def _loop_calls(sizes, grain):
+    """The inner loop's calls over the iterator's ``sizes`` (fastest first), thread by
+    thread: (start indices, inner count, outer count)."""
     numel = _exact._prod(sizes)
     if not numel:                             # (no element, no loop)
-        return np.zeros(shape, bool)
+        return
     threads = _exact.get_num_threads()
     nt = 1 if numel <= grain or threads == 1 else min(threads, -(-numel // grain))
     chunk = -(-numel // nt)
     for t in range(nt):
-        for vals, s0, s1 in _exact._calls(sizes, t * chunk, min(numel, (t + 1) * chunk)):
-            v0, v1 = vals[0] + (s0 // step) * step, vals[0] + s0
-            if tail is not None:
-                lo, hi = tail(v1 - v0)
-                v0, v1 = v0 + lo, v0 + hi
-            if v0 < v1:
-                mi[(slice(v0, v1), slice(vals[1], vals[1] + s1)) + tuple(vals[2:])] = True
+        yield from _exact._calls(sizes, t * chunk, min(numel, (t + 1) * chunk))
+
+
+def _in_shape(mi, shape, groups):
+    """An array in the iterator's order (fastest first) laid out over ``shape``."""
+    if not mi.size:
+        return np.zeros(shape, mi.dtype)
     mi = np.transpose(mi).reshape(-1)
     axes = [m for g in groups for m in g[1]][::-1]          # slowest first
     full = mi.reshape([shape[m] for m in axes])

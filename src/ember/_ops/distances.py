@@ -78,10 +78,18 @@ def _cdist_diff_grad(grad, x1, x2, p, result):
     return ember_where(zero, 0.0, diff * diff.abs() ** (p - 2) * g / d ** (p - 1))
 
 
+def _in_turn(g):
+    """The sum over dim -2 of the pairs' gradients, added row after row from 0, as
+    ``_cdist_backward``'s loop adds them (torch has no derivative of it)."""
+    from ._exact import seqsum
+    return _wrap(seqsum(xp.moveaxis(g._data, -2, 0)))
+
+
 @op("CdistBackward0", name="_cdist_forward", method=False, function=False, promote=SAME,
     pointwise=False,
-    x1=lambda grad, x1, x2, p, result: _cdist_diff_grad(grad, x1, x2, p, result).sum(-2),
-    x2=lambda grad, x1, x2, p, result: -_cdist_diff_grad(grad, x1, x2, p, result).sum(-3))
+    x1=lambda grad, x1, x2, p, result: _in_turn(_cdist_diff_grad(grad, x1, x2, p, result)),
+    x2=lambda grad, x1, x2, p, result: _in_turn(_cdist_diff_grad(  # (the roles swapped)
+        grad.mT, x2, x1, p, result.mT)))
 def _cdist_forward(x1, x2, p):
     diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
     if diff.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":

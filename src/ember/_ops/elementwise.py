@@ -53,6 +53,7 @@ def _float_only(name):
 
 
 @op("LogaddexpBackward0", tensors=("self", "other"), check=_float_only("logaddexp_cpu"),
+    reduced_in_float=False,
     self=lambda grad, self, other: grad / (1 + (other - self).exp()),
     other=lambda grad, self, other: grad / (1 + (self - other).exp()))
 def logaddexp(self, other):

@@ -64,7 +64,10 @@ def _norm(dim, nd):
     return norm_dim(dim, nd) if nd else norm_dim(dim, 1)
 
 
-def _check_gather(name, self, dim, index, src=None):
+def _check_gather(name, self, dim, index, src=None, bounds=True):
+    """torch's checks of a gather/scatter's index and shapes; ``bounds=False`` leaves the
+    index values to the kernel (:func:`_index_bounds`: scatter's, after the in-place write's
+    overlap test and the kernel's dtype dispatch)."""
     if not isinstance(index, _T()) or index._data.dtype.kind not in "iu" or (
             name != "gather" and index._data.dtype != np.int64):
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index" if name == "gather"
@@ -90,14 +93,21 @@ def _check_gather(name, self, dim, index, src=None):
                 raise RuntimeError(f"Expected index {list(ishape)} to be no larger than self "
                                    f"{list(sshape)} apart from dimension {d} and to be no "
                                    f"larger size than src {list(src.shape)}")
-    n = sshape[d] if nd else 1
-    if index._data.size:
-        a = _scan_order(index._data, d) if index._data.ndim else index._data
-        bad = a[(a < 0) | (a >= n)]     # (no negative index)
+    if bounds:
+        _index_bounds(self._data, d, index._data)
+    return d
+
+
+def _index_bounds(self, d, index):
+    """torch's error for the first index (in its kernel's order) outside ``self``'s dim
+    ``d`` (arrays; no negative index)."""
+    n = self.shape[d] if self.ndim else 1
+    if index.size:
+        a = _scan_order(index, d) if index.ndim else index
+        bad = a[(a < 0) | (a >= n)]
         if bad.size:
             raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension "
                                f"{d} with size {n}")
-    return d
 
 
 def _scan_order(a, d):
@@ -150,6 +160,7 @@ _SCATTER_DTYPE = "scatter(): Expected self.dtype to be equal to src.dtype"
 
 
 def _scatter_kernel(self, dim, index, src, reduce=None):
+    _index_bounds(self, dim, index)
     out = self.copy()
     o, i = _as1d(out), _as1d(index)
     g = _grid(i % builtins.max(o.shape[dim], 1), dim)
@@ -203,7 +214,8 @@ def _scatter_args(name, self, dim, index, src, value, reduce):
         raise TypeError(f"{name}() missing required argument 'src' or 'value'")
     if reduce is not None and reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
-    d = _check_gather(name, self, dim, index, src if isinstance(src, _T()) else None)
+    d = _check_gather(name, self, dim, index, src if isinstance(src, _T()) else None,
+                      bounds=False)
     if isinstance(src, _T()):
         if src.dtype != self.dtype:
             raise RuntimeError(_SCATTER_DTYPE)
@@ -240,7 +252,7 @@ def _scatter_add(self, dim, index, src):
 
 
 def _scatter_add_args(self, dim, index, src):
-    d = _check_gather("scatter_add", self, dim, index, src)
+    d = _check_gather("scatter_add", self, dim, index, src, bounds=False)
     if src.dtype != self.dtype:
         raise RuntimeError(_SCATTER_DTYPE)
     return (self, d, index, src)
@@ -327,6 +339,16 @@ def _sr_src_grad(grad, self, index, src, dim, reduce, include_self, result):
     src=lambda grad, self, index, src, dim, reduce, include_self, result:
         _sr_src_grad(grad, self, index, src, dim, reduce, include_self, result))
 def _scatter_reduce(self, dim, index, src, reduce, include_self):
+    if not index.size:
+        return self.copy()
+    if not include_self:        # (torch first scatters the reduction's initial value in)
+        _index_bounds(self, dim, index)
+    if (reduce == "mean" and self.dtype == xp.bool_) or (
+            reduce in ("amax", "amin") and self.dtype.kind == "c"):
+        from .registry import _scalar_name
+        raise NotImplementedError(f'"scatter_gather_tensor_cpu_reduce_{reduce}" not implemented '
+                                  f"for '{_scalar_name(D._BY_NP[self.dtype])}'")
+    _index_bounds(self, dim, index)
     out = self.copy()
     o, i = _as1d(out), _as1d(index)
     g = _grid(i % builtins.max(o.shape[dim], 1), dim)
@@ -341,7 +363,7 @@ def _scatter_reduce(self, dim, index, src, reduce, include_self):
     ufunc.at(o, g, s)
     if reduce == "mean":
         n = _scatter_count(self, dim, index, include_self)
-        if out.dtype.kind == "f":
+        if out.dtype.kind in "fcV":
             out[...] = out / xp.maximum(n, 1)
         else:
             out[...] = out // xp.maximum(n, 1)
@@ -352,7 +374,7 @@ def _sr_args(self, dim, index, src, reduce, include_self):
     if reduce not in _REDUCE_INIT:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
-    d = _check_gather("scatter_reduce", self, dim, index, src)
+    d = _check_gather("scatter_reduce", self, dim, index, src, bounds=False)
     if src.dtype != self.dtype:
         raise RuntimeError(_SCATTER_DTYPE)
     return (self, d, index, src, reduce, bool(include_self))
@@ -434,6 +456,11 @@ def _index_add(self, dim, index, source, alpha):
     if alpha != 1 and out.dtype in (np.float32, np.float64):
         return _index_add_scaled(out, dim, index.reshape(-1), xp.asarray(source), alpha)
     src = source if alpha == 1 else source * xp.asarray(alpha).astype(source.dtype)
+    if out.dtype.kind == "c" and out.ndim <= 1:
+        # (a vector's elements take ``self += source * alpha``, the complex product taken
+        # even for alpha 1: an infinite part makes the other NaN)
+        from . import _fused
+        src = _fused.complex_product(source, out.dtype.type(alpha), True)
     if alpha == 1 and out.dtype == xp.float16 and out.ndim > 1:
         # (torch accumulates float16 slices in float32 and rounds once; a vector's elements,
         # or any scaled source, add one by one in float16)
@@ -539,6 +566,8 @@ def index_copy(input, dim, index, source, *, out=None):
 @expose(function=False)
 def index_copy_(self, dim, index, source):
     """In-place :meth:`index_copy`."""
+    _norm(dim, self._data.ndim)
+    check_no_overlap(self._data)       # (torch's first test of an index_copy_ after the dim)
     d = _index_src_check("index_copy_", self, dim, index, source)
     return run_inplace(_index_copy, (self, d, index, source))
 
@@ -975,9 +1004,6 @@ def _decompose(self, index):
         elif i is not None and i is not Ellipsis and i is not False:
             consumed += 1
     if consumed > nd:
-        if nd == 0 and any(isinstance(i, (builtins.int, slice)) for i in index):
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
         raise IndexError(f"too many indices for tensor of dimension {nd}")
     out, dim = self, 0
     adv = []             # (dim in out, array)
@@ -1057,6 +1083,17 @@ def _advanced_index(view, adv):
     return tuple(idx)
 
 
+def _zero_dim_single(self, index):
+    """torch's errors for a lone int or slice indexing a 0-dim tensor (any other index, a
+    tuple of them too, has too many indices)."""
+    if self._data.ndim == 0:
+        if type(index) is builtins.int:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        if isinstance(index, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+
+
 def getitem(self, index):
     """``self[index]`` with torch's semantics and errors."""
     if type(index) is builtins.int and self._data.ndim:
@@ -1064,6 +1101,7 @@ def getitem(self, index):
         if not -n <= index < n:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
         return select(self, 0, index)
+    _zero_dim_single(self, index)
     index = _normalise(index)
     view, adv = _decompose(self, index)
     if not adv:
@@ -1078,6 +1116,7 @@ def setitem(self, index, value):
         raise ValueError("Overflow when unpacking long long")
     if not isinstance(value, (T, numbers.Number, np.generic)):
         raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
+    _zero_dim_single(self, index)
     index = _normalise(index)
     view, adv = _decompose(self, index)
     if not adv and view is not self and view._data.shape == self._data.shape and \

@@ -180,6 +180,9 @@ def dot(input, tensor, *, out=None):
                            f"got {input.shape[0]} and {tensor.shape[0]} elements respectively")
     if input.dtype is D.bool:
         raise NotImplementedError("\"dot\" not implemented for 'Bool'")
+    if out is not None and out.dtype is not input.dtype:
+        raise RuntimeError(f"result dtype {out.dtype.scalar_name} does not match input dtype "
+                           f"{input.dtype.scalar_name}")
     return run(_dot, (input, tensor), out)
 
 
@@ -309,6 +312,8 @@ def matmul(input, other, *, out=None):
         return dot(input, other, out=out)
     if d1 == 2 and d2 == 1:
         return mv(input, other, out=out)
+    if out is not None and not (d1 == 2 and d2 == 2):
+        return _matmul_into(input, other, out)
     if d1 == 1 and d2 == 2:
         if input.shape[0] != other.shape[0]:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied (1x{input.shape[0]} "
@@ -358,6 +363,24 @@ def matmul(input, other, *, out=None):
     shape = batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
     res = bmm(a3, b3)
     return _unsafe_view(res.squeeze(-1) if d2 == 1 else res, shape)
+
+
+def _matmul_into(input, other, out):
+    """``matmul_out`` where torch folds or batches the operands: mm_out or bmm_out into the
+    out= (resized to the result), which must have the result's dtype."""
+    from .. import _errors
+    from .registry import _state, _write_out, check_out_dtype
+    if _state.enabled and (input.requires_grad or other.requires_grad):
+        raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format("matmul"))
+    if other.ndim == 1 and input.ndim > 2 and out.dtype is not input.dtype:
+        # (a batch times a vector folds into mv_out, whose addmv checks the dtypes)
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{out.dtype.scalar_name}, {input.dtype.scalar_name}, and "
+                           f"{other.dtype.scalar_name}")
+    check_out_dtype(out, input.dtype)
+    res = matmul(input, other)
+    _write_out(out, res._data)
+    return out
 
 
 def _numel(shape):

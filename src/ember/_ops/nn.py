@@ -518,17 +518,26 @@ def _lanes_mask(grad, self, target):
     return Tensor._wrap(_lm.scalar_lanes(self._data, target._data, grad._data))
 
 
+def _mse_grad(grad, diff, reduction):
+    """``mse_backward``'s ``alpha * diff * grad``: ``alpha`` (2, or 2 / numel for the mean)
+    in the tensors' type, which float16 and bfloat16 round it to, each product rounded."""
+    norm = _norm_value(diff, reduction, 2.0)
+    if diff.dtype.itemsize == 2:
+        return diff * Tensor._wrap(xp.asarray(norm, diff._data.dtype)) * grad
+    return mul_scalar(diff, norm) * grad
+
+
 @op("MseLossBackward0", name="_mse_loss", method=False, function=False,
-    self=lambda grad, self, target, reduction:
-    mul_scalar(self - target, _norm_value(self, reduction, 2.0)) * grad,
-    target=lambda grad, self, target, reduction:
-    mul_scalar(target - self, _norm_value(self, reduction, 2.0)) * grad)
+    reduced_in_float=False,
+    self=lambda grad, self, target, reduction: _mse_grad(grad, self - target, reduction),
+    target=lambda grad, self, target, reduction: _mse_grad(grad, target - self, reduction))
 def _mse_loss(self, target, reduction):
     if self.dtype.kind == "c":
         from .unary import _type_name
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{_type_name(self)}'")
     d = self - target
-    return _lm.reduce(d * d, reduction)
+    sq = d * d          # (bfloat16 arrays: the difference and the square each rounded)
+    return _lm.reduce(sq if sq.dtype.kind != "V" else sq.astype(xp.float32), reduction)
 
 
 def _smooth_l1_grad(grad, self, target, reduction, beta):

@@ -234,22 +234,28 @@ def _floor_div(self, other):
     with xp.errstate(divide="ignore", invalid="ignore"):
         if _half_vectors(self, other):
             return _half_div_floor(self, other)
+        if _is_low(self.dtype):
+            return xp.floor_divide(self.astype(xp.float32), other).astype(self.dtype)
         return xp.floor_divide(self, other)
 
 
+def _is_low(npdt) -> bool:
+    return npdt == xp.float16 or npdt in D.REDUCED
+
+
 def _half_vectors(self, other) -> bool:
-    """Whether torch's float16 floor/trunc division runs its ``Vectorized<Half>`` formula,
-    each step rounded to float16: a divisor of more than one element (one element, or a
-    number, takes the kernel's float path, rounded once)."""
-    return self.dtype == xp.float16 and getattr(other, "size", 1) > 1
+    """Whether torch's float16/bfloat16 floor/trunc division runs its ``Vectorized<Half>``
+    formula, each step rounded to the type: a divisor of more than one element (one element,
+    or a number, takes the kernel's float path, rounded once)."""
+    return _is_low(self.dtype) and getattr(other, "size", 1) > 1
 
 
 def _half_div_floor(a, b):
-    """``div_floor_floating_vec`` over ``Vectorized<Half>``."""
-    f32 = xp.float32
+    """``div_floor_floating_vec`` over ``Vectorized<Half>`` (or ``<BFloat16>``)."""
+    f32, low = xp.float32, a.dtype
 
     def h(x):
-        return x.astype(xp.float16).astype(f32)
+        return x.astype(low).astype(f32)
     a, b = xp.broadcast_arrays(a.astype(f32), b.astype(f32))
     basic = h(a / b)
     mod = h(xp.fmod(a, b))
@@ -258,7 +264,7 @@ def _half_div_floor(a, b):
     floordiv = xp.floor(div)
     floordiv = xp.where(h(div - floordiv) > 0.5, h(floordiv + 1), floordiv)
     floordiv = xp.where(div == 0, xp.copysign(f32(0), basic), floordiv)
-    return xp.where(b == 0, basic, floordiv).astype(xp.float16)
+    return xp.where(b == 0, basic, floordiv).astype(low)
 
 
 def _trunc_div(self, other):
@@ -270,9 +276,13 @@ def _trunc_div(self, other):
         q = xp.floor_divide(self, other)
         return q + ((xp.remainder(self, other) != 0) & ((self < 0) != (other < 0)))
     with xp.errstate(divide="ignore", invalid="ignore"):
-        if self.dtype == xp.float16 and not _half_vectors(self, other):
-            # (a one-element divisor: the kernel's float path, the quotient unrounded)
-            return xp.trunc(xp.true_divide(self, other, dtype=xp.float32)).astype(xp.float16)
+        if _is_low(self.dtype):
+            # the quotient rounded to the type first (vectors), or not (a one-element
+            # divisor: the kernel's float path)
+            q = xp.true_divide(self.astype(xp.float32), xp.asarray(other).astype(xp.float32))
+            if _half_vectors(self, other):
+                q = q.astype(self.dtype).astype(xp.float32)
+            return xp.trunc(q).astype(self.dtype)
         return xp.trunc(xp.true_divide(self, other))
 
 
@@ -782,6 +792,7 @@ def _atan2_other(grad, self, other):
 
 
 @op("Atan2Backward0", promote=FLOAT, inplace=True, check=tensor_operands("atan2"),
+    reduced_in_float=False,
     self=_atan2_self, other=_atan2_other)
 def atan2(self, other):
     """The angle of the point ``(other, self)``: ``atan(self / other)`` in the right quadrant.
@@ -1515,8 +1526,16 @@ def _clamp_scalar(self, min, max):
     return _clamp_kernel(self, min, max)
 
 
+def _no_bool_clamp_tensor(self, min, max):
+    """torch's two-bound clamp kernel has no bool loop (one bound runs maximum or minimum,
+    which have)."""
+    if min is not None and max is not None and D.result_type(self, min, max) is D.bool:
+        raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
+
+
 @op("ClampBackward0", name="clamp_tensor", method=False, function=False,
-    tensors=("self", "min", "max"), self=_clamp_self, min=_clamp_min_grad, max=_clamp_max_grad)
+    tensors=("self", "min", "max"), check=_no_bool_clamp_tensor, self=_clamp_self,
+    min=_clamp_min_grad, max=_clamp_max_grad)
 def _clamp_tensor(self, min, max):
     return _clamp_kernel(self, min, max)
 

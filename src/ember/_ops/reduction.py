@@ -259,7 +259,11 @@ def _prod_back_dim(grad, self, result, dim, keepdim):
 
 
 def _cast(a, dtype):
-    return a if dtype is None or a.dtype == dtype.np else a.astype(dtype.np)
+    if dtype is None or a.dtype == dtype.np:
+        return a
+    if a.dtype.kind == "V" and dtype.np.kind in "iu":   # (bfloat16: c10 converts its float)
+        a = a.astype(xp.float32)
+    return a.astype(dtype.np)
 
 
 @op("ProdBackward0", name="prod_all", method=False, function=False, promote=NONE,
@@ -1171,6 +1175,8 @@ def count_nonzero(input, dim=None):
 
 # ----------------------------------------------------------------------------- nan reductions
 
+_REDUCED = D.REDUCED        # (filled in place when the reduced types load)
+
 @op("NansumBackward0", name="nansum_", method=False, function=False, promote=NONE,
     self=lambda grad, self, dim, keepdim:
         _unsq(grad, dim, keepdim) * _wrap(~xp.isnan(self._data)))
@@ -1180,16 +1186,18 @@ def _nansum(self, dim, keepdim, dtype):
     if dtype is not None and not dtype.is_floating_point and self.dtype.kind not in "biu":
         # an integral dtype= sums the elements converted to it, each NaN as a 0
         self = xp.where(self != self, xp.zeros((), self.dtype), self)
+        if self.dtype == xp.float16:    # (torch's float16 infinities count as its largest)
+            self = xp.clip(self, xp.float16(-65504), xp.float16(65504))
     a = _cast(self, dtype)
     if a.ndim == 0:
-        return xp.where(a != a, xp.zeros((), a.dtype), a) if a.dtype.kind == "f" else a.astype(
-            _sum_dtype(a, dtype))
-    if a.dtype == xp.float16:
-        return _half_in_float(_nansum, a, dim, keepdim, None)
+        return xp.where(a != a, xp.zeros((), a.dtype), a) if a.dtype.kind == "f" or \
+            a.dtype in _REDUCED else a.astype(_sum_dtype(a, dtype))
+    if a.dtype == xp.float16 or a.dtype in _REDUCED:
+        # in float, each row's sum added into the output of the type (no float buffer)
+        return cascade_sum(_exact.in_layout(a, xp.float32), dim, keepdim, nan=True,
+                           into=a.dtype).astype(a.dtype)
     if a.dtype in exact_dtype:
         return cascade_sum(a, dim, keepdim, nan=True)
-    if a.dtype == xp.float16:       # (in float, as the sum)
-        return cascade_sum(a.astype(xp.float32), dim, keepdim, nan=True).astype(xp.float16)
     return c_order(xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 

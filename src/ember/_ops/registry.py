@@ -441,8 +441,7 @@ def _arrays(op, args):
                     low = _low_inputs(op, arr)
                     # (in torch's layout for a copy of it: NumPy's order="K" differs where
                     # the input is not dense, an expanded one)
-                    arr = arr.astype(_F32) if arr.flags.c_contiguous else \
-                        _mf.copy_to_format(arr).astype(_F32)
+                    arr = _converted(arr, _F32)
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr
@@ -501,7 +500,7 @@ def _arrays(op, args):
         a = args[i]
         if isinstance(a, Tensor):
             arr = a._data
-            args[i] = arr if arr.dtype == npdt else arr.astype(npdt)
+            args[i] = arr if arr.dtype == npdt else _converted(arr, npdt)
         elif a is not None and not (op.name in _NUMBERS_AS_DOUBLE and npdt.kind in "fc"):
             args[i] = _np_scalar(a, npdt)
     if npdt.char == "e" and op.name in _HALF_OPMATH_SCALAR and len(idx) == 2:
@@ -511,6 +510,16 @@ def _arrays(op, args):
         if isinstance(b, Tensor) and not b._data.ndim and b._data.dtype.char in "fd":
             args[idx[1]] = b._data.astype(_F32)[()]
     return args, (D.bool if promote is COMPARE else cdt)
+
+
+def _converted(arr, npdt):
+    """``arr`` converted to ``npdt`` in torch's layout for the copy (``Tensor.to``: NumPy's
+    ``order="K"`` differs where ``arr`` is not dense, an expanded one)."""
+    if arr.flags.c_contiguous:
+        return arr.astype(npdt)
+    out = _mf.empty_like(arr, npdt)
+    xp.copyto(out, arr, casting="unsafe")
+    return out
 
 
 _REDUCED = D.REDUCED
@@ -657,7 +666,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
                     "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
                     "_nll_backward_NllLoss2DBackward0", "prod_all", "prod_dim", "nan_to_num",
-                    "_layer_norm"))
+                    "_layer_norm", "nansum_", "masked_fill_value", "masked_fill_tensor"))
 
 
 def _reduced_arrays(op, args, cdt):
@@ -666,16 +675,22 @@ def _reduced_arrays(op, args, cdt):
     if cdt._rank < 0:
         _float8_unsupported(op, cdt)
     own = op.name in _REDUCED_ARITHMETIC
+    # (floor and trunc division read a one-element divisor at its own value, in float:
+    # ``original_scalar_value<opmath_t>``)
+    opmath = own and op.name in _HALF_OPMATH_SCALAR
     for i in op.tensor_idx:
         a = args[i]
         if isinstance(a, Tensor):
             arr = a._data
+            if opmath and arr.size == 1 and i == op.tensor_idx[-1]:
+                args[i] = arr.astype(_F32)
+                continue
             if (arr.ndim or own or op.name in _SCALAR_IN_TYPE) and arr.dtype != cdt.np:
                 arr = D.cast(arr, cdt)
             args[i] = arr if own else arr.astype(_F32)
         elif a is not None:
             args[i] = _np_scalar(a, _F32)
-            if own:
+            if own and not opmath:
                 args[i] = xp.asarray(args[i]).astype(cdt.np)[()]
             elif op.name in _SCALAR_IN_TYPE:
                 args[i] = xp.asarray(a).astype(cdt.np).astype(_F32)[()]
@@ -696,7 +711,8 @@ _SCALAR_IN_TYPE = frozenset((
 # the arrays (and numbers) in the type
 _REDUCED_ARITHMETIC = frozenset(("dist", "xlogy_tensor", "xlogy_scalar_self", "xlogy_scalar_other",
                                  "special_xlog1py", "rsqrt", "nextafter", "logit", "add", "sub",
-                                 "rsub_tensor", "rsub_scalar", "pow_scalar"))
+                                 "rsub_tensor", "rsub_scalar", "pow_scalar", "div_rounding",
+                                 "floor_divide", "_mse_loss"))
 
 
 def _foreign(op, args, out=None):
@@ -970,12 +986,21 @@ def check_out_same_dtype(out, input, message=_FOUND) -> None:
         raise RuntimeError(message.format(out.dtype.scalar_name, input.dtype.scalar_name))
 
 
+# the matrix products: structured kernels whose out= must have the result's dtype
+_OUT_EXACT = frozenset(("_mm", "_mv", "_bmm", "_addmm", "_addmv", "_baddbmm", "_addbmm"))
+
+
 def _check_out_dtype(op, args, out) -> None:
     """torch's dtype checks of an out= made before the op's kernel runs: the unary ops of
     _OUT_SAME and _OUT_BOOL, and a pointwise op's result type, which must cast to the out='s
     (TensorIterator)."""
     if op.dtype_idx is not None and args[op.dtype_idx] is not None:
         check_out_dtype(out, args[op.dtype_idx])     # (a dtype= asked for: the out='s)
+        return
+    if op.name in _OUT_EXACT:
+        first = args[op.tensor_idx[0]]
+        if isinstance(first, Tensor):
+            check_out_dtype(out, first.dtype)
         return
     if op.name in _OUT_BOOL:
         if out.dtype is not D.bool:
@@ -1335,14 +1360,21 @@ def _check_cast(dt, self, name=None):
 
 def _arg_types_first(op, args) -> None:
     """Raise the TypeError of ``op``'s check for an argument of the wrong type, which torch's
-    argument parser raises before any other error (its other errors come later)."""
+    argument parser raises before any other error (its other errors come later), or any
+    error of the check of an op in :data:`_META_CHECKED`."""
     if op.check is not None:
         try:
             op.check(*args)
         except _errors.ArgTypeError:
             raise
         except Exception:  # noqa: BLE001 - raised in their turn
-            pass
+            if op.name in _META_CHECKED:
+                raise
+
+
+# ops whose checks torch's meta functions make before the iterator tests an in-place
+# write into overlapping memory
+_META_CHECKED = frozenset(("neg", "heaviside", "lerp_scalar", "lerp_tensor"))
 
 
 def run_inplace(op, args):

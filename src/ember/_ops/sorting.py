@@ -283,7 +283,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
         for r in xp.nonzero(redo)[0]:
             ridx[r] = _topk_row(rows[r].tolist(), k, largest, sorted)
         idx = back(ridx)
-    return _run_selecting(_topk, TopkResult, input, dim, idx, True, out)
+    # (torch's results are contiguous, whatever the dim and the input's layout)
+    return _run_selecting(_topk, TopkResult, input, dim, xp.ascontiguousarray(idx), True, out)
 
 
 # ----------------------------------------------------------------------------- kthvalue
@@ -553,9 +554,12 @@ _unique_consec = op("UniqueConsecutiveBackward0", name="unique_consecutive_", me
 
 
 def _unique_flat(a):
-    """Sorted unique values, inverse and counts; every NaN is its own value, as in torch."""
+    """Sorted unique values, inverse and counts; every NaN is its own value, as in torch.
+    The elements are ordered as torch's (unstable) ``sort`` orders them: which NaN comes
+    first, and whether -0.0 or 0.0 stands for zero."""
     flat = a.reshape(-1)
-    order = xp.argsort(flat, kind="stable")
+    order = _sort_indices(_wrap(flat), 0, False, False) if flat.dtype.kind in "fV" \
+        else xp.argsort(flat, kind="stable")
     s = flat[order]
     new = xp.ones(s.size, bool)
     if s.size:

@@ -565,12 +565,30 @@ def sigmoid(self):
         return _sleef_d.sigmoid(self)
     if self.dtype == xp.float16:        # torch's reduced-type loop: float32, rounded once
         return _sleef.sigmoid(self.astype(xp.float32)).astype(xp.float16)
+    if self.dtype.kind == "c" and xp.__name__ == "numpy":
+        return _complex_sigmoid(self)
     if self.dtype.kind == "c":
         with xp.errstate(all="ignore"):
             return 1 / (1 + xp.exp(-self))
     with xp.errstate(over="ignore"):
         out = xp.exp(-xp.abs(self))
         return xp.where(self >= 0, 1 / (1 + out), out / (1 + out)).astype(out.dtype)
+
+
+def _complex_sigmoid(z):
+    """torch's complex sigmoid loop: ``1 / (1 + exp(-z))`` with glibc's ``cexp`` and c10's
+    division (its vectors map both over the elements), the vectors negating as ``0 - z``
+    (a zero part turns +0), the scalar tail as ``-z``."""
+    from . import _fused
+    neg = -z
+    vec = ~_sleef._scalar_mask(z)
+    if vec.any():
+        zero = xp.zeros((), z.dtype)
+        neg[vec] = zero - z[vec]
+    den = _libm.c_complex("cexp", neg)
+    den.real += den.real.dtype.type(1)
+    den.imag += den.real.dtype.type(0)
+    return _fused.complex_quotient(z.dtype.type(1), den)
 
 
 def _logit_back(grad, self, eps):

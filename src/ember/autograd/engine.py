@@ -138,9 +138,20 @@ def _validate(node, i, g, meta):
         g = _sum_to_shape(g, shape)
     if g._data.dtype != dt.np:
         if g._data.dtype.char in "FD" and dt.np.kind != "c":
+            if node.name() in _KEEPS_COMPLEX:
+                raise RuntimeError(_COMPLEX_GRAD)
             g = g.real      # torch: a real input's gradient is the real part
         g = g.to(dt)
     return g
+
+
+# nodes whose formulas pass a complex gradient on to a real input (a reduction with a complex
+# ``dtype=``): torch's engine refuses it rather than taking the real part
+_KEEPS_COMPLEX = frozenset(("SumBackward0", "SumBackward1", "ProdBackward0", "ProdBackward1",
+                            "MeanBackward0", "MeanBackward1", "WhereBackward0"))
+_COMPLEX_GRAD = ("Expected isFloatingType(grad.scalar_type()) || (input_is_complex == "
+                 "grad_is_complex) to be true, but got false.  (Could this error message be "
+                 "improved?  If so, please report an enhancement request to PyTorch.)")
 
 
 def _sum_to_shape(grad, shape):
