@@ -26,7 +26,8 @@ print(mul.name(), torch.equal(mul._saved_self, a), torch.equal(mul._saved_other,
 exp_node = c.grad_fn.next_functions[1][0].next_functions[0][0]
 print(exp_node.name(), torch.equal(exp_node._saved_result, a.exp()))
 log = []
-h1 = mul.register_hook(lambda gi, go: log.append(("post", [g.shape if g is not None else None for g in gi], go[0].shape)))
+h1 = mul.register_hook(lambda gi, go: log.append(
+    ("post", [g.shape if g is not None else None for g in gi], go[0].shape)))
 h2 = mul.register_prehook(lambda go: log.append(("pre", go[0].tolist())))
 c.backward(retain_graph=True)
 print(log)

@@ -64,7 +64,8 @@ class DeepFM(nn.Module):
     def __init__(self, field_dims, num_factors, mlp_dims, drop_rate=0.1):
         super().__init__()
         num_inputs = int(sum(field_dims))
-        self.register_buffer("offsets", torch.tensor((0, *torch.tensor(field_dims).cumsum(0)[:-1].tolist())))
+        offsets = (0, *torch.tensor(field_dims).cumsum(0)[:-1].tolist())
+        self.register_buffer("offsets", torch.tensor(offsets))
         self.embedding = nn.Embedding(num_inputs, num_factors)
         self.fc = nn.Embedding(num_inputs, 1)
         self.linear_layer = nn.Linear(1, 1)

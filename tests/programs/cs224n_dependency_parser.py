@@ -54,7 +54,8 @@ class ParserModel(nn.Module):
         self.n_features = n_features
         self.embed_size = embeddings.shape[1]
         self.embeddings = nn.Parameter(torch.tensor(embeddings))
-        self.embed_to_hidden_weight = nn.Parameter(torch.empty(n_features * self.embed_size, hidden_size))
+        self.embed_to_hidden_weight = nn.Parameter(
+            torch.empty(n_features * self.embed_size, hidden_size))
         nn.init.xavier_uniform_(self.embed_to_hidden_weight)
         self.embed_to_hidden_bias = nn.Parameter(torch.empty(hidden_size))
         nn.init.uniform_(self.embed_to_hidden_bias)

@@ -7,7 +7,7 @@ import warnings
 
 import torch
 from torch.optim import Optimizer
-from torch.optim.lr_scheduler import LambdaLR, LRScheduler, SequentialLR, ConstantLR
+from torch.optim.lr_scheduler import ConstantLR, LambdaLR, LRScheduler, SequentialLR
 
 torch.manual_seed(0)
 

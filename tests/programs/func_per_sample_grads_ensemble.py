@@ -7,8 +7,19 @@ import copy
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torch.func import (functional_call, grad, grad_and_value, hessian, jacfwd, jacrev, jvp,
-                        linearize, stack_module_state, vjp, vmap)
+from torch.func import (
+    functional_call,
+    grad,
+    grad_and_value,
+    hessian,
+    jacfwd,
+    jacrev,
+    jvp,
+    linearize,
+    stack_module_state,
+    vjp,
+    vmap,
+)
 
 torch.manual_seed(0)
 

@@ -43,7 +43,8 @@ print(list(sd.keys()))
 print(sd["enc._extra_state"], type(sd).__name__, sd._metadata[""], sd._metadata["enc.lin"])
 
 calls = []
-net.register_state_dict_pre_hook(lambda m, prefix, keep_vars: calls.append(("pre", prefix, keep_vars)))
+net.register_state_dict_pre_hook(
+    lambda m, prefix, keep_vars: calls.append(("pre", prefix, keep_vars)))
 
 
 def post(module, state_dict, prefix, local_metadata):
@@ -64,8 +65,10 @@ def migrate(state_dict, prefix, local_metadata, strict, missing_keys, unexpected
 
 net.enc._register_load_state_dict_pre_hook(migrate, with_module=False)
 seen = []
-net.register_load_state_dict_post_hook(lambda m, inc: seen.append((list(inc.missing_keys), list(inc.unexpected_keys))))
-old = {k.replace("enc.lin.", "enc.fc."): (v.clone() + 1 if torch.is_tensor(v) else v) for k, v in net.state_dict().items() if k != "note"}
+net.register_load_state_dict_post_hook(
+    lambda m, inc: seen.append((list(inc.missing_keys), list(inc.unexpected_keys))))
+old = {k.replace("enc.lin.", "enc.fc."): (v.clone() + 1 if torch.is_tensor(v) else v)
+       for k, v in net.state_dict().items() if k != "note"}
 print(sorted(old))
 res = net.load_state_dict(old, strict=False)
 print(res, seen, torch.equal(net.enc.lin.bias, old["enc.fc.bias"]))
@@ -75,7 +78,8 @@ try:
 except RuntimeError as e:
     print(str(e))
 
-print(net.get_submodule("enc.lin"), net.get_parameter("enc.lin.bias").shape, net.get_buffer("enc.scale"))
+print(net.get_submodule("enc.lin"), net.get_parameter("enc.lin.bias").shape,
+      net.get_buffer("enc.scale"))
 try:
     net.get_submodule("enc.nope")
 except AttributeError as e:
@@ -88,7 +92,8 @@ net.set_submodule("enc.lin", nn.Linear(3, 3, bias=False))
 print(net.enc.lin, [n for n, _ in net.named_parameters()])
 
 fresh = Net()
-target = {k: torch.full_like(v, 0.5) if torch.is_tensor(v) else v for k, v in fresh.state_dict().items()}
+target = {k: torch.full_like(v, 0.5) if torch.is_tensor(v) else v
+          for k, v in fresh.state_dict().items()}
 meta_net = Net()
 print(meta_net.head.weight.device, meta_net.head.weight.is_meta)
 meta_net.load_state_dict(target, assign=True)

@@ -22,7 +22,7 @@ print(features.shape, labels.shape, features[:2])
 
 
 def init_weights(m):
-    if type(m) == nn.Linear:
+    if type(m) is nn.Linear:
         nn.init.xavier_uniform_(m.weight)
 
 
