@@ -3,6 +3,7 @@ checked against torch: ``torch.autograd.graph.increment_version``."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import ember
@@ -146,3 +147,29 @@ def test_float_of_a_tensor_requiring_grad_warns_with_torchs_suffix():
     out = [subprocess.run([sys.executable, "-c", code.format(lib)], capture_output=True,
                           text=True).stdout for lib in ("torch", "ember")]
     assert out[0] == out[1] and "Triggered internally" in out[0]
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_stack_dataset_getitems_and_its_dataloader_batches(named):
+    got = []
+    for L in (torch, ember):
+        data = L.utils.data
+        x, y = L.arange(12.0).reshape(6, 2), L.arange(6)
+        ds = (data.StackDataset(x=x, y=data.TensorDataset(y)) if named
+              else data.StackDataset(data.TensorDataset(x), y))
+        items = ds.__getitems__([4, 1])
+        batches = [str(b) for b in data.DataLoader(ds, batch_size=4)]
+        got.append((str(items), batches))
+    assert got[0] == got[1]
+
+
+def test_collate_importable_from_the_private_module():
+    from torch.utils.data._utils.collate import default_collate as tc
+    from torch.utils.data._utils.collate import default_convert as tv
+
+    from ember.utils.data._utils.collate import default_collate as ec
+    from ember.utils.data._utils.collate import default_convert as ev
+    assert ec is ember.utils.data.default_collate and ev is ember.utils.data.default_convert
+    batch = [{"a": np.array([1, 2]), "b": 1.5}, {"a": np.array([3, 4]), "b": 2.5}]
+    assert str(ec(batch)) == str(tc(batch))
+    assert str(ev({"n": np.arange(3)})) == str(tv({"n": np.arange(3)}))
