@@ -120,7 +120,9 @@ NON_LEAF_GRAD_WARNING = (
     "See github.com/pytorch/pytorch/pull/30531 for more information. (Triggered internally at "
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
 SCALAR_OF_GRAD_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
-                          "unexpected behavior.\nConsider using tensor.detach() first.")
+                          "unexpected behavior.\nConsider using tensor.detach() first. (Triggered "
+                          "internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
+                          "python_variable_methods.cpp:822.)")
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "

@@ -97,6 +97,23 @@ def _zeros(meta):
     return xp.zeros(shape, dt.np)
 
 
+def _mark_views(outputs, ctx) -> None:
+    """torch's creation meta of a custom Function's view outputs (``_wrap_outputs``): writes
+    to them would bypass its backward, so in-place ops on them raise; several differentiable
+    outputs make their views multi-output views instead."""
+    from .._ops.registry import _IN_CUSTOM_FUNCTION, _MULTI
+    from .._tensor import Tensor
+    dirty = {id(t) for t in ctx._dirty}
+    views = [o for o in outputs
+             if isinstance(o, Tensor) and o._base is not None and id(o) not in dirty]
+    for o in views:
+        o.__dict__["_cm"] = _IN_CUSTOM_FUNCTION
+    if sum(isinstance(o, Tensor) and o.grad_fn is ctx for o in outputs) > 1:
+        for o in views:
+            if o.grad_fn is ctx:
+                o.__dict__["_cm"] = _MULTI
+
+
 class FunctionMeta(type):
     """Gives each Function subclass its own node class, ``<Name>Backward``."""
 
@@ -138,6 +155,43 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     vjp = backward
 
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        """The batching rule a subclass gives for ``vmap`` (or ``generate_vmap_rule = True``)."""
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                                  "the vmap staticmethod or set generate_vmap_rule=True.")
+
+    @classmethod
+    def _check_transforms(cls, new_style: bool) -> None:
+        """torch's refusals of a Function under ``torch.func`` transforms: ``setup_context``
+        is required, and under ``vmap`` exactly one of a ``vmap`` rule or
+        ``generate_vmap_rule``."""
+        from ..func import _transforms
+        frame = _grad_mode._state.vmap
+        if frame is None and not _transforms._depth[0]:
+            return
+        if not new_style:
+            raise RuntimeError("In order to use an autograd.Function with functorch transforms "
+                               "(vmap, grad, jvp, jacrev, ...), it must override the "
+                               "setup_context staticmethod. For more details, please see "
+                               "https://pytorch.org/docs/main/notes/extending.func.html")
+        if frame is None:
+            return
+        overridden = cls.vmap is not Function.vmap
+        if cls.generate_vmap_rule and overridden:
+            raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it has both "
+                               "generate_vmap_rule=True and an overridden vmap staticmethod. "
+                               "Please set generate_vmap_rule=False or delete the overridden "
+                               "vmap staticmethod to avoid ambiguity. For more details, please "
+                               "see https://pytorch.org/docs/main/notes/extending.func.html")
+        if not cls.generate_vmap_rule and not overridden:
+            raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have "
+                               "vmap support. Please override and implement the vmap "
+                               "staticmethod or set generate_vmap_rule=True. For more details, "
+                               "please see https://pytorch.org/docs/main/notes/extending.func.html")
+
     @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
@@ -150,6 +204,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx.needs_input_grad = tuple(t is not None and t.requires_grad for t in tensors)
         record = _grad_mode._state.enabled and any(ctx.needs_input_grad)
         new_style = cls.setup_context is not Function.setup_context
+        cls._check_transforms(new_style)
         with _grad_mode.no_grad():
             if new_style:
                 output = cls.forward(*args, **kwargs)
@@ -159,6 +214,13 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         single = not isinstance(output, tuple)
         outputs = (output,) if single else output
         if not record:
+            if any(isinstance(o, Tensor) and o.requires_grad and any(o is t for t in tensors)
+                   for o in outputs):
+                # torch returns detached aliases of inputs that require grad
+                outputs = tuple(o.detach() if isinstance(o, Tensor) and o.requires_grad
+                                and any(o is t for t in tensors) else o for o in outputs)
+                output = outputs[0] if single else outputs
+            _mark_views(outputs, ctx)
             return output
         ctx.next_functions = tuple(t._edge() if t is not None else (None, 0) for t in tensors)
         ctx._input_meta = [(t._data.shape, t.dtype) if t is not None and t.requires_grad
@@ -184,11 +246,13 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                         and tensors and tensors[0] is o:
                     rebased.append(o)      # a view written in place: see below
             elif any(o is t for t in tensors):
-                o = o.detach()           # an input returned as is: a new tensor, as in torch
+                with _grad_mode.no_grad():   # an input returned as is: a view of it, as in
+                    o = o.view_as(o)          # torch (view_as_self)
             ctx._nout.append((o._data.shape, o.dtype))
             if id(o) not in non_diff and (o.dtype.is_floating_point or o.dtype.is_complex):
                 o.grad_fn, o._output_nr = ctx, nr
             wrapped.append(o)
+        _mark_views(wrapped, ctx)
         for view in rebased:
             # torch's rebase_history: the base's history becomes a CopySlices around this
             # Function (whose first input is the view), the view an AsStridedBackward0

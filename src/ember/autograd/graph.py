@@ -579,4 +579,17 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> RemovableHand
     return _MultiHandle(handles)
 
 
+def increment_version(tensor) -> None:
+    """Mark ``tensor`` (or each tensor of an iterable) as modified in place.
+
+    Saved copies of it then fail torch's "modified by an inplace operation" check; a tensor
+    made under ``torch.inference_mode()`` has no version counter and is left alone.
+    """
+    from .._tensor import Tensor
+
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if not t._inference:
+            t._vc.value += 1
+
+
 del annotations  # keep dir() to torch's names

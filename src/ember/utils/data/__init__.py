@@ -6,7 +6,7 @@ visit the same indices as torch's.
 
 from __future__ import annotations
 
-from ._collate import default_collate, default_convert
+from ._utils.collate import default_collate, default_convert
 from ._worker import get_worker_info
 from .dataloader import DataLoader
 from .dataset import (

@@ -17,7 +17,7 @@ from typing import Any
 
 from ... import _dtype as _D
 from ... import _factories as _F
-from ._collate import default_collate, default_convert
+from ._utils.collate import default_collate, default_convert
 from ._worker import ExceptionWrapper, _IterableDatasetStopIteration, _ResumeIteration, _worker_loop
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler

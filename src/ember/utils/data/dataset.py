@@ -93,6 +93,27 @@ class StackDataset(Dataset):
             return {k: dataset[index] for k, dataset in self.datasets.items()}
         return tuple(dataset[index] for dataset in self.datasets)
 
+    def __getitems__(self, indices: list) -> list:
+        """The samples at ``indices`` (the DataLoader's batched fetch), each dataset asked
+        through its own ``__getitems__`` where it has one."""
+        named = isinstance(self.datasets, dict)
+        keys = list(self.datasets) if named else range(len(self.datasets))
+        samples: list = [[] for _ in indices]
+        for k in keys:
+            dataset = self.datasets[k]
+            if callable(getattr(dataset, "__getitems__", None)):
+                items = dataset.__getitems__(indices)
+                if len(items) != len(indices):
+                    raise ValueError("Nested dataset's output size mismatch. Expected "
+                                     f"{len(indices)}, got {len(items)}")
+            else:
+                items = [dataset[idx] for idx in indices]
+            for sample, data in zip(samples, items):
+                sample.append(data)
+        if named:
+            return [dict(zip(keys, sample)) for sample in samples]
+        return [tuple(sample) for sample in samples]
+
     def __len__(self) -> int:
         return self._length
 

@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ... import _dtype as D
-from ... import _factories as F
-from ... import _ops
-from ..._tensor import Tensor
+from .... import _dtype as D
+from .... import _factories as F
+from .... import _ops
+from ...._tensor import Tensor
 
 __all__ = ["default_collate", "default_convert", "collate", "default_collate_fn_map"]
 

@@ -1,0 +1,73 @@
+# Models: a numerical linear algebra course notebook on torch.linalg: lu_factor/lu_solve and
+# lu with pivots, ldl_factor/ldl_solve, QR in reduced/complete/r modes and
+# householder_product, eig/eigvals of a non-symmetric matrix (complex results), svd with
+# full_matrices, matrix_rank/pinv with hermitian=True, solve_triangular, cholesky_ex/inv_ex
+# info codes, tensorsolve/tensorinv, multi_dot, vander, vecdot, cross and matrix_power.
+import torch
+import torch.linalg as LA
+
+torch.manual_seed(4)
+dt = torch.float64
+A = torch.randn(4, 4, dtype=dt)
+b = torch.randn(4, 2, dtype=dt)
+LU, piv = LA.lu_factor(A)
+print(piv, LU.shape)
+x = LA.lu_solve(LU, piv, b)
+print("lu_solve residual:", (A @ x - b).abs().max().item() < 1e-12)
+P, L, U = LA.lu(A)
+print("P L U == A:", torch.allclose(P @ L @ U, A), torch.diagonal(L))
+S = A @ A.T + 4 * torch.eye(4, dtype=dt)
+S[0, 1] = S[1, 0] = -3.0
+LD, pivots = LA.ldl_factor(S)
+print("ldl pivots:", pivots)
+print("ldl_solve:", torch.allclose(S @ LA.ldl_solve(LD, pivots, b), b))
+M = torch.randn(5, 3, dtype=dt)
+for mode in ("reduced", "complete", "r"):
+    Q, R = LA.qr(M, mode=mode)
+    print(mode, tuple(Q.shape), tuple(R.shape))
+Q, R = LA.qr(M)
+print("R diag:", torch.diagonal(R))
+geqrf, tau = torch.geqrf(M)
+H = LA.householder_product(geqrf, tau)
+print("householder_product == Q:", torch.allclose(H, Q))
+N = torch.tensor([[2.0, -1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 3.0]], dtype=dt)
+w, V = LA.eig(N)
+print(w, w.dtype)
+print("eig check:", torch.allclose(N.to(V.dtype) @ V, V * w))
+print(LA.eigvals(torch.tensor([[0.0, 1.0], [-1.0, 0.0]])))
+U, Sv, Vh = LA.svd(M, full_matrices=True)
+print(U.shape, Sv, Vh.shape)
+print("svdvals:", LA.svdvals(M))
+lowrank = M[:, :2] @ torch.randn(2, 3, dtype=dt)
+print("rank:", LA.matrix_rank(lowrank).item(), LA.matrix_rank(lowrank, atol=1e-8, rtol=0.0).item())
+Hm = lowrank @ lowrank.T
+print("pinv hermitian:", torch.allclose(LA.pinv(Hm, hermitian=True), LA.pinv(Hm), atol=1e-10))
+T = torch.triu(torch.randn(3, 3, dtype=dt)) + 3 * torch.eye(3, dtype=dt)
+rhs = torch.randn(3, 2, dtype=dt)
+X = LA.solve_triangular(T, rhs, upper=True)
+print("triangular:", torch.allclose(T @ X, rhs))
+Xl = LA.solve_triangular(T, rhs.T, upper=True, left=False)
+print("right side:", torch.allclose(Xl @ T, rhs.T))
+Lc, info = LA.cholesky_ex(torch.tensor([[1.0, 2.0], [2.0, 1.0]], dtype=dt))
+print("cholesky_ex info:", info.item())
+Lc, info = LA.cholesky_ex(torch.stack([S[:2, :2], -torch.eye(2, dtype=dt)]))
+print("batched info:", info.tolist())
+inv, info = LA.inv_ex(torch.zeros(2, 2, dtype=dt))
+print("inv_ex info:", info.item())
+At = torch.randn(6, 4, 3, dtype=dt)
+Bt = torch.randn(6, dtype=dt)
+Xt = LA.tensorsolve(At.reshape(6, 2, 2, 3)[:, :, :, :].reshape(6, 4, 3)[:, :2, :3].reshape(6, 6)
+                    .reshape(6, 2, 3), Bt)
+print("tensorsolve shape:", Xt.shape)
+Ti = LA.tensorinv(torch.eye(6, dtype=dt).reshape(6, 2, 3) * 2, ind=1)
+print("tensorinv:", Ti.shape, Ti[0, 0, 0].item())
+mats = [torch.randn(3, 4, dtype=dt), torch.randn(4, 5, dtype=dt), torch.randn(5, 2, dtype=dt)]
+print("multi_dot:", torch.allclose(LA.multi_dot(mats), mats[0] @ mats[1] @ mats[2]))
+print(LA.vander(torch.tensor([1.0, 2.0, 3.0]), N=4))
+print(LA.vecdot(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, -1.0])))
+print(LA.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0])))
+print(LA.matrix_power(torch.tensor([[1.0, 1.0], [1.0, 0.0]]), 10))
+print(LA.matrix_power(torch.tensor([[2.0, 0.0], [0.0, 4.0]]), -2))
+print(LA.matrix_norm(M, "nuc").item(), LA.norm(M, 2).item(), LA.vector_norm(M, float("inf")).item())
+print(LA.det(A).item(), LA.slogdet(A), LA.cond(A, "fro").item())
+print(LA.diagonal(torch.arange(9.0).reshape(3, 3), offset=1))
