@@ -16,8 +16,9 @@ class DeviceMesh:
     dimensions through this rank, sharing the parent's groups. Every rank of the world must
     make the same meshes, in the same order (the groups are made collectively)."""
 
-    def __init__(self, device_type: str, mesh=None, *, mesh_dim_names: tuple[str, ...] | None = None,
-                 backend_override=None, _init_backend: bool = True) -> None:
+    def __init__(self, device_type: str, mesh=None, *,
+                 mesh_dim_names: tuple[str, ...] | None = None, backend_override=None,
+                 _init_backend: bool = True) -> None:
         from .._tensor import Tensor
         if mesh is None:
             raise ValueError("DeviceMesh needs a mesh of ranks")

@@ -27,8 +27,8 @@ __all__ = ["Backend", "ReduceOp", "ProcessGroup", "GroupMember", "group", "Work"
            "get_default_backend_for_device",
            "get_rank", "get_world_size", "new_group", "get_group_rank", "get_global_rank",
            "get_process_group_ranks", "barrier", "broadcast", "all_reduce", "reduce",
-           "all_gather", "all_gather_into_tensor", "reduce_scatter", "reduce_scatter_tensor", "gather",
-           "scatter", "send", "recv", "isend", "irecv", "broadcast_object_list",
+           "all_gather", "all_gather_into_tensor", "reduce_scatter", "reduce_scatter_tensor",
+           "gather", "scatter", "send", "recv", "isend", "irecv", "broadcast_object_list",
            "all_gather_object", "default_pg_timeout"]
 
 default_pg_timeout = timedelta(minutes=30)

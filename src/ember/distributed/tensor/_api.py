@@ -16,7 +16,7 @@ import numpy as np
 from ..._tensor import Tensor
 from ...nn.parameter import Parameter
 from . import _redistribute as R
-from .placement_types import Partial, Placement, Replicate, Shard
+from .placement_types import Placement, Replicate, Shard
 
 
 class DTensorSpec:
@@ -375,8 +375,8 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *,
     """``tensor`` laid out over ``device_mesh`` as ``placements`` (Replicate everywhere by
     default): every rank takes its piece of rank ``src_data_rank``'s tensor (of its own
     when None). The result is a leaf that requires grad when ``tensor`` does."""
-    from ..device_mesh import DeviceMesh as _Mesh
     from .. import distributed_c10d as c10d
+    from ..device_mesh import DeviceMesh as _Mesh
     if isinstance(tensor, DTensor):
         if device_mesh is not None and device_mesh != tensor.device_mesh:
             raise ValueError("Cannot distribute a DTensor with device mesh "

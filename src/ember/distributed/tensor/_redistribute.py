@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import distributed_c10d as c10d
-from .placement_types import Partial, Replicate, Shard
+from .placement_types import Replicate, Shard
 
 _REDUCE = {"sum": "SUM", "avg": "AVG", "max": "MAX", "min": "MIN", "product": "PRODUCT"}
 
