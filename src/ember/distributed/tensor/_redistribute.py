@@ -140,16 +140,32 @@ def move(arr, mesh, mesh_dim: int, src, dst, size: int):
     return move(whole, mesh, mesh_dim, Replicate(), dst, size)
 
 
-def _plan(shape, mesh, src, dst) -> list:
-    """The moves (mesh dim, from, to) taking ``src`` to ``dst``: first those away from a
-    shard or partial, innermost mesh dimension first, then those to a shard, outermost
-    first, so that every split sees the sizes of its level."""
+def _plan(src, dst) -> list:
+    """The moves (mesh dim, from, to) taking ``src`` to ``dst``. First, innermost mesh
+    dimension first, every changing placement is made Replicate (a partial going to a
+    shard of a dimension nothing else splits is reduce-scattered at once), and so is a
+    shard that a changing outer mesh dimension would have to split before it; then,
+    outermost first, the targets are cut, so that every split sees its level's sizes."""
+    n = len(src)
     steps, current = [], list(src)
-    for i in reversed(range(len(src))):
-        if current[i] != dst[i] and not dst[i].is_shard():
-            steps.append((i, current[i], dst[i]))
-            current[i] = dst[i]
-    for i in range(len(src)):
+
+    def touched(k, d):
+        return current[k] != dst[k] and (src[k].is_shard(d) or dst[k].is_shard(d))
+
+    for i in reversed(range(n)):
+        p, q = current[i], dst[i]
+        reset = p != q or (p.is_shard() and any(touched(k, p.dim) for k in range(i)))
+        if not reset or p.is_replicate():
+            continue
+        if p.is_partial() and q.is_shard() and not any(
+                k != i and (current[k].is_shard(q.dim) or dst[k].is_shard(q.dim))
+                for k in range(n)):
+            steps.append((i, p, q))
+            current[i] = q
+            continue
+        steps.append((i, p, Replicate()))
+        current[i] = Replicate()
+    for i in range(n):
         if current[i] != dst[i]:
             steps.append((i, current[i], dst[i]))
             current[i] = dst[i]
@@ -160,7 +176,7 @@ def redistribute_array(arr, shape, mesh, src, dst):
     """``arr`` (this rank's piece of a tensor of global ``shape`` laid out as ``src``) laid
     out as ``dst``."""
     current = list(src)
-    for i, a, b in _plan(shape, mesh, tuple(src), tuple(dst)):
+    for i, a, b in _plan(tuple(src), tuple(dst)):
         size = level_size(shape, mesh, current, a.dim, i) if a.is_shard() else 0
         arr = move(arr, mesh, i, a, b, size)
         current[i] = b
