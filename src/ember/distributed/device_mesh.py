@@ -164,7 +164,9 @@ class DeviceMesh:
                                     zip(self._mesh_dim_names, self._mesh.shape)) + ")"
         else:
             sizes = str(tuple(self._mesh.shape))
-        return f"DeviceMesh({sizes}, '{self.device_type}', stride={self._strides})"
+        # (torch's layout gives a dimension of size 1 no stride)
+        strides = tuple(() if n == 1 else st for n, st in zip(self._mesh.shape, self._strides))
+        return f"DeviceMesh({sizes}, '{self.device_type}', stride={strides})"
 
 
 def init_device_mesh(device_type: str, mesh_shape: tuple[int, ...], *,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._tensor import Tensor
+from ...autograd import Function
 from ...nn.parameter import Parameter
 from . import _redistribute as R
 from .placement_types import Placement, Replicate, Shard
@@ -258,23 +259,23 @@ class DTensor(Tensor):
         spec = DTensorSpec(device_mesh, placements, tuple(shape))
         if run_check:
             _check_replicas(local, device_mesh, placements)
-        if grad_placements is not None:
-            want = normalize_placements(grad_placements, local.ndim, device_mesh)
-            local = _GradLayout.apply(local, spec, tuple(R.grad_placement(p) for p in placements),
-                                      want)
-        elif local.requires_grad:
-            local = local.view_as(local)
+        if local.requires_grad:
+            have = tuple(R.grad_placement(p) for p in placements)
+            want = have if grad_placements is None else normalize_placements(
+                grad_placements, local.ndim, device_mesh)
+            local = _FromTorchTensor.apply(local, spec, have, want)
         return DTensor._make(local, spec)
 
     def to_local(self, *, grad_placements=None) -> Tensor:
         """This rank's piece (differentiable: its gradient is taken as the local piece of a
         gradient laid out as ``grad_placements``, by default the placements)."""
         local = self._local_tensor
-        if grad_placements is not None:
-            have = normalize_placements(grad_placements, self.ndim, self.device_mesh)
-            want = tuple(R.grad_placement(p) for p in self.placements)
-            return _GradLayout.apply(local, self._spec, have, want)
-        return local.view_as(local) if local.requires_grad else local
+        if not local.requires_grad:
+            return local
+        want = tuple(R.grad_placement(p) for p in self.placements)
+        have = want if grad_placements is None else normalize_placements(
+            grad_placements, self.ndim, self.device_mesh)
+        return _ToTorchTensor.apply(local, self._spec, have, want)
 
     def redistribute(self, device_mesh=None, placements=None, *, async_op: bool = False,
                      forward_dtype=None, backward_dtype=None) -> DTensor:
@@ -335,39 +336,30 @@ def _check_replicas(local, mesh, placements) -> None:
                                  "replicated pieces differ")
 
 
-def _grad_layout_function():
-    from ...autograd import Function
+class _Relayout(Function):
+    """The identity whose backward lays the gradient's piece out from ``have`` to
+    ``want`` (the gradient layouts of ``to_local`` and ``from_local``)."""
 
-    class GradLayout(Function):
-        """The identity whose backward lays the gradient's piece out from ``have`` to
-        ``want`` (``grad_placements`` of ``to_local`` and ``from_local``)."""
+    @staticmethod
+    def forward(ctx, local, spec, have, want):
+        ctx.args = (spec, have, want)
+        return local.view_as(local)
 
-        @staticmethod
-        def forward(ctx, local, spec, have, want):
-            ctx.args = (spec, have, want)
-            return local.view_as(local)
-
-        @staticmethod
-        def backward(ctx, grad):
-            spec, have, want = ctx.args
-            arr = R.redistribute_array(grad._data, spec.shape, spec.mesh, have, want)
-            return Tensor._wrap(arr), None, None, None
-
-    return GradLayout
+    @staticmethod
+    def backward(ctx, grad):
+        spec, have, want = ctx.args
+        if have == want:
+            return grad, None, None, None
+        arr = R.redistribute_array(grad._data, spec.shape, spec.mesh, have, want)
+        return Tensor._wrap(arr), None, None, None
 
 
-class _Lazy:
-    """``_GradLayout.apply``, made on first use (``ember.autograd`` loads late)."""
-
-    fn = None
-
-    def apply(self, *args):
-        if _Lazy.fn is None:
-            _Lazy.fn = _grad_layout_function()
-        return _Lazy.fn.apply(*args)
+class _ToTorchTensor(_Relayout):
+    """``DTensor.to_local`` (named as torch's, for ``grad_fn``)."""
 
 
-_GradLayout = _Lazy()
+class _FromTorchTensor(_Relayout):
+    """``DTensor.from_local`` (named as torch's, for ``grad_fn``)."""
 
 
 def distribute_tensor(tensor, device_mesh=None, placements=None, *,
