@@ -306,7 +306,11 @@ class DTensor(Tensor):
 
 
 class _DTensorParameter(DTensor, Parameter):
-    """A DTensor that is a module's parameter (``nn.Parameter(dtensor)``)."""
+    """A DTensor that is a module's parameter (``nn.Parameter(dtensor)``; named DTensor,
+    the type torch gives it)."""
+
+
+_DTensorParameter.__name__ = _DTensorParameter.__qualname__ = "DTensor"
 
 
 def _rebuild(local, mesh, placements, shape):
@@ -384,8 +388,6 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *,
         raise TypeError(f"expected a DeviceMesh, got {type(device_mesh)}")
     placements = normalize_placements(placements, tensor.ndim, device_mesh)
     for p in placements:
-        if p.is_partial():
-            raise RuntimeError("Partial placement is not supported in distribute_tensor")
         if p.is_shard() and not 0 <= p.dim < tensor.ndim:
             raise IndexError(f"Dimension out of range (expected to be in range of "
                              f"[{-tensor.ndim}, {tensor.ndim - 1}], but got {p.dim})")
@@ -400,6 +402,8 @@ def distribute_tensor(tensor, device_mesh=None, placements=None, *,
         if p.is_shard():
             a, b = R.chunk_bounds(arr.shape[p.dim], device_mesh.size(i), coord[i])
             arr = R._take(arr, p.dim, a, b)
+        elif p.is_partial():            # every rank a term: the sum's, the tensor / n
+            arr = R.move(arr, device_mesh, i, Replicate(), p, 0)
     local = Tensor._wrap(np.ascontiguousarray(arr))
     if tensor.requires_grad:
         local.requires_grad_(True)

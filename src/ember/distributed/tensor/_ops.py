@@ -19,7 +19,7 @@ from ..._tensor import Tensor
 from ...overrides import _DisableTorchFunctionSubclass
 from . import _redistribute as R
 from ._api import DTensor, DTensorSpec
-from .placement_types import Partial, Replicate, Shard
+from .placement_types import Partial, Replicate, Shard, _MaskPartial
 
 _HANDLERS: dict = {}
 _SIGNATURES: dict = {}
@@ -109,10 +109,10 @@ def _bound(func, args, kwargs) -> dict:
     return sig.bind(*args, **kwargs).arguments
 
 
-def _no_mixing(name, args, kwargs) -> None:
+def _no_mixing(name, args, kwargs, overload: str = "Tensor") -> None:
     for a in _flat(args, kwargs):
         if isinstance(a, Tensor) and not isinstance(a, DTensor) and a.ndim > 0:
-            raise RuntimeError(f"aten.{name}.Tensor got mixed torch.Tensor and DTensor, need "
+            raise RuntimeError(f"aten.{name}.{overload} got mixed torch.Tensor and DTensor, need "
                                "to convert all torch.Tensor to DTensor before calling "
                                "distributed operators!")
 
@@ -407,7 +407,7 @@ def _embedding(name, func, args, kwargs):
         elif p.is_shard(0):
             tw.append(p)
             tid.append(Replicate())
-            out.append(Partial())
+            out.append(_MaskPartial("sum", w.shape, 0))
         else:
             tw.append(Replicate())
             q = id_pl[i]
@@ -657,18 +657,8 @@ def _cross_entropy(name, func, args, kwargs):
         if any(p.is_shard(cdim) for p in x.placements):
             from .parallel.loss import _sharded_cross_entropy
             return _sharded_cross_entropy(x, target, cdim, b)
-    dts = _dtensors(args, kwargs)
-    if not isinstance(target, DTensor) and isinstance(target, Tensor):
-        mesh = dts[0].device_mesh
-        args, kwargs = _swap(args, kwargs, target, DTensor._make(
-            target, DTensorSpec(mesh, _replicate_all(mesh), tuple(target.shape))))
+    _no_mixing("nll_loss_forward", args, kwargs, "default")
     return _fallback(name, func, args, kwargs)
-
-
-def _swap(args, kwargs, old, new):
-    args = tuple(new if a is old else a for a in args)
-    kwargs = {k: new if v is old else v for k, v in kwargs.items()}
-    return args, kwargs
 
 
 del annotations

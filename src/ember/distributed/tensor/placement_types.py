@@ -101,4 +101,27 @@ class Partial(Placement):
         return f"P({self.reduce_op})"
 
 
+class _MaskPartial(Partial):
+    """The partial sum a lookup in row-sharded rows gives: each rank has the rows it holds
+    and zeros for the others."""
+
+    __slots__ = ("offset_shape", "offset_dim")
+
+    def __init__(self, reduce_op: str = "sum", offset_shape=None, offset_dim: int = 0) -> None:
+        super().__init__(reduce_op)
+        self.offset_shape, self.offset_dim = offset_shape, offset_dim
+
+    def __eq__(self, other) -> bool:
+        return (type(other) is _MaskPartial and other.reduce_op == self.reduce_op
+                and other.offset_shape == self.offset_shape
+                and other.offset_dim == self.offset_dim)
+
+    def __hash__(self) -> int:
+        return 1 + hash((self.reduce_op, self.offset_shape, self.offset_dim))
+
+    def __repr__(self) -> str:
+        return (f"_MaskPartial(reduce_op={self.reduce_op}, offset_shape={self.offset_shape}, "
+                f"offset_dim={self.offset_dim})")
+
+
 del annotations  # keep dir() to torch's names
