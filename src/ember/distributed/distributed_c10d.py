@@ -623,15 +623,19 @@ def reduce_scatter_tensor(output, input, op: ReduceOp = ReduceOp.SUM,
         raise ValueError("input tensor must be the same type as the output tensor.")
     if arr.size != out.size * pg.size():
         raise ValueError("input tensor must be the same size as output size times world size")
-    name = _op_name(op, input, "reduce_scatter_tensor")
-    mpi_op = _mpi.reduce_op(name, arr.dtype)
+    return _reduce_scatter(pg, "reduce_scatter_tensor", output, out, input, arr, op, async_op)
+
+
+def _reduce_scatter(pg, what: str, output, out, input, arr, op, async_op: bool):
+    """Reduce ``arr`` (the group's blocks, one per rank, of ``out``'s size) into ``out``."""
+    mpi_op = _mpi.reduce_op(_op_name(op, input, what), arr.dtype)
 
     def finish():
         if op is ReduceOp.AVG:
             _np.divide(out, pg.size(), out=out, casting="unsafe")
         _bump(output, out)
 
-    return _run(pg, f"reduce_scatter_tensor({_describe(input)}, op={op.name})",
+    return _run(pg, f"{what}({_describe(input)}, op={op.name})",
                 "Reduce_scatter_block", (_mpi.as_typed(arr), _mpi.as_typed(out), mpi_op), {},
                 async_op, finish, (arr, out))
 
@@ -650,17 +654,7 @@ def reduce_scatter(output, input_list: list, op: ReduceOp = ReduceOp.SUM,
                          f"group's size), got {len(input_list)}")
     _check_same(output, input_list, "reduce_scatter")
     arr = _np.stack([_np.ascontiguousarray(t._data).reshape(out.shape) for t in input_list])
-    name = _op_name(op, output, "reduce_scatter")
-    mpi_op = _mpi.reduce_op(name, arr.dtype)
-
-    def finish():
-        if op is ReduceOp.AVG:
-            _np.divide(out, pg.size(), out=out, casting="unsafe")
-        _bump(output, out)
-
-    return _run(pg, f"reduce_scatter({_describe(output)}, op={op.name})",
-                "Reduce_scatter_block", (_mpi.as_typed(arr), _mpi.as_typed(out), mpi_op), {},
-                async_op, finish, (arr, out))
+    return _reduce_scatter(pg, "reduce_scatter", output, out, output, arr, op, async_op)
 
 
 def gather(tensor, gather_list: list | None = None, dst: int | None = None,

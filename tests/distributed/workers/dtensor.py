@@ -185,15 +185,6 @@ train(Attention, {"q": ColwiseParallel(), "k": ColwiseParallel(), "v": ColwisePa
       torch.optim.SGD, lr=0.1, momentum=0.9)
 
 
-class SPAttention(Attention):
-    def forward(self, x):
-        b, t, _ = x.shape
-        q, k, v = (m(x).view(b, t, -1, self.hd).transpose(1, 2) for m in (self.q, self.k, self.v))
-        att = (q @ k.transpose(-2, -1) / self.hd ** 0.5).softmax(-1)
-        y = (att @ v).transpose(1, 2).reshape(b, t, -1)
-        return self.o(y)
-
-
 sp_plan = {"norm": SequenceParallel(),
            "fc1": ColwiseParallel(input_layouts=Shard(1)),
            "fc2": RowwiseParallel(output_layouts=Shard(1))}

@@ -2,18 +2,4 @@
 imports them from here."""
 
 from ..device_mesh import DeviceMesh, init_device_mesh  # noqa: F401
-from ..tensor import (  # noqa: F401
-    DTensor,
-    Partial,
-    Placement,
-    Replicate,
-    Shard,
-    distribute_module,
-    distribute_tensor,
-    empty,
-    full,
-    ones,
-    rand,
-    randn,
-    zeros,
-)
+from ..tensor import *  # noqa: F401,F403

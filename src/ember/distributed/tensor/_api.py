@@ -60,14 +60,6 @@ def normalize_placements(placements, ndim: int, mesh) -> tuple:
     return tuple(out)
 
 
-def _contiguous_strides(shape) -> tuple:
-    strides, acc = [], 1
-    for s in reversed(shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    return tuple(reversed(strides))
-
-
 class DTensor(Tensor):
     """A tensor whose elements lie over the ranks of a ``DeviceMesh`` as its
     ``placements`` say (``Shard``, ``Replicate``, ``Partial`` per mesh dimension).
@@ -142,7 +134,8 @@ class DTensor(Tensor):
     nelement = numel
 
     def stride(self, dim: int | None = None):
-        st = _contiguous_strides(self._spec.shape)
+        from ..._memory_format import contiguous_strides
+        st = contiguous_strides(self._spec.shape)
         return st if dim is None else st[dim]
 
     def __len__(self) -> int:
@@ -171,14 +164,15 @@ class DTensor(Tensor):
     def is_leaf(self) -> bool:
         return self._local_tensor.grad_fn is None
 
+    def _grad_spec(self) -> DTensorSpec:
+        """Where this tensor's gradient lies (see :mod:`._redistribute`)."""
+        return DTensorSpec(self._spec.mesh, tuple(R.grad_placement(p) for p in self.placements),
+                           self._spec.shape)
+
     @property
     def grad(self):
         g = self._local_tensor._grad
-        if g is None:
-            return None
-        spec = DTensorSpec(self._spec.mesh, tuple(R.grad_placement(p) for p in self.placements),
-                           self._spec.shape)
-        return DTensor._make(g, spec)
+        return None if g is None else DTensor._make(g, self._grad_spec())
 
     @grad.setter
     def grad(self, value) -> None:
@@ -187,10 +181,9 @@ class DTensor(Tensor):
             return
         if not isinstance(value, DTensor):
             raise RuntimeError("a DTensor's grad must be a DTensor")
-        want = tuple(R.grad_placement(p) for p in self.placements)
         self._local_tensor._grad = R.redistribute_local(
             value._local_tensor, value._spec.shape, value.device_mesh, value.placements,
-            want).detach()
+            self._grad_spec().placements).detach()
 
     @grad.deleter
     def grad(self) -> None:
@@ -199,17 +192,16 @@ class DTensor(Tensor):
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Backward from this DTensor through the local pieces' graphs (every rank calls it)."""
         if isinstance(gradient, DTensor):
-            want = tuple(R.grad_placement(p) for p in self.placements)
             gradient = R.redistribute_local(gradient._local_tensor, gradient._spec.shape,
-                                            gradient.device_mesh, gradient.placements, want)
+                                            gradient.device_mesh, gradient.placements,
+                                            self._grad_spec().placements)
         if inputs is not None:
             inputs = [i._local_tensor if isinstance(i, DTensor) else i for i in inputs]
         self._local_tensor.backward(gradient, retain_graph, create_graph, inputs)
 
     def register_hook(self, hook):
         """Run ``hook(grad)`` (a DTensor) when this tensor's gradient is computed."""
-        spec = DTensorSpec(self._spec.mesh, tuple(R.grad_placement(p) for p in self.placements),
-                           self._spec.shape)
+        spec = self._grad_spec()
 
         def on_local(g):
             out = hook(DTensor._make(g, spec))
@@ -272,7 +264,7 @@ class DTensor(Tensor):
         local = self._local_tensor
         if not local.requires_grad:
             return local
-        want = tuple(R.grad_placement(p) for p in self.placements)
+        want = self._grad_spec().placements
         have = want if grad_placements is None else normalize_placements(
             grad_placements, self.ndim, self.device_mesh)
         return _ToTorchTensor.apply(local, self._spec, have, want)

@@ -32,12 +32,6 @@ def _to_dtensor(tensor, mesh, layouts, desired):
     return tensor
 
 
-def _prepare_output(output_layouts, use_local_output, mod, outputs, device_mesh):
-    if outputs.placements != tuple(output_layouts):
-        outputs = outputs.redistribute(placements=output_layouts)
-    return outputs.to_local() if use_local_output else outputs
-
-
 def _distribute_params(module, mesh, placements, names=None, src_data_rank=0) -> None:
     for name, param in list(module.named_parameters(recurse=False)):
         if names is not None and name not in names:
@@ -47,22 +41,64 @@ def _distribute_params(module, mesh, placements, names=None, src_data_rank=0) ->
             requires_grad=param.requires_grad))
 
 
-class ColwiseParallel(ParallelStyle):
+class _SplitLinear(ParallelStyle):
+    """What the column- and row-wise styles share: the input made a DTensor of
+    ``input_layouts`` and redistributed to what the layer needs, the parameters split by
+    ``_partition_linear_fn`` / ``_partition_embedding_fn``, the output redistributed to
+    ``output_layouts`` (a local tensor with ``use_local_output``)."""
+
+    def __init__(self, input_layouts, output_layouts, use_local_output: bool) -> None:
+        super().__init__()
+        self.input_layouts = (input_layouts,)
+        self.output_layouts = (output_layouts,)
+        self.use_local_output = use_local_output
+
+    @staticmethod
+    def _prepare_input_fn(input_layouts, desired_input_layouts, mod, inputs, device_mesh):
+        return _to_dtensor(inputs[0], device_mesh, input_layouts, desired_input_layouts)
+
+    @staticmethod
+    def _prepare_output_fn(output_layouts, use_local_output, mod, outputs, device_mesh):
+        if outputs.placements != tuple(output_layouts):
+            outputs = outputs.redistribute(placements=output_layouts)
+        return outputs.to_local() if use_local_output else outputs
+
+    def _desired_inputs(self, module):
+        raise NotImplementedError
+
+    def _apply(self, module, device_mesh):
+        if isinstance(module, nn.Linear):
+            partition_fn = self._partition_linear_fn
+        elif isinstance(module, nn.Embedding):
+            partition_fn = self._partition_embedding_fn
+        else:
+            raise NotImplementedError(f"{self.__class__.__name__} currently only support "
+                                      "nn.Linear and nn.Embedding!")
+        self.desired_input_layouts = self._desired_inputs(module)
+        return distribute_module(
+            module, device_mesh, partition_fn,
+            partial(self._prepare_input_fn, self.input_layouts, self.desired_input_layouts),
+            partial(self._prepare_output_fn, self.output_layouts, self.use_local_output))
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__name__}(input_layouts={self.input_layouts}, "
+                f"output_layouts={self.output_layouts}, "
+                f"use_local_output={self.use_local_output})")
+
+
+class ColwiseParallel(_SplitLinear):
     """Split an ``nn.Linear``'s output features (weight and bias ``Shard(0)``) or an
     ``nn.Embedding``'s embedding dimension (``Shard(1)``): the input is taken replicated, the
     output comes sharded on its last dimension (as a local tensor by default)."""
 
     def __init__(self, *, input_layouts: Placement | None = None,
                  output_layouts: Placement | None = None, use_local_output: bool = True):
-        super().__init__()
-        self.input_layouts = (input_layouts or Replicate(),)
-        self.output_layouts = (output_layouts or Shard(-1),)
+        super().__init__(input_layouts or Replicate(), output_layouts or Shard(-1),
+                         use_local_output)
         self.desired_input_layouts = (Replicate(),)
-        self.use_local_output = use_local_output
 
-    @staticmethod
-    def _prepare_input_fn(input_layouts, desired_input_layouts, mod, inputs, device_mesh):
-        return _to_dtensor(inputs[0], device_mesh, input_layouts, desired_input_layouts)
+    def _desired_inputs(self, module):
+        return (Replicate(),)
 
     def _partition_linear_fn(self, name, module, device_mesh):
         _distribute_params(module, device_mesh, [Shard(0)], src_data_rank=self.src_data_rank)
@@ -70,44 +106,19 @@ class ColwiseParallel(ParallelStyle):
     def _partition_embedding_fn(self, name, module, device_mesh):
         _distribute_params(module, device_mesh, [Shard(1)], src_data_rank=self.src_data_rank)
 
-    @staticmethod
-    def _prepare_output_fn(output_layouts, use_local_output, mod, outputs, device_mesh):
-        return _prepare_output(output_layouts, use_local_output, mod, outputs, device_mesh)
 
-    def _apply(self, module, device_mesh):
-        if isinstance(module, nn.Linear):
-            partition_fn = self._partition_linear_fn
-        elif isinstance(module, nn.Embedding):
-            partition_fn = self._partition_embedding_fn
-        else:
-            raise NotImplementedError(
-                "ColwiseParallel currently only support nn.Linear and nn.Embedding!")
-        return distribute_module(
-            module, device_mesh, partition_fn,
-            partial(self._prepare_input_fn, self.input_layouts, self.desired_input_layouts),
-            partial(self._prepare_output_fn, self.output_layouts, self.use_local_output))
-
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__name__}(input_layouts={self.input_layouts}, "
-                f"output_layouts={self.output_layouts}, "
-                f"use_local_output={self.use_local_output})")
-
-
-class RowwiseParallel(ParallelStyle):
+class RowwiseParallel(_SplitLinear):
     """Split an ``nn.Linear``'s input features (weight ``Shard(1)``, bias replicated) or an
     ``nn.Embedding``'s rows (``Shard(0)``): the input is taken sharded on its last dimension
     (replicated for an embedding), the partial sums are reduced to a replicated output."""
 
     def __init__(self, *, input_layouts: Placement | None = None,
                  output_layouts: Placement | None = None, use_local_output: bool = True):
-        super().__init__()
-        self.input_layouts = (input_layouts or Shard(-1),)
-        self.output_layouts = (output_layouts or Replicate(),)
-        self.use_local_output = use_local_output
+        super().__init__(input_layouts or Shard(-1), output_layouts or Replicate(),
+                         use_local_output)
 
-    @staticmethod
-    def _prepare_input_fn(input_layouts, desired_input_layouts, mod, inputs, device_mesh):
-        return _to_dtensor(inputs[0], device_mesh, input_layouts, desired_input_layouts)
+    def _desired_inputs(self, module):
+        return (Shard(-1),) if isinstance(module, nn.Linear) else (Replicate(),)
 
     def _partition_linear_fn(self, name, module, device_mesh):
         _distribute_params(module, device_mesh, [Shard(1)], ("weight",), self.src_data_rank)
@@ -115,30 +126,6 @@ class RowwiseParallel(ParallelStyle):
 
     def _partition_embedding_fn(self, name, module, device_mesh):
         _distribute_params(module, device_mesh, [Shard(0)], src_data_rank=self.src_data_rank)
-
-    @staticmethod
-    def _prepare_output_fn(output_layouts, use_local_output, mod, outputs, device_mesh):
-        return _prepare_output(output_layouts, use_local_output, mod, outputs, device_mesh)
-
-    def _apply(self, module, device_mesh):
-        if isinstance(module, nn.Linear):
-            partition_fn = self._partition_linear_fn
-            self.desired_input_layouts = (Shard(-1),)
-        elif isinstance(module, nn.Embedding):
-            partition_fn = self._partition_embedding_fn
-            self.desired_input_layouts = (Replicate(),)
-        else:
-            raise NotImplementedError(
-                "RowwiseParallel currently only support nn.Linear and nn.Embedding!")
-        return distribute_module(
-            module, device_mesh, partition_fn,
-            partial(self._prepare_input_fn, self.input_layouts, self.desired_input_layouts),
-            partial(self._prepare_output_fn, self.output_layouts, self.use_local_output))
-
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__name__}(input_layouts={self.input_layouts}, "
-                f"output_layouts={self.output_layouts}, "
-                f"use_local_output={self.use_local_output})")
 
 
 class SequenceParallel(ParallelStyle):
