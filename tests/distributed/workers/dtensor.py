@@ -218,6 +218,20 @@ lm_plan = {"emb": RowwiseParallel(input_layouts=Replicate()),
            "head": ColwiseParallel(use_local_output=False)}
 train(LM, lm_plan, ids, lm_loss, torch.optim.SGD, parallel_loss=True, lr=0.2)
 
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 4))
+parallelize_module(m, mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+m(torch.randn(3, 4)).pow(2).sum().backward()
+n = torch.nn.utils.clip_grad_norm_(m.parameters(), 0.1)
+say("norm", type(n).__name__, n.placements, round(n.full_tensor().item(), 4),
+    r5(m[0].weight.grad.full_tensor()[:2]))
+say(sorted(m.state_dict()), type(m.state_dict()["0.weight"]).__name__)
+m.zero_grad(set_to_none=False)
+say(m[0].weight.grad.to_local().abs().sum().item())
+m.to(torch.float64)
+say(m[0].weight.dtype, type(m[0].weight).__name__, m[0].weight.placements,
+    m(torch.ones(1, 4, dtype=torch.float64)).dtype)
+
 say(ColwiseParallel(), RowwiseParallel(output_layouts=Shard(1)), SequenceParallel(),
     PrepareModuleInput(input_layouts=Shard(0), desired_input_layouts=Replicate()))
 

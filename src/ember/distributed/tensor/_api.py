@@ -216,6 +216,14 @@ class DTensor(Tensor):
     def data(self) -> DTensor:
         return self.detach()
 
+    @data.setter
+    def data(self, value: DTensor) -> None:
+        if not isinstance(value, DTensor):
+            raise TypeError("a DTensor's data must be a DTensor")
+        self._local_tensor.data = value._local_tensor
+        self._data = self._local_tensor._data
+        self._spec = value._spec
+
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
