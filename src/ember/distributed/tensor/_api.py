@@ -287,12 +287,6 @@ class DTensor(Tensor):
         if placements is None:
             raise RuntimeError("placements is needed for redistribute!")
         placements = normalize_placements(placements, self.ndim, mesh)
-        for p in placements:
-            if p.is_partial() and p not in self.placements:
-                if not any(q.is_partial() for q in self.placements) and p.reduce_op != "sum" \
-                        and p.reduce_op not in ("avg", "max", "min"):
-                    raise RuntimeError("redistributing to Partial is for Partial(sum) and its "
-                                       "kin only")
         local = self._local_tensor
         if forward_dtype is not None:
             local = local.to(forward_dtype)
