@@ -72,6 +72,9 @@ say(d4.view(2, 2, 3).placements, d4.view(12).placements, d4.reshape(4, 3, 1).pla
     d4.t().placements, d4.flatten().placements, d4.transpose(0, 1).shape)
 say((dr @ w).placements, (dr @ w).shape, torch.mm(dr, w).full_tensor().tolist())
 say(torch.zeros_like(d).placements, d.float().placements, (d + torch.tensor(1.)).placements)
+say([(n.placements, round(n.full_tensor().item(), 4)) for n in
+     (torch.linalg.vector_norm(d), torch.linalg.vector_norm(d, float("inf")), d.norm(1),
+      torch.linalg.vector_norm(p), torch.linalg.vector_norm(d, 3.0))])
 try:
     d + torch.ones(2)
 except RuntimeError as e:

@@ -19,7 +19,7 @@ from ..._tensor import Tensor
 from ...overrides import _DisableTorchFunctionSubclass
 from . import _redistribute as R
 from ._api import DTensor, DTensorSpec
-from .placement_types import Partial, Replicate, Shard, _MaskPartial
+from .placement_types import Partial, Replicate, Shard, _MaskPartial, _NormPartial
 
 _HANDLERS: dict = {}
 _SIGNATURES: dict = {}
@@ -144,6 +144,12 @@ def _wrap(out, mesh, placements, shape):
     return out
 
 
+def _linear_partial(p) -> bool:
+    """Whether ``p`` is a partial that linear ops carry through (a sum or average; not a
+    maximum, a minimum or a norm's pieces)."""
+    return p.is_partial() and not isinstance(p, _NormPartial) and p.reduce_op in ("sum", "avg")
+
+
 def _replicate_all(mesh) -> tuple:
     return (Replicate(),) * mesh.ndim
 
@@ -261,7 +267,7 @@ def _pointwise(name, func, args, kwargs):
                         break
         if p is None:
             ps = {d.placements[i] for d in dts}
-            if len(ps) == 1 and next(iter(ps)).is_partial() \
+            if len(ps) == 1 and _linear_partial(next(iter(ps))) \
                     and _keeps_partial(name, args, kwargs, dts):
                 p = next(iter(ps))
             else:
@@ -304,6 +310,8 @@ def _matmul_layout(a, b, mesh):
     for i in range(mesh.ndim):
         pa, pb = a.placements[i], b.placements[i]
         rep = Replicate()
+        pa = rep if pa.is_partial() and not _linear_partial(pa) else pa
+        pb = rep if pb.is_partial() and not _linear_partial(pb) else pb
         choice = None
         if pa.is_shard() and pb.is_shard() and pa.dim == na - 1 and pb.dim == nb - 2:
             choice = (pa, pb, Partial())
@@ -485,7 +493,7 @@ def _sum_mean(name, func, args, kwargs):
         elif p.is_shard():
             target.append(p)
             out.append(Shard(p.dim - (0 if keep else sum(d < p.dim for d in dims))))
-        elif p.is_partial() and p.reduce_op in ("sum", "avg"):
+        elif _linear_partial(p):
             target.append(p)
             out.append(p)
         else:
@@ -493,6 +501,28 @@ def _sum_mean(name, func, args, kwargs):
             out.append(Replicate())
     res = _call(func, args, kwargs, mesh, {id(x): target}, out)
     return _wrap(res, mesh, tuple(out), shape)
+
+
+@_rule("norm", "linalg_vector_norm", "vector_norm")
+def _vector_norm(name, func, args, kwargs):
+    """The norm of a whole DTensor (no ``dim``, no gradient): each rank's piece's norm, a
+    partial norm over the sharded mesh dimensions (torch's ``_NormPartial``, or a partial
+    maximum or minimum), nothing gathered."""
+    b = _bound(func, args, kwargs)
+    x = b.get("input", b.get("self", args[0]))
+    p = b.get("ord", b.get("p", 2))
+    p = 2.0 if p in ("fro", None) else p
+    if not isinstance(x, DTensor) or b.get("dim") is not None or b.get("keepdim") \
+            or x.requires_grad or not isinstance(p, (int, float)) or len(_dtensors(args, {})) > 1:
+        return _fallback(name, func, args, kwargs)
+    mesh = x.device_mesh
+    target = tuple(Replicate() if q.is_partial() else q for q in x.placements)
+    local = R.redistribute_local(x._local_tensor, x._spec.shape, mesh, x.placements, target)
+    out = func(local, *args[1:], **kwargs)
+    inf = float("inf")
+    partial = Partial("max") if p == inf else Partial("min") if p == -inf else _NormPartial(p)
+    placements = tuple(partial if q.is_shard() else Replicate() for q in target)
+    return _wrap(out, mesh, placements, ())
 
 
 # ------------------------------------------------------------------ along one dim

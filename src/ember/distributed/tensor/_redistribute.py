@@ -128,10 +128,18 @@ def move(arr, mesh, mesh_dim: int, src, dst, size: int):
     if src.is_replicate():
         if dst.is_shard():
             return chunk(arr, mesh, mesh_dim, dst.dim)
+        norm = getattr(dst, "norm_type", None)
+        if norm is not None and float(norm) not in (0.0, 1.0):
+            return (arr / n ** (1.0 / norm)).astype(arr.dtype, copy=False)
         if dst.reduce_op == "sum":
             return (arr / n).astype(arr.dtype, copy=False)
         return np.array(arr, copy=True)
     # a Partial source
+    norm = getattr(src, "norm_type", None)
+    if norm is not None and float(norm) not in (0.0, 1.0):
+        whole = all_reduce(arr ** norm, mesh, mesh_dim, "sum") ** (1.0 / norm)
+        return whole if dst.is_replicate() else move(whole, mesh, mesh_dim, Replicate(), dst,
+                                                     size)
     if dst.is_replicate():
         return all_reduce(arr, mesh, mesh_dim, src.reduce_op)
     if dst.is_shard():

@@ -89,7 +89,7 @@ class Partial(Placement):
         return reduce_op is None or reduce_op == self.reduce_op
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Partial) and other.reduce_op == self.reduce_op
+        return type(other) is type(self) and other.reduce_op == self.reduce_op
 
     def __hash__(self) -> int:
         return 1 + hash(self.reduce_op)
@@ -122,6 +122,29 @@ class _MaskPartial(Partial):
     def __repr__(self) -> str:
         return (f"_MaskPartial(reduce_op={self.reduce_op}, offset_shape={self.offset_shape}, "
                 f"offset_dim={self.offset_dim})")
+
+
+class _NormPartial(Partial):
+    """Every rank holds the ``norm_type``-norm of its piece: the tensor's norm is the
+    ``norm_type``-norm of theirs (the ``p``-th powers summed)."""
+
+    __slots__ = ("norm_type",)
+
+    def __init__(self, norm_type=2) -> None:
+        super().__init__("sum")
+        self.norm_type = norm_type
+
+    def __eq__(self, other) -> bool:
+        return type(other) is _NormPartial and other.norm_type == self.norm_type
+
+    def __hash__(self) -> int:
+        return 1 + hash(("norm", self.norm_type))
+
+    def __repr__(self) -> str:
+        return f"_NormPartial({self.norm_type})"
+
+    def __str__(self) -> str:
+        return f"_NormP({self.norm_type})"
 
 
 del annotations  # keep dir() to torch's names
