@@ -46,7 +46,7 @@ def test_dtensor_prints_what_torch_prints():
     assert len(got) == len(want) > 90
     for a, b in zip(got, want):
         assert a == b
-    assert sum("weights match True" in line for line in got) == 8
+    assert sum("weights match True" in line for line in got) == 10
 
 
 def test_two_dim_mesh():

@@ -188,6 +188,29 @@ train(Attention, {"q": ColwiseParallel(), "k": ColwiseParallel(), "v": ColwisePa
       torch.optim.SGD, lr=0.1, momentum=0.9)
 
 
+class DAttention(Attention):
+    """Attention on DTensor activations: the heads stay sharded through the views."""
+
+    def forward(self, x):
+        b, t, _ = x.shape
+        q, k, v = (m(x).view(b, t, -1, self.hd).transpose(1, 2) for m in (self.q, self.k, self.v))
+        sharded = isinstance(q, DTensor)
+        if sharded:
+            say("heads", q.placements, tuple(q.shape), q.to_local().shape)
+        att = (q @ k.transpose(-2, -1) / self.hd ** 0.5).softmax(-1)
+        if sharded:
+            say("scores", att.placements, tuple(att.shape))
+        y = (att @ v).transpose(1, 2).reshape(b, t, -1)
+        if sharded:
+            say("merged", y.placements, tuple(y.shape))
+        return self.o(y)
+
+
+train(DAttention, {"q": ColwiseParallel(use_local_output=False),
+                     "k": ColwiseParallel(use_local_output=False),
+                     "v": ColwiseParallel(use_local_output=False), "o": RowwiseParallel()},
+      xs[:2], lambda y, t, _: F.mse_loss(y, t), torch.optim.SGD, lr=0.1)
+
 sp_plan = {"norm": SequenceParallel(),
            "fc1": ColwiseParallel(input_layouts=Shard(1)),
            "fc2": RowwiseParallel(output_layouts=Shard(1))}
