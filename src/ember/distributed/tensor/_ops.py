@@ -167,7 +167,7 @@ _META = frozenset({
     "dtype", "device", "layout", "is_cuda", "is_sparse", "is_quantized", "is_meta",
     "is_mps", "is_floating_point", "is_complex", "is_signed", "element_size", "itemsize",
     "is_contiguous", "data_ptr", "_version", "storage_offset", "is_inference", "get_device",
-    "nbytes", "names", "is_nested", "is_mkldnn", "is_xpu", "is_cpu", "__hash__",
+    "nbytes", "names", "is_nested", "is_mkldnn", "is_xpu", "is_cpu",
     "untyped_storage", "output_nr", "_base", "is_shared", "is_pinned", "dim_order"})
 
 
@@ -216,14 +216,17 @@ _POINTWISE = (
     "add_", "sub_", "mul_", "div_", "neg_", "clamp_", "copy_", "zero_", "fill_", "relu_",
     "normal_", "uniform_", "masked_fill_", "pow_", "sqrt_", "exp_", "tanh_", "sigmoid_",
     "addcmul_", "addcdiv_", "lerp_", "mul_", "__iadd__", "__isub__", "__imul__", "__itruediv__",
-    "__and__", "__or__", "__xor__", "__invert__", "bitwise_not", "bitwise_and", "bitwise_or")
+    "__and__", "__or__", "__xor__", "__invert__", "bitwise_not", "bitwise_and", "bitwise_or",
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__sub__",
+    "__mul__", "__truediv__", "__neg__", "__pow__", "__abs__")
 
 _LINEAR_UNARY = frozenset({"neg", "negative", "clone", "contiguous", "to", "float", "double",
-                           "half", "bfloat16", "type_as", "neg_", "zero_"})
+                           "half", "bfloat16", "type_as", "neg_", "zero_", "__neg__"})
 _LINEAR_SUM = frozenset({"add", "sub", "subtract", "__radd__", "rsub", "__rsub__", "add_",
-                         "sub_", "__iadd__", "__isub__"})
+                         "sub_", "__iadd__", "__isub__", "__add__", "__sub__"})
 _LINEAR_SCALE = frozenset({"mul", "multiply", "__rmul__", "div", "divide", "true_divide",
-                           "mul_", "div_", "__imul__", "__itruediv__"})
+                           "mul_", "div_", "__imul__", "__itruediv__", "__mul__",
+                           "__truediv__"})
 
 
 def _keeps_partial(name, args, kwargs, dts) -> bool:
