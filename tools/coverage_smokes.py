@@ -101,6 +101,29 @@ def _dist(body):
         return body()
     finally:
         torch.distributed.destroy_process_group()
+
+def _tp(body):
+    import importlib
+    importlib.import_module(torch.__name__ + ".distributed.tensor.parallel")
+    importlib.import_module(torch.__name__ + ".distributed._tensor.device_mesh")
+    def run():
+        from_mesh = torch.distributed.device_mesh.init_device_mesh
+        return body(from_mesh("cpu", (1,), mesh_dim_names=("tp",)))
+    return _dist(run)
+
+def _tp_mlp(styles):
+    def body(mesh):
+        torch.manual_seed(0)
+        m = torch.nn.Sequential(torch.nn.Linear(4, 6), torch.nn.ReLU(), torch.nn.Linear(6, 4))
+        tp = torch.distributed.tensor.parallel
+        tp.parallelize_module(m, mesh, {"0": styles[0], "2": styles[1]})
+        out = m(x)
+        out.sum().backward()
+        if hasattr(out, "placements"):
+            out = out.to_local()
+        return (out, repr(styles[0]), [(n, str(p.placements), p.grad.to_local())
+                                       for n, p in m.named_parameters()])
+    return _tp(body)
 """
 
 # ----------------------------------------------------------------------------- Tensor.*
@@ -590,6 +613,51 @@ TORCH = {
     "distributed.all_reduce": "t = x.clone(); _dist(lambda: torch.distributed.all_reduce(t)); t",
     "distributed.broadcast": "t = x.clone(); _dist(lambda: torch.distributed.broadcast(t, 0)); t",
     "distributed.barrier": "_dist(torch.distributed.barrier)",
+    "distributed.reduce_scatter":
+        "t = torch.empty(4); _dist(lambda: torch.distributed.reduce_scatter(t, [v])); t",
+    "distributed._tensor.Shard":
+        "S = _tp(lambda m: torch.distributed._tensor.Shard); "
+        "(str(S(0)), repr(S(-1)), S(1) == S(1), S(0) == S(1), S(0).is_shard(0))",
+    "distributed._tensor.Replicate":
+        "R = _tp(lambda m: torch.distributed._tensor.Replicate); "
+        "(str(R()), repr(R()), R() == R(), R().is_replicate())",
+    "distributed.tensor.Shard":
+        "_tp(lambda m: torch.distributed.tensor.distribute_tensor("
+        "x, m, [torch.distributed.tensor.Shard(1)]).to_local())",
+    "distributed.tensor.distribute_tensor":
+        "_tp(lambda m: (lambda d: (repr(d), d.placements, d.shape, d.full_tensor()))("
+        "torch.distributed.tensor.distribute_tensor(x, m, [torch.distributed.tensor.Shard(0)])))",
+    "distributed.tensor.DTensor":
+        "_tp(lambda m: (lambda d: (str(d.placements), tuple(d.shape), (d * 2).sum().to_local(), "
+        "(d @ d.t()).to_local(), d.redistribute(m, [torch.distributed.tensor.Replicate()])"
+        ".to_local()))(torch.distributed.tensor.DTensor.from_local("
+        "x, m, [torch.distributed.tensor.Shard(0)])))",
+    "distributed.device_mesh.init_device_mesh":
+        "_tp(lambda m: (repr(m), m.size(), m.get_local_rank(), m.get_coordinate(), "
+        "m.mesh_dim_names, m['tp'].ndim))",
+    "distributed._tensor.device_mesh.init_device_mesh":
+        "import importlib; dm = importlib.import_module(torch.__name__ + "
+        "'.distributed._tensor.device_mesh'); "
+        "_tp(lambda m: repr(dm.init_device_mesh('cpu', (1,))))",
+    "distributed.tensor.parallel.ColwiseParallel":
+        "_tp_mlp([torch.distributed.tensor.parallel.ColwiseParallel(), "
+        "torch.distributed.tensor.parallel.RowwiseParallel()])",
+    "distributed.tensor.parallel.RowwiseParallel":
+        "_tp_mlp([torch.distributed.tensor.parallel.ColwiseParallel(use_local_output=False), "
+        "torch.distributed.tensor.parallel.RowwiseParallel(use_local_output=False)])",
+    "distributed.tensor.parallel.parallelize_module":
+        "_tp_mlp([torch.distributed.tensor.parallel.RowwiseParallel(input_layouts="
+        "torch.distributed.tensor.Replicate()), "
+        "torch.distributed.tensor.parallel.ColwiseParallel()])",
+    "distributed.tensor.parallel.SequenceParallel":
+        "_tp(lambda m: (lambda n: (repr(torch.distributed.tensor.parallel.SequenceParallel()), "
+        "n(img).to_local()))(torch.distributed.tensor.parallel.parallelize_module("
+        "torch.nn.LayerNorm(4), m, torch.distributed.tensor.parallel.SequenceParallel())))",
+    "distributed.tensor.parallel.PrepareModuleInput":
+        "_tp(lambda m: torch.distributed.tensor.parallel.parallelize_module("
+        "torch.nn.Identity(), m, torch.distributed.tensor.parallel.PrepareModuleInput("
+        "input_layouts=torch.distributed.tensor.Shard(0), "
+        "desired_input_layouts=torch.distributed.tensor.Replicate()))(x).placements)",
     "distributed.is_initialized": "torch.distributed.is_initialized()",
     "distributed.ReduceOp": "str(torch.distributed.ReduceOp.SUM)",
     "distributed.get_default_backend_for_device":

@@ -315,7 +315,8 @@ def install() -> None:
     R.route(_make_run(R.run), _make_run_inplace(R.run_inplace))
     from . import autograd
     autograd._execute = _quiet_execute(autograd._execute)
-    from .nn import functional  # noqa: F401  (loaded to be wrapped)
+    from . import fft, linalg, special  # noqa: F401  (loaded to be wrapped: a lazy
+    from .nn import functional  # noqa: F401  namespace loaded later would not be)
     for name in NAMESPACES:
         module = sys.modules.get(name)
         if module is not None:

@@ -529,14 +529,32 @@ def _laid_out(t, like, memory_format):
     return t
 
 
+def _subclass_like(name: str, input, *args, **kwargs):
+    """``name(input, ...)`` through ``__torch_function__`` for an input of a subclass that
+    dispatches (a DTensor's ``zeros_like`` is a DTensor laid out as it is), else None."""
+    if input.__class__ is Tensor:
+        return None
+    from .overrides import _overrides
+    if not _overrides(input):
+        return None
+    import sys
+    return getattr(sys.modules["ember"], name)(input, *args, **kwargs)
+
+
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                pin_memory=False, memory_format=None) -> Tensor:
+    sub = _subclass_like("zeros_like", input, dtype=dtype, requires_grad=requires_grad)
+    if sub is not None:
+        return sub
     return _laid_out(zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
                            device=device), input, memory_format)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               pin_memory=False, memory_format=None) -> Tensor:
+    sub = _subclass_like("ones_like", input, dtype=dtype, requires_grad=requires_grad)
+    if sub is not None:
+        return sub
     return _laid_out(ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
                           device=device), input, memory_format)
 
@@ -549,6 +567,10 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               pin_memory=False, memory_format=None) -> Tensor:
+    sub = _subclass_like("full_like", input, fill_value, dtype=dtype,
+                         requires_grad=requires_grad)
+    if sub is not None:
+        return sub
     return _laid_out(full(input.shape, fill_value, dtype=_like(input, dtype),
                           requires_grad=requires_grad, device=device), input, memory_format)
 

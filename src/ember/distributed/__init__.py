@@ -7,6 +7,7 @@ MPI is only initialised by ``init_process_group`` (importing this package does n
 
 from . import _mpi
 from ._mpi import DistBackendError, DistError, DistNetworkError, DistStoreError
+from .device_mesh import DeviceMesh, init_device_mesh
 from .distributed_c10d import (
     Backend,
     GroupMember,
@@ -41,6 +42,7 @@ from .distributed_c10d import (
     new_group,
     recv,
     reduce,
+    reduce_scatter,
     reduce_scatter_tensor,
     scatter,
     send,

@@ -27,8 +27,8 @@ __all__ = ["Backend", "ReduceOp", "ProcessGroup", "GroupMember", "group", "Work"
            "get_default_backend_for_device",
            "get_rank", "get_world_size", "new_group", "get_group_rank", "get_global_rank",
            "get_process_group_ranks", "barrier", "broadcast", "all_reduce", "reduce",
-           "all_gather", "all_gather_into_tensor", "reduce_scatter_tensor", "gather",
-           "scatter", "send", "recv", "isend", "irecv", "broadcast_object_list",
+           "all_gather", "all_gather_into_tensor", "reduce_scatter", "reduce_scatter_tensor",
+           "gather", "scatter", "send", "recv", "isend", "irecv", "broadcast_object_list",
            "all_gather_object", "default_pg_timeout"]
 
 default_pg_timeout = timedelta(minutes=30)
@@ -623,17 +623,38 @@ def reduce_scatter_tensor(output, input, op: ReduceOp = ReduceOp.SUM,
         raise ValueError("input tensor must be the same type as the output tensor.")
     if arr.size != out.size * pg.size():
         raise ValueError("input tensor must be the same size as output size times world size")
-    name = _op_name(op, input, "reduce_scatter_tensor")
-    mpi_op = _mpi.reduce_op(name, arr.dtype)
+    return _reduce_scatter(pg, "reduce_scatter_tensor", output, out, input, arr, op, async_op)
+
+
+def _reduce_scatter(pg, what: str, output, out, input, arr, op, async_op: bool):
+    """Reduce ``arr`` (the group's blocks, one per rank, of ``out``'s size) into ``out``."""
+    mpi_op = _mpi.reduce_op(_op_name(op, input, what), arr.dtype)
 
     def finish():
         if op is ReduceOp.AVG:
             _np.divide(out, pg.size(), out=out, casting="unsafe")
         _bump(output, out)
 
-    return _run(pg, f"reduce_scatter_tensor({_describe(input)}, op={op.name})",
+    return _run(pg, f"{what}({_describe(input)}, op={op.name})",
                 "Reduce_scatter_block", (_mpi.as_typed(arr), _mpi.as_typed(out), mpi_op), {},
                 async_op, finish, (arr, out))
+
+
+def reduce_scatter(output, input_list: list, op: ReduceOp = ReduceOp.SUM,
+                   group: ProcessGroup | None = None, async_op: bool = False):
+    """Reduce the lists over the group; rank ``i`` gets the reduction of every rank's
+    ``input_list[i]`` in ``output``."""
+    _tensor_list(input_list, "input_list")
+    out = _array(output, "output")
+    pg = _pg(group)
+    if not _member(pg, "reduce_scatter"):
+        return None
+    if len(input_list) != pg.size():
+        raise ValueError(f"reduce_scatter: input_list must hold {pg.size()} tensors (the "
+                         f"group's size), got {len(input_list)}")
+    _check_same(output, input_list, "reduce_scatter")
+    arr = _np.stack([_np.ascontiguousarray(t._data).reshape(out.shape) for t in input_list])
+    return _reduce_scatter(pg, "reduce_scatter", output, out, output, arr, op, async_op)
 
 
 def gather(tensor, gather_list: list | None = None, dst: int | None = None,

@@ -42,6 +42,9 @@ class Parameter(_Tensor, metaclass=_ParameterMeta):
     _is_param = True
 
     def __new__(cls, data: _Tensor | _np.ndarray | None = None, requires_grad: bool = True):
+        make = getattr(type(data), "_as_parameter", None)
+        if make is not None:        # a tensor subclass with parameters of its own (DTensor)
+            return make(data, requires_grad)
         if data is None:
             arr = _np.empty((0,), dtype=_np.float32)
         elif isinstance(data, _Tensor) and type(data) is not _Tensor \

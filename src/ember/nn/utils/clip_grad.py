@@ -37,9 +37,15 @@ def _get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = 
         # the CPU takes torch's foreach path, whose check speaks of _foreach_norm
         raise RuntimeError("_foreach_norm cannot compute the infinity norm on an empty tensor "
                            "because the operation does not have an identity")
+    from ...overrides import has_torch_function
     with _no_grad():
-        norms = [_R.vector_norm(t, norm_type) for t in tensors]
-        total_norm = _R.vector_norm(_S.stack(norms), norm_type)
+        if has_torch_function(tensors):     # a subclass's own norms (a DTensor's are global)
+            import sys
+            norms = [t.norm(norm_type) for t in tensors]
+            total_norm = sys.modules["ember"].stack(norms).norm(norm_type)
+        else:
+            norms = [_R.vector_norm(t, norm_type) for t in tensors]
+            total_norm = _R.vector_norm(_S.stack(norms), norm_type)
     if error_if_nonfinite and bool(total_norm.isnan() | total_norm.isinf()):
         raise RuntimeError(f"The total norm of order {norm_type} for gradients from "
                            "`parameters` is non-finite, so it cannot be clipped. To disable "
