@@ -16,6 +16,7 @@ import numpy as np
 from ..._tensor import Tensor
 from ...autograd import Function
 from ...nn.parameter import Parameter
+from ...overrides import _activate
 from . import _redistribute as R
 from .placement_types import Placement, Replicate, Shard
 
@@ -68,6 +69,9 @@ class DTensor(Tensor):
     :meth:`DTensor.from_local` (from each rank's piece); ``to_local`` gives the piece,
     ``full_tensor`` the whole tensor, ``redistribute`` another layout."""
 
+    # Loading this module leaves dispatch off; the first DTensor made switches it on.
+    _dispatch_from_first_instance = True
+
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         from ._ops import dispatch
@@ -75,6 +79,7 @@ class DTensor(Tensor):
 
     @staticmethod
     def _make(local: Tensor, spec: DTensorSpec) -> DTensor:
+        _activate()
         t = object.__new__(DTensor)
         t._data = local._data
         t._vc = local._vc
@@ -305,6 +310,8 @@ class DTensor(Tensor):
 class _DTensorParameter(DTensor, Parameter):
     """A DTensor that is a module's parameter (``nn.Parameter(dtensor)``; named DTensor,
     the type torch gives it)."""
+
+    _dispatch_from_first_instance = True
 
 
 _DTensorParameter.__name__ = _DTensorParameter.__qualname__ = "DTensor"
