@@ -3,7 +3,7 @@ with ``import torch`` resolved to Ember; test_fsdp compares what the two print (
 gradient norms, parameter names and shapes, state-dict keys and values)."""
 
 import functools
-import sys
+import warnings
 
 import torch
 import torch.distributed as dist
@@ -20,13 +20,14 @@ from torch.distributed.fsdp.wrap import (
     size_based_auto_wrap_policy,
 )
 
+warnings.simplefilter("ignore")      # stderr would interleave with the report
 dist.init_process_group("gloo")
 R = dist.get_rank()
 
 
 def say(*parts):
     if R == 0:
-        print("|", *parts, flush=True)
+        print("| " + " ".join(map(str, parts)), flush=True)   # one write: no interleaving
 
 
 def model():
@@ -63,7 +64,6 @@ def train(name, steps=4, **kw):
     return fsdp
 
 
-which = sys.argv[1:] or ["all"]
 policy = ModuleWrapPolicy({nn.Linear})
 train("full", auto_wrap_policy=policy)
 train("grad_op", auto_wrap_policy=policy, sharding_strategy=ShardingStrategy.SHARD_GRAD_OP)

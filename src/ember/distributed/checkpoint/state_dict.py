@@ -72,7 +72,6 @@ def _fsdp_kind(model, options: StateDictOptions):
     from ..fsdp import (
         FullOptimStateDictConfig,
         FullStateDictConfig,
-        FullyShardedDataParallel,
         ShardedOptimStateDictConfig,
         ShardedStateDictConfig,
         StateDictType,
@@ -87,8 +86,13 @@ def _fsdp_kind(model, options: StateDictOptions):
         args = (StateDictType.SHARDED_STATE_DICT,
                 ShardedStateDictConfig(offload_to_cpu=options.cpu_offload),
                 ShardedOptimStateDictConfig(offload_to_cpu=options.cpu_offload))
-    with FullyShardedDataParallel.state_dict_type(model, *args):
+    from ..fsdp.fully_sharded_data_parallel import _set_state_dict_type
+    prev = _set_state_dict_type(model, *args)
+    try:
         yield
+    finally:
+        _set_state_dict_type(model, prev.state_dict_type, prev.state_dict_config,
+                             prev.optim_state_dict_config)
 
 
 def _frozen(model) -> set:

@@ -191,12 +191,16 @@ class FlatParamHandle:
         """Drop the views of the unsharded parameters. Without ``use_orig_params`` each
         name keeps a placeholder of its shape holding no memory (zeros), as torch keeps a
         view of the freed storage: modules may still read a parameter's shape."""
+        local = self.flat_param._data
         for info in self.infos:
             if self.use_orig_params:
                 info.module.__dict__.pop(info.name, None)
+            elif not self.sharded:           # the local flat parameter is the whole of it
+                info.module.__dict__[info.name] = _Tensor._wrap(
+                    local[info.offset:info.offset + info.numel].reshape(info.shape))
             else:
                 info.module.__dict__[info.name] = _Tensor._wrap(
-                    _np.broadcast_to(_np.zeros((), self.flat_param._data.dtype), info.shape))
+                    _np.broadcast_to(_np.zeros((), local.dtype), info.shape))
         self.views_set = False
 
     def reshard(self) -> None:
@@ -252,8 +256,7 @@ class FlatParamHandle:
         if not self.keep_low_precision_grads and out.dtype != self.param_dtype:
             out = out.to(self.param_dtype)
         self._accumulate(out)
-        if self.strategy in _SHARDED:
-            self.reshard()
+        self.reshard()
 
     def _accumulate(self, shard_grad) -> None:
         fp = self.flat_param

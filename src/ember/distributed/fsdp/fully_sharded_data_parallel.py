@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib as _contextlib
 import math as _math
+import warnings as _warnings
 from collections import OrderedDict as _OrderedDict
 
 import numpy as _np
@@ -49,6 +50,13 @@ FSDP_PREFIX = FSDP_WRAPPED_MODULE + "."
 _CHECKPOINT_PREFIX = "_checkpoint_wrapped_module."
 
 _no_sync_handles: set = set()
+
+_DEPRECATED_STATE_DICT_TYPE = (
+    "FSDP.state_dict_type() and FSDP.set_state_dict_type() are being deprecated. Please use "
+    "APIs, get_state_dict() and set_state_dict(), which can support different parallelisms, "
+    "FSDP1, FSDP2, DDP. API doc: https://pytorch.org/docs/stable/distributed.checkpoint.html"
+    "#torch.distributed.checkpoint.state_dict.get_state_dict .Tutorial: "
+    "https://pytorch.org/tutorials/recipes/distributed_checkpoint_recipe.html .")
 
 
 class OptimStateKeyType:
@@ -395,31 +403,9 @@ class FullyShardedDataParallel(_Module):
                             optim_state_dict_config: OptimStateDictConfig | None = None):
         """Set the state-dict kind of every FSDP unit in ``module``; returns the previous
         settings."""
-        configs = {StateDictType.FULL_STATE_DICT: (FullStateDictConfig,
-                                                   FullOptimStateDictConfig),
-                   StateDictType.LOCAL_STATE_DICT: (LocalStateDictConfig,
-                                                    LocalOptimStateDictConfig),
-                   StateDictType.SHARDED_STATE_DICT: (ShardedStateDictConfig,
-                                                      ShardedOptimStateDictConfig)}
-        cfg_cls, optim_cls = configs[state_dict_type]
-        state_dict_config = state_dict_config or cfg_cls()
-        optim_state_dict_config = optim_state_dict_config or optim_cls()
-        if type(state_dict_config) is not cfg_cls:
-            raise RuntimeError(f"Expected state_dict_config of type {cfg_cls} but got "
-                               f"{type(state_dict_config)}")
-        if type(optim_state_dict_config) is not optim_cls:
-            raise RuntimeError(f"Expected optim_state_dict_config of type {optim_cls} but "
-                               f"got {type(optim_state_dict_config)}")
-        units = _fsdp_modules(module)
-        if not units:
-            raise RuntimeError("No FSDP instance found in the module")
-        prev = StateDictSettings(units[0]._state_dict_type, units[0]._state_dict_config,
-                                 units[0]._optim_state_dict_config)
-        for m in units:
-            m._state_dict_type = state_dict_type
-            m._state_dict_config = state_dict_config
-            m._optim_state_dict_config = optim_state_dict_config
-        return prev
+        _warnings.warn(_DEPRECATED_STATE_DICT_TYPE, FutureWarning, stacklevel=2)
+        return _set_state_dict_type(module, state_dict_type, state_dict_config,
+                                    optim_state_dict_config)
 
     @staticmethod
     def get_state_dict_type(module) -> StateDictSettings:
@@ -444,7 +430,7 @@ class FullyShardedDataParallel(_Module):
         try:
             yield
         finally:
-            FullyShardedDataParallel.set_state_dict_type(
+            _set_state_dict_type(
                 module, prev.state_dict_type, prev.state_dict_config,
                 prev.optim_state_dict_config)
 
@@ -495,6 +481,36 @@ class FullyShardedDataParallel(_Module):
         return out
 
 
+def _set_state_dict_type(module, state_dict_type, state_dict_config=None,
+                         optim_state_dict_config=None):
+    """``set_state_dict_type`` without its deprecation warning."""
+    configs = {StateDictType.FULL_STATE_DICT: (FullStateDictConfig,
+                                               FullOptimStateDictConfig),
+               StateDictType.LOCAL_STATE_DICT: (LocalStateDictConfig,
+                                                LocalOptimStateDictConfig),
+               StateDictType.SHARDED_STATE_DICT: (ShardedStateDictConfig,
+                                                  ShardedOptimStateDictConfig)}
+    cfg_cls, optim_cls = configs[state_dict_type]
+    state_dict_config = state_dict_config or cfg_cls()
+    optim_state_dict_config = optim_state_dict_config or optim_cls()
+    if type(state_dict_config) is not cfg_cls:
+        raise RuntimeError(f"Expected state_dict_config of type {cfg_cls} but got "
+                           f"{type(state_dict_config)}")
+    if type(optim_state_dict_config) is not optim_cls:
+        raise RuntimeError(f"Expected optim_state_dict_config of type {optim_cls} but "
+                           f"got {type(optim_state_dict_config)}")
+    units = _fsdp_modules(module)
+    if not units:
+        raise RuntimeError("No FSDP instance found in the module")
+    prev = StateDictSettings(units[0]._state_dict_type, units[0]._state_dict_config,
+                             units[0]._optim_state_dict_config)
+    for m in units:
+        m._state_dict_type = state_dict_type
+        m._state_dict_config = state_dict_config
+        m._optim_state_dict_config = optim_state_dict_config
+    return prev
+
+
 class _StateDictScope:
     """While a state dict is made or loaded, nested FSDP units behave as plain modules."""
 
@@ -524,6 +540,8 @@ def _full_params(units: list, writeback: bool, with_grads: bool = False, dtype=N
                 saved.append((m, None, None))
                 continue
             h.clear_views()
+            for info in h.infos:
+                info.module.__dict__.pop(info.name, None)
             full = h.gather(dtype or h.param_dtype)
             if not h.sharded and full is h.flat_param._data:
                 full = full.copy()
@@ -565,6 +583,7 @@ def _full_params(units: list, writeback: bool, with_grads: bool = False, dtype=N
                     info.module._parameters[info.name] = p
             if owner_flat is not None:
                 h.owner._parameters[FLAT_PARAM] = owner_flat
+            h.clear_views()
 
 
 del annotations
