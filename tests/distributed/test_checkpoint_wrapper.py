@@ -29,8 +29,9 @@ def test_apply_activation_checkpointing_matches_torch(impl):
         m = _net(lib)
         plain = _net(lib)
         fn = lambda mod, ck=ck: ck.checkpoint_wrapper(mod, getattr(ck.CheckpointImpl, impl))  # noqa: E731
-        ck.apply_activation_checkpointing(m, checkpoint_wrapper_fn=fn,
-                                          check_fn=lambda mod, lib=lib: isinstance(mod, lib.nn.Linear))
+        ck.apply_activation_checkpointing(
+            m, checkpoint_wrapper_fn=fn,
+            check_fn=lambda mod, lib=lib: isinstance(mod, lib.nn.Linear))
         x = lib.randn(3, 4, generator=lib.Generator().manual_seed(1)).requires_grad_()
         m(x).sum().backward()
         plain(x.detach()).sum().backward()
@@ -54,7 +55,7 @@ def test_reentrant_kwargs_and_custom_fn():
         ck = _ckpt(lib)
         calls = []
 
-        def my_checkpoint(fn, *args, **kw):
+        def my_checkpoint(fn, *args, calls=calls, **kw):
             calls.append(len(args))
             return fn(*args, **kw)
 

@@ -9,7 +9,6 @@ loading into others.
 """
 
 import functools
-import sys
 import tempfile
 from datetime import timedelta
 
@@ -34,12 +33,19 @@ from ember.distributed.checkpoint.state_dict import (
 )
 from ember.distributed.fsdp import (
     FullStateDictConfig,
-    FullyShardedDataParallel as FSDP,
     ShardingStrategy,
     StateDictType,
+    _flat_param,
 )
-from ember.distributed.fsdp import _flat_param
-from ember.distributed.fsdp.wrap import ModuleWrapPolicy, enable_wrap, size_based_auto_wrap_policy, wrap
+from ember.distributed.fsdp import (
+    FullyShardedDataParallel as FSDP,
+)
+from ember.distributed.fsdp.wrap import (
+    ModuleWrapPolicy,
+    enable_wrap,
+    size_based_auto_wrap_policy,
+    wrap,
+)
 
 dist.init_process_group(timeout=timedelta(seconds=60))
 R, W = dist.get_rank(), dist.get_world_size()
@@ -81,7 +87,7 @@ def reference(steps, clip=None, accumulate=1):
     for _ in range(steps):
         opt.zero_grad()
         loss = 0
-        for k in range(accumulate):
+        for _ in range(accumulate):
             part = nn.functional.mse_loss(ref(X), Y)
             part.backward()
             loss = loss + part.detach()
@@ -234,6 +240,7 @@ msd, osd = get_state_dict(f_sd, opt)
 assert all(type(v).__name__ == "ShardedTensor" for v in msd.values())
 dcp.save({"model": msd, "optim": osd, "step": 3}, checkpoint_id=path)
 import os  # noqa: E402
+
 assert sorted(os.listdir(path)) == [".metadata"] + [f"__{r}_0.distcp" for r in range(W)]
 
 torch.manual_seed(11)

@@ -10,10 +10,12 @@ import torch.distributed as dist
 from torch import nn
 from torch.distributed.fsdp import (
     FullStateDictConfig,
-    FullyShardedDataParallel as FSDP,
     MixedPrecision,
     ShardingStrategy,
     StateDictType,
+)
+from torch.distributed.fsdp import (
+    FullyShardedDataParallel as FSDP,
 )
 from torch.distributed.fsdp.wrap import (
     ModuleWrapPolicy,

@@ -7,7 +7,7 @@ import warnings
 
 from . import _core
 from .default_planner import DefaultLoadPlanner
-from .filesystem import FileSystemReader
+from .filesystem import FileSystemReader as _FileSystemReader
 
 __all__ = ["load_state_dict", "load"]
 
@@ -21,7 +21,7 @@ def load(state_dict: dict, *, checkpoint_id=None, storage_reader=None, planner=N
     if storage_reader is None:
         if checkpoint_id is None:
             raise RuntimeError("`checkpoint_id` must be specified if storage_reader is None.")
-        storage_reader = FileSystemReader(checkpoint_id)
+        storage_reader = _FileSystemReader(checkpoint_id)
     elif checkpoint_id is not None:
         storage_reader.path = os.fspath(checkpoint_id)
     _core.load(state_dict, storage_reader, planner or DefaultLoadPlanner(), process_group,

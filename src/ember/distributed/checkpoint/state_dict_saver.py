@@ -7,7 +7,7 @@ import warnings
 
 from . import _core
 from .default_planner import DefaultSavePlanner
-from .filesystem import FileSystemWriter
+from .filesystem import FileSystemWriter as _FileSystemWriter
 
 __all__ = ["save_state_dict", "save", "async_save"]
 
@@ -21,7 +21,7 @@ def save(state_dict: dict, *, checkpoint_id=None, storage_writer=None, planner=N
     if storage_writer is None:
         if checkpoint_id is None:
             raise RuntimeError("`checkpoint_id` must be specified if storage_writer is None.")
-        storage_writer = FileSystemWriter(checkpoint_id)
+        storage_writer = _FileSystemWriter(checkpoint_id)
     elif checkpoint_id is not None:
         storage_writer.path = os.fspath(checkpoint_id)
     return _core.save(state_dict, storage_writer, planner or DefaultSavePlanner(),

@@ -4,7 +4,8 @@ prefetching, mixed precision, CPU offload and the state-dict kinds with their co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as _field
 from enum import Enum, auto
 
 from ...nn.modules.batchnorm import _BatchNorm
@@ -128,8 +129,8 @@ class StateDictSettings:
     """What ``FSDP.state_dict_type`` set: the kind and its two configs."""
 
     state_dict_type: StateDictType
-    state_dict_config: StateDictConfig = field(default_factory=StateDictConfig)
-    optim_state_dict_config: OptimStateDictConfig = field(default_factory=OptimStateDictConfig)
+    state_dict_config: StateDictConfig = _field(default_factory=StateDictConfig)
+    optim_state_dict_config: OptimStateDictConfig = _field(default_factory=OptimStateDictConfig)
 
 
 del annotations

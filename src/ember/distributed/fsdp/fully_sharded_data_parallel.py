@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib as _contextlib
 import math as _math
 import warnings as _warnings
-from collections import OrderedDict as _OrderedDict
 
 import numpy as _np
 
@@ -187,8 +186,8 @@ class FullyShardedDataParallel(_Module):
             if m in self._ignored_modules:
                 continue
             out.append(m)
-            stack.extend(reversed([c for c in m._modules.values()
-                                   if c is not None and not isinstance(c, FullyShardedDataParallel)]))
+            stack.extend(reversed([c for c in m._modules.values() if c is not None
+                                   and not isinstance(c, FullyShardedDataParallel)]))
         return out
 
     def _managed_params(self, module) -> list:

@@ -114,7 +114,8 @@ def offload_wrapper(module: Module) -> Module:
     return OffloadWrapper(module)
 
 
-def checkpoint_wrapper(module: Module, checkpoint_impl: CheckpointImpl = CheckpointImpl.NO_REENTRANT,
+def checkpoint_wrapper(module: Module,
+                       checkpoint_impl: CheckpointImpl = CheckpointImpl.NO_REENTRANT,
                        checkpoint_fn=None, **checkpoint_fn_kwargs) -> Module:
     """``module`` wrapped so that each call runs under activation checkpointing
     (``checkpoint_fn``, by default ``torch.utils.checkpoint.checkpoint`` with
