@@ -145,13 +145,18 @@ class FlatParamHandle:
         b = min(info.offset + info.numel, lo + self.shard_numel)
         return (a - lo, max(a, b) - lo)
 
+    def _local_view(self, local: _np.ndarray, info: ParamInfo) -> _np.ndarray:
+        """``info``'s part of a shard-sized array: 1-D where sharded, else its full shape."""
+        a, b = self.shard_span(info)
+        return local[a:b] if self.sharded else local[a:b].reshape(info.shape)
+
     def _register_sharded_views(self) -> None:
         """``use_orig_params``: each original name is a Parameter viewing this rank's part of
         the flat shard (1-D, possibly empty), as torch shows them between iterations."""
         local = self.flat_param._data
         for info in self.infos:
-            a, b = self.shard_span(info)
-            p = _Parameter(_Tensor._wrap(local[a:b]), requires_grad=info.requires_grad)
+            p = _Parameter(_Tensor._wrap(self._local_view(local, info)),
+                           requires_grad=info.requires_grad)
             p._vc = self.flat_param._vc
             info.sharded = p
             info.module._parameters[info.name] = p
@@ -271,8 +276,7 @@ class FlatParamHandle:
                 shard_grad = _Tensor._wrap(base + shard_grad._data)
             fp._grad = shard_grad
             for info in self.infos:
-                a, b = self.shard_span(info)
-                info.sharded._grad = (_Tensor._wrap(shard_grad._data[a:b])
+                info.sharded._grad = (_Tensor._wrap(self._local_view(shard_grad._data, info))
                                       if info.requires_grad else None)
             return
         if fp._grad is None:

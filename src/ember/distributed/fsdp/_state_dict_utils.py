@@ -197,13 +197,13 @@ def optim_state_dict(model, optim, osd: dict) -> dict:
         index_to_names[idx] = [base + i.fqn for i in infos]
         fulls = {}
         for key, v in s.items():
-            flat_like = isinstance(v, _Tensor) and v.dim() == 1 and (
+            span = h.shard_span(infos[0])
+            flat_like = isinstance(v, _Tensor) and v.dim() >= 1 and (
                 v.numel() == h.shard_numel if not h.use_orig_params
-                else v.numel() == h.shard_span(infos[0])[1] - h.shard_span(infos[0])[0])
+                else v.numel() == span[1] - span[0])
             if flat_like and h.use_orig_params:
                 local = _np.zeros(h.shard_numel, v._data.dtype)
-                a, b = h.shard_span(infos[0])
-                local[a:b] = v._data
+                local[span[0]:span[1]] = v._data.reshape(-1)
                 v = _Tensor._wrap(local)
             fulls[key] = _gather_flat(h, v) if flat_like else v
         for info in infos:
@@ -256,8 +256,7 @@ def optim_state_dict_to_load(model, optim, named: dict) -> dict:
             lo = h.rank * h.shard_numel if h.sharded else 0
             local = full[lo:lo + h.shard_numel].copy()
             if h.use_orig_params:
-                a, b = h.shard_span(infos[0])
-                local = local[a:b].copy()
+                local = h._local_view(local, infos[0]).copy()
             out[key] = _Tensor._wrap(local)
         state[idx] = out
     start = 0

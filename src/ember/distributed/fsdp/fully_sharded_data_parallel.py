@@ -125,6 +125,14 @@ class FullyShardedDataParallel(_Module):
             raise ValueError("device_mesh needs DTensor, which Ember does not have")
         pg = _c10d._pg(process_group)
         strategy = sharding_strategy or ShardingStrategy.FULL_SHARD
+        if pg.size() == 1 and strategy is not ShardingStrategy.NO_SHARD:
+            _warnings.warn("FSDP is switching to use `NO_SHARD` instead of "
+                           f"{strategy} since the world size is 1.", stacklevel=2)
+            strategy = ShardingStrategy.NO_SHARD
+        elif strategy is ShardingStrategy.NO_SHARD:
+            _warnings.warn("The `NO_SHARD` sharding strategy is deprecated. If having issues, "
+                           "please use `DistributedDataParallel` instead.", FutureWarning,
+                           stacklevel=2)
         if strategy in (ShardingStrategy.HYBRID_SHARD, ShardingStrategy._HYBRID_SHARD_ZERO2):
             # one node: the intra-node group is the whole group, the inter-node one is trivial
             strategy = (ShardingStrategy.FULL_SHARD if strategy is ShardingStrategy.HYBRID_SHARD
