@@ -10,6 +10,7 @@ import numpy as _np
 from ..._tensor import Tensor as _Tensor
 from .. import distributed_c10d as _c10d
 from ..fsdp._shard_utils import ShardedTensor
+from .api import CheckpointException
 from .metadata import (
     BytesStorageMetadata,
     ChunkStorageMetadata,
@@ -112,6 +113,16 @@ def _targets(value):
 
 
 def load(state_dict: dict, reader, planner, process_group, no_dist: bool) -> None:
+    pg = _group(process_group, no_dist)
+    try:
+        _load(state_dict, reader, planner)
+    except Exception as e:
+        # torch gathers each rank's failure into one CheckpointException
+        rank = pg.rank() if pg is not None else 0
+        raise CheckpointException(f"rank {rank} failed to load", {rank: e}) from e
+
+
+def _load(state_dict: dict, reader, planner) -> None:
     metadata = reader.read_metadata()
     stateful = {k: v for k, v in state_dict.items()
                 if isinstance(v, Stateful) and not isinstance(v, _Tensor)}

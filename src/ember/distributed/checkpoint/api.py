@@ -1,5 +1,7 @@
 """The error a distributed checkpoint raises when a rank failed."""
 
+import traceback as _tb
+
 __all__ = ["CheckpointException"]
 
 
@@ -16,6 +18,9 @@ class CheckpointException(BaseException):
         return self._failures
 
     def __str__(self) -> str:
-        return f"CheckpointException ranks:{self._failures.keys()}\n" + "\n".join(
-            f"Traceback (most recent call last): (RANK {r})\n{e!r}"
-            for r, e in self._failures.items())
+        out = f"CheckpointException ranks:{self._failures.keys()}\n"
+        for rank, exc in self._failures.items():
+            out += f"Traceback (most recent call last): (RANK {rank})\n"
+            out += "".join(_tb.format_tb(exc.__traceback__))
+            out += "".join(_tb.format_exception_only(type(exc), exc))
+        return out

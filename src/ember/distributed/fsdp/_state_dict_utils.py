@@ -3,6 +3,7 @@ original parameter names."""
 
 from __future__ import annotations
 
+import warnings as _warnings
 from collections import OrderedDict as _OrderedDict
 
 import numpy as _np
@@ -13,7 +14,7 @@ from ...nn.modules.module import Module as _Module
 from ...nn.modules.module import _IncompatibleKeys
 from .. import distributed_c10d as _c10d
 from ._shard_utils import ShardedTensor, chunk_dim0
-from .api import StateDictType
+from .api import FullStateDictConfig, ShardingStrategy, StateDictType
 from .fully_sharded_data_parallel import (
     FLAT_PARAM,
     _clean,
@@ -36,8 +37,18 @@ def _raw(model, prefix: str) -> _OrderedDict:
     return _Module.state_dict(model, prefix=prefix, keep_vars=True)
 
 
-def state_dict(model, prefix: str, keep_vars: bool) -> _OrderedDict:
+def _kind(model):
+    """The state-dict kind and config to use: ``NO_SHARD`` units always give full ones."""
     kind, cfg = model._state_dict_type, model._state_dict_config
+    if model.sharding_strategy is ShardingStrategy.NO_SHARD:
+        _warnings.warn("When using ``NO_SHARD`` for ``ShardingStrategy``, full_state_dict "
+                       "will be returned.", stacklevel=4)
+        return StateDictType.FULL_STATE_DICT, FullStateDictConfig()
+    return kind, cfg
+
+
+def state_dict(model, prefix: str, keep_vars: bool) -> _OrderedDict:
+    kind, cfg = _kind(model)
     out = _OrderedDict()
     out._metadata = _OrderedDict()
     units = _fsdp_modules(model)
@@ -83,7 +94,7 @@ def state_dict(model, prefix: str, keep_vars: bool) -> _OrderedDict:
 
 
 def load_state_dict(model, sd, strict: bool):
-    kind = model._state_dict_type
+    kind, _ = _kind(model)
     units = _fsdp_modules(model)
     missing, unexpected, errors = [], [], []
     if kind is StateDictType.LOCAL_STATE_DICT:

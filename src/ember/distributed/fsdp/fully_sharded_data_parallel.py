@@ -119,8 +119,11 @@ class FullyShardedDataParallel(_Module):
                  forward_prefetch: bool = False, limit_all_gathers: bool = True,
                  use_orig_params: bool = False, ignored_states=None, device_mesh=None) -> None:
         super().__init__()
-        if isinstance(module, FullyShardedDataParallel):
-            raise ValueError("FSDP was already applied to this module")
+        if device_id is None:       # as torch on a machine without an accelerator
+            raise RuntimeError("FSDP needs a non-CPU accelerator device, but no accelerator "
+                               "device is detected.")
+        if isinstance(device_id, int) or getattr(device_id, "type", "cpu") != "cpu":
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         if device_mesh is not None:
             raise ValueError("device_mesh needs DTensor, which Ember does not have")
         pg = _c10d._pg(process_group)
@@ -143,7 +146,8 @@ class FullyShardedDataParallel(_Module):
         ignored_params = {p for m in ignored for p in m.parameters()}
         if ignored_states is not None:
             ignored_params |= {p for p in ignored_states if not isinstance(p, _Module)}
-        kwargs = dict(process_group=pg, sharding_strategy=strategy, cpu_offload=cpu_offload,
+        kwargs = dict(process_group=pg, sharding_strategy=sharding_strategy,
+                      cpu_offload=cpu_offload,
                       backward_prefetch=backward_prefetch, mixed_precision=mixed_precision,
                       param_init_fn=param_init_fn, device_id=device_id,
                       sync_module_states=sync_module_states,
@@ -437,7 +441,7 @@ class FullyShardedDataParallel(_Module):
         try:
             yield
         finally:
-            _set_state_dict_type(
+            FullyShardedDataParallel.set_state_dict_type(
                 module, prev.state_dict_type, prev.state_dict_config,
                 prev.optim_state_dict_config)
 
