@@ -3,6 +3,7 @@ with ``import torch`` resolved to Ember; test_fsdp compares what the two print (
 gradient norms, parameter names and shapes, state-dict keys and values)."""
 
 import functools
+import sys
 import warnings
 
 import torch
@@ -29,7 +30,13 @@ R = dist.get_rank()
 
 def say(*parts):
     if R == 0:
-        print("| " + " ".join(map(str, parts)), flush=True)   # one write: no interleaving
+        line("| " + " ".join(map(str, parts)))
+
+
+def line(text):
+    # one write, the newline included, so that lines of the two ranks never interleave
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
 
 
 def model():
@@ -80,4 +87,4 @@ with FSDP.summon_full_params(f):
         say("summon", n, tuple(p.shape), p.dtype)
 dist.destroy_process_group()
 say("done")
-print(f"OK rank {R}", flush=True)
+line(f"OK rank {R}")
