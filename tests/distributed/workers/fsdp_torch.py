@@ -49,9 +49,15 @@ def fmt(t):
     return " ".join(f"{x:.9g}" for x in v[:5].tolist()) + f" sum {v.double().sum().item():.9g}"
 
 
-def train(name, steps=4, **kw):
+def tied():
+    m = nn.Sequential(nn.Linear(6, 6), nn.Tanh(), nn.Linear(6, 6), nn.Linear(6, 3))
+    m[2].weight = m[0].weight
+    return m
+
+
+def train(name, steps=4, make=model, **kw):
     torch.manual_seed(0)
-    fsdp = FSDP(model(), device_id=torch.device("cpu"), **kw)
+    fsdp = FSDP(make(), device_id=torch.device("cpu"), **kw)
     opt = torch.optim.Adam(fsdp.parameters(), lr=0.01)
     torch.manual_seed(1)
     x, y = torch.randn(8, 6), torch.randn(8, 3)
@@ -81,6 +87,8 @@ train("orig", auto_wrap_policy=functools.partial(size_based_auto_wrap_policy,
                                                  min_num_params=100), use_orig_params=True)
 train("mp", auto_wrap_policy=policy,
       mixed_precision=MixedPrecision(param_dtype=torch.bfloat16, reduce_dtype=torch.float32))
+train("tied", make=tied)
+train("tied_orig", make=tied, use_orig_params=True)
 f = train("mp16", steps=2, mixed_precision=MixedPrecision(param_dtype=torch.float16))
 with FSDP.summon_full_params(f):
     for n, p in f.named_parameters():

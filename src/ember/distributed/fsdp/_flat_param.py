@@ -46,7 +46,7 @@ class ParamInfo:
     """Where one original parameter lives: its module, name, shape and span in the flat."""
 
     __slots__ = ("module", "name", "fqn", "shape", "numel", "offset", "requires_grad",
-                 "sharded")
+                 "sharded", "places")
 
     def __init__(self, module, name: str, fqn: str, shape, numel: int, offset: int,
                  requires_grad: bool) -> None:
@@ -54,6 +54,7 @@ class ParamInfo:
         self.shape, self.numel, self.offset = shape, numel, offset
         self.requires_grad = requires_grad
         self.sharded = None          # use_orig_params: the Parameter viewing this rank's part
+        self.places = [(module, name)]   # every (module, name) holding it (tied weights)
 
 
 class _Unshard(_Function):
@@ -75,7 +76,7 @@ class FlatParamHandle:
     """The flat parameter of one FSDP unit and the collectives that shard it."""
 
     def __init__(self, params: list, pg, strategy, mixed_precision, use_orig_params: bool,
-                 owner) -> None:
+                 owner, shared: dict | None = None) -> None:
         self.pg, self.world, self.rank = pg, pg.size(), pg.rank()
         self.strategy = strategy
         self.sharded = strategy in _SHARDED and self.world > 1
@@ -107,6 +108,7 @@ class FlatParamHandle:
                     total += pad
             self.infos.append(ParamInfo(module, name, fqn, tuple(p.shape), p.numel(), total,
                                         p.requires_grad))
+            self.infos[-1].places += (shared or {}).get(id(p), [])
             pieces.append(_np.ascontiguousarray(p._data).reshape(-1))
             total += p.numel()
         self.unpadded = total
@@ -128,7 +130,8 @@ class FlatParamHandle:
         self.views_set = False
         self.packing = False                 # freed after forward: saved views are packed
         for info in self.infos:
-            info.module._parameters.pop(info.name, None)
+            for module, name in info.places:
+                module._parameters.pop(name, None)
         if use_orig_params:
             owner.__dict__["_flat_param"] = self.flat_param
             self._register_sharded_views()
@@ -159,7 +162,8 @@ class FlatParamHandle:
                            requires_grad=info.requires_grad)
             p._vc = self.flat_param._vc
             info.sharded = p
-            info.module._parameters[info.name] = p
+            for module, name in info.places:
+                module._parameters[name] = p
 
     # ---------------------------------------------------------------- unshard / reshard
 
@@ -189,7 +193,8 @@ class FlatParamHandle:
             full = _Tensor._wrap(self.full)
         for info in self.infos:
             view = full[info.offset:info.offset + info.numel].view(info.shape)
-            info.module.__dict__[info.name] = view
+            for module, name in info.places:
+                module.__dict__[name] = view
         self.views_set = True
 
     def clear_views(self) -> None:
@@ -199,13 +204,17 @@ class FlatParamHandle:
         local = self.flat_param._data
         for info in self.infos:
             if self.use_orig_params:
-                info.module.__dict__.pop(info.name, None)
+                held = None
             elif not self.sharded:           # the local flat parameter is the whole of it
-                info.module.__dict__[info.name] = _Tensor._wrap(
-                    local[info.offset:info.offset + info.numel].reshape(info.shape))
+                held = _Tensor._wrap(local[info.offset:info.offset + info.numel]
+                                     .reshape(info.shape))
             else:
-                info.module.__dict__[info.name] = _Tensor._wrap(
-                    _np.broadcast_to(_np.zeros((), local.dtype), info.shape))
+                held = _Tensor._wrap(_np.broadcast_to(_np.zeros((), local.dtype), info.shape))
+            for module, name in info.places:
+                if held is None:
+                    module.__dict__.pop(name, None)
+                else:
+                    module.__dict__[name] = held
         self.views_set = False
 
     def reshard(self) -> None:

@@ -176,7 +176,7 @@ class FullyShardedDataParallel(_Module):
         self._optim_state_dict_config = FullOptimStateDictConfig()
         self._buffers_cast = False
         self._in_summon = False
-        params = self._managed_params(module)
+        params, shared = self._managed_params(module)
         if sync_module_states:
             from ...nn.parallel.distributed import _broadcast_coalesced
             tensors = [p for _, _, p, _ in params] + [
@@ -185,7 +185,8 @@ class FullyShardedDataParallel(_Module):
             if tensors:
                 _broadcast_coalesced(tensors, pg, pg._ranks[0])
         self._handle = (_fp.FlatParamHandle(params, pg, strategy, mixed_precision,
-                                            use_orig_params, module) if params else None)
+                                            use_orig_params, module, shared)
+                        if params else None)
 
     # ---------------------------------------------------------------- construction
 
@@ -204,8 +205,9 @@ class FullyShardedDataParallel(_Module):
 
     def _managed_params(self, module) -> list:
         """(module, name, parameter, fqn) of each parameter this unit flattens, in
-        ``named_parameters`` order, shared parameters once."""
-        seen, out = set(), []
+        ``named_parameters`` order, shared parameters once; and id(parameter) -> the other
+        (module, name) places of each shared one."""
+        seen, out, shared = set(), [], {}
 
         def visit(m, prefix):
             if m in self._ignored_modules or isinstance(m, FullyShardedDataParallel):
@@ -214,10 +216,8 @@ class FullyShardedDataParallel(_Module):
                 if p is None or p in self._ignored_params:
                     continue
                 if id(p) in seen:
-                    raise NotImplementedError(
-                        "a parameter shared by two modules of one FSDP unit: Ember's FSDP "
-                        "flattens each parameter once (wrap the sharing modules together "
-                        "with use_orig_params=True, or untie them)")
+                    shared.setdefault(id(p), []).append((m, name))
+                    continue
                 seen.add(id(p))
                 out.append((m, name, p, prefix + name))
             for cname, c in m._modules.items():
@@ -225,7 +225,7 @@ class FullyShardedDataParallel(_Module):
                     visit(c, prefix + cname + ".")
 
         visit(module, "")
-        return out
+        return out, shared
 
     def __getattr__(self, name: str):
         try:
@@ -551,8 +551,9 @@ def _full_params(units: list, writeback: bool, with_grads: bool = False, dtype=N
                 saved.append((m, None, None))
                 continue
             h.clear_views()
-            for info in h.infos:
-                info.module.__dict__.pop(info.name, None)
+            places = [(info, m_, n_) for info in h.infos for m_, n_ in info.places]
+            for _, mod, name in places:
+                mod.__dict__.pop(name, None)
             full = h.gather(dtype or h.param_dtype)
             if not h.sharded and full is h.flat_param._data:
                 full = full.copy()
@@ -565,19 +566,24 @@ def _full_params(units: list, writeback: bool, with_grads: bool = False, dtype=N
                     g = out
                 grads = g._data
             before = []
-            for info in h.infos:
-                before.append(info.module._parameters.get(info.name))
-                info.module._parameters.pop(info.name, None)
+            for _, mod, name in places:
+                before.append(mod._parameters.get(name))
+                mod._parameters.pop(name, None)
             owner_flat = h.owner._parameters.pop(FLAT_PARAM, None)
             from ...nn.parameter import Parameter
+            made = {}
             for info in h.infos:
                 view = full[info.offset:info.offset + info.numel].reshape(info.shape)
-                p = Parameter(_Tensor._wrap(view), requires_grad=info.requires_grad)
+                p = made[id(info)] = Parameter(_Tensor._wrap(view),
+                                               requires_grad=info.requires_grad)
                 if grads is not None:
                     p._grad = _Tensor._wrap(grads[info.offset:info.offset + info.numel]
                                             .reshape(info.shape))
                 info.module._parameters[info.name] = p
-            saved.append((m, full, (before, owner_flat)))
+            for info in h.infos:         # tied names after the others, as torch orders them
+                for mod, name in info.places[1:]:
+                    mod._parameters[name] = made[id(info)]
+            saved.append((m, full, (places, before, owner_flat)))
         yield
     finally:
         for m, full, state in reversed(saved):
@@ -587,11 +593,11 @@ def _full_params(units: list, writeback: bool, with_grads: bool = False, dtype=N
             h = m._handle
             if writeback:
                 h.write_back(full)
-            before, owner_flat = state
-            for info, p in zip(h.infos, before):
-                info.module._parameters.pop(info.name, None)
+            places, before, owner_flat = state
+            for (_, mod, name), p in zip(places, before):
+                mod._parameters.pop(name, None)
                 if p is not None:
-                    info.module._parameters[info.name] = p
+                    mod._parameters[name] = p
             if owner_flat is not None:
                 h.owner._parameters[FLAT_PARAM] = owner_flat
             h.clear_views()
