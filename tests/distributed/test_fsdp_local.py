@@ -113,6 +113,8 @@ def test_checkpoint_round_trip_as_torchs(tmp_path):
             partial = {"model": {"w": lib.zeros(3, 2)}, "extra": lib.ones(1)}
             dcp.load(partial, checkpoint_id=d, no_dist=True,
                      planner=dcp.DefaultLoadPlanner(allow_partial_load=True))
+            with pytest.raises(RuntimeError) as no_id:
+                dcp.save(state, no_dist=True)
             try:
                 dcp.load({"nope": lib.ones(1)}, checkpoint_id=d, no_dist=True)
                 err = None
@@ -120,7 +122,7 @@ def test_checkpoint_round_trip_as_torchs(tmp_path):
                 err = type(ex).__name__, "Missing key in checkpoint state_dict: nope." in str(ex)
         files = sorted(p.name for p in d.iterdir())
         outs.append((_plain(target), _plain(partial), sorted(md.state_dict_metadata), files,
-                     err, {k: type(v).__name__ for k, v in md.state_dict_metadata.items()}))
+                     err, str(no_id.value), {k: type(v).__name__ for k, v in md.state_dict_metadata.items()}))
     t, e = outs
     assert t == e
     assert t[0]["step"] == 7 and t[0]["name"] == "run"

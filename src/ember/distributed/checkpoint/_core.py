@@ -5,6 +5,8 @@ overlap it."""
 
 from __future__ import annotations
 
+import os as _os
+
 import numpy as _np
 
 from ..._tensor import Tensor as _Tensor
@@ -21,6 +23,19 @@ from .metadata import (
     TensorStorageMetadata,
 )
 from .stateful import Stateful
+
+
+def storage(checkpoint_id, given, cls):
+    """The storage reader or writer ``save``/``load`` use: ``given``, pointed at
+    ``checkpoint_id`` if one is named, else ``cls(checkpoint_id)``."""
+    if given:
+        if checkpoint_id is not None:
+            given.path = _os.fspath(checkpoint_id)
+        return given
+    if not checkpoint_id:
+        raise RuntimeError("`checkpoint_id` must be specified if "
+                           "storage_reader/storage_writer is None.")
+    return cls(checkpoint_id)
 
 
 def flatten(state_dict: dict) -> tuple[dict, dict]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import warnings
 
 from . import _core
@@ -18,12 +17,7 @@ def load(state_dict: dict, *, checkpoint_id=None, storage_reader=None, planner=N
     local shard of a ``ShardedTensor``) is filled from the saved chunks that overlap it, so
     the checkpoint may have been saved by differently sharded ranks; other values are
     replaced; ``Stateful`` values get ``load_state_dict``."""
-    if storage_reader is None:
-        if checkpoint_id is None:
-            raise RuntimeError("`checkpoint_id` must be specified if storage_reader is None.")
-        storage_reader = _FileSystemReader(checkpoint_id)
-    elif checkpoint_id is not None:
-        storage_reader.path = os.fspath(checkpoint_id)
+    storage_reader = _core.storage(checkpoint_id, storage_reader, _FileSystemReader)
     _core.load(state_dict, storage_reader, planner or DefaultLoadPlanner(), process_group,
                no_dist)
 

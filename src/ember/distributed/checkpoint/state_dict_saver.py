@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import warnings
 
 from . import _core
@@ -18,12 +17,7 @@ def save(state_dict: dict, *, checkpoint_id=None, storage_writer=None, planner=N
     dict; each ``ShardedTensor``'s local shards are written by the rank holding them, other
     tensors and values once. ``checkpoint_id`` (a directory) or ``storage_writer`` says
     where. Returns the checkpoint's ``Metadata``."""
-    if storage_writer is None:
-        if checkpoint_id is None:
-            raise RuntimeError("`checkpoint_id` must be specified if storage_writer is None.")
-        storage_writer = _FileSystemWriter(checkpoint_id)
-    elif checkpoint_id is not None:
-        storage_writer.path = os.fspath(checkpoint_id)
+    storage_writer = _core.storage(checkpoint_id, storage_writer, _FileSystemWriter)
     return _core.save(state_dict, storage_writer, planner or DefaultSavePlanner(),
                       process_group, no_dist)
 

@@ -11,7 +11,7 @@ import numpy as _np
 from ..._tensor import Tensor as _Tensor
 from ...autograd.grad_mode import no_grad as _no_grad
 from ...nn.modules.module import Module as _Module
-from ...nn.modules.module import _IncompatibleKeys
+from ...nn.modules.module import _load_result
 from .. import distributed_c10d as _c10d
 from ._shard_utils import ShardedTensor, chunk_dim0
 from .api import FullStateDictConfig, ShardingStrategy, StateDictType
@@ -145,17 +145,7 @@ def load_state_dict(model, sd, strict: bool):
                 with _no_grad():
                     target.copy_(value)
             unexpected = [k for k in sd if k not in targets]
-    if strict:
-        if unexpected:
-            errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                ", ".join(f'"{k}"' for k in unexpected)))
-        if missing:
-            errors.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                ", ".join(f'"{k}"' for k in missing)))
-    if errors:
-        raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-            type(model).__name__, "\n\t".join(errors)))
-    return _IncompatibleKeys(missing, unexpected)
+    return _load_result(model, missing, unexpected, errors, strict)
 
 
 # ---------------------------------------------------------------- optimizer state
