@@ -122,7 +122,8 @@ def test_checkpoint_round_trip_as_torchs(tmp_path):
                 err = type(ex).__name__, "Missing key in checkpoint state_dict: nope." in str(ex)
         files = sorted(p.name for p in d.iterdir())
         outs.append((_plain(target), _plain(partial), sorted(md.state_dict_metadata), files,
-                     err, str(no_id.value), {k: type(v).__name__ for k, v in md.state_dict_metadata.items()}))
+                     err, str(no_id.value),
+                     {k: type(v).__name__ for k, v in md.state_dict_metadata.items()}))
     t, e = outs
     assert t == e
     assert t[0]["step"] == 7 and t[0]["name"] == "run"
