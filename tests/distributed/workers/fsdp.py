@@ -9,7 +9,9 @@ loading into others.
 """
 
 import functools
+import gc
 import tempfile
+import weakref
 from datetime import timedelta
 
 import numpy as np
@@ -168,14 +170,31 @@ for impl in (CheckpointImpl.NO_REENTRANT, CheckpointImpl.REENTRANT):
             check_fn=lambda mod: isinstance(mod, Block))
     check(f"checkpointed {impl.name}", steps=3, auto_wrap_policy=blocks, prepare=prepare)
 
-# FULL_SHARD frees every non-root unit after its forward; backward gathers it again
+# FULL_SHARD frees every non-root unit after its forward (nothing keeps the gathered array
+# alive: autograd's saved tensors are packed), and backward gathers it again
+gathered = []
+_gather = _flat_param.FlatParamHandle.gather
+
+
+def recording_gather(self, dtype=None):
+    arr = _gather(self, dtype)
+    gathered.append((self, weakref.ref(arr)))
+    return arr
+
+
+_flat_param.FlatParamHandle.gather = recording_gather
 torch.manual_seed(0)
 f = FSDP(model(), device_id=CPU, auto_wrap_policy=blocks)
 out = f(XS)
+gc.collect()
 assert [h.full is not None for h in (f._handle, f[1]._handle, f[2]._handle)] == [True, False, False]
+assert [h is f._handle for h, r in gathered if r() is not None] == [True]
 assert isinstance(f[1].fc.weight, torch.Tensor) and f[1].fc.weight.shape == (13, 13)
 out.sum().backward()
-assert not _flat_param._LIVE
+gc.collect()
+assert not _flat_param._LIVE and not [r for _, r in gathered if r() is not None]
+assert len(gathered) == 5                 # 3 units in forward, the 2 freed ones again
+_flat_param.FlatParamHandle.gather = _gather
 
 # enable_wrap / wrap by hand
 with enable_wrap(wrapper_cls=FSDP, device_id=CPU, sharding_strategy=ShardingStrategy.SHARD_GRAD_OP):
