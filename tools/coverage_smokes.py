@@ -667,6 +667,97 @@ TORCH = {
     "distributed.rpc.init_rpc":
         "_rpc(lambda: (repr(torch.distributed.rpc.get_worker_info()), "
         "torch.distributed.rpc.get_worker_info('worker0').id))",
+    "distributed.fsdp.FullyShardedDataParallel":
+        "def body():\n"
+        "    torch.manual_seed(0)\n"
+        "    f = torch.distributed.fsdp.FullyShardedDataParallel(\n"
+        "        torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Linear(3, 2)),\n"
+        "        device_id=torch.device('cpu'), use_orig_params=True)\n"
+        "    r = f(x); r.sum().backward()\n"
+        "    named = [(n, p.shape, p.grad) for n, p in f.named_parameters()]\n"
+        "    return r, named, list(f.state_dict())\n"
+        "_dist(body)",
+    "distributed.fsdp.fully_sharded_data_parallel.StateDictType":
+        "[str(k) for k in torch.distributed.fsdp.fully_sharded_data_parallel.StateDictType]",
+    "distributed.fsdp.StateDictType": "[str(k) for k in torch.distributed.fsdp.StateDictType]",
+    "distributed.fsdp.ShardingStrategy":
+        "[str(k) for k in torch.distributed.fsdp.ShardingStrategy]",
+    "distributed.fsdp.MixedPrecision":
+        "m = torch.distributed.fsdp.MixedPrecision(param_dtype=torch.bfloat16)\n"
+        "(m.param_dtype, m.reduce_dtype, m.buffer_dtype, m.keep_low_precision_grads, "
+        "m.cast_forward_inputs, m.cast_root_forward_inputs)",
+    "distributed.fsdp.FullStateDictConfig":
+        "repr(torch.distributed.fsdp.FullStateDictConfig(offload_to_cpu=True, rank0_only=True))",
+    "distributed.fsdp.wrap.size_based_auto_wrap_policy":
+        "p = torch.distributed.fsdp.wrap.size_based_auto_wrap_policy\n"
+        "m = torch.nn.Linear(4, 2)\n"
+        "[p(m, r, n, min_num_params=10) for r in (True, False) for n in (5, 10)]",
+    "distributed.fsdp.wrap.transformer_auto_wrap_policy":
+        "p = torch.distributed.fsdp.wrap.transformer_auto_wrap_policy\n"
+        "[p(m, r, 0, transformer_layer_cls={torch.nn.Linear}) for m in (torch.nn.Linear(2, 2), "
+        "torch.nn.ReLU()) for r in (True, False)]",
+    "distributed.checkpoint.state_dict.StateDictOptions":
+        "repr(torch.distributed.checkpoint.state_dict.StateDictOptions(full_state_dict=True))",
+    "distributed.checkpoint.state_dict.get_model_state_dict":
+        "torch.manual_seed(0); m = torch.nn.Sequential(torch.nn.Linear(4, 2))\n"
+        "torch.distributed.checkpoint.state_dict.get_model_state_dict(m)",
+    "distributed.checkpoint.state_dict.set_model_state_dict":
+        "m = torch.nn.Linear(4, 2)\n"
+        "r = torch.distributed.checkpoint.state_dict.set_model_state_dict(m, "
+        "{'weight': w.T[:2], 'bias': v[:2]})\n"
+        "(repr(r), m.weight, m.bias)",
+    "distributed.checkpoint.state_dict.get_optimizer_state_dict":
+        "torch.manual_seed(0); m = torch.nn.Linear(4, 2)\n"
+        "o = torch.optim.Adam(m.parameters(), lr=0.1); m(x).sum().backward(); o.step()\n"
+        "torch.distributed.checkpoint.state_dict.get_optimizer_state_dict(m, o)",
+    "distributed.checkpoint.state_dict.set_optimizer_state_dict":
+        "torch.manual_seed(0); m = torch.nn.Linear(4, 2)\n"
+        "o = torch.optim.Adam(m.parameters(), lr=0.1); m(x).sum().backward(); o.step()\n"
+        "sd = torch.distributed.checkpoint.state_dict.get_optimizer_state_dict(m, o)\n"
+        "o2 = torch.optim.Adam(m.parameters(), lr=0.5)\n"
+        "torch.distributed.checkpoint.state_dict.set_optimizer_state_dict(m, o2, sd)\n"
+        "o2.state_dict()",
+    "distributed.checkpoint.save_state_dict":
+        "import tempfile; d = tempfile.mkdtemp(); dcp = torch.distributed.checkpoint\n"
+        "dcp.save_state_dict({'a': x, 'n': 3}, dcp.FileSystemWriter(d), no_dist=True)\n"
+        "t = {'a': torch.zeros(3, 4), 'n': 0}\n"
+        "dcp.load_state_dict(t, dcp.FileSystemReader(d), no_dist=True); (t, sorted(os.listdir(d)))",
+    "distributed.checkpoint.load_state_dict":
+        "import tempfile; d = tempfile.mkdtemp(); dcp = torch.distributed.checkpoint\n"
+        "dcp.save({'m': {'w': w}, 'l': [v]}, checkpoint_id=d, no_dist=True)\n"
+        "t = {'m': {'w': torch.zeros(4, 5)}, 'l': [torch.zeros(4)]}\n"
+        "dcp.load_state_dict(t, dcp.FileSystemReader(d), no_dist=True); t",
+    "distributed.checkpoint.FileSystemWriter":
+        "import tempfile; d = tempfile.mkdtemp(); dcp = torch.distributed.checkpoint\n"
+        "m = dcp.save({'a': x}, storage_writer=dcp.FileSystemWriter(d), no_dist=True)\n"
+        "(sorted(os.listdir(d)), list(m.state_dict_metadata), m.state_dict_metadata['a'].size)",
+    "distributed.checkpoint.FileSystemReader":
+        "import tempfile; d = tempfile.mkdtemp(); dcp = torch.distributed.checkpoint\n"
+        "dcp.save({'a': x}, checkpoint_id=d, no_dist=True)\n"
+        "md = dcp.FileSystemReader(d).read_metadata().state_dict_metadata['a']\n"
+        "(md.size, [(c.offsets, c.sizes) for c in md.chunks], md.properties.dtype)",
+    "distributed.checkpoint.default_planner.DefaultSavePlanner":
+        "import tempfile; d = tempfile.mkdtemp(); dcp = torch.distributed.checkpoint\n"
+        "dcp.save({'m': {'a': x}}, checkpoint_id=d, no_dist=True,\n"
+        "         planner=dcp.default_planner.DefaultSavePlanner())\n"
+        "t = {'m': {'a': torch.zeros(3, 4)}}\n"
+        "dcp.load(t, checkpoint_id=d, no_dist=True,\n"
+        "         planner=dcp.default_planner.DefaultLoadPlanner()); t",
+    "distributed.algorithms._checkpoint.checkpoint_wrapper.checkpoint_wrapper":
+        "ck = torch.distributed.algorithms._checkpoint.checkpoint_wrapper\n"
+        "torch.manual_seed(0); m = ck.checkpoint_wrapper(torch.nn.Linear(4, 2))\n"
+        "a = xg.clone(); r = m(a); r.sum().backward()\n"
+        "(r, m.weight.grad, list(m.state_dict()), [n for n, _ in m.named_parameters()], repr(m))",
+    "distributed.algorithms._checkpoint.checkpoint_wrapper.CheckpointImpl":
+        "[str(k) for k in "
+        "torch.distributed.algorithms._checkpoint.checkpoint_wrapper.CheckpointImpl]",
+    "distributed.algorithms._checkpoint.checkpoint_wrapper.apply_activation_checkpointing":
+        "ck = torch.distributed.algorithms._checkpoint.checkpoint_wrapper\n"
+        "torch.manual_seed(0)\n"
+        "m = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.ReLU(), torch.nn.Linear(3, 2))\n"
+        "ck.apply_activation_checkpointing(m, check_fn=lambda l: isinstance(l, torch.nn.Linear))\n"
+        "r = m(x); r.sum().backward()\n"
+        "(r, [p.grad for p in m.parameters()], list(m.state_dict()), repr(m))",
     "distributed.rpc.rpc_sync":
         "_rpc(lambda: torch.distributed.rpc.rpc_sync('worker0', torch.add, args=(x, 1)))",
     "distributed.rpc.rpc_async":

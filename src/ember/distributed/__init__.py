@@ -55,9 +55,10 @@ def is_available() -> bool:
 
 
 def __getattr__(name: str):
-    # torch.distributed has ``rpc`` and ``autograd`` once imported; here they load on first
-    # use (``optim`` and ``nn``, as in torch, only by an import of their own)
-    if name in ("rpc", "autograd"):
+    # torch.distributed has ``rpc``, ``autograd`` and ``algorithms`` once imported; here they
+    # load on first use (``optim``, ``nn``, ``fsdp`` and ``checkpoint``, as in torch, only by
+    # an import of their own)
+    if name in ("rpc", "autograd", "algorithms"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

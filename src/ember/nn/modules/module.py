@@ -64,6 +64,23 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+def _load_result(module, missing_keys: list, unexpected_keys: list, error_msgs: list,
+                 strict: bool) -> _IncompatibleKeys:
+    """``load_state_dict``'s ending: torch's error listing the key mismatches (when
+    ``strict``) and the other errors, or the missing and unexpected keys."""
+    if strict:
+        if unexpected_keys:
+            error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                ", ".join(f'"{k}"' for k in unexpected_keys)))
+        if missing_keys:
+            error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
+                ", ".join(f'"{k}"' for k in missing_keys)))
+    if error_msgs:
+        raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+            module.__class__.__name__, "\n\t".join(error_msgs)))
+    return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+
 def _addindent(s_: str, num_spaces: int) -> str:
     s = s_.split("\n")
     if len(s) == 1:
@@ -837,17 +854,7 @@ class Module:
                         "modified, it should be done inplace.")
 
         load(self, state_dict)
-        if strict:
-            if unexpected_keys:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected_keys)))
-            if missing_keys:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in missing_keys)))
-        if error_msgs:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                self.__class__.__name__, "\n\t".join(error_msgs)))
-        return _IncompatibleKeys(missing_keys, unexpected_keys)
+        return _load_result(self, missing_keys, unexpected_keys, error_msgs, strict)
 
     # ------------------------------------------------------------------ printing
     def _get_name(self) -> str:

@@ -1,0 +1,2 @@
+"""``ember.distributed.algorithms``: activation checkpointing wrappers
+(``algorithms._checkpoint.checkpoint_wrapper``)."""
