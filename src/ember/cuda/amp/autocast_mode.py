@@ -6,22 +6,14 @@ from __future__ import annotations
 import warnings as _warnings
 
 from ... import _dtype as _D
-from ...amp import autocast as _autocast
+from ...amp import _deprecated
 from ...amp import custom_bwd as _custom_bwd
 from ...amp import custom_fwd as _custom_fwd
 
 __all__ = ["autocast", "custom_fwd", "custom_bwd"]
 
 
-class autocast(_autocast):
-    """``torch.cuda.amp.autocast(...)``: deprecated; disabled without CUDA."""
-
-    def __init__(self, enabled: bool = True, dtype: _D.dtype = _D.float16,
-                 cache_enabled: bool = True):
-        _warnings.warn("`torch.cuda.amp.autocast(args...)` is deprecated. Please use "
-                      "`torch.amp.autocast('cuda', args...)` instead.", FutureWarning,
-                      stacklevel=2)
-        super().__init__("cuda", enabled=enabled, dtype=dtype, cache_enabled=cache_enabled)
+autocast = _deprecated.deprecated_autocast("cuda", _D.float16, __name__)
 
 
 def custom_fwd(fwd=None, *, cast_inputs=None):
