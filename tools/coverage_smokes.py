@@ -893,6 +893,20 @@ TORCH.update({
         "[f.endswith('.pt.trace.json') for f in os.listdir(d)]",
 })
 
+# ----------------------------------------------------------------------------- the rarely used
+TORCH.update({
+    "library.register_fake":
+        "@torch.library.custom_op('smokefake::rows', mutates_args=())\n"
+        "def rows(t: torch.Tensor) -> torch.Tensor:\n    return t.sum(1)\n"
+        "f = torch.library.register_fake('smokefake::rows')(lambda t: t.new_empty(t.shape[0]))\n"
+        "(f(x).shape, torch.library.opcheck(rows, (x,)))",
+    "library.opcheck":
+        "@torch.library.custom_op('smokecheck::twice', mutates_args=())\n"
+        "def twice(t: torch.Tensor) -> torch.Tensor:\n    t.mul_(1.5)\n    return t * 2\n"
+        "r = torch.library.opcheck(twice, (xg,), raise_exception=False)\n"
+        "[(k, v if isinstance(v, str) else (type(v).__name__, str(v))) for k, v in r.items()]",
+})
+
 # ----------------------------------------------------------------------------- torch.nn
 # class -> (constructor arguments, call arguments); the result is _mod(module, *args)
 NN = {
