@@ -105,3 +105,60 @@ def test_opcheck_reports_each_check_as_torch_does():
         out.append(L.opcheck(lib.ops.tailcheckdef.f, (x,), raise_exception=False))
         out.append(L.opcheck(lib.ops.aten.sin.default, (x.clone().requires_grad_(),)))
     _both(program)
+
+
+# ----------------------------------------------------------------------------- loading libraries
+
+def test_load_library_errors_and_the_loaded_set(tmp_path, monkeypatch):
+    import glob
+    libm = sorted(glob.glob("/lib/x86_64-linux-gnu/libm.so.6")
+                  + glob.glob("/usr/lib/x86_64-linux-gnu/libm.so.6")
+                  + glob.glob("/usr/lib64/libm.so.6"))[:1]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notalib.so").write_text("text")
+
+    def program(lib, out):
+        for load in (lib.ops.load_library, lib.classes.load_library):
+            for path in ("/nonexistent/libcustom.so", "libcustom.so", "notalib.so"):
+                try:
+                    load(path)
+                except OSError as e:
+                    out += [str(e).replace(str(tmp_path), "TMP"), type(e.__cause__).__name__]
+        _raises(out, lambda: lib.classes.myns.MyStack)
+        out.append(lib.classes.loaded_libraries is lib.ops.loaded_libraries)
+        for path in libm:
+            lib.classes.load_library(path)
+            out.append(sorted(lib.ops.loaded_libraries))
+    _both(program)
+
+
+# ----------------------------------------------------------------------------- small names
+
+def test_compiler_settings_subclass_switch_and_aliases():
+    def program(lib, out):
+        c = lib._inductor.config
+        out.append((c.force_fuse_int_mm_with_mul, c.coordinate_descent_tuning,
+                    c.coordinate_descent_check_all_directions, c.epilogue_fusion))
+        with c.patch(coordinate_descent_tuning=True, epilogue_fusion=False):
+            out.append((c.coordinate_descent_tuning, c.epilogue_fusion))
+        out.append((type(c.cpp).__name__, c.cpp.threads, c.cpp.simdlen, c.cpp.min_chunk_size))
+
+        class S(lib.Tensor):
+            pass
+        s = lib.ones(2).as_subclass(S)
+        with lib._C.DisableTorchFunctionSubclass():
+            out.append(type(s + 1).__name__)
+        out += [type(s + 1).__name__, lib._C.DisableTorchFunctionSubclass.__name__]
+        G = lib.cuda.amp.grad_scaler.GradScaler
+        out += [G is lib.cuda.amp.GradScaler, G().is_enabled(), str(lib.fx.node.Target)]
+
+        class M(lib.jit.ScriptModule):
+            def __init__(self):
+                super().__init__()
+                self.lin = lib.nn.Linear(4, 2)
+
+            @lib.jit.script_method
+            def forward(self, a):
+                return self.lin(a).relu()
+        out.append(M()(lib.ones(1, 4)))
+    _both(program)

@@ -905,6 +905,39 @@ TORCH.update({
         "def twice(t: torch.Tensor) -> torch.Tensor:\n    t.mul_(1.5)\n    return t * 2\n"
         "r = torch.library.opcheck(twice, (xg,), raise_exception=False)\n"
         "[(k, v if isinstance(v, str) else (type(v).__name__, str(v))) for k, v in r.items()]",
+    "ops.load_library": "try:\n    torch.ops.load_library('/nonexistent/libcustom_ops.so')\n"
+                        "except OSError as e:\n    r = (str(e), type(e.__cause__).__name__)\n"
+                        "(r, torch.ops.loaded_libraries)",
+    "classes.load_library": "try:\n    torch.classes.load_library('/nonexistent/libcls.so')\n"
+                            "except OSError as e:\n    r = str(e)\n"
+                            "try:\n    torch.classes.smokens.Stack\nexcept RuntimeError as e:\n"
+                            "    r = (r, str(e))\nr",
+    "classes.loaded_libraries": "(torch.classes.loaded_libraries,"
+                                " torch.classes.loaded_libraries is torch.ops.loaded_libraries)",
+    "_inductor.config.force_fuse_int_mm_with_mul":
+        "c = torch._inductor.config\nwith c.patch(force_fuse_int_mm_with_mul=True):\n"
+        "    r = c.force_fuse_int_mm_with_mul\n(r, c.force_fuse_int_mm_with_mul)",
+    "_inductor.config.coordinate_descent_tuning":
+        "c = torch._inductor.config; c.coordinate_descent_tuning = True\n"
+        "r = c.coordinate_descent_tuning; c.coordinate_descent_tuning = False; r",
+    "_inductor.config.coordinate_descent_check_all_directions":
+        "torch._inductor.config.coordinate_descent_check_all_directions",
+    "_inductor.config.cpp": "c = torch._inductor.config.cpp\n"
+                            "(type(c).__name__, c.threads, c.simdlen, c.min_chunk_size)",
+    "_inductor.config.epilogue_fusion": "torch._inductor.config.epilogue_fusion",
+    "_C.DisableTorchFunctionSubclass":
+        "class S(torch.Tensor):\n    pass\ns = x.as_subclass(S)\n"
+        "with torch._C.DisableTorchFunctionSubclass():\n    a = type(s + 1).__name__\n"
+        "(a, type(s + 1).__name__, torch._C.DisableTorchFunctionSubclass)",
+    "cuda.amp.grad_scaler.GradScaler":
+        "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
+        "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
+    "fx.node.Target": "str(torch.fx.node.Target)",
+    "jit.script_method": "class M(torch.jit.ScriptModule):\n    def __init__(self):\n"
+                         "        super().__init__()\n        self.l = torch.nn.Linear(4, 2)\n"
+                         "    @torch.jit.script_method\n    def forward(self, a):\n"
+                         "        return self.l(a).relu()\n"
+                         "m = M(); (type(m).__name__, m(x))",
 })
 
 # ----------------------------------------------------------------------------- torch.nn

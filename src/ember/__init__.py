@@ -172,7 +172,7 @@ from ._layout import (  # noqa: E402
 _LAZY_MODULES = ("_C", "__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_inductor",
                  "_legacy",
                  "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "ao",
-                 "backends", "compiler", "cpu", "cuda", "distributed", "distributions", "export",
+                 "backends", "classes", "compiler", "cpu", "cuda", "distributed", "distributions", "export",
                  "fft", "func", "functional", "futures", "fx", "hub", "jit", "library", "linalg",
                  "masked", "multiprocessing", "nested", "nn", "optim", "overrides", "profiler",
                  "quantization", "quasirandom", "random", "return_types", "serialization",
