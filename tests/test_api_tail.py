@@ -162,3 +162,52 @@ def test_compiler_settings_subclass_switch_and_aliases():
                 return self.lin(a).relu()
         out.append(M()(lib.ones(1, 4)))
     _both(program)
+
+
+# ----------------------------------------------------------------------------- torch._decomp
+
+_DECOMPOSED = ["addmm", "gelu", "_softmax", "_log_softmax", "silu", "mish", "relu", "sigmoid",
+               "tanh", "rsqrt", "hardtanh", "hardsigmoid", "hardswish", "leaky_relu", "elu",
+               "softplus", "mse_loss", "smooth_l1_loss", "embedding", "t", "logsumexp"]
+
+
+def test_get_decompositions_keys_and_values():
+    import importlib
+
+    import numpy as np
+    results = []
+    for lib in (torch, ember):
+        decomp = importlib.import_module(f"{lib.__name__}._decomp")
+        aten = lib.ops.aten
+        d = decomp.get_decompositions([getattr(aten, n) for n in _DECOMPOSED])
+        keys = sorted(str(k) for k in d)
+        single = decomp.get_decompositions([aten.addmm.default, aten.gelu.out, aten.tanh.default])
+        lib.manual_seed(0)
+        x, y, w, b = lib.randn(3, 4), lib.randn(3, 4), lib.randn(4, 5), lib.randn(3, 5)
+        h = x.to(lib.bfloat16)
+        calls = [("addmm", (b, x, w), {}), ("addmm", (b, x, w), {"beta": 0.5, "alpha": 2}),
+                 ("gelu", (x,), {}), ("gelu", (x,), {"approximate": "tanh"}), ("gelu", (h,), {}),
+                 ("_softmax", (x, 1, False), {}), ("_log_softmax", (x, 0, False), {}),
+                 ("silu", (h,), {}), ("mish", (x,), {}), ("relu", (x,), {}),
+                 ("sigmoid", (x,), {}), ("hardtanh", (x, -0.5, 0.5), {}),
+                 ("hardsigmoid", (x,), {}), ("hardswish", (x,), {}),
+                 ("leaky_relu", (x, 0.2), {}), ("elu", (x,), {}), ("softplus", (x, 2, 1), {}),
+                 ("mse_loss", (x, y), {}), ("mse_loss", (x, y, 0), {}),
+                 ("smooth_l1_loss", (x, y, 2, 0.5), {}),
+                 ("embedding", (w, lib.tensor([[0, 2], [3, 1]])), {}), ("t", (x,), {}),
+                 ("logsumexp", (x, 1), {}), ("logsumexp", (x, [0, 1], True), {})]
+        values = [d[getattr(aten, n).default](*a, **k) for n, a, k in calls]
+        out = lib.empty(0)
+        values.append(d[aten.gelu.out](x, out=out) is out)
+        values.append(out)
+        values = [(str(v.dtype), tuple(v.shape), v.double().numpy()) if isinstance(v, lib.Tensor)
+                  else v for v in values]
+        results.append((keys, sorted(str(k) for k in single), values))
+    (tk, ts, tv), (ek, es, ev) = results
+    assert tk == ek and ts == es
+    for a, b in zip(tv, ev):
+        if isinstance(a, tuple):
+            assert a[:2] == b[:2]
+            np.testing.assert_array_equal(a[2], b[2])
+        else:
+            assert a == b

@@ -933,6 +933,12 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "_decomp.get_decompositions":
+        "D = _import('_decomp'); a = torch.ops.aten\n"
+        "d = D.get_decompositions([a.addmm, a.gelu, a._softmax, a.silu, a.hardswish])\n"
+        "(sorted(str(k) for k in d), d[a.addmm.default](torch.zeros(3, 5), x, w, alpha=2),"
+        " d[a.gelu.default](x, approximate='tanh'), d[a._softmax.default](x, 1, False),"
+        " d[a.silu.default](x.bfloat16()), d[a.hardswish.default](x))",
     "jit.script_method": "class M(torch.jit.ScriptModule):\n    def __init__(self):\n"
                          "        super().__init__()\n        self.l = torch.nn.Linear(4, 2)\n"
                          "    @torch.jit.script_method\n    def forward(self, a):\n"
