@@ -211,3 +211,43 @@ def test_get_decompositions_keys_and_values():
             np.testing.assert_array_equal(a[2], b[2])
         else:
             assert a == b
+
+
+# ----------------------------------------------------------------------------- benchmark fuzzers
+
+def test_fuzzers_draw_torchs_parameters_and_tensors():
+    import importlib
+
+    def program(lib, out):
+        B = importlib.import_module(f"{lib.__name__}.utils.benchmark")
+        binary = importlib.import_module(f"{lib.__name__}.utils.benchmark.op_fuzzers.binary")
+        _raises(out, binary.BinaryOpFuzzer, seed=0)     # (torch 2.13 rejects its own table)
+        P = B.FuzzedParameter
+        f = B.Fuzzer(
+            parameters=[P("dim", 1, 3, "uniform", strict=True),
+                        [P(f"k{i}", 4, 64, "loguniform") for i in range(3)],
+                        [P(f"s{i}", 1, 2, "uniform") for i in range(3)],
+                        P("scale", 0.5, 4.5, "uniform")],
+            tensors=[B.FuzzedTensor("x", ("k0", "k1", "k2"), steps=("s0", "s1", "s2"),
+                                    probability_contiguous=0.5, dim_parameter="dim",
+                                    max_elements=10000),
+                     B.FuzzedTensor("n", ("k0", 4), dtype=lib.int32)],
+            constraints=[lambda params: params["k0"] != 5], seed=7)
+        for tensors, props, params in f.take(4):
+            out.append(sorted(params.items()))
+            for name, t in tensors.items():
+                p = props[name]
+                out += [name, tuple(t.shape), t.stride(), t.dtype, t.tolist(), p["numel"],
+                        [int(o) for o in p["order"]], p["steps"], p["is_contiguous"],
+                        p["dtype"]]
+        out.append(f.rejection_rate)
+        out.append(repr(B.ParameterAlias("k0")))
+        _raises(out, B.Fuzzer, [P("a", 1, 2, "uniform")], [B.FuzzedTensor("a", (2,))])
+        _raises(out, P, "a", 1, 2, "bogus")
+        _raises(out, P, "a", distribution={1: 0.5, 2: 0.5})
+        out.append([fl.name for fl in __import__("dataclasses").fields(B.CallgrindStats)])
+        counts = B.FunctionCounts((B.FunctionCount(30, "a.c:f"), B.FunctionCount(5, "b.c:g")),
+                                  inclusive=False)
+        out += [counts.sum(), len(counts), (counts - counts).sum(),
+                counts.filter(lambda fn: "a.c" in fn).sum()]
+    _both(program)

@@ -933,6 +933,29 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "utils.benchmark.Fuzzer":
+        "B = _import('utils.benchmark')\n"
+        "f = B.Fuzzer([B.FuzzedParameter('n', 2, 9, 'uniform'), B.FuzzedParameter('m', 2, 64, "
+        "'loguniform')], [B.FuzzedTensor('a', ('n', 'm'), probability_contiguous=0.3)], seed=5)\n"
+        "[(sorted(p.items()), t['a'], t['a'].stride(), q['a']['is_contiguous'])"
+        " for t, q, p in f.take(3)]",
+    "utils.benchmark.FuzzedParameter":
+        "B = _import('utils.benchmark'); import numpy\n"
+        "s = numpy.random.RandomState(3)\n"
+        "ps = [B.FuzzedParameter('a', 1, 100, 'loguniform'), B.FuzzedParameter('b', 0.0, 1.0,"
+        " 'uniform')]\n[(p.name, p.strict, p.sample(s)) for p in ps]",
+    "utils.benchmark.FuzzedTensor":
+        "B = _import('utils.benchmark')\n"
+        "f = B.Fuzzer([B.FuzzedParameter('k', 2, 6, 'uniform')], [B.FuzzedTensor('t', ('k', 3),"
+        " steps=(1, 2), dtype=torch.int64)], seed=1)\n"
+        "[(t['t'], q['t']['steps'], q['t']['numel']) for t, q, p in f.take(2)]",
+    "utils.benchmark.op_fuzzers.binary.BinaryOpFuzzer":
+        "try:\n    _import('utils.benchmark.op_fuzzers.binary').BinaryOpFuzzer(seed=0)\n"
+        "except AssertionError as e:\n    r = str(e)\nr",
+    "utils.benchmark.CallgrindStats":
+        "B = _import('utils.benchmark'); import dataclasses\n"
+        "c = B.FunctionCounts((B.FunctionCount(9, 'f'), B.FunctionCount(2, 'g')), False)\n"
+        "([f.name for f in dataclasses.fields(B.CallgrindStats)], c.sum(), (c - c).sum())",
     "_decomp.get_decompositions":
         "D = _import('_decomp'); a = torch.ops.aten\n"
         "d = D.get_decompositions([a.addmm, a.gelu, a._softmax, a.silu, a.hardswish])\n"
