@@ -251,3 +251,23 @@ def test_fuzzers_draw_torchs_parameters_and_tensors():
         out += [counts.sum(), len(counts), (counts - counts).sum(),
                 counts.filter(lambda fn: "a.c" in fn).sum()]
     _both(program)
+
+
+# ----------------------------------------------------------------------------- profiler ops
+
+def test_record_function_ops_open_and_close_ranges():
+    def program(lib, out):
+        P = lib.ops.profiler
+        out += [P._record_function_enter, P._record_function_enter_new,
+                P._record_function_exit, P._record_function_exit._RecordFunction]
+        with lib.profiler.profile() as prof:
+            h = P._record_function_enter_new("block", None)
+            x = lib.ones(3) + 1
+            P._record_function_exit._RecordFunction(h)
+            h = P._record_function_enter("legacy")
+            x = x * 2
+            P._record_function_exit(h)
+        out.append([(e.name, e.cpu_parent.name if e.cpu_parent else None) for e in prof.events()
+                    if e.name in ("block", "legacy", "aten::add", "aten::mul")])
+        _raises(out, P._record_function_exit, lib.ones(1))
+    _both(program)

@@ -933,6 +933,17 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "ops.profiler._record_function_enter":
+        "P = torch.ops.profiler\nwith torch.profiler.profile() as prof:\n"
+        "    h = P._record_function_enter('blk')\n    r = x + 1\n    P._record_function_exit(h)\n"
+        "[(e.name, e.cpu_parent and e.cpu_parent.name) for e in prof.events()"
+        " if e.name in ('blk', 'aten::add')]",
+    "ops.profiler._record_function_exit":
+        "P = torch.ops.profiler\nwith torch.profiler.profile() as prof:\n"
+        "    h = P._record_function_enter_new('blk', None)\n    r = x * 2\n"
+        "    P._record_function_exit._RecordFunction(h)\n"
+        "[(e.name, e.cpu_parent and e.cpu_parent.name) for e in prof.events()"
+        " if e.name in ('blk', 'aten::mul')]",
     "utils.benchmark.Fuzzer":
         "B = _import('utils.benchmark')\n"
         "f = B.Fuzzer([B.FuzzedParameter('n', 2, 9, 'uniform'), B.FuzzedParameter('m', 2, 64, "

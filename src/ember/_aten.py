@@ -105,6 +105,9 @@ class _OpNamespace(types.ModuleType):
             fn = None
         elif ns == "aten":
             fn = _resolve(name)
+        elif ns == "profiler":     # torch's record_function ops
+            from .autograd.profiler import _PROFILER_OPS
+            fn = _PROFILER_OPS.get(name)
         else:                    # a namespace of custom ops (ember.library.custom_op)
             from .library import _OPS as OPS
             fn = OPS.get(f"{ns}::{name}") or next(
