@@ -5,6 +5,8 @@ torch and once with ember and must print the same lines."""
 
 import warnings
 
+import numpy as np
+
 import ember
 from tests.helpers import torch
 
@@ -270,4 +272,54 @@ def test_record_function_ops_open_and_close_ranges():
         out.append([(e.name, e.cpu_parent.name if e.cpu_parent else None) for e in prof.events()
                     if e.name in ("block", "legacy", "aten::add", "aten::mul")])
         _raises(out, P._record_function_exit, lib.ones(1))
+    _both(program)
+
+
+# ----------------------------------------------------------------------------- torch._dynamo
+
+def test_explain_reports_one_graph_per_traceable_function(capsys):
+    def program(lib, out):
+        x = lib.randn(3)
+
+        def noisy(a):
+            print("side effect")
+            return a + 1
+        fns = [lambda a: a, lambda a: a.relu(),
+               lambda a: lib.relu(a) + lib.nn.functional.gelu(a) * 2,
+               lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.ReLU()), noisy]
+        for f in fns:
+            e = lib._dynamo.explain(f)(x)
+            text = str(e)
+            out += [type(e).__name__, e.graph_count, e.graph_break_count, e.op_count,
+                    [[t.__name__ for t in ops] for ops in e.ops_per_graph], e.break_reasons,
+                    len(e.graphs), text[:text.index("Ops per Graph")], e.out_guards is None]
+        e = lib._dynamo.explain(lambda a: a * 2, x)         # the deprecated form
+        out.append((e.graph_count, e.op_count))
+    _both(program)
+    assert capsys.readouterr().out.count("side effect") == 2    # once per library
+
+
+def test_dynamo_utils_same():
+    import importlib
+
+    def program(lib, out):
+        same = importlib.import_module(f"{lib.__name__}._dynamo.utils").same
+        x = lib.randn(3)
+        quiet = {"log_error": lambda *a: out.append(a[0] % a[1:])}
+        out += [same(x, x + 1e-6), same(x, x + 1, **quiet),
+                same([x, {"a": x}], [x, {"a": x.clone()}]), same(x, x.double(), **quiet),
+                same(x, x.double(), exact_dtype=False), same(1.0, 1.00001), same(3, 3),
+                same(None, None), same(x, x + 1e-3, fp64_ref=x.double(), **quiet),
+                same(lib.ones(2000), lib.ones(2000) + 1e-3,
+                     fp64_ref=lib.ones(2000, dtype=lib.float64), **quiet),
+                same(x, x * 1.01, cos_similarity=True),
+                same(lib.tensor([True, False]), lib.tensor([True, True]), **quiet),
+                same(np.float32(1.5), np.float32(1.5)), same(np.ones(2), np.ones(2)),
+                same((x, 2), [x, 2]), same({1, 2}, {2, 1}),
+                same(x, x.clone().fill_(float("nan")), equal_nan=True, **quiet)]
+        for ref, res in ((x, "a"), ([x], x), ({"a": x}, {"b": x})):
+            try:
+                same(ref, res)
+            except Exception as e:   # noqa: BLE001
+                out.append((type(e).__name__, str(e).replace("ember", "torch")))
     _both(program)

@@ -933,6 +933,15 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "_dynamo.explain":
+        "e = torch._dynamo.explain(lambda a, b: (a * 2 + torch.relu(b)).sum())(x, y)\n"
+        "t = str(e)\n(type(e).__name__, e.graph_count, e.graph_break_count, e.op_count,"
+        " [[f.__name__ for f in ops] for ops in e.ops_per_graph], t[:t.index('Ops per')])",
+    "_dynamo.utils.same":
+        "same = _import('_dynamo.utils').same; q = lambda *a: None\n"
+        "(same(x, x + 1e-6), same(x, x + 1, log_error=q), same([x, {'a': y}], [x, {'a': y}]),"
+        " same(x, x.double(), log_error=q), same(x, x + 1e-3, fp64_ref=x.double(), log_error=q),"
+        " same(x, x * 1.01, cos_similarity=True), same(2, 2))",
     "ops.profiler._record_function_enter":
         "P = torch.ops.profiler\nwith torch.profiler.profile() as prof:\n"
         "    h = P._record_function_enter('blk')\n    r = x + 1\n    P._record_function_exit(h)\n"
