@@ -323,3 +323,35 @@ def test_dynamo_utils_same():
             except Exception as e:   # noqa: BLE001
                 out.append((type(e).__name__, str(e).replace("ember", "torch")))
     _both(program)
+
+
+# ----------------------------------------------------------------------------- ao.pruning
+
+def test_weight_norm_sparsifier_masks_blocks_as_torch():
+    import importlib
+
+    def program(lib, out):
+        P = importlib.import_module(f"{lib.__name__}.ao.pruning")
+        m = lib.nn.Sequential(lib.nn.Linear(8, 6), lib.nn.ReLU(), lib.nn.Linear(6, 4))
+        sp = P.WeightNormSparsifier(sparsity_level=0.5, sparse_block_shape=(1, 4),
+                                    zeros_per_block=4)
+        sp.prepare(m, config=[{"tensor_fqn": "0.weight"},
+                              {"tensor_fqn": "2.weight", "sparsity_level": 0.75}])
+        sp.step()
+        out += [m, m[0].weight, m[2].weight, m[0].parametrizations.weight[0].mask,
+                sorted(sp.groups[0]), sp.state_dict()["groups"][1]["tensor_fqn"]]
+        x = lib.randn(2, 8)
+        out.append(m(x))
+        m(x).sum().backward()
+        out.append(m[0].parametrizations.weight.original.grad)
+        sp.squash_mask()
+        out += [m, m[0].weight]
+        lin = lib.nn.Linear(4, 6)
+        sp2 = P.WeightNormSparsifier(sparsity_level=0.3, sparse_block_shape=(2, 2),
+                                     zeros_per_block=3, norm=2)
+        sp2.prepare(lib.nn.Sequential(lin), config=[{"tensor_fqn": "0.weight"}])
+        sp2.step()
+        out += [lin.weight, repr(sp2)]
+        _raises(out, P.WeightNormSparsifier, sparse_block_shape=(1, 2), zeros_per_block=3)
+        _raises(out, P.WeightNormSparsifier, norm="L2")
+    _both(program)

@@ -933,6 +933,11 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "ao.pruning.WeightNormSparsifier":
+        "P = _import('ao.pruning'); m = torch.nn.Sequential(torch.nn.Linear(4, 6))\n"
+        "sp = P.WeightNormSparsifier(sparsity_level=0.5, sparse_block_shape=(1, 2),"
+        " zeros_per_block=2)\nsp.prepare(m, config=[{'tensor_fqn': '0.weight'}]); sp.step()\n"
+        "r = (m[0].weight, m(x), repr(m)); sp.squash_mask(); (r, m[0].weight, repr(m))",
     "_dynamo.explain":
         "e = torch._dynamo.explain(lambda a, b: (a * 2 + torch.relu(b)).sum())(x, y)\n"
         "t = str(e)\n(type(e).__name__, e.graph_count, e.graph_break_count, e.op_count,"
