@@ -355,3 +355,28 @@ def test_weight_norm_sparsifier_masks_blocks_as_torch():
         _raises(out, P.WeightNormSparsifier, sparse_block_shape=(1, 2), zeros_per_block=3)
         _raises(out, P.WeightNormSparsifier, norm="L2")
     _both(program)
+
+
+# ----------------------------------------------------------------------------- CUDA-only paths
+
+def test_semi_structured_sparsity_refuses_cpu_tensors():
+    def program(lib, out):
+        S = lib.sparse
+        for a in (lib.randn(64, 64), lib.randn(64, 64).half(), lib.randn(3, 4)):
+            _raises(out, S.to_sparse_semi_structured, a)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _raises(out, S.to_sparse_semi_structured, lib.randn(64, 64), transposed=True)
+            _raises(out, S.SparseSemiStructuredTensor, lib.Size([4, 4]), None, None, None,
+                    None, None)
+        out.append([(w.category.__name__, str(w.message)) for w in caught])
+        out += [S.SparseSemiStructuredTensor._FORCE_CUTLASS,
+                issubclass(S.SparseSemiStructuredTensorCUTLASS, S.SparseSemiStructuredTensor),
+                issubclass(S.SparseSemiStructuredTensor, lib.Tensor)]
+        S.SparseSemiStructuredTensor._FORCE_CUTLASS = True
+        try:
+            _raises(out, S.to_sparse_semi_structured, lib.randn(64, 64))
+        finally:
+            S.SparseSemiStructuredTensor._FORCE_CUTLASS = False
+        _raises(out, S.SparseSemiStructuredTensor.from_dense, lib.randn(64, 64))
+    _both(program)

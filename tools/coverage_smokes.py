@@ -933,6 +933,14 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "sparse.to_sparse_semi_structured":
+        "try:\n    torch.sparse.to_sparse_semi_structured(torch.randn(64, 64))\n"
+        "except RuntimeError as e:\n    r = str(e)\nr",
+    "sparse.SparseSemiStructuredTensor":
+        "C = torch.sparse.SparseSemiStructuredTensor\n"
+        "try:\n    torch.sparse.SparseSemiStructuredTensorCUTLASS.from_dense(torch.randn(64, 64))\n"
+        "except RuntimeError as e:\n    r = str(e)\n"
+        "(r, C._FORCE_CUTLASS, issubclass(C, torch.Tensor))",
     "ao.pruning.WeightNormSparsifier":
         "P = _import('ao.pruning'); m = torch.nn.Sequential(torch.nn.Linear(4, 6))\n"
         "sp = P.WeightNormSparsifier(sparsity_level=0.5, sparse_block_shape=(1, 2),"
