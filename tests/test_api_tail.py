@@ -380,3 +380,31 @@ def test_semi_structured_sparsity_refuses_cpu_tensors():
             S.SparseSemiStructuredTensor._FORCE_CUTLASS = False
         _raises(out, S.SparseSemiStructuredTensor.from_dense, lib.randn(64, 64))
     _both(program)
+
+
+def test_load_inline_without_ninja_raises_torchs_error(monkeypatch):
+    monkeypatch.setenv("PATH", "")
+
+    def program(lib, out):
+        import importlib
+        ce = importlib.import_module(f"{lib.__name__}.utils.cpp_extension")
+        out.append(ce.is_ninja_available())
+        _raises(out, ce.load_inline, name="tail_ext",
+                cpp_sources="at::Tensor twice(at::Tensor x) { return x * 2; }",
+                functions=["twice"])
+        _raises(out, ce.load, name="tail_ext", sources=["missing.cpp"])
+    _both(program)
+
+
+def test_load_inline_cannot_build_against_a_cpp_api():
+    """Where torch compiles the extension, Ember (no C++ API) raises its build error."""
+    from ember.utils import cpp_extension
+    if not cpp_extension.is_ninja_available():
+        return
+    try:
+        cpp_extension.load_inline("tail_ext", "at::Tensor f(at::Tensor x) { return x; }",
+                                  functions=["f"])
+    except RuntimeError as e:
+        assert str(e).startswith("Error building extension 'tail_ext': Ember has no C++ API")
+    else:
+        raise AssertionError("load_inline built an extension")

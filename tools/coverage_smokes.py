@@ -933,6 +933,11 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "utils.cpp_extension.load_inline":
+        "ce = _import('utils.cpp_extension'); path = os.environ['PATH']; os.environ['PATH'] = ''\n"
+        "try:\n    ce.load_inline('smoke_ext', 'at::Tensor f(at::Tensor x) { return x; }',"
+        " functions=['f'])\nexcept RuntimeError as e:\n    r = str(e)\n"
+        "finally:\n    os.environ['PATH'] = path\nr",
     "sparse.to_sparse_semi_structured":
         "try:\n    torch.sparse.to_sparse_semi_structured(torch.randn(64, 64))\n"
         "except RuntimeError as e:\n    r = str(e)\nr",
