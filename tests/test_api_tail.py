@@ -408,3 +408,22 @@ def test_load_inline_cannot_build_against_a_cpp_api():
         assert str(e).startswith("Error building extension 'tail_ext': Ember has no C++ API")
     else:
         raise AssertionError("load_inline built an extension")
+
+
+def test_optimize_for_mobile_raises_torchs_errors_on_a_cpu_build():
+    import importlib
+
+    def program(lib, out):
+        mo = importlib.import_module(f"{lib.__name__}.utils.mobile_optimizer")
+        m = lib.nn.Sequential(lib.nn.Conv2d(2, 3, 1), lib.nn.ReLU()).eval()
+        s = lib.jit.script(m)
+        _raises(out, mo.optimize_for_mobile, m)
+        out[-1] = (out[-1][0], out[-1][1].replace("ember", "torch"))
+        _raises(out, mo.optimize_for_mobile, s)
+        _raises(out, mo.optimize_for_mobile, s, {mo.MobileOptimizerType.CONV_BN_FUSION})
+        _raises(out, mo.optimize_for_mobile, s, preserved_methods=["absent"])
+        _raises(out, mo.optimize_for_mobile, s, backend="gpu")
+        kinds = mo.MobileOptimizerType
+        out += [list(kinds.__members__), repr(kinds.REMOVE_DROPOUT), int(kinds.FUSE_ADD_RELU), list(mo.LintCode),
+                mo.generate_mobile_module_lints(s)]
+    _both(program)

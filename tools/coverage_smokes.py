@@ -933,6 +933,11 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "utils.mobile_optimizer.optimize_for_mobile":
+        "mo = _import('utils.mobile_optimizer'); s = torch.jit.script(torch.nn.Linear(4, 2))\n"
+        "try:\n    mo.optimize_for_mobile(s)\nexcept RuntimeError as e:\n    r = str(e)\n"
+        "try:\n    mo.optimize_for_mobile(torch.nn.Linear(4, 2))\nexcept TypeError as e:\n"
+        "    r = (r, type(e).__name__)\n(r, int(mo.MobileOptimizerType.REMOVE_DROPOUT))",
     "utils.cpp_extension.load_inline":
         "ce = _import('utils.cpp_extension'); path = os.environ['PATH']; os.environ['PATH'] = ''\n"
         "try:\n    ce.load_inline('smoke_ext', 'at::Tensor f(at::Tensor x) { return x; }',"
