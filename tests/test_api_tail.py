@@ -424,6 +424,6 @@ def test_optimize_for_mobile_raises_torchs_errors_on_a_cpu_build():
         _raises(out, mo.optimize_for_mobile, s, preserved_methods=["absent"])
         _raises(out, mo.optimize_for_mobile, s, backend="gpu")
         kinds = mo.MobileOptimizerType
-        out += [list(kinds.__members__), repr(kinds.REMOVE_DROPOUT), int(kinds.FUSE_ADD_RELU), list(mo.LintCode),
-                mo.generate_mobile_module_lints(s)]
+        out += [list(kinds.__members__), repr(kinds.REMOVE_DROPOUT), int(kinds.FUSE_ADD_RELU),
+                list(mo.LintCode), mo.generate_mobile_module_lints(s)]
     _both(program)
