@@ -427,3 +427,29 @@ def test_optimize_for_mobile_raises_torchs_errors_on_a_cpu_build():
         out += [list(kinds.__members__), repr(kinds.REMOVE_DROPOUT), int(kinds.FUSE_ADD_RELU),
                 list(mo.LintCode), mo.generate_mobile_module_lints(s)]
     _both(program)
+
+
+# ----------------------------------------------------------------------------- checkpointing
+
+def test_init_optim_state_steps_once_with_zero_gradients():
+    import importlib
+
+    def program(lib, out):
+        S = importlib.import_module(f"{lib.__name__}.distributed.checkpoint.state_dict")
+        m = lib.nn.Linear(3, 2)
+        for opt in (lib.optim.Adam(m.parameters(), lr=0.1),
+                    lib.optim.SGD(m.parameters(), lr=0.1, momentum=0.9),
+                    lib.optim.AdamW(m.parameters(), lr=lib.tensor(0.01))):
+            before = [p.clone() for p in m.parameters()]
+            S._init_optim_state(opt)
+            S._init_optim_state(opt)
+            out += [type(opt).__name__, opt.state_dict(), [p.grad for p in m.parameters()],
+                    [lib.equal(a, b) for a, b in zip(before, m.parameters())],
+                    opt.param_groups[0]["lr"]]
+        opt = lib.optim.Adam(m.parameters())
+        m(lib.ones(1, 3)).sum().backward()
+        S._init_optim_state(opt)                       # gradients present: left alone
+        out.append(opt.state)
+        m2 = lib.nn.Linear(2, 2)
+        out.append(S.get_optimizer_state_dict(m2, lib.optim.Adam(m2.parameters())))
+    _both(program)

@@ -933,6 +933,10 @@ TORCH.update({
         "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
         "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
     "fx.node.Target": "str(torch.fx.node.Target)",
+    "distributed.checkpoint.state_dict._init_optim_state":
+        "S = _import('distributed.checkpoint.state_dict'); m = torch.nn.Linear(4, 2)\n"
+        "o = torch.optim.Adam(m.parameters(), lr=0.1); S._init_optim_state(o)\n"
+        "(o.state_dict(), [p.grad for p in m.parameters()], list(m.parameters()))",
     "utils.mobile_optimizer.optimize_for_mobile":
         "mo = _import('utils.mobile_optimizer'); s = torch.jit.script(torch.nn.Linear(4, 2))\n"
         "try:\n    mo.optimize_for_mobile(s)\nexcept RuntimeError as e:\n    r = str(e)\n"
