@@ -5,13 +5,13 @@ from __future__ import annotations
 import collections
 import logging
 import math
-import sys
+import sys as _sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-torch = sys.modules[__name__.partition(".")[0]]     # the package (its names as torch's)
+torch = _sys.modules[__name__.partition(".")[0]]     # the package (its names as torch's)
 log = logging.getLogger("torch._dynamo.utils")
 
 __all__ = ["same", "rmse"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import warnings
 
-from .._tensor import Tensor
+from .._tensor import Tensor as _Tensor
 
 __all__ = ["SparseSemiStructuredTensor", "to_sparse_semi_structured"]
 
 
-class SparseSemiStructuredTensor(Tensor):
+class SparseSemiStructuredTensor(_Tensor):
     """A 2-d tensor stored in torch's 2:4 semi-structured format (CUDA only)."""
 
     _DEFAULT_ALG_ID: int = 0
@@ -34,7 +34,7 @@ class SparseSemiStructuredTensor(Tensor):
         raise RuntimeError("Error: SparseSemiStructuredTensor needs CUDA tensors")
 
     @classmethod
-    def _validate_device_dim_dtype_shape(cls, original_tensor: Tensor) -> None:
+    def _validate_device_dim_dtype_shape(cls, original_tensor: _Tensor) -> None:
         """torch's checks of a tensor to compress; the first fails off CUDA."""
         if not original_tensor.is_cuda:
             raise RuntimeError(
@@ -42,7 +42,7 @@ class SparseSemiStructuredTensor(Tensor):
                 "Only CUDA tensors are currently supported.")
 
     @classmethod
-    def from_dense(cls, original_tensor: Tensor, alg_id: int = _DEFAULT_ALG_ID):
+    def from_dense(cls, original_tensor: _Tensor, alg_id: int = _DEFAULT_ALG_ID):
         """Compress ``original_tensor`` (in the CUTLASS or cuSPARSELt subclass)."""
         raise NotImplementedError
 
@@ -51,7 +51,7 @@ class SparseSemiStructuredTensorCUTLASS(SparseSemiStructuredTensor):
     """The CUTLASS layout of :class:`SparseSemiStructuredTensor`."""
 
     @classmethod
-    def from_dense(cls, original_tensor: Tensor, alg_id: int = 0):
+    def from_dense(cls, original_tensor: _Tensor, alg_id: int = 0):
         """Compress ``original_tensor``: CUDA only."""
         cls._validate_device_dim_dtype_shape(original_tensor)
         raise NotImplementedError
@@ -61,13 +61,13 @@ class SparseSemiStructuredTensorCUSPARSELT(SparseSemiStructuredTensor):
     """The cuSPARSELt layout of :class:`SparseSemiStructuredTensor`."""
 
     @classmethod
-    def from_dense(cls, original_tensor: Tensor, alg_id: int = 0):
+    def from_dense(cls, original_tensor: _Tensor, alg_id: int = 0):
         """Compress ``original_tensor``: CUDA only."""
         cls._validate_device_dim_dtype_shape(original_tensor)
         raise NotImplementedError
 
 
-def to_sparse_semi_structured(original_tensor: Tensor, transposed: bool = False):
+def to_sparse_semi_structured(original_tensor: _Tensor, transposed: bool = False):
     """Convert a dense 2-d tensor to the 2:4 semi-structured format (CUDA only: raises torch's
     error for a CPU tensor)."""
     if transposed:
@@ -78,3 +78,6 @@ def to_sparse_semi_structured(original_tensor: Tensor, transposed: bool = False)
     cls = (SparseSemiStructuredTensorCUTLASS if SparseSemiStructuredTensor._FORCE_CUTLASS
            else SparseSemiStructuredTensorCUSPARSELT)
     return cls.from_dense(original_tensor)
+
+
+del annotations  # keep dir() to torch's names

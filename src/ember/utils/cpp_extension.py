@@ -58,3 +58,6 @@ def load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functio
     """Build and load a C++ extension from source strings (raises: see the module's doc)."""
     verify_ninja_availability()
     raise _cannot_build(name)
+
+
+del annotations  # keep dir() to torch's names

@@ -7,13 +7,13 @@ error (after torch's argument checks), as torch does; Ember does the same.
 
 from __future__ import annotations
 
-import enum
+import enum as _enum
 
 __all__ = ["LintCode", "MobileOptimizerType", "generate_mobile_module_lints",
            "optimize_for_mobile"]
 
 
-class LintCode(enum.Enum):
+class LintCode(_enum.Enum):
     """What ``generate_mobile_module_lints`` reports."""
 
     BUNDLED_INPUT = 1
@@ -22,7 +22,7 @@ class LintCode(enum.Enum):
     BATCHNORM = 4
 
 
-class _MobileOptimizerType(enum.IntEnum):
+class _MobileOptimizerType(_enum.IntEnum):
     """The rewrites ``optimization_blocklist`` can leave out."""
 
     CONV_BN_FUSION = 0
@@ -83,3 +83,6 @@ def generate_mobile_module_lints(script_module) -> list:
                 f"Param {name} requires grad, please set torch.no_grad() to reduce memory usage "
                 "and improve computation speed during inference phase.")})
     return lints
+
+
+del annotations  # keep dir() to torch's names

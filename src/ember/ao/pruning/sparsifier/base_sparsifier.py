@@ -3,7 +3,7 @@
 
 import abc
 import copy
-import sys
+import sys as _sys
 from collections import defaultdict
 from typing import Any
 
@@ -18,7 +18,7 @@ from .utils import (
     swap_module,
 )
 
-torch = sys.modules[__name__.partition(".")[0]]     # the package
+torch = _sys.modules[__name__.partition(".")[0]]     # the package
 
 
 __all__ = ["BaseSparsifier"]

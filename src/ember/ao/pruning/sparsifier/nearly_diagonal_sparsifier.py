@@ -1,11 +1,11 @@
 # ruff: noqa: E501
 """torch's NearlyDiagonalSparsifier: keep a band around the diagonal."""
 
-import sys
+import sys as _sys
 
 from . import base_sparsifier
 
-torch = sys.modules[__name__.partition(".")[0]]     # the package
+torch = _sys.modules[__name__.partition(".")[0]]     # the package
 
 
 class NearlyDiagonalSparsifier(base_sparsifier.BaseSparsifier):

@@ -2,14 +2,14 @@
 """torch's WeightNormSparsifier: zero the blocks of a weight with the smallest norms."""
 
 import operator
-import sys
+import sys as _sys
 from collections.abc import Callable
 from functools import reduce
 
 from ....nn import functional as F
 from .base_sparsifier import BaseSparsifier
 
-torch = sys.modules[__name__.partition(".")[0]]     # the package
+torch = _sys.modules[__name__.partition(".")[0]]     # the package
 
 
 __all__ = ["WeightNormSparsifier"]

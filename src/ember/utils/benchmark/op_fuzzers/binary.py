@@ -1,12 +1,12 @@
 """torch's fuzzer of binary elementwise ops: pairs of broadcastable tensors, contiguous or not."""
 
-import sys
+import sys as _sys
 
 import numpy as np
 
 from ..utils.fuzzer import FuzzedParameter, FuzzedTensor, Fuzzer, ParameterAlias
 
-torch = sys.modules[__name__.partition(".")[0]]
+torch = _sys.modules[__name__.partition(".")[0]]
 
 
 _MIN_DIM_SIZE = 16

@@ -4,11 +4,11 @@ torch's parameters and tensors."""
 
 import functools
 import itertools as it
-import sys
+import sys as _sys
 from collections.abc import Callable
 from typing import Any
 
-torch = sys.modules[__name__.partition(".")[0]]     # the package (its names as torch's)
+torch = _sys.modules[__name__.partition(".")[0]]     # the package (its names as torch's)
 
 
 __all__ = [

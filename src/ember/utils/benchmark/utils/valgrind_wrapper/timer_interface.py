@@ -9,14 +9,15 @@ import collections
 import dataclasses
 import operator
 import re
-import sys
+import sys as _sys
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable as _Callable
+from collections.abc import Iterator as _Iterator
 from typing import Any, NamedTuple
 
 from .. import common
 
-torch = sys.modules[__name__.partition(".")[0]]     # the package
+torch = _sys.modules[__name__.partition(".")[0]]     # the package
 
 __all__ = ["FunctionCount", "FunctionCounts", "CallgrindStats"]
 
@@ -47,7 +48,7 @@ class FunctionCounts:
     # the print settings. This is simply to allow hermetic unit tests.
     _linewidth: int | None = None
 
-    def __iter__(self) -> Iterator[FunctionCount]:
+    def __iter__(self) -> _Iterator[FunctionCount]:
         yield from self._data
 
     def __len__(self) -> int:
@@ -100,7 +101,7 @@ class FunctionCounts:
             fn: int(c * other) for c, fn in self._data
         }, self.inclusive)
 
-    def transform(self, map_fn: Callable[[str], str]) -> FunctionCounts:
+    def transform(self, map_fn: _Callable[[str], str]) -> FunctionCounts:
         """Apply `map_fn` to all of the function names.
 
         This can be used to regularize function names (e.g. stripping irrelevant
@@ -113,7 +114,7 @@ class FunctionCounts:
 
         return self._from_dict(counts, self.inclusive)
 
-    def filter(self, filter_fn: Callable[[str], bool]) -> FunctionCounts:
+    def filter(self, filter_fn: _Callable[[str], bool]) -> FunctionCounts:
         """Keep only the elements where `filter_fn` applied to function name returns True."""
         return FunctionCounts(tuple(i for i in self if filter_fn(i.function)), self.inclusive)
 
@@ -133,7 +134,7 @@ class FunctionCounts:
     def _merge(
         self,
         second: FunctionCounts,
-        merge_fn: Callable[[int], int]
+        merge_fn: _Callable[[int], int]
     ) -> FunctionCounts:
         if self.inclusive != second.inclusive:
             raise AssertionError("Cannot merge inclusive and exclusive counts.")
