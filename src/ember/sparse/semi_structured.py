@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 
 from .._tensor import Tensor as _Tensor
+from .._tensor import _disabled_torch_function_impl
 
 __all__ = ["SparseSemiStructuredTensor", "to_sparse_semi_structured"]
 
@@ -18,6 +19,7 @@ class SparseSemiStructuredTensor(_Tensor):
     _FUSE_TRANSPOSE: bool = False
     _PROTOTYPE_WARNING_SHOWN: bool = False
     _DTYPE_SHAPE_CONSTRAINTS: dict = {}
+    __torch_function__ = _disabled_torch_function_impl     # (as torch's class)
 
     def __new__(cls, shape, packed, meta, packed_t, meta_t, compressed_swizzled_bitmask,
                 fuse_transpose_cusparselt: bool = False, alg_id_cusparselt: int = 0,
