@@ -878,3 +878,42 @@ def test_generated_code_error_message_on_stderr():
         out.append(gm.code.splitlines()[4] in linecache.getlines(
             gm.forward.__code__.co_filename)[4])
     _same_text(program)
+
+
+_GRAPH_AROUND_DISPATCH = """
+import {lib} as torch
+
+def graph():
+    g = torch.fx.Graph()
+    a = g.placeholder("a")
+    r = g.call_method("relu", (a,))
+    g.output(g.call_function(torch.cat, ([a, r],), {{"dim": 1}}))
+    return str(g) + g.python_code("self").src
+
+print(graph())
+class Logged(torch.Tensor):          # a subclass that dispatches through __torch_function__
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs or {{}})
+print(graph())
+print(torch.fx.symbolic_trace(lambda t: torch.cat([t, t.relu()], 1)).code)
+"""
+
+
+def test_graph_names_functions_after_a_dispatching_subclass_appears():
+    """A graph names ``torch.cat`` as torch does also after a ``__torch_function__`` subclass
+    has switched dispatch on (which replaces the namespaces' functions) in a process that
+    had printed a graph before."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    src = str(pathlib.Path(__file__).resolve().parents[1] / "src")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get(
+        "PYTHONPATH")])))
+    outs = [subprocess.run([sys.executable, "-c", _GRAPH_AROUND_DISPATCH.format(lib=lib)],
+                           capture_output=True, text=True, timeout=300, check=True,
+                           env=env).stdout
+            for lib in ("torch", "ember")]
+    assert "target=torch.cat]" in outs[0]
+    assert outs[1] == outs[0]

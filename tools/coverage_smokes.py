@@ -893,6 +893,129 @@ TORCH.update({
         "[f.endswith('.pt.trace.json') for f in os.listdir(d)]",
 })
 
+# ----------------------------------------------------------------------------- the rarely used
+TORCH.update({
+    "library.register_fake":
+        "@torch.library.custom_op('smokefake::rows', mutates_args=())\n"
+        "def rows(t: torch.Tensor) -> torch.Tensor:\n    return t.sum(1)\n"
+        "f = torch.library.register_fake('smokefake::rows')(lambda t: t.new_empty(t.shape[0]))\n"
+        "(f(x).shape, torch.library.opcheck(rows, (x,)))",
+    "library.opcheck":
+        "@torch.library.custom_op('smokecheck::twice', mutates_args=())\n"
+        "def twice(t: torch.Tensor) -> torch.Tensor:\n    t.mul_(1.5)\n    return t * 2\n"
+        "r = torch.library.opcheck(twice, (xg,), raise_exception=False)\n"
+        "[(k, v if isinstance(v, str) else (type(v).__name__, str(v))) for k, v in r.items()]",
+    "ops.load_library": "try:\n    torch.ops.load_library('/nonexistent/libcustom_ops.so')\n"
+                        "except OSError as e:\n    r = (str(e), type(e.__cause__).__name__)\n"
+                        "(r, torch.ops.loaded_libraries)",
+    "classes.load_library": "try:\n    torch.classes.load_library('/nonexistent/libcls.so')\n"
+                            "except OSError as e:\n    r = str(e)\n"
+                            "try:\n    torch.classes.smokens.Stack\nexcept RuntimeError as e:\n"
+                            "    r = (r, str(e))\nr",
+    "classes.loaded_libraries": "(torch.classes.loaded_libraries,"
+                                " torch.classes.loaded_libraries is torch.ops.loaded_libraries)",
+    "_inductor.config.force_fuse_int_mm_with_mul":
+        "c = torch._inductor.config\nwith c.patch(force_fuse_int_mm_with_mul=True):\n"
+        "    r = c.force_fuse_int_mm_with_mul\n(r, c.force_fuse_int_mm_with_mul)",
+    "_inductor.config.coordinate_descent_tuning":
+        "c = torch._inductor.config; c.coordinate_descent_tuning = True\n"
+        "r = c.coordinate_descent_tuning; c.coordinate_descent_tuning = False; r",
+    "_inductor.config.coordinate_descent_check_all_directions":
+        "torch._inductor.config.coordinate_descent_check_all_directions",
+    "_inductor.config.cpp": "c = torch._inductor.config.cpp\n"
+                            "(type(c).__name__, c.threads, c.simdlen, c.min_chunk_size)",
+    "_inductor.config.epilogue_fusion": "torch._inductor.config.epilogue_fusion",
+    "_C.DisableTorchFunctionSubclass":
+        "class S(torch.Tensor):\n    pass\ns = x.as_subclass(S)\n"
+        "with torch._C.DisableTorchFunctionSubclass():\n    a = type(s + 1).__name__\n"
+        "(a, type(s + 1).__name__, torch._C.DisableTorchFunctionSubclass)",
+    "cuda.amp.grad_scaler.GradScaler":
+        "G = torch.cuda.amp.grad_scaler.GradScaler; s = G()\n"
+        "(G is torch.cuda.amp.GradScaler, s.is_enabled(), s.get_scale())",
+    "fx.node.Target": "str(torch.fx.node.Target)",
+    "distributed.checkpoint.state_dict._init_optim_state":
+        "S = _import('distributed.checkpoint.state_dict'); m = torch.nn.Linear(4, 2)\n"
+        "o = torch.optim.Adam(m.parameters(), lr=0.1); S._init_optim_state(o)\n"
+        "(o.state_dict(), [p.grad for p in m.parameters()], list(m.parameters()))",
+    "utils.mobile_optimizer.optimize_for_mobile":
+        "mo = _import('utils.mobile_optimizer'); s = torch.jit.script(torch.nn.Linear(4, 2))\n"
+        "try:\n    mo.optimize_for_mobile(s)\nexcept RuntimeError as e:\n    r = str(e)\n"
+        "try:\n    mo.optimize_for_mobile(torch.nn.Linear(4, 2))\nexcept TypeError as e:\n"
+        "    r = (r, type(e).__name__)\n(r, int(mo.MobileOptimizerType.REMOVE_DROPOUT))",
+    "utils.cpp_extension.load_inline":
+        "ce = _import('utils.cpp_extension'); path = os.environ['PATH']; os.environ['PATH'] = ''\n"
+        "try:\n    ce.load_inline('smoke_ext', 'at::Tensor f(at::Tensor x) { return x; }',"
+        " functions=['f'])\nexcept RuntimeError as e:\n    r = str(e)\n"
+        "finally:\n    os.environ['PATH'] = path\nr",
+    "sparse.to_sparse_semi_structured":
+        "try:\n    torch.sparse.to_sparse_semi_structured(torch.randn(64, 64))\n"
+        "except RuntimeError as e:\n    r = str(e)\nr",
+    "sparse.SparseSemiStructuredTensor":
+        "C = torch.sparse.SparseSemiStructuredTensor\n"
+        "try:\n    torch.sparse.SparseSemiStructuredTensorCUTLASS.from_dense(torch.randn(64, 64))\n"
+        "except RuntimeError as e:\n    r = str(e)\n"
+        "(r, C._FORCE_CUTLASS, issubclass(C, torch.Tensor))",
+    "ao.pruning.WeightNormSparsifier":
+        "P = _import('ao.pruning'); m = torch.nn.Sequential(torch.nn.Linear(4, 6))\n"
+        "sp = P.WeightNormSparsifier(sparsity_level=0.5, sparse_block_shape=(1, 2),"
+        " zeros_per_block=2)\nsp.prepare(m, config=[{'tensor_fqn': '0.weight'}]); sp.step()\n"
+        "r = (m[0].weight, m(x), repr(m)); sp.squash_mask(); (r, m[0].weight, repr(m))",
+    "_dynamo.explain":
+        "e = torch._dynamo.explain(lambda a, b: (a * 2 + torch.relu(b)).sum())(x, y)\n"
+        "t = str(e)\n(type(e).__name__, e.graph_count, e.graph_break_count, e.op_count,"
+        " [[f.__name__ for f in ops] for ops in e.ops_per_graph], t[:t.index('Ops per')])",
+    "_dynamo.utils.same":
+        "same = _import('_dynamo.utils').same; q = lambda *a: None\n"
+        "(same(x, x + 1e-6), same(x, x + 1, log_error=q), same([x, {'a': y}], [x, {'a': y}]),"
+        " same(x, x.double(), log_error=q), same(x, x + 1e-3, fp64_ref=x.double(), log_error=q),"
+        " same(x, x * 1.01, cos_similarity=True), same(2, 2))",
+    "ops.profiler._record_function_enter":
+        "P = torch.ops.profiler\nwith torch.profiler.profile() as prof:\n"
+        "    h = P._record_function_enter('blk')\n    r = x + 1\n    P._record_function_exit(h)\n"
+        "[(e.name, e.cpu_parent and e.cpu_parent.name) for e in prof.events()"
+        " if e.name in ('blk', 'aten::add')]",
+    "ops.profiler._record_function_exit":
+        "P = torch.ops.profiler\nwith torch.profiler.profile() as prof:\n"
+        "    h = P._record_function_enter_new('blk', None)\n    r = x * 2\n"
+        "    P._record_function_exit._RecordFunction(h)\n"
+        "[(e.name, e.cpu_parent and e.cpu_parent.name) for e in prof.events()"
+        " if e.name in ('blk', 'aten::mul')]",
+    "utils.benchmark.Fuzzer":
+        "B = _import('utils.benchmark')\n"
+        "f = B.Fuzzer([B.FuzzedParameter('n', 2, 9, 'uniform'), B.FuzzedParameter('m', 2, 64, "
+        "'loguniform')], [B.FuzzedTensor('a', ('n', 'm'), probability_contiguous=0.3)], seed=5)\n"
+        "[(sorted(p.items()), t['a'], t['a'].stride(), q['a']['is_contiguous'])"
+        " for t, q, p in f.take(3)]",
+    "utils.benchmark.FuzzedParameter":
+        "B = _import('utils.benchmark'); import numpy\n"
+        "s = numpy.random.RandomState(3)\n"
+        "ps = [B.FuzzedParameter('a', 1, 100, 'loguniform'), B.FuzzedParameter('b', 0.0, 1.0,"
+        " 'uniform')]\n[(p.name, p.strict, p.sample(s)) for p in ps]",
+    "utils.benchmark.FuzzedTensor":
+        "B = _import('utils.benchmark')\n"
+        "f = B.Fuzzer([B.FuzzedParameter('k', 2, 6, 'uniform')], [B.FuzzedTensor('t', ('k', 3),"
+        " steps=(1, 2), dtype=torch.int64)], seed=1)\n"
+        "[(t['t'], q['t']['steps'], q['t']['numel']) for t, q, p in f.take(2)]",
+    "utils.benchmark.op_fuzzers.binary.BinaryOpFuzzer":
+        "try:\n    _import('utils.benchmark.op_fuzzers.binary').BinaryOpFuzzer(seed=0)\n"
+        "except AssertionError as e:\n    r = str(e)\nr",
+    "utils.benchmark.CallgrindStats":
+        "B = _import('utils.benchmark'); import dataclasses\n"
+        "c = B.FunctionCounts((B.FunctionCount(9, 'f'), B.FunctionCount(2, 'g')), False)\n"
+        "([f.name for f in dataclasses.fields(B.CallgrindStats)], c.sum(), (c - c).sum())",
+    "_decomp.get_decompositions":
+        "D = _import('_decomp'); a = torch.ops.aten\n"
+        "d = D.get_decompositions([a.addmm, a.gelu, a._softmax, a.silu, a.hardswish])\n"
+        "(sorted(str(k) for k in d), d[a.addmm.default](torch.zeros(3, 5), x, w, alpha=2),"
+        " d[a.gelu.default](x, approximate='tanh'), d[a._softmax.default](x, 1, False),"
+        " d[a.silu.default](x.bfloat16()), d[a.hardswish.default](x))",
+    "jit.script_method": "class M(torch.jit.ScriptModule):\n    def __init__(self):\n"
+                         "        super().__init__()\n        self.l = torch.nn.Linear(4, 2)\n"
+                         "    @torch.jit.script_method\n    def forward(self, a):\n"
+                         "        return self.l(a).relu()\n"
+                         "m = M(); (type(m).__name__, m(x))",
+})
+
 # ----------------------------------------------------------------------------- torch.nn
 # class -> (constructor arguments, call arguments); the result is _mod(module, *args)
 NN = {

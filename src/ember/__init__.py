@@ -169,10 +169,12 @@ from ._layout import (  # noqa: E402
 
 # ----- submodules and names loaded on first use (PEP 562), so that `import ember` stays quick:
 # `ember.distributions.Normal`, `import ember.func`, `from ember import vmap` all load them
-_LAZY_MODULES = ("_C", "__future__", "_aten", "_compile", "_cpu", "_dynamo", "_finfo", "_inductor",
+_LAZY_MODULES = ("_C", "__future__", "_aten", "_compile", "_cpu", "_decomp", "_dynamo", "_finfo",
+                 "_inductor",
                  "_legacy",
                  "_logging", "_misc", "_printing", "_runtime", "_stl", "accelerator", "ao",
-                 "backends", "compiler", "cpu", "cuda", "distributed", "distributions", "export",
+                 "backends", "classes", "compiler", "cpu", "cuda", "distributed",
+                 "distributions", "export",
                  "fft", "func", "functional", "futures", "fx", "hub", "jit", "library", "linalg",
                  "masked", "multiprocessing", "nested", "nn", "optim", "overrides", "profiler",
                  "quantization", "quasirandom", "random", "return_types", "serialization",

@@ -105,6 +105,9 @@ class _OpNamespace(types.ModuleType):
             fn = None
         elif ns == "aten":
             fn = _resolve(name)
+        elif ns == "profiler":     # torch's record_function ops
+            from .autograd.profiler import _PROFILER_OPS
+            fn = _PROFILER_OPS.get(name)
         else:                    # a namespace of custom ops (ember.library.custom_op)
             from .library import _OPS as OPS
             fn = OPS.get(f"{ns}::{name}") or next(
@@ -122,6 +125,21 @@ class _Ops(types.ModuleType):
     def __init__(self) -> None:
         super().__init__("torch.ops")
         self.aten = _OpNamespace("torch.ops.aten")
+        self.loaded_libraries: set = set()
+
+    def load_library(self, path) -> None:
+        """Load the shared library at ``path`` into the process (as torch does, with
+        ``ctypes``) and add its resolved path to :attr:`loaded_libraries`. The operators a
+        library built against libtorch registers in C++ do not reach Ember; such a library
+        usually fails to load here, for want of libtorch, with torch's ``OSError``."""
+        import ctypes
+        import os
+        path = os.path.realpath(path)
+        try:
+            ctypes.CDLL(path)
+        except Exception as e:
+            raise OSError(f"Could not load this library: {path}") from e
+        self.loaded_libraries.add(path)
 
     def __getattr__(self, name: str) -> _OpNamespace:
         if name.startswith("__"):

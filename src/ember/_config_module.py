@@ -33,7 +33,7 @@ def _is_alias(value) -> bool:
     return isinstance(value, dict) and set(value) == {"alias"}
 
 
-class _SubConfig:
+class SubConfigProxy:
     """A dotted group of a config module (``config.cpp``): ``config.cpp.threads``."""
 
     def __init__(self, config: ConfigModule, prefix: str) -> None:
@@ -67,7 +67,7 @@ class ConfigModule(types.ModuleType):
         if name in values:
             return values[name]
         if name in self._groups or any(k.startswith(name + ".") for k in values):
-            return _SubConfig(self, name + ".")
+            return SubConfigProxy(self, name + ".")
         raise self._missing(name)
 
     def __setattr__(self, name: str, value) -> None:

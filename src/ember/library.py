@@ -178,21 +178,220 @@ def register_autograd(op, backward, /, *, setup_context=None) -> None:
     _op(op).register_autograd(backward, setup_context=setup_context)
 
 
+_TEST_UTILS = ("test_schema", "test_autograd_registration", "test_faketensor",
+               "test_aot_dispatch_static", "test_aot_dispatch_dynamic")
+_AUTOGRAD_KEYS = ("AutogradCPU", "Autograd", "CompositeImplicitAutograd")
+
+
+class _OpCheckError(Exception):
+    """A check of :func:`opcheck` failed (its cause is the check's own error)."""
+
+
+class _UnsupportedOperatorException(RuntimeError):
+    """An operator has no fake (meta) kernel to check."""
+
+
+class _MetadataMismatchError(RuntimeError):
+    """An operator's fake kernel describes its output differently from its real kernel."""
+
+
+# torch's names and homes for them (they are not in torch.library's namespace)
+for _cls, _home in ((_OpCheckError, "torch.testing._internal.optests.generate_tests"),
+                    (_UnsupportedOperatorException, "torch._subclasses.fake_tensor"),
+                    (_MetadataMismatchError, "torch._subclasses.fake_tensor")):
+    _cls.__name__ = _cls.__qualname__ = _cls.__name__[1:]
+    _cls.__module__ = _home
+del _cls, _home
+
+
 def opcheck(op, args, kwargs=None, *, test_utils=("test_schema", "test_autograd_registration",
                                                   "test_faketensor",
                                                   "test_aot_dispatch_dynamic"),
-            raise_exception: bool = True, atol=None, rtol=None) -> dict:
-    """Run ``op`` once on ``args`` and report each of torch's checks (the ones Ember can run
-    are the call itself): ``{"test_schema": "SUCCESS", ...}``."""
+            raise_exception: bool = True, rtol=None, atol=None) -> dict:
+    """Check a custom operator's registrations the way torch does on the CPU, each check on
+    copies of ``args``: ``test_schema`` (no argument changes that the schema does not declare
+    mutable), ``test_autograd_registration`` (an operator whose outputs need gradients has its
+    autograd at an autograd key), ``test_faketensor`` (a fake kernel is registered and
+    describes the real output: shape, dtype, strides) and ``test_aot_dispatch_static`` /
+    ``_dynamic`` (the fake kernel is there, and the op runs and differentiates where its
+    outputs need gradients). Returns ``{check: "SUCCESS" or its exception}``; with
+    ``raise_exception`` the first failure raises torch's ``OpCheckError``."""
+    if (rtol is None) ^ (atol is None):
+        raise ValueError("opcheck(op, ...): if you specify one of rtol/atol, you must specify "
+                         "both")
+    target, label, builtin = _checked_op(op)
+    kwargs = {} if kwargs is None else kwargs
+    if test_utils == "ALL":
+        test_utils = _TEST_UTILS
     if isinstance(test_utils, str):
         test_utils = (test_utils,)
-    try:
-        _op(op)(*args, **(kwargs or {}))
-    except Exception as e:
-        if raise_exception:
-            raise
-        return {name: e for name in test_utils}
-    return {name: "SUCCESS" for name in test_utils}
+    if not isinstance(test_utils, (tuple, list)) or not set(test_utils) <= set(_TEST_UTILS):
+        raise ValueError(f"opcheck(op, ..., test_utils={test_utils}), expected test_utils to "
+                         f"be subset of {_TEST_UTILS} but it was not")
+    checks = {"test_schema": _check_schema, "test_autograd_registration": _check_autograd,
+              "test_faketensor": _check_fake, "test_aot_dispatch_static": _check_aot,
+              "test_aot_dispatch_dynamic": _check_aot}
+    results = {}
+    for name in test_utils:
+        try:
+            checks[name](target, label, builtin, *_copied((args, kwargs)))
+            results[name] = "SUCCESS"
+        except Exception as e:
+            if raise_exception:
+                raise _OpCheckError(f"opcheck(op, ...): {name} failed with {e} (scroll up for "
+                                   "stack trace)") from e
+            results[name] = e
+    return results
+
+
+def _checked_op(op) -> tuple:
+    """(callable, the name torch prints for the overload, whether it is an aten op)."""
+    from ._aten import OpOverload, OpOverloadPacket
+    if isinstance(op, OpOverloadPacket):
+        names = op.overloads()
+        if len(names) != 1:
+            raise RuntimeError("opcheck can only test operators without overloads. Got the "
+                               f"following overloads for {op._ns}::{op._name}: "
+                               f"{['' if n == 'default' else n for n in names]}")
+        op = getattr(op, names[0])
+    if isinstance(op, OpOverload):
+        return op._fn, str(op), op.overloadpacket._ns == "aten"
+    if isinstance(op, CustomOpDef):
+        return op, f"{op._namespace}.{op._name}.default", False
+    raise ValueError("opcheck(op, ...): op must be instance of torch._ops.OpOverload, e.g. "
+                     f"torch.ops.aten.sin.default, got {type(op)}")
+
+
+def _copied(value):
+    """``value`` with every tensor replaced by a detached copy that keeps ``requires_grad``."""
+    if isinstance(value, _Tensor):
+        return value.detach().clone().requires_grad_(value.requires_grad)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_copied(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
+
+
+def _leaves(value) -> list:
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _leaves(v)]
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _leaves(v)]
+    return [value]
+
+
+def _argument_names(op, args: tuple, kwargs: dict) -> list:
+    """(name, tensors, declared mutable) for each argument of a call of ``op``."""
+    if isinstance(op, _SchemaOp):
+        params = [(name, "!" in typ) for name, typ, *_ in op._schema.args]
+    elif isinstance(op, CustomOpDef):
+        import inspect
+        mutable = set(op._mutates_args)
+        params = [(p, "unknown" in mutable or p in mutable)
+                  for p in inspect.signature(op._init_fn).parameters]
+    else:
+        return []
+    given = dict(zip((p for p, _ in params), args))
+    given.update(kwargs)
+    return [(p, [t for t in _leaves(given[p]) if isinstance(t, _Tensor)], m)
+            for p, m in params if p in given]
+
+
+def _check_schema(op, label, builtin, args, kwargs) -> None:
+    import numpy as np
+    watched = [(p, [(t, np.array(t.detach().numpy(), copy=True)) for t in ts])
+               for p, ts, mutable in _argument_names(op, args, kwargs) if not mutable]
+    op(*args, **kwargs)
+    for p, pairs in watched:
+        for t, before in pairs:
+            if not np.array_equal(before, t.detach().numpy(), equal_nan=True):
+                raise RuntimeError(f"Argument {p} is not defined as mutable but was mutated")
+
+
+def _check_autograd(op, label, builtin, args, kwargs) -> None:
+    inputs = [t for t in _leaves((args, kwargs)) if isinstance(t, _Tensor)]
+    if not any(t.requires_grad for t in inputs) or builtin or not isinstance(op, _SchemaOp):
+        return      # (custom_op registers its autograd kernel at the Autograd key)
+    if any(k in op._keyed for k in _AUTOGRAD_KEYS):
+        return
+    ids = {id(t) for t in inputs}
+    outs = _leaves(op(*args, **kwargs))
+    if any(isinstance(t, _Tensor) and t.requires_grad and id(t) not in ids for t in outs):
+        raise AssertionError(
+            f"{op._schema.qualname}: at least one output of this operator has "
+            "requires_grad=True but the operator does not have an autograd kernel defined at "
+            "an autograd key (e.g. DispatchKey::Autograd). This could mean that you have "
+            "incorrectly registered an autograd kernel to a non-Autograd DispatchKey, which "
+            "may lead to silently incorrect results. If your operator consists of regular "
+            "PyTorch operations, consider not using an operator at all or registering your "
+            "operator as CompositeImplicitAutograd. If you have an autograd.Function "
+            "registered to a backend (CPU/CUDA/XPU) key, the correct location for it is the "
+            "Autograd key.")
+
+
+def _fake_kernel(op, label, builtin):
+    """The op's fake kernel (None for aten ops: their meta kernels are torch's own)."""
+    if builtin:
+        return None
+    if isinstance(op, _SchemaOp):
+        fake = op._fake_fn or op._keyed.get("Meta")
+        if fake is None:
+            raise _UnsupportedOperatorException(label)
+        return fake
+    if op._fake_fn is None:
+        raise RuntimeError(f"There was no fake impl registered for {op}. This is necessary "
+                           "for torch.compile/export/fx tracing to work. Please use "
+                           f"`{op._name}.register_fake` to add an fake impl.")
+    return op._fake_fn
+
+
+def _check_fake(op, label, builtin, args, kwargs) -> None:
+    fake = _fake_kernel(op, label, builtin)
+    if fake is None:
+        op(*args, **kwargs)
+        return
+    with _grad_mode.no_grad():
+        want = _leaves(fake(*_copied(args), **_copied(kwargs)))
+        real = _leaves(op(*args, **kwargs))
+    context = f"When comparing the output of {label} on FakeTensor and concrete Tensors, found"
+    if len(want) != len(real):
+        raise AssertionError(f"{context} mismatch in number of returns {len(want)} != "
+                             f"{len(real)}")
+    for k, (r, f) in enumerate(zip(real, want)):
+        if isinstance(r, _Tensor) != isinstance(f, _Tensor):
+            raise AssertionError(f"{context} mismatched number of tensor outputs")
+        if not isinstance(r, _Tensor):
+            continue
+        problem = _meta_mismatch(r, f)
+        if problem:
+            where = "" if len(real) == 1 else f" for output[{k}]"
+            raise _MetadataMismatchError(f"{context} mismatched tensor metadata{where}: "
+                                        f"{problem}")
+
+
+def _meta_mismatch(a, b) -> str | None:
+    """torch's ``compare_tensor_meta`` (real ``a``, fake ``b``): what differs, or None."""
+    if a.shape != b.shape:
+        return f"Shapes {a.shape} and {b.shape} are not equal!"
+    if a.dtype != b.dtype:
+        return f"Dtypes {a.dtype} and {b.dtype} are not equal!"
+    for idx, (n, sa, sb) in enumerate(zip(a.shape, a.stride(), b.stride())):
+        if n > 1 and sa != sb:
+            return (f"Stride mismatch! Strides are {a.stride()} and {b.stride()} (mismatched "
+                    f"at {idx})!")
+    return None
+
+
+def _check_aot(op, label, builtin, args, kwargs) -> None:
+    # torch runs the op eagerly first (forward and, where outputs need it, backward), then
+    # traces it with its fake kernel
+    outs = [t for t in _leaves(op(*args, **kwargs)) if isinstance(t, _Tensor)]
+    inputs = [t for t in _leaves((args, kwargs)) if isinstance(t, _Tensor) and t.requires_grad]
+    if inputs and any(t.requires_grad for t in outs):
+        from .autograd import grad
+        grad(sum(t.sum().abs() for t in outs), inputs, allow_unused=True)
+    _fake_kernel(op, label, builtin)
 
 
 # ============================================================================ ops by schema

@@ -65,6 +65,12 @@ class _DisableTorchFunctionSubclass:
         return False
 
 
+# torch's name and home (torch._C) for it
+_DisableTorchFunctionSubclass.__name__ = "DisableTorchFunctionSubclass"
+_DisableTorchFunctionSubclass.__qualname__ = "DisableTorchFunctionSubclass"
+_DisableTorchFunctionSubclass.__module__ = __package__ + "._C"
+
+
 class _DisableTorchFunction:
     """A block in which no ``__torch_function__`` is called, modes' included."""
 

@@ -207,6 +207,26 @@ class record_function(_ContextDecorator):
         return False
 
 
+def _record_function_enter(name: str, args: str | None = None) -> record_function:
+    """``torch.ops.profiler._record_function_enter[_new]``: open a :class:`record_function`
+    range; the handle it returns closes it (:func:`_record_function_exit`)."""
+    handle = record_function(name, args)
+    handle.__enter__()
+    return handle
+
+
+def _record_function_exit(handle) -> None:
+    """``torch.ops.profiler._record_function_exit``: close the range ``handle`` opened."""
+    if not isinstance(handle, record_function):
+        raise RuntimeError("Expected temporary cpp type wrapper")
+    handle.__exit__(None, None, None)
+
+
+_PROFILER_OPS = {"_record_function_enter": _record_function_enter,
+                 "_record_function_enter_new": _record_function_enter,
+                 "_record_function_exit": _record_function_exit}
+
+
 class profile:
     """Record the ops run inside ``with profile() as prof:``; ``prof.key_averages().table()``
     prints torch's summary table, ``export_chrome_trace`` writes a trace."""

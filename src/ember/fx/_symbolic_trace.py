@@ -67,10 +67,16 @@ def _transfer_attrs(fr: object, to: object) -> None:
 
 # ----------------------------------------------------------------------------- torch's names
 
-@functools.cache
 def _traced_functions() -> tuple[tuple[dict, str, Any, Any, tuple | None, str | None], ...]:
     """(namespace dict, name, ember function, recorded target, torch call form, method
-    recorded instead) for every public function of the patched namespaces."""
+    recorded instead) for every public function of the patched namespaces (read again once
+    ``__torch_function__`` dispatch is switched on: it replaces the namespaces' functions)."""
+    from ..overrides import _S
+    return _read_traced_functions(_S.active)
+
+
+@functools.cache
+def _read_traced_functions(dispatching: bool) -> tuple:
     from .. import _torch_alias
     out = []
     names: dict[int, str] = {}

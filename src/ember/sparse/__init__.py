@@ -10,15 +10,23 @@ torch's CPU kernels do, with torch's autograd nodes. ``nn.Embedding(sparse=True)
 ``embedding_bag(sparse=True)`` give a sparse weight gradient, which ``optim.SGD``,
 ``Adagrad`` and ``SparseAdam`` update as torch does. ``Tensor.to_sparse_csr()`` and
 ``ember.sparse_csr_tensor`` make a CSR matrix (:mod:`ember.sparse._csr`: conversions,
-printing, the product with a dense matrix). CSC, BSR, BSC, batched or hybrid CSR and
-semi-structured sparsity are not in Ember.
+printing, the product with a dense matrix). CSC, BSR, BSC and batched or hybrid CSR are not
+in Ember; semi-structured (2:4) sparsity is CUDA-only in torch, and raises torch's error here.
 """
 
 from __future__ import annotations
 
 from ._sparse import SparseTensor, addmm, log_softmax, mm, softmax, sum  # noqa: A004
+from .semi_structured import (
+    SparseSemiStructuredTensor,
+    SparseSemiStructuredTensorCUSPARSELT,
+    SparseSemiStructuredTensorCUTLASS,
+    to_sparse_semi_structured,
+)
 
-__all__ = ["mm", "addmm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]
+__all__ = ["mm", "addmm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants",
+           "SparseSemiStructuredTensor", "SparseSemiStructuredTensorCUSPARSELT",
+           "SparseSemiStructuredTensorCUTLASS", "to_sparse_semi_structured"]
 
 
 class check_sparse_tensor_invariants:

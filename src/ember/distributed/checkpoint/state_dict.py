@@ -138,6 +138,32 @@ def _names(model) -> dict:
     return {id(p): _clean(n) for n, p in _inner(model).named_parameters()}
 
 
+def _init_optim_state(optim) -> None:
+    """Give an optimizer that has not stepped its state (as torch does before saving): one
+    ``step()`` with zero gradients and a zero learning rate, then the gradients dropped. An
+    optimizer with state, or whose parameters have gradients, is left as it is."""
+    if optim.state:
+        return
+    params = [p for group in optim.param_groups for p in group["params"]]
+    if any(p.grad is not None for p in params):
+        return
+    from ..._factories import zeros_like
+    from ..._tensor import Tensor
+    for p in params:
+        if p.requires_grad:
+            p.grad = zeros_like(p)
+    lrs = []
+    for group in optim.param_groups:
+        if "lr" in group:
+            lrs.append(group["lr"])
+            group["lr"] = group["lr"].new_tensor(0.0) if isinstance(group["lr"], Tensor) else 0.0
+    optim.step(closure=None)
+    for group in optim.param_groups:
+        if "lr" in group:
+            group["lr"] = lrs.pop(0)
+    optim.zero_grad(set_to_none=True)
+
+
 def get_optimizer_state_dict(model, optimizers, *, submodules=None,
                              options: StateDictOptions | None = None) -> dict:
     """The optimizers' state keyed by the original parameter names (``state`` maps a name
@@ -146,6 +172,7 @@ def get_optimizer_state_dict(model, optimizers, *, submodules=None,
     inner = _inner(model)
     state, groups = {}, []
     for optim in _optims(optimizers):
+        _init_optim_state(optim)
         if _has_fsdp(inner):
             from ..fsdp import FullyShardedDataParallel
             with _fsdp_kind(inner, options):

@@ -1,0 +1,1 @@
+"""torch's Callgrind result classes (``timer_interface``)."""
