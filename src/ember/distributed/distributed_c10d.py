@@ -478,7 +478,7 @@ def _op_name(op, tensor, what: str) -> str:
     kind = tensor._data.dtype.kind
     if kind == "c" and op not in (ReduceOp.SUM, ReduceOp.AVG):
         raise ValueError(f"{what} does not support {op} on complex tensors")
-    if op is ReduceOp.AVG and kind not in "fc":
+    if op is ReduceOp.AVG and not (tensor.is_floating_point() or tensor.is_complex()):
         raise ValueError(f"{what}: ReduceOp.AVG needs a floating-point or complex tensor, "
                          f"got {tensor.dtype}")
     if op in (ReduceOp.BAND, ReduceOp.BOR, ReduceOp.BXOR) and kind not in "biu":

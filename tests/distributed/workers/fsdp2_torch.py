@@ -1,0 +1,136 @@
+"""FSDP2 (``fully_shard``) on 1, 2 or 3 ranks, written for torch: run by torchrun with
+PyTorch and by Ember's launcher with ``import torch`` resolved to Ember; test_fsdp2 compares
+what the two print (losses, gradient norms, shard shapes and placements, state-dict keys,
+types and values, the module's printed form)."""
+
+import sys
+import warnings
+
+import torch
+import torch.distributed as dist
+from torch import nn
+from torch.distributed._composable.fsdp import fully_shard as composable_fully_shard
+from torch.distributed.fsdp import (
+    CPUOffloadPolicy,
+    FSDPModule,
+    MixedPrecisionPolicy,
+    fully_shard,
+)
+from torch.distributed.tensor import DTensor, Shard
+
+warnings.simplefilter("ignore")      # stderr would interleave with the report
+dist.init_process_group("gloo")
+R, W = dist.get_rank(), dist.get_world_size()
+
+
+def say(*parts):
+    if R == 0:
+        line("| " + " ".join(map(str, parts)))
+
+
+def everyone(*parts):
+    # each rank's line, gathered on rank 0 so that they print in rank order
+    lines = [None] * W
+    dist.all_gather_object(lines, " ".join(map(str, parts)))
+    for r, text in enumerate(lines):
+        say(f"[{r}]", text)
+
+
+def line(text):
+    # one write, the newline included, so that lines of the ranks never interleave
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def fmt(t):
+    if isinstance(t, DTensor):
+        t = t.full_tensor()
+    v = t.detach().float().reshape(-1)
+    return " ".join(f"{x:.9g}" for x in v[:5].tolist()) + f" sum {v.double().sum().item():.9g}"
+
+
+def model():
+    return nn.Sequential(nn.Linear(6, 16), nn.Tanh(), nn.Sequential(nn.Linear(16, 16), nn.ReLU()),
+                         nn.Linear(16, 3), nn.Linear(3, 1, bias=False))
+
+
+def shard(m, **kw):
+    for sub in (m[0], m[2], m[3]):
+        fully_shard(sub, **kw)
+    return fully_shard(m, **kw)
+
+
+def data():
+    torch.manual_seed(1)
+    x, y = torch.randn(12, 6), torch.randn(12, 1)
+    n = 12 // W
+    return x[R * n:(R + 1) * n], y[R * n:(R + 1) * n]
+
+
+def train(name, steps=3, accumulate=1, **kw):
+    torch.manual_seed(0)
+    m = shard(model(), **kw)
+    opt = torch.optim.Adam(m.parameters(), lr=0.01)
+    xs, ys = data()
+    half = len(xs) // accumulate
+    for _ in range(steps):
+        opt.zero_grad()
+        for i in range(accumulate):
+            if accumulate > 1:
+                m.set_requires_gradient_sync(i == accumulate - 1)
+            out = m(xs[i * half:(i + 1) * half])
+            loss = nn.functional.mse_loss(out.float(), ys[i * half:(i + 1) * half])
+            loss.backward()
+        norm = torch.nn.utils.clip_grad_norm_(m.parameters(), 0.5)
+        opt.step()
+        say(name, "loss", fmt(loss), "out", out.dtype, "norm", fmt(norm))
+    for n, p in m.named_parameters():
+        say(name, "param", n, type(p).__name__, tuple(p.shape), p.dtype, p.placements, fmt(p))
+        everyone(name, "local", n, tuple(p.to_local().shape), type(p.grad).__name__,
+                 p.grad.placements, fmt(p.grad.to_local()) if p.grad.to_local().numel() else "-")
+    for k, v in m.state_dict().items():
+        say(name, "state", k, type(v).__name__, tuple(v.shape), v.placements, fmt(v))
+    return m
+
+
+m = train("plain")
+say(m)
+say("mro", [c.__name__ for c in type(m).__mro__])
+say("isinstance", isinstance(m, FSDPModule), isinstance(m[0], FSDPModule),
+    isinstance(m[1], FSDPModule), isinstance(m[2][0], FSDPModule))
+say("index", type(m[0:2]).__name__)
+train("mp_bf16", mp_policy=MixedPrecisionPolicy(param_dtype=torch.bfloat16,
+                                                 reduce_dtype=torch.float32))
+train("mp_bf16_reduce", mp_policy=MixedPrecisionPolicy(param_dtype=torch.bfloat16))
+train("mp_fp16", mp_policy=MixedPrecisionPolicy(param_dtype=torch.float16))
+train("keep", reshard_after_forward=False, offload_policy=CPUOffloadPolicy(pin_memory=False))
+train("accumulate", accumulate=2)
+train("accumulate_mp", accumulate=2,
+      mp_policy=MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32))
+
+# unshard / reshard by hand, and the parameters registered in between
+torch.manual_seed(0)
+m = model()
+composable_fully_shard(m[0])
+composable_fully_shard(m)
+m.unshard()
+say("unshard", [(n, type(p).__name__, tuple(p.shape)) for n, p in m.named_parameters()])
+handle = m[0].unshard(async_op=True)
+handle.wait()
+say("unshard 0", [(n, type(p).__name__) for n, p in m[0].named_parameters()])
+m.reshard()
+m[0].reshard()
+say("reshard", [(n, type(p).__name__, p.placements) for n, p in m.named_parameters()])
+m.set_reshard_after_forward(True)
+out = m(data()[0])
+say("after forward", [type(p).__name__ for p in m.parameters()], fmt(out))
+with torch.no_grad():
+    out = m(data()[0])
+say("no_grad", [type(p).__name__ for p in m.parameters()], fmt(out))
+sd = m.state_dict()
+say("full", [(k, fmt(v)) for k, v in sd.items()])
+p = next(m.parameters())
+say("dtensor", type(p).__name__, p.device_mesh, p.placements == (Shard(0),), p.requires_grad)
+dist.destroy_process_group()
+say("done")
+line(f"OK rank {R}")
