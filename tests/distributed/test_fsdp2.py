@@ -1,6 +1,7 @@
 """FSDP2 (``fully_shard``) on real ranks: the same printed results (losses, gradient norms,
 shards and their DTensor gradients, state dicts, the module's printed form) as PyTorch's own
-``fully_shard`` running the same program under torchrun with gloo, on 1 and 2 ranks."""
+``fully_shard`` running the same program under torchrun with gloo, on 1, 2 and 3 ranks (3:
+uneven and empty shards, and sums whose order matters)."""
 
 import pytest
 
@@ -13,7 +14,7 @@ def _report(output: str) -> list[str]:
     return [line for line in output.splitlines() if line.startswith("|")]
 
 
-@pytest.mark.parametrize("ranks", [1, 2])
+@pytest.mark.parametrize("ranks", [1, 2, 3])
 def test_fully_shard_prints_what_torch_prints(ranks):
     ours = run_ranks(ranks, "fsdp2_torch.py", timeout=300, torch_program=True)
     check_ok(ours, ranks)
