@@ -10,11 +10,18 @@ import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed._composable.fsdp import fully_shard as composable_fully_shard
+from torch.distributed.checkpoint.state_dict import (
+    StateDictOptions,
+    get_model_state_dict,
+    get_optimizer_state_dict,
+    set_model_state_dict,
+)
 from torch.distributed.fsdp import (
     CPUOffloadPolicy,
     FSDPModule,
     MixedPrecisionPolicy,
     fully_shard,
+    register_fsdp_forward_method,
 )
 from torch.distributed.tensor import DTensor, Shard
 
@@ -131,6 +138,58 @@ sd = m.state_dict()
 say("full", [(k, fmt(v)) for k, v in sd.items()])
 p = next(m.parameters())
 say("dtensor", type(p).__name__, p.device_mesh, p.placements == (Shard(0),), p.requires_grad)
+
+
+# state dicts: load_state_dict of DTensors, full state dicts through distributed.checkpoint
+def small(seed):
+    torch.manual_seed(seed)
+    m = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))
+    fully_shard(m[0])
+    return fully_shard(m)
+
+
+a, b = small(0), small(1)
+b.load_state_dict(a.state_dict())
+say("load", [torch.equal(p.full_tensor(), q.full_tensor()) for p, q in zip(a.parameters(),
+                                                                           b.parameters())])
+full = get_model_state_dict(a, options=StateDictOptions(full_state_dict=True))
+say("full", [(k, type(v).__name__, tuple(v.shape)) for k, v in full.items()])
+everyone("rank0 only", len(get_model_state_dict(
+    a, options=StateDictOptions(full_state_dict=True, cpu_offload=True))))
+c = small(2)
+set_model_state_dict(c, full, options=StateDictOptions(full_state_dict=True))
+say("set", [torch.equal(p.full_tensor(), q.full_tensor()) for p, q in zip(a.parameters(),
+                                                                          c.parameters())])
+# two backwards accumulate into the sharded gradients
+opt = torch.optim.AdamW(c.parameters(), lr=0.1)
+x = data()[0]
+c(x).sum().backward()
+c(x).sum().backward()
+say("accumulated", [fmt(p.grad) for p in c.parameters()])
+opt.step()
+osd = get_optimizer_state_dict(c, opt)
+say("optim state", sorted(osd["state"]),
+    [(k, type(v).__name__) for k, v in osd["state"]["0.weight"].items()])
+
+
+class Gen(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 2)
+
+    def forward(self, x):
+        return self.lin(x)
+
+    def generate(self, x):
+        return self.lin(x) * 2
+
+
+torch.manual_seed(0)
+g = fully_shard(Gen())
+register_fsdp_forward_method(g, "generate")
+say("generate", fmt(g.generate(torch.ones(1, 3))))
+g.train(False)
+say("eval", fmt(g(torch.ones(1, 3))), [type(p).__name__ for p in g.parameters()])
 dist.destroy_process_group()
 say("done")
 line(f"OK rank {R}")

@@ -204,6 +204,10 @@ class _ParamGroup:
                 outs = (outs,)
             outs = [o if p.local.requires_grad else o.detach()
                     for o, p in zip(outs, self.params)]
+            for o in outs:
+                # torch registers the unsharded parameters as Parameters; these are the
+                # gathered values still linked to the shards for the gradient reduction
+                o.__class__ = _Parameter
         else:
             outs = [_Parameter(_Tensor._wrap(a), requires_grad=p.local.requires_grad)
                     for a, p in zip(self.gathered, self.params)]
