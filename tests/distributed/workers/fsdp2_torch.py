@@ -3,18 +3,23 @@ PyTorch and by Ember's launcher with ``import torch`` resolved to Ember; test_fs
 what the two print (losses, gradient norms, shard shapes and placements, state-dict keys,
 types and values, the module's printed form)."""
 
+import shutil
 import sys
+import tempfile
 import warnings
 
 import torch
 import torch.distributed as dist
+import torch.distributed.checkpoint as dcp
 from torch import nn
 from torch.distributed._composable.fsdp import fully_shard as composable_fully_shard
 from torch.distributed.checkpoint.state_dict import (
     StateDictOptions,
     get_model_state_dict,
     get_optimizer_state_dict,
+    get_state_dict,
     set_model_state_dict,
+    set_state_dict,
 )
 from torch.distributed.fsdp import (
     CPUOffloadPolicy,
@@ -170,6 +175,34 @@ opt.step()
 osd = get_optimizer_state_dict(c, opt)
 say("optim state", sorted(osd["state"]),
     [(k, type(v).__name__) for k, v in osd["state"]["0.weight"].items()])
+
+# a distributed checkpoint of the shards, loaded into fresh shards and into whole tensors
+where = [tempfile.mkdtemp() if R == 0 else None]
+dist.broadcast_object_list(where)
+model_sd, optim_sd = get_state_dict(c, opt)
+dcp.save({"model": model_sd, "optim": optim_sd}, checkpoint_id=where[0])
+d = small(3)
+opt_d = torch.optim.AdamW(d.parameters(), lr=0.1)
+d(x).sum().backward()
+opt_d.step()
+model_sd, optim_sd = get_state_dict(d, opt_d)
+state = {"model": model_sd, "optim": optim_sd}
+dcp.load(state, checkpoint_id=where[0])
+set_state_dict(d, opt_d, model_state_dict=state["model"], optim_state_dict=state["optim"])
+say("dcp shards", [torch.equal(p.full_tensor(), q.full_tensor())
+                   for p, q in zip(c.parameters(), d.parameters())],
+    [torch.equal(opt.state[p]["exp_avg"].full_tensor(), opt_d.state[q]["exp_avg"].full_tensor())
+     for p, q in zip(c.parameters(), d.parameters())])
+torch.manual_seed(4)
+whole = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))
+state = {"model": whole.state_dict()}
+dcp.load(state, checkpoint_id=where[0])
+whole.load_state_dict(state["model"])
+everyone("dcp whole", [torch.equal(p.full_tensor(), q)
+                       for p, q in zip(c.parameters(), whole.parameters())])
+dist.barrier()
+if R == 0:
+    shutil.rmtree(where[0])
 
 
 class Gen(nn.Module):
