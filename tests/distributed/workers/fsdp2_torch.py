@@ -204,6 +204,11 @@ dist.barrier()
 if R == 0:
     shutil.rmtree(where[0])
 
+# to()/double() give the groups new sharded parameters
+e = small(5).double()
+e(x.double()).sum().backward()
+say("double", [(p.dtype, fmt(p.grad)) for p in e.parameters()])
+
 
 class Gen(nn.Module):
     def __init__(self):

@@ -35,7 +35,7 @@ from ..tensor._api import DTensor as _DTensor
 from ..tensor._api import DTensorSpec as _DTensorSpec
 from ..tensor.placement_types import Shard as _Shard
 from ._flat_param import predivide_factor as _predivide_factor
-from .fully_sharded_data_parallel import _map_tensors
+from .fully_sharded_data_parallel import _cast_inputs
 
 __all__ = ["CPUOffloadPolicy", "FSDPModule", "MixedPrecisionPolicy", "OffloadPolicy",
            "UnshardHandle", "fully_shard", "register_fsdp_forward_method"]
@@ -77,13 +77,10 @@ def _state_of(module):
 
 
 def _cast(dtype, obj):
-    if dtype is None:
-        return obj
-    return _map_tensors(
-        lambda t: t.to(dtype) if t.is_floating_point() and t.dtype != dtype else t, obj)
+    return obj if dtype is None else _cast_inputs(dtype, obj)
 
 
-def _apply_hooks_first(state) -> None:
+def _register_hooks(state) -> None:
     """The state's forward hooks on each of its modules (pre-hook first of all)."""
     for m in state.modules:
         m.register_forward_pre_hook(_functools.partial(_pre_forward, state), prepend=True,
@@ -150,11 +147,7 @@ class _ParamGroup:
         self.pg = mesh.get_group(0)
         self.world = mesh.size()
         self.mp = mp_policy
-        orig = params[0].orig_dtype if params else None
-        param_dtype = mp_policy.param_dtype
-        self.param_dtype = None if param_dtype == orig else param_dtype
-        reduce = mp_policy.reduce_dtype
-        self.reduce_dtype = None if reduce == param_dtype else reduce
+        self.set_dtypes()
         self.reshard_after_forward = bool(reshard_after_forward)
         self.reshard_after_backward = True
         self.reduce_grads = True
@@ -162,6 +155,15 @@ class _ParamGroup:
         self.force_sum = False
         self.gathered = None           # the unsharded arrays while unsharded
         self.unsharded = None          # the tensors registered on the modules
+
+    def set_dtypes(self) -> None:
+        """torch's ``init_dtype_attrs``: no cast to the dtype the parameters have already,
+        no reduction dtype apart when it is ``param_dtype``."""
+        orig = self.params[0].orig_dtype if self.params else None
+        param_dtype = self.mp.param_dtype
+        self.param_dtype = None if param_dtype == orig else param_dtype
+        reduce = self.mp.reduce_dtype
+        self.reduce_dtype = None if reduce == param_dtype else reduce
 
     # ----------------------------------------------------------- all-gather
     def unshard(self) -> None:
@@ -484,6 +486,22 @@ class FSDPModule:
                     for p in g.params:
                         p.unsharded_grad = None
 
+    def _apply(self, fn, recurse: bool = True):
+        # ``to()``/``double()`` … make new sharded parameters: the group takes them as its own
+        state = self._get_fsdp_state()
+        state.reshard()
+        out = super()._apply(fn, recurse)
+        for g in state.groups:
+            for p in g.params:
+                module, name = p.places[0]
+                new = module._parameters.get(name)
+                if isinstance(new, _DTensor) and new is not p.sharded:
+                    p.sharded = new
+                    p.orig_dtype = new.dtype
+                    p.register(new)
+            g.set_dtypes()
+        return out
+
     def __deepcopy__(self, memo):
         raise AssertionError("FSDP does not support deepcopy. Please use state dict for "
                              "serialization.")
@@ -582,7 +600,7 @@ def fully_shard(module, *, mesh: _DeviceMesh | None = None, reshard_after_forwar
         m.__class__ = _fsdp_class(type(m))
     for p in params:
         p.register(p.sharded)
-    _apply_hooks_first(state)
+    _register_hooks(state)
     return module
 
 
