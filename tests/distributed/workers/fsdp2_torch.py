@@ -209,6 +209,27 @@ e = small(5).double()
 e(x.double()).sum().backward()
 say("double", [(p.dtype, fmt(p.grad)) for p in e.parameters()])
 
+# a tied weight within a group, a frozen parameter, ignored parameters (not sharded, their
+# gradients not reduced)
+torch.manual_seed(0)
+t = nn.Sequential(nn.Embedding(10, 4), nn.Linear(4, 4), nn.Linear(4, 10, bias=False),
+                  nn.Linear(10, 2))
+t[2].weight = t[0].weight
+t[1].bias.requires_grad_(False)
+fully_shard(t[1])
+fully_shard(t, ignored_params=set(t[3].parameters()))
+say("tied", [(n, type(p).__name__, p.requires_grad) for n, p in t.named_parameters()])
+opt_t = torch.optim.SGD([p for p in t.parameters() if p.requires_grad], lr=0.1)
+idx = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]])[R % 3:R % 3 + 1]
+for _ in range(2):
+    opt_t.zero_grad()
+    out = t(idx)
+    out.square().mean().backward()
+    say("tied", fmt(out), [(n, None if p.grad is None else fmt(p.grad))
+                           for n, p in t.named_parameters()])
+    opt_t.step()
+say("tied", [(n, fmt(p)) for n, p in t.named_parameters()])
+
 
 class Gen(nn.Module):
     def __init__(self):
