@@ -21,6 +21,7 @@ from torch.distributed.checkpoint.state_dict import (
     set_model_state_dict,
     set_state_dict,
 )
+from torch.distributed.device_mesh import init_device_mesh
 from torch.distributed.fsdp import (
     CPUOffloadPolicy,
     FSDPModule,
@@ -229,6 +230,30 @@ for _ in range(2):
                            for n, p in t.named_parameters()])
     opt_t.step()
 say("tied", [(n, fmt(p)) for n, p in t.named_parameters()])
+
+# HSDP: a 2-D mesh, replicated over its first dimension and sharded over its second
+for shape in [(W, 1), (1, W)]:
+    for dtype in (None, torch.float16):
+        mesh = init_device_mesh("cpu", shape, mesh_dim_names=("replicate", "shard"))
+        torch.manual_seed(0)
+        h = nn.Sequential(nn.Linear(6, 5), nn.Tanh(), nn.Linear(5, 3))
+        kw = dict(mesh=mesh, mp_policy=MixedPrecisionPolicy(param_dtype=dtype))
+        fully_shard(h[0], **kw)
+        fully_shard(h, **kw)
+        say("hsdp", shape, [(n, p.placements, p.device_mesh) for n, p in h.named_parameters()])
+        opt_h = torch.optim.Adam(h.parameters(), lr=0.1)
+        for step in range(3):
+            opt_h.zero_grad()
+            if step == 1:               # reduce-scatter only, all-reduce with the next
+                h.set_requires_all_reduce(False)
+                h(x).float().square().mean().backward()
+                h.set_requires_all_reduce(True)
+            out = h(x)
+            out.float().square().mean().backward()
+            everyone("hsdp", shape, dtype, step, fmt(out),
+                     [fmt(p.grad.to_local()) for p in h.parameters()])
+            opt_h.step()
+        say("hsdp", shape, [(n, fmt(p)) for n, p in h.named_parameters()])
 
 
 class Gen(nn.Module):

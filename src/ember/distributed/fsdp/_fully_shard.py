@@ -33,6 +33,7 @@ from ..device_mesh import DeviceMesh as _DeviceMesh
 from ..device_mesh import init_device_mesh as _init_device_mesh
 from ..tensor._api import DTensor as _DTensor
 from ..tensor._api import DTensorSpec as _DTensorSpec
+from ..tensor.placement_types import Replicate as _Replicate
 from ..tensor.placement_types import Shard as _Shard
 from ._flat_param import predivide_factor as _predivide_factor
 from .fully_sharded_data_parallel import _cast_inputs
@@ -99,7 +100,7 @@ class _FSDPParam:
         self.shape = tuple(param.shape)
         if not self.shape:
             raise ValueError("fully_shard: a 0-dim parameter cannot be sharded on dim 0")
-        world, rank = mesh.size(), mesh.get_local_rank()
+        world, rank = mesh.size(mesh.ndim - 1), mesh.get_local_rank(mesh.ndim - 1)
         rows = self.shape[0]
         self.padded_rows = -(-rows // world)
         self.row_numel = int(_np.prod(self.shape[1:], dtype=_np.int64))
@@ -109,7 +110,7 @@ class _FSDPParam:
         self.local_rows = hi - lo
         local = _Tensor._wrap(_np.ascontiguousarray(param._data[lo:hi]).copy())
         local.requires_grad_(param.requires_grad)
-        spec = _DTensorSpec(mesh, (_Shard(0),), self.shape)
+        spec = _DTensorSpec(mesh, (_Replicate(),) * (mesh.ndim - 1) + (_Shard(0),), self.shape)
         self.sharded = _DTensor._as_parameter(_DTensor._make(local, spec),
                                               requires_grad=param.requires_grad)
         self.unsharded_grad = None      # accumulated while gradient sync is off
@@ -144,8 +145,11 @@ class _ParamGroup:
 
     def __init__(self, params: list, mesh, mp_policy, reshard_after_forward) -> None:
         self.params, self.mesh = params, mesh
-        self.pg = mesh.get_group(0)
-        self.world = mesh.size()
+        self.pg = mesh.get_group(mesh.ndim - 1)              # the shard dimension
+        self.world = mesh.size(mesh.ndim - 1)
+        self.replicate_pg = mesh.get_group(0) if mesh.ndim == 2 else None    # HSDP
+        self.all_reduce_grads = True
+        self.partial = None            # HSDP: reduce-scattered gradients awaiting all-reduce
         self.mp = mp_policy
         self.set_dtypes()
         self.reshard_after_forward = bool(reshard_after_forward)
@@ -258,17 +262,25 @@ class _ParamGroup:
             block.reshape(-1)[:g.numel()] = g._data.reshape(-1)
             rows.append(block)
         flat = _Tensor._wrap(_np.concatenate(rows, axis=1).reshape(-1))
-        pre, post, avg, premul = self._divide_factors(dtype)
-        if premul is not None:
-            flat.mul_(premul)
+        pre, post, rs_op, ar_op = self._divide_factors(dtype)
         if pre is not None and pre != 1:
             flat.div_(pre)
         if self.world > 1:
             out = _Tensor._wrap(_np.empty(flat.numel() // self.world, flat._data.dtype))
-            op = _c10d.ReduceOp.AVG if avg else _c10d.ReduceOp.SUM
-            _c10d.reduce_scatter_tensor(out, flat, op=op, group=self.pg)
+            if isinstance(rs_op, float):          # PREMUL_SUM(rs_op)
+                flat.mul_(rs_op)
+                rs_op = _c10d.ReduceOp.SUM
+            _c10d.reduce_scatter_tensor(out, flat, op=rs_op, group=self.pg)
         else:
             out = flat / self.divide_factor if self.divide_factor is not None else flat
+        if self.replicate_pg is not None:
+            if not self.all_reduce_grads:       # HSDP: reduce-scattered, not yet all-reduced
+                self.partial = out if self.partial is None else self.partial + out
+                return
+            if self.partial is not None:
+                out = out + self.partial
+                self.partial = None
+            _c10d.all_reduce(out, op=ar_op, group=self.replicate_pg)
         if post is not None and post != 1:
             out.div_(post)
         if out.dtype != params[0].orig_dtype:
@@ -286,24 +298,24 @@ class _ParamGroup:
                 hook(p.sharded)
 
     def _divide_factors(self, dtype):
-        """(pre-divide, post-divide, average in the collective, pre-multiply) as torch's
-        ``_get_gradient_divide_factors`` picks them (``PREMUL_SUM(1 / factor)`` is the
-        pre-multiplication and a sum)."""
+        """(pre-divide, post-divide, reduce-scatter op, all-reduce op) as torch's
+        ``_get_gradient_divide_factors`` picks them; a float reduce-scatter op ``f`` is
+        ``PREMUL_SUM(f)``."""
         from ... import _dtype
+        SUM, AVG = _c10d.ReduceOp.SUM, _c10d.ReduceOp.AVG
         factor = self.divide_factor
         overflow_risk = dtype not in (_dtype.float32, _dtype.bfloat16)
+        dp_size = self.world * (self.replicate_pg.size() if self.replicate_pg else 1)
         if not overflow_risk and not self.force_sum:
             if factor is None:
-                return None, None, self.world > 1, None
-            if factor == self.world:
-                return None, None, True, None
-            return None, None, False, 1 / factor
+                return (None, None, SUM, SUM) if dp_size == 1 else (None, None, AVG, AVG)
+            return None, None, (AVG if factor == self.world else 1 / factor), SUM
         if factor is None:
-            factor = float(self.world)
+            factor = float(dp_size)
         if overflow_risk:
-            pre = _predivide_factor(int(factor)) if float(factor).is_integer() else 1.0
-            return pre, factor / pre, False, None
-        return None, factor, False, None
+            pre = _predivide_factor(factor)
+            return pre, factor / pre, SUM, SUM
+        return None, factor, SUM, SUM
 
 
 class _FSDPState:
@@ -414,13 +426,15 @@ class FSDPModule:
         (in ``reduce_dtype`` when set) until a backward with sync (``no_sync`` of FSDP1)."""
         for m in self._fsdp_modules(recurse):
             for g in m._get_fsdp_state().groups:
-                g.reduce_grads = requires_gradient_sync
+                g.reduce_grads = g.all_reduce_grads = requires_gradient_sync
 
     def set_requires_all_reduce(self, requires_all_reduce: bool, *,
                                 recurse: bool = True) -> None:
-        """HSDP's all-reduce switch (a 1-D mesh has no all-reduce: accepted)."""
+        """HSDP: whether backward all-reduces the reduce-scattered gradients across the
+        replicas; without, they accumulate until a backward that does."""
         for m in self._fsdp_modules(recurse):
-            m._get_fsdp_state().requires_all_reduce = requires_all_reduce
+            for g in m._get_fsdp_state().groups:
+                g.all_reduce_grads = requires_all_reduce
 
     def set_reshard_after_forward(self, reshard_after_forward: bool,
                                   recurse: bool = True) -> None:
@@ -561,7 +575,8 @@ def fully_shard(module, *, mesh: _DeviceMesh | None = None, reshard_after_forwar
                 ignored_params=None,
                 dp_mesh_dims=None):
     """Shard ``module``'s parameters (those not already sharded by a call on a submodule)
-    over ``mesh`` (a 1-D mesh; the world by default) as ``Shard(0)`` DTensors, gathered
+    over ``mesh`` (the world by default; a 2-D mesh replicates over its first dimension and
+    shards over its second, HSDP) as ``Shard(0)`` DTensors, gathered
     around its forward and reduce-scattered in backward; returns ``module``, whose class is
     now ``FSDP<Orig>``. Call it bottom-up: on the layers, then on the root.
 
@@ -576,9 +591,8 @@ def fully_shard(module, *, mesh: _DeviceMesh | None = None, reshard_after_forwar
         if _state_of(m) is not None:
             raise RuntimeError("fully_shard has already been applied to this module")
     mesh = mesh or _default_mesh()
-    if mesh.ndim != 1:
-        raise NotImplementedError("fully_shard: only 1-D meshes are supported here (HSDP's "
-                                  "2-D mesh is not)")
+    if mesh.ndim not in (1, 2):
+        raise ValueError(f"fully_shard expects a 1D or 2D DeviceMesh but got {mesh}")
     if shard_placement_fn is not None or dp_mesh_dims is not None:
         raise NotImplementedError("fully_shard: shard_placement_fn and dp_mesh_dims are not "
                                   "supported")
