@@ -70,7 +70,7 @@ class CPUOffloadPolicy(OffloadPolicy):
 
 
 _cls_to_fsdp_cls: dict = {}
-_STATE = "_fsdp_state"      # the module's __dict__ entry that holds its _FSDPState
+_STATE = "_fsdp_state"      # the module's __dict__ entry that holds its FSDPState
 
 
 def _state_of(module):
@@ -99,7 +99,9 @@ class _FSDPParam:
         self.orig_dtype = param.dtype
         self.shape = tuple(param.shape)
         if not self.shape:
-            raise ValueError("fully_shard: a 0-dim parameter cannot be sharded on dim 0")
+            raise ValueError(f"fully_shard doesn't support scalar parameters. Change "
+                             f"{places[0][1]} to a 1D tensor with numel equal to 1.")
+        self.orig = param                          # the parameter it replaced
         world, rank = mesh.size(mesh.ndim - 1), mesh.get_local_rank(mesh.ndim - 1)
         rows = self.shape[0]
         self.padded_rows = -(-rows // world)
@@ -318,7 +320,7 @@ class _ParamGroup:
         return None, factor, SUM, SUM
 
 
-class _FSDPState:
+class FSDPState:
     """What ``fully_shard`` attaches to a module: its modules, its parameter group and
     whether it is the root (the first whose forward runs)."""
 
@@ -337,17 +339,35 @@ class _FSDPState:
         self.is_root = True
         if len(self.modules) > 1:
             raise RuntimeError(f"FSDP requires a single root module but got {self.modules}")
-        for m in self.modules[0].modules():
+        root = self.modules[0]
+        states = []
+        for name, m in root.named_modules():
             st = _state_of(m)
-            if st is not None and st is not self:
-                if st.is_root is not None and st.is_root:
-                    raise RuntimeError("FSDP state has already been lazily initialized for a "
-                                       "submodule\nFSDP requires running forward through the "
-                                       "root module first")
+            if st is None:
+                continue
+            if st is not self:
+                if st not in states and st.is_root is not None:
+                    raise RuntimeError(f"FSDP state has already been lazily initialized for "
+                                       f"{name}\nFSDP requires running forward through the "
+                                       f"root module first")
                 st.is_root = False
+            if st not in states:
+                states.append(st)
         if self.auto_reshard:
             for g in self.groups:
                 g.reshard_after_forward = False
+        names = {id(p): n for n, p in root.named_parameters()}
+        seen = set()
+        for st in states:
+            for g in st.groups:
+                for p in g.params:
+                    if id(p.orig) in seen:
+                        raise ValueError(
+                            f"Parameter '{names.get(id(p.sharded))}' is shared with a parameter "
+                            f"already managed by another FSDP group. For shared/tied "
+                            f"parameters, use fully_shard([module_a, module_b]) to place them "
+                            f"in the same FSDP group.")
+                    seen.add(id(p.orig))
 
     def reshard(self) -> None:
         for g in self.groups:
@@ -390,7 +410,7 @@ class FSDPModule:
         self.__init__(*args, **kwargs)
         return self
 
-    def _get_fsdp_state(self) -> _FSDPState:
+    def _get_fsdp_state(self) -> FSDPState:
         state = _state_of(self)
         if state is None:
             raise AssertionError(f"No FSDP state found on {self}")
@@ -583,13 +603,16 @@ def fully_shard(module, *, mesh: _DeviceMesh | None = None, reshard_after_forwar
     ``reshard_after_forward`` (None: True but for the root) frees the unsharded parameters
     after forward; ``mp_policy`` sets mixed precision, ``offload_policy`` is accepted (all
     tensors live in CPU memory), ``ignored_params`` stay as they are."""
-    modules = list(module) if isinstance(module, (list, tuple)) else [module]
+    from ...nn.modules.container import ModuleDict, ModuleList
+    modules = [module] if isinstance(module, _Module) else list(module)
     for m in modules:
-        if not isinstance(m, _Module):
+        if isinstance(m, (ModuleList, ModuleDict)):
             raise ValueError(f"fully_shard does not support containers that do not implement "
                              f"forward: {m}")
         if _state_of(m) is not None:
-            raise RuntimeError("fully_shard has already been applied to this module")
+            raise AssertionError(f"Each distinct composable distributed API can only be "
+                                 f"applied to a module once. fully_shard has already been "
+                                 f"applied to the following module:\n{m}")
     mesh = mesh or _default_mesh()
     if mesh.ndim not in (1, 2):
         raise ValueError(f"fully_shard expects a 1D or 2D DeviceMesh but got {mesh}")
@@ -599,7 +622,7 @@ def fully_shard(module, *, mesh: _DeviceMesh | None = None, reshard_after_forwar
     if isinstance(reshard_after_forward, int) and not isinstance(reshard_after_forward, bool):
         reshard_after_forward = True      # resharding to a smaller world: the same numbers
     auto = reshard_after_forward is None
-    state = _FSDPState(modules, mesh, mp_policy, offload_policy, auto)
+    state = FSDPState(modules, mesh, mp_policy, offload_policy, auto)
     params = []
     for p, places in _managed_params(modules, set(ignored_params or ())):
         if isinstance(p, _DTensor):
