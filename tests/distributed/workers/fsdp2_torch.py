@@ -13,6 +13,10 @@ import torch.distributed as dist
 import torch.distributed.checkpoint as dcp
 from torch import nn
 from torch.distributed._composable.fsdp import fully_shard as composable_fully_shard
+from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import (
+    CheckpointImpl,
+    checkpoint_wrapper,
+)
 from torch.distributed.checkpoint.state_dict import (
     StateDictOptions,
     get_model_state_dict,
@@ -30,6 +34,7 @@ from torch.distributed.fsdp import (
     register_fsdp_forward_method,
 )
 from torch.distributed.tensor import DTensor, Shard
+from torch.utils.checkpoint import checkpoint
 
 warnings.simplefilter("ignore")      # stderr would interleave with the report
 dist.init_process_group("gloo")
@@ -254,6 +259,49 @@ for shape in [(W, 1), (1, W)]:
                      [fmt(p.grad.to_local()) for p in h.parameters()])
             opt_h.step()
         say("hsdp", shape, [(n, fmt(p)) for n, p in h.named_parameters()])
+
+
+# activation checkpointing inside sharded blocks: recomputed in backward with the gathered
+# parameters (torch.utils.checkpoint in forward, or checkpoint_wrapper)
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(6, 6), nn.Linear(6, 6)
+
+    def forward(self, x):
+        return x + self.b(torch.tanh(self.a(x)))
+
+
+class Blocks(nn.Module):
+    def __init__(self, recompute):
+        super().__init__()
+        self.recompute = recompute
+        self.blocks = nn.ModuleList([Block() for _ in range(2)])
+        self.head = nn.Linear(6, 2)
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = checkpoint(b, x, use_reentrant=False) if self.recompute else b(x)
+        return self.head(x)
+
+
+for recompute in (True, False):
+    torch.manual_seed(0)
+    net = Blocks(recompute)
+    if not recompute:
+        for i, b in enumerate(net.blocks):
+            net.blocks[i] = checkpoint_wrapper(b, checkpoint_impl=CheckpointImpl.NO_REENTRANT)
+    for b in net.blocks:
+        fully_shard(b)
+    fully_shard(net)
+    opt_n = torch.optim.SGD(net.parameters(), lr=0.1)
+    for _ in range(2):
+        opt_n.zero_grad()
+        out = net(x)
+        out.square().mean().backward()
+        say("checkpoint", recompute, fmt(out),
+            [(n, fmt(p.grad)) for n, p in net.named_parameters()])
+        opt_n.step()
 
 
 class Gen(nn.Module):

@@ -36,7 +36,7 @@ from ..tensor._api import DTensorSpec as _DTensorSpec
 from ..tensor.placement_types import Replicate as _Replicate
 from ..tensor.placement_types import Shard as _Shard
 from ._flat_param import predivide_factor as _predivide_factor
-from .fully_sharded_data_parallel import _cast_inputs
+from .fully_sharded_data_parallel import _cast_inputs, _tensors
 
 __all__ = ["CPUOffloadPolicy", "FSDPModule", "MixedPrecisionPolicy", "OffloadPolicy",
            "UnshardHandle", "fully_shard", "register_fsdp_forward_method"]
@@ -223,6 +223,13 @@ class _ParamGroup:
         for p, t in zip(self.params, outs):
             p.register(t)
 
+    def register_gathered(self) -> None:
+        """Gather (if need be) and register the unsharded values as Parameters of their
+        own, not linked to the shards."""
+        self.unshard()
+        for p, a in zip(self.params, self.gathered or ()):
+            p.register(_Parameter(_Tensor._wrap(a), requires_grad=p.local.requires_grad))
+
     def reshard(self) -> None:
         """Register the sharded parameters again and drop the unsharded ones."""
         for p in self.params:
@@ -387,7 +394,23 @@ def _post_forward(state, module, args, output):
     for g in state.groups:
         if g.reshard_after_forward:
             g.reshard()
+    if _grad_mode.is_grad_enabled():
+        _register_pre_backward(state, output)
     return _cast(state.mp.output_dtype, output)
+
+
+def _register_pre_backward(state, output) -> None:
+    """Before backward reaches the module, its unsharded parameters are registered again,
+    for what recomputes the forward in backward (activation checkpointing)."""
+    def hook(grad):
+        for g in state.groups:
+            if g.gathered is None:
+                g.register_gathered()
+        return None
+
+    for t in _tensors(output, []):
+        if t.requires_grad:
+            t.register_hook(hook)
 
 
 class UnshardHandle:
@@ -429,9 +452,7 @@ class FSDPModule:
         """All-gather the parameters and register the unsharded ones (not recursive);
         with ``async_op`` give an :class:`UnshardHandle`."""
         for g in self._get_fsdp_state().groups:
-            g.unshard()
-            for p, a in zip(g.params, g.gathered or ()):
-                p.register(_Parameter(_Tensor._wrap(a), requires_grad=p.local.requires_grad))
+            g.register_gathered()
         handle = UnshardHandle()
         return handle if async_op else None
 
