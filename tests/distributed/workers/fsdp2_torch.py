@@ -260,6 +260,24 @@ for shape in [(W, 1), (1, W)]:
             opt_h.step()
         say("hsdp", shape, [(n, fmt(p)) for n, p in h.named_parameters()])
 
+# two modules in one group, the model run twice before one backward, and a forward (grad
+# enabled) that is never backpropagated between backward and the optimizer step
+torch.manual_seed(0)
+q = nn.Sequential(nn.Linear(6, 7), nn.Tanh(), nn.Linear(7, 5), nn.Tanh(), nn.Linear(5, 2))
+fully_shard([q[0], q[2]])
+fully_shard(q[4])
+fully_shard(q)
+opt_q = torch.optim.SGD(q.parameters(), lr=0.1)
+x2 = data()[0].flip(0)
+for _ in range(3):
+    opt_q.zero_grad()
+    loss = q(x).square().mean() + q(x2).abs().mean()
+    loss.backward()
+    metric = q(x2).sum()
+    say("twice", fmt(loss), fmt(metric), [(n, fmt(p.grad)) for n, p in q.named_parameters()])
+    opt_q.step()
+say("twice", [(n, fmt(p)) for n, p in q.named_parameters()])
+
 
 # activation checkpointing inside sharded blocks: recomputed in backward with the gathered
 # parameters (torch.utils.checkpoint in forward, or checkpoint_wrapper)

@@ -88,6 +88,7 @@ def _register_hooks(state) -> None:
                                     with_kwargs=True)
         m.register_forward_hook(_functools.partial(_post_forward, state))
         m.register_state_dict_pre_hook(lambda module, prefix, keep_vars: state.reshard())
+        m.register_load_state_dict_pre_hook(lambda module, *args: state.reshard())
 
 
 class _FSDPParam:
@@ -161,6 +162,10 @@ class _ParamGroup:
         self.force_sum = False
         self.gathered = None           # the unsharded arrays while unsharded
         self.unsharded = None          # the tensors registered on the modules
+        self.linked = False            # whether those lead back to the shards (autograd)
+        self.versions = None           # the shards' versions when they were linked
+        self.parked = False            # resharded after forward, the linked ones kept aside
+        self.sharded_registered = True
 
     def set_dtypes(self) -> None:
         """torch's ``init_dtype_attrs``: no cast to the dtype the parameters have already,
@@ -202,11 +207,24 @@ class _ParamGroup:
     def register_unsharded(self) -> None:
         """Point the modules' names at the unsharded parameters (differentiable back to the
         shards when grad mode is on)."""
+        if self.parked and self._versions() != self.versions:
+            self.gathered = self.unsharded = None       # the shards changed since
+            self.linked = False
+        self.parked = self.sharded_registered = False
         self.unshard()
         if not self.params:
             return
         grad = [p for p in self.params if p.local.requires_grad]
-        if grad and _grad_mode.is_grad_enabled():
+        if grad and _grad_mode.is_grad_enabled() and self.linked:
+            # the tensors of an earlier forward whose backward has not run yet (torch's
+            # unsharded parameters are the same leaves from one forward to the next): one
+            # backward reduces their gradients once, summed
+            for p, t in zip(self.params, self.unsharded):
+                p.register(t)
+            return
+        self.linked = bool(grad) and _grad_mode.is_grad_enabled()
+        if self.linked:
+            self.versions = self._versions()
             outs = _Unshard.apply(self, *(p.local for p in self.params))
             if not isinstance(outs, tuple):
                 outs = (outs,)
@@ -227,14 +245,25 @@ class _ParamGroup:
         """Gather (if need be) and register the unsharded values as Parameters of their
         own, not linked to the shards."""
         self.unshard()
+        self.linked = self.parked = self.sharded_registered = False
         for p, a in zip(self.params, self.gathered or ()):
             p.register(_Parameter(_Tensor._wrap(a), requires_grad=p.local.requires_grad))
 
-    def reshard(self) -> None:
-        """Register the sharded parameters again and drop the unsharded ones."""
+    def reshard(self, after_forward: bool = False) -> None:
+        """Register the sharded parameters again and drop the unsharded ones; after a
+        forward whose backward is to come, the linked ones are kept aside for a later
+        forward before that backward (while the shards stay as they were)."""
         for p in self.params:
             p.register(p.sharded)
+        self.sharded_registered = True
+        if after_forward and self.linked:
+            self.parked = True
+            return
         self.gathered = self.unsharded = None
+        self.linked = self.parked = False
+
+    def _versions(self) -> list:
+        return [p.local._vc.value for p in self.params]
 
     # ----------------------------------------------------------- reduce-scatter
     def post_backward(self, grads) -> None:
@@ -339,6 +368,7 @@ class FSDPState:
         self.auto_reshard = auto_reshard
         self.is_root = None
         self.groups: list = []
+        self.to_run: set = set()     # ids of the modules whose forward is still to run
 
     def lazy_init(self) -> None:
         if self.is_root is not None:
@@ -383,6 +413,8 @@ class FSDPState:
 
 def _pre_forward(state, module, args, kwargs):
     state.lazy_init()
+    if not state.to_run:
+        state.to_run = {id(m) for m in state.modules}
     if state.mp.cast_forward_inputs and state.mp.param_dtype is not None:
         args, kwargs = _cast(state.mp.param_dtype, (args, kwargs))
     for g in state.groups:
@@ -391,9 +423,11 @@ def _pre_forward(state, module, args, kwargs):
 
 
 def _post_forward(state, module, args, output):
-    for g in state.groups:
-        if g.reshard_after_forward:
-            g.reshard()
+    state.to_run.discard(id(module))
+    if not state.to_run:        # (grouped modules: once every one of them has run)
+        for g in state.groups:
+            if g.reshard_after_forward:
+                g.reshard(after_forward=True)
     if _grad_mode.is_grad_enabled():
         _register_pre_backward(state, output)
     return _cast(state.mp.output_dtype, output)
@@ -404,7 +438,7 @@ def _register_pre_backward(state, output) -> None:
     for what recomputes the forward in backward (activation checkpointing)."""
     def hook(grad):
         for g in state.groups:
-            if g.gathered is None:
+            if g.sharded_registered:
                 g.register_gathered()
         return None
 
