@@ -111,6 +111,19 @@ def _tp(body):
         return body(from_mesh("cpu", (1,), mesh_dim_names=("tp",)))
     return _dist(run)
 
+def _fsdp2(body, **kw):
+    def run():
+        fsdp = importlib.import_module(torch.__name__ + ".distributed.fsdp")
+        torch.manual_seed(0)
+        m = torch.nn.Sequential(torch.nn.Linear(4, 6), torch.nn.ReLU(), torch.nn.Linear(6, 4))
+        fsdp.fully_shard(m[0], **kw)
+        fsdp.fully_shard(m, **kw)
+        out = m(x)
+        out.float().sum().backward()
+        return body(m, out, fsdp)
+    import importlib
+    return _dist(run)
+
 def _tp_mlp(styles):
     def body(mesh):
         torch.manual_seed(0)
@@ -639,6 +652,19 @@ TORCH = {
         "import importlib; dm = importlib.import_module(torch.__name__ + "
         "'.distributed._tensor.device_mesh'); "
         "_tp(lambda m: repr(dm.init_device_mesh('cpu', (1,))))",
+    "distributed.fsdp.fully_shard":
+        "_fsdp2(lambda m, out, fsdp: (repr(m), out, [(n, type(p).__name__, str(p.placements), "
+        "p.to_local(), p.grad.to_local()) for n, p in m.named_parameters()]))",
+    "distributed.fsdp.FSDPModule":
+        "_fsdp2(lambda m, out, fsdp: (isinstance(m[0], fsdp.FSDPModule), "
+        "type(m).__mro__[1].__name__, m.unshard(), [type(p).__name__ for p in m.parameters()], "
+        "m.reshard(), [type(p).__name__ for p in m.parameters()], "
+        "m.set_requires_gradient_sync(False), m.set_reshard_after_forward(True), "
+        "m(x).sum().backward(), [p.grad.to_local() for p in m.parameters()]))",
+    "distributed.fsdp.MixedPrecisionPolicy":
+        "_fsdp2(lambda m, out, fsdp: (repr(fsdp.MixedPrecisionPolicy(torch.bfloat16)), out, "
+        "[(p.dtype, p.grad.to_local()) for p in m.parameters()]), "
+        "mp_policy=torch.distributed.fsdp.MixedPrecisionPolicy(param_dtype=torch.bfloat16))",
     "distributed.tensor.parallel.ColwiseParallel":
         "_tp_mlp([torch.distributed.tensor.parallel.ColwiseParallel(), "
         "torch.distributed.tensor.parallel.RowwiseParallel()])",

@@ -478,7 +478,7 @@ def _op_name(op, tensor, what: str) -> str:
     kind = tensor._data.dtype.kind
     if kind == "c" and op not in (ReduceOp.SUM, ReduceOp.AVG):
         raise ValueError(f"{what} does not support {op} on complex tensors")
-    if op is ReduceOp.AVG and kind not in "fc":
+    if op is ReduceOp.AVG and not (tensor.is_floating_point() or tensor.is_complex()):
         raise ValueError(f"{what}: ReduceOp.AVG needs a floating-point or complex tensor, "
                          f"got {tensor.dtype}")
     if op in (ReduceOp.BAND, ReduceOp.BOR, ReduceOp.BXOR) and kind not in "biu":
@@ -524,17 +524,54 @@ def all_reduce(tensor, op: ReduceOp = ReduceOp.SUM, group: ProcessGroup | None =
     if not _member(pg, "all_reduce"):
         return None
     name = _op_name(op, tensor, "all_reduce")
-    mpi_op = _mpi.reduce_op(name, arr.dtype)
-    MPI = _mpi.mpi()
+    desc = f"all_reduce({_describe(tensor)}, op={op.name})"
 
     def finish():
         if op is ReduceOp.AVG:
             _np.divide(arr, pg.size(), out=arr, casting="unsafe")
         _bump(tensor, arr)
 
-    return _run(pg, f"all_reduce({_describe(tensor)}, op={op.name})",
-                "Allreduce", (MPI.IN_PLACE, _mpi.as_typed(arr), mpi_op), {}, async_op, finish,
-                (arr,))
+    if _in_ring_order(pg, op, tensor):
+        everyone = _np.empty((pg.size(), arr.size), arr.dtype)
+
+        def finish_ring():
+            arr.reshape(-1)[...] = _ring_sum(everyone)
+            finish()
+
+        return _run(pg, desc, "Allgather", (_mpi.as_bytes(arr), _mpi.as_bytes(everyone)), {},
+                    async_op, finish_ring, (arr, everyone))
+    mpi_op = _mpi.reduce_op(name, arr.dtype)
+    MPI = _mpi.mpi()
+
+    return _run(pg, desc, "Allreduce", (MPI.IN_PLACE, _mpi.as_typed(arr), mpi_op), {},
+                async_op, finish, (arr,))
+
+
+def _in_ring_order(pg, op, tensor) -> bool:
+    """Whether a reduction's floating-point sums depend on the order of the ranks' terms
+    (more than two ranks), so that it is summed in gloo's order (see ``_ring_sum``)."""
+    return (pg.size() > 2 and op in (ReduceOp.SUM, ReduceOp.AVG)
+            and tensor.is_floating_point())
+
+
+def _ring_sum(everyone: _np.ndarray) -> _np.ndarray:
+    """The sum over the rows (one per rank) of ``everyone`` in gloo's ring order: the
+    buffer is cut into one segment per rank (of twice ``ceil(n / (2 * world))`` elements) and
+    segment ``s`` is summed from rank ``s + 1`` round to rank ``s``, rounding after each
+    addition, as gloo's ring all-reduce (and reduce-scatter, an all-reduce of the whole
+    buffer) adds them."""
+    world, n = everyone.shape
+    seg = 2 * -(-n // (2 * world))
+    out = _np.empty(n, everyone.dtype)
+    for s in range(world):
+        lo, hi = s * seg, min((s + 1) * seg, n)
+        if lo >= hi:
+            break
+        acc = everyone[(s + 1) % world, lo:hi].copy()
+        for k in range(2, world + 1):
+            acc += everyone[(s + k) % world, lo:hi]
+        out[lo:hi] = acc
+    return out
 
 
 def reduce(tensor, dst: int | None = None, op: ReduceOp = ReduceOp.SUM,
@@ -628,16 +665,29 @@ def reduce_scatter_tensor(output, input, op: ReduceOp = ReduceOp.SUM,
 
 def _reduce_scatter(pg, what: str, output, out, input, arr, op, async_op: bool):
     """Reduce ``arr`` (the group's blocks, one per rank, of ``out``'s size) into ``out``."""
-    mpi_op = _mpi.reduce_op(_op_name(op, input, what), arr.dtype)
+    name = _op_name(op, input, what)
+    desc = f"{what}({_describe(input)}, op={op.name})"
 
     def finish():
         if op is ReduceOp.AVG:
             _np.divide(out, pg.size(), out=out, casting="unsafe")
         _bump(output, out)
 
-    return _run(pg, f"{what}({_describe(input)}, op={op.name})",
-                "Reduce_scatter_block", (_mpi.as_typed(arr), _mpi.as_typed(out), mpi_op), {},
-                async_op, finish, (arr, out))
+    if _in_ring_order(pg, op, input):
+        everyone = _np.empty((pg.size(), arr.size), arr.dtype)
+
+        def finish_ring():
+            r = pg.rank()
+            out.reshape(-1)[...] = _ring_sum(everyone)[r * out.size:(r + 1) * out.size]
+            finish()
+
+        return _run(pg, desc, "Allgather", (_mpi.as_bytes(_np.ascontiguousarray(arr)),
+                                            _mpi.as_bytes(everyone)), {},
+                    async_op, finish_ring, (arr, out, everyone))
+    mpi_op = _mpi.reduce_op(name, arr.dtype)
+    return _run(pg, desc, "Reduce_scatter_block",
+                (_mpi.as_typed(arr), _mpi.as_typed(out), mpi_op), {}, async_op, finish,
+                (arr, out))
 
 
 def reduce_scatter(output, input_list: list, op: ReduceOp = ReduceOp.SUM,

@@ -87,6 +87,12 @@ train("orig", auto_wrap_policy=functools.partial(size_based_auto_wrap_policy,
                                                  min_num_params=100), use_orig_params=True)
 train("mp", auto_wrap_policy=policy,
       mixed_precision=MixedPrecision(param_dtype=torch.bfloat16, reduce_dtype=torch.float32))
+def with_bn():
+    return nn.Sequential(nn.Linear(6, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Linear(8, 3))
+
+
+train("mp_bn", make=with_bn, auto_wrap_policy=policy,
+      mixed_precision=MixedPrecision(param_dtype=torch.float16))
 train("tied", make=tied)
 train("tied_orig", make=tied, use_orig_params=True)
 f = train("mp16", steps=2, mixed_precision=MixedPrecision(param_dtype=torch.float16))

@@ -12,6 +12,7 @@ import numpy as _np
 from ..._tensor import Tensor as _Tensor
 from .. import distributed_c10d as _c10d
 from ..fsdp._shard_utils import ShardedTensor
+from ..tensor import DTensor
 from .api import CheckpointException
 from .metadata import (
     BytesStorageMetadata,
@@ -78,6 +79,48 @@ def _states(state_dict: dict) -> dict:
                 else v) for k, v in state_dict.items()}
 
 
+def _dtensor_chunk(value, coord) -> tuple[tuple, tuple]:
+    """(offsets, sizes) of the piece of DTensor ``value`` that the mesh coordinate ``coord``
+    holds (``torch.chunk``'s pieces along each sharded dimension, mesh dimensions in order)."""
+    lo, size = [0] * value.ndim, list(value.shape)
+    for i, p in enumerate(value.placements):
+        if p.is_shard():
+            n = value.device_mesh.size(i)
+            step = -(-size[p.dim] // n)
+            start = min(coord[i] * step, size[p.dim])
+            lo[p.dim] += start
+            size[p.dim] = min(step, size[p.dim] - start)
+    return tuple(lo), tuple(size)
+
+
+def _dtensor_pieces(value) -> tuple[list, tuple | None]:
+    """The distinct nonempty pieces of a DTensor, as ChunkStorageMetadata, and this rank's
+    (offsets, writes) where ``writes`` is whether this rank saves its piece (the first
+    replica of it)."""
+    import itertools
+    mesh = value.device_mesh
+    chunks = {}
+    for coord in itertools.product(*(range(n) for n in mesh.shape)):
+        offsets, sizes = _dtensor_chunk(value, coord)
+        if all(sizes):
+            chunks.setdefault(offsets, ChunkStorageMetadata(offsets, sizes))
+    mine = mesh.get_coordinate()
+    if mine is None:
+        return list(chunks.values()), None
+    offsets, sizes = _dtensor_chunk(value, mine)
+    writes = all(sizes) and all(c == 0 for c, p in zip(mine, value.placements)
+                                if not p.is_shard())
+    return list(chunks.values()), (offsets, writes)
+
+
+def _replicated_partials(value):
+    from ..tensor import Replicate
+    if any(p.is_partial() for p in value.placements):
+        return value.redistribute(placements=[Replicate() if p.is_partial() else p
+                                              for p in value.placements])
+    return value
+
+
 def save(state_dict: dict, writer, planner, process_group, no_dist: bool) -> Metadata:
     pg = _group(process_group, no_dist)
     rank = pg.rank() if pg is not None else 0
@@ -85,7 +128,15 @@ def save(state_dict: dict, writer, planner, process_group, no_dist: bool) -> Met
         dict(_states(state_dict)), None)
     items, meta = [], {}
     for key, value in flat.items():
-        if isinstance(value, ShardedTensor):
+        if isinstance(value, DTensor):
+            value = _replicated_partials(value)
+            chunks, mine = _dtensor_pieces(value)
+            if mine is not None and mine[1]:
+                items.append((MetadataIndex(key, mine[0]),
+                              value._local_tensor.detach().numpy().copy()))
+            meta[key] = TensorStorageMetadata(TensorProperties(dtype=value.dtype),
+                                              tuple(value.shape), chunks)
+        elif isinstance(value, ShardedTensor):
             for s in value.local_shards():
                 offsets = tuple(s.metadata.shard_offsets)
                 items.append((MetadataIndex(key, offsets), s.tensor.detach().numpy().copy()))
@@ -124,6 +175,11 @@ def _targets(value):
     """(offsets, array to fill) of each region a loaded value fills."""
     if isinstance(value, ShardedTensor):
         return [(tuple(s.metadata.shard_offsets), s.tensor) for s in value.local_shards()]
+    if isinstance(value, DTensor):
+        coord = value.device_mesh.get_coordinate()
+        if coord is None or not value._local_tensor.numel():
+            return []
+        return [(_dtensor_chunk(value, coord)[0], value._local_tensor)]
     return [((0,) * value.dim(), value)]
 
 

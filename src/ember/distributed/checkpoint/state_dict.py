@@ -116,6 +116,33 @@ def get_model_state_dict(model, *, submodules=None, options: StateDictOptions | 
         keep = [_clean(names[id(m)]) + "." for m in submodules]
         out = type(out)((k if options.keep_submodule_prefixes else k[len(p):], v)
                         for k, v in out.items() for p in keep if k.startswith(p))
+    if options.full_state_dict and not _has_fsdp(inner):
+        out = _gather_dtensors(out, options.cpu_offload)
+    return out
+
+
+def _gather_dtensors(sd: dict, rank0_only: bool) -> dict:
+    """torch's ``_gather_state_dict``: DTensor values (``fully_shard``'s parameters) as
+    full tensors; with ``rank0_only`` the other ranks get an empty dict."""
+    from .. import distributed_c10d as _c10d
+    from ..tensor import DTensor
+    out = type(sd)((k, v.full_tensor() if isinstance(v, DTensor) else v)
+                   for k, v in sd.items())
+    if rank0_only and _c10d.is_initialized() and _c10d.get_rank() != 0:
+        return type(sd)()
+    return out
+
+
+def _distribute_full(model, sd: dict) -> dict:
+    """torch's ``_distribute_state_dict``: full tensors for the model's DTensor entries laid
+    out as those are."""
+    from ..tensor import DTensor, distribute_tensor
+    current = model.state_dict()
+    out = dict(sd)
+    for k, v in sd.items():
+        cur = current.get(k)
+        if isinstance(cur, DTensor) and not isinstance(v, DTensor):
+            out[k] = distribute_tensor(v, cur.device_mesh, cur.placements)
     return out
 
 
@@ -125,6 +152,8 @@ def set_model_state_dict(model, model_state_dict: dict, *,
     unexpected keys."""
     options = options or StateDictOptions()
     inner = _inner(model)
+    if not _has_fsdp(inner):
+        model_state_dict = _distribute_full(inner, model_state_dict)
     with _fsdp_kind(inner, options):
         return inner.load_state_dict(model_state_dict, strict=options.strict)
 

@@ -33,7 +33,7 @@ _SHARDED = (_Strategy.FULL_SHARD, _Strategy.SHARD_GRAD_OP, _Strategy.HYBRID_SHAR
 RESHARD_AFTER_FORWARD = (_Strategy.FULL_SHARD, _Strategy.HYBRID_SHARD)
 
 
-def predivide_factor(world: int) -> float:
+def predivide_factor(world: float) -> float:
     """torch's gradient pre-divide factor: the largest power of 2 not above sqrt(world)
     that divides it, so neither division alone loses precision."""
     factor = 1

@@ -17,6 +17,7 @@ import warnings as _warnings
 
 import numpy as _np
 
+from ... import _dtype
 from ..._tensor import Tensor as _Tensor
 from ...autograd import grad_mode as _grad_mode
 from ...autograd.graph import saved_tensors_hooks as _saved_tensors_hooks
@@ -74,16 +75,23 @@ def _fsdp_modules(module) -> list:
     return [m for m in module.modules() if isinstance(m, FullyShardedDataParallel)]
 
 
-def _cast_inputs(dtype, obj):
+def _map_tensors(fn, obj):
+    """``obj`` with ``fn`` applied to each tensor in it (through tuples, named tuples, lists
+    and dicts)."""
     if isinstance(obj, _Tensor):
-        return obj.to(dtype) if obj.is_floating_point() and obj.dtype != dtype else obj
+        return fn(obj)
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return type(obj)(*(_cast_inputs(dtype, o) for o in obj))
+        return type(obj)(*(_map_tensors(fn, o) for o in obj))
     if isinstance(obj, (list, tuple)):
-        return type(obj)(_cast_inputs(dtype, o) for o in obj)
+        return type(obj)(_map_tensors(fn, o) for o in obj)
     if isinstance(obj, dict):
-        return {k: _cast_inputs(dtype, v) for k, v in obj.items()}
+        return {k: _map_tensors(fn, v) for k, v in obj.items()}
     return obj
+
+
+def _cast_inputs(dtype, obj):
+    return _map_tensors(
+        lambda t: t.to(dtype) if t.is_floating_point() and t.dtype != dtype else t, obj)
 
 
 def _tensors(obj, out: list) -> list:
@@ -96,6 +104,50 @@ def _tensors(obj, out: list) -> list:
         for o in obj.values():
             _tensors(o, out)
     return out
+
+
+def _run_in_float32(module) -> None:
+    """torch's hooks on a module kept out of mixed precision: its floating-point inputs are
+    cast to float32 and its outputs back to the dtype its inputs had."""
+    input_dtype = []
+
+    def cast(dtype, x):
+        if not x.is_floating_point() or x.dtype == dtype:
+            return x
+        input_dtype[:] = [x.dtype]
+        return x.to(dtype)
+
+    def pre_hook(m, args):
+        return _map_tensors(lambda t: cast(_dtype.float32, t), args)
+
+    def post_hook(m, args, output):
+        if input_dtype:
+            return _map_tensors(lambda t: cast(input_dtype[0], t), output)
+        return None
+
+    module.register_forward_pre_hook(pre_hook)
+    module.register_forward_hook(post_hook)
+
+
+def _mixed_precision_exceptions(root, policy, mixed_precision):
+    """torch's auto-wrapping under mixed precision: modules of
+    ``_module_classes_to_ignore`` (batch norm by default) get units of their own, without
+    mixed precision, besides what ``policy`` wraps, and run in float32."""
+    classes = tuple(getattr(mixed_precision, "_module_classes_to_ignore", ()) or ())
+    if not classes:
+        return policy
+    for m in root.modules():
+        if isinstance(m, classes):
+            _run_in_float32(m)
+
+    def combined(module, recurse: bool, nonwrapped_numel: int):
+        if recurse:
+            return True
+        if isinstance(module, classes):
+            return {"mixed_precision": None}
+        return _wrap._run_policy(policy, module, False, nonwrapped_numel)
+
+    return combined
 
 
 class FullyShardedDataParallel(_Module):
@@ -154,6 +206,9 @@ class FullyShardedDataParallel(_Module):
                       forward_prefetch=forward_prefetch, limit_all_gathers=limit_all_gathers,
                       use_orig_params=use_orig_params, ignored_modules=ignored)
         if auto_wrap_policy is not None:
+            auto_wrap_policy = _mixed_precision_exceptions(module, auto_wrap_policy,
+                                                            mixed_precision)
+
             def wrapper(m, **overrides):
                 return FullyShardedDataParallel(m, **{**kwargs, **overrides})
             _wrap._recursive_wrap(module, auto_wrap_policy, wrapper, ignored, ignored_params,

@@ -15,6 +15,13 @@ import numpy as np
 from .. import distributed_c10d as c10d
 from .placement_types import Replicate, Shard
 
+
+def _pow(arr: np.ndarray, exponent: float) -> np.ndarray:
+    """``arr ** exponent`` by torch's kernel (its square root is not NumPy's on every
+    value)."""
+    from ..._tensor import Tensor
+    return Tensor._wrap(arr).pow(exponent)._data
+
 _REDUCE = {"sum": "SUM", "avg": "AVG", "max": "MAX", "min": "MIN", "product": "PRODUCT"}
 
 
@@ -137,7 +144,7 @@ def move(arr, mesh, mesh_dim: int, src, dst, size: int):
     # a Partial source
     norm = getattr(src, "norm_type", None)
     if norm is not None and float(norm) not in (0.0, 1.0):
-        whole = all_reduce(arr ** norm, mesh, mesh_dim, "sum") ** (1.0 / norm)
+        whole = _pow(all_reduce(_pow(arr, norm), mesh, mesh_dim, "sum"), 1.0 / norm)
         return whole if dst.is_replicate() else move(whole, mesh, mesh_dim, Replicate(), dst,
                                                      size)
     if dst.is_replicate():
