@@ -10,6 +10,7 @@ its ``out=`` tensor. Keys are the overloads of ``torch.ops.aten``.
 from __future__ import annotations
 
 import functools
+import sys as _sys
 import math
 
 __all__ = ["core_aten_decompositions", "decomposition_table", "get_decompositions",
@@ -110,8 +111,7 @@ def _opmath(fn):
 
 
 def _torch():
-    import ember
-    return ember
+    return _sys.modules[__name__.partition(".")[0]]     # the package (not a second copy)
 
 
 @_decomposes("addmm", "default", "out")
