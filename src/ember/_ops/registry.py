@@ -40,7 +40,7 @@ from .._tensor import CONJ, Tensor
 from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
 from ..amp.autocast_mode import _state as _amp
 from ..autograd import grad_mode
-from ..autograd.graph import Node, SavedTensor, _sequence
+from ..autograd.graph import _SAVED_SUFFIXES, Node, SavedTensor, _sequence, saved_properties
 from ._params import parameters
 from .numpy_names import with_numpy_names
 
@@ -365,8 +365,27 @@ class OpDef:
         otherwise be built while ``import ember`` runs). "torch::autograd::CopyBackwards":
         torch's name() for its C++-named nodes, whose Python class is the last part."""
         name = self.node_name
+        if not name:
+            return None
         return type(name.rsplit("::", 1)[-1], (OpNode,), {
-            "__slots__": (), "_name": name, "_op": self}) if name else None
+            "__slots__": (), "_name": name, "_op": self,
+            **saved_properties(self._saved_names())})
+
+    def _saved_names(self) -> set:
+        """The ``_saved_<name>`` and ``_raw_saved_<name>`` attributes of the op's nodes
+        (torch's ``_sym_sizes``/``_sym_strides`` beside a layout's own names)."""
+        names = set()
+        for needs in self.needs.values():
+            for k in needs:
+                if k in ("grad", "grads"):
+                    continue
+                names.add("_saved_" + k)
+                if k == "result" or k in self.tensors:
+                    names.add("_raw_saved_" + k)
+                for theirs, mine in _SAVED_SUFFIXES:
+                    if k.endswith(mine):
+                        names.add("_saved_" + k[:-len(mine)] + theirs)
+        return names
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.node_name})>"
