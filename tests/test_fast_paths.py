@@ -515,3 +515,48 @@ def test_general_backward_without_graph_is_the_raw_path(name, dtype):
         finally:
             R.route(plain, plain_inplace)
     assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64"])
+@pytest.mark.parametrize("value", [1.0001, 0.1, -0.0, 0.0, 3, -7, 1e-50, 1e300, 2 ** 60,
+                                   float("nan"), float("inf"), True])
+def test_number_scalars_kept_are_the_ones_numpy_makes(value, dtype):
+    import warnings
+    npdt = np.dtype(dtype)
+    for _ in range(3):          # made, then (where kept) read back
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = R._np_scalar(value, npdt)
+        with warnings.catch_warnings(record=True) as expected:
+            warnings.simplefilter("always")
+            want = R._np_scalar_uncached(value, npdt)
+        assert got.__class__ is want.__class__
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+        assert [str(w.message) for w in caught] == [str(w.message) for w in expected]
+
+
+def test_equal_numbers_of_other_signs_or_types_keep_their_own_scalars():
+    import torch
+    x = ember.tensor([1.0, -1.0])
+    xt = torch.tensor([1.0, -1.0])
+    for v in (0.0, -0.0, 0.0, 1, 1.0, True, -0.0):
+        if v is True:
+            continue
+        got, want = (x * v).numpy(), (xt * v).numpy()
+        assert got.tobytes() == want.tobytes()
+    assert R._np_scalar(-0.0, np.dtype(np.float32)).tobytes() == np.float32(-0.0).tobytes()
+
+
+def test_saved_values_of_op_nodes_read_as_torchs():
+    import torch
+    for lib in (ember, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        node = (x * 2.5).grad_fn
+        assert node._saved_self is None                 # (not needed: no grad for other)
+        z = (x * x).sum()
+        assert z.grad_fn.next_functions[0][0]._saved_self is x
+        assert tuple(z.grad_fn._saved_self_sym_sizes) == (2,)
+        with pytest.raises(AttributeError, match="'MulBackward0' object has no attribute "
+                                                 "'_saved_foo'"):
+            _ = node._saved_foo
+        assert "_saved_self" in dir(node) and "_raw_saved_self" in dir(node)

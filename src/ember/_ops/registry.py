@@ -830,6 +830,30 @@ def checked_numbers(*args, numel=2) -> None:
 
 
 def _np_scalar(value, npdt):
+    cache = _SCALARS.get(npdt)
+    if cache is not None and (value.__class__ is float or value.__class__ is int):
+        r = cache.get(value)
+        if r is not None:
+            return r
+        r = _np_scalar_uncached(value, npdt)
+        # (a finite nonzero result of a finite nonzero number: no warning to repeat, and no
+        # other number of equal hash, as -0.0 is of 0.0, gives another scalar)
+        if r and value and r.__class__ is npdt.type and abs(r) < _INF:
+            if len(cache) >= _SCALARS_KEPT:
+                cache.clear()
+            cache[value] = r
+        return r
+    return _np_scalar_uncached(value, npdt)
+
+
+# the float32/float64 scalars of the Python numbers that ops read beside tensors (``x * 2.0``):
+# NumPy makes one in about a microsecond, a small op's fifth
+_SCALARS = {xp.dtype(xp.float32): {}, xp.dtype(xp.float64): {}}
+_SCALARS_KEPT = 256
+_INF = float("inf")
+
+
+def _np_scalar_uncached(value, npdt):
     if isinstance(value, (list, tuple)):
         raise TypeError(f"expected Tensor or Number, but got {type(value).__name__}")
     if value.__class__ is int and not -_I64 <= value < _U64:
