@@ -75,19 +75,22 @@ def _traverse(roots, with_parents=True):
     (when ``with_parents``)."""
     deps: dict = {}
     parents: dict = {}
-    seen = set(roots)
     stack = list(roots)
+    # (a node is reached once it has a count; the roots are on the stack from the start)
+    roots = set(roots)
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
             if with_parents:
                 parents.setdefault(nxt, []).append(node)
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                if nxt not in roots:
+                    stack.append(nxt)
     return deps, parents
 
 
@@ -254,7 +257,9 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
                         node._release()
                     # _distribute, inline
                     metas = node._input_meta
-                    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+                    i = -1
+                    for (nxt, nr), g in zip(node.next_functions, out):
+                        i += 1
                         if nxt is None or g is None:
                             continue
                         if metas is not None:
