@@ -560,3 +560,30 @@ def test_saved_values_of_op_nodes_read_as_torchs():
                                                  "'_saved_foo'"):
             _ = node._saved_foo
         assert "_saved_self" in dir(node) and "_raw_saved_self" in dir(node)
+
+
+def test_tensors_made_in_inference_mode_first_entered_in_another_thread():
+    import subprocess
+    import sys
+    code = """
+import threading
+import ember
+assert not ember.ones(2).is_inference()
+seen = []
+def work():
+    with ember.inference_mode():
+        seen.append(ember.ones(2).is_inference())
+    seen.append(ember.ones(2).is_inference())
+t = threading.Thread(target=work)
+t.start(); t.join()
+assert seen == [True, False], seen
+assert not ember.ones(2).is_inference()
+with ember.inference_mode():
+    assert (ember.ones(2) * 2).is_inference()
+    with ember.enable_grad():
+        assert ember.ones(2).is_inference()
+assert not (ember.ones(2) + 1).is_inference()
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr
