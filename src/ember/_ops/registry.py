@@ -40,7 +40,7 @@ from .._tensor import CONJ, Tensor
 from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
 from ..amp.autocast_mode import _state as _amp
 from ..autograd import grad_mode
-from ..autograd.graph import _SAVED_SUFFIXES, Node, SavedTensor, _sequence, saved_properties
+from ..autograd.graph import _SAVED_SUFFIXES, Node, SavedTensor, _saved_properties, _sequence
 from ._params import parameters
 from .numpy_names import with_numpy_names
 
@@ -369,7 +369,7 @@ class OpDef:
             return None
         return type(name.rsplit("::", 1)[-1], (OpNode,), {
             "__slots__": (), "_name": name, "_op": self,
-            **saved_properties(self._saved_names())})
+            **_saved_properties(self._saved_names())})
 
     def _saved_names(self) -> set:
         """The ``_saved_<name>`` and ``_raw_saved_<name>`` attributes of the op's nodes

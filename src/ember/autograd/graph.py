@@ -315,15 +315,15 @@ def _saved_attribute(node, attr: str):
     raise AttributeError(f"'{type(node).__name__}' object has no attribute '{attr}'")
 
 
-def saved_properties(names) -> dict:
+def _saved_properties(names) -> dict:
     """Properties reading the saved attributes ``names`` (``_saved_<name>``,
     ``_raw_saved_<name>``), for a node class that knows them in advance: a class without
-    ``__getattr__`` (:class:`SavedByName`) keeps its attribute reads on CPython's fast paths."""
+    ``__getattr__`` (:class:`_SavedByName`) keeps its attribute reads on CPython's fast paths."""
     return {attr: property(lambda node, attr=attr: _saved_attribute(node, attr))
             for attr in names}
 
 
-class SavedByName:
+class _SavedByName:
     """Mixin of the node classes whose saved values are known only by name when read
     (``_saved_<name>`` looked up in ``_saved``)."""
 
