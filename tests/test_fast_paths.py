@@ -587,3 +587,32 @@ print("ok")
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+@pytest.mark.parametrize("how", ["detect", "set"])
+def test_engine_inline_path_checks_anomalies_from_the_first_use(how):
+    import subprocess
+    import sys
+    code = f"""
+import warnings
+warnings.simplefilter("ignore")
+import {{lib}}
+def run():
+    x = {{lib}}.tensor([0.0, 1.0], requires_grad=True)
+    (x / x).sum().backward()
+run()                                   # (no anomaly mode yet: NaN gradients pass)
+how = {how!r}
+try:
+    if how == "detect":
+        with {{lib}}.autograd.detect_anomaly():
+            run()
+    else:
+        {{lib}}.autograd.set_detect_anomaly(True)
+        run()
+except RuntimeError as e:
+    print(str(e).splitlines()[0])
+"""
+    outs = [subprocess.run([sys.executable, "-c", code.replace("{lib}", lib)],
+                           capture_output=True, text=True).stdout for lib in ("ember", "torch")]
+    assert "returned nan values" in outs[1]
+    assert outs[0] == outs[1]

@@ -22,6 +22,7 @@ from . import grad_mode
 from .graph import AccumulateGrad
 
 _state = grad_mode._state
+_anomaly_used = grad_mode._anomaly_used
 _task_ids = itertools.count()
 # (id, has inputs) of the backward call running now: torch's current graph task, whose
 # ``exec_info`` is non-empty when only some inputs' gradients are asked for
@@ -242,7 +243,7 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
                 # (hooks and retained grads live in a node's __dict__: none there, none set)
                 if not plain or (node.__dict__ and (
                         node._tensor_pre_hooks or node._retain_grad or node._pre_hooks
-                        or node._hooks)) or _state.anomaly:
+                        or node._hooks)) or (_anomaly_used[0] and _state.anomaly):
                     _run_node(node, grads, captures, captured, needed, targets, accumulate,
                               create_graph, retain_graph, buffers)
                 elif node.__class__ is AccumulateGrad:
