@@ -314,6 +314,11 @@ class OpDef:
             exec(src, ns)
             self.kernel = ns["adapter"]
             self.kernel.__doc__ = kernel.__doc__
+            fast = getattr(kernel, "fast", None)
+            if fast is not None:    # (the fast path's kernel, likewise)
+                ns = dict(ns, kernel=fast)
+                exec(src, ns)
+                self.kernel.fast = ns["adapter"]
         else:
             self.kernel = kernel
         if tensors is None:
