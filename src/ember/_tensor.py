@@ -25,6 +25,7 @@ from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, _add_hook, _HookDict
 
 _DT = D._BY_NP
+_inference_used = grad_mode._inference_used
 _ArgTypeError = _errors.ArgTypeError
 
 
@@ -225,7 +226,7 @@ class Tensor:
         t._vc = vc = _new_object(_VersionCounter)     # _VersionCounter(), without a call
         vc.value = 0
         t._retains_grad = False
-        if grad_mode._state.inference:
+        if _inference_used[0] and grad_mode._state.inference:
             t._inference = True
         return t
 

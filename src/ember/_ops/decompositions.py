@@ -23,7 +23,7 @@ from .. import _dtype as D
 from .._device import xp
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import Node, SavedTensor
+from ..autograd.graph import Node, SavedTensor, _SavedByName
 from . import _lapack
 from .registry import _dt_of, _scalar_name, _write_out, expose, op, run
 from .search import _return_type
@@ -56,7 +56,7 @@ linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
 
 # ----------------------------------------------------------------------------- a multi-output node
 
-class DecompNode(Node):
+class DecompNode(_SavedByName, Node):
     """The node of a decomposition: ``_fn(grads, **saved)`` gives the input's gradient.
 
     ``grads`` has one entry per output, ``None`` where no gradient reached that output.

@@ -113,9 +113,31 @@ def _complex_scaled(x, alpha):
     return xp.multiply(x, complex(_number(alpha)))
 
 
+def _real(fast):
+    """Give a kernel ``fast``, its form for real floating inputs (the generated fast path's:
+    no complex operand to take apart)."""
+    def deco(kernel):
+        kernel.fast = fast
+        return kernel
+    return deco
+
+
+def _add_real(self, other, *, alpha=1):
+    if _is_one(alpha):
+        return xp.add(self, other)
+    return _fused.add(self, other, _alpha(alpha, self, other))
+
+
+def _sub_real(self, other, *, alpha=1):
+    if _is_one(alpha):
+        return xp.subtract(self, other)
+    return _fused.add(self, other, _alpha(alpha, self, other), True)
+
+
 @op("AddBackward0", inplace=True, check=_check_alpha,
     self=lambda grad: grad,
     other=lambda grad, alpha: _scale(grad, alpha))
+@_real(_add_real)
 def add(self, other, *, alpha=1):
     """``self + alpha * other``, with broadcasting and type promotion."""
     if _is_one(alpha):
@@ -123,12 +145,13 @@ def add(self, other, *, alpha=1):
         return out if out.dtype.kind != "c" else xp.add(self, _complex_scaled(other, alpha))
     if _is_complex(self) or _is_complex(other):
         return xp.add(self, _complex_scaled(other, alpha))
-    return _fused.add(self, other, _alpha(alpha, self, other))
+    return _add_real(self, other, alpha=alpha)
 
 
 @op("SubBackward0", inplace=True, check=_check_sub, overlap=overlap_after(_check_sub),
     self=lambda grad: grad,
     other=lambda grad, alpha: -_scale(grad, alpha))
+@_real(_sub_real)
 def sub(self, other, *, alpha=1):
     """``self - alpha * other``."""
     if _is_one(alpha):
@@ -136,7 +159,7 @@ def sub(self, other, *, alpha=1):
         return out if out.dtype.kind != "c" else xp.subtract(self, _complex_scaled(other, alpha))
     if _is_complex(self) or _is_complex(other):
         return xp.subtract(self, _complex_scaled(other, alpha))
-    return _fused.add(self, other, _alpha(alpha, self, other), True)
+    return _sub_real(self, other, alpha=alpha)
 
 
 @op("RsubBackward0", name="rsub_tensor", method=False, function=False, check=_check_sub,
@@ -186,6 +209,7 @@ def _mul_raw(grad, other):
     self=lambda grad, other: grad * other,
     other=lambda grad, self: grad * self,
     raw={"self": _mul_raw, "other": lambda grad, self: _mul_raw(grad, self)})
+@_real(xp.multiply)
 def mul(self, other):
     """Element-wise product."""
     if _is_complex(self) or _is_complex(other):

@@ -40,7 +40,7 @@ from .._tensor import CONJ, Tensor
 from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
 from ..amp.autocast_mode import _state as _amp
 from ..autograd import grad_mode
-from ..autograd.graph import Node, SavedTensor, _sequence
+from ..autograd.graph import _SAVED_SUFFIXES, Node, SavedTensor, _saved_properties, _sequence
 from ._params import parameters
 from .numpy_names import with_numpy_names
 
@@ -314,6 +314,11 @@ class OpDef:
             exec(src, ns)
             self.kernel = ns["adapter"]
             self.kernel.__doc__ = kernel.__doc__
+            fast = getattr(kernel, "fast", None)
+            if fast is not None:    # (the fast path's kernel, likewise)
+                ns = dict(ns, kernel=fast)
+                exec(src, ns)
+                self.kernel.fast = ns["adapter"]
         else:
             self.kernel = kernel
         if tensors is None:
@@ -365,8 +370,27 @@ class OpDef:
         otherwise be built while ``import ember`` runs). "torch::autograd::CopyBackwards":
         torch's name() for its C++-named nodes, whose Python class is the last part."""
         name = self.node_name
+        if not name:
+            return None
         return type(name.rsplit("::", 1)[-1], (OpNode,), {
-            "__slots__": (), "_name": name, "_op": self}) if name else None
+            "__slots__": (), "_name": name, "_op": self,
+            **_saved_properties(self._saved_names())})
+
+    def _saved_names(self) -> set:
+        """The ``_saved_<name>`` and ``_raw_saved_<name>`` attributes of the op's nodes
+        (torch's ``_sym_sizes``/``_sym_strides`` beside a layout's own names)."""
+        names = set()
+        for needs in self.needs.values():
+            for k in needs:
+                if k in ("grad", "grads"):
+                    continue
+                names.add("_saved_" + k)
+                if k == "result" or k in self.tensors:
+                    names.add("_raw_saved_" + k)
+                for theirs, mine in _SAVED_SUFFIXES:
+                    if k.endswith(mine):
+                        names.add("_saved_" + k[:-len(mine)] + theirs)
+        return names
 
     def __repr__(self) -> str:
         return f"<op {self.name} ({self.node_name})>"
@@ -811,6 +835,30 @@ def checked_numbers(*args, numel=2) -> None:
 
 
 def _np_scalar(value, npdt):
+    cache = _SCALARS.get(npdt)
+    if cache is not None and (value.__class__ is float or value.__class__ is int):
+        r = cache.get(value)
+        if r is not None:
+            return r
+        r = _np_scalar_uncached(value, npdt)
+        # (a finite nonzero result of a finite nonzero number: no warning to repeat, and no
+        # other number of equal hash, as -0.0 is of 0.0, gives another scalar)
+        if r and value and r.__class__ is npdt.type and abs(r) < _INF:
+            if len(cache) >= _SCALARS_KEPT:
+                cache.clear()
+            cache[value] = r
+        return r
+    return _np_scalar_uncached(value, npdt)
+
+
+# the float32/float64 scalars of the Python numbers that ops read beside tensors (``x * 2.0``):
+# NumPy makes one in about a microsecond, a small op's fifth
+_SCALARS = {xp.dtype(xp.float32): {}, xp.dtype(xp.float64): {}}
+_SCALARS_KEPT = 256
+_INF = float("inf")
+
+
+def _np_scalar_uncached(value, npdt):
     if isinstance(value, (list, tuple)):
         raise TypeError(f"expected Tensor or Number, but got {type(value).__name__}")
     if value.__class__ is int and not -_I64 <= value < _U64:

@@ -25,6 +25,12 @@ def is_anomaly_check_nan_enabled() -> bool:
     return _grad_mode._state.anomaly_check_nan
 
 
+def _turn_on(st, check_nan) -> None:
+    """Anomaly detection on in the thread whose state is ``st``."""
+    _grad_mode._anomaly_used[0] = True
+    st.anomaly, st.anomaly_check_nan = True, check_nan
+
+
 class detect_anomaly:
     """Context manager and decorator that turns anomaly detection on.
 
@@ -44,7 +50,7 @@ class detect_anomaly:
     def __enter__(self):
         st = _grad_mode._state
         self._prev = (st.anomaly, st.anomaly_check_nan)
-        st.anomaly, st.anomaly_check_nan = True, self.check_nan
+        _turn_on(st, self.check_nan)
 
     def __exit__(self, *exc):
         st = _grad_mode._state
@@ -58,7 +64,7 @@ class detect_anomaly:
         def wrapper(*args, **kwargs):
             st = _grad_mode._state
             prev = (st.anomaly, st.anomaly_check_nan)
-            st.anomaly, st.anomaly_check_nan = True, self.check_nan
+            _turn_on(st, self.check_nan)
             try:
                 return func(*args, **kwargs)
             finally:
@@ -72,7 +78,10 @@ class set_detect_anomaly:
     def __init__(self, mode: bool, check_nan: bool = True):
         st = _grad_mode._state
         self._prev = (st.anomaly, st.anomaly_check_nan)
-        st.anomaly, st.anomaly_check_nan = bool(mode), check_nan
+        if mode:
+            _turn_on(st, check_nan)
+        else:
+            st.anomaly, st.anomaly_check_nan = False, check_nan
 
     def __enter__(self):
         return None

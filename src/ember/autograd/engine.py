@@ -22,6 +22,7 @@ from . import grad_mode
 from .graph import AccumulateGrad
 
 _state = grad_mode._state
+_anomaly_used = grad_mode._anomaly_used
 _task_ids = itertools.count()
 # (id, has inputs) of the backward call running now: torch's current graph task, whose
 # ``exec_info`` is non-empty when only some inputs' gradients are asked for
@@ -75,19 +76,22 @@ def _traverse(roots, with_parents=True):
     (when ``with_parents``)."""
     deps: dict = {}
     parents: dict = {}
-    seen = set(roots)
     stack = list(roots)
+    # (a node is reached once it has a count; the roots are on the stack from the start)
+    roots = set(roots)
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
             if with_parents:
                 parents.setdefault(nxt, []).append(node)
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                if nxt not in roots:
+                    stack.append(nxt)
     return deps, parents
 
 
@@ -239,7 +243,7 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
                 # (hooks and retained grads live in a node's __dict__: none there, none set)
                 if not plain or (node.__dict__ and (
                         node._tensor_pre_hooks or node._retain_grad or node._pre_hooks
-                        or node._hooks)) or _state.anomaly:
+                        or node._hooks)) or (_anomaly_used[0] and _state.anomaly):
                     _run_node(node, grads, captures, captured, needed, targets, accumulate,
                               create_graph, retain_graph, buffers)
                 elif node.__class__ is AccumulateGrad:
@@ -254,7 +258,9 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
                         node._release()
                     # _distribute, inline
                     metas = node._input_meta
-                    for i, ((nxt, nr), g) in enumerate(zip(node.next_functions, out)):
+                    i = -1
+                    for (nxt, nr), g in zip(node.next_functions, out):
+                        i += 1
                         if nxt is None or g is None:
                             continue
                         if metas is not None:

@@ -27,6 +27,11 @@ class _State(_thread_local):
 
 
 _state = _State()
+# whether any thread has entered inference mode yet: until one does, ``_state.inference`` is
+# False everywhere, and a tensor's constructor need not read the thread's state to know it
+_inference_used = [False]
+# likewise whether any thread has turned anomaly detection on (which the engine reads per node)
+_anomaly_used = [False]
 
 
 def is_grad_enabled() -> bool:
@@ -183,6 +188,7 @@ class inference_mode(_Mode):
 
     def _set(self):
         if self.mode:
+            _inference_used[0] = True
             _state.enabled = False
             _state.inference = True
         else:

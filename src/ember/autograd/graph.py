@@ -225,16 +225,6 @@ class Node:
     def _sequence_nr(self) -> int:
         return self._seq
 
-    def __getattr__(self, attr: str):
-        # torch's ``_saved_<name>`` (what the node keeps for backward: a tensor, None for one it
-        # did not need, or a number, shape, dim …) and ``_raw_saved_<name>`` (the SavedTensor)
-        raw = attr.startswith("_raw_saved_")
-        if raw or attr.startswith("_saved_"):
-            found, value = self._saved_value(attr[11:] if raw else attr[7:], raw)
-            if found:
-                return value
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
-
     def _saved_value(self, name: str, raw: bool) -> tuple:
         """``(found, value)`` of the saved ``name`` in torch's naming."""
         if not raw:
@@ -311,6 +301,36 @@ class Node:
 
     def __call__(self, *grads):
         return self.apply(list(grads))
+
+
+def _saved_attribute(node, attr: str):
+    """torch's ``_saved_<name>`` (what the node keeps for backward: a tensor, None for one it
+    did not need, or a number, shape, dim …) and ``_raw_saved_<name>`` (the SavedTensor) of
+    ``node``; torch's AttributeError where it keeps no such thing."""
+    raw = attr.startswith("_raw_saved_")
+    if raw or attr.startswith("_saved_"):
+        found, value = node._saved_value(attr[11:] if raw else attr[7:], raw)
+        if found:
+            return value
+    raise AttributeError(f"'{type(node).__name__}' object has no attribute '{attr}'")
+
+
+def _saved_properties(names) -> dict:
+    """Properties reading the saved attributes ``names`` (``_saved_<name>``,
+    ``_raw_saved_<name>``), for a node class that knows them in advance: a class without
+    ``__getattr__`` (:class:`_SavedByName`) keeps its attribute reads on CPython's fast paths."""
+    return {attr: property(lambda node, attr=attr: _saved_attribute(node, attr))
+            for attr in names}
+
+
+class _SavedByName:
+    """Mixin of the node classes whose saved values are known only by name when read
+    (``_saved_<name>`` looked up in ``_saved``)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, attr: str):
+        return _saved_attribute(self, attr)
 
 
 class AccumulateGrad(Node):

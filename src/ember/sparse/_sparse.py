@@ -29,7 +29,7 @@ from .. import _dtype as D
 from .._layout import sparse_coo, sparse_csr
 from .._tensor import Tensor, _disabled_torch_function_impl
 from ..autograd import grad_mode
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _SavedByName
 
 __all__ = ["SparseTensor", "sparse_coo_tensor", "mm", "addmm", "sum", "softmax",
            "log_softmax"]
@@ -125,7 +125,7 @@ _NoStorage.__iter__ = _unsupported("unbind")
 
 # ----------------------------------------------------------------------------- autograd
 
-class _SparseNode(Node):
+class _SparseNode(_SavedByName, Node):
     """The node of a sparse op: ``_backward`` maps the output's gradient to the inputs'."""
 
     __slots__ = ("_backward",)
