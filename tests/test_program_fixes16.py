@@ -139,3 +139,45 @@ def test_linear_dynamic_wants_float_input_and_bias(x_dt):
         q[0].set_weight_bias(q[0].weight(), q[0].bias().float())     # a float32 bias
         got.append(_outcome(lambda q=q, x=x: q(x).dtype is not x.dtype))
     assert got[:2] == got[2:]
+
+
+_TIE = -0.8679199028200871     # rounds to a float32 that is a float16 tie: two roundings differ
+
+
+@pytest.mark.parametrize("path", ["to", "half", "tensor_list", "tensor_ndarray", "full",
+                                  "copy_", "iadd", "setitem", "fill_", "new_tensor",
+                                  "module_half"])
+def test_float64_to_float16_rounds_through_float32(path):
+    """``c10::Half`` is made from a float: torch's double -> half conversions round twice."""
+    import numpy as np
+
+    def run(L):
+        d = L.tensor([_TIE, 1.0000000298023224], dtype=L.float64)
+        h = L.zeros(2, dtype=L.float16)
+        if path == "to":
+            return d.to(L.float16)
+        if path == "half":
+            return d.half()
+        if path == "tensor_list":
+            return L.tensor([_TIE], dtype=L.float16)
+        if path == "tensor_ndarray":
+            return L.tensor(np.array([_TIE]), dtype=L.float16)
+        if path == "full":
+            return L.full((2,), _TIE, dtype=L.float16)
+        if path == "copy_":
+            return h.copy_(d)
+        if path == "iadd":
+            h += d
+            return h
+        if path == "setitem":
+            h[0] = _TIE
+            return h
+        if path == "fill_":
+            return h.fill_(_TIE)
+        if path == "new_tensor":
+            return d.new_tensor([_TIE], dtype=L.float16)
+        m = L.nn.Module()
+        m.w = L.nn.Parameter(d.clone())
+        return m.half().w.detach()
+    assert run(torch).tolist() == run(ember).tolist()
+    assert run(torch)[0].item() == -0.8681640625

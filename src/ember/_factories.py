@@ -140,11 +140,11 @@ def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
         if kind not in "fc":
             raise ValueError("Overflow when unpacking long long")
         return np.array(data, dtype=npdt)
-    if kind in "fc":       # a Python float is a double: one rounding to the target
+    if kind in "fc":       # a Python float is a double: one rounding (two to float16)
         if arr.dtype.kind == "c" and kind == "f":
             raise TypeError("must be real number, not complex")
         with np.errstate(over="ignore"):
-            return arr.astype(npdt)
+            return D.through_float(arr, npdt).astype(npdt)
     if kind == "b":
         return arr.astype(npdt)
     if arr.dtype.kind == "c":
@@ -333,7 +333,7 @@ def copy_of(data, dtype, requires_grad: bool, device) -> Tensor:
         return _finish(Tensor._wrap(np.array(arr, copy=True)), requires_grad, device)
     target = None if dtype is None else _np_dtype(dtype)
     arr = _infer(data, target)
-    arr = np.array(arr, dtype=target, copy=True)
+    arr = np.array(D.through_float(arr, target), dtype=target, copy=True)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 

@@ -1299,7 +1299,7 @@ def write_result(data, res) -> None:
     loops store it: each element the op changed, in order (an unchanged one is not written
     back)."""
     if not has_overlap(data):
-        xp.copyto(data, res, casting="unsafe")
+        xp.copyto(data, D.through_float(res, data.dtype), casting="unsafe")
         return
     res = xp.broadcast_to(xp.asarray(res).astype(data.dtype, copy=False), data.shape)
     size = data.itemsize
