@@ -181,3 +181,40 @@ def test_float64_to_float16_rounds_through_float32(path):
         return m.half().w.detach()
     assert run(torch).tolist() == run(ember).tolist()
     assert run(torch)[0].item() == -0.8681640625
+
+
+def _ties(L, dtype, n=40):
+    """Doubles just beside the midpoint of two neighbouring ``dtype`` values (a float32
+    midpoint): converted through float32 they land on a tie."""
+    import random
+    rng = random.Random(0)
+    out = []
+    for i in range(n):
+        h = L.tensor(rng.uniform(-2, 2)).to(dtype)
+        nxt = L.nextafter(h.float(), L.tensor(9.0)).to(dtype)
+        step = 1
+        while nxt.item() == h.item():       # (bfloat16: step in float32 until it moves)
+            step *= 2
+            nxt = (h.float() + step * 2.0 ** -24 * max(abs(h.item()), 1.0)).to(dtype)
+        m = (h.item() + nxt.item()) / 2
+        out.append(m + (1 if i % 2 else -1) * abs(m) * 2.0 ** -30)
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("path", ["add", "rsub", "clamp", "where", "full_like", "add_alpha",
+                                  "scalar_tensor", "as_tensor", "masked_fill", "tensor"])
+def test_python_floats_reach_reduced_types_through_float32(dtype, path):
+    def run(L):
+        dt = getattr(L, dtype)
+        z, o = L.zeros(1, dtype=dt), L.ones(1, dtype=dt)
+        fns = {
+            "add": lambda v: z + v, "rsub": lambda v: v - z,
+            "clamp": lambda v: L.clamp(o * 3, max=v), "where": lambda v: L.where(o > 0, v, z),
+            "full_like": lambda v: L.full_like(z, v), "add_alpha": lambda v: z.add(o, alpha=v),
+            "scalar_tensor": lambda v: L.scalar_tensor(v, dtype=dt),
+            "as_tensor": lambda v: L.as_tensor([v], dtype=dt),
+            "masked_fill": lambda v: z.masked_fill(o > 0, v),
+            "tensor": lambda v: L.tensor(v, dtype=dt)}
+        return [fns[path](v).item() for v in _ties(L, dt)]
+    assert run(torch) == run(ember)

@@ -380,7 +380,7 @@ def checked_scalar(value, npdt, numel: int = 2):
         if isinstance(value, (builtins.int, builtins.float)) and math.isfinite(value) \
                 and abs(value) > _BF16_MAX:
             raise overflow_error(npdt, True)
-        return value
+        return np.float32(value) if value.__class__ is builtins.float else value
     if kind == "b" or (npdt.itemsize < 4 and kind == "f" and numel == 1) or isinstance(
             value, np.generic):
         return through_float(value, npdt)

@@ -341,9 +341,9 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     """``data`` as a tensor, sharing memory with a NumPy array or tensor when possible."""
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
-    arr = _infer(data, None if dtype is None else dtype.np)
+    arr = _infer(data, None if dtype is None or dtype.np in D.REDUCED else dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
-        arr = arr.astype(dtype.np)
+        arr = D.cast(arr, dtype)
     check_device(device)
     if arr is data:
         _check_writable(arr)
@@ -403,7 +403,8 @@ def _check_ndarray(ndarray: np.ndarray) -> None:
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False) -> Tensor:
-    return _finish(Tensor._wrap(np.array(s, dtype=_np_dtype(dtype))), requires_grad, device)
+    arr = D.cast(np.array(s), dtype or D.get_default_dtype())
+    return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
 def _filled(size, value, dtype, requires_grad, device, default=None):

@@ -816,7 +816,7 @@ def _np_scalar(value, npdt):
     if value.__class__ is int and not -_I64 <= value < _U64:
         D.check_python_int(value)       # torch's error: no Scalar holds it
     try:
-        return npdt.type(value)
+        return npdt.type(D.through_float(value, npdt))
     except (OverflowError, ValueError):
         return xp.array(value).astype(npdt)[()]
 
