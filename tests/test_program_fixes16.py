@@ -1,7 +1,8 @@
 """Fixes found by the sixteenth batch of real-style programs (``tests/programs``, also run
 with float64 as the default dtype), each checked against torch: the dtype of a root
 gradient, ``vector_to_parameters``, the normalisations' mixed-dtype checks, fbgemm's packed
-weight scales and ``linear_dynamic``'s input check."""
+weight scales, ``linear_dynamic``'s input check, and doubles reaching float16/bfloat16
+through float32 (``c10::Half`` and ``c10::BFloat16`` are made from a float)."""
 
 from __future__ import annotations
 
