@@ -310,6 +310,7 @@ def can_cast(from_: dtype, to: dtype) -> builtins.bool:
 
 # ----------------------------------------------------------------------------- reduced types
 
+_F16, _F64 = np.dtype(np.float16), np.dtype(np.float64)
 _F32 = np.dtype(np.float32)
 
 
@@ -319,11 +320,12 @@ def is_reduced(np_dtype) -> builtins.bool:
 
 
 def cast(arr: np.ndarray, d: dtype) -> np.ndarray:
-    """``arr`` converted to ``d`` as torch converts: into a reduced type through float32."""
+    """``arr`` converted to ``d`` as torch converts: into a reduced type through float32
+    (float16's too: ``c10::Half`` is made from a float, a double rounding from float64)."""
     if d.np not in REDUCED or arr.dtype == d.np:
         if arr.dtype.kind == "V" and d.np.kind in "iu":    # bfloat16: c10 converts its float
             arr = arr.astype(_F32)
-        return arr.astype(d.np)
+        return through_float(arr, d.np).astype(d.np)
     if arr.dtype.kind == "c":
         arr = arr.real
     if arr.dtype != _F32:
@@ -332,6 +334,17 @@ def cast(arr: np.ndarray, d: dtype) -> np.ndarray:
     if hi is not None:
         arr = np.clip(arr, -hi, hi)
     return arr.astype(d.np)
+
+
+def through_float(a, npdt):
+    """A double (array or Python float) bound for float16 rounded to float32 first:
+    ``c10::Half`` is made from a float, so torch rounds twice; anything else unchanged."""
+    if npdt == _F16:
+        if isinstance(a, np.ndarray):
+            return a.astype(_F32) if a.dtype == _F64 else a
+        if a.__class__ is builtins.float:
+            return np.float32(a)
+    return a
 
 
 def check_numpy_dtype(np_dtype) -> None:
@@ -367,10 +380,10 @@ def checked_scalar(value, npdt, numel: int = 2):
         if isinstance(value, (builtins.int, builtins.float)) and math.isfinite(value) \
                 and abs(value) > _BF16_MAX:
             raise overflow_error(npdt, True)
-        return value
+        return np.float32(value) if value.__class__ is builtins.float else value
     if kind == "b" or (npdt.itemsize < 4 and kind == "f" and numel == 1) or isinstance(
             value, np.generic):
-        return value
+        return through_float(value, npdt)
     if isinstance(value, builtins.complex):
         if kind != "c" and value.imag != 0:
             raise overflow_error(npdt, True)
@@ -381,7 +394,7 @@ def checked_scalar(value, npdt, numel: int = 2):
         parts = (value.real, value.imag) if isinstance(value, builtins.complex) else (value,)
         if any(np.isfinite(v) and abs(v) > finfo.max for v in parts):
             raise overflow_error(npdt, True)
-        return value
+        return through_float(value, npdt)
     info = np.iinfo(npdt)
     low = info.min if info.min < 0 else -info.max
     if isinstance(value, builtins.float) and not (np.isfinite(value)

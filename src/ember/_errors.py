@@ -80,6 +80,7 @@ VIEW_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used
 NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
 IMPLICIT_SCALAR = "grad can be implicitly created only for scalar outputs"
 IMPLICIT_REAL = "grad can be implicitly created only for real scalar outputs"
+
 RETAIN_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
@@ -454,3 +455,10 @@ def no_backend_kernel(aten_name: str, backend: str) -> NotImplementedError:
         "selective/custom build process (if using custom build). If you are a Facebook employee "
         "using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
         f"resolutions. '{aten_name}' is only available for these backends: [CPU, Meta, ...].")
+
+
+def complex_grad_mismatch(i, grad_dtype, out_dtype) -> str:
+    """torch's ``_make_grads`` error for a complex gradient of a real output, or vice versa."""
+    return ("For complex Tensors, both grad_output and output are required to have the same "
+            f"dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {grad_dtype} and "
+            f"output[{i}] has a dtype of {out_dtype}.")

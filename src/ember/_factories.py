@@ -140,11 +140,11 @@ def _python_to(data, arr: np.ndarray, npdt: np.dtype) -> np.ndarray:
         if kind not in "fc":
             raise ValueError("Overflow when unpacking long long")
         return np.array(data, dtype=npdt)
-    if kind in "fc":       # a Python float is a double: one rounding to the target
+    if kind in "fc":       # a Python float is a double: one rounding (two to float16)
         if arr.dtype.kind == "c" and kind == "f":
             raise TypeError("must be real number, not complex")
         with np.errstate(over="ignore"):
-            return arr.astype(npdt)
+            return D.through_float(arr, npdt).astype(npdt)
     if kind == "b":
         return arr.astype(npdt)
     if arr.dtype.kind == "c":
@@ -333,7 +333,7 @@ def copy_of(data, dtype, requires_grad: bool, device) -> Tensor:
         return _finish(Tensor._wrap(np.array(arr, copy=True)), requires_grad, device)
     target = None if dtype is None else _np_dtype(dtype)
     arr = _infer(data, target)
-    arr = np.array(arr, dtype=target, copy=True)
+    arr = np.array(D.through_float(arr, target), dtype=target, copy=True)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
@@ -341,9 +341,9 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     """``data`` as a tensor, sharing memory with a NumPy array or tensor when possible."""
     if isinstance(data, Tensor):
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
-    arr = _infer(data, None if dtype is None else dtype.np)
+    arr = _infer(data, None if dtype is None or dtype.np in D.REDUCED else dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
-        arr = arr.astype(dtype.np)
+        arr = D.cast(arr, dtype)
     check_device(device)
     if arr is data:
         _check_writable(arr)
@@ -403,7 +403,8 @@ def _check_ndarray(ndarray: np.ndarray) -> None:
 
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False,
                   pin_memory=False) -> Tensor:
-    return _finish(Tensor._wrap(np.array(s, dtype=_np_dtype(dtype))), requires_grad, device)
+    arr = D.cast(np.array(s), dtype or D.get_default_dtype())
+    return _finish(Tensor._wrap(arr), requires_grad, device)
 
 
 def _filled(size, value, dtype, requires_grad, device, default=None):

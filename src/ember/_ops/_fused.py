@@ -93,7 +93,7 @@ def _reduced_add(a, b, alpha):
     ``b`` in the type; the vectors take ``fmadd(b, alpha, a)`` in float, rounded once, the
     one-by-one tail rounds ``alpha * b`` to the type before adding it."""
     dt = a.dtype
-    s = np.float32(dt.type(alpha))
+    s = np.float32(dt.type(np.float32(alpha)))     # (c10's Half and BFloat16 take a float)
     a32, b32 = a.astype(_F32), b.astype(_F32)
     with np.errstate(over="ignore", invalid="ignore"):
         out = (a32 + (s * b32).astype(dt).astype(_F32)).astype(dt)

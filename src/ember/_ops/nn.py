@@ -2150,6 +2150,28 @@ def _bn_exact(x, *arrays):
         a is None or a.dtype == x.dtype for a in arrays)
 
 
+def _check_mixed_dtype(input, *params):
+    """ATen's CPU normalisation dtype checks (``mixed_type.h`` and the kernels' own): a
+    first given parameter of another dtype than ``input`` makes the call mixed-type, which
+    wants every parameter float32 and the input float16/bfloat16; otherwise every parameter
+    must be of the input's dtype."""
+    given = [p for p in params if p is not None]
+    if not given:
+        return
+    dt = input.dtype
+    if given[0].dtype != dt:
+        if any(p.dtype is not D.float32 for p in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of "
+                               "Float")
+        if dt not in (D.float16, D.bfloat16):
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return
+    for p in given:
+        if p.dtype != dt:
+            raise RuntimeError(f"expected scalar type {dt.scalar_name} but found "
+                               f"{p.dtype.scalar_name}")
+
+
 def _bn_eval_scale(running_var, eps, ndim):
     return _bcast(1 / (running_var + eps).sqrt(), ndim)
 
@@ -2250,6 +2272,7 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
             out = out + bias.select(0, 0)
         return out
     _check_batch_norm_args(input, running_mean, running_var, weight, bias, training)
+    _check_mixed_dtype(input, weight, bias, running_mean, running_var)
     x = input._data
     dims = _bn_dims(x.ndim)
     if training:
@@ -2384,6 +2407,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input "
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
+    _check_mixed_dtype(input, weight, bias)
     return _layer_norm(input, weight, bias, k, eps)
 
 
@@ -2426,6 +2450,11 @@ def _gn_bias(grad, self, groups, eps):
     promote=NONE, tensors=("self", "weight", "bias"),
     self=_gn_self, weight=_gn_weight, bias=_gn_bias)
 def _group_norm(self, weight, bias, groups, eps):
+    if self.dtype.char == "e" and self.size:
+        # torch's float16 kernel (and its mixed one, float32 parameters) computes in float32
+        # and rounds once, as for bfloat16
+        f32 = [None if a is None else a.astype(np.float32) for a in (self, weight, bias)]
+        return _norms.group_norm(*f32, groups, eps)[0].astype(self.dtype)
     if _bn_exact(self, weight, bias):
         return _norms.group_norm(self, weight, bias, groups, eps)[0]
     n, c = self.shape[:2]
@@ -2452,6 +2481,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
+    _check_mixed_dtype(input, weight, bias)
     return _group_norm(input, weight, bias, num_groups, eps)
 
 

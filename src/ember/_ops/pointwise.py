@@ -1758,7 +1758,8 @@ def _copy(self, other, non_blocking=False):
     # run_inplace as torch rejects it
     shape = self.shape if xp.shape(other) == self.shape else xp.broadcast_shapes(
         self.shape, xp.shape(other))
-    return xp.broadcast_to(other, shape).astype(self.dtype, copy=False)
+    return xp.broadcast_to(D.through_float(other, self.dtype), shape).astype(self.dtype,
+                                                                         copy=False)
 
 
 

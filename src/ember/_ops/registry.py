@@ -864,7 +864,7 @@ def _np_scalar_uncached(value, npdt):
     if value.__class__ is int and not -_I64 <= value < _U64:
         D.check_python_int(value)       # torch's error: no Scalar holds it
     try:
-        return npdt.type(value)
+        return npdt.type(D.through_float(value, npdt))
     except (OverflowError, ValueError):
         return xp.array(value).astype(npdt)[()]
 
@@ -1347,7 +1347,7 @@ def write_result(data, res) -> None:
     loops store it: each element the op changed, in order (an unchanged one is not written
     back)."""
     if not has_overlap(data):
-        xp.copyto(data, res, casting="unsafe")
+        xp.copyto(data, D.through_float(res, data.dtype), casting="unsafe")
         return
     res = xp.broadcast_to(xp.asarray(res).astype(data.dtype, copy=False), data.shape)
     size = data.itemsize

@@ -67,6 +67,10 @@ def _root_grads(tensors, grad_tensors):
                 g = tensor(g, dtype=t.dtype)
             if tuple(g.shape) != tuple(t.shape):
                 raise RuntimeError(_errors.shape_mismatch(i, g.shape, t.shape))
+            if g._data.dtype != t._data.dtype:
+                if (g._data.dtype.kind == "c") != (t._data.dtype.kind == "c"):
+                    raise RuntimeError(_errors.complex_grad_mismatch(i, g.dtype, t.dtype))
+                g = g.to(t.dtype)   # torch's validate_outputs casts a root's gradient too
         out.append(g)
     return out
 

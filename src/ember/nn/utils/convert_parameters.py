@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as _np
-
 from ..._tensor import Tensor as _Tensor
 
 
@@ -18,14 +16,14 @@ def parameters_to_vector(parameters: Iterable[_Tensor]) -> _Tensor:
 
 
 def vector_to_parameters(vec: _Tensor, parameters: Iterable[_Tensor]) -> None:
-    """Copy consecutive slices of ``vec`` into the parameters' data."""
+    """Make each parameter's data the next slice of ``vec``, viewed in its shape (as torch
+    does: the parameters then share ``vec``'s memory and take its dtype)."""
     if not isinstance(vec, _Tensor):
         raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
     pointer = 0
     for param in parameters:
         n = param.numel()
-        param._data = _np.ascontiguousarray(
-            vec._data[pointer:pointer + n].reshape(param.shape).astype(param._data.dtype))
+        param.data = vec[pointer:pointer + n].view_as(param).data
         pointer += n
 
 

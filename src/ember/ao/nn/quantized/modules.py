@@ -94,7 +94,7 @@ class _LinearPackedParams(_PackedParams):
         self.set_weight_bias(wq, None)
 
     def set_weight_bias(self, weight, bias) -> None:
-        self._packed_params = (weight, bias)
+        self._packed_params = (_float_qparams(weight), bias)
 
     def _weight_bias(self):
         return self._packed_params
@@ -103,6 +103,20 @@ class _LinearPackedParams(_PackedParams):
 
     def _unpack(self, value) -> None:
         self.set_weight_bias(*value)
+
+
+def _float_qparams(w: _QTensor) -> _QTensor:
+    """``w`` as fbgemm's packing keeps it: its scale(s) stored as float32 (what its unpacked
+    weight reports, double again); the integers are shared."""
+    d = w.__dict__
+    scale = d["_qscale"]
+    if d["_qaxis"] is None:
+        rounded = float(_np.float32(scale))
+    else:
+        rounded = _np.asarray(scale, _np.float32).astype(_np.float64)
+    if _np.array_equal(rounded, scale):
+        return w
+    return _new(_SLOT.__get__(w), d["_qdtype"], d["_qscheme"], rounded, d["_qzp"], d["_qaxis"])
 
 
 def _hide_packed_params_repr(module) -> str:

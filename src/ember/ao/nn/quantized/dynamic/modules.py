@@ -30,6 +30,9 @@ class Linear(_nnq.Linear):
 
     def forward(self, x):
         w, b = self._weight_bias()
+        for t in (x, b):        # fbgemm's ``linear_dynamic`` reads both as float
+            if t is not None and t.dtype is not _torch.float32:
+                raise RuntimeError(f"expected scalar type Float but found {t.dtype.scalar_name}")
         wq, ws, wz = _nnq._weight_arrays(w)
         bias = None if b is None else b.detach()._data
         out = _torch.Tensor._wrap(_linear_dynamic(
