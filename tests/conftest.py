@@ -45,3 +45,26 @@ def pytest_report_header(config):
     from ember import _cpu
     from ember._ops import _onednn
     return [f"cpu capability: {_cpu.capability()} (oneDNN AVX512: {_onednn.avx512()})"]
+
+
+# A test that makes an instance of a Tensor subclass with a __torch_function__ of its own
+# (a DTensor, a CausalBias, a subclass defined in the test) switches dispatch on for the rest
+# of the process, which changes what later tests see (warning sites, `torch.conv1d is
+# F.conv1d`). Such tests carry the `dispatch_on` mark and run after all others.
+def pytest_configure(config):
+    config.addinivalue_line("markers", "dispatch_on: the test switches __torch_function__ "
+                                       "dispatch on for the process (run last)")
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: item.get_closest_marker("dispatch_on") is not None)
+
+
+@pytest.fixture(autouse=True)
+def _dispatch_left_as_found(request):
+    from ember.overrides import _S
+    before = _S.active
+    yield
+    if _S.active and not before and request.node.get_closest_marker("dispatch_on") is None:
+        pytest.fail("the test switched __torch_function__ dispatch on for the rest of the "
+                    "process: give it the dispatch_on mark", pytrace=False)

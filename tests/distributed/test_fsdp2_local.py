@@ -11,6 +11,8 @@ pytest.importorskip("mpi4py")
 
 from tests.helpers import ember, torch  # noqa: E402
 
+pytestmark = pytest.mark.dispatch_on     # fully_shard makes DTensors
+
 
 def _outcome(fn, *args):
     try:
