@@ -6,6 +6,7 @@ torch and once with ember and must print the same lines."""
 import warnings
 
 import numpy as np
+import pytest
 
 import ember
 from tests.helpers import torch
@@ -136,6 +137,7 @@ def test_load_library_errors_and_the_loaded_set(tmp_path, monkeypatch):
 
 # ----------------------------------------------------------------------------- small names
 
+@pytest.mark.dispatch_on     # defines a Tensor subclass
 def test_compiler_settings_subclass_switch_and_aliases():
     def program(lib, out):
         c = lib._inductor.config
