@@ -148,12 +148,17 @@ def test_formula_gradients_group_as_torchs(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_group_norm_backward_is_torchs_kernel(dtype):
+def test_group_norm_backward_is_torchs_kernel(dtype, threads):
+    # one thread, or N * groups == 1, runs parallel_for's inlined copy of the kernel, whose
+    # compiler turns the gamma-weighted tail of a group's channels (C / groups past a
+    # multiple of the vector) into half vectors of rounded products
     for seed in range(2):
         rng = np.random.default_rng(seed)
         for shape, groups in [((2, 6, 5, 5), 3), ((3, 32, 4, 4), 8), ((2, 20, 7), 4),
                               ((2, 64, 3, 3), 4), ((4, 6, 33), 2), ((2, 4), 2),
-                              ((3, 48, 2, 2, 2), 6), ((2, 24, 50), 1)]:
+                              ((3, 48, 2, 2, 2), 6), ((2, 24, 50), 1), ((1, 6, 5), 1),
+                              ((1, 3, 7, 7), 1), ((1, 20, 9), 1), ((1, 13, 3), 1),
+                              ((2, 14, 3), 1), ((1, 30, 2, 3), 3)]:
             for affine in (True, False):
                 x, g = (rng.standard_normal(shape).astype(dtype) for _ in range(2))
                 w, b = (rng.standard_normal(shape[1]).astype(dtype) for _ in range(2))

@@ -71,6 +71,14 @@ def set_num_threads(n: int) -> None:
     _threads[0] = max(1, int(n))
 
 
+def runs_inline(numiter: int, grain: int = 1) -> bool:
+    """Whether ATen's ``at::parallel_for`` over ``numiter`` iterations calls its body inline
+    (one thread, ``numiter <= grain``, or a single iteration; Ember never nests parallel
+    regions) rather than through OpenMP. The inlined copy of a kernel's loop is compiled
+    apart from the outlined one, and the two can contract or vectorise differently."""
+    return numiter <= grain or numiter <= 1 or get_num_threads() == 1
+
+
 _LANES16 = 16        # a Vectorized<Half>/<BFloat16> of the reductions' kernels: 32 bytes
 
 exact_dtype = frozenset(_LANES) - {np.dtype(np.complex64), np.dtype(np.complex128)}

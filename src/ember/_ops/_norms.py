@@ -726,7 +726,8 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
 
     ``ds``/``db`` per (n, c) are vector reductions over the spatial elements (float32's
     products rounded, float64's last partial vector fused); per (n, g) they are weighted by
-    gamma in vectors of ``K`` and then one by one (fused), giving
+    gamma in vectors of ``K`` and then one by one (fused; where ``parallel_for`` runs inline,
+    a first ``K / 2`` of these as rounded products added in turn), giving
     ``c2 = fma(db, mean, -ds)·rstd³·s`` and ``c3 = -c2·mean - (db·rstd)·s`` (the second
     product fused); ``dx = fma(rstd·γ, dy, c2·x) + c3``. ``dγ`` adds
     ``fma(-db, mean, ds)·rstd`` (fused) over n, ``dβ`` adds db over n."""
@@ -759,9 +760,17 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
         acc_b = fma(db[..., j:j + k], gam[..., j:j + k], acc_b)
     ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), dt))
     db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), dt))
-    for j in range(full, d):                   # the tail, one by one (fused)
-        ds_val = fma(ds[..., j], gam[..., j], ds_val)
-        db_val = fma(db[..., j], gam[..., j], db_val)
+    # the tail one by one, fused; parallel_for's inlined copy runs its first half vector
+    # (if the tail fills one) as rounded products added in turn
+    half = k // 2
+    rounded = full + ((d - full) // half * half if _exact.runs_inline(n * g) else 0)
+    for j in range(full, d):
+        if j < rounded:
+            ds_val = ds_val + ds[..., j] * gam[..., j]
+            db_val = db_val + db[..., j] * gam[..., j]
+        else:
+            ds_val = fma(ds[..., j], gam[..., j], ds_val)
+            db_val = fma(db[..., j], gam[..., j], db_val)
     ds_val, db_val = ds_val[..., None], db_val[..., None]
     s = dt(1) / dt(d * hw)
     c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s

@@ -53,10 +53,9 @@ _LONG_ROWS = 64
 
 def _parallel_chunk(total, grain):
     """The share of ``[0, total)`` each thread of ``at::parallel_for`` takes."""
-    threads = _exact.get_num_threads()
-    if total <= grain or total <= 1 or threads == 1:
+    if _exact.runs_inline(total, grain):
         return total
-    nt = min(threads, -(-total // grain))
+    nt = min(_exact.get_num_threads(), -(-total // grain))
     return -(-total // nt)
 
 
@@ -198,7 +197,7 @@ def softmax_backward(grad, out, dim, rd=None):
         res = out.copy()
     elif dim == out.ndim - 1:
         g, o = g[:, :, 0], o[:, :, 0]
-        inline = o.shape[0] == 1 or _exact.get_num_threads() == 1
+        inline = _exact.runs_inline(o.shape[0])
         if rd is None and o.dtype == _F32 and inline:
             # parallel_for runs the rows inline, where the compiler fuses the float products
             # of map2_reduce_all's last partial vector into the sum (its OpenMP-outlined
