@@ -128,6 +128,21 @@ def test_group_norm(dt, shape, groups):
         bits_equal(t, e)
 
 
+@pytest.mark.parametrize("dt,n", [(np.float32, 379), (np.float32, 803), (np.float64, 381),
+                                  (np.float64, 378), (np.float64, 1157)])
+def test_moments_merge_a_partial_chunk_as_torch_does(dt, n):
+    # rows whose last 16-vector chunk is partial: AddMomentsVec's counts are no powers of
+    # two, so how its products round shows (m2 += (m0·δ)·(c·δ), fused)
+    a = np.random.default_rng(n).standard_normal((400, n)).astype(dt)
+    outs = []
+    for lib in (torch, ember):
+        x = lib.tensor(a)
+        outs.append((lib.nn.functional.layer_norm(x, (n,)),
+                     lib.nn.functional.group_norm(x.reshape(40, 10 * n), 2)))
+    for t, e in zip(*outs):
+        bits_equal(t, e)
+
+
 SOFTMAX_CASES = [((10, 7), 1), ((30, 100), 1), ((5, 1000), 1), ((100, 37), 0),
                  ((4, 10, 9), 1), ((3, 20, 40), 1), ((1000, 100), 0), ((8, 10), 0),
                  ((64, 3, 32, 32), 1), ((2, 9, 33), 1), ((1, 1000, 3), 1), ((5, 3), 0)]

@@ -300,13 +300,12 @@ def batch_norm_backward(grad, x, weight, mean, invstd):
 def _add_moments_vec(m0_add, m1_add, m2_add, m0, m1, m2, dt):
     """``AddMomentsVec``: merge (m0_add, m1_add, m2_add) into (m0, m1, m2), the counts
     Python ints shared by every row; the compiled code adds the two M2s first and fuses
-    ``delta * (delta * (c * m0))`` into that sum."""
+    ``(m0 * delta) * (c * delta)`` into that sum."""
     n = m0 + m0_add
     c = dt(0) if n == 0 else dt(m0_add) / dt(n)
     delta = m1_add - m1
-    m1 = m1 + c * delta
-    m2 = fma(delta, delta * (c * dt(m0)), m2 + m2_add)
-    return n, m1, m2
+    cd = c * delta
+    return n, m1 + cd, fma(dt(m0) * delta, cd, m2 + m2_add)
 
 
 def _add_moments(m0_add, m1_add, m2_add, m0, m1, m2, dt):
@@ -355,8 +354,9 @@ def _cascade(m1, m2, counts, dt):
         n = cl + cr
         c = (cr.astype(dt) / n.astype(dt)).reshape((h,) + (1,) * (m1.ndim - 1))
         delta = m1[1:2 * h:2] - m1[0:2 * h:2]
-        m1, m2 = (m1[0:2 * h:2] + c * delta, fma(
-            delta, delta * (c * cl.astype(dt).reshape(c.shape)), m2[0:2 * h:2] + m2[1:2 * h:2]))
+        cd = c * delta
+        m1, m2 = m1[0:2 * h:2] + cd, fma(cl.astype(dt).reshape(c.shape) * delta, cd,
+                                         m2[0:2 * h:2] + m2[1:2 * h:2])
         counts = n
         level += 1
     res = slots.get(0)
