@@ -79,6 +79,14 @@ def runs_inline(numiter: int, grain: int = 1) -> bool:
     return numiter <= grain or numiter <= 1 or get_num_threads() == 1
 
 
+def parallel_threads(numiter: int, grain: int = 1) -> int:
+    """How many threads ``at::parallel_for`` splits ``numiter`` iterations between (each
+    takes ``ceil(numiter / threads)`` of them, the last the rest)."""
+    if runs_inline(numiter, grain):
+        return 1
+    return min(get_num_threads(), -(-numiter // max(grain, 1)))
+
+
 _LANES16 = 16        # a Vectorized<Half>/<BFloat16> of the reductions' kernels: 32 bytes
 
 exact_dtype = frozenset(_LANES) - {np.dtype(np.complex64), np.dtype(np.complex128)}
@@ -690,8 +698,7 @@ def var_all(a, mean, correction, take_sqrt):
     dx = flat.astype(np.float64) - float(np.asarray(mean).reshape(-1)[0])
     sq = dx * dx
     numel = sq.size
-    threads = _threads[0]
-    nt = 1 if numel <= GRAIN or threads == 1 else min(threads, -(-numel // GRAIN))
+    nt = parallel_threads(numel, GRAIN)
     chunk = -(-numel // nt)
     total = 0.0
     for t in range(nt):

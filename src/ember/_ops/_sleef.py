@@ -280,8 +280,7 @@ def _loop_calls(sizes, grain):
     numel = _exact._prod(sizes)
     if not numel:                             # (no element, no loop)
         return
-    threads = _exact.get_num_threads()
-    nt = 1 if numel <= grain or threads == 1 else min(threads, -(-numel // grain))
+    nt = _exact.parallel_threads(numel, grain)
     chunk = -(-numel // nt)
     for t in range(nt):
         yield from _exact._calls(sizes, t * chunk, min(numel, (t + 1) * chunk))

@@ -53,10 +53,7 @@ _LONG_ROWS = 64
 
 def _parallel_chunk(total, grain):
     """The share of ``[0, total)`` each thread of ``at::parallel_for`` takes."""
-    if _exact.runs_inline(total, grain):
-        return total
-    nt = min(_exact.get_num_threads(), -(-total // grain))
-    return -(-total // nt)
+    return -(-total // _exact.parallel_threads(total, grain))
 
 
 def _scalar_positions(outer, inner, lanes):

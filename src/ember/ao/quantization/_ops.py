@@ -111,8 +111,8 @@ def cat(tensors, dim: int, scale=None, zero_point=None):
 
 def _chunks(numel: int):
     """torch's ``parallel_for`` split of a flat loop of ``numel`` elements between threads."""
-    from ..._ops._exact import GRAIN, get_num_threads
-    nt = 1 if numel <= GRAIN else min(get_num_threads(), -(-numel // GRAIN))
+    from ..._ops._exact import GRAIN, parallel_threads
+    nt = parallel_threads(numel, GRAIN)
     size = -(-numel // nt) if numel else 0
     return [(b, min(numel, b + size)) for b in range(0, numel, size or 1)]
 
