@@ -40,7 +40,11 @@ def layout(lib, a, how):
 BN_CASES = [((8, 16, 9, 9), "contiguous"), ((8, 16, 9, 9), "channels_last"),
             ((4, 3, 5, 7), "strided"), ((4, 3, 5, 7), "transposed"), ((2, 5, 33), "contiguous"),
             ((64, 20), "contiguous"), ((3, 7), "contiguous"), ((64, 20), "strided"),
-            ((2, 4, 3, 2, 4), "contiguous"), ((4, 3, 2, 3), "channels_last")]
+            ((2, 4, 3, 2, 4), "contiguous"), ((4, 3, 2, 3), "channels_last"),
+            # one channel: contiguous and channels-last at once, torch takes the contiguous
+            # kernels (as for (N, C, 1, 1), its channels-last ones)
+            ((2, 1, 37, 3), "contiguous"), ((1, 1, 100, 3), "contiguous"),
+            ((5, 3, 1, 1), "contiguous")]
 
 
 @pytest.mark.parametrize("dt", DTYPES)

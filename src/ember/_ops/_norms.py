@@ -23,9 +23,11 @@ from ._exact import fma, seqsum
 
 def _rows(x):
     """``x`` as (rows, C) in memory order when C is innermost (channels-last or one element
-    per channel and sample), else None."""
-    if x.flags.c_contiguous and x[0, 0].size == 1:
-        return x.reshape(x.shape[0], x.shape[1])
+    per channel and sample), else None. A contiguous ``x`` takes the contiguous kernels
+    unless it has one element per channel and sample, as torch checks contiguity first (a
+    contiguous (N, 1, H, W) is channels-last too)."""
+    if x.flags.c_contiguous:
+        return x.reshape(x.shape[0], x.shape[1]) if x[0, 0].size == 1 else None
     if x.ndim == 4 and is_contiguous(x, channels_last):
         return x.transpose(0, 2, 3, 1).reshape(-1, x.shape[1])
     return None
