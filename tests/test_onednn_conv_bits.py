@@ -315,6 +315,34 @@ def test_weight_gradient_panels_kept_between_calls():
         _same_bits(grads[1], grads[0])
 
 
+@pytest.mark.parametrize("xs,ws", [
+    ((32, 1, 28, 28), (8, 1, 3, 3)),                 # a small CNN's layers: one piece
+    ((32, 8, 14, 14), (16, 8, 3, 3)),
+    ((4, 8, 30, 30), (128, 8, 3, 3)),                # two groups of 64 channels, pieces
+    ((3, 5, 7, 9), (20, 5, 3, 3)),                   # a short last panel
+])
+def test_weight_gradient_batched_panels_are_the_calls_bits(xs, ws, threads, monkeypatch):
+    """The weight gradient's panel calls go as one strided batch of MKL products, each
+    reading the sums the one before wrote: the batch gives the bits of the calls made one
+    by one, and torch's (on 2 threads, each thread's share a batch of its own)."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(xs).astype(np.float32)
+    g = rng.standard_normal((xs[0], ws[0]) + xs[2:]).astype(np.float32)
+    args = (ws, (1, 1), (1, 1), (1, 1), threads)
+    if _onednn_conv._sgemm()[4] is None:
+        pytest.skip("this MKL has no cblas_sgemm_batch_strided")
+    batched = _onednn_conv.backward_weights(x, g, *args)
+    assert any(_onednn_conv._BATCH_OK.values())
+    with monkeypatch.context() as m:
+        m.setattr(_onednn_conv, "_SGEMM", _onednn_conv._sgemm()[:4] + [None])
+        one_by_one = _onednn_conv.backward_weights(x, g, *args)
+    _same_bits(batched, one_by_one)
+    wt = torch.from_numpy(np.zeros(ws, np.float32)).requires_grad_()
+    torch.nn.functional.conv2d(torch.from_numpy(x), wt, padding=1).backward(
+        torch.from_numpy(g))
+    _same_bits(batched, wt.grad.numpy())
+
+
 def test_mkldnn_disabled_takes_atens_slow_path():
     """``backends.mkldnn.enabled = False`` sends float32 convolutions to ATen's slow path,
     in torch and here (its bits too)."""
