@@ -316,10 +316,10 @@ def test_weight_gradient_panels_kept_between_calls():
 
 
 @pytest.mark.parametrize("xs,ws", [
-    ((32, 1, 28, 28), (8, 1, 3, 3)),                 # a small CNN's layers: one piece
+    ((32, 1, 28, 28), (8, 1, 3, 3)),                 # a small CNN's layers: a few pieces
     ((32, 8, 14, 14), (16, 8, 3, 3)),
-    ((4, 8, 30, 30), (128, 8, 3, 3)),                # two groups of 64 channels, pieces
-    ((3, 5, 7, 9), (20, 5, 3, 3)),                   # a short last panel
+    ((4, 8, 30, 30), (128, 8, 3, 3)),                # two groups of 64 channels
+    ((3, 5, 7, 9), (20, 5, 3, 3)),                   # one piece, a short last panel
 ])
 def test_weight_gradient_batched_panels_are_the_calls_bits(xs, ws, threads, monkeypatch):
     """The weight gradient's panel calls go as one strided batch of MKL products, each

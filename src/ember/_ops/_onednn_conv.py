@@ -1227,11 +1227,12 @@ def _position_chains(cols, g, shares):
     def share(a, b):
         length = b - a
         nseg = _div_up(length, step)
-        # the panels go a piece at a time through buffers that stay in cache, one more panel
-        # than a piece holds: the last call's sums land in its slots, which the next piece's
-        # first panel takes as its carry (a panel's slots are written before they are read)
-        piece = nseg if (rp + op) * nseg * panel * _F32.itemsize <= 4 * _CACHE_BYTES \
-            else max(1, _CACHE_BYTES // ((rp + op) * panel * _F32.itemsize))
+        # the panels go a piece at a time through buffers that stay in cache (a step's
+        # gradients come cold: MKL reads a piece's panels from L2 just after they are filled),
+        # one more panel than a piece holds: the last call's sums land in its slots, which the
+        # next piece's first panel takes as its carry (a panel's slots are written before they
+        # are read)
+        piece = max(1, min(nseg, _CACHE_BYTES // ((rp + op) * panel * _F32.itemsize)))
         ax, gx = _panel_buffers(r, o, rp, op, piece, panel, slots)
         carry = np.zeros((op // slots, rp, slots), _F32)
         with _gemm.one_thread():         # small products: MKL's threads would only wait
