@@ -406,10 +406,10 @@ def _blocked(taps, r, wt, bias, block=_LANES):
         weights.append((c0, cb, wm))
     out = np.empty((n, o) + taps.out, _F32)
     panel = _panel()
-    # large inputs go a few images at a time, as many as keep one block's taps and the
-    # sums in cache (each image's chains are its own: the same bits in any grouping)
+    # the images go a few at a time, as many as keep one block's taps and the sums in L2
+    # (each image's chains are its own: the same bits in any grouping)
     per_image = (kp * min(r, block) + op) * taps.length * _F32.itemsize
-    chunk = n if n * per_image <= 4 * _CACHE_BYTES else max(1, _CACHE_BYTES // per_image)
+    chunk = max(1, min(n, _CACHE_BYTES // per_image))
 
     def images(i0, i1):
         return all(piece(j0, min(i1, j0 + chunk)) for j0 in range(i0, i1, chunk))
@@ -441,7 +441,7 @@ def _blocked(taps, r, wt, bias, block=_LANES):
     return out if all(_parallel(images, parts)) else None
 
 
-_CACHE_BYTES = 1 << 20      # the working set of one piece of a direct kernel's images
+_CACHE_BYTES = 1 << 20      # the working set of one piece of a direct kernel: a core's L2
 _PARALLEL_WORK = 1 << 24     # multiply-adds below which a second thread costs more than it saves
 _POOL: list = []             # :func:`_parallel`'s worker threads and their number
 _PARALLEL_CALL = 1 << 19     # multiply-adds of a weight-gradient call worth a thread per share
