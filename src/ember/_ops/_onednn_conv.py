@@ -1218,9 +1218,9 @@ def _position_chains(cols, g, shares):
     result stands for all."""
     r, m = cols.shape
     o = g.shape[0]
-    rp = max(r, _LANES)
-    op = _div_up(o, _LANES) * _LANES
     panel = _panel()
+    rp = r if r >= _LANES or _narrow_rows(r, panel) else _LANES
+    op = _div_up(o, _LANES) * _LANES
     slots = _slots(op, panel)
     step = panel - slots
 
@@ -1264,6 +1264,27 @@ def _position_chains(cols, g, shares):
         total = total + part
     out = total[:o, :r]
     return out if np.isfinite(out).all() else None
+
+
+@functools.lru_cache(maxsize=16)
+def _narrow_rows(n: int, panel: int) -> bool:
+    """Whether MKL's transposed sgemm of 16 rows and ``n`` (4 to 15) columns, the weight
+    gradient's call, gives each element as one FMA chain from zero over a panel (probed once
+    per width): then the taps go unpadded, a narrower product."""
+    if n < 4:
+        return False
+    rng = np.random.default_rng(n)
+    a = _gemm.aligned_empty((_LANES, panel), _F32)
+    a[...] = rng.standard_normal(a.shape)
+    b = _gemm.aligned_empty((n, panel), _F32)
+    b[...] = rng.standard_normal(b.shape)
+    out = _gemm.aligned_empty((n, _LANES), _F32)
+    with _gemm.one_thread():
+        _gemm.gemm(True, False, _LANES, n, panel, 1.0, a, panel, b, panel, 0.0, out, _LANES)
+    acc = np.zeros((_LANES, n), _F32)
+    for i in range(panel):
+        acc = _exact.fma(a[:, i:i + 1], b[None, :, i], acc)
+    return np.array_equal(out.T, acc)
 
 
 def _slots(op: int, panel: int) -> int:
