@@ -315,6 +315,59 @@ def test_weight_gradient_panels_kept_between_calls():
         _same_bits(grads[1], grads[0])
 
 
+@pytest.mark.parametrize("xs,ws", [
+    ((32, 1, 28, 28), (8, 1, 3, 3)),                 # a small CNN's layers: a few pieces
+    ((32, 8, 14, 14), (16, 8, 3, 3)),
+    ((4, 8, 30, 30), (128, 8, 3, 3)),                # two groups of 64 channels
+    ((3, 5, 7, 9), (20, 5, 3, 3)),                   # one piece, a short last panel
+])
+def test_weight_gradient_batched_panels_are_the_calls_bits(xs, ws, threads, monkeypatch):
+    """The weight gradient's panel calls go as one strided batch of MKL products, each
+    reading the sums the one before wrote: the batch gives the bits of the calls made one
+    by one, and torch's (on 2 threads, each thread's share a batch of its own)."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(xs).astype(np.float32)
+    g = rng.standard_normal((xs[0], ws[0]) + xs[2:]).astype(np.float32)
+    args = (ws, (1, 1), (1, 1), (1, 1), threads)
+    if _onednn_conv._sgemm()[4] is None:
+        pytest.skip("this MKL has no cblas_sgemm_batch_strided")
+    batched = _onednn_conv.backward_weights(x, g, *args)
+    assert any(_onednn_conv._BATCH_OK.values())
+    with monkeypatch.context() as m:
+        m.setattr(_onednn_conv, "_SGEMM", _onednn_conv._sgemm()[:4] + [None])
+        one_by_one = _onednn_conv.backward_weights(x, g, *args)
+    _same_bits(batched, one_by_one)
+    wt = torch.from_numpy(np.zeros(ws, np.float32)).requires_grad_()
+    torch.nn.functional.conv2d(torch.from_numpy(x), wt, padding=1).backward(
+        torch.from_numpy(g))
+    _same_bits(batched, wt.grad.numpy())
+
+
+@pytest.mark.parametrize("xs,ws", [((32, 1, 28, 28), (8, 1, 3, 3)),
+                                   ((6, 1, 40), (16, 1, 5)), ((5, 2, 11, 11), (24, 2, 2, 2))])
+def test_weight_gradient_unpadded_taps_are_the_padded_bits(xs, ws, threads, monkeypatch):
+    """Fewer than 16 taps (with the bias's row) go unpadded where MKL's narrower product
+    was probed to chain: the bits of the taps padded to 16 rows, and torch's."""
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal(xs).astype(np.float32)
+    out = tuple(i - k + 1 for i, k in zip(xs[2:], ws[2:]))
+    g = rng.standard_normal((xs[0], ws[0]) + out).astype(np.float32)
+    nd = len(xs) - 2
+    args = (ws, (1,) * nd, (0,) * nd, (1,) * nd, threads)
+    assert _onednn_conv.direct_backward_weights(x, *args[:4], 1, threads)
+    r = int(np.prod(ws[1:])) + 1
+    assert _onednn_conv._narrow_rows(r, _onednn_conv._panel())
+    unpadded = _onednn_conv.backward_weights(x, g, *args)
+    with monkeypatch.context() as m:
+        m.setattr(_onednn_conv, "_narrow_rows", lambda n, panel: False)
+        padded = _onednn_conv.backward_weights(x, g, *args)
+    _same_bits(unpadded, padded)
+    f = torch.nn.functional.conv1d if nd == 1 else torch.nn.functional.conv2d
+    wt = torch.from_numpy(np.zeros(ws, np.float32)).requires_grad_()
+    f(torch.from_numpy(x), wt).backward(torch.from_numpy(g))
+    _same_bits(unpadded, wt.grad.numpy())
+
+
 def test_mkldnn_disabled_takes_atens_slow_path():
     """``backends.mkldnn.enabled = False`` sends float32 convolutions to ATen's slow path,
     in torch and here (its bits too)."""

@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import _lazy
 from .. import _memory_format as _mf
-from . import _exact, _gemm, _onednn
+from . import _exact, _gemm, _onednn, _vml
 
 _backend = _lazy.defer(globals(), "_backend", "ember.backends.mkldnn")   # its flag, read each call
 _F32 = np.dtype(np.float32)
@@ -406,10 +406,10 @@ def _blocked(taps, r, wt, bias, block=_LANES):
         weights.append((c0, cb, wm))
     out = np.empty((n, o) + taps.out, _F32)
     panel = _panel()
-    # large inputs go a few images at a time, as many as keep one block's taps and the
-    # sums in cache (each image's chains are its own: the same bits in any grouping)
+    # the images go a few at a time, as many as keep one block's taps and the sums in L2
+    # (each image's chains are its own: the same bits in any grouping)
     per_image = (kp * min(r, block) + op) * taps.length * _F32.itemsize
-    chunk = n if n * per_image <= 4 * _CACHE_BYTES else max(1, _CACHE_BYTES // per_image)
+    chunk = max(1, min(n, _CACHE_BYTES // per_image))
 
     def images(i0, i1):
         return all(piece(j0, min(i1, j0 + chunk)) for j0 in range(i0, i1, chunk))
@@ -441,7 +441,7 @@ def _blocked(taps, r, wt, bias, block=_LANES):
     return out if all(_parallel(images, parts)) else None
 
 
-_CACHE_BYTES = 1 << 20      # the working set of one piece of a direct kernel's images
+_CACHE_BYTES = 1 << 20      # the working set of one piece of a direct kernel: a core's L2
 _PARALLEL_WORK = 1 << 24     # multiply-adds below which a second thread costs more than it saves
 _POOL: list = []             # :func:`_parallel`'s worker threads and their number
 _PARALLEL_CALL = 1 << 19     # multiply-adds of a weight-gradient call worth a thread per share
@@ -1209,51 +1209,48 @@ def _position_chains(cols, g, shares):
     carry into the panel's chain. Each call writes its sums straight into the next panel's
     slots (the product transposed: the group's channels as rows), so the calls follow one
     another with nothing between them; a group as wide as the channels reads each panel
-    of ``cols`` once, where a call per 16 channels would read it once per 16.
+    of ``cols`` once, where a call per 16 channels would read it once per 16. The panels
+    lie one after another in memory, so that the calls of a piece are one strided batch
+    (:func:`_panel_calls`).
 
     A value that is not finite anywhere leaves a sum that is not finite (a running sum
     never returns to finite, and ``0 * inf`` in a carry spreads NaN), so one check of the
     result stands for all."""
     r, m = cols.shape
     o = g.shape[0]
-    rp = max(r, _LANES)
-    op = _div_up(o, _LANES) * _LANES
     panel = _panel()
+    rp = r if r >= _LANES or _narrow_rows(r, panel) else _LANES
+    op = _div_up(o, _LANES) * _LANES
     slots = _slots(op, panel)
     step = panel - slots
-    gemm, one, zero, _ = _sgemm()
-    size = _F32.itemsize
 
     def share(a, b):
         length = b - a
         nseg = _div_up(length, step)
-        # the panels go a piece at a time through buffers that stay in cache, one more panel
-        # than a piece holds: the last call's sums land in its slots, which the next piece's
-        # first panel takes as its carry (a panel's slots are written before they are read)
-        piece = nseg if (rp + op) * nseg * panel * size <= 4 * _CACHE_BYTES \
-            else max(1, _CACHE_BYTES // ((rp + op) * panel * size))
-        ax, gx, a_panels, b_panels = _panel_buffers(r, o, rp, op, piece, panel, slots)
-        carry = np.zeros((len(a_panels), rp, slots), _F32)
-        lda, ldb = piece * panel, (piece + 1) * panel
+        # the panels go a piece at a time through buffers that stay in cache (a step's
+        # gradients come cold: MKL reads a piece's panels from L2 just after they are filled),
+        # one more panel than a piece holds: the last call's sums land in its slots, which the
+        # next piece's first panel takes as its carry (a panel's slots are written before they
+        # are read)
+        piece = max(1, min(nseg, _CACHE_BYTES // ((rp + op) * panel * _F32.itemsize)))
+        ax, gx = _panel_buffers(r, o, rp, op, piece, panel, slots)
+        carry = np.zeros((op // slots, rp, slots), _F32)
         with _gemm.one_thread():         # small products: MKL's threads would only wait
             for s0 in range(0, nseg, piece):
                 p0 = a + s0 * step
                 p1 = min(b, p0 + piece * step)
                 full, rem = divmod(p1 - p0, step)
                 for dst, src, rows in ((ax, cols, r), (gx, g, o)):
-                    body = dst[:rows, :, slots:]
                     if full:
-                        body[:, :full] = src[:, p0:p0 + full * step].reshape(rows, full, step)
+                        dst[:full, :rows, slots:] = \
+                            src[:, p0:p0 + full * step].reshape(rows, full, step).transpose(
+                                1, 0, 2)
                     if rem:
-                        body[:, full, :rem] = src[:, p0 + full * step:p1]
-                calls = list(zip([panel] * full + ([slots + rem] if rem else []), b_panels,
-                                 b_panels[1:]))
-                for q, group in enumerate(a_panels):
-                    ax[:, 0, :slots] = carry[q]
-                    for pa, (kk, pb, pc) in zip(group, calls):
-                        gemm(102, 112, 111, slots, rp, kk, one, pa, lda, pb, ldb, zero, pc,
-                             ldb)
-                    carry[q] = ax[:, len(calls), :slots]
+                        dst[full, :rows, slots:slots + rem] = src[:, p0 + full * step:p1]
+                for q in range(op // slots):
+                    ax[0, :, :slots] = carry[q]
+                    _panel_calls(ax, gx, q * slots, slots, full, rem)
+                    carry[q] = ax[full + (1 if rem else 0), :, :slots]
         return carry.transpose(0, 2, 1).reshape(op, rp)
 
     # the shares on threads of their own, as oneDNN's, where each call is long enough that
@@ -1267,6 +1264,27 @@ def _position_chains(cols, g, shares):
         total = total + part
     out = total[:o, :r]
     return out if np.isfinite(out).all() else None
+
+
+@functools.lru_cache(maxsize=16)
+def _narrow_rows(n: int, panel: int) -> bool:
+    """Whether MKL's transposed sgemm of 16 rows and ``n`` (4 to 15) columns, the weight
+    gradient's call, gives each element as one FMA chain from zero over a panel (probed once
+    per width): then the taps go unpadded, a narrower product."""
+    if n < 4:
+        return False
+    rng = np.random.default_rng(n)
+    a = _gemm.aligned_empty((_LANES, panel), _F32)
+    a[...] = rng.standard_normal(a.shape)
+    b = _gemm.aligned_empty((n, panel), _F32)
+    b[...] = rng.standard_normal(b.shape)
+    out = _gemm.aligned_empty((n, _LANES), _F32)
+    with _gemm.one_thread():
+        _gemm.gemm(True, False, _LANES, n, panel, 1.0, a, panel, b, panel, 0.0, out, _LANES)
+    acc = np.zeros((_LANES, n), _F32)
+    for i in range(panel):
+        acc = _exact.fma(a[:, i:i + 1], b[None, :, i], acc)
+    return np.array_equal(out.T, acc)
 
 
 def _slots(op: int, panel: int) -> int:
@@ -1283,12 +1301,56 @@ _SGEMM: list = []
 
 def _sgemm():
     """MKL's ``cblas_sgemm`` bound without argument types (:func:`_gemm._raw_gemm`), with
-    the float32 constants 1 and 0 and the pointer type: :func:`_position_chains` makes
-    thousands of small calls (column-major 102, transposed 112 times plain 111)."""
+    the float32 constants 1 and 0 and the pointer type, and ``cblas_sgemm_batch_strided``
+    (None where this MKL has none): :func:`_panel_calls` makes many small calls."""
     if not _SGEMM:
+        i, p, f = ctypes.c_int, ctypes.c_void_p, ctypes.c_float
+        batch = _vml.bind("cblas_sgemm_batch_strided", (i, i, i, i, i, i, f, p, i, i, p, i,
+                                                        i, f, p, i, i, i)) \
+            if hasattr(_vml.library(), "cblas_sgemm_batch_strided") else None
         _SGEMM[:] = [_gemm._raw_gemm(_F32)[0], ctypes.c_float(1.0), ctypes.c_float(0.0),
-                     ctypes.c_void_p]
+                     ctypes.c_void_p, batch]
     return _SGEMM
+
+
+# (rows, slots, channels, panel, calls) -> whether one strided batch of these calls gave the
+# bits of the calls one by one (MKL runs a batch's products in order on one thread, so each
+# reads the sums the one before wrote; checked once per sizes, as MKL does not promise it)
+_BATCH_OK: dict = {}
+
+
+def _panel_calls(ax, gx, j0, slots, full, rem):
+    """The chained calls over a piece's panels for the output channels ``j0:j0 + slots``:
+    call ``s`` multiplies ``gx[s, j0:j0 + slots]`` (identity terms, then the gradient) by
+    ``ax[s]`` (the running sums, then the taps) into the slots of ``ax[s + 1]``; ``full``
+    panels of ``panel`` terms, then ``rem`` more positions in a shorter last call. The full
+    panels go in one strided batch where it has been seen to give the calls' bits."""
+    gemm, one, zero, ptr, batch = _sgemm()
+    _, rp, panel = ax.shape
+    op = gx.shape[1]
+    size = _F32.itemsize
+    pa, pb = gx.ctypes.data + j0 * panel * size, ax.ctypes.data
+    sa, sb = op * panel, rp * panel
+    key = (rp, slots, op, panel, full)
+    ok = _BATCH_OK.get(key) if batch is not None and full > 1 else False
+    if ok:
+        batch(102, 112, 111, slots, rp, panel, 1.0, pa, panel, sa, pb, panel, sb, 0.0,
+              pb + sb * size, panel, sb, full)
+    else:
+        for s in range(full):
+            gemm(102, 112, 111, slots, rp, panel, one, ptr(pa + s * sa * size), panel,
+                 ptr(pb + s * sb * size), panel, zero, ptr(pb + (s + 1) * sb * size), panel)
+        if ok is None:
+            # the batch once more from the same carry: its sums must be the calls'
+            sums = ax[1:full + 1, :, :slots].copy()
+            batch(102, 112, 111, slots, rp, panel, 1.0, pa, panel, sa, pb, panel, sb, 0.0,
+                  pb + sb * size, panel, sb, full)
+            _BATCH_OK[key] = np.array_equal(sums.view(np.uint32),
+                                            ax[1:full + 1, :, :slots].view(np.uint32))
+            ax[1:full + 1, :, :slots] = sums
+    if rem:
+        gemm(102, 112, 111, slots, rp, slots + rem, one, ptr(pa + full * sa * size), panel,
+             ptr(pb + full * sb * size), panel, zero, ptr(pb + (full + 1) * sb * size), panel)
 
 
 _PANELS = _thread_local()    # per thread: {sizes: the panel buffers of the last few sizes}
@@ -1296,29 +1358,22 @@ _PANELS_KEPT = 4
 
 
 def _panel_buffers(r, o, rp, op, piece, panel, slots):
-    """:func:`_position_chains`' panel buffers for one thread: ``ax`` (rp, piece + 1, panel),
-    its rows past ``r`` zero; ``gx`` (op, piece, panel), its rows past ``o`` zero and each
-    panel led by the identity terms of its group of ``slots`` channels; and the pointers
-    of every call's operands (per group the panels of ``gx``, and the panels of ``ax``).
-    The calls write only the panels' slots and the bodies of the first ``r`` and ``o`` rows,
-    so the buffers are kept for the next gradient of these sizes (a training step's) and
-    the zeros, the identities and the pointers are made once."""
+    """:func:`_position_chains`' panel buffers for one thread, panel after panel: ``ax``
+    (piece + 1, rp, panel), its rows past ``r`` zero; ``gx`` (piece, op, panel), its rows
+    past ``o`` zero and each panel led by the identity terms of its group of ``slots``
+    channels. The calls write only the panels' slots and the bodies of the first ``r`` and
+    ``o`` rows, so the buffers are kept for the next gradient of these sizes (a training
+    step's) and the zeros and the identities are made once."""
     kept = _PANELS.__dict__.setdefault("kept", {})
     key = (r, o, rp, op, piece, panel, slots)
     bufs = kept.pop(key, None)
     if bufs is None:
-        ax = _gemm.aligned_empty((rp, piece + 1, panel), _F32)
-        gx = _gemm.aligned_empty((op, piece, panel), _F32)
-        ax[r:] = 0
-        gx[o:] = 0
-        gx.reshape(op // slots, slots, piece, panel)[..., :slots] = \
-            np.eye(slots, dtype=_F32)[:, None]
-        size = _F32.itemsize
-        pa, pb, stride = gx.ctypes.data, ax.ctypes.data, panel * size
-        ptr = _sgemm()[3]
-        a_panels = [[ptr(pa + j0 * piece * stride + s * stride) for s in range(piece)]
-                    for j0 in range(0, op, slots)]
-        bufs = ax, gx, a_panels, [ptr(pb + s * stride) for s in range(piece + 1)]
+        ax = _gemm.aligned_empty((piece + 1, rp, panel), _F32)
+        gx = _gemm.aligned_empty((piece, op, panel), _F32)
+        ax[:, r:] = 0
+        gx[:, o:] = 0
+        gx.reshape(piece, op // slots, slots, panel)[..., :slots] = np.eye(slots, dtype=_F32)
+        bufs = ax, gx
         if len(kept) >= _PANELS_KEPT:
             del kept[next(iter(kept))]
     kept[key] = bufs                     # the most recent last
@@ -1513,7 +1568,7 @@ def backward_weights_1x1(x: np.ndarray, grad: np.ndarray, wshape, stride, thread
     g = _gemm.aligned_empty((op, m), _F32, zero=op > o)
     g[:o].reshape(o, mb, ih, iw)[...] = grad.transpose(1, 0, 2, 3)
     panel = _panel()
-    gemm, one, _, ptr = _sgemm()
+    gemm, one, _, ptr = _sgemm()[:4]
     size = _F32.itemsize
     total = None
     with _gemm.one_thread():
@@ -1664,7 +1719,7 @@ def _lane_chains(cols, g, lanes):
         av[:, :, :p - full * lanes, full] = g[..., full * lanes:]
         bt[:, :, :p - full * lanes, full] = cols[..., full * lanes:]
     res = _gemm.aligned_empty((b, cols_n, rows), _F32)
-    gemm, one, zero, ptr = _sgemm()
+    gemm, one, zero, ptr = _sgemm()[:4]
     size = _F32.itemsize
     pa, pb, pc = a.ctypes.data, bv.ctypes.data, res.ctypes.data
     sa, sb, sc = rows * kk * size, cols_n * kk * size, cols_n * rows * size
