@@ -107,39 +107,44 @@ def _expf_chunk(x):
     grid (:func:`_grid`), the last two are rounded from double, redone where that double
     lies halfway between two floats. ``ldexp(u, q)`` is Sleef's ``u * 2^(q//2) *
     2^(q - q//2)`` (exact but for the last product), rounded once."""
+    lo, hi = np.minimum.reduce(x), np.maximum.reduce(x)
     with np.errstate(all="ignore"):
-        lo, hi = x.min(), x.max()
-        t = np.multiply(x, _R_LN2)
-        np.rint(t, out=t)
-        s = t * _EXP_CW[0]              # 8 bits by 16: exact in float
-        s += x
-        s64 = t.astype(np.float64)      # (operands widened first: see _exact.wide)
-        s64 *= _EXP_CW[1]
-        s64 += s.astype(np.float64)
-        s = s64.astype(_f32)
-        s64[...] = s
-        u = np.multiply(s64, _EXP_U0)
-        for cm, m in _EXP_GRID:
-            u += cm
-            u -= m
-            u *= s64
-        two = np.empty((2,) + x.shape)  # the sums rounded from double
-        y = np.add(u, _EXP_C[4], out=two[0])
-        w = two[1]
-        w[...] = s * s
-        w *= y.astype(_f32).astype(np.float64)
-        w += s64
-        u = w.astype(_f32)
-        u += _f32(1)
-        r = np.ldexp(u, t.astype(np.int32))
-        hit = np.bitwise_and(two.view(np.int64), _LOW29) == _MID29
-        redo = hit[0] | hit[1] if hit.any() else None
-        if not (lo >= -104 and hi <= 100):
-            far = ~((x >= -104) & (x <= 100))
-            redo = far if redo is None else redo | far
-        if redo is not None:
-            r[redo] = _expf_ref(x[redo])
-        return r
+        return _expf_steps(x, None if lo >= -104 and hi <= 100 else ~((x >= -104) & (x <= 100)))
+
+
+def _expf_steps(x, far):
+    """:func:`_expf_chunk`'s steps; ``far``: the arguments that go to the reference."""
+    t = np.multiply(x, _R_LN2)
+    np.rint(t, out=t)
+    s = t * _EXP_CW[0]              # 8 bits by 16: exact in float
+    s += x
+    s64 = t.astype(np.float64)      # (operands widened first: see _exact.wide)
+    s64 *= _EXP_CW[1]
+    s64 += s.astype(np.float64)
+    s = s64.astype(_f32)
+    s64[...] = s
+    u = np.multiply(s64, _EXP_U0)
+    for cm, m in _EXP_GRID:
+        u += cm
+        u -= m
+        u *= s64
+    two = np.empty((2,) + x.shape)  # the sums rounded from double
+    y = np.add(u, _EXP_C[4], out=two[0])
+    w = two[1]
+    np.multiply(s, s, out=s)
+    w[...] = s
+    w *= y.astype(_f32).astype(np.float64)
+    w += s64
+    u = w.astype(_f32)
+    u += _f32(1)
+    r = np.ldexp(u, t.astype(np.int32))
+    hit = np.bitwise_and(two.view(np.int64), _LOW29) == _MID29
+    redo = far
+    if np.count_nonzero(hit):
+        redo = hit[0] | hit[1] if far is None else hit[0] | hit[1] | far
+    if redo is not None:
+        r[redo] = _expf_ref(x[redo])
+    return r
 
 
 def _expf_ref(d):
