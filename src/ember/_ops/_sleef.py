@@ -455,6 +455,9 @@ _LN2_64 = _LN2_HI64 + _LN2_LO64
 # double sum of logf's last step is not trusted: its error is under 2^-20 ulp
 _LOG_TOL = np.int64(1 << 14)
 _LOG_WIN = _LOG_TOL - _MID29, np.int64(2) * _LOG_TOL
+# positive floats from the least normal one up to here raise no floating-point flag (above,
+# d / 0.75 overflows)
+_LOG_QUIET = np.uint32(np.float32(0.75 * 2.0 ** 128).view(np.int32) - _NORMAL[0])
 
 
 def _logf_chunk(x):
@@ -469,14 +472,15 @@ def _logf_chunk(x):
     lies within 2^-20 ulp of it, and rounds to the same float unless it lies within
     :data:`_LOG_TOL` of a midpoint."""
     iv = x.view(np.int32)
-    odd = np.subtract(iv, _NORMAL[0]).view(np.uint32).max() >= np.uint32(_NORMAL[1] - _NORMAL[0])
-    if odd:
+    if np.subtract(iv, _NORMAL[0]).view(np.uint32).max() >= _LOG_QUIET:
         with np.errstate(all="ignore"):
             return _logf_steps(x, iv, True)
     return _logf_steps(x, iv, False)
 
 
 def _logf_steps(x, iv, odd):
+    """:func:`_logf_chunk`'s steps; ``odd``: some arguments may be other than positive
+    normal finite floats."""
     e = np.multiply(x, _R075).view(np.int32)
     e >>= _SHIFT
     e -= _BIAS
