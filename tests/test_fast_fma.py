@@ -115,7 +115,10 @@ def test_sleef_kernels_redo_the_flagged_elements(name, monkeypatch):
     x = _kernel_inputs(np.random.default_rng(1))[:5000]
     x = x[np.isfinite(x)]
     want = getattr(_sleef, f"_{name}_ref")(x)
-    monkeypatch.setattr(_exact.FmaChain, "midpoints", lambda self: np.ones(x.shape, bool))
+    if name == "logf":          # a window over every double: every sum is suspect
+        monkeypatch.setattr(_sleef, "_LOG_WIN", (np.int64(0), np.int64(1 << 29)))
+    else:
+        monkeypatch.setattr(_exact.FmaChain, "midpoints", lambda self: np.ones(x.shape, bool))
     assert _same(getattr(_sleef, name)(x), want)
 
 

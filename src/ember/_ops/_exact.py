@@ -730,11 +730,12 @@ def fma(a, b, c):
     double result lies exactly halfway between two floats, which is corrected from the
     sum's exact error. float64: Dekker's error-free product and sum."""
     if a.dtype == _F32:
-        s = np.add(np.multiply(wide(a), wide(b)), wide(c))
+        p, cw = np.multiply(wide(a), wide(b)), wide(c)
+        s = np.add(p, cw)
         r = s.astype(np.float32)
         half = (s.view(np.int64) & _LOW29) == _MID29
-        if half.any():
-            return _fix_midpoints(a, b, c, s, r, half)
+        if np.count_nonzero(half):
+            return _fix_midpoints(a, b, c, s, r, half, p, cw)
         return r
     if _FUSED[0] is None:
         _FUSED[0] = _fused_works()
@@ -967,9 +968,10 @@ def _tiny_product_error(a, b, p):
     return np.ldexp(err + (mp - np.ldexp(p, -k)), k)
 
 
-def _fix_midpoints(a, b, c, s, r, half=None):
+def _fix_midpoints(a, b, c, s, r, half=None, p=None, cw=None):
     """The float32 fma ``r`` (rounded from the double ``s``) where ``s`` fell exactly
-    halfway between two floats: the sum's exact error says which way it really lies."""
+    halfway between two floats: the sum's exact error says which way it really lies.
+    ``p`` and ``cw``: the product and the addend in double, where the caller has them."""
     if half is None:
         half = (s.view(np.int64) & _LOW29) == _MID29
     if np.ndim(s) == 0:
@@ -978,18 +980,19 @@ def _fix_midpoints(a, b, c, s, r, half=None):
         err = (p - (s - bb)) + (c - bb)
         nudged = np.where(err > 0, np.nextafter(s, np.inf), np.nextafter(s, -np.inf))
         return np.where(half & (err != 0), nudged.astype(np.float32), r)
-    idx = np.flatnonzero(half)             # the halfway sums only
-    if idx.size > s.size // 8 or s.size <= 4096:    # (few elements: fewer passes)
-        p = np.multiply(wide(a), wide(b))
+    if s.size <= 4096 or np.count_nonzero(half) > s.size // 8:     # (few: fewer passes)
+        if p is None:
+            p, cw = np.multiply(wide(a), wide(b)), wide(c)
         bb = s - p
-        err = (p - (s - bb)) + (wide(c) - bb)
+        err = (p - (s - bb)) + (cw - bb)
         wrong = half & (err != 0)
-        if not wrong.any():
+        if not np.count_nonzero(wrong):
             return r
         nudged = np.nextafter(s[wrong], np.copysign(np.inf, err[wrong]))
         r = np.array(r, copy=True)
         r[wrong] = nudged.astype(np.float32)
         return r
+    idx = np.flatnonzero(half)             # the halfway sums only
     shape = s.shape
     sh = s.reshape(-1)[idx]
     a, b, c = (_pick(v, shape, idx) for v in (a, b, c))

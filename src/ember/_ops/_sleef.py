@@ -17,7 +17,7 @@ import numpy as np
 from .. import _cpu, _lazy
 from .. import _memory_format as _mf
 from . import _exact
-from ._exact import GRAIN, FmaChain, fma
+from ._exact import GRAIN, fma
 
 _onednn = _lazy.defer(globals(), "_onednn", "ember._ops._onednn")
 
@@ -107,39 +107,44 @@ def _expf_chunk(x):
     grid (:func:`_grid`), the last two are rounded from double, redone where that double
     lies halfway between two floats. ``ldexp(u, q)`` is Sleef's ``u * 2^(q//2) *
     2^(q - q//2)`` (exact but for the last product), rounded once."""
+    lo, hi = np.minimum.reduce(x), np.maximum.reduce(x)
     with np.errstate(all="ignore"):
-        lo, hi = x.min(), x.max()
-        t = np.multiply(x, _R_LN2)
-        np.rint(t, out=t)
-        s = t * _EXP_CW[0]              # 8 bits by 16: exact in float
-        s += x
-        s64 = t.astype(np.float64)      # (operands widened first: see _exact.wide)
-        s64 *= _EXP_CW[1]
-        s64 += s.astype(np.float64)
-        s = s64.astype(_f32)
-        s64[...] = s
-        u = np.multiply(s64, _EXP_U0)
-        for cm, m in _EXP_GRID:
-            u += cm
-            u -= m
-            u *= s64
-        two = np.empty((2,) + x.shape)  # the sums rounded from double
-        y = np.add(u, _EXP_C[4], out=two[0])
-        w = two[1]
-        w[...] = s * s
-        w *= y.astype(_f32).astype(np.float64)
-        w += s64
-        u = w.astype(_f32)
-        u += _f32(1)
-        r = np.ldexp(u, t.astype(np.int32))
-        hit = np.bitwise_and(two.view(np.int64), _LOW29) == _MID29
-        redo = hit[0] | hit[1] if hit.any() else None
-        if not (lo >= -104 and hi <= 100):
-            far = ~((x >= -104) & (x <= 100))
-            redo = far if redo is None else redo | far
-        if redo is not None:
-            r[redo] = _expf_ref(x[redo])
-        return r
+        return _expf_steps(x, None if lo >= -104 and hi <= 100 else ~((x >= -104) & (x <= 100)))
+
+
+def _expf_steps(x, far):
+    """:func:`_expf_chunk`'s steps; ``far``: the arguments that go to the reference."""
+    t = np.multiply(x, _R_LN2)
+    np.rint(t, out=t)
+    s = t * _EXP_CW[0]              # 8 bits by 16: exact in float
+    s += x
+    s64 = t.astype(np.float64)      # (operands widened first: see _exact.wide)
+    s64 *= _EXP_CW[1]
+    s64 += s.astype(np.float64)
+    s = s64.astype(_f32)
+    s64[...] = s
+    u = np.multiply(s64, _EXP_U0)
+    for cm, m in _EXP_GRID:
+        u += cm
+        u -= m
+        u *= s64
+    two = np.empty((2,) + x.shape)  # the sums rounded from double
+    y = np.add(u, _EXP_C[4], out=two[0])
+    w = two[1]
+    np.multiply(s, s, out=s)
+    w[...] = s
+    w *= y.astype(_f32).astype(np.float64)
+    w += s64
+    u = w.astype(_f32)
+    u += _f32(1)
+    r = np.ldexp(u, t.astype(np.int32))
+    hit = np.bitwise_and(two.view(np.int64), _LOW29) == _MID29
+    redo = far
+    if np.count_nonzero(hit):
+        redo = hit[0] | hit[1] if far is None else hit[0] | hit[1] | far
+    if redo is not None:
+        r[redo] = _expf_ref(x[redo])
+    return r
 
 
 def _expf_ref(d):
@@ -441,52 +446,84 @@ _ONE64 = np.float64(1)
 _NORMAL = np.int32(0x00800000), np.int32(0x7F800000)
 
 
+# the polynomial's two fused multiply-adds stay in one binade each for every reduced
+# argument (x^2 < 0.041): [2^-2, 2^-1) and [2^-1, 1)
+_LOG_GRID = tuple(_grid(c, e) for c, e in zip(_LOG_C[1:], (-2, -1)))
+_LN2_64 = _LN2_HI64 + _LN2_LO64
+# the distance (in 2^-29 float ulps, either side) from a float midpoint within which the
+# double sum of logf's last step is not trusted: its error is under 2^-20 ulp
+_LOG_TOL = np.int64(1 << 14)
+_LOG_WIN = _LOG_TOL - _MID29, np.int64(2) * _LOG_TOL
+# positive floats from the least normal one up to here raise no floating-point flag (above,
+# d / 0.75 overflows)
+_LOG_QUIET = np.uint32(np.float32(0.75 * 2.0 ** 128).view(np.int32) - _NORMAL[0])
+
+
 def _logf_chunk(x):
-    """:func:`logf` on a flat array with the fused multiply-adds in one :class:`FmaChain`;
-    arguments that are not positive normal finite floats and the chain's midpoints go to
-    the reference. For the others the mantissa ``m`` lies in [0.75, 1.5], so ``m - 1`` is
-    exact (its error term is +0, and ``fma(+0, t, u)`` is ``u``), and the error of ``1 + m``
-    is exact in double. A product's rounding error (``ef * ln2_hi - sx``, ``t * nx - xx``)
-    and the reciprocal's residual ``w = 1 - dx * t`` are exact in double (Sterbenz), and so
-    is ``w - dy * t``: both are multiples of 2^-49 below 2^-22 (``dy`` is 0 or ±ulp(m))."""
+    """:func:`logf` on a flat array: Sleef's float32 steps up to the polynomial, exactly, and
+    its double-float sum ``e ln2 + 2 (m - 1) / (m + 1) + y`` in double. Arguments that are
+    not positive normal finite floats, and sums too close to a float midpoint, go to the
+    reference. The mantissa ``m`` lies in [0.75, 1.5], so ``m - 1`` is exact, and the
+    polynomial's two fused steps round on their binade's grid (:func:`_grid`; the products
+    of two floats are exact in double). Sleef rounds ``s2 + t`` once, where ``s2 + t`` is
+    the double-float sum whose parts carry errors below 2^-40 of the result (the quotient's
+    and ``e ln2``'s) and the float ``y``, the polynomial's term, exactly: the double sum here
+    lies within 2^-20 ulp of it, and rounds to the same float unless it lies within
+    :data:`_LOG_TOL` of a midpoint."""
     iv = x.view(np.int32)
-    normal = iv.min() >= _NORMAL[0] and iv.max() < _NORMAL[1]
-    one = _f32(1)
-    with np.errstate(all="ignore"):
-        f = FmaChain(x.shape, 4)
-        e = np.multiply(x, _R075).view(np.int32)
-        e >>= _SHIFT
-        e -= _BIAS
-        m = (iv - (e << _SHIFT)).view(_f32)
-        ef = e.astype(_f32)
-        sx = _LN2_HI * ef
-        sy = f.fma(ef, _LN2_LO64, f.fms(ef, _LN2_HI64, sx, exact=True))
-        nx = m - one
-        dx = m + one
-        dy = m.astype(np.float64)
-        dy += _ONE64
-        dy -= dx.astype(np.float64)
-        t = one / dx
-        xx = nx * t
-        u = f.fms(t, nx, xx, exact=True)
-        v = f.nfma(dy, t, f.nfma(dx, t, _ONE64, exact=True), exact=True)
-        xy = f.fma(xx, v, u)
-        x2 = xx * xx
-        p = f.fma(x2, _LOG_C[0], _LOG_C[1])
-        p = f.fma(p, x2, _LOG_C[2])
-        ax, ay = xx * _f32(2), xy * _f32(2)
-        s1 = sx + ax
-        s1y = (((sx - s1) + ax) + sy) + ay
-        y = (x2 * xx) * p
-        s2 = s1 + y
-        r = s2 + (((s1 - s2) + y) + s1y)
-        redo = f.midpoints()
-        if not normal:
-            odd = (iv < _NORMAL[0]) | (iv >= _NORMAL[1])
-            redo = odd if redo is None else redo | odd
-        if redo is not None:
-            r[redo] = _logf_ref(x[redo])
-        return r
+    if np.subtract(iv, _NORMAL[0]).view(np.uint32).max() >= _LOG_QUIET:
+        with np.errstate(all="ignore"):
+            return _logf_steps(x, iv, True)
+    return _logf_steps(x, iv, False)
+
+
+def _logf_steps(x, iv, odd):
+    """:func:`_logf_chunk`'s steps; ``odd``: some arguments may be other than positive
+    normal finite floats."""
+    e = np.multiply(x, _R075).view(np.int32)
+    e >>= _SHIFT
+    e -= _BIAS
+    m = np.left_shift(e, _SHIFT)
+    np.subtract(iv, m, out=m)
+    m = m.view(_f32)
+    t = m + _f32(1)
+    np.divide(_f32(1), t, out=t)
+    xx = m - _f32(1)
+    xx *= t
+    x2 = xx * xx
+    x2d = x2.astype(np.float64)
+    (c1, m1), (c2, m2) = _LOG_GRID
+    p = np.multiply(x2d, _LOG_C[0])
+    p += c1
+    p -= m1
+    p *= x2d
+    p += c2
+    p -= m2
+    y = np.multiply(x2, xx, out=x2).astype(np.float64)
+    y *= p
+    v = y.astype(_f32).astype(np.float64)
+    md = m.astype(np.float64)
+    q = md - _ONE64
+    md += _ONE64
+    q /= md
+    q += q
+    v += q
+    ed = e.astype(np.float64)
+    ed *= _LN2_64
+    v += ed
+    r = v.astype(_f32)
+    w = v.view(np.int64)
+    w += _LOG_WIN[0]
+    w &= _LOW29
+    redo = None
+    if w.min() <= _LOG_WIN[1]:
+        redo = w <= _LOG_WIN[1]
+    if odd:
+        bad = (iv < _NORMAL[0]) | (iv >= _NORMAL[1])
+        redo = bad if redo is None else redo | bad
+    if redo is not None:
+        r[redo] = _logf_ref(x[redo])
+    return r
 
 
 def _logf_ref(d):
