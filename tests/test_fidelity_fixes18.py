@@ -4,8 +4,13 @@ casts, complex32, the argument order of ``torch.ops.aten`` ops, and what the thi
 ``tools/fuzz_ops.py`` found.
 """
 
+import os
 import pickle
+import subprocess
+import sys
+import warnings
 
+import numpy as np
 import pytest
 
 import ember
@@ -73,3 +78,49 @@ def test_clamp_functions_pickle(get):
     import ember.masked  # noqa: F401 - (it wraps the functions it routes: they still pickle)
     fn = get(ember)
     assert pickle.loads(pickle.dumps(fn)) is fn
+
+
+# ------------------------------------------------ float16/bfloat16 from doubles and complex
+
+# doubles whose float16/bfloat16 rounding differs made directly and through float32
+_V16 = 0.008274078729419865
+_VBF = 1.00390625 + 2 ** -40
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.linspace(_V16, _V16, 1, dtype=L.float16),
+    lambda L: L.linspace(_V16, 2 * _V16, 2, dtype=L.float16),
+    lambda L: L.linspace(np.float64(_V16), 1.0, 5, dtype=L.float16),
+    lambda L: L.linspace(_VBF, _VBF, 1, dtype=L.bfloat16),
+    lambda L: L.linspace(_VBF, 2 * _VBF, 3, dtype=L.bfloat16),
+    lambda L: L.arange(_VBF, 3, 1, dtype=L.bfloat16),
+    lambda L: L.arange(0, 300, 1.3, dtype=L.bfloat16),
+    lambda L: L.tensor([complex(_V16, 1)], dtype=L.complex128).to(L.float16),
+    lambda L: L.tensor([complex(_VBF, 1)], dtype=L.complex128).to(L.bfloat16),
+    lambda L: L.zeros(1, dtype=L.float16).copy_(L.tensor([complex(_V16, 1)],
+                                                         dtype=L.complex128)),
+    lambda L: L.tensor([1j, 0j, 2 + 0j]).to(L.bool),
+    lambda L: L.tensor([1j, 0j, 2.7 + 0j], dtype=L.complex128).to(L.int32),
+])
+def test_double_rounding_to_half_types(make):
+    """torch makes c10::Half/BFloat16 from a float: a double (a Python number, a complex128
+    value's real part) is rounded to float32 first."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(make)
+
+
+def test_complex_to_real_copy_warns_once():
+    """torch's copy into a real dtype warns once in the process (not into bool), and NumPy's
+    own ComplexWarning does not leak."""
+    code = ("import warnings, {0} as L\n"
+            "warnings.simplefilter('always')\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    L.tensor([1j]).to(L.bool)\n"
+            "    L.tensor([1j]).float(); L.tensor([1j]).double()\n"
+            "    L.zeros(1).copy_(L.tensor([1j]))\n"
+            "print([(x.category.__name__, str(x.message)) for x in w])\n")
+    outs = [subprocess.run([sys.executable, "-c", code.format(m)], capture_output=True,
+                           text=True, env=dict(os.environ, PYTHONWARNINGS="always")).stdout
+            for m in ("torch", "ember")]
+    assert outs[0] == outs[1] and "UserWarning" in outs[0]

@@ -1770,6 +1770,8 @@ def _copy(self, other, non_blocking=False):
     # run_inplace as torch rejects it
     shape = self.shape if xp.shape(other) == self.shape else xp.broadcast_shapes(
         self.shape, xp.shape(other))
+    if hasattr(other, "dtype"):
+        D.warn_complex_to_real(other.dtype, self.dtype)
     return xp.broadcast_to(D.through_float(other, self.dtype), shape).astype(self.dtype,
                                                                          copy=False)
 
