@@ -124,3 +124,80 @@ def test_complex_to_real_copy_warns_once():
                            text=True, env=dict(os.environ, PYTHONWARNINGS="always")).stdout
             for m in ("torch", "ember")]
     assert outs[0] == outs[1] and "UserWarning" in outs[0]
+
+
+# ------------------------------------------------------- torch.ops.aten follows the schema
+
+def _aten_f_names():
+    """The aten ops Ember serves with an nn.functional function (of parameters of its own)."""
+    from ember import _aten
+    from ember.export._schemas import SCHEMAS
+    out = []
+    for name in sorted(SCHEMAS):
+        if not hasattr(torch.ops.aten, name) or name in _aten._UNMAPPED \
+                or ember._ops.function(name) or ember._ops.FUNCTIONS.get(name) \
+                or name.endswith("_") or name in _aten._METHODS:
+            continue
+        if getattr(ember.nn.functional, name, None) is not None:
+            out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("name", _aten_f_names())
+def test_aten_ops_take_the_schema_arguments(name):
+    """torch.ops.aten.X takes aten::X's arguments (positions, names, defaults), not those of
+    the nn.functional function Ember computes it with."""
+    import inspect
+    packet = getattr(torch.ops.aten, name)
+    overloads = packet.overloads()
+    schema = getattr(packet, "default" if "default" in overloads else overloads[0])._schema
+    want = [(a.name, a.kwarg_only) for a in schema.arguments]
+    sig = inspect.signature(getattr(ember.ops.aten, name)._fn)
+    got = [(p.name, p.kind is p.KEYWORD_ONLY) for p in sig.parameters.values()]
+    assert got == want
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x, y: L.ops.aten.mse_loss(x, y, 2),
+    lambda L, x, y: L.ops.aten.mse_loss.default(x, y, 0),
+    lambda L, x, y: L.ops.aten.mse_loss(x, y, reduction=1),
+    lambda L, x, y: L.ops.aten.smooth_l1_loss(x, y, 1, 0.5),
+    lambda L, x, y: L.ops.aten.smooth_l1_loss.default(x, y, 0),
+    lambda L, x, y: L.ops.aten.l1_loss(x, y, 2),
+    lambda L, x, y: L.ops.aten.binary_cross_entropy(x.sigmoid(), y.clamp(0, 1), None, 2),
+    lambda L, x, y: L.ops.aten.nll_loss(x.log_softmax(1), L.tensor([0, 2]), None, 2, 1),
+    lambda L, x, y: L.ops.aten.kl_div(x, y, 2),
+    lambda L, x, y: L.ops.aten.batch_norm(x, y[0], None, None, None, True, 0.1, 1e-5, False),
+    lambda L, x, y: L.ops.aten.layer_norm(x, [3], None, None, 1e-5, True),
+    lambda L, x, y: L.ops.aten.dropout(x, 0.5, False),
+    lambda L, x, y: L.ops.aten.unfold(x, 1, 2, 1),
+    lambda L, x, y: L.ops.aten.mse_loss(x, y, 1, 2),
+    lambda L, x, y: L.ops.aten.mse_loss(x, y, size_average=True),
+])
+def test_aten_schema_calls(call):
+    def fn(lib):
+        x = lib.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+        y = lib.tensor([[0.0, 2.5, 1.0], [1.0, 1.0, 2.0]])
+        r = call(lib, x, y)
+        if r.requires_grad:
+            r.sum().backward()
+            return r, x.grad
+        return r
+    t, e = outcome_of(torch, fn), outcome_of(ember, fn)
+    if isinstance(t, BaseException):     # (torch's dispatcher words its errors otherwise)
+        assert type(e) is type(t)
+        return
+    same_outcome(t, e)
+
+
+@pytest.mark.parametrize("padding_idx", [-1, 1, 3])
+def test_aten_embedding(padding_idx):
+    """aten::embedding(weight, indices, padding_idx=-1, …): a negative padding_idx is none
+    (nn.functional's counts from the end)."""
+    def fn(lib):
+        w = lib.arange(12.0).reshape(4, 3).requires_grad_()
+        i = lib.tensor([0, 3, 1, 3])
+        r = lib.ops.aten.embedding(w, i, padding_idx)
+        r.sum().backward()
+        return r, w.grad
+    _same(fn)
