@@ -201,3 +201,69 @@ def test_aten_embedding(padding_idx):
         r.sum().backward()
         return r, w.grad
     _same(fn)
+
+
+# ------------------------------------------------------------- the fuzz round's third stream
+
+def _warned(fn):
+    def run(lib):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            res = fn(lib)
+        return res, [(x.category.__name__, str(x.message)) for x in w]
+    return run
+
+
+@pytest.mark.parametrize("op", ["add", "mul", "exp", "eq", "neg", "clamp", "where"])
+@pytest.mark.parametrize("x_dt", ["float32", "int64", "bool"])
+@pytest.mark.parametrize("out_dt", ["float32", "float64", "int64", "bool", "float16"])
+@pytest.mark.parametrize("out_shape", [(4,), (0,), (2, 3)])
+def test_out_resize_warnings(op, x_dt, out_dt, out_shape):
+    """TensorIterator resizes an out= of another dtype than its computation's twice (and
+    warns twice); a comparison computes in its operands' dtype, and a bool out= takes its
+    result as it is. clamp by numbers checks the out= dtype as a unary op."""
+    def fn(lib):
+        x = lib.tensor([[1, 0, 3], [-2, 5, 1]]).to(getattr(lib, x_dt))
+        out = lib.zeros(out_shape, dtype=getattr(lib, out_dt))
+        f = {"add": lambda: lib.add(x, x, out=out), "mul": lambda: lib.mul(x, 2, out=out),
+             "exp": lambda: lib.exp(x, out=out), "eq": lambda: lib.eq(x, 0, out=out),
+             "neg": lambda: lib.neg(x, out=out), "clamp": lambda: lib.clamp(x, 0, 1, out=out),
+             "where": lambda: lib.where(x > 0, x, 0, out=out)}[op]
+        return f(), out
+    same_outcome(outcome_of(torch, _warned(fn)), outcome_of(ember, _warned(fn)))
+
+
+@pytest.mark.parametrize("eq", ["ij->ji->", "ij-->ji", "ij->j-i", "i-j->ij", "ij>ji",
+                                "i.j->ij", "ij->j.", "i1j->ij", "i j - > j i", " i j->j 1",
+                                "ij,k1->i", "i..j->ij", "i j -> j i"])
+def test_einsum_subscript_errors(eq):
+    """einsum's error names the index in the equation as given (spaces counted), a '-'
+    and '>' apart are no arrow, and a lone '.' has its own message."""
+    _same(lambda L: L.einsum(eq, L.ones(2, 3)) if "," not in eq else
+          L.einsum(eq, L.ones(2, 3), L.ones(2)))
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian", "mode", "cummax", "cummin",
+                                  "softmax", "logcumsumexp", "unbind", "kthvalue"])
+@pytest.mark.parametrize("dim", [(0, 0), [0], 1.0])
+def test_int_dim_of_another_type(name, dim):
+    args = (1,) if name == "kthvalue" else ()
+    _same(lambda L: getattr(L, name)(L.ones(2, 3), *args, dim=dim))
+
+
+@pytest.mark.parametrize("make", [lambda L: L.arange(24, dtype=L.uint8).reshape(6, 2, 2)[::2],
+                                  lambda L: L.arange(6.0).reshape(2, 3).t(),
+                                  lambda L: L.arange(48.0).reshape(2, 3, 2, 4).permute(
+                                      0, 2, 3, 1),
+                                  lambda L: L.ones(2, 3)])
+@pytest.mark.parametrize("fmt", ["contiguous_format", "channels_last", "preserve_format"])
+def test_to_memory_format_aliases(make, fmt):
+    """``to(memory_format=)`` returns the tensor itself where its strides already suggest that
+    format (torch's to_will_alias), without a dtype change or copy=True."""
+    def fn(L):
+        t = make(L)
+        f = getattr(L, fmt)
+        r = t.to(memory_format=f)
+        return r is t, r.stride(), t.to(L.float64, memory_format=f).stride(), \
+            t.to(t.dtype, copy=True, memory_format=f) is t
+    _same(fn)

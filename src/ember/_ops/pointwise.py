@@ -1601,6 +1601,7 @@ def _clamp_family(name):
     clip (torch's parser names each in its errors)."""
     def function(input, min=None, max=None, *, out=None):
         entry, min, max = _clamp_entry(input, min, max)
+        _scalar_bound_out(input, min, out, max)
         return _run(entry, (input, min, max), out)
 
     def method(self, min=None, max=None):
@@ -1687,15 +1688,16 @@ def _bound_op(scalar, tensor, bound):
     return tensor if isinstance(bound, Tensor) else scalar
 
 
-def _scalar_bound_out(input, bound, out) -> None:
-    """torch's check of the out= of clamp_min/clamp_max by a number: a unary op whose out=
-    has the computation's dtype (the input's, or for integers its promotion with the
-    number)."""
+def _scalar_bound_out(input, bound, out, *more) -> None:
+    """torch's check of the out= of clamp/clamp_min/clamp_max by numbers: a unary op whose
+    out= has the computation's dtype (the input's, or for integers its promotion with the
+    numbers)."""
     from .. import _dtype as D
     from .._tensor import Tensor
-    if out is None or isinstance(bound, Tensor) or input.dtype.is_complex:
+    bounds = [b for b in (bound, *more) if b is not None]
+    if out is None or any(isinstance(b, Tensor) for b in bounds) or input.dtype.is_complex:
         return
-    dt = input.dtype if input.dtype.is_floating_point else D.result_type(input, bound)
+    dt = input.dtype if input.dtype.is_floating_point else D.result_type(input, *bounds)
     if out.dtype is not dt:
         raise RuntimeError(f"Found dtype {out.dtype.scalar_name} but expected {dt.scalar_name}")
 

@@ -959,7 +959,7 @@ def run(op, args, out=None, method=False):
         res = _as_array(res, dt)
         if op.promoting:    # TensorIterator's rule for an out= of another dtype
             check_out_cast(_BY_NP.get(res.dtype), out)
-        return _write_out(out, res)
+        return _write_out(out, res, _resizes(op, args, res, out))
     if op.outputs == 1:
         if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
             result = _wrap(res)
@@ -1097,14 +1097,33 @@ _REAL_OF_COMPLEX = frozenset(("abs", "angle"))    # pointwise ops with real resu
 _FLOAT_RESULT = frozenset(("angle",))   # unpromoted ops whose out= takes a float result
 
 
-def _write_out(out, res):
+def _resizes(op, args, res, out) -> int:
+    """How many times TensorIterator resizes an out= of another shape (and warns): twice
+    where the out= is of another dtype than the computation's (it, then the temporary it
+    computes into; a comparison's computation dtype is its operands', and a bool out= takes
+    its result as it is)."""
+    if not (op.pointwise and op.promoting):
+        return 1
+    if op.promote is COMPARE:
+        if out.dtype is D.bool:
+            return 1
+        try:
+            common = D.result_type(*[args[i] for i in op.tensor_idx if args[i] is not None])
+        except TypeError:
+            return 1
+        return 1 if out.dtype is common else 2
+    return 2 if res.dtype != out._data.dtype else 1
+
+
+def _write_out(out, res, resize_warnings=1):
     res = _as_array(res, None)
     check_no_overlap(out._data)
     if out._data.shape != res.shape:
         if out._data.size:
             import warnings
-            warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
-                          stacklevel=4)
+            for _ in range(resize_warnings):
+                warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
+                              stacklevel=4)
         # (resized in the result's layout: TensorIterator's strides for an elementwise op)
         out._data = xp.empty_like(res, out._data.dtype, order="K")
     xp.copyto(out._data, res, casting="unsafe")
