@@ -267,3 +267,37 @@ def test_to_memory_format_aliases(make, fmt):
         return r is t, r.stride(), t.to(L.float64, memory_format=f).stride(), \
             t.to(t.dtype, copy=True, memory_format=f) is t
     _same(fn)
+
+
+@pytest.mark.parametrize("write", [
+    lambda y: y.copy_(y.t()), lambda y: y.copy_(y), lambda y: y[1:].copy_(y[:-1]),
+    lambda y: y.__setitem__(slice(1, None), y[:-1]), lambda y: y[0].copy_(y[:, 0]),
+    lambda y: y[0].copy_(y[1]), lambda y: y.view(9)[1:].copy_(y.view(9)[:-1]),
+    lambda y: y.copy_(y[0]), lambda y: y.copy_(y.flip(0)), lambda y: y[:, :2].copy_(y[:, 1:]),
+    lambda y: y.copy_(y.double()),
+])
+def test_copy_partial_overlap(write):
+    """copy_ from a tensor that shares part of the written tensor's memory (both dense):
+    torch's TensorIterator refuses it; the same elements in the same order are a no-op."""
+    def fn(L):
+        y = L.arange(9.0).reshape(3, 3)
+        write(y)
+        return y
+    _same(fn)
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("dim", [(0, -1), (), (0, 0)])
+@pytest.mark.parametrize("keepdim", [None, True])
+def test_max_tuple_dim(name, dim, keepdim):
+    kw = {} if keepdim is None else {"keepdim": keepdim}
+    _same(lambda L: getattr(L, name)(L.ones(2, 3), dim=dim, **kw))
+
+
+@pytest.mark.parametrize("name", ["any", "all"])
+@pytest.mark.parametrize("dim", [(), []])
+@pytest.mark.parametrize("dt", ["float32", "uint8", "bool"])
+def test_any_all_empty_dims_reduce_nothing(name, dim, dt):
+    _same(lambda L: (getattr(L, name)(L.tensor([[1.0, 0, 2], [0, 0, 3]]).to(getattr(L, dt)),
+                                      dim=dim),
+                     getattr(L, name)(L.tensor(2.0), dim=dim, keepdim=True)))

@@ -724,7 +724,7 @@ def _inplace_layouts(lib, x, op):
     y = x.clone() if op.endswith("!") else x
     op = op.rstrip("!")
     arg = {"add_": (1.5,), "mul_": (y,), "clamp_": (-1, 1), "exp_": (), "copy_": (y.t(),),
-           "fill_": (2,), "zero_": (), "sub_": (y[..., :1],), "masked_fill_": (y > 0, 0),
+           "fill_": (2,), "zero_": (), "sub_": (y[..., :1].clone(),), "masked_fill_": (y > 0, 0),
            "addcmul_": (y, y), "lerp_": (y, 0.5), "div_": (2,)}[op]
     return getattr(y, op)(*arg), y
 

@@ -191,6 +191,9 @@ def broadcast(a: int, b: int, dim: int) -> str:
     return (f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
             f"non-singleton dimension {dim}")
 
+PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the "
+                   "written-to tensor refer to a single memory location. Please clone() the "
+                   "tensor before performing the operation.")
 INTERNAL_OVERLAP = ("unsupported operation: more than one element of the written-to tensor "
                     "refers to a single memory location. Please clone() the tensor before "
                     "performing the operation.")

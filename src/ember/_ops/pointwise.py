@@ -23,6 +23,7 @@ from .registry import (
     FLOAT,
     NONE,
     check_no_overlap,
+    check_no_partial_overlap,
     checked_numbers,
     expose,
     no_complex,
@@ -1774,6 +1775,7 @@ def _copy(self, other, non_blocking=False):
         self.shape, xp.shape(other))
     if hasattr(other, "dtype"):
         D.warn_complex_to_real(other.dtype, self.dtype)
+        check_no_partial_overlap(self, other)
     return xp.broadcast_to(D.through_float(other, self.dtype), shape).astype(self.dtype,
                                                                          copy=False)
 

@@ -1338,6 +1338,24 @@ def check_no_overlap(arr) -> None:
         raise RuntimeError(_errors.INTERNAL_OVERLAP)
 
 
+def check_no_partial_overlap(out, src) -> None:
+    """torch's error for writing into an array that shares part of its memory with an input
+    (TensorIterator's assert_no_partial_overlap): both dense, their bytes overlapping, and
+    not the same elements in the same order (too hard to tell, where either is not dense)."""
+    if src.__class__ is not _ndarray or not out.size or not src.size \
+            or not (_mf._dense(out) and _mf._dense(src)):
+        return
+    a = out.__array_interface__["data"][0]
+    b = src.__array_interface__["data"][0]
+    a_end, b_end = a + out.size * out.itemsize, b + src.size * src.itemsize
+    if a == b and a_end == b_end:
+        if out.strides != src.strides:
+            raise RuntimeError(_errors.PARTIAL_OVERLAP)
+        return
+    if a < b_end and b < a_end:
+        raise RuntimeError(_errors.PARTIAL_OVERLAP)
+
+
 def overlap_ok(*args) -> None:
     """An op's ``overlap`` check for ops torch lets write into an expanded tensor."""
 

@@ -60,8 +60,8 @@ def norm_dim(dim: int, ndim: int, scalar: bool = True) -> int:
     lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
     if not isinstance(dim, int) or isinstance(dim, bool):
         if not hasattr(dim, "__index__"):
-            raise TypeError(f"{_called_name()}(): argument 'dim' must be int, not "
-                            f"{type(dim).__name__}")
+            raise _errors.Unparsed(f"{_called_name()}(): argument 'dim' must be int, not "
+                                   f"{type(dim).__name__}")
         dim = int(dim.__index__())
     if dim < lo or dim > hi:
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
