@@ -301,3 +301,23 @@ def test_any_all_empty_dims_reduce_nothing(name, dim, dt):
     _same(lambda L: (getattr(L, name)(L.tensor([[1.0, 0, 2], [0, 0, 3]]).to(getattr(L, dt)),
                                       dim=dim),
                      getattr(L, name)(L.tensor(2.0), dim=dim, keepdim=True)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: x.to(L.float32, False, True), lambda L, x: x.to(L.float32, True, False),
+    lambda L, x: x.to("cpu", L.float32, False, True), lambda L, x: x.to(x, False, True),
+])
+def test_to_positional_copy(call):
+    """``to(dtype, non_blocking, copy)``: the second positional flag is copy."""
+    def fn(L):
+        x = L.arange(4.0).expand(3, 4)
+        r = call(L, x)
+        return r is x, r.stride()
+    _same(fn)
+
+
+@pytest.mark.parametrize("dt", ["bfloat16", "float16", "float32"])
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_antialias_half_types(dt, mode):
+    _same(lambda L: L.nn.functional.interpolate(L.ones(1, 1, 4, 4, dtype=getattr(L, dt)),
+                                                scale_factor=0.5, mode=mode, antialias=True))

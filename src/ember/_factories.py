@@ -1000,6 +1000,9 @@ def parse_to(args, kwargs):
             if isinstance(a, bool):
                 continue
             check_device(a)
+    flags = [a for a in args if isinstance(a, bool)]    # (non_blocking, copy)
+    if len(flags) > 1:
+        copy = flags[1]
     return dtype, copy
 
 
