@@ -17,8 +17,14 @@ case of the ops real programs lean on with arguments the first stream does not m
 of mixed dtypes, batched ``matmul``/``einsum``, ``topk``/``kthvalue`` with k > 1,
 ``repeat_interleave`` with tensor repeats, ``diff`` with ``prepend``/``append``, ``cdist``,
 reductions over dim tuples with ``keepdim``/``dtype=``, ``torch.nn.functional`` ops, and
-in-place ops on views with the autograd errors of a modified saved tensor); the first
-stream's cases stay those of its seed.
+in-place ops on views with the autograd errors of a modified saved tensor). A third stream
+(:func:`_third_case`) adds what programs do around ops: integer and bool inputs to floating
+ops, promotion of 0-d tensors with Python numbers of each kind, ``out=`` of the wrong dtype or
+shape (errors and resize warnings, which are compared), dims (None, negative, tuples,
+keepdim) of empty tensors, in-place ops on transposed and expanded tensors, ``to``/``type``
+forms, indexing with masks, None, Ellipsis and negative steps, stable sorts, ``where`` with
+numbers, ``pad`` and ``interpolate`` modes and einsum's edge cases. The first stream's cases
+stay those of its seed.
 """
 
 from __future__ import annotations
@@ -655,6 +661,248 @@ def _extra_case(rng):
         {"sparse_grad": bool(rng.random() < 0.2)} if nd else {}
 
 
+def _warned(lib, fn):
+    """``fn()``'s result (or error) with the warnings it gave: (category, message) each."""
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            res = fn()
+        except Exception as e:  # noqa: BLE001 - compared
+            res = e
+    said = [(x.category.__name__, str(x.message).split(" (Triggered internally")[0])
+            for x in w]
+    if isinstance(res, BaseException) and not said:
+        raise res
+    return res, said
+
+
+_FLOAT_OPS = ["exp", "sin", "sqrt", "sigmoid", "log1p", "erf", "tanh", "rsqrt", "mean",
+              "reciprocal", "atan2", "true_divide", "logaddexp", "hypot", "nanmean", "std"]
+
+
+def _float_op_on_ints(lib, x, op, form):
+    """A floating op on an integer or bool tensor: function, method, out= or in place."""
+    y = x
+    two = op in ("atan2", "true_divide", "logaddexp", "hypot")
+    args = (y,) if two else ()
+    if form == "inplace":
+        return getattr(x.clone(), op + "_")(*args)
+    if form == "out":
+        out = lib.empty(0, dtype=lib.float32 if op != "mean" else x.dtype)
+        return _warned(lib, lambda: getattr(lib, op)(x, *args, out=out))
+    return getattr(lib, op)(x, *args) if form == "function" else getattr(x, op)(*args)
+
+
+def _promote_mixed(lib, x, other_dt, scalar, op):
+    """A binary op of a tensor, a 0-d tensor of another dtype and a Python number."""
+    zero_d = lib.tensor(1, dtype=getattr(lib, other_dt)) if other_dt != "none" else 2
+    return getattr(lib, op)(getattr(lib, op)(x, zero_d), scalar), \
+        getattr(lib, op)(zero_d, scalar) if other_dt != "none" else None
+
+
+def _out_mismatch(lib, x, op, out_dt, out_shape):
+    """An op into an out= of another dtype or shape: its error, or its resize warning."""
+    out = lib.zeros(out_shape, dtype=getattr(lib, out_dt))
+    fn = {"add": lambda: lib.add(x, x, out=out), "neg": lambda: lib.neg(x, out=out),
+          "sum": lambda: lib.sum(x, 0, out=out), "mul": lambda: lib.mul(x, 2, out=out),
+          "exp": lambda: lib.exp(x, out=out), "eq": lambda: lib.eq(x, 0, out=out),
+          "argmax": lambda: lib.argmax(x, 0, out=out), "cumsum": lambda: lib.cumsum(x, 0, out=out),
+          "matmul": lambda: lib.matmul(x, x.mT, out=out), "where": lambda: lib.where(
+              x > 0, x, 0, out=out), "clamp": lambda: lib.clamp(x, 0, 1, out=out)}[op]
+    return _warned(lib, fn) + (out,)
+
+
+def _dims(lib, x, op, dim, keepdim):
+    """A reduction with dim=None, a negative dim or a tuple, keepdim either way."""
+    kw = {} if keepdim is None else {"keepdim": keepdim}
+    return getattr(lib, op)(x, dim=dim, **kw)
+
+
+def _inplace_layouts(lib, x, op):
+    """An in-place op on a transposed, sliced or expanded tensor (and through its view)."""
+    y = x.clone() if op.endswith("!") else x
+    op = op.rstrip("!")
+    arg = {"add_": (1.5,), "mul_": (y,), "clamp_": (-1, 1), "exp_": (), "copy_": (y.t(),),
+           "fill_": (2,), "zero_": (), "sub_": (y[..., :1].clone(),), "masked_fill_": (y > 0, 0),
+           "addcmul_": (y, y), "lerp_": (y, 0.5), "div_": (2,)}[op]
+    return getattr(y, op)(*arg), y
+
+
+def _to_forms(lib, x, form):
+    """``Tensor.to``/``type`` without a device: a dtype, another tensor, ``copy=``, names."""
+    f = {"dtype": lambda: x.to(lib.float64), "same": lambda: x.to(x.dtype) is x,
+         "copy": lambda: x.to(x.dtype, copy=True) is x, "other": lambda: x.to(
+             lib.zeros(1, dtype=lib.int16)), "cpu_dtype": lambda: x.to("cpu", lib.float16),
+         "kw": lambda: x.to(dtype=lib.int32, non_blocking=True), "type": lambda: x.type(
+             lib.float64), "type_str": lambda: x.type("torch.IntTensor"), "type_none": lambda:
+         x.type(), "bad": lambda: x.to("float32"), "memfmt": lambda: x.to(
+             memory_format=lib.contiguous_format).stride(), "args": lambda: x.to(
+             lib.float32, False, True)}[form]
+    return f()
+
+
+def _indexing(lib, x, form):
+    """Indexing with a bool mask, None, Ellipsis, negative steps (an error) and the rest."""
+    n = x.shape[0] if x.dim() else 1
+    f = {"mask": lambda: x[x > 0] if x.dtype != lib.bool else x[x],
+         "mask_row": lambda: x[lib.arange(n) % 2 == 0],
+         "none": lambda: x[None, ..., None].shape, "ellipsis": lambda: x[..., 0],
+         "neg_step": lambda: x[::-1], "int_neg": lambda: x[-1],
+         "out_of_range": lambda: x[n], "mask_shape": lambda: x[lib.tensor([True, False,
+                                                                                True])],
+         "list": lambda: x[[0, -1]], "tensor_bool_0d": lambda: x[lib.tensor(True)],
+         "setitem_mask": lambda: x.clone().__setitem__(x != x, 0),
+         "setitem_none": lambda: (lambda y: (y.__setitem__((None, Ellipsis), 1), y)[1])(
+             x.clone()), "two_ellipsis": lambda: x[..., ...],
+         "float_index": lambda: x[1.0], "slice_step0": lambda: x[::0]}[form]
+    return f()
+
+
+def _stable_sort(lib, x, descending, dim):
+    """sort/argsort with stable=True on values with ties."""
+    y = (x * 0).to(x.dtype) if x.dtype != lib.bool else x
+    y = lib.where(x > x.mean() if x.is_floating_point() else x > 0, y + 1, y) \
+        if x.dtype not in (lib.bool, lib.complex64) else y
+    return lib.sort(y, dim=dim, descending=descending, stable=True), \
+        lib.argsort(y, dim=dim, descending=descending, stable=True)
+
+
+def _where_scalars(lib, x, a, b):
+    """torch.where with Python numbers (and a tensor) for its values."""
+    cond = x > 0 if x.dtype != lib.bool else x
+    va = x if a == "tensor" else a
+    return lib.where(cond, va, b)
+
+
+def _pad(lib, x, mode, pad, value):
+    F = lib.nn.functional
+    kw = {"value": value} if mode == "constant" and value is not None else {}
+    return F.pad(x, pad, mode=mode, **kw)
+
+
+def _interpolate(lib, x, mode, size, scale, align, antialias):
+    F = lib.nn.functional
+    kw = {}
+    if align is not None:
+        kw["align_corners"] = align
+    if antialias:
+        kw["antialias"] = True
+    return F.interpolate(x, size=size, scale_factor=scale, mode=mode, **kw)
+
+
+def _einsum_edge(lib, eq, *ops):
+    return lib.einsum(eq, *ops)
+
+
+_PROGRAMS.update({"float_op_on_ints": _float_op_on_ints, "promote_mixed": _promote_mixed,
+                  "out_mismatch": _out_mismatch, "dims": _dims,
+                  "inplace_layouts": _inplace_layouts, "to_forms": _to_forms,
+                  "indexing": _indexing, "stable_sort": _stable_sort,
+                  "where_scalars": _where_scalars, "pad": _pad, "interpolate": _interpolate,
+                  "einsum_edge": _einsum_edge})
+
+
+def _third_case(rng):
+    """A case of what real programs do around ops that the first two streams miss: integer
+    and bool inputs to floating ops, promotion of 0-d tensors with Python numbers, out= of
+    the wrong dtype or shape, dims (None, negative, tuples, keepdim) of empty tensors,
+    in-place ops on transposed and expanded tensors, ``to``/``type`` forms, indexing
+    (masks, None, Ellipsis, negative steps), stable sorts, ``where`` with numbers, ``pad``
+    and ``interpolate`` modes, and einsum's edge cases."""
+    pick = str(rng.choice(list(_PROGRAMS)[3:]))
+    x = Spec(rng, dt=str(rng.choice(DTYPES)))
+    nd = len(x.shape)
+    if pick == "float_op_on_ints":
+        x = Spec(rng, dt=str(rng.choice(["bool", "uint8", "int8", "int32", "int64"])))
+        return pick, "program", [x, str(rng.choice(_FLOAT_OPS)),
+                                 str(rng.choice(["function", "method", "out", "inplace"]))], {}
+    if pick == "promote_mixed":
+        scalar = [3, 2.5, True, 1 + 2j, -7, 0.1][int(rng.integers(0, 6))]
+        return pick, "program", [x, str(rng.choice(DTYPES[:-1] + ["none"])), scalar,
+                                 str(rng.choice(["add", "mul", "sub", "maximum", "eq", "div",
+                                                 "where_like", "fmod"])
+                                     ).replace("where_like", "remainder")], {}
+    if pick == "out_mismatch":
+        x = Spec(rng, dt=str(rng.choice(["float32", "int64", "float64", "bool"])),
+                 layout="contiguous", shape=(2, 3))
+        shape = [(2, 3), (0,), (6,), (3, 2), (1,), (), (2, 3, 1), (3,)][int(rng.integers(0, 8))]
+        return pick, "program", [x, str(rng.choice(["add", "neg", "sum", "mul", "exp", "eq",
+                                                    "argmax", "cumsum", "matmul", "where",
+                                                    "clamp"])),
+                                 str(rng.choice(["float32", "float64", "int64", "bool",
+                                                 "float16", "int32"])), shape], {}
+    if pick == "dims":
+        if rng.random() < 0.3:
+            x = Spec(rng, dt=x.dt, layout="empty")
+            nd = len(x.shape)
+        dim = [None, -1, (0, -1), (), -nd - 1 if nd else 1, (0, 0), nd - 1 if nd else 0][
+            int(rng.integers(0, 7))]
+        return pick, "program", [x, str(rng.choice(["sum", "mean", "amax", "amin", "prod",
+                                                    "std", "var", "logsumexp", "count_nonzero",
+                                                    "any", "all", "nansum", "argmax", "max",
+                                                    "norm", "median"])), dim,
+                                 [None, True, False][int(rng.integers(0, 3))]], {}
+    if pick == "inplace_layouts":
+        x = Spec(rng, dt=str(rng.choice(["float32", "float64", "int64"])),
+                 layout=str(rng.choice(["transposed", "sliced", "expanded", "contiguous"])),
+                 shape=(3, 3))
+        op = str(rng.choice(["add_", "mul_", "clamp_", "exp_", "copy_", "fill_", "zero_",
+                             "sub_", "masked_fill_", "addcmul_", "lerp_", "div_"]))
+        return pick, "program", [x, op + ("!" if rng.random() < 0.3 else "")], {}
+    if pick == "to_forms":
+        return pick, "program", [x, str(rng.choice(["dtype", "same", "copy", "other",
+                                                    "cpu_dtype", "kw", "type", "type_str",
+                                                    "type_none", "bad", "memfmt", "args"]))], {}
+    if pick == "indexing":
+        x = Spec(rng, dt=x.dt, layout=str(rng.choice(LAYOUTS[:4])))
+        return pick, "program", [x, str(rng.choice([
+            "mask", "mask_row", "none", "ellipsis", "neg_step", "int_neg", "out_of_range",
+            "mask_shape", "list", "tensor_bool_0d", "setitem_mask", "setitem_none",
+            "two_ellipsis", "float_index", "slice_step0"]))], {}
+    if pick == "stable_sort":
+        return pick, "program", [x, bool(rng.random() < 0.5),
+                                 int(rng.integers(-nd, nd)) if nd else 0], {}
+    if pick == "where_scalars":
+        vals = [1, 2.5, True, 0, -3, 1j]
+        return pick, "program", [x, vals[int(rng.integers(0, 6))] if rng.random() < 0.7
+                                 else "tensor", vals[int(rng.integers(0, 6))]], {}
+    if pick == "pad":
+        nd = int(rng.integers(2, 5))
+        x = Spec(rng, dt=str(rng.choice(["float32", "float64", "int64", "bfloat16"])),
+                 shape=tuple(int(v) for v in rng.integers(1, 5, nd)),
+                 layout=str(rng.choice(LAYOUTS[:4])))
+        mode = str(rng.choice(["constant", "reflect", "replicate", "circular"]))
+        npad = 2 * int(rng.integers(1, min(nd, 3) + 1))
+        pad = tuple(int(v) for v in rng.integers(-1, 4, npad))
+        return pick, "program", [x, mode, pad, [None, 1.5, 0, -2][int(rng.integers(0, 4))]], {}
+    if pick == "interpolate":
+        mode = str(rng.choice(["nearest", "nearest-exact", "linear", "bilinear", "bicubic",
+                               "trilinear", "area"]))
+        nd = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}.get(
+            mode, int(rng.integers(3, 6)))
+        x = Spec(rng, dt=str(rng.choice(["float32", "float64", "float32", "bfloat16"])),
+                 shape=(1, 2) + tuple(int(v) for v in rng.integers(2, 6, nd - 2)),
+                 layout=str(rng.choice(["contiguous", "transposed"])))
+        if rng.random() < 0.5:
+            size, scale = tuple(int(v) for v in rng.integers(1, 9, nd - 2)), None
+        else:
+            size, scale = None, float(rng.choice([0.5, 1.5, 2.0, 0.7, 3.0]))
+        align = [None, True, False][int(rng.integers(0, 3))]
+        return pick, "program", [x, mode, size, scale, align,
+                                 bool(rng.random() < 0.2)], {}
+    eq, shapes = [("i->", [(4,)]), ("ii", [(3, 3)]), ("ij,ij->ij", [(2, 3), (2, 3)]),
+                  ("...,...->...", [(2, 3), (3,)]), ("i j -> j i", [(2, 3)]),
+                  ("Ab,bC->AC", [(2, 3), (3, 4)]), ("i,i", [(0,), (0,)]),
+                  ("ij,jk", [(2, 0), (0, 3)]), ("ij->ji->", [(2, 3)]), ("ij,j->i", [(2, 3), (4,)]),
+                  ("iij->j", [(2, 2, 3)]), ("bi,bi->b", [(1, 3), (4, 3)]), ("i", [(2,), (2,)]),
+                  ("ab,cd->abcd", [(2, 1), (1, 3)]), ("...ii->...i", [(2, 3, 3)])][
+        int(rng.integers(0, 15))]
+    dt = str(rng.choice(["float32", "float64", "int64", "float16"]))
+    return "einsum_edge", "program", [eq] + [Spec(rng, dt=dt, shape=sh, layout=str(
+        rng.choice(["contiguous", "transposed", "expanded"]))) for sh in shapes], {}
+
+
 def _functional_case(rng, x):
     """A ``torch.nn.functional`` op."""
     dt = str(rng.choice(["float32", "float64", "float32", "bfloat16", "float16"]))
@@ -813,13 +1061,16 @@ def _torch_reads_garbage(case) -> bool:
 
 def _cases(n: int, seed: int):
     """The cases of a run: ``n`` of :func:`_case`, and after each, one time in three, one of
-    :func:`_extra_case` from a stream of its own."""
+    :func:`_extra_case` and one of :func:`_third_case`, each from a stream of its own."""
     rng = np.random.default_rng(seed)
     extra = np.random.default_rng([seed, 1])
+    third = np.random.default_rng([seed, 2])
     for _ in range(n):
         yield _case(rng)
         if extra.random() < 1 / 3:
             yield _extra_case(extra)
+        if third.random() < 1 / 3:
+            yield _third_case(third)
 
 
 def run(n: int, seed: int, prefix: str = ""):

@@ -12,6 +12,7 @@ tensor([3., 3.])
 
 from __future__ import annotations
 
+import inspect
 import types
 
 from . import _ops
@@ -86,14 +87,88 @@ class OpOverloadPacket:
         return f"{self._ns}.{self._name}"
 
 
+# aten ops whose torch.nn.functional namesake is another op (``aten::unfold`` is
+# ``Tensor.unfold``), or takes arguments the schema's cannot be turned into
+_METHODS = {"unfold"}
+_UNMAPPED = {"elu", "elu_", "max_unpool2d", "max_unpool3d", "fractional_max_pool2d",
+             "fractional_max_pool3d", "embedding_bag"}
+# the name of a schema parameter in the nn.functional function (None: not passed on)
+_F_NAMES = {"self": "input", "train": "training", "random_samples": "_random_samples",
+            "cudnn_enabled": None, "cudnn_enable": None, "generator": None}
+_F_OWN_NAMES = {"embedding": {"indices": "input"}, "one_hot": {"self": "tensor"}}
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _f_value(op: str, param: str, value):
+    """A schema argument as the nn.functional function takes it: a reduction by its name,
+    embedding's negative padding_idx (none) as None."""
+    if param == "reduction" and isinstance(value, int):
+        return _REDUCTIONS[value]
+    if op == "embedding" and param == "padding_idx" and value < 0:
+        return None
+    return value
+
+
+def _schema_form(name: str, fn):
+    """``fn`` (an nn.functional function) called as ``aten::name``'s default overload (its
+    first, where it has none): its arguments bound by the schema's positions and names,
+    passed on by the function's; a call that does not fit raises torch's RuntimeError."""
+    from .export._schema import schemas
+    from .export._schemas import SCHEMAS
+    found = schemas(name)
+    if not found:
+        return fn
+    k = next((i for i, s in enumerate(found) if s.overload == "default"), 0)
+    params = found[k].args
+    text = SCHEMAS[name][k]
+    decl = f"Declaration: aten::{name}{text}"
+    names = {**_F_NAMES, **_F_OWN_NAMES.get(name, {})}
+    n_pos = sum(not a.kwarg_only for a in params)
+
+    def call(*args, **kwargs):
+        if len(args) > n_pos:
+            raise RuntimeError(f"aten::{name}() expected at most {n_pos} argument(s) but "
+                               f"received {len(args)} argument(s). {decl}")
+        given = dict(zip((a.name for a in params), args))
+        for key, v in kwargs.items():
+            if key in given or all(a.name != key for a in params):
+                raise RuntimeError(f"Unknown keyword argument '{key}' for operator "
+                                   f"'aten::{name}'. Schema: aten::{name}{text}")
+            given[key] = v
+        out = {}
+        for a in params:
+            if a.name in given:
+                value = given[a.name]
+            elif a.has_default:
+                value = a.default
+            else:
+                raise RuntimeError(f"aten::{name}() is missing value for argument "
+                                   f"'{a.name}'. {decl}")
+            target = names.get(a.name, a.name)
+            if target is not None:
+                out[target] = _f_value(name, a.name, value)
+        return fn(**out)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = fn.__doc__
+    call.__signature__ = inspect.Signature([
+        inspect.Parameter(a.name, inspect.Parameter.KEYWORD_ONLY if a.kwarg_only else
+                          inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          **({"default": a.default} if a.has_default else {}))
+        for a in params])
+    return call
+
+
 def _resolve(name: str):
-    if name.endswith("_") and not name.endswith("__") and hasattr(Tensor, name):
+    if (name.endswith("_") and not name.endswith("__") or name in _METHODS) \
+            and hasattr(Tensor, name):
         return getattr(Tensor, name)
     fn = _ops.function(name) or _ops.FUNCTIONS.get(name)
     if fn is not None:
         return fn
     from .nn import functional as F  # (nn is imported after the ops it is built on)
-    return getattr(F, name, None)
+    fn = getattr(F, name, None)
+    return fn if fn is None or name in _UNMAPPED else _schema_form(name, fn)
 
 
 class _OpNamespace(types.ModuleType):

@@ -337,14 +337,33 @@ def cast(arr: np.ndarray, d: dtype) -> np.ndarray:
 
 
 def through_float(a, npdt):
-    """A double (array or Python float) bound for float16 rounded to float32 first:
-    ``c10::Half`` is made from a float, so torch rounds twice; anything else unchanged."""
-    if npdt == _F16:
+    """A double (array or Python float) bound for float16 or a reduced type rounded to float32
+    first: ``c10::Half`` (``c10::BFloat16`` …) is made from a float, so torch rounds twice.
+    Complex values bound for a real type give their real parts (rounded the same way), for
+    bool whether they are nonzero; anything else unchanged."""
+    if npdt is not None and isinstance(a, np.ndarray) and a.dtype.kind == "c" \
+            and npdt.kind != "c":
+        if npdt.kind == "b":
+            return a != 0
+        a = a.real
+    if npdt == _F16 or npdt in REDUCED:
         if isinstance(a, np.ndarray):
             return a.astype(_F32) if a.dtype == _F64 else a
-        if a.__class__ is builtins.float:
+        if isinstance(a, builtins.float):          # (np.float64 too)
             return np.float32(a)
     return a
+
+
+COMPLEX_TO_REAL = ("Casting complex values to real discards the imaginary part (Triggered "
+                   "internally at /__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)")
+
+
+def warn_complex_to_real(src_npdt, dst_npdt) -> None:
+    """torch's once-a-process warning of a copy of complex values into a real (not bool)
+    dtype."""
+    if src_npdt.kind == "c" and dst_npdt.kind not in "cb":
+        from ._errors import warn_once
+        warn_once("complex_to_real", COMPLEX_TO_REAL)
 
 
 def check_numpy_dtype(np_dtype) -> None:

@@ -183,13 +183,17 @@ def out_resized(old, new) -> str:
             f"which does not match the required output shape {list(new)}. This behavior is "
             "deprecated, and in a future PyTorch release outputs will not be resized unless "
             "they have zero elements. You can explicitly reuse an out tensor t by resizing it, "
-            "inplace, to zero elements with t.resize_(0).")
+            "inplace, to zero elements with t.resize_(0). (Triggered internally at "
+            "/__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)")
 
 
 def broadcast(a: int, b: int, dim: int) -> str:
     return (f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
             f"non-singleton dimension {dim}")
 
+PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the "
+                   "written-to tensor refer to a single memory location. Please clone() the "
+                   "tensor before performing the operation.")
 INTERNAL_OVERLAP = ("unsupported operation: more than one element of the written-to tensor "
                     "refers to a single memory location. Please clone() the tensor before "
                     "performing the operation.")

@@ -617,7 +617,7 @@ def _arange_values(start, step, n, dt: D.dtype):
     npdt = dt.np
     if dt._category < 2:
         return (np.int64(start) + np.int64(step) * np.arange(n, dtype=np.int64)).astype(npdt)
-    acc = np.float32 if dt is D.float16 else np.float64
+    acc = np.float32 if dt in (D.float16, D.bfloat16) else np.float64
     st, sp = acc(start), acc(step)
 
     def scalar(i):
@@ -708,6 +708,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
             if not info.min <= v <= info.max:
                 raise RuntimeError(f"value cannot be converted to type {npdt.name}_t without "
                                    "overflow")
+    if not integral:        # (torch's Scalar::to<scalar_t>: a double rounded to float first)
+        start, end = D.through_float(start, npdt), D.through_float(end, npdt)
     if steps <= 1:
         arr = np.full(steps, start, npdt if not integral else np.float64)
         return _finish(Tensor._wrap(_to_dtype(arr, npdt)), requires_grad, device)
@@ -998,6 +1000,9 @@ def parse_to(args, kwargs):
             if isinstance(a, bool):
                 continue
             check_device(a)
+    flags = [a for a in args if isinstance(a, bool)]    # (non_blocking, copy)
+    if len(flags) > 1:
+        copy = flags[1]
     return dtype, copy
 
 

@@ -660,7 +660,11 @@ class Tensor:
         fmt = kwargs.pop("memory_format", None)
         dtype, copy = parse_to(args, kwargs)
         if fmt is not None and fmt.name != "preserve_format":
-            out = self if dtype is None or dtype is self.dtype else self.to(dtype)
+            same = dtype is None or dtype is self.dtype
+            if same and not copy and _mf.suggest(self._data) is fmt:
+                _mf._check_rank(self.ndim, fmt)
+                return self             # (torch's to_will_alias)
+            out = self if same else self.to(dtype)
             if copy and out is self:
                 return self.clone(memory_format=fmt)
             return out.contiguous(memory_format=fmt)

@@ -766,7 +766,7 @@ def triu(self, diagonal=0):
 def _einsum_parse(equation, operands):
     """Labels per operand (``None`` stands for the ellipsis) and the output's labels."""
     eq = equation.replace(" ", "")
-    lhs, arrow, rhs = eq.partition("->")
+    lhs, arrow, rhs = eq.partition("->") if "->" in equation else (eq, "", "")
     terms = lhs.split(",")
     if len(terms) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the "
@@ -775,20 +775,31 @@ def _einsum_parse(equation, operands):
         raise RuntimeError("einsum(): more operands were provided than specified in the "
                            "equation")
 
-    def labels(term, where):
+    at = [k for k, c in enumerate(equation) if c != " "]     # (torch's index: the given
+    starts = [0]                                               # equation's, spaces and all)
+    for t in terms:
+        starts.append(starts[-1] + len(t) + 1)
+
+    def labels(term, where, start):
         out, i = [], 0
         while i < len(term):
             if term.startswith("...", i):
                 out.append(None)
                 i += 3
-            elif term[i].isalpha():
+            elif term[i].isascii() and term[i].isalpha():
                 out.append(term[i])
                 i += 1
+            elif term[i] == ".":
+                raise RuntimeError(
+                    f"einsum(): found '.' for operand {where} that is not part of any "
+                    "ellipsis" if where is not None else
+                    "einsum(): found '.' for output that is not part of any ellipsis (...)")
             else:
-                raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the "
-                                   f"equation string, subscripts must be in [a-zA-Z]")
+                raise RuntimeError(f"einsum(): invalid subscript given at index "
+                                   f"{at[start + i]} in the equation string, subscripts must "
+                                   f"be in [a-zA-Z]")
         return out
-    ops = [labels(t, i) for i, t in enumerate(terms)]
+    ops = [labels(t, i, starts[i]) for i, t in enumerate(terms)]
     for i, (lab, t) in enumerate(zip(ops, operands)):
         n = len([x for x in lab if x is not None])
         if None in lab:
@@ -801,7 +812,7 @@ def _einsum_parse(equation, operands):
                                f"not match the number of dimensions ({t.ndim}) for operand "
                                f"{i} and no ellipsis was given")
     if arrow:
-        out = labels(rhs, None)
+        out = labels(rhs, None, len(lhs) + 2)
         seen = set()
         for x in out:
             if x in seen:

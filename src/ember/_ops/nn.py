@@ -2629,6 +2629,15 @@ def _constant_pad_np(x, pad, value):
     self=lambda grad, pad: constant_pad_nd(grad, tuple(-p for p in pad), 0))
 def constant_pad_nd(self, pad, value=0):
     """Pad (or crop, for negative sizes) the last ``len(pad) // 2`` dims with ``value``."""
+    if all(p <= 0 for p in pad):        # (torch's: a clone of the narrowed input, its layout)
+        nd = len(pad) // 2
+        lead = self.ndim - nd
+        crop = [slice(None)] * lead + [
+            slice(-pad[2 * (nd - 1 - i)], self.shape[lead + i] + pad[2 * (nd - 1 - i) + 1])
+            for i in range(nd)]
+        if any(c.stop < c.start for c in crop[lead:]):
+            raise RuntimeError("narrow(): length must be non-negative.")
+        return _mf.copy_to_format(self[tuple(crop)])
     return _mf.follow(_constant_pad_np(self, pad, value), self)
 
 

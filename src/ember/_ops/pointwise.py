@@ -23,6 +23,7 @@ from .registry import (
     FLOAT,
     NONE,
     check_no_overlap,
+    check_no_partial_overlap,
     checked_numbers,
     expose,
     no_complex,
@@ -1213,7 +1214,7 @@ ge = _comparison("ge", xp.greater_equal, "Element-wise ``>=`` as a bool tensor."
 
 # torch's long names of the comparisons: functions, methods and in-place methods
 ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
-           "not_equal": "ne", "arctan2": "atan2", "clip": "clamp", "divide": "div"}
+           "not_equal": "ne", "arctan2": "atan2", "divide": "div"}
 
 
 def _check_same_dtype(self, other):
@@ -1564,47 +1565,70 @@ def _clamp_tensor(self, min, max):
     return _clamp_kernel(self, min, max)
 
 
-_CLAMP_FN_SIGS = (" * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
-                  " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n")
+_CLAMP_SIGS = ("(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)",
+               "(Tensor input, Number min = None, Number max = None, *, Tensor out = None)")
 
 
-def _clamp_entry(name, self, min, max, method):
-    from .._tensor import Tensor
+def _as_number(bound):
+    """A bound as torch's parser reads a ``Number``: a Python number, or the value of a 0-d
+    tensor that needs no gradient (None where it is neither)."""
+    if isinstance(bound, Tensor):
+        return bound.item() if not bound.ndim and not bound.requires_grad else None
+    if isinstance(bound, (bool, int, float, complex)) or hasattr(bound, "dtype") \
+            and np.ndim(bound) == 0:
+        return bound
+    return None
+
+
+def _clamp_entry(self, min, max):
+    """The clamp torch's parser picks for the bounds, and the bounds as it passes them: both
+    tensors (or None) the tensor one, else both numbers (a 0-d tensor read as its value)."""
+    if all(b is None or isinstance(b, Tensor) for b in (min, max)):
+        entry = _clamp_tensor
+    else:
+        nums = [None if b is None else _as_number(b) for b in (min, max)]
+        if any(n is None and b is not None for n, b in zip(nums, (min, max))):
+            raise _errors.Unparsed("clamp() received an invalid combination of arguments")
+        entry, (min, max) = _clamp_scalar, nums
     if self.dtype.is_complex:
         raise NotImplementedError("clamp is not supported for complex types")
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    tmin, tmax = isinstance(min, Tensor), isinstance(max, Tensor)
-    if (tmin or tmax) and not ((tmin or min is None) and (tmax or max is None)):
-        types = [type(b).__name__ if not isinstance(b, Tensor) else "Tensor" for b in (min, max)]
-        if method:
-            bad = ", ".join(f"!{t}!" for t in types)
-            raise TypeError(f"{name}() received an invalid combination of arguments - got "
-                            f"({', '.join(types)}), but expected one of:\n"
-                            f" * (Tensor min = None, Tensor max = None)\n"
-                            f"      didn't match because some of the arguments have invalid "
-                            f"types: ({bad})\n"
-                            f" * (Number min = None, Number max = None)\n"
-                            f"      didn't match because some of the arguments have invalid "
-                            f"types: ({bad})\n")
-        raise TypeError(f"{name}() received an invalid combination of arguments - got "
-                        f"(Tensor, {', '.join(types)}), but expected one of:\n" + _CLAMP_FN_SIGS)
-    return _clamp_tensor if (tmin or tmax) else _clamp_scalar
+    return entry, min, max
 
 
-@expose(method=False)
-def clamp(input, min=None, max=None, *, out=None):
-    """Limit values to ``[min, max]``; bounds are numbers or tensors (either may be None).
+def _clamp_family(name):
+    """``ember.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_`` of clamp and its alias
+    clip (torch's parser names each in its errors)."""
+    def function(input, min=None, max=None, *, out=None):
+        entry, min, max = _clamp_entry(input, min, max)
+        _scalar_bound_out(input, min, out, max)
+        return _run(entry, (input, min, max), out)
 
-    >>> ember.clamp(ember.tensor([-2.0, 0.5, 3.0]), -1, 1)
-    tensor([-1.0000,  0.5000,  1.0000])
-    """
-    return _run(_clamp_entry("clamp", input, min, max, False), (input, min, max), out)
+    def method(self, min=None, max=None):
+        entry, min, max = _clamp_entry(self, min, max)
+        return _run(entry, (self, min, max))
 
+    def inplace(self, min=None, max=None):
+        entry, min, max = _clamp_entry(self, min, max)
+        _inplace_cast_check(self, min, max)
+        return _run_inplace(entry, (self, min, max))
 
-def _clamp_method(self, min=None, max=None):
-    """Limit values to ``[min, max]`` (see :func:`ember.clamp`)."""
-    return _run(_clamp_entry("clamp", self, min, max, True), (self, min, max))
+    function.__doc__ = (f"Limit values to ``[min, max]``; bounds are numbers or tensors (either "
+                        f"may be None).\n\n    >>> ember.{name}(ember.tensor([-2.0, 0.5, 3.0]), "
+                        f"-1, 1)\n    tensor([-1.0000,  0.5000,  1.0000])\n    ")
+    method.__doc__ = f"Limit values to ``[min, max]`` (see :func:`ember.{name}`)."
+    inplace.__doc__ = f"In-place version of :meth:`Tensor.{name}`."
+    function.__name__ = function.__qualname__ = method.__name__ = name
+    function.__module__ = "ember"                 # (where pickle finds it)
+    method.__qualname__ = f"Tensor.{name}"
+    inplace.__name__ = name + "_"
+    inplace.__qualname__ = f"Tensor.{name}_"
+    expose(function, method=False, overloads=_CLAMP_SIGS)
+    expose(method, function=False, overloads=_CLAMP_SIGS)
+    expose(inplace, function=False, overloads=_CLAMP_SIGS)
+    from .registry import FUNCTIONS
+    return FUNCTIONS[name]
 
 
 def _inplace_cast_check(self, *bounds):
@@ -1619,18 +1643,8 @@ def _inplace_cast_check(self, *bounds):
                                f"output type {self.dtype.cpp_name}")
 
 
-def _clamp_(self, min=None, max=None):
-    """In-place version of :meth:`Tensor.clamp`."""
-    d = _clamp_entry("clamp_", self, min, max, True)
-    _inplace_cast_check(self, min, max)
-    return _run_inplace(d, (self, min, max))
-
-
-_clamp_method.__name__ = "clamp"
-_clamp_.__name__ = "clamp_"
-expose(_clamp_method, function=False)
-expose(_clamp_, function=False)
-clip = clamp
+clamp = _clamp_family("clamp")
+clip = _clamp_family("clip")
 
 
 def _no_complex_clamp(self):
@@ -1675,15 +1689,16 @@ def _bound_op(scalar, tensor, bound):
     return tensor if isinstance(bound, Tensor) else scalar
 
 
-def _scalar_bound_out(input, bound, out) -> None:
-    """torch's check of the out= of clamp_min/clamp_max by a number: a unary op whose out=
-    has the computation's dtype (the input's, or for integers its promotion with the
-    number)."""
+def _scalar_bound_out(input, bound, out, *more) -> None:
+    """torch's check of the out= of clamp/clamp_min/clamp_max by numbers: a unary op whose
+    out= has the computation's dtype (the input's, or for integers its promotion with the
+    numbers)."""
     from .. import _dtype as D
     from .._tensor import Tensor
-    if out is None or isinstance(bound, Tensor) or input.dtype.is_complex:
+    bounds = [b for b in (bound, *more) if b is not None]
+    if out is None or any(isinstance(b, Tensor) for b in bounds) or input.dtype.is_complex:
         return
-    dt = input.dtype if input.dtype.is_floating_point else D.result_type(input, bound)
+    dt = input.dtype if input.dtype.is_floating_point else D.result_type(input, *bounds)
     if out.dtype is not dt:
         raise RuntimeError(f"Found dtype {out.dtype.scalar_name} but expected {dt.scalar_name}")
 
@@ -1758,6 +1773,9 @@ def _copy(self, other, non_blocking=False):
     # run_inplace as torch rejects it
     shape = self.shape if xp.shape(other) == self.shape else xp.broadcast_shapes(
         self.shape, xp.shape(other))
+    if hasattr(other, "dtype"):
+        D.warn_complex_to_real(other.dtype, self.dtype)
+        check_no_partial_overlap(self, other)
     return xp.broadcast_to(D.through_float(other, self.dtype), shape).astype(self.dtype,
                                                                          copy=False)
 

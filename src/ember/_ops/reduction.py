@@ -1129,7 +1129,8 @@ def _logical(fn, input, dim, keepdim, out):
         if keepdim:
             res = res.reshape((1,) * a.ndim)
     else:
-        dims = _reduce_dims(input, dim)
+        # (an empty dim list reduces nothing here, where sum's reduces every dim)
+        dims = () if isinstance(dim, (tuple, list)) and not dim else _reduce_dims(input, dim)
         b = a != 0 if a.dtype != xp.bool_ else a
         res = fn(b, axis=dims, keepdims=keepdim) if a.ndim else b.copy()
     res = _wrap(c_order(xp.asarray(res).astype(rdt)))

@@ -959,7 +959,7 @@ def run(op, args, out=None, method=False):
         res = _as_array(res, dt)
         if op.promoting:    # TensorIterator's rule for an out= of another dtype
             check_out_cast(_BY_NP.get(res.dtype), out)
-        return _write_out(out, res)
+        return _write_out(out, res, _resizes(op, args, res, out))
     if op.outputs == 1:
         if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
             result = _wrap(res)
@@ -1097,14 +1097,33 @@ _REAL_OF_COMPLEX = frozenset(("abs", "angle"))    # pointwise ops with real resu
 _FLOAT_RESULT = frozenset(("angle",))   # unpromoted ops whose out= takes a float result
 
 
-def _write_out(out, res):
+def _resizes(op, args, res, out) -> int:
+    """How many times TensorIterator resizes an out= of another shape (and warns): twice
+    where the out= is of another dtype than the computation's (it, then the temporary it
+    computes into; a comparison's computation dtype is its operands', and a bool out= takes
+    its result as it is)."""
+    if not (op.pointwise and op.promoting):
+        return 1
+    if op.promote is COMPARE:
+        if out.dtype is D.bool:
+            return 1
+        try:
+            common = D.result_type(*[args[i] for i in op.tensor_idx if args[i] is not None])
+        except TypeError:
+            return 1
+        return 1 if out.dtype is common else 2
+    return 2 if res.dtype != out._data.dtype else 1
+
+
+def _write_out(out, res, resize_warnings=1):
     res = _as_array(res, None)
     check_no_overlap(out._data)
     if out._data.shape != res.shape:
         if out._data.size:
             import warnings
-            warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
-                          stacklevel=4)
+            for _ in range(resize_warnings):
+                warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
+                              stacklevel=4)
         # (resized in the result's layout: TensorIterator's strides for an elementwise op)
         out._data = xp.empty_like(res, out._data.dtype, order="K")
     xp.copyto(out._data, res, casting="unsafe")
@@ -1317,6 +1336,24 @@ def check_no_overlap(arr) -> None:
     tensor's)."""
     if has_overlap(arr):
         raise RuntimeError(_errors.INTERNAL_OVERLAP)
+
+
+def check_no_partial_overlap(out, src) -> None:
+    """torch's error for writing into an array that shares part of its memory with an input
+    (TensorIterator's assert_no_partial_overlap): both dense, their bytes overlapping, and
+    not the same elements in the same order (too hard to tell, where either is not dense)."""
+    if src.__class__ is not _ndarray or not out.size or not src.size \
+            or not (_mf._dense(out) and _mf._dense(src)):
+        return
+    a = out.__array_interface__["data"][0]
+    b = src.__array_interface__["data"][0]
+    a_end, b_end = a + out.size * out.itemsize, b + src.size * src.itemsize
+    if a == b and a_end == b_end:
+        if out.strides != src.strides:
+            raise RuntimeError(_errors.PARTIAL_OVERLAP)
+        return
+    if a < b_end and b < a_end:
+        raise RuntimeError(_errors.PARTIAL_OVERLAP)
 
 
 def overlap_ok(*args) -> None:

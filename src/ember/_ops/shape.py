@@ -569,6 +569,7 @@ def clone(self, *, memory_format=None):
 @op("ToCopyBackward0", name="_to_copy", method=False, function=False, promote=NONE,
     self=lambda grad: grad)
 def _to_copy(self, dtype):
+    D.warn_complex_to_real(self.dtype, dtype.np)
     r = D.cast(self, dtype)
     if not (_mf.plain_dense(self) or (self.flags.c_contiguous and self.size
                                       and _mf._same_steps(r, self))):

@@ -34,6 +34,24 @@ def c_order(a):
     return a if a.flags.c_contiguous else a.copy(order="C")
 
 
+_WRAPPER_NAMES = frozenset(("parse", "wrapper", "call", "fn", "inner", "method", "function"))
+
+
+def _called_name() -> str:
+    """The name of the ember function the user called (the outermost frame of the package,
+    wrappers aside): the op torch's parser errors name."""
+    import sys
+
+    from .._errors import _PKG
+    frame, name = sys._getframe(1), "op"
+    while frame is not None and frame.f_code.co_filename.startswith(_PKG):
+        code = frame.f_code.co_name
+        if not code.startswith("_") and code not in _WRAPPER_NAMES and code != "<lambda>":
+            name = code
+        frame = frame.f_back
+    return name
+
+
 def norm_dim(dim: int, ndim: int, scalar: bool = True) -> int:
     """A dim in ``[-ndim, ndim)`` made non-negative, or torch's IndexError (a 0-d tensor
     takes dim 0 or -1, unless not ``scalar``: the ops that need a dimension)."""
@@ -41,6 +59,9 @@ def norm_dim(dim: int, ndim: int, scalar: bool = True) -> int:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     lo, hi = (-ndim, ndim - 1) if ndim > 0 else (-1, 0)
     if not isinstance(dim, int) or isinstance(dim, bool):
+        if not hasattr(dim, "__index__"):
+            raise _errors.Unparsed(f"{_called_name()}(): argument 'dim' must be int, not "
+                                   f"{type(dim).__name__}")
         dim = int(dim.__index__())
     if dim < lo or dim > hi:
         raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], "
@@ -116,7 +137,7 @@ def as_size(size) -> tuple[int, ...]:
 
 
 def dim_not_none(name, dim, kind="int") -> None:
-    """torch's TypeError for ``dim=None`` passed to an op whose ``dim`` is an int (or a tuple
-    of ints, ``kind``)."""
-    if dim is None:
-        raise TypeError(f"{name}(): argument 'dim' must be {kind}, not NoneType")
+    """torch's TypeError for ``dim=None`` (or, for an int ``dim``, a tuple, list, float or
+    str) passed to an op whose ``dim`` is an int (or a tuple of ints, ``kind``)."""
+    if dim is None or kind == "int" and isinstance(dim, (tuple, list, float, str)):
+        raise TypeError(f"{name}(): argument 'dim' must be {kind}, not {type(dim).__name__}")

@@ -1409,6 +1409,10 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         sep = " and" if dim == 1 else ""
         raise RuntimeError("Input and output sizes should be greater than 0, but got "
                            f"input ({i}){sep} output ({o})")
+    if antialias and mode in ("bilinear", "bicubic") and input.dtype.is_floating_point \
+            and input.dtype.itemsize == 2:
+        raise NotImplementedError("\"compute_index_ranges_weights\" not implemented for "
+                                  f"'{input.dtype.scalar_name}'")
     plan = _R.resample_plan(tuple(input.shape), out_size, mode, align_corners, scales,
                             input._data.dtype, antialias)
     return _R.RESAMPLE_OPS[key + "-aa" if antialias else key, dim](input, plan)
