@@ -17,7 +17,7 @@ def rbf_kernel(x):
     sq = torch.cdist(x, x) ** 2
     h = torch.median(torch.pdist(x)) ** 2 / math.log(x.shape[0] + 1)
     K = torch.exp(-sq / h)
-    grad_K = -(2.0 / h) * (K.sum(1, keepdim=True) * x - K @ x)
+    grad_K = (2.0 / h) * (K.sum(1, keepdim=True) * x - K @ x)
     return K, grad_K, h
 
 
