@@ -12,7 +12,7 @@ n, p_true = 600, 3
 e = torch.randn(n + 100, dtype=dt) * 0.5
 x = torch.zeros(n + 100, dtype=dt)
 for t in range(p_true, n + 100):
-    x[t] = (true_phi * x[t - p_true:t].flip(0)).sum() + e[t]
+    x[t] = (true_phi * x[t - p_true : t].flip(0)).sum() + e[t]
 x = x[100:]
 print("series mean", x.mean().item(), "var", x.var().item())
 
@@ -41,7 +41,7 @@ def levinson_durbin(r, order):
     pacf = torch.zeros(order, dtype=r.dtype)
     sigma = r[0].item()
     for k in range(order):
-        acc = r[k + 1] - (phi[:k] * r[1:k + 1].flip(0)).sum()
+        acc = r[k + 1] - (phi[:k] * r[1 : k + 1].flip(0)).sum()
         kappa = acc / sigma
         new = phi.clone()
         new[k] = kappa
@@ -61,13 +61,15 @@ phi_yw = torch.linalg.solve(T, r[1:4])
 print("yule-walker phi", phi_yw, "levinson (order 3)", levinson_durbin(r, 3)[0])
 
 for p in range(1, 7):
-    X = torch.stack([x[p - k - 1: n - k - 1] for k in range(p)], 1)
+    X = torch.stack([x[p - k - 1 : n - k - 1] for k in range(p)], 1)
     y = x[p:]
     sol = torch.linalg.lstsq(X, y.unsqueeze(1)).solution.squeeze(1)
     resid = y - X @ sol
-    sigma2 = (resid ** 2).mean()
+    sigma2 = (resid**2).mean()
     aic = len(y) * math.log(sigma2.item()) + 2 * p
-    print(f"p={p} aic={aic:.3f} sigma2={sigma2.item():.5f} phi={[round(v, 4) for v in sol.tolist()]}")
+    print(
+        f"p={p} aic={aic:.3f} sigma2={sigma2.item():.5f} phi={[round(v, 4) for v in sol.tolist()]}"
+    )
 
 phi = phi_yw
 hist = x[-3:].clone()
@@ -81,6 +83,11 @@ psi = torch.zeros(8, dtype=dt)
 psi[0] = 1
 for j in range(1, 8):
     psi[j] = sum(phi[i] * psi[j - i - 1] for i in range(min(j, 3)))
-print("forecast std", (x.var() * (1 - (phi_yw * r[1:4]).sum()) * torch.cumsum(psi ** 2, 0)).sqrt())
+print("forecast std", (x.var() * (1 - (phi_yw * r[1:4]).sum()) * torch.cumsum(psi**2, 0)).sqrt())
 roots = torch.linalg.eigvals(torch.cat([phi.view(1, 3), torch.eye(2, 3, dtype=dt)]))
-print("companion eigenvalue moduli", roots.abs().sort().values, "stationary:", bool((roots.abs() < 1).all()))
+print(
+    "companion eigenvalue moduli",
+    roots.abs().sort().values,
+    "stationary:",
+    bool((roots.abs() < 1).all()),
+)

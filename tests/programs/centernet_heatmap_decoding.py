@@ -12,14 +12,14 @@ torch.manual_seed(0)
 def gaussian_radius(h, w, min_overlap=0.7):
     b1 = h + w
     c1 = w * h * (1 - min_overlap) / (1 + min_overlap)
-    r1 = (b1 + math.sqrt(b1 ** 2 - 4 * c1)) / 2
+    r1 = (b1 + math.sqrt(b1**2 - 4 * c1)) / 2
     b2 = 2 * (h + w)
     c2 = (1 - min_overlap) * w * h
-    r2 = (b2 + math.sqrt(b2 ** 2 - 16 * c2)) / 2
+    r2 = (b2 + math.sqrt(b2**2 - 16 * c2)) / 2
     a3 = 4 * min_overlap
     b3 = -2 * min_overlap * (h + w)
     c3 = (min_overlap - 1) * w * h
-    r3 = (b3 + math.sqrt(b3 ** 2 - 4 * a3 * c3)) / 2
+    r3 = (b3 + math.sqrt(b3**2 - 4 * a3 * c3)) / 2
     return min(r1, r2, r3)
 
 
@@ -27,7 +27,7 @@ def draw_gaussian(hm, cx, cy, radius):
     d = 2 * radius + 1
     sigma = d / 6
     ys, xs = torch.meshgrid(torch.arange(hm.shape[0]), torch.arange(hm.shape[1]), indexing="ij")
-    g = torch.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma ** 2))
+    g = torch.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma**2))
     g[(xs - cx).abs().gt(radius) | (ys - cy).abs().gt(radius)] = 0
     torch.maximum(hm, g, out=hm)
 
@@ -58,7 +58,7 @@ def focal_loss(pred_logits, gt, alpha=2, beta=4):
     pos = gt.eq(1).float()
     neg = 1 - pos
     pos_loss = torch.log(pred) * (1 - pred) ** alpha * pos
-    neg_loss = torch.log(1 - pred) * pred ** alpha * (1 - gt) ** beta * neg
+    neg_loss = torch.log(1 - pred) * pred**alpha * (1 - gt) ** beta * neg
     num_pos = pos.sum()
     return -(pos_loss.sum() + neg_loss.sum()) / num_pos.clamp_min(1)
 
@@ -79,7 +79,6 @@ def decode(hm_logits, wh, offset, k=5):
     hmax = F.max_pool2d(hm[None], 3, stride=1, padding=1)[0]
     keep = (hmax == hm).float()
     hm = hm * keep
-    C = hm.shape[0]
     scores, inds = torch.topk(hm.reshape(-1), k)
     cls = torch.div(inds, H * W, rounding_mode="floor")
     pix = inds % (H * W)

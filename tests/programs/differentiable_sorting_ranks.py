@@ -12,7 +12,7 @@ def neural_sort(s, tau):
     B = A.sum(-1, keepdim=True)
     scaling = n + 1 - 2 * torch.arange(1, n + 1, dtype=s.dtype)
     C = s[..., None, :] * scaling[:, None]
-    P_max = (C - B.transpose(-1, -2))
+    P_max = C - B.transpose(-1, -2)
     return torch.softmax(P_max / tau, -1)
 
 
@@ -55,9 +55,8 @@ for epoch in range(40):
         print(f"epoch {epoch} 1-spearman {loss.item():.5f}")
 with torch.no_grad():
     pred = model(X).squeeze(-1)
-    hard_rank = lambda v: v.argsort(-1).argsort(-1).float()
-    rp, rt = hard_rank(pred), hard_rank(y)
-    rho = 1 - 6 * ((rp - rt) ** 2).sum(-1) / (8 * (8 ** 2 - 1))
+    rp, rt = pred.argsort(-1).argsort(-1).float(), y.argsort(-1).argsort(-1).float()
+    rho = 1 - 6 * ((rp - rt) ** 2).sum(-1) / (8 * (8**2 - 1))
 print("hard spearman mean", rho.mean().item(), "perfect lists", (rho == 1).sum().item())
 
 

@@ -22,7 +22,13 @@ def levenshtein(a, b):
     return int(D[-1, -1]), D
 
 
-pairs = [("kitten", "sitting"), ("flaw", "lawn"), ("intention", "execution"), ("", "abc"), ("torch", "torch")]
+pairs = [
+    ("kitten", "sitting"),
+    ("flaw", "lawn"),
+    ("intention", "execution"),
+    ("", "abc"),
+    ("torch", "torch"),
+]
 for a, b in pairs:
     d, D = levenshtein(a, b)
     print(f"lev({a!r}, {b!r}) = {d}")
@@ -31,7 +37,7 @@ print(levenshtein("kitten", "sitting")[1])
 
 def lcs(a, b):
     A, B = encode(a), encode(b)
-    eq = (A[:, None] == B[None, :])
+    eq = A[:, None] == B[None, :]
     L = torch.zeros(len(a) + 1, len(b) + 1, dtype=torch.int32)
     for i in range(1, len(a) + 1):
         for j in range(1, len(b) + 1):
@@ -69,11 +75,17 @@ def needleman_wunsch(a, b, gap=-2):
     top, bot, i, j = [], [], len(a), len(b)
     while i > 0 or j > 0:
         if i > 0 and j > 0 and F[i, j] == F[i - 1, j - 1] + S[i - 1, j - 1]:
-            top.append(a[i - 1]); bot.append(b[j - 1]); i -= 1; j -= 1
+            top.append(a[i - 1])
+            bot.append(b[j - 1])
+            i, j = i - 1, j - 1
         elif i > 0 and F[i, j] == F[i - 1, j] + gap:
-            top.append(a[i - 1]); bot.append("-"); i -= 1
+            top.append(a[i - 1])
+            bot.append("-")
+            i -= 1
         else:
-            top.append("-"); bot.append(b[j - 1]); j -= 1
+            top.append("-")
+            bot.append(b[j - 1])
+            j -= 1
     return int(F[-1, -1]), "".join(reversed(top)), "".join(reversed(bot))
 
 
@@ -95,7 +107,9 @@ def soft_edit_distance(x, y, gamma):
         R[0][j] = torch.tensor(float(j))
     for i in range(1, n + 1):
         for j in range(1, m + 1):
-            opts = torch.stack([R[i - 1][j - 1] + cost[i - 1, j - 1], R[i - 1][j] + 1, R[i][j - 1] + 1, big])
+            opts = torch.stack(
+                [R[i - 1][j - 1] + cost[i - 1, j - 1], R[i - 1][j] + 1, R[i][j - 1] + 1, big]
+            )
             R[i][j] = -gamma * torch.logsumexp(-opts / gamma, 0)
     return R[n][m]
 

@@ -31,7 +31,10 @@ W = Linv.T @ evecs.flip(1)[:, : K - 1]
 print("discriminant eigenvalues", evals.flip(0)[: K - 1])
 Z = (Xtr - mbar) @ W
 print("projected class means\n", torch.stack([Z[ytr == k].mean(0) for k in range(K)]))
-print("projected within-class cov (identity up to scale)\n", (Z - torch.stack([Z[ytr == k].mean(0) for k in range(K)])[ytr]).T.cov() * (len(ytr) - 1))
+print(
+    "projected within-class cov (identity up to scale)\n",
+    (Z - torch.stack([Z[ytr == k].mean(0) for k in range(K)])[ytr]).T.cov() * (len(ytr) - 1),
+)
 
 P_inv = torch.linalg.inv(pooled)
 lin = means @ P_inv

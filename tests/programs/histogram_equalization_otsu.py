@@ -20,7 +20,14 @@ cdf = hist.cumsum(0)
 cdf_min = cdf[cdf > 0][0]
 lut = ((cdf - cdf_min).float() / (H * W - cdf_min) * 255).round().clamp(0, 255).to(torch.uint8)
 eq = lut[img.long()]
-print("equalised range", eq.min().item(), eq.max().item(), "std before/after", img.float().std().item(), eq.float().std().item())
+print(
+    "equalised range",
+    eq.min().item(),
+    eq.max().item(),
+    "std before/after",
+    img.float().std().item(),
+    eq.float().std().item(),
+)
 print(eq[6:10, 4:12])
 
 
@@ -40,7 +47,9 @@ print("otsu threshold", thr, "between-class variance", round(between, 4))
 mask = img > thr
 print("foreground pixels", mask.sum().item())
 
-labels = torch.where(mask, torch.arange(1, H * W + 1).view(H, W), torch.zeros(H, W, dtype=torch.long)).float()
+labels = torch.where(
+    mask, torch.arange(1, H * W + 1).view(H, W), torch.zeros(H, W, dtype=torch.long)
+).float()
 big = float(H * W + 1)
 for it in range(64):
     cur = torch.where(mask, labels, torch.full_like(labels, big))

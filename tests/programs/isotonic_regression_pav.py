@@ -31,7 +31,7 @@ print(pav(torch.tensor([3.0, 2.0, 1.0]), torch.tensor([1.0, 2.0, 3.0])))
 # Calibrating a miscalibrated score.
 n = 400
 x = torch.rand(n)
-true_p = x ** 3
+true_p = x**3
 labels = torch.bernoulli(true_p)
 order = torch.argsort(x)
 xs, ys = x[order], labels[order]
@@ -54,7 +54,9 @@ print("true", true_p[order][torch.searchsorted(xs, q).clamp(max=n - 1)])
 bins = torch.bucketize(x, torch.linspace(0, 1, 6)[1:-1])
 for b in range(5):
     m = bins == b
-    print(f"bin {b}: n={int(m.sum()):3d} raw={x[m].mean():.3f} calibrated={interp(x[m], xs, calib).mean():.3f} freq={labels[m].mean():.3f}")
+    cal = interp(x[m], xs, calib).mean()
+    raw, freq = x[m].mean(), labels[m].mean()
+    print(f"bin {b}: n={int(m.sum()):3d} raw={raw:.3f} calibrated={cal:.3f} freq={freq:.3f}")
 brier_raw = ((x - labels) ** 2).mean()
 brier_cal = ((interp(x, xs, calib) - labels) ** 2).mean()
 print(f"brier raw {brier_raw:.4f} calibrated {brier_cal:.4f}")

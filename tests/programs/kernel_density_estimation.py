@@ -17,12 +17,12 @@ print(f"n={n} std={sd:.5f} iqr={iqr:.5f} silverman={silverman:.5f} scott={scott:
 
 def gauss_logpdf(x, pts, h):
     z = (x[:, None] - pts[None, :]) / h
-    return torch.logsumexp(-0.5 * z ** 2, 1) - math.log(pts.numel() * h * math.sqrt(2 * math.pi))
+    return torch.logsumexp(-0.5 * z**2, 1) - math.log(pts.numel() * h * math.sqrt(2 * math.pi))
 
 
 def epanechnikov(x, pts, h):
     u = (x[:, None] - pts[None, :]) / h
-    return (0.75 * (1 - u ** 2)).clamp_min(0).sum(1) / (pts.numel() * h)
+    return (0.75 * (1 - u**2)).clamp_min(0).sum(1) / (pts.numel() * h)
 
 
 grid = torch.linspace(-4, 4, 9, dtype=dt)
@@ -34,7 +34,7 @@ print("integrates to", torch.trapezoid(gauss_logpdf(fine, data, scott).exp(), fi
 
 def loo_loglik(h):
     z = (data[:, None] - data[None, :]) / h
-    logk = -0.5 * z ** 2
+    logk = -0.5 * z**2
     logk.fill_diagonal_(-float("inf"))
     return (torch.logsumexp(logk, 1) - math.log((n - 1) * h * math.sqrt(2 * math.pi))).mean()
 
@@ -61,7 +61,14 @@ print(f"optimised h {log_h.exp().item():.5f} loo {loo_loglik(log_h.exp()).item()
 
 idx = torch.randint(0, n, (5000,))
 samples = data[idx] + best_h * torch.randn(5000, dtype=dt)
-print("sample mean/var", samples.mean().item(), samples.var().item(), "data", data.mean().item(), data.var().item() + best_h.item() ** 2)
+print(
+    "sample mean/var",
+    samples.mean().item(),
+    samples.var().item(),
+    "data",
+    data.mean().item(),
+    data.var().item() + best_h.item() ** 2,
+)
 
 pts2 = torch.randn(300, 2, dtype=dt) @ torch.tensor([[1.0, 0.6], [0.0, 0.8]], dtype=dt)
 H = torch.cov(pts2.T) * 300 ** (-1 / 3)
@@ -69,7 +76,12 @@ L = torch.linalg.cholesky(H)
 q = torch.tensor([[0.0, 0.0], [1.0, 1.0], [-2.0, 1.0]], dtype=dt)
 diff = q[:, None, :] - pts2[None]
 sol = torch.linalg.solve_triangular(L, diff.reshape(-1, 2).T, upper=False).T.reshape(3, 300, 2)
-logk = -0.5 * (sol ** 2).sum(-1)
-dens = torch.logsumexp(logk, 1) - math.log(300) - math.log(2 * math.pi) - torch.log(torch.diagonal(L)).sum()
+logk = -0.5 * (sol**2).sum(-1)
+dens = (
+    torch.logsumexp(logk, 1)
+    - math.log(300)
+    - math.log(2 * math.pi)
+    - torch.log(torch.diagonal(L)).sum()
+)
 print("2-D bandwidth matrix\n", H)
 print("2-D density", dens.exp())

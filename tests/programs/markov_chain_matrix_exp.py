@@ -4,9 +4,7 @@
 import torch
 
 torch.set_printoptions(precision=5)
-P = torch.tensor([[0.9, 0.075, 0.025],
-                  [0.15, 0.8, 0.05],
-                  [0.25, 0.25, 0.5]], dtype=torch.float64)
+P = torch.tensor([[0.9, 0.075, 0.025], [0.15, 0.8, 0.05], [0.25, 0.25, 0.5]], dtype=torch.float64)
 print("rows sum to one:", torch.allclose(P.sum(1), torch.ones(3, dtype=torch.float64)))
 evals, evecs = torch.linalg.eig(P.T)
 print("eigenvalues", evals)
@@ -32,17 +30,23 @@ N = torch.linalg.inv(torch.eye(len(transient), dtype=torch.float64) - Q)
 print("fundamental matrix\n", N)
 print("expected steps to absorption", N.sum(1))
 print("absorption probabilities\n", N @ R)
-print("solve agrees:", torch.allclose(torch.linalg.solve(torch.eye(3, dtype=torch.float64) - Q, R), N @ R))
+print(
+    "solve agrees:",
+    torch.allclose(torch.linalg.solve(torch.eye(3, dtype=torch.float64) - Q, R), N @ R),
+)
 
 # Continuous time: generator with rows summing to zero.
-G = torch.tensor([[-0.5, 0.3, 0.2],
-                  [0.1, -0.4, 0.3],
-                  [0.2, 0.2, -0.4]], dtype=torch.float64)
+G = torch.tensor([[-0.5, 0.3, 0.2], [0.1, -0.4, 0.3], [0.2, 0.2, -0.4]], dtype=torch.float64)
 for t in (0.5, 1.0, 5.0, 50.0):
     Pt = torch.linalg.matrix_exp(G * t)
     print(f"t={t:5.1f}", Pt[0].tolist() if t > 10 else Pt[0])
-print("semigroup:", torch.allclose(torch.linalg.matrix_exp(G * 1.5),
-                                   torch.linalg.matrix_exp(G) @ torch.linalg.matrix_exp(G * 0.5)))
+print(
+    "semigroup:",
+    torch.allclose(
+        torch.linalg.matrix_exp(G * 1.5),
+        torch.linalg.matrix_exp(G) @ torch.linalg.matrix_exp(G * 0.5),
+    ),
+)
 torch.manual_seed(0)
 n_paths, T = 4000, 1.0
 state = torch.zeros(n_paths, dtype=torch.long)

@@ -8,7 +8,7 @@ torch.manual_seed(0)
 
 
 def rastrigin(x):
-    return 10 * x.shape[-1] + (x ** 2 - 10 * torch.cos(2 * math.pi * x)).sum(-1)
+    return 10 * x.shape[-1] + (x**2 - 10 * torch.cos(2 * math.pi * x)).sum(-1)
 
 
 def rosenbrock(x):
@@ -37,12 +37,17 @@ def pso(f, dim, n=40, iters=200, bound=5.12, seed=0):
         if pbest_val[i] < gbest_val:
             gbest, gbest_val = pbest[i].clone(), pbest_val[i].clone()
         if t % 50 == 49:
-            print(f"  iter {t + 1:3d} best {gbest_val.item():.6f} swarm spread {x.std(0).mean():.5f}")
+            print(
+                f"  iter {t + 1:3d} best {gbest_val.item():.6f} swarm spread {x.std(0).mean():.5f}"
+            )
     return gbest, gbest_val
 
 
-for name, f, dim, bound in [("rastrigin", rastrigin, 2, 5.12), ("rastrigin", rastrigin, 5, 5.12),
-                            ("rosenbrock", rosenbrock, 2, 2.0)]:
+for name, f, dim, bound in [
+    ("rastrigin", rastrigin, 2, 5.12),
+    ("rastrigin", rastrigin, 5, 5.12),
+    ("rosenbrock", rosenbrock, 2, 2.0),
+]:
     print(name, dim)
     best, val = pso(f, dim, bound=bound)
     print("  argmin", best, f"value {val.item():.6f}")

@@ -11,7 +11,7 @@ t = torch.arange(4096, dtype=torch.float64) / sr
 f0s = [110.0, 196.0, 261.63, 440.0]
 signals = []
 for f0 in f0s:
-    s = sum((0.8 ** k) * torch.sin(2 * math.pi * f0 * (k + 1) * t + 0.3 * k) for k in range(5))
+    s = sum((0.8**k) * torch.sin(2 * math.pi * f0 * (k + 1) * t + 0.3 * k) for k in range(5))
     signals.append(s + 0.05 * torch.randn_like(s))
 sig = torch.stack(signals)
 frame, hop = 1024, 512
@@ -32,14 +32,18 @@ def autocorr_pitch(fr):
 def yin(fr, threshold=0.1):
     W = frame // 2
     taus = torch.arange(1, W)
-    d = torch.stack([((fr[..., :W] - fr[..., tau:tau + W]) ** 2).sum(-1) for tau in taus.tolist()], -1)
+    d = torch.stack(
+        [((fr[..., :W] - fr[..., tau : tau + W]) ** 2).sum(-1) for tau in taus.tolist()], -1
+    )
     cmnd = d * taus / torch.cumsum(d, -1).clamp_min(1e-12)
     below = cmnd < threshold
     first = torch.where(below.any(-1), below.float().argmax(-1), cmnd.argmin(-1))
     tau = first.clone()
     while True:
         nxt = (tau + 1).clamp(max=W - 2)
-        better = cmnd.gather(-1, nxt[..., None]).squeeze(-1) < cmnd.gather(-1, tau[..., None]).squeeze(-1)
+        better = cmnd.gather(-1, nxt[..., None]).squeeze(-1) < cmnd.gather(
+            -1, tau[..., None]
+        ).squeeze(-1)
         if not better.any():
             break
         tau = torch.where(better, nxt, tau)

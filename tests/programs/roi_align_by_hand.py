@@ -6,10 +6,14 @@ import torch.nn.functional as F
 
 torch.manual_seed(0)
 feat = torch.randn(2, 4, 16, 16, requires_grad=True)
-rois = torch.tensor([[0, 1.0, 1.0, 9.0, 7.0],
-                     [0, 4.5, 3.2, 15.0, 15.0],
-                     [1, 0.0, 0.0, 16.0, 16.0],
-                     [1, 6.3, 2.1, 8.9, 12.7]])
+rois = torch.tensor(
+    [
+        [0, 1.0, 1.0, 9.0, 7.0],
+        [0, 4.5, 3.2, 15.0, 15.0],
+        [1, 0.0, 0.0, 16.0, 16.0],
+        [1, 6.3, 2.1, 8.9, 12.7],
+    ]
+)
 spatial_scale, out_size = 1.0, (3, 3)
 
 
@@ -18,7 +22,7 @@ def roi_pool(feat, rois):
     for b, x1, y1, x2, y2 in rois.tolist():
         x1, y1 = round(x1 * spatial_scale), round(y1 * spatial_scale)
         x2, y2 = round(x2 * spatial_scale), round(y2 * spatial_scale)
-        crop = feat[int(b), :, y1:max(y2, y1 + 1), x1:max(x2, x1 + 1)]
+        crop = feat[int(b), :, y1 : max(y2, y1 + 1), x1 : max(x2, x1 + 1)]
         outs.append(F.adaptive_max_pool2d(crop, out_size))
     return torch.stack(outs)
 
@@ -33,7 +37,9 @@ def roi_align(feat, rois, sampling=2):
         xs = x1 + (torch.arange(pw * sampling) + 0.5) * bw / sampling
         gy, gx = torch.meshgrid(ys, xs, indexing="ij")
         grid = torch.stack([(gx + 0.5) / Wf * 2 - 1, (gy + 0.5) / Hf * 2 - 1], -1)
-        sampled = F.grid_sample(feat[int(b)][None], grid[None], mode="bilinear", align_corners=False)
+        sampled = F.grid_sample(
+            feat[int(b)][None], grid[None], mode="bilinear", align_corners=False
+        )
         outs.append(F.avg_pool2d(sampled, sampling)[0])
     return torch.stack(outs)
 
@@ -44,10 +50,13 @@ print("roi pool", pooled.shape, "roi align", aligned.shape)
 print(pooled[0, 0])
 print(aligned[0, 0])
 print(aligned[2].mean((1, 2)), feat[1].mean((1, 2)))
-(pooled.sum() + (aligned ** 2).sum()).backward()
+(pooled.sum() + (aligned**2).sum()).backward()
 g = feat.grad
 print("grad nonzero per image", (g != 0).sum((1, 2, 3)).tolist(), "grad sum", g.sum())
-print("grad rows touched by roi 0 (image 0, channel 0):", g[0, 0].abs().sum(1).nonzero().flatten().tolist())
+print(
+    "grad rows touched by roi 0 (image 0, channel 0):",
+    g[0, 0].abs().sum(1).nonzero().flatten().tolist(),
+)
 
 
 def box_iou(a, b):
@@ -65,7 +74,15 @@ def encode(gt, anchors, weights=(10.0, 10.0, 5.0, 5.0)):
     gw, gh = gt[:, 2] - gt[:, 0], gt[:, 3] - gt[:, 1]
     gx, gy = gt[:, 0] + 0.5 * gw, gt[:, 1] + 0.5 * gh
     wx, wy, ww, wh = weights
-    return torch.stack([wx * (gx - ax) / aw, wy * (gy - ay) / ah, ww * torch.log(gw / aw), wh * torch.log(gh / ah)], 1)
+    return torch.stack(
+        [
+            wx * (gx - ax) / aw,
+            wy * (gy - ay) / ah,
+            ww * torch.log(gw / aw),
+            wh * torch.log(gh / ah),
+        ],
+        1,
+    )
 
 
 def decode(deltas, anchors, weights=(10.0, 10.0, 5.0, 5.0)):

@@ -67,4 +67,9 @@ for method in ("sarsa", "qlearning"):
     path, n = greedy_path(Q)
     print(path)
     print("greedy path length", n)
-    print("V(start)", Q[3, 0].max().item(), "policy row 2:", "".join(ARROWS[i] for i in Q[2].argmax(1).tolist()))
+    print(
+        "V(start)",
+        Q[3, 0].max().item(),
+        "policy row 2:",
+        "".join(ARROWS[i] for i in Q[2].argmax(1).tolist()),
+    )

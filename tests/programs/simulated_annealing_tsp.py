@@ -47,7 +47,9 @@ for it in range(4000):
             best, best_len = tour.clone(), cur_len
     T *= 0.999
     if it % 1000 == 999:
-        print(f"iter {it + 1} T={T:.4f} current {cur_len:.5f} best {best_len:.5f} accepted {accepted}")
+        print(
+            f"iter {it + 1} T={T:.4f} current {cur_len:.5f} best {best_len:.5f} accepted {accepted}"
+        )
 start = int((best == 0).nonzero())
 print("best tour", best.roll(-start).tolist())
 print(f"best length {best_len:.5f}")

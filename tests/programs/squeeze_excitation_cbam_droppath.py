@@ -20,8 +20,13 @@ def drop_path(x, p, training):
 class SE(nn.Module):
     def __init__(self, c, r=4):
         super().__init__()
-        self.fc = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Conv2d(c, c // r, 1), nn.SiLU(),
-                                nn.Conv2d(c // r, c, 1), nn.Sigmoid())
+        self.fc = nn.Sequential(
+            nn.AdaptiveAvgPool2d(1),
+            nn.Conv2d(c, c // r, 1),
+            nn.SiLU(),
+            nn.Conv2d(c // r, c, 1),
+            nn.Sigmoid(),
+        )
 
     def forward(self, x):
         return x * self.fc(x)
@@ -46,8 +51,10 @@ class CBAM(nn.Module):
         self.spatial = nn.Conv2d(2, 1, 7, padding=3)
 
     def forward(self, x):
-        ca = torch.sigmoid(self.mlp(F.adaptive_avg_pool2d(x, 1).flatten(1))
-                           + self.mlp(F.adaptive_max_pool2d(x, 1).flatten(1)))
+        ca = torch.sigmoid(
+            self.mlp(F.adaptive_avg_pool2d(x, 1).flatten(1))
+            + self.mlp(F.adaptive_max_pool2d(x, 1).flatten(1))
+        )
         x = x * ca[:, :, None, None]
         s = torch.cat([x.mean(1, keepdim=True), x.amax(1, keepdim=True)], 1)
         return x * torch.sigmoid(self.spatial(s))
@@ -56,8 +63,14 @@ class CBAM(nn.Module):
 class Block(nn.Module):
     def __init__(self, c, attn, p):
         super().__init__()
-        self.body = nn.Sequential(nn.Conv2d(c, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU(),
-                                  nn.Conv2d(c, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), attn)
+        self.body = nn.Sequential(
+            nn.Conv2d(c, c, 3, padding=1, bias=False),
+            nn.BatchNorm2d(c),
+            nn.ReLU(),
+            nn.Conv2d(c, c, 3, padding=1, bias=False),
+            nn.BatchNorm2d(c),
+            attn,
+        )
         self.p = p
 
     def forward(self, x):
@@ -87,13 +100,15 @@ for attn in (SE, ECA, CBAM):
     for epoch in range(6):
         net.train()
         for i in range(0, 64, 16):
-            loss = F.cross_entropy(net(x[i:i + 16]), y[i:i + 16])
+            loss = F.cross_entropy(net(x[i : i + 16]), y[i : i + 16])
             opt.zero_grad()
             loss.backward()
             opt.step()
     net.eval()
     with torch.no_grad():
         out = net(x)
-    print(f"  final batch loss {loss.item():.4f} train acc {(out.argmax(1) == y).float().mean():.4f}")
+    print(
+        f"  final batch loss {loss.item():.4f} train acc {(out.argmax(1) == y).float().mean():.4f}"
+    )
 print(ECA(64).conv)
 print(drop_path(torch.ones(6, 2), 0.5, True))

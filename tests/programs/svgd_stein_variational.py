@@ -8,8 +8,10 @@ from torch.distributions import Categorical, MixtureSameFamily, MultivariateNorm
 torch.manual_seed(0)
 means = torch.tensor([[-2.0, 0.0], [2.0, 0.0], [0.0, 2.5]])
 covs = torch.stack([torch.eye(2) * 0.5, torch.tensor([[0.6, 0.2], [0.2, 0.4]]), torch.eye(2) * 0.3])
-target = MixtureSameFamily(Categorical(probs=torch.tensor([0.3, 0.5, 0.2])),
-                           MultivariateNormal(means, covariance_matrix=covs))
+target = MixtureSameFamily(
+    Categorical(probs=torch.tensor([0.3, 0.5, 0.2])),
+    MultivariateNormal(means, covariance_matrix=covs),
+)
 print(target.batch_shape, target.event_shape)
 
 

@@ -1,0 +1,84 @@
+"""Fixes found by the seventeenth batch of real-style programs (``tests/programs``), each
+checked against torch: the functional channel dropouts' dimension checks, warnings and masks,
+and the ``(Triggered internally at ...)`` line that torch's C++ warnings end with."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+
+from .helpers import torch
+
+
+def _caught(L, fn):
+    """(messages of the warnings ``fn`` raised, its outcome) under library ``L``."""
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        try:
+            out = fn(L)
+            out = repr([t.tolist() for t in out] if isinstance(out, tuple) else out.tolist())
+        except Exception as e:      # noqa: BLE001 (the class and message are compared)
+            out = (type(e).__name__, str(e))
+    return [(w.category.__name__, str(w.message)) for w in got], out
+
+
+def _same(fn):
+    want, got = _caught(torch, fn), _caught(ember, fn)
+    assert got == want
+    return got
+
+
+@pytest.mark.parametrize("name,shape", [
+    ("dropout1d", (3, 4)), ("dropout1d", (2, 3, 4)), ("dropout1d", (2, 3, 4, 5)),
+    ("dropout2d", (3, 4)), ("dropout2d", (2, 3, 4)), ("dropout2d", (2, 3, 4, 5)),
+    ("dropout2d", (2, 3, 2, 2, 2)), ("dropout3d", (3, 4, 5)), ("dropout3d", (3, 4, 2, 2)),
+    ("dropout3d", (2, 3, 2, 2, 2)), ("dropout3d", (2, 2, 3, 2, 2, 2)),
+])
+@pytest.mark.parametrize("inplace", [False, True])
+def test_channel_dropouts_check_warn_and_mask_as_torch(name, shape, inplace):
+    """dropout2d warns on inputs that are not 3-D or 4-D and takes a 3-D input as (N, C, L);
+    dropout3d runs a 4-D input (and any other) with a unit batch dimension added; dropout1d
+    refuses inputs that are not 2-D or 3-D."""
+    def run(L):
+        L.manual_seed(3)
+        x = L.arange(1.0, 1.0 + np.prod(shape)).reshape(shape)
+        return getattr(L.nn.functional, name)(x, 0.5, True, inplace)
+    caught, _ = _same(run)
+    silent = name == "dropout1d" or len(shape) == 4 or (name, len(shape)) == ("dropout3d", 5)
+    assert bool(caught) != silent
+
+
+def test_channel_dropout_checks_p_before_the_input():
+    _same(lambda L: L.nn.functional.dropout1d(L.ones(5), 1.5))
+    _same(lambda L: L.nn.functional.dropout3d(L.ones(2), -0.1))
+
+
+_CPP_WARNINGS = """
+L.meshgrid(L.arange(2), L.arange(3))
+L.ones(3).var(0, correction=5)
+L.std_mean(L.ones(1))
+L.cov(L.ones(2, 1))
+L.lu_solve(L.ones(2, 1), *L.lu(L.eye(2)))
+L.tensor(2.0).T
+L.ones(2, 3, 4).T
+a = np.ones(2); a.setflags(write=False); L.from_numpy(a)
+"""
+
+
+def test_cpp_warnings_end_with_their_source_line():
+    """Some of these warn once per process: each library runs them in a fresh interpreter."""
+    import subprocess
+    import sys
+    code = ("import warnings, numpy as np\nimport {0} as L\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            + "".join(f"    {line}\n" for line in _CPP_WARNINGS.strip().splitlines())
+            + "print([str(x.message) for x in w])\n")
+    outs = [subprocess.run([sys.executable, "-c", code.format(lib)], capture_output=True,
+                           text=True, check=True).stdout for lib in ("torch", "ember")]
+    assert outs[0] == outs[1]
+    assert outs[1].count("(Triggered internally at") == 9
