@@ -82,3 +82,42 @@ def test_cpp_warnings_end_with_their_source_line():
                            text=True, check=True).stdout for lib in ("torch", "ember")]
     assert outs[0] == outs[1]
     assert outs[1].count("(Triggered internally at") == 9
+
+
+def test_nn_modules_utils_helpers_and_consume_prefix():
+    got = []
+    for L in (torch, ember):
+        u = L.nn.modules.utils
+        sd = {"module.a": 1, "module.b.c": 2, "d": 3}
+        u.consume_prefix_in_state_dict_if_present(sd, "module.")
+        try:
+            u._list_with_default([None, 4], [1])
+        except ValueError as e:
+            err = str(e)
+        got.append((sd, u._pair(3), u._triple((1, 2, 3)), u._single([5]), u._quadruple(0),
+                    u._pair.__name__, u._reverse_repeat_tuple((1, 2), 2),
+                    u._list_with_default([None, 4], [7, 8, 9]), err))
+    assert got[0] == got[1]
+
+
+def test_module_state_dict_loads_after_the_dataparallel_prefix_is_consumed():
+    got = []
+    for L in (torch, ember):
+        L.manual_seed(0)
+        net = L.nn.Sequential(L.nn.Linear(2, 2))
+        sd = {"module." + k: v for k, v in net.state_dict().items()}
+        L.nn.modules.utils.consume_prefix_in_state_dict_if_present(sd, "module.")
+        got.append((sorted(sd), str(net.load_state_dict(sd))))
+    assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("name,module", [
+    ("x", "tensor"), ("x", 3), ("x", [1]), (3, "relu"), ((1, 2), "relu"), ("a.b", "relu"),
+])
+def test_add_module_names_the_offending_type_as_torch_typename(name, module):
+    """torch's messages name the value's type with ``torch.typename`` (``torch.FloatTensor``
+    for a float tensor)."""
+    def run(L):
+        value = {"tensor": L.ones(1), "relu": L.nn.ReLU()}.get(module, module)
+        return L.nn.Linear(1, 1).add_module(name, value)
+    _same(run)
