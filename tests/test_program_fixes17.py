@@ -121,3 +121,24 @@ def test_add_module_names_the_offending_type_as_torch_typename(name, module):
         value = {"tensor": L.ones(1), "relu": L.nn.ReLU()}.get(module, module)
         return L.nn.Linear(1, 1).add_module(name, value)
     _same(run)
+
+
+@pytest.mark.parametrize("equation,shapes", [
+    ("......->", [(2, 2)]), ("..i.->", [(2, 2)]), ("i..", [(2,)]), ("...ij->...", [(2, 3, 2)]),
+    ("...ij->......", [(2, 3, 2)]), ("...ij->..", [(2, 3, 2)]), ("...ij->.i", [(2, 3, 2)]),
+    ("ij->i$", [(2, 2)]), (" ij$", [(2, 2)]), ("i j , j k -> i k", [(2, 2), (2, 2)]),
+    ("ij,,jk", [(2, 2), (2, 2)]), ("ij->i->", [(2, 2)]), ("ij->i$i", [(2, 2)]),
+    ("ij->ii$", [(2, 2)]), ("i...j->ji...", [(2, 3, 2)]), ("ij->...", [(2, 2)]),
+])
+def test_einsum_parses_and_refuses_equations_as_aten(equation, shapes):
+    """One ellipsis per operand and in the output, stray dots, and error indices that count
+    the equation's spaces."""
+    _same(lambda L: L.einsum(equation, *[L.ones(s) for s in shapes]))
+
+
+@pytest.mark.parametrize("args", [(), ("i",), ("i", []), ("i", ())])
+def test_einsum_without_operands_is_a_value_error(args):
+    def run(L):
+        return L.einsum(*(L.ones(2) if a == "T" else a for a in args))
+    _same(run)
+    _same(lambda L: L.einsum(L.ones(2)))
