@@ -142,3 +142,13 @@ def test_einsum_without_operands_is_a_value_error(args):
         return L.einsum(*(L.ones(2) if a == "T" else a for a in args))
     _same(run)
     _same(lambda L: L.einsum(L.ones(2)))
+
+
+@pytest.mark.parametrize("equation,shapes", [
+    ("...i,...i->...", [(2, 3), (4, 3)]), ("i...,i...->i", [(2, 5, 3), (2, 4, 3)]),
+    ("ij,jk->ik", [(2, 3), (4, 4)]), ("...,...->...", [(3, 1), (2, 4)]),
+])
+def test_einsum_size_mismatch_messages(equation, shapes):
+    """An ellipsis dimension that does not broadcast names the operand's dimension (torch's
+    message has no space before 'has')."""
+    _same(lambda L: L.einsum(equation, *[L.ones(s) for s in shapes]))

@@ -924,14 +924,19 @@ def einsum(*args):
                 del lab[j]
             else:
                 j += 1
-        for x, s in zip(lab, t.shape):
+        for dim, (x, s) in enumerate(zip(lab, t.shape)):
             prev = sizes.get(x)
             if prev is None or prev == 1:
                 sizes[x] = s
             elif s != 1 and s != prev:
-                name = "subscript " + x if isinstance(x, str) else "dimension"
-                raise RuntimeError(f"einsum(): {name} has size {s} for operand {i} which "
-                                   f"does not broadcast with previously seen size {prev}")
+                if isinstance(x, str):
+                    raise RuntimeError(f"einsum(): subscript {x} has size {s} for operand {i} "
+                                       f"which does not broadcast with previously seen size "
+                                       f"{prev}")
+                raise RuntimeError(f"einsum(): dimension {dim} covered by ellipsis in operand "
+                                   f"{i}has size {s} which does not broadcast with previously "
+                                   f"seen ellipsis with size {prev} for the respective "
+                                   "dimension")
         nd = t.ndim
         for _ in range(len(order) - len(lab)):
             t = t.unsqueeze(-1)
