@@ -17,6 +17,12 @@ def user_stacklevel() -> int:
     return level
 
 
+def internal(message: str, where: str) -> str:
+    """A ``TORCH_WARN`` message as torch prints it: its C++ source line appended
+    (``where`` is the path under torch's build root, ``file:line``)."""
+    return f"{message} (Triggered internally at /__w/pytorch/pytorch/{where}.)"
+
+
 _WARNED_ONCE: set = set()
 
 

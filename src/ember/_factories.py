@@ -386,12 +386,12 @@ def _check_writable(arr: np.ndarray) -> None:
     if not arr.flags.writeable and not _writable_warned[0]:
         _writable_warned[0] = True
         import warnings
-        warnings.warn("The given NumPy array is not writable, and PyTorch does not support "
-                      "non-writable tensors. This means writing to this tensor will result in "
-                      "undefined behavior. You may want to copy the array to protect its data "
-                      "or make it writable before converting it to a tensor. This type of "
-                      "warning will be suppressed for the rest of this program.", UserWarning,
-                      stacklevel=3)
+        warnings.warn(_errors.internal(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable "
+            "tensors. This means writing to this tensor will result in undefined behavior. You "
+            "may want to copy the array to protect its data or make it writable before "
+            "converting it to a tensor. This type of warning will be suppressed for the rest of "
+            "this program.", "torch/csrc/utils/tensor_numpy.cpp:213"), UserWarning, stacklevel=3)
 
 
 def _check_ndarray(ndarray: np.ndarray) -> None:

@@ -67,7 +67,7 @@ def _feature(input: Tensor, p: float, train: bool, inplace: bool) -> Tensor:
     _check_p(p)
     if train and p != 0 and input.numel() and input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    return F._feature_dropout(input, p, train, inplace, input.ndim, "feature_dropout")
+    return F._feature_dropout(input, p, train, inplace)
 
 
 def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:

@@ -1028,15 +1028,17 @@ def _warn_reversed_t(ndim: int) -> None:
     import warnings
     if ndim == 0 and not _t_warned[0]:
         _t_warned[0] = True
-        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
-                      "these cases.", UserWarning, stacklevel=3)
+        warnings.warn(_errors.internal(
+            "Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+            "cases.", "aten/src/ATen/native/TensorShape.cpp:4321"), UserWarning, stacklevel=3)
     elif not _t_warned["other"]:
         _t_warned["other"] = True
-        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
-                      "shape is deprecated and it will throw an error in a future release. "
-                      "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
-                      "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
-                      UserWarning, stacklevel=3)
+        warnings.warn(_errors.internal(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor.", "aten/src/ATen/native/TensorShape.cpp:4314"),
+            UserWarning, stacklevel=3)
 
 
 _scalar_of_grad_warned = False

@@ -764,42 +764,37 @@ def triu(self, diagonal=0):
 # ----------------------------------------------------------------------------- einsum
 
 def _einsum_parse(equation, operands):
-    """Labels per operand (``None`` stands for the ellipsis) and the output's labels."""
-    eq = equation.replace(" ", "")
-    lhs, arrow, rhs = eq.partition("->") if "->" in equation else (eq, "", "")
-    terms = lhs.split(",")
-    if len(terms) > len(operands):
-        raise RuntimeError("einsum(): fewer operands were provided than specified in the "
-                           "equation")
-    if len(terms) < len(operands):
+    """Labels per operand (``None`` stands for the ellipsis) and the output's labels, parsed
+    as ATen parses them (spaces count in the reported indices)."""
+    lhs, arrow, rhs = equation.partition("->")
+    ops: list = [[] for _ in operands]
+    curr, ell, i = 0, False, 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == ".":
+            if ell:
+                raise RuntimeError(f"einsum(): found '.' for operand {curr} for which an "
+                                   "ellipsis was already found")
+            if not lhs.startswith("...", i):
+                raise RuntimeError(f"einsum(): found '.' for operand {curr} that is not part "
+                                   "of any ellipsis")
+            ops[curr].append(None)
+            ell, i = True, i + 2
+        elif c == ",":
+            curr, ell = curr + 1, False
+            if curr >= len(operands):
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
+        elif c != " ":
+            if not (c.isascii() and c.isalpha()):
+                raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the "
+                                   "equation string, subscripts must be in [a-zA-Z]")
+            ops[curr].append(c)
+        i += 1
+    if curr != len(operands) - 1:
         raise RuntimeError("einsum(): more operands were provided than specified in the "
                            "equation")
 
-    at = [k for k, c in enumerate(equation) if c != " "]     # (torch's index: the given
-    starts = [0]                                               # equation's, spaces and all)
-    for t in terms:
-        starts.append(starts[-1] + len(t) + 1)
-
-    def labels(term, where, start):
-        out, i = [], 0
-        while i < len(term):
-            if term.startswith("...", i):
-                out.append(None)
-                i += 3
-            elif term[i].isascii() and term[i].isalpha():
-                out.append(term[i])
-                i += 1
-            elif term[i] == ".":
-                raise RuntimeError(
-                    f"einsum(): found '.' for operand {where} that is not part of any "
-                    "ellipsis" if where is not None else
-                    "einsum(): found '.' for output that is not part of any ellipsis (...)")
-            else:
-                raise RuntimeError(f"einsum(): invalid subscript given at index "
-                                   f"{at[start + i]} in the equation string, subscripts must "
-                                   f"be in [a-zA-Z]")
-        return out
-    ops = [labels(t, i, starts[i]) for i, t in enumerate(terms)]
     for i, (lab, t) in enumerate(zip(ops, operands)):
         n = len([x for x in lab if x is not None])
         if None in lab:
@@ -812,16 +807,29 @@ def _einsum_parse(equation, operands):
                                f"not match the number of dimensions ({t.ndim}) for operand "
                                f"{i} and no ellipsis was given")
     if arrow:
-        out = labels(rhs, None, len(lhs) + 2)
-        seen = set()
-        for x in out:
-            if x in seen:
-                raise RuntimeError(f"einsum(): output subscript {x} appears more than once in "
-                                   f"the output")
-            seen.add(x)
-            if x is not None and not any(x in lab for lab in ops):
-                raise RuntimeError(f"einsum(): output subscript {x} does not appear in the "
-                                   f"equation for any input operand")
+        out, i, ell = [], 0, False
+        while i < len(rhs):
+            c = rhs[i]
+            if c == ".":
+                if ell:
+                    raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) "
+                                       "was already found")
+                if not rhs.startswith("...", i):
+                    raise RuntimeError("einsum(): found '.' for output that is not part of "
+                                       "any ellipsis (...)")
+                out.append(None)
+                ell, i = True, i + 2
+            elif c != " ":
+                if not (c.isascii() and c.isalpha()):
+                    raise RuntimeError(f"einsum(): invalid subscript given at index "
+                                       f"{len(lhs) + 2 + i} in the equation string, "
+                                       "subscripts must be in [a-zA-Z]")
+                if c in out or not any(c in lab for lab in ops):
+                    raise RuntimeError(f"einsum(): output subscript {c}" + (
+                        " appears more than once in the output" if c in out else
+                        " does not appear in the equation for any input operand"))
+                out.append(c)
+            i += 1
     else:
         counts: dict = {}
         for lab in ops:
@@ -856,7 +864,7 @@ def _sublist_equation(args):
 
 
 @expose(method=False)
-def einsum(equation, *operands):
+def einsum(*args):
     """Einstein summation, composed (like ATen) of diagonals, permutes, ``mul`` and ``bmm``;
     also the sublist form ``einsum(a, [0, 1], b, [1, 2], [0, 2])``.
 
@@ -865,15 +873,14 @@ def einsum(equation, *operands):
     tensor([[3., 3.],
             [3., 3.]])
     """
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one "
+                         "operand, or at least one operand and its subscripts list")
+    equation, *operands = args
     if not isinstance(equation, str) and hasattr(equation, "_data"):
-        if not operands:
-            raise ValueError("einsum(): must specify the equation string and at least one "
-                             "operand, or at least one operand and its subscripts list")
-        equation, operands = _sublist_equation((equation, *operands))
+        equation, operands = _sublist_equation(args)
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    if not operands:
-        raise RuntimeError("einsum(): must provide at least one operand")
+        return einsum(equation, *operands[0])
     ops, out = _einsum_parse(equation, operands)
     # the ellipsis spans as many dims as the widest operand leaves over
     ell = max((t.ndim - (len(lab) - 1) for lab, t in zip(ops, operands) if None in lab),
@@ -917,14 +924,19 @@ def einsum(equation, *operands):
                 del lab[j]
             else:
                 j += 1
-        for x, s in zip(lab, t.shape):
+        for dim, (x, s) in enumerate(zip(lab, t.shape)):
             prev = sizes.get(x)
             if prev is None or prev == 1:
                 sizes[x] = s
             elif s != 1 and s != prev:
-                name = "subscript " + x if isinstance(x, str) else "dimension"
-                raise RuntimeError(f"einsum(): {name} has size {s} for operand {i} which "
-                                   f"does not broadcast with previously seen size {prev}")
+                if isinstance(x, str):
+                    raise RuntimeError(f"einsum(): subscript {x} has size {s} for operand {i} "
+                                       f"which does not broadcast with previously seen size "
+                                       f"{prev}")
+                raise RuntimeError(f"einsum(): dimension {dim} covered by ellipsis in operand "
+                                   f"{i}has size {s} which does not broadcast with previously "
+                                   f"seen ellipsis with size {prev} for the respective "
+                                   "dimension")
         nd = t.ndim
         for _ in range(len(order) - len(lab)):
             t = t.unsqueeze(-1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _dtype as D
+from .. import _errors
 from .._device import xp
 from .._tensor import Tensor
 from . import _lapack
@@ -28,17 +29,18 @@ triangular_solve_t = _return_type("triangular_solve", ("solution", "cloned_coeff
 
 # ----------------------------------------------------------------------------- lu
 
-_LU_WARNING = (
+_LU_WARNING = _errors.internal(
     "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
     "will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\n"
     "should be replaced with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
     "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
-    "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
-_LU_SOLVE_WARNING = (
+    "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)",
+    "aten/src/ATen/native/BatchLinearAlgebra.cpp:2073")
+_LU_SOLVE_WARNING = _errors.internal(
     "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
     "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
     "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
-    "X = torch.linalg.lu_solve(LU, pivots, B)")
+    "X = torch.linalg.lu_solve(LU, pivots, B)", "aten/src/ATen/native/BatchLinearAlgebra.cpp:2230")
 _warned: set = set()
 
 

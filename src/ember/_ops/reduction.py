@@ -343,9 +343,11 @@ def _dof_warn(fname, input, dims, correction):
     n = _numel([input._data.shape[d] for d in dims]) if input._data.ndim else 1
     if n - correction <= 0:
         import warnings
-        warnings.warn(f"{fname}(): degrees of freedom is <= 0. Correction should be strictly "
-                      "less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=_errors.user_stacklevel())
+        warnings.warn(_errors.internal(
+            f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less than "
+            "the reduction factor (input numel divided by output numel).",
+            "aten/src/ATen/native/ReduceOps.cpp:1861"),
+            UserWarning, stacklevel=_errors.user_stacklevel())
 
 
 def _var_kernel(self, dim, correction, keepdim, take_sqrt=False, with_mean=False):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 
 from .. import _dtype as D
+from .. import _errors
 from .. import _memory_format as _mf
 from .._device import xp
 from . import registry as _R
@@ -1174,8 +1175,9 @@ def meshgrid(*tensors, indexing=None):
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                      "indexing argument.", UserWarning, stacklevel=2)
+        warnings.warn(_errors.internal(
+            "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+            "argument.", "aten/src/ATen/native/TensorShape.cpp:4215"), UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise ValueError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
@@ -1312,7 +1314,6 @@ def check_storage_bounds(size, stride, offset: int, itemsize: int, storage_numel
 def _narrow_copy_backward(grad, self_shape, dim, given, length):
     if given < 0 and given + length == 0 < length:
         # torch's backward slices from the start as given: ``x[-2:0]`` is empty
-        from .. import _errors
         raise RuntimeError(_errors.broadcast(0, length, dim))
     return _slice_backward(grad, self_shape, dim, given, given + length, 1)
 

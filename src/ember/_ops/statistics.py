@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _dtype as D
+from .. import _errors
 from .._device import xp
 from .._tensor import Tensor
 from .registry import _write_out, check_out_tuple, expose, op, write_outs
@@ -80,8 +81,10 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     else:
         norm = w_sum - correction * (w * aweights).sum() / w_sum
     if bool(norm <= 0):
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the number of observations.", UserWarning, stacklevel=2)
+        warnings.warn(_errors.internal(
+            "cov(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "number of observations.", "aten/src/ATen/native/Correlation.cpp:129"),
+            UserWarning, stacklevel=2)
         norm = norm.detach() * 0
     if n == 1 and (fweights is None) != (aweights is None):
         x = x * 0 if x.dtype.is_floating_point else x.float() * 0

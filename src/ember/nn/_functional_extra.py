@@ -153,8 +153,7 @@ _SELU_ALPHA = 1.7580993408473766
 
 
 def _alpha_dropout(input, p, train, inplace, feature):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    F._check_dropout_p(p)
     if p == 0 or not train or input.numel() == 0:
         return input
     if p == 1:

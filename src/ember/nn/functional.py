@@ -263,11 +263,16 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
     return out if bias is None else out + bias
 
 
+def _check_dropout_p(p) -> None:
+    """The functional dropouts' check of ``p`` (a ValueError, raised in Python by torch)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,
             inplace: bool = False) -> Tensor:
     """Zero elements with probability ``p`` and scale the rest by ``1 / (1 - p)``."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _check_dropout_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input
     if p == 1:
@@ -279,14 +284,12 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     return input.mul_(noise) if inplace else input * noise
 
 
-def _feature_dropout(input, p, training, inplace, batched_ndim, name):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+def _feature_dropout(input, p, training, inplace):
+    """ATen's ``feature_dropout``: one draw per ``(N, C)`` channel of a batched input."""
+    _check_dropout_p(p)
     if p == 0 or not training or input.numel() == 0:
         return input
-    unbatched = input.ndim == batched_ndim - 1
-    shape = (input.shape[0], input.shape[1]) if not unbatched else (input.shape[0],)
-    shape = shape + (1,) * (input.ndim - len(shape))
+    shape = (input.shape[0], input.shape[1]) + (1,) * (input.ndim - 2)
     if p == 1:
         return input.mul_(0) if inplace else input * 0
     q = 1.0 - p
@@ -296,22 +299,64 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, name):
     return input.mul_(noise) if inplace else input * noise
 
 
+def _unbatched_feature_dropout(input, p, training, inplace, batched):
+    """torch's functional wrappers: an unbatched input runs with a unit batch dimension."""
+    if batched:
+        return _feature_dropout(input, p, training, inplace)
+    input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    return result.squeeze_(0) if inplace else result.squeeze(0)
+
+
+def _feature_dropout_dim_warning(name: str, ndim: int, spatial: int) -> None:
+    import warnings
+    warnings.warn(f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will "
+                  "result in an error in a future release. To retain the behavior and silence "
+                  f"this warning, please use dropout instead. Note that {name} exists to "
+                  f"provide channel-wise dropout on inputs with {spatial} spatial dimensions, a "
+                  "channel dimension, and an optional batch dimension (i.e. "
+                  f"{spatial + 1}D or {spatial + 2}D inputs).", UserWarning, stacklevel=3)
+
+
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
               inplace: bool = False) -> Tensor:
-    """Zero whole channels of (N, C, L) input."""
-    return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
+    """Zero whole channels of (N, C, L) or (C, L) input."""
+    _check_dropout_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note "
+            "that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    return _unbatched_feature_dropout(input, p, training, inplace, input.ndim == 3)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
               inplace: bool = False) -> Tensor:
-    """Zero whole channels of (N, C, H, W) input."""
-    return _feature_dropout(input, p, training, inplace, 4, "dropout2d")
+    """Zero whole channels of (N, C, H, W) input (a 3-D input is taken as (N, C, L), as
+    torch takes it)."""
+    _check_dropout_p(p)
+    if input.ndim not in (3, 4):
+        _feature_dropout_dim_warning("dropout2d", input.ndim, 2)
+    if input.ndim == 3:
+        import warnings
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            UserWarning, stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
 
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
               inplace: bool = False) -> Tensor:
-    """Zero whole channels of (N, C, D, H, W) input."""
-    return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input."""
+    _check_dropout_p(p)
+    if input.ndim not in (4, 5):
+        _feature_dropout_dim_warning("dropout3d", input.ndim, 3)
+    return _unbatched_feature_dropout(input, p, training, inplace, input.ndim == 5)
 
 
 # ============================================================================ convolution

@@ -50,7 +50,7 @@ _LAYERS = {
                     "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer"),
 }
 _DEFERRED = {name: module for module, names in _LAYERS.items() for name in names}
-_lazy.package(globals(), modules=("_functions", "lazy", *_LAYERS), names=_DEFERRED)
+_lazy.package(globals(), modules=("_functions", "lazy", "utils", *_LAYERS), names=_DEFERRED)
 
 # what ``from .modules import *`` gives ``ember.nn``: the layers, not the submodules' names
 __all__ = ["Module", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential",

@@ -191,10 +191,11 @@ class Module:
 
     def add_module(self, name: str, module: Module | None) -> None:
         """Add a child module, reachable as the attribute ``name``."""
+        from ..._misc import typename
         if not isinstance(module, Module) and module is not None:
-            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+            raise TypeError(f"{typename(module)} is not a Module subclass")
         if not isinstance(name, str):
-            raise TypeError(f"module name should be a string. Got {type(name).__name__}")
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
         if "." in name:
