@@ -127,8 +127,6 @@ def test_cross_entropy_step_is_torchs(dt, shape, special, kw):
         assert np.array_equal(a[~nan].view(np.uint8), b[~nan].view(np.uint8))
 
 
-@pytest.mark.xfail(strict=True, reason="torch views a 3-d input as 4-d for nll_loss2d "
-                   "(ViewBackward0 between NllLoss2DBackward0 and LogSoftmaxBackward0)")
 def test_cross_entropy_graph_of_a_3d_input_is_torchs():
     torch = pytest.importorskip("torch")
     import ember
@@ -138,3 +136,32 @@ def test_cross_entropy_graph_of_a_3d_input_is_torchs():
                                                     lib.tensor(tgt)))
              for lib in (torch, ember)]
     assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (2, 3, 4, 5, 2), (2, 3, 0), (0, 3, 4)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_nll_loss_of_other_ranks_views_as_torch_does(shape, reduction, transposed):
+    """``nll_loss_nd``: 3-d and 5-d+ inputs are made contiguous and viewed as (N, C, 1, -1)
+    (an empty one as (N, C, 0, 0)); the unreduced loss is viewed back. Same nodes, same
+    values and gradients as torch."""
+    torch = pytest.importorskip("torch")
+    import ember
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(shape).astype(np.float32)
+    tgt = rng.integers(0, 3, (shape[0], *shape[2:]))
+    res = []
+    for lib in (torch, ember):
+        leaf = lib.tensor(x, requires_grad=True)
+        inp = leaf.mT.contiguous().mT if transposed else leaf
+        loss = lib.nn.functional.nll_loss(inp, lib.tensor(tgt), reduction=reduction)
+        names = []
+        node = loss.grad_fn
+        while node is not None:
+            names.append(node.name())
+            node = node.next_functions[0][0] if node.next_functions else None
+        loss.backward(lib.ones_like(loss))
+        res.append((names, tuple(loss.shape), loss.detach().numpy(), leaf.grad.numpy()))
+    (nt, st, lt, gt), (ne, se, le, ge) = res
+    assert nt[:-1] == ne[:-1] and st == se
+    assert np.array_equal(lt, le, equal_nan=True) and np.array_equal(gt, ge)

@@ -453,8 +453,19 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         kernel = "nll_loss_out_frame" if input.ndim <= 2 else "nll_loss2d_forward_out_frame"
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
-    fn = _nll_loss_1d if input.ndim <= 2 else _nll_loss_2d
-    return fn(input, target, weight, r, int(ignore_index))
+    if input.ndim <= 2:
+        return _nll_loss_1d(input, target, weight, r, int(ignore_index))
+    if input.ndim == 4:
+        return _nll_loss_2d(input, target, weight, r, int(ignore_index))
+    # ``nll_loss_nd``: other ranks are viewed as (N, C, 1, -1) for the 2-d kernel, and an
+    # unreduced loss viewed back (the graph gets torch's ViewBackward0 nodes).
+    n, c = input.shape[:2]
+    empty = not input.numel()
+    x = input.contiguous().view(n, c, 0, 0) if empty else input.contiguous().view(n, c, 1, -1)
+    t = target.contiguous()
+    t = t.view(n, 0, 0) if not t.numel() else t.view(n, 1, -1)
+    out = _nll_loss_2d(x, t, weight, r, int(ignore_index))
+    return out.view(n, *input.shape[2:]) if r == 0 else out
 
 
 def _nll_check(input, target, weight):
