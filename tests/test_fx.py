@@ -9,6 +9,8 @@ import io
 import linecache
 import math
 import operator
+import os
+import pathlib
 import pickle
 import re
 
@@ -917,3 +919,23 @@ def test_graph_names_functions_after_a_dispatching_subclass_appears():
             for lib in ("torch", "ember")]
     assert "target=torch.cat]" in outs[0]
     assert outs[1] == outs[0]
+
+
+def test_targets_follow_functions_rebound_by_masked():
+    """``ember.masked`` routes ``ember.add`` & co. through wrappers of its own; a trace made
+    after that import records the wrapper (``node.target == torch.add`` holds), also when
+    fx read the namespaces before it (a fresh interpreter, so the order is this one)."""
+    import subprocess
+    import sys
+    code = (
+        "import ember as torch\n"
+        "f = lambda x: torch.add(x, x)\n"
+        "torch.fx.symbolic_trace(f)\n"
+        "import ember.masked\n"
+        "gm = torch.fx.symbolic_trace(f)\n"
+        "node = [n for n in gm.graph.nodes if n.op == 'call_function'][0]\n"
+        "print(node.target is torch.add, 'torch.add(' in gm.code)\n")
+    src = pathlib.Path(__file__).resolve().parent.parent / "src"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(src)), check=True)
+    assert out.stdout.split() == ["True", "True"]

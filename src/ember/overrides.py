@@ -35,16 +35,18 @@ __all__ = ["TorchFunctionMode", "enable_reentrant_dispatch", "get_default_nowrap
 
 
 class _State:
-    """Dispatch state: nesting depth of the disabling blocks, the mode stack, and whether the
-    dispatching paths are installed."""
+    """Dispatch state: nesting depth of the disabling blocks, the mode stack, whether the
+    dispatching paths are installed, and how often a package rebound the namespaces' functions
+    (``ember.masked`` routes some through its own; caches of them key on the count)."""
 
-    __slots__ = ("subclass_off", "all_off", "modes", "active")
+    __slots__ = ("subclass_off", "all_off", "modes", "active", "rebinds")
 
     def __init__(self):
         self.subclass_off = 0
         self.all_off = 0
         self.modes: list = []
         self.active = False
+        self.rebinds = 0
 
 
 _S = _State()

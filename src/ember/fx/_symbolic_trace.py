@@ -70,13 +70,14 @@ def _transfer_attrs(fr: object, to: object) -> None:
 def _traced_functions() -> tuple[tuple[dict, str, Any, Any, tuple | None, str | None], ...]:
     """(namespace dict, name, ember function, recorded target, torch call form, method
     recorded instead) for every public function of the patched namespaces (read again once
-    ``__torch_function__`` dispatch is switched on: it replaces the namespaces' functions)."""
+    ``__torch_function__`` dispatch is switched on, or ``ember.masked`` routes functions: both
+    replace the namespaces' functions)."""
     from ..overrides import _S
-    return _read_traced_functions(_S.active)
+    return _read_traced_functions(_S.active, _S.rebinds)
 
 
 @functools.cache
-def _read_traced_functions(dispatching: bool) -> tuple:
+def _read_traced_functions(dispatching: bool, rebinds: int) -> tuple:
     from .. import _torch_alias
     out = []
     names: dict[int, str] = {}

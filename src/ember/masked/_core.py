@@ -23,6 +23,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor, _disabled_torch_function_impl, _new_object, _VersionCounter
 from ..autograd import grad_mode
+from ..overrides import _S
 from ..sparse._sparse import _NoStorage
 
 
@@ -651,6 +652,7 @@ def _install() -> None:
             dim = F._softmax_dim("softmax", input.ndim)
         return original_f(input, dim, _stacklevel, dtype)
     F.softmax = softmax
+    _S.rebinds += 1
 
 
 _install()
