@@ -294,6 +294,22 @@ def test_max_tuple_dim(name, dim, keepdim):
     _same(lambda L: getattr(L, name)(L.ones(2, 3), dim=dim, **kw))
 
 
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("call", [
+    lambda L, f, x: f(x, dim=None), lambda L, f, x: f(x, None), lambda L, f, x: f(x),
+    lambda L, f, x: f(x, None, True), lambda L, f, x: f(x, dim=1),
+])
+@pytest.mark.parametrize("method", [False, True])
+def test_max_min_explicit_dim_none(name, call, method):
+    """An explicit ``dim=None`` fits none of max/min's overloads (torch's TypeError); no
+    ``dim`` at all is the overall extreme."""
+    def fn(L):
+        x = L.arange(6.0).reshape(2, 3)
+        f = getattr(x, name) if method else getattr(L, name)
+        return call(L, (lambda *a, **k: f(*a[1:], **k)) if method else f, x)
+    _same(fn)
+
+
 @pytest.mark.parametrize("name", ["any", "all"])
 @pytest.mark.parametrize("dim", [(), []])
 @pytest.mark.parametrize("dt", ["float32", "uint8", "bool"])
