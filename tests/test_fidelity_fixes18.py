@@ -310,6 +310,22 @@ def test_max_min_explicit_dim_none(name, call, method):
     _same(fn)
 
 
+@pytest.mark.parametrize("call", [
+    lambda L, x: x.squeeze(dim=None), lambda L, x: x.squeeze(None),
+    lambda L, x: L.squeeze(x, None), lambda L, x: L.squeeze(x, dim=None),
+    lambda L, x: x.squeeze_(None), lambda L, x: x.squeeze_(dim=None),
+    lambda L, x: x.squeeze_(foo=1), lambda L, x: x.squeeze_(1, 2), lambda L, x: x.squeeze_(1, 0),
+    lambda L, x: x.squeeze_(), lambda L, x: x.squeeze_(dim=(1,)), lambda L, x: x.squeeze(),
+])
+def test_squeeze_explicit_dim_none(call):
+    """squeeze/squeeze_ take no dim, an int or ints, never None (torch's TypeError)."""
+    def fn(L):
+        x = L.zeros(2, 1)
+        r = call(L, x)
+        return r, x.shape
+    _same(fn)
+
+
 @pytest.mark.parametrize("name", ["any", "all"])
 @pytest.mark.parametrize("dim", [(), []])
 @pytest.mark.parametrize("dt", ["float32", "uint8", "bool"])

@@ -343,6 +343,19 @@ class Unparsed(TypeError):
 Unparsed.__name__ = Unparsed.__qualname__ = "TypeError"
 Unparsed.__module__ = "builtins"
 
+
+class _NotGiven:
+    """The default of a parameter torch's overloads take or omit but never take as None
+    (``max``'s and ``squeeze``'s ``dim``): an explicit None is an :class:`Unparsed` call."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+NOT_GIVEN = _NotGiven()
+
 _MISSING = object()
 
 

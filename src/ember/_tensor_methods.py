@@ -139,10 +139,16 @@ def _unsqueeze_(self: Tensor, dim: int) -> Tensor:
     return _in_place_view(self, self.unsqueeze(dim))
 
 
-def _squeeze_(self: Tensor, dim=None) -> Tensor:
-    """In-place ``squeeze``."""
+def _squeeze_(self: Tensor, *args, **kwargs) -> Tensor:
+    """In-place ``squeeze``: all dims of size 1, or those of ``dim`` (an int or a tuple)."""
+    dim = (args[0] if len(args) == 1 else args) if args and not kwargs else \
+        kwargs["dim"] if not args and list(kwargs) == ["dim"] else _errors.NOT_GIVEN
+    if dim is None or dim is _errors.NOT_GIVEN and (args or kwargs):
+        raise _errors.parser_error("squeeze_", ("()", "(int dim)", "(tuple of ints dim)"),
+                                   args, kwargs)
     check_inplace(self)
-    return _in_place_view(self, self.squeeze() if dim is None else self.squeeze(dim))
+    return _in_place_view(self, self.squeeze() if dim is _errors.NOT_GIVEN else
+                          self.squeeze(dim))
 
 
 def _transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:

@@ -233,18 +233,6 @@ _MAX_OVERLOADS = ("(Tensor input, *, Tensor out = None)",
                   "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
 
 
-class _AllElements:
-    """max/min's ``dim`` when none is given (an explicit ``dim=None`` fits no overload)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<all elements>"
-
-
-_ALL = _AllElements()
-
-
 def _max_min(name, input, dim, keepdim, other, out):
     """max/min: of all elements; with ``dim``, ``(values, indices)``; with a tensor, the
     elementwise one (a call fitting none of torch's overloads: :class:`_errors.Unparsed`)."""
@@ -255,7 +243,7 @@ def _max_min(name, input, dim, keepdim, other, out):
         return (maximum if name == "max" else minimum)(input, dim)
     if dim is None:
         raise _errors.Unparsed(f"{name}() received an invalid combination of arguments")
-    if dim is _ALL:
+    if dim is _errors.NOT_GIVEN:
         dim = None
     if dim is None and keepdim or isinstance(dim, bool) or \
             not isinstance(keepdim, (bool, xp.bool_)) or \
@@ -291,13 +279,13 @@ def _max_min_all_out(name, input, out):
 
 
 @expose(overloads=_MAX_OVERLOADS)
-def max(input, dim=_ALL, keepdim=False, *, other=None, out=None):
+def max(input, dim=_errors.NOT_GIVEN, keepdim=False, *, other=None, out=None):
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum."""
     return _max_min("max", input, dim, keepdim, other, out)
 
 
 @expose(overloads=_MAX_OVERLOADS)
-def min(input, dim=_ALL, keepdim=False, *, other=None, out=None):
+def min(input, dim=_errors.NOT_GIVEN, keepdim=False, *, other=None, out=None):
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum."""
     return _max_min("min", input, dim, keepdim, other, out)
 

@@ -242,11 +242,13 @@ def _squeeze_matmul(self, dim):
 
 @expose(overloads=("(Tensor input)", "(Tensor input, int dim)",
                    "(Tensor input, tuple of ints dim)"))
-def squeeze(input, dim=None):
+def squeeze(input, dim=_errors.NOT_GIVEN):
     """Remove dims of size 1 (all, or only ``dim`` when it has size 1)."""
     nd = input._data.ndim
-    if dim is None:
+    if dim is _errors.NOT_GIVEN:
         return _squeeze_all(input)
+    if dim is None:
+        raise _errors.Unparsed("squeeze() received an invalid combination of arguments")
     if isinstance(dim, (tuple, list)):
         return _squeeze_dims(input, norm_dims(dim, nd) if nd else ())
     return _squeeze_dim(input, norm_dim(dim, nd) if nd else 0)
