@@ -57,6 +57,15 @@ def same(
     """Check correctness to see if ref and res match"""
     if fp64_ref is None:
         fp64_ref = ref
+    # the options passed on to the recursive calls (torch's source passes the last three on
+    # from sequences, dicts and QA outputs only)
+    options = dict(
+        cos_similarity=cos_similarity, tol=tol, equal_nan=equal_nan, exact_dtype=exact_dtype,
+        relax_numpy_equality=relax_numpy_equality, ignore_non_fp=ignore_non_fp,
+        log_error=log_error,
+        use_larger_multiplier_for_smaller_tensor=use_larger_multiplier_for_smaller_tensor)
+    all_options = dict(options, force_max_multiplier=force_max_multiplier,
+                       use_iou_for_bool=use_iou_for_bool, iou_threshold=iou_threshold)
     if isinstance(
         ref, (list, tuple, collections.deque, torch.nn.ParameterList, torch.Size)
     ):
@@ -70,17 +79,7 @@ def same(
                 ai,
                 bi,
                 fp64_refi,
-                cos_similarity,
-                tol,
-                equal_nan,
-                exact_dtype,
-                relax_numpy_equality,
-                ignore_non_fp,
-                log_error=log_error,
-                use_larger_multiplier_for_smaller_tensor=use_larger_multiplier_for_smaller_tensor,
-                force_max_multiplier=force_max_multiplier,
-                use_iou_for_bool=use_iou_for_bool,
-                iou_threshold=iou_threshold,
+                **all_options,
             )
             for ai, bi, fp64_refi in zip(ref, res, fp64_ref)
         )
@@ -92,17 +91,7 @@ def same(
             ref.loss,
             res.loss,
             fp64_ref.loss,
-            cos_similarity,
-            tol,
-            equal_nan,
-            exact_dtype,
-            relax_numpy_equality,
-            ignore_non_fp,
-            log_error=log_error,
-            use_larger_multiplier_for_smaller_tensor=use_larger_multiplier_for_smaller_tensor,
-            force_max_multiplier=force_max_multiplier,
-            use_iou_for_bool=use_iou_for_bool,
-            iou_threshold=iou_threshold,
+            **all_options,
         )
     elif isinstance(ref, dict):
         if not isinstance(res, dict):
@@ -117,17 +106,7 @@ def same(
                     ref[k],
                     res[k],
                     fp64_ref[k],
-                    cos_similarity=cos_similarity,
-                    tol=tol,
-                    equal_nan=equal_nan,
-                    exact_dtype=exact_dtype,
-                    relax_numpy_equality=relax_numpy_equality,
-                    ignore_non_fp=ignore_non_fp,
-                    log_error=log_error,
-                    use_larger_multiplier_for_smaller_tensor=use_larger_multiplier_for_smaller_tensor,
-                    force_max_multiplier=force_max_multiplier,
-                    use_iou_for_bool=use_iou_for_bool,
-                    iou_threshold=iou_threshold,
+                    **all_options,
                 )
             ):
                 log_error("Accuracy failed for key name %s", k)
@@ -337,14 +316,7 @@ def same(
             torch.as_tensor(ref),
             torch.as_tensor(res),
             fp64_ref,
-            cos_similarity=cos_similarity,
-            tol=tol,
-            equal_nan=equal_nan,
-            exact_dtype=exact_dtype,
-            relax_numpy_equality=relax_numpy_equality,
-            ignore_non_fp=ignore_non_fp,
-            log_error=log_error,
-            use_larger_multiplier_for_smaller_tensor=use_larger_multiplier_for_smaller_tensor,
+            **options,
         )
     elif type(ref).__name__ in (
         "MaskedLMOutput",
@@ -366,14 +338,7 @@ def same(
                 getattr(ref, key),
                 getattr(res, key),
                 getattr(fp64_ref, key),
-                cos_similarity=cos_similarity,
-                tol=tol,
-                equal_nan=equal_nan,
-                exact_dtype=exact_dtype,
-                relax_numpy_equality=relax_numpy_equality,
-                ignore_non_fp=ignore_non_fp,
-                log_error=log_error,
-                use_larger_multiplier_for_smaller_tensor=use_larger_multiplier_for_smaller_tensor,
+                **options,
             )
             for key in ref.__dict__
         )
