@@ -144,13 +144,18 @@ def _computation_dtype(x):
     return x.dtype if x.is_floating_point() or x.is_complex() else torch.get_default_dtype()
 
 
+def _softmax_input(x):
+    """(softmax's input contiguous in its computation dtype, the result's dtype)."""
+    x = x.contiguous()
+    result_dtype = x.dtype if x.is_floating_point() else _torch().get_default_dtype()
+    return x.to(_computation_dtype(x)), result_dtype
+
+
 @_decomposes("_softmax")
 @_out
 def _softmax(x, dim, half_to_float):
     torch = _torch()
-    x = x.contiguous()
-    result_dtype = x.dtype if x.is_floating_point() else torch.get_default_dtype()
-    x = x.to(_computation_dtype(x))
+    x, result_dtype = _softmax_input(x)
     unnormalized = torch.exp(x - torch.amax(x, dim, keepdim=True))
     result = unnormalized / torch.sum(unnormalized, dim, keepdim=True)
     return result if half_to_float else result.to(result_dtype)
@@ -160,9 +165,7 @@ def _softmax(x, dim, half_to_float):
 @_out
 def _log_softmax(x, dim, half_to_float):
     torch = _torch()
-    x = x.contiguous()
-    result_dtype = x.dtype if x.is_floating_point() else torch.get_default_dtype()
-    x = x.to(_computation_dtype(x))
+    x, result_dtype = _softmax_input(x)
     shifted = x - torch.amax(x, dim, keepdim=True)
     result = shifted - torch.log(torch.sum(torch.exp(shifted), dim, keepdim=True))
     return result if half_to_float else result.to(result_dtype)
