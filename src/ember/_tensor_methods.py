@@ -11,6 +11,7 @@ from . import _dtype as D
 from . import _errors, _lazy
 from . import _memory_format as _MF
 from ._ops.registry import check_inplace, expose
+from ._ops.shape import SQUEEZE_OVERLOADS
 from ._storage import TypedStorage, UntypedStorage, resizable, root_array
 from ._tensor import Size, Tensor
 from .autograd.function import Function
@@ -144,7 +145,7 @@ def _squeeze_(self: Tensor, *args, **kwargs) -> Tensor:
     dim = (args[0] if len(args) == 1 else args) if args and not kwargs else \
         kwargs["dim"] if not args and list(kwargs) == ["dim"] else _errors.NOT_GIVEN
     if dim is None or dim is _errors.NOT_GIVEN and (args or kwargs):
-        raise _errors.parser_error("squeeze_", ("()", "(int dim)", "(tuple of ints dim)"),
+        raise _errors.parser_error("squeeze_", _errors.method_options(SQUEEZE_OVERLOADS),
                                    args, kwargs)
     check_inplace(self)
     return _in_place_view(self, self.squeeze() if dim is _errors.NOT_GIVEN else

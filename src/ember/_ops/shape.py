@@ -240,8 +240,11 @@ def _squeeze_matmul(self, dim):
     return self.squeeze(dim)
 
 
-@expose(overloads=("(Tensor input)", "(Tensor input, int dim)",
-                   "(Tensor input, tuple of ints dim)"))
+SQUEEZE_OVERLOADS = ("(Tensor input)", "(Tensor input, int dim)",
+                     "(Tensor input, tuple of ints dim)")
+
+
+@expose(overloads=SQUEEZE_OVERLOADS)
 def squeeze(input, dim=_errors.NOT_GIVEN):
     """Remove dims of size 1 (all, or only ``dim`` when it has size 1)."""
     nd = input._data.ndim
