@@ -109,9 +109,10 @@ class BERTPretrainDataset(Dataset):
 ds = BERTPretrainDataset(examples)
 print("dataset size", len(ds))
 loader = DataLoader(ds, batch_size=3, shuffle=True, generator=torch.Generator().manual_seed(1))
-tokens_X, segments_X, valid_lens_x, pred_positions_X, mlm_weights_X, mlm_Y, nsp_y = next(iter(loader))
-print(tokens_X.shape, segments_X.shape, valid_lens_x, pred_positions_X.shape, mlm_weights_X, mlm_Y.shape,
-      nsp_y)
+tokens_X, segments_X, valid_lens_x, pred_positions_X, mlm_weights_X, mlm_Y, nsp_y = \
+    next(iter(loader))
+print(tokens_X.shape, segments_X.shape, valid_lens_x, pred_positions_X.shape, mlm_weights_X,
+      mlm_Y.shape, nsp_y)
 print(segments_X[0])
 
 

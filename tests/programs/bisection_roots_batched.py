@@ -64,7 +64,8 @@ s = secant(g, torch.tensor([2.0]), torch.tensor([3.0]), 7)
 
 # inverse normal CDF by bisection vs ndtri
 p = torch.tensor([0.001, 0.025, 0.16, 0.5, 0.84, 0.975, 0.999])
-q, its = bisect(lambda x: torch.special.ndtr(x) - p, torch.full_like(p, -10), torch.full_like(p, 10))
+q, its = bisect(lambda x: torch.special.ndtr(x) - p, torch.full_like(p, -10),
+                torch.full_like(p, 10))
 print("quantiles:", q)
 print("ndtri    :", torch.special.ndtri(p))
 print("agree:", torch.allclose(q, torch.special.ndtri(p), atol=1e-9), its)

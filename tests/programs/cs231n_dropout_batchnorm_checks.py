@@ -51,7 +51,8 @@ def rel_error(x, y):
     return ((x - y).abs() / (x.abs() + y.abs()).clamp(min=1e-8)).max().item()
 
 
-dx_num = eval_numerical_gradient_array(lambda xx: dropout_forward(xx, 0.2, "train", mask)[0], x, dout)
+dx_num = eval_numerical_gradient_array(lambda xx: dropout_forward(xx, 0.2, "train", mask)[0],
+                                       x, dout)
 print("dx relative error < 1e-10:", rel_error(dx, dx_num) < 1e-10)
 
 

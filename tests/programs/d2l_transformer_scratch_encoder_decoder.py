@@ -6,8 +6,8 @@
 import math
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(0)
 
@@ -153,7 +153,7 @@ class Seq2Seq(nn.Module):
 
 
 BOS, EOS, PAD, V = 1, 2, 0, 10
-n, L = 64, 5
+n, L = 48, 5
 lens = torch.randint(2, L + 1, (n,))
 src = torch.full((n, L + 1), PAD)
 tgt_in = torch.full((n, L + 2), PAD)
@@ -172,7 +172,7 @@ print("example:", src[0].tolist(), "->", tgt_out[0].tolist())
 
 model = Seq2Seq(V, 16, 32, 2, 2)
 opt = torch.optim.Adam(model.parameters(), lr=0.01)
-for epoch in range(30):
+for epoch in range(24):
     model.train()
     state = model.encode(src, src_valid)
     logits, _ = model.decode(tgt_in, state)
@@ -183,7 +183,7 @@ for epoch in range(30):
     loss.backward()
     nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     opt.step()
-    if epoch % 10 == 9:
+    if epoch % 8 == 7:
         print(f"epoch {epoch + 1} loss {loss.item():.4f}")
 
 model.eval()

@@ -4,8 +4,8 @@
 # rates in parameter groups (10x for the head), BatchNorm kept in eval mode while frozen, and
 # parameter counts that require grad at each stage.
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(0)
 

@@ -3,8 +3,8 @@
 # fractions, gradient norm tables per parameter, update-to-weight ratios (Karpathy's 1e-3 rule),
 # and torch.histogram with explicit bin edges and density=True.
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(3)
 net = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 2))
@@ -49,8 +49,10 @@ edges = torch.linspace(w.min().item(), w.max().item(), 11)
 for lo, c, b in zip(edges[:-1].tolist(), counts.int().tolist(), bar(counts)):
     print(f"{lo:+.3f} {c:4d} {b}")
 print("histc total", counts.sum().item(), "numel", w.numel())
-print("histc default bins on ints-as-float", torch.histc(torch.tensor([1.0, 2, 1, 4, 4, 4]), bins=4))
-print("histc outside range ignored", torch.histc(torch.tensor([-5.0, 0.1, 0.2, 5.0]), bins=2, min=0, max=1))
+print("histc default bins on ints-as-float",
+      torch.histc(torch.tensor([1.0, 2, 1, 4, 4, 4]), bins=4))
+print("histc outside range ignored",
+      torch.histc(torch.tensor([-5.0, 0.1, 0.2, 5.0]), bins=2, min=0, max=1))
 hist, bin_edges = torch.histogram(w, bins=torch.tensor([-1.0, -0.1, 0.0, 0.1, 1.0]))
 print("histogram counts", hist, "edges", bin_edges)
 dens, e = torch.histogram(acts[3].flatten(), bins=5, density=True)

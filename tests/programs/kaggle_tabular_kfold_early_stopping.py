@@ -7,8 +7,8 @@ import copy
 import math
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(42)
 n, n_test = 320, 64
@@ -91,7 +91,8 @@ for f in range(k):
           f"acc {acc:.4f}")
 
 oof_loss = F.binary_cross_entropy(oof, y).item()
-print(f"OOF log loss {oof_loss:.4f}, OOF accuracy {((oof > 0.5).float() == y).float().mean().item():.4f}")
+oof_acc = ((oof > 0.5).float() == y).float().mean().item()
+print(f"OOF log loss {oof_loss:.4f}, OOF accuracy {oof_acc:.4f}")
 test_loss = F.binary_cross_entropy(test_pred, target[n:]).item()
 print(f"test log loss {test_loss:.4f}")
 print("test predictions (first 6)", test_pred[:6])

@@ -38,7 +38,7 @@ def simpson(n):
 for name, rule in [("midpoint", midpoint), ("trapezoid", trap), ("simpson", simpson)]:
     errs = [abs(rule(n) - exact) for n in (8, 16, 32, 64)]
     orders = [math.log2(errs[i] / errs[i + 1]) for i in range(3)]
-    print(f"{name:<9} errors {['%.3e' % e for e in errs]} orders {[round(o, 3) for o in orders]}")
+    print(f"{name:<9} errors {[f'{e:.3e}' for e in errs]} orders {[round(o, 3) for o in orders]}")
 
 
 def gauss_legendre(n):

@@ -64,4 +64,5 @@ print("promote_types:", torch.promote_types(torch.uint8, torch.int8),
       torch.promote_types(torch.int16, torch.uint8), torch.promote_types(torch.bool, torch.int8))
 print("result_type:", torch.result_type(a, 1.0), torch.result_type(c, 2),
       torch.result_type(flags, True))
-print("can_cast:", torch.can_cast(torch.float32, torch.int8), torch.can_cast(torch.int8, torch.float16))
+print("can_cast:", torch.can_cast(torch.float32, torch.int8),
+      torch.can_cast(torch.int8, torch.float16))

@@ -6,8 +6,8 @@
 import warnings
 
 import torch
-from torch import nn
 import torch.nn.functional as F
+from torch import nn
 
 torch.manual_seed(0)
 

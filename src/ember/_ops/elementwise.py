@@ -517,7 +517,7 @@ def _log_add_exp_one(x, acc):
     return x
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim, *, Tensor out = None)",))
 def logcumsumexp(input: Tensor, dim: int, *, out=None) -> Tensor:
     """The running ``log(sum(exp(input)))`` along ``dim``.
 

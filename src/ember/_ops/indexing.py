@@ -147,7 +147,8 @@ def _gather(self, dim, index):
     return s[_grid(i % builtins.max(s.shape[dim], 1), dim)].reshape(index.shape)
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim, Tensor index, *, bool sparse_grad = False, "
+                    "Tensor out = None)",))
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     """Values of ``input`` along ``dim`` at ``index`` (``out[i][j] = input[i][index[i][j]]``)."""
     d = _check_gather("gather", input, dim, index)
@@ -414,7 +415,7 @@ def _index_select(self, dim, index):
     return xp.take(self, index.reshape(-1), axis=dim)
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim, Tensor index, *, Tensor out = None)",))
 def index_select(input, dim, index, *, out=None):
     """The entries of ``input`` along ``dim`` at the positions in the 1-d ``index``."""
     _check_index_vec("index_select", index)

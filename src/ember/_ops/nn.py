@@ -149,6 +149,9 @@ def _log_softmax(self, dim):
 
 
 def _prep_softmax(input, dim, dtype, name="softmax"):
+    if dtype is not None and not isinstance(dtype, D.dtype):
+        raise _errors.Unparsed(f"{name}(): argument 'dtype' must be torch.dtype, not "
+                               f"{_errors.type_name(dtype)}")
     if dtype is not None:
         input = input.to(dtype)
     dim = norm_dim(dim, input.ndim)
@@ -165,7 +168,7 @@ def _scalar(t):
     return _scalar_name(t.dtype)
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim, torch.dtype dtype = None, *, Tensor out = None)",))
 def softmax(input: Tensor, dim: int, dtype=None, *, out=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (node ``SoftmaxBackward0``)."""
     return _softmax_fn(_softmax, "softmax", input, dim, dtype, out)
@@ -181,7 +184,7 @@ def _softmax_fn(d, name, input, dim, dtype, out):
     return res if out is None else _write_out(out, res._data)
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim, torch.dtype dtype = None, *, Tensor out = None)",))
 def log_softmax(input: Tensor, dim: int, dtype=None, *, out=None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably (node ``LogSoftmaxBackward0``)."""
     return _softmax_fn(_log_softmax, "log_softmax", input, dim, dtype, out)

@@ -1098,7 +1098,7 @@ def _cum_extreme(d, rt, input, dim, greater, out):
                                       f"{g.scalar_name}")
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim, *, tuple of Tensors out = None)",))
 def cummax(input, dim, *, out=None):
     """Running maximum along ``dim`` and the index where it was (last) reached.
 

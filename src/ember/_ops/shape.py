@@ -53,9 +53,12 @@ def infer_size(shape, numel: int) -> tuple[int, ...]:
     return shape
 
 
-def _shape_arg(shape, given=None, name: str = "size", op: str = ""):
+def _shape_arg(shape, given=None, name: str = "size", op: str = "", options=None):
     """A torch ``*size`` argument: ints by position or one sequence, or (``given``) the same
-    passed by torch's keyword ``name``."""
+    passed by torch's keyword ``name``. ``options``: the method's printed signatures, whose
+    parser error a call giving none raises (the argument is required)."""
+    if options and not shape and given is None:
+        raise _errors.parser_error(op, options, (), {})
     if given is not None:
         if shape:
             raise TypeError(f"{op}() got multiple values for argument '{name}'")
@@ -104,6 +107,9 @@ def _unsafe_view(self, shape):
     return self.reshape(shape) if self.flags.c_contiguous else _strict_view(self, shape)
 
 
+_VIEW_OPTIONS = ("(torch.dtype dtype)", "(tuple of ints size)")
+
+
 @expose(function=False)
 def view(self, *sizes, size=None, dtype=None):
     """A view with another shape (one dim may be -1); shares storage.
@@ -116,7 +122,8 @@ def view(self, *sizes, size=None, dtype=None):
         from .._tensor import Tensor
         _check_view_dtype(self, dtype)
         return Tensor._wrap(self._data.view(dtype.np))
-    return _view(self, infer_size(_shape_arg(sizes, size, "size", "view"), self._data.size))
+    return _view(self, infer_size(_shape_arg(sizes, size, "size", "view",
+                                                      _VIEW_OPTIONS), self._data.size))
 
 
 def _check_view_dtype(self, dtype) -> None:
@@ -148,7 +155,8 @@ def _check_view_dtype(self, dtype) -> None:
 @expose
 def reshape(input, *sizes, shape=None):
     """A view when the strides allow it, else a copy, with the new shape."""
-    shape = infer_size(_shape_arg(sizes, shape, "shape", "reshape"), input._data.size)
+    shape = infer_size(_shape_arg(sizes, shape, "shape", "reshape",
+                                    ("(tuple of ints shape)",)), input._data.size)
     if not input._data.flags.c_contiguous:
         try:
             xp.reshape(input._data, shape, copy=False)
@@ -207,7 +215,7 @@ def _unsqueeze(self, dim):
     return out
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim)",))
 def unsqueeze(input, dim):
     """A view with a new dim of size 1 at ``dim``."""
     return _unsqueeze(input, norm_dim(dim, input._data.ndim + 1))
@@ -275,7 +283,8 @@ def _expand(self, size):
 @expose(function=False)
 def expand(self, *sizes, size=None, implicit=False):
     """A broadcast view with ``sizes`` (-1 keeps a dim); no copy."""
-    sizes = _shape_arg(sizes, size, "size", "expand")
+    sizes = _shape_arg(sizes, size, "size", "expand",
+                       ("(tuple of ints size, *, bool implicit = False)",))
     nd = self._data.ndim
     if len(sizes) < nd:
         raise RuntimeError(f"expand({self.type()}{{{list(self.shape)}}}, size={list(sizes)}):"
@@ -328,9 +337,7 @@ def _permute(self, dims):
 @expose
 def permute(input, *order, dims=None):
     """A view with the dims reordered."""
-    if not order and dims is None:
-        raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    dims = _shape_arg(order, dims, "dims", "permute")
+    dims = _shape_arg(order, dims, "dims", "permute", ("(tuple of ints dims)",))
     nd = input._data.ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
@@ -348,7 +355,7 @@ def _transpose(self, dim0, dim1):
     return self.swapaxes(dim0, dim1) if self.ndim else self.view()
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim0, int dim1)",))
 def transpose(input, dim0, dim1):
     """A view with ``dim0`` and ``dim1`` swapped."""
     nd = input._data.ndim
@@ -403,7 +410,7 @@ def _select(self, dim, index):
     return self[(*idx, ...)]   # the Ellipsis keeps a 0-d result a view
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim, int index)",))
 def select(input, dim, index):
     """The slice at ``index`` along ``dim`` (a view with that dim removed)."""
     nd = input._data.ndim
@@ -437,7 +444,8 @@ def _slice(self, dim, start, end, step):
     return self[tuple(idx)]
 
 
-@expose
+@expose(overloads=("(Tensor input, int dim, Tensor start, int length)",
+                    "(Tensor input, int dim, int start, int length)",))
 def narrow(input, dim, start, length):
     """A view of ``length`` elements of ``dim`` from ``start``."""
     if not input._data.ndim:
@@ -614,7 +622,8 @@ def _dims_list(d):
     return list(d) if isinstance(d, (tuple, list)) else [d]
 
 
-@expose
+@expose(overloads=("(Tensor input, int source, int destination)",
+                    "(Tensor input, tuple of ints source, tuple of ints destination)",))
 def movedim(input, source, destination):
     """Move the dims ``source`` to the positions ``destination`` (a permuted view)."""
     nd = input._data.ndim
@@ -732,7 +741,7 @@ def _repeat(self, repeats):
 @expose(function=False)
 def repeat(self, *sizes, repeats=None):
     """Tile the tensor ``sizes[i]`` times along each dim (a copy: ``RepeatBackward0``)."""
-    sizes = _shape_arg(sizes, repeats, "repeats", "repeat")
+    sizes = _shape_arg(sizes, repeats, "repeats", "repeat", ("(tuple of ints repeats)",))
     if len(sizes) < self._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
@@ -930,6 +939,9 @@ def _split_method(self, split_size, dim=0):
     return split(self, split_size, dim)
 
 
+_split_method.__qualname__ = "Tensor.split"     # (torch's is Python: its TypeErrors name it)
+
+
 @expose
 def split_with_sizes(input, split_sizes, dim=0):
     """Split into pieces of the given sizes along ``dim`` (views)."""
@@ -948,7 +960,7 @@ def _chunk_size(input, chunks, dim):
     return d, n, (n + chunks - 1) // chunks
 
 
-@expose
+@expose(overloads=("(Tensor input, int chunks, int dim = 0)",))
 def chunk(input, chunks, dim=0):
     """Split into ``chunks`` nearly equal pieces along ``dim`` (the last may be smaller)."""
     d, n, size = _chunk_size(input, chunks, dim)
@@ -990,11 +1002,13 @@ def _sections(indices_or_sections, sections, indices, tensor_indices_or_sections
         if v is not None:
             return v
     if indices_or_sections is None:
-        raise TypeError("missing 1 required positional argument: 'indices_or_sections'")
+        raise _errors.Unparsed("missing 1 required positional argument: 'indices_or_sections'")
     return indices_or_sections
 
 
-@expose
+@expose(overloads=("(Tensor input, tuple of ints indices, int dim = 0)",
+                    "(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)",
+                    "(Tensor input, int sections, int dim = 0)",))
 def tensor_split(input, indices_or_sections=None, dim=0, *, sections=None, indices=None,
                  tensor_indices_or_sections=None):
     """Split at the given indices, or into ``sections`` pieces (the first ones larger)."""
@@ -1095,7 +1109,7 @@ def _flip(self, dims):
 @expose
 def flip(input, *order, dims=None):
     """Reverse the order of elements along ``dims`` (a copy)."""
-    dims = _shape_arg(order, dims, "dims", "flip")
+    dims = _shape_arg(order, dims, "dims", "flip", ("(tuple of ints dims)",))
     dims = norm_dims(dims, input._data.ndim)      # a 0-d tensor accepts 0 and -1
     return _flip(input, dims if input._data.ndim else ())
 
@@ -1128,7 +1142,7 @@ def _roll(self, shifts, dims):
     return xp.ascontiguousarray(xp.roll(self, shifts, dims))     # torch's is contiguous
 
 
-@expose
+@expose(overloads=("(Tensor input, tuple of ints shifts, tuple of ints dims = ())",))
 def roll(input, shifts, dims=None):
     """Shift elements circularly along ``dims`` (the flattened tensor when None)."""
     shifts = tuple(_dims_list(shifts))

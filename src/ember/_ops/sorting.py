@@ -253,7 +253,8 @@ def msort(input, *, out=None):
 
 # ----------------------------------------------------------------------------- topk
 
-@expose
+@expose(overloads=("(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, "
+                    "*, tuple of Tensors out = None)",))
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     """The ``k`` largest (``largest=False``: smallest) values along ``dim`` and their indices.
 
@@ -341,7 +342,8 @@ def _same(a, v):
     return (a == v) | (xp.isnan(a) & xp.isnan(v)) if a.dtype.kind in "fcV" else a == v
 
 
-@expose
+@expose(overloads=("(Tensor input, int k, int dim = -1, bool keepdim = False, "
+                    "*, tuple of Tensors out = None)",))
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """The ``k``-th smallest value along ``dim`` (1-based) and its index.
 
