@@ -136,6 +136,6 @@ print("X:", X.type(torch.int32))
 print("valid lengths for X:", X_valid_len)
 print("Y:", Y.type(torch.int32))
 print("valid lengths for Y:", Y_valid_len)
-print("decoded:", [" ".join(tgt_vocab.to_tokens(row[:n])) for row, n in zip(Y.tolist(),
-      Y_valid_len.tolist())])
+print("decoded:", [" ".join(tgt_vocab.to_tokens(row[:n]))
+                   for row, n in zip(Y.tolist(), Y_valid_len.tolist())])
 print("batches per epoch", len(loader))
