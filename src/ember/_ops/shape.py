@@ -122,8 +122,8 @@ def view(self, *sizes, size=None, dtype=None):
         from .._tensor import Tensor
         _check_view_dtype(self, dtype)
         return Tensor._wrap(self._data.view(dtype.np))
-    return _view(self, infer_size(_shape_arg(sizes, size, "size", "view",
-                                                      _VIEW_OPTIONS), self._data.size))
+    size = _shape_arg(sizes, size, "size", "view", _VIEW_OPTIONS)
+    return _view(self, infer_size(size, self._data.size))
 
 
 def _check_view_dtype(self, dtype) -> None:
@@ -155,8 +155,8 @@ def _check_view_dtype(self, dtype) -> None:
 @expose
 def reshape(input, *sizes, shape=None):
     """A view when the strides allow it, else a copy, with the new shape."""
-    shape = infer_size(_shape_arg(sizes, shape, "shape", "reshape",
-                                    ("(tuple of ints shape)",)), input._data.size)
+    shape = _shape_arg(sizes, shape, "shape", "reshape", ("(tuple of ints shape)",))
+    shape = infer_size(shape, input._data.size)
     if not input._data.flags.c_contiguous:
         try:
             xp.reshape(input._data, shape, copy=False)
