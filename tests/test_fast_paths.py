@@ -249,6 +249,16 @@ def test_blas_probe_takes_fused_kernels_only(dt):
     assert not _blas._probe(_fake_axpy(dt, fused=True, tail=8), dt)
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_blas_probe_reference_is_the_exact_fused_result(dt):
+    from ember._ops import _blas, _exact
+    x, y, s, fused = _blas._probe_operands(np.dtype(dt))
+    ints = np.int32 if dt == np.float32 else np.int64
+    assert np.array_equal(fused.view(ints), _exact.fma(np.full(x.size, s), x, y).view(ints))
+    unfused = (s * x + y).astype(dt)        # the product and the sum rounded apart
+    assert np.count_nonzero(unfused != fused) > 100
+
+
 def test_blas_probe_needs_no_numpy_random():
     """The first fused update of a program (SGD's, Adam's) loads no NumPy generator."""
     import subprocess
