@@ -221,6 +221,57 @@ def test_blas_fused_axpy_declines_what_it_does_not_cover():
     assert np.array_equal(a, np.ones(64, np.float32))
 
 
+def _fake_axpy(dt, fused: bool, tail: int = 0):
+    """A stand-in for the BLAS kernel's calling convention: ``y += s * x`` on the first
+    ``n`` elements (``fused``: one rounding; else the product and the sum round apart),
+    the last ``tail`` of them unfused (as a kernel's remainder loop may be)."""
+    import ctypes
+
+    from ember._ops import _exact
+    item = ctypes.c_float if dt == np.float32 else ctypes.c_double
+
+    def fn(n, _a, _b, s, px, _ix, py, _iy, _c, _d):
+        x = np.ctypeslib.as_array(ctypes.cast(px, ctypes.POINTER(item)), (n,))
+        y = np.ctypeslib.as_array(ctypes.cast(py, ctypes.POINTER(item)), (n,))
+        m = n - tail if fused else 0
+        y[m:] = y[m:] + s * x[m:]
+        y[:m] = _exact.fma(np.full(m, s), x[:m], y[:m])
+        return 0
+    return fn
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_blas_probe_takes_fused_kernels_only(dt):
+    from ember._ops import _blas
+    dt = np.dtype(dt)
+    assert _blas._probe(_fake_axpy(dt, fused=True), dt)
+    assert not _blas._probe(_fake_axpy(dt, fused=False), dt)
+    assert not _blas._probe(_fake_axpy(dt, fused=True, tail=8), dt)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_blas_probe_reference_is_the_exact_fused_result(dt):
+    from ember._ops import _blas, _exact
+    x, y, s, fused = _blas._probe_operands(np.dtype(dt))
+    ints = np.int32 if dt == np.float32 else np.int64
+    assert np.array_equal(fused.view(ints), _exact.fma(np.full(x.size, s), x, y).view(ints))
+    unfused = (s * x + y).astype(dt)        # the product and the sum rounded apart
+    assert np.count_nonzero(unfused != fused) > 100
+
+
+def test_blas_probe_needs_no_numpy_random():
+    """The first fused update of a program (SGD's, Adam's) loads no NumPy generator."""
+    import subprocess
+    import sys
+    code = ("import sys, numpy as np, ember\n"
+            "from ember._ops import _blas\n"
+            "_blas._load(np.dtype(np.float32))\n"
+            "print('numpy.random' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["False"]
+
+
 def test_sgd_and_adam_steps_with_and_without_the_blas_kernel():
     from ember._ops import _blas
     runs = []

@@ -67,8 +67,10 @@ _lock = threading.Lock()
 
 
 def _load() -> None:
-    """Load the library, pick its threading layer and make one tiny float32 product, which
-    loads the kernels a first product dispatches to (once; under the lock)."""
+    """Load the library, pick its threading layer and make one small float32 product, which
+    sets up what a first product needs (once; under the lock). The product is 2 x 2 x 2:
+    MKL answers a 1 x 1 x 1 one without its gemm driver, whose first call costs about a
+    millisecond."""
     with _lock:
         if _loaded:
             return
@@ -76,11 +78,11 @@ def _load() -> None:
         try:
             lib = ctypes.CDLL(PATH)
             lib.MKL_Set_Threading_Layer(ctypes.c_int(_threading_layer()))
-            one = ctypes.c_float(1.0)
-            out = ctypes.c_float(0.0)
-            # cblas_sgemm(ColMajor, NoTrans, NoTrans, 1, 1, 1, 1, &1, 1, &1, 1, 0, &out, 1)
-            lib.cblas_sgemm(102, 111, 111, 1, 1, 1, one, ctypes.byref(one), 1,
-                            ctypes.byref(one), 1, ctypes.c_float(0.0), ctypes.byref(out), 1)
+            ones = (ctypes.c_float * 4)(1.0, 1.0, 1.0, 1.0)
+            out = (ctypes.c_float * 4)()
+            # cblas_sgemm(ColMajor, NoTrans, NoTrans, 2, 2, 2, 1, ones, 2, ones, 2, 0, out, 2)
+            lib.cblas_sgemm(102, 111, 111, 2, 2, 2, ctypes.c_float(1.0), ones, 2, ones, 2,
+                            ctypes.c_float(0.0), out, 2)
         except (OSError, AttributeError):
             lib = None
         _loaded.append(lib)
