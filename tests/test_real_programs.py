@@ -56,6 +56,7 @@ SRC = HERE.parent / "src"
 RUNNER = HERE / "programs" / "_runner.py"
 REL, ABS = 1e-4, 1e-6
 TIMEOUT_S = 1200
+RUNNER_CHECK = "save_load_checkpoint"    # the program the runner test also runs alone
 
 _NUMBER = re.compile(r"[-+]?(?:(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|inf|nan)(?![\w.])")
 
@@ -66,12 +67,13 @@ def _env(**extra) -> dict:
     return env
 
 
-def _start(root: pathlib.Path, lib: str, jobs: int) -> tuple[subprocess.Popen, pathlib.Path]:
-    """Start ``_runner.py`` over every program under ``lib`` (``ember`` or ``torch``)."""
+def _start(root: pathlib.Path, lib: str, jobs: int,
+           programs: list[pathlib.Path]) -> tuple[subprocess.Popen, pathlib.Path]:
+    """Start ``_runner.py`` over ``programs`` under ``lib`` (``ember`` or ``torch``)."""
     dest = root / f"{lib}.json"
     launcher = ["-m", "ember"] if lib == "ember" else []
     cmd = [sys.executable, *launcher, str(RUNNER), str(dest), str(root / lib), str(jobs),
-           *map(str, PROGRAMS)]
+           *map(str, programs)]
     return subprocess.Popen(cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE), dest
 
 
@@ -81,17 +83,29 @@ def _collect(proc: subprocess.Popen, dest: pathlib.Path) -> dict:
     return json.loads(dest.read_text())
 
 
+def _selected(session) -> list[pathlib.Path]:
+    """The programs whose tests this run collected (``-k NAME`` runs only those), and the one
+    the runner test reads."""
+    names = {item.callspec.params["name"] for item in session.items
+             if item.path == pathlib.Path(__file__) and hasattr(item, "callspec")
+             and "name" in item.callspec.params}
+    names.add(RUNNER_CHECK)
+    return [p for p in PROGRAMS if p.stem in names]
+
+
 @pytest.fixture(scope="session")
-def outputs(tmp_path_factory):
-    """{name: (ember result, torch result)}, every program run once under each, both at once.
+def outputs(tmp_path_factory, request):
+    """{name: (ember result, torch result)}, each selected program run once under each, both at
+    once.
 
     Each result is ``[returncode, stdout, stderr, cpu_seconds]``. Ember, the slower side, gets
     as many parallel children as there are cores; torch one at a time.
     """
     pytest.importorskip("torch")
     root = tmp_path_factory.mktemp("programs")
-    torch_run = _start(root, "torch", 1)
-    ember_run = _start(root, "ember", max(1, os.cpu_count() or 1))
+    programs = _selected(request.session)
+    torch_run = _start(root, "torch", 1, programs)
+    ember_run = _start(root, "ember", max(1, os.cpu_count() or 1), programs)
     ember, torch = _collect(*ember_run), _collect(*torch_run)
     return {name: (ember[name], torch[name]) for name in ember}
 
@@ -156,7 +170,7 @@ def test_program_prints_what_torch_prints(outputs, name):
 
 def test_the_runner_runs_a_program_as_python_m_ember_runs_it(outputs, tmp_path):
     """The shared-import runner and a plain ``python -m ember PROGRAM`` print the same."""
-    program = HERE / "programs" / "save_load_checkpoint.py"
+    program = HERE / "programs" / f"{RUNNER_CHECK}.py"
     r = subprocess.run([sys.executable, "-m", "ember", str(program)], cwd=tmp_path, env=_env(),
                        capture_output=True, text=True, timeout=TIMEOUT_S)
     assert (r.returncode, r.stdout, r.stderr) == tuple(outputs[program.stem][0][:3])
