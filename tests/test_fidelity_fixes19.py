@@ -1,0 +1,244 @@
+"""Differences from torch closed in the nineteenth fidelity pass, each case compared with
+torch: the last ``torch.ops.aten`` ops that took nn.functional's arguments (elu, max
+unpooling, fractional max pooling, embedding_bag), Tensor methods with varargs dims, strides of
+padded and bool-indexed results, the order of errors, warnings from torch's C++, and what the
+fourth stream of ``tools/fuzz_ops.py`` found.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import ember
+
+from .helpers import outcome_of, same_outcome, torch
+
+
+def _same(fn, strides=True):
+    same_outcome(outcome_of(torch, fn), outcome_of(ember, fn), strides)
+
+
+def _quiet(fn):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(fn)
+
+
+# ------------------------------------------------ torch.ops.aten ops in their schema's form
+
+_X4 = np.arange(32, dtype=np.float32).reshape(1, 2, 4, 4)
+_X4 = (_X4 * 7 % 11 - 5).astype(np.float32)
+_X5 = (np.arange(128, dtype=np.float32).reshape(1, 2, 4, 4, 4) * 13 % 17 - 8).astype(np.float32)
+
+
+def _pool2(lib, x=None):
+    x = lib.from_numpy(_X4.copy()) if x is None else x
+    return lib.nn.functional.max_pool2d(x, 2, return_indices=True)
+
+
+def _pool3(lib):
+    return lib.nn.functional.max_pool3d(lib.from_numpy(_X5.copy()), 2, return_indices=True)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ops.aten.max_unpool2d(*_pool2(L), [4, 4]),
+    lambda L: L.ops.aten.max_unpool2d.default(*_pool2(L), [5, 4]),
+    lambda L: L.ops.aten.max_unpool2d(*(t[0] for t in _pool2(L)), [4, 4]),
+    lambda L: L.ops.aten.max_unpool2d(*_pool2(L), [4, 4, 4]),
+    lambda L: L.ops.aten.max_unpool2d(*_pool2(L), [4]),
+    lambda L: L.ops.aten.max_unpool2d(*_pool2(L), [2, 2]),
+    lambda L: L.ops.aten.max_unpool2d(*_pool2(L), [-1, 4]),
+    lambda L: L.ops.aten.max_unpool2d(*_pool2(L), [0, 4]),
+    lambda L: L.ops.aten.max_unpool2d(_pool2(L)[0], _pool2(L)[1].int(), [4, 4]),
+    lambda L: L.ops.aten.max_unpool2d(_pool2(L)[0], _pool2(L)[1][:, :1], [4, 4]),
+    lambda L: L.ops.aten.max_unpool2d(_pool2(L)[0].long(), _pool2(L)[1], [4, 4]),
+    lambda L: L.ops.aten.max_unpool2d(_pool2(L)[0].half(), _pool2(L)[1], [4, 4]),
+    lambda L: L.ops.aten.max_unpool2d(_pool2(L)[0][:0], _pool2(L)[1][:0], [4, 4]),
+    lambda L: L.ops.aten.max_unpool2d(_pool2(L)[0][:, :0], _pool2(L)[1][:, :0], [4, 4]),
+    lambda L: L.ops.aten.max_unpool2d(L.ones(2, 2), L.ones(3, 2).long(), [2]),
+    lambda L: L.ops.aten.max_unpool2d(L.ones(2, 2), L.ones(3, 2).long(), [2, 2]),
+    lambda L: L.ops.aten.max_unpool2d(L.ones(2, 2), L.ones(2, 2).int(), [-1, 2]),
+    lambda L: L.ops.aten.max_unpool2d(L.ones(1, 2, 2, 2),
+                                      L.tensor([[[[0, 1], [2, 3]], [[9, 1], [2, -3]]]]), [2, 2]),
+    lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [4, 4, 4], [2, 2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(*(t[0] for t in _pool3(L)), [4, 4, 4], [2, 2, 2],
+                                      [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [4, 4, 4], [0, 2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [4, 4, 4], [2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [4, 4, 4], [2, 2, 2], [0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [4, 4], [2, 2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [2, 2, 2], [2, 2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [1, -2, 2], [2, 2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(_pool3(L)[0], _pool3(L)[1].int(), [4, 4, 4],
+                                      [2, 2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(_pool3(L)[0].long(), _pool3(L)[1], [4, 4, 4],
+                                      [2, 2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(*_pool2(L), [4, 4, 4], [2, 2, 2], [0, 0, 0]),
+    lambda L: L.ops.aten.max_unpool3d(L.ones(2, 2), L.ones(3, 2).long(), [2, 2, 2], [0], [1]),
+    lambda L: L.ops.aten.max_unpool3d(L.ones(1, 0, 2, 2), L.ones(1, 0, 2, 2).long(),
+                                      [1, 2, 2], [0, 1, 1], [1, 1, 1]),
+    lambda L: L.ops.aten.max_unpool3d(L.ones(1, 1, 2, 2), L.ones(1, 1, 2, 2).long(),
+                                      [1, 2, 2], [0, 1, 1], [1, 1, 1]),
+    lambda L: L.nn.functional.max_unpool2d(*_pool2(L), 2, padding=3),
+    lambda L: L.nn.functional.max_unpool2d(*_pool2(L), 3, output_size=[4, 4]),
+])
+def test_aten_max_unpool(call):
+    """aten::max_unpool2d(self, indices, output_size) and max_unpool3d(…, stride, padding):
+    their checks in torch's order (the invalid index torch names is the last one)."""
+    _same(call)
+
+
+def _samples(lib, *shape, dtype=None):
+    return lib.full(shape, 0.5, dtype=dtype or lib.float32)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [2, 2], _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x[0], [2, 2], [2, 3],
+                                                      _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, 2, 2, _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2], [2, 2], _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [2], _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [4, 4], _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [2, 4], _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [2, 2], _samples(L, 1, 2, 3)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [2, 2], _samples(L, 1, 1, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [2, 2], _samples(L, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x.expand(3, 2, 4, 4), [2, 2], [2, 2],
+                                                      _samples(L, 2, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [2, 2],
+                                                      _samples(L, 1, 2, 2, dtype=L.float64)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x.long(), [2, 2], [2, 2],
+                                                      _samples(L, 1, 2, 2, dtype=L.int64)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x.half(), [2, 2], [2, 2],
+                                                      _samples(L, 1, 2, 2, dtype=L.half)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x[:0], [2, 2], [2, 2],
+                                                      _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x[:, :0], [2, 2], [2, 2],
+                                                      _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x[0, 0], [2, 2], [2, 2],
+                                                      _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool2d(x, [2, 2], [0, 2], _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool3d(x3, [2, 2, 2], [2, 2, 2],
+                                                      _samples(L, 1, 2, 3)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool3d(x3, [2, 2], [2, 2, 2],
+                                                      _samples(L, 1, 2, 3)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool3d(x3, [2, 2, 2], [2, 2],
+                                                      _samples(L, 1, 2, 3)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool3d(x3, [2, 2, 2], [3, 2, 2],
+                                                      _samples(L, 1, 2, 3)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool3d(x3, [2, 2, 2], [2, 2, 2],
+                                                      _samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool3d(x3[:0], [2, 2, 2], [2, 2, 2],
+                                                      _samples(L, 1, 2, 3)),
+    lambda L, x, x3: L.ops.aten.fractional_max_pool3d(x, [2, 2, 2], [2, 2, 2],
+                                                      _samples(L, 1, 2, 3)),
+    lambda L, x, x3: L.nn.functional.fractional_max_pool2d(x[:0], 2, output_size=2,
+                                                           _random_samples=_samples(L, 1, 2, 2)),
+    lambda L, x, x3: L.nn.functional.fractional_max_pool2d(x[:, :0], 2, output_size=2),
+    lambda L, x, x3: L.nn.functional.fractional_max_pool2d(x[0, 0], 2, output_size=2),
+    lambda L, x, x3: L.nn.functional.fractional_max_pool2d(x, [2], output_size=2),
+    lambda L, x, x3: L.nn.functional.fractional_max_pool3d(x3, 2, output_size=3,
+                                                           _random_samples=_samples(L, 1, 2, 3)),
+])
+def test_aten_fractional_max_pool(call):
+    """aten::fractional_max_pool2d/3d(self, kernel_size, output_size, random_samples) return
+    (output, indices) and check their arguments in torch's order, nn.functional's too."""
+    def fn(lib):
+        x = lib.from_numpy(_X4.copy()).requires_grad_()
+        r = call(lib, x, lib.from_numpy(_X5.copy()))
+        if isinstance(r, tuple) and r[0].requires_grad:
+            r[0].sum().backward()
+            return r, r[0].grad_fn.name(), x.grad
+        return r
+    _same(fn)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: L.ops.aten.elu(x, 2.0, 1.5, 0.5),
+    lambda L, x: L.ops.aten.elu(x, alpha=2, input_scale=3),
+    lambda L, x: L.ops.aten.elu.default(x, True),
+    lambda L, x: L.ops.aten.elu(x.detach().long()),
+    lambda L, x: L.ops.aten.elu_(x * 1, 2.0, 1.5, 0.5),
+    lambda L, x: L.ops.aten.elu_(x * 1, scale=3),
+    lambda L, x: L.ops.aten.elu_(x.detach().bool()),
+    lambda L, x: L.nn.functional.elu_(x * 1, 1.0, 2.0, 0.5),
+    lambda L, x: L.nn.functional.elu(x.detach().int()),
+    lambda L, x: L.nn.functional.elu(x.detach().to(L.complex64), inplace=True),
+    lambda L, x: L.nn.functional.celu(x.detach().long()),
+    lambda L, x: L.nn.functional.selu_(x.detach().to(L.uint8)),
+    lambda L, x: L.nn.functional.celu_(x.detach().long()),
+    lambda L, x: L.nn.functional.elu(x.detach().long()[:0]),
+])
+def test_aten_elu(call):
+    """aten::elu(self, alpha, scale, input_scale) and elu_ take the schema's scale and
+    input_scale (so does nn.functional.elu_); ELU's kernels are floating-point only."""
+    def fn(lib):
+        x = lib.tensor([-1.5, -0.25, 0.0, 2.0], requires_grad=True)
+        r = call(lib, x)
+        if r.requires_grad:
+            r.sum().backward()
+            return r, r.grad_fn.name(), x.grad
+        return r
+    _same(fn)
+
+
+def _bag_args(L):
+    return L.arange(15.0).view(5, 3), L.tensor([0, 1, 2, 3]), L.tensor([0, 2])
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o, False, 1),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o, False, 2, True),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o, False, 3),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o, False, 0, False, None, False, 1),
+    lambda L, w, i, o: L.ops.aten.embedding_bag.padding_idx(w, i, o, False, 1, False, None,
+                                                            False, -4),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o, False, 0, False, None, False, 9),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o, False, 1, False, L.ones(4)),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o, False, 0, False, L.ones(3)),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o, False, 0, False,
+                                                L.ones(4, dtype=L.float64)),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o[None]),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o[0]),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w[0], i, o),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i.float(), o),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o.float()),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w.long(), i, o),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w.to(L.complex64), i, o),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i.int(), o.int()),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, o.int(), False, 1),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, L.tensor([1, 2])),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, L.tensor([0, 7]), False, 5),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, L.tensor([0, 9]), L.tensor([0])),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, L.tensor([0, -1]), L.tensor([0]), False, 1),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, L.tensor([0, 9, 7]), o, False, 2),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w.double(), L.tensor([0, 9]), o),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, L.tensor([0, 2, 4]), False, 0, False,
+                                                None, True),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, L.tensor([0, 2, 4]), False, 0, False,
+                                                None, True, 1),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w.requires_grad_(), i, L.tensor([0, 2, 4]),
+                                                False, 0, False, None, True),
+    lambda L, w, i, o: L.ops.aten.embedding_bag(w, i, L.tensor([], dtype=L.int64)),
+    lambda L, w, i, o: L.embedding_bag(w, i, o, False, 1),
+    lambda L, w, i, o: L.embedding_bag(w, i, o, False, 0, False, None, False, -1),
+    lambda L, w, i, o: L.nn.functional.embedding_bag(i.view(2, 2).int(), w, mode="max"),
+    lambda L, w, i, o: L.nn.functional.embedding_bag(i, w, o, padding_idx=7),
+])
+def test_aten_embedding_bag(call):
+    """aten::embedding_bag(weight, indices, offsets, …) (and its padding_idx overload) returns
+    (output, offset2bag, bag_size, max_indices), checks in torch's order."""
+    _quiet(lambda lib: call(lib, *_bag_args(lib)))
+
+
+def test_aten_embedding_bag_keywords():
+    """A keyword padding_idx fits neither overload (the second takes every argument)."""
+    w, i, o = _bag_args(ember)
+    with pytest.raises(RuntimeError, match="Unknown keyword argument 'padding_idx'"):
+        ember.ops.aten.embedding_bag(w, i, o, padding_idx=1)
+    t = torch.ops.aten.embedding_bag
+    with pytest.raises(RuntimeError, match="Unknown keyword argument 'padding_idx'"):
+        t(*_bag_args(torch), padding_idx=1)
