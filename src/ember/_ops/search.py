@@ -278,13 +278,13 @@ def _max_min_all_out(name, input, out):
     return _write_out(out, xp.full((), ident, npdt))
 
 
-@expose(overloads=_MAX_OVERLOADS)
+@expose(overloads=_MAX_OVERLOADS, bools=("keepdim",))
 def max(input, dim=_errors.NOT_GIVEN, keepdim=False, *, other=None, out=None):
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum."""
     return _max_min("max", input, dim, keepdim, other, out)
 
 
-@expose(overloads=_MAX_OVERLOADS)
+@expose(overloads=_MAX_OVERLOADS, bools=("keepdim",))
 def min(input, dim=_errors.NOT_GIVEN, keepdim=False, *, other=None, out=None):
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum."""
     return _max_min("min", input, dim, keepdim, other, out)
@@ -302,13 +302,13 @@ def _amin(self, dim, keepdim=False):
     return c_order(xp.min(self, axis=dim, keepdims=keepdim))
 
 
-@expose
+@expose(bools=("keepdim",))
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
     return _extreme_values(_amax, "max_values_cpu", "amax", input, dim, keepdim, out)
 
 
-@expose
+@expose(bools=("keepdim",))
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
     return _extreme_values(_amin, "min_values_cpu", "amin", input, dim, keepdim, out)
@@ -371,14 +371,14 @@ def _arg(fn, input, dim, keepdim, out=None):
     return Tensor._wrap(res) if out is None else _write_out(out, res)
 
 
-@expose
+@expose(bools=("keepdim",))
 def argmax(input, dim=None, keepdim=False, *, out=None):
     """Index of the largest element (flattened when ``dim`` is None)."""
     D.no_barebones_kernel("argmax_cpu", input.dtype)
     return _arg(xp.argmax, input, dim, keepdim, out)
 
 
-@expose
+@expose(bools=("keepdim",))
 def argmin(input, dim=None, keepdim=False, *, out=None):
     """Index of the smallest element (flattened when ``dim`` is None)."""
     D.no_barebones_kernel("argmin_cpu", input.dtype)

@@ -112,6 +112,9 @@ def view(self, *sizes, size=None, dtype=None):
     """
     if dtype is None and len(sizes) == 1 and isinstance(sizes[0], D.dtype):
         dtype = sizes[0]
+    if not sizes and size is None and dtype is None:
+        raise _errors.invalid_arguments("view", ("(torch.dtype dtype)", "(tuple of ints size)"),
+                                        (), {})
     if dtype is not None:
         from .._tensor import Tensor
         _check_view_dtype(self, dtype)
@@ -145,10 +148,11 @@ def _check_view_dtype(self, dtype) -> None:
                                    f"got {st}")
 
 
-@expose
-def reshape(input, *sizes, shape=None):
-    """A view when the strides allow it, else a copy, with the new shape."""
-    shape = infer_size(_shape_arg(sizes, shape, "shape", "reshape"), input._data.size)
+@expose(varargs=True)
+def reshape(input, shape):
+    """A view when the strides allow it, else a copy, with the new shape (the method takes
+    its sizes one by one too)."""
+    shape = infer_size(_shape_arg((shape,)), input._data.size)
     if not input._data.flags.c_contiguous:
         try:
             xp.reshape(input._data, shape, copy=False)
@@ -244,7 +248,7 @@ SQUEEZE_OVERLOADS = ("(Tensor input)", "(Tensor input, int dim)",
                      "(Tensor input, tuple of ints dim)")
 
 
-@expose(overloads=SQUEEZE_OVERLOADS)
+@expose(overloads=SQUEEZE_OVERLOADS, varargs=True)
 def squeeze(input, dim=_errors.NOT_GIVEN):
     """Remove dims of size 1 (all, or only ``dim`` when it has size 1)."""
     nd = input._data.ndim
@@ -275,6 +279,8 @@ def _expand(self, size):
 @expose(function=False)
 def expand(self, *sizes, size=None, implicit=False):
     """A broadcast view with ``sizes`` (-1 keeps a dim); no copy."""
+    if not sizes and size is None:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     sizes = _shape_arg(sizes, size, "size", "expand")
     nd = self._data.ndim
     if len(sizes) < nd:
@@ -325,12 +331,10 @@ def _permute(self, dims):
     return self.transpose(dims)
 
 
-@expose
-def permute(input, *order, dims=None):
-    """A view with the dims reordered."""
-    if not order and dims is None:
-        raise TypeError('permute() missing 1 required positional arguments: "dims"')
-    dims = _shape_arg(order, dims, "dims", "permute")
+@expose(varargs=True)
+def permute(input, dims):
+    """A view with the dims reordered (the method takes them one by one too)."""
+    dims = _shape_arg((dims,))
     nd = input._data.ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
@@ -690,10 +694,10 @@ def _install_properties():
 _install_properties()
 
 
-@expose
+@expose(varargs=True)
 def broadcast_to(input, size):
-    """``input`` expanded to ``size`` (a view)."""
-    return expand(input, tuple(size))
+    """``input`` expanded to ``size`` (a view; the method takes the sizes one by one too)."""
+    return expand(input, _shape_arg((size,)))
 
 
 @expose(method=False)
@@ -732,6 +736,8 @@ def _repeat(self, repeats):
 @expose(function=False)
 def repeat(self, *sizes, repeats=None):
     """Tile the tensor ``sizes[i]`` times along each dim (a copy: ``RepeatBackward0``)."""
+    if not sizes and repeats is None:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     sizes = _shape_arg(sizes, repeats, "repeats", "repeat")
     if len(sizes) < self._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
@@ -744,10 +750,11 @@ def repeat(self, *sizes, repeats=None):
     return _repeat(self, tuple(max(int(s), 0) for s in sizes))
 
 
-@expose
+@expose(varargs=True)
 def tile(input, dims):
-    """``repeat`` with ``dims`` padded with leading 1s to the tensor's rank."""
-    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    """``repeat`` with ``dims`` padded with leading 1s to the tensor's rank (the method takes
+    them one by one too)."""
+    dims = _shape_arg((dims,))
     dims = (1,) * (input._data.ndim - len(dims)) + dims
     return repeat(input, dims)
 
@@ -1092,10 +1099,11 @@ def _flip(self, dims):
     return _mf.copy_to_format(xp.flip(self, dims) if dims else self, like=self)
 
 
-@expose
-def flip(input, *order, dims=None):
-    """Reverse the order of elements along ``dims`` (a copy)."""
-    dims = _shape_arg(order, dims, "dims", "flip")
+@expose(varargs=True)
+def flip(input, dims):
+    """Reverse the order of elements along ``dims`` (a copy; the method takes them one by
+    one too)."""
+    dims = _shape_arg((dims,))
     dims = norm_dims(dims, input._data.ndim)      # a 0-d tensor accepts 0 and -1
     return _flip(input, dims if input._data.ndim else ())
 
