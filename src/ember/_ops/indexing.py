@@ -915,8 +915,6 @@ def _index_layout(res, src, index):
     ents = []
     for i in index:
         if isinstance(i, np.ndarray) and i.dtype == bool:
-            if not i.ndim:
-                return res      # (a 0-d mask is a new dim of size 0 or 1)
             ents.extend(np.nonzero(i))
         else:
             ents.append(i if isinstance(i, np.ndarray) else None)
@@ -974,10 +972,10 @@ def _normalise(index):
                                  "tensors")
             if a.ndim == 0 and a.dtype.kind in "iu":
                 i = builtins.int(a)
+            elif a.ndim == 0 and a.dtype == bool:
+                i = builtins.bool(a)        # (as a Python bool)
             else:
                 i = a if a.dtype.kind != "u" else a.astype(bool)
-        elif isinstance(i, builtins.bool):
-            i = None if i else False
         elif isinstance(i, (list, range)):
             a = np.asarray(i) if len(i) else np.zeros(0, np.int64)
             if a.dtype.kind == "f":
@@ -1001,7 +999,7 @@ def _decompose(self, index):
     for i in index:
         if isinstance(i, np.ndarray):
             consumed += i.ndim if i.dtype == bool else 1
-        elif i is not None and i is not Ellipsis and i is not False:
+        elif i is not None and i is not Ellipsis and not isinstance(i, builtins.bool):
             consumed += 1
     if consumed > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
@@ -1016,9 +1014,10 @@ def _decompose(self, index):
         elif i is None:
             out = _unsqueeze(out, dim)
             dim += 1
-        elif i is False:
+        elif isinstance(i, builtins.bool):
+            # torch: a new dim, indexed by [0] (True) or [] (False): an index copy
             out = _unsqueeze(out, dim)
-            adv.append((dim, np.zeros(0, np.int64)))
+            adv.append((dim, np.zeros(builtins.int(i), np.int64)))
             dim += 1
         elif isinstance(i, slice):
             size = out._data.shape[dim]

@@ -2763,7 +2763,7 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     n = len(pad) // 2
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if input.ndim not in (n + 1, n + 2):
+    if n > 3 or input.ndim not in (n + 1, n + 2):
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
             "Supported combinations for non-constant padding:\n"

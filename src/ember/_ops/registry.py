@@ -1855,8 +1855,21 @@ def _bools_checked(f, name, bools, method, overloaded):
                 where = f" (position {i + (0 if method else 1)})" if len(args) > i else ""
                 raise TypeError(f"{name}(): argument '{p}'{where} must be bool, not "
                                 f"{_errors.type_name(v)}")
-        return f(*args, **kwargs)
+        return _call(f, name, overloaded, args, kwargs)
     return checked
+
+
+def _call(f, name, overloaded, args, kwargs):
+    """``f(*args, **kwargs)`` from a wrapper; a call Python cannot bind to ``f`` is, for an
+    ``overloaded`` op, :class:`_errors.Unparsed` (torch's parser error then names the
+    signatures)."""
+    try:
+        return f(*args, **kwargs)
+    except TypeError as e:
+        if overloaded and e.__traceback__.tb_next is None:
+            raise _errors.Unparsed(f"{name}() received an invalid combination of "
+                                   "arguments") from None
+        raise
 
 
 def _varargs_method(f, name, overloaded):
@@ -1878,7 +1891,7 @@ def _varargs_method(f, name, overloaded):
                             f'"{param.name}"')
         elif not overloaded:
             _check_int_list(name, param.name, args, kwargs, 0, args and args[0].__class__ is int)
-        return f(self, *args, **kwargs)
+        return _call(f, name, overloaded, (self,) + args, kwargs)
     return method
 
 
