@@ -353,3 +353,37 @@ def test_bool_scalar_index_assignment():
         y.t()[lib.tensor(True), 1] = 2
         return y
     _same(fn)
+
+
+# ------------------------------------------------------------------- the order of errors
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ones(2, 3, dtype=L.complex64).argmax((0, 1)),
+    lambda L: L.argmax(L.ones(2, 3, dtype=L.complex64), dim=(0,)),
+    lambda L: L.ones(2, 3, dtype=L.complex64).argmin((0, 1)),
+    lambda L: L.ones(2, 3, dtype=L.complex64).argmax(0),
+    lambda L: L.ones(2, 3).argmax((0, 1)),
+    lambda L: L.ones(2, 3).argmax(0, 1),
+    lambda L: L.ones(0, 3).amax((0, 0)),
+    lambda L: L.ones(0, 3).amin((0, 0)),
+    lambda L: L.ones(0, 3).amax((1, 1)),
+    lambda L: L.ones(2, 3).amax((0, 0)),
+    lambda L: L.ones(0, 3).sum((0, 0)),
+    lambda L: L.ones(1, dtype=L.int64).expand(3).lerp_(L.ones(3, dtype=L.int64), 0.5),
+    lambda L: L.ones(1, dtype=L.int64).expand(3).lerp_(L.ones(3, dtype=L.int64),
+                                                      L.ones(3, dtype=L.int64)),
+    lambda L: L.ones(1, dtype=L.int64).expand(3).lerp_(L.ones(3), 0.5),
+    lambda L: L.ones(1).expand(3).lerp_(L.ones(3), 0.5),
+    lambda L: L.ones(3, dtype=L.int64).lerp_(L.ones(3, dtype=L.int64), 0.5),
+    lambda L: L.cumsum(L.ones(3), 0, out=L.empty(3, dtype=L.bool)),
+    lambda L: L.cumsum(L.ones(3, dtype=L.int64), 0, out=L.empty(3, dtype=L.bool)),
+    lambda L: L.cumsum(L.ones(3), 5, out=L.empty(3, dtype=L.bool)),
+    lambda L: L.cumsum(L.ones(3), 0, dtype=L.float64, out=L.empty(3, dtype=L.bool)),
+    lambda L: L.cumprod(L.ones(3), 0, out=L.empty(3, dtype=L.bool)),
+    lambda L: L.cumsum(L.ones(3).bool(), 0, out=L.empty(3, dtype=L.bool)),
+    lambda L: L.logcumsumexp(L.ones(3), 0, out=L.empty(3, dtype=L.bool)),
+])
+def test_error_order(call):
+    """torch's parser, then its shape checks (an empty reduced dim before a repeated one, a
+    written-to tensor's overlap) come before the kernels' dtype errors."""
+    _same(call)

@@ -1024,7 +1024,8 @@ expose(_xlogy_, function=False)
 # ----------------------------------------------------------------------------- lerp, addc*
 
 
-def _lerp_check(self, end, weight):
+def _lerp_dtypes(self, end, weight) -> bool:
+    """lerp's meta checks of the dtypes; whether ``weight`` is a tensor."""
     from .._tensor import Tensor
     if end.dtype is not self.dtype:
         raise RuntimeError(f"expected dtype {self.dtype.cpp_name} for `end` but got dtype "
@@ -1033,6 +1034,11 @@ def _lerp_check(self, end, weight):
     if tensor_w and weight.dim() and weight.dtype is not self.dtype:
         raise RuntimeError(f"expected dtype {self.dtype.cpp_name} for `weight` but got "
                            f"dtype {weight.dtype.cpp_name}")
+    return tensor_w
+
+
+def _lerp_check(self, end, weight):
+    tensor_w = _lerp_dtypes(self, end, weight)
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         from .registry import _scalar_name
         from .util import broadcast_shapes
@@ -1084,6 +1090,10 @@ def lerp(input, end, weight, *, out=None):
 
 def _lerp_(self, end, weight):
     """In-place version of :meth:`Tensor.lerp`."""
+    from .._tensor import Tensor
+    if isinstance(self, Tensor) and isinstance(end, Tensor):
+        _lerp_dtypes(self, end, weight)
+        check_no_overlap(self._data)    # (TensorIterator's, before the kernel's dtype)
     return _run_inplace(_lerp_entry(weight), (self, end, weight))
 
 
