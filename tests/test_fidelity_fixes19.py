@@ -387,3 +387,53 @@ def test_error_order(call):
     """torch's parser, then its shape checks (an empty reduced dim before a repeated one, a
     written-to tensor's overlap) come before the kernels' dtype errors."""
     _same(call)
+
+
+# ------------------------------------------------------ warnings torch raises from its C++
+
+def _linalg_lu(L):
+    return L.linalg.lu_factor(L.eye(2))
+
+
+_WARNING_CASES = {
+    "where_uint8": lambda L: L.where(L.tensor([1], dtype=L.uint8), L.ones(1), L.zeros(1)),
+    "scatter_reduce": lambda L: L.zeros(3).scatter(0, L.tensor([0]), L.ones(1), reduce="add"),
+    "index_reduce": lambda L: L.zeros(3).index_reduce(0, L.tensor([0]), L.ones(1), "prod"),
+    "sequence_index": lambda L: L.zeros(3, 3)[[0, slice(None)]],
+    "cholesky": lambda L: L.cholesky(L.eye(2)),
+    "qr": lambda L: L.qr(L.eye(2)),
+    "triangular_solve": lambda L: L.triangular_solve(L.ones(2, 1), L.eye(2)),
+    "chain_matmul": lambda L: L.chain_matmul(L.eye(2), L.eye(2)),
+    "cross_default_dim": lambda L: L.cross(L.ones(3, 3), L.ones(3, 3)),
+    "stft_real": lambda L: L.stft(L.ones(64), 16, window=L.ones(16), return_complex=False),
+    "list_of_ndarrays": lambda L: L.tensor([np.ones(2), np.ones(2)]),
+    "frombuffer_readonly": lambda L: L.frombuffer(b"abcd", dtype=L.uint8),
+    "index_put_expanded": lambda L: L.ones(1).expand(3).index_put_((L.tensor([0]),),
+                                                                   L.ones(1)),
+    "index_fill_expanded": lambda L: L.ones(1).expand(3).index_fill_(0, L.tensor([0]), 1.0),
+    "masked_fill_expanded": lambda L: L.ones(1).expand(3).masked_fill_(
+        L.tensor([True, False, True]), 1.0),
+    "matmul_precision": lambda L: L.set_float32_matmul_precision("bogus"),
+    "create_graph": lambda L: L.ones(1, requires_grad=True).mul(2).backward(create_graph=True),
+    "arange_out": lambda L: L.arange(3, out=L.empty(5)),
+    "nonzero_out": lambda L: L.nonzero(L.ones(3), out=L.empty(5, dtype=L.long)),
+    "uint8_index": lambda L: L.ones(3)[L.tensor([1, 0, 1], dtype=L.uint8)],
+    "masked_fill_uint8": lambda L: L.ones(3).masked_fill(L.tensor([1, 0, 1], dtype=L.int8), 0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WARNING_CASES))
+def test_cpp_warnings(name):
+    """Warnings torch raises from C++ carry its "(Triggered internally at …)" suffix, word for
+    word (set_default_tensor_type's is checked in a subprocess: it changes global state)."""
+    fn = _WARNING_CASES[name]
+
+    def caught(lib):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                fn(lib)
+            except Exception as e:  # noqa: BLE001 - the error is compared
+                return [(type(e).__name__, str(e))]
+        return [(x.category.__name__, str(x.message)) for x in w]
+    assert caught(torch) == caught(ember)

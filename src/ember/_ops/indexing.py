@@ -222,9 +222,11 @@ def _scatter_args(name, self, dim, index, src, value, reduce):
         if reduce is None:
             return _scatter_src, (self, d, index, src, reduce)
         import warnings
-        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
-                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
-                      "instead for more reduction options.", UserWarning, stacklevel=3)
+        warnings.warn(_errors.internal(
+            "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+            "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+            "reduction options.", "aten/src/ATen/native/TensorAdvancedIndexing.cpp:225"),
+            UserWarning, stacklevel=3)
         return _scatter_reduce_src, (self, d, index, src, reduce)
     return (_scatter_value if reduce is None else _scatter_reduce_value), (self, d, index, src,
                                                                            reduce)
@@ -579,8 +581,11 @@ def _index_fill_kernel(self, dim, index, value):
     return out
 
 
-_INDEX_FILL_SHARED = overlap_warns("index_fill_", "mask] = scalar")   # (expanded self)
-_MASKED_FILL_SHARED = overlap_warns("masked_fill_", "mask] = scalar")
+# (expanded self)
+_INDEX_FILL_SHARED = overlap_warns("index_fill_", "mask] = scalar",
+                                   "aten/src/ATen/native/TensorAdvancedIndexing.cpp:1913")
+_MASKED_FILL_SHARED = overlap_warns("masked_fill_", "mask] = scalar",
+                                   "aten/src/ATen/native/TensorAdvancedIndexing.cpp:2450")
 
 
 @op("IndexFillBackward0", name="index_fill_value", method=False, function=False, promote=NONE,
@@ -652,9 +657,8 @@ def _check_mask(name, mask, legacy=False):
         if legacy:
             raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype "
                                f"{_scalar_name(mask.dtype)}")
-        c = {"float32": "float", "float64": "double", "int64": "long int"}
         raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype "
-                           f"{c.get(mask.dtype.name, mask.dtype.name)}")
+                           f"{mask.dtype.cpp_name}")
 
 
 def _masked_fill_kernel(self, mask, value):
@@ -873,6 +877,11 @@ def _nonzero_out(out, res):
                            f"scalar type{out.dtype.scalar_name}")
     if out._data.shape == res.shape and not out._data.T.flags.c_contiguous:
         return _write_out(out, res)
+    if out._data.shape != res.shape and out._data.size:     # (torch names the (n, ndim) shape)
+        import warnings
+        warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
+                      stacklevel=_errors.user_stacklevel())
+        out._data = xp.empty(0, out._data.dtype)
     _write_out(out, res.T)
     out._data = out._data.T
     return out
@@ -941,10 +950,16 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or b
               "are valid indices (got {})")
 
 
-_SEQUENCE_INDEX = ("Using a non-tuple sequence for multidimensional indexing is deprecated and "
-                   "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "
-                   "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
-                   "which will result either in an error or a different result")
+_SEQUENCE_INDEX = _errors.internal(
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
+    "a different result", "torch/csrc/autograd/python_variable_indexing.cpp:349")
+
+
+_BYTE_INDEX = _errors.internal("indexing with dtype torch.uint8 is now deprecated, please use a "
+                               "dtype torch.bool instead.",
+                               "aten/src/ATen/native/IndexingUtils.h:37")
 
 
 def _sequence_as_tuple(index) -> bool:
@@ -970,6 +985,9 @@ def _normalise(index):
             if a.dtype.kind in "fc" or (a.ndim and a.dtype.kind == "i" and a.itemsize < 4):
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
+            if a.dtype == np.uint8 and a.ndim:
+                import warnings
+                warnings.warn(_BYTE_INDEX, UserWarning, stacklevel=_errors.user_stacklevel())
             if a.ndim == 0 and a.dtype.kind in "iu":
                 i = builtins.int(a)
             elif a.ndim == 0 and a.dtype == bool:
@@ -1147,7 +1165,8 @@ def setitem(self, index, value):
 
 
 @op("IndexPutBackward0", name="index_put_op", method=False, function=False, promote=NONE,
-    overlap=overlap_warns("index_put_", "indices] = tensor"),
+    overlap=overlap_warns("index_put_", "indices] = tensor",
+                          "aten/src/ATen/native/TensorAdvancedIndexing.cpp:976"),
     tensors=("self", "values"),
     self=lambda grad, indices, accumulate: grad if accumulate else _masked_zero(grad, indices),
     values=lambda grad, indices: _index(grad, indices))
@@ -1230,8 +1249,9 @@ def _index_reduce_args(self, dim, index, source, reduce, include_self):
     """torch's checks; the arguments of ``scatter_reduce`` doing the same reduction (the
     index spread over ``source``'s shape along ``dim``)."""
     import warnings
-    warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
-                  stacklevel=3)
+    warnings.warn(_errors.internal("index_reduce() is in beta and the API may change at any time.",
+                                   "aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523"),
+                  UserWarning, stacklevel=3)
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")

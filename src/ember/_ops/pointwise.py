@@ -1451,9 +1451,10 @@ def _where_check(condition, self, other):
     if condition.dtype.name != "bool":
         if condition.dtype.name == "uint8":
             import warnings
-            warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
-                          "and will be removed in a future version of PyTorch. Use a boolean "
-                          "condition instead.", UserWarning, stacklevel=4)
+            warnings.warn(_errors.internal(
+                "where received a uint8 condition tensor. This behavior is deprecated and will "
+                "be removed in a future version of PyTorch. Use a boolean condition instead.",
+                "aten/src/ATen/native/TensorCompare.cpp:621"), UserWarning, stacklevel=4)
         else:
             raise RuntimeError("where expected condition to be a boolean tensor, but got a "
                                f"tensor with dtype {_scalar_name(condition.dtype)}")

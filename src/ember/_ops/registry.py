@@ -1360,11 +1360,12 @@ def overlap_ok(*args) -> None:
     """An op's ``overlap`` check for ops torch lets write into an expanded tensor."""
 
 
-def overlap_warns(name: str, example: str):
-    """An op's ``overlap`` check: torch writes into an expanded tensor with a warning."""
+def overlap_warns(name: str, example: str, where: str):
+    """An op's ``overlap`` check: torch writes into an expanded tensor with a warning (from
+    its C++ source line ``where``)."""
     def check(*args):
         import warnings
-        warnings.warn(_errors.expanded_write(name, example), UserWarning,
+        warnings.warn(_errors.internal(_errors.expanded_write(name, example), where), UserWarning,
                       stacklevel=_errors.user_stacklevel())
     return check
 
