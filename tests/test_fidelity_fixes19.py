@@ -437,3 +437,50 @@ def test_cpp_warnings(name):
                 return [(type(e).__name__, str(e))]
         return [(x.category.__name__, str(x.message)) for x in w]
     assert caught(torch) == caught(ember)
+
+
+# ------------------------------------------------- what the fourth stream of fuzz_ops found
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ones(4, 4).narrow(0, -5, 1), lambda L: L.ones(4, 4).narrow(0, 5, 0),
+    lambda L: L.ones(4, 4).narrow(0, 4, 0), lambda L: L.ones(4, 4).narrow(0, 1, -1),
+    lambda L: L.ones(4, 4).narrow(1, -4, 2),
+    lambda L: L.cumsum(L.ones(2, dtype=L.int8), 0, dtype=L.bool),
+    lambda L: L.ones(2, 3).cumprod(dim=1, dtype=L.bool),
+    lambda L: L.ones(2).bool().cumsum(0), lambda L: L.ones(()).cumsum(0, dtype=L.bool),
+    lambda L: L.where(L.tensor(1.0)), lambda L: L.where(L.tensor(0.0)),
+    lambda L: L.rot90(L.ones(2, 2), 1, (0, -2)),
+    lambda L: L.cat([L.tensor([]), L.ones(0, 1, 1), L.ones(3, 1, 1)], -1),
+    lambda L: L.index_select(L.tensor(5.0), 0, L.tensor([0])),
+    lambda L: L.index_select(L.tensor(5), 0, L.tensor(0)),
+    lambda L: L.index_select(L.tensor(5), 0, L.tensor([], dtype=L.int64)),
+    lambda L: L.sum(L.ones(2, 3), keepdim=False), lambda L: L.ones(2, 3).sum(keepdim=True),
+    lambda L: L.max(L.ones(2, 3), keepdim=False), lambda L: L.prod(L.ones(2, 3), keepdim=True),
+    lambda L: L.ones(2, 3).all(keepdim=True), lambda L: L.ones(2, 3).std(keepdim=True),
+    lambda L: L.ones(2, 3).argmax(keepdim=True), lambda L: L.ones(2, 3).sum(dim=None,
+                                                                         keepdim=True),
+])
+def test_fourth_stream_findings(call):
+    _same(call)
+
+
+def test_index_select_scalar_grad():
+    def fn(lib):
+        x = lib.tensor(5.0, requires_grad=True)
+        r = lib.index_select(x, 0, lib.tensor([0]))
+        r.backward()
+        return r, x.grad
+    _same(fn)
+
+
+def test_fourth_stream_runs():
+    """The fourth stream makes cases of every program, and they run in both libraries."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).parent.parent / "tools" / "fuzz_ops.py"
+    spec = importlib.util.spec_from_file_location("fuzz_ops", path)
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    rng = np.random.default_rng([0, 3])
+    names = {fuzz._fourth_case(rng)[0] for _ in range(300)}
+    assert names == set(fuzz._FOURTH)

@@ -1352,7 +1352,7 @@ def _torch_reads_garbage(case) -> bool:
     median/nanmedian along a dim of an expanded tensor select in place in a clone that keeps
     the expanded (shared) memory, returning values that are not in the input."""
     name, _, args, kwargs = case
-    if name == "ties":          # (the fourth stream's program of them)
+    if name in ("ties", "reduce_out_pair"):        # (the fourth stream's programs of them)
         name, kwargs = args[1], {"dim": args[2]}
     return name in ("median", "nanmedian") and isinstance(args[0], Spec) and \
         args[0].layout == "expanded" and ("dim" in kwargs or len(args) > 1)

@@ -411,8 +411,8 @@ def _moved(a, dim):
     tensors=("self", "index"),
     self=lambda grad, self_shape, dim, index: _zeros(self_shape, grad).index_add(dim, index, grad))
 def _index_select(self, dim, index):
-    if self.ndim == 0:
-        return self.reshape(1)[index.reshape(-1) % 1].reshape(index.shape)
+    if self.ndim == 0:      # (a 0-d result, as torch's, for its one index)
+        return self.reshape(1)[index.reshape(-1) % 1].reshape(())
     return xp.take(self, index.reshape(-1), axis=dim)
 
 
@@ -423,7 +423,7 @@ def index_select(input, dim, index, *, out=None):
     nd = input._data.ndim
     d = _norm(dim, nd)
     n = input._data.shape[d] if nd else 1
-    if not nd and index._data.size > 1:
+    if not nd and index._data.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{index._data.size} value(s)")
     if index._data.size and not n:

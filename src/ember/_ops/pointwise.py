@@ -1489,7 +1489,7 @@ def where(condition, input=None, other=None, *, out=None):
     """
     from .._tensor import Tensor
     if input is None and other is None:
-        return tuple(Tensor._wrap(i.astype(xp.int64)) for i in xp.nonzero(condition._data))
+        return condition.nonzero(as_tuple=True)
     if input is None or other is None:
         got = ", ".join(type(a).__name__ if not isinstance(a, Tensor) else "Tensor"
                         for a in (condition, input, other) if a is not None)

@@ -978,6 +978,7 @@ def _cum(d, name, input, dim, dtype, out):
         # meta_func_cum_ops: the result's dtype is out's, and the kernel scans
         # self.to(out.dtype) in it
         dtype = out.dtype
+    if dtype is not None:
         _bool_scan(input, dtype, name)
     return run(d, (input, dim, dtype), out)
 

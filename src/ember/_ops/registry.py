@@ -1819,8 +1819,7 @@ def expose(fn=None, *, name: str | None = None, method: bool = True, function: b
         n = name or f.__name__
         fn_form = m_form = f
         if bools:
-            fn_form, m_form = (_bools_checked(f, n, bools, m, bool(overloads))
-                               for m in (False, True))
+            fn_form, m_form = (_bools_checked(f, n, bools, m, overloads) for m in (False, True))
         if varargs:
             m_form = _varargs_method(m_form, n, bool(overloads))
             if not overloads:
@@ -1836,7 +1835,7 @@ def expose(fn=None, *, name: str | None = None, method: bool = True, function: b
     return deco(fn) if fn is not None else deco
 
 
-def _bools_checked(f, name, bools, method, overloaded):
+def _bools_checked(f, name, bools, method, overloads):
     """``f`` refusing a value other than a Python bool (or None, where that is the default)
     for its parameters ``bools``, with torch's message (the position as the method or the
     function counts it; an ``overloaded`` op's parser error names its signatures)."""
@@ -1845,8 +1844,18 @@ def _bools_checked(f, name, bools, method, overloaded):
     names = list(params)
     checks = [(p, names.index(p), params[p].default is None) for p in bools]
 
+    overloaded = bool(overloads)
+    # (where every signature with a keepdim wants a dim, a keepdim alone fits none)
+    sigs = [{p[1]: p for p in _errors._signature(o)} for o in overloads or ()]
+    dim_at = names.index("dim") if "dim" in names and sigs and not any(
+        "keepdim" in sg and ("dim" not in sg or sg["dim"][2]) for sg in sigs) else None
+
     @functools.wraps(f)
     def checked(*args, **kwargs):
+        if dim_at is not None and "keepdim" in kwargs and len(args) <= dim_at \
+                and "dim" not in kwargs:
+            # (a keepdim picks the signature that takes a dim: torch's parser wants one)
+            raise _errors.Unparsed(f"{name}() received an invalid combination of arguments")
         for p, i, optional in checks:
             v = args[i] if len(args) > i else kwargs.get(p, False)
             if v.__class__ is not bool and not (optional and v is None):

@@ -448,6 +448,11 @@ def narrow(input, dim, start, length):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = norm_dim(dim, input._data.ndim)
     n = input._data.shape[dim]
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not -n <= start <= n:
+        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but "
+                         f"got {start})")
     start = start + n if start < 0 else start
     if start + length > n:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
@@ -487,15 +492,20 @@ def cat(tensors, dim=0, *, out=None):
         from ..ao.quantization import _ops as quantized
         return quantized.cat(tensors, dim)
     dt = D.result_type(*tensors) if builtins.len(tensors) > 0 else None
-    real = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
+    # (legacy empty 1-d tensors are skipped, torch's positions still count them)
+    real, numbers = [], []
+    for i, t in enumerate(tensors):
+        if not (t._data.ndim == 1 and t._data.shape[0] == 0):
+            real.append(t)
+            numbers.append(i)
     if not real:
-        real = tensors[:1]
+        real, numbers = tensors[:1], [0]
     nd = real[0]._data.ndim
     if nd == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     d = norm_dim(dim, nd)
     ref = real[0]._data.shape
-    for i, t in enumerate(real):
+    for i, t in zip(numbers, real):
         s = t._data.shape
         if builtins.len(s) != nd:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and "
@@ -1173,9 +1183,9 @@ def rot90(input, k=1, dims=(0, 1)):
     if nd < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
     d0, d1 = norm_dim(dims[0], nd), norm_dim(dims[1], nd)
-    if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
-                           f"dim1 = {d1}")
+    if d0 == d1:        # (torch names them as given)
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
+                           f"and dim1 = {dims[1]}")
     return _rot90(input, int(k) % 4, (d0, d1))
 
 
