@@ -68,14 +68,11 @@ def _pool3(lib):
     lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [4, 4, 4], [2, 2], [0, 0, 0]),
     lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [4, 4, 4], [2, 2, 2], [0, 0]),
     lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [4, 4], [2, 2, 2], [0, 0, 0]),
-    lambda L: L.ops.aten.max_unpool3d(*(t[:, 1:] for t in _pool3(L)), [2, 2, 2], [2, 2, 2],
-                                      [0, 0, 0]),
     lambda L: L.ops.aten.max_unpool3d(*_pool3(L), [1, -2, 2], [2, 2, 2], [0, 0, 0]),
     lambda L: L.ops.aten.max_unpool3d(_pool3(L)[0], _pool3(L)[1].int(), [4, 4, 4],
                                       [2, 2, 2], [0, 0, 0]),
     lambda L: L.ops.aten.max_unpool3d(_pool3(L)[0].long(), _pool3(L)[1], [4, 4, 4],
                                       [2, 2, 2], [0, 0, 0]),
-    lambda L: L.ops.aten.max_unpool3d(*_pool2(L), [4, 4, 4], [2, 2, 2], [0, 0, 0]),
     lambda L: L.ops.aten.max_unpool3d(L.ones(2, 2), L.ones(3, 2).long(), [2, 2, 2], [0], [1]),
     lambda L: L.ops.aten.max_unpool3d(L.ones(1, 0, 2, 2), L.ones(1, 0, 2, 2).long(),
                                       [1, 2, 2], [0, 1, 1], [1, 1, 1]),
@@ -87,7 +84,8 @@ def _pool3(lib):
 def test_aten_max_unpool(call):
     """aten::max_unpool2d(self, indices, output_size) and max_unpool3d(…, stride, padding):
     their checks in torch's order (the invalid index torch names is the last one of a plane;
-    of several planes, the thread that writes last decides, so the cases have one)."""
+    of several planes, or 3-d slices, the thread that writes last decides, so the cases have
+    one 2-d plane)."""
     _same(call)
 
 
@@ -397,8 +395,6 @@ def _linalg_lu(L):
 
 _WARNING_CASES = {
     "where_uint8": lambda L: L.where(L.tensor([1], dtype=L.uint8), L.ones(1), L.zeros(1)),
-    "scatter_reduce": lambda L: L.zeros(3).scatter(0, L.tensor([0]), L.ones(1), reduce="add"),
-    "index_reduce": lambda L: L.zeros(3).index_reduce(0, L.tensor([0]), L.ones(1), "prod"),
     "sequence_index": lambda L: L.zeros(3, 3)[[0, slice(None)]],
     "cholesky": lambda L: L.cholesky(L.eye(2)),
     "qr": lambda L: L.qr(L.eye(2)),
@@ -459,6 +455,12 @@ def test_cpp_warnings(name):
     lambda L: L.ones(2, 3).all(keepdim=True), lambda L: L.ones(2, 3).std(keepdim=True),
     lambda L: L.ones(2, 3).argmax(keepdim=True), lambda L: L.ones(2, 3).sum(dim=None,
                                                                          keepdim=True),
+    lambda L: L.nanmedian(L.ones(4, dtype=L.int32), 0, out=(L.empty(0, dtype=L.bool),
+                                                           L.empty(0, dtype=L.int64))),
+    lambda L: L.median(L.ones(4), 0, out=(L.empty(0, dtype=L.bfloat16),
+                                          L.empty(0, dtype=L.int64))),
+    lambda L: L.median(L.ones(4), 0, out=(L.empty(0), L.empty(0, dtype=L.bool))),
+    lambda L: L.embedding_bag(L.ones(5, 3, dtype=L.bool), L.tensor([0]), L.tensor([0])),
 ])
 def test_fourth_stream_findings(call):
     _same(call)
@@ -484,3 +486,21 @@ def test_fourth_stream_runs():
     rng = np.random.default_rng([0, 3])
     names = {fuzz._fourth_case(rng)[0] for _ in range(300)}
     assert names == set(fuzz._FOURTH)
+
+
+def test_cpp_warnings_once():
+    """scatter's reduce and index_reduce warn once a process (TORCH_WARN_ONCE), at the
+    user's line."""
+    import subprocess
+    import sys
+    code = ("import warnings, {0} as L\n"
+            "warnings.simplefilter('always')\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    for _ in range(2):\n"
+            "        L.zeros(3).scatter(0, L.tensor([0]), L.ones(1), reduce='add')\n"
+            "        L.zeros(3).index_reduce(0, L.tensor([0]), L.ones(1), 'prod')\n"
+            "print([(x.category.__name__, str(x.message), x.filename == '<string>') "
+            "for x in w])\n")
+    outs = [subprocess.run([sys.executable, "-c", code.format(m)], capture_output=True,
+                           text=True).stdout for m in ("torch", "ember")]
+    assert outs[0] == outs[1] and "index_reduce() is in beta" in outs[0]

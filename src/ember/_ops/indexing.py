@@ -221,12 +221,10 @@ def _scatter_args(name, self, dim, index, src, value, reduce):
             raise RuntimeError(_SCATTER_DTYPE)
         if reduce is None:
             return _scatter_src, (self, d, index, src, reduce)
-        import warnings
-        warnings.warn(_errors.internal(
+        _errors.warn_once("scatter_reduce", _errors.internal(
             "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
             "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
-            "reduction options.", "aten/src/ATen/native/TensorAdvancedIndexing.cpp:225"),
-            UserWarning, stacklevel=3)
+            "reduction options.", "aten/src/ATen/native/TensorAdvancedIndexing.cpp:225"))
         return _scatter_reduce_src, (self, d, index, src, reduce)
     return (_scatter_value if reduce is None else _scatter_reduce_value), (self, d, index, src,
                                                                            reduce)
@@ -1248,10 +1246,9 @@ def index_put_(self, indices, values, accumulate=False):
 def _index_reduce_args(self, dim, index, source, reduce, include_self):
     """torch's checks; the arguments of ``scatter_reduce`` doing the same reduction (the
     index spread over ``source``'s shape along ``dim``)."""
-    import warnings
-    warnings.warn(_errors.internal("index_reduce() is in beta and the API may change at any time.",
-                                   "aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523"),
-                  UserWarning, stacklevel=3)
+    _errors.warn_once("index_reduce", _errors.internal(
+        "index_reduce() is in beta and the API may change at any time.",
+        "aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523"))
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")

@@ -2608,15 +2608,13 @@ def check_scalar_types(t, position, arg, allowed, fname):
     dt = t.dtype
     if dt not in allowed:
         # (torch names the types of its legacy tensor classes so, the others by scalar type)
-        name = t.type() if dt in _LEGACY_TYPES else f"CPU{dt.scalar_name}Type"
+        name = D.cpu_type_name(dt)
         kinds = ", ".join(d.scalar_name for d in allowed)
         raise RuntimeError(f"Expected tensor for argument #{position} '{arg}' to have one of "
                            f"the following scalar types: {kinds}; but got {name} instead "
                            f"(while checking arguments for {fname})")
 
 
-_LEGACY_TYPES = frozenset((D.uint8, D.int8, D.int16, D.int32, D.int64, D.float16, D.float32,
-                          D.float64))
 
 
 def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float) -> None:
