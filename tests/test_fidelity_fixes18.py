@@ -134,11 +134,12 @@ def _aten_f_names():
     from ember.export._schemas import SCHEMAS
     out = []
     for name in sorted(SCHEMAS):
-        if not hasattr(torch.ops.aten, name) or name in _aten._UNMAPPED \
-                or ember._ops.function(name) or ember._ops.FUNCTIONS.get(name) \
-                or name.endswith("_") or name in _aten._METHODS:
+        if not hasattr(torch.ops.aten, name) or ember._ops.function(name) \
+                or ember._ops.FUNCTIONS.get(name) or hasattr(ember.Tensor, name) \
+                or name in _aten._METHODS:
             continue
-        if getattr(ember.nn.functional, name, None) is not None:
+        if getattr(ember.nn.functional, name, None) is not None \
+                or _aten._nn_form(name) is not None:
             out.append(name)
     return out
 

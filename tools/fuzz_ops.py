@@ -801,6 +801,7 @@ _PROGRAMS.update({"float_op_on_ints": _float_op_on_ints, "promote_mixed": _promo
                   "indexing": _indexing, "stable_sort": _stable_sort,
                   "where_scalars": _where_scalars, "pad": _pad, "interpolate": _interpolate,
                   "einsum_edge": _einsum_edge})
+_THIRD = tuple(list(_PROGRAMS)[3:])     # (the third stream's programs)
 
 
 def _third_case(rng):
@@ -810,7 +811,7 @@ def _third_case(rng):
     in-place ops on transposed and expanded tensors, ``to``/``type`` forms, indexing
     (masks, None, Ellipsis, negative steps), stable sorts, ``where`` with numbers, ``pad``
     and ``interpolate`` modes, and einsum's edge cases."""
-    pick = str(rng.choice(list(_PROGRAMS)[3:]))
+    pick = str(rng.choice(_THIRD))
     x = Spec(rng, dt=str(rng.choice(DTYPES)))
     nd = len(x.shape)
     if pick == "float_op_on_ints":
@@ -901,6 +902,302 @@ def _third_case(rng):
     dt = str(rng.choice(["float32", "float64", "int64", "float16"]))
     return "einsum_edge", "program", [eq] + [Spec(rng, dt=dt, shape=sh, layout=str(
         rng.choice(["contiguous", "transposed", "expanded"]))) for sh in shapes], {}
+
+
+# ------------------------------------------------------------------ the fourth stream
+
+_FOURTH_REDUCTIONS = ["sum", "mean", "prod", "amax", "amin", "max", "min", "argmax", "argmin",
+                      "std", "var", "logsumexp", "nansum", "nanmean", "cumsum", "cumprod",
+                      "all", "any", "norm", "median", "nanmedian", "mode", "count_nonzero",
+                      "aminmax", "logcumsumexp", "cummax"]
+_WITH_DTYPE = ("sum", "prod", "mean", "nansum", "nanmean", "cumsum", "cumprod")
+
+
+def _reduce_dtypes(lib, x, op, dim, keepdim, dtype, form):
+    """A reduction of any dtype, with ``dtype=``, called as a function or as a method with
+    keyword names (``x.sum(dim=1, keepdim=True)``)."""
+    kw = {}
+    if dim is not None:
+        kw["dim"] = dim
+    if keepdim is not None and op not in ("cumsum", "cumprod", "logcumsumexp", "cummax"):
+        kw["keepdim"] = keepdim
+    if dtype is not None and op in _WITH_DTYPE:
+        kw["dtype"] = getattr(lib, dtype)
+    if op in ("cumsum", "cumprod", "logcumsumexp", "cummax") and "dim" not in kw:
+        kw["dim"] = 0
+    if op == "aminmax" and form == "function":
+        return lib.aminmax(x, **kw)
+    return getattr(lib, op)(x, **kw) if form == "function" else getattr(x, op)(**kw)
+
+
+def _reduce_out_pair(lib, x, op, dim, keepdim, vdt, idt):
+    """An op returning (values, indices) into an ``out=`` pair (of the right or wrong dtypes)."""
+    vals = lib.empty(0, dtype=getattr(lib, vdt))
+    idx = lib.empty(0, dtype=getattr(lib, idt))
+    extra = {"kthvalue": (1,), "topk": (1,)}.get(op, ())
+    kw = {"dim": dim}
+    if op not in ("sort", "topk", "cummax", "cummin"):
+        kw["keepdim"] = keepdim
+    res = getattr(lib, op)(x, *extra, **kw, out=(vals, idx))
+    return res, vals, idx
+
+
+def _method_keywords(lib, x, form):
+    """Tensor methods called with torch's keyword names, as programs write them."""
+    f = {"max_dim": lambda: x.max(dim=0), "min_keep": lambda: x.min(dim=-1, keepdim=True),
+         "sum_tuple": lambda: x.sum(dim=(0,), keepdim=True),
+         "std_unbiased": lambda: x.std(dim=0, unbiased=False),
+         "var_correction": lambda: x.var(dim=-1, correction=0, keepdim=True),
+         "topk_kw": lambda: x.topk(k=1, dim=0, largest=False, sorted=True),
+         "sort_kw": lambda: x.sort(dim=-1, descending=True, stable=True),
+         "argmax_kw": lambda: x.argmax(dim=0, keepdim=True),
+         "cumsum_kw": lambda: x.cumsum(dim=0, dtype=x.dtype),
+         "transpose_kw": lambda: x.transpose(dim0=0, dim1=-1),
+         "mean_kw": lambda: x.mean(dim=-1, keepdim=True, dtype=None),
+         "softmax_kw": lambda: x.softmax(dim=-1),
+         "flatten_kw": lambda: x.flatten(start_dim=0, end_dim=-1),
+         "unsqueeze_kw": lambda: x.unsqueeze(dim=0), "squeeze_kw": lambda: x.squeeze(dim=0),
+         "kthvalue_kw": lambda: x.kthvalue(k=1, dim=0, keepdim=True),
+         "gather_kw": lambda: x.gather(dim=0, index=lib.zeros_like(x, dtype=lib.int64)),
+         "narrow_kw": lambda: x.narrow(dim=0, start=0, length=1),
+         "repeat_interleave_kw": lambda: x.repeat_interleave(repeats=2, dim=0),
+         "clamp_kw": lambda: x.clamp(min=0), "norm_kw": lambda: x.norm(p=1, dim=0),
+         "all_kw": lambda: x.all(dim=0), "logsumexp_kw": lambda: x.logsumexp(dim=0)}[form]
+    return f()
+
+
+def _join(lib, op, specs, dim):
+    """cat/stack/hstack/vstack/dstack/column_stack of mixed dtypes, empty tensors among them."""
+    ts = [lib.tensor([]) if isinstance(s, str) else s for s in specs]
+    fn = getattr(lib, op)
+    return fn(ts, dim=dim) if dim is not None else fn(ts)
+
+
+def _index_edges(lib, x, op, which):
+    """Index ops with edge indices: negative, out of range (their errors), empty."""
+    n = x.shape[0] if x.dim() else 1
+    bad = {"neg": -1, "low": -n - 1, "high": n, "zero": 0}[which]
+    ix = lib.tensor([bad, 0][:1 if x.dim() else 1])
+    y = x.clone()
+    f = {"gather": lambda: lib.gather(x, 0, ix.reshape((1,) * max(x.dim(), 1))[..., :1]
+                                      if x.dim() else ix.reshape(())),
+         "index_select": lambda: lib.index_select(x, 0, ix),
+         "scatter": lambda: y.scatter_(0, ix.reshape((1,) * max(x.dim(), 1))
+                                       if x.dim() else ix.reshape(()), 1),
+         "index_add": lambda: y.index_add_(0, ix, (y[:1] if x.dim() else y).clone()),
+         "index_copy": lambda: y.index_copy_(0, ix, (y[:1] if x.dim() else y).clone()),
+         "index_fill": lambda: y.index_fill_(0, ix, 2),
+         "take": lambda: lib.take(x, ix), "put": lambda: y.put_(ix, y.reshape(-1)[:1].clone()),
+         "masked_scatter": lambda: y.masked_scatter_(y != y, y),
+         "masked_fill": lambda: y.masked_fill_(lib.ones_like(y, dtype=lib.bool), bad),
+         "select": lambda: x.select(0, bad), "narrow": lambda: x.narrow(0, bad, 1)}[op]
+    return f(), y
+
+
+def _ties(lib, x, op, dim):
+    """sort/topk/kthvalue/median/mode/unique/unique_consecutive on values with ties and NaN."""
+    y = x.round() if x.is_floating_point() else x
+    f = {"sort": lambda: lib.sort(y, dim=dim), "argsort": lambda: lib.argsort(y, dim=dim),
+         "topk": lambda: lib.topk(y, 1, dim=dim), "kthvalue": lambda: lib.kthvalue(y, 1, dim),
+         "median": lambda: lib.median(y, dim), "median_all": lambda: lib.median(y),
+         "mode": lambda: lib.mode(y, dim), "nanmedian": lambda: lib.nanmedian(y, dim),
+         "unique": lambda: lib.unique(y, return_inverse=True, return_counts=True),
+         "unique_dim": lambda: lib.unique(y, dim=dim, return_counts=True),
+         "unique_consecutive": lambda: lib.unique_consecutive(y, return_inverse=True,
+                                                              return_counts=True),
+         "unique_consecutive_dim": lambda: lib.unique_consecutive(y, dim=dim),
+         "msort": lambda: lib.msort(y)}[op]
+    return f()
+
+
+def _where_nonzero(lib, x, form):
+    f = {"where1": lambda: lib.where(x), "nonzero": lambda: lib.nonzero(x),
+         "nonzero_tuple": lambda: lib.nonzero(x, as_tuple=True),
+         "argwhere": lambda: lib.argwhere(x), "count": lambda: lib.count_nonzero(x),
+         "where_mixed": lambda: lib.where(x != 0, x, 1.5),
+         "where_int": lambda: lib.where(x != 0, 2, 3)}[form]
+    return f()
+
+
+def _offsets(lib, x, op, k, dims):
+    f = {"roll": lambda: lib.roll(x, k, dims), "roll_flat": lambda: lib.roll(x, k),
+         "rot90": lambda: lib.rot90(x, k, dims), "diag": lambda: lib.diag(x, k),
+         "diagonal": lambda: lib.diagonal(x, k, *dims), "tril": lambda: lib.tril(x, k),
+         "triu": lambda: lib.triu(x, k), "diag_embed": lambda: lib.diag_embed(x, k),
+         "tril_": lambda: x.clone().tril_(k), "triu_": lambda: x.clone().triu_(k)}[op]
+    return f()
+
+
+def _bucketize(lib, x, boundaries, right, side, out_int32, form):
+    b = lib.tensor(boundaries, dtype=x.dtype) if x.dtype != lib.bool else lib.tensor(
+        boundaries)
+    kw = {"out_int32": out_int32}
+    if form == "bucketize":
+        return lib.bucketize(x, b, right=right, **kw)
+    if side is not None:
+        kw["side"] = side
+    else:
+        kw["right"] = right
+    if form == "searchsorted_scalar":
+        return lib.searchsorted(b, 1, **kw)
+    return lib.searchsorted(b, x.reshape(-1), **kw)
+
+
+def _histc_bincount(lib, x, form, bins, lo, hi, minlength):
+    f = {"histc": lambda: lib.histc(x, bins=bins, min=lo, max=hi),
+         "bincount": lambda: lib.bincount(x.reshape(-1), minlength=minlength),
+         "bincount_w": lambda: lib.bincount(x.reshape(-1).abs(),
+                                            weights=lib.ones(x.numel()) * 0.5,
+                                            minlength=minlength),
+         "histogram": lambda: lib.histogram(x.reshape(-1), bins=bins)}[form]
+    return f()
+
+
+def _int_div(lib, x, y, op):
+    f = {"div_trunc": lambda: lib.div(x, y, rounding_mode="trunc"),
+         "div_floor": lambda: lib.div(x, y, rounding_mode="floor"),
+         "floor_divide": lambda: lib.floor_divide(x, y), "remainder": lambda: lib.remainder(x, y),
+         "fmod": lambda: lib.fmod(x, y), "div": lambda: lib.div(x, y),
+         "remainder_num": lambda: lib.remainder(x, -3), "fmod_num": lambda: lib.fmod(x, -3),
+         "floordiv_op": lambda: x // y, "mod_op": lambda: x % y,
+         "div_zero_num": lambda: lib.div(x, 0, rounding_mode="floor")}[op]
+    return f()
+
+
+def _bitwise(lib, x, y, op):
+    f = {"and": lambda: x & y, "or": lambda: x | y, "xor": lambda: x ^ y,
+         "lshift": lambda: x << y, "rshift": lambda: x >> y,
+         "lshift_num": lambda: x << 70, "rshift_num": lambda: x >> 65,
+         "lshift_neg": lambda: x << -1, "not": lambda: ~x,
+         "left_shift_fn": lambda: lib.bitwise_left_shift(x, y),
+         "right_shift_fn": lambda: lib.bitwise_right_shift(x, y),
+         "ilshift": lambda: x.clone().__ilshift__(y)}[op]
+    return f()
+
+
+_FOURTH = {"reduce_dtypes": _reduce_dtypes, "reduce_out_pair": _reduce_out_pair,
+           "method_keywords": _method_keywords, "join": _join, "index_edges": _index_edges,
+           "ties": _ties, "where_nonzero": _where_nonzero, "offsets": _offsets,
+           "bucketize": _bucketize, "histc_bincount": _histc_bincount, "int_div": _int_div,
+           "bitwise": _bitwise}
+_PROGRAMS.update(_FOURTH)
+_INTS = ["uint8", "int8", "int16", "int32", "int64"]
+
+
+def _fourth_case(rng):
+    """A case of what the first three streams miss: reductions of every dtype with
+    ``dtype=``, ``out=`` pairs of (values, indices), methods with keyword names, joins of
+    mixed dtypes and empty tensors, index ops at the edges (negative, out of range), ties
+    and NaN in sorts and selections, ``where``/``nonzero``, offsets of roll/rot90/diag/tril,
+    bucketize/searchsorted sides, histc/bincount, integer division by zero and negatives,
+    and bitwise ops and shifts that overflow."""
+    pick = str(rng.choice(list(_FOURTH)))
+    x = Spec(rng, dt=str(rng.choice(DTYPES)))
+    nd = len(x.shape)
+    dim = int(rng.integers(-nd, nd)) if nd else 0
+    if pick == "reduce_dtypes":
+        return pick, "program", [x, str(rng.choice(_FOURTH_REDUCTIONS)),
+                                 [None, dim, (0,), (0, -1) if nd > 1 else (0,)][
+                                     int(rng.integers(0, 4))],
+                                 [None, True, False][int(rng.integers(0, 3))],
+                                 [None, "float64", "int64", "float16", "bool", "int32"][
+                                     int(rng.integers(0, 6))],
+                                 str(rng.choice(["function", "method"]))], {}
+    if pick == "reduce_out_pair":
+        return pick, "program", [x, str(rng.choice(["max", "min", "median", "mode", "kthvalue",
+                                                    "sort", "topk", "cummax", "cummin",
+                                                    "nanmedian"])), dim,
+                                 bool(rng.random() < 0.5),
+                                 x.dt if rng.random() < 0.7 else str(rng.choice(DTYPES)),
+                                 "int64" if rng.random() < 0.7 else "int32"], {}
+    if pick == "method_keywords":
+        return pick, "program", [x, str(rng.choice([
+            "max_dim", "min_keep", "sum_tuple", "std_unbiased", "var_correction", "topk_kw",
+            "sort_kw", "argmax_kw", "cumsum_kw", "transpose_kw", "mean_kw", "softmax_kw",
+            "flatten_kw", "unsqueeze_kw", "squeeze_kw", "kthvalue_kw", "gather_kw",
+            "narrow_kw", "repeat_interleave_kw", "clamp_kw", "norm_kw", "all_kw",
+            "logsumexp_kw"]))], {}
+    if pick == "join":
+        op = str(rng.choice(["cat", "stack", "hstack", "vstack", "dstack", "column_stack",
+                             "concat", "row_stack"]))
+        shape = tuple(int(v) for v in rng.integers(1, 4, int(rng.integers(1, 4))))
+        specs = []
+        for _ in range(int(rng.integers(1, 4))):
+            r = rng.random()
+            if r < 0.15 and op in ("cat", "concat", "hstack", "vstack"):
+                specs.append("empty1d")         # torch.tensor([]): the legacy empty
+            elif r < 0.3:
+                specs.append(Spec(rng, shape=(0,) + shape[1:], layout="contiguous"))
+            else:
+                specs.append(Spec(rng, shape=shape, layout=str(rng.choice(LAYOUTS[:4]))))
+        jd = int(rng.integers(-len(shape), len(shape))) if rng.random() < 0.5 and \
+            op in ("cat", "stack", "concat") else None
+        return pick, "program", [op, specs, jd], {}
+    if pick == "index_edges":
+        x = Spec(rng, dt=str(rng.choice(["float32", "int64", "bool", "float64"])),
+                 layout=str(rng.choice(LAYOUTS[:5])))
+        return pick, "program", [x, str(rng.choice([
+            "gather", "index_select", "scatter", "index_add", "index_copy", "index_fill",
+            "take", "put", "masked_scatter", "masked_fill", "select", "narrow"])),
+            str(rng.choice(["neg", "low", "high", "zero"]))], {}
+    if pick == "ties":
+        x = Spec(rng, dt=str(rng.choice(["float32", "float64", "int64", "int32", "float16",
+                                         "bfloat16", "uint8", "bool"])),
+                 layout=str(rng.choice(LAYOUTS[:5])))
+        nd = len(x.shape)
+        return pick, "program", [x, str(rng.choice([
+            "sort", "argsort", "topk", "kthvalue", "median", "median_all", "mode", "nanmedian",
+            "unique", "unique_dim", "unique_consecutive", "unique_consecutive_dim", "msort"])),
+            int(rng.integers(-nd, nd)) if nd else 0], {}
+    if pick == "where_nonzero":
+        return pick, "program", [x, str(rng.choice(["where1", "nonzero", "nonzero_tuple",
+                                                    "argwhere", "count", "where_mixed",
+                                                    "where_int"]))], {}
+    if pick == "offsets":
+        x = Spec(rng, dt=x.dt, shape=tuple(int(v) for v in rng.integers(1, 5, int(
+            rng.integers(1, 4)))), layout=str(rng.choice(LAYOUTS[:5])))
+        nd = len(x.shape)
+        dims = tuple(int(v) for v in rng.choice(range(-nd, nd), 2, replace=False)) \
+            if nd >= 2 else (0, 0)
+        return pick, "program", [x, str(rng.choice(["roll", "roll_flat", "rot90", "diag",
+                                                    "diagonal", "tril", "triu", "diag_embed",
+                                                    "tril_", "triu_"])),
+                                 int(rng.integers(-4, 5)), dims], {}
+    if pick == "bucketize":
+        x = Spec(rng, dt=str(rng.choice(["float32", "float64", "int64", "int32", "float16"])))
+        bounds = sorted(int(v) for v in rng.integers(-3, 4, int(rng.integers(0, 5))))
+        return pick, "program", [x, bounds, bool(rng.random() < 0.5),
+                                 [None, "left", "right"][int(rng.integers(0, 3))],
+                                 bool(rng.random() < 0.3),
+                                 str(rng.choice(["bucketize", "searchsorted",
+                                                 "searchsorted_scalar"]))], {}
+    if pick == "histc_bincount":
+        form = str(rng.choice(["histc", "bincount", "bincount_w", "histogram"]))
+        dt = {"histc": ["float32", "float64", "int64"], "histogram": ["float32", "float64"]}.get(
+            form, ["int64", "int32", "uint8", "int8", "float32"])
+        x = Spec(rng, dt=str(rng.choice(dt)), layout=str(rng.choice(LAYOUTS[:5])))
+        if form == "bincount":
+            x.nonneg = rng.random() < 0.8
+            x.high = 6 if x.nonneg or x.dt == "int64" else None
+        return pick, "program", [x, form, int(rng.integers(0, 6)),
+                                 [0, -1.5, 2][int(rng.integers(0, 3))],
+                                 [0, 3, -2][int(rng.integers(0, 3))],
+                                 int(rng.integers(0, 8))], {}
+    if pick == "int_div":
+        dt = str(rng.choice(_INTS + ["float32", "bool"]))
+        x = Spec(rng, dt=dt, layout=str(rng.choice(LAYOUTS[:5])))
+        y = Spec(rng, dt=dt if rng.random() < 0.7 else str(rng.choice(_INTS)), shape=x.shape,
+                 layout="contiguous")
+        return pick, "program", [x, y, str(rng.choice([
+            "div_trunc", "div_floor", "floor_divide", "remainder", "fmod", "div",
+            "remainder_num", "fmod_num", "floordiv_op", "mod_op", "div_zero_num"]))], {}
+    dt = str(rng.choice(_INTS + ["bool"]))
+    x = Spec(rng, dt=dt, layout=str(rng.choice(LAYOUTS[:5])))
+    y = Spec(rng, dt=dt if rng.random() < 0.7 else str(rng.choice(_INTS)), shape=x.shape,
+             layout="contiguous")
+    return "bitwise", "program", [x, y, str(rng.choice([
+        "and", "or", "xor", "lshift", "rshift", "lshift_num", "rshift_num", "lshift_neg",
+        "not", "left_shift_fn", "right_shift_fn", "ilshift"]))], {}
 
 
 def _functional_case(rng, x):
@@ -1055,22 +1352,28 @@ def _torch_reads_garbage(case) -> bool:
     median/nanmedian along a dim of an expanded tensor select in place in a clone that keeps
     the expanded (shared) memory, returning values that are not in the input."""
     name, _, args, kwargs = case
+    if name in ("ties", "reduce_out_pair"):        # (the fourth stream's programs of them)
+        name, kwargs = args[1], {"dim": args[2]}
     return name in ("median", "nanmedian") and isinstance(args[0], Spec) and \
         args[0].layout == "expanded" and ("dim" in kwargs or len(args) > 1)
 
 
 def _cases(n: int, seed: int):
     """The cases of a run: ``n`` of :func:`_case`, and after each, one time in three, one of
-    :func:`_extra_case` and one of :func:`_third_case`, each from a stream of its own."""
+    :func:`_extra_case`, one of :func:`_third_case` and one of :func:`_fourth_case`, each
+    from a stream of its own."""
     rng = np.random.default_rng(seed)
     extra = np.random.default_rng([seed, 1])
     third = np.random.default_rng([seed, 2])
+    fourth = np.random.default_rng([seed, 3])
     for _ in range(n):
         yield _case(rng)
         if extra.random() < 1 / 3:
             yield _extra_case(extra)
         if third.random() < 1 / 3:
             yield _third_case(third)
+        if fourth.random() < 1 / 3:
+            yield _fourth_case(fourth)
 
 
 def run(n: int, seed: int, prefix: str = ""):

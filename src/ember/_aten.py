@@ -88,15 +88,34 @@ class OpOverloadPacket:
 
 
 # aten ops whose torch.nn.functional namesake is another op (``aten::unfold`` is
-# ``Tensor.unfold``), or takes arguments the schema's cannot be turned into
+# ``Tensor.unfold``)
 _METHODS = {"unfold"}
-_UNMAPPED = {"elu", "elu_", "max_unpool2d", "max_unpool3d", "fractional_max_pool2d",
-             "fractional_max_pool3d", "embedding_bag"}
 # the name of a schema parameter in the nn.functional function (None: not passed on)
 _F_NAMES = {"self": "input", "train": "training", "random_samples": "_random_samples",
             "cudnn_enabled": None, "cudnn_enable": None, "generator": None}
 _F_OWN_NAMES = {"embedding": {"indices": "input"}, "one_hot": {"self": "tensor"}}
 _REDUCTIONS = ("none", "mean", "sum")
+
+
+def _nn_form(name: str):
+    """``torch._C._nn``'s (or the top-level) function of an aten op whose nn.functional
+    namesake takes other arguments, parameters named as the schema's; None for the rest."""
+    from .nn import _functional_extra as FX
+    if name == "elu":
+        return lambda self, alpha=1, scale=1, input_scale=1: _ops.nn.elu(
+            self, alpha, scale, input_scale)
+    if name in ("max_unpool2d", "max_unpool3d"):
+        nd = int(name[-2])
+        return lambda self, indices, output_size, stride=None, padding=None: FX.max_unpool(
+            self, indices, output_size, nd, stride, padding)
+    if name in ("fractional_max_pool2d", "fractional_max_pool3d"):
+        nd = int(name[-2])
+        return lambda self, kernel_size, output_size, random_samples: FX.fractional_max_pool(
+            self, kernel_size, output_size, random_samples, nd)
+    if name == "embedding_bag":
+        from . import _nn_functions
+        return _nn_functions.embedding_bag
+    return None
 
 
 def _f_value(op: str, param: str, value):
@@ -109,44 +128,58 @@ def _f_value(op: str, param: str, value):
     return value
 
 
-def _schema_form(name: str, fn):
-    """``fn`` (an nn.functional function) called as ``aten::name``'s default overload (its
-    first, where it has none): its arguments bound by the schema's positions and names,
-    passed on by the function's; a call that does not fit raises torch's RuntimeError."""
+def _bind(name: str, params, text: str, args, kwargs):
+    """The arguments of a call by one overload's schema (by its parameters' names), or the
+    RuntimeError torch raises where the call does not fit it."""
+    decl = f"Declaration: aten::{name}{text}"
+    n_pos = sum(not a.kwarg_only for a in params)
+    if len(args) > n_pos:
+        return RuntimeError(f"aten::{name}() expected at most {n_pos} argument(s) but "
+                            f"received {len(args)} argument(s). {decl}")
+    given = dict(zip((a.name for a in params), args))
+    for key, v in kwargs.items():
+        if key in given or all(a.name != key for a in params):
+            return RuntimeError(f"Unknown keyword argument '{key}' for operator "
+                                f"'aten::{name}'. Schema: aten::{name}{text}")
+        given[key] = v
+    for a in params:
+        if a.name not in given:
+            if not a.has_default:
+                return RuntimeError(f"aten::{name}() is missing value for argument "
+                                    f"'{a.name}'. {decl}")
+            given[a.name] = a.default
+    return given
+
+
+def _schema_form(name: str, fn, names=None):
+    """``fn`` called as ``aten::name``: its arguments bound by the positions and names of
+    the default overload's schema (its first, where it has none) or, failing that, of another
+    that has no keyword-only parameters (``embedding_bag.padding_idx``), and passed on by
+    ``fn``'s names (``names``: schema name to ``fn``'s, None to drop one; by default
+    nn.functional's); a call that fits none raises torch's RuntimeError (the first
+    overload's)."""
     from .export._schema import schemas
     from .export._schemas import SCHEMAS
     found = schemas(name)
     if not found:
         return fn
     k = next((i for i, s in enumerate(found) if s.overload == "default"), 0)
-    params = found[k].args
-    text = SCHEMAS[name][k]
-    decl = f"Declaration: aten::{name}{text}"
-    names = {**_F_NAMES, **_F_OWN_NAMES.get(name, {})}
-    n_pos = sum(not a.kwarg_only for a in params)
+    order = [k] + [i for i, s in enumerate(found)
+                   if i != k and not any(a.kwarg_only for a in s.args)]
+    forms = [(found[i].args, SCHEMAS[name][i]) for i in order]
+    if names is None:
+        names = {**_F_NAMES, **_F_OWN_NAMES.get(name, {})}
 
     def call(*args, **kwargs):
-        if len(args) > n_pos:
-            raise RuntimeError(f"aten::{name}() expected at most {n_pos} argument(s) but "
-                               f"received {len(args)} argument(s). {decl}")
-        given = dict(zip((a.name for a in params), args))
-        for key, v in kwargs.items():
-            if key in given or all(a.name != key for a in params):
-                raise RuntimeError(f"Unknown keyword argument '{key}' for operator "
-                                   f"'aten::{name}'. Schema: aten::{name}{text}")
-            given[key] = v
+        bound = [_bind(name, params, text, args, kwargs) for params, text in forms]
+        given = next((b for b in bound if isinstance(b, dict)), None)
+        if given is None:
+            raise bound[0]
         out = {}
-        for a in params:
-            if a.name in given:
-                value = given[a.name]
-            elif a.has_default:
-                value = a.default
-            else:
-                raise RuntimeError(f"aten::{name}() is missing value for argument "
-                                   f"'{a.name}'. {decl}")
-            target = names.get(a.name, a.name)
+        for key, value in given.items():
+            target = names.get(key, key)
             if target is not None:
-                out[target] = _f_value(name, a.name, value)
+                out[target] = _f_value(name, key, value)
         return fn(**out)
 
     call.__name__ = call.__qualname__ = name
@@ -155,7 +188,7 @@ def _schema_form(name: str, fn):
         inspect.Parameter(a.name, inspect.Parameter.KEYWORD_ONLY if a.kwarg_only else
                           inspect.Parameter.POSITIONAL_OR_KEYWORD,
                           **({"default": a.default} if a.has_default else {}))
-        for a in params])
+        for a in forms[0][0]])
     return call
 
 
@@ -166,9 +199,12 @@ def _resolve(name: str):
     fn = _ops.function(name) or _ops.FUNCTIONS.get(name)
     if fn is not None:
         return fn
+    own = _nn_form(name)
+    if own is not None:
+        return _schema_form(name, own, {})
     from .nn import functional as F  # (nn is imported after the ops it is built on)
     fn = getattr(F, name, None)
-    return fn if fn is None or name in _UNMAPPED else _schema_form(name, fn)
+    return fn if fn is None else _schema_form(name, fn)
 
 
 class _OpNamespace(types.ModuleType):

@@ -148,6 +148,14 @@ def _load_if_foreign() -> builtins.bool:
     return True
 
 
+def cpu_type_name(d) -> str:
+    """torch's name of a CPU tensor type in its older messages: the legacy class
+    (``torch.FloatTensor``) where one is named so, else ``CPU<Scalar>Type``."""
+    if d.scalar_name in ("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double"):
+        return f"torch.{d._legacy}"
+    return f"CPU{d.scalar_name}Type"
+
+
 def no_barebones_kernel(kernel: str, *dtypes) -> None:
     """torch's NotImplementedError for ``kernel``, which has no loop for uint16, uint32 or
     uint64, when one of ``dtypes`` (ember dtypes or None) is one of them."""

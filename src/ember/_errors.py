@@ -94,10 +94,10 @@ NUMPY_NEGATIVE_STRIDE = (
     "At least one stride in the given numpy array is negative, and tensors with negative "
     "strides are not currently supported. (You can probably work around this by making a copy "
     "of your array  with array.copy().) ")
-LIST_OF_NDARRAYS = (
+LIST_OF_NDARRAYS = internal(
     "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
     "converting the list to a single numpy.ndarray with numpy.array() before converting to a "
-    "tensor.")
+    "tensor.", "torch/csrc/utils/tensor_new.cpp:252")
 # requires_grad_() and the attribute setter word it differently, as torch does
 INT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
 INT_REQUIRES_GRAD_ATTR = ("only Tensors of floating point and complex dtype can require "
@@ -130,12 +130,12 @@ SCALAR_OF_GRAD_WARNING = ("Converting a tensor with requires_grad=True to a scal
                           "unexpected behavior.\nConsider using tensor.detach() first. (Triggered "
                           "internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/"
                           "python_variable_methods.cpp:822.)")
-CREATE_GRAPH_WARNING = (
+CREATE_GRAPH_WARNING = internal(
     "Using backward() with create_graph=True will create a reference cycle between the "
     "parameter and its gradient which can cause a memory leak. We recommend using "
     "autograd.grad when creating the graph to avoid this. If you have to use this function, "
     "make sure to reset the .grad fields of your parameters to None after use to break the "
-    "cycle and avoid the leak.")
+    "cycle and avoid the leak.", "torch/csrc/autograd/engine.cpp:1307")
 VOLATILE_WARNING = ("volatile was removed and now has no effect. Use `with torch.no_grad():` "
                     "instead.")
 OUT_REQUIRES_GRAD = ("{}(): functions with out=... arguments don't support automatic "

@@ -1087,12 +1087,13 @@ def _writes_out(fn, name: str, warn_resize: bool = False):
         res = fn(*args, **dict(kwargs, dtype=out.dtype))._data
         if res.shape != out._data.shape:
             if warn_resize and out._data.size:
-                warnings.warn(f"The number of elements in the out tensor of shape "
-                              f"{list(out._data.shape)} is {out._data.size} which does not "
-                              f"match the computed number of elements {res.size}. Note that "
-                              "this may occur as a result of rounding error. The out tensor "
-                              f"will be resized to a tensor of shape {tuple(res.shape)}.",
-                              UserWarning, stacklevel=2)
+                warnings.warn(_errors.internal(
+                    f"The number of elements in the out tensor of shape "
+                    f"{list(out._data.shape)} is {out._data.size} which does not match the "
+                    f"computed number of elements {res.size}. Note that this may occur as a "
+                    "result of rounding error. The out tensor will be resized to a tensor of "
+                    f"shape {tuple(res.shape)}.", "aten/src/ATen/native/RangeFactories.cpp:199"),
+                    UserWarning, stacklevel=2)
             out._data = np.empty(res.shape, res.dtype)
         np.copyto(out._data, res)
         out._vc.value += 1

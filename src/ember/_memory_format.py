@@ -73,9 +73,24 @@ def is_contiguous(arr: np.ndarray, fmt=None) -> bool:
 def suggest(arr: np.ndarray) -> memory_format:
     """torch's suggest_memory_format: channels-last when the strides say so."""
     for fmt, order in _ORDER.items():
-        if arr.ndim == len(order) and not arr.flags.c_contiguous and is_contiguous(arr, fmt):
+        if arr.ndim == len(order) and not arr.flags.c_contiguous and _strides_like(arr, order):
             return fmt
     return contiguous_format
+
+
+def _strides_like(arr, order) -> bool:
+    """c10's ``is_channels_last_strides_2d``/``_3d``: the strides grow along ``order``, dims
+    of size 1 counted with their own stride; the ambiguous cases (a channel stride of 0, one
+    equal to the batch's) are NCHW."""
+    shape, strides = arr.shape, arr.strides
+    if strides[1] == 0:
+        return False
+    least = 0
+    for d in order:
+        if shape[d] == 0 or strides[d] < least or d == 0 and least == strides[1]:
+            return False
+        least = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
 
 
 def common(arrays) -> memory_format:
@@ -328,9 +343,17 @@ def copy_to_format(arr: np.ndarray, fmt=None, like: np.ndarray | None = None) ->
 
 
 def into(out: np.ndarray, fmt) -> np.ndarray:
-    """``out`` laid out in ``fmt`` (contiguous or channels-last): itself if it is, else a
-    copy."""
+    """``out`` laid out in ``fmt`` (contiguous or channels-last): itself if it is (its dims
+    of size 1 given the strides torch allocates them with), else a copy."""
     if is_contiguous(out, fmt):
+        if 1 in out.shape and out.size:
+            order = _ORDER.get(fmt) or range(out.ndim - 1, -1, -1)
+            want, acc = [0] * out.ndim, out.itemsize
+            for d in order:
+                want[d] = acc
+                acc *= out.shape[d]
+            if out.strides != tuple(want):
+                return np.lib.stride_tricks.as_strided(out, out.shape, want)
         return out
     target = empty(out.shape, out.dtype, fmt)
     np.copyto(target, out)

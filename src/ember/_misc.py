@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
+from . import _errors
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 from ._torch_alias import torch_module
@@ -92,12 +93,13 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False) -> Ten
                          "bytes)")
     arr = np.frombuffer(buffer, dtype.np, n, offset)
     if arr.flags.writeable is False:
-        warnings.warn("The given buffer is not writable, and PyTorch does not support "
-                      "non-writable tensors. This means you can write to the underlying "
-                      "(supposedly non-writable) buffer using the tensor. You may want to copy "
-                      "the buffer to protect its data or make it writable before converting it "
-                      "to a tensor. This type of warning will be suppressed for the rest of this "
-                      "program.", UserWarning, stacklevel=2)
+        warnings.warn(_errors.internal(
+            "The given buffer is not writable, and PyTorch does not support non-writable "
+            "tensors. This means you can write to the underlying (supposedly non-writable) "
+            "buffer using the tensor. You may want to copy the buffer to protect its data or "
+            "make it writable before converting it to a tensor. This type of warning will be "
+            "suppressed for the rest of this program.", "torch/csrc/utils/tensor_new.cpp:1556"),
+            UserWarning, stacklevel=2)
     t = Tensor._wrap(arr)
     if requires_grad:
         t.requires_grad_()
@@ -178,9 +180,10 @@ def typename(obj) -> str:
 def set_default_tensor_type(t, /) -> None:
     """Deprecated in torch: set the default floating dtype from a tensor type
     (``torch.DoubleTensor`` or its name)."""
-    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
-                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
-                  UserWarning, stacklevel=2)
+    warnings.warn(_errors.internal(
+        "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+        "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+        "torch/csrc/tensor/python_tensor.cpp:434"), UserWarning, stacklevel=2)
     name = t if isinstance(t, str) else getattr(t, "__name__", str(t))
     legacy = {d._legacy: d for d in D.ALL}
     dt = legacy.get(name.rsplit(".", 1)[-1])

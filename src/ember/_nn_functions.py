@@ -135,15 +135,7 @@ def embedding_renorm_(input: Tensor, indices: Tensor, max_norm: float,
     return input
 
 
-def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
-                  scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False,
-                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
-                  padding_idx: int | None = None) -> tuple:
-    """Sums (``mode`` 0), means (1) or maxima (2) of the bags of rows of ``weight`` that start
-    at ``offsets`` in ``indices``: ``(output, offset2bag, bag_size, max_indices)``."""
-    offs = offsets._data.astype("int64")
-    return _embedding_bag.embedding_bag_outputs(weight, indices, offs, per_sample_weights,
-                                                include_last_offset, padding_idx, mode, sparse)
+embedding_bag = _embedding_bag.aten_embedding_bag
 
 
 # ============================================================================ normalisation

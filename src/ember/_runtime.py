@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import warnings
 
+from . import _errors
 from ._device import CPU, check, device
 from ._ops import _exact, _vml
 
@@ -71,8 +72,10 @@ def set_float32_matmul_precision(precision: str) -> None:
         raise RuntimeError("set_float32_matmul_precision expects a str, but got "
                            f"{type(precision).__name__}")
     if precision not in ("highest", "high", "medium"):
-        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
-                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+        warnings.warn(_errors.internal(
+            f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+            "setFloat32MatmulPrecision call has no effect.", "aten/src/ATen/Context.cpp:458"),
+            UserWarning, stacklevel=2)
         return
     _state["precision"] = precision
 

@@ -6,15 +6,16 @@ from __future__ import annotations
 import warnings
 
 from .. import _dtype as D
+from .. import _errors
 from .._device import xp
 from ._exact import fma
 from .registry import expose, op, run
 from .util import broadcast_shapes, c_order, norm_dim
 
-_DEFAULT_DIM_WARNING = (
+_DEFAULT_DIM_WARNING = _errors.internal(
     "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
     "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to "
-    "agree with that of linalg.cross in a future release.")
+    "agree with that of linalg.cross in a future release.", "aten/src/ATen/native/Cross.cpp:63")
 _warned = False
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import warnings
 
 from .. import _dtype as D
+from .. import _errors
 from .._device import xp
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -595,12 +596,13 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     return _out(linalg_cholesky_ex(res, _wrap(infos)), out)
 
 
-_CHOLESKY_WARNING = (
+_CHOLESKY_WARNING = _errors.internal(
     "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
     "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
     "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\n"
     "should be replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
-    "equivalent results for all valid (symmetric positive definite) inputs.")
+    "equivalent results for all valid (symmetric positive definite) inputs.",
+    "aten/src/ATen/native/BatchLinearAlgebra.cpp:1765")
 
 
 _cholesky_warned = False
@@ -701,11 +703,11 @@ def _qr_run(A, mode):
     return Q, R
 
 
-_QR_WARNING = (
+_QR_WARNING = _errors.internal(
     "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
     "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string parameter "
     "'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, "
-    "'reduced' if some else 'complete')")
+    "'reduced' if some else 'complete')", "aten/src/ATen/native/BatchLinearAlgebra.cpp:2505")
 _qr_warned = False
 
 

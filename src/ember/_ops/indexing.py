@@ -222,10 +222,10 @@ def _scatter_args(name, self, dim, index, src, value, reduce):
             raise RuntimeError(_SCATTER_DTYPE)
         if reduce is None:
             return _scatter_src, (self, d, index, src, reduce)
-        import warnings
-        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
-                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
-                      "instead for more reduction options.", UserWarning, stacklevel=3)
+        _errors.warn_once("scatter_reduce", _errors.internal(
+            "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+            "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+            "reduction options.", "aten/src/ATen/native/TensorAdvancedIndexing.cpp:225"))
         return _scatter_reduce_src, (self, d, index, src, reduce)
     return (_scatter_value if reduce is None else _scatter_reduce_value), (self, d, index, src,
                                                                            reduce)
@@ -410,8 +410,8 @@ def _moved(a, dim):
     tensors=("self", "index"),
     self=lambda grad, self_shape, dim, index: _zeros(self_shape, grad).index_add(dim, index, grad))
 def _index_select(self, dim, index):
-    if self.ndim == 0:
-        return self.reshape(1)[index.reshape(-1) % 1].reshape(index.shape)
+    if self.ndim == 0:      # (a 0-d result, as torch's, for its one index)
+        return self.reshape(1)[index.reshape(-1) % 1].reshape(())
     return xp.take(self, index.reshape(-1), axis=dim)
 
 
@@ -422,7 +422,7 @@ def index_select(input, dim, index, *, out=None):
     nd = input._data.ndim
     d = _norm(dim, nd)
     n = input._data.shape[d] if nd else 1
-    if not nd and index._data.size > 1:
+    if not nd and index._data.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{index._data.size} value(s)")
     if index._data.size and not n:
@@ -580,8 +580,11 @@ def _index_fill_kernel(self, dim, index, value):
     return out
 
 
-_INDEX_FILL_SHARED = overlap_warns("index_fill_", "mask] = scalar")   # (expanded self)
-_MASKED_FILL_SHARED = overlap_warns("masked_fill_", "mask] = scalar")
+# (expanded self)
+_INDEX_FILL_SHARED = overlap_warns("index_fill_", "mask] = scalar",
+                                   "aten/src/ATen/native/TensorAdvancedIndexing.cpp:1913")
+_MASKED_FILL_SHARED = overlap_warns("masked_fill_", "mask] = scalar",
+                                   "aten/src/ATen/native/TensorAdvancedIndexing.cpp:2450")
 
 
 @op("IndexFillBackward0", name="index_fill_value", method=False, function=False, promote=NONE,
@@ -653,9 +656,8 @@ def _check_mask(name, mask, legacy=False):
         if legacy:
             raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype "
                                f"{_scalar_name(mask.dtype)}")
-        c = {"float32": "float", "float64": "double", "int64": "long int"}
         raise RuntimeError(f"{name} only supports boolean masks, but got mask with dtype "
-                           f"{c.get(mask.dtype.name, mask.dtype.name)}")
+                           f"{mask.dtype.cpp_name}")
 
 
 def _masked_fill_kernel(self, mask, value):
@@ -874,6 +876,11 @@ def _nonzero_out(out, res):
                            f"scalar type{out.dtype.scalar_name}")
     if out._data.shape == res.shape and not out._data.T.flags.c_contiguous:
         return _write_out(out, res)
+    if out._data.shape != res.shape and out._data.size:     # (torch names the (n, ndim) shape)
+        import warnings
+        warnings.warn(_errors.out_resized(out._data.shape, res.shape), UserWarning,
+                      stacklevel=_errors.user_stacklevel())
+        out._data = xp.empty(0, out._data.dtype)
     _write_out(out, res.T)
     out._data = out._data.T
     return out
@@ -916,8 +923,6 @@ def _index_layout(res, src, index):
     ents = []
     for i in index:
         if isinstance(i, np.ndarray) and i.dtype == bool:
-            if not i.ndim:
-                return res      # (a 0-d mask is a new dim of size 0 or 1)
             ents.extend(np.nonzero(i))
         else:
             ents.append(i if isinstance(i, np.ndarray) else None)
@@ -944,10 +949,16 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or b
               "are valid indices (got {})")
 
 
-_SEQUENCE_INDEX = ("Using a non-tuple sequence for multidimensional indexing is deprecated and "
-                   "will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In "
-                   "pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
-                   "which will result either in an error or a different result")
+_SEQUENCE_INDEX = _errors.internal(
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
+    "a different result", "torch/csrc/autograd/python_variable_indexing.cpp:349")
+
+
+_BYTE_INDEX = _errors.internal("indexing with dtype torch.uint8 is now deprecated, please use a "
+                               "dtype torch.bool instead.",
+                               "aten/src/ATen/native/IndexingUtils.h:37")
 
 
 def _sequence_as_tuple(index) -> bool:
@@ -973,12 +984,15 @@ def _normalise(index):
             if a.dtype.kind in "fc" or (a.ndim and a.dtype.kind == "i" and a.itemsize < 4):
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
+            if a.dtype == np.uint8 and a.ndim:
+                import warnings
+                warnings.warn(_BYTE_INDEX, UserWarning, stacklevel=_errors.user_stacklevel())
             if a.ndim == 0 and a.dtype.kind in "iu":
                 i = builtins.int(a)
+            elif a.ndim == 0 and a.dtype == bool:
+                i = builtins.bool(a)        # (as a Python bool)
             else:
                 i = a if a.dtype.kind != "u" else a.astype(bool)
-        elif isinstance(i, builtins.bool):
-            i = None if i else False
         elif isinstance(i, (list, range)):
             a = np.asarray(i) if len(i) else np.zeros(0, np.int64)
             if a.dtype.kind == "f":
@@ -1002,7 +1016,7 @@ def _decompose(self, index):
     for i in index:
         if isinstance(i, np.ndarray):
             consumed += i.ndim if i.dtype == bool else 1
-        elif i is not None and i is not Ellipsis and i is not False:
+        elif i is not None and i is not Ellipsis and not isinstance(i, builtins.bool):
             consumed += 1
     if consumed > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
@@ -1017,9 +1031,10 @@ def _decompose(self, index):
         elif i is None:
             out = _unsqueeze(out, dim)
             dim += 1
-        elif i is False:
+        elif isinstance(i, builtins.bool):
+            # torch: a new dim, indexed by [0] (True) or [] (False): an index copy
             out = _unsqueeze(out, dim)
-            adv.append((dim, np.zeros(0, np.int64)))
+            adv.append((dim, np.zeros(builtins.int(i), np.int64)))
             dim += 1
         elif isinstance(i, slice):
             size = out._data.shape[dim]
@@ -1149,7 +1164,8 @@ def setitem(self, index, value):
 
 
 @op("IndexPutBackward0", name="index_put_op", method=False, function=False, promote=NONE,
-    overlap=overlap_warns("index_put_", "indices] = tensor"),
+    overlap=overlap_warns("index_put_", "indices] = tensor",
+                          "aten/src/ATen/native/TensorAdvancedIndexing.cpp:976"),
     tensors=("self", "values"),
     self=lambda grad, indices, accumulate: grad if accumulate else _masked_zero(grad, indices),
     values=lambda grad, indices: _index(grad, indices))
@@ -1231,9 +1247,9 @@ def index_put_(self, indices, values, accumulate=False):
 def _index_reduce_args(self, dim, index, source, reduce, include_self):
     """torch's checks; the arguments of ``scatter_reduce`` doing the same reduction (the
     index spread over ``source``'s shape along ``dim``)."""
-    import warnings
-    warnings.warn("index_reduce() is in beta and the API may change at any time.", UserWarning,
-                  stacklevel=3)
+    _errors.warn_once("index_reduce", _errors.internal(
+        "index_reduce() is in beta and the API may change at any time.",
+        "aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523"))
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")

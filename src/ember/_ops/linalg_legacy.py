@@ -88,11 +88,12 @@ def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor, *, out=None) -> 
 
 # ----------------------------------------------------------------------------- triangular_solve
 
-_TRIANGULAR_SOLVE_WARNING = (
+_TRIANGULAR_SOLVE_WARNING = _errors.internal(
     "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be "
     "removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments "
     "reversed and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, "
-    "A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B).")
+    "A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B).",
+    "aten/src/ATen/native/BatchLinearAlgebra.cpp:2273")
 
 
 def _op_solve(A, b, upper, transpose, unitriangular):
@@ -168,9 +169,10 @@ def _tuple_out(res, out):
 
 # ----------------------------------------------------------------------------- chain, norms
 
-_CHAIN_WARNING = ("torch.chain_matmul is deprecated and will be removed in a future PyTorch "
-                  "release. Use torch.linalg.multi_dot instead, which accepts a list of two or "
-                  "more tensors rather than multiple parameters.")
+_CHAIN_WARNING = _errors.internal(
+    "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+    "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+    "multiple parameters.", "aten/src/ATen/native/LinearAlgebra.cpp:1102")
 _NUC_WARNING = ("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It "
                 "will be removed in a future PyTorch release. Please use "
                 "`linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")

@@ -731,8 +731,14 @@ def _elu_np(x, alpha, scale, input_scale):
     return xp.where(x > 0, x * t(scale), neg)
 
 
+def _elu_check(self, *rest):
+    """elu's (and celu's, selu's) CPU kernel is floating-point only."""
+    if not self.dtype.is_floating_point:
+        raise NotImplementedError(f"\"elu_cpu\" not implemented for '{self.dtype.scalar_name}'")
+
+
 @op("EluBackward0", name="elu", method=False, function=False, self=_elu_grad,
-    raw={"self": _activation_math.elu_backward})
+    raw={"self": _activation_math.elu_backward}, check=_elu_check)
 def elu(self, alpha=1.0, scale=1.0, input_scale=1.0):
     """Exponential linear unit ``scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))``."""
     return _elu_np(self, alpha, scale, input_scale)
@@ -743,7 +749,7 @@ def _f32_of(value) -> float:
     return float(np.float32(value))
 
 
-@op("CeluBackward0", name="celu", method=False,
+@op("CeluBackward0", name="celu", method=False, check=_elu_check,
     self=lambda grad, self, alpha: elu_backward(grad, self, alpha, 1.0, 1.0 / _f32_of(alpha)),
     raw={"self": lambda grad, self, alpha:
          _activation_math.elu_backward(grad, self, alpha, 1.0, 1.0 / _f32_of(alpha))})
@@ -2596,16 +2602,22 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
 
 def _check_indices(indices, position, fname):
     """torch's ``checkScalarTypes`` of an embedding's indices (long or int)."""
-    dt = indices.dtype
-    if dt not in (D.int64, D.int32):
+    check_scalar_types(indices, position, "indices", (D.int64, D.int32), fname)
+
+
+def check_scalar_types(t, position, arg, allowed, fname):
+    """torch's ``checkScalarTypes``: ``t`` (argument ``arg`` of ``fname``) is one of the
+    ``allowed`` dtypes, else its RuntimeError."""
+    dt = t.dtype
+    if dt not in allowed:
         # (torch names the types of its legacy tensor classes so, the others by scalar type)
-        name = indices.type() if dt in _LEGACY_TYPES else f"CPU{dt.scalar_name}Type"
-        raise RuntimeError(f"Expected tensor for argument #{position} 'indices' to have one of "
-                           "the following scalar types: Long, Int; but got "
-                           f"{name} instead (while checking arguments for {fname})")
+        name = D.cpu_type_name(dt)
+        kinds = ", ".join(d.scalar_name for d in allowed)
+        raise RuntimeError(f"Expected tensor for argument #{position} '{arg}' to have one of "
+                           f"the following scalar types: {kinds}; but got {name} instead "
+                           f"(while checking arguments for {fname})")
 
 
-_LEGACY_TYPES = frozenset((D.uint8, D.int8, D.int16, D.float16, D.float32, D.float64))
 
 
 def embedding_renorm(weight: Tensor, indices, max_norm: float, norm_type: float) -> None:
@@ -2752,7 +2764,7 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
     n = len(pad) // 2
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if input.ndim not in (n + 1, n + 2):
+    if n > 3 or input.ndim not in (n + 1, n + 2):
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
             "Supported combinations for non-constant padding:\n"

@@ -156,7 +156,7 @@ def _elu_result_grad(grad, result, alpha, scale, input_scale):
 
 
 _elu_ = op("EluBackward1", name="_elu_", method=False, function=False, promote=NONE,
-           self=_elu_result_grad)(_nn.elu.kernel)
+           check=_nn._elu_check, self=_elu_result_grad)(_nn.elu.kernel)
 
 
 def _celu_result_grad(grad, result, alpha):
@@ -165,7 +165,7 @@ def _celu_result_grad(grad, result, alpha):
 
 
 _celu_ = op("CeluBackward1", name="_celu_", method=False, function=False, promote=NONE,
-            self=_celu_result_grad)(_nn.celu.kernel)
+            check=_nn._elu_check, self=_celu_result_grad)(_nn.celu.kernel)
 
 
 def _leaky_result_grad(grad, result, negative_slope):

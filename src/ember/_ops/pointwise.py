@@ -1024,7 +1024,8 @@ expose(_xlogy_, function=False)
 # ----------------------------------------------------------------------------- lerp, addc*
 
 
-def _lerp_check(self, end, weight):
+def _lerp_dtypes(self, end, weight) -> bool:
+    """lerp's meta checks of the dtypes; whether ``weight`` is a tensor."""
     from .._tensor import Tensor
     if end.dtype is not self.dtype:
         raise RuntimeError(f"expected dtype {self.dtype.cpp_name} for `end` but got dtype "
@@ -1033,6 +1034,11 @@ def _lerp_check(self, end, weight):
     if tensor_w and weight.dim() and weight.dtype is not self.dtype:
         raise RuntimeError(f"expected dtype {self.dtype.cpp_name} for `weight` but got "
                            f"dtype {weight.dtype.cpp_name}")
+    return tensor_w
+
+
+def _lerp_check(self, end, weight):
+    tensor_w = _lerp_dtypes(self, end, weight)
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         from .registry import _scalar_name
         from .util import broadcast_shapes
@@ -1084,6 +1090,10 @@ def lerp(input, end, weight, *, out=None):
 
 def _lerp_(self, end, weight):
     """In-place version of :meth:`Tensor.lerp`."""
+    from .._tensor import Tensor
+    if isinstance(self, Tensor) and isinstance(end, Tensor):
+        _lerp_dtypes(self, end, weight)
+        check_no_overlap(self._data)    # (TensorIterator's, before the kernel's dtype)
     return _run_inplace(_lerp_entry(weight), (self, end, weight))
 
 
@@ -1441,9 +1451,10 @@ def _where_check(condition, self, other):
     if condition.dtype.name != "bool":
         if condition.dtype.name == "uint8":
             import warnings
-            warnings.warn("where received a uint8 condition tensor. This behavior is deprecated "
-                          "and will be removed in a future version of PyTorch. Use a boolean "
-                          "condition instead.", UserWarning, stacklevel=4)
+            warnings.warn(_errors.internal(
+                "where received a uint8 condition tensor. This behavior is deprecated and will "
+                "be removed in a future version of PyTorch. Use a boolean condition instead.",
+                "aten/src/ATen/native/TensorCompare.cpp:621"), UserWarning, stacklevel=4)
         else:
             raise RuntimeError("where expected condition to be a boolean tensor, but got a "
                                f"tensor with dtype {_scalar_name(condition.dtype)}")
@@ -1478,7 +1489,7 @@ def where(condition, input=None, other=None, *, out=None):
     """
     from .._tensor import Tensor
     if input is None and other is None:
-        return tuple(Tensor._wrap(i.astype(xp.int64)) for i in xp.nonzero(condition._data))
+        return condition.nonzero(as_tuple=True)
     if input is None or other is None:
         got = ", ".join(type(a).__name__ if not isinstance(a, Tensor) else "Tensor"
                         for a in (condition, input, other) if a is not None)

@@ -25,8 +25,10 @@ _wrap = Tensor._wrap
 def _unpool_np(x, indices, out_size, nd):
     sizes = x.shape[:x.ndim - nd] + tuple(out_size)
     total = math.prod(out_size)
+    if not total:           # (torch runs no kernel for an empty output)
+        return xp.zeros(sizes, x.dtype)
     if indices.size and (indices.min() < 0 or indices.max() >= total):
-        bad = indices[(indices < 0) | (indices >= total)].flat[0]
+        bad = indices[(indices < 0) | (indices >= total)].flat[-1]     # (the last one, as torch)
         raise RuntimeError(f"Found an invalid max index: {int(bad)} (output volumes are of "
                            f"size {'x'.join(map(str, out_size))})")
     return _nn._scatter_flat(x, indices, sizes, nd, unique=True, store=True)

@@ -105,7 +105,7 @@ def _reduce_dims(input, dim):
 
 @expose(overloads=("(Tensor input, *, torch.dtype dtype = None)",
                    "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype "
-                   "dtype = None, Tensor out = None)"))
+                   "dtype = None, Tensor out = None)"), bools=("keepdim",))
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum of all elements, or over ``dim`` (int or tuple), keeping dims if ``keepdim``."""
     if dim is None and not keepdim:
@@ -165,7 +165,7 @@ def _mean_dim(self, dim, keepdim=False, dtype=None):
         return _fmean(self, dim, keepdim, dtype)
 
 
-@expose
+@expose(bools=("keepdim",))
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of all elements, or over ``dim``; floating (or complex) dtypes only."""
     _mean_check(input, dtype)
@@ -294,7 +294,7 @@ def _prod_dim(self, dim, keepdim=False, dtype=None):
 
 @expose(overloads=("(Tensor input, *, torch.dtype dtype = None)",
                    "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
-                   "Tensor out = None)"))
+                   "Tensor out = None)"), bools=("keepdim",))
 def prod(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
     """Product of all elements, or over one ``dim``; integral inputs give int64.
 
@@ -535,7 +535,8 @@ def _reduced_shape(input, dims, keepdim):
     return [1 if i in dims else n for i, n in enumerate(shape) if keepdim or i not in dims]
 
 
-@expose(method=False, overloads=_VAR_OVERLOADS)
+@expose(method=False, overloads=_VAR_OVERLOADS,
+        bools=("unbiased", "keepdim"))
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Variance over ``dim`` (all dims when None), Bessel-corrected unless ``correction=0``.
 
@@ -545,13 +546,15 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return _var_family(_var, "var", input, dim, unbiased, keepdim, correction, out)
 
 
-@expose(name="var", function=False, overloads=_VAR_OVERLOADS)
+@expose(name="var", function=False, overloads=_VAR_OVERLOADS,
+        bools=("unbiased", "keepdim"))
 def _var_method(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """:func:`var` as a method (torch's parser errors name no ``input``)."""
     return _var_family(_var, "var", self, dim, unbiased, keepdim, correction, None)
 
 
-@expose(method=False, overloads=_VAR_OVERLOADS)
+@expose(method=False, overloads=_VAR_OVERLOADS,
+        bools=("unbiased", "keepdim"))
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
     """Standard deviation over ``dim``; see :func:`var` for ``unbiased``/``correction``.
 
@@ -561,13 +564,15 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=N
     return _var_family(_std, "std", input, dim, unbiased, keepdim, correction, out)
 
 
-@expose(name="std", function=False, overloads=_VAR_OVERLOADS)
+@expose(name="std", function=False, overloads=_VAR_OVERLOADS,
+        bools=("unbiased", "keepdim"))
 def _std_method(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """:func:`std` as a method (torch's parser errors name no ``input``)."""
     return _var_family(_std, "std", self, dim, unbiased, keepdim, correction, None)
 
 
-@expose(method=False, overloads=_MEAN_PAIR_OVERLOADS)
+@expose(method=False, overloads=_MEAN_PAIR_OVERLOADS,
+        bools=("unbiased", "keepdim"))
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(var, mean)`` over ``dim`` in one pass (a plain tuple, as torch returns).
 
@@ -577,7 +582,8 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _var_family(_var_mean, "var_mean", input, dim, unbiased, keepdim, correction, None)
 
 
-@expose(method=False, overloads=_MEAN_PAIR_OVERLOADS)
+@expose(method=False, overloads=_MEAN_PAIR_OVERLOADS,
+        bools=("unbiased", "keepdim"))
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(std, mean)`` over ``dim`` (a plain tuple, as torch returns).
 
@@ -825,7 +831,7 @@ def _real_into(t, out):
     return t.real if t.dtype.is_complex and not out.dtype.is_complex else t
 
 
-@expose
+@expose(bools=("keepdim",))
 def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     """``log(sum(exp(input)))`` over ``dim``, computed stably (integers give floats).
 
@@ -972,6 +978,7 @@ def _cum(d, name, input, dim, dtype, out):
         # meta_func_cum_ops: the result's dtype is out's, and the kernel scans
         # self.to(out.dtype) in it
         dtype = out.dtype
+    if dtype is not None:
         _bool_scan(input, dtype, name)
     return run(d, (input, dim, dtype), out)
 
@@ -1142,7 +1149,14 @@ def _logical(fn, input, dim, keepdim, out):
     return res
 
 
-@expose
+# (all and any)
+_LOGICAL_OVERLOADS = ("(Tensor input, *, Tensor out = None)",
+                      "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor "
+                      "out = None)",
+                      "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")
+
+
+@expose(overloads=_LOGICAL_OVERLOADS, bools=("keepdim",))
 def all(input, dim=None, keepdim=False, *, out=None):
     """True if every element (over ``dim``) is non-zero; uint8 inputs give uint8.
 
@@ -1152,7 +1166,7 @@ def all(input, dim=None, keepdim=False, *, out=None):
     return _logical(xp.all, input, dim, keepdim, out)
 
 
-@expose
+@expose(overloads=_LOGICAL_OVERLOADS, bools=("keepdim",))
 def any(input, dim=None, keepdim=False, *, out=None):
     """True if some element (over ``dim``) is non-zero; uint8 inputs give uint8.
 
@@ -1162,7 +1176,8 @@ def any(input, dim=None, keepdim=False, *, out=None):
     return _logical(xp.any, input, dim, keepdim, out)
 
 
-@expose(overloads=("(Tensor input, int dim = None)", "(Tensor input, tuple of ints dim)"))
+@expose(overloads=("(Tensor input, int dim = None)", "(Tensor input, tuple of ints dim)"),
+        varargs=True)
 def count_nonzero(input, dim=None):
     """The number of non-zero elements (over ``dim``, int or tuple), as int64.
 
@@ -1204,7 +1219,7 @@ def _nansum(self, dim, keepdim, dtype):
     return c_order(xp.nansum(a, axis=dim, keepdims=keepdim, dtype=_sum_dtype(a, dtype)))
 
 
-@expose
+@expose(bools=("keepdim",))
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Sum treating NaN as zero.
 
@@ -1236,7 +1251,7 @@ def _integral(t):
     return not (t.dtype.is_floating_point or t.dtype.is_complex)
 
 
-@expose
+@expose(bools=("keepdim",))
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """Mean of the non-NaN elements (torch computes it as nansum / count: DivBackward0).
 

@@ -1360,11 +1360,12 @@ def overlap_ok(*args) -> None:
     """An op's ``overlap`` check for ops torch lets write into an expanded tensor."""
 
 
-def overlap_warns(name: str, example: str):
-    """An op's ``overlap`` check: torch writes into an expanded tensor with a warning."""
+def overlap_warns(name: str, example: str, where: str):
+    """An op's ``overlap`` check: torch writes into an expanded tensor with a warning (from
+    its C++ source line ``where``)."""
     def check(*args):
         import warnings
-        warnings.warn(_errors.expanded_write(name, example), UserWarning,
+        warnings.warn(_errors.internal(_errors.expanded_write(name, example), where), UserWarning,
                       stacklevel=_errors.user_stacklevel())
     return check
 
@@ -1805,23 +1806,136 @@ def _fast_source(d, names, guard=""):
 
 
 def expose(fn=None, *, name: str | None = None, method: bool = True, function: bool = True,
-           overloads: tuple | None = None):
+           overloads: tuple | None = None, varargs: bool = False, bools: tuple = ()):
     """Publish a hand-written op wrapper as ``ember.<name>`` and/or ``Tensor.<name>``.
 
     ``overloads``: torch's printed signatures of the function, when it has several: a call
-    that Python cannot bind raises torch's parser error naming them (the method's derived)."""
+    that Python cannot bind raises torch's parser error naming them (the method's derived).
+    ``varargs``: the method takes the ints of its one ``int[]`` parameter one by one too
+    (``x.permute(2, 0, 1)``), as torch's method parser does; the function does not.
+    ``bools``: parameters torch's parser takes as a Python bool only (``keepdim``): anything
+    else raises its TypeError."""
     def deco(f):
         n = name or f.__name__
         fn_form = m_form = f
+        if bools:
+            fn_form, m_form = (_bools_checked(f, n, bools, m, overloads) for m in (False, True))
+        if varargs:
+            m_form = _varargs_method(m_form, n, bool(overloads))
+            if not overloads:
+                fn_form = _int_list_function(fn_form, n)
         if overloads:
-            fn_form = _parsing(f, n, overloads, False)
-            m_form = _parsing(f, n, _errors.method_options(overloads), True)
+            fn_form = _parsing(fn_form, n, overloads, False)
+            m_form = _parsing(m_form, n, _errors.method_options(overloads), True)
         if function:
             FUNCTIONS[n] = _published(fn_form, f.__module__)
         if method:
             setattr(Tensor, n, _published(m_form, f.__module__))
         return f
     return deco(fn) if fn is not None else deco
+
+
+def _bools_checked(f, name, bools, method, overloads):
+    """``f`` refusing a value other than a Python bool (or None, where that is the default)
+    for its parameters ``bools``, with torch's message (the position as the method or the
+    function counts it; an ``overloaded`` op's parser error names its signatures)."""
+    import inspect
+    params = inspect.signature(f).parameters
+    names = list(params)
+    checks = [(p, names.index(p), params[p].default is None) for p in bools]
+
+    overloaded = bool(overloads)
+    # (where every signature with a keepdim wants a dim, a keepdim alone fits none)
+    sigs = [{p[1]: p for p in _errors._signature(o)} for o in overloads or ()]
+    dim_at = names.index("dim") if "dim" in names and sigs and not any(
+        "keepdim" in sg and ("dim" not in sg or sg["dim"][2]) for sg in sigs) else None
+
+    @functools.wraps(f)
+    def checked(*args, **kwargs):
+        if dim_at is not None and "keepdim" in kwargs and len(args) <= dim_at \
+                and "dim" not in kwargs:
+            # (a keepdim picks the signature that takes a dim: torch's parser wants one)
+            raise _errors.Unparsed(f"{name}() received an invalid combination of arguments")
+        for p, i, optional in checks:
+            v = args[i] if len(args) > i else kwargs.get(p, False)
+            if v.__class__ is not bool and not (optional and v is None):
+                if overloaded:
+                    raise _errors.Unparsed(f"{name}() received an invalid combination of "
+                                           "arguments")
+                where = f" (position {i + (0 if method else 1)})" if len(args) > i else ""
+                raise TypeError(f"{name}(): argument '{p}'{where} must be bool, not "
+                                f"{_errors.type_name(v)}")
+        return _call(f, name, overloaded, args, kwargs)
+    return checked
+
+
+def _call(f, name, overloaded, args, kwargs):
+    """``f(*args, **kwargs)`` from a wrapper; a call Python cannot bind to ``f`` is, for an
+    ``overloaded`` op, :class:`_errors.Unparsed` (torch's parser error then names the
+    signatures)."""
+    try:
+        return f(*args, **kwargs)
+    except TypeError as e:
+        if overloaded and e.__traceback__.tb_next is None:
+            raise _errors.Unparsed(f"{name}() received an invalid combination of "
+                                   "arguments") from None
+        raise
+
+
+def _varargs_method(f, name, overloaded):
+    """``f``'s method form taking its ``int[]`` parameter's ints as varargs (packed into one
+    tuple); none at all, where the parameter has no default, raises torch's TypeError; a
+    single int stands for itself only as the one positional argument."""
+    import inspect
+    param = list(inspect.signature(f).parameters.values())[1]
+    required = param.default is inspect.Parameter.empty
+
+    @functools.wraps(f)
+    def method(self, *args, **kwargs):
+        if len(args) > 1:
+            if overloaded and not all(isinstance(a, int) for a in args):
+                raise _errors.Unparsed(f"{name}() received an invalid combination of arguments")
+            args = (args,)
+        elif required and not args and param.name not in kwargs:
+            raise _missing(name, param.name)
+        elif not overloaded:
+            _check_int_list(name, param.name, args, kwargs, 0, args and args[0].__class__ is int)
+        return _call(f, name, overloaded, (self,) + args, kwargs)
+    return method
+
+
+def _int_list_function(f, name):
+    """``f`` (the function of an op whose method takes varargs) refusing a single int for its
+    ``int[]`` parameter, and a call without it, as torch's parser does."""
+    import inspect
+    param = list(inspect.signature(f).parameters.values())[1]
+    pname, required = param.name, param.default is inspect.Parameter.empty
+
+    @functools.wraps(f)
+    def function(*args, **kwargs):
+        if len(args) <= 2:      # (more: Python's count error first, as torch's)
+            if required and len(args) == 1 and pname not in kwargs:
+                raise _missing(name, pname)
+            _check_int_list(name, pname, args[1:], kwargs, 1, False)
+        return f(*args, **kwargs)
+    return function
+
+
+def _missing(name, pname) -> TypeError:
+    """torch's parser error for a call without the required argument ``pname``."""
+    return TypeError(f'{name}() missing 1 required positional arguments: "{pname}"')
+
+
+def _check_int_list(name, pname, args, kwargs, offset, allowed):
+    """torch's TypeError for an int (or bool) given for an ``int[]`` parameter (the first of
+    ``args``, else keyword ``pname``); ``allowed``: a lone int is fine here."""
+    if args:
+        v, where = args[0], f" (position {offset + 1})"
+    else:
+        v, where = kwargs.get(pname), ""
+    if isinstance(v, int) and not allowed:
+        raise TypeError(f"{name}(): argument '{pname}'{where} must be tuple of ints, not "
+                        f"{_errors.type_name(v)}")
 
 
 def _parsing(f, name, options, method):

@@ -278,13 +278,13 @@ def _max_min_all_out(name, input, out):
     return _write_out(out, xp.full((), ident, npdt))
 
 
-@expose(overloads=_MAX_OVERLOADS)
+@expose(overloads=_MAX_OVERLOADS, bools=("keepdim",))
 def max(input, dim=_errors.NOT_GIVEN, keepdim=False, *, other=None, out=None):
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum."""
     return _max_min("max", input, dim, keepdim, other, out)
 
 
-@expose(overloads=_MAX_OVERLOADS)
+@expose(overloads=_MAX_OVERLOADS, bools=("keepdim",))
 def min(input, dim=_errors.NOT_GIVEN, keepdim=False, *, other=None, out=None):
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum."""
     return _max_min("min", input, dim, keepdim, other, out)
@@ -302,13 +302,13 @@ def _amin(self, dim, keepdim=False):
     return c_order(xp.min(self, axis=dim, keepdims=keepdim))
 
 
-@expose
+@expose(bools=("keepdim",))
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The maximum over ``dim`` (all dims when empty); ties share the gradient."""
     return _extreme_values(_amax, "max_values_cpu", "amax", input, dim, keepdim, out)
 
 
-@expose
+@expose(bools=("keepdim",))
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The minimum over ``dim`` (all dims when empty); ties share the gradient."""
     return _extreme_values(_amin, "min_values_cpu", "amin", input, dim, keepdim, out)
@@ -320,8 +320,8 @@ def _extreme_values(d, kernel, name, input, dim, keepdim, out):
                            f"{input.dtype.scalar_name} for input's dtype and "
                            f"{out.dtype.scalar_name} for out's dtype.")
     dim = () if dim is None else dim
+    _check_extreme_dims(input, dim, name)        # (before a repeated dim's error, as torch)
     dims = _reduction_dims(input, dim)
-    _check_extreme_dims(input, dim, dims, name)
     if input._data.size:        # (an empty result: no kernel is looked for)
         _no_complex_kernel(input, kernel)
     res = d(input, dims, keepdim)
@@ -334,7 +334,7 @@ def _no_complex_kernel(input, kernel) -> None:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype.scalar_name}\'')
 
 
-def _check_extreme_dims(input, dim, dims, name) -> None:
+def _check_extreme_dims(input, dim, name) -> None:
     if dim == () or dim == []:
         _check_reduce_dims(input, None, name)
     else:
@@ -350,8 +350,13 @@ def _reduction_dims(input, dim) -> tuple:
     return dims if input._data.ndim else ()
 
 
+_ARG_OVERLOADS = ("(Tensor input, int dim = None, bool keepdim = False, *, Tensor out = None)",)
+
+
 def _arg(fn, input, dim, keepdim, out=None):
     from .._tensor import Tensor
+    if not (dim is None or hasattr(dim, "__index__")):      # (the parser's, first)
+        raise _errors.Unparsed(f"{fn.__name__}(): argument 'dim' must be int")
     data = input._data
     if input.dtype.is_complex:
         raise RuntimeError(f"{fn.__name__}(): does not support complex input")
@@ -371,14 +376,14 @@ def _arg(fn, input, dim, keepdim, out=None):
     return Tensor._wrap(res) if out is None else _write_out(out, res)
 
 
-@expose
+@expose(overloads=_ARG_OVERLOADS, bools=("keepdim",))
 def argmax(input, dim=None, keepdim=False, *, out=None):
     """Index of the largest element (flattened when ``dim`` is None)."""
     D.no_barebones_kernel("argmax_cpu", input.dtype)
     return _arg(xp.argmax, input, dim, keepdim, out)
 
 
-@expose
+@expose(overloads=_ARG_OVERLOADS, bools=("keepdim",))
 def argmin(input, dim=None, keepdim=False, *, out=None):
     """Index of the smallest element (flattened when ``dim`` is None)."""
     D.no_barebones_kernel("argmin_cpu", input.dtype)

@@ -118,6 +118,9 @@ def view(self, *sizes, size=None, dtype=None):
     """
     if dtype is None and len(sizes) == 1 and isinstance(sizes[0], D.dtype):
         dtype = sizes[0]
+    if not sizes and size is None and dtype is None:
+        raise _errors.invalid_arguments("view", ("(torch.dtype dtype)", "(tuple of ints size)"),
+                                        (), {})
     if dtype is not None:
         from .._tensor import Tensor
         _check_view_dtype(self, dtype)
@@ -152,11 +155,11 @@ def _check_view_dtype(self, dtype) -> None:
                                    f"got {st}")
 
 
-@expose
-def reshape(input, *sizes, shape=None):
-    """A view when the strides allow it, else a copy, with the new shape."""
-    shape = _shape_arg(sizes, shape, "shape", "reshape", ("(tuple of ints shape)",))
-    shape = infer_size(shape, input._data.size)
+@expose(varargs=True)
+def reshape(input, shape):
+    """A view when the strides allow it, else a copy, with the new shape (the method takes
+    its sizes one by one too)."""
+    shape = infer_size(_shape_arg((shape,)), input._data.size)
     if not input._data.flags.c_contiguous:
         try:
             xp.reshape(input._data, shape, copy=False)
@@ -252,7 +255,7 @@ SQUEEZE_OVERLOADS = ("(Tensor input)", "(Tensor input, int dim)",
                      "(Tensor input, tuple of ints dim)")
 
 
-@expose(overloads=SQUEEZE_OVERLOADS)
+@expose(overloads=SQUEEZE_OVERLOADS, varargs=True)
 def squeeze(input, dim=_errors.NOT_GIVEN):
     """Remove dims of size 1 (all, or only ``dim`` when it has size 1)."""
     nd = input._data.ndim
@@ -334,10 +337,10 @@ def _permute(self, dims):
     return self.transpose(dims)
 
 
-@expose
-def permute(input, *order, dims=None):
-    """A view with the dims reordered."""
-    dims = _shape_arg(order, dims, "dims", "permute", ("(tuple of ints dims)",))
+@expose(varargs=True)
+def permute(input, dims):
+    """A view with the dims reordered (the method takes them one by one too)."""
+    dims = _shape_arg((dims,))
     nd = input._data.ndim
     if len(dims) != nd:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
@@ -452,6 +455,11 @@ def narrow(input, dim, start, length):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = norm_dim(dim, input._data.ndim)
     n = input._data.shape[dim]
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not -n <= start <= n:
+        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but "
+                         f"got {start})")
     start = start + n if start < 0 else start
     if start + length > n:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
@@ -491,15 +499,20 @@ def cat(tensors, dim=0, *, out=None):
         from ..ao.quantization import _ops as quantized
         return quantized.cat(tensors, dim)
     dt = D.result_type(*tensors) if builtins.len(tensors) > 0 else None
-    real = [t for t in tensors if not (t._data.ndim == 1 and t._data.shape[0] == 0)]
+    # (legacy empty 1-d tensors are skipped, torch's positions still count them)
+    real, numbers = [], []
+    for i, t in enumerate(tensors):
+        if not (t._data.ndim == 1 and t._data.shape[0] == 0):
+            real.append(t)
+            numbers.append(i)
     if not real:
-        real = tensors[:1]
+        real, numbers = tensors[:1], [0]
     nd = real[0]._data.ndim
     if nd == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
     d = norm_dim(dim, nd)
     ref = real[0]._data.shape
-    for i, t in enumerate(real):
+    for i, t in zip(numbers, real):
         s = t._data.shape
         if builtins.len(s) != nd:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and "
@@ -699,10 +712,10 @@ def _install_properties():
 _install_properties()
 
 
-@expose
+@expose(varargs=True)
 def broadcast_to(input, size):
-    """``input`` expanded to ``size`` (a view)."""
-    return expand(input, tuple(size))
+    """``input`` expanded to ``size`` (a view; the method takes the sizes one by one too)."""
+    return expand(input, _shape_arg((size,)))
 
 
 @expose(method=False)
@@ -753,10 +766,11 @@ def repeat(self, *sizes, repeats=None):
     return _repeat(self, tuple(max(int(s), 0) for s in sizes))
 
 
-@expose
+@expose(varargs=True)
 def tile(input, dims):
-    """``repeat`` with ``dims`` padded with leading 1s to the tensor's rank."""
-    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    """``repeat`` with ``dims`` padded with leading 1s to the tensor's rank (the method takes
+    them one by one too)."""
+    dims = _shape_arg((dims,))
     dims = (1,) * (input._data.ndim - len(dims)) + dims
     return repeat(input, dims)
 
@@ -1106,10 +1120,11 @@ def _flip(self, dims):
     return _mf.copy_to_format(xp.flip(self, dims) if dims else self, like=self)
 
 
-@expose
-def flip(input, *order, dims=None):
-    """Reverse the order of elements along ``dims`` (a copy)."""
-    dims = _shape_arg(order, dims, "dims", "flip", ("(tuple of ints dims)",))
+@expose(varargs=True)
+def flip(input, dims):
+    """Reverse the order of elements along ``dims`` (a copy; the method takes them one by
+    one too)."""
+    dims = _shape_arg((dims,))
     dims = norm_dims(dims, input._data.ndim)      # a 0-d tensor accepts 0 and -1
     return _flip(input, dims if input._data.ndim else ())
 
@@ -1179,9 +1194,9 @@ def rot90(input, k=1, dims=(0, 1)):
     if nd < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
     d0, d1 = norm_dim(dims[0], nd), norm_dim(dims[1], nd)
-    if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
-                           f"dim1 = {d1}")
+    if d0 == d1:        # (torch names them as given)
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
+                           f"and dim1 = {dims[1]}")
     return _rot90(input, int(k) % 4, (d0, d1))
 
 

@@ -15,6 +15,7 @@ the full ``median()`` splits the gradient evenly between tied values.
 
 from __future__ import annotations
 
+from .. import _dtype as D
 from .. import _memory_format as _mf
 from .. import _stl
 from .._device import xp
@@ -83,17 +84,12 @@ def _run_selecting(d, rt, input, dim, idx, keepdim, out=None):
     return res
 
 
-def _legacy_name(d) -> str:
-    """torch's name of a CPU tensor type in its older messages (``torch.FloatTensor``)."""
-    return f"torch.{d._legacy}" if d.scalar_name != "BFloat16" else "CPUBFloat16Type"
-
-
 def _median_mismatch(i, expected, got):
     if i:
         return (f"Expected tensor for argument #1 'indices' to have scalar type Long; but got "
-                f"{_legacy_name(got)} instead (while checking arguments for median)")
+                f"{D.cpu_type_name(got)} instead (while checking arguments for median)")
     return (f"Expected tensor for 'values' to have the same type as tensor for argument #2 "
-            f"'self'; but type {_legacy_name(got)} does not equal {_legacy_name(expected)} "
+            f"'self'; but type {D.cpu_type_name(got)} does not equal {D.cpu_type_name(expected)} "
             "(while checking arguments for median)")
 
 

@@ -15,6 +15,7 @@ import math
 import warnings
 
 from .. import _dtype as D
+from .. import _errors
 from .. import _factories as F
 from .._tensor import Tensor
 from .nn import constant_pad_nd, pad
@@ -244,11 +245,11 @@ def _stft(self, n_fft, hop_length, win_length, window, normalized, onesided, ret
             raise RuntimeError(
                 "stft requires the return_complex parameter be given for real inputs, and will "
                 "further require that return_complex=True in a future PyTorch release.")
-        _warn_once("stft_real", (
+        _warn_once("stft_real", _errors.internal(
             "stft with return_complex=False is deprecated. In a future pytorch release, stft "
             "will return complex tensors for all inputs, and return_complex=False will raise "
             "an error.\nNote: you can still call torch.view_as_real on the complex output to "
-            "recover the old return format."))
+            "recover the old return format.", "aten/src/ATen/native/SpectralOps.cpp:874"))
     if not (self.dtype.is_floating_point or self.is_complex()):
         raise RuntimeError(repr_("expected a tensor of floating point or complex values"))
     if self.dim() not in (1, 2):

@@ -34,7 +34,8 @@ def c_order(a):
     return a if a.flags.c_contiguous else a.copy(order="C")
 
 
-_WRAPPER_NAMES = frozenset(("parse", "wrapper", "call", "fn", "inner", "method", "function"))
+_WRAPPER_NAMES = frozenset(("parse", "wrapper", "call", "fn", "inner", "method", "function",
+                            "checked"))
 
 
 def _called_name() -> str:

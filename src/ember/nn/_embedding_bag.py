@@ -251,7 +251,8 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
             raise ValueError("if input is 2D, then offsets has to be None, as input is treated "
                              "is a mini-batch of fixed length sequences. However, found "
                              f"offsets of type {_torch_type(offsets)}")
-        offs = np.arange(0, input.numel(), input.size(1) or 1)[:input.size(0)]
+        from .._factories import arange
+        offsets = arange(0, input.numel(), input.size(1), dtype=input.dtype)
         include_last_offset = False
         input = input.reshape(-1)
         if per_sample_weights is not None:
@@ -261,7 +262,6 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
             raise ValueError("offsets has to be a 1D Tensor but got None")
         if offsets.dim() != 1:
             raise ValueError("offsets has to be a 1D Tensor")
-        offs = offsets._data.astype(np.int64)
     else:
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
                          f"{input.dim()}")
@@ -279,8 +279,62 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. "
                                   "per_sample_weights is only supported for mode='sum' (got "
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
-    return embedding_bag_outputs(weight, input, offs, per_sample_weights, include_last_offset,
-                                 padding_idx, _MODES[mode], sparse)[0]
+    return aten_embedding_bag(weight, input, offsets, scale_grad_by_freq, _MODES[mode],
+                              sparse, per_sample_weights, include_last_offset, padding_idx)[0]
+
+
+def aten_embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor,
+                       scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False,
+                       per_sample_weights: Tensor | None = None,
+                       include_last_offset: bool = False, padding_idx: int | None = None):
+    """ATen's ``embedding_bag`` (both overloads): its checks in torch's order, then
+    ``(output, offset2bag, bag_size, max_indices)``, the auxiliary outputs in the indices'
+    and offsets' common integer type."""
+    from .._errors import check_failed
+    from .._ops.nn import check_scalar_types
+    if offsets.ndim != 1:
+        raise RuntimeError(f"offsets has to be a 1D Tensor, but got Tensor of dimension "
+                           f"{offsets.ndim}")
+    if weight.ndim != 2:
+        raise RuntimeError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                           f"{weight.ndim}")
+    for t in (indices, offsets):
+        check_scalar_types(t, 1, "indices", (D.int64, D.int32), "embedding_bag")
+    check_scalar_types(weight, 1, "weight", (D.float16, D.bfloat16, D.float32, D.float64),
+                       "embedding_bag")
+    psw = per_sample_weights
+    if psw is not None:
+        if mode != 0:
+            raise RuntimeError("embedding_bag: per_sample_weights only supported with "
+                               "mode='sum'")
+        if psw.numel() != indices.numel():
+            raise RuntimeError(check_failed(
+                "per_sample_weights.value().numel() == indices.numel()"))
+    n = weight.shape[0]
+    if padding_idx is not None:
+        if not -n <= padding_idx < n:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, {-n} "
+                               f"through {n - 1}, but got {padding_idx}")
+        padding_idx = padding_idx % n
+    offs = offsets._data.astype(np.int64)
+    if offs.size and offs[0] != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
+                           f"has to start from position 0. However, got {int(offs[0])}\n"
+                           f"[ {offsets.type()}{{}} ]")
+    if offs.size and offs[-1] > indices.numel():
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length "
+                           f"{indices.numel()} but got offsets[-1] of {int(offs[-1])}")
+    if psw is not None and psw.dtype is not weight.dtype:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as "
+                           f"tensor for argument #1 'per_sample_weights'; but type "
+                           f"{weight.type()} does not equal {psw.type()} (while checking "
+                           "arguments for embedding_bag)")
+    if mode not in (0, 1, 2):
+        raise RuntimeError("`mode` must be sum, mean, or max.")
+    out = embedding_bag_outputs(weight, indices.reshape(-1), offs, psw, include_last_offset,
+                                padding_idx, mode, sparse)
+    it = D.promote_types(indices.dtype, offsets.dtype)
+    return out[0], *(a if a.dtype is it else a.to(it) for a in out[1:])
 
 
 def embedding_bag_outputs(weight: Tensor, input: Tensor, offs, per_sample_weights,
@@ -294,8 +348,6 @@ def embedding_bag_outputs(weight: Tensor, input: Tensor, offs, per_sample_weight
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
                            f"has to start from position 0. However, got {int(offs[0])}\n"
                            "[ torch.LongTensor{} ]")
-    if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
-        raise IndexError("index out of range in self")
     nbags = offs.size - 1 if include_last_offset else offs.size
     starts = np.zeros(n + 1, np.int64)      # ATen's make_offset2bag: a cumsum of the starts
     np.add.at(starts, offs[:nbags].clip(max=n), 1)
@@ -310,6 +362,12 @@ def embedding_bag_outputs(weight: Tensor, input: Tensor, offs, per_sample_weight
     fast = mode != 2 and weight.dtype in (D.float32, D.float16, D.bfloat16) \
         and weight.stride(1) == 1 and pad is None \
         and (per_sample_weights is None or per_sample_weights.stride(0) == 1)
+    bad = np.nonzero((idx < 0) | (idx >= weight.shape[0]))[0]
+    if bad.size:
+        i, v, rows = int(bad[0]), int(idx[bad[0]]), weight.shape[0]
+        raise RuntimeError(f"Index {i} of input takes value {v} which is not in the valid "
+                           f"range [0, {rows})" if fast else "embedding_bag: Expected idx >= "
+                           f"0 && idx < num_embeddings but found idx to be {v}")
     if fast:
         bounds = np.append(offs[:nbags], n) if not include_last_offset else offs
         bag = np.repeat(np.arange(nbags), np.diff(bounds).clip(min=0))
@@ -329,7 +387,10 @@ def embedding_bag_outputs(weight: Tensor, input: Tensor, offs, per_sample_weight
     out = _embedding_bag(weight, per_sample_weights, idx, bag, nbags, mode, fast, bag_size,
                          weight._data.dtype.name, bool(sparse))
     if mode == 0:       # ATen's sum fills only offset2bag, and not on its fast path
-        zeros = np.zeros(nbags, np.int64)
+        from ..autograd.grad_mode import is_grad_enabled
+        grad = is_grad_enabled() and (weight.requires_grad or per_sample_weights is not None
+                                      and per_sample_weights.requires_grad)
+        zeros = np.zeros(nbags if grad else offs.size, np.int64)    # (sized as the offsets)
         return out, *(Tensor._wrap(a) for a in (offset2bag[:0] if fast else offset2bag, zeros,
                                                 zeros.copy()))
     if mode == 1:

@@ -100,9 +100,11 @@ def _rrelu(input, lower, upper, training, inplace, generator):
     return _X.rrelu(input, lower, upper, training, inplace, generator or default_generator)
 
 
-def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
-    """In-place ELU (node ``EluBackward1``)."""
-    return _X.inplace(_N.elu, input, alpha, 1.0, 1.0)
+def elu_(input: Tensor, alpha: float = 1.0, scale: float = 1.0,
+         input_scale: float = 1.0) -> Tensor:
+    """In-place ELU, ``scale * (x if x > 0 else alpha * (exp(x * input_scale) - 1))`` (node
+    ``EluBackward1``)."""
+    return _X.inplace(_N.elu, input, alpha, scale, input_scale)
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -298,23 +300,55 @@ def _unpool(input, indices, kernel_size, stride, padding, output_size, nd):
     p = _tuple(padding, nd)
     size = _unpool_output_size(input, k, s, p, output_size)
     if nd == 1:
-        return _unpool_checked(input.unsqueeze(-1), indices.unsqueeze(-1), size + [1],
-                               2).squeeze(-1)
-    return _unpool_checked(input, indices, size, nd)
+        return max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), size + [1],
+                          2).squeeze(-1)
+    return max_unpool(input, indices, size, nd, s, p)
 
 
-def _unpool_checked(input, indices, size, nd):
+def max_unpool(input, indices, output_size, nd, stride=None, padding=None):
+    """ATen's ``max_unpool2d(self, indices, output_size)`` / ``max_unpool3d(…, stride,
+    padding)``, its checks in torch's order."""
     if indices.dtype is not _D.int64:
-        raise RuntimeError(f"elements in indices should be type int64 but got: "
-                           f"{indices.dtype.scalar_name}")
+        raise RuntimeError("elements in indices should be type int64" + (
+            f" but got: {indices.dtype.scalar_name}" if nd == 2 else ""))
+    output_size = [int(v) for v in output_size]
+    lengths = [("output_size", output_size, "")]
+    if nd == 3:
+        lengths += [("stride", list(stride), ":"), ("padding", list(padding), ":")]
+    if nd == 2:
+        _unpool_lengths(lengths, nd)
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d "
+                           f"Tensor, but got a tensor with {input.ndim} dimensions.")
+    if nd == 3:
+        _unpool_lengths(lengths, nd)
     if tuple(input.shape) != tuple(indices.shape):
         raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
                            f"({list(input.shape)}) but got indices tensor with shape: "
                            f"{list(indices.shape)}")
-    if input.ndim not in (nd + 1, nd + 2):
-        raise RuntimeError(f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d "
-                           f"Tensor, but got a tensor with {input.ndim} dimensions.")
-    return _P.max_unpool[nd](input, indices, tuple(size))
+    for i in range(1, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"max_unpooling{nd}d_forward_out_cpu(): Expected input to have "
+                               "non-zero size for non-batch dimensions, but got "
+                               f"{list(input.shape)} with dimension {i} being empty.")
+    if nd == 3 and not all(v > 0 for v in stride):
+        raise RuntimeError(f"strides should be greater than zero, but got stride: "
+                           f"{list(stride)}")
+    if any(v < 0 for v in output_size):
+        raise RuntimeError(f"max_unpooling{nd}d(): output_size must contain non-negative "
+                           f"spatial dimensions, but got output_size={tuple(output_size)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"max_unpool{nd}d" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    return _P.max_unpool[nd](input, indices, tuple(output_size))
+
+
+def _unpool_lengths(lengths, nd):
+    names = ("two", "(height, width)") if nd == 2 else ("three", "(depth, height, width)")
+    for what, value, colon in lengths:
+        if len(value) != nd:
+            raise RuntimeError(f"There should be exactly {names[0]} elements {names[1]} in "
+                               f"{what}, but got{colon} {len(value)} elements.")
 
 
 def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
@@ -348,25 +382,62 @@ def _fractional(input, kernel_size, output_size, output_ratio, samples, nd):
         output_size = [int(input.shape[input.ndim - nd + d] * ratio[d]) for d in range(nd)]
     if samples is None:
         n_batch = 1 if input.ndim == nd + 1 else input.shape[0]
-        samples = _Fac.rand(n_batch, input.shape[-nd - 1], nd, dtype=input.dtype)
-    k = _tuple(kernel_size, nd)
-    o = _tuple(output_size, nd)
-    if input.numel() == 0 or input.ndim not in (nd + 1, nd + 2):
-        raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected "
-                           f"for input, but got: {input.ndim}")
-    names = ("time", "height", "width")[3 - nd:]
+        samples = _Fac.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
+    return fractional_max_pool(input, kernel_size, output_size, samples, nd)
+
+
+def fractional_max_pool(input, kernel_size, output_size, random_samples, nd):
+    """ATen's ``fractional_max_pool2d``/``3d(self, kernel_size, output_size,
+    random_samples)``: ``(output, indices)``, its checks in torch's order."""
+    name = f"fractional_max_pool{nd}d"
+    k, o = (_int_list(v, nd) for v in (kernel_size, output_size))
+    tuples = "tuple of Ints" if nd == 2 else "tuple of three Ints"
+    for what, v in (("kernel_size", k), ("output_size", o)):
+        if len(v) != nd:
+            raise RuntimeError(f"{name}: {what} must either be a single Int or {tuples}")
     where = name if nd == 2 else name + "_out"
+    if input.ndim not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{where}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
+                           f"{list(input.shape)}")
+    for i in range(1, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{where}(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but got{list(input.shape)} with "
+                               f"dimension {i} being empty.")
+    names = ("time", "height", "width")[3 - nd:]
     for d in range(nd):
         size = input.shape[input.ndim - nd + d]
         if o[d] + k[d] - 1 > size or (nd == 3 and o[d] + k[d] - 1 == size):
             raise RuntimeError(f"{where}(): pool {names[d]} {k[d]} too large relative to "
                                f"input {names[d]} {size}")
+    samples = random_samples
+    if samples.dtype is not input.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.ndim != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.ndim}")
+    batch = 1 if input.ndim == nd + 1 else input.shape[0]
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != input.shape[-nd - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != nd:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {nd}; got "
+                           f"{samples.shape[2]}.")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"{name}_out_frame" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
     x = input if input.ndim == nd + 2 else input.unsqueeze(0)
-    idx = _P.fractional_indices(x._data, k, o, samples._data)
+    idx = _P.fractional_indices(x._data, k, o, samples._data[:x.shape[0]]) if x.shape[0] \
+        else np.zeros(x.shape[:2] + tuple(o), np.int64)
     if input.ndim == nd + 1:
         idx = idx[0]
     idx = _wrap(np.ascontiguousarray(idx))
     return _P.fractional_gather[nd](input, idx), idx
+
+
+def _int_list(value, n):
+    """An ``int[n]`` argument: a single number stands for all ``n``."""
+    return [int(value)] * n if isinstance(value, (int, np.integer)) else [int(v) for v in value]
 
 
 def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
