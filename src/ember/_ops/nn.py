@@ -1945,7 +1945,7 @@ def _avg_plan(sizes, channels, kernel, stride, padding, ceil_mode, count_include
 
 def _divide(s, d):
     """``s / d`` as torch's kernels divide in ``s``'s dtype: integers truncate."""
-    if s.dtype.kind == "f":
+    if s.dtype.kind == "f" or D.is_reduced(s.dtype):
         return s / d
     q = np.abs(s) // d
     return np.where(s < 0, -q, q).astype(s.dtype)
@@ -2000,32 +2000,40 @@ def _channels_last(a):
     return _mf.suggest(a) is not _mf.contiguous_format
 
 
-def _adaptive_divide(s, bounds, channels_last):
+def _adaptive_divide(s, bounds, channels_last, dtype=None):
     """``cpu_adaptive_avg_pool``'s average of window sums ``s`` (N, C, *out) or (C, *out):
     ``sum / kh / kw`` (``/ kd`` first in 3-d); its 2-d channels-last kernel divides its
-    vector channels (:func:`_cpu.vector_channels`) by the product ``kh * kw`` instead."""
+    vector channels (:func:`_cpu.vector_channels` of ``dtype``, the tensor's, by default
+    ``s``'s) by the product ``kh * kw`` instead."""
     nd = len(bounds)
     t = s.dtype.type
     lens = [(e - b).reshape((-1,) + (1,) * (nd - 1 - i)) for i, (b, e) in enumerate(bounds)]
     r = s
     for n in lens:
         r = _divide(r, n.astype(t))
-    vec = _cpu.vector_channels(s.shape[1], s.dtype) if channels_last and nd == 2 else 0
+    vec = _cpu.vector_channels(s.shape[1], dtype or s.dtype) if channels_last and nd == 2 \
+        else 0
     if vec:
         r[:, :vec] = _divide(s[:, :vec], math.prod(lens).astype(t))
     return r
 
 
 def adaptive_avg_np(x, output_size):
-    """``adaptive_avg_pool{2,3}d`` over the last ``len(output_size)`` dims of ``x``."""
+    """``adaptive_avg_pool{2,3}d`` over the last ``len(output_size)`` dims of ``x``. Half
+    precision: the 2-d kernels sum and divide in float, rounding once; the 3-d kernel runs in
+    the type itself, each addition and division rounded."""
     nd = len(output_size)
     bounds = [_W.adaptive_bounds(n, o) for n, o in zip(x.shape[x.ndim - nd:], output_size)]
+    dt = x.dtype
+    if nd == 2 and D.is_half(dt):
+        s = _W.window_sum(x.astype(np.float32), bounds)
+        return _adaptive_divide(s, bounds, _channels_last(x), dt).astype(dt)
     return _adaptive_divide(_W.window_sum(x, bounds), bounds, _channels_last(x))
 
 
 def adaptive_avg_backward_np(grad, sizes, nd):
     """Each output's ``grad / kh / kw`` added to its window, outputs in raster order, into
-    zeros of ``sizes`` (the last ``nd`` spatial)."""
+    zeros of ``sizes`` (the last ``nd`` spatial); half precision rounds every step."""
     sp = tuple(sizes[len(sizes) - nd:])
     bounds = [_W.adaptive_bounds(n, o) for n, o in zip(sp, grad.shape[grad.ndim - nd:])]
     d = _adaptive_divide(grad, bounds, _channels_last(grad))
@@ -2033,9 +2041,12 @@ def adaptive_avg_backward_np(grad, sizes, nd):
 
 
 def _make_adaptive_avg(node, name, nd):
+    # torch's 3-d kernel writes a contiguous output whatever the input's format
+    keep = _mf.follow if nd == 2 else (lambda out, x: out)
     fwd = op(node, name=name, method=False, function=False, promote=NONE,
+             reduced_in_float=False,
              self=lambda grad, self_shape, output_size: bwd(grad, self_shape))(
-        lambda self, output_size: _mf.follow(adaptive_avg_np(self, output_size), self))
+        lambda self, output_size: keep(adaptive_avg_np(self, output_size), self))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name=name + "_backward",
              method=False, function=False, promote=NONE,
              grad_output=lambda grad, grad_output_shape: fwd(

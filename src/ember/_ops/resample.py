@@ -351,13 +351,15 @@ def _linear_channels_last(x, plan):
     """``cpu_upsample_linear_channels_last``: corner weights ``h_lambda * w_lambda`` (``d``
     first in 3-d) rounded left to right; the channels in full vectors compute
     ``fma(t0, w0, fma(t1, w1, … fma(t_last, w_last, t_prev * w_prev)))`` (the channels of
-    :func:`_cpu.vector_channels`), the rest ``fma(t2, w2, fma(t0, w0, t1*w1))…`` (float16's
-    scalar loop, converting each element first: ``fma(t2, w2, fma(t1, w1, t0*w0))…``). Half
-    precision computes in float with float lambdas, rounded once."""
+    :func:`_cpu.vector_channels`; half precision's float halves start from ``t_last *
+    w_last``), the rest ``fma(t2, w2, fma(t0, w0, t1*w1))…`` (float16's scalar loop,
+    converting each element first: ``fma(t2, w2, fma(t1, w1, t0*w0))…``). Half precision
+    computes in float with float lambdas, rounded once."""
     nd = len(plan)
-    half = x.dtype == np.float16
-    vec = _cpu.vector_channels(x.shape[1], x.dtype)
+    tdt = plan[0][0][0][1].dtype        # the tensor's dtype (bfloat16 arrives as float32)
     dt = _opmath(x.dtype)
+    half = tdt != dt
+    vec = _cpu.vector_channels(x.shape[1], tdt)
     x = x.astype(dt, copy=False)         # half precision: float lambdas and sums, one rounding
     grid = [np.arange(len(p[0][0][0])).reshape((-1,) + (1,) * (nd - 1 - k))
             for k, p in enumerate(plan)]
@@ -375,14 +377,17 @@ def _linear_channels_last(x, plan):
     out = xp.empty(terms[0][0].shape, dt)
     if vec:
         part = [(t[:, :vec], w) for t, w in terms]
-        acc = part[-2][0] * part[-2][1]
-        acc = _fma(part[-1][0], part[-1][1], acc, dt)
-        for t, w in reversed(part[:-2]):
+        if half:
+            acc = part[-1][0] * part[-1][1]
+        else:
+            acc = part[-2][0] * part[-2][1]
+            acc = _fma(part[-1][0], part[-1][1], acc, dt)
+        for t, w in reversed(part[:-1] if half else part[:-2]):
             acc = _fma(t, w, acc, dt)
         out[:, :vec] = acc
     if vec < c:
         part = [(t[:, vec:], w) for t, w in terms]
-        if half:
+        if tdt == np.float16:
             acc = _fma(part[1][0], part[1][1], part[0][0] * part[0][1], dt)
         else:
             acc = _fma(part[0][0], part[0][1], part[1][0] * part[1][1], dt)
