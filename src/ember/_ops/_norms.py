@@ -611,18 +611,22 @@ def _reduced_vec_sum(a, b=None):
     return _lanes_reduce((acc[:, :lanes] + acc[:, lanes:]).T, f32)
 
 
-def group_norm(x, weight, bias, groups, eps):
+def group_norm(x, weight, bias, groups, eps, stats=None):
     """``GroupNormKernelImpl`` on a float32/float64 (N, C, *) array, taken contiguous unless
     it is channels-last (:func:`_group_norm_channels_last`): (output, mean, rstd), the
-    statistics shaped (N, groups); rstd is rounded from double, the output is
-    ``scale * x + shift`` fused, with ``shift = b - scale * mean`` fused."""
+    statistics shaped (N, groups) (``stats``: the rows' (mean, rstd) where given); rstd is
+    rounded from double, the output is ``scale * x + shift`` fused, with
+    ``shift = b - scale * mean`` fused."""
     if x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format:
         return _group_norm_channels_last(x, weight, bias, groups, eps)
     dt = x.dtype.type
     n, c = x.shape[:2]
     rows = np.ascontiguousarray(x).reshape(n * groups, -1)
-    mean, var = rowwise_moments(rows)
-    rstd = (1 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
+    if stats is not None:
+        mean, rstd = stats
+    else:
+        mean, var = rowwise_moments(rows)
+        rstd = (1 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
     stats = mean.reshape(n, groups), rstd.reshape(n, groups)
     if weight is None and bias is None:
         return ((rows - mean[:, None]) * rstd[:, None]).reshape(x.shape), *stats
@@ -636,6 +640,98 @@ def group_norm(x, weight, bias, groups, eps):
     y = fma(np.broadcast_to(scale[..., None], xr.shape), xr,
             np.broadcast_to(shift[..., None], xr.shape))
     return y.reshape(x.shape), *stats
+
+
+def _gn_stats_reduced(x, groups, eps):
+    """The float32 (mean, rstd) of each (n, group) of a float16/bfloat16 (N, C, *) array, as
+    ``GroupNormKernelImplInternal``'s ``RowwiseMoments`` of the reduced type gives them."""
+    n = x.shape[0]
+    mean, var = rowwise_moments_reduced(
+        np.ascontiguousarray(x).reshape(n * groups, -1).astype(np.float32))
+    rstd = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(np.float32)
+    return mean, rstd
+
+
+def group_norm_reduced(x, weight, bias, groups, eps):
+    """``GroupNormKernelImpl`` on a float16/bfloat16 array (the weight and bias of its type
+    or float32): :func:`group_norm` computed in float, rounded once, the contiguous kernel's
+    statistics those of the reduced type's ``RowwiseMoments``."""
+    f32 = np.float32
+    w, b = (None if v is None else v.astype(f32) for v in (weight, bias))
+    if x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format:
+        y = _group_norm_channels_last(x.astype(f32), w, b, groups, eps)[0]
+    else:
+        stats = _gn_stats_reduced(x, groups, eps)
+        y = group_norm(np.ascontiguousarray(x).astype(f32), w, b, groups, eps, stats)[0]
+    return y.astype(x.dtype)
+
+
+def _gn_internal_grads_reduced(dy, x):
+    """``ComputeInternalGradients`` for the reduced types: per row of (M, HxW) float arrays,
+    ``ds = Σ dy·x`` and ``db = Σ dy`` over vectors of the reduced type, each two float
+    vectors (``ds`` fused, ``db`` adding both halves in turn), the lanes added in order,
+    then the tail one by one."""
+    f32 = np.float32
+    lanes = _exact._LANES[np.dtype(f32)]
+    width = 2 * lanes
+    m, hw = dy.shape
+    inner = hw - hw % width
+    ds = np.zeros((m, lanes), f32)
+    db = np.zeros((m, lanes), f32)
+    for j in range(0, inner, width):
+        for h in (j, j + lanes):
+            ds = fma(dy[:, h:h + lanes], x[:, h:h + lanes], ds)
+        db = (db + dy[:, j:j + lanes]) + dy[:, j + lanes:j + width]
+    ds_val, db_val = seqsum(ds.T), seqsum(db.T)
+    for j in range(inner, hw):
+        ds_val = fma(dy[:, j], x[:, j], ds_val)
+        db_val = db_val + dy[:, j]
+    return ds_val, db_val
+
+
+def group_norm_backward_reduced(grad, x, weight, groups, eps, which, param_dtype):
+    """``GroupNormBackwardKernelImpl`` for a C-contiguous float16/bfloat16 input
+    (``param_dtype``: the weight's dtype, float32 for torch's mixed-type kernel), in float:
+    ``ds``/``db`` by :func:`_gn_internal_grads_reduced`, the forward's mean and rstd rounded
+    to ``param_dtype``, the per-group sums weighted by gamma in vectors of the parameter
+    type, then the formulas of :func:`group_norm_backward`; each result rounded once."""
+    f32 = np.float32
+    n, c = x.shape[:2]
+    g, d = groups, c // groups
+    hw = x.size // (n * c)
+    dy = np.ascontiguousarray(grad).reshape(n * c, hw).astype(f32)
+    xr = np.ascontiguousarray(x).reshape(n * c, hw).astype(f32)
+    ds, db = (v.reshape(n, g, d) for v in _gn_internal_grads_reduced(dy, xr))
+    if which == "bias":
+        return seqsum(db.reshape(n, c), np.zeros(c, f32)).astype(param_dtype)
+    mean, rstd = (v.astype(param_dtype).astype(f32).reshape(n, g, 1)
+                  for v in _gn_stats_reduced(x, groups, eps))
+    if which == "weight":
+        t = fma(-db, np.broadcast_to(mean, db.shape), ds)
+        return _fold_rows(t, rstd).reshape(c).astype(param_dtype)
+    gam = np.broadcast_to((np.ones(c, f32) if weight is None else weight.astype(f32))
+                          .reshape(1, g, d), ds.shape)
+    lanes = _exact._LANES[np.dtype(f32)]
+    k = lanes if np.dtype(param_dtype) == f32 else 2 * lanes
+    full = d - d % k
+    acc_s = np.zeros((n, g, lanes), f32)
+    acc_b = np.zeros((n, g, lanes), f32)
+    for j in range(0, full, lanes):
+        acc_s = fma(ds[..., j:j + lanes], gam[..., j:j + lanes], acc_s)
+        acc_b = fma(db[..., j:j + lanes], gam[..., j:j + lanes], acc_b)
+    ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), f32))
+    db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), f32))
+    ds_val, db_val = _gamma_tail(ds, db, gam, full, ds_val, db_val, k, n * g)
+    s = f32(1) / f32(d * hw)
+    c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s
+    c3 = fma(-(db_val * rstd), np.broadcast_to(s, c2.shape), -c2 * mean)
+    c1 = (rstd * gam).reshape(n, g, d, 1)
+    xg = xr.reshape(n, g, d, hw)
+    if x.dtype == np.float16:
+        y = fma(np.broadcast_to(c2[..., None], xg.shape), xg, c1 * dy.reshape(xg.shape))
+    else:
+        y = fma(np.broadcast_to(c1, xg.shape), dy.reshape(xg.shape), c2[..., None] * xg)
+    return (y + c3[..., None]).reshape(x.shape).astype(x.dtype)
 
 
 def _fma_squares(v):
@@ -762,18 +858,7 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
         acc_b = fma(db[..., j:j + k], gam[..., j:j + k], acc_b)
     ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), dt))
     db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), dt))
-    # the tail one by one, fused; parallel_for's inlined copy runs its first half vector
-    # (if the tail fills one) as rounded products added in turn
-    half = k // 2
-    rounded = full + ((d - full) // half * half if _exact.runs_inline(n * g) else 0)
-    for j in range(full, d):
-        if j < rounded:
-            ds_val = ds_val + ds[..., j] * gam[..., j]
-            db_val = db_val + db[..., j] * gam[..., j]
-        else:
-            ds_val = fma(ds[..., j], gam[..., j], ds_val)
-            db_val = fma(db[..., j], gam[..., j], db_val)
-    ds_val, db_val = ds_val[..., None], db_val[..., None]
+    ds_val, db_val = _gamma_tail(ds, db, gam, full, ds_val, db_val, k, n * g)
     s = dt(1) / dt(d * hw)
     c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s
     c3 = fma(-(db_val * rstd), np.broadcast_to(s, c2.shape), -c2 * mean)
@@ -781,6 +866,24 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
     xr = x.reshape(n, g, d, hw)
     y = fma(np.broadcast_to(c1, xr.shape), dy.reshape(xr.shape), c2[..., None] * xr)
     return (y + c3[..., None]).reshape(x.shape)
+
+
+def _gamma_tail(ds, db, gam, full, ds_val, db_val, k, tasks):
+    """``GroupNormInputBackward``'s tail past the ``full`` channels of its ``k``-lane
+    vectors: ``ds_val += ds·γ`` (``db_val`` likewise) one by one, fused; parallel_for's
+    inlined copy (over ``tasks``) runs its first half vector (if the tail fills one) as
+    rounded products added in turn. Returns both, shaped (..., 1)."""
+    d = ds.shape[-1]
+    half = k // 2
+    rounded = full + ((d - full) // half * half if _exact.runs_inline(tasks) else 0)
+    for j in range(full, d):
+        if j < rounded:
+            ds_val = ds_val + ds[..., j] * gam[..., j]
+            db_val = db_val + db[..., j] * gam[..., j]
+        else:
+            ds_val = fma(ds[..., j], gam[..., j], ds_val)
+            db_val = fma(db[..., j], gam[..., j], db_val)
+    return ds_val[..., None], db_val[..., None]
 
 
 def channels_last_backward(x):

@@ -2433,16 +2433,26 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     return _layer_norm(input, weight, bias, k, eps)
 
 
-def _gn_kernel_grad(grad, self, weight, groups, eps, which):
-    if not (self._data.flags.c_contiguous or _norms.channels_last_backward(self._data)):
+def _gn_kernel_grad(grad, self, weight, groups, eps, which, param=None):
+    x = self._data
+    if not (x.flags.c_contiguous or _norms.channels_last_backward(x)):
         return None
+    if x.dtype.char in "eE" and x.size and x.flags.c_contiguous \
+            and grad._data.dtype == x.dtype and not _records_graph(grad, self, weight):
+        pdt = x.dtype if param is None else param._data.dtype
+        if pdt in (x.dtype, np.float32):
+            w = None if weight is None else weight._data
+            return Tensor._wrap(_norms.group_norm_backward_reduced(
+                grad._data, x, w, groups, eps, which, pdt))
     return _kernel_grad(_norms.group_norm_backward, grad, self, weight, which, groups, eps)
 
 
-def _gn_self(grad, self, weight, groups, eps):
-    exact = _gn_kernel_grad(grad, self, weight, groups, eps, "input")
+def _gn_self(grad, self, weight, bias, groups, eps):
+    exact = _gn_kernel_grad(grad, self, weight, groups, eps, "input",
+                            bias if weight is None else weight)
     if exact is not None:
         return exact
+    grad, self, weight = _ln_float(grad, self, weight)
     n, c = self.shape[:2]
     xr = self.reshape(n, groups, -1)
     g = grad if weight is None else grad * _bcast(weight, self.ndim)
@@ -2454,29 +2464,28 @@ def _gn_xhat(self, groups, eps):
     return _xhat(self.reshape(n, groups, -1), (2,), eps).reshape(self.shape)
 
 
-def _gn_weight(grad, self, groups, eps):
-    exact = _gn_kernel_grad(grad, self, None, groups, eps, "weight")
+def _gn_weight(grad, self, weight, groups, eps):
+    exact = _gn_kernel_grad(grad, self, None, groups, eps, "weight", weight)
     if exact is not None:
         return exact
+    grad, self = _ln_float(grad, self)
     return (grad * _gn_xhat(self, groups, eps)).sum(_bn_dims(self.ndim))
 
 
-def _gn_bias(grad, self, groups, eps):
-    exact = _gn_kernel_grad(grad, self, None, groups, eps, "bias")
+def _gn_bias(grad, self, bias, groups, eps):
+    exact = _gn_kernel_grad(grad, self, None, groups, eps, "bias", bias)
     if exact is not None:
         return exact
+    (grad,) = _ln_float(grad)
     return grad.sum(_bn_dims(grad.ndim))
 
 
 @op("NativeGroupNormBackward0", name="_group_norm", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"),
+    promote=NONE, tensors=("self", "weight", "bias"), reduced_in_float=False,
     self=_gn_self, weight=_gn_weight, bias=_gn_bias)
 def _group_norm(self, weight, bias, groups, eps):
-    if self.dtype.char == "e" and self.size:
-        # torch's float16 kernel (and its mixed one, float32 parameters) computes in float32
-        # and rounds once, as for bfloat16
-        f32 = [None if a is None else a.astype(np.float32) for a in (self, weight, bias)]
-        return _norms.group_norm(*f32, groups, eps)[0].astype(self.dtype)
+    if self.dtype.char in "eE" and self.size:
+        return _norms.group_norm_reduced(self, weight, bias, groups, eps)
     if _bn_exact(self, weight, bias):
         return _norms.group_norm(self, weight, bias, groups, eps)[0]
     n, c = self.shape[:2]
