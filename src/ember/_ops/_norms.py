@@ -713,25 +713,41 @@ def group_norm_backward_reduced(grad, x, weight, groups, eps, which, param_dtype
                           .reshape(1, g, d), ds.shape)
     lanes = _exact._LANES[np.dtype(f32)]
     k = lanes if np.dtype(param_dtype) == f32 else 2 * lanes
+    # float16's loop converts each element first: the compiler fuses c2·x there
+    dx = _gn_input_grad(dy, xr, ds, db, gam, mean, rstd, k, lanes, x.dtype == np.float16)
+    return dx.reshape(x.shape).astype(x.dtype)
+
+
+def _gn_input_grad(dy, x, ds, db, gam, mean, rstd, k, lanes, fuse_x=False):
+    """The end of ``GroupNormInputBackward`` on (N·C, HxW) rows ``dy`` and ``x``, with
+    ``ds``/``db``/``gam`` (N, G, D) and ``mean``/``rstd`` (N, G, 1): per (n, g) the sums of
+    ``ds·γ`` and ``db·γ`` in vectors of ``k`` (``lanes`` wide accumulators) and then the tail
+    (:func:`_gamma_tail`), ``c2 = fma(db, mean, -ds)·rstd³·s``, ``c3 = -c2·mean -
+    (db·rstd)·s`` (the second product fused) and ``dx = fma(rstd·γ, dy, c2·x) + c3``
+    (``fuse_x``: ``fma(c2, x, rstd·γ·dy) + c3``), shaped (N, G, D, HxW)."""
+    n, g, d = ds.shape
+    hw = dy.shape[-1]
+    dt = ds.dtype.type
     full = d - d % k
-    acc_s = np.zeros((n, g, lanes), f32)
-    acc_b = np.zeros((n, g, lanes), f32)
+    acc_s = np.zeros((n, g, lanes), dt)
+    acc_b = np.zeros((n, g, lanes), dt)
     for j in range(0, full, lanes):
         acc_s = fma(ds[..., j:j + lanes], gam[..., j:j + lanes], acc_s)
         acc_b = fma(db[..., j:j + lanes], gam[..., j:j + lanes], acc_b)
-    ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), f32))
-    db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), f32))
+    ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), dt))
+    db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), dt))
     ds_val, db_val = _gamma_tail(ds, db, gam, full, ds_val, db_val, k, n * g)
-    s = f32(1) / f32(d * hw)
+    s = dt(1) / dt(d * hw)
     c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s
     c3 = fma(-(db_val * rstd), np.broadcast_to(s, c2.shape), -c2 * mean)
     c1 = (rstd * gam).reshape(n, g, d, 1)
-    xg = xr.reshape(n, g, d, hw)
-    if x.dtype == np.float16:
-        y = fma(np.broadcast_to(c2[..., None], xg.shape), xg, c1 * dy.reshape(xg.shape))
+    xg = x.reshape(n, g, d, hw)
+    dyg = dy.reshape(xg.shape)
+    if fuse_x:
+        y = fma(np.broadcast_to(c2[..., None], xg.shape), xg, c1 * dyg)
     else:
-        y = fma(np.broadcast_to(c1, xg.shape), dy.reshape(xg.shape), c2[..., None] * xg)
-    return (y + c3[..., None]).reshape(x.shape).astype(x.dtype)
+        y = fma(np.broadcast_to(c1, xg.shape), dyg, c2[..., None] * xg)
+    return y + c3[..., None]
 
 
 def _fma_squares(v):
@@ -850,22 +866,7 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
         return _fold_rows(t, rstd).reshape(c)
     gam = np.broadcast_to((np.ones(c, dt) if weight is None else weight).reshape(1, g, d),
                           ds.shape)
-    full = d - d % k
-    acc_s = np.zeros((n, g, k), dt)
-    acc_b = np.zeros((n, g, k), dt)
-    for j in range(0, full, k):
-        acc_s = fma(ds[..., j:j + k], gam[..., j:j + k], acc_s)
-        acc_b = fma(db[..., j:j + k], gam[..., j:j + k], acc_b)
-    ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), dt))
-    db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), dt))
-    ds_val, db_val = _gamma_tail(ds, db, gam, full, ds_val, db_val, k, n * g)
-    s = dt(1) / dt(d * hw)
-    c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s
-    c3 = fma(-(db_val * rstd), np.broadcast_to(s, c2.shape), -c2 * mean)
-    c1 = (rstd * gam).reshape(n, g, d, 1)
-    xr = x.reshape(n, g, d, hw)
-    y = fma(np.broadcast_to(c1, xr.shape), dy.reshape(xr.shape), c2[..., None] * xr)
-    return (y + c3[..., None]).reshape(x.shape)
+    return _gn_input_grad(dy, rows, ds, db, gam, mean, rstd, k, k).reshape(x.shape)
 
 
 def _gamma_tail(ds, db, gam, full, ds_val, db_val, k, tasks):
