@@ -659,7 +659,8 @@ def group_norm_reduced(x, weight, bias, groups, eps):
     f32 = np.float32
     w, b = (None if v is None else v.astype(f32) for v in (weight, bias))
     if x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format:
-        y = _group_norm_channels_last(x.astype(f32), w, b, groups, eps)[0]
+        pdt = next((v.dtype for v in (weight, bias) if v is not None), x.dtype)
+        y = _group_norm_channels_last(x.astype(f32), w, b, groups, eps, pdt)[0]
     else:
         stats = _gn_stats_reduced(x, groups, eps)
         y = group_norm(np.ascontiguousarray(x).astype(f32), w, b, groups, eps, stats)[0]
@@ -696,6 +697,11 @@ def group_norm_backward_reduced(grad, x, weight, groups, eps, which, param_dtype
     to ``param_dtype``, the per-group sums weighted by gamma in vectors of the parameter
     type, then the formulas of :func:`group_norm_backward`; each result rounded once."""
     f32 = np.float32
+    if channels_last_backward(x):
+        w = None if weight is None else weight.astype(f32)
+        out = _group_norm_backward_channels_last(grad.astype(f32), x.astype(f32), w, groups,
+                                                 eps, which, param_dtype)
+        return out.astype(x.dtype if which == "input" else param_dtype)
     n, c = x.shape[:2]
     g, d = groups, c // groups
     hw = x.size // (n * c)
@@ -779,7 +785,7 @@ def _fma_squares(v):
     return acc.astype(np.float32)
 
 
-def _group_norm_channels_last(x, weight, bias, groups, eps):
+def _group_norm_channels_last(x, weight, bias, groups, eps, reduced=None):
     """``GroupNormKernelImplChannelsLastInternal`` on a channels-last (N, C, *) array; the
     output is channels-last too.
 
@@ -790,7 +796,12 @@ def _group_norm_channels_last(x, weight, bias, groups, eps):
     group's sums then run over its channels, each over the threads. Both then take
     ``mean = sum * s`` and ``var = max(fma(sum2, s, -mean * mean), 0)``, ``s = 1/(D·HxW)``;
     ``y = fma(x, scale, shift)`` with ``shift = fma(-scale, mean, b)`` (unfused without a
-    weight)."""
+    weight).
+
+    ``reduced`` (the parameters' dtype): float16/bfloat16 data given as float32, whose
+    ``ColumnwiseMoments`` takes vectors of the reduced type, each two float halves added
+    (``x0 + x1``, ``x0² + x1²``) before the step; float16 parameters leave the shift
+    unfused."""
     dt = x.dtype.type
     n, c = x.shape[:2]
     g = groups
@@ -801,12 +812,19 @@ def _group_norm_channels_last(x, weight, bias, groups, eps):
     s = dt(1) / dt(d * hw)
     if hw < 1024:
         k = _exact._LANES[x.dtype]
-        pad = -(-d // k) * k
+        width = k if reduced is None else 2 * k
+        pad = -(-d // width) * width
         v = np.zeros((hw, pad // k, k, n, g), dt)       # (steps..., lanes, n, g)
         v.reshape(hw, pad, n, g)[:, :d] = r.reshape(n, hw, g, d).transpose(1, 3, 0, 2)
-        v = v.reshape(-1, k, n, g)
-        total = _lanes_reduce(seqsum(v), dt)
-        total2 = _lanes_reduce(seqsum(v * v), dt)
+        if reduced is not None:
+            v = v.reshape(hw, pad // width, 2, k, n, g)
+            v0, v1 = v[:, :, 0].reshape(-1, k, n, g), v[:, :, 1].reshape(-1, k, n, g)
+            total = _lanes_reduce(seqsum(v0 + v1), dt)
+            total2 = _lanes_reduce(seqsum(v0 * v0 + v1 * v1), dt)
+        else:
+            v = v.reshape(-1, k, n, g)
+            total = _lanes_reduce(seqsum(v), dt)
+            total2 = _lanes_reduce(seqsum(v * v), dt)
     else:
         # each thread's rows per sample, zero-padded: an added +0 leaves the sums as they are
         buf = _thread_rows(r.reshape(n * hw, c), n, hw)
@@ -823,7 +841,7 @@ def _group_norm_channels_last(x, weight, bias, groups, eps):
     gam = np.ones(c, dt) if weight is None else weight
     bet = np.zeros(c, dt) if bias is None else bias
     scale = rstd[:, :, None] * gam.reshape(1, g, d)
-    if weight is None:          # the compiler leaves -rstd * mean + b unfused here
+    if weight is None or reduced == np.float16:   # the compiler leaves these unfused
         shift = bet.reshape(1, g, d) - scale * mean[:, :, None]
     else:
         shift = fma(-scale, np.broadcast_to(mean[:, :, None], scale.shape),
@@ -905,8 +923,11 @@ def _thread_rows(r, n, hw):
     return buf
 
 
-def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
-    """``GroupNormBackwardKernelImplChannelsLastInternal``.
+def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
+                                       param_dtype=None):
+    """``GroupNormBackwardKernelImplChannelsLastInternal`` (``param_dtype``: float16/bfloat16
+    data given as float32, the parameters' dtype; its mean and rstd are read back in that
+    type and below 2048 positions :func:`_cl_internal_grads_reduced` sums).
 
     Below 2048 spatial elements, per (n, g), ``CalcInternalGradientsChannelsLast`` sums
     ``x * dy`` (rounded) and ``dy`` over the positions in vectors of the group's channels
@@ -927,7 +948,9 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
     dyr = np.asarray(grad).transpose(perm).reshape(n, hw, g, d)
     gam = (np.ones(c, dt) if weight is None else weight).reshape(g, d)
     sums = None
-    if hw < 2048:
+    if hw < 2048 and param_dtype is not None:
+        ds, db, *sums = _cl_internal_grads_reduced(xr, dyr, gam)
+    elif hw < 2048:
         ds = seqsum(np.moveaxis(xr * dyr, 1, 0))                # (n, g, d)
         db = seqsum(np.moveaxis(dyr, 1, 0))
     else:
@@ -947,7 +970,9 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
                             * gt) for v in (acc, accb))
     if which == "bias":
         return seqsum(db.reshape(n, c), np.zeros(c, dt))
-    _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps)
+    _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps, param_dtype)
+    if param_dtype is not None:
+        mean, rstd = (v.astype(param_dtype).astype(dt) for v in (mean, rstd))
     if which == "weight":
         t = fma(-db, np.broadcast_to(mean[:, :, None], db.shape), ds)
         return _fold_rows(t, rstd[:, :, None]).reshape(c)
@@ -973,6 +998,38 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
     y = fma(np.broadcast_to(c2[:, None, :, None], shape), xr, c1 * dyr)
     y = y + c3[:, None, :, None]
     return y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm))
+
+
+def _cl_internal_grads_reduced(xr, dyr, gam):
+    """``CalcInternalGradientsChannelsLast`` for the reduced types on (N, HxW, G, D) float
+    arrays: (ds, db, ds_gamma, db_gamma). The channels in vectors of the reduced type sum
+    ``x * dy`` (rounded) and ``dy`` over the positions, and add each float half's lanes of
+    ``acc * gamma`` to ``ds_gamma``/``db_gamma``; the channels past them run one by one,
+    fused."""
+    f32 = np.float32
+    lanes = _exact._LANES[np.dtype(f32)]
+    n, hw, g, d = xr.shape
+    full = d - d % (2 * lanes)
+    ds = np.empty((n, g, d), f32)
+    db = np.empty((n, g, d), f32)
+    ds[..., :full] = seqsum(np.moveaxis(xr[..., :full] * dyr[..., :full], 1, 0))
+    db[..., :full] = seqsum(np.moveaxis(dyr[..., :full], 1, 0))
+    dsg = np.zeros((n, g), f32)
+    dbg = np.zeros((n, g), f32)
+    for j in range(0, full, lanes):
+        gj = gam[:, j:j + lanes]
+        dsg = dsg + _lanes_reduce(np.moveaxis(ds[..., j:j + lanes] * gj, -1, 0), f32)
+        dbg = dbg + _lanes_reduce(np.moveaxis(db[..., j:j + lanes] * gj, -1, 0), f32)
+    for j in range(full, d):
+        a0 = np.zeros((n, g), f32)
+        a1 = np.zeros((n, g), f32)
+        for m in range(hw):
+            a0 = fma(xr[:, m, :, j], dyr[:, m, :, j], a0)
+            a1 = a1 + dyr[:, m, :, j]
+        ds[..., j], db[..., j] = a0, a1
+        dsg = dsg + a0 * gam[:, j]
+        dbg = dbg + a1 * gam[:, j]
+    return ds, db, dsg, dbg
 
 
 def _fold_rows(t, rstd):

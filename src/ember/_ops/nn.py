@@ -2437,8 +2437,8 @@ def _gn_kernel_grad(grad, self, weight, groups, eps, which, param=None):
     x = self._data
     if not (x.flags.c_contiguous or _norms.channels_last_backward(x)):
         return None
-    if x.dtype.char in "eE" and x.size and x.flags.c_contiguous \
-            and grad._data.dtype == x.dtype and not _records_graph(grad, self, weight):
+    if x.dtype.char in "eE" and x.size and grad._data.dtype == x.dtype \
+            and not _records_graph(grad, self, weight):
         pdt = x.dtype if param is None else param._data.dtype
         if pdt in (x.dtype, np.float32):
             w = None if weight is None else weight._data
