@@ -327,6 +327,11 @@ def is_reduced(np_dtype) -> builtins.bool:
     return np_dtype in REDUCED
 
 
+def is_half(np_dtype) -> builtins.bool:
+    """Whether ``np_dtype`` is float16 or bfloat16 (torch's kernels compute in float)."""
+    return np_dtype == _F16 or np_dtype == bfloat16.np
+
+
 def cast(arr: np.ndarray, d: dtype) -> np.ndarray:
     """``arr`` converted to ``d`` as torch converts: into a reduced type through float32
     (float16's too: ``c10::Half`` is made from a float, a double rounding from float64)."""

@@ -611,18 +611,22 @@ def _reduced_vec_sum(a, b=None):
     return _lanes_reduce((acc[:, :lanes] + acc[:, lanes:]).T, f32)
 
 
-def group_norm(x, weight, bias, groups, eps):
+def group_norm(x, weight, bias, groups, eps, stats=None):
     """``GroupNormKernelImpl`` on a float32/float64 (N, C, *) array, taken contiguous unless
     it is channels-last (:func:`_group_norm_channels_last`): (output, mean, rstd), the
-    statistics shaped (N, groups); rstd is rounded from double, the output is
-    ``scale * x + shift`` fused, with ``shift = b - scale * mean`` fused."""
+    statistics shaped (N, groups) (``stats``: the rows' (mean, rstd) where given); rstd is
+    rounded from double, the output is ``scale * x + shift`` fused, with
+    ``shift = b - scale * mean`` fused."""
     if x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format:
         return _group_norm_channels_last(x, weight, bias, groups, eps)
     dt = x.dtype.type
     n, c = x.shape[:2]
     rows = np.ascontiguousarray(x).reshape(n * groups, -1)
-    mean, var = rowwise_moments(rows)
-    rstd = (1 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
+    if stats is not None:
+        mean, rstd = stats
+    else:
+        mean, var = rowwise_moments(rows)
+        rstd = (1 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
     stats = mean.reshape(n, groups), rstd.reshape(n, groups)
     if weight is None and bias is None:
         return ((rows - mean[:, None]) * rstd[:, None]).reshape(x.shape), *stats
@@ -636,6 +640,120 @@ def group_norm(x, weight, bias, groups, eps):
     y = fma(np.broadcast_to(scale[..., None], xr.shape), xr,
             np.broadcast_to(shift[..., None], xr.shape))
     return y.reshape(x.shape), *stats
+
+
+def _gn_stats_reduced(x, groups, eps):
+    """The float32 (mean, rstd) of each (n, group) of a float16/bfloat16 (N, C, *) array, as
+    ``GroupNormKernelImplInternal``'s ``RowwiseMoments`` of the reduced type gives them."""
+    n = x.shape[0]
+    mean, var = rowwise_moments_reduced(
+        np.ascontiguousarray(x).reshape(n * groups, -1).astype(np.float32))
+    rstd = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(np.float32)
+    return mean, rstd
+
+
+def group_norm_reduced(x, weight, bias, groups, eps):
+    """``GroupNormKernelImpl`` on a float16/bfloat16 array (the weight and bias of its type
+    or float32): :func:`group_norm` computed in float, rounded once, the contiguous kernel's
+    statistics those of the reduced type's ``RowwiseMoments``."""
+    f32 = np.float32
+    w, b = (None if v is None else v.astype(f32) for v in (weight, bias))
+    if x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format:
+        pdt = next((v.dtype for v in (weight, bias) if v is not None), x.dtype)
+        y = _group_norm_channels_last(x.astype(f32), w, b, groups, eps, pdt)[0]
+    else:
+        stats = _gn_stats_reduced(x, groups, eps)
+        y = group_norm(np.ascontiguousarray(x).astype(f32), w, b, groups, eps, stats)[0]
+    return y.astype(x.dtype)
+
+
+def _gn_internal_grads_reduced(dy, x):
+    """``ComputeInternalGradients`` for the reduced types: per row of (M, HxW) float arrays,
+    ``ds = Σ dy·x`` and ``db = Σ dy`` over vectors of the reduced type, each two float
+    vectors (``ds`` fused, ``db`` adding both halves in turn), the lanes added in order,
+    then the tail one by one."""
+    f32 = np.float32
+    lanes = _exact._LANES[np.dtype(f32)]
+    width = 2 * lanes
+    m, hw = dy.shape
+    inner = hw - hw % width
+    ds = np.zeros((m, lanes), f32)
+    db = np.zeros((m, lanes), f32)
+    for j in range(0, inner, width):
+        for h in (j, j + lanes):
+            ds = fma(dy[:, h:h + lanes], x[:, h:h + lanes], ds)
+        db = (db + dy[:, j:j + lanes]) + dy[:, j + lanes:j + width]
+    ds_val, db_val = seqsum(ds.T), seqsum(db.T)
+    for j in range(inner, hw):
+        ds_val = fma(dy[:, j], x[:, j], ds_val)
+        db_val = db_val + dy[:, j]
+    return ds_val, db_val
+
+
+def group_norm_backward_reduced(grad, x, weight, groups, eps, which, param_dtype):
+    """``GroupNormBackwardKernelImpl`` for a C-contiguous float16/bfloat16 input
+    (``param_dtype``: the weight's dtype, float32 for torch's mixed-type kernel), in float:
+    ``ds``/``db`` by :func:`_gn_internal_grads_reduced`, the forward's mean and rstd rounded
+    to ``param_dtype``, the per-group sums weighted by gamma in vectors of the parameter
+    type, then the formulas of :func:`group_norm_backward`; each result rounded once."""
+    f32 = np.float32
+    if channels_last_backward(x):
+        w = None if weight is None else weight.astype(f32)
+        out = _group_norm_backward_channels_last(grad.astype(f32), x.astype(f32), w, groups,
+                                                 eps, which, param_dtype)
+        return out.astype(x.dtype if which == "input" else param_dtype)
+    n, c = x.shape[:2]
+    g, d = groups, c // groups
+    hw = x.size // (n * c)
+    dy = np.ascontiguousarray(grad).reshape(n * c, hw).astype(f32)
+    xr = np.ascontiguousarray(x).reshape(n * c, hw).astype(f32)
+    ds, db = (v.reshape(n, g, d) for v in _gn_internal_grads_reduced(dy, xr))
+    if which == "bias":
+        return seqsum(db.reshape(n, c), np.zeros(c, f32)).astype(param_dtype)
+    mean, rstd = (v.astype(param_dtype).astype(f32).reshape(n, g, 1)
+                  for v in _gn_stats_reduced(x, groups, eps))
+    if which == "weight":
+        t = fma(-db, np.broadcast_to(mean, db.shape), ds)
+        return _fold_rows(t, rstd).reshape(c).astype(param_dtype)
+    gam = np.broadcast_to((np.ones(c, f32) if weight is None else weight.astype(f32))
+                          .reshape(1, g, d), ds.shape)
+    lanes = _exact._LANES[np.dtype(f32)]
+    k = lanes if np.dtype(param_dtype) == f32 else 2 * lanes
+    # float16's loop converts each element first: the compiler fuses c2·x there
+    dx = _gn_input_grad(dy, xr, ds, db, gam, mean, rstd, k, lanes, x.dtype == np.float16)
+    return dx.reshape(x.shape).astype(x.dtype)
+
+
+def _gn_input_grad(dy, x, ds, db, gam, mean, rstd, k, lanes, fuse_x=False):
+    """The end of ``GroupNormInputBackward`` on (N·C, HxW) rows ``dy`` and ``x``, with
+    ``ds``/``db``/``gam`` (N, G, D) and ``mean``/``rstd`` (N, G, 1): per (n, g) the sums of
+    ``ds·γ`` and ``db·γ`` in vectors of ``k`` (``lanes`` wide accumulators) and then the tail
+    (:func:`_gamma_tail`), ``c2 = fma(db, mean, -ds)·rstd³·s``, ``c3 = -c2·mean -
+    (db·rstd)·s`` (the second product fused) and ``dx = fma(rstd·γ, dy, c2·x) + c3``
+    (``fuse_x``: ``fma(c2, x, rstd·γ·dy) + c3``), shaped (N, G, D, HxW)."""
+    n, g, d = ds.shape
+    hw = dy.shape[-1]
+    dt = ds.dtype.type
+    full = d - d % k
+    acc_s = np.zeros((n, g, lanes), dt)
+    acc_b = np.zeros((n, g, lanes), dt)
+    for j in range(0, full, lanes):
+        acc_s = fma(ds[..., j:j + lanes], gam[..., j:j + lanes], acc_s)
+        acc_b = fma(db[..., j:j + lanes], gam[..., j:j + lanes], acc_b)
+    ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), dt))
+    db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), dt))
+    ds_val, db_val = _gamma_tail(ds, db, gam, full, ds_val, db_val, k, n * g)
+    s = dt(1) / dt(d * hw)
+    c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s
+    c3 = fma(-(db_val * rstd), np.broadcast_to(s, c2.shape), -c2 * mean)
+    c1 = (rstd * gam).reshape(n, g, d, 1)
+    xg = x.reshape(n, g, d, hw)
+    dyg = dy.reshape(xg.shape)
+    if fuse_x:
+        y = fma(np.broadcast_to(c2[..., None], xg.shape), xg, c1 * dyg)
+    else:
+        y = fma(np.broadcast_to(c1, xg.shape), dyg, c2[..., None] * xg)
+    return y + c3[..., None]
 
 
 def _fma_squares(v):
@@ -667,7 +785,7 @@ def _fma_squares(v):
     return acc.astype(np.float32)
 
 
-def _group_norm_channels_last(x, weight, bias, groups, eps):
+def _group_norm_channels_last(x, weight, bias, groups, eps, reduced=None):
     """``GroupNormKernelImplChannelsLastInternal`` on a channels-last (N, C, *) array; the
     output is channels-last too.
 
@@ -678,7 +796,12 @@ def _group_norm_channels_last(x, weight, bias, groups, eps):
     group's sums then run over its channels, each over the threads. Both then take
     ``mean = sum * s`` and ``var = max(fma(sum2, s, -mean * mean), 0)``, ``s = 1/(D·HxW)``;
     ``y = fma(x, scale, shift)`` with ``shift = fma(-scale, mean, b)`` (unfused without a
-    weight)."""
+    weight).
+
+    ``reduced`` (the parameters' dtype): float16/bfloat16 data given as float32, whose
+    ``ColumnwiseMoments`` takes vectors of the reduced type, each two float halves added
+    (``x0 + x1``, ``x0² + x1²``) before the step; float16 parameters leave the shift
+    unfused."""
     dt = x.dtype.type
     n, c = x.shape[:2]
     g = groups
@@ -689,12 +812,19 @@ def _group_norm_channels_last(x, weight, bias, groups, eps):
     s = dt(1) / dt(d * hw)
     if hw < 1024:
         k = _exact._LANES[x.dtype]
-        pad = -(-d // k) * k
+        width = k if reduced is None else 2 * k
+        pad = -(-d // width) * width
         v = np.zeros((hw, pad // k, k, n, g), dt)       # (steps..., lanes, n, g)
         v.reshape(hw, pad, n, g)[:, :d] = r.reshape(n, hw, g, d).transpose(1, 3, 0, 2)
-        v = v.reshape(-1, k, n, g)
-        total = _lanes_reduce(seqsum(v), dt)
-        total2 = _lanes_reduce(seqsum(v * v), dt)
+        if reduced is not None:
+            v = v.reshape(hw, pad // width, 2, k, n, g)
+            v0, v1 = v[:, :, 0].reshape(-1, k, n, g), v[:, :, 1].reshape(-1, k, n, g)
+            total = _lanes_reduce(seqsum(v0 + v1), dt)
+            total2 = _lanes_reduce(seqsum(v0 * v0 + v1 * v1), dt)
+        else:
+            v = v.reshape(-1, k, n, g)
+            total = _lanes_reduce(seqsum(v), dt)
+            total2 = _lanes_reduce(seqsum(v * v), dt)
     else:
         # each thread's rows per sample, zero-padded: an added +0 leaves the sums as they are
         buf = _thread_rows(r.reshape(n * hw, c), n, hw)
@@ -711,7 +841,7 @@ def _group_norm_channels_last(x, weight, bias, groups, eps):
     gam = np.ones(c, dt) if weight is None else weight
     bet = np.zeros(c, dt) if bias is None else bias
     scale = rstd[:, :, None] * gam.reshape(1, g, d)
-    if weight is None:          # the compiler leaves -rstd * mean + b unfused here
+    if weight is None or reduced == np.float16:   # the compiler leaves these unfused
         shift = bet.reshape(1, g, d) - scale * mean[:, :, None]
     else:
         shift = fma(-scale, np.broadcast_to(mean[:, :, None], scale.shape),
@@ -754,18 +884,17 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
         return _fold_rows(t, rstd).reshape(c)
     gam = np.broadcast_to((np.ones(c, dt) if weight is None else weight).reshape(1, g, d),
                           ds.shape)
-    full = d - d % k
-    acc_s = np.zeros((n, g, k), dt)
-    acc_b = np.zeros((n, g, k), dt)
-    for j in range(0, full, k):
-        acc_s = fma(ds[..., j:j + k], gam[..., j:j + k], acc_s)
-        acc_b = fma(db[..., j:j + k], gam[..., j:j + k], acc_b)
-    ds_val = seqsum(np.moveaxis(acc_s, -1, 0), np.zeros((n, g), dt))
-    db_val = seqsum(np.moveaxis(acc_b, -1, 0), np.zeros((n, g), dt))
-    # the tail one by one, fused; parallel_for's inlined copy runs its first half vector
-    # (if the tail fills one) as rounded products added in turn
+    return _gn_input_grad(dy, rows, ds, db, gam, mean, rstd, k, k).reshape(x.shape)
+
+
+def _gamma_tail(ds, db, gam, full, ds_val, db_val, k, tasks):
+    """``GroupNormInputBackward``'s tail past the ``full`` channels of its ``k``-lane
+    vectors: ``ds_val += ds·γ`` (``db_val`` likewise) one by one, fused; parallel_for's
+    inlined copy (over ``tasks``) runs its first half vector (if the tail fills one) as
+    rounded products added in turn. Returns both, shaped (..., 1)."""
+    d = ds.shape[-1]
     half = k // 2
-    rounded = full + ((d - full) // half * half if _exact.runs_inline(n * g) else 0)
+    rounded = full + ((d - full) // half * half if _exact.runs_inline(tasks) else 0)
     for j in range(full, d):
         if j < rounded:
             ds_val = ds_val + ds[..., j] * gam[..., j]
@@ -773,14 +902,7 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
         else:
             ds_val = fma(ds[..., j], gam[..., j], ds_val)
             db_val = fma(db[..., j], gam[..., j], db_val)
-    ds_val, db_val = ds_val[..., None], db_val[..., None]
-    s = dt(1) / dt(d * hw)
-    c2 = fma(db_val, mean, -ds_val) * rstd * rstd * rstd * s
-    c3 = fma(-(db_val * rstd), np.broadcast_to(s, c2.shape), -c2 * mean)
-    c1 = (rstd * gam).reshape(n, g, d, 1)
-    xr = x.reshape(n, g, d, hw)
-    y = fma(np.broadcast_to(c1, xr.shape), dy.reshape(xr.shape), c2[..., None] * xr)
-    return (y + c3[..., None]).reshape(x.shape)
+    return ds_val[..., None], db_val[..., None]
 
 
 def channels_last_backward(x):
@@ -801,8 +923,11 @@ def _thread_rows(r, n, hw):
     return buf
 
 
-def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
-    """``GroupNormBackwardKernelImplChannelsLastInternal``.
+def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
+                                       param_dtype=None):
+    """``GroupNormBackwardKernelImplChannelsLastInternal`` (``param_dtype``: float16/bfloat16
+    data given as float32, the parameters' dtype; its mean and rstd are read back in that
+    type and below 2048 positions :func:`_cl_internal_grads_reduced` sums).
 
     Below 2048 spatial elements, per (n, g), ``CalcInternalGradientsChannelsLast`` sums
     ``x * dy`` (rounded) and ``dy`` over the positions in vectors of the group's channels
@@ -823,7 +948,9 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
     dyr = np.asarray(grad).transpose(perm).reshape(n, hw, g, d)
     gam = (np.ones(c, dt) if weight is None else weight).reshape(g, d)
     sums = None
-    if hw < 2048:
+    if hw < 2048 and param_dtype is not None:
+        ds, db, *sums = _cl_internal_grads_reduced(xr, dyr, gam)
+    elif hw < 2048:
         ds = seqsum(np.moveaxis(xr * dyr, 1, 0))                # (n, g, d)
         db = seqsum(np.moveaxis(dyr, 1, 0))
     else:
@@ -843,7 +970,9 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
                             * gt) for v in (acc, accb))
     if which == "bias":
         return seqsum(db.reshape(n, c), np.zeros(c, dt))
-    _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps)
+    _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps, param_dtype)
+    if param_dtype is not None:
+        mean, rstd = (v.astype(param_dtype).astype(dt) for v in (mean, rstd))
     if which == "weight":
         t = fma(-db, np.broadcast_to(mean[:, :, None], db.shape), ds)
         return _fold_rows(t, rstd[:, :, None]).reshape(c)
@@ -869,6 +998,38 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which):
     y = fma(np.broadcast_to(c2[:, None, :, None], shape), xr, c1 * dyr)
     y = y + c3[:, None, :, None]
     return y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm))
+
+
+def _cl_internal_grads_reduced(xr, dyr, gam):
+    """``CalcInternalGradientsChannelsLast`` for the reduced types on (N, HxW, G, D) float
+    arrays: (ds, db, ds_gamma, db_gamma). The channels in vectors of the reduced type sum
+    ``x * dy`` (rounded) and ``dy`` over the positions, and add each float half's lanes of
+    ``acc * gamma`` to ``ds_gamma``/``db_gamma``; the channels past them run one by one,
+    fused."""
+    f32 = np.float32
+    lanes = _exact._LANES[np.dtype(f32)]
+    n, hw, g, d = xr.shape
+    full = d - d % (2 * lanes)
+    ds = np.empty((n, g, d), f32)
+    db = np.empty((n, g, d), f32)
+    ds[..., :full] = seqsum(np.moveaxis(xr[..., :full] * dyr[..., :full], 1, 0))
+    db[..., :full] = seqsum(np.moveaxis(dyr[..., :full], 1, 0))
+    dsg = np.zeros((n, g), f32)
+    dbg = np.zeros((n, g), f32)
+    for j in range(0, full, lanes):
+        gj = gam[:, j:j + lanes]
+        dsg = dsg + _lanes_reduce(np.moveaxis(ds[..., j:j + lanes] * gj, -1, 0), f32)
+        dbg = dbg + _lanes_reduce(np.moveaxis(db[..., j:j + lanes] * gj, -1, 0), f32)
+    for j in range(full, d):
+        a0 = np.zeros((n, g), f32)
+        a1 = np.zeros((n, g), f32)
+        for m in range(hw):
+            a0 = fma(xr[:, m, :, j], dyr[:, m, :, j], a0)
+            a1 = a1 + dyr[:, m, :, j]
+        ds[..., j], db[..., j] = a0, a1
+        dsg = dsg + a0 * gam[:, j]
+        dbg = dbg + a1 * gam[:, j]
+    return ds, db, dsg, dbg
 
 
 def _fold_rows(t, rstd):

@@ -1954,7 +1954,7 @@ def _avg_plan(sizes, channels, kernel, stride, padding, ceil_mode, count_include
 
 def _divide(s, d):
     """``s / d`` as torch's kernels divide in ``s``'s dtype: integers truncate."""
-    if s.dtype.kind == "f":
+    if s.dtype.kind == "f" or D.is_reduced(s.dtype):
         return s / d
     q = np.abs(s) // d
     return np.where(s < 0, -q, q).astype(s.dtype)
@@ -2009,32 +2009,40 @@ def _channels_last(a):
     return _mf.suggest(a) is not _mf.contiguous_format
 
 
-def _adaptive_divide(s, bounds, channels_last):
+def _adaptive_divide(s, bounds, channels_last, dtype=None):
     """``cpu_adaptive_avg_pool``'s average of window sums ``s`` (N, C, *out) or (C, *out):
     ``sum / kh / kw`` (``/ kd`` first in 3-d); its 2-d channels-last kernel divides its
-    vector channels (:func:`_cpu.vector_channels`) by the product ``kh * kw`` instead."""
+    vector channels (:func:`_cpu.vector_channels` of ``dtype``, the tensor's, by default
+    ``s``'s) by the product ``kh * kw`` instead."""
     nd = len(bounds)
     t = s.dtype.type
     lens = [(e - b).reshape((-1,) + (1,) * (nd - 1 - i)) for i, (b, e) in enumerate(bounds)]
     r = s
     for n in lens:
         r = _divide(r, n.astype(t))
-    vec = _cpu.vector_channels(s.shape[1], s.dtype) if channels_last and nd == 2 else 0
+    vec = _cpu.vector_channels(s.shape[1], dtype or s.dtype) if channels_last and nd == 2 \
+        else 0
     if vec:
         r[:, :vec] = _divide(s[:, :vec], math.prod(lens).astype(t))
     return r
 
 
 def adaptive_avg_np(x, output_size):
-    """``adaptive_avg_pool{2,3}d`` over the last ``len(output_size)`` dims of ``x``."""
+    """``adaptive_avg_pool{2,3}d`` over the last ``len(output_size)`` dims of ``x``. Half
+    precision: the 2-d kernels sum and divide in float, rounding once; the 3-d kernel runs in
+    the type itself, each addition and division rounded."""
     nd = len(output_size)
     bounds = [_W.adaptive_bounds(n, o) for n, o in zip(x.shape[x.ndim - nd:], output_size)]
+    dt = x.dtype
+    if nd == 2 and D.is_half(dt):
+        s = _W.window_sum(x.astype(np.float32), bounds)
+        return _adaptive_divide(s, bounds, _channels_last(x), dt).astype(dt)
     return _adaptive_divide(_W.window_sum(x, bounds), bounds, _channels_last(x))
 
 
 def adaptive_avg_backward_np(grad, sizes, nd):
     """Each output's ``grad / kh / kw`` added to its window, outputs in raster order, into
-    zeros of ``sizes`` (the last ``nd`` spatial)."""
+    zeros of ``sizes`` (the last ``nd`` spatial); half precision rounds every step."""
     sp = tuple(sizes[len(sizes) - nd:])
     bounds = [_W.adaptive_bounds(n, o) for n, o in zip(sp, grad.shape[grad.ndim - nd:])]
     d = _adaptive_divide(grad, bounds, _channels_last(grad))
@@ -2042,9 +2050,12 @@ def adaptive_avg_backward_np(grad, sizes, nd):
 
 
 def _make_adaptive_avg(node, name, nd):
+    # torch's 3-d kernel writes a contiguous output whatever the input's format
+    keep = _mf.follow if nd == 2 else (lambda out, x: out)
     fwd = op(node, name=name, method=False, function=False, promote=NONE,
+             reduced_in_float=False,
              self=lambda grad, self_shape, output_size: bwd(grad, self_shape))(
-        lambda self, output_size: _mf.follow(adaptive_avg_np(self, output_size), self))
+        lambda self, output_size: keep(adaptive_avg_np(self, output_size), self))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name=name + "_backward",
              method=False, function=False, promote=NONE,
              grad_output=lambda grad, grad_output_shape: fwd(
@@ -2431,16 +2442,26 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     return _layer_norm(input, weight, bias, k, eps)
 
 
-def _gn_kernel_grad(grad, self, weight, groups, eps, which):
-    if not (self._data.flags.c_contiguous or _norms.channels_last_backward(self._data)):
+def _gn_kernel_grad(grad, self, weight, groups, eps, which, param=None):
+    x = self._data
+    if not (x.flags.c_contiguous or _norms.channels_last_backward(x)):
         return None
+    if x.dtype.char in "eE" and x.size and grad._data.dtype == x.dtype \
+            and not _records_graph(grad, self, weight):
+        pdt = x.dtype if param is None else param._data.dtype
+        if pdt in (x.dtype, np.float32):
+            w = None if weight is None else weight._data
+            return Tensor._wrap(_norms.group_norm_backward_reduced(
+                grad._data, x, w, groups, eps, which, pdt))
     return _kernel_grad(_norms.group_norm_backward, grad, self, weight, which, groups, eps)
 
 
-def _gn_self(grad, self, weight, groups, eps):
-    exact = _gn_kernel_grad(grad, self, weight, groups, eps, "input")
+def _gn_self(grad, self, weight, bias, groups, eps):
+    exact = _gn_kernel_grad(grad, self, weight, groups, eps, "input",
+                            bias if weight is None else weight)
     if exact is not None:
         return exact
+    grad, self, weight = _ln_float(grad, self, weight)
     n, c = self.shape[:2]
     xr = self.reshape(n, groups, -1)
     g = grad if weight is None else grad * _bcast(weight, self.ndim)
@@ -2452,29 +2473,28 @@ def _gn_xhat(self, groups, eps):
     return _xhat(self.reshape(n, groups, -1), (2,), eps).reshape(self.shape)
 
 
-def _gn_weight(grad, self, groups, eps):
-    exact = _gn_kernel_grad(grad, self, None, groups, eps, "weight")
+def _gn_weight(grad, self, weight, groups, eps):
+    exact = _gn_kernel_grad(grad, self, None, groups, eps, "weight", weight)
     if exact is not None:
         return exact
+    grad, self = _ln_float(grad, self)
     return (grad * _gn_xhat(self, groups, eps)).sum(_bn_dims(self.ndim))
 
 
-def _gn_bias(grad, self, groups, eps):
-    exact = _gn_kernel_grad(grad, self, None, groups, eps, "bias")
+def _gn_bias(grad, self, bias, groups, eps):
+    exact = _gn_kernel_grad(grad, self, None, groups, eps, "bias", bias)
     if exact is not None:
         return exact
+    (grad,) = _ln_float(grad)
     return grad.sum(_bn_dims(grad.ndim))
 
 
 @op("NativeGroupNormBackward0", name="_group_norm", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"),
+    promote=NONE, tensors=("self", "weight", "bias"), reduced_in_float=False,
     self=_gn_self, weight=_gn_weight, bias=_gn_bias)
 def _group_norm(self, weight, bias, groups, eps):
-    if self.dtype.char == "e" and self.size:
-        # torch's float16 kernel (and its mixed one, float32 parameters) computes in float32
-        # and rounds once, as for bfloat16
-        f32 = [None if a is None else a.astype(np.float32) for a in (self, weight, bias)]
-        return _norms.group_norm(*f32, groups, eps)[0].astype(self.dtype)
+    if self.dtype.char in "eE" and self.size:
+        return _norms.group_norm_reduced(self, weight, bias, groups, eps)
     if _bn_exact(self, weight, bias):
         return _norms.group_norm(self, weight, bias, groups, eps)[0]
     n, c = self.shape[:2]

@@ -690,7 +690,9 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "mvlgamma_", "logsumexp_", "softshrink", "_nll_loss_NllLossBackward0",
                     "_nll_loss_NllLoss2DBackward0", "_nll_backward_NllLossBackward0",
                     "_nll_backward_NllLoss2DBackward0", "prod_all", "prod_dim", "nan_to_num",
-                    "_layer_norm", "nansum_", "masked_fill_value", "masked_fill_tensor"))
+                    "_layer_norm", "_group_norm", "nansum_", "masked_fill_value",
+                    "masked_fill_tensor", "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward",
+                    "_adaptive_avg_pool3d", "_adaptive_avg_pool3d_backward"))
 
 
 def _reduced_arrays(op, args, cdt):

@@ -117,8 +117,9 @@ def _linear_axis(n_in, n_out, align_corners, scale, np_dtype):
         T = _opmath(np_dtype)
         i0, l1 = _guard(_source_index(n_in, n_out, align_corners, scale, False, T), n_in, T)
         i1 = i0 + (i0 < n_in - 1)
-        l0 = (T(1) - l1).astype(np_dtype)
-        taps = ((i0, l0), (i1, l1.astype(np_dtype)))
+        l1 = l1.astype(np_dtype)         # torch stores the lambdas in the tensor's dtype
+        l0 = (T(1) - l1.astype(T)).astype(np_dtype)
+        taps = ((i0, l0), (i1, l1))
     return taps, _matrix(n_out, n_in, taps, np_dtype)
 
 
@@ -269,8 +270,11 @@ def resample_plan(shape, out_size, mode, align_corners, scales, np_dtype, antial
             kind = "linear"
         if grad_taps is None:
             grad_taps = entry[0]
-        if kind == "cubic" and np_dtype in (np.float32, np.float64):
-            grad_taps = _cubic_grad_axis(n_in, n_out, align_corners, s, np_dtype)
+        if kind == "linear" and _opmath(np_dtype) != np_dtype:
+            # the backward and the channels-last forward keep the lambdas in float
+            grad_taps = _linear_axis(n_in, n_out, align_corners, s, np.float32)[0]
+        if kind == "cubic":
+            grad_taps = _cubic_grad_axis(n_in, n_out, align_corners, s, _opmath(np_dtype))
         plan.append(entry + (acc, kind, grad_taps))
     return tuple(plan)
 
@@ -317,7 +321,7 @@ def _resample_np(x, plan):
     nd = len(plan)
     dt = x.dtype
     if _uses_channels_last_kernel(x, plan):
-        return _linear_channels_last(x, plan)
+        return _linear_channels_last(x, plan).astype(dt, copy=False)
     if dt not in (np.float32, np.float64):
         x = x.astype(np.float32)         # torch's opmath for half precision
     for k in reversed(range(nd)):
@@ -333,7 +337,7 @@ def _uses_channels_last_kernel(x, plan):
     """torch's choice of ``cpu_upsample_linear_channels_last`` for bilinear (channels-last
     input with C > 3, an output of H + W <= 128, or one thread and C == 3) and trilinear
     (channels-last input with C > 3) float32/float64 input; else the generic kernel."""
-    if plan[0][3] != "linear" or len(plan) == 1 or x.dtype not in (np.float32, np.float64):
+    if plan[0][3] != "linear" or len(plan) == 1:
         return False
     c = x.shape[1]
     cl = _mf.is_contiguous(x, _mf.channels_last if len(plan) == 2 else _mf.channels_last_3d)
@@ -347,10 +351,16 @@ def _linear_channels_last(x, plan):
     """``cpu_upsample_linear_channels_last``: corner weights ``h_lambda * w_lambda`` (``d``
     first in 3-d) rounded left to right; the channels in full vectors compute
     ``fma(t0, w0, fma(t1, w1, … fma(t_last, w_last, t_prev * w_prev)))`` (the channels of
-    :func:`_cpu.vector_channels`), the rest ``((t0*w0 + t1*w1) + t2*w2) + …`` fused from the
-    second product on."""
+    :func:`_cpu.vector_channels`; half precision's float halves start from ``t_last *
+    w_last``), the rest ``fma(t2, w2, fma(t0, w0, t1*w1))…`` (float16's scalar loop,
+    converting each element first: ``fma(t2, w2, fma(t1, w1, t0*w0))…``). Half precision
+    computes in float with float lambdas, rounded once."""
     nd = len(plan)
-    dt = x.dtype
+    tdt = plan[0][0][0][1].dtype        # the tensor's dtype (bfloat16 arrives as float32)
+    dt = _opmath(x.dtype)
+    half = tdt != dt
+    vec = _cpu.vector_channels(x.shape[1], tdt)
+    x = x.astype(dt, copy=False)         # half precision: float lambdas and sums, one rounding
     grid = [np.arange(len(p[0][0][0])).reshape((-1,) + (1,) * (nd - 1 - k))
             for k, p in enumerate(plan)]
     terms = []
@@ -358,24 +368,29 @@ def _linear_channels_last(x, plan):
         v = x
         w = None
         for k, j in enumerate(corner):
-            i, lam = plan[k][0][j]
+            i, lam = plan[k][4][j]
             v = xp.take(v, i, axis=x.ndim - nd + k)
             lam = lam[grid[k]]
             w = lam if w is None else (w * lam).astype(dt)
         terms.append((v, w))
     c = x.shape[1]
-    vec = _cpu.vector_channels(c, dt)
     out = xp.empty(terms[0][0].shape, dt)
     if vec:
         part = [(t[:, :vec], w) for t, w in terms]
-        acc = part[-2][0] * part[-2][1]
-        acc = _fma(part[-1][0], part[-1][1], acc, dt)
-        for t, w in reversed(part[:-2]):
+        if half:
+            acc = part[-1][0] * part[-1][1]
+        else:
+            acc = part[-2][0] * part[-2][1]
+            acc = _fma(part[-1][0], part[-1][1], acc, dt)
+        for t, w in reversed(part[:-1] if half else part[:-2]):
             acc = _fma(t, w, acc, dt)
         out[:, :vec] = acc
     if vec < c:
         part = [(t[:, vec:], w) for t, w in terms]
-        acc = _fma(part[0][0], part[0][1], part[1][0] * part[1][1], dt)
+        if tdt == np.float16:
+            acc = _fma(part[1][0], part[1][1], part[0][0] * part[0][1], dt)
+        else:
+            acc = _fma(part[0][0], part[0][1], part[1][0] * part[1][1], dt)
         for t, w in part[2:]:
             acc = _fma(t, w, acc, dt)
         out[:, vec:] = acc
@@ -463,18 +478,15 @@ def _resample_t_np(g, plan, sizes):
     nd = len(plan)
     lead = g.shape[:g.ndim - nd]
     kind = plan[0][3]
-    if g.dtype not in (np.float32, np.float64):
-        for k in reversed(range(nd)):
-            m = plan[k][1].astype(g.dtype, copy=False)
-            g = xp.moveaxis(xp.moveaxis(g, g.ndim - nd + k, -1) @ m, -1, g.ndim - nd + k)
-        return g
     if kind == "cubic" and tuple(g.shape[g.ndim - nd:]) == tuple(sizes):
         return g.copy()                  # torch's bicubic backward copies same-size grads
-    targets, first, second = _backward_terms(plan, sizes, g.dtype)
-    planes = g.reshape((-1, targets.shape[0]))
+    dt = g.dtype
+    targets, first, second = _backward_terms(plan, sizes, np.dtype(_opmath(dt)))
+    # half precision: torch sums each plane in a float buffer, rounded once at the end
+    planes = g.reshape((-1, targets.shape[0])).astype(_opmath(dt), copy=False)
     n_in = math.prod(sizes)
     out = ordered_scatter(planes, targets, n_in + 1, first, second)[:, :n_in]
-    out = xp.ascontiguousarray(out).reshape(lead + tuple(sizes))
+    out = xp.ascontiguousarray(out).reshape(lead + tuple(sizes)).astype(dt, copy=False)
     fmt = _mf.suggest(g)                 # torch: grad_output's suggested memory format
     return out if fmt is _mf.contiguous_format else _mf.copy_to_format(out, fmt)
 
