@@ -343,7 +343,7 @@ class OpDef:
         self.promoting = promote in (SAME, FLOAT, COMPARE) and outputs == 1 and not view \
             and bool(self.tensor_idx)
         self.pointwise = self.promoting if pointwise is None else pointwise
-        self.plans = {}           # save plans by the mask of inputs that require grad
+        self.savers = {}          # save functions by the mask of inputs that require grad
 
     @functools.cached_property
     def formulas(self) -> tuple:
@@ -375,6 +375,11 @@ class OpDef:
         return type(name.rsplit("::", 1)[-1], (OpNode,), {
             "__slots__": (), "_name": name, "_op": self,
             **_saved_properties(self._saved_names())})
+
+    @functools.cached_property
+    def record(self):
+        """The op's recording function (:func:`_recorder`), made on its first recorded use."""
+        return _recorder(self)
 
     def _saved_names(self) -> set:
         """The ``_saved_<name>`` and ``_raw_saved_<name>`` attributes of the op's nodes
@@ -970,7 +975,7 @@ def run(op, args, out=None, method=False):
         if record:
             if op.dtype_idx is not None and op.name != "_to_copy":
                 _check_differentiable(result)
-            _record(op, args, (result,))
+            op.record(args, (result,))
         return result
     low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
         else None       # (a reduced type computed in float32: its float results go back)
@@ -979,7 +984,7 @@ def run(op, args, out=None, method=False):
         for r in results:
             _share(r, args[0], _MULTI)
     if record:
-        _record(op, args, results)
+        op.record(args, results)
     return results
 
 
@@ -1212,82 +1217,113 @@ def _save_plan(op, mask):
             plan.append((k, _STRIDES, params.index(k[:-8])))
         else:
             plan.append((k, _ARG, params.index(k)))
-    plan = tuple(plan)
-    op.plans[mask] = plan
-    return plan
+    return tuple(plan)
+
+
+def _saver(op, mask):
+    """The function that stores on a node what :func:`_save_plan` lists for ``mask``:
+    ``save(node, args, results, original_self)``, its steps written out for the plan (made
+    once per op and mask, cached in ``op.savers``). The saved tensors and the kept values go
+    in the plan's (sorted) order; no plan keeps nothing (``_saved``/``_args`` None)."""
+    plan = _save_plan(op, mask)
+    if not plan:
+        src = "def save(node, args, results, original_self):\n    node._saved = node._args = None\n"
+    else:
+        saved, kept = [], []
+        for k, kind, i in plan:
+            a = f"args[{i}]"
+            if kind is _TENSOR:
+                if k == "self":
+                    a = f"(original_self if original_self is not None else {a})"
+                saved.append(f"{k!r}: _st({a})")
+            elif kind is _RESULT:
+                saved.append(f"{k!r}: _Saved(results[0], True)")
+            elif kind is _ARG:
+                kept.append(f"{k!r}: {a}")
+            elif kind is _SHAPE:
+                kept.append(f"{k!r}: {a}._data.shape if isinstance({a}, _T) else ()")
+            elif kind is _DTYPE:
+                kept.append(f"{k!r}: {a}.dtype if isinstance({a}, _T) else None")
+            else:
+                kept.append(f"{k!r}: _elem_strides({a}._data) if isinstance({a}, _T) else None")
+        src = (f"def save(node, args, results, original_self):\n"
+               f"    node._saved = {{{', '.join(saved)}}}\n"
+               f"    node._args = {{{', '.join(kept)}}}\n")
+    ns = {"_st": _saved_input, "_Saved": SavedTensor, "_T": Tensor,
+          "_elem_strides": _elem_strides}
+    exec(src, ns)
+    op.savers[mask] = ns["save"]
+    return ns["save"]
+
+
+def _saved_input(a):
+    return SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
+
+
+def _elem_strides(arr) -> tuple:
+    """An array's strides in elements."""
+    size = arr.itemsize
+    return tuple(b // size for b in arr.strides)
 
 
 def _record(op, args, results, original_self=None):
-    node = _new(op.node_cls)        # Node.__init__'s work, inline
-    node._seq = _next(_sequence)
-    node._released = False
-    edges = []
-    metas = []
-    mask = 0
-    bit = 1
-    for i in op.diff_idx:
-        a = args[i]
-        if isinstance(a, Tensor):
-            fn = a.grad_fn
-            if fn is not None:
-                edges.append((fn, a._output_nr))
-            elif a._requires_grad:
-                edges.append(a._edge())
-            else:
-                edges.append(_NO_EDGE)
-                metas.append(None)
-                bit <<= 1
-                continue
-            arr = a._data
-            metas.append((arr.shape, _BY_NP[arr.dtype]))
-            mask |= bit
-        else:
-            edges.append(_NO_EDGE)
-            metas.append(None)
-        bit <<= 1
-    node.next_functions = tuple(edges)
-    node._input_meta = metas
-    plan = op.plans.get(mask)
-    if plan is None:
-        plan = _save_plan(op, mask)
-    if plan:
-        saved = {}
-        kept = {}
-        for k, kind, i in plan:
-            if kind is _TENSOR:
-                a = original_self if original_self is not None and k == "self" else args[i]
-                saved[k] = SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
-            elif kind is _RESULT:
-                saved[k] = SavedTensor(results[0], True)
-            elif kind is _ARG:
-                kept[k] = args[i]
-            else:
-                src = args[i]
-                if not isinstance(src, Tensor):
-                    kept[k] = () if kind is _SHAPE else None
-                elif kind is _SHAPE:
-                    kept[k] = src._data.shape
-                elif kind is _DTYPE:
-                    kept[k] = src.dtype
-                else:
-                    kept[k] = tuple(b // src._data.itemsize for b in src._data.strides)
-        node._saved = saved
-        node._args = kept
-    else:
-        node._saved = node._args = None
-    if len(results) > 1:
-        node._nout = [(r._data.shape, _dt_of(r)) for r in results]
-        for nr, r in enumerate(results):
-            if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
-                r.grad_fn = node
-                r._output_nr = nr
-    else:
-        node._nout = None
-        r = results[0]
+    """Record ``op`` on ``args`` (kernel-parameter order) as the grad_fn of ``results``
+    (``original_self``: what an in-place op's ``self`` was before the write, to save)."""
+    return op.record(args, results, original_self)
+
+
+def _recorder(op):
+    """``op``'s recording function, its steps written out for the op's differentiable inputs:
+    ``record(args, results, original_self)`` makes the node (its edges, each input's shape
+    and dtype, what the formulas of the inputs that require grad read, see :func:`_saver`)
+    and makes it the grad_fn of ``results``."""
+    lines = ["def record(args, results, original_self=None):",
+             "    node = _new(_cls)        # Node.__init__'s work, inline",
+             "    node._seq = _next(_sequence)",
+             "    node._released = False",
+             "    mask = 0"]
+    for k, i in enumerate(op.diff_idx):
+        lines += [f"    a = args[{i}]",
+                  f"    e{k} = _NO_EDGE",
+                  f"    m{k} = None",
+                  "    if isinstance(a, _T):",
+                  "        fn = a.grad_fn",
+                  "        if fn is not None or a._requires_grad:",
+                  f"            e{k} = (fn, a._output_nr) if fn is not None else a._edge()",
+                  "            arr = a._data",
+                  f"            m{k} = (arr.shape, _BY_NP[arr.dtype])",
+                  f"            mask |= {1 << k}"]
+    n = len(op.diff_idx)
+    lines += [f"    node.next_functions = ({''.join(f'e{k}, ' for k in range(n))})",
+              f"    node._input_meta = [{', '.join(f'm{k}' for k in range(n))}]",
+              "    save = _savers.get(mask)",
+              "    if save is None:",
+              "        save = _saver(_op, mask)",
+              "    save(node, args, results, original_self)",
+              "    if len(results) > 1:",
+              "        _results_of(node, results)",
+              "        return node",
+              "    node._nout = None",
+              "    r = results[0]",
+              "    d = r._data.dtype",
+              "    if d.kind in 'fc' or d in _REDUCED:",
+              "        r.grad_fn = node",
+              "        r._output_nr = 0",
+              "    return node"]
+    ns = {"_new": _new, "_cls": op.node_cls, "_next": _next, "_sequence": _sequence,
+          "_NO_EDGE": _NO_EDGE, "_T": Tensor, "_BY_NP": _BY_NP, "_savers": op.savers,
+          "_saver": _saver, "_op": op, "_results_of": _results_of, "_REDUCED": _REDUCED}
+    exec("\n".join(lines) + "\n", ns)
+    return ns["record"]
+
+
+def _results_of(node, results):
+    """Make ``node`` the grad_fn of each floating result of a multi-output op."""
+    node._nout = [(r._data.shape, _dt_of(r)) for r in results]
+    for nr, r in enumerate(results):
         if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
             r.grad_fn = node
-            r._output_nr = 0
-    return node
+            r._output_nr = nr
 
 
 class ListNode(Node):
@@ -1800,7 +1836,7 @@ def _fast_source(d, names, guard=""):
         f"                _r = _as_array(_r, {rdt_e})\n"
         f"            _res = _wrap(_r)\n"
         f"            if _state.enabled and ({req}):\n"
-        f"                _record(_op, ({call}), (_res,))\n"
+        f"                _op.record(({call}), (_res,))\n"
         f"            return _res\n")
 
 
