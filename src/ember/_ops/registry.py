@@ -176,57 +176,80 @@ def _raw_readable(v) -> bool:
 
 
 def _apply_raw_direct(node, op, g):
-    """:func:`_apply_raw` read straight from the node's saved values (no environment, no
-    tensor made for a saved result): None where anything asks for the general path (a
-    missing gradient, a saved tensor with hooks or modified since, another dtype or class),
-    which then computes (or raises) as it always does."""
-    if g is None or g.__class__ is not Tensor:
-        return None
-    gd = g._data
-    dt = gd.dtype
-    if dt.char not in "efd":
-        return None
-    saved = node._saved
-    kept = node._args
-    out = []
-    for (_, _, argnames), raw, (nxt, _) in zip(op.formulas, op.raw, node.next_functions):
-        if nxt is None:
-            out.append(None)
-            continue
+    """The op's backward straight from the node's saved values (:func:`_direct_applier`), or
+    None for the general path."""
+    return op.direct(node, g)
+
+
+def _direct_applier(op):
+    """``direct(node, g)``: :func:`_apply_raw` read straight from the node's saved values (no
+    environment, no tensor made for a saved result), its steps written out for the op's
+    formulas and what each reads. None where anything asks for the general path (a missing
+    gradient, a saved tensor with hooks or modified since, another dtype or class), which
+    then computes (or raises) as it always does."""
+    saves = {k for needs in op.needs.values() for k in needs
+             if k == "result" or k in op.tensors}
+    lines = ["def direct(node, g):",
+             "    if g is None or g.__class__ is not _T:",
+             "        return None",
+             "    gd = g._data",
+             "    dt = gd.dtype",
+             "    if dt.char not in 'efd':",
+             "        return None",
+             "    saved = node._saved",
+             "    kept = node._args",
+             f"    ({''.join(f'e{k}, ' for k in range(len(op.diff)))}) = node.next_functions"]
+    outs = []
+    for k, ((_, _, argnames), raw) in enumerate(zip(op.formulas, op.raw)):
+        lines += [f"    if e{k}[0] is None:",
+                  f"        o{k} = None",
+                  "    else:"]
         if raw is None:
-            return None
+            lines.append("        return None")
+            outs.append(f"o{k}")
+            continue
         vals = []
-        for a in argnames:
+        for j, a in enumerate(argnames):
             if a == "grad":
-                vals.append(gd)
+                vals.append("gd")
                 continue
-            st = saved.get(a) if saved else None
-            if st is None:
-                if kept is None or a not in kept:
-                    return None
-                v = kept[a]
-            elif st.__class__ is SavedTensor:
-                if st.hook_pack is not None or st.vc.value != st.version:
-                    return None
-                if st.is_output:
-                    v = st.data
-                    if v.dtype != dt:
-                        return None
-                    vals.append(v)
-                    continue
-                v = st.tensor
-            else:
-                v = st.value
-            if isinstance(v, Tensor):
-                if not _raw_readable(v) or v._data.dtype != dt:
-                    return None
-                v = v._data
+            v = f"v{j}"
             vals.append(v)
-        r = raw(*vals)
-        if r is None:
-            return None
-        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
-    return out
+            from_kept = [f"        if kept is None or {a!r} not in kept:",
+                         "            return None"]
+            if a in saves:
+                lines += [f"        st = saved.get({a!r}) if saved else None",
+                          "        if st is None:",
+                          *("    " + x for x in from_kept),
+                          f"            {v} = kept[{a!r}]",
+                          "        elif st.__class__ is _Saved:",
+                          "            if st.hook_pack is not None or st.vc.value != st.version:",
+                          "                return None",
+                          "            if st.is_output:",
+                          f"                {v} = st.data",
+                          f"                if {v}.dtype != dt:",
+                          "                    return None",
+                          "            else:",
+                          f"                {v} = st.tensor",
+                          "        else:",
+                          f"            {v} = st.value"]
+            else:
+                lines += [*from_kept, f"        {v} = kept[{a!r}]"]
+            lines += [f"        if isinstance({v}, _T):",
+                      f"            if not _raw_readable({v}) or {v}._data.dtype != dt:",
+                      "                return None",
+                      f"            {v} = {v}._data"]
+        lines += [f"        r = _raw{k}({', '.join(vals)})",
+                  "        if r is None:",
+                  "            return None",
+                  f"        o{k} = _wrap(r if r.__class__ is _nd else _asarray(r))"]
+        outs.append(f"o{k}")
+    lines.append(f"    return [{', '.join(outs)}]")
+    ns = {"_T": Tensor, "_Saved": SavedTensor, "_raw_readable": _raw_readable, "_wrap": _wrap,
+          "_nd": _ndarray, "_asarray": xp.asarray,
+          **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}}
+    exec("\n".join(lines) + "\n", ns)
+    return ns["direct"]
 
 
 def _apply_raw(op, edges, env, g):
@@ -375,6 +398,11 @@ class OpDef:
         return type(name.rsplit("::", 1)[-1], (OpNode,), {
             "__slots__": (), "_name": name, "_op": self,
             **_saved_properties(self._saved_names())})
+
+    @functools.cached_property
+    def direct(self):
+        """The op's backward on its raw formulas (:func:`_direct_applier`), made on first use."""
+        return _direct_applier(self)
 
     @functools.cached_property
     def record(self):
