@@ -15,6 +15,7 @@ import torch
 
 import ember
 from ember._ops import linalg as L
+from ember._ops import registry as R
 
 
 def _bits(t):
@@ -193,3 +194,49 @@ def test_sleef_exp_and_log_steps_are_their_references():
     for x in (pos, np.abs(band[:1 << 15])):
         got, want = _sleef._logf_chunk(x), _sleef._logf_ref(x)
         assert np.array_equal(got.view(np.int32), want.view(np.int32))
+
+
+def _node_state(node):
+    """What a recorded node holds: its edges, input metadata, saved and kept values."""
+    def saved(v):
+        if isinstance(v, R.SavedTensor):
+            return ("saved", id(v.tensor), None if v.data is None else v.data.tobytes(),
+                    v.version, v.is_output, v.requires_grad, v.output_nr)
+        return ("value", getattr(v, "value", v))
+    return (type(node).__name__, [(id(f), nr) for f, nr in node.next_functions],
+            node._input_meta, node._nout,
+            None if node._saved is None else {k: saved(v) for k, v in node._saved.items()},
+            node._args)
+
+
+@pytest.mark.parametrize("case", ["addmm", "mul", "mul_number", "tanh", "sub"])
+@pytest.mark.parametrize("needs", [(True, True), (True, False), (False, True)])
+def test_written_out_record_and_backward_match_the_plan_readers(case, needs):
+    """An op's first calls read its save plan (``_record_plain``, ``_apply_raw_plain``); later
+    ones run its written-out functions (``_recorder``, ``_direct_applier``): both make the
+    same node and the same gradients, for each set of inputs that require grad."""
+    x = _pair((4, 3), "float32", 0, needs[0])[0]
+    y = _pair((4, 3), "float32", 1, needs[1])[0]
+    w = _pair((5, 3), "float32", 2, True)[0]
+    b = _pair((5,), "float32", 3, needs[1])[0]
+    from ember._ops import pointwise, unary
+    ops = {"addmm": (L._addmm, (b, x, w.t(), 1, 1)),
+           "mul": (pointwise.mul, (x, y)), "mul_number": (pointwise.mul, (x, 2.5)),
+           "tanh": (unary.tanh, (x,)), "sub": (pointwise.sub, (x, y, 2))}
+    op, args = ops[case]
+    if not any(isinstance(a, ember.Tensor) and a.requires_grad
+               for a in (args[i] for i in op.diff_idx)):
+        pytest.skip("nothing requires grad")
+    with ember.no_grad():
+        res = op.kernel(*[a._data if isinstance(a, ember.Tensor) else a for a in args])
+    results = tuple(ember.Tensor._wrap(r) for r in (res if isinstance(res, tuple) else (res,)))
+    plain = R._record_plain(op, args, results)
+    written = R._recorder(op)(args, results)
+    assert _node_state(plain) == _node_state(written)
+    if op.raw is None:          # (no raw formulas: backward takes the environment)
+        return
+    grad = ember.ones_like(results[0]) * 0.75
+    got = [R._apply_raw_plain(node, op, grad) for node in (plain, written)]
+    got.append(R._direct_applier(op)(plain, grad))
+    bits = [None if g is None else [None if t is None else _bits(t) for t in g] for g in got]
+    assert bits[0] == bits[1] == bits[2]

@@ -181,6 +181,61 @@ def _apply_raw_direct(node, op, g):
     return op.direct(node, g)
 
 
+def _apply_raw_plain(node, op, g):
+    """:func:`_apply_raw` read straight from the node's saved values (no environment, no
+    tensor made for a saved result), for an op's first calls (then :func:`_direct_applier`
+    writes it out): None where anything asks for the general path (a missing gradient, a
+    saved tensor with hooks or modified since, another dtype or class), which then computes
+    (or raises) as it always does."""
+    if g is None or g.__class__ is not Tensor:
+        return None
+    gd = g._data
+    dt = gd.dtype
+    if dt.char not in "efd":
+        return None
+    saved = node._saved
+    kept = node._args
+    out = []
+    for (_, _, argnames), raw, (nxt, _) in zip(op.formulas, op.raw, node.next_functions):
+        if nxt is None:
+            out.append(None)
+            continue
+        if raw is None:
+            return None
+        vals = []
+        for a in argnames:
+            if a == "grad":
+                vals.append(gd)
+                continue
+            st = saved.get(a) if saved else None
+            if st is None:
+                if kept is None or a not in kept:
+                    return None
+                v = kept[a]
+            elif st.__class__ is SavedTensor:
+                if st.hook_pack is not None or st.vc.value != st.version:
+                    return None
+                if st.is_output:
+                    v = st.data
+                    if v.dtype != dt:
+                        return None
+                    vals.append(v)
+                    continue
+                v = st.tensor
+            else:
+                v = st.value
+            if isinstance(v, Tensor):
+                if not _raw_readable(v) or v._data.dtype != dt:
+                    return None
+                v = v._data
+            vals.append(v)
+        r = raw(*vals)
+        if r is None:
+            return None
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+    return out
+
+
 def _direct_applier(op):
     """``direct(node, g)``: :func:`_apply_raw` read straight from the node's saved values (no
     environment, no tensor made for a saved result), its steps written out for the op's
@@ -200,6 +255,7 @@ def _direct_applier(op):
              "    kept = node._args",
              f"    ({''.join(f'e{k}, ' for k in range(len(op.diff)))}) = node.next_functions"]
     outs = []
+    names = {}              # the names read, as globals: ops of one shape share one source
     for k, ((_, _, argnames), raw) in enumerate(zip(op.formulas, op.raw)):
         lines += [f"    if e{k}[0] is None:",
                   f"        o{k} = None",
@@ -215,13 +271,15 @@ def _direct_applier(op):
                 continue
             v = f"v{j}"
             vals.append(v)
-            from_kept = [f"        if kept is None or {a!r} not in kept:",
+            name = f"_n{k}_{j}"
+            names[name] = a
+            from_kept = [f"        if kept is None or {name} not in kept:",
                          "            return None"]
             if a in saves:
-                lines += [f"        st = saved.get({a!r}) if saved else None",
+                lines += [f"        st = saved.get({name}) if saved else None",
                           "        if st is None:",
                           *("    " + x for x in from_kept),
-                          f"            {v} = kept[{a!r}]",
+                          f"            {v} = kept[{name}]",
                           "        elif st.__class__ is _Saved:",
                           "            if st.hook_pack is not None or st.vc.value != st.version:",
                           "                return None",
@@ -234,7 +292,7 @@ def _direct_applier(op):
                           "        else:",
                           f"            {v} = st.value"]
             else:
-                lines += [*from_kept, f"        {v} = kept[{a!r}]"]
+                lines += [*from_kept, f"        {v} = kept[{name}]"]
             lines += [f"        if isinstance({v}, _T):",
                       f"            if not _raw_readable({v}) or {v}._data.dtype != dt:",
                       "                return None",
@@ -247,9 +305,8 @@ def _direct_applier(op):
     lines.append(f"    return [{', '.join(outs)}]")
     ns = {"_T": Tensor, "_Saved": SavedTensor, "_raw_readable": _raw_readable, "_wrap": _wrap,
           "_nd": _ndarray, "_asarray": xp.asarray,
-          **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}}
-    exec("\n".join(lines) + "\n", ns)
-    return ns["direct"]
+          **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}, **names}
+    return _define("\n".join(lines) + "\n", ns, "direct")
 
 
 def _apply_raw(op, edges, env, g):
@@ -366,7 +423,9 @@ class OpDef:
         self.promoting = promote in (SAME, FLOAT, COMPARE) and outputs == 1 and not view \
             and bool(self.tensor_idx)
         self.pointwise = self.promoting if pointwise is None else pointwise
-        self.savers = {}          # save functions by the mask of inputs that require grad
+        self.plans = {}           # save plans by the mask of inputs that require grad
+        self.savers = {}          # their written-out save functions (see _saver)
+        self.uses = 0             # records and direct backwards until they are written out
 
     @functools.cached_property
     def formulas(self) -> tuple:
@@ -399,15 +458,22 @@ class OpDef:
             "__slots__": (), "_name": name, "_op": self,
             **_saved_properties(self._saved_names())})
 
-    @functools.cached_property
-    def direct(self):
-        """The op's backward on its raw formulas (:func:`_direct_applier`), made on first use."""
-        return _direct_applier(self)
+    def direct(self, node, g):
+        """The op's backward on its raw formulas read from ``node``: :func:`_apply_raw_plain`
+        for its first calls, then (as the instance's own ``direct``) the written-out
+        :func:`_direct_applier`, whose source is worth compiling only for an op in use."""
+        self.uses += 1
+        if self.uses >= _WRITE_OUT:
+            self.direct = _direct_applier(self)
+        return _apply_raw_plain(node, self, g)
 
-    @functools.cached_property
-    def record(self):
-        """The op's recording function (:func:`_recorder`), made on its first recorded use."""
-        return _recorder(self)
+    def record(self, args, results, original_self=None):
+        """Record the op (:func:`_record`): :func:`_record_plain` for its first calls, then
+        (as the instance's own ``record``) the written-out :func:`_recorder`."""
+        self.uses += 1
+        if self.uses >= _WRITE_OUT:
+            self.record = _recorder(self)
+        return _record_plain(self, args, results, original_self)
 
     def _saved_names(self) -> set:
         """The ``_saved_<name>`` and ``_raw_saved_<name>`` attributes of the op's nodes
@@ -1254,34 +1320,36 @@ def _saver(op, mask):
     once per op and mask, cached in ``op.savers``). The saved tensors and the kept values go
     in the plan's (sorted) order; no plan keeps nothing (``_saved``/``_args`` None)."""
     plan = _save_plan(op, mask)
+    names = {}
     if not plan:
         src = "def save(node, args, results, original_self):\n    node._saved = node._args = None\n"
     else:
         saved, kept = [], []
-        for k, kind, i in plan:
+        for j, (name, kind, i) in enumerate(plan):
+            k = f"_n{j}"        # (the names as globals: ops of one plan's shape share one
+            names[k] = name     # source)
             a = f"args[{i}]"
             if kind is _TENSOR:
-                if k == "self":
+                if name == "self":
                     a = f"(original_self if original_self is not None else {a})"
-                saved.append(f"{k!r}: _st({a})")
+                saved.append(f"{k}: _st({a})")
             elif kind is _RESULT:
-                saved.append(f"{k!r}: _Saved(results[0], True)")
+                saved.append(f"{k}: _Saved(results[0], True)")
             elif kind is _ARG:
-                kept.append(f"{k!r}: {a}")
+                kept.append(f"{k}: {a}")
             elif kind is _SHAPE:
-                kept.append(f"{k!r}: {a}._data.shape if isinstance({a}, _T) else ()")
+                kept.append(f"{k}: {a}._data.shape if isinstance({a}, _T) else ()")
             elif kind is _DTYPE:
-                kept.append(f"{k!r}: {a}.dtype if isinstance({a}, _T) else None")
+                kept.append(f"{k}: {a}.dtype if isinstance({a}, _T) else None")
             else:
-                kept.append(f"{k!r}: _elem_strides({a}._data) if isinstance({a}, _T) else None")
+                kept.append(f"{k}: _elem_strides({a}._data) if isinstance({a}, _T) else None")
         src = (f"def save(node, args, results, original_self):\n"
                f"    node._saved = {{{', '.join(saved)}}}\n"
                f"    node._args = {{{', '.join(kept)}}}\n")
     ns = {"_st": _saved_input, "_Saved": SavedTensor, "_T": Tensor,
-          "_elem_strides": _elem_strides}
-    exec(src, ns)
-    op.savers[mask] = ns["save"]
-    return ns["save"]
+          "_elem_strides": _elem_strides, **names}
+    save = op.savers[mask] = _define(src, ns, "save")
+    return save
 
 
 def _saved_input(a):
@@ -1298,6 +1366,81 @@ def _record(op, args, results, original_self=None):
     """Record ``op`` on ``args`` (kernel-parameter order) as the grad_fn of ``results``
     (``original_self``: what an in-place op's ``self`` was before the write, to save)."""
     return op.record(args, results, original_self)
+
+
+def _record_plain(op, args, results, original_self=None):
+    """:func:`_record` for an op's first calls, reading its save plan (then
+    :func:`_recorder` writes it out)."""
+    node = _new(op.node_cls)        # Node.__init__'s work, inline
+    node._seq = _next(_sequence)
+    node._released = False
+    edges = []
+    metas = []
+    mask = 0
+    bit = 1
+    for i in op.diff_idx:
+        a = args[i]
+        if isinstance(a, Tensor):
+            fn = a.grad_fn
+            if fn is not None:
+                edges.append((fn, a._output_nr))
+            elif a._requires_grad:
+                edges.append(a._edge())
+            else:
+                edges.append(_NO_EDGE)
+                metas.append(None)
+                bit <<= 1
+                continue
+            arr = a._data
+            metas.append((arr.shape, _BY_NP[arr.dtype]))
+            mask |= bit
+        else:
+            edges.append(_NO_EDGE)
+            metas.append(None)
+        bit <<= 1
+    node.next_functions = tuple(edges)
+    node._input_meta = metas
+    plan = op.plans.get(mask)
+    if plan is None:
+        plan = op.plans[mask] = _save_plan(op, mask)
+    if plan:
+        saved = {}
+        kept = {}
+        for k, kind, i in plan:
+            if kind is _TENSOR:
+                a = original_self if original_self is not None and k == "self" else args[i]
+                saved[k] = SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
+            elif kind is _RESULT:
+                saved[k] = SavedTensor(results[0], True)
+            elif kind is _ARG:
+                kept[k] = args[i]
+            else:
+                src = args[i]
+                if not isinstance(src, Tensor):
+                    kept[k] = () if kind is _SHAPE else None
+                elif kind is _SHAPE:
+                    kept[k] = src._data.shape
+                elif kind is _DTYPE:
+                    kept[k] = src.dtype
+                else:
+                    kept[k] = tuple(b // src._data.itemsize for b in src._data.strides)
+        node._saved = saved
+        node._args = kept
+    else:
+        node._saved = node._args = None
+    if len(results) > 1:
+        node._nout = [(r._data.shape, _dt_of(r)) for r in results]
+        for nr, r in enumerate(results):
+            if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
+                r.grad_fn = node
+                r._output_nr = nr
+    else:
+        node._nout = None
+        r = results[0]
+        if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
+            r.grad_fn = node
+            r._output_nr = 0
+    return node
 
 
 def _recorder(op):
@@ -1341,8 +1484,23 @@ def _recorder(op):
     ns = {"_new": _new, "_cls": op.node_cls, "_next": _next, "_sequence": _sequence,
           "_NO_EDGE": _NO_EDGE, "_T": Tensor, "_BY_NP": _BY_NP, "_savers": op.savers,
           "_saver": _saver, "_op": op, "_results_of": _results_of, "_REDUCED": _REDUCED}
-    exec("\n".join(lines) + "\n", ns)
-    return ns["record"]
+    return _define("\n".join(lines) + "\n", ns, "record")
+
+
+_COMPILED: dict = {}      # the generated sources compiled, by text: ops of one shape share one
+# the calls of an op (records and direct backwards together) after which its own are written
+# out: a first training step, or a short script, compiles none
+_WRITE_OUT = 8
+
+
+def _define(src, ns, name):
+    """The function ``name`` that ``src`` defines, with ``ns`` as its globals (the source
+    compiled once, on its first use)."""
+    code = _COMPILED.get(src)
+    if code is None:
+        code = _COMPILED[src] = compile(src, "<ember generated>", "exec")
+    exec(code, ns)
+    return ns[name]
 
 
 def _results_of(node, results):
