@@ -255,7 +255,6 @@ def _direct_applier(op):
              "    kept = node._args",
              f"    ({''.join(f'e{k}, ' for k in range(len(op.diff)))}) = node.next_functions"]
     outs = []
-    names = {}              # the names read, as globals: ops of one shape share one source
     for k, ((_, _, argnames), raw) in enumerate(zip(op.formulas, op.raw)):
         lines += [f"    if e{k}[0] is None:",
                   f"        o{k} = None",
@@ -271,8 +270,7 @@ def _direct_applier(op):
                 continue
             v = f"v{j}"
             vals.append(v)
-            name = f"_n{k}_{j}"
-            names[name] = a
+            name = repr(a)
             from_kept = [f"        if kept is None or {name} not in kept:",
                          "            return None"]
             if a in saves:
@@ -305,7 +303,7 @@ def _direct_applier(op):
     lines.append(f"    return [{', '.join(outs)}]")
     ns = {"_T": Tensor, "_Saved": SavedTensor, "_raw_readable": _raw_readable, "_wrap": _wrap,
           "_nd": _ndarray, "_asarray": xp.asarray,
-          **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}, **names}
+          **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}}
     return _define("\n".join(lines) + "\n", ns, "direct")
 
 
@@ -1320,14 +1318,12 @@ def _saver(op, mask):
     once per op and mask, cached in ``op.savers``). The saved tensors and the kept values go
     in the plan's (sorted) order; no plan keeps nothing (``_saved``/``_args`` None)."""
     plan = _save_plan(op, mask)
-    names = {}
     if not plan:
         src = "def save(node, args, results, original_self):\n    node._saved = node._args = None\n"
     else:
         saved, kept = [], []
-        for j, (name, kind, i) in enumerate(plan):
-            k = f"_n{j}"        # (the names as globals: ops of one plan's shape share one
-            names[k] = name     # source)
+        for name, kind, i in plan:
+            k = repr(name)
             a = f"args[{i}]"
             if kind is _TENSOR:
                 if name == "self":
@@ -1347,7 +1343,7 @@ def _saver(op, mask):
                f"    node._saved = {{{', '.join(saved)}}}\n"
                f"    node._args = {{{', '.join(kept)}}}\n")
     ns = {"_st": _saved_input, "_Saved": SavedTensor, "_T": Tensor,
-          "_elem_strides": _elem_strides, **names}
+          "_elem_strides": _elem_strides}
     save = op.savers[mask] = _define(src, ns, "save")
     return save
 
@@ -1487,19 +1483,15 @@ def _recorder(op):
     return _define("\n".join(lines) + "\n", ns, "record")
 
 
-_COMPILED: dict = {}      # the generated sources compiled, by text: ops of one shape share one
 # the calls of an op (records and direct backwards together) after which its own are written
 # out: a first training step, or a short script, compiles none
 _WRITE_OUT = 8
 
 
 def _define(src, ns, name):
-    """The function ``name`` that ``src`` defines, with ``ns`` as its globals (the source
-    compiled once, on its first use)."""
-    code = _COMPILED.get(src)
-    if code is None:
-        code = _COMPILED[src] = compile(src, "<ember generated>", "exec")
-    exec(code, ns)
+    """The function ``name`` that ``src`` defines, with ``ns`` as its globals (each op's own
+    code: the interpreter's specialisations of a global's lookup hold for one namespace)."""
+    exec(compile(src, "<ember generated>", "exec"), ns)
     return ns[name]
 
 
