@@ -183,7 +183,9 @@ def cascade(x):
     n = x.shape[0]
     cols = x.shape[1:]
     if 16 <= n < 256 and x.flags.c_contiguous and x[0].size >= 2:
-        return _cascade_short(x.reshape(n, -1)).reshape(cols)
+        r = _cascade_short(x.reshape(n, -1))
+        r.shape = cols              # (a fresh array: reshaped in place, not viewed)
+        return r
     p = max(4, ((n - 1).bit_length() if n > 2 else 1) // 4)
     s = 1 << p
     nb = n // s

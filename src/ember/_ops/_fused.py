@@ -26,6 +26,7 @@ import numpy as np
 from .. import _cpu
 from .. import _memory_format as _mf
 from . import _exact, _libm, _sleef
+from ._blas import axpy_blocks
 from ._exact import fma as _exact_fma
 
 _F32 = np.dtype(np.float32)
@@ -54,7 +55,6 @@ def fma_(a: np.ndarray, s, b: np.ndarray) -> None:
     """``a = s * b + a`` rounded once, in place (``s`` a number of ``a``'s dtype): by the
     BLAS's fused kernel where it qualifies (``_ops._blas``), else by :func:`fma`."""
     if a.dtype in _EXACT:
-        from ._blas import axpy_blocks
         if axpy_blocks(a, s, b):
             return
     fma(s, b, a, out=a)

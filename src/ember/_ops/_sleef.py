@@ -118,9 +118,8 @@ def _expf_steps(x, far):
     np.rint(t, out=t)
     s = t * _EXP_CW[0]              # 8 bits by 16: exact in float
     s += x
-    s64 = t.astype(np.float64)      # (operands widened first: see _exact.wide)
-    s64 *= _EXP_CW[1]
-    s64 += s.astype(np.float64)
+    s64 = np.multiply(t, _EXP_CW[1], dtype=np.float64)  # (operands widened first: see
+    np.add(s64, s, out=s64, dtype=np.float64)           # _exact.wide)
     s = s64.astype(_f32)
     s64[...] = s
     u = np.multiply(s64, _EXP_U0)
@@ -132,8 +131,7 @@ def _expf_steps(x, far):
     y = np.add(u, _EXP_C[4], out=two[0])
     w = two[1]
     np.multiply(s, s, out=s)
-    w[...] = s
-    w *= y.astype(_f32).astype(np.float64)
+    np.multiply(s, y.astype(_f32), out=w, dtype=np.float64)
     w += s64
     u = w.astype(_f32)
     u += _f32(1)
@@ -499,8 +497,7 @@ def _logf_steps(x, iv, odd):
     p *= x2d
     p += c2
     p -= m2
-    y = np.multiply(x2, xx, out=x2).astype(np.float64)
-    y *= p
+    y = np.multiply(np.multiply(x2, xx, out=x2), p, dtype=np.float64)
     v = y.astype(_f32).astype(np.float64)
     md = m.astype(np.float64)
     q = md - _ONE64
@@ -508,9 +505,7 @@ def _logf_steps(x, iv, odd):
     q /= md
     q += q
     v += q
-    ed = e.astype(np.float64)
-    ed *= _LN2_64
-    v += ed
+    v += np.multiply(e, _LN2_64, dtype=np.float64)
     r = v.astype(_f32)
     w = v.view(np.int64)
     w += _LOG_WIN[0]

@@ -13,8 +13,20 @@ from __future__ import annotations
 
 from .. import _dtype as D
 from .._device import xp
+from ..amp.autocast_mode import _state as _amp
 from . import _gemm
-from .registry import _scalar_name, autocast_inputs, expose, op, run
+from .registry import (
+    PLAIN_RUNNERS,
+    _raw_readable,
+    _requires,
+    _scalar_name,
+    _state,
+    _wrap,
+    autocast_inputs,
+    expose,
+    op,
+    run,
+)
 from .shape import _squeeze_matmul, _unsafe_view
 from .util import broadcast_shapes, norm_dim
 
@@ -262,6 +274,10 @@ def _addmm(self, mat1, mat2, *, beta=1, alpha=1):
 @expose
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     """``beta * input + alpha * (mat1 @ mat2)``."""
+    if out is None and run is PLAIN_RUNNERS[0] and not _amp.enabled:
+        res = _addmm_common(input, mat1, mat2, beta, alpha)
+        if res is not None:
+            return res
     input, mat1, mat2 = autocast_inputs(_addmm, input, mat1, mat2)
     a, b = mat1._data, mat2._data
     if a.__class__ is not _ndarray and mat1.is_sparse:
@@ -275,6 +291,37 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(mat1)} and "
                            f"{_dims(mat2)})")
     return run(_addmm, (input, mat1, mat2, beta, alpha), out)
+
+
+_GEMM_DTYPES = frozenset((xp.dtype(xp.float32), xp.dtype(xp.float64)))
+_NUMBERS = (int, float)
+
+
+def _addmm_common(input, mat1, mat2, beta, alpha):
+    """addmm's common case, a linear layer's: plain float32/float64 matrices of one dtype
+    that fit, a bias of the result's shape or of its rows', numbers for ``beta`` and
+    ``alpha``. Computes and records what ``run`` does for it, without the checks that only
+    the other cases need; None for every other case (the general path)."""
+    if not (_raw_readable(mat1) and _raw_readable(mat2) and _raw_readable(input)) \
+            or beta.__class__ not in _NUMBERS or alpha.__class__ not in _NUMBERS:
+        return None
+    c, a, b = input._data, mat1._data, mat2._data
+    if c.__class__ is not _ndarray or a.__class__ is not _ndarray \
+            or b.__class__ is not _ndarray:
+        return None
+    dt = a.dtype
+    if dt not in _GEMM_DTYPES or b.dtype != dt or c.dtype != dt or a.ndim != 2 \
+            or b.ndim != 2 or a.shape[1] != b.shape[0] \
+            or (c.shape != (b.shape[1],) and c.shape != (a.shape[0], b.shape[1])):
+        return None
+    res = _gemm.addmm(c, a, b, beta, alpha)
+    if res is None:
+        return None
+    res = _wrap(res)
+    args = (input, mat1, mat2, beta, alpha)
+    if _state.enabled and _requires(_addmm, args):
+        _addmm.record(args, (res,))
+    return res
 
 
 def _should_fold(t1, t2) -> bool:

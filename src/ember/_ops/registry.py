@@ -176,10 +176,17 @@ def _raw_readable(v) -> bool:
 
 
 def _apply_raw_direct(node, op, g):
+    """The op's backward straight from the node's saved values (:func:`_direct_applier`), or
+    None for the general path."""
+    return op.direct(node, g)
+
+
+def _apply_raw_plain(node, op, g):
     """:func:`_apply_raw` read straight from the node's saved values (no environment, no
-    tensor made for a saved result): None where anything asks for the general path (a
-    missing gradient, a saved tensor with hooks or modified since, another dtype or class),
-    which then computes (or raises) as it always does."""
+    tensor made for a saved result), for an op's first calls (then :func:`_direct_applier`
+    writes it out): None where anything asks for the general path (a missing gradient, a
+    saved tensor with hooks or modified since, another dtype or class), which then computes
+    (or raises) as it always does."""
     if g is None or g.__class__ is not Tensor:
         return None
     gd = g._data
@@ -227,6 +234,77 @@ def _apply_raw_direct(node, op, g):
             return None
         out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
     return out
+
+
+def _direct_applier(op):
+    """``direct(node, g)``: :func:`_apply_raw` read straight from the node's saved values (no
+    environment, no tensor made for a saved result), its steps written out for the op's
+    formulas and what each reads. None where anything asks for the general path (a missing
+    gradient, a saved tensor with hooks or modified since, another dtype or class), which
+    then computes (or raises) as it always does."""
+    saves = {k for needs in op.needs.values() for k in needs
+             if k == "result" or k in op.tensors}
+    lines = ["def direct(node, g):",
+             "    if g is None or g.__class__ is not _T:",
+             "        return None",
+             "    gd = g._data",
+             "    dt = gd.dtype",
+             "    if dt.char not in 'efd':",
+             "        return None",
+             "    saved = node._saved",
+             "    kept = node._args",
+             f"    ({''.join(f'e{k}, ' for k in range(len(op.diff)))}) = node.next_functions"]
+    outs = []
+    for k, ((_, _, argnames), raw) in enumerate(zip(op.formulas, op.raw)):
+        lines += [f"    if e{k}[0] is None:",
+                  f"        o{k} = None",
+                  "    else:"]
+        if raw is None:
+            lines.append("        return None")
+            outs.append(f"o{k}")
+            continue
+        vals = []
+        for j, a in enumerate(argnames):
+            if a == "grad":
+                vals.append("gd")
+                continue
+            v = f"v{j}"
+            vals.append(v)
+            name = repr(a)
+            from_kept = [f"        if kept is None or {name} not in kept:",
+                         "            return None"]
+            if a in saves:
+                lines += [f"        st = saved.get({name}) if saved else None",
+                          "        if st is None:",
+                          *("    " + x for x in from_kept),
+                          f"            {v} = kept[{name}]",
+                          "        elif st.__class__ is _Saved:",
+                          "            if st.hook_pack is not None or st.vc.value != st.version:",
+                          "                return None",
+                          "            if st.is_output:",
+                          f"                {v} = st.data",
+                          f"                if {v}.dtype != dt:",
+                          "                    return None",
+                          "            else:",
+                          f"                {v} = st.tensor",
+                          "        else:",
+                          f"            {v} = st.value"]
+            else:
+                lines += [*from_kept, f"        {v} = kept[{name}]"]
+            lines += [f"        if isinstance({v}, _T):",
+                      f"            if not _raw_readable({v}) or {v}._data.dtype != dt:",
+                      "                return None",
+                      f"            {v} = {v}._data"]
+        lines += [f"        r = _raw{k}({', '.join(vals)})",
+                  "        if r is None:",
+                  "            return None",
+                  f"        o{k} = _wrap(r if r.__class__ is _nd else _asarray(r))"]
+        outs.append(f"o{k}")
+    lines.append(f"    return [{', '.join(outs)}]")
+    ns = {"_T": Tensor, "_Saved": SavedTensor, "_raw_readable": _raw_readable, "_wrap": _wrap,
+          "_nd": _ndarray, "_asarray": xp.asarray,
+          **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}}
+    return _define("\n".join(lines) + "\n", ns, "direct")
 
 
 def _apply_raw(op, edges, env, g):
@@ -344,6 +422,8 @@ class OpDef:
             and bool(self.tensor_idx)
         self.pointwise = self.promoting if pointwise is None else pointwise
         self.plans = {}           # save plans by the mask of inputs that require grad
+        self.savers = {}          # their written-out save functions (see _saver)
+        self.uses = 0             # records and direct backwards until they are written out
 
     @functools.cached_property
     def formulas(self) -> tuple:
@@ -375,6 +455,23 @@ class OpDef:
         return type(name.rsplit("::", 1)[-1], (OpNode,), {
             "__slots__": (), "_name": name, "_op": self,
             **_saved_properties(self._saved_names())})
+
+    def direct(self, node, g):
+        """The op's backward on its raw formulas read from ``node``: :func:`_apply_raw_plain`
+        for its first calls, then (as the instance's own ``direct``) the written-out
+        :func:`_direct_applier`, whose source is worth compiling only for an op in use."""
+        self.uses += 1
+        if self.uses >= _WRITE_OUT:
+            self.direct = _direct_applier(self)
+        return _apply_raw_plain(node, self, g)
+
+    def record(self, args, results, original_self=None):
+        """Record the op (:func:`_record`): :func:`_record_plain` for its first calls, then
+        (as the instance's own ``record``) the written-out :func:`_recorder`."""
+        self.uses += 1
+        if self.uses >= _WRITE_OUT:
+            self.record = _recorder(self)
+        return _record_plain(self, args, results, original_self)
 
     def _saved_names(self) -> set:
         """The ``_saved_<name>`` and ``_raw_saved_<name>`` attributes of the op's nodes
@@ -972,7 +1069,7 @@ def run(op, args, out=None, method=False):
         if record:
             if op.dtype_idx is not None and op.name != "_to_copy":
                 _check_differentiable(result)
-            _record(op, args, (result,))
+            op.record(args, (result,))
         return result
     low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
         else None       # (a reduced type computed in float32: its float results go back)
@@ -981,7 +1078,7 @@ def run(op, args, out=None, method=False):
         for r in results:
             _share(r, args[0], _MULTI)
     if record:
-        _record(op, args, results)
+        op.record(args, results)
     return results
 
 
@@ -1214,12 +1311,64 @@ def _save_plan(op, mask):
             plan.append((k, _STRIDES, params.index(k[:-8])))
         else:
             plan.append((k, _ARG, params.index(k)))
-    plan = tuple(plan)
-    op.plans[mask] = plan
-    return plan
+    return tuple(plan)
+
+
+def _saver(op, mask):
+    """The function that stores on a node what :func:`_save_plan` lists for ``mask``:
+    ``save(node, args, results, original_self)``, its steps written out for the plan (made
+    once per op and mask, cached in ``op.savers``). The saved tensors and the kept values go
+    in the plan's (sorted) order; no plan keeps nothing (``_saved``/``_args`` None)."""
+    plan = _save_plan(op, mask)
+    if not plan:
+        src = "def save(node, args, results, original_self):\n    node._saved = node._args = None\n"
+    else:
+        saved, kept = [], []
+        for name, kind, i in plan:
+            k = repr(name)
+            a = f"args[{i}]"
+            if kind is _TENSOR:
+                if name == "self":
+                    a = f"(original_self if original_self is not None else {a})"
+                saved.append(f"{k}: _st({a})")
+            elif kind is _RESULT:
+                saved.append(f"{k}: _Saved(results[0], True)")
+            elif kind is _ARG:
+                kept.append(f"{k}: {a}")
+            elif kind is _SHAPE:
+                kept.append(f"{k}: {a}._data.shape if isinstance({a}, _T) else ()")
+            elif kind is _DTYPE:
+                kept.append(f"{k}: {a}.dtype if isinstance({a}, _T) else None")
+            else:
+                kept.append(f"{k}: _elem_strides({a}._data) if isinstance({a}, _T) else None")
+        src = (f"def save(node, args, results, original_self):\n"
+               f"    node._saved = {{{', '.join(saved)}}}\n"
+               f"    node._args = {{{', '.join(kept)}}}\n")
+    ns = {"_st": _saved_input, "_Saved": SavedTensor, "_T": Tensor,
+          "_elem_strides": _elem_strides}
+    save = op.savers[mask] = _define(src, ns, "save")
+    return save
+
+
+def _saved_input(a):
+    return SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
+
+
+def _elem_strides(arr) -> tuple:
+    """An array's strides in elements."""
+    size = arr.itemsize
+    return tuple(b // size for b in arr.strides)
 
 
 def _record(op, args, results, original_self=None):
+    """Record ``op`` on ``args`` (kernel-parameter order) as the grad_fn of ``results``
+    (``original_self``: what an in-place op's ``self`` was before the write, to save)."""
+    return op.record(args, results, original_self)
+
+
+def _record_plain(op, args, results, original_self=None):
+    """:func:`_record` for an op's first calls, reading its save plan (then
+    :func:`_recorder` writes it out)."""
     node = _new(op.node_cls)        # Node.__init__'s work, inline
     node._seq = _next(_sequence)
     node._released = False
@@ -1251,7 +1400,7 @@ def _record(op, args, results, original_self=None):
     node._input_meta = metas
     plan = op.plans.get(mask)
     if plan is None:
-        plan = _save_plan(op, mask)
+        plan = op.plans[mask] = _save_plan(op, mask)
     if plan:
         saved = {}
         kept = {}
@@ -1290,6 +1439,71 @@ def _record(op, args, results, original_self=None):
             r.grad_fn = node
             r._output_nr = 0
     return node
+
+
+def _recorder(op):
+    """``op``'s recording function, its steps written out for the op's differentiable inputs:
+    ``record(args, results, original_self)`` makes the node (its edges, each input's shape
+    and dtype, what the formulas of the inputs that require grad read, see :func:`_saver`)
+    and makes it the grad_fn of ``results``."""
+    lines = ["def record(args, results, original_self=None):",
+             "    node = _new(_cls)        # Node.__init__'s work, inline",
+             "    node._seq = _next(_sequence)",
+             "    node._released = False",
+             "    mask = 0"]
+    for k, i in enumerate(op.diff_idx):
+        lines += [f"    a = args[{i}]",
+                  f"    e{k} = _NO_EDGE",
+                  f"    m{k} = None",
+                  "    if isinstance(a, _T):",
+                  "        fn = a.grad_fn",
+                  "        if fn is not None or a._requires_grad:",
+                  f"            e{k} = (fn, a._output_nr) if fn is not None else a._edge()",
+                  "            arr = a._data",
+                  f"            m{k} = (arr.shape, _BY_NP[arr.dtype])",
+                  f"            mask |= {1 << k}"]
+    n = len(op.diff_idx)
+    lines += [f"    node.next_functions = ({''.join(f'e{k}, ' for k in range(n))})",
+              f"    node._input_meta = [{', '.join(f'm{k}' for k in range(n))}]",
+              "    save = _savers.get(mask)",
+              "    if save is None:",
+              "        save = _saver(_op, mask)",
+              "    save(node, args, results, original_self)",
+              "    if len(results) > 1:",
+              "        _results_of(node, results)",
+              "        return node",
+              "    node._nout = None",
+              "    r = results[0]",
+              "    d = r._data.dtype",
+              "    if d.kind in 'fc' or d in _REDUCED:",
+              "        r.grad_fn = node",
+              "        r._output_nr = 0",
+              "    return node"]
+    ns = {"_new": _new, "_cls": op.node_cls, "_next": _next, "_sequence": _sequence,
+          "_NO_EDGE": _NO_EDGE, "_T": Tensor, "_BY_NP": _BY_NP, "_savers": op.savers,
+          "_saver": _saver, "_op": op, "_results_of": _results_of, "_REDUCED": _REDUCED}
+    return _define("\n".join(lines) + "\n", ns, "record")
+
+
+# the calls of an op (records and direct backwards together) after which its own are written
+# out: a first training step, or a short script, compiles none
+_WRITE_OUT = 8
+
+
+def _define(src, ns, name):
+    """The function ``name`` that ``src`` defines, with ``ns`` as its globals (each op's own
+    code: the interpreter's specialisations of a global's lookup hold for one namespace)."""
+    exec(compile(src, "<ember generated>", "exec"), ns)
+    return ns[name]
+
+
+def _results_of(node, results):
+    """Make ``node`` the grad_fn of each floating result of a multi-output op."""
+    node._nout = [(r._data.shape, _dt_of(r)) for r in results]
+    for nr, r in enumerate(results):
+        if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
+            r.grad_fn = node
+            r._output_nr = nr
 
 
 class ListNode(Node):
@@ -1803,7 +2017,7 @@ def _fast_source(d, names, guard=""):
         f"                _r = _as_array(_r, {rdt_e})\n"
         f"            _res = _wrap(_r)\n"
         f"            if _state.enabled and ({req}):\n"
-        f"                _record(_op, ({call}), (_res,))\n"
+        f"                _op.record(({call}), (_res,))\n"
         f"            return _res\n")
 
 

@@ -10,8 +10,6 @@ from .._tensor import Tensor
 from .optimizer import (
     Optimizer,
     ParamsT,
-    _arr,
-    _bump,
     _foreach,
     _k_add,
     _k_add_,
@@ -73,6 +71,10 @@ class SGD(Optimizer):
             if momentum != 0:       # (read for all parameters first, as torch's _init_group)
                 bufs = [self.state[p].get("momentum_buffer") if g is not None else None
                         for p, g in params]
+            # the group's settings, read once: without maximize or weight decay the update
+            # takes each gradient as it is
+            as_is = not group["maximize"] and group["weight_decay"] == 0
+            keep, nesterov, foreach = 1 - group["dampening"], group["nesterov"], _foreach(group)
             for i, (p, grad) in enumerate(params):
                 if grad is None:
                     continue
@@ -80,21 +82,21 @@ class SGD(Optimizer):
                     _sparse_step(self.state[p], p, grad, group,
                                  bufs[i] if momentum != 0 else None, lr)
                     continue
-                a = _arr(p)
-                g = _k_grad(a, _arr(grad), group)
+                a = p._data
+                g = grad._data if as_is else _k_grad(a, grad._data, group)
                 if momentum != 0:
                     buf = bufs[i]
                     if buf is None:
                         buf = Tensor._wrap(g.copy())
                         self.state[p]["momentum_buffer"] = buf
                     else:
-                        b = _arr(buf)
-                        _k_mul_(b, momentum, _foreach(group))
-                        _k_add_(b, g, 1 - group["dampening"])
-                        _bump(buf)
-                    g = _k_add(g, _arr(buf), momentum) if group["nesterov"] else _arr(buf)
+                        b = buf._data
+                        _k_mul_(b, momentum, foreach)
+                        _k_add_(b, g, keep)
+                        buf._vc.value += 1      # (_bump, inline)
+                    g = _k_add(g, buf._data, momentum) if nesterov else buf._data
                 _k_add_(a, g, -lr)
-                _bump(p)
+                p._vc.value += 1
         return loss
 
 
