@@ -2117,6 +2117,11 @@ def _varargs_method(f, name, overloaded):
         elif not overloaded:
             _check_int_list(name, param.name, args, kwargs, 0, args and args[0].__class__ is int)
         return _call(f, name, overloaded, (self,) + args, kwargs)
+    sig = inspect.signature(f)
+    first, _, *rest = sig.parameters.values()
+    method.__signature__ = sig.replace(parameters=[     # (as torch's method: ``*shape``)
+        first, param.replace(kind=param.VAR_POSITIONAL, default=param.empty),
+        *(q.replace(kind=q.KEYWORD_ONLY) for q in rest)])
     return method
 
 

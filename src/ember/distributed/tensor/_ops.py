@@ -646,7 +646,7 @@ def _reshape(name, func, args, kwargs):
         shape = s[:d] + sizes + s[d + 1:]
     else:
         rest = [v for k, v in b.items() if k not in ("self", "input")]
-        if len(rest) == 1 and isinstance(rest[0], (list, tuple)):
+        while len(rest) == 1 and isinstance(rest[0], (list, tuple)):   # (sizes packed)
             rest = list(rest[0])
         if len(rest) == 1 and not isinstance(rest[0], int):        # view(dtype)
             return _fallback(name, func, args, kwargs)
