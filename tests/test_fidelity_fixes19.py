@@ -504,3 +504,48 @@ def test_cpp_warnings_once():
     outs = [subprocess.run([sys.executable, "-c", code.format(m)], capture_output=True,
                            text=True).stdout for m in ("torch", "ember")]
     assert outs[0] == outs[1] and "index_reduce() is in beta" in outs[0]
+
+
+# ------------------------------------------- uint8 masks in writes (torch's masked_fill_ path)
+
+def _byte_write(case):
+    """One write with a uint8 mask: what it raises, or the written tensor, and the warnings
+    it gave (torch's index_put_ takes a lone mask and a one-element value to masked_fill_,
+    which refuses uint8; every other use warns that uint8 indexing is deprecated)."""
+    def run(lib):
+        x = lib.zeros(2, 3)
+        m = lib.tensor([1, 0, 1], dtype=lib.uint8)
+        m2 = m.view(1, 3).expand(2, 3)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                {"row number": lambda: x.__setitem__((0, m), 1.0),
+                 "cols one-element": lambda: x.__setitem__((slice(None), m), lib.tensor([5.])),
+                 "cols two values": lambda: x.__setitem__((slice(None), m),
+                                                          lib.tensor([5., 6.])),
+                 "whole mask": lambda: x.__setitem__(m2, 3.0),
+                 "whole bool mask": lambda: x.__setitem__(m2.bool(), 3.0),
+                 "put one-element": lambda: x.index_put_((m2,), lib.tensor(7.)),
+                 "put with an index": lambda: x.index_put_((lib.tensor([0, 1]), m),
+                                                           lib.tensor(2.)),
+                 "put accumulating": lambda: x.index_put_((m2,), lib.tensor(7.), True),
+                 "put bad shape": lambda: x.index_put((m.view(1, 3),), lib.tensor(2.)),
+                 "put a number": lambda: x.index_put_((m2,), 2.0),
+                 "function put a number": lambda: lib.index_put(x, (m2,), 2),
+                 }[case]()
+                out = x
+            except Exception as e:      # noqa: BLE001 - compared with torch's
+                out = e
+        return out, [str(q.message) for q in w]
+    return run
+
+
+@pytest.mark.parametrize("case", ["row number", "cols one-element", "cols two values",
+                                  "whole mask", "whole bool mask", "put one-element",
+                                  "put with an index", "put accumulating", "put bad shape",
+                                  "put a number", "function put a number"])
+def test_uint8_mask_writes(case):
+    (t, t_warn), (e, e_warn) = outcome_of(torch, _byte_write(case)), \
+        outcome_of(ember, _byte_write(case))
+    same_outcome(t, e)
+    assert e_warn == t_warn

@@ -969,7 +969,10 @@ def _sequence_as_tuple(index) -> bool:
         for o in index)
 
 
-def _normalise(index):
+def _normalise(index, warn_bytes=True):
+    """``index`` as a tuple of ints, slices, None, Ellipsis and NumPy index arrays (a uint8
+    mask as bool: torch's deprecation warning unless ``warn_bytes`` is False, where the
+    caller decides, see :func:`_byte_mask_fill`)."""
     T = _T()
     if _sequence_as_tuple(index):
         import warnings
@@ -984,7 +987,7 @@ def _normalise(index):
             if a.dtype.kind in "fc" or (a.ndim and a.dtype.kind == "i" and a.itemsize < 4):
                 raise IndexError("tensors used as indices must be long, int, byte or bool "
                                  "tensors")
-            if a.dtype == np.uint8 and a.ndim:
+            if a.dtype == np.uint8 and a.ndim and warn_bytes:
                 import warnings
                 warnings.warn(_BYTE_INDEX, UserWarning, stacklevel=_errors.user_stacklevel())
             if a.ndim == 0 and a.dtype.kind in "iu":
@@ -1133,8 +1136,10 @@ def setitem(self, index, value):
     if not isinstance(value, (T, numbers.Number, np.generic)):
         raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
     _zero_dim_single(self, index)
-    index = _normalise(index)
-    view, adv = _decompose(self, index)
+    fill = _byte_mask_fill(index, value)
+    view, adv = _decompose(self, _normalise(index, warn_bytes=False))
+    if fill:
+        raise RuntimeError(_BYTE_FILL)
     if not adv and view is not self and view._data.shape == self._data.shape and \
             view._data.strides == self._data.strides and \
             view._data.__array_interface__["data"] == self._data.__array_interface__["data"]:
@@ -1186,6 +1191,29 @@ def _masked_zero(grad, indices):
     return out
 
 
+def _byte_mask_fill(raw, value) -> bool:
+    """Whether torch's index_put_ writes ``value`` through ``masked_fill_`` with a uint8 mask
+    among the ``raw`` indices, which raises :data:`_BYTE_FILL` (once the mask's shape is
+    checked): it does for a one-element ``value`` (None: an accumulating put, which never
+    does) when the mask is the only tensor index. Any other use of a uint8 mask warns."""
+    T = _T()
+    items = raw if isinstance(raw, (tuple, list)) else (raw,)
+    arrays = [i._data if isinstance(i, T) else i for i in items]
+    if not any(isinstance(a, np.ndarray) and a.dtype == np.uint8 and a.ndim for a in arrays):
+        return False
+    tensors = sum(isinstance(a, (list, range, builtins.bool)) or isinstance(a, np.ndarray) and
+                  (a.ndim > 0 or a.dtype == bool) for a in arrays)
+    if value is not None and tensors == 1 and (not isinstance(value, T) or
+                                               value._data.size == 1):
+        return True
+    import warnings
+    warnings.warn(_BYTE_INDEX, UserWarning, stacklevel=_errors.user_stacklevel())
+    return False
+
+
+_BYTE_FILL = "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+
+
 def _index_put_args(self, indices, values, accumulate, prepared=False):
     if values.dtype != self.dtype:
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
@@ -1197,8 +1225,12 @@ def _index_put_args(self, indices, values, accumulate, prepared=False):
         if len(indices) > self._data.ndim:
             raise IndexError(f"too many indices for tensor of dimension {self._data.ndim} "
                              f"(got {len(indices)})")
-        index = _normalise(tuple(i if i is not None else slice(None) for i in indices))
+        fill = _byte_mask_fill(indices, None if accumulate else values)
+        index = _normalise(tuple(i if i is not None else slice(None) for i in indices),
+                           warn_bytes=False)
         view, adv = _decompose(self, index)
+        if fill:
+            raise RuntimeError(_BYTE_FILL)
         if view is not self:
             view = self
             idx = tuple(i if not isinstance(i, builtins.int) else np.asarray(i) for i in index)
@@ -1230,15 +1262,23 @@ def _index_shape(shape, idx):
     return (*kept[:at], *np.broadcast_shapes(*adv), *kept[at:])
 
 
+def _values_tensor(name, values, position) -> None:
+    if not isinstance(values, _T()):
+        raise TypeError(f"{name}(): argument 'values' (position {position}) must be Tensor, "
+                        f"not {_errors.type_name(values)}")
+
+
 @expose
 def index_put(input, indices, values, accumulate=False):
     """``input`` with ``values`` put at the tensor ``indices`` (added when ``accumulate``)."""
+    _values_tensor("index_put", values, 3)
     return run(_index_put, _index_put_args(input, indices, values, accumulate))
 
 
 @expose(function=False)
 def index_put_(self, indices, values, accumulate=False):
     """In-place :meth:`index_put`."""
+    _values_tensor("index_put_", values, 2)
     return run_inplace(_index_put, _index_put_args(self, indices, values, accumulate))
 
 
