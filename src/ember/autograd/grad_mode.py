@@ -172,7 +172,8 @@ class _Switch:
 class inference_mode(_Mode):
     """Like ``no_grad``, and tensors made inside are inference tensors (``is_inference()``).
 
-    ``inference_mode(False)`` is a no-op context, as in torch.
+    ``inference_mode(False)`` turns inference mode off and grad mode on (also inside
+    ``no_grad`` or an enclosing ``inference_mode``), as torch's ``InferenceMode(false)`` does.
     """
 
     def __new__(cls, mode=True):
@@ -192,6 +193,7 @@ class inference_mode(_Mode):
             _state.enabled = False
             _state.inference = True
         else:
+            _state.enabled = True
             _state.inference = False
 
 
