@@ -23,3 +23,25 @@ def _inference_false_flags(L):
 
 def test_inference_mode_false_turns_grad_mode_on():
     assert _inference_false_flags(ember) == _inference_false_flags(torch)
+
+
+class _NotAllowed:
+    pass
+
+
+def _weights_only_refusal(L):
+    import io
+    buf = io.BytesIO()
+    L.save({"obj": _NotAllowed()}, buf)
+    buf.seek(0)
+    try:
+        L.load(buf, weights_only=True)
+    except Exception as e:      # noqa: BLE001 (the class and message are compared)
+        return type(e).__name__, str(e)
+    return None
+
+
+def test_weights_only_refusal_message_bolds_the_warning_as_torch():
+    ours, theirs = _weights_only_refusal(ember), _weights_only_refusal(torch)
+    assert theirs is not None and "\033[1m" in theirs[1]
+    assert ours == theirs

@@ -340,7 +340,8 @@ _SAFE = {
 def _weights_only_error(module: str, name: str) -> pickle.UnpicklingError:
     return pickle.UnpicklingError(
         "Weights only load failed. This file can still be loaded, to do so you have two "
-        "options, do those steps only if you trust the source of the checkpoint. \n\t(1) In "
+        "options, \033[1mdo those steps only if you trust the source of the checkpoint\033[0m. "
+        "\n\t(1) In "
         "PyTorch 2.6, we changed the default value of the `weights_only` argument in "
         "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set "
         "to `False` will likely succeed, but it can result in arbitrary code execution. Do it "

@@ -1,0 +1,40 @@
+# Models: sparse COO basics from the torch.sparse tutorial: construction from indices/values,
+# printing, coalesce of duplicates, to_dense/to_sparse, sparse @ dense, nnz/indices/values,
+# sparse sum, elementwise ops with scalars, transposes, and gradients through sparse.mm.
+import torch
+
+i = torch.tensor([[0, 1, 1, 2, 0], [2, 0, 2, 1, 2]])
+v = torch.tensor([3.0, 4.0, 5.0, 6.0, 1.0])
+s = torch.sparse_coo_tensor(i, v, (3, 3))
+print(s)
+print("is_coalesced", s.is_coalesced(), "is_sparse", s.is_sparse, "layout", s.layout)
+c = s.coalesce()
+print("coalesced", c)
+print("indices", c.indices(), "values", c.values(), "nnz", c._nnz())
+print("dense", s.to_dense())
+d = torch.tensor([[0.0, 2.0, 0.0], [1.0, 0.0, 0.0]])
+ds = d.to_sparse()
+print("to_sparse", ds)
+print("sparse_dim dense_dim", ds.sparse_dim(), ds.dense_dim())
+m = torch.arange(6.0).reshape(3, 2)
+print("sparse @ dense", torch.sparse.mm(c, m))
+print("matmul", c @ m)
+print("sum", torch.sparse.sum(c), "sum dim0", torch.sparse.sum(c, dim=0).to_dense())
+print("times 2", (c * 2).to_dense())
+print("transpose", c.t().coalesce().indices())
+print("add sparse", (c + c).coalesce().values())
+h = torch.sparse_coo_tensor(torch.tensor([[0, 2]]), torch.tensor([[1.0, 2.0], [3.0, 4.0]]), (4, 2))
+print("hybrid", h, h.dense_dim())
+print("hybrid dense", h.to_dense())
+w = torch.randn(3, 2, generator=torch.Generator().manual_seed(0), requires_grad=True)
+out = torch.sparse.mm(c, w).sum()
+out.backward()
+print("grad", w.grad)
+print("empty", torch.sparse_coo_tensor(size=(2, 3)))
+print("shape dtype", tuple(c.shape), c.dtype, c.values().dtype)
+try:
+    torch.sparse_coo_tensor(torch.tensor([[0, 5]]), torch.tensor([1.0, 2.0]), (3,))
+except RuntimeError as e:
+    print("RuntimeError:", e)
+iv = torch.sparse_coo_tensor(torch.tensor([[0, 1]]), torch.tensor([2, 3]), (4,))
+print("int sparse", iv.to_dense(), iv.dtype)
