@@ -16,7 +16,9 @@ def _inference_false_flags(L):
         out.append(L.is_grad_enabled())
     with L.inference_mode():
         with L.inference_mode(False):
-            out.append((L.is_grad_enabled(), L.is_inference_mode_enabled(), L.ones(1).is_inference()))
+            out.append(
+                (L.is_grad_enabled(), L.is_inference_mode_enabled(), L.ones(1).is_inference())
+            )
         out.append((L.is_grad_enabled(), L.is_inference_mode_enabled()))
     return out
 
@@ -31,12 +33,13 @@ class _NotAllowed:
 
 def _weights_only_refusal(L):
     import io
+
     buf = io.BytesIO()
     L.save({"obj": _NotAllowed()}, buf)
     buf.seek(0)
     try:
         L.load(buf, weights_only=True)
-    except Exception as e:      # noqa: BLE001 (the class and message are compared)
+    except Exception as e:  # noqa: BLE001 (the class and message are compared)
         return type(e).__name__, str(e)
     return None
 

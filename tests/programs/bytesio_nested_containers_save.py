@@ -36,7 +36,13 @@ print("view sharing kept", lb)
 print("view offset", lv.storage_offset(), lv.stride())
 model = nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2))
 buf2 = io.BytesIO()
-torch.save({"model": model.state_dict(), "opt": torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9).state_dict()}, buf2)
+torch.save(
+    {
+        "model": model.state_dict(),
+        "opt": torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9).state_dict(),
+    },
+    buf2,
+)
 buf2.seek(0)
 state = torch.load(buf2, weights_only=True, map_location="cpu")
 print("state keys", list(state["model"]))

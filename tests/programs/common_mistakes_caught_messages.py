@@ -27,10 +27,22 @@ attempt("ce int32 target", lambda: ce(logits, torch.tensor([0, 1, 2, 1], dtype=t
 attempt("ce float target shape", lambda: ce(logits, torch.tensor([0.0, 1.0, 2.0, 1.0])))
 attempt("ce out of range", lambda: ce(logits, torch.tensor([0, 1, 3, 1])))
 attempt("ce batch mismatch", lambda: ce(logits, torch.tensor([0, 1])))
-attempt("ce probs target", lambda: print(round(ce(logits, F.one_hot(torch.tensor([0, 1, 2, 1]), 3).float()).item(), 4)))
-attempt("nll 1d target wrong", lambda: F.nll_loss(logits.log_softmax(1), torch.tensor([[0], [1], [2], [1]])))
-attempt("bce target long", lambda: F.binary_cross_entropy_with_logits(torch.randn(3), torch.tensor([0, 1, 1])))
-attempt("bce out of range", lambda: F.binary_cross_entropy(torch.tensor([0.5, 1.5]), torch.tensor([0.0, 1.0])))
+attempt(
+    "ce probs target",
+    lambda: print(round(ce(logits, F.one_hot(torch.tensor([0, 1, 2, 1]), 3).float()).item(), 4)),
+)
+attempt(
+    "nll 1d target wrong",
+    lambda: F.nll_loss(logits.log_softmax(1), torch.tensor([[0], [1], [2], [1]])),
+)
+attempt(
+    "bce target long",
+    lambda: F.binary_cross_entropy_with_logits(torch.randn(3), torch.tensor([0, 1, 1])),
+)
+attempt(
+    "bce out of range",
+    lambda: F.binary_cross_entropy(torch.tensor([0.5, 1.5]), torch.tensor([0.0, 1.0])),
+)
 attempt("mse size", lambda: print(F.mse_loss(torch.zeros(3, 1), torch.zeros(3)).item()))
 w = torch.randn(3, requires_grad=True)
 loss = (w * w).sum()

@@ -1,9 +1,20 @@
 # Models: dataset plumbing from a classification recipe: random_split with fractions and a
-# seeded generator, Subset indices, ConcatDataset lengths and cumulative sizes, WeightedRandomSampler
-# for class balance, SubsetRandomSampler, BatchSampler, and the class counts they produce.
+# seeded generator, Subset indices, ConcatDataset lengths and cumulative sizes,
+# WeightedRandomSampler for class balance, SubsetRandomSampler, BatchSampler, and the class
+# counts they produce.
 import torch
-from torch.utils.data import (BatchSampler, ConcatDataset, DataLoader, RandomSampler, SequentialSampler,
-                              Subset, SubsetRandomSampler, TensorDataset, WeightedRandomSampler, random_split)
+from torch.utils.data import (
+    BatchSampler,
+    ConcatDataset,
+    DataLoader,
+    RandomSampler,
+    SequentialSampler,
+    Subset,
+    SubsetRandomSampler,
+    TensorDataset,
+    WeightedRandomSampler,
+    random_split,
+)
 
 torch.manual_seed(0)
 x = torch.arange(20.0).unsqueeze(1)
@@ -26,17 +37,23 @@ print("concat len", len(cat), "cumulative", cat.cumulative_sizes)
 print("concat item 4", cat[4], "last", cat[-1])
 counts = torch.bincount(y)
 weights = (1.0 / counts.float())[y]
-sampler = WeightedRandomSampler(weights, num_samples=30, replacement=True, generator=torch.Generator().manual_seed(5))
+sampler = WeightedRandomSampler(
+    weights, num_samples=30, replacement=True, generator=torch.Generator().manual_seed(5)
+)
 drawn = list(sampler)
 print("weighted draws", drawn)
 print("class counts", torch.bincount(y[drawn], minlength=3))
-nr = WeightedRandomSampler([0.1, 0.9, 0.4, 0.7], 3, replacement=False, generator=torch.Generator().manual_seed(2))
+nr = WeightedRandomSampler(
+    [0.1, 0.9, 0.4, 0.7], 3, replacement=False, generator=torch.Generator().manual_seed(2)
+)
 print("no replacement", list(nr))
 srs = SubsetRandomSampler([1, 3, 5, 7], generator=torch.Generator().manual_seed(3))
 print("subset random", list(srs))
 print("batch sampler", list(BatchSampler(SequentialSampler(range(7)), 3, drop_last=False)))
 print("drop_last", list(BatchSampler(SequentialSampler(range(7)), 3, drop_last=True)))
-rs = RandomSampler(range(6), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(4))
+rs = RandomSampler(
+    range(6), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(4)
+)
 print("random with replacement", list(rs))
 loader = DataLoader(ds, batch_size=8, sampler=sampler)
 for xb, yb in loader:

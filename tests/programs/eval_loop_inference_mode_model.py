@@ -30,7 +30,9 @@ loss.backward()
 print("loss", round(loss.item(), 5), "grad norm", round(model[0].weight.grad.norm().item(), 5))
 w = model[3].weight
 loss2 = F.cross_entropy(model(x), y)
-gw, gunused = torch.autograd.grad(loss2, [w, torch.ones(1, requires_grad=True)], allow_unused=True, retain_graph=True)
+gw, gunused = torch.autograd.grad(
+    loss2, [w, torch.ones(1, requires_grad=True)], allow_unused=True, retain_graph=True
+)
 print("grad shape", tuple(gw.shape), "unused", gunused)
 gw2 = torch.autograd.grad(loss2, w, materialize_grads=False)[0]
 print("same grad", torch.allclose(gw, gw2))

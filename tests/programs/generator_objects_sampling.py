@@ -1,6 +1,7 @@
 # Models: explicit torch.Generator objects threaded through sampling code for reproducibility:
 # randn/rand/randint/randperm/multinomial/bernoulli/normal_ with generator=, get_state/set_state,
-# clone_state via a second generator, seed(), initial_seed(), and a DataLoader shuffled by a generator.
+# copying state into a second generator, initial_seed(), and a DataLoader shuffled by a
+# generator.
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
@@ -29,7 +30,9 @@ t.exponential_(generator=g)
 print("exponential_", t)
 g2 = torch.Generator()
 g2.set_state(g.get_state())
-print("copied state same draw", torch.equal(torch.rand(2, generator=g), torch.rand(2, generator=g2)))
+print(
+    "copied state same draw", torch.equal(torch.rand(2, generator=g), torch.rand(2, generator=g2))
+)
 torch.manual_seed(0)
 global_draw = torch.rand(2)
 g3 = torch.Generator().manual_seed(0)

@@ -12,7 +12,12 @@ with torch.no_grad():
     print("no_grad", a.requires_grad, a.is_leaf, a.grad_fn, torch.is_grad_enabled())
     with torch.enable_grad():
         b = w * 3
-        print("enable inside no_grad", b.requires_grad, type(b.grad_fn).__name__, torch.is_grad_enabled())
+        print(
+            "enable inside no_grad",
+            b.requires_grad,
+            type(b.grad_fn).__name__,
+            torch.is_grad_enabled(),
+        )
     c = w + 1
     print("back to no_grad", c.requires_grad)
 with torch.set_grad_enabled(False):
@@ -70,7 +75,7 @@ with torch.no_grad():
     p = torch.ones(2, requires_grad=True)
     q = p * 2
 print("leaf created in no_grad", p.requires_grad, p.is_leaf, q.requires_grad)
-z = (w ** 2).sum()
+z = (w**2).sum()
 z.backward()
 print("grad", w.grad)
 with torch.no_grad():
@@ -78,4 +83,8 @@ with torch.no_grad():
 print("sgd step", w, w.is_leaf, w.grad_fn)
 w.grad = None
 e = w.exp()
-print("grad_fn chain", type(e.grad_fn).__name__, [type(n[0]).__name__ for n in e.grad_fn.next_functions])
+print(
+    "grad_fn chain",
+    type(e.grad_fn).__name__,
+    [type(n[0]).__name__ for n in e.grad_fn.next_functions],
+)

@@ -33,7 +33,9 @@ print("named", [n for n, _ in plist.named_parameters()])
 plist.extend([nn.Parameter(torch.randn(2))])
 print("after extend", len(plist))
 
-pdict = nn.ParameterDict({"alpha": nn.Parameter(torch.tensor(0.5)), "beta": nn.Parameter(torch.ones(2, 2))})
+pdict = nn.ParameterDict(
+    {"alpha": nn.Parameter(torch.tensor(0.5)), "beta": nn.Parameter(torch.ones(2, 2))}
+)
 pdict["gamma"] = nn.Parameter(torch.zeros(1))
 print(pdict)
 print("keys", list(pdict.keys()))
@@ -47,7 +49,9 @@ class MultiTask(nn.Module):
         super().__init__()
         self.trunk = nn.Linear(4, 4)
         self.heads = nn.ModuleDict({"a": nn.Linear(4, 2), "b": nn.Linear(4, 1)})
-        self.temps = nn.ParameterDict({"a": nn.Parameter(torch.tensor(1.0)), "b": nn.Parameter(torch.tensor(2.0))})
+        self.temps = nn.ParameterDict(
+            {"a": nn.Parameter(torch.tensor(1.0)), "b": nn.Parameter(torch.tensor(2.0))}
+        )
         self.gates = nn.ParameterList([nn.Parameter(torch.ones(4)) for _ in range(2)])
 
     def forward(self, x):

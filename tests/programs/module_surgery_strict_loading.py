@@ -1,6 +1,7 @@
 # Models: model surgery as done when adapting a pretrained backbone: replacing layers by
 # attribute and by setattr on named_modules parents, apply() re-initialisation, non-persistent
-# buffers, state_dict key listing, load_state_dict errors and strict=False's missing/unexpected keys.
+# buffers, state_dict key listing, load_state_dict errors and strict=False's missing and
+# unexpected keys.
 import torch
 import torch.nn as nn
 

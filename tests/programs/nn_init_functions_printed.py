@@ -7,8 +7,16 @@ import torch.nn as nn
 torch.set_printoptions(precision=4)
 torch.manual_seed(0)
 w = torch.empty(3, 4)
-for name in ["uniform_", "normal_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
-             "kaiming_normal_", "trunc_normal_", "orthogonal_"]:
+for name in [
+    "uniform_",
+    "normal_",
+    "xavier_uniform_",
+    "xavier_normal_",
+    "kaiming_uniform_",
+    "kaiming_normal_",
+    "trunc_normal_",
+    "orthogonal_",
+]:
     getattr(nn.init, name)(w)
     print(name, w)
 nn.init.kaiming_normal_(w, mode="fan_out", nonlinearity="relu")
@@ -56,7 +64,12 @@ try:
 except ValueError as e:
     print("ValueError:", e)
 conv = nn.Conv2d(2, 4, 3)
-print("default conv init bound", round(conv.weight.abs().max().item(), 4), "<=", round(1 / (2 * 9) ** 0.5, 4))
+print(
+    "default conv init bound",
+    round(conv.weight.abs().max().item(), 4),
+    "<=",
+    round(1 / (2 * 9) ** 0.5, 4),
+)
 nn.init.kaiming_normal_(conv.weight, mode="fan_out")
 print("conv kaiming fan_out std", round(conv.weight.std().item(), 4))
 p = nn.Parameter(torch.empty(2, 2))

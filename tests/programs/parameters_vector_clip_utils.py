@@ -3,7 +3,12 @@
 # get_total_norm / clip_grads_with_norm_, and their printed results on a small model.
 import torch
 import torch.nn as nn
-from torch.nn.utils import clip_grad_norm_, clip_grad_value_, parameters_to_vector, vector_to_parameters
+from torch.nn.utils import (
+    clip_grad_norm_,
+    clip_grad_value_,
+    parameters_to_vector,
+    vector_to_parameters,
+)
 
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
@@ -44,5 +49,8 @@ for p, g in zip(model.parameters(), grads):
 tn = torch.nn.utils.get_total_norm([p.grad for p in model.parameters()], norm_type=2.0)
 print("get_total_norm", tn)
 torch.nn.utils.clip_grads_with_norm_(model.parameters(), 2.0, tn)
-print("after clip_grads_with_norm_", torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]))
+print(
+    "after clip_grads_with_norm_",
+    torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]),
+)
 print("l1 total", clip_grad_norm_(model.parameters(), 100.0, norm_type=1))

@@ -7,8 +7,11 @@ x = torch.arange(24).reshape(2, 3, 4)
 
 
 def info(name, t):
-    print(f"{name:14s} shape={tuple(t.shape)} stride={t.stride()} offset={t.storage_offset()} "
-          f"contig={t.is_contiguous()} shares={t.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()}")
+    shares = t.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    print(
+        f"{name:14s} shape={tuple(t.shape)} stride={t.stride()} offset={t.storage_offset()} "
+        f"contig={t.is_contiguous()} shares={shares}"
+    )
 
 
 info("x", x)
@@ -43,10 +46,25 @@ info("T of 2d", x[0].T)
 info("clone", x.clone())
 img = torch.arange(2 * 3 * 4 * 5.0).reshape(2, 3, 4, 5)
 cl = img.contiguous(memory_format=torch.channels_last)
-print("channels_last stride", cl.stride(), cl.is_contiguous(), cl.is_contiguous(memory_format=torch.channels_last))
-print("clone preserve", img.permute(0, 2, 3, 1).clone().stride(), img.permute(0, 2, 3, 1).clone(memory_format=torch.contiguous_format).stride())
+print(
+    "channels_last stride",
+    cl.stride(),
+    cl.is_contiguous(),
+    cl.is_contiguous(memory_format=torch.channels_last),
+)
+print(
+    "clone preserve",
+    img.permute(0, 2, 3, 1).clone().stride(),
+    img.permute(0, 2, 3, 1).clone(memory_format=torch.contiguous_format).stride(),
+)
 e = torch.ones(3, 1).expand(3, 4)
-print("expanded contiguous", e.is_contiguous(), e.stride(), "after contiguous", e.contiguous().stride())
+print(
+    "expanded contiguous",
+    e.is_contiguous(),
+    e.stride(),
+    "after contiguous",
+    e.contiguous().stride(),
+)
 try:
     e.add_(1)
 except RuntimeError as err:
@@ -58,6 +76,10 @@ except RuntimeError as err:
 s = x[0, :, 1:3]
 s.mul_(-1)
 print("write through", x[0])
-print("size-1 dims contiguous", torch.ones(1, 3)[:, ::1].is_contiguous(), torch.empty(4, 1).t().is_contiguous())
+print(
+    "size-1 dims contiguous",
+    torch.ones(1, 3)[:, ::1].is_contiguous(),
+    torch.empty(4, 1).t().is_contiguous(),
+)
 print("empty stride", torch.empty(0, 3).stride(), torch.empty(2, 0).is_contiguous())
 print("scalar", torch.tensor(5).stride(), torch.tensor(5).storage_offset())

@@ -5,13 +5,27 @@
 import torch
 
 x = torch.arange(6, dtype=torch.float64).reshape(2, 3)
-print("new_zeros", x.new_zeros(2), "new_ones", x.new_ones((1, 2)).dtype, "new_full", x.new_full((2,), 7))
+print(
+    "new_zeros",
+    x.new_zeros(2),
+    "new_ones",
+    x.new_ones((1, 2)).dtype,
+    "new_full",
+    x.new_full((2,), 7),
+)
 print("new_tensor", x.new_tensor([1, 2]), "new_empty shape", tuple(x.new_empty(3, 1).shape))
 i = torch.tensor([1, 2, 3])
 print("type_as", i.type_as(x), "view_as", torch.arange(6).view_as(x))
-print("expand_as", torch.tensor([[1.0], [2.0]]).expand_as(x), "reshape_as", torch.arange(6).reshape_as(x.t()))
+print(
+    "expand_as",
+    torch.tensor([[1.0], [2.0]]).expand_as(x),
+    "reshape_as",
+    torch.arange(6).reshape_as(x.t()),
+)
 m = torch.zeros(2, 3)
-m.masked_scatter_(torch.tensor([[True, False, True], [False, True, False]]), torch.tensor([9.0, 8.0, 7.0, 6.0]))
+m.masked_scatter_(
+    torch.tensor([[True, False, True], [False, True, False]]), torch.tensor([9.0, 8.0, 7.0, 6.0])
+)
 print("masked_scatter_", m)
 m.index_fill_(1, torch.tensor([0, 2]), -1.0)
 print("index_fill_", m)
@@ -60,6 +74,16 @@ print("aminmax", x.aminmax())
 print("unique", torch.tensor([3, 1, 3, 2, 1]).unique(return_counts=True, return_inverse=True))
 print("unique_consecutive", torch.tensor([1, 1, 2, 2, 1]).unique_consecutive(return_counts=True))
 print("tolist", x.tolist(), "item", x[1, 2].item(), type(x.sum().item()).__name__)
-print("element_size", x.element_size(), i.element_size(), "nbytes", x.nbytes, "numel", x.numel(), "dim", x.dim())
+print(
+    "element_size",
+    x.element_size(),
+    i.element_size(),
+    "nbytes",
+    x.nbytes,
+    "numel",
+    x.numel(),
+    "dim",
+    x.dim(),
+)
 print("apply_ map", torch.tensor([1.0, 2.0]).apply_(lambda v: v * 10))
 print("map_", torch.tensor([1.0, 2.0]).map_(torch.tensor([3.0, 4.0]), lambda p, q: p + q))
