@@ -48,3 +48,15 @@ def test_weights_only_refusal_message_bolds_the_warning_as_torch():
     ours, theirs = _weights_only_refusal(ember), _weights_only_refusal(torch)
     assert theirs is not None and "\033[1m" in theirs[1]
     assert ours == theirs
+
+
+def _cloned_draws(L):
+    g = L.Generator().manual_seed(3)
+    L.randn(3, generator=g)             # leaves a cached normal in the state
+    c = g.clone_state()
+    first = L.randn(5, generator=c).tolist()
+    return type(c).__name__, c.initial_seed(), first, L.randn(5, generator=g).tolist()
+
+
+def test_generator_clone_state_copies_the_state():
+    assert _cloned_draws(ember) == _cloned_draws(torch)

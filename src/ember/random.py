@@ -391,6 +391,13 @@ class Generator:
         self._set_state_bytes(data)
         return self
 
+    def clone_state(self) -> Generator:
+        """A new generator holding a copy of this one's state (seed, engine and cached
+        normal), drawing the same numbers from here on without sharing the engine."""
+        g = Generator(self.device)
+        g._set_state_bytes(self._get_state_bytes())
+        return g
+
     # -- raw draws ----------------------------------------------------------------------
     def _u32(self, n: int) -> _np.ndarray:
         """``n`` 32-bit draws (as uint64 values below 2**32)."""
