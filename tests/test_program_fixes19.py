@@ -60,3 +60,20 @@ def _cloned_draws(L):
 
 def test_generator_clone_state_copies_the_state():
     assert _cloned_draws(ember) == _cloned_draws(torch)
+
+
+def _unsupported_generator_calls(L):
+    g = L.Generator()
+    out = []
+    for f in (g.get_offset, lambda: g.set_offset(3), g.graphsafe_get_state,
+              lambda: g.graphsafe_set_state(g)):
+        try:
+            f()
+        except Exception as e:      # noqa: BLE001 (the class and message are compared)
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def test_generator_offset_and_graphsafe_state_refuse_as_torch():
+    assert _unsupported_generator_calls(ember) == _unsupported_generator_calls(torch)
+    assert len(_unsupported_generator_calls(torch)) == 4

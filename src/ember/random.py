@@ -398,6 +398,22 @@ class Generator:
         g._set_state_bytes(self._get_state_bytes())
         return g
 
+    def get_offset(self) -> int:
+        """Philox generators' offset: the CPU generator (mt19937) has none, as in torch."""
+        raise RuntimeError("CPU Generator does not use offset")
+
+    def set_offset(self, offset: int) -> Generator:
+        """Philox generators' offset: the CPU generator (mt19937) has none, as in torch."""
+        raise RuntimeError("CPU Generator does not use offset")
+
+    def graphsafe_get_state(self) -> Generator:
+        """CUDA-graph state capture, which the CPU generator does not support."""
+        raise NotImplementedError("graphsafe_get_state is not supported in this Generator")
+
+    def graphsafe_set_state(self, state) -> Generator:
+        """CUDA-graph state capture, which the CPU generator does not support."""
+        raise NotImplementedError("graphsafe_set_state is not supported in this Generator")
+
     # -- raw draws ----------------------------------------------------------------------
     def _u32(self, n: int) -> _np.ndarray:
         """``n`` 32-bit draws (as uint64 values below 2**32)."""
