@@ -33,6 +33,12 @@ g2.set_state(g.get_state())
 print(
     "copied state same draw", torch.equal(torch.rand(2, generator=g), torch.rand(2, generator=g2))
 )
+g4 = g.clone_state()
+print("clone_state", g4.initial_seed(), torch.randn(3, generator=g4), torch.randn(3, generator=g))
+try:
+    g.get_offset()
+except RuntimeError as e:
+    print("RuntimeError:", e)
 torch.manual_seed(0)
 global_draw = torch.rand(2)
 g3 = torch.Generator().manual_seed(0)
