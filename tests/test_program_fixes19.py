@@ -77,3 +77,31 @@ def _unsupported_generator_calls(L):
 def test_generator_offset_and_graphsafe_state_refuse_as_torch():
     assert _unsupported_generator_calls(ember) == _unsupported_generator_calls(torch)
     assert len(_unsupported_generator_calls(torch)) == 4
+
+
+def _bad_generator(L, fn):
+    try:
+        fn(L)
+    except TypeError as e:
+        return str(e)
+    return None
+
+
+def test_rand_randn_refuse_a_generator_that_is_not_one():
+    calls = [lambda L: L.randn(2, generator=3),
+             lambda L: L.rand((2, 3), generator="a", dtype=L.float64),
+             lambda L: L.randn(4, generator=1.5, requires_grad=True)]
+    for fn in calls:
+        theirs = _bad_generator(torch, fn)
+        assert theirs is not None
+        assert _bad_generator(ember, fn) == theirs
+
+
+def test_parser_errors_name_torch_c_types_with_their_module():
+    for make in (lambda L: L.float32, lambda L: L.device("cpu"), lambda L: L.strided,
+                 lambda L: L.channels_last, lambda L: L.Size([1])):
+        def fn(L, make=make):
+            return L.randn(2, generator=make(L))
+        theirs = _bad_generator(torch, fn)
+        assert theirs is not None and "generator=torch." in theirs
+        assert _bad_generator(ember, fn) == theirs

@@ -65,10 +65,15 @@ def must_be_tensor(name: str, param: str, position: int, value) -> str:
             f"{type_name(value)}")
 
 
+_TORCH_C_TYPES = frozenset({"dtype", "device", "layout", "memory_format", "Generator", "Size"})
+
+
 def type_name(obj) -> str:
     """The type name torch's argument errors show: CPython's ``tp_name``, which for a static
     (C) type names its module too (``numpy.ndarray``), for a class defined in Python not."""
     t = type(obj)
+    if t.__name__ in _TORCH_C_TYPES and t.__module__.split(".")[0] == "ember":
+        return f"torch.{t.__name__}"        # C types in torch, named with their module
     if t.__flags__ & (1 << 9) or t.__module__ == "builtins":     # Py_TPFLAGS_HEAPTYPE
         return t.__name__
     return f"{t.__module__}.{t.__name__}"
