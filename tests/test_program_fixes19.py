@@ -105,3 +105,6 @@ def test_parser_errors_name_torch_c_types_with_their_module():
         theirs = _bad_generator(torch, fn)
         assert theirs is not None and "generator=torch." in theirs
         assert _bad_generator(ember, fn) == theirs
+    from ember._errors import type_name
+    t = type(torch.Generator())
+    assert type_name(ember.Generator()) == f"{t.__module__}.{t.__name__}"

@@ -65,7 +65,10 @@ def must_be_tensor(name: str, param: str, position: int, value) -> str:
             f"{type_name(value)}")
 
 
-_TORCH_C_TYPES = frozenset({"dtype", "device", "layout", "memory_format", "Generator", "Size"})
+# torch's C types that Ember writes in Python, by the names torch's parser shows them
+_TORCH_C_TYPES = {"dtype": "torch.dtype", "device": "torch.device", "layout": "torch.layout",
+                  "memory_format": "torch.memory_format", "Generator": "torch._C.Generator",
+                  "Size": "torch.Size"}
 
 
 def type_name(obj) -> str:
@@ -73,7 +76,7 @@ def type_name(obj) -> str:
     (C) type names its module too (``numpy.ndarray``), for a class defined in Python not."""
     t = type(obj)
     if t.__name__ in _TORCH_C_TYPES and t.__module__.split(".")[0] == "ember":
-        return f"torch.{t.__name__}"        # C types in torch, named with their module
+        return _TORCH_C_TYPES[t.__name__]
     if t.__flags__ & (1 << 9) or t.__module__ == "builtins":     # Py_TPFLAGS_HEAPTYPE
         return t.__name__
     return f"{t.__module__}.{t.__name__}"
