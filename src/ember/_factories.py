@@ -803,9 +803,10 @@ def _check_random_generator(name: str, sizes: tuple, generator, named: dict) -> 
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
-    _check_random_generator("rand", sizes, generator, {
-        "out": out, "dtype": dtype, "layout": layout, "device": device,
-        "pin_memory": pin_memory, "requires_grad": requires_grad})
+    if generator is not None:
+        _check_random_generator("rand", sizes, generator, {
+            "out": out, "dtype": dtype, "layout": layout, "device": device,
+            "pin_memory": pin_memory, "requires_grad": requires_grad})
     if out is not None:
         return _out_of(sizes, size, "rand", dtype, out).uniform_(0.0, 1.0, generator=generator)
     t = _to_fill(sizes, size, "rand", dtype)
@@ -825,9 +826,10 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     >>> ember.randn(3)
     tensor([ 1.5410, -0.2934, -2.1788])
     """
-    _check_random_generator("randn", sizes, generator, {
-        "out": out, "dtype": dtype, "layout": layout, "device": device,
-        "pin_memory": pin_memory, "requires_grad": requires_grad})
+    if generator is not None:
+        _check_random_generator("randn", sizes, generator, {
+            "out": out, "dtype": dtype, "layout": layout, "device": device,
+            "pin_memory": pin_memory, "requires_grad": requires_grad})
     if out is not None:
         return _out_of(sizes, size, "randn", dtype, out).normal_(0.0, 1.0, generator=generator)
     t = _to_fill(sizes, size, "randn", dtype)
