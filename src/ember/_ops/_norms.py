@@ -1097,3 +1097,66 @@ def weight_norm_backward(grad, v, g, norm, dim):
     a, b = (np.broadcast_to(x.reshape(shape), rows.shape) for x in (a, b))
     grad_v = fma(-b, rows, a * grows)
     return grad_v.reshape(v.shape), grad_g
+
+
+# ----------------------------------------------------------------------------- reduced batch norm
+
+def _bn_stats_reduced_contiguous(x):
+    """``batch_norm_cpu_collect_stats_contiguous_internal`` on a C-contiguous float16/bfloat16
+    array: per channel, a float vector sums both float halves of each reduced-type vector of
+    every sample's plane (the tails added one by one into a scalar, which the vector's lanes
+    join last); the squared deviations from the float mean likewise. (mean, var_sum) float32."""
+    f32 = np.float32
+    lanes = 16
+    n_b, c = x.shape[:2]
+    xs = np.ascontiguousarray(x).reshape(n_b, c, -1).astype(f32)
+    hw = xs.shape[2]
+    full = hw - hw % (2 * lanes)
+    n = n_b * hw
+
+    def total(step, xs):
+        acc = np.zeros((c, lanes), f32)
+        tail = np.zeros(c, f32)
+        for b in range(n_b):
+            for j in range(0, full, lanes):
+                acc = step(xs[b, :, j:j + lanes], acc)
+            for j in range(full, hw):
+                tail = step(xs[b, :, j], tail)
+        return tail + _lanes_reduce(acc.T, f32)
+
+    mean = total(lambda v, a: a + v, xs) / f32(n)
+    d = xs - mean[None, :, None]
+    return mean, total(lambda v, a: fma(v, v, a), d)
+
+
+def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps):
+    """``batch_norm_cpu_update_stats_template`` for a contiguous float16/bfloat16 ``x`` with
+    float32 parameters: (mean, invstd) float32, the running stats updated in float."""
+    f32 = np.float32
+    n = x.size // x.shape[1]
+    mean, vs = _bn_stats_reduced_contiguous(x)
+    invstd = _invstd((vs / f32(n)).astype(np.float64), eps).astype(f32)
+    m = f32(momentum)
+    om = f32(1) - m
+    if running_mean is not None:
+        running_mean[...] = m * mean + om * running_mean
+    if running_var is not None:
+        running_var[...] = m * (vs / f32(n - 1)) + om * running_var
+    return mean, invstd
+
+
+def batch_norm_apply_reduced(x, weight, bias, mean, invstd):
+    """``batch_norm_cpu_contiguous_impl`` for float16/bfloat16: ``alpha = invstd * w`` and
+    ``beta = b - mean * alpha`` in float, the output ``x * alpha + beta`` fused and rounded
+    once to x's dtype."""
+    f32 = np.float32
+    c = x.shape[1]
+    shp = (1, c) + (1,) * (x.ndim - 2)
+    w = np.ones(c, f32) if weight is None else weight.astype(f32)
+    b = np.zeros(c, f32) if bias is None else bias.astype(f32)
+    alpha = invstd.astype(f32) * w
+    beta = fma(-mean.astype(f32), alpha, b)
+    xf = x.astype(f32)
+    y = fma(xf, np.broadcast_to(alpha.reshape(shp), x.shape),
+            np.broadcast_to(beta.reshape(shp), x.shape))
+    return y.astype(x.dtype)

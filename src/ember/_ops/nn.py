@@ -2166,6 +2166,8 @@ def _bn_train_bias(grad, self, mean, invstd):
 def _batch_norm_train(self, weight, bias, eps, mean, invstd):
     if _bn_exact(self, weight, bias, mean):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, mean, invstd), self)
+    if _bn_reduced(self, weight, bias, mean):
+        return _norms.batch_norm_apply_reduced(self, weight, bias, mean, invstd)
     shp = (1, -1) + (1,) * (self.ndim - 2)
     out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.astype(self.dtype).reshape(shp)
     if weight is not None:
@@ -2179,6 +2181,13 @@ def _bn_exact(x, *arrays):
     """Whether torch's float kernels are emulated: float32/float64 throughout."""
     return x.dtype in _exact.exact_dtype and x.size > 0 and all(
         a is None or a.dtype == x.dtype for a in arrays)
+
+
+def _bn_reduced(x, *arrays):
+    """Whether torch's mixed-type kernel is emulated: a C-contiguous float16/bfloat16
+    input with float32 parameters and statistics."""
+    return x.dtype.name in ("float16", "bfloat16") and x.size > 0 and x.flags.c_contiguous \
+        and all(a is None or a.dtype == np.float32 for a in arrays)
 
 
 def _check_mixed_dtype(input, *params):
@@ -2256,6 +2265,9 @@ def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
     if _bn_exact(self, weight, bias, running_mean, running_var):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, running_mean,
                                                   _norms.eval_invstd(running_var, eps)), self)
+    if _bn_reduced(self, weight, bias, running_mean, running_var):
+        return _norms.batch_norm_apply_reduced(self, weight, bias, running_mean,
+                                               _norms.eval_invstd(running_var, eps))
     shp = (1, -1) + (1,) * (self.ndim - 2)
     invstd = 1 / np.sqrt(running_var + self.dtype.type(eps))
     out = (self - running_mean.reshape(shp)) * invstd.reshape(shp)
@@ -2313,6 +2325,12 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
         if _bn_exact(x, rm, rv) and all(t is None or t._data.dtype == x.dtype
                                         for t in (weight, bias)):
             mean, invstd = _norms.batch_norm_stats(x, rm, rv, momentum, eps)
+            for t in (running_mean, running_var):
+                if t is not None:
+                    t._vc.value += 1
+            return _batch_norm_train(input, weight, bias, eps, mean, invstd)
+        if _bn_reduced(x, rm, rv, *(None if t is None else t._data for t in (weight, bias))):
+            mean, invstd = _norms.batch_norm_stats_reduced(x, rm, rv, momentum, eps)
             for t in (running_mean, running_var):
                 if t is not None:
                     t._vc.value += 1
