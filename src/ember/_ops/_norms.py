@@ -1103,38 +1103,65 @@ def weight_norm_backward(grad, v, g, norm, dim):
 
 def _bn_stats_reduced_contiguous(x):
     """``batch_norm_cpu_collect_stats_contiguous_internal`` on a C-contiguous float16/bfloat16
-    array: per channel, a float vector sums both float halves of each reduced-type vector of
-    every sample's plane (the tails added one by one into a scalar, which the vector's lanes
-    join last); the squared deviations from the float mean likewise. (mean, var_sum) float32."""
+    array: per channel, one float vector sums both float halves of each reduced-type vector
+    of every sample's plane in turn, the tails go one by one into a scalar, and the vector's
+    lanes join that scalar one after another (``vec_reduce_all`` with a size); the squared
+    deviations from the float mean likewise, unfused. (mean, var_sum) float32."""
     f32 = np.float32
-    lanes = 16
+    lanes = _exact._LANES[np.dtype(f32)]
     n_b, c = x.shape[:2]
     xs = np.ascontiguousarray(x).reshape(n_b, c, -1).astype(f32)
     hw = xs.shape[2]
     full = hw - hw % (2 * lanes)
-    n = n_b * hw
 
-    def total(step, xs):
+    def total(v):
         acc = np.zeros((c, lanes), f32)
         tail = np.zeros(c, f32)
         for b in range(n_b):
             for j in range(0, full, lanes):
-                acc = step(xs[b, :, j:j + lanes], acc)
+                acc += v[b, :, j:j + lanes]
             for j in range(full, hw):
-                tail = step(xs[b, :, j], tail)
-        return tail + _lanes_reduce(acc.T, f32)
+                tail += v[b, :, j]
+        r = acc[:, 0].copy()
+        for k in range(1, lanes):
+            r += acc[:, k]
+        return tail + r
 
-    mean = total(lambda v, a: a + v, xs) / f32(n)
+    mean = total(xs) / f32(n_b * hw)
     d = xs - mean[None, :, None]
-    return mean, total(lambda v, a: fma(v, v, a), d)
+    return mean, total(d * d)
+
+
+def _bn_stats_reduced_rows(r):
+    """``batch_norm_cpu_collect_stats_channels_last_internal`` on (rows, C) float values of
+    a float16/bfloat16 array: with more rows than threads each thread sums its share of
+    the rows into its own float row and the threads' rows are added in float; otherwise
+    one sum over the rows. The squared deviations likewise, each fused into its sum.
+    (mean, var_sum) float32."""
+    f32 = np.float32
+    n, c = r.shape
+    threads = _exact.get_num_threads()
+    ch = -(-n // threads) if n > threads else n
+    parts = range(0, n, ch)
+    mean = np.zeros(c, f32)
+    for b in parts:
+        mean += seqsum(r[b:b + ch], np.zeros(c, f32))
+    mean /= f32(n)
+    d = r - mean
+    vs = np.zeros(c, f32)
+    for b in parts:
+        vs += _fma_seq(d[b:b + ch], np.zeros(c, f32))
+    return mean, vs
 
 
 def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps):
-    """``batch_norm_cpu_update_stats_template`` for a contiguous float16/bfloat16 ``x`` with
-    float32 parameters: (mean, invstd) float32, the running stats updated in float."""
+    """``batch_norm_cpu_update_stats_template`` for a contiguous or channels-last
+    float16/bfloat16 ``x`` with float32 parameters: (mean, invstd) float32, the running stats updated in float."""
     f32 = np.float32
     n = x.size // x.shape[1]
-    mean, vs = _bn_stats_reduced_contiguous(x)
+    rows = _rows(x)
+    mean, vs = _bn_stats_reduced_contiguous(x) if rows is None else \
+        _bn_stats_reduced_rows(rows.astype(np.float32))
     invstd = _invstd((vs / f32(n)).astype(np.float64), eps).astype(f32)
     m = f32(momentum)
     om = f32(1) - m

@@ -2167,7 +2167,8 @@ def _batch_norm_train(self, weight, bias, eps, mean, invstd):
     if _bn_exact(self, weight, bias, mean):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, mean, invstd), self)
     if _bn_reduced(self, weight, bias, mean):
-        return _norms.batch_norm_apply_reduced(self, weight, bias, mean, invstd)
+        return _mf.follow(_norms.batch_norm_apply_reduced(self, weight, bias, mean, invstd),
+                          self)
     shp = (1, -1) + (1,) * (self.ndim - 2)
     out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.astype(self.dtype).reshape(shp)
     if weight is not None:
@@ -2184,9 +2185,10 @@ def _bn_exact(x, *arrays):
 
 
 def _bn_reduced(x, *arrays):
-    """Whether torch's mixed-type kernel is emulated: a C-contiguous float16/bfloat16
-    input with float32 parameters and statistics."""
-    return x.dtype.name in ("float16", "bfloat16") and x.size > 0 and x.flags.c_contiguous \
+    """Whether torch's mixed-type kernel is emulated: a contiguous or channels-last
+    float16/bfloat16 input with float32 parameters and statistics."""
+    return x.dtype.name in ("float16", "bfloat16") and x.size > 0 and (
+        x.flags.c_contiguous or _norms._rows(x) is not None) \
         and all(a is None or a.dtype == np.float32 for a in arrays)
 
 
@@ -2266,8 +2268,8 @@ def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, running_mean,
                                                   _norms.eval_invstd(running_var, eps)), self)
     if _bn_reduced(self, weight, bias, running_mean, running_var):
-        return _norms.batch_norm_apply_reduced(self, weight, bias, running_mean,
-                                               _norms.eval_invstd(running_var, eps))
+        return _mf.follow(_norms.batch_norm_apply_reduced(
+            self, weight, bias, running_mean, _norms.eval_invstd(running_var, eps)), self)
     shp = (1, -1) + (1,) * (self.ndim - 2)
     invstd = 1 / np.sqrt(running_var + self.dtype.type(eps))
     out = (self - running_mean.reshape(shp)) * invstd.reshape(shp)
