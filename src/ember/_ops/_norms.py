@@ -1156,7 +1156,8 @@ def _bn_stats_reduced_rows(r):
 
 def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps):
     """``batch_norm_cpu_update_stats_template`` for a contiguous or channels-last
-    float16/bfloat16 ``x`` with float32 parameters: (mean, invstd) float32, the running stats updated in float."""
+    float16/bfloat16 ``x`` with float32 parameters: (mean, invstd) float32 (invstd through
+    double, as ``InvStd`` adds the double eps), the running stats updated in float."""
     f32 = np.float32
     n = x.size // x.shape[1]
     rows = _rows(x)
