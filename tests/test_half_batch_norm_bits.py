@@ -60,3 +60,26 @@ def test_channels_last_forward_float_params(shape, dtype, training, threads):
     np.testing.assert_array_equal(erm.numpy(), trm.numpy())
     np.testing.assert_array_equal(erv.numpy(), trv.numpy())
     np.testing.assert_array_equal(_bits(got), _bits(want))
+
+
+def _grads(mod, x, w, b, rm, rv, training, g):
+    x = x.detach().requires_grad_()
+    w = w.detach().requires_grad_()
+    b = b.detach().requires_grad_()
+    y = mod.nn.functional.batch_norm(x, rm, rv, w, b, training)
+    y.backward(g)
+    return x.grad, w.grad, b.grad
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (2, 5, 16, 16), (8, 4, 33), (3, 6, 64, 10),
+                                   (2, 3, 4, 5, 6)])
+@pytest.mark.parametrize("training", [True, False])
+def test_backward_float_params(shape, dtype, training, threads):
+    (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, dtype)
+    gt = torch.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
+    want = _grads(torch, tx, tw, tb, trm, trv, training, gt.to(tx.dtype))
+    got = _grads(ember, ex, ew, eb, erm, erv, training, ember.tensor(gt.numpy()).to(ex.dtype))
+    for a, b in zip(got, want):
+        assert a.dtype == getattr(ember, str(b.dtype).split(".")[1])
+        np.testing.assert_array_equal(_bits(a), _bits(b))

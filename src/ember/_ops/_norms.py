@@ -1188,3 +1188,54 @@ def batch_norm_apply_reduced(x, weight, bias, mean, invstd):
     y = fma(xf, np.broadcast_to(alpha.reshape(shp), x.shape),
             np.broadcast_to(beta.reshape(shp), x.shape))
     return y.astype(x.dtype)
+
+
+def batch_norm_backward_reduced(grad, x, weight, mean, invstd, train=True):
+    """``batch_norm_cpu_backward_contiguous_internal`` for C-contiguous float16/bfloat16
+    ``grad`` and ``x`` with float32 ``weight``/``mean``/``invstd``: per channel the sum of
+    ``dy`` and of ``(x - mean) * dy`` (fused; bfloat16's tail not) as
+    :func:`_bn_stats_reduced_contiguous` sums, then
+    ``dx = (dy - sum / N - (x - mean) * k) * invstd * w`` in float (``dy * invstd * w`` in
+    evaluation mode) rounded once. (grad_input, grad_weight float32, grad_bias float32)."""
+    f32 = np.float32
+    lanes = _exact._LANES[np.dtype(f32)]
+    n_b, c = x.shape[:2]
+    shape = (n_b, c, x.size // (n_b * c))
+    xs = x.reshape(shape).astype(f32)
+    dy = grad.reshape(shape).astype(f32)
+    hw = shape[2]
+    full = hw - hw % (2 * lanes)
+    n = n_b * hw
+    w = np.ones(c, f32) if weight is None else weight.astype(f32)
+    xc = xs - mean[None, :, None]
+    # float16's scalar tail converts each element first: the compiler fuses its product
+    fuse_tail = x.dtype == np.float16
+
+    def total(v, u=None):
+        acc = np.zeros((c, lanes), f32)
+        tail = np.zeros(c, f32)
+        for b in range(n_b):
+            for j in range(0, full, lanes):
+                acc = acc + v[b, :, j:j + lanes] if u is None else \
+                    fma(v[b, :, j:j + lanes], u[b, :, j:j + lanes], acc)
+            for j in range(full, hw):
+                if u is None:
+                    tail = tail + v[b, :, j]
+                elif fuse_tail:
+                    tail = fma(v[b, :, j], u[b, :, j], tail)
+                else:
+                    tail = tail + v[b, :, j] * u[b, :, j]
+        r = acc[:, 0].copy()
+        for k in range(1, lanes):
+            r += acc[:, k]
+        return tail + r
+
+    s = total(dy)
+    dotp = total(xc, dy)
+    if train:
+        k = (dotp * invstd * invstd / f32(n))[None, :, None]
+        gm = (s / f32(n))[None, :, None]
+        gi = ((dy - gm) - xc * k) * invstd[None, :, None] * w[None, :, None]
+    else:
+        gi = dy * invstd[None, :, None] * w[None, :, None]
+    return gi.astype(x.dtype).reshape(x.shape), dotp * invstd, s

@@ -2132,6 +2132,10 @@ def _bn_kernel_grads(grad, self, weight, mean, invstd):
     if _records_graph(grad, self, weight):
         return None
     w = None if weight is None else weight._data
+    if _bn_reduced_backward(grad._data, self._data, w, mean, invstd):
+        return tuple(Tensor._wrap(np.asarray(a)) for a in
+                     _norms.batch_norm_backward_reduced(grad._data, self._data, w, mean,
+                                                        invstd))
     if not _bn_exact(self._data, w, mean, invstd) or grad._data.dtype != self._data.dtype:
         return None
     return tuple(Tensor._wrap(np.asarray(a)) for a in
@@ -2142,6 +2146,7 @@ def _bn_train_self(grad, self, weight, eps, mean, invstd):
     exact = _bn_kernel_grads(grad, self, weight, mean, invstd)
     if exact is not None:
         return exact[0]
+    grad, self, weight = _ln_float(grad, self, weight)
     w_b = None if weight is None else _bcast(weight, self.ndim)
     return _normalized_grad(grad, self, w_b, _bn_dims(self.ndim), eps)
 
@@ -2150,6 +2155,7 @@ def _bn_train_weight(grad, self, eps, mean, invstd):
     exact = _bn_kernel_grads(grad, self, None, mean, invstd)
     if exact is not None:
         return exact[1]
+    grad, self = _ln_float(grad, self)
     return (grad * _xhat(self, _bn_dims(self.ndim), eps)).sum(_bn_dims(self.ndim))
 
 
@@ -2157,11 +2163,11 @@ def _bn_train_bias(grad, self, mean, invstd):
     exact = _bn_kernel_grads(grad, self, None, mean, invstd)
     if exact is not None:
         return exact[2]
-    return grad.sum(_bn_dims(grad.ndim))
+    return _ln_float(grad)[0].sum(_bn_dims(grad.ndim))
 
 
 @op("NativeBatchNormBackward0", name="_batch_norm_train", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"),
+    promote=NONE, tensors=("self", "weight", "bias"), reduced_in_float=False,
     self=_bn_train_self, weight=_bn_train_weight, bias=_bn_train_bias)
 def _batch_norm_train(self, weight, bias, eps, mean, invstd):
     if _bn_exact(self, weight, bias, mean):
@@ -2190,6 +2196,13 @@ def _bn_reduced(x, *arrays):
     return x.dtype.name in ("float16", "bfloat16") and x.size > 0 and (
         x.flags.c_contiguous or _norms._rows(x) is not None) \
         and all(a is None or a.dtype == np.float32 for a in arrays)
+
+
+def _bn_reduced_backward(g, x, *arrays):
+    """Whether torch's mixed-type contiguous backward kernel is emulated: C-contiguous
+    float16/bfloat16 gradient and input of one dtype, float32 parameters and statistics."""
+    return _bn_reduced(x, *arrays) and x.flags.c_contiguous and g.dtype == x.dtype \
+        and g.flags.c_contiguous and x[0, 0].size > 1
 
 
 def _check_mixed_dtype(input, *params):
@@ -2227,6 +2240,10 @@ def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
     invstd = _norms.eval_backward_invstd(running_var._data, eps)
     if which == 0:
         w = None if weight is None else weight._data
+        if not _records_graph(grad, weight) and _bn_reduced_backward(
+                grad._data, self._data, w, invstd, running_mean._data):
+            return Tensor._wrap(_norms.batch_norm_backward_reduced(
+                grad._data, self._data, w, running_mean._data, invstd, False)[0])
         if _records_graph(grad, weight) or not _bn_exact(self._data, w, invstd) \
                 or grad._data.dtype != invstd.dtype:
             return None
@@ -2241,6 +2258,7 @@ def _bn_eval_self(grad, self, weight, running_mean, running_var, eps):
     exact = _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, 0)
     if exact is not None:
         return exact
+    grad, self, weight = _ln_float(grad, self, weight)
     return grad * _bn_eval_scale(running_var, eps, self.ndim) * (
         1 if weight is None else _bcast(weight, self.ndim))
 
@@ -2249,6 +2267,7 @@ def _bn_eval_weight(grad, self, running_mean, running_var, eps):
     exact = _bn_eval_kernel(grad, self, None, running_mean, running_var, eps, 1)
     if exact is not None:
         return exact
+    grad, self = _ln_float(grad, self)
     return (grad * (self - _bcast(running_mean, self.ndim))
             * _bn_eval_scale(running_var, eps, self.ndim)).sum(_bn_dims(self.ndim))
 
@@ -2257,12 +2276,12 @@ def _bn_eval_bias(grad, self, running_mean, running_var, eps):
     exact = _bn_eval_kernel(grad, self, None, running_mean, running_var, eps, 2)
     if exact is not None:
         return exact
-    return grad.sum(_bn_dims(grad.ndim))
+    return _ln_float(grad)[0].sum(_bn_dims(grad.ndim))
 
 
 @op("NativeBatchNormBackward0", name="_batch_norm_eval", method=False, function=False,
     promote=NONE, tensors=("self", "weight", "bias", "running_mean", "running_var"),
-    self=_bn_eval_self, weight=_bn_eval_weight, bias=_bn_eval_bias)
+    reduced_in_float=False, self=_bn_eval_self, weight=_bn_eval_weight, bias=_bn_eval_bias)
 def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
     if _bn_exact(self, weight, bias, running_mean, running_var):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, running_mean,
