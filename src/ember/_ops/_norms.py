@@ -1132,7 +1132,7 @@ def _bn_stats_reduced_contiguous(x):
     return mean, total(d * d)
 
 
-def _bn_stats_reduced_rows(r):
+def _bn_stats_reduced_rows(r, param=None):
     """``batch_norm_cpu_collect_stats_channels_last_internal`` on (rows, C) float values of
     a float16/bfloat16 array: with more rows than threads each thread sums its share of
     the rows into its own float row and the threads' rows are added in float; otherwise
@@ -1147,6 +1147,8 @@ def _bn_stats_reduced_rows(r):
     for b in parts:
         mean += seqsum(r[b:b + ch], np.zeros(c, f32))
     mean /= f32(n)
+    if param is not None:       # the deviations from the mean as stored
+        mean = mean.astype(param).astype(f32)
     d = r - mean
     vs = np.zeros(c, f32)
     for b in parts:
@@ -1154,22 +1156,47 @@ def _bn_stats_reduced_rows(r):
     return mean, vs
 
 
-def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps):
+def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps, param=np.float32):
     """``batch_norm_cpu_update_stats_template`` for a contiguous or channels-last
-    float16/bfloat16 ``x`` with float32 parameters: (mean, invstd) float32 (invstd through
-    double, as ``InvStd`` adds the double eps), the running stats updated in float."""
+    float16/bfloat16 ``x`` with parameters of dtype ``param`` (float32, or x's own):
+    (mean, invstd) of that dtype (invstd through double, as ``InvStd`` adds the double
+    eps), the running stats updated in place. With parameters of x's dtype the statistics
+    are stored rounded and the updates follow c10's reduced-type arithmetic, each operation
+    rounding."""
     f32 = np.float32
     n = x.size // x.shape[1]
     rows = _rows(x)
-    mean, vs = _bn_stats_reduced_contiguous(x) if rows is None else \
-        _bn_stats_reduced_rows(rows.astype(np.float32))
-    invstd = _invstd((vs / f32(n)).astype(np.float64), eps).astype(f32)
-    m = f32(momentum)
-    om = f32(1) - m
+    mixed = np.dtype(param) == np.float32
+    if rows is None:
+        mean, vs = _bn_stats_reduced_contiguous(x)
+    else:
+        mean, vs = _bn_stats_reduced_rows(rows.astype(f32), None if mixed else param)
+    if mixed:
+        var = vs / f32(n)
+    else:
+        p = np.dtype(param).type
+        mean, vs = mean.astype(p), vs.astype(p)
+        var = (vs.astype(f32) / f32(p(n))).astype(p).astype(f32)
+    invstd = _invstd(var.astype(np.float64), eps).astype(f32).astype(param)
+    if mixed:
+        m = f32(momentum)
+        om = f32(1) - m
+        if running_mean is not None:
+            running_mean[...] = m * mean + om * running_mean
+        if running_var is not None:
+            running_var[...] = m * (vs / f32(n - 1)) + om * running_var
+        return mean, invstd
+    m = p(momentum)
+    mf = m.astype(f32)
+    om = (f32(1) - mf).astype(p).astype(f32)
     if running_mean is not None:
-        running_mean[...] = m * mean + om * running_mean
+        rm = running_mean.astype(f32)
+        running_mean[...] = ((mf * mean.astype(f32)).astype(p).astype(f32)
+                             + (om * rm).astype(p).astype(f32)).astype(p)
     if running_var is not None:
-        running_var[...] = m * (vs / f32(n - 1)) + om * running_var
+        unbiased = (vs.astype(f32) / f32(p(n - 1))).astype(p).astype(f32)
+        rv = running_var.astype(f32)
+        running_var[...] = (mf * unbiased + (om * rv).astype(p).astype(f32)).astype(p)
     return mean, invstd
 
 

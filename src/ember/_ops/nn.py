@@ -2191,11 +2191,11 @@ def _bn_exact(x, *arrays):
 
 
 def _bn_reduced(x, *arrays):
-    """Whether torch's mixed-type kernel is emulated: a contiguous or channels-last
-    float16/bfloat16 input with float32 parameters and statistics."""
+    """Whether torch's reduced-type kernels are emulated: a contiguous or channels-last
+    float16/bfloat16 input with float32 parameters and statistics or ones of its dtype."""
     return x.dtype.name in ("float16", "bfloat16") and x.size > 0 and (
         x.flags.c_contiguous or _norms._rows(x) is not None) \
-        and all(a is None or a.dtype == np.float32 for a in arrays)
+        and all(a is None or a.dtype in (np.float32, x.dtype) for a in arrays)
 
 
 def _bn_reduced_backward(g, x, *arrays):
@@ -2237,7 +2237,11 @@ def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
     running mean; None where the formulas must stay differentiable."""
     if running_mean is None or running_var is None:
         return None
-    invstd = _norms.eval_backward_invstd(running_var._data, eps)
+    rv = running_var._data
+    if rv.dtype != np.float32 and rv.dtype == self._data.dtype and rv.dtype.name in (
+            "float16", "bfloat16"):
+        rv = rv.astype(np.float32)      # the reduced types' kernel keeps invstd in float
+    invstd = _norms.eval_backward_invstd(rv, eps)
     if which == 0:
         w = None if weight is None else weight._data
         if not _records_graph(grad, weight) and _bn_reduced_backward(
@@ -2288,7 +2292,8 @@ def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
                                                   _norms.eval_invstd(running_var, eps)), self)
     if _bn_reduced(self, weight, bias, running_mean, running_var):
         return _mf.follow(_norms.batch_norm_apply_reduced(
-            self, weight, bias, running_mean, _norms.eval_invstd(running_var, eps)), self)
+            self, weight, bias, running_mean,
+            _norms.eval_invstd(running_var.astype(np.float32), eps)), self)
     shp = (1, -1) + (1,) * (self.ndim - 2)
     invstd = 1 / np.sqrt(running_var + self.dtype.type(eps))
     out = (self - running_mean.reshape(shp)) * invstd.reshape(shp)
@@ -2350,8 +2355,12 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
                 if t is not None:
                     t._vc.value += 1
             return _batch_norm_train(input, weight, bias, eps, mean, invstd)
-        if _bn_reduced(x, rm, rv, *(None if t is None else t._data for t in (weight, bias))):
-            mean, invstd = _norms.batch_norm_stats_reduced(x, rm, rv, momentum, eps)
+        params = [None if t is None else t._data for t in (weight, bias)]
+        param = np.float32 if any(a is not None and a.dtype == np.float32
+                                  for a in (rm, rv, *params)) else x.dtype
+        # float16 statistics with float16 parameters are not emulated yet
+        if _bn_reduced(x, rm, rv, *params) and param != np.float16:
+            mean, invstd = _norms.batch_norm_stats_reduced(x, rm, rv, momentum, eps, param)
             for t in (running_mean, running_var):
                 if t is not None:
                     t._vc.value += 1
