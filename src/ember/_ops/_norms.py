@@ -1101,35 +1101,45 @@ def weight_norm_backward(grad, v, g, norm, dim):
 
 # ----------------------------------------------------------------------------- reduced batch norm
 
-def _bn_stats_reduced_contiguous(x):
-    """``batch_norm_cpu_collect_stats_contiguous_internal`` on a C-contiguous float16/bfloat16
-    array: per channel, one float vector sums both float halves of each reduced-type vector
-    of every sample's plane in turn, the tails go one by one into a scalar, and the vector's
-    lanes join that scalar one after another (``vec_reduce_all`` with a size); the squared
-    deviations from the float mean likewise, unfused. (mean, var_sum) float32."""
+def _plane_sums(v, u=None, fuse_tail=True):
+    """Per channel of (N, C, HxW) float arrays, the sum of ``v`` (of ``v * u`` when given,
+    each product fused into the vector sum, and into the tail's with ``fuse_tail``) as the
+    reduced types' contiguous batch norm kernels take it: one float vector sums both float
+    halves of each reduced-type vector of every sample's plane in turn, the tails go one by
+    one into a scalar, and the vector's lanes, added one after another (``vec_reduce_all``
+    with a size), join that scalar last."""
     f32 = np.float32
     lanes = _exact._LANES[np.dtype(f32)]
-    n_b, c = x.shape[:2]
-    xs = np.ascontiguousarray(x).reshape(n_b, c, -1).astype(f32)
-    hw = xs.shape[2]
+    n_b, c, hw = v.shape
     full = hw - hw % (2 * lanes)
+    acc = np.zeros((c, lanes), f32)
+    tail = np.zeros(c, f32)
+    for b in range(n_b):
+        for j in range(0, full, lanes):
+            acc = acc + v[b, :, j:j + lanes] if u is None else \
+                fma(v[b, :, j:j + lanes], u[b, :, j:j + lanes], acc)
+        for j in range(full, hw):
+            if u is None:
+                tail = tail + v[b, :, j]
+            elif fuse_tail:
+                tail = fma(v[b, :, j], u[b, :, j], tail)
+            else:
+                tail = tail + v[b, :, j] * u[b, :, j]
+    r = acc[:, 0].copy()
+    for k in range(1, lanes):
+        r += acc[:, k]
+    return tail + r
 
-    def total(v):
-        acc = np.zeros((c, lanes), f32)
-        tail = np.zeros(c, f32)
-        for b in range(n_b):
-            for j in range(0, full, lanes):
-                acc += v[b, :, j:j + lanes]
-            for j in range(full, hw):
-                tail += v[b, :, j]
-        r = acc[:, 0].copy()
-        for k in range(1, lanes):
-            r += acc[:, k]
-        return tail + r
 
-    mean = total(xs) / f32(n_b * hw)
+def _bn_stats_reduced_contiguous(x):
+    """``batch_norm_cpu_collect_stats_contiguous_internal`` on a C-contiguous float16/bfloat16
+    array: :func:`_plane_sums` of the values, then of the squared deviations from the
+    float mean (unfused). (mean, var_sum) float32."""
+    n_b, c = x.shape[:2]
+    xs = np.ascontiguousarray(x).reshape(n_b, c, -1).astype(np.float32)
+    mean = _plane_sums(xs) / np.float32(xs.size // c)
     d = xs - mean[None, :, None]
-    return mean, total(d * d)
+    return mean, _plane_sums(d * d)
 
 
 def _bn_stats_reduced_rows(r, param=None):
@@ -1219,46 +1229,23 @@ def batch_norm_apply_reduced(x, weight, bias, mean, invstd):
 
 def batch_norm_backward_reduced(grad, x, weight, mean, invstd, train=True):
     """``batch_norm_cpu_backward_contiguous_internal`` for C-contiguous float16/bfloat16
-    ``grad`` and ``x`` with float32 ``weight``/``mean``/``invstd``: per channel the sum of
-    ``dy`` and of ``(x - mean) * dy`` (fused; bfloat16's tail not) as
-    :func:`_bn_stats_reduced_contiguous` sums, then
+    ``grad`` and ``x`` with ``weight``/``mean``/``invstd`` of float32 or x's dtype (taken
+    in float): per channel the sum of
+    ``dy`` and of ``(x - mean) * dy`` (fused; bfloat16's tail not) by :func:`_plane_sums`, then
     ``dx = (dy - sum / N - (x - mean) * k) * invstd * w`` in float (``dy * invstd * w`` in
-    evaluation mode) rounded once. (grad_input, grad_weight float32, grad_bias float32)."""
+    evaluation mode) rounded once. (grad_input, grad_weight and grad_bias in float32, which
+    the engine rounds to the parameters' dtype)."""
     f32 = np.float32
-    lanes = _exact._LANES[np.dtype(f32)]
     n_b, c = x.shape[:2]
     shape = (n_b, c, x.size // (n_b * c))
     xs = x.reshape(shape).astype(f32)
     dy = grad.reshape(shape).astype(f32)
-    hw = shape[2]
-    full = hw - hw % (2 * lanes)
-    n = n_b * hw
+    n = x.size // c
     w = np.ones(c, f32) if weight is None else weight.astype(f32)
     xc = xs - mean[None, :, None]
     # float16's scalar tail converts each element first: the compiler fuses its product
-    fuse_tail = x.dtype == np.float16
-
-    def total(v, u=None):
-        acc = np.zeros((c, lanes), f32)
-        tail = np.zeros(c, f32)
-        for b in range(n_b):
-            for j in range(0, full, lanes):
-                acc = acc + v[b, :, j:j + lanes] if u is None else \
-                    fma(v[b, :, j:j + lanes], u[b, :, j:j + lanes], acc)
-            for j in range(full, hw):
-                if u is None:
-                    tail = tail + v[b, :, j]
-                elif fuse_tail:
-                    tail = fma(v[b, :, j], u[b, :, j], tail)
-                else:
-                    tail = tail + v[b, :, j] * u[b, :, j]
-        r = acc[:, 0].copy()
-        for k in range(1, lanes):
-            r += acc[:, k]
-        return tail + r
-
-    s = total(dy)
-    dotp = total(xc, dy)
+    s = _plane_sums(dy)
+    dotp = _plane_sums(xc, dy, x.dtype == np.float16)
     if train:
         k = (dotp * invstd * invstd / f32(n))[None, :, None]
         gm = (s / f32(n))[None, :, None]
