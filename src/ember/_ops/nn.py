@@ -2136,6 +2136,10 @@ def _bn_kernel_grads(grad, self, weight, mean, invstd):
         return tuple(Tensor._wrap(np.asarray(a)) for a in
                      _norms.batch_norm_backward_reduced(grad._data, self._data, w, mean,
                                                         invstd))
+    if self._data.dtype.name == "bfloat16":     # other layouts: the float kernel, rounded
+        grad, self, weight = _ln_float(grad, self, weight)
+        w = None if weight is None else weight._data
+        mean, invstd = (np.asarray(a, np.float32) for a in (mean, invstd))
     if not _bn_exact(self._data, w, mean, invstd) or grad._data.dtype != self._data.dtype:
         return None
     return tuple(Tensor._wrap(np.asarray(a)) for a in
@@ -2248,6 +2252,9 @@ def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
                 grad._data, self._data, w, invstd, running_mean._data):
             return Tensor._wrap(_norms.batch_norm_backward_reduced(
                 grad._data, self._data, w, running_mean._data, invstd, False)[0])
+        if self._data.dtype.name == "bfloat16":
+            grad, self, weight = _ln_float(grad, self, weight)
+            w = None if weight is None else weight._data
         if _records_graph(grad, weight) or not _bn_exact(self._data, w, invstd) \
                 or grad._data.dtype != invstd.dtype:
             return None
