@@ -26,7 +26,8 @@ def _pair(shape, dtype, seed=0, same=False):
 
 
 def _bits(a):
-    return a.float().numpy() if isinstance(a, torch.Tensor) else a.float().numpy()
+    """The values as float32 (exact for float16/bfloat16), for either library."""
+    return a.detach().float().numpy()
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -114,4 +115,20 @@ def test_backward_same_dtype_params(shape, dtype, training, threads):
     got = _grads(ember, ex, ew, eb, erm, erv, training, ember.tensor(gt.numpy()).to(ex.dtype))
     for a, b in zip(got, want):
         assert a.dtype == ex.dtype
+        np.testing.assert_array_equal(_bits(a), _bits(b))
+
+
+@pytest.mark.parametrize("same", [False, True])
+@pytest.mark.parametrize("training", [True, False])
+def test_bfloat16_channels_last_backward(same, training, threads):
+    shape = (4, 16, 6, 5)
+    (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, "bfloat16", same=same)
+    tx = tx.contiguous(memory_format=torch.channels_last)
+    ex = ex.contiguous(memory_format=ember.channels_last)
+    gt = torch.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
+    gt = gt.bfloat16().contiguous(memory_format=torch.channels_last)
+    ge = ember.tensor(gt.float().numpy()).bfloat16().contiguous(memory_format=ember.channels_last)
+    want = _grads(torch, tx, tw, tb, trm, trv, training, gt)
+    got = _grads(ember, ex, ew, eb, erm, erv, training, ge)
+    for a, b in zip(got, want):
         np.testing.assert_array_equal(_bits(a), _bits(b))
