@@ -1097,3 +1097,159 @@ def weight_norm_backward(grad, v, g, norm, dim):
     a, b = (np.broadcast_to(x.reshape(shape), rows.shape) for x in (a, b))
     grad_v = fma(-b, rows, a * grows)
     return grad_v.reshape(v.shape), grad_g
+
+
+# ----------------------------------------------------------------------------- reduced batch norm
+
+def _plane_sums(v, u=None, fuse_tail=True):
+    """Per channel of (N, C, HxW) float arrays, the sum of ``v`` (of ``v * u`` when given,
+    each product fused into the vector sum, and into the tail's with ``fuse_tail``) as the
+    reduced types' contiguous batch norm kernels take it: one float vector sums both float
+    halves of each reduced-type vector of every sample's plane in turn, the tails go one by
+    one into a scalar, and the vector's lanes, added one after another (``vec_reduce_all``
+    with a size), join that scalar last."""
+    f32 = np.float32
+    lanes = _exact._LANES[np.dtype(f32)]
+    n_b, c, hw = v.shape
+    full = hw - hw % (2 * lanes)
+    acc = np.zeros((c, lanes), f32)
+    tail = np.zeros(c, f32)
+    for b in range(n_b):
+        for j in range(0, full, lanes):
+            acc = acc + v[b, :, j:j + lanes] if u is None else \
+                fma(v[b, :, j:j + lanes], u[b, :, j:j + lanes], acc)
+        for j in range(full, hw):
+            if u is None:
+                tail = tail + v[b, :, j]
+            elif fuse_tail:
+                tail = fma(v[b, :, j], u[b, :, j], tail)
+            else:
+                tail = tail + v[b, :, j] * u[b, :, j]
+    r = acc[:, 0].copy()
+    for k in range(1, lanes):
+        r += acc[:, k]
+    return tail + r
+
+
+def _bn_stats_reduced_contiguous(x):
+    """``batch_norm_cpu_collect_stats_contiguous_internal`` on a C-contiguous float16/bfloat16
+    array: :func:`_plane_sums` of the values, then of the squared deviations from the
+    float mean (unfused). (mean, var_sum) float32."""
+    n_b, c = x.shape[:2]
+    xs = np.ascontiguousarray(x).reshape(n_b, c, -1).astype(np.float32)
+    mean = _plane_sums(xs) / np.float32(xs.size // c)
+    d = xs - mean[None, :, None]
+    return mean, _plane_sums(d * d)
+
+
+def _bn_stats_reduced_rows(r, param=None):
+    """``batch_norm_cpu_collect_stats_channels_last_internal`` on (rows, C) float values of
+    a float16/bfloat16 array: with more rows than threads each thread sums its share of
+    the rows into its own float row and the threads' rows are added in float; otherwise
+    one sum over the rows. The squared deviations likewise, each fused into its sum.
+    (mean, var_sum) float32."""
+    f32 = np.float32
+    n, c = r.shape
+    threads = _exact.get_num_threads()
+    ch = -(-n // threads) if n > threads else n
+    parts = range(0, n, ch)
+    mean = np.zeros(c, f32)
+    for b in parts:
+        mean += seqsum(r[b:b + ch], np.zeros(c, f32))
+    mean /= f32(n)
+    if param is not None:       # the deviations from the mean as stored
+        mean = mean.astype(param).astype(f32)
+    d = r - mean
+    vs = np.zeros(c, f32)
+    for b in parts:
+        vs += _fma_seq(d[b:b + ch], np.zeros(c, f32))
+    return mean, vs
+
+
+def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps, param=np.float32):
+    """``batch_norm_cpu_update_stats_template`` for a contiguous or channels-last
+    float16/bfloat16 ``x`` with parameters of dtype ``param`` (float32, or x's own):
+    (mean, invstd) of that dtype (invstd through double, as ``InvStd`` adds the double
+    eps), the running stats updated in place. With parameters of x's dtype the statistics
+    are stored rounded and the updates follow c10's reduced-type arithmetic, each operation
+    rounding."""
+    f32 = np.float32
+    n = x.size // x.shape[1]
+    rows = _rows(x)
+    mixed = np.dtype(param) == np.float32
+    if rows is None:
+        mean, vs = _bn_stats_reduced_contiguous(x)
+    else:
+        mean, vs = _bn_stats_reduced_rows(rows.astype(f32), None if mixed else param)
+    if mixed:
+        var = vs / f32(n)
+    else:
+        p = np.dtype(param).type
+        mean, vs = mean.astype(p), vs.astype(p)
+        var = (vs.astype(f32) / f32(p(n))).astype(p).astype(f32)
+    invstd = _invstd(var.astype(np.float64), eps).astype(f32).astype(param)
+    if mixed:
+        m = f32(momentum)
+        om = f32(1) - m
+        if running_mean is not None:
+            running_mean[...] = m * mean + om * running_mean
+        if running_var is not None:
+            running_var[...] = m * (vs / f32(n - 1)) + om * running_var
+        return mean, invstd
+    m = p(momentum)
+    mf = m.astype(f32)
+    om = (f32(1) - mf).astype(p).astype(f32)
+    if running_mean is not None:
+        rm = running_mean.astype(f32)
+        running_mean[...] = ((mf * mean.astype(f32)).astype(p).astype(f32)
+                             + (om * rm).astype(p).astype(f32)).astype(p)
+    if running_var is not None:
+        unbiased = (vs.astype(f32) / f32(p(n - 1))).astype(p).astype(f32)
+        rv = running_var.astype(f32)
+        running_var[...] = (mf * unbiased + (om * rv).astype(p).astype(f32)).astype(p)
+    return mean, invstd
+
+
+def batch_norm_apply_reduced(x, weight, bias, mean, invstd):
+    """``batch_norm_cpu_contiguous_impl`` for float16/bfloat16: ``alpha = invstd * w`` and
+    ``beta = b - mean * alpha`` in float, the output ``x * alpha + beta`` fused and rounded
+    once to x's dtype."""
+    f32 = np.float32
+    c = x.shape[1]
+    shp = (1, c) + (1,) * (x.ndim - 2)
+    w = np.ones(c, f32) if weight is None else weight.astype(f32)
+    b = np.zeros(c, f32) if bias is None else bias.astype(f32)
+    alpha = invstd.astype(f32) * w
+    beta = fma(-mean.astype(f32), alpha, b)
+    xf = x.astype(f32)
+    y = fma(xf, np.broadcast_to(alpha.reshape(shp), x.shape),
+            np.broadcast_to(beta.reshape(shp), x.shape))
+    return y.astype(x.dtype)
+
+
+def batch_norm_backward_reduced(grad, x, weight, mean, invstd, train=True):
+    """``batch_norm_cpu_backward_contiguous_internal`` for C-contiguous float16/bfloat16
+    ``grad`` and ``x`` with ``weight``/``mean``/``invstd`` of float32 or x's dtype (taken
+    in float): per channel the sum of
+    ``dy`` and of ``(x - mean) * dy`` (fused; bfloat16's tail not) by :func:`_plane_sums`, then
+    ``dx = (dy - sum / N - (x - mean) * k) * invstd * w`` in float (``dy * invstd * w`` in
+    evaluation mode) rounded once. (grad_input, grad_weight and grad_bias in float32, which
+    the engine rounds to the parameters' dtype)."""
+    f32 = np.float32
+    n_b, c = x.shape[:2]
+    shape = (n_b, c, x.size // (n_b * c))
+    xs = x.reshape(shape).astype(f32)
+    dy = grad.reshape(shape).astype(f32)
+    n = x.size // c
+    w = np.ones(c, f32) if weight is None else weight.astype(f32)
+    xc = xs - mean[None, :, None]
+    # float16's scalar tail converts each element first: the compiler fuses its product
+    s = _plane_sums(dy)
+    dotp = _plane_sums(xc, dy, x.dtype == np.float16)
+    if train:
+        k = (dotp * invstd * invstd / f32(n))[None, :, None]
+        gm = (s / f32(n))[None, :, None]
+        gi = ((dy - gm) - xc * k) * invstd[None, :, None] * w[None, :, None]
+    else:
+        gi = dy * invstd[None, :, None] * w[None, :, None]
+    return gi.astype(x.dtype).reshape(x.shape), dotp * invstd, s

@@ -2132,6 +2132,14 @@ def _bn_kernel_grads(grad, self, weight, mean, invstd):
     if _records_graph(grad, self, weight):
         return None
     w = None if weight is None else weight._data
+    if _bn_reduced_backward(grad._data, self._data, w, mean, invstd):
+        return tuple(Tensor._wrap(np.asarray(a)) for a in
+                     _norms.batch_norm_backward_reduced(grad._data, self._data, w, mean,
+                                                        invstd))
+    if self._data.dtype.name == "bfloat16":     # other layouts: the float kernel, rounded
+        grad, self, weight = _ln_float(grad, self, weight)
+        w = None if weight is None else weight._data
+        mean, invstd = (np.asarray(a, np.float32) for a in (mean, invstd))
     if not _bn_exact(self._data, w, mean, invstd) or grad._data.dtype != self._data.dtype:
         return None
     return tuple(Tensor._wrap(np.asarray(a)) for a in
@@ -2142,6 +2150,7 @@ def _bn_train_self(grad, self, weight, eps, mean, invstd):
     exact = _bn_kernel_grads(grad, self, weight, mean, invstd)
     if exact is not None:
         return exact[0]
+    grad, self, weight = _ln_float(grad, self, weight)
     w_b = None if weight is None else _bcast(weight, self.ndim)
     return _normalized_grad(grad, self, w_b, _bn_dims(self.ndim), eps)
 
@@ -2150,6 +2159,7 @@ def _bn_train_weight(grad, self, eps, mean, invstd):
     exact = _bn_kernel_grads(grad, self, None, mean, invstd)
     if exact is not None:
         return exact[1]
+    grad, self = _ln_float(grad, self)
     return (grad * _xhat(self, _bn_dims(self.ndim), eps)).sum(_bn_dims(self.ndim))
 
 
@@ -2157,15 +2167,18 @@ def _bn_train_bias(grad, self, mean, invstd):
     exact = _bn_kernel_grads(grad, self, None, mean, invstd)
     if exact is not None:
         return exact[2]
-    return grad.sum(_bn_dims(grad.ndim))
+    return _ln_float(grad)[0].sum(_bn_dims(grad.ndim))
 
 
 @op("NativeBatchNormBackward0", name="_batch_norm_train", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"),
+    promote=NONE, tensors=("self", "weight", "bias"), reduced_in_float=False,
     self=_bn_train_self, weight=_bn_train_weight, bias=_bn_train_bias)
 def _batch_norm_train(self, weight, bias, eps, mean, invstd):
     if _bn_exact(self, weight, bias, mean):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, mean, invstd), self)
+    if _bn_reduced(self, weight, bias, mean):
+        return _mf.follow(_norms.batch_norm_apply_reduced(self, weight, bias, mean, invstd),
+                          self)
     shp = (1, -1) + (1,) * (self.ndim - 2)
     out = (self - mean.astype(self.dtype).reshape(shp)) * invstd.astype(self.dtype).reshape(shp)
     if weight is not None:
@@ -2179,6 +2192,21 @@ def _bn_exact(x, *arrays):
     """Whether torch's float kernels are emulated: float32/float64 throughout."""
     return x.dtype in _exact.exact_dtype and x.size > 0 and all(
         a is None or a.dtype == x.dtype for a in arrays)
+
+
+def _bn_reduced(x, *arrays):
+    """Whether torch's reduced-type kernels are emulated: a contiguous or channels-last
+    float16/bfloat16 input with float32 parameters and statistics or ones of its dtype."""
+    return x.dtype.name in ("float16", "bfloat16") and x.size > 0 and (
+        x.flags.c_contiguous or _norms._rows(x) is not None) \
+        and all(a is None or a.dtype in (np.float32, x.dtype) for a in arrays)
+
+
+def _bn_reduced_backward(g, x, *arrays):
+    """Whether torch's mixed-type contiguous backward kernel is emulated: C-contiguous
+    float16/bfloat16 gradient and input of one dtype, float32 parameters and statistics."""
+    return _bn_reduced(x, *arrays) and x.flags.c_contiguous and g.dtype == x.dtype \
+        and g.flags.c_contiguous and x[0, 0].size > 1
 
 
 def _check_mixed_dtype(input, *params):
@@ -2213,9 +2241,20 @@ def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
     running mean; None where the formulas must stay differentiable."""
     if running_mean is None or running_var is None:
         return None
-    invstd = _norms.eval_backward_invstd(running_var._data, eps)
+    rv = running_var._data
+    if rv.dtype != np.float32 and rv.dtype == self._data.dtype and rv.dtype.name in (
+            "float16", "bfloat16"):
+        rv = rv.astype(np.float32)      # the reduced types' kernel keeps invstd in float
+    invstd = _norms.eval_backward_invstd(rv, eps)
     if which == 0:
         w = None if weight is None else weight._data
+        if not _records_graph(grad, weight) and _bn_reduced_backward(
+                grad._data, self._data, w, invstd, running_mean._data):
+            return Tensor._wrap(_norms.batch_norm_backward_reduced(
+                grad._data, self._data, w, running_mean._data, invstd, False)[0])
+        if self._data.dtype.name == "bfloat16":
+            grad, self, weight = _ln_float(grad, self, weight)
+            w = None if weight is None else weight._data
         if _records_graph(grad, weight) or not _bn_exact(self._data, w, invstd) \
                 or grad._data.dtype != invstd.dtype:
             return None
@@ -2230,6 +2269,7 @@ def _bn_eval_self(grad, self, weight, running_mean, running_var, eps):
     exact = _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, 0)
     if exact is not None:
         return exact
+    grad, self, weight = _ln_float(grad, self, weight)
     return grad * _bn_eval_scale(running_var, eps, self.ndim) * (
         1 if weight is None else _bcast(weight, self.ndim))
 
@@ -2238,6 +2278,7 @@ def _bn_eval_weight(grad, self, running_mean, running_var, eps):
     exact = _bn_eval_kernel(grad, self, None, running_mean, running_var, eps, 1)
     if exact is not None:
         return exact
+    grad, self = _ln_float(grad, self)
     return (grad * (self - _bcast(running_mean, self.ndim))
             * _bn_eval_scale(running_var, eps, self.ndim)).sum(_bn_dims(self.ndim))
 
@@ -2246,16 +2287,20 @@ def _bn_eval_bias(grad, self, running_mean, running_var, eps):
     exact = _bn_eval_kernel(grad, self, None, running_mean, running_var, eps, 2)
     if exact is not None:
         return exact
-    return grad.sum(_bn_dims(grad.ndim))
+    return _ln_float(grad)[0].sum(_bn_dims(grad.ndim))
 
 
 @op("NativeBatchNormBackward0", name="_batch_norm_eval", method=False, function=False,
     promote=NONE, tensors=("self", "weight", "bias", "running_mean", "running_var"),
-    self=_bn_eval_self, weight=_bn_eval_weight, bias=_bn_eval_bias)
+    reduced_in_float=False, self=_bn_eval_self, weight=_bn_eval_weight, bias=_bn_eval_bias)
 def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
     if _bn_exact(self, weight, bias, running_mean, running_var):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, running_mean,
                                                   _norms.eval_invstd(running_var, eps)), self)
+    if _bn_reduced(self, weight, bias, running_mean, running_var):
+        return _mf.follow(_norms.batch_norm_apply_reduced(
+            self, weight, bias, running_mean,
+            _norms.eval_invstd(running_var.astype(np.float32), eps)), self)
     shp = (1, -1) + (1,) * (self.ndim - 2)
     invstd = 1 / np.sqrt(running_var + self.dtype.type(eps))
     out = (self - running_mean.reshape(shp)) * invstd.reshape(shp)
@@ -2313,6 +2358,16 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
         if _bn_exact(x, rm, rv) and all(t is None or t._data.dtype == x.dtype
                                         for t in (weight, bias)):
             mean, invstd = _norms.batch_norm_stats(x, rm, rv, momentum, eps)
+            for t in (running_mean, running_var):
+                if t is not None:
+                    t._vc.value += 1
+            return _batch_norm_train(input, weight, bias, eps, mean, invstd)
+        params = [None if t is None else t._data for t in (weight, bias)]
+        param = np.float32 if any(a is not None and a.dtype == np.float32
+                                  for a in (rm, rv, *params)) else x.dtype
+        # float16 statistics with float16 parameters are not emulated yet
+        if _bn_reduced(x, rm, rv, *params) and param != np.float16:
+            mean, invstd = _norms.batch_norm_stats_reduced(x, rm, rv, momentum, eps, param)
             for t in (running_mean, running_var):
                 if t is not None:
                     t._vc.value += 1
