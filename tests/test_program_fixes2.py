@@ -308,14 +308,20 @@ def test_tensor_from_a_list_of_larger_tensors_raises(make):
     errors_alike(lambda lib: lib.tensor(make(lib)))
 
 
-def test_tensor_from_a_list_of_arrays_warns():
-    import warnings
-    for lib in (ember, torch):
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter("always")
-            t = lib.tensor([np.ones(2, np.float32), np.zeros(2, np.float32)])
-        assert tuple(t.shape) == (2, 2)
-        assert any("list of numpy.ndarrays is extremely slow" in str(x.message) for x in w)
+def test_tensor_from_a_list_of_arrays_warns_once():
+    """torch warns the first time in a process only (TORCH_WARN_ONCE), at the user's line."""
+    import subprocess
+    import sys
+    code = ("import warnings, numpy as np, {lib} as lib\n"
+            "for k in range(2):\n"
+            "    with warnings.catch_warnings(record=True) as w:\n"
+            "        warnings.simplefilter('always')\n"
+            "        t = lib.tensor([np.ones(2, np.float32), np.zeros(2, np.float32)])\n"
+            "    print(tuple(t.shape), [(str(x.message), x.lineno) for x in w])\n")
+    out = [subprocess.run([sys.executable, "-c", code.format(lib=lib)], capture_output=True,
+                          text=True, check=True).stdout for lib in ("torch", "ember")]
+    assert out[0] == out[1]
+    assert "list of numpy.ndarrays is extremely slow" in out[0].splitlines()[0]
 
 
 @pytest.mark.parametrize("shape", [(-2, 6), (3, -3), (3, -5), (-1, -2)])

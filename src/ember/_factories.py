@@ -71,7 +71,7 @@ def _infer(data, target: np.dtype | None = None):
             leaf = _leaf_dtype(data)
             data = _tensor_scalars(data)
         elif isinstance(data[0], np.ndarray):
-            warnings.warn(_errors.LIST_OF_NDARRAYS, stacklevel=3)
+            _errors.warn_once("list of ndarrays", _errors.LIST_OF_NDARRAYS)
     try:
         arr = np.array(data)
     except ValueError as e:
