@@ -1125,10 +1125,7 @@ def _plane_sums(v, u=None, fuse_tail=True):
                 tail = fma(v[b, :, j], u[b, :, j], tail)
             else:
                 tail = tail + v[b, :, j] * u[b, :, j]
-    r = acc[:, 0].copy()
-    for k in range(1, lanes):
-        r += acc[:, k]
-    return tail + r
+    return tail + seqsum(acc.T)
 
 
 def _bn_stats_reduced_contiguous(x):

@@ -2103,7 +2103,8 @@ def _varargs_method(f, name, overloaded):
     tuple); none at all, where the parameter has no default, raises torch's TypeError; a
     single int stands for itself only as the one positional argument."""
     import inspect
-    param = list(inspect.signature(f).parameters.values())[1]
+    sig = inspect.signature(f)
+    first, param, *rest = sig.parameters.values()
     required = param.default is inspect.Parameter.empty
 
     @functools.wraps(f)
@@ -2117,8 +2118,6 @@ def _varargs_method(f, name, overloaded):
         elif not overloaded:
             _check_int_list(name, param.name, args, kwargs, 0, args and args[0].__class__ is int)
         return _call(f, name, overloaded, (self,) + args, kwargs)
-    sig = inspect.signature(f)
-    first, _, *rest = sig.parameters.values()
     method.__signature__ = sig.replace(parameters=[     # (as torch's method: ``*shape``)
         first, param.replace(kind=param.VAR_POSITIONAL, default=param.empty),
         *(q.replace(kind=q.KEYWORD_ONLY) for q in rest)])
