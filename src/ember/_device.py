@@ -13,7 +13,8 @@ import numpy as xp
 
 __all__ = ["device", "xp"]
 
-_TYPES = ("cpu", "cuda", "mps", "meta", "xpu")
+_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+          "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
 # c10::Device's grammar: a name of letters and underscores, then ':' and an index without
 # leading zeros
 _DEVICE_STRING = re.compile(r"([A-Za-z_]+)(?::(0|[1-9][0-9]*))?")
@@ -81,14 +82,48 @@ device.__module__ = __package__                       # ``ember.device``, as ``t
 CPU = device("cpu")
 
 
-def check(dev) -> device:
-    """Normalise a ``device=`` argument; every device but the CPU raises torch's error."""
+# the dispatch-key spelling of the backends that a CPU build of torch knows but has no kernels for
+_BACKEND_KEYS = {"ipu": "IPU", "hip": "HIP", "ve": "VE", "fpga": "FPGA", "maia": "MAIA",
+                 "xla": "XLA", "lazy": "Lazy", "vulkan": "Vulkan", "mps": "MPS"}
+_GRANDFATHERED = ("mkldnn", "opengl", "opencl", "ideep")     # Caffe2's device types
+_MTIA = ("Torch not compiled with MTIA enabled. Ensure you have `import "
+         "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and include "
+         "`//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!")
+
+
+def check(dev, *, copy: bool = False, op: str = "aten::empty.memory_format") -> device:
+    """Normalise a ``device=`` argument; every device but the CPU raises the error a CPU build
+    of torch raises: ``copy`` for a copy to the device (``Tensor.to``, ``torch.tensor``),
+    else an allocation by the factory ``op``."""
     if dev is None or dev is CPU:
         return CPU
     d = dev if isinstance(dev, device) else device(dev)
-    if d.type == "cpu":
+    t = d.type
+    if t == "cpu":
         return CPU
-    if d.type == "cuda":
-        raise AssertionError("Torch not compiled with CUDA enabled")
-    raise RuntimeError(f"Could not run operations on the '{d.type}' backend: ember runs on "
-                       "the CPU only")
+    if t in ("cuda", "xpu"):
+        raise AssertionError(f"Torch not compiled with {t.upper()} enabled")
+    if t == "mtia":
+        raise AssertionError(_MTIA)
+    if t in ("hpu", "privateuseone"):
+        raise ModuleNotFoundError(f"No module named 'torch.{t}'", name=f"torch.{t}")
+    if t == "meta":
+        raise RuntimeError("Could not run operations on the 'meta' backend: ember runs on the "
+                           "CPU only")
+    if copy and t != "lazy":
+        if d.index is None or t in _GRANDFATHERED:
+            raise RuntimeError(f"PyTorch is not linked with support for {t} devices")
+        if t not in ("ipu", "xla"):
+            op = "aten::empty_strided"
+    if t in _GRANDFATHERED:
+        raise RuntimeError(
+            '0 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/c10/core/TensorOptions.h":663, '
+            "please report a bug to PyTorch. This is a grandfathered Caffe2 device type "
+            f"{t}, it shouldn't ever convert to a DispatchKey.  File a bug describing what you "
+            "were doing if you think this is in error.")
+    raise NotImplementedError(
+        f"Could not run '{op}' with arguments from the '{_BACKEND_KEYS[t]}' backend. This "
+        "could be because the operator doesn't exist for this backend, or was omitted during "
+        "the selective/custom build process (if using custom build). If you are a Facebook "
+        "employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
+        "possible resolutions.")

@@ -328,6 +328,7 @@ def warn_copy_construct(spelling: str) -> None:
 
 def copy_of(data, dtype, requires_grad: bool, device) -> Tensor:
     """``torch.tensor``'s copy of ``data``, without its warning."""
+    check_device(device, copy=True)
     if isinstance(dtype, D.dtype) and dtype.np in D.REDUCED:
         arr = D.cast(np.asarray(_infer(data)), dtype)
         return _finish(Tensor._wrap(np.array(arr, copy=True)), requires_grad, device)
@@ -344,7 +345,7 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     arr = _infer(data, None if dtype is None or dtype.np in D.REDUCED else dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
         arr = D.cast(arr, dtype)
-    check_device(device)
+    check_device(device, copy=True)
     if arr is data:
         _check_writable(arr)
     return Tensor._wrap(arr if isinstance(data, np.ndarray) else np.array(arr))
@@ -544,6 +545,7 @@ def _subclass_like(name: str, input, *args, **kwargs):
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                pin_memory=False, memory_format=None) -> Tensor:
+    check_device(device, op="aten::empty_strided")
     sub = _subclass_like("zeros_like", input, dtype=dtype, requires_grad=requires_grad)
     if sub is not None:
         return sub
@@ -553,6 +555,7 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               pin_memory=False, memory_format=None) -> Tensor:
+    check_device(device, op="aten::empty_strided")
     sub = _subclass_like("ones_like", input, dtype=dtype, requires_grad=requires_grad)
     if sub is not None:
         return sub
@@ -568,6 +571,7 @@ def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False,
               pin_memory=False, memory_format=None) -> Tensor:
+    check_device(device, op="aten::empty_strided")
     sub = _subclass_like("full_like", input, fill_value, dtype=dtype,
                          requires_grad=requires_grad)
     if sub is not None:
@@ -941,6 +945,7 @@ def _random_like(input, dtype, memory_format, requires_grad, fill) -> Tensor | N
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None, generator=None) -> Tensor:
+    check_device(device, op="aten::empty_strided")
     laid = _random_like(input, dtype, memory_format, requires_grad,
                         lambda t: t.uniform_(generator=generator))
     return laid if laid is not None else rand(
@@ -949,6 +954,7 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None, generator=None) -> Tensor:
+    check_device(device, op="aten::empty_strided")
     laid = _random_like(input, dtype, memory_format, requires_grad,
                         lambda t: t.normal_(generator=generator))
     return laid if laid is not None else randn(
@@ -957,6 +963,7 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
                  requires_grad=False, memory_format=None, generator=None) -> Tensor:
+    check_device(device, op="aten::empty_strided")
     if high is None:
         low, high = 0, low
     laid = _random_like(input, dtype, memory_format, requires_grad,
@@ -1010,7 +1017,7 @@ def parse_to(args, kwargs):
     dtype = kwargs.get("dtype")
     copy = kwargs.get("copy", False)
     if "device" in kwargs:
-        check_device(kwargs["device"])
+        check_device(kwargs["device"], copy=True)
     for a in args:
         if isinstance(a, D.dtype):
             dtype = a
@@ -1019,7 +1026,7 @@ def parse_to(args, kwargs):
         elif isinstance(a, (str, int)) or hasattr(a, "type"):
             if isinstance(a, bool):
                 continue
-            check_device(a)
+            check_device(a, copy=True)
     flags = [a for a in args if isinstance(a, bool)]    # (non_blocking, copy)
     if len(flags) > 1:
         copy = flags[1]

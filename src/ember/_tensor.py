@@ -760,29 +760,33 @@ class Tensor:
         from ._factories import copy_of, warn_copy_construct
         if isinstance(data, Tensor):
             warn_copy_construct("tensor.new_tensor")
-        return copy_of(data, dtype or self.dtype, requires_grad, None)
+        return copy_of(data, dtype or self.dtype, requires_grad, device)
 
     def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import _sizes, zeros
         from ._ops.util import as_size
         shape = as_size(_sizes(sizes, size, "new_zeros"))  # (torch's negative-size error)
-        return zeros(shape, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return zeros(shape, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                     device=device)
 
     def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import ones
-        return ones(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return ones(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                    device=device)
 
     def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import empty
-        return empty(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return empty(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                     device=device)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False,
                  layout=None, pin_memory=False) -> Tensor:
         from ._factories import full
-        return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad,
+                    device=device)
 
     # ----- operators: thin, they call the ops
     def __add__(self, other):

@@ -174,8 +174,8 @@ def is_lazy(param) -> bool:
     return isinstance(param, UninitializedTensorMixin)
 
 
-def _empty_data(dtype) -> _np.ndarray:
-    return _Fac.empty(0, dtype=dtype)._data
+def _empty_data(device, dtype) -> _np.ndarray:
+    return _Fac.empty(0, device=device, dtype=dtype)._data
 
 
 class UninitializedParameter(UninitializedTensorMixin, Parameter):
@@ -184,7 +184,7 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     cls_to_become = Parameter
 
     def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
-        t = _Tensor._wrap.__func__(cls, _empty_data(dtype))
+        t = _Tensor._wrap.__func__(cls, _empty_data(device, dtype))
         t._requires_grad = bool(requires_grad)
         return t
 
@@ -201,7 +201,7 @@ class UninitializedBuffer(UninitializedTensorMixin, _Tensor):
 
     def __new__(cls, requires_grad: bool = False, device=None, dtype=None,
                 persistent: bool = True):
-        t = _Tensor._wrap.__func__(cls, _empty_data(dtype))
+        t = _Tensor._wrap.__func__(cls, _empty_data(device, dtype))
         t._requires_grad = bool(requires_grad)
         t.persistent = persistent
         t._is_buffer = True

@@ -28,17 +28,18 @@ class _NormBase(Module):
         self.affine = affine
         self.track_running_stats = track_running_stats
         if self.affine:
-            self.weight = Parameter(_Fac.empty(num_features, dtype=dtype))
+            self.weight = Parameter(_Fac.empty(num_features, device=device, dtype=dtype))
             if bias:
-                self.bias = Parameter(_Fac.empty(num_features, dtype=dtype))
+                self.bias = Parameter(_Fac.empty(num_features, device=device, dtype=dtype))
             else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if self.track_running_stats:
-            self.register_buffer("running_mean", _Fac.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", _Fac.ones(num_features, dtype=dtype))
+            self.register_buffer("running_mean", _Fac.zeros(num_features,
+                                                            device=device, dtype=dtype))
+            self.register_buffer("running_var", _Fac.ones(num_features, device=device, dtype=dtype))
             self.register_buffer("num_batches_tracked", _Fac.tensor(0, dtype=_D.int64))
         else:
             self.register_buffer("running_mean", None)

@@ -69,9 +69,9 @@ class _ConvNd(Module):
             shape = (in_channels, out_channels // groups, *kernel_size)
         else:
             shape = (out_channels, in_channels // groups, *kernel_size)
-        self.weight = Parameter(_Fac.empty(shape, dtype=dtype))
+        self.weight = Parameter(_Fac.empty(shape, device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(_Fac.empty(out_channels, dtype=dtype))
+            self.bias = Parameter(_Fac.empty(out_channels, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -660,8 +660,7 @@ class Module:
                 dtype = a.dtype
             elif isinstance(a, str) or type(a).__name__ == "device":
                 from ... import _device
-                _device.check(str(a) if not isinstance(a, str) else a) \
-                    if hasattr(_device, "check") else None
+                _device.check(a, copy=True)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")

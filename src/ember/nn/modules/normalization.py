@@ -11,11 +11,11 @@ from ._functions import CrossMapLRN2d as _cross_map_lrn2d
 from .module import Module
 
 
-def _affine_parameters(module, enabled: bool, shape, bias: bool, dtype) -> None:
+def _affine_parameters(module, enabled: bool, shape, bias: bool, device, dtype) -> None:
     """Register ``weight`` (and ``bias``) of ``shape``, or None for both when not ``enabled``."""
-    module.register_parameter("weight", Parameter(_Fac.empty(shape, dtype=dtype))
+    module.register_parameter("weight", Parameter(_Fac.empty(shape, device=device, dtype=dtype))
                               if enabled else None)
-    module.register_parameter("bias", Parameter(_Fac.empty(shape, dtype=dtype))
+    module.register_parameter("bias", Parameter(_Fac.empty(shape, device=device, dtype=dtype))
                               if enabled and bias else None)
 
 
@@ -38,7 +38,8 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        _affine_parameters(self, self.elementwise_affine, self.normalized_shape, bias, dtype)
+        _affine_parameters(self, self.elementwise_affine, self.normalized_shape, bias, device,
+                           dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -66,7 +67,7 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        _affine_parameters(self, self.affine, num_channels, bias, dtype)
+        _affine_parameters(self, self.affine, num_channels, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -98,7 +99,7 @@ class RMSNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if self.elementwise_affine:
-            self.weight = Parameter(_Fac.empty(self.normalized_shape, dtype=dtype))
+            self.weight = Parameter(_Fac.empty(self.normalized_shape, device=device, dtype=dtype))
         else:
             self.register_parameter("weight", None)
         self.reset_parameters()

@@ -115,7 +115,7 @@ class RNNBase(Module):
                     names.append(f"weight_hr_l{layer}{suffix}")
                     shapes.append((proj_size, hidden_size))
                 for n, sh in zip(names, shapes):
-                    setattr(self, n, Parameter(_Fac.empty(sh, dtype=dtype)))
+                    setattr(self, n, Parameter(_Fac.empty(sh, device=device, dtype=dtype)))
                 self._flat_weights_names.extend(names)
                 self._all_weights.append(names)
         self.reset_parameters()
@@ -549,12 +549,15 @@ class RNNCellBase(Module):
         self.input_size = input_size
         self.hidden_size = hidden_size
         self.bias = bias
-        self.weight_ih = Parameter(_Fac.empty((num_chunks * hidden_size, input_size), dtype=dtype))
+        self.weight_ih = Parameter(_Fac.empty((num_chunks * hidden_size, input_size),
+                                              device=device, dtype=dtype))
         self.weight_hh = Parameter(_Fac.empty((num_chunks * hidden_size, hidden_size),
-                                             dtype=dtype))
+                                             device=device, dtype=dtype))
         if bias:
-            self.bias_ih = Parameter(_Fac.empty(num_chunks * hidden_size, dtype=dtype))
-            self.bias_hh = Parameter(_Fac.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_ih = Parameter(_Fac.empty(num_chunks * hidden_size,
+                                                device=device, dtype=dtype))
+            self.bias_hh = Parameter(_Fac.empty(num_chunks * hidden_size,
+                                                device=device, dtype=dtype))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)

@@ -42,7 +42,8 @@ class Embedding(Module):
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
         if _weight is None:
-            self.weight = Parameter(_Fac.empty((num_embeddings, embedding_dim), dtype=dtype),
+            self.weight = Parameter(_Fac.empty((num_embeddings, embedding_dim),
+                                               device=device, dtype=dtype),
                                     requires_grad=not _freeze)
             self.reset_parameters()
         else:
@@ -108,7 +109,8 @@ class EmbeddingBag(Module):
                 padding_idx = self.num_embeddings + padding_idx
         self.padding_idx = padding_idx
         if _weight is None:
-            self.weight = Parameter(_Fac.empty((num_embeddings, embedding_dim), dtype=dtype))
+            self.weight = Parameter(_Fac.empty((num_embeddings, embedding_dim),
+                                               device=device, dtype=dtype))
             self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:

@@ -74,24 +74,28 @@ class MultiheadAttention(Module):
         if self.head_dim * num_heads != self.embed_dim:
             raise AssertionError("embed_dim must be divisible by num_heads")
         if not self._qkv_same_embed_dim:
-            self.q_proj_weight = _Parameter(_Fac.empty((embed_dim, embed_dim), dtype=dtype))
-            self.k_proj_weight = _Parameter(_Fac.empty((embed_dim, self.kdim), dtype=dtype))
-            self.v_proj_weight = _Parameter(_Fac.empty((embed_dim, self.vdim), dtype=dtype))
+            self.q_proj_weight = _Parameter(_Fac.empty((embed_dim, embed_dim),
+                                                       device=device, dtype=dtype))
+            self.k_proj_weight = _Parameter(_Fac.empty((embed_dim, self.kdim),
+                                                       device=device, dtype=dtype))
+            self.v_proj_weight = _Parameter(_Fac.empty((embed_dim, self.vdim),
+                                                       device=device, dtype=dtype))
             self.register_parameter("in_proj_weight", None)
         else:
-            self.in_proj_weight = _Parameter(_Fac.empty((3 * embed_dim, embed_dim), dtype=dtype))
+            self.in_proj_weight = _Parameter(_Fac.empty((3 * embed_dim, embed_dim),
+                                                        device=device, dtype=dtype))
             self.register_parameter("q_proj_weight", None)
             self.register_parameter("k_proj_weight", None)
             self.register_parameter("v_proj_weight", None)
         if bias:
-            self.in_proj_bias = _Parameter(_Fac.empty(3 * embed_dim, dtype=dtype))
+            self.in_proj_bias = _Parameter(_Fac.empty(3 * embed_dim, device=device, dtype=dtype))
         else:
             self.register_parameter("in_proj_bias", None)
         self.out_proj = _NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
-                                                        dtype=dtype)
+                                                        device=device, dtype=dtype)
         if add_bias_kv:
-            self.bias_k = _Parameter(_Fac.empty((1, 1, embed_dim), dtype=dtype))
-            self.bias_v = _Parameter(_Fac.empty((1, 1, embed_dim), dtype=dtype))
+            self.bias_k = _Parameter(_Fac.empty((1, 1, embed_dim), device=device, dtype=dtype))
+            self.bias_v = _Parameter(_Fac.empty((1, 1, embed_dim), device=device, dtype=dtype))
         else:
             self.bias_k = self.bias_v = None
         self.add_zero_attn = add_zero_attn
@@ -204,13 +208,13 @@ class TransformerEncoderLayer(Module):
                  device=None, dtype=None) -> None:
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                            batch_first=batch_first, dtype=dtype)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+                                            batch_first=batch_first, device=device, dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, device=device, dtype=dtype)
         self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, device=device, dtype=dtype)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         if isinstance(activation, str):
@@ -399,17 +403,18 @@ class TransformerDecoderLayer(Module):
                  device=None, dtype=None) -> None:
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
-                                            batch_first=batch_first, bias=bias, dtype=dtype)
+                                            batch_first=batch_first, bias=bias,
+ device=device, dtype=dtype)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
                                                  batch_first=batch_first, bias=bias,
-                                                 dtype=dtype)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+                                                 device=device, dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, device=device, dtype=dtype)
         self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, device=device, dtype=dtype)
         self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, device=device, dtype=dtype)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.dropout3 = Dropout(dropout)
@@ -489,16 +494,18 @@ class Transformer(Module):
         else:
             encoder_layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout,
                                                     activation, layer_norm_eps, batch_first,
-                                                    norm_first, bias, dtype=dtype)
-            encoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+                                                    norm_first, bias, device=device, dtype=dtype)
+            encoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias,
+                                     device=device, dtype=dtype)
             self.encoder = TransformerEncoder(encoder_layer, num_encoder_layers, encoder_norm)
         if custom_decoder is not None:
             self.decoder = custom_decoder
         else:
             decoder_layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout,
                                                     activation, layer_norm_eps, batch_first,
-                                                    norm_first, bias, dtype=dtype)
-            decoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+                                                    norm_first, bias, device=device, dtype=dtype)
+            decoder_norm = LayerNorm(d_model, eps=layer_norm_eps, bias=bias,
+                                     device=device, dtype=dtype)
             self.decoder = TransformerDecoder(decoder_layer, num_decoder_layers, decoder_norm)
         self._reset_parameters()
         self.d_model = d_model
