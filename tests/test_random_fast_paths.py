@@ -338,3 +338,31 @@ def test_fast_normal_either_half_order_of_the_words(monkeypatch):
         R._normal_fast_f32(gen, n, np.float32(0), np.float32(1), got)
         monkeypatch.undo()
         assert got.tobytes() == expect.tobytes(), n
+
+
+@pytest.mark.parametrize("seed", [3, 2 ** 33 + 1])
+def test_normal_vector_thresholds_match_torch(seed):
+    """The sizes and layouts on either side of the vector kernels' thresholds: 16 reals
+    contiguous (complex tensors: 8 elements, the real view's 16), whole blocks of 16 and
+    the redrawn tail, float64's chunk of 4096 blocks, and tensors of 16 or more elements
+    that are not contiguous (the serial kernel in memory order)."""
+    torch = _torch()
+    torch.manual_seed(seed)
+    ember.manual_seed(seed)
+    for n in (7, 8, 9, 15, 16, 17, 24, 33):
+        for dt in ("complex64", "complex128"):
+            tdt, edt = getattr(torch, dt), getattr(ember, dt)
+            assert _same(torch.randn(n, dtype=tdt), ember.randn(n, dtype=edt)), (n, dt)
+            assert _same(torch.empty(n, dtype=tdt).normal_(0.5, 2.0),
+                         ember.empty(n, dtype=edt).normal_(0.5, 2.0)), (n, dt)
+        assert _same_state(torch)
+    for n in (65536 - 16, 65536 - 1, 65536, 65536 + 1, 65536 + 15, 65536 + 16, 65536 + 17):
+        assert _same(torch.randn(n, dtype=torch.float64), ember.randn(n, dtype=ember.float64)), n
+        assert _same_state(torch)
+    for shape, view in (((4, 8), lambda t: t.t()), ((8, 6), lambda t: t[:, ::2]),
+                        ((2, 17), lambda t: t.t()), ((3, 16), lambda t: t[::2])):
+        for dt in ("float32", "float64", "float16"):
+            a = view(torch.zeros(shape, dtype=getattr(torch, dt))).normal_(-1.0, 0.5)
+            b = view(ember.zeros(shape, dtype=getattr(ember, dt))).normal_(-1.0, 0.5)
+            assert _same(a.float(), b.float()), (shape, dt)
+            assert _same_state(torch)

@@ -1350,7 +1350,7 @@ _K_LOG_P = [_c(p, _np.float64) for p in _LOG_P64]
 _K_Q1, _K_Q2 = _c(_LOG_Q1, _F), _c(_LOG_Q2, _F)
 _K_ONE, _K_HALF, _K_M2 = _c(1, _F), _c(0.5, _F), _c(-2, _F)
 _K_ANGLE = _c(_TWO_PI_F * _F(2.0 ** -24), _F)
-_K_DP1, _K_DP2, _K_DP3 = _c(_DP1, _F), _c(_DP2, _F), _c(float(_DP3), _np.float64)
+_K_DP = _c(float(_DP1) + float(_DP2) + float(_DP3), _np.float64)     # (exact)
 _K_1, _K_4, _K_NOT1, _K_21 = (_c(v, _np.int32) for v in (1, 4, ~1, 21))
 _K_29, _K_30, _K_31 = (_c(v, _np.int32) for v in (29, 30, 31))
 _K_LOW24 = _c(0xFFFFFF, _np.int32)
@@ -1368,7 +1368,7 @@ class _Lanes:
         self.raw = _np.empty(2 * m, _np.int32)      # the de-interleaved draws
         self.res = _np.empty(2 * m, _np.float32)    # cos then sin lanes of the result
         self.swap = _np.empty(m, _np.uint64)
-        self.f = [_np.empty(m, _np.float32) for _ in range(7)]
+        self.f = [_np.empty(m, _np.float32) for _ in range(5)]
         self.d = [_np.empty(m) for _ in range(3)]
         self.i = [_np.empty(m, _np.int32) for _ in range(4)]
 
@@ -1431,7 +1431,7 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     """torch's ``sincos256_ps`` of ``2*pi*u24`` for the angle lanes, from the low 24 bits
     ``k`` (int32) of their draws: :func:`_sincos_f32` in fewer passes."""
     m = k.size
-    a, yf, z, c, s, tf = (arr[:m] for arr in w.f[1:7])
+    a, z, c, s = (arr[:m] for arr in w.f[1:5])
     t64, a64, z64 = (arr[:m] for arr in w.d)
     j, mask, d = (arr[:m] for arr in w.i[1:])
     mul, add, sub = _np.multiply, _np.add, _np.subtract
@@ -1443,13 +1443,10 @@ def _sincos_fast(k: _np.ndarray, w: _Lanes) -> tuple[_np.ndarray, _np.ndarray]:
     _np.right_shift(k, _K_21, j)
     add(j, _K_1, j)
     _np.bitwise_and(j, _K_NOT1, j)
-    yf[...] = j
-    mul(yf, _K_DP1, tf)
-    add(a, tf, a)
-    mul(yf, _K_DP2, tf)
-    add(a, tf, a)
-    t64[...] = yf                               # fma(y, DP3, a): y * DP3 is exact
-    mul(t64, _K_DP3, t64)
+    # a + y*DP1 + y*DP2 (two float32 sums, both exact for every k), then fma(y, DP3, a):
+    # the one float64 sum a + y*DP, DP = DP1 + DP2 + DP3 exactly, and y*DP exact (y <= 8)
+    t64[...] = j
+    mul(t64, _K_DP, t64)
     a64[...] = a
     add(a64, t64, a64)
     a[...] = a64

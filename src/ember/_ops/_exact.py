@@ -715,7 +715,8 @@ def var_all(a, mean, correction, take_sqrt):
 # ----------------------------------------------------------------------------- norms
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
-_LOW29, _MID29 = np.int64(0x1FFFFFFF), np.int64(0x10000000)
+# (0-d arrays: quicker ufunc operands than NumPy scalars, with the same result)
+_LOW29, _MID29 = np.array(np.int64(0x1FFFFFFF)), np.array(np.int64(0x10000000))
 
 
 def wide(x):

@@ -22,7 +22,10 @@ from ._exact import GRAIN, fma
 _onednn = _lazy.defer(globals(), "_onednn", "ember._ops._onednn")
 
 _f32 = np.float32
-_R_LN2 = _f32(1.442695040888963407359924681001892137426645954152985934135449406931)
+# the kernels' constants are 0-d arrays of their dtype: a ufunc takes one as an operand
+# sooner than a NumPy scalar (the same dtype, so the same result)
+_R_LN2 = np.array(_f32(1.442695040888963407359924681001892137426645954152985934135449406931))
+_ONE32 = np.array(_f32(1))
 _EXP_POLY = (0.00139304355252534151077271, 0.00833336077630519866943359,
              0.0416664853692054748535156, 0.166666671633720397949219, 0.5)
 
@@ -77,11 +80,12 @@ def blocked(fn):
     return run
 
 
-_EXP_CW = (_f32(-0.693145751953125), np.float64(_f32(-1.428606765330187045e-06)))
-_EXP_U0 = np.float64(_f32(0.000198527617612853646278381))
-_EXP_C = tuple(np.float64(_f32(c)) for c in _EXP_POLY)
-_LOW29, _MID29 = np.int64(0x1FFFFFFF), np.int64(0x10000000)
-_BIAS, _SHIFT = np.int32(127), np.int32(23)
+_EXP_CW = (np.array(_f32(-0.693145751953125)),
+           np.array(np.float64(_f32(-1.428606765330187045e-06))))
+_EXP_U0 = np.array(np.float64(_f32(0.000198527617612853646278381)))
+_EXP_C = tuple(np.array(np.float64(_f32(c))) for c in _EXP_POLY)
+_LOW29, _MID29 = np.array(np.int64(0x1FFFFFFF)), np.array(np.int64(0x10000000))
+_BIAS, _SHIFT = np.array(np.int32(127)), np.array(np.int32(23))
 
 
 def _grid(c, e):
@@ -89,7 +93,7 @@ def _grid(c, e):
     M = 1.5 * 2^(e+29) in double rounds once, to nearest even, on that binade's float32
     grid (2^(e-23), the double spacing at M), and subtracting M again is exact."""
     m = np.float64(1.5 * 2.0 ** (e + 29))
-    return c + m, m
+    return np.array(c + m), np.array(m)
 
 
 # the first four steps of the polynomial stay in one binade each for every reduced
@@ -134,7 +138,7 @@ def _expf_steps(x, far):
     np.multiply(s, y.astype(_f32), out=w, dtype=np.float64)
     w += s64
     u = w.astype(_f32)
-    u += _f32(1)
+    u += _ONE32
     r = np.ldexp(u, t.astype(np.int32))
     hit = np.bitwise_and(two.view(np.int64), _LOW29) == _MID29
     redo = far
@@ -437,24 +441,25 @@ def logf(d):
     return _by_chunks(d, _logf_chunk, _logf_ref)
 
 
-_R075 = _f32(1 / 0.75)
-_LOG_C = tuple(np.float64(_f32(c)) for c in (0.3027294874, 0.3996108174, 0.6666694880))
+_R075 = np.array(_f32(1 / 0.75))
+_LOG_C = tuple(np.array(np.float64(_f32(c))) for c in (0.3027294874, 0.3996108174,
+                                                       0.6666694880))
 _LN2_HI64, _LN2_LO64 = np.float64(_LN2_HI), np.float64(_LN2_LO)
-_ONE64 = np.float64(1)
-_NORMAL = np.int32(0x00800000), np.int32(0x7F800000)
+_ONE64 = np.array(np.float64(1))
+_NORMAL = np.array(np.int32(0x00800000)), np.array(np.int32(0x7F800000))
 
 
 # the polynomial's two fused multiply-adds stay in one binade each for every reduced
 # argument (x^2 < 0.041): [2^-2, 2^-1) and [2^-1, 1)
 _LOG_GRID = tuple(_grid(c, e) for c, e in zip(_LOG_C[1:], (-2, -1)))
-_LN2_64 = _LN2_HI64 + _LN2_LO64
+_LN2_64 = np.array(_LN2_HI64 + _LN2_LO64)
 # the distance (in 2^-29 float ulps, either side) from a float midpoint within which the
 # double sum of logf's last step is not trusted: its error is under 2^-20 ulp
 _LOG_TOL = np.int64(1 << 14)
-_LOG_WIN = _LOG_TOL - _MID29, np.int64(2) * _LOG_TOL
+_LOG_WIN = np.array(_LOG_TOL - _MID29), np.array(np.int64(2) * _LOG_TOL)
 # positive floats from the least normal one up to here raise no floating-point flag (above,
 # d / 0.75 overflows)
-_LOG_QUIET = np.uint32(np.float32(0.75 * 2.0 ** 128).view(np.int32) - _NORMAL[0])
+_LOG_QUIET = np.array(np.uint32(np.float32(0.75 * 2.0 ** 128).view(np.int32) - _NORMAL[0]))
 
 
 def _logf_chunk(x):
@@ -484,9 +489,9 @@ def _logf_steps(x, iv, odd):
     m = np.left_shift(e, _SHIFT)
     np.subtract(iv, m, out=m)
     m = m.view(_f32)
-    t = m + _f32(1)
-    np.divide(_f32(1), t, out=t)
-    xx = m - _f32(1)
+    t = m + _ONE32
+    np.divide(_ONE32, t, out=t)
+    xx = m - _ONE32
     xx *= t
     x2 = xx * xx
     x2d = x2.astype(np.float64)

@@ -447,6 +447,34 @@ _nll_loss_1d = _make_nll("NllLossBackward0")
 _nll_loss_2d = _make_nll("NllLoss2DBackward0")
 
 
+def cross_entropy_common(input, target, ignore_index):
+    """``cross_entropy``'s common case, a classifier's training loss: a plain C-contiguous
+    float32/float64 (N, C) input, int64 class indices all within range, no weight, the mean.
+    Computes and records what ``nll_loss(log_softmax(input, 1), target)`` does for it (the
+    same kernels, results and nodes), without the checks that only the other cases need;
+    None for every other case (the general path, which also raises torch's errors)."""
+    from . import registry as _R
+    if input.__class__ is not Tensor and not getattr(input.__class__, "_is_param", False) \
+            or target.__class__ is not Tensor or ignore_index.__class__ is not int \
+            or _R.run is not _R.PLAIN_RUNNERS[0]:
+        return None
+    x, t = input._data, target._data
+    if x.__class__ is not np.ndarray or t.__class__ is not np.ndarray or x.ndim != 2 \
+            or t.ndim != 1 or t.dtype != np.int64 or t.shape[0] != x.shape[0] \
+            or x.dtype not in _exact.exact_dtype or not x.flags.c_contiguous \
+            or _nll_plain(x, t, None, 1, ignore_index) is None:
+        return None
+    logp = _R._wrap(_softmax_kernel.log_softmax(x, 1))
+    record = _R._state.enabled
+    if record and _R._requires(_log_softmax, (input, 1)):
+        _log_softmax.record((input, 1), (logp,))
+    loss = _R._wrap(np.asarray(_nll_kernel(logp._data, t, None, 1, ignore_index), x.dtype))
+    args = (logp, target, None, 1, ignore_index)
+    if record and _R._requires(_nll_loss_1d, args):
+        _nll_loss_1d.record(args, (loss,))
+    return loss
+
+
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
              ignore_index: int = -100, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood of ``target`` classes under log-probabilities ``input``."""

@@ -37,6 +37,7 @@ from .._ops.nn import (
 )
 from .._tensor import Tensor
 from ..amp.autocast_mode import _fp32_inputs
+from ..amp.autocast_mode import _state as _amp_state
 from ..autograd.grad_mode import is_grad_enabled as _is_grad_enabled
 from ..autograd.grad_mode import no_grad as _no_grad
 
@@ -932,6 +933,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
                   reduce=None, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """``nll_loss(log_softmax(input, 1), target)``; also class-probability targets and
     label smoothing, exactly as torch composes them."""
+    if weight is None and reduction == "mean" and label_smoothing == 0 \
+            and size_average is None and reduce is None and not _amp_state.enabled:
+        loss = _N.cross_entropy_common(input, target, ignore_index)
+        if loss is not None:
+            return loss
     reduction = _legacy_reduction(size_average, reduce, reduction)
     input, target, weight = _fp32_inputs(input, target, weight)
     if label_smoothing < 0 or label_smoothing > 1:
