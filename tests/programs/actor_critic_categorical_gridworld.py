@@ -55,7 +55,9 @@ for episode in range(60):
             _, v_next = net(encode(nxt))
             target = torch.tensor(r) + gamma * v_next * (0.0 if done else 1.0)
         adv = target - v
-        loss = -dist.log_prob(a) * adv.detach() + F.smooth_l1_loss(v, target) - 0.01 * dist.entropy()
+        loss = (
+            -dist.log_prob(a) * adv.detach() + F.smooth_l1_loss(v, target) - 0.01 * dist.entropy()
+        )
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -77,4 +79,6 @@ with torch.no_grad():
     probs = F.softmax(net(encode((0, 0)))[0], -1)
     print("probs at start", probs, Categorical(probs=probs).entropy())
 c = Categorical(logits=torch.tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]))
-print(c.probs, c.sample((2,)), c.log_prob(torch.tensor([2, 0])), c.param_shape, c.enumerate_support())
+print(
+    c.probs, c.sample((2,)), c.log_prob(torch.tensor([2, 0])), c.param_shape, c.enumerate_support()
+)

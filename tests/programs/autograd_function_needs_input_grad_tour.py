@@ -78,13 +78,13 @@ class CubeOnce(Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return x ** 3
+        return x**3
 
     @staticmethod
     @once_differentiable
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return 3 * x ** 2 * g
+        return 3 * x**2 * g
 
 
 c = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)

@@ -28,22 +28,34 @@ print("replay:", [b[0].squeeze(1).tolist() for b in dl][0])
 
 print(list(SequentialSampler(range(5))))
 print(list(RandomSampler(range(6), generator=torch.Generator().manual_seed(1))))
-print(list(RandomSampler(range(6), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(1))))
+print(
+    list(
+        RandomSampler(
+            range(6), replacement=True, num_samples=8, generator=torch.Generator().manual_seed(1)
+        )
+    )
+)
 print(list(SubsetRandomSampler([10, 20, 30, 40], generator=torch.Generator().manual_seed(3))))
 print(list(BatchSampler(SequentialSampler(range(10)), batch_size=3, drop_last=False)))
 print(list(BatchSampler(SequentialSampler(range(10)), batch_size=3, drop_last=True)))
 print(len(BatchSampler(range(10), 3, False)), len(BatchSampler(range(10), 3, True)))
 
 weights = torch.tensor([0.1, 0.1, 0.1, 5.0, 0.1, 2.0])
-ws = WeightedRandomSampler(weights, num_samples=10, replacement=True, generator=torch.Generator().manual_seed(7))
+ws = WeightedRandomSampler(
+    weights, num_samples=10, replacement=True, generator=torch.Generator().manual_seed(7)
+)
 print("weighted:", list(ws))
-ws2 = WeightedRandomSampler(weights.tolist(), num_samples=4, replacement=False, generator=torch.Generator().manual_seed(7))
+ws2 = WeightedRandomSampler(
+    weights.tolist(), num_samples=4, replacement=False, generator=torch.Generator().manual_seed(7)
+)
 print("without replacement:", list(ws2))
 labels = torch.tensor([0, 0, 0, 0, 0, 0, 1, 1, 2, 2])
 class_count = torch.bincount(labels)
 sample_w = 1.0 / class_count[labels].double()
 print("sample weights", sample_w)
-sampler = WeightedRandomSampler(sample_w, num_samples=len(labels), generator=torch.Generator().manual_seed(0))
+sampler = WeightedRandomSampler(
+    sample_w, num_samples=len(labels), generator=torch.Generator().manual_seed(0)
+)
 bal = DataLoader(TensorDataset(labels), batch_size=5, sampler=sampler)
 print([b[0].tolist() for b in bal])
 
@@ -76,8 +88,16 @@ def pad_collate(batch):
 
 for x, lens in DataLoader(Sentences(), batch_size=3, collate_fn=pad_collate):
     print(x, lens)
-dl2 = DataLoader(Sentences(), batch_size=2, shuffle=True, collate_fn=pad_collate, generator=torch.Generator().manual_seed(5))
+dl2 = DataLoader(
+    Sentences(),
+    batch_size=2,
+    shuffle=True,
+    collate_fn=pad_collate,
+    generator=torch.Generator().manual_seed(5),
+)
 print([l.tolist() for _, l in dl2])
 print(len(dl2), dl2.batch_size, type(dl2.sampler).__name__, type(dl2.batch_sampler).__name__)
-default = DataLoader([{"a": torch.tensor(1.0), "b": (1, "x")}, {"a": torch.tensor(2.0), "b": (2, "y")}], batch_size=2)
+default = DataLoader(
+    [{"a": torch.tensor(1.0), "b": (1, "x")}, {"a": torch.tensor(2.0), "b": (2, "y")}], batch_size=2
+)
 print(next(iter(default)))

@@ -3,7 +3,17 @@
 # jvp/vjp/linearize, has_aux, and functional_call with a dict of parameters.
 import torch
 import torch.nn as nn
-from torch.func import functional_call, grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp, vmap
+from torch.func import (
+    functional_call,
+    grad,
+    grad_and_value,
+    hessian,
+    jacfwd,
+    jacrev,
+    jvp,
+    vjp,
+    vmap,
+)
 
 torch.manual_seed(0)
 D = 4
@@ -31,9 +41,11 @@ batched = vmap(jacrev(predict, argnums=2), in_dims=(None, None, 0))(weight, bias
 print("batched jacobians", batched.shape)
 print(batched[1].diagonal())
 
+
 # hessian of a scalar function
 def f(x):
-    return x.sin().sum() + (x ** 3).prod()
+    return x.sin().sum() + (x**3).prod()
+
 
 h = hessian(f)(torch.tensor([0.5, -1.0, 2.0]))
 print("hessian\n", h)
@@ -47,16 +59,23 @@ print("jvp", jvp_out)
 out2, vjp_fn = vjp(lambda v: predict(weight, bias, v), primal)
 (ct,) = vjp_fn(torch.ones(D))
 print("vjp", ct)
-print("jvp == J @ t:", torch.allclose(jvp_out, jacrev(lambda v: predict(weight, bias, v))(primal) @ tangent, atol=1e-6))
+print(
+    "jvp == J @ t:",
+    torch.allclose(
+        jvp_out, jacrev(lambda v: predict(weight, bias, v))(primal) @ tangent, atol=1e-6
+    ),
+)
+
 
 # has_aux
 def loss_with_aux(x):
     y = x.exp()
     return y.sum(), {"max": y.max(), "argmax": y.argmax()}
 
+
 g, aux = grad(loss_with_aux, has_aux=True)(torch.tensor([0.1, 0.7, -0.3]))
 print("grad", g, "aux", aux)
-(gv, val) = grad_and_value(lambda x: (x ** 2).sum())(torch.tensor([1.0, 2.0, 3.0]))
+(gv, val) = grad_and_value(lambda x: (x**2).sum())(torch.tensor([1.0, 2.0, 3.0]))
 print("grad_and_value", gv, val)
 
 # functional_call and hessian of a model's loss wrt its parameters
@@ -80,10 +99,15 @@ print("hessian blocks", sorted(H.keys()))
 print("H[2.bias][2.bias]", H["2.bias"]["2.bias"])
 print("H[2.weight][2.bias] shape", H["2.weight"]["2.bias"].shape)
 
+
 # per-sample gradients with vmap
 def sample_loss(params, x, y):
     return loss_fn(params, x.unsqueeze(0), y.unsqueeze(0))
 
+
 ps = vmap(grad(sample_loss), in_dims=(None, 0, 0))(params, inp, tgt)
 print({k: tuple(v.shape) for k, v in ps.items()})
-print("mean of per-sample == batch grad:", all(torch.allclose(ps[k].mean(0), grads[k], atol=1e-6) for k in grads))
+print(
+    "mean of per-sample == batch grad:",
+    all(torch.allclose(ps[k].mean(0), grads[k], atol=1e-6) for k in grads),
+)

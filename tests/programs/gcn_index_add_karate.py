@@ -8,7 +8,24 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 torch.manual_seed(0)
-edges = [(0, 1), (0, 2), (1, 2), (2, 3), (3, 4), (0, 4), (1, 3), (5, 6), (5, 7), (6, 7), (7, 8), (8, 9), (6, 9), (5, 9), (4, 5), (2, 8)]
+edges = [
+    (0, 1),
+    (0, 2),
+    (1, 2),
+    (2, 3),
+    (3, 4),
+    (0, 4),
+    (1, 3),
+    (5, 6),
+    (5, 7),
+    (6, 7),
+    (7, 8),
+    (8, 9),
+    (6, 9),
+    (5, 9),
+    (4, 5),
+    (2, 8),
+]
 src = torch.tensor([a for a, b in edges] + [b for a, b in edges])
 dst = torch.tensor([b for a, b in edges] + [a for a, b in edges])
 N = 10
@@ -48,7 +65,9 @@ class GATLayer(nn.Module):
     def forward(self, x):
         h = self.lin(x)
         e = F.leaky_relu((h * self.a_src).sum(-1)[src] + (h * self.a_dst).sum(-1)[dst], 0.2)
-        emax = torch.full((N,), float("-inf")).scatter_reduce(0, dst, e, reduce="amax", include_self=True)
+        emax = torch.full((N,), float("-inf")).scatter_reduce(
+            0, dst, e, reduce="amax", include_self=True
+        )
         w = (e - emax[dst]).exp()
         denom = torch.zeros(N).index_add(0, dst, w)
         alpha = w / denom[dst]
@@ -56,7 +75,10 @@ class GATLayer(nn.Module):
         return out, alpha
 
 
-for name, layers in [("GCN", (GCNLayer(N, 8), GCNLayer(8, 2))), ("GAT", (GATLayer(N, 8), GATLayer(8, 2)))]:
+for name, layers in [
+    ("GCN", (GCNLayer(N, 8), GCNLayer(8, 2))),
+    ("GAT", (GATLayer(N, 8), GATLayer(8, 2))),
+]:
     torch.manual_seed(1)
     l1, l2 = layers
     params = list(l1.parameters()) + list(l2.parameters())

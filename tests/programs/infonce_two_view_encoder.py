@@ -21,7 +21,9 @@ def augment(x):
 
 encoder = nn.Sequential(nn.Linear(D, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Linear(32, 16))
 head = nn.Sequential(nn.Linear(16, 16), nn.ReLU(), nn.Linear(16, 8))
-opt = torch.optim.AdamW(list(encoder.parameters()) + list(head.parameters()), lr=3e-3, weight_decay=1e-4)
+opt = torch.optim.AdamW(
+    list(encoder.parameters()) + list(head.parameters()), lr=3e-3, weight_decay=1e-4
+)
 
 
 def nt_xent(z1, z2, tau=0.5):
@@ -49,7 +51,10 @@ for step in range(30):
     opt.step()
     if step % 6 == 0:
         l2, acc = info_nce(z1.detach(), z2.detach())
-        print(f"step {step:2d} nt-xent {loss.item():.4f} infonce {l2.item():.4f} top1 {acc.item():.3f}")
+        print(
+            f"step {step:2d} nt-xent {loss.item():.4f} infonce {l2.item():.4f} top1 "
+            f"{acc.item():.3f}"
+        )
 
 encoder.eval()
 with torch.no_grad():

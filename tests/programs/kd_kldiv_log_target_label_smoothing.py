@@ -16,7 +16,9 @@ print("class counts", torch.bincount(y, minlength=4).tolist())
 class Net(nn.Module):
     def __init__(self, hidden):
         super().__init__()
-        self.features = nn.Sequential(nn.Linear(10, hidden), nn.ReLU(), nn.Linear(hidden, 8), nn.ReLU())
+        self.features = nn.Sequential(
+            nn.Linear(10, hidden), nn.ReLU(), nn.Linear(hidden, 8), nn.ReLU()
+        )
         self.cls = nn.Linear(8, 4)
 
     def forward(self, x):
@@ -77,4 +79,8 @@ for red in ["none", "sum", "mean", "batchmean"]:
     b = F.kl_div(p, q.exp(), reduction=red)
     print(red, tuple(a.shape), torch.allclose(a, b), a.sum().item())
 print(F.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1, 2, 1]), label_smoothing=0.2).item())
-print(F.cross_entropy(torch.randn(4, 3), torch.softmax(torch.randn(4, 3), 1), label_smoothing=0.2).item())
+print(
+    F.cross_entropy(
+        torch.randn(4, 3), torch.softmax(torch.randn(4, 3), 1), label_smoothing=0.2
+    ).item()
+)

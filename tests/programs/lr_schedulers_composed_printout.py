@@ -41,7 +41,9 @@ for _ in range(10):
 print("warmup+cosine", lrs)
 
 opt = make(lr=1.0)
-sched = ChainedScheduler([ExponentialLR(opt, gamma=0.9), MultiStepLR(opt, milestones=[2, 4], gamma=0.5)])
+sched = ChainedScheduler(
+    [ExponentialLR(opt, gamma=0.9), MultiStepLR(opt, milestones=[2, 4], gamma=0.5)]
+)
 out = []
 for _ in range(6):
     opt.step()
@@ -58,10 +60,17 @@ for _ in range(10):
     sched.step()
 print("onecycle sgd", rows)
 opt = make(Adam, lr=0.01)
-sched = OneCycleLR(opt, max_lr=0.05, epochs=2, steps_per_epoch=4, anneal_strategy="linear", pct_start=0.25)
+sched = OneCycleLR(
+    opt, max_lr=0.05, epochs=2, steps_per_epoch=4, anneal_strategy="linear", pct_start=0.25
+)
 rows = []
 for _ in range(8):
-    rows.append((round(opt.param_groups[0]["lr"], 6), tuple(round(b, 4) for b in opt.param_groups[0]["betas"])))
+    rows.append(
+        (
+            round(opt.param_groups[0]["lr"], 6),
+            tuple(round(b, 4) for b in opt.param_groups[0]["betas"]),
+        )
+    )
     opt.step()
     sched.step()
 print("onecycle adam", rows)
@@ -84,7 +93,9 @@ for _ in range(8):
 print("cyclic exp_range", out)
 
 opt = make(lr=0.1)
-plateau = ReduceLROnPlateau(opt, mode="min", factor=0.5, patience=1, threshold=0.01, cooldown=1, min_lr=0.01)
+plateau = ReduceLROnPlateau(
+    opt, mode="min", factor=0.5, patience=1, threshold=0.01, cooldown=1, min_lr=0.01
+)
 val = [1.0, 0.9, 0.9, 0.9, 0.9, 0.89, 0.95, 0.95, 0.95, 0.95, 0.95]
 for epoch, v in enumerate(val):
     plateau.step(v)

@@ -15,8 +15,12 @@ y = torch.randint(0, 3, (48,))
 X[y == 1, 0] += 1.0
 X[y == 2, 1] -= 1.0
 model = nn.Sequential(
-    nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU(),
-    nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 3),
+    nn.Conv2d(3, 8, 3, padding=1, bias=False),
+    nn.BatchNorm2d(8),
+    nn.ReLU(),
+    nn.AdaptiveAvgPool2d(1),
+    nn.Flatten(),
+    nn.Linear(8, 3),
 )
 ema = copy.deepcopy(model)
 for p in ema.parameters():
@@ -74,7 +78,10 @@ for epoch in range(4):
             opt.step()
             opt.zero_grad()
             ema_update(ema, model)
-    print(f"epoch {epoch} last loss {loss.item() * accum:.4f} lam {lam:.4f} inf-norm {total.item():.4f}")
+    print(
+        f"epoch {epoch} last loss {loss.item() * accum:.4f} lam {lam:.4f} inf-norm "
+        f"{total.item():.4f}"
+    )
 
 model.eval()
 ema.eval()

@@ -60,10 +60,12 @@ zeros = 0
 for m, name in parameters_to_prune:
     w = getattr(m, name)
     z = int(torch.sum(w == 0))
-    print("Sparsity in {}: {:.2f}%".format(type(m).__name__ + str(tuple(w.shape)), 100.0 * z / w.nelement()))
+    print(
+        f"Sparsity in {type(m).__name__ + str(tuple(w.shape))}: {100.0 * z / w.nelement():.2f}%"
+    )
     total += w.nelement()
     zeros += z
-print("Global sparsity: {:.2f}%".format(100.0 * zeros / total))
+print(f"Global sparsity: {100.0 * zeros / total:.2f}%")
 
 
 class FooBarPruningMethod(prune.BasePruningMethod):
@@ -88,5 +90,8 @@ print(m.bias_mask)
 out = model(torch.randn(2, 1, 16, 16))
 print(out.shape, out.sum().item())
 out.sum().backward()
-print("grad zero where pruned:", bool((model.fc2.weight_orig.grad[model.fc2.weight_mask == 0] == 0).all()))
+print(
+    "grad zero where pruned:",
+    bool((model.fc2.weight_orig.grad[model.fc2.weight_mask == 0] == 0).all()),
+)
 print(prune.is_pruned(model), prune.is_pruned(nn.Linear(2, 2)))

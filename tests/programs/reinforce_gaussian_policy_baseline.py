@@ -73,7 +73,10 @@ for episode in range(40):
     loss_v.backward()
     opt_v.step()
     if episode % 8 == 0:
-        print(f"ep {episode:2d} return {sum(rewards):8.4f} pi_loss {loss_pi.item():8.4f} v_loss {loss_v.item():8.4f} std {policy.log_std.exp().item():.4f}")
+        print(
+            f"ep {episode:2d} return {sum(rewards):8.4f} pi_loss {loss_pi.item():8.4f} v_loss "
+            f"{loss_v.item():8.4f} std {policy.log_std.exp().item():.4f}"
+        )
 
 d = Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 0.5]))
 x = d.rsample((3,))

@@ -17,14 +17,20 @@ with warnings.catch_warnings(record=True) as w:
     print("warnings:", [str(x.category.__name__) for x in w])
 print(sorted(n for n, _ in old.named_parameters()))
 print("g", old.weight_g.shape, "v", old.weight_v.shape)
-print(torch.allclose(old.weight, old.weight_g * old.weight_v / old.weight_v.norm(dim=1, keepdim=True)))
+print(
+    torch.allclose(old.weight, old.weight_g * old.weight_v / old.weight_v.norm(dim=1, keepdim=True))
+)
 
 new = weight_norm(nn.Linear(4, 3))
 print(sorted(n for n, _ in new.named_parameters()))
 print(new.parametrizations.weight.original0.shape, new.parametrizations.weight.original1.shape)
 print(new)
 conv = weight_norm(nn.Conv1d(2, 5, 3), dim=None)
-print("dim=None g:", conv.parametrizations.weight.original0.shape, conv.parametrizations.weight.original0)
+print(
+    "dim=None g:",
+    conv.parametrizations.weight.original0.shape,
+    conv.parametrizations.weight.original0,
+)
 
 sn = spectral_norm(nn.Linear(6, 4), n_power_iterations=3)
 print(sorted(sn.state_dict().keys()))

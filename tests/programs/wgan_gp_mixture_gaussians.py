@@ -18,7 +18,9 @@ def sample_real(n):
 
 
 G = nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 2))
-D = nn.Sequential(nn.Linear(2, 32), nn.LeakyReLU(0.2), nn.Linear(32, 32), nn.LeakyReLU(0.2), nn.Linear(32, 1))
+D = nn.Sequential(
+    nn.Linear(2, 32), nn.LeakyReLU(0.2), nn.Linear(32, 32), nn.LeakyReLU(0.2), nn.Linear(32, 1)
+)
 opt_g = torch.optim.Adam(G.parameters(), lr=1e-3, betas=(0.5, 0.9))
 opt_d = torch.optim.Adam(D.parameters(), lr=1e-3, betas=(0.5, 0.9))
 LAMBDA = 10.0
@@ -63,7 +65,10 @@ for it in range(25):
     g_cost.backward()
     opt_g.step()
     if it % 5 == 0:
-        print(f"iter {it:2d} D {d_cost.item():.4f} G {g_cost.item():.4f} W {w_dist:.4f} gp {gp.item():.4f} |grad| {gnorm.item():.4f}")
+        print(
+            f"iter {it:2d} D {d_cost.item():.4f} G {g_cost.item():.4f} W {w_dist:.4f} gp "
+            f"{gp.item():.4f} |grad| {gnorm.item():.4f}"
+        )
 
 with torch.no_grad():
     s = G(torch.randn(200, 4))
