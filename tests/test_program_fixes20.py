@@ -104,3 +104,100 @@ def _forward_mode_results(L):
 
 def test_forward_mode_jacobian_layout_and_hessian_graph_are_torchs():
     assert _forward_mode_results(ember) == _forward_mode_results(torch)
+
+
+def _custom_jvp_results(L):
+    fwAD = L.autograd.forward_ad
+
+    class Exp(L.autograd.Function):                 # jvp only, as the forward-AD tutorial's
+        @staticmethod
+        def forward(ctx, x):
+            result = L.exp(x)
+            ctx.result = result
+            return result
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * ctx.result
+
+    class Ste(L.autograd.Function):                 # a jvp that is not backward's transpose
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.save_for_forward(x)
+            return x.round() * k
+
+        @staticmethod
+        def jvp(ctx, t, k_t):
+            (x,) = ctx.saved_tensors
+            return t * 0.5 + x * 0 + (0 if k_t is None else 1)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None
+
+    class NoJvp(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    p = L.tensor([0.5, -1.0, 2.0], dtype=L.float64, requires_grad=True)
+    t = L.tensor([1.0, 2.0, -1.0], dtype=L.float64)
+    out = []
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p, t)
+        o = Exp.apply(d)
+        tangent = fwAD.unpack_dual(o).tangent
+        out.append((tangent.tolist(), type(tangent.grad_fn).__name__, type(o.grad_fn).__name__))
+        y = (o * d).sin() + Exp.apply(d * 2)
+        out.append(fwAD.unpack_dual(y).tangent.detach().tolist())
+    with fwAD.dual_level():
+        d = fwAD.make_dual(p.detach(), t)
+        y = Exp.apply(d) * 3 + d
+        tangent = fwAD.unpack_dual(y).tangent
+        out.append((tangent.tolist(), tangent.requires_grad))
+        s = Ste.apply(d, 2.0)
+        out.append(fwAD.unpack_dual(s * 2).tangent.tolist())
+        with pytest.raises(NotImplementedError) as info:
+            NoJvp.apply(d)
+        out.append(str(info.value))
+    return out
+
+
+def test_custom_function_jvp_gives_forward_mode_tangents():
+    assert _custom_jvp_results(ember) == _custom_jvp_results(torch)
+
+
+def _gradcheck_forward(L):
+    class Bad(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_forward(x)
+            return x ** 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            (x,) = ctx.saved_tensors
+            return 3 * x * t
+
+        @staticmethod
+        def backward(ctx, g):
+            raise AssertionError("backward is not checked")
+
+    x = L.tensor([1.0, 2.0], dtype=L.float64, requires_grad=True)
+    with pytest.raises(Exception) as info:
+        L.autograd.gradcheck(Bad.apply, (x,), check_forward_ad=True, check_backward_ad=False)
+    quiet = L.autograd.gradcheck(Bad.apply, (x,), check_forward_ad=True,
+                                 check_backward_ad=False, raise_exception=False)
+    base = L.arange(12, dtype=L.float64).reshape(3, 4).div(7)
+    strided = base[:, ::2].requires_grad_()          # not contiguous: gradcheck takes it
+    ok = L.autograd.gradcheck(lambda a: (a.sin() * a.sum()).cumsum(0), (strided,),
+                              check_forward_ad=True)
+    return type(info.value).__name__, str(info.value), quiet, ok, base.tolist()
+
+
+def test_gradcheck_checks_forward_mode_and_takes_strided_inputs():
+    assert _gradcheck_forward(ember) == _gradcheck_forward(torch)

@@ -41,6 +41,40 @@ with fwAD.dual_level():
 print("module jvp", jvp.shape, jvp[0].detach())
 
 
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        result = torch.exp(foo)
+        ctx.result = result
+        return result
+
+    @staticmethod
+    def jvp(ctx, gI):
+        gO = gI * ctx.result
+        del ctx.result
+        return gO
+
+
+fn2 = Fn.apply
+p = torch.randn(10, 10, dtype=torch.double, requires_grad=True)
+t = torch.randn(10, 10, dtype=torch.double)
+with fwAD.dual_level():
+    dual_input = fwAD.make_dual(p, t)
+    dual_output = fn2(dual_input)
+    jvp = fwAD.unpack_dual(dual_output).tangent
+print(torch.allclose(jvp, t * p.exp()), jvp[0, :3])
+print(
+    torch.autograd.gradcheck(
+        Fn.apply,
+        (p[:2, :2].detach().requires_grad_(),),
+        check_forward_ad=True,
+        check_backward_ad=False,
+        check_undefined_grad=False,
+        check_batched_grad=False,
+    )
+)
+
+
 class ScaleShift(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x, w):

@@ -176,6 +176,11 @@ def _expandable(shape, to) -> bool:
     return all(a == b or a == 1 for a, b in zip(shape[::-1], to[::-1]))
 
 
+# nodes a forward-AD read of gradients does not run (custom Functions whose jvp gave their
+# outputs' tangents): set by ``forward_ad.unpack_dual`` around its gradient pass
+cut_nodes: list = [None]
+
+
 def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             accumulate=True, allow_unused=False):
     """Run backward from ``tensors``; return the gradients of ``inputs`` when not accumulating."""
@@ -217,6 +222,8 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
             captures.setdefault(edge, []).append(k)
             targets.add(edge[0])
         needed = _needed(targets, parents)
+        if cut_nodes[0]:
+            needed -= cut_nodes[0]
         if accumulate:      # backward(inputs=) runs a non-leaf input's node too (torch's
             needed |= targets   # exec_info marks it needed), grad() only captures there
     else:
