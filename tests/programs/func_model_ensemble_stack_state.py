@@ -31,7 +31,9 @@ data = torch.randn(5, 2, 3)
 targets = torch.randint(3, (5,))
 models = [SimpleMLP() for _ in range(num_models)]
 minibatches = torch.randn(num_models, 5, 2, 3)
-predictions_diff_minibatch_loop = [model(minibatch) for model, minibatch in zip(models, minibatches)]
+predictions_diff_minibatch_loop = [
+    model(minibatch) for model, minibatch in zip(models, minibatches)
+]
 predictions2 = [model(data) for model in models]
 params, buffers = stack_module_state(models)
 print({k: tuple(v.shape) for k, v in params.items()})
@@ -45,7 +47,11 @@ def fmodel(params, buffers, x):
 
 predictions1_vmap = vmap(fmodel)(params, buffers, minibatches)
 print(predictions1_vmap.shape)
-print(torch.allclose(predictions1_vmap, torch.stack(predictions_diff_minibatch_loop), atol=1e-3, rtol=1e-5))
+print(
+    torch.allclose(
+        predictions1_vmap, torch.stack(predictions_diff_minibatch_loop), atol=1e-3, rtol=1e-5
+    )
+)
 predictions2_vmap = vmap(fmodel, in_dims=(0, 0, None))(params, buffers, data)
 print(torch.allclose(predictions2_vmap, torch.stack(predictions2), atol=1e-3, rtol=1e-5))
 print(predictions2_vmap[1, 0])

@@ -17,7 +17,12 @@ audio = torch.randn(B, Lk, 4)
 mha = nn.MultiheadAttention(E, num_heads=2, kdim=6, vdim=4, batch_first=True)
 print(mha)
 print(sorted(n for n, _ in mha.named_parameters()))
-print(mha._qkv_same_embed_dim, mha.q_proj_weight.shape, mha.k_proj_weight.shape, mha.v_proj_weight.shape)
+print(
+    mha._qkv_same_embed_dim,
+    mha.q_proj_weight.shape,
+    mha.k_proj_weight.shape,
+    mha.v_proj_weight.shape,
+)
 pad = torch.tensor([[False, False, False, True, True], [False, False, False, False, False]])
 out, w = mha(text, image, audio, key_padding_mask=pad)
 print(out.shape, w.shape)

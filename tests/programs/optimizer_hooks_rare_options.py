@@ -28,11 +28,17 @@ configs = {
     "adam_amsgrad": lambda p: torch.optim.Adam(p, lr=0.05, amsgrad=True, weight_decay=0.01),
     "adamw": lambda p: torch.optim.AdamW(p, lr=0.05, weight_decay=0.1),
     "nadam": lambda p: torch.optim.NAdam(p, lr=0.05, momentum_decay=0.004),
-    "nadam_dwd": lambda p: torch.optim.NAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
+    "nadam_dwd": lambda p: torch.optim.NAdam(
+        p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True
+    ),
     "radam": lambda p: torch.optim.RAdam(p, lr=0.05),
-    "radam_dwd": lambda p: torch.optim.RAdam(p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True),
+    "radam_dwd": lambda p: torch.optim.RAdam(
+        p, lr=0.05, weight_decay=0.1, decoupled_weight_decay=True
+    ),
     "adamax": lambda p: torch.optim.Adamax(p, lr=0.05),
-    "adagrad": lambda p: torch.optim.Adagrad(p, lr=0.3, lr_decay=0.01, initial_accumulator_value=0.1),
+    "adagrad": lambda p: torch.optim.Adagrad(
+        p, lr=0.3, lr_decay=0.01, initial_accumulator_value=0.1
+    ),
     "rprop": lambda p: torch.optim.Rprop(p, lr=0.01, etas=(0.4, 1.3), step_sizes=(1e-4, 1.0)),
     "asgd": lambda p: torch.optim.ASGD(p, lr=0.05, t0=10, lambd=1e-3),
     "adadelta": lambda p: torch.optim.Adadelta(p, lr=1.0, rho=0.8),
@@ -44,7 +50,7 @@ for name, make in configs.items():
 
 p = nn.Parameter(torch.tensor([1.0, -1.0]))
 opt = torch.optim.SGD([p], lr=0.1, maximize=True)
-(p ** 2).sum().backward()
+(p**2).sum().backward()
 opt.step()
 print("maximize", p.data)
 
@@ -58,14 +64,22 @@ opt.step()
 print(events)
 extra = nn.Parameter(torch.zeros(3))
 opt.add_param_group({"params": [extra], "lr": 0.5, "betas": (0.8, 0.9)})
-print(len(opt.param_groups), opt.param_groups[1]["lr"], opt.param_groups[1]["betas"], opt.param_groups[1]["eps"])
+print(
+    len(opt.param_groups),
+    opt.param_groups[1]["lr"],
+    opt.param_groups[1]["betas"],
+    opt.param_groups[1]["eps"],
+)
 print(opt)
 sd = opt.state_dict()
 print(sd["param_groups"][1]["params"], sorted(sd["state"].keys()), sd["state"][0]["step"])
 opt2 = torch.optim.Adam([*model.parameters()], lr=0.01)
 opt2.add_param_group({"params": [extra]})
 opt2.load_state_dict(sd)
-print(opt2.param_groups[1]["lr"], torch.equal(opt2.state[model.weight]["exp_avg"], opt.state[model.weight]["exp_avg"]))
+print(
+    opt2.param_groups[1]["lr"],
+    torch.equal(opt2.state[model.weight]["exp_avg"], opt.state[model.weight]["exp_avg"]),
+)
 try:
     opt.add_param_group({"params": [extra]})
 except ValueError as e:

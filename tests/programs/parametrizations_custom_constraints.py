@@ -48,7 +48,10 @@ print(sorted(layer.state_dict().keys()))
 S = torch.rand(3, 3)
 S = S + S.T
 layer.weight = S
-print(torch.allclose(layer.weight, S), torch.allclose(layer.parametrizations.weight.original, S.triu()))
+print(
+    torch.allclose(layer.weight, S),
+    torch.allclose(layer.parametrizations.weight.original, S.triu()),
+)
 
 layer = nn.Linear(3, 3)
 P.register_parametrization(layer, "weight", Skew())
@@ -98,7 +101,10 @@ for step in range(20):
     loss.backward()
     opt.step()
     if step % 5 == 0:
-        print(f"step {step} loss {loss.item():.5f} symmetric {torch.allclose(model.weight, model.weight.T)}")
+        print(
+            f"step {step} loss {loss.item():.5f} symmetric "
+            f"{torch.allclose(model.weight, model.weight.T)}"
+        )
 print([n for n, _ in model.named_parameters()])
 try:
     P.register_parametrization(nn.Linear(3, 2), "weight", Symmetric())

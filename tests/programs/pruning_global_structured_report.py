@@ -60,9 +60,7 @@ zeros = 0
 for m, name in parameters_to_prune:
     w = getattr(m, name)
     z = int(torch.sum(w == 0))
-    print(
-        f"Sparsity in {type(m).__name__ + str(tuple(w.shape))}: {100.0 * z / w.nelement():.2f}%"
-    )
+    print(f"Sparsity in {type(m).__name__ + str(tuple(w.shape))}: {100.0 * z / w.nelement():.2f}%")
     total += w.nelement()
     zeros += z
 print(f"Global sparsity: {100.0 * zeros / total:.2f}%")
