@@ -19,7 +19,9 @@ class Block(nn.Module):
         self.ln_1 = nn.LayerNorm(n_embd)
         self.attn = nn.MultiheadAttention(n_embd, n_head, batch_first=True, bias=False)
         self.ln_2 = nn.LayerNorm(n_embd)
-        self.mlp = nn.ModuleDict(dict(c_fc=nn.Linear(n_embd, 4 * n_embd), c_proj=nn.Linear(4 * n_embd, n_embd)))
+        self.mlp = nn.ModuleDict(
+            dict(c_fc=nn.Linear(n_embd, 4 * n_embd), c_proj=nn.Linear(4 * n_embd, n_embd))
+        )
 
     def forward(self, x, mask):
         h = self.ln_1(x)
@@ -63,7 +65,9 @@ class GPT(nn.Module):
 
     def forward(self, idx, targets=None):
         b, t = idx.size()
-        assert t <= self.block_size, f"Cannot forward sequence of length {t}, block size is only {self.block_size}"
+        assert t <= self.block_size, (
+            f"Cannot forward sequence of length {t}, block size is only {self.block_size}"
+        )
         pos = torch.arange(0, t, dtype=torch.long)
         x = self.transformer.wte(idx) + self.transformer.wpe(pos)
         mask = torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
@@ -73,7 +77,9 @@ class GPT(nn.Module):
         logits = self.lm_head(x)
         loss = None
         if targets is not None:
-            loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+            loss = F.cross_entropy(
+                logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1
+            )
         return logits, loss
 
     def crop_block_size(self, block_size):
@@ -92,8 +98,14 @@ class GPT(nn.Module):
         ]
         num_decay_params = sum(p.numel() for p in decay_params)
         num_nodecay_params = sum(p.numel() for p in nodecay_params)
-        print(f"num decayed parameter tensors: {len(decay_params)}, with {num_decay_params:,} parameters")
-        print(f"num non-decayed parameter tensors: {len(nodecay_params)}, with {num_nodecay_params:,} parameters")
+        print(
+            f"num decayed parameter tensors: {len(decay_params)}, with {num_decay_params:,} "
+            f"parameters"
+        )
+        print(
+            f"num non-decayed parameter tensors: {len(nodecay_params)}, with "
+            f"{num_nodecay_params:,} parameters"
+        )
         fused_available = "fused" in inspect.signature(torch.optim.AdamW).parameters
         use_fused = fused_available and device_type == "cuda"
         extra_args = dict(fused=True) if use_fused else dict()
@@ -106,7 +118,10 @@ model = GPT()
 print("tied:", model.lm_head.weight is model.transformer.wte.weight)
 print("c_proj std ~", round(model.transformer.h[0].mlp.c_proj.weight.std().item(), 4))
 optimizer = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), "cpu")
-print([len(g["params"]) for g in optimizer.param_groups], [g["weight_decay"] for g in optimizer.param_groups])
+print(
+    [len(g["params"]) for g in optimizer.param_groups],
+    [g["weight_decay"] for g in optimizer.param_groups],
+)
 warmup_iters, lr_decay_iters, learning_rate, min_lr = 3, 15, 6e-3, 6e-4
 
 

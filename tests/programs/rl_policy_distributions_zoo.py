@@ -73,6 +73,16 @@ print("gumbel hard", hard)
 
 old = Categorical(logits=torch.tensor([[1.0, 0.0, -1.0], [0.0, 0.0, 0.0]]))
 new = Categorical(logits=torch.tensor([[1.2, -0.1, -1.0], [0.5, 0.0, -0.5]]))
-print("kl cat", kl_divergence(old, new), "kl normal", kl_divergence(Normal(0.0, 1.0), Normal(0.5, 2.0)))
+print(
+    "kl cat",
+    kl_divergence(old, new),
+    "kl normal",
+    kl_divergence(Normal(0.0, 1.0), Normal(0.5, 2.0)),
+)
 print("kl mvn", kl_divergence(mvn, MultivariateNormal(torch.ones(2), torch.eye(2))))
-print("kl beta", kl_divergence(Beta(torch.tensor(2.0), torch.tensor(3.0)), Beta(torch.tensor(1.0), torch.tensor(1.0))))
+print(
+    "kl beta",
+    kl_divergence(
+        Beta(torch.tensor(2.0), torch.tensor(3.0)), Beta(torch.tensor(1.0), torch.tensor(1.0))
+    ),
+)

@@ -39,7 +39,12 @@ def unpack(t):
 with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
     half_loss, half = grads_of(lambda: nn.functional.mse_loss(model(x), y))
 print("packed", len(packed), packed[:4])
-print("fp16-saved loss", half_loss, "max grad diff", max((a - b).abs().max().item() for a, b in zip(base, half)) < 1e-2)
+print(
+    "fp16-saved loss",
+    half_loss,
+    "max grad diff",
+    max((a - b).abs().max().item() for a, b in zip(base, half)) < 1e-2,
+)
 
 with torch.autograd.graph.save_on_cpu(pin_memory=False):
     cpu_loss, cpu = grads_of(lambda: nn.functional.mse_loss(model(x), y))
@@ -59,9 +64,20 @@ def run_ckpt():
 
 
 ck_loss, ck = grads_of(run_ckpt)
-print("checkpoint forward calls", calls["n"], "same grads:", all(torch.allclose(a, b, atol=1e-6) for a, b in zip(base, ck)))
-seq_loss, seq = grads_of(lambda: nn.functional.mse_loss(checkpoint_sequential(model, 3, x, use_reentrant=False), y))
-print("checkpoint_sequential same:", abs(seq_loss - base_loss) < 1e-6, all(torch.allclose(a, b, atol=1e-6) for a, b in zip(base, seq)))
+print(
+    "checkpoint forward calls",
+    calls["n"],
+    "same grads:",
+    all(torch.allclose(a, b, atol=1e-6) for a, b in zip(base, ck)),
+)
+seq_loss, seq = grads_of(
+    lambda: nn.functional.mse_loss(checkpoint_sequential(model, 3, x, use_reentrant=False), y)
+)
+print(
+    "checkpoint_sequential same:",
+    abs(seq_loss - base_loss) < 1e-6,
+    all(torch.allclose(a, b, atol=1e-6) for a, b in zip(base, seq)),
+)
 
 a = torch.randn(5, requires_grad=True)
 with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 0 + 1, lambda t: t):
