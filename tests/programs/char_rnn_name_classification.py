@@ -122,9 +122,9 @@ for it in range(1, 601):
     current_loss += loss
     if it % 150 == 0:
         guess, guess_i = categoryFromOutput(output)
-        correct = "✓" if guess == category else "✗ (%s)" % category
+        correct = "✓" if guess == category else "✗ (%s)" % category  # noqa: UP031
         print(
-            "%d %d%% %.4f %s / %s %s avg %.4f"
+            "%d %d%% %.4f %s / %s %s avg %.4f"  # noqa: UP031
             % (it, it / 600 * 100, loss, line, guess, correct, current_loss / 150)
         )
         current_loss = 0
@@ -148,14 +148,14 @@ print(confusion)
 
 
 def predict(input_line, n_predictions=2):
-    print("\n> %s" % input_line)
+    print("\n> %s" % input_line)  # noqa: UP031
     with torch.no_grad():
         output = evaluate(lineToTensor(input_line))
         topv, topi = output.topk(n_predictions, 1, True)
         for i in range(n_predictions):
             value = topv[0][i].item()
             category_index = topi[0][i].item()
-            print("(%.2f) %s" % (value, all_categories[category_index]))
+            print("(%.2f) %s" % (value, all_categories[category_index]))  # noqa: UP031
 
 
 predict("Dovesky")
