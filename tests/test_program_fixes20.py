@@ -201,3 +201,17 @@ def _gradcheck_forward(L):
 
 def test_gradcheck_checks_forward_mode_and_takes_strided_inputs():
     assert _gradcheck_forward(ember) == _gradcheck_forward(torch)
+
+
+def _vmap_random_error_keeps_stream(L):
+    L.manual_seed(0)
+    with pytest.raises(RuntimeError) as info:
+        L.func.vmap(lambda x: L.rand(1) + x)(L.ones(2))
+    after = L.rand(2).tolist()
+    L.manual_seed(0)
+    same = L.func.vmap(lambda x: L.randn(2) * x, randomness="same")(L.ones(3))
+    return str(info.value), after, same.tolist(), L.rand(1).tolist()
+
+
+def test_vmap_randomness_error_draws_nothing():
+    assert _vmap_random_error_keeps_stream(ember) == _vmap_random_error_keeps_stream(torch)
