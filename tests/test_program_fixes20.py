@@ -215,3 +215,80 @@ def _vmap_random_error_keeps_stream(L):
 
 def test_vmap_randomness_error_draws_nothing():
     assert _vmap_random_error_keeps_stream(ember) == _vmap_random_error_keeps_stream(torch)
+
+
+def _gradient_edges(L):
+    G = L.autograd.graph
+    x = L.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    z = (y * 2).sum()
+    e = G.get_gradient_edge(y)
+    ex = G.get_gradient_edge(x)
+    out = [type(e).__name__, type(e.node).__name__, e.output_nr, e.ownership_token, len(e),
+           type(ex.node).__name__, ex.node is x.grad_fn]
+    out.append([g.tolist() for g in L.autograd.grad(z, e, retain_graph=True)])
+    out.append([g.tolist() for g in L.autograd.grad(z, [e, x], retain_graph=True)])
+    z.backward(inputs=[e, x])
+    out.append((x.grad.tolist(), y.grad))
+    with pytest.raises(RuntimeError) as info:
+        G.get_gradient_edge(L.ones(2))
+    out.append(str(info.value))
+    return out
+
+
+def test_gradient_edges_stand_for_tensors_in_grad_and_backward():
+    assert _gradient_edges(ember) == _gradient_edges(torch)
+
+
+def _mutation_on_saved(L):
+    G = L.autograd.graph
+    out = []
+    with G.allow_mutation_on_saved_tensors() as ctx:
+        a = L.ones(2, 3, requires_grad=True)
+        b = a.clone()
+        loss = (b ** 2).sum()
+        b.sin_()
+        loss.backward()
+        out += [type(ctx).__name__, a.grad.tolist(), b.tolist()]
+        c = a * 3
+        d = (c * c).sum()
+        out.append(d.grad_fn.next_functions[0][0]._saved_self is c)
+        with pytest.raises(RuntimeError) as info:
+            with G.allow_mutation_on_saved_tensors():
+                pass
+        out.append(str(info.value))
+    with pytest.raises(AssertionError) as info:
+        d.backward()
+    out.append(str(info.value))
+    b2 = L.ones(2, requires_grad=True).clone()
+    loss = (b2 ** 2).sum()
+    b2.sin_()
+    with pytest.raises(RuntimeError) as info:
+        loss.backward()
+    out.append(str(info.value)[:100])
+    return out
+
+
+def test_allow_mutation_on_saved_tensors():
+    assert _mutation_on_saved(ember) == _mutation_on_saved(torch)
+
+
+def _numpy_under_no_grad(L):
+    import numpy as np
+    a = L.ones(2, requires_grad=True)
+    out = []
+    with L.no_grad():
+        n = a.numpy()
+        n[0] = 5.0                      # shares memory, as torch's
+        out.append((type(n).__name__, np.asarray(a).tolist(), (a * 2).numpy().tolist()))
+    with L.inference_mode():
+        out.append(a.numpy().tolist())
+    for f in (a.numpy, lambda: np.asarray(a)):
+        with pytest.raises(RuntimeError) as info:
+            f()
+        out.append(str(info.value))
+    return out
+
+
+def test_numpy_of_a_tensor_requiring_grad_is_allowed_under_no_grad():
+    assert _numpy_under_no_grad(ember) == _numpy_under_no_grad(torch)

@@ -19,7 +19,7 @@ import itertools
 from .. import _errors
 from .._device import xp
 from . import grad_mode
-from .graph import AccumulateGrad
+from .graph import AccumulateGrad, GradientEdge
 
 _state = grad_mode._state
 _anomaly_used = grad_mode._anomaly_used
@@ -200,6 +200,9 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     if inputs is not None:
         edges = []
         for t in inputs:
+            if type(t) is GradientEdge:
+                edges.append((t.node, t.output_nr))
+                continue
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             edges.append(t._edge())
