@@ -292,3 +292,28 @@ def _numpy_under_no_grad(L):
 
 def test_numpy_of_a_tensor_requiring_grad_is_allowed_under_no_grad():
     assert _numpy_under_no_grad(ember) == _numpy_under_no_grad(torch)
+
+
+def _bn_replaced(L):
+    nn = L.nn
+    L.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 2))
+    bn = L.nn.BatchNorm2d(2)
+    same = L.func.replace_all_batch_norm_modules_(model.double())
+    L.func.replace_all_batch_norm_modules_(bn)
+    x = L.randn(6, 4, 3, dtype=L.float64)
+    params = {k: v.detach() for k, v in model.named_parameters()}
+
+    def loss(p, xi):                     # a batch of 4 per sample: batch norm needs a batch
+        return L.func.functional_call(model, p, (xi,)).pow(2).sum()
+
+    g = L.func.vmap(L.func.grad(loss), in_dims=(None, 0))(params, x)
+    return (same is model, model[1].running_mean, model[1].track_running_stats,
+            sorted(model.state_dict()), bn.running_var, str(model[1])), \
+        g["0.weight"].sum((1, 2)).tolist()
+
+
+def test_replace_all_batch_norm_modules_():
+    (mine, got), (theirs, want) = _bn_replaced(ember), _bn_replaced(torch)
+    assert mine == theirs
+    assert got == pytest.approx(want, rel=1e-9)
