@@ -505,8 +505,8 @@ class Tensor:
     # ----- conversion to Python and NumPy
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The NumPy array behind this tensor (shared memory)."""
-        if self.requires_grad and not force:
-            raise RuntimeError(_errors.NUMPY_GRAD)
+        if self.requires_grad and not force and grad_mode._state.enabled:
+            raise RuntimeError(_errors.NUMPY_GRAD)     # (torch allows it under no_grad)
         if CONJ and self in CONJ and not force:
             raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use "
                                "tensor.resolve_conj().numpy() instead.")
@@ -527,7 +527,7 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
-        if self.requires_grad:
+        if self.requires_grad and grad_mode._state.enabled:
             raise RuntimeError(_errors.NUMPY_GRAD)
         return self._data if dtype is None else self._data.astype(dtype)
 

@@ -26,7 +26,7 @@ def _as_tuple(x):
     if x is None:
         return None
     from .._tensor import Tensor
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, graph.GradientEdge)):
         return (x,)
     return tuple(x)
 
@@ -50,12 +50,14 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     inputs = _as_tuple(inputs)
     if inputs is not None and len(inputs) == 0:
         raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    non_leaves = [t for t in inputs if t.grad_fn is not None] if inputs else []
+    non_leaves = [t for t in inputs if not isinstance(t, graph.GradientEdge)
+                  and t.grad_fn is not None] if inputs else []
     captured = _execute(tensors, grads, retain_graph, create_graph, inputs=inputs,
                        accumulate=True, allow_unused=True)
     if non_leaves:   # non-leaf inputs get their .grad like leaves do
         for t, g in zip(inputs, captured):
-            if t.grad_fn is not None and g is not None:
+            if not isinstance(t, graph.GradientEdge) and t.grad_fn is not None \
+                    and g is not None:
                 g = g if create_graph else g.detach()
                 t._grad = g if t._grad is None else t._grad + g
 

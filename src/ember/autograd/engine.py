@@ -19,7 +19,7 @@ import itertools
 from .. import _errors
 from .._device import xp
 from . import grad_mode
-from .graph import AccumulateGrad
+from .graph import AccumulateGrad, GradientEdge
 
 _state = grad_mode._state
 _anomaly_used = grad_mode._anomaly_used
@@ -176,6 +176,11 @@ def _expandable(shape, to) -> bool:
     return all(a == b or a == 1 for a, b in zip(shape[::-1], to[::-1]))
 
 
+# nodes a forward-AD read of gradients does not run (custom Functions whose jvp gave their
+# outputs' tangents): set by ``forward_ad.unpack_dual`` around its gradient pass
+cut_nodes: list = [None]
+
+
 def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             accumulate=True, allow_unused=False):
     """Run backward from ``tensors``; return the gradients of ``inputs`` when not accumulating."""
@@ -195,6 +200,9 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     if inputs is not None:
         edges = []
         for t in inputs:
+            if type(t) is GradientEdge:
+                edges.append((t.node, t.output_nr))
+                continue
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             edges.append(t._edge())
@@ -217,6 +225,8 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
             captures.setdefault(edge, []).append(k)
             targets.add(edge[0])
         needed = _needed(targets, parents)
+        if cut_nodes[0]:
+            needed -= cut_nodes[0]
         if accumulate:      # backward(inputs=) runs a non-leaf input's node too (torch's
             needed |= targets   # exec_info marks it needed), grad() only captures there
     else:

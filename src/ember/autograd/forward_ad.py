@@ -3,7 +3,9 @@
 ``make_dual(p, t)`` marks ``p`` (an alias that records the ops applied to it) with the tangent
 ``t``; ``unpack_dual(y)`` computes ``J·t`` as the gradient, with respect to a dummy cotangent
 ``u``, of ``<vjp(u), t>`` (the vjp is linear in ``u``, so its own vjp is the jvp). The values
-are torch's; a dual tensor prints as a plain tensor.
+are torch's; a dual tensor prints as a plain tensor. A custom Function with a ``jvp`` gives
+its outputs the tangents ``jvp`` computes: they join the level as duals, and the gradients
+read through them stop at the Function's node (its ``backward`` is not what defines them).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "un
            "UnpackedDualTensor"]
 
 _levels: list[list] = []      # per level: [(dual, tangent, primal required grad)]
+_cuts: list[set] = []         # per level: nodes of custom Functions whose jvp gave tangents
 
 
 class UnpackedDualTensor(_namedtuple("UnpackedDualTensor", ["primal", "tangent"])):
@@ -25,6 +28,7 @@ def enter_dual_level() -> int:
     if _levels:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _levels.append([])
+    _cuts.append(set())
     return len(_levels) - 1
 
 
@@ -34,6 +38,7 @@ def exit_dual_level(*, level: int | None = None) -> None:
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
                            "was created. This is not supported.")
     _levels.pop()
+    _cuts.pop()
 
 
 class dual_level:
@@ -85,12 +90,17 @@ def unpack_dual(tensor, *, level: int | None = None) -> UnpackedDualTensor:
     if not tensor.requires_grad or not duals:
         return UnpackedDualTensor(primal, None)
     from .._factories import zeros_like
+    from . import engine
     from . import grad as _grad
     from .grad_mode import enable_grad
     with enable_grad():
         u = zeros_like(tensor).requires_grad_(True)
-        gs = _grad([tensor], [d for d, _, _ in duals], [u], create_graph=True,
-                   allow_unused=True)
+        engine.cut_nodes[0] = _cuts[-1]
+        try:
+            gs = _grad([tensor], [d for d, _, _ in duals], [u], create_graph=True,
+                       allow_unused=True)
+        finally:
+            engine.cut_nodes[0] = None
         used = [(g, t) for g, (_, t, _) in zip(gs, duals) if g is not None and g.requires_grad]
         if not used:
             if any(g is not None for g in gs):       # linear in the duals: J t has no u in it
@@ -99,6 +109,34 @@ def unpack_dual(tensor, *, level: int | None = None) -> UnpackedDualTensor:
         (jt,) = _grad([g for g, _ in used], [u], [t for _, t in used], allow_unused=True,
                       create_graph=user_graph)
     return UnpackedDualTensor(primal, zeros_like(tensor) if jt is None else jt)
+
+
+def _function_jvp(cls, ctx, args, outputs) -> None:
+    """Give the tensor outputs of a custom Function applied (inside a level) to tensors with
+    tangents the tangents of ``cls.jvp(ctx, *input tangents)`` (zeros for an input without
+    one, None for a non-tensor argument)."""
+    from .._factories import zeros_like
+    from .._tensor import Tensor
+    from .grad_mode import enable_grad, no_grad
+    tangents = [unpack_dual(a).tangent if isinstance(a, Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return
+    tangents = [zeros_like(a) if t is None and isinstance(a, Tensor) else t
+                for a, t in zip(args, tangents)]
+    level = _levels[-1]
+    # the tangents carry a graph where the user's primals require grad, as torch's do
+    ctx._in_jvp = True
+    try:
+        with enable_grad() if any(req for _, _, req in level) else no_grad():
+            out_t = cls.jvp(ctx, *tangents)
+    finally:
+        ctx._in_jvp = False
+    if not isinstance(out_t, tuple):
+        out_t = (out_t,)
+    for o, t in zip(outputs, out_t):
+        if isinstance(o, Tensor) and t is not None and o.grad_fn is ctx:
+            level.append((o, t, False))
+    _cuts[-1].add(ctx)
 
 
 del annotations  # keep dir() to torch's names

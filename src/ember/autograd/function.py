@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 
 from .. import _errors
+from . import forward_ad as _forward_ad
 from . import grad_mode as _grad_mode
 from .graph import Node as _Node
 from .graph import SavedTensor as _SavedTensor
@@ -58,6 +59,8 @@ class BackwardCFunction(_Node, FunctionCtx):
     def saved_tensors(self) -> tuple:
         if self._released:
             raise RuntimeError(_errors.BACKWARD_TWICE)
+        if self.__dict__.get("_in_jvp"):       # jvp reads what save_for_forward kept
+            return tuple(self.__dict__.get("saved_for_forward", ()))
         if self._saved is None:
             return tuple(self._to_save)
         return tuple(None if s is None else s.unpack(self) for s in self._saved)
@@ -154,6 +157,13 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                                   "mode AD.")
 
     vjp = backward
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """The forward-mode formula: the outputs' tangents from the inputs' (``ctx`` as
+        ``forward`` left it)."""
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
 
     generate_vmap_rule = False
 
@@ -267,6 +277,9 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                 saved.append(_SavedTensor(t, is_output=id(t) in out_ids and t.grad_fn is ctx))
         ctx._saved = saved
         ctx._to_save = ()
+        if _forward_ad._levels and (cls.jvp is not Function.jvp
+                                    or not cls.__module__.startswith("ember.")):
+            _forward_ad._function_jvp(cls, ctx, args, wrapped)   # (ember's own: by backward)
         return wrapped[0] if single else tuple(wrapped)
 
 

@@ -2,8 +2,8 @@
 
 As ``torch.autograd.functional``: each runs the user's function on fresh copies of the
 inputs that require grad and builds what it returns from reverse-mode passes (``jvp`` by
-the double-vjp trick). ``vectorize`` and ``strategy`` are accepted; the rows are computed
-one by one. Results are detached unless ``create_graph``.
+the double-vjp trick). ``vectorize`` and ``strategy`` are checked as torch checks them; the
+rows are computed one by one. Results are detached unless ``create_graph``.
 """
 
 from __future__ import annotations
@@ -163,6 +163,32 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     return _pack(out_tuple, _detach_all(outs, create_graph)), _pack(out_tuple, out)
 
 
+def _check_strategy(strategy, create_graph, strict, vectorize, message) -> bool:
+    """torch's checks of a ``strategy`` argument; True for forward mode."""
+    if strategy not in ("reverse-mode", "forward-mode"):
+        raise AssertionError(message)
+    if strategy == "reverse-mode":
+        return False
+    if create_graph:
+        raise NotImplementedError('torch.autograd.functional.jacobian: `create_graph=True` and '
+                                  '`strategy="forward-mode"` are not supported together (yet). '
+                                  'Please either set `create_graph=False` or '
+                                  '`strategy="reverse-mode"`.')
+    if strict:
+        raise RuntimeError('torch.autograd.functional.jacobian: `strict=True` and '
+                           '`strategy="forward-mode"` are not supported together (yet). Please '
+                           'either set `strict=False` or `strategy="reverse-mode"`.')
+    if not vectorize:
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                  "Hessian isonly implemented for `vectorize=True`.")
+    return True
+
+
+_JACOBIAN_STRATEGY = ('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: '
+                      'If your function has more outputs than inputs, "forward-mode" tends to '
+                      'be more performant. Otherwise, prefer to use "reverse-mode".')
+
+
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
              strategy="reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: ``out.shape + in.shape`` per (output, input).
@@ -172,13 +198,15 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     tensor([[2., 0.],
             [0., 2.]])
     """
+    forward = _check_strategy(strategy, create_graph, strict, vectorize, _JACOBIAN_STRATEGY)
+    return _jacobian(func, inputs, create_graph, strict, forward)
+
+
+def _jacobian(func, inputs, create_graph, strict, forward):
+    """The Jacobian by reverse-mode rows; ``forward`` lays each block out as torch's
+    forward mode does (the input's elements batched first, then permuted last)."""
     from .. import _ops
     from .._factories import zeros
-    if strategy not in ("reverse-mode", "forward-mode"):
-        raise ValueError('Expected strategy to be either "forward-mode" or "reverse-mode". '
-                         'Hint: If your function has more outputs than inputs, "forward-mode" '
-                         'tends to be more performant. Otherwise, prefer to use '
-                         '"reverse-mode".')
     in_tuple, xs = _as_tuple(inputs, "inputs", "jacobian")
     xs = _prep(xs, create_graph)
     out_tuple, outs = _run(func, xs, create_graph, "jacobian")
@@ -204,8 +232,16 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                 jac = _ops.stack(rows[j]).reshape(tuple(o.shape) + tuple(x.shape))
             else:
                 jac = zeros(tuple(o.shape) + tuple(x.shape), dtype=x.dtype)
+            if forward:
+                cols = jac.reshape(o.numel(), x.numel()).t().contiguous()
+                cols = cols.reshape((x.numel(),) + tuple(o.shape))
+                jac = cols.permute(*range(1, cols.dim()), 0).reshape(tuple(o.shape)
+                                                                     + tuple(x.shape))
             per_in.append(jac)
         result.append(_pack(in_tuple, per_in))
+    if forward and in_tuple:             # torch's forward mode nests lists, not tuples
+        result = [list(r) for r in result]
+        return result if out_tuple else result[0]
     return _pack(out_tuple, result)
 
 
@@ -213,12 +249,18 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The Hessian of a scalar function ``func`` at ``inputs``.
 
+    With ``outer_jacobian_strategy="forward-mode"`` (forward over reverse) the result, as
+    torch's, carries the graph of the inner Jacobian.
+
     >>> import ember
     >>> ember.autograd.functional.hessian(lambda x: (x ** 3).sum(), ember.ones(2))
     tensor([[6., 0.],
             [0., 6.]])
     """
     in_tuple, xs = _as_tuple(inputs, "inputs", "hessian")
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
+    forward = _check_strategy(outer_jacobian_strategy, create_graph, strict, vectorize, "")
 
     def jac_func(*inp):
         out = func(*inp)
@@ -228,7 +270,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
                                "containing a single element.")
         return jacobian(func, inp, create_graph=True, strict=strict)
 
-    res = jacobian(jac_func, xs, create_graph=create_graph, strict=strict)
+    res = _jacobian(jac_func, xs, create_graph or forward, strict, forward)
     if not in_tuple:
         return res[0][0]
     return res

@@ -34,18 +34,15 @@ def _numerical(fn, inputs, diff, outputs, eps):
     # perturb the arrays themselves (no version bump); fn may itself need autograd, as
     # gradgradcheck's first-derivative function does
     for i in diff:
-        x = inputs[i]._data
-        flat = x.reshape(-1) if x.flags.c_contiguous else None
-        if flat is None:
-            raise ValueError("gradcheck expects contiguous inputs")
+        x = inputs[i]._data        # (a view of the input's storage, strided or not)
         cols = [_np.zeros((x.size, o._data.size), _np.float64) for o in outputs]
-        for k in range(x.size):
-            orig = flat[k].copy()
-            flat[k] = orig + eps
+        for k, idx in enumerate(_np.ndindex(x.shape)):
+            orig = x[idx].copy()
+            x[idx] = orig + eps
             plus = [o._data.astype(_np.float64).ravel().copy() for o in _outputs(fn, inputs)]
-            flat[k] = orig - eps
+            x[idx] = orig - eps
             minus = [o._data.astype(_np.float64).ravel().copy() for o in _outputs(fn, inputs)]
-            flat[k] = orig
+            x[idx] = orig
             for j in range(len(outputs)):
                 cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
         for j in range(len(outputs)):
@@ -70,6 +67,30 @@ def _analytical(inputs, diff, out):
             if gr is not None:
                 cols[i][:, k] = gr._data.astype(_np.float64).ravel()
     return cols
+
+
+def _analytical_forward(func, inputs, diff, outputs):
+    """d(outputs)/d(inputs[i]) by forward mode, one basis tangent per element of each input:
+    {(i, j): matrix} laid out as ``_numerical``'s."""
+    from .._tensor import Tensor
+    from . import forward_ad
+    jac = {}
+    for i in diff:
+        x = inputs[i]
+        cols = [_np.zeros((x._data.size, o._data.size)) for o in outputs]
+        for k in range(x._data.size):
+            t = _np.zeros(x._data.shape, x._data.dtype)
+            t.reshape(-1)[k] = 1
+            with forward_ad.dual_level():
+                args = list(inputs)
+                args[i] = forward_ad.make_dual(x.detach(), Tensor._wrap(t))
+                for j, o in enumerate(_outputs(func, args)):
+                    tangent = forward_ad.unpack_dual(o).tangent
+                    if tangent is not None:
+                        cols[j][k] = tangent._data.astype(_np.float64).ravel()
+        for j in range(len(outputs)):
+            jac[(i, j)] = cols[j]
+    return jac
 
 
 def _zero_grads_give_zero(outputs, diff_inputs, message: str) -> None:
@@ -129,8 +150,10 @@ def _check_inputs(inputs) -> None:
 
 def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
               raise_exception: bool = True, nondet_tol: float = 0.0, check_undefined_grad=True,
-              check_grad_dtypes=False, check_batched_grad=False, fast_mode=False, **kwargs) -> bool:
-    """Check reverse-mode gradients of ``func`` against finite differences (use float64).
+              check_grad_dtypes=False, check_batched_grad=False, fast_mode=False,
+              check_forward_ad=False, check_backward_ad=True, **kwargs) -> bool:
+    """Check reverse-mode (``check_backward_ad``) and forward-mode (``check_forward_ad``)
+    gradients of ``func`` against finite differences (use float64).
 
     >>> import ember
     >>> x = ember.randn(3, dtype=ember.float64, requires_grad=True)
@@ -145,7 +168,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     numerical = _numerical(func, inputs, diff, outputs, eps)
     # torch's order: per output, the analytical Jacobian twice (a backward that gives other
     # values the second time is not reentrant), then the comparison with the numerical one
-    for j, out in enumerate(outputs):
+    for j, out in enumerate(outputs if check_backward_ad else ()):
         analytical = _analytical(inputs, diff, out)
         again = _analytical(inputs, diff, out)
         for i in diff:
@@ -164,6 +187,21 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
                         f"Jacobian mismatch for output {j} with respect to input {i},\n"
                         f"numerical:{num_t}\nanalytical:{ana_t}\n")
                 return False
+    if check_forward_ad:
+        forward = _analytical_forward(func, inputs, diff, outputs)
+        for j, out in enumerate(outputs):
+            for i in diff:
+                num, ana = numerical[(i, j)], forward[(i, j)]
+                if not _np.allclose(ana, num, rtol=rtol, atol=atol):
+                    if raise_exception:
+                        num_t = Tensor._wrap(num.astype(out._data.dtype))
+                        ana_t = Tensor._wrap(ana.astype(inputs[i]._data.dtype))
+                        raise GradcheckError(
+                            f"Jacobian computed with forward mode mismatch for output {j} with "
+                            f"respect to input {i},\nnumerical:{num_t}\nanalytical:{ana_t}\n")
+                    return False
+    if not check_backward_ad:
+        return True
     diff_inputs = [inputs[i] for i in diff]
     try:
         _zero_grads_give_zero(outputs, diff_inputs, "backward not multiplied by grad_output")

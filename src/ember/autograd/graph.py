@@ -11,10 +11,12 @@ them, and using them afterwards raises torch's "backward through the graph a sec
 
 from __future__ import annotations
 
+import contextlib as _contextlib
 import itertools as _itertools
 import sys as _sys
 import weakref as _weakref
 from collections import OrderedDict as _OrderedDict
+from typing import NamedTuple as _NamedTuple
 
 from .. import _errors
 from . import grad_mode as _grad_mode
@@ -597,6 +599,71 @@ def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> RemovableHand
 
         handles = tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad)
     return _MultiHandle(handles)
+
+
+class GradientEdge(_NamedTuple):
+    """An edge of the graph, ``(node, output_nr)``: where the gradient of a tensor is
+    computed (``autograd.grad`` and ``backward`` take it in place of the tensor)."""
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The :class:`GradientEdge` of ``tensor``: its ``grad_fn`` (a leaf's gradient
+    accumulator) and output number."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                           "does not require gradients")
+    node, nr = tensor._edge()
+    return GradientEdge(node, nr)
+
+
+class _AllowMutationOnSavedContext:
+    """The state of an ``allow_mutation_on_saved_tensors`` block: the tensors saved in it
+    (with their versions and copies), cleared when the block ends."""
+
+    def __init__(self):
+        self.saved = []
+
+    def clear(self) -> None:
+        self.saved.clear()
+
+
+_allow_mutation_enabled = [False]
+_MUTATION_OUTSIDE = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' "
+                     "contextin which the graph was originally recorded.")
+
+
+@_contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Context manager under which tensors saved for backward may be modified in place:
+    backward sees them as they were when saved (run forward and backward inside it)."""
+    ctx = _AllowMutationOnSavedContext()
+
+    def pack(t):
+        entry = [t, t._version, t.detach().clone()]   # the values as saved
+        ctx.saved.append(entry)
+        return entry
+
+    def unpack(entry):
+        if not _allow_mutation_enabled[0] or not ctx.saved:
+            raise AssertionError(_MUTATION_OUTSIDE)
+        t, version, copy = entry
+        if t._version == version:
+            return t
+        return copy.requires_grad_(t.requires_grad) if t.is_leaf else copy
+
+    with saved_tensors_hooks(pack, unpack):
+        try:
+            if _allow_mutation_enabled[0]:
+                raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+            _allow_mutation_enabled[0] = True
+            yield ctx
+        finally:
+            ctx.clear()
+            _allow_mutation_enabled[0] = False
 
 
 def increment_version(tensor) -> None:

@@ -105,6 +105,7 @@ def vmap(func: Callable, in_dims=0, out_dims=0, randomness: str = "error", *,
                 frame.slices = {id(x) for x, d in zip(sliced, dims) if d is not None}
                 out = func(*tree_unflatten(sliced, spec), **kwargs)
                 if randomness == "error" and not _same_state(gen.get_state(), state):
+                    gen.set_state(state)       # torch refuses before drawing
                     raise RuntimeError("vmap: called random operation while in randomness "
                                        "error mode. Please either use the 'same' or "
                                        "'different' randomness flags on vmap or perform the "

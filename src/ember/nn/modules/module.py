@@ -31,6 +31,7 @@ _MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backwa
 _global_forward_pre_hooks: OrderedDict = OrderedDict()
 _global_forward_hooks: OrderedDict = OrderedDict()
 _global_forward_hooks_with_kwargs: OrderedDict = OrderedDict()
+_global_forward_hooks_always_called: OrderedDict = OrderedDict()
 
 
 def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
@@ -50,6 +51,8 @@ def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
     _global_forward_hooks[handle.id] = hook
     if with_kwargs:
         _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
     return handle
 
 
@@ -127,6 +130,7 @@ class Module:
         sa(self, "_modules", {})
         sa(self, "_forward_hooks", OrderedDict())
         sa(self, "_forward_hooks_with_kwargs", {})
+        sa(self, "_forward_hooks_always_called", {})
         sa(self, "_forward_pre_hooks", OrderedDict())
         sa(self, "_forward_pre_hooks_with_kwargs", {})
         sa(self, "_backward_hooks", OrderedDict())
@@ -334,6 +338,7 @@ class Module:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        self.__dict__.setdefault("_forward_hooks_always_called", {})
 
     # ------------------------------------------------------------------ calling, hooks
     def _call_impl(self, *args, **kwargs):
@@ -341,6 +346,18 @@ class Module:
                 or self._backward_pre_hooks or _global_forward_pre_hooks
                 or _global_forward_hooks):
             return self.forward(*args, **kwargs)
+        if not (self._forward_hooks_always_called or _global_forward_hooks_always_called):
+            return self._call_with_hooks(args, kwargs, None)
+        state = {"args": args, "kwargs": kwargs, "result": None, "called": set()}
+        try:
+            return self._call_with_hooks(args, kwargs, state)
+        except Exception:
+            self._run_always_called_hooks(state)
+            raise
+
+    def _call_with_hooks(self, args, kwargs, state):
+        """The forward with its hooks; ``state`` (when hooks are ``always_call``) records the
+        arguments, the result so far and the hooks already run, for the exception path."""
         for hook_id, hook in (*_global_forward_pre_hooks.items(),
                               *self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
@@ -362,8 +379,15 @@ class Module:
             from ._hooks import BackwardHook
             bw = BackwardHook(self, full_hooks, list(self._backward_pre_hooks.values()))
             args = bw.setup_input_hook(args)
+        if state is not None:
+            state["args"], state["kwargs"] = args, kwargs
         result = self.forward(*args, **kwargs)
+        if state is not None:
+            state["result"] = result
         for hook_id, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
+            if state is not None and (hook_id in self._forward_hooks_always_called
+                                      or hook_id in _global_forward_hooks_always_called):
+                state["called"].add(hook_id)
             if hook_id in self._forward_hooks_with_kwargs \
                     or hook_id in _global_forward_hooks_with_kwargs:
                 res = hook(self, args, kwargs, result)
@@ -371,6 +395,8 @@ class Module:
                 res = hook(self, args, result)
             if res is not None:
                 result = res
+                if state is not None:
+                    state["result"] = result
         if bw is not None:
             if not isinstance(result, (Tensor, tuple)):
                 warnings.warn("For backward hooks to be called, module output should be a "
@@ -381,6 +407,34 @@ class Module:
             from ._hooks import register_legacy_hooks
             register_legacy_hooks(self, legacy_hooks, args, result)
         return result
+
+    def _run_always_called_hooks(self, state) -> None:
+        """Run the ``always_call`` forward hooks not yet run after the forward raised (as
+        torch does); an exception from one of them becomes a warning."""
+        args, kwargs, result = state["args"], state["kwargs"], state["result"]
+        for hook_id, hook in _global_forward_hooks.items():
+            if hook_id in _global_forward_hooks_always_called and hook_id not in state["called"]:
+                try:
+                    res = hook(self, args, result)
+                    if res is not None:
+                        result = res
+                except Exception as e:
+                    warnings.warn("global module forward hook with ``always_call=True`` raised "
+                                  "an exception that was silenced as another error was raised "
+                                  f"in forward: {str(e)}", stacklevel=3)
+        for hook_id, hook in self._forward_hooks.items():
+            if hook_id in self._forward_hooks_always_called and hook_id not in state["called"]:
+                try:
+                    if hook_id in self._forward_hooks_with_kwargs:
+                        res = hook(self, args, kwargs, result)
+                    else:
+                        res = hook(self, args, result)
+                    if res is not None:
+                        result = res
+                except Exception as e:
+                    warnings.warn("module forward hook with ``always_call=True`` raised an "
+                                  "exception that was silenced as another error was raised in "
+                                  f"forward: {str(e)}", stacklevel=3)
 
     __call__ = _call_impl
 
@@ -403,6 +457,8 @@ class Module:
         self._forward_hooks[handle.id] = hook
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
         if prepend:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
