@@ -1883,12 +1883,15 @@ def _scatter_flat(g, indices, sizes, nd, unique=False, store=False):
     return out.reshape(sizes)
 
 
-def _make_gather(node, nd, unique=False):
+def _make_gather(node, nd, unique=False, follow=True):
+    """The pool's gather op by flat indices (its backward scatters); ``follow``: the output
+    takes the input's memory format (torch's 3-d adaptive max pool writes a contiguous one)."""
     tag = node + ("_unique" if unique else "")
+    keep = _mf.follow if follow else (lambda out, x: out)
     gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
-                tensors=("self", "indices"),
+                tensors=("self", "indices"), reduced_in_float=False,
                 self=lambda grad, indices, self_shape: scatter(grad, indices, self_shape))(
-        lambda self, indices: _mf.follow(_gather_flat(self, indices, nd), self))
+        lambda self, indices: keep(_gather_flat(self, indices, nd), self))
     scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
                  grad_output=lambda grad, indices: gather(grad, indices))(
@@ -1906,7 +1909,7 @@ _max_pool_gather = {1: _MAX_POOL_2D, 2: _MAX_POOL_2D, 3: _MAX_POOL_3D}
 _max_pool_gather_unique = {1: _MAX_POOL_2D_U, 2: _MAX_POOL_2D_U, 3: _MAX_POOL_3D_U}
 _adaptive_max_gather = {1: _make_gather("AdaptiveMaxPool2DBackward0", 2),
                         2: _make_gather("AdaptiveMaxPool2DBackward0", 2),
-                        3: _make_gather("AdaptiveMaxPool3DBackward0", 3)}
+                        3: _make_gather("AdaptiveMaxPool3DBackward0", 3, follow=False)}
 
 
 def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode: bool,
@@ -1961,7 +1964,11 @@ def _divide(s, d):
 
 
 def _avg_pool_np(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    """Each window's elements added one by one from +0 (raster order), then divided."""
+    """Each window's elements added one by one from +0 (raster order), then divided; float16
+    sums and divides in float, rounding once (as bfloat16, which arrives as float32)."""
+    if x.dtype == np.float16:
+        return _avg_pool_np(x.astype(np.float32), kernel, stride, padding, ceil_mode,
+                            count_include_pad, divisor_override).astype(np.float16)
     bounds, div = _avg_plan(x.shape[2:], x.shape[1], kernel, stride, padding, ceil_mode,
                             count_include_pad, divisor_override, x.dtype)
     return _divide(_W.window_sum(x, bounds), div)
@@ -1978,6 +1985,7 @@ def _avg_pool_backward_np(go, sizes, kernel, stride, padding, ceil_mode, count_i
 
 def _make_avg(node):
     fwd = op(node, name="_avg_pool_" + node, method=False, function=False, promote=NONE,
+             reduced_in_float=False,
              self=lambda grad, self_shape, kernel, stride, padding, ceil_mode,
              count_include_pad, divisor_override:
              bwd(grad, self_shape, kernel, stride, padding, ceil_mode, count_include_pad,
