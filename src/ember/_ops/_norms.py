@@ -399,10 +399,11 @@ def rowwise_moments(x):
     return _fold_lanes(x, nv * lanes, nv, a1, a2, dt)
 
 
-def _fold_lanes(x, start, per_lane, a1, a2, dt):
+def _fold_lanes(x, start, per_lane, a1, a2, dt, fused=False):
     """The end of ``RowwiseMomentsImpl``: Welford steps over the scalar tail of the rows of
-    ``x`` from ``start``, then each lane's (``per_lane`` elements) moments ``a1``, ``a2``
-    (None: no vectors) merged in: (mean, biased variance)."""
+    ``x`` from ``start`` (``fused``: ``m2 += delta * (x - m1)`` contracted to one fma, as
+    the float16 instance compiles, not the bfloat16 one), then each lane's (``per_lane`` elements)
+    moments ``a1``, ``a2`` (None: no vectors) merged in: (mean, biased variance)."""
     rows, size = x.shape
     m0, m1, m2 = 0, np.zeros(rows, dt), np.zeros(rows, dt)
     for i in range(start, size):
@@ -410,17 +411,18 @@ def _fold_lanes(x, start, per_lane, a1, a2, dt):
         delta = xi - m1
         m0 += 1
         m1 = m1 + delta / dt(m0)
-        m2 = m2 + delta * (xi - m1)
+        m2 = fma(delta, xi - m1, m2) if fused else m2 + delta * (xi - m1)
     if a1 is not None:
         for k in range(a1.shape[1]):
             m0, m1, m2 = _add_moments(per_lane, a1[:, k], a2[:, k], m0, m1, m2, dt)
     return m1, m2 / dt(size)
 
 
-def rowwise_moments_reduced(x):
+def rowwise_moments_reduced(x, fused_tail=False):
     """``RowwiseMoments`` of a float16/bfloat16 (M, N) array (given as float32): each vector
     of the reduced type is two float vectors, whose Welford steps over a chunk of 16
-    vectors are merged one after the other into the bottom of the cascade's stack."""
+    vectors are merged one after the other into the bottom of the cascade's stack;
+    ``fused_tail``: the scalar tail's steps as :func:`_fold_lanes`' fused ones."""
     dt = np.float32
     lanes = _exact._LANES[np.dtype(dt)]
     width = 2 * lanes
@@ -443,7 +445,8 @@ def rowwise_moments_reduced(x):
             j += 1
     for j in range(1, depth):
         stack[0] = _add_moments_vec(*stack[j], *stack[0], dt)
-    return _fold_lanes(x, nv * width, 2 * nv, *(stack[0][1:] if nv else (None, None)), dt)
+    return _fold_lanes(x, nv * width, 2 * nv, *(stack[0][1:] if nv else (None, None)), dt,
+                       fused_tail)
 
 
 def layer_norm(x, weight, bias, k, eps):
@@ -478,7 +481,7 @@ def layer_norm_reduced(x, weight, bias, k, eps):
     m = int(np.prod(x.shape[:x.ndim - k], dtype=np.int64))
     n = x.size // m if m else 0
     rows = np.ascontiguousarray(x).reshape(m, n).astype(f32)
-    mean, var = rowwise_moments_reduced(rows)
+    mean, var = rowwise_moments_reduced(rows, x.dtype == np.float16)
     rstd = f32(1) / np.sqrt(var + f32(eps))
     t = fma(rows, np.broadcast_to(rstd[:, None], rows.shape),
             np.broadcast_to((-rstd * mean)[:, None], rows.shape))
@@ -551,7 +554,7 @@ def layer_norm_backward_reduced(grad, x, weight, k, eps, which, param_dtype):
         return _per_thread_rows(dy, lambda acc, i: rounded(acc + dy[i]), f32).reshape(
             x.shape[-k:])
     rows = np.ascontiguousarray(x).reshape(m, n).astype(f32)
-    mean, var = rowwise_moments_reduced(rows)
+    mean, var = rowwise_moments_reduced(rows, rdt == np.float16)
     a = f32(1) / np.sqrt(var + f32(eps))
     if np.dtype(param_dtype) != f32:
         mean, a = rounded(mean), rounded(a)
@@ -647,7 +650,8 @@ def _gn_stats_reduced(x, groups, eps):
     ``GroupNormKernelImplInternal``'s ``RowwiseMoments`` of the reduced type gives them."""
     n = x.shape[0]
     mean, var = rowwise_moments_reduced(
-        np.ascontiguousarray(x).reshape(n * groups, -1).astype(np.float32))
+        np.ascontiguousarray(x).reshape(n * groups, -1).astype(np.float32),
+        x.dtype == np.float16)
     rstd = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(np.float32)
     return mean, rstd
 
@@ -757,32 +761,25 @@ def _gn_input_grad(dy, x, ds, db, gam, mean, rstd, k, lanes, fuse_x=False):
 
 
 def _fma_squares(v):
-    """``acc = fma(v[j], v[j], acc)`` for each j in turn, from +0. float32 runs the chain in
-    double (each square exact there, each sum rounded back to float); a step whose double
-    sum lay halfway between two floats is redone with :func:`fma` and the chain resumed."""
+    """``acc = fma(v[j], v[j], acc)`` for each j in turn, from +0. float32 adds each exact
+    square (in double) to the float sum and rounds back; a step whose double sum lies
+    halfway between two floats is redone with :func:`fma`."""
     if v.dtype != np.float32:
         acc = np.zeros(v.shape[1:], v.dtype)
         for j in range(v.shape[0]):
             acc = fma(v[j], v[j], acc)
         return acc
     sq = np.square(v, dtype=np.float64)
-    acc = np.zeros(v.shape[1:])
-    sums = np.empty_like(sq)
-    start = 0
-    while start < v.shape[0]:
-        for j in range(start, v.shape[0]):
-            np.add(sq[j], acc, out=sums[j])
-            acc = sums[j].astype(np.float32).astype(np.float64)
-        half = ((sums[start:].view(np.int64) & _exact._LOW29) == _exact._MID29).reshape(
-            v.shape[0] - start, -1).any(axis=1)
-        if not half.any():
-            break
-        j = start + int(np.argmax(half))
-        prev = sums[j - 1].astype(np.float32) if j else np.zeros(v.shape[1:], np.float32)
-        acc = fma(v[j], v[j], prev).astype(np.float64)
-        sums[j] = acc
-        start = j + 1
-    return acc.astype(np.float32)
+    acc = np.zeros(v.shape[1:], np.float32)
+    s = np.empty(v.shape[1:])
+    low, mid = _exact._LOW29, _exact._MID29
+    for j in range(v.shape[0]):
+        np.add(sq[j], acc, out=s)
+        if ((s.view(np.int64) & low) == mid).any():
+            acc = fma(v[j], v[j], acc)
+        else:
+            acc = s.astype(np.float32)
+    return acc
 
 
 def _group_norm_channels_last(x, weight, bias, groups, eps, reduced=None):
