@@ -1164,13 +1164,15 @@ def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps, param=
     """``batch_norm_cpu_update_stats_template`` for a contiguous or channels-last
     float16/bfloat16 ``x`` with parameters of dtype ``param`` (float32, or x's own):
     (mean, invstd) of that dtype (invstd through double, as ``InvStd`` adds the double
-    eps), the running stats updated in place. With parameters of x's dtype the statistics
+    eps), the running stats updated in place. float16 parameters take the float32 ones'
+    float statistics and updates, stored rounded; with bfloat16 parameters the statistics
     are stored rounded and the updates follow c10's reduced-type arithmetic, each operation
     rounding."""
     f32 = np.float32
     n = x.size // x.shape[1]
     rows = _rows(x)
-    mixed = np.dtype(param) == np.float32
+    # float16 parameters: float statistics and updates, as the mixed kernel's, stored rounded
+    mixed = np.dtype(param) in (np.float32, np.float16)
     if rows is None:
         mean, vs = _bn_stats_reduced_contiguous(x)
     else:
@@ -1186,10 +1188,10 @@ def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps, param=
         m = f32(momentum)
         om = f32(1) - m
         if running_mean is not None:
-            running_mean[...] = m * mean + om * running_mean
+            running_mean[...] = m * mean + om * running_mean.astype(f32)
         if running_var is not None:
-            running_var[...] = m * (vs / f32(n - 1)) + om * running_var
-        return mean, invstd
+            running_var[...] = m * (vs / f32(n - 1)) + om * running_var.astype(f32)
+        return mean.astype(param), invstd
     m = p(momentum)
     mf = m.astype(f32)
     om = (f32(1) - mf).astype(p).astype(f32)
@@ -1206,15 +1208,18 @@ def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps, param=
 
 def batch_norm_apply_reduced(x, weight, bias, mean, invstd):
     """``batch_norm_cpu_contiguous_impl`` for float16/bfloat16: ``alpha = invstd * w`` and
-    ``beta = b - mean * alpha`` in float, the output ``x * alpha + beta`` fused and rounded
-    once to x's dtype."""
+    ``beta = b - mean * alpha`` in float (fused for a float32 mean), the output
+    ``x * alpha + beta`` fused and rounded once to x's dtype."""
     f32 = np.float32
     c = x.shape[1]
     shp = (1, c) + (1,) * (x.ndim - 2)
     w = np.ones(c, f32) if weight is None else weight.astype(f32)
     b = np.zeros(c, f32) if bias is None else bias.astype(f32)
     alpha = invstd.astype(f32) * w
-    beta = fma(-mean.astype(f32), alpha, b)
+    if mean.dtype == f32:
+        beta = fma(-mean, alpha, b)
+    else:       # c10's reduced-type ``mean * alpha`` is its own rounded product
+        beta = b - mean.astype(f32) * alpha
     xf = x.astype(f32)
     y = fma(xf, np.broadcast_to(alpha.reshape(shp), x.shape),
             np.broadcast_to(beta.reshape(shp), x.shape))

@@ -2144,8 +2144,8 @@ def _bn_kernel_grads(grad, self, weight, mean, invstd):
         return tuple(Tensor._wrap(np.asarray(a)) for a in
                      _norms.batch_norm_backward_reduced(grad._data, self._data, w, mean,
                                                         invstd))
-    if self._data.dtype.name == "bfloat16":     # other layouts: the float kernel, rounded
-        grad, self, weight = _ln_float(grad, self, weight)
+    if self._data.dtype.name in ("float16", "bfloat16"):  # other layouts: the float kernel
+        grad, self, weight = _half_float(grad, self, weight)
         w = None if weight is None else weight._data
         mean, invstd = (np.asarray(a, np.float32) for a in (mean, invstd))
     if not _bn_exact(self._data, w, mean, invstd) or grad._data.dtype != self._data.dtype:
@@ -2260,8 +2260,8 @@ def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
                 grad._data, self._data, w, invstd, running_mean._data):
             return Tensor._wrap(_norms.batch_norm_backward_reduced(
                 grad._data, self._data, w, running_mean._data, invstd, False)[0])
-        if self._data.dtype.name == "bfloat16":
-            grad, self, weight = _ln_float(grad, self, weight)
+        if self._data.dtype.name in ("float16", "bfloat16"):
+            grad, self, weight = _half_float(grad, self, weight)
             w = None if weight is None else weight._data
         if _records_graph(grad, weight) or not _bn_exact(self._data, w, invstd) \
                 or grad._data.dtype != invstd.dtype:
@@ -2373,8 +2373,7 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
         params = [None if t is None else t._data for t in (weight, bias)]
         param = np.float32 if any(a is not None and a.dtype == np.float32
                                   for a in (rm, rv, *params)) else x.dtype
-        # float16 statistics with float16 parameters are not emulated yet
-        if _bn_reduced(x, rm, rv, *params) and param != np.float16:
+        if _bn_reduced(x, rm, rv, *params):
             mean, invstd = _norms.batch_norm_stats_reduced(x, rm, rv, momentum, eps, param)
             for t in (running_mean, running_var):
                 if t is not None:
@@ -2429,6 +2428,13 @@ def _ln_kernel_grad(grad, self, weight, k, eps, which, param=None):
             out = _norms.layer_norm_backward_reduced(grad._data, x, w, k, eps, which, pdt)
             return Tensor._wrap(out.astype(x.dtype if which == "input" else pdt))
     return _kernel_grad(_norms.layer_norm_backward, grad, self, weight, which, k, eps)
+
+
+def _half_float(*tensors):
+    """float16/bfloat16 tensors as float32: torch's float kernel on them, where its
+    reduced-type kernel is not emulated (the engine rounds the gradients back)."""
+    return [t.float() if t is not None and t.dtype in (D.float16, D.bfloat16) else t
+            for t in tensors]
 
 
 def _ln_float(*tensors):
