@@ -33,10 +33,12 @@ def _rows(x):
     return None
 
 
-def _fma_seq(d, acc):
-    """``acc = fma(d[i], d[i], acc)`` for each row ``i`` in turn."""
+def _fma_seq(d, acc, e=None):
+    """``acc = fma(d[i], e[i], acc)`` (``e`` None: ``d`` itself) for each row ``i`` in
+    turn."""
+    e = d if e is None else e
     for i in range(d.shape[0]):
-        acc = fma(d[i], d[i], acc)
+        acc = fma(d[i], e[i], acc)
     return acc
 
 
@@ -704,7 +706,8 @@ def group_norm_backward_reduced(grad, x, weight, groups, eps, which, param_dtype
     if channels_last_backward(x):
         w = None if weight is None else weight.astype(f32)
         out = _group_norm_backward_channels_last(grad.astype(f32), x.astype(f32), w, groups,
-                                                 eps, which, param_dtype)
+                                                 eps, which, param_dtype,
+                                                 x.dtype == np.float16)
         return out.astype(x.dtype if which == "input" else param_dtype)
     n, c = x.shape[:2]
     g, d = groups, c // groups
@@ -765,10 +768,7 @@ def _fma_squares(v):
     square (in double) to the float sum and rounds back; a step whose double sum lies
     halfway between two floats is redone with :func:`fma`."""
     if v.dtype != np.float32:
-        acc = np.zeros(v.shape[1:], v.dtype)
-        for j in range(v.shape[0]):
-            acc = fma(v[j], v[j], acc)
-        return acc
+        return _fma_seq(v, np.zeros(v.shape[1:], v.dtype))
     sq = np.square(v, dtype=np.float64)
     acc = np.zeros(v.shape[1:], np.float32)
     s = np.empty(v.shape[1:])
@@ -921,7 +921,7 @@ def _thread_rows(r, n, hw):
 
 
 def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
-                                       param_dtype=None):
+                                       param_dtype=None, half=False):
     """``GroupNormBackwardKernelImplChannelsLastInternal`` (``param_dtype``: float16/bfloat16
     data given as float32, the parameters' dtype; its mean and rstd are read back in that
     type and below 2048 positions :func:`_cl_internal_grads_reduced` sums).
@@ -935,7 +935,9 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
     threads, ``ds``/``db`` the threads' sums. Then ``c2 = fma(db_gamma, mean,
     -ds_gamma)·rstd³·s``, ``c3 = fma(-c2, mean, -(db_gamma·rstd·s))`` and
     ``dx = fma(c2, x, c1·dy) + c3`` with ``c1 = rstd·γ``, channels-last. ``dγ``/``dβ`` fold
-    ``ds``/``db`` as the contiguous kernel does."""
+    ``ds``/``db`` as the contiguous kernel does. ``half`` (float16 data): the products with
+    float32 gamma past the vectors below 2048 positions, and with float16 gamma from 2048
+    on, are fused into their sums, as those instances compile."""
     dt = x.dtype.type
     n, c = x.shape[:2]
     g, d = groups, c // groups
@@ -946,7 +948,8 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
     gam = (np.ones(c, dt) if weight is None else weight).reshape(g, d)
     sums = None
     if hw < 2048 and param_dtype is not None:
-        ds, db, *sums = _cl_internal_grads_reduced(xr, dyr, gam)
+        ds, db, *sums = _cl_internal_grads_reduced(xr, dyr, gam,
+                                                   half and param_dtype == np.float32)
     elif hw < 2048:
         ds = seqsum(np.moveaxis(xr * dyr, 1, 0))                # (n, g, d)
         db = seqsum(np.moveaxis(dyr, 1, 0))
@@ -963,8 +966,12 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
         # per (n, g): its channels in turn, each over the threads in turn
         order = (3, 0, 1, 2)
         gt = np.broadcast_to(gam.T[:, None, None, :], (d, threads, n, g)).reshape(-1, n, g)
-        sums = tuple(seqsum(v.reshape(threads, n, g, d).transpose(order).reshape(-1, n, g)
-                            * gt) for v in (acc, accb))
+        terms = [v.reshape(threads, n, g, d).transpose(order).reshape(-1, n, g)
+                 for v in (acc, accb)]
+        if param_dtype == np.float16:
+            sums = tuple(_fma_seq(t, np.zeros((n, g), dt), gt) for t in terms)
+        else:
+            sums = tuple(seqsum(t * gt) for t in terms)
     if which == "bias":
         return seqsum(db.reshape(n, c), np.zeros(c, dt))
     _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps, param_dtype)
@@ -997,12 +1004,12 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
     return y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm))
 
 
-def _cl_internal_grads_reduced(xr, dyr, gam):
+def _cl_internal_grads_reduced(xr, dyr, gam, fused=False):
     """``CalcInternalGradientsChannelsLast`` for the reduced types on (N, HxW, G, D) float
     arrays: (ds, db, ds_gamma, db_gamma). The channels in vectors of the reduced type sum
     ``x * dy`` (rounded) and ``dy`` over the positions, and add each float half's lanes of
     ``acc * gamma`` to ``ds_gamma``/``db_gamma``; the channels past them run one by one,
-    fused."""
+    fused, their products with gamma fused into those sums too where ``fused``."""
     f32 = np.float32
     lanes = _exact._LANES[np.dtype(f32)]
     n, hw, g, d = xr.shape
@@ -1024,8 +1031,11 @@ def _cl_internal_grads_reduced(xr, dyr, gam):
             a0 = fma(xr[:, m, :, j], dyr[:, m, :, j], a0)
             a1 = a1 + dyr[:, m, :, j]
         ds[..., j], db[..., j] = a0, a1
-        dsg = dsg + a0 * gam[:, j]
-        dbg = dbg + a1 * gam[:, j]
+        gj = np.broadcast_to(gam[:, j], a0.shape)
+        if fused:
+            dsg, dbg = fma(a0, gj, dsg), fma(a1, gj, dbg)
+        else:
+            dsg, dbg = dsg + a0 * gj, dbg + a1 * gj
     return ds, db, dsg, dbg
 
 
