@@ -6,6 +6,8 @@ and rstd read back in the parameters' type (float32 for the mixed-type kernel), 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -60,5 +62,7 @@ def test_reduced_group_norm_bits(shape, groups, dtype, wdtype, affine, threads):
                          + [((1, 8, 46, 46), 4), ((2, 40, 33, 32), 2), ((1, 24, 48, 48), 3)])
 def test_reduced_group_norm_channels_last_bits(shape, groups, dtype, wdtype, affine, threads):
     """Both channels-last kernels: by groups below 1024 (2048 backward) positions, by rows
-    from there."""
+    from there (only these split by the thread count)."""
+    if threads == 2 and math.prod(shape[2:]) < 1024:
+        pytest.skip("below 1024 positions no kernel splits by the thread count")
     _compare(shape, groups, dtype, wdtype, affine, True)
