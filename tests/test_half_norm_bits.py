@@ -66,3 +66,19 @@ def test_reduced_group_norm_channels_last_bits(shape, groups, dtype, wdtype, aff
     if threads == 2 and math.prod(shape[2:]) < 1024:
         pytest.skip("below 1024 positions no kernel splits by the thread count")
     _compare(shape, groups, dtype, wdtype, affine, True)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("wdtype", ["same", "float32"])
+def test_reduced_group_norm_scalar_tail_statistics(dtype, wdtype):
+    """Groups shorter than a vector: ``RowwiseMoments``' scalar Welford steps (fused in
+    the float16 instance, not in the bfloat16 one), whose last bits show in the backward."""
+    rng = np.random.default_rng(3)
+    for scale, offset in ((300, 1), (1, -50), (30, 10)):
+        x = (rng.standard_normal((48, 12, 7)) * scale + offset).astype(np.float32)
+        w, b = rng.standard_normal((2, 12)).astype(np.float32)
+        go = x / np.abs(x).max()
+        got = [_group_norm(lib, x, w, b, go, 6, dtype, dtype if wdtype == "same" else wdtype,
+                           False) for lib in (torch, ember)]
+        for t, e in zip(*got):
+            assert t.float().detach().numpy().tobytes() == e.float().detach().numpy().tobytes()
