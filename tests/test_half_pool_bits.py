@@ -26,6 +26,8 @@ CASES = [  # (name, input shape, call)
                                                                 divisor_override=5)),
     ("avg2d_big_divisor", (2, 19, 17, 15), lambda f, x: f.avg_pool2d(
         x, 3, 2, 1, divisor_override=3001)),           # not a float16 / bfloat16 integer
+    ("avg2d_big_window", (1, 3, 40, 40), lambda f, x: f.avg_pool2d(
+        x, 17, 3, 8, count_include_pad=False, ceil_mode=True)),  # 289: not a bfloat16
     ("avg2d_unbatched", (19, 17, 15), lambda f, x: f.avg_pool2d(x, 3, 1, 1)),
     ("max1d", (2, 5, 37), lambda f, x: f.max_pool1d(x, 3, 2, 1, ceil_mode=True)),
     ("max2d", (2, 19, 17, 15), lambda f, x: f.max_pool2d(x, 3, 2, 1)),
