@@ -601,6 +601,8 @@ def _avg_pool_dtype_check(x, nd):
     if d in (_D.float32, _D.float64, _D.int64) or (
             nd < 3 and d in (_D.float16, _D.bfloat16)):
         return
+    if nd == 1:         # the 2-d kernel's, on the input viewed as (N, C, 1, L)
+        x = x.unsqueeze(-2)
     kernel = "avg_pool3d_out_frame" if nd == 3 else (
         "avg_pool2d_channels_last" if _N._channels_last(x._data) else "avg_pool2d")
     raise NotImplementedError(f'"{kernel}" not implemented for \'{d.scalar_name}\'')
@@ -624,7 +626,7 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
         (t, h, w), (kt, kh, kw) = x.shape[2:], k
         raise RuntimeError(f"input image (T: {t} H: {h} W: {w}) smaller than kernel size "
                            f"(kT: {kt} kH: {kh} kW: {kw})")
-    _avg_pool_dtype_check(x if nd != 1 else x.unsqueeze(-2), nd)
+    _avg_pool_dtype_check(x, nd)
     if nd == 1:
         out = _N.avg_pool_nd[2](x.unsqueeze(-2), (1,) + k, (1,) + s, (0,) + p, ceil_mode,
                                 count_include_pad, divisor_override).squeeze(-2)
