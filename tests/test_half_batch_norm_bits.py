@@ -133,3 +133,28 @@ def test_channels_last_backward(same, training, dtype, threads):
     got = _grads(ember, ex, ew, eb, erm, erv, training, ge)
     for a, b in zip(got, want):
         np.testing.assert_array_equal(_bits(a), _bits(b))
+
+
+@pytest.mark.parametrize("x_channels_last", [True, False])
+@pytest.mark.parametrize("same", [False, True])
+@pytest.mark.parametrize("training", [True, False])
+def test_bfloat16_backward_mixed_layouts(x_channels_last, same, training):
+    """Input and gradient in different layouts: torch's accessor path, in c10's bfloat16
+    arithmetic."""
+    shape = (4, 3, 5, 7)
+    (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, "bfloat16", same=same)
+    gt = torch.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
+    gt = gt.bfloat16()
+    ge = ember.tensor(gt.float().numpy()).bfloat16()
+    if x_channels_last:
+        tx = tx.contiguous(memory_format=torch.channels_last)
+        ex = ex.contiguous(memory_format=ember.channels_last)
+    else:
+        gt = gt.contiguous(memory_format=torch.channels_last)
+        ge = ge.contiguous(memory_format=ember.channels_last)
+    want = _grads(torch, tx, tw, tb, trm, trv, training, gt)
+    got = _grads(ember, ex, ew, eb, erm, erv, training, ge)
+    for a, b in zip(got, want):
+        assert a.dtype == getattr(ember, str(b.dtype).split(".")[1])
+        assert a.stride() == b.stride()
+        np.testing.assert_array_equal(_bits(a), _bits(b))

@@ -1236,6 +1236,44 @@ def batch_norm_apply_reduced(x, weight, bias, mean, invstd):
     return y.astype(x.dtype)
 
 
+def batch_norm_backward_reduced_generic(grad, x, weight, mean, invstd, train, param):
+    """``batch_norm_backward_cpu_template``'s accessor path, which torch takes for a
+    bfloat16 input and gradient of different layouts: c10's reduced-type arithmetic,
+    each operation between two values of the type (``param`` the parameters' dtype: that
+    type, or float32 for the mixed kernel, whose products stay in float) rounded to it.
+    The bias gradient is ``at::sum`` of the gradient, rounded; the dot product a serial float
+    sum in TensorIterator's order; ``k = dotp·invstd²/N`` and ``sum/N`` rounded to the type.
+    (grad_input, grad_weight, grad_bias) as float32 values of their dtypes."""
+    f32 = np.float32
+    rdt = x.dtype
+    same = np.dtype(param) != f32
+
+    def r(v):
+        return v.astype(rdt).astype(f32)
+
+    p = r if same else (lambda v: v)
+    c = x.shape[1]
+    n = x.size // c
+    shp = (1, c) + (1,) * (x.ndim - 2)
+    xf, gf = x.astype(f32), grad.astype(f32)
+    w = np.ones(c, f32) if weight is None else weight.astype(f32)
+    mean, invstd = mean.astype(f32), p(invstd.astype(f32))
+    s = r(_exact.cascade_sum(gf, (0,) + tuple(range(2, x.ndim)), False))
+    xs = _iter_seq(xf)
+    gs = np.transpose(np.broadcast_to(gf, x.shape), _iter_order(x)).reshape(-1, c)
+    dotp = seqsum(p(p(xs - mean) * gs), np.zeros(c, f32))
+    nr = r(np.full(c, n, f32))                  # the int64 count as the type's divisor
+    if train:
+        k = r(p(p(r(dotp) * invstd) * invstd) / (nr if same else f32(n)))
+        gi = r(p(xf - mean.reshape(shp)) * k.reshape(shp))
+        gi = r(r(gf - r(s / nr).reshape(shp)) - gi)
+    else:
+        gi = gf
+    gi = r(p(p(gi * invstd.reshape(shp)) * w.reshape(shp)))
+    gi = _mf.follow(np.ascontiguousarray(gi).astype(rdt), x)
+    return gi, p(dotp * invstd), s
+
+
 def batch_norm_backward_reduced(grad, x, weight, mean, invstd, train=True):
     """``batch_norm_cpu_backward_contiguous_internal`` for C-contiguous float16/bfloat16
     ``grad`` and ``x`` with ``weight``/``mean``/``invstd`` of float32 or x's dtype (taken

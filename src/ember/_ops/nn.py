@@ -2144,6 +2144,10 @@ def _bn_kernel_grads(grad, self, weight, mean, invstd):
         return tuple(Tensor._wrap(np.asarray(a)) for a in
                      _norms.batch_norm_backward_reduced(grad._data, self._data, w, mean,
                                                         invstd))
+    if _bn_reduced_generic(grad._data, self._data, w, mean, invstd):
+        return tuple(Tensor._wrap(np.asarray(a)) for a in
+                     _norms.batch_norm_backward_reduced_generic(
+                         grad._data, self._data, w, mean, invstd, True, mean.dtype))
     if self._data.dtype.name in ("float16", "bfloat16"):  # other layouts: the float kernel
         grad, self, weight = _half_float(grad, self, weight)
         w = None if weight is None else weight._data
@@ -2217,6 +2221,15 @@ def _bn_reduced_backward(g, x, *arrays):
         and g.flags.c_contiguous and x[0, 0].size > 1
 
 
+def _bn_reduced_generic(g, x, *arrays):
+    """Whether torch's accessor backward path is emulated: bfloat16 gradient and input in
+    different layouts (float32 or bfloat16 parameters). float16 there is not yet torch's
+    bits (it takes the float kernel on float copies, close)."""
+    return x.dtype.name == "bfloat16" and g.dtype == x.dtype and x.size > 0 \
+        and all(a is None or a.dtype in (np.float32, x.dtype) for a in arrays) \
+        and not _norms._same_format(x, g)
+
+
 def _check_mixed_dtype(input, *params):
     """ATen's CPU normalisation dtype checks (``mixed_type.h`` and the kernels' own): a
     first given parameter of another dtype than ``input`` makes the call mixed-type, which
@@ -2260,6 +2273,11 @@ def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
                 grad._data, self._data, w, invstd, running_mean._data):
             return Tensor._wrap(_norms.batch_norm_backward_reduced(
                 grad._data, self._data, w, running_mean._data, invstd, False)[0])
+        rm = running_mean._data
+        if not _records_graph(grad, weight) and _bn_reduced_generic(
+                grad._data, self._data, w, rm, running_var._data):
+            return Tensor._wrap(_norms.batch_norm_backward_reduced_generic(
+                grad._data, self._data, w, rm, invstd, False, rm.dtype)[0])
         if self._data.dtype.name in ("float16", "bfloat16"):
             grad, self, weight = _half_float(grad, self, weight)
             w = None if weight is None else weight._data
