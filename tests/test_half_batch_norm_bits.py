@@ -135,17 +135,18 @@ def test_channels_last_backward(same, training, dtype, threads):
         np.testing.assert_array_equal(_bits(a), _bits(b))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("x_channels_last", [True, False])
 @pytest.mark.parametrize("same", [False, True])
 @pytest.mark.parametrize("training", [True, False])
-def test_bfloat16_backward_mixed_layouts(x_channels_last, same, training):
-    """Input and gradient in different layouts: torch's accessor path, in c10's bfloat16
+def test_backward_mixed_layouts(x_channels_last, same, training, dtype):
+    """Input and gradient in different layouts: torch's accessor path, in c10's reduced-type
     arithmetic."""
     shape = (4, 3, 5, 7)
-    (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, "bfloat16", same=same)
+    (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, dtype, same=same)
     gt = torch.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
-    gt = gt.bfloat16()
-    ge = ember.tensor(gt.float().numpy()).bfloat16()
+    gt = gt.to(tx.dtype)
+    ge = ember.tensor(gt.float().numpy()).to(ex.dtype)
     if x_channels_last:
         tx = tx.contiguous(memory_format=torch.channels_last)
         ex = ex.contiguous(memory_format=ember.channels_last)

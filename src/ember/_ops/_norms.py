@@ -1238,12 +1238,13 @@ def batch_norm_apply_reduced(x, weight, bias, mean, invstd):
 
 def batch_norm_backward_reduced_generic(grad, x, weight, mean, invstd, train, param):
     """``batch_norm_backward_cpu_template``'s accessor path, which torch takes for a
-    bfloat16 input and gradient of different layouts: c10's reduced-type arithmetic,
-    each operation between two values of the type (``param`` the parameters' dtype: that
-    type, or float32 for the mixed kernel, whose products stay in float) rounded to it.
-    The bias gradient is ``at::sum`` of the gradient, rounded; the dot product a serial float
-    sum in TensorIterator's order; ``k = dotp·invstd²/N`` and ``sum/N`` rounded to the type.
-    (grad_input, grad_weight, grad_bias) as float32 values of their dtypes."""
+    float16/bfloat16 input and gradient of different layouts: c10's reduced-type
+    arithmetic, each operation between two values of the type (``param`` the parameters'
+    dtype: that type, or float32 for the mixed kernel, whose products stay in float) rounded
+    to it. The bias gradient is ``at::sum`` of the gradient (rounded for bfloat16, float for
+    float16); the dot product a serial float sum in TensorIterator's order;
+    ``k = dotp·invstd²/N`` and ``sum/N`` rounded to the type. (grad_input, grad_weight,
+    grad_bias) as float32 values of their dtypes."""
     f32 = np.float32
     rdt = x.dtype
     same = np.dtype(param) != f32
@@ -1258,7 +1259,9 @@ def batch_norm_backward_reduced_generic(grad, x, weight, mean, invstd, train, pa
     xf, gf = x.astype(f32), grad.astype(f32)
     w = np.ones(c, f32) if weight is None else weight.astype(f32)
     mean, invstd = mean.astype(f32), p(invstd.astype(f32))
-    s = r(_exact.cascade_sum(gf, (0,) + tuple(range(2, x.ndim)), False))
+    s = _exact.cascade_sum(gf, (0,) + tuple(range(2, x.ndim)), False)
+    if rdt != np.float16:       # float16's gradient sum reaches the kernel unrounded
+        s = r(s)
     xs = _iter_seq(xf)
     gs = np.transpose(np.broadcast_to(gf, x.shape), _iter_order(x)).reshape(-1, c)
     dotp = seqsum(p(p(xs - mean) * gs), np.zeros(c, f32))

@@ -2222,10 +2222,9 @@ def _bn_reduced_backward(g, x, *arrays):
 
 
 def _bn_reduced_generic(g, x, *arrays):
-    """Whether torch's accessor backward path is emulated: bfloat16 gradient and input in
-    different layouts (float32 or bfloat16 parameters). float16 there is not yet torch's
-    bits (it takes the float kernel on float copies, close)."""
-    return x.dtype.name == "bfloat16" and g.dtype == x.dtype and x.size > 0 \
+    """Whether torch's accessor backward path is emulated: float16/bfloat16 gradient and
+    input of one dtype in different layouts (float32 parameters or ones of that dtype)."""
+    return x.dtype.name in ("float16", "bfloat16") and g.dtype == x.dtype and x.size > 0 \
         and all(a is None or a.dtype in (np.float32, x.dtype) for a in arrays) \
         and not _norms._same_format(x, g)
 
