@@ -1,4 +1,5 @@
-"""float16/bfloat16 batch norm with float32 parameters against torch's mixed-type CPU kernels."""
+"""float16/bfloat16 batch norm with float32 parameters or ones of the input's dtype against
+torch's CPU kernels, bit for bit."""
 
 import numpy as np
 import pytest
@@ -77,7 +78,7 @@ def _grads(mod, x, w, b, rm, rv, training, g):
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("shape", [(4, 3, 5, 7), (2, 5, 16, 16), (8, 4, 33), (3, 6, 64, 10),
-                                   (2, 3, 4, 5, 6)])
+                                   (2, 3, 4, 5, 6), (16, 7)])
 @pytest.mark.parametrize("training", [True, False])
 def test_backward_float_params(shape, dtype, training, threads):
     (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, dtype)
@@ -93,8 +94,6 @@ def test_backward_float_params(shape, dtype, training, threads):
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("training", [True, False])
 def test_forward_same_dtype_params(shape, dtype, training, threads):
-    if dtype == "float16" and training:
-        pytest.skip("float16 running statistics of float16 parameters not yet torch's bits")
     (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, dtype, same=True)
     want = torch.nn.functional.batch_norm(tx, trm, trv, tw, tb, training, 0.1, 1e-5)
     got = ember.nn.functional.batch_norm(ex, erm, erv, ew, eb, training, 0.1, 1e-5)
@@ -104,11 +103,10 @@ def test_forward_same_dtype_params(shape, dtype, training, threads):
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (2, 5, 16, 16), (8, 4, 33), (2, 3, 4, 5, 6)])
+@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (2, 5, 16, 16), (8, 4, 33), (2, 3, 4, 5, 6),
+                                   (3, 6, 64, 10), (40, 37)])
 @pytest.mark.parametrize("training", [True, False])
 def test_backward_same_dtype_params(shape, dtype, training, threads):
-    if dtype == "float16" and training:
-        pytest.skip("float16 statistics of float16 parameters not yet torch's bits")
     (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, dtype, same=True)
     gt = torch.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
     want = _grads(torch, tx, tw, tb, trm, trv, training, gt.to(tx.dtype))
@@ -118,17 +116,46 @@ def test_backward_same_dtype_params(shape, dtype, training, threads):
         np.testing.assert_array_equal(_bits(a), _bits(b))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("same", [False, True])
 @pytest.mark.parametrize("training", [True, False])
-def test_bfloat16_channels_last_backward(same, training, threads):
+def test_channels_last_backward(same, training, dtype, threads):
+    """Outside the reduced contiguous kernel: torch's float kernel on float copies."""
     shape = (4, 16, 6, 5)
-    (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, "bfloat16", same=same)
+    (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, dtype, same=same)
     tx = tx.contiguous(memory_format=torch.channels_last)
     ex = ex.contiguous(memory_format=ember.channels_last)
     gt = torch.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
-    gt = gt.bfloat16().contiguous(memory_format=torch.channels_last)
-    ge = ember.tensor(gt.float().numpy()).bfloat16().contiguous(memory_format=ember.channels_last)
+    gt = gt.to(tx.dtype).contiguous(memory_format=torch.channels_last)
+    ge = ember.tensor(gt.float().numpy()).to(ex.dtype).contiguous(
+        memory_format=ember.channels_last)
     want = _grads(torch, tx, tw, tb, trm, trv, training, gt)
     got = _grads(ember, ex, ew, eb, erm, erv, training, ge)
     for a, b in zip(got, want):
+        np.testing.assert_array_equal(_bits(a), _bits(b))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("x_channels_last", [True, False])
+@pytest.mark.parametrize("same", [False, True])
+@pytest.mark.parametrize("training", [True, False])
+def test_backward_mixed_layouts(x_channels_last, same, training, dtype):
+    """Input and gradient in different layouts: torch's accessor path, in c10's reduced-type
+    arithmetic."""
+    shape = (4, 3, 5, 7)
+    (tx, tw, tb, trm, trv), (ex, ew, eb, erm, erv) = _pair(shape, dtype, same=same)
+    gt = torch.tensor(np.random.default_rng(1).standard_normal(shape).astype(np.float32))
+    gt = gt.to(tx.dtype)
+    ge = ember.tensor(gt.float().numpy()).to(ex.dtype)
+    if x_channels_last:
+        tx = tx.contiguous(memory_format=torch.channels_last)
+        ex = ex.contiguous(memory_format=ember.channels_last)
+    else:
+        gt = gt.contiguous(memory_format=torch.channels_last)
+        ge = ge.contiguous(memory_format=ember.channels_last)
+    want = _grads(torch, tx, tw, tb, trm, trv, training, gt)
+    got = _grads(ember, ex, ew, eb, erm, erv, training, ge)
+    for a, b in zip(got, want):
+        assert a.dtype == getattr(ember, str(b.dtype).split(".")[1])
+        assert a.stride() == b.stride()
         np.testing.assert_array_equal(_bits(a), _bits(b))

@@ -33,10 +33,12 @@ def _rows(x):
     return None
 
 
-def _fma_seq(d, acc):
-    """``acc = fma(d[i], d[i], acc)`` for each row ``i`` in turn."""
+def _fma_seq(d, acc, e=None):
+    """``acc = fma(d[i], e[i], acc)`` (``e`` None: ``d`` itself) for each row ``i`` in
+    turn."""
+    e = d if e is None else e
     for i in range(d.shape[0]):
-        acc = fma(d[i], d[i], acc)
+        acc = fma(d[i], e[i], acc)
     return acc
 
 
@@ -399,10 +401,11 @@ def rowwise_moments(x):
     return _fold_lanes(x, nv * lanes, nv, a1, a2, dt)
 
 
-def _fold_lanes(x, start, per_lane, a1, a2, dt):
+def _fold_lanes(x, start, per_lane, a1, a2, dt, fused=False):
     """The end of ``RowwiseMomentsImpl``: Welford steps over the scalar tail of the rows of
-    ``x`` from ``start``, then each lane's (``per_lane`` elements) moments ``a1``, ``a2``
-    (None: no vectors) merged in: (mean, biased variance)."""
+    ``x`` from ``start`` (``fused``: ``m2 += delta * (x - m1)`` contracted to one fma, as
+    the float16 instance compiles, not the bfloat16 one), then each lane's (``per_lane`` elements)
+    moments ``a1``, ``a2`` (None: no vectors) merged in: (mean, biased variance)."""
     rows, size = x.shape
     m0, m1, m2 = 0, np.zeros(rows, dt), np.zeros(rows, dt)
     for i in range(start, size):
@@ -410,17 +413,18 @@ def _fold_lanes(x, start, per_lane, a1, a2, dt):
         delta = xi - m1
         m0 += 1
         m1 = m1 + delta / dt(m0)
-        m2 = m2 + delta * (xi - m1)
+        m2 = fma(delta, xi - m1, m2) if fused else m2 + delta * (xi - m1)
     if a1 is not None:
         for k in range(a1.shape[1]):
             m0, m1, m2 = _add_moments(per_lane, a1[:, k], a2[:, k], m0, m1, m2, dt)
     return m1, m2 / dt(size)
 
 
-def rowwise_moments_reduced(x):
+def rowwise_moments_reduced(x, fused_tail=False):
     """``RowwiseMoments`` of a float16/bfloat16 (M, N) array (given as float32): each vector
     of the reduced type is two float vectors, whose Welford steps over a chunk of 16
-    vectors are merged one after the other into the bottom of the cascade's stack."""
+    vectors are merged one after the other into the bottom of the cascade's stack;
+    ``fused_tail``: the scalar tail's steps as :func:`_fold_lanes`' fused ones."""
     dt = np.float32
     lanes = _exact._LANES[np.dtype(dt)]
     width = 2 * lanes
@@ -443,7 +447,8 @@ def rowwise_moments_reduced(x):
             j += 1
     for j in range(1, depth):
         stack[0] = _add_moments_vec(*stack[j], *stack[0], dt)
-    return _fold_lanes(x, nv * width, 2 * nv, *(stack[0][1:] if nv else (None, None)), dt)
+    return _fold_lanes(x, nv * width, 2 * nv, *(stack[0][1:] if nv else (None, None)), dt,
+                       fused_tail)
 
 
 def layer_norm(x, weight, bias, k, eps):
@@ -478,7 +483,7 @@ def layer_norm_reduced(x, weight, bias, k, eps):
     m = int(np.prod(x.shape[:x.ndim - k], dtype=np.int64))
     n = x.size // m if m else 0
     rows = np.ascontiguousarray(x).reshape(m, n).astype(f32)
-    mean, var = rowwise_moments_reduced(rows)
+    mean, var = rowwise_moments_reduced(rows, x.dtype == np.float16)
     rstd = f32(1) / np.sqrt(var + f32(eps))
     t = fma(rows, np.broadcast_to(rstd[:, None], rows.shape),
             np.broadcast_to((-rstd * mean)[:, None], rows.shape))
@@ -551,7 +556,7 @@ def layer_norm_backward_reduced(grad, x, weight, k, eps, which, param_dtype):
         return _per_thread_rows(dy, lambda acc, i: rounded(acc + dy[i]), f32).reshape(
             x.shape[-k:])
     rows = np.ascontiguousarray(x).reshape(m, n).astype(f32)
-    mean, var = rowwise_moments_reduced(rows)
+    mean, var = rowwise_moments_reduced(rows, rdt == np.float16)
     a = f32(1) / np.sqrt(var + f32(eps))
     if np.dtype(param_dtype) != f32:
         mean, a = rounded(mean), rounded(a)
@@ -647,7 +652,8 @@ def _gn_stats_reduced(x, groups, eps):
     ``GroupNormKernelImplInternal``'s ``RowwiseMoments`` of the reduced type gives them."""
     n = x.shape[0]
     mean, var = rowwise_moments_reduced(
-        np.ascontiguousarray(x).reshape(n * groups, -1).astype(np.float32))
+        np.ascontiguousarray(x).reshape(n * groups, -1).astype(np.float32),
+        x.dtype == np.float16)
     rstd = (1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)).astype(np.float32)
     return mean, rstd
 
@@ -700,7 +706,8 @@ def group_norm_backward_reduced(grad, x, weight, groups, eps, which, param_dtype
     if channels_last_backward(x):
         w = None if weight is None else weight.astype(f32)
         out = _group_norm_backward_channels_last(grad.astype(f32), x.astype(f32), w, groups,
-                                                 eps, which, param_dtype)
+                                                 eps, which, param_dtype,
+                                                 x.dtype == np.float16)
         return out.astype(x.dtype if which == "input" else param_dtype)
     n, c = x.shape[:2]
     g, d = groups, c // groups
@@ -757,32 +764,22 @@ def _gn_input_grad(dy, x, ds, db, gam, mean, rstd, k, lanes, fuse_x=False):
 
 
 def _fma_squares(v):
-    """``acc = fma(v[j], v[j], acc)`` for each j in turn, from +0. float32 runs the chain in
-    double (each square exact there, each sum rounded back to float); a step whose double
-    sum lay halfway between two floats is redone with :func:`fma` and the chain resumed."""
+    """``acc = fma(v[j], v[j], acc)`` for each j in turn, from +0. float32 adds each exact
+    square (in double) to the float sum and rounds back; a step whose double sum lies
+    halfway between two floats is redone with :func:`fma`."""
     if v.dtype != np.float32:
-        acc = np.zeros(v.shape[1:], v.dtype)
-        for j in range(v.shape[0]):
-            acc = fma(v[j], v[j], acc)
-        return acc
+        return _fma_seq(v, np.zeros(v.shape[1:], v.dtype))
     sq = np.square(v, dtype=np.float64)
-    acc = np.zeros(v.shape[1:])
-    sums = np.empty_like(sq)
-    start = 0
-    while start < v.shape[0]:
-        for j in range(start, v.shape[0]):
-            np.add(sq[j], acc, out=sums[j])
-            acc = sums[j].astype(np.float32).astype(np.float64)
-        half = ((sums[start:].view(np.int64) & _exact._LOW29) == _exact._MID29).reshape(
-            v.shape[0] - start, -1).any(axis=1)
-        if not half.any():
-            break
-        j = start + int(np.argmax(half))
-        prev = sums[j - 1].astype(np.float32) if j else np.zeros(v.shape[1:], np.float32)
-        acc = fma(v[j], v[j], prev).astype(np.float64)
-        sums[j] = acc
-        start = j + 1
-    return acc.astype(np.float32)
+    acc = np.zeros(v.shape[1:], np.float32)
+    s = np.empty(v.shape[1:])
+    low, mid = _exact._LOW29, _exact._MID29
+    for j in range(v.shape[0]):
+        np.add(sq[j], acc, out=s)
+        if ((s.view(np.int64) & low) == mid).any():
+            acc = fma(v[j], v[j], acc)
+        else:
+            acc = s.astype(np.float32)
+    return acc
 
 
 def _group_norm_channels_last(x, weight, bias, groups, eps, reduced=None):
@@ -924,7 +921,7 @@ def _thread_rows(r, n, hw):
 
 
 def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
-                                       param_dtype=None):
+                                       param_dtype=None, half=False):
     """``GroupNormBackwardKernelImplChannelsLastInternal`` (``param_dtype``: float16/bfloat16
     data given as float32, the parameters' dtype; its mean and rstd are read back in that
     type and below 2048 positions :func:`_cl_internal_grads_reduced` sums).
@@ -938,7 +935,9 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
     threads, ``ds``/``db`` the threads' sums. Then ``c2 = fma(db_gamma, mean,
     -ds_gamma)·rstd³·s``, ``c3 = fma(-c2, mean, -(db_gamma·rstd·s))`` and
     ``dx = fma(c2, x, c1·dy) + c3`` with ``c1 = rstd·γ``, channels-last. ``dγ``/``dβ`` fold
-    ``ds``/``db`` as the contiguous kernel does."""
+    ``ds``/``db`` as the contiguous kernel does. ``half`` (float16 data): the products with
+    float32 gamma past the vectors below 2048 positions, and with float16 gamma from 2048
+    on, are fused into their sums, as those instances compile."""
     dt = x.dtype.type
     n, c = x.shape[:2]
     g, d = groups, c // groups
@@ -949,7 +948,8 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
     gam = (np.ones(c, dt) if weight is None else weight).reshape(g, d)
     sums = None
     if hw < 2048 and param_dtype is not None:
-        ds, db, *sums = _cl_internal_grads_reduced(xr, dyr, gam)
+        ds, db, *sums = _cl_internal_grads_reduced(xr, dyr, gam,
+                                                   half and param_dtype == np.float32)
     elif hw < 2048:
         ds = seqsum(np.moveaxis(xr * dyr, 1, 0))                # (n, g, d)
         db = seqsum(np.moveaxis(dyr, 1, 0))
@@ -966,8 +966,12 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
         # per (n, g): its channels in turn, each over the threads in turn
         order = (3, 0, 1, 2)
         gt = np.broadcast_to(gam.T[:, None, None, :], (d, threads, n, g)).reshape(-1, n, g)
-        sums = tuple(seqsum(v.reshape(threads, n, g, d).transpose(order).reshape(-1, n, g)
-                            * gt) for v in (acc, accb))
+        terms = [v.reshape(threads, n, g, d).transpose(order).reshape(-1, n, g)
+                 for v in (acc, accb)]
+        if param_dtype == np.float16:
+            sums = tuple(_fma_seq(t, np.zeros((n, g), dt), gt) for t in terms)
+        else:
+            sums = tuple(seqsum(t * gt) for t in terms)
     if which == "bias":
         return seqsum(db.reshape(n, c), np.zeros(c, dt))
     _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps, param_dtype)
@@ -1000,12 +1004,12 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
     return y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm))
 
 
-def _cl_internal_grads_reduced(xr, dyr, gam):
+def _cl_internal_grads_reduced(xr, dyr, gam, fused=False):
     """``CalcInternalGradientsChannelsLast`` for the reduced types on (N, HxW, G, D) float
     arrays: (ds, db, ds_gamma, db_gamma). The channels in vectors of the reduced type sum
     ``x * dy`` (rounded) and ``dy`` over the positions, and add each float half's lanes of
     ``acc * gamma`` to ``ds_gamma``/``db_gamma``; the channels past them run one by one,
-    fused."""
+    fused, their products with gamma fused into those sums too where ``fused``."""
     f32 = np.float32
     lanes = _exact._LANES[np.dtype(f32)]
     n, hw, g, d = xr.shape
@@ -1027,8 +1031,11 @@ def _cl_internal_grads_reduced(xr, dyr, gam):
             a0 = fma(xr[:, m, :, j], dyr[:, m, :, j], a0)
             a1 = a1 + dyr[:, m, :, j]
         ds[..., j], db[..., j] = a0, a1
-        dsg = dsg + a0 * gam[:, j]
-        dbg = dbg + a1 * gam[:, j]
+        gj = np.broadcast_to(gam[:, j], a0.shape)
+        if fused:
+            dsg, dbg = fma(a0, gj, dsg), fma(a1, gj, dbg)
+        else:
+            dsg, dbg = dsg + a0 * gj, dbg + a1 * gj
     return ds, db, dsg, dbg
 
 
@@ -1167,13 +1174,15 @@ def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps, param=
     """``batch_norm_cpu_update_stats_template`` for a contiguous or channels-last
     float16/bfloat16 ``x`` with parameters of dtype ``param`` (float32, or x's own):
     (mean, invstd) of that dtype (invstd through double, as ``InvStd`` adds the double
-    eps), the running stats updated in place. With parameters of x's dtype the statistics
+    eps), the running stats updated in place. float16 parameters take the float32 ones'
+    float statistics and updates, stored rounded; with bfloat16 parameters the statistics
     are stored rounded and the updates follow c10's reduced-type arithmetic, each operation
     rounding."""
     f32 = np.float32
     n = x.size // x.shape[1]
     rows = _rows(x)
-    mixed = np.dtype(param) == np.float32
+    # float16 parameters: float statistics and updates, as the mixed kernel's, stored rounded
+    mixed = np.dtype(param) in (np.float32, np.float16)
     if rows is None:
         mean, vs = _bn_stats_reduced_contiguous(x)
     else:
@@ -1189,10 +1198,10 @@ def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps, param=
         m = f32(momentum)
         om = f32(1) - m
         if running_mean is not None:
-            running_mean[...] = m * mean + om * running_mean
+            running_mean[...] = m * mean + om * running_mean.astype(f32)
         if running_var is not None:
-            running_var[...] = m * (vs / f32(n - 1)) + om * running_var
-        return mean, invstd
+            running_var[...] = m * (vs / f32(n - 1)) + om * running_var.astype(f32)
+        return mean.astype(param), invstd
     m = p(momentum)
     mf = m.astype(f32)
     om = (f32(1) - mf).astype(p).astype(f32)
@@ -1209,19 +1218,63 @@ def batch_norm_stats_reduced(x, running_mean, running_var, momentum, eps, param=
 
 def batch_norm_apply_reduced(x, weight, bias, mean, invstd):
     """``batch_norm_cpu_contiguous_impl`` for float16/bfloat16: ``alpha = invstd * w`` and
-    ``beta = b - mean * alpha`` in float, the output ``x * alpha + beta`` fused and rounded
-    once to x's dtype."""
+    ``beta = b - mean * alpha`` in float (fused for a float32 mean), the output
+    ``x * alpha + beta`` fused and rounded once to x's dtype."""
     f32 = np.float32
     c = x.shape[1]
     shp = (1, c) + (1,) * (x.ndim - 2)
     w = np.ones(c, f32) if weight is None else weight.astype(f32)
     b = np.zeros(c, f32) if bias is None else bias.astype(f32)
     alpha = invstd.astype(f32) * w
-    beta = fma(-mean.astype(f32), alpha, b)
+    if mean.dtype == f32:
+        beta = fma(-mean, alpha, b)
+    else:       # c10's reduced-type ``mean * alpha`` is its own rounded product
+        beta = b - mean.astype(f32) * alpha
     xf = x.astype(f32)
     y = fma(xf, np.broadcast_to(alpha.reshape(shp), x.shape),
             np.broadcast_to(beta.reshape(shp), x.shape))
     return y.astype(x.dtype)
+
+
+def batch_norm_backward_reduced_generic(grad, x, weight, mean, invstd, train, param):
+    """``batch_norm_backward_cpu_template``'s accessor path, which torch takes for a
+    float16/bfloat16 input and gradient of different layouts: c10's reduced-type
+    arithmetic, each operation between two values of the type (``param`` the parameters'
+    dtype: that type, or float32 for the mixed kernel, whose products stay in float) rounded
+    to it. The bias gradient is ``at::sum`` of the gradient (rounded for bfloat16, float for
+    float16); the dot product a serial float sum in TensorIterator's order;
+    ``k = dotp·invstd²/N`` and ``sum/N`` rounded to the type. (grad_input, grad_weight,
+    grad_bias) as float32 values of their dtypes."""
+    f32 = np.float32
+    rdt = x.dtype
+    same = np.dtype(param) != f32
+
+    def r(v):
+        return v.astype(rdt).astype(f32)
+
+    p = r if same else (lambda v: v)
+    c = x.shape[1]
+    n = x.size // c
+    shp = (1, c) + (1,) * (x.ndim - 2)
+    xf, gf = x.astype(f32), grad.astype(f32)
+    w = np.ones(c, f32) if weight is None else weight.astype(f32)
+    mean, invstd = mean.astype(f32), p(invstd.astype(f32))
+    s = _exact.cascade_sum(gf, (0,) + tuple(range(2, x.ndim)), False)
+    if rdt != np.float16:       # float16's gradient sum reaches the kernel unrounded
+        s = r(s)
+    xs = _iter_seq(xf)
+    gs = np.transpose(np.broadcast_to(gf, x.shape), _iter_order(x)).reshape(-1, c)
+    dotp = seqsum(p(p(xs - mean) * gs), np.zeros(c, f32))
+    nr = r(np.full(c, n, f32))                  # the int64 count as the type's divisor
+    if train:
+        k = r(p(p(r(dotp) * invstd) * invstd) / (nr if same else f32(n)))
+        gi = r(p(xf - mean.reshape(shp)) * k.reshape(shp))
+        gi = r(r(gf - r(s / nr).reshape(shp)) - gi)
+    else:
+        gi = gf
+    gi = r(p(p(gi * invstd.reshape(shp)) * w.reshape(shp)))
+    gi = _mf.follow(np.ascontiguousarray(gi).astype(rdt), x)
+    return gi, p(dotp * invstd), s
 
 
 def batch_norm_backward_reduced(grad, x, weight, mean, invstd, train=True):

@@ -1911,12 +1911,15 @@ def _scatter_flat(g, indices, sizes, nd, unique=False, store=False):
     return out.reshape(sizes)
 
 
-def _make_gather(node, nd, unique=False):
+def _make_gather(node, nd, unique=False, follow=True):
+    """The pool's gather op by flat indices (its backward scatters); ``follow``: the output
+    takes the input's memory format (torch's 3-d adaptive max pool writes a contiguous one)."""
     tag = node + ("_unique" if unique else "")
+    keep = _mf.follow if follow else (lambda out, x: out)
     gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
-                tensors=("self", "indices"),
+                tensors=("self", "indices"), reduced_in_float=False,
                 self=lambda grad, indices, self_shape: scatter(grad, indices, self_shape))(
-        lambda self, indices: _mf.follow(_gather_flat(self, indices, nd), self))
+        lambda self, indices: keep(_gather_flat(self, indices, nd), self))
     scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
                  grad_output=lambda grad, indices: gather(grad, indices))(
@@ -1934,7 +1937,7 @@ _max_pool_gather = {1: _MAX_POOL_2D, 2: _MAX_POOL_2D, 3: _MAX_POOL_3D}
 _max_pool_gather_unique = {1: _MAX_POOL_2D_U, 2: _MAX_POOL_2D_U, 3: _MAX_POOL_3D_U}
 _adaptive_max_gather = {1: _make_gather("AdaptiveMaxPool2DBackward0", 2),
                         2: _make_gather("AdaptiveMaxPool2DBackward0", 2),
-                        3: _make_gather("AdaptiveMaxPool3DBackward0", 3)}
+                        3: _make_gather("AdaptiveMaxPool3DBackward0", 3, follow=False)}
 
 
 def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode: bool,
@@ -1989,7 +1992,11 @@ def _divide(s, d):
 
 
 def _avg_pool_np(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    """Each window's elements added one by one from +0 (raster order), then divided."""
+    """Each window's elements added one by one from +0 (raster order), then divided; float16
+    sums and divides in float, rounding once (as bfloat16, which arrives as float32)."""
+    if x.dtype == np.float16:
+        return _avg_pool_np(x.astype(np.float32), kernel, stride, padding, ceil_mode,
+                            count_include_pad, divisor_override).astype(np.float16)
     bounds, div = _avg_plan(x.shape[2:], x.shape[1], kernel, stride, padding, ceil_mode,
                             count_include_pad, divisor_override, x.dtype)
     return _divide(_W.window_sum(x, bounds), div)
@@ -2006,6 +2013,7 @@ def _avg_pool_backward_np(go, sizes, kernel, stride, padding, ceil_mode, count_i
 
 def _make_avg(node):
     fwd = op(node, name="_avg_pool_" + node, method=False, function=False, promote=NONE,
+             reduced_in_float=False,
              self=lambda grad, self_shape, kernel, stride, padding, ceil_mode,
              count_include_pad, divisor_override:
              bwd(grad, self_shape, kernel, stride, padding, ceil_mode, count_include_pad,
@@ -2164,8 +2172,12 @@ def _bn_kernel_grads(grad, self, weight, mean, invstd):
         return tuple(Tensor._wrap(np.asarray(a)) for a in
                      _norms.batch_norm_backward_reduced(grad._data, self._data, w, mean,
                                                         invstd))
-    if self._data.dtype.name == "bfloat16":     # other layouts: the float kernel, rounded
-        grad, self, weight = _ln_float(grad, self, weight)
+    if _bn_reduced_generic(grad._data, self._data, w, mean, invstd):
+        return tuple(Tensor._wrap(np.asarray(a)) for a in
+                     _norms.batch_norm_backward_reduced_generic(
+                         grad._data, self._data, w, mean, invstd, True, mean.dtype))
+    if self._data.dtype.name in ("float16", "bfloat16"):  # other layouts: the float kernel
+        grad, self, weight = _half_float(grad, self, weight)
         w = None if weight is None else weight._data
         mean, invstd = (np.asarray(a, np.float32) for a in (mean, invstd))
     if not _bn_exact(self._data, w, mean, invstd) or grad._data.dtype != self._data.dtype:
@@ -2237,6 +2249,14 @@ def _bn_reduced_backward(g, x, *arrays):
         and g.flags.c_contiguous and x[0, 0].size > 1
 
 
+def _bn_reduced_generic(g, x, *arrays):
+    """Whether torch's accessor backward path is emulated: float16/bfloat16 gradient and
+    input of one dtype in different layouts (float32 parameters or ones of that dtype)."""
+    return x.dtype.name in ("float16", "bfloat16") and g.dtype == x.dtype and x.size > 0 \
+        and all(a is None or a.dtype in (np.float32, x.dtype) for a in arrays) \
+        and not _norms._same_format(x, g)
+
+
 def _check_mixed_dtype(input, *params):
     """ATen's CPU normalisation dtype checks (``mixed_type.h`` and the kernels' own): a
     first given parameter of another dtype than ``input`` makes the call mixed-type, which
@@ -2280,8 +2300,13 @@ def _bn_eval_kernel(grad, self, weight, running_mean, running_var, eps, which):
                 grad._data, self._data, w, invstd, running_mean._data):
             return Tensor._wrap(_norms.batch_norm_backward_reduced(
                 grad._data, self._data, w, running_mean._data, invstd, False)[0])
-        if self._data.dtype.name == "bfloat16":
-            grad, self, weight = _ln_float(grad, self, weight)
+        rm = running_mean._data
+        if not _records_graph(grad, weight) and _bn_reduced_generic(
+                grad._data, self._data, w, rm, running_var._data):
+            return Tensor._wrap(_norms.batch_norm_backward_reduced_generic(
+                grad._data, self._data, w, rm, invstd, False, rm.dtype)[0])
+        if self._data.dtype.name in ("float16", "bfloat16"):
+            grad, self, weight = _half_float(grad, self, weight)
             w = None if weight is None else weight._data
         if _records_graph(grad, weight) or not _bn_exact(self._data, w, invstd) \
                 or grad._data.dtype != invstd.dtype:
@@ -2393,8 +2418,7 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
         params = [None if t is None else t._data for t in (weight, bias)]
         param = np.float32 if any(a is not None and a.dtype == np.float32
                                   for a in (rm, rv, *params)) else x.dtype
-        # float16 statistics with float16 parameters are not emulated yet
-        if _bn_reduced(x, rm, rv, *params) and param != np.float16:
+        if _bn_reduced(x, rm, rv, *params):
             mean, invstd = _norms.batch_norm_stats_reduced(x, rm, rv, momentum, eps, param)
             for t in (running_mean, running_var):
                 if t is not None:
@@ -2449,6 +2473,13 @@ def _ln_kernel_grad(grad, self, weight, k, eps, which, param=None):
             out = _norms.layer_norm_backward_reduced(grad._data, x, w, k, eps, which, pdt)
             return Tensor._wrap(out.astype(x.dtype if which == "input" else pdt))
     return _kernel_grad(_norms.layer_norm_backward, grad, self, weight, which, k, eps)
+
+
+def _half_float(*tensors):
+    """float16/bfloat16 tensors as float32: torch's float kernel on them, where its
+    reduced-type kernel is not emulated (the engine rounds the gradients back)."""
+    return [t.float() if t is not None and t.dtype in (D.float16, D.bfloat16) else t
+            for t in tensors]
 
 
 def _ln_float(*tensors):

@@ -16,6 +16,7 @@ import numpy as np
 from .. import _dtype as _D
 from .. import _factories as _Fac
 from .. import _lazy, _ops
+from .. import _memory_format as _mf
 from .._ops import nn as _N
 from .._ops.nn import (  # noqa: F401  (re-exported)
     batch_norm,
@@ -594,6 +595,20 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                      3)
 
 
+def _avg_pool_dtype_check(x, nd):
+    """torch's NotImplementedError for a dtype its average pooling kernel has no loop for:
+    float32, float64 and int64 everywhere, float16 and bfloat16 in 1-d and 2-d."""
+    d = x.dtype
+    if d in (_D.float32, _D.float64, _D.int64) or (
+            nd < 3 and d in (_D.float16, _D.bfloat16)):
+        return
+    if nd == 1:         # the 2-d kernel's, on the input viewed as (N, C, 1, L)
+        x = x.unsqueeze(-2)
+    kernel = "avg_pool3d_out_frame" if nd == 3 else (
+        "avg_pool2d_channels_last" if _N._channels_last(x._data) else "avg_pool2d")
+    raise NotImplementedError(f'"{kernel}" not implemented for \'{d.scalar_name}\'')
+
+
 def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
               divisor_override, nd):
     k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, nd)
@@ -612,6 +627,7 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
         (t, h, w), (kt, kh, kw) = x.shape[2:], k
         raise RuntimeError(f"input image (T: {t} H: {h} W: {w}) smaller than kernel size "
                            f"(kT: {kt} kH: {kh} kW: {kw})")
+    _avg_pool_dtype_check(x, nd)
     if nd == 1:
         out = _N.avg_pool_nd[2](x.unsqueeze(-2), (1,) + k, (1,) + s, (0,) + p, ceil_mode,
                                 count_include_pad, divisor_override).squeeze(-2)
@@ -693,7 +709,8 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
                           "adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     x, unb = _batched(input, 2)
     idx = _N.adaptive_max_indices(x._data, size)
-    idx = Tensor._wrap(idx[0] if unb else idx)
+    # torch's indices take the input's memory format
+    idx = Tensor._wrap(idx[0] if unb else _mf.follow(idx, x._data))
     out = _N._adaptive_max_gather[2](input, idx)
     return (out, idx) if return_indices else out
 
