@@ -75,6 +75,18 @@ def test_batch_norm_training(dt, shape, how):
             bits_equal(t, e)
 
 
+@pytest.mark.parametrize("shape", [(2, 5), (2, 3, 1, 1), (3, 17), (4, 6, 1)])
+def test_batch_norm_few_rows_one_chain(shape, threads):
+    """As many rows (N·H·W with one element per channel) as threads or fewer: torch adds
+    them on one thread, the variance one fused chain ((2, C) on two threads too)."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        a = (rng.standard_normal(shape) * 3).astype(np.float32)
+        outs = [lib.nn.functional.batch_norm(lib.tensor(a), None, None, training=True)
+                for lib in (torch, ember)]
+        bits_equal(*outs)
+
+
 @pytest.mark.parametrize("dt", DTYPES)
 def test_batch_norm_module_sum_backward_and_eval(dt):
     a = data((6, 4, 5, 5), dt)

@@ -43,26 +43,23 @@ def _fma_seq(d, acc, e=None):
 
 
 def _stats_rows(r, dt):
-    """``batch_norm_cpu_collect_stats_channels_last_impl``: (mean, var_sum) of (N, C) rows."""
+    """``batch_norm_cpu_collect_stats_channels_last_impl``: (mean, var_sum) of (N, C) rows.
+    Each thread adds its block of rows into a buffer row of its own (the variance by fused
+    multiply-adds), the buffers are summed in double; torch runs N <= threads rows on one
+    thread (probed: (2, C) on two threads is one chain)."""
     n, c = r.shape
     threads = _exact.get_num_threads()
-    if n > threads:
-        ch = -(-n // threads)
-        parts = range(0, n, ch)
-        buf = np.zeros((threads, c), dt)
-        for t, b in enumerate(parts):
-            buf[t] = seqsum(r[b:b + ch], np.zeros(c, dt))
-        mean = (seqsum(buf.astype(np.float64), np.zeros(c)) / n).astype(dt)
-        d = r - mean
-        buf = np.zeros((threads, c), dt)
-        for t, b in enumerate(parts):
-            buf[t] = _fma_seq(d[b:b + ch], buf[t])
-        return mean, seqsum(buf.astype(np.float64), np.zeros(c)).astype(dt)
-    mean = (seqsum(r.astype(np.float64), np.zeros(c)) / n).astype(dt)
+    ch = -(-n // threads) if n > threads else n
+    parts = range(0, n, ch)
+    buf = np.zeros((len(parts), c), dt)
+    for t, b in enumerate(parts):
+        buf[t] = seqsum(r[b:b + ch], np.zeros(c, dt))
+    mean = (seqsum(buf.astype(np.float64), np.zeros(c)) / n).astype(dt)
     d = r - mean
-    if dt == np.float64:
-        return mean, _fma_seq(d, np.zeros(c))
-    return mean, seqsum((d * d).astype(np.float64), np.zeros(c)).astype(dt)
+    buf = np.zeros((len(parts), c), dt)
+    for t, b in enumerate(parts):
+        buf[t] = _fma_seq(d[b:b + ch], buf[t])
+    return mean, seqsum(buf.astype(np.float64), np.zeros(c)).astype(dt)
 
 
 def _stats_contiguous(x, dt):
