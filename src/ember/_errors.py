@@ -241,32 +241,53 @@ def _arg_type(obj) -> str:
     return "Tensor" if isinstance(obj, Tensor) else type_name(obj)
 
 
+def _is_int(obj) -> bool:
+    """Whether torch's parser takes ``obj`` for an int: an int, not a bool."""
+    return isinstance(obj, int) and not isinstance(obj, bool)
+
+
 def _matches(kind: str, obj) -> bool:
-    """Whether ``obj`` fits a parameter of torch's signature type ``kind``."""
+    """Whether ``obj`` fits a parameter of torch's signature type ``kind`` (where in doubt,
+    it does: this only decides whether torch's parser would refuse a call)."""
     from ._tensor import Tensor
-    if kind == "Tensor":
-        return isinstance(obj, Tensor)
-    if kind == "int":
-        return isinstance(obj, int) and not isinstance(obj, bool)
+    if kind == "Tensor":    # (some ops' parsers take numbers for tensors)
+        return isinstance(obj, Tensor) or _is_number(obj)
+    if kind in ("int", "SymInt"):
+        return isinstance(obj, Tensor) or not isinstance(obj, bool) and hasattr(
+            obj, "__index__")
     if kind == "bool":
-        return isinstance(obj, bool)
+        return isinstance(obj, bool) or type(obj).__name__ == "bool_"
     if kind in ("float", "double"):
-        return isinstance(obj, (int, float)) and not isinstance(obj, bool)
+        return isinstance(obj, Tensor) or _is_number(obj) and not isinstance(obj, complex)
     if kind == "Number":
-        return isinstance(obj, (int, float, complex)) or (isinstance(obj, Tensor) and not obj.ndim)
+        return isinstance(obj, Tensor) and not obj.ndim or _is_number(obj)
     if kind == "tuple of ints":
-        return isinstance(obj, int) and not isinstance(obj, bool) or isinstance(
-            obj, (tuple, list)) and all(isinstance(v, int) for v in obj)
+        return isinstance(obj, Tensor) or not isinstance(obj, bool) and hasattr(
+            obj, "__index__") or isinstance(obj, (tuple, list)) and all(
+            isinstance(v, Tensor) or hasattr(v, "__index__") for v in obj)
     if kind == "tuple of Tensors":
         return isinstance(obj, (tuple, list)) and all(isinstance(v, Tensor) for v in obj)
+    if kind == "tuple of floats":
+        return isinstance(obj, (tuple, list)) or _is_number(obj)
     if kind.startswith("tuple of"):
         return isinstance(obj, (tuple, list))
     if kind == "torch.dtype":
         from ._dtype import dtype
-        return isinstance(obj, dtype)
+        return isinstance(obj, (dtype, type))
+    if kind in ("torch.layout", "torch.memory_format", "torch.Generator"):
+        return type(obj).__name__.lower() == kind[6:].replace("_", "").lower() \
+            or type(obj).__name__ == kind[6:]
     if kind == "str":
         return isinstance(obj, str)
     return True
+
+
+def _is_number(obj) -> bool:
+    """A Python or NumPy number (a bool too), as torch's parser takes for a Number."""
+    import numbers
+
+    import numpy
+    return isinstance(obj, (numbers.Number, numpy.generic))
 
 
 def _parse_option(option: str) -> list:
@@ -314,9 +335,12 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
             if params is None:
                 parts.append(f"{k}={_arg_type(v)}")
                 continue
-            k = params[i][1]
-            v = kwargs[k]
-            ok = _type_fits(params[i][0], v)
+            if i < len(params) and params[i][1] in kwargs:
+                kind, k = params[i]
+                v = kwargs[k]
+            else:
+                kind = {n: t for t, n in params}.get(k)
+            ok = kind is not None and _type_fits(kind, v)
             parts.append(f"{k}={_arg_shown(v)}" if ok else f"!{k}={_arg_shown(v)}!")
         text = "".join(p + ", " for p in parts)
         return "(" + (text[:-2] if args else text) + ")"
@@ -328,6 +352,15 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
         tail = {n for _, n in params[max(len(params) - len(kwargs), 0):]}
         return [k for k, _ in kws if k not in tail]
 
+    if len(options) == 1:
+        params = _parse_option(options[0])
+        names = {n for _, n in params}
+        bad = [k for k in kwargs if k not in names]
+        if bad:
+            return TypeError(f"{name}() received an invalid combination of arguments - got "
+                             f"unrecognized keyword arguments: {', '.join(bad)}")
+        return TypeError(f"{name}() received an invalid combination of arguments - got "
+                         f"{described(params)}, but expected {options[0]}")
     msg = f"{name}() received an invalid combination of arguments - got {described()}"
     msg += ", but expected one of:\n"
     for option in options:
@@ -369,9 +402,11 @@ _MISSING = object()
 
 def _signature(option: str) -> list:
     """``(type, name, optional, allow_none, keyword_only)`` of each parameter of one of
-    torch's printed signatures (``* ,`` marks the keyword-only ones; a default: optional)."""
+    torch's signatures as :mod:`._ops._signatures` writes them: as printed, a ``?`` after a
+    type that takes None without a default of None, a leading ``!`` on a deprecated one
+    (``* ,`` marks the keyword-only parameters; a default: optional)."""
     params, kw_only = [], False
-    for part in option.strip()[1:-1].split(", "):
+    for part in option.strip().lstrip("!")[1:-1].split(", "):
         if not part:
             continue
         if part == "*":
@@ -379,8 +414,15 @@ def _signature(option: str) -> list:
             continue
         decl, given, default = part.partition(" = ")
         kind, name = decl.rsplit(" ", 1)
-        params.append((kind, name, bool(given), default == "None", kw_only))
+        nullable = kind.endswith("?")
+        params.append((kind.rstrip("?"), name, bool(given), nullable or default == "None",
+                       kw_only))
     return params
+
+
+def _shown(options) -> list:
+    """The signatures torch's errors list: the deprecated ones left out, as printed."""
+    return [o.replace("? ", " ") for o in options if not o.startswith("!")]
 
 
 def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
@@ -398,7 +440,9 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
                          f"{'' if max_pos == 1 else 's'} but {nargs} "
                          f"{'was' if nargs == 1 else 'were'} given")
 
-    varargs = max_pos == 1 and params[0][0] == "tuple of ints"
+    # (a lone int[] parameter takes the ints of the call one by one, the first an int)
+    varargs = max_pos == 1 and params[0][0] == "tuple of ints" and (
+        not nargs or _is_int(args[0]))
     if nargs > max_pos and not varargs:
         return extra_args()
     arg_pos, remaining = 0, len(kwargs)
@@ -415,8 +459,7 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
                              f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
         elif _matches(kind, obj):
             pass
-        elif varargs and arg_pos == 0 and not is_kwd and all(
-                isinstance(a, int) and not isinstance(a, bool) for a in args):
+        elif varargs and arg_pos == 0 and not is_kwd:
             arg_pos = nargs
             continue
         elif is_kwd:
@@ -447,12 +490,32 @@ def parser_error(name: str, options, args, kwargs: dict) -> TypeError:
     the list of them all (:func:`invalid_arguments`)."""
     sigs = [_signature(o) for o in options]
     n = len(args) + len(kwargs)
-    plausible = [s for s in sigs if sum(not p[2] for p in s) <= n <= len(s)]
+    plausible = [s for o, s in zip(options, sigs) if not o.startswith("!")
+                 and sum(not p[2] for p in s) <= n <= len(s)]
     if len(sigs) == 1 or len(plausible) == 1:
         err = _parse_error(name, sigs[0] if len(sigs) == 1 else plausible[0], args, kwargs)
         if err is not None:
             return err
-    return invalid_arguments(name, options, args, kwargs)
+    return invalid_arguments(name, _shown(options), args, kwargs)
+
+
+def parse_failure(name: str, method: bool, args, kwargs: dict) -> TypeError | None:
+    """torch's parser error for a call of function (or Tensor method, ``args`` without the
+    tensor) ``name`` that none of its signatures in :mod:`._ops._signatures` takes; None
+    where one takes it, or the table has none of ``name``. (Built on the error path only:
+    what an op raised is replaced by this where torch's parser would have refused the call.)"""
+    from ._ops import _signatures
+    options = (_signatures.METHODS if method else _signatures.FUNCTIONS).get(name)
+    if options is None:
+        return None
+    if not options:         # (a method of no arguments: CPython's error)
+        if args:
+            return TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+        return TypeError(f"TensorBase.{name}() takes no keyword arguments") if kwargs else None
+    sigs = [_signature(o) for o in options]
+    if any(_parse_error(name, sig, args, kwargs) is None for sig in sigs):
+        return None
+    return parser_error(name, options, args, kwargs)
 
 
 def method_options(options) -> tuple:

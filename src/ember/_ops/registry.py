@@ -1827,11 +1827,14 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
         if p.kind is p.KEYWORD_ONLY and not seen_kw:
             heads.append("*")
             seen_kw = True
-        if p.default is not p.empty:
+        if p.default is not p.empty or i or first != "self":
+            # (a required parameter defaults to REQUIRED: its body answers a call without it
+            # with torch's parser error)
+            default = p.default if p.default is not p.empty else REQUIRED
             if seen_kw:
-                kw_defaults[pname] = p.default
+                kw_defaults[pname] = default
             else:
-                pos_defaults.append(p.default)
+                pos_defaults.append(default)
             heads.append(f"{pname}=None")      # a placeholder: the function gets the real one
         else:
             heads.append(pname)
@@ -1908,8 +1911,17 @@ def _realize(fn):
             "_run(_op, ({},), out)" if out else
             "_run(_op, ({},), None, True)" if heads[0] == "self" else "_run(_op, ({},))")
         fast = "" if inplace else _fast_source(d, list(call), "out is None and " if out else "")
-        src = (f"def _f({', '.join(heads)}):\n{fast}"
-               f"    return {runner.format(', '.join(call))}\n")
+        values = ", ".join((*call, "out") if out else call)
+        # (an error of the body: torch's parser error instead where its parser refuses the
+        # call; nothing to pay where none is raised)
+        src = (f"def _f({', '.join(heads)}):\n    try:\n"
+               + "".join(f"    {line}\n" for line in fast.splitlines())
+               + f"        return {runner.format(', '.join(call))}\n"
+               f"    except Exception as _e:\n"
+               f"        _p = _reparsed(_e, _op, ({values},))\n"
+               f"        if _p is None:\n"
+               f"            raise\n"
+               f"        raise _p from None\n")
         scope: dict = {}
         exec(src, scope)
         code = _CODES[key] = scope["_f"].__code__
@@ -1921,12 +1933,76 @@ def _realize(fn):
     return fn
 
 
+class _Required:
+    """The default of a generated function's required parameters (see :data:`REQUIRED`):
+    any use of it as a value fails."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<required>"
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a required argument is missing")
+
+    __bool__ = __index__ = __int__ = __float__ = __complex__ = __iter__ = __len__ = _refuse
+    __array__ = __getitem__ = __neg__ = __add__ = __radd__ = __mul__ = __rmul__ = _refuse
+
+
+REQUIRED = _Required()   # a required argument not given, for the body to report
+
+
+def _python_missing(name, names, keyword) -> TypeError:
+    """CPython's TypeError for a call of ``name`` without the arguments ``names``."""
+    quoted = [f"'{n}'" for n in names]
+    listed = quoted[0] if len(quoted) == 1 else (
+        f"{quoted[0]} and {quoted[1]}" if len(quoted) == 2
+        else ", ".join(quoted[:-1]) + f", and {quoted[-1]}")
+    return TypeError(f"{name}() missing {len(names)} required "
+                     f"{'keyword-only' if keyword else 'positional'} "
+                     f"argument{'s' if len(names) > 1 else ''}: {listed}")
+
+
+def _reparsed(err, op, values):
+    """What a generated function raises instead of ``err``, raised by its body for the
+    call of parameter ``values`` (None: ``err`` itself): torch's parser error where its
+    parser refuses the call (:func:`_errors.parse_failure`), or CPython's for a required
+    argument not given to an op torch's parsers do not know. The call is read back as its
+    leading arguments given positionally, the others by keyword; a default counts as not
+    given. (The error path only.)"""
+    import sys
+    code = sys._getframe(1).f_code
+    name, npos = code.co_name, code.co_argcount
+    names = code.co_varnames[:npos + code.co_kwonlyargcount]
+    method = names[0] == "self"
+    defaults = {p.name: p.default for p in op.signature[1:]}
+    defaults["out"] = None
+    args, kwargs, leading, missing = [], {}, True, []
+    for i, (n, v) in enumerate(zip(names, values)):
+        if v is REQUIRED:
+            missing.append(n)
+        if v is REQUIRED or (i and v is defaults.get(n, REQUIRED)):
+            leading = False
+        elif i or not method:
+            if leading and i < npos:
+                args.append(v)
+            else:
+                kwargs[n] = v
+                leading = False
+    new = _errors.parse_failure(name, method, tuple(args), kwargs)
+    if new is None:
+        if not missing:
+            return None
+        new = _python_missing(name, missing, names.index(missing[0]) >= npos)
+    return _errors.ArgTypeError(str(new)) if isinstance(err, _errors.ArgTypeError) else new
+
+
 def _namespace(d, defaults) -> dict:
     """The globals of one op's generated functions (registered so the runners can be
     rebound in them). A kernel's ``fast`` attribute, if it has one, is the kernel of the
     generated fast path (float inputs only: it may skip checks that only other dtypes need)."""
     ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace,
-          "_plain": PLAIN_RUNNERS[0], "_realize": _realize,
+          "_plain": PLAIN_RUNNERS[0], "_realize": _realize, "_reparsed": _reparsed,
           "_kernel": getattr(d.kernel, "fast", d.kernel), "_check": d.check, **_FAST_NAMES}
     _NAMESPACES.append(ns)
     return ns
