@@ -51,7 +51,8 @@ _MANY = 30
 
 def _printed(raw_params: str) -> str:
     """One of torch's signature strings' parameters as its parser prints the signature, a
-    ``?`` kept after the type of a parameter that takes None without a default of None."""
+    ``?`` kept after the type of a parameter that takes None without a default of None and
+    the size of an int list of one (``tuple of ints[2]``)."""
     parts = []
     for part in raw_params.split(", ") if raw_params else []:
         if part == "*":
@@ -60,8 +61,11 @@ def _printed(raw_params: str) -> str:
         decl, eq, default = part.partition("=")
         kind, name = decl.rsplit(" ", 1)
         nullable = "?" if kind.endswith("?") and default != "None" else ""
+        size = re.search(r"\[(\d+)\]$", kind.rstrip("?"))
         kind = re.sub(r"\[\d*\]$", "", kind.rstrip("?"))
-        kind = _TYPES.get(kind, kind) + nullable
+        kind = _TYPES.get(kind, kind)
+        # (an int list of a size takes a lone int too)
+        kind += (f"[{size.group(1)}]" if size and kind == "tuple of ints" else "") + nullable
         parts.append(f"{kind} {name}" + (f" = {default}" if eq else ""))
     return "(" + ", ".join(parts) + ")"
 
@@ -145,7 +149,7 @@ def export() -> None:
                     continue
                 options = tuple(fits)
             else:       # (the nullable types marked)
-                marked = {o.replace("? ", " "): o for o in raw.get(n, ()) if o[0] != "!"}
+                marked = {_errors._shown((o,))[0]: o for o in raw.get(n, ()) if o[0] != "!"}
                 options = tuple(marked.get(o, o) for o in options)
             tables[table][n] = _with_deprecated(options, raw.get(n, []))
     text = (

@@ -253,18 +253,17 @@ def _matches(kind: str, obj) -> bool:
     if kind == "Tensor":    # (some ops' parsers take numbers for tensors)
         return isinstance(obj, Tensor) or _is_number(obj)
     if kind in ("int", "SymInt"):
-        return isinstance(obj, Tensor) or not isinstance(obj, bool) and hasattr(
-            obj, "__index__")
+        return isinstance(obj, Tensor) and not obj.ndim or not isinstance(
+            obj, (bool, Tensor)) and hasattr(obj, "__index__")
     if kind == "bool":
         return isinstance(obj, bool) or type(obj).__name__ == "bool_"
     if kind in ("float", "double"):
         return isinstance(obj, Tensor) or _is_number(obj) and not isinstance(obj, complex)
     if kind == "Number":
         return isinstance(obj, Tensor) and not obj.ndim or _is_number(obj)
-    if kind == "tuple of ints":
-        return isinstance(obj, Tensor) or not isinstance(obj, bool) and hasattr(
-            obj, "__index__") or isinstance(obj, (tuple, list)) and all(
-            isinstance(v, Tensor) or hasattr(v, "__index__") for v in obj)
+    if kind.startswith("tuple of ints"):     # (``tuple of ints[2]`` takes an int too)
+        return kind[-1] == "]" and _matches("int", obj) or isinstance(
+            obj, (tuple, list)) and (not obj or _matches("int", obj[0]))
     if kind == "tuple of Tensors":
         return isinstance(obj, (tuple, list)) and all(isinstance(v, Tensor) for v in obj)
     if kind == "tuple of floats":
@@ -354,13 +353,15 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
 
     if len(options) == 1:
         params = _parse_option(options[0])
-        names = {n for _, n in params}
-        bad = [k for k in kwargs if k not in names]
+        keywords = {n for _, n in params[params.index(("", "*")) + 1:]} \
+            if ("", "*") in params else set()
+        bad = [k for k in kwargs if k not in keywords]     # (torch's: keyword-only ones)
         if bad:
             return TypeError(f"{name}() received an invalid combination of arguments - got "
                              f"unrecognized keyword arguments: {', '.join(bad)}")
         return TypeError(f"{name}() received an invalid combination of arguments - got "
-                         f"{described(params)}, but expected {options[0]}")
+                         f"{described(params if count_fits(params) else None)}, but "
+                         f"expected {options[0]}")
     msg = f"{name}() received an invalid combination of arguments - got {described()}"
     msg += ", but expected one of:\n"
     for option in options:
@@ -373,6 +374,105 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
                     "      didn't match because some of the arguments have invalid types: "
                     f"{described(params)}\n")
     return TypeError(msg)
+
+
+def reparsed(err: BaseException, name: str, method: bool, args, kwargs: dict):
+    """What a public function (or Tensor method, ``args[0]`` its tensor) ``name`` raises
+    instead of ``err``, raised by the call ``(args, kwargs)``: torch's parser error where its
+    parser refuses the call (:func:`parse_failure`), else None (``err`` stands). An
+    :class:`ArgTypeError` stays one (Tensor's operators answer it with NotImplemented)."""
+    new = parse_failure(name, method, args[1:] if method else args, kwargs)
+    if new is None:
+        return None
+    return ArgTypeError(str(new)) if isinstance(err, ArgTypeError) else new
+
+
+def call_of(name: str, method: bool, names, values, npos: int, defaults: dict):
+    """A call of public function (or Tensor method) ``name`` read back from the values its
+    parameters ``names`` (the first ``npos`` positional) took: ``(args, kwargs)``, its
+    leading arguments given positionally (as many as torch's signatures take so), the others
+    by keyword; a default (``defaults``, by name) counts as not given, and so does
+    :data:`REQUIRED <._ops.registry.REQUIRED>`."""
+    from ._ops import _signatures
+    options = (_signatures.METHODS if method else _signatures.FUNCTIONS).get(name) or ()
+    max_pos = max((sum(not p[4] for p in _signature(o)) for o in options), default=npos)
+    args, kwargs, leading = [], {}, True
+    for i, (n, v) in enumerate(zip(names, values)):
+        if method and not i:
+            continue
+        if v is defaults.get(n, _MISSING) or type(v).__name__ == "_Required":
+            leading = False
+        elif leading and i < npos and len(args) < max_pos:
+            args.append(v)
+        else:
+            kwargs[n] = v
+            leading = False
+    return tuple(args), kwargs
+
+
+_PUBLISHED: dict = {}     # code of public functions and Tensor methods: [(name, method, fn)]
+
+
+def _published_codes() -> dict:
+    """The code objects of ember's public functions and Tensor methods (and of what they
+    wrap), read once, on the first error that asks."""
+    if not _PUBLISHED:
+        import types
+
+        import ember
+
+        from ._tensor import Tensor
+        for method, space in ((True, vars(Tensor)), (False, vars(ember))):
+            for name, fn in list(space.items()):
+                while isinstance(fn, types.FunctionType):
+                    _PUBLISHED.setdefault(fn.__code__, []).append((name, method, fn))
+                    fn = fn.__dict__.get("__wrapped__")
+    return _PUBLISHED
+
+
+def _frame_function(frame, candidates):
+    """Which of the functions ``candidates`` (of one code) ``frame`` runs: the one whose
+    closure holds what the frame's free variables do."""
+    for name, method, fn in candidates:
+        cells = fn.__closure__ or ()
+        if all(frame.f_locals.get(v, _MISSING) is c.cell_contents
+               for v, c in zip(fn.__code__.co_freevars, cells)):
+            return name, method, fn
+    return candidates[0]
+
+
+def call_failure(err: BaseException | None = None):
+    """torch's parser error for the call of the public function (or Tensor method) the user
+    made, running on the stack above the caller, where torch's parser refuses it (None where
+    it takes it, or none is found): the outermost public function among the frames of ember
+    above the caller, its call read back by :func:`call_of`. For an error path of a
+    hand-written op (a generator that is not one …): nothing to pay where nothing fails."""
+    import inspect
+    codes = _published_codes()
+    frame, found = _sys._getframe(1), None
+    while frame is not None and (frame.f_code in codes
+                                 or frame.f_code.co_filename.startswith(_PKG)):
+        if frame.f_code in codes:
+            found = frame
+        frame = frame.f_back
+    if found is None:
+        return None
+    code = found.f_code
+    name, method, fn = _frame_function(found, codes[code])
+    npos, nkw = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames[:npos + nkw]
+    defaults = dict(zip(names[npos - len(fn.__defaults__ or ()):npos], fn.__defaults__ or ()))
+    defaults.update(fn.__kwdefaults__ or {})
+    values = found.f_locals
+    args, kwargs = call_of(name, method and names[:1] == ("self",), names,
+                           [values.get(n) for n in names], npos, defaults)
+    extra = npos + nkw
+    if code.co_flags & inspect.CO_VARARGS:
+        args += tuple(values.get(code.co_varnames[extra], ()))
+        extra += 1
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        kwargs.update(values.get(code.co_varnames[extra], {}))
+    return reparsed(err, name, method, ((None,) if method else ()) + args, kwargs)
 
 
 class Unparsed(TypeError):
@@ -422,7 +522,8 @@ def _signature(option: str) -> list:
 
 def _shown(options) -> list:
     """The signatures torch's errors list: the deprecated ones left out, as printed."""
-    return [o.replace("? ", " ") for o in options if not o.startswith("!")]
+    import re
+    return [re.sub(r"(\[\d+\])?\?? ", " ", o) for o in options if not o.startswith("!")]
 
 
 def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
@@ -441,7 +542,7 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
                          f"{'was' if nargs == 1 else 'were'} given")
 
     # (a lone int[] parameter takes the ints of the call one by one, the first an int)
-    varargs = max_pos == 1 and params[0][0] == "tuple of ints" and (
+    varargs = max_pos == 1 and params[0][0].startswith("tuple of ints") and (
         not nargs or _is_int(args[0]))
     if nargs > max_pos and not varargs:
         return extra_args()
@@ -463,11 +564,11 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
             arg_pos = nargs
             continue
         elif is_kwd:
-            return TypeError(f"{name}(): argument '{pname}' must be {kind}, not "
+            return TypeError(f"{name}(): argument '{pname}' must be {kind.split('[')[0]}, not "
                              f"{type_name(obj)}")
         else:
             return TypeError(f"{name}(): argument '{pname}' (position {arg_pos + 1}) must be "
-                             f"{kind}, not {type_name(obj)}")
+                             f"{kind.split('[')[0]}, not {type_name(obj)}")
         if not is_kwd:
             arg_pos += 1
         elif obj is not _MISSING:
@@ -512,10 +613,30 @@ def parse_failure(name: str, method: bool, args, kwargs: dict) -> TypeError | No
         if args:
             return TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
         return TypeError(f"TensorBase.{name}() takes no keyword arguments") if kwargs else None
-    sigs = [_signature(o) for o in options]
-    if any(_parse_error(name, sig, args, kwargs) is None for sig in sigs):
-        return None
+    for sig in [_signature(o) for o in options]:
+        if _parse_error(name, sig, args, kwargs) is None:
+            return _unpack_error(name, sig, args, kwargs)
     return parser_error(name, options, args, kwargs)
+
+
+def _unpack_error(name: str, params, args, kwargs: dict) -> TypeError | None:
+    """torch's error for a call its parser took on signature ``params`` that it then fails
+    to read: an int list (the parser looked at its first element only) with an element not
+    an int. None where there is none."""
+    from ._tensor import Tensor
+    varargs = len(args) > 1 and sum(not p[4] for p in params) == 1
+    for i, (kind, pname, *_) in enumerate(params):
+        value = (args if varargs else args[i]) if i < len(args) else kwargs.get(pname)
+        if not kind.startswith("tuple of ints") or not isinstance(value, (tuple, list)):
+            continue
+        for pos, v in enumerate(value):
+            if not (isinstance(v, bool) or _matches("int", v)) or isinstance(v, Tensor) and (
+                    v.is_floating_point() or v.is_complex()):
+                return TypeError(
+                    f"{name}(): argument '{pname}' failed to unpack the object at pos "
+                    f"{pos + 1} with error \"type must be tuple of ints,but got "
+                    f"{_arg_type(v)}\"")
+    return None
 
 
 def method_options(options) -> tuple:

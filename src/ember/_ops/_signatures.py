@@ -10,8 +10,8 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'acos_': ('(Tensor input)',),
  'acosh': ('(Tensor input, *, Tensor out = None)',),
  'acosh_': ('(Tensor input)',),
- 'adaptive_avg_pool1d': ('(Tensor input, tuple of ints output_size)',),
- 'adaptive_max_pool1d': ('(Tensor input, tuple of ints output_size)',),
+ 'adaptive_avg_pool1d': ('(Tensor input, tuple of ints[1] output_size)',),
+ 'adaptive_max_pool1d': ('(Tensor input, tuple of ints[1] output_size)',),
  'add': ('(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)',
          '!(Tensor input, Number alpha, Tensor other, *, Tensor out = None)'),
  'addbmm': ('(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1, '
@@ -40,8 +40,10 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
               '= False)',),
  'alpha_dropout': ('(Tensor input, float p, bool train)',),
  'alpha_dropout_': ('(Tensor input, float p, bool train)',),
- 'amax': ('(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)',),
- 'amin': ('(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)',),
+ 'amax': ('(Tensor input, tuple of ints[1] dim = None, bool keepdim = False, *, Tensor out = '
+          'None)',),
+ 'amin': ('(Tensor input, tuple of ints[1] dim = None, bool keepdim = False, *, Tensor out = '
+          'None)',),
  'aminmax': ('(Tensor input, *, int dim = None, bool keepdim = False, tuple of Tensors out = '
              'None)',),
  'angle': ('(Tensor input, *, Tensor out = None)',),
@@ -93,8 +95,9 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'atan_': ('(Tensor input)',),
  'atanh': ('(Tensor input, *, Tensor out = None)',),
  'atanh_': ('(Tensor input)',),
- 'avg_pool1d': ('(Tensor input, tuple of ints kernel_size, tuple of ints stride = None, tuple of '
-                'ints padding = 0, bool ceil_mode = False, bool count_include_pad = True)',),
+ 'avg_pool1d': ('(Tensor input, tuple of ints[1] kernel_size, tuple of ints[1] stride = None, '
+                'tuple of ints[1] padding = 0, bool ceil_mode = False, bool count_include_pad = '
+                'True)',),
  'baddbmm': ('(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1, '
              'Tensor out = None)',
              '(Tensor input, Tensor batch1, Tensor batch2, torch.dtype out_dtype, *, Number beta = '
@@ -190,15 +193,15 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
             '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str '
             'padding = "valid", tuple of ints dilation = 1, int groups = 1)'),
  'conv_tbc': ('(Tensor input, Tensor weight, Tensor bias, int pad = 0)',),
- 'conv_transpose1d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, '
-                      'tuple of ints padding = 0, tuple of ints output_padding = 0, SymInt groups '
-                      '= 1, tuple of ints dilation = 1)',),
- 'conv_transpose2d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, '
-                      'tuple of ints padding = 0, tuple of ints output_padding = 0, SymInt groups '
-                      '= 1, tuple of ints dilation = 1)',),
- 'conv_transpose3d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, '
-                      'tuple of ints padding = 0, tuple of ints output_padding = 0, SymInt groups '
-                      '= 1, tuple of ints dilation = 1)',),
+ 'conv_transpose1d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[1] stride = '
+                      '1, tuple of ints[1] padding = 0, tuple of ints[1] output_padding = 0, '
+                      'SymInt groups = 1, tuple of ints[1] dilation = 1)',),
+ 'conv_transpose2d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[2] stride = '
+                      '1, tuple of ints[2] padding = 0, tuple of ints[2] output_padding = 0, '
+                      'SymInt groups = 1, tuple of ints[2] dilation = 1)',),
+ 'conv_transpose3d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[3] stride = '
+                      '1, tuple of ints[3] padding = 0, tuple of ints[3] output_padding = 0, '
+                      'SymInt groups = 1, tuple of ints[3] dilation = 1)',),
  'convolution': ('(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints '
                  'padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, '
                  'SymInt groups)',),
@@ -323,7 +326,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'frac': ('(Tensor input, *, Tensor out = None)',),
  'frac_': ('(Tensor input)',),
  'frexp': ('(Tensor input, *, tuple of Tensors out = None)',),
- 'frobenius_norm': ('(Tensor input, tuple of ints dim, bool keepdim = False, *, Tensor out = '
+ 'frobenius_norm': ('(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, Tensor out = '
                     'None)',),
  'frombuffer': ('(object buffer, *, torch.dtype dtype, int count = -1, int offset = 0, bool '
                 'requires_grad = False)',),
@@ -518,7 +521,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
               '(Number start, Number end, int steps, float base = 10.0, *, Tensor out = None, '
               'torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, '
               'bool? pin_memory = False, bool? requires_grad = False)'),
- 'logsumexp': ('(Tensor input, tuple of ints dim, bool keepdim = False, *, Tensor out = None)',),
+ 'logsumexp': ('(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, Tensor out = None)',),
  'lstm_cell': ('(Tensor input, tuple of Tensors hx, Tensor w_ih, Tensor w_hh, Tensor b_ih = None, '
                'Tensor b_hh = None)',),
  'lt': ('(Tensor input, Tensor other, *, Tensor out = None)',
@@ -538,19 +541,22 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'max': ('(Tensor input, *, Tensor out = None)',
          '(Tensor input, Tensor other, *, Tensor out = None)',
          '(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)'),
- 'max_pool1d': ('(Tensor input, tuple of ints kernel_size, tuple of ints stride = None, tuple of '
-                'ints padding = 0, tuple of ints dilation = 1, bool ceil_mode = False)',),
- 'max_pool1d_with_indices': ('(Tensor input, tuple of ints kernel_size, tuple of ints stride = '
-                             'None, tuple of ints padding = 0, tuple of ints dilation = 1, bool '
-                             'ceil_mode = False)',),
- 'max_pool2d': ('(Tensor input, tuple of ints kernel_size, tuple of ints stride = None, tuple of '
-                'ints padding = 0, tuple of ints dilation = 1, bool ceil_mode = False)',),
- 'max_pool3d': ('(Tensor input, tuple of ints kernel_size, tuple of ints stride = None, tuple of '
-                'ints padding = 0, tuple of ints dilation = 1, bool ceil_mode = False)',),
+ 'max_pool1d': ('(Tensor input, tuple of ints[1] kernel_size, tuple of ints[1] stride = None, '
+                'tuple of ints[1] padding = 0, tuple of ints[1] dilation = 1, bool ceil_mode = '
+                'False)',),
+ 'max_pool1d_with_indices': ('(Tensor input, tuple of ints[1] kernel_size, tuple of ints[1] stride '
+                             '= None, tuple of ints[1] padding = 0, tuple of ints[1] dilation = 1, '
+                             'bool ceil_mode = False)',),
+ 'max_pool2d': ('(Tensor input, tuple of ints[2] kernel_size, tuple of ints[2] stride = None, '
+                'tuple of ints[2] padding = 0, tuple of ints[2] dilation = 1, bool ceil_mode = '
+                'False)',),
+ 'max_pool3d': ('(Tensor input, tuple of ints[3] kernel_size, tuple of ints[3] stride = None, '
+                'tuple of ints[3] padding = 0, tuple of ints[3] dilation = 1, bool ceil_mode = '
+                'False)',),
  'maximum': ('(Tensor input, Tensor other, *, Tensor out = None)',),
  'mean': ('(Tensor input, *, torch.dtype dtype = None, Tensor out = None)',
-          '(Tensor input, tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None, '
-          'Tensor out = None)'),
+          '(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = '
+          'None, Tensor out = None)'),
  'median': ('(Tensor input)',
             '(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)'),
  'min': ('(Tensor input, *, Tensor out = None)',
@@ -574,16 +580,16 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'nan_to_num': ('(Tensor input, float nan = None, float posinf = None, float neginf = None, *, '
                 'Tensor out = None)',),
  'nan_to_num_': ('(Tensor input, float nan = None, float posinf = None, float neginf = None)',),
- 'nanmean': ('(Tensor input, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype '
-             '= None, Tensor out = None)',),
+ 'nanmean': ('(Tensor input, tuple of ints[1] dim = None, bool keepdim = False, *, torch.dtype '
+             'dtype = None, Tensor out = None)',),
  'nanmedian': ('(Tensor input)',
                '(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)'),
  'nanquantile': ('(Tensor input, Tensor q, int dim = None, bool keepdim = False, *, str '
                  'interpolation = "linear", Tensor out = None)',
                  '(Tensor input, float q, int dim = None, bool keepdim = False, *, str '
                  'interpolation = "linear", Tensor out = None)'),
- 'nansum': ('(Tensor input, tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = '
-            'None, Tensor out = None)',),
+ 'nansum': ('(Tensor input, tuple of ints[1] dim = None, bool keepdim = False, *, torch.dtype '
+            'dtype = None, Tensor out = None)',),
  'narrow': ('(Tensor input, int dim, Tensor start, int length)',
             '(Tensor input, int dim, int start, int length)'),
  'narrow_copy': ('(Tensor input, int dim, SymInt start, SymInt length, *, Tensor out = None)',),
@@ -605,7 +611,8 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
             'device = None, bool? pin_memory = False, bool? requires_grad = False)'),
  'not_equal': ('(Tensor input, Tensor other, *, Tensor out = None)',
                '(Tensor input, Number other, *, Tensor out = None)'),
- 'nuclear_norm': ('(Tensor input, tuple of ints dim, bool keepdim = False, *, Tensor out = None)',
+ 'nuclear_norm': ('(Tensor input, tuple of ints[2] dim, bool keepdim = False, *, Tensor out = '
+                  'None)',
                   '(Tensor input, bool keepdim = False, *, Tensor out = None)'),
  'numel': ('(Tensor input)',),
  'ones': ('(tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, torch.layout '
@@ -744,7 +751,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                    'b_hh = None)',),
  'rnn_tanh_cell': ('(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor b_ih = None, Tensor '
                    'b_hh = None)',),
- 'roll': ('(Tensor input, tuple of ints shifts, tuple of ints dims = None)',),
+ 'roll': ('(Tensor input, tuple of ints[1] shifts, tuple of ints[1] dims = None)',),
  'rot90': ('(Tensor input, int k = 1, tuple of ints dims = {0,1})',),
  'round': ('(Tensor input, *, Tensor out = None)',
            '(Tensor input, *, int decimals, Tensor out = None)'),
@@ -821,21 +828,21 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'square_': ('(Tensor input)',),
  'squeeze': ('(Tensor input)', '(Tensor input, int dim)', '(Tensor input, tuple of ints dim)'),
  'stack': ('(tuple of Tensors tensors, int dim = 0, *, Tensor out = None)',),
- 'std': ('(Tensor input, tuple of ints? dim, bool unbiased = True, bool keepdim = False, *, Tensor '
-         'out = None)',
-         '(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = '
+ 'std': ('(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, *, '
+         'Tensor out = None)',
+         '(Tensor input, tuple of ints[1] dim = None, *, Number correction = None, bool keepdim = '
          'False, Tensor out = None)',
          '(Tensor input, bool unbiased = True)'),
- 'std_mean': ('(Tensor input, tuple of ints? dim, bool unbiased = True, bool keepdim = False)',
-              '(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim '
-              '= False)',
+ 'std_mean': ('(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)',
+              '(Tensor input, tuple of ints[1] dim = None, *, Number correction = None, bool '
+              'keepdim = False)',
               '(Tensor input, bool unbiased = True)'),
  'sub': ('(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)',
          '!(Tensor input, Number alpha, Tensor other, *, Tensor out = None)'),
  'subtract': ('(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)',
               '(Tensor input, Number other, Number alpha = 1)'),
  'sum': ('(Tensor input, *, torch.dtype dtype = None)',
-         '(Tensor input, tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None, '
+         '(Tensor input, tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None, '
          'Tensor out = None)'),
  'svd': ('(Tensor input, bool some = True, bool compute_uv = True, *, tuple of Tensors out = '
          'None)',),
@@ -887,14 +894,14 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'unsafe_split_with_sizes': ('(Tensor input, tuple of ints split_sizes, int dim = 0)',),
  'unsqueeze': ('(Tensor input, int dim)',),
  'vander': ('(Tensor x, int N = None, bool increasing = False)',),
- 'var': ('(Tensor input, tuple of ints? dim, bool unbiased = True, bool keepdim = False, *, Tensor '
-         'out = None)',
-         '(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = '
+ 'var': ('(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False, *, '
+         'Tensor out = None)',
+         '(Tensor input, tuple of ints[1] dim = None, *, Number correction = None, bool keepdim = '
          'False, Tensor out = None)',
          '(Tensor input, bool unbiased = True)'),
- 'var_mean': ('(Tensor input, tuple of ints? dim, bool unbiased = True, bool keepdim = False)',
-              '(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim '
-              '= False)',
+ 'var_mean': ('(Tensor input, tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)',
+              '(Tensor input, tuple of ints[1] dim = None, *, Number correction = None, bool '
+              'keepdim = False)',
               '(Tensor input, bool unbiased = True)'),
  'vdot': ('(Tensor input, Tensor other, *, Tensor out = None)',),
  'view_as_complex': ('(Tensor input)',),
@@ -979,8 +986,8 @@ METHODS = {'abs': (),
          '(tuple of ints dim = None, bool keepdim = False)',
          '(int dim, bool keepdim = False)'),
  'allclose': ('(Tensor other, float rtol = 1e-05, float atol = 1e-08, bool equal_nan = False)',),
- 'amax': ('(tuple of ints dim = None, bool keepdim = False)',),
- 'amin': ('(tuple of ints dim = None, bool keepdim = False)',),
+ 'amax': ('(tuple of ints[1] dim = None, bool keepdim = False)',),
+ 'amin': ('(tuple of ints[1] dim = None, bool keepdim = False)',),
  'aminmax': ('(*, int dim = None, bool keepdim = False)',),
  'angle': (),
  'any': ('()',
@@ -1285,7 +1292,7 @@ METHODS = {'abs': (),
  'logical_xor_': ('(Tensor other)',),
  'logit': ('(float eps = None)',),
  'logit_': ('(float eps = None)',),
- 'logsumexp': ('(tuple of ints dim, bool keepdim = False)',),
+ 'logsumexp': ('(tuple of ints[1] dim, bool keepdim = False)',),
  'long': ('(*, torch.memory_format memory_format = None)',),
  'lt': ('(Tensor other)', '(Number other)'),
  'lt_': ('(Tensor other)', '(Number other)'),
@@ -1303,7 +1310,7 @@ METHODS = {'abs': (),
  'max': ('()', '(Tensor other)', '(int dim, bool keepdim = False)'),
  'maximum': ('(Tensor other)',),
  'mean': ('(*, torch.dtype dtype = None)',
-          '(tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None)'),
+          '(tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None)'),
  'median': ('()', '(int dim, bool keepdim = False)'),
  'min': ('()', '(Tensor other)', '(int dim, bool keepdim = False)'),
  'minimum': ('(Tensor other)',),
@@ -1323,13 +1330,13 @@ METHODS = {'abs': (),
  'mvlgamma_': ('(int p)',),
  'nan_to_num': ('(float nan = None, float posinf = None, float neginf = None)',),
  'nan_to_num_': ('(float nan = None, float posinf = None, float neginf = None)',),
- 'nanmean': ('(tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None)',),
+ 'nanmean': ('(tuple of ints[1] dim = None, bool keepdim = False, *, torch.dtype dtype = None)',),
  'nanmedian': ('()', '(int dim, bool keepdim = False)'),
  'nanquantile': ('(Tensor q, int dim = None, bool keepdim = False, *, str interpolation = '
                  '"linear")',
                  '(float q, int dim = None, bool keepdim = False, *, str interpolation = '
                  '"linear")'),
- 'nansum': ('(tuple of ints dim = None, bool keepdim = False, *, torch.dtype dtype = None)',),
+ 'nansum': ('(tuple of ints[1] dim = None, bool keepdim = False, *, torch.dtype dtype = None)',),
  'narrow': ('(int dim, Tensor start, int length)', '(int dim, int start, int length)'),
  'narrow_copy': ('(int dim, SymInt start, SymInt length)',),
  'ndimension': (),
@@ -1422,7 +1429,7 @@ METHODS = {'abs': (),
  'resolve_conj': (),
  'resolve_neg': (),
  'retain_grad': (),
- 'roll': ('(tuple of ints shifts, tuple of ints dims = None)',),
+ 'roll': ('(tuple of ints[1] shifts, tuple of ints[1] dims = None)',),
  'rot90': ('(int k = 1, tuple of ints dims = {0,1})',),
  'round': ('()', '(*, int decimals)'),
  'round_': ('()', '(*, int decimals)'),
@@ -1480,8 +1487,8 @@ METHODS = {'abs': (),
  'square_': (),
  'squeeze': ('()', '(int dim)', '(tuple of ints dim)'),
  'squeeze_': ('()', '(int dim)', '(tuple of ints dim)'),
- 'std': ('(tuple of ints? dim, bool unbiased = True, bool keepdim = False)',
-         '(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)',
+ 'std': ('(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)',
+         '(tuple of ints[1] dim = None, *, Number correction = None, bool keepdim = False)',
          '(bool unbiased = True)'),
  'storage_offset': (),
  'stride': ('(int dim = None)',),
@@ -1490,7 +1497,7 @@ METHODS = {'abs': (),
  'subtract': ('(Tensor other, *, Number alpha = 1)', '(Number other, Number alpha = 1)'),
  'subtract_': ('(Tensor other, *, Number alpha = 1)', '(Number other, Number alpha = 1)'),
  'sum': ('(*, torch.dtype dtype = None)',
-         '(tuple of ints? dim, bool keepdim = False, *, torch.dtype dtype = None)'),
+         '(tuple of ints[1]? dim, bool keepdim = False, *, torch.dtype dtype = None)'),
  'sum_to_size': ('(tuple of ints size)',),
  'svd': ('(bool some = True, bool compute_uv = True)',),
  'swapaxes': ('(int axis0, int axis1)',),
@@ -1516,7 +1523,7 @@ METHODS = {'abs': (),
         '(Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format '
         'memory_format = None)'),
  'to_dense': ('(torch.dtype dtype = None, *, bool masked_grad = None)',),
- 'to_sparse': ('(*, torch.layout layout = None, tuple of ints blocksize = None, int dense_dim = '
+ 'to_sparse': ('(*, torch.layout layout = None, tuple of ints[2] blocksize = None, int dense_dim = '
                'None)',
                '(int sparse_dim)'),
  'to_sparse_csr': ('(int dense_dim = None)',),
@@ -1550,8 +1557,8 @@ METHODS = {'abs': (),
  'unsqueeze_': ('(int dim)',),
  'untyped_storage': (),
  'values': (),
- 'var': ('(tuple of ints? dim, bool unbiased = True, bool keepdim = False)',
-         '(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)',
+ 'var': ('(tuple of ints[1]? dim, bool unbiased = True, bool keepdim = False)',
+         '(tuple of ints[1] dim = None, *, Number correction = None, bool keepdim = False)',
          '(bool unbiased = True)'),
  'vdot': ('(Tensor other)',),
  'view': ('(torch.dtype dtype)', '(tuple of ints size)'),

@@ -1776,11 +1776,11 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
     if method:
         m = _generate(d, name, params, "self", out=False, ns=ns, fkey=fkey)
         m.__doc__ = doc
-        setattr(Tensor, name, _published(m, d.module))
+        setattr(Tensor, name, _published(m, d.module, True))
     if inplace:
         m = _generate(d, name + "_", params, "self", out=False, inplace=True, ns=ns, fkey=None)
         m.__doc__ = f"In-place version of :meth:`Tensor.{name}`."
-        setattr(Tensor, name + "_", _published(m, d.module))
+        setattr(Tensor, name + "_", _published(m, d.module, True))
 
 
 _NUMPY_NAMED: set = set()     # the op families loaded on first use (ember._ops fills it): what
@@ -1788,10 +1788,10 @@ _NUMPY_NAMED: set = set()     # the op families loaded on first use (ember._ops 
 # installs them
 
 
-def _published(fn, module: str):
-    """``fn`` as an op family publishes it: with NumPy's names where ``module`` is one of the
-    families loaded on first use."""
-    return with_numpy_names(fn) if module in _NUMPY_NAMED else fn
+def _published(fn, module: str, method: bool = False):
+    """``fn`` as an op family publishes it (``method``: as a Tensor method): with NumPy's
+    names where ``module`` is one of the families loaded on first use."""
+    return with_numpy_names(fn, method) if module in _NUMPY_NAMED else fn
 
 
 _NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
@@ -1829,7 +1829,8 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
             seen_kw = True
         if p.default is not p.empty or i or first != "self":
             # (a required parameter defaults to REQUIRED: its body answers a call without it
-            # with torch's parser error)
+            # with torch's parser error. CPython's own error for too many positional
+            # arguments counts them "from 0")
             default = p.default if p.default is not p.empty else REQUIRED
             if seen_kw:
                 kw_defaults[pname] = default
@@ -1966,35 +1967,22 @@ def _python_missing(name, names, keyword) -> TypeError:
 def _reparsed(err, op, values):
     """What a generated function raises instead of ``err``, raised by its body for the
     call of parameter ``values`` (None: ``err`` itself): torch's parser error where its
-    parser refuses the call (:func:`_errors.parse_failure`), or CPython's for a required
-    argument not given to an op torch's parsers do not know. The call is read back as its
-    leading arguments given positionally, the others by keyword; a default counts as not
-    given. (The error path only.)"""
+    parser refuses the call (:func:`_errors.reparsed`, the call read back by
+    :func:`_errors.call_of`), or CPython's for a required argument not given to an op
+    torch's parsers do not know. (The error path only.)"""
     import sys
     code = sys._getframe(1).f_code
     name, npos = code.co_name, code.co_argcount
     names = code.co_varnames[:npos + code.co_kwonlyargcount]
     method = names[0] == "self"
-    defaults = {p.name: p.default for p in op.signature[1:]}
+    defaults = {p.name: p.default for p in op.signature[1:] if p.default is not p.empty}
     defaults["out"] = None
-    args, kwargs, leading, missing = [], {}, True, []
-    for i, (n, v) in enumerate(zip(names, values)):
-        if v is REQUIRED:
-            missing.append(n)
-        if v is REQUIRED or (i and v is defaults.get(n, REQUIRED)):
-            leading = False
-        elif i or not method:
-            if leading and i < npos:
-                args.append(v)
-            else:
-                kwargs[n] = v
-                leading = False
-    new = _errors.parse_failure(name, method, tuple(args), kwargs)
-    if new is None:
-        if not missing:
-            return None
+    args, kwargs = _errors.call_of(name, method, names, values, npos, defaults)
+    new = _errors.reparsed(err, name, method, ((None,) if method else ()) + args, kwargs)
+    missing = [n for n, v in zip(names, values) if v is REQUIRED]
+    if new is None and missing:
         new = _python_missing(name, missing, names.index(missing[0]) >= npos)
-    return _errors.ArgTypeError(str(new)) if isinstance(err, _errors.ArgTypeError) else new
+    return new
 
 
 def _namespace(d, defaults) -> dict:
@@ -2122,7 +2110,7 @@ def expose(fn=None, *, name: str | None = None, method: bool = True, function: b
         if function:
             FUNCTIONS[n] = _published(fn_form, f.__module__)
         if method:
-            setattr(Tensor, n, _published(m_form, f.__module__))
+            setattr(Tensor, n, _published(m_form, f.__module__, True))
         return f
     return deco(fn) if fn is not None else deco
 
@@ -2157,21 +2145,25 @@ def _bools_checked(f, name, bools, method, overloads):
                 where = f" (position {i + (0 if method else 1)})" if len(args) > i else ""
                 raise TypeError(f"{name}(): argument '{p}'{where} must be bool, not "
                                 f"{_errors.type_name(v)}")
-        return _call(f, name, overloaded, args, kwargs)
+        return _call(f, name, overloaded, args, kwargs, method)
     return checked
 
 
-def _call(f, name, overloaded, args, kwargs):
-    """``f(*args, **kwargs)`` from a wrapper; a call Python cannot bind to ``f`` is, for an
-    ``overloaded`` op, :class:`_errors.Unparsed` (torch's parser error then names the
-    signatures)."""
+def _call(f, name, overloaded, args, kwargs, method):
+    """``f(*args, **kwargs)`` from a wrapper (of a Tensor method, ``method``); a call Python
+    cannot bind to ``f`` is, for an ``overloaded`` op, :class:`_errors.Unparsed` (torch's
+    parser error then names the signatures); an error of a call torch's parser refuses,
+    that parser's error (:func:`_errors.reparsed`)."""
     try:
         return f(*args, **kwargs)
-    except TypeError as e:
-        if overloaded and e.__traceback__.tb_next is None:
+    except Exception as e:
+        if overloaded and isinstance(e, TypeError) and e.__traceback__.tb_next is None:
             raise _errors.Unparsed(f"{name}() received an invalid combination of "
                                    "arguments") from None
-        raise
+        new = _errors.reparsed(e, name, method, args, kwargs)
+        if new is None:
+            raise
+        raise new from None
 
 
 def _varargs_method(f, name, overloaded):
@@ -2193,7 +2185,7 @@ def _varargs_method(f, name, overloaded):
             raise _missing(name, param.name)
         elif not overloaded:
             _check_int_list(name, param.name, args, kwargs, 0, args and args[0].__class__ is int)
-        return _call(f, name, overloaded, (self,) + args, kwargs)
+        return _call(f, name, overloaded, (self,) + args, kwargs, True)
     method.__signature__ = sig.replace(parameters=[     # (as torch's method: ``*shape``)
         first, param.replace(kind=param.VAR_POSITIONAL, default=param.empty),
         *(q.replace(kind=q.KEYWORD_ONLY) for q in rest)])
@@ -2213,7 +2205,7 @@ def _int_list_function(f, name):
             if required and len(args) == 1 and pname not in kwargs:
                 raise _missing(name, pname)
             _check_int_list(name, pname, args[1:], kwargs, 1, False)
-        return f(*args, **kwargs)
+        return _call(f, name, False, args, kwargs, False)
     return function
 
 
@@ -2244,9 +2236,17 @@ def _parsing(f, name, options, method):
             return f(*args, **kwargs)
         except TypeError as e:
             if e.__traceback__.tb_next is not None and not isinstance(e, _errors.Unparsed):
-                raise                                   # (raised inside ``f``)
+                new = _errors.reparsed(e, name, method, args, kwargs)
+                if new is None:
+                    raise                               # (raised inside ``f``)
+                raise new from None
             raise _errors.parser_error(name, options, args[1:] if method else args,
                                        kwargs) from None
+        except Exception as e:
+            new = _errors.reparsed(e, name, method, args, kwargs)
+            if new is None:
+                raise
+            raise new from None
     return parse
 
 
