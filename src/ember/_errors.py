@@ -410,69 +410,114 @@ def call_of(name: str, method: bool, names, values, npos: int, defaults: dict):
     return tuple(args), kwargs
 
 
-_PUBLISHED: dict = {}     # code of public functions and Tensor methods: [(name, method, fn)]
+_PUBLISHED: dict = {}     # id of the code of public functions and Tensor methods (code
+# objects compare by value): [(name, method, fn)]
+_PUBLISHED_KEY: list = [None]     # (the namespaces' sizes it was read at)
 
 
 def _published_codes() -> dict:
     """The code objects of ember's public functions and Tensor methods (and of what they
-    wrap), read once, on the first error that asks."""
-    if not _PUBLISHED:
-        import types
+    wrap), read on the first error that asks (again once an op family loaded later has
+    published more)."""
+    import types
 
-        import ember
+    import ember
 
-        from ._tensor import Tensor
+    from ._tensor import Tensor
+    key = (len(vars(ember)), len(vars(Tensor)))
+    if _PUBLISHED_KEY[0] != key:
+        _PUBLISHED.clear()
+        _PUBLISHED_KEY[0] = key
         for method, space in ((True, vars(Tensor)), (False, vars(ember))):
             for name, fn in list(space.items()):
                 while isinstance(fn, types.FunctionType):
-                    _PUBLISHED.setdefault(fn.__code__, []).append((name, method, fn))
+                    _PUBLISHED.setdefault(id(fn.__code__), []).append((name, method, fn))
                     fn = fn.__dict__.get("__wrapped__")
     return _PUBLISHED
 
 
-def _frame_function(frame, candidates):
-    """Which of the functions ``candidates`` (of one code) ``frame`` runs: the one whose
-    closure holds what the frame's free variables do."""
-    for name, method, fn in candidates:
+def published_changed() -> None:
+    """Read the public functions' code objects again on the next error that asks (a
+    function's code was replaced)."""
+    _PUBLISHED_KEY[0] = None
+
+
+_REBINDS: dict = {}       # id of a code object: whether it assigns to a parameter
+
+
+def _rebinds_parameters(code) -> bool:
+    """Whether the function of ``code`` assigns to one of its parameters (its frame then
+    no longer tells how it was called)."""
+    key = id(code)
+    if key not in _REBINDS:
+        import dis
+        import inspect
+        n = code.co_argcount + code.co_kwonlyargcount
+        n += bool(code.co_flags & inspect.CO_VARARGS) + bool(
+            code.co_flags & inspect.CO_VARKEYWORDS)
+        params = set(code.co_varnames[:n])
+        _REBINDS[key] = any(i.opname in ("STORE_FAST", "DELETE_FAST") and i.argval in params
+                            for i in dis.get_instructions(code))
+    return _REBINDS[key]
+
+
+def _frame_forms(frame, candidates) -> list:
+    """The forms ``(name, method, fn)`` in which the function ``frame`` runs is published,
+    of ``candidates`` (those of its code): the function whose closure holds what the frame's
+    free variables do, as a Tensor method and/or a function."""
+    for _, _, fn in candidates:
         cells = fn.__closure__ or ()
         if all(frame.f_locals.get(v, _MISSING) is c.cell_contents
                for v, c in zip(fn.__code__.co_freevars, cells)):
-            return name, method, fn
-    return candidates[0]
+            return [c for c in candidates if c[2] is fn]
+    return candidates[:1]
 
 
 def call_failure(err: BaseException | None = None):
     """torch's parser error for the call of the public function (or Tensor method) the user
     made, running on the stack above the caller, where torch's parser refuses it (None where
     it takes it, or none is found): the outermost public function among the frames of ember
-    above the caller, its call read back by :func:`call_of`. For an error path of a
-    hand-written op (a generator that is not one …): nothing to pay where nothing fails."""
+    (its modules' and the ops' generated functions') above the caller, its call read back by
+    :func:`call_of`. A function published as a Tensor method too counts as called as the
+    method when its first argument is a tensor and the call fits neither. For an error path
+    of a hand-written op (a generator that is not one …): nothing to pay where nothing
+    fails."""
     import inspect
     codes = _published_codes()
     frame, found = _sys._getframe(1), None
-    while frame is not None and (frame.f_code in codes
+    while frame is not None and (id(frame.f_code) in codes or "_reparsed" in frame.f_globals
                                  or frame.f_code.co_filename.startswith(_PKG)):
-        if frame.f_code in codes:
+        if id(frame.f_code) in codes:
             found = frame
         frame = frame.f_back
-    if found is None:
-        return None
-    code = found.f_code
-    name, method, fn = _frame_function(found, codes[code])
+    if found is None or _rebinds_parameters(found.f_code):
+        return None     # (a function that assigns to a parameter: its frame no longer holds
+    code = found.f_code     # what it was called with)
+    forms = _frame_forms(found, codes[id(code)])
+    fn = forms[0][2]
     npos, nkw = code.co_argcount, code.co_kwonlyargcount
     names = code.co_varnames[:npos + nkw]
     defaults = dict(zip(names[npos - len(fn.__defaults__ or ()):npos], fn.__defaults__ or ()))
     defaults.update(fn.__kwdefaults__ or {})
     values = found.f_locals
-    args, kwargs = call_of(name, method and names[:1] == ("self",), names,
-                           [values.get(n) for n in names], npos, defaults)
-    extra = npos + nkw
-    if code.co_flags & inspect.CO_VARARGS:
-        args += tuple(values.get(code.co_varnames[extra], ()))
-        extra += 1
-    if code.co_flags & inspect.CO_VARKEYWORDS:
-        kwargs.update(values.get(code.co_varnames[extra], {}))
-    return reparsed(err, name, method, ((None,) if method else ()) + args, kwargs)
+    from ._tensor import Tensor
+    errors = []
+    for name, method, _ in sorted(forms, key=lambda f: not f[1]):
+        if method and names and not isinstance(values.get(names[0]), Tensor):
+            continue
+        args, kwargs = call_of(name, method, names, [values.get(n) for n in names], npos,
+                               defaults)
+        extra = npos + nkw
+        if code.co_flags & inspect.CO_VARARGS:
+            args += tuple(values.get(code.co_varnames[extra], ()))
+            extra += 1
+        if code.co_flags & inspect.CO_VARKEYWORDS:
+            kwargs.update(values.get(code.co_varnames[extra], {}))
+        new = reparsed(err, name, method, ((None,) if method else ()) + args, kwargs)
+        if new is None:
+            return None
+        errors.append(new)
+    return errors[0] if errors else None
 
 
 class Unparsed(TypeError):

@@ -1008,78 +1008,86 @@ def autocast_inputs(op, *tensors):
 
 def run(op, args, out=None, method=False):
     """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed
-    (``method``: called as a Tensor method, which only ``__torch_function__`` tells apart)."""
-    if op.autocast is not None and _amp.enabled:
-        from ..amp.autocast_mode import _cast_args
-        args = _cast_args(op.autocast, args)
-    if op.check is not None:
+    (``method``: called as a Tensor method, which only ``__torch_function__`` tells apart).
+    An error of a call torch's parser refuses (the public function's on the stack, that
+    the user called) is that parser's error (:func:`_errors.call_failure`)."""
+    try:
+        if op.autocast is not None and _amp.enabled:
+            from ..amp.autocast_mode import _cast_args
+            args = _cast_args(op.autocast, args)
+        if op.check is not None:
+            try:
+                op.check(*args)
+            except NotImplementedError as e:
+                # (a dispatch error: torch checks an out= before it looks for the kernel)
+                if out is not None and " not implemented for '" in str(e):
+                    _check_out_dtype(op, args, out)
+                raise
+            except (TypeError, AttributeError):
+                done = _foreign(op, args, out)
+                if done is None:
+                    raise
+                return done[0]
+        if out is not None:
+            _check_out_dtype(op, args, out)
         try:
-            op.check(*args)
-        except NotImplementedError as e:
-            # (a dispatch error: torch checks an out= before it looks for the kernel)
-            if out is not None and " not implemented for '" in str(e):
-                _check_out_dtype(op, args, out)
-            raise
-        except (TypeError, AttributeError):
+            kargs, dt = _arrays(op, args)
+        except ValueError as e:      # (a sparse input's missing array, met converting it)
+            if getattr(e, "renamed", None) is None:
+                raise
+            return _kernel_error(op, args, e, out)
+        except TypeError:
             done = _foreign(op, args, out)
             if done is None:
                 raise
             return done[0]
-    if out is not None:
-        _check_out_dtype(op, args, out)
-    try:
-        kargs, dt = _arrays(op, args)
-    except ValueError as e:      # (a sparse input's missing array, met converting it)
-        if getattr(e, "renamed", None) is None:
-            raise
-        return _kernel_error(op, args, e, out)
-    except TypeError:
-        done = _foreign(op, args, out)
-        if done is None:
-            raise
-        return done[0]
-    except NotImplementedError as e:    # (a quantized input: the op has no kernel for it)
-        if type(e).__name__ != "QuantizedOperand":
-            raise
-        from ..ao.quantization._tensor import quantized_backend_error
-        raise quantized_backend_error(f"aten::{op.name}") from None
-    try:
-        res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
-            _quiet(op, kargs)
-    except ValueError as e:
-        return _kernel_error(op, args, e, out)
-    if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
-        # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
-        res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
-    record = _state.enabled and _requires(op, args)
-    if out is not None:
-        if record:
-            raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(_public_name(op.name)))
-        res = _as_array(res, dt)
-        if op.promoting:    # TensorIterator's rule for an out= of another dtype
-            check_out_cast(_BY_NP.get(res.dtype), out)
-        return _write_out(out, res, _resizes(op, args, res, out))
-    if op.outputs == 1:
-        if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
-            result = _wrap(res)
-        else:
-            result = _wrap(_as_array(res, dt))
+        except NotImplementedError as e:    # (a quantized input: the op has no kernel for it)
+            if type(e).__name__ != "QuantizedOperand":
+                raise
+            from ..ao.quantization._tensor import quantized_backend_error
+            raise quantized_backend_error(f"aten::{op.name}") from None
+        try:
+            res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
+                _quiet(op, kargs)
+        except ValueError as e:
+            return _kernel_error(op, args, e, out)
+        if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
+            # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
+            res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
+        record = _state.enabled and _requires(op, args)
+        if out is not None:
+            if record:
+                raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(_public_name(op.name)))
+            res = _as_array(res, dt)
+            if op.promoting:    # TensorIterator's rule for an out= of another dtype
+                check_out_cast(_BY_NP.get(res.dtype), out)
+            return _write_out(out, res, _resizes(op, args, res, out))
+        if op.outputs == 1:
+            if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
+                result = _wrap(res)
+            else:
+                result = _wrap(_as_array(res, dt))
+            if op.view:
+                _share(result, args[0])
+            if record:
+                if op.dtype_idx is not None and op.name != "_to_copy":
+                    _check_differentiable(result)
+                op.record(args, (result,))
+            return result
+        low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
+            else None       # (a reduced type computed in float32: its float results go back)
+        results = tuple(_wrap(_as_array(r, low)) for r in res)
         if op.view:
-            _share(result, args[0])
+            for r in results:
+                _share(r, args[0], _MULTI)
         if record:
-            if op.dtype_idx is not None and op.name != "_to_copy":
-                _check_differentiable(result)
-            op.record(args, (result,))
-        return result
-    low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
-        else None       # (a reduced type computed in float32: its float results go back)
-    results = tuple(_wrap(_as_array(r, low)) for r in res)
-    if op.view:
-        for r in results:
-            _share(r, args[0], _MULTI)
-    if record:
-        op.record(args, results)
-    return results
+            op.record(args, results)
+        return results
+    except Exception as e:
+        new = _errors.call_failure(e)
+        if new is None:
+            raise
+        raise new from None
 
 
 def _check_differentiable(result) -> None:
@@ -1931,6 +1939,7 @@ def _realize(fn):
         names["co_qualname"] = fn.__code__.co_qualname
     fn.__code__ = code.replace(**names)
     _PENDING.pop(fn, None)
+    _errors.published_changed()
     return fn
 
 
@@ -1944,13 +1953,41 @@ class _Required:
         return "<required>"
 
     def _refuse(self, *args, **kwargs):
-        raise TypeError("a required argument is missing")
+        # (a hand-written op used it: torch's parser error for the user's call)
+        raise _errors.call_failure() or TypeError("a required argument is missing")
 
     __bool__ = __index__ = __int__ = __float__ = __complex__ = __iter__ = __len__ = _refuse
     __array__ = __getitem__ = __neg__ = __add__ = __radd__ = __mul__ = __rmul__ = _refuse
 
 
 REQUIRED = _Required()   # a required argument not given, for the body to report
+
+
+def require_arguments(ns: dict, method: bool, names=None) -> None:
+    """Give the required parameters of the hand-written public functions in ``ns`` (the
+    Tensor's methods where ``method``, their tensor left alone; those in ``names`` only,
+    when given) that torch's parser reads the default :data:`REQUIRED`, as the generated
+    ops' have: a call without one then fails where the op first uses it, with torch's parser
+    error (:func:`_errors.call_failure`), not CPython's. (The functions themselves are
+    changed: no wrapper, nothing to pay per call.)"""
+    from . import _signatures
+    table = _signatures.METHODS if method else _signatures.FUNCTIONS
+    for name in list(ns) if names is None else names:
+        fn = ns.get(name)
+        if type(fn) is not types.FunctionType or name not in table or not table[name] \
+                or "__wrapped__" in fn.__dict__ or isinstance(fn.__globals__.get("_op"), OpDef):
+            continue
+        code = fn.__code__
+        npos, nkw = code.co_argcount, code.co_kwonlyargcount
+        defaults = fn.__defaults__ or ()
+        first = 1 if method else 0
+        lacking = npos - len(defaults) - first
+        if lacking > 0:
+            fn.__defaults__ = (REQUIRED,) * lacking + defaults
+        kw = dict(fn.__kwdefaults__ or {})
+        for n in code.co_varnames[npos:npos + nkw]:
+            kw.setdefault(n, REQUIRED)
+        fn.__kwdefaults__ = kw or None
 
 
 def _python_missing(name, names, keyword) -> TypeError:
@@ -1967,21 +2004,17 @@ def _python_missing(name, names, keyword) -> TypeError:
 def _reparsed(err, op, values):
     """What a generated function raises instead of ``err``, raised by its body for the
     call of parameter ``values`` (None: ``err`` itself): torch's parser error where its
-    parser refuses the call (:func:`_errors.reparsed`, the call read back by
-    :func:`_errors.call_of`), or CPython's for a required argument not given to an op
-    torch's parsers do not know. (The error path only.)"""
-    import sys
-    code = sys._getframe(1).f_code
-    name, npos = code.co_name, code.co_argcount
-    names = code.co_varnames[:npos + code.co_kwonlyargcount]
-    method = names[0] == "self"
-    defaults = {p.name: p.default for p in op.signature[1:] if p.default is not p.empty}
-    defaults["out"] = None
-    args, kwargs = _errors.call_of(name, method, names, values, npos, defaults)
-    new = _errors.reparsed(err, name, method, ((None,) if method else ()) + args, kwargs)
-    missing = [n for n, v in zip(names, values) if v is REQUIRED]
-    if new is None and missing:
-        new = _python_missing(name, missing, names.index(missing[0]) >= npos)
+    parser refuses the user's call (:func:`_errors.call_failure`: this op's, or that of the
+    public function that called it), or CPython's for a required argument not given to an
+    op torch's parsers do not know. (The error path only.)"""
+    new = _errors.call_failure(err)
+    if new is None and any(v is REQUIRED for v in values):
+        import sys
+        code = sys._getframe(1).f_code
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        missing = [n for n, v in zip(names, values) if v is REQUIRED]
+        new = _python_missing(code.co_name, missing,
+                              names.index(missing[0]) >= code.co_argcount)
     return new
 
 
