@@ -465,6 +465,8 @@ def _frame_forms(frame, candidates) -> list:
     """The forms ``(name, method, fn)`` in which the function ``frame`` runs is published,
     of ``candidates`` (those of its code): the function whose closure holds what the frame's
     free variables do, as a Tensor method and/or a function."""
+    # (aliases share their code: the function named as it is read first)
+    candidates = sorted(candidates, key=lambda c: c[0] != frame.f_code.co_name)
     for _, _, fn in candidates:
         cells = fn.__closure__ or ()
         if all(frame.f_locals.get(v, _MISSING) is c.cell_contents
@@ -490,9 +492,14 @@ def call_failure(err: BaseException | None = None):
         if id(frame.f_code) in codes:
             found = frame
         frame = frame.f_back
-    if found is None or _rebinds_parameters(found.f_code):
+    if found is None:
+        return None
+    code = found.f_code
+    if _rebinds_parameters(code) and not any(
+            type(found.f_locals.get(n)).__name__ == "_Required"
+            for n in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]):
         return None     # (a function that assigns to a parameter: its frame no longer holds
-    code = found.f_code     # what it was called with)
+        # what it was called with; but for an argument missing, the call fits none anyway)
     forms = _frame_forms(found, codes[id(code)])
     fn = forms[0][2]
     npos, nkw = code.co_argcount, code.co_kwonlyargcount

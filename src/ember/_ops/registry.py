@@ -1953,11 +1953,13 @@ class _Required:
         return "<required>"
 
     def _refuse(self, *args, **kwargs):
-        # (a hand-written op used it: torch's parser error for the user's call)
-        raise _errors.call_failure() or TypeError("a required argument is missing")
+        # (a hand-written op used it: torch's parser error for the user's call, else
+        # CPython's for the function that lacks it)
+        raise _errors.call_failure() or _missing_in_frames()
 
     __bool__ = __index__ = __int__ = __float__ = __complex__ = __iter__ = __len__ = _refuse
     __array__ = __getitem__ = __neg__ = __add__ = __radd__ = __mul__ = __rmul__ = _refuse
+    __getattr__ = _refuse
 
 
 REQUIRED = _Required()   # a required argument not given, for the body to report
@@ -1988,6 +1990,22 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
         for n in code.co_varnames[npos:npos + nkw]:
             kw.setdefault(n, REQUIRED)
         fn.__kwdefaults__ = kw or None
+
+
+def _missing_in_frames() -> TypeError:
+    """CPython's TypeError for the innermost function on the stack given REQUIRED for a
+    parameter (the arguments missing from its call)."""
+    import sys
+    frame = sys._getframe(2)
+    while frame is not None:
+        code = frame.f_code
+        npos = code.co_argcount
+        names = code.co_varnames[:npos + code.co_kwonlyargcount]
+        missing = [n for n in names if frame.f_locals.get(n) is REQUIRED]
+        if missing:
+            return _python_missing(code.co_name, missing, names.index(missing[0]) >= npos)
+        frame = frame.f_back
+    return TypeError("a required argument is missing")
 
 
 def _python_missing(name, names, keyword) -> TypeError:
