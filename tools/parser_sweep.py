@@ -163,19 +163,22 @@ def export() -> None:
     print(f"{len(tables['FUNCTIONS'])} functions, {len(tables['METHODS'])} methods")
 
 
-def _wrong(lib):
+def _wrong(lib) -> dict:
+    """The wrong values the sweep gives, by key."""
     return {"str": "abc", "Size": lib.Size([2]), "floats": [1.5, 2.5], "None": None}
 
 
 def cases(name: str, method: bool, options) -> list:
-    """The sweep's calls of one function or method: ``(args, kwargs)`` builders given a
-    library (the wrong value's key in place of each argument)."""
+    """The sweep's calls of one function or method (of signatures ``options``): ``(args,
+    kwargs)`` of keys that :func:`run_case` makes in each library, ``"T"`` a tensor and the
+    others a wrong value (:func:`_wrong`): no arguments; a wrong one in each of the first
+    four positions (tensors before it); a wrong one for each keyword."""
     out = [((), {})]
     npos = max((sum(1 for p in _errors._signature(o) if not p[4]) for o in options), default=1)
     keywords = sorted({p[1] for o in options for p in _errors._signature(o)})
     for w in ("str", "Size", "floats", "None"):
         for i in range(min(npos, 4)):
-            out.append(((("T",) * i + (w,)) if method else (("T",) * i + (w,)), {}))
+            out.append((("T",) * i + (w,), {}))
         for k in keywords:
             if k in ("input", "self", "out"):
                 continue
@@ -183,7 +186,9 @@ def cases(name: str, method: bool, options) -> list:
     return out
 
 
-def _run_case(lib, name, method, args, kwargs):
+def run_case(lib, name: str, method: bool, args, kwargs) -> tuple:
+    """``(error class name, message)`` of one of :func:`cases`'s calls in ``lib`` (``("ok",
+    "")`` where it returns)."""
     wrong = _wrong(lib)
 
     def value(v):
@@ -204,8 +209,8 @@ def sweep(prefix: str = "", verbose: bool = False) -> int:
                 continue
             for args, kwargs in cases(name, method, options):
                 total += 1
-                t = _run_case(torch, name, method, args, kwargs)
-                e = _run_case(ember, name, method, args, kwargs)
+                t = run_case(torch, name, method, args, kwargs)
+                e = run_case(ember, name, method, args, kwargs)
                 if t != e:
                     diffs += 1
                     if verbose:

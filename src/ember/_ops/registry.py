@@ -1990,6 +1990,7 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
         for n in code.co_varnames[npos:npos + nkw]:
             kw.setdefault(n, REQUIRED)
         fn.__kwdefaults__ = kw or None
+    _errors.published_changed()     # (what is published may have changed since it was read)
 
 
 def _missing_in_frames() -> TypeError:
