@@ -250,8 +250,10 @@ def _matches(kind: str, obj) -> bool:
     """Whether ``obj`` fits a parameter of torch's signature type ``kind`` (where in doubt,
     it does: this only decides whether torch's parser would refuse a call)."""
     from ._tensor import Tensor
-    if kind == "Tensor":    # (some ops' parsers take numbers for tensors)
-        return isinstance(obj, Tensor) or _is_number(obj)
+    if kind == "Tensor":    # (some ops' parsers take numbers for tensors; a tensor-like
+        # is handed to its __torch_function__)
+        return isinstance(obj, Tensor) or _is_number(obj) or hasattr(
+            type(obj), "__torch_function__")
     if kind in ("int", "SymInt"):
         return isinstance(obj, Tensor) and not obj.ndim or not isinstance(
             obj, (bool, Tensor)) and hasattr(obj, "__index__")
@@ -265,7 +267,8 @@ def _matches(kind: str, obj) -> bool:
         return kind[-1] == "]" and _matches("int", obj) or isinstance(
             obj, (tuple, list)) and (not obj or _matches("int", obj[0]))
     if kind == "tuple of Tensors":
-        return isinstance(obj, (tuple, list)) and all(isinstance(v, Tensor) for v in obj)
+        return isinstance(obj, (tuple, list)) and all(
+            isinstance(v, Tensor) or hasattr(type(v), "__torch_function__") for v in obj)
     if kind == "tuple of floats":
         return isinstance(obj, (tuple, list)) or _is_number(obj)
     if kind.startswith("tuple of"):
@@ -472,7 +475,7 @@ def _frame_forms(frame, candidates) -> list:
         if all(frame.f_locals.get(v, _MISSING) is c.cell_contents
                for v, c in zip(fn.__code__.co_freevars, cells)):
             return [c for c in candidates if c[2] is fn]
-    return candidates[:1]
+    return []
 
 
 def call_failure(err: BaseException | None = None):
@@ -501,6 +504,8 @@ def call_failure(err: BaseException | None = None):
         return None     # (a function that assigns to a parameter: its frame no longer holds
         # what it was called with; but for an argument missing, the call fits none anyway)
     forms = _frame_forms(found, codes[id(code)])
+    if not forms:
+        return None
     fn = forms[0][2]
     npos, nkw = code.co_argcount, code.co_kwonlyargcount
     names = code.co_varnames[:npos + nkw]
@@ -510,7 +515,10 @@ def call_failure(err: BaseException | None = None):
     from ._tensor import Tensor
     errors = []
     for name, method, _ in sorted(forms, key=lambda f: not f[1]):
-        if method and names and not isinstance(values.get(names[0]), Tensor):
+        first = values.get(names[0]) if names else (
+            values.get(code.co_varnames[npos + nkw]) or (None,))[0] \
+            if code.co_flags & inspect.CO_VARARGS else None
+        if method and not isinstance(first, Tensor):
             continue
         args, kwargs = call_of(name, method, names, [values.get(n) for n in names], npos,
                                defaults)
@@ -520,7 +528,9 @@ def call_failure(err: BaseException | None = None):
             extra += 1
         if code.co_flags & inspect.CO_VARKEYWORDS:
             kwargs.update(values.get(code.co_varnames[extra], {}))
-        new = reparsed(err, name, method, ((None,) if method else ()) + args, kwargs)
+        # (a method's tensor: its first parameter, else the first of its ``*args``)
+        new = reparsed(err, name, method, ((None,) if method and names else ()) + args,
+                       kwargs)
         if new is None:
             return None
         errors.append(new)
