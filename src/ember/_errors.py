@@ -246,14 +246,22 @@ def _is_int(obj) -> bool:
     return isinstance(obj, int) and not isinstance(obj, bool)
 
 
-def _matches(kind: str, obj) -> bool:
-    """Whether ``obj`` fits a parameter of torch's signature type ``kind`` (where in doubt,
-    it does: this only decides whether torch's parser would refuse a call)."""
+# the ops whose parser takes a number for a Tensor (python_arg_parser.cpp,
+# should_allow_numbers_as_tensors)
+_NUMBERS_AS_TENSORS = frozenset(
+    n + suffix for n in ("add", "div", "divide", "mul", "multiply", "sub", "subtract",
+                         "true_divide", "floor_divide") for suffix in ("", "_", "_out")) | {
+    "to", "_to_copy", "copy_", "copy", "_conj"}
+
+
+def _matches(kind: str, obj, name: str = "") -> bool:
+    """Whether ``obj`` fits a parameter of torch's signature type ``kind`` in op ``name``'s
+    parser (where in doubt, it does: this only decides whether torch's parser would refuse
+    a call)."""
     from ._tensor import Tensor
-    if kind == "Tensor":    # (some ops' parsers take numbers for tensors; a tensor-like
-        # is handed to its __torch_function__)
-        return isinstance(obj, Tensor) or _is_number(obj) or hasattr(
-            type(obj), "__torch_function__")
+    if kind == "Tensor":    # (a tensor-like is handed to its __torch_function__)
+        return isinstance(obj, Tensor) or hasattr(type(obj), "__torch_function__") or (
+            name in _NUMBERS_AS_TENSORS and _is_number(obj))
     if kind in ("int", "SymInt"):
         return isinstance(obj, Tensor) and not obj.ndim or not isinstance(
             obj, (bool, Tensor)) and hasattr(obj, "__index__")
@@ -620,7 +628,7 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
             missing = [f'"{p[1]}"' for p in params[i:] if not p[2]]
             return TypeError(f"{name}() missing {len(missing)} required positional argument"
                              f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
-        elif _matches(kind, obj):
+        elif _matches(kind, obj, name):
             pass
         elif varargs and arg_pos == 0 and not is_kwd:
             arg_pos = nargs
