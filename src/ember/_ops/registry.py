@@ -1277,15 +1277,19 @@ def check_out_dtype(out, dtype) -> None:
         raise RuntimeError(structured_out_dtype(0, dtype, out.dtype))
 
 
-def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
-    """Write an op's results into the tensors of its out= tuple; ``rt`` of those tensors.
+def check_out_dtypes(out, dtypes, mismatch=structured_out_dtype, order=None) -> None:
+    """Each tensor of an out= tuple must have its result's dtype (``dtypes``), checked in
+    ``order`` (indices; all in turn by default): else the RuntimeError ``mismatch(index, the
+    result's dtype, the out= tensor's)`` (torch's message for the op)."""
+    for i in range(len(dtypes)) if order is None else order:
+        if out[i].dtype is not dtypes[i]:
+            raise RuntimeError(mismatch(i, dtypes[i], out[i].dtype))
 
-    Each out= tensor must have its result's dtype, checked in ``order`` (indices of
-    ``results``; all in turn by default): else the RuntimeError ``mismatch(index, the result's
-    dtype, the out= tensor's)`` (torch's message for the op)."""
-    for i in range(len(results)) if order is None else order:
-        if out[i].dtype is not results[i].dtype:
-            raise RuntimeError(mismatch(i, results[i].dtype, out[i].dtype))
+
+def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
+    """Write an op's results into the tensors of its out= tuple (checked by
+    :func:`check_out_dtypes`); ``rt`` of those tensors."""
+    check_out_dtypes(out, [r.dtype for r in results], mismatch, order)
     for o, r in zip(out, results):
         _write_out(o, r._data)
     return rt(*out)
