@@ -134,3 +134,56 @@ UNCHANGED = {
 @pytest.mark.parametrize("case", UNCHANGED)
 def test_refused_calls_only(case):
     same_outcome(outcome_of(torch, UNCHANGED[case]), outcome_of(ember, UNCHANGED[case]))
+
+
+# ------------------------------------------------------------- fuzz leftovers
+
+def _bad_outs(L):
+    return (L.empty(0, dtype=L.float16), L.empty(0, dtype=L.int32))
+
+
+@pytest.mark.parametrize("name", ["median", "nanmedian", "kthvalue", "mode", "cummax", "cummin"])
+@pytest.mark.parametrize("dtype", ["complex64", "bool"])
+def test_out_dtypes_before_the_dispatch_error(name, dtype):
+    args = (1,) if name == "kthvalue" else (0,)
+    errors_alike(lambda L: getattr(L, name)(L.tensor([1, 0]).to(getattr(L, dtype)), *args,
+                                            out=_bad_outs(L)))
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2])
+def test_unique_consecutive_dim_layout(dim):
+    def fn(L):
+        return L.unique_consecutive(L.arange(24).reshape(2, 3, 4) % 2, dim=dim,
+                                    return_inverse=True, return_counts=True)
+    same_outcome(outcome_of(torch, fn), outcome_of(ember, fn))
+
+
+def _inference(L):
+    with L.inference_mode():
+        return L.ones(3)
+
+
+INFERENCE = {
+    # torch's op checks come first; the op writes, then the write's count refuses
+    "add_number": lambda L, t: t.add_(1),
+    "add_broadcast": lambda L, t: t.add_(L.ones(4)),
+    "add_complex": lambda L, t: t.add_(L.ones(3, dtype=L.complex64)),
+    "copy_shape": lambda L, t: t.copy_(L.ones(4)),
+    "requires_grad_operand": lambda L, t: t.add_(L.ones(3, requires_grad=True)),
+    "view_of_inference": lambda L, t: t[0:2].mul_(2),
+    "setitem": lambda L, t: t.__setitem__(0, 9.0),
+    "resize_grows": lambda L, t: t.resize_(4),
+    "resize_same": lambda L, t: t.resize_(3),
+}
+
+
+@pytest.mark.parametrize("case", INFERENCE)
+def test_inference_tensor_writes(case):
+    def fn(L):      # (the message, the shape, and what the first 3 elements hold: a grown
+        t = _inference(L)   # storage's new element is not set in torch)
+        try:
+            INFERENCE[case](L, t)
+        except RuntimeError as e:
+            return str(e), tuple(t.shape), t.reshape(-1)[:3]
+        return "ok", tuple(t.shape), t.reshape(-1)[:3]
+    same_outcome(fn(torch), fn(ember))

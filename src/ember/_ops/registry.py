@@ -1115,6 +1115,8 @@ def _share(view, base, meta=None):
     else:
         view._base = base
     view._vc = base._vc
+    if base._inference:
+        view._inference = True          # (a view of an inference tensor is one)
     if _CONJ and base in _CONJ and view._data.dtype.kind == "c":
         _CONJ.add(view)                 # (a complex view of a conjugate view has the bit too)
     if not _state.enabled:
@@ -1704,8 +1706,6 @@ def run_inplace(op, args):
     except RuntimeError:
         _arg_types_first(op, args)
         raise
-    if self._inference and not _state.inference:
-        raise RuntimeError(_errors.INFERENCE_INPLACE)
     if op.check is not None:
         try:
             op.check(*args)
@@ -1735,6 +1735,8 @@ def run_inplace(op, args):
     original = None
     if record:
         if self._base is not None:
+            if self._inference and not _state.inference:
+                raise RuntimeError(_errors.INFERENCE_INPLACE)
             from .views import rebase_view
             return rebase_view(op, args, res)
         if any("self" in op.needs[n] for n in op.diff):
@@ -1742,6 +1744,9 @@ def run_inplace(op, args):
             original.grad_fn, original._output_nr = self.grad_fn, self._output_nr
             original._requires_grad = self._requires_grad
     write_result(self._data, res)
+    if self._inference and not _state.inference:
+        # (torch's op writes, then the count of the write refuses an inference tensor)
+        raise RuntimeError(_errors.INFERENCE_INPLACE)
     self._vc.value += 1
     if record:
         rebase_history(self, op, args, original)

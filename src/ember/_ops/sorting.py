@@ -677,7 +677,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     counts = xp.diff(xp.append(starts, n)).astype(xp.int64)
     if dim is None:
         vals = a.reshape(-1)[starts]
-    else:
-        vals = xp.take(a, starts, axis=dim)
+    else:       # (torch's layout: the runs' first slices stacked, ``dim`` moved back)
+        vals = xp.moveaxis(xp.ascontiguousarray(m[starts]), 0, dim)
     return _unique_result(_unique_consec, input, vals, inverse, counts, return_inverse,
                           return_counts)
