@@ -625,9 +625,7 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
         if (obj is _MISSING and optional) or (obj is None and allow_none):
             pass
         elif obj is _MISSING:
-            missing = [f'"{p[1]}"' for p in params[i:] if not p[2]]
-            return TypeError(f"{name}() missing {len(missing)} required positional argument"
-                             f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
+            return missing_arguments(name, [p[1] for p in params[i:] if not p[2]])
         elif _matches(kind, obj, name):
             pass
         elif varargs and arg_pos == 0 and not is_kwd:
@@ -652,6 +650,14 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
                 return TypeError(f"{name}() got multiple values for argument '{k}'")
         return TypeError("invalid keyword arguments")
     return None
+
+
+def missing_arguments(name: str, names) -> TypeError:
+    """torch's parser error for a call of ``name`` without its required arguments ``names``
+    (its ``missing_args``, which says "arguments" for one and "argument" for more)."""
+    quoted = ", ".join(f'"{n}"' for n in names)
+    return TypeError(f"{name}() missing {len(names)} required positional argument"
+                     f"{'s' if len(names) == 1 else ''}: {quoted}")
 
 
 def parser_error(name: str, options, args, kwargs: dict) -> TypeError:

@@ -439,7 +439,7 @@ def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
             if name in ("rand", "randn"):
                 raise TypeError(f"{name}() received an invalid combination of arguments - got "
                                 f"(), but expected one of:\n{_RANDOM_SIGNATURE}")
-            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+            raise _errors.missing_arguments(name, ["size"])
         if len(sizes) == 1 and name is not None:
             sizes = _one_size(sizes[0], name)
         if len(sizes) > 1 and name is not None and hasattr(sizes[0], "__index__"):

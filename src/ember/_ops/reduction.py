@@ -849,7 +849,7 @@ def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     """
     from .. import _dtype as D
     if dim is _NO_DIM:
-        raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments("logsumexp", ["dim"])
     dim_not_none("logsumexp", dim, "tuple of ints")
     if out is not None and not (out.dtype.is_floating_point or out.dtype.is_complex):
         raise RuntimeError("logsumexp(): Expected floating point type for result tensor, but "
@@ -1007,7 +1007,7 @@ def cumsum(input, dim=_NO_DIM, *, dtype=None, out=None):
     tensor([1, 3, 6])
     """
     if dim is _NO_DIM:
-        raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments("cumsum", ["dim"])
     dim_not_none("cumsum", dim)
     return _cum(_cumsum, "cumsum", input, dim, dtype, out)
 
@@ -1020,7 +1020,7 @@ def cumprod(input, dim=_NO_DIM, *, dtype=None, out=None):
     tensor([1., 2., 6.])
     """
     if dim is _NO_DIM:
-        raise TypeError('cumprod() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments("cumprod", ["dim"])
     return _cum(_cumprod, "cumprod", input, dim, dtype, out)
 
 

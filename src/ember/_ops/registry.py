@@ -2243,7 +2243,7 @@ def _varargs_method(f, name, overloaded):
                 raise _errors.Unparsed(f"{name}() received an invalid combination of arguments")
             args = (args,)
         elif required and not args and param.name not in kwargs:
-            raise _missing(name, param.name)
+            raise _errors.missing_arguments(name, [param.name])
         elif not overloaded:
             _check_int_list(name, param.name, args, kwargs, 0, args and args[0].__class__ is int)
         return _call(f, name, overloaded, (self,) + args, kwargs, True)
@@ -2264,15 +2264,10 @@ def _int_list_function(f, name):
     def function(*args, **kwargs):
         if len(args) <= 2:      # (more: Python's count error first, as torch's)
             if required and len(args) == 1 and pname not in kwargs:
-                raise _missing(name, pname)
+                raise _errors.missing_arguments(name, [pname])
             _check_int_list(name, pname, args[1:], kwargs, 1, False)
         return _call(f, name, False, args, kwargs, False)
     return function
-
-
-def _missing(name, pname) -> TypeError:
-    """torch's parser error for a call without the required argument ``pname``."""
-    return TypeError(f'{name}() missing 1 required positional arguments: "{pname}"')
 
 
 def _check_int_list(name, pname, args, kwargs, offset, allowed):

@@ -16,8 +16,8 @@ the full ``median()`` splits the gradient evenly between tied values.
 from __future__ import annotations
 
 from .. import _dtype as D
+from .. import _errors, _stl
 from .. import _memory_format as _mf
-from .. import _stl
 from .._device import xp
 from .registry import (
     NONE,
@@ -446,7 +446,7 @@ def _no_out(name, out):
     """torch's parser error for an out= given to the median of all elements (which has none:
     the out= overload wants a dim)."""
     if out is not None:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments(name, ["dim"])
 
 
 @expose
