@@ -76,6 +76,8 @@ SPECIFIC = {
     "sum_tensor_dim": lambda L: _x(L).sum(_x(L), "a"),
     "sum_str": lambda L: _x(L).sum("a"),
     "squeeze_dim_twice": lambda L: _x(L).squeeze(0, dim=1),
+    "window_tensor_length": lambda L: L.bartlett_window(_x(L), "a"),     # (read as a bool)
+    "hann_window_tensor_length": lambda L: L.hann_window(_x(L)),
     # an int list that does not unpack
     "permute_nested": lambda L: _x(L).permute(0, (0,)),
     "permute_str": lambda L: _x(L).permute(0, "a"),
