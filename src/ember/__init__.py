@@ -286,4 +286,6 @@ from ._names import name_namespace as _name_namespace  # noqa: E402
 _name_namespace(globals(), __name__)     # torch's __name__ for each function and method
 _name_methods(Tensor)
 del _name_methods, _name_namespace
+_ops.registry.require_arguments(globals(), False)   # torch's error for a missing argument
+_ops.registry.require_arguments(vars(Tensor), True)
 globals().pop("_names", None)

@@ -222,7 +222,8 @@ def _functional_spelling(fn):
     parameters by position, every other one by keyword (defaults included)."""
     sig = inspect.signature(fn)
     required = [p.name for p in sig.parameters.values()
-                if p.default is _EMPTY and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+                if (p.default is _EMPTY or p.default is R.REQUIRED)
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
     def spelled(args, kwargs):
         try:

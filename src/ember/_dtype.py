@@ -257,7 +257,8 @@ def _scalar_dtype(x) -> dtype:
     if isinstance(x, np.generic):
         d = from_numpy_dtype(x.dtype)
         return int64 if d in BAREBONES else d     # (read as a Python int)
-    raise TypeError(f"unsupported scalar type {type(x).__name__}")
+    from . import _errors  # (a call torch's parser refuses: its error)
+    raise _errors.call_failure() or TypeError(f"unsupported scalar type {type(x).__name__}")
 
 
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:

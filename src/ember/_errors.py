@@ -241,32 +241,63 @@ def _arg_type(obj) -> str:
     return "Tensor" if isinstance(obj, Tensor) else type_name(obj)
 
 
-def _matches(kind: str, obj) -> bool:
-    """Whether ``obj`` fits a parameter of torch's signature type ``kind``."""
+def _is_int(obj) -> bool:
+    """Whether torch's parser takes ``obj`` for an int: an int, not a bool."""
+    return isinstance(obj, int) and not isinstance(obj, bool)
+
+
+# the ops whose parser takes a number for a Tensor (python_arg_parser.cpp,
+# should_allow_numbers_as_tensors)
+_NUMBERS_AS_TENSORS = frozenset(
+    n + suffix for n in ("add", "div", "divide", "mul", "multiply", "sub", "subtract",
+                         "true_divide", "floor_divide") for suffix in ("", "_", "_out")) | {
+    "to", "_to_copy", "copy_", "copy", "_conj"}
+
+
+def _matches(kind: str, obj, name: str = "") -> bool:
+    """Whether ``obj`` fits a parameter of torch's signature type ``kind`` in op ``name``'s
+    parser (where in doubt, it does: this only decides whether torch's parser would refuse
+    a call)."""
     from ._tensor import Tensor
-    if kind == "Tensor":
-        return isinstance(obj, Tensor)
-    if kind == "int":
-        return isinstance(obj, int) and not isinstance(obj, bool)
+    if kind == "Tensor":    # (a tensor-like is handed to its __torch_function__)
+        return isinstance(obj, Tensor) or hasattr(type(obj), "__torch_function__") or (
+            name in _NUMBERS_AS_TENSORS and _is_number(obj))
+    if kind in ("int", "SymInt"):
+        return isinstance(obj, Tensor) and not obj.ndim or not isinstance(
+            obj, (bool, Tensor)) and hasattr(obj, "__index__")
     if kind == "bool":
-        return isinstance(obj, bool)
+        return isinstance(obj, bool) or type(obj).__name__ == "bool_"
     if kind in ("float", "double"):
-        return isinstance(obj, (int, float)) and not isinstance(obj, bool)
+        return isinstance(obj, Tensor) or _is_number(obj) and not isinstance(obj, complex)
     if kind == "Number":
-        return isinstance(obj, (int, float, complex)) or (isinstance(obj, Tensor) and not obj.ndim)
-    if kind == "tuple of ints":
-        return isinstance(obj, int) and not isinstance(obj, bool) or isinstance(
-            obj, (tuple, list)) and all(isinstance(v, int) for v in obj)
+        return isinstance(obj, Tensor) and not obj.ndim or _is_number(obj)
+    if kind.startswith("tuple of ints"):     # (``tuple of ints[2]`` takes an int too)
+        return kind[-1] == "]" and _matches("int", obj) or isinstance(
+            obj, (tuple, list)) and (not obj or _matches("int", obj[0]))
     if kind == "tuple of Tensors":
-        return isinstance(obj, (tuple, list)) and all(isinstance(v, Tensor) for v in obj)
+        return isinstance(obj, (tuple, list)) and all(
+            isinstance(v, Tensor) or hasattr(type(v), "__torch_function__") for v in obj)
+    if kind == "tuple of floats":
+        return isinstance(obj, (tuple, list)) or _is_number(obj)
     if kind.startswith("tuple of"):
         return isinstance(obj, (tuple, list))
     if kind == "torch.dtype":
         from ._dtype import dtype
-        return isinstance(obj, dtype)
+        return isinstance(obj, (dtype, type))
+    if kind in ("torch.layout", "torch.memory_format", "torch.Generator"):
+        return type(obj).__name__.lower() == kind[6:].replace("_", "").lower() \
+            or type(obj).__name__ == kind[6:]
     if kind == "str":
         return isinstance(obj, str)
     return True
+
+
+def _is_number(obj) -> bool:
+    """A Python or NumPy number (a bool too), as torch's parser takes for a Number."""
+    import numbers
+
+    import numpy
+    return isinstance(obj, (numbers.Number, numpy.generic))
 
 
 def _parse_option(option: str) -> list:
@@ -314,9 +345,12 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
             if params is None:
                 parts.append(f"{k}={_arg_type(v)}")
                 continue
-            k = params[i][1]
-            v = kwargs[k]
-            ok = _type_fits(params[i][0], v)
+            if i < len(params) and params[i][1] in kwargs:
+                kind, k = params[i]
+                v = kwargs[k]
+            else:
+                kind = {n: t for t, n in params}.get(k)
+            ok = kind is not None and _type_fits(kind, v)
             parts.append(f"{k}={_arg_shown(v)}" if ok else f"!{k}={_arg_shown(v)}!")
         text = "".join(p + ", " for p in parts)
         return "(" + (text[:-2] if args else text) + ")"
@@ -328,6 +362,17 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
         tail = {n for _, n in params[max(len(params) - len(kwargs), 0):]}
         return [k for k, _ in kws if k not in tail]
 
+    if len(options) == 1:
+        params = _parse_option(options[0])
+        keywords = {n for _, n in params[params.index(("", "*")) + 1:]} \
+            if ("", "*") in params else set()
+        bad = [k for k in kwargs if k not in keywords]     # (torch's: keyword-only ones)
+        if bad:
+            return TypeError(f"{name}() received an invalid combination of arguments - got "
+                             f"unrecognized keyword arguments: {', '.join(bad)}")
+        return TypeError(f"{name}() received an invalid combination of arguments - got "
+                         f"{described(params if count_fits(params) else None)}, but "
+                         f"expected {options[0]}")
     msg = f"{name}() received an invalid combination of arguments - got {described()}"
     msg += ", but expected one of:\n"
     for option in options:
@@ -340,6 +385,164 @@ def invalid_arguments(name: str, options, args, kwargs: dict) -> TypeError:
                     "      didn't match because some of the arguments have invalid types: "
                     f"{described(params)}\n")
     return TypeError(msg)
+
+
+def reparsed(err: BaseException, name: str, method: bool, args, kwargs: dict):
+    """What a public function (or Tensor method, ``args[0]`` its tensor) ``name`` raises
+    instead of ``err``, raised by the call ``(args, kwargs)``: torch's parser error where its
+    parser refuses the call (:func:`parse_failure`), else None (``err`` stands). An
+    :class:`ArgTypeError` stays one (Tensor's operators answer it with NotImplemented)."""
+    new = parse_failure(name, method, args[1:] if method else args, kwargs)
+    if new is None:
+        return None
+    return ArgTypeError(str(new)) if isinstance(err, ArgTypeError) else new
+
+
+def call_of(name: str, method: bool, names, values, npos: int, defaults: dict):
+    """A call of public function (or Tensor method) ``name`` read back from the values its
+    parameters ``names`` (the first ``npos`` positional) took: ``(args, kwargs)``, its
+    leading arguments given positionally (as many as torch's signatures take so), the others
+    by keyword; a default (``defaults``, by name) counts as not given, and so does
+    :data:`REQUIRED <._ops.registry.REQUIRED>`."""
+    from ._ops import _signatures
+    options = (_signatures.METHODS if method else _signatures.FUNCTIONS).get(name) or ()
+    max_pos = max((sum(not p[4] for p in _signature(o)) for o in options), default=npos)
+    args, kwargs, leading = [], {}, True
+    for i, (n, v) in enumerate(zip(names, values)):
+        if method and not i:
+            continue
+        if v is defaults.get(n, _MISSING) or type(v).__name__ == "_Required":
+            leading = False
+        elif leading and i < npos and len(args) < max_pos:
+            args.append(v)
+        else:
+            kwargs[n] = v
+            leading = False
+    return tuple(args), kwargs
+
+
+_PUBLISHED: dict = {}     # id of the code of public functions and Tensor methods (code
+# objects compare by value): [(name, method, fn)]
+_PUBLISHED_KEY: list = [None]     # (the namespaces' sizes it was read at)
+
+
+def _published_codes() -> dict:
+    """The code objects of ember's public functions and Tensor methods (and of what they
+    wrap), read on the first error that asks (again once an op family loaded later has
+    published more)."""
+    import types
+
+    import ember
+
+    from ._tensor import Tensor
+    key = (len(vars(ember)), len(vars(Tensor)))
+    if _PUBLISHED_KEY[0] != key:
+        _PUBLISHED.clear()
+        _PUBLISHED_KEY[0] = key
+        for method, space in ((True, vars(Tensor)), (False, vars(ember))):
+            for name, fn in list(space.items()):
+                while isinstance(fn, types.FunctionType):
+                    _PUBLISHED.setdefault(id(fn.__code__), []).append((name, method, fn))
+                    fn = fn.__dict__.get("__wrapped__")
+    return _PUBLISHED
+
+
+def published_changed() -> None:
+    """Read the public functions' code objects again on the next error that asks (a
+    function's code was replaced)."""
+    _PUBLISHED_KEY[0] = None
+
+
+_REBINDS: dict = {}       # id of a code object: whether it assigns to a parameter
+
+
+def _rebinds_parameters(code) -> bool:
+    """Whether the function of ``code`` assigns to one of its parameters (its frame then
+    no longer tells how it was called)."""
+    key = id(code)
+    if key not in _REBINDS:
+        import dis
+        import inspect
+        n = code.co_argcount + code.co_kwonlyargcount
+        n += bool(code.co_flags & inspect.CO_VARARGS) + bool(
+            code.co_flags & inspect.CO_VARKEYWORDS)
+        params = set(code.co_varnames[:n])
+        _REBINDS[key] = any(i.opname in ("STORE_FAST", "DELETE_FAST") and i.argval in params
+                            for i in dis.get_instructions(code))
+    return _REBINDS[key]
+
+
+def _frame_forms(frame, candidates) -> list:
+    """The forms ``(name, method, fn)`` in which the function ``frame`` runs is published,
+    of ``candidates`` (those of its code): the function whose closure holds what the frame's
+    free variables do, as a Tensor method and/or a function."""
+    # (aliases share their code: the function named as it is read first)
+    candidates = sorted(candidates, key=lambda c: c[0] != frame.f_code.co_name)
+    for _, _, fn in candidates:
+        cells = fn.__closure__ or ()
+        if all(frame.f_locals.get(v, _MISSING) is c.cell_contents
+               for v, c in zip(fn.__code__.co_freevars, cells)):
+            return [c for c in candidates if c[2] is fn]
+    return []
+
+
+def call_failure(err: BaseException | None = None):
+    """torch's parser error for the call of the public function (or Tensor method) the user
+    made, running on the stack above the caller, where torch's parser refuses it (None where
+    it takes it, or none is found): the outermost public function among the frames of ember
+    (its modules' and the ops' generated functions') above the caller, its call read back by
+    :func:`call_of`. A function published as a Tensor method too counts as called as the
+    method when its first argument is a tensor and the call fits neither. For an error path
+    of a hand-written op (a generator that is not one …): nothing to pay where nothing
+    fails."""
+    import inspect
+    codes = _published_codes()
+    frame, found = _sys._getframe(1), None
+    while frame is not None and (id(frame.f_code) in codes or "_reparsed" in frame.f_globals
+                                 or frame.f_code.co_filename.startswith(_PKG)):
+        if id(frame.f_code) in codes:
+            found = frame
+        frame = frame.f_back
+    if found is None:
+        return None
+    code = found.f_code
+    if _rebinds_parameters(code) and not any(
+            type(found.f_locals.get(n)).__name__ == "_Required"
+            for n in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]):
+        return None     # (a function that assigns to a parameter: its frame no longer holds
+        # what it was called with; but for an argument missing, the call fits none anyway)
+    forms = _frame_forms(found, codes[id(code)])
+    if not forms:
+        return None
+    fn = forms[0][2]
+    npos, nkw = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames[:npos + nkw]
+    defaults = dict(zip(names[npos - len(fn.__defaults__ or ()):npos], fn.__defaults__ or ()))
+    defaults.update(fn.__kwdefaults__ or {})
+    values = found.f_locals
+    from ._tensor import Tensor
+    errors = []
+    for name, method, _ in sorted(forms, key=lambda f: not f[1]):
+        first = values.get(names[0]) if names else (
+            values.get(code.co_varnames[npos + nkw]) or (None,))[0] \
+            if code.co_flags & inspect.CO_VARARGS else None
+        if method and not isinstance(first, Tensor):
+            continue
+        args, kwargs = call_of(name, method, names, [values.get(n) for n in names], npos,
+                               defaults)
+        extra = npos + nkw
+        if code.co_flags & inspect.CO_VARARGS:
+            args += tuple(values.get(code.co_varnames[extra], ()))
+            extra += 1
+        if code.co_flags & inspect.CO_VARKEYWORDS:
+            kwargs.update(values.get(code.co_varnames[extra], {}))
+        # (a method's tensor: its first parameter, else the first of its ``*args``)
+        new = reparsed(err, name, method, ((None,) if method and names else ()) + args,
+                       kwargs)
+        if new is None:
+            return None
+        errors.append(new)
+    return errors[0] if errors else None
 
 
 class Unparsed(TypeError):
@@ -369,9 +572,11 @@ _MISSING = object()
 
 def _signature(option: str) -> list:
     """``(type, name, optional, allow_none, keyword_only)`` of each parameter of one of
-    torch's printed signatures (``* ,`` marks the keyword-only ones; a default: optional)."""
+    torch's signatures as :mod:`._ops._signatures` writes them: as printed, a ``?`` after a
+    type that takes None without a default of None, a leading ``!`` on a deprecated one
+    (``* ,`` marks the keyword-only parameters; a default: optional)."""
     params, kw_only = [], False
-    for part in option.strip()[1:-1].split(", "):
+    for part in option.strip().lstrip("!")[1:-1].split(", "):
         if not part:
             continue
         if part == "*":
@@ -379,8 +584,16 @@ def _signature(option: str) -> list:
             continue
         decl, given, default = part.partition(" = ")
         kind, name = decl.rsplit(" ", 1)
-        params.append((kind, name, bool(given), default == "None", kw_only))
+        nullable = kind.endswith("?")
+        params.append((kind.rstrip("?"), name, bool(given), nullable or default == "None",
+                       kw_only))
     return params
+
+
+def _shown(options) -> list:
+    """The signatures torch's errors list: the deprecated ones left out, as printed."""
+    import re
+    return [re.sub(r"(\[\d+\])?\?? ", " ", o) for o in options if not o.startswith("!")]
 
 
 def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
@@ -398,7 +611,9 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
                          f"{'' if max_pos == 1 else 's'} but {nargs} "
                          f"{'was' if nargs == 1 else 'were'} given")
 
-    varargs = max_pos == 1 and params[0][0] == "tuple of ints"
+    # (a lone int[] parameter takes the ints of the call one by one, the first an int)
+    varargs = max_pos == 1 and params[0][0].startswith("tuple of ints") and (
+        not nargs or _is_int(args[0]))
     if nargs > max_pos and not varargs:
         return extra_args()
     arg_pos, remaining = 0, len(kwargs)
@@ -410,21 +625,18 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
         if (obj is _MISSING and optional) or (obj is None and allow_none):
             pass
         elif obj is _MISSING:
-            missing = [f'"{p[1]}"' for p in params[i:] if not p[2]]
-            return TypeError(f"{name}() missing {len(missing)} required positional argument"
-                             f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
-        elif _matches(kind, obj):
+            return missing_arguments(name, [p[1] for p in params[i:] if not p[2]])
+        elif _matches(kind, obj, name):
             pass
-        elif varargs and arg_pos == 0 and not is_kwd and all(
-                isinstance(a, int) and not isinstance(a, bool) for a in args):
+        elif varargs and arg_pos == 0 and not is_kwd:
             arg_pos = nargs
             continue
         elif is_kwd:
-            return TypeError(f"{name}(): argument '{pname}' must be {kind}, not "
+            return TypeError(f"{name}(): argument '{pname}' must be {kind.split('[')[0]}, not "
                              f"{type_name(obj)}")
         else:
             return TypeError(f"{name}(): argument '{pname}' (position {arg_pos + 1}) must be "
-                             f"{kind}, not {type_name(obj)}")
+                             f"{kind.split('[')[0]}, not {type_name(obj)}")
         if not is_kwd:
             arg_pos += 1
         elif obj is not _MISSING:
@@ -440,6 +652,14 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
     return None
 
 
+def missing_arguments(name: str, names) -> TypeError:
+    """torch's parser error for a call of ``name`` without its required arguments ``names``
+    (its ``missing_args``, which says "arguments" for one and "argument" for more)."""
+    quoted = ", ".join(f'"{n}"' for n in names)
+    return TypeError(f"{name}() missing {len(names)} required positional argument"
+                     f"{'s' if len(names) == 1 else ''}: {quoted}")
+
+
 def parser_error(name: str, options, args, kwargs: dict) -> TypeError:
     """torch's ``PythonArgParser`` error for a call of ``name`` (positional ``args``, keyword
     ``kwargs``) that fits none of its printed signatures ``options``: one signature's own
@@ -447,12 +667,52 @@ def parser_error(name: str, options, args, kwargs: dict) -> TypeError:
     the list of them all (:func:`invalid_arguments`)."""
     sigs = [_signature(o) for o in options]
     n = len(args) + len(kwargs)
-    plausible = [s for s in sigs if sum(not p[2] for p in s) <= n <= len(s)]
+    plausible = [s for o, s in zip(options, sigs) if not o.startswith("!")
+                 and sum(not p[2] for p in s) <= n <= len(s)]
     if len(sigs) == 1 or len(plausible) == 1:
         err = _parse_error(name, sigs[0] if len(sigs) == 1 else plausible[0], args, kwargs)
         if err is not None:
             return err
-    return invalid_arguments(name, options, args, kwargs)
+    return invalid_arguments(name, _shown(options), args, kwargs)
+
+
+def parse_failure(name: str, method: bool, args, kwargs: dict) -> TypeError | None:
+    """torch's parser error for a call of function (or Tensor method, ``args`` without the
+    tensor) ``name`` that none of its signatures in :mod:`._ops._signatures` takes; None
+    where one takes it, or the table has none of ``name``. (Built on the error path only:
+    what an op raised is replaced by this where torch's parser would have refused the call.)"""
+    from ._ops import _signatures
+    options = (_signatures.METHODS if method else _signatures.FUNCTIONS).get(name)
+    if options is None:
+        return None
+    if not options:         # (a method of no arguments: CPython's error)
+        if args:
+            return TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
+        return TypeError(f"TensorBase.{name}() takes no keyword arguments") if kwargs else None
+    for sig in [_signature(o) for o in options]:
+        if _parse_error(name, sig, args, kwargs) is None:
+            return _unpack_error(name, sig, args, kwargs)
+    return parser_error(name, options, args, kwargs)
+
+
+def _unpack_error(name: str, params, args, kwargs: dict) -> TypeError | None:
+    """torch's error for a call its parser took on signature ``params`` that it then fails
+    to read: an int list (the parser looked at its first element only) with an element not
+    an int. None where there is none."""
+    from ._tensor import Tensor
+    varargs = len(args) > 1 and sum(not p[4] for p in params) == 1
+    for i, (kind, pname, *_) in enumerate(params):
+        value = (args if varargs else args[i]) if i < len(args) else kwargs.get(pname)
+        if not kind.startswith("tuple of ints") or not isinstance(value, (tuple, list)):
+            continue
+        for pos, v in enumerate(value):
+            if not (isinstance(v, bool) or _matches("int", v)) or isinstance(v, Tensor) and (
+                    v.is_floating_point() or v.is_complex()):
+                return TypeError(
+                    f"{name}(): argument '{pname}' failed to unpack the object at pos "
+                    f"{pos + 1} with error \"type must be tuple of ints,but got "
+                    f"{_arg_type(v)}\"")
+    return None
 
 
 def method_options(options) -> tuple:

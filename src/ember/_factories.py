@@ -49,7 +49,8 @@ def _np_dtype(dtype, default=None):
             return np.dtype(np.int64)
         if dtype in (builtins.bool,):
             return np.dtype(np.bool_)
-        raise TypeError(f"dtype must be ember.dtype, not {type(dtype).__name__}")
+        raise _errors.call_failure() or TypeError(
+            f"dtype must be ember.dtype, not {type(dtype).__name__}")
     return dtype.np
 
 
@@ -439,7 +440,7 @@ def _sizes(sizes: tuple, size, name: str | None = None) -> tuple:
             if name in ("rand", "randn"):
                 raise TypeError(f"{name}() received an invalid combination of arguments - got "
                                 f"(), but expected one of:\n{_RANDOM_SIGNATURE}")
-            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+            raise _errors.missing_arguments(name, ["size"])
         if len(sizes) == 1 and name is not None:
             sizes = _one_size(sizes[0], name)
         if len(sizes) > 1 and name is not None and hasattr(sizes[0], "__index__"):
@@ -792,25 +793,11 @@ def _out_of(sizes, size, name: str, dtype, out: Tensor) -> Tensor:
     return out
 
 
-def _check_random_generator(name: str, sizes: tuple, generator, named: dict) -> None:
-    """torch's parser TypeError for ``rand``/``randn`` given a ``generator`` that is not a
-    Generator (``named``: the keyword arguments, in signature order, that differ from their
-    defaults)."""
-    from .random import Generator
-    if generator is None or isinstance(generator, Generator):
-        return
-    given = {"generator": generator, **{k: v for k, v in named.items() if v not in (None, False)}}
-    options = [line[3:] for line in _RANDOM_SIGNATURE.splitlines()]
-    raise _errors.invalid_arguments(name, options, sizes, given)
-
-
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """Uniform samples in [0, 1), torch's exact numbers after the same seed."""
     if generator is not None:
-        _check_random_generator("rand", sizes, generator, {
-            "out": out, "dtype": dtype, "layout": layout, "device": device,
-            "pin_memory": pin_memory, "requires_grad": requires_grad})
+        _gen(generator)         # (torch's parser error for one that is not a Generator)
     if out is not None:
         return _out_of(sizes, size, "rand", dtype, out).uniform_(0.0, 1.0, generator=generator)
     t = _to_fill(sizes, size, "rand", dtype)
@@ -831,9 +818,7 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     tensor([ 1.5410, -0.2934, -2.1788])
     """
     if generator is not None:
-        _check_random_generator("randn", sizes, generator, {
-            "out": out, "dtype": dtype, "layout": layout, "device": device,
-            "pin_memory": pin_memory, "requires_grad": requires_grad})
+        _gen(generator)         # (torch's parser error for one that is not a Generator)
     if out is not None:
         return _out_of(sizes, size, "randn", dtype, out).normal_(0.0, 1.0, generator=generator)
     t = _to_fill(sizes, size, "randn", dtype)

@@ -41,8 +41,9 @@ def torch_name(module: str, attr: str) -> str | None:
 
 
 def _copy(fn, name: str, qualname: str, module: str):
-    new = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__,
-                             fn.__closure__)
+    # (its own code object, named so: what an error reads off the stack names the function)
+    new = types.FunctionType(fn.__code__.replace(co_name=name), fn.__globals__, name,
+                             fn.__defaults__, fn.__closure__)
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__dict__.update(fn.__dict__)
     new.__doc__ = fn.__doc__

@@ -29,6 +29,12 @@ _inference_used = grad_mode._inference_used
 _ArgTypeError = _errors.ArgTypeError
 
 
+def _refused(err: Exception) -> Exception:
+    """``err``, a tensor's refusal to be read as a number, or torch's parser error where an
+    op given the tensor for a number was called as torch's parser refuses."""
+    return _errors.call_failure(err) or err
+
+
 class _VersionCounter:
     """Counts in-place writes; shared by a tensor, its views and its ``detach()``.
 
@@ -557,7 +563,8 @@ class Tensor:
         if grad_mode._state.vmap is not None:
             self._read_in_vmap()
         if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
+            raise _refused(ValueError("only one element tensors can be converted to Python "
+                                      "scalars"))
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
@@ -573,8 +580,8 @@ class Tensor:
 
     def __index__(self) -> int:
         if self._data.size != 1 or self.dtype.is_floating_point or self.dtype.is_complex:
-            raise TypeError("only integer tensors of a single element can be converted to an "
-                            "index")
+            raise _refused(TypeError("only integer tensors of a single element can be converted "
+                                     "to an index"))
         return int(self._data.reshape(()).item())
 
     def __bool__(self) -> bool:
@@ -582,9 +589,10 @@ class Tensor:
             self._read_in_vmap(_errors.VMAP_CONTROL_FLOW)
         n = self._data.size
         if n == 0:
-            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise _refused(RuntimeError("Boolean value of Tensor with no values is ambiguous"))
         if n > 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            raise _refused(RuntimeError("Boolean value of Tensor with more than one value is "
+                                        "ambiguous"))
         return bool(self._data.reshape(()).item())
 
     def __len__(self) -> int:

@@ -14,6 +14,7 @@ from ._ops.registry import check_inplace, expose
 from ._ops.shape import SQUEEZE_OVERLOADS
 from ._storage import TypedStorage, UntypedStorage, resizable, root_array
 from ._tensor import Size, Tensor
+from .autograd import grad_mode
 from .autograd.function import Function
 
 __all__ = ["ravel"]
@@ -58,6 +59,9 @@ def _resize_(self: Tensor, *sizes, memory_format=None) -> Tensor:
             old = np.ascontiguousarray(self._data).reshape(-1)[:n]
             flat[:old.size] = old
     self._data = _MF.over_flat(flat, sizes, memory_format)
+    if self._inference and not grad_mode._state.inference:
+        # (torch resizes an inference tensor, then refuses to count the write)
+        raise RuntimeError(_errors.INFERENCE_INPLACE)
     self._vc.value += 1
     return self
 

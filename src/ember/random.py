@@ -1627,8 +1627,15 @@ default_generator.seed()
 
 
 def _gen(generator: Generator | None) -> Generator:
-    """``generator`` if given, else :data:`default_generator`."""
-    return generator or default_generator
+    """``generator`` if given, else :data:`default_generator`; anything else raises torch's
+    parser error for the op's call."""
+    if generator is None:
+        return default_generator
+    if generator.__class__ is not Generator and not isinstance(generator, Generator):
+        from . import _errors
+        raise _errors.call_failure() or TypeError(
+            f"expected a torch.Generator, not {_errors.type_name(generator)}")
+    return generator
 
 
 def manual_seed(seed) -> Generator:

@@ -84,6 +84,8 @@ def load(family: str):
         _numpy_names.install(FUNCTIONS, _T, names, _index.METHODS.get(family, ()))
         _add_in_place_functions(_IN_PLACE_OF.get(family, ()))
         _name_methods(_T, _index.METHODS.get(family, ()))
+        registry.require_arguments(FUNCTIONS, False, (*names, *_IN_PLACE_OF.get(family, ())))
+        registry.require_arguments(vars(_T), True, _index.METHODS.get(family, ()))
         globals().update({n: FUNCTIONS[n] for n in _FAMILY if n in FUNCTIONS})
     return module
 

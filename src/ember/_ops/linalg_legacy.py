@@ -220,7 +220,7 @@ def frobenius_norm(input: Tensor, dim=None, keepdim: bool = False, *, out=None) 
     """``torch.frobenius_norm`` (deprecated in torch): the 2-norm over the dims ``dim``
     (required, as torch's)."""
     if dim is None:
-        raise TypeError('frobenius_norm() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments("frobenius_norm", ["dim"])
     _warn_once(_FRO_WARNING)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "

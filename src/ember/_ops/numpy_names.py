@@ -12,18 +12,21 @@ import functools
 import inspect
 import types
 
+from .. import _errors
 from ._params import parameters
 
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
-_WRAPPED: dict = {}       # id of a function: (the function, its wrapper)
+_WRAPPED: dict = {}       # (id of a function, method): (the function, its wrapper)
 _WRAPPERS: set = set()    # ids of the wrappers
 
 
-def with_numpy_names(fn):
+def with_numpy_names(fn, method: bool = False):
     """``fn`` accepting ``axis``/``keepdims`` for its ``dim``/``keepdim`` (``fn`` itself if it
-    has neither). One wrapper per function, so a function published twice stays one object."""
-    if id(fn) in _WRAPPED:
-        return _WRAPPED[id(fn)][1]
+    has neither). One wrapper per function and form (``method``: a Tensor method's, whose
+    errors torch words as the method's), so a function published twice stays one object."""
+    key = (id(fn), method)
+    if key in _WRAPPED:
+        return _WRAPPED[key][1]
     if id(fn) in _WRAPPERS:
         return fn
     if type(fn) is types.FunctionType and "__wrapped__" not in fn.__dict__:
@@ -54,15 +57,18 @@ def with_numpy_names(fn):
                     kwargs[target] = kwargs.pop(alias)
         try:
             return fn(*args, **kwargs)
-        except Exception:
+        except Exception as e:
             # (a tensor-like that is not a Tensor: handed to its __torch_function__)
             from .._dispatch import foreign_call
             done = foreign_call(wrapper, args, kwargs)
             if done is None:
-                raise
+                new = _errors.reparsed(e, fn.__name__, method, args, kwargs)
+                if new is None:
+                    raise
+                raise new from None
             return done[0]
 
-    _WRAPPED[id(fn)] = (fn, wrapper)
+    _WRAPPED[key] = (fn, wrapper)
     _WRAPPERS.add(id(wrapper))
     return wrapper
 
@@ -78,6 +84,6 @@ def install(functions: dict, cls: type, names=None, methods=None) -> None:
     for name in list(attrs) if methods is None else methods:
         fn = attrs.get(name)
         if isinstance(fn, types.FunctionType) and not name.startswith("__"):
-            wrapped = with_numpy_names(fn)
+            wrapped = with_numpy_names(fn, True)
             if wrapped is not fn:       # (setting a class attribute is not free)
                 setattr(cls, name, wrapped)

@@ -16,7 +16,16 @@ from .._device import xp
 from .._dtype import can_cast, no_barebones_kernel, promote_types
 from . import _exact, _vml
 from ._exact import cascade_sum, exact_dtype, reduce_prod, summed_dtype
-from .registry import NONE, check_out_dtype, check_out_tuple, expose, op, run, write_outs
+from .registry import (
+    NONE,
+    check_out_dtype,
+    check_out_dtypes,
+    check_out_tuple,
+    expose,
+    op,
+    run,
+    write_outs,
+)
 from .search import _return_type
 from .shape import _flip
 from .util import c_order, dim_not_none, norm_dim, norm_dims
@@ -840,7 +849,7 @@ def logsumexp(input, dim=_NO_DIM, keepdim=False, *, out=None):
     """
     from .. import _dtype as D
     if dim is _NO_DIM:
-        raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments("logsumexp", ["dim"])
     dim_not_none("logsumexp", dim, "tuple of ints")
     if out is not None and not (out.dtype.is_floating_point or out.dtype.is_complex):
         raise RuntimeError("logsumexp(): Expected floating point type for result tensor, but "
@@ -998,7 +1007,7 @@ def cumsum(input, dim=_NO_DIM, *, dtype=None, out=None):
     tensor([1, 3, 6])
     """
     if dim is _NO_DIM:
-        raise TypeError('cumsum() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments("cumsum", ["dim"])
     dim_not_none("cumsum", dim)
     return _cum(_cumsum, "cumsum", input, dim, dtype, out)
 
@@ -1011,7 +1020,7 @@ def cumprod(input, dim=_NO_DIM, *, dtype=None, out=None):
     tensor([1., 2., 6.])
     """
     if dim is _NO_DIM:
-        raise TypeError('cumprod() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments("cumprod", ["dim"])
     return _cum(_cumprod, "cumprod", input, dim, dtype, out)
 
 
@@ -1090,9 +1099,16 @@ _cummin = op("CumminBackward0", name="cummin_", method=False, function=False, pr
              outputs=2, self=_cummax_back)(_cum_extreme_kernel)
 
 
+def _cum_extreme_mismatch(i, expected, got) -> str:
+    """torch's message for an out= tensor of ``cummax``/``cummin`` of the wrong dtype."""
+    return f"expected scalar_type {expected.scalar_name} but found {got.scalar_name}"
+
+
 def _cum_extreme(d, rt, input, dim, greater, out):
     check_out_tuple("cummax" if greater else "cummin", out)
     if input.dtype.is_complex and input._data.ndim and input._data.size:
+        if out is not None:     # (torch checks the out= tuple's dtypes first)
+            check_out_dtypes(out, (input.dtype, _dtypes.int64), _cum_extreme_mismatch)
         raise NotImplementedError(f'"{"cummax" if greater else "cummin"}_cpu" not implemented '
                                   f"for '{input.dtype.scalar_name}'")
     nd = input._data.ndim
@@ -1100,9 +1116,7 @@ def _cum_extreme(d, rt, input, dim, greater, out):
     idx = _cum_extreme_indices(input._data, dim, greater) if input._data.size and nd else \
         xp.zeros(input._data.shape, xp.int64)
     res = run(d, (input, dim, idx))
-    return rt(*res) if out is None else write_outs(
-        out, res, rt, lambda i, e, g: f"expected scalar_type {e.scalar_name} but found "
-                                      f"{g.scalar_name}")
+    return rt(*res) if out is None else write_outs(out, res, rt, _cum_extreme_mismatch)
 
 
 @expose(overloads=("(Tensor input, int dim, *, tuple of Tensors out = None)",))

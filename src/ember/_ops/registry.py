@@ -1016,78 +1016,86 @@ def autocast_inputs(op, *tensors):
 
 def run(op, args, out=None, method=False):
     """Run ``op`` on ``args`` (values in kernel-parameter order); record it when needed
-    (``method``: called as a Tensor method, which only ``__torch_function__`` tells apart)."""
-    if op.autocast is not None and _amp.enabled:
-        from ..amp.autocast_mode import _cast_args
-        args = _cast_args(op.autocast, args)
-    if op.check is not None:
+    (``method``: called as a Tensor method, which only ``__torch_function__`` tells apart).
+    An error of a call torch's parser refuses (the public function's on the stack, that
+    the user called) is that parser's error (:func:`_errors.call_failure`)."""
+    try:
+        if op.autocast is not None and _amp.enabled:
+            from ..amp.autocast_mode import _cast_args
+            args = _cast_args(op.autocast, args)
+        if op.check is not None:
+            try:
+                op.check(*args)
+            except NotImplementedError as e:
+                # (a dispatch error: torch checks an out= before it looks for the kernel)
+                if out is not None and " not implemented for '" in str(e):
+                    _check_out_dtype(op, args, out)
+                raise
+            except (TypeError, AttributeError):
+                done = _foreign(op, args, out)
+                if done is None:
+                    raise
+                return done[0]
+        if out is not None:
+            _check_out_dtype(op, args, out)
         try:
-            op.check(*args)
-        except NotImplementedError as e:
-            # (a dispatch error: torch checks an out= before it looks for the kernel)
-            if out is not None and " not implemented for '" in str(e):
-                _check_out_dtype(op, args, out)
-            raise
-        except (TypeError, AttributeError):
+            kargs, dt = _arrays(op, args)
+        except ValueError as e:      # (a sparse input's missing array, met converting it)
+            if getattr(e, "renamed", None) is None:
+                raise
+            return _kernel_error(op, args, e, out)
+        except TypeError:
             done = _foreign(op, args, out)
             if done is None:
                 raise
             return done[0]
-    if out is not None:
-        _check_out_dtype(op, args, out)
-    try:
-        kargs, dt = _arrays(op, args)
-    except ValueError as e:      # (a sparse input's missing array, met converting it)
-        if getattr(e, "renamed", None) is None:
-            raise
-        return _kernel_error(op, args, e, out)
-    except TypeError:
-        done = _foreign(op, args, out)
-        if done is None:
-            raise
-        return done[0]
-    except NotImplementedError as e:    # (a quantized input: the op has no kernel for it)
-        if type(e).__name__ != "QuantizedOperand":
-            raise
-        from ..ao.quantization._tensor import quantized_backend_error
-        raise quantized_backend_error(f"aten::{op.name}") from None
-    try:
-        res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
-            _quiet(op, kargs)
-    except ValueError as e:
-        return _kernel_error(op, args, e, out)
-    if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
-        # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
-        res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
-    record = _state.enabled and _requires(op, args)
-    if out is not None:
-        if record:
-            raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(_public_name(op.name)))
-        res = _as_array(res, dt)
-        if op.promoting:    # TensorIterator's rule for an out= of another dtype
-            check_out_cast(_BY_NP.get(res.dtype), out)
-        return _write_out(out, res, _resizes(op, args, res, out))
-    if op.outputs == 1:
-        if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
-            result = _wrap(res)
-        else:
-            result = _wrap(_as_array(res, dt))
+        except NotImplementedError as e:    # (a quantized input: the op has no kernel for it)
+            if type(e).__name__ != "QuantizedOperand":
+                raise
+            from ..ao.quantization._tensor import quantized_backend_error
+            raise quantized_backend_error(f"aten::{op.name}") from None
+        try:
+            res = op.kernel(*kargs) if dt.__class__ is not _Low or not dt.quiet else \
+                _quiet(op, kargs)
+        except ValueError as e:
+            return _kernel_error(op, args, e, out)
+        if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
+            # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
+            res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
+        record = _state.enabled and _requires(op, args)
+        if out is not None:
+            if record:
+                raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(_public_name(op.name)))
+            res = _as_array(res, dt)
+            if op.promoting:    # TensorIterator's rule for an out= of another dtype
+                check_out_cast(_BY_NP.get(res.dtype), out)
+            return _write_out(out, res, _resizes(op, args, res, out))
+        if op.outputs == 1:
+            if type(res) is _ndarray and (dt is None or res.dtype == dt.np):
+                result = _wrap(res)
+            else:
+                result = _wrap(_as_array(res, dt))
+            if op.view:
+                _share(result, args[0])
+            if record:
+                if op.dtype_idx is not None and op.name != "_to_copy":
+                    _check_differentiable(result)
+                op.record(args, (result,))
+            return result
+        low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
+            else None       # (a reduced type computed in float32: its float results go back)
+        results = tuple(_wrap(_as_array(r, low)) for r in res)
         if op.view:
-            _share(result, args[0])
+            for r in results:
+                _share(r, args[0], _MULTI)
         if record:
-            if op.dtype_idx is not None and op.name != "_to_copy":
-                _check_differentiable(result)
-            op.record(args, (result,))
-        return result
-    low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
-        else None       # (a reduced type computed in float32: its float results go back)
-    results = tuple(_wrap(_as_array(r, low)) for r in res)
-    if op.view:
-        for r in results:
-            _share(r, args[0], _MULTI)
-    if record:
-        op.record(args, results)
-    return results
+            op.record(args, results)
+        return results
+    except Exception as e:
+        new = _errors.call_failure(e)
+        if new is None:
+            raise
+        raise new from None
 
 
 def _check_differentiable(result) -> None:
@@ -1115,6 +1123,8 @@ def _share(view, base, meta=None):
     else:
         view._base = base
     view._vc = base._vc
+    if base._inference:
+        view._inference = True          # (a view of an inference tensor is one)
     if _CONJ and base in _CONJ and view._data.dtype.kind == "c":
         _CONJ.add(view)                 # (a complex view of a conjugate view has the bit too)
     if not _state.enabled:
@@ -1277,15 +1287,19 @@ def check_out_dtype(out, dtype) -> None:
         raise RuntimeError(structured_out_dtype(0, dtype, out.dtype))
 
 
-def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
-    """Write an op's results into the tensors of its out= tuple; ``rt`` of those tensors.
+def check_out_dtypes(out, dtypes, mismatch=structured_out_dtype, order=None) -> None:
+    """Each tensor of an out= tuple must have its result's dtype (``dtypes``), checked in
+    ``order`` (indices; all in turn by default): else the RuntimeError ``mismatch(index, the
+    result's dtype, the out= tensor's)`` (torch's message for the op)."""
+    for i in range(len(dtypes)) if order is None else order:
+        if out[i].dtype is not dtypes[i]:
+            raise RuntimeError(mismatch(i, dtypes[i], out[i].dtype))
 
-    Each out= tensor must have its result's dtype, checked in ``order`` (indices of
-    ``results``; all in turn by default): else the RuntimeError ``mismatch(index, the result's
-    dtype, the out= tensor's)`` (torch's message for the op)."""
-    for i in range(len(results)) if order is None else order:
-        if out[i].dtype is not results[i].dtype:
-            raise RuntimeError(mismatch(i, results[i].dtype, out[i].dtype))
+
+def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
+    """Write an op's results into the tensors of its out= tuple (checked by
+    :func:`check_out_dtypes`); ``rt`` of those tensors."""
+    check_out_dtypes(out, [r.dtype for r in results], mismatch, order)
     for o, r in zip(out, results):
         _write_out(o, r._data)
     return rt(*out)
@@ -1700,8 +1714,6 @@ def run_inplace(op, args):
     except RuntimeError:
         _arg_types_first(op, args)
         raise
-    if self._inference and not _state.inference:
-        raise RuntimeError(_errors.INFERENCE_INPLACE)
     if op.check is not None:
         try:
             op.check(*args)
@@ -1731,6 +1743,8 @@ def run_inplace(op, args):
     original = None
     if record:
         if self._base is not None:
+            if self._inference and not _state.inference:
+                raise RuntimeError(_errors.INFERENCE_INPLACE)
             from .views import rebase_view
             return rebase_view(op, args, res)
         if any("self" in op.needs[n] for n in op.diff):
@@ -1738,6 +1752,9 @@ def run_inplace(op, args):
             original.grad_fn, original._output_nr = self.grad_fn, self._output_nr
             original._requires_grad = self._requires_grad
     write_result(self._data, res)
+    if self._inference and not _state.inference:
+        # (torch's op writes, then the count of the write refuses an inference tensor)
+        raise RuntimeError(_errors.INFERENCE_INPLACE)
     self._vc.value += 1
     if record:
         rebase_history(self, op, args, original)
@@ -1784,11 +1801,11 @@ def _expose(d: OpDef, name: str, *, method: bool, function: bool, inplace: bool)
     if method:
         m = _generate(d, name, params, "self", out=False, ns=ns, fkey=fkey)
         m.__doc__ = doc
-        setattr(Tensor, name, _published(m, d.module))
+        setattr(Tensor, name, _published(m, d.module, True))
     if inplace:
         m = _generate(d, name + "_", params, "self", out=False, inplace=True, ns=ns, fkey=None)
         m.__doc__ = f"In-place version of :meth:`Tensor.{name}`."
-        setattr(Tensor, name + "_", _published(m, d.module))
+        setattr(Tensor, name + "_", _published(m, d.module, True))
 
 
 _NUMPY_NAMED: set = set()     # the op families loaded on first use (ember._ops fills it): what
@@ -1796,10 +1813,10 @@ _NUMPY_NAMED: set = set()     # the op families loaded on first use (ember._ops 
 # installs them
 
 
-def _published(fn, module: str):
-    """``fn`` as an op family publishes it: with NumPy's names where ``module`` is one of the
-    families loaded on first use."""
-    return with_numpy_names(fn) if module in _NUMPY_NAMED else fn
+def _published(fn, module: str, method: bool = False):
+    """``fn`` as an op family publishes it (``method``: as a Tensor method): with NumPy's
+    names where ``module`` is one of the families loaded on first use."""
+    return with_numpy_names(fn, method) if module in _NUMPY_NAMED else fn
 
 
 _NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
@@ -1835,11 +1852,15 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
         if p.kind is p.KEYWORD_ONLY and not seen_kw:
             heads.append("*")
             seen_kw = True
-        if p.default is not p.empty:
+        if p.default is not p.empty or i or first != "self":
+            # (a required parameter defaults to REQUIRED: its body answers a call without it
+            # with torch's parser error. CPython's own error for too many positional
+            # arguments counts them "from 0")
+            default = p.default if p.default is not p.empty else REQUIRED
             if seen_kw:
-                kw_defaults[pname] = p.default
+                kw_defaults[pname] = default
             else:
-                pos_defaults.append(p.default)
+                pos_defaults.append(default)
             heads.append(f"{pname}=None")      # a placeholder: the function gets the real one
         else:
             heads.append(pname)
@@ -1916,8 +1937,17 @@ def _realize(fn):
             "_run(_op, ({},), out)" if out else
             "_run(_op, ({},), None, True)" if heads[0] == "self" else "_run(_op, ({},))")
         fast = "" if inplace else _fast_source(d, list(call), "out is None and " if out else "")
-        src = (f"def _f({', '.join(heads)}):\n{fast}"
-               f"    return {runner.format(', '.join(call))}\n")
+        values = ", ".join((*call, "out") if out else call)
+        # (an error of the body: torch's parser error instead where its parser refuses the
+        # call; nothing to pay where none is raised)
+        src = (f"def _f({', '.join(heads)}):\n    try:\n"
+               + "".join(f"    {line}\n" for line in fast.splitlines())
+               + f"        return {runner.format(', '.join(call))}\n"
+               f"    except Exception as _e:\n"
+               f"        _p = _reparsed(_e, _op, ({values},))\n"
+               f"        if _p is None:\n"
+               f"            raise\n"
+               f"        raise _p from None\n")
         scope: dict = {}
         exec(src, scope)
         code = _CODES[key] = scope["_f"].__code__
@@ -1926,7 +1956,102 @@ def _realize(fn):
         names["co_qualname"] = fn.__code__.co_qualname
     fn.__code__ = code.replace(**names)
     _PENDING.pop(fn, None)
+    _errors.published_changed()
     return fn
+
+
+class _Required:
+    """The default of a generated function's required parameters (see :data:`REQUIRED`):
+    any use of it as a value fails."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<required>"
+
+    def _refuse(self, *args, **kwargs):
+        # (a hand-written op used it: torch's parser error for the user's call, else
+        # CPython's for the function that lacks it)
+        raise _errors.call_failure() or _missing_in_frames()
+
+    __bool__ = __index__ = __int__ = __float__ = __complex__ = __iter__ = __len__ = _refuse
+    __array__ = __getitem__ = __neg__ = __add__ = __radd__ = __mul__ = __rmul__ = _refuse
+    __getattr__ = _refuse
+
+
+REQUIRED = _Required()   # a required argument not given, for the body to report
+
+
+def require_arguments(ns: dict, method: bool, names=None) -> None:
+    """Give the required parameters of the hand-written public functions in ``ns`` (the
+    Tensor's methods where ``method``, their tensor left alone; those in ``names`` only,
+    when given) that torch's parser reads the default :data:`REQUIRED`, as the generated
+    ops' have: a call without one then fails where the op first uses it, with torch's parser
+    error (:func:`_errors.call_failure`), not CPython's. (The functions themselves are
+    changed: no wrapper, nothing to pay per call.)"""
+    from . import _signatures
+    table = _signatures.METHODS if method else _signatures.FUNCTIONS
+    for name in list(ns) if names is None else names:
+        fn = ns.get(name)
+        if type(fn) is not types.FunctionType or name not in table or not table[name] \
+                or "__wrapped__" in fn.__dict__ or isinstance(fn.__globals__.get("_op"), OpDef):
+            continue
+        code = fn.__code__
+        npos, nkw = code.co_argcount, code.co_kwonlyargcount
+        defaults = fn.__defaults__ or ()
+        first = 1 if method else 0
+        lacking = npos - len(defaults) - first
+        if lacking > 0:
+            fn.__defaults__ = (REQUIRED,) * lacking + defaults
+        kw = dict(fn.__kwdefaults__ or {})
+        for n in code.co_varnames[npos:npos + nkw]:
+            kw.setdefault(n, REQUIRED)
+        fn.__kwdefaults__ = kw or None
+    _errors.published_changed()     # (what is published may have changed since it was read)
+
+
+def _missing_in_frames() -> TypeError:
+    """CPython's TypeError for the innermost function on the stack given REQUIRED for a
+    parameter (the arguments missing from its call)."""
+    import sys
+    frame = sys._getframe(2)
+    while frame is not None:
+        code = frame.f_code
+        npos = code.co_argcount
+        names = code.co_varnames[:npos + code.co_kwonlyargcount]
+        missing = [n for n in names if frame.f_locals.get(n) is REQUIRED]
+        if missing:
+            return _python_missing(code.co_name, missing, names.index(missing[0]) >= npos)
+        frame = frame.f_back
+    return TypeError("a required argument is missing")
+
+
+def _python_missing(name, names, keyword) -> TypeError:
+    """CPython's TypeError for a call of ``name`` without the arguments ``names``."""
+    quoted = [f"'{n}'" for n in names]
+    listed = quoted[0] if len(quoted) == 1 else (
+        f"{quoted[0]} and {quoted[1]}" if len(quoted) == 2
+        else ", ".join(quoted[:-1]) + f", and {quoted[-1]}")
+    return TypeError(f"{name}() missing {len(names)} required "
+                     f"{'keyword-only' if keyword else 'positional'} "
+                     f"argument{'s' if len(names) > 1 else ''}: {listed}")
+
+
+def _reparsed(err, op, values):
+    """What a generated function raises instead of ``err``, raised by its body for the
+    call of parameter ``values`` (None: ``err`` itself): torch's parser error where its
+    parser refuses the user's call (:func:`_errors.call_failure`: this op's, or that of the
+    public function that called it), or CPython's for a required argument not given to an
+    op torch's parsers do not know. (The error path only.)"""
+    new = _errors.call_failure(err)
+    if new is None and any(v is REQUIRED for v in values):
+        import sys
+        code = sys._getframe(1).f_code
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        missing = [n for n, v in zip(names, values) if v is REQUIRED]
+        new = _python_missing(code.co_name, missing,
+                              names.index(missing[0]) >= code.co_argcount)
+    return new
 
 
 def _namespace(d, defaults) -> dict:
@@ -1934,7 +2059,7 @@ def _namespace(d, defaults) -> dict:
     rebound in them). A kernel's ``fast`` attribute, if it has one, is the kernel of the
     generated fast path (float inputs only: it may skip checks that only other dtypes need)."""
     ns = {"_d": defaults, "_op": d, "_run": run, "_run_inplace": run_inplace,
-          "_plain": PLAIN_RUNNERS[0], "_realize": _realize,
+          "_plain": PLAIN_RUNNERS[0], "_realize": _realize, "_reparsed": _reparsed,
           "_kernel": getattr(d.kernel, "fast", d.kernel), "_check": d.check, **_FAST_NAMES}
     _NAMESPACES.append(ns)
     return ns
@@ -2054,7 +2179,7 @@ def expose(fn=None, *, name: str | None = None, method: bool = True, function: b
         if function:
             FUNCTIONS[n] = _published(fn_form, f.__module__)
         if method:
-            setattr(Tensor, n, _published(m_form, f.__module__))
+            setattr(Tensor, n, _published(m_form, f.__module__, True))
         return f
     return deco(fn) if fn is not None else deco
 
@@ -2089,21 +2214,25 @@ def _bools_checked(f, name, bools, method, overloads):
                 where = f" (position {i + (0 if method else 1)})" if len(args) > i else ""
                 raise TypeError(f"{name}(): argument '{p}'{where} must be bool, not "
                                 f"{_errors.type_name(v)}")
-        return _call(f, name, overloaded, args, kwargs)
+        return _call(f, name, overloaded, args, kwargs, method)
     return checked
 
 
-def _call(f, name, overloaded, args, kwargs):
-    """``f(*args, **kwargs)`` from a wrapper; a call Python cannot bind to ``f`` is, for an
-    ``overloaded`` op, :class:`_errors.Unparsed` (torch's parser error then names the
-    signatures)."""
+def _call(f, name, overloaded, args, kwargs, method):
+    """``f(*args, **kwargs)`` from a wrapper (of a Tensor method, ``method``); a call Python
+    cannot bind to ``f`` is, for an ``overloaded`` op, :class:`_errors.Unparsed` (torch's
+    parser error then names the signatures); an error of a call torch's parser refuses,
+    that parser's error (:func:`_errors.reparsed`)."""
     try:
         return f(*args, **kwargs)
-    except TypeError as e:
-        if overloaded and e.__traceback__.tb_next is None:
+    except Exception as e:
+        if overloaded and isinstance(e, TypeError) and e.__traceback__.tb_next is None:
             raise _errors.Unparsed(f"{name}() received an invalid combination of "
                                    "arguments") from None
-        raise
+        new = _errors.reparsed(e, name, method, args, kwargs)
+        if new is None:
+            raise
+        raise new from None
 
 
 def _varargs_method(f, name, overloaded):
@@ -2122,10 +2251,10 @@ def _varargs_method(f, name, overloaded):
                 raise _errors.Unparsed(f"{name}() received an invalid combination of arguments")
             args = (args,)
         elif required and not args and param.name not in kwargs:
-            raise _missing(name, param.name)
+            raise _errors.missing_arguments(name, [param.name])
         elif not overloaded:
             _check_int_list(name, param.name, args, kwargs, 0, args and args[0].__class__ is int)
-        return _call(f, name, overloaded, (self,) + args, kwargs)
+        return _call(f, name, overloaded, (self,) + args, kwargs, True)
     method.__signature__ = sig.replace(parameters=[     # (as torch's method: ``*shape``)
         first, param.replace(kind=param.VAR_POSITIONAL, default=param.empty),
         *(q.replace(kind=q.KEYWORD_ONLY) for q in rest)])
@@ -2143,15 +2272,10 @@ def _int_list_function(f, name):
     def function(*args, **kwargs):
         if len(args) <= 2:      # (more: Python's count error first, as torch's)
             if required and len(args) == 1 and pname not in kwargs:
-                raise _missing(name, pname)
+                raise _errors.missing_arguments(name, [pname])
             _check_int_list(name, pname, args[1:], kwargs, 1, False)
-        return f(*args, **kwargs)
+        return _call(f, name, False, args, kwargs, False)
     return function
-
-
-def _missing(name, pname) -> TypeError:
-    """torch's parser error for a call without the required argument ``pname``."""
-    return TypeError(f'{name}() missing 1 required positional arguments: "{pname}"')
 
 
 def _check_int_list(name, pname, args, kwargs, offset, allowed):
@@ -2176,9 +2300,17 @@ def _parsing(f, name, options, method):
             return f(*args, **kwargs)
         except TypeError as e:
             if e.__traceback__.tb_next is not None and not isinstance(e, _errors.Unparsed):
-                raise                                   # (raised inside ``f``)
+                new = _errors.reparsed(e, name, method, args, kwargs)
+                if new is None:
+                    raise                               # (raised inside ``f``)
+                raise new from None
             raise _errors.parser_error(name, options, args[1:] if method else args,
                                        kwargs) from None
+        except Exception as e:
+            new = _errors.reparsed(e, name, method, args, kwargs)
+            if new is None:
+                raise
+            raise new from None
     return parse
 
 

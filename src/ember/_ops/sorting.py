@@ -16,13 +16,14 @@ the full ``median()`` splits the gradient evenly between tied values.
 from __future__ import annotations
 
 from .. import _dtype as D
+from .. import _errors, _stl
 from .. import _memory_format as _mf
-from .. import _stl
 from .._device import xp
 from .registry import (
     NONE,
     _write_out,
     check_out_dtype,
+    check_out_dtypes,
     check_out_tuple,
     expose,
     op,
@@ -118,9 +119,13 @@ def _check_nonempty_dim(input, dim, fname):
         raise IndexError(f"{fname}(): Expected reduction dim {dim} to have non-zero size.")
 
 
-def _not_implemented_bool(input, kernel):
-    """torch's dispatch error for a kernel built without bool (nor complex) types."""
+def _not_implemented_bool(input, kernel, out=None, rt=None):
+    """torch's dispatch error for a kernel built without bool (nor complex) types; after
+    its check of the dtypes of an ``out=`` tuple of the op (its result type ``rt``), which
+    comes first."""
     if input._data.dtype == xp.bool_ or input.dtype.is_complex:
+        if out is not None:
+            check_out_dtypes(out, (input.dtype, D.int64), *_OUT_MISMATCH.get(rt, ()))
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
 
@@ -356,7 +361,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     if not 0 < k <= (a.shape[dim] if nd else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     if nd:          # (a 0-d tensor is its own k-th value, of any dtype)
-        _not_implemented_bool(input, "kthvalue_cpu")
+        _not_implemented_bool(input, "kthvalue_cpu", out, KthvalueResult)
     if nd == 0:
         return _run_selecting(_kthvalue, KthvalueResult, input, 0, xp.zeros((), xp.int64),
                               keepdim, out)
@@ -425,7 +430,7 @@ def _median(d_all, d_dim, rt, fname, input, dim, keepdim, out):
     nd = a.ndim
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, fname)
-    _not_implemented_bool(input, "median_out")
+    _not_implemented_bool(input, "median_out", out, rt)
     if nd == 0:
         return _run_selecting(d_dim, rt, input, 0, xp.zeros((), xp.int64), keepdim, out)
     rows, back = _rows(a, dim)
@@ -441,7 +446,7 @@ def _no_out(name, out):
     """torch's parser error for an out= given to the median of all elements (which has none:
     the out= overload wants a dim)."""
     if out is not None:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+        raise _errors.missing_arguments(name, ["dim"])
 
 
 @expose
@@ -520,7 +525,7 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     dim = norm_dim(dim, nd)
     _check_nonempty_dim(input, dim, "mode")
     if input.dtype.is_complex and a.size and nd:    # (a 0-d input is its own mode first)
-        _not_implemented_bool(input, "mode_cpu")
+        _not_implemented_bool(input, "mode_cpu", out, ModeResult)
     if nd == 0:
         return _run_selecting(_mode, ModeResult, input, 0, xp.zeros((), xp.int64), keepdim, out)
     rows, back = _rows(a, dim)
@@ -672,7 +677,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     counts = xp.diff(xp.append(starts, n)).astype(xp.int64)
     if dim is None:
         vals = a.reshape(-1)[starts]
-    else:
-        vals = xp.take(a, starts, axis=dim)
+    else:       # (torch's layout: the runs' first slices stacked, ``dim`` moved back)
+        vals = xp.moveaxis(xp.ascontiguousarray(m[starts]), 0, dim)
     return _unique_result(_unique_consec, input, vals, inverse, counts, return_inverse,
                           return_counts)
