@@ -189,3 +189,17 @@ def test_inference_tensor_writes(case):
             return str(e), tuple(t.shape), t.reshape(-1)[:3]
         return "ok", tuple(t.shape), t.reshape(-1)[:3]
     same_outcome(fn(torch), fn(ember))
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.ones(3, 2).sum(lib.tensor(0)),
+    lambda lib: lib.ones(3, 2).mean(lib.tensor(1), keepdim=True),
+    lambda lib: lib.ones(3, 2).amax(lib.tensor(-1)),
+    lambda lib: lib.ones(3, 2).std(lib.tensor(0)),
+    lambda lib: lib.ones(3, 2).sum(__import__("numpy").int64(1)),
+    lambda lib: lib.ones(3, 2).sum(lib.tensor(5)),
+])
+def test_a_zero_dim_integer_tensor_is_one_dim(call):
+    """``int[1]?`` dims take a 0-d integer tensor (or NumPy integer) as one dim, as
+    torch's parser does (``x.sum(torch.tensor(0))``)."""
+    same_outcome(outcome_of(torch, call), outcome_of(ember, call))

@@ -74,7 +74,8 @@ def norm_dims(dim, ndim: int) -> tuple[int, ...]:
     """``dim`` as int, sequence or None (all dims) made a sorted tuple of non-negative dims."""
     if dim is None:
         return tuple(range(ndim))
-    if isinstance(dim, int):
+    if isinstance(dim, int) or getattr(dim, "ndim", None) == 0 \
+            or not hasattr(dim, "__iter__"):    # one dim: an int, a 0-d tensor, NumPy's ints
         return (norm_dim(dim, ndim),)
     out = tuple(norm_dim(d, ndim) for d in dim)
     if len(set(out)) != len(out):
