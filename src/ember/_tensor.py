@@ -925,6 +925,9 @@ class Tensor:
         return _ops.abs(self)
 
     def __invert__(self):
+        if self._data.dtype.kind not in "biu":       # torch's Python binding checks first
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                            "tensors")
         return _ops.bitwise_not(self)
 
     def __and__(self, other):
