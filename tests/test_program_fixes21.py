@@ -1,11 +1,16 @@
 """Regression tests for what the seventh batch of real programs found, each against torch 2.13:
-``~`` on a float tensor is the Python binding's ``TypeError``."""
+``~`` on a float tensor is the Python binding's ``TypeError``; ``binary_cross_entropy`` checks
+that its target lies in [0, 1] as it checks its input; a number passed as a binary op's
+``Tensor other`` reads back from ``grad_fn._saved_other`` as torch's 0-dim wrapped-number tensor;
+``grad_fn._saved_value`` (``addcmul``'s value) is the saved value, not a method."""
 
 from __future__ import annotations
 
 import pytest
 
-from .helpers import errors_alike
+import ember
+
+from .helpers import errors_alike, torch
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "bfloat16"])
@@ -14,3 +19,52 @@ def test_invert_of_a_non_integral_tensor_is_a_type_error(dtype):
     errors_alike(lambda lib: ~lib.zeros(2, dtype=getattr(lib, dtype)).t().requires_grad_())
     # the function and the method keep the kernel's message
     errors_alike(lambda lib: lib.bitwise_not(lib.zeros(2, dtype=getattr(lib, dtype))))
+
+
+@pytest.mark.parametrize("inp, target", [
+    ([0.5, 1.5], [2.0, 1.0]),           # the first bad element is a target's
+    ([1.5, 0.5], [1.0, 2.0]),           # the first bad element is an input's
+    ([0.5, 0.25], [0.0, float("nan")]),
+    ([float("nan")], [0.5]),
+    ([[0.2, 0.3]], [[1.0, -0.5]]),
+])
+def test_binary_cross_entropy_checks_the_target_range_too(inp, target):
+    for module in (False, True):
+        def fn(lib, module=module):
+            x, t = lib.tensor(inp), lib.tensor(target)
+            bce = lib.nn.BCELoss() if module else lib.nn.functional.binary_cross_entropy
+            return bce(x, t)
+        errors_alike(fn)
+
+
+def _saved(lib, attr, fn):
+    w = lib.tensor([0.5, -1.5], requires_grad=True)
+    return getattr(fn(lib, w).grad_fn, attr)
+
+
+@pytest.mark.parametrize("attr, fn", [
+    ("_saved_other", lambda lib, w: w * 3),
+    ("_saved_other", lambda lib, w: 3 * w),
+    ("_saved_other", lambda lib, w: w.mul(2.5)),
+    ("_saved_other", lambda lib, w: lib.mul(w, True)),
+    ("_saved_other", lambda lib, w: w * (1 + 2j)),
+    ("_saved_other", lambda lib, w: w / 3),
+    ("_saved_other", lambda lib, w: w.div(0.25)),
+    ("_saved_other", lambda lib, w: lib.xlogy(w, 2.0)),      # a Scalar overload: the number
+    ("_saved_exponent", lambda lib, w: w ** 3),
+    ("_saved_exponent", lambda lib, w: w.pow(2.5)),
+    ("_saved_min", lambda lib, w: w.clamp(min=0.1)),
+    ("_saved_weight", lambda lib, w: w.lerp(lib.zeros(2), 0.3)),
+    ("_saved_value", lambda lib, w: w.addcmul(w, w, value=2)),
+    ("_saved_negative_slope", lambda lib, w: lib.nn.functional.leaky_relu(w, 0.2)),
+    ("_saved_threshold", lambda lib, w: lib.threshold(w, 0.1, 2.0)),
+])
+def test_saved_numbers_show_as_torch_shows_them(attr, fn):
+    """A number passed as a binary op's ``Tensor other`` is saved as a 0-dim wrapped-number
+    tensor; a ``Scalar`` argument is saved as the number itself."""
+    t, e = _saved(torch, attr, fn), _saved(ember, attr, fn)
+    assert type(e).__name__ == type(t).__name__, (e, t)
+    if isinstance(t, torch.Tensor):
+        assert repr(e) == repr(t) and str(e.dtype) == str(t.dtype) and e.dim() == 0
+    else:
+        assert e == t and type(e) is type(t)
