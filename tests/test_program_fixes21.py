@@ -2,7 +2,8 @@
 ``~`` on a float tensor is the Python binding's ``TypeError``; ``binary_cross_entropy`` checks
 that its target lies in [0, 1] as it checks its input; a number passed as a binary op's
 ``Tensor other`` reads back from ``grad_fn._saved_other`` as torch's 0-dim wrapped-number tensor;
-``grad_fn._saved_value`` (``addcmul``'s value) is the saved value, not a method."""
+``grad_fn._saved_value`` (``addcmul``'s value) is the saved value, not a method; ``detach_`` refuses
+a view; ``autograd.functional``'s size messages for ``v`` say ``Entry i in`` only for tuples."""
 
 from __future__ import annotations
 
@@ -68,3 +69,35 @@ def test_saved_numbers_show_as_torch_shows_them(attr, fn):
         assert repr(e) == repr(t) and str(e.dtype) == str(t.dtype) and e.dim() == 0
     else:
         assert e == t and type(e) is type(t)
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.ones(3)[:2],
+    lambda lib: lib.ones(3, requires_grad=True)[:2],
+    lambda lib: (lib.ones(3, requires_grad=True) * 1).view(3),
+    lambda lib: lib.ones(2, 3).t(),
+    lambda lib: lib.ones(3, requires_grad=True).detach()[1:],
+])
+def test_detach_in_place_refuses_a_view(make):
+    errors_alike(lambda lib: make(lib).detach_())
+
+
+def test_detach_in_place_of_a_non_view():
+    for lib in (torch, ember):
+        t = lib.ones(3, requires_grad=True) * 2
+        assert t.detach_() is t and t.grad_fn is None and not t.requires_grad and t.is_leaf
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, F: F.vjp(lambda x: x * 2, lib.ones(3), lib.ones(2)),
+    lambda lib, F: F.vjp(lambda x: (x * 2, x), lib.ones(3), (lib.ones(3), lib.ones(2))),
+    lambda lib, F: F.vjp(lambda x: (x * 2, x), lib.ones(3), (lib.ones(3),)),
+    lambda lib, F: F.vjp(lambda x: x * 2, lib.ones(3), (lib.ones(3), lib.ones(3))),
+    lambda lib, F: F.jvp(lambda x: x * 2, lib.ones(3), lib.ones(4)),
+    lambda lib, F: F.jvp(lambda x, y: x * y, (lib.ones(3),) * 2, (lib.ones(3), lib.ones(1))),
+    lambda lib, F: F.hvp(lambda x: x.pow(2).sum(), lib.ones(3), lib.ones(2)),
+    lambda lib, F: F.vhp(lambda x: x.pow(2).sum(), (lib.ones(3),), (lib.ones(2),)),
+])
+def test_functional_v_size_messages(call):
+    """``Entry i in`` prefixes the size message only where the inputs/outputs are a tuple."""
+    errors_alike(lambda lib: call(lib, lib.autograd.functional))

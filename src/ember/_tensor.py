@@ -496,7 +496,9 @@ class Tensor:
         return t
 
     def detach_(self) -> Tensor:
-        """Cut this tensor from the graph in place, making it a leaf."""
+        """Cut this tensor from the graph in place, making it a leaf (not for a view)."""
+        if self._base is not None:
+            raise RuntimeError(_errors.DETACH_VIEW_INPLACE)
         self.grad_fn = None
         self._requires_grad = False
         self._output_nr = 0

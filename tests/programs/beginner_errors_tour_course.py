@@ -47,11 +47,22 @@ tour("requires_grad_ on int", lambda: torch.arange(3).requires_grad_())
 tour("numpy of a grad tensor", lambda: x.numpy())
 tour("item of many", lambda: a.item())
 tour("bool of many", lambda: bool(a))
-tour("cross_entropy float target shape", lambda: F.cross_entropy(torch.randn(4, 3), torch.tensor([0.0, 1.0, 2.0, 1.0])))
-tour("cross_entropy target out of range", lambda: F.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1, 3, 1])))
-tour("nll_loss int target dtype", lambda: F.nll_loss(torch.randn(4, 3), torch.tensor([0, 1, 2, 1], dtype=torch.int32)))
+tour(
+    "cross_entropy float target shape",
+    lambda: F.cross_entropy(torch.randn(4, 3), torch.tensor([0.0, 1.0, 2.0, 1.0])),
+)
+tour(
+    "cross_entropy target out of range",
+    lambda: F.cross_entropy(torch.randn(4, 3), torch.tensor([0, 1, 3, 1])),
+)
+tour(
+    "nll_loss int target dtype",
+    lambda: F.nll_loss(torch.randn(4, 3), torch.tensor([0, 1, 2, 1], dtype=torch.int32)),
+)
 tour("mse size mismatch warns", lambda: F.mse_loss(torch.randn(4, 1), torch.randn(4)).shape)
-tour("bce target range", lambda: F.binary_cross_entropy(torch.rand(3), torch.tensor([0.0, 1.0, 2.0])))
+tour(
+    "bce target range", lambda: F.binary_cross_entropy(torch.rand(3), torch.tensor([0.0, 1.0, 2.0]))
+)
 tour("bce input range", lambda: F.binary_cross_entropy(torch.tensor([1.5]), torch.tensor([1.0])))
 tour("conv2d on 2-d input", lambda: nn.Conv2d(1, 2, 3)(torch.randn(5, 5)).shape)
 tour("conv2d channels", lambda: nn.Conv2d(3, 2, 3)(torch.randn(1, 1, 5, 5)))
@@ -69,14 +80,20 @@ tour("optimizer with a tensor", lambda: torch.optim.SGD(torch.ones(2, requires_g
 tour("optimizer empty", lambda: torch.optim.Adam([], lr=0.1))
 tour("negative lr", lambda: torch.optim.SGD(lin.parameters(), lr=-1))
 tour("state_dict missing keys", lambda: lin.load_state_dict({"weight": torch.zeros(2, 3)}))
-tour("state_dict wrong shape", lambda: lin.load_state_dict({"weight": torch.zeros(3, 3), "bias": torch.zeros(2)}))
+tour(
+    "state_dict wrong shape",
+    lambda: lin.load_state_dict({"weight": torch.zeros(3, 3), "bias": torch.zeros(2)}),
+)
 tour("module call without forward", lambda: nn.Module()(1))
 tour("softmax without dim warns", lambda: F.softmax(torch.tensor([[1.0, 2.0]])).shape)
 tour("argmax of empty", lambda: torch.tensor([]).argmax())
 tour("max of empty", lambda: torch.tensor([]).max())
 tour("randint high <= low", lambda: torch.randint(5, 5, (2,)))
 tour("normal negative std", lambda: torch.normal(0.0, -1.0, (2,)))
-tour("multinomial without replacement too many", lambda: torch.multinomial(torch.tensor([0.5, 0.5]), 3))
+tour(
+    "multinomial without replacement too many",
+    lambda: torch.multinomial(torch.tensor([0.5, 0.5]), 3),
+)
 tour("linspace steps negative", lambda: torch.linspace(0, 1, -1))
 tour("arange bad step", lambda: torch.arange(0, 10, -1))
 tour("reshape -1 twice", lambda: a.reshape(-1, -1))

@@ -19,7 +19,10 @@ for reduce in ["sum", "prod", "mean", "amax", "amin"]:
     for inc in [True, False]:
         out = torch.ones(4).scatter_reduce(0, index, vals, reduce=reduce, include_self=inc)
         print(f"scatter_reduce {reduce:4s} include_self={inc}", out)
-print("scatter reduce='multiply'", torch.full((3,), 2.0).scatter(0, index[:3], vals[:3], reduce="multiply"))
+print(
+    "scatter reduce='multiply'",
+    torch.full((3,), 2.0).scatter(0, index[:3], vals[:3], reduce="multiply"),
+)
 print("scatter reduce='add'", torch.zeros(3).scatter(0, index, vals, reduce="add"))
 t = torch.zeros(5, 3)
 print("index_add\n", t.index_add(0, torch.tensor([0, 4, 2, 0]), torch.ones(4, 3), alpha=2))
@@ -41,11 +44,13 @@ m = torch.tensor([3.0, 1.0, 4.0, 1.0, 5.0, 9.0], requires_grad=True)
 r = torch.zeros(3).scatter_reduce(0, index, m, reduce="amax", include_self=False)
 r.sum().backward()
 print("amax grad", r, m.grad)
-for bad in [lambda: src.gather(1, torch.tensor([[4]])),
-            lambda: src.gather(1, torch.tensor([0, 1])),
-            lambda: src.gather(1, torch.tensor([[0.0]])),
-            lambda: torch.zeros(3).scatter_(0, torch.tensor([5]), 1.0),
-            lambda: torch.zeros(3).scatter_reduce(0, index, vals, reduce="max")]:
+for bad in [
+    lambda: src.gather(1, torch.tensor([[4]])),
+    lambda: src.gather(1, torch.tensor([0, 1])),
+    lambda: src.gather(1, torch.tensor([[0.0]])),
+    lambda: torch.zeros(3).scatter_(0, torch.tensor([5]), 1.0),
+    lambda: torch.zeros(3).scatter_reduce(0, index, vals, reduce="max"),
+]:
     try:
         bad()
     except (RuntimeError, IndexError) as e:

@@ -9,9 +9,10 @@ b = torch.zeros(2, requires_grad=True)
 x = torch.randn(4, 3)
 h = x @ w + b
 a = torch.tanh(h)
-loss = (a ** 2).mean()
+loss = (a**2).mean()
 for name, t in [("x", x), ("w", w), ("b", b), ("h", h), ("a", a), ("loss", loss)]:
-    print(f"{name:4s} leaf={t.is_leaf!s:5} requires_grad={t.requires_grad!s:5} grad_fn={type(t.grad_fn).__name__ if t.grad_fn else None}")
+    fn = type(t.grad_fn).__name__ if t.grad_fn else None
+    print(f"{name:4s} leaf={t.is_leaf!s:5} requires_grad={t.requires_grad!s:5} grad_fn={fn}")
 
 
 def walk(fn, depth=0, seen=None):
@@ -47,13 +48,37 @@ with torch.no_grad():
 print("made under no_grad", n.is_leaf, n.requires_grad, n.grad_fn)
 c = w.clone()
 print("clone", c.is_leaf, c.grad_fn.name(), [(f.name(), i) for f, i in c.grad_fn.next_functions])
-print("view chain", w[0].grad_fn.name(), w.t().grad_fn.name(), w.view(-1).grad_fn.name(),
-      w.unsqueeze(0).grad_fn.name(), w.expand(2, 3, 2).grad_fn.name(), w.reshape(6).grad_fn.name())
-print("ops", (w + 1).grad_fn.name(), (w - b).grad_fn.name(), (w * w).grad_fn.name(), (w / 2).grad_fn.name(),
-      w.sum().grad_fn.name(), w.mean(0).grad_fn.name(), w.max().grad_fn.name(), w.abs().grad_fn.name(),
-      w.pow(3).grad_fn.name(), (2 ** w).grad_fn.name(), w.sigmoid().grad_fn.name(), w.relu().grad_fn.name(),
-      torch.cat([w, w]).grad_fn.name(), torch.stack([b, b]).grad_fn.name(), w.norm().grad_fn.name(),
-      w.softmax(0).grad_fn.name(), w.log_softmax(1).grad_fn.name(), w.T.grad_fn.name(), (x @ w).grad_fn.name())
+print(
+    "view chain",
+    w[0].grad_fn.name(),
+    w.t().grad_fn.name(),
+    w.view(-1).grad_fn.name(),
+    w.unsqueeze(0).grad_fn.name(),
+    w.expand(2, 3, 2).grad_fn.name(),
+    w.reshape(6).grad_fn.name(),
+)
+print(
+    "ops",
+    (w + 1).grad_fn.name(),
+    (w - b).grad_fn.name(),
+    (w * w).grad_fn.name(),
+    (w / 2).grad_fn.name(),
+    w.sum().grad_fn.name(),
+    w.mean(0).grad_fn.name(),
+    w.max().grad_fn.name(),
+    w.abs().grad_fn.name(),
+    w.pow(3).grad_fn.name(),
+    (2**w).grad_fn.name(),
+    w.sigmoid().grad_fn.name(),
+    w.relu().grad_fn.name(),
+    torch.cat([w, w]).grad_fn.name(),
+    torch.stack([b, b]).grad_fn.name(),
+    w.norm().grad_fn.name(),
+    w.softmax(0).grad_fn.name(),
+    w.log_softmax(1).grad_fn.name(),
+    w.T.grad_fn.name(),
+    (x @ w).grad_fn.name(),
+)
 print("mul saved", (w * 3).grad_fn._saved_other, (w * b).grad_fn._saved_self.shape)
 print("requires_grad propagates", (x + 1).requires_grad, (x + w[:, 0]).requires_grad)
 print("leaf with grad_fn None but requires_grad", torch.ones(1, requires_grad=True).grad_fn)

@@ -13,7 +13,11 @@ print("masked_select", x.masked_select(mask))
 src = torch.arange(100.0, 115.0).reshape(3, 5)
 print("masked_scatter\n", torch.zeros(3, 5).masked_scatter(mask, src))
 print("where scalars\n", torch.where(mask, 1, -1), torch.where(mask, 1, -1).dtype)
-print("where mixed", torch.where(mask[0], x[0], 0).dtype, torch.where(mask[0], 2.5, torch.tensor([1, 2, 3, 4, 5])).dtype)
+print(
+    "where mixed",
+    torch.where(mask[0], x[0], 0).dtype,
+    torch.where(mask[0], 2.5, torch.tensor([1, 2, 3, 4, 5])).dtype,
+)
 row_mask = torch.tensor([True, False, True]).unsqueeze(1)
 print("broadcast mask\n", x.masked_fill(row_mask, float("-inf")))
 lengths = torch.tensor([5, 2, 3])
@@ -39,12 +43,14 @@ out = g.masked_fill(g < 0, 0.0).sum()
 out.backward()
 print("grad through masked_fill", g.grad, out.grad_fn.next_functions[0][0].name())
 g2 = torch.randn(4, requires_grad=True)
-torch.where(g2 > 0, g2 ** 2, -g2).sum().backward()
+torch.where(g2 > 0, g2**2, -g2).sum().backward()
 print("grad through where", g2.grad)
-for bad in [lambda: x.masked_fill(torch.ones(3, 5, dtype=torch.int64), 0.0),
-            lambda: x.masked_fill(mask, torch.tensor([1.0, 2.0])),
-            lambda: x.masked_select(torch.ones(2, 5, dtype=torch.bool)),
-            lambda: x[torch.ones(3, 4, dtype=torch.bool)]]:
+for bad in [
+    lambda: x.masked_fill(torch.ones(3, 5, dtype=torch.int64), 0.0),
+    lambda: x.masked_fill(mask, torch.tensor([1.0, 2.0])),
+    lambda: x.masked_select(torch.ones(2, 5, dtype=torch.bool)),
+    lambda: x[torch.ones(3, 4, dtype=torch.bool)],
+]:
     try:
         bad()
     except (RuntimeError, IndexError) as e:

@@ -44,7 +44,9 @@ print("17. writes\n", W)
 acc = torch.zeros(5)
 acc[torch.tensor([0, 1, 1, 3, 3, 3])] += 1.0
 print("18. += with repeats keeps last", acc)
-acc2 = torch.zeros(5).index_put_((torch.tensor([0, 1, 1, 3, 3, 3]),), torch.tensor(1.0), accumulate=True)
+acc2 = torch.zeros(5).index_put_(
+    (torch.tensor([0, 1, 1, 3, 3, 3]),), torch.tensor(1.0), accumulate=True
+)
 print("19. index_put_ accumulate", acc2)
 x = torch.randn(4, 6)
 print("20. rows whose max > 1", x[x.max(dim=1).values > 1].shape)
@@ -57,4 +59,7 @@ print("26. index_select", Z.index_select(2, torch.tensor([4, 0])).shape)
 print("27. masked_select", Z[2].masked_select(Z[2] > 55).tolist())
 print("28. diagonal of a cube slice", Z[:, range(3), range(3)].tolist())
 print("29. tuple vs list", Z[(0, 1)].shape, Z[[0, 1]].shape)
-print("30. ints from a numpy-style grid", Z[0][torch.meshgrid(torch.tensor([0, 2]), torch.tensor([1, 3]), indexing="ij")])
+print(
+    "30. ints from a numpy-style grid",
+    Z[0][torch.meshgrid(torch.tensor([0, 2]), torch.tensor([1, 3]), indexing="ij")],
+)

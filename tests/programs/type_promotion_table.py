@@ -3,8 +3,20 @@
 # promotion error.
 import torch
 
-dts = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
-       torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128]
+dts = [
+    torch.bool,
+    torch.uint8,
+    torch.int8,
+    torch.int16,
+    torch.int32,
+    torch.int64,
+    torch.float16,
+    torch.bfloat16,
+    torch.float32,
+    torch.float64,
+    torch.complex64,
+    torch.complex128,
+]
 short = {d: str(d).replace("torch.", "")[:5] for d in dts}
 print("      " + " ".join(f"{short[d]:>5}" for d in dts))
 for a in dts:
@@ -31,7 +43,14 @@ for t, s in cases:
     r = torch.result_type(t, s)
     try:
         v = t + s
-        print(t.dtype, "+", s if not isinstance(s, torch.Tensor) else f"tensor({s.dtype}, dim={s.dim()})", "->", r, v)
+        print(
+            t.dtype,
+            "+",
+            s if not isinstance(s, torch.Tensor) else f"tensor({s.dtype}, dim={s.dim()})",
+            "->",
+            r,
+            v,
+        )
     except RuntimeError as e:
         print(t.dtype, s, "->", r, "RuntimeError:", e)
 for op in ["add_", "mul_", "div_"]:
@@ -49,17 +68,36 @@ try:
     torch.tensor([True]) - torch.tensor([True])
 except RuntimeError as e:
     print("RuntimeError:", e)
-print("comparison dtypes", (torch.tensor([1]) < 1.5).dtype, torch.tensor([1]).eq(torch.tensor([1.0])))
+print(
+    "comparison dtypes", (torch.tensor([1]) < 1.5).dtype, torch.tensor([1]).eq(torch.tensor([1.0]))
+)
 print("mean of int errors:")
 try:
     torch.tensor([1, 2]).mean()
 except RuntimeError as e:
     print(" ", e)
-print("sum of int8 ->", torch.tensor([100, 100], dtype=torch.int8).sum().dtype,
-      "prod of bool ->", torch.tensor([True, True]).prod().dtype, "cumsum uint8 ->",
-      torch.tensor([200, 100], dtype=torch.uint8).cumsum(0))
-print("default dtype", torch.get_default_dtype(), torch.tensor(1.5).dtype, torch.tensor(2).dtype,
-      torch.tensor(1j).dtype, torch.tensor([1, 2.0]).dtype, torch.tensor([True, 2]).dtype)
+print(
+    "sum of int8 ->",
+    torch.tensor([100, 100], dtype=torch.int8).sum().dtype,
+    "prod of bool ->",
+    torch.tensor([True, True]).prod().dtype,
+    "cumsum uint8 ->",
+    torch.tensor([200, 100], dtype=torch.uint8).cumsum(0),
+)
+print(
+    "default dtype",
+    torch.get_default_dtype(),
+    torch.tensor(1.5).dtype,
+    torch.tensor(2).dtype,
+    torch.tensor(1j).dtype,
+    torch.tensor([1, 2.0]).dtype,
+    torch.tensor([True, 2]).dtype,
+)
 torch.set_default_dtype(torch.float64)
-print("after set_default_dtype", torch.tensor(1.5).dtype, torch.tensor(1j).dtype, (torch.tensor([1]) * 0.5).dtype)
+print(
+    "after set_default_dtype",
+    torch.tensor(1.5).dtype,
+    torch.tensor(1j).dtype,
+    (torch.tensor([1]) * 0.5).dtype,
+)
 torch.set_default_dtype(torch.float32)

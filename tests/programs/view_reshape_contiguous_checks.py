@@ -4,8 +4,12 @@
 import torch
 
 x = torch.arange(12.0).reshape(3, 4)
+
+
 def shares(a, b):
     return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
 print("x stride", x.stride(), "offset", x.storage_offset())
 v = x.view(4, 3)
 print("view shares", shares(v, x), "same ptr", v.data_ptr() == x.data_ptr())
@@ -20,10 +24,22 @@ print("reshape of t copies", not shares(r, x), r)
 r2 = x.reshape(2, 6)
 print("reshape of contiguous shares", shares(r2, x))
 c = t.contiguous()
-print("contiguous copy", c.stride(), shares(c, x), "contiguous of contiguous is self", x.contiguous() is x)
+print(
+    "contiguous copy",
+    c.stride(),
+    shares(c, x),
+    "contiguous of contiguous is self",
+    x.contiguous() is x,
+)
 s = x[1:, 1:3]
-print("slice offset", s.storage_offset(), "stride", s.stride(), "data_ptr delta",
-      (s.data_ptr() - x.data_ptr()) // x.element_size())
+print(
+    "slice offset",
+    s.storage_offset(),
+    "stride",
+    s.stride(),
+    "data_ptr delta",
+    (s.data_ptr() - x.data_ptr()) // x.element_size(),
+)
 print("slice view(-1) possible?", end=" ")
 try:
     s.view(-1)
@@ -65,9 +81,23 @@ z = x.clone()
 zz = z.view(2, 6)
 zz[0, 0] = 100
 print("write through view", z[0, 0].item())
-print("element_size", x.element_size(), torch.zeros(1, dtype=torch.int8).element_size(),
-      "nbytes", x.nbytes, "untyped storage nbytes", x.untyped_storage().nbytes())
+print(
+    "element_size",
+    x.element_size(),
+    torch.zeros(1, dtype=torch.int8).element_size(),
+    "nbytes",
+    x.nbytes,
+    "untyped storage nbytes",
+    x.untyped_storage().nbytes(),
+)
 print("is_set_to", x.is_set_to(x), x.is_set_to(v))
-print("view as other dtype", torch.tensor([1.0]).view(torch.int32), torch.tensor([1, 2], dtype=torch.int16).view(torch.int32))
+print(
+    "view as other dtype",
+    torch.tensor([1.0]).view(torch.int32),
+    torch.tensor([1, 2], dtype=torch.int16).view(torch.int32),
+)
 print("movedim stride", torch.zeros(2, 3, 4).movedim(0, -1).stride())
-print("channels_last strides", torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last).stride())
+print(
+    "channels_last strides",
+    torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last).stride(),
+)
