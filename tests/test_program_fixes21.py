@@ -3,7 +3,9 @@
 that its target lies in [0, 1] as it checks its input; a number passed as a binary op's
 ``Tensor other`` reads back from ``grad_fn._saved_other`` as torch's 0-dim wrapped-number tensor;
 ``grad_fn._saved_value`` (``addcmul``'s value) is the saved value, not a method; ``detach_`` refuses
-a view; ``autograd.functional``'s size messages for ``v`` say ``Entry i in`` only for tuples."""
+a view; ``autograd.functional``'s size messages for ``v`` say ``Entry i in`` only for tuples; a
+tensor hook's replacement gradient is checked (type, then size) with torch's messages; ``type()``
+names a sparse COO tensor ``torch.sparse.FloatTensor``."""
 
 from __future__ import annotations
 
@@ -101,3 +103,56 @@ def test_detach_in_place_of_a_non_view():
 def test_functional_v_size_messages(call):
     """``Entry i in`` prefixes the size message only where the inputs/outputs are a tuple."""
     errors_alike(lambda lib: call(lib, lib.autograd.functional))
+
+
+def _named_hook(g):
+    return g[None]
+
+
+class _CallableHook:
+    def __call__(self, g):
+        return g.repeat(2)
+
+
+@pytest.mark.parametrize("hook", [
+    lambda g: g.new_ones(3),
+    lambda g: g.double(),
+    lambda g: g.int(),
+    lambda g: 3.0,
+    lambda g: g.to_sparse(),
+    _named_hook,
+    _CallableHook(),
+])
+@pytest.mark.parametrize("leaf", [True, False])
+def test_a_tensor_hook_may_not_change_the_type_or_size(hook, leaf):
+    def fn(lib):
+        q = lib.ones(2, requires_grad=True)
+        t = q if leaf else q * 2
+        t.register_hook(hook)
+        (t * 2).sum().backward()
+    errors_alike(fn)
+
+
+def test_a_tensor_hook_may_replace_the_gradient_by_one_alike():
+    for lib in (torch, ember):
+        q = lib.ones(2, requires_grad=True)
+        q.register_hook(lambda g: g.new_full((2,), 7.0))
+        (q * 2).sum().backward()
+        assert q.grad.tolist() == [7.0, 7.0]
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.eye(2).to_sparse(),
+    lambda lib: lib.eye(2, dtype=lib.float64).to_sparse(),
+    lambda lib: lib.eye(2).to_sparse_csr(),
+])
+def test_type_names_a_sparse_tensor_as_torch_does(make):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = make(torch).type()
+        except RuntimeError:
+            errors_alike(lambda lib: make(lib).type())
+            return
+        assert make(ember).type() == want

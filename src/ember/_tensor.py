@@ -685,7 +685,12 @@ class Tensor:
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """Without arguments the type name (``'torch.FloatTensor'``); else convert."""
         if dtype is None:
-            return "torch." + self.dtype._legacy
+            layout = self.layout
+            if layout is _STRIDED:
+                return "torch." + self.dtype._legacy
+            if layout.name == "sparse_coo":
+                return "torch.sparse." + self.dtype._legacy
+            raise RuntimeError("Unimplemented backend SparseCsrCPU")
         from . import _legacy
         if isinstance(dtype, str):
             legacy = dtype.rsplit(".", 1)[-1]
