@@ -2,6 +2,8 @@
 # a smooth-abs with saved tensors, a two-output function, a function with non-tensor args and
 # once_differentiable), each checked with gradcheck and gradgradcheck in float64, plus the failure
 # report of a deliberately wrong backward with raise_exception=False and True.
+import warnings
+
 import torch
 from torch.autograd import Function, gradcheck, gradgradcheck
 from torch.autograd.function import once_differentiable
@@ -104,8 +106,6 @@ try:
     gradcheck(Cube.apply, (x32,))
 except Exception as e:
     print(type(e).__name__, str(e).splitlines()[0])
-import warnings
-
 with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
     ok = gradcheck(Cube.apply, (x32,), raise_exception=False, atol=1e-2, rtol=1e-2)
