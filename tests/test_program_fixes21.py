@@ -5,10 +5,12 @@ that its target lies in [0, 1] as it checks its input; a number passed as a bina
 ``grad_fn._saved_value`` (``addcmul``'s value) is the saved value, not a method; ``detach_`` refuses
 a view; ``autograd.functional``'s size messages for ``v`` say ``Entry i in`` only for tuples; a
 tensor hook's replacement gradient is checked (type, then size) with torch's messages; ``type()``
-names a sparse COO tensor ``torch.sparse.FloatTensor``."""
+names a sparse COO tensor ``torch.sparse.FloatTensor``; ``torch.fft`` checks its dims (wrapped, a
+0-d input has none) and signal sizes on every path, ``fftshift`` wraps negative dims."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import ember
@@ -156,3 +158,44 @@ def test_type_names_a_sparse_tensor_as_torch_does(make):
             errors_alike(lambda lib: make(lib).type())
             return
         assert make(ember).type() == want
+
+
+FFT_BAD_CALLS = [
+    lambda lib, x: lib.fft.fft(x[0], dim=1),
+    lambda lib, x: lib.fft.rfft(x[0], dim=-2),
+    lambda lib, x: lib.fft.irfft(x, dim=3),
+    lambda lib, x: lib.fft.hfft(x[0], dim=1),
+    lambda lib, x: lib.fft.ifft(x, n=0),
+    lambda lib, x: lib.fft.irfft(x[:, :1]),
+    lambda lib, x: lib.fft.fft(x[0, 0]),
+    lambda lib, x: lib.fft.fft2(x[0]),
+    lambda lib, x: lib.fft.fftn(x[0], dim=(0, 1)),
+    lambda lib, x: lib.fft.fftn(x[0], s=(2, 2)),
+    lambda lib, x: lib.fft.fftn(x, dim=(0, 0)),
+    lambda lib, x: lib.fft.ifftn(x, s=(0, 2)),
+    lambda lib, x: lib.fft.irfftn(x[:, :1]),
+    lambda lib, x: lib.fft.fft2(x, s=(2, 3), dim=(0,)),
+    lambda lib, x: lib.fft.fftshift(x[0], dim=2),
+    lambda lib, x: lib.fft.ifftshift(x, dim=(0, -3)),
+    lambda lib, x: lib.fft.fft(x.requires_grad_(), dim=2),
+]
+
+
+@pytest.mark.parametrize("call", FFT_BAD_CALLS)
+def test_fft_checks_dims_and_sizes(call):
+    errors_alike(lambda lib: call(lib, lib.ones(3, 4)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.fft.fftshift(x, dim=-1),
+    lambda lib, x: lib.fft.ifftshift(x, dim=(0, -1)),
+    lambda lib, x: lib.fft.fftn(x, s=(2, -1)),
+    lambda lib, x: lib.fft.irfftn(x, s=(4, 4)),
+    lambda lib, x: lib.fft.irfft(x, n=1),
+    lambda lib, x: lib.fft.rfftn(x, dim=(-1,)),
+    lambda lib, x: lib.fft.fft(x, n=2, dim=-2),
+])
+def test_fft_negative_dims_and_sizes_still_work(call):
+    data = np.arange(12.0).reshape(3, 4) ** 1.5
+    t, e = call(torch, torch.tensor(data)), call(ember, ember.tensor(data))
+    np.testing.assert_allclose(e.numpy(), t.numpy(), rtol=1e-12, atol=1e-12)
