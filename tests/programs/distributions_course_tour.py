@@ -42,9 +42,11 @@ families = [
 ]
 
 
-def attempt(fn):
+def attempt(d, attr, *args):
+    """d.attr (called with args when it is a method), rounded, or why it is unavailable."""
     try:
-        v = fn()
+        v = getattr(d, attr)
+        v = v(*args) if callable(v) else v
         return v.detach().numpy().round(4).tolist() if torch.is_tensor(v) else v
     except NotImplementedError:
         return "n/a"
@@ -59,19 +61,10 @@ for d in families:
         f"{name}: batch={tuple(d.batch_shape)} event={tuple(d.event_shape)} sample{tuple(s.shape)} "
         f"rsample={d.has_rsample} support={d.support}"
     )
-    print("   log_prob", attempt(lambda: d.log_prob(s)))
-    print(
-        "   mean",
-        attempt(lambda: d.mean),
-        "var",
-        attempt(lambda: d.variance),
-        "std",
-        attempt(lambda: d.stddev),
-    )
-    print("   mode", attempt(lambda: d.mode), "entropy", attempt(lambda: d.entropy()))
-    print(
-        "   cdf", attempt(lambda: d.cdf(s)), "icdf(0.3)", attempt(lambda: d.icdf(torch.tensor(0.3)))
-    )
+    print("   log_prob", attempt(d, "log_prob", s))
+    print("   mean", attempt(d, "mean"), "var", attempt(d, "variance"), "std", attempt(d, "stddev"))
+    print("   mode", attempt(d, "mode"), "entropy", attempt(d, "entropy"))
+    print("   cdf", attempt(d, "cdf", s), "icdf(0.3)", attempt(d, "icdf", torch.tensor(0.3)))
 print(D.Normal(0.0, 1.0))
 print(D.Categorical(logits=torch.zeros(2, 4)))
 print(D.MultivariateNormal(torch.zeros(2), torch.eye(2)))

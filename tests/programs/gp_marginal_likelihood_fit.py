@@ -54,7 +54,8 @@ for step in range(151):
     opt.step()
     if step % 30 == 0:
         print(
-            f"step {step:3d} nlml {loss.item():.5f} ls {log_ls.exp().item():.4f} noise {log_noise.exp().item():.5f} period {log_per.exp().item():.4f}"
+            f"step {step:3d} nlml {loss.item():.5f} ls {log_ls.exp().item():.4f} "
+            f"noise {log_noise.exp().item():.5f} period {log_per.exp().item():.4f}"
         )
 with torch.no_grad():
     K = kernel(X, X) + (log_noise.exp() + 1e-6) * torch.eye(25, dtype=torch.float64)

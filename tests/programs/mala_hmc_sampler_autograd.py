@@ -78,7 +78,8 @@ for name, (chain, rate) in [
 ]:
     burn = chain[len(chain) // 5 :]
     print(
-        f"{name:4s} acceptance {rate:.3f} mean {burn.mean(0).numpy().round(3)} var {burn.var(0).numpy().round(3)}"
+        f"{name:4s} acceptance {rate:.3f} mean {burn.mean(0).numpy().round(3)} "
+        f"var {burn.var(0).numpy().round(3)}"
     )
     lag1 = torch.corrcoef(torch.stack([burn[:-1, 0], burn[1:, 0]]))[0, 1]
     print(f"     lag-1 autocorrelation of x {lag1.item():.3f}")

@@ -33,7 +33,8 @@ for eps in [0.05, 0.01, 0.002]:
     P, f, g = sinkhorn_log(a, b, C, eps, 300)
     err = (P.sum(1) - a).abs().sum()
     print(
-        f"eps {eps:<6} cost {(P * C).sum().item():.6f} marginal err {err.item():.2e} entropy {-(P * P.clamp_min(1e-300).log()).sum().item():.4f}"
+        f"eps {eps:<6} cost {(P * C).sum().item():.6f} marginal err {err.item():.2e} "
+        f"entropy {-(P * P.clamp_min(1e-300).log()).sum().item():.4f}"
     )
 mean_a = (xs * a).sum()
 mean_b = (xs * b).sum()

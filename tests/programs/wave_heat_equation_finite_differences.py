@@ -35,7 +35,8 @@ for step in range(1, 300):
     u_prev, u = u, nxt
     if step % 100 == 0:
         print(
-            f"pulse step {step}: peak {u.max().item():+.4f} at x={x[u.argmax()].item():.2f}, trough {u.min().item():+.4f} at x={x[u.argmin()].item():.2f}"
+            f"pulse step {step}: peak {u.max().item():+.4f} at x={x[u.argmax()].item():.2f}, "
+            f"trough {u.min().item():+.4f} at x={x[u.argmin()].item():.2f}"
         )
 n = 32
 h = 1.0 / (n - 1)
