@@ -6,7 +6,10 @@ that its target lies in [0, 1] as it checks its input; a number passed as a bina
 a view; ``autograd.functional``'s size messages for ``v`` say ``Entry i in`` only for tuples; a
 tensor hook's replacement gradient is checked (type, then size) with torch's messages; ``type()``
 names a sparse COO tensor ``torch.sparse.FloatTensor``; ``torch.fft`` checks its dims (wrapped, a
-0-d input has none) and signal sizes on every path, ``fftshift`` wraps negative dims."""
+0-d input has none) and signal sizes on every path, ``fftshift`` wraps negative dims; ``cat`` of
+no tensors is a ``ValueError``, ``column_stack``/``meshgrid`` of none say so, ``block_diag()`` is
+(1, 0); ``autograd.grad`` takes a dict of inputs and refuses none; out= calls refuse, as torch,
+an out= tensor or an input that requires grad (cat, stack, the ops of several results)."""
 
 from __future__ import annotations
 
@@ -199,3 +202,73 @@ def test_fft_negative_dims_and_sizes_still_work(call):
     data = np.arange(12.0).reshape(3, 4) ** 1.5
     t, e = call(torch, torch.tensor(data)), call(ember, ember.tensor(data))
     np.testing.assert_allclose(e.numpy(), t.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.cat([]),
+    lambda lib: lib.cat((), dim=1),
+    lambda lib: lib.concat([]),
+    lambda lib: lib.concatenate([]),
+    lambda lib: lib.column_stack([]),
+    lambda lib: lib.meshgrid(indexing="ij"),
+    lambda lib: lib.meshgrid([], indexing="xy"),
+    lambda lib: lib.cartesian_prod(),
+    lambda lib: lib.stack([]),
+])
+def test_empty_tensor_lists_raise_as_torch(call):
+    errors_alike(call)
+
+
+def test_block_diag_of_nothing_is_one_empty_row():
+    t, e = torch.block_diag(), ember.block_diag()
+    assert tuple(e.shape) == tuple(t.shape) == (1, 0) and str(e.dtype) == str(t.dtype)
+
+
+def test_autograd_grad_inputs_empty_or_a_dict():
+    for inputs in ([], (), {}):
+        errors_alike(lambda lib, inputs=inputs: lib.autograd.grad(
+            (lib.ones(2, requires_grad=True) * 2).sum(), inputs))
+    errors_alike(lambda lib: (lib.ones(2, requires_grad=True) * 2).sum().backward(inputs=[]))
+    import types
+
+    def proxy(lib):
+        x = lib.ones(2, requires_grad=True)
+        lib.autograd.grad((x * 2).sum(), types.MappingProxyType({"x": x}))
+    errors_alike(proxy)
+    got = {}
+    for lib in (torch, ember):
+        x, y = lib.ones(2, requires_grad=True), lib.ones(3, requires_grad=True)
+        u = lib.ones(1, requires_grad=True)
+        f = (x * 2).sum() + (y ** 2).sum()
+        g = lib.autograd.grad(f, {"x": x, "y": y, "u": u}, materialize_grads=True,
+                              create_graph=True)
+        got[lib] = {k: (v.tolist(), v.requires_grad) for k, v in g.items()}
+        assert list(g) == ["x", "y", "u"]
+    assert got[torch] == got[ember]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, r, x: lib.add(x, 1, out=lib.zeros(2, requires_grad=True)),
+    lambda lib, r, x: lib.exp(x, out=lib.zeros(2, requires_grad=True)),
+    lambda lib, r, x: lib.add(x, r, out=lib.empty(2)),
+    lambda lib, r, x: lib.cat([r, x], out=lib.empty(4)),
+    lambda lib, r, x: lib.cat([r, lib.ones(2, 3)], out=lib.empty(4)),   # before the size check
+    lambda lib, r, x: lib.cat([x, x], out=lib.empty(4, requires_grad=True)),
+    lambda lib, r, x: lib.hstack([r, x], out=lib.empty(4)),
+    lambda lib, r, x: lib.stack([r, x], out=lib.empty(2, 2)),
+    lambda lib, r, x: lib.sort(r, out=(lib.empty(2), lib.empty(2, dtype=lib.long))),
+    lambda lib, r, x: lib.max(r, 0, out=(lib.empty(()), lib.empty((), dtype=lib.int32))),
+    lambda lib, r, x: lib.aminmax(r, out=(lib.empty(()), lib.empty(()))),
+    lambda lib, r, x: lib.cummax(r, 0, out=(lib.empty(2), lib.empty(2, dtype=lib.long))),
+    lambda lib, r, x: lib.frexp(r, out=(lib.empty(2), lib.empty(2, dtype=lib.int32))),
+])
+def test_out_calls_refuse_what_autograd_would_record(call):
+    errors_alike(lambda lib: call(lib, lib.ones(2, requires_grad=True), lib.ones(2)))
+
+
+def test_out_calls_with_grad_off_are_fine():
+    for lib in (torch, ember):
+        with lib.no_grad():
+            o = lib.zeros(2, requires_grad=True)
+            lib.cat([lib.ones(1, requires_grad=True), lib.ones(1)], out=o)
+            assert o.tolist() == [1.0, 1.0]
