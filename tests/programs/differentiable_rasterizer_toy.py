@@ -36,7 +36,8 @@ for step in range(201):
     opt.step()
     if step % 50 == 0:
         print(
-            f"step {step:3d} loss {loss.item():.6f} centers {centers.detach().numpy().round(3).tolist()}"
+            f"step {step:3d} loss {loss.item():.6f} centers "
+            f"{centers.detach().numpy().round(3).tolist()}"
         )
 print("radii", radii.detach(), "colors", torch.sigmoid(logits).detach())
 c64 = centers.detach().double().requires_grad_(True)

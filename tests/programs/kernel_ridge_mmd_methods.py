@@ -34,7 +34,8 @@ for name, k in [
         resid = y - Hm @ y
         loo = ((resid / (1 - Hm.diagonal())) ** 2).mean()
         print(
-            f"{name:9s} lambda={lam:<6} train mse {(resid**2).mean().item():.6f} LOO mse {loo.item():.6f}"
+            f"{name:9s} lambda={lam:<6} train mse {(resid**2).mean().item():.6f} LOO mse "
+            f"{loo.item():.6f}"
         )
 K = rbf(X, X, 0.5)
 n = K.shape[0]

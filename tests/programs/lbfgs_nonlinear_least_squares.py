@@ -22,34 +22,42 @@ models = {
         [1.0, 0.5, 2.0, 0.0],
     ),
 }
+
+
+def fit(f, x, y, init, ls):
+    """LBFGS on half the squared residuals; the parameters, final loss and closure calls."""
+    p = torch.tensor(init, dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.LBFGS(
+        [p],
+        lr=1.0 if ls else 0.1,
+        max_iter=200,
+        tolerance_grad=1e-10,
+        tolerance_change=1e-14,
+        history_size=10,
+        line_search_fn=ls,
+    )
+    calls = [0]
+
+    def closure():
+        calls[0] += 1
+        opt.zero_grad()
+        loss = 0.5 * ((f(p, x) - y) ** 2).sum()
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    return p.detach(), closure().item(), calls[0]
+
+
 for name, (f, x, y, init) in models.items():
     for ls in ["strong_wolfe", None]:
-        p = torch.tensor(init, dtype=torch.float64, requires_grad=True)
-        opt = torch.optim.LBFGS(
-            [p],
-            lr=1.0 if ls else 0.1,
-            max_iter=200,
-            tolerance_grad=1e-10,
-            tolerance_change=1e-14,
-            history_size=10,
-            line_search_fn=ls,
-        )
-        calls = [0]
-
-        def closure():
-            calls[0] += 1
-            opt.zero_grad()
-            loss = 0.5 * ((f(p, x) - y) ** 2).sum()
-            loss.backward()
-            return loss
-
-        opt.step(closure)
-        final = closure().item()
+        p, final, calls = fit(f, x, y, init, ls)
         print(
-            f"{name:17s} line_search={ls!s:12s} params {p.detach().numpy().round(4).tolist()} loss {final:.6f} evals {calls[0]}"
+            f"{name:17s} line_search={ls!s:12s} params {p.numpy().round(4).tolist()} "
+            f"loss {final:.6f} evals {calls}"
         )
-    J = torch.autograd.functional.jacobian(lambda q: f(q, x), p.detach())
-    r = f(p.detach(), x) - y
+    J = torch.autograd.functional.jacobian(lambda q, f=f, x=x: f(q, x), p)
+    r = f(p, x) - y
     sigma2 = (r @ r) / (len(y) - len(init))
     cov = sigma2 * torch.linalg.inv(J.T @ J)
     print("   std errors", cov.diagonal().sqrt().numpy().round(5).tolist())

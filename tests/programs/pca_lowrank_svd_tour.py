@@ -19,14 +19,16 @@ print("cumulative", (ev.cumsum(0) / ev.sum())[:4].numpy().round(5).tolist())
 for k in [1, 2, 3, 5]:
     recon = Uf[:, :k] @ torch.diag(S[:k]) @ Vh[:k]
     print(
-        f"rank {k} relative reconstruction error {(torch.linalg.norm(Xc - recon) / torch.linalg.norm(Xc)).item():.5f}"
+        f"rank {k} relative reconstruction error "
+        f"{(torch.linalg.norm(Xc - recon) / torch.linalg.norm(Xc)).item():.5f}"
     )
 for niter in [0, 2, 4]:
     torch.manual_seed(1)
     u, s, v = torch.pca_lowrank(X, q=5, center=True, niter=niter)
     align = (v[:, :3].T @ Vh[:3].T).abs().diagonal()
     print(
-        f"pca_lowrank niter={niter} singular values {s[:3].numpy().round(4).tolist()} |cos| with svd {align.numpy().round(6).tolist()}"
+        f"pca_lowrank niter={niter} singular values {s[:3].numpy().round(4).tolist()} |cos| "
+        f"with svd {align.numpy().round(6).tolist()}"
     )
 torch.manual_seed(2)
 u, s, v = torch.svd_lowrank(X, q=4, niter=3)

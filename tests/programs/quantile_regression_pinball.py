@@ -53,11 +53,13 @@ for q in [0.1, 0.5, 0.9]:
         l.backward()
         sgd.step()
     print(
-        f"linear q={q}: intercept {beta[0].item():+.4f} slope {beta[1].item():+.4f} loss {l.item():.5f}"
+        f"linear q={q}: intercept {beta[0].item():+.4f} slope {beta[1].item():+.4f} loss "
+        f"{l.item():.5f}"
     )
 bins = torch.bucketize(x.squeeze(), torch.tensor([-1.0, 0.0, 1.0]))
 for b in range(4):
     yb = y.squeeze()[bins == b]
     print(
-        f"bin {b}: n={yb.numel()} quantiles {torch.quantile(yb, qs).numpy().round(4).tolist()} interp=lower {torch.quantile(yb, qs, interpolation='lower').numpy().round(4).tolist()}"
+        f"bin {b}: n={yb.numel()} quantiles {torch.quantile(yb, qs).numpy().round(4).tolist()} "
+        f"interp=lower {torch.quantile(yb, qs, interpolation='lower').numpy().round(4).tolist()}"
     )
