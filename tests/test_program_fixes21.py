@@ -9,7 +9,9 @@ names a sparse COO tensor ``torch.sparse.FloatTensor``; ``torch.fft`` checks its
 0-d input has none) and signal sizes on every path, ``fftshift`` wraps negative dims; ``cat`` of
 no tensors is a ``ValueError``, ``column_stack``/``meshgrid`` of none say so, ``block_diag()`` is
 (1, 0); ``autograd.grad`` takes a dict of inputs and refuses none; out= calls refuse, as torch,
-an out= tensor or an input that requires grad (cat, stack, the ops of several results)."""
+an out= tensor or an input that requires grad (cat, stack, the ops of several results);
+``gradcheck`` checks complex inputs along both axes and complex outputs' imaginary then real
+parts, with torch's messages."""
 
 from __future__ import annotations
 
@@ -272,3 +274,52 @@ def test_out_calls_with_grad_off_are_fine():
             o = lib.zeros(2, requires_grad=True)
             lib.cat([lib.ones(1, requires_grad=True), lib.ones(1)], out=o)
             assert o.tolist() == [1.0, 1.0]
+
+
+def _bad_backward_functions(lib):
+    """Two custom Functions whose backward is wrong only where complex numbers enter."""
+
+    class DropsImag(lib.autograd.Function):      # |t|^2 of a complex t: grad 2t, not 2 Re t
+        @staticmethod
+        def forward(ctx, t):
+            ctx.save_for_backward(t)
+            return t.abs() ** 2
+
+        @staticmethod
+        def backward(ctx, g):
+            (t,) = ctx.saved_tensors
+            return g * 2 * t.real
+
+    class WrongPolar(lib.autograd.Function):     # a complex output from a real input
+        @staticmethod
+        def forward(ctx, u):
+            return lib.polar(u, u * 2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.real * 3
+
+    return DropsImag, WrongPolar
+
+
+def _complex_inputs(lib):
+    x = lib.tensor([1.5 - 0.5j, -0.25 + 2.0j], dtype=lib.complex128, requires_grad=True)
+    u = lib.tensor([0.5, 1.25], dtype=lib.float64, requires_grad=True)
+    return x, u
+
+
+def test_gradcheck_checks_the_imaginary_parts_of_complex_inputs_and_outputs():
+    errors_alike(lambda lib: lib.autograd.gradcheck(_bad_backward_functions(lib)[0].apply,
+                                                    (_complex_inputs(lib)[0],)))
+    errors_alike(lambda lib: lib.autograd.gradcheck(_bad_backward_functions(lib)[1].apply,
+                                                    (_complex_inputs(lib)[1],)))
+    import warnings
+    for lib in (torch, ember):
+        x, u = _complex_inputs(lib)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")          # (no ComplexWarning from the checks)
+            assert lib.autograd.gradcheck(lambda t: (t.abs() * t.angle()).sum(), (x,))
+            assert lib.autograd.gradcheck(lambda t, v: (t * v).sin(), (x, u))
+            assert lib.autograd.gradcheck(lambda v, lib=lib: lib.polar(v, v * 2), (u,))
+            assert not lib.autograd.gradcheck(_bad_backward_functions(lib)[0].apply, (x,),
+                                              raise_exception=False)
