@@ -11,7 +11,7 @@ no tensors is a ``ValueError``, ``column_stack``/``meshgrid`` of none say so, ``
 (1, 0); ``autograd.grad`` takes a dict of inputs and refuses none; out= calls refuse, as torch,
 an out= tensor or an input that requires grad (cat, stack, the ops of several results);
 ``gradcheck`` checks complex inputs along both axes and complex outputs' imaginary then real
-parts, with torch's messages."""
+parts, with torch's messages; ``kron`` refuses a non-tensor operand with the parser's TypeError."""
 
 from __future__ import annotations
 
@@ -323,3 +323,12 @@ def test_gradcheck_checks_the_imaginary_parts_of_complex_inputs_and_outputs():
             assert lib.autograd.gradcheck(lambda v, lib=lib: lib.polar(v, v * 2), (u,))
             assert not lib.autograd.gradcheck(_bad_backward_functions(lib)[0].apply, (x,),
                                               raise_exception=False)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.kron(lib.ones(2), "a"),
+    lambda lib: lib.kron(lib.ones(2), 2),
+    lambda lib: lib.kron(2.5, lib.ones(2)),
+])
+def test_kron_wants_tensors(call):
+    errors_alike(call)
