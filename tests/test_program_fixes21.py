@@ -11,7 +11,8 @@ no tensors is a ``ValueError``, ``column_stack``/``meshgrid`` of none say so, ``
 (1, 0); ``autograd.grad`` takes a dict of inputs and refuses none; out= calls refuse, as torch,
 an out= tensor or an input that requires grad (cat, stack, the ops of several results);
 ``gradcheck`` checks complex inputs along both axes and complex outputs' imaginary then real
-parts, with torch's messages; ``kron`` refuses a non-tensor operand with the parser's TypeError."""
+parts, with torch's messages; ``kron`` refuses a non-tensor operand with the parser's TypeError;
+``div(..., rounding_mode=None)`` given explicitly records ``DivBackward2``, as torch's overload."""
 
 from __future__ import annotations
 
@@ -332,3 +333,27 @@ def test_gradcheck_checks_the_imaginary_parts_of_complex_inputs_and_outputs():
 ])
 def test_kron_wants_tensors(call):
     errors_alike(call)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, w, r: w.div(2, rounding_mode=None),
+    lambda lib, w, r: lib.div(w, r, rounding_mode=None),
+    lambda lib, w, r: lib.divide(w, r, rounding_mode=None),
+    lambda lib, w, r: (w * 1).div_(r, rounding_mode=None),
+    lambda lib, w, r: w.div(r),
+    lambda lib, w, r: w / r,
+    lambda lib, w, r: (w * 1).div_(2),
+])
+def test_an_explicit_rounding_mode_none_is_torchs_other_overload(call):
+    """``rounding_mode=None`` given is ``div.Tensor_mode`` (``DivBackward2``), true division;
+    none given is ``div.Tensor`` (``DivBackward0``)."""
+    got = {}
+    for lib in (torch, ember):
+        w = lib.tensor([1.0, -2.0], requires_grad=True)
+        r = lib.tensor([3.0, 4.0], requires_grad=True)
+        y = call(lib, w, r)
+        saved = repr(getattr(y.grad_fn, "_saved_other", "absent"))
+        grads = lib.autograd.grad(y.sum(), (w, r), allow_unused=True)
+        got[lib] = (y.grad_fn.name(), y.tolist(), saved,
+                    [None if g is None else g.tolist() for g in grads])
+    assert got[ember] == got[torch]
