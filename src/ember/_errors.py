@@ -96,6 +96,11 @@ IMPLICIT_SCALAR = "grad can be implicitly created only for scalar outputs"
 IMPLICIT_REAL = "grad can be implicitly created only for real scalar outputs"
 
 RETAIN_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+DETACH_VIEW_INPLACE = (
+    "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+    "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+    "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+    "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
 NUMPY_NEGATIVE_STRIDE = (

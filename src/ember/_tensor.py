@@ -502,7 +502,9 @@ class Tensor:
         return t
 
     def detach_(self) -> Tensor:
-        """Cut this tensor from the graph in place, making it a leaf."""
+        """Cut this tensor from the graph in place, making it a leaf (not for a view)."""
+        if self._base is not None:
+            raise RuntimeError(_errors.DETACH_VIEW_INPLACE)
         self.grad_fn = None
         self._requires_grad = False
         self._output_nr = 0
@@ -691,7 +693,12 @@ class Tensor:
     def type(self, dtype=None, non_blocking=False, **kwargs):
         """Without arguments the type name (``'torch.FloatTensor'``); else convert."""
         if dtype is None:
-            return "torch." + self.dtype._legacy
+            layout = self.layout
+            if layout is _STRIDED:
+                return "torch." + self.dtype._legacy
+            if layout.name == "sparse_coo":
+                return "torch.sparse." + self.dtype._legacy
+            raise RuntimeError("Unimplemented backend SparseCsrCPU")
         from . import _legacy
         if isinstance(dtype, str):
             legacy = dtype.rsplit(".", 1)[-1]
@@ -937,6 +944,9 @@ class Tensor:
         return _ops.abs(self)
 
     def __invert__(self):
+        if self._data.dtype.kind not in "biu":       # torch's Python binding checks first
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                            "tensors")
         return _ops.bitwise_not(self)
 
     def __and__(self, other):

@@ -175,7 +175,25 @@ def _diff(kind, x, s, dim, norm, one, inverse=False):
     return _fft_c2r(x, sizes, dims, norm)
 
 
+def _points(n) -> None:
+    if n < 1:
+        raise RuntimeError(f"Invalid number of data points ({n}) specified")
+
+
+def _one_dim(x: Tensor, n, dim: int, c2r: bool = False) -> int:
+    """ATen's checks of a one-dimensional transform's ``dim`` (wrapped; a 0-d input has
+    none) and signal length ``n`` (default the input's size, ``2 * (size - 1)`` for a
+    complex-to-real transform); the wrapped dim."""
+    from ._ops.util import norm_dim
+    dim = norm_dim(dim, x.ndim, scalar=False)
+    if n is None:
+        n = 2 * (x.shape[dim] - 1) if c2r else x.shape[dim]
+    _points(n)
+    return dim
+
+
 def _c2c(fn, x, n, dim, norm, name):
+    dim = _one_dim(x, n, dim)
     d = _diff("r2c" if fn is _F.rfft else "c2c", x, n, dim, norm, True,
               fn is _F.ifft) if fn is not _F.ihfft else None
     if d is not None:
@@ -186,6 +204,8 @@ def _c2c(fn, x, n, dim, norm, name):
 
 
 def _c2c_n(fn, x, s, dim, norm, name):
+    dims, sizes = _shape_and_dims(x, s, dim)
+    s, dim = (None if s is None else sizes), dims
     d = _diff("r2c" if fn is _F.rfftn else "c2c", x, s, dim, norm, False,
               fn is _F.ifftn)
     if d is not None:
@@ -196,6 +216,13 @@ def _c2c_n(fn, x, s, dim, norm, name):
 
 
 def _c2r(fn, x, n, dim, norm, name, nd=False):
+    if nd:
+        dims, sizes = _shape_and_dims(x, n, dim)
+        if n is None:
+            _points(2 * (x.shape[dims[-1]] - 1) if dims else 1)
+        n, dim = (None if n is None else sizes), dims
+    else:
+        dim = _one_dim(x, n, dim, c2r=True)
     if fn in (_F.irfft, _F.irfftn):
         d = _diff("c2r", x, n, dim, norm, not nd)
         if d is not None:
@@ -422,7 +449,8 @@ def rfftfreq(n: int, d: float = 1.0, *, out=None, dtype=None, layout=None, devic
 def _shift_dims(input, dim):
     if dim is None:
         return tuple(range(input.ndim)), [s // 2 for s in input.shape]
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    from ._ops.util import norm_dim
+    dims = tuple(norm_dim(d, input.ndim) for d in ((dim,) if isinstance(dim, int) else dim))
     return dims, [input.shape[d] // 2 for d in dims]
 
 

@@ -149,7 +149,7 @@ def block_diag(*tensors: Tensor) -> Tensor:
                                f"dimensions. Input {i} has {t.ndim} dimensions")
         mats.append(t._data.reshape(1, -1) if t.ndim < 2 else t._data)
     dt = D.result_type(*tensors) if tensors else D.get_default_dtype()
-    rows = sum(m.shape[0] for m in mats)
+    rows = sum(m.shape[0] for m in mats) if mats else 1     # torch's (1, 0) for no blocks
     cols = sum(m.shape[1] for m in mats)
     out = xp.zeros((rows, cols), dt.np)
     spans = []

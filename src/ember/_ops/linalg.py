@@ -1184,6 +1184,11 @@ def tensordot(a, b, dims=2, out=None):
 @expose
 def kron(input, other, *, out=None):
     """The Kronecker product of two tensors (dims padded to the larger count)."""
+    from .. import _errors
+    from .._tensor import Tensor
+    for pos, (param, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, Tensor):
+            raise _errors.ArgTypeError(_errors.must_be_tensor("kron", param, pos, value))
     nd = max(input.ndim, other.ndim)
     sa = (1,) * (nd - input.ndim) + tuple(input.shape)
     sb = (1,) * (nd - other.ndim) + tuple(other.shape)

@@ -659,8 +659,12 @@ def _bce_target_grad(grad, self, weight, reduction):
     self=_bce_grad,
     target=lambda grad, self, weight, reduction: _bce_target_grad(grad, self, weight, reduction))
 def _binary_cross_entropy(self, target, weight, reduction):
-    if not ((self >= 0) & (self <= 1)).all():
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    bad_input = ~((self >= 0) & (self <= 1))
+    bad_target = ~((target >= 0) & (target <= 1))
+    if bad_input.any() or bad_target.any():           # ATen checks both, element by element
+        first = np.flatnonzero(bad_input | bad_target)[0]
+        which = "input" if bad_input.reshape(-1)[first] else "target"
+        raise RuntimeError(f"all elements of {which} should be between 0 and 1")
     loss = _lm.bce(self, target)
     if weight is not None:
         loss = loss * weight

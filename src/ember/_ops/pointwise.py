@@ -317,9 +317,23 @@ def _div_rounding(self, other, rounding_mode):
     return _floor_div(self, other) if rounding_mode == "floor" else _trunc_div(self, other)
 
 
+@op("DivBackward2", name="div_true_mode", method=False, function=False, promote=FLOAT,
+    reduced_in_float=False,
+    self=lambda grad, other: grad / other, other=_div_other)
+def _div_true_mode(self, other):
+    """True division asked for with an explicit ``rounding_mode=None``: torch's
+    ``div.Tensor_mode`` overload, whose node is ``DivBackward2``."""
+    return _true_quotient(self, other)
+
+
+_NO_MODE = object()     # (no rounding_mode given: ``div.Tensor``; an explicit None is another)
+
+
 def _div_entry(input, other, rounding_mode):
-    if rounding_mode is None:
+    if rounding_mode is _NO_MODE:
         return _div_true, (input, other)
+    if rounding_mode is None:
+        return _div_true_mode, (input, other)
     if rounding_mode not in ("trunc", "floor"):
         if not isinstance(rounding_mode, str):
             raise TypeError(f"div() received an invalid combination of arguments - got "
@@ -335,7 +349,7 @@ def _div_entry(input, other, rounding_mode):
 
 
 @expose
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input, other, *, rounding_mode=_NO_MODE, out=None):
     """Division: true division by default (integers give the default float dtype);
     ``rounding_mode='trunc'`` or ``'floor'`` rounds the quotient and keeps integer dtypes.
 
@@ -346,7 +360,7 @@ def div(input, other, *, rounding_mode=None, out=None):
     return _run(d, args, out)
 
 
-def _div_(self, other, *, rounding_mode=None):
+def _div_(self, other, *, rounding_mode=_NO_MODE):
     """In-place version of :meth:`Tensor.div`."""
     d, args = _div_entry(self, other, rounding_mode)
     return _run_inplace(d, args)

@@ -1064,7 +1064,7 @@ def run(op, args, out=None, method=False):
             res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
         record = _state.enabled and _requires(op, args)
         if out is not None:
-            if record:
+            if record or _state.enabled and getattr(out, "requires_grad", False):
                 raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(_public_name(op.name)))
             res = _as_array(res, dt)
             if op.promoting:    # TensorIterator's rule for an out= of another dtype
@@ -1232,6 +1232,14 @@ def _resizes(op, args, res, out) -> int:
     return 2 if res.dtype != out._data.dtype else 1
 
 
+def check_out_grad(name: str, inputs, out) -> None:
+    """torch's refusal of an out= call that autograd would have to record: in grad mode,
+    an input (or a result computed from them) or an out= tensor that requires grad."""
+    if _state.enabled and any(t is not None and t.requires_grad for ts in (inputs, out)
+                              for t in ((ts,) if isinstance(ts, Tensor) else ts)):
+        raise RuntimeError(_errors.OUT_REQUIRES_GRAD.format(name))
+
+
 def _write_out(out, res, resize_warnings=1):
     res = _as_array(res, None)
     check_no_overlap(out._data)
@@ -1299,6 +1307,7 @@ def check_out_dtypes(out, dtypes, mismatch=structured_out_dtype, order=None) -> 
 def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
     """Write an op's results into the tensors of its out= tuple (checked by
     :func:`check_out_dtypes`); ``rt`` of those tensors."""
+    check_out_grad(rt.__name__, results, out)
     check_out_dtypes(out, [r.dtype for r in results], mismatch, order)
     for o, r in zip(out, results):
         _write_out(o, r._data)

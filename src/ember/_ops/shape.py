@@ -494,7 +494,10 @@ def cat(tensors, dim=0, *, out=None):
     from .registry import _requires_list, record_list
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    if out is not None:
+        from .registry import check_out_grad
+        check_out_grad("cat", tensors, out)
     if tensors[0].is_quantized and out is None:
         from ..ao.quantization import _ops as quantized
         return quantized.cat(tensors, dim)
@@ -552,6 +555,9 @@ def stack(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    if out is not None:
+        from .registry import check_out_grad
+        check_out_grad("stack", tensors, out)
     shape = tensors[0]._data.shape
     for i, t in enumerate(tensors):
         if t._data.shape != shape:
@@ -885,6 +891,8 @@ def dstack(tensors, *, out=None):
 @expose(method=False)
 def column_stack(tensors, *, out=None):
     """Stack 0-d and 1-d tensors as columns, then concatenate along dim 1."""
+    if not tensors:
+        raise RuntimeError("column_stack expects a non-empty TensorList")
     ts = [reshape(t, (t._data.size, 1)) if t._data.ndim <= 1 else t for t in tensors]
     return cat(ts, 1, out=out)
 
@@ -1216,6 +1224,8 @@ def meshgrid(*tensors, indexing=None):
     if indexing not in ("ij", "xy"):
         raise ValueError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but "
                          f"received: {indexing}")
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
     for t in tensors:
         if t._data.ndim > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "

@@ -7,6 +7,7 @@ and leaves ``.grad`` untouched. The engine is in :mod:`.engine`, the graph in :m
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping as _Mapping
 
 from .. import _errors
 from .. import _lazy
@@ -49,7 +50,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
         warnings.warn(_errors.CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     inputs = _as_tuple(inputs)
     if inputs is not None and len(inputs) == 0:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     non_leaves = [t for t in inputs if not isinstance(t, graph.GradientEdge)
                   and t.grad_fn is not None] if inputs else []
     captured = _execute(tensors, grads, retain_graph, create_graph, inputs=inputs,
@@ -72,31 +73,41 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     >>> ember.autograd.grad(x ** 2, x)
     (tensor(6.),)
     """
-    outputs = _as_tuple(outputs)
-    inputs_t = _as_tuple(inputs)
-    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
-                           f"grad_outputs and {len(outputs)} outputs")
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    outputs = _as_tuple(outputs)
+    if type(inputs) is dict:                   # {name: tensor} in, {name: grad} out
+        keys, inputs_t = tuple(inputs), tuple(inputs.values())
+    elif isinstance(inputs, _Mapping):
+        raise TypeError(f"`inputs` argument to `grad()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    else:
+        keys, inputs_t = None, _as_tuple(inputs)
+    if len(inputs_t) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
+                           f"grad_outputs and {len(outputs)} outputs")
     if is_grads_batched and grad_outputs is not None:
-        return _batched_grad(outputs, inputs_t, grads, retain_graph, create_graph, allow_unused,
-                             materialize_grads)
-    result = _execute(outputs, grads, retain_graph, create_graph, inputs=inputs_t,
-                     accumulate=False, allow_unused=allow_unused)
-    out = []
-    for t, g in zip(inputs_t, result):
-        if g is None and materialize_grads:
-            from .._factories import zeros_like
-            g = zeros_like(t)
-        elif g is not None and not create_graph:
-            g = g.detach()
-        out.append(g)
-    return tuple(out)
+        out = _batched_grad(outputs, inputs_t, grads, retain_graph, create_graph, allow_unused,
+                            materialize_grads)
+    else:
+        result = _execute(outputs, grads, retain_graph, create_graph, inputs=inputs_t,
+                          accumulate=False, allow_unused=allow_unused)
+        out = []
+        for t, g in zip(inputs_t, result):
+            if g is None and materialize_grads:
+                from .._factories import zeros_like
+                g = zeros_like(t, requires_grad=create_graph)
+            elif g is not None and not create_graph:
+                g = g.detach()
+            out.append(g)
+        out = tuple(out)
+    return out if keys is None else dict(zip(keys, out))
 
 
 def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,

@@ -112,6 +112,21 @@ def _needed(targets, parents):
     return needed
 
 
+def _check_hook_result(grad, result, hook) -> None:
+    """torch's check of a tensor hook's replacement gradient: a tensor of the same type
+    (dtype and layout) and size."""
+    from .._tensor import Tensor
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "__name__", None)
+    name = name if isinstance(name, str) else "<unknown>"
+    if result.dtype != grad.dtype or result.layout != grad.layout:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {grad.type()} got "
+                           f"{result.type()})")
+    if result.shape != grad.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+
+
 def _run_tensor_hooks(node, grads):
     if node._tensor_pre_hooks:
         for nr, hooks in node._tensor_pre_hooks.items():
@@ -121,6 +136,7 @@ def _run_tensor_hooks(node, grads):
             for hook in list(hooks.values()):
                 r = hook(g)
                 if r is not None:
+                    _check_hook_result(g, r, hook)
                     g = r
             grads[nr] = g
     if node._retain_grad:
@@ -327,6 +343,7 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
             for hook in list(hooks.values()):
                 r = hook(g)
                 if r is not None:
+                    _check_hook_result(g, r, hook)
                     g = r
             grads[0] = g
     elif node._tensor_pre_hooks or node._retain_grad:

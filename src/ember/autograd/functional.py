@@ -88,7 +88,7 @@ def _run(func, inputs, create_graph, name):
     return is_tuple, outs
 
 
-def _v(v, refs, what, name):
+def _v(v, refs, is_tuple, what, name):
     T = _tensor_cls()
     if v is None:
         if len(refs) != 1 or refs[0].numel() != 1:
@@ -98,6 +98,8 @@ def _v(v, refs, what, name):
         return (ones_like(refs[0]),)
     vs = v if isinstance(v, tuple) else (v,)
     if len(vs) != len(refs):
+        if not is_tuple:
+            raise RuntimeError("The given v should contain a single Tensor.")
         raise RuntimeError(f"v is a tuple of invalid length: should be {len(refs)} but got "
                            f"{len(vs)}.")
     for i, (a, b) in enumerate(zip(vs, refs)):
@@ -105,7 +107,8 @@ def _v(v, refs, what, name):
             raise TypeError(f"The v given to {name} must be either a Tensor or a tuple of "
                             f"Tensors but the value at index {i} has type {type(a)}.")
         if tuple(a.shape) != tuple(b.shape):
-            raise RuntimeError(f"Entry {i} in v has invalid size: should be {b.shape} but got "
+            entry = f"Entry {i} in " if is_tuple else ""
+            raise RuntimeError(f"{entry}v has invalid size: should be {b.shape} but got "
                                f"{a.shape}.")
     return vs
 
@@ -129,7 +132,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     xs = _prep(xs, create_graph)
     out_tuple, outs = _run(func, xs, create_graph, "vjp")
     _check_outputs(outs, strict, create_graph)
-    vs = _v(v, outs, "user-provided function returns a", "vjp")
+    vs = _v(v, outs, out_tuple, "user-provided function returns a", "vjp")
     grads = _grad(outs, xs, vs, create_graph)
     res = _fill(grads, xs, create_graph, strict, "back")
     return _pack(out_tuple, _detach_all(outs, create_graph)), _pack(in_tuple, res)
@@ -145,7 +148,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     from .._factories import zeros_like
     in_tuple, xs = _as_tuple(inputs, "inputs", "jvp")
     xs = _prep(xs, create_graph)
-    vs = _v(v, xs, "input to the user-provided function is a", "jvp")
+    vs = _v(v, xs, in_tuple, "input to the user-provided function is a", "jvp")
     out_tuple, outs = _run(func, xs, create_graph, "jvp")
     _check_outputs(outs, strict, create_graph)
     from . import grad_mode
@@ -279,7 +282,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 def _hv(func, inputs, v, create_graph, strict, name, transpose):
     in_tuple, xs = _as_tuple(inputs, "inputs", name)
     xs = _prep(xs, create_graph)
-    vs = _v(v, xs, "input to the user-provided function is a", name)
+    vs = _v(v, xs, in_tuple, "input to the user-provided function is a", name)
     out_tuple, outs = _run(func, xs, create_graph, name)
     if out_tuple:
         raise RuntimeError(f"The function given to {name} should return a single Tensor")

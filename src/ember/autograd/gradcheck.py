@@ -28,44 +28,78 @@ def _outputs(fn, inputs):
     return tuple(o for o in _tuple(fn(*inputs)) if isinstance(o, Tensor))
 
 
+def _parts(a) -> _np.ndarray:
+    """An output's values as reals: a complex one's real parts, then its imaginary parts."""
+    a = a.ravel()
+    if a.dtype.kind == "c":
+        return _np.concatenate([a.real, a.imag]).astype(_np.float64)
+    return a.astype(_np.float64)
+
+
+def _directions(a) -> tuple:
+    """The perturbation directions of an input: a complex one's real and imaginary axes."""
+    return (1.0, 1j) if a.dtype.kind == "c" else (1.0,)
+
+
 def _numerical(fn, inputs, diff, outputs, eps):
-    """d(outputs)/d(inputs[i]) by central differences: list over (input, output) pairs."""
+    """d(outputs)/d(inputs[i]) by central differences: {(input, output): matrix}, one row per
+    (direction, element) of the input and one column per (part, element) of the output (a
+    complex tensor counts as its real and imaginary parts, as torch's slow mode checks it)."""
     jac = {}
     # perturb the arrays themselves (no version bump); fn may itself need autograd, as
     # gradgradcheck's first-derivative function does
     for i in diff:
         x = inputs[i]._data        # (a view of the input's storage, strided or not)
-        cols = [_np.zeros((x.size, o._data.size), _np.float64) for o in outputs]
-        for k, idx in enumerate(_np.ndindex(x.shape)):
-            orig = x[idx].copy()
-            x[idx] = orig + eps
-            plus = [o._data.astype(_np.float64).ravel().copy() for o in _outputs(fn, inputs)]
-            x[idx] = orig - eps
-            minus = [o._data.astype(_np.float64).ravel().copy() for o in _outputs(fn, inputs)]
-            x[idx] = orig
-            for j in range(len(outputs)):
-                cols[j][k] = (plus[j] - minus[j]) / (2 * eps)
+        dirs = _directions(x)
+        cols = [_np.zeros((x.size * len(dirs), _parts(o._data).size), _np.float64)
+                for o in outputs]
+        for d, step in enumerate(dirs):
+            for k, idx in enumerate(_np.ndindex(x.shape)):
+                orig = x[idx].copy()
+                x[idx] = orig + eps * step
+                plus = [_parts(o._data).copy() for o in _outputs(fn, inputs)]
+                x[idx] = orig - eps * step
+                minus = [_parts(o._data).copy() for o in _outputs(fn, inputs)]
+                x[idx] = orig
+                for j in range(len(outputs)):
+                    cols[j][d * x.size + k] = (plus[j] - minus[j]) / (2 * eps)
         for j in range(len(outputs)):
             jac[(i, j)] = cols[j]
     return jac
 
 
+def _combined(m: _np.ndarray, x) -> _np.ndarray:
+    """A Jacobian's rows for a complex input folded into complex entries: the derivative along
+    the real axis plus 1j times the one along the imaginary axis (torch's layout)."""
+    if x._data.dtype.kind != "c":
+        return m
+    half = m.shape[0] // 2
+    out = _np.empty((half, m.shape[1]), _np.complex128)
+    out.real, out.imag = m[:half], m[half:]      # (keeps the sign of a zero)
+    return out
+
+
 def _analytical(inputs, diff, out):
-    """d(out)/d(inputs[i]) from one backward call per element of ``out``: {i: matrix}."""
+    """d(out)/d(inputs[i]) from one backward call per (part, element) of ``out`` (a grad_output
+    of 1 for its real part, 1j for its imaginary part): {i: matrix} laid out as
+    :func:`_numerical`'s (a complex input's gradient: real part, then imaginary part)."""
     from .._tensor import Tensor
     from . import grad as autograd_grad
     n = out._data.size
-    cols = {i: _np.zeros((inputs[i]._data.size, n)) for i in diff}
+    parts = _directions(out._data)
+    cols = {i: _np.zeros((inputs[i]._data.size * len(_directions(inputs[i]._data)),
+                          n * len(parts))) for i in diff}
     if not out.requires_grad:
         return cols
-    for k in range(n):
-        g = _np.zeros(out._data.shape, out._data.dtype)
-        g.reshape(-1)[k] = 1
-        grads = autograd_grad(out, [inputs[i] for i in diff], Tensor._wrap(g),
-                              retain_graph=True, allow_unused=True)
-        for i, gr in zip(diff, grads):
-            if gr is not None:
-                cols[i][:, k] = gr._data.astype(_np.float64).ravel()
+    for p, unit in enumerate(parts):
+        for k in range(n):
+            g = _np.zeros(out._data.shape, out._data.dtype)
+            g.reshape(-1)[k] = unit
+            grads = autograd_grad(out, [inputs[i] for i in diff], Tensor._wrap(g),
+                                  retain_graph=True, allow_unused=True)
+            for i, gr in zip(diff, grads):
+                if gr is not None:
+                    cols[i][:, p * n + k] = _parts(gr._data)
     return cols
 
 
@@ -77,17 +111,20 @@ def _analytical_forward(func, inputs, diff, outputs):
     jac = {}
     for i in diff:
         x = inputs[i]
-        cols = [_np.zeros((x._data.size, o._data.size)) for o in outputs]
-        for k in range(x._data.size):
-            t = _np.zeros(x._data.shape, x._data.dtype)
-            t.reshape(-1)[k] = 1
-            with forward_ad.dual_level():
-                args = list(inputs)
-                args[i] = forward_ad.make_dual(x.detach(), Tensor._wrap(t))
-                for j, o in enumerate(_outputs(func, args)):
-                    tangent = forward_ad.unpack_dual(o).tangent
-                    if tangent is not None:
-                        cols[j][k] = tangent._data.astype(_np.float64).ravel()
+        n = x._data.size
+        dirs = _directions(x._data)
+        cols = [_np.zeros((n * len(dirs), _parts(o._data).size)) for o in outputs]
+        for d, step in enumerate(dirs):
+            for k in range(n):
+                t = _np.zeros(x._data.shape, x._data.dtype)
+                t.reshape(-1)[k] = step
+                with forward_ad.dual_level():
+                    args = list(inputs)
+                    args[i] = forward_ad.make_dual(x.detach(), Tensor._wrap(t))
+                    for j, o in enumerate(_outputs(func, args)):
+                        tangent = forward_ad.unpack_dual(o).tangent
+                        if tangent is not None:
+                            cols[j][d * n + k] = _parts(tangent._data)
         for j in range(len(outputs)):
             jac[(i, j)] = cols[j]
     return jac
@@ -167,26 +204,43 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     outputs = _outputs(func, inputs)
     numerical = _numerical(func, inputs, diff, outputs, eps)
     # torch's order: per output, the analytical Jacobian twice (a backward that gives other
-    # values the second time is not reentrant), then the comparison with the numerical one
-    for j, out in enumerate(outputs if check_backward_ad else ()):
-        analytical = _analytical(inputs, diff, out)
-        again = _analytical(inputs, diff, out)
-        for i in diff:
-            num, ana = numerical[(i, j)], analytical[i]
-            if _np.abs(ana - again[i]).max(initial=0.0) > nondet_tol:
-                if raise_exception:
-                    raise GradcheckError(_NOT_REENTRANT.format(nondet_tol))
-                return False
-            if not _np.allclose(ana, num, rtol=rtol, atol=atol):
-                if raise_exception:
-                    # printed as torch prints them: the numerical Jacobian in the output's
-                    # dtype, the analytical one in the input's
-                    num_t = Tensor._wrap(num.astype(out._data.dtype))
-                    ana_t = Tensor._wrap(ana.astype(inputs[i]._data.dtype))
-                    raise GradcheckError(
-                        f"Jacobian mismatch for output {j} with respect to input {i},\n"
-                        f"numerical:{num_t}\nanalytical:{ana_t}\n")
-                return False
+    # values the second time is not reentrant), then the comparison with the numerical one;
+    # with complex outputs, a pass over their imaginary parts first, then one over their real
+    # parts (real outputs are checked whole in each pass)
+    analyticals = {}
+    passes = (("imaginary", 1), ("real", 0)) if any(o.is_complex() for o in outputs) \
+        else ((None, 0),)
+    for which, part in passes if check_backward_ad else ():
+        for j, out in enumerate(outputs):
+            if j not in analyticals:
+                analytical = _analytical(inputs, diff, out)
+                again = _analytical(inputs, diff, out)
+                for i in diff:
+                    if _np.abs(analytical[i] - again[i]).max(initial=0.0) > nondet_tol:
+                        if raise_exception:
+                            raise GradcheckError(_NOT_REENTRANT.format(nondet_tol))
+                        return False
+                analyticals[j] = analytical
+            cplx_out = out.is_complex()
+            n = out._data.size
+            cols = slice(part * n, (part + 1) * n) if cplx_out else slice(None)
+            for i in diff:
+                num = _combined(numerical[(i, j)][:, cols], inputs[i])
+                ana = _combined(analyticals[j][i][:, cols], inputs[i])
+                if not _np.allclose(ana, num, rtol=rtol, atol=atol):
+                    if raise_exception:
+                        # printed as torch prints them: the numerical Jacobian in the output's
+                        # (real) dtype, complex for a complex input, the analytical one in the
+                        # input's dtype
+                        real_out = _np.real(_np.zeros(0, out._data.dtype)).dtype
+                        num_t = Tensor._wrap(num.astype(_np.result_type(real_out, num.dtype)))
+                        ana_t = Tensor._wrap(ana.astype(inputs[i]._data.dtype))
+                        prefix = (f"While considering the {which} part of complex outputs only, "
+                                  if cplx_out else "")
+                        raise GradcheckError(
+                            f"{prefix}Jacobian mismatch for output {j} with respect to input "
+                            f"{i},\nnumerical:{num_t}\nanalytical:{ana_t}\n")
+                    return False
     if check_forward_ad:
         forward = _analytical_forward(func, inputs, diff, outputs)
         for j, out in enumerate(outputs):

@@ -227,8 +227,9 @@ class Node:
     def _sequence_nr(self) -> int:
         return self._seq
 
-    def _saved_value(self, name: str, raw: bool) -> tuple:
+    def _lookup_saved(self, name: str, raw: bool) -> tuple:
         """``(found, value)`` of the saved ``name`` in torch's naming."""
+        op = getattr(type(self), "_op", None)
         if not raw:
             ours = name
             for theirs, mine in _SAVED_SUFFIXES:
@@ -238,8 +239,9 @@ class Node:
             kept = getattr(self, "_args", None)
             if kept and ours in kept:
                 value = kept[ours]
+                if isinstance(value, _NUMBERS):
+                    return True, _wrapped_number(op, ours, value)
                 return True, tuple(value) if isinstance(value, list) else value
-        op = getattr(type(self), "_op", None)
         saved = self._saved
         if op is not None:
             needs = set()
@@ -258,7 +260,10 @@ class Node:
         if st is None:
             return True, _FreedSaved(_NONE_HOOKS) if raw else None
         if not isinstance(st, SavedTensor):
-            return not raw, getattr(st, "value", st)
+            value = getattr(st, "value", st)
+            if isinstance(value, _NUMBERS):
+                value = _wrapped_number(op, name, value)
+            return not raw, value
         return True, st if raw else st.unpack(self)
 
     def register_hook(self, fn) -> RemovableHandle:
@@ -305,13 +310,30 @@ class Node:
         return self.apply(list(grads))
 
 
+_NUMBERS = (bool, int, float, complex)
+
+
+def _wrapped_number(op, name: str, value):
+    """What torch shows for the saved number ``value`` named ``name``: the number itself,
+    except for the ``Tensor other`` of a binary op without a ``Scalar`` overload (``x * 3``,
+    ``x / 3``), which the binding passed as a 0-dim "wrapped number" tensor: int64, float64,
+    bool or complex128."""
+    if name != "other" or op is None or "scalar" in op.name:
+        return value
+    from .. import _dtype
+    from .._factories import scalar_tensor
+    dtype = (_dtype.bool if isinstance(value, bool) else _dtype.int64 if isinstance(value, int)
+             else _dtype.float64 if isinstance(value, float) else _dtype.complex128)
+    return scalar_tensor(value, dtype=dtype)
+
+
 def _saved_attribute(node, attr: str):
     """torch's ``_saved_<name>`` (what the node keeps for backward: a tensor, None for one it
     did not need, or a number, shape, dim …) and ``_raw_saved_<name>`` (the SavedTensor) of
     ``node``; torch's AttributeError where it keeps no such thing."""
     raw = attr.startswith("_raw_saved_")
     if raw or attr.startswith("_saved_"):
-        found, value = node._saved_value(attr[11:] if raw else attr[7:], raw)
+        found, value = node._lookup_saved(attr[11:] if raw else attr[7:], raw)
         if found:
             return value
     raise AttributeError(f"'{type(node).__name__}' object has no attribute '{attr}'")
