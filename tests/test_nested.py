@@ -246,6 +246,32 @@ def test_torch_refuses_these_grads(name):
         (torch.nested.to_padded_tensor(OPS[name](torch, x), 0.0) ** 2).sum().backward()
 
 
+@pytest.mark.parametrize("mode", ["both", "unbind", "self_only"])
+@pytest.mark.parametrize("sa,sb", [
+    ([(5, 7), (3, 7)], [(7, 5), (7, 3)]),                        # padded: ATen's own loop
+    ([(30, 17), (21, 17), (9, 17)], [(17, 12), (17, 40), (17, 3)]),  # MKL's batched gemm
+    ([(3, 26, 20), (3, 14, 20)], [(3, 20, 9), (3, 20, 33)]),       # 4-d, batch dims folded
+])
+def test_matmul_is_the_padded_product(sa, sb, mode):
+    """``matmul_nested`` multiplies the zero-padded tensors, and its backward pads again
+    (the bits of a constituent's own product differ on MKL's AVX-512 kernels)."""
+    rng = np.random.default_rng(len(sa) + len(sa[0]))
+    xa = [rng.standard_normal(s).astype(np.float32) for s in sa]
+    xb = [rng.standard_normal(s).astype(np.float32) for s in sb]
+
+    def run(lib):
+        a = lib.nested.nested_tensor([lib.tensor(x) for x in xa], requires_grad=True)
+        b = lib.nested.nested_tensor([lib.tensor(x) for x in xb],
+                                     requires_grad=mode != "self_only")
+        y = lib.matmul(a, b)
+        if mode == "unbind":
+            y.unbind()[1].pow(2).sum().backward()
+        else:
+            lib.nested.to_padded_tensor(y, 0.0).pow(2).sum().backward()
+        return y, a.grad, b.grad
+    both(run)
+
+
 def test_to_padded_tensor_refuses_non_contiguous():
     raises(lambda lib: _nt(lib).transpose(1, 2).to_padded_tensor(0.0))
     both(lambda lib: _nt(lib).transpose(1, 2).is_contiguous())

@@ -664,14 +664,49 @@ def test_csr_construction_conversion_and_printing():
 
 
 @pytest.mark.filterwarnings("ignore:Sparse CSR tensor support")
-@pytest.mark.parametrize("cols", [3, 17, 64])
-def test_csr_times_dense(cols):
-    """``addmm_out_sparse_csr_native_cpu``: each row's products added in stored order."""
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("cols", [1, 3, 17, 64])
+def test_csr_times_dense(cols, dtype):
+    """torch's MKL build: ``mkl_sparse_?_mm``, whose kernel differs by CPU (a fused chain
+    per row on an AVX-512 Xeon, rounded products on a Zen 4): Ember makes the same call."""
     rng = np.random.default_rng(cols)
-    a = (rng.standard_normal((40, 50)) * (rng.random((40, 50)) < 0.3)).astype(np.float32)
-    b = rng.standard_normal((50, cols)).astype(np.float32)
+    a = (rng.standard_normal((40, 50)) * (rng.random((40, 50)) < 0.3)).astype(dtype)
+    b = rng.standard_normal((50, cols)).astype(dtype)
     both(lambda lib: lib.tensor(a).to_sparse_csr() @ lib.tensor(b))
     both(lambda lib: lib.mm(lib.tensor(a).to_sparse_csr(), lib.tensor(b)))
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support")
+def test_csr_times_dense_on_threads():
+    """A larger product on one and on two threads (MKL's threads follow torch's count)."""
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal((700, 300)) * (rng.random((700, 300)) < 0.1)).astype(np.float32)
+    b = rng.standard_normal((300, 33)).astype(np.float32)
+    before = torch.get_num_threads(), ember.get_num_threads()
+    try:
+        for n in (1, 2):
+            torch.set_num_threads(n)
+            ember.set_num_threads(n)
+            both(lambda lib: lib.tensor(a).to_sparse_csr() @ lib.tensor(b))
+    finally:
+        torch.set_num_threads(before[0])
+        ember.set_num_threads(before[1])
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support")
+def test_csr_times_dense_without_mkl(monkeypatch):
+    """Without MKL, ``addmm_out_sparse_csr_native_cpu``'s algorithm: each row's products
+    rounded and added in stored order."""
+    from ember.sparse import _csr
+    monkeypatch.setattr(_csr, "_mkl_csr_mm", lambda a, b: None)
+    rng = np.random.default_rng(8)
+    a = (rng.standard_normal((30, 20)) * (rng.random((30, 20)) < 0.4)).astype(np.float32)
+    b = rng.standard_normal((20, 5)).astype(np.float32)
+    want = np.zeros((30, 5), np.float32)
+    for i, j in zip(*np.nonzero(a)):
+        want[i] += a[i, j] * b[j]
+    got = (ember.tensor(a).to_sparse_csr() @ ember.tensor(b)).numpy()
+    assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
 
 
 @pytest.mark.parametrize("name", ["abs", "sqrt", "sin", "tanh", "relu", "floor", "log1p",

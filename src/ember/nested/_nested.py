@@ -317,8 +317,7 @@ class NestedTensor(Tensor):
                                "currently supported. 1st input has rank: "
                                f"{self.ndim}; 2nd input has rank: {other.ndim}")
         if _node == "MatmulBackward0":
-            return _make((_matmul_part(a, b) for a, b in zip(self._nt_parts, other._nt_parts)),
-                         _node)
+            return _matmul(self._nt_parts, other._nt_parts)
         return _make((a.matmul(b) for a, b in zip(self._nt_parts, other._nt_parts)), _node)
 
     def __matmul__(self, other) -> NestedTensor:
@@ -345,13 +344,44 @@ class NestedTensor(Tensor):
     __str__ = __repr__
 
 
-def _matmul_part(a: Tensor, b: Tensor) -> Tensor:
-    """One constituent of torch's ``matmul_nested``, which multiplies contiguous copies;
-    its backward is nested matmuls too (``grad @ b^T``, ``a^T @ grad``, contiguous)."""
-    a0, b0 = a.detach().contiguous(), b.detach().contiguous()
-    out = Tensor._wrap(a0.matmul(b0)._data)
-    return _record(out, "MmBackward0", (a, b), lambda g: (
-        g.contiguous().matmul(b0.mT.contiguous()), a0.mT.contiguous().matmul(g.contiguous())))
+def _padded_product(xs, ys) -> list:
+    """torch's ``matmul_nested`` of constituents ``xs`` and ``ys``: each side padded with
+    zeros to its largest sizes (``to_padded_tensor(0.)``), one dense ``matmul`` of the two
+    (the batched product's own path: its loop for small matrices, MKL's batched gemm …, whose
+    bits depend on the padded sizes), each result cut back to its constituent's size."""
+    if not xs:
+        return []
+    px = to_padded_tensor(_make(x.contiguous() for x in xs), 0.0)
+    py = to_padded_tensor(_make(y.contiguous() for y in ys), 0.0)
+    out = px.matmul(py)
+    return [out[(i, *(slice(0, n) for n in x.shape[:-1]), slice(0, y.shape[-1]))].contiguous()
+            for i, (x, y) in enumerate(zip(xs, ys))]
+
+
+def _matmul(a_parts, b_parts) -> NestedTensor:
+    """``matmul`` of two nested tensors (``MatmulBackward0``): the padded product, and its
+    gradients as torch's ``matmul_backward_nested`` computes them, padded products too
+    (``grad @ b^T``, ``a^T @ grad``) over all the constituents at once. A constituent taken
+    alone (``unbind``) gets the same gradients with zeros for the others'."""
+    a0 = [a.detach() for a in a_parts]
+    b0 = [b.detach() for b in b_parts]
+    with grad_mode.no_grad():
+        parts = [Tensor._wrap(p._data) for p in _padded_product(a0, b0)]
+    inputs = (*a_parts, *b_parts)
+    if not (grad_mode._state.enabled and any(p.requires_grad for p in inputs)):
+        return _make(parts)
+    need_a = any(a.requires_grad for a in a_parts)
+    need_b = any(b.requires_grad for b in b_parts)
+
+    def backward(grads):
+        ga = _padded_product(grads, [b.mT for b in b0]) if need_a else [None] * len(a0)
+        gb = _padded_product([a.mT for a in a0], grads) if need_b else [None] * len(b0)
+        return (*ga, *gb)
+
+    for i, part in enumerate(parts):
+        _record(part, "MmBackward0", inputs, lambda g, i=i: backward(
+            [g if j == i else p.new_zeros(p.shape) for j, p in enumerate(parts)]))
+    return _record(_make(parts), "MatmulBackward0", inputs, lambda g: backward(g._nt_parts))
 
 
 def _sum_last(p: Tensor) -> Tensor:

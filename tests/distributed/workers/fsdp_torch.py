@@ -69,6 +69,9 @@ def train(name, steps=4, make=model, **kw):
         norm = fsdp.clip_grad_norm_(0.5)
         opt.step()
         say(name, "loss", fmt(loss), "norm", fmt(norm))
+    # a parameter with nothing in this rank's shard has no gradient, so no optimizer state
+    say(name, "grads", [None if p.grad is None else tuple(p.grad.shape)
+                        for p in fsdp.parameters()], "states", len(opt.state))
     for n, p in fsdp.named_parameters():
         say(name, "param", n, tuple(p.shape), p.dtype, fmt(p))
     # (torch's offload_to_cpu=True fails on CPU tensors: "setStorage ... out of bounds")

@@ -285,8 +285,12 @@ class FlatParamHandle:
                 shard_grad = _Tensor._wrap(base + shard_grad._data)
             fp._grad = shard_grad
             for info in self.infos:
+                # torch's _use_sharded_grad_views: None where the parameter has nothing in
+                # this rank's shard (so clip_grad_norm_ and the optimizers skip it)
+                a, b = self.shard_span(info)
                 info.sharded._grad = (_Tensor._wrap(self._local_view(shard_grad._data, info))
-                                      if info.requires_grad else None)
+                                      if info.requires_grad and (b > a or not self.sharded)
+                                      else None)
             return
         if fp._grad is None:
             fp._grad = shard_grad

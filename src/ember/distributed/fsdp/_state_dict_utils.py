@@ -180,6 +180,30 @@ def _gather_flat(h, t: _Tensor) -> _np.ndarray:
     return out._data
 
 
+def _with_others_keys(h, s: dict, span: tuple[int, int]) -> dict:
+    """An original parameter's optimizer state on this rank, completed with the keys the
+    other ranks hold: a rank whose shard has none of the parameter leaves its gradient None
+    (as torch's ``_use_sharded_grad_views``), so its optimizer keeps no state for it. Its
+    part of a flat state tensor is empty; a value that is not (``step``) is the first
+    holder's. Every rank then gathers the same tensors."""
+    n = span[1] - span[0]
+    mine = {k: ("flat", v._data.dtype.str) if isinstance(v, _Tensor) and v.dim() >= 1
+            and v.numel() == n else ("value", v._data if isinstance(v, _Tensor) else v)
+            for k, v in s.items()}
+    everyone = [None] * h.world
+    _c10d.all_gather_object(everyone, mine, group=h.pg)
+    out = dict(s)
+    for theirs in everyone:
+        for key, (kind, v) in theirs.items():
+            if key in out:
+                continue
+            if kind == "flat":
+                out[key] = _Tensor._wrap(_np.zeros(n, _np.dtype(v)))
+            else:
+                out[key] = _Tensor._wrap(_np.array(v)) if isinstance(v, _np.ndarray) else v
+    return out
+
+
 def optim_state_dict(model, optim, osd: dict) -> dict:
     """``osd`` (the optimizer's own state dict) keyed by the original names, with each
     flat state tensor unflattened to the original parameters' full tensors (or, for a
@@ -197,8 +221,10 @@ def optim_state_dict(model, optim, osd: dict) -> dict:
             continue
         index_to_names[idx] = [base + i.fqn for i in infos]
         fulls = {}
+        span = h.shard_span(infos[0])
+        if h.use_orig_params and h.sharded:
+            s = _with_others_keys(h, s, span)
         for key, v in s.items():
-            span = h.shard_span(infos[0])
             flat_like = isinstance(v, _Tensor) and v.dim() >= 1 and (
                 v.numel() == h.shard_numel if not h.use_orig_params
                 else v.numel() == span[1] - span[0])
