@@ -30,6 +30,7 @@ the general path, so it sees every op.
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 
 from .. import _dtype as D
@@ -1850,12 +1851,12 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     for i, p in enumerate(params):
         pname = first if i == 0 and p.name == "self" else p.name
         if p.kind is p.KEYWORD_ONLY and not seen_kw:
-            heads.append("*")
+            heads.append("*_args")
             seen_kw = True
         if p.default is not p.empty or i or first != "self":
             # (a required parameter defaults to REQUIRED: its body answers a call without it
-            # with torch's parser error. CPython's own error for too many positional
-            # arguments counts them "from 0")
+            # with torch's parser error; and one with too many positional arguments, which
+            # ``*_args`` takes, too)
             default = p.default if p.default is not p.empty else REQUIRED
             if seen_kw:
                 kw_defaults[pname] = default
@@ -1865,9 +1866,9 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
         else:
             heads.append(pname)
         call.append(pname)
+    if not seen_kw:
+        heads.append("*_args")
     if out:
-        if not seen_kw:
-            heads.append("*")
         heads.append("out=None")
         kw_defaults["out"] = None
     if fkey is False:
@@ -1883,10 +1884,11 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
         # until its first call the function runs a stub of the same signature, which puts
         # the body in its place (compiled once per key): hundreds of bodies otherwise at import.
         # The stub's code is a template given these parameters, not compiled.
-        varnames = (*call, "out") if out else tuple(call)
-        nkw = len(heads) - heads.index("*") - 1 if "*" in heads else 0
+        varnames = (*call, "out", "_args") if out else (*call, "_args")
+        nkw = len(heads) - heads.index("*_args") - 1
         code = _STUBS[kind].replace(co_varnames=varnames, co_nlocals=len(varnames),
-                                    co_argcount=len(varnames) - nkw, co_kwonlyargcount=nkw,
+                                    co_argcount=len(varnames) - nkw - 1, co_kwonlyargcount=nkw,
+                                    co_flags=_STUBS[kind].co_flags | inspect.CO_VARARGS,
                                     **names)
         pending = True
     else:
@@ -1898,6 +1900,7 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     fn.__kwdefaults__ = kw_defaults or None
     fn.__qualname__ = qualname
     fn.__module__ = "ember"
+    fn.__signature__ = _Signature(fn)
     if pending:
         ns[kind] = fn
         _PENDING[fn] = (d, key, call)
@@ -1905,15 +1908,68 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
 
 
 def _stub_function():
-    return _realize(_fn_function)(**locals())      # noqa: F821  (names of the op's namespace)
+    return _stub_call(_realize(_fn_function), locals())     # noqa: F821  (names of the op's
+    # namespace)
 
 
 def _stub_method():
-    return _realize(_fn_method)(**locals())        # noqa: F821
+    return _stub_call(_realize(_fn_method), locals())       # noqa: F821
 
 
 def _stub_inplace():
-    return _realize(_fn_inplace)(**locals())       # noqa: F821
+    return _stub_call(_realize(_fn_inplace), locals())      # noqa: F821
+
+
+def _stub_call(fn, values: dict):
+    """Call generated function ``fn`` with the parameter ``values`` its stub was given (its
+    extra positional arguments, ``_args``, after the others)."""
+    code = fn.__code__
+    npos, nkw = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    return fn(*[values[n] for n in names[:npos]], *values[names[npos + nkw]],
+              **{n: values[n] for n in names[npos:npos + nkw]})
+
+
+def _extra_arguments(args) -> TypeError:
+    """CPython's TypeError for the generated function on the stack above given the extra
+    positional arguments ``args`` (where torch's parser would take the call)."""
+    import sys
+    code = sys._getframe(1).f_code
+    n = code.co_argcount
+    return TypeError(f"{code.co_qualname}() takes {n} positional argument{'s' * (n != 1)} but "
+                     f"{n + len(args)} {'was' if n + len(args) == 1 else 'were'} given")
+
+
+_FAST_NAMES.update(_stub_call=_stub_call, _extra_arguments=_extra_arguments)
+
+
+class _Signature(inspect.Signature):
+    """What ``inspect.signature`` shows of a generated (or hand-written public) function:
+    its parameters, without the :data:`REQUIRED` defaults and the ``*_args`` that take what
+    torch's parser refuses (read off the function on first use: nothing at import)."""
+
+    __slots__ = ("_fn",)
+
+    def __init__(self, fn) -> None:     # (no super().__init__: the parameters come later)
+        self._fn = fn
+
+    def __getattr__(self, name: str):
+        if name not in ("_parameters", "_return_annotation"):
+            raise AttributeError(name)
+        fn, P = self._fn, inspect.Parameter
+        code = fn.__code__
+        npos, nkw = code.co_argcount, code.co_kwonlyargcount
+        defaults, kwdefaults = fn.__defaults__ or (), fn.__kwdefaults__ or {}
+        first = npos - len(defaults)
+        params = []
+        for i, n in enumerate(code.co_varnames[:npos + nkw]):
+            default = (defaults[i - first] if i >= first else P.empty) if i < npos \
+                else kwdefaults.get(n, P.empty)
+            params.append(P(n, P.POSITIONAL_OR_KEYWORD if i < npos else P.KEYWORD_ONLY,
+                            default=P.empty if default is REQUIRED else default))
+        sig = inspect.Signature(params)
+        self._parameters, self._return_annotation = sig.parameters, sig.return_annotation
+        return getattr(self, name)
 
 
 # the stubs' code by kind: given an op's parameters, each passes them all by name to the body
@@ -1941,6 +1997,7 @@ def _realize(fn):
         # (an error of the body: torch's parser error instead where its parser refuses the
         # call; nothing to pay where none is raised)
         src = (f"def _f({', '.join(heads)}):\n    try:\n"
+               f"        if _args:\n            raise _extra_arguments(_args)\n"
                + "".join(f"    {line}\n" for line in fast.splitlines())
                + f"        return {runner.format(', '.join(call))}\n"
                f"    except Exception as _e:\n"
@@ -2007,6 +2064,9 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
         for n in code.co_varnames[npos:npos + nkw]:
             kw.setdefault(n, REQUIRED)
         fn.__kwdefaults__ = kw or None
+        if not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
+                and not fn.__annotations__:      # (the signature shown without REQUIRED)
+            fn.__signature__ = _Signature(fn)
     _errors.published_changed()     # (what is published may have changed since it was read)
 
 
