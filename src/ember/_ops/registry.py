@@ -404,6 +404,8 @@ class OpDef:
             tensors = [p for p in self.params if p in formulas]
         self.tensors = tuple(tensors)
         self.tensor_idx = tuple(self.params.index(t) for t in self.tensors)
+        # (the tensor inputs without a default: None there is a call torch's parser refuses)
+        self.required_idx = frozenset(i for i in self.tensor_idx if sig[i].default is sig[i].empty)
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
         self._formula_fns = formulas
@@ -546,6 +548,14 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
 
 # ----------------------------------------------------------------------------- running an op
 
+def _refuse_none() -> None:
+    """Raise torch's parser error for the user's call on the stack, given None for a
+    tensor it requires (where its parser refuses the call)."""
+    new = _errors.call_failure()
+    if new is not None:
+        raise new
+
+
 def _arrays(op, args):
     """The kernel's arguments: inputs' arrays converted to the computation dtype."""
     idx = op.tensor_idx
@@ -567,6 +577,8 @@ def _arrays(op, args):
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr
+            elif a is None and i in op.required_idx:
+                _refuse_none()
         if op.name in _BAREBONES_ACCUMULATE:     # (accumulating in the type asked for)
             D.no_barebones_kernel(_BAREBONES_ACCUMULATE[op.name], args[op.dtype_idx])
         if low is not None and op.dtype_idx is not None and args[op.dtype_idx] is not None:
@@ -591,6 +603,8 @@ def _arrays(op, args):
             scalars = True
         elif a is not None:
             break
+        elif i in op.required_idx:
+            _refuse_none()
     else:
         if npdt is not None and npdt.char in "efd" and not (
                 npdt.char == "e" and op.name in _HALF_IN_FLOAT):   # float16/32/64
@@ -605,6 +619,8 @@ def _arrays(op, args):
             return kargs, (D.bool if promote is COMPARE else _BY_NP[npdt])
     args = list(args)
     present = [args[i] for i in idx if args[i] is not None]
+    if len(present) != len(idx) and any(args[i] is None for i in op.required_idx):
+        _refuse_none()
     try:
         dt = D.result_type(*present)
     except TypeError:
