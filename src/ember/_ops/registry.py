@@ -549,8 +549,8 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
 # ----------------------------------------------------------------------------- running an op
 
 def _refuse_none() -> None:
-    """Raise torch's parser error for the user's call on the stack, given None for a
-    tensor it requires (where its parser refuses the call)."""
+    """Raise torch's parser error for the user's call on the stack, given None (or no number)
+    for a tensor it requires (where its parser refuses the call)."""
     new = _errors.call_failure()
     if new is not None:
         raise new
@@ -577,7 +577,8 @@ def _arrays(op, args):
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr
-            elif a is None and i in op.required_idx:
+            elif a is None and i in op.required_idx or a is not None \
+                    and not _errors._is_number(a):      # (a list, a str … for a tensor)
                 _refuse_none()
         if op.name in _BAREBONES_ACCUMULATE:     # (accumulating in the type asked for)
             D.no_barebones_kernel(_BAREBONES_ACCUMULATE[op.name], args[op.dtype_idx])
