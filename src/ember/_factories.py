@@ -32,6 +32,8 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "ful
 def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
     check_device(device)
     if requires_grad:
+        if requires_grad is not True and not _errors._matches("bool", requires_grad):
+            raise _errors.call_failure() or TypeError("requires_grad must be bool")
         dt = t.dtype
         if not (dt.is_floating_point or dt.is_complex):
             raise RuntimeError(_errors.INT_REQUIRES_GRAD_FACTORY)
