@@ -543,8 +543,13 @@ def call_failure(err: BaseException | None = None):
     defaults = dict(zip(names[npos - len(fn.__defaults__ or ()):npos], fn.__defaults__ or ()))
     defaults.update(fn.__kwdefaults__ or {})
     values = found.f_locals
-    # (the names the user's call gave by keyword, where the caller is the user's code)
-    keywords = _call_keywords(found.f_back) if found.f_back is frame else None
+    # (the names the user's call gave by keyword, where the user's code called it, or its
+    # stub or a wrapper passing the call on)
+    caller = found.f_back
+    while caller is not frame and caller is not None and caller.f_code.co_name in (
+            "_stub_call", "wrapper", code.co_name):
+        caller = caller.f_back
+    keywords = _call_keywords(frame) if caller is frame and frame is not None else None
     from ._tensor import Tensor
     errors = []
     for name, method, _ in sorted(forms, key=lambda f: not f[1]):
