@@ -548,10 +548,19 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
 
 # ----------------------------------------------------------------------------- running an op
 
-def _refuse_none() -> None:
+def _refuse_none(op) -> None:
     """Raise torch's parser error for the user's call on the stack, given None (or no number)
-    for a tensor it requires (where its parser refuses the call)."""
-    new = _errors.call_failure()
+    for a tensor ``op`` requires (where its parser refuses the call), where the user called
+    ``op``'s generated function (another op's code may pass it None for what it lacks)."""
+    import sys
+    frame = sys._getframe(2)
+    for _ in range(4):
+        if frame is None or frame.f_globals.get("_op") is op:
+            break
+        frame = frame.f_back
+    else:
+        return
+    new = _errors.call_failure() if frame is not None else None
     if new is not None:
         raise new
 
@@ -579,7 +588,7 @@ def _arrays(op, args):
                 args[i] = arr
             elif a is None and i in op.required_idx or a is not None \
                     and not _errors._is_number(a):      # (a list, a str … for a tensor)
-                _refuse_none()
+                _refuse_none(op)
         if op.name in _BAREBONES_ACCUMULATE:     # (accumulating in the type asked for)
             D.no_barebones_kernel(_BAREBONES_ACCUMULATE[op.name], args[op.dtype_idx])
         if low is not None and op.dtype_idx is not None and args[op.dtype_idx] is not None:
@@ -605,7 +614,7 @@ def _arrays(op, args):
         elif a is not None:
             break
         elif i in op.required_idx:
-            _refuse_none()
+            _refuse_none(op)
     else:
         if npdt is not None and npdt.char in "efd" and not (
                 npdt.char == "e" and op.name in _HALF_IN_FLOAT):   # float16/32/64
@@ -621,7 +630,7 @@ def _arrays(op, args):
     args = list(args)
     present = [args[i] for i in idx if args[i] is not None]
     if len(present) != len(idx) and any(args[i] is None for i in op.required_idx):
-        _refuse_none()
+        _refuse_none(op)
     try:
         dt = D.result_type(*present)
     except TypeError:
