@@ -11,6 +11,7 @@ import inspect
 import pathlib
 import sys
 
+import numpy as np
 import pytest
 
 import ember
@@ -76,6 +77,9 @@ SPECIFIC = {
     "addcdiv_method_none": lambda L: _x(L).addcdiv(_x(L), None),
     "logical_not_size": lambda L: L.logical_not(L.Size([2])),
     "logical_not_list": lambda L: L.logical_not([1.5, 2.5]),
+    "argsort_descending_str": lambda L: _x(L).argsort(descending="a"),
+    "argsort_function_descending_list": lambda L: L.argsort(_x(L), descending=[1.5]),
+    "sort_stable_str": lambda L: L.sort(_x(L), stable="a"),
     "zeros_requires_grad_str": lambda L: L.zeros(2, requires_grad="a"),
     "ones_like_requires_grad_list": lambda L: L.ones_like(_x(L), requires_grad=[1.5]),
 }
@@ -96,6 +100,8 @@ RUNS = {
     "expand": lambda L: L.ones(3, 1).expand(3, 4),
     "add_keywords": lambda L: L.add(_x(L), other=_x(L), alpha=2),
     "addcmul_value": lambda L: L.addcmul(_x(L), _x(L), _x(L), value=2),
+    "sort_flags": lambda L: L.tensor([3., 1., 2.]).sort(dim=0, descending=True, stable=True),
+    "argsort_numpy_bool": lambda L: L.tensor([3., 1., 2.]).argsort(descending=np.True_),
     "ones_requires_grad": lambda L: L.ones(2, requires_grad=True),
     "zeros_like_requires_grad": lambda L: L.zeros_like(_x(L), requires_grad=True),
 }
