@@ -1992,8 +1992,17 @@ class _Signature(inspect.Signature):
             default = (defaults[i - first] if i >= first else P.empty) if i < npos \
                 else kwdefaults.get(n, P.empty)
             params.append(P(n, P.POSITIONAL_OR_KEYWORD if i < npos else P.KEYWORD_ONLY,
-                            default=P.empty if default is REQUIRED else default))
-        sig = inspect.Signature(params)
+                            default=P.empty if default is REQUIRED else default,
+                            annotation=fn.__annotations__.get(n, P.empty)))
+        rest = code.co_varnames[npos + nkw:]
+        if code.co_flags & inspect.CO_VARARGS:
+            if rest[0] != "_args":      # (a hand-written function's own ``*args``)
+                params.insert(npos, P(rest[0], P.VAR_POSITIONAL))
+            rest = rest[1:]
+        if code.co_flags & inspect.CO_VARKEYWORDS:
+            params.append(P(rest[0], P.VAR_KEYWORD))
+        sig = inspect.Signature(params, return_annotation=fn.__annotations__.get(
+            "return", inspect.Signature.empty))
         self._parameters, self._return_annotation = sig.parameters, sig.return_annotation
         return getattr(self, name)
 
@@ -2090,9 +2099,7 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
         for n in code.co_varnames[npos:npos + nkw]:
             kw.setdefault(n, REQUIRED)
         fn.__kwdefaults__ = kw or None
-        if not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) \
-                and not fn.__annotations__:      # (the signature shown without REQUIRED)
-            fn.__signature__ = _Signature(fn)
+        fn.__signature__ = _Signature(fn)       # (the signature shown without REQUIRED)
     _errors.published_changed()     # (what is published may have changed since it was read)
 
 
