@@ -58,6 +58,12 @@ SPECIFIC = {
     "div_other_keyword": lambda L: L.div(_x(L), other="a"),
     "add_other_keyword": lambda L: L.add(_x(L), other=None),
     "sub_method_keyword": lambda L: _x(L).sub(other="a"),
+    # the top-level forms of the nn kernels (loaded on first use) without their arguments
+    "dropout_missing": lambda L: L.dropout(_x(L)),
+    "dropout_missing_train": lambda L: L.dropout(_x(L), 0.5),
+    "conv1d_nothing": lambda L: L.conv1d(),
+    "layer_norm_missing": lambda L: L.layer_norm(_x(L)),
+    "adaptive_avg_pool1d_nothing": lambda L: L.adaptive_avg_pool1d(),
     # view / expand
     "view_sizes_and_size": lambda L: _x(L).view(4, 6, size=(1,)),
     "view_size_twice": lambda L: _x(L).view(24, size=(24,)),

@@ -2068,6 +2068,7 @@ class _Required:
 
     __bool__ = __index__ = __int__ = __float__ = __complex__ = __iter__ = __len__ = _refuse
     __array__ = __getitem__ = __neg__ = __add__ = __radd__ = __mul__ = __rmul__ = _refuse
+    __lt__ = __le__ = __gt__ = __ge__ = __sub__ = __rsub__ = __truediv__ = __rtruediv__ = _refuse
     __getattr__ = _refuse
 
 
