@@ -89,8 +89,14 @@ def _raw_signatures() -> dict:
 
 
 def _error(fn, *args, **kwargs):
+    """``(error class name, message)`` of the call ``fn(*args, **kwargs)`` written out as a
+    user writes it (its keywords in the bytecode, where Ember reads them); None where it
+    returns."""
+    scope = {"f": fn, **{f"a{i}": a for i, a in enumerate(args)},
+             **{f"k_{k}": v for k, v in kwargs.items()}}
+    call = ", ".join([*(f"a{i}" for i in range(len(args))), *(f"{k}=k_{k}" for k in kwargs)])
     try:
-        fn(*args, **kwargs)
+        eval(f"f({call})", scope)
     except Exception as e:      # noqa: BLE001
         return type(e).__name__, str(e)
     return None

@@ -269,6 +269,8 @@ def __getattr__(name: str):
             dispatching(named(getattr(module, name), __name__, name), __name__, name)
         # (torch._tensor_str.printoptions: ember._printing, where the printing lives)
         globals()[name] = value
+        if value is not module:     # (torch's error for a missing argument, as the others')
+            _ops.registry.require_arguments({name: value}, False)
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

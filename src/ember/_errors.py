@@ -403,11 +403,34 @@ def reparsed(err: BaseException, name: str, method: bool, args, kwargs: dict):
     return ArgTypeError(str(new)) if isinstance(err, ArgTypeError) else new
 
 
-def call_of(name: str, method: bool, names, values, npos: int, defaults: dict):
+def _call_keywords(frame) -> tuple | None:
+    """The names of the keyword arguments of the call ``frame`` is making, read off its
+    bytecode (None where they cannot be read: a call ``f(*args, **kwargs)`` …)."""
+    import dis
+    code, at = frame.f_code, frame.f_lasti
+    previous = []       # (the instructions up to the one running, whose inline caches
+    # ``f_lasti`` may point into)
+    for ins in dis.get_instructions(code):
+        if ins.offset > at:
+            break
+        previous.append(ins)
+    if not previous or previous[-1].opname not in ("CALL", "CALL_KW"):
+        return None
+    for prev in reversed(previous[-4:-1]):
+        if prev.opname == "KW_NAMES":
+            return code.co_consts[prev.arg]
+        if previous[-1].opname == "CALL_KW" and prev.opname == "LOAD_CONST":
+            return prev.argval
+    return ()
+
+
+def call_of(name: str, method: bool, names, values, npos: int, defaults: dict,
+            keywords: tuple | None = None):
     """A call of public function (or Tensor method) ``name`` read back from the values its
     parameters ``names`` (the first ``npos`` positional) took: ``(args, kwargs)``, its
-    leading arguments given positionally (as many as torch's signatures take so), the others
-    by keyword; a default (``defaults``, by name) counts as not given, and so does
+    leading arguments given positionally (as many as torch's signatures take so, but none
+    of the names in ``keywords``, those the call gave by keyword), the others by keyword; a
+    default (``defaults``, by name) counts as not given, and so does
     :data:`REQUIRED <._ops.registry.REQUIRED>`."""
     from ._ops import _signatures
     options = (_signatures.METHODS if method else _signatures.FUNCTIONS).get(name) or ()
@@ -418,7 +441,7 @@ def call_of(name: str, method: bool, names, values, npos: int, defaults: dict):
             continue
         if v is defaults.get(n, _MISSING) or type(v).__name__ == "_Required":
             leading = False
-        elif leading and i < npos and len(args) < max_pos:
+        elif leading and i < npos and len(args) < max_pos and n not in (keywords or ()):
             args.append(v)
         else:
             kwargs[n] = v
@@ -525,6 +548,13 @@ def call_failure(err: BaseException | None = None):
     defaults = dict(zip(names[npos - len(fn.__defaults__ or ()):npos], fn.__defaults__ or ()))
     defaults.update(fn.__kwdefaults__ or {})
     values = found.f_locals
+    # (the names the user's call gave by keyword, where the user's code called it, or its
+    # stub or a wrapper passing the call on)
+    caller = found.f_back
+    while caller is not frame and caller is not None and caller.f_code.co_name in (
+            "_stub_call", "wrapper", code.co_name):
+        caller = caller.f_back
+    keywords = _call_keywords(frame) if caller is frame and frame is not None else None
     from ._tensor import Tensor
     errors = []
     for name, method, _ in sorted(forms, key=lambda f: not f[1]):
@@ -534,7 +564,7 @@ def call_failure(err: BaseException | None = None):
         if method and not isinstance(first, Tensor):
             continue
         args, kwargs = call_of(name, method, names, [values.get(n) for n in names], npos,
-                               defaults)
+                               defaults, keywords)
         extra = npos + nkw
         if code.co_flags & inspect.CO_VARARGS:
             args += tuple(values.get(code.co_varnames[extra], ()))

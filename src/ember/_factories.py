@@ -32,6 +32,8 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "ful
 def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
     check_device(device)
     if requires_grad:
+        if requires_grad is not True and not _errors._matches("bool", requires_grad):
+            raise _errors.call_failure() or TypeError("requires_grad must be bool")
         dt = t.dtype
         if not (dt.is_floating_point or dt.is_complex):
             raise RuntimeError(_errors.INT_REQUIRES_GRAD_FACTORY)
@@ -639,12 +641,18 @@ def _arange_values(start, step, n, dt: D.dtype):
 _INT64_MAX = 2**63 - 1
 
 
-def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
+def arange(start=None, end=None, step=1, *, out=None, dtype=None, layout=None, device=None,
            requires_grad=False, pin_memory=False) -> Tensor:
-    """Values from ``start`` to ``end`` (exclusive) by ``step``, as torch computes them."""
+    """Values from ``start`` (0 where not given) to ``end`` (exclusive) by ``step``, as torch
+    computes them."""
     start, end, step = _num(start), _num(end), _num(step)
     if end is None:
         start, end = 0, start
+        if end is None:     # (no end: a call torch's parser refuses)
+            from . import _errors
+            raise _errors.call_failure() or TypeError("arange() missing its end")
+    elif start is None:
+        start = 0
     if dtype is None:
         dtype = D.result_type(start, end, step)
         if dtype is D.bool:

@@ -30,6 +30,7 @@ the general path, so it sees every op.
 from __future__ import annotations
 
 import functools
+import inspect
 import types
 
 from .. import _dtype as D
@@ -403,6 +404,8 @@ class OpDef:
             tensors = [p for p in self.params if p in formulas]
         self.tensors = tuple(tensors)
         self.tensor_idx = tuple(self.params.index(t) for t in self.tensors)
+        # (the tensor inputs without a default: None there is a call torch's parser refuses)
+        self.required_idx = frozenset(i for i in self.tensor_idx if sig[i].default is sig[i].empty)
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
         self._formula_fns = formulas
@@ -545,6 +548,23 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
 
 # ----------------------------------------------------------------------------- running an op
 
+def _refuse_none(op) -> None:
+    """Raise torch's parser error for the user's call on the stack, given None (or no number)
+    for a tensor ``op`` requires (where its parser refuses the call), where the user called
+    ``op``'s generated function (another op's code may pass it None for what it lacks)."""
+    import sys
+    frame = sys._getframe(2)
+    for _ in range(4):
+        if frame is None or frame.f_globals.get("_op") is op:
+            break
+        frame = frame.f_back
+    else:
+        return
+    new = _errors.call_failure() if frame is not None else None
+    if new is not None:
+        raise new
+
+
 def _arrays(op, args):
     """The kernel's arguments: inputs' arrays converted to the computation dtype."""
     idx = op.tensor_idx
@@ -566,6 +586,9 @@ def _arrays(op, args):
                 if not arr.size:
                     low = _Low(low.dtype if low else None, True)
                 args[i] = arr
+            elif a is None and i in op.required_idx or a is not None \
+                    and not _errors._is_number(a):      # (a list, a str … for a tensor)
+                _refuse_none(op)
         if op.name in _BAREBONES_ACCUMULATE:     # (accumulating in the type asked for)
             D.no_barebones_kernel(_BAREBONES_ACCUMULATE[op.name], args[op.dtype_idx])
         if low is not None and op.dtype_idx is not None and args[op.dtype_idx] is not None:
@@ -590,6 +613,8 @@ def _arrays(op, args):
             scalars = True
         elif a is not None:
             break
+        elif i in op.required_idx:
+            _refuse_none(op)
     else:
         if npdt is not None and npdt.char in "efd" and not (
                 npdt.char == "e" and op.name in _HALF_IN_FLOAT):   # float16/32/64
@@ -604,6 +629,8 @@ def _arrays(op, args):
             return kargs, (D.bool if promote is COMPARE else _BY_NP[npdt])
     args = list(args)
     present = [args[i] for i in idx if args[i] is not None]
+    if len(present) != len(idx) and any(args[i] is None for i in op.required_idx):
+        _refuse_none(op)
     try:
         dt = D.result_type(*present)
     except TypeError:
@@ -1859,12 +1886,12 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     for i, p in enumerate(params):
         pname = first if i == 0 and p.name == "self" else p.name
         if p.kind is p.KEYWORD_ONLY and not seen_kw:
-            heads.append("*")
+            heads.append("*_args")
             seen_kw = True
         if p.default is not p.empty or i or first != "self":
             # (a required parameter defaults to REQUIRED: its body answers a call without it
-            # with torch's parser error. CPython's own error for too many positional
-            # arguments counts them "from 0")
+            # with torch's parser error; and one with too many positional arguments, which
+            # ``*_args`` takes, too)
             default = p.default if p.default is not p.empty else REQUIRED
             if seen_kw:
                 kw_defaults[pname] = default
@@ -1874,9 +1901,9 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
         else:
             heads.append(pname)
         call.append(pname)
+    if not seen_kw:
+        heads.append("*_args")
     if out:
-        if not seen_kw:
-            heads.append("*")
         heads.append("out=None")
         kw_defaults["out"] = None
     if fkey is False:
@@ -1892,10 +1919,11 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
         # until its first call the function runs a stub of the same signature, which puts
         # the body in its place (compiled once per key): hundreds of bodies otherwise at import.
         # The stub's code is a template given these parameters, not compiled.
-        varnames = (*call, "out") if out else tuple(call)
-        nkw = len(heads) - heads.index("*") - 1 if "*" in heads else 0
+        varnames = (*call, "out", "_args") if out else (*call, "_args")
+        nkw = len(heads) - heads.index("*_args") - 1
         code = _STUBS[kind].replace(co_varnames=varnames, co_nlocals=len(varnames),
-                                    co_argcount=len(varnames) - nkw, co_kwonlyargcount=nkw,
+                                    co_argcount=len(varnames) - nkw - 1, co_kwonlyargcount=nkw,
+                                    co_flags=_STUBS[kind].co_flags | inspect.CO_VARARGS,
                                     **names)
         pending = True
     else:
@@ -1907,6 +1935,7 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
     fn.__kwdefaults__ = kw_defaults or None
     fn.__qualname__ = qualname
     fn.__module__ = "ember"
+    fn.__signature__ = _Signature(fn)
     if pending:
         ns[kind] = fn
         _PENDING[fn] = (d, key, call)
@@ -1914,15 +1943,77 @@ def _generate(d, name, params, first, out, inplace=False, ns=None, fkey=False):
 
 
 def _stub_function():
-    return _realize(_fn_function)(**locals())      # noqa: F821  (names of the op's namespace)
+    return _stub_call(_realize(_fn_function), locals())     # noqa: F821  (names of the op's
+    # namespace)
 
 
 def _stub_method():
-    return _realize(_fn_method)(**locals())        # noqa: F821
+    return _stub_call(_realize(_fn_method), locals())       # noqa: F821
 
 
 def _stub_inplace():
-    return _realize(_fn_inplace)(**locals())       # noqa: F821
+    return _stub_call(_realize(_fn_inplace), locals())      # noqa: F821
+
+
+def _stub_call(fn, values: dict):
+    """Call generated function ``fn`` with the parameter ``values`` its stub was given (its
+    extra positional arguments, ``_args``, after the others)."""
+    code = fn.__code__
+    npos, nkw = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    return fn(*[values[n] for n in names[:npos]], *values[names[npos + nkw]],
+              **{n: values[n] for n in names[npos:npos + nkw]})
+
+
+def _extra_arguments(args) -> TypeError:
+    """CPython's TypeError for the generated function on the stack above given the extra
+    positional arguments ``args`` (where torch's parser would take the call)."""
+    import sys
+    code = sys._getframe(1).f_code
+    n = code.co_argcount
+    return TypeError(f"{code.co_qualname}() takes {n} positional argument{'s' * (n != 1)} but "
+                     f"{n + len(args)} {'was' if n + len(args) == 1 else 'were'} given")
+
+
+_FAST_NAMES.update(_stub_call=_stub_call, _extra_arguments=_extra_arguments)
+
+
+class _Signature(inspect.Signature):
+    """What ``inspect.signature`` shows of a generated (or hand-written public) function:
+    its parameters, without the :data:`REQUIRED` defaults and the ``*_args`` that take what
+    torch's parser refuses (read off the function on first use: nothing at import)."""
+
+    __slots__ = ("_fn",)
+
+    def __init__(self, fn) -> None:     # (no super().__init__: the parameters come later)
+        self._fn = fn
+
+    def __getattr__(self, name: str):
+        if name not in ("_parameters", "_return_annotation"):
+            raise AttributeError(name)
+        fn, P = self._fn, inspect.Parameter
+        code = fn.__code__
+        npos, nkw = code.co_argcount, code.co_kwonlyargcount
+        defaults, kwdefaults = fn.__defaults__ or (), fn.__kwdefaults__ or {}
+        first = npos - len(defaults)
+        params = []
+        for i, n in enumerate(code.co_varnames[:npos + nkw]):
+            default = (defaults[i - first] if i >= first else P.empty) if i < npos \
+                else kwdefaults.get(n, P.empty)
+            params.append(P(n, P.POSITIONAL_OR_KEYWORD if i < npos else P.KEYWORD_ONLY,
+                            default=P.empty if default is REQUIRED else default,
+                            annotation=fn.__annotations__.get(n, P.empty)))
+        rest = code.co_varnames[npos + nkw:]
+        if code.co_flags & inspect.CO_VARARGS:
+            if rest[0] != "_args":      # (a hand-written function's own ``*args``)
+                params.insert(npos, P(rest[0], P.VAR_POSITIONAL))
+            rest = rest[1:]
+        if code.co_flags & inspect.CO_VARKEYWORDS:
+            params.append(P(rest[0], P.VAR_KEYWORD))
+        sig = inspect.Signature(params, return_annotation=fn.__annotations__.get(
+            "return", inspect.Signature.empty))
+        self._parameters, self._return_annotation = sig.parameters, sig.return_annotation
+        return getattr(self, name)
 
 
 # the stubs' code by kind: given an op's parameters, each passes them all by name to the body
@@ -1950,6 +2041,7 @@ def _realize(fn):
         # (an error of the body: torch's parser error instead where its parser refuses the
         # call; nothing to pay where none is raised)
         src = (f"def _f({', '.join(heads)}):\n    try:\n"
+               f"        if _args:\n            raise _extra_arguments(_args)\n"
                + "".join(f"    {line}\n" for line in fast.splitlines())
                + f"        return {runner.format(', '.join(call))}\n"
                f"    except Exception as _e:\n"
@@ -1985,6 +2077,7 @@ class _Required:
 
     __bool__ = __index__ = __int__ = __float__ = __complex__ = __iter__ = __len__ = _refuse
     __array__ = __getitem__ = __neg__ = __add__ = __radd__ = __mul__ = __rmul__ = _refuse
+    __lt__ = __le__ = __gt__ = __ge__ = __sub__ = __rsub__ = __truediv__ = __rtruediv__ = _refuse
     __getattr__ = _refuse
 
 
@@ -2016,6 +2109,7 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
         for n in code.co_varnames[npos:npos + nkw]:
             kw.setdefault(n, REQUIRED)
         fn.__kwdefaults__ = kw or None
+        fn.__signature__ = _Signature(fn)       # (the signature shown without REQUIRED)
     _errors.published_changed()     # (what is published may have changed since it was read)
 
 

@@ -8,6 +8,7 @@ counter, exactly where torch's do; their backward formulas map the gradient back
 from __future__ import annotations
 
 import builtins
+import operator
 
 from .. import _dtype as D
 from .. import _errors
@@ -22,7 +23,7 @@ from .util import norm_dim, norm_dims
 
 def infer_size(shape, numel: int) -> tuple[int, ...]:
     """``shape`` with its one ``-1`` filled in, or torch's error."""
-    shape = tuple(map(int, shape))
+    shape = tuple(map(operator.index, shape))      # (a float or a str is no size)
     if -1 not in shape and min(shape, default=0) >= 0:
         known = 1
         for s in shape:
@@ -61,7 +62,8 @@ def _shape_arg(shape, given=None, name: str = "size", op: str = "", options=None
         raise _errors.parser_error(op, options, (), {})
     if given is not None:
         if shape:
-            raise TypeError(f"{op}() got multiple values for argument '{name}'")
+            raise _errors.parse_failure(op, True, shape, {name: given}) or TypeError(
+                f"{op}() got multiple values for argument '{name}'")
         shape = (given,)
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)) or (
             len(shape) == 1 and type(shape[0]).__name__ == "Size"):
@@ -116,17 +118,34 @@ def view(self, *sizes, size=None, dtype=None):
 
     ``view(dtype)`` reinterprets the bytes as another dtype.
     """
-    if dtype is None and len(sizes) == 1 and isinstance(sizes[0], D.dtype):
+    by_position = dtype is None and len(sizes) == 1 and isinstance(sizes[0], D.dtype)
+    if by_position:
         dtype = sizes[0]
     if not sizes and size is None and dtype is None:
         raise _errors.invalid_arguments("view", ("(torch.dtype dtype)", "(tuple of ints size)"),
                                         (), {})
     if dtype is not None:
+        if sizes and not by_position or size is not None:    # (both a dtype and sizes)
+            _raise_parsed(TypeError("view() takes a dtype or sizes"), "view", sizes,
+                          size=size, dtype=dtype)
         from .._tensor import Tensor
         _check_view_dtype(self, dtype)
         return Tensor._wrap(self._data.view(dtype.np))
-    size = _shape_arg(sizes, size, "size", "view", _VIEW_OPTIONS)
-    return _view(self, infer_size(size, self._data.size))
+    try:
+        shape = _shape_arg(sizes, size, "size", "view", _VIEW_OPTIONS)
+        return _view(self, infer_size(shape, self._data.size))
+    except (TypeError, RuntimeError) as e:
+        _raise_parsed(e, "view", sizes, size=size)
+
+
+def _raise_parsed(err: Exception, op: str, sizes: tuple, **given) -> None:
+    """Raise torch's parser error for a call of Tensor method ``op`` (``*sizes``, the
+    keywords ``given`` not None) that its parser refuses; else ``err``."""
+    new = _errors.parse_failure(op, True, sizes,
+                                {k: v for k, v in given.items() if v is not None})
+    if new is None:
+        raise err
+    raise new from None
 
 
 def _check_view_dtype(self, dtype) -> None:
@@ -286,8 +305,14 @@ def _expand(self, size):
 @expose(function=False)
 def expand(self, *sizes, size=None, implicit=False):
     """A broadcast view with ``sizes`` (-1 keeps a dim); no copy."""
-    sizes = _shape_arg(sizes, size, "size", "expand",
-                       ("(tuple of ints size, *, bool implicit = False)",))
+    try:
+        return _expand_sizes(self, _shape_arg(
+            sizes, size, "size", "expand", ("(tuple of ints size, *, bool implicit = False)",)))
+    except (TypeError, RuntimeError) as e:
+        _raise_parsed(e, "expand", sizes, size=size)
+
+
+def _expand_sizes(self, sizes):
     nd = self._data.ndim
     if len(sizes) < nd:
         raise RuntimeError(f"expand({self.type()}{{{list(self.shape)}}}, size={list(sizes)}):"

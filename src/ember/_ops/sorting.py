@@ -186,6 +186,11 @@ def _argsort(a, dim, descending):
 
 
 def _sort_indices(input, dim, descending, stable):
+    if descending.__class__ is not bool or stable is not None and stable.__class__ is not bool:
+        # (a flag of another type: torch's parser error, where it refuses the call)
+        new = _errors.call_failure()
+        if new is not None:
+            raise new
     a = input._data
     if input.dtype.is_complex:
         raise RuntimeError(" Sort does not support complex dtypes on CPU")
