@@ -64,7 +64,7 @@ _next = next
 class OpNode(Node):
     """A node generated from an op entry; ``_op`` is the entry, ``_saved`` what it kept."""
 
-    __slots__ = ("_args", "_nout")
+    __slots__ = ("_args", "_nout", "_out1")
     _op = None
 
     def apply(self, grads):
@@ -481,12 +481,14 @@ class OpDef:
             for k in needs:
                 if k in ("grad", "grads"):
                     continue
-                names.add("_saved_" + k)
-                if k == "result" or k in self.tensors:
-                    names.add("_raw_saved_" + k)
                 for theirs, mine in _SAVED_SUFFIXES:
                     if k.endswith(mine):
                         names.add("_saved_" + k[:-len(mine)] + theirs)
+                        break
+                else:
+                    names.add("_saved_" + k)
+                if k == "result" or k in self.tensors:
+                    names.add("_raw_saved_" + k)
         return names
 
     def __repr__(self) -> str:
@@ -1443,6 +1445,7 @@ def _record_plain(op, args, results, original_self=None):
     else:
         node._nout = None
         r = results[0]
+        node._out1 = (r._data.shape, r._data.dtype)
         if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
             r.grad_fn = node
             r._output_nr = 0
@@ -1482,7 +1485,9 @@ def _recorder(op):
               "        return node",
               "    node._nout = None",
               "    r = results[0]",
-              "    d = r._data.dtype",
+              "    arr = r._data",
+              "    d = arr.dtype",
+              "    node._out1 = (arr.shape, d)",
               "    if d.kind in 'fc' or d in _REDUCED:",
               "        r.grad_fn = node",
               "        r._output_nr = 0",

@@ -227,7 +227,73 @@ class Node:
     def _sequence_nr(self) -> int:
         return self._seq
 
-    def _saved_value(self, name: str, raw: bool) -> tuple:
+    def _set_sequence_nr(self, nr: int) -> None:
+        """Give the node another sequence number (its place among ready nodes in backward)."""
+        self._seq = nr
+
+    @property
+    def requires_grad(self) -> bool:
+        """Always True: a node exists only for outputs that require grad."""
+        return True
+
+    @property
+    def _input_metadata(self) -> tuple:
+        """One :class:`InputMetadata` (shape, dtype, device) per gradient the node takes,
+        that is per differentiable output of its forward (empty where not known)."""
+        metas = self._output_metas()
+        return tuple(InputMetadata(shape, dtype) for shape, dtype in metas)
+
+    def _output_metas(self) -> list:
+        """``(shape, dtype)`` of each differentiable output of the node's forward."""
+        from .._dtype import from_numpy_dtype
+        out = []
+        for m in getattr(self, "_nout", None) or ():
+            if m is None:
+                continue
+            shape, dt = m
+            dt = dt if hasattr(dt, "is_floating_point") else from_numpy_dtype(dt)
+            if dt.is_floating_point or dt.is_complex:
+                out.append((shape, dt))
+        if not out:
+            one = getattr(self, "_out1", None)
+            if one is not None:
+                out.append((one[0], from_numpy_dtype(one[1])))
+        return out
+
+    def _register_hook_dict(self, tensor) -> None:
+        """Run the hooks of ``tensor._backward_hooks`` (a dict, read when backward reaches
+        this node) on the gradient of ``tensor``, before the node."""
+        hooks = tensor._backward_hooks
+
+        def run(grad):
+            for hook in list(hooks.values()):
+                new = hook(grad)
+                if new is not None:
+                    grad = new
+            return grad
+        self._register_tensor_hook(tensor._output_nr, run)
+
+    def _names_saved(self) -> list:
+        """The ``_saved_<name>`` / ``_raw_saved_<name>`` attributes this node has."""
+        names = [n for n in object.__dir__(self) if n.startswith(("_saved_", "_raw_saved_"))]
+        saved = self._saved
+        if not isinstance(saved, dict) or getattr(type(self), "_op", None) is not None:
+            return names
+        for k, v in saved.items():
+            names.append("_saved_" + k)
+            if isinstance(v, SavedTensor):
+                names.append("_raw_saved_" + k)
+        return names
+
+    def __dir__(self):
+        """torch's attributes of a node: its public API, its saved values and the dunders
+        (none of this library's internals)."""
+        names = [n for n in object.__dir__(self) if n.startswith("__") and n.endswith("__")]
+        names += [n for n in _NODE_API if hasattr(self, n)]
+        names += self._names_saved()
+        return sorted(set(names))
+
+    def _find_saved(self, name: str, raw: bool) -> tuple:
         """``(found, value)`` of the saved ``name`` in torch's naming."""
         if not raw:
             ours = name
@@ -305,13 +371,36 @@ class Node:
         return self.apply(list(grads))
 
 
+# the attributes torch's nodes show (``dir``) besides their saved values
+_NODE_API = ("_input_metadata", "_register_hook_dict", "_sequence_nr", "_set_sequence_nr",
+             "metadata", "name", "next_functions", "register_hook", "register_prehook",
+             "requires_grad", "variable")
+
+
+class InputMetadata:
+    """What a node knows of one gradient it takes: ``shape``, ``dtype``, ``device``."""
+
+    __slots__ = ("shape", "dtype")
+    is_nested_tensor = is_cpp_nested_tensor = False
+
+    def __init__(self, shape, dtype):
+        from .._tensor import Size
+        self.shape = Size(shape)
+        self.dtype = dtype
+
+    @property
+    def device(self):
+        from .._device import device
+        return device("cpu")
+
+
 def _saved_attribute(node, attr: str):
     """torch's ``_saved_<name>`` (what the node keeps for backward: a tensor, None for one it
     did not need, or a number, shape, dim …) and ``_raw_saved_<name>`` (the SavedTensor) of
     ``node``; torch's AttributeError where it keeps no such thing."""
     raw = attr.startswith("_raw_saved_")
     if raw or attr.startswith("_saved_"):
-        found, value = node._saved_value(attr[11:] if raw else attr[7:], raw)
+        found, value = node._find_saved(attr[11:] if raw else attr[7:], raw)
         if found:
             return value
     raise AttributeError(f"'{type(node).__name__}' object has no attribute '{attr}'")
@@ -346,6 +435,9 @@ class AccumulateGrad(Node):
         self._seq = float("inf")       # runs as soon as it is ready, like torch's UINT64_MAX
         self.variable = variable
         self.next_functions = ()
+
+    def _output_metas(self) -> list:
+        return [(self.variable._data.shape, self.variable.dtype)]
 
     def accumulate(self, grad, create_graph: bool) -> None:
         var = self.variable
