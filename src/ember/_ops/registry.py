@@ -243,7 +243,7 @@ def _direct_applier(op):
     gradient, a saved tensor with hooks or modified since, another dtype or class), which
     then computes (or raises) as it always does."""
     saves = {k for needs in op.needs.values() for k in needs
-             if k == "result" or k in op.tensors}
+             if k in op.results or k in op.tensors}
     lines = ["def direct(node, g):",
              "    if g is None or g.__class__ is not _T:",
              "        return None",
@@ -370,8 +370,10 @@ class OpDef:
     overlap = None            # see ``op``: may the in-place form write an expanded tensor
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
-                 view=False, check=None, raw=None, pointwise=None):
+                 view=False, check=None, raw=None, pointwise=None, saved_results=None):
         self.name = name
+        # the results a formula may read, by name: ``result`` (the first) and the op's own
+        self.results = {"result": 0, **(saved_results or {})}
         self.module = kernel.__module__
         self.check = check
         self.view = view
@@ -487,7 +489,7 @@ class OpDef:
                         break
                 else:
                     names.add("_saved_" + k)
-                if k == "result" or k in self.tensors:
+                if k in self.results or k in self.tensors:
                     names.add("_raw_saved_" + k)
         return names
 
@@ -505,7 +507,7 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
        view: bool = False, check=None, raw=None, holomorphic: bool = True,
        pointwise: bool | None = None, overlap=None, reduced_in_float: bool = True,
-       **formulas):
+       saved_results: dict | None = None, **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
@@ -529,11 +531,15 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
     ``reduced_in_float=False`` marks an op whose backward torch composes of ops in the
     reduced type itself (bfloat16), each rounding: its formulas run on the tensors as they
     are rather than in float32.
+
+    ``saved_results`` names the results other than the first that formulas read (torch's
+    names, by result index: ``{"indices": 1}``); they are saved as torch saves an op's
+    outputs, after its inputs.
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
-                  raw, pointwise)
+                  raw, pointwise, saved_results)
         d.holomorphic = holomorphic
         d.reduced_in_float = reduced_in_float
         if overlap is not None:
@@ -1299,7 +1305,9 @@ _NO_EDGE = (None, 0)
 
 
 def _save_plan(op, mask):
-    """``(name, kind, arg index)`` for what the formulas of the inputs in ``mask`` read."""
+    """``(name, kind, arg index)`` for what the formulas of the inputs in ``mask`` read: the
+    tensors in torch's order (the inputs in the signature's order, then the results; their
+    hooks run in that order), the rest after (a result's index in place of an arg's)."""
     needed = set()
     for bit, name in enumerate(op.diff):
         if mask >> bit & 1:
@@ -1308,9 +1316,10 @@ def _save_plan(op, mask):
     needed.discard("grads")
     plan = []
     params = op.params
+    results = op.results
     for k in sorted(needed):
-        if k == "result":
-            plan.append((k, _RESULT, 0))
+        if k in results:
+            plan.append((k, _RESULT, results[k]))
         elif k in op.tensors:
             plan.append((k, _TENSOR, params.index(k)))
         elif k.endswith("_shape"):
@@ -1321,6 +1330,7 @@ def _save_plan(op, mask):
             plan.append((k, _STRIDES, params.index(k[:-8])))
         else:
             plan.append((k, _ARG, params.index(k)))
+    plan.sort(key=lambda e: (e[1] is not _TENSOR, e[1] is not _RESULT, e[2]))
     return tuple(plan)
 
 
@@ -1342,7 +1352,7 @@ def _saver(op, mask):
                     a = f"(original_self if original_self is not None else {a})"
                 saved.append(f"{k}: _st({a})")
             elif kind is _RESULT:
-                saved.append(f"{k}: _Saved(results[0], True)")
+                saved.append(f"{k}: _Saved(results[{i}], True)")
             elif kind is _ARG:
                 kept.append(f"{k}: {a}")
             elif kind is _SHAPE:
@@ -1419,7 +1429,7 @@ def _record_plain(op, args, results, original_self=None):
                 a = original_self if original_self is not None and k == "self" else args[i]
                 saved[k] = SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
             elif kind is _RESULT:
-                saved[k] = SavedTensor(results[0], True)
+                saved[k] = SavedTensor(results[i], True)
             elif kind is _ARG:
                 kept[k] = args[i]
             else:

@@ -170,11 +170,13 @@ def _dim_reduction(arg):
 
 
 _max_dim = op("MaxBackward0", name="max_dim", method=False, function=False, promote=NONE,
-              outputs=2, self=lambda grads, self_shape, dim, keepdim, indices:
-              _value_selecting_backward(grads[0], dim, indices, self_shape, keepdim))
+              outputs=2, saved_results={"indices": 1},
+              self=lambda grads, self_shape, dim, keepdim, indices:
+              _value_selecting_backward(grads[0], dim, indices._data, self_shape, keepdim))
 _min_dim = op("MinBackward0", name="min_dim", method=False, function=False, promote=NONE,
-              outputs=2, self=lambda grads, self_shape, dim, keepdim, indices:
-              _value_selecting_backward(grads[0], dim, indices, self_shape, keepdim))
+              outputs=2, saved_results={"indices": 1},
+              self=lambda grads, self_shape, dim, keepdim, indices:
+              _value_selecting_backward(grads[0], dim, indices._data, self_shape, keepdim))
 
 
 def _max_kernel(self, dim, keepdim=False, indices=None):

@@ -311,7 +311,7 @@ class Node:
             needs = set()
             for n in op.diff:
                 needs.update(op.needs[n])
-            known = name in needs and (name == "result" or name in op.tensors)
+            known = name in needs and (name in op.results or name in op.tensors)
         else:
             known = isinstance(saved, dict) and name in saved
         if not known and not (isinstance(saved, dict) and name in saved):
