@@ -1306,8 +1306,9 @@ _NO_EDGE = (None, 0)
 
 def _save_plan(op, mask):
     """``(name, kind, arg index)`` for what the formulas of the inputs in ``mask`` read: the
-    tensors in torch's order (the inputs in the signature's order, then the results; their
-    hooks run in that order), the rest after (a result's index in place of an arg's)."""
+    tensors in torch's order (the inputs by name, then the results by name, as torch's
+    generated nodes save them; their pack hooks run in that order), the rest after (a
+    result's index in place of an arg's)."""
     needed = set()
     for bit, name in enumerate(op.diff):
         if mask >> bit & 1:
@@ -1330,7 +1331,7 @@ def _save_plan(op, mask):
             plan.append((k, _STRIDES, params.index(k[:-8])))
         else:
             plan.append((k, _ARG, params.index(k)))
-    plan.sort(key=lambda e: (e[1] is not _TENSOR, e[1] is not _RESULT, e[2]))
+    plan.sort(key=lambda e: (e[1] is not _TENSOR, e[1] is not _RESULT))
     return tuple(plan)
 
 
