@@ -1912,17 +1912,20 @@ def _scatter_flat(g, indices, sizes, nd, unique=False, store=False):
 
 
 def _make_gather(node, nd, unique=False, follow=True):
-    """The pool's gather op by flat indices (its backward scatters); ``follow``: the output
-    takes the input's memory format (torch's 3-d adaptive max pool writes a contiguous one)."""
+    """The pool's gather op by flat indices: ``(values, indices)``, the indices passed through
+    as its second result, which its node saves with the input as torch's does (``self``,
+    ``result1``); its backward scatters. ``follow``: the output takes the input's memory
+    format (torch's 3-d adaptive max pool writes a contiguous one)."""
     tag = node + ("_unique" if unique else "")
     keep = _mf.follow if follow else (lambda out, x: out)
     gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
-                tensors=("self", "indices"), reduced_in_float=False,
-                self=lambda grad, indices, self_shape: scatter(grad, indices, self_shape))(
-        lambda self, indices: keep(_gather_flat(self, indices, nd), self))
+                tensors=("self", "indices"), reduced_in_float=False, outputs=2,
+                saved_results={"result1": 1},
+                self=lambda grad, self, result1: scatter(grad, result1, self._data.shape))(
+        lambda self, indices: (keep(_gather_flat(self, indices, nd), self), indices))
     scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
-                 grad_output=lambda grad, indices: gather(grad, indices))(
+                 grad_output=lambda grad, indices: gather(grad, indices)[0])(
         lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes, nd,
                                                           unique))
     return gather
@@ -1961,8 +1964,7 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
     idx = _mf.follow(idx, x)            # torch's indices take the input's memory format
     apart = all(s >= d * (k - 1) + 1 for s, k, d in zip(stride, kernel_size, dilation))
     gather = (_max_pool_gather_unique if apart else _max_pool_gather)[nd]
-    out = gather(input, Tensor._wrap(idx))
-    return out, Tensor._wrap(idx)
+    return tuple(gather(input, Tensor._wrap(idx)))
 
 
 def _avg_plan(sizes, channels, kernel, stride, padding, ceil_mode, count_include_pad,
