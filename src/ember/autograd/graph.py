@@ -76,8 +76,9 @@ def _wrap(data):
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved.
 
-    An op's own output is kept as its array and version counter rather than as the Tensor
-    (which references the node): that would be a reference cycle.
+    An op's own output that requires grad is kept as its array and version counter rather
+    than as the Tensor (which references the node): that would be a reference cycle. One
+    without a gradient (an index result) is kept as itself, as torch keeps it.
     """
 
     __slots__ = ("tensor", "data", "vc", "version", "is_output", "requires_grad", "hook_pack",
@@ -104,7 +105,7 @@ class SavedTensor:
             # the node that made it, or the accumulator of a leaf
             self.origin = None if is_output or not self.requires_grad else (
                 tensor.grad_fn if tensor.grad_fn is not None else tensor._grad_accumulator())
-        elif is_output:
+        elif is_output and self.requires_grad:
             self.tensor, self.data, self.hook_pack = None, tensor._data, None
         else:
             self.tensor, self.data, self.hook_pack = tensor, None, None
@@ -118,16 +119,17 @@ class SavedTensor:
             t = self.tensor
             shape = list(t.shape if t is not None else self.data.shape)
             dtype = (t.dtype if t is not None else _dtype_of(self.data))
-            origin = node if self.is_output else (t.grad_fn if t is not None else None)
+            # (an output without a gradient, an index result, names no node)
+            origin = (node if self.requires_grad else None) if self.is_output else (
+                t.grad_fn if t is not None else None)
             raise RuntimeError(_errors.modified_inplace(
                 dtype._legacy, shape, origin, self.output_nr, self.vc.value, self.version))
-        if self.is_output:
-            out = _wrap(self.data)
-            out._vc = self.vc
-            if self.requires_grad:
-                out.grad_fn, out._output_nr = node, self.output_nr
-            return out
-        return self.tensor
+        if self.tensor is not None:
+            return self.tensor
+        out = _wrap(self.data)
+        out._vc = self.vc
+        out.grad_fn, out._output_nr = node, self.output_nr
+        return out
 
     def _as_saved(self, t, node):
         """What an unpack hook returned, with the saved tensor's place in the graph."""
