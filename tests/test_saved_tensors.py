@@ -46,7 +46,9 @@ def _inputs(T):
 
 def _value(v):
     if isinstance(v, (torch.Tensor, ember.Tensor)):
-        return ("tensor", tuple(v.shape), str(v.dtype), v.detach().numpy().tolist())
+        a = v.detach()
+        a = a.double() if a.is_floating_point() else a
+        return ("tensor", tuple(v.shape), str(v.dtype), a.numpy().tolist())
     if isinstance(v, (tuple, list)):
         return tuple(_value(e) for e in v)
     return v
@@ -109,18 +111,36 @@ def test_pack_and_unpack_order():
     assert sum(1 for e in want[0] if e[0] == "pack") == 9
 
 
-def test_layer_norm_module_hooks_see_the_weight_input_and_bias():
-    # (torch also packs the statistics; the tensors both keep come in torch's order)
+@pytest.mark.parametrize("dtype, wdtype", [("float32", "float32"), ("float64", "float64"),
+                                           ("bfloat16", "bfloat16"), ("float16", "float32"),
+                                           ("float32", None)])
+def test_layer_norm_saves_input_weight_bias_mean_rstd(dtype, wdtype):
     def run(T):
-        T.manual_seed(0)
-        ln = T.nn.LayerNorm(8)
-        x = T.ones(16, 8, requires_grad=True)
+        rng = np.random.default_rng(1)
+        x = T.tensor(rng.standard_normal((16, 8)), dtype=getattr(T, dtype), requires_grad=True)
+        w = b = None
+        if wdtype is not None:
+            w = T.tensor(rng.standard_normal(8), dtype=getattr(T, wdtype), requires_grad=True)
+            b = T.tensor(rng.standard_normal(8), dtype=getattr(T, wdtype), requires_grad=True)
         packs = []
-        with T.autograd.graph.saved_tensors_hooks(lambda t: packs.append(tuple(t.shape)) or t,
-                                                  lambda t: t):
-            ln(x)
-        return packs
-    assert run(ember) == run(torch)[:3]
+
+        def pack(t):
+            packs.append((tuple(t.shape), str(t.dtype)))
+            return t
+        with T.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y = T.nn.functional.layer_norm(x, (8,), w, b)
+        node = y.grad_fn
+        names = [n for n in dir(node) if n.startswith("_saved_") and n != "_saved_eps"]
+        values = {n: _value(getattr(node, n)) for n in names}
+        # float values of the statistics, exactly
+        stats = [getattr(node, n).detach().float().numpy().tobytes() for n in ("_saved_result1",
+                                                                       "_saved_result2")]
+        y.sum().backward()
+        grads = [t.grad.float().numpy().tobytes() for t in (x, w, b) if t is not None]
+        return packs, names, str(values), stats, grads
+    got, want = run(ember), run(torch)
+    assert got == want
+    assert len(want[0]) == (5 if wdtype else 3)
 
 
 @pytest.mark.parametrize("code", ["x.sort(1)", "x.max(1)", "x.topk(2)", "x.cummax(1)",

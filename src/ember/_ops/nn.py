@@ -2462,19 +2462,21 @@ def _kernel_grad(kernel, grad, self, weight, which, *args):
     return Tensor._wrap(np.asarray(kernel(grad._data, self._data, w, *args, which)))
 
 
-def _ln_kernel_grad(grad, self, weight, k, eps, which, param=None):
-    """The layer norm gradient ``which`` by torch's kernel (``param``: the weight, whose
-    dtype picks the mixed-type kernel of a float16/bfloat16 input), None where not
-    emulated."""
+def _ln_kernel_grad(grad, self, weight, k, mean, rstd, which, param=None):
+    """The layer norm gradient ``which`` by torch's kernel from the forward's statistics
+    (``param``: the weight, whose dtype picks the mixed-type kernel of a float16/bfloat16
+    input), None where not emulated."""
     x = self._data
     if x.dtype.char in "eE" and x.size and grad._data.dtype == x.dtype \
             and not _records_graph(grad, self, weight):
         pdt = x.dtype if param is None else param._data.dtype
         if pdt in (x.dtype, np.float32):
             w = None if weight is None else weight._data
-            out = _norms.layer_norm_backward_reduced(grad._data, x, w, k, eps, which, pdt)
+            out = _norms.layer_norm_backward_reduced(grad._data, x, w, k, mean._data,
+                                                     rstd._data, which, pdt)
             return Tensor._wrap(out.astype(x.dtype if which == "input" else pdt))
-    return _kernel_grad(_norms.layer_norm_backward, grad, self, weight, which, k, eps)
+    return _kernel_grad(_norms.layer_norm_backward, grad, self, weight, which, k,
+                        mean._data, rstd._data)
 
 
 def _half_float(*tensors):
@@ -2489,25 +2491,32 @@ def _ln_float(*tensors):
     return [t.float() if t is not None and t.dtype is D.bfloat16 else t for t in tensors]
 
 
-def _ln_self(grad, self, weight, k, eps):
-    exact = _ln_kernel_grad(grad, self, weight, k, eps, "input", weight)
+# The formulas read what torch's node keeps: the input, weight, bias, normalized_shape and
+# the forward's statistics (result1: mean, result2: rstd), from which torch's kernels
+# compute; ``eps`` besides, for the differentiable formulas of a double backward.
+
+def _ln_self(grad, input, weight, normalized_shape, eps, result1, result2):
+    k = len(normalized_shape)
+    exact = _ln_kernel_grad(grad, input, weight, k, result1, result2, "input", weight)
     if exact is not None:
         return exact
-    grad, self, weight = _ln_float(grad, self, weight)
-    return _normalized_grad(grad, self, weight, _ln_dims(self.ndim, k), eps)
+    grad, input, weight = _ln_float(grad, input, weight)
+    return _normalized_grad(grad, input, weight, _ln_dims(input.ndim, k), eps)
 
 
-def _ln_weight(grad, self, weight, k, eps):
-    exact = _ln_kernel_grad(grad, self, None, k, eps, "weight", weight)
+def _ln_weight(grad, input, weight, normalized_shape, eps, result1, result2):
+    k = len(normalized_shape)
+    exact = _ln_kernel_grad(grad, input, None, k, result1, result2, "weight", weight)
     if exact is not None:
         return exact
-    grad, self = _ln_float(grad, self)
-    xhat = _xhat(self, _ln_dims(self.ndim, k), eps)
-    return (grad * xhat).sum(_ln_lead(self.ndim, k)) if self.ndim > k else grad * xhat
+    grad, input = _ln_float(grad, input)
+    xhat = _xhat(input, _ln_dims(input.ndim, k), eps)
+    return (grad * xhat).sum(_ln_lead(input.ndim, k)) if input.ndim > k else grad * xhat
 
 
-def _ln_bias(grad, self, bias, k, eps):
-    exact = _ln_kernel_grad(grad, self, None, k, eps, "bias", bias)
+def _ln_bias(grad, input, bias, normalized_shape, result1, result2):
+    k = len(normalized_shape)
+    exact = _ln_kernel_grad(grad, input, None, k, result1, result2, "bias", bias)
     if exact is not None:
         return exact
     (grad,) = _ln_float(grad)
@@ -2515,24 +2524,31 @@ def _ln_bias(grad, self, bias, k, eps):
 
 
 @op("NativeLayerNormBackward0", name="_layer_norm", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"),
+    promote=NONE, tensors=("input", "weight", "bias"), outputs=3,
+    saved_results={"result1": 1, "result2": 2}, pack_order=("weight", "input", "bias"),
     reduced_in_float=False,
-    self=_ln_self, weight=_ln_weight, bias=_ln_bias)
-def _layer_norm(self, weight, bias, k, eps):
-    if self.dtype.char in "eE" and self.size:
-        return _norms.layer_norm_reduced(self, weight, bias, k, eps)
-    if _bn_exact(self, weight, bias):
-        return _norms.layer_norm(self, weight, bias, k, eps)[0]
-    dims = _ln_dims(self.ndim, k)
-    x = self.astype(np.float64)
+    input=_ln_self, weight=_ln_weight, bias=_ln_bias)
+def _layer_norm(input, weight, bias, normalized_shape, eps):
+    """torch's native_layer_norm: the output, the mean and the rstd (shaped as the input
+    with its normalized dims 1; float32 for a float16/bfloat16 input of float32 weight,
+    else the input's dtype)."""
+    k = len(normalized_shape)
+    if input.dtype.char in "eE" and input.size:
+        out, mean, rstd = _norms.layer_norm_reduced(input, weight, bias, k, eps)
+        sdt = np.float32 if weight is not None and weight.dtype == np.float32 else input.dtype
+        return out, mean.astype(sdt), rstd.astype(sdt)
+    if _bn_exact(input, weight, bias):
+        return _norms.layer_norm(input, weight, bias, k, eps)
+    dims = _ln_dims(input.ndim, k)
+    x = input.astype(np.float64)
     mean = x.mean(axis=dims, keepdims=True)
-    var = x.var(axis=dims, keepdims=True)
-    out = ((x - mean) / np.sqrt(var + eps)).astype(self.dtype)
+    rstd = 1 / np.sqrt(x.var(axis=dims, keepdims=True) + eps)
+    out = ((x - mean) * rstd).astype(input.dtype)
     if weight is not None:
         out = out * weight
     if bias is not None:
         out = out + bias
-    return out
+    return out, mean.astype(input.dtype), rstd.astype(input.dtype)
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
@@ -2555,7 +2571,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
     _check_mixed_dtype(input, weight, bias)
-    return _layer_norm(input, weight, bias, k, eps)
+    return _layer_norm(input, weight, bias, tuple(shape), eps)[0]
 
 
 def _gn_kernel_grad(grad, self, weight, groups, eps, which, param=None):

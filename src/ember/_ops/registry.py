@@ -370,8 +370,10 @@ class OpDef:
     overlap = None            # see ``op``: may the in-place form write an expanded tensor
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
-                 view=False, check=None, raw=None, pointwise=None, saved_results=None):
+                 view=False, check=None, raw=None, pointwise=None, saved_results=None,
+                 pack_order=None):
         self.name = name
+        self.pack_order = pack_order
         # the results a formula may read, by name: ``result`` (the first) and the op's own
         self.results = {"result": 0, **(saved_results or {})}
         self.module = kernel.__module__
@@ -484,7 +486,7 @@ class OpDef:
                 if k in ("grad", "grads"):
                     continue
                 for theirs, mine in _SAVED_SUFFIXES:
-                    if k.endswith(mine):
+                    if k.endswith(mine) and k not in self.params:
                         names.add("_saved_" + k[:-len(mine)] + theirs)
                         break
                 else:
@@ -507,7 +509,7 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
        view: bool = False, check=None, raw=None, holomorphic: bool = True,
        pointwise: bool | None = None, overlap=None, reduced_in_float: bool = True,
-       saved_results: dict | None = None, **formulas):
+       saved_results: dict | None = None, pack_order: tuple | None = None, **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
@@ -534,12 +536,13 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
 
     ``saved_results`` names the results other than the first that formulas read (torch's
     names, by result index: ``{"indices": 1}``); they are saved as torch saves an op's
-    outputs, after its inputs.
+    outputs, after its inputs. ``pack_order`` names the saved inputs in the order torch's
+    node saves them where that is not by name (``native_layer_norm``'s weight, input, bias).
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
-                  raw, pointwise, saved_results)
+                  raw, pointwise, saved_results, pack_order)
         d.holomorphic = holomorphic
         d.reduced_in_float = reduced_in_float
         if overlap is not None:
@@ -1323,6 +1326,8 @@ def _save_plan(op, mask):
             plan.append((k, _RESULT, results[k]))
         elif k in op.tensors:
             plan.append((k, _TENSOR, params.index(k)))
+        elif k in params:           # (an argument, whatever its name: normalized_shape)
+            plan.append((k, _ARG, params.index(k)))
         elif k.endswith("_shape"):
             plan.append((k, _SHAPE, params.index(k[:-6])))
         elif k.endswith("_dtype"):
@@ -1331,7 +1336,9 @@ def _save_plan(op, mask):
             plan.append((k, _STRIDES, params.index(k[:-8])))
         else:
             plan.append((k, _ARG, params.index(k)))
-    plan.sort(key=lambda e: (e[1] is not _TENSOR, e[1] is not _RESULT))
+    order = op.pack_order
+    plan.sort(key=lambda e: (e[1] is not _TENSOR, e[1] is not _RESULT,
+                             order.index(e[0]) if order and e[0] in order else 0))
     return tuple(plan)
 
 
