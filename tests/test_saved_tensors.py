@@ -143,6 +143,40 @@ def test_layer_norm_saves_input_weight_bias_mean_rstd(dtype, wdtype):
     assert len(want[0]) == (5 if wdtype else 3)
 
 
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("kind", ["affine", "plain", "untracked", "bfloat16"])
+def test_batch_norm_saves_input_running_stats_weight_and_batch_stats(training, kind):
+    def run(T):
+        T.manual_seed(0)
+        bn = T.nn.BatchNorm2d(3, affine=kind != "plain",
+                              track_running_stats=kind != "untracked" or not training)
+        bn.train(training)
+        rng = np.random.default_rng(2)
+        x = T.tensor(rng.standard_normal((2, 3, 4, 4)).astype(np.float32))
+        if kind == "bfloat16":
+            x = x.to(T.bfloat16)
+        x.requires_grad_()
+        names = {id(x): "input"}
+        for n, t in [("weight", bn.weight), ("running_mean", bn.running_mean),
+                     ("running_var", bn.running_var)]:
+            if t is not None:
+                names[id(t)] = n
+        packs = []
+
+        def pack(t):
+            packs.append((names.get(id(t), "?"), tuple(t.shape), str(t.dtype)))
+            return t
+        with T.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y = bn(x)
+        node = y.grad_fn
+        saved = {n: _value(getattr(node, n)) for n in dir(node) if n.startswith("_saved_")}
+        y.sum().backward()
+        return node.name(), packs, str(saved), x.grad.float().numpy().tobytes()
+    got, want = run(ember), run(torch)
+    assert got == want
+    assert len(want[1]) in (4, 5, 6)
+
+
 @pytest.mark.parametrize("code", ["x.sort(1)", "x.max(1)", "x.topk(2)", "x.cummax(1)",
                                   "F.max_pool2d(img, 2, return_indices=True)"])
 def test_saved_indices_are_the_index_result(code):

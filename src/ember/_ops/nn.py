@@ -2212,10 +2212,8 @@ def _bn_train_bias(grad, self, mean, invstd):
     return _ln_float(grad)[0].sum(_bn_dims(grad.ndim))
 
 
-@op("NativeBatchNormBackward0", name="_batch_norm_train", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"), reduced_in_float=False,
-    self=_bn_train_self, weight=_bn_train_weight, bias=_bn_train_bias)
 def _batch_norm_train(self, weight, bias, eps, mean, invstd):
+    """The training-mode normalisation by the batch's ``mean`` and ``invstd``."""
     if _bn_exact(self, weight, bias, mean):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, mean, invstd), self)
     if _bn_reduced(self, weight, bias, mean):
@@ -2345,10 +2343,8 @@ def _bn_eval_bias(grad, self, running_mean, running_var, eps):
     return _ln_float(grad)[0].sum(_bn_dims(grad.ndim))
 
 
-@op("NativeBatchNormBackward0", name="_batch_norm_eval", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias", "running_mean", "running_var"),
-    reduced_in_float=False, self=_bn_eval_self, weight=_bn_eval_weight, bias=_bn_eval_bias)
 def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
+    """The evaluation-mode normalisation by the running statistics."""
     if _bn_exact(self, weight, bias, running_mean, running_var):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, running_mean,
                                                   _norms.eval_invstd(running_var, eps)), self)
@@ -2364,6 +2360,44 @@ def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
     if bias is not None:
         out = out + bias.reshape(shp)
     return out.astype(self.dtype)
+
+
+# torch's NativeBatchNormBackward0 keeps the input, weight, running statistics, the batch
+# statistics (result1: mean, result2: invstd; empty in evaluation mode), training and eps
+
+def _bn_input(grad, input, weight, running_mean, running_var, result1, result2, training,
+              eps):
+    if training:
+        return _bn_train_self(grad, input, weight, eps, result1._data, result2._data)
+    return _bn_eval_self(grad, input, weight, running_mean, running_var, eps)
+
+
+def _bn_weight(grad, input, weight, running_mean, running_var, result1, result2, training,
+               eps):
+    if training:
+        return _bn_train_weight(grad, input, eps, result1._data, result2._data)
+    return _bn_eval_weight(grad, input, running_mean, running_var, eps)
+
+
+def _bn_bias(grad, input, running_mean, running_var, result1, result2, training, eps):
+    if training:
+        return _bn_train_bias(grad, input, result1._data, result2._data)
+    return _bn_eval_bias(grad, input, running_mean, running_var, eps)
+
+
+@op("NativeBatchNormBackward0", name="_native_batch_norm", method=False, function=False,
+    promote=NONE, tensors=("input", "weight", "bias", "running_mean", "running_var"),
+    outputs=3, saved_results={"result1": 1, "result2": 2}, reduced_in_float=False,
+    input=_bn_input, weight=_bn_weight, bias=_bn_bias)
+def _native_batch_norm(input, weight, bias, running_mean, running_var, training, eps, mean,
+                       invstd):
+    """torch's native_batch_norm once the statistics are known: the output, and the batch's
+    ``mean`` and ``invstd`` in training mode (empty in evaluation mode)."""
+    if training:
+        return _batch_norm_train(input, weight, bias, eps, mean, invstd), mean, invstd
+    out = _batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
+    empty = np.empty(0, running_mean.dtype)
+    return out, empty, empty
 
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
@@ -2416,7 +2450,8 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
             for t in (running_mean, running_var):
                 if t is not None:
                     t._vc.value += 1
-            return _batch_norm_train(input, weight, bias, eps, mean, invstd)
+            return _native_batch_norm(input, weight, bias, running_mean, running_var, True,
+                                      eps, mean, invstd)[0]
         params = [None if t is None else t._data for t in (weight, bias)]
         param = np.float32 if any(a is not None and a.dtype == np.float32
                                   for a in (rm, rv, *params)) else x.dtype
@@ -2425,7 +2460,8 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
             for t in (running_mean, running_var):
                 if t is not None:
                     t._vc.value += 1
-            return _batch_norm_train(input, weight, bias, eps, mean, invstd)
+            return _native_batch_norm(input, weight, bias, running_mean, running_var, True,
+                                      eps, mean, invstd)[0]
         mean = x.mean(axis=dims, dtype=np.float64)
         var = x.var(axis=dims, dtype=np.float64)
         if running_mean is not None:
@@ -2437,8 +2473,10 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
             rv = running_var._data
             rv[...] = (1 - momentum) * rv + momentum * (var * size / (size - 1)).astype(rv.dtype)
             running_var._vc.value += 1
-        return _batch_norm_train(input, weight, bias, eps, mean, 1 / np.sqrt(var + eps))
-    return _batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
+        return _native_batch_norm(input, weight, bias, running_mean, running_var, True, eps,
+                                  mean, 1 / np.sqrt(var + eps))[0]
+    return _native_batch_norm(input, weight, bias, running_mean, running_var, False, eps,
+                              None, None)[0]
 
 
 def _ln_dims(ndim, k):

@@ -376,6 +376,9 @@ class OpDef:
         self.pack_order = pack_order
         # the results a formula may read, by name: ``result`` (the first) and the op's own
         self.results = {"result": 0, **(saved_results or {})}
+        # (those after the first are the kernel's statistics or indices: kept in the dtype
+        # the kernel gives them, float32 beside a float16/bfloat16 output)
+        self.kept_results = frozenset((saved_results or {}).values())
         self.module = kernel.__module__
         self.check = check
         self.view = view
@@ -536,8 +539,9 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
 
     ``saved_results`` names the results other than the first that formulas read (torch's
     names, by result index: ``{"indices": 1}``); they are saved as torch saves an op's
-    outputs, after its inputs. ``pack_order`` names the saved inputs in the order torch's
-    node saves them where that is not by name (``native_layer_norm``'s weight, input, bias).
+    outputs, after its inputs, and keep the dtype their kernel gives them. ``pack_order``
+    names the saved inputs in the order torch's node saves them where that is not by name
+    (``native_layer_norm``'s weight, input, bias).
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
@@ -1092,7 +1096,8 @@ def run(op, args, out=None, method=False):
         return result
     low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
         else None       # (a reduced type computed in float32: its float results go back)
-    results = tuple(_wrap(_as_array(r, low)) for r in res)
+    kept = op.kept_results
+    results = tuple(_wrap(_as_array(r, None if i in kept else low)) for i, r in enumerate(res))
     if op.view:
         for r in results:
             _share(r, args[0], _MULTI)
