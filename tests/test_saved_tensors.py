@@ -235,3 +235,18 @@ def test_node_api_and_input_metadata():
     want = [n for n in dir(torch.ones(2, requires_grad=True).exp().grad_fn)
             if not n.startswith("__")]
     assert got == want
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_batch_norm_applied_twice_backward_reads_running_stats_updated_in_place(dtype):
+    # the training kernel updates the saved running statistics without a version bump
+    def run(T):
+        T.manual_seed(0)
+        bn = T.nn.BatchNorm1d(3).to(getattr(T, dtype))
+        x = T.arange(12.0).reshape(4, 3).to(getattr(T, dtype)).requires_grad_()
+        versions = [bn.running_mean._version]
+        y = bn(x) + bn(x * 2)
+        versions.append(bn.running_mean._version)
+        y.sum().backward()
+        return versions, x.grad.float().tolist(), bn.running_var.float().tolist()
+    assert run(ember) == run(torch)

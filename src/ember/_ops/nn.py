@@ -2446,10 +2446,9 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
         rv = None if running_var is None else running_var._data
         if _bn_exact(x, rm, rv) and all(t is None or t._data.dtype == x.dtype
                                         for t in (weight, bias)):
+            # (the kernel updates the running statistics in place without a version bump,
+            # as torch's does: a node that saved them still reads them)
             mean, invstd = _norms.batch_norm_stats(x, rm, rv, momentum, eps)
-            for t in (running_mean, running_var):
-                if t is not None:
-                    t._vc.value += 1
             return _native_batch_norm(input, weight, bias, running_mean, running_var, True,
                                       eps, mean, invstd)[0]
         params = [None if t is None else t._data for t in (weight, bias)]
@@ -2457,9 +2456,6 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
                                   for a in (rm, rv, *params)) else x.dtype
         if _bn_reduced(x, rm, rv, *params):
             mean, invstd = _norms.batch_norm_stats_reduced(x, rm, rv, momentum, eps, param)
-            for t in (running_mean, running_var):
-                if t is not None:
-                    t._vc.value += 1
             return _native_batch_norm(input, weight, bias, running_mean, running_var, True,
                                       eps, mean, invstd)[0]
         mean = x.mean(axis=dims, dtype=np.float64)
@@ -2468,11 +2464,9 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
             m = momentum
             rm = running_mean._data
             rm[...] = (1 - m) * rm + m * mean.astype(rm.dtype)
-            running_mean._vc.value += 1
         if running_var is not None:
             rv = running_var._data
             rv[...] = (1 - momentum) * rv + momentum * (var * size / (size - 1)).astype(rv.dtype)
-            running_var._vc.value += 1
         return _native_batch_norm(input, weight, bias, running_mean, running_var, True, eps,
                                   mean, 1 / np.sqrt(var + eps))[0]
     return _native_batch_norm(input, weight, bias, running_mean, running_var, False, eps,
