@@ -277,8 +277,13 @@ class Node:
 
     def _names_saved(self) -> list:
         """The ``_saved_<name>`` / ``_raw_saved_<name>`` attributes this node has."""
-        names = [n for n in object.__dir__(self) if n.startswith(("_saved_", "_raw_saved_"))]
         saved = self._saved
+        names = [n for n in object.__dir__(self) if n.startswith("_saved_") or (
+            # (a number in a tensor's place, ``x ** 2``'s exponent: torch's node for it
+            # keeps no SavedTensor)
+            n.startswith("_raw_saved_") and not (
+                isinstance(saved, dict) and n[11:] in saved
+                and getattr(saved[n[11:]], "value", None) is not None))]
         if not isinstance(saved, dict) or getattr(type(self), "_op", None) is not None:
             return names
         for k, v in saved.items():
