@@ -487,19 +487,21 @@ def layer_norm_reduced(x, weight, bias, k, eps):
     w = np.ones(n, f32) if weight is None else weight.astype(f32).reshape(n)
     b = np.zeros(n, f32) if bias is None else bias.astype(f32).reshape(n)
     y = fma(t, np.broadcast_to(w, rows.shape), np.broadcast_to(b, rows.shape))
-    return y.astype(x.dtype).reshape(x.shape)
+    stat_shape = x.shape[:x.ndim - k] + (1,) * k
+    return y.astype(x.dtype).reshape(x.shape), mean.reshape(stat_shape), \
+        rstd.reshape(stat_shape)
 
 
-def layer_norm_backward(grad, x, weight, k, eps, which):
+def layer_norm_backward(grad, x, weight, k, mean, rstd, which):
     """``LayerNormBackwardKernelImpl`` on float32/float64 arrays normalised over their last
     ``k`` dims: the gradient ``which`` names (``"input"``, ``"weight"`` or ``"bias"``).
 
-    The statistics are the forward's (:func:`layer_norm`). Per row, with ``a`` the rstd,
-    ``ds = Σ dy·x·γ`` and ``db = Σ dy·γ`` are vector reductions (the products fused into the
-    sums on the partial vector, :func:`vec_sum_rows`), ``b = fma(db, mean, -ds)·a·a·a/N``,
-    ``c = fma(-b, mean, -(db·a/N))`` and ``dx = fma(b, x, a·dy·γ) + c``. ``dγ`` and ``dβ``
-    fold each thread's rows into a vector, ``dγ += dy·fma(a, x, -a·mean)`` fused, and add the
-    threads' vectors in order."""
+    ``mean`` and ``rstd`` are the forward's statistics (:func:`layer_norm`). Per row, with
+    ``a`` the rstd, ``ds = Σ dy·x·γ`` and ``db = Σ dy·γ`` are vector reductions (the
+    products fused into the sums on the partial vector, :func:`vec_sum_rows`),
+    ``b = fma(db, mean, -ds)·a·a·a/N``, ``c = fma(-b, mean, -(db·a/N))`` and
+    ``dx = fma(b, x, a·dy·γ) + c``. ``dγ`` and ``dβ`` fold each thread's rows into a vector,
+    ``dγ += dy·fma(a, x, -a·mean)`` fused, and add the threads' vectors in order."""
     dt = x.dtype.type
     m = int(np.prod(x.shape[:x.ndim - k], dtype=np.int64))
     n = x.size // m
@@ -507,8 +509,7 @@ def layer_norm_backward(grad, x, weight, k, eps, which):
     if which == "bias":
         return _per_thread_rows(dy, lambda acc, i: acc + dy[i], dt).reshape(x.shape[-k:])
     rows = np.ascontiguousarray(x).reshape(m, n)
-    mean, var = rowwise_moments(rows)
-    a = dt(1) / np.sqrt(var + dt(eps))
+    mean, a = mean.reshape(m), rstd.reshape(m)
     if which == "weight":
         b = -a * mean
         return _per_thread_rows(rows, lambda acc, i: fma(
@@ -529,14 +530,14 @@ def layer_norm_backward(grad, x, weight, k, eps, which):
     return (fma(np.broadcast_to(b[:, None], dy.shape), rows, ady) + c[:, None]).reshape(x.shape)
 
 
-def layer_norm_backward_reduced(grad, x, weight, k, eps, which, param_dtype):
+def layer_norm_backward_reduced(grad, x, weight, k, mean, rstd, which, param_dtype):
     """``LayerNormBackwardKernelImpl`` on float16/bfloat16 arrays normalised over their last
     ``k`` dims (``param_dtype``: the weight's dtype, float32 for torch's mixed-type kernel):
     the gradient ``which`` names, as float32 values rounded as torch stores them.
 
-    The statistics are the float forward's, stored in ``param_dtype`` (rounded to the
-    reduced type unless mixed). ``dγ``/``dβ`` fold each thread's rows into a buffer of the
-    input's type (each row's update rounded to it), the threads' buffers then added in
+    ``mean`` and ``rstd`` are the float forward's statistics, stored in ``param_dtype``
+    (rounded to the reduced type unless mixed). ``dγ``/``dβ`` fold each thread's rows into a
+    buffer of the input's type (each row's update rounded to it), the threads' buffers then added in
     float. ``ds``/``db`` are float sums over vectors of the reduced type, each two float
     halves, which are added before their lanes fold; ``dx`` as for float
     (:func:`layer_norm_backward`), rounded once."""
@@ -553,10 +554,7 @@ def layer_norm_backward_reduced(grad, x, weight, k, eps, which, param_dtype):
         return _per_thread_rows(dy, lambda acc, i: rounded(acc + dy[i]), f32).reshape(
             x.shape[-k:])
     rows = np.ascontiguousarray(x).reshape(m, n).astype(f32)
-    mean, var = rowwise_moments_reduced(rows, rdt == np.float16)
-    a = f32(1) / np.sqrt(var + f32(eps))
-    if np.dtype(param_dtype) != f32:
-        mean, a = rounded(mean), rounded(a)
+    mean, a = mean.reshape(m).astype(f32), rstd.reshape(m).astype(f32)
     if which == "weight":
         b = -a * mean
         return _per_thread_rows(rows, lambda acc, i: rounded(fma(

@@ -1916,17 +1916,20 @@ def _scatter_flat(g, indices, sizes, nd, unique=False, store=False):
 
 
 def _make_gather(node, nd, unique=False, follow=True):
-    """The pool's gather op by flat indices (its backward scatters); ``follow``: the output
-    takes the input's memory format (torch's 3-d adaptive max pool writes a contiguous one)."""
+    """The pool's gather op by flat indices: ``(values, indices)``, the indices passed through
+    as its second result, which its node saves with the input as torch's does (``self``,
+    ``result1``); its backward scatters. ``follow``: the output takes the input's memory
+    format (torch's 3-d adaptive max pool writes a contiguous one)."""
     tag = node + ("_unique" if unique else "")
     keep = _mf.follow if follow else (lambda out, x: out)
     gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
-                tensors=("self", "indices"), reduced_in_float=False,
-                self=lambda grad, indices, self_shape: scatter(grad, indices, self_shape))(
-        lambda self, indices: keep(_gather_flat(self, indices, nd), self))
+                tensors=("self", "indices"), reduced_in_float=False, outputs=2,
+                saved_results={"result1": 1},
+                self=lambda grad, self, result1: scatter(grad, result1, self._data.shape))(
+        lambda self, indices: (keep(_gather_flat(self, indices, nd), self), indices))
     scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
-                 grad_output=lambda grad, indices: gather(grad, indices))(
+                 grad_output=lambda grad, indices: gather(grad, indices)[0])(
         lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes, nd,
                                                           unique))
     return gather
@@ -1965,8 +1968,7 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
     idx = _mf.follow(idx, x)            # torch's indices take the input's memory format
     apart = all(s >= d * (k - 1) + 1 for s, k, d in zip(stride, kernel_size, dilation))
     gather = (_max_pool_gather_unique if apart else _max_pool_gather)[nd]
-    out = gather(input, Tensor._wrap(idx))
-    return out, Tensor._wrap(idx)
+    return tuple(gather(input, Tensor._wrap(idx)))
 
 
 def _avg_plan(sizes, channels, kernel, stride, padding, ceil_mode, count_include_pad,
@@ -2214,10 +2216,8 @@ def _bn_train_bias(grad, self, mean, invstd):
     return _ln_float(grad)[0].sum(_bn_dims(grad.ndim))
 
 
-@op("NativeBatchNormBackward0", name="_batch_norm_train", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"), reduced_in_float=False,
-    self=_bn_train_self, weight=_bn_train_weight, bias=_bn_train_bias)
 def _batch_norm_train(self, weight, bias, eps, mean, invstd):
+    """The training-mode normalisation by the batch's ``mean`` and ``invstd``."""
     if _bn_exact(self, weight, bias, mean):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, mean, invstd), self)
     if _bn_reduced(self, weight, bias, mean):
@@ -2347,10 +2347,8 @@ def _bn_eval_bias(grad, self, running_mean, running_var, eps):
     return _ln_float(grad)[0].sum(_bn_dims(grad.ndim))
 
 
-@op("NativeBatchNormBackward0", name="_batch_norm_eval", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias", "running_mean", "running_var"),
-    reduced_in_float=False, self=_bn_eval_self, weight=_bn_eval_weight, bias=_bn_eval_bias)
 def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
+    """The evaluation-mode normalisation by the running statistics."""
     if _bn_exact(self, weight, bias, running_mean, running_var):
         return _mf.follow(_norms.batch_norm_apply(self, weight, bias, running_mean,
                                                   _norms.eval_invstd(running_var, eps)), self)
@@ -2366,6 +2364,44 @@ def _batch_norm_eval(self, weight, bias, running_mean, running_var, eps):
     if bias is not None:
         out = out + bias.reshape(shp)
     return out.astype(self.dtype)
+
+
+# torch's NativeBatchNormBackward0 keeps the input, weight, running statistics, the batch
+# statistics (result1: mean, result2: invstd; empty in evaluation mode), training and eps
+
+def _bn_input(grad, input, weight, running_mean, running_var, result1, result2, training,
+              eps):
+    if training:
+        return _bn_train_self(grad, input, weight, eps, result1._data, result2._data)
+    return _bn_eval_self(grad, input, weight, running_mean, running_var, eps)
+
+
+def _bn_weight(grad, input, weight, running_mean, running_var, result1, result2, training,
+               eps):
+    if training:
+        return _bn_train_weight(grad, input, eps, result1._data, result2._data)
+    return _bn_eval_weight(grad, input, running_mean, running_var, eps)
+
+
+def _bn_bias(grad, input, running_mean, running_var, result1, result2, training, eps):
+    if training:
+        return _bn_train_bias(grad, input, result1._data, result2._data)
+    return _bn_eval_bias(grad, input, running_mean, running_var, eps)
+
+
+@op("NativeBatchNormBackward0", name="_native_batch_norm", method=False, function=False,
+    promote=NONE, tensors=("input", "weight", "bias", "running_mean", "running_var"),
+    outputs=3, saved_results={"result1": 1, "result2": 2}, reduced_in_float=False,
+    input=_bn_input, weight=_bn_weight, bias=_bn_bias)
+def _native_batch_norm(input, weight, bias, running_mean, running_var, training, eps, mean,
+                       invstd):
+    """torch's native_batch_norm once the statistics are known: the output, and the batch's
+    ``mean`` and ``invstd`` in training mode (empty in evaluation mode)."""
+    if training:
+        return _batch_norm_train(input, weight, bias, eps, mean, invstd), mean, invstd
+    out = _batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
+    empty = np.empty(0, running_mean.dtype)
+    return out, empty, empty
 
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
@@ -2414,33 +2450,31 @@ def batch_norm_unchecked(input: Tensor, running_mean, running_var, weight, bias,
         rv = None if running_var is None else running_var._data
         if _bn_exact(x, rm, rv) and all(t is None or t._data.dtype == x.dtype
                                         for t in (weight, bias)):
+            # (the kernel updates the running statistics in place without a version bump,
+            # as torch's does: a node that saved them still reads them)
             mean, invstd = _norms.batch_norm_stats(x, rm, rv, momentum, eps)
-            for t in (running_mean, running_var):
-                if t is not None:
-                    t._vc.value += 1
-            return _batch_norm_train(input, weight, bias, eps, mean, invstd)
+            return _native_batch_norm(input, weight, bias, running_mean, running_var, True,
+                                      eps, mean, invstd)[0]
         params = [None if t is None else t._data for t in (weight, bias)]
         param = np.float32 if any(a is not None and a.dtype == np.float32
                                   for a in (rm, rv, *params)) else x.dtype
         if _bn_reduced(x, rm, rv, *params):
             mean, invstd = _norms.batch_norm_stats_reduced(x, rm, rv, momentum, eps, param)
-            for t in (running_mean, running_var):
-                if t is not None:
-                    t._vc.value += 1
-            return _batch_norm_train(input, weight, bias, eps, mean, invstd)
+            return _native_batch_norm(input, weight, bias, running_mean, running_var, True,
+                                      eps, mean, invstd)[0]
         mean = x.mean(axis=dims, dtype=np.float64)
         var = x.var(axis=dims, dtype=np.float64)
         if running_mean is not None:
             m = momentum
             rm = running_mean._data
             rm[...] = (1 - m) * rm + m * mean.astype(rm.dtype)
-            running_mean._vc.value += 1
         if running_var is not None:
             rv = running_var._data
             rv[...] = (1 - momentum) * rv + momentum * (var * size / (size - 1)).astype(rv.dtype)
-            running_var._vc.value += 1
-        return _batch_norm_train(input, weight, bias, eps, mean, 1 / np.sqrt(var + eps))
-    return _batch_norm_eval(input, weight, bias, running_mean, running_var, eps)
+        return _native_batch_norm(input, weight, bias, running_mean, running_var, True, eps,
+                                  mean, 1 / np.sqrt(var + eps))[0]
+    return _native_batch_norm(input, weight, bias, running_mean, running_var, False, eps,
+                              None, None)[0]
 
 
 def _ln_dims(ndim, k):
@@ -2464,19 +2498,21 @@ def _kernel_grad(kernel, grad, self, weight, which, *args):
     return Tensor._wrap(np.asarray(kernel(grad._data, self._data, w, *args, which)))
 
 
-def _ln_kernel_grad(grad, self, weight, k, eps, which, param=None):
-    """The layer norm gradient ``which`` by torch's kernel (``param``: the weight, whose
-    dtype picks the mixed-type kernel of a float16/bfloat16 input), None where not
-    emulated."""
+def _ln_kernel_grad(grad, self, weight, k, mean, rstd, which, param=None):
+    """The layer norm gradient ``which`` by torch's kernel from the forward's statistics
+    (``param``: the weight, whose dtype picks the mixed-type kernel of a float16/bfloat16
+    input), None where not emulated."""
     x = self._data
     if x.dtype.char in "eE" and x.size and grad._data.dtype == x.dtype \
             and not _records_graph(grad, self, weight):
         pdt = x.dtype if param is None else param._data.dtype
         if pdt in (x.dtype, np.float32):
             w = None if weight is None else weight._data
-            out = _norms.layer_norm_backward_reduced(grad._data, x, w, k, eps, which, pdt)
+            out = _norms.layer_norm_backward_reduced(grad._data, x, w, k, mean._data,
+                                                     rstd._data, which, pdt)
             return Tensor._wrap(out.astype(x.dtype if which == "input" else pdt))
-    return _kernel_grad(_norms.layer_norm_backward, grad, self, weight, which, k, eps)
+    return _kernel_grad(_norms.layer_norm_backward, grad, self, weight, which, k,
+                        mean._data, rstd._data)
 
 
 def _half_float(*tensors):
@@ -2491,25 +2527,32 @@ def _ln_float(*tensors):
     return [t.float() if t is not None and t.dtype is D.bfloat16 else t for t in tensors]
 
 
-def _ln_self(grad, self, weight, k, eps):
-    exact = _ln_kernel_grad(grad, self, weight, k, eps, "input", weight)
+# The formulas read what torch's node keeps: the input, weight, bias, normalized_shape and
+# the forward's statistics (result1: mean, result2: rstd), from which torch's kernels
+# compute; ``eps`` besides, for the differentiable formulas of a double backward.
+
+def _ln_self(grad, input, weight, normalized_shape, eps, result1, result2):
+    k = len(normalized_shape)
+    exact = _ln_kernel_grad(grad, input, weight, k, result1, result2, "input", weight)
     if exact is not None:
         return exact
-    grad, self, weight = _ln_float(grad, self, weight)
-    return _normalized_grad(grad, self, weight, _ln_dims(self.ndim, k), eps)
+    grad, input, weight = _ln_float(grad, input, weight)
+    return _normalized_grad(grad, input, weight, _ln_dims(input.ndim, k), eps)
 
 
-def _ln_weight(grad, self, weight, k, eps):
-    exact = _ln_kernel_grad(grad, self, None, k, eps, "weight", weight)
+def _ln_weight(grad, input, weight, normalized_shape, eps, result1, result2):
+    k = len(normalized_shape)
+    exact = _ln_kernel_grad(grad, input, None, k, result1, result2, "weight", weight)
     if exact is not None:
         return exact
-    grad, self = _ln_float(grad, self)
-    xhat = _xhat(self, _ln_dims(self.ndim, k), eps)
-    return (grad * xhat).sum(_ln_lead(self.ndim, k)) if self.ndim > k else grad * xhat
+    grad, input = _ln_float(grad, input)
+    xhat = _xhat(input, _ln_dims(input.ndim, k), eps)
+    return (grad * xhat).sum(_ln_lead(input.ndim, k)) if input.ndim > k else grad * xhat
 
 
-def _ln_bias(grad, self, bias, k, eps):
-    exact = _ln_kernel_grad(grad, self, None, k, eps, "bias", bias)
+def _ln_bias(grad, input, bias, normalized_shape, result1, result2):
+    k = len(normalized_shape)
+    exact = _ln_kernel_grad(grad, input, None, k, result1, result2, "bias", bias)
     if exact is not None:
         return exact
     (grad,) = _ln_float(grad)
@@ -2517,24 +2560,31 @@ def _ln_bias(grad, self, bias, k, eps):
 
 
 @op("NativeLayerNormBackward0", name="_layer_norm", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"),
+    promote=NONE, tensors=("input", "weight", "bias"), outputs=3,
+    saved_results={"result1": 1, "result2": 2}, pack_order=("weight", "input", "bias"),
     reduced_in_float=False,
-    self=_ln_self, weight=_ln_weight, bias=_ln_bias)
-def _layer_norm(self, weight, bias, k, eps):
-    if self.dtype.char in "eE" and self.size:
-        return _norms.layer_norm_reduced(self, weight, bias, k, eps)
-    if _bn_exact(self, weight, bias):
-        return _norms.layer_norm(self, weight, bias, k, eps)[0]
-    dims = _ln_dims(self.ndim, k)
-    x = self.astype(np.float64)
+    input=_ln_self, weight=_ln_weight, bias=_ln_bias)
+def _layer_norm(input, weight, bias, normalized_shape, eps):
+    """torch's native_layer_norm: the output, the mean and the rstd (shaped as the input
+    with its normalized dims 1; float32 for a float16/bfloat16 input of float32 weight,
+    else the input's dtype)."""
+    k = len(normalized_shape)
+    if input.dtype.char in "eE" and input.size:
+        out, mean, rstd = _norms.layer_norm_reduced(input, weight, bias, k, eps)
+        sdt = np.float32 if weight is not None and weight.dtype == np.float32 else input.dtype
+        return out, mean.astype(sdt), rstd.astype(sdt)
+    if _bn_exact(input, weight, bias):
+        return _norms.layer_norm(input, weight, bias, k, eps)
+    dims = _ln_dims(input.ndim, k)
+    x = input.astype(np.float64)
     mean = x.mean(axis=dims, keepdims=True)
-    var = x.var(axis=dims, keepdims=True)
-    out = ((x - mean) / np.sqrt(var + eps)).astype(self.dtype)
+    rstd = 1 / np.sqrt(x.var(axis=dims, keepdims=True) + eps)
+    out = ((x - mean) * rstd).astype(input.dtype)
     if weight is not None:
         out = out * weight
     if bias is not None:
         out = out + bias
-    return out
+    return out, mean.astype(input.dtype), rstd.astype(input.dtype)
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
@@ -2557,7 +2607,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
                            f"with shape [*, {', '.join(map(str, normalized_shape))}], but got "
                            f"input of size{list(input.shape)}")
     _check_mixed_dtype(input, weight, bias)
-    return _layer_norm(input, weight, bias, k, eps)
+    return _layer_norm(input, weight, bias, tuple(shape), eps)[0]
 
 
 def _gn_kernel_grad(grad, self, weight, groups, eps, which, param=None):

@@ -38,7 +38,7 @@ def _make_unpool(node, nd):
     gather = _nn._max_pool_gather[nd]
     return op(node, name="_max_unpool" + str(nd) + "d", method=False, function=False,
               promote=NONE, tensors=("self", "indices"),
-              self=lambda grad, indices: gather(grad, indices))(
+              self=lambda grad, indices: gather(grad, indices)[0])(
         lambda self, indices, output_size: _unpool_np(self, indices, output_size, nd))
 
 

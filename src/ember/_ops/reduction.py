@@ -1063,10 +1063,13 @@ def _gather(self, dim, indices):
     return xp.take_along_axis(self, indices, axis=dim)
 
 
-def _cummax_back(grads, self_shape, dim, indices):
-    if _numel(self_shape) == 0 or not self_shape:
+def _cummax_back(grads, self, dim, indices):
+    """torch's cummaxmin_backward: the gradient summed onto the index of each running
+    extreme (``indices``: the op's indices result, as torch saves it)."""
+    shape = self._data.shape
+    if _numel(shape) == 0 or not shape:
         return grads[0]
-    return _scatter_add(grads[0], dim, indices, self_shape)
+    return _scatter_add(grads[0], dim, indices._data, shape)
 
 
 def _cum_extreme_indices(a, dim, greater):
@@ -1094,9 +1097,9 @@ def _cum_extreme_kernel(self, dim, indices):
 
 
 _cummax = op("CummaxBackward0", name="cummax_", method=False, function=False, promote=NONE,
-             outputs=2, self=_cummax_back)(_cum_extreme_kernel)
+             outputs=2, saved_results={"indices": 1}, self=_cummax_back)(_cum_extreme_kernel)
 _cummin = op("CumminBackward0", name="cummin_", method=False, function=False, promote=NONE,
-             outputs=2, self=_cummax_back)(_cum_extreme_kernel)
+             outputs=2, saved_results={"indices": 1}, self=_cummax_back)(_cum_extreme_kernel)
 
 
 def _cum_extreme_mismatch(i, expected, got) -> str:

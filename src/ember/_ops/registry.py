@@ -65,7 +65,7 @@ _next = next
 class OpNode(Node):
     """A node generated from an op entry; ``_op`` is the entry, ``_saved`` what it kept."""
 
-    __slots__ = ("_args", "_nout")
+    __slots__ = ("_args", "_nout", "_out1")
     _op = None
 
     def apply(self, grads):
@@ -244,7 +244,7 @@ def _direct_applier(op):
     gradient, a saved tensor with hooks or modified since, another dtype or class), which
     then computes (or raises) as it always does."""
     saves = {k for needs in op.needs.values() for k in needs
-             if k == "result" or k in op.tensors}
+             if k in op.results or k in op.tensors}
     lines = ["def direct(node, g):",
              "    if g is None or g.__class__ is not _T:",
              "        return None",
@@ -371,8 +371,15 @@ class OpDef:
     overlap = None            # see ``op``: may the in-place form write an expanded tensor
 
     def __init__(self, name, node_name, kernel, formulas, tensors, promote, outputs,
-                 view=False, check=None, raw=None, pointwise=None):
+                 view=False, check=None, raw=None, pointwise=None, saved_results=None,
+                 pack_order=None):
         self.name = name
+        self.pack_order = pack_order
+        # the results a formula may read, by name: ``result`` (the first) and the op's own
+        self.results = {"result": 0, **(saved_results or {})}
+        # (those after the first are the kernel's statistics or indices: kept in the dtype
+        # the kernel gives them, float32 beside a float16/bfloat16 output)
+        self.kept_results = frozenset((saved_results or {}).values())
         self.module = kernel.__module__
         self.check = check
         self.view = view
@@ -484,12 +491,14 @@ class OpDef:
             for k in needs:
                 if k in ("grad", "grads"):
                     continue
-                names.add("_saved_" + k)
-                if k == "result" or k in self.tensors:
-                    names.add("_raw_saved_" + k)
                 for theirs, mine in _SAVED_SUFFIXES:
-                    if k.endswith(mine):
+                    if k.endswith(mine) and k not in self.params:
                         names.add("_saved_" + k[:-len(mine)] + theirs)
+                        break
+                else:
+                    names.add("_saved_" + k)
+                if k in self.results or k in self.tensors:
+                    names.add("_raw_saved_" + k)
         return names
 
     def __repr__(self) -> str:
@@ -506,7 +515,7 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
        method: bool = True, function: bool = True, inplace: bool = False, outputs: int = 1,
        view: bool = False, check=None, raw=None, holomorphic: bool = True,
        pointwise: bool | None = None, overlap=None, reduced_in_float: bool = True,
-       **formulas):
+       saved_results: dict | None = None, pack_order: tuple | None = None, **formulas):
     """Define an op from its kernel; see the module docstring.
 
     ``check(*args)``, when given, sees the arguments before promotion (tensors, not arrays)
@@ -530,11 +539,17 @@ def op(node_name: str | None, *, name: str | None = None, promote=SAME, tensors=
     ``reduced_in_float=False`` marks an op whose backward torch composes of ops in the
     reduced type itself (bfloat16), each rounding: its formulas run on the tensors as they
     are rather than in float32.
+
+    ``saved_results`` names the results other than the first that formulas read (torch's
+    names, by result index: ``{"indices": 1}``); they are saved as torch saves an op's
+    outputs, after its inputs, and keep the dtype their kernel gives them. ``pack_order``
+    names the saved inputs in the order torch's node saves them where that is not by name
+    (``native_layer_norm``'s weight, input, bias).
     """
     def deco(kernel):
         opname = name or kernel.__name__.rstrip("_")
         d = OpDef(opname, node_name, kernel, formulas, tensors, promote, outputs, view, check,
-                  raw, pointwise)
+                  raw, pointwise, saved_results, pack_order)
         d.holomorphic = holomorphic
         d.reduced_in_float = reduced_in_float
         if overlap is not None:
@@ -1111,7 +1126,9 @@ def run(op, args, out=None, method=False):
             return result
         low = dt if dt.__class__ is _Low else _Low(dt) if dt is not None and dt.np in _REDUCED \
             else None       # (a reduced type computed in float32: its float results go back)
-        results = tuple(_wrap(_as_array(r, low)) for r in res)
+        kept = op.kept_results
+        results = tuple(_wrap(_as_array(r, None if i in kept else low))
+                        for i, r in enumerate(res))
         if op.view:
             for r in results:
                 _share(r, args[0], _MULTI)
@@ -1347,7 +1364,10 @@ _NO_EDGE = (None, 0)
 
 
 def _save_plan(op, mask):
-    """``(name, kind, arg index)`` for what the formulas of the inputs in ``mask`` read."""
+    """``(name, kind, arg index)`` for what the formulas of the inputs in ``mask`` read: the
+    tensors in torch's order (the inputs by name, then the results by name, as torch's
+    generated nodes save them; their pack hooks run in that order), the rest after (a
+    result's index in place of an arg's)."""
     needed = set()
     for bit, name in enumerate(op.diff):
         if mask >> bit & 1:
@@ -1356,11 +1376,14 @@ def _save_plan(op, mask):
     needed.discard("grads")
     plan = []
     params = op.params
+    results = op.results
     for k in sorted(needed):
-        if k == "result":
-            plan.append((k, _RESULT, 0))
+        if k in results:
+            plan.append((k, _RESULT, results[k]))
         elif k in op.tensors:
             plan.append((k, _TENSOR, params.index(k)))
+        elif k in params:           # (an argument, whatever its name: normalized_shape)
+            plan.append((k, _ARG, params.index(k)))
         elif k.endswith("_shape"):
             plan.append((k, _SHAPE, params.index(k[:-6])))
         elif k.endswith("_dtype"):
@@ -1369,6 +1392,9 @@ def _save_plan(op, mask):
             plan.append((k, _STRIDES, params.index(k[:-8])))
         else:
             plan.append((k, _ARG, params.index(k)))
+    order = op.pack_order
+    plan.sort(key=lambda e: (e[1] is not _TENSOR, e[1] is not _RESULT,
+                             order.index(e[0]) if order and e[0] in order else 0))
     return tuple(plan)
 
 
@@ -1390,7 +1416,7 @@ def _saver(op, mask):
                     a = f"(original_self if original_self is not None else {a})"
                 saved.append(f"{k}: _st({a})")
             elif kind is _RESULT:
-                saved.append(f"{k}: _Saved(results[0], True)")
+                saved.append(f"{k}: _Saved(results[{i}], True)")
             elif kind is _ARG:
                 kept.append(f"{k}: {a}")
             elif kind is _SHAPE:
@@ -1467,7 +1493,7 @@ def _record_plain(op, args, results, original_self=None):
                 a = original_self if original_self is not None and k == "self" else args[i]
                 saved[k] = SavedTensor(a) if isinstance(a, Tensor) else _Releasable(a)
             elif kind is _RESULT:
-                saved[k] = SavedTensor(results[0], True)
+                saved[k] = SavedTensor(results[i], True)
             elif kind is _ARG:
                 kept[k] = args[i]
             else:
@@ -1493,6 +1519,7 @@ def _record_plain(op, args, results, original_self=None):
     else:
         node._nout = None
         r = results[0]
+        node._out1 = (r._data.shape, r._data.dtype)
         if r._data.dtype.kind in "fc" or r._data.dtype in _REDUCED:
             r.grad_fn = node
             r._output_nr = 0
@@ -1532,7 +1559,9 @@ def _recorder(op):
               "        return node",
               "    node._nout = None",
               "    r = results[0]",
-              "    d = r._data.dtype",
+              "    arr = r._data",
+              "    d = arr.dtype",
+              "    node._out1 = (arr.shape, d)",
               "    if d.kind in 'fc' or d in _REDUCED:",
               "        r.grad_fn = node",
               "        r._output_nr = 0",

@@ -170,11 +170,13 @@ def _dim_reduction(arg):
 
 
 _max_dim = op("MaxBackward0", name="max_dim", method=False, function=False, promote=NONE,
-              outputs=2, self=lambda grads, self_shape, dim, keepdim, indices:
-              _value_selecting_backward(grads[0], dim, indices, self_shape, keepdim))
+              outputs=2, saved_results={"indices": 1},
+              self=lambda grads, self_shape, dim, keepdim, indices:
+              _value_selecting_backward(grads[0], dim, indices._data, self_shape, keepdim))
 _min_dim = op("MinBackward0", name="min_dim", method=False, function=False, promote=NONE,
-              outputs=2, self=lambda grads, self_shape, dim, keepdim, indices:
-              _value_selecting_backward(grads[0], dim, indices, self_shape, keepdim))
+              outputs=2, saved_results={"indices": 1},
+              self=lambda grads, self_shape, dim, keepdim, indices:
+              _value_selecting_backward(grads[0], dim, indices._data, self_shape, keepdim))
 
 
 def _max_kernel(self, dim, keepdim=False, indices=None):
@@ -209,7 +211,6 @@ def _check_reduce_dims(input, dims, name, given=None) -> None:
 
 
 def _run_dim(d, input, dim, keepdim, result_type, out):
-    from .._tensor import Tensor
     check_out_tuple("max" if d is _max_dim else "min", out)
     nd = input._data.ndim
     dim = norm_dim(dim, nd)             # (a 0-d tensor takes dim 0 or -1)
@@ -217,12 +218,7 @@ def _run_dim(d, input, dim, keepdim, result_type, out):
     if input.dtype.is_complex:
         raise RuntimeError(f"{'max' if d is _max_dim else 'min'}(): does not support complex "
                            "input")
-    data = input._data if nd else input._data.reshape(1)
-    idx = (xp.argmax if d is _max_dim else xp.argmin)(data, axis=dim, keepdims=True)
-    if not keepdim or not nd:
-        idx = xp.squeeze(idx, dim) if nd else idx.reshape(())
-    indices = Tensor._wrap(idx.astype(xp.int64))
-    values, _ = run(d, (input, dim, keepdim, idx))
+    values, indices = run(d, (input, dim, keepdim, None))   # (the node saves these indices)
     if out is not None:
         return write_outs(out, (values, indices), result_type)
     return result_type(values, indices)

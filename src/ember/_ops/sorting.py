@@ -47,8 +47,14 @@ def _wrap(arr):
 
 
 def _select_back(grads, self_shape, dim, indices, keepdim):
-    grad = grads[0] if keepdim else grads[0].unsqueeze(dim)
-    return _value_selecting_backward(grad, dim, indices, self_shape, True)
+    """The gradient of an index-selecting op (``indices``: its indices result, as torch
+    saves it)."""
+    return _value_selecting_backward(grads[0], dim, indices._data, self_shape, keepdim)
+
+
+def _select_back_kept(grads, self_shape, dim, indices):
+    """:func:`_select_back` of sort and topk, whose results keep every dim."""
+    return _value_selecting_backward(grads[0], dim, indices._data, self_shape, True)
 
 
 def _take(self, dim, indices, keepdim):
@@ -63,14 +69,14 @@ def _take(self, dim, indices, keepdim):
     return vals, indices
 
 
-def _selecting(node_name, name):
+def _selecting(node_name, name, back=_select_back):
     return op(node_name, name=name, method=False, function=False, promote=NONE, outputs=2,
-              self=_select_back)(_take)
+              saved_results={"indices": 1}, self=back)(_take)
 
 
-_sort0 = _selecting("SortBackward0", "sort_")
-_sort1 = _selecting("SortBackward1", "sort_stable")
-_topk = _selecting("TopkBackward0", "topk_")
+_sort0 = _selecting("SortBackward0", "sort_", _select_back_kept)
+_sort1 = _selecting("SortBackward1", "sort_stable", _select_back_kept)
+_topk = _selecting("TopkBackward0", "topk_", _select_back_kept)
 _kthvalue = _selecting("KthvalueBackward0", "kthvalue_")
 _median_dim = _selecting("MedianBackward1", "median_dim")
 _nanmedian_dim = _selecting("NanmedianBackward1", "nanmedian_dim")

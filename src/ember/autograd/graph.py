@@ -76,8 +76,9 @@ def _wrap(data):
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved.
 
-    An op's own output is kept as its array and version counter rather than as the Tensor
-    (which references the node): that would be a reference cycle.
+    An op's own output that requires grad is kept as its array and version counter rather
+    than as the Tensor (which references the node): that would be a reference cycle. One
+    without a gradient (an index result) is kept as itself, as torch keeps it.
     """
 
     __slots__ = ("tensor", "data", "vc", "version", "is_output", "requires_grad", "hook_pack",
@@ -104,7 +105,7 @@ class SavedTensor:
             # the node that made it, or the accumulator of a leaf
             self.origin = None if is_output or not self.requires_grad else (
                 tensor.grad_fn if tensor.grad_fn is not None else tensor._grad_accumulator())
-        elif is_output:
+        elif is_output and self.requires_grad:
             self.tensor, self.data, self.hook_pack = None, tensor._data, None
         else:
             self.tensor, self.data, self.hook_pack = tensor, None, None
@@ -118,16 +119,17 @@ class SavedTensor:
             t = self.tensor
             shape = list(t.shape if t is not None else self.data.shape)
             dtype = (t.dtype if t is not None else _dtype_of(self.data))
-            origin = node if self.is_output else (t.grad_fn if t is not None else None)
+            # (an output without a gradient, an index result, names no node)
+            origin = (node if self.requires_grad else None) if self.is_output else (
+                t.grad_fn if t is not None else None)
             raise RuntimeError(_errors.modified_inplace(
                 dtype._legacy, shape, origin, self.output_nr, self.vc.value, self.version))
-        if self.is_output:
-            out = _wrap(self.data)
-            out._vc = self.vc
-            if self.requires_grad:
-                out.grad_fn, out._output_nr = node, self.output_nr
-            return out
-        return self.tensor
+        if self.tensor is not None:
+            return self.tensor
+        out = _wrap(self.data)
+        out._vc = self.vc
+        out.grad_fn, out._output_nr = node, self.output_nr
+        return out
 
     def _as_saved(self, t, node):
         """What an unpack hook returned, with the saved tensor's place in the graph."""
@@ -227,7 +229,78 @@ class Node:
     def _sequence_nr(self) -> int:
         return self._seq
 
-    def _lookup_saved(self, name: str, raw: bool) -> tuple:
+    def _set_sequence_nr(self, nr: int) -> None:
+        """Give the node another sequence number (its place among ready nodes in backward)."""
+        self._seq = nr
+
+    @property
+    def requires_grad(self) -> bool:
+        """Always True: a node exists only for outputs that require grad."""
+        return True
+
+    @property
+    def _input_metadata(self) -> tuple:
+        """One :class:`InputMetadata` (shape, dtype, device) per gradient the node takes,
+        that is per differentiable output of its forward (empty where not known)."""
+        metas = self._output_metas()
+        return tuple(InputMetadata(shape, dtype) for shape, dtype in metas)
+
+    def _output_metas(self) -> list:
+        """``(shape, dtype)`` of each differentiable output of the node's forward."""
+        from .._dtype import from_numpy_dtype
+        out = []
+        for m in getattr(self, "_nout", None) or ():
+            if m is None:
+                continue
+            shape, dt = m
+            dt = dt if hasattr(dt, "is_floating_point") else from_numpy_dtype(dt)
+            if dt.is_floating_point or dt.is_complex:
+                out.append((shape, dt))
+        if not out:
+            one = getattr(self, "_out1", None)
+            if one is not None:
+                out.append((one[0], from_numpy_dtype(one[1])))
+        return out
+
+    def _register_hook_dict(self, tensor) -> None:
+        """Run the hooks of ``tensor._backward_hooks`` (a dict, read when backward reaches
+        this node) on the gradient of ``tensor``, before the node."""
+        hooks = tensor._backward_hooks
+
+        def run(grad):
+            for hook in list(hooks.values()):
+                new = hook(grad)
+                if new is not None:
+                    grad = new
+            return grad
+        self._register_tensor_hook(tensor._output_nr, run)
+
+    def _names_saved(self) -> list:
+        """The ``_saved_<name>`` / ``_raw_saved_<name>`` attributes this node has."""
+        saved = self._saved
+        names = [n for n in object.__dir__(self) if n.startswith("_saved_") or (
+            # (a number in a tensor's place, ``x ** 2``'s exponent: torch's node for it
+            # keeps no SavedTensor)
+            n.startswith("_raw_saved_") and not (
+                isinstance(saved, dict) and n[11:] in saved
+                and getattr(saved[n[11:]], "value", None) is not None))]
+        if not isinstance(saved, dict) or getattr(type(self), "_op", None) is not None:
+            return names
+        for k, v in saved.items():
+            names.append("_saved_" + k)
+            if isinstance(v, SavedTensor):
+                names.append("_raw_saved_" + k)
+        return names
+
+    def __dir__(self):
+        """torch's attributes of a node: its public API, its saved values and the dunders
+        (none of this library's internals)."""
+        names = [n for n in object.__dir__(self) if n.startswith("__") and n.endswith("__")]
+        names += [n for n in _NODE_API if hasattr(self, n)]
+        names += self._names_saved()
+        return sorted(set(names))
+
+    def _find_saved(self, name: str, raw: bool) -> tuple:
         """``(found, value)`` of the saved ``name`` in torch's naming."""
         op = getattr(type(self), "_op", None)
         if not raw:
@@ -247,7 +320,7 @@ class Node:
             needs = set()
             for n in op.diff:
                 needs.update(op.needs[n])
-            known = name in needs and (name == "result" or name in op.tensors)
+            known = name in needs and (name in op.results or name in op.tensors)
         else:
             known = isinstance(saved, dict) and name in saved
         if not known and not (isinstance(saved, dict) and name in saved):
@@ -310,6 +383,29 @@ class Node:
         return self.apply(list(grads))
 
 
+# the attributes torch's nodes show (``dir``) besides their saved values
+_NODE_API = ("_input_metadata", "_register_hook_dict", "_sequence_nr", "_set_sequence_nr",
+             "metadata", "name", "next_functions", "register_hook", "register_prehook",
+             "requires_grad", "variable")
+
+
+class InputMetadata:
+    """What a node knows of one gradient it takes: ``shape``, ``dtype``, ``device``."""
+
+    __slots__ = ("shape", "dtype")
+    is_nested_tensor = is_cpp_nested_tensor = False
+
+    def __init__(self, shape, dtype):
+        from .._tensor import Size
+        self.shape = Size(shape)
+        self.dtype = dtype
+
+    @property
+    def device(self):
+        from .._device import device
+        return device("cpu")
+
+
 _NUMBERS = (bool, int, float, complex)
 
 
@@ -333,7 +429,7 @@ def _saved_attribute(node, attr: str):
     ``node``; torch's AttributeError where it keeps no such thing."""
     raw = attr.startswith("_raw_saved_")
     if raw or attr.startswith("_saved_"):
-        found, value = node._lookup_saved(attr[11:] if raw else attr[7:], raw)
+        found, value = node._find_saved(attr[11:] if raw else attr[7:], raw)
         if found:
             return value
     raise AttributeError(f"'{type(node).__name__}' object has no attribute '{attr}'")
@@ -368,6 +464,9 @@ class AccumulateGrad(Node):
         self._seq = float("inf")       # runs as soon as it is ready, like torch's UINT64_MAX
         self.variable = variable
         self.next_functions = ()
+
+    def _output_metas(self) -> list:
+        return [(self.variable._data.shape, self.variable.dtype)]
 
     def accumulate(self, grad, create_graph: bool) -> None:
         var = self.variable

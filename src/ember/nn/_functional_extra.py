@@ -226,7 +226,7 @@ def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     if len(size) != 3:
         raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
     idx = _wrap(_P.adaptive_max_indices_nd(input._data, size))
-    return _N._adaptive_max_gather[3](input, idx), idx
+    return tuple(_N._adaptive_max_gather[3](input, idx))
 
 
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
@@ -432,7 +432,7 @@ def fractional_max_pool(input, kernel_size, output_size, random_samples, nd):
     if input.ndim == nd + 1:
         idx = idx[0]
     idx = _wrap(np.ascontiguousarray(idx))
-    return _P.fractional_gather[nd](input, idx), idx
+    return tuple(_P.fractional_gather[nd](input, idx))
 
 
 def _int_list(value, n):

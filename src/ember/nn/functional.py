@@ -711,7 +711,7 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
     idx = _N.adaptive_max_indices(x._data, size)
     # torch's indices take the input's memory format
     idx = Tensor._wrap(idx[0] if unb else _mf.follow(idx, x._data))
-    out = _N._adaptive_max_gather[2](input, idx)
+    out, idx = _N._adaptive_max_gather[2](input, idx)
     return (out, idx) if return_indices else out
 
 
