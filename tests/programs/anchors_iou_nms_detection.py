@@ -39,8 +39,15 @@ def encode(ref, proposals, weights=(10.0, 10.0, 5.0, 5.0)):
     gw, gh = ref[:, 2] - ref[:, 0], ref[:, 3] - ref[:, 1]
     gx, gy = ref[:, 0] + 0.5 * gw, ref[:, 1] + 0.5 * gh
     wx, wy, ww, wh = weights
-    return torch.stack([wx * (gx - px) / pw, wy * (gy - py) / ph, ww * torch.log(gw / pw),
-                        wh * torch.log(gh / ph)], dim=1)
+    return torch.stack(
+        [
+            wx * (gx - px) / pw,
+            wy * (gy - py) / ph,
+            ww * torch.log(gw / pw),
+            wh * torch.log(gh / ph),
+        ],
+        dim=1,
+    )
 
 
 def decode(deltas, boxes, weights=(10.0, 10.0, 5.0, 5.0)):

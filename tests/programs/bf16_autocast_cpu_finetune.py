@@ -44,4 +44,7 @@ def f(a, b):
 
 print(f(torch.ones(2, 3), torch.ones(3, 2)))
 with torch.autocast("cpu", dtype=torch.bfloat16):
-    print(torch.randn(3, 3).mm(torch.eye(3)).dtype, torch.eye(3).to(torch.float64).mm(torch.eye(3, dtype=torch.float64)).dtype)
+    print(
+        torch.randn(3, 3).mm(torch.eye(3)).dtype,
+        torch.eye(3).to(torch.float64).mm(torch.eye(3, dtype=torch.float64)).dtype,
+    )

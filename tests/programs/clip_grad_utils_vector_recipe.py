@@ -3,8 +3,12 @@
 # parameters_to_vector / vector_to_parameters for a flat-parameter line search.
 import torch
 import torch.nn as nn
-from torch.nn.utils import (clip_grad_norm_, clip_grad_value_, parameters_to_vector,
-                            vector_to_parameters)
+from torch.nn.utils import (
+    clip_grad_norm_,
+    clip_grad_value_,
+    parameters_to_vector,
+    vector_to_parameters,
+)
 
 torch.manual_seed(0)
 model = nn.Sequential(nn.Linear(4, 6), nn.ReLU(), nn.Linear(6, 2))

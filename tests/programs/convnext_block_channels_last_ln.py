@@ -76,5 +76,7 @@ print(xc.is_contiguous(memory_format=torch.channels_last), xc.stride())
 blk.eval()
 yc = blk(xc)
 print(torch.allclose(yc, blk(x), atol=1e-6), yc.stride())
-stem = nn.Sequential(nn.Conv2d(3, 8, kernel_size=4, stride=4), LayerNorm(8, data_format="channels_first"))
+stem = nn.Sequential(
+    nn.Conv2d(3, 8, kernel_size=4, stride=4), LayerNorm(8, data_format="channels_first")
+)
 print(stem(torch.randn(1, 3, 16, 16)).shape)

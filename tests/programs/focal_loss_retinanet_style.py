@@ -23,14 +23,20 @@ def sigmoid_focal_loss(inputs, targets, alpha=0.25, gamma=2.0, reduction="none")
     elif reduction == "sum":
         loss = loss.sum()
     elif reduction != "none":
-        raise ValueError(f"Invalid Value for arg 'reduction': '{reduction} \n Supported reduction modes: 'none', 'mean', 'sum'")
+        raise ValueError(
+            f"Invalid Value for arg 'reduction': '{reduction} \n "
+            "Supported reduction modes: 'none', 'mean', 'sum'"
+        )
     return loss
 
 
 logits = torch.tensor([[2.0, -1.0, 0.0], [-3.0, 4.0, 0.5]])
 targets = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]])
 print(sigmoid_focal_loss(logits, targets))
-print(sigmoid_focal_loss(logits, targets, reduction="mean"), sigmoid_focal_loss(logits, targets, gamma=0, alpha=-1, reduction="sum"))
+print(
+    sigmoid_focal_loss(logits, targets, reduction="mean"),
+    sigmoid_focal_loss(logits, targets, gamma=0, alpha=-1, reduction="sum"),
+)
 print(F.binary_cross_entropy_with_logits(logits, targets, reduction="sum"))
 try:
     sigmoid_focal_loss(logits, targets, reduction="avg")

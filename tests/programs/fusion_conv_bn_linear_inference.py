@@ -23,7 +23,9 @@ out = fused(x)
 print(torch.allclose(ref, out, atol=1e-5), (ref - out).abs().max() < 1e-5)
 print(fused.weight.requires_grad, fused.bias.shape)
 
-w, b = fuse_conv_bn_weights(conv.weight, None, bn.running_mean, bn.running_var, bn.eps, bn.weight, bn.bias)
+w, b = fuse_conv_bn_weights(
+    conv.weight, None, bn.running_mean, bn.running_var, bn.eps, bn.weight, bn.bias
+)
 print(type(w).__name__, w.shape, b.shape)
 print(b)
 

@@ -8,7 +8,9 @@ import torch.nn as nn
 from torch.utils.checkpoint import checkpoint, checkpoint_sequential
 
 torch.manual_seed(0)
-blocks = nn.ModuleList([nn.Sequential(nn.Linear(12, 12), nn.GELU(), nn.Dropout(0.1)) for _ in range(4)])
+blocks = nn.ModuleList(
+    [nn.Sequential(nn.Linear(12, 12), nn.GELU(), nn.Dropout(0.1)) for _ in range(4)]
+)
 head = nn.Linear(12, 1)
 x = torch.randn(6, 12)
 
@@ -32,8 +34,12 @@ ref_loss, ref_g = run("none")
 for mode in ["reentrant", "nonreentrant"]:
     loss, g = run(mode)
     # the reentrant variant gets no parameter grads when its input does not require grad
-    print(mode, f"{loss:.6f}", sum(t is None for t in g),
-          all(a is None or torch.allclose(a, b, atol=1e-6) for a, b in zip(g, ref_g)))
+    print(
+        mode,
+        f"{loss:.6f}",
+        sum(t is None for t in g),
+        all(a is None or torch.allclose(a, b, atol=1e-6) for a, b in zip(g, ref_g)),
+    )
 
 seq = nn.Sequential(*[nn.Sequential(nn.Linear(12, 12), nn.Tanh()) for _ in range(6)])
 xi = torch.randn(4, 12, requires_grad=True)

@@ -44,13 +44,14 @@ def color_jitter(t, brightness=0.4, contrast=0.4, saturation=0.4):
 def random_crop_resize(t, size=8, scale=(0.5, 1.0)):
     H, W = t.shape[-2:]
     area = H * W * torch.empty(1).uniform_(*scale, generator=g).item()
-    side = int(round(area ** 0.5))
+    side = int(round(area**0.5))
     side = min(side, H, W)
     i = torch.randint(0, H - side + 1, (1,), generator=g).item()
     j = torch.randint(0, W - side + 1, (1,), generator=g).item()
-    crop = t[..., i:i + side, j:j + side]
-    return F.interpolate(crop[None], size=(size, size), mode="bilinear", align_corners=False,
-                         antialias=True)[0], (i, j, side)
+    crop = t[..., i : i + side, j : j + side]
+    return F.interpolate(
+        crop[None], size=(size, size), mode="bilinear", align_corners=False, antialias=True
+    )[0], (i, j, side)
 
 
 def hflip(t, p=0.5):

@@ -54,7 +54,10 @@ for name in ["q_proj", "v_proj"]:
 print(model)
 trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
 total = sum(p.numel() for p in model.parameters())
-print(f"trainable params: {trainable} || all params: {total} || trainable%: {100 * trainable / total:.4f}")
+print(
+    f"trainable params: {trainable} || all params: {total} || "
+    f"trainable%: {100 * trainable / total:.4f}"
+)
 print([n for n, p in model.named_parameters() if p.requires_grad])
 
 x = torch.randn(32, 10)

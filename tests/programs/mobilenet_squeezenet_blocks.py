@@ -20,9 +20,14 @@ print([_make_divisible(c * 0.75, 8) for c in (16, 24, 32, 64, 96, 160, 320)])
 
 
 def dw_separable(cin, cout, stride):
-    return nn.Sequential(nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin),
-                         nn.ReLU(inplace=True), nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout),
-                         nn.ReLU(inplace=True))
+    return nn.Sequential(
+        nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False),
+        nn.BatchNorm2d(cin),
+        nn.ReLU(inplace=True),
+        nn.Conv2d(cin, cout, 1, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
 
 
 class InvertedResidual(nn.Module):
@@ -32,9 +37,18 @@ class InvertedResidual(nn.Module):
         self.use_res_connect = stride == 1 and inp == oup
         layers = []
         if expand_ratio != 1:
-            layers += [nn.Conv2d(inp, hidden, 1, bias=False), nn.BatchNorm2d(hidden), nn.ReLU6(inplace=True)]
-        layers += [nn.Conv2d(hidden, hidden, 3, stride, 1, groups=hidden, bias=False), nn.BatchNorm2d(hidden),
-                   nn.ReLU6(inplace=True), nn.Conv2d(hidden, oup, 1, bias=False), nn.BatchNorm2d(oup)]
+            layers += [
+                nn.Conv2d(inp, hidden, 1, bias=False),
+                nn.BatchNorm2d(hidden),
+                nn.ReLU6(inplace=True),
+            ]
+        layers += [
+            nn.Conv2d(hidden, hidden, 3, stride, 1, groups=hidden, bias=False),
+            nn.BatchNorm2d(hidden),
+            nn.ReLU6(inplace=True),
+            nn.Conv2d(hidden, oup, 1, bias=False),
+            nn.BatchNorm2d(oup),
+        ]
         self.conv = nn.Sequential(*layers)
 
     def forward(self, x):
@@ -55,10 +69,21 @@ class Fire(nn.Module):
         return torch.cat([self.act(self.expand1x1(x)), self.act(self.expand3x3(x))], 1)
 
 
-net = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1, bias=False), nn.BatchNorm2d(8), nn.ReLU6(inplace=True),
-                    dw_separable(8, 16, 1), InvertedResidual(16, 16, 1, 6), InvertedResidual(16, 24, 2, 6),
-                    Fire(24, 6, 12, 12), nn.MaxPool2d(3, 2, ceil_mode=True), Fire(24, 8, 16, 16),
-                    nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(32, 5))
+net = nn.Sequential(
+    nn.Conv2d(3, 8, 3, 2, 1, bias=False),
+    nn.BatchNorm2d(8),
+    nn.ReLU6(inplace=True),
+    dw_separable(8, 16, 1),
+    InvertedResidual(16, 16, 1, 6),
+    InvertedResidual(16, 24, 2, 6),
+    Fire(24, 6, 12, 12),
+    nn.MaxPool2d(3, 2, ceil_mode=True),
+    Fire(24, 8, 16, 16),
+    nn.AdaptiveAvgPool2d(1),
+    nn.Flatten(),
+    nn.Dropout(0.2),
+    nn.Linear(32, 5),
+)
 print(net[4])
 print(net[6])
 flops = {}
@@ -80,7 +105,10 @@ for h in hs:
 print(y)
 print(len(flops), sum(v[2] for v in flops.values()))
 print([v[1] for v in flops.values()])
-print(sum(p.numel() for p in net.parameters()), sum(p.numel() for p in net.parameters() if p.dim() == 4))
+print(
+    sum(p.numel() for p in net.parameters()),
+    sum(p.numel() for p in net.parameters() if p.dim() == 4),
+)
 net.train()
 y = net(x)
 y.logsumexp(1).mean().backward()

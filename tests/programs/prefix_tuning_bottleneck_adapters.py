@@ -66,9 +66,11 @@ for n, p in block.named_parameters():
     if "adapter" in n or "prefix" in n:
         p.requires_grad_(True)
 print([n for n, p in block.named_parameters() if p.requires_grad])
-groups = [{"params": [p for n, p in block.named_parameters() if "adapter" in n], "lr": 1e-2},
-          {"params": [block.attn.prefix_k, block.attn.prefix_v], "lr": 5e-2},
-          {"params": head.parameters()}]
+groups = [
+    {"params": [p for n, p in block.named_parameters() if "adapter" in n], "lr": 1e-2},
+    {"params": [block.attn.prefix_k, block.attn.prefix_v], "lr": 5e-2},
+    {"params": head.parameters()},
+]
 opt = torch.optim.Adam(groups, lr=1e-3)
 print([len(g["params"]) for g in opt.param_groups], [g["lr"] for g in opt.param_groups])
 

@@ -54,9 +54,15 @@ for k, v in netA.state_dict().items():
 print("optimizer state_dict param_groups:", optA.state_dict()["param_groups"])
 
 buf = io.BytesIO()
-torch.save({"modelA_state_dict": netA.state_dict(), "modelB_state_dict": netB.state_dict(),
-            "optimizerA_state_dict": optA.state_dict(), "optimizerB_state_dict": optB.state_dict()},
-           buf)
+torch.save(
+    {
+        "modelA_state_dict": netA.state_dict(),
+        "modelB_state_dict": netB.state_dict(),
+        "optimizerA_state_dict": optA.state_dict(),
+        "optimizerB_state_dict": optB.state_dict(),
+    },
+    buf,
+)
 buf.seek(0)
 ckpt = torch.load(buf, weights_only=True)
 print(sorted(ckpt))
@@ -69,7 +75,11 @@ print("restored lr:", oa.param_groups[0]["lr"], "momentum:", oa.param_groups[0][
 print("momentum buffer 0:", oa.state[a2.conv1.weight]["momentum_buffer"].shape)
 ob = optim.Adam(b2.parameters())
 ob.load_state_dict(ckpt["optimizerB_state_dict"])
-print("adam step:", ob.state[b2.conv1.weight]["step"], "exp_avg_sq sum: %.6e" % ob.state[b2.fc1.bias]["exp_avg_sq"].sum())
+print(
+    "adam step:",
+    ob.state[b2.conv1.weight]["step"],
+    f"exp_avg_sq sum: {ob.state[b2.fc1.bias]['exp_avg_sq'].sum():.6e}",
+)
 a2.eval()
 b2.eval()
 with torch.no_grad():

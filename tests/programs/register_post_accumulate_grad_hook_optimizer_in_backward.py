@@ -22,7 +22,7 @@ for step in range(5):
     opt.zero_grad()
     loss.backward()
     opt.step()
-print("reference loss %.6f" % loss.item())
+print(f"reference loss {loss.item():.6f}")
 
 model = make()
 optimizer_dict = {p: torch.optim.Adam([p], lr=0.01) for p in model.parameters()}
@@ -39,7 +39,7 @@ handles = [p.register_post_accumulate_grad_hook(optimizer_hook) for p in model.p
 for step in range(5):
     loss = nn.functional.mse_loss(model(data), target)
     loss.backward()
-print("fused loss %.6f" % loss.item())
+print(f"fused loss {loss.item():.6f}")
 print(calls[:4])
 print(len(calls))
 print(all(p.grad is None for p in model.parameters()))

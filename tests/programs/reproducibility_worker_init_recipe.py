@@ -31,7 +31,9 @@ def seed_worker(worker_id):
 g = torch.Generator()
 g.manual_seed(0)
 ds = TensorDataset(torch.arange(12.0).view(6, 2), torch.arange(6))
-dl = DataLoader(ds, batch_size=2, shuffle=True, num_workers=0, worker_init_fn=seed_worker, generator=g)
+dl = DataLoader(
+    ds, batch_size=2, shuffle=True, num_workers=0, worker_init_fn=seed_worker, generator=g
+)
 for xb, yb in dl:
     print(yb.tolist(), xb.sum().item())
 g.manual_seed(0)

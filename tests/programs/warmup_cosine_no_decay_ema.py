@@ -15,16 +15,27 @@ decay_params = [p for n, p in model.named_parameters() if not any(nd in n for nd
 nodecay_params = [p for n, p in model.named_parameters() if any(nd in n for nd in no_decay)]
 print([n for n, p in model.named_parameters() if any(nd in n for nd in no_decay)])
 print(sum(p.numel() for p in decay_params), sum(p.numel() for p in nodecay_params))
-opt = torch.optim.AdamW([{"params": decay_params, "weight_decay": 0.1},
-                         {"params": nodecay_params, "weight_decay": 0.0}], lr=3e-3, betas=(0.9, 0.98))
+opt = torch.optim.AdamW(
+    [
+        {"params": decay_params, "weight_decay": 0.1},
+        {"params": nodecay_params, "weight_decay": 0.0},
+    ],
+    lr=3e-3,
+    betas=(0.9, 0.98),
+)
 
 
-def get_cosine_schedule_with_warmup(optimizer, num_warmup_steps, num_training_steps, num_cycles=0.5):
+def get_cosine_schedule_with_warmup(
+    optimizer, num_warmup_steps, num_training_steps, num_cycles=0.5
+):
     def lr_lambda(current_step):
         if current_step < num_warmup_steps:
             return float(current_step) / float(max(1, num_warmup_steps))
-        progress = float(current_step - num_warmup_steps) / float(max(1, num_training_steps - num_warmup_steps))
+        progress = float(current_step - num_warmup_steps) / float(
+            max(1, num_training_steps - num_warmup_steps)
+        )
         return max(0.0, 0.5 * (1.0 + math.cos(math.pi * float(num_cycles) * 2.0 * progress)))
+
     return torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda)
 
 
@@ -61,6 +72,8 @@ with torch.no_grad():
     acc_ema = (ema(x).argmax(1) == y).float().mean()
 print("acc", acc.item(), "ema acc", acc_ema.item())
 print(ema[1].weight[:4])
-ema_m = torch.optim.swa_utils.AveragedModel(model, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(0.9))
+ema_m = torch.optim.swa_utils.AveragedModel(
+    model, multi_avg_fn=torch.optim.swa_utils.get_ema_multi_avg_fn(0.9)
+)
 ema_m.update_parameters(model)
 print(ema_m.n_averaged, ema_m.module[3].bias)

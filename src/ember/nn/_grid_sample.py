@@ -26,10 +26,15 @@ def _linspace_from_neg_one(n: int, align_corners: bool, dtype) -> np.ndarray:
     return r if align_corners else r * (n - 1) / n
 
 
-def _base_grid(n, h, w, align_corners, dtype) -> np.ndarray:
-    base = np.ones((n, h, w, 3), dtype)
-    base[..., 0] = _linspace_from_neg_one(w, align_corners, dtype)
-    base[..., 1] = _linspace_from_neg_one(h, align_corners, dtype)[:, None]
+def _base_grid(n, spatial, align_corners, dtype) -> np.ndarray:
+    """ATen's base grid ``(N, *spatial, k + 1)``: the normalised coordinates of the ``k``
+    spatial sizes ``(D,) H, W``, x (along W) first, then a column of ones."""
+    k = len(spatial)
+    base = np.ones((n, *spatial, k + 1), dtype)
+    for i, m in enumerate(reversed(spatial)):               # x along W, y along H, z along D
+        axis = k - 1 - i
+        base[..., i] = _linspace_from_neg_one(m, align_corners, dtype).reshape(
+            (m,) + (1,) * (k - 1 - axis))
     return base
 
 
@@ -38,22 +43,25 @@ def _base_grid(n, h, w, align_corners, dtype) -> np.ndarray:
     theta=lambda grad, theta, size, align_corners: _affine_grid_backward(grad, size,
                                                                         align_corners))
 def _affine_grid_generator(theta, size, align_corners):
-    n, _, h, w = size
-    base = _base_grid(n, h, w, align_corners, theta.dtype).reshape(n, h * w, 3)
+    n, spatial = size[0], size[2:]
+    k = len(spatial)
+    points = int(np.prod(spatial))
+    base = _base_grid(n, spatial, align_corners, theta.dtype).reshape(n, points, k + 1)
     # torch's bmm of the base grid by theta's transpose (MKL's, where installed)
     out = _gemm.baddbmm(None, base, theta.transpose(0, 2, 1))
     if out is None:
-        x, y = base[..., 0], base[..., 1]
-        out = np.stack([x * theta[:, k, :1] + y * theta[:, k, 1:2] + theta[:, k, 2:]
-                        for k in range(2)], -1)
-    return out.reshape(n, h, w, 2)
+        out = np.stack([sum(base[..., j] * theta[:, r, j:j + 1] for j in range(k + 1))
+                        for r in range(k)], -1)
+    return out.reshape(n, *spatial, k)
 
 
 def _affine_grid_backward(grad, size, align_corners):
-    n, _, h, w = size
-    base = Tensor._wrap(_base_grid(n, h, w, align_corners, grad._data.dtype).reshape(n, h * w,
-                                                                                     3))
-    return grad.reshape(n, h * w, 2).transpose(1, 2).bmm(base)
+    n, spatial = size[0], size[2:]
+    k = len(spatial)
+    points = int(np.prod(spatial))
+    base = Tensor._wrap(_base_grid(n, spatial, align_corners,
+                                   grad._data.dtype).reshape(n, points, k + 1))
+    return grad.reshape(n, points, k).transpose(1, 2).bmm(base)
 
 
 def _default_align(align_corners):
@@ -68,19 +76,18 @@ def _default_align(align_corners):
 
 def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
     """The sampling grid ``(N, H, W, 2)`` of the 2-D affine maps ``theta`` ``(N, 2, 3)`` for
-    an output of ``size`` ``(N, C, H, W)``."""
+    an output of ``size`` ``(N, C, H, W)``, or ``(N, D, H, W, 3)`` of the 3-D maps
+    ``(N, 3, 4)`` for ``(N, C, D, H, W)``."""
     align_corners = _default_align(align_corners)
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = tuple(size)
-    if len(size) == 4:
-        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
-            raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size "
-                             f"{size}. Got {theta.shape}.")
-        spatial = size[-2:]
-    elif len(size) == 5:
-        raise NotImplementedError("affine_grid for 3D affine transforms (5-D sizes) is not "
-                                  "supported")
+    # the messages print ``size`` as given (a torch.Size, a list, a tuple)
+    if len(size) in (4, 5):
+        k = len(size) - 2
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (k, k + 1):
+            raise ValueError(f"Expected a batch of {k}D affine matrices of shape Nx{k}x{k + 1} "
+                             f"for size {size}. Got {theta.shape}.")
+        spatial = tuple(size)[-k:]
     else:
         raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
                                   f"affine transforms, respectively. Got size {size}.")
@@ -98,12 +105,12 @@ def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
     """ATen's ``affine_grid_generator``: the grid of :func:`affine_grid`, unchecked but for
     the batch sizes (node ``AffineGridGeneratorBackward0``)."""
     size = tuple(int(s) for s in size)
-    if len(size) != 4:
-        raise NotImplementedError("affine_grid for 3D affine transforms (5-D sizes) is not "
-                                  "supported")
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
     if theta.size(0) != size[0]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{size[0]}, 3] but got: [{theta.size(0)}, 3].")
+                           f"[{size[0]}, {len(size) - 1}] but got: [{theta.size(0)}, "
+                           f"{len(size) - 1}].")
     return _affine_grid_generator(theta, size, bool(align_corners))
 
 
