@@ -1,12 +1,21 @@
 """Regression tests for what the eighth batch of real programs found, each against torch 2.13:
 ``affine_grid`` makes the grids of 3-D affine maps (5-D sizes, ``(N, 3, 4)`` thetas) with their
-gradient, and its messages print ``size`` as given (a ``torch.Size`` stays one)."""
+gradient, and its messages print ``size`` as given (a ``torch.Size`` stays one); the eager-mode
+quantization entry points (``prepare``, ``convert``, ``quantize``, ``quantize_dynamic``) warn
+torch's ``DeprecationWarning`` at their caller; the quantized modules live in torch's submodules
+(``torch.ao.nn.quantized.dynamic.modules.linear`` …), and a whole quantized model pickles by them
+and unpickles (the packed LSTM cell parameters restore their state)."""
 
 from __future__ import annotations
 
+import io
+import warnings
+
 import pytest
 
-from .helpers import arr, check, errors_alike
+import ember
+
+from .helpers import arr, caught_warnings, check, errors_alike, torch
 
 
 @pytest.mark.parametrize("align_corners", [False, True])
@@ -38,3 +47,66 @@ def test_affine_grid_messages_print_the_size_as_given(theta, size):
 def test_affine_grid_generator_checks(size):
     theta = (3, len(size) - 2, len(size) - 1) if len(size) > 3 else (2, 2, 3)
     errors_alike(lambda lib: lib.affine_grid_generator(lib.zeros(theta), size, False))
+
+
+def _qmodel(lib):
+    torch.manual_seed(0)
+    lib.manual_seed(0)
+    nn = lib.nn
+    return nn.Sequential(nn.Linear(4, 3), nn.LSTM(3, 2))
+
+
+def test_quantize_dynamic_warns_torchs_deprecation_at_the_caller():
+    def f(lib):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            lib.ao.quantization.quantize_dynamic(_qmodel(lib), {lib.nn.Linear}, dtype=lib.qint8)
+        return [(x.category.__name__, str(x.message), x.filename) for x in w
+                if x.category is DeprecationWarning]
+    t, e = f(torch), f(ember)
+    # quantize_dynamic's own, at its caller, then convert's, inside quantize_dynamic
+    assert [w[:2] for w in t] == [w[:2] for w in e] and len(t) == 2
+    assert t[0][2] == e[0][2] == __file__
+
+
+def test_quantize_warns_once_for_itself_and_once_for_prepare_and_convert():
+    def f(lib):
+        m = lib.nn.Sequential(lib.ao.quantization.QuantStub(), lib.nn.Linear(2, 2),
+                              lib.ao.quantization.DeQuantStub())
+        m.qconfig = lib.ao.quantization.default_qconfig
+        m.eval()
+        lib.ao.quantization.quantize(m, lambda mod, x: mod(x), [lib.ones(3, 2)])
+    t = [w for w in caught_warnings(f, torch) if w[0] == "DeprecationWarning"]
+    e = [w for w in caught_warnings(f, ember) if w[0] == "DeprecationWarning"]
+    assert t == e and len(t) == 3
+
+
+@pytest.mark.parametrize("path, names", [
+    ("ao.nn.quantized", ["Linear", "Conv2d", "Embedding", "FloatFunctional", "QFunctional",
+                         "Quantize", "DeQuantize"]),
+    ("ao.nn.quantized.dynamic", ["Linear", "LSTM", "GRU"]),
+])
+def test_quantized_modules_live_in_torchs_submodules(path, names):
+    import importlib
+    for name in names:
+        tm = getattr(importlib.import_module(f"torch.{path}"), name).__module__
+        em = getattr(importlib.import_module(f"ember.{path}"), name).__module__
+        assert em == "ember" + tm[len("torch"):]
+        assert getattr(importlib.import_module(em), name) is getattr(
+            importlib.import_module(f"ember.{path}"), name)
+
+
+def test_a_whole_dynamically_quantized_model_round_trips_through_pickle():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        q = ember.ao.quantization.quantize_dynamic(_qmodel(ember), {ember.nn.Linear,
+                                                                    ember.nn.LSTM})
+        buf = io.BytesIO()
+        ember.save(q, buf)
+        buf.seek(0)
+        back = ember.load(buf, weights_only=False)
+        x = ember.randn(5, 4)
+        assert ember.equal(back[0](x), q[0](x))
+        assert type(back[1]).__module__.endswith("dynamic.modules.rnn")
+        seq = ember.randn(4, 1, 3)
+        assert all(ember.equal(a, b) for a, b in zip(back[1](seq)[1], q[1](seq)[1]))
