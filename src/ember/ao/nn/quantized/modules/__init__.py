@@ -4,6 +4,8 @@ activations and a qint8 weight (see :mod:`ember.ao.quantization._tensor`)."""
 
 from __future__ import annotations
 
+import importlib as _importlib
+
 import sys as _sys_
 
 import numpy as _np
@@ -590,3 +592,7 @@ for _cls, _home in ((Conv2d, "conv"), (Embedding, "embedding_ops"), (Linear, "li
                     (QFunctional, "functional_modules")):
     _cls.__module__ = f"{__name__}.{_home}"
 del _cls, _home
+
+for _sub in ("conv", "embedding_ops", "functional_modules", "linear"):   # loaded, as torch's are
+    _importlib.import_module(f"{__name__}.{_sub}")
+del _sub

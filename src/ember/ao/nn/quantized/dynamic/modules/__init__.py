@@ -4,6 +4,7 @@ own range (fbgemm's ``linear_dynamic``)."""
 
 from __future__ import annotations
 
+import importlib as _importlib
 import sys as _sys_
 
 from ...... import nn as _nn
@@ -335,3 +336,7 @@ del annotations  # keep dir() to torch's names
 for _cls, _home in ((Linear, "linear"), (LSTM, "rnn"), (GRU, "rnn")):
     _cls.__module__ = f"{__name__}.{_home}"
 del _cls, _home
+
+for _sub in ("linear", "rnn"):   # loaded, as torch's are
+    _importlib.import_module(f"{__name__}.{_sub}")
+del _sub
