@@ -4,7 +4,8 @@ gradient, and its messages print ``size`` as given (a ``torch.Size`` stays one);
 quantization entry points (``prepare``, ``convert``, ``quantize``, ``quantize_dynamic``) warn
 torch's ``DeprecationWarning`` at their caller; the quantized modules live in torch's submodules
 (``torch.ao.nn.quantized.dynamic.modules.linear`` …), and a whole quantized model pickles by them
-and unpickles (the packed LSTM cell parameters restore their state)."""
+and unpickles (the packed LSTM cell parameters restore their state); a disabled
+``autograd.profiler.profile`` enters as ``None``."""
 
 from __future__ import annotations
 
@@ -110,3 +111,15 @@ def test_a_whole_dynamically_quantized_model_round_trips_through_pickle():
         assert type(back[1]).__module__.endswith("dynamic.modules.rnn")
         seq = ember.randn(4, 1, 3)
         assert all(ember.equal(a, b) for a, b in zip(back[1](seq)[1], q[1](seq)[1]))
+
+
+def test_a_disabled_autograd_profiler_enters_as_none():
+    def f(lib):
+        with lib.autograd.profiler.profile(enabled=False) as prof:
+            lib.ones(2).add(1)
+        return prof
+    assert f(torch) is None and f(ember) is None
+    for lib in (torch, ember):
+        with lib.autograd.profiler.profile() as prof:
+            lib.ones(2).add(1)
+        assert type(prof).__name__ == "profile"

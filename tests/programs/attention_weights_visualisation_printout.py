@@ -19,7 +19,9 @@ with torch.no_grad():
     print(out.shape, w.shape)
     _, wh = mha(x, x, x, key_padding_mask=kpm, attn_mask=causal, average_attn_weights=False)
     print(wh.shape)
-    _, wb = mha(x, x, x, attn_mask=causal.bool() if False else causal == float("-inf"), need_weights=True)
+    _, wb = mha(
+        x, x, x, attn_mask=causal.bool() if False else causal == float("-inf"), need_weights=True
+    )
 print("      " + " ".join(f"{t:>6}" for t in tokens))
 for i, t in enumerate(tokens):
     print(f"{t:>6}" + " ".join(f"{v:6.3f}" for v in w[0, i].tolist()))
@@ -28,7 +30,9 @@ for h in range(Hh):
     ent = -(m.clamp_min(1e-12).log() * m).sum(-1)
     print("head", h, "entropy", ent.round(decimals=4).tolist())
     print("  align", [tokens[j] for j in m.argmax(-1).tolist()])
-print(torch.allclose(wh.mean(1), mha(x, x, x, key_padding_mask=kpm, attn_mask=causal)[1], atol=1e-6))
+print(
+    torch.allclose(wh.mean(1), mha(x, x, x, key_padding_mask=kpm, attn_mask=causal)[1], atol=1e-6)
+)
 print(wb[0].triu(1).abs().sum().item())
 print(w[0, :, -1])
 print(torch.nan_to_num(wh[0, 0]).sum(-1))

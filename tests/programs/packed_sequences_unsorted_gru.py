@@ -3,8 +3,12 @@
 # unsorted_indices), pad_packed_sequence with total_length, last hidden state per sequence.
 import torch
 import torch.nn as nn
-from torch.nn.utils.rnn import (pack_padded_sequence, pack_sequence, pad_packed_sequence,
-                                pad_sequence)
+from torch.nn.utils.rnn import (
+    pack_padded_sequence,
+    pack_sequence,
+    pad_packed_sequence,
+    pad_sequence,
+)
 
 torch.manual_seed(0)
 seqs = [torch.randn(n, 3) for n in (2, 5, 3, 4)]

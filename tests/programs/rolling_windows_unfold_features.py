@@ -16,7 +16,7 @@ roll_std = win.std(-1)
 print(roll_mean)
 print(roll_std)
 print(win.min(-1).values, win.max(-1).indices)
-z = (series[w - 1:] - roll_mean) / roll_std
+z = (series[w - 1 :] - roll_mean) / roll_std
 print(z)
 lags = torch.stack([series.roll(k) for k in (1, 2, 3)], 1)
 lags[:3] = float("nan")

@@ -44,7 +44,7 @@ class Seq2Seq(nn.Module):
             pred, h, c = self.dec(y, h, c)
             outs.append(pred)
             teacher = tgt is not None and random.random() < tf_ratio
-            y = tgt[:, t:t + 1] if teacher else pred
+            y = tgt[:, t : t + 1] if teacher else pred
         return torch.cat(outs, 1)
 
 

@@ -10,7 +10,9 @@ store = torch.randint(0, 5, (N,))
 dow = torch.randint(0, 7, (N,))
 promo = torch.randint(0, 2, (N,))
 cont = torch.randn(N, 3)
-demand = (store.float() * 2 + (dow >= 5).float() * 3 + promo * 4 + cont[:, 0] + torch.randn(N)).view(-1, 1)
+demand = (
+    store.float() * 2 + (dow >= 5).float() * 3 + promo * 4 + cont[:, 0] + torch.randn(N)
+).view(-1, 1)
 cards = [5, 7, 2]
 emb_szs = [(c, min(50, (c + 1) // 2)) for c in cards]
 print(emb_szs)

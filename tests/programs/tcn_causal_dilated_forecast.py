@@ -22,14 +22,28 @@ class Chomp1d(nn.Module):
 class TemporalBlock(nn.Module):
     def __init__(self, n_inputs, n_outputs, kernel_size, stride, dilation, padding, dropout=0.0):
         super().__init__()
-        self.conv1 = weight_norm(nn.Conv1d(n_inputs, n_outputs, kernel_size, stride=stride,
-                                           padding=padding, dilation=dilation))
+        self.conv1 = weight_norm(
+            nn.Conv1d(
+                n_inputs, n_outputs, kernel_size, stride=stride, padding=padding, dilation=dilation
+            )
+        )
         self.chomp1 = Chomp1d(padding)
-        self.conv2 = weight_norm(nn.Conv1d(n_outputs, n_outputs, kernel_size, stride=stride,
-                                           padding=padding, dilation=dilation))
+        self.conv2 = weight_norm(
+            nn.Conv1d(
+                n_outputs, n_outputs, kernel_size, stride=stride, padding=padding, dilation=dilation
+            )
+        )
         self.chomp2 = Chomp1d(padding)
-        self.net = nn.Sequential(self.conv1, self.chomp1, nn.ReLU(), nn.Dropout(dropout),
-                                 self.conv2, self.chomp2, nn.ReLU(), nn.Dropout(dropout))
+        self.net = nn.Sequential(
+            self.conv1,
+            self.chomp1,
+            nn.ReLU(),
+            nn.Dropout(dropout),
+            self.conv2,
+            self.chomp2,
+            nn.ReLU(),
+            nn.Dropout(dropout),
+        )
         self.downsample = nn.Conv1d(n_inputs, n_outputs, 1) if n_inputs != n_outputs else None
         self.relu = nn.ReLU()
 
@@ -66,7 +80,10 @@ y = series[1:].view(1, -1)
 x2 = x.clone()
 x2[..., 40:] += 5
 with torch.no_grad():
-    print(torch.equal(model(x)[:, :40], model(x2)[:, :40]), torch.equal(model(x)[:, 40:], model(x2)[:, 40:]))
+    print(
+        torch.equal(model(x)[:, :40], model(x2)[:, :40]),
+        torch.equal(model(x)[:, 40:], model(x2)[:, 40:]),
+    )
 opt = torch.optim.Adam(model.parameters(), lr=0.01)
 for ep in range(25):
     loss = nn.functional.mse_loss(model(x), y)
