@@ -5,7 +5,9 @@ quantization entry points (``prepare``, ``convert``, ``quantize``, ``quantize_dy
 torch's ``DeprecationWarning`` at their caller; the quantized modules live in torch's submodules
 (``torch.ao.nn.quantized.dynamic.modules.linear`` …), and a whole quantized model pickles by them
 and unpickles (the packed LSTM cell parameters restore their state); a disabled
-``autograd.profiler.profile`` enters as ``None``."""
+``autograd.profiler.profile`` enters as ``None``; ``grid_sample`` samples volumes (5-D inputs and
+grids, trilinear or nearest, each padding) as ATen's scalar kernel, gradients included;
+``affine_grid``'s node saves no tensor (theta is not needed), so a second backward runs."""
 
 from __future__ import annotations
 
@@ -123,3 +125,45 @@ def test_a_disabled_autograd_profiler_enters_as_none():
         with lib.autograd.profiler.profile() as prof:
             lib.ones(2).add(1)
         assert type(prof).__name__ == "profile"
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_grid_sample_of_volumes(mode, padding_mode, align_corners, dtype):
+    # grid points inside, on and outside the volume (reflected several times), repeated so
+    # that several points share voxels (the gradient's sums are ordered)
+    grid = arr((2, 3, 2, 4, 3), dtype, seed=1, low=-2.6, high=2.6)
+    grid[0, 0, 0, :2] = grid[0, 0, 0, 2:]
+    grid[1, 0, 0, 0] = [1.0, -1.0, 0.0]
+    check(lambda lib, x, g: lib.nn.functional.grid_sample(x, g, mode=mode,
+                                                          padding_mode=padding_mode,
+                                                          align_corners=align_corners),
+          arr((2, 3, 3, 4, 5), dtype), grid, rtol=0, atol=0, grad_rtol=0, grad_atol=0)
+
+
+@pytest.mark.parametrize("input_shape, grid_shape, mode", [
+    ((1, 1, 2, 2, 2), (1, 2, 2, 2, 3), "bicubic"),
+    ((1, 1, 2, 2, 2), (1, 2, 2, 3), "bilinear"),
+    ((1, 1, 2, 2), (1, 2, 2, 2, 2), "bilinear"),
+    ((1, 1, 2), (1, 2, 1), "bilinear"),
+    ((1, 1, 0, 2, 2), (1, 2, 2, 2, 3), "bilinear"),
+])
+def test_grid_sample_of_volumes_checks(input_shape, grid_shape, mode):
+    errors_alike(lambda lib: lib.nn.functional.grid_sample(
+        lib.zeros(input_shape), lib.zeros(grid_shape), mode=mode, align_corners=False))
+
+
+@pytest.mark.parametrize("size", [(2, 1, 3, 4), (2, 1, 2, 3, 4)])
+def test_affine_grid_saves_no_tensor_so_a_second_backward_runs(size):
+    def f(lib):
+        k = len(size) - 2
+        theta = lib.eye(k, k + 1).repeat(2, 1, 1).requires_grad_()
+        grid = lib.nn.functional.affine_grid(theta, size, align_corners=False)
+        (grid * 2).sum().backward()          # (MulBackward0 saves no tensor of its own here)
+        grid.sum().backward()
+        return theta.grad, sorted(a for a in dir(grid.grad_fn) if a.startswith("_saved_"))
+    t, e = f(torch), f(ember)
+    assert t[1] == e[1]
+    assert (t[0].numpy() == e[0].numpy()).all()

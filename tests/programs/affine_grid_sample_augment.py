@@ -1,6 +1,7 @@
 # Models: geometric data augmentation with F.affine_grid + F.grid_sample (random rotation,
 # scale and translation matrices per sample from a seeded generator), padding modes and
-# align_corners variants, nearest vs bilinear vs bicubic, gradient through the sampling grid.
+# align_corners variants, nearest vs bilinear vs bicubic, gradient through the sampling grid,
+# and a 3-D affine warp of a volume.
 import math
 
 import torch
@@ -61,3 +62,9 @@ grid3 = F.affine_grid(th3, vol.shape, align_corners=True)
 print(grid3.shape, grid3[0, 1, 2])
 grid3.square().sum().backward()
 print(th3.grad)
+vol_out = F.grid_sample(vol, grid3, mode="bilinear", padding_mode="border", align_corners=True)
+print(vol_out.shape, vol_out[0, 0, 1])
+vol_out.sum().backward()
+print(th3.grad)
+ident3 = F.affine_grid(torch.eye(3, 4)[None], vol.shape, align_corners=True)
+print(torch.allclose(F.grid_sample(vol, ident3, align_corners=True), vol, atol=1e-6))

@@ -40,8 +40,7 @@ def _base_grid(n, spatial, align_corners, dtype) -> np.ndarray:
 
 @op("AffineGridGeneratorBackward0", name="_affine_grid_generator", method=False,
     function=False, promote=NONE,
-    theta=lambda grad, theta, size, align_corners: _affine_grid_backward(grad, size,
-                                                                        align_corners))
+    theta=lambda grad, size, align_corners: _affine_grid_backward(grad, size, align_corners))
 def _affine_grid_generator(theta, size, align_corners):
     n, spatial = size[0], size[2:]
     k = len(spatial)
@@ -391,6 +390,134 @@ def _grid_sampler_2d_backward(grad_output, input, grid, mode, padding_mode, alig
                                     align_corners)
 
 
+# ----------------------------------------------------------------------- 3-D grid_sample
+# ATen's scalar CPU kernel (``grid_sampler_3d_cpu_impl``): no fused multiply-adds, the
+# corners' contributions summed in the order tnw, tne, tsw, tse, bnw, bne, bsw, bse.
+
+def _source_index_3d(coord, size, padding, align_corners):
+    """``grid_sampler_compute_source_index_set_grad`` (the scalar one): the coordinate in
+    voxels, padded, and the factor of its gradient."""
+    t = coord.dtype.type
+    if align_corners:
+        x, g = (coord + t(1)) / t(2) * t(size - 1), t(size - 1) / t(2)
+    else:
+        x, g = ((coord + t(1)) * t(size) - t(1)) / t(2), t(size) / t(2)
+    g = np.full_like(x, g)
+    if padding == 2:                    # reflect_coordinates_set_grad, then clip
+        low, span = (t(0), t(size - 1)) if align_corners else (t(-0.5), t(size))
+        if span == 0:
+            x, g = np.zeros_like(x), np.zeros_like(x)
+        else:
+            x = x - low
+            sign = np.where(x < 0, t(-1), t(1))
+            x = np.abs(x)
+            extra = np.fmod(x, span)
+            even = np.floor(x / span) % 2 == 0
+            x = np.where(even, extra + low, span - extra + low)
+            g = g * np.where(even, sign, -sign)
+    if padding:
+        x, inside = _clip(x, size)
+        g = np.where(inside, g, t(0))
+    return x, g
+
+
+def _corners_3d(inp, grid, padding, align_corners):
+    """The source coordinates (x, y, z), their gradient factors, and the eight corners as
+    ``(z, y, x, weight, sign of d/dx, d/dy, d/dz, (the other two factors of each))``."""
+    d, h, w = inp.shape[2:]
+    ix, gx = _source_index_3d(grid[..., 0], w, padding, align_corners)
+    iy, gy = _source_index_3d(grid[..., 1], h, padding, align_corners)
+    iz, gz = _source_index_3d(grid[..., 2], d, padding, align_corners)
+    x0, y0, z0 = np.floor(ix), np.floor(iy), np.floor(iz)
+    dx = (x0 + 1 - ix, ix - x0)         # distances to the far and near faces, per side
+    dy = (y0 + 1 - iy, iy - y0)
+    dz = (z0 + 1 - iz, iz - z0)
+    corners = []
+    for cz in (0, 1):
+        for cy in (0, 1):
+            for cx in (0, 1):
+                corners.append((z0.astype(np.int64) + cz, y0.astype(np.int64) + cy,
+                                x0.astype(np.int64) + cx, dx[cx], dy[cy], dz[cz],
+                                cx * 2 - 1, cy * 2 - 1, cz * 2 - 1))
+    return (ix, iy, iz), (gx, gy, gz), corners
+
+
+def _in_bounds_3d(shape, z, y, x):
+    d, h, w = shape[2:]
+    return (x >= 0) & (x < w) & (y >= 0) & (y < h) & (z >= 0) & (z < d)
+
+
+def _gather_3d(inp, z, y, x):
+    """``inp[n, :, z, y, x]`` as ``(N, C, Do, Ho, Wo)``, 0 where out of bounds."""
+    n, _, d, h, w = inp.shape
+    ok = _in_bounds_3d(inp.shape, z, y, x)
+    vals = inp[np.arange(n)[:, None, None, None], :, np.clip(z, 0, d - 1),
+               np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
+    return np.moveaxis(vals * ok[..., None], -1, 1), ok
+
+
+def _grid_sample_3d_np(inp, grid, mode, padding, align_corners):
+    if mode == 1:
+        (ix, iy, iz), _, _ = _corners_3d(inp, grid, padding, align_corners)
+        r = [np.rint(v).astype(np.int64) for v in (iz, iy, ix)]
+        return _gather_3d(inp, *r)[0]
+    _, _, corners = _corners_3d(inp, grid, padding, align_corners)
+    out = np.zeros(inp.shape[:2] + grid.shape[1:4], inp.dtype)
+    for z, y, x, wx, wy, wz, *_ in corners:
+        out = out + _gather_3d(inp, z, y, x)[0] * (wx * wy * wz)[:, None]
+    return out
+
+
+def _grid_sample_3d_backward_np(grad, inp, grid, mode, padding, align_corners):
+    n, c = inp.shape[:2]
+    grad_in = np.zeros_like(inp)
+    (ix, iy, iz), (gx, gy, gz), corners = _corners_3d(inp, grid, padding, align_corners)
+    batch = np.broadcast_to(np.arange(n)[:, None, None, None], ix.shape)
+    if mode == 1:
+        corners = [(np.rint(iz).astype(np.int64), np.rint(iy).astype(np.int64),
+                    np.rint(ix).astype(np.int64), 1, 1, 1)]
+    # each output point's corners in turn, in the kernel's order (a voxel's sum is ordered)
+    zs, ys, xs = (np.stack([k[i] for k in corners], -1) for i in range(3))
+    wts = np.stack([np.broadcast_to(np.asarray(k[3] * k[4] * k[5], inp.dtype), ix.shape)
+                    for k in corners], -1)
+    ok = _in_bounds_3d(inp.shape, zs, ys, xs)
+    nb = np.broadcast_to(batch[..., None], ok.shape)[ok]
+    g = np.moveaxis(grad, 1, -1)[..., None, :]                       # (N, Do, Ho, Wo, 1, C)
+    vals = (wts[..., None] * g)[ok]
+    np.add.at(grad_in, (nb[:, None], np.arange(c)[None], zs[ok][:, None], ys[ok][:, None],
+                        xs[ok][:, None]), vals)
+    if mode == 1:
+        return grad_in, np.zeros_like(grid)
+    gix, giy, giz = (np.zeros_like(ix) for _ in range(3))
+    gathered = [_gather_3d(inp, z, y, x)[0] for z, y, x, *_ in corners]
+    for ch in range(c):                                  # the kernel's loop over channels
+        go = grad[:, ch]
+        for v, (_, _, _, wx, wy, wz, sx, sy, sz) in zip(gathered, corners):
+            val = v[:, ch]
+            gix = gix + sx * (val * wy * wz * go)
+            giy = giy + sy * (val * wx * wz * go)
+            giz = giz + sz * (val * wx * wy * go)
+    return grad_in, np.stack([gx * gix, gy * giy, gz * giz], -1).astype(grid.dtype)
+
+
+@op("GridSampler3DBackward0", name="_grid_sampler_3d", method=False, function=False,
+    promote=NONE,
+    input=lambda grad, input, grid, mode, padding_mode, align_corners:
+        _grid_sampler_3d_backward(grad, input, grid, mode, padding_mode, align_corners)[0],
+    grid=lambda grad, input, grid, mode, padding_mode, align_corners:
+        _grid_sampler_3d_backward(grad, input, grid, mode, padding_mode, align_corners)[1])
+def _grid_sampler_3d(input, grid, mode, padding_mode, align_corners):
+    return np.ascontiguousarray(_grid_sample_3d_np(input, grid, mode, padding_mode,
+                                                   align_corners))
+
+
+@op("GridSampler3DBackwardBackward0", name="_grid_sampler_3d_backward", method=False,
+    function=False, promote=NONE, outputs=2, tensors=("grad_output", "input", "grid"))
+def _grid_sampler_3d_backward(grad_output, input, grid, mode, padding_mode, align_corners):
+    return _grid_sample_3d_backward_np(grad_output, input, grid, mode, padding_mode,
+                                       align_corners)
+
+
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
     """Sample ``input`` ``(N, C, H, W)`` at the normalised locations ``grid``
@@ -418,9 +545,31 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
     if grid.size(-1) != input.dim() - 2:
         raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in "
                            f"last dimension, but got grid with sizes {list(grid.shape)}")
-    if input.dim() != 4 or grid.dim() != 4:
-        raise NotImplementedError("grid_sample supports 4-D input and grid (2-D sampling) only")
+    k = 4 if input.dim() == 4 else 5          # ATen: grid_sampler_2d for 4-D inputs, else 3d
+    if input.dim() != k or grid.dim() != k:
+        raise RuntimeError(f"grid_sampler(): expected {k}D input and grid with same number of "
+                           f"dimensions, but got input with sizes {list(input.shape)} and grid "
+                           f"with sizes {list(grid.shape)}")
+    if k == 5:
+        if interpolation_mode == 2:
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        return grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners)
     return grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                    align_corners: bool) -> Tensor:
+    """ATen's ``grid_sampler_3d`` (node ``GridSampler3DBackward0``): trilinear or nearest."""
+    for i in (2, 3, 4):
+        if input.size(i) <= 0:
+            raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i} being empty")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{grid.dtype.scalar_name}")
+    return _grid_sampler_3d(input, grid, int(interpolation_mode), int(padding_mode),
+                            bool(align_corners))
 
 
 def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
