@@ -7,13 +7,16 @@ torch's ``DeprecationWarning`` at their caller; the quantized modules live in to
 and unpickles (the packed LSTM cell parameters restore their state); a disabled
 ``autograd.profiler.profile`` enters as ``None``; ``grid_sample`` samples volumes (5-D inputs and
 grids, trilinear or nearest, each padding) as ATen's scalar kernel, gradients included;
-``affine_grid``'s node saves no tensor (theta is not needed), so a second backward runs."""
+``affine_grid``'s node saves no tensor (theta is not needed), so a second backward runs;
+``scaled_dot_product_attention`` takes ``attn_mask`` with ``is_causal=True`` where torch's CPU flash
+kernel runs (both masks apply) and refuses it, as torch's math backend, elsewhere."""
 
 from __future__ import annotations
 
 import io
 import warnings
 
+import numpy as np
 import pytest
 
 import ember
@@ -167,3 +170,34 @@ def test_affine_grid_saves_no_tensor_so_a_second_backward_runs(size):
     t, e = f(torch), f(ember)
     assert t[1] == e[1]
     assert (t[0].numpy() == e[0].numpy()).all()
+
+
+@pytest.mark.parametrize("mask_kind", ["bool", "float", "bool4d", "row"])
+@pytest.mark.parametrize("lengths", [(5, 7), (7, 5), (6, 6)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sdpa_takes_a_mask_with_is_causal_on_the_flash_path(mask_kind, lengths, dtype):
+    L, S = lengths
+    rng = np.random.default_rng(3)
+    shape = {"bool": (L, S), "float": (L, S), "bool4d": (2, 1, L, S), "row": (1, S)}[mask_kind]
+    m = rng.standard_normal(shape).astype(dtype)
+    m = m > -0.5 if mask_kind != "float" else m
+
+    def f(lib, q, k, v):
+        mask = lib.from_numpy(m.copy())
+        return lib.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask,
+                                                              is_causal=True)
+    check(f, arr((2, 3, L, 8), dtype, seed=1), arr((2, 3, S, 8), dtype, seed=2),
+          arr((2, 3, S, 8), dtype, seed=3), rtol=0, atol=0, grad_rtol=0, grad_atol=0)
+
+
+@pytest.mark.parametrize("kwargs, q_shape", [
+    ({"dropout_p": 0.3}, (2, 3, 5, 8)),          # the math backend: no mask with is_causal
+    ({}, (3, 5, 8)),
+])
+def test_sdpa_refuses_a_mask_with_is_causal_off_the_flash_path(kwargs, q_shape):
+    def f(lib):
+        q = lib.ones(q_shape)
+        mask = lib.ones(5, 5, dtype=lib.bool)
+        return lib.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=mask,
+                                                              is_causal=True, **kwargs)
+    errors_alike(f)
