@@ -176,7 +176,7 @@ def test_legacy_profile_api(tmp_path):
     prof.export_chrome_trace(str(tmp_path / "t.json"))
     with open(tmp_path / "t.json") as f:
         assert any(e["name"] == "aten::sum" for e in json.load(f)["traceEvents"])
-    assert off.enabled is False
+    assert off is None                      # torch's disabled profiler enters as None
 
     @A.record_function("deco")
     def f():

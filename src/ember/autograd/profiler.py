@@ -247,9 +247,9 @@ class profile:
         self._rec: _Recorder | None = None
         self._function_events: EventList | None = None
 
-    def __enter__(self) -> profile:
+    def __enter__(self) -> profile | None:
         if not self.enabled:
-            return self
+            return None                     # (torch's disabled profiler enters as None)
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
         self.entered = True

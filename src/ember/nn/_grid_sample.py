@@ -26,34 +26,41 @@ def _linspace_from_neg_one(n: int, align_corners: bool, dtype) -> np.ndarray:
     return r if align_corners else r * (n - 1) / n
 
 
-def _base_grid(n, h, w, align_corners, dtype) -> np.ndarray:
-    base = np.ones((n, h, w, 3), dtype)
-    base[..., 0] = _linspace_from_neg_one(w, align_corners, dtype)
-    base[..., 1] = _linspace_from_neg_one(h, align_corners, dtype)[:, None]
+def _base_grid(n, spatial, align_corners, dtype) -> np.ndarray:
+    """ATen's base grid ``(N, *spatial, k + 1)``: the normalised coordinates of the ``k``
+    spatial sizes ``(D,) H, W``, x (along W) first, then a column of ones."""
+    k = len(spatial)
+    base = np.ones((n, *spatial, k + 1), dtype)
+    for i, m in enumerate(reversed(spatial)):               # x along W, y along H, z along D
+        axis = k - 1 - i
+        base[..., i] = _linspace_from_neg_one(m, align_corners, dtype).reshape(
+            (m,) + (1,) * (k - 1 - axis))
     return base
 
 
 @op("AffineGridGeneratorBackward0", name="_affine_grid_generator", method=False,
     function=False, promote=NONE,
-    theta=lambda grad, theta, size, align_corners: _affine_grid_backward(grad, size,
-                                                                        align_corners))
+    theta=lambda grad, size, align_corners: _affine_grid_backward(grad, size, align_corners))
 def _affine_grid_generator(theta, size, align_corners):
-    n, _, h, w = size
-    base = _base_grid(n, h, w, align_corners, theta.dtype).reshape(n, h * w, 3)
+    n, spatial = size[0], size[2:]
+    k = len(spatial)
+    points = int(np.prod(spatial))
+    base = _base_grid(n, spatial, align_corners, theta.dtype).reshape(n, points, k + 1)
     # torch's bmm of the base grid by theta's transpose (MKL's, where installed)
     out = _gemm.baddbmm(None, base, theta.transpose(0, 2, 1))
     if out is None:
-        x, y = base[..., 0], base[..., 1]
-        out = np.stack([x * theta[:, k, :1] + y * theta[:, k, 1:2] + theta[:, k, 2:]
-                        for k in range(2)], -1)
-    return out.reshape(n, h, w, 2)
+        out = np.stack([sum(base[..., j] * theta[:, r, j:j + 1] for j in range(k + 1))
+                        for r in range(k)], -1)
+    return out.reshape(n, *spatial, k)
 
 
 def _affine_grid_backward(grad, size, align_corners):
-    n, _, h, w = size
-    base = Tensor._wrap(_base_grid(n, h, w, align_corners, grad._data.dtype).reshape(n, h * w,
-                                                                                     3))
-    return grad.reshape(n, h * w, 2).transpose(1, 2).bmm(base)
+    n, spatial = size[0], size[2:]
+    k = len(spatial)
+    points = int(np.prod(spatial))
+    base = Tensor._wrap(_base_grid(n, spatial, align_corners,
+                                   grad._data.dtype).reshape(n, points, k + 1))
+    return grad.reshape(n, points, k).transpose(1, 2).bmm(base)
 
 
 def _default_align(align_corners):
@@ -68,19 +75,18 @@ def _default_align(align_corners):
 
 def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tensor:
     """The sampling grid ``(N, H, W, 2)`` of the 2-D affine maps ``theta`` ``(N, 2, 3)`` for
-    an output of ``size`` ``(N, C, H, W)``."""
+    an output of ``size`` ``(N, C, H, W)``, or ``(N, D, H, W, 3)`` of the 3-D maps
+    ``(N, 3, 4)`` for ``(N, C, D, H, W)``."""
     align_corners = _default_align(align_corners)
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = tuple(size)
-    if len(size) == 4:
-        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
-            raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size "
-                             f"{size}. Got {theta.shape}.")
-        spatial = size[-2:]
-    elif len(size) == 5:
-        raise NotImplementedError("affine_grid for 3D affine transforms (5-D sizes) is not "
-                                  "supported")
+    # the messages print ``size`` as given (a torch.Size, a list, a tuple)
+    if len(size) in (4, 5):
+        k = len(size) - 2
+        if theta.dim() != 3 or tuple(theta.shape[-2:]) != (k, k + 1):
+            raise ValueError(f"Expected a batch of {k}D affine matrices of shape Nx{k}x{k + 1} "
+                             f"for size {size}. Got {theta.shape}.")
+        spatial = tuple(size)[-k:]
     else:
         raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D "
                                   f"affine transforms, respectively. Got size {size}.")
@@ -98,12 +104,12 @@ def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
     """ATen's ``affine_grid_generator``: the grid of :func:`affine_grid`, unchecked but for
     the batch sizes (node ``AffineGridGeneratorBackward0``)."""
     size = tuple(int(s) for s in size)
-    if len(size) != 4:
-        raise NotImplementedError("affine_grid for 3D affine transforms (5-D sizes) is not "
-                                  "supported")
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
     if theta.size(0) != size[0]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{size[0]}, 3] but got: [{theta.size(0)}, 3].")
+                           f"[{size[0]}, {len(size) - 1}] but got: [{theta.size(0)}, "
+                           f"{len(size) - 1}].")
     return _affine_grid_generator(theta, size, bool(align_corners))
 
 
@@ -384,6 +390,134 @@ def _grid_sampler_2d_backward(grad_output, input, grid, mode, padding_mode, alig
                                     align_corners)
 
 
+# ----------------------------------------------------------------------- 3-D grid_sample
+# ATen's scalar CPU kernel (``grid_sampler_3d_cpu_impl``): no fused multiply-adds, the
+# corners' contributions summed in the order tnw, tne, tsw, tse, bnw, bne, bsw, bse.
+
+def _source_index_3d(coord, size, padding, align_corners):
+    """``grid_sampler_compute_source_index_set_grad`` (the scalar one): the coordinate in
+    voxels, padded, and the factor of its gradient."""
+    t = coord.dtype.type
+    if align_corners:
+        x, g = (coord + t(1)) / t(2) * t(size - 1), t(size - 1) / t(2)
+    else:
+        x, g = ((coord + t(1)) * t(size) - t(1)) / t(2), t(size) / t(2)
+    g = np.full_like(x, g)
+    if padding == 2:                    # reflect_coordinates_set_grad, then clip
+        low, span = (t(0), t(size - 1)) if align_corners else (t(-0.5), t(size))
+        if span == 0:
+            x, g = np.zeros_like(x), np.zeros_like(x)
+        else:
+            x = x - low
+            sign = np.where(x < 0, t(-1), t(1))
+            x = np.abs(x)
+            extra = np.fmod(x, span)
+            even = np.floor(x / span) % 2 == 0
+            x = np.where(even, extra + low, span - extra + low)
+            g = g * np.where(even, sign, -sign)
+    if padding:
+        x, inside = _clip(x, size)
+        g = np.where(inside, g, t(0))
+    return x, g
+
+
+def _corners_3d(inp, grid, padding, align_corners):
+    """The source coordinates (x, y, z), their gradient factors, and the eight corners as
+    ``(z, y, x, weight, sign of d/dx, d/dy, d/dz, (the other two factors of each))``."""
+    d, h, w = inp.shape[2:]
+    ix, gx = _source_index_3d(grid[..., 0], w, padding, align_corners)
+    iy, gy = _source_index_3d(grid[..., 1], h, padding, align_corners)
+    iz, gz = _source_index_3d(grid[..., 2], d, padding, align_corners)
+    x0, y0, z0 = np.floor(ix), np.floor(iy), np.floor(iz)
+    dx = (x0 + 1 - ix, ix - x0)         # distances to the far and near faces, per side
+    dy = (y0 + 1 - iy, iy - y0)
+    dz = (z0 + 1 - iz, iz - z0)
+    corners = []
+    for cz in (0, 1):
+        for cy in (0, 1):
+            for cx in (0, 1):
+                corners.append((z0.astype(np.int64) + cz, y0.astype(np.int64) + cy,
+                                x0.astype(np.int64) + cx, dx[cx], dy[cy], dz[cz],
+                                cx * 2 - 1, cy * 2 - 1, cz * 2 - 1))
+    return (ix, iy, iz), (gx, gy, gz), corners
+
+
+def _in_bounds_3d(shape, z, y, x):
+    d, h, w = shape[2:]
+    return (x >= 0) & (x < w) & (y >= 0) & (y < h) & (z >= 0) & (z < d)
+
+
+def _gather_3d(inp, z, y, x):
+    """``inp[n, :, z, y, x]`` as ``(N, C, Do, Ho, Wo)``, 0 where out of bounds."""
+    n, _, d, h, w = inp.shape
+    ok = _in_bounds_3d(inp.shape, z, y, x)
+    vals = inp[np.arange(n)[:, None, None, None], :, np.clip(z, 0, d - 1),
+               np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
+    return np.moveaxis(vals * ok[..., None], -1, 1), ok
+
+
+def _grid_sample_3d_np(inp, grid, mode, padding, align_corners):
+    if mode == 1:
+        (ix, iy, iz), _, _ = _corners_3d(inp, grid, padding, align_corners)
+        r = [np.rint(v).astype(np.int64) for v in (iz, iy, ix)]
+        return _gather_3d(inp, *r)[0]
+    _, _, corners = _corners_3d(inp, grid, padding, align_corners)
+    out = np.zeros(inp.shape[:2] + grid.shape[1:4], inp.dtype)
+    for z, y, x, wx, wy, wz, *_ in corners:
+        out = out + _gather_3d(inp, z, y, x)[0] * (wx * wy * wz)[:, None]
+    return out
+
+
+def _grid_sample_3d_backward_np(grad, inp, grid, mode, padding, align_corners):
+    n, c = inp.shape[:2]
+    grad_in = np.zeros_like(inp)
+    (ix, iy, iz), (gx, gy, gz), corners = _corners_3d(inp, grid, padding, align_corners)
+    batch = np.broadcast_to(np.arange(n)[:, None, None, None], ix.shape)
+    if mode == 1:
+        corners = [(np.rint(iz).astype(np.int64), np.rint(iy).astype(np.int64),
+                    np.rint(ix).astype(np.int64), 1, 1, 1)]
+    # each output point's corners in turn, in the kernel's order (a voxel's sum is ordered)
+    zs, ys, xs = (np.stack([k[i] for k in corners], -1) for i in range(3))
+    wts = np.stack([np.broadcast_to(np.asarray(k[3] * k[4] * k[5], inp.dtype), ix.shape)
+                    for k in corners], -1)
+    ok = _in_bounds_3d(inp.shape, zs, ys, xs)
+    nb = np.broadcast_to(batch[..., None], ok.shape)[ok]
+    g = np.moveaxis(grad, 1, -1)[..., None, :]                       # (N, Do, Ho, Wo, 1, C)
+    vals = (wts[..., None] * g)[ok]
+    np.add.at(grad_in, (nb[:, None], np.arange(c)[None], zs[ok][:, None], ys[ok][:, None],
+                        xs[ok][:, None]), vals)
+    if mode == 1:
+        return grad_in, np.zeros_like(grid)
+    gix, giy, giz = (np.zeros_like(ix) for _ in range(3))
+    gathered = [_gather_3d(inp, z, y, x)[0] for z, y, x, *_ in corners]
+    for ch in range(c):                                  # the kernel's loop over channels
+        go = grad[:, ch]
+        for v, (_, _, _, wx, wy, wz, sx, sy, sz) in zip(gathered, corners):
+            val = v[:, ch]
+            gix = gix + sx * (val * wy * wz * go)
+            giy = giy + sy * (val * wx * wz * go)
+            giz = giz + sz * (val * wx * wy * go)
+    return grad_in, np.stack([gx * gix, gy * giy, gz * giz], -1).astype(grid.dtype)
+
+
+@op("GridSampler3DBackward0", name="_grid_sampler_3d", method=False, function=False,
+    promote=NONE,
+    input=lambda grad, input, grid, mode, padding_mode, align_corners:
+        _grid_sampler_3d_backward(grad, input, grid, mode, padding_mode, align_corners)[0],
+    grid=lambda grad, input, grid, mode, padding_mode, align_corners:
+        _grid_sampler_3d_backward(grad, input, grid, mode, padding_mode, align_corners)[1])
+def _grid_sampler_3d(input, grid, mode, padding_mode, align_corners):
+    return np.ascontiguousarray(_grid_sample_3d_np(input, grid, mode, padding_mode,
+                                                   align_corners))
+
+
+@op("GridSampler3DBackwardBackward0", name="_grid_sampler_3d_backward", method=False,
+    function=False, promote=NONE, outputs=2, tensors=("grad_output", "input", "grid"))
+def _grid_sampler_3d_backward(grad_output, input, grid, mode, padding_mode, align_corners):
+    return _grid_sample_3d_backward_np(grad_output, input, grid, mode, padding_mode,
+                                       align_corners)
+
+
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
     """Sample ``input`` ``(N, C, H, W)`` at the normalised locations ``grid``
@@ -411,9 +545,31 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
     if grid.size(-1) != input.dim() - 2:
         raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in "
                            f"last dimension, but got grid with sizes {list(grid.shape)}")
-    if input.dim() != 4 or grid.dim() != 4:
-        raise NotImplementedError("grid_sample supports 4-D input and grid (2-D sampling) only")
+    k = 4 if input.dim() == 4 else 5          # ATen: grid_sampler_2d for 4-D inputs, else 3d
+    if input.dim() != k or grid.dim() != k:
+        raise RuntimeError(f"grid_sampler(): expected {k}D input and grid with same number of "
+                           f"dimensions, but got input with sizes {list(input.shape)} and grid "
+                           f"with sizes {list(grid.shape)}")
+    if k == 5:
+        if interpolation_mode == 2:
+            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+        return grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners)
     return grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                    align_corners: bool) -> Tensor:
+    """ATen's ``grid_sampler_3d`` (node ``GridSampler3DBackward0``): trilinear or nearest."""
+    for i in (2, 3, 4):
+        if input.size(i) <= 0:
+            raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i} being empty")
+    if input.dtype != grid.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
+                           f"{grid.dtype.scalar_name}")
+    return _grid_sampler_3d(input, grid, int(interpolation_mode), int(padding_mode),
+                            bool(align_corners))
 
 
 def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,

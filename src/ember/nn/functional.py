@@ -1087,14 +1087,17 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     >>> F.scaled_dot_product_attention(q, q, q).shape
     torch.Size([1, 2, 4])
     """
-    if attn_mask is not None and is_causal:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
-                           "when is_causal=True")
     _attention.check_inputs(query, key, value, attn_mask)
     L, S = query.shape[-2], key.shape[-2]
     sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     root = math.sqrt(abs(sc))
-    if is_causal:
+    both = attn_mask is not None and is_causal
+    if both and not _attention.flash_applies(query, key, value, attn_mask, dropout_p,
+                                             enable_gqa):
+        # (torch's CPU flash kernel takes a mask with the causal one; its math backend not)
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
+                           "when is_causal=True")
+    if is_causal and not both:
         attn_mask = Tensor._wrap(np.tril(np.ones((L, S), dtype=bool)))
     if attn_mask is not None and attn_mask.dtype is _D.bool:
         attn_mask = Tensor._wrap(np.where(attn_mask._data, 0.0, -np.inf).astype(
@@ -1103,6 +1106,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
             and query.dtype is _D.float64:
         # a float mask beside double inputs: torch's kernels add it converted (exactly)
         attn_mask = attn_mask.to(query.dtype)
+    if both:
+        # the kernel fills the keys after each query's position with -inf, then adds the mask:
+        # one mask with those keys at -inf, as the block the kernel skips adds nothing
+        attn_mask = Tensor._wrap(np.where(np.tril(np.ones((L, S), dtype=bool)),
+                                          attn_mask._data, -np.inf).astype(attn_mask._data.dtype))
+        is_causal = False
     if _attention.flash_applies(query, key, value, attn_mask, dropout_p, enable_gqa):
         return _attention.flash(query, key, value, attn_mask, scale, enable_gqa, is_causal)
     _attention.check_math_enabled()

@@ -4,6 +4,7 @@ modules), ``quantize`` (both, with a calibration run) and ``quantize_dynamic``."
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import sys as _sys_
 import warnings
@@ -17,6 +18,33 @@ from .stubs import DeQuantStub
 from .stubs import QuantStub as _QuantStub
 
 torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
+
+# torch marks the eager-mode entry points deprecated (``typing_extensions.deprecated``)
+DEPRECATION_WARNING = (
+    "torch.ao.quantization is deprecated and will be removed in 2.10. \n"
+    "For migrations of users: \n"
+    "1. Eager mode quantization (torch.ao.quantization.quantize, "
+    "torch.ao.quantization.quantize_dynamic), please migrate to use torchao eager mode "
+    "quantize_ API instead \n"
+    "2. FX graph mode quantization (torch.ao.quantization.quantize_fx.prepare_fx,"
+    "torch.ao.quantization.quantize_fx.convert_fx, please migrate to use torchao pt2e "
+    "quantization API instead (prepare_pt2e, convert_pt2e) \n"
+    "3. pt2e quantization has been migrated to torchao "
+    "(https://github.com/pytorch/ao/tree/main/torchao/quantization/pt2e) \n"
+    "see https://github.com/pytorch/ao/issues/2259 for more details"
+)
+
+
+def _deprecated(fn):
+    """``fn`` warning ``DEPRECATION_WARNING`` (a ``DeprecationWarning``) at its caller on each
+    call, as ``typing_extensions.deprecated`` does."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
+        return fn(*args, **kwargs)
+    wrapper.__deprecated__ = DEPRECATION_WARNING
+    return wrapper
+
 
 __all__ = ["propagate_qconfig_", "add_quant_dequant", "prepare", "convert", "quantize",
            "quantize_dynamic", "swap_module",
@@ -108,6 +136,7 @@ def _add_observer_(module, qconfig_propagation_list, non_leaf_module_list=None) 
         _insert_activation_post_process(module)
 
 
+@_deprecated
 def prepare(model, inplace: bool = False, allow_list=None, observer_non_leaf_module_list=None,
             prepare_custom_config_dict=None):
     """Attach observers (from each layer's ``qconfig``) that record the ranges a calibration
@@ -168,6 +197,7 @@ def _convert(module, mapping, inplace: bool = False):
     return module
 
 
+@_deprecated
 def convert(module, mapping=None, inplace: bool = False, remove_qconfig: bool = True,
             is_reference: bool = False, convert_custom_config_dict=None,
             use_precomputed_fake_quant: bool = False):
@@ -182,6 +212,7 @@ def convert(module, mapping=None, inplace: bool = False, remove_qconfig: bool = 
     return module
 
 
+@_deprecated
 def quantize(model, run_fn, run_args, mapping=None, inplace: bool = False):
     """Post-training static quantization: ``prepare``, calibrate with
     ``run_fn(model, *run_args)``, ``convert``."""
@@ -196,6 +227,7 @@ def quantize(model, run_fn, run_args, mapping=None, inplace: bool = False):
     return model
 
 
+@_deprecated
 def quantize_dynamic(model, qconfig_spec=None, dtype=torch.qint8, mapping=None,
                      inplace: bool = False):
     """Post-training dynamic quantization: the layers ``qconfig_spec`` names (a set of

@@ -4,13 +4,14 @@ own range (fbgemm's ``linear_dynamic``)."""
 
 from __future__ import annotations
 
+import importlib as _importlib
 import sys as _sys_
 
-from ..... import nn as _nn
-from ....quantization._tensor import linear_dynamic as _linear_dynamic
-from ....quantization._tensor import not_differentiable as _not_differentiable
-from ....quantization._tensor import quantize_per_tensor as _quantize_per_tensor
-from .. import modules as _nnq
+from ...... import nn as _nn
+from .....quantization._tensor import linear_dynamic as _linear_dynamic
+from .....quantization._tensor import not_differentiable as _not_differentiable
+from .....quantization._tensor import quantize_per_tensor as _quantize_per_tensor
+from ... import modules as _nnq
 
 _torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
 
@@ -55,7 +56,7 @@ class Linear(_nnq.Linear):
     def from_float(cls, mod, use_precomputed_fake_quant=False):
         """The dynamically quantized form of the float linear ``mod`` (its qconfig's weight
         observer decides the weight's qparams)."""
-        from ....quantization.qconfig import default_dynamic_qconfig
+        from .....quantization.qconfig import default_dynamic_qconfig
         float_modules = (_nn.Linear, _nn.modules.linear.NonDynamicallyQuantizableLinear)
         if type(mod) not in float_modules:
             raise AssertionError("nn.quantized.dynamic.Linear.from_float only works for one "
@@ -86,6 +87,9 @@ class _PackedLinear:
         return ((self.weight, self.bias),
                 "__torch__.torch.classes.quantized.LinearPackedParamsBase")
 
+    def __setstate__(self, state):
+        (self.weight, self.bias), _ = state
+
     def __call__(self, x):
         wq, ws, wz = _nnq._weight_arrays(self.weight)
         out = _linear_dynamic(x.detach().contiguous()._data, wq, ws, wz,
@@ -102,6 +106,9 @@ class _CellParams:
     def __getstate__(self):
         return (("quantized_dynamic", [self.ih.bias, self.hh.bias], [], [], [self.ih, self.hh]),
                 "__torch__.torch.classes.rnn.CellParamsBase")
+
+    def __setstate__(self, state):
+        self.ih, self.hh = state[0][4]
 
 
 class _PackedParameter(_nn.Module):
@@ -230,7 +237,7 @@ class _RNNBase(_nn.Module):
     def from_float(cls, mod, use_precomputed_fake_quant=False):
         """The dynamically quantized form of the float ``mod``: each weight matrix observed
         and quantized on its own."""
-        from ....quantization.qconfig import default_dynamic_qconfig
+        from .....quantization.qconfig import default_dynamic_qconfig
         if type(mod) is not cls._FLOAT_MODULE:
             raise AssertionError("nn.quantized.dynamic.RNNBase.from_float only works for "
                                  "nn.LSTM and nn.GRU")
@@ -323,3 +330,13 @@ class GRU(_RNNBase):
 
 
 del annotations  # keep dir() to torch's names
+
+
+# each class lives, as torch's, in a submodule of this package named for its kind
+for _cls, _home in ((Linear, "linear"), (LSTM, "rnn"), (GRU, "rnn")):
+    _cls.__module__ = f"{__name__}.{_home}"
+del _cls, _home
+
+for _sub in ("linear", "rnn"):   # loaded, as torch's are
+    _importlib.import_module(f"{__name__}.{_sub}")
+del _sub

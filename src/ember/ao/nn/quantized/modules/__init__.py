@@ -4,17 +4,19 @@ activations and a qint8 weight (see :mod:`ember.ao.quantization._tensor`)."""
 
 from __future__ import annotations
 
+import importlib as _importlib
+
 import sys as _sys_
 
 import numpy as _np
 
-from .... import nn as _nn
-from ...quantization._tensor import _SLOT, _new
-from ...quantization._tensor import QTensor as _QTensor
-from ...quantization._tensor import linear_static as _linear_static
-from ...quantization._tensor import per_channel_affine as _per_channel_affine
-from ...quantization._tensor import per_tensor_affine as _per_tensor_affine
-from ...quantization._tensor import quantize_per_tensor as _quantize_per_tensor
+from ..... import nn as _nn
+from ....quantization._tensor import _SLOT, _new
+from ....quantization._tensor import QTensor as _QTensor
+from ....quantization._tensor import linear_static as _linear_static
+from ....quantization._tensor import per_channel_affine as _per_channel_affine
+from ....quantization._tensor import per_tensor_affine as _per_tensor_affine
+from ....quantization._tensor import quantize_per_tensor as _quantize_per_tensor
 
 torch = _sys_.modules[__name__.split(".")[0]]   # the package (torch)
 
@@ -137,7 +139,7 @@ def _weight_arrays(w: _QTensor):
 def _quantize_weight(float_wt, observer):
     """``float_wt`` quantized with the qparams ``observer`` computed (per tensor or per
     channel, as its scheme says)."""
-    from ...quantization._tensor import (
+    from ....quantization._tensor import (
         per_channel_affine_float_qparams,
         per_channel_symmetric,
         per_tensor_symmetric,
@@ -449,19 +451,19 @@ class QFunctional(_nn.Module):
         destination[prefix + "zero_point"] = torch.tensor(self.zero_point)
 
     def add(self, x, y):
-        from ...quantization import _ops
+        from ....quantization import _ops
         return self.activation_post_process(_ops.add(x, y, self.scale, self.zero_point))
 
     def add_relu(self, x, y):
-        from ...quantization import _ops
+        from ....quantization import _ops
         return self.activation_post_process(_ops.add(x, y, self.scale, self.zero_point, True))
 
     def mul(self, x, y):
-        from ...quantization import _ops
+        from ....quantization import _ops
         return self.activation_post_process(_ops.mul(x, y, self.scale, self.zero_point))
 
     def cat(self, x, dim=0):
-        from ...quantization import _ops
+        from ....quantization import _ops
         return self.activation_post_process(_ops.cat(x, dim, self.scale, self.zero_point))
 
     @classmethod
@@ -489,7 +491,7 @@ class _EmbeddingPackedParams(_PackedParams):
         if dtype is not torch.quint8:
             raise NotImplementedError(f"Unsupported dtype on quantized embedding! Supports "
                                       f"quint8, got {dtype}")
-        from ...quantization._tensor import per_channel_affine_float_qparams
+        from ....quantization._tensor import per_channel_affine_float_qparams
         wq = _new(_np.zeros((num_embeddings, embedding_dim), _np.uint8), dtype,
                   per_channel_affine_float_qparams, _np.ones(num_embeddings),
                   _np.zeros(num_embeddings, _np.float32), 0)
@@ -543,7 +545,7 @@ class Embedding(_nn.Module):
         self._packed_params.set_weight(w)
 
     def forward(self, indices):
-        from ...._ops._fused import fma
+        from ....._ops._fused import fma
         w = self.weight()
         d = w.__dict__
         idx = indices.detach()._data
@@ -567,7 +569,7 @@ class Embedding(_nn.Module):
             raise AssertionError("Embedding input float module must have qconfig defined")
         weight_observer = mod.qconfig.weight()
         dtype = weight_observer.dtype
-        from ...quantization._tensor import per_channel_affine_float_qparams
+        from ....quantization._tensor import per_channel_affine_float_qparams
         if weight_observer.qscheme is not per_channel_affine_float_qparams:
             raise AssertionError("Embedding quantization is only supported with "
                                  "float_qparams_weight_only_qconfig.")
@@ -582,3 +584,15 @@ class Embedding(_nn.Module):
 
 
 del annotations  # keep dir() to torch's names
+
+
+# each class lives, as torch's, in a submodule of this package named for its kind
+for _cls, _home in ((Conv2d, "conv"), (Embedding, "embedding_ops"), (Linear, "linear"),
+                    (FloatFunctional, "functional_modules"),
+                    (QFunctional, "functional_modules")):
+    _cls.__module__ = f"{__name__}.{_home}"
+del _cls, _home
+
+for _sub in ("conv", "embedding_ops", "functional_modules", "linear"):   # loaded, as torch's are
+    _importlib.import_module(f"{__name__}.{_sub}")
+del _sub
