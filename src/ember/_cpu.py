@@ -38,6 +38,15 @@ def has_avx512() -> bool:
 
 
 @functools.cache
+def has_fp16_onednn() -> bool:
+    """Whether oneDNN computes float16 here, as ``torch.ops.mkldnn._is_mkldnn_fp16_supported``
+    (its ``avx512_core_fp16`` ISA: AVX512 with AVX512-FP16, or AMX-FP16). torch then sends
+    float16 convolutions to oneDNN, which accumulates in float32 and rounds once; elsewhere
+    they take ATen's slow path."""
+    return has_avx512() and bool({"avx512_fp16", "amx_fp16"} & _cpu_flags())
+
+
+@functools.cache
 def capability() -> str:
     """``"AVX512"``, ``"AVX2"`` or ``"DEFAULT"``, as ``torch.backends.cpu.get_cpu_capability``."""
     if not _x86():

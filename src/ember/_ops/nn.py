@@ -1487,10 +1487,27 @@ def _conv_weight_grad(grad_output, input, wsizes, stride, padding, dilation, gro
     return _weight_grad_kernel(grad_output, input, wsizes, stride, padding, dilation, groups)
 
 
+def _onednn_half(*arrays) -> bool:
+    """Whether torch runs a convolution of these float16 arrays on oneDNN (where the CPU
+    computes float16: :func:`ember._cpu.has_fp16_onednn`), whose float16 kernels accumulate in
+    float32 and round each result once; elsewhere ATen's slow path computes in the type."""
+    return all(a is None or a.dtype == np.float16 for a in arrays) \
+        and arrays[0].dtype == np.float16 and _cpu.has_fp16_onednn()
+
+
+def _in_float32(kernel, *args):
+    """``kernel`` on float32 copies of its float16 arrays, its result rounded to float16."""
+    return kernel(*(a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float16
+                    else a for a in args)).astype(np.float16)
+
+
 def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, groups):
     """A convolution's input gradient as torch's kernel for it computes it: ATen's slow
     path where the forward took that path (see :func:`_slow_conv`), oneDNN's direct
     backward-data kernel where torch runs that, else the general product."""
+    if _onednn_half(grad, weight):
+        return _in_float32(_input_grad_kernel, grad, weight, input_shape, stride, padding,
+                           dilation, groups)
     if _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation, groups):
         if groups == 1:
             return _slow_grad_input(grad, input_shape, weight, stride, padding)
@@ -1519,6 +1536,9 @@ def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, gro
 def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, groups):
     """A convolution's weight gradient, as :func:`_input_grad_kernel` (oneDNN's
     backward-weights kernel)."""
+    if _onednn_half(grad, input):
+        return _in_float32(_weight_grad_kernel, grad, input, weight_shape, stride, padding,
+                           dilation, groups)
     if _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation, groups):
         if groups == 1:
             return _slow_grad_weight(grad, input, weight_shape, stride, padding)
@@ -1712,6 +1732,16 @@ def _slow_grad_weight(grad, input, weight_shape, stride, padding):
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     """aten's ``convolution``: N-d (transposed) convolution with groups and dilation."""
+    if _onednn_half(input, weight, bias):
+        return _in_float32(_convolution_kernel, input, weight, bias, stride, padding, dilation,
+                           transposed, output_padding, groups)
+    return _convolution_kernel(input, weight, bias, stride, padding, dilation, transposed,
+                               output_padding, groups)
+
+
+def _convolution_kernel(input, weight, bias, stride, padding, dilation, transposed,
+                        output_padding, groups):
+    """:func:`convolution` on arrays."""
     if transposed:
         sizes = _transposed_size(input.shape, weight.shape, stride, padding, dilation,
                                  output_padding, groups)
