@@ -1,0 +1,82 @@
+"""Kernels whose path in torch depends on the CPU: Ember asks the same question torch asks
+(its probe beside torch's own answer), and the bits hold on either kind of CPU."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ember
+from ember import _cpu
+
+from .helpers import torch
+
+FP16_ONEDNN = torch.ops.mkldnn._is_mkldnn_fp16_supported()
+
+CONVS = [
+    ("conv2d", (4, 16, 28, 28), (32, 16, 3, 3), {"padding": 1}),
+    ("conv2d", (4, 1, 28, 28), (8, 1, 5, 5), {}),
+    ("conv2d", (2, 8, 16, 16), (16, 8, 3, 3), {"stride": 2, "padding": 1}),
+    ("conv2d", (2, 8, 16, 16), (16, 4, 3, 3), {"groups": 2, "padding": 1}),
+    ("conv1d", (4, 8, 50), (16, 8, 5), {"padding": 2}),
+    ("conv_transpose2d", (2, 8, 10, 10), (8, 4, 3, 3), {"stride": 2}),
+]
+
+
+def test_fp16_probe_is_torchs():
+    """oneDNN computes float16 where torch says it does (AVX512-FP16 or AMX-FP16)."""
+    assert _cpu.has_fp16_onednn() == FP16_ONEDNN
+
+
+def _run(lib, name, xs, ws, kw, threads):
+    lib.set_num_threads(threads)
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in
+              (xs, ws, (ws[1] if "transpose" in name else ws[0],))]
+    grad_rng = np.random.default_rng(1)
+    try:
+        x, w, b = (lib.tensor(a).half().requires_grad_() for a in arrays)
+        out = getattr(lib.nn.functional, name)(x, w, b, **kw)
+        out.backward(lib.tensor(grad_rng.standard_normal(tuple(out.shape))).half())
+    finally:
+        lib.set_num_threads(1)
+    return [t.detach().float().numpy() for t in (out, x.grad, w.grad, b.grad)]
+
+
+def _bits_equal(a, b):
+    return a.view(np.uint32) == b.view(np.uint32)
+
+
+@pytest.mark.skipif(not FP16_ONEDNN, reason="float16 convolutions take ATen's slow path here")
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", CONVS, ids=[f"{c[0]}-{c[1]}" for c in CONVS])
+def test_float16_conv_on_onednn_rounds_float32_once(case, threads):
+    """torch's oneDNN float16 convolution accumulates in float32 and rounds once: the output
+    and bias gradient are torch's bits; the input and weight gradients (oneDNN's own
+    accumulation order and roundings) torch's but for a few elements, within float16's
+    resolution of the gradient's largest element."""
+    got = _run(ember, *case, threads)
+    want = _run(torch, *case, threads)
+    for g, t in zip(got, want):
+        assert g.shape == t.shape
+    assert _bits_equal(got[0], want[0]).all()
+    assert _bits_equal(got[3], want[3]).all()
+    for g, t in zip(got[1:3], want[1:3]):
+        same = _bits_equal(g, t)
+        assert same.mean() >= 0.99
+        assert np.abs(g - t).max() <= 2.0 ** -10 * np.abs(t).max()
+
+
+def test_float16_conv_rounds_once_where_onednn_computes_float16(monkeypatch):
+    """The float16 path follows the probe: with it set, the result is the float32
+    convolution rounded once (the bias added before the rounding); without, the type's."""
+    rng = np.random.default_rng(2)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in
+               ((2, 8, 12, 12), (8, 8, 3, 3), (8,)))
+    ref = ember.nn.functional.conv2d(*(ember.tensor(a).half().float() for a in (x, w, b)))
+    ref = ref.half().float().numpy()
+    for flag in (True, False):
+        monkeypatch.setattr(_cpu, "has_fp16_onednn", lambda flag=flag: flag)
+        out = ember.nn.functional.conv2d(*(ember.tensor(a).half() for a in (x, w, b)))
+        assert out.dtype is ember.float16
+        assert _bits_equal(out.float().numpy(), ref).all() == flag
