@@ -80,3 +80,37 @@ def test_float16_conv_rounds_once_where_onednn_computes_float16(monkeypatch):
         out = ember.nn.functional.conv2d(*(ember.tensor(a).half() for a in (x, w, b)))
         assert out.dtype is ember.float16
         assert _bits_equal(out.float().numpy(), ref).all() == flag
+
+
+def _grads(lib, fn, arrays, dtype):
+    xs = [lib.tensor(a).to(getattr(lib, dtype)).requires_grad_() for a in arrays]
+    out = fn(lib, *xs)
+    out.backward(lib.tensor(np.random.default_rng(5).standard_normal(tuple(out.shape)))
+                 .to(out.dtype))
+    return [t.detach().float().numpy() for t in [out] + [x.grad for x in xs]]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_scaled_gradient_reads_the_number_in_float(dtype):
+    """``x * 0.35355339``'s gradient is ``grad * 0.35355339`` with the number read in float
+    (as the forward), not rounded to float16 first: attention's query scaling."""
+    x = np.random.default_rng(3).standard_normal(4000).astype(np.float32)
+    for fn in (lambda lib, t: t * 0.35355339, lambda lib, t: 0.35355339 * t,
+               lambda lib, t: t.mul(1.1)):
+        got, want = _grads(ember, fn, [x], dtype), _grads(torch, fn, [x], dtype)
+        for g, t in zip(got, want):
+            assert _bits_equal(g, t).all()
+
+
+def test_float16_multihead_attention_grads_are_torchs():
+    """A float16 MultiheadAttention (its query scaled by a number) gives torch's output and
+    input gradients bit for bit."""
+    def run(lib, x, y):
+        lib.manual_seed(0)
+        m = lib.nn.MultiheadAttention(32, 4, batch_first=True).half()
+        return m(x, y, y)[0]
+    rng = np.random.default_rng(4)
+    xs = [rng.standard_normal((2, 10, 32)).astype(np.float32) for _ in range(2)]
+    got, want = _grads(ember, run, xs, "float16"), _grads(torch, run, xs, "float16")
+    for g, t in zip(got, want):
+        assert _bits_equal(g, t).all()

@@ -196,8 +196,11 @@ def rsub(input, other, *, alpha=1):
 
 
 def _mul_raw(grad, other):
-    """``grad * other`` on arrays (``other`` an array of grad's dtype, or a number)."""
+    """``grad * other`` on arrays (``other`` an array of grad's dtype, or a number; None
+    for a number beside float16, which torch's kernel reads in float: the general formula)."""
     if other.__class__ is not xp.ndarray:
+        if grad.dtype == xp.float16:
+            return None
         other = raw_scalar(other, grad)
         if other is None:
             return None
