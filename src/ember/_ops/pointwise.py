@@ -1123,7 +1123,8 @@ def _value(value, dtype):
     return value if dtype.kind in "fc" else dtype.type(D.checked_scalar(_number(value), dtype))
 
 
-@op("AddcmulBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
+@op("AddcmulBackward0", inplace=True, reduced_in_float=False,
+    tensors=("self", "tensor1", "tensor2"),
     check=lambda self, tensor1, tensor2, value=1: D.check_python_int(_number(value)),
     self=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * (tensor2 * value),
@@ -1168,7 +1169,8 @@ def _addcdiv_check(self, tensor1, tensor2, value=1):
             "(input + value * tensor1 / tensor2), for all dtypes.")
 
 
-@op("AddcdivBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
+@op("AddcdivBackward0", inplace=True, reduced_in_float=False,
+    tensors=("self", "tensor1", "tensor2"),
     check=_addcdiv_check,
     self=lambda grad: grad,
     # derivatives.yaml's ``value / tensor2`` divides (Python's ``0.3 / t`` is 1 / t * 0.3)

@@ -281,6 +281,7 @@ def rsqrt(self):
 
 
 @op("ReciprocalBackward0", promote=FLOAT, inplace=True,
+    reduced_in_float=False,
     self=lambda grad, result: -grad * (result * result))
 def reciprocal(self):
     """``1 / self``."""
