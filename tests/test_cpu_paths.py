@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -26,6 +30,20 @@ CONVS = [
 def test_fp16_probe_is_torchs():
     """oneDNN computes float16 where torch says it does (AVX512-FP16 or AMX-FP16)."""
     assert _cpu.has_fp16_onednn() == FP16_ONEDNN
+
+
+@pytest.mark.parametrize("cap", ["AVX512_CORE_BF16", "AVX2", "AVX512_CORE_FP16", "ALL"])
+def test_fp16_probe_follows_onednns_isa_cap(cap):
+    """``ONEDNN_MAX_CPU_ISA`` caps torch's answer (read when oneDNN starts: asked in a
+    fresh interpreter) and Ember's alike."""
+    code = ("import torch, ember._cpu as c; "
+            "print(torch.ops.mkldnn._is_mkldnn_fp16_supported(), c.has_fp16_onednn())")
+    src = os.path.dirname(os.path.dirname(ember.__file__))
+    env = dict(os.environ, ONEDNN_MAX_CPU_ISA=cap,
+               PYTHONPATH=os.pathsep.join(filter(None, (src, os.environ.get("PYTHONPATH")))))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120, check=True).stdout.split()
+    assert out[0] == out[1]
 
 
 def _run(lib, name, xs, ws, kw, threads):
