@@ -72,6 +72,10 @@ def _cdist_diff_grad(grad, x1, x2, p, result):
         return ember_where(zero, 0.0, diff * g / d)
     if p == float("inf"):
         return diff.sgn() * _wrap(xp.abs(diff._data) == d._data) * g
+    if diff._data.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+        # (``Dist``'s vector backward, Sleef's pow: pdist's term)
+        from .nn_extra import _pdist_term
+        return _wrap(_pdist_term(diff._data, g._data, d._data, p))
     if p < 2:
         dead = zero | _wrap(diff._data == 0) if p < 1 else zero
         return ember_where(dead, 0.0, diff.sgn() * diff.abs() ** (p - 1) * g / d ** (p - 1))
