@@ -98,6 +98,31 @@ def test_float16_conv_rounds_once_where_onednn_computes_float16(monkeypatch):
         out = ember.nn.functional.conv2d(*(ember.tensor(a).half() for a in (x, w, b)))
         assert out.dtype is ember.float16
         assert _bits_equal(out.float().numpy(), ref).all() == flag
+        ember.backends.mkldnn.enabled = False                # ATen's slow path, as torch
+        try:
+            out = ember.nn.functional.conv2d(*(ember.tensor(a).half() for a in (x, w, b)))
+        finally:
+            ember.backends.mkldnn.enabled = True
+        assert not _bits_equal(out.float().numpy(), ref).all()
+
+
+def test_float16_conv_with_mkldnn_off_is_not_onednns():
+    """With ``backends.mkldnn.enabled`` off torch's float16 convolution leaves oneDNN on any
+    CPU; so does Ember's."""
+    rng = np.random.default_rng(8)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in
+              ((4, 16, 28, 28), (32, 16, 3, 3), (32,))]
+    outs = []
+    for lib in (torch, ember):
+        args = [lib.tensor(a).half() for a in arrays]
+        on = lib.nn.functional.conv2d(*args, padding=1)
+        lib.backends.mkldnn.enabled = False
+        try:
+            off = lib.nn.functional.conv2d(*args, padding=1)
+        finally:
+            lib.backends.mkldnn.enabled = True
+        outs.append(_bits_equal(on.float().numpy(), off.float().numpy()).all())
+    assert outs[0] == outs[1]
 
 
 def _grads(lib, fn, arrays, dtype):

@@ -1490,9 +1490,10 @@ def _conv_weight_grad(grad_output, input, wsizes, stride, padding, dilation, gro
 def _onednn_half(*arrays) -> bool:
     """Whether torch runs a convolution of these float16 arrays on oneDNN (where the CPU
     computes float16: :func:`ember._cpu.has_fp16_onednn`), whose float16 kernels accumulate in
-    float32 and round each result once; elsewhere ATen's slow path computes in the type."""
+    float32 and round each result once; elsewhere, or with ``backends.mkldnn.enabled`` off,
+    ATen's slow path computes in the type."""
     return all(a is None or a.dtype == np.float16 for a in arrays) \
-        and arrays[0].dtype == np.float16 and _cpu.has_fp16_onednn()
+        and arrays[0].dtype == np.float16 and _cpu.has_fp16_onednn() and _onednn_conv.enabled()
 
 
 def _in_float32(kernel, *args):
