@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -193,3 +194,28 @@ def test_cdist_general_p_backward_is_torchs(p, dtype):
     want = _grads(torch, lambda lib, x, y: lib.cdist(x, y, p=p), [a, b], dtype)
     for g, t in zip(got, want):
         assert g.dtype == t.dtype and np.array_equal(g.view(np.uint8), t.view(np.uint8))
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float64", "float32"),
+                                    ("float32", "float64", "float64"),
+                                    ("float64", "float32", "float64"),
+                                    ("int64", "float32", "float32")])
+@pytest.mark.parametrize("sizes", [(1, 4), (0, 4), (1, 0)])
+def test_bmm_out_of_mixed_dtypes(dtypes, sizes):
+    """bmm's out= beside operands of two dtypes: the result has mat2's dtype (an out= of
+    another: that error first), an empty product fills the out= with zeros before the
+    operands' dtypes are compared, else torch's mismatch error."""
+    n, k = sizes
+
+    def run(lib):
+        a = lib.ones(n, 4, k, dtype=getattr(lib, dtypes[0]))
+        b = lib.ones(n, k, 4, dtype=getattr(lib, dtypes[1]))
+        out = lib.empty(3, dtype=getattr(lib, dtypes[2]))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                lib.bmm(a, b, out=out)
+            except RuntimeError as e:
+                return str(e), len(caught)
+        return out.dtype.is_floating_point, tuple(out.shape), out.sum().item(), len(caught)
+    assert run(ember) == run(torch)
