@@ -163,15 +163,22 @@ def test_float16_multihead_attention_grads_are_torchs():
 
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
-@pytest.mark.parametrize("name", ["reciprocal", "rdiv", "addcmul", "addcdiv"])
+@pytest.mark.parametrize("name", ["reciprocal", "rdiv", "addcmul", "addcdiv", "sin", "cos",
+                                  "sinh", "cosh", "rsqrt", "expm1", "hypot", "lerp"])
 def test_composed_reduced_gradients_round_each_op(name, dtype):
     """Backward formulas torch composes of ops in the reduced type (reciprocal's
-    ``-grad * (result * result)``, addcmul's ``grad * (tensor2 * value)``, addcdiv's) round
-    after each op in bfloat16 as in float16: torch's bits."""
+    ``-grad * (result * result)``, addcmul's ``grad * (tensor2 * value)``, sin's
+    ``grad * self.cos()`` …) round after each op in bfloat16 as in float16: torch's bits."""
     fn = {"reciprocal": lambda lib, x, y, z: x.reciprocal(),
           "rdiv": lambda lib, x, y, z: 3.7 / x,
           "addcmul": lambda lib, x, y, z: lib.addcmul(x, y, z, value=0.3),
-          "addcdiv": lambda lib, x, y, z: lib.addcdiv(x, y, z, value=0.3)}[name]
+          "addcdiv": lambda lib, x, y, z: lib.addcdiv(x, y, z, value=0.3),
+          "sin": lambda lib, x, y, z: x.sin(), "cos": lambda lib, x, y, z: x.cos(),
+          "sinh": lambda lib, x, y, z: x.sinh(), "cosh": lambda lib, x, y, z: x.cosh(),
+          "rsqrt": lambda lib, x, y, z: x.abs().rsqrt(),
+          "expm1": lambda lib, x, y, z: x.expm1(),
+          "hypot": lambda lib, x, y, z: lib.hypot(x, y),
+          "lerp": lambda lib, x, y, z: lib.lerp(x, y, z.sigmoid())}[name]
     rng = np.random.default_rng(6)
     xs = [rng.standard_normal(2000).astype(np.float32) for _ in range(3)]
     got, want = _grads(ember, fn, xs, dtype), _grads(torch, fn, xs, dtype)

@@ -853,7 +853,8 @@ def atan2(self, other):
     return xp.arctan2(self, other)
 
 
-@op("HypotBackward0", inplace=True, check=tensor_operands("hypot", then=real_kernel("hypot_cpu")),
+@op("HypotBackward0", inplace=True, reduced_in_float=False,
+    check=tensor_operands("hypot", then=real_kernel("hypot_cpu")),
     self=lambda grad, self, result: grad * self / result,
     other=lambda grad, other, result: grad * other / result)
 def hypot(self, other):
@@ -1083,6 +1084,7 @@ def _lerp_scalar(self, end, weight):
 
 
 @op("LerpBackward1", name="lerp_tensor", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     check=_lerp_check, pointwise=True,
     self=lambda grad, weight: grad * (1 - weight), end=lambda grad, weight: grad * weight,
     weight=lambda grad, self, end: grad * (end - self))

@@ -172,7 +172,7 @@ def _complex_expm1(z):
     return out
 
 
-@op("Expm1Backward0", promote=FLOAT, inplace=True,
+@op("Expm1Backward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, result: grad * (result + 1))
 def expm1(self):
     """``exp(x) - 1``, accurate near 0."""
@@ -256,7 +256,7 @@ def sqrt(self):
         return xp.sqrt(self)
 
 
-@op("RsqrtBackward0", promote=FLOAT, inplace=True,
+@op("RsqrtBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, result: -0.5 * grad * result.pow(3))
 def rsqrt(self):
     """``1 / sqrt(x)``.
@@ -321,7 +321,8 @@ def _pointwise():
 
 # ----------------------------------------------------------------------------- trigonometry
 
-@op("SinBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cos())
+@op("SinBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad * self.cos())
 @_vml.first("Sin")
 def sin(self):
     """Sine."""
@@ -329,7 +330,8 @@ def sin(self):
         return xp.sin(self)
 
 
-@op("CosBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * -self.sin())
+@op("CosBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad * -self.sin())
 @_vml.first("Cos")
 def cos(self):
     """Cosine."""
@@ -346,7 +348,7 @@ def tan(self):
         return _sleef_ext.via_double(xp.tan, self)
 
 
-@op("AsinBackward0", promote=FLOAT, inplace=True,
+@op("AsinBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad * (-self * self + 1).rsqrt())
 @_vml.first("Asin")
 def asin(self):
@@ -372,7 +374,8 @@ def atan(self):
     return xp.arctan(self)
 
 
-@op("SinhBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cosh())
+@op("SinhBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad * self.cosh())
 def sinh(self):
     """Hyperbolic sine."""
     out = _sleef_ext.unary("sinh", self)
@@ -382,7 +385,8 @@ def sinh(self):
         return xp.sinh(self)
 
 
-@op("CoshBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.sinh())
+@op("CoshBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad * self.sinh())
 def cosh(self):
     """Hyperbolic cosine."""
     out = _sleef_ext.unary("cosh", self)
