@@ -226,3 +226,22 @@ def test_bmm_out_of_mixed_dtypes(dtypes, sizes):
                 return str(e), len(caught)
         return out.dtype.is_floating_point, tuple(out.shape), out.sum().item(), len(caught)
     assert run(ember) == run(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("beta", [1.0, 0.3, 0.0])
+def test_reduced_smooth_l1_gradient_is_torchs(dtype, reduction, beta):
+    """smooth_l1_loss's gradient of float16/bfloat16 operands is ATen's reduced-type kernel:
+    float arithmetic on the float difference (a float ``beta``), rounded once; the vector
+    and one-by-one forms differ, both torch's. The target's is the kernel with the roles
+    swapped (the zero of an equal pair keeps torch's sign)."""
+    rng = np.random.default_rng(9)
+    xs = [rng.standard_normal(2003).astype(np.float32) for _ in range(2)]
+    xs[1][::7] = xs[0][::7]
+
+    def fn(lib, x, y):
+        return lib.nn.functional.smooth_l1_loss(x, y, reduction=reduction, beta=beta)
+    got, want = _grads(ember, fn, xs, dtype), _grads(torch, fn, xs, dtype)
+    for g, t in zip(got[1:], want[1:]):
+        assert _bits_equal(g, t).all()

@@ -584,7 +584,11 @@ def _mse_loss(self, target, reduction):
 
 def _smooth_l1_grad(grad, self, target, reduction, beta):
     """``smooth_l1_backward``: ``norm * (x / beta or +-1) * g`` in the vectors, ``norm * x *
-    g / beta`` (a double ``beta``) or ``+-norm * g`` one by one."""
+    g / beta`` (a double ``beta``) or ``+-norm * g`` one by one. float16 and bfloat16 take
+    the reduced types' kernel: the same in float (a float ``beta``), rounded once."""
+    if self.dtype.itemsize == 2:
+        out = _smooth_l1_grad_float(grad, self, target, _norm_value(self, reduction), beta)
+        return out.to(self.dtype)
     x = self - target
     norm = _norm_value(self, reduction)
     xd = x.detach().double()
@@ -597,11 +601,24 @@ def _smooth_l1_grad(grad, self, target, reduction, beta):
     return _where(_lanes_mask(grad, self, target), one_by_one, vec)
 
 
+def _smooth_l1_grad_float(grad, self, target, norm, beta):
+    """``smooth_l1_backward`` of float16/bfloat16 operands in float32 (ATen's reduced-type
+    kernel): ``norm * (x / beta or +-1) * g`` in the vectors, ``norm * x * g / beta`` or
+    ``+-norm * g`` one by one, ``x`` the float difference."""
+    x, g = self.float() - target.float(), grad.float()
+    b = float(np.float32(beta))
+    one = x.new_ones(())
+    vec = mul_scalar(_where(x.abs() >= b, _where(x > 0, one, -one), div_scalar(x, b)), norm) * g
+    ng = mul_scalar(g, norm)
+    one_by_one = _where(x <= -b, -ng, _where(x >= b, ng, div_scalar(mul_scalar(x, norm) * g, b)))
+    return _where(_lanes_mask(grad, self, target), one_by_one, vec)
+
+
 @op("SmoothL1LossBackward0", name="_smooth_l1_loss", method=False, function=False,
     self=lambda grad, self, target, reduction, beta:
     _smooth_l1_grad(grad, self, target, reduction, beta),
-    target=lambda grad, self, target, reduction, beta:
-    -_smooth_l1_grad(grad, self, target, reduction, beta))
+    target=lambda grad, self, target, reduction, beta:     # (the roles swapped, as torch)
+    _smooth_l1_grad(grad, target, self, reduction, beta))
 def _smooth_l1_loss(self, target, reduction, beta):
     d = xp.abs(self - target)
     if beta == 0:
