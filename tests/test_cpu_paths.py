@@ -245,3 +245,18 @@ def test_reduced_smooth_l1_gradient_is_torchs(dtype, reduction, beta):
     got, want = _grads(ember, fn, xs, dtype), _grads(torch, fn, xs, dtype)
     for g, t in zip(got[1:], want[1:]):
         assert _bits_equal(g, t).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_huber_target_gradient_swaps_the_roles(dtype):
+    """huber_loss's target gradient is ``huber_loss_backward(grad, target, self)``: an equal
+    pair's zero has torch's sign."""
+    rng = np.random.default_rng(10)
+    xs = [rng.standard_normal(2003).astype(np.float32) for _ in range(2)]
+    xs[1][::7] = xs[0][::7]
+
+    def fn(lib, x, y):
+        return lib.nn.functional.huber_loss(x, y, delta=0.5, reduction="none")
+    got, want = _grads(ember, fn, xs, dtype), _grads(torch, fn, xs, dtype)
+    for g, t in zip(got, want):
+        assert np.array_equal(g.view(np.uint8), t.view(np.uint8))

@@ -645,8 +645,8 @@ def _huber_grad(grad, self, target, reduction, delta):
 @op("HuberLossBackward0", name="_huber_loss", method=False, function=False,
     self=lambda grad, self, target, reduction, delta:
     _huber_grad(grad, self, target, reduction, delta),
-    target=lambda grad, self, target, reduction, delta:
-    -_huber_grad(grad, self, target, reduction, delta))
+    target=lambda grad, self, target, reduction, delta:    # (the roles swapped, as torch)
+    _huber_grad(grad, target, self, reduction, delta))
 def _huber_loss(self, target, reduction, delta):
     d = xp.abs(self - target)
     dv = d.dtype.type(delta)
