@@ -164,7 +164,9 @@ def test_float16_multihead_attention_grads_are_torchs():
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
 @pytest.mark.parametrize("name", ["reciprocal", "rdiv", "addcmul", "addcdiv", "sin", "cos",
-                                  "sinh", "cosh", "rsqrt", "expm1", "hypot", "lerp"])
+                                  "sinh", "cosh", "rsqrt", "expm1", "hypot", "lerp", "dist",
+                                  "norm", "vector_norm", "normalize", "cosine_similarity",
+                                  "bce", "bce_with_logits"])
 def test_composed_reduced_gradients_round_each_op(name, dtype):
     """Backward formulas torch composes of ops in the reduced type (reciprocal's
     ``-grad * (result * result)``, addcmul's ``grad * (tensor2 * value)``, sin's
@@ -178,7 +180,17 @@ def test_composed_reduced_gradients_round_each_op(name, dtype):
           "rsqrt": lambda lib, x, y, z: x.abs().rsqrt(),
           "expm1": lambda lib, x, y, z: x.expm1(),
           "hypot": lambda lib, x, y, z: lib.hypot(x, y),
-          "lerp": lambda lib, x, y, z: lib.lerp(x, y, z.sigmoid())}[name]
+          "lerp": lambda lib, x, y, z: lib.lerp(x, y, z.sigmoid()),
+          "dist": lambda lib, x, y, z: lib.dist(x, y, 3).reshape(1),
+          "norm": lambda lib, x, y, z: x.norm().reshape(1),
+          "vector_norm": lambda lib, x, y, z: lib.linalg.vector_norm(x.reshape(40, 50), 3, 1),
+          "normalize": lambda lib, x, y, z: lib.nn.functional.normalize(x.reshape(40, 50)),
+          "cosine_similarity": lambda lib, x, y, z: lib.nn.functional.cosine_similarity(
+              x.reshape(40, 50), y.reshape(40, 50)),
+          "bce": lambda lib, x, y, z: lib.nn.functional.binary_cross_entropy(
+              x.sigmoid(), y.sigmoid()).reshape(1),
+          "bce_with_logits": lambda lib, x, y, z: lib.nn.functional
+          .binary_cross_entropy_with_logits(x, y.sigmoid()).reshape(1)}[name]
     rng = np.random.default_rng(6)
     xs = [rng.standard_normal(2000).astype(np.float32) for _ in range(3)]
     got, want = _grads(ember, fn, xs, dtype), _grads(torch, fn, xs, dtype)

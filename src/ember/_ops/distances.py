@@ -38,7 +38,7 @@ def _dist_grad(grad, self, other, p, result):
     return _norm_back(grad, diff, result, p, tuple(range(diff.ndim)), False)
 
 
-@op("DistBackward0", name="dist", promote=SAME, check=_check_float,
+@op("DistBackward0", name="dist", reduced_in_float=False, promote=SAME, check=_check_float,
     self=_dist_grad,
     other=lambda grad, self, other, p, result: -_dist_grad(grad, self, other, p, result))
 def dist(self, other, p=2):

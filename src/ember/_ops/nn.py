@@ -672,6 +672,7 @@ def _bce_target_grad(grad, self, weight, reduction):
 
 
 @op("BinaryCrossEntropyBackward0", name="_binary_cross_entropy", method=False,
+    reduced_in_float=False,
     function=False, tensors=("self", "target", "weight"),
     self=_bce_grad,
     target=lambda grad, self, weight, reduction: _bce_target_grad(grad, self, weight, reduction))
@@ -706,6 +707,7 @@ def _bcel_target_grad(grad, self, weight, pos_weight, reduction):
 
 
 @op("BinaryCrossEntropyWithLogitsBackward0", name="_bce_with_logits", method=False,
+    reduced_in_float=False,
     function=False, tensors=("self", "target", "weight", "pos_weight"),
     self=_bcel_grad, target=_bcel_target_grad)
 def _bce_with_logits(self, target, weight, pos_weight, reduction):
