@@ -166,7 +166,8 @@ def test_float16_multihead_attention_grads_are_torchs():
 @pytest.mark.parametrize("name", ["reciprocal", "rdiv", "addcmul", "addcdiv", "sin", "cos",
                                   "sinh", "cosh", "rsqrt", "expm1", "hypot", "lerp", "dist",
                                   "norm", "vector_norm", "normalize", "cosine_similarity",
-                                  "bce", "bce_with_logits"])
+                                  "bce", "bce_with_logits", "log10", "exp2", "logit",
+                                  "digamma", "lgamma"])
 def test_composed_reduced_gradients_round_each_op(name, dtype):
     """Backward formulas torch composes of ops in the reduced type (reciprocal's
     ``-grad * (result * result)``, addcmul's ``grad * (tensor2 * value)``, sin's
@@ -190,7 +191,12 @@ def test_composed_reduced_gradients_round_each_op(name, dtype):
           "bce": lambda lib, x, y, z: lib.nn.functional.binary_cross_entropy(
               x.sigmoid(), y.sigmoid()).reshape(1),
           "bce_with_logits": lambda lib, x, y, z: lib.nn.functional
-          .binary_cross_entropy_with_logits(x, y.sigmoid()).reshape(1)}[name]
+          .binary_cross_entropy_with_logits(x, y.sigmoid()).reshape(1),
+          "log10": lambda lib, x, y, z: x.abs().log10(),
+          "exp2": lambda lib, x, y, z: x.exp2(),
+          "logit": lambda lib, x, y, z: x.sigmoid().logit(),
+          "digamma": lambda lib, x, y, z: (x.abs() + 0.5).digamma(),
+          "lgamma": lambda lib, x, y, z: (x.abs() + 0.5).lgamma()}[name]
     rng = np.random.default_rng(6)
     xs = [rng.standard_normal(2000).astype(np.float32) for _ in range(3)]
     got, want = _grads(ember, fn, xs, dtype), _grads(torch, fn, xs, dtype)

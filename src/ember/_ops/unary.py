@@ -138,7 +138,7 @@ def exp(self):
         return xp.exp(self)
 
 
-@op("Exp2Backward0", promote=FLOAT, inplace=True,
+@op("Exp2Backward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, result: grad * result * _LN2)
 def exp2(self):
     """``2 ** x``.
@@ -218,7 +218,7 @@ def _complex_log_over(z, base):
     return out
 
 
-@op("Log10Backward0", promote=FLOAT, inplace=True,
+@op("Log10Backward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad / (self * _LN10))
 @_vml.first("Log10")
 def log10(self):
@@ -603,7 +603,8 @@ def _logit_back(grad, self, eps):
     return (grad / (self * (1.0 - self))).where(inside, float("nan") if eps is None else 0.0)
 
 
-@op("LogitBackward0", promote=FLOAT, inplace=True, self=_logit_back,
+@op("LogitBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=_logit_back,
     check=_real_only("logit_cpu"))
 def logit(self, eps=None):
     """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``.
@@ -781,7 +782,8 @@ def erfc(self):
     return _in_precision(_erfc64, self)
 
 
-@op("ErfinvBackward0", promote=FLOAT, inplace=True, check=_real_only("erfinv_vml_cpu"),
+@op("ErfinvBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    check=_real_only("erfinv_vml_cpu"),
     self=lambda grad, result: (0.5 * math.sqrt(math.pi) * result.pow(2).exp()) * grad)
 @_vml.first("ErfInv")
 def erfinv(self):
