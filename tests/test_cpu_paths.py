@@ -278,3 +278,25 @@ def test_huber_target_gradient_swaps_the_roles(dtype):
     got, want = _grads(ember, fn, xs, dtype), _grads(torch, fn, xs, dtype)
     for g, t in zip(got, want):
         assert np.array_equal(g.view(np.uint8), t.view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("shape", [(3, 4), (1, 4), (3, 0), (0, 4), (30, 4)])
+def test_reduced_distances_raise_as_torch(dtype, shape):
+    """cdist's direct kernel and pdist are built for float32/float64 only: float16/bfloat16
+    raise torch's dispatch error where a kernel runs; cdist's matrix-product path runs."""
+    def run(lib):
+        x = lib.ones(*shape, dtype=getattr(lib, dtype))
+        results = []
+        for fn in (lambda: lib.cdist(x[None], x[None]),
+                   lambda: lib.cdist(x[None], x[None], p=1.5),
+                   lambda: lib.cdist(x[None], x[None],
+                                     compute_mode="use_mm_for_euclid_dist"),
+                   lambda: lib.nn.functional.pdist(x)):
+            try:
+                out = fn()
+                results.append((str(out.dtype), tuple(out.shape)))
+            except NotImplementedError as e:
+                results.append(str(e))
+        return results
+    assert run(ember) == run(torch)

@@ -55,6 +55,13 @@ def dist(self, other, p=2):
 
 # ----------------------------------------------------------------------------- cdist
 
+def check_reduced(kernel: str, t: Tensor) -> None:
+    """The dispatch error of a distance kernel built for float32/float64 only (ATen's
+    ``AT_DISPATCH_FLOATING_TYPES``) for a float16/bfloat16 tensor ``t``."""
+    if t.dtype in (D.float16, D.bfloat16):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.scalar_name}'")
+
+
 def _pair_diff(x1, x2):
     return x1.unsqueeze(-2) - x2.unsqueeze(-3)          # (..., r1, r2, m)
 
@@ -203,4 +210,6 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = Non
     if p == 2 and mm and x1.numel() and x2.numel():
         out = _euclidean_dist(x1, x2)
         return out.view(out.shape)           # torch views the batched result back
+    if x1.numel() and x2.numel():
+        check_reduced("cdist", x1)
     return _cdist_forward(x1, x2, float(p))
