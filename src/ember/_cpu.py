@@ -38,6 +38,24 @@ def has_avx512() -> bool:
 
 
 @functools.cache
+def has_fp16_onednn() -> bool:
+    """Whether oneDNN computes float16 here, as ``torch.ops.mkldnn._is_mkldnn_fp16_supported``
+    (its ``avx512_core_fp16`` ISA: AVX512 with AVX512-FP16, or AMX-FP16). torch then sends
+    float16 convolutions to oneDNN, which accumulates in float32 and rounds once; elsewhere
+    they take ATen's slow path. ``ONEDNN_MAX_CPU_ISA`` (or ``DNNL_MAX_CPU_ISA``) below
+    ``AVX512_CORE_FP16`` turns it off, as in oneDNN."""
+    cap = (os.environ.get("ONEDNN_MAX_CPU_ISA") or os.environ.get("DNNL_MAX_CPU_ISA") or "")
+    if cap.strip().upper() in _BELOW_FP16:
+        return False
+    return has_avx512() and bool({"avx512_fp16", "amx_fp16"} & _cpu_flags())
+
+
+# oneDNN's ISA caps without float16 arithmetic
+_BELOW_FP16 = frozenset(("SSE41", "AVX", "AVX2", "AVX2_VNNI", "AVX2_VNNI_2", "AVX512_CORE",
+                         "AVX512_CORE_VNNI", "AVX512_CORE_BF16"))
+
+
+@functools.cache
 def capability() -> str:
     """``"AVX512"``, ``"AVX2"`` or ``"DEFAULT"``, as ``torch.backends.cpu.get_cpu_capability``."""
     if not _x86():

@@ -47,6 +47,11 @@ def _div_up(a, b):
     return -(-a // b)
 
 
+def enabled() -> bool:
+    """Whether ``backends.mkldnn.enabled`` lets ATen choose oneDNN."""
+    return bool(_backend.enabled)
+
+
 def use_mkldnn(shape, wshape, stride, dilation, groups, threads: int) -> bool:
     """ATen's ``ConvParams::use_mkldnn`` for a float32 CPU input of ``shape`` (1-d viewed as
     2-d, as ``_convolution`` does first): oneDNN unless the convolution is small enough

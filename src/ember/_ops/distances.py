@@ -38,7 +38,7 @@ def _dist_grad(grad, self, other, p, result):
     return _norm_back(grad, diff, result, p, tuple(range(diff.ndim)), False)
 
 
-@op("DistBackward0", name="dist", promote=SAME, check=_check_float,
+@op("DistBackward0", name="dist", reduced_in_float=False, promote=SAME, check=_check_float,
     self=_dist_grad,
     other=lambda grad, self, other, p, result: -_dist_grad(grad, self, other, p, result))
 def dist(self, other, p=2):
@@ -54,6 +54,13 @@ def dist(self, other, p=2):
 
 
 # ----------------------------------------------------------------------------- cdist
+
+def check_reduced(kernel: str, t: Tensor) -> None:
+    """The dispatch error of a distance kernel built for float32/float64 only (ATen's
+    ``AT_DISPATCH_FLOATING_TYPES``) for a float16/bfloat16 tensor ``t``."""
+    if t.dtype in (D.float16, D.bfloat16):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.scalar_name}'")
+
 
 def _pair_diff(x1, x2):
     return x1.unsqueeze(-2) - x2.unsqueeze(-3)          # (..., r1, r2, m)
@@ -72,6 +79,10 @@ def _cdist_diff_grad(grad, x1, x2, p, result):
         return ember_where(zero, 0.0, diff * g / d)
     if p == float("inf"):
         return diff.sgn() * _wrap(xp.abs(diff._data) == d._data) * g
+    if diff._data.dtype in (xp.float32, xp.float64) and xp.__name__ == "numpy":
+        # (``Dist``'s vector backward, Sleef's pow: pdist's term)
+        from .nn_extra import _pdist_term
+        return _wrap(_pdist_term(diff._data, g._data, d._data, p))
     if p < 2:
         dead = zero | _wrap(diff._data == 0) if p < 1 else zero
         return ember_where(dead, 0.0, diff.sgn() * diff.abs() ** (p - 1) * g / d ** (p - 1))
@@ -199,4 +210,6 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = Non
     if p == 2 and mm and x1.numel() and x2.numel():
         out = _euclidean_dist(x1, x2)
         return out.view(out.shape)           # torch views the batched result back
+    if x1.numel() and x2.numel():
+        check_reduced("cdist", x1)
     return _cdist_forward(x1, x2, float(p))

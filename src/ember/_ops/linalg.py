@@ -22,7 +22,9 @@ from .registry import (
     _scalar_name,
     _state,
     _wrap,
+    _write_out,
     autocast_inputs,
+    check_out_dtype,
     expose,
     op,
     run,
@@ -226,11 +228,20 @@ def bmm(input, mat2, *, out=None):
             f"[{input.shape[0]}, {input.shape[2]}] but got: [{mat2.shape[0]}, "
             f"{mat2.shape[1]}].")
     if input.dtype is not mat2.dtype or input.dtype is D.bool:
-        # bmm_out_or_baddbmm_: an empty product returns (zeros) before the dispatch on
-        # input's dtype, which comes before mat2's is read as it
-        if out is None and 0 in (input.shape[0], input.shape[1], mat2.shape[2], input.shape[2]):
+        # the meta function gives the result mat2's dtype (an out= of another dtype: its
+        # error first); bmm_out_or_baddbmm_: an empty product returns (zeros) before the
+        # dispatch on input's dtype, which comes before mat2's is read as it
+        check_out_dtype(out, mat2.dtype)
+        if 0 in (input.shape[0], input.shape[1], mat2.shape[2], input.shape[2]):
             from .._factories import zeros
-            return zeros(input.shape[0], input.shape[1], mat2.shape[2], dtype=mat2.dtype)
+            res = zeros(input.shape[0], input.shape[1], mat2.shape[2], dtype=mat2.dtype)
+            if out is None:
+                return res
+            _write_out(out, res._data)
+            return out
+        shape = (input.shape[0], input.shape[1], mat2.shape[2])
+        if out is not None and tuple(out.shape) != shape:
+            _write_out(out, xp.empty(shape, out._data.dtype))     # (the meta's resize)
         if input.dtype is D.bool:
             raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found "

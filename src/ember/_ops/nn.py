@@ -584,7 +584,11 @@ def _mse_loss(self, target, reduction):
 
 def _smooth_l1_grad(grad, self, target, reduction, beta):
     """``smooth_l1_backward``: ``norm * (x / beta or +-1) * g`` in the vectors, ``norm * x *
-    g / beta`` (a double ``beta``) or ``+-norm * g`` one by one."""
+    g / beta`` (a double ``beta``) or ``+-norm * g`` one by one. float16 and bfloat16 take
+    the reduced types' kernel: the same in float (a float ``beta``), rounded once."""
+    if self.dtype.itemsize == 2:
+        out = _smooth_l1_grad_float(grad, self, target, _norm_value(self, reduction), beta)
+        return out.to(self.dtype)
     x = self - target
     norm = _norm_value(self, reduction)
     xd = x.detach().double()
@@ -597,11 +601,24 @@ def _smooth_l1_grad(grad, self, target, reduction, beta):
     return _where(_lanes_mask(grad, self, target), one_by_one, vec)
 
 
+def _smooth_l1_grad_float(grad, self, target, norm, beta):
+    """``smooth_l1_backward`` of float16/bfloat16 operands in float32 (ATen's reduced-type
+    kernel): ``norm * (x / beta or +-1) * g`` in the vectors, ``norm * x * g / beta`` or
+    ``+-norm * g`` one by one, ``x`` the float difference."""
+    x, g = self.float() - target.float(), grad.float()
+    b = float(np.float32(beta))
+    one = x.new_ones(())
+    vec = mul_scalar(_where(x.abs() >= b, _where(x > 0, one, -one), div_scalar(x, b)), norm) * g
+    ng = mul_scalar(g, norm)
+    one_by_one = _where(x <= -b, -ng, _where(x >= b, ng, div_scalar(mul_scalar(x, norm) * g, b)))
+    return _where(_lanes_mask(grad, self, target), one_by_one, vec)
+
+
 @op("SmoothL1LossBackward0", name="_smooth_l1_loss", method=False, function=False,
     self=lambda grad, self, target, reduction, beta:
     _smooth_l1_grad(grad, self, target, reduction, beta),
-    target=lambda grad, self, target, reduction, beta:
-    -_smooth_l1_grad(grad, self, target, reduction, beta))
+    target=lambda grad, self, target, reduction, beta:     # (the roles swapped, as torch)
+    _smooth_l1_grad(grad, target, self, reduction, beta))
 def _smooth_l1_loss(self, target, reduction, beta):
     d = xp.abs(self - target)
     if beta == 0:
@@ -628,8 +645,8 @@ def _huber_grad(grad, self, target, reduction, delta):
 @op("HuberLossBackward0", name="_huber_loss", method=False, function=False,
     self=lambda grad, self, target, reduction, delta:
     _huber_grad(grad, self, target, reduction, delta),
-    target=lambda grad, self, target, reduction, delta:
-    -_huber_grad(grad, self, target, reduction, delta))
+    target=lambda grad, self, target, reduction, delta:    # (the roles swapped, as torch)
+    _huber_grad(grad, target, self, reduction, delta))
 def _huber_loss(self, target, reduction, delta):
     d = xp.abs(self - target)
     dv = d.dtype.type(delta)
@@ -655,6 +672,7 @@ def _bce_target_grad(grad, self, weight, reduction):
 
 
 @op("BinaryCrossEntropyBackward0", name="_binary_cross_entropy", method=False,
+    reduced_in_float=False,
     function=False, tensors=("self", "target", "weight"),
     self=_bce_grad,
     target=lambda grad, self, weight, reduction: _bce_target_grad(grad, self, weight, reduction))
@@ -689,6 +707,7 @@ def _bcel_target_grad(grad, self, weight, pos_weight, reduction):
 
 
 @op("BinaryCrossEntropyWithLogitsBackward0", name="_bce_with_logits", method=False,
+    reduced_in_float=False,
     function=False, tensors=("self", "target", "weight", "pos_weight"),
     self=_bcel_grad, target=_bcel_target_grad)
 def _bce_with_logits(self, target, weight, pos_weight, reduction):
@@ -1487,10 +1506,28 @@ def _conv_weight_grad(grad_output, input, wsizes, stride, padding, dilation, gro
     return _weight_grad_kernel(grad_output, input, wsizes, stride, padding, dilation, groups)
 
 
+def _onednn_half(*arrays) -> bool:
+    """Whether torch runs a convolution of these float16 arrays on oneDNN (where the CPU
+    computes float16: :func:`ember._cpu.has_fp16_onednn`), whose float16 kernels accumulate in
+    float32 and round each result once; elsewhere, or with ``backends.mkldnn.enabled`` off,
+    ATen's slow path computes in the type."""
+    return all(a is None or a.dtype == np.float16 for a in arrays) \
+        and arrays[0].dtype == np.float16 and _cpu.has_fp16_onednn() and _onednn_conv.enabled()
+
+
+def _in_float32(kernel, *args):
+    """``kernel`` on float32 copies of its float16 arrays, its result rounded to float16."""
+    return kernel(*(a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float16
+                    else a for a in args)).astype(np.float16)
+
+
 def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, groups):
     """A convolution's input gradient as torch's kernel for it computes it: ATen's slow
     path where the forward took that path (see :func:`_slow_conv`), oneDNN's direct
     backward-data kernel where torch runs that, else the general product."""
+    if _onednn_half(grad, weight):
+        return _in_float32(_input_grad_kernel, grad, weight, input_shape, stride, padding,
+                           dilation, groups)
     if _slow_conv(input_shape, grad.dtype, weight.shape, stride, dilation, groups):
         if groups == 1:
             return _slow_grad_input(grad, input_shape, weight, stride, padding)
@@ -1519,6 +1556,9 @@ def _input_grad_kernel(grad, weight, input_shape, stride, padding, dilation, gro
 def _weight_grad_kernel(grad, input, weight_shape, stride, padding, dilation, groups):
     """A convolution's weight gradient, as :func:`_input_grad_kernel` (oneDNN's
     backward-weights kernel)."""
+    if _onednn_half(grad, input):
+        return _in_float32(_weight_grad_kernel, grad, input, weight_shape, stride, padding,
+                           dilation, groups)
     if _slow_conv(input.shape, grad.dtype, weight_shape, stride, dilation, groups):
         if groups == 1:
             return _slow_grad_weight(grad, input, weight_shape, stride, padding)
@@ -1712,6 +1752,16 @@ def _slow_grad_weight(grad, input, weight_shape, stride, padding):
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
     """aten's ``convolution``: N-d (transposed) convolution with groups and dilation."""
+    if _onednn_half(input, weight, bias):
+        return _in_float32(_convolution_kernel, input, weight, bias, stride, padding, dilation,
+                           transposed, output_padding, groups)
+    return _convolution_kernel(input, weight, bias, stride, padding, dilation, transposed,
+                               output_padding, groups)
+
+
+def _convolution_kernel(input, weight, bias, stride, padding, dilation, transposed,
+                        output_padding, groups):
+    """:func:`convolution` on arrays."""
     if transposed:
         sizes = _transposed_size(input.shape, weight.shape, stride, padding, dilation,
                                  output_padding, groups)

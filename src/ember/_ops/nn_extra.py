@@ -209,6 +209,7 @@ def norm_dim(self, p, dim, keepdim):
 
 
 @op("NormBackward0", name="_norm_all", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     self=lambda grad, self, result, p: _norm_back(grad, self, result, p,
                                                   tuple(range(self.dim())), False))
 def norm_all(self, p):

@@ -196,8 +196,11 @@ def rsub(input, other, *, alpha=1):
 
 
 def _mul_raw(grad, other):
-    """``grad * other`` on arrays (``other`` an array of grad's dtype, or a number)."""
+    """``grad * other`` on arrays (``other`` an array of grad's dtype, or a number; None
+    for a number beside float16, which torch's kernel reads in float: the general formula)."""
     if other.__class__ is not xp.ndarray:
+        if grad.dtype == xp.float16:
+            return None
         other = raw_scalar(other, grad)
         if other is None:
             return None
@@ -850,7 +853,8 @@ def atan2(self, other):
     return xp.arctan2(self, other)
 
 
-@op("HypotBackward0", inplace=True, check=tensor_operands("hypot", then=real_kernel("hypot_cpu")),
+@op("HypotBackward0", inplace=True, reduced_in_float=False,
+    check=tensor_operands("hypot", then=real_kernel("hypot_cpu")),
     self=lambda grad, self, result: grad * self / result,
     other=lambda grad, other, result: grad * other / result)
 def hypot(self, other):
@@ -1080,6 +1084,7 @@ def _lerp_scalar(self, end, weight):
 
 
 @op("LerpBackward1", name="lerp_tensor", method=False, function=False, promote=NONE,
+    reduced_in_float=False,
     check=_lerp_check, pointwise=True,
     self=lambda grad, weight: grad * (1 - weight), end=lambda grad, weight: grad * weight,
     weight=lambda grad, self, end: grad * (end - self))
@@ -1120,7 +1125,8 @@ def _value(value, dtype):
     return value if dtype.kind in "fc" else dtype.type(D.checked_scalar(_number(value), dtype))
 
 
-@op("AddcmulBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
+@op("AddcmulBackward0", inplace=True, reduced_in_float=False,
+    tensors=("self", "tensor1", "tensor2"),
     check=lambda self, tensor1, tensor2, value=1: D.check_python_int(_number(value)),
     self=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * (tensor2 * value),
@@ -1165,7 +1171,8 @@ def _addcdiv_check(self, tensor1, tensor2, value=1):
             "(input + value * tensor1 / tensor2), for all dtypes.")
 
 
-@op("AddcdivBackward0", inplace=True, tensors=("self", "tensor1", "tensor2"),
+@op("AddcdivBackward0", inplace=True, reduced_in_float=False,
+    tensors=("self", "tensor1", "tensor2"),
     check=_addcdiv_check,
     self=lambda grad: grad,
     # derivatives.yaml's ``value / tensor2`` divides (Python's ``0.3 / t`` is 1 / t * 0.3)

@@ -633,6 +633,7 @@ def _norm_back(grad, self, result, ord, dim, keepdim):
 
 
 @op("LinalgVectorNormBackward0", name="linalg_vector_norm", method=False, function=False,
+    reduced_in_float=False,
     promote=NONE, self=lambda grad, self, result, ord, dim, keepdim:
         _norm_back(grad, self, result, ord, dim, keepdim))
 def _vector_norm(self, ord, dim, keepdim, dtype):

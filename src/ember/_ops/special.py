@@ -229,7 +229,8 @@ def _like(out, x):
     return out.astype(x.dtype, copy=False)
 
 
-@op("LgammaBackward0", promote=FLOAT, inplace=True, check=_real_only("lgamma_vml_cpu"),
+@op("LgammaBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    check=_real_only("lgamma_vml_cpu"),
     self=lambda grad, self: grad * self.digamma())
 def lgamma(self):
     """Natural log of the absolute value of the gamma function.
@@ -248,7 +249,8 @@ def lgamma(self):
     return _like(_lgamma64(self), self)
 
 
-@op("DigammaBackward0", promote=FLOAT, inplace=True, check=_real_only("digamma"),
+@op("DigammaBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    check=_real_only("digamma"),
     self=lambda grad, self: grad * _polygamma_op(self, 1))
 def digamma(self):
     """The logarithmic derivative of the gamma function, ``psi(x)``.

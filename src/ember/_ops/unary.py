@@ -138,7 +138,7 @@ def exp(self):
         return xp.exp(self)
 
 
-@op("Exp2Backward0", promote=FLOAT, inplace=True,
+@op("Exp2Backward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, result: grad * result * _LN2)
 def exp2(self):
     """``2 ** x``.
@@ -172,7 +172,7 @@ def _complex_expm1(z):
     return out
 
 
-@op("Expm1Backward0", promote=FLOAT, inplace=True,
+@op("Expm1Backward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, result: grad * (result + 1))
 def expm1(self):
     """``exp(x) - 1``, accurate near 0."""
@@ -218,7 +218,7 @@ def _complex_log_over(z, base):
     return out
 
 
-@op("Log10Backward0", promote=FLOAT, inplace=True,
+@op("Log10Backward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad / (self * _LN10))
 @_vml.first("Log10")
 def log10(self):
@@ -256,7 +256,7 @@ def sqrt(self):
         return xp.sqrt(self)
 
 
-@op("RsqrtBackward0", promote=FLOAT, inplace=True,
+@op("RsqrtBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, result: -0.5 * grad * result.pow(3))
 def rsqrt(self):
     """``1 / sqrt(x)``.
@@ -281,6 +281,7 @@ def rsqrt(self):
 
 
 @op("ReciprocalBackward0", promote=FLOAT, inplace=True,
+    reduced_in_float=False,
     self=lambda grad, result: -grad * (result * result))
 def reciprocal(self):
     """``1 / self``."""
@@ -320,7 +321,8 @@ def _pointwise():
 
 # ----------------------------------------------------------------------------- trigonometry
 
-@op("SinBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cos())
+@op("SinBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad * self.cos())
 @_vml.first("Sin")
 def sin(self):
     """Sine."""
@@ -328,7 +330,8 @@ def sin(self):
         return xp.sin(self)
 
 
-@op("CosBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * -self.sin())
+@op("CosBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad * -self.sin())
 @_vml.first("Cos")
 def cos(self):
     """Cosine."""
@@ -345,7 +348,7 @@ def tan(self):
         return _sleef_ext.via_double(xp.tan, self)
 
 
-@op("AsinBackward0", promote=FLOAT, inplace=True,
+@op("AsinBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
     self=lambda grad, self: grad * (-self * self + 1).rsqrt())
 @_vml.first("Asin")
 def asin(self):
@@ -371,7 +374,8 @@ def atan(self):
     return xp.arctan(self)
 
 
-@op("SinhBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.cosh())
+@op("SinhBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad * self.cosh())
 def sinh(self):
     """Hyperbolic sine."""
     out = _sleef_ext.unary("sinh", self)
@@ -381,7 +385,8 @@ def sinh(self):
         return xp.sinh(self)
 
 
-@op("CoshBackward0", promote=FLOAT, inplace=True, self=lambda grad, self: grad * self.sinh())
+@op("CoshBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=lambda grad, self: grad * self.sinh())
 def cosh(self):
     """Hyperbolic cosine."""
     out = _sleef_ext.unary("cosh", self)
@@ -598,7 +603,8 @@ def _logit_back(grad, self, eps):
     return (grad / (self * (1.0 - self))).where(inside, float("nan") if eps is None else 0.0)
 
 
-@op("LogitBackward0", promote=FLOAT, inplace=True, self=_logit_back,
+@op("LogitBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    self=_logit_back,
     check=_real_only("logit_cpu"))
 def logit(self, eps=None):
     """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``.
@@ -776,7 +782,8 @@ def erfc(self):
     return _in_precision(_erfc64, self)
 
 
-@op("ErfinvBackward0", promote=FLOAT, inplace=True, check=_real_only("erfinv_vml_cpu"),
+@op("ErfinvBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,
+    check=_real_only("erfinv_vml_cpu"),
     self=lambda grad, result: (0.5 * math.sqrt(math.pi) * result.pow(2).exp()) * grad)
 @_vml.first("ErfInv")
 def erfinv(self):

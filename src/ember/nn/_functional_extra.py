@@ -477,6 +477,9 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    if input.shape[0] > 1 and input.shape[1]:
+        from .._ops.distances import check_reduced
+        check_reduced("pdist", input)
     return _X.pdist_forward(input.contiguous(), float(p))
 
 
