@@ -240,10 +240,10 @@ class Node:
 
     @property
     def _input_metadata(self) -> tuple:
-        """One :class:`InputMetadata` (shape, dtype, device) per gradient the node takes,
+        """One :class:`_InputMetadata` (shape, dtype, device) per gradient the node takes,
         that is per differentiable output of its forward (empty where not known)."""
         metas = self._output_metas()
-        return tuple(InputMetadata(shape, dtype) for shape, dtype in metas)
+        return tuple(_InputMetadata(shape, dtype) for shape, dtype in metas)
 
     def _output_metas(self) -> list:
         """``(shape, dtype)`` of each differentiable output of the node's forward."""
@@ -389,7 +389,7 @@ _NODE_API = ("_input_metadata", "_register_hook_dict", "_sequence_nr", "_set_seq
              "requires_grad", "variable")
 
 
-class InputMetadata:
+class _InputMetadata:
     """What a node knows of one gradient it takes: ``shape``, ``dtype``, ``device``."""
 
     __slots__ = ("shape", "dtype")

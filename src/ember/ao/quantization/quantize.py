@@ -4,7 +4,7 @@ modules), ``quantize`` (both, with a calibration run) and ``quantize_dynamic``."
 from __future__ import annotations
 
 import copy
-import functools
+import functools as _functools
 import itertools
 import sys as _sys_
 import warnings
@@ -38,7 +38,7 @@ DEPRECATION_WARNING = (
 def _deprecated(fn):
     """``fn`` warning ``DEPRECATION_WARNING`` (a ``DeprecationWarning``) at its caller on each
     call, as ``typing_extensions.deprecated`` does."""
-    @functools.wraps(fn)
+    @_functools.wraps(fn)
     def wrapper(*args, **kwargs):
         warnings.warn(DEPRECATION_WARNING, DeprecationWarning, stacklevel=2)
         return fn(*args, **kwargs)
