@@ -557,10 +557,9 @@ def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_m
     return grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
-def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
-                    align_corners: bool) -> Tensor:
-    """ATen's ``grid_sampler_3d`` (node ``GridSampler3DBackward0``): trilinear or nearest."""
-    for i in (2, 3, 4):
+def _check_sampler_inputs(input: Tensor, grid: Tensor) -> None:
+    """The checks ``grid_sampler_2d``/``_3d`` make first: non-empty spatial dims, one dtype."""
+    for i in range(2, input.ndim):
         if input.size(i) <= 0:
             raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
                                f"dimensions, but input has sizes {list(input.shape)} with "
@@ -568,6 +567,12 @@ def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, paddin
     if input.dtype != grid.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
                            f"{grid.dtype.scalar_name}")
+
+
+def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
+                    align_corners: bool) -> Tensor:
+    """ATen's ``grid_sampler_3d`` (node ``GridSampler3DBackward0``): trilinear or nearest."""
+    _check_sampler_inputs(input, grid)
     return _grid_sampler_3d(input, grid, int(interpolation_mode), int(padding_mode),
                             bool(align_corners))
 
@@ -575,13 +580,6 @@ def grid_sampler_3d(input: Tensor, grid: Tensor, interpolation_mode: int, paddin
 def grid_sampler_2d(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
                     align_corners: bool) -> Tensor:
     """ATen's ``grid_sampler_2d`` (node ``GridSampler2DBackward0``)."""
-    for i in (2, 3):
-        if input.size(i) <= 0:
-            raise RuntimeError("grid_sampler(): expected input to have non-empty spatial "
-                               f"dimensions, but input has sizes {list(input.shape)} with "
-                               f"dimension {i} being empty")
-    if input.dtype != grid.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
-                           f"{grid.dtype.scalar_name}")
+    _check_sampler_inputs(input, grid)
     return _grid_sampler_2d(input, grid, int(interpolation_mode), int(padding_mode),
                             bool(align_corners))
