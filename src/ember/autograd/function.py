@@ -283,12 +283,48 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         return wrapped[0] if single else tuple(wrapped)
 
 
+class _DelayedError(_Node):
+    """torch's ``Error`` node: what a once-differentiable ``backward`` returns hangs from it
+    (when its incoming gradients require grad), and differentiating through it raises."""
+
+    _name = "torch::autograd::Error"
+
+    def __init__(self, msg: str, edges: tuple) -> None:
+        super().__init__()
+        self._msg = msg
+        self.next_functions = edges
+
+    def apply(self, grads):
+        raise RuntimeError(self._msg)
+
+
+_DelayedError.__name__ = _DelayedError.__qualname__ = "Error"      # as torch's
+
+
 def once_differentiable(fn):
-    """Mark a ``backward`` that cannot itself be differentiated (runs it under no_grad)."""
+    """Mark a ``backward`` that cannot itself be differentiated: it runs under no_grad and,
+    when grad mode is on and an incoming gradient requires grad, its results require grad
+    through a node whose backward raises."""
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with _grad_mode.no_grad():
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        if not _grad_mode.is_grad_enabled() or not any(
+                getattr(a, "requires_grad", False) for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outs = (outputs,) if single else outputs
+        fakes = [None if o is None else o.detach().requires_grad_() for o in outs]
+        node = _DelayedError("trying to differentiate twice a function that was marked with "
+                             "@once_differentiable",
+                             tuple((None, 0) if f is None else f._edge() for f in fakes))
+        wrapped = []
+        for nr, f in enumerate(fakes):
+            if f is not None:
+                f = f.detach()
+                f.grad_fn, f._output_nr = node, nr
+            wrapped.append(f)
+        return wrapped[0] if single else tuple(wrapped)
     return wrapper
 
 
