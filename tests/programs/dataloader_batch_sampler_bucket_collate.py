@@ -3,8 +3,15 @@
 # SequentialSampler, drop_last counts, and a seeded generator for reproducible order.
 import torch
 from torch.nn.utils.rnn import pad_sequence
-from torch.utils.data import (BatchSampler, DataLoader, Dataset, RandomSampler, SequentialSampler,
-                              Sampler, SubsetRandomSampler)
+from torch.utils.data import (
+    BatchSampler,
+    DataLoader,
+    Dataset,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+)
 
 torch.manual_seed(5)
 

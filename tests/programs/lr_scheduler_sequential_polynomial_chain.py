@@ -3,8 +3,16 @@
 # get_last_lr per epoch, state_dict contents, and the milestone mismatch error.
 import torch
 from torch.optim import SGD
-from torch.optim.lr_scheduler import (ChainedScheduler, ConstantLR, ExponentialLR, LinearLR,
-                                      MultiplicativeLR, PolynomialLR, SequentialLR, StepLR)
+from torch.optim.lr_scheduler import (
+    ChainedScheduler,
+    ConstantLR,
+    ExponentialLR,
+    LinearLR,
+    MultiplicativeLR,
+    PolynomialLR,
+    SequentialLR,
+    StepLR,
+)
 
 p = [torch.nn.Parameter(torch.zeros(2))]
 opt = SGD(p, lr=0.1, momentum=0.9)

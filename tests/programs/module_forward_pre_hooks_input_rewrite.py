@@ -25,8 +25,8 @@ def kw_pre(mod, args, kwargs):
 
 
 def bwd(mod, grad_input, grad_output):
-    log.append(("bwd", type(mod).__name__, [None if g is None else tuple(g.shape) for g in grad_input],
-                [tuple(g.shape) for g in grad_output]))
+    ins = [None if g is None else tuple(g.shape) for g in grad_input]
+    log.append(("bwd", type(mod).__name__, ins, [tuple(g.shape) for g in grad_output]))
 
 
 h1 = net[0].register_forward_pre_hook(scale_input)

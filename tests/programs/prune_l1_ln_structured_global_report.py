@@ -42,7 +42,8 @@ params = ((model2.conv1, "weight"), (model2.conv2, "weight"), (model2.fc1, "weig
 prune.global_unstructured(params, pruning_method=prune.L1Unstructured, amount=0.4)
 for m, n in params:
     w = getattr(m, n)
-    print(f"sparsity {type(m).__name__}: {100.0 * float(torch.sum(w == 0)) / float(w.nelement()):.2f}%")
+    pct = 100.0 * float(torch.sum(w == 0)) / float(w.nelement())
+    print(f"sparsity {type(m).__name__}: {pct:.2f}%")
 total = sum(float(torch.sum(getattr(m, n) == 0)) for m, n in params)
 print("global", total / sum(getattr(m, n).nelement() for m, n in params))
 print(prune.is_pruned(model2), prune.is_pruned(nn.Linear(2, 2)))
