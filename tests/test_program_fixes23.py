@@ -41,3 +41,40 @@ def _once_differentiable_grads(L):
 
 def test_once_differentiable_outputs_hang_from_an_error_node():
     assert _once_differentiable_grads(ember) == _once_differentiable_grads(torch)
+
+
+def _global_module_hooks(L):
+    L.manual_seed(0)
+    mm = L.nn.modules.module
+    seen = []
+    handles = [
+        mm.register_module_full_backward_pre_hook(
+            lambda m, go: seen.append(("pre", type(m).__name__)) or (go[0] * 2,)),
+        mm.register_module_full_backward_hook(
+            lambda m, gi, go: seen.append(("bwd", type(m).__name__))),
+        mm.register_module_module_registration_hook(
+            lambda m, n, sub: seen.append(("module", n))),
+        mm.register_module_parameter_registration_hook(
+            lambda m, n, p: seen.append(("param", n)) or L.nn.Parameter(p.detach() * 0 + 1)),
+        mm.register_module_buffer_registration_hook(
+            lambda m, n, b: seen.append(("buffer", n)) or L.full_like(b, 3.0)),
+    ]
+    try:
+        net = L.nn.Sequential(L.nn.Linear(3, 2), L.nn.Tanh())
+        net.extra = L.nn.Identity()
+        net.register_buffer("scale", L.ones(2))
+        x = L.ones(2, 3, requires_grad=True)
+        net(x).sum().backward()
+        try:
+            mm.register_module_backward_hook(lambda m, gi, go: None)
+        except RuntimeError as e:
+            seen.append(str(e))
+    finally:
+        for h in handles:
+            h.remove()
+    seen.append(mm._global_is_full_backward_hook)
+    return seen, x.grad.tolist(), net.scale.tolist(), net[0].weight.tolist()
+
+
+def test_global_backward_and_registration_hooks():
+    assert _global_module_hooks(ember) == _global_module_hooks(torch)

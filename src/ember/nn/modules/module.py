@@ -56,6 +56,75 @@ def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
     return handle
 
 
+# torch's global backward and registration hooks (register_module_full_backward_hook …)
+_global_backward_pre_hooks: OrderedDict = OrderedDict()
+_global_backward_hooks: OrderedDict = OrderedDict()
+_global_is_full_backward_hook: bool | None = None
+_global_module_registration_hooks: OrderedDict = OrderedDict()
+_global_parameter_registration_hooks: OrderedDict = OrderedDict()
+_global_buffer_registration_hooks: OrderedDict = OrderedDict()
+_MIXED_GLOBAL_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks "
+                                "as a global Module hook. Please use only one of them.")
+
+
+def _global_backward_hook(hook: Callable, full: bool) -> RemovableHandle:
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is (not full):
+        raise RuntimeError(_MIXED_GLOBAL_BACKWARD_HOOKS)
+    _global_is_full_backward_hook = full
+    return _add_global(_global_backward_hooks, hook)
+
+
+def _add_global(hooks: OrderedDict, hook: Callable) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook: Callable) -> RemovableHandle:
+    """Call ``hook(module, grad_output)`` before the backward of every module (before the
+    module's own backward pre-hooks); it may return a new grad_output."""
+    return _add_global(_global_backward_pre_hooks, hook)
+
+
+def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
+    """Call ``hook(module, grad_input, grad_output)`` after the backward of every module
+    (before the module's own backward hooks); it may return a new grad_input."""
+    return _global_backward_hook(hook, True)
+
+
+def register_module_backward_hook(hook: Callable) -> RemovableHandle:
+    """The legacy (non-full) backward hook of every module (deprecated in torch)."""
+    return _global_backward_hook(hook, False)
+
+
+def register_module_module_registration_hook(hook: Callable) -> RemovableHandle:
+    """Call ``hook(module, name, submodule)`` whenever a submodule is registered; it may
+    return a new submodule."""
+    return _add_global(_global_module_registration_hooks, hook)
+
+
+def register_module_parameter_registration_hook(hook: Callable) -> RemovableHandle:
+    """Call ``hook(module, name, param)`` whenever a parameter is registered; it may return a
+    new parameter."""
+    return _add_global(_global_parameter_registration_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
+    """Call ``hook(module, name, buffer)`` whenever a buffer is registered; it may return a
+    new buffer."""
+    return _add_global(_global_buffer_registration_hooks, hook)
+
+
+def _registered(hooks: OrderedDict, module, name: str, value):
+    """``value`` after the global registration ``hooks`` (each may replace it)."""
+    for hook in hooks.values():
+        output = hook(module, name, value)
+        if output is not None:
+            value = output
+    return value
+
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
 
@@ -162,6 +231,8 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
+        if _global_buffer_registration_hooks:
+            tensor = _registered(_global_buffer_registration_hooks, self, name, tensor)
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -191,6 +262,8 @@ class Module:
                              f"{name}' as a function of another Tensor, compute the value in "
                              "the forward() method.")
         else:
+            if _global_parameter_registration_hooks:
+                param = _registered(_global_parameter_registration_hooks, self, name, param)
             self._parameters[name] = param
 
     def add_module(self, name: str, module: Module | None) -> None:
@@ -206,6 +279,8 @@ class Module:
             raise KeyError(f'module name can\'t contain ".", got: {name}')
         if name == "":
             raise KeyError('module name can\'t be empty string ""')
+        if _global_module_registration_hooks:
+            module = _registered(_global_module_registration_hooks, self, name, module)
         self._modules[name] = module
 
     register_module = add_module
@@ -298,12 +373,13 @@ class Module:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             remove_from(self.__dict__, self._parameters, self._buffers,
                         self._non_persistent_buffers_set)
-            modules[name] = value
-            return
-        if modules is not None and name in modules:
+        elif modules is not None and name in modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
+        if isinstance(value, Module) or modules is not None and name in modules:
+            if _global_module_registration_hooks:
+                value = _registered(_global_module_registration_hooks, self, name, value)
             modules[name] = value
             return
         buffers = self.__dict__.get("_buffers")
@@ -316,6 +392,8 @@ class Module:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
+            if _global_buffer_registration_hooks:
+                value = _registered(_global_buffer_registration_hooks, self, name, value)
             buffers[name] = value
             return
         object.__setattr__(self, name, value)
@@ -344,7 +422,8 @@ class Module:
     def _call_impl(self, *args, **kwargs):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
                 or self._backward_pre_hooks or _global_forward_pre_hooks
-                or _global_forward_hooks):
+                or _global_forward_hooks or _global_backward_hooks
+                or _global_backward_pre_hooks):
             return self.forward(*args, **kwargs)
         if not (self._forward_hooks_always_called or _global_forward_hooks_always_called):
             return self._call_with_hooks(args, kwargs, None)
@@ -371,13 +450,16 @@ class Module:
                 res = hook(self, args)
                 if res is not None:
                     args = res if isinstance(res, tuple) else (res,)
-        full_hooks = list(self._backward_hooks.values()) if self._is_full_backward_hook else []
-        legacy_hooks = list(self._backward_hooks.values()) \
-            if self._is_full_backward_hook is False else []
+        full_hooks, legacy_hooks = [], []
+        for is_full, hooks in ((_global_is_full_backward_hook, _global_backward_hooks),
+                               (self._is_full_backward_hook, self._backward_hooks)):
+            if is_full is not None:
+                (full_hooks if is_full else legacy_hooks).extend(hooks.values())
+        pre_hooks = [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
         bw = None
-        if full_hooks or self._backward_pre_hooks:
+        if full_hooks or pre_hooks:
             from ._hooks import BackwardHook
-            bw = BackwardHook(self, full_hooks, list(self._backward_pre_hooks.values()))
+            bw = BackwardHook(self, full_hooks, pre_hooks)
             args = bw.setup_input_hook(args)
         if state is not None:
             state["args"], state["kwargs"] = args, kwargs
