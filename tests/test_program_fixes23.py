@@ -4,6 +4,10 @@ grad through torch's ``Error`` node, whose backward raises (not gradients withou
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import ember
 
 from .helpers import torch
@@ -78,3 +82,43 @@ def _global_module_hooks(L):
 
 def test_global_backward_and_registration_hooks():
     assert _global_module_hooks(ember) == _global_module_hooks(torch)
+
+
+def _cell_errors(L):
+    L.manual_seed(0)
+    cells = {"rnn": L.nn.RNNCell(4, 6), "relu": L.nn.RNNCell(4, 6, nonlinearity="relu"),
+             "gru": L.nn.GRUCell(4, 6), "lstm": L.nn.LSTMCell(4, 6)}
+    out = []
+    for name, cell in cells.items():
+        def hidden(b, h, name=name):
+            t = L.zeros(b, h)
+            return (t, L.zeros(3, 6)) if name == "lstm" else t
+        calls = [lambda cell=cell: cell(L.ones(3, 5)),
+                 lambda cell=cell, hidden=hidden: cell(L.ones(3, 4), hidden(3, 7)),
+                 lambda cell=cell, hidden=hidden: cell(L.ones(3, 4), hidden(2, 6))]
+        if name == "lstm":
+            calls.append(lambda cell=cell: cell(L.ones(3, 4), (L.zeros(3, 6), L.zeros(3, 5))))
+        for call in calls:
+            try:
+                call()
+                out.append(None)
+            except RuntimeError as e:
+                out.append(str(e))
+    return out
+
+
+def test_rnn_cells_check_sizes_as_aten():
+    assert _cell_errors(ember) == _cell_errors(torch)
+
+
+def test_quantized_tensor_deprecation_names_its_aten_source():
+    code = ("import warnings, {0} as L\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    L.quantize_per_tensor(L.ones(2), 0.1, 0, L.qint8)\n"
+            "print([str(x.message) for x in w])")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(ember.__file__)), os.environ.get("PYTHONPATH", "")]))
+    got = [subprocess.run([sys.executable, "-c", code.format(lib)], capture_output=True,
+                          text=True, env=env, check=True).stdout for lib in ("ember", "torch")]
+    assert "Quantizer.cpp" in got[1] and got[0] == got[1]

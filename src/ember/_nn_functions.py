@@ -312,26 +312,44 @@ def rnn_step(igates: Tensor, hx: Tensor, w_hh: Tensor, b_hh: Tensor | None,
     return pre.relu() if relu else pre.tanh()
 
 
+def _check_cell(input: Tensor, hxs, w_ih: Tensor, w_hh: Tensor) -> None:
+    """ATen's ``check_rnn_cell_forward_input`` / ``_hidden`` checks of a cell's arguments."""
+    if input.shape[1] != w_ih.shape[1]:
+        raise RuntimeError(f"input has inconsistent input_size: got {input.shape[1]} expected "
+                           f"{w_ih.shape[1]}")
+    for label, h in enumerate(hxs):
+        if input.shape[0] != h.shape[0]:
+            raise RuntimeError(f"Input batch size {input.shape[0]} doesn't match hidden{label} "
+                               f"batch size {h.shape[0]}")
+        if h.shape[1] != w_hh.shape[1]:
+            raise RuntimeError(f"hidden{label} has inconsistent hidden_size: got {h.shape[1]}, "
+                               f"expected {w_hh.shape[1]}")
+
+
 def lstm_cell(input: Tensor, hx, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor | None = None,
               b_hh: Tensor | None = None) -> tuple:
     """One LSTM step from ``hx = (h, c)``: ``(h', c')`` (gates in torch's order: input,
     forget, cell, output)."""
+    _check_cell(input, hx, w_ih, w_hh)
     return lstm_step(_lin(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def gru_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
              b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
     """One GRU step: ``h' = (h - n) * z + n`` (gates: reset, update, new)."""
+    _check_cell(input, (hx,), w_ih, w_hh)
     return gru_step(_lin(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def rnn_tanh_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
                   b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
     """One Elman RNN step: ``tanh(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
+    _check_cell(input, (hx,), w_ih, w_hh)
     return rnn_step(_lin(input, w_ih, b_ih), hx, w_hh, b_hh)
 
 
 def rnn_relu_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor,
                   b_ih: Tensor | None = None, b_hh: Tensor | None = None) -> Tensor:
     """One Elman RNN step with ReLU: ``relu(x W_ih^T + b_ih + h W_hh^T + b_hh)``."""
+    _check_cell(input, (hx,), w_ih, w_hh)
     return rnn_step(_lin(input, w_ih, b_ih), hx, w_hh, b_hh, relu=True)

@@ -568,8 +568,9 @@ QTensor.__module__ = "ember"
 def _warn_deprecated() -> None:
     if not _warned[0]:
         _warned[0] = True
-        from ..._errors import user_stacklevel
-        warnings.warn(_DEPRECATED, UserWarning, stacklevel=user_stacklevel())
+        from ..._errors import internal, user_stacklevel
+        warnings.warn(internal(_DEPRECATED, "aten/src/ATen/quantized/Quantizer.cpp:111"),
+                      UserWarning, stacklevel=user_stacklevel())
 
 
 def _float_input(input: Tensor) -> np.ndarray:
