@@ -122,3 +122,36 @@ def test_quantized_tensor_deprecation_names_its_aten_source():
     got = [subprocess.run([sys.executable, "-c", code.format(lib)], capture_output=True,
                           text=True, env=env, check=True).stdout for lib in ("ember", "torch")]
     assert "Quantizer.cpp" in got[1] and got[0] == got[1]
+
+
+def _list_nodes_saved_dims(L):
+    a = L.ones(2, 3, requires_grad=True)
+    nodes = [L.cat([a, a]).grad_fn, L.cat([a, a], dim=-1).grad_fn,
+             L.stack([a, a], 2).grad_fn, L.stack([a, a], -3).grad_fn]
+    out = [(n.name(), n._saved_dim, [k for k in dir(n) if k.startswith("_saved")])
+           for n in nodes]
+    try:
+        out.append(L.block_diag(a, a).grad_fn._saved_dim)
+    except AttributeError as e:
+        out.append(str(e))
+    return out
+
+
+def test_cat_and_stack_nodes_show_their_dim():
+    assert _list_nodes_saved_dims(ember) == _list_nodes_saved_dims(torch)
+
+
+def _one_hot_empty(L):
+    F = L.nn.functional
+    out = [F.one_hot(L.tensor([], dtype=L.long), 4).shape,
+           F.one_hot(L.zeros(2, 0, dtype=L.long), 3).shape]
+    for n in (-1, 0):
+        try:
+            F.one_hot(L.tensor([], dtype=L.long), n)
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_one_hot_of_an_empty_tensor_needs_num_classes():
+    assert _one_hot_empty(ember) == _one_hot_empty(torch)

@@ -1609,14 +1609,18 @@ def _requires_list(tensors) -> bool:
     return _state.enabled and any(t.requires_grad for t in tensors)
 
 
-def record_list(node_name: str, tensors, result, backward) -> None:
-    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input."""
+def record_list(node_name: str, tensors, result, backward, args: dict | None = None) -> None:
+    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input;
+    ``args``: the values the node shows as ``_saved_<name>``."""
     cls = _LIST_NODES.get(node_name)
     if cls is None:
-        cls = _LIST_NODES[node_name] = type(node_name, (ListNode,), {"__slots__": (),
-                                                                     "_name": node_name})
+        saved = _saved_properties("_saved_" + k for k in args or ())
+        cls = _LIST_NODES[node_name] = type(node_name, (ListNode,), {
+            "__slots__": (), "_name": node_name, **saved})
     node = cls()
     node._fn = backward
+    if args:
+        node._args = args
     node.next_functions = tuple(t._edge() for t in tensors)
     node._input_meta = [(t._data.shape, _dt_of(t)) if t.requires_grad else None
                         for t in tensors]

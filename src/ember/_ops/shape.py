@@ -513,6 +513,11 @@ def _split_grad(grad, sizes, dim):
     return out
 
 
+def _saved_dim(dim: int) -> int:
+    """A dim as torch's node keeps it: as given, a negative one read back as a uint64."""
+    return dim % (1 << 64)
+
+
 @expose
 def cat(tensors, dim=0, *, out=None):
     """Concatenate tensors along an existing ``dim``."""
@@ -565,7 +570,8 @@ def cat(tensors, dim=0, *, out=None):
         sizes = [0 if e else s for e, s in zip(legacy, sizes)]
         record_list("CatBackward0", tensors, result,
                     lambda grad: [g[:0, 0] if e else g for g, e in
-                                  zip(_split_grad(grad, sizes, d), legacy)])
+                                  zip(_split_grad(grad, sizes, d), legacy)],
+                    {"dim": _saved_dim(dim)})
     return result
 
 
@@ -608,7 +614,8 @@ def stack(tensors, dim=0, *, out=None):
         from .registry import _write_out
         return _write_out(out, arr)
     if _requires_list(tensors):
-        record_list("StackBackward0", tensors, result, lambda grad: list(grad.unbind(d)))
+        record_list("StackBackward0", tensors, result, lambda grad: list(grad.unbind(d)),
+                    {"dim": _saved_dim(dim)})
     return result
 
 

@@ -808,6 +808,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     if tensor.dtype is not _D.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     a = tensor._data
+    if not a.size and num_classes <= 0:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
     if num_classes == -1:
         num_classes = int(a.max()) + 1 if a.size else 0
     if a.size and (a.min() < 0):
