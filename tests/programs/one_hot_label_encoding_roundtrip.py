@@ -1,6 +1,7 @@
 # Models: a preprocessing notebook on turning labels into vectors: F.one_hot with inferred
 # and explicit num_classes, multi-dimensional labels, scatter_ as the manual alternative,
-# multi-hot from lists, argmax back to labels, torch.unique(return_inverse) as a label encoder, and the errors.
+# multi-hot from lists, argmax back to labels, torch.unique(return_inverse) as a label
+# encoder, and the errors.
 import torch
 import torch.nn.functional as F
 
