@@ -1,0 +1,32 @@
+# Models: a debugging session's printing setup: set_printoptions with precision, sci_mode on
+# and off, linewidth wrapping, threshold/edgeitems summarisation of long tensors, the "short"
+# and "full" profiles, and restoring defaults.
+import torch
+
+torch.manual_seed(0)
+x = torch.randn(4, 6) * torch.tensor([1e-4, 1.0, 1e3, 1e5, 1.0, 1.0])
+print(x)
+torch.set_printoptions(precision=2)
+print(x)
+torch.set_printoptions(sci_mode=False)
+print(x)
+torch.set_printoptions(sci_mode=True, precision=3)
+print(x[:2])
+torch.set_printoptions(profile="default")
+long = torch.arange(2000.0)
+print(long)
+torch.set_printoptions(threshold=10, edgeitems=2)
+print(torch.arange(30).reshape(5, 6))
+print(torch.randn(3, 20))
+torch.set_printoptions(profile="default")
+torch.set_printoptions(linewidth=40)
+print(torch.linspace(0, 1, 12))
+torch.set_printoptions(profile="short")
+print(torch.tensor([3.14159265, 2.71828182]), torch.arange(1500.0))
+torch.set_printoptions(profile="full")
+print(torch.arange(1005)[995:])
+torch.set_printoptions(profile="default")
+print(torch.tensor([1e-10, 1.0]), torch.tensor([0.0001, 10000.0]), torch.tensor([1e16]))
+print(torch.tensor([123456.0, 0.1]), torch.tensor([1.0, 2.0, 3.0]) / 3)
+print(torch.tensor([[1e-3, 2e-3], [3e-3, 4e-3]]))
+print(torch.full((2, 3), -0.0), torch.tensor([-1.5, 0.0, float("nan")], dtype=torch.float64))
