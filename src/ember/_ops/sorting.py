@@ -426,10 +426,22 @@ def _median_indices(rows, ignore_nan):
     nan = xp.isnan(rows)
     if ignore_nan:
         pos = xp.trunc((n - nan.sum(-1) - 1) / 2).astype(xp.int64)
-        return xp.take_along_axis(order, pos[:, None], axis=-1)
+        idx = xp.take_along_axis(order, pos[:, None], axis=-1)
+        all_nan = nan.all(-1)
+        if all_nan.any():
+            idx[all_nan] = _all_equivalent_first(n)
+        return idx
     first_nan = xp.argmax(nan, axis=-1)
     pick = order[:, (n - 1) // 2]
     return xp.where(nan.any(-1), first_nan, pick)[:, None]
+
+
+def _all_equivalent_first(n: int) -> int:
+    """The index ``std::nth_element(first, first, last)`` leaves first over ``n`` indices its
+    comparator holds all equivalent: torch's nanmedian index of an all-NaN row."""
+    idx = list(range(n))
+    _stl.nth_element(idx, 0, lambda i, j: False)
+    return idx[0]
 
 
 def _median(d_all, d_dim, rt, fname, input, dim, keepdim, out):

@@ -361,9 +361,19 @@ def asin(self):
     self=lambda grad, self: grad * -((-self * self + 1).rsqrt()))
 @_vml.first("Acos")
 def acos(self):
-    """Arccosine (NaN outside ``[-1, 1]``)."""
+    """Arccosine (NaN outside ``[-1, 1]``); of complex128, ``pi/2 - asin(z)`` part by part, as
+    torch's vectorized kernel computes it (a real input's imaginary part stays +0)."""
     with xp.errstate(invalid="ignore"):
-        return xp.arccos(self)
+        if self.dtype != xp.complex128:
+            return xp.arccos(self)
+        s = xp.arcsin(self)
+        out = xp.empty_like(s)
+        out.real = _HALF_PI - s.real
+        out.imag = 0.0 - s.imag
+        return out
+
+
+_HALF_PI = xp.pi / 2
 
 
 @op("AtanBackward0", promote=FLOAT, inplace=True, reduced_in_float=False,

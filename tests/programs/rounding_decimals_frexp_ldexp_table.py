@@ -1,0 +1,30 @@
+# Models: a numerics refresher on rounding and floating-point decomposition: round with
+# decimals (half to even), trunc/fix/frac, ceil/floor of negatives, fmod vs remainder signs,
+# copysign and signbit with -0.0, nextafter, frexp/ldexp round trips, and float32 epsilon facts.
+import torch
+
+x = torch.tensor([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 1.2345, -1.2355])
+print("round", torch.round(x))
+print("round 2", torch.round(x, decimals=2))
+print("round -1", torch.round(torch.tensor([15.0, 25.0, 149.0]), decimals=-1))
+print("trunc", x.trunc(), "fix", torch.fix(x))
+print("frac", x.frac())
+print("ceil", x.ceil(), "floor", x.floor())
+a = torch.tensor([5.0, -5.0, 5.0, -5.0])
+b = torch.tensor([3.0, 3.0, -3.0, -3.0])
+print("fmod", torch.fmod(a, b), "remainder", torch.remainder(a, b))
+print("int fmod", torch.fmod(torch.tensor([-7, 7]), 3), torch.remainder(torch.tensor([-7, 7]), 3))
+z = torch.tensor([0.0, -0.0, 1.0, -1.0])
+print("copysign", torch.copysign(torch.ones(4), z), "signbit", torch.signbit(z))
+print("sign", torch.sign(z), "sgn", z.sgn())
+one = torch.tensor([1.0])
+print("nextafter", torch.nextafter(one, torch.tensor([2.0])) - one)
+print("float32 eps", torch.finfo(torch.float32).eps, torch.finfo(torch.float16).tiny)
+m, e = torch.frexp(torch.tensor([8.0, 0.3, -5.5, 0.0]))
+print("frexp", m, e)
+print("ldexp", torch.ldexp(m, e))
+print("iinfo", torch.iinfo(torch.int16).max, torch.iinfo(torch.uint8).min)
+print("finfo bf16", torch.finfo(torch.bfloat16).eps, torch.finfo(torch.bfloat16).max)
+print("1 + eps/2 == 1", (torch.tensor(1.0) + torch.finfo(torch.float32).eps / 2).item() == 1.0)
+print("round half", torch.tensor([0.5, 1.5, 2.5], dtype=torch.float64).round())
+print("round int", torch.round(torch.tensor([3, -4])))
