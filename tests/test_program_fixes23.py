@@ -8,7 +8,10 @@ tensor deprecation warning names its ATen source line; ``CatBackward0`` / ``Stac
 show ``_saved_dim`` (a negative dim as the uint64 torch keeps); ``one_hot`` of an empty tensor
 needs ``num_classes``; complex128 ``acos`` is ``pi/2 - asin(z)`` part by part, as torch's
 vectorized kernel; ``nanmedian`` of an all-NaN row returns the index GCC's ``nth_element``
-leaves first."""
+leaves first; the weighted ``l1_loss`` / ``mse_loss`` means divide by the weights' sum and the
+weighted ``huber_loss`` is the unweighted elementwise loss times the weight (its mean over the
+elements), with torch's weight-size and ``delta`` errors; ``diff`` checks the shapes of what it
+prepends and appends."""
 
 from __future__ import annotations
 
@@ -187,3 +190,50 @@ def test_nanmedian_index_of_an_all_nan_row_is_torchs(n):
         t[1, 0] = 1.0
         got.append((t.nanmedian(1).indices.tolist(), t.nanmedian(0).indices.tolist()))
     assert got[0] == got[1]
+
+
+def _weighted_regression_losses(L):
+    F = L.nn.functional
+    L.manual_seed(0)
+    x, y, w = L.randn(4, 3), L.randn(4, 3), L.rand(4, 3)
+    out = []
+    for fn in (F.l1_loss, F.mse_loss, F.huber_loss):
+        for r in ("mean", "sum", "none", "max"):
+            try:
+                out.append(fn(x, y, reduction=r, weight=w).tolist())
+            except ValueError as e:
+                out.append(str(e))
+        try:
+            fn(x, y, weight=L.ones(3))
+        except ValueError as e:
+            out.append(str(e))
+    for d in (0.0, -1.0):
+        for weight in (None, w):
+            try:
+                F.huber_loss(x, y, delta=d, weight=weight)
+            except RuntimeError as e:
+                out.append(str(e))
+    return out
+
+
+def test_weighted_regression_losses_reduce_as_torch():
+    assert _weighted_regression_losses(ember) == _weighted_regression_losses(torch)
+
+
+def _diff_errors(L):
+    x, m = L.arange(5), L.ones(2, 3)
+    calls = [lambda: L.diff(x, prepend=L.tensor([[0]])), lambda: L.diff(x, append=L.tensor(1)),
+             lambda: L.diff(m, prepend=L.ones(3, 3)), lambda: L.diff(m, dim=0,
+                                                                    append=L.ones(2, 1)),
+             lambda: L.diff(m, prepend=L.ones(2, 5)).tolist()]
+    out = []
+    for call in calls:
+        try:
+            out.append(call())
+        except RuntimeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_diff_checks_prepend_and_append_shapes():
+    assert _diff_errors(ember) == _diff_errors(torch)

@@ -213,6 +213,9 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
     d = norm_dim(dim, input.ndim)
+    for other in (prepend, append):
+        if other is not None:
+            _diff_check_compatible(input, other, d)
     parts = [t for t in (prepend, input, append) if t is not None]
     x = cat(parts, d) if len(parts) > 1 else input
     from .registry import FUNCTIONS
@@ -224,6 +227,18 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         x = FUNCTIONS["logical_xor" if x.dtype is D.bool else "sub"](
             hi, lo, out=out if i == n - 1 else None)
     return x if out is None or n else _write_out(out, x._data)
+
+
+def _diff_check_compatible(input: Tensor, other: Tensor, d: int) -> None:
+    """torch's check that a tensor to prepend or append has the input's shape off ``d``."""
+    if other.ndim != input.ndim:
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    for i in range(other.ndim):
+        if i != d and other.shape[i] != input.shape[i]:
+            raise RuntimeError(
+                "diff expects the shape of tensor to prepend or append to match that of input "
+                f"except along the differencing dimension; input.size({i}) = "
+                f"{input.shape[i]}, but got tensor.size({i}) = {other.shape[i]}")
 
 
 @expose(method=False)

@@ -648,6 +648,8 @@ def _huber_grad(grad, self, target, reduction, delta):
     target=lambda grad, self, target, reduction, delta:    # (the roles swapped, as torch)
     _huber_grad(grad, target, self, reduction, delta))
 def _huber_loss(self, target, reduction, delta):
+    if not delta > 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
     d = xp.abs(self - target)
     dv = d.dtype.type(delta)
     half = d.dtype.type(0.5)

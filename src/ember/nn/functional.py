@@ -834,9 +834,29 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean",
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_sizes(input, target, "mse_loss")
     if weight is not None:
-        loss = weight * (input - target) ** 2
-        return _apply_reduction(loss, reduction)
+        _check_weight(weight, input)
+        return _weighted((input - target).pow(2), weight, reduction, True)
     return _N._mse_loss(input, target, _reduction_enum(reduction))
+
+
+def _check_weight(weight, input) -> None:
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+
+
+def _weighted(loss, weight, reduction, mean_by_weight: bool) -> Tensor:
+    """torch's weighted regression losses: the elementwise ``loss`` times ``weight``, reduced;
+    "mean" divides by the weights' sum (l1, mse) or, with ``mean_by_weight`` False, by the
+    number of elements (huber)."""
+    loss = loss * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.sum() / weight.sum() if mean_by_weight else loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
 
 
 def _apply_reduction(loss, reduction):
@@ -854,9 +874,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean",
     reduction = _legacy_reduction(size_average, reduce, reduction)
     input, target, weight = _fp32_inputs(input, target, weight)
     _check_sizes(input, target, "l1_loss")
-    loss = (input - target).abs()
     if weight is not None:
-        loss = loss * weight
+        _check_weight(weight, input)
+        return _weighted((input - target).abs(), weight, reduction, True)
+    loss = (input - target).abs()
     return _apply_reduction(loss, reduction)
 
 
@@ -875,6 +896,10 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta: float = 1.0, weight=None) -> Tensor:
     """Quadratic below ``delta``, ``delta``-linear above (node ``HuberLossBackward0``)."""
     _check_sizes(input, target, "huber_loss")
+    if weight is not None:
+        _check_weight(weight, input)
+        loss = _N._huber_loss(input, target, _reduction_enum("none"), float(delta))
+        return _weighted(loss, weight, reduction, False)
     return _N._huber_loss(input, target, _reduction_enum(reduction), float(delta))
 
 
