@@ -27,6 +27,17 @@ import ember
 from .helpers import torch
 
 
+def _outcomes(calls, errors=(RuntimeError, ValueError)) -> list:
+    """Each call's result, or its error's message."""
+    out = []
+    for call in calls:
+        try:
+            out.append(call())
+        except errors as e:
+            out.append(f"{type(e).__name__}: {e}")
+    return out
+
+
 def _once_differentiable_grads(L):
     class Twice(L.autograd.Function):
         @staticmethod
@@ -112,12 +123,7 @@ def _cell_errors(L):
                  lambda cell=cell, hidden=hidden: cell(L.ones(3, 4), hidden(2, 6))]
         if name == "lstm":
             calls.append(lambda cell=cell: cell(L.ones(3, 4), (L.zeros(3, 6), L.zeros(3, 5))))
-        for call in calls:
-            try:
-                call()
-                out.append(None)
-            except RuntimeError as e:
-                out.append(str(e))
+        out += _outcomes(calls)
     return out
 
 
@@ -157,14 +163,9 @@ def test_cat_and_stack_nodes_show_their_dim():
 
 def _one_hot_empty(L):
     F = L.nn.functional
-    out = [F.one_hot(L.tensor([], dtype=L.long), 4).shape,
-           F.one_hot(L.zeros(2, 0, dtype=L.long), 3).shape]
-    for n in (-1, 0):
-        try:
-            F.one_hot(L.tensor([], dtype=L.long), n)
-        except RuntimeError as e:
-            out.append(str(e))
-    return out
+    return [F.one_hot(L.tensor([], dtype=L.long), 4).shape,
+            F.one_hot(L.zeros(2, 0, dtype=L.long), 3).shape] + _outcomes(
+        [lambda n=n: F.one_hot(L.tensor([], dtype=L.long), n) for n in (-1, 0)])
 
 
 def test_one_hot_of_an_empty_tensor_needs_num_classes():
@@ -196,24 +197,14 @@ def _weighted_regression_losses(L):
     F = L.nn.functional
     L.manual_seed(0)
     x, y, w = L.randn(4, 3), L.randn(4, 3), L.rand(4, 3)
-    out = []
+    calls = []
     for fn in (F.l1_loss, F.mse_loss, F.huber_loss):
-        for r in ("mean", "sum", "none", "max"):
-            try:
-                out.append(fn(x, y, reduction=r, weight=w).tolist())
-            except ValueError as e:
-                out.append(str(e))
-        try:
-            fn(x, y, weight=L.ones(3))
-        except ValueError as e:
-            out.append(str(e))
-    for d in (0.0, -1.0):
-        for weight in (None, w):
-            try:
-                F.huber_loss(x, y, delta=d, weight=weight)
-            except RuntimeError as e:
-                out.append(str(e))
-    return out
+        calls += [lambda fn=fn, r=r: fn(x, y, reduction=r, weight=w).tolist()
+                  for r in ("mean", "sum", "none", "max")]
+        calls.append(lambda fn=fn: fn(x, y, weight=L.ones(3)))
+    calls += [lambda d=d, weight=weight: F.huber_loss(x, y, delta=d, weight=weight)
+              for d in (0.0, -1.0) for weight in (None, w)]
+    return _outcomes(calls)
 
 
 def test_weighted_regression_losses_reduce_as_torch():
@@ -226,13 +217,7 @@ def _diff_errors(L):
              lambda: L.diff(m, prepend=L.ones(3, 3)), lambda: L.diff(m, dim=0,
                                                                     append=L.ones(2, 1)),
              lambda: L.diff(m, prepend=L.ones(2, 5)).tolist()]
-    out = []
-    for call in calls:
-        try:
-            out.append(call())
-        except RuntimeError as e:
-            out.append(str(e))
-    return out
+    return _outcomes(calls)
 
 
 def test_diff_checks_prepend_and_append_shapes():

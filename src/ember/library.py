@@ -32,7 +32,7 @@ import warnings as _warnings
 
 from ._tensor import Tensor as _Tensor
 from .autograd import grad_mode as _grad_mode
-from .autograd.graph import Node as _Node
+from .autograd.graph import _EdgesNode
 
 __all__ = ["CustomOpDef", "Library", "custom_op", "define", "get_ctx", "impl", "impl_abstract",
            "opcheck", "register_autograd", "register_fake", "register_kernel"]
@@ -549,16 +549,15 @@ def _tensors(values) -> list:
     return found
 
 
-class _WarnNotImplemented(_Node):
+class _WarnNotImplemented(_EdgesNode):
     """torch's node behind the outputs of a kernel that has no autograd formula: its backward
     warns and passes no gradient on."""
 
     _name = "torch::autograd::WarnNotImplemented"
 
     def __init__(self, op_name: str, edges: tuple) -> None:
-        super().__init__()
+        super().__init__(edges)
         self._op_name = op_name
-        self.next_functions = edges
 
     def apply(self, grads):
         _warnings.warn(_NOT_IMPLEMENTED_WARNING.format(self._op_name), UserWarning, stacklevel=2)

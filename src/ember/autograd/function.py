@@ -14,6 +14,7 @@ from . import forward_ad as _forward_ad
 from . import grad_mode as _grad_mode
 from .graph import Node as _Node
 from .graph import SavedTensor as _SavedTensor
+from .graph import _EdgesNode
 
 
 class FunctionCtx:
@@ -283,16 +284,15 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         return wrapped[0] if single else tuple(wrapped)
 
 
-class _DelayedError(_Node):
+class _DelayedError(_EdgesNode):
     """torch's ``Error`` node: what a once-differentiable ``backward`` returns hangs from it
     (when its incoming gradients require grad), and differentiating through it raises."""
 
     _name = "torch::autograd::Error"
 
     def __init__(self, msg: str, edges: tuple) -> None:
-        super().__init__()
+        super().__init__(edges)
         self._msg = msg
-        self.next_functions = edges
 
     def apply(self, grads):
         raise RuntimeError(self._msg)

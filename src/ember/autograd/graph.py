@@ -383,6 +383,15 @@ class Node:
         return self.apply(list(grads))
 
 
+class _EdgesNode(Node):
+    """A node made with its edges given: torch's helper nodes (``Error``,
+    ``WarnNotImplemented`` …), whose ``apply`` the subclass gives."""
+
+    def __init__(self, edges: tuple) -> None:
+        super().__init__()
+        self.next_functions = edges
+
+
 # the attributes torch's nodes show (``dir``) besides their saved values
 _NODE_API = ("_input_metadata", "_register_hook_dict", "_sequence_nr", "_set_sequence_nr",
              "metadata", "name", "next_functions", "register_hook", "register_prehook",
