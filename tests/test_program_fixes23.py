@@ -11,7 +11,7 @@ vectorized kernel; ``nanmedian`` of an all-NaN row returns the index GCC's ``nth
 leaves first; the weighted ``l1_loss`` / ``mse_loss`` means divide by the weights' sum and the
 weighted ``huber_loss`` is the unweighted elementwise loss times the weight (its mean over the
 elements), with torch's weight-size and ``delta`` errors; ``diff`` checks the shapes of what it
-prepends and appends."""
+prepends and appends; an LSTM with projections warns once, as torch, that oneDNN cannot run it."""
 
 from __future__ import annotations
 
@@ -131,17 +131,32 @@ def test_rnn_cells_check_sizes_as_aten():
     assert _cell_errors(ember) == _cell_errors(torch)
 
 
-def test_quantized_tensor_deprecation_names_its_aten_source():
+def _warnings_in_fresh_processes(body: str) -> list:
+    """The warnings ``body`` (code using ``L``) emits in a new process, under Ember and under
+    torch (a TORCH_WARN_ONCE warns once a process)."""
     code = ("import warnings, {0} as L\n"
             "with warnings.catch_warnings(record=True) as w:\n"
             "    warnings.simplefilter('always')\n"
-            "    L.quantize_per_tensor(L.ones(2), 0.1, 0, L.qint8)\n"
+            + "".join(f"    {line}\n" for line in body.splitlines()) +
             "print([str(x.message) for x in w])")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.path.dirname(os.path.dirname(ember.__file__)), os.environ.get("PYTHONPATH", "")]))
-    got = [subprocess.run([sys.executable, "-c", code.format(lib)], capture_output=True,
-                          text=True, env=env, check=True).stdout for lib in ("ember", "torch")]
+    return [subprocess.run([sys.executable, "-c", code.format(lib)], capture_output=True,
+                           text=True, env=env, check=True).stdout for lib in ("ember", "torch")]
+
+
+def test_quantized_tensor_deprecation_names_its_aten_source():
+    got = _warnings_in_fresh_processes("L.quantize_per_tensor(L.ones(2), 0.1, 0, L.qint8)")
     assert "Quantizer.cpp" in got[1] and got[0] == got[1]
+
+
+def test_projected_lstm_warns_once_where_onednn_would_run():
+    got = _warnings_in_fresh_processes(
+        "m = L.nn.LSTM(3, 4, proj_size=2)\n"
+        "m(L.randn(2, 1, 3))\n"
+        "m(L.randn(2, 1, 3))\n"
+        "m.double()(L.randn(2, 1, 3, dtype=L.float64))")
+    assert "RNN.cpp" in got[1] and got[0] == got[1]
 
 
 def _list_nodes_saved_dims(L):

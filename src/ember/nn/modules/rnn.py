@@ -347,8 +347,11 @@ class RNNBase(Module):
         if self.batch_first:
             input = input.transpose(0, 1)
         seq_len = input.shape[0]
-        mkldnn = (lstm and self.proj_size == 0 and input.dtype is _D.float32
-                  and input.numel() != 0 and _mkldnn_backend.enabled)
+        mkldnn = (lstm and input.dtype is _D.float32 and input.numel() != 0
+                  and _mkldnn_backend.enabled)
+        if mkldnn and self.proj_size:
+            mkldnn = False
+            _warn_projections_once()
         layer_input = input
         finals = []
         for layer in range(self.num_layers):
@@ -537,6 +540,22 @@ def _permute_hidden(hx, permutation):
     if isinstance(hx, tuple):
         return (hx[0].index_select(1, permutation), hx[1].index_select(1, permutation))
     return hx.index_select(1, permutation)
+
+
+_PROJECTIONS_WARNED = [False]
+
+
+def _warn_projections_once() -> None:
+    """torch's TORCH_WARN_ONCE where a projected LSTM would otherwise run on oneDNN."""
+    if not _PROJECTIONS_WARNED[0]:
+        _PROJECTIONS_WARNED[0] = True
+        import warnings
+
+        from ... import _errors
+        warnings.warn(_errors.internal("LSTM with projections is not supported with oneDNN. "
+                                       "Using default implementation.",
+                                       "aten/src/ATen/native/RNN.cpp:1512"),
+                      UserWarning, stacklevel=_errors.user_stacklevel())
 
 
 class RNNCellBase(Module):
