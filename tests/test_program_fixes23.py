@@ -11,7 +11,8 @@ vectorized kernel; ``nanmedian`` of an all-NaN row returns the index GCC's ``nth
 leaves first; the weighted ``l1_loss`` / ``mse_loss`` means divide by the weights' sum and the
 weighted ``huber_loss`` is the unweighted elementwise loss times the weight (its mean over the
 elements), with torch's weight-size and ``delta`` errors; ``diff`` checks the shapes of what it
-prepends and appends; an LSTM with projections warns once, as torch, that oneDNN cannot run it."""
+prepends and appends; an LSTM with projections warns once, as torch, that oneDNN cannot run
+it; ``fused=True`` with ``foreach=True`` or ``differentiable=True`` raises torch's errors."""
 
 from __future__ import annotations
 
@@ -237,3 +238,14 @@ def _diff_errors(L):
 
 def test_diff_checks_prepend_and_append_shapes():
     assert _diff_errors(ember) == _diff_errors(torch)
+
+
+def _fused_flag_errors(L):
+    calls = [lambda cls=cls, kw=kw: cls(L.nn.Linear(2, 2).parameters(), lr=0.1, **kw) and None
+             for cls in (L.optim.Adam, L.optim.AdamW, L.optim.SGD, L.optim.Adagrad)
+             for kw in (dict(fused=True, foreach=True), dict(fused=True, differentiable=True))]
+    return _outcomes(calls)
+
+
+def test_fused_optimizers_refuse_flags_that_do_not_go_together():
+    assert _fused_flag_errors(ember) == _fused_flag_errors(torch)

@@ -65,7 +65,7 @@ class Adagrad(Optimizer):
                 f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
         if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
-        _check(differentiable=differentiable, fused=fused)
+        _check(foreach, differentiable=differentiable, fused=fused)
         defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
                     "initial_accumulator_value": initial_accumulator_value,
                     "foreach": foreach, "maximize": maximize,

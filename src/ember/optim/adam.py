@@ -77,7 +77,7 @@ class Adam(Optimizer):
                  differentiable: bool = False, fused: bool | None = None,
                  decoupled_weight_decay: bool = False) -> None:
         _check_betas(lr, eps, betas, weight_decay)
-        _check(capturable=capturable, differentiable=differentiable, fused=fused)
+        _check(foreach, capturable=capturable, differentiable=differentiable, fused=fused)
         betas = tuple(map(_to_scalar, betas))
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,

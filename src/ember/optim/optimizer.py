@@ -689,8 +689,14 @@ def _capturable_error(tensors: str = "params and state_steps") -> AssertionError
                           f"{_CAPTURABLE_DEVICES}.")
 
 
-def _check_unsupported(**flags) -> None:
-    """Raise for implementation flags ember does not have (fused, capturable, differentiable)."""
+def _check_unsupported(foreach=None, **flags) -> None:
+    """Raise for implementation flags ember does not have (fused, capturable, differentiable),
+    after torch's errors for flags that do not go together."""
+    if flags.get("fused"):
+        if flags.get("differentiable"):
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
     for name, value in flags.items():
         if value:
             raise NotImplementedError(f"ember.optim: {name}=True is not supported")

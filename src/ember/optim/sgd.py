@@ -53,7 +53,7 @@ class SGD(Optimizer):
                     "foreach": foreach, "differentiable": differentiable, "fused": fused}
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        _check(differentiable=differentiable, fused=fused)
+        _check(foreach, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
 
     _group_defaults = {
