@@ -12,7 +12,9 @@ leaves first; the weighted ``l1_loss`` / ``mse_loss`` means divide by the weight
 weighted ``huber_loss`` is the unweighted elementwise loss times the weight (its mean over the
 elements), with torch's weight-size and ``delta`` errors; ``diff`` checks the shapes of what it
 prepends and appends; an LSTM with projections warns once, as torch, that oneDNN cannot run
-it; ``fused=True`` with ``foreach=True`` or ``differentiable=True`` raises torch's errors."""
+it; ``fused=True`` with ``foreach=True`` or ``differentiable=True`` raises torch's errors;
+the ``index_*`` ops take torch's index dtypes (int64 alone for ``index_fill_`` and
+``index_copy_``, int32 or int64 for the others) with each op's own error."""
 
 from __future__ import annotations
 
@@ -249,3 +251,18 @@ def _fused_flag_errors(L):
 
 def test_fused_optimizers_refuse_flags_that_do_not_go_together():
     assert _fused_flag_errors(ember) == _fused_flag_errors(torch)
+
+
+def _index_dtype_errors(L):
+    m, one = L.zeros(3, 4), L.ones(1, 4)
+    ops = [lambda i: m.index_select(0, i), lambda i: m.clone().index_add_(0, i, one),
+           lambda i: m.index_add(0, i, one), lambda i: m.clone().index_copy_(0, i, one),
+           lambda i: m.clone().index_fill_(0, i, 1.0), lambda i: m.index_fill(1, i, 2.0),
+           lambda i: m.clone().index_reduce_(0, i, one, "prod")]
+    return _outcomes([lambda op=op, dt=dt: op(L.tensor([0], dtype=getattr(L, dt))).tolist()
+                      for op in ops for dt in ("float32", "int64", "int32", "int16", "uint8")],
+                     (RuntimeError, IndexError))
+
+
+def test_index_ops_take_torchs_index_dtypes():
+    assert _index_dtype_errors(ember) == _index_dtype_errors(torch)

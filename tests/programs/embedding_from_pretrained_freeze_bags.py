@@ -20,10 +20,8 @@ for mode in ["sum", "mean", "max"]:
 bag = nn.EmbeddingBag.from_pretrained(vectors, mode="sum", freeze=False)
 w = torch.tensor([1.0, 0.5, 2.0, -1.0])
 print("weighted", bag(torch.tensor([1, 2, 3, 4]), torch.tensor([0, 1]), per_sample_weights=w))
-print("last offset", bag(torch.tensor([1, 2, 3, 4]), torch.tensor([0, 1, 4]),
-                         per_sample_weights=w) if False else
-      nn.EmbeddingBag.from_pretrained(vectors, include_last_offset=True)(
-          torch.tensor([1, 2, 3, 4]), torch.tensor([0, 1, 4])))
+print("last offset", nn.EmbeddingBag.from_pretrained(vectors, include_last_offset=True)(
+    torch.tensor([1, 2, 3, 4]), torch.tensor([0, 1, 4])))
 print("2d input", nn.EmbeddingBag.from_pretrained(vectors)(torch.tensor([[0, 1], [2, 3]])))
 print("F.embedding", F.embedding(torch.tensor([3, 1]), vectors, max_norm=0.5))
 print("vectors renormed in place?", vectors[3])

@@ -42,6 +42,5 @@ model(x).sum().backward()
 print("frozen grad", model[0].weight.grad, "head grad", model[4].weight.grad)
 model.zero_grad()
 print("after zero_grad", model[4].weight.grad)
-model.zero_grad(set_to_none=False) if False else None
 print(sum(p.numel() for p in model.parameters() if p.requires_grad))
 print(model.training, model[2].training, model.get_submodule("3.1"))

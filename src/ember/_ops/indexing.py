@@ -396,10 +396,27 @@ def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
 # ----------------------------------------------------------------------------- index_* family
 
 def _check_index_vec(name, index, vec_error=IndexError):
-    if not isinstance(index, _T()) or index._data.dtype.kind not in "iu":
+    if not isinstance(index, _T()):
         raise RuntimeError(f"{name}(): Expected dtype int32 or int64 for index")
+    dt = index._data.dtype
+    if dt != xp.int64 and (dt != xp.int32 or name in ("index_fill_", "index_copy_")):
+        raise _index_dtype_error(name, index.dtype)
     if index._data.ndim > 1:
         raise vec_error(f"{name}(): Index is supposed to be a vector")
+
+
+def _index_dtype_error(name, dtype):
+    """torch's error for an index of a dtype ``name`` does not take (int64 alone for
+    index_fill_ and index_copy_, int32 or int64 for the others), each op its own words."""
+    if name == "index_fill_":
+        return IndexError("index_fill_(): Expected dtype int64 for index.")
+    if name == "index_copy_":
+        return RuntimeError("index_copy_(): Expected a long tensor for index, but got "
+                            f"{_scalar_name(dtype)}")
+    if name in ("index_add_", "index_reduce_"):
+        return RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: "
+                            f"{_scalar_name(dtype)}")
+    return RuntimeError(f"{name}(): Expected dtype int32 or int64 for index")
 
 
 def _moved(a, dim):
@@ -1293,9 +1310,8 @@ def _index_reduce_args(self, dim, index, source, reduce, include_self):
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError("index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
-    if not isinstance(index, _T()) or index._data.dtype.kind not in "iu":
-        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index but got: "
-                           f"{_scalar_name(index.dtype)}")
+    if index._data.dtype != xp.int64 and index._data.dtype != xp.int32:
+        raise _index_dtype_error("index_reduce_", index.dtype)
     if index._data.ndim > 1:
         raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: "
                          f"{index._data.ndim} with type: {_scalar_name(index.dtype)} and size: "
