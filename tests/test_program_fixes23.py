@@ -14,7 +14,8 @@ elements), with torch's weight-size and ``delta`` errors; ``diff`` checks the sh
 prepends and appends; an LSTM with projections warns once, as torch, that oneDNN cannot run
 it; ``fused=True`` with ``foreach=True`` or ``differentiable=True`` raises torch's errors;
 the ``index_*`` ops take torch's index dtypes (int64 alone for ``index_fill_`` and
-``index_copy_``, int32 or int64 for the others) with each op's own error."""
+``index_copy_``, int32 or int64 for the others) with each op's own error; ``gather`` with
+``sparse_grad=True`` gives ATen's uncoalesced sparse gradient."""
 
 from __future__ import annotations
 
@@ -266,3 +267,21 @@ def _index_dtype_errors(L):
 
 def test_index_ops_take_torchs_index_dtypes():
     assert _index_dtype_errors(ember) == _index_dtype_errors(torch)
+
+
+def _gather_sparse_grads(L):
+    L.manual_seed(0)
+    out = []
+    for shape, index, dim in [((3, 4), [[0, 0], [3, 1], [2, 2]], 1),
+                              ((2, 3, 2), [[[1, 0], [0, 1]], [[2, 2], [1, 0]]], 1),
+                              ((4,), [1, 1, 3], 0)]:
+        x = L.randn(*shape, requires_grad=True)
+        g = L.gather(x, dim, L.tensor(index), sparse_grad=True)
+        (g * L.arange(float(g.numel())).reshape(g.shape)).sum().backward()
+        out.append((g.grad_fn._saved_sparse_grad, str(x.grad.layout), x.grad.is_coalesced(),
+                    x.grad._indices().tolist(), x.grad._values().tolist()))
+    return out
+
+
+def test_gather_sparse_grad_gives_torchs_uncoalesced_gradient():
+    assert _gather_sparse_grads(ember) == _gather_sparse_grads(torch)

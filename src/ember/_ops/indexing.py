@@ -139,10 +139,29 @@ def _gather_backward(grad, self_shape, dim, index):
     return _zeros(self_shape, grad).scatter_add(dim, index, grad)
 
 
+def _gather_sparse_backward(grad, self_shape, dim, index):
+    """ATen's ``_gather_sparse_backward``: an uncoalesced COO tensor holding each gradient
+    element at its gathered position (``gather(..., sparse_grad=True)``)."""
+    from ..sparse._sparse import _make
+    g, i = grad._data, index._data
+    nd = len(self_shape)
+    if nd == 0:
+        rows = np.empty((0, g.size), np.int64)
+    elif g.ndim == 0:
+        rows = i.reshape(1, 1).astype(np.int64)
+    else:
+        grid = list(np.indices(g.shape, np.int64).reshape(nd, -1))
+        grid[dim] = i.reshape(-1).astype(np.int64)
+        rows = np.stack(grid) if g.size else np.empty((nd, 0), np.int64)
+    return _make(rows, _T()._wrap(np.ascontiguousarray(g.reshape(-1))), self_shape, False)
+
+
 @op("GatherBackward0", name="gather_", method=False, function=False, promote=NONE,
     tensors=("self", "index"),
-    self=lambda grad, self_shape, dim, index: _gather_backward(grad, self_shape, dim, index))
-def _gather(self, dim, index):
+    self=lambda grad, self_shape, dim, index, sparse_grad: (
+        _gather_sparse_backward if sparse_grad else _gather_backward)(grad, self_shape, dim,
+                                                                      index))
+def _gather(self, dim, index, sparse_grad=False):
     s, i = _as1d(self), _as1d(index)
     return s[_grid(i % builtins.max(s.shape[dim], 1), dim)].reshape(index.shape)
 
@@ -152,7 +171,7 @@ def _gather(self, dim, index):
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     """Values of ``input`` along ``dim`` at ``index`` (``out[i][j] = input[i][index[i][j]]``)."""
     d = _check_gather("gather", input, dim, index)
-    return run(_gather, (input, d, index), out)
+    return run(_gather, (input, d, index, bool(sparse_grad)), out)
 
 
 # (torch's scatter kernels share one check, which names scatter for scatter_add and
