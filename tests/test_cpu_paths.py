@@ -205,6 +205,20 @@ def test_composed_reduced_gradients_round_each_op(name, dtype):
         assert t is None or _bits_equal(g, t).all()
 
 
+
+@pytest.mark.parametrize("fused", [False, True])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_both_float64_fma_paths_take_reduced_operands(fused, dtype, monkeypatch):
+    """float64 ``fma`` runs NumPy's vecdot loop where this CPU's NumPy build fuses it (the
+    Xeon's AVX-512 loop does, Zen 4's does not) and an error-free emulation elsewhere. Both
+    take the float32 operands of reduced-type kernels (lerp's gradient) and give torch's
+    bits, whichever path this CPU takes in the other tests."""
+    from ember._ops import _exact
+    if fused and not _exact._fused_works():
+        pytest.skip("NumPy's vecdot loop does not fuse on this CPU")
+    monkeypatch.setattr(_exact, "_FUSED", [fused])
+    test_composed_reduced_gradients_round_each_op("lerp", dtype)
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("p", [0.3, 0.5, 1.5, 2.5, 3.0])
 def test_cdist_general_p_backward_is_torchs(p, dtype):

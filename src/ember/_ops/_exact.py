@@ -744,7 +744,13 @@ def fma(a, b, c):
         _FUSED[0] = _fused_works()
     if _FUSED[0]:
         return _fused64(a, b, c)
-    return _emulated64(a, b, c)
+    return _emulated64(_wide64(a), _wide64(b), _wide64(c))
+
+
+def _wide64(x):
+    """``x`` as float64, uncopied where it is a float64 array already (:func:`_fused64`
+    widens its operands as it packs them; the emulation must see the same values)."""
+    return x if x.__class__ is np.ndarray and x.dtype == _F64 else wide(x)
 
 
 def fma32_into(a, b, c, out) -> None:
