@@ -668,3 +668,20 @@ except RuntimeError as e:
                            capture_output=True, text=True).stdout for lib in ("ember", "torch")]
     assert "returned nan values" in outs[1]
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [8, 13, 31, 32, 35, 61, 127, 480, 1001, 4099])
+def test_inner_sum_lanes_and_tails_are_torchs_bits(n, dtype):
+    # vectorized_inner_sum: the lanes' vector (row_sum with its leftovers) and the scalar
+    # tail in one sequential sum; signed zeros keep torch's sign
+    from .helpers import torch
+    rng = np.random.default_rng(n)
+    a = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 7, n)).astype(dtype)
+    cases = [a, np.full(n, -0.0, dtype), np.where(rng.random(n) < 0.7, -0.0, a),
+             np.stack([a, -a[::-1]], 1)]
+    for x in cases:
+        for dims in ((), (0,)):
+            ours = ember.from_numpy(x.copy()).sum(dims)._data
+            theirs = torch.from_numpy(x.copy()).sum(dims).numpy()
+            assert ours.shape == theirs.shape and ours.tobytes() == theirs.tobytes()
