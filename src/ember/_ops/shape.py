@@ -608,7 +608,9 @@ def stack(tensors, dim=0, *, out=None):
     dt = tensors[0].dtype
     if builtins.any(t.dtype is not dt for t in tensors):   # (one dtype: a batch's samples)
         dt = D.result_type(*tensors)
-    arrays = [t._data.astype(dt.np, copy=False) for t in tensors]
+    npdt = dt.np
+    arrays = [a if a.dtype is npdt else a.astype(npdt, copy=False)
+              for a in (t._data for t in tensors)]
     stacked = shape[:d] + (builtins.len(arrays),) + shape[d:]
     if d == builtins.len(shape):
         # torch: cat of the unsqueezed inputs, whose new last dim (stride 1) no channels-last
