@@ -127,6 +127,7 @@ def seqprod(a, fused=True):
 
 
 _LOOP_ROWS, _LOOP_MIN, _LOOP_RUN = 64, 8192, 64
+_COPY_MIN = 4096       # elements of a strided sum worth a contiguous copy first
 
 
 def _run(a) -> int:
@@ -166,7 +167,10 @@ def seqsum(a, start=None):
         for i in range(1, n):
             np.add(acc, a[i], out=acc)
         return acc
-    if not _outer_axis0(a):
+    if not _outer_axis0(a) or (a.size >= _COPY_MIN and not a.flags.c_contiguous
+                               and _run(a[0]) <= _LOOP_RUN):
+        # (a slice made of short runs: NumPy walks them about twice as slowly as it copies
+        # them and then adds whole rows, in the same order)
         a = np.ascontiguousarray(a)
     r = np.add.reduce(a, axis=0)
     return r + np.zeros((), a.dtype) if start is None else start + r
