@@ -18,6 +18,7 @@ import numpy as np
 from . import _dtype as D
 from . import _errors
 from . import _memory_format as _mf
+from . import autograd as _autograd
 from ._device import CPU
 from ._layout import strided as _STRIDED
 from ._storage import has_own_strides
@@ -478,8 +479,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor into the ``.grad`` of the graph's leaves."""
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     @property
     def data(self) -> Tensor:

@@ -31,7 +31,7 @@ from .registry import (
     run,
     run_inplace,
 )
-from .shape import _slice, _unsqueeze, select
+from .shape import _slice, _unsqueeze, select, select_at
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -1119,7 +1119,7 @@ def getitem(self, index):
         n = self._data.shape[0]
         if not -n <= index < n:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
-        return select(self, 0, index)
+        return select_at(self, 0, index % n)
     _zero_dim_single(self, index)
     index = _normalise(index)
     view, adv = _decompose(self, index)

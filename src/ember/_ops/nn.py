@@ -275,17 +275,22 @@ def _nll_plain(self, target, weight, reduction, ignore_index):
     return target + np.arange(0, n * c, c)
 
 
+def _nll_plain_loss(self, flat, reduction):
+    """The reduced loss of :func:`_nll_kernel` from :func:`_nll_plain`'s ``flat`` indices:
+    _nll_sums' dense cascade without its masks."""
+    n, dt = flat.size, self.dtype.type
+    loss = _cascade8_dense(self.reshape(-1)[flat],
+                           1 << (max(4, (n - 1).bit_length() // 8) if n > 1 else 4), dt, True)
+    if reduction == 2:
+        return loss
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (loss / dt(n)).astype(self.dtype)
+
+
 def _nll_kernel(self, target, weight, reduction, ignore_index):
     flat = _nll_plain(self, target, weight, reduction, ignore_index)
-    if flat is not None:            # _nll_sums' dense cascade without its masks
-        n, dt = target.size, self.dtype.type
-        picked = self.reshape(-1)[flat]
-        loss = _cascade8_dense(picked, 1 << (max(4, (n - 1).bit_length() // 8) if n > 1
-                                             else 4), dt, True)
-        if reduction == 2:
-            return loss
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (loss / dt(n)).astype(self.dtype)
+    if flat is not None:
+        return _nll_plain_loss(self, flat, reduction)
     x, t, w = _nll_targets(self, target, weight, ignore_index)
     if x.ndim == 2:
         picked = x[xp.arange(x.shape[0]), t]
@@ -462,13 +467,13 @@ def cross_entropy_common(input, target, ignore_index):
     if x.__class__ is not np.ndarray or t.__class__ is not np.ndarray or x.ndim != 2 \
             or t.ndim != 1 or t.dtype != np.int64 or t.shape[0] != x.shape[0] \
             or x.dtype not in _exact.exact_dtype or not x.flags.c_contiguous \
-            or _nll_plain(x, t, None, 1, ignore_index) is None:
+            or (flat := _nll_plain(x, t, None, 1, ignore_index)) is None:
         return None
     logp = _R._wrap(_softmax_kernel.log_softmax(x, 1))
     record = _R._state.enabled
     if record and _R._requires(_log_softmax, (input, 1)):
         _log_softmax.record((input, 1), (logp,))
-    loss = _R._wrap(np.asarray(_nll_kernel(logp._data, t, None, 1, ignore_index), x.dtype))
+    loss = _R._wrap(np.asarray(_nll_plain_loss(logp._data, flat, 1), x.dtype))
     args = (logp, target, None, 1, ignore_index)
     if record and _R._requires(_nll_loss_1d, args):
         _nll_loss_1d.record(args, (loss,))

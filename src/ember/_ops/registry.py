@@ -1606,7 +1606,10 @@ _LIST_NODES: dict = {}
 
 
 def _requires_list(tensors) -> bool:
-    return _state.enabled and any(t.requires_grad for t in tensors)
+    # (``Tensor.requires_grad``, inline: a batch's samples are many views)
+    return _state.enabled and any(
+        t._requires_grad or t.grad_fn is not None or t._base is not None
+        and t._base.requires_grad for t in tensors)
 
 
 def record_list(node_name: str, tensors, result, backward) -> None:

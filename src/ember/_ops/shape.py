@@ -411,11 +411,16 @@ def t(input):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input._data.ndim}D")
     if not _R._state.enabled and input.__class__ is _R.Tensor and _R.run is _R.PLAIN_RUNNERS[0]:
-        # no graph to record (backward's formulas): what ``run`` does for this view, inline
-        res = _R._wrap(input._data.T)
-        _R._share(res, input)
-        return res
+        return _plain_view(input, input._data.T)        # (backward's formulas)
     return _t(input)
+
+
+def _plain_view(input, arr):
+    """What ``run`` does for a view op with no graph to record, inline: ``arr``, a NumPy view
+    of ``input``'s array, as a view of ``input``."""
+    res = _R._wrap(arr)
+    _R._share(res, input)
+    return res
 
 
 # ----------------------------------------------------------------------------- select, slice
@@ -449,7 +454,18 @@ def select(input, dim, index):
     if not -n <= index < n:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input.shape)} at dimension {dim}")
-    return _select(input, dim, index % n)
+    return select_at(input, dim, index % n)
+
+
+def select_at(input, dim: int, index: int):
+    """:func:`select` at a valid ``dim`` and ``index`` (both from 0)."""
+    arr = input._data
+    if input.__class__ is _R.Tensor and arr.__class__ is xp.ndarray \
+            and (arr.dtype.kind != "u" or arr.itemsize == 1) \
+            and _R.run is _R.PLAIN_RUNNERS[0] and not _R._requires(_select, (input,)):
+        # no graph to record (a dataset's samples): the view as ``run`` makes it
+        return _plain_view(input, arr[(builtins.slice(None),) * dim + (index, ...)])
+    return _select(input, dim, index)
 
 
 @op("SliceBackwardBackward0", name="slice_backward", method=False, function=False,
@@ -589,13 +605,17 @@ def stack(tensors, dim=0, *, out=None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{list(shape)} at entry 0 and {list(t.shape)} at entry {i}")
     d = norm_dim(dim, builtins.len(shape) + 1)
-    dt = D.result_type(*tensors)
-    arrays = [t._data.astype(dt.np, copy=False) for t in tensors]
+    dt = tensors[0].dtype
+    if builtins.any(t.dtype is not dt for t in tensors):   # (one dtype: a batch's samples)
+        dt = D.result_type(*tensors)
+    npdt = dt.np
+    arrays = [a if a.dtype is npdt else a.astype(npdt, copy=False)
+              for a in (t._data for t in tensors)]
     stacked = shape[:d] + (builtins.len(arrays),) + shape[d:]
     if d == builtins.len(shape):
         # torch: cat of the unsqueezed inputs, whose new last dim (stride 1) no channels-last
         # format accepts: contiguous
-        arrays = [xp.expand_dims(a, d) for a in arrays]
+        arrays = [a[..., None] for a in arrays]
         cat_shape, fmt = stacked, None
     else:                               # torch: cat along ``d``, then a view that splits it
         cat_shape = shape[:d] + (shape[d] * builtins.len(arrays),) + shape[d + 1:]
