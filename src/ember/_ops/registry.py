@@ -12,7 +12,8 @@ inferred) and gives one backward formula per differentiable input::
 Formulas are written with ember ops, so double backward works through every op. Their
 parameter names say what they need: ``grad`` (``grads`` for every output), an input's name,
 ``result``, ``<input>_shape`` / ``<input>_dtype`` / ``<input>_strides`` (its layout, in
-elements), or any other parameter of the kernel. The registry saves only what the formulas
+elements), or any other parameter of the kernel. A backward kernel that gives several
+inputs' gradients at once is one :func:`joint` formula for them, called once per node. The registry saves only what the formulas
 of the inputs that require grad will read, and releases it after backward. From each entry
 it generates the Node class, the function (``ember.mul``), the method (``Tensor.mul``), the
 in-place method (``Tensor.mul_``) and the ``out=`` form. Broadcasting and dtype never appear
@@ -100,6 +101,8 @@ class OpNode(Node):
             grads = [gr if gr is not None else _zeros_like_meta(m)
                      for gr, m in zip(grads, self._nout)]
             g = grads[0]
+        if op.joint:
+            env["output_mask"] = tuple(nxt is not None for nxt, _ in self.next_functions)
         if g._data.dtype.char not in "efd":
             if g._data.dtype.char in "FD":
                 if op.holomorphic:
@@ -120,6 +123,8 @@ class OpNode(Node):
             out = _apply_raw(op, self.next_functions, env, g)
             if out is not None:
                 return out
+        if op.joint:
+            return _apply_joint(self, op, env)
         out = []
         for (_, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
             if node is None:
@@ -143,6 +148,7 @@ def _apply_conjugate(node, op, env, grads):
     zeros it makes or cancels to keep torch's sign (a conjugate would flip them to -0)."""
     plain = {"grad": grads[0], "grads": grads}
     conj = None
+    memo = {}
     out = []
     for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
         if nxt is None:
@@ -150,14 +156,57 @@ def _apply_conjugate(node, op, env, grads):
             continue
         if not any(_complex_value(env[a]) for a in argnames if a not in plain):
             env.update(plain)
-            out.append(fn(*[env[a] for a in argnames]))
+            out.append(_formula_value(fn, [env[a] for a in argnames], memo))
             continue
         if conj is None:
             conj = {"grad": grads[0].conj(),
                     "grads": [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]}
         env.update(conj)
-        r = fn(*[env[a] for a in argnames])
+        r = _formula_value(fn, [env[a] for a in argnames], memo)
         out.append(r.conj() if r is not None and r._data.dtype.char in "FD" else r)
+    return out
+
+
+class _Part:
+    """One input's formula in a joint backward (:func:`joint`): item ``index`` of ``fn``'s
+    gradients. Called alone it computes them all; backward calls ``fn`` once per node."""
+
+    __slots__ = ("fn", "index", "__signature__")
+
+    def __init__(self, fn, index: int) -> None:
+        self.fn = fn
+        self.index = index
+        self.__signature__ = inspect.signature(fn)
+
+    def __call__(self, *args):
+        return self.fn(*args)[self.index]
+
+
+def joint(fn, *names: str) -> dict:
+    """Formulas of the inputs ``names`` computed by one call, as torch's backward kernels
+    that return several gradients (``@op(..., **joint(fn, "input", "grid"))``): ``fn`` reads
+    what a formula reads, ``output_mask`` besides (whether each of the op's differentiable
+    inputs, in order, wants its gradient), and returns a gradient per name (None for one
+    not wanted). Backward calls it once per node, however many of ``names`` want one."""
+    return {n: _Part(fn, i) for i, n in enumerate(names)}
+
+
+def _formula_value(fn, args, memo):
+    """``fn(*args)``; a joint formula's gradients computed once per ``memo``."""
+    if fn.__class__ is not _Part:
+        return fn(*args)
+    res = memo.get(fn.fn)
+    if res is None:
+        res = memo[fn.fn] = fn.fn(*args)
+    return res[fn.index]
+
+
+def _apply_joint(node, op, env):
+    """The formulas of an op with joint ones (:func:`joint`), each of those computed once."""
+    memo = {}
+    out = []
+    for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
+        out.append(None if nxt is None else _formula_value(fn, [env[a] for a in argnames], memo))
     return out
 
 
@@ -416,6 +465,8 @@ class OpDef:
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
         self._formula_fns = formulas
+        # some formulas computed together (:func:`joint`)
+        self.joint = any(f.__class__ is _Part for f in formulas.values())
         self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
         if raw:
             for n, fn in raw.items():
@@ -489,7 +540,7 @@ class OpDef:
         names = set()
         for needs in self.needs.values():
             for k in needs:
-                if k in ("grad", "grads"):
+                if k in _BACKWARD_VALUES:
                     continue
                 for theirs, mine in _SAVED_SUFFIXES:
                     if k.endswith(mine) and k not in self.params:
@@ -1363,6 +1414,10 @@ _RESULT, _TENSOR, _SHAPE, _DTYPE, _STRIDES, _ARG = range(6)
 _NO_EDGE = (None, 0)
 
 
+# what backward gives a formula, rather than the node's saved values
+_BACKWARD_VALUES = ("grad", "grads", "output_mask")
+
+
 def _save_plan(op, mask):
     """``(name, kind, arg index)`` for what the formulas of the inputs in ``mask`` read: the
     tensors in torch's order (the inputs by name, then the results by name, as torch's
@@ -1372,8 +1427,7 @@ def _save_plan(op, mask):
     for bit, name in enumerate(op.diff):
         if mask >> bit & 1:
             needed.update(op.needs[name])
-    needed.discard("grad")
-    needed.discard("grads")
+    needed.difference_update(_BACKWARD_VALUES)
     plan = []
     params = op.params
     results = op.results
