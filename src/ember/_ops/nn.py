@@ -26,7 +26,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode as _grad_mode
 from . import _activation_math, _exact, _gemm, _libm
 from . import _softmax as _softmax_kernel
-from .registry import NONE, _write_out, check_out_dtype, checked_numbers, expose, op
+from .registry import NONE, _write_out, check_out_dtype, checked_numbers, expose, joint, op
 from .util import norm_dim
 
 # (on first use)
@@ -2439,10 +2439,24 @@ def _bn_bias(grad, input, running_mean, running_var, result1, result2, training,
     return _bn_eval_bias(grad, input, running_mean, running_var, eps)
 
 
+def _bn_grads(grad, input, weight, running_mean, running_var, result1, result2, training,
+              eps, output_mask):
+    """The gradients ``output_mask`` asks for: in training mode all three from one call of
+    torch's backward kernel where it is emulated, else each by its formula."""
+    if training:
+        exact = _bn_kernel_grads(grad, input, weight, result1._data, result2._data)
+        if exact is not None:
+            return exact
+    stats = (running_mean, running_var, result1, result2, training, eps)
+    return (_bn_input(grad, input, weight, *stats) if output_mask[0] else None,
+            _bn_weight(grad, input, weight, *stats) if output_mask[1] else None,
+            _bn_bias(grad, input, *stats) if output_mask[2] else None)
+
+
 @op("NativeBatchNormBackward0", name="_native_batch_norm", method=False, function=False,
     promote=NONE, tensors=("input", "weight", "bias", "running_mean", "running_var"),
     outputs=3, saved_results={"result1": 1, "result2": 2}, reduced_in_float=False,
-    input=_bn_input, weight=_bn_weight, bias=_bn_bias)
+    **joint(_bn_grads, "input", "weight", "bias"))
 def _native_batch_norm(input, weight, bias, running_mean, running_var, training, eps, mean,
                        invstd):
     """torch's native_batch_norm once the statistics are known: the output, and the batch's
