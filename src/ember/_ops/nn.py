@@ -2674,72 +2674,97 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     return _layer_norm(input, weight, bias, tuple(shape), eps)[0]
 
 
-def _gn_kernel_grad(grad, self, weight, groups, eps, which, param=None):
-    x = self._data
-    if not (x.flags.c_contiguous or _norms.channels_last_backward(x)):
+def _gn_kernel_grads(grad, input, weight, group, eps, output_mask, pdt):
+    """torch's backward kernel's gradients of the input, weight and bias (those
+    ``output_mask`` asks for) as tensors, ``pdt`` the parameters' dtype; None where the
+    formulas must stay differentiable or the kernel is not emulated."""
+    x = input._data
+    if not (x.flags.c_contiguous or _norms.channels_last_backward(x)) \
+            or _records_graph(grad, input, weight) or grad._data.dtype != x.dtype:
         return None
-    if x.dtype.char in "eE" and x.size and grad._data.dtype == x.dtype \
-            and not _records_graph(grad, self, weight):
-        pdt = x.dtype if param is None else param._data.dtype
-        if pdt in (x.dtype, np.float32):
-            w = None if weight is None else weight._data
-            return Tensor._wrap(_norms.group_norm_backward_reduced(
-                grad._data, x, w, groups, eps, which, pdt))
-    return _kernel_grad(_norms.group_norm_backward, grad, self, weight, which, groups, eps)
+    w = None if weight is None else weight._data
+    if x.dtype.char in "eE" and x.size:
+        if pdt not in (x.dtype, np.float32):
+            return None
+        grads = _norms.group_norm_backward_reduced(grad._data, x, w, group, eps, output_mask,
+                                                   pdt)
+    elif _bn_exact(x, w):
+        grads = _norms.group_norm_backward(grad._data, x, w, group, eps, output_mask)
+    else:
+        return None
+    return tuple(None if v is None else Tensor._wrap(np.asarray(v)) for v in grads)
 
 
-def _gn_self(grad, self, weight, bias, groups, eps):
-    exact = _gn_kernel_grad(grad, self, weight, groups, eps, "input",
-                            bias if weight is None else weight)
+def _gn_input(grad, input, weight, group, eps):
+    grad, input, weight = _ln_float(grad, input, weight)
+    n = input.shape[0]
+    xr = input.reshape(n, group, -1)
+    g = grad if weight is None else grad * _bcast(weight, input.ndim)
+    return _normalized_grad(g.reshape(n, group, -1), xr, None, (2,), eps).reshape(input.shape)
+
+
+def _gn_weight(grad, input, group, eps, pdt):
+    exact = _gn_kernel_grads(grad, input, None, group, eps, (False, True, False), pdt)
     if exact is not None:
-        return exact
-    grad, self, weight = _ln_float(grad, self, weight)
-    n, c = self.shape[:2]
-    xr = self.reshape(n, groups, -1)
-    g = grad if weight is None else grad * _bcast(weight, self.ndim)
-    return _normalized_grad(g.reshape(n, groups, -1), xr, None, (2,), eps).reshape(self.shape)
+        return exact[1]
+    grad, input = _ln_float(grad, input)
+    n = input.shape[0]
+    xhat = _xhat(input.reshape(n, group, -1), (2,), eps).reshape(input.shape)
+    return (grad * xhat).sum(_bn_dims(input.ndim))
 
 
-def _gn_xhat(self, groups, eps):
-    n = self.shape[0]
-    return _xhat(self.reshape(n, groups, -1), (2,), eps).reshape(self.shape)
-
-
-def _gn_weight(grad, self, weight, groups, eps):
-    exact = _gn_kernel_grad(grad, self, None, groups, eps, "weight", weight)
+def _gn_bias(grad, input, group, eps, pdt):
+    exact = _gn_kernel_grads(grad, input, None, group, eps, (False, False, True), pdt)
     if exact is not None:
-        return exact
-    grad, self = _ln_float(grad, self)
-    return (grad * _gn_xhat(self, groups, eps)).sum(_bn_dims(self.ndim))
-
-
-def _gn_bias(grad, self, bias, groups, eps):
-    exact = _gn_kernel_grad(grad, self, None, groups, eps, "bias", bias)
-    if exact is not None:
-        return exact
+        return exact[2]
     (grad,) = _ln_float(grad)
     return grad.sum(_bn_dims(grad.ndim))
 
 
+def _gn_grads(grad, input, weight, N, C, HxW, group, eps, result1, result2, output_mask):
+    """``native_group_norm_backward``: the gradients ``output_mask`` asks for, by torch's
+    kernel in one call where it is emulated (the parameters' dtype is the statistics'),
+    else each by its formula (the weight's and bias's by the kernel where only the weight
+    keeps it from running)."""
+    pdt = result1._data.dtype
+    exact = _gn_kernel_grads(grad, input, weight, group, eps, output_mask, pdt)
+    if exact is not None:
+        return exact
+    return (_gn_input(grad, input, weight, group, eps) if output_mask[0] else None,
+            _gn_weight(grad, input, group, eps, pdt) if output_mask[1] else None,
+            _gn_bias(grad, input, group, eps, pdt) if output_mask[2] else None)
+
+
+# torch's node keeps the input, weight, statistics (result1: mean, result2: rstd, (N, group),
+# of the parameters' dtype), N, C, HxW, group and eps
 @op("NativeGroupNormBackward0", name="_group_norm", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"), reduced_in_float=False,
-    self=_gn_self, weight=_gn_weight, bias=_gn_bias)
-def _group_norm(self, weight, bias, groups, eps):
-    if self.dtype.char in "eE" and self.size:
-        return _norms.group_norm_reduced(self, weight, bias, groups, eps)
-    if _bn_exact(self, weight, bias):
-        return _norms.group_norm(self, weight, bias, groups, eps)[0]
-    n, c = self.shape[:2]
-    x = self.astype(np.float64).reshape(n, groups, -1)
-    mean = x.mean(axis=2, keepdims=True)
-    var = x.var(axis=2, keepdims=True)
-    out = ((x - mean) / np.sqrt(var + eps)).reshape(self.shape).astype(self.dtype)
-    shp = (1, -1) + (1,) * (self.ndim - 2)
+    promote=NONE, tensors=("input", "weight", "bias"), outputs=3,
+    saved_results={"result1": 1, "result2": 2}, reduced_in_float=False,
+    **joint(_gn_grads, "input", "weight", "bias"))
+def _group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """torch's native_group_norm: the output, the mean and the rstd of each (sample, group)
+    (float32 for a float16/bfloat16 input of float32 parameters, else the input's dtype)."""
+    if input.dtype.char in "eE" and input.size:
+        out, mean, rstd = _norms.group_norm_reduced(input, weight, bias, group, eps)
+        sdt = next((p.dtype for p in (weight, bias) if p is not None), input.dtype)
+        return out, mean.reshape(N, group).astype(sdt), rstd.reshape(N, group).astype(sdt)
+    if _bn_exact(input, weight, bias):
+        return _norms.group_norm(input, weight, bias, group, eps)
+    x = input.astype(np.float64).reshape(N, group, -1)
+    if x.size:
+        mean = x.mean(axis=2, keepdims=True)
+        var = x.var(axis=2, keepdims=True)
+    else:           # (torch's statistics of no elements)
+        mean, var = np.zeros((N, group, 1)), np.full((N, group, 1), np.nan)
+    out = ((x - mean) / np.sqrt(var + eps)).reshape(input.shape).astype(input.dtype)
+    shp = (1, -1) + (1,) * (input.ndim - 2)
     if weight is not None:
         out = out * weight.reshape(shp)
     if bias is not None:
         out = out + bias.reshape(shp)
-    return out
+    rstd = 1 / np.sqrt(var + eps)
+    return out, mean.reshape(N, group).astype(input.dtype), rstd.reshape(N, group).astype(
+        input.dtype)
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
@@ -2754,7 +2779,9 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
     _check_mixed_dtype(input, weight, bias)
-    return _group_norm(input, weight, bias, num_groups, eps)
+    n = input.shape[0]
+    return _group_norm(input, weight, bias, n, c, math.prod(input.shape[2:]), num_groups,
+                       eps)[0]
 
 
 # ============================================================================ embedding, padding

@@ -13,8 +13,9 @@ Formulas are written with ember ops, so double backward works through every op. 
 parameter names say what they need: ``grad`` (``grads`` for every output), an input's name,
 ``result``, ``<input>_shape`` / ``<input>_dtype`` / ``<input>_strides`` (its layout, in
 elements), or any other parameter of the kernel. A backward kernel that gives several
-inputs' gradients at once is one :func:`joint` formula for them, called once per node. The registry saves only what the formulas
-of the inputs that require grad will read, and releases it after backward. From each entry
+inputs' gradients at once is one :func:`joint` formula for them, called once per node. The
+registry saves only what the formulas of the inputs that require grad will read, and
+releases it after backward. From each entry
 it generates the Node class, the function (``ember.mul``), the method (``Tensor.mul``), the
 in-place method (``Tensor.mul_``) and the ``out=`` form. Broadcasting and dtype never appear
 in a formula: the engine sums a gradient back to its input's shape and casts it to the

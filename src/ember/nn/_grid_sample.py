@@ -171,7 +171,7 @@ def _gather(inp, iy, ix):
     ok = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
     yc, xc = np.clip(iy, 0, h - 1), np.clip(ix, 0, w - 1)
     vals = inp[np.arange(n)[:, None, None], :, yc, xc]           # (N, Ho, Wo, C)
-    return np.moveaxis(vals * ok[..., None], -1, 1), ok
+    return np.moveaxis(np.where(ok[..., None], vals, vals.dtype.type(0)), -1, 1), ok
 
 
 def _scatter(grad_in, iy, ix, vals):
@@ -461,7 +461,7 @@ def _gather_3d(inp, z, y, x):
     ok = _in_bounds_3d(inp.shape, z, y, x)
     vals = inp[np.arange(n)[:, None, None, None], :, np.clip(z, 0, d - 1),
                np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
-    return np.moveaxis(vals * ok[..., None], -1, 1), ok
+    return np.moveaxis(np.where(ok[..., None], vals, vals.dtype.type(0)), -1, 1), ok
 
 
 def _grid_sample_3d_np(inp, grid, mode, padding, align_corners):

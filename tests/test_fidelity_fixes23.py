@@ -1,0 +1,232 @@
+"""Autograd mechanics compared with torch 2.13: joint backward formulas (one backward kernel
+call for several inputs' gradients: grid_sampler, batch/group norm, weight norm), the saved
+tensors of nodes torch's own way (group norm's statistics and sizes, pools' arguments), and
+leftover corner cases.
+"""
+
+import numpy as np
+import pytest
+
+import ember
+from ember._ops import registry
+
+from .helpers import outcome_of, same_outcome, torch
+
+
+def _grads(lib, fn, arrays, wants, weight=None):
+    """``fn(lib, *tensors)``'s output and the gradients of the tensors in ``wants`` of
+    ``sum(out * weight)``, and the grad_fn's name."""
+    ts = [lib.tensor(a, requires_grad=w) for a, w in zip(arrays, wants)]
+    out = fn(lib, *ts)
+    w = lib.tensor(weight if weight is not None else
+                   np.arange(out.numel(), dtype=arrays[0].dtype).reshape(tuple(out.shape)) % 7)
+    (out * w).sum().backward()
+    return out, [t.grad for t in ts], type(out.grad_fn).__name__
+
+
+def _same_grads(fn, arrays, wants):
+    t_out, t_grads, t_name = _grads(torch, fn, arrays, wants)
+    e_out, e_grads, e_name = _grads(ember, fn, arrays, wants)
+    assert e_name == t_name
+    same_outcome(t_out.detach(), e_out.detach())
+    for t, e in zip(t_grads, e_grads):
+        assert (t is None) == (e is None)
+        if t is not None:
+            same_outcome(t, e)
+
+
+def _counting(monkeypatch, module, name):
+    calls = []
+    fn = getattr(module, name)
+
+    def counted(*args):
+        calls.append(args)
+        return fn(*args)
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+WANTS = [(True, True), (True, False), (False, True)]
+
+
+@pytest.mark.parametrize("wants", WANTS)
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding", ["zeros", "border", "reflection"])
+def test_grid_sample_2d_joint_backward(monkeypatch, wants, mode, padding):
+    import ember.nn._grid_sample as G
+    calls = _counting(monkeypatch, G, "_grid_sample_backward_np")
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 3, 5, 6)).astype(np.float32)
+    g = (rng.random((2, 4, 3, 2)) * 2.4 - 1.2).astype(np.float32)
+    _same_grads(lambda lib, a, b: lib.nn.functional.grid_sample(
+        a, b, mode=mode, padding_mode=padding, align_corners=False), [x, g], wants)
+    # one kernel call for both gradients, told which it must compute
+    assert len(calls) == 1 and tuple(calls[0][-1]) == wants
+
+
+@pytest.mark.parametrize("wants", WANTS)
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+def test_grid_sample_3d_joint_backward(monkeypatch, wants, mode):
+    import ember.nn._grid_sample as G
+    calls = _counting(monkeypatch, G, "_grid_sample_3d_backward_np")
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 2, 4, 5, 3)).astype(np.float32)
+    g = (rng.random((2, 3, 2, 2, 3)) * 2.4 - 1.2).astype(np.float32)
+    _same_grads(lambda lib, a, b: lib.nn.functional.grid_sample(
+        a, b, mode=mode, padding_mode="border", align_corners=True), [x, g], wants)
+    assert len(calls) == 1 and tuple(calls[0][-1]) == wants
+
+
+@pytest.mark.parametrize("wants", WANTS)
+def test_grid_sample_bicubic_joint_backward_as_before(monkeypatch, wants):
+    # (bicubic gradients are close to torch's, not its bits: one call, the same values as
+    # the kernel computing both gives)
+    import ember.nn._grid_sample as G
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 2, 5, 5)).astype(np.float32)
+    g = (rng.random((1, 3, 3, 2)) * 2 - 1).astype(np.float32)
+    calls = _counting(monkeypatch, G, "_bicubic_backward")
+    _, grads, _ = _grads(ember, lambda lib, a, b: lib.nn.functional.grid_sample(
+        a, b, mode="bicubic", align_corners=False), [x, g], wants)
+    assert len(calls) == 1
+    gd = ember.tensor(np.arange(18, dtype=np.float32).reshape(1, 2, 3, 3) % 7)
+    both = G._bicubic_backward(gd.numpy(), x, g, 0, False, (True, True))
+    for got, full in zip(grads, both):
+        if got is not None:
+            assert np.array_equal(got.numpy(), full)
+    _, t_grads, _ = _grads(torch, lambda lib, a, b: lib.nn.functional.grid_sample(
+        a, b, mode="bicubic", align_corners=False), [x, g], wants)
+    for t, e in zip(t_grads, grads):
+        if t is not None:
+            np.testing.assert_allclose(e.numpy(), t.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_grid_sample_double_backward_grads_share_no_node():
+    x = ember.randn(1, 2, 3, 3, requires_grad=True)
+    g = (ember.rand(1, 2, 2, 2) * 2 - 1).requires_grad_()
+    y = ember.nn.functional.grid_sample(x, g, align_corners=False)
+    gi, gg = ember.autograd.grad(y.sum(), (x, g))
+    assert gi.shape == x.shape and gg.shape == g.shape
+
+
+def test_joint_formula_called_once_and_told_the_mask():
+    seen = []
+
+    def both(grad, self, other, output_mask):
+        seen.append(output_mask)
+        return (grad * other if output_mask[0] else None,
+                grad * self if output_mask[1] else None)
+
+    @registry.op("MulBackward0", name="_joint_probe", method=False, function=False,
+                 **registry.joint(both, "self", "other"))
+    def _joint_probe(self, other):
+        return self * other
+
+    a = ember.tensor([1.0, 2.0], requires_grad=True)
+    b = ember.tensor([3.0, 4.0], requires_grad=True)
+    _joint_probe(a, b).sum().backward()
+    assert seen == [(True, True)]
+    assert a.grad.tolist() == [3.0, 4.0] and b.grad.tolist() == [1.0, 2.0]
+    c = ember.tensor([5.0, 6.0])
+    _joint_probe(a, c).sum().backward()
+    assert seen[-1] == (True, False) and a.grad.tolist() == [8.0, 10.0]
+    # a complex gradient takes torch's conjugate convention, the joint formula still once
+    z = ember.tensor([1 + 1j], requires_grad=True)
+    w = ember.tensor([2 - 1j], requires_grad=True)
+    before = len(seen)
+    _joint_probe(z, w).abs().sum().backward()
+    assert len(seen) == before + 1
+    tz = torch.tensor([1 + 1j], requires_grad=True)
+    tw = torch.tensor([2 - 1j], requires_grad=True)
+    (tz * tw).abs().sum().backward()
+    assert z.grad.tolist() == tz.grad.tolist() and w.grad.tolist() == tw.grad.tolist()
+    # the node saves what the joint formula reads, not ``output_mask``
+    node = _joint_probe(a, b).grad_fn
+    assert not hasattr(node, "_saved_output_mask")
+    assert node._saved_self is not None and node._saved_other is not None
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("wants", [(True, True, True), (False, True, True), (True, False, False),
+                                   (False, False, True)])
+def test_batch_norm_joint_backward(monkeypatch, training, wants):
+    from ember._ops import _norms
+    calls = _counting(monkeypatch, _norms, "batch_norm_backward")
+    rng = np.random.default_rng(4)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in ((4, 3, 5, 5), (3,), (3,))]
+    rm, rv = np.zeros(3, np.float32), np.ones(3, np.float32) * 1.5
+
+    def fn(lib, x, w, b):
+        return lib.nn.functional.batch_norm(x, lib.tensor(rm), lib.tensor(rv), w, b,
+                                            training=training)
+    _same_grads(fn, arrays, wants)
+    if training:
+        assert len(calls) == 1
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("wdtype", ["same", "float32", None])
+@pytest.mark.parametrize("wants", [(True, True, True), (False, True, False), (False, False, True),
+                                   (True, False, False)])
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_group_norm_joint_backward(dtype, wdtype, wants, channels_last):
+    if channels_last and not wants[0] and wdtype:
+        pytest.skip("torch 2.13's channels-last kernel crashes without the input's gradient")
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((2, 6, 4, 5))
+    wb = [rng.standard_normal(6), rng.standard_normal(6)]
+    go = rng.standard_normal((2, 6, 4, 5))
+
+    def run(lib):
+        dt = getattr(lib, dtype)
+        pdt = dt if wdtype == "same" else getattr(lib, wdtype or "float32")
+        X = lib.tensor(x, dtype=dt)
+        if channels_last:
+            X = X.contiguous(memory_format=lib.channels_last)
+        X.requires_grad_(wants[0])
+        params = [None, None] if wdtype is None else \
+            [lib.tensor(a, dtype=pdt).requires_grad_(w) for a, w in zip(wb, wants[1:])]
+        y = lib.nn.functional.group_norm(X, 3, *params)
+        node = y.grad_fn
+        saved = (node._saved_N, node._saved_C, node._saved_HxW, node._saved_group,
+                 node._saved_eps, node._saved_result1.detach(), node._saved_result2.detach(),
+                 node._saved_input.detach(), node._saved_weight)
+        if not any(wants[:1] + (wants[1:] if wdtype else ())):
+            return y.detach(), saved
+        y.backward(lib.tensor(go, dtype=dt))
+        return (y.detach(), saved, X.grad,
+                *[None if p is None else p.grad for p in params])
+
+    same_outcome(outcome_of(torch, run), outcome_of(ember, run), strides=False)
+
+
+def test_group_norm_saves_as_torch_and_empty_statistics():
+    def run(lib):
+        x = lib.zeros(2, 4, 0, requires_grad=True)
+        y = lib.nn.functional.group_norm(x, 2)
+        node = y.grad_fn
+        return (type(node).__name__, node._saved_HxW, node._saved_result1.detach(),
+                node._saved_result2.detach(), node._saved_weight)
+    same_outcome(outcome_of(torch, run), outcome_of(ember, run))
+
+    def packs(lib):
+        seen = []
+        x = lib.randn(2, 4, 3, requires_grad=True)
+        w = lib.ones(4, requires_grad=True)
+        b = lib.zeros(4, requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(
+                lambda t: seen.append((tuple(t.shape), str(t.dtype))) or t, lambda t: t):
+            lib.nn.functional.group_norm(x, 2, w, b)
+        return seen
+    assert packs(ember) == packs(torch)
+
+
+@pytest.mark.parametrize("wants", [(True, True), (True, False), (False, True)])
+def test_weight_norm_joint_backward(monkeypatch, wants):
+    from ember._ops import _norms
+    calls = _counting(monkeypatch, _norms, "weight_norm_backward")
+    rng = np.random.default_rng(6)
+    arrays = [rng.standard_normal((4, 5)).astype(np.float32),
+              rng.standard_normal((4, 1)).astype(np.float32)]
+    _same_grads(lambda lib, v, g: lib._weight_norm(v, g, 0), arrays, wants)
+    assert len(calls) == 1
