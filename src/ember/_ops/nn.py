@@ -1965,42 +1965,57 @@ def _scatter_flat(g, indices, sizes, nd, unique=False, store=False):
     return out.reshape(sizes)
 
 
-def _make_gather(node, nd, unique=False, follow=True):
+def _make_gather(node, nd, unique=False, follow=True, pool_args=False):
     """The pool's gather op by flat indices: ``(values, indices)``, the indices passed through
     as its second result, which its node saves with the input as torch's does (``self``,
     ``result1``); its backward scatters. ``follow``: the output takes the input's memory
-    format (torch's 3-d adaptive max pool writes a contiguous one)."""
+    format (torch's 3-d adaptive max pool writes a contiguous one). ``pool_args``: the op
+    takes max pooling's arguments besides (``kernel_size, stride, padding, dilation,
+    ceil_mode``, the stride as given), which its node keeps as torch's does."""
     tag = node + ("_unique" if unique else "")
     keep = _mf.follow if follow else (lambda out, x: out)
-    gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
-                tensors=("self", "indices"), reduced_in_float=False, outputs=2,
-                saved_results={"result1": 1},
-                self=lambda grad, self, result1: scatter(grad, result1, self._data.shape))(
-        lambda self, indices: (keep(_gather_flat(self, indices, nd), self), indices))
+
+    def gather_kernel(self, indices):
+        return keep(_gather_flat(self, indices, nd), self), indices
+
+    def self_grad(grad, self, result1):
+        return scatter(grad, result1, self._data.shape)
+
+    spec = dict(method=False, function=False, promote=NONE, tensors=("self", "indices"),
+                reduced_in_float=False, outputs=2, saved_results={"result1": 1})
+    gather = op(node, name="_pool_gather_" + tag, **spec, self=self_grad)(gather_kernel)
     scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
                  grad_output=lambda grad, indices: gather(grad, indices)[0])(
         lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes, nd,
                                                           unique))
-    return gather
+    if not pool_args:
+        return gather
+    return op(node, name="_pool_gather_args_" + tag, **spec,
+              self=lambda grad, self, result1, kernel_size, stride, padding, dilation,
+              ceil_mode: self_grad(grad, self, result1))(
+        lambda self, indices, kernel_size, stride, padding, dilation, ceil_mode:
+        gather_kernel(self, indices))
 
 
 _MAX_POOL_2D = _make_gather("MaxPool2DWithIndicesBackward0", 2)
 _MAX_POOL_3D = _make_gather("MaxPool3DWithIndicesBackward0", 3)
-_MAX_POOL_2D_U = _make_gather("MaxPool2DWithIndicesBackward0", 2, unique=True)
-_MAX_POOL_3D_U = _make_gather("MaxPool3DWithIndicesBackward0", 3, unique=True)
-# windows that may overlap (any stride, dilation) and windows that never do
+# max pooling's own, keeping its arguments: windows that may overlap (any stride, dilation)
+# and windows that never do
+_MAX_POOLS = {(nd, unique): _make_gather(f"MaxPool{nd}DWithIndicesBackward0", nd, unique,
+                                         pool_args=True)
+              for nd in (2, 3) for unique in (False, True)}
 _max_pool_gather = {1: _MAX_POOL_2D, 2: _MAX_POOL_2D, 3: _MAX_POOL_3D}
-_max_pool_gather_unique = {1: _MAX_POOL_2D_U, 2: _MAX_POOL_2D_U, 3: _MAX_POOL_3D_U}
 _adaptive_max_gather = {1: _make_gather("AdaptiveMaxPool2DBackward0", 2),
                         2: _make_gather("AdaptiveMaxPool2DBackward0", 2),
                         3: _make_gather("AdaptiveMaxPool3DBackward0", 3, follow=False)}
 
 
 def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode: bool,
-                nd: int) -> tuple[Tensor, Tensor]:
+                nd: int, given_stride=None) -> tuple[Tensor, Tensor]:
     """Max pooling over the last ``nd`` dims of an (N, C, ...) or unbatched (C, ...) input:
-    values, indices."""
+    values, indices (``given_stride``: the stride as the caller gave it, ``()`` for the
+    kernel size, which the node keeps; ``stride`` by default)."""
     for p, k, d in zip(padding, kernel_size, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
@@ -2008,7 +2023,7 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
     if input.is_quantized:
         from ..ao.quantization import _ops as quantized
         return quantized.max_pool(input, lambda t: max_pool_nd(
-            t, kernel_size, stride, padding, dilation, ceil_mode, nd))
+            t, kernel_size, stride, padding, dilation, ceil_mode, nd, given_stride))
     x = input._data
     unbatched = x.ndim == nd + 1
     idx = _max_pool_indices(x[None] if unbatched else x, kernel_size, stride, padding,
@@ -2017,8 +2032,10 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
         idx = idx[0]
     idx = _mf.follow(idx, x)            # torch's indices take the input's memory format
     apart = all(s >= d * (k - 1) + 1 for s, k, d in zip(stride, kernel_size, dilation))
-    gather = (_max_pool_gather_unique if apart else _max_pool_gather)[nd]
-    return tuple(gather(input, Tensor._wrap(idx)))
+    gather = _MAX_POOLS[3 if nd == 3 else 2, apart]
+    return tuple(gather(input, Tensor._wrap(idx), tuple(kernel_size),
+                        tuple(stride if given_stride is None else given_stride),
+                        tuple(padding), tuple(dilation), bool(ceil_mode)))
 
 
 def _avg_plan(sizes, channels, kernel, stride, padding, ceil_mode, count_include_pad,
@@ -2053,30 +2070,35 @@ def _avg_pool_np(x, kernel, stride, padding, ceil_mode, count_include_pad, divis
     if x.dtype == np.float16:
         return _avg_pool_np(x.astype(np.float32), kernel, stride, padding, ceil_mode,
                             count_include_pad, divisor_override).astype(np.float16)
-    bounds, div = _avg_plan(x.shape[2:], x.shape[1], kernel, stride, padding, ceil_mode,
-                            count_include_pad, divisor_override, x.dtype)
+    nd = len(kernel)                # (an unbatched input: (C, *spatial))
+    bounds, div = _avg_plan(x.shape[-nd:], x.shape[-nd - 1], kernel, stride, padding,
+                            ceil_mode, count_include_pad, divisor_override, x.dtype)
     return _divide(_W.window_sum(x, bounds), div)
 
 
 def _avg_pool_backward_np(go, sizes, kernel, stride, padding, ceil_mode, count_include_pad,
                           divisor_override):
     """``grad / divisor`` of each output added to its window's elements, outputs in order."""
-    sp = tuple(sizes[2:])
-    bounds, div = _avg_plan(sp, sizes[1], kernel, stride, padding, ceil_mode,
+    nd = len(kernel)
+    sp = tuple(sizes[-nd:])
+    bounds, div = _avg_plan(sp, sizes[-nd - 1], kernel, stride, padding, ceil_mode,
                             count_include_pad, divisor_override, go.dtype)
     return _W.window_scatter(go / div, bounds, sp)
 
 
 def _make_avg(node):
+    # (torch's node keeps the input and the arguments, the stride as given: () for the
+    # kernel size)
     fwd = op(node, name="_avg_pool_" + node, method=False, function=False, promote=NONE,
              reduced_in_float=False,
-             self=lambda grad, self_shape, kernel, stride, padding, ceil_mode,
+             self=lambda grad, self, kernel_size, stride, padding, ceil_mode,
              count_include_pad, divisor_override:
-             bwd(grad, self_shape, kernel, stride, padding, ceil_mode, count_include_pad,
-                 divisor_override))(
-        lambda self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override:
-        _mf.follow(_avg_pool_np(self, kernel, stride, padding, ceil_mode, count_include_pad,
-                                divisor_override), self))
+             bwd(grad, self._data.shape, kernel_size, stride or kernel_size, padding,
+                 ceil_mode, count_include_pad, divisor_override))(
+        lambda self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+        divisor_override:
+        _mf.follow(_avg_pool_np(self, kernel_size, stride or kernel_size, padding, ceil_mode,
+                                count_include_pad, divisor_override), self))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_avg_pool_bwd_" + node,
              method=False, function=False, promote=NONE,
              grad_output=lambda grad, kernel, stride, padding, ceil_mode, count_include_pad,
