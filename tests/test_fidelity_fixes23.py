@@ -283,3 +283,51 @@ def test_pool_nodes_keep_their_arguments(code):
     assert [(n, {k: v for k, v in s.items() if k not in neg})
             for (n, s), neg in zip(e[2], negative)] == \
         [(n, {k: v for k, v in s.items() if k not in neg}) for (n, s), neg in zip(t[2], negative)]
+
+
+def _lstm_nodes(y):
+    seen, out, stack = set(), [], [y.grad_fn]
+    while stack:
+        f = stack.pop()
+        if f is None or f in seen:
+            continue
+        seen.add(f)
+        if type(f).__name__ == "MkldnnRnnLayerBackward0":
+            out.append(f)
+        stack.extend(n for n, _ in f.next_functions)
+    return sorted(out, key=lambda f: (f._saved_reverse, f._saved_input.shape[-1]))
+
+
+@pytest.mark.parametrize("kw", [{}, {"bidirectional": True, "num_layers": 2},
+                                {"batch_first": True, "bias": False}])
+def test_lstm_layer_node_saves_as_torch(monkeypatch, kw):
+    from ember._ops import _onednn
+    if not _onednn.avx512():
+        pytest.skip("the oneDNN layer runs with AVX512 only")
+    from ember._ops import _onednn_rnn
+    calls = _counting(monkeypatch, _onednn_rnn, "lstm_layer_backward")
+    names = ("_saved_batch_first", "_saved_batch_sizes", "_saved_bidirectional",
+             "_saved_has_biases", "_saved_hidden_size", "_saved_mode", "_saved_num_layers",
+             "_saved_reverse", "_saved_train")
+    tensors = ("_saved_input", "_saved_weight0", "_saved_weight1", "_saved_weight2",
+               "_saved_weight3", "_saved_hx_", "_saved_cx_", "_saved_result0",
+               "_saved_result1", "_saved_result2")
+
+    def run(lib):
+        lib.manual_seed(0)
+        m = lib.nn.LSTM(4, 3, **kw)
+        x = lib.randn(3, 2, 4, requires_grad=True)
+        packs = []
+        with lib.autograd.graph.saved_tensors_hooks(
+                lambda t: packs.append((tuple(t.shape), str(t.dtype))) or t, lambda t: t):
+            y, _ = m(x)
+        nodes = _lstm_nodes(y)
+        saved = [([getattr(f, n) for n in names], [getattr(f, n).detach() for n in tensors])
+                 for f in nodes]
+        y.sum().backward()
+        # (torch's oneDNN workspace, result3, which Ember does not keep, packs last)
+        return saved, [p for p in packs if p[1] != "torch.uint8"], x.grad, \
+            [p.grad for p in m.parameters()]
+
+    same_outcome(run(torch), run(ember))
+    assert len(calls) == (4 if kw.get("bidirectional") else 1)     # once per layer node
