@@ -1649,9 +1649,10 @@ def _results_of(node, results):
 
 
 class ListNode(Node):
-    """The node of an op over a list of tensors (cat, stack): ``_fn(grad)`` gives one each."""
+    """The node of an op over a list of tensors (cat, stack): ``_fn(grad)`` gives one each;
+    ``_saved_dim`` the dim it joined along, where it has one."""
 
-    __slots__ = ("_fn",)
+    __slots__ = ("_fn", "_saved_dim")
 
     def apply(self, grads):
         return self._fn(grads[0])
@@ -1664,14 +1665,17 @@ def _requires_list(tensors) -> bool:
     return _state.enabled and any(t.requires_grad for t in tensors)
 
 
-def record_list(node_name: str, tensors, result, backward) -> None:
-    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input."""
+def record_list(node_name: str, tensors, result, backward, dim: int | None = None) -> None:
+    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input
+    (``dim``: the dim it joins along, which the node keeps)."""
     cls = _LIST_NODES.get(node_name)
     if cls is None:
         cls = _LIST_NODES[node_name] = type(node_name, (ListNode,), {"__slots__": (),
                                                                      "_name": node_name})
     node = cls()
     node._fn = backward
+    if dim is not None:
+        node._saved_dim = dim
     node.next_functions = tuple(t._edge() for t in tensors)
     node._input_meta = [(t._data.shape, _dt_of(t)) if t.requires_grad else None
                         for t in tensors]
