@@ -331,3 +331,25 @@ def test_lstm_layer_node_saves_as_torch(monkeypatch, kw):
 
     same_outcome(run(torch), run(ember))
     assert len(calls) == (4 if kw.get("bidirectional") else 1)     # once per layer node
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("n", [3, 9, 70])
+def test_log_softmax_nan_bits_over_the_last_dim(dtype, n):
+    rng = np.random.default_rng(8)
+    special = np.array([np.nan, -np.nan, np.inf, -np.inf, 1.0, -2.0])
+    x = rng.standard_normal((40, n))
+    mask = rng.random(x.shape) < 0.3
+    x[mask] = special[rng.integers(0, len(special), mask.sum())]
+    x[0, :3] = [np.inf, 1.0, -np.inf]
+    g = rng.standard_normal(x.shape)
+
+    def run(lib):
+        t = lib.tensor(x, dtype=getattr(lib, dtype), requires_grad=True)
+        y = lib.log_softmax(t, -1)
+        y.backward(lib.tensor(g, dtype=t.dtype))
+        bits = lib.int16 if t.element_size() == 2 else (
+            lib.int32 if t.element_size() == 4 else lib.int64)
+        return y.detach().view(bits), t.grad.view(bits)
+
+    same_outcome(run(torch), run(ember))
