@@ -353,3 +353,19 @@ def test_log_softmax_nan_bits_over_the_last_dim(dtype, n):
         return y.detach().view(bits), t.grad.view(bits)
 
     same_outcome(run(torch), run(ember))
+
+
+@pytest.mark.parametrize("pad", [(-1, 2), (2, -3), (-2, -1), (0, 0), (1, 2), (6, 0), (-6, 0),
+                                 (-1, 2, 1, -2), (3, -2, -1, 0), (1, 1, -1, 1, 0, -1),
+                                 (7, 0), (-4, -3)])
+def test_circular_pad_with_negative_pads(pad):
+    def run(lib):
+        n = len(pad) // 2
+        x = lib.arange(float(2 * 4 ** n * 6 // 4)).reshape((1, 2) + (4,) * (n - 1) + (6,)) \
+            if n > 1 else lib.arange(12.).reshape(1, 2, 6)
+        x.requires_grad_()
+        y = lib.nn.functional.pad(x, pad, mode="circular")
+        y.backward(lib.arange(float(y.numel())).reshape(y.shape))
+        return y.detach(), x.grad, type(y.grad_fn).__name__
+
+    same_outcome(outcome_of(torch, run), outcome_of(ember, run))

@@ -3000,10 +3000,8 @@ def _pad_indices(sizes, pad, mode):
             period = 2 * (n - 1) if n > 1 else 1
             j = np.abs(j) % period
             j = np.where(j >= n, period - j, j)
-        elif mode == "replicate":
-            j = np.clip(j, 0, n - 1)
         else:
-            j = j % n
+            j = np.clip(j, 0, n - 1)
         idx.append(j)
     return idx
 
@@ -3046,7 +3044,6 @@ def _make_index_pad(node):
 _PAD_OPS = {(m, n): _make_index_pad(f"{name}Pad{n}DBackward0")
             for m, name in (("reflect", "Reflection"), ("replicate", "Replication"))
             for n in (1, 2, 3)}
-_PAD_OPS.update({("circular", n): _make_index_pad("CircularPadBackward0") for n in (1, 2, 3)})
 
 
 def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
@@ -3072,29 +3069,36 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
-    if mode == "circular" and all(0 <= p <= s for p, s in
-                                  zip(pad, [d for d in input.shape[::-1] for _ in (0, 1)])):
+    if mode == "circular":
+        _check_pad_sizes(tuple(input.shape), pad, mode)
         return _pad_circular(input, pad)
     idx = _pad_indices(tuple(input.shape), pad, mode)
     return _PAD_OPS[(mode, n)](input, tuple(idx))
 
 
 def _pad_circular(input: Tensor, pad) -> Tensor:
-    """torch's composite circular padding: the input copied into the middle of a new tensor,
-    then each padded dim's wrapped borders copied from its other end (node ``CopySlices``)."""
+    """torch's composite circular padding (``_pad_circular_symint``): the input, cropped by
+    the negative pads, copied into the middle of a new tensor, then each dim's positive pads
+    (the last dim first) copied from its other end (node ``CopySlices``)."""
     n, nd = len(pad) // 2, input.ndim
-    pads = [(pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]) for i in range(n)]
-    lead = list(input.shape[:nd - n])
-    out_shape = lead + [input.shape[nd - n + i] + pl + pr for i, (pl, pr) in enumerate(pads)]
+    out_shape = list(input.shape)
+    for k in range(n):              # k = 0: the last dim
+        out_shape[nd - 1 - k] += pad[2 * k] + pad[2 * k + 1]
     out = input.new_empty(out_shape)
-    out[(slice(None),) * len(lead) + tuple(slice(pl, pl + input.shape[nd - n + i])
-                                           for i, (pl, _) in enumerate(pads))] = input
-    for i, (pl, pr) in reversed(list(enumerate(pads))):     # the last dim first
-        dim, size = nd - n + i, out_shape[nd - n + i]
+    out_slice, in_slice = out, input
+    for k in range(n):
+        dim, pl, pr = nd - 1 - k, pad[2 * k], pad[2 * k + 1]
+        out_slice = out_slice.narrow(dim, max(pl, 0), out_shape[dim] - max(pl, 0) - max(pr, 0))
+        in_slice = in_slice.narrow(dim, max(-pl, 0),
+                                   input.shape[dim] - max(-pl, 0) - max(-pr, 0))
+    out_slice.copy_(in_slice)
+    for k in range(n):
+        dim, pl, pr = nd - 1 - k, pad[2 * k], pad[2 * k + 1]
+        size, right = out_shape[dim], max(pr, 0)
         if pl > 0:
-            out.narrow(dim, 0, pl).copy_(out.narrow(dim, size - pl - pr, pl))
+            out.narrow(dim, 0, pl).copy_(out.narrow(dim, size - pl - right, pl))
         if pr > 0:
-            out.narrow(dim, size - pr, pr).copy_(out.narrow(dim, pl, pr))
+            out.narrow(dim, size - pr, pr).copy_(out.narrow(dim, max(pl, 0), pr))
     return out
 
 
