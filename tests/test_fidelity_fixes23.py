@@ -369,3 +369,43 @@ def test_circular_pad_with_negative_pads(pad):
         return y.detach(), x.grad, type(y.grad_fn).__name__
 
     same_outcome(outcome_of(torch, run), outcome_of(ember, run))
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float64", "float64"),
+                                    ("float16", "float16"), ("bfloat16", "bfloat16"),
+                                    ("float16", "float32"), ("float32", "float64"),
+                                    ("bfloat16", "float16")])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_soft_margin_loss_in_the_input_dtype(dtypes, reduction):
+    rng = np.random.default_rng(9)
+    x, t, g = rng.standard_normal(37) * 3, np.sign(rng.standard_normal(37)), \
+        rng.standard_normal(37)
+
+    def run(lib):
+        a = lib.tensor(x, dtype=getattr(lib, dtypes[0]), requires_grad=True)
+        b = lib.tensor(t, dtype=getattr(lib, dtypes[1]))
+        y = lib.nn.functional.soft_margin_loss(a, b, reduction=reduction)
+        y.backward(lib.tensor(g[:y.numel()], dtype=y.dtype).reshape(y.shape))
+        return y.detach(), a.grad
+
+    same_outcome(run(torch), run(ember))
+
+
+@pytest.mark.parametrize("args", ["[1, 2], [1, 1]", "[True], [True]", "[1, 2], [1., 1.]"])
+def test_soft_margin_loss_refuses_what_torch_refuses(args):
+    def run(lib):
+        a, b = eval(f"({args})")
+        return lib.nn.functional.soft_margin_loss(lib.tensor(a), lib.tensor(b))
+    same_outcome(outcome_of(torch, run), outcome_of(ember, run))
+
+
+def test_soft_margin_loss_double_backward():
+    def run(lib):
+        a = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        b = lib.tensor([1.0, -1.0, 1.0], dtype=lib.float64)
+        (g,) = lib.autograd.grad(lib.nn.functional.soft_margin_loss(a, b), a, create_graph=True)
+        (h,) = lib.autograd.grad(g.sum(), a)
+        return g.detach(), h
+    t, e = run(torch), run(ember)
+    same_outcome(t[0], e[0])
+    np.testing.assert_allclose(e[1].numpy(), t[1].numpy(), rtol=1e-12)

@@ -884,6 +884,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "_layer_norm", "_group_norm", "nansum_", "masked_fill_value",
                     "masked_fill_tensor", "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward",
                     "_adaptive_avg_pool3d", "_adaptive_avg_pool3d_backward",
+                    "_soft_margin_loss",
                     # the pools' backward kernels add in the type itself, each step rounded
                     "_avg_pool_bwd_AvgPool2DBackward0", "_avg_pool_bwd_AvgPool3DBackward0",
                     "_pool_scatter_MaxPool2DWithIndicesBackward0",
