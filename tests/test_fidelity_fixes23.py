@@ -409,3 +409,36 @@ def test_soft_margin_loss_double_backward():
     t, e = run(torch), run(ember)
     same_outcome(t[0], e[0])
     np.testing.assert_allclose(e[1].numpy(), t[1].numpy(), rtol=1e-12)
+
+
+DATA_CASES = {
+    "shape_dtype": "x = T.ones(2, 3, requires_grad=True); y = x * 2; "
+                   "x.data = T.zeros(4, dtype=T.float64); r = (x, y.grad_fn is not None)",
+    "int_no_grad": "x = T.ones(2, 3); x.data = T.arange(3); r = x",
+    "int_requires_grad": "x = T.ones(2, 3, requires_grad=True); x.data = T.arange(3)",
+    "nonleaf_int": "x = T.ones(2, 3, requires_grad=True); y = x * 1; y.data = T.arange(3)",
+    "bfloat16": "x = T.ones(2, 3, requires_grad=True); x.data = T.zeros(3, dtype=T.bfloat16); "
+                "r = x",
+    "not_a_tensor": "x = T.ones(2); x.data = [1, 2]",
+    "saved_then_backward": "x = T.ones(2, 3, requires_grad=True); y = (x * x).sum(); "
+                           "x.data = T.zeros(5); y.backward()",
+    "graph_then_backward": "x = T.ones(2, 3, requires_grad=True); y = x * 2; "
+                           "x.data = T.zeros(4); y.sum().backward()",
+    "graph_then_broadcast": "x = T.ones(3, requires_grad=True); y = x * 2; "
+                            "x.data = T.zeros(2, 3); y.sum().backward(); r = x.grad",
+    "grad_then_backward": "x = T.ones(2, 3, requires_grad=True); (x * 2).sum().backward(); "
+                          "x.data = T.zeros(4); (x * 2).sum().backward()",
+    "after": "x = T.ones(2, 3, requires_grad=True); x.data = T.zeros(4); "
+             "(x * 2).sum().backward(); r = x.grad",
+    "views_keep_the_old": "x = T.ones(2, 3); v = x[0]; x.data = T.zeros(5); "
+                          "r = (x, v, x._version)",
+}
+
+
+@pytest.mark.parametrize("name", DATA_CASES)
+def test_set_data_to_another_shape_or_dtype(name):
+    def run(lib):
+        ns = {"T": lib, "r": None}
+        exec(DATA_CASES[name], ns)
+        return ns["r"]
+    same_outcome(outcome_of(torch, run), outcome_of(ember, run))

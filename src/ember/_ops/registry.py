@@ -228,8 +228,12 @@ def _raw_readable(v) -> bool:
 
 def _apply_raw_direct(node, op, g):
     """The op's backward straight from the node's saved values (:func:`_direct_applier`), or
-    None for the general path."""
-    return op.direct(node, g)
+    None for the general path (which also raises torch's error where NumPy refuses the
+    shapes: a saved tensor given other ``.data`` since)."""
+    try:
+        return op.direct(node, g)
+    except ValueError:
+        return None
 
 
 def _apply_raw_plain(node, op, g):
@@ -362,7 +366,7 @@ def _apply_raw(op, edges, env, g):
     """The entry's raw formulas (NumPy, for a measured hot op) in place of its ember ones, when
     they compute the same: no graph is built (not ``create_graph``), the gradient and every
     tensor a formula reads are plain tensors of one dtype, float16/32/64. None otherwise, or
-    when a raw formula declines its arguments (returns None)."""
+    when a raw formula declines its arguments (returns None) or NumPy refuses them."""
     dt = g._data.dtype
     if g.__class__ is not Tensor or dt.char not in "efd":
         return None
@@ -381,7 +385,10 @@ def _apply_raw(op, edges, env, g):
                     return None
                 v = v._data
             args.append(v)
-        r = raw(*args)
+        try:
+            r = raw(*args)
+        except ValueError:
+            return None
         if r is None:
             return None
         out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
