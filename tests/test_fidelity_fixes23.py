@@ -442,3 +442,87 @@ def test_set_data_to_another_shape_or_dtype(name):
         exec(DATA_CASES[name], ns)
         return ns["r"]
     same_outcome(outcome_of(torch, run), outcome_of(ember, run))
+
+
+def test_cut_nodes_belong_to_their_pass_alone():
+    from ember.autograd import engine
+    x = ember.tensor(2.0, requires_grad=True)
+    y = x * 3
+    z = y * 2
+    nested = []
+    z.register_hook(lambda g: nested.append(ember.autograd.grad(y, x, retain_graph=True)))
+    (gx,) = engine.execute([z], [None], True, False, inputs=[x], accumulate=False,
+                           allow_unused=True, cut={y.grad_fn})
+    assert gx is None                               # the outer pass does not run y's node
+    assert nested[0][0].item() == 3.0               # a pass inside it does
+
+
+def _reentrant(lib):
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    inner = []
+
+    def hook(g):
+        # a backward inside a hook of a backward
+        with lib.enable_grad():
+            (gw,) = lib.autograd.grad((w * w * g.detach()).sum(), w)
+        inner.append(gw)
+        return g * 2
+
+    y = (x * w).tanh()
+    y.register_hook(hook)
+    y.sum().backward()
+    return x.grad, w.grad, inner[0]
+
+
+def _checkpoint_in_backward(lib):
+    from importlib import import_module
+    checkpoint = import_module(lib.__name__ + ".utils.checkpoint").checkpoint
+
+    class Outer(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            with lib.enable_grad():
+                b = a.detach().requires_grad_()
+                out = checkpoint(lambda t: (t.sin() * t).sum(), b, use_reentrant=False)
+                (gb,) = lib.autograd.grad(out, b)
+            return g * 2 + gb
+
+    a = lib.tensor([0.3, -0.7, 1.1], requires_grad=True)
+    Outer.apply(a).sum().backward()
+    return a.grad
+
+
+def _forward_ad_with_hooked_backward(lib):
+    fwAD = lib.autograd.forward_ad
+
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 3
+
+    x = lib.tensor([1.0, 2.0], dtype=lib.float64)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, lib.tensor([1.0, -1.0], dtype=lib.float64))
+        out = (Scale.apply(d) * d).sin()
+        return fwAD.unpack_dual(out).tangent
+
+
+@pytest.mark.parametrize("case", [_reentrant, _checkpoint_in_backward,
+                                  _forward_ad_with_hooked_backward])
+def test_backward_inside_backward(case):
+    same_outcome(case(torch), case(ember))
