@@ -526,3 +526,17 @@ def _forward_ad_with_hooked_backward(lib):
                                   _forward_ad_with_hooked_backward])
 def test_backward_inside_backward(case):
     same_outcome(case(torch), case(ember))
+
+
+@pytest.mark.parametrize("code", ["F.relu6(x)", "F.elu(x)", "F.selu(x)", "F.softplus(x)",
+                                  "F.elu(x, 2.0)", "F.softplus(x, 2, 10.0)", "nn.ReLU6()(x)",
+                                  "nn.ELU()(x)", "nn.Softplus()(x)", "F.elu(x * 1, inplace=True)"])
+def test_activation_nodes_keep_their_numbers_as_given(code):
+    def run(lib):
+        x = lib.tensor([-1.5, 0.25, 3.0], requires_grad=True)
+        y = eval(code, {"F": lib.nn.functional, "nn": lib.nn, "x": x})
+        return _chain(y.grad_fn)[0]
+    t, e = run(torch), run(ember)
+    assert e[0] == t[0]
+    assert {k: (type(v), v) for k, v in e[1].items()} == \
+        {k: (type(v), v) for k, v in t[1].items()}

@@ -82,8 +82,8 @@ def relu_(input: Tensor) -> Tensor:
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
-    """``min(max(x, 0), 6)`` (node ``HardtanhBackward0``)."""
-    return hardtanh(input, 0.0, 6.0, inplace)
+    """``min(max(x, 0), 6)`` (node ``HardtanhBackward0``, keeping torch's integer limits)."""
+    return hardtanh(input, 0, 6, inplace)
 
 
 def _activation(op, input, *args, inplace=False):
@@ -98,12 +98,12 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
-    return _activation(_N.elu, input, alpha, 1.0, 1.0, inplace=inplace)
+    return _activation(_N.elu, input, alpha, 1, 1, inplace=inplace)     # (torch's int scales)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU (node ``EluBackward0``)."""
-    return _activation(_N.elu, input, _N._SELU_ALPHA, _N._SELU_SCALE, 1.0, inplace=inplace)
+    return _activation(_N.elu, input, _N._SELU_ALPHA, _N._SELU_SCALE, 1, inplace=inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -126,7 +126,7 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
     return _activation(_N.mish, input, inplace=inplace)
 
 
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
     """``log(1 + exp(beta * x)) / beta``."""
     return _N.softplus(input, beta, threshold)
 
