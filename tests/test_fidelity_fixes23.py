@@ -540,3 +540,18 @@ def test_activation_nodes_keep_their_numbers_as_given(code):
     assert e[0] == t[0]
     assert {k: (type(v), v) for k, v in e[1].items()} == \
         {k: (type(v), v) for k, v in t[1].items()}
+
+
+@pytest.mark.parametrize("code", ["x.mean()", "x.mean(1)", "x.mean((0, 1), keepdim=True)",
+                                  "F.l1_loss(x, x.detach() * 2)", "x[:0].mean()",
+                                  "F.adaptive_avg_pool2d(x[None, None], 1)"])
+def test_mean_nodes_keep_the_input_numel(code):
+    def run(lib):
+        x = lib.arange(12.0).reshape(3, 4).requires_grad_()
+        y = eval(code, {"F": lib.nn.functional, "x": x})
+        node = y.grad_fn
+        while "Mean" not in type(node).__name__:
+            node = node.next_functions[0][0]
+        y.sum().backward()
+        return node._saved_self_sym_numel, node._saved_self_sym_sizes, x.grad
+    same_outcome(run(torch), run(ember))

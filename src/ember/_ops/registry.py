@@ -12,10 +12,10 @@ inferred) and gives one backward formula per differentiable input::
 Formulas are written with ember ops, so double backward works through every op. Their
 parameter names say what they need: ``grad`` (``grads`` for every output), an input's name,
 ``result``, ``<input>_shape`` / ``<input>_dtype`` / ``<input>_strides`` (its layout, in
-elements), or any other parameter of the kernel. A backward kernel that gives several
-inputs' gradients at once is one :func:`joint` formula for them, called once per node. The
-registry saves only what the formulas of the inputs that require grad will read, and
-releases it after backward. From each entry
+elements) / ``<input>_numel``, or any other parameter of the kernel. A backward kernel that
+gives several inputs' gradients at once is one :func:`joint` formula for them, called once
+per node. The registry saves only what the formulas of the inputs that require grad will
+read, and releases it after backward. From each entry
 it generates the Node class, the function (``ember.mul``), the method (``Tensor.mul``), the
 in-place method (``Tensor.mul_``) and the ``out=`` form. Broadcasting and dtype never appear
 in a formula: the engine sums a gradient back to its input's shape and casts it to the
@@ -1419,7 +1419,7 @@ def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
 
 
 # what a node keeps of one needed name: kinds of entries in an op's save plan
-_RESULT, _TENSOR, _SHAPE, _DTYPE, _STRIDES, _ARG = range(6)
+_RESULT, _TENSOR, _SHAPE, _DTYPE, _STRIDES, _ARG, _NUMEL = range(7)
 _NO_EDGE = (None, 0)
 
 
@@ -1453,6 +1453,8 @@ def _save_plan(op, mask):
             plan.append((k, _DTYPE, params.index(k[:-6])))
         elif k.endswith("_strides"):
             plan.append((k, _STRIDES, params.index(k[:-8])))
+        elif k.endswith("_numel"):
+            plan.append((k, _NUMEL, params.index(k[:-6])))
         else:
             plan.append((k, _ARG, params.index(k)))
     order = op.pack_order
@@ -1486,6 +1488,8 @@ def _saver(op, mask):
                 kept.append(f"{k}: {a}._data.shape if isinstance({a}, _T) else ()")
             elif kind is _DTYPE:
                 kept.append(f"{k}: {a}.dtype if isinstance({a}, _T) else None")
+            elif kind is _NUMEL:
+                kept.append(f"{k}: {a}._data.size if isinstance({a}, _T) else 1")
             else:
                 kept.append(f"{k}: _elem_strides({a}._data) if isinstance({a}, _T) else None")
         src = (f"def save(node, args, results, original_self):\n"
@@ -1562,7 +1566,9 @@ def _record_plain(op, args, results, original_self=None):
             else:
                 src = args[i]
                 if not isinstance(src, Tensor):
-                    kept[k] = () if kind is _SHAPE else None
+                    kept[k] = () if kind is _SHAPE else 1 if kind is _NUMEL else None
+                elif kind is _NUMEL:
+                    kept[k] = src._data.size
                 elif kind is _SHAPE:
                     kept[k] = src._data.shape
                 elif kind is _DTYPE:

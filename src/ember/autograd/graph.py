@@ -188,7 +188,8 @@ _FREED_HOOKS = (
     "to access saved variables after calling backward.")
 _NONE_HOOKS = "Calling register_hooks on a saved tensor with value None is forbidden"
 # torch's names for the metadata a node keeps of a tensor, and this library's
-_SAVED_SUFFIXES = (("_sym_sizes", "_shape"), ("_sym_strides", "_strides"))
+_SAVED_SUFFIXES = (("_sym_sizes", "_shape"), ("_sym_strides", "_strides"),
+                   ("_sym_numel", "_numel"))
 
 
 def _dtype_of(arr):
