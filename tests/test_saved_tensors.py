@@ -26,6 +26,8 @@ F_CASES = {
     "group_norm": "F.group_norm(img, 3, v[:3], m[:3, 0])", "cat": "T.cat([x, y], 1)",
     "stack": "T.stack([x, y])", "mean": "x.mean()", "mean_dim": "x.mean(1)",
     "relu6": "F.relu6(x)", "softplus": "F.softplus(x)", "elu": "F.elu(x)",
+    "gather": "x.gather(1, T.tensor([[0, 1], [2, 3], [4, 0], [1, 1]]))",
+    "gather_sparse": "T.gather(x, 0, T.tensor([[0, 1, 2, 3, 0]]), sparse_grad=True)",
 }
 # the same tensors saved and packed, not yet every other value torch keeps (a view's dim as
 # given; conv's bias_sym_sizes_opt; the fractional pool's kernel_size and output_size)
