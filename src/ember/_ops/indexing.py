@@ -140,9 +140,11 @@ def _gather_backward(grad, self_shape, dim, index):
 
 
 @op("GatherBackward0", name="gather_", method=False, function=False, promote=NONE,
-    tensors=("self", "index"),
-    self=lambda grad, self_shape, dim, index: _gather_backward(grad, self_shape, dim, index))
-def _gather(self, dim, index):
+    tensors=("self", "index"), holomorphic=False,  # (a scatter of the gradient, as written)
+    # (the node keeps the input and sparse_grad, as torch's)
+    self=lambda grad, self, dim, index, sparse_grad:
+    _gather_backward(grad, self._data.shape, dim, index))
+def _gather(self, dim, index, sparse_grad=False):
     s, i = _as1d(self), _as1d(index)
     return s[_grid(i % builtins.max(s.shape[dim], 1), dim)].reshape(index.shape)
 
@@ -152,7 +154,7 @@ def _gather(self, dim, index):
 def gather(input, dim, index, *, sparse_grad=False, out=None):
     """Values of ``input`` along ``dim`` at ``index`` (``out[i][j] = input[i][index[i][j]]``)."""
     d = _check_gather("gather", input, dim, index)
-    return run(_gather, (input, d, index), out)
+    return run(_gather, (input, d, index, bool(sparse_grad)), out)
 
 
 # (torch's scatter kernels share one check, which names scatter for scatter_add and

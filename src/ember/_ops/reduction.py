@@ -153,7 +153,7 @@ def _mean_check(input, dtype, name="mean"):
 
 
 @op("MeanBackward0", name="mean_all", method=False, function=False, promote=NONE,
-    self=lambda grad, self_shape: grad.expand(self_shape) / max(1, _numel(self_shape)))
+    self=lambda grad, self_shape, self_numel: grad.expand(self_shape) / max(1, self_numel))
 def _mean_all(self, dtype=None):
     with xp.errstate(invalid="ignore", divide="ignore"):
         return _fmean(self, (), False, dtype)
@@ -167,7 +167,7 @@ def _numel(shape):
 
 
 @op("MeanBackward1", name="mean_dim", method=False, function=False, promote=NONE,
-    self=lambda grad, self_shape, dim, keepdim:
+    self=lambda grad, self_shape, self_numel, dim, keepdim:     # (numel: kept as torch's)
         _expand_back(grad, self_shape, dim, keepdim) / _numel([self_shape[d] for d in dim]))
 def _mean_dim(self, dim, keepdim=False, dtype=None):
     with xp.errstate(invalid="ignore", divide="ignore"):

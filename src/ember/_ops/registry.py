@@ -12,8 +12,10 @@ inferred) and gives one backward formula per differentiable input::
 Formulas are written with ember ops, so double backward works through every op. Their
 parameter names say what they need: ``grad`` (``grads`` for every output), an input's name,
 ``result``, ``<input>_shape`` / ``<input>_dtype`` / ``<input>_strides`` (its layout, in
-elements), or any other parameter of the kernel. The registry saves only what the formulas
-of the inputs that require grad will read, and releases it after backward. From each entry
+elements) / ``<input>_numel``, or any other parameter of the kernel. A backward kernel that
+gives several inputs' gradients at once is one :func:`joint` formula for them, called once
+per node. The registry saves only what the formulas of the inputs that require grad will
+read, and releases it after backward. From each entry
 it generates the Node class, the function (``ember.mul``), the method (``Tensor.mul``), the
 in-place method (``Tensor.mul_``) and the ``out=`` form. Broadcasting and dtype never appear
 in a formula: the engine sums a gradient back to its input's shape and casts it to the
@@ -100,6 +102,8 @@ class OpNode(Node):
             grads = [gr if gr is not None else _zeros_like_meta(m)
                      for gr, m in zip(grads, self._nout)]
             g = grads[0]
+        if op.joint:
+            env["output_mask"] = tuple(nxt is not None for nxt, _ in self.next_functions)
         if g._data.dtype.char not in "efd":
             if g._data.dtype.char in "FD":
                 if op.holomorphic:
@@ -120,6 +124,8 @@ class OpNode(Node):
             out = _apply_raw(op, self.next_functions, env, g)
             if out is not None:
                 return out
+        if op.joint:
+            return _apply_joint(self, op, env)
         out = []
         for (_, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
             if node is None:
@@ -143,6 +149,7 @@ def _apply_conjugate(node, op, env, grads):
     zeros it makes or cancels to keep torch's sign (a conjugate would flip them to -0)."""
     plain = {"grad": grads[0], "grads": grads}
     conj = None
+    memo = {}
     out = []
     for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
         if nxt is None:
@@ -150,14 +157,57 @@ def _apply_conjugate(node, op, env, grads):
             continue
         if not any(_complex_value(env[a]) for a in argnames if a not in plain):
             env.update(plain)
-            out.append(fn(*[env[a] for a in argnames]))
+            out.append(_formula_value(fn, [env[a] for a in argnames], memo))
             continue
         if conj is None:
             conj = {"grad": grads[0].conj(),
                     "grads": [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]}
         env.update(conj)
-        r = fn(*[env[a] for a in argnames])
+        r = _formula_value(fn, [env[a] for a in argnames], memo)
         out.append(r.conj() if r is not None and r._data.dtype.char in "FD" else r)
+    return out
+
+
+class _Part:
+    """One input's formula in a joint backward (:func:`joint`): item ``index`` of ``fn``'s
+    gradients. Called alone it computes them all; backward calls ``fn`` once per node."""
+
+    __slots__ = ("fn", "index", "__signature__")
+
+    def __init__(self, fn, index: int) -> None:
+        self.fn = fn
+        self.index = index
+        self.__signature__ = inspect.signature(fn)
+
+    def __call__(self, *args):
+        return self.fn(*args)[self.index]
+
+
+def joint(fn, *names: str) -> dict:
+    """Formulas of the inputs ``names`` computed by one call, as torch's backward kernels
+    that return several gradients (``@op(..., **joint(fn, "input", "grid"))``): ``fn`` reads
+    what a formula reads, ``output_mask`` besides (whether each of the op's differentiable
+    inputs, in order, wants its gradient), and returns a gradient per name (None for one
+    not wanted). Backward calls it once per node, however many of ``names`` want one."""
+    return {n: _Part(fn, i) for i, n in enumerate(names)}
+
+
+def _formula_value(fn, args, memo):
+    """``fn(*args)``; a joint formula's gradients computed once per ``memo``."""
+    if fn.__class__ is not _Part:
+        return fn(*args)
+    res = memo.get(fn.fn)
+    if res is None:
+        res = memo[fn.fn] = fn.fn(*args)
+    return res[fn.index]
+
+
+def _apply_joint(node, op, env):
+    """The formulas of an op with joint ones (:func:`joint`), each of those computed once."""
+    memo = {}
+    out = []
+    for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
+        out.append(None if nxt is None else _formula_value(fn, [env[a] for a in argnames], memo))
     return out
 
 
@@ -178,8 +228,12 @@ def _raw_readable(v) -> bool:
 
 def _apply_raw_direct(node, op, g):
     """The op's backward straight from the node's saved values (:func:`_direct_applier`), or
-    None for the general path."""
-    return op.direct(node, g)
+    None for the general path (which also raises torch's error where NumPy refuses the
+    shapes: a saved tensor given other ``.data`` since)."""
+    try:
+        return op.direct(node, g)
+    except ValueError:
+        return None
 
 
 def _apply_raw_plain(node, op, g):
@@ -312,7 +366,7 @@ def _apply_raw(op, edges, env, g):
     """The entry's raw formulas (NumPy, for a measured hot op) in place of its ember ones, when
     they compute the same: no graph is built (not ``create_graph``), the gradient and every
     tensor a formula reads are plain tensors of one dtype, float16/32/64. None otherwise, or
-    when a raw formula declines its arguments (returns None)."""
+    when a raw formula declines its arguments (returns None) or NumPy refuses them."""
     dt = g._data.dtype
     if g.__class__ is not Tensor or dt.char not in "efd":
         return None
@@ -331,7 +385,10 @@ def _apply_raw(op, edges, env, g):
                     return None
                 v = v._data
             args.append(v)
-        r = raw(*args)
+        try:
+            r = raw(*args)
+        except ValueError:
+            return None
         if r is None:
             return None
         out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
@@ -416,6 +473,8 @@ class OpDef:
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
         self._formula_fns = formulas
+        # some formulas computed together (:func:`joint`)
+        self.joint = any(f.__class__ is _Part for f in formulas.values())
         self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
         if raw:
             for n, fn in raw.items():
@@ -489,7 +548,7 @@ class OpDef:
         names = set()
         for needs in self.needs.values():
             for k in needs:
-                if k in ("grad", "grads"):
+                if k in _BACKWARD_VALUES:
                     continue
                 for theirs, mine in _SAVED_SUFFIXES:
                     if k.endswith(mine) and k not in self.params:
@@ -832,6 +891,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "_layer_norm", "_group_norm", "nansum_", "masked_fill_value",
                     "masked_fill_tensor", "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward",
                     "_adaptive_avg_pool3d", "_adaptive_avg_pool3d_backward",
+                    "_soft_margin_loss",
                     # the pools' backward kernels add in the type itself, each step rounded
                     "_avg_pool_bwd_AvgPool2DBackward0", "_avg_pool_bwd_AvgPool3DBackward0",
                     "_pool_scatter_MaxPool2DWithIndicesBackward0",
@@ -1359,8 +1419,12 @@ def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
 
 
 # what a node keeps of one needed name: kinds of entries in an op's save plan
-_RESULT, _TENSOR, _SHAPE, _DTYPE, _STRIDES, _ARG = range(6)
+_RESULT, _TENSOR, _SHAPE, _DTYPE, _STRIDES, _ARG, _NUMEL = range(7)
 _NO_EDGE = (None, 0)
+
+
+# what backward gives a formula, rather than the node's saved values
+_BACKWARD_VALUES = ("grad", "grads", "output_mask")
 
 
 def _save_plan(op, mask):
@@ -1372,8 +1436,7 @@ def _save_plan(op, mask):
     for bit, name in enumerate(op.diff):
         if mask >> bit & 1:
             needed.update(op.needs[name])
-    needed.discard("grad")
-    needed.discard("grads")
+    needed.difference_update(_BACKWARD_VALUES)
     plan = []
     params = op.params
     results = op.results
@@ -1390,6 +1453,8 @@ def _save_plan(op, mask):
             plan.append((k, _DTYPE, params.index(k[:-6])))
         elif k.endswith("_strides"):
             plan.append((k, _STRIDES, params.index(k[:-8])))
+        elif k.endswith("_numel"):
+            plan.append((k, _NUMEL, params.index(k[:-6])))
         else:
             plan.append((k, _ARG, params.index(k)))
     order = op.pack_order
@@ -1423,6 +1488,8 @@ def _saver(op, mask):
                 kept.append(f"{k}: {a}._data.shape if isinstance({a}, _T) else ()")
             elif kind is _DTYPE:
                 kept.append(f"{k}: {a}.dtype if isinstance({a}, _T) else None")
+            elif kind is _NUMEL:
+                kept.append(f"{k}: {a}._data.size if isinstance({a}, _T) else 1")
             else:
                 kept.append(f"{k}: _elem_strides({a}._data) if isinstance({a}, _T) else None")
         src = (f"def save(node, args, results, original_self):\n"
@@ -1499,7 +1566,9 @@ def _record_plain(op, args, results, original_self=None):
             else:
                 src = args[i]
                 if not isinstance(src, Tensor):
-                    kept[k] = () if kind is _SHAPE else None
+                    kept[k] = () if kind is _SHAPE else 1 if kind is _NUMEL else None
+                elif kind is _NUMEL:
+                    kept[k] = src._data.size
                 elif kind is _SHAPE:
                     kept[k] = src._data.shape
                 elif kind is _DTYPE:
@@ -1594,9 +1663,10 @@ def _results_of(node, results):
 
 
 class ListNode(Node):
-    """The node of an op over a list of tensors (cat, stack): ``_fn(grad)`` gives one each."""
+    """The node of an op over a list of tensors (cat, stack): ``_fn(grad)`` gives one each;
+    ``_saved_dim`` the dim it joined along, where it has one."""
 
-    __slots__ = ("_fn",)
+    __slots__ = ("_fn", "_saved_dim")
 
     def apply(self, grads):
         return self._fn(grads[0])
@@ -1612,14 +1682,17 @@ def _requires_list(tensors) -> bool:
         and t._base.requires_grad for t in tensors)
 
 
-def record_list(node_name: str, tensors, result, backward) -> None:
-    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input."""
+def record_list(node_name: str, tensors, result, backward, dim: int | None = None) -> None:
+    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input
+    (``dim``: the dim it joins along, which the node keeps)."""
     cls = _LIST_NODES.get(node_name)
     if cls is None:
         cls = _LIST_NODES[node_name] = type(node_name, (ListNode,), {"__slots__": (),
                                                                      "_name": node_name})
     node = cls()
     node._fn = backward
+    if dim is not None:
+        node._saved_dim = dim
     node.next_functions = tuple(t._edge() for t in tensors)
     node._input_meta = [(t._data.shape, _dt_of(t)) if t.requires_grad else None
                         for t in tensors]

@@ -581,7 +581,7 @@ def cat(tensors, dim=0, *, out=None):
         sizes = [0 if e else s for e, s in zip(legacy, sizes)]
         record_list("CatBackward0", tensors, result,
                     lambda grad: [g[:0, 0] if e else g for g, e in
-                                  zip(_split_grad(grad, sizes, d), legacy)])
+                                  zip(_split_grad(grad, sizes, d), legacy)], d)
     return result
 
 
@@ -628,7 +628,7 @@ def stack(tensors, dim=0, *, out=None):
         from .registry import _write_out
         return _write_out(out, arr)
     if _requires_list(tensors):
-        record_list("StackBackward0", tensors, result, lambda grad: list(grad.unbind(d)))
+        record_list("StackBackward0", tensors, result, lambda grad: list(grad.unbind(d)), d)
     return result
 
 

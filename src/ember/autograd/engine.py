@@ -192,14 +192,10 @@ def _expandable(shape, to) -> bool:
     return all(a == b or a == 1 for a, b in zip(shape[::-1], to[::-1]))
 
 
-# nodes a forward-AD read of gradients does not run (custom Functions whose jvp gave their
-# outputs' tangents): set by ``forward_ad.unpack_dual`` around its gradient pass
-cut_nodes: list = [None]
-
-
 def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
-            accumulate=True, allow_unused=False):
-    """Run backward from ``tensors``; return the gradients of ``inputs`` when not accumulating."""
+            accumulate=True, allow_unused=False, cut=None):
+    """Run backward from ``tensors``; return the gradients of ``inputs`` when not accumulating
+    (``cut``: nodes this pass does not run, see :func:`run`)."""
     grads0 = _root_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
@@ -222,15 +218,19 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             edges.append(t._edge())
-    return run(buffers, roots, retain_graph, create_graph, edges, accumulate, allow_unused)
+    return run(buffers, roots, retain_graph, create_graph, edges, accumulate, allow_unused,
+               cut)
 
 
 def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
-        allow_unused=False):
+        allow_unused=False, cut=None):
     """Run backward from ``roots`` (nodes) whose incoming gradients are ``buffers[node]`` (a
     list per node, one entry per output); with ``edges`` ((node, output_nr) pairs), return
     the gradients arriving there instead of running beyond them (``autograd.grad``'s
-    capture; ``ember.distributed.autograd`` starts here from a node a message fed)."""
+    capture; ``ember.distributed.autograd`` starts here from a node a message fed). ``cut``
+    (with ``edges``): nodes not to run, a forward-AD read's custom Functions whose jvp gave
+    their outputs' tangents (an argument of this pass alone: a backward run inside it, from
+    a hook or a Function's backward, cuts nothing)."""
     deps, parents = _traverse(roots, edges is not None)
 
     captures = {}            # (node, nr) -> index in edges
@@ -241,8 +241,8 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
             captures.setdefault(edge, []).append(k)
             targets.add(edge[0])
         needed = _needed(targets, parents)
-        if cut_nodes[0]:
-            needed -= cut_nodes[0]
+        if cut:
+            needed -= cut
         if accumulate:      # backward(inputs=) runs a non-leaf input's node too (torch's
             needed |= targets   # exec_info marks it needed), grad() only captures there
     else:

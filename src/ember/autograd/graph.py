@@ -188,7 +188,8 @@ _FREED_HOOKS = (
     "to access saved variables after calling backward.")
 _NONE_HOOKS = "Calling register_hooks on a saved tensor with value None is forbidden"
 # torch's names for the metadata a node keeps of a tensor, and this library's
-_SAVED_SUFFIXES = (("_sym_sizes", "_shape"), ("_sym_strides", "_strides"))
+_SAVED_SUFFIXES = (("_sym_sizes", "_shape"), ("_sym_strides", "_strides"),
+                   ("_sym_numel", "_numel"))
 
 
 def _dtype_of(arr):
@@ -474,7 +475,16 @@ class AccumulateGrad(Node):
         if grad.is_sparse or old is not None and old.is_sparse:
             from ..sparse._sparse import _accumulate
             return _accumulate(self, grad, create_graph)
-        if old is None:
+        shape = grad._data.shape
+        if shape != var._data.shape or old is not None and old._data.shape != shape:
+            # a variable given other ``.data`` since: torch copies the gradient into its
+            # shape, or adds it to ``.grad`` in place (their errors where they fail)
+            with _grad_mode.no_grad():
+                if old is None:
+                    var._grad = var.detach().new_empty(var.shape).copy_(grad)
+                else:
+                    old.add_(grad)
+        elif old is None:
             if create_graph:
                 var._grad = grad
             elif _exclusive(grad, var):
