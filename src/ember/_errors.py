@@ -101,6 +101,10 @@ DETACH_VIEW_INPLACE = (
     "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
     "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
     "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+META_NUMPY = ("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+              "tensor to host memory first.")
+META_ITEM = "Tensor.item() cannot be called on meta tensors"
+META_COPY = "Cannot copy out of meta tensor; no data!"
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
 NUMPY_NEGATIVE_STRIDE = (

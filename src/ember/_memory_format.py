@@ -313,7 +313,7 @@ def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
         return res          # C-contiguous inputs: C order, as NumPy's
     shape = res.shape
     nd = len(shape)
-    if nd < 2 or res.size == 0:
+    if nd < 2 or res.size == 0 or res.__class__ is not np.ndarray:     # (or a meta stand-in)
         return res
     strides = []
     for a in inputs:

@@ -18,7 +18,8 @@ import numpy as np
 from . import _dtype as D
 from . import _errors
 from . import _memory_format as _mf
-from ._device import CPU
+from ._device import CPU, META
+from ._meta import MetaArray
 from ._layout import strided as _STRIDED
 from ._storage import has_own_strides
 from .autograd import grad_mode
@@ -282,13 +283,18 @@ class Tensor:
 
     @property
     def device(self):
-        return CPU
+        return META if self._data.__class__ is MetaArray else CPU
 
     @property
     def is_cuda(self) -> bool:
         return False
 
-    is_sparse = is_quantized = is_meta = is_mps = False
+    @property
+    def is_meta(self) -> bool:
+        """Whether the tensor is on the ``meta`` device (a shape and dtype without data)."""
+        return self._data.__class__ is MetaArray
+
+    is_sparse = is_quantized = is_mps = False
 
     @property
     def layout(self):
@@ -309,7 +315,8 @@ class Tensor:
     def stride(self, dim: int | None = None):
         """Strides in elements, like torch's (``x.t().stride() == (1, n)``)."""
         a = self._data
-        st = tuple(s // a.itemsize for s in a.strides)
+        st = tuple(s // a.itemsize for s in a.strides) if a.__class__ is not MetaArray \
+            else a.strides_of()
         if not a.size and a.ndim and 0 in st and not has_own_strides(a):
             # NumPy gives a fresh empty array zero strides; torch's are contiguous ones
             # (a dim of size 0 counts as 1). An array from ``from_numpy`` keeps its own,
@@ -322,18 +329,24 @@ class Tensor:
 
     def is_contiguous(self, memory_format=None) -> bool:
         """Whether the strides are those of ``memory_format`` (sizes of 1 do not count)."""
+        if self._data.__class__ is MetaArray:
+            return _mf.is_contiguous(self._data.layout(), memory_format)
         if memory_format is None:
             return self._data.flags.c_contiguous
         from ._memory_format import is_contiguous
         return is_contiguous(self._data, memory_format)
 
     def storage_offset(self) -> int:
+        if self._data.__class__ is MetaArray:
+            return 0
         from ._storage import root_array
         base = root_array(self._data)
         off = self._data.__array_interface__["data"][0] - base.__array_interface__["data"][0]
         return off // self._data.itemsize
 
     def data_ptr(self) -> int:
+        if self._data.__class__ is MetaArray:
+            return 0
         return self._data.__array_interface__["data"][0]
 
     @property
@@ -522,6 +535,8 @@ class Tensor:
             self._read_in_vmap(_errors.VMAP_NO_STORAGE)
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
+        if self._data.__class__ is MetaArray:
+            raise TypeError(_errors.META_NUMPY)
         return self._data.view()      # a new array each call, as torch's (its shape is its own)
 
     def __array_wrap__(self, array):
@@ -533,6 +548,8 @@ class Tensor:
         return from_numpy(np.asarray(array))
 
     def __array__(self, dtype=None, copy=None):
+        if self._data.__class__ is MetaArray:
+            raise TypeError(_errors.META_NUMPY)
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
         if self.requires_grad and grad_mode._state.enabled:
@@ -554,11 +571,15 @@ class Tensor:
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                                "to Scalar")
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError(_errors.META_ITEM)
         return self._data.reshape(()).item()
 
     def tolist(self):
         if grad_mode._state.vmap is not None:
             self._read_in_vmap(_errors.VMAP_NO_STORAGE)
+        if self._data.__class__ is MetaArray:
+            raise NotImplementedError(_errors.META_COPY)
         return self._data.tolist()
 
     def _scalar(self, kind):
@@ -567,6 +588,8 @@ class Tensor:
         if self._data.size != 1:
             raise _refused(ValueError("only one element tensors can be converted to Python "
                                       "scalars"))
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError(_errors.META_ITEM)
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
@@ -584,6 +607,8 @@ class Tensor:
         if self._data.size != 1 or self.dtype.is_floating_point or self.dtype.is_complex:
             raise _refused(TypeError("only integer tensors of a single element can be converted "
                                      "to an index"))
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError(_errors.META_ITEM)
         return int(self._data.reshape(()).item())
 
     def __bool__(self) -> bool:
@@ -595,6 +620,8 @@ class Tensor:
         if n > 1:
             raise _refused(RuntimeError("Boolean value of Tensor with more than one value is "
                                         "ambiguous"))
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError(_errors.META_ITEM)
         return bool(self._data.reshape(()).item())
 
     def __len__(self) -> int:
@@ -630,7 +657,8 @@ class Tensor:
                              is_parameter=getattr(self, "_is_param", False),
                              prefix="tensor(" if plain else cls.__name__ + "(",
                              parameter_class=any("_is_param" in c.__dict__
-                                                 for c in cls.__mro__))
+                                                 for c in cls.__mro__),
+                             meta=self._data.__class__ is MetaArray)
 
     def __format__(self, spec: str) -> str:
         if self._data.ndim == 0:
@@ -684,6 +712,8 @@ class Tensor:
         return _to_copy(self, dtype)
 
     def cpu(self, memory_format=None) -> Tensor:
+        if self._data.__class__ is MetaArray:
+            raise NotImplementedError(_errors.META_COPY)
         return self
 
     def cuda(self, *args, **kwargs):

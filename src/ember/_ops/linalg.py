@@ -121,7 +121,8 @@ def mm(input, mat2, *, out=None):
     """Matrix product of two 2-d tensors."""
     input, mat2 = autocast_inputs(_mm, input, mat2)
     a, b = input._data, mat2._data
-    if a.__class__ is not _ndarray or b.__class__ is not _ndarray:     # a sparse operand
+    if (a.__class__ is not _ndarray or b.__class__ is not _ndarray) \
+            and not (input.is_meta or mat2.is_meta):                  # a sparse operand
         from ..sparse._sparse import any_mm
         return any_mm(input, mat2)
     if a.ndim != 2 or b.ndim != 2:

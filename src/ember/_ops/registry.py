@@ -36,6 +36,7 @@ import types
 from .. import _dtype as D
 from .. import _errors
 from .. import _memory_format as _mf
+from .. import _meta
 from .._device import xp
 from .._tensor import CONJ, Tensor
 from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
@@ -56,6 +57,8 @@ NONE = None               # the kernel takes the inputs' arrays as they are
 
 _state = grad_mode._state
 _wrap = Tensor._wrap
+_META_USED = _meta.USED
+_MetaArray = _meta.MetaArray
 _ndarray = xp.ndarray
 _BY_NP = D._BY_NP
 _new = object.__new__
@@ -1025,7 +1028,7 @@ def _as_array(out, dt):
     if dt.__class__ is _Low:
         return dt.back(out)
     if type(out) is not xp.ndarray:
-        out = xp.asarray(out)
+        out = xp.asanyarray(out)       # (a meta stand-in stays one)
     if dt is not None and out.dtype != dt.np:
         if out.dtype.kind == "f" and dt.np.kind == "c":
             return out      # a real result of complex inputs (abs): torch's dtype too
@@ -1101,6 +1104,8 @@ def run(op, args, out=None, method=False):
                 _quiet(op, kargs)
         except ValueError as e:
             return _kernel_error(op, args, e, out)
+        if _META_USED[0]:
+            res = _on_meta(op, args, res)
         if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
             # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
             res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
@@ -1140,6 +1145,30 @@ def run(op, args, out=None, method=False):
         if new is None:
             raise
         raise new from None
+
+
+def _on_meta(op, args, res):
+    """``res`` as meta stand-ins where an input is a meta tensor (a kernel may have computed
+    on the CPU what it was given), after torch's check that no other input is on the CPU."""
+    meta = cpu = None
+    for i in op.tensor_idx:
+        a = args[i]
+        if isinstance(a, Tensor) and a._data.ndim:
+            if a._data.__class__ is not _MetaArray:
+                cpu = a if cpu is None else cpu
+            elif meta is None:
+                meta = a
+            if meta is not None and cpu is not None:
+                want = args[op.tensor_idx[0]].device
+                have = cpu.device if want.type == "meta" else meta.device
+                raise RuntimeError(f"Tensor on device {have} is not on the expected device "
+                                   f"{want}!")
+    if meta is None and not any(isinstance(args[i], Tensor) and args[i].is_meta
+                                for i in op.tensor_idx):
+        return res
+    if isinstance(res, tuple):
+        return tuple(_meta.like(r) if isinstance(r, _ndarray) else r for r in res)
+    return _meta.like(res) if isinstance(res, _ndarray) else res
 
 
 def _check_differentiable(result) -> None:
@@ -1886,7 +1915,8 @@ def _published(fn, module: str, method: bool = False):
 
 _NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
 _FAST_NAMES = {"_T": Tensor, "_amp": _amp, "_np_scalar": _np_scalar, "_kernel_error": _kernel_error,
-               "_nd": _ndarray, "_as_array": _as_array, "_wrap": _wrap, "_state": _state,
+               "_nd": _ndarray, "_as_array": _as_array, "_on_meta": _on_meta, "_wrap": _wrap,
+               "_state": _state,
                "_requires": _requires, "_record": _record, "_BY_NP": _BY_NP,
                "_BOOL": D.bool, "_BOOL_NP": D.bool.np, "_ti_layout": _mf.ti_layout}
 
@@ -2279,7 +2309,8 @@ def _fast_source(d, names, guard=""):
         f"                return _kernel_error(_op, ({call}), _e)\n"
         f"{layout}"
         f"            if _r.__class__ is not _nd or _r.dtype != {rdt}:\n"
-        f"                _r = _as_array(_r, {rdt_e})\n"
+        f"                _r = _as_array(_r, {rdt_e}) if _r.__class__ is _nd else \\\n"
+        f"                    _on_meta(_op, ({call}), _as_array(_r, {rdt_e}))\n"
         f"            _res = _wrap(_r)\n"
         f"            if _state.enabled and ({req}):\n"
         f"                _op.record(({call}), (_res,))\n"

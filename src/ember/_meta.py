@@ -1,0 +1,194 @@
+"""The meta device: tensors with a shape, a dtype and strides but no data.
+
+A meta tensor's ``_data`` is a :class:`MetaArray`, a stand-in that every element reads from one
+slot (all strides zero), so that ``empty(10**6, 10**6, device='meta')`` allocates nothing. The
+stand-in carries the meta-ness through the kernels: a NumPy ufunc given one is computed on a
+single element of each operand and answers a stand-in of the broadcast (or reduced) shape and
+of the dtype NumPy gives; NumPy's other functions and the array's methods run as NumPy runs
+them, on real memory (a kernel may hand a copy to C), their results marked meta; writes into a
+stand-in do nothing. The op dispatcher (``_ops.registry.run``) turns what a kernel returns for
+meta inputs into stand-ins (:func:`like`), once any stand-in exists (``USED``), so the CPU path
+pays nothing. The strides a meta tensor reports are its own
+(``lstrides``, in elements): contiguous when made, permuted by transposes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["MetaArray", "empty", "like", "is_meta", "USED"]
+
+USED = [False]      # whether any stand-in was made (the dispatcher checks for them only then)
+
+_as_strided = np.lib.stride_tricks.as_strided
+
+
+def _contiguous(shape) -> tuple:
+    out, acc = [], 1
+    for s in reversed(shape):
+        out.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(out))
+
+
+def empty(shape, dtype, strides=None) -> MetaArray:
+    """A stand-in of ``shape`` and ``dtype`` (``strides``: the tensor's, in elements)."""
+    USED[0] = True
+    shape = tuple(shape)
+    one = np.zeros(1, dtype)
+    arr = _as_strided(one, shape, (0,) * len(shape), writeable=True).view(MetaArray)
+    arr.lstrides = strides
+    return arr
+
+
+def like(arr) -> MetaArray:
+    """``arr`` as a stand-in (itself when it is one)."""
+    if arr.__class__ is MetaArray:
+        return arr
+    return empty(arr.shape, arr.dtype)
+
+
+def is_meta(arr) -> bool:
+    return arr.__class__ is MetaArray
+
+
+def _small(x):
+    """One element of ``x`` (an array) of its dtype; anything else as it is."""
+    if isinstance(x, np.ndarray):
+        return np.zeros((), x.dtype)
+    return x
+
+
+def _plain(x):
+    return x.view(np.ndarray) if isinstance(x, MetaArray) else x
+
+
+def _matmul_shape(a, b) -> tuple:
+    sa, sb = a.shape, b.shape
+    if not sa or not sb:
+        raise ValueError("matmul: Input operand does not have enough dimensions")
+    k = sa[-1]
+    kb = sb[0] if len(sb) == 1 else sb[-2]
+    if k != kb:
+        raise ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0")
+    batch = np.broadcast_shapes(sa[:-2], sb[:-2])
+    return batch + sa[-2:-1] + sb[-1:] * (len(sb) > 1)
+
+
+def _reduced_shape(shape, axis, keepdims) -> tuple:
+    nd = len(shape)
+    if axis is None:
+        axes = set(range(nd))
+    else:
+        axes = {a % nd for a in (axis if isinstance(axis, tuple) else (axis,))}
+    if keepdims:
+        return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+def _outputs(res, shape):
+    if isinstance(res, tuple):
+        return tuple(empty(shape, np.asarray(r).dtype) for r in res)
+    return empty(shape, np.asarray(res).dtype)
+
+
+def _marked(res):
+    """A function's result with its arrays marked meta (views of the same memory: a kernel
+    may hand them to C as they are)."""
+    if isinstance(res, np.ndarray):
+        return res if res.__class__ is MetaArray else res.view(MetaArray)
+    if isinstance(res, (tuple, list)):
+        return type(res)(_marked(r) for r in res)
+    return res
+
+
+_WRITES = {np.copyto, np.put, np.place, np.putmask}
+
+
+class MetaArray(np.ndarray):
+    """The elements of a meta tensor: its shape and dtype, all elements one slot."""
+
+    lstrides = None
+
+    def __array_finalize__(self, obj) -> None:
+        self.lstrides = None
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        if method == "__call__" and (ufunc.signature is None or ufunc is np.matmul):
+            if ufunc is np.matmul:
+                shape = _matmul_shape(*inputs)
+                small = [np.zeros((1,) * x.ndim, x.dtype) for x in inputs]
+            else:
+                shape = np.broadcast_shapes(*(x.shape if isinstance(x, np.ndarray) else ()
+                                             for x in inputs))
+                small = [_small(x) for x in inputs]
+            if "where" in kwargs:
+                kwargs["where"] = True
+            with np.errstate(all="ignore"):
+                res = ufunc(*small, **kwargs)
+            return out[0] if out and len(out) == 1 else out if out else _outputs(res, shape)
+        if method in ("reduce", "accumulate") and len(inputs) == 1:
+            x = inputs[0]
+            axis = kwargs.get("axis", 0)
+            small = np.zeros(tuple(min(n, 1) for n in x.shape), x.dtype)
+            if "where" in kwargs:
+                kwargs["where"] = True
+            with np.errstate(all="ignore"):
+                res = getattr(ufunc, method)(small, **kwargs)
+            if out:
+                return out[0]
+            shape = x.shape if method == "accumulate" else \
+                _reduced_shape(x.shape, axis, kwargs.get("keepdims", False))
+            return empty(shape, np.asarray(res).dtype)
+        kw = dict(kwargs)
+        if out:
+            kw["out"] = tuple(_plain(o) for o in out)
+        res = getattr(ufunc, method)(*(_plain(x) for x in inputs), **kw)
+        return None if res is None else out[0] if out and len(out) == 1 else _marked(res)
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func in _WRITES:
+            return None
+        return _marked(super().__array_function__(func, types, args, kwargs))
+
+    # writes go nowhere (copies are dense, as kernels expect: the dispatcher slims them)
+    def __setitem__(self, key, value) -> None:
+        return None
+
+    def fill(self, value) -> None:
+        return None
+
+    def strides_of(self) -> tuple:
+        """The tensor's strides in elements."""
+        st = self.lstrides
+        return _contiguous(self.shape) if st is None else st
+
+    def layout(self) -> np.ndarray:
+        """An array of this shape with the tensor's strides, for its layout flags only: its
+        elements lie beyond its memory and must never be read."""
+        st = [s * self.itemsize for s in self.strides_of()]
+        return _as_strided(np.zeros(1, self.dtype), self.shape, st, writeable=False)
+
+    def transpose(self, *axes) -> MetaArray:
+        out = np.ndarray.transpose(self, *axes)
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = axes[0]
+        order = tuple(axes) if axes and axes[0] is not None else tuple(range(self.ndim))[::-1]
+        st = self.strides_of()
+        out.lstrides = tuple(st[i] for i in order)
+        return out
+
+    @property
+    def T(self) -> MetaArray:
+        return self.transpose()
+
+    def swapaxes(self, a: int, b: int) -> MetaArray:
+        order = list(range(self.ndim))
+        order[a], order[b] = order[b], order[a]
+        return self.transpose(order)
+
+    def __reduce__(self):
+        return (empty, (self.shape, self.dtype, self.lstrides))
+
+    def tobytes(self, order="C") -> bytes:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
