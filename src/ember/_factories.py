@@ -1049,23 +1049,30 @@ def _legacy_new(cls, *args, **kwargs):
 
 def parse_to(args, kwargs):
     """The dtype (or None) and the ``copy`` flag of a ``Tensor.to(...)`` call."""
+    return parse_to_device(args, kwargs)[:2]
+
+
+def parse_to_device(args, kwargs):
+    """The dtype, the ``copy`` flag and the device (each None where not given) of a
+    ``Tensor.to(...)`` call."""
     dtype = kwargs.get("dtype")
     copy = kwargs.get("copy", False)
+    device = None
     if "device" in kwargs:
-        check_device(kwargs["device"], copy=True)
+        device = check_device(kwargs["device"], copy=True)
     for a in args:
         if isinstance(a, D.dtype):
             dtype = a
         elif isinstance(a, Tensor):
-            dtype = a.dtype
+            dtype, device = a.dtype, a.device
         elif isinstance(a, (str, int)) or hasattr(a, "type"):
             if isinstance(a, bool):
                 continue
-            check_device(a, copy=True)
+            device = check_device(a, copy=True)
     flags = [a for a in args if isinstance(a, bool)]    # (non_blocking, copy)
     if len(flags) > 1:
         copy = flags[1]
-    return dtype, copy
+    return dtype, copy, device
 
 
 del xp
@@ -1078,7 +1085,8 @@ def _sampler(name, fill, doc):
         from ._ops.registry import check_inplace, check_no_overlap
         check_inplace(self)
         check_no_overlap(self._data)
-        getattr(_gen(generator), fill)(self._data, *args, **kwargs)
+        if self._data.__class__ is not _meta.MetaArray:     # (meta: no data, no draws)
+            getattr(_gen(generator), fill)(self._data, *args, **kwargs)
         self._vc.value += 1
         return self
     method.__name__ = name
@@ -1102,7 +1110,9 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     check_inplace(self)
     check_no_overlap(self._data)
     g = _gen(generator)
-    if isinstance(p, Tensor):
+    if self._data.__class__ is _meta.MetaArray:
+        pass                # (no data, no draws)
+    elif isinstance(p, Tensor):
         # one draw per element in TensorIterator's order of (self, p): self's memory order
         from ._memory_format import iter_order
         shape = self._data.shape

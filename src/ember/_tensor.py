@@ -504,6 +504,9 @@ class Tensor:
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if (value._data.__class__ is MetaArray) is not (self._data.__class__ is MetaArray):
+            raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` "
+                               "and `tensor` have incompatible tensor type.")
         self._data = value._data
 
     def detach(self) -> Tensor:
@@ -694,9 +697,17 @@ class Tensor:
     # ----- dtype / device conversion
     def to(self, *args, **kwargs) -> Tensor:
         """Convert dtype and/or device: ``to(dtype)``, ``to('cpu')``, ``to(other)``."""
-        from ._factories import parse_to
+        from ._factories import parse_to_device
         fmt = kwargs.pop("memory_format", None)
-        dtype, copy = parse_to(args, kwargs)
+        dtype, copy, device = parse_to_device(args, kwargs)
+        if device is not None and (device is META) is not (self._data.__class__ is MetaArray):
+            if device is not META:
+                raise NotImplementedError(_errors.META_COPY)
+            from ._meta import like
+            from ._ops import _to_copy
+            out = _to_copy(self, self.dtype if dtype is None else dtype)
+            out._data = like(out._data)
+            return out
         if fmt is not None and fmt.name != "preserve_format":
             same = dtype is None or dtype is self.dtype
             if same and not copy and _mf.suggest(self._data) is fmt:

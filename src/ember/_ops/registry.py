@@ -236,7 +236,7 @@ def _apply_raw_plain(node, op, g):
         r = raw(*vals)
         if r is None:
             return None
-        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asanyarray(r)))
     return out
 
 
@@ -306,7 +306,7 @@ def _direct_applier(op):
         outs.append(f"o{k}")
     lines.append(f"    return [{', '.join(outs)}]")
     ns = {"_T": Tensor, "_Saved": SavedTensor, "_raw_readable": _raw_readable, "_wrap": _wrap,
-          "_nd": _ndarray, "_asarray": xp.asarray,
+          "_nd": _ndarray, "_asarray": xp.asanyarray,      # (a meta stand-in stays one)
           **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}}
     return _define("\n".join(lines) + "\n", ns, "direct")
 
@@ -337,7 +337,7 @@ def _apply_raw(op, edges, env, g):
         r = raw(*args)
         if r is None:
             return None
-        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asanyarray(r)))
     return out
 
 
@@ -1659,6 +1659,8 @@ def _dt_of(t):
 def has_overlap(arr) -> bool:
     """Whether elements of ``arr`` share memory (an expanded tensor's)."""
     strides = arr.strides
+    if 0 in strides and arr.__class__ is _MetaArray:
+        strides = arr.strides_of()          # (a meta stand-in: the tensor's strides)
     return 0 in strides and arr.size > 1 and any(st == 0 and n > 1
                                                  for st, n in zip(strides, arr.shape))
 

@@ -17,6 +17,7 @@ import _heapq  # heapq's functions, without loading heapq.py
 import itertools
 
 from .. import _errors
+from .. import _meta
 from .._device import xp
 from . import grad_mode
 from .graph import AccumulateGrad, GradientEdge
@@ -60,7 +61,8 @@ def _root_grads(tensors, grad_tensors):
                 raise RuntimeError(_errors.IMPLICIT_SCALAR)
             if t._data.dtype.kind == "c":
                 raise RuntimeError(f"{_errors.IMPLICIT_REAL} but got {t.dtype}")
-            g = Tensor._wrap(xp.ones(t._data.shape, t._data.dtype))
+            g = Tensor._wrap(xp.ones(t._data.shape, t._data.dtype)
+                             if t._data.__class__ is xp.ndarray else _meta.like(t._data))
         else:
             if not isinstance(g, Tensor):
                 from .._factories import tensor
