@@ -42,14 +42,28 @@ def empty(shape, dtype, strides=None) -> MetaArray:
 
 
 def like(arr) -> MetaArray:
-    """``arr`` as a stand-in (itself when it is one)."""
+    """``arr`` (an array or a NumPy scalar) as a stand-in (itself when it is one)."""
     if arr.__class__ is MetaArray:
         return arr
-    return empty(arr.shape, arr.dtype)
+    return empty(np.shape(arr), arr.dtype)
 
 
 def is_meta(arr) -> bool:
     return arr.__class__ is MetaArray
+
+
+def _address(arr) -> int:
+    return arr.__array_interface__["data"][0]
+
+
+def view_of(src: MetaArray, probe: np.ndarray, view: np.ndarray) -> MetaArray:
+    """The stand-in of a view of ``src``: ``view`` is that view taken of ``probe``, which is
+    ``src.layout()``; its strides and offset are the stand-in's."""
+    out = empty(view.shape, view.dtype)
+    size = view.itemsize
+    out.lstrides = tuple(s // size for s in view.strides)
+    out.loffset = src.loffset + (_address(view) - _address(probe)) // size
+    return out
 
 
 def _small(x):
@@ -105,13 +119,41 @@ def _marked(res):
 _WRITES = {np.copyto, np.put, np.place, np.putmask}
 
 
+def _basic(key) -> bool:
+    """Whether ``key`` indexes without copying (ints, slices, None, Ellipsis)."""
+    if isinstance(key, tuple):
+        return all(_basic(k) for k in key)
+    return key is None or key is Ellipsis or isinstance(key, (int, slice, np.integer)) \
+        and not isinstance(key, (bool, np.bool_))
+
+
 class MetaArray(np.ndarray):
     """The elements of a meta tensor: its shape and dtype, all elements one slot."""
 
-    lstrides = None
+    lstrides = None     # the tensor's strides, in elements (None: contiguous)
+    loffset = 0         # its storage offset
 
     def __array_finalize__(self, obj) -> None:
         self.lstrides = None
+        self.loffset = 0
+
+    def __getitem__(self, key):
+        out = np.ndarray.__getitem__(self, key)
+        if isinstance(out, MetaArray) and _basic(key):
+            probe = self.layout()
+            return view_of(self, probe, probe[key])
+        return out
+
+    def reshape(self, *shape, **kwargs) -> MetaArray:
+        out = np.ndarray.reshape(self, *shape, **kwargs)
+        if self.lstrides is not None:
+            probe = self.layout()
+            try:
+                view = np.reshape(probe, out.shape, copy=False)  # (where the strides allow)
+            except ValueError:
+                return out
+            return view_of(self, probe, view)
+        return out
 
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         if method == "__call__" and (ufunc.signature is None or ufunc is np.matmul):
@@ -149,6 +191,9 @@ class MetaArray(np.ndarray):
     def __array_function__(self, func, types, args, kwargs):
         if func in _WRITES:
             return None
+        if func is np.broadcast_to:
+            probe = args[0].layout()
+            return view_of(args[0], probe, np.broadcast_to(probe, *args[1:], **kwargs))
         return _marked(super().__array_function__(func, types, args, kwargs))
 
     # writes go nowhere (copies are dense, as kernels expect: the dispatcher slims them)
@@ -170,13 +215,8 @@ class MetaArray(np.ndarray):
         return _as_strided(np.zeros(1, self.dtype), self.shape, st, writeable=False)
 
     def transpose(self, *axes) -> MetaArray:
-        out = np.ndarray.transpose(self, *axes)
-        if len(axes) == 1 and not isinstance(axes[0], int):
-            axes = axes[0]
-        order = tuple(axes) if axes and axes[0] is not None else tuple(range(self.ndim))[::-1]
-        st = self.strides_of()
-        out.lstrides = tuple(st[i] for i in order)
-        return out
+        probe = self.layout()
+        return view_of(self, probe, probe.transpose(*axes))
 
     @property
     def T(self) -> MetaArray:

@@ -338,7 +338,7 @@ class Tensor:
 
     def storage_offset(self) -> int:
         if self._data.__class__ is MetaArray:
-            return 0
+            return self._data.loffset
         from ._storage import root_array
         base = root_array(self._data)
         off = self._data.__array_interface__["data"][0] - base.__array_interface__["data"][0]

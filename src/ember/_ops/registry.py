@@ -1166,9 +1166,16 @@ def _on_meta(op, args, res):
     if meta is None and not any(isinstance(args[i], Tensor) and args[i].is_meta
                                 for i in op.tensor_idx):
         return res
+    if op.view and isinstance(res, _ndarray) and args[0].is_meta:
+        # the view's strides: the kernel (which computes strides and reads no element) run on
+        # the layout of the input
+        src = args[0]._data
+        probe = src.layout()
+        return _meta.view_of(src, probe, op.kernel(probe, *args[1:]))
     if isinstance(res, tuple):
-        return tuple(_meta.like(r) if isinstance(r, _ndarray) else r for r in res)
-    return _meta.like(res) if isinstance(res, _ndarray) else res
+        return tuple(_meta.like(r) if isinstance(r, (_ndarray, xp.generic)) else r
+                     for r in res)
+    return _meta.like(res) if isinstance(res, (_ndarray, xp.generic)) else res
 
 
 def _check_differentiable(result) -> None:
