@@ -275,13 +275,13 @@ def _load(lib, assign, strict=True, keep_vars=False, grads=True):
         sd = {k: v.detach().requires_grad_(False) for k, v in sd.items()}
     with lib.device("meta"):
         model = _model(lib)
-    before = [id(p) for p in model.parameters()]
+    before = list(model.parameters())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = model.load_state_dict(sd, strict=strict, assign=assign)
     params = list(model.parameters())
     return (str(res), [str(w.message) for w in caught], info(params),
-            [type(p).__name__ for p in params], [id(p) in before for p in params],
+            [type(p).__name__ for p in params], [any(p is q for q in before) for p in params],
             [p is sd[k] for k, p in model.named_parameters()])
 
 

@@ -52,6 +52,21 @@ def is_meta(arr) -> bool:
     return arr.__class__ is MetaArray
 
 
+def check_broadcast(shapes) -> None:
+    """torch's error for operands of a meta op whose shapes do not broadcast (its reference
+    implementations', which its meta functions of the pointwise ops run)."""
+    common = [1] * max(len(s) for s in shapes)
+    for i, shape in enumerate(shapes):
+        for d in range(-1, -1 - len(shape), -1):
+            if common[d] == 1:
+                common[d] = shape[d]
+            elif shape[d] != 1 and common[d] != shape[d]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[d]} at {d}! "
+                    f"Mismatching argument at index {i} had torch.Size({list(shape)}); but "
+                    f"expected shape should be broadcastable to {common}")
+
+
 def _address(arr) -> int:
     return arr.__array_interface__["data"][0]
 
@@ -111,6 +126,8 @@ def _marked(res):
     may hand them to C as they are)."""
     if isinstance(res, np.ndarray):
         return res if res.__class__ is MetaArray else res.view(MetaArray)
+    if isinstance(res, np.generic):
+        return like(res)
     if isinstance(res, (tuple, list)):
         return type(res)(_marked(r) for r in res)
     return res

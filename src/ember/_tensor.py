@@ -816,7 +816,8 @@ class Tensor:
         from ._factories import copy_of, warn_copy_construct
         if isinstance(data, Tensor):
             warn_copy_construct("tensor.new_tensor")
-        return copy_of(data, dtype or self.dtype, requires_grad, device)
+        return copy_of(data, dtype or self.dtype, requires_grad,
+                       self.device if device is None else device)
 
     def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
@@ -824,25 +825,25 @@ class Tensor:
         from ._ops.util import as_size
         shape = as_size(_sizes(sizes, size, "new_zeros"))  # (torch's negative-size error)
         return zeros(shape, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                     device=device)
+                     device=self.device if device is None else device)
 
     def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import ones
         return ones(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                    device=device)
+                    device=self.device if device is None else device)
 
     def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import empty
         return empty(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                     device=device)
+                     device=self.device if device is None else device)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False,
                  layout=None, pin_memory=False) -> Tensor:
         from ._factories import full
         return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                    device=device)
+                    device=self.device if device is None else device)
 
     # ----- operators: thin, they call the ops
     def __add__(self, other):

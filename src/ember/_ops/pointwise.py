@@ -16,6 +16,7 @@ from .. import _dtype as D
 from .. import _errors, _lazy
 from .. import _memory_format as _mf
 from .._device import xp
+from .._meta import MetaArray
 from .._tensor import Tensor
 from . import _libm, _vml
 from .registry import (
@@ -1801,6 +1802,8 @@ def _fill(self, value):
 @op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,
     promote=NONE, self=lambda grad: grad * 0, other=lambda grad: grad)
 def _copy(self, other, non_blocking=False):
+    if other.__class__ is MetaArray and self.__class__ is not MetaArray:
+        raise NotImplementedError(_errors.META_COPY)
     # a source that broadcasts to a larger shape (more dims, a dim of 0) is rejected by
     # run_inplace as torch rejects it
     shape = self.shape if xp.shape(other) == self.shape else xp.broadcast_shapes(

@@ -932,6 +932,8 @@ def _kernel_error(op, args, err, out=None):
         raise renamed(op.name) from None
     shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
     if len(shapes) > 1:
+        if any(a.is_meta for a in args if isinstance(a, Tensor)):
+            _meta.check_broadcast(shapes)
         from .util import broadcast_shapes
         broadcast_shapes(*shapes)
     raise err
@@ -1149,7 +1151,8 @@ def run(op, args, out=None, method=False):
 
 def _on_meta(op, args, res):
     """``res`` as meta stand-ins where an input is a meta tensor (a kernel may have computed
-    on the CPU what it was given), after torch's check that no other input is on the CPU."""
+    on the CPU what it was given), after TensorIterator's check (a pointwise op's) that no
+    other input is on the CPU."""
     meta = cpu = None
     for i in op.tensor_idx:
         a = args[i]
@@ -1158,7 +1161,7 @@ def _on_meta(op, args, res):
                 cpu = a if cpu is None else cpu
             elif meta is None:
                 meta = a
-            if meta is not None and cpu is not None:
+            if meta is not None and cpu is not None and op.pointwise:
                 want = args[op.tensor_idx[0]].device
                 have = cpu.device if want.type == "meta" else meta.device
                 raise RuntimeError(f"Tensor on device {have} is not on the expected device "
@@ -1175,7 +1178,20 @@ def _on_meta(op, args, res):
     if isinstance(res, tuple):
         return tuple(_meta.like(r) if isinstance(r, (_ndarray, xp.generic)) else r
                      for r in res)
-    return _meta.like(res) if isinstance(res, (_ndarray, xp.generic)) else res
+    if not isinstance(res, (_ndarray, xp.generic)):
+        return res
+    res = _meta.empty(xp.shape(res), res.dtype)
+    if res.ndim > 1 and (op.pointwise or op.name == "_to_copy" or op.name == "clone" and getattr(
+            args[1], "name", "preserve_format") == "preserve_format"):
+        # TensorIterator's layout of a new output: in the inputs' dim order
+        shape = res.shape
+        strides = [[0] * (res.ndim - a.ndim) + [s if n == m else 0 for s, n, m in zip(
+            a.stride(), a.shape, shape[res.ndim - a.ndim:])]
+            for a in (args[i] for i in op.tensor_idx) if isinstance(a, Tensor) and a.ndim]
+        outer = _mf.iter_order(shape, *strides)[::-1]
+        dense = _mf.contiguous_strides([shape[d] for d in outer])
+        res.lstrides = tuple(dense[outer.index(d)] for d in range(res.ndim))
+    return res
 
 
 def _check_differentiable(result) -> None:
