@@ -5,6 +5,7 @@ dtype, strides, storage offset, requires_grad, grad_fn), the printed text, the e
 and message) and, where data is real, the values.
 """
 
+import copy
 import tracemalloc
 import warnings
 
@@ -131,6 +132,36 @@ OPS = {
     "copy_from_cpu": lambda t: m(t, 2, 3).copy_(t.ones(2, 3)),
     "mul_cpu_scalar": lambda t: m(t, 2, 3) * t.tensor(2.0),
     "detach": lambda t: m(t, 2, requires_grad=True).detach(),
+    "deepcopy": lambda t: copy.deepcopy(m(t, 2, 3).t()),
+    "deepcopy_param": lambda t: copy.deepcopy(t.nn.Linear(2, 3, device="meta")).weight,
+    "iter": lambda t: list(m(t, 2, 3)),
+    "unbind": lambda t: m(t, 2, 3).unbind(1),
+    "split": lambda t: m(t, 5, 3).split(2),
+    "conv2d": lambda t: t.nn.functional.conv2d(m(t, 1, 3, 8, 8), m(t, 4, 3, 3, 3)),
+    "max_pool2d": lambda t: t.nn.functional.max_pool2d(m(t, 1, 3, 8, 8), 2),
+    "embedding": lambda t: t.nn.functional.embedding(m(t, 2, 3, dtype=t.int64), m(t, 10, 4)),
+    "index_tensor": lambda t: m(t, 5, 3)[m(t, 2, dtype=t.int64)],
+    "any": lambda t: m(t, 2).any(),
+    "all_dim": lambda t: m(t, 2, 3).all(1),
+    "norm": lambda t: m(t, 2, 3).norm(),
+    "var": lambda t: m(t, 2, 3).var(1),
+    "bmm": lambda t: t.bmm(m(t, 2, 3, 4), m(t, 2, 4, 5)),
+    "einsum": lambda t: t.einsum("ij,jk->ik", m(t, 2, 3), m(t, 3, 4)),
+    "sdpa": lambda t: t.nn.functional.scaled_dot_product_attention(
+        m(t, 1, 2, 4, 8), m(t, 1, 2, 4, 8), m(t, 1, 2, 4, 8)),
+    "gelu": lambda t: t.nn.functional.gelu(m(t, 2, 3)),
+    "dropout": lambda t: t.nn.functional.dropout(m(t, 2, 3), 0.5),
+    "topk": lambda t: m(t, 2, 5).topk(2),
+    "sort": lambda t: m(t, 2, 5).sort(),
+    "repeat": lambda t: m(t, 2, 3).repeat(2, 1),
+    "flip": lambda t: m(t, 2, 3).flip(0),
+    "pad": lambda t: t.nn.functional.pad(m(t, 2, 3), (1, 1)),
+    "half_mm": lambda t: m(t, 2, 3, dtype=t.float16) @ m(t, 3, 2, dtype=t.float16),
+    "bfloat16": lambda t: m(t, 2, 3, dtype=t.bfloat16) + 1,
+    "complex": lambda t: m(t, 2, dtype=t.complex64) * 2,
+    "inits": lambda t: [getattr(t.nn.init, f)(m(t, 4, 5)) for f in (
+        "xavier_uniform_", "xavier_normal_", "kaiming_normal_", "trunc_normal_", "orthogonal_",
+        "zeros_", "ones_", "eye_")],
 }
 
 
@@ -157,6 +188,17 @@ ERRORS = {
     "mm_shapes": lambda t: m(t, 2, 3).mm(m(t, 2, 3)),
     "view_bad": lambda t: m(t, 2, 3).view(4),
     "set_data": lambda t: t.ones(2).__setattr__("data", m(t, 2)),
+    "cat_meta_cpu": lambda t: t.cat([m(t, 2, 3), t.ones(1, 3)]),
+    "cat_cpu_meta": lambda t: t.cat([t.ones(1, 3), m(t, 2, 3)]),
+    "stack_meta_cpu": lambda t: t.stack([m(t, 3), t.ones(3)]),
+    "where_meta_cpu": lambda t: t.where(m(t, 3) > 0, t.ones(3), m(t, 3)),
+    "mul_bad_broadcast": lambda t: m(t, 2, 3).mul(m(t, 2)),
+    "format": lambda t: format(m(t, ()), ".2f"),
+    "nonzero": lambda t: m(t, 5, 3).nonzero(),
+    "bool_mask": lambda t: m(t, 5, 3)[m(t, 5, 3) > 0],
+    "where_one": lambda t: t.where(m(t, 3) > 0),
+    "equal": lambda t: m(t, 2).equal(m(t, 2)),
+    "allclose": lambda t: t.allclose(m(t, 2), m(t, 2)),
 }
 
 

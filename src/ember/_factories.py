@@ -13,12 +13,10 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
-from . import _errors
+from . import _errors, _meta
 from . import _memory_format as _mf
-from . import _meta
-from ._device import META
+from ._device import META, xp
 from ._device import check as check_device
-from ._device import xp
 from ._ops import _exact
 from ._ops.util import as_size
 from ._storage import borrow, own_strides

@@ -16,19 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._memory_format import contiguous_strides
+
 __all__ = ["MetaArray", "empty", "like", "is_meta", "USED"]
 
 USED = [False]      # whether any stand-in was made (the dispatcher checks for them only then)
 
 _as_strided = np.lib.stride_tricks.as_strided
-
-
-def _contiguous(shape) -> tuple:
-    out, acc = [], 1
-    for s in reversed(shape):
-        out.append(acc)
-        acc *= max(s, 1)
-    return tuple(reversed(out))
 
 
 def empty(shape, dtype, strides=None) -> MetaArray:
@@ -220,10 +214,14 @@ class MetaArray(np.ndarray):
     def fill(self, value) -> None:
         return None
 
+    def twin(self) -> MetaArray:
+        """A new stand-in with this one's shape, dtype and strides (a copy, of nothing)."""
+        return empty(self.shape, self.dtype, self.lstrides)
+
     def strides_of(self) -> tuple:
         """The tensor's strides in elements."""
         st = self.lstrides
-        return _contiguous(self.shape) if st is None else st
+        return contiguous_strides(self.shape) if st is None else st
 
     def layout(self) -> np.ndarray:
         """An array of this shape with the tensor's strides, for its layout flags only: its

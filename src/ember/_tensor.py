@@ -19,8 +19,8 @@ from . import _dtype as D
 from . import _errors
 from . import _memory_format as _mf
 from ._device import CPU, META
-from ._meta import MetaArray
 from ._layout import strided as _STRIDED
+from ._meta import MetaArray
 from ._storage import has_own_strides
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, _add_hook, _HookDict
@@ -664,7 +664,7 @@ class Tensor:
                              meta=self._data.__class__ is MetaArray)
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0:
+        if self._data.ndim == 0 and self._data.__class__ is not MetaArray:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
@@ -682,8 +682,9 @@ class Tensor:
                 getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl \
                 and type(self.new_empty([])) is not cls:
             raise RuntimeError(_errors.SUBCLASS_DEEPCOPY)
-        new = cls.__new__(cls, self._data.copy()) if cls is not Tensor and cls is not _StaleView \
-            else Tensor._wrap(self._data.copy())
+        data = self._data.copy() if self._data.__class__ is not MetaArray else self._data.twin()
+        new = cls.__new__(cls, data) if cls is not Tensor and cls is not _StaleView \
+            else Tensor._wrap(data)
         new._requires_grad = self._requires_grad
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)

@@ -1315,6 +1315,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     True
     """
     _need_tensor("allclose", other)
+    if input.is_meta or other.is_meta:
+        raise RuntimeError(_errors.META_ITEM)
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
@@ -1328,6 +1330,8 @@ def equal(input, other):
     _need_tensor("equal", other)
     if input.is_quantized or other.is_quantized:    # (qparams and integers: QTensor.equal)
         return input.is_quantized and input.equal(other)
+    if input.is_meta or other.is_meta:
+        raise _errors.meta_no_kernel("equal")
     if input._data.shape != other._data.shape:
         return False
     return bool(xp.array_equal(input._data, other._data))

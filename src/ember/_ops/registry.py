@@ -34,9 +34,8 @@ import inspect
 import types
 
 from .. import _dtype as D
-from .. import _errors
+from .. import _errors, _meta
 from .. import _memory_format as _mf
-from .. import _meta
 from .._device import xp
 from .._tensor import CONJ, Tensor
 from ..amp.autocast_mode import _EMBER_OPS as _AUTOCAST
@@ -1149,26 +1148,29 @@ def run(op, args, out=None, method=False):
         raise new from None
 
 
+def check_devices(tensors) -> None:
+    """torch's error for meta and CPU tensors in one op (a 0-d CPU tensor is a number there):
+    the first tensor's device is the one expected."""
+    first = None
+    for a in tensors:
+        if isinstance(a, Tensor) and a._data.ndim:
+            meta = a._data.__class__ is _MetaArray
+            if first is None:
+                first = meta
+            elif meta is not first:
+                have, want = ("meta", "cpu") if meta else ("cpu", "meta")
+                raise RuntimeError(f"Tensor on device {have} is not on the expected device "
+                                   f"{want}!")
+
+
 def _on_meta(op, args, res):
     """``res`` as meta stand-ins where an input is a meta tensor (a kernel may have computed
     on the CPU what it was given), after TensorIterator's check (a pointwise op's) that no
     other input is on the CPU."""
-    meta = cpu = None
-    for i in op.tensor_idx:
-        a = args[i]
-        if isinstance(a, Tensor) and a._data.ndim:
-            if a._data.__class__ is not _MetaArray:
-                cpu = a if cpu is None else cpu
-            elif meta is None:
-                meta = a
-            if meta is not None and cpu is not None and op.pointwise:
-                want = args[op.tensor_idx[0]].device
-                have = cpu.device if want.type == "meta" else meta.device
-                raise RuntimeError(f"Tensor on device {have} is not on the expected device "
-                                   f"{want}!")
-    if meta is None and not any(isinstance(args[i], Tensor) and args[i].is_meta
-                                for i in op.tensor_idx):
+    if not any(isinstance(a, Tensor) and a._data.__class__ is _MetaArray for a in args):
         return res
+    if op.pointwise or op.name == "where_op":
+        check_devices(args)
     if op.view and isinstance(res, _ndarray) and args[0].is_meta:
         # the view's strides: the kernel (which computes strides and reads no element) run on
         # the layout of the input

@@ -11,11 +11,11 @@ import builtins
 import operator
 
 from .. import _dtype as D
-from .. import _errors
+from .. import _errors, _meta
 from .. import _memory_format as _mf
 from .._device import xp
 from . import registry as _R
-from .registry import NONE, expose, op
+from .registry import NONE, check_devices, expose, op
 from .util import norm_dim, norm_dims
 
 # ----------------------------------------------------------------------------- size helpers
@@ -520,6 +520,8 @@ def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    if _meta.USED[0]:
+        check_devices(tensors)
     if out is not None:
         from .registry import check_out_grad
         check_out_grad("cat", tensors, out)
@@ -580,6 +582,8 @@ def stack(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    if _meta.USED[0]:
+        check_devices(tensors)
     if out is not None:
         from .registry import check_out_grad
         check_out_grad("stack", tensors, out)

@@ -16,8 +16,7 @@ from __future__ import annotations
 import _heapq  # heapq's functions, without loading heapq.py
 import itertools
 
-from .. import _errors
-from .. import _meta
+from .. import _errors, _meta
 from .._device import xp
 from . import grad_mode
 from .graph import AccumulateGrad, GradientEdge

@@ -20,6 +20,7 @@ from typing import NamedTuple as _NamedTuple
 
 from .. import _errors, _meta
 from . import grad_mode as _grad_mode
+
 _MetaArray = _meta.MetaArray
 
 _sequence = _itertools.count()
