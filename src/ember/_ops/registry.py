@@ -2328,7 +2328,7 @@ def _fast_source(d, names, guard=""):
         f"        _x0 = {t0}._data\n"
         f"        _dt = _x0.dtype\n"
         f"{flags}"
-        f"        if _dt.char in '{kinds}'{conds}:\n"
+        f"        if _dt.char in '{kinds}'{conds} and _x0.__class__ is _nd:\n"
         f"{check}"
         f"            try:\n"
         f"                _r = _kernel({', '.join(kargs)})\n"
