@@ -402,3 +402,42 @@ def _default_device(lib):
 
 def test_default_device():
     assert _default_device(ember) == _default_device(torch)
+
+
+def _cpu_inside_meta_context(lib):
+    """CPU tensors and modules named as such keep working under ``with device('meta')``."""
+    nn = lib.nn
+    lib.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.LayerNorm(8), nn.Linear(8, 3))
+    opt = lib.optim.Adam(model.parameters(), lr=0.1)
+    x, y = lib.randn(5, 4), lib.tensor([0, 1, 2, 1, 0])
+    with lib.device("meta"):
+        for _ in range(2):
+            loss = nn.functional.cross_entropy(model(x), y, label_smoothing=0.1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        rnns = [nn.LSTM(4, 3, device="cpu"), nn.GRU(4, 3, device="cpu")]
+        outs = [r(lib.ones(2, 1, 4, device="cpu"))[0] for r in rnns]
+        cell = nn.LSTMCell(4, 3, device="cpu")(lib.ones(2, 4, device="cpu"))[0]
+    return info([loss, *outs, cell])
+
+
+def test_cpu_inside_meta_context():
+    assert _cpu_inside_meta_context(ember) == _cpu_inside_meta_context(torch)
+
+
+MODULES = {
+    "batch_norm": lambda t: t.nn.BatchNorm1d(3, device="meta").state_dict(),
+    "square_mask": lambda t: t.nn.Transformer.generate_square_subsequent_mask(3, device="meta"),
+    "embedding": lambda t: t.nn.Embedding(5, 2, device="meta")(m(t, 3, dtype=t.int64)),
+    "conv": lambda t: t.nn.Conv2d(3, 4, 3, device="meta")(m(t, 1, 3, 8, 8)),
+}
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_modules(name):
+    def run(lib):
+        out = MODULES[name](lib)
+        return info(list(out.values())) if isinstance(out, dict) else info(out)
+    assert run(ember) == run(torch)

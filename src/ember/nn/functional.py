@@ -1329,8 +1329,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     v = _split_heads(v, static_v, "static_v", bsz * num_heads, head_dim)
     if add_zero_attn:
         zshape = (bsz * num_heads, 1, head_dim)
-        k = _ops.cat([k, _Fac.zeros(zshape, dtype=k.dtype)], dim=1)
-        v = _ops.cat([v, _Fac.zeros(zshape, dtype=v.dtype)], dim=1)
+        k = _ops.cat([k, _Fac.zeros(zshape, dtype=k.dtype, device=k.device)], dim=1)
+        v = _ops.cat([v, _Fac.zeros(zshape, dtype=v.dtype, device=v.device)], dim=1)
         if attn_mask is not None:
             attn_mask = pad(attn_mask, (0, 1))
         if key_padding_mask is not None:
