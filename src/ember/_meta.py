@@ -18,7 +18,7 @@ import numpy as np
 
 from ._memory_format import contiguous_strides
 
-__all__ = ["MetaArray", "empty", "like", "is_meta", "USED"]
+__all__ = ["MetaArray", "empty", "like", "is_meta", "copy", "USED"]
 
 USED = [False]      # whether any stand-in was made (the dispatcher checks for them only then)
 
@@ -44,6 +44,11 @@ def like(arr) -> MetaArray:
 
 def is_meta(arr) -> bool:
     return arr.__class__ is MetaArray
+
+
+def copy(arr: np.ndarray) -> np.ndarray:
+    """A copy of a tensor's array (of a stand-in: another stand-in, laid out as it is)."""
+    return arr.twin() if arr.__class__ is MetaArray else arr.copy()
 
 
 def check_broadcast(shapes) -> None:

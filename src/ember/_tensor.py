@@ -16,7 +16,7 @@ import weakref
 import numpy as np
 
 from . import _dtype as D
-from . import _errors
+from . import _errors, _meta
 from . import _memory_format as _mf
 from ._device import CPU, META
 from ._layout import strided as _STRIDED
@@ -682,7 +682,7 @@ class Tensor:
                 getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl \
                 and type(self.new_empty([])) is not cls:
             raise RuntimeError(_errors.SUBCLASS_DEEPCOPY)
-        data = self._data.copy() if self._data.__class__ is not MetaArray else self._data.twin()
+        data = _meta.copy(self._data)
         new = cls.__new__(cls, data) if cls is not Tensor and cls is not _StaleView \
             else Tensor._wrap(data)
         new._requires_grad = self._requires_grad
