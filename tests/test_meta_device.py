@@ -279,6 +279,22 @@ def test_no_memory():
     assert z.shape == () and z.is_meta
 
 
+def test_big_model_without_memory():
+    """A meta model of 10^10 parameters: made, deep-copied and moved to meta without data."""
+    def make():
+        layer = ember.nn.Linear(10 ** 5, 10 ** 5, device="meta")
+        return copy.deepcopy(layer).to("meta").to(ember.float16)
+    make()
+    tracemalloc.start()
+    try:
+        layer = make()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 ** 6
+    assert layer.weight.is_meta and layer.weight.dtype is ember.float16
+
+
 def _autograd(lib):
     w = lib.empty(3, 4, device="meta", requires_grad=True)
     b = lib.zeros(3, device="meta", requires_grad=True)

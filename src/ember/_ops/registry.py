@@ -682,6 +682,8 @@ def _converted(arr, npdt):
     ``order="K"`` differs where ``arr`` is not dense, an expanded one)."""
     if arr.flags.c_contiguous:
         return arr.astype(npdt)
+    if arr.__class__ is _MetaArray:
+        return _meta.empty(arr.shape, npdt)     # (nothing to convert)
     out = _mf.empty_like(arr, npdt)
     xp.copyto(out, arr, casting="unsafe")
     return out

@@ -632,6 +632,8 @@ def clone(self, *, memory_format=None):
     self=lambda grad: grad)
 def _to_copy(self, dtype):
     D.warn_complex_to_real(self.dtype, dtype.np)
+    if self.__class__ is _meta.MetaArray:
+        return _meta.empty(self.shape, dtype.np)    # (nothing to convert)
     r = D.cast(self, dtype)
     if not (_mf.plain_dense(self) or (self.flags.c_contiguous and self.size
                                       and _mf._same_steps(r, self))):
