@@ -6,6 +6,7 @@ and message) and, where data is real, the values.
 """
 
 import copy
+import io
 import tracemalloc
 import warnings
 
@@ -456,3 +457,17 @@ def test_modules(name):
         out = MODULES[name](lib)
         return info(list(out.values())) if isinstance(out, dict) else info(out)
     assert run(ember) == run(torch)
+
+
+@pytest.mark.parametrize("writer", ["ember", "torch"])
+def test_save_load(writer):
+    """Meta tensors and parameters are saved without storage, as torch saves them, and
+    read back as meta tensors by either library."""
+    def saved(lib):
+        buf = io.BytesIO()
+        lib.save({"t": m(lib, 2, 3).t(), "rg": m(lib, 2, requires_grad=True),
+                  "p": lib.nn.Linear(2, 3, device="meta").weight}, buf)
+        return buf.getvalue()
+    data = saved(ember if writer == "ember" else torch)
+    out = [info(list(lib.load(io.BytesIO(data)).values())) for lib in (ember, torch)]
+    assert out[0] == out[1]
