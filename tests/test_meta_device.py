@@ -75,6 +75,18 @@ CREATE = {
     "to_meta_like": lambda t: t.ones(2).to(m(t, 1, dtype=t.float64)),
     "meta_to_meta": lambda t: m(t, 2).to("meta"),
     "meta_to_dtype": lambda t: m(t, 2).to(t.float16),
+    "empty_strided": lambda t: t.empty_strided((2, 3), (1, 2), device="meta"),
+    "asarray": lambda t: t.asarray([1.0, 2.0], device="meta"),
+    "as_tensor": lambda t: t.as_tensor([1.0, 2.0], device="meta"),
+    "as_tensor_of_tensor": lambda t: t.as_tensor(t.ones(2), device="meta"),
+    "tril_indices": lambda t: t.tril_indices(3, 3, device="meta"),
+    "empty_channels_last": lambda t: t.empty(1, 2, 3, 4, device="meta",
+                                             memory_format=t.channels_last),
+    "contiguous_channels_last": lambda t: m(t, 1, 2, 3, 4).contiguous(
+        memory_format=t.channels_last),
+    "to_channels_last": lambda t: m(t, 1, 2, 3, 4).to(memory_format=t.channels_last),
+    "new_tensor": lambda t: m(t, 2).new_tensor([1, 2]),
+    "new_full": lambda t: m(t, 2).new_full((3,), 2.0),
 }
 
 
@@ -258,6 +270,26 @@ def test_random_inits_draw_nothing():
             lib.randn(5)
         m(lib, 4).normal_()
         return lib.randn(3).tolist()
+    assert run(ember) == run(torch)
+
+
+RANDOM = {
+    "bernoulli": lambda t: t.bernoulli(m(t, 3)),
+    "multinomial": lambda t: t.multinomial(m(t, 2, 3), 2),
+    "dropout": lambda t: t.nn.functional.dropout(m(t, 4), 0.5),
+    "dropout2d": lambda t: t.nn.functional.dropout2d(m(t, 1, 2, 3, 3), 0.5),
+    "bernoulli_": lambda t: m(t, 3).bernoulli_(0.5),
+    "randn_like": lambda t: t.randn_like(m(t, 3)),
+    "rand_like_cpu_to_meta": lambda t: t.rand_like(t.ones(3), device="meta"),
+}
+
+
+@pytest.mark.parametrize("name", RANDOM)
+def test_random_ops_draw_nothing(name):
+    def run(lib):
+        lib.manual_seed(0)
+        out = info(RANDOM[name](lib))
+        return out, lib.randn(2).tolist()
     assert run(ember) == run(torch)
 
 

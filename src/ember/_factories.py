@@ -30,8 +30,7 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "ful
 
 
 def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
-    if check_device(device) is META:
-        t._data = _meta.like(t._data)
+    _meta.placed(t, device)
     if requires_grad:
         if requires_grad is not True and not _errors._matches("bool", requires_grad):
             raise _errors.call_failure() or TypeError("requires_grad must be bool")
@@ -353,11 +352,14 @@ def copy_of(data, dtype, requires_grad: bool, device) -> Tensor:
 def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     """``data`` as a tensor, sharing memory with a NumPy array or tensor when possible."""
     if isinstance(data, Tensor):
+        if device is not None:
+            data = data.to(device)
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     arr = _infer(data, None if dtype is None or dtype.np in D.REDUCED else dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
         arr = D.cast(arr, dtype)
-    check_device(device, copy=True)
+    if check_device(device, copy=True) is META:
+        return _finish(Tensor._wrap(arr), False, META)
     if arr is data:
         _check_writable(arr)
     return Tensor._wrap(arr if isinstance(data, np.ndarray) else np.array(arr))
@@ -550,8 +552,9 @@ def _laid_out(t, like, memory_format):
     default, ``preserve_format``: a dense input's strides)."""
     from ._memory_format import empty_like, plain_dense
     if t._data.__class__ is _meta.MetaArray:
-        if memory_format is None and like._data.__class__ is _meta.MetaArray \
-                and 0 not in like.stride():
+        if memory_format is not None and memory_format.name != "preserve_format":
+            t._data.lstrides = _mf.format_strides(t.shape, memory_format)
+        elif like._data.__class__ is _meta.MetaArray and 0 not in like.stride():
             t._data.lstrides = like.stride()      # (a dense input's strides)
         return t
     if memory_format is None and plain_dense(like._data):
@@ -1009,6 +1012,8 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
 def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     """0/1 samples with probabilities ``input`` (or the number ``p``)."""
     g = _gen(generator)
+    if input.is_meta:
+        return Tensor._wrap(_meta.empty(input.shape, input._data.dtype))    # (no draws)
     if p is not None:
         arr = np.empty(input.shape, input._data.dtype)
         g._bernoulli_scalar_(arr, float(p))
@@ -1018,6 +1023,8 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> Tensor:
     """Indices sampled from the rows of ``input`` (torch's exact draws)."""
+    if input.is_meta:       # (no draws)
+        return Tensor._wrap(_meta.empty((*input.shape[:-1], int(num_samples)), np.int64))
     return Tensor._wrap(_gen(generator)._multinomial(input._data, int(num_samples),
                                                      bool(replacement)))
 

@@ -139,6 +139,19 @@ def contiguous_strides(shape) -> tuple:
     return tuple(reversed(out))
 
 
+def format_strides(shape, fmt) -> tuple | None:
+    """The strides (in elements) of a dense tensor of ``shape`` laid out in ``fmt``; None for
+    C order (a format that does not apply to this rank included)."""
+    order = _ORDER.get(fmt)
+    if order is None or len(order) != len(shape):
+        return None
+    strides, acc = [0] * len(shape), 1
+    for d in order:
+        strides[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(strides)
+
+
 def in_order(shape, npdt, outer) -> np.ndarray:
     """An uninitialised dense array of ``shape`` whose dims lie in memory in the order
     ``outer`` (outermost first)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._device import META, check
 from ._memory_format import contiguous_strides
 
 __all__ = ["MetaArray", "empty", "like", "is_meta", "copy", "USED"]
@@ -33,6 +34,14 @@ def empty(shape, dtype, strides=None) -> MetaArray:
     arr = _as_strided(one, shape, (0,) * len(shape), writeable=True).view(MetaArray)
     arr.lstrides = strides
     return arr
+
+
+def placed(t, device):
+    """``t``, a new tensor, on ``device`` (None: the default device): there a meta tensor
+    when that is ``meta``; ``device`` checked as a factory's."""
+    if check(device) is META and t._data.__class__ is not MetaArray:
+        t._data = like(t._data)
+    return t
 
 
 def like(arr) -> MetaArray:

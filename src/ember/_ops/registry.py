@@ -1185,8 +1185,9 @@ def _on_meta(op, args, res):
     if not isinstance(res, (_ndarray, xp.generic)):
         return res
     res = _meta.empty(xp.shape(res), res.dtype)
-    if res.ndim > 1 and (op.pointwise or op.name == "_to_copy" or op.name == "clone" and getattr(
-            args[1], "name", "preserve_format") == "preserve_format"):
+    if op.name == "clone" and getattr(args[1], "name", "preserve_format") != "preserve_format":
+        res.lstrides = _mf.format_strides(res.shape, args[1])
+    elif res.ndim > 1 and (op.pointwise or op.name in ("_to_copy", "clone")):
         # TensorIterator's layout of a new output: in the inputs' dim order
         shape = res.shape
         strides = [[0] * (res.ndim - a.ndim) + [s if n == m else 0 for s, n, m in zip(

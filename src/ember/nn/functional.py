@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype as _D
 from .. import _factories as _Fac
-from .. import _lazy, _ops
+from .. import _lazy, _meta, _ops
 from .. import _memory_format as _mf
 from .._ops import nn as _N
 from .._ops.nn import (  # noqa: F401  (re-exported)
@@ -295,7 +295,7 @@ def _feature_dropout(input, p, training, inplace):
     if p == 1:
         return input.mul_(0) if inplace else input * 0
     q = 1.0 - p
-    noise = Tensor._wrap(np.empty(shape, input._data.dtype))
+    noise = _meta.placed(Tensor._wrap(np.empty(shape, input._data.dtype)), input.device)
     noise.bernoulli_(q)
     noise.div_(q)
     return input.mul_(noise) if inplace else input * noise
