@@ -101,6 +101,26 @@ DETACH_VIEW_INPLACE = (
     "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
     "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
     "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+META_NUMPY = ("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+              "tensor to host memory first.")
+META_ITEM = "Tensor.item() cannot be called on meta tensors"
+META_COPY = "Cannot copy out of meta tensor; no data!"
+META_NONZERO = (
+    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+    "correct data-independent implementation does not exist. This implementation returns a "
+    "fake value, assuming all elements of the tensor are non-zero. To enable this "
+    "registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
+    "to True.")
+
+
+def meta_no_kernel(op: str) -> NotImplementedError:
+    """torch's error for an op without a meta kernel (``op``: its ATen name)."""
+    return NotImplementedError(
+        f"aten::{op}: attempted to run this operator with Meta tensors, but there was no fake "
+        "impl or Meta kernel registered. You may have run into this message while using an "
+        "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
+        "operator with those APIs you'll need to add a fake impl. Please see the following for "
+        "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
 NUMPY_NEGATIVE_STRIDE = (

@@ -12,7 +12,8 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
-from . import _errors
+from . import _errors, _meta
+from ._device import META, check
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 from ._torch_alias import torch_module
@@ -39,11 +40,14 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     dt = dtype or D.get_default_dtype()
-    n = 1 + sum((k - 1) * s for k, s in zip(size, stride)) if all(size) else 0
-    flat = np.zeros(n, dt.np)
-    it = flat.itemsize
-    arr = np.lib.stride_tricks.as_strided(flat, size, tuple(s * it for s in stride))
-    t = Tensor._wrap(arr)
+    if check(device) is META:
+        t = Tensor._wrap(_meta.empty(size, dt.np, stride))
+    else:
+        n = 1 + sum((k - 1) * s for k, s in zip(size, stride)) if all(size) else 0
+        flat = np.zeros(n, dt.np)
+        it = flat.itemsize
+        t = Tensor._wrap(np.lib.stride_tricks.as_strided(flat, size,
+                                                         tuple(s * it for s in stride)))
     if requires_grad:
         t.requires_grad_()
     return t

@@ -15,6 +15,7 @@ import numbers
 
 from .. import _dtype as D
 from .. import _memory_format as _mf
+from .. import _meta
 from .._device import xp
 from .._errors import type_name
 from .._tensor import Size, Tensor
@@ -72,14 +73,14 @@ def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None
     tensor([[0, 1, 1],
             [0, 0, 1]])
     """
-    return _indices(row, col, offset, dtype, False)
+    return _meta.placed(_indices(row, col, offset, dtype, False), device)
 
 
 @expose(method=False)
 def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
                  layout=None, pin_memory=False) -> Tensor:
     """The ``(2, N)`` coordinates of a ``row × col`` matrix's upper triangle, row by row."""
-    return _indices(row, col, offset, dtype, True)
+    return _meta.placed(_indices(row, col, offset, dtype, True), device)
 
 
 @expose(method=False)

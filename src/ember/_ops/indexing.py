@@ -859,6 +859,8 @@ def nonzero(input, *, out=None, as_tuple=False):
     T = _T()
     a = input._data
     D.no_barebones_kernel("nonzero_count_cpu", input.dtype)
+    if input.is_meta:
+        raise NotImplementedError(_errors.META_NONZERO)
     if as_tuple:
         if a.ndim == 0:
             return (T._wrap(xp.zeros(int(a != 0), xp.int64)),)
@@ -996,6 +998,8 @@ def _normalise(index, warn_bytes=True):
                 i = builtins.int(a)
             elif a.ndim == 0 and a.dtype == bool:
                 i = builtins.bool(a)        # (as a Python bool)
+            elif a.dtype.kind in "bu" and isinstance(i, T) and i.is_meta:
+                raise NotImplementedError(_errors.META_NONZERO)     # (a mask's nonzero())
             else:
                 i = a if a.dtype.kind != "u" else a.astype(bool)
         elif isinstance(i, (list, range)):

@@ -1152,7 +1152,7 @@ def _logical(fn, input, dim, keepdim, out):
     a = input._data
     rdt = xp.uint8 if a.dtype == xp.uint8 else xp.bool_
     if dim is None:
-        res = xp.asarray(fn(a != 0 if a.dtype != xp.bool_ else a))
+        res = xp.asanyarray(fn(a != 0 if a.dtype != xp.bool_ else a))   # (meta stays meta)
         if keepdim:
             res = res.reshape((1,) * a.ndim)
     else:
@@ -1160,7 +1160,7 @@ def _logical(fn, input, dim, keepdim, out):
         dims = () if isinstance(dim, (tuple, list)) and not dim else _reduce_dims(input, dim)
         b = a != 0 if a.dtype != xp.bool_ else a
         res = fn(b, axis=dims, keepdims=keepdim) if a.ndim else b.copy()
-    res = _wrap(c_order(xp.asarray(res).astype(rdt)))
+    res = _wrap(c_order(xp.asanyarray(res).astype(rdt)))
     if out is not None:
         from .registry import _write_out
         return _write_out(out, res._data)

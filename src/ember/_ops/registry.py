@@ -36,7 +36,7 @@ import inspect
 import types
 
 from .. import _dtype as D
-from .. import _errors
+from .. import _errors, _meta
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import CONJ, Tensor
@@ -58,6 +58,8 @@ NONE = None               # the kernel takes the inputs' arrays as they are
 
 _state = grad_mode._state
 _wrap = Tensor._wrap
+_META_USED = _meta.USED
+_MetaArray = _meta.MetaArray
 _ndarray = xp.ndarray
 _BY_NP = D._BY_NP
 _new = object.__new__
@@ -287,7 +289,7 @@ def _apply_raw_plain(node, op, g):
         r = raw(*vals)
         if r is None:
             return None
-        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asanyarray(r)))
     return out
 
 
@@ -357,7 +359,7 @@ def _direct_applier(op):
         outs.append(f"o{k}")
     lines.append(f"    return [{', '.join(outs)}]")
     ns = {"_T": Tensor, "_Saved": SavedTensor, "_raw_readable": _raw_readable, "_wrap": _wrap,
-          "_nd": _ndarray, "_asarray": xp.asarray,
+          "_nd": _ndarray, "_asarray": xp.asanyarray,      # (a meta stand-in stays one)
           **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}}
     return _define("\n".join(lines) + "\n", ns, "direct")
 
@@ -391,7 +393,7 @@ def _apply_raw(op, edges, env, g):
             return None
         if r is None:
             return None
-        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asanyarray(r)))
     return out
 
 
@@ -739,6 +741,8 @@ def _converted(arr, npdt):
     ``order="K"`` differs where ``arr`` is not dense, an expanded one)."""
     if arr.flags.c_contiguous:
         return arr.astype(npdt)
+    if arr.__class__ is _MetaArray:
+        return _meta.empty(arr.shape, npdt)     # (nothing to convert)
     out = _mf.empty_like(arr, npdt)
     xp.copyto(out, arr, casting="unsafe")
     return out
@@ -989,6 +993,8 @@ def _kernel_error(op, args, err, out=None):
         raise renamed(op.name) from None
     shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
     if len(shapes) > 1:
+        if any(a.is_meta for a in args if isinstance(a, Tensor)):
+            _meta.check_broadcast(shapes)
         from .util import broadcast_shapes
         broadcast_shapes(*shapes)
     raise err
@@ -1085,7 +1091,7 @@ def _as_array(out, dt):
     if dt.__class__ is _Low:
         return dt.back(out)
     if type(out) is not xp.ndarray:
-        out = xp.asarray(out)
+        out = xp.asanyarray(out)       # (a meta stand-in stays one)
     if dt is not None and out.dtype != dt.np:
         if out.dtype.kind == "f" and dt.np.kind == "c":
             return out      # a real result of complex inputs (abs): torch's dtype too
@@ -1161,6 +1167,8 @@ def run(op, args, out=None, method=False):
                 _quiet(op, kargs)
         except ValueError as e:
             return _kernel_error(op, args, e, out)
+        if _META_USED[0]:
+            res = _on_meta(op, args, res)
         if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
             # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
             res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
@@ -1200,6 +1208,55 @@ def run(op, args, out=None, method=False):
         if new is None:
             raise
         raise new from None
+
+
+def check_devices(tensors) -> None:
+    """torch's error for meta and CPU tensors in one op (a 0-d CPU tensor is a number there):
+    the first tensor's device is the one expected."""
+    first = None
+    for a in tensors:
+        if isinstance(a, Tensor) and a._data.ndim:
+            meta = a._data.__class__ is _MetaArray
+            if first is None:
+                first = meta
+            elif meta is not first:
+                have, want = ("meta", "cpu") if meta else ("cpu", "meta")
+                raise RuntimeError(f"Tensor on device {have} is not on the expected device "
+                                   f"{want}!")
+
+
+def _on_meta(op, args, res):
+    """``res`` as meta stand-ins where an input is a meta tensor (a kernel may have computed
+    on the CPU what it was given), after TensorIterator's check (a pointwise op's) that no
+    other input is on the CPU."""
+    if not any(isinstance(a, Tensor) and a._data.__class__ is _MetaArray for a in args):
+        return res
+    if op.pointwise or op.name == "where_op":
+        check_devices(args)
+    if op.view and isinstance(res, _ndarray) and args[0].is_meta:
+        # the view's strides: the kernel (which computes strides and reads no element) run on
+        # the layout of the input
+        src = args[0]._data
+        probe = src.layout()
+        return _meta.view_of(src, probe, op.kernel(probe, *args[1:]))
+    if isinstance(res, tuple):
+        return tuple(_meta.like(r) if isinstance(r, (_ndarray, xp.generic)) else r
+                     for r in res)
+    if not isinstance(res, (_ndarray, xp.generic)):
+        return res
+    res = _meta.empty(xp.shape(res), res.dtype)
+    if op.name == "clone" and getattr(args[1], "name", "preserve_format") != "preserve_format":
+        res.lstrides = _mf.format_strides(res.shape, args[1])
+    elif res.ndim > 1 and (op.pointwise or op.name in ("_to_copy", "clone")):
+        # TensorIterator's layout of a new output: in the inputs' dim order
+        shape = res.shape
+        strides = [[0] * (res.ndim - a.ndim) + [s if n == m else 0 for s, n, m in zip(
+            a.stride(), a.shape, shape[res.ndim - a.ndim:])]
+            for a in (args[i] for i in op.tensor_idx) if isinstance(a, Tensor) and a.ndim]
+        outer = _mf.iter_order(shape, *strides)[::-1]
+        dense = _mf.contiguous_strides([shape[d] for d in outer])
+        res.lstrides = tuple(dense[outer.index(d)] for d in range(res.ndim))
+    return res
 
 
 def _check_differentiable(result) -> None:
@@ -1706,6 +1763,8 @@ def _dt_of(t):
 def has_overlap(arr) -> bool:
     """Whether elements of ``arr`` share memory (an expanded tensor's)."""
     strides = arr.strides
+    if 0 in strides and arr.__class__ is _MetaArray:
+        strides = arr.strides_of()          # (a meta stand-in: the tensor's strides)
     return 0 in strides and arr.size > 1 and any(st == 0 and n > 1
                                                  for st, n in zip(strides, arr.shape))
 
@@ -1962,7 +2021,8 @@ def _published(fn, module: str, method: bool = False):
 
 _NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
 _FAST_NAMES = {"_T": Tensor, "_amp": _amp, "_np_scalar": _np_scalar, "_kernel_error": _kernel_error,
-               "_nd": _ndarray, "_as_array": _as_array, "_wrap": _wrap, "_state": _state,
+               "_nd": _ndarray, "_as_array": _as_array, "_on_meta": _on_meta, "_wrap": _wrap,
+               "_state": _state,
                "_requires": _requires, "_record": _record, "_BY_NP": _BY_NP,
                "_BOOL": D.bool, "_BOOL_NP": D.bool.np, "_ti_layout": _mf.ti_layout}
 
@@ -2347,7 +2407,7 @@ def _fast_source(d, names, guard=""):
         f"        _x0 = {t0}._data\n"
         f"        _dt = _x0.dtype\n"
         f"{flags}"
-        f"        if _dt.char in '{kinds}'{conds}:\n"
+        f"        if _dt.char in '{kinds}'{conds} and _x0.__class__ is _nd:\n"
         f"{check}"
         f"            try:\n"
         f"                _r = _kernel({', '.join(kargs)})\n"
@@ -2355,7 +2415,8 @@ def _fast_source(d, names, guard=""):
         f"                return _kernel_error(_op, ({call}), _e)\n"
         f"{layout}"
         f"            if _r.__class__ is not _nd or _r.dtype != {rdt}:\n"
-        f"                _r = _as_array(_r, {rdt_e})\n"
+        f"                _r = _as_array(_r, {rdt_e}) if _r.__class__ is _nd else \\\n"
+        f"                    _on_meta(_op, ({call}), _as_array(_r, {rdt_e}))\n"
         f"            _res = _wrap(_r)\n"
         f"            if _state.enabled and ({req}):\n"
         f"                _op.record(({call}), (_res,))\n"

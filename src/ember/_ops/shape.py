@@ -11,11 +11,11 @@ import builtins
 import operator
 
 from .. import _dtype as D
-from .. import _errors
+from .. import _errors, _meta
 from .. import _memory_format as _mf
 from .._device import xp
 from . import registry as _R
-from .registry import NONE, expose, op
+from .registry import NONE, check_devices, expose, op
 from .util import norm_dim, norm_dims
 
 # ----------------------------------------------------------------------------- size helpers
@@ -536,6 +536,8 @@ def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    if _meta.USED[0]:
+        check_devices(tensors)
     if out is not None:
         from .registry import check_out_grad
         check_out_grad("cat", tensors, out)
@@ -596,6 +598,8 @@ def stack(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    if _meta.USED[0]:
+        check_devices(tensors)
     if out is not None:
         from .registry import check_out_grad
         check_out_grad("stack", tensors, out)
@@ -648,6 +652,8 @@ def clone(self, *, memory_format=None):
     self=lambda grad: grad)
 def _to_copy(self, dtype):
     D.warn_complex_to_real(self.dtype, dtype.np)
+    if self.__class__ is _meta.MetaArray:
+        return _meta.empty(self.shape, dtype.np)    # (nothing to convert)
     r = D.cast(self, dtype)
     if not (_mf.plain_dense(self) or (self.flags.c_contiguous and self.size
                                       and _mf._same_steps(r, self))):

@@ -16,12 +16,14 @@ from __future__ import annotations
 import _heapq  # heapq's functions, without loading heapq.py
 import itertools
 
-from .. import _errors
+from .. import _errors, _meta
 from .._device import xp
 from . import grad_mode
 from .graph import AccumulateGrad, GradientEdge
 
 _state = grad_mode._state
+_META_USED = _meta.USED
+_MetaArray = _meta.MetaArray
 _anomaly_used = grad_mode._anomaly_used
 _task_ids = itertools.count()
 # (id, has inputs) of the backward call running now: torch's current graph task, whose
@@ -60,7 +62,8 @@ def _root_grads(tensors, grad_tensors):
                 raise RuntimeError(_errors.IMPLICIT_SCALAR)
             if t._data.dtype.kind == "c":
                 raise RuntimeError(f"{_errors.IMPLICIT_REAL} but got {t.dtype}")
-            g = Tensor._wrap(xp.ones(t._data.shape, t._data.dtype))
+            g = Tensor._wrap(xp.ones(t._data.shape, t._data.dtype)
+                             if t._data.__class__ is xp.ndarray else _meta.like(t._data))
         else:
             if not isinstance(g, Tensor):
                 from .._factories import tensor
@@ -149,6 +152,20 @@ def _run_tensor_hooks(node, grads):
                 t._grad = g.detach().clone() if not _state.enabled else g.clone()
             else:
                 t._grad = t._grad + g
+
+
+def _on_meta(grads, out):
+    """A node's gradients ``out`` as meta tensors where the gradients it was given are (a
+    backward formula may have computed on the CPU what it was given)."""
+    if not any(g is not None and g._data.__class__ is _MetaArray for g in grads):
+        return out
+    return [g if g is None or g._data.__class__ is _MetaArray else _as_meta(g) for g in out]
+
+
+def _as_meta(g):
+    g = g.detach()
+    g._data = _meta.like(g._data)
+    return g
 
 
 def _validate(node, i, g, meta):
@@ -284,6 +301,8 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
                         node.accumulate(grads[0], create_graph)
                 else:
                     out = node.apply(grads)
+                    if _META_USED[0]:
+                        out = _on_meta(grads, out)
                     if not retain_graph:
                         node._release()
                     # _distribute, inline
@@ -367,6 +386,8 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
             if r is not None:
                 grads = list(r)
     out = node.apply(grads)
+    if _META_USED[0]:
+        out = _on_meta(grads, out)
     if node._hooks:
         metas = node._input_meta
         if metas is not None:      # torch validates (sums to shape, casts) before post hooks

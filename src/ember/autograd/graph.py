@@ -18,8 +18,10 @@ import weakref as _weakref
 from collections import OrderedDict as _OrderedDict
 from typing import NamedTuple as _NamedTuple
 
-from .. import _errors
+from .. import _errors, _meta
 from . import grad_mode as _grad_mode
+
+_MetaArray = _meta.MetaArray
 
 _sequence = _itertools.count()
 _state = _grad_mode._state
@@ -487,6 +489,11 @@ class AccumulateGrad(Node):
         elif old is None:
             if create_graph:
                 var._grad = grad
+            elif grad._data.__class__ is _MetaArray:
+                # torch's layout contract: the variable's strides where it is dense
+                st = var.stride()
+                var._grad = _wrap(_meta.empty(grad._data.shape, grad._data.dtype,
+                                              st if var.is_meta and 0 not in st else None))
             elif _exclusive(grad, var):
                 if grad._base is not None:          # a view: keep its array, drop the view
                     grad = _wrap(grad._data)

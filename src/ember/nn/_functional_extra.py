@@ -382,7 +382,8 @@ def _fractional(input, kernel_size, output_size, output_ratio, samples, nd):
         output_size = [int(input.shape[input.ndim - nd + d] * ratio[d]) for d in range(nd)]
     if samples is None:
         n_batch = 1 if input.ndim == nd + 1 else input.shape[0]
-        samples = _Fac.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
+        samples = _Fac.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype,
+                            device=input.device)
     return fractional_max_pool(input, kernel_size, output_size, samples, nd)
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype as _D
 from .. import _factories as _Fac
-from .. import _lazy, _ops
+from .. import _lazy, _meta, _ops
 from .. import _memory_format as _mf
 from .._ops import nn as _N
 from .._ops.nn import (  # noqa: F401  (re-exported)
@@ -295,7 +295,7 @@ def _feature_dropout(input, p, training, inplace):
     if p == 1:
         return input.mul_(0) if inplace else input * 0
     q = 1.0 - p
-    noise = Tensor._wrap(np.empty(shape, input._data.dtype))
+    noise = _meta.placed(Tensor._wrap(np.empty(shape, input._data.dtype)), input.device)
     noise.bernoulli_(q)
     noise.div_(q)
     return input.mul_(noise) if inplace else input * noise
@@ -1333,8 +1333,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     v = _split_heads(v, static_v, "static_v", bsz * num_heads, head_dim)
     if add_zero_attn:
         zshape = (bsz * num_heads, 1, head_dim)
-        k = _ops.cat([k, _Fac.zeros(zshape, dtype=k.dtype)], dim=1)
-        v = _ops.cat([v, _Fac.zeros(zshape, dtype=v.dtype)], dim=1)
+        k = _ops.cat([k, _Fac.zeros(zshape, dtype=k.dtype, device=k.device)], dim=1)
+        v = _ops.cat([v, _Fac.zeros(zshape, dtype=v.dtype, device=v.device)], dim=1)
         if attn_mask is not None:
             attn_mask = pad(attn_mask, (0, 1))
         if key_padding_mask is not None:

@@ -246,7 +246,7 @@ class RNNBase(Module):
         bs = batch_sizes.tolist()
         nd = 2 if self.bidirectional else 1
         if hx is None:
-            hx = self._init_state(self.num_layers * nd, bs[0], data.dtype)
+            hx = self._init_state(self.num_layers * nd, bs[0], data.dtype, data.device)
         elif sorted_indices is not None:
             hx = _permute_hidden(hx, sorted_indices)
         self._check_forward_args(data, hx, bs)
@@ -346,7 +346,7 @@ class RNNBase(Module):
         nd = 2 if self.bidirectional else 1
         n = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
-            hx = self._init_state(self.num_layers * nd, n, input.dtype)
+            hx = self._init_state(self.num_layers * nd, n, input.dtype, input.device)
         self._check_forward_args(input, hx)
         if self.batch_first:
             input = input.transpose(0, 1)
@@ -488,8 +488,8 @@ class RNN(RNNBase):
                          hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
                          0, device, dtype)
 
-    def _init_state(self, layers, n, dtype):
-        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
+    def _init_state(self, layers, n, dtype, device):
+        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype, device=device)
 
     def _step(self, igates, h, w_hh, b_hh):
         return _rnn_step(igates, h, w_hh, b_hh, relu=self.nonlinearity == "relu")
@@ -507,10 +507,10 @@ class LSTM(RNNBase):
         super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, proj_size, device, dtype)
 
-    def _init_state(self, layers, n, dtype):
+    def _init_state(self, layers, n, dtype, device):
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
-        return (_Fac.zeros((layers, n, real_hidden), dtype=dtype),
-                _Fac.zeros((layers, n, self.hidden_size), dtype=dtype))
+        return (_Fac.zeros((layers, n, real_hidden), dtype=dtype, device=device),
+                _Fac.zeros((layers, n, self.hidden_size), dtype=dtype, device=device))
 
     def _step(self, igates, state, w_hh, b_hh, w_hr=None):
         return _lstm_step(igates, state, w_hh, b_hh, w_hr)
@@ -528,8 +528,8 @@ class GRU(RNNBase):
         super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, 0, device, dtype)
 
-    def _init_state(self, layers, n, dtype):
-        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
+    def _init_state(self, layers, n, dtype, device):
+        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype, device=device)
 
     def _step(self, igates, h, w_hh, b_hh):
         return _gru_step(igates, h, w_hh, b_hh)
@@ -602,7 +602,8 @@ class RNNCellBase(Module):
         if not batched:
             input = input.unsqueeze(0)
         if hx is None:
-            zeros = _Fac.zeros((input.size(0), self.hidden_size), dtype=input.dtype)
+            zeros = _Fac.zeros((input.size(0), self.hidden_size), dtype=input.dtype,
+                               device=input.device)
             hx = (zeros, zeros) if what == "lstm" else zeros
         elif not batched:
             hx = tuple(h.unsqueeze(0) for h in hx) if isinstance(hx, tuple) else hx.unsqueeze(0)
