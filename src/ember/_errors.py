@@ -424,6 +424,78 @@ def _call_keywords(frame) -> tuple | None:
     return ()
 
 
+_NAME_LOADS = frozenset(("LOAD_NAME", "LOAD_GLOBAL", "LOAD_FAST", "LOAD_DEREF",
+                         "LOAD_CLASSDEREF"))
+_NO_STACK = frozenset(("PRECALL", "KW_NAMES", "CACHE", "NOP", "EXTENDED_ARG"))
+
+
+def _pusher(instructions, i: int, depth: int) -> int | None:
+    """The index of the instruction among ``instructions[:i]`` that pushed the value
+    ``depth`` entries below the top of the stack as ``instructions[i]`` runs (None where
+    the code between jumps, or stores: not plain to tell)."""
+    import dis
+    for j in range(i - 1, -1, -1):
+        ins = instructions[j]
+        if ins.opname in _NO_STACK:
+            continue
+        if ins.is_jump_target or ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs \
+                or ins.opname.startswith(("STORE_", "DELETE_", "POP_", "SWAP", "RE")):
+            return None
+        effect = dis.stack_effect(ins.opcode, ins.arg, jump=False) \
+            if ins.opcode >= dis.HAVE_ARGUMENT else dis.stack_effect(ins.opcode)
+        if depth < (2 if ins.opname == "LOAD_METHOD" else max(effect, 1)):
+            return j
+        depth -= effect
+    return None
+
+
+def _loaded(frame, instructions, j: int, seen: int = 0):
+    """The value ``instructions[j]`` of ``frame`` loaded where it is a name's, or an
+    attribute of a module (a chain from a name); :data:`_MISSING` where it is neither."""
+    import builtins
+    import types
+    ins = instructions[j]
+    if ins.opname in _NAME_LOADS:
+        for space in (frame.f_locals, frame.f_globals, vars(builtins)):
+            if ins.argval in space:
+                return space[ins.argval]
+    elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and seen < 8:
+        k = _pusher(instructions, j, 0)
+        owner = _MISSING if k is None else _loaded(frame, instructions, k, seen + 1)
+        if isinstance(owner, types.ModuleType):
+            return getattr(owner, ins.argval, _MISSING)
+    return _MISSING
+
+
+def _called_as_method(frame) -> bool | None:
+    """Whether the call ``frame`` is making calls a Tensor method (a tensor's attribute, or
+    a bound method of one) rather than a function, read off its bytecode (None where that
+    cannot be told)."""
+    import dis
+    import types
+
+    from ._tensor import Tensor
+    at = frame.f_lasti
+    instructions = [i for i in dis.get_instructions(frame.f_code) if i.offset <= at]
+    if len(instructions) < 2 or instructions[-1].opname != "CALL" \
+            or instructions[-2].opname != "PRECALL":
+        return None
+    i = len(instructions) - 2
+    j = _pusher(instructions, i, instructions[i].arg)
+    if j is None:
+        return None
+    if instructions[j].opname in ("LOAD_METHOD", "LOAD_ATTR"):
+        k = _pusher(instructions, j, 0)
+        owner = _MISSING if k is None else _loaded(frame, instructions, k)
+        if isinstance(owner, Tensor):
+            return True
+        return False if isinstance(owner, types.ModuleType) else None
+    value = _loaded(frame, instructions, j)
+    if isinstance(value, types.MethodType):
+        return isinstance(value.__self__, Tensor)
+    return False if isinstance(value, types.FunctionType) else None
+
+
 def call_of(name: str, method: bool, names, values, npos: int, defaults: dict,
             keywords: tuple | None = None):
     """A call of public function (or Tensor method) ``name`` read back from the values its
@@ -502,15 +574,14 @@ def _rebinds_parameters(code) -> bool:
 def _frame_forms(frame, candidates) -> list:
     """The forms ``(name, method, fn)`` in which the function ``frame`` runs is published,
     of ``candidates`` (those of its code): the function whose closure holds what the frame's
-    free variables do, as a Tensor method and/or a function."""
+    free variables do (the function and the method of one op may be two), as a Tensor method
+    and/or a function."""
     # (aliases share their code: the function named as it is read first)
     candidates = sorted(candidates, key=lambda c: c[0] != frame.f_code.co_name)
-    for _, _, fn in candidates:
-        cells = fn.__closure__ or ()
-        if all(frame.f_locals.get(v, _MISSING) is c.cell_contents
-               for v, c in zip(fn.__code__.co_freevars, cells)):
-            return [c for c in candidates if c[2] is fn]
-    return []
+    found = [c for c in candidates if all(
+        frame.f_locals.get(v, _MISSING) is cell.cell_contents
+        for v, cell in zip(c[2].__code__.co_freevars, c[2].__closure__ or ()))]
+    return [c for c in found if c[0] == found[0][0]]
 
 
 def call_failure(err: BaseException | None = None):
@@ -553,7 +624,11 @@ def call_failure(err: BaseException | None = None):
     while caller is not frame and caller is not None and caller.f_code.co_name in (
             "_stub_call", "wrapper", code.co_name):
         caller = caller.f_back
-    keywords = _call_keywords(frame) if caller is frame and frame is not None else None
+    keywords = as_method = None
+    if caller is frame and frame is not None:
+        keywords, as_method = _call_keywords(frame), _called_as_method(frame)
+    if as_method is not None and any(f[1] == as_method for f in forms):
+        forms = [f for f in forms if f[1] == as_method]
     from ._tensor import Tensor
     errors = []
     for name, method, _ in sorted(forms, key=lambda f: not f[1]):
