@@ -467,14 +467,11 @@ def _loaded(frame, instructions, j: int, seen: int = 0):
     return _MISSING
 
 
-def _called_as_method(frame) -> bool | None:
-    """Whether the call ``frame`` is making calls a Tensor method (a tensor's attribute, or
-    a bound method of one) rather than a function, read off its bytecode (None where that
-    cannot be told)."""
+def _callee(frame):
+    """What the call ``frame`` is making calls, read off its bytecode: ``(owner, None)`` for
+    an attribute of ``owner`` (``x.add(…)``), ``(None, value)`` for a value loaded by name
+    (``f(…)``), None where that cannot be told."""
     import dis
-    import types
-
-    from ._tensor import Tensor
     at = frame.f_lasti
     instructions = [i for i in dis.get_instructions(frame.f_code) if i.offset <= at]
     if len(instructions) < 2 or instructions[-1].opname != "CALL" \
@@ -487,13 +484,42 @@ def _called_as_method(frame) -> bool | None:
     if instructions[j].opname in ("LOAD_METHOD", "LOAD_ATTR"):
         k = _pusher(instructions, j, 0)
         owner = _MISSING if k is None else _loaded(frame, instructions, k)
-        if isinstance(owner, Tensor):
-            return True
-        return False if isinstance(owner, types.ModuleType) else None
+        return None if owner is _MISSING else (owner, None)
     value = _loaded(frame, instructions, j)
+    return None if value is _MISSING else (None, value)
+
+
+def _called_as_method(frame) -> bool | None:
+    """Whether the call ``frame`` is making calls a Tensor method (a tensor's attribute, or
+    a bound method of one) rather than a function (None where that cannot be told)."""
+    import types
+
+    from ._tensor import Tensor
+    called = _callee(frame)
+    if called is None:
+        return None
+    owner, value = called
+    if owner is not None:
+        return True if isinstance(owner, Tensor) else False if isinstance(
+            owner, types.ModuleType) else None
     if isinstance(value, types.MethodType):
         return isinstance(value.__self__, Tensor)
     return False if isinstance(value, types.FunctionType) else None
+
+
+def _no_arguments_owner() -> str:
+    """How CPython names the class of a Tensor method of no arguments in its error for the
+    user's call: the bound method's tensor's class where the call is of a bound method
+    object (``f = x.abs; f(1)``), else the class that defines it (``x.abs(1)``)."""
+    import types
+    frame = _sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith(_PKG)
+                                 or "_reparsed" in frame.f_globals):   # (generated ops')
+        frame = frame.f_back
+    called = None if frame is None else _callee(frame)
+    if called is not None and isinstance(called[1], types.MethodType):
+        return type(called[1].__self__).__qualname__
+    return "TensorBase"
 
 
 def call_of(name: str, method: bool, names, values, npos: int, defaults: dict,
@@ -796,8 +822,10 @@ def parse_failure(name: str, method: bool, args, kwargs: dict) -> TypeError | No
         return None
     if not options:         # (a method of no arguments: CPython's error)
         if args:
-            return TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
-        return TypeError(f"TensorBase.{name}() takes no keyword arguments") if kwargs else None
+            return TypeError(f"{_no_arguments_owner()}.{name}() takes no arguments "
+                             f"({len(args)} given)")
+        return TypeError(f"{_no_arguments_owner()}.{name}() takes no keyword arguments") \
+            if kwargs else None
     for sig in [_signature(o) for o in options]:
         if _parse_error(name, sig, args, kwargs) is None:
             return _unpack_error(name, sig, args, kwargs)
