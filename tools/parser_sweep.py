@@ -34,7 +34,7 @@ sys.path.insert(0, str(OUT.parents[1].parent))
 from ember import _errors  # noqa: E402
 
 # torch's C++ parameter types as its parser prints them (python_arg_parser.cpp, type_name)
-_TYPES = {"Tensor": "Tensor", "Scalar": "Number", "int64_t": "int", "SymInt": "int",
+_TYPES = {"Tensor": "Tensor", "Scalar": "Number", "int64_t": "int", "SymInt": "SymInt",
           "double": "float", "bool": "bool", "IntArrayRef": "tuple of ints",
           "SymIntArrayRef": "tuple of ints", "ArrayRef<double>": "tuple of floats",
           "TensorList": "tuple of Tensors", "c10::List<::std::optional<Tensor>>":

@@ -267,15 +267,22 @@ def _matches(kind: str, obj, name: str = "") -> bool:
     if kind == "Tensor":    # (a tensor-like is handed to its __torch_function__)
         return isinstance(obj, Tensor) or hasattr(type(obj), "__torch_function__") or (
             name in _NUMBERS_AS_TENSORS and _is_number(obj))
-    if kind in ("int", "SymInt"):
-        return isinstance(obj, Tensor) and not obj.ndim or not isinstance(
-            obj, (bool, Tensor)) and hasattr(obj, "__index__")
+    if kind == "int":       # (a tensor: an integral one of no dims, not requiring grad)
+        if isinstance(obj, Tensor):
+            from . import _dtype
+            return not obj.ndim and not obj.requires_grad and obj.dtype is not _dtype.bool \
+                and not (obj.is_floating_point() or obj.is_complex())
+        return not isinstance(obj, bool) and hasattr(obj, "__index__")
+    if kind == "SymInt":    # (a tensor: an integral (or bool) one of one element)
+        if isinstance(obj, Tensor):
+            return obj.numel() == 1 and not (obj.is_floating_point() or obj.is_complex())
+        return not isinstance(obj, bool) and hasattr(obj, "__index__")
     if kind == "bool":
         return isinstance(obj, bool) or type(obj).__name__ == "bool_"
-    if kind in ("float", "double"):
-        return isinstance(obj, Tensor) or _is_number(obj) and not isinstance(obj, complex)
-    if kind == "Number":
-        return isinstance(obj, Tensor) and not obj.ndim or _is_number(obj)
+    if kind in ("float", "double", "Number"):    # (a tensor: one of no dims, not requiring grad)
+        if isinstance(obj, Tensor):
+            return not obj.ndim and not obj.requires_grad
+        return _is_number(obj) and (kind == "Number" or not isinstance(obj, complex))
     if kind.startswith("tuple of ints"):     # (``tuple of ints[2]`` takes an int too)
         return kind[-1] == "]" and _matches("int", obj) or isinstance(
             obj, (tuple, list)) and (not obj or _matches("int", obj[0]))
@@ -726,9 +733,17 @@ def _signature(option: str) -> list:
 
 
 def _shown(options) -> list:
-    """The signatures torch's errors list: the deprecated ones left out, as printed."""
+    """The signatures torch's errors list: the deprecated ones left out, as printed (a
+    ``SymInt`` printed ``int``)."""
     import re
-    return [re.sub(r"(\[\d+\])?\?? ", " ", o) for o in options if not o.startswith("!")]
+    return [re.sub(r"(\[\d+\])?\?? ", " ", o).replace("(SymInt ", "(int ").replace(
+        " SymInt ", " int ") for o in options if not o.startswith("!")]
+
+
+def _printed(kind: str) -> str:
+    """A parameter's type as torch's parser names it in its errors."""
+    kind = kind.split("[")[0]
+    return "int" if kind == "SymInt" else kind
 
 
 def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
@@ -767,11 +782,16 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
             arg_pos = nargs
             continue
         elif is_kwd:
-            return TypeError(f"{name}(): argument '{pname}' must be {kind.split('[')[0]}, not "
+            return TypeError(f"{name}(): argument '{pname}' must be {_printed(kind)}, not "
                              f"{type_name(obj)}")
+        elif kind.startswith("tuple of ints") and isinstance(obj, (tuple, list)):
+            # (its parser looks at the first element of an int list only)
+            return TypeError(f"{name}(): argument '{pname}' (position {arg_pos + 1}) must be "
+                             f"tuple of ints, but found element of type {type_name(obj[0])} "
+                             "at pos 0")
         else:
             return TypeError(f"{name}(): argument '{pname}' (position {arg_pos + 1}) must be "
-                             f"{kind.split('[')[0]}, not {type_name(obj)}")
+                             f"{_printed(kind)}, not {type_name(obj)}")
         if not is_kwd:
             arg_pos += 1
         elif obj is not _MISSING:

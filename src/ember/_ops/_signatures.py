@@ -91,12 +91,12 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
              'None)',
              '(Tensor input, int dim = -1, bool descending = False)'),
  'argwhere': ('(Tensor input)',),
- 'as_strided': ('(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = '
+ 'as_strided': ('(Tensor input, tuple of ints size, tuple of ints stride, SymInt storage_offset = '
                 'None)',),
- 'as_strided_': ('(Tensor input, tuple of ints size, tuple of ints stride, int storage_offset = '
+ 'as_strided_': ('(Tensor input, tuple of ints size, tuple of ints stride, SymInt storage_offset = '
                  'None)',),
- 'as_strided_scatter': ('(Tensor input, Tensor src, tuple of ints size, tuple of ints stride, int '
-                        'storage_offset = None)',),
+ 'as_strided_scatter': ('(Tensor input, Tensor src, tuple of ints size, tuple of ints stride, '
+                        'SymInt storage_offset = None)',),
  'as_tensor': ('(object data, *, torch.dtype dtype = None, torch.device device = None)',),
  'asarray': ('(object obj, *, torch.dtype dtype = None, torch.device device = None, bool copy = '
              'None, bool requires_grad = None)',),
@@ -132,7 +132,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'bilinear': ('(Tensor input1, Tensor input2, Tensor weight, Tensor bias = None)',),
  'binary_cross_entropy_with_logits': ('(Tensor input, Tensor target, Tensor weight = None, Tensor '
                                       'pos_weight = None, int reduction = at::Reduction::Mean)',),
- 'bincount': ('(Tensor input, Tensor weights = None, int minlength = 0)',),
+ 'bincount': ('(Tensor input, Tensor weights = None, SymInt minlength = 0)',),
  'binomial': ('(Tensor count, Tensor prob, torch.Generator generator = None)',),
  'bitwise_and': ('(Tensor input, Tensor other, *, Tensor out = None)',
                  '(Number self, Tensor other)',
@@ -168,7 +168,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'ceil_': ('(Tensor input)',),
  'celu': ('(Tensor input, Number alpha = 1.0)',),
  'celu_': ('(Tensor input, Number alpha = 1.0)',),
- 'channel_shuffle': ('(Tensor input, int groups)',),
+ 'channel_shuffle': ('(Tensor input, SymInt groups)',),
  'cholesky': ('(Tensor input, bool upper = False, *, Tensor out = None)',),
  'cholesky_inverse': ('(Tensor input, bool upper = False, *, Tensor out = None)',),
  'cholesky_solve': ('(Tensor input, Tensor input2, bool upper = False, *, Tensor out = None)',),
@@ -198,30 +198,30 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'conj_physical_': ('(Tensor input)',),
  'constant_pad_nd': ('(Tensor input, tuple of ints pad, Number value = 0)',),
  'conv1d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[1] stride = 1, tuple '
-            'of ints[1] padding = 0, tuple of ints[1] dilation = 1, int groups = 1)',
+            'of ints[1] padding = 0, tuple of ints[1] dilation = 1, SymInt groups = 1)',
             '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[1] stride = 1, str '
-            'padding = "valid", tuple of ints[1] dilation = 1, int groups = 1)'),
+            'padding = "valid", tuple of ints[1] dilation = 1, SymInt groups = 1)'),
  'conv2d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[2] stride = 1, tuple '
-            'of ints[2] padding = 0, tuple of ints[2] dilation = 1, int groups = 1)',
+            'of ints[2] padding = 0, tuple of ints[2] dilation = 1, SymInt groups = 1)',
             '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[2] stride = 1, str '
-            'padding = "valid", tuple of ints[2] dilation = 1, int groups = 1)'),
+            'padding = "valid", tuple of ints[2] dilation = 1, SymInt groups = 1)'),
  'conv3d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[3] stride = 1, tuple '
-            'of ints[3] padding = 0, tuple of ints[3] dilation = 1, int groups = 1)',
+            'of ints[3] padding = 0, tuple of ints[3] dilation = 1, SymInt groups = 1)',
             '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[3] stride = 1, str '
-            'padding = "valid", tuple of ints[3] dilation = 1, int groups = 1)'),
+            'padding = "valid", tuple of ints[3] dilation = 1, SymInt groups = 1)'),
  'conv_tbc': ('(Tensor input, Tensor weight, Tensor bias, int pad = 0)',),
  'conv_transpose1d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[1] stride = '
-                      '1, tuple of ints[1] padding = 0, tuple of ints[1] output_padding = 0, int '
-                      'groups = 1, tuple of ints[1] dilation = 1)',),
+                      '1, tuple of ints[1] padding = 0, tuple of ints[1] output_padding = 0, '
+                      'SymInt groups = 1, tuple of ints[1] dilation = 1)',),
  'conv_transpose2d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[2] stride = '
-                      '1, tuple of ints[2] padding = 0, tuple of ints[2] output_padding = 0, int '
-                      'groups = 1, tuple of ints[2] dilation = 1)',),
+                      '1, tuple of ints[2] padding = 0, tuple of ints[2] output_padding = 0, '
+                      'SymInt groups = 1, tuple of ints[2] dilation = 1)',),
  'conv_transpose3d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[3] stride = '
-                      '1, tuple of ints[3] padding = 0, tuple of ints[3] output_padding = 0, int '
-                      'groups = 1, tuple of ints[3] dilation = 1)',),
+                      '1, tuple of ints[3] padding = 0, tuple of ints[3] output_padding = 0, '
+                      'SymInt groups = 1, tuple of ints[3] dilation = 1)',),
  'convolution': ('(Tensor input, Tensor weight, Tensor? bias, tuple of ints stride, tuple of ints '
                  'padding, tuple of ints dilation, bool transposed, tuple of ints output_padding, '
-                 'int groups)',),
+                 'SymInt groups)',),
  'copysign': ('(Tensor input, Tensor other, *, Tensor out = None)',
               '(Tensor input, Number other, *, Tensor out = None)'),
  'corrcoef': ('(Tensor input)',),
@@ -272,7 +272,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'dropout_': ('(Tensor input, float p, bool train)',),
  'dsplit': ('(Tensor input, int sections)', '(Tensor input, tuple of ints indices)'),
  'dstack': ('(tuple of Tensors tensors, *, Tensor out = None)',),
- 'embedding': ('(Tensor weight, Tensor indices, int padding_idx = -1, bool scale_grad_by_freq = '
+ 'embedding': ('(Tensor weight, Tensor indices, SymInt padding_idx = -1, bool scale_grad_by_freq = '
                'False, bool sparse = False)',),
  'embedding_bag': ('(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int '
                    'mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? '
@@ -307,10 +307,10 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'exp_': ('(Tensor input)',),
  'expm1': ('(Tensor input, *, Tensor out = None)',),
  'expm1_': ('(Tensor input)',),
- 'eye': ('(int n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, '
+ 'eye': ('(SymInt n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, '
          'torch.device device = None, bool? pin_memory = False, bool? requires_grad = False)',
-         '(int n, int m, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = '
-         'None, torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
+         '(SymInt n, SymInt m, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout '
+         '= None, torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
          'False)'),
  'fake_quantize_per_channel_affine': ('(Tensor input, Tensor scale, Tensor zero_point, int axis, '
                                       'int quant_min, int quant_max)',),
@@ -479,8 +479,8 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'kl_div': ('(Tensor input, Tensor target, int reduction = at::Reduction::Mean, *, bool log_target '
             '= False)',),
  'kron': ('(Tensor input, Tensor other, *, Tensor out = None)',),
- 'kthvalue': ('(Tensor input, int k, int dim = -1, bool keepdim = False, *, tuple of Tensors out = '
-              'None)',),
+ 'kthvalue': ('(Tensor input, SymInt k, int dim = -1, bool keepdim = False, *, tuple of Tensors '
+              'out = None)',),
  'layer_norm': ('(Tensor input, tuple of ints normalized_shape, Tensor weight = None, Tensor bias '
                 '= None, float eps = 1e-05, bool cudnn_enable = True)',),
  'lcm': ('(Tensor input, Tensor other, *, Tensor out = None)',),
@@ -590,7 +590,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
              '(Tensor input, tuple of ints source, tuple of ints destination)'),
  'msort': ('(Tensor input, *, Tensor out = None)',),
  'mul': ('(Tensor input, Tensor other, *, Tensor out = None)',),
- 'multinomial': ('(Tensor input, int num_samples, bool replacement = False, *, torch.Generator '
+ 'multinomial': ('(Tensor input, SymInt num_samples, bool replacement = False, *, torch.Generator '
                  'generator = None, Tensor out = None)',),
  'multiply': ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other)'),
  'mv': ('(Tensor input, Tensor vec, *, Tensor out = None)',),
@@ -608,9 +608,9 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                  'interpolation = "linear", Tensor out = None)'),
  'nansum': ('(Tensor input, tuple of ints[1] dim = None, bool keepdim = False, *, torch.dtype '
             'dtype = None, Tensor out = None)',),
- 'narrow': ('(Tensor input, int dim, Tensor start, int length)',
-            '(Tensor input, int dim, int start, int length)'),
- 'narrow_copy': ('(Tensor input, int dim, int start, int length, *, Tensor out = None)',),
+ 'narrow': ('(Tensor input, int dim, Tensor start, SymInt length)',
+            '(Tensor input, int dim, SymInt start, SymInt length)'),
+ 'narrow_copy': ('(Tensor input, int dim, SymInt start, SymInt length, *, Tensor out = None)',),
  'ne': ('(Tensor input, Tensor other, *, Tensor out = None)',
         '(Tensor input, Number other, *, Tensor out = None)'),
  'neg': ('(Tensor input, *, Tensor out = None)',),
@@ -619,7 +619,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'negative_': ('(Tensor input)',),
  'nextafter': ('(Tensor input, Tensor other, *, Tensor out = None)',),
  'nonzero': ('(Tensor input, *, bool as_tuple = False, Tensor out = None)',),
- 'nonzero_static': ('(Tensor input, *, int size, int fill_value = -1, Tensor out = None)',),
+ 'nonzero_static': ('(Tensor input, *, SymInt size, int fill_value = -1, Tensor out = None)',),
  'norm_except_dim': ('(Tensor v, int pow = 2, int dim = 0)',),
  'normal': ('(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)',
             '(Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)',
@@ -690,25 +690,25 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                '(Tensor input, *, torch.memory_format memory_format = None, torch.dtype dtype = '
                'None, torch.layout layout = None, torch.device device = None, bool? pin_memory = '
                'False, bool? requires_grad = False)'),
- 'randint': ('(int high, tuple of ints size, *, torch.Generator? generator, Tensor out = None, '
+ 'randint': ('(SymInt high, tuple of ints size, *, torch.Generator? generator, Tensor out = None, '
              'torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, '
              'bool? pin_memory = False, bool? requires_grad = False)',
-             '(int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, '
+             '(SymInt high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, '
              'torch.layout layout = None, torch.device device = None, bool? pin_memory = False, '
              'bool? requires_grad = False)',
-             '(int low, int high, tuple of ints size, *, torch.Generator? generator, Tensor out = '
-             'None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = '
-             'None, bool? pin_memory = False, bool? requires_grad = False)',
-             '(int low, int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = '
-             'None, torch.layout layout = None, torch.device device = None, bool? pin_memory = '
-             'False, bool? requires_grad = False)'),
- 'randint_like': ('(Tensor input, int low, int high, *, torch.Generator? generator, '
+             '(SymInt low, SymInt high, tuple of ints size, *, torch.Generator? generator, Tensor '
+             'out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device '
+             'device = None, bool? pin_memory = False, bool? requires_grad = False)',
+             '(SymInt low, SymInt high, tuple of ints size, *, Tensor out = None, torch.dtype '
+             'dtype = None, torch.layout layout = None, torch.device device = None, bool? '
+             'pin_memory = False, bool? requires_grad = False)'),
+ 'randint_like': ('(Tensor input, SymInt low, SymInt high, *, torch.Generator? generator, '
                   'torch.memory_format memory_format = None, torch.dtype dtype = None, '
                   'torch.layout layout = None, torch.device device = None, bool? pin_memory = '
                   'False, bool? requires_grad = False)',
-                  '(Tensor input, int low, int high, *, torch.memory_format memory_format = None, '
-                  'torch.dtype dtype = None, torch.layout layout = None, torch.device device = '
-                  'None, bool? pin_memory = False, bool? requires_grad = False)',
+                  '(Tensor input, SymInt low, SymInt high, *, torch.memory_format memory_format = '
+                  'None, torch.dtype dtype = None, torch.layout layout = None, torch.device device '
+                  '= None, bool? pin_memory = False, bool? requires_grad = False)',
                   '(Tensor input, Tensor high, *, torch.Generator? generator, torch.memory_format '
                   'memory_format = None, torch.dtype dtype = None, torch.layout layout = None, '
                   'torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
@@ -716,11 +716,11 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                   '(Tensor input, Tensor high, *, torch.memory_format memory_format = None, '
                   'torch.dtype dtype = None, torch.layout layout = None, torch.device device = '
                   'None, bool? pin_memory = False, bool? requires_grad = False)',
-                  '(Tensor input, int high, *, torch.Generator? generator, torch.memory_format '
+                  '(Tensor input, SymInt high, *, torch.Generator? generator, torch.memory_format '
                   'memory_format = None, torch.dtype dtype = None, torch.layout layout = None, '
                   'torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
                   'False)',
-                  '(Tensor input, int high, *, torch.memory_format memory_format = None, '
+                  '(Tensor input, SymInt high, *, torch.memory_format memory_format = None, '
                   'torch.dtype dtype = None, torch.layout layout = None, torch.device device = '
                   'None, bool? pin_memory = False, bool? requires_grad = False)'),
  'randn': ('(tuple of ints size, *, torch.Generator? generator, Tensor out = None, torch.dtype '
@@ -735,11 +735,12 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                 '(Tensor input, *, torch.memory_format memory_format = None, torch.dtype dtype = '
                 'None, torch.layout layout = None, torch.device device = None, bool? pin_memory = '
                 'False, bool? requires_grad = False)'),
- 'randperm': ('(int n, *, torch.Generator? generator, Tensor out = None, torch.dtype dtype = None, '
-              'torch.layout layout = None, torch.device device = None, bool? pin_memory = False, '
-              'bool? requires_grad = False)',
-              '(int n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, '
-              'torch.device device = None, bool? pin_memory = False, bool? requires_grad = False)'),
+ 'randperm': ('(SymInt n, *, torch.Generator? generator, Tensor out = None, torch.dtype dtype = '
+              'None, torch.layout layout = None, torch.device device = None, bool? pin_memory = '
+              'False, bool? requires_grad = False)',
+              '(SymInt n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = '
+              'None, torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
+              'False)'),
  'range': ('(Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = '
            'None, torch.layout layout = torch.strided, torch.device device = None, bool '
            'requires_grad = False)',),
@@ -753,9 +754,11 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                '(Number self, Tensor other)',
                '(Tensor input, Number other, *, Tensor out = None)'),
  'renorm': ('(Tensor input, Number p, int dim, Number maxnorm, *, Tensor out = None)',),
- 'repeat_interleave': ('(Tensor input, Tensor repeats, int dim = None, *, int output_size = None)',
-                       '(Tensor repeats, *, int output_size = None)',
-                       '(Tensor input, int repeats, int dim = None, *, int output_size = None)'),
+ 'repeat_interleave': ('(Tensor input, Tensor repeats, int dim = None, *, SymInt output_size = '
+                       'None)',
+                       '(Tensor repeats, *, SymInt output_size = None)',
+                       '(Tensor input, SymInt repeats, int dim = None, *, SymInt output_size = '
+                       'None)'),
  'reshape': ('(Tensor input, tuple of ints shape)',),
  'resolve_conj': ('(Tensor input)',),
  'resolve_neg': ('(Tensor input)',),
@@ -798,8 +801,8 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                   'False, str side = None, Tensor sorter = None, Tensor out = None)',
                   '(Tensor sorted_sequence, Number self, *, bool out_int32 = False, bool right = '
                   'False, str side = None, Tensor sorter = None, Tensor out = None)'),
- 'select': ('(Tensor input, int dim, int index)',),
- 'select_scatter': ('(Tensor input, Tensor src, int dim, int index)',),
+ 'select': ('(Tensor input, int dim, SymInt index)',),
+ 'select_scatter': ('(Tensor input, Tensor src, int dim, SymInt index)',),
  'selu': ('(Tensor input)',),
  'selu_': ('(Tensor input)',),
  'sgn': ('(Tensor input, *, Tensor out = None)',),
@@ -813,8 +816,8 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'sinc_': ('(Tensor input)',),
  'sinh': ('(Tensor input, *, Tensor out = None)',),
  'sinh_': ('(Tensor input)',),
- 'slice_scatter': ('(Tensor input, Tensor src, int dim = 0, int start = None, int end = None, int '
-                   'step = 1, *, Tensor out = None)',),
+ 'slice_scatter': ('(Tensor input, Tensor src, int dim = 0, SymInt start = None, SymInt end = '
+                   'None, SymInt step = 1, *, Tensor out = None)',),
  'slogdet': ('(Tensor input, *, tuple of Tensors out = None)',),
  'softmax': ('(Tensor input, int dim, torch.dtype dtype = None, *, Tensor out = None)',),
  'sort': ('(Tensor input, *, bool? stable, int dim = -1, bool descending = False, tuple of Tensors '
@@ -877,12 +880,12 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
             'pin_memory = False, bool requires_grad = False)',),
  'tensor_split': ('(Tensor input, tuple of ints indices, int dim = 0)',
                   '(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)',
-                  '(Tensor input, int sections, int dim = 0)'),
+                  '(Tensor input, SymInt sections, int dim = 0)'),
  'threshold': ('(Tensor input, Number threshold, Number value, *, Tensor out = None)',),
  'threshold_': ('(Tensor input, Number threshold, Number value)',),
  'tile': ('(Tensor input, tuple of ints dims)',),
- 'topk': ('(Tensor input, int k, int dim = -1, bool largest = True, bool sorted = True, *, tuple '
-          'of Tensors out = None)',),
+ 'topk': ('(Tensor input, SymInt k, int dim = -1, bool largest = True, bool sorted = True, *, '
+          'tuple of Tensors out = None)',),
  'trace': ('(Tensor input)',),
  'transpose': ('(Tensor input, int dim0, int dim1)',),
  'trapezoid': ('(Tensor y, Tensor x, *, int dim = -1)',
@@ -890,14 +893,14 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'trapz': ('(Tensor y, *, float dx = 1, int dim = -1)', '(Tensor y, Tensor x, *, int dim = -1)'),
  'triangular_solve': ('(Tensor input, Tensor A, bool upper = True, bool transpose = False, bool '
                       'unitriangular = False, *, tuple of Tensors out = None)',),
- 'tril': ('(Tensor input, int diagonal = 0, *, Tensor out = None)',),
+ 'tril': ('(Tensor input, SymInt diagonal = 0, *, Tensor out = None)',),
  'tril_indices': ('(int row, int col, int offset = 0, *, torch.dtype dtype = None, torch.layout '
                   'layout = None, torch.device device = None, bool? pin_memory = False, bool? '
                   'requires_grad = False)',),
  'triplet_margin_loss': ('(Tensor anchor, Tensor positive, Tensor negative, float margin = 1.0, '
                          'float p = 2, float eps = 1e-06, bool swap = False, int reduction = '
                          'at::Reduction::Mean)',),
- 'triu': ('(Tensor input, int diagonal = 0, *, Tensor out = None)',),
+ 'triu': ('(Tensor input, SymInt diagonal = 0, *, Tensor out = None)',),
  'triu_indices': ('(int row, int col, int offset = 0, *, torch.dtype dtype = None, torch.layout '
                   'layout = None, torch.device device = None, bool? pin_memory = False, bool? '
                   'requires_grad = False)',),
@@ -908,7 +911,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'unbind': ('(Tensor input, int dim = 0)',),
  'unflatten': ('(Tensor input, int dim, tuple of ints sizes)',),
  'unsafe_chunk': ('(Tensor input, int chunks, int dim = 0)',),
- 'unsafe_split': ('(Tensor input, int split_size, int dim = 0)',),
+ 'unsafe_split': ('(Tensor input, SymInt split_size, int dim = 0)',),
  'unsafe_split_with_sizes': ('(Tensor input, tuple of ints split_sizes, int dim = 0)',),
  'unsqueeze': ('(Tensor input, int dim)',),
  'vander': ('(Tensor x, int N = None, bool increasing = False)',),
@@ -1016,10 +1019,10 @@ METHODS = {'abs': (),
  'argsort': ('(*, bool stable, int dim = -1, bool descending = False)',
              '(int dim = -1, bool descending = False)'),
  'argwhere': (),
- 'as_strided': ('(tuple of ints size, tuple of ints stride, int storage_offset = None)',),
- 'as_strided_': ('(tuple of ints size, tuple of ints stride, int storage_offset = None)',),
- 'as_strided_scatter': ('(Tensor src, tuple of ints size, tuple of ints stride, int storage_offset '
-                        '= None)',),
+ 'as_strided': ('(tuple of ints size, tuple of ints stride, SymInt storage_offset = None)',),
+ 'as_strided_': ('(tuple of ints size, tuple of ints stride, SymInt storage_offset = None)',),
+ 'as_strided_scatter': ('(Tensor src, tuple of ints size, tuple of ints stride, SymInt '
+                        'storage_offset = None)',),
  'as_subclass': ('(object cls)',),
  'asin': (),
  'asin_': (),
@@ -1042,7 +1045,7 @@ METHODS = {'abs': (),
  'bernoulli_': ('(Tensor p, *, torch.Generator generator = None)',
                 '(float p = 0.5, *, torch.Generator generator = None)'),
  'bfloat16': ('(*, torch.memory_format memory_format = None)',),
- 'bincount': ('(Tensor weights = None, int minlength = 0)',),
+ 'bincount': ('(Tensor weights = None, SymInt minlength = 0)',),
  'bitwise_and': ('(Tensor other)', '(Number other)'),
  'bitwise_and_': ('(Tensor other)', '(Number other)'),
  'bitwise_left_shift': ('(Tensor other)', '(Number other)'),
@@ -1254,7 +1257,7 @@ METHODS = {'abs': (),
  'isreal': (),
  'item': (),
  'kron': ('(Tensor other)',),
- 'kthvalue': ('(int k, int dim = -1, bool keepdim = False)',),
+ 'kthvalue': ('(SymInt k, int dim = -1, bool keepdim = False)',),
  'lcm': ('(Tensor other)',),
  'lcm_': ('(Tensor other)',),
  'ldexp': ('(Tensor other)',),
@@ -1322,7 +1325,7 @@ METHODS = {'abs': (),
  'msort': (),
  'mul': ('(Tensor other)',),
  'mul_': ('(Tensor other)',),
- 'multinomial': ('(int num_samples, bool replacement = False, *, torch.Generator generator = '
+ 'multinomial': ('(SymInt num_samples, bool replacement = False, *, torch.Generator generator = '
                  'None)',),
  'multiply': ('(Tensor other)', '(Number other)'),
  'multiply_': ('(Tensor other)', '(Number other)'),
@@ -1338,8 +1341,8 @@ METHODS = {'abs': (),
                  '(float q, int dim = None, bool keepdim = False, *, str interpolation = '
                  '"linear")'),
  'nansum': ('(tuple of ints[1] dim = None, bool keepdim = False, *, torch.dtype dtype = None)',),
- 'narrow': ('(int dim, Tensor start, int length)', '(int dim, int start, int length)'),
- 'narrow_copy': ('(int dim, int start, int length)',),
+ 'narrow': ('(int dim, Tensor start, SymInt length)', '(int dim, SymInt start, SymInt length)'),
+ 'narrow_copy': ('(int dim, SymInt start, SymInt length)',),
  'ndimension': (),
  'ne': ('(Tensor other)', '(Number other)'),
  'ne_': ('(Tensor other)', '(Number other)'),
@@ -1373,7 +1376,7 @@ METHODS = {'abs': (),
  'nextafter': ('(Tensor other)',),
  'nextafter_': ('(Tensor other)',),
  'nonzero': ('()', '(*, bool as_tuple)'),
- 'nonzero_static': ('(*, int size, int fill_value = -1)',),
+ 'nonzero_static': ('(*, SymInt size, int fill_value = -1)',),
  'normal_': ('(float mean = 0, float std = 1, *, torch.Generator generator = None)',),
  'not_equal': ('(Tensor other)', '(Number other)'),
  'not_equal_': ('(Tensor other)', '(Number other)'),
@@ -1420,8 +1423,8 @@ METHODS = {'abs': (),
  'renorm': ('(Number p, int dim, Number maxnorm)',),
  'renorm_': ('(Number p, int dim, Number maxnorm)',),
  'repeat': ('(tuple of ints repeats)',),
- 'repeat_interleave': ('(Tensor repeats, int dim = None, *, int output_size = None)',
-                       '(int repeats, int dim = None, *, int output_size = None)'),
+ 'repeat_interleave': ('(Tensor repeats, int dim = None, *, SymInt output_size = None)',
+                       '(SymInt repeats, int dim = None, *, SymInt output_size = None)'),
  'requires_grad_': ('(bool requires_grad = True)',),
  'reshape': ('(tuple of ints shape)',),
  'reshape_as': ('(Tensor other)',),
@@ -1450,14 +1453,15 @@ METHODS = {'abs': (),
                     'True)',),
  'scatter_reduce_': ('(int dim, Tensor index, Tensor src, str reduce, *, bool include_self = '
                      'True)',),
- 'select': ('(int dim, int index)',),
- 'select_scatter': ('(Tensor src, int dim, int index)',),
+ 'select': ('(int dim, SymInt index)',),
+ 'select_scatter': ('(Tensor src, int dim, SymInt index)',),
  'set_': ('()',
           '(torch.Storage source)',
-          '(torch.Storage source, int storage_offset, tuple of ints size, tuple of ints stride = '
-          'None)',
+          '(torch.Storage source, SymInt storage_offset, tuple of ints size, tuple of ints stride '
+          '= None)',
           '(Tensor source)',
-          '(Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)'),
+          '(Tensor source, SymInt storage_offset, tuple of ints size, tuple of ints stride = '
+          'None)'),
  'sgn': (),
  'sgn_': (),
  'short': ('(*, torch.memory_format memory_format = None)',),
@@ -1473,7 +1477,8 @@ METHODS = {'abs': (),
  'sinh': (),
  'sinh_': (),
  'size': ('(int dim = None)',),
- 'slice_scatter': ('(Tensor src, int dim = 0, int start = None, int end = None, int step = 1)',),
+ 'slice_scatter': ('(Tensor src, int dim = 0, SymInt start = None, SymInt end = None, SymInt step '
+                   '= 1)',),
  'slogdet': (),
  'softmax': ('(int dim, torch.dtype dtype = None)',),
  'sort': ('(*, bool? stable, int dim = -1, bool descending = False)',
@@ -1514,7 +1519,7 @@ METHODS = {'abs': (),
  'tanh_': (),
  'tensor_split': ('(tuple of ints indices, int dim = 0)',
                   '(Tensor tensor_indices_or_sections, int dim = 0)',
-                  '(int sections, int dim = 0)'),
+                  '(SymInt sections, int dim = 0)'),
  'tile': ('(tuple of ints dims)',),
  'to': ('(torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool '
         'copy = False, *, torch.memory_format memory_format = None)',
@@ -1528,16 +1533,16 @@ METHODS = {'abs': (),
                '(int sparse_dim)'),
  'to_sparse_csr': ('(int dense_dim = None)',),
  'tolist': (),
- 'topk': ('(int k, int dim = -1, bool largest = True, bool sorted = True)',),
+ 'topk': ('(SymInt k, int dim = -1, bool largest = True, bool sorted = True)',),
  'trace': (),
  'transpose': ('(int dim0, int dim1)',),
  'transpose_': ('(int dim0, int dim1)',),
  'triangular_solve': ('(Tensor A, bool upper = True, bool transpose = False, bool unitriangular = '
                       'False)',),
- 'tril': ('(int diagonal = 0)',),
- 'tril_': ('(int diagonal = 0)',),
- 'triu': ('(int diagonal = 0)',),
- 'triu_': ('(int diagonal = 0)',),
+ 'tril': ('(SymInt diagonal = 0)',),
+ 'tril_': ('(SymInt diagonal = 0)',),
+ 'triu': ('(SymInt diagonal = 0)',),
+ 'triu_': ('(SymInt diagonal = 0)',),
  'true_divide': ('(Tensor other)', '(Number other)'),
  'true_divide_': ('(Tensor other)', '(Number other)'),
  'trunc': (),
@@ -1551,7 +1556,7 @@ METHODS = {'abs': (),
  'unfold': ('(int dimension, int size, int step)',),
  'uniform_': ('(float from = 0, float to = 1, *, torch.Generator generator = None)',),
  'unsafe_chunk': ('(int chunks, int dim = 0)',),
- 'unsafe_split': ('(int split_size, int dim = 0)',),
+ 'unsafe_split': ('(SymInt split_size, int dim = 0)',),
  'unsafe_split_with_sizes': ('(tuple of ints split_sizes, int dim = 0)',),
  'unsqueeze': ('(int dim)',),
  'unsqueeze_': ('(int dim)',),
