@@ -328,13 +328,13 @@ def _type_fits(kind: str, obj) -> bool:
 
 
 def _arg_shown(obj) -> str:
-    """An argument as torch's list of signatures shows it: a tuple or list with the types
-    of its elements."""
+    """An argument as torch's list of signatures shows it: a tuple (``torch.Size`` …) or
+    list with the types of its elements."""
     if isinstance(obj, (tuple, list)):
         inner = ", ".join(_arg_type(v) for v in obj)
         if isinstance(obj, list):
             return f"list of [{inner}]"
-        return f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
+        return f"{type_name(obj)} of ({inner}{',' if len(obj) == 1 else ''})"
     return _arg_type(obj)
 
 
@@ -410,9 +410,10 @@ def reparsed(err: BaseException, name: str, method: bool, args, kwargs: dict):
     return ArgTypeError(str(new)) if isinstance(err, ArgTypeError) else new
 
 
-def _call_keywords(frame) -> tuple | None:
-    """The names of the keyword arguments of the call ``frame`` is making, read off its
-    bytecode (None where they cannot be read: a call ``f(*args, **kwargs)`` …)."""
+def _call_keywords(frame) -> tuple:
+    """``(names, count)``: the names of the keyword arguments of the call ``frame`` is making
+    and the number of its positional ones (a method's tensor not counted), read off its
+    bytecode (``(None, None)`` where they cannot be read: a call ``f(*args, **kwargs)`` …)."""
     import dis
     code, at = frame.f_code, frame.f_lasti
     previous = []       # (the instructions up to the one running, whose inline caches
@@ -422,13 +423,16 @@ def _call_keywords(frame) -> tuple | None:
             break
         previous.append(ins)
     if not previous or previous[-1].opname not in ("CALL", "CALL_KW"):
-        return None
+        return None, None
+    count = previous[-2].arg if len(previous) > 1 and previous[-2].opname == "PRECALL" \
+        else None
     for prev in reversed(previous[-4:-1]):
         if prev.opname == "KW_NAMES":
-            return code.co_consts[prev.arg]
+            names = code.co_consts[prev.arg]
+            return names, None if count is None else count - len(names)
         if previous[-1].opname == "CALL_KW" and prev.opname == "LOAD_CONST":
-            return prev.argval
-    return ()
+            return prev.argval, None
+    return (), count
 
 
 _NAME_LOADS = frozenset(("LOAD_NAME", "LOAD_GLOBAL", "LOAD_FAST", "LOAD_DEREF",
@@ -530,14 +534,21 @@ def _no_arguments_owner() -> str:
 
 
 def call_of(name: str, method: bool, names, values, npos: int, defaults: dict,
-            keywords: tuple | None = None):
+            keywords: tuple | None = None, given: int | None = None):
     """A call of public function (or Tensor method) ``name`` read back from the values its
-    parameters ``names`` (the first ``npos`` positional) took: ``(args, kwargs)``, its
-    leading arguments given positionally (as many as torch's signatures take so, but none
-    of the names in ``keywords``, those the call gave by keyword), the others by keyword; a
-    default (``defaults``, by name) counts as not given, and so does
-    :data:`REQUIRED <._ops.registry.REQUIRED>`."""
+    parameters ``names`` (the first ``npos`` positional) took: ``(args, kwargs)``. Where
+    the call's keywords' names (``keywords``) and the number of its positional arguments
+    (``given``) are known, as they were given; else its leading arguments positionally (as
+    many as torch's signatures take so, but none of ``keywords``), the others by keyword, a
+    default (``defaults``, by name) counting as not given. :data:`REQUIRED
+    <._ops.registry.REQUIRED>` is never given."""
     from ._ops import _signatures
+    if given is not None and keywords is not None:
+        first = 1 if method else 0
+        args = tuple(values[first:first + min(given, npos - first)])
+        kwargs = {n: v for n, v in zip(names, values)
+                  if n in keywords and type(v).__name__ != "_Required"}
+        return args, kwargs
     options = (_signatures.METHODS if method else _signatures.FUNCTIONS).get(name) or ()
     max_pos = max((sum(not p[4] for p in _signature(o)) for o in options), default=npos)
     args, kwargs, leading = [], {}, True
@@ -657,9 +668,9 @@ def call_failure(err: BaseException | None = None):
     while caller is not frame and caller is not None and caller.f_code.co_name in (
             "_stub_call", "wrapper", code.co_name):
         caller = caller.f_back
-    keywords = as_method = None
+    keywords = as_method = given = None
     if caller is frame and frame is not None:
-        keywords, as_method = _call_keywords(frame), _called_as_method(frame)
+        (keywords, given), as_method = _call_keywords(frame), _called_as_method(frame)
     if as_method is not None and any(f[1] == as_method for f in forms):
         forms = [f for f in forms if f[1] == as_method]
     from ._tensor import Tensor
@@ -671,7 +682,7 @@ def call_failure(err: BaseException | None = None):
         if method and not isinstance(first, Tensor):
             continue
         args, kwargs = call_of(name, method, names, [values.get(n) for n in names], npos,
-                               defaults, keywords)
+                               defaults, keywords, given)
         extra = npos + nkw
         if code.co_flags & inspect.CO_VARARGS:
             args += tuple(values.get(code.co_varnames[extra], ()))
