@@ -596,23 +596,42 @@ def published_changed() -> None:
     _PUBLISHED_KEY[0] = None
 
 
-_REBINDS: dict = {}       # id of a code object: whether it assigns to a parameter
+_REBINDS: dict = {}       # a code object: where it assigns to a parameter, and its loops
 
 
-def _rebinds_parameters(code) -> bool:
-    """Whether the function of ``code`` assigns to one of its parameters (its frame then
-    no longer tells how it was called)."""
-    key = id(code)
-    if key not in _REBINDS:
+def _rebinds_parameters(code, at: int | None = None) -> bool:
+    """Whether the function of ``code`` has assigned to one of its parameters (its frame
+    then no longer tells how it was called) when it reaches offset ``at`` (anywhere, where
+    None): an assignment before it, or in a loop around it."""
+    if code not in _REBINDS:
         import dis
         import inspect
         n = code.co_argcount + code.co_kwonlyargcount
         n += bool(code.co_flags & inspect.CO_VARARGS) + bool(
             code.co_flags & inspect.CO_VARKEYWORDS)
         params = set(code.co_varnames[:n])
-        _REBINDS[key] = any(i.opname in ("STORE_FAST", "DELETE_FAST") and i.argval in params
-                            for i in dis.get_instructions(code))
-    return _REBINDS[key]
+        instructions = list(dis.get_instructions(code))
+        stores = [i.offset for i in instructions
+                  if i.opname in ("STORE_FAST", "DELETE_FAST") and i.argval in params]
+        loops = [(i.argval, i.offset) for i in instructions
+                 if "BACKWARD" in i.opname and i.argval is not None]
+        _REBINDS[code] = stores, loops
+    stores, loops = _REBINDS[code]
+    if at is None:
+        return bool(stores)
+    return any(s < at for s in stores) or any(
+        start <= at < end and any(start <= s <= end for s in stores) for start, end in loops)
+
+
+def _failed_at(frame, err) -> int:
+    """The offset in ``frame`` of the instruction that raised ``err`` (where its traceback
+    passes through the frame), else the one the frame runs."""
+    tb = getattr(err, "__traceback__", None)
+    while tb is not None:
+        if tb.tb_frame is frame:
+            return tb.tb_lasti
+        tb = tb.tb_next
+    return frame.f_lasti
 
 
 def _frame_forms(frame, candidates) -> list:
@@ -648,7 +667,7 @@ def call_failure(err: BaseException | None = None):
     if found is None:
         return None
     code = found.f_code
-    if _rebinds_parameters(code) and not any(
+    if _rebinds_parameters(code, _failed_at(found, err)) and not any(
             type(found.f_locals.get(n)).__name__ == "_Required"
             for n in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]):
         return None     # (a function that assigns to a parameter: its frame no longer holds
