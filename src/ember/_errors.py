@@ -437,7 +437,7 @@ def _call_keywords(frame) -> tuple:
 
 _NAME_LOADS = frozenset(("LOAD_NAME", "LOAD_GLOBAL", "LOAD_FAST", "LOAD_DEREF",
                          "LOAD_CLASSDEREF"))
-_NO_STACK = frozenset(("PRECALL", "KW_NAMES", "CACHE", "NOP", "EXTENDED_ARG"))
+_PUSH_NONE = frozenset(("PRECALL", "KW_NAMES", "CACHE", "NOP", "EXTENDED_ARG"))
 
 
 def _pusher(instructions, i: int, depth: int) -> int | None:
@@ -447,14 +447,14 @@ def _pusher(instructions, i: int, depth: int) -> int | None:
     import dis
     for j in range(i - 1, -1, -1):
         ins = instructions[j]
-        if ins.opname in _NO_STACK:
-            continue
         if ins.is_jump_target or ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs \
                 or ins.opname.startswith(("STORE_", "DELETE_", "POP_", "SWAP", "RE")):
             return None
         effect = dis.stack_effect(ins.opcode, ins.arg, jump=False) \
             if ins.opcode >= dis.HAVE_ARGUMENT else dis.stack_effect(ins.opcode)
-        if depth < (2 if ins.opname == "LOAD_METHOD" else max(effect, 1)):
+        pushed = 2 if ins.opname == "LOAD_METHOD" else 0 if ins.opname in _PUSH_NONE \
+            else max(effect, 1)
+        if depth < pushed:
             return j
         depth -= effect
     return None
@@ -480,8 +480,9 @@ def _loaded(frame, instructions, j: int, seen: int = 0):
 
 def _callee(frame):
     """What the call ``frame`` is making calls, read off its bytecode: ``(owner, None)`` for
-    an attribute of ``owner`` (``x.add(…)``), ``(None, value)`` for a value loaded by name
-    (``f(…)``), None where that cannot be told."""
+    an attribute of ``owner`` (``x.add(…)``), ``(None, value)`` for another value (``f(…)``),
+    :data:`_MISSING` for either where it is not a name's (or a module's attribute); None
+    where the call cannot be read."""
     import dis
     at = frame.f_lasti
     instructions = [i for i in dis.get_instructions(frame.f_code) if i.offset <= at]
@@ -494,10 +495,8 @@ def _callee(frame):
         return None
     if instructions[j].opname in ("LOAD_METHOD", "LOAD_ATTR"):
         k = _pusher(instructions, j, 0)
-        owner = _MISSING if k is None else _loaded(frame, instructions, k)
-        return None if owner is _MISSING else (owner, None)
-    value = _loaded(frame, instructions, j)
-    return None if value is _MISSING else (None, value)
+        return _MISSING if k is None else _loaded(frame, instructions, k), None
+    return None, _loaded(frame, instructions, j)
 
 
 def _called_as_method(frame) -> bool | None:
@@ -521,16 +520,20 @@ def _called_as_method(frame) -> bool | None:
 def _no_arguments_owner() -> str:
     """How CPython names the class of a Tensor method of no arguments in its error for the
     user's call: the bound method's tensor's class where the call is of a bound method
-    object (``f = x.abs; f(1)``), else the class that defines it (``x.abs(1)``)."""
+    object (``f = x.abs; f(1)``), else the class that defines it (``x.abs(1)``,
+    ``Tensor.abs(x, 1)``)."""
     import types
     frame = _sys._getframe(1)
     while frame is not None and (frame.f_code.co_filename.startswith(_PKG)
                                  or "_reparsed" in frame.f_globals):   # (generated ops')
         frame = frame.f_back
     called = None if frame is None else _callee(frame)
-    if called is not None and isinstance(called[1], types.MethodType):
+    if called is None or called[0] is not None:
+        return "TensorBase"
+    if isinstance(called[1], types.MethodType):
         return type(called[1].__self__).__qualname__
-    return "TensorBase"
+    # (a value of an expression, ``getattr(x, name)(1)``: a bound method, most likely)
+    return "Tensor" if called[1] is _MISSING else "TensorBase"
 
 
 def call_of(name: str, method: bool, names, values, npos: int, defaults: dict,
@@ -611,8 +614,18 @@ def _rebinds_parameters(code, at: int | None = None) -> bool:
             code.co_flags & inspect.CO_VARKEYWORDS)
         params = set(code.co_varnames[:n])
         instructions = list(dis.get_instructions(code))
-        stores = [i.offset for i in instructions
-                  if i.opname in ("STORE_FAST", "DELETE_FAST") and i.argval in params]
+        stores, cast = [], 0
+        for i in instructions:
+            # (``a, b = autocast_inputs(op, a, b)``: the same arguments, their dtypes cast)
+            if i.opname == "LOAD_GLOBAL" and i.argval == "autocast_inputs":
+                cast = -1
+            elif cast == -1 and i.opname == "UNPACK_SEQUENCE":
+                cast = i.arg
+            elif i.opname in ("STORE_FAST", "DELETE_FAST") and i.argval in params:
+                if cast > 0:
+                    cast -= 1
+                    continue
+                stores.append(i.offset)
         loops = [(i.argval, i.offset) for i in instructions
                  if "BACKWARD" in i.opname and i.argval is not None]
         _REBINDS[code] = stores, loops

@@ -24,6 +24,7 @@ _CACHES = dis._inline_cache_entries
 _SUPPORTED = sys.version_info[:2] == (3, 11)
 _NOT_PLAIN = 0x20 | 0x80 | 0x100 | 0x200    # generator, coroutine, iterable coroutine, async gen
 _DONE: dict = {}        # the code rewritten for a hook: (code, hook) -> new code
+_REWRITTEN: set = set()     # the new codes
 
 
 def _instr(name: str, arg: int = 0) -> bytes:
@@ -89,9 +90,12 @@ def with_error_path(fn, hook) -> bool:
     code = fn.__code__
     if not _SUPPORTED or code.co_flags & _NOT_PLAIN:
         return False
+    if code in _REWRITTEN:      # (given one already)
+        return True
     new = _DONE.get((code, hook))
     if new is None:
         new = _DONE[code, hook] = _rewritten(code, hook)
+        _REWRITTEN.add(new)
     fn.__code__ = new
     return True
 
