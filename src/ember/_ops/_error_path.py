@@ -24,7 +24,6 @@ _CACHES = dis._inline_cache_entries
 _SUPPORTED = sys.version_info[:2] == (3, 11)
 _NOT_PLAIN = 0x20 | 0x80 | 0x100 | 0x200    # generator, coroutine, iterable coroutine, async gen
 _DONE: dict = {}        # the code rewritten for a hook: (code, hook) -> new code
-_REWRITTEN: set = set()     # the new codes
 
 
 def _instr(name: str, arg: int = 0) -> bytes:
@@ -90,19 +89,19 @@ def with_error_path(fn, hook) -> bool:
     code = fn.__code__
     if not _SUPPORTED or code.co_flags & _NOT_PLAIN:
         return False
-    if code in _REWRITTEN:      # (given one already)
+    if any(c is hook for c in code.co_consts):     # (given one already, or copied from one)
         return True
     new = _DONE.get((code, hook))
     if new is None:
         new = _DONE[code, hook] = _rewritten(code, hook)
-        _REWRITTEN.add(new)
     fn.__code__ = new
     return True
 
 
 def _rewritten(code, hook):
     raw = code.co_code
-    start = next(i.offset for i in dis.get_instructions(code) if i.opname == "RESUME") + 2
+    start = next(i for i in range(0, len(raw), 2) if raw[i] == _OP["RESUME"]) + 2   # (the
+    # prefix before it: instructions without caches)
     consts = code.co_consts + (hook, None)
     k_hook, k_none = len(consts) - 2, len(consts) - 1
     handler = len(raw)
