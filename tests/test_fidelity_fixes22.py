@@ -70,6 +70,10 @@ SPECIFIC = {
     # a tuple subclass shown by its type
     "fill_size": lambda L: L.fill(_v(L), value=L.Size([2])),
     "clamp_min_size": lambda L: L.clamp_min_(_v(L), L.Size([2])),
+    # a list for a tuple of Tensors: its parser throws at the first element not a tensor
+    "vstack_floats": lambda L: L.vstack([1.5, 2.5]),
+    "vstack_size": lambda L: L.vstack(L.Size([2])),
+    "cat_second_int": lambda L: L.cat((_v(L), 1)),
     # a default given explicitly is part of the call
     "conv2d_bias_none": lambda L: L.conv2d(_x(L), bias=None),
     "dsplit_none": lambda L: L.dsplit(_x(L), None),

@@ -821,6 +821,13 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
             return missing_arguments(name, [p[1] for p in params[i:] if not p[2]])
         elif _matches(kind, obj, name):
             pass
+        elif kind == "tuple of Tensors" and isinstance(obj, (tuple, list)):
+            # (its parser checks each element, and throws for one not a tensor)
+            bad = next(k for k, v in enumerate(obj) if not _matches("Tensor", v))
+            err = TypeError(f"expected Tensor as element {bad} in argument {i}, but got "
+                            f"{type_name(obj[bad])}")
+            err.thrown = True
+            return err
         elif varargs and arg_pos == 0 and not is_kwd:
             arg_pos = nargs
             continue
@@ -864,6 +871,10 @@ def parser_error(name: str, options, args, kwargs: dict) -> TypeError:
     parse error where only one takes as many arguments as given (or there is only one), else
     the list of them all (:func:`invalid_arguments`)."""
     sigs = [_signature(o) for o in options]
+    for sig in sigs:        # (in its order: an error thrown while one is read stands)
+        err = _parse_error(name, sig, args, kwargs)
+        if getattr(err, "thrown", False):
+            return err
     n = len(args) + len(kwargs)
     plausible = [s for o, s in zip(options, sigs) if not o.startswith("!")
                  and sum(not p[2] for p in s) <= n <= len(s)]
@@ -890,8 +901,11 @@ def parse_failure(name: str, method: bool, args, kwargs: dict) -> TypeError | No
         return TypeError(f"{_no_arguments_owner()}.{name}() takes no keyword arguments") \
             if kwargs else None
     for sig in [_signature(o) for o in options]:
-        if _parse_error(name, sig, args, kwargs) is None:
+        err = _parse_error(name, sig, args, kwargs)
+        if err is None:
             return _unpack_error(name, sig, args, kwargs)
+        if getattr(err, "thrown", False):
+            return err
     return parser_error(name, options, args, kwargs)
 
 
