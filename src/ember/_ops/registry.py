@@ -2125,8 +2125,11 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
     table = _signatures.METHODS if method else _signatures.FUNCTIONS
     for name in list(ns) if names is None else names:
         fn = ns.get(name)
-        if type(fn) is not types.FunctionType or name not in table or not table[name] \
+        if type(fn) is not types.FunctionType or name not in table \
                 or "__wrapped__" in fn.__dict__ or isinstance(fn.__globals__.get("_op"), OpDef):
+            continue
+        _error_path.with_error_path(fn, _hand_failure)
+        if not table[name]:     # (a method of no arguments)
             continue
         code = fn.__code__
         npos, nkw = code.co_argcount, code.co_kwonlyargcount
@@ -2140,7 +2143,6 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
             kw.setdefault(n, REQUIRED)
         fn.__kwdefaults__ = kw or None
         fn.__signature__ = _Signature(fn)       # (the signature shown without REQUIRED)
-        _error_path.with_error_path(fn, _hand_failure)
     _errors.published_changed()     # (what is published may have changed since it was read)
 
 
