@@ -70,6 +70,9 @@ SPECIFIC = {
     # a tuple subclass shown by its type
     "fill_size": lambda L: L.fill(_v(L), value=L.Size([2])),
     "clamp_min_size": lambda L: L.clamp_min_(_v(L), L.Size([2])),
+    # methods sharing one code object, named as the call named them
+    "asinh_method_arg": lambda L: _v(L).asinh_("a"),
+    "atanh_method_arg": lambda L: _v(L).atanh_(None),
     # a list for a tuple of Tensors: its parser throws at the first element not a tensor
     "vstack_floats": lambda L: L.vstack([1.5, 2.5]),
     "vstack_size": lambda L: L.vstack(L.Size([2])),

@@ -479,10 +479,10 @@ def _loaded(frame, instructions, j: int, seen: int = 0):
 
 
 def _callee(frame):
-    """What the call ``frame`` is making calls, read off its bytecode: ``(owner, None)`` for
-    an attribute of ``owner`` (``x.add(…)``), ``(None, value)`` for another value (``f(…)``),
-    :data:`_MISSING` for either where it is not a name's (or a module's attribute); None
-    where the call cannot be read."""
+    """What the call ``frame`` is making calls, read off its bytecode: ``(owner, None,
+    attribute)`` for an attribute of ``owner`` (``x.add(…)``), ``(None, value, None)`` for
+    another value (``f(…)``), :data:`_MISSING` for the owner or value where it is not a
+    name's (or a module's attribute); None where the call cannot be read."""
     import dis
     at = frame.f_lasti
     instructions = [i for i in dis.get_instructions(frame.f_code) if i.offset <= at]
@@ -495,8 +495,9 @@ def _callee(frame):
         return None
     if instructions[j].opname in ("LOAD_METHOD", "LOAD_ATTR"):
         k = _pusher(instructions, j, 0)
-        return _MISSING if k is None else _loaded(frame, instructions, k), None
-    return None, _loaded(frame, instructions, j)
+        return (_MISSING if k is None else _loaded(frame, instructions, k), None,
+                instructions[j].argval)
+    return None, _loaded(frame, instructions, j), None
 
 
 def _called_as_method(frame) -> bool | None:
@@ -508,7 +509,7 @@ def _called_as_method(frame) -> bool | None:
     called = _callee(frame)
     if called is None:
         return None
-    owner, value = called
+    owner, value, _ = called
     if owner is not None:
         return True if isinstance(owner, Tensor) else False if isinstance(
             owner, types.ModuleType) else None
@@ -647,13 +648,20 @@ def _failed_at(frame, err) -> int:
     return frame.f_lasti
 
 
-def _frame_forms(frame, candidates) -> list:
+def _frame_forms(frame, candidates, called=None) -> list:
     """The forms ``(name, method, fn)`` in which the function ``frame`` runs is published,
     of ``candidates`` (those of its code): the function whose closure holds what the frame's
     free variables do (the function and the method of one op may be two), as a Tensor method
-    and/or a function."""
+    and/or a function; the one the user's call named first (``called``: :func:`_callee`'s)."""
+    import types
+    _, value, attribute = called or (None, None, None)
+    value = value.__func__ if isinstance(value, types.MethodType) else value
+
+    def named(c):
+        return c[0] == attribute if attribute is not None else c[2] is value
+
     # (aliases share their code: the function named as it is read first)
-    candidates = sorted(candidates, key=lambda c: c[0] != frame.f_code.co_name)
+    candidates = sorted(candidates, key=lambda c: (not named(c), c[0] != frame.f_code.co_name))
     found = [c for c in candidates if all(
         frame.f_locals.get(v, _MISSING) is cell.cell_contents
         for v, cell in zip(c[2].__code__.co_freevars, c[2].__closure__ or ()))]
@@ -685,7 +693,14 @@ def call_failure(err: BaseException | None = None):
             for n in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]):
         return None     # (a function that assigns to a parameter: its frame no longer holds
         # what it was called with; but for an argument missing, the call fits none anyway)
-    forms = _frame_forms(found, codes[id(code)])
+    # (the user's call, where the user's code called it, or its stub or a wrapper passing
+    # the call on)
+    caller = found.f_back
+    while caller is not frame and caller is not None and caller.f_code.co_name in (
+            "_stub_call", "wrapper", code.co_name):
+        caller = caller.f_back
+    direct = caller is frame and frame is not None
+    forms = _frame_forms(found, codes[id(code)], _callee(frame) if direct else None)
     if not forms:
         return None
     fn = forms[0][2]
@@ -694,14 +709,8 @@ def call_failure(err: BaseException | None = None):
     defaults = dict(zip(names[npos - len(fn.__defaults__ or ()):npos], fn.__defaults__ or ()))
     defaults.update(fn.__kwdefaults__ or {})
     values = found.f_locals
-    # (the names the user's call gave by keyword, where the user's code called it, or its
-    # stub or a wrapper passing the call on)
-    caller = found.f_back
-    while caller is not frame and caller is not None and caller.f_code.co_name in (
-            "_stub_call", "wrapper", code.co_name):
-        caller = caller.f_back
     keywords = as_method = given = None
-    if caller is frame and frame is not None:
+    if direct:
         (keywords, given), as_method = _call_keywords(frame), _called_as_method(frame)
     if as_method is not None and any(f[1] == as_method for f in forms):
         forms = [f for f in forms if f[1] == as_method]
