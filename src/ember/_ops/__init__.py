@@ -113,15 +113,21 @@ def __getattr__(name: str):
     return fn
 
 
+_LATE_METHODS: dict = {}      # module name -> the Tensor methods it defines when imported
+
+
 def _methods_of(target: str, names) -> None:
     """Tensor's methods ``names``, defined in module ``target`` when it is imported (on the
-    first read of one), given torch's errors for a call its parser refuses as the op
-    families' are (:func:`registry.require_arguments`)."""
-    def load_module(target):
-        module = _lazy.import_module(target)
-        registry.require_arguments(vars(_T), True, names)
-        return module
-    _lazy.methods(_T, target, names, load=load_module)
+    first read of one, or by whatever imports it: it calls :func:`methods_defined`)."""
+    _LATE_METHODS[target] = tuple(names)
+    _lazy.methods(_T, target, names)
+
+
+def methods_defined(module: str) -> None:
+    """Module ``module`` has set its Tensor methods (see :func:`_methods_of`): they get
+    torch's errors for a call its parser refuses, as the op families' do
+    (:func:`registry.require_arguments`)."""
+    registry.require_arguments(vars(_T), True, _LATE_METHODS.get(module, ()))
 
 
 for _family, _names in _index.METHODS.items():

@@ -11,6 +11,7 @@ import warnings
 
 from .. import _dtype as D
 from .. import _errors
+from .. import _ops as _ops_package
 from .._device import xp
 from .._tensor import Tensor
 from . import _lapack
@@ -310,3 +311,5 @@ for _name, _fn in (("eig", _eig_method), ("symeig", _symeig_method), ("lstsq", _
                    ("solve", _solve_method)):
     _fn.__doc__ = f"Removed in torch 1.9: raises, as :func:`ember.{_name}`."
     expose(_fn, name=_name, function=False)
+
+_ops_package.methods_defined(__name__)      # (its Tensor methods: torch's parser errors)
