@@ -16,7 +16,7 @@ from ember._ops import _error_path
 
 from .helpers import errors_alike, outcome_of, same_outcome, sweep_alike, torch
 
-SAMPLE = ["batch_norm", "conv1d", "conv2d", "group_norm", "Tensor.ormqr", "triangular_solve",
+SAMPLE = ["batch_norm", "conv1d", "conv2d", "group_norm", "Tensor.ormqr", "put",
           "addmv_", "diagonal", "histc", "Tensor.new_ones", "flatten", "Tensor.topk",
           "bincount", "svd", "clamp_", "kthvalue", "multinomial", "swapaxes",
           "Tensor.swapdims_", "Tensor.normal_", "moveaxis", "dsplit", "layer_norm",
@@ -80,6 +80,11 @@ SPECIFIC = {
     "vstack_floats": lambda L: L.vstack([1.5, 2.5]),
     "vstack_size": lambda L: L.vstack(L.Size([2])),
     "cat_second_int": lambda L: L.cat((_v(L), 1)),
+    # hand-written ops that no longer reassign their parameters
+    "rot90_dims_tensor": lambda L: L.rot90(_x(L), 1, _v(L)),
+    "as_strided_size_tensor": lambda L: L.as_strided(_v(L), _v(L), (1,)),
+    "empty_strided_str": lambda L: L.empty_strided("a", (1,)),
+    "affine_grid_generator_size_tensor": lambda L: L.affine_grid_generator(_v(L), _v(L), True),
     # a default given explicitly is part of the call
     "conv2d_bias_none": lambda L: L.conv2d(_x(L), bias=None),
     "dsplit_none": lambda L: L.dsplit(_x(L), None),
@@ -114,6 +119,8 @@ RUNS = {
     "conv1d_int_dilation": lambda L: L.conv1d(L.ones(1, 1, 5), L.ones(1, 1, 2), dilation=1),
     "square": lambda L: L.square(_v(L)),
     "abs_": lambda L: L.abs_(L.tensor([-1.0, 2.0])),
+    "rot90": lambda L: L.rot90(_x(L), 1, [1, 2]),
+    "as_strided": lambda L: L.as_strided(_v(L), (2,), (1,), 1),
 }
 
 
