@@ -84,6 +84,8 @@ SPECIFIC = {
     "rot90_dims_tensor": lambda L: L.rot90(_x(L), 1, _v(L)),
     "as_strided_size_tensor": lambda L: L.as_strided(_v(L), _v(L), (1,)),
     "empty_strided_str": lambda L: L.empty_strided("a", (1,)),
+    "kaiser_window_str": lambda L: L.kaiser_window("a"),
+    "kaiser_window_tensor_device": lambda L: L.kaiser_window(_v(L), device="a"),
     "affine_grid_generator_size_tensor": lambda L: L.affine_grid_generator(_v(L), _v(L), True),
     # a default given explicitly is part of the call
     "conv2d_bias_none": lambda L: L.conv2d(_x(L), bias=None),
@@ -120,6 +122,8 @@ RUNS = {
     "square": lambda L: L.square(_v(L)),
     "abs_": lambda L: L.abs_(L.tensor([-1.0, 2.0])),
     "rot90": lambda L: L.rot90(_x(L), 1, [1, 2]),
+    "kaiser_window": lambda L: L.kaiser_window(5),
+    "kaiser_window_beta": lambda L: L.kaiser_window(4, False, 3.0),
     "as_strided": lambda L: L.as_strided(_v(L), (2,), (1,), 1),
 }
 
