@@ -87,6 +87,12 @@ SPECIFIC = {
     "kaiser_window_str": lambda L: L.kaiser_window("a"),
     "kaiser_window_tensor_device": lambda L: L.kaiser_window(_v(L), device="a"),
     "affine_grid_generator_size_tensor": lambda L: L.affine_grid_generator(_v(L), _v(L), True),
+    # factories with torch's out=: the parser's error for what the factory refuses
+    "full_str": lambda L: L.full("a"),
+    "full_tensor_size": lambda L: L.full(_v(L), "a"),
+    "linspace_tensor_str": lambda L: L.linspace(_v(L), "a"),
+    "zeros_out_str": lambda L: L.zeros(2, out="a"),
+    "randint_str": lambda L: L.randint("a"),
     # a default given explicitly is part of the call
     "conv2d_bias_none": lambda L: L.conv2d(_x(L), bias=None),
     "dsplit_none": lambda L: L.dsplit(_x(L), None),
