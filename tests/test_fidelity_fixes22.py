@@ -87,6 +87,8 @@ SPECIFIC = {
     "kaiser_window_str": lambda L: L.kaiser_window("a"),
     "kaiser_window_tensor_device": lambda L: L.kaiser_window(_v(L), device="a"),
     "affine_grid_generator_size_tensor": lambda L: L.affine_grid_generator(_v(L), _v(L), True),
+    "rms_norm_shape_tensor": lambda L: L.rms_norm(_v(L), _v(L)),
+    "nuclear_norm_dim_str": lambda L: L.nuclear_norm(L.ones(2, 2), "a"),
     # factories with torch's out=: the parser's error for what the factory refuses
     "full_str": lambda L: L.full("a"),
     "full_tensor_size": lambda L: L.full(_v(L), "a"),
@@ -129,6 +131,9 @@ RUNS = {
     "abs_": lambda L: L.abs_(L.tensor([-1.0, 2.0])),
     "rot90": lambda L: L.rot90(_x(L), 1, [1, 2]),
     "kaiser_window": lambda L: L.kaiser_window(5),
+    "rms_norm": lambda L: L.rms_norm(_x(L), [4]),
+    "rms_norm_eps": lambda L: L.rms_norm(_x(L), [3, 4], None, 1e-3),
+    "nuclear_norm_keepdim": lambda L: L.nuclear_norm(L.ones(2, 2), True),
     "kaiser_window_beta": lambda L: L.kaiser_window(4, False, 3.0),
     "as_strided": lambda L: L.as_strided(_v(L), (2,), (1,), 1),
 }
