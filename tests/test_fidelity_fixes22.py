@@ -180,6 +180,11 @@ def test_error_path_keeps_other_errors():
     def gen():
         yield 1
     assert not _error_path.with_error_path(gen, hook)
+    many = {}
+    exec("def big():\n" + "".join(f"    x = {i}\n" for i in range(300)) + "    return x\n",
+         many)
+    assert not _error_path.with_error_path(many["big"], hook)
+    assert many["big"]() == 299
 
 
 def test_error_path_given_once():

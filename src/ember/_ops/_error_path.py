@@ -85,10 +85,11 @@ def _line_entries(first_line: int, last_line: int, units: int) -> bytes:
 def with_error_path(fn, hook) -> bool:
     """Give the function ``fn`` (in place) an error path: what its body raises is passed to
     ``hook(exc)``, whose result (an exception), if not None, is raised instead (``from
-    None``). False where it cannot (a generator, another Python than 3.11)."""
+    None``). False where it cannot (a generator, another Python than 3.11, a function of
+    very many constants)."""
     code = fn.__code__
-    if not _SUPPORTED or code.co_flags & _NOT_PLAIN:
-        return False
+    if not _SUPPORTED or code.co_flags & _NOT_PLAIN or len(code.co_consts) > 253:
+        return False        # (253: the handler's constants need no EXTENDED_ARG)
     if any(c is hook for c in code.co_consts):     # (given one already, or copied from one)
         return True
     new = _DONE.get((code, hook))
