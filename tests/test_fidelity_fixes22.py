@@ -89,6 +89,7 @@ SPECIFIC = {
     "affine_grid_generator_size_tensor": lambda L: L.affine_grid_generator(_v(L), _v(L), True),
     "rms_norm_shape_tensor": lambda L: L.rms_norm(_v(L), _v(L)),
     "nuclear_norm_dim_str": lambda L: L.nuclear_norm(L.ones(2, 2), "a"),
+    "cosine_similarity_dim_size": lambda L: L.cosine_similarity(_v(L), _v(L), L.Size([2])),
     # factories with torch's out=: the parser's error for what the factory refuses
     "full_str": lambda L: L.full("a"),
     "full_tensor_size": lambda L: L.full(_v(L), "a"),
@@ -132,6 +133,8 @@ RUNS = {
     "rot90": lambda L: L.rot90(_x(L), 1, [1, 2]),
     "kaiser_window": lambda L: L.kaiser_window(5),
     "rms_norm": lambda L: L.rms_norm(_x(L), [4]),
+    "cosine_similarity_int": lambda L: L.cosine_similarity(L.ones(2, 3, dtype=L.int64),
+                                                           L.ones(1, 3), 1),
     "rms_norm_eps": lambda L: L.rms_norm(_x(L), [3, 4], None, 1e-3),
     "nuclear_norm_keepdim": lambda L: L.nuclear_norm(L.ones(2, 2), True),
     "kaiser_window_beta": lambda L: L.kaiser_window(4, False, 3.0),
