@@ -1143,38 +1143,46 @@ Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=N
 def _writes_out(fn, name: str, warn_resize: bool = False):
     """``fn`` with torch's ``out=``: the result computed in ``out``'s dtype (another ``dtype``
     is an error) and written into ``out``, resized to the result's shape (``arange`` warns),
-    which is returned."""
+    which is returned; a call torch's parser refuses raises its error."""
     import functools
 
     @functools.wraps(fn)
     def factory(*args, out=None, **kwargs):
-        if out is None:
-            return fn(*args, **kwargs)
-        dtype = kwargs.get("dtype")
-        if dtype is not None and dtype is not out.dtype:
-            raise RuntimeError(f"dtype {dtype.scalar_name} does not match dtype of out "
-                               f"parameter ({out.dtype.scalar_name})")
-        from ._ops.registry import check_no_overlap
-        from .autograd import grad_mode
-        if out.requires_grad and grad_mode.is_grad_enabled():
-            raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't "
-                               "support automatic differentiation, but one of the arguments "
-                               "requires grad.")
-        check_no_overlap(out._data)
-        res = fn(*args, **dict(kwargs, dtype=out.dtype))._data
-        if res.shape != out._data.shape:
-            if warn_resize and out._data.size:
-                warnings.warn(_errors.internal(
-                    f"The number of elements in the out tensor of shape "
-                    f"{list(out._data.shape)} is {out._data.size} which does not match the "
-                    f"computed number of elements {res.size}. Note that this may occur as a "
-                    "result of rounding error. The out tensor will be resized to a tensor of "
-                    f"shape {tuple(res.shape)}.", "aten/src/ATen/native/RangeFactories.cpp:199"),
-                    UserWarning, stacklevel=2)
-            out._data = np.empty(res.shape, res.dtype)
-        np.copyto(out._data, res)
-        out._vc.value += 1
-        return out
+        try:
+            if out is None:
+                return fn(*args, **kwargs)
+            dtype = kwargs.get("dtype")
+            if dtype is not None and dtype is not out.dtype:
+                raise RuntimeError(f"dtype {dtype.scalar_name} does not match dtype of out "
+                                   f"parameter ({out.dtype.scalar_name})")
+            from ._ops.registry import check_no_overlap
+            from .autograd import grad_mode
+            if out.requires_grad and grad_mode.is_grad_enabled():
+                raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't "
+                                   "support automatic differentiation, but one of the arguments "
+                                   "requires grad.")
+            check_no_overlap(out._data)
+            res = fn(*args, **dict(kwargs, dtype=out.dtype))._data
+            if res.shape != out._data.shape:
+                if warn_resize and out._data.size:
+                    warnings.warn(_errors.internal(
+                        f"The number of elements in the out tensor of shape "
+                        f"{list(out._data.shape)} is {out._data.size} which does not match the "
+                        f"computed number of elements {res.size}. Note that this may occur as a "
+                        "result of rounding error. The out tensor will be resized to a tensor of "
+                        f"shape {tuple(res.shape)}.",
+                        "aten/src/ATen/native/RangeFactories.cpp:199"),
+                        UserWarning, stacklevel=2)
+                out._data = np.empty(res.shape, res.dtype)
+            np.copyto(out._data, res)
+            out._vc.value += 1
+            return out
+        except Exception as e:      # (a call torch's parser refuses: its error)
+            new = _errors.reparsed(e, name, False, args,
+                                   kwargs if out is None else dict(kwargs, out=out))
+            if new is None:
+                raise
+            raise new from None
     return factory
 
 

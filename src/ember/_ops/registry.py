@@ -2255,13 +2255,17 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
     when given) that torch's parser reads the default :data:`REQUIRED`, as the generated
     ops' have: a call without one then fails where the op first uses it, with torch's parser
     error (:func:`_errors.call_failure`), not CPython's. (The functions themselves are
-    changed: no wrapper, nothing to pay per call.)"""
-    from . import _signatures
+    changed: no wrapper, nothing to pay per call.) What they raise, they raise as torch's
+    parser error where its parser refuses the call (:func:`_hand_failure`)."""
+    from . import _error_path, _signatures
     table = _signatures.METHODS if method else _signatures.FUNCTIONS
     for name in list(ns) if names is None else names:
         fn = ns.get(name)
-        if type(fn) is not types.FunctionType or name not in table or not table[name] \
+        if type(fn) is not types.FunctionType or name not in table \
                 or "__wrapped__" in fn.__dict__ or isinstance(fn.__globals__.get("_op"), OpDef):
+            continue
+        _error_path.with_error_path(fn, _hand_failure)
+        if not table[name]:     # (a method of no arguments)
             continue
         code = fn.__code__
         npos, nkw = code.co_argcount, code.co_kwonlyargcount
@@ -2276,6 +2280,13 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
         fn.__kwdefaults__ = kw or None
         fn.__signature__ = _Signature(fn)       # (the signature shown without REQUIRED)
     _errors.published_changed()     # (what is published may have changed since it was read)
+
+
+def _hand_failure(err: BaseException):
+    """What a hand-written public function raises instead of ``err`` (None: ``err``):
+    torch's parser error where its parser refuses the user's call (its error path, see
+    :func:`require_arguments`)."""
+    return _errors.call_failure(err) if isinstance(err, Exception) else None
 
 
 def _missing_in_frames() -> TypeError:

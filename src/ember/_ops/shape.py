@@ -1246,16 +1246,16 @@ def _rot90(self, k, dims):
 @expose
 def rot90(input, k=1, dims=(0, 1)):
     """Rotate by 90 degrees ``k`` times in the plane of ``dims``."""
-    dims = tuple(dims)
+    pair = tuple(dims)     # (the parameters kept: a parser error reads them back)
     nd = input._data.ndim
-    if len(dims) != 2:
-        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if len(pair) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(pair)}")
     if nd < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
-    d0, d1 = norm_dim(dims[0], nd), norm_dim(dims[1], nd)
+    d0, d1 = norm_dim(pair[0], nd), norm_dim(pair[1], nd)
     if d0 == d1:        # (torch names them as given)
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
-                           f"and dim1 = {dims[1]}")
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {pair[0]} "
+                           f"and dim1 = {pair[1]}")
     return _rot90(input, int(k) % 4, (d0, d1))
 
 
@@ -1384,14 +1384,14 @@ def _as_strided_backward(grad, input_sizes, size, stride, offset, geometry):
 @expose
 def as_strided(input, size, stride, storage_offset=None):
     """A view of the storage with the given sizes and strides (in elements)."""
-    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
-    if len(size) != len(stride):
+    shape, strides = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(shape) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
     off = input.storage_offset() if storage_offset is None else int(storage_offset)
     from .._storage import root_array
-    check_storage_bounds(size, stride, off, input.element_size(), root_array(input._data).size)
+    check_storage_bounds(shape, strides, off, input.element_size(), root_array(input._data).size)
     geometry = (tuple(input.stride()), input.storage_offset())
-    return _as_strided(input, size, stride, off, geometry)
+    return _as_strided(input, shape, strides, off, geometry)
 
 
 def check_storage_bounds(size, stride, offset: int, itemsize: int, storage_numel: int) -> None:

@@ -103,14 +103,14 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
 def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
     """ATen's ``affine_grid_generator``: the grid of :func:`affine_grid`, unchecked but for
     the batch sizes (node ``AffineGridGeneratorBackward0``)."""
-    size = tuple(int(s) for s in size)
-    if len(size) not in (4, 5):
+    shape = tuple(int(s) for s in size)
+    if len(shape) not in (4, 5):
         raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
-    if theta.size(0) != size[0]:
+    if theta.size(0) != shape[0]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{size[0]}, {len(size) - 1}] but got: [{theta.size(0)}, "
-                           f"{len(size) - 1}].")
-    return _affine_grid_generator(theta, size, bool(align_corners))
+                           f"[{shape[0]}, {len(shape) - 1}] but got: [{theta.size(0)}, "
+                           f"{len(shape) - 1}].")
+    return _affine_grid_generator(theta, shape, bool(align_corners))
 
 
 # ----------------------------------------------------------------------------- grid_sample

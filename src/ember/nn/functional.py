@@ -770,9 +770,9 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
     """Root-mean-square normalisation over the trailing ``normalized_shape`` dims, composed as
     torch composes it: ``x * rsqrt(x.pow(2).mean(dims, keepdim=True) + eps) * weight`` (half
     precision is computed in float32); ``eps`` defaults to the compute dtype's epsilon."""
-    if isinstance(normalized_shape, int):
-        normalized_shape = (normalized_shape,)
-    shape = [int(s) for s in normalized_shape]
+    # (the parameters kept: a call torch's parser refuses is read back from them)
+    shape = [int(normalized_shape)] if isinstance(normalized_shape, int) else [
+        int(s) for s in normalized_shape]
     k = len(shape)
     if k < 1:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
@@ -789,10 +789,10 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
                            f"[*{', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
     x = input.float() if input.dtype.is_floating_point and input.element_size() < 4 else input
-    if eps is None:
-        eps = float(np.finfo(np.float64 if x.dtype is _D.float64 else np.float32).eps)
+    epsilon = float(np.finfo(np.float64 if x.dtype is _D.float64 else np.float32).eps) \
+        if eps is None else eps
     dims = tuple(range(input.ndim - 1, input.ndim - 1 - k, -1))
-    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    out = x * (x.pow(2).mean(dims, keepdim=True) + epsilon).rsqrt()
     if weight is not None:
         out = out * weight
     return out.to(input.dtype) if x is not input else out
