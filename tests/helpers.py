@@ -296,3 +296,24 @@ def same_printed_text(program, normalize=None) -> str:
         texts.append(normalize(text) if normalize else text)
     assert texts[0] == texts[1]
     return texts[1]
+
+
+def sweep_alike(spec: str) -> None:
+    """``tools/parser_sweep.py``'s calls of one function (``"add"``) or Tensor method
+    (``"Tensor.add"``) err (or run) in ember as in torch; more than four of them are
+    torch's TypeErrors (the sample tests something)."""
+    import pathlib
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+    import parser_sweep
+
+    from ember._ops import _signatures
+    method = spec.startswith("Tensor.")
+    name = spec.removeprefix("Tensor.")
+    options = (_signatures.METHODS if method else _signatures.FUNCTIONS)[name]
+    outcomes = [(parser_sweep.run_case(torch, name, method, args, kwargs),
+                 parser_sweep.run_case(ember, name, method, args, kwargs), args, kwargs)
+                for args, kwargs in parser_sweep.cases(name, method, options)]
+    assert sum(t[0] == "TypeError" for t, *_ in outcomes) > 4
+    for t, e, args, kwargs in outcomes:
+        assert e == t, (spec, args, kwargs)

@@ -148,6 +148,8 @@ def test_scaled_gradient_reads_the_number_in_float(dtype):
             assert _bits_equal(g, t).all()
 
 
+@pytest.mark.skipif(not FP16_ONEDNN, reason="float16 products take ATen's own dot kernels here "
+                    "(docs/differences.md)")
 def test_float16_multihead_attention_grads_are_torchs():
     """A float16 MultiheadAttention (its query scaled by a number) gives torch's output and
     input gradients bit for bit."""
@@ -204,6 +206,20 @@ def test_composed_reduced_gradients_round_each_op(name, dtype):
         assert (g is None) == (t is None)
         assert t is None or _bits_equal(g, t).all()
 
+
+
+@pytest.mark.parametrize("fused", [False, True])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_both_float64_fma_paths_take_reduced_operands(fused, dtype, monkeypatch):
+    """float64 ``fma`` runs NumPy's vecdot loop where this CPU's NumPy build fuses it (the
+    Xeon's AVX-512 loop does, Zen 4's does not) and an error-free emulation elsewhere. Both
+    take the float32 operands of reduced-type kernels (lerp's gradient) and give torch's
+    bits, whichever path this CPU takes in the other tests."""
+    from ember._ops import _exact
+    if fused and not _exact._fused_works():
+        pytest.skip("NumPy's vecdot loop does not fuse on this CPU")
+    monkeypatch.setattr(_exact, "_FUSED", [fused])
+    test_composed_reduced_gradients_round_each_op("lerp", dtype)
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("p", [0.3, 0.5, 1.5, 2.5, 3.0])

@@ -668,3 +668,88 @@ except RuntimeError as e:
                            capture_output=True, text=True).stdout for lib in ("ember", "torch")]
     assert "returned nan values" in outs[1]
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [8, 13, 31, 32, 35, 61, 127, 480, 1001, 4099])
+def test_inner_sum_lanes_and_tails_are_torchs_bits(n, dtype):
+    # vectorized_inner_sum: the lanes' vector (row_sum with its leftovers) and the scalar
+    # tail in one sequential sum; signed zeros keep torch's sign
+    from .helpers import torch
+    rng = np.random.default_rng(n)
+    a = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 7, n)).astype(dtype)
+    cases = [a, np.full(n, -0.0, dtype), np.where(rng.random(n) < 0.7, -0.0, a),
+             np.stack([a, -a[::-1]], 1)]
+    for x in cases:
+        for dims in ((), (0,)):
+            ours = ember.from_numpy(x.copy()).sum(dims)._data
+            theirs = torch.from_numpy(x.copy()).sum(dims).numpy()
+            assert ours.shape == theirs.shape and ours.tobytes() == theirs.tobytes()
+
+
+@pytest.mark.parametrize("mode", ["enable_grad", "no_grad", "inference_mode"])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8", "uint16", "complex64"])
+@pytest.mark.parametrize("kind", ["leaf", "requires_grad", "view", "view_of_requires_grad"])
+def test_select_without_a_graph_is_the_op_path(mode, dtype, kind, monkeypatch):
+    # a dataset's samples (x[i], x.select(d, i)) take the view inline when nothing records
+    if "requires_grad" in kind and dtype[0] in "iu":
+        pytest.skip("integral tensors cannot require grad")
+
+    def made():
+        a = np.arange(24).reshape(2, 3, 4).astype(dtype)
+        x = ember.tensor(a, requires_grad=kind in ("requires_grad", "view_of_requires_grad"))
+        if kind.startswith("view"):
+            with ember.no_grad():
+                v = x[...]
+        else:
+            v = x
+        with getattr(ember, mode)():
+            rs = [v[1], v[-2], v.select(1, 2), v.select(-1, -1), ember.select(v, 2, 0)]
+        return x, v, rs
+
+    def summary(x, v, rs):
+        return [(_bits(r), r._base is (x if v._base is None else v._base), r._vc is x._vc,
+                 r.__dict__.get("_cm"), None if r.grad_fn is None else r.grad_fn.name(),
+                 r.requires_grad, r.is_inference(), tuple(r.stride()), r.is_conj())
+                for r in rs]
+
+    fast = summary(*made())
+    with monkeypatch.context() as m:
+        m.setattr(R, "PLAIN_RUNNERS", (None, None))      # the op's own path
+        general = summary(*made())
+    assert fast == general
+    x, v, rs = made()
+    if not x.requires_grad and mode != "inference_mode":  # a write through the view
+        # reaches the base
+        before = x._vc.value
+        rs[0].fill_(7)
+        assert x._vc.value > before and (x[1] == 7).all()
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("int64", "int64"),
+                                    ("int64", "float32"), ("float64", "float16")])
+def test_stack_of_one_dtype_is_torchs(shape, dtypes):
+    from .helpers import torch
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(shape).astype(dtypes[i % 2]) for i in range(5)]
+    for dim in range(-len(shape) - 1, len(shape) + 1):
+        ours = ember.stack([ember.from_numpy(a) for a in arrays], dim)
+        theirs = torch.stack([torch.from_numpy(a) for a in arrays], dim)
+        assert str(ours.dtype) == str(theirs.dtype) and tuple(ours.stride()) == theirs.stride()
+        assert ours._data.tobytes() == theirs.numpy().tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape,dims", [((128, 256), ()), ((64, 1000), ()), ((4, 6, 28, 28), ()),
+                                        ((4, 6, 28, 28), (0, 2, 3)), ((300, 16, 20), (0,)),
+                                        ((16, 512), (1,)), ((3, 5000), ())])
+def test_strided_cascade_blocks_are_torchs_bits(shape, dims, dtype):
+    # the cascade's blocks of short runs are copied before NumPy adds their rows
+    from .helpers import torch
+    rng = np.random.default_rng(sum(shape))
+    a = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 7, shape)).astype(dtype)
+    for x in (a, np.where(rng.random(shape) < 0.5, -0.0, a)):
+        ours = ember.from_numpy(x.copy()).sum(dims)._data
+        theirs = torch.from_numpy(x.copy()).sum(dims).numpy()
+        assert ours.shape == theirs.shape and ours.tobytes() == theirs.tobytes()

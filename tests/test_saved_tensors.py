@@ -20,12 +20,19 @@ F_CASES = {
     "cummax": "x.cummax(1)[0]", "cummin": "x.cummin(0)[0]",
     "adaptive_max_pool2d": "F.adaptive_max_pool2d(img, 2)", "relu": "F.relu(x)",
     "softmax": "F.softmax(x, 1)", "linear": "F.linear(x, m.t(), v[:3])",
-}
-# the same tensors saved and packed, not yet every other value torch keeps (a pool's
-# kernel_size, stride …; conv's bias_sym_sizes_opt)
-PACK_CASES = {
     "max_pool2d": "F.max_pool2d(img, 2)", "max_pool2d_overlap": "F.max_pool2d(img, 3, 1)",
-    "max_pool1d": "F.max_pool1d(seq, 2)", "max_pool3d": "F.max_pool3d(img[None], 2)",
+    "max_pool3d": "F.max_pool3d(img[None], 2)", "avg_pool2d": "F.avg_pool2d(img, 2)",
+    "avg_pool2d_args": "F.avg_pool2d(img, 3, 2, 1, True, False, 3)",
+    "group_norm": "F.group_norm(img, 3, v[:3], m[:3, 0])", "cat": "T.cat([x, y], 1)",
+    "stack": "T.stack([x, y])", "mean": "x.mean()", "mean_dim": "x.mean(1)",
+    "relu6": "F.relu6(x)", "softplus": "F.softplus(x)", "elu": "F.elu(x)",
+    "gather": "x.gather(1, T.tensor([[0, 1], [2, 3], [4, 0], [1, 1]]))",
+    "gather_sparse": "T.gather(x, 0, T.tensor([[0, 1, 2, 3, 0]]), sparse_grad=True)",
+}
+# the same tensors saved and packed, not yet every other value torch keeps (a view's dim as
+# given; conv's bias_sym_sizes_opt; the fractional pool's kernel_size and output_size)
+PACK_CASES = {
+    "max_pool1d": "F.max_pool1d(seq, 2)",
     "fractional_max_pool2d": "F.fractional_max_pool2d(img, 2, output_size=3, "
                              "_random_samples=T.full((2, 3, 2), 0.5))",
     "conv2d": "F.conv2d(img, w, v[:4])",

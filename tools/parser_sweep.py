@@ -113,11 +113,12 @@ def _listed(message: str) -> tuple | None:
 
 def _with_deprecated(options: tuple, raw: list) -> tuple:
     """``options`` and the deprecated signatures of the same form (a function's or a
-    method's, told by a leading ``Tensor input``), marked ``!``: torch's parser tries them
-    last and never prints them."""
-    function = all(o.startswith("(Tensor input") for o in options)
-    return options + tuple(o for o in raw if o.startswith("!")
-                           and o.startswith("!(Tensor input") == function)
+    method's, told by a ``Tensor input`` parameter, which a method's lack), marked ``!``:
+    torch's parser tries them last and never prints them."""
+    def has_input(option):
+        return re.search(r"[(, ]Tensor input[,)]", option) is not None
+    function = all(has_input(o) for o in options)
+    return options + tuple(o for o in raw if o.startswith("!") and has_input(o) == function)
 
 
 def _names() -> tuple[list, list]:

@@ -1,8 +1,10 @@
 """Device objects and the array module behind each device.
 
-Only the CPU exists today, backed by NumPy (``xp``). Kernels use ``xp`` rather than ``numpy``
-by name so that an array module with NumPy's API can back another device later. Asking for
-``cuda`` raises torch's own error for a build without CUDA.
+The CPU is backed by NumPy (``xp``); the ``meta`` device holds shapes without data
+(:mod:`ember._meta`). Kernels use ``xp`` rather than ``numpy`` by name so that an array module
+with NumPy's API can back another device later. Asking for ``cuda`` raises torch's own error
+for a build without CUDA. ``DEFAULT`` holds the factories' default device
+(``set_default_device``, ``with ember.device(...)``).
 """
 
 from __future__ import annotations
@@ -69,17 +71,21 @@ class device:
         return (device, (self.type, self.index))
 
     def __enter__(self) -> device:
-        """``with ember.device('cpu'):`` makes this the factories' default device; only the
-        CPU exists, so any other device raises the error its first factory call would."""
-        check(self)
+        """``with ember.device('meta'):`` makes this the factories' default device until the
+        block ends; a device without kernels raises the error its first factory call would."""
+        _ENTERED.append(DEFAULT[0])
+        DEFAULT[0] = check(self)
         return self
 
     def __exit__(self, *exc) -> None:
-        return None
+        DEFAULT[0] = _ENTERED.pop()
 
 
 device.__module__ = __package__                       # ``ember.device``, as ``torch.device``
 CPU = device("cpu")
+META = device("meta")
+DEFAULT = [CPU]         # the factories' default device
+_ENTERED: list = []     # the defaults that the ``with device(...)`` blocks replaced
 
 
 # the dispatch-key spelling of the backends that a CPU build of torch knows but has no kernels for
@@ -92,24 +98,25 @@ _MTIA = ("Torch not compiled with MTIA enabled. Ensure you have `import "
 
 
 def check(dev, *, copy: bool = False, op: str = "aten::empty.memory_format") -> device:
-    """Normalise a ``device=`` argument; every device but the CPU raises the error a CPU build
-    of torch raises: ``copy`` for a copy to the device (``Tensor.to``, ``torch.tensor``),
-    else an allocation by the factory ``op``."""
-    if dev is None or dev is CPU:
+    """Normalise a ``device=`` argument (None: the default device); every device but the CPU
+    and ``meta`` raises the error a CPU build of torch raises: ``copy`` for a copy to the
+    device (``Tensor.to``, ``torch.tensor``), else an allocation by the factory ``op``."""
+    if dev is None:
+        return DEFAULT[0]
+    if dev is CPU:
         return CPU
     d = dev if isinstance(dev, device) else device(dev)
     t = d.type
     if t == "cpu":
         return CPU
+    if t == "meta":
+        return META
     if t in ("cuda", "xpu"):
         raise AssertionError(f"Torch not compiled with {t.upper()} enabled")
     if t == "mtia":
         raise AssertionError(_MTIA)
     if t in ("hpu", "privateuseone"):
         raise ModuleNotFoundError(f"No module named 'torch.{t}'", name=f"torch.{t}")
-    if t == "meta":
-        raise RuntimeError("Could not run operations on the 'meta' backend: ember runs on the "
-                           "CPU only")
     if copy and t != "lazy":
         if d.index is None or t in _GRANDFATHERED:
             raise RuntimeError(f"PyTorch is not linked with support for {t} devices")

@@ -101,6 +101,26 @@ DETACH_VIEW_INPLACE = (
     "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
     "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
     "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+META_NUMPY = ("can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+              "tensor to host memory first.")
+META_ITEM = "Tensor.item() cannot be called on meta tensors"
+META_COPY = "Cannot copy out of meta tensor; no data!"
+META_NONZERO = (
+    "The register_meta function for torch.nonzero() raises unimplemented by default, as a "
+    "correct data-independent implementation does not exist. This implementation returns a "
+    "fake value, assuming all elements of the tensor are non-zero. To enable this "
+    "registration, please set 'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' "
+    "to True.")
+
+
+def meta_no_kernel(op: str) -> NotImplementedError:
+    """torch's error for an op without a meta kernel (``op``: its ATen name)."""
+    return NotImplementedError(
+        f"aten::{op}: attempted to run this operator with Meta tensors, but there was no fake "
+        "impl or Meta kernel registered. You may have run into this message while using an "
+        "operator with PT2 compilation APIs (torch.compile/torch.export); in order to use this "
+        "operator with those APIs you'll need to add a fake impl. Please see the following for "
+        "next steps:  https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
 NUMPY_GRAD = ("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
               "instead.")
 NUMPY_NEGATIVE_STRIDE = (
@@ -267,15 +287,22 @@ def _matches(kind: str, obj, name: str = "") -> bool:
     if kind == "Tensor":    # (a tensor-like is handed to its __torch_function__)
         return isinstance(obj, Tensor) or hasattr(type(obj), "__torch_function__") or (
             name in _NUMBERS_AS_TENSORS and _is_number(obj))
-    if kind in ("int", "SymInt"):
-        return isinstance(obj, Tensor) and not obj.ndim or not isinstance(
-            obj, (bool, Tensor)) and hasattr(obj, "__index__")
+    if kind == "int":       # (a tensor: an integral one of no dims, not requiring grad)
+        if isinstance(obj, Tensor):
+            from . import _dtype
+            return not obj.ndim and not obj.requires_grad and obj.dtype is not _dtype.bool \
+                and not (obj.is_floating_point() or obj.is_complex())
+        return not isinstance(obj, bool) and hasattr(obj, "__index__")
+    if kind == "SymInt":    # (a tensor: an integral (or bool) one of one element)
+        if isinstance(obj, Tensor):
+            return obj.numel() == 1 and not (obj.is_floating_point() or obj.is_complex())
+        return not isinstance(obj, bool) and hasattr(obj, "__index__")
     if kind == "bool":
         return isinstance(obj, bool) or type(obj).__name__ == "bool_"
-    if kind in ("float", "double"):
-        return isinstance(obj, Tensor) or _is_number(obj) and not isinstance(obj, complex)
-    if kind == "Number":
-        return isinstance(obj, Tensor) and not obj.ndim or _is_number(obj)
+    if kind in ("float", "double", "Number"):    # (a tensor: one of no dims, not requiring grad)
+        if isinstance(obj, Tensor):
+            return not obj.ndim and not obj.requires_grad
+        return _is_number(obj) and (kind == "Number" or not isinstance(obj, complex))
     if kind.startswith("tuple of ints"):     # (``tuple of ints[2]`` takes an int too)
         return kind[-1] == "]" and _matches("int", obj) or isinstance(
             obj, (tuple, list)) and (not obj or _matches("int", obj[0]))
@@ -321,13 +348,13 @@ def _type_fits(kind: str, obj) -> bool:
 
 
 def _arg_shown(obj) -> str:
-    """An argument as torch's list of signatures shows it: a tuple or list with the types
-    of its elements."""
+    """An argument as torch's list of signatures shows it: a tuple (``torch.Size`` …) or
+    list with the types of its elements."""
     if isinstance(obj, (tuple, list)):
         inner = ", ".join(_arg_type(v) for v in obj)
         if isinstance(obj, list):
             return f"list of [{inner}]"
-        return f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
+        return f"{type_name(obj)} of ({inner}{',' if len(obj) == 1 else ''})"
     return _arg_type(obj)
 
 
@@ -403,9 +430,10 @@ def reparsed(err: BaseException, name: str, method: bool, args, kwargs: dict):
     return ArgTypeError(str(new)) if isinstance(err, ArgTypeError) else new
 
 
-def _call_keywords(frame) -> tuple | None:
-    """The names of the keyword arguments of the call ``frame`` is making, read off its
-    bytecode (None where they cannot be read: a call ``f(*args, **kwargs)`` …)."""
+def _call_keywords(frame) -> tuple:
+    """``(names, count)``: the names of the keyword arguments of the call ``frame`` is making
+    and the number of its positional ones (a method's tensor not counted), read off its
+    bytecode (``(None, None)`` where they cannot be read: a call ``f(*args, **kwargs)`` …)."""
     import dis
     code, at = frame.f_code, frame.f_lasti
     previous = []       # (the instructions up to the one running, whose inline caches
@@ -415,24 +443,136 @@ def _call_keywords(frame) -> tuple | None:
             break
         previous.append(ins)
     if not previous or previous[-1].opname not in ("CALL", "CALL_KW"):
-        return None
+        return None, None
+    count = previous[-2].arg if len(previous) > 1 and previous[-2].opname == "PRECALL" \
+        else None
     for prev in reversed(previous[-4:-1]):
         if prev.opname == "KW_NAMES":
-            return code.co_consts[prev.arg]
+            names = code.co_consts[prev.arg]
+            return names, None if count is None else count - len(names)
         if previous[-1].opname == "CALL_KW" and prev.opname == "LOAD_CONST":
-            return prev.argval
-    return ()
+            return prev.argval, None
+    return (), count
+
+
+_NAME_LOADS = frozenset(("LOAD_NAME", "LOAD_GLOBAL", "LOAD_FAST", "LOAD_DEREF",
+                         "LOAD_CLASSDEREF"))
+_PUSH_NONE = frozenset(("PRECALL", "KW_NAMES", "CACHE", "NOP", "EXTENDED_ARG"))
+
+
+def _pusher(instructions, i: int, depth: int) -> int | None:
+    """The index of the instruction among ``instructions[:i]`` that pushed the value
+    ``depth`` entries below the top of the stack as ``instructions[i]`` runs (None where
+    the code between jumps, or stores: not plain to tell)."""
+    import dis
+    for j in range(i - 1, -1, -1):
+        ins = instructions[j]
+        if ins.is_jump_target or ins.opcode in dis.hasjrel or ins.opcode in dis.hasjabs \
+                or ins.opname.startswith(("STORE_", "DELETE_", "POP_", "SWAP", "RE")):
+            return None
+        effect = dis.stack_effect(ins.opcode, ins.arg, jump=False) \
+            if ins.opcode >= dis.HAVE_ARGUMENT else dis.stack_effect(ins.opcode)
+        pushed = 2 if ins.opname == "LOAD_METHOD" else 0 if ins.opname in _PUSH_NONE \
+            else max(effect, 1)
+        if depth < pushed:
+            return j
+        depth -= effect
+    return None
+
+
+def _loaded(frame, instructions, j: int, seen: int = 0):
+    """The value ``instructions[j]`` of ``frame`` loaded where it is a name's, or an
+    attribute of a module (a chain from a name); :data:`_MISSING` where it is neither."""
+    import builtins
+    import types
+    ins = instructions[j]
+    if ins.opname in _NAME_LOADS:
+        for space in (frame.f_locals, frame.f_globals, vars(builtins)):
+            if ins.argval in space:
+                return space[ins.argval]
+    elif ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and seen < 8:
+        k = _pusher(instructions, j, 0)
+        owner = _MISSING if k is None else _loaded(frame, instructions, k, seen + 1)
+        if isinstance(owner, types.ModuleType):
+            return getattr(owner, ins.argval, _MISSING)
+    return _MISSING
+
+
+def _callee(frame):
+    """What the call ``frame`` is making calls, read off its bytecode: ``(owner, None,
+    attribute)`` for an attribute of ``owner`` (``x.add(…)``), ``(None, value, None)`` for
+    another value (``f(…)``), :data:`_MISSING` for the owner or value where it is not a
+    name's (or a module's attribute); None where the call cannot be read."""
+    import dis
+    at = frame.f_lasti
+    instructions = [i for i in dis.get_instructions(frame.f_code) if i.offset <= at]
+    if len(instructions) < 2 or instructions[-1].opname != "CALL" \
+            or instructions[-2].opname != "PRECALL":
+        return None
+    i = len(instructions) - 2
+    j = _pusher(instructions, i, instructions[i].arg)
+    if j is None:
+        return None
+    if instructions[j].opname in ("LOAD_METHOD", "LOAD_ATTR"):
+        k = _pusher(instructions, j, 0)
+        return (_MISSING if k is None else _loaded(frame, instructions, k), None,
+                instructions[j].argval)
+    return None, _loaded(frame, instructions, j), None
+
+
+def _called_as_method(frame) -> bool | None:
+    """Whether the call ``frame`` is making calls a Tensor method (a tensor's attribute, or
+    a bound method of one) rather than a function (None where that cannot be told)."""
+    import types
+
+    from ._tensor import Tensor
+    called = _callee(frame)
+    if called is None:
+        return None
+    owner, value, _ = called
+    if owner is not None:
+        return True if isinstance(owner, Tensor) else False if isinstance(
+            owner, types.ModuleType) else None
+    if isinstance(value, types.MethodType):
+        return isinstance(value.__self__, Tensor)
+    return False if isinstance(value, types.FunctionType) else None
+
+
+def _no_arguments_owner() -> str:
+    """How CPython names the class of a Tensor method of no arguments in its error for the
+    user's call: the bound method's tensor's class where the call is of a bound method
+    object (``f = x.abs; f(1)``), else the class that defines it (``x.abs(1)``,
+    ``Tensor.abs(x, 1)``)."""
+    import types
+    frame = _sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith(_PKG)
+                                 or "_reparsed" in frame.f_globals):   # (generated ops')
+        frame = frame.f_back
+    called = None if frame is None else _callee(frame)
+    if called is None or called[0] is not None:
+        return "TensorBase"
+    if isinstance(called[1], types.MethodType):
+        return type(called[1].__self__).__qualname__
+    # (a value of an expression, ``getattr(x, name)(1)``: a bound method, most likely)
+    return "Tensor" if called[1] is _MISSING else "TensorBase"
 
 
 def call_of(name: str, method: bool, names, values, npos: int, defaults: dict,
-            keywords: tuple | None = None):
+            keywords: tuple | None = None, given: int | None = None):
     """A call of public function (or Tensor method) ``name`` read back from the values its
-    parameters ``names`` (the first ``npos`` positional) took: ``(args, kwargs)``, its
-    leading arguments given positionally (as many as torch's signatures take so, but none
-    of the names in ``keywords``, those the call gave by keyword), the others by keyword; a
-    default (``defaults``, by name) counts as not given, and so does
-    :data:`REQUIRED <._ops.registry.REQUIRED>`."""
+    parameters ``names`` (the first ``npos`` positional) took: ``(args, kwargs)``. Where
+    the call's keywords' names (``keywords``) and the number of its positional arguments
+    (``given``) are known, as they were given; else its leading arguments positionally (as
+    many as torch's signatures take so, but none of ``keywords``), the others by keyword, a
+    default (``defaults``, by name) counting as not given. :data:`REQUIRED
+    <._ops.registry.REQUIRED>` is never given."""
     from ._ops import _signatures
+    if given is not None and keywords is not None:
+        first = 1 if method else 0
+        args = tuple(values[first:first + min(given, npos - first)])
+        kwargs = {n: v for n, v in zip(names, values)
+                  if n in keywords and type(v).__name__ != "_Required"}
+        return args, kwargs
     options = (_signatures.METHODS if method else _signatures.FUNCTIONS).get(name) or ()
     max_pos = max((sum(not p[4] for p in _signature(o)) for o in options), default=npos)
     args, kwargs, leading = [], {}, True
@@ -480,37 +620,72 @@ def published_changed() -> None:
     _PUBLISHED_KEY[0] = None
 
 
-_REBINDS: dict = {}       # id of a code object: whether it assigns to a parameter
+_REBINDS: dict = {}       # a code object: where it assigns to a parameter, and its loops
 
 
-def _rebinds_parameters(code) -> bool:
-    """Whether the function of ``code`` assigns to one of its parameters (its frame then
-    no longer tells how it was called)."""
-    key = id(code)
-    if key not in _REBINDS:
+def _rebinds_parameters(code, at: int | None = None) -> bool:
+    """Whether the function of ``code`` has assigned to one of its parameters (its frame
+    then no longer tells how it was called) when it reaches offset ``at`` (anywhere, where
+    None): an assignment before it, or in a loop around it."""
+    if code not in _REBINDS:
         import dis
         import inspect
         n = code.co_argcount + code.co_kwonlyargcount
         n += bool(code.co_flags & inspect.CO_VARARGS) + bool(
             code.co_flags & inspect.CO_VARKEYWORDS)
         params = set(code.co_varnames[:n])
-        _REBINDS[key] = any(i.opname in ("STORE_FAST", "DELETE_FAST") and i.argval in params
-                            for i in dis.get_instructions(code))
-    return _REBINDS[key]
+        instructions = list(dis.get_instructions(code))
+        stores, cast = [], 0
+        for i in instructions:
+            # (``a, b = autocast_inputs(op, a, b)``: the same arguments, their dtypes cast)
+            if i.opname == "LOAD_GLOBAL" and i.argval == "autocast_inputs":
+                cast = -1
+            elif cast == -1 and i.opname == "UNPACK_SEQUENCE":
+                cast = i.arg
+            elif i.opname in ("STORE_FAST", "DELETE_FAST") and i.argval in params:
+                if cast > 0:
+                    cast -= 1
+                    continue
+                stores.append(i.offset)
+        loops = [(i.argval, i.offset) for i in instructions
+                 if "BACKWARD" in i.opname and i.argval is not None]
+        _REBINDS[code] = stores, loops
+    stores, loops = _REBINDS[code]
+    if at is None:
+        return bool(stores)
+    return any(s < at for s in stores) or any(
+        start <= at < end and any(start <= s <= end for s in stores) for start, end in loops)
 
 
-def _frame_forms(frame, candidates) -> list:
+def _failed_at(frame, err) -> int:
+    """The offset in ``frame`` of the instruction that raised ``err`` (where its traceback
+    passes through the frame), else the one the frame runs."""
+    tb = getattr(err, "__traceback__", None)
+    while tb is not None:
+        if tb.tb_frame is frame:
+            return tb.tb_lasti
+        tb = tb.tb_next
+    return frame.f_lasti
+
+
+def _frame_forms(frame, candidates, called=None) -> list:
     """The forms ``(name, method, fn)`` in which the function ``frame`` runs is published,
     of ``candidates`` (those of its code): the function whose closure holds what the frame's
-    free variables do, as a Tensor method and/or a function."""
+    free variables do (the function and the method of one op may be two), as a Tensor method
+    and/or a function; the one the user's call named first (``called``: :func:`_callee`'s)."""
+    import types
+    _, value, attribute = called or (None, None, None)
+    value = value.__func__ if isinstance(value, types.MethodType) else value
+
+    def named(c):
+        return c[0] == attribute if attribute is not None else c[2] is value
+
     # (aliases share their code: the function named as it is read first)
-    candidates = sorted(candidates, key=lambda c: c[0] != frame.f_code.co_name)
-    for _, _, fn in candidates:
-        cells = fn.__closure__ or ()
-        if all(frame.f_locals.get(v, _MISSING) is c.cell_contents
-               for v, c in zip(fn.__code__.co_freevars, cells)):
-            return [c for c in candidates if c[2] is fn]
-    return []
+    candidates = sorted(candidates, key=lambda c: (not named(c), c[0] != frame.f_code.co_name))
+    found = [c for c in candidates if all(
+        frame.f_locals.get(v, _MISSING) is cell.cell_contents
+        for v, cell in zip(c[2].__code__.co_freevars, c[2].__closure__ or ()))]
+    return [c for c in found if c[0] == found[0][0]]
 
 
 def call_failure(err: BaseException | None = None):
@@ -533,12 +708,19 @@ def call_failure(err: BaseException | None = None):
     if found is None:
         return None
     code = found.f_code
-    if _rebinds_parameters(code) and not any(
+    if _rebinds_parameters(code, _failed_at(found, err)) and not any(
             type(found.f_locals.get(n)).__name__ == "_Required"
             for n in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]):
         return None     # (a function that assigns to a parameter: its frame no longer holds
         # what it was called with; but for an argument missing, the call fits none anyway)
-    forms = _frame_forms(found, codes[id(code)])
+    # (the user's call, where the user's code called it, or its stub or a wrapper passing
+    # the call on)
+    caller = found.f_back
+    while caller is not frame and caller is not None and caller.f_code.co_name in (
+            "_stub_call", "wrapper", code.co_name):
+        caller = caller.f_back
+    direct = caller is frame and frame is not None
+    forms = _frame_forms(found, codes[id(code)], _callee(frame) if direct else None)
     if not forms:
         return None
     fn = forms[0][2]
@@ -547,13 +729,11 @@ def call_failure(err: BaseException | None = None):
     defaults = dict(zip(names[npos - len(fn.__defaults__ or ()):npos], fn.__defaults__ or ()))
     defaults.update(fn.__kwdefaults__ or {})
     values = found.f_locals
-    # (the names the user's call gave by keyword, where the user's code called it, or its
-    # stub or a wrapper passing the call on)
-    caller = found.f_back
-    while caller is not frame and caller is not None and caller.f_code.co_name in (
-            "_stub_call", "wrapper", code.co_name):
-        caller = caller.f_back
-    keywords = _call_keywords(frame) if caller is frame and frame is not None else None
+    keywords = as_method = given = None
+    if direct:
+        (keywords, given), as_method = _call_keywords(frame), _called_as_method(frame)
+    if as_method is not None and any(f[1] == as_method for f in forms):
+        forms = [f for f in forms if f[1] == as_method]
     from ._tensor import Tensor
     errors = []
     for name, method, _ in sorted(forms, key=lambda f: not f[1]):
@@ -563,7 +743,7 @@ def call_failure(err: BaseException | None = None):
         if method and not isinstance(first, Tensor):
             continue
         args, kwargs = call_of(name, method, names, [values.get(n) for n in names], npos,
-                               defaults, keywords)
+                               defaults, keywords, given)
         extra = npos + nkw
         if code.co_flags & inspect.CO_VARARGS:
             args += tuple(values.get(code.co_varnames[extra], ()))
@@ -625,9 +805,17 @@ def _signature(option: str) -> list:
 
 
 def _shown(options) -> list:
-    """The signatures torch's errors list: the deprecated ones left out, as printed."""
+    """The signatures torch's errors list: the deprecated ones left out, as printed (a
+    ``SymInt`` printed ``int``)."""
     import re
-    return [re.sub(r"(\[\d+\])?\?? ", " ", o) for o in options if not o.startswith("!")]
+    return [re.sub(r"(\[\d+\])?\?? ", " ", o).replace("(SymInt ", "(int ").replace(
+        " SymInt ", " int ") for o in options if not o.startswith("!")]
+
+
+def _printed(kind: str) -> str:
+    """A parameter's type as torch's parser names it in its errors."""
+    kind = kind.split("[")[0]
+    return "int" if kind == "SymInt" else kind
 
 
 def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
@@ -662,15 +850,27 @@ def _parse_error(name: str, params, args, kwargs) -> TypeError | None:
             return missing_arguments(name, [p[1] for p in params[i:] if not p[2]])
         elif _matches(kind, obj, name):
             pass
+        elif kind == "tuple of Tensors" and isinstance(obj, (tuple, list)):
+            # (its parser checks each element, and throws for one not a tensor)
+            bad = next(k for k, v in enumerate(obj) if not _matches("Tensor", v))
+            err = TypeError(f"expected Tensor as element {bad} in argument {i}, but got "
+                            f"{type_name(obj[bad])}")
+            err.thrown = True
+            return err
         elif varargs and arg_pos == 0 and not is_kwd:
             arg_pos = nargs
             continue
         elif is_kwd:
-            return TypeError(f"{name}(): argument '{pname}' must be {kind.split('[')[0]}, not "
+            return TypeError(f"{name}(): argument '{pname}' must be {_printed(kind)}, not "
                              f"{type_name(obj)}")
+        elif kind.startswith("tuple of ints") and isinstance(obj, (tuple, list)):
+            # (its parser looks at the first element of an int list only)
+            return TypeError(f"{name}(): argument '{pname}' (position {arg_pos + 1}) must be "
+                             f"tuple of ints, but found element of type {type_name(obj[0])} "
+                             "at pos 0")
         else:
             return TypeError(f"{name}(): argument '{pname}' (position {arg_pos + 1}) must be "
-                             f"{kind.split('[')[0]}, not {type_name(obj)}")
+                             f"{_printed(kind)}, not {type_name(obj)}")
         if not is_kwd:
             arg_pos += 1
         elif obj is not _MISSING:
@@ -700,6 +900,10 @@ def parser_error(name: str, options, args, kwargs: dict) -> TypeError:
     parse error where only one takes as many arguments as given (or there is only one), else
     the list of them all (:func:`invalid_arguments`)."""
     sigs = [_signature(o) for o in options]
+    for sig in sigs:        # (in its order: an error thrown while one is read stands)
+        err = _parse_error(name, sig, args, kwargs)
+        if getattr(err, "thrown", False):
+            return err
     n = len(args) + len(kwargs)
     plausible = [s for o, s in zip(options, sigs) if not o.startswith("!")
                  and sum(not p[2] for p in s) <= n <= len(s)]
@@ -721,11 +925,16 @@ def parse_failure(name: str, method: bool, args, kwargs: dict) -> TypeError | No
         return None
     if not options:         # (a method of no arguments: CPython's error)
         if args:
-            return TypeError(f"TensorBase.{name}() takes no arguments ({len(args)} given)")
-        return TypeError(f"TensorBase.{name}() takes no keyword arguments") if kwargs else None
+            return TypeError(f"{_no_arguments_owner()}.{name}() takes no arguments "
+                             f"({len(args)} given)")
+        return TypeError(f"{_no_arguments_owner()}.{name}() takes no keyword arguments") \
+            if kwargs else None
     for sig in [_signature(o) for o in options]:
-        if _parse_error(name, sig, args, kwargs) is None:
+        err = _parse_error(name, sig, args, kwargs)
+        if err is None:
             return _unpack_error(name, sig, args, kwargs)
+        if getattr(err, "thrown", False):
+            return err
     return parser_error(name, options, args, kwargs)
 
 

@@ -13,10 +13,10 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
-from . import _errors
+from . import _errors, _meta
 from . import _memory_format as _mf
+from ._device import META, xp
 from ._device import check as check_device
-from ._device import xp
 from ._ops import _exact
 from ._ops.util import as_size
 from ._storage import borrow, own_strides
@@ -30,7 +30,7 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "asarray", "zeros", "ones", "ful
 
 
 def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
-    check_device(device)
+    _meta.placed(t, device)
     if requires_grad:
         if requires_grad is not True and not _errors._matches("bool", requires_grad):
             raise _errors.call_failure() or TypeError("requires_grad must be bool")
@@ -39,6 +39,14 @@ def _finish(t: Tensor, requires_grad: bool, device=None) -> Tensor:
             raise RuntimeError(_errors.INT_REQUIRES_GRAD_FACTORY)
         t._requires_grad = True
     return t
+
+
+def _meta_empty(shape, npdt, device, requires_grad=False) -> Tensor | None:
+    """A meta tensor of ``shape`` when ``device`` (None: the default) is ``meta``, else None:
+    the factories' way round allocating (and drawing) what a meta tensor does not hold."""
+    if check_device(device) is not META:
+        return None
+    return _finish(Tensor._wrap(_meta.empty(shape, npdt)), requires_grad)
 
 
 def _np_dtype(dtype, default=None):
@@ -344,11 +352,14 @@ def copy_of(data, dtype, requires_grad: bool, device) -> Tensor:
 def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
     """``data`` as a tensor, sharing memory with a NumPy array or tensor when possible."""
     if isinstance(data, Tensor):
+        if device is not None:
+            data = data.to(device)
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     arr = _infer(data, None if dtype is None or dtype.np in D.REDUCED else dtype.np)
     if dtype is not None and arr.dtype != dtype.np:
         arr = D.cast(arr, dtype)
-    check_device(device, copy=True)
+    if check_device(device, copy=True) is META:
+        return _finish(Tensor._wrap(arr), False, META)
     if arr is data:
         _check_writable(arr)
     return Tensor._wrap(arr if isinstance(data, np.ndarray) else np.array(arr))
@@ -414,6 +425,9 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
 def _filled(size, value, dtype, requires_grad, device, default=None):
     shape = as_size(size)
     npdt = _np_dtype(dtype, default)
+    meta = _meta_empty(shape, npdt, device, requires_grad)
+    if meta is not None:
+        return meta
     if npdt in D.REDUCED:
         value = D.cast(np.asarray(value.item() if isinstance(value, Tensor) else value),
                        D.REDUCED[npdt])
@@ -484,14 +498,20 @@ def zeros(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
         shape = as_size(_sizes(sizes, size, "zeros"))
     except RuntimeError:
         raise RuntimeError("zeros: Dimension size must be non-negative.") from None
-    return _finish(Tensor._wrap(np.zeros(shape, _np_dtype(dtype))), requires_grad, device)
+    npdt = _np_dtype(dtype)
+    meta = _meta_empty(shape, npdt, device, requires_grad)
+    return meta if meta is not None else \
+        _finish(Tensor._wrap(np.zeros(shape, npdt)), requires_grad, device)
 
 
 def ones(*sizes, size=None, out=None, dtype=None, layout=None, device=None,
          requires_grad=False, pin_memory=False) -> Tensor:
     """A tensor of ones of the given size."""
     shape = as_size(_sizes(sizes, size, "ones"))
-    return _finish(Tensor._wrap(np.ones(shape, _np_dtype(dtype))), requires_grad, device)
+    npdt = _np_dtype(dtype)
+    meta = _meta_empty(shape, npdt, device, requires_grad)
+    return meta if meta is not None else \
+        _finish(Tensor._wrap(np.ones(shape, npdt)), requires_grad, device)
 
 
 def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -501,7 +521,7 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, req
     t = zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad)
     if memory_format is not None:
         return _laid_out(t, t, memory_format)
-    if not t._data.size:
+    if not t._data.size and t._data.__class__ is not _meta.MetaArray:
         t._data = _mf.dense_empty(t._data)
     return t
 
@@ -522,10 +542,21 @@ def _like(t, dtype):
     return t.dtype if dtype is None else dtype
 
 
+def _on(input: Tensor, device):
+    """The device of a ``*_like(input, device=device)`` result: by default the input's."""
+    return input.device if device is None else device
+
+
 def _laid_out(t, like, memory_format):
     """``t`` with the layout torch gives a ``*_like(like, memory_format=...)`` result (by
     default, ``preserve_format``: a dense input's strides)."""
     from ._memory_format import empty_like, plain_dense
+    if t._data.__class__ is _meta.MetaArray:
+        if memory_format is not None and memory_format.name != "preserve_format":
+            t._data.lstrides = _mf.format_strides(t.shape, memory_format)
+        elif like._data.__class__ is _meta.MetaArray and 0 not in like.stride():
+            t._data.lstrides = like.stride()      # (a dense input's strides)
+        return t
     if memory_format is None and plain_dense(like._data):
         return t
     arr = empty_like(like._data, t._data.dtype, memory_format)
@@ -553,7 +584,7 @@ def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     if sub is not None:
         return sub
     return _laid_out(zeros(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
-                           device=device), input, memory_format)
+                           device=_on(input, device)), input, memory_format)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -563,7 +594,7 @@ def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
     if sub is not None:
         return sub
     return _laid_out(ones(input.shape, dtype=_like(input, dtype), requires_grad=requires_grad,
-                          device=device), input, memory_format)
+                          device=_on(input, device)), input, memory_format)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -580,7 +611,8 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     if sub is not None:
         return sub
     return _laid_out(full(input.shape, fill_value, dtype=_like(input, dtype),
-                          requires_grad=requires_grad, device=device), input, memory_format)
+                          requires_grad=requires_grad, device=_on(input, device)), input,
+                     memory_format)
 
 
 def _num(x):
@@ -778,11 +810,13 @@ def _gen(generator):
     return random._gen(generator)
 
 
-def _to_fill(sizes, size, name: str, dtype) -> Tensor:
+def _to_fill(sizes, size, name: str, dtype, device=None) -> Tensor:
     """``empty(*sizes, dtype=dtype)`` left uninitialised, for a factory that writes every
-    element (no zeros written first)."""
+    element (no zeros written first); on the meta device, a meta tensor."""
     shape = as_size(_sizes(_sizes(sizes, size, name), None, "zeros"))
-    return Tensor._wrap(np.empty(shape, _np_dtype(dtype)))
+    npdt = _np_dtype(dtype)
+    meta = _meta_empty(shape, npdt, device)
+    return meta if meta is not None else Tensor._wrap(np.empty(shape, npdt))
 
 
 def _out_of(sizes, size, name: str, dtype, out: Tensor) -> Tensor:
@@ -808,11 +842,12 @@ def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, d
         _gen(generator)         # (torch's parser error for one that is not a Generator)
     if out is not None:
         return _out_of(sizes, size, "rand", dtype, out).uniform_(0.0, 1.0, generator=generator)
-    t = _to_fill(sizes, size, "rand", dtype)
+    t = _to_fill(sizes, size, "rand", dtype, device)
     if not (t.dtype.is_floating_point or t.dtype.is_complex):
         raise NotImplementedError(f'"check_uniform_bounds" not implemented for '
                                   f"'{_short(t.dtype)}'")
-    _gen(generator)._uniform_(t._data, 0.0, 1.0)
+    if not t.is_meta:
+        _gen(generator)._uniform_(t._data, 0.0, 1.0)
     return _finish(t, requires_grad, device)
 
 
@@ -829,11 +864,12 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
         _gen(generator)         # (torch's parser error for one that is not a Generator)
     if out is not None:
         return _out_of(sizes, size, "randn", dtype, out).normal_(0.0, 1.0, generator=generator)
-    t = _to_fill(sizes, size, "randn", dtype)
+    t = _to_fill(sizes, size, "randn", dtype, device)
     if not (t.dtype.is_floating_point or t.dtype.is_complex):
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for '
                                   f"'{_short(t.dtype)}'")
-    _gen(generator)._normal_(t._data, 0.0, 1.0)
+    if not t.is_meta:
+        _gen(generator)._normal_(t._data, 0.0, 1.0)
     return _finish(t, requires_grad, device)
 
 
@@ -889,8 +925,9 @@ def randint(*args, generator=None, out=None, dtype=None, layout=None, device=Non
     named = {k: kwargs.pop(k) for k in list(kwargs) if k in ("low", "high", "size")}
     extra = sum(v is not None for v in (generator, out, dtype, layout, device)) + requires_grad
     low, high, size = _randint_args(args, named, extra)
-    t = zeros(as_size(size), dtype=dtype or D.int64)
-    _gen(generator)._random_(t._data, int(low), int(high))
+    t = zeros(as_size(size), dtype=dtype or D.int64, device=device)
+    if not t.is_meta:
+        _gen(generator)._random_(t._data, int(low), int(high))
     return _finish(t, requires_grad, device)
 
 
@@ -900,6 +937,9 @@ def randperm(n, *, generator=None, out=None, dtype=D.int64, layout=None, device=
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     D.no_barebones_kernel("randperm", dtype)
+    meta = _meta_empty((int(n),), dtype.np, device, requires_grad)
+    if meta is not None:
+        return meta
     arr = _gen(generator)._randperm(int(n), dtype.np)
     return _finish(Tensor._wrap(arr), requires_grad, device)
 
@@ -918,17 +958,18 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, la
         else:
             arr = g._normal_tensors(np.full(std.shape, mean, std._data.dtype), std._data)
         return _finish(Tensor._wrap(arr), requires_grad, device)
-    t = empty(*((size,) if size is not None else ((),)), dtype=dtype)
+    t = empty(*((size,) if size is not None else ((),)), dtype=dtype, device=device)
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")
-    g._normal_(t._data, float(mean), float(std))
+    if not t.is_meta:
+        g._normal_(t._data, float(mean), float(std))
     return _finish(t, requires_grad, device)
 
 
 def _random_like(input, dtype, memory_format, requires_grad, fill) -> Tensor | None:
     """torch's ``empty_like(input).fill_(…)`` where the layout is not C order: a transposed
     input's draws land in memory order, as torch's do (None: C order, the caller draws)."""
-    if memory_format is None and input._data.flags.c_contiguous:
+    if memory_format is None and (input._data.flags.c_contiguous or input.is_meta):
         return None
     from ._memory_format import empty_like
     t = Tensor._wrap(empty_like(input._data, _like(input, dtype).np, memory_format))
@@ -942,7 +983,8 @@ def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fals
     laid = _random_like(input, dtype, memory_format, requires_grad,
                         lambda t: t.uniform_(generator=generator))
     return laid if laid is not None else rand(
-        input.shape, dtype=_like(input, dtype), requires_grad=requires_grad, generator=generator)
+        input.shape, dtype=_like(input, dtype), requires_grad=requires_grad, generator=generator,
+        device=_on(input, device))
 
 
 def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False,
@@ -951,7 +993,8 @@ def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=Fal
     laid = _random_like(input, dtype, memory_format, requires_grad,
                         lambda t: t.normal_(generator=generator))
     return laid if laid is not None else randn(
-        input.shape, dtype=_like(input, dtype), requires_grad=requires_grad, generator=generator)
+        input.shape, dtype=_like(input, dtype), requires_grad=requires_grad, generator=generator,
+        device=_on(input, device))
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None,
@@ -963,12 +1006,14 @@ def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=Non
                         lambda t: t.random_(low, high, generator=generator))
     return laid if laid is not None else randint(
         low, high, input.shape, dtype=_like(input, dtype), generator=generator,
-        requires_grad=requires_grad)
+        requires_grad=requires_grad, device=_on(input, device))
 
 
 def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     """0/1 samples with probabilities ``input`` (or the number ``p``)."""
     g = _gen(generator)
+    if input.is_meta:
+        return Tensor._wrap(_meta.empty(input.shape, input._data.dtype))    # (no draws)
     if p is not None:
         arr = np.empty(input.shape, input._data.dtype)
         g._bernoulli_scalar_(arr, float(p))
@@ -978,6 +1023,8 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> Tensor:
     """Indices sampled from the rows of ``input`` (torch's exact draws)."""
+    if input.is_meta:       # (no draws)
+        return Tensor._wrap(_meta.empty((*input.shape[:-1], int(num_samples)), np.int64))
     return Tensor._wrap(_gen(generator)._multinomial(input._data, int(num_samples),
                                                      bool(replacement)))
 
@@ -1007,23 +1054,30 @@ def _legacy_new(cls, *args, **kwargs):
 
 def parse_to(args, kwargs):
     """The dtype (or None) and the ``copy`` flag of a ``Tensor.to(...)`` call."""
+    return parse_to_device(args, kwargs)[:2]
+
+
+def parse_to_device(args, kwargs):
+    """The dtype, the ``copy`` flag and the device (each None where not given) of a
+    ``Tensor.to(...)`` call."""
     dtype = kwargs.get("dtype")
     copy = kwargs.get("copy", False)
+    device = None
     if "device" in kwargs:
-        check_device(kwargs["device"], copy=True)
+        device = check_device(kwargs["device"], copy=True)
     for a in args:
         if isinstance(a, D.dtype):
             dtype = a
         elif isinstance(a, Tensor):
-            dtype = a.dtype
+            dtype, device = a.dtype, a.device
         elif isinstance(a, (str, int)) or hasattr(a, "type"):
             if isinstance(a, bool):
                 continue
-            check_device(a, copy=True)
+            device = check_device(a, copy=True)
     flags = [a for a in args if isinstance(a, bool)]    # (non_blocking, copy)
     if len(flags) > 1:
         copy = flags[1]
-    return dtype, copy
+    return dtype, copy, device
 
 
 del xp
@@ -1036,7 +1090,8 @@ def _sampler(name, fill, doc):
         from ._ops.registry import check_inplace, check_no_overlap
         check_inplace(self)
         check_no_overlap(self._data)
-        getattr(_gen(generator), fill)(self._data, *args, **kwargs)
+        if self._data.__class__ is not _meta.MetaArray:     # (meta: no data, no draws)
+            getattr(_gen(generator), fill)(self._data, *args, **kwargs)
         self._vc.value += 1
         return self
     method.__name__ = name
@@ -1060,7 +1115,9 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     check_inplace(self)
     check_no_overlap(self._data)
     g = _gen(generator)
-    if isinstance(p, Tensor):
+    if self._data.__class__ is _meta.MetaArray:
+        pass                # (no data, no draws)
+    elif isinstance(p, Tensor):
         # one draw per element in TensorIterator's order of (self, p): self's memory order
         from ._memory_format import iter_order
         shape = self._data.shape
@@ -1086,38 +1143,46 @@ Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=N
 def _writes_out(fn, name: str, warn_resize: bool = False):
     """``fn`` with torch's ``out=``: the result computed in ``out``'s dtype (another ``dtype``
     is an error) and written into ``out``, resized to the result's shape (``arange`` warns),
-    which is returned."""
+    which is returned; a call torch's parser refuses raises its error."""
     import functools
 
     @functools.wraps(fn)
     def factory(*args, out=None, **kwargs):
-        if out is None:
-            return fn(*args, **kwargs)
-        dtype = kwargs.get("dtype")
-        if dtype is not None and dtype is not out.dtype:
-            raise RuntimeError(f"dtype {dtype.scalar_name} does not match dtype of out "
-                               f"parameter ({out.dtype.scalar_name})")
-        from ._ops.registry import check_no_overlap
-        from .autograd import grad_mode
-        if out.requires_grad and grad_mode.is_grad_enabled():
-            raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't "
-                               "support automatic differentiation, but one of the arguments "
-                               "requires grad.")
-        check_no_overlap(out._data)
-        res = fn(*args, **dict(kwargs, dtype=out.dtype))._data
-        if res.shape != out._data.shape:
-            if warn_resize and out._data.size:
-                warnings.warn(_errors.internal(
-                    f"The number of elements in the out tensor of shape "
-                    f"{list(out._data.shape)} is {out._data.size} which does not match the "
-                    f"computed number of elements {res.size}. Note that this may occur as a "
-                    "result of rounding error. The out tensor will be resized to a tensor of "
-                    f"shape {tuple(res.shape)}.", "aten/src/ATen/native/RangeFactories.cpp:199"),
-                    UserWarning, stacklevel=2)
-            out._data = np.empty(res.shape, res.dtype)
-        np.copyto(out._data, res)
-        out._vc.value += 1
-        return out
+        try:
+            if out is None:
+                return fn(*args, **kwargs)
+            dtype = kwargs.get("dtype")
+            if dtype is not None and dtype is not out.dtype:
+                raise RuntimeError(f"dtype {dtype.scalar_name} does not match dtype of out "
+                                   f"parameter ({out.dtype.scalar_name})")
+            from ._ops.registry import check_no_overlap
+            from .autograd import grad_mode
+            if out.requires_grad and grad_mode.is_grad_enabled():
+                raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't "
+                                   "support automatic differentiation, but one of the arguments "
+                                   "requires grad.")
+            check_no_overlap(out._data)
+            res = fn(*args, **dict(kwargs, dtype=out.dtype))._data
+            if res.shape != out._data.shape:
+                if warn_resize and out._data.size:
+                    warnings.warn(_errors.internal(
+                        f"The number of elements in the out tensor of shape "
+                        f"{list(out._data.shape)} is {out._data.size} which does not match the "
+                        f"computed number of elements {res.size}. Note that this may occur as a "
+                        "result of rounding error. The out tensor will be resized to a tensor of "
+                        f"shape {tuple(res.shape)}.",
+                        "aten/src/ATen/native/RangeFactories.cpp:199"),
+                        UserWarning, stacklevel=2)
+                out._data = np.empty(res.shape, res.dtype)
+            np.copyto(out._data, res)
+            out._vc.value += 1
+            return out
+        except Exception as e:      # (a call torch's parser refuses: its error)
+            new = _errors.reparsed(e, name, False, args,
+                                   kwargs if out is None else dict(kwargs, out=out))
+            if new is None:
+                raise
+            raise new from None
     return factory
 
 

@@ -139,6 +139,19 @@ def contiguous_strides(shape) -> tuple:
     return tuple(reversed(out))
 
 
+def format_strides(shape, fmt) -> tuple | None:
+    """The strides (in elements) of a dense tensor of ``shape`` laid out in ``fmt``; None for
+    C order (a format that does not apply to this rank included)."""
+    order = _ORDER.get(fmt)
+    if order is None or len(order) != len(shape):
+        return None
+    strides, acc = [0] * len(shape), 1
+    for d in order:
+        strides[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(strides)
+
+
 def in_order(shape, npdt, outer) -> np.ndarray:
     """An uninitialised dense array of ``shape`` whose dims lie in memory in the order
     ``outer`` (outermost first)."""
@@ -313,7 +326,7 @@ def ti_layout(res: np.ndarray, *inputs) -> np.ndarray:
         return res          # C-contiguous inputs: C order, as NumPy's
     shape = res.shape
     nd = len(shape)
-    if nd < 2 or res.size == 0:
+    if nd < 2 or res.size == 0 or res.__class__ is not np.ndarray:     # (or a meta stand-in)
         return res
     strides = []
     for a in inputs:

@@ -12,7 +12,8 @@ import warnings
 import numpy as np
 
 from . import _dtype as D
-from . import _errors
+from . import _errors, _meta
+from ._device import META, check
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Tensor
 from ._torch_alias import torch_module
@@ -35,15 +36,18 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     >>> ember.empty_strided((2, 3), (1, 2)).stride()
     (1, 2)
     """
-    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
-    if len(size) != len(stride):
+    shape, strides = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(shape) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
     dt = dtype or D.get_default_dtype()
-    n = 1 + sum((k - 1) * s for k, s in zip(size, stride)) if all(size) else 0
-    flat = np.zeros(n, dt.np)
-    it = flat.itemsize
-    arr = np.lib.stride_tricks.as_strided(flat, size, tuple(s * it for s in stride))
-    t = Tensor._wrap(arr)
+    if check(device) is META:
+        t = Tensor._wrap(_meta.empty(shape, dt.np, strides))
+    else:
+        n = 1 + sum((k - 1) * s for k, s in zip(shape, strides)) if all(shape) else 0
+        flat = np.zeros(n, dt.np)
+        it = flat.itemsize
+        t = Tensor._wrap(np.lib.stride_tricks.as_strided(flat, shape,
+                                                         tuple(s * it for s in strides)))
     if requires_grad:
         t.requires_grad_()
     return t

@@ -269,8 +269,9 @@ def format_tensor(
     is_parameter: bool = False,
     prefix: str = "tensor(",
     parameter_class: bool = True,
+    meta: bool = False,
 ) -> str:
-    """Return the string torch prints for a dense CPU tensor (its ``repr`` and ``str``).
+    """Return the string torch prints for a dense CPU or meta tensor (``repr`` and ``str``).
 
     Args:
         values: the elements, shaped like the tensor (float16/32/64, int8/16/32/64, uint8,
@@ -285,20 +286,27 @@ def format_tensor(
         parameter_class: with ``is_parameter``, whether the tensor is of class ``Parameter``
             (or a subclass of it), which alone says ``Parameter containing:``; another
             Tensor subclass's instance made a parameter prints as ``Parameter(M(...))``.
+        meta: a meta tensor's (no elements: ``...``, its device and size).
 
     Returns:
         ``"tensor(...)"`` with its suffixes, prefixed for parameters.
     """
-    values = np.asarray(values)
     shape = values.shape
     suffixes: list[str] = []
-    if values.size == 0:
+    if meta:
+        body = "..."
+        suffixes.append("device='meta'")
+        suffixes.append("size=" + str(tuple(int(n) for n in shape)))
+        if dtype_name != default_dtype_name:
+            suffixes.append("dtype=torch." + dtype_name)
+    elif values.size == 0:
         body = "[]"
         if len(shape) != 1:
             suffixes.append("size=" + str(tuple(int(n) for n in shape)))
         if dtype_name != default_dtype_name:
             suffixes.append("dtype=torch." + dtype_name)
     else:
+        values = np.asarray(values)
         body = _body(values, _kind(values, dtype_name), len(prefix))
         if not PRINT_OPTS.edgeitems:
             suffixes.append("size=" + str(tuple(int(n) for n in shape)))

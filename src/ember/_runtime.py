@@ -10,7 +10,7 @@ import os
 import warnings
 
 from . import _errors
-from ._device import CPU, check, device
+from ._device import CPU, DEFAULT, check, device
 from ._ops import _exact, _vml
 
 __all__ = ["set_num_threads", "get_num_threads", "set_num_interop_threads",
@@ -85,10 +85,11 @@ def get_float32_matmul_precision() -> str:
 
 
 def set_default_device(device) -> None:
-    """Set the device factories use; only the CPU exists (others raise torch's error)."""
-    if device is not None:
-        check(device)
+    """Set the device factories use (None: the CPU): ``'cpu'`` or ``'meta'``; others raise
+    the error a CPU build of torch raises."""
+    DEFAULT[0] = CPU if device is None else check(device)
 
 
 def get_default_device() -> device:
-    return CPU
+    """The device factories use (``set_default_device``, ``with ember.device(...)``)."""
+    return DEFAULT[0]

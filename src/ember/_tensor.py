@@ -16,10 +16,12 @@ import weakref
 import numpy as np
 
 from . import _dtype as D
-from . import _errors
+from . import _errors, _meta
 from . import _memory_format as _mf
-from ._device import CPU
+from . import autograd as _autograd
+from ._device import CPU, META
 from ._layout import strided as _STRIDED
+from ._meta import MetaArray
 from ._storage import has_own_strides
 from .autograd import grad_mode
 from .autograd.graph import AccumulateGrad, _add_hook, _HookDict
@@ -282,13 +284,18 @@ class Tensor:
 
     @property
     def device(self):
-        return CPU
+        return META if self._data.__class__ is MetaArray else CPU
 
     @property
     def is_cuda(self) -> bool:
         return False
 
-    is_sparse = is_quantized = is_meta = is_mps = False
+    @property
+    def is_meta(self) -> bool:
+        """Whether the tensor is on the ``meta`` device (a shape and dtype without data)."""
+        return self._data.__class__ is MetaArray
+
+    is_sparse = is_quantized = is_mps = False
 
     @property
     def layout(self):
@@ -309,7 +316,8 @@ class Tensor:
     def stride(self, dim: int | None = None):
         """Strides in elements, like torch's (``x.t().stride() == (1, n)``)."""
         a = self._data
-        st = tuple(s // a.itemsize for s in a.strides)
+        st = tuple(s // a.itemsize for s in a.strides) if a.__class__ is not MetaArray \
+            else a.strides_of()
         if not a.size and a.ndim and 0 in st and not has_own_strides(a):
             # NumPy gives a fresh empty array zero strides; torch's are contiguous ones
             # (a dim of size 0 counts as 1). An array from ``from_numpy`` keeps its own,
@@ -322,18 +330,24 @@ class Tensor:
 
     def is_contiguous(self, memory_format=None) -> bool:
         """Whether the strides are those of ``memory_format`` (sizes of 1 do not count)."""
+        if self._data.__class__ is MetaArray:
+            return _mf.is_contiguous(self._data.layout(), memory_format)
         if memory_format is None:
             return self._data.flags.c_contiguous
         from ._memory_format import is_contiguous
         return is_contiguous(self._data, memory_format)
 
     def storage_offset(self) -> int:
+        if self._data.__class__ is MetaArray:
+            return self._data.loffset
         from ._storage import root_array
         base = root_array(self._data)
         off = self._data.__array_interface__["data"][0] - base.__array_interface__["data"][0]
         return off // self._data.itemsize
 
     def data_ptr(self) -> int:
+        if self._data.__class__ is MetaArray:
+            return 0
         return self._data.__array_interface__["data"][0]
 
     @property
@@ -478,8 +492,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor into the ``.grad`` of the graph's leaves."""
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     @property
     def data(self) -> Tensor:
@@ -491,6 +504,12 @@ class Tensor:
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if (value._data.__class__ is MetaArray) is not (self._data.__class__ is MetaArray):
+            raise RuntimeError("Attempted to call `variable.set_data(tensor)`, but `variable` "
+                               "and `tensor` have incompatible tensor type.")
+        if self.requires_grad and not (value.is_floating_point() or value.is_complex()):
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._data = value._data
 
     def detach(self) -> Tensor:
@@ -522,6 +541,8 @@ class Tensor:
             self._read_in_vmap(_errors.VMAP_NO_STORAGE)
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
+        if self._data.__class__ is MetaArray:
+            raise TypeError(_errors.META_NUMPY)
         return self._data.view()      # a new array each call, as torch's (its shape is its own)
 
     def __array_wrap__(self, array):
@@ -533,6 +554,8 @@ class Tensor:
         return from_numpy(np.asarray(array))
 
     def __array__(self, dtype=None, copy=None):
+        if self._data.__class__ is MetaArray:
+            raise TypeError(_errors.META_NUMPY)
         if self._data.dtype in D.REDUCED:
             raise TypeError(f"Got unsupported ScalarType {self.dtype.scalar_name}")
         if self.requires_grad and grad_mode._state.enabled:
@@ -554,11 +577,15 @@ class Tensor:
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                                "to Scalar")
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError(_errors.META_ITEM)
         return self._data.reshape(()).item()
 
     def tolist(self):
         if grad_mode._state.vmap is not None:
             self._read_in_vmap(_errors.VMAP_NO_STORAGE)
+        if self._data.__class__ is MetaArray:
+            raise NotImplementedError(_errors.META_COPY)
         return self._data.tolist()
 
     def _scalar(self, kind):
@@ -567,6 +594,8 @@ class Tensor:
         if self._data.size != 1:
             raise _refused(ValueError("only one element tensors can be converted to Python "
                                       "scalars"))
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError(_errors.META_ITEM)
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
@@ -584,6 +613,8 @@ class Tensor:
         if self._data.size != 1 or self.dtype.is_floating_point or self.dtype.is_complex:
             raise _refused(TypeError("only integer tensors of a single element can be converted "
                                      "to an index"))
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError(_errors.META_ITEM)
         return int(self._data.reshape(()).item())
 
     def __bool__(self) -> bool:
@@ -595,6 +626,8 @@ class Tensor:
         if n > 1:
             raise _refused(RuntimeError("Boolean value of Tensor with more than one value is "
                                         "ambiguous"))
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError(_errors.META_ITEM)
         return bool(self._data.reshape(()).item())
 
     def __len__(self) -> int:
@@ -630,10 +663,11 @@ class Tensor:
                              is_parameter=getattr(self, "_is_param", False),
                              prefix="tensor(" if plain else cls.__name__ + "(",
                              parameter_class=any("_is_param" in c.__dict__
-                                                 for c in cls.__mro__))
+                                                 for c in cls.__mro__),
+                             meta=self._data.__class__ is MetaArray)
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0:
+        if self._data.ndim == 0 and self._data.__class__ is not MetaArray:
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
@@ -651,8 +685,9 @@ class Tensor:
                 getattr(cls, "__torch_function__", None) is not _disabled_torch_function_impl \
                 and type(self.new_empty([])) is not cls:
             raise RuntimeError(_errors.SUBCLASS_DEEPCOPY)
-        new = cls.__new__(cls, self._data.copy()) if cls is not Tensor and cls is not _StaleView \
-            else Tensor._wrap(self._data.copy())
+        data = _meta.copy(self._data)
+        new = cls.__new__(cls, data) if cls is not Tensor and cls is not _StaleView \
+            else Tensor._wrap(data)
         new._requires_grad = self._requires_grad
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
@@ -666,9 +701,17 @@ class Tensor:
     # ----- dtype / device conversion
     def to(self, *args, **kwargs) -> Tensor:
         """Convert dtype and/or device: ``to(dtype)``, ``to('cpu')``, ``to(other)``."""
-        from ._factories import parse_to
+        from ._factories import parse_to_device
         fmt = kwargs.pop("memory_format", None)
-        dtype, copy = parse_to(args, kwargs)
+        dtype, copy, device = parse_to_device(args, kwargs)
+        if device is not None and (device is META) is not (self._data.__class__ is MetaArray):
+            if device is not META:
+                raise NotImplementedError(_errors.META_COPY)
+            from ._meta import like
+            from ._ops import _to_copy
+            out = _to_copy(self, self.dtype if dtype is None else dtype)
+            out._data = like(out._data)
+            return out
         if fmt is not None and fmt.name != "preserve_format":
             same = dtype is None or dtype is self.dtype
             if same and not copy and _mf.suggest(self._data) is fmt:
@@ -684,6 +727,8 @@ class Tensor:
         return _to_copy(self, dtype)
 
     def cpu(self, memory_format=None) -> Tensor:
+        if self._data.__class__ is MetaArray:
+            raise NotImplementedError(_errors.META_COPY)
         return self
 
     def cuda(self, *args, **kwargs):
@@ -775,7 +820,8 @@ class Tensor:
         from ._factories import copy_of, warn_copy_construct
         if isinstance(data, Tensor):
             warn_copy_construct("tensor.new_tensor")
-        return copy_of(data, dtype or self.dtype, requires_grad, device)
+        return copy_of(data, dtype or self.dtype, requires_grad,
+                       self.device if device is None else device)
 
     def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
@@ -783,25 +829,25 @@ class Tensor:
         from ._ops.util import as_size
         shape = as_size(_sizes(sizes, size, "new_zeros"))  # (torch's negative-size error)
         return zeros(shape, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                     device=device)
+                     device=self.device if device is None else device)
 
     def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import ones
         return ones(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                    device=device)
+                    device=self.device if device is None else device)
 
     def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import empty
         return empty(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                     device=device)
+                     device=self.device if device is None else device)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False,
                  layout=None, pin_memory=False) -> Tensor:
         from ._factories import full
         return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                    device=device)
+                    device=self.device if device is None else device)
 
     # ----- operators: thin, they call the ops
     def __add__(self, other):

@@ -92,6 +92,14 @@ def _rebuild_qtensor(storage, storage_offset, size, stride, quantizer_params, re
     return _new(arr, qdtype, scheme, _np.asarray(scales._data, _np.float64), zp, axis)
 
 
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):
+    """A meta tensor (saved without a storage: it has no data)."""
+    from . import _meta
+    t = _Tensor._wrap(_meta.empty(tuple(size), dtype.np, tuple(stride)))
+    t._requires_grad = bool(requires_grad)
+    return t
+
+
 def _rebuild_parameter(data, requires_grad, backward_hooks=None):
     from .nn import Parameter
     return Parameter(data, requires_grad=requires_grad)
@@ -120,6 +128,7 @@ _GLOBAL_NAMES = {
     _rebuild_parameter: ("torch._utils", "_rebuild_parameter"),
     _rebuild_sparse_tensor: ("torch._utils", "_rebuild_sparse_tensor"),
     _rebuild_qtensor: ("torch._utils", "_rebuild_qtensor"),
+    _rebuild_meta_tensor_no_storage: ("torch._utils", "_rebuild_meta_tensor_no_storage"),
     _get_layout: ("torch.serialization", "_get_layout"),
 }
 
@@ -197,6 +206,9 @@ class _Pickler(pickle._Pickler):
                 plain = _Tensor._wrap(obj._data)
                 return (_rebuild_parameter,
                         (plain, obj.requires_grad, _collections.OrderedDict()))
+            if obj.is_meta:
+                return (_rebuild_meta_tensor_no_storage, (obj.dtype, tuple(obj.shape),
+                                                          obj.stride(), obj.requires_grad))
             if obj.dtype in _D.FLOAT8:
                 raise RuntimeError(f"ember.save cannot write {obj.dtype} tensors yet (torch "
                                    "keeps them in untyped storages); save them converted, "
@@ -329,6 +341,7 @@ _SAFE = {
     ("torch._utils", "_rebuild_parameter_with_state"): _rebuild_parameter_with_state,
     ("torch._utils", "_rebuild_sparse_tensor"): _rebuild_sparse_tensor,
     ("torch._utils", "_rebuild_qtensor"): _rebuild_qtensor,
+    ("torch._utils", "_rebuild_meta_tensor_no_storage"): _rebuild_meta_tensor_no_storage,
     ("torch.serialization", "_get_layout"): _get_layout,
     ("builtins", "set"): set,
     ("builtins", "frozenset"): frozenset,

@@ -29,7 +29,7 @@ class MLP(nn.Module):
 models = [MLP() for _ in range(5)]
 params, buffers = stack_module_state(models)
 print({k: tuple(v.shape) for k, v in params.items()})
-base = copy.deepcopy(models[0])  # the tutorial moves this to "meta"
+base = copy.deepcopy(models[0]).to("meta")  # as the tutorial: the base holds no data
 
 
 def loss_fn(p, b, x, y):

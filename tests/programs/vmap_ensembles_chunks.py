@@ -1,5 +1,5 @@
 # Models: model-ensembling with torch.func as the official tutorial does (stack_module_state,
-# functional_call over a copy of one model as the base (the tutorial moves it to "meta"), vmap
+# functional_call over a copy of one model as the base (on "meta", as the tutorial), vmap
 # over the stacked weights) plus the vmap options real code reaches for: in_dims tuples with
 # None, out_dims, chunk_size, nested vmap for pairwise kernels, and per-model predictions and
 # agreement.
@@ -25,7 +25,7 @@ class MLP(nn.Module):
 models = [MLP() for _ in range(n_models)]
 params, buffers = stack_module_state(models)
 print({k: tuple(v.shape) for k, v in params.items()}, buffers)
-base = copy.deepcopy(models[0])
+base = copy.deepcopy(models[0]).to("meta")
 
 
 def fmodel(p, b, x):

@@ -113,18 +113,34 @@ def __getattr__(name: str):
     return fn
 
 
+_LATE_METHODS: dict = {}      # module name -> the Tensor methods it defines when imported
+
+
+def _methods_of(target: str, names) -> None:
+    """Tensor's methods ``names``, defined in module ``target`` when it is imported (on the
+    first read of one, or by whatever imports it: it calls :func:`methods_defined`)."""
+    _LATE_METHODS[target] = tuple(names)
+    _lazy.methods(_T, target, names)
+
+
+def methods_defined(module: str) -> None:
+    """Module ``module`` has set its Tensor methods (see :func:`_methods_of`): they get
+    torch's errors for a call its parser refuses, as the op families' do
+    (:func:`registry.require_arguments`)."""
+    registry.require_arguments(vars(_T), True, _LATE_METHODS.get(module, ()))
+
+
 for _family, _names in _index.METHODS.items():
     _lazy.methods(_T, _family, _names, load=load)
 # methods of the rarer linear algebra, defined where it lives
-_lazy.methods(_T, f"{__name__}.linalg_legacy", ("eig", "lstsq", "lu", "lu_solve", "solve",
-                                               "symeig", "triangular_solve"))
-_lazy.methods(_T, f"{__name__}.householder", ("geqrf", "orgqr", "ormqr"))
+_methods_of(f"{__name__}.linalg_legacy", ("eig", "lstsq", "lu", "lu_solve", "solve", "symeig",
+                                          "triangular_solve"))
+_methods_of(f"{__name__}.householder", ("geqrf", "orgqr", "ormqr"))
 # sparse COO and CSR tensors, and what a strided tensor answers about sparsity
-_lazy.methods(_T, "ember.sparse._sparse", ("to_sparse", "to_sparse_coo", "to_sparse_csr",
-                                           "to_dense",
-                                           "sparse_dim", "dense_dim", "sparse_mask", "indices",
-                                           "values", "coalesce", "is_coalesced", "_indices",
-                                           "_values", "_nnz"))
+_methods_of("ember.sparse._sparse", ("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_dense",
+                                     "sparse_dim", "dense_dim", "sparse_mask", "indices",
+                                     "values", "coalesce", "is_coalesced", "_indices", "_values",
+                                     "_nnz"))
 
 
 def scalar_tensor_like(value, like):

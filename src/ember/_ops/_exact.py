@@ -127,6 +127,7 @@ def seqprod(a, fused=True):
 
 
 _LOOP_ROWS, _LOOP_MIN, _LOOP_RUN = 64, 8192, 64
+_COPY_MIN = 4096       # elements of a strided sum worth a contiguous copy first
 
 
 def _run(a) -> int:
@@ -166,7 +167,10 @@ def seqsum(a, start=None):
         for i in range(1, n):
             np.add(acc, a[i], out=acc)
         return acc
-    if not _outer_axis0(a):
+    if not _outer_axis0(a) or (a.size >= _COPY_MIN and not a.flags.c_contiguous
+                               and _run(a[0]) <= _LOOP_RUN):
+        # (a slice made of short runs: NumPy walks them about twice as slowly as it copies
+        # them and then adds whole rows, in the same order)
         a = np.ascontiguousarray(a)
     r = np.add.reduce(a, axis=0)
     return r + np.zeros((), a.dtype) if start is None else start + r
@@ -227,34 +231,31 @@ def _blocks(x, s, cols):
 
 
 def row_sum(x):
-    """SumKernel's ``row_sum``: four interleaved cascades, the leftovers, then p0+p1+p2+p3."""
+    """SumKernel's ``row_sum``: four interleaved cascades, the leftovers, then p0+p1+p2+p3
+    (the leftovers added to p0 first: one sequential sum)."""
     n = x.shape[0]
     m = n // 4
     part = cascade(x[:m * 4].reshape((m, 4) + x.shape[1:]))
-    p0 = part[0]
-    for i in range(m * 4, n):
-        p0 = p0 + x[i]
-    return ((p0 + part[1]) + part[2]) + part[3]
+    if m * 4 < n:
+        part = np.concatenate([part[:1], x[m * 4:], part[1:]], axis=0)
+    return np.add.accumulate(part, axis=0)[-1]
 
 
 def _inner_vec(x, lanes):
-    """``vectorized_inner_sum``: rows contiguous along axis 0 (the reduced one)."""
+    """``vectorized_inner_sum``: rows contiguous along axis 0 (the reduced one). The lanes'
+    vector (:func:`row_sum`, or one accumulator adding fewer than four vectors in turn) is
+    summed after the scalar tail, in one sequential sum from +0; started from the tail's
+    first row instead, it differs only in the sign of a zero, which the final +0 settles."""
     n = x.shape[0]
     vs = n // lanes
-    cols = x.shape[1:]
     if vs < 4:
-        # row_sum of fewer than four vectors: one accumulator adds them in turn; then the
-        # scalar tail, then the lanes, in one sequential sum
         v = x[:lanes]
         for i in range(1, vs):
             v = v + x[i * lanes:(i + 1) * lanes]
-        seq = np.concatenate([x[vs * lanes:], v], axis=0)
-        return np.add.accumulate(seq, axis=0)[-1] + np.zeros((), x.dtype)
-    v = row_sum(x[:vs * lanes].reshape((vs, lanes) + cols))
-    acc = seqsum(x[vs * lanes:])
-    for k in range(lanes):
-        acc = acc + v[k]
-    return acc
+    else:
+        v = row_sum(x[:vs * lanes].reshape((vs, lanes) + x.shape[1:]))
+    seq = np.concatenate([x[vs * lanes:], v], axis=0)
+    return np.add.accumulate(seq, axis=0)[-1] + np.zeros((), x.dtype)
 
 
 def _col_blocks(x, width, fn):
@@ -501,6 +502,8 @@ def cascade_sum(a, dims, keepdim, nan=False, into=None):
     added in torch's order. ``dims`` is the sorted tuple of reduced dims (all when empty).
     ``into``: the dtype of an output each row's float sum is added into, rounding each time
     (a float16/bfloat16 ``nansum``, which has no float buffer as ``sum`` has)."""
+    if a.__class__ is not np.ndarray:   # a meta stand-in: no elements to add, only the shape
+        return np.add.reduce(a, axis=tuple(dims) or None, keepdims=keepdim)
     if dims == (0,) and not nan and a.ndim == 2 and 2 <= a.shape[0] < 256 \
             and a.shape[1] >= _LANES[a.dtype] and a.flags.c_contiguous \
             and (a.size < GRAIN or _threads[0] == 1):
@@ -515,8 +518,10 @@ def cascade_sum(a, dims, keepdim, nan=False, into=None):
             r = row_sum(a)
         else:
             r = np.concatenate([cascade(a[:, :h]), row_sum(a[:, h:])])
-        if r.base is None and r.flags.c_contiguous:
-            r.shape = (1, a.shape[1]) if keepdim else (a.shape[1],)    # fresh: no copy
+        if r.flags.c_contiguous:
+            if r.base is not None:
+                r = r.copy()            # an array of its own, as NumPy's reductions return
+            r.shape = (1, a.shape[1]) if keepdim else (a.shape[1],)
             return r
         return _to_out(r, (1, a.shape[1]) if keepdim else (a.shape[1],))
     layout, y, out_shape, nred = _prepare(a, dims, keepdim)
@@ -744,7 +749,13 @@ def fma(a, b, c):
         _FUSED[0] = _fused_works()
     if _FUSED[0]:
         return _fused64(a, b, c)
-    return _emulated64(a, b, c)
+    return _emulated64(_wide64(a), _wide64(b), _wide64(c))
+
+
+def _wide64(x):
+    """``x`` as float64, uncopied where it is a float64 array already (:func:`_fused64`
+    widens its operands as it packs them; the emulation must see the same values)."""
+    return x if x.__class__ is np.ndarray and x.dtype == _F64 else wide(x)
 
 
 def fma32_into(a, b, c, out) -> None:

@@ -656,16 +656,18 @@ def _gn_stats_reduced(x, groups, eps):
 def group_norm_reduced(x, weight, bias, groups, eps):
     """``GroupNormKernelImpl`` on a float16/bfloat16 array (the weight and bias of its type
     or float32): :func:`group_norm` computed in float, rounded once, the contiguous kernel's
-    statistics those of the reduced type's ``RowwiseMoments``."""
+    statistics those of the reduced type's ``RowwiseMoments``: (output, mean, rstd), the
+    statistics in float32."""
     f32 = np.float32
     w, b = (None if v is None else v.astype(f32) for v in (weight, bias))
     if x.ndim in (4, 5) and _mf.suggest(x) is not _mf.contiguous_format:
         pdt = next((v.dtype for v in (weight, bias) if v is not None), x.dtype)
-        y = _group_norm_channels_last(x.astype(f32), w, b, groups, eps, pdt)[0]
+        y, mean, rstd = _group_norm_channels_last(x.astype(f32), w, b, groups, eps, pdt)
     else:
         stats = _gn_stats_reduced(x, groups, eps)
-        y = group_norm(np.ascontiguousarray(x).astype(f32), w, b, groups, eps, stats)[0]
-    return y.astype(x.dtype)
+        y, mean, rstd = group_norm(np.ascontiguousarray(x).astype(f32), w, b, groups, eps,
+                                   stats)
+    return y.astype(x.dtype), mean, rstd
 
 
 def _gn_internal_grads_reduced(dy, x):
@@ -691,9 +693,10 @@ def _gn_internal_grads_reduced(dy, x):
     return ds_val, db_val
 
 
-def group_norm_backward_reduced(grad, x, weight, groups, eps, which, param_dtype):
+def group_norm_backward_reduced(grad, x, weight, groups, eps, output_mask, param_dtype):
     """``GroupNormBackwardKernelImpl`` for a C-contiguous float16/bfloat16 input
-    (``param_dtype``: the weight's dtype, float32 for torch's mixed-type kernel), in float:
+    (``param_dtype``: the weight's dtype, float32 for torch's mixed-type kernel): the
+    gradients of the input, weight and bias that ``output_mask`` asks for, in float:
     ``ds``/``db`` by :func:`_gn_internal_grads_reduced`, the forward's mean and rstd rounded
     to ``param_dtype``, the per-group sums weighted by gamma in vectors of the parameter
     type, then the formulas of :func:`group_norm_backward`; each result rounded once."""
@@ -701,29 +704,35 @@ def group_norm_backward_reduced(grad, x, weight, groups, eps, which, param_dtype
     if channels_last_backward(x):
         w = None if weight is None else weight.astype(f32)
         out = _group_norm_backward_channels_last(grad.astype(f32), x.astype(f32), w, groups,
-                                                 eps, which, param_dtype,
+                                                 eps, output_mask, param_dtype,
                                                  x.dtype == np.float16)
-        return out.astype(x.dtype if which == "input" else param_dtype)
+        return tuple(None if v is None else v.astype(param_dtype if i else x.dtype)
+                     for i, v in enumerate(out))
     n, c = x.shape[:2]
     g, d = groups, c // groups
     hw = x.size // (n * c)
     dy = np.ascontiguousarray(grad).reshape(n * c, hw).astype(f32)
     xr = np.ascontiguousarray(x).reshape(n * c, hw).astype(f32)
     ds, db = (v.reshape(n, g, d) for v in _gn_internal_grads_reduced(dy, xr))
-    if which == "bias":
-        return seqsum(db.reshape(n, c), np.zeros(c, f32)).astype(param_dtype)
+    gb = seqsum(db.reshape(n, c), np.zeros(c, f32)).astype(param_dtype) \
+        if output_mask[2] else None
+    if not (output_mask[0] or output_mask[1]):
+        return None, None, gb
     mean, rstd = (v.astype(param_dtype).astype(f32).reshape(n, g, 1)
                   for v in _gn_stats_reduced(x, groups, eps))
-    if which == "weight":
+    gw = None
+    if output_mask[1]:
         t = fma(-db, np.broadcast_to(mean, db.shape), ds)
-        return _fold_rows(t, rstd).reshape(c).astype(param_dtype)
+        gw = _fold_rows(t, rstd).reshape(c).astype(param_dtype)
+    if not output_mask[0]:
+        return None, gw, gb
     gam = np.broadcast_to((np.ones(c, f32) if weight is None else weight.astype(f32))
                           .reshape(1, g, d), ds.shape)
     lanes = _exact._LANES[np.dtype(f32)]
     k = lanes if np.dtype(param_dtype) == f32 else 2 * lanes
     # float16's loop converts each element first: the compiler fuses c2·x there
     dx = _gn_input_grad(dy, xr, ds, db, gam, mean, rstd, k, lanes, x.dtype == np.float16)
-    return dx.reshape(x.shape).astype(x.dtype)
+    return dx.reshape(x.shape).astype(x.dtype), gw, gb
 
 
 def _gn_input_grad(dy, x, ds, db, gam, mean, rstd, k, lanes, fuse_x=False):
@@ -844,9 +853,10 @@ def _group_norm_channels_last(x, weight, bias, groups, eps, reduced=None):
     return y, mean, rstd
 
 
-def group_norm_backward(grad, x, weight, groups, eps, which):
+def group_norm_backward(grad, x, weight, groups, eps, output_mask):
     """``GroupNormBackwardKernelImpl`` for a C-contiguous float32/float64 (N, C, *) input:
-    the gradient ``which`` names (``"input"``, ``"weight"`` or ``"bias"``).
+    the gradients of the input, weight and bias that ``output_mask`` asks for (None for
+    the others).
 
     ``ds``/``db`` per (n, c) are vector reductions over the spatial elements (float32's
     products rounded, float64's last partial vector fused); per (n, g) they are weighted by
@@ -856,7 +866,7 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
     product fused); ``dx = fma(rstd·γ, dy, c2·x) + c3``. ``dγ`` adds
     ``fma(-db, mean, ds)·rstd`` (fused) over n, ``dβ`` adds db over n."""
     if channels_last_backward(x):
-        return _group_norm_backward_channels_last(grad, x, weight, groups, eps, which)
+        return _group_norm_backward_channels_last(grad, x, weight, groups, eps, output_mask)
     dt = x.dtype.type
     n, c = x.shape[:2]
     g, d = groups, c // groups
@@ -866,17 +876,21 @@ def group_norm_backward(grad, x, weight, groups, eps, which):
     rows = x.reshape(n * c, hw)
     ds = vec_sum_rows(None, (dy, rows), k, dt == np.float64).reshape(n, g, d)
     db = vec_sum_rows(dy, lanes=k).reshape(n, g, d)
-    if which == "bias":
-        return seqsum(db.reshape(n, c), np.zeros(c, dt))
+    gb = seqsum(db.reshape(n, c), np.zeros(c, dt)) if output_mask[2] else None
+    if not (output_mask[0] or output_mask[1]):
+        return None, None, gb
     mean, var = rowwise_moments(x.reshape(n * g, -1))
     rstd = (1 / np.sqrt(np.maximum(var, dt(0)).astype(np.float64) + eps)).astype(dt)
     mean, rstd = mean.reshape(n, g, 1), rstd.reshape(n, g, 1)
-    if which == "weight":
+    gw = None
+    if output_mask[1]:
         t = fma(-db, np.broadcast_to(mean, db.shape), ds)
-        return _fold_rows(t, rstd).reshape(c)
+        gw = _fold_rows(t, rstd).reshape(c)
+    if not output_mask[0]:
+        return None, gw, gb
     gam = np.broadcast_to((np.ones(c, dt) if weight is None else weight).reshape(1, g, d),
                           ds.shape)
-    return _gn_input_grad(dy, rows, ds, db, gam, mean, rstd, k, k).reshape(x.shape)
+    return _gn_input_grad(dy, rows, ds, db, gam, mean, rstd, k, k).reshape(x.shape), gw, gb
 
 
 def _gamma_tail(ds, db, gam, full, ds_val, db_val, k, tasks):
@@ -915,7 +929,7 @@ def _thread_rows(r, n, hw):
     return buf
 
 
-def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
+def _group_norm_backward_channels_last(grad, x, weight, groups, eps, output_mask,
                                        param_dtype=None, half=False):
     """``GroupNormBackwardKernelImplChannelsLastInternal`` (``param_dtype``: float16/bfloat16
     data given as float32, the parameters' dtype; its mean and rstd are read back in that
@@ -967,14 +981,18 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
             sums = tuple(_fma_seq(t, np.zeros((n, g), dt), gt) for t in terms)
         else:
             sums = tuple(seqsum(t * gt) for t in terms)
-    if which == "bias":
-        return seqsum(db.reshape(n, c), np.zeros(c, dt))
+    gb = seqsum(db.reshape(n, c), np.zeros(c, dt)) if output_mask[2] else None
+    if not (output_mask[0] or output_mask[1]):
+        return None, None, gb
     _, mean, rstd = _group_norm_channels_last(x, weight, None, groups, eps, param_dtype)
     if param_dtype is not None:
         mean, rstd = (v.astype(param_dtype).astype(dt) for v in (mean, rstd))
-    if which == "weight":
+    gw = None
+    if output_mask[1]:
         t = fma(-db, np.broadcast_to(mean[:, :, None], db.shape), ds)
-        return _fold_rows(t, rstd[:, :, None]).reshape(c)
+        gw = _fold_rows(t, rstd[:, :, None]).reshape(c)
+    if not output_mask[0]:
+        return None, gw, gb
     if sums is not None:
         dsg, dbg = sums
     else:
@@ -996,7 +1014,7 @@ def _group_norm_backward_channels_last(grad, x, weight, groups, eps, which,
     c1 = np.broadcast_to((rstd[:, :, None] * gam)[:, None], shape)
     y = fma(np.broadcast_to(c2[:, None, :, None], shape), xr, c1 * dyr)
     y = y + c3[:, None, :, None]
-    return y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm))
+    return y.reshape((n, *x.shape[2:], c)).transpose(np.argsort(perm)), gw, gb
 
 
 def _cl_internal_grads_reduced(xr, dyr, gam, fused=False):

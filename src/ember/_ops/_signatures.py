@@ -15,7 +15,10 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'add': ('(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)',
          '!(Tensor input, Number alpha, Tensor other, *, Tensor out = None)'),
  'addbmm': ('(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1, '
-            'Tensor out = None)',),
+            'Tensor out = None)',
+            '!(Number beta, Tensor input, Number alpha, Tensor batch1, Tensor batch2, *, Tensor '
+            'out = None)',
+            '!(Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out = None)'),
  'addcdiv': ('(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = '
              'None)',
              '!(Tensor input, Number value, Tensor tensor1, Tensor tensor2, *, Tensor out = None)'),
@@ -25,12 +28,23 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'addmm': ('(Tensor input, Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1, Tensor '
            'out = None)',
            '(Tensor input, Tensor mat1, Tensor mat2, torch.dtype out_dtype, *, Number beta = 1, '
-           'Number alpha = 1, Tensor out = None)'),
+           'Number alpha = 1, Tensor out = None)',
+           '!(Number beta, Tensor input, Number alpha, Tensor mat1, Tensor mat2, *, Tensor out = '
+           'None)',
+           '!(Number beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out = None)'),
  'addmv': ('(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1, Tensor '
-           'out = None)',),
- 'addmv_': ('(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)',),
+           'out = None)',
+           '!(Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec, *, Tensor out = '
+           'None)',
+           '!(Number beta, Tensor input, Tensor mat, Tensor vec, *, Tensor out = None)'),
+ 'addmv_': ('(Tensor input, Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)',
+            '!(Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec)',
+            '!(Number beta, Tensor input, Tensor mat, Tensor vec)'),
  'addr': ('(Tensor input, Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1, Tensor '
-          'out = None)',),
+          'out = None)',
+          '!(Number beta, Tensor input, Number alpha, Tensor vec1, Tensor vec2, *, Tensor out = '
+          'None)',
+          '!(Number beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor out = None)'),
  'adjoint': ('(Tensor input)',),
  'affine_grid_generator': ('(Tensor theta, tuple of ints size, bool align_corners)',),
  'all': ('(Tensor input, *, Tensor out = None)',
@@ -101,7 +115,10 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'baddbmm': ('(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1, '
              'Tensor out = None)',
              '(Tensor input, Tensor batch1, Tensor batch2, torch.dtype out_dtype, *, Number beta = '
-             '1, Number alpha = 1, Tensor out = None)'),
+             '1, Number alpha = 1, Tensor out = None)',
+             '!(Number beta, Tensor input, Number alpha, Tensor batch1, Tensor batch2, *, Tensor '
+             'out = None)',
+             '!(Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out = None)'),
  'bartlett_window': ('(int window_length, *, torch.dtype dtype = None, torch.layout layout = None, '
                      'torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
                      'False)',
@@ -180,18 +197,18 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'conj_physical': ('(Tensor input, *, Tensor out = None)',),
  'conj_physical_': ('(Tensor input)',),
  'constant_pad_nd': ('(Tensor input, tuple of ints pad, Number value = 0)',),
- 'conv1d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of '
-            'ints padding = 0, tuple of ints dilation = 1, int groups = 1)',
-            '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str '
-            'padding = "valid", tuple of ints dilation = 1, int groups = 1)'),
- 'conv2d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of '
-            'ints padding = 0, tuple of ints dilation = 1, int groups = 1)',
-            '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str '
-            'padding = "valid", tuple of ints dilation = 1, int groups = 1)'),
- 'conv3d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of '
-            'ints padding = 0, tuple of ints dilation = 1, int groups = 1)',
-            '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str '
-            'padding = "valid", tuple of ints dilation = 1, int groups = 1)'),
+ 'conv1d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[1] stride = 1, tuple '
+            'of ints[1] padding = 0, tuple of ints[1] dilation = 1, SymInt groups = 1)',
+            '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[1] stride = 1, str '
+            'padding = "valid", tuple of ints[1] dilation = 1, SymInt groups = 1)'),
+ 'conv2d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[2] stride = 1, tuple '
+            'of ints[2] padding = 0, tuple of ints[2] dilation = 1, SymInt groups = 1)',
+            '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[2] stride = 1, str '
+            'padding = "valid", tuple of ints[2] dilation = 1, SymInt groups = 1)'),
+ 'conv3d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[3] stride = 1, tuple '
+            'of ints[3] padding = 0, tuple of ints[3] dilation = 1, SymInt groups = 1)',
+            '(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[3] stride = 1, str '
+            'padding = "valid", tuple of ints[3] dilation = 1, SymInt groups = 1)'),
  'conv_tbc': ('(Tensor input, Tensor weight, Tensor bias, int pad = 0)',),
  'conv_transpose1d': ('(Tensor input, Tensor weight, Tensor bias = None, tuple of ints[1] stride = '
                       '1, tuple of ints[1] padding = 0, tuple of ints[1] output_padding = 0, '
@@ -290,10 +307,11 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'exp_': ('(Tensor input)',),
  'expm1': ('(Tensor input, *, Tensor out = None)',),
  'expm1_': ('(Tensor input)',),
- 'eye': ('(int n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, '
-         'torch.device device = None, bool pin_memory = False, bool requires_grad = False)',
-         '(int n, int m, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = '
-         'None, torch.device device = None, bool pin_memory = False, bool requires_grad = False)'),
+ 'eye': ('(SymInt n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, '
+         'torch.device device = None, bool? pin_memory = False, bool? requires_grad = False)',
+         '(SymInt n, SymInt m, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout '
+         '= None, torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
+         'False)'),
  'fake_quantize_per_channel_affine': ('(Tensor input, Tensor scale, Tensor zero_point, int axis, '
                                       'int quant_min, int quant_max)',),
  'fake_quantize_per_tensor_affine': ('(Tensor input, Tensor scale, Tensor zero_point, int '
@@ -590,8 +608,8 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                  'interpolation = "linear", Tensor out = None)'),
  'nansum': ('(Tensor input, tuple of ints[1] dim = None, bool keepdim = False, *, torch.dtype '
             'dtype = None, Tensor out = None)',),
- 'narrow': ('(Tensor input, int dim, Tensor start, int length)',
-            '(Tensor input, int dim, int start, int length)'),
+ 'narrow': ('(Tensor input, int dim, Tensor start, SymInt length)',
+            '(Tensor input, int dim, SymInt start, SymInt length)'),
  'narrow_copy': ('(Tensor input, int dim, SymInt start, SymInt length, *, Tensor out = None)',),
  'ne': ('(Tensor input, Tensor other, *, Tensor out = None)',
         '(Tensor input, Number other, *, Tensor out = None)'),
@@ -672,25 +690,25 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                '(Tensor input, *, torch.memory_format memory_format = None, torch.dtype dtype = '
                'None, torch.layout layout = None, torch.device device = None, bool? pin_memory = '
                'False, bool? requires_grad = False)'),
- 'randint': ('(int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, '
+ 'randint': ('(SymInt high, tuple of ints size, *, torch.Generator? generator, Tensor out = None, '
              'torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, '
-             'bool pin_memory = False, bool requires_grad = False)',
-             '(int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, '
-             'torch.layout layout = None, torch.device device = None, bool pin_memory = False, '
-             'bool requires_grad = False)',
-             '(int low, int high, tuple of ints size, *, torch.Generator generator, Tensor out = '
-             'None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = '
-             'None, bool pin_memory = False, bool requires_grad = False)',
-             '(int low, int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = '
-             'None, torch.layout layout = None, torch.device device = None, bool pin_memory = '
-             'False, bool requires_grad = False)'),
- 'randint_like': ('(Tensor input, int low, int high, *, torch.Generator generator, '
+             'bool? pin_memory = False, bool? requires_grad = False)',
+             '(SymInt high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, '
+             'torch.layout layout = None, torch.device device = None, bool? pin_memory = False, '
+             'bool? requires_grad = False)',
+             '(SymInt low, SymInt high, tuple of ints size, *, torch.Generator? generator, Tensor '
+             'out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device '
+             'device = None, bool? pin_memory = False, bool? requires_grad = False)',
+             '(SymInt low, SymInt high, tuple of ints size, *, Tensor out = None, torch.dtype '
+             'dtype = None, torch.layout layout = None, torch.device device = None, bool? '
+             'pin_memory = False, bool? requires_grad = False)'),
+ 'randint_like': ('(Tensor input, SymInt low, SymInt high, *, torch.Generator? generator, '
                   'torch.memory_format memory_format = None, torch.dtype dtype = None, '
-                  'torch.layout layout = None, torch.device device = None, bool pin_memory = '
-                  'False, bool requires_grad = False)',
-                  '(Tensor input, int low, int high, *, torch.memory_format memory_format = None, '
-                  'torch.dtype dtype = None, torch.layout layout = None, torch.device device = '
-                  'None, bool pin_memory = False, bool requires_grad = False)',
+                  'torch.layout layout = None, torch.device device = None, bool? pin_memory = '
+                  'False, bool? requires_grad = False)',
+                  '(Tensor input, SymInt low, SymInt high, *, torch.memory_format memory_format = '
+                  'None, torch.dtype dtype = None, torch.layout layout = None, torch.device device '
+                  '= None, bool? pin_memory = False, bool? requires_grad = False)',
                   '(Tensor input, Tensor high, *, torch.Generator? generator, torch.memory_format '
                   'memory_format = None, torch.dtype dtype = None, torch.layout layout = None, '
                   'torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
@@ -698,13 +716,13 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                   '(Tensor input, Tensor high, *, torch.memory_format memory_format = None, '
                   'torch.dtype dtype = None, torch.layout layout = None, torch.device device = '
                   'None, bool? pin_memory = False, bool? requires_grad = False)',
-                  '(Tensor input, int high, *, torch.Generator generator, torch.memory_format '
+                  '(Tensor input, SymInt high, *, torch.Generator? generator, torch.memory_format '
                   'memory_format = None, torch.dtype dtype = None, torch.layout layout = None, '
-                  'torch.device device = None, bool pin_memory = False, bool requires_grad = '
+                  'torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
                   'False)',
-                  '(Tensor input, int high, *, torch.memory_format memory_format = None, '
+                  '(Tensor input, SymInt high, *, torch.memory_format memory_format = None, '
                   'torch.dtype dtype = None, torch.layout layout = None, torch.device device = '
-                  'None, bool pin_memory = False, bool requires_grad = False)'),
+                  'None, bool? pin_memory = False, bool? requires_grad = False)'),
  'randn': ('(tuple of ints size, *, torch.Generator? generator, Tensor out = None, torch.dtype '
            'dtype = None, torch.layout layout = None, torch.device device = None, bool? pin_memory '
            '= False, bool? requires_grad = False)',
@@ -717,11 +735,12 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                 '(Tensor input, *, torch.memory_format memory_format = None, torch.dtype dtype = '
                 'None, torch.layout layout = None, torch.device device = None, bool? pin_memory = '
                 'False, bool? requires_grad = False)'),
- 'randperm': ('(int n, *, torch.Generator generator, Tensor out = None, torch.dtype dtype = None, '
-              'torch.layout layout = None, torch.device device = None, bool pin_memory = False, '
-              'bool requires_grad = False)',
-              '(int n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, '
-              'torch.device device = None, bool pin_memory = False, bool requires_grad = False)'),
+ 'randperm': ('(SymInt n, *, torch.Generator? generator, Tensor out = None, torch.dtype dtype = '
+              'None, torch.layout layout = None, torch.device device = None, bool? pin_memory = '
+              'False, bool? requires_grad = False)',
+              '(SymInt n, *, Tensor out = None, torch.dtype dtype = None, torch.layout layout = '
+              'None, torch.device device = None, bool? pin_memory = False, bool? requires_grad = '
+              'False)'),
  'range': ('(Number start, Number end, Number step = 1, *, Tensor out = None, torch.dtype dtype = '
            'None, torch.layout layout = torch.strided, torch.device device = None, bool '
            'requires_grad = False)',),
@@ -735,9 +754,11 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                '(Number self, Tensor other)',
                '(Tensor input, Number other, *, Tensor out = None)'),
  'renorm': ('(Tensor input, Number p, int dim, Number maxnorm, *, Tensor out = None)',),
- 'repeat_interleave': ('(Tensor input, Tensor repeats, int dim = None, *, int output_size = None)',
-                       '(Tensor repeats, *, int output_size = None)',
-                       '(Tensor input, int repeats, int dim = None, *, int output_size = None)'),
+ 'repeat_interleave': ('(Tensor input, Tensor repeats, int dim = None, *, SymInt output_size = '
+                       'None)',
+                       '(Tensor repeats, *, SymInt output_size = None)',
+                       '(Tensor input, SymInt repeats, int dim = None, *, SymInt output_size = '
+                       'None)'),
  'reshape': ('(Tensor input, tuple of ints shape)',),
  'resolve_conj': ('(Tensor input)',),
  'resolve_neg': ('(Tensor input)',),
@@ -859,7 +880,7 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
             'pin_memory = False, bool requires_grad = False)',),
  'tensor_split': ('(Tensor input, tuple of ints indices, int dim = 0)',
                   '(Tensor input, Tensor tensor_indices_or_sections, int dim = 0)',
-                  '(Tensor input, int sections, int dim = 0)'),
+                  '(Tensor input, SymInt sections, int dim = 0)'),
  'threshold': ('(Tensor input, Number threshold, Number value, *, Tensor out = None)',),
  'threshold_': ('(Tensor input, Number threshold, Number value)',),
  'tile': ('(Tensor input, tuple of ints dims)',),
@@ -937,10 +958,7 @@ METHODS = {'abs': (),
  'add_': ('(Tensor other, *, Number alpha = 1)', '!(Number alpha, Tensor other)'),
  'addbmm': ('(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)',
             '!(Number beta, Number alpha, Tensor batch1, Tensor batch2)',
-            '!(Number beta, Tensor batch1, Tensor batch2)',
-            '!(Number beta, Tensor input, Number alpha, Tensor batch1, Tensor batch2, *, Tensor '
-            'out = None)',
-            '!(Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out = None)'),
+            '!(Number beta, Tensor batch1, Tensor batch2)'),
  'addbmm_': ('(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)',
              '!(Number beta, Number alpha, Tensor batch1, Tensor batch2)',
              '!(Number beta, Tensor batch1, Tensor batch2)'),
@@ -954,30 +972,19 @@ METHODS = {'abs': (),
               '!(Number value, Tensor tensor1, Tensor tensor2)'),
  'addmm': ('(Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)',
            '!(Number beta, Number alpha, Tensor mat1, Tensor mat2)',
-           '!(Number beta, Tensor mat1, Tensor mat2)',
-           '!(Number beta, Tensor input, Number alpha, Tensor mat1, Tensor mat2, *, Tensor out = '
-           'None)',
-           '!(Number beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out = None)'),
+           '!(Number beta, Tensor mat1, Tensor mat2)'),
  'addmm_': ('(Tensor mat1, Tensor mat2, *, Number beta = 1, Number alpha = 1)',
             '!(Number beta, Number alpha, Tensor mat1, Tensor mat2)',
             '!(Number beta, Tensor mat1, Tensor mat2)'),
  'addmv': ('(Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)',
            '!(Number beta, Number alpha, Tensor mat, Tensor vec)',
-           '!(Number beta, Tensor mat, Tensor vec)',
-           '!(Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec, *, Tensor out = '
-           'None)',
-           '!(Number beta, Tensor input, Tensor mat, Tensor vec, *, Tensor out = None)'),
+           '!(Number beta, Tensor mat, Tensor vec)'),
  'addmv_': ('(Tensor mat, Tensor vec, *, Number beta = 1, Number alpha = 1)',
             '!(Number beta, Number alpha, Tensor mat, Tensor vec)',
-            '!(Number beta, Tensor mat, Tensor vec)',
-            '!(Number beta, Tensor input, Number alpha, Tensor mat, Tensor vec)',
-            '!(Number beta, Tensor input, Tensor mat, Tensor vec)'),
+            '!(Number beta, Tensor mat, Tensor vec)'),
  'addr': ('(Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)',
           '!(Number beta, Number alpha, Tensor vec1, Tensor vec2)',
-          '!(Number beta, Tensor vec1, Tensor vec2)',
-          '!(Number beta, Tensor input, Number alpha, Tensor vec1, Tensor vec2, *, Tensor out = '
-          'None)',
-          '!(Number beta, Tensor input, Tensor vec1, Tensor vec2, *, Tensor out = None)'),
+          '!(Number beta, Tensor vec1, Tensor vec2)'),
  'addr_': ('(Tensor vec1, Tensor vec2, *, Number beta = 1, Number alpha = 1)',
            '!(Number beta, Number alpha, Tensor vec1, Tensor vec2)',
            '!(Number beta, Tensor vec1, Tensor vec2)'),
@@ -1029,10 +1036,7 @@ METHODS = {'abs': (),
  'atanh_': (),
  'baddbmm': ('(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)',
              '!(Number beta, Number alpha, Tensor batch1, Tensor batch2)',
-             '!(Number beta, Tensor batch1, Tensor batch2)',
-             '!(Number beta, Tensor input, Number alpha, Tensor batch1, Tensor batch2, *, Tensor '
-             'out = None)',
-             '!(Number beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out = None)'),
+             '!(Number beta, Tensor batch1, Tensor batch2)'),
  'baddbmm_': ('(Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1)',
               '!(Number beta, Number alpha, Tensor batch1, Tensor batch2)',
               '!(Number beta, Tensor batch1, Tensor batch2)'),
@@ -1337,7 +1341,7 @@ METHODS = {'abs': (),
                  '(float q, int dim = None, bool keepdim = False, *, str interpolation = '
                  '"linear")'),
  'nansum': ('(tuple of ints[1] dim = None, bool keepdim = False, *, torch.dtype dtype = None)',),
- 'narrow': ('(int dim, Tensor start, int length)', '(int dim, int start, int length)'),
+ 'narrow': ('(int dim, Tensor start, SymInt length)', '(int dim, SymInt start, SymInt length)'),
  'narrow_copy': ('(int dim, SymInt start, SymInt length)',),
  'ndimension': (),
  'ne': ('(Tensor other)', '(Number other)'),
@@ -1419,8 +1423,8 @@ METHODS = {'abs': (),
  'renorm': ('(Number p, int dim, Number maxnorm)',),
  'renorm_': ('(Number p, int dim, Number maxnorm)',),
  'repeat': ('(tuple of ints repeats)',),
- 'repeat_interleave': ('(Tensor repeats, int dim = None, *, int output_size = None)',
-                       '(int repeats, int dim = None, *, int output_size = None)'),
+ 'repeat_interleave': ('(Tensor repeats, int dim = None, *, SymInt output_size = None)',
+                       '(SymInt repeats, int dim = None, *, SymInt output_size = None)'),
  'requires_grad_': ('(bool requires_grad = True)',),
  'reshape': ('(tuple of ints shape)',),
  'reshape_as': ('(Tensor other)',),
@@ -1453,10 +1457,11 @@ METHODS = {'abs': (),
  'select_scatter': ('(Tensor src, int dim, SymInt index)',),
  'set_': ('()',
           '(torch.Storage source)',
-          '(torch.Storage source, int storage_offset, tuple of ints size, tuple of ints stride = '
-          'None)',
+          '(torch.Storage source, SymInt storage_offset, tuple of ints size, tuple of ints stride '
+          '= None)',
           '(Tensor source)',
-          '(Tensor source, int storage_offset, tuple of ints size, tuple of ints stride = None)'),
+          '(Tensor source, SymInt storage_offset, tuple of ints size, tuple of ints stride = '
+          'None)'),
  'sgn': (),
  'sgn_': (),
  'short': ('(*, torch.memory_format memory_format = None)',),
@@ -1514,7 +1519,7 @@ METHODS = {'abs': (),
  'tanh_': (),
  'tensor_split': ('(tuple of ints indices, int dim = 0)',
                   '(Tensor tensor_indices_or_sections, int dim = 0)',
-                  '(int sections, int dim = 0)'),
+                  '(SymInt sections, int dim = 0)'),
  'tile': ('(tuple of ints dims)',),
  'to': ('(torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool '
         'copy = False, *, torch.memory_format memory_format = None)',

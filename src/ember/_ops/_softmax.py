@@ -111,14 +111,36 @@ def _log_lastdim(x):
     exp, _, log, lanes = _MATH[x.dtype]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         if x.shape[1] >= _LONG_ROWS:    # only the sum needs the columns
-            d = x - np.maximum.reduce(x, axis=1, keepdims=True)
+            d = x - _nan_max(np.maximum.reduce(x, axis=1, keepdims=True))
             s = _norms.vec_sum_columns(np.ascontiguousarray(exp(d).T), lanes=lanes)
-            d -= log(s)[:, None]
+            d -= _nan_log(log, s)[:, None]
             return d
         c = np.ascontiguousarray(x.T)
-        d = c - np.maximum.reduce(c, axis=0)
-        d -= log(_norms.vec_sum_columns(exp(d), lanes=lanes))
+        d = c - _nan_max(np.maximum.reduce(c, axis=0))
+        d -= _nan_log(log, _norms.vec_sum_columns(exp(d), lanes=lanes))
         return np.ascontiguousarray(d.T)
+
+
+def _nan_max(m):
+    """A row's max as ``vec::maximum`` gives it: all bits set where the row has a NaN (the
+    comparison's mask OR'ed in); each difference from it then carries those bits, or the
+    element's own NaN (x86 keeps the first operand's)."""
+    nan = np.isnan(m)
+    if nan.any():
+        m = np.where(nan, np.array(-1, _INT[m.dtype]).view(m.dtype), m)
+    return m
+
+
+def _nan_log(log, s):
+    """The log of the row sums, a NaN sum keeping its bits (as the kernel's does)."""
+    out = log(s)
+    nan = np.isnan(s)
+    if nan.any():
+        out = np.where(nan, s, out)
+    return out
+
+
+_INT = {_F32: np.int32, _F64: np.int64}
 
 
 def _log_scalar_inner(inner, dim, itemsize, lanes):
@@ -327,10 +349,21 @@ def _log_softmax_lastdim_reduced(c, rd):
     """``serial_vec_log_softmax_lastdim_range`` for a reduced type on the columns ``c``
     (n, rows) float32: the sum of Sleef's exp is stored in the type, its Sleef log too, and
     ``(x - max) - log`` is rounded to the type."""
-    d = c - np.maximum.reduce(c, axis=0)
+    d = c - _nan_max(np.maximum.reduce(c, axis=0))
     s = _map_sum_reduced(_sleef.expf(d), rd).astype(rd).astype(_F32)
-    ls = _sleef.logf(s).astype(rd).astype(_F32)
-    return (d - ls).astype(rd)
+    ls = _nan_log(_sleef.logf, s).astype(rd).astype(_F32)
+    return _to_reduced(d - ls, rd)
+
+
+def _to_reduced(a, rd):
+    """float32 ``a`` rounded to the reduced type as the vector conversion does: a bfloat16
+    NaN is 0xffff."""
+    out = a.astype(rd)
+    if rd.itemsize == 2 and rd != np.float16:
+        nan = np.isnan(a)
+        if nan.any():
+            out[nan] = np.array(-1, np.int16).view(rd)
+    return out
 
 
 def softmax_reduced(x, dim, log=False):

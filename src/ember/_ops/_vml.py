@@ -109,6 +109,8 @@ def call(name: str, a: np.ndarray) -> np.ndarray | None:
         return None
     fn = table.get(name) or _bind(name, a.dtype)
     if type(a) is not np.ndarray:    # a NumPy scalar: its result is a scalar too
+        if isinstance(a, np.ndarray):
+            return None     # (a meta stand-in: NumPy's ufunc gives its shape)
         return call(name, np.asarray(a))[()]
     flags = a.flags
     if flags.c_contiguous and flags.writeable:

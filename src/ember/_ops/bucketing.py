@@ -74,7 +74,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
                  out: Tensor | None = None) -> Tensor:
     """Indices where ``input`` would be inserted into the innermost dimension of
     ``sorted_sequence`` to keep it sorted (``right``/``side='right'``: after equal values)."""
-    side = _side(side, right)
+    upper = _side(side, right) == "right"   # (the parameters kept for a parser error)
     seq = sorted_sequence._data
     values = _array(input)
     if seq.ndim == 0:
@@ -100,7 +100,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False,
         seq = np.take_along_axis(seq, sorter._data, axis=-1)
     rows = seq.reshape(int(np.prod(seq.shape[:-1])), seq.shape[-1])
     vals = values.reshape(1, -1) if seq.ndim == 1 else values.reshape(rows.shape[0], -1)
-    res = _bound(rows, vals, side == "right").reshape(values.shape)
+    res = _bound(rows, vals, upper).reshape(values.shape)
     res = np.asarray(res, dtype=np.int32 if out_int32 else np.int64)
     return Tensor._wrap(res) if out is None else _write_out(out, res)
 

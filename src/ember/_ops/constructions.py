@@ -15,6 +15,7 @@ import numbers
 
 from .. import _dtype as D
 from .. import _memory_format as _mf
+from .. import _meta
 from .._device import xp
 from .._errors import type_name
 from .._tensor import Size, Tensor
@@ -72,14 +73,14 @@ def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None
     tensor([[0, 1, 1],
             [0, 0, 1]])
     """
-    return _indices(row, col, offset, dtype, False)
+    return _meta.placed(_indices(row, col, offset, dtype, False), device)
 
 
 @expose(method=False)
 def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None,
                  layout=None, pin_memory=False) -> Tensor:
     """The ``(2, N)`` coordinates of a ``row × col`` matrix's upper triangle, row by row."""
-    return _indices(row, col, offset, dtype, True)
+    return _meta.placed(_indices(row, col, offset, dtype, True), device)
 
 
 @expose(method=False)
@@ -689,12 +690,13 @@ def isin(elements=None, test_elements=None, *, assume_unique: bool = False,
     tensor([False,  True, False])
     """
     # (torch's overloads name a number operand ``element`` / ``test_element``)
-    elements = element if elements is None else elements
-    test_elements = test_element if test_elements is None else test_elements
-    if not _isin_operand(elements) or not _isin_operand(test_elements) \
-            or not (isinstance(elements, Tensor) or isinstance(test_elements, Tensor)) \
+    # (its parameters kept as given: a call torch's parser refuses reads them back)
+    first = element if elements is None else elements
+    second = test_element if test_elements is None else test_elements
+    if not _isin_operand(first) or not _isin_operand(second) \
+            or not (isinstance(first, Tensor) or isinstance(second, Tensor)) \
             or not isinstance(assume_unique, bool) or not isinstance(invert, bool):
-        got = [type_name(elements), type_name(test_elements)]
+        got = [type_name(first), type_name(second)]
         got += [f"{k}={type_name(v)}" for k, v in (("assume_unique", assume_unique),
                                                    ("invert", invert)) if v is not False]
         raise TypeError(
@@ -706,20 +708,20 @@ def isin(elements=None, test_elements=None, *, assume_unique: bool = False,
             "bool invert = False, Tensor out = None)\n"
             " * (Tensor elements, Number test_element, *, bool assume_unique = False, "
             "bool invert = False, Tensor out = None)\n")
-    for x in (elements, test_elements):
+    for x in (first, second):
         # (a number is read as torch's wrapped scalar: a Python complex is complex128)
         dt = x.dtype if isinstance(x, Tensor) else D.bool if isinstance(x, bool) else \
             D.complex128 if isinstance(x, complex) else D.int64
         if dt is D.bool or dt.is_complex:
             raise RuntimeError(f"Unsupported input type encountered for isin(): "
                                f"{dt.scalar_name}")
-    a = elements._data if isinstance(elements, Tensor) else xp.asarray(elements)
-    b = test_elements._data if isinstance(test_elements, Tensor) else xp.asarray(test_elements)
+    a = first._data if isinstance(first, Tensor) else xp.asarray(first)
+    b = second._data if isinstance(second, Tensor) else xp.asarray(second)
     if a.dtype.kind == "c" or b.dtype.kind == "c":
         dt = D._BY_NP[xp.result_type(a, b)]
         raise RuntimeError(f"Unsupported input type encountered for isin(): {dt.scalar_name}")
     D.no_barebones_kernel("isin_default_cpu", *(getattr(x, "dtype", None)
-                                                for x in (elements, test_elements)))
+                                                for x in (first, second)))
     res = _wrap(xp.asarray(xp.isin(a, b, invert=invert)))
     return res if out is None else _write_out(out, res._data)
 

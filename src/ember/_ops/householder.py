@@ -17,6 +17,7 @@ time, each inverted by ``H(σ)``, ``σ = τ / (τ‖v‖² - 1)``.
 from __future__ import annotations
 
 from .. import _dtype as D
+from .. import _ops as _ops_package
 from .._device import xp
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -275,3 +276,6 @@ def ormqr(input: Tensor, input2: Tensor, input3: Tensor, left: bool = True,
                                f"{name} has dtype {_scalar_name(t.dtype)}")
     _check_kernel(input, "ormqr_cpu")
     return run(_ormqr, (input, input2, input3, left, transpose), out)
+
+
+_ops_package.methods_defined(__name__)      # (its Tensor methods: torch's parser errors)

@@ -31,7 +31,7 @@ from .registry import (
     run,
     run_inplace,
 )
-from .shape import _slice, _unsqueeze, select
+from .shape import _slice, _unsqueeze, select, select_at
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -157,10 +157,11 @@ def _gather_sparse_backward(grad, self_shape, dim, index):
 
 
 @op("GatherBackward0", name="gather_", method=False, function=False, promote=NONE,
-    tensors=("self", "index"),
-    self=lambda grad, self_shape, dim, index, sparse_grad: (
-        _gather_sparse_backward if sparse_grad else _gather_backward)(grad, self_shape, dim,
-                                                                      index))
+    tensors=("self", "index"), holomorphic=False,  # (a scatter of the gradient, as written)
+    # (the node keeps the input and sparse_grad, as torch's)
+    self=lambda grad, self, dim, index, sparse_grad: (
+        _gather_sparse_backward if sparse_grad else _gather_backward)(grad, self._data.shape,
+                                                                      dim, index))
 def _gather(self, dim, index, sparse_grad=False):
     s, i = _as1d(self), _as1d(index)
     return s[_grid(i % builtins.max(s.shape[dim], 1), dim)].reshape(index.shape)
@@ -893,6 +894,8 @@ def nonzero(input, *, out=None, as_tuple=False):
     T = _T()
     a = input._data
     D.no_barebones_kernel("nonzero_count_cpu", input.dtype)
+    if input.is_meta:
+        raise NotImplementedError(_errors.META_NONZERO)
     if as_tuple:
         if a.ndim == 0:
             return (T._wrap(xp.zeros(int(a != 0), xp.int64)),)
@@ -1030,6 +1033,8 @@ def _normalise(index, warn_bytes=True):
                 i = builtins.int(a)
             elif a.ndim == 0 and a.dtype == bool:
                 i = builtins.bool(a)        # (as a Python bool)
+            elif a.dtype.kind in "bu" and isinstance(i, T) and i.is_meta:
+                raise NotImplementedError(_errors.META_NONZERO)     # (a mask's nonzero())
             else:
                 i = a if a.dtype.kind != "u" else a.astype(bool)
         elif isinstance(i, (list, range)):
@@ -1155,7 +1160,7 @@ def getitem(self, index):
         n = self._data.shape[0]
         if not -n <= index < n:
             raise IndexError(f"index {index} is out of bounds for dimension 0 with size {n}")
-        return select(self, 0, index)
+        return select_at(self, 0, index % n)
     _zero_dim_single(self, index)
     index = _normalise(index)
     view, adv = _decompose(self, index)

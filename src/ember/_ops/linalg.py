@@ -121,12 +121,16 @@ def mm(input, mat2, *, out=None):
     """Matrix product of two 2-d tensors."""
     input, mat2 = autocast_inputs(_mm, input, mat2)
     a, b = input._data, mat2._data
-    if a.__class__ is not _ndarray or b.__class__ is not _ndarray:     # a sparse operand
+    if (a.__class__ is not _ndarray or b.__class__ is not _ndarray) \
+            and not (input.is_meta or mat2.is_meta):                  # a sparse operand
         from ..sparse._sparse import any_mm
         return any_mm(input, mat2)
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(f"{'self' if a.ndim != 2 else 'mat2'} must be a matrix")
     if a.shape[1] != b.shape[0]:
+        if input.is_meta or mat2.is_meta:       # (torch's meta function says it so)
+            raise RuntimeError(f"a and b must have same reduction dim, but got "
+                               f"{list(a.shape)} X {list(b.shape)}.")
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims(input)} and "
                            f"{_dims(mat2)})")
     if a.dtype != b.dtype:

@@ -11,6 +11,7 @@ import warnings
 
 from .. import _dtype as D
 from .. import _errors
+from .. import _ops as _ops_package
 from .._device import xp
 from .._tensor import Tensor
 from . import _lapack
@@ -203,9 +204,10 @@ def nuclear_norm(input: Tensor, dim=None, keepdim: bool = False, *, out=None) ->
     """``torch.nuclear_norm`` (deprecated in torch): the sum of singular values over ``dim``
     (the last two dims by default)."""
     _warn_once(_NUC_WARNING)
-    if isinstance(dim, bool):       # nuclear_norm(input, keepdim)
-        dim, keepdim = None, dim
-    return matrix_norm(input, "nuc", (-2, -1) if dim is None else tuple(dim), keepdim, out=out)
+    # (nuclear_norm(input, keepdim); the parameters kept: a call torch's parser refuses is
+    # read back from them)
+    dims, keep = (None, dim) if isinstance(dim, bool) else (dim, keepdim)
+    return matrix_norm(input, "nuc", (-2, -1) if dims is None else tuple(dims), keep, out=out)
 
 
 @op("NormBackward1", name="_frobenius_norm", method=False, function=False, promote=None,
@@ -310,3 +312,5 @@ for _name, _fn in (("eig", _eig_method), ("symeig", _symeig_method), ("lstsq", _
                    ("solve", _solve_method)):
     _fn.__doc__ = f"Removed in torch 1.9: raises, as :func:`ember.{_name}`."
     expose(_fn, name=_name, function=False)
+
+_ops_package.methods_defined(__name__)      # (its Tensor methods: torch's parser errors)

@@ -26,7 +26,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode as _grad_mode
 from . import _activation_math, _exact, _gemm, _libm
 from . import _softmax as _softmax_kernel
-from .registry import NONE, _write_out, check_out_dtype, checked_numbers, expose, op
+from .registry import NONE, _write_out, check_out_dtype, checked_numbers, expose, joint, op
 from .util import norm_dim
 
 # (on first use)
@@ -275,17 +275,22 @@ def _nll_plain(self, target, weight, reduction, ignore_index):
     return target + np.arange(0, n * c, c)
 
 
+def _nll_plain_loss(self, flat, reduction):
+    """The reduced loss of :func:`_nll_kernel` from :func:`_nll_plain`'s ``flat`` indices:
+    _nll_sums' dense cascade without its masks."""
+    n, dt = flat.size, self.dtype.type
+    loss = _cascade8_dense(self.reshape(-1)[flat],
+                           1 << (max(4, (n - 1).bit_length() // 8) if n > 1 else 4), dt, True)
+    if reduction == 2:
+        return loss
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (loss / dt(n)).astype(self.dtype)
+
+
 def _nll_kernel(self, target, weight, reduction, ignore_index):
     flat = _nll_plain(self, target, weight, reduction, ignore_index)
-    if flat is not None:            # _nll_sums' dense cascade without its masks
-        n, dt = target.size, self.dtype.type
-        picked = self.reshape(-1)[flat]
-        loss = _cascade8_dense(picked, 1 << (max(4, (n - 1).bit_length() // 8) if n > 1
-                                             else 4), dt, True)
-        if reduction == 2:
-            return loss
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (loss / dt(n)).astype(self.dtype)
+    if flat is not None:
+        return _nll_plain_loss(self, flat, reduction)
     x, t, w = _nll_targets(self, target, weight, ignore_index)
     if x.ndim == 2:
         picked = x[xp.arange(x.shape[0]), t]
@@ -462,13 +467,13 @@ def cross_entropy_common(input, target, ignore_index):
     if x.__class__ is not np.ndarray or t.__class__ is not np.ndarray or x.ndim != 2 \
             or t.ndim != 1 or t.dtype != np.int64 or t.shape[0] != x.shape[0] \
             or x.dtype not in _exact.exact_dtype or not x.flags.c_contiguous \
-            or _nll_plain(x, t, None, 1, ignore_index) is None:
+            or (flat := _nll_plain(x, t, None, 1, ignore_index)) is None:
         return None
     logp = _R._wrap(_softmax_kernel.log_softmax(x, 1))
     record = _R._state.enabled
     if record and _R._requires(_log_softmax, (input, 1)):
         _log_softmax.record((input, 1), (logp,))
-    loss = _R._wrap(np.asarray(_nll_kernel(logp._data, t, None, 1, ignore_index), x.dtype))
+    loss = _R._wrap(np.asarray(_nll_plain_loss(logp._data, flat, 1), x.dtype))
     args = (logp, target, None, 1, ignore_index)
     if record and _R._requires(_nll_loss_1d, args):
         _nll_loss_1d.record(args, (loss,))
@@ -1967,42 +1972,57 @@ def _scatter_flat(g, indices, sizes, nd, unique=False, store=False):
     return out.reshape(sizes)
 
 
-def _make_gather(node, nd, unique=False, follow=True):
+def _make_gather(node, nd, unique=False, follow=True, pool_args=False):
     """The pool's gather op by flat indices: ``(values, indices)``, the indices passed through
     as its second result, which its node saves with the input as torch's does (``self``,
     ``result1``); its backward scatters. ``follow``: the output takes the input's memory
-    format (torch's 3-d adaptive max pool writes a contiguous one)."""
+    format (torch's 3-d adaptive max pool writes a contiguous one). ``pool_args``: the op
+    takes max pooling's arguments besides (``kernel_size, stride, padding, dilation,
+    ceil_mode``, the stride as given), which its node keeps as torch's does."""
     tag = node + ("_unique" if unique else "")
     keep = _mf.follow if follow else (lambda out, x: out)
-    gather = op(node, name="_pool_gather_" + tag, method=False, function=False, promote=NONE,
-                tensors=("self", "indices"), reduced_in_float=False, outputs=2,
-                saved_results={"result1": 1},
-                self=lambda grad, self, result1: scatter(grad, result1, self._data.shape))(
-        lambda self, indices: (keep(_gather_flat(self, indices, nd), self), indices))
+
+    def gather_kernel(self, indices):
+        return keep(_gather_flat(self, indices, nd), self), indices
+
+    def self_grad(grad, self, result1):
+        return scatter(grad, result1, self._data.shape)
+
+    spec = dict(method=False, function=False, promote=NONE, tensors=("self", "indices"),
+                reduced_in_float=False, outputs=2, saved_results={"result1": 1})
+    gather = op(node, name="_pool_gather_" + tag, **spec, self=self_grad)(gather_kernel)
     scatter = op(node.replace("Backward0", "BackwardBackward0"), name="_pool_scatter_" + tag,
                  method=False, function=False, promote=NONE, tensors=("grad_output", "indices"),
                  grad_output=lambda grad, indices: gather(grad, indices)[0])(
         lambda grad_output, indices, sizes: _scatter_flat(grad_output, indices, sizes, nd,
                                                           unique))
-    return gather
+    if not pool_args:
+        return gather
+    return op(node, name="_pool_gather_args_" + tag, **spec,
+              self=lambda grad, self, result1, kernel_size, stride, padding, dilation,
+              ceil_mode: self_grad(grad, self, result1))(
+        lambda self, indices, kernel_size, stride, padding, dilation, ceil_mode:
+        gather_kernel(self, indices))
 
 
 _MAX_POOL_2D = _make_gather("MaxPool2DWithIndicesBackward0", 2)
 _MAX_POOL_3D = _make_gather("MaxPool3DWithIndicesBackward0", 3)
-_MAX_POOL_2D_U = _make_gather("MaxPool2DWithIndicesBackward0", 2, unique=True)
-_MAX_POOL_3D_U = _make_gather("MaxPool3DWithIndicesBackward0", 3, unique=True)
-# windows that may overlap (any stride, dilation) and windows that never do
+# max pooling's own, keeping its arguments: windows that may overlap (any stride, dilation)
+# and windows that never do
+_MAX_POOLS = {(nd, unique): _make_gather(f"MaxPool{nd}DWithIndicesBackward0", nd, unique,
+                                         pool_args=True)
+              for nd in (2, 3) for unique in (False, True)}
 _max_pool_gather = {1: _MAX_POOL_2D, 2: _MAX_POOL_2D, 3: _MAX_POOL_3D}
-_max_pool_gather_unique = {1: _MAX_POOL_2D_U, 2: _MAX_POOL_2D_U, 3: _MAX_POOL_3D_U}
 _adaptive_max_gather = {1: _make_gather("AdaptiveMaxPool2DBackward0", 2),
                         2: _make_gather("AdaptiveMaxPool2DBackward0", 2),
                         3: _make_gather("AdaptiveMaxPool3DBackward0", 3, follow=False)}
 
 
 def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode: bool,
-                nd: int) -> tuple[Tensor, Tensor]:
+                nd: int, given_stride=None) -> tuple[Tensor, Tensor]:
     """Max pooling over the last ``nd`` dims of an (N, C, ...) or unbatched (C, ...) input:
-    values, indices."""
+    values, indices (``given_stride``: the stride as the caller gave it, ``()`` for the
+    kernel size, which the node keeps; ``stride`` by default)."""
     for p, k, d in zip(padding, kernel_size, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
@@ -2010,7 +2030,7 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
     if input.is_quantized:
         from ..ao.quantization import _ops as quantized
         return quantized.max_pool(input, lambda t: max_pool_nd(
-            t, kernel_size, stride, padding, dilation, ceil_mode, nd))
+            t, kernel_size, stride, padding, dilation, ceil_mode, nd, given_stride))
     x = input._data
     unbatched = x.ndim == nd + 1
     idx = _max_pool_indices(x[None] if unbatched else x, kernel_size, stride, padding,
@@ -2019,8 +2039,10 @@ def max_pool_nd(input: Tensor, kernel_size, stride, padding, dilation, ceil_mode
         idx = idx[0]
     idx = _mf.follow(idx, x)            # torch's indices take the input's memory format
     apart = all(s >= d * (k - 1) + 1 for s, k, d in zip(stride, kernel_size, dilation))
-    gather = (_max_pool_gather_unique if apart else _max_pool_gather)[nd]
-    return tuple(gather(input, Tensor._wrap(idx)))
+    gather = _MAX_POOLS[3 if nd == 3 else 2, apart]
+    return tuple(gather(input, Tensor._wrap(idx), tuple(kernel_size),
+                        tuple(stride if given_stride is None else given_stride),
+                        tuple(padding), tuple(dilation), bool(ceil_mode)))
 
 
 def _avg_plan(sizes, channels, kernel, stride, padding, ceil_mode, count_include_pad,
@@ -2055,30 +2077,35 @@ def _avg_pool_np(x, kernel, stride, padding, ceil_mode, count_include_pad, divis
     if x.dtype == np.float16:
         return _avg_pool_np(x.astype(np.float32), kernel, stride, padding, ceil_mode,
                             count_include_pad, divisor_override).astype(np.float16)
-    bounds, div = _avg_plan(x.shape[2:], x.shape[1], kernel, stride, padding, ceil_mode,
-                            count_include_pad, divisor_override, x.dtype)
+    nd = len(kernel)                # (an unbatched input: (C, *spatial))
+    bounds, div = _avg_plan(x.shape[-nd:], x.shape[-nd - 1], kernel, stride, padding,
+                            ceil_mode, count_include_pad, divisor_override, x.dtype)
     return _divide(_W.window_sum(x, bounds), div)
 
 
 def _avg_pool_backward_np(go, sizes, kernel, stride, padding, ceil_mode, count_include_pad,
                           divisor_override):
     """``grad / divisor`` of each output added to its window's elements, outputs in order."""
-    sp = tuple(sizes[2:])
-    bounds, div = _avg_plan(sp, sizes[1], kernel, stride, padding, ceil_mode,
+    nd = len(kernel)
+    sp = tuple(sizes[-nd:])
+    bounds, div = _avg_plan(sp, sizes[-nd - 1], kernel, stride, padding, ceil_mode,
                             count_include_pad, divisor_override, go.dtype)
     return _W.window_scatter(go / div, bounds, sp)
 
 
 def _make_avg(node):
+    # (torch's node keeps the input and the arguments, the stride as given: () for the
+    # kernel size)
     fwd = op(node, name="_avg_pool_" + node, method=False, function=False, promote=NONE,
              reduced_in_float=False,
-             self=lambda grad, self_shape, kernel, stride, padding, ceil_mode,
+             self=lambda grad, self, kernel_size, stride, padding, ceil_mode,
              count_include_pad, divisor_override:
-             bwd(grad, self_shape, kernel, stride, padding, ceil_mode, count_include_pad,
-                 divisor_override))(
-        lambda self, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override:
-        _mf.follow(_avg_pool_np(self, kernel, stride, padding, ceil_mode, count_include_pad,
-                                divisor_override), self))
+             bwd(grad, self._data.shape, kernel_size, stride or kernel_size, padding,
+                 ceil_mode, count_include_pad, divisor_override))(
+        lambda self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+        divisor_override:
+        _mf.follow(_avg_pool_np(self, kernel_size, stride or kernel_size, padding, ceil_mode,
+                                count_include_pad, divisor_override), self))
     bwd = op(node.replace("Backward0", "BackwardBackward0"), name="_avg_pool_bwd_" + node,
              method=False, function=False, promote=NONE,
              grad_output=lambda grad, kernel, stride, padding, ceil_mode, count_include_pad,
@@ -2441,10 +2468,24 @@ def _bn_bias(grad, input, running_mean, running_var, result1, result2, training,
     return _bn_eval_bias(grad, input, running_mean, running_var, eps)
 
 
+def _bn_grads(grad, input, weight, running_mean, running_var, result1, result2, training,
+              eps, output_mask):
+    """The gradients ``output_mask`` asks for: in training mode all three from one call of
+    torch's backward kernel where it is emulated, else each by its formula."""
+    if training:
+        exact = _bn_kernel_grads(grad, input, weight, result1._data, result2._data)
+        if exact is not None:
+            return exact
+    stats = (running_mean, running_var, result1, result2, training, eps)
+    return (_bn_input(grad, input, weight, *stats) if output_mask[0] else None,
+            _bn_weight(grad, input, weight, *stats) if output_mask[1] else None,
+            _bn_bias(grad, input, *stats) if output_mask[2] else None)
+
+
 @op("NativeBatchNormBackward0", name="_native_batch_norm", method=False, function=False,
     promote=NONE, tensors=("input", "weight", "bias", "running_mean", "running_var"),
     outputs=3, saved_results={"result1": 1, "result2": 2}, reduced_in_float=False,
-    input=_bn_input, weight=_bn_weight, bias=_bn_bias)
+    **joint(_bn_grads, "input", "weight", "bias"))
 def _native_batch_norm(input, weight, bias, running_mean, running_var, training, eps, mean,
                        invstd):
     """torch's native_batch_norm once the statistics are known: the output, and the batch's
@@ -2662,72 +2703,97 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     return _layer_norm(input, weight, bias, tuple(shape), eps)[0]
 
 
-def _gn_kernel_grad(grad, self, weight, groups, eps, which, param=None):
-    x = self._data
-    if not (x.flags.c_contiguous or _norms.channels_last_backward(x)):
+def _gn_kernel_grads(grad, input, weight, group, eps, output_mask, pdt):
+    """torch's backward kernel's gradients of the input, weight and bias (those
+    ``output_mask`` asks for) as tensors, ``pdt`` the parameters' dtype; None where the
+    formulas must stay differentiable or the kernel is not emulated."""
+    x = input._data
+    if not (x.flags.c_contiguous or _norms.channels_last_backward(x)) \
+            or _records_graph(grad, input, weight) or grad._data.dtype != x.dtype:
         return None
-    if x.dtype.char in "eE" and x.size and grad._data.dtype == x.dtype \
-            and not _records_graph(grad, self, weight):
-        pdt = x.dtype if param is None else param._data.dtype
-        if pdt in (x.dtype, np.float32):
-            w = None if weight is None else weight._data
-            return Tensor._wrap(_norms.group_norm_backward_reduced(
-                grad._data, x, w, groups, eps, which, pdt))
-    return _kernel_grad(_norms.group_norm_backward, grad, self, weight, which, groups, eps)
+    w = None if weight is None else weight._data
+    if x.dtype.char in "eE" and x.size:
+        if pdt not in (x.dtype, np.float32):
+            return None
+        grads = _norms.group_norm_backward_reduced(grad._data, x, w, group, eps, output_mask,
+                                                   pdt)
+    elif _bn_exact(x, w):
+        grads = _norms.group_norm_backward(grad._data, x, w, group, eps, output_mask)
+    else:
+        return None
+    return tuple(None if v is None else Tensor._wrap(np.asarray(v)) for v in grads)
 
 
-def _gn_self(grad, self, weight, bias, groups, eps):
-    exact = _gn_kernel_grad(grad, self, weight, groups, eps, "input",
-                            bias if weight is None else weight)
+def _gn_input(grad, input, weight, group, eps):
+    grad, input, weight = _ln_float(grad, input, weight)
+    n = input.shape[0]
+    xr = input.reshape(n, group, -1)
+    g = grad if weight is None else grad * _bcast(weight, input.ndim)
+    return _normalized_grad(g.reshape(n, group, -1), xr, None, (2,), eps).reshape(input.shape)
+
+
+def _gn_weight(grad, input, group, eps, pdt):
+    exact = _gn_kernel_grads(grad, input, None, group, eps, (False, True, False), pdt)
     if exact is not None:
-        return exact
-    grad, self, weight = _ln_float(grad, self, weight)
-    n, c = self.shape[:2]
-    xr = self.reshape(n, groups, -1)
-    g = grad if weight is None else grad * _bcast(weight, self.ndim)
-    return _normalized_grad(g.reshape(n, groups, -1), xr, None, (2,), eps).reshape(self.shape)
+        return exact[1]
+    grad, input = _ln_float(grad, input)
+    n = input.shape[0]
+    xhat = _xhat(input.reshape(n, group, -1), (2,), eps).reshape(input.shape)
+    return (grad * xhat).sum(_bn_dims(input.ndim))
 
 
-def _gn_xhat(self, groups, eps):
-    n = self.shape[0]
-    return _xhat(self.reshape(n, groups, -1), (2,), eps).reshape(self.shape)
-
-
-def _gn_weight(grad, self, weight, groups, eps):
-    exact = _gn_kernel_grad(grad, self, None, groups, eps, "weight", weight)
+def _gn_bias(grad, input, group, eps, pdt):
+    exact = _gn_kernel_grads(grad, input, None, group, eps, (False, False, True), pdt)
     if exact is not None:
-        return exact
-    grad, self = _ln_float(grad, self)
-    return (grad * _gn_xhat(self, groups, eps)).sum(_bn_dims(self.ndim))
-
-
-def _gn_bias(grad, self, bias, groups, eps):
-    exact = _gn_kernel_grad(grad, self, None, groups, eps, "bias", bias)
-    if exact is not None:
-        return exact
+        return exact[2]
     (grad,) = _ln_float(grad)
     return grad.sum(_bn_dims(grad.ndim))
 
 
+def _gn_grads(grad, input, weight, N, C, HxW, group, eps, result1, result2, output_mask):
+    """``native_group_norm_backward``: the gradients ``output_mask`` asks for, by torch's
+    kernel in one call where it is emulated (the parameters' dtype is the statistics'),
+    else each by its formula (the weight's and bias's by the kernel where only the weight
+    keeps it from running)."""
+    pdt = result1._data.dtype
+    exact = _gn_kernel_grads(grad, input, weight, group, eps, output_mask, pdt)
+    if exact is not None:
+        return exact
+    return (_gn_input(grad, input, weight, group, eps) if output_mask[0] else None,
+            _gn_weight(grad, input, group, eps, pdt) if output_mask[1] else None,
+            _gn_bias(grad, input, group, eps, pdt) if output_mask[2] else None)
+
+
+# torch's node keeps the input, weight, statistics (result1: mean, result2: rstd, (N, group),
+# of the parameters' dtype), N, C, HxW, group and eps
 @op("NativeGroupNormBackward0", name="_group_norm", method=False, function=False,
-    promote=NONE, tensors=("self", "weight", "bias"), reduced_in_float=False,
-    self=_gn_self, weight=_gn_weight, bias=_gn_bias)
-def _group_norm(self, weight, bias, groups, eps):
-    if self.dtype.char in "eE" and self.size:
-        return _norms.group_norm_reduced(self, weight, bias, groups, eps)
-    if _bn_exact(self, weight, bias):
-        return _norms.group_norm(self, weight, bias, groups, eps)[0]
-    n, c = self.shape[:2]
-    x = self.astype(np.float64).reshape(n, groups, -1)
-    mean = x.mean(axis=2, keepdims=True)
-    var = x.var(axis=2, keepdims=True)
-    out = ((x - mean) / np.sqrt(var + eps)).reshape(self.shape).astype(self.dtype)
-    shp = (1, -1) + (1,) * (self.ndim - 2)
+    promote=NONE, tensors=("input", "weight", "bias"), outputs=3,
+    saved_results={"result1": 1, "result2": 2}, reduced_in_float=False,
+    **joint(_gn_grads, "input", "weight", "bias"))
+def _group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """torch's native_group_norm: the output, the mean and the rstd of each (sample, group)
+    (float32 for a float16/bfloat16 input of float32 parameters, else the input's dtype)."""
+    if input.dtype.char in "eE" and input.size:
+        out, mean, rstd = _norms.group_norm_reduced(input, weight, bias, group, eps)
+        sdt = next((p.dtype for p in (weight, bias) if p is not None), input.dtype)
+        return out, mean.reshape(N, group).astype(sdt), rstd.reshape(N, group).astype(sdt)
+    if _bn_exact(input, weight, bias):
+        return _norms.group_norm(input, weight, bias, group, eps)
+    x = input.astype(np.float64).reshape(N, group, -1)
+    if x.size:
+        mean = x.mean(axis=2, keepdims=True)
+        var = x.var(axis=2, keepdims=True)
+    else:           # (torch's statistics of no elements)
+        mean, var = np.zeros((N, group, 1)), np.full((N, group, 1), np.nan)
+    out = ((x - mean) / np.sqrt(var + eps)).reshape(input.shape).astype(input.dtype)
+    shp = (1, -1) + (1,) * (input.ndim - 2)
     if weight is not None:
         out = out * weight.reshape(shp)
     if bias is not None:
         out = out + bias.reshape(shp)
-    return out
+    rstd = 1 / np.sqrt(var + eps)
+    return out, mean.reshape(N, group).astype(input.dtype), rstd.reshape(N, group).astype(
+        input.dtype)
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
@@ -2742,7 +2808,9 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
                            f"num_groups, but got input of shape {list(input.shape)} and "
                            f"num_groups={num_groups}")
     _check_mixed_dtype(input, weight, bias)
-    return _group_norm(input, weight, bias, num_groups, eps)
+    n = input.shape[0]
+    return _group_norm(input, weight, bias, n, c, math.prod(input.shape[2:]), num_groups,
+                       eps)[0]
 
 
 # ============================================================================ embedding, padding
@@ -2939,10 +3007,8 @@ def _pad_indices(sizes, pad, mode):
             period = 2 * (n - 1) if n > 1 else 1
             j = np.abs(j) % period
             j = np.where(j >= n, period - j, j)
-        elif mode == "replicate":
-            j = np.clip(j, 0, n - 1)
         else:
-            j = j % n
+            j = np.clip(j, 0, n - 1)
         idx.append(j)
     return idx
 
@@ -2985,7 +3051,6 @@ def _make_index_pad(node):
 _PAD_OPS = {(m, n): _make_index_pad(f"{name}Pad{n}DBackward0")
             for m, name in (("reflect", "Reflection"), ("replicate", "Replication"))
             for n in (1, 2, 3)}
-_PAD_OPS.update({("circular", n): _make_index_pad("CircularPadBackward0") for n in (1, 2, 3)})
 
 
 def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
@@ -3011,29 +3076,36 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
-    if mode == "circular" and all(0 <= p <= s for p, s in
-                                  zip(pad, [d for d in input.shape[::-1] for _ in (0, 1)])):
+    if mode == "circular":
+        _check_pad_sizes(tuple(input.shape), pad, mode)
         return _pad_circular(input, pad)
     idx = _pad_indices(tuple(input.shape), pad, mode)
     return _PAD_OPS[(mode, n)](input, tuple(idx))
 
 
 def _pad_circular(input: Tensor, pad) -> Tensor:
-    """torch's composite circular padding: the input copied into the middle of a new tensor,
-    then each padded dim's wrapped borders copied from its other end (node ``CopySlices``)."""
+    """torch's composite circular padding (``_pad_circular_symint``): the input, cropped by
+    the negative pads, copied into the middle of a new tensor, then each dim's positive pads
+    (the last dim first) copied from its other end (node ``CopySlices``)."""
     n, nd = len(pad) // 2, input.ndim
-    pads = [(pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1]) for i in range(n)]
-    lead = list(input.shape[:nd - n])
-    out_shape = lead + [input.shape[nd - n + i] + pl + pr for i, (pl, pr) in enumerate(pads)]
+    out_shape = list(input.shape)
+    for k in range(n):              # k = 0: the last dim
+        out_shape[nd - 1 - k] += pad[2 * k] + pad[2 * k + 1]
     out = input.new_empty(out_shape)
-    out[(slice(None),) * len(lead) + tuple(slice(pl, pl + input.shape[nd - n + i])
-                                           for i, (pl, _) in enumerate(pads))] = input
-    for i, (pl, pr) in reversed(list(enumerate(pads))):     # the last dim first
-        dim, size = nd - n + i, out_shape[nd - n + i]
+    out_slice, in_slice = out, input
+    for k in range(n):
+        dim, pl, pr = nd - 1 - k, pad[2 * k], pad[2 * k + 1]
+        out_slice = out_slice.narrow(dim, max(pl, 0), out_shape[dim] - max(pl, 0) - max(pr, 0))
+        in_slice = in_slice.narrow(dim, max(-pl, 0),
+                                   input.shape[dim] - max(-pl, 0) - max(-pr, 0))
+    out_slice.copy_(in_slice)
+    for k in range(n):
+        dim, pl, pr = nd - 1 - k, pad[2 * k], pad[2 * k + 1]
+        size, right = out_shape[dim], max(pr, 0)
         if pl > 0:
-            out.narrow(dim, 0, pl).copy_(out.narrow(dim, size - pl - pr, pl))
+            out.narrow(dim, 0, pl).copy_(out.narrow(dim, size - pl - right, pl))
         if pr > 0:
-            out.narrow(dim, size - pr, pr).copy_(out.narrow(dim, pl, pr))
+            out.narrow(dim, size - pr, pr).copy_(out.narrow(dim, max(pl, 0), pr))
     return out
 
 

@@ -312,22 +312,45 @@ def pdist_forward(self, p):
 # ============================================================================ margin losses
 
 def _soft_margin_grad(grad, self, target, reduction):
-    """``soft_margin_loss_backward``: ``target * z * -norm / (z + 1) * grad`` with
-    ``z = exp(-target * self)``, in that order."""
+    """``soft_margin_loss_backward``'s in-place steps: ``target * z`` into a tensor of the
+    input's dtype, times ``-norm`` (rounded to that dtype), divided by ``z + 1`` (rounded
+    to it), times ``grad``; ``z = exp(-target * self)`` in the promoted dtype."""
     norm = 1.0 / self.numel() if reduction == 1 else 1.0
     z = (-target * self).exp()
-    return target * z * -norm / (z + 1) * grad
+    g = (target * z).to(self.dtype) * self.new_full((), -norm)
+    return (g / (z + 1)).to(self.dtype) * grad
+
+
+def _soft_margin_check(self, target, reduction):
+    """torch's errors of its in-place steps on an input that is not floating."""
+    from .pointwise import _no_bool_neg
+    _no_bool_neg(self)
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{self.dtype.scalar_name}")
 
 
 @op("SoftMarginLossBackward0", name="_soft_margin_loss", method=False, function=False,
-    tensors=("self", "target"), self=_soft_margin_grad)
+    promote=NONE, tensors=("self", "target"), check=_soft_margin_check,
+    reduced_in_float=False, self=_soft_margin_grad)
 def soft_margin_loss(self, target, reduction):
-    """``log1p(exp(-self * target))`` with torch's exp and log1p kernels, reduced."""
+    """torch's in-place steps ``neg(self).mul_(target).exp_().log1p_()`` in the input's
+    dtype (the product in the promoted one, each step rounded to the input's; float16 and
+    bfloat16 by torch's float kernels), then reduced."""
     from . import _loss_math, _sleef_ext, _vml
-    z = _vml.exp(-self * target)
+    dt = self.dtype
+    comp = np.result_type(self, target)
+    half = dt.itemsize == 2
+    if comp.itemsize == 2:
+        comp = np.float32
     with np.errstate(all="ignore"):
-        loss = _sleef_ext.unary("log1p", z) if z.dtype in (np.float32, np.float64) \
-            else xp.log1p(z)
+        p = (-self.astype(comp) * target.astype(comp)).astype(dt)
+        if half:
+            z = _sleef.expf(p.astype(np.float32)).astype(dt).astype(np.float32)
+            loss = _sleef_ext.unary("log1p", z).astype(dt)
+            return _loss_math.reduce(loss.astype(np.float32), reduction).astype(dt)
+        z = _vml.exp(p)
+        loss = _sleef_ext.unary("log1p", z) if dt in (np.float32, np.float64) else xp.log1p(z)
     return _loss_math.reduce(loss, reduction)
 
 

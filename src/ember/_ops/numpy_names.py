@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import types
 
 from .. import _errors
@@ -62,7 +63,11 @@ def with_numpy_names(fn, method: bool = False):
             from .._dispatch import foreign_call
             done = foreign_call(wrapper, args, kwargs)
             if done is None:
-                new = _errors.reparsed(e, fn.__name__, method, args, kwargs)
+                # (by the name it is published under: an alias's copy of this function,
+                # ``concat``, runs under a code of that name)
+                name = sys._getframe().f_code.co_name
+                new = _errors.reparsed(e, fn.__name__ if name == "wrapper" else name,
+                                       method, args, kwargs)
                 if new is None:
                     raise
                 raise new from None

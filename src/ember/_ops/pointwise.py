@@ -16,6 +16,7 @@ from .. import _dtype as D
 from .. import _errors, _lazy
 from .. import _memory_format as _mf
 from .._device import xp
+from .._meta import MetaArray
 from .._tensor import Tensor
 from . import _libm, _vml
 from .registry import (
@@ -1314,6 +1315,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     True
     """
     _need_tensor("allclose", other)
+    if input.is_meta or other.is_meta:
+        raise RuntimeError(_errors.META_ITEM)
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
@@ -1327,6 +1330,8 @@ def equal(input, other):
     _need_tensor("equal", other)
     if input.is_quantized or other.is_quantized:    # (qparams and integers: QTensor.equal)
         return input.is_quantized and input.equal(other)
+    if input.is_meta or other.is_meta:
+        raise _errors.meta_no_kernel("equal")
     if input._data.shape != other._data.shape:
         return False
     return bool(xp.array_equal(input._data, other._data))
@@ -1801,6 +1806,8 @@ def _fill(self, value):
 @op("torch::autograd::CopyBackwards", name="copy", method=False, function=False, inplace=True,
     promote=NONE, self=lambda grad: grad * 0, other=lambda grad: grad)
 def _copy(self, other, non_blocking=False):
+    if other.__class__ is MetaArray and self.__class__ is not MetaArray:
+        raise NotImplementedError(_errors.META_COPY)
     # a source that broadcasts to a larger shape (more dims, a dim of 0) is rejected by
     # run_inplace as torch rejects it
     shape = self.shape if xp.shape(other) == self.shape else xp.broadcast_shapes(

@@ -153,7 +153,7 @@ def _mean_check(input, dtype, name="mean"):
 
 
 @op("MeanBackward0", name="mean_all", method=False, function=False, promote=NONE,
-    self=lambda grad, self_shape: grad.expand(self_shape) / max(1, _numel(self_shape)))
+    self=lambda grad, self_shape, self_numel: grad.expand(self_shape) / max(1, self_numel))
 def _mean_all(self, dtype=None):
     with xp.errstate(invalid="ignore", divide="ignore"):
         return _fmean(self, (), False, dtype)
@@ -167,7 +167,7 @@ def _numel(shape):
 
 
 @op("MeanBackward1", name="mean_dim", method=False, function=False, promote=NONE,
-    self=lambda grad, self_shape, dim, keepdim:
+    self=lambda grad, self_shape, self_numel, dim, keepdim:     # (numel: kept as torch's)
         _expand_back(grad, self_shape, dim, keepdim) / _numel([self_shape[d] for d in dim]))
 def _mean_dim(self, dim, keepdim=False, dtype=None):
     with xp.errstate(invalid="ignore", divide="ignore"):
@@ -1152,7 +1152,7 @@ def _logical(fn, input, dim, keepdim, out):
     a = input._data
     rdt = xp.uint8 if a.dtype == xp.uint8 else xp.bool_
     if dim is None:
-        res = xp.asarray(fn(a != 0 if a.dtype != xp.bool_ else a))
+        res = xp.asanyarray(fn(a != 0 if a.dtype != xp.bool_ else a))   # (meta stays meta)
         if keepdim:
             res = res.reshape((1,) * a.ndim)
     else:
@@ -1160,7 +1160,7 @@ def _logical(fn, input, dim, keepdim, out):
         dims = () if isinstance(dim, (tuple, list)) and not dim else _reduce_dims(input, dim)
         b = a != 0 if a.dtype != xp.bool_ else a
         res = fn(b, axis=dims, keepdims=keepdim) if a.ndim else b.copy()
-    res = _wrap(c_order(xp.asarray(res).astype(rdt)))
+    res = _wrap(c_order(xp.asanyarray(res).astype(rdt)))
     if out is not None:
         from .registry import _write_out
         return _write_out(out, res._data)

@@ -12,8 +12,10 @@ inferred) and gives one backward formula per differentiable input::
 Formulas are written with ember ops, so double backward works through every op. Their
 parameter names say what they need: ``grad`` (``grads`` for every output), an input's name,
 ``result``, ``<input>_shape`` / ``<input>_dtype`` / ``<input>_strides`` (its layout, in
-elements), or any other parameter of the kernel. The registry saves only what the formulas
-of the inputs that require grad will read, and releases it after backward. From each entry
+elements) / ``<input>_numel``, or any other parameter of the kernel. A backward kernel that
+gives several inputs' gradients at once is one :func:`joint` formula for them, called once
+per node. The registry saves only what the formulas of the inputs that require grad will
+read, and releases it after backward. From each entry
 it generates the Node class, the function (``ember.mul``), the method (``Tensor.mul``), the
 in-place method (``Tensor.mul_``) and the ``out=`` form. Broadcasting and dtype never appear
 in a formula: the engine sums a gradient back to its input's shape and casts it to the
@@ -34,7 +36,7 @@ import inspect
 import types
 
 from .. import _dtype as D
-from .. import _errors
+from .. import _errors, _meta
 from .. import _memory_format as _mf
 from .._device import xp
 from .._tensor import CONJ, Tensor
@@ -56,6 +58,8 @@ NONE = None               # the kernel takes the inputs' arrays as they are
 
 _state = grad_mode._state
 _wrap = Tensor._wrap
+_META_USED = _meta.USED
+_MetaArray = _meta.MetaArray
 _ndarray = xp.ndarray
 _BY_NP = D._BY_NP
 _new = object.__new__
@@ -100,6 +104,8 @@ class OpNode(Node):
             grads = [gr if gr is not None else _zeros_like_meta(m)
                      for gr, m in zip(grads, self._nout)]
             g = grads[0]
+        if op.joint:
+            env["output_mask"] = tuple(nxt is not None for nxt, _ in self.next_functions)
         if g._data.dtype.char not in "efd":
             if g._data.dtype.char in "FD":
                 if op.holomorphic:
@@ -120,6 +126,8 @@ class OpNode(Node):
             out = _apply_raw(op, self.next_functions, env, g)
             if out is not None:
                 return out
+        if op.joint:
+            return _apply_joint(self, op, env)
         out = []
         for (_, fn, argnames), (node, _) in zip(op.formulas, self.next_functions):
             if node is None:
@@ -143,6 +151,7 @@ def _apply_conjugate(node, op, env, grads):
     zeros it makes or cancels to keep torch's sign (a conjugate would flip them to -0)."""
     plain = {"grad": grads[0], "grads": grads}
     conj = None
+    memo = {}
     out = []
     for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
         if nxt is None:
@@ -150,14 +159,57 @@ def _apply_conjugate(node, op, env, grads):
             continue
         if not any(_complex_value(env[a]) for a in argnames if a not in plain):
             env.update(plain)
-            out.append(fn(*[env[a] for a in argnames]))
+            out.append(_formula_value(fn, [env[a] for a in argnames], memo))
             continue
         if conj is None:
             conj = {"grad": grads[0].conj(),
                     "grads": [gr.conj() if gr._data.dtype.char in "FD" else gr for gr in grads]}
         env.update(conj)
-        r = fn(*[env[a] for a in argnames])
+        r = _formula_value(fn, [env[a] for a in argnames], memo)
         out.append(r.conj() if r is not None and r._data.dtype.char in "FD" else r)
+    return out
+
+
+class _Part:
+    """One input's formula in a joint backward (:func:`joint`): item ``index`` of ``fn``'s
+    gradients. Called alone it computes them all; backward calls ``fn`` once per node."""
+
+    __slots__ = ("fn", "index", "__signature__")
+
+    def __init__(self, fn, index: int) -> None:
+        self.fn = fn
+        self.index = index
+        self.__signature__ = inspect.signature(fn)
+
+    def __call__(self, *args):
+        return self.fn(*args)[self.index]
+
+
+def joint(fn, *names: str) -> dict:
+    """Formulas of the inputs ``names`` computed by one call, as torch's backward kernels
+    that return several gradients (``@op(..., **joint(fn, "input", "grid"))``): ``fn`` reads
+    what a formula reads, ``output_mask`` besides (whether each of the op's differentiable
+    inputs, in order, wants its gradient), and returns a gradient per name (None for one
+    not wanted). Backward calls it once per node, however many of ``names`` want one."""
+    return {n: _Part(fn, i) for i, n in enumerate(names)}
+
+
+def _formula_value(fn, args, memo):
+    """``fn(*args)``; a joint formula's gradients computed once per ``memo``."""
+    if fn.__class__ is not _Part:
+        return fn(*args)
+    res = memo.get(fn.fn)
+    if res is None:
+        res = memo[fn.fn] = fn.fn(*args)
+    return res[fn.index]
+
+
+def _apply_joint(node, op, env):
+    """The formulas of an op with joint ones (:func:`joint`), each of those computed once."""
+    memo = {}
+    out = []
+    for (_, fn, argnames), (nxt, _) in zip(op.formulas, node.next_functions):
+        out.append(None if nxt is None else _formula_value(fn, [env[a] for a in argnames], memo))
     return out
 
 
@@ -178,8 +230,12 @@ def _raw_readable(v) -> bool:
 
 def _apply_raw_direct(node, op, g):
     """The op's backward straight from the node's saved values (:func:`_direct_applier`), or
-    None for the general path."""
-    return op.direct(node, g)
+    None for the general path (which also raises torch's error where NumPy refuses the
+    shapes: a saved tensor given other ``.data`` since)."""
+    try:
+        return op.direct(node, g)
+    except ValueError:
+        return None
 
 
 def _apply_raw_plain(node, op, g):
@@ -233,7 +289,7 @@ def _apply_raw_plain(node, op, g):
         r = raw(*vals)
         if r is None:
             return None
-        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asanyarray(r)))
     return out
 
 
@@ -303,7 +359,7 @@ def _direct_applier(op):
         outs.append(f"o{k}")
     lines.append(f"    return [{', '.join(outs)}]")
     ns = {"_T": Tensor, "_Saved": SavedTensor, "_raw_readable": _raw_readable, "_wrap": _wrap,
-          "_nd": _ndarray, "_asarray": xp.asarray,
+          "_nd": _ndarray, "_asarray": xp.asanyarray,      # (a meta stand-in stays one)
           **{f"_raw{k}": raw for k, raw in enumerate(op.raw)}}
     return _define("\n".join(lines) + "\n", ns, "direct")
 
@@ -312,7 +368,7 @@ def _apply_raw(op, edges, env, g):
     """The entry's raw formulas (NumPy, for a measured hot op) in place of its ember ones, when
     they compute the same: no graph is built (not ``create_graph``), the gradient and every
     tensor a formula reads are plain tensors of one dtype, float16/32/64. None otherwise, or
-    when a raw formula declines its arguments (returns None)."""
+    when a raw formula declines its arguments (returns None) or NumPy refuses them."""
     dt = g._data.dtype
     if g.__class__ is not Tensor or dt.char not in "efd":
         return None
@@ -331,10 +387,13 @@ def _apply_raw(op, edges, env, g):
                     return None
                 v = v._data
             args.append(v)
-        r = raw(*args)
+        try:
+            r = raw(*args)
+        except ValueError:
+            return None
         if r is None:
             return None
-        out.append(_wrap(r if r.__class__ is _ndarray else xp.asarray(r)))
+        out.append(_wrap(r if r.__class__ is _ndarray else xp.asanyarray(r)))
     return out
 
 
@@ -416,6 +475,8 @@ class OpDef:
         self.diff = tuple(p for p in self.params if p in formulas)
         self.diff_idx = tuple(self.params.index(p) for p in self.diff)
         self._formula_fns = formulas
+        # some formulas computed together (:func:`joint`)
+        self.joint = any(f.__class__ is _Part for f in formulas.values())
         self.raw = None           # NumPy formulas of a hot op, by input (see _apply_raw)
         if raw:
             for n, fn in raw.items():
@@ -489,7 +550,7 @@ class OpDef:
         names = set()
         for needs in self.needs.values():
             for k in needs:
-                if k in ("grad", "grads"):
+                if k in _BACKWARD_VALUES:
                     continue
                 for theirs, mine in _SAVED_SUFFIXES:
                     if k.endswith(mine) and k not in self.params:
@@ -680,6 +741,8 @@ def _converted(arr, npdt):
     ``order="K"`` differs where ``arr`` is not dense, an expanded one)."""
     if arr.flags.c_contiguous:
         return arr.astype(npdt)
+    if arr.__class__ is _MetaArray:
+        return _meta.empty(arr.shape, npdt)     # (nothing to convert)
     out = _mf.empty_like(arr, npdt)
     xp.copyto(out, arr, casting="unsafe")
     return out
@@ -832,6 +895,7 @@ _MOVES = frozenset(("_to_copy", "clone", "flip", "roll", "index_select", "gather
                     "_layer_norm", "_group_norm", "nansum_", "masked_fill_value",
                     "masked_fill_tensor", "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward",
                     "_adaptive_avg_pool3d", "_adaptive_avg_pool3d_backward",
+                    "_soft_margin_loss",
                     # the pools' backward kernels add in the type itself, each step rounded
                     "_avg_pool_bwd_AvgPool2DBackward0", "_avg_pool_bwd_AvgPool3DBackward0",
                     "_pool_scatter_MaxPool2DWithIndicesBackward0",
@@ -929,6 +993,8 @@ def _kernel_error(op, args, err, out=None):
         raise renamed(op.name) from None
     shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
     if len(shapes) > 1:
+        if any(a.is_meta for a in args if isinstance(a, Tensor)):
+            _meta.check_broadcast(shapes)
         from .util import broadcast_shapes
         broadcast_shapes(*shapes)
     raise err
@@ -1025,7 +1091,7 @@ def _as_array(out, dt):
     if dt.__class__ is _Low:
         return dt.back(out)
     if type(out) is not xp.ndarray:
-        out = xp.asarray(out)
+        out = xp.asanyarray(out)       # (a meta stand-in stays one)
     if dt is not None and out.dtype != dt.np:
         if out.dtype.kind == "f" and dt.np.kind == "c":
             return out      # a real result of complex inputs (abs): torch's dtype too
@@ -1101,6 +1167,8 @@ def run(op, args, out=None, method=False):
                 _quiet(op, kargs)
         except ValueError as e:
             return _kernel_error(op, args, e, out)
+        if _META_USED[0]:
+            res = _on_meta(op, args, res)
         if op.pointwise and res.__class__ is _ndarray and res.ndim > 1:
             # (the inputs' own arrays: a converted copy has NumPy's order, not their strides)
             res = _mf.ti_layout(res, *[getattr(args[i], "_data", None) for i in op.tensor_idx])
@@ -1140,6 +1208,55 @@ def run(op, args, out=None, method=False):
         if new is None:
             raise
         raise new from None
+
+
+def check_devices(tensors) -> None:
+    """torch's error for meta and CPU tensors in one op (a 0-d CPU tensor is a number there):
+    the first tensor's device is the one expected."""
+    first = None
+    for a in tensors:
+        if isinstance(a, Tensor) and a._data.ndim:
+            meta = a._data.__class__ is _MetaArray
+            if first is None:
+                first = meta
+            elif meta is not first:
+                have, want = ("meta", "cpu") if meta else ("cpu", "meta")
+                raise RuntimeError(f"Tensor on device {have} is not on the expected device "
+                                   f"{want}!")
+
+
+def _on_meta(op, args, res):
+    """``res`` as meta stand-ins where an input is a meta tensor (a kernel may have computed
+    on the CPU what it was given), after TensorIterator's check (a pointwise op's) that no
+    other input is on the CPU."""
+    if not any(isinstance(a, Tensor) and a._data.__class__ is _MetaArray for a in args):
+        return res
+    if op.pointwise or op.name == "where_op":
+        check_devices(args)
+    if op.view and isinstance(res, _ndarray) and args[0].is_meta:
+        # the view's strides: the kernel (which computes strides and reads no element) run on
+        # the layout of the input
+        src = args[0]._data
+        probe = src.layout()
+        return _meta.view_of(src, probe, op.kernel(probe, *args[1:]))
+    if isinstance(res, tuple):
+        return tuple(_meta.like(r) if isinstance(r, (_ndarray, xp.generic)) else r
+                     for r in res)
+    if not isinstance(res, (_ndarray, xp.generic)):
+        return res
+    res = _meta.empty(xp.shape(res), res.dtype)
+    if op.name == "clone" and getattr(args[1], "name", "preserve_format") != "preserve_format":
+        res.lstrides = _mf.format_strides(res.shape, args[1])
+    elif res.ndim > 1 and (op.pointwise or op.name in ("_to_copy", "clone")):
+        # TensorIterator's layout of a new output: in the inputs' dim order
+        shape = res.shape
+        strides = [[0] * (res.ndim - a.ndim) + [s if n == m else 0 for s, n, m in zip(
+            a.stride(), a.shape, shape[res.ndim - a.ndim:])]
+            for a in (args[i] for i in op.tensor_idx) if isinstance(a, Tensor) and a.ndim]
+        outer = _mf.iter_order(shape, *strides)[::-1]
+        dense = _mf.contiguous_strides([shape[d] for d in outer])
+        res.lstrides = tuple(dense[outer.index(d)] for d in range(res.ndim))
+    return res
 
 
 def _check_differentiable(result) -> None:
@@ -1359,8 +1476,12 @@ def write_outs(out, results, rt, mismatch=structured_out_dtype, order=None):
 
 
 # what a node keeps of one needed name: kinds of entries in an op's save plan
-_RESULT, _TENSOR, _SHAPE, _DTYPE, _STRIDES, _ARG = range(6)
+_RESULT, _TENSOR, _SHAPE, _DTYPE, _STRIDES, _ARG, _NUMEL = range(7)
 _NO_EDGE = (None, 0)
+
+
+# what backward gives a formula, rather than the node's saved values
+_BACKWARD_VALUES = ("grad", "grads", "output_mask")
 
 
 def _save_plan(op, mask):
@@ -1372,8 +1493,7 @@ def _save_plan(op, mask):
     for bit, name in enumerate(op.diff):
         if mask >> bit & 1:
             needed.update(op.needs[name])
-    needed.discard("grad")
-    needed.discard("grads")
+    needed.difference_update(_BACKWARD_VALUES)
     plan = []
     params = op.params
     results = op.results
@@ -1390,6 +1510,8 @@ def _save_plan(op, mask):
             plan.append((k, _DTYPE, params.index(k[:-6])))
         elif k.endswith("_strides"):
             plan.append((k, _STRIDES, params.index(k[:-8])))
+        elif k.endswith("_numel"):
+            plan.append((k, _NUMEL, params.index(k[:-6])))
         else:
             plan.append((k, _ARG, params.index(k)))
     order = op.pack_order
@@ -1423,6 +1545,8 @@ def _saver(op, mask):
                 kept.append(f"{k}: {a}._data.shape if isinstance({a}, _T) else ()")
             elif kind is _DTYPE:
                 kept.append(f"{k}: {a}.dtype if isinstance({a}, _T) else None")
+            elif kind is _NUMEL:
+                kept.append(f"{k}: {a}._data.size if isinstance({a}, _T) else 1")
             else:
                 kept.append(f"{k}: _elem_strides({a}._data) if isinstance({a}, _T) else None")
         src = (f"def save(node, args, results, original_self):\n"
@@ -1499,7 +1623,9 @@ def _record_plain(op, args, results, original_self=None):
             else:
                 src = args[i]
                 if not isinstance(src, Tensor):
-                    kept[k] = () if kind is _SHAPE else None
+                    kept[k] = () if kind is _SHAPE else 1 if kind is _NUMEL else None
+                elif kind is _NUMEL:
+                    kept[k] = src._data.size
                 elif kind is _SHAPE:
                     kept[k] = src._data.shape
                 elif kind is _DTYPE:
@@ -1594,9 +1720,10 @@ def _results_of(node, results):
 
 
 class ListNode(Node):
-    """The node of an op over a list of tensors (cat, stack): ``_fn(grad)`` gives one each."""
+    """The node of an op over a list of tensors (cat, stack): ``_fn(grad)`` gives one each;
+    ``_saved_dim`` the dim it joined along, where it has one."""
 
-    __slots__ = ("_fn",)
+    __slots__ = ("_fn", "_saved_dim")
 
     def apply(self, grads):
         return self._fn(grads[0])
@@ -1606,21 +1733,23 @@ _LIST_NODES: dict = {}
 
 
 def _requires_list(tensors) -> bool:
-    return _state.enabled and any(t.requires_grad for t in tensors)
+    # (``Tensor.requires_grad``, inline: a batch's samples are many views)
+    return _state.enabled and any(
+        t._requires_grad or t.grad_fn is not None or t._base is not None
+        and t._base.requires_grad for t in tensors)
 
 
-def record_list(node_name: str, tensors, result, backward, args: dict | None = None) -> None:
-    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input;
-    ``args``: the values the node shows as ``_saved_<name>``."""
+def record_list(node_name: str, tensors, result, backward, dim: int | None = None) -> None:
+    """Record an op whose inputs are a list; ``backward(grad)`` returns one grad per input
+    (``dim``: the dim it joins along, which the node keeps)."""
     cls = _LIST_NODES.get(node_name)
     if cls is None:
-        saved = _saved_properties("_saved_" + k for k in args or ())
-        cls = _LIST_NODES[node_name] = type(node_name, (ListNode,), {
-            "__slots__": (), "_name": node_name, **saved})
+        cls = _LIST_NODES[node_name] = type(node_name, (ListNode,), {"__slots__": (),
+                                                                     "_name": node_name})
     node = cls()
     node._fn = backward
-    if args:
-        node._args = args
+    if dim is not None:
+        node._saved_dim = dim
     node.next_functions = tuple(t._edge() for t in tensors)
     node._input_meta = [(t._data.shape, _dt_of(t)) if t.requires_grad else None
                         for t in tensors]
@@ -1634,6 +1763,8 @@ def _dt_of(t):
 def has_overlap(arr) -> bool:
     """Whether elements of ``arr`` share memory (an expanded tensor's)."""
     strides = arr.strides
+    if 0 in strides and arr.__class__ is _MetaArray:
+        strides = arr.strides_of()          # (a meta stand-in: the tensor's strides)
     return 0 in strides and arr.size > 1 and any(st == 0 and n > 1
                                                  for st, n in zip(strides, arr.shape))
 
@@ -1890,7 +2021,8 @@ def _published(fn, module: str, method: bool = False):
 
 _NAMESPACES: list = []    # the globals of the generated functions: where they find the runners
 _FAST_NAMES = {"_T": Tensor, "_amp": _amp, "_np_scalar": _np_scalar, "_kernel_error": _kernel_error,
-               "_nd": _ndarray, "_as_array": _as_array, "_wrap": _wrap, "_state": _state,
+               "_nd": _ndarray, "_as_array": _as_array, "_on_meta": _on_meta, "_wrap": _wrap,
+               "_state": _state,
                "_requires": _requires, "_record": _record, "_BY_NP": _BY_NP,
                "_BOOL": D.bool, "_BOOL_NP": D.bool.np, "_ti_layout": _mf.ti_layout}
 
@@ -2123,13 +2255,17 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
     when given) that torch's parser reads the default :data:`REQUIRED`, as the generated
     ops' have: a call without one then fails where the op first uses it, with torch's parser
     error (:func:`_errors.call_failure`), not CPython's. (The functions themselves are
-    changed: no wrapper, nothing to pay per call.)"""
-    from . import _signatures
+    changed: no wrapper, nothing to pay per call.) What they raise, they raise as torch's
+    parser error where its parser refuses the call (:func:`_hand_failure`)."""
+    from . import _error_path, _signatures
     table = _signatures.METHODS if method else _signatures.FUNCTIONS
     for name in list(ns) if names is None else names:
         fn = ns.get(name)
-        if type(fn) is not types.FunctionType or name not in table or not table[name] \
+        if type(fn) is not types.FunctionType or name not in table \
                 or "__wrapped__" in fn.__dict__ or isinstance(fn.__globals__.get("_op"), OpDef):
+            continue
+        _error_path.with_error_path(fn, _hand_failure)
+        if not table[name]:     # (a method of no arguments)
             continue
         code = fn.__code__
         npos, nkw = code.co_argcount, code.co_kwonlyargcount
@@ -2144,6 +2280,13 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
         fn.__kwdefaults__ = kw or None
         fn.__signature__ = _Signature(fn)       # (the signature shown without REQUIRED)
     _errors.published_changed()     # (what is published may have changed since it was read)
+
+
+def _hand_failure(err: BaseException):
+    """What a hand-written public function raises instead of ``err`` (None: ``err``):
+    torch's parser error where its parser refuses the user's call (its error path, see
+    :func:`require_arguments`)."""
+    return _errors.call_failure(err) if isinstance(err, Exception) else None
 
 
 def _missing_in_frames() -> TypeError:
@@ -2275,7 +2418,7 @@ def _fast_source(d, names, guard=""):
         f"        _x0 = {t0}._data\n"
         f"        _dt = _x0.dtype\n"
         f"{flags}"
-        f"        if _dt.char in '{kinds}'{conds}:\n"
+        f"        if _dt.char in '{kinds}'{conds} and _x0.__class__ is _nd:\n"
         f"{check}"
         f"            try:\n"
         f"                _r = _kernel({', '.join(kargs)})\n"
@@ -2283,7 +2426,8 @@ def _fast_source(d, names, guard=""):
         f"                return _kernel_error(_op, ({call}), _e)\n"
         f"{layout}"
         f"            if _r.__class__ is not _nd or _r.dtype != {rdt}:\n"
-        f"                _r = _as_array(_r, {rdt_e})\n"
+        f"                _r = _as_array(_r, {rdt_e}) if _r.__class__ is _nd else \\\n"
+        f"                    _on_meta(_op, ({call}), _as_array(_r, {rdt_e}))\n"
         f"            _res = _wrap(_r)\n"
         f"            if _state.enabled and ({req}):\n"
         f"                _op.record(({call}), (_res,))\n"

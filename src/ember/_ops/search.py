@@ -368,7 +368,7 @@ def _arg(fn, input, dim, keepdim, out=None):
     else:
         d = norm_dim(dim, data.ndim)    # (a 0-d tensor takes dim 0 or -1)
         res = fn(data, axis=d, keepdims=keepdim) if data.ndim else 0
-    res = xp.asarray(res, xp.int64)
+    res = xp.asanyarray(res, xp.int64)     # (a meta stand-in stays one)
     return Tensor._wrap(res) if out is None else _write_out(out, res)
 
 

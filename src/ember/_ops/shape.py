@@ -11,11 +11,11 @@ import builtins
 import operator
 
 from .. import _dtype as D
-from .. import _errors
+from .. import _errors, _meta
 from .. import _memory_format as _mf
 from .._device import xp
 from . import registry as _R
-from .registry import NONE, expose, op
+from .registry import NONE, check_devices, expose, op
 from .util import norm_dim, norm_dims
 
 # ----------------------------------------------------------------------------- size helpers
@@ -411,11 +411,16 @@ def t(input):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{input._data.ndim}D")
     if not _R._state.enabled and input.__class__ is _R.Tensor and _R.run is _R.PLAIN_RUNNERS[0]:
-        # no graph to record (backward's formulas): what ``run`` does for this view, inline
-        res = _R._wrap(input._data.T)
-        _R._share(res, input)
-        return res
+        return _plain_view(input, input._data.T)        # (backward's formulas)
     return _t(input)
+
+
+def _plain_view(input, arr):
+    """What ``run`` does for a view op with no graph to record, inline: ``arr``, a NumPy view
+    of ``input``'s array, as a view of ``input``."""
+    res = _R._wrap(arr)
+    _R._share(res, input)
+    return res
 
 
 # ----------------------------------------------------------------------------- select, slice
@@ -449,7 +454,18 @@ def select(input, dim, index):
     if not -n <= index < n:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(input.shape)} at dimension {dim}")
-    return _select(input, dim, index % n)
+    return select_at(input, dim, index % n)
+
+
+def select_at(input, dim: int, index: int):
+    """:func:`select` at a valid ``dim`` and ``index`` (both from 0)."""
+    arr = input._data
+    if input.__class__ is _R.Tensor and arr.__class__ is xp.ndarray \
+            and (arr.dtype.kind != "u" or arr.itemsize == 1) \
+            and _R.run is _R.PLAIN_RUNNERS[0] and not _R._requires(_select, (input,)):
+        # no graph to record (a dataset's samples): the view as ``run`` makes it
+        return _plain_view(input, arr[(builtins.slice(None),) * dim + (index, ...)])
+    return _select(input, dim, index)
 
 
 @op("SliceBackwardBackward0", name="slice_backward", method=False, function=False,
@@ -525,6 +541,8 @@ def cat(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    if _meta.USED[0]:
+        check_devices(tensors)
     if out is not None:
         from .registry import check_out_grad
         check_out_grad("cat", tensors, out)
@@ -570,8 +588,7 @@ def cat(tensors, dim=0, *, out=None):
         sizes = [0 if e else s for e, s in zip(legacy, sizes)]
         record_list("CatBackward0", tensors, result,
                     lambda grad: [g[:0, 0] if e else g for g, e in
-                                  zip(_split_grad(grad, sizes, d), legacy)],
-                    {"dim": _saved_dim(dim)})
+                                  zip(_split_grad(grad, sizes, d), legacy)], _saved_dim(dim))
     return result
 
 
@@ -586,6 +603,8 @@ def stack(tensors, dim=0, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
+    if _meta.USED[0]:
+        check_devices(tensors)
     if out is not None:
         from .registry import check_out_grad
         check_out_grad("stack", tensors, out)
@@ -595,13 +614,17 @@ def stack(tensors, dim=0, *, out=None):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{list(shape)} at entry 0 and {list(t.shape)} at entry {i}")
     d = norm_dim(dim, builtins.len(shape) + 1)
-    dt = D.result_type(*tensors)
-    arrays = [t._data.astype(dt.np, copy=False) for t in tensors]
+    dt = tensors[0].dtype
+    if builtins.any(t.dtype is not dt for t in tensors):   # (one dtype: a batch's samples)
+        dt = D.result_type(*tensors)
+    npdt = dt.np
+    arrays = [a if a.dtype is npdt else a.astype(npdt, copy=False)
+              for a in (t._data for t in tensors)]
     stacked = shape[:d] + (builtins.len(arrays),) + shape[d:]
     if d == builtins.len(shape):
         # torch: cat of the unsqueezed inputs, whose new last dim (stride 1) no channels-last
         # format accepts: contiguous
-        arrays = [xp.expand_dims(a, d) for a in arrays]
+        arrays = [a[..., None] for a in arrays]
         cat_shape, fmt = stacked, None
     else:                               # torch: cat along ``d``, then a view that splits it
         cat_shape = shape[:d] + (shape[d] * builtins.len(arrays),) + shape[d + 1:]
@@ -615,7 +638,7 @@ def stack(tensors, dim=0, *, out=None):
         return _write_out(out, arr)
     if _requires_list(tensors):
         record_list("StackBackward0", tensors, result, lambda grad: list(grad.unbind(d)),
-                    {"dim": _saved_dim(dim)})
+                    _saved_dim(dim))
     return result
 
 
@@ -635,6 +658,8 @@ def clone(self, *, memory_format=None):
     self=lambda grad: grad)
 def _to_copy(self, dtype):
     D.warn_complex_to_real(self.dtype, dtype.np)
+    if self.__class__ is _meta.MetaArray:
+        return _meta.empty(self.shape, dtype.np)    # (nothing to convert)
     r = D.cast(self, dtype)
     if not (_mf.plain_dense(self) or (self.flags.c_contiguous and self.size
                                       and _mf._same_steps(r, self))):
@@ -1227,16 +1252,16 @@ def _rot90(self, k, dims):
 @expose
 def rot90(input, k=1, dims=(0, 1)):
     """Rotate by 90 degrees ``k`` times in the plane of ``dims``."""
-    dims = tuple(dims)
+    pair = tuple(dims)     # (the parameters kept: a parser error reads them back)
     nd = input._data.ndim
-    if len(dims) != 2:
-        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if len(pair) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(pair)}")
     if nd < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
-    d0, d1 = norm_dim(dims[0], nd), norm_dim(dims[1], nd)
+    d0, d1 = norm_dim(pair[0], nd), norm_dim(pair[1], nd)
     if d0 == d1:        # (torch names them as given)
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
-                           f"and dim1 = {dims[1]}")
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {pair[0]} "
+                           f"and dim1 = {pair[1]}")
     return _rot90(input, int(k) % 4, (d0, d1))
 
 
@@ -1365,14 +1390,14 @@ def _as_strided_backward(grad, input_sizes, size, stride, offset, geometry):
 @expose
 def as_strided(input, size, stride, storage_offset=None):
     """A view of the storage with the given sizes and strides (in elements)."""
-    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
-    if len(size) != len(stride):
+    shape, strides = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(shape) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
     off = input.storage_offset() if storage_offset is None else int(storage_offset)
     from .._storage import root_array
-    check_storage_bounds(size, stride, off, input.element_size(), root_array(input._data).size)
+    check_storage_bounds(shape, strides, off, input.element_size(), root_array(input._data).size)
     geometry = (tuple(input.stride()), input.storage_offset())
-    return _as_strided(input, size, stride, off, geometry)
+    return _as_strided(input, shape, strides, off, geometry)
 
 
 def check_storage_bounds(size, stride, offset: int, itemsize: int, storage_numel: int) -> None:

@@ -141,12 +141,11 @@ def kaiser_window(window_length: int, periodic: bool | None = None, beta: float 
     >>> ember.kaiser_window(3, periodic=False, beta=1.0)
     tensor([0.7898, 1.0000, 0.7898])
     """
-    if periodic is None:
-        if beta is not None:
-            raise TypeError(_KAISER_OVERLOADS)
-        periodic = True
-    beta = 12.0 if beta is None else beta
-    w, n = _window_start("kaiser_window", window_length, dtype, periodic, requires_grad)
+    if periodic is None and beta is not None:
+        raise TypeError(_KAISER_OVERLOADS)
+    # (the parameters kept: a call torch's parser refuses is read back from them)
+    is_periodic = True if periodic is None else periodic
+    w, n = _window_start("kaiser_window", window_length, dtype, is_periodic, requires_grad)
     if n is None:
         return w
     from . import _cephes
@@ -155,12 +154,12 @@ def kaiser_window(window_length: int, periodic: bool | None = None, beta: float 
     # ATen's scalar kernel, in the op-math type (float for float32 and the half types);
     # GCC makes pow(x, 2) x * x and contracts 1 - x * x into one fused multiply-add
     T = D.np.float64 if a.dtype == D.np.float64 else D.np.float32
-    alpha, b = T((n - 1) / 2.0), T(beta)
+    alpha, b = T((n - 1) / 2.0), T(12.0 if beta is None else beta)
     x = (a.astype(T) - alpha) / alpha
     x = b * D.np.sqrt(D.np.abs(fma(-x, x, D.np.ones_like(x))))
     i0b = _cephes.i0(D.np.array([b]))[0]
     w = Tensor._wrap((_cephes.i0(x) / i0b).astype(a.dtype))
-    return _finish(w, n, periodic, requires_grad)
+    return _finish(w, n, is_periodic, requires_grad)
 
 
 _KAISER_OVERLOADS = (

@@ -9,6 +9,7 @@ import types
 from collections.abc import Sequence
 
 from .. import _errors
+from .._meta import MetaArray as _MetaArray
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ._exact import cascade_sum, summed_dtype
@@ -31,7 +32,7 @@ def renamed(f, qualname: str):
 def c_order(a):
     """``a`` (an array, or a NumPy scalar) C-contiguous: a reduction's result, which torch
     allocates contiguous whatever its input's layout (NumPy's follows the input's)."""
-    return a if a.flags.c_contiguous else a.copy(order="C")
+    return a if a.flags.c_contiguous or isinstance(a, _MetaArray) else a.copy(order="C")
 
 
 _WRAPPER_NAMES = frozenset(("parse", "wrapper", "call", "fn", "inner", "method", "function",

@@ -17,7 +17,7 @@ from .._nn_functions import norm_except_dim
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from . import _norms
-from .registry import NONE, op
+from .registry import NONE, joint, op
 
 _wrap = Tensor._wrap
 _FLOATS = (D.float32, D.float64, D.float16, D.bfloat16)
@@ -43,9 +43,7 @@ def _backward(grad, v, g, norm, dim):
 
 
 @op("WeightNormInterfaceBackward0", name="_weight_norm_fused", method=False, function=False,
-    promote=NONE, tensors=("v", "g"),
-    v=lambda grad, v, g, norm, dim: _backward(grad, v, g, norm, dim)[0],
-    g=lambda grad, v, g, norm, dim: _backward(grad, v, g, norm, dim)[1])
+    promote=NONE, tensors=("v", "g"), **joint(_backward, "v", "g"))
 def _fused(v, g, norm, dim):
     shape = (-1,) + (1,) * (v.ndim - 1) if dim == 0 else (-1,)
     return (v * (g.reshape(-1) / norm).reshape(shape)).astype(v.dtype)

@@ -16,12 +16,14 @@ from __future__ import annotations
 import _heapq  # heapq's functions, without loading heapq.py
 import itertools
 
-from .. import _errors
+from .. import _errors, _meta
 from .._device import xp
 from . import grad_mode
 from .graph import AccumulateGrad, GradientEdge
 
 _state = grad_mode._state
+_META_USED = _meta.USED
+_MetaArray = _meta.MetaArray
 _anomaly_used = grad_mode._anomaly_used
 _task_ids = itertools.count()
 # (id, has inputs) of the backward call running now: torch's current graph task, whose
@@ -60,7 +62,8 @@ def _root_grads(tensors, grad_tensors):
                 raise RuntimeError(_errors.IMPLICIT_SCALAR)
             if t._data.dtype.kind == "c":
                 raise RuntimeError(f"{_errors.IMPLICIT_REAL} but got {t.dtype}")
-            g = Tensor._wrap(xp.ones(t._data.shape, t._data.dtype))
+            g = Tensor._wrap(xp.ones(t._data.shape, t._data.dtype)
+                             if t._data.__class__ is xp.ndarray else _meta.like(t._data))
         else:
             if not isinstance(g, Tensor):
                 from .._factories import tensor
@@ -151,6 +154,20 @@ def _run_tensor_hooks(node, grads):
                 t._grad = t._grad + g
 
 
+def _on_meta(grads, out):
+    """A node's gradients ``out`` as meta tensors where the gradients it was given are (a
+    backward formula may have computed on the CPU what it was given)."""
+    if not any(g is not None and g._data.__class__ is _MetaArray for g in grads):
+        return out
+    return [g if g is None or g._data.__class__ is _MetaArray else _as_meta(g) for g in out]
+
+
+def _as_meta(g):
+    g = g.detach()
+    g._data = _meta.like(g._data)
+    return g
+
+
 def _validate(node, i, g, meta):
     """Sum ``g`` back to the input's shape and cast it to the input's dtype."""
     shape, dt = meta
@@ -192,14 +209,10 @@ def _expandable(shape, to) -> bool:
     return all(a == b or a == 1 for a, b in zip(shape[::-1], to[::-1]))
 
 
-# nodes a forward-AD read of gradients does not run (custom Functions whose jvp gave their
-# outputs' tangents): set by ``forward_ad.unpack_dual`` around its gradient pass
-cut_nodes: list = [None]
-
-
 def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
-            accumulate=True, allow_unused=False):
-    """Run backward from ``tensors``; return the gradients of ``inputs`` when not accumulating."""
+            accumulate=True, allow_unused=False, cut=None):
+    """Run backward from ``tensors``; return the gradients of ``inputs`` when not accumulating
+    (``cut``: nodes this pass does not run, see :func:`run`)."""
     grads0 = _root_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
@@ -222,15 +235,19 @@ def execute(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             edges.append(t._edge())
-    return run(buffers, roots, retain_graph, create_graph, edges, accumulate, allow_unused)
+    return run(buffers, roots, retain_graph, create_graph, edges, accumulate, allow_unused,
+               cut)
 
 
 def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
-        allow_unused=False):
+        allow_unused=False, cut=None):
     """Run backward from ``roots`` (nodes) whose incoming gradients are ``buffers[node]`` (a
     list per node, one entry per output); with ``edges`` ((node, output_nr) pairs), return
     the gradients arriving there instead of running beyond them (``autograd.grad``'s
-    capture; ``ember.distributed.autograd`` starts here from a node a message fed)."""
+    capture; ``ember.distributed.autograd`` starts here from a node a message fed). ``cut``
+    (with ``edges``): nodes not to run, a forward-AD read's custom Functions whose jvp gave
+    their outputs' tangents (an argument of this pass alone: a backward run inside it, from
+    a hook or a Function's backward, cuts nothing)."""
     deps, parents = _traverse(roots, edges is not None)
 
     captures = {}            # (node, nr) -> index in edges
@@ -241,8 +258,8 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
             captures.setdefault(edge, []).append(k)
             targets.add(edge[0])
         needed = _needed(targets, parents)
-        if cut_nodes[0]:
-            needed -= cut_nodes[0]
+        if cut:
+            needed -= cut
         if accumulate:      # backward(inputs=) runs a non-leaf input's node too (torch's
             needed |= targets   # exec_info marks it needed), grad() only captures there
     else:
@@ -284,6 +301,8 @@ def run(buffers, roots, retain_graph, create_graph, edges=None, accumulate=True,
                         node.accumulate(grads[0], create_graph)
                 else:
                     out = node.apply(grads)
+                    if _META_USED[0]:
+                        out = _on_meta(grads, out)
                     if not retain_graph:
                         node._release()
                     # _distribute, inline
@@ -367,6 +386,8 @@ def _run_node(node, grads, captures, captured, needed, targets, accumulate, crea
             if r is not None:
                 grads = list(r)
     out = node.apply(grads)
+    if _META_USED[0]:
+        out = _on_meta(grads, out)
     if node._hooks:
         metas = node._input_meta
         if metas is not None:      # torch validates (sums to shape, casts) before post hooks

@@ -95,12 +95,8 @@ def unpack_dual(tensor, *, level: int | None = None) -> UnpackedDualTensor:
     from .grad_mode import enable_grad
     with enable_grad():
         u = zeros_like(tensor).requires_grad_(True)
-        engine.cut_nodes[0] = _cuts[-1]
-        try:
-            gs = _grad([tensor], [d for d, _, _ in duals], [u], create_graph=True,
-                       allow_unused=True)
-        finally:
-            engine.cut_nodes[0] = None
+        gs = engine.execute([tensor], [u], True, True, inputs=[d for d, _, _ in duals],
+                            accumulate=False, allow_unused=True, cut=_cuts[-1])
         used = [(g, t) for g, (_, t, _) in zip(gs, duals) if g is not None and g.requires_grad]
         if not used:
             if any(g is not None for g in gs):       # linear in the duals: J t has no u in it

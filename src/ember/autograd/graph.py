@@ -18,8 +18,10 @@ import weakref as _weakref
 from collections import OrderedDict as _OrderedDict
 from typing import NamedTuple as _NamedTuple
 
-from .. import _errors
+from .. import _errors, _meta
 from . import grad_mode as _grad_mode
+
+_MetaArray = _meta.MetaArray
 
 _sequence = _itertools.count()
 _state = _grad_mode._state
@@ -188,7 +190,8 @@ _FREED_HOOKS = (
     "to access saved variables after calling backward.")
 _NONE_HOOKS = "Calling register_hooks on a saved tensor with value None is forbidden"
 # torch's names for the metadata a node keeps of a tensor, and this library's
-_SAVED_SUFFIXES = (("_sym_sizes", "_shape"), ("_sym_strides", "_strides"))
+_SAVED_SUFFIXES = (("_sym_sizes", "_shape"), ("_sym_strides", "_strides"),
+                   ("_sym_numel", "_numel"))
 
 
 def _dtype_of(arr):
@@ -483,9 +486,23 @@ class AccumulateGrad(Node):
         if grad.is_sparse or old is not None and old.is_sparse:
             from ..sparse._sparse import _accumulate
             return _accumulate(self, grad, create_graph)
-        if old is None:
+        shape = grad._data.shape
+        if shape != var._data.shape or old is not None and old._data.shape != shape:
+            # a variable given other ``.data`` since: torch copies the gradient into its
+            # shape, or adds it to ``.grad`` in place (their errors where they fail)
+            with _grad_mode.no_grad():
+                if old is None:
+                    var._grad = var.detach().new_empty(var.shape).copy_(grad)
+                else:
+                    old.add_(grad)
+        elif old is None:
             if create_graph:
                 var._grad = grad
+            elif grad._data.__class__ is _MetaArray:
+                # torch's layout contract: the variable's strides where it is dense
+                st = var.stride()
+                var._grad = _wrap(_meta.empty(grad._data.shape, grad._data.dtype,
+                                              st if var.is_meta and 0 not in st else None))
             elif _exclusive(grad, var):
                 if grad._base is not None:          # a view: keep its array, drop the view
                     grad = _wrap(grad._data)

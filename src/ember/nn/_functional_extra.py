@@ -382,7 +382,8 @@ def _fractional(input, kernel_size, output_size, output_ratio, samples, nd):
         output_size = [int(input.shape[input.ndim - nd + d] * ratio[d]) for d in range(nd)]
     if samples is None:
         n_batch = 1 if input.ndim == nd + 1 else input.shape[0]
-        samples = _Fac.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype)
+        samples = _Fac.rand(n_batch, input.size(-nd - 1), nd, dtype=input.dtype,
+                            device=input.device)
     return fractional_max_pool(input, kernel_size, output_size, samples, nd)
 
 
@@ -497,20 +498,19 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     if not dt.is_floating_point:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
                            f"{dt.scalar_name}")
-    if not x1.dtype.is_floating_point:
-        x1 = x1.to(dt)
-    if not x2.dtype.is_floating_point:
-        x2 = x2.to(dt)
-    if x1.shape != x2.shape:
-        shape = _broadcast_shapes(x1.shape, x2.shape)
-        x1 = x1 if x1.shape == shape else x1.expand(shape)
-        x2 = x2 if x2.shape == shape else x2.expand(shape)
-    n1 = _vector_norm(x1, 2, dim, True).clone()
-    n2 = _vector_norm(x2, 2, dim, True).clone()
+    # (the parameters kept: a call torch's parser refuses is read back from them)
+    a = x1 if x1.dtype.is_floating_point else x1.to(dt)
+    b = x2 if x2.dtype.is_floating_point else x2.to(dt)
+    if a.shape != b.shape:
+        shape = _broadcast_shapes(a.shape, b.shape)
+        a = a if a.shape == shape else a.expand(shape)
+        b = b if b.shape == shape else b.expand(shape)
+    n1 = _vector_norm(a, 2, dim, True).clone()
+    n2 = _vector_norm(b, 2, dim, True).clone()
     with no_grad():
         n1.clamp_min_(eps)
         n2.clamp_min_(eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
+    return ((a / n1) * (b / n2)).sum(dim)
 
 
 # ============================================================================ normalisation

@@ -12,7 +12,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._factories import linspace
 from .._ops import _exact, _gemm
-from .._ops.registry import NONE, op
+from .._ops.registry import NONE, joint, op
 from .._tensor import Tensor
 
 _MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
@@ -103,14 +103,14 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
 def affine_grid_generator(theta: Tensor, size, align_corners: bool) -> Tensor:
     """ATen's ``affine_grid_generator``: the grid of :func:`affine_grid`, unchecked but for
     the batch sizes (node ``AffineGridGeneratorBackward0``)."""
-    size = tuple(int(s) for s in size)
-    if len(size) not in (4, 5):
+    shape = tuple(int(s) for s in size)
+    if len(shape) not in (4, 5):
         raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
-    if theta.size(0) != size[0]:
+    if theta.size(0) != shape[0]:
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
-                           f"[{size[0]}, {len(size) - 1}] but got: [{theta.size(0)}, "
-                           f"{len(size) - 1}].")
-    return _affine_grid_generator(theta, size, bool(align_corners))
+                           f"[{shape[0]}, {len(shape) - 1}] but got: [{theta.size(0)}, "
+                           f"{len(shape) - 1}].")
+    return _affine_grid_generator(theta, shape, bool(align_corners))
 
 
 # ----------------------------------------------------------------------------- grid_sample
@@ -171,7 +171,7 @@ def _gather(inp, iy, ix):
     ok = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
     yc, xc = np.clip(iy, 0, h - 1), np.clip(ix, 0, w - 1)
     vals = inp[np.arange(n)[:, None, None], :, yc, xc]           # (N, Ho, Wo, C)
-    return np.moveaxis(vals * ok[..., None], -1, 1), ok
+    return np.moveaxis(np.where(ok[..., None], vals, vals.dtype.type(0)), -1, 1), ok
 
 
 def _scatter(grad_in, iy, ix, vals):
@@ -266,7 +266,7 @@ def _bicubic(inp, grid, padding, align_corners):
     return _cubic_combine(cy, rows_x, False).astype(inp.dtype)
 
 
-def _bicubic_backward(grad, inp, grid, padding, align_corners):
+def _bicubic_backward(grad, inp, grid, padding, align_corners, output_mask):
     tx, ty, cols, rows, sx, sy = _bicubic_taps(inp, grid, padding, align_corners)
     cx, cy = _cubic_coefficients(tx), _cubic_coefficients(ty)
     dx, dy = _cubic_coefficients_grad(tx), _cubic_coefficients_grad(ty)
@@ -275,10 +275,12 @@ def _bicubic_backward(grad, inp, grid, padding, align_corners):
     giy = np.zeros_like(ty)
     for i in range(4):
         for j in range(4):
-            _scatter(grad_in, rows[j], cols[i], grad * (cx[i] * cy[j])[:, None])
-            v = (_gather(inp, rows[j], cols[i])[0] * grad).sum(1)
-            gix -= v * dx[i] * cy[j]
-            giy -= v * dy[j] * cx[i]
+            if output_mask[0]:
+                _scatter(grad_in, rows[j], cols[i], grad * (cx[i] * cy[j])[:, None])
+            if output_mask[1]:
+                v = (_gather(inp, rows[j], cols[i])[0] * grad).sum(1)
+                gix -= v * dx[i] * cy[j]
+                giy -= v * dy[j] * cx[i]
     return grad_in, np.stack([gix * sx, giy * sy], -1).astype(grid.dtype)
 
 
@@ -301,13 +303,16 @@ def _grid_sample_np(inp, grid, mode, padding, align_corners):
     return out.astype(inp.dtype)
 
 
-def _grid_sample_backward_np(grad, inp, grid, mode, padding, align_corners):
+def _grid_sample_backward_np(grad, inp, grid, mode, padding, align_corners, output_mask):
+    """The gradients of the input and the grid (those ``output_mask`` asks for; zeros for
+    the other), as ``grid_sampler_2d_backward_cpu_kernel`` computes them."""
     if mode == 2:
-        return _bicubic_backward(grad, inp, grid, padding, align_corners)
+        return _bicubic_backward(grad, inp, grid, padding, align_corners, output_mask)
     ix, iy, gx, gy = _corners(inp, grid, padding, align_corners)
     grad_in = np.zeros_like(inp)
     if mode == 1:
-        _scatter(grad_in, np.rint(iy).astype(np.int64), np.rint(ix).astype(np.int64), grad)
+        if output_mask[0]:
+            _scatter(grad_in, np.rint(iy).astype(np.int64), np.rint(ix).astype(np.int64), grad)
         return grad_in, np.zeros_like(grid)
     x0, y0 = np.floor(ix), np.floor(iy)
     x0i, y0i = x0.astype(np.int64), y0.astype(np.int64)
@@ -316,7 +321,10 @@ def _grid_sample_backward_np(grad, inp, grid, mode, padding, align_corners):
     e, s = one - w, one - n
     corners = [(y0i + dy, x0i + dx, wgt) for wgt, dy, dx in
                ((s * e, 0, 0), (s * w, 0, 1), (n * e, 1, 0), (n * w, 1, 1))]
-    _scatter_in_order(grad_in, grad, corners, _chunks(grid))
+    if output_mask[0]:
+        _scatter_in_order(grad_in, grad, corners, _chunks(grid))
+    if not output_mask[1]:
+        return grad_in, np.zeros_like(grid)
     vnw, vne, vsw, vse = (_gather(inp, yy, xx)[0] for yy, xx, _ in corners)
     s, n, e, w = (v[:, None] for v in (s, n, e, w))
     tx = _exact.fma(vse - vsw, np.broadcast_to(n, vse.shape), (vne - vnw) * s)
@@ -373,11 +381,10 @@ def _scatter_in_order(grad_in, grad, corners, chunks):
 
 
 @op("GridSampler2DBackward0", name="_grid_sampler_2d", method=False, function=False,
-    promote=NONE,
-    input=lambda grad, input, grid, mode, padding_mode, align_corners:
-        _grid_sampler_2d_backward(grad, input, grid, mode, padding_mode, align_corners)[0],
-    grid=lambda grad, input, grid, mode, padding_mode, align_corners:
-        _grid_sampler_2d_backward(grad, input, grid, mode, padding_mode, align_corners)[1])
+    promote=NONE, **joint(
+        lambda grad, input, grid, mode, padding_mode, align_corners, output_mask:
+        _grid_sampler_2d_backward(grad, input, grid, mode, padding_mode, align_corners,
+                                  output_mask), "input", "grid"))
 def _grid_sampler_2d(input, grid, mode, padding_mode, align_corners):
     # (torch allocates the output contiguous; the gathers here leave channels last)
     return np.ascontiguousarray(_grid_sample_np(input, grid, mode, padding_mode, align_corners))
@@ -385,9 +392,10 @@ def _grid_sampler_2d(input, grid, mode, padding_mode, align_corners):
 
 @op("GridSampler2DBackwardBackward0", name="_grid_sampler_2d_backward", method=False,
     function=False, promote=NONE, outputs=2, tensors=("grad_output", "input", "grid"))
-def _grid_sampler_2d_backward(grad_output, input, grid, mode, padding_mode, align_corners):
+def _grid_sampler_2d_backward(grad_output, input, grid, mode, padding_mode, align_corners,
+                              output_mask):
     return _grid_sample_backward_np(grad_output, input, grid, mode, padding_mode,
-                                    align_corners)
+                                    align_corners, output_mask)
 
 
 # ----------------------------------------------------------------------- 3-D grid_sample
@@ -453,7 +461,7 @@ def _gather_3d(inp, z, y, x):
     ok = _in_bounds_3d(inp.shape, z, y, x)
     vals = inp[np.arange(n)[:, None, None, None], :, np.clip(z, 0, d - 1),
                np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)]
-    return np.moveaxis(vals * ok[..., None], -1, 1), ok
+    return np.moveaxis(np.where(ok[..., None], vals, vals.dtype.type(0)), -1, 1), ok
 
 
 def _grid_sample_3d_np(inp, grid, mode, padding, align_corners):
@@ -468,7 +476,9 @@ def _grid_sample_3d_np(inp, grid, mode, padding, align_corners):
     return out
 
 
-def _grid_sample_3d_backward_np(grad, inp, grid, mode, padding, align_corners):
+def _grid_sample_3d_backward_np(grad, inp, grid, mode, padding, align_corners, output_mask):
+    """The gradients of the input and the grid (those ``output_mask`` asks for; zeros for
+    the other), as ``grid_sampler_3d_backward_cpu_impl`` computes them."""
     n, c = inp.shape[:2]
     grad_in = np.zeros_like(inp)
     (ix, iy, iz), (gx, gy, gz), corners = _corners_3d(inp, grid, padding, align_corners)
@@ -481,12 +491,13 @@ def _grid_sample_3d_backward_np(grad, inp, grid, mode, padding, align_corners):
     wts = np.stack([np.broadcast_to(np.asarray(k[3] * k[4] * k[5], inp.dtype), ix.shape)
                     for k in corners], -1)
     ok = _in_bounds_3d(inp.shape, zs, ys, xs)
-    nb = np.broadcast_to(batch[..., None], ok.shape)[ok]
-    g = np.moveaxis(grad, 1, -1)[..., None, :]                       # (N, Do, Ho, Wo, 1, C)
-    vals = (wts[..., None] * g)[ok]
-    np.add.at(grad_in, (nb[:, None], np.arange(c)[None], zs[ok][:, None], ys[ok][:, None],
-                        xs[ok][:, None]), vals)
-    if mode == 1:
+    if output_mask[0]:
+        nb = np.broadcast_to(batch[..., None], ok.shape)[ok]
+        g = np.moveaxis(grad, 1, -1)[..., None, :]                   # (N, Do, Ho, Wo, 1, C)
+        vals = (wts[..., None] * g)[ok]
+        np.add.at(grad_in, (nb[:, None], np.arange(c)[None], zs[ok][:, None],
+                            ys[ok][:, None], xs[ok][:, None]), vals)
+    if mode == 1 or not output_mask[1]:
         return grad_in, np.zeros_like(grid)
     gix, giy, giz = (np.zeros_like(ix) for _ in range(3))
     gathered = [_gather_3d(inp, z, y, x)[0] for z, y, x, *_ in corners]
@@ -501,11 +512,10 @@ def _grid_sample_3d_backward_np(grad, inp, grid, mode, padding, align_corners):
 
 
 @op("GridSampler3DBackward0", name="_grid_sampler_3d", method=False, function=False,
-    promote=NONE,
-    input=lambda grad, input, grid, mode, padding_mode, align_corners:
-        _grid_sampler_3d_backward(grad, input, grid, mode, padding_mode, align_corners)[0],
-    grid=lambda grad, input, grid, mode, padding_mode, align_corners:
-        _grid_sampler_3d_backward(grad, input, grid, mode, padding_mode, align_corners)[1])
+    promote=NONE, **joint(
+        lambda grad, input, grid, mode, padding_mode, align_corners, output_mask:
+        _grid_sampler_3d_backward(grad, input, grid, mode, padding_mode, align_corners,
+                                  output_mask), "input", "grid"))
 def _grid_sampler_3d(input, grid, mode, padding_mode, align_corners):
     return np.ascontiguousarray(_grid_sample_3d_np(input, grid, mode, padding_mode,
                                                    align_corners))
@@ -513,9 +523,10 @@ def _grid_sampler_3d(input, grid, mode, padding_mode, align_corners):
 
 @op("GridSampler3DBackwardBackward0", name="_grid_sampler_3d_backward", method=False,
     function=False, promote=NONE, outputs=2, tensors=("grad_output", "input", "grid"))
-def _grid_sampler_3d_backward(grad_output, input, grid, mode, padding_mode, align_corners):
+def _grid_sampler_3d_backward(grad_output, input, grid, mode, padding_mode, align_corners,
+                              output_mask):
     return _grid_sample_3d_backward_np(grad_output, input, grid, mode, padding_mode,
-                                       align_corners)
+                                       align_corners, output_mask)
 
 
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",

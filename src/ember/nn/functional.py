@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype as _D
 from .. import _factories as _Fac
-from .. import _lazy, _ops
+from .. import _lazy, _meta, _ops
 from .. import _memory_format as _mf
 from .._ops import nn as _N
 from .._ops.nn import (  # noqa: F401  (re-exported)
@@ -82,8 +82,8 @@ def relu_(input: Tensor) -> Tensor:
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
-    """``min(max(x, 0), 6)`` (node ``HardtanhBackward0``)."""
-    return hardtanh(input, 0.0, 6.0, inplace)
+    """``min(max(x, 0), 6)`` (node ``HardtanhBackward0``, keeping torch's integer limits)."""
+    return hardtanh(input, 0, 6, inplace)
 
 
 def _activation(op, input, *args, inplace=False):
@@ -98,12 +98,12 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere."""
-    return _activation(_N.elu, input, alpha, 1.0, 1.0, inplace=inplace)
+    return _activation(_N.elu, input, alpha, 1, 1, inplace=inplace)     # (torch's int scales)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU (node ``EluBackward0``)."""
-    return _activation(_N.elu, input, _N._SELU_ALPHA, _N._SELU_SCALE, 1.0, inplace=inplace)
+    return _activation(_N.elu, input, _N._SELU_ALPHA, _N._SELU_SCALE, 1, inplace=inplace)
 
 
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
@@ -126,7 +126,7 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
     return _activation(_N.mish, input, inplace=inplace)
 
 
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+def softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor:
     """``log(1 + exp(beta * x)) / beta``."""
     return _N.softplus(input, beta, threshold)
 
@@ -295,7 +295,7 @@ def _feature_dropout(input, p, training, inplace):
     if p == 1:
         return input.mul_(0) if inplace else input * 0
     q = 1.0 - p
-    noise = Tensor._wrap(np.empty(shape, input._data.dtype))
+    noise = _meta.placed(Tensor._wrap(np.empty(shape, input._data.dtype)), input.device)
     noise.bernoulli_(q)
     noise.div_(q)
     return input.mul_(noise) if inplace else input * noise
@@ -531,10 +531,14 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 # ============================================================================ pooling
 
+def _no_stride(stride) -> bool:
+    """Whether a pool's stride is not given (None or empty: the kernel size)."""
+    return stride is None or (isinstance(stride, (list, tuple)) and not stride)
+
+
 def _pool_args(kernel_size, stride, padding, dilation, nd):
     k = _tuple(kernel_size, nd)
-    s = k if stride is None or (isinstance(stride, (list, tuple)) and not stride) \
-        else _tuple(stride, nd)
+    s = k if _no_stride(stride) else _tuple(stride, nd)
     return k, s, _tuple(padding, nd), _tuple(dilation, nd)
 
 
@@ -570,7 +574,8 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
         out, idx = _N.max_pool_nd(x4, (1,) + k, (1,) + s, (0,) + p, (1,) + d, ceil_mode, 2)
         out, idx = out.squeeze(-2), idx.squeeze(-2)
     else:
-        out, idx = _N.max_pool_nd(input, k, s, p, d, ceil_mode, nd)
+        out, idx = _N.max_pool_nd(input, k, s, p, d, ceil_mode, nd,
+                                  () if _no_stride(stride) else s)
     return (out, idx) if return_indices else out
 
 
@@ -622,18 +627,17 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
         from ..ao.quantization import _ops as quantized
         return quantized.avg_pool2d(input, k, s, p, ceil_mode, count_include_pad,
                                     divisor_override)
-    x, unb = _batched(input, nd)
+    x, _ = _batched(input, nd)
     if nd == 3 and any(n < kk for n, kk in zip(x.shape[2:], k)):   # its own check, unpadded
         (t, h, w), (kt, kh, kw) = x.shape[2:], k
         raise RuntimeError(f"input image (T: {t} H: {h} W: {w}) smaller than kernel size "
                            f"(kT: {kt} kH: {kh} kW: {kw})")
     _avg_pool_dtype_check(x, nd)
-    if nd == 1:
-        out = _N.avg_pool_nd[2](x.unsqueeze(-2), (1,) + k, (1,) + s, (0,) + p, ceil_mode,
-                                count_include_pad, divisor_override).squeeze(-2)
-    else:
-        out = _N.avg_pool_nd[nd](x, k, s, p, ceil_mode, count_include_pad, divisor_override)
-    return out.squeeze(0) if unb else out
+    if nd > 1:              # (an unbatched input pools as it is, as torch's)
+        return _N.avg_pool_nd[nd](input, k, () if _no_stride(stride) else s, p, ceil_mode,
+                                  count_include_pad, divisor_override)
+    return _N.avg_pool_nd[2](input.unsqueeze(-2), (1,) + k, (1,) + s, (0,) + p, ceil_mode,
+                             count_include_pad, divisor_override).squeeze(-2)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
@@ -766,9 +770,9 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
     """Root-mean-square normalisation over the trailing ``normalized_shape`` dims, composed as
     torch composes it: ``x * rsqrt(x.pow(2).mean(dims, keepdim=True) + eps) * weight`` (half
     precision is computed in float32); ``eps`` defaults to the compute dtype's epsilon."""
-    if isinstance(normalized_shape, int):
-        normalized_shape = (normalized_shape,)
-    shape = [int(s) for s in normalized_shape]
+    # (the parameters kept: a call torch's parser refuses is read back from them)
+    shape = [int(normalized_shape)] if isinstance(normalized_shape, int) else [
+        int(s) for s in normalized_shape]
     k = len(shape)
     if k < 1:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
@@ -785,10 +789,10 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
                            f"[*{', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
     x = input.float() if input.dtype.is_floating_point and input.element_size() < 4 else input
-    if eps is None:
-        eps = float(np.finfo(np.float64 if x.dtype is _D.float64 else np.float32).eps)
+    epsilon = float(np.finfo(np.float64 if x.dtype is _D.float64 else np.float32).eps) \
+        if eps is None else eps
     dims = tuple(range(input.ndim - 1, input.ndim - 1 - k, -1))
-    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    out = x * (x.pow(2).mean(dims, keepdim=True) + epsilon).rsqrt()
     if weight is not None:
         out = out * weight
     return out.to(input.dtype) if x is not input else out
@@ -1356,8 +1360,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     v = _split_heads(v, static_v, "static_v", bsz * num_heads, head_dim)
     if add_zero_attn:
         zshape = (bsz * num_heads, 1, head_dim)
-        k = _ops.cat([k, _Fac.zeros(zshape, dtype=k.dtype)], dim=1)
-        v = _ops.cat([v, _Fac.zeros(zshape, dtype=v.dtype)], dim=1)
+        k = _ops.cat([k, _Fac.zeros(zshape, dtype=k.dtype, device=k.device)], dim=1)
+        v = _ops.cat([v, _Fac.zeros(zshape, dtype=v.dtype, device=v.device)], dim=1)
         if attn_mask is not None:
             attn_mask = pad(attn_mask, (0, 1))
         if key_padding_mask is not None:

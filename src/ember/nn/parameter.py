@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as _np
 
-from .. import _errors
+from .. import _errors, _meta
 from .. import _factories as _Fac
 from .._tensor import Tensor as _Tensor
 from .._tensor import _disabled_torch_function_impl
@@ -69,7 +69,7 @@ class Parameter(_Tensor, metaclass=_ParameterMeta):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
-        new = Parameter(_Tensor._wrap(self._data.copy()), self.requires_grad)
+        new = Parameter(_Tensor._wrap(_meta.copy(self._data)), self.requires_grad)
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
         memo[id(self)] = new

@@ -26,6 +26,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype as D
+from .. import _ops
 from .._layout import sparse_coo, sparse_csr
 from .._tensor import Tensor, _disabled_torch_function_impl
 from ..autograd import grad_mode
@@ -1404,6 +1405,7 @@ _DENSE_METHODS = {
 }
 for _name, _fn in _DENSE_METHODS.items():
     setattr(Tensor, _name, _fn)
+_ops.methods_defined(__name__)      # (torch's parser errors for them)
 
 
 def _add_form(self, other, alpha=1, sign=1):

@@ -54,7 +54,7 @@ class CausalBias(_tensor.Tensor):
 
     def _materialize(self, device=None) -> _tensor.Tensor:
         """The boolean mask this bias stands for."""
-        mask = _factories.ones(self.seq_len_q, self.seq_len_kv, dtype=_D.bool)
+        mask = _factories.ones(self.seq_len_q, self.seq_len_kv, dtype=_D.bool, device=device)
         if self.variant == CausalVariant.UPPER_LEFT:
             return mask.tril()
         if self.variant == CausalVariant.LOWER_RIGHT:

@@ -40,7 +40,8 @@ class _NormBase(Module):
             self.register_buffer("running_mean", _Fac.zeros(num_features,
                                                             device=device, dtype=dtype))
             self.register_buffer("running_var", _Fac.ones(num_features, device=device, dtype=dtype))
-            self.register_buffer("num_batches_tracked", _Fac.tensor(0, dtype=_D.int64))
+            self.register_buffer("num_batches_tracked",
+                                 _Fac.tensor(0, dtype=_D.int64, device=device))
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)
@@ -197,7 +198,7 @@ class _LazyNormBase(LazyModuleMixin, _NormBase):
         if self.track_running_stats:
             self.running_mean = UninitializedBuffer(device=device, dtype=dtype)
             self.running_var = UninitializedBuffer(device=device, dtype=dtype)
-            self.num_batches_tracked = _Fac.tensor(0, dtype=_D.int64)
+            self.num_batches_tracked = _Fac.tensor(0, dtype=_D.int64, device=device)
 
     def reset_parameters(self) -> None:
         if not self.has_uninitialized_params() and self.num_features != 0:

@@ -750,8 +750,9 @@ class Module:
                 new = fn(param)
             if new is param:
                 continue
-            if _future.get_overwrite_module_params_on_conversion() and \
-                    not _future.get_swap_module_params_on_conversion():
+            if new.is_meta != param.is_meta or _future.get_overwrite_module_params_on_conversion() \
+                    and not _future.get_swap_module_params_on_conversion():
+                # (torch's set_data refuses another device: a new Parameter takes its place)
                 fresh = Parameter(new, param.requires_grad)     # torch.__future__'s choice
                 if param.grad is not None:
                     with _no_grad():
@@ -790,6 +791,7 @@ class Module:
         """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: cast floating-point state;
         ``memory_format=`` lays out the 4-d and 5-d parameters and buffers in that format."""
         dtype = kwargs.get("dtype")
+        device = kwargs.get("device")
         memory_format = kwargs.get("memory_format")
         for a in args:
             if isinstance(a, _D.dtype):
@@ -797,11 +799,15 @@ class Module:
             elif isinstance(a, Tensor):
                 dtype = a.dtype
             elif isinstance(a, str) or type(a).__name__ == "device":
-                from ... import _device
-                _device.check(a, copy=True)
+                device = a
+        if device is not None:
+            from ... import _device
+            device = _device.check(device, copy=True)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
+        if device is not None:
+            self._apply(lambda t: t.to(device))
         if memory_format is None:
             return self if dtype is None else self._cast_float(dtype)
 
@@ -818,8 +824,8 @@ class Module:
         return self._apply(lambda t: Fac.empty_like(t, device=device), recurse=recurse)
 
     def cpu(self) -> Module:
-        """No-op: every tensor lives on the CPU."""
-        return self
+        """Move the parameters and buffers to the CPU (those of the meta device raise)."""
+        return self._apply(lambda t: t.cpu())
 
     def compile(self, *args, **kwargs) -> None:
         """Compile in place, as ``torch.compile`` with ``backend="eager"`` does: the arguments
@@ -925,11 +931,20 @@ class Module:
                                   f"{input_param.shape} from checkpoint, the shape in current "
                                   f"model is {param.shape}.")
                 continue
+            if not param_lazy and param.is_meta and not input_param.is_meta and not assign:
+                warnings.warn(f"for {key}: copying from a non-meta parameter in the checkpoint "
+                              "to a meta parameter in the current model, which is a no-op. (Did "
+                              "you mean to pass `assign=True` to assign items in the state "
+                              "dictionary to their corresponding key in the module instead of "
+                              "copying them in place?)", UserWarning, stacklevel=3)
             try:
                 if assign:
                     if isinstance(param, Parameter):
-                        new = Parameter(input_param.detach(), param.requires_grad)
-                        self._parameters[name] = new
+                        if isinstance(input_param, Parameter):
+                            input_param.requires_grad_(param.requires_grad)
+                        else:
+                            input_param = Parameter(input_param, param.requires_grad)
+                        self._parameters[name] = input_param
                     else:
                         self._buffers[name] = input_param
                 else:

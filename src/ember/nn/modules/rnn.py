@@ -30,6 +30,7 @@ from ..._nn_functions import rnn_step as _rnn_step
 from ..._nn_functions import rnn_tanh_cell as _rnn_tanh_cell
 from ..._ops import _onednn, _onednn_rnn
 from ..._ops.registry import NONE as _NONE
+from ..._ops.registry import joint as _joint
 from ..._ops.registry import op as _op
 from ..._tensor import Tensor
 from ...autograd import grad_mode as _grad_mode
@@ -181,10 +182,13 @@ class RNNBase(Module):
         exact = _onednn_rnn.lstm_layer(x._data, state[0]._data, state[1]._data, w_ih._data,
                                        w_hh._data, bias, reverse, not grad)
         if grad and any(t is not None and t.requires_grad for t in (x, *state, *w)):
-            if b_ih is None:
-                b_ih = b_hh = Tensor._wrap(_np.zeros(w_ih.shape[0], _np.float32))
-            y, h, c = _mkldnn_lstm_layer(x, w_ih, w_hh, b_ih, b_hh, state[0], state[1],
-                                         reverse, exact)
+            if b_ih is None:        # (torch's node keeps zeros of the weights' shapes)
+                b_ih, b_hh = (Tensor._wrap(_np.zeros(w.shape, _np.float32))
+                              for w in (w_ih, w_hh))
+            y, h, c = _mkldnn_lstm_layer(
+                x, w_ih, w_hh, b_ih, b_hh, state[0], state[1], reverse, (), 2,
+                self.hidden_size, self.num_layers, bool(self.bias), self.bidirectional,
+                self.batch_first, self.training, exact)
             return y, (h, c)
         y, h, c = (Tensor._wrap(a) for a in exact)
         return y, (h, c)
@@ -242,7 +246,7 @@ class RNNBase(Module):
         bs = batch_sizes.tolist()
         nd = 2 if self.bidirectional else 1
         if hx is None:
-            hx = self._init_state(self.num_layers * nd, bs[0], data.dtype)
+            hx = self._init_state(self.num_layers * nd, bs[0], data.dtype, data.device)
         elif sorted_indices is not None:
             hx = _permute_hidden(hx, sorted_indices)
         self._check_forward_args(data, hx, bs)
@@ -342,7 +346,7 @@ class RNNBase(Module):
         nd = 2 if self.bidirectional else 1
         n = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
-            hx = self._init_state(self.num_layers * nd, n, input.dtype)
+            hx = self._init_state(self.num_layers * nd, n, input.dtype, input.device)
         self._check_forward_args(input, hx)
         if self.batch_first:
             input = input.transpose(0, 1)
@@ -352,7 +356,7 @@ class RNNBase(Module):
         if mkldnn and self.proj_size:
             mkldnn = False
             _warn_projections_once()
-        layer_input = input
+        layer_input = input.contiguous() if mkldnn else input    # (torch's mkldnn_rnn)
         finals = []
         for layer in range(self.num_layers):
             outs = []
@@ -394,62 +398,70 @@ def _mkldnn_rnn_layer(output, hy, cy):
     return output.copy(), hy.copy(), cy.copy()
 
 
-_LSTM_GRADS = [None, None]          # (grads, the layer's gradients) of the last backward
-
-
-def _lstm_layer_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
-    """All the gradients of one oneDNN LSTM layer, computed once per backward (each input's
-    formula asks for its own)."""
-    if _LSTM_GRADS[0] is not grads:
-        x = input._data
-        zeros = _np.zeros(hx.shape, _np.float32)
-        gy, gh, gc = (zeros if g is None else g._data for g in grads)
-        if gy is zeros:
-            gy = _np.zeros(x.shape[:2] + hx.shape[1:], _np.float32)
-        out = _onednn_rnn.lstm_layer_backward(
-            x, hx._data, cx._data, w_ih._data, w_hh._data, b_ih._data + b_hh._data, reverse,
-            gy, gh, gc)
-        _LSTM_GRADS[:] = [grads, [Tensor._wrap(_np.ascontiguousarray(a)) for a in out]]
-    return _LSTM_GRADS[1]
+def _lstm_layer_grads(grads, input, w_ih, w_hh, bias, hx, cx, reverse):
+    """All the gradients of one oneDNN LSTM layer (input, w_ih, w_hh, bias, hx, cx), by
+    oneDNN's backward primitive."""
+    x = input._data
+    zeros = _np.zeros(hx.shape, _np.float32)
+    gy, gh, gc = (zeros if g is None else g._data for g in grads)
+    if gy is zeros:
+        gy = _np.zeros(x.shape[:2] + hx.shape[1:], _np.float32)
+    out = _onednn_rnn.lstm_layer_backward(x, hx._data, cx._data, w_ih._data, w_hh._data,
+                                          bias, reverse, gy, gh, gc)
+    return [Tensor._wrap(_np.ascontiguousarray(a)) for a in out]
 
 
 def _composed_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
     """The layer's gradients as a graph (``create_graph``): the composed cell's, as torch's
     differentiable ``mkldnn_rnn_layer`` backward computes them from ATen ops."""
-    if _LSTM_GRADS[0] is not grads:
-        from ... import autograd
-        steps = range(input.shape[0] - 1, -1, -1) if reverse else range(input.shape[0])
-        xg = _F.linear(input, w_ih, b_ih).unbind(0)
-        state, ys = (hx, cx), [None] * input.shape[0]
-        for t in steps:
-            state = _lstm_step(xg[t], state, w_hh, b_hh)
-            ys[t] = state[0]
-        outs = [_ops.stack(ys, 0), state[0], state[1]]
-        pairs = [(o, g) for o, g in zip(outs, grads) if g is not None]
-        ins = (input, w_ih, w_hh, b_ih, b_hh, hx, cx)
-        got = autograd.grad([o for o, _ in pairs], [t for t in ins if t.requires_grad],
-                            [g for _, g in pairs], create_graph=True, allow_unused=True)
-        got = iter(got)
-        out = [next(got) if t.requires_grad else None for t in ins]
-        _LSTM_GRADS[:] = [grads, [out[0], out[1], out[2], out[3], out[5], out[6]]]
-    return _LSTM_GRADS[1]
+    from ... import autograd
+    steps = range(input.shape[0] - 1, -1, -1) if reverse else range(input.shape[0])
+    xg = _F.linear(input, w_ih, b_ih).unbind(0)
+    state, ys = (hx, cx), [None] * input.shape[0]
+    for t in steps:
+        state = _lstm_step(xg[t], state, w_hh, b_hh)
+        ys[t] = state[0]
+    outs = [_ops.stack(ys, 0), state[0], state[1]]
+    pairs = [(o, g) for o, g in zip(outs, grads) if g is not None]
+    ins = (input, w_ih, w_hh, b_ih, b_hh, hx, cx)
+    got = iter(autograd.grad([o for o, _ in pairs], [t for t in ins if t.requires_grad],
+                             [g for _, g in pairs], create_graph=True, allow_unused=True))
+    out = [next(got) if t.requires_grad else None for t in ins]
+    return out[0], out[1], out[2], out[3], out[5], out[6]
 
 
-def _lstm_grad(k):
-    def formula(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
-        if _grad_mode.is_grad_enabled():        # create_graph: differentiable gradients
-            return _composed_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse)[k]
-        return _lstm_layer_grads(grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse)[k]
-    return formula
+def _lstm_grads(grads, input, weight0, weight1, weight2, weight3, hx_, cx_, reverse,
+                batch_sizes, mode, hidden_size, num_layers, has_biases, bidirectional,
+                batch_first, train, result0, result1, result2):
+    """``mkldnn_rnn_layer_backward``: the gradients of the input, the four weights, hx and
+    cx in one computation (each bias's is the gates' gradient); differentiable ones under
+    ``create_graph``. (The node keeps what torch's keeps; the results and the sizes are
+    not read: the gradients recompute the layer.)"""
+    if _grad_mode.is_grad_enabled():
+        if not has_biases:
+            weight2 = weight3 = None
+        gi, gw_ih, gw_hh, gb, ghx, gcx = _composed_grads(grads, input, weight0, weight1,
+                                                         weight2, weight3, hx_, cx_, reverse)
+    else:
+        bias = weight2._data + weight3._data if has_biases else \
+            _np.zeros(weight0.shape[0], _np.float32)
+        gi, gw_ih, gw_hh, gb, ghx, gcx = _lstm_layer_grads(grads, input, weight0, weight1,
+                                                           bias, hx_, cx_, reverse)
+    return gi, gw_ih, gw_hh, gb, gb, ghx, gcx
 
 
 @_op("MkldnnRnnLayerBackward0", name="_mkldnn_lstm_layer", method=False, function=False,
-    promote=_NONE, outputs=3, tensors=("input", "w_ih", "w_hh", "b_ih", "b_hh", "hx", "cx"),
-    input=_lstm_grad(0), w_ih=_lstm_grad(1), w_hh=_lstm_grad(2), b_ih=_lstm_grad(3),
-    b_hh=_lstm_grad(3), hx=_lstm_grad(4), cx=_lstm_grad(5))
-def _mkldnn_lstm_layer(input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse, exact):
-    """torch's ``mkldnn_rnn_layer`` for an LSTM in training: the outputs ``exact`` (the
-    forward's arrays), the gradients oneDNN's backward primitive's
+    promote=_NONE, outputs=3,
+    tensors=("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_"),
+    saved_results={"result0": 0, "result1": 1, "result2": 2},
+    pack_order=("hx_", "cx_", "input", "weight0", "weight1", "weight2", "weight3"),
+    **_joint(_lstm_grads, "input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_"))
+def _mkldnn_lstm_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, reverse,
+                       batch_sizes, mode, hidden_size, num_layers, has_biases, bidirectional,
+                       batch_first, train, exact):
+    """torch's ``mkldnn_rnn_layer`` for an LSTM in training (its arguments: the weights
+    ``w_ih, w_hh, b_ih, b_hh``, zeros for the biases without them): the outputs ``exact``
+    (the forward's arrays), the gradients oneDNN's backward primitive's
     (:func:`_onednn_rnn.lstm_layer_backward`)."""
     return tuple(a.copy() for a in exact)
 
@@ -479,8 +491,8 @@ class RNN(RNNBase):
                          hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
                          0, device, dtype)
 
-    def _init_state(self, layers, n, dtype):
-        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
+    def _init_state(self, layers, n, dtype, device):
+        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype, device=device)
 
     def _step(self, igates, h, w_hh, b_hh):
         return _rnn_step(igates, h, w_hh, b_hh, relu=self.nonlinearity == "relu")
@@ -498,10 +510,10 @@ class LSTM(RNNBase):
         super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, proj_size, device, dtype)
 
-    def _init_state(self, layers, n, dtype):
+    def _init_state(self, layers, n, dtype, device):
         real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
-        return (_Fac.zeros((layers, n, real_hidden), dtype=dtype),
-                _Fac.zeros((layers, n, self.hidden_size), dtype=dtype))
+        return (_Fac.zeros((layers, n, real_hidden), dtype=dtype, device=device),
+                _Fac.zeros((layers, n, self.hidden_size), dtype=dtype, device=device))
 
     def _step(self, igates, state, w_hh, b_hh, w_hr=None):
         return _lstm_step(igates, state, w_hh, b_hh, w_hr)
@@ -519,8 +531,8 @@ class GRU(RNNBase):
         super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, 0, device, dtype)
 
-    def _init_state(self, layers, n, dtype):
-        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype)
+    def _init_state(self, layers, n, dtype, device):
+        return _Fac.zeros((layers, n, self.hidden_size), dtype=dtype, device=device)
 
     def _step(self, igates, h, w_hh, b_hh):
         return _gru_step(igates, h, w_hh, b_hh)
@@ -609,7 +621,8 @@ class RNNCellBase(Module):
         if not batched:
             input = input.unsqueeze(0)
         if hx is None:
-            zeros = _Fac.zeros((input.size(0), self.hidden_size), dtype=input.dtype)
+            zeros = _Fac.zeros((input.size(0), self.hidden_size), dtype=input.dtype,
+                               device=input.device)
             hx = (zeros, zeros) if what == "lstm" else zeros
         elif not batched:
             hx = tuple(h.unsqueeze(0) for h in hx) if isinstance(hx, tuple) else hx.unsqueeze(0)

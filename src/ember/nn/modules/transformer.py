@@ -292,7 +292,7 @@ def _get_clones(module: Module, n: int) -> ModuleList:
 
 def _generate_square_subsequent_mask(sz: int, device=None, dtype=None) -> Tensor:
     """``-inf`` above the diagonal, 0 elsewhere: position i attends to positions <= i."""
-    return _Fac.full((sz, sz), float("-inf"), dtype=dtype).triu(1)
+    return _Fac.full((sz, sz), float("-inf"), dtype=dtype, device=device).triu(1)
 
 
 def _get_seq_len(src: Tensor, batch_first: bool) -> int:

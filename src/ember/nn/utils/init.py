@@ -2,7 +2,6 @@
 
 import inspect
 
-from ... import random as _random
 from ..modules.module import Module as _Module
 
 
@@ -20,11 +19,5 @@ def skip_init(module_cls, *args, **kwargs):
     if "device" not in inspect.signature(module_cls).parameters:
         raise RuntimeError("Module must support a 'device' arg to skip initialization")
     final_device = kwargs.pop("device", "cpu")
-    # torch builds the module on the meta device, where initialisers draw no random numbers;
-    # ember has no meta device, so it builds on the CPU and puts the generator back
-    state = _random.get_rng_state()
-    try:
-        module = module_cls(*args, device="cpu", **kwargs)
-    finally:
-        _random.set_rng_state(state)
-    return module.to_empty(device=final_device)
+    kwargs["device"] = "meta"       # (the initialisers draw nothing there)
+    return module_cls(*args, **kwargs).to_empty(device=final_device)
