@@ -823,25 +823,33 @@ class Tensor:
         return copy_of(data, dtype or self.dtype, requires_grad,
                        self.device if device is None else device)
 
+    def _new_size(self, sizes: tuple, size, device, name: str):
+        """``new_zeros``/``new_ones``/``new_empty``'s shape and device, checked in torch's
+        order: the arguments' types, then the device, then the sizes' signs."""
+        from . import _device
+        from ._factories import _sizes
+        from ._ops.util import as_size
+        sizes = _sizes(sizes, size, name)
+        dev = self.device if device is None else _device.check(device)
+        return as_size(sizes), dev
+
     def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
-        from ._factories import _sizes, zeros
-        from ._ops.util import as_size
-        shape = as_size(_sizes(sizes, size, "new_zeros"))  # (torch's negative-size error)
-        return zeros(shape, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                     device=self.device if device is None else device)
+        from ._factories import zeros
+        shape, dev = self._new_size(sizes, size, device, "new_zeros")
+        return zeros(shape, dtype=dtype or self.dtype, requires_grad=requires_grad, device=dev)
 
     def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import ones
-        return ones(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                    device=self.device if device is None else device)
+        shape, dev = self._new_size(sizes, size, device, "new_ones")
+        return ones(shape, dtype=dtype or self.dtype, requires_grad=requires_grad, device=dev)
 
     def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=False,
                   layout=None, pin_memory=False) -> Tensor:
         from ._factories import empty
-        return empty(*sizes, size=size, dtype=dtype or self.dtype, requires_grad=requires_grad,
-                     device=self.device if device is None else device)
+        shape, dev = self._new_size(sizes, size, device, "new_empty")
+        return empty(shape, dtype=dtype or self.dtype, requires_grad=requires_grad, device=dev)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False,
                  layout=None, pin_memory=False) -> Tensor:
