@@ -22,6 +22,7 @@ import os
 import numpy as np
 
 from .._memory_format import sort_dims
+from .._meta import MetaArray
 from . import _libm
 
 GRAIN = 32768
@@ -502,7 +503,7 @@ def cascade_sum(a, dims, keepdim, nan=False, into=None):
     added in torch's order. ``dims`` is the sorted tuple of reduced dims (all when empty).
     ``into``: the dtype of an output each row's float sum is added into, rounding each time
     (a float16/bfloat16 ``nansum``, which has no float buffer as ``sum`` has)."""
-    if a.__class__ is not np.ndarray:   # a meta stand-in: no elements to add, only the shape
+    if a.__class__ is MetaArray:    # a meta stand-in: no elements to add, only the shape
         return np.add.reduce(a, axis=tuple(dims) or None, keepdims=keepdim)
     if dims == (0,) and not nan and a.ndim == 2 and 2 <= a.shape[0] < 256 \
             and a.shape[1] >= _LANES[a.dtype] and a.flags.c_contiguous \

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _cpu, _lazy
 from .. import _memory_format as _mf
+from .._meta import MetaArray
 from . import _exact
 from ._exact import GRAIN, fma
 
@@ -317,7 +318,7 @@ def elementwise(a, vec_fn, scalar_fn, grain=GRAIN, avx512=True, layout=None):
     op's input, when ``a`` is computed from it (its strides decide the loops)."""
     if a.ndim == 0:
         return np.asarray(scalar_fn(a.reshape(1))[0], a.dtype)
-    if not a.size or a.__class__ is not np.ndarray:     # (or a meta stand-in: its shape)
+    if not a.size or a.__class__ is MetaArray:      # (or a meta stand-in: its shape)
         return vec_fn(a)
     mask = _scalar_mask(a if layout is None else layout, avx512, grain=grain)
     if mask.all():

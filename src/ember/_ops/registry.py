@@ -1215,7 +1215,7 @@ def check_devices(tensors) -> None:
     the first tensor's device is the one expected."""
     first = None
     for a in tensors:
-        if isinstance(a, Tensor) and a._data.ndim:
+        if isinstance(a, Tensor) and not a.is_quantized and a._data.ndim:
             meta = a._data.__class__ is _MetaArray
             if first is None:
                 first = meta
