@@ -503,3 +503,17 @@ def test_save_load(writer):
     data = saved(ember if writer == "ember" else torch)
     out = [info(list(lib.load(io.BytesIO(data)).values())) for lib in (ember, torch)]
     assert out[0] == out[1]
+
+
+def test_subclassed_arrays_are_no_stand_ins(tmp_path):
+    """Only a meta tensor's array is a stand-in: a tensor over a NumPy subclass (a memmap)
+    sums in torch's order and runs torch's elementwise kernels."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal(5000) * np.exp(rng.standard_normal(5000) * 3)).astype(np.float32)
+    mm = np.memmap(tmp_path / "x.bin", dtype=np.float32, mode="w+", shape=x.shape)
+    mm[:] = x
+    for fn in (lambda t: t.sum(), lambda t: torch.nn.functional.gelu(t, approximate="tanh")
+               if isinstance(t, torch.Tensor) else ember.nn.functional.gelu(t, approximate="tanh")):
+        got, want = fn(ember.from_numpy(mm)).numpy(), fn(torch.from_numpy(x.copy())).numpy()
+        assert got.tobytes() == want.tobytes()
