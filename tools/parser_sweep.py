@@ -121,11 +121,29 @@ def _with_deprecated(options: tuple, raw: list) -> tuple:
     return options + tuple(o for o in raw if o.startswith("!") and has_input(o) == function)
 
 
+NAMESPACES = ("linalg", "special", "fft")
+
+
+def _function(lib, name: str):
+    """The public function of ``lib`` that torch's parser names ``name``: ``linalg_det`` is
+    ``torch.linalg.det``."""
+    space, _, attr = name.partition("_")
+    if space in NAMESPACES and not hasattr(lib, name):
+        return getattr(getattr(lib, space), attr)
+    return getattr(lib, name)
+
+
 def _names() -> tuple[list, list]:
-    """The C-implemented functions and Tensor methods both libraries have."""
+    """The C-implemented functions (those of torch's namespaces by their parser names:
+    ``linalg_det``) and Tensor methods both libraries have."""
     fns = sorted(n for n in dir(torch._C._VariableFunctions) if not n.startswith("_")
                  and hasattr(torch, n) and hasattr(ember, n)
                  and getattr(torch, n) is getattr(torch._C._VariableFunctions, n))
+    fns += sorted(f"{space}_{n}" for space in NAMESPACES
+                  for n in dir(getattr(torch, space)) if not n.startswith("_")
+                  and getattr(getattr(torch, space), n) is getattr(
+                      getattr(torch._C, f"_{space}"), f"{space}_{n}", None)
+                  and hasattr(getattr(ember, space), n))
     methods = sorted(n for n in dir(torch._C.TensorBase) if not n.startswith("_")
                      and callable(getattr(torch._C.TensorBase, n))
                      and type(getattr(torch._C.TensorBase, n)).__name__ == "method_descriptor"
@@ -138,7 +156,7 @@ def export() -> None:
     raw = _raw_signatures()
     fns, methods = _names()
     tables: dict = {"FUNCTIONS": {}, "METHODS": {}}
-    for table, names, call in (("FUNCTIONS", fns, lambda n: getattr(torch, n)),
+    for table, names, call in (("FUNCTIONS", fns, lambda n: _function(torch, n)),
                                ("METHODS", methods, lambda n: getattr(torch.ones(3), n))):
         for n in names:
             err = _error(call(n), *[object()] * _MANY)
@@ -202,7 +220,7 @@ def run_case(lib, name: str, method: bool, args, kwargs) -> tuple:
         return lib.ones(3) if v == "T" else wrong[v]
     args = tuple(value(a) for a in args)
     kwargs = {k: value(v) for k, v in kwargs.items()}
-    fn = getattr(lib.ones(3), name) if method else getattr(lib, name)
+    fn = getattr(lib.ones(3), name) if method else _function(lib, name)
     err = _error(fn, *args, **kwargs)
     return err if err is not None else ("ok", "")
 

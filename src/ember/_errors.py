@@ -592,6 +592,8 @@ def call_of(name: str, method: bool, names, values, npos: int, defaults: dict,
 _PUBLISHED: dict = {}     # id of the code of public functions and Tensor methods (code
 # objects compare by value): [(name, method, fn)]
 _PUBLISHED_KEY: list = [None]     # (the namespaces' sizes it was read at)
+_NAMESPACES = ("ember.linalg", "ember.special", "ember.fft")   # (their functions named
+# ``linalg_det`` …)
 
 
 def _published_codes() -> dict:
@@ -602,14 +604,19 @@ def _published_codes() -> dict:
 
     from ._tensor import Tensor
     ember = _sys.modules[__package__]      # (by its own name: the package under any alias)
-    key = (len(vars(ember)), len(vars(Tensor)))
+    # (torch.linalg's, torch.special's and torch.fft's functions: by their parser names)
+    spaces = [vars(m) for m in map(_sys.modules.get, _NAMESPACES) if m is not None]
+    key = (len(vars(ember)), len(vars(Tensor)), *map(len, spaces))
     if _PUBLISHED_KEY[0] != key:
         _PUBLISHED.clear()
         _PUBLISHED_KEY[0] = key
-        for method, space in ((True, vars(Tensor)), (False, vars(ember))):
+        for method, space in ((True, vars(Tensor)), (False, vars(ember)),
+                              *((None, s) for s in spaces)):
             for name, fn in list(space.items()):
+                if method is None:
+                    name = getattr(fn, "__name__", name)
                 while isinstance(fn, types.FunctionType):
-                    _PUBLISHED.setdefault(id(fn.__code__), []).append((name, method, fn))
+                    _PUBLISHED.setdefault(id(fn.__code__), []).append((name, bool(method), fn))
                     fn = fn.__dict__.get("__wrapped__")
     return _PUBLISHED
 
@@ -674,8 +681,12 @@ def _frame_forms(frame, candidates, called=None) -> list:
     free variables do (the function and the method of one op may be two), as a Tensor method
     and/or a function; the one the user's call named first (``called``: :func:`_callee`'s)."""
     import types
-    _, value, attribute = called or (None, None, None)
+    owner, value, attribute = called or (None, None, None)
     value = value.__func__ if isinstance(value, types.MethodType) else value
+
+    if attribute is not None and isinstance(owner, types.ModuleType) \
+            and owner.__name__ in _NAMESPACES:
+        attribute = f"{owner.__name__[6:]}_{attribute}"     # (``linalg.det``: linalg_det)
 
     def named(c):
         return c[0] == attribute if attribute is not None else c[2] is value

@@ -88,6 +88,9 @@ def package(ns: dict, modules=(), names=None, hide=()) -> None:
         else:
             raise AttributeError(f"module {pkg!r} has no attribute {name!r}")
         ns[name] = value
+        if pkg in ("ember.linalg", "ember.special", "ember.fft"):
+            from ._ops.registry import require_namespace
+            require_namespace((value,))     # (torch's error for a missing argument)
         return value
 
     def __dir__() -> list[str]:

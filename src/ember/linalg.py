@@ -62,3 +62,8 @@ from ._names import name_namespace as _name_namespace  # noqa: E402
 
 _name_namespace(globals(), __name__)      # torch's __name__: ``linalg_det`` …
 del _name_namespace
+
+from ._ops.registry import require_namespace as _require  # noqa: E402
+
+_require(list(globals().values()))      # torch's error for a missing argument
+del _require

@@ -322,6 +322,50 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'feature_alpha_dropout_': ('(Tensor input, float p, bool train)',),
  'feature_dropout': ('(Tensor input, float p, bool train)',),
  'feature_dropout_': ('(Tensor input, float p, bool train)',),
+ 'fft_fft': ('(Tensor input, SymInt n = None, int dim = -1, str norm = None, *, Tensor out = '
+             'None)',),
+ 'fft_fft2': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = {-2,-1}, str norm '
+              '= None, *, Tensor out = None)',),
+ 'fft_fftfreq': ('(int n, float d = 1.0, *, Tensor out = None, torch.dtype dtype = None, '
+                 'torch.layout layout = None, torch.device device = None, bool? pin_memory = '
+                 'False, bool? requires_grad = False)',),
+ 'fft_fftn': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = None, str norm = '
+              'None, *, Tensor out = None)',),
+ 'fft_fftshift': ('(Tensor input, tuple of ints[1] dim = None)',),
+ 'fft_hfft': ('(Tensor input, SymInt n = None, int dim = -1, str norm = None, *, Tensor out = '
+              'None)',),
+ 'fft_hfft2': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = {-2,-1}, str norm '
+               '= None, *, Tensor out = None)',),
+ 'fft_hfftn': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = None, str norm = '
+               'None, *, Tensor out = None)',),
+ 'fft_ifft': ('(Tensor input, SymInt n = None, int dim = -1, str norm = None, *, Tensor out = '
+              'None)',),
+ 'fft_ifft2': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = {-2,-1}, str norm '
+               '= None, *, Tensor out = None)',),
+ 'fft_ifftn': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = None, str norm = '
+               'None, *, Tensor out = None)',),
+ 'fft_ifftshift': ('(Tensor input, tuple of ints[1] dim = None)',),
+ 'fft_ihfft': ('(Tensor input, SymInt n = None, int dim = -1, str norm = None, *, Tensor out = '
+               'None)',),
+ 'fft_ihfft2': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = {-2,-1}, str '
+                'norm = None, *, Tensor out = None)',),
+ 'fft_ihfftn': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = None, str norm = '
+                'None, *, Tensor out = None)',),
+ 'fft_irfft': ('(Tensor input, SymInt n = None, int dim = -1, str norm = None, *, Tensor out = '
+               'None)',),
+ 'fft_irfft2': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = {-2,-1}, str '
+                'norm = None, *, Tensor out = None)',),
+ 'fft_irfftn': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = None, str norm = '
+                'None, *, Tensor out = None)',),
+ 'fft_rfft': ('(Tensor input, SymInt n = None, int dim = -1, str norm = None, *, Tensor out = '
+              'None)',),
+ 'fft_rfft2': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = {-2,-1}, str norm '
+               '= None, *, Tensor out = None)',),
+ 'fft_rfftfreq': ('(int n, float d = 1.0, *, Tensor out = None, torch.dtype dtype = None, '
+                  'torch.layout layout = None, torch.device device = None, bool? pin_memory = '
+                  'False, bool? requires_grad = False)',),
+ 'fft_rfftn': ('(Tensor input, tuple of ints[1] s = None, tuple of ints[1] dim = None, str norm = '
+               'None, *, Tensor out = None)',),
  'fill': ('(Tensor input, Tensor value)', '(Tensor input, Number value)'),
  'fill_': ('(Tensor input, Tensor value)', '(Tensor input, Number value)'),
  'fix': ('(Tensor input, *, Tensor out = None)',),
@@ -496,6 +540,75 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
  'less_equal': ('(Tensor input, Tensor other, *, Tensor out = None)',
                 '(Tensor input, Number other, *, Tensor out = None)'),
  'lgamma': ('(Tensor input, *, Tensor out = None)',),
+ 'linalg_cholesky': ('(Tensor input, *, bool upper = False, Tensor out = None)',),
+ 'linalg_cholesky_ex': ('(Tensor input, *, bool upper = False, bool check_errors = False, tuple of '
+                        'Tensors out = None)',),
+ 'linalg_cond': ('(Tensor input, Number p = None, *, Tensor out = None)',
+                 '(Tensor input, str p, *, Tensor out = None)'),
+ 'linalg_cross': ('(Tensor input, Tensor other, *, int dim = -1, Tensor out = None)',),
+ 'linalg_det': ('(Tensor A, *, Tensor out = None)',),
+ 'linalg_diagonal': ('(Tensor A, *, int offset = 0, int dim1 = -2, int dim2 = -1)',),
+ 'linalg_eig': ('(Tensor input, *, tuple of Tensors out = None)',),
+ 'linalg_eigh': ('(Tensor input, str UPLO = "L", *, tuple of Tensors out = None)',),
+ 'linalg_eigvals': ('(Tensor input, *, Tensor out = None)',),
+ 'linalg_eigvalsh': ('(Tensor input, str UPLO = "L", *, Tensor out = None)',),
+ 'linalg_householder_product': ('(Tensor input, Tensor tau, *, Tensor out = None)',),
+ 'linalg_inv': ('(Tensor A, *, Tensor out = None)',),
+ 'linalg_inv_ex': ('(Tensor A, *, bool check_errors = False, tuple of Tensors out = None)',),
+ 'linalg_ldl_factor': ('(Tensor input, *, bool hermitian = False, tuple of Tensors out = None)',),
+ 'linalg_ldl_factor_ex': ('(Tensor input, *, bool hermitian = False, bool check_errors = False, '
+                          'tuple of Tensors out = None)',),
+ 'linalg_ldl_solve': ('(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian = False, Tensor out '
+                      '= None)',),
+ 'linalg_lstsq': ('(Tensor input, Tensor b, float rcond = None, *, str driver = None, tuple of '
+                  'Tensors out = None)',),
+ 'linalg_lu': ('(Tensor A, *, bool pivot = True, tuple of Tensors out = None)',),
+ 'linalg_lu_factor': ('(Tensor A, *, bool pivot = True, tuple of Tensors out = None)',),
+ 'linalg_lu_factor_ex': ('(Tensor A, *, bool pivot = True, bool check_errors = False, tuple of '
+                         'Tensors out = None)',),
+ 'linalg_lu_solve': ('(Tensor LU, Tensor pivots, Tensor B, *, bool left = True, bool adjoint = '
+                     'False, Tensor out = None)',),
+ 'linalg_matmul': ('(Tensor input, Tensor other, *, Tensor out = None)',),
+ 'linalg_matrix_exp': ('(Tensor input)',),
+ 'linalg_matrix_norm': ('(Tensor input, Number ord, tuple of ints dim = {-2,-1}, bool keepdim = '
+                        'False, *, torch.dtype dtype = None, Tensor out = None)',
+                        '(Tensor input, str ord = "fro", tuple of ints dim = {-2,-1}, bool keepdim '
+                        '= False, *, torch.dtype dtype = None, Tensor out = None)'),
+ 'linalg_matrix_power': ('(Tensor input, int n, *, Tensor out = None)',),
+ 'linalg_matrix_rank': ('(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian '
+                        '= False, Tensor out = None)',
+                        '(Tensor input, *, float atol = None, float rtol = None, bool hermitian = '
+                        'False, Tensor out = None)',
+                        '(Tensor input, Tensor tol, bool hermitian = False, *, Tensor out = None)',
+                        '(Tensor input, float tol, bool hermitian = False, *, Tensor out = None)'),
+ 'linalg_multi_dot': ('(tuple of Tensors tensors, *, Tensor out = None)',),
+ 'linalg_norm': ('(Tensor input, Number ord = None, tuple of ints[1] dim = None, bool keepdim = '
+                 'False, *, torch.dtype dtype = None, Tensor out = None)',
+                 '(Tensor input, str ord, tuple of ints[1] dim = None, bool keepdim = False, *, '
+                 'torch.dtype dtype = None, Tensor out = None)'),
+ 'linalg_pinv': ('(Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = '
+                 'False, Tensor out = None)',
+                 '(Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, '
+                 'Tensor out = None)',
+                 '(Tensor input, Tensor rcond, bool hermitian = False, *, Tensor out = None)',
+                 '(Tensor input, float rcond, bool hermitian = False, *, Tensor out = None)'),
+ 'linalg_qr': ('(Tensor A, str mode = "reduced", *, tuple of Tensors out = None)',),
+ 'linalg_slogdet': ('(Tensor A, *, tuple of Tensors out = None)',),
+ 'linalg_solve': ('(Tensor A, Tensor B, *, bool left = True, Tensor out = None)',),
+ 'linalg_solve_ex': ('(Tensor A, Tensor B, *, bool left = True, bool check_errors = False, tuple '
+                     'of Tensors out = None)',),
+ 'linalg_solve_triangular': ('(Tensor input, Tensor B, *, bool upper, bool left = True, bool '
+                             'unitriangular = False, Tensor out = None)',),
+ 'linalg_svd': ('(Tensor A, bool full_matrices = True, *, str driver = None, tuple of Tensors out '
+                '= None)',),
+ 'linalg_svdvals': ('(Tensor A, *, str driver = None, Tensor out = None)',),
+ 'linalg_tensorinv': ('(Tensor input, int ind = 2, *, Tensor out = None)',),
+ 'linalg_tensorsolve': ('(Tensor input, Tensor other, tuple of ints dims = None, *, Tensor out = '
+                        'None)',),
+ 'linalg_vander': ('(Tensor x, *, SymInt N = None)',),
+ 'linalg_vecdot': ('(Tensor x, Tensor y, *, int dim = -1, Tensor out = None)',),
+ 'linalg_vector_norm': ('(Tensor input, Number ord = 2, tuple of ints[1] dim = None, bool keepdim '
+                        '= False, *, torch.dtype dtype = None, Tensor out = None)',),
  'linspace': ('(Tensor start, Tensor end, int steps, *, Tensor out = None, torch.dtype dtype = '
               'None, torch.layout layout = None, torch.device device = None, bool? pin_memory = '
               'False, bool? requires_grad = False)',
@@ -840,6 +953,93 @@ FUNCTIONS = {'abs': ('(Tensor input, *, Tensor out = None)',),
                        'dtype = None, torch.layout layout = None, torch.device device = None, bool '
                        'pin_memory = False, bool requires_grad = False, bool check_invariants = '
                        'None)'),
+ 'special_airy_ai': ('(Tensor x, *, Tensor out = None)',),
+ 'special_bessel_j0': ('(Tensor input, *, Tensor out = None)',),
+ 'special_bessel_j1': ('(Tensor input, *, Tensor out = None)',),
+ 'special_bessel_y0': ('(Tensor input, *, Tensor out = None)',),
+ 'special_bessel_y1': ('(Tensor input, *, Tensor out = None)',),
+ 'special_chebyshev_polynomial_t': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                    '(Number x, Tensor n, *, Tensor out = None)',
+                                    '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_chebyshev_polynomial_u': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                    '(Number x, Tensor n, *, Tensor out = None)',
+                                    '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_chebyshev_polynomial_v': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                    '(Number x, Tensor n, *, Tensor out = None)',
+                                    '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_chebyshev_polynomial_w': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                    '(Number x, Tensor n, *, Tensor out = None)',
+                                    '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_digamma': ('(Tensor input, *, Tensor out = None)',),
+ 'special_entr': ('(Tensor input, *, Tensor out = None)',),
+ 'special_erf': ('(Tensor input, *, Tensor out = None)',),
+ 'special_erfc': ('(Tensor input, *, Tensor out = None)',),
+ 'special_erfcx': ('(Tensor input, *, Tensor out = None)',),
+ 'special_erfinv': ('(Tensor input, *, Tensor out = None)',),
+ 'special_exp2': ('(Tensor input, *, Tensor out = None)',),
+ 'special_expit': ('(Tensor input, *, Tensor out = None)',),
+ 'special_expm1': ('(Tensor input, *, Tensor out = None)',),
+ 'special_gammainc': ('(Tensor input, Tensor other, *, Tensor out = None)',),
+ 'special_gammaincc': ('(Tensor input, Tensor other, *, Tensor out = None)',),
+ 'special_gammaln': ('(Tensor input, *, Tensor out = None)',),
+ 'special_hermite_polynomial_h': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                  '(Number x, Tensor n, *, Tensor out = None)',
+                                  '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_hermite_polynomial_he': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                   '(Number x, Tensor n, *, Tensor out = None)',
+                                   '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_i0': ('(Tensor input, *, Tensor out = None)',),
+ 'special_i0e': ('(Tensor input, *, Tensor out = None)',),
+ 'special_i1': ('(Tensor input, *, Tensor out = None)',),
+ 'special_i1e': ('(Tensor input, *, Tensor out = None)',),
+ 'special_laguerre_polynomial_l': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                   '(Number x, Tensor n, *, Tensor out = None)',
+                                   '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_legendre_polynomial_p': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                   '(Number x, Tensor n, *, Tensor out = None)',
+                                   '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_log1p': ('(Tensor input, *, Tensor out = None)',),
+ 'special_log_ndtr': ('(Tensor input, *, Tensor out = None)',),
+ 'special_log_softmax': ('(Tensor input, int dim, *, torch.dtype dtype = None)',),
+ 'special_logit': ('(Tensor input, float eps = None, *, Tensor out = None)',),
+ 'special_logsumexp': ('(Tensor input, tuple of ints[1] dim, bool keepdim = False, *, Tensor out = '
+                       'None)',),
+ 'special_modified_bessel_i0': ('(Tensor input, *, Tensor out = None)',),
+ 'special_modified_bessel_i1': ('(Tensor input, *, Tensor out = None)',),
+ 'special_modified_bessel_k0': ('(Tensor input, *, Tensor out = None)',),
+ 'special_modified_bessel_k1': ('(Tensor input, *, Tensor out = None)',),
+ 'special_multigammaln': ('(Tensor input, int p, *, Tensor out = None)',),
+ 'special_ndtr': ('(Tensor input, *, Tensor out = None)',),
+ 'special_ndtri': ('(Tensor input, *, Tensor out = None)',),
+ 'special_polygamma': ('(int n, Tensor input, *, Tensor out = None)',),
+ 'special_psi': ('(Tensor input, *, Tensor out = None)',),
+ 'special_round': ('(Tensor input, *, int decimals = 0, Tensor out = None)',),
+ 'special_scaled_modified_bessel_k0': ('(Tensor x, *, Tensor out = None)',),
+ 'special_scaled_modified_bessel_k1': ('(Tensor x, *, Tensor out = None)',),
+ 'special_shifted_chebyshev_polynomial_t': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                            '(Number x, Tensor n, *, Tensor out = None)',
+                                            '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_shifted_chebyshev_polynomial_u': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                            '(Number x, Tensor n, *, Tensor out = None)',
+                                            '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_shifted_chebyshev_polynomial_v': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                            '(Number x, Tensor n, *, Tensor out = None)',
+                                            '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_shifted_chebyshev_polynomial_w': ('(Tensor x, Tensor n, *, Tensor out = None)',
+                                            '(Number x, Tensor n, *, Tensor out = None)',
+                                            '(Tensor x, Number n, *, Tensor out = None)'),
+ 'special_sinc': ('(Tensor input, *, Tensor out = None)',),
+ 'special_softmax': ('(Tensor input, int dim, torch.dtype dtype = None)',),
+ 'special_spherical_bessel_j0': ('(Tensor x, *, Tensor out = None)',),
+ 'special_xlog1py': ('(Tensor input, Tensor other, *, Tensor out = None)',
+                     '(Number self, Tensor other, *, Tensor out = None)',
+                     '(Tensor input, Number other, *, Tensor out = None)'),
+ 'special_xlogy': ('(Tensor input, Tensor other, *, Tensor out = None)',
+                   '(Number self, Tensor other, *, Tensor out = None)',
+                   '(Tensor input, Number other, *, Tensor out = None)'),
+ 'special_zeta': ('(Tensor input, Tensor other, *, Tensor out = None)',
+                  '(Number self, Tensor other, *, Tensor out = None)',
+                  '(Tensor input, Number other, *, Tensor out = None)'),
  'split_with_sizes': ('(Tensor input, tuple of ints split_sizes, int dim = 0)',),
  'spmm': ('(Tensor input, Tensor mat2, *, Tensor out = None)',
           '(Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out = None)'),

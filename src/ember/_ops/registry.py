@@ -2282,6 +2282,12 @@ def require_arguments(ns: dict, method: bool, names=None) -> None:
     _errors.published_changed()     # (what is published may have changed since it was read)
 
 
+def require_namespace(values) -> None:
+    """:func:`require_arguments` for functions ``values`` of torch.linalg, torch.special or
+    torch.fft, which torch's parser knows by their ``__name__`` (``linalg_det``)."""
+    require_arguments({getattr(v, "__name__", None): v for v in values}, False)
+
+
 def _hand_failure(err: BaseException):
     """What a hand-written public function raises instead of ``err`` (None: ``err``):
     torch's parser error where its parser refuses the user's call (its error path, see
