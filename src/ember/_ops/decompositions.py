@@ -565,16 +565,16 @@ def _cholesky(A, upper=False):
     return _chol_kernel(A, upper, "linalg.cholesky")
 
 
-def cholesky(A, *, upper=False, out=None):
+def cholesky(input, *, upper=False, out=None):
     """The Cholesky factor ``L`` (``A = L Lᴴ``) of a positive-definite matrix."""
-    _check_matrix(A, "linalg.cholesky", kernel="cholesky_cpu")
-    return run(_cholesky, (A, upper), out)
+    _check_matrix(input, "linalg.cholesky", kernel="cholesky_cpu")
+    return run(_cholesky, (input, upper), out)
 
 
-def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
+def cholesky_ex(input, *, upper=False, check_errors=False, out=None):
     """The Cholesky factor and LAPACK's ``info`` (0 where the factorization succeeded)."""
-    _check_matrix(A, "linalg.cholesky", kernel="cholesky_cpu")
-    a = A._data
+    _check_matrix(input, "linalg.cholesky", kernel="cholesky_cpu")
+    a = input._data
     done = _lapack.potrf(a, upper) if a.size else None
     if done is not None:
         infos = done[1]
@@ -588,7 +588,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False, out=None):
     if check_errors and infos.any():
         _chol_error(a, "linalg.cholesky_ex", infos)
     if not infos.any():
-        res = run(_cholesky, (A, upper))
+        res = run(_cholesky, (input, upper))
     elif done is not None:       # torch returns what potrf left
         res = _wrap(done[0])
     else:
@@ -892,17 +892,17 @@ def _check_eigh(A):
                                   f"'{_scalar_name(A.dtype)}'")
 
 
-def eigh(A, UPLO="L", *, out=None):
+def eigh(input, UPLO="L", *, out=None):
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix
     (``torch.return_types.linalg_eigh``); only the ``UPLO`` triangle is read."""
-    _check_eigh(A)
-    return _out(linalg_eigh(*_eigh_run(A, UPLO)), out)
+    _check_eigh(input)
+    return _out(linalg_eigh(*_eigh_run(input, UPLO)), out)
 
 
-def eigvalsh(A, UPLO="L", *, out=None):
+def eigvalsh(input, UPLO="L", *, out=None):
     """The eigenvalues of a symmetric matrix, ascending."""
-    _check_eigh(A)
-    return _out(_eigh_run(A, UPLO, vectors=False)[0], out)
+    _check_eigh(input)
+    return _out(_eigh_run(input, UPLO, vectors=False)[0], out)
 
 
 # ----------------------------------------------------------------------------- pinv, norms
@@ -960,13 +960,13 @@ def _pinv(self, atol=None, rtol=None, hermitian=False):
     return ((_mH(Vh) * S_inv.unsqueeze(-2)) @ _mH(U))._data
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+def pinv(input, *, atol=None, rtol=None, hermitian=False, out=None):
     """The Moore–Penrose pseudo-inverse (singular values below the cutoff are dropped)."""
-    if A.ndim < 2 or A.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
-        raise RuntimeError(f"linalg.pinv({_scalar_name(A.dtype)}{{{list(A.shape)}}}): expected "
-                           f"a tensor with 2 or more dimensions of float, double, cfloat or "
-                           f"cdouble types")
-    return run(_pinv, (A, atol, rtol, hermitian), out)
+    if input.ndim < 2 or input.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
+        raise RuntimeError(f"linalg.pinv({_scalar_name(input.dtype)}{{{list(input.shape)}}}): "
+                           "expected a tensor with 2 or more dimensions of float, double, "
+                           "cfloat or cdouble types")
+    return run(_pinv, (input, atol, rtol, hermitian), out)
 
 
 # ----------------------------------------------------------------------------- lstsq
@@ -1016,7 +1016,7 @@ def _lstsq(A, B, rcond=None, driver="gelsy", lapack=None):
     return x[..., 0] if vec else x
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
+def lstsq(input, b, rcond=None, *, driver=None):
     """The least-squares solution ``X`` of ``A X = B``, as ``torch.return_types.linalg_lstsq
     (solution, residuals, rank, singular_values)``.
 
@@ -1027,25 +1027,25 @@ def lstsq(A, B, rcond=None, *, driver=None):
     solution comes from NumPy's SVD-based solver whatever the driver (the same answer to
     rounding for full-rank systems).
     """
-    _check_matrix(A, "linalg.lstsq", square=False)
-    if A.dtype is not B.dtype:
+    _check_matrix(input, "linalg.lstsq", square=False)
+    if input.dtype is not b.dtype:
         raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
-                           f"dtype, but got input's dtype {_scalar_name(A.dtype)} and other's "
-                           f"dtype {_scalar_name(B.dtype)}")
+                           f"dtype, but got input's dtype {_scalar_name(input.dtype)} and other's "
+                           f"dtype {_scalar_name(b.dtype)}")
     if driver is not None and driver not in _LSTSQ_DRIVERS:
         raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of "
                            f"({', '.join(_LSTSQ_DRIVERS)})")
-    vec = _is_vector_rhs(A, B)
-    rows = B.shape[-1] if vec else B.shape[-2]
-    if rows != A.shape[-2]:
+    vec = _is_vector_rhs(input, b)
+    rows = b.shape[-1] if vec else b.shape[-2]
+    if rows != input.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     driver = driver or "gelsy"
-    a = A._data
-    same_batch = tuple(A.shape[:-2]) == tuple(B.shape[:-1] if vec else B.shape[:-2])
+    a = input._data
+    same_batch = tuple(input.shape[:-2]) == tuple(b.shape[:-1] if vec else b.shape[:-2])
     lapack = {} if same_batch else None
-    solution = run(_lstsq, (A, B, rcond, driver, lapack))
+    solution = run(_lstsq, (input, b, rcond, driver, lapack))
     if lapack:
-        return _lstsq_outputs(A, solution, driver, *lapack["out"])
+        return _lstsq_outputs(input, solution, driver, *lapack["out"])
     batch = a.shape[:-2]
     empty = Tensor._wrap(xp.empty((0,), a.dtype))
     if driver == "gels":
@@ -1059,7 +1059,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
     m, n = a.shape[-2:]
     full_rank = bool((xp.linalg.matrix_rank(a) == n).all()) if a.size else False
     if driver != "gelsy" and m > n and full_rank:
-        r = A @ (solution.unsqueeze(-1) if vec else solution) - (B.unsqueeze(-1) if vec else B)
+        r = input @ (solution.unsqueeze(-1) if vec else solution) - (b.unsqueeze(-1) if vec else b)
         residuals = r.pow(2).sum(-2)
     return linalg_lstsq(solution, residuals, rank, singular)
 
@@ -1096,35 +1096,35 @@ def _vector_norm(A, ord, dim, keepdim, dtype):
     return vector_norm(A, ord, dim, keepdim, dtype=dtype)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     """The Frobenius (``'fro'``), nuclear (``'nuc'``), spectral (``2``, ``-2``) or max-column/
     row-sum (``1``, ``-1``, ``inf``, ``-inf``) norm over the two dims ``dim``."""
-    _check_matrix(A, "linalg.matrix_norm", square=False,
-                  floating=A.dtype is not D.float16 or ord in ("nuc", 2, -2))
-    if not A.dtype.is_floating_point:
-        _check_matrix(A, "linalg.matrix_norm", square=False)
+    _check_matrix(input, "linalg.matrix_norm", square=False,
+                  floating=input.dtype is not D.float16 or ord in ("nuc", 2, -2))
+    if not input.dtype.is_floating_point:
+        _check_matrix(input, "linalg.matrix_norm", square=False)
     if dtype is not None:
-        A = A.to(dtype)
+        input = input.to(dtype)
     if len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
                            f"{' '.join(str(d) for d in dim)}")
-    d0, d1 = norm_dim(dim[0], A.ndim), norm_dim(dim[1], A.ndim)
+    d0, d1 = norm_dim(dim[0], input.ndim), norm_dim(dim[1], input.ndim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, "
                            f"{dim[1]})")
     inf = float("inf")
     if ord == "fro":
-        res = _vector_norm(A, 2, (d0, d1), keepdim, None)
+        res = _vector_norm(input, 2, (d0, d1), keepdim, None)
     elif ord == "nuc" or ord in (2, -2):
-        perm = [i for i in range(A.ndim) if i not in (d0, d1)] + [d0, d1]
-        S = svdvals(A.permute(perm))
+        perm = [i for i in range(input.ndim) if i not in (d0, d1)] + [d0, d1]
+        S = svdvals(input.permute(perm))
         if ord == "nuc":
             res = S.sum(-1, keepdim=keepdim)
         else:
             from .search import amax, amin
             res = (amax if ord == 2 else amin)(S, -1, keepdim=keepdim)
         if keepdim:     # torch: unsqueeze, then undo the permutation
-            inv = [0] * A.ndim
+            inv = [0] * input.ndim
             for k, p in enumerate(perm):
                 inv[p] = k
             res = res.unsqueeze(-1).permute(inv)
@@ -1133,29 +1133,29 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
         sum_dim, red_dim = (d0, d1) if ord in (1, -1) else (d1, d0)
         if not keepdim and sum_dim < red_dim:
             red_dim -= 1
-        res = (amax if ord > 0 else amin)(A.abs().sum(sum_dim, keepdim=keepdim), red_dim,
+        res = (amax if ord > 0 else amin)(input.abs().sum(sum_dim, keepdim=keepdim), red_dim,
                                           keepdim=keepdim)
     else:
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     return _out(res, out)
 
 
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
+def norm(input, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):
     """A vector norm (``ord`` a number, ``dim`` an int or None) or a matrix norm (``ord`` a
     string, or ``dim`` a 2-tuple, or a 2-d input with ``ord`` given)."""
-    if isinstance(dim, int):
-        dim = (dim,)
-    if dim is not None:
-        if len(dim) not in (1, 2):
+    dims = (dim,) if isinstance(dim, int) else dim
+    if dims is not None:
+        if len(dims) not in (1, 2):
             raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. "
-                               f"Got {list(dim)}")
-    elif ord is not None and A.ndim not in (1, 2):
+                               f"Got {list(dims)}")
+    elif ord is not None and input.ndim not in (1, 2):
         raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be "
-                           f"1D or 2D. Got {A.ndim}D.")
+                           f"1D or 2D. Got {input.ndim}D.")
     if isinstance(ord, str):      # ATen: a string ord is always a matrix norm
-        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype,
+        return matrix_norm(input, ord, (0, 1) if dims is None else dims, keepdim, dtype=dtype,
                            out=out)
-    if ord is not None and (dim is None and A.ndim == 2 or dim is not None and len(dim) == 2):
-        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype,
-                           out=out)
-    return _out(_vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype), out)
+    if ord is not None and (dims is None and input.ndim == 2 or dims is not None
+                            and len(dims) == 2):
+        return matrix_norm(input, ord, (-2, -1) if dims is None else dims, keepdim,
+                           dtype=dtype, out=out)
+    return _out(_vector_norm(input, 2 if ord is None else ord, dims, keepdim, dtype), out)

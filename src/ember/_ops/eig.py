@@ -36,30 +36,30 @@ def _check_info(info, name: str) -> None:
                           f"eigenvalues (error code: {int(info[idx])}).")
 
 
-def eig(A: Tensor, *, out=None):
+def eig(input: Tensor, *, out=None):
     """``(eigenvalues, eigenvectors)`` of square matrices, complex, each eigenvector of unit
     norm (``A @ V == V @ diag(L)``).
 
     >>> ember.linalg.eig(ember.tensor([[2., 0.], [0., 3.]])).eigenvalues
     tensor([2.+0.j, 3.+0.j])
     """
-    _check(A, "linalg.eig")
-    _no_grad_support("linalg.eig", A)
-    dt = _COMPLEX[A.dtype.name]
-    done = _lapack.eig(A._data, True)
+    _check(input, "linalg.eig")
+    _no_grad_support("linalg.eig", input)
+    dt = _COMPLEX[input.dtype.name]
+    done = _lapack.eig(input._data, True)
     if done is not None:
         _check_info(done[2], "linalg.eig")
         return EigResult(Tensor._wrap(done[0]), Tensor._wrap(done[1]))
-    w, v = xp.linalg.eig(A._data)
+    w, v = xp.linalg.eig(input._data)
     return EigResult(Tensor._wrap(w.astype(dt)), Tensor._wrap(v.astype(dt)))
 
 
-def eigvals(A: Tensor, *, out=None) -> Tensor:
+def eigvals(input: Tensor, *, out=None) -> Tensor:
     """The eigenvalues of square matrices, complex."""
-    _check(A, "linalg.eigvals")
-    _no_grad_support("linalg.eigvals", A)
-    done = _lapack.eig(A._data, False)
+    _check(input, "linalg.eigvals")
+    _no_grad_support("linalg.eigvals", input)
+    done = _lapack.eig(input._data, False)
     if done is not None:
         _check_info(done[2], "linalg.eigvals")
         return Tensor._wrap(done[0])
-    return Tensor._wrap(xp.linalg.eigvals(A._data).astype(_COMPLEX[A.dtype.name]))
+    return Tensor._wrap(xp.linalg.eigvals(input._data).astype(_COMPLEX[input.dtype.name]))

@@ -168,7 +168,7 @@ def _info_error(info, fname):
                        f"{fname}: Unknown error code: {code}.")
 
 
-def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = False,
+def ldl_factor_ex(input: Tensor, *, hermitian: bool = False, check_errors: bool = False,
                   out=None):
     """The compact LDLᵀ (LDLᴴ when ``hermitian``) factorization of the symmetric matrices
     ``A`` (only the lower triangle is read), as LAPACK's sytrf: ``(LD, pivots, info)``.
@@ -176,17 +176,17 @@ def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = Fa
     >>> ember.linalg.ldl_factor_ex(ember.tensor([[1., 2.], [2., 1.]])).pivots
     tensor([-2, -2], dtype=torch.int32)
     """
-    _check_factor(A)
-    LD, pivots, info = run(_ldl_factor, (A, hermitian))
+    _check_factor(input)
+    LD, pivots, info = run(_ldl_factor, (input, hermitian))
     if check_errors and info._data.any():
         _info_error(info._data, "torch.linalg.ldl_factor_ex")
     return _out(linalg_ldl_factor_ex(LD, pivots, info), out)
 
 
-def ldl_factor(A: Tensor, *, hermitian: bool = False, out=None):
+def ldl_factor(input: Tensor, *, hermitian: bool = False, out=None):
     """:func:`ldl_factor_ex` without ``info``; raises where ``D`` is singular."""
-    _check_factor(A)
-    LD, pivots, info = run(_ldl_factor, (A, hermitian))
+    _check_factor(input)
+    LD, pivots, info = run(_ldl_factor, (input, hermitian))
     if info._data.any():
         _info_error(info._data, "torch.linalg.ldl_factor")
     return _out(linalg_ldl_factor(LD, pivots), out)

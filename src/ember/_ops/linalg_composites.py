@@ -40,40 +40,40 @@ def _num(p) -> str:
 
 # ----------------------------------------------------------------------------- cond
 
-def cond(A: Tensor, p=None, *, out=None) -> Tensor:
+def cond(input: Tensor, p=None, *, out=None) -> Tensor:
     """The condition number of ``A`` in the norm ``p`` (``None``/``2``: largest over smallest
     singular value; ``-2``, ``'fro'``, ``'nuc'``, ``1``, ``-1``, ``inf``, ``-inf``).
 
     >>> ember.linalg.cond(ember.tensor([[1., 0.], [0., 4.]]))
     tensor(4.)
     """
-    if A.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     inf = math.inf
     if p not in (None, 2, -2, "fro", "nuc", 1, -1, inf, -inf):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     if p is None or p in (2, -2):
-        S = svdvals(A)
+        S = svdvals(input)
         s_max, s_min = S.narrow(-1, 0, 1), S.narrow(-1, S.shape[-1] - 1, 1)
         res = (s_min / s_max if p == -2 else s_max / s_min).squeeze(-1)
         return _out(res, out)
-    if A.shape[-1] != A.shape[-2]:
+    if input.shape[-1] != input.shape[-2]:
         raise RuntimeError(f"linalg.cond(ord={p if isinstance(p, str) else _num(p)}): A must be "
-                           f"batches of square matrices, but they are {A.shape[-2]} by "
-                           f"{A.shape[-1]} matrices")
-    _check_matrix(A, "linalg.cond")
-    inverse, info = inv_ex(A)
+                           f"batches of square matrices, but they are {input.shape[-2]} by "
+                           f"{input.shape[-1]} matrices")
+    _check_matrix(input, "linalg.cond")
+    inverse, info = inv_ex(input)
     if p == "nuc":
-        return _out(matrix_norm(A, p) * matrix_norm(inverse, p), out)
+        return _out(matrix_norm(input, p) * matrix_norm(inverse, p), out)
     # torch fills the inverse in place (so its backward raises torch's in-place error)
     inverse.masked_fill_(info.unsqueeze(-1).unsqueeze(-1) > 0, inf)
-    res = matrix_norm(A, p) * matrix_norm(inverse, p)
+    res = matrix_norm(input, p) * matrix_norm(inverse, p)
     return _out(res.nan_to_num(inf, inf, -inf), out)     # 0 · inf is inf, as NumPy's
 
 
 # ----------------------------------------------------------------------------- matrix_rank
 
-def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
+def matrix_rank(input: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol=None,
                 out=None) -> Tensor:
     """The number of singular values (eigenvalue magnitudes, when ``hermitian``) above
     ``max(atol, rtol · σ₁)``; ``tol`` is the deprecated name of ``atol`` (with ``rtol = 0``).
@@ -81,20 +81,20 @@ def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol
     >>> ember.linalg.matrix_rank(ember.tensor([[1., 2.], [2., 4.]]))
     tensor(1)
     """
-    if A.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
                            "least 2 dimensions.")
-    if not _is_float(A):
+    if not _is_float(input):
         raise RuntimeError("This function doesn't handle types other than float and double")
     if tol is not None:
         atol, rtol = tol, 0.0
-    a = A._data
+    a = input._data
     m, n = a.shape[-2:]
     if hermitian:
-        s = xp.abs(eigvalsh(A)._data) if a.size else xp.zeros(a.shape[:-1], a.real.dtype)
+        s = xp.abs(eigvalsh(input)._data) if a.size else xp.zeros(a.shape[:-1], a.real.dtype)
         s_max = s.max(-1, keepdims=True, initial=0)
     else:
-        s = svdvals(A)._data if a.size else \
+        s = svdvals(input)._data if a.size else \
             xp.zeros(a.shape[:-2] + (min(m, n),), a.real.dtype)
         s_max = s[..., :1] if s.shape[-1] else xp.zeros(s.shape[:-1] + (1,), s.dtype)
     at = xp.asarray(0.0 if atol is None else getattr(atol, "_data", atol))
@@ -188,36 +188,35 @@ def _prod(shape) -> int:
     return math.prod(shape)
 
 
-def tensorinv(A: Tensor, ind: int = 2, *, out=None) -> Tensor:
+def tensorinv(input: Tensor, ind: int = 2, *, out=None) -> Tensor:
     """The inverse of ``A`` for :func:`ember.tensordot` over its first ``ind`` dims: the
     result has shape ``A.shape[ind:] + A.shape[:ind]``."""
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
-    end, start = tuple(A.shape[ind:]), tuple(A.shape[:ind])
+    end, start = tuple(input.shape[ind:]), tuple(input.shape[:ind])
     p_end, p_start = _prod(end), _prod(start)
     if p_end != p_start:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {p_end} != {p_start}")
-    A2 = A.reshape(p_start, p_end)
+    A2 = input.reshape(p_start, p_end)
     inverse, info = inv_ex(A2)
     if info._data.any():
         _singular_error(A2._data, "inv")
     return _out(run(_reshape_alias, (inverse, end + start)), out)
 
 
-def tensorsolve(A: Tensor, B: Tensor, dims=None, *, out=None) -> Tensor:
+def tensorsolve(input: Tensor, other: Tensor, dims=None, *, out=None) -> Tensor:
     """The ``X`` with ``tensordot(A, X, X.ndim) == B`` (``dims``: axes of ``A`` moved to the
     end first)."""
-    if dims is not None:
-        dims = list(dims)
-        A = movedim(A, dims, list(range(A.ndim - len(dims), A.ndim)))
-    result_shape = tuple(A.shape[B.ndim:])
-    p_res, p_b = _prod(result_shape), _prod(B.shape)
+    A = input if dims is None else movedim(
+        input, list(dims), list(range(input.ndim - len(dims), input.ndim)))
+    result_shape = tuple(A.shape[other.ndim:])
+    p_res, p_b = _prod(result_shape), _prod(other.shape)
     if p_res != p_b:
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape["
                            f"other.ndim:]) == prod(self.shape[:other.ndim]), but got {p_res} "
                            f"!= {p_b}")
-    X = solve(A.reshape(p_b, p_res), B.flatten())
+    X = solve(A.reshape(p_b, p_res), other.flatten())
     return _out(X.reshape(result_shape), out)
 
 

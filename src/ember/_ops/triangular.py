@@ -54,29 +54,29 @@ def _solve_triangular(self, B, upper, left=True, unitriangular=False):
                            -1, -2)
 
 
-def solve_triangular(A, B, *, upper: bool, left: bool = True, unitriangular: bool = False,
+def solve_triangular(input, B, *, upper: bool, left: bool = True, unitriangular: bool = False,
                      out=None):
     """The solution ``X`` of ``A X = B`` (``X A = B`` when ``left=False``) for a triangular
     ``A``: its upper (``upper=True``) or lower triangle is read, the rest ignored."""
-    if A.ndim < 2:
+    if input.ndim < 2:
         raise RuntimeError("linalg.solve_triangular: The input tensor A must have at least 2 "
                            "dimensions.")
     if B.ndim < 2:
         raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 "
                            "dimensions.")
-    if A.shape[-1] != A.shape[-2]:
+    if input.shape[-1] != input.shape[-2]:
         raise RuntimeError("linalg.solve_triangular: A must be batches of square matrices, but "
-                           f"they are {A.shape[-2]} by {A.shape[-1]} matrices")
-    if A.dtype is not B.dtype:
+                           f"they are {input.shape[-2]} by {input.shape[-1]} matrices")
+    if input.dtype is not B.dtype:
         raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, "
-                           f"but found A of type {A.dtype.scalar_name} and B of type "
+                           f"but found A of type {input.dtype.scalar_name} and B of type "
                            f"{B.dtype.scalar_name} instead")
-    n = A.shape[-1]
+    n = input.shape[-1]
     k = B.shape[-2] if left else B.shape[-1]
     if k != n:
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve_triangular: Incompatible shapes of A and B for the "
-                           f"equation {eq} ({A.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
-    return run(_solve_triangular, (A, B, upper, left, unitriangular), out)
+                           f"equation {eq} ({input.shape[-2]}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    return run(_solve_triangular, (input, B, upper, left, unitriangular), out)
 
 
