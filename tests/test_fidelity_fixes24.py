@@ -116,6 +116,12 @@ KEYWORDS = [
     lambda lib: lib.linalg.ldl_factor_ex(input=_x(lib), hermitian=True)[0],
     lambda lib: lib.linalg.det(A=_x(lib)),
     lambda lib: lib.linalg.tensorsolve(_x(lib).reshape(2, 2, 1), _x(lib)[0], dims=(2,)),
+    lambda lib: lib.special.airy_ai(x=_x(lib)),
+    lambda lib: lib.special.scaled_modified_bessel_k1(x=_x(lib)),
+    lambda lib: lib.special.spherical_bessel_j0(x=_x(lib)),
+    lambda lib: lib.special.bessel_j0(input=_x(lib)),
+    lambda lib: lib.special.hermite_polynomial_h(x=_x(lib), n=2),
+    lambda lib: lib.special.chebyshev_polynomial_t(x=_x(lib), n=3),
 ]
 
 

@@ -228,23 +228,24 @@ def _binary_args(name, input, n):
 
 
 def _polynomial(name, kernel, doc):
-    """``torch.special.<name>(input, n)``: ATen's kernel on float/double (no gradient)."""
+    """``torch.special.<name>(x, n)``: ATen's kernel on float/double (no gradient)."""
     @op(None, name=f"special_{name}", method=False, function=False, promote=FLOAT,
         tensors=("self", "n"), check=_real_result(f"{name}_cpu", False))
     def entry(self, n):
         x, n = xp.broadcast_arrays(self, xp.asarray(n, self.dtype))
         return kernel(x.copy(), n)
 
-    def public(input, n, *, out=None):
-        _binary_args(name, input, n)
-        return run(entry, (input, n), out)
+    def public(x, n, *, out=None):
+        _binary_args(name, x, n)
+        return run(entry, (x, n), out)
     public.__name__ = public.__qualname__ = name
     public.__doc__ = doc
     return public
 
 
-def _bessel_fn(name, kernel, doc):
-    """``torch.special.<name>(input)``: ATen's kernel on float/double (no gradient)."""
+def _bessel_fn(name, kernel, doc, x=False):
+    """``torch.special.<name>(input)`` (``(x)`` where ``x``, torch's name for the argument
+    of its newer functions): ATen's kernel on float/double (no gradient)."""
     @op(None, name=f"special_{name}", method=False, function=False, promote=FLOAT,
         tensors=("self",), check=_floats_only(f"{name}_cpu"))
     def entry(self):
@@ -252,6 +253,10 @@ def _bessel_fn(name, kernel, doc):
 
     def public(input, *, out=None):
         return run(entry, (input,), out)
+
+    def public_x(x, *, out=None):
+        return run(entry, (x,), out)
+    public = public_x if x else public
     public.__name__ = public.__qualname__ = name
     public.__doc__ = doc
     return public
@@ -298,14 +303,14 @@ modified_bessel_k1 = _bessel_fn("modified_bessel_k1",
                                 "The modified Bessel function of the second kind, order 1.")
 scaled_modified_bessel_k0 = _bessel_fn(
     "scaled_modified_bessel_k0", lambda x: _cephes.modified_bessel_k(x, 0, True),
-    "``exp(x)`` times the modified Bessel function of the second kind, order 0.")
+    "``exp(x)`` times the modified Bessel function of the second kind, order 0.", x=True)
 scaled_modified_bessel_k1 = _bessel_fn(
     "scaled_modified_bessel_k1", lambda x: _cephes.modified_bessel_k(x, 1, True),
-    "``exp(x)`` times the modified Bessel function of the second kind, order 1.")
-airy_ai = _bessel_fn("airy_ai", lambda x: _cephes.airy_ai(x), "The Airy function Ai.")
-spherical_bessel_j0 = _bessel_fn("spherical_bessel_j0",
-                                 lambda x: _cephes.spherical_bessel_j0(x),
-                                 "The spherical Bessel function of the first kind, order 0.")
+    "``exp(x)`` times the modified Bessel function of the second kind, order 1.", x=True)
+airy_ai = _bessel_fn("airy_ai", lambda x: _cephes.airy_ai(x), "The Airy function Ai.", x=True)
+spherical_bessel_j0 = _bessel_fn(
+    "spherical_bessel_j0", lambda x: _cephes.spherical_bessel_j0(x),
+    "The spherical Bessel function of the first kind, order 0.", x=True)
 del _kind, _shifted, _name
 
 _POLYNOMIALS = [f"{s}chebyshev_polynomial_{k}" for k in "tuvw" for s in ("", "shifted_")] + [
