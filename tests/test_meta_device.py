@@ -507,7 +507,7 @@ def test_save_load(writer):
 
 def test_subclassed_arrays_are_no_stand_ins(tmp_path):
     """Only a meta tensor's array is a stand-in: a tensor over a NumPy subclass (a memmap)
-    sums in torch's order and runs torch's elementwise kernels."""
+    sums in torch's order and runs torch's elementwise kernels and products."""
     import numpy as np
     rng = np.random.default_rng(0)
     x = (rng.standard_normal(5000) * np.exp(rng.standard_normal(5000) * 3)).astype(np.float32)
@@ -517,3 +517,10 @@ def test_subclassed_arrays_are_no_stand_ins(tmp_path):
                if isinstance(t, torch.Tensor) else ember.nn.functional.gelu(t, approximate="tanh")):
         got, want = fn(ember.from_numpy(mm)).numpy(), fn(torch.from_numpy(x.copy())).numpy()
         assert got.tobytes() == want.tobytes()
+    w = rng.standard_normal((50, 100)).astype(np.float32)
+    want = torch.nn.functional.linear(torch.from_numpy(x.reshape(50, 100)), torch.from_numpy(w))
+    for make in (ember.from_numpy, ember.as_tensor):
+        t = make(mm)
+        assert np.shares_memory(t.numpy(), mm)
+        got = ember.nn.functional.linear(t.reshape(50, 100), ember.from_numpy(w))
+        assert got.numpy().tobytes() == want.numpy().tobytes()      # (MKL's sgemm, as torch's)

@@ -362,7 +362,13 @@ def as_tensor(data, dtype: D.dtype | None = None, device=None) -> Tensor:
         return _finish(Tensor._wrap(arr), False, META)
     if arr is data:
         _check_writable(arr)
-    return Tensor._wrap(arr if isinstance(data, np.ndarray) else np.array(arr))
+    return Tensor._wrap(_plain(arr) if isinstance(data, np.ndarray) else np.array(arr))
+
+
+def _plain(arr: np.ndarray) -> np.ndarray:
+    """``arr``'s memory as a plain ndarray (a memmap or another subclass shared, not kept:
+    Ember's kernels tell arrays from meta stand-ins and sparse data by class)."""
+    return arr if arr.__class__ is np.ndarray else arr.view(np.ndarray)
 
 
 def asarray(obj, *, dtype: D.dtype | None = None, device=None, copy: bool | None = None,
@@ -387,6 +393,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {_errors.type_name(ndarray)})")
     _check_ndarray(ndarray)
     _check_writable(ndarray)
+    ndarray = _plain(ndarray)
     borrow(ndarray)
     if not ndarray.size:
         own_strides(ndarray)

@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+from .._meta import MetaArray
 from . import _vml
 from ._fused import complex_product
 
@@ -133,7 +134,7 @@ def addmm(c: np.ndarray | None, m1: np.ndarray, m2: np.ndarray, beta=0, alpha=1)
     dtype = m1.dtype
     if m2.dtype != dtype or (c is not None and c.dtype != dtype):
         return None
-    if m1.__class__ is not np.ndarray or m2.__class__ is not np.ndarray:
+    if m1.__class__ is MetaArray or m2.__class__ is MetaArray:
         return None         # (meta stand-ins: NumPy's matmul gives their shape, computing none)
     if _raw_gemm(dtype) is None:
         return None
